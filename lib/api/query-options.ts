@@ -1,0 +1,50 @@
+import { queryOptions } from "@tanstack/react-query";
+import { z } from "zod";
+import { fetchJson } from "./fetch-json";
+import { runListSchema, runSummarySchema } from "./schemas";
+
+export interface RunListParams {
+  q?: string;
+  label?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+export function runListQueryOptions(params: RunListParams) {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") search.set(k, String(v));
+  return queryOptions({
+    queryKey: ["runs", params],
+    queryFn: () => fetchJson(`/api/runs?${search}`, runListSchema),
+  });
+}
+
+export function runQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: ["run", id],
+    queryFn: () => fetchJson(`/api/runs/${encodeURIComponent(id)}`, runSummarySchema),
+    // A ready run only changes by rename/relabel (which invalidates it) or re-ingest.
+    staleTime: 60_000,
+  });
+}
+
+/**
+ * Chart payloads computed at ingest; a ready run's charts never change until re-ingest, so they
+ * are cached for good. `schema` validates the payload the chart expects.
+ */
+export function runChartQueryOptions<S extends z.ZodType>(
+  id: string,
+  key: string,
+  schema: S,
+  params: Record<string, string | number | undefined> = {},
+) {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") search.set(k, String(v));
+  const qs = search.toString();
+  return queryOptions({
+    queryKey: ["run", id, "chart", key, params],
+    queryFn: () =>
+      fetchJson(`/api/runs/${encodeURIComponent(id)}/charts/${encodeURIComponent(key)}${qs ? `?${qs}` : ""}`, schema),
+    staleTime: Infinity,
+  });
+}

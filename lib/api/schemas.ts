@@ -1,0 +1,205 @@
+/**
+ * Response and request shapes of the HTTP API (design.md §6). The browser and the route
+ * handlers import the same schemas; types come from them.
+ */
+import { z } from "zod";
+import { KINDS } from "@/lib/formats/kinds";
+
+export const statsSchema = z.object({
+  count: z.number(),
+  mean: z.number(),
+  min: z.number(),
+  max: z.number(),
+  p50: z.number(),
+  p90: z.number(),
+  p95: z.number(),
+  p99: z.number(),
+});
+
+export const fileWarningSchema = z.object({ line: z.number().optional(), message: z.string() });
+
+export const runStatusSchema = z.enum(["ingesting", "ready", "failed"]);
+
+export const runFileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(KINDS),
+  format: z.string(),
+  bytes: z.number(),
+  sha256: z.string(),
+  records: z.number(),
+  skipped: z.number(),
+  warnings: z.array(fileWarningSchema),
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const collectorsSchema = z.object({
+  returnPerfMetrics: z.boolean().nullable(),
+  enableIterPerfStats: z.boolean().nullable(),
+  publishKvEvents: z.boolean().nullable(),
+});
+
+export const requestsBlockSchema = z.object({
+  source: z.string(),
+  count: z.number(),
+  errorCount: z.number(),
+  warmupCount: z.number(),
+  cancelledCount: z.number().optional(),
+  durationS: z.number().nullable(),
+  ttftMs: statsSchema.nullable(),
+  e2eMs: statsSchema.nullable(),
+  itlMs: statsSchema.nullable(),
+  inputTokens: statsSchema.nullable(),
+  outputTokens: statsSchema.nullable(),
+  requestThroughputPerS: z.number().nullable().optional(),
+  outputTokenThroughputPerS: z.number().nullable().optional(),
+});
+
+export const segmentSchema = z.object({
+  name: z.string(),
+  label: z.string(),
+  count: z.number(),
+  meanMs: z.number().nullable(),
+  p50Ms: z.number().nullable(),
+  p90Ms: z.number().nullable(),
+  p99Ms: z.number().nullable(),
+});
+
+export const timeBreakdownBlockSchema = z.object({
+  mode: z.enum(["aggregated", "disaggregated"]),
+  requestCount: z.number(),
+  segments: z.array(segmentSchema),
+  kvCacheHitRate: z.number().nullable(),
+  kvTransfer: z
+    .object({ count: z.number(), bytes: statsSchema.nullable(), bandwidthGBps: statsSchema.nullable() })
+    .nullable(),
+});
+
+export const serverMetricsBlockSchema = z.object({
+  backend: z.string().nullable(),
+  cache: z.object({
+    gpuHitRate: z.number().nullable(),
+    cpuHitRate: z.number().nullable(),
+    overallHitRate: z.number().nullable(),
+    method: z.string().nullable(),
+  }),
+  kvCache: z.object({
+    gpuTotalTokens: z.number().nullable(),
+    gpuUsageAvg: z.number().nullable(),
+    gpuUsageMax: z.number().nullable(),
+  }),
+  kvOffload: z.object({
+    bytesGpuToCpu: z.number().nullable(),
+    bytesCpuToGpu: z.number().nullable(),
+    bandwidthGpuToCpuBytesPerSecond: z.number().nullable(),
+    bandwidthCpuToGpuBytesPerSecond: z.number().nullable(),
+  }),
+  tokens: z.object({
+    promptTotal: z.number().nullable(),
+    cachedTotal: z.number().nullable(),
+    generationTotal: z.number().nullable(),
+  }),
+});
+
+export const endpointRoleSchema = z.enum(["prefill", "decode", "combined", "frontend", "router"]);
+
+export const endpointRowSchema = z.object({
+  endpoint: z.string(),
+  role: endpointRoleSchema,
+  cacheHitRate: z.number().nullable(),
+  promptTokens: z.number().nullable(),
+  cachedTokens: z.number().nullable(),
+  generationTokens: z.number().nullable(),
+  kvCapacityTokens: z.number().nullable(),
+  kvUsageAvg: z.number().nullable(),
+  offloadBytesGpuToCpu: z.number().nullable(),
+  offloadBytesCpuToGpu: z.number().nullable(),
+  offloadBandwidthGpuToCpuBytesPerSecond: z.number().nullable(),
+  offloadBandwidthCpuToGpuBytesPerSecond: z.number().nullable(),
+  requestCount: z.number().nullable(),
+  kvCacheHitRate: z.number().nullable(),
+});
+
+/** The computed part of a run summary: what ingest produces and stores. */
+export const summaryBlocksSchema = z.object({
+  collectors: collectorsSchema,
+  requests: requestsBlockSchema.nullable(),
+  timeBreakdown: timeBreakdownBlockSchema.nullable(),
+  serverMetrics: serverMetricsBlockSchema.nullable(),
+  endpoints: z.array(endpointRowSchema),
+  /** Facts about the run shown in its header (model, endpoint type, concurrency, tool versions). */
+  info: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  warnings: z.array(z.string()),
+});
+
+export const runSummarySchema = summaryBlocksSchema.extend({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  labels: z.array(z.string()),
+  status: runStatusSchema,
+  aggregatorVersion: z.number(),
+  files: z.array(runFileSchema),
+  error: z.string().nullable(),
+});
+
+export const runListItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  labels: z.array(z.string()),
+  status: runStatusSchema,
+  kinds: z.array(z.string()),
+  backend: z.string().nullable(),
+  requestCount: z.number().nullable(),
+});
+
+export const runListSchema = z.object({ runs: z.array(runListItemSchema), nextCursor: z.string().nullable() });
+
+export const uploadResponseSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  status: runStatusSchema,
+  files: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      kind: z.enum(KINDS),
+      records: z.number(),
+      skipped: z.number(),
+      warnings: z.array(fileWarningSchema),
+    }),
+  ),
+  warnings: z.array(z.string()),
+});
+
+export const errorBodySchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+});
+
+export const listQuerySchema = z.object({
+  q: z.string().max(200).optional(),
+  label: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(200).optional(),
+});
+
+export const patchRunSchema = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  labels: z.array(z.string().trim().min(1).max(64)).max(32).optional(),
+});
+
+export type Stats = z.infer<typeof statsSchema>;
+export type RunFile = z.infer<typeof runFileSchema>;
+export type Collectors = z.infer<typeof collectorsSchema>;
+export type RequestsBlock = z.infer<typeof requestsBlockSchema>;
+export type TimeBreakdownBlock = z.infer<typeof timeBreakdownBlockSchema>;
+export type ServerMetricsBlock = z.infer<typeof serverMetricsBlockSchema>;
+export type EndpointRole = z.infer<typeof endpointRoleSchema>;
+export type EndpointRow = z.infer<typeof endpointRowSchema>;
+export type SummaryBlocks = z.infer<typeof summaryBlocksSchema>;
+export type RunSummary = z.infer<typeof runSummarySchema>;
+export type RunListItem = z.infer<typeof runListItemSchema>;
+export type RunList = z.infer<typeof runListSchema>;
+export type UploadResponse = z.infer<typeof uploadResponseSchema>;
+export type ErrorBody = z.infer<typeof errorBodySchema>;

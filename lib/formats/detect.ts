@@ -1,0 +1,230 @@
+import type { Detected } from "./kinds";
+import { PARSE_FAILED, parseJsonText } from "./json-lines";
+
+/** How many leading (decompressed) bytes detection looks at. */
+export const DETECT_HEAD_BYTES = 1 << 20;
+
+const UNKNOWN_TEXT: Detected = { kind: "unknown", format: "text" };
+
+/**
+ * Tells what a file is from its first bytes alone (design.md §3: content, never the name).
+ * `head` is at most DETECT_HEAD_BYTES of the decompressed file; `complete` says whether it is
+ * the whole file. Never throws: anything it cannot place is `unknown`.
+ */
+export function detectKind(head: Buffer, complete: boolean): Detected {
+  try {
+    return detect(head, complete);
+  } catch {
+    return { kind: "unknown", format: "binary" };
+  }
+}
+
+function detect(head: Buffer, complete: boolean): Detected {
+  if (looksBinary(head)) return { kind: "unknown", format: "binary" };
+  let text = head.toString("utf8");
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const trimmed = text.trimStart();
+  if (trimmed.trim() === "") return { kind: "unknown", format: "empty" };
+  if (trimmed[0] === "{" || trimmed[0] === "[") return detectJson(trimmed, complete);
+  return detectText(trimmed);
+}
+
+function looksBinary(head: Buffer): boolean {
+  const n = Math.min(head.length, 8192);
+  let control = 0;
+  for (let i = 0; i < n; i++) {
+    const b = head[i];
+    if (b === 0) return true;
+    if (b < 9 || (b > 13 && b < 32)) control++;
+  }
+  if (n > 0 && control / n > 0.05) return true;
+  // Invalid UTF-8 shows up as replacement characters.
+  const sample = head.subarray(0, n).toString("utf8");
+  let bad = 0;
+  for (let i = 0; i < sample.length; i++) if (sample.charCodeAt(i) === 0xfffd) bad++;
+  return sample.length > 0 && bad / sample.length > 0.05;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function detectJson(text: string, complete: boolean): Detected {
+  const lines = text.split("\n");
+  const first = lines[0].trim();
+  const firstIsWholeLine = lines.length > 1 || complete;
+  const firstValue = firstIsWholeLine ? parseJsonText(first) : PARSE_FAILED;
+  const moreLines = lines.slice(1).some((l) => l.trim() !== "");
+
+  if (isObject(firstValue) && (moreLines || lineRecordKind(firstValue))) {
+    const kind = lineRecordKind(firstValue);
+    if (kind) return kind;
+    // A one-line JSON document followed by nothing is classified as a document below.
+  }
+  if (firstValue === PARSE_FAILED && !firstIsWholeLine) {
+    // The first line does not fit in the head (huge step arrays): sniff its keys instead.
+    const sniffed = sniffRecordKeys(first);
+    if (sniffed) return sniffed;
+  }
+  const doc = complete ? parseJsonText(text.trim()) : PARSE_FAILED;
+  if (doc !== PARSE_FAILED) return documentKind(doc);
+  return sniffDocument(text);
+}
+
+/** A JSONL line's record type, or null when it is not a known per-line record. */
+function lineRecordKind(v: Record<string, unknown>): Detected | null {
+  if (isObject(v.metadata) && isObject(v.metrics)) return { kind: "aiperf-records", format: "jsonl" };
+  if ("telemetry_data" in v && ("gpu_uuid" in v || "gpu_index" in v))
+    return { kind: "aiperf-gpu-telemetry", format: "jsonl" };
+  if ("endpoint_url" in v && isObject(v.metrics) && "timestamp_ns" in v)
+    return { kind: "aiperf-server-metrics", format: "jsonl" };
+  if (isTrtllmRecord(v)) return { kind: "trtllm-perf-metrics", format: "jsonl" };
+  return null;
+}
+
+function isTrtllmRecord(v: Record<string, unknown>): boolean {
+  const r = isObject(v.record) ? v.record : v;
+  return (
+    isObject(r.perf_metrics) ||
+    "ctx_perf_metrics" in r ||
+    "gen_perf_metrics" in r ||
+    (isObject(r.phases) && "request_id" in r)
+  );
+}
+
+function sniffRecordKeys(line: string): Detected | null {
+  const start = line.slice(0, 4096);
+  if (/"(ctx_perf_metrics|gen_perf_metrics|perf_metrics)"\s*:/.test(start))
+    return { kind: "trtllm-perf-metrics", format: "jsonl" };
+  if (/"metadata"\s*:/.test(start) && /"metrics"\s*:/.test(line)) return { kind: "aiperf-records", format: "jsonl" };
+  if (/"endpoint_url"\s*:/.test(start) && /"timestamp_ns"\s*:/.test(start))
+    return { kind: "aiperf-server-metrics", format: "jsonl" };
+  return null;
+}
+
+const SUMMARY_TAGS = [
+  "request_throughput",
+  "request_latency",
+  "time_to_first_token",
+  "request_count",
+  "benchmark_duration",
+  "output_token_throughput",
+];
+
+const ENGINE_CONFIG_KEYS = [
+  "return_perf_metrics",
+  "enable_iter_perf_stats",
+  "perf_metrics_output_dir",
+  "kv_cache_config",
+  "publish_events_and_metrics",
+  "publish_kv_events",
+  "disaggregated_params",
+  "cache_transceiver_config",
+  "enable_chunked_prefill",
+  "tensor_parallel_size",
+  "moe_expert_parallel_size",
+  "cuda_graph_config",
+  "max_num_tokens",
+  "max_batch_size",
+  "enable_attention_dp",
+  "speculative_config",
+];
+
+function documentKind(doc: unknown): Detected {
+  if (Array.isArray(doc)) {
+    const firstObj = doc.find(isObject);
+    if (firstObj && isTrtllmRecord(firstObj)) return { kind: "trtllm-perf-metrics", format: "json-array" };
+    return { kind: "unknown", format: "json" };
+  }
+  if (!isObject(doc)) return { kind: "unknown", format: "json" };
+  if (Array.isArray(doc.timeslices)) return { kind: "aiperf-summary", format: "timeslices-json" };
+  if (isObject(doc.metadata) && typeof doc.metadata.aggregation_type === "string")
+    return { kind: "aiperf-summary", format: "aggregate-json" };
+  if (doc.aggregation_type === "sweep") return { kind: "aiperf-summary", format: "aggregate-json" };
+  if (isObject(doc.metrics) && (isObject(doc.summary) || hasSeries(doc.metrics)))
+    return { kind: "aiperf-server-metrics", format: "json" };
+  if (Array.isArray(doc.data) && doc.data.some((d) => isObject(d) && Array.isArray(d.payloads)))
+    return { kind: "aiperf-inputs", format: "json" };
+  if (SUMMARY_TAGS.some((t) => isObject(doc[t]) && "unit" in (doc[t] as object)))
+    return { kind: "aiperf-summary", format: "json" };
+  if (isTrtllmRecord(doc) || isObject(doc.timing_metrics)) return { kind: "trtllm-perf-metrics", format: "json" };
+  if (ENGINE_CONFIG_KEYS.some((k) => k in doc)) return { kind: "engine-config", format: "json" };
+  return { kind: "unknown", format: "json" };
+}
+
+function hasSeries(metrics: Record<string, unknown>): boolean {
+  for (const m of Object.values(metrics)) return isObject(m) && Array.isArray(m.series);
+  return false;
+}
+
+/** For documents larger than the head: the same rules on key names seen in the first megabyte. */
+function sniffDocument(text: string): Detected {
+  const has = (key: string) => new RegExp(`"${key}"\\s*:`).test(text);
+  if (text[0] === "[") {
+    if (has("perf_metrics") || has("ctx_perf_metrics") || has("gen_perf_metrics"))
+      return { kind: "trtllm-perf-metrics", format: "json-array" };
+    return { kind: "unknown", format: "json" };
+  }
+  if (has("timeslices")) return { kind: "aiperf-summary", format: "timeslices-json" };
+  if (has("aggregation_type")) return { kind: "aiperf-summary", format: "aggregate-json" };
+  if (has("endpoints_configured") || (has("metrics") && has("series") && has("endpoint_url")))
+    return { kind: "aiperf-server-metrics", format: "json" };
+  if (has("payloads") && has("data")) return { kind: "aiperf-inputs", format: "json" };
+  if (SUMMARY_TAGS.some(has) && has("unit")) return { kind: "aiperf-summary", format: "json" };
+  if (has("timing_metrics")) return { kind: "trtllm-perf-metrics", format: "json" };
+  if (ENGINE_CONFIG_KEYS.some(has)) return { kind: "engine-config", format: "json" };
+  return { kind: "unknown", format: "json" };
+}
+
+function detectText(text: string): Detected {
+  const lines = text.split("\n").slice(0, 2000).map((l) => l.replace(/\r$/, ""));
+  const firstData = lines.find((l) => l.trim() !== "" && !l.startsWith("#")) ?? "";
+
+  if (/^#\s*AIPerf Server Metrics Export/i.test(lines[0]) || /^Endpoint,Type,Metric,Unit\b/.test(firstData))
+    return { kind: "aiperf-server-metrics", format: "csv" };
+  if (/^Timeslice,Metric,Unit,Stat,Value/.test(firstData)) return { kind: "aiperf-summary", format: "timeslices-csv" };
+  if (/^Metric,(avg|Value)\b/.test(firstData)) return { kind: "aiperf-summary", format: "csv" };
+
+  if (looksLikePrometheus(lines)) return { kind: "aiperf-server-metrics", format: "prometheus" };
+  if (looksLikeEngineYaml(lines)) return { kind: "engine-config", format: "yaml" };
+  if (looksLikeServerLog(text)) return { kind: "server-log", format: "text" };
+  return UNKNOWN_TEXT;
+}
+
+const PROM_SAMPLE = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{.*\})?\s+[-+]?(\d|\.\d|NaN|Inf|\+Inf)/;
+
+function looksLikePrometheus(lines: string[]): boolean {
+  let typed = 0;
+  let samples = 0;
+  let other = 0;
+  for (const l of lines) {
+    if (l.trim() === "") continue;
+    if (/^# (HELP|TYPE) [a-zA-Z_:]/.test(l)) typed++;
+    else if (PROM_SAMPLE.test(l)) samples++;
+    else if (!l.startsWith("#")) other++;
+  }
+  return samples > 0 && (typed > 0 || samples >= 3) && other <= (samples + typed) * 0.05;
+}
+
+function looksLikeEngineYaml(lines: string[]): boolean {
+  const content = lines.filter((l) => l.trim() !== "" && !l.trimStart().startsWith("#"));
+  if (content.length === 0) return false;
+  const yamlish = content.filter((l) => /^\s*(-\s+)?[A-Za-z_][\w.-]*\s*:(\s|$)/.test(l) || /^\s*-\s+\S/.test(l));
+  if (yamlish.length / content.length < 0.9) return false;
+  const keys = new Set(content.map((l) => l.match(/^\s*(?:-\s+)?([A-Za-z_][\w.-]*)\s*:/)?.[1]).filter(Boolean));
+  return ENGINE_CONFIG_KEYS.some((k) => keys.has(k)) || keys.has("backend") || keys.has("free_gpu_memory_fraction");
+}
+
+const LOG_MARKERS = [
+  /GPU KV cache size/,
+  /max_total_num_tokens/,
+  /Maximum concurrency for/,
+  /\b(vllm|sglang|tensorrt_llm|TRT-LLM|dynamo|EngineCore)\b/i,
+];
+
+function looksLikeServerLog(text: string): boolean {
+  const hits = LOG_MARKERS.filter((re) => re.test(text)).length;
+  if (/GPU KV cache size|max_total_num_tokens/.test(text)) return true;
+  const logLines = (text.match(/^(\[?\d{4}-\d\d-\d\d|\(\w+\S*\)|INFO|WARNING|ERROR|DEBUG|\[\w)/gm) ?? []).length;
+  return hits > 0 && logLines > 0;
+}

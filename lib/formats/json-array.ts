@@ -1,0 +1,106 @@
+import type { Readable } from "node:stream";
+
+/**
+ * Streams the elements of a top-level JSON array (the older TRT-LLM `/perf_metrics` dump) as
+ * their source text, one at a time, so a huge array is never one string. Works on bytes: the
+ * structural characters are ASCII, so UTF-8 sequences pass through untouched.
+ * Yields `{index, text}`; the caller parses each element. Throws only when the top level is not
+ * an array; a truncated tail ends the iteration and sets `result.truncated`.
+ */
+export async function* readJsonArrayElements(
+  source: Readable | AsyncIterable<Buffer>,
+  result: { truncated: boolean } = { truncated: false },
+  maxElementBytes = 64 * 1024 * 1024,
+): AsyncGenerator<{ index: number; text: string | null }> {
+  let started = false;
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let parts: Buffer[] = [];
+  let partBytes = 0;
+  let overlong = false;
+  let index = 0;
+  let bomChecked = false;
+  let done = false;
+  let elementIsString = false;
+
+  for await (let chunk of source as AsyncIterable<Buffer>) {
+    if (done) break;
+    if (!bomChecked) {
+      bomChecked = true;
+      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
+    }
+    let segStart = -1;
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i];
+      if (!started) {
+        if (c === 0x5b /* [ */) {
+          started = true;
+          continue;
+        }
+        if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+        throw new Error("not a JSON array");
+      }
+      if (depth === 0) {
+        if (c === 0x5d /* ] */) {
+          done = true;
+          break;
+        }
+        if (c === 0x2c || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+        // An element begins.
+        segStart = i;
+        depth = 1;
+        inString = c === 0x22;
+        elementIsString = inString;
+        if (c !== 0x7b && c !== 0x5b && c !== 0x22) {
+          // A bare scalar element: read until a delimiter.
+          let j = i;
+          while (j < chunk.length && chunk[j] !== 0x2c && chunk[j] !== 0x5d) j++;
+          yield { index: index++, text: chunk.toString("utf8", i, j).trim() };
+          depth = 0;
+          segStart = -1;
+          i = j - 1;
+          continue;
+        }
+        continue;
+      }
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === 0x5c) escaped = true;
+        else if (c === 0x22) {
+          inString = false;
+          if (elementIsString) depth = 0;
+        }
+      } else if (c === 0x22) inString = true;
+      else if (c === 0x7b || c === 0x5b) depth++;
+      else if (c === 0x7d || c === 0x5d) depth--;
+      if (depth === 0) {
+        const tail = chunk.subarray(segStart === -1 ? 0 : segStart, i + 1);
+        let text: string | null = null;
+        if (!overlong && partBytes + tail.length <= maxElementBytes) {
+          text = parts.length ? Buffer.concat([...parts, tail]).toString("utf8") : tail.toString("utf8");
+        }
+        yield { index: index++, text };
+        parts = [];
+        partBytes = 0;
+        overlong = false;
+        segStart = -1;
+      }
+    }
+    if (depth > 0) {
+      const rest = chunk.subarray(segStart === -1 ? 0 : segStart);
+      if (!overlong) {
+        if (partBytes + rest.length > maxElementBytes) {
+          overlong = true;
+          parts = [];
+          partBytes = 0;
+        } else {
+          parts.push(Buffer.from(rest));
+          partBytes += rest.length;
+        }
+      }
+    }
+  }
+  if (!done) result.truncated = started;
+  if (!started) throw new Error("not a JSON array");
+}

@@ -1,0 +1,71 @@
+/**
+ * The plug-in contract of the ingest pipeline. One analyzer per input family (TRT-LLM perf
+ * metrics, aiperf, server metrics, engine config). For each run, the pipeline makes fresh
+ * analyzer instances, streams every accepted file through `ingestFile` (file order), then calls
+ * `finish` once to get the summary blocks, endpoint rows and chart payloads it stores.
+ * Analyzers never touch the raw upload; they read decompressed bytes from `file.open()`.
+ */
+import type { Readable } from "node:stream";
+import type { Collectors, EndpointRow, SummaryBlocks } from "@/lib/api/schemas";
+import type { FileWarning } from "@/lib/formats/json-lines";
+import type { Format, Kind } from "@/lib/formats/kinds";
+import type { Db } from "@/lib/store/db";
+import type { DialectName } from "@/lib/store/dialect";
+
+export interface IngestFile {
+  id: string;
+  ord: number;
+  name: string;
+  kind: Kind;
+  format: Format;
+  bytes: number;
+  sha256: string;
+  /** Fresh stream of the file's decompressed bytes each call. */
+  open(): Promise<Readable>;
+}
+
+export interface FileReport {
+  records: number;
+  skipped: number;
+  warnings: FileWarning[];
+  /** Shown in the Files view and kept in files.meta (e.g. detected role, model, tool version). */
+  meta?: Record<string, string | number | boolean | null>;
+}
+
+export interface IngestContext {
+  runId: string;
+  db: Db;
+  dialect: DialectName;
+  limits: IngestLimits;
+}
+
+export interface IngestLimits {
+  maxLineBytes: number;
+  /** Largest single JSON document read whole (summary, server-metrics JSON). */
+  maxJsonDocumentBytes: number;
+}
+
+export interface AnalyzerResult {
+  requests?: SummaryBlocks["requests"];
+  timeBreakdown?: SummaryBlocks["timeBreakdown"];
+  serverMetrics?: SummaryBlocks["serverMetrics"];
+  collectors?: Partial<Collectors>;
+  /** Merged with other analyzers' rows by `endpoint` (already normalised, see lib/metrics/endpoint.ts). */
+  endpoints?: Array<Partial<EndpointRow> & Pick<EndpointRow, "endpoint">>;
+  info?: SummaryBlocks["info"];
+  /** Chart payloads stored as-is and served by /api/runs/{id}/charts/{key}; ≤ 2,000 points per series. */
+  charts?: Record<string, unknown>;
+  warnings?: string[];
+  /** Shown in the runs table */
+  backend?: string | null;
+  requestCount?: number | null;
+}
+
+export interface Analyzer {
+  readonly name: string;
+  /** Per-request row tables this analyzer writes (rows keyed by run_id); cleared on re-ingest and delete. */
+  readonly tables: readonly string[];
+  accepts(file: IngestFile): boolean;
+  ingestFile(file: IngestFile, ctx: IngestContext): Promise<FileReport>;
+  finish(ctx: IngestContext): Promise<AnalyzerResult>;
+}

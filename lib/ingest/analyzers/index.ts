@@ -1,0 +1,10 @@
+import type { Analyzer } from "../analyzer";
+import { recordCounter } from "./record-counter";
+
+/**
+ * The analyzers of one ingest, fresh per run. A file goes to the first analyzer that accepts it;
+ * the record counter takes whatever is left. Each family adds its factory here.
+ */
+export function createAnalyzers(): Analyzer[] {
+  return [recordCounter()];
+}

@@ -1,0 +1,61 @@
+/**
+ * Statistics shared by every view (design.md §5): percentiles interpolate linearly between
+ * closest ranks, exactly like numpy's default (`np.percentile(x, q)`), which is also what aiperf
+ * and the TRT-LLM time-breakdown tool use. Non-finite values are dropped before anything else.
+ */
+export interface Stats {
+  count: number;
+  mean: number;
+  min: number;
+  max: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+}
+
+/** Linear-interpolated percentile of an ascending array; q in [0, 100]. */
+export function percentileSorted(sorted: ArrayLike<number>, q: number): number {
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  if (n === 1) return sorted[0];
+  const rank = (q / 100) * (n - 1);
+  const lo = Math.floor(rank);
+  const hi = Math.ceil(rank);
+  if (lo === hi) return sorted[lo];
+  const frac = rank - lo;
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
+}
+
+export function percentile(values: ArrayLike<number>, q: number): number {
+  return percentileSorted(sortedFinite(values), q);
+}
+
+export function sortedFinite(values: ArrayLike<number>): Float64Array {
+  let n = 0;
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (Number.isFinite(v)) out[n++] = v;
+  }
+  return out.subarray(0, n).sort();
+}
+
+/** Stats of the finite values, or null when there are none. */
+export function computeStats(values: ArrayLike<number>): Stats | null {
+  const sorted = sortedFinite(values);
+  const n = sorted.length;
+  if (n === 0) return null;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += sorted[i];
+  return {
+    count: n,
+    mean: sum / n,
+    min: sorted[0],
+    max: sorted[n - 1],
+    p50: percentileSorted(sorted, 50),
+    p90: percentileSorted(sorted, 90),
+    p95: percentileSorted(sorted, 95),
+    p99: percentileSorted(sorted, 99),
+  };
+}

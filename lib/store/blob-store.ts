@@ -1,0 +1,32 @@
+import type { Readable } from "node:stream";
+
+export interface PutResult {
+  sha256: string;
+  /** Uncompressed size */
+  bytes: number;
+  /** Size as stored (gzip) */
+  storedBytes: number;
+  /** False when identical content was already stored */
+  created: boolean;
+}
+
+/**
+ * Raw uploads, content-addressed by the sha256 of their uncompressed bytes and kept
+ * gzip-compressed. Small on purpose: an S3-compatible store is the next implementation.
+ */
+export interface BlobStore {
+  /** Streams `source` in, hashing and compressing on the way; never buffers the whole input. */
+  put(source: Readable, limits?: { maxBytes?: number }): Promise<PutResult>;
+  /** The original (uncompressed) bytes. */
+  open(sha256: string): Promise<Readable>;
+  /** The stored gzip bytes as they are (for downloads with Content-Encoding: gzip). */
+  openCompressed(sha256: string): Promise<Readable>;
+  has(sha256: string): Promise<boolean>;
+  delete(sha256: string): Promise<void>;
+}
+
+export class BlobTooLargeError extends Error {
+  constructor(public readonly limit: number) {
+    super(`upload exceeds the limit of ${limit} bytes`);
+  }
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { createGunzip, createGzip } from "node:zlib";
+import type { Readable } from "node:stream";
+import type { BlobStore, PutResult } from "./blob-store";
+import { HashingStream } from "./hashing-stream";
+
+/** Blobs as files: `<dir>/<aa>/<sha256>.gz`, written to a temp file first and renamed into place. */
+export class FsBlobStore implements BlobStore {
+  constructor(private readonly dir: string) {
+    fs.mkdirSync(path.join(dir, "tmp"), { recursive: true });
+  }
+
+  private pathOf(sha256: string): string {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error("invalid blob id");
+    return path.join(this.dir, sha256.slice(0, 2), `${sha256}.gz`);
+  }
+
+  async put(source: Readable, limits: { maxBytes?: number } = {}): Promise<PutResult> {
+    const tmp = path.join(this.dir, "tmp", `${randomUUID()}.gz`);
+    const hasher = new HashingStream(limits.maxBytes);
+    try {
+      await pipeline(source, hasher, createGzip({ level: 1 }), fs.createWriteStream(tmp));
+      const sha256 = hasher.digest();
+      const storedBytes = (await fs.promises.stat(tmp)).size;
+      const dest = this.pathOf(sha256);
+      if (fs.existsSync(dest)) {
+        await fs.promises.rm(tmp, { force: true });
+        return { sha256, bytes: hasher.bytes, storedBytes, created: false };
+      }
+      await fs.promises.mkdir(path.dirname(dest), { recursive: true });
+      await fs.promises.rename(tmp, dest);
+      return { sha256, bytes: hasher.bytes, storedBytes, created: true };
+    } catch (err) {
+      await fs.promises.rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  async open(sha256: string): Promise<Readable> {
+    return (await this.openCompressed(sha256)).pipe(createGunzip());
+  }
+
+  async openCompressed(sha256: string): Promise<Readable> {
+    const file = this.pathOf(sha256);
+    await fs.promises.access(file);
+    return fs.createReadStream(file);
+  }
+
+  async has(sha256: string): Promise<boolean> {
+    return fs.existsSync(this.pathOf(sha256));
+  }
+
+  async delete(sha256: string): Promise<void> {
+    await fs.promises.rm(this.pathOf(sha256), { force: true });
+  }
+}

@@ -1,0 +1,13 @@
+import type { Migration } from "kysely";
+import type { DialectName } from "../dialect";
+import { coreMigration } from "./001-core";
+
+/**
+ * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
+ * file (002-trtllm, 003-aiperf, 004-server-metrics, …) and one line here.
+ */
+export function allMigrations(dialect: DialectName): Record<string, Migration> {
+  return {
+    "001-core": coreMigration(dialect),
+  };
+}

@@ -1,0 +1,107 @@
+import { randomUUID } from "node:crypto";
+import { PassThrough, Writable, type Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip, createGzip } from "node:zlib";
+import type { BlobStore, PutResult } from "./blob-store";
+import type { Db } from "./db";
+import { HashingStream } from "./hashing-stream";
+
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * Blobs as chunked `bytea` rows (PostgreSQL mode), so stateless app instances share raw files
+ * through the one database. Chunks are written under a temporary key and renamed to the
+ * content hash once the upload is complete.
+ */
+export class PgBlobStore implements BlobStore {
+  constructor(private readonly db: Db) {}
+
+  async put(source: Readable, limits: { maxBytes?: number } = {}): Promise<PutResult> {
+    const tmpKey = `tmp-${randomUUID()}`;
+    const hasher = new HashingStream(limits.maxBytes);
+    let seq = 0;
+    let storedBytes = 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const flush = async () => {
+      if (pendingBytes === 0) return;
+      const data = Buffer.concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      await this.db.insertInto("blob_chunks").values({ blob_key: tmpKey, seq: seq++, data }).execute();
+      storedBytes += data.length;
+    };
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        pending.push(chunk);
+        pendingBytes += chunk.length;
+        if (pendingBytes >= CHUNK_BYTES) flush().then(() => done(), done);
+        else done();
+      },
+      final(done) {
+        flush().then(() => done(), done);
+      },
+    });
+    try {
+      await pipeline(source, hasher, createGzip({ level: 1 }), sink);
+      const sha256 = hasher.digest();
+      const created = await this.db.transaction().execute(async (trx) => {
+        const existing = await trx
+          .selectFrom("blob_chunks")
+          .select("seq")
+          .where("blob_key", "=", sha256)
+          .limit(1)
+          .executeTakeFirst();
+        if (existing) {
+          await trx.deleteFrom("blob_chunks").where("blob_key", "=", tmpKey).execute();
+          return false;
+        }
+        await trx.updateTable("blob_chunks").set({ blob_key: sha256 }).where("blob_key", "=", tmpKey).execute();
+        return true;
+      });
+      return { sha256, bytes: hasher.bytes, storedBytes, created };
+    } catch (err) {
+      await this.db.deleteFrom("blob_chunks").where("blob_key", "=", tmpKey).execute().catch(() => {});
+      throw err;
+    }
+  }
+
+  async open(sha256: string): Promise<Readable> {
+    return (await this.openCompressed(sha256)).pipe(createGunzip());
+  }
+
+  async openCompressed(sha256: string): Promise<Readable> {
+    if (!(await this.has(sha256))) throw new Error("blob not found");
+    const db = this.db;
+    const out = new PassThrough();
+    // Read chunk by chunk so a large blob never sits in memory whole.
+    (async () => {
+      for (let seq = 0; ; seq++) {
+        const row = await db
+          .selectFrom("blob_chunks")
+          .select("data")
+          .where("blob_key", "=", sha256)
+          .where("seq", "=", seq)
+          .executeTakeFirst();
+        if (!row) break;
+        if (!out.write(Buffer.from(row.data))) await new Promise((r) => out.once("drain", r));
+      }
+      out.end();
+    })().catch((err) => out.destroy(err));
+    return out;
+  }
+
+  async has(sha256: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("blob_chunks")
+      .select("seq")
+      .where("blob_key", "=", sha256)
+      .limit(1)
+      .executeTakeFirst();
+    return !!row;
+  }
+
+  async delete(sha256: string): Promise<void> {
+    await this.db.deleteFrom("blob_chunks").where("blob_key", "=", sha256).execute();
+  }
+}

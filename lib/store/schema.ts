@@ -1,0 +1,81 @@
+/**
+ * Table types for Kysely. One interface per table; migrations in ./migrations create them for
+ * both dialects. JSON columns are stored as text (SQLite has no JSON type; PostgreSQL could, but
+ * one representation keeps the code path identical). Times are epoch milliseconds.
+ */
+import type { AiperfTables } from "./tables/aiperf";
+import type { ServerMetricsTables } from "./tables/server-metrics";
+import type { TrtllmTables } from "./tables/trtllm";
+
+export interface RunsTable {
+  id: string;
+  name: string;
+  created_at: number;
+  status: "ingesting" | "ready" | "failed";
+  aggregator_version: number;
+  /** JSON array of strings */
+  labels: string;
+  /** JSON array of detected kinds (unique, recognised only) */
+  kinds: string;
+  backend: string | null;
+  request_count: number | null;
+  /** The precomputed run summary (design.md §6), JSON; null until ingest committed */
+  summary: string | null;
+  /** Upload-level warnings, JSON array of strings */
+  warnings: string;
+  error: string | null;
+  updated_at: number;
+}
+
+export interface RunLabelsTable {
+  run_id: string;
+  label: string;
+}
+
+export interface FilesTable {
+  id: string;
+  run_id: string;
+  ord: number;
+  name: string;
+  kind: string;
+  format: string;
+  bytes: number;
+  sha256: string;
+  records: number;
+  skipped: number;
+  /** JSON array of {line?, message} */
+  warnings: string;
+  /** JSON object: whatever the analyzer wants to remember about the file (role, model, …) */
+  meta: string;
+}
+
+/** Precomputed chart payloads, one row per (run, key); served by chart routes as-is. */
+export interface ChartDataTable {
+  run_id: string;
+  key: string;
+  data: string;
+}
+
+/** PostgreSQL mode only: gzip-compressed blob bytes in ordered chunks. */
+export interface BlobChunksTable {
+  blob_key: string;
+  seq: number;
+  data: Uint8Array;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface CoreTables {
+  runs: RunsTable;
+  run_labels: RunLabelsTable;
+  files: FilesTable;
+  chart_data: ChartDataTable;
+  blob_chunks: BlobChunksTable;
+  meta: MetaTable;
+}
+
+/** Every table: the core plus the per-request row tables each analyzer declares beside it. */
+export type Database = CoreTables & TrtllmTables & AiperfTables & ServerMetricsTables;
