@@ -2,6 +2,8 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // A separate output folder lets a second build (benchmarks, parallel checks) run beside the first.
+  distDir: process.env.RUNLENS_DIST_DIR || ".next",
   // Ingest and the store run only on the server; keep native and stream-heavy modules external.
   serverExternalPackages: ["better-sqlite3", "pg", "busboy", "yauzl", "tar-stream"],
 };

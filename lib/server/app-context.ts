@@ -1,0 +1,48 @@
+import path from "node:path";
+import type { BlobStore } from "@/lib/store/blob-store";
+import { migrate, openPostgres, openSqlite, type DbHandle } from "@/lib/store/db";
+import { FsBlobStore } from "@/lib/store/fs-blob-store";
+import { PgBlobStore } from "@/lib/store/pg-blob-store";
+import { readConfig, type AppConfig } from "./config";
+
+export interface AppContext {
+  config: AppConfig;
+  store: DbHandle;
+  blobs: BlobStore;
+}
+
+const GLOBAL_KEY = Symbol.for("runlens.appContext");
+type Holder = { [GLOBAL_KEY]?: Promise<AppContext> };
+
+/** Opens the store named by the configuration and applies migrations. */
+export async function createAppContext(config: AppConfig = readConfig()): Promise<AppContext> {
+  const store = config.databaseUrl
+    ? openPostgres(config.databaseUrl)
+    : openSqlite(path.join(config.dataDir, "runlens.sqlite"));
+  await migrate(store);
+  const blobs = store.dialect === "postgres" ? new PgBlobStore(store.db) : new FsBlobStore(path.join(config.dataDir, "blobs"));
+  return { config, store, blobs };
+}
+
+/**
+ * The process-wide context, created on first use. Kept on globalThis so that route handlers,
+ * instrumentation and tests share one database connection per process.
+ */
+export function getAppContext(): Promise<AppContext> {
+  const holder = globalThis as Holder;
+  if (!holder[GLOBAL_KEY]) {
+    holder[GLOBAL_KEY] = createAppContext().catch((err) => {
+      delete holder[GLOBAL_KEY];
+      throw err;
+    });
+  }
+  return holder[GLOBAL_KEY];
+}
+
+/** Tests: drop the process-wide context (closing its connections) so the next call re-reads the environment. */
+export async function resetAppContext(): Promise<void> {
+  const holder = globalThis as Holder;
+  const current = holder[GLOBAL_KEY];
+  delete holder[GLOBAL_KEY];
+  if (current) await (await current).store.close().catch(() => {});
+}

@@ -1,0 +1,40 @@
+import path from "node:path";
+
+/** Environment settings, read once per process (see README "Configuration"). */
+export interface AppConfig {
+  dataDir: string;
+  databaseUrl: string | null;
+  apiToken: string | null;
+  maxUploadBytes: number;
+  maxArchiveEntries: number;
+  maxExpandedBytes: number;
+  maxLineBytes: number;
+  maxJsonDocumentBytes: number;
+  seedExamples: boolean;
+  privateMode: boolean;
+}
+
+const GiB = 1024 ** 3;
+const MiB = 1024 ** 2;
+
+function intEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (!raw) return fallback;
+  const n = Number(raw);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  return {
+    dataDir: path.resolve(env.DATA_DIR || "data"),
+    databaseUrl: env.DATABASE_URL || null,
+    apiToken: env.RUNLENS_API_TOKEN || null,
+    maxUploadBytes: intEnv("RUNLENS_MAX_UPLOAD_BYTES", 2 * GiB),
+    maxArchiveEntries: intEnv("RUNLENS_MAX_ARCHIVE_ENTRIES", 10_000),
+    maxExpandedBytes: intEnv("RUNLENS_MAX_EXPANDED_BYTES", 8 * GiB),
+    maxLineBytes: intEnv("RUNLENS_MAX_LINE_BYTES", 64 * MiB),
+    maxJsonDocumentBytes: intEnv("RUNLENS_MAX_JSON_DOCUMENT_BYTES", 256 * MiB),
+    seedExamples: (env.RUNLENS_EXAMPLES ?? "on") !== "off",
+    privateMode: env.RUNLENS_PRIVATE === "true",
+  };
+}
