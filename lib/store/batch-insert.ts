@@ -23,7 +23,7 @@ export class BatchInserter<T extends keyof Database & string> {
   }
 
   async add(row: Database[T]): Promise<void> {
-    this.rows.push(row as Record<string, unknown>);
+    this.rows.push(row as unknown as Record<string, unknown>);
     if (this.rows.length >= this.batchRows) await this.flush();
   }
 

@@ -1,7 +1,9 @@
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const alias = { "@": path.resolve(__dirname) };
+const root = path.dirname(fileURLToPath(import.meta.url));
+const alias = { "@": root };
 
 export default defineConfig({
   resolve: { alias },

@@ -1,0 +1,63 @@
+/**
+ * The run configuration inside an aiperf summary (`input_config`), in its two incompatible shapes
+ * (reference/aiperf.md §2.2): v1 `UserConfig` (≤0.7: endpoint.model_names, loadgen.*) and v2
+ * `BenchmarkConfig` (0.8+: models.items, phases[]). aiperf's own plotter reads only v1 and falls
+ * back to concurrency 1 on v2 files; here both give the same facts.
+ */
+export interface AiperfRunConfig {
+  model: string | null;
+  endpointType: string | null;
+  streaming: boolean | null;
+  concurrency: number | null;
+  requestRate: number | null;
+  requestCount: number | null;
+  configVersion: 1 | 2 | null;
+}
+
+function obj(v: unknown): Record<string, unknown> | null {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+const bool = (v: unknown): boolean | null => (typeof v === "boolean" ? v : null);
+
+export function readInputConfig(raw: unknown): AiperfRunConfig {
+  const cfg = obj(raw) ?? {};
+  const endpoint = obj(cfg.endpoint) ?? {};
+  const empty: AiperfRunConfig = {
+    model: null,
+    endpointType: str(endpoint.type),
+    streaming: bool(endpoint.streaming),
+    concurrency: null,
+    requestRate: null,
+    requestCount: null,
+    configVersion: null,
+  };
+  const models = obj(cfg.models);
+  if (models || Array.isArray(cfg.phases)) {
+    const items = Array.isArray(models?.items) ? models.items : [];
+    const names = items.map((i) => str(obj(i)?.name)).filter((n): n is string => n !== null);
+    const phases = (Array.isArray(cfg.phases) ? cfg.phases : []).map(obj).filter((p) => p !== null);
+    // The measured phase: named "profiling", else the first one not excluded from results.
+    const phase = phases.find((p) => p.name === "profiling") ?? phases.find((p) => p.exclude_from_results !== true);
+    return {
+      ...empty,
+      model: names.length ? names.join(", ") : null,
+      concurrency: num(phase?.concurrency),
+      requestRate: num(phase?.rate) ?? num(phase?.request_rate),
+      requestCount: num(phase?.requests) ?? num(phase?.request_count),
+      configVersion: 2,
+    };
+  }
+  const loadgen = obj(cfg.loadgen);
+  const names = Array.isArray(endpoint.model_names) ? endpoint.model_names.filter((n) => typeof n === "string") : [];
+  if (!loadgen && names.length === 0) return empty;
+  return {
+    ...empty,
+    model: names.length ? names.join(", ") : null,
+    concurrency: num(loadgen?.concurrency),
+    requestRate: num(loadgen?.request_rate),
+    requestCount: num(loadgen?.request_count),
+    configVersion: 1,
+  };
+}

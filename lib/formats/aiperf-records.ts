@@ -1,0 +1,82 @@
+/**
+ * One line of aiperf `profile_export.jsonl` (reference/aiperf.md §2.1), in all three generations:
+ * explicit nulls (pre-0.4) or omitted optionals (exclude_none), `{value, unit}` or bare numbers.
+ */
+import { metricNumber } from "./aiperf-units";
+
+export interface AiperfErrorInfo {
+  type: string;
+  code: number | null;
+  message: string;
+}
+
+export interface AiperfRecord {
+  requestId: string | null;
+  phase: "profiling" | "warmup";
+  cancelled: boolean;
+  /** Exact wall-clock nanoseconds; null when the record has none */
+  startNs: bigint | null;
+  endNs: bigint | null;
+  ttftMs: number | null;
+  e2eMs: number | null;
+  itlMs: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  error: AiperfErrorInfo | null;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Reads a nanosecond timestamp from the line's text, not from the parsed value: JSON.parse
+ * rounds 1.76e18 to the nearest 256 ns, which corrupts equality and ordering of close requests.
+ */
+export function nsFromText(text: string, key: string): bigint | null {
+  const m = new RegExp(`"${key}"\\s*:\\s*(-?\\d+)(?![\\d.eE])`).exec(text);
+  if (m) return BigInt(m[1]);
+  return null;
+}
+
+function nsFromValue(v: unknown): bigint | null {
+  // Fallback for float-written timestamps (e.g. 1.76e18): precision is already lost, keep what there is.
+  if (typeof v === "number" && Number.isFinite(v)) return BigInt(Math.round(v));
+  if (typeof v === "string" && /^-?\d+$/.test(v.trim())) return BigInt(v.trim());
+  return null;
+}
+
+function readNs(text: string, meta: Record<string, unknown>, key: string): bigint | null {
+  if (meta[key] === null || meta[key] === undefined) return null;
+  return nsFromText(text, key) ?? nsFromValue(meta[key]);
+}
+
+function readError(raw: unknown): AiperfErrorInfo | null {
+  if (!isObject(raw)) return null;
+  const type = typeof raw.type === "string" && raw.type !== "" ? raw.type : null;
+  const code = typeof raw.code === "number" ? raw.code : null;
+  const message = typeof raw.message === "string" ? raw.message : "";
+  return { type: type ?? (code !== null ? `HTTP ${code}` : "Error"), code, message };
+}
+
+/** Parses one record; null (with a reason) when the line is not an aiperf record. */
+export function parseAiperfRecord(value: unknown, text: string): AiperfRecord | string {
+  if (!isObject(value)) return "not a JSON object";
+  const meta = value.metadata;
+  if (!isObject(meta)) return "no metadata object";
+  const metrics = isObject(value.metrics) ? value.metrics : {};
+  const id = meta.x_request_id;
+  return {
+    requestId: typeof id === "string" ? id : typeof id === "number" ? String(id) : null,
+    phase: meta.benchmark_phase === "warmup" ? "warmup" : "profiling",
+    cancelled: meta.was_cancelled === true,
+    startNs: readNs(text, meta, "request_start_ns"),
+    endNs: readNs(text, meta, "request_end_ns"),
+    ttftMs: metricNumber(metrics.time_to_first_token),
+    e2eMs: metricNumber(metrics.request_latency),
+    itlMs: metricNumber(metrics.inter_token_latency),
+    inputTokens: metricNumber(metrics.input_sequence_length) ?? metricNumber(metrics.error_isl),
+    outputTokens: metricNumber(metrics.output_sequence_length),
+    error: readError(value.error),
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * aiperf's run summary, `profile_export_aiperf.json` (reference/aiperf.md §2.2): metric blocks
+ * keyed by tag plus provenance. Three generations: no `schema_version` with explicit nulls
+ * (pre-0.4), 1.0, and 1.1–1.5 (`count`/`sum`, `run_info`, v2 `input_config`). Unknown keys are
+ * ignored; a bare number where a block is expected (hand-made files) counts as its `avg`.
+ */
+import { readInputConfig, type AiperfRunConfig } from "./aiperf-input-config";
+
+export const SUMMARY_STAT_KEYS = ["avg", "min", "max", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99", "std", "count", "sum"] as const;
+export type SummaryStatKey = (typeof SUMMARY_STAT_KEYS)[number];
+
+export type SummaryMetric = { unit: string | undefined } & Partial<Record<SummaryStatKey, number>>;
+
+export interface SummaryErrorEntry {
+  type: string;
+  code: number | null;
+  message: string;
+  count: number;
+}
+
+export interface AiperfSummary {
+  schemaVersion: string | null;
+  aiperfVersion: string | null;
+  metrics: Record<string, SummaryMetric>;
+  config: AiperfRunConfig;
+  errorSummary: SummaryErrorEntry[];
+  /** Whether aiperf itself said the run was cancelled */
+  wasCancelled: boolean | null;
+}
+
+function obj(v: unknown): Record<string, unknown> | null {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+function readBlock(raw: unknown): SummaryMetric | null {
+  if (typeof raw === "number") return Number.isFinite(raw) ? { unit: undefined, avg: raw } : null;
+  const o = obj(raw);
+  if (!o) return null;
+  const block: SummaryMetric = { unit: typeof o.unit === "string" ? o.unit : undefined };
+  let any = false;
+  for (const k of SUMMARY_STAT_KEYS) {
+    const v = o[k];
+    if (typeof v === "number" && Number.isFinite(v)) {
+      block[k] = v;
+      any = true;
+    }
+  }
+  return any ? block : null;
+}
+
+/** Keys of the summary document that are not metric blocks. */
+const NON_METRIC_KEYS = new Set([
+  "schema_version",
+  "aiperf_version",
+  "benchmark_id",
+  "input_config",
+  "run_info",
+  "telemetry_data",
+  "error_summary",
+  "warmup_metrics",
+  "was_cancelled",
+  "start_time",
+  "end_time",
+  "is_complete",
+  "incomplete_reason",
+  "branch_stats",
+  "pooled_spec_decode_acceptance_histogram",
+]);
+
+export function readErrorSummary(raw: unknown): SummaryErrorEntry[] {
+  if (!Array.isArray(raw)) return [];
+  const out: SummaryErrorEntry[] = [];
+  for (const e of raw) {
+    const o = obj(e);
+    const d = obj(o?.error_details);
+    if (!o || !d) continue;
+    const code = typeof d.code === "number" ? d.code : null;
+    out.push({
+      type: typeof d.type === "string" ? d.type : code !== null ? `HTTP ${code}` : "Error",
+      code,
+      message: typeof d.message === "string" ? d.message : "",
+      count: typeof o.count === "number" ? o.count : 0,
+    });
+  }
+  return out;
+}
+
+export function parseSummaryJson(doc: unknown): AiperfSummary | null {
+  const d = obj(doc);
+  if (!d) return null;
+  const metrics: Record<string, SummaryMetric> = {};
+  for (const [k, v] of Object.entries(d)) {
+    if (NON_METRIC_KEYS.has(k)) continue;
+    const block = readBlock(v);
+    if (block) metrics[k] = block;
+  }
+  return {
+    schemaVersion: typeof d.schema_version === "string" ? d.schema_version : null,
+    aiperfVersion: typeof d.aiperf_version === "string" ? d.aiperf_version : null,
+    metrics,
+    config: readInputConfig(d.input_config),
+    errorSummary: readErrorSummary(d.error_summary),
+    wasCancelled: typeof d.was_cancelled === "boolean" ? d.was_cancelled : null,
+  };
+}

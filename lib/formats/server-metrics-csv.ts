@@ -1,0 +1,103 @@
+/**
+ * aiperf `server_metrics_export.csv` (reference/aiperf.md §2.7b) → MetricSet. Sections (gauge,
+ * counter, histogram, then a transposed info section) each have their own header, and label
+ * columns differ per section, so every section is read with its own header. Floats are written
+ * with 4 decimals: numbers from the CSV agree with the JSON to 1e-4 only.
+ */
+import type { Readable } from "node:stream";
+import { normalizeEndpoint } from "@/lib/metrics/endpoint";
+import { canonicalName, emptyMetricSet, type MetricSet, type MetricType } from "@/lib/metrics/server-metrics/types";
+import type { WarningLog } from "./json-lines";
+import { readLines } from "./read-lines";
+import { toNumber } from "./server-metrics-json";
+
+const STAT_KEY = /^(avg|min|max|std|p\d+(_estimate)?|total|rate|rate_(avg|min|max|std)|count|count_rate|sum|sum_rate)$/;
+
+/** Splits one CSV record (RFC 4180 quoting). Returns null while a quoted field is still open. */
+export function splitCsvRecord(text: string): string[] | null {
+  const out: string[] = [];
+  let cur = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') {
+          cur += '"';
+          i++;
+        } else quoted = false;
+      } else cur += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") {
+      out.push(cur);
+      cur = "";
+    } else cur += c;
+  }
+  if (quoted) return null;
+  out.push(cur);
+  return out;
+}
+
+interface Section {
+  kind: "typed" | "info";
+  header: string[];
+}
+
+export async function readServerMetricsCsv(stream: Readable, warnings: WarningLog): Promise<MetricSet> {
+  const set = emptyMetricSet();
+  const info = new Map<string, { endpoint: string; name: string; labels: Record<string, string> }>();
+  let section: Section | null = null;
+  let pending = "";
+  let pendingLine = 0;
+  for await (const { lineNo, text } of readLines(stream)) {
+    const joined = pending === "" ? text : `${pending}\n${text}`;
+    if (pending === "") pendingLine = lineNo;
+    if (pending === "" && (text.trim() === "" || text.startsWith("#"))) {
+      if (text.trim() === "") section = null;
+      continue;
+    }
+    const cells = splitCsvRecord(joined);
+    if (cells === null) {
+      pending = joined;
+      continue;
+    }
+    pending = "";
+    if (cells[0] === "Endpoint") {
+      section = { kind: cells[1] === "Metric" && cells[2] === "Key" ? "info" : "typed", header: cells };
+      continue;
+    }
+    if (!section) {
+      warnings.add("skipped line: data row before any section header", pendingLine);
+      continue;
+    }
+    const row: Record<string, string> = {};
+    section.header.forEach((h, i) => (row[h] = cells[i] ?? ""));
+    if (section.kind === "info") {
+      const endpoint = normalizeEndpoint(row.Endpoint);
+      const key = `${endpoint}\u0000${row.Metric}`;
+      const entry = info.get(key) ?? { endpoint, name: row.Metric, labels: {} };
+      entry.labels[row.Key] = row.Value;
+      info.set(key, entry);
+      continue;
+    }
+    const type = row.Type as MetricType;
+    if (type !== "gauge" && type !== "counter" && type !== "histogram") {
+      warnings.add(`skipped line: unknown metric type "${row.Type}"`, pendingLine);
+      continue;
+    }
+    const stats: Record<string, number> = {};
+    const labels: Record<string, string> = {};
+    for (const h of section.header.slice(4)) {
+      if (h === "Description" || h === "buckets") continue;
+      const v = row[h];
+      if (STAT_KEY.test(h)) {
+        const n = toNumber(v);
+        if (n !== null) stats[h] = n;
+      } else if (v !== "") labels[h] = v;
+    }
+    set.series.push({ name: canonicalName(row.Metric), type, endpoint: normalizeEndpoint(row.Endpoint), labels, stats });
+  }
+  if (pending !== "") warnings.add("skipped line: unterminated quoted field at the end of the file", pendingLine);
+  for (const e of info.values()) set.series.push({ ...e, type: "info", stats: {} });
+  return set;
+}

@@ -1,0 +1,223 @@
+/**
+ * TensorRT-LLM per-request perf-metrics records (reference/trtllm.md §2), normalised from every
+ * on-disk generation: post-refactor JSONL worker and disagg-server records, the older
+ * `/perf_metrics` array items (same per-item shape) and lines wrapped as `{"record": …}`.
+ * Timestamps stay steady-clock seconds; a value that is absent, null, 0, negative or NaN is
+ * "not recorded" and becomes null here, so no later step can mistake it for a time.
+ */
+
+/** Steady-clock seconds, or null when not recorded. */
+export type Seconds = number | null;
+
+export interface TrtllmTiming {
+  serverArrival: Seconds;
+  arrival: Seconds;
+  firstScheduled: Seconds;
+  firstToken: Seconds;
+  serverFirstToken: Seconds;
+  lastToken: Seconds;
+  kvTransferStart: Seconds;
+  kvTransferEnd: Seconds;
+  /** Bytes of KV cache transferred to this worker; null when no transfer was recorded. */
+  kvCacheSizeBytes: number | null;
+}
+
+export interface TrtllmKvBlocks {
+  total: number;
+  newlyAllocated: number;
+  reused: number;
+  missed: number;
+}
+
+export interface TrtllmSpeculative {
+  acceptedDraftTokens: number;
+  draftTokens: number;
+}
+
+/** One context chunk or generation step; times in the worker process's step clock (seconds). */
+export interface TrtllmStep {
+  forwardStart: Seconds;
+  forwardEnd: Seconds;
+  sampleStart: Seconds;
+  sampleEnd: Seconds;
+  tokenTime: Seconds;
+  gpuForwardMs: number | null;
+  gpuSampleMs: number | null;
+  iter: number | null;
+}
+
+export interface TrtllmWorkerRecord {
+  type: "worker";
+  requestId: string | null;
+  ctxRequestId: string | null;
+  disaggRequestId: string | null;
+  status: string | null;
+  timing: TrtllmTiming;
+  firstIter: number | null;
+  lastIter: number | null;
+  kv: TrtllmKvBlocks | null;
+  speculative: TrtllmSpeculative | null;
+  steps: TrtllmStep[];
+  chunks: TrtllmStep[];
+}
+
+export interface TrtllmDisaggRecord {
+  type: "disagg";
+  ctxServer: string | null;
+  genServer: string | null;
+  disaggArrival: Seconds;
+  disaggCtxDispatch: Seconds;
+  disaggFirstToken: Seconds;
+  disaggRequestId: string | null;
+  status: string | null;
+  ctx: TrtllmWorkerRecord | null;
+  gen: TrtllmWorkerRecord | null;
+}
+
+export type TrtllmRecord = TrtllmWorkerRecord | TrtllmDisaggRecord;
+
+export type ParsedTrtllm = { record: TrtllmRecord } | { error: string };
+
+type Obj = Record<string, unknown>;
+
+function isObject(v: unknown): v is Obj {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Numbers sometimes arrive as strings; anything non-finite is null. */
+function num(v: unknown): number | null {
+  const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : null;
+}
+
+/** A timestamp: 0 and negatives are the writers' "unset" encodings, never a real steady-clock time. */
+export function seconds(v: unknown): Seconds {
+  const n = num(v);
+  return n !== null && n > 0 ? n : null;
+}
+
+/** Ids are kept as strings: request ids can be ints or strings and must compare equal across files. */
+function id(v: unknown): string | null {
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  if (typeof v === "string" && v !== "") return v;
+  return null;
+}
+
+function count(v: unknown): number | null {
+  const n = num(v);
+  return n !== null && n >= 0 ? n : null;
+}
+
+function parseTiming(raw: unknown): TrtllmTiming {
+  const t = isObject(raw) ? raw : {};
+  const size = count(t.kv_cache_size);
+  return {
+    serverArrival: seconds(t.server_arrival_time),
+    arrival: seconds(t.arrival_time),
+    firstScheduled: seconds(t.first_scheduled_time),
+    firstToken: seconds(t.first_token_time),
+    serverFirstToken: seconds(t.server_first_token_time),
+    lastToken: seconds(t.last_token_time),
+    kvTransferStart: seconds(t.kv_cache_transfer_start),
+    kvTransferEnd: seconds(t.kv_cache_transfer_end),
+    kvCacheSizeBytes: size !== null && size > 0 ? size : null,
+  };
+}
+
+function parseKv(raw: unknown): TrtllmKvBlocks | null {
+  if (!isObject(raw)) return null;
+  const reused = count(raw.num_reused_blocks);
+  const missed = count(raw.num_missed_blocks);
+  if (reused === null && missed === null) return null;
+  return {
+    total: count(raw.num_total_allocated_blocks) ?? 0,
+    newlyAllocated: count(raw.num_new_allocated_blocks) ?? 0,
+    reused: reused ?? 0,
+    missed: missed ?? 0,
+  };
+}
+
+function parseSpeculative(raw: unknown): TrtllmSpeculative | null {
+  if (!isObject(raw)) return null;
+  const draft = count(raw.total_draft_tokens);
+  if (!draft) return null;
+  return { acceptedDraftTokens: count(raw.total_accepted_draft_tokens) ?? 0, draftTokens: draft };
+}
+
+function parseSteps(raw: unknown): TrtllmStep[] {
+  if (!Array.isArray(raw)) return [];
+  const out: TrtllmStep[] = [];
+  for (const s of raw) {
+    if (!isObject(s)) continue;
+    out.push({
+      forwardStart: seconds(s.forward_start_time),
+      forwardEnd: seconds(s.forward_end_time),
+      sampleStart: seconds(s.sample_start_time),
+      sampleEnd: seconds(s.sample_end_time),
+      tokenTime: seconds(s.token_time),
+      gpuForwardMs: num(s.gpu_forward_time),
+      gpuSampleMs: num(s.gpu_sample_time),
+      iter: num(s.iter),
+    });
+  }
+  return out;
+}
+
+/**
+ * A worker's `{request_id, perf_metrics, ctx_request_id?, time_breakdown_metrics?}`. Legacy builds
+ * put the step arrays inside `perf_metrics` or directly in it; the refactored tool checks all three.
+ */
+export function parseWorker(raw: Obj): TrtllmWorkerRecord {
+  const pm = isObject(raw.perf_metrics) ? raw.perf_metrics : {};
+  const tbm = isObject(raw.time_breakdown_metrics)
+    ? raw.time_breakdown_metrics
+    : isObject(pm.time_breakdown_metrics)
+      ? pm.time_breakdown_metrics
+      : pm;
+  return {
+    type: "worker",
+    requestId: id(raw.request_id),
+    ctxRequestId: id(raw.ctx_request_id),
+    disaggRequestId: id(raw.disagg_request_id),
+    status: typeof raw.status === "string" ? raw.status : null,
+    timing: parseTiming(pm.timing_metrics),
+    firstIter: num(pm.first_iter),
+    lastIter: num(pm.last_iter),
+    kv: parseKv(pm.kv_cache_metrics),
+    speculative: parseSpeculative(pm.speculative_decoding),
+    steps: parseSteps(tbm.step_metrics),
+    chunks: parseSteps(tbm.ctx_chunk_metrics),
+  };
+}
+
+function parseDisagg(raw: Obj): TrtllmDisaggRecord {
+  const ctx = isObject(raw.ctx_perf_metrics) ? parseWorker(raw.ctx_perf_metrics) : null;
+  const gen = isObject(raw.gen_perf_metrics) ? parseWorker(raw.gen_perf_metrics) : null;
+  return {
+    type: "disagg",
+    ctxServer: typeof raw.ctx_server === "string" ? raw.ctx_server : null,
+    genServer: typeof raw.gen_server === "string" ? raw.gen_server : null,
+    disaggArrival: seconds(raw.disagg_server_arrival_time),
+    disaggCtxDispatch: seconds(raw.disagg_ctx_dispatch_time),
+    // The PR #8005 text spells it `_ts`; the code key is `_time`.
+    disaggFirstToken: seconds(raw.disagg_server_first_token_time ?? raw.disagg_server_first_token_ts),
+    disaggRequestId: id(raw.disagg_request_id),
+    status: typeof raw.status === "string" ? raw.status : null,
+    ctx,
+    gen,
+  };
+}
+
+/** Normalises one parsed JSON value (a JSONL line or an array element) into a record. */
+export function parseTrtllmRecord(value: unknown): ParsedTrtllm {
+  if (!isObject(value)) return { error: "not a JSON object" };
+  const raw = isObject(value.record) ? value.record : value;
+  if ("ctx_perf_metrics" in raw || "gen_perf_metrics" in raw) {
+    const rec = parseDisagg(raw);
+    if (!rec.ctx && !rec.gen) return { error: "disaggregated record without ctx or gen metrics" };
+    return { record: rec };
+  }
+  if (isObject(raw.perf_metrics)) return { record: parseWorker(raw) };
+  if (isObject(raw.phases)) return { error: "intermediate `phases` record shape is not supported" };
+  return { error: "not a TensorRT-LLM perf-metrics record" };
+}

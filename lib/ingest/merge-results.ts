@@ -1,0 +1,80 @@
+/**
+ * Combines what each analyzer produced into the run's summary blocks. Pure: the pipeline
+ * calls it, tests call it.
+ */
+import type { Collectors, EndpointRow, SummaryBlocks } from "@/lib/api/schemas";
+import type { AnalyzerResult } from "./analyzer";
+
+const EMPTY_ENDPOINT: Omit<EndpointRow, "endpoint"> = {
+  role: "combined",
+  cacheHitRate: null,
+  promptTokens: null,
+  cachedTokens: null,
+  generationTokens: null,
+  kvCapacityTokens: null,
+  kvUsageAvg: null,
+  offloadBytesGpuToCpu: null,
+  offloadBytesCpuToGpu: null,
+  offloadBandwidthGpuToCpuBytesPerSecond: null,
+  offloadBandwidthCpuToGpuBytesPerSecond: null,
+  requestCount: null,
+  kvCacheHitRate: null,
+};
+
+/** A collector is on if any source says so, off if a source says so and none says on, else unknown. */
+function mergeCollector(values: Array<boolean | null | undefined>): boolean | null {
+  if (values.includes(true)) return true;
+  if (values.includes(false)) return false;
+  return null;
+}
+
+export function mergeEndpoints(results: AnalyzerResult[]): EndpointRow[] {
+  const byKey = new Map<string, EndpointRow>();
+  for (const r of results) {
+    for (const e of r.endpoints ?? []) {
+      const current = byKey.get(e.endpoint) ?? { endpoint: e.endpoint, ...EMPTY_ENDPOINT };
+      for (const [k, v] of Object.entries(e) as Array<[keyof EndpointRow, unknown]>) {
+        if (v === null || v === undefined || k === "endpoint") continue;
+        // The first analyzer to know a value keeps it; a specific role beats the default.
+        if (k === "role") {
+          if (current.role === "combined") current.role = v as EndpointRow["role"];
+        } else if (current[k] === null) {
+          (current as Record<string, unknown>)[k] = v;
+        }
+      }
+      byKey.set(e.endpoint, current);
+    }
+  }
+  return [...byKey.values()];
+}
+
+export function mergeResults(results: AnalyzerResult[], extraWarnings: string[] = []): SummaryBlocks {
+  const pick = <K extends "requests" | "timeBreakdown" | "serverMetrics">(k: K): SummaryBlocks[K] =>
+    (results.find((r) => r[k] != null)?.[k] ?? null) as SummaryBlocks[K];
+  const collectorKeys: Array<keyof Collectors> = ["returnPerfMetrics", "enableIterPerfStats", "publishKvEvents"];
+  const collectors = Object.fromEntries(
+    collectorKeys.map((k) => [k, mergeCollector(results.map((r) => r.collectors?.[k]))]),
+  ) as Collectors;
+  return {
+    collectors,
+    requests: pick("requests"),
+    timeBreakdown: pick("timeBreakdown"),
+    serverMetrics: pick("serverMetrics"),
+    endpoints: mergeEndpoints(results),
+    info: Object.assign({}, ...results.map((r) => r.info ?? {})),
+    warnings: [...extraWarnings, ...results.flatMap((r) => r.warnings ?? [])],
+  };
+}
+
+export function mergeCharts(results: AnalyzerResult[]): Record<string, unknown> {
+  return Object.assign({}, ...results.map((r) => r.charts ?? {}));
+}
+
+/** Runs-table columns: the engine from server metrics first, else whichever analyzer named one. */
+export function pickBackend(blocks: SummaryBlocks, results: AnalyzerResult[]): string | null {
+  return blocks.serverMetrics?.backend ?? results.find((r) => r.backend)?.backend ?? null;
+}
+
+export function pickRequestCount(blocks: SummaryBlocks, results: AnalyzerResult[]): number | null {
+  return blocks.requests?.count ?? blocks.timeBreakdown?.requestCount ?? results.find((r) => r.requestCount != null)?.requestCount ?? null;
+}

@@ -1,0 +1,293 @@
+/**
+ * Receives a multipart upload and stages every file it contains in the blob store, streaming:
+ * request body → multipart parser → (gunzip / tar / zip expansion) → hash + gzip → blob store.
+ * Nothing is parsed here beyond the first megabyte of each file, which decides its kind.
+ */
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable, Transform, type TransformCallback } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
+import Busboy from "busboy";
+import tar from "tar-stream";
+import yauzl from "yauzl";
+import { detectKind, DETECT_HEAD_BYTES } from "@/lib/formats/detect";
+import type { Format, Kind } from "@/lib/formats/kinds";
+import { BlobTooLargeError, type BlobStore } from "@/lib/store/blob-store";
+import { UploadError } from "./errors";
+import { HeadCapture, peek } from "./head-capture";
+import { archiveStem, cleanUploadName, isJunkEntry, isUnsafeArchivePath, stripGzSuffix } from "./paths";
+
+export interface StagedFile {
+  name: string;
+  sha256: string;
+  bytes: number;
+  kind: Kind;
+  format: Format;
+  /** The blob did not exist before this upload (deleted again if the upload is refused). */
+  created: boolean;
+}
+
+export interface UploadLimits {
+  maxUploadBytes: number;
+  maxArchiveEntries: number;
+  maxExpandedBytes: number;
+}
+
+export interface ReceivedUpload {
+  files: StagedFile[];
+  fields: { name?: string; labels?: string };
+  warnings: string[];
+  /** A default run name from the upload itself (archive or folder name, or the first file). */
+  suggestedName: string;
+}
+
+class ByteLimit extends Transform {
+  bytes = 0;
+  constructor(private readonly max: number) {
+    super();
+  }
+  _transform(chunk: Buffer, _e: BufferEncoding, done: TransformCallback) {
+    this.bytes += chunk.length;
+    if (this.bytes > this.max) return done(new UploadError(413, "payload_too_large", `upload exceeds ${this.max} bytes`));
+    done(null, chunk);
+  }
+}
+
+export async function receiveUpload(req: Request, blobs: BlobStore, limits: UploadLimits): Promise<ReceivedUpload> {
+  const contentType = req.headers.get("content-type") ?? "";
+  if (!contentType.toLowerCase().startsWith("multipart/form-data"))
+    throw new UploadError(415, "unsupported_media_type", "send the files as multipart/form-data (one `file` part each)");
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limits.maxUploadBytes)
+    throw new UploadError(413, "payload_too_large", `upload exceeds ${limits.maxUploadBytes} bytes`);
+  if (!req.body) throw new UploadError(400, "empty_body", "the request has no body");
+
+  const stager = new Stager(blobs, limits);
+  const fields: ReceivedUpload["fields"] = {};
+  let busboy: Busboy.Busboy;
+  try {
+    busboy = Busboy({
+      headers: { "content-type": contentType },
+      preservePath: true,
+      limits: { fieldSize: 64 * 1024, fields: 50, parts: 100_000 },
+    });
+  } catch {
+    throw new UploadError(400, "bad_multipart", "the multipart body could not be read (missing boundary?)");
+  }
+
+  let chain: Promise<void> = Promise.resolve();
+  let failure: unknown = null;
+  busboy.on("file", (_field, stream, info) => {
+    const name = cleanUploadName(info.filename, `file-${stager.partCount + 1}`);
+    stager.partCount++;
+    chain = chain.then(async () => {
+      if (failure) {
+        stream.resume();
+        return;
+      }
+      try {
+        await stager.stagePart(name, stream);
+      } catch (err) {
+        failure ??= err;
+        stream.resume();
+      }
+    });
+  });
+  busboy.on("field", (field, value) => {
+    if (field === "name") fields.name = value;
+    else if (field === "labels" || field === "label") fields.labels = fields.labels ? `${fields.labels},${value}` : value;
+  });
+
+  const limit = new ByteLimit(limits.maxUploadBytes);
+  try {
+    await pipeline(Readable.fromWeb(req.body as import("node:stream/web").ReadableStream), limit, busboy);
+    await chain;
+  } catch (err) {
+    await chain.catch(() => {});
+    failure ??= err;
+  }
+  if (failure) {
+    await stager.discard();
+    if (failure instanceof UploadError) throw failure;
+    if (failure instanceof BlobTooLargeError)
+      throw new UploadError(413, "payload_too_large", "the upload expands beyond the configured limit");
+    const msg = failure instanceof Error ? failure.message : String(failure);
+    if (/Unexpected end of form|Malformed|boundary/i.test(msg))
+      throw new UploadError(400, "bad_multipart", "the multipart body is malformed or truncated");
+    throw failure;
+  }
+  if (stager.files.length === 0) throw new UploadError(400, "no_files", "the upload contains no files (send `file` parts)");
+  return { files: stager.files, fields, warnings: stager.warnings, suggestedName: stager.suggestedName() };
+}
+
+class Stager {
+  files: StagedFile[] = [];
+  warnings: string[] = [];
+  partCount = 0;
+  private entries = 0;
+  private expanded = 0;
+  private firstPartName: string | null = null;
+  private archiveName: string | null = null;
+
+  constructor(
+    private readonly blobs: BlobStore,
+    private readonly limits: UploadLimits,
+  ) {}
+
+  suggestedName(): string {
+    if (this.archiveName) return archiveStem(this.archiveName);
+    const first = this.firstPartName ?? "upload";
+    const parts = first.split("/");
+    return parts.length > 1 ? parts[0] : first;
+  }
+
+  /** One multipart file part: a plain file, a .gz, a .tar(.gz) or a .zip. */
+  async stagePart(name: string, stream: Readable): Promise<void> {
+    this.firstPartName ??= name;
+    const { head, stream: body } = await peek(stream, 512);
+    if (isZip(head)) {
+      this.archiveName ??= name;
+      return this.stageZip(name, body);
+    }
+    if (isGzip(head)) {
+      const gunzipped = Readable.from(body).pipe(createGunzip());
+      const inner = await peek(gunzipped, 512);
+      if (isTar(inner.head)) {
+        this.archiveName ??= name;
+        return this.stageTar(Readable.from(inner.stream));
+      }
+      return this.stageFile(stripGzSuffix(name), Readable.from(inner.stream), true);
+    }
+    if (isTar(head)) {
+      this.archiveName ??= name;
+      return this.stageTar(Readable.from(body));
+    }
+    return this.stageFile(name, Readable.from(body), false);
+  }
+
+  private countEntry(): void {
+    this.entries++;
+    if (this.entries > this.limits.maxArchiveEntries)
+      throw new UploadError(413, "archive_too_many_entries", `archives may hold at most ${this.limits.maxArchiveEntries} files`);
+  }
+
+  async stageFile(name: string, source: Readable, expanded: boolean): Promise<void> {
+    const capture = new HeadCapture(DETECT_HEAD_BYTES);
+    const budget = this.limits.maxExpandedBytes - this.expanded;
+    const put = await this.blobs.put(source.pipe(capture), expanded ? { maxBytes: budget } : {});
+    if (expanded) this.expanded += put.bytes;
+    const detected = detectKind(capture.head(), put.bytes <= DETECT_HEAD_BYTES);
+    this.files.push({ name, sha256: put.sha256, bytes: put.bytes, kind: detected.kind, format: detected.format, created: put.created });
+  }
+
+  private async stageTar(source: Readable): Promise<void> {
+    const extract = tar.extract();
+    const done = pipeline(source, extract);
+    for await (const entry of extract) {
+      const h = entry.header;
+      if (h.type !== "file" && h.type !== "contiguous-file") {
+        entry.resume();
+        continue;
+      }
+      this.countEntry();
+      if (isUnsafeArchivePath(h.name)) {
+        this.warnings.push(`skipped archive entry with an unsafe path: ${h.name.slice(0, 200)}`);
+        entry.resume();
+        continue;
+      }
+      if (isJunkEntry(h.name)) {
+        entry.resume();
+        continue;
+      }
+      await this.stageMaybeGz(cleanUploadName(h.name, "entry"), entry as unknown as Readable);
+    }
+    await done;
+  }
+
+  private async stageMaybeGz(name: string, stream: Readable): Promise<void> {
+    const { head, stream: body } = await peek(stream, 2);
+    if (isGzip(head)) return this.stageFile(stripGzSuffix(name), Readable.from(body).pipe(createGunzip()), true);
+    return this.stageFile(name, Readable.from(body), true);
+  }
+
+  private async stageZip(name: string, body: AsyncIterable<Buffer>): Promise<void> {
+    // Zip's directory sits at the end, so the archive is spooled to a temp file first.
+    const tmp = path.join(os.tmpdir(), `runlens-${randomUUID()}.zip`);
+    try {
+      await pipeline(Readable.from(body), fs.createWriteStream(tmp));
+      const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+        yauzl.open(tmp, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false }, (err, z) =>
+          err || !z ? reject(new UploadError(422, "bad_archive", `${name} is not a readable zip archive`)) : resolve(z),
+        ),
+      );
+      try {
+        await this.walkZip(zip);
+      } finally {
+        zip.close();
+      }
+    } finally {
+      await fs.promises.rm(tmp, { force: true });
+    }
+  }
+
+  private walkZip(zip: yauzl.ZipFile): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const fail = (err: unknown) => {
+        if (settled) return;
+        settled = true;
+        reject(
+          err instanceof UploadError || err instanceof BlobTooLargeError
+            ? err
+            : new UploadError(422, "bad_archive", "the zip archive is damaged"),
+        );
+      };
+      zip.on("error", fail);
+      zip.on("end", () => {
+        if (!settled) {
+          settled = true;
+          resolve();
+        }
+      });
+      zip.on("entry", (entry: yauzl.Entry) => {
+        (async () => {
+          if (entry.fileName.endsWith("/")) return;
+          this.countEntry();
+          if (isUnsafeArchivePath(entry.fileName)) {
+            this.warnings.push(`skipped archive entry with an unsafe path: ${entry.fileName.slice(0, 200)}`);
+            return;
+          }
+          if (isJunkEntry(entry.fileName)) return;
+          if (this.expanded + entry.uncompressedSize > this.limits.maxExpandedBytes)
+            throw new UploadError(413, "payload_too_large", "the archive expands beyond the configured limit");
+          const stream = await new Promise<Readable>((res, rej) =>
+            zip.openReadStream(entry, (err, s) => (err || !s ? rej(err ?? new Error("zip entry")) : res(s))),
+          );
+          await this.stageMaybeGz(cleanUploadName(entry.fileName, "entry"), stream);
+        })().then(() => zip.readEntry(), fail);
+      });
+      zip.readEntry();
+    });
+  }
+
+  /** Removes blobs this upload created, when the upload is refused (unless another run uses them meanwhile). */
+  async discard(): Promise<void> {
+    for (const f of this.files) if (f.created) await this.blobs.delete(f.sha256).catch(() => {});
+  }
+}
+
+export function isZip(head: Buffer): boolean {
+  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && (head[2] === 3 || head[2] === 5) && (head[3] === 4 || head[3] === 6);
+}
+
+export function isGzip(head: Buffer): boolean {
+  return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+}
+
+export function isTar(head: Buffer): boolean {
+  return head.length >= 262 && head.toString("latin1", 257, 262) === "ustar";
+}
+

@@ -1,0 +1,76 @@
+/**
+ * Compares Runlens's statistics with aiperf's own summary. Both use linear-interpolated
+ * percentiles, so on the same records they agree up to rounding: JSON values are full floats,
+ * the CSV rounds to 2 decimals — hence an absolute tolerance of 0.005 (+ float noise). A
+ * difference beyond that means the two files do not describe the same records (a truncated
+ * profile_export.jsonl, a different trial, a filtered upload).
+ */
+import type { RequestsBlock, Stats } from "@/lib/api/schemas";
+import type { AiperfSummary, SummaryMetric } from "@/lib/formats/aiperf-summary";
+import { isTimeUnit, toMs } from "@/lib/formats/aiperf-units";
+import type { AgreementRow } from "./aiperf-chart-schemas";
+
+const COMPARED: Array<{ tag: string; label: string; ours: keyof RequestsBlock }> = [
+  { tag: "time_to_first_token", label: "TTFT (ms)", ours: "ttftMs" },
+  { tag: "request_latency", label: "End-to-end latency (ms)", ours: "e2eMs" },
+  { tag: "inter_token_latency", label: "Inter-token latency (ms)", ours: "itlMs" },
+  { tag: "input_sequence_length", label: "Input tokens", ours: "inputTokens" },
+  { tag: "output_sequence_length", label: "Output tokens", ours: "outputTokens" },
+];
+/** Our stat name → aiperf's (aiperf calls the mean `avg`). */
+const STATS: Array<[keyof Stats, keyof SummaryMetric]> = [
+  ["count", "count"],
+  ["mean", "avg"],
+  ["min", "min"],
+  ["max", "max"],
+  ["p50", "p50"],
+  ["p90", "p90"],
+  ["p95", "p95"],
+  ["p99", "p99"],
+];
+
+export function withinRounding(ours: number, theirs: number): boolean {
+  return Math.abs(ours - theirs) <= 0.005 + 1e-9 * Math.max(1, Math.abs(theirs));
+}
+
+function theirValue(block: SummaryMetric, stat: keyof SummaryMetric): number | undefined {
+  const raw = block[stat];
+  if (typeof raw !== "number") return undefined;
+  return stat !== "count" && isTimeUnit(block.unit) ? toMs(raw, block.unit) : raw;
+}
+
+export function compareWithSummary(ours: RequestsBlock, summary: AiperfSummary): AgreementRow[] {
+  const rows: AgreementRow[] = [];
+  const push = (metric: string, stat: string, o: number | null, a: number) =>
+    rows.push({ metric, stat, ours: o, aiperf: a, agrees: o !== null && withinRounding(o, a) });
+
+  const successful = ours.count - ours.errorCount;
+  const reqCount = summary.metrics.request_count?.avg;
+  if (reqCount !== undefined) push("Requests (successful)", "count", successful, reqCount);
+  const errCount = summary.metrics.error_request_count?.avg;
+  if (errCount !== undefined) push("Requests (errors)", "count", ours.errorCount, errCount);
+
+  for (const { tag, label, ours: key } of COMPARED) {
+    const block = summary.metrics[tag];
+    if (!block) continue;
+    const stats = ours[key] as Stats | null;
+    for (const [mine, theirs] of STATS) {
+      const a = theirValue(block, theirs);
+      if (a === undefined) continue;
+      push(label, mine, stats ? stats[mine] : null, a);
+    }
+  }
+  return rows;
+}
+
+/** One line for the run's warnings; null when everything agrees. */
+export function disagreementWarning(rows: AgreementRow[], source: string): string | null {
+  const bad = rows.filter((r) => !r.agrees);
+  if (bad.length === 0) return null;
+  const fmt = (v: number | null) => (v === null ? "none" : Number(v.toPrecision(6)).toString());
+  const shown = bad
+    .slice(0, 3)
+    .map((r) => `${r.metric} ${r.stat} ${fmt(r.ours)} here vs ${fmt(r.aiperf)} in aiperf`)
+    .join("; ");
+  return `aiperf summary disagrees: ${bad.length} of ${rows.length} statistics differ beyond rounding (${source}): ${shown}${bad.length > 3 ? "; …" : ""}. The records file may not hold every request the summary describes.`;
+}

@@ -1,0 +1,120 @@
+/**
+ * Shapes of the aiperf chart payloads stored at ingest and served by
+ * /api/runs/{id}/charts/{key}. The browser validates with the same schemas.
+ */
+import { z } from "zod";
+
+export const AIPERF_CHART_KEYS = {
+  distribution: "aiperf-distribution",
+  overTime: "aiperf-over-time",
+  ttftVsInput: "aiperf-ttft-vs-input",
+  timeline: "aiperf-timeline",
+  errors: "aiperf-errors",
+  agreement: "aiperf-agreement",
+  gpu: "aiperf-gpu",
+  trials: "aiperf-trials",
+} as const;
+
+export const LATENCY_METRICS = ["ttftMs", "e2eMs", "itlMs"] as const;
+export type LatencyMetric = (typeof LATENCY_METRICS)[number];
+
+export const distributionSchema = z.object({
+  count: z.number(),
+  min: z.number(),
+  max: z.number(),
+  p50: z.number(),
+  p90: z.number(),
+  p99: z.number(),
+  /** Equal-width bins: [start, end) except the last, which includes max */
+  bins: z.array(z.object({ start: z.number(), end: z.number(), count: z.number() })),
+  /** Cumulative fraction at increasing values, ≤ 201 points */
+  cdf: z.array(z.object({ value: z.number(), fraction: z.number() })),
+});
+export type Distribution = z.infer<typeof distributionSchema>;
+
+export const distributionPayloadSchema = z.object({
+  metrics: z.record(z.string(), distributionSchema.nullable()),
+});
+
+export const overTimePayloadSchema = z.object({
+  /** Records in the run; points hold an evenly spaced sample of them when there are more than 2,000 */
+  total: z.number(),
+  points: z.array(
+    z.object({ tS: z.number(), ttftMs: z.number().nullable(), e2eMs: z.number().nullable(), itlMs: z.number().nullable() }),
+  ),
+});
+
+export const ttftVsInputPayloadSchema = z.object({
+  total: z.number(),
+  points: z.array(z.object({ inputTokens: z.number(), ttftMs: z.number() })),
+});
+
+export const timelinePayloadSchema = z.object({
+  bucketS: z.number(),
+  points: z.array(
+    z.object({
+      tS: z.number(),
+      requestsPerS: z.number(),
+      outputTokensPerS: z.number(),
+      inFlightAvg: z.number(),
+      inFlightMax: z.number(),
+      errorsPerS: z.number(),
+    }),
+  ),
+});
+
+export const errorsPayloadSchema = z.object({
+  total: z.number(),
+  groups: z.array(
+    z.object({
+      type: z.string(),
+      code: z.number().nullable(),
+      count: z.number(),
+      examples: z.array(z.string()),
+      firstAtMs: z.number().nullable(),
+    }),
+  ),
+  /** aiperf's own error_summary, when the summary was uploaded */
+  summary: z.array(z.object({ type: z.string(), code: z.number().nullable(), message: z.string(), count: z.number() })),
+});
+
+export const agreementRowSchema = z.object({
+  metric: z.string(),
+  stat: z.string(),
+  ours: z.number().nullable(),
+  aiperf: z.number().nullable(),
+  agrees: z.boolean(),
+});
+export const agreementPayloadSchema = z.object({
+  /** Which summary file(s) were compared (one per trial in multi-run uploads) */
+  sources: z.array(z.string()),
+  rows: z.array(agreementRowSchema.extend({ source: z.string() })),
+  disagreements: z.number(),
+});
+export type AgreementRow = z.infer<typeof agreementRowSchema>;
+
+export const gpuSeriesSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  points: z.array(
+    z.object({
+      tS: z.number(),
+      powerW: z.number().nullable(),
+      utilizationPct: z.number().nullable(),
+      memoryUsedGb: z.number().nullable(),
+    }),
+  ),
+});
+export const gpuPayloadSchema = z.object({
+  gpus: z.array(gpuSeriesSchema),
+  energyJ: z.number().nullable(),
+  outputTokens: z.number().nullable(),
+  energyPerOutputTokenJ: z.number().nullable(),
+  /** Same physical GPU (uuid) seen through several exporters: counted once for energy */
+  duplicateGpus: z.number(),
+});
+export type GpuPayload = z.infer<typeof gpuPayloadSchema>;
+
+export const trialsPayloadSchema = z.object({
+  trials: z.array(z.object({ name: z.string(), records: z.number() })),
+});

@@ -1,0 +1,45 @@
+/** Histogram and CDF of one metric, with the p50/p90/p99 markers the latency view draws. */
+import type { Distribution } from "./aiperf-chart-schemas";
+import { percentileSorted, sortedFinite } from "./stats";
+
+const CDF_POINTS = 200;
+
+export function computeDistribution(values: ArrayLike<number>, binCount = 40): Distribution | null {
+  const sorted = sortedFinite(values);
+  const n = sorted.length;
+  if (n === 0) return null;
+  const min = sorted[0];
+  const max = sorted[n - 1];
+  const bins = histogramBins(sorted, binCount);
+  const cdf: Distribution["cdf"] = [];
+  // Points at evenly spaced ranks; the fraction at rank i is (i + 1) / n, so the last point is 1.
+  const step = Math.max(1, (n - 1) / CDF_POINTS);
+  for (let r = 0; r < n; r += step) {
+    const i = Math.min(n - 1, Math.round(r));
+    cdf.push({ value: sorted[i], fraction: (i + 1) / n });
+  }
+  if (cdf[cdf.length - 1].fraction !== 1) cdf.push({ value: max, fraction: 1 });
+  return {
+    count: n,
+    min,
+    max,
+    p50: percentileSorted(sorted, 50),
+    p90: percentileSorted(sorted, 90),
+    p99: percentileSorted(sorted, 99),
+    bins,
+    cdf,
+  };
+}
+
+/** Equal-width bins over [min, max]; the maximum falls in the last bin, not one past it. */
+export function histogramBins(sorted: Float64Array, binCount: number): Distribution["bins"] {
+  const n = sorted.length;
+  const min = sorted[0];
+  const max = sorted[n - 1];
+  if (max === min) return [{ start: min, end: max, count: n }];
+  const k = Math.max(1, Math.min(binCount, n));
+  const width = (max - min) / k;
+  const bins = Array.from({ length: k }, (_, i) => ({ start: min + i * width, end: i === k - 1 ? max : min + (i + 1) * width, count: 0 }));
+  for (let i = 0; i < n; i++) bins[Math.min(k - 1, Math.floor((sorted[i] - min) / width))].count++;
+  return bins;
+}

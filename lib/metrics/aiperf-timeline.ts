@@ -1,0 +1,151 @@
+/**
+ * Run-over-time charts from per-request records: a sampled scatter of latencies, TTFT against
+ * input length, and bucketed throughput / in-flight concurrency. Times are seconds from the
+ * run's first request (`originMs` in the log's own ms base). Every series stays ≤ 2,000 points.
+ */
+import { z } from "zod";
+import type { overTimePayloadSchema, timelinePayloadSchema, ttftVsInputPayloadSchema } from "./aiperf-chart-schemas";
+import { FLAG_ERROR, FLAG_WARMUP, type RequestLog } from "./requests-log";
+
+export const MAX_POINTS = 2000;
+const TARGET_BUCKETS = 300;
+
+const finiteOrNull = (v: number) => (Number.isFinite(v) ? v : null);
+
+/** Successful profiling records ordered by start, then every k-th so at most `max` remain. */
+function sampledOk(log: RequestLog, max: number): { total: number; idx: number[] } {
+  const ok = Array.from(log.measuredIndices());
+  const start = log.cols.startMs;
+  ok.sort((a, b) => start[a] - start[b]);
+  if (ok.length <= max) return { total: ok.length, idx: ok };
+  const step = ok.length / max;
+  const idx: number[] = [];
+  for (let i = 0; i < max; i++) idx.push(ok[Math.floor(i * step)]);
+  return { total: ok.length, idx };
+}
+
+export function overTimePayload(log: RequestLog, originMs: number): z.infer<typeof overTimePayloadSchema> {
+  const { total, idx } = sampledOk(log, MAX_POINTS);
+  const c = log.cols;
+  return {
+    total,
+    points: idx.map((i) => ({
+      tS: (c.startMs[i] - originMs) / 1000,
+      ttftMs: finiteOrNull(c.ttftMs[i]),
+      e2eMs: finiteOrNull(c.e2eMs[i]),
+      itlMs: finiteOrNull(c.itlMs[i]),
+    })),
+  };
+}
+
+export function ttftVsInputPayload(log: RequestLog): z.infer<typeof ttftVsInputPayloadSchema> {
+  const c = log.cols;
+  const both = Array.from(log.measuredIndices()).filter((i) => Number.isFinite(c.ttftMs[i]) && Number.isFinite(c.inputTokens[i]));
+  const step = Math.max(1, both.length / MAX_POINTS);
+  const points: Array<{ inputTokens: number; ttftMs: number }> = [];
+  for (let k = 0; k < both.length && points.length < MAX_POINTS; k += step) {
+    const i = both[Math.floor(k)];
+    points.push({ inputTokens: c.inputTokens[i], ttftMs: c.ttftMs[i] });
+  }
+  return { total: both.length, points };
+}
+
+/**
+ * Completions per second (by end time) and in-flight requests per bucket. In-flight average is
+ * time-weighted (Σ overlap / bucket width), so a bucket with one 10 ms request reads 0.01, not 1;
+ * the maximum is exact, from a sweep over start/end events. Warmup requests count as in flight
+ * (they load the server) but not as throughput.
+ */
+export function timelinePayload(log: RequestLog, originMs: number): z.infer<typeof timelinePayloadSchema> {
+  const c = log.cols;
+  let lastMs = -Infinity;
+  for (let i = 0; i < log.length; i++) if (c.endMs[i] > lastMs) lastMs = c.endMs[i];
+  const spanMs = lastMs - originMs;
+  if (!Number.isFinite(spanMs) || spanMs <= 0) return { bucketS: 0, points: [] };
+  const bucketMs = niceBucketMs(spanMs / TARGET_BUCKETS);
+  const k = Math.min(MAX_POINTS, Math.floor(spanMs / bucketMs) + 1);
+  const done = new Float64Array(k);
+  const tokens = new Float64Array(k);
+  const errors = new Float64Array(k);
+  const area = new Float64Array(k);
+  const diff = new Float64Array(k + 1);
+  const clampB = (t: number) => Math.max(0, Math.min(k - 1, Math.floor(t / bucketMs)));
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let i = 0; i < log.length; i++) {
+    const s = c.startMs[i] - originMs;
+    const e = c.endMs[i] - originMs;
+    if (!Number.isFinite(s) || !Number.isFinite(e) || e < s) continue;
+    const f = log.flags[i];
+    const be = clampB(e);
+    if (!(f & FLAG_WARMUP)) {
+      if (f & FLAG_ERROR) errors[be]++;
+      else {
+        done[be]++;
+        if (Number.isFinite(c.outputTokens[i])) tokens[be] += c.outputTokens[i];
+      }
+    }
+    starts.push(s);
+    ends.push(e);
+    const bs = clampB(s);
+    if (bs === be) area[bs] += e - s;
+    else {
+      area[bs] += (bs + 1) * bucketMs - s;
+      area[be] += e - be * bucketMs;
+      diff[bs + 1] += 1;
+      diff[be] -= 1;
+    }
+  }
+  const maxIn = inFlightMax(Float64Array.from(starts).sort(), Float64Array.from(ends).sort(), bucketMs, k);
+  const perS = 1000 / bucketMs;
+  const points = [];
+  let full = 0;
+  for (let b = 0; b < k; b++) {
+    full += diff[b];
+    points.push({
+      tS: (b * bucketMs) / 1000,
+      requestsPerS: done[b] * perS,
+      outputTokensPerS: tokens[b] * perS,
+      inFlightAvg: (area[b] + full * bucketMs) / bucketMs,
+      inFlightMax: maxIn[b],
+      errorsPerS: errors[b] * perS,
+    });
+  }
+  return { bucketS: bucketMs / 1000, points };
+}
+
+/** Largest number of overlapping requests inside each bucket; an end at t comes before a start at t. */
+export function inFlightMax(starts: Float64Array, ends: Float64Array, bucketMs: number, k: number): Float64Array {
+  const max = new Float64Array(k);
+  let cur = 0;
+  let i = 0;
+  let j = 0;
+  let bucket = 0;
+  while (i < starts.length || j < ends.length) {
+    const isEnd = j < ends.length && (i >= starts.length || ends[j] <= starts[i]);
+    const t = isEnd ? ends[j] : starts[i];
+    const b = Math.max(0, Math.min(k - 1, Math.floor(t / bucketMs)));
+    // Buckets passed without events carry the current count.
+    while (bucket < b) {
+      bucket++;
+      if (cur > max[bucket]) max[bucket] = cur;
+    }
+    if (isEnd) {
+      cur--;
+      j++;
+    } else {
+      cur++;
+      i++;
+      if (cur > max[b]) max[b] = cur;
+    }
+  }
+  return max;
+}
+
+/** 1, 2 or 5 × 10^n milliseconds, at least 1 ms. */
+export function niceBucketMs(raw: number): number {
+  if (!(raw > 1)) return 1;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (raw <= m * p) return m * p;
+  return 10 * p;
+}

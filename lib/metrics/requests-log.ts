@@ -1,0 +1,99 @@
+/**
+ * Per-request values of a run kept in growable typed columns, so a million-record run costs
+ * about 80 MB of numbers instead of a million objects. Times are milliseconds relative to a
+ * nanosecond base fixed by the first timestamp seen; `origin()` later re-anchors them to the
+ * run's first request. NaN marks "not recorded".
+ */
+export const FLAG_WARMUP = 1;
+export const FLAG_ERROR = 2;
+export const FLAG_CANCELLED = 4;
+
+const COLUMNS = ["startMs", "endMs", "ttftMs", "e2eMs", "itlMs", "inputTokens", "outputTokens"] as const;
+export type RequestColumn = (typeof COLUMNS)[number];
+
+export interface RequestEntry {
+  startNs: bigint | null;
+  endNs: bigint | null;
+  ttftMs: number | null;
+  e2eMs: number | null;
+  itlMs: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  flags: number;
+}
+
+/** Milliseconds between two exact nanosecond stamps: subtract as BigInt first, then convert. */
+export function nsDeltaMs(ns: bigint, base: bigint): number {
+  return Number(ns - base) / 1e6;
+}
+
+export class RequestLog {
+  length = 0;
+  private cap = 1024;
+  readonly cols = Object.fromEntries(COLUMNS.map((c) => [c, new Float64Array(1024)])) as Record<RequestColumn, Float64Array>;
+  flags = new Uint8Array(1024);
+  /** Nanosecond stamp all `startMs`/`endMs` are relative to */
+  baseNs: bigint | null = null;
+
+  /** Shared with other time series of the run (GPU samples), so they land on one axis. */
+  relMs(ns: bigint | null): number {
+    if (ns === null) return NaN;
+    if (this.baseNs === null) this.baseNs = ns;
+    return nsDeltaMs(ns, this.baseNs);
+  }
+
+  push(e: RequestEntry): void {
+    if (this.length === this.cap) this.grow();
+    const i = this.length++;
+    const c = this.cols;
+    c.startMs[i] = this.relMs(e.startNs);
+    c.endMs[i] = this.relMs(e.endNs);
+    c.ttftMs[i] = e.ttftMs ?? NaN;
+    c.e2eMs[i] = e.e2eMs ?? NaN;
+    c.itlMs[i] = e.itlMs ?? NaN;
+    c.inputTokens[i] = e.inputTokens ?? NaN;
+    c.outputTokens[i] = e.outputTokens ?? NaN;
+    this.flags[i] = e.flags;
+  }
+
+  private grow(): void {
+    this.cap *= 2;
+    for (const k of COLUMNS) {
+      const next = new Float64Array(this.cap);
+      next.set(this.cols[k]);
+      this.cols[k] = next;
+    }
+    const f = new Uint8Array(this.cap);
+    f.set(this.flags);
+    this.flags = f;
+  }
+
+  column(name: RequestColumn): Float64Array {
+    return this.cols[name].subarray(0, this.length);
+  }
+
+  /** Indices of profiling-phase records without an error: the population of every latency statistic. */
+  measuredIndices(): Uint32Array {
+    const out = new Uint32Array(this.length);
+    let n = 0;
+    for (let i = 0; i < this.length; i++) if ((this.flags[i] & (FLAG_WARMUP | FLAG_ERROR)) === 0) out[n++] = i;
+    return out.subarray(0, n);
+  }
+
+  /** The earliest start of any profiling record (ms from base), or NaN. */
+  firstProfilingStartMs(): number {
+    let min = Infinity;
+    for (let i = 0; i < this.length; i++) {
+      if (this.flags[i] & FLAG_WARMUP) continue;
+      const s = this.cols.startMs[i];
+      if (s < min) min = s;
+    }
+    return Number.isFinite(min) ? min : NaN;
+  }
+}
+
+export function pick(col: Float64Array, idx: Uint32Array): Float64Array {
+  const out = new Float64Array(idx.length);
+  for (let i = 0; i < idx.length; i++) out[i] = col[idx[i]];
+  return out;
+}

@@ -1,0 +1,53 @@
+/**
+ * The `requests` block of the run summary (design.md §5.1, §6) from aiperf records.
+ * Latency and token statistics use profiling-phase successful records only; warmup and error
+ * records are counted separately (counting them in would let a 20 s failed request or a cold
+ * warmup request move p99). Duration and throughput follow aiperf's own definitions:
+ * duration = last profiling response − first profiling request; request throughput =
+ * successful requests / duration; output token throughput = Σ output tokens / duration.
+ */
+import type { RequestsBlock } from "@/lib/api/schemas";
+import { computeStats } from "./stats";
+import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, pick, type RequestLog } from "./requests-log";
+
+export function computeRequestsBlock(log: RequestLog): RequestsBlock {
+  let count = 0;
+  let errorCount = 0;
+  let warmupCount = 0;
+  let cancelledCount = 0;
+  let first = Infinity;
+  let last = -Infinity;
+  const { startMs, endMs } = log.cols;
+  for (let i = 0; i < log.length; i++) {
+    const f = log.flags[i];
+    if (f & FLAG_WARMUP) {
+      warmupCount++;
+      continue;
+    }
+    count++;
+    if (f & FLAG_ERROR) errorCount++;
+    if (f & FLAG_CANCELLED) cancelledCount++;
+    if (startMs[i] < first) first = startMs[i];
+    if (endMs[i] > last) last = endMs[i];
+  }
+  const ok = log.measuredIndices();
+  const outputTokens = pick(log.column("outputTokens"), ok);
+  let outputTotal = 0;
+  for (const v of outputTokens) if (Number.isFinite(v)) outputTotal += v;
+  const durationS = Number.isFinite(first) && Number.isFinite(last) && last > first ? (last - first) / 1000 : null;
+  return {
+    source: "aiperf",
+    count,
+    errorCount,
+    warmupCount,
+    cancelledCount,
+    durationS,
+    ttftMs: computeStats(pick(log.column("ttftMs"), ok)),
+    e2eMs: computeStats(pick(log.column("e2eMs"), ok)),
+    itlMs: computeStats(pick(log.column("itlMs"), ok)),
+    inputTokens: computeStats(pick(log.column("inputTokens"), ok)),
+    outputTokens: computeStats(outputTokens),
+    requestThroughputPerS: durationS ? ok.length / durationS : null,
+    outputTokenThroughputPerS: durationS ? outputTotal / durationS : null,
+  };
+}

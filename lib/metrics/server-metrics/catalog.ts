@@ -1,0 +1,110 @@
+/**
+ * Which Prometheus family means what, per engine (reference/inferencex-aggregation.md §5.2,
+ * reference/trtllm.md §5). Names are canonical: a trailing `_total` is already stripped
+ * (types.ts canonicalName), so `trtllm_prompt_tokens_total` and `trtllm_prompt_tokens` are one.
+ */
+export const PROMPT_TOKENS = ["vllm:prompt_tokens", "sglang:prompt_tokens", "trtllm_prompt_tokens", "atom:prompt_tokens", "atom_prompt_tokens"];
+export const GENERATION_TOKENS = [
+  "vllm:generation_tokens",
+  "sglang:generation_tokens",
+  "trtllm_generation_tokens",
+  "atom:generation_tokens",
+  "atom_generation_tokens",
+];
+
+/** vLLM: prefix-cache lookups counted in tokens; hits / queries is a token-weighted rate. */
+export const VLLM_PREFIX_HITS = "vllm:prefix_cache_hits";
+export const VLLM_PREFIX_QUERIES = "vllm:prefix_cache_queries";
+export const VLLM_EXTERNAL_HITS = "vllm:external_prefix_cache_hits";
+export const VLLM_EXTERNAL_QUERIES = "vllm:external_prefix_cache_queries";
+/** vLLM prompt tokens split by `source` = local_cache_hit | external_kv_transfer | local_compute. */
+export const VLLM_BY_SOURCE = "vllm:prompt_tokens_by_source";
+/** SGLang cached prompt tokens by `cache_source` = device | host. */
+export const SGLANG_CACHED = "sglang:cached_tokens";
+export const TRTLLM_CACHED = "trtllm_prompt_cached_tokens";
+/** TRT-LLM cached tokens per `cache_tier` (gpu | host | disk), newer engines only. */
+export const TRTLLM_CACHED_BY_TIER = "trtllm_prompt_cache_hit_tokens";
+export const ATOM_CACHED = ["atom:prefix_cache_cached_tokens", "atom_prefix_cache_cached_tokens"];
+export const ATOM_FULL = ["atom:prefix_cache_full_tokens", "atom_prefix_cache_full_tokens"];
+
+/** Engine hit-rate gauges: the fallback when no counters exist (their avg, never max: trap T3). */
+export const HIT_RATE_GAUGES = [
+  "trtllm_kv_cache_hit_rate",
+  "sglang:cache_hit_rate",
+  "dynamo_component_kvstats_gpu_prefix_cache_hit_rate",
+];
+
+export const USAGE_GAUGES = [
+  "vllm:kv_cache_usage_perc",
+  "vllm:gpu_cache_usage_perc",
+  "sglang:token_usage",
+  "trtllm_kv_cache_utilization",
+  "atom:kv_cache_usage_ratio",
+  "atom_kv_cache_usage_ratio",
+];
+/** Dynamo's own usage gauges: used only where the engine publishes none. */
+export const DYNAMO_USAGE_GAUGES = [
+  "dynamo_component_kvstats_gpu_cache_usage_percent",
+  "dynamo_component_gpu_cache_usage_percent",
+];
+export const CPU_USAGE_GAUGES = ["vllm:cpu_kv_cache_usage_perc", "trtllm_kv_cache_host_utilization"];
+export const SGLANG_HOST_USED = "sglang:hicache_host_used_tokens";
+export const SGLANG_HOST_TOTAL = "sglang:hicache_host_total_tokens";
+
+export const TRTLLM_MAX_BLOCKS = "trtllm_kv_cache_max_blocks";
+export const TRTLLM_TOKENS_PER_BLOCK = "trtllm_kv_cache_tokens_per_block";
+/** Info families whose labels carry the block size (trap T2b: the gauge above may not exist). */
+export const TRTLLM_CONFIG_INFO = ["trtllm_cache_config_info", "trtllm_kv_cache_config_info"];
+export const BLOCK_SIZE_LABELS = ["tokens_per_block", "block_size", "page_size"];
+export const SGLANG_MAX_TOTAL_TOKENS = "sglang:max_total_num_tokens";
+export const VLLM_CACHE_CONFIG_INFO = "vllm:cache_config_info";
+
+export const OFFLOAD_BYTES_GPU_TO_CPU = ["vllm:kv_offload_bytes_gpu_to_cpu", "trtllm_kv_cache_offload_bytes"];
+export const OFFLOAD_BYTES_CPU_TO_GPU = ["vllm:kv_offload_bytes_cpu_to_gpu", "trtllm_kv_cache_onboard_bytes"];
+export const OFFLOAD_TIME_GPU_TO_CPU = ["vllm:kv_offload_time_gpu_to_cpu"];
+export const OFFLOAD_TIME_CPU_TO_GPU = ["vllm:kv_offload_time_cpu_to_gpu"];
+
+export const REQUESTS_RUNNING = [
+  "vllm:num_requests_running",
+  "sglang:num_running_reqs",
+  "trtllm_num_requests_running",
+  "atom:num_requests_running",
+];
+export const REQUESTS_WAITING = [
+  "vllm:num_requests_waiting",
+  "sglang:num_queue_reqs",
+  "trtllm_num_requests_waiting",
+  "atom:num_requests_waiting",
+];
+
+export const FRONTEND_INPUT_TOKENS = "dynamo_frontend_input_sequence_tokens";
+export const FRONTEND_OUTPUT_TOKENS = ["dynamo_frontend_output_tokens", "dynamo_frontend_output_sequence_tokens"];
+export const FRONTEND_CACHED_TOKENS = "dynamo_frontend_cached_tokens";
+export const ROUTER_KV_HIT_RATE = "dynamo_component_router_kv_hit_rate";
+export const ROUTER_SHARED_HIT_RATE = "dynamo_component_router_shared_cache_hit_rate";
+
+/**
+ * Families that are counters even when a raw scrape gives no `# TYPE` (JSONL exports carry
+ * values only): every name above that counts, plus anything that ended in `_total`.
+ */
+export const KNOWN_COUNTERS = new Set<string>([
+  ...PROMPT_TOKENS,
+  ...GENERATION_TOKENS,
+  VLLM_PREFIX_HITS,
+  VLLM_PREFIX_QUERIES,
+  VLLM_EXTERNAL_HITS,
+  VLLM_EXTERNAL_QUERIES,
+  VLLM_BY_SOURCE,
+  SGLANG_CACHED,
+  "sglang:realtime_tokens",
+  TRTLLM_CACHED,
+  TRTLLM_CACHED_BY_TIER,
+  ...ATOM_CACHED,
+  ...ATOM_FULL,
+  ...OFFLOAD_BYTES_GPU_TO_CPU,
+  ...OFFLOAD_BYTES_CPU_TO_GPU,
+  ...OFFLOAD_TIME_GPU_TO_CPU,
+  ...OFFLOAD_TIME_CPU_TO_GPU,
+  ...FRONTEND_OUTPUT_TOKENS,
+  "vllm:request_success",
+]);

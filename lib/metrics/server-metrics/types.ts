@@ -1,0 +1,58 @@
+/**
+ * The one in-memory shape every server-metrics input is read into (aiperf JSON, CSV, raw JSONL
+ * scrapes, plain Prometheus text), so the formulas in this folder never care where a number
+ * came from. Stats follow aiperf's window semantics: a counter's `total` is the delta over the
+ * profiling window (resets clamped), a gauge's `avg`/`max` are over the in-window samples.
+ */
+export type MetricType = "gauge" | "counter" | "histogram" | "info";
+
+/** One interval of a series: `value` is the counter delta, the gauge mean or the histogram sum. */
+export interface Slice {
+  startNs: number;
+  endNs: number;
+  value: number;
+  /** Gauges only: the largest sample in the interval. */
+  max?: number;
+}
+
+export interface MetricSeries {
+  /** Family name with a trailing `_total` removed, so both spellings match (trap T4). */
+  name: string;
+  type: MetricType;
+  /** normalizeEndpoint(endpoint_url), or UNKNOWN_ENDPOINT when the export has none. */
+  endpoint: string;
+  labels: Record<string, string>;
+  /** counter: total (+ rate); gauge: avg, min, max; histogram: count, sum. */
+  stats: Record<string, number>;
+  slices?: Slice[];
+}
+
+export interface EndpointWindow {
+  /** Seconds the endpoint was scraped in the profiling window, when the input says. */
+  durationS: number | null;
+}
+
+export interface MetricSet {
+  series: MetricSeries[];
+  windows: Map<string, EndpointWindow>;
+}
+
+/** Key for series whose export carries no `endpoint_url` (hand-written or single-endpoint exports). */
+export const UNKNOWN_ENDPOINT = "(unnamed endpoint)";
+
+export function emptyMetricSet(): MetricSet {
+  return { series: [], windows: new Map() };
+}
+
+/** Counter families lose `_total` in aiperf (prometheus_client strips it) but keep it elsewhere. */
+export function canonicalName(raw: string): string {
+  return raw.endsWith("_total") ? raw.slice(0, -"_total".length) : raw;
+}
+
+export function mergeMetricSets(into: MetricSet, from: MetricSet): void {
+  for (const s of from.series) into.series.push(s);
+  for (const [ep, w] of from.windows) {
+    const prev = into.windows.get(ep);
+    if (!prev || (prev.durationS ?? 0) < (w.durationS ?? 0)) into.windows.set(ep, w);
+  }
+}

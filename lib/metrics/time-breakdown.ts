@@ -1,0 +1,169 @@
+/**
+ * Time-breakdown segments of design.md §5.2 (reference/trtllm.md §3.1): where each request's
+ * time goes, from the flat steady-clock timestamps of one request.
+ */
+import type { Seconds } from "@/lib/formats/trtllm-record";
+import { computeStats } from "./stats";
+
+export type BreakdownMode = "aggregated" | "disaggregated";
+
+/** Every timestamp a request can carry, flattened from the disagg record and its ctx/gen workers. */
+export const TIME_KEYS = [
+  "disaggArrival",
+  "disaggCtxDispatch",
+  "ctxServerArrival",
+  "ctxArrival",
+  "ctxFirstScheduled",
+  "ctxFirstToken",
+  "ctxServerFirstToken",
+  "ctxLastToken",
+  "genServerArrival",
+  "genArrival",
+  "genKvTransferStart",
+  "genKvTransferEnd",
+  "genFirstScheduled",
+  "genFirstToken",
+  "genServerFirstToken",
+  "genLastToken",
+  "disaggFirstToken",
+] as const;
+
+export type TimeKey = (typeof TIME_KEYS)[number];
+export type RequestTimes = Record<TimeKey, Seconds>;
+
+export function emptyTimes(): RequestTimes {
+  return Object.fromEntries(TIME_KEYS.map((k) => [k, null])) as RequestTimes;
+}
+
+export interface SegmentDef {
+  /** Upstream span name; the colour variable is `--seg-` + name with `_` → `-`. */
+  name: string;
+  label: string;
+  start: TimeKey;
+  end: TimeKey;
+}
+
+const seg = (name: string, label: string, start: TimeKey, end: TimeKey): SegmentDef => ({ name, label, start, end });
+
+/** An aggregated server is treated as the "ctx" side, exactly like the upstream parser. */
+export const AGGREGATED_SEGMENTS: readonly SegmentDef[] = [
+  seg("ctx_preprocessing", "Tokenise, validate and hand the request to the executor", "ctxServerArrival", "ctxArrival"),
+  seg("ctx_queue", "Wait in the scheduler queue and allocate KV blocks", "ctxArrival", "ctxFirstScheduled"),
+  seg("ctx_processing", "Prefill forward passes up to the first token", "ctxFirstScheduled", "ctxFirstToken"),
+  seg("ctx_postprocessing", "Detokenise and send the first token out of the server", "ctxFirstToken", "ctxServerFirstToken"),
+  seg("decode", "Generate the remaining tokens (first to last token)", "ctxFirstToken", "ctxLastToken"),
+];
+
+export const DISAGGREGATED_SEGMENTS: readonly SegmentDef[] = [
+  seg("disagg_preprocessing", "Disagg server routes the request to a context server", "disaggArrival", "ctxServerArrival"),
+  seg("ctx_preprocessing", "Context server tokenises and hands off to its executor", "ctxServerArrival", "ctxArrival"),
+  seg("ctx_queue", "Wait in the context scheduler queue", "ctxArrival", "ctxFirstScheduled"),
+  seg("ctx_processing", "Prefill forward passes up to the first token", "ctxFirstScheduled", "ctxFirstToken"),
+  seg("ctx_postprocessing", "Context server builds and returns its response", "ctxFirstToken", "ctxServerFirstToken"),
+  seg("disagg_relay", "Disagg server relays the request to a generation server", "ctxServerFirstToken", "genServerArrival"),
+  seg("gen_preprocessing", "Generation server parses and hands off to its executor", "genServerArrival", "genArrival"),
+  seg("gen_queue_wait", "Wait before the KV-cache transfer begins", "genArrival", "genKvTransferStart"),
+  seg("gen_kv_transfer", "KV cache moves GPU to GPU from context to generation", "genKvTransferStart", "genKvTransferEnd"),
+  seg("gen_post_transfer", "Wait from transfer end to first scheduling", "genKvTransferEnd", "genFirstScheduled"),
+  seg("gen_postprocessing", "First generation step and its response", "genFirstScheduled", "genServerFirstToken"),
+  seg("disagg_postprocessing", "Disagg server relays the first token to the client", "genServerFirstToken", "disaggFirstToken"),
+  seg("decode", "Generate the remaining tokens (first to last token)", "genFirstToken", "genLastToken"),
+];
+
+export function segmentsFor(mode: BreakdownMode): readonly SegmentDef[] {
+  return mode === "aggregated" ? AGGREGATED_SEGMENTS : DISAGGREGATED_SEGMENTS;
+}
+
+/** Cross-server clocks are aligned to a few ms (upstream tests allow 5 ms): smaller negatives are skew. */
+export const SKEW_TOLERANCE_MS = 5;
+
+/**
+ * One segment of one request: milliseconds, `null` when an end is not recorded (never 0 — a
+ * missing end must not drag the statistics down), or `{excludedMs}` when it is more negative
+ * than clock skew explains.
+ */
+export type SegmentValue = number | null | { excludedMs: number };
+
+export function segmentDurationMs(start: Seconds, end: Seconds): SegmentValue {
+  if (start === null || end === null) return null;
+  const ms = (end - start) * 1000;
+  if (ms >= 0) return ms;
+  if (ms >= -SKEW_TOLERANCE_MS) return 0;
+  return { excludedMs: ms };
+}
+
+export function requestSegments(times: RequestTimes, mode: BreakdownMode): SegmentValue[] {
+  return segmentsFor(mode).map((s) => segmentDurationMs(times[s.start], times[s.end]));
+}
+
+/** When the client saw the request start: the outermost server's arrival that was recorded. */
+export function requestStart(t: RequestTimes): Seconds {
+  return t.disaggArrival ?? t.ctxServerArrival ?? t.ctxArrival ?? t.genServerArrival ?? t.genArrival;
+}
+
+/** First token as the client saw it, from the outermost stamp recorded. */
+export function requestFirstToken(t: RequestTimes): Seconds {
+  return t.disaggFirstToken ?? t.genServerFirstToken ?? t.genFirstToken ?? t.ctxServerFirstToken ?? t.ctxFirstToken;
+}
+
+export function requestLastToken(t: RequestTimes): Seconds {
+  return t.genLastToken ?? t.ctxLastToken;
+}
+
+export function spanMs(start: Seconds, end: Seconds): number | null {
+  if (start === null || end === null || end < start) return null;
+  return (end - start) * 1000;
+}
+
+export interface SegmentStat {
+  name: string;
+  label: string;
+  count: number;
+  meanMs: number | null;
+  p50Ms: number | null;
+  p90Ms: number | null;
+  p99Ms: number | null;
+}
+
+export interface SegmentStatsResult {
+  segments: SegmentStat[];
+  /** Per segment: requests whose value was excluded as too negative. */
+  excluded: number[];
+  warnings: string[];
+}
+
+/** Statistics per segment over the requests where it was recorded (design.md §5.2). */
+export function segmentStats(mode: BreakdownMode, perRequest: readonly SegmentValue[][]): SegmentStatsResult {
+  const defs = segmentsFor(mode);
+  const warnings: string[] = [];
+  const excluded: number[] = [];
+  const segments = defs.map((def, i) => {
+    const values: number[] = [];
+    let dropped = 0;
+    let worst = 0;
+    for (const r of perRequest) {
+      const v = r[i];
+      if (typeof v === "number") values.push(v);
+      else if (v !== null) {
+        dropped++;
+        worst = Math.min(worst, v.excludedMs);
+      }
+    }
+    excluded.push(dropped);
+    if (dropped > 0)
+      warnings.push(
+        `${def.name}: ${dropped} request(s) had an end more than ${SKEW_TOLERANCE_MS} ms before the start (worst ${worst.toFixed(1)} ms) and were left out`,
+      );
+    const s = computeStats(values);
+    return {
+      name: def.name,
+      label: def.label,
+      count: values.length,
+      meanMs: s?.mean ?? null,
+      p50Ms: s?.p50 ?? null,
+      p90Ms: s?.p90 ?? null,
+      p99Ms: s?.p99 ?? null,
+    };
+  });
+  return { segments, excluded, warnings };
+}

@@ -1,0 +1,38 @@
+/**
+ * Step and chunk timestamps (`time_breakdown_metrics`) use a per-process clock base that can be
+ * hundreds of thousands of seconds away from `timing_metrics` (reference/trtllm.md §2.5). Placing
+ * a step on the request timeline without this correction puts it days away from the request.
+ */
+import type { TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
+import { percentile } from "./stats";
+
+/** Fewer samples than this cannot tell a constant offset from one odd request. */
+export const MIN_OFFSET_SAMPLES = 3;
+
+/**
+ * One sample per record: the last instance's token time minus its reference, `last_token_time`
+ * for step metrics and `first_token_time` for context chunks. Token time is optional; the
+ * sample end is the closest stamp before it (the gap is response handling, well under a ms).
+ */
+export function clockOffsetSample(rec: TrtllmWorkerRecord): number | null {
+  const lastStep = rec.steps[rec.steps.length - 1];
+  if (lastStep && rec.timing.lastToken !== null) {
+    const t = lastStep.tokenTime ?? lastStep.sampleEnd;
+    if (t !== null) return t - rec.timing.lastToken;
+  }
+  const lastChunk = rec.chunks[rec.chunks.length - 1];
+  if (lastChunk && rec.timing.firstToken !== null) {
+    const t = lastChunk.tokenTime ?? lastChunk.sampleEnd;
+    if (t !== null) return t - rec.timing.firstToken;
+  }
+  return null;
+}
+
+/** The offset of one worker process: the median sample, so a few late records cannot move it. */
+export function estimateClockOffset(samples: readonly number[]): number | null {
+  if (samples.length < MIN_OFFSET_SAMPLES) return null;
+  return percentile(samples, 50);
+}
+
+/** A corrected first-step preprocessing longer than this means the offset does not fit that record. */
+export const MAX_CORRECTED_GAP_S = 60;

@@ -1,0 +1,244 @@
+/**
+ * Builds requests from TensorRT-LLM records of several files: disagg-server records joined to
+ * worker records on `disagg_request_id`, falling back to `ctx_request_id` (design.md §5.2), and
+ * worker records alone when no disagg record names them.
+ */
+import type { TrtllmDisaggRecord, TrtllmWorkerRecord, TrtllmTiming } from "@/lib/formats/trtllm-record";
+import { emptyTimes, type BreakdownMode, type RequestTimes } from "./time-breakdown";
+import { RoleVotes, contentRole, type WorkerRole } from "./trtllm-roles";
+
+export interface WorkerEntry {
+  rec: TrtllmWorkerRecord;
+  /** Index of the worker file the record came from */
+  file: number;
+}
+
+export interface DisaggEntry {
+  rec: TrtllmDisaggRecord;
+  file: number;
+}
+
+export interface JoinedRequest {
+  mode: BreakdownMode;
+  times: RequestTimes;
+  requestId: string | null;
+  ctxRequestId: string | null;
+  disaggRequestId: string | null;
+  ctxServer: string | null;
+  genServer: string | null;
+  /** Worker files of the ctx and gen sides (aggregated: ctx), null when no worker file joined. */
+  ctxFile: number | null;
+  genFile: number | null;
+  /** The prefill-side record (aggregated: the only one), falling back to the disagg record's copy. */
+  ctx: TrtllmWorkerRecord | null;
+  gen: TrtllmWorkerRecord | null;
+  /** Where ctx / gen came from: a worker file, or the copy inside the disagg record. */
+  ctxSource: string | null;
+  genSource: string | null;
+}
+
+export interface JoinResult {
+  mode: BreakdownMode;
+  requests: JoinedRequest[];
+  /** Aggregated requests left out because the run is disaggregated. */
+  leftOut: JoinedRequest[];
+  fileRoles: WorkerRole[];
+  /** Per worker file: the server URL it joined to most often (null when it never joined). */
+  fileServers: (string | null)[];
+  joinedByDisaggId: number;
+  joinedByCtxId: number;
+  warnings: string[];
+}
+
+function fillSide(times: RequestTimes, side: "ctx" | "gen", ...sources: Array<TrtllmTiming | undefined>): void {
+  const pick = (k: keyof TrtllmTiming) => {
+    for (const s of sources) if (s && s[k] !== null) return s[k];
+    return null;
+  };
+  if (side === "ctx") {
+    times.ctxServerArrival = pick("serverArrival");
+    times.ctxArrival = pick("arrival");
+    times.ctxFirstScheduled = pick("firstScheduled");
+    times.ctxFirstToken = pick("firstToken");
+    times.ctxServerFirstToken = pick("serverFirstToken");
+    times.ctxLastToken = pick("lastToken");
+  } else {
+    times.genServerArrival = pick("serverArrival");
+    times.genArrival = pick("arrival");
+    times.genKvTransferStart = pick("kvTransferStart");
+    times.genKvTransferEnd = pick("kvTransferEnd");
+    times.genFirstScheduled = pick("firstScheduled");
+    times.genFirstToken = pick("firstToken");
+    times.genServerFirstToken = pick("serverFirstToken");
+    times.genLastToken = pick("lastToken");
+  }
+}
+
+function keysOf(rec: { disaggRequestId: string | null; ctxRequestId: string | null }): string[] {
+  const keys: string[] = [];
+  if (rec.disaggRequestId !== null) keys.push(`d:${rec.disaggRequestId}`);
+  if (rec.ctxRequestId !== null) keys.push(`c:${rec.ctxRequestId}`);
+  return keys;
+}
+
+interface Slot {
+  disagg: DisaggEntry | null;
+  ctx: WorkerEntry | null;
+  gen: WorkerEntry | null;
+  /** Worker records whose side is not known yet */
+  unsure: WorkerEntry[];
+}
+
+export function joinTrtllm(disaggs: readonly DisaggEntry[], workers: readonly WorkerEntry[], fileCount: number): JoinResult {
+  const warnings: string[] = [];
+  const votes = Array.from({ length: fileCount }, () => new RoleVotes());
+  for (const w of workers) votes[w.file].addContent(w.rec);
+
+  const slots: Slot[] = [];
+  const byKey = new Map<string, Slot>();
+  for (const d of disaggs) {
+    const slot: Slot = { disagg: d, ctx: null, gen: null, unsure: [] };
+    slots.push(slot);
+    const keys: string[] = [];
+    if (d.rec.disaggRequestId !== null) keys.push(`d:${d.rec.disaggRequestId}`);
+    const ctxId = d.rec.ctx?.ctxRequestId ?? d.rec.gen?.ctxRequestId ?? null;
+    if (ctxId !== null) keys.push(`c:${ctxId}`);
+    for (const k of keys) if (!byKey.has(k)) byKey.set(k, slot);
+  }
+
+  let joinedByDisaggId = 0;
+  let joinedByCtxId = 0;
+  const alone: WorkerEntry[] = [];
+  const fileServerCounts = Array.from({ length: fileCount }, () => new Map<string, number>());
+  for (const w of workers) {
+    let slot: Slot | undefined;
+    if (w.rec.disaggRequestId !== null) {
+      slot = byKey.get(`d:${w.rec.disaggRequestId}`);
+      if (slot?.disagg) joinedByDisaggId++;
+    }
+    if (!slot && w.rec.ctxRequestId !== null) {
+      slot = byKey.get(`c:${w.rec.ctxRequestId}`);
+      if (slot?.disagg) joinedByCtxId++;
+    }
+    if (!slot?.disagg) {
+      alone.push(w);
+      continue;
+    }
+    const d = slot.disagg.rec;
+    // The disagg record's copies carry the workers' own request ids: the surest side marker.
+    let side: "ctx" | "gen" | null = null;
+    if (w.rec.requestId !== null && w.rec.requestId === d.ctx?.requestId && w.rec.requestId !== d.gen?.requestId) side = "ctx";
+    else if (w.rec.requestId !== null && w.rec.requestId === d.gen?.requestId && w.rec.requestId !== d.ctx?.requestId)
+      side = "gen";
+    if (side) {
+      votes[w.file].addJoin(side);
+      const server = side === "ctx" ? d.ctxServer : d.genServer;
+      if (server) fileServerCounts[w.file].set(server, (fileServerCounts[w.file].get(server) ?? 0) + 1);
+      if (slot[side]) warnings.push(`two ${side} worker records join disagg request ${d.disaggRequestId ?? "?"}; kept the first`);
+      else slot[side] = w;
+    } else slot.unsure.push(w);
+  }
+
+  const fileRoles = votes.map((v) => v.role());
+
+  // Records whose side the ids did not settle: by content, else by their file's role.
+  for (const slot of slots) {
+    for (const w of slot.unsure) {
+      const role = contentRole(w.rec) ?? fileRoles[w.file];
+      const side = role === "decode" ? "gen" : role === "prefill" ? "ctx" : slot.ctx ? "gen" : "ctx";
+      if (!slot[side]) slot[side] = w;
+      else if (!slot[side === "ctx" ? "gen" : "ctx"]) slot[side === "ctx" ? "gen" : "ctx"] = w;
+      const d = slot.disagg!.rec;
+      const server = slot.ctx === w ? d.ctxServer : slot.gen === w ? d.genServer : null;
+      if (server) fileServerCounts[w.file].set(server, (fileServerCounts[w.file].get(server) ?? 0) + 1);
+    }
+  }
+
+  // Worker records no disagg record names: disaggregated workers group by their join key, the
+  // rest are aggregated requests.
+  const aggregated: JoinedRequest[] = [];
+  const workerOnly = new Map<string, Slot>();
+  for (const w of alone) {
+    const role = fileRoles[w.file];
+    if (role === "combined") {
+      aggregated.push(aggregatedRequest(w));
+      continue;
+    }
+    const key = keysOf(w.rec)[0] ?? `w:${w.file}:${w.rec.requestId}`;
+    let slot = workerOnly.get(key);
+    if (!slot) workerOnly.set(key, (slot = { disagg: null, ctx: null, gen: null, unsure: [] }));
+    const side = role === "prefill" ? "ctx" : "gen";
+    if (!slot[side]) slot[side] = w;
+  }
+
+  const disaggregated = [...slots, ...workerOnly.values()].map(disaggRequest);
+  let mode: BreakdownMode = "aggregated";
+  let requests = aggregated;
+  let leftOut: JoinedRequest[] = [];
+  if (disaggregated.length > 0) {
+    mode = "disaggregated";
+    requests = disaggregated;
+    leftOut = aggregated;
+    if (aggregated.length > 0)
+      warnings.push(
+        `${aggregated.length} aggregated worker record(s) in a disaggregated run were left out of the time breakdown (mixed serving modes)`,
+      );
+  }
+  const fileServers = fileServerCounts.map((m) => {
+    let best: string | null = null;
+    let bestN = 0;
+    for (const [s, n] of m) if (n > bestN) [best, bestN] = [s, n];
+    return best;
+  });
+  return { mode, requests, leftOut, fileRoles, fileServers, joinedByDisaggId, joinedByCtxId, warnings };
+}
+
+function aggregatedRequest(w: WorkerEntry): JoinedRequest {
+  const times = emptyTimes();
+  fillSide(times, "ctx", w.rec.timing);
+  return {
+    mode: "aggregated",
+    times,
+    requestId: w.rec.requestId,
+    ctxRequestId: w.rec.ctxRequestId,
+    disaggRequestId: w.rec.disaggRequestId,
+    ctxServer: null,
+    genServer: null,
+    ctxFile: w.file,
+    genFile: null,
+    ctx: w.rec,
+    gen: null,
+    ctxSource: `file:${w.file}`,
+    genSource: null,
+  };
+}
+
+function disaggRequest(slot: Slot): JoinedRequest {
+  const d = slot.disagg?.rec ?? null;
+  const times = emptyTimes();
+  // The disagg record's copies are in the disagg server's clock; worker files fill what the
+  // header transport lost (server_* and KV stamps in some versions).
+  fillSide(times, "ctx", d?.ctx?.timing, slot.ctx?.rec.timing);
+  fillSide(times, "gen", d?.gen?.timing, slot.gen?.rec.timing);
+  times.disaggArrival = d?.disaggArrival ?? null;
+  times.disaggCtxDispatch = d?.disaggCtxDispatch ?? null;
+  times.disaggFirstToken = d?.disaggFirstToken ?? null;
+  const ctx = slot.ctx?.rec ?? d?.ctx ?? null;
+  const gen = slot.gen?.rec ?? d?.gen ?? null;
+  const dFile = slot.disagg ? `disagg:${slot.disagg.file}` : null;
+  return {
+    mode: "disaggregated",
+    times,
+    requestId: d?.ctx?.requestId ?? ctx?.requestId ?? gen?.requestId ?? null,
+    ctxRequestId: ctx?.ctxRequestId ?? gen?.ctxRequestId ?? null,
+    disaggRequestId: d?.disaggRequestId ?? ctx?.disaggRequestId ?? gen?.disaggRequestId ?? null,
+    ctxServer: d?.ctxServer ?? null,
+    genServer: d?.genServer ?? null,
+    ctxFile: slot.ctx?.file ?? null,
+    genFile: slot.gen?.file ?? null,
+    ctx,
+    gen,
+    ctxSource: slot.ctx ? `file:${slot.ctx.file}` : dFile && d?.ctx ? `${dFile}:ctx` : null,
+    genSource: slot.gen ? `file:${slot.gen.file}` : dFile && d?.gen ? `${dFile}:gen` : null,
+  };
+}

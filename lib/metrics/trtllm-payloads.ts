@@ -1,0 +1,170 @@
+/**
+ * Shapes of the TensorRT-LLM chart payloads (stored at ingest under `trtllm-*` keys) and of the
+ * drill-down routes. The analyzer writes them and the breakdown view validates them with these.
+ */
+import { z } from "zod";
+import { statsSchema } from "@/lib/api/schemas";
+
+export const TRTLLM_CHART_KEYS = {
+  segments: "trtllm-segments",
+  segmentShare: "trtllm-segment-share",
+  kvTransferBandwidth: "trtllm-kv-transfer-bandwidth",
+  kvHitRate: "trtllm-kv-hit-rate",
+  steps: "trtllm-steps",
+} as const;
+
+export const STATISTICS = ["mean", "p50", "p90", "p99"] as const;
+export type Statistic = (typeof STATISTICS)[number];
+
+export const segmentsPayloadSchema = z.object({
+  mode: z.enum(["aggregated", "disaggregated"]),
+  requestCount: z.number(),
+  segments: z.array(
+    z.object({
+      name: z.string(),
+      label: z.string(),
+      /** Requests where the segment was recorded */
+      count: z.number(),
+      notRecorded: z.number(),
+      /** More negative than clock skew explains; left out and warned about */
+      excluded: z.number(),
+      meanMs: z.number().nullable(),
+      p50Ms: z.number().nullable(),
+      p90Ms: z.number().nullable(),
+      p99Ms: z.number().nullable(),
+    }),
+  ),
+});
+
+export const segmentSharePayloadSchema = z.object({
+  segmentNames: z.array(z.string()),
+  bucketMs: z.number(),
+  buckets: z.array(
+    z.object({
+      startMs: z.number(),
+      requests: z.number(),
+      /** Mean ms per segment over the bucket's requests where recorded; null = not recorded in this bucket */
+      meanMs: z.array(z.number().nullable()),
+    }),
+  ),
+});
+
+export const histogramPayloadSchema = z.object({
+  unit: z.string(),
+  count: z.number(),
+  stats: statsSchema.nullable(),
+  bins: z.array(z.object({ lo: z.number(), hi: z.number(), count: z.number() })),
+});
+
+const hitRowSchema = z.object({
+  requests: z.number(),
+  reusedBlocks: z.number(),
+  missedBlocks: z.number(),
+  hitRate: z.number().nullable(),
+});
+
+export const kvHitRatePayloadSchema = z.object({
+  run: z.number().nullable(),
+  byWorker: z.array(hitRowSchema.extend({ worker: z.string(), role: z.enum(["prefill", "decode", "combined"]) })),
+  byRole: z.array(hitRowSchema.extend({ role: z.enum(["prefill", "decode", "combined"]) })),
+});
+
+export const STEP_METRICS = [
+  "preprocessingMs",
+  "forwardMs",
+  "updateMs",
+  "sampleMs",
+  "postprocessingMs",
+  "gpuForwardMs",
+  "gpuSampleMs",
+] as const;
+export type StepMetric = (typeof STEP_METRICS)[number];
+
+const stepStatsSchema = z.record(z.string(), statsSchema.nullable());
+
+export const stepsPayloadSchema = z.object({
+  steps: stepStatsSchema,
+  chunks: stepStatsSchema,
+  offsets: z.array(
+    z.object({ source: z.string(), role: z.string(), offsetS: z.number().nullable(), samples: z.number() }),
+  ),
+});
+
+export const SAMPLE_SORTS = ["ttft", "e2e", "arrival"] as const;
+export type SampleSort = (typeof SAMPLE_SORTS)[number];
+
+export const requestSampleSchema = z.object({
+  mode: z.enum(["aggregated", "disaggregated"]),
+  total: z.number(),
+  segmentNames: z.array(z.string()),
+  requests: z.array(
+    z.object({
+      idx: z.number(),
+      requestId: z.string().nullable(),
+      arrivalMs: z.number().nullable(),
+      ttftMs: z.number().nullable(),
+      e2eMs: z.number().nullable(),
+      /** ms; null = not recorded; {excludedMs} = left out as too negative */
+      segments: z.array(z.union([z.number(), z.null(), z.object({ excludedMs: z.number() })])),
+    }),
+  ),
+});
+
+export const stepEntrySchema = z.object({
+  kind: z.enum(["chunk", "step"]),
+  iter: z.number().nullable(),
+  /** Forward start on the request timeline (ms from the run's first arrival); null when the clock offset is unknown */
+  startMs: z.number().nullable(),
+  forwardMs: z.number().nullable(),
+  updateMs: z.number().nullable(),
+  sampleMs: z.number().nullable(),
+  gpuForwardMs: z.number().nullable(),
+  gpuSampleMs: z.number().nullable(),
+});
+
+export const requestDetailSchema = z.object({
+  idx: z.number(),
+  mode: z.enum(["aggregated", "disaggregated"]),
+  requestId: z.string().nullable(),
+  ctxRequestId: z.string().nullable(),
+  disaggRequestId: z.string().nullable(),
+  ctxServer: z.string().nullable(),
+  genServer: z.string().nullable(),
+  ctxWorker: z.string().nullable(),
+  genWorker: z.string().nullable(),
+  arrivalMs: z.number().nullable(),
+  ttftMs: z.number().nullable(),
+  e2eMs: z.number().nullable(),
+  /** Every timestamp, ms from the run's first arrival; null = not recorded */
+  times: z.record(z.string(), z.number().nullable()),
+  segments: z.array(
+    z.object({
+      name: z.string(),
+      label: z.string(),
+      startMs: z.number().nullable(),
+      value: z.union([z.number(), z.null(), z.object({ excludedMs: z.number() })]),
+    }),
+  ),
+  kv: z.object({
+    totalBlocks: z.number().nullable(),
+    newBlocks: z.number().nullable(),
+    reusedBlocks: z.number().nullable(),
+    missedBlocks: z.number().nullable(),
+    hitRate: z.number().nullable(),
+    transferBytes: z.number().nullable(),
+    transferMs: z.number().nullable(),
+    bandwidthGBps: z.number().nullable(),
+  }),
+  speculative: z.object({ acceptedDraftTokens: z.number(), draftTokens: z.number() }).nullable(),
+  steps: z.array(stepEntrySchema),
+  stepCount: z.number(),
+});
+
+export type SegmentsPayload = z.infer<typeof segmentsPayloadSchema>;
+export type SegmentSharePayload = z.infer<typeof segmentSharePayloadSchema>;
+export type HistogramPayload = z.infer<typeof histogramPayloadSchema>;
+export type KvHitRatePayload = z.infer<typeof kvHitRatePayloadSchema>;
+export type StepsPayload = z.infer<typeof stepsPayloadSchema>;
+export type RequestSample = z.infer<typeof requestSampleSchema>;
+export type RequestDetail = z.infer<typeof requestDetailSchema>;
+export type StepEntry = z.infer<typeof stepEntrySchema>;

@@ -1,0 +1,48 @@
+import type { RunSummary, SummaryBlocks } from "@/lib/api/schemas";
+import type { FileWarning } from "@/lib/formats/json-lines";
+import type { Kind } from "@/lib/formats/kinds";
+import type { Db } from "@/lib/store/db";
+import { getFiles, getRun, type FileRow, type RunRow } from "@/lib/store/runs-repo";
+
+const EMPTY_BLOCKS: SummaryBlocks = {
+  collectors: { returnPerfMetrics: null, enableIterPerfStats: null, publishKvEvents: null },
+  requests: null,
+  timeBreakdown: null,
+  serverMetrics: null,
+  endpoints: [],
+  info: {},
+  warnings: [],
+};
+
+/** The run summary of design.md §6: catalog fields plus the blocks computed at ingest. */
+export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
+  const blocks: SummaryBlocks = run.summary ? { ...EMPTY_BLOCKS, ...(JSON.parse(run.summary) as SummaryBlocks) } : EMPTY_BLOCKS;
+  return {
+    id: run.id,
+    name: run.name,
+    createdAt: new Date(run.created_at).toISOString(),
+    labels: JSON.parse(run.labels) as string[],
+    status: run.status,
+    aggregatorVersion: run.aggregator_version,
+    error: run.error,
+    files: files.map((f) => ({
+      id: f.id,
+      name: f.name,
+      kind: f.kind as Kind,
+      format: f.format,
+      bytes: f.bytes,
+      sha256: f.sha256,
+      records: f.records,
+      skipped: f.skipped,
+      warnings: JSON.parse(f.warnings) as FileWarning[],
+      meta: JSON.parse(f.meta) as Record<string, unknown>,
+    })),
+    ...blocks,
+  };
+}
+
+export async function readRunSummary(db: Db, id: string): Promise<RunSummary | null> {
+  const run = await getRun(db, id);
+  if (!run) return null;
+  return composeRunSummary(run, await getFiles(db, id));
+}

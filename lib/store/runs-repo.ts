@@ -1,0 +1,278 @@
+/**
+ * Catalog queries: runs, their files and labels, chart payloads. The ingest pipeline is the only
+ * writer of summaries and rows; route handlers read through here.
+ */
+import { sql } from "kysely";
+import type { RunListItem, SummaryBlocks } from "@/lib/api/schemas";
+import type { Db } from "./db";
+import type { FilesTable, RunsTable } from "./schema";
+
+export type RunRow = RunsTable;
+export type FileRow = FilesTable;
+
+export interface NewRun {
+  id: string;
+  name: string;
+  labels: string[];
+  createdAt: number;
+  aggregatorVersion: number;
+}
+
+export async function insertRun(db: Db, run: NewRun, files: FileRow[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("runs")
+      .values({
+        id: run.id,
+        name: run.name,
+        created_at: run.createdAt,
+        updated_at: run.createdAt,
+        status: "ingesting",
+        aggregator_version: run.aggregatorVersion,
+        labels: JSON.stringify(run.labels),
+        kinds: JSON.stringify([...new Set(files.map((f) => f.kind).filter((k) => k !== "unknown"))]),
+        backend: null,
+        request_count: null,
+        summary: null,
+        warnings: "[]",
+        error: null,
+      })
+      .execute();
+    if (run.labels.length > 0)
+      await trx
+        .insertInto("run_labels")
+        .values(run.labels.map((label) => ({ run_id: run.id, label })))
+        .execute();
+    if (files.length > 0) await trx.insertInto("files").values(files).execute();
+  });
+}
+
+export async function getRun(db: Db, id: string): Promise<RunRow | undefined> {
+  return db.selectFrom("runs").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export async function getFiles(db: Db, runId: string): Promise<FileRow[]> {
+  return db.selectFrom("files").selectAll().where("run_id", "=", runId).orderBy("ord").execute();
+}
+
+export async function getFile(db: Db, runId: string, fileId: string): Promise<FileRow | undefined> {
+  return db
+    .selectFrom("files")
+    .selectAll()
+    .where("run_id", "=", runId)
+    .where("id", "=", fileId)
+    .executeTakeFirst();
+}
+
+export interface ListRunsQuery {
+  q?: string;
+  label?: string;
+  limit: number;
+  cursor?: string;
+}
+
+interface Cursor {
+  createdAt: number;
+  id: string;
+}
+
+export function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify([c.createdAt, c.id])).toString("base64url");
+}
+
+export function decodeCursor(raw: string): Cursor | null {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as [unknown, unknown];
+    if (typeof createdAt !== "number" || typeof id !== "string") return null;
+    return { createdAt, id };
+  } catch {
+    return null;
+  }
+}
+
+function likePattern(q: string): string {
+  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Newest first; keyset pagination on (created_at, id). Runs still ingesting are not listed. */
+export async function listRuns(db: Db, query: ListRunsQuery): Promise<{ runs: RunListItem[]; nextCursor: string | null }> {
+  let qb = db.selectFrom("runs").selectAll().where("status", "!=", "ingesting");
+  if (query.q) {
+    const pattern = likePattern(query.q);
+    qb = qb.where((eb) =>
+      eb.or([
+        eb(sql`lower(name)`, "like", sql`${pattern} escape '\\'`),
+        eb.exists(
+          eb
+            .selectFrom("run_labels")
+            .select("run_labels.label")
+            .whereRef("run_labels.run_id", "=", "runs.id")
+            .where(sql`lower(label)`, "like", sql`${pattern} escape '\\'`),
+        ),
+      ]),
+    );
+  }
+  if (query.label) {
+    const label = query.label;
+    qb = qb.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("run_labels")
+          .select("run_labels.label")
+          .whereRef("run_labels.run_id", "=", "runs.id")
+          .where("run_labels.label", "=", label),
+      ),
+    );
+  }
+  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
+  if (cursor) {
+    qb = qb.where((eb) =>
+      eb.or([
+        eb("created_at", "<", cursor.createdAt),
+        eb.and([eb("created_at", "=", cursor.createdAt), eb("id", "<", cursor.id)]),
+      ]),
+    );
+  }
+  const rows = await qb
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(query.limit + 1)
+    .execute();
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    runs: page.map(toListItem),
+    nextCursor: rows.length > query.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+  };
+}
+
+export function toListItem(r: RunRow): RunListItem {
+  return {
+    id: r.id,
+    name: r.name,
+    createdAt: new Date(r.created_at).toISOString(),
+    labels: JSON.parse(r.labels) as string[],
+    status: r.status,
+    kinds: JSON.parse(r.kinds) as string[],
+    backend: r.backend,
+    requestCount: r.request_count,
+  };
+}
+
+export async function countRuns(db: Db): Promise<number> {
+  const row = await db.selectFrom("runs").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export async function updateRunMeta(db: Db, id: string, patch: { name?: string; labels?: string[] }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const set: Partial<RunRow> = { updated_at: Date.now() };
+    if (patch.name !== undefined) set.name = patch.name;
+    if (patch.labels !== undefined) set.labels = JSON.stringify(patch.labels);
+    await trx.updateTable("runs").set(set).where("id", "=", id).execute();
+    if (patch.labels !== undefined) {
+      await trx.deleteFrom("run_labels").where("run_id", "=", id).execute();
+      if (patch.labels.length > 0)
+        await trx
+          .insertInto("run_labels")
+          .values(patch.labels.map((label) => ({ run_id: id, label })))
+          .execute();
+    }
+  });
+}
+
+export interface FinishedRun {
+  blocks: SummaryBlocks;
+  backend: string | null;
+  requestCount: number | null;
+  aggregatorVersion: number;
+  files: Array<Pick<FileRow, "id" | "records" | "skipped" | "warnings" | "meta">>;
+  charts: Record<string, unknown>;
+}
+
+/** Commits an ingest: summary, file reports, chart payloads and the `ready` status in one transaction. */
+export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const f of done.files)
+      await trx
+        .updateTable("files")
+        .set({ records: f.records, skipped: f.skipped, warnings: f.warnings, meta: f.meta })
+        .where("id", "=", f.id)
+        .execute();
+    await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
+    const charts = Object.entries(done.charts).map(([key, data]) => ({ run_id: id, key, data: JSON.stringify(data) }));
+    for (let i = 0; i < charts.length; i += 200) await trx.insertInto("chart_data").values(charts.slice(i, i + 200)).execute();
+    await trx
+      .updateTable("runs")
+      .set({
+        status: "ready",
+        summary: JSON.stringify(done.blocks),
+        warnings: JSON.stringify(done.blocks.warnings),
+        backend: done.backend,
+        request_count: done.requestCount,
+        aggregator_version: done.aggregatorVersion,
+        error: null,
+        updated_at: Date.now(),
+      })
+      .where("id", "=", id)
+      .execute();
+  });
+}
+
+export async function markRunStatus(db: Db, id: string, status: RunRow["status"], error: string | null = null): Promise<void> {
+  await db.updateTable("runs").set({ status, error, updated_at: Date.now() }).where("id", "=", id).execute();
+}
+
+/** Removes every derived row of a run (per-request tables, chart payloads), keeping catalog and files. */
+export async function clearDerived(db: Db, id: string, tables: readonly string[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const table of tables)
+      await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
+    await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
+  });
+}
+
+/** Deletes a run and everything derived from it; returns the blob hashes no other run references. */
+export async function deleteRun(db: Db, id: string, tables: readonly string[]): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    const files = await trx.selectFrom("files").select("sha256").where("run_id", "=", id).execute();
+    for (const table of tables)
+      await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
+    await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
+    await trx.deleteFrom("run_labels").where("run_id", "=", id).execute();
+    await trx.deleteFrom("files").where("run_id", "=", id).execute();
+    await trx.deleteFrom("runs").where("id", "=", id).execute();
+    const hashes = [...new Set(files.map((f) => f.sha256))];
+    return unreferenced(trx, hashes);
+  });
+}
+
+/** Of the given blob hashes, those no file row references any more. */
+export async function unreferenced(db: Db, hashes: string[]): Promise<string[]> {
+  if (hashes.length === 0) return [];
+  const still = await db.selectFrom("files").select("sha256").where("sha256", "in", hashes).execute();
+  const used = new Set(still.map((r) => r.sha256));
+  return hashes.filter((h) => !used.has(h));
+}
+
+export async function getChartData(db: Db, runId: string, key: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("chart_data")
+    .select("data")
+    .where("run_id", "=", runId)
+    .where("key", "=", key)
+    .executeTakeFirst();
+  return row?.data;
+}
+
+export async function getMeta(db: Db, key: string): Promise<string | undefined> {
+  return (await db.selectFrom("meta").select("value").where("key", "=", key).executeTakeFirst())?.value;
+}
+
+export async function setMeta(db: Db, key: string, value: string): Promise<void> {
+  await db
+    .insertInto("meta")
+    .values({ key, value })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
+    .execute();
+}

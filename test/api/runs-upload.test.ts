@@ -1,0 +1,47 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
+import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { fixture, idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ cleanup } = await useTestApp());
+});
+afterEach(async () => cleanup());
+
+describe("POST /api/runs", () => {
+  it("stores a multi-file upload and reports each file's kind", async () => {
+    const res = await upload(
+      uploadRequest(
+        [
+          { name: "profile_export.jsonl", path: fixture("aiperf/qwen-c4__profile_export.jsonl") },
+          { name: "profile_export_aiperf.json", path: fixture("aiperf/qwen-c4__profile_export_aiperf.json") },
+          { name: "notes.txt", content: "hello" },
+        ],
+        { name: "my-run", labels: "baseline, h100" },
+      ),
+    );
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body.url).toBe(`/runs/${body.id}`);
+    expect(body.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(body.files.map((f: { kind: string }) => f.kind)).toEqual(["aiperf-records", "aiperf-summary", "unknown"]);
+    expect(body.files[0].records).toBe(10);
+
+    const run = await (await getRun(new Request(`http://localhost/api/runs/${body.id}`), idParams(body.id))).json();
+    expect(run.name).toBe("my-run");
+    expect(run.labels).toEqual(["baseline", "h100"]);
+    expect(run.status).toBe("ready");
+
+    const list = await (await listRuns(new Request("http://localhost/api/runs"))).json();
+    expect(list.runs.map((r: { id: string }) => r.id)).toEqual([body.id]);
+  });
+
+  it("refuses an upload with no recognised file with 422 and stores nothing", async () => {
+    const res = await upload(uploadRequest([{ name: "a.txt", content: "just text" }]));
+    expect(res.status).toBe(422);
+    expect((await res.json()).error.code).toBe("no_recognized_files");
+    const list = await (await listRuns(new Request("http://localhost/api/runs"))).json();
+    expect(list.runs).toEqual([]);
+  });
+});

@@ -1,0 +1,68 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { getAppContext, resetAppContext, type AppContext } from "@/lib/server/app-context";
+
+export const FIXTURES = path.resolve(__dirname, "../fixtures");
+
+export function fixture(rel: string): string {
+  return path.join(FIXTURES, rel);
+}
+
+/**
+ * A fresh app context on a temporary data directory (SQLite), or on a fresh PostgreSQL schema
+ * when `databaseUrl` is given. Returns a cleanup function.
+ */
+export async function useTestApp(env: Record<string, string | undefined> = {}): Promise<{
+  app: AppContext;
+  dataDir: string;
+  cleanup: () => Promise<void>;
+}> {
+  await resetAppContext();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-test-"));
+  const saved: Record<string, string | undefined> = {};
+  const vars: Record<string, string | undefined> = {
+    DATA_DIR: dataDir,
+    RUNLENS_EXAMPLES: "off",
+    DATABASE_URL: undefined,
+    RUNLENS_API_TOKEN: undefined,
+    RUNLENS_PRIVATE: undefined,
+    RUNLENS_MAX_UPLOAD_BYTES: undefined,
+    ...env,
+  };
+  for (const [k, v] of Object.entries(vars)) {
+    saved[k] = process.env[k];
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  const app = await getAppContext();
+  return {
+    app,
+    dataDir,
+    cleanup: async () => {
+      await resetAppContext();
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A multipart POST /api/runs request built from files on disk or in memory. */
+export function uploadRequest(
+  files: Array<{ name: string; path?: string; content?: string | Buffer }>,
+  fields: Record<string, string> = {},
+  headers: Record<string, string> = {},
+): Request {
+  const form = new FormData();
+  for (const f of files) {
+    const data = f.content !== undefined ? f.content : fs.readFileSync(f.path!);
+    form.append("file", new Blob([typeof data === "string" ? data : new Uint8Array(data)]), f.name);
+  }
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  return new Request("http://localhost/api/runs", { method: "POST", body: form, headers });
+}
+
+export const idParams = (id: string) => ({ params: Promise.resolve({ id }) });
