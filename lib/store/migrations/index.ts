@@ -1,6 +1,7 @@
 import type { Migration } from "kysely";
 import type { DialectName } from "../dialect";
 import { coreMigration } from "./001-core";
+import { trtllmMigration } from "./002-trtllm";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -9,5 +10,6 @@ import { coreMigration } from "./001-core";
 export function allMigrations(dialect: DialectName): Record<string, Migration> {
   return {
     "001-core": coreMigration(dialect),
+    "002-trtllm": trtllmMigration(dialect),
   };
 }
