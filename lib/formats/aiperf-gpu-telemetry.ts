@@ -40,7 +40,11 @@ export function parseGpuSample(value: unknown, text: string): GpuSample | string
   if (typeof data !== "object" || data === null) return "no telemetry_data object";
   // Exact digits from the text: JSON.parse rounds ns timestamps beyond 2^53.
   const m = /"timestamp_ns"\s*:\s*(\d+)(?![\d.eE])/.exec(text);
-  const ts = m ? BigInt(m[1]) : typeof o.timestamp_ns === "number" ? BigInt(Math.round(o.timestamp_ns)) : null;
+  const ts = m
+    ? BigInt(m[1])
+    : typeof o.timestamp_ns === "number"
+      ? BigInt(Math.round(o.timestamp_ns))
+      : null;
   if (ts === null) return "no timestamp_ns";
   const d = data as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === "string" && v !== "" ? v : null);

@@ -39,7 +39,8 @@ export function readInputConfig(raw: unknown): AiperfRunConfig {
     const names = items.map((i) => str(obj(i)?.name)).filter((n): n is string => n !== null);
     const phases = (Array.isArray(cfg.phases) ? cfg.phases : []).map(obj).filter((p) => p !== null);
     // The measured phase: named "profiling", else the first one not excluded from results.
-    const phase = phases.find((p) => p.name === "profiling") ?? phases.find((p) => p.exclude_from_results !== true);
+    const phase =
+      phases.find((p) => p.name === "profiling") ?? phases.find((p) => p.exclude_from_results !== true);
     return {
       ...empty,
       model: names.length ? names.join(", ") : null,
@@ -50,7 +51,9 @@ export function readInputConfig(raw: unknown): AiperfRunConfig {
     };
   }
   const loadgen = obj(cfg.loadgen);
-  const names = Array.isArray(endpoint.model_names) ? endpoint.model_names.filter((n) => typeof n === "string") : [];
+  const names = Array.isArray(endpoint.model_names)
+    ? endpoint.model_names.filter((n) => typeof n === "string")
+    : [];
   if (!loadgen && names.length === 0) return empty;
   return {
     ...empty,

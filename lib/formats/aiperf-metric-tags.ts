@@ -44,10 +44,16 @@ export function tagFromDisplay(cell: string): { tag: string; unit: string | unde
   let header = cell.trim();
   let unit: string | undefined;
   // "HTTP Duration (excl. conn) (ms)": only the last parenthesis is the unit.
-  if (m && !/\s/.test(m[2].trim()) ) {
+  if (m && !/\s/.test(m[2].trim())) {
     header = m[1];
     unit = m[2];
   }
-  const tag = HEADER_TO_TAG[header] ?? header.toLowerCase().replace(/%/g, "pct").replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
+  const tag =
+    HEADER_TO_TAG[header] ??
+    header
+      .toLowerCase()
+      .replace(/%/g, "pct")
+      .replace(/[^a-z0-9]+/g, "_")
+      .replace(/^_|_$/g, "");
   return { tag, unit };
 }

@@ -5,7 +5,12 @@
  * no version fields and no run configuration.
  */
 import { tagFromDisplay } from "./aiperf-metric-tags";
-import { SUMMARY_STAT_KEYS, type AiperfSummary, type SummaryMetric, type SummaryStatKey } from "./aiperf-summary";
+import {
+  SUMMARY_STAT_KEYS,
+  type AiperfSummary,
+  type SummaryMetric,
+  type SummaryStatKey,
+} from "./aiperf-summary";
 import { readInputConfig } from "./aiperf-input-config";
 
 /** Splits one CSV row (RFC 4180 quoting). */

@@ -6,7 +6,23 @@
  */
 import { readInputConfig, type AiperfRunConfig } from "./aiperf-input-config";
 
-export const SUMMARY_STAT_KEYS = ["avg", "min", "max", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99", "std", "count", "sum"] as const;
+export const SUMMARY_STAT_KEYS = [
+  "avg",
+  "min",
+  "max",
+  "p1",
+  "p5",
+  "p10",
+  "p25",
+  "p50",
+  "p75",
+  "p90",
+  "p95",
+  "p99",
+  "std",
+  "count",
+  "sum",
+] as const;
 export type SummaryStatKey = (typeof SUMMARY_STAT_KEYS)[number];
 
 export type SummaryMetric = { unit: string | undefined } & Partial<Record<SummaryStatKey, number>>;

@@ -6,7 +6,7 @@
 const TO_MS: Record<string, number> = {
   ns: 1e-6,
   us: 1e-3,
-  "µs": 1e-3,
+  µs: 1e-3,
   ms: 1,
   s: 1000,
   sec: 1000,
@@ -32,7 +32,8 @@ export interface MetricReading {
 /** Reads `{value, unit}` or a bare number / number array; null for anything else (null, strings, objects). */
 export function readMetric(raw: unknown): MetricReading | null {
   if (typeof raw === "number") return Number.isFinite(raw) ? { value: raw, unit: undefined } : null;
-  if (Array.isArray(raw)) return { value: raw.filter((v): v is number => typeof v === "number"), unit: undefined };
+  if (Array.isArray(raw))
+    return { value: raw.filter((v): v is number => typeof v === "number"), unit: undefined };
   if (typeof raw !== "object" || raw === null) return null;
   const o = raw as { value?: unknown; unit?: unknown };
   const unit = typeof o.unit === "string" ? o.unit : undefined;

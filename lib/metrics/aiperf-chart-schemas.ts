@@ -40,7 +40,12 @@ export const overTimePayloadSchema = z.object({
   /** Records in the run; points hold an evenly spaced sample of them when there are more than 2,000 */
   total: z.number(),
   points: z.array(
-    z.object({ tS: z.number(), ttftMs: z.number().nullable(), e2eMs: z.number().nullable(), itlMs: z.number().nullable() }),
+    z.object({
+      tS: z.number(),
+      ttftMs: z.number().nullable(),
+      e2eMs: z.number().nullable(),
+      itlMs: z.number().nullable(),
+    }),
   ),
 });
 
@@ -75,7 +80,9 @@ export const errorsPayloadSchema = z.object({
     }),
   ),
   /** aiperf's own error_summary, when the summary was uploaded */
-  summary: z.array(z.object({ type: z.string(), code: z.number().nullable(), message: z.string(), count: z.number() })),
+  summary: z.array(
+    z.object({ type: z.string(), code: z.number().nullable(), message: z.string(), count: z.number() }),
+  ),
 });
 
 export const agreementRowSchema = z.object({

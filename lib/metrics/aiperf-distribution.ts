@@ -39,7 +39,11 @@ export function histogramBins(sorted: Float64Array, binCount: number): Distribut
   if (max === min) return [{ start: min, end: max, count: n }];
   const k = Math.max(1, Math.min(binCount, n));
   const width = (max - min) / k;
-  const bins = Array.from({ length: k }, (_, i) => ({ start: min + i * width, end: i === k - 1 ? max : min + (i + 1) * width, count: 0 }));
+  const bins = Array.from({ length: k }, (_, i) => ({
+    start: min + i * width,
+    end: i === k - 1 ? max : min + (i + 1) * width,
+    count: 0,
+  }));
   for (let i = 0; i < n; i++) bins[Math.min(k - 1, Math.floor((sorted[i] - min) / width))].count++;
   return bins;
 }

@@ -4,7 +4,11 @@
  * run's first request (`originMs` in the log's own ms base). Every series stays ≤ 2,000 points.
  */
 import { z } from "zod";
-import type { overTimePayloadSchema, timelinePayloadSchema, ttftVsInputPayloadSchema } from "./aiperf-chart-schemas";
+import type {
+  overTimePayloadSchema,
+  timelinePayloadSchema,
+  ttftVsInputPayloadSchema,
+} from "./aiperf-chart-schemas";
 import { FLAG_ERROR, FLAG_WARMUP, type RequestLog } from "./requests-log";
 
 export const MAX_POINTS = 2000;
@@ -40,7 +44,9 @@ export function overTimePayload(log: RequestLog, originMs: number): z.infer<type
 
 export function ttftVsInputPayload(log: RequestLog): z.infer<typeof ttftVsInputPayloadSchema> {
   const c = log.cols;
-  const both = Array.from(log.measuredIndices()).filter((i) => Number.isFinite(c.ttftMs[i]) && Number.isFinite(c.inputTokens[i]));
+  const both = Array.from(log.measuredIndices()).filter(
+    (i) => Number.isFinite(c.ttftMs[i]) && Number.isFinite(c.inputTokens[i]),
+  );
   const step = Math.max(1, both.length / MAX_POINTS);
   const points: Array<{ inputTokens: number; ttftMs: number }> = [];
   for (let k = 0; k < both.length && points.length < MAX_POINTS; k += step) {
@@ -115,7 +121,12 @@ export function timelinePayload(log: RequestLog, originMs: number): z.infer<type
 }
 
 /** Largest number of overlapping requests inside each bucket; an end at t comes before a start at t. */
-export function inFlightMax(starts: Float64Array, ends: Float64Array, bucketMs: number, k: number): Float64Array {
+export function inFlightMax(
+  starts: Float64Array,
+  ends: Float64Array,
+  bucketMs: number,
+  k: number,
+): Float64Array {
   const max = new Float64Array(k);
   let cur = 0;
   let i = 0;

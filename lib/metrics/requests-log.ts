@@ -30,7 +30,10 @@ export function nsDeltaMs(ns: bigint, base: bigint): number {
 export class RequestLog {
   length = 0;
   private cap = 1024;
-  readonly cols = Object.fromEntries(COLUMNS.map((c) => [c, new Float64Array(1024)])) as Record<RequestColumn, Float64Array>;
+  readonly cols = Object.fromEntries(COLUMNS.map((c) => [c, new Float64Array(1024)])) as Record<
+    RequestColumn,
+    Float64Array
+  >;
   flags = new Uint8Array(1024);
   /** Nanosecond stamp all `startMs`/`endMs` are relative to */
   baseNs: bigint | null = null;
@@ -56,6 +59,14 @@ export class RequestLog {
     this.flags[i] = e.flags;
   }
 
+  /** Appends record `i` of another log that shares this log's base. */
+  copyFrom(other: RequestLog, i: number): void {
+    if (this.length === this.cap) this.grow();
+    const j = this.length++;
+    for (const k of COLUMNS) this.cols[k][j] = other.cols[k][i];
+    this.flags[j] = other.flags[i];
+  }
+
   private grow(): void {
     this.cap *= 2;
     for (const k of COLUMNS) {
@@ -76,7 +87,8 @@ export class RequestLog {
   measuredIndices(): Uint32Array {
     const out = new Uint32Array(this.length);
     let n = 0;
-    for (let i = 0; i < this.length; i++) if ((this.flags[i] & (FLAG_WARMUP | FLAG_ERROR)) === 0) out[n++] = i;
+    for (let i = 0; i < this.length; i++)
+      if ((this.flags[i] & (FLAG_WARMUP | FLAG_ERROR)) === 0) out[n++] = i;
     return out.subarray(0, n);
   }
 

@@ -34,7 +34,8 @@ export function computeRequestsBlock(log: RequestLog): RequestsBlock {
   const outputTokens = pick(log.column("outputTokens"), ok);
   let outputTotal = 0;
   for (const v of outputTokens) if (Number.isFinite(v)) outputTotal += v;
-  const durationS = Number.isFinite(first) && Number.isFinite(last) && last > first ? (last - first) / 1000 : null;
+  const durationS =
+    Number.isFinite(first) && Number.isFinite(last) && last > first ? (last - first) / 1000 : null;
   return {
     source: "aiperf",
     count,

@@ -1,4 +1,5 @@
 import type { Analyzer } from "../analyzer";
+import { aiperfAnalyzer } from "./aiperf";
 import { recordCounter } from "./record-counter";
 
 /**
@@ -6,5 +7,5 @@ import { recordCounter } from "./record-counter";
  * the record counter takes whatever is left. Each family adds its factory here.
  */
 export function createAnalyzers(): Analyzer[] {
-  return [recordCounter()];
+  return [aiperfAnalyzer(), recordCounter()];
 }

@@ -2,6 +2,7 @@ import type { Migration } from "kysely";
 import type { DialectName } from "../dialect";
 import { coreMigration } from "./001-core";
 import { trtllmMigration } from "./002-trtllm";
+import { aiperfMigration } from "./003-aiperf";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -11,5 +12,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
   return {
     "001-core": coreMigration(dialect),
     "002-trtllm": trtllmMigration(dialect),
+    "003-aiperf": aiperfMigration(dialect),
   };
 }

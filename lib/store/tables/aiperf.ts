@@ -1,3 +1,28 @@
 /** Tables owned by the aiperf analyzer (created by its migration in ../migrations). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface AiperfTables {}
+
+/**
+ * One row per aiperf record (profile_export.jsonl line). Times are milliseconds from the run's
+ * first request; `request_id` keeps aiperf's x_request_id string untouched.
+ */
+export interface AiperfRequestsTable {
+  run_id: string;
+  file_id: string;
+  /** Line number in its file */
+  line: number;
+  request_id: string | null;
+  phase: "profiling" | "warmup";
+  ok: number;
+  cancelled: number;
+  error_type: string | null;
+  start_ms: number | null;
+  end_ms: number | null;
+  ttft_ms: number | null;
+  e2e_ms: number | null;
+  itl_ms: number | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+}
+
+export interface AiperfTables {
+  aiperf_requests: AiperfRequestsTable;
+}
