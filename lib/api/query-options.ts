@@ -1,4 +1,4 @@
-import { queryOptions } from "@tanstack/react-query";
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
 import { fetchJson } from "./fetch-json";
 import { runListSchema, runSummarySchema } from "./schemas";
@@ -16,6 +16,16 @@ export function runListQueryOptions(params: RunListParams) {
   return queryOptions({
     queryKey: ["runs", params],
     queryFn: () => fetchJson(`/api/runs?${search}`, runListSchema),
+  });
+}
+
+/** The runs table: newest first, pages joined by cursor ("Load more"). */
+export function runListInfiniteQueryOptions(params: { q?: string; label?: string; limit?: number }) {
+  return infiniteQueryOptions({
+    queryKey: ["runs", "infinite", params],
+    queryFn: ({ pageParam }) => runListQueryOptions({ ...params, cursor: pageParam ?? undefined }).queryFn!({} as never),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
   });
 }
 

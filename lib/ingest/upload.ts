@@ -175,12 +175,10 @@ class Stager {
   }
 
   async stageFile(name: string, source: Readable, expanded: boolean): Promise<void> {
-    const capture = new HeadCapture(DETECT_HEAD_BYTES);
     const budget = this.limits.maxExpandedBytes - this.expanded;
-    const put = await this.blobs.put(source.pipe(capture), expanded ? { maxBytes: budget } : {});
-    if (expanded) this.expanded += put.bytes;
-    const detected = detectKind(capture.head(), put.bytes <= DETECT_HEAD_BYTES);
-    this.files.push({ name, sha256: put.sha256, bytes: put.bytes, kind: detected.kind, format: detected.format, created: put.created });
+    const staged = await stageStream(this.blobs, name, source, expanded ? budget : undefined);
+    if (expanded) this.expanded += staged.bytes;
+    this.files.push(staged);
   }
 
   private async stageTar(source: Readable): Promise<void> {
@@ -277,6 +275,14 @@ class Stager {
   async discard(): Promise<void> {
     for (const f of this.files) if (f.created) await this.blobs.delete(f.sha256).catch(() => {});
   }
+}
+
+/** Stores one file's bytes and detects its kind from the first megabyte on the way through. */
+export async function stageStream(blobs: BlobStore, name: string, source: Readable, maxBytes?: number): Promise<StagedFile> {
+  const capture = new HeadCapture(DETECT_HEAD_BYTES);
+  const put = await blobs.put(source.pipe(capture), maxBytes === undefined ? {} : { maxBytes });
+  const detected = detectKind(capture.head(), put.bytes <= DETECT_HEAD_BYTES);
+  return { name, sha256: put.sha256, bytes: put.bytes, kind: detected.kind, format: detected.format, created: put.created };
 }
 
 export function isZip(head: Buffer): boolean {

@@ -1,0 +1,12 @@
+import { redirect } from "next/navigation";
+import { resolveShareLink } from "@/lib/share-link";
+
+export const dynamic = "force-dynamic";
+
+export default async function InferenceRedirect({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  redirect(resolveShareLink(await searchParams));
+}

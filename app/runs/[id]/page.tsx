@@ -1,0 +1,38 @@
+import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { RunPage } from "@/components/run/run-page";
+import { getQueryClient } from "@/lib/api/query-client";
+import { runQueryOptions } from "@/lib/api/query-options";
+import { readRunSummary } from "@/lib/runs/read-run";
+import { getAppContext } from "@/lib/server/app-context";
+import { isValidId } from "@/lib/store/ids";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ id: string }> };
+
+async function load(id: string) {
+  if (!isValidId(id)) return null;
+  const app = await getAppContext();
+  return readRunSummary(app.store.db, id);
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const run = await load((await params).id);
+  return { title: run ? `${run.name} · Runlens` : "Run not found · Runlens" };
+}
+
+/** A run's page: rendered on the server from the stored summary, so a shared link needs no state. */
+export default async function RunRoute({ params }: Props) {
+  const { id } = await params;
+  const run = await load(id);
+  if (!run) notFound();
+  const queryClient = getQueryClient();
+  queryClient.setQueryData(runQueryOptions(id).queryKey, run);
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <RunPage id={id} />
+    </HydrationBoundary>
+  );
+}

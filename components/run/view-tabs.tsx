@@ -1,0 +1,34 @@
+"use client";
+
+import { parseAsString, useQueryState } from "nuqs";
+import type { RunSummary } from "@/lib/api/schemas";
+import { DEFAULT_VIEW, RUN_VIEWS } from "./run-views";
+
+/** One tab per view; the choice is `?view=` so a copied link opens the same view. */
+export function ViewTabs({ run, current }: { run: RunSummary; current: string }) {
+  const [, setView] = useQueryState("view", parseAsString.withDefault(DEFAULT_VIEW));
+  return (
+    <nav className="flex flex-wrap gap-1 border-b border-border" aria-label="Run views">
+      {RUN_VIEWS.map((v) => {
+        const active = v.id === current;
+        const has = v.hasData(run);
+        return (
+          <button
+            key={v.id}
+            type="button"
+            role="tab"
+            aria-selected={active}
+            data-view={v.id}
+            onClick={() => void setView(v.id === DEFAULT_VIEW ? null : v.id)}
+            className={`-mb-px border-b-2 px-3 py-2 text-sm ${
+              active ? "border-accent font-medium" : "border-transparent hover:border-border"
+            } ${has ? "" : "text-muted opacity-60"}`}
+            title={has ? undefined : "No data for this view in this run"}
+          >
+            {v.label}
+          </button>
+        );
+      })}
+    </nav>
+  );
+}

@@ -1,0 +1,49 @@
+"use client";
+
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useQueryStates } from "nuqs";
+import { RUNS_PAGE_SIZE, runsSearchParams } from "@/app/search-params";
+import { runListInfiniteQueryOptions } from "@/lib/api/query-options";
+import { RunsTable } from "./runs-table";
+
+
+
+/** Search box, label filter and the runs table, newest first, with "Load more" by cursor. */
+export function RunsBrowser() {
+  const [{ q, label }, setParams] = useQueryStates(runsSearchParams, { shallow: true, throttleMs: 300 });
+  const query = useInfiniteQuery(
+    runListInfiniteQueryOptions({ q: q || undefined, label: label || undefined, limit: RUNS_PAGE_SIZE }),
+  );
+  const runs = query.data?.pages.flatMap((p) => p.runs) ?? [];
+
+  return (
+    <section className="space-y-3">
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="mr-auto text-xl font-semibold">Runs</h1>
+        {label ? (
+          <button type="button" className="btn-ghost" onClick={() => setParams({ label: null })}>
+            label: {label} ✕
+          </button>
+        ) : null}
+        <input
+          type="search"
+          aria-label="Search runs"
+          placeholder="Search by name or label"
+          className="input w-72"
+          defaultValue={q}
+          onChange={(e) => void setParams({ q: e.target.value || null })}
+        />
+      </div>
+      {query.isError ? <p className="text-sm text-danger">Could not load runs: {query.error.message}</p> : null}
+      <RunsTable runs={runs} onLabel={(l) => setParams({ label: l })} />
+      {runs.length === 0 && !query.isLoading ? (
+        <p className="text-sm text-muted">{q || label ? "No run matches." : "No runs yet: drop an artifacts folder above."}</p>
+      ) : null}
+      {query.hasNextPage ? (
+        <button type="button" className="btn-ghost" disabled={query.isFetchingNextPage} onClick={() => query.fetchNextPage()}>
+          {query.isFetchingNextPage ? "Loading…" : "Load more"}
+        </button>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+import Link from "next/link";
+import type { RunListItem } from "@/lib/api/schemas";
+import { KIND_LABELS, type Kind } from "@/lib/formats/kinds";
+import { formatCount, formatDateTime } from "@/lib/format-number";
+import { StatusBadge } from "./status-badge";
+
+export function RunsTable({
+  runs,
+  onLabel,
+  
+}: {
+  runs: RunListItem[];
+  onLabel: (label: string) => void;
+
+}) {
+  if (runs.length === 0) return null;
+  return (
+    <div className="overflow-x-auto rounded-lg border border-border bg-card">
+      <table className="table-base" data-testid="runs-table">
+        {(
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Uploaded</th>
+              <th>Labels</th>
+              <th>Contents</th>
+              <th>Backend</th>
+              <th className="num">Requests</th>
+            </tr>
+          </thead>
+        )}
+        <tbody>
+          {runs.map((r) => (
+            <tr key={r.id}>
+              <td className="max-w-xs">
+                <Link href={`/runs/${r.id}`} className="font-medium text-accent hover:underline">
+                  {r.name}
+                </Link>
+                {r.status !== "ready" ? <StatusBadge status={r.status} /> : null}
+              </td>
+              <td className="whitespace-nowrap text-muted">{formatDateTime(r.createdAt)}</td>
+              <td>
+                <div className="flex flex-wrap gap-1">
+                  {r.labels.map((l) => (
+                    <button key={l} type="button" className="rounded bg-bg px-1.5 py-0.5 text-xs hover:underline" onClick={() => onLabel(l)}>
+                      {l}
+                    </button>
+                  ))}
+                </div>
+              </td>
+              <td className="text-xs text-muted">{r.kinds.map((k) => KIND_LABELS[k as Kind] ?? k).join(", ")}</td>
+              <td className="text-xs">{r.backend ?? "—"}</td>
+              <td className="num">{r.requestCount === null ? "—" : formatCount(r.requestCount)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
