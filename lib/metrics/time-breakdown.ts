@@ -43,30 +43,90 @@ export interface SegmentDef {
   end: TimeKey;
 }
 
-const seg = (name: string, label: string, start: TimeKey, end: TimeKey): SegmentDef => ({ name, label, start, end });
+const seg = (name: string, label: string, start: TimeKey, end: TimeKey): SegmentDef => ({
+  name,
+  label,
+  start,
+  end,
+});
 
 /** An aggregated server is treated as the "ctx" side, exactly like the upstream parser. */
 export const AGGREGATED_SEGMENTS: readonly SegmentDef[] = [
-  seg("ctx_preprocessing", "Tokenise, validate and hand the request to the executor", "ctxServerArrival", "ctxArrival"),
+  seg(
+    "ctx_preprocessing",
+    "Tokenise, validate and hand the request to the executor",
+    "ctxServerArrival",
+    "ctxArrival",
+  ),
   seg("ctx_queue", "Wait in the scheduler queue and allocate KV blocks", "ctxArrival", "ctxFirstScheduled"),
   seg("ctx_processing", "Prefill forward passes up to the first token", "ctxFirstScheduled", "ctxFirstToken"),
-  seg("ctx_postprocessing", "Detokenise and send the first token out of the server", "ctxFirstToken", "ctxServerFirstToken"),
+  seg(
+    "ctx_postprocessing",
+    "Detokenise and send the first token out of the server",
+    "ctxFirstToken",
+    "ctxServerFirstToken",
+  ),
   seg("decode", "Generate the remaining tokens (first to last token)", "ctxFirstToken", "ctxLastToken"),
 ];
 
 export const DISAGGREGATED_SEGMENTS: readonly SegmentDef[] = [
-  seg("disagg_preprocessing", "Disagg server routes the request to a context server", "disaggArrival", "ctxServerArrival"),
-  seg("ctx_preprocessing", "Context server tokenises and hands off to its executor", "ctxServerArrival", "ctxArrival"),
+  seg(
+    "disagg_preprocessing",
+    "Disagg server routes the request to a context server",
+    "disaggArrival",
+    "ctxServerArrival",
+  ),
+  seg(
+    "ctx_preprocessing",
+    "Context server tokenises and hands off to its executor",
+    "ctxServerArrival",
+    "ctxArrival",
+  ),
   seg("ctx_queue", "Wait in the context scheduler queue", "ctxArrival", "ctxFirstScheduled"),
   seg("ctx_processing", "Prefill forward passes up to the first token", "ctxFirstScheduled", "ctxFirstToken"),
-  seg("ctx_postprocessing", "Context server builds and returns its response", "ctxFirstToken", "ctxServerFirstToken"),
-  seg("disagg_relay", "Disagg server relays the request to a generation server", "ctxServerFirstToken", "genServerArrival"),
-  seg("gen_preprocessing", "Generation server parses and hands off to its executor", "genServerArrival", "genArrival"),
+  seg(
+    "ctx_postprocessing",
+    "Context server builds and returns its response",
+    "ctxFirstToken",
+    "ctxServerFirstToken",
+  ),
+  seg(
+    "disagg_relay",
+    "Disagg server relays the request to a generation server",
+    "ctxServerFirstToken",
+    "genServerArrival",
+  ),
+  seg(
+    "gen_preprocessing",
+    "Generation server parses and hands off to its executor",
+    "genServerArrival",
+    "genArrival",
+  ),
   seg("gen_queue_wait", "Wait before the KV-cache transfer begins", "genArrival", "genKvTransferStart"),
-  seg("gen_kv_transfer", "KV cache moves GPU to GPU from context to generation", "genKvTransferStart", "genKvTransferEnd"),
-  seg("gen_post_transfer", "Wait from transfer end to first scheduling", "genKvTransferEnd", "genFirstScheduled"),
-  seg("gen_postprocessing", "First generation step and its response", "genFirstScheduled", "genServerFirstToken"),
-  seg("disagg_postprocessing", "Disagg server relays the first token to the client", "genServerFirstToken", "disaggFirstToken"),
+  seg(
+    "gen_kv_transfer",
+    "KV cache moves GPU to GPU from context to generation",
+    "genKvTransferStart",
+    "genKvTransferEnd",
+  ),
+  seg(
+    "gen_post_transfer",
+    "Wait from transfer end to first scheduling",
+    "genKvTransferEnd",
+    "genFirstScheduled",
+  ),
+  seg(
+    "gen_postprocessing",
+    "First generation step and its response",
+    "genFirstScheduled",
+    "genServerFirstToken",
+  ),
+  seg(
+    "disagg_postprocessing",
+    "Disagg server relays the first token to the client",
+    "genServerFirstToken",
+    "disaggFirstToken",
+  ),
   seg("decode", "Generate the remaining tokens (first to last token)", "genFirstToken", "genLastToken"),
 ];
 
@@ -103,7 +163,9 @@ export function requestStart(t: RequestTimes): Seconds {
 
 /** First token as the client saw it, from the outermost stamp recorded. */
 export function requestFirstToken(t: RequestTimes): Seconds {
-  return t.disaggFirstToken ?? t.genServerFirstToken ?? t.genFirstToken ?? t.ctxServerFirstToken ?? t.ctxFirstToken;
+  return (
+    t.disaggFirstToken ?? t.genServerFirstToken ?? t.genFirstToken ?? t.ctxServerFirstToken ?? t.ctxFirstToken
+  );
 }
 
 export function requestLastToken(t: RequestTimes): Seconds {

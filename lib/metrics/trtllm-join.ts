@@ -50,7 +50,11 @@ export interface JoinResult {
   warnings: string[];
 }
 
-function fillSide(times: RequestTimes, side: "ctx" | "gen", ...sources: Array<TrtllmTiming | undefined>): void {
+function fillSide(
+  times: RequestTimes,
+  side: "ctx" | "gen",
+  ...sources: Array<TrtllmTiming | undefined>
+): void {
   const pick = (k: keyof TrtllmTiming) => {
     for (const s of sources) if (s && s[k] !== null) return s[k];
     return null;
@@ -89,7 +93,11 @@ interface Slot {
   unsure: WorkerEntry[];
 }
 
-export function joinTrtllm(disaggs: readonly DisaggEntry[], workers: readonly WorkerEntry[], fileCount: number): JoinResult {
+export function joinTrtllm(
+  disaggs: readonly DisaggEntry[],
+  workers: readonly WorkerEntry[],
+  fileCount: number,
+): JoinResult {
   const warnings: string[] = [];
   const votes = Array.from({ length: fileCount }, () => new RoleVotes());
   for (const w of workers) votes[w.file].addContent(w.rec);
@@ -127,14 +135,26 @@ export function joinTrtllm(disaggs: readonly DisaggEntry[], workers: readonly Wo
     const d = slot.disagg.rec;
     // The disagg record's copies carry the workers' own request ids: the surest side marker.
     let side: "ctx" | "gen" | null = null;
-    if (w.rec.requestId !== null && w.rec.requestId === d.ctx?.requestId && w.rec.requestId !== d.gen?.requestId) side = "ctx";
-    else if (w.rec.requestId !== null && w.rec.requestId === d.gen?.requestId && w.rec.requestId !== d.ctx?.requestId)
+    if (
+      w.rec.requestId !== null &&
+      w.rec.requestId === d.ctx?.requestId &&
+      w.rec.requestId !== d.gen?.requestId
+    )
+      side = "ctx";
+    else if (
+      w.rec.requestId !== null &&
+      w.rec.requestId === d.gen?.requestId &&
+      w.rec.requestId !== d.ctx?.requestId
+    )
       side = "gen";
     if (side) {
       votes[w.file].addJoin(side);
       const server = side === "ctx" ? d.ctxServer : d.genServer;
       if (server) fileServerCounts[w.file].set(server, (fileServerCounts[w.file].get(server) ?? 0) + 1);
-      if (slot[side]) warnings.push(`two ${side} worker records join disagg request ${d.disaggRequestId ?? "?"}; kept the first`);
+      if (slot[side])
+        warnings.push(
+          `two ${side} worker records join disagg request ${d.disaggRequestId ?? "?"}; kept the first`,
+        );
       else slot[side] = w;
     } else slot.unsure.push(w);
   }

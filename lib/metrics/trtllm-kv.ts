@@ -67,7 +67,11 @@ export function histogram(values: readonly number[], binCount = 30): HistogramBi
   if (max === min) return [{ lo: min, hi: max, count: finite.length }];
   const n = Math.max(1, Math.min(binCount, finite.length));
   const width = (max - min) / n;
-  const bins = Array.from({ length: n }, (_, i) => ({ lo: min + i * width, hi: min + (i + 1) * width, count: 0 }));
+  const bins = Array.from({ length: n }, (_, i) => ({
+    lo: min + i * width,
+    hi: min + (i + 1) * width,
+    count: 0,
+  }));
   for (const v of finite) bins[Math.min(n - 1, Math.floor((v - min) / width))].count++;
   return bins;
 }

@@ -65,7 +65,9 @@ const hitRowSchema = z.object({
 
 export const kvHitRatePayloadSchema = z.object({
   run: z.number().nullable(),
-  byWorker: z.array(hitRowSchema.extend({ worker: z.string(), role: z.enum(["prefill", "decode", "combined"]) })),
+  byWorker: z.array(
+    hitRowSchema.extend({ worker: z.string(), role: z.enum(["prefill", "decode", "combined"]) }),
+  ),
   byRole: z.array(hitRowSchema.extend({ role: z.enum(["prefill", "decode", "combined"]) })),
 });
 

@@ -18,7 +18,11 @@ export class RoleVotes {
     const vote = contentRole(rec);
     if (vote === "prefill") this.prefill++;
     else if (vote === "decode") this.decode++;
-    if (rec.ctxRequestId !== null || rec.timing.kvTransferEnd !== null || rec.timing.kvCacheSizeBytes !== null)
+    if (
+      rec.ctxRequestId !== null ||
+      rec.timing.kvTransferEnd !== null ||
+      rec.timing.kvCacheSizeBytes !== null
+    )
       this.disaggregated++;
   }
 

@@ -1,11 +1,12 @@
 import type { Analyzer } from "../analyzer";
 import { aiperfAnalyzer } from "./aiperf";
 import { recordCounter } from "./record-counter";
+import { trtllmAnalyzer } from "./trtllm";
 
 /**
  * The analyzers of one ingest, fresh per run. A file goes to the first analyzer that accepts it;
  * the record counter takes whatever is left. Each family adds its factory here.
  */
 export function createAnalyzers(): Analyzer[] {
-  return [aiperfAnalyzer(), recordCounter()];
+  return [trtllmAnalyzer(), aiperfAnalyzer(), recordCounter()];
 }

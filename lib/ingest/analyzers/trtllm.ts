@@ -1,0 +1,160 @@
+/**
+ * TensorRT-LLM perf-metrics analyzer: streams every perf_metrics file of a run (worker and
+ * disagg-server JSONL, the older JSON array, a single object), joins them into requests in
+ * `finish`, stores one row per request and the time-breakdown summary and charts.
+ */
+import { readJsonArrayElements } from "@/lib/formats/json-array";
+import { PARSE_FAILED, parseJsonText, readJsonLines, WarningLog } from "@/lib/formats/json-lines";
+import { parseTrtllmRecord } from "@/lib/formats/trtllm-record";
+import { joinTrtllm, type DisaggEntry, type WorkerEntry } from "@/lib/metrics/trtllm-join";
+import { RoleVotes } from "@/lib/metrics/trtllm-roles";
+import { summarizeTrtllm } from "@/lib/metrics/trtllm-summary";
+import { BatchInserter } from "@/lib/store/batch-insert";
+import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
+
+export const TRTLLM_TABLES = ["trtllm_requests"] as const;
+
+/** A worker's name when no server URL names it: the file name without directories or extensions. */
+export function workerNameOf(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName;
+  return base.replace(/(\.gz)?$/i, "").replace(/\.(jsonl|json|txt)$/i, "");
+}
+
+export function trtllmAnalyzer(): Analyzer {
+  const disaggs: DisaggEntry[] = [];
+  const workers: WorkerEntry[] = [];
+  const workerNames: string[] = [];
+  const seenSha = new Set<string>();
+  let incomplete = 0;
+
+  async function* values(
+    file: IngestFile,
+    ctx: IngestContext,
+    warnings: WarningLog,
+    counts: { skipped: number },
+  ) {
+    const stream = await file.open();
+    if (file.format === "json-array") {
+      const result = { truncated: false };
+      for await (const el of readJsonArrayElements(stream, result, ctx.limits.maxLineBytes)) {
+        const value = el.text === null ? PARSE_FAILED : parseJsonText(el.text);
+        if (value === PARSE_FAILED) {
+          counts.skipped++;
+          warnings.add(`skipped array element ${el.index}: not valid JSON or too large`);
+        } else yield { value, where: `array element ${el.index}`, line: undefined };
+      }
+      if (result.truncated)
+        warnings.add("the JSON array is truncated; elements after the last complete one are lost");
+      return;
+    }
+    // JSONL and a single JSON object (one record, possibly spread over lines) read alike.
+    if (file.format === "json") {
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      for await (const c of stream as AsyncIterable<Buffer>) {
+        bytes += c.length;
+        if (bytes > ctx.limits.maxJsonDocumentBytes) throw new Error("JSON document larger than the limit");
+        chunks.push(c);
+      }
+      const value = parseJsonText(
+        Buffer.concat(chunks)
+          .toString("utf8")
+          .replace(/^\uFEFF/, ""),
+      );
+      if (value === PARSE_FAILED) {
+        counts.skipped++;
+        warnings.add("skipped document: not valid JSON");
+      } else yield { value, where: "document", line: undefined };
+      return;
+    }
+    for await (const line of readJsonLines(stream, warnings, counts, {
+      maxLineBytes: ctx.limits.maxLineBytes,
+    }))
+      yield { value: line.value, where: `line ${line.lineNo}`, line: line.lineNo };
+  }
+
+  return {
+    name: "trtllm",
+    tables: TRTLLM_TABLES,
+    accepts: (file) => file.kind === "trtllm-perf-metrics",
+
+    async ingestFile(file, ctx): Promise<FileReport> {
+      const warnings = new WarningLog();
+      // The same file uploaded twice (e.g. loose and inside an archive) would double every request.
+      if (file.sha256 && seenSha.has(file.sha256)) {
+        warnings.add("identical to another file of this run; not counted twice");
+        return { records: 0, skipped: 0, warnings: warnings.toList(), meta: { role: "duplicate" } };
+      }
+      seenSha.add(file.sha256);
+      const counts = { skipped: 0 };
+      const fileIndex = workerNames.length;
+      workerNames.push(workerNameOf(file.name));
+      const votes = new RoleVotes();
+      let records = 0;
+      let disaggRecords = 0;
+      let workerRecords = 0;
+      for await (const { value, line } of values(file, ctx, warnings, counts)) {
+        const parsed = parseTrtllmRecord(value);
+        if ("error" in parsed) {
+          counts.skipped++;
+          warnings.add(`skipped: ${parsed.error}`, line);
+          continue;
+        }
+        records++;
+        const rec = parsed.record;
+        if (rec.status !== null && rec.status !== "complete") {
+          incomplete++;
+          continue;
+        }
+        if (rec.type === "disagg") {
+          disaggRecords++;
+          disaggs.push({ rec, file: fileIndex });
+        } else {
+          workerRecords++;
+          votes.addContent(rec);
+          workers.push({ rec, file: fileIndex });
+        }
+      }
+      const role = workerRecords === 0 ? (disaggRecords > 0 ? "disagg-server" : null) : votes.role();
+      return {
+        records,
+        skipped: counts.skipped,
+        warnings: warnings.toList(),
+        meta: { role, disaggRecords, workerRecords },
+      };
+    },
+
+    async finish(ctx): Promise<AnalyzerResult> {
+      if (disaggs.length === 0 && workers.length === 0) return {};
+      const join = joinTrtllm(disaggs, workers, workerNames.length);
+      const inserter = new BatchInserter(ctx.db, "trtllm_requests", 31);
+      const summary = await summarizeTrtllm(join, workerNames, (row) =>
+        inserter.add({ run_id: ctx.runId, ...row }),
+      );
+      await inserter.flush();
+      const warnings = summary.warnings.map((w) => `TensorRT-LLM perf metrics: ${w}`);
+      if (incomplete > 0)
+        warnings.push(
+          `TensorRT-LLM perf metrics: ${incomplete} record(s) with a status other than "complete" were left out`,
+        );
+      return {
+        timeBreakdown: summary.timeBreakdown,
+        endpoints: summary.endpoints,
+        charts: summary.charts,
+        collectors:
+          summary.returnPerfMetrics === null ? {} : { returnPerfMetrics: summary.returnPerfMetrics },
+        warnings,
+        backend: "trtllm",
+        requestCount: summary.requestCount,
+        info: {
+          "TRT-LLM serving": join.mode,
+          ...(join.joinedByDisaggId + join.joinedByCtxId > 0
+            ? {
+                "TRT-LLM joins": `${join.joinedByDisaggId} by disagg_request_id, ${join.joinedByCtxId} by ctx_request_id`,
+              }
+            : {}),
+        },
+      };
+    },
+  };
+}

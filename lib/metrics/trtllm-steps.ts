@@ -1,0 +1,79 @@
+/**
+ * Per-step and per-chunk segments of `time_breakdown_metrics` (reference/trtllm.md §3.2).
+ * Durations inside one step are differences of the same clock and need no offset; placing a step
+ * on the request timeline does (lib/metrics/trtllm-clock-offset.ts).
+ */
+import type { Seconds, TrtllmStep } from "@/lib/formats/trtllm-record";
+import { MAX_CORRECTED_GAP_S } from "./trtllm-clock-offset";
+import type { StepEntry, StepMetric } from "./trtllm-payloads";
+
+const ms = (a: Seconds, b: Seconds) => (a === null || b === null ? null : (b - a) * 1000);
+
+/** Collects step values per metric, up to a cap so a huge run cannot exhaust memory. */
+export class StepValues {
+  readonly values: Record<StepMetric, number[]> = {
+    preprocessingMs: [],
+    forwardMs: [],
+    updateMs: [],
+    sampleMs: [],
+    postprocessingMs: [],
+    gpuForwardMs: [],
+    gpuSampleMs: [],
+  };
+  truncated = false;
+
+  constructor(private readonly cap = 2_000_000) {}
+
+  private push(metric: StepMetric, v: number | null): void {
+    if (v === null || !Number.isFinite(v)) return;
+    const arr = this.values[metric];
+    if (arr.length >= this.cap) this.truncated = true;
+    else arr.push(v);
+  }
+
+  /**
+   * Adds one request's steps. `scheduledInStepClock` is the request's first_scheduled_time
+   * moved into the step clock (null when the offset is unknown): the first step's preprocessing
+   * needs it; later steps start from the previous token. Preprocessing may be negative with the
+   * overlap scheduler, so it is kept as measured.
+   */
+  add(steps: readonly TrtllmStep[], scheduledInStepClock: Seconds): void {
+    for (let i = 0; i < steps.length; i++) {
+      const s = steps[i];
+      const prev = i === 0 ? scheduledInStepClock : steps[i - 1].tokenTime;
+      const pre = ms(prev, s.forwardStart);
+      if (pre !== null && (i > 0 || Math.abs(pre) <= MAX_CORRECTED_GAP_S * 1000))
+        this.push("preprocessingMs", pre);
+      this.push("forwardMs", ms(s.forwardStart, s.forwardEnd));
+      this.push("updateMs", ms(s.forwardEnd, s.sampleStart));
+      this.push("sampleMs", ms(s.sampleStart, s.sampleEnd));
+      this.push("postprocessingMs", ms(s.sampleEnd, s.tokenTime));
+      this.push("gpuForwardMs", s.gpuForwardMs);
+      this.push("gpuSampleMs", s.gpuSampleMs);
+    }
+  }
+}
+
+/** Steps kept per request for the waterfall; the rest are counted, not stored. */
+export const MAX_STEPS_PER_REQUEST = 512;
+
+/**
+ * Step entries for one request's waterfall. `toRunMs` maps a step-clock time onto the run
+ * timeline (ms from the run start), or is null when the worker's clock offset is unknown.
+ */
+export function stepEntries(
+  kind: "chunk" | "step",
+  steps: readonly TrtllmStep[],
+  toRunMs: ((stepClockS: number) => number) | null,
+): StepEntry[] {
+  return steps.slice(0, MAX_STEPS_PER_REQUEST).map((s) => ({
+    kind,
+    iter: s.iter,
+    startMs: toRunMs && s.forwardStart !== null ? toRunMs(s.forwardStart) : null,
+    forwardMs: ms(s.forwardStart, s.forwardEnd),
+    updateMs: ms(s.forwardEnd, s.sampleStart),
+    sampleMs: ms(s.sampleStart, s.sampleEnd),
+    gpuForwardMs: s.gpuForwardMs,
+    gpuSampleMs: s.gpuSampleMs,
+  }));
+}

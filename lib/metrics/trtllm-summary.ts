@@ -1,0 +1,353 @@
+/**
+ * Everything a TensorRT-LLM run summary holds, computed from joined requests: the timeBreakdown
+ * block, endpoint rows, chart payloads and one stored row per request. Pure: the analyzer does IO.
+ */
+import type { EndpointRow, TimeBreakdownBlock } from "@/lib/api/schemas";
+import type { TrtllmKvBlocks, TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
+import type { TrtllmRequestsTable } from "@/lib/store/tables/trtllm";
+import { normalizeEndpoint } from "./endpoint";
+import { computeStats } from "./stats";
+import {
+  TIME_KEYS,
+  requestFirstToken,
+  requestLastToken,
+  requestSegments,
+  requestStart,
+  segmentStats,
+  segmentsFor,
+  spanMs,
+  type SegmentValue,
+} from "./time-breakdown";
+import { clockOffsetSample, estimateClockOffset } from "./trtllm-clock-offset";
+import type { JoinResult, JoinedRequest } from "./trtllm-join";
+import { BlockTally, histogram, requestHitRate, transferBandwidthGBps } from "./trtllm-kv";
+import {
+  STEP_METRICS,
+  TRTLLM_CHART_KEYS,
+  type KvHitRatePayload,
+  type SegmentSharePayload,
+  type SegmentsPayload,
+  type StepsPayload,
+} from "./trtllm-payloads";
+import type { WorkerRole } from "./trtllm-roles";
+import { StepValues, stepEntries } from "./trtllm-steps";
+
+export type TrtllmRequestRow = Omit<TrtllmRequestsTable, "run_id">;
+
+export interface TrtllmSummary {
+  timeBreakdown: TimeBreakdownBlock;
+  endpoints: Array<Partial<EndpointRow> & Pick<EndpointRow, "endpoint">>;
+  charts: Record<string, unknown>;
+  warnings: string[];
+  /** Distinct requests, including any left out of the breakdown */
+  requestCount: number;
+  /** Step metrics present ⇒ engine-level return_perf_metrics was on; null when the data cannot tell. */
+  returnPerfMetrics: boolean | null;
+}
+
+/** Arrival buckets of the segment-share chart: enough to see drift, far below the 2,000-point cap. */
+const MAX_SHARE_BUCKETS = 120;
+
+const toMs = (s: number | null, origin: number) => (s === null ? null : (s - origin) * 1000);
+
+/**
+ * Rows are handed to `emit` one at a time (the analyzer batches them into the store), so a run of
+ * a million requests never holds all rows at once.
+ */
+export async function summarizeTrtllm(
+  join: JoinResult,
+  workerNames: readonly string[],
+  emit: (row: TrtllmRequestRow) => Promise<void> | void,
+): Promise<TrtllmSummary> {
+  const { mode, requests } = join;
+  const warnings = [...join.warnings];
+  let origin = Infinity;
+  for (const r of requests) {
+    const s = requestStart(r.times);
+    if (s !== null && s < origin) origin = s;
+  }
+  if (!Number.isFinite(origin)) origin = 0;
+
+  const offsets = clockOffsets(requests);
+  const stepValues = new StepValues();
+  const chunkValues = new StepValues();
+  const perRequestSegments: SegmentValue[][] = [];
+  const arrivals: (number | null)[] = [];
+  const prefillTally = new BlockTally();
+  const anyTally = new BlockTally();
+  const transferBytes: number[] = [];
+  const bandwidths: number[] = [];
+  let sawSteps = false;
+
+  for (let idx = 0; idx < requests.length; idx++) {
+    const r = requests[idx];
+    const t = r.times;
+    const segments = requestSegments(t, mode);
+    perRequestSegments.push(segments);
+    const start = requestStart(t);
+    const kv: TrtllmKvBlocks | null = r.ctx?.kv ?? r.gen?.kv ?? null;
+    if (r.ctx?.kv) prefillTally.add(r.ctx.kv);
+    anyTally.add(kv);
+    const bytes = r.gen?.timing.kvCacheSizeBytes ?? r.ctx?.timing.kvCacheSizeBytes ?? null;
+    const bandwidth = transferBandwidthGBps(bytes, t.genKvTransferStart, t.genKvTransferEnd);
+    if (bytes !== null) transferBytes.push(bytes);
+    if (bandwidth !== null) bandwidths.push(bandwidth);
+
+    // Steps: context chunks from the prefill side; generation steps from the decode side (the
+    // single record when aggregated).
+    const chunkRec = r.ctx;
+    const stepRec = mode === "aggregated" ? r.ctx : r.gen;
+    const chunkOffset = r.ctxSource ? (offsets.get(r.ctxSource) ?? null) : null;
+    const stepOffset = (mode === "aggregated" ? r.ctxSource : r.genSource) ?? null;
+    const stepOff = stepOffset ? (offsets.get(stepOffset) ?? null) : null;
+    const chunks = chunkRec?.chunks ?? [];
+    const steps = stepRec?.steps ?? [];
+    if (chunks.length || steps.length) sawSteps = true;
+    chunkValues.add(
+      chunks,
+      chunkOffset !== null && t.ctxFirstScheduled !== null ? t.ctxFirstScheduled + chunkOffset : null,
+    );
+    const firstStepAfter =
+      mode === "aggregated" && chunks.length
+        ? chunks[chunks.length - 1].tokenTime
+        : stepOff !== null && t.genFirstScheduled !== null
+          ? t.genFirstScheduled + stepOff
+          : null;
+    stepValues.add(steps, firstStepAfter);
+    const runMs = (off: number | null) => (off === null ? null : (s: number) => (s - off - origin) * 1000);
+    const stepTimeline = [
+      ...stepEntries("chunk", chunks, runMs(chunkOffset)),
+      ...stepEntries("step", steps, runMs(stepOff)),
+    ];
+
+    const times: Record<string, number | null> = {};
+    for (const k of TIME_KEYS) times[k] = toMs(t[k], origin);
+    const spec = r.gen?.speculative ?? r.ctx?.speculative ?? null;
+    const iters = (stepRec ?? chunkRec) as TrtllmWorkerRecord | null;
+    arrivals.push(toMs(start, origin));
+    await emit({
+      idx,
+      mode,
+      request_id: r.requestId,
+      ctx_request_id: r.ctxRequestId,
+      disagg_request_id: r.disaggRequestId,
+      ctx_server: r.ctxServer ? normalizeEndpoint(r.ctxServer) : null,
+      gen_server: r.genServer ? normalizeEndpoint(r.genServer) : null,
+      ctx_worker: r.ctxFile !== null ? workerNames[r.ctxFile] : null,
+      gen_worker: r.genFile !== null ? workerNames[r.genFile] : null,
+      arrival_ms: toMs(start, origin),
+      ttft_ms: spanMs(start, requestFirstToken(t)),
+      e2e_ms: spanMs(start, requestLastToken(t)),
+      times_json: JSON.stringify(times),
+      segments_json: JSON.stringify(segments),
+      kv_total_blocks: kv?.total ?? null,
+      kv_new_blocks: kv?.newlyAllocated ?? null,
+      kv_reused_blocks: kv?.reused ?? null,
+      kv_missed_blocks: kv?.missed ?? null,
+      kv_hit_rate: kv ? requestHitRate(kv) : null,
+      kv_transfer_bytes: bytes,
+      kv_transfer_ms: spanMs(t.genKvTransferStart, t.genKvTransferEnd),
+      kv_bandwidth_gbps: bandwidth,
+      spec_accepted_tokens: spec?.acceptedDraftTokens ?? null,
+      spec_draft_tokens: spec?.draftTokens ?? null,
+      first_iter: iters?.firstIter ?? null,
+      last_iter: iters?.lastIter ?? null,
+      step_count: steps.length,
+      chunk_count: chunks.length,
+      steps_json: JSON.stringify(stepTimeline),
+    });
+  }
+
+  const stats = segmentStats(mode, perRequestSegments);
+  warnings.push(...stats.warnings);
+  // Design.md §5.2: block-weighted over prefill-side records when roles are known.
+  const runHitRate = prefillTally.requests > 0 ? prefillTally.hitRate() : anyTally.hitRate();
+  const transferStats = computeStats(transferBytes);
+  const bandwidthStats = computeStats(bandwidths);
+  const timeBreakdown: TimeBreakdownBlock = {
+    mode,
+    requestCount: requests.length,
+    segments: stats.segments,
+    kvCacheHitRate: runHitRate,
+    kvTransfer:
+      transferBytes.length || bandwidths.length
+        ? { count: transferBytes.length, bytes: transferStats, bandwidthGBps: bandwidthStats }
+        : null,
+  };
+
+  const segmentsPayload: SegmentsPayload = {
+    mode,
+    requestCount: requests.length,
+    segments: stats.segments.map((s, i) => ({
+      ...s,
+      excluded: stats.excluded[i],
+      notRecorded: requests.length - s.count - stats.excluded[i],
+    })),
+  };
+  const hit = hitRates(join, workerNames);
+  const stepsPayload: StepsPayload = {
+    steps: Object.fromEntries(STEP_METRICS.map((m) => [m, computeStats(stepValues.values[m])])),
+    chunks: Object.fromEntries(STEP_METRICS.map((m) => [m, computeStats(chunkValues.values[m])])),
+    offsets: [...offsets.samples].map(([source, n]) => ({
+      source: sourceName(source, workerNames),
+      role: source.startsWith("file:")
+        ? join.fileRoles[Number(source.slice(5))]
+        : source.endsWith(":ctx")
+          ? "prefill"
+          : "decode",
+      offsetS: offsets.get(source) ?? null,
+      samples: n,
+    })),
+  };
+  if (sawSteps && [...offsets.samples.keys()].some((k) => offsets.get(k) === null))
+    warnings.push(
+      "some workers have fewer than 3 records with steps: their steps are not placed on the request timeline",
+    );
+
+  return {
+    timeBreakdown,
+    endpoints: endpointRows(join, workerNames, hit.byFile),
+    charts: {
+      [TRTLLM_CHART_KEYS.segments]: segmentsPayload,
+      [TRTLLM_CHART_KEYS.segmentShare]: segmentShare(mode, arrivals, perRequestSegments),
+      [TRTLLM_CHART_KEYS.kvTransferBandwidth]: {
+        unit: "GB/s",
+        count: bandwidths.length,
+        stats: bandwidthStats,
+        bins: histogram(bandwidths, 40),
+      },
+      [TRTLLM_CHART_KEYS.kvHitRate]: { ...hit.payload, run: runHitRate } satisfies KvHitRatePayload,
+      [TRTLLM_CHART_KEYS.steps]: stepsPayload,
+    },
+    warnings,
+    requestCount: requests.length + join.leftOut.length,
+    returnPerfMetrics: sawSteps ? true : null,
+  };
+}
+
+function sourceName(source: string, workerNames: readonly string[]): string {
+  if (source.startsWith("file:")) return workerNames[Number(source.slice(5))] ?? source;
+  return source;
+}
+
+/** Per step source (worker file, or the copy inside a disagg record): the estimated clock offset. */
+function clockOffsets(requests: readonly JoinedRequest[]) {
+  const bySource = new Map<string, number[]>();
+  const add = (source: string | null, rec: TrtllmWorkerRecord | null) => {
+    if (!source || !rec || (rec.steps.length === 0 && rec.chunks.length === 0)) return;
+    const s = clockOffsetSample(rec);
+    let arr = bySource.get(source);
+    if (!arr) bySource.set(source, (arr = []));
+    if (s !== null) arr.push(s);
+  };
+  for (const r of requests) {
+    add(r.ctxSource, r.ctx);
+    if (r.genSource !== r.ctxSource) add(r.genSource, r.gen);
+  }
+  const offsets = new Map<string, number | null>();
+  const samples = new Map<string, number>();
+  for (const [k, v] of bySource) {
+    offsets.set(k, estimateClockOffset(v));
+    samples.set(k, v.length);
+  }
+  return { get: (k: string) => offsets.get(k) ?? null, samples };
+}
+
+function hitRates(join: JoinResult, workerNames: readonly string[]) {
+  const byFile = workerNames.map(() => new BlockTally());
+  for (const r of [...join.requests, ...join.leftOut]) {
+    if (r.ctxFile !== null && r.ctx) byFile[r.ctxFile].add(r.ctx.kv);
+    if (r.genFile !== null && r.gen) byFile[r.genFile].add(r.gen.kv);
+  }
+  const row = (t: BlockTally) => ({
+    requests: t.requests,
+    reusedBlocks: t.reused,
+    missedBlocks: t.missed,
+    hitRate: t.hitRate(),
+  });
+  const roles: WorkerRole[] = ["prefill", "decode", "combined"];
+  const byRole = roles.map((role) => {
+    const t = new BlockTally();
+    byFile.forEach((f, i) => join.fileRoles[i] === role && t.merge(f));
+    return { role, ...row(t) };
+  });
+  return {
+    byFile,
+    payload: {
+      byWorker: byFile
+        .map((t, i) => ({ worker: workerNames[i], role: join.fileRoles[i], ...row(t) }))
+        .filter((w) => w.requests > 0),
+      byRole: byRole.filter((r) => r.requests > 0),
+    },
+  };
+}
+
+function endpointRows(join: JoinResult, workerNames: readonly string[], byFile: BlockTally[]) {
+  const rows = new Map<string, { role: WorkerRole; requests: number; tally: BlockTally }>();
+  const get = (endpoint: string, role: WorkerRole) => {
+    let row = rows.get(endpoint);
+    if (!row) rows.set(endpoint, (row = { role, requests: 0, tally: new BlockTally() }));
+    return row;
+  };
+  for (const r of join.requests) {
+    if (r.ctxServer) {
+      const row = get(normalizeEndpoint(r.ctxServer), "prefill");
+      row.requests++;
+      row.tally.add(r.ctx?.kv ?? null);
+    }
+    if (r.genServer) {
+      const row = get(normalizeEndpoint(r.genServer), "decode");
+      row.requests++;
+      row.tally.add(r.gen?.kv ?? null);
+    }
+  }
+  // Worker files that never joined a named server stand for themselves.
+  workerNames.forEach((name, i) => {
+    if (join.fileServers[i] !== null || byFile[i] === undefined) return;
+    const used = [...join.requests, ...join.leftOut].filter((r) => r.ctxFile === i || r.genFile === i).length;
+    if (used === 0) return;
+    const row = get(name, join.fileRoles[i]);
+    row.requests += used;
+    row.tally.merge(byFile[i]);
+  });
+  return [...rows].map(([endpoint, r]) => ({
+    endpoint,
+    role: r.role,
+    requestCount: r.requests,
+    kvCacheHitRate: r.tally.hitRate(),
+  }));
+}
+
+function segmentShare(
+  mode: JoinResult["mode"],
+  arrivals: readonly (number | null)[],
+  perRequest: readonly SegmentValue[][],
+): SegmentSharePayload {
+  const names = segmentsFor(mode).map((s) => s.name);
+  let maxMs = 0;
+  for (const a of arrivals) if (a !== null && a > maxMs) maxMs = a;
+  const bucketCount = Math.max(1, Math.min(MAX_SHARE_BUCKETS, Math.ceil(arrivals.length / 20)));
+  const bucketMs = maxMs > 0 ? maxMs / bucketCount : 1;
+  const sums = Array.from({ length: bucketCount }, () => names.map(() => ({ sum: 0, n: 0 })));
+  const counts = new Array<number>(bucketCount).fill(0);
+  arrivals.forEach((a, i) => {
+    if (a === null) return;
+    const b = Math.min(bucketCount - 1, Math.floor(a / bucketMs));
+    counts[b]++;
+    perRequest[i].forEach((v, j) => {
+      if (typeof v === "number") {
+        sums[b][j].sum += v;
+        sums[b][j].n++;
+      }
+    });
+  });
+  return {
+    segmentNames: names,
+    bucketMs,
+    buckets: sums.map((segs, b) => ({
+      startMs: b * bucketMs,
+      requests: counts[b],
+      meanMs: segs.map((s) => (s.n > 0 ? s.sum / s.n : null)),
+    })),
+  };
+}

@@ -1,0 +1,114 @@
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { analyzeTrtllm, trtllmDiskFile, TRTLLM_FIXTURES, type TrtllmRun } from "../generators/trtllm-ingest";
+
+const fixture = (name: string, ord = 0) => trtllmDiskFile(path.join(TRTLLM_FIXTURES, name), ord);
+
+let run: TrtllmRun | null = null;
+afterEach(async () => {
+  await run?.handle.close();
+  run = null;
+});
+
+describe("trtllm analyzer on the shared fixtures", () => {
+  it("measures the reconstructed disagg record's twelve spans as exactly 1…12 ms", async () => {
+    run = await analyzeTrtllm([fixture("perf_metrics-disagg-reconstructed.jsonl")]);
+    const tb = run.result.timeBreakdown!;
+    expect(tb.mode).toBe("disaggregated");
+    expect(tb.requestCount).toBe(1);
+    const spans = tb.segments.slice(0, 12);
+    expect(spans.map((s) => s.name)).toEqual([
+      "disagg_preprocessing",
+      "ctx_preprocessing",
+      "ctx_queue",
+      "ctx_processing",
+      "ctx_postprocessing",
+      "disagg_relay",
+      "gen_preprocessing",
+      "gen_queue_wait",
+      "gen_kv_transfer",
+      "gen_post_transfer",
+      "gen_postprocessing",
+      "disagg_postprocessing",
+    ]);
+    spans.forEach((s, i) => {
+      expect(s.count).toBe(1);
+      expect(s.p50Ms).toBeCloseTo(i + 1, 6);
+      expect(s.meanMs).toBeCloseTo(i + 1, 6);
+    });
+    // decode = gen first token (1000.066) → gen last token (1000.2)
+    expect(tb.segments[12].name).toBe("decode");
+    expect(tb.segments[12].p50Ms).toBeCloseTo(134, 6);
+    // No kv_cache_size in header-transported records: no transfer block, no hit rate.
+    expect(tb.kvTransfer).toBeNull();
+    expect(tb.kvCacheHitRate).toBeNull();
+    expect(run.result.endpoints).toEqual([
+      { endpoint: "ctx0:8001", role: "prefill", requestCount: 1, kvCacheHitRate: null },
+      { endpoint: "gen0:8002", role: "decode", requestCount: 1, kvCacheHitRate: null },
+    ]);
+    const rows = await run.handle.db.selectFrom("trtllm_requests").selectAll().execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0].ttft_ms).toBeCloseTo(78, 6);
+    expect(rows[0].e2e_ms).toBeCloseTo(200, 6);
+    expect(JSON.parse(rows[0].times_json).disaggArrival).toBe(0);
+  });
+
+  it("reads the pre-refactor aggregated JSON array", async () => {
+    run = await analyzeTrtllm([fixture("time_breakdown_readme_aggregated.json")]);
+    const tb = run.result.timeBreakdown!;
+    expect(tb.mode).toBe("aggregated");
+    expect(tb.segments.map((s) => s.name)).toEqual([
+      "ctx_preprocessing",
+      "ctx_queue",
+      "ctx_processing",
+      "ctx_postprocessing",
+      "decode",
+    ]);
+    expect(tb.segments[0].p50Ms).toBeCloseTo(2, 6);
+    expect(tb.segments[1].p50Ms).toBeCloseTo(3, 6);
+    expect(tb.segments[2].p50Ms).toBeCloseTo(20, 6);
+    expect(tb.segments[3].p50Ms).toBeCloseTo(2, 6);
+    // No last_token_time: decode is not recorded, never 0.
+    expect(tb.segments[4]).toMatchObject({ count: 0, p50Ms: null, meanMs: null });
+  });
+
+  it("reads the pre-refactor disaggregated JSON array", async () => {
+    run = await analyzeTrtllm([fixture("time_breakdown_readme_disaggregated.json")]);
+    const tb = run.result.timeBreakdown!;
+    expect(tb.mode).toBe("disaggregated");
+    const byName = Object.fromEntries(tb.segments.map((s) => [s.name, s]));
+    expect(byName.disagg_preprocessing.p50Ms).toBeCloseTo(5, 6);
+    expect(byName.ctx_queue.p50Ms).toBeCloseTo(5, 6);
+    expect(byName.disagg_relay.p50Ms).toBeCloseTo(12, 6);
+    expect(byName.disagg_postprocessing.p50Ms).toBeCloseTo(7, 6);
+    // No KV transfer stamps in that README example: those spans are not recorded.
+    expect(byName.gen_kv_transfer.count).toBe(0);
+    expect(byName.gen_queue_wait.p50Ms).toBeNull();
+  });
+
+  it("takes the illustrative gen worker's KV numbers", async () => {
+    run = await analyzeTrtllm([fixture("illustrative-perf_metrics-server-gen-worker.jsonl")]);
+    const tb = run.result.timeBreakdown!;
+    expect(tb.kvCacheHitRate).toBeCloseTo(90 / 95, 12);
+    expect(tb.kvTransfer?.count).toBe(1);
+    expect(tb.kvTransfer?.bytes?.p50).toBe(2048576);
+    // 2,048,576 bytes over 5 ms = 0.4097152 GB/s
+    expect(tb.kvTransfer?.bandwidthGBps?.p50).toBeCloseTo(2048576 / 0.005 / 1e9, 3);
+  });
+
+  it("reads the post-refactor aggregated worker file with step metrics", async () => {
+    run = await analyzeTrtllm([fixture("perf_metrics-server-reconstructed-aggregated.jsonl")]);
+    expect(run.result.timeBreakdown?.mode).toBe("aggregated");
+    expect(run.result.requestCount).toBe(2);
+    expect(run.result.collectors).toEqual({ returnPerfMetrics: true });
+    expect(run.reports[0].meta?.role).toBe("combined");
+    expect(run.result.endpoints).toEqual([
+      {
+        endpoint: "perf_metrics-server-reconstructed-aggregated",
+        role: "combined",
+        requestCount: 2,
+        kvCacheHitRate: null,
+      },
+    ]);
+  });
+});
