@@ -26,7 +26,7 @@ export class GpuTelemetry {
   /** `tMs` is the sample time on the run's shared ms axis (see RequestLog.relMs). */
   add(s: GpuSample, tMs: number): void {
     const host = s.source.replace(/^[a-z]+:\/\//, "").replace(/\/metrics$/, "");
-    const key = `${host}|${s.gpuIndex ?? s.gpuUuid ?? "?"}`;
+    const key = `${host}|${s.gpuIndex ?? "?"}|${s.gpuUuid ?? ""}`;
     let t = this.tracks.get(key);
     if (!t) {
       const label = `${host} · GPU ${s.gpuIndex ?? "?"}${s.gpuModel ? ` (${s.gpuModel})` : ""}`;

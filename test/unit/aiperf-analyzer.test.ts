@@ -65,3 +65,74 @@ describe("aiperf analyzer on the qwen-c4 artifacts", () => {
     await handle.close();
   });
 });
+
+describe("aiperf analyzer on every sample", () => {
+  for (const c of ["c1", "c2", "c4"]) {
+    it(`qwen-${c}: the 10-record JSONL disagrees with the 64-request summary`, async () => {
+      const { result, handle } = await analyze([
+        fixtureFile(`qwen-${c}__profile_export_aiperf.json`, 0),
+        fixtureFile(`qwen-${c}__profile_export.jsonl`, 1),
+      ]);
+      expect(result.requests).toMatchObject({ count: 10, source: "aiperf" });
+      const w = result.warnings!.filter((x) => x.startsWith("aiperf summary disagrees:"));
+      expect(w).toHaveLength(1);
+      expect(w[0]).toContain("Requests (successful) count 10 here vs 64 in aiperf");
+      expect(result.info!.concurrency).toBe(Number(c.slice(1)));
+      await handle.close();
+    });
+  }
+
+  it("req-accounting: warmup and error records are counted, not measured; aiperf agrees", async () => {
+    const { result, handle } = await analyze([
+      fixtureFile("req-accounting/profile_export.jsonl", 0, "profile_export.jsonl"),
+      // Hand-made summary of bare numbers (no units): the detector leaves it unknown, so name its kind here.
+      {
+        ...fixtureFile("req-accounting/profile_export_aiperf.json", 1, "profile_export_aiperf.json"),
+        kind: "aiperf-summary",
+        format: "json",
+      },
+    ]);
+    const r = result.requests!;
+    expect(r).toMatchObject({ count: 2, errorCount: 1, warmupCount: 1 });
+    expect(r.e2eMs).toMatchObject({ count: 1, mean: 1000 });
+    expect(r.durationS).toBe(3);
+    expect(result.warnings!.filter((x) => x.startsWith("aiperf summary disagrees:"))).toEqual([]);
+    const errors = result.charts!["aiperf-errors"] as {
+      groups: Array<{ type: string; count: number; examples: string[] }>;
+    };
+    expect(errors.groups).toEqual([
+      expect.objectContaining({ type: "HTTPStatusError", count: 1, examples: ["500 server error"] }),
+    ]);
+    await handle.close();
+  });
+
+  it("doc error record: a cancelled request is an error and a cancellation", async () => {
+    const { result, handle } = await analyze([fixtureFile("doc-error-record__profile_export.jsonl")]);
+    expect(result.requests).toMatchObject({ count: 1, errorCount: 1, cancelledCount: 1, ttftMs: null });
+    await handle.close();
+  });
+
+  it("real 0.10 summary alone (JSON then CSV): header facts and aiperf's own numbers", async () => {
+    const { result, reports, handle } = await analyze([
+      fixtureFile("real-v0.10__profile_export_aiperf.json", 0),
+      fixtureFile("real-v0.10__profile_export_aiperf.csv", 1),
+    ]);
+    expect(reports[1].records).toBeGreaterThan(30);
+    expect(result.info).toMatchObject({
+      aiperfVersion: "0.10.0",
+      schemaVersion: "1.3",
+      concurrency: 16,
+      model: "qwen3.6-nvfp4",
+    });
+    expect(result.requests).toMatchObject({ source: "aiperf-summary", count: 96 });
+    expect(result.requests!.e2eMs!.p99).toBe(18625.4480323);
+    expect(result.charts!["aiperf-agreement"]).toBeUndefined();
+    await handle.close();
+  });
+
+  it("inputs.json is accepted and counted", async () => {
+    const { reports, handle } = await analyze([fixtureFile("canary_reference_inputs.json")]);
+    expect(reports[0].records).toBeGreaterThan(0);
+    await handle.close();
+  });
+});

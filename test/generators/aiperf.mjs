@@ -1,0 +1,267 @@
+#!/usr/bin/env node
+/**
+ * Synthetic aiperf artifacts with known distributions: a `profile_export.jsonl` of any size plus
+ * the `profile_export_aiperf.json` (and `.csv`) aiperf would write for exactly those records.
+ * Used by the aiperf tests (agreement must be exact) and by the ingest benchmark (large files).
+ *
+ *   node test/generators/aiperf.mjs --out DIR [--records 100000] [--warmup 10] [--error-every 0]
+ *        [--concurrency 8] [--seed 1] [--config v1|v2] [--no-csv]
+ *
+ * Distributions (seeded, reproducible): TTFT uniform on [20, 120) ms, input tokens uniform
+ * integers on [100, 2100), output tokens uniform integers on [50, 550), ITL uniform on
+ * [8, 16) ms; end-to-end latency = TTFT + ITL × (OSL − 1), exactly aiperf's relation.
+ * Requests run back to back on `concurrency` workers, so in-flight concurrency is that number.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { once } from "node:events";
+
+/** mulberry32: a tiny seeded PRNG, so every run of the generator writes the same bytes. */
+export function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** numpy.percentile's default (linear) on an ascending array: written here independently of lib/. */
+function pct(sorted, q) {
+  const n = sorted.length;
+  if (n === 1) return sorted[0];
+  const rank = (q / 100) * (n - 1);
+  const lo = Math.floor(rank);
+  const hi = Math.ceil(rank);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
+}
+
+function block(values, unit) {
+  const s = Float64Array.from(values).sort();
+  const n = s.length;
+  let sum = 0;
+  for (const v of s) sum += v;
+  const avg = sum / n;
+  let sq = 0;
+  for (const v of s) sq += (v - avg) ** 2;
+  const out = { unit, avg };
+  for (const q of [1, 5, 10, 25, 50, 75, 90, 95, 99]) out[`p${q}`] = pct(s, q);
+  Object.assign(out, { min: s[0], max: s[n - 1], std: Math.sqrt(sq / n), count: n, sum });
+  return out;
+}
+
+const BASE_NS = 1762551940061660356n;
+
+/**
+ * Writes the artifacts into `outDir` and returns the truth: counts and the summary object.
+ * Options: records, warmup, errorEvery (every k-th profiling request fails; 0 = none),
+ * concurrency, seed, config ("v1" | "v2"), csv (boolean), prefix (file name stem).
+ */
+export async function generateAiperfRun(outDir, opts = {}) {
+  const records = opts.records ?? 1000;
+  const warmup = opts.warmup ?? 0;
+  const errorEvery = opts.errorEvery ?? 0;
+  const concurrency = opts.concurrency ?? 8;
+  const rand = prng(opts.seed ?? 1);
+  const prefix = opts.prefix ?? "profile_export";
+  fs.mkdirSync(outDir, { recursive: true });
+  const jsonlPath = path.join(outDir, `${prefix}.jsonl`);
+  const out = fs.createWriteStream(jsonlPath);
+
+  const ok = { ttft: [], e2e: [], itl: [], isl: [], osl: [] };
+  const workerFreeMs = new Float64Array(concurrency);
+  let minStartNs = null;
+  let maxEndNs = null;
+  let errors = 0;
+  const total = warmup + records;
+  for (let i = 0; i < total; i++) {
+    const phase = i < warmup ? "warmup" : "profiling";
+    const w = i % concurrency;
+    const ttft = 20 + rand() * 100;
+    const itl = 8 + rand() * 8;
+    const isl = 100 + Math.floor(rand() * 2000);
+    const osl = 50 + Math.floor(rand() * 500);
+    const e2e = ttft + itl * (osl - 1);
+    const failed = phase === "profiling" && errorEvery > 0 && (i - warmup) % errorEvery === errorEvery - 1;
+    const startMs = workerFreeMs[w] + 0.5;
+    const durMs = failed ? 5 : e2e;
+    workerFreeMs[w] = startMs + durMs;
+    // Whole nanoseconds, added as BigInt so the digits written are exact.
+    const startNs = BASE_NS + BigInt(Math.round(startMs * 1e6));
+    const endNs = startNs + BigInt(Math.round(durMs * 1e6));
+    const meta = `{"session_num":${i},"x_request_id":"req-${String(i).padStart(8, "0")}","x_correlation_id":"c-${i}","turn_index":0,"request_start_ns":${startNs},"request_ack_ns":${startNs + 1000n},"request_end_ns":${endNs},"worker_id":"worker_${w}","record_processor_id":"rp_0","benchmark_phase":"${phase}","was_cancelled":false}`;
+    let line;
+    if (failed) {
+      errors++;
+      line = `{"metadata":${meta},"metrics":{"error_isl":{"value":${isl},"unit":"tokens"}},"error":{"code":500,"type":"HTTPStatusError","message":"500 server error"}}`;
+    } else {
+      line = `{"metadata":${meta},"metrics":{"input_sequence_length":{"value":${isl},"unit":"tokens"},"output_sequence_length":{"value":${osl},"unit":"tokens"},"time_to_first_token":{"value":${ttft},"unit":"ms"},"request_latency":{"value":${e2e},"unit":"ms"},"inter_token_latency":{"value":${itl},"unit":"ms"}}}`;
+    }
+    if (phase === "profiling") {
+      if (minStartNs === null || startNs < minStartNs) minStartNs = startNs;
+      if (maxEndNs === null || endNs > maxEndNs) maxEndNs = endNs;
+      if (!failed) {
+        ok.ttft.push(ttft);
+        ok.e2e.push(e2e);
+        ok.itl.push(itl);
+        ok.isl.push(isl);
+        ok.osl.push(osl);
+      }
+    }
+    if (!out.write(line + "\n")) await once(out, "drain");
+  }
+  out.end();
+  await once(out, "finish");
+
+  const durationS = Number(maxEndNs - minStartNs) / 1e9;
+  const totalOsl = ok.osl.reduce((a, b) => a + b, 0);
+  const totalIsl = ok.isl.reduce((a, b) => a + b, 0);
+  const config =
+    opts.config === "v2"
+      ? {
+          models: { items: [{ name: "synthetic/model" }] },
+          endpoint: { urls: ["http://localhost:8000"], type: "chat", streaming: true },
+          phases: [
+            {
+              name: "warmup",
+              type: "concurrency",
+              exclude_from_results: true,
+              requests: warmup,
+              concurrency,
+            },
+            { name: "profiling", type: "concurrency", requests: records, concurrency },
+          ],
+        }
+      : {
+          endpoint: {
+            model_names: ["synthetic/model"],
+            type: "chat",
+            streaming: true,
+            url: "localhost:8000",
+          },
+          loadgen: { concurrency, request_count: records, warmup_request_count: warmup },
+        };
+  const summary = {
+    schema_version: "1.1",
+    aiperf_version: "0.7.0",
+    benchmark_id: "synthetic",
+    request_throughput: { unit: "requests/sec", avg: ok.ttft.length / durationS },
+    request_latency: block(ok.e2e, "ms"),
+    request_count: { unit: "requests", avg: ok.ttft.length },
+    time_to_first_token: block(ok.ttft, "ms"),
+    inter_token_latency: block(ok.itl, "ms"),
+    output_token_throughput: { unit: "tokens/sec", avg: totalOsl / durationS },
+    output_sequence_length: block(ok.osl, "tokens"),
+    input_sequence_length: block(ok.isl, "tokens"),
+    benchmark_duration: { unit: "sec", avg: durationS },
+    total_osl: { unit: "tokens", avg: totalOsl },
+    total_isl: { unit: "tokens", avg: totalIsl },
+    ...(errors > 0 ? { error_request_count: { unit: "requests", avg: errors } } : {}),
+    input_config: config,
+    was_cancelled: false,
+    error_summary:
+      errors > 0
+        ? [
+            {
+              error_details: { code: 500, type: "HTTPStatusError", message: "500 server error" },
+              count: errors,
+            },
+          ]
+        : [],
+  };
+  const summaryPath = path.join(outDir, `${prefix}_aiperf.json`);
+  fs.writeFileSync(summaryPath, JSON.stringify(summary, null, 2));
+  let csvPath = null;
+  if (opts.csv !== false) {
+    csvPath = path.join(outDir, `${prefix}_aiperf.csv`);
+    fs.writeFileSync(csvPath, summaryCsv(summary));
+  }
+  return {
+    jsonlPath,
+    summaryPath,
+    csvPath,
+    summary,
+    counts: { records, warmup, errors, ok: ok.ttft.length },
+    durationS,
+  };
+}
+
+const HEADERS = {
+  time_to_first_token: "Time to First Token",
+  request_latency: "Request Latency",
+  inter_token_latency: "Inter Token Latency",
+  input_sequence_length: "Input Sequence Length",
+  output_sequence_length: "Output Sequence Length",
+  request_throughput: "Request Throughput",
+  request_count: "Request Count",
+  output_token_throughput: "Output Token Throughput",
+  benchmark_duration: "Benchmark Duration",
+  error_request_count: "Error Request Count",
+};
+
+/** The CSV aiperf writes for the same summary: CRLF, `.2f`, record metrics then scalars. */
+function summaryCsv(summary) {
+  const f = (v) => (v === undefined ? "" : v.toFixed(2));
+  const name = (tag) => {
+    const unit = summary[tag].unit;
+    return unit === "requests" || unit === "count" ? HEADERS[tag] : `${HEADERS[tag]} (${unit})`;
+  };
+  const keys = [
+    "avg",
+    "min",
+    "max",
+    "sum",
+    "p1",
+    "p5",
+    "p10",
+    "p25",
+    "p50",
+    "p75",
+    "p90",
+    "p95",
+    "p99",
+    "std",
+  ];
+  const rows = [["Metric", ...keys].join(",")];
+  for (const tag of Object.keys(HEADERS)) {
+    const b = summary[tag];
+    if (b && b.p50 !== undefined) rows.push([name(tag), ...keys.map((k) => f(b[k]))].join(","));
+  }
+  rows.push("", "Metric,Value");
+  for (const tag of Object.keys(HEADERS)) {
+    const b = summary[tag];
+    if (b && b.p50 === undefined) rows.push(`${name(tag)},${f(b.avg)}`);
+  }
+  return rows.join("\r\n") + "\r\n";
+}
+
+function parseArgs(argv) {
+  const opts = { out: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => argv[++i];
+    if (a === "--out") opts.out = next();
+    else if (a === "--records") opts.records = Number(next());
+    else if (a === "--warmup") opts.warmup = Number(next());
+    else if (a === "--error-every") opts.errorEvery = Number(next());
+    else if (a === "--concurrency") opts.concurrency = Number(next());
+    else if (a === "--seed") opts.seed = Number(next());
+    else if (a === "--config") opts.config = next();
+    else if (a === "--no-csv") opts.csv = false;
+  }
+  return opts;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+  const opts = parseArgs(process.argv.slice(2));
+  if (!opts.out) {
+    console.error(
+      "usage: node test/generators/aiperf.mjs --out DIR [--records N] [--warmup N] [--error-every K]",
+    );
+    process.exit(2);
+  }
+  const r = await generateAiperfRun(opts.out, opts);
+  console.log(JSON.stringify({ jsonl: r.jsonlPath, summary: r.summaryPath, csv: r.csvPath, ...r.counts }));
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { computeDistribution } from "@/lib/metrics/aiperf-distribution";
+import { inFlightMax, niceBucketMs, timelinePayload } from "@/lib/metrics/aiperf-timeline";
+import { energyDeltaJ, GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
+import { computeRequestsBlock } from "@/lib/metrics/requests";
+import { FLAG_ERROR, FLAG_WARMUP, RequestLog, type RequestEntry } from "@/lib/metrics/requests-log";
+
+const ms = (v: number) => BigInt(Math.round(v * 1e6)) + 1_700_000_000_000_000_000n;
+function entry(startMs: number, endMs: number, extra: Partial<RequestEntry> = {}): RequestEntry {
+  return {
+    startNs: ms(startMs),
+    endNs: ms(endMs),
+    ttftMs: 10,
+    e2eMs: endMs - startMs,
+    itlMs: 1,
+    inputTokens: 5,
+    outputTokens: 4,
+    flags: 0,
+    ...extra,
+  };
+}
+
+describe("requests block", () => {
+  it("excludes warmup and error records from statistics but counts them", () => {
+    const log = new RequestLog();
+    log.push(entry(0, 1000, { flags: FLAG_WARMUP, e2eMs: 99999 }));
+    log.push(entry(1000, 2000));
+    log.push(entry(2000, 2500, { flags: FLAG_ERROR, e2eMs: 20000 }));
+    log.push(entry(2500, 5000));
+    const b = computeRequestsBlock(log);
+    expect(b).toMatchObject({ count: 3, errorCount: 1, warmupCount: 0 + 1, durationS: 4 });
+    expect(b.e2eMs).toMatchObject({ count: 2, mean: 1750, min: 1000, max: 2500 });
+    // 2 successful requests in the 4 s window from the first profiling start to the last end.
+    expect(b.requestThroughputPerS).toBe(0.5);
+    expect(b.outputTokenThroughputPerS).toBe(2);
+  });
+});
+
+describe("distribution", () => {
+  it("bins 1..10 into equal widths with the max in the last bin and exact markers", () => {
+    const d = computeDistribution([10, 9, 8, 7, 6, 5, 4, 3, 2, 1], 3)!;
+    expect(d.bins.map((b) => b.count)).toEqual([3, 3, 4]);
+    expect(d.bins[2].end).toBe(10);
+    expect(d.p50).toBe(5.5);
+    expect(d.p90).toBeCloseTo(9.1, 12);
+    expect(d.cdf[0]).toEqual({ value: 1, fraction: 0.1 });
+    expect(d.cdf[d.cdf.length - 1]).toEqual({ value: 10, fraction: 1 });
+  });
+  it("keeps the CDF under 202 points for large inputs", () => {
+    const d = computeDistribution(Array.from({ length: 100_000 }, (_, i) => i))!;
+    expect(d.cdf.length).toBeLessThanOrEqual(202);
+    expect(d.bins.reduce((a, b) => a + b.count, 0)).toBe(100_000);
+  });
+});
+
+describe("timeline", () => {
+  it("time-weights the in-flight average and finds the exact maximum", () => {
+    // Two requests overlapping in [500, 1000) ms; with 1 ms buckets over 1.5 s.
+    const log = new RequestLog();
+    log.push(entry(0, 1000));
+    log.push(entry(500, 1500));
+    const t = timelinePayload(log, log.cols.startMs[0]);
+    expect(t.bucketS).toBe(0.005);
+    const at = (s: number) => t.points.find((p) => Math.abs(p.tS - s) < 1e-9)!;
+    expect(at(0.2).inFlightAvg).toBeCloseTo(1, 9);
+    expect(at(0.7).inFlightAvg).toBeCloseTo(2, 9);
+    expect(at(0.7).inFlightMax).toBe(2);
+    expect(at(1.2).inFlightMax).toBe(1);
+    // Each completion lands in one bucket: 1 request per 5 ms bucket = 200 requests/s there.
+    expect(t.points.reduce((a, p) => a + p.requestsPerS * t.bucketS, 0)).toBeCloseTo(2, 9);
+  });
+  it("counts an end before a start at the same instant", () => {
+    expect(Array.from(inFlightMax(Float64Array.of(0, 10), Float64Array.of(10, 20), 100, 1))).toEqual([1]);
+  });
+  it("picks 1-2-5 bucket widths", () => {
+    expect([niceBucketMs(0.3), niceBucketMs(3), niceBucketMs(17), niceBucketMs(4000)]).toEqual([
+      1, 5, 20, 5000,
+    ]);
+  });
+});
+
+describe("GPU energy", () => {
+  it("sums counter deltas over the window, counting a GPU seen by two exporters once", () => {
+    const g = new GpuTelemetry();
+    const sample = (src: string, uuid: string, mj: number) => ({
+      timestampNs: 0n,
+      source: src,
+      gpuIndex: 0,
+      gpuUuid: uuid,
+      gpuModel: null,
+      hostname: null,
+      powerW: 100,
+      utilizationPct: 50,
+      memoryUsedGb: 10,
+      energyMj: mj,
+    });
+    g.add(sample("http://a:9400/metrics", "GPU-1", 1.0), 0);
+    g.add(sample("http://a:9400/metrics", "GPU-1", 1.002), 1000);
+    g.add(sample("http://a:9400/metrics", "GPU-1", 1.004), 2000);
+    g.add(sample("http://a:9402/metrics", "GPU-1", 1.0), 0);
+    g.add(sample("http://a:9402/metrics", "GPU-1", 1.004), 2000);
+    g.add(sample("http://a:9400/metrics", "GPU-2", 5.0), 0);
+    g.add(sample("http://a:9400/metrics", "GPU-2", 5.001), 1000);
+    // Window [0, 1000]: GPU-1 2 kJ + GPU-2 1 kJ = 3,000 J over 600 output tokens = 5 J/token.
+    const p = g.payload(0, [0, 1000], 600);
+    expect(p.energyJ).toBeCloseTo(3000, 6);
+    expect(p.energyPerOutputTokenJ).toBeCloseTo(5, 9);
+    expect(p.duplicateGpus).toBe(1);
+    expect(p.gpus).toHaveLength(3);
+    expect(energyDeltaJ({ tMs: [0, 1], energyMj: [2, 1] }, [0, 1], null)).toBeNull();
+  });
+});

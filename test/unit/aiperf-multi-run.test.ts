@@ -1,0 +1,37 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+// @ts-expect-error plain ESM generator without type declarations
+import { generateAiperfRun } from "../generators/aiperf.mjs";
+import { analyze, diskFile } from "./aiperf-helpers";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiperf-multi-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("multi-run folder (profile_runs/run_NNNN)", () => {
+  it("pools the trials into one run and checks each trial against its own summary", async () => {
+    const a = await generateAiperfRun(path.join(dir, "run_0001"), { records: 300, seed: 1, csv: false });
+    const b = await generateAiperfRun(path.join(dir, "run_0002"), { records: 200, seed: 2, csv: false });
+    const files = [
+      diskFile(a.jsonlPath, "profile_runs/run_0001/profile_export.jsonl", 0),
+      diskFile(a.summaryPath, "profile_runs/run_0001/profile_export_aiperf.json", 1),
+      diskFile(b.jsonlPath, "profile_runs/run_0002/profile_export.jsonl", 2),
+      diskFile(b.summaryPath, "profile_runs/run_0002/profile_export_aiperf.json", 3),
+    ];
+    const { result, handle } = await analyze(files);
+    expect(result.requests!.count).toBe(500);
+    expect(result.info!.trials).toBe(2);
+    expect(result.warnings!.filter((w) => w.startsWith("aiperf summary disagrees:"))).toEqual([]);
+    const agreement = result.charts!["aiperf-agreement"] as { sources: string[]; disagreements: number };
+    expect(agreement.sources).toHaveLength(2);
+    expect(agreement.disagreements).toBe(0);
+    expect(result.charts!["aiperf-trials"]).toEqual({
+      trials: [
+        { name: "profile_runs/run_0001", records: 300 },
+        { name: "profile_runs/run_0002", records: 200 },
+      ],
+    });
+    await handle.close();
+  });
+});
