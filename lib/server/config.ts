@@ -26,7 +26,7 @@ function intEnv(name: string, fallback: number): number {
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
-    dataDir: path.resolve(env.DATA_DIR || "data"),
+    dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR || "data"),
     databaseUrl: env.DATABASE_URL || null,
     apiToken: env.RUNLENS_API_TOKEN || null,
     maxUploadBytes: intEnv("RUNLENS_MAX_UPLOAD_BYTES", 2 * GiB),

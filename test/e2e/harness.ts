@@ -1,0 +1,121 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Browser } from "playwright-core";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+export interface RunningApp {
+  url: string;
+  dataDir: string;
+  process: ChildProcess;
+  logs: () => string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built app (`next start`, so `next build` must have run) on a free port with its
+ * own temporary data directory. Examples are off unless `env` turns them on.
+ */
+export async function startApp(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<RunningApp> {
+  const distDir = process.env.RUNLENS_DIST_DIR || ".next";
+  if (!fs.existsSync(path.join(ROOT, distDir, "BUILD_ID")))
+    throw new Error(`no production build in ${distDir}: run \`npx next build\` first`);
+  const port = await freePort();
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-"));
+  let output = "";
+  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      DATA_DIR: dataDir,
+      RUNLENS_EXAMPLES: "off",
+      DATABASE_URL: "",
+      ...opts.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (d) => (output += String(d)));
+  child.stderr?.on("data", (d) => (output += String(d)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`app exited early:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`app did not start within 60 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    dataDir,
+    process: child,
+    logs: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await new Promise((r) => {
+          const t = setTimeout(() => {
+            child.kill("SIGKILL");
+            r(null);
+          }, 5000);
+          child.once("exit", () => {
+            clearTimeout(t);
+            r(null);
+          });
+        });
+      }
+      if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** Uploads files through the HTTP API (multipart) and returns the parsed 201 body. */
+export async function apiUpload(
+  url: string,
+  files: Array<{ path: string; name?: string }>,
+  fields: Record<string, string> = {},
+): Promise<{ id: string; url: string; files: Array<{ kind: string; records: number }> }> {
+  const form = new FormData();
+  for (const f of files) form.append("file", new Blob([fs.readFileSync(f.path)]), f.name ?? path.basename(f.path));
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  const res = await fetch(`${url}/api/runs`, { method: "POST", body: form });
+  if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  return res.json();
+}
