@@ -5,7 +5,12 @@
  * the caller passes an endpoint key (the file name).
  */
 import type { Readable } from "node:stream";
-import { canonicalName, emptyMetricSet, type MetricSet, type MetricSeries } from "@/lib/metrics/server-metrics/types";
+import {
+  canonicalName,
+  emptyMetricSet,
+  type MetricSet,
+  type MetricSeries,
+} from "@/lib/metrics/server-metrics/types";
 import type { WarningLog } from "./json-lines";
 import { readLines } from "./read-lines";
 
@@ -65,7 +70,13 @@ export async function readPrometheusText(
     const declared = types.get(family) ?? types.get(canonicalName(family));
     if (declared === "summary") continue;
     const type =
-      stat !== "" ? "histogram" : declared === "counter" || raw.endsWith("_total") ? "counter" : family.endsWith("_info") ? "info" : "gauge";
+      stat !== ""
+        ? "histogram"
+        : declared === "counter" || raw.endsWith("_total")
+          ? "counter"
+          : family.endsWith("_info")
+            ? "info"
+            : "gauge";
     const key = `${family}\u0000${JSON.stringify(Object.entries(labels).sort())}`;
     const s = series.get(key) ?? { name: canonicalName(family), type, endpoint, labels, stats: {} };
     if (type === "histogram") s.stats[stat] = value;

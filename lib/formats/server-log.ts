@@ -70,7 +70,12 @@ export async function readServerLog(stream: Readable): Promise<LogCapacity | nul
     const pools = vllmTagged.size > 0 ? vllmTagged.size : vllmBareCount;
     const sum = vllmTagged.size > 0 ? [...vllmTagged.values()].reduce((a, b) => a + b, 0) : vllmBare;
     if (vllmDpSize > 1 && pools < vllmDpSize)
-      return { engine: "vllm", tokens: null, pools, note: `${pools} of ${vllmDpSize} DP engine cores logged` };
+      return {
+        engine: "vllm",
+        tokens: null,
+        pools,
+        note: `${pools} of ${vllmDpSize} DP engine cores logged`,
+      };
     return { engine: "vllm", tokens: sum, pools, note: `Σ GPU KV cache size over ${pools} engine core(s)` };
   }
   if (sglangByDp.size > 0) {
@@ -85,8 +90,18 @@ export async function readServerLog(stream: Readable): Promise<LogCapacity | nul
       };
     }
     if (sglangDpSize > 1 && sglangByDp.size < sglangDpSize)
-      return { engine: "sglang", tokens: null, pools: sglangByDp.size, note: `${sglangByDp.size} of ${sglangDpSize} DP ranks logged` };
-    return { engine: "sglang", tokens: sum, pools: sglangByDp.size, note: `Σ max_total_num_tokens over ${sglangByDp.size} DP rank(s)` };
+      return {
+        engine: "sglang",
+        tokens: null,
+        pools: sglangByDp.size,
+        note: `${sglangByDp.size} of ${sglangDpSize} DP ranks logged`,
+      };
+    return {
+      engine: "sglang",
+      tokens: sum,
+      pools: sglangByDp.size,
+      note: `Σ max_total_num_tokens over ${sglangByDp.size} DP rank(s)`,
+    };
   }
   if (sglangBare !== null) {
     // Lines without a DP tag are tensor-parallel replicas of one pool per DP rank.

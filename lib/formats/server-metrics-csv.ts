@@ -6,12 +6,18 @@
  */
 import type { Readable } from "node:stream";
 import { normalizeEndpoint } from "@/lib/metrics/endpoint";
-import { canonicalName, emptyMetricSet, type MetricSet, type MetricType } from "@/lib/metrics/server-metrics/types";
+import {
+  canonicalName,
+  emptyMetricSet,
+  type MetricSet,
+  type MetricType,
+} from "@/lib/metrics/server-metrics/types";
 import type { WarningLog } from "./json-lines";
 import { readLines } from "./read-lines";
 import { toNumber } from "./server-metrics-json";
 
-const STAT_KEY = /^(avg|min|max|std|p\d+(_estimate)?|total|rate|rate_(avg|min|max|std)|count|count_rate|sum|sum_rate)$/;
+const STAT_KEY =
+  /^(avg|min|max|std|p\d+(_estimate)?|total|rate|rate_(avg|min|max|std)|count|count_rate|sum|sum_rate)$/;
 
 /** Splits one CSV record (RFC 4180 quoting). Returns null while a quoted field is still open. */
 export function splitCsvRecord(text: string): string[] | null {
@@ -95,9 +101,16 @@ export async function readServerMetricsCsv(stream: Readable, warnings: WarningLo
         if (n !== null) stats[h] = n;
       } else if (v !== "") labels[h] = v;
     }
-    set.series.push({ name: canonicalName(row.Metric), type, endpoint: normalizeEndpoint(row.Endpoint), labels, stats });
+    set.series.push({
+      name: canonicalName(row.Metric),
+      type,
+      endpoint: normalizeEndpoint(row.Endpoint),
+      labels,
+      stats,
+    });
   }
-  if (pending !== "") warnings.add("skipped line: unterminated quoted field at the end of the file", pendingLine);
+  if (pending !== "")
+    warnings.add("skipped line: unterminated quoted field at the end of the file", pendingLine);
   for (const e of info.values()) set.series.push({ ...e, type: "info", stats: {} });
   return set;
 }

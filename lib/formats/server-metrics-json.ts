@@ -90,8 +90,16 @@ export function parseServerMetricsJson(doc: unknown, warnings: WarningLog): Metr
           const n = toNumber(v);
           if (n !== null) stats[k] = n;
         }
-      const endpoint = typeof s.endpoint_url === "string" ? normalizeEndpoint(s.endpoint_url) : UNKNOWN_ENDPOINT;
-      set.series.push({ name, type, endpoint, labels: toLabels(s.labels), stats, slices: toSlices(s.timeslices, type) });
+      const endpoint =
+        typeof s.endpoint_url === "string" ? normalizeEndpoint(s.endpoint_url) : UNKNOWN_ENDPOINT;
+      set.series.push({
+        name,
+        type,
+        endpoint,
+        labels: toLabels(s.labels),
+        stats,
+        slices: toSlices(s.timeslices, type),
+      });
     }
   }
   const info = isObject(doc.summary) && isObject(doc.summary.endpoint_info) ? doc.summary.endpoint_info : {};

@@ -15,7 +15,12 @@ import {
   sliceDurationNs,
   type ScrapeTrack,
 } from "@/lib/metrics/server-metrics/scrape-window";
-import { canonicalName, emptyMetricSet, type MetricSet, type MetricType } from "@/lib/metrics/server-metrics/types";
+import {
+  canonicalName,
+  emptyMetricSet,
+  type MetricSet,
+  type MetricType,
+} from "@/lib/metrics/server-metrics/types";
 import { readJsonLines, type WarningLog } from "./json-lines";
 import { toLabels, toNumber } from "./server-metrics-json";
 
@@ -66,7 +71,10 @@ export async function readServerMetricsJsonl(
     const warmup = typeof value.benchmark_phase === "string" && value.benchmark_phase !== "profiling";
     if (!warmup) {
       const span = spans.get(endpoint);
-      spans.set(endpoint, span ? { first: Math.min(span.first, t), last: Math.max(span.last, t) } : { first: t, last: t });
+      spans.set(
+        endpoint,
+        span ? { first: Math.min(span.first, t), last: Math.max(span.last, t) } : { first: t, last: t },
+      );
     }
     for (const [rawName, samples] of Object.entries(value.metrics)) {
       if (!Array.isArray(samples)) continue;
@@ -103,7 +111,8 @@ export async function readServerMetricsJsonl(
   for (const track of tracks.values()) {
     if (track.firstProfiling === -1) continue;
     const span = spans.get(track.endpoint);
-    const startNs = track.firstProfiling > 0 ? track.t[track.firstProfiling - 1] : (span?.first ?? track.t[0]);
+    const startNs =
+      track.firstProfiling > 0 ? track.t[track.firstProfiling - 1] : (span?.first ?? track.t[0]);
     const endNs = span?.last ?? track.t[track.t.length - 1];
     const step = sliceDurationNs(endNs - startNs);
     const base = { name: track.name, type: track.type, endpoint: track.endpoint, labels: track.labels };

@@ -1,6 +1,7 @@
 import type { Analyzer } from "../analyzer";
 import { aiperfAnalyzer } from "./aiperf";
 import { recordCounter } from "./record-counter";
+import { serverMetricsAnalyzer } from "./server-metrics";
 import { trtllmAnalyzer } from "./trtllm";
 
 /**
@@ -8,5 +9,5 @@ import { trtllmAnalyzer } from "./trtllm";
  * the record counter takes whatever is left. Each family adds its factory here.
  */
 export function createAnalyzers(): Analyzer[] {
-  return [trtllmAnalyzer(), aiperfAnalyzer(), recordCounter()];
+  return [trtllmAnalyzer(), aiperfAnalyzer(), serverMetricsAnalyzer(), recordCounter()];
 }

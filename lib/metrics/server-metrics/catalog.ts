@@ -3,7 +3,13 @@
  * reference/trtllm.md §5). Names are canonical: a trailing `_total` is already stripped
  * (types.ts canonicalName), so `trtllm_prompt_tokens_total` and `trtllm_prompt_tokens` are one.
  */
-export const PROMPT_TOKENS = ["vllm:prompt_tokens", "sglang:prompt_tokens", "trtllm_prompt_tokens", "atom:prompt_tokens", "atom_prompt_tokens"];
+export const PROMPT_TOKENS = [
+  "vllm:prompt_tokens",
+  "sglang:prompt_tokens",
+  "trtllm_prompt_tokens",
+  "atom:prompt_tokens",
+  "atom_prompt_tokens",
+];
 export const GENERATION_TOKENS = [
   "vllm:generation_tokens",
   "sglang:generation_tokens",
@@ -78,7 +84,10 @@ export const REQUESTS_WAITING = [
 ];
 
 export const FRONTEND_INPUT_TOKENS = "dynamo_frontend_input_sequence_tokens";
-export const FRONTEND_OUTPUT_TOKENS = ["dynamo_frontend_output_tokens", "dynamo_frontend_output_sequence_tokens"];
+export const FRONTEND_OUTPUT_TOKENS = [
+  "dynamo_frontend_output_tokens",
+  "dynamo_frontend_output_sequence_tokens",
+];
 export const FRONTEND_CACHED_TOKENS = "dynamo_frontend_cached_tokens";
 export const ROUTER_KV_HIT_RATE = "dynamo_component_router_kv_hit_rate";
 export const ROUTER_SHARED_HIT_RATE = "dynamo_component_router_shared_cache_hit_rate";

@@ -68,5 +68,10 @@ export function gaugeSlices(track: ScrapeTrack, startNs: number, stepNs: number)
   }
   return [...acc.entries()]
     .sort((a, b) => a[0] - b[0])
-    .map(([k, a]) => ({ startNs: startNs + k * stepNs, endNs: startNs + (k + 1) * stepNs, value: a.sum / a.n, max: a.max }));
+    .map(([k, a]) => ({
+      startNs: startNs + k * stepNs,
+      endNs: startNs + (k + 1) * stepNs,
+      value: a.sum / a.n,
+      max: a.max,
+    }));
 }

@@ -1,0 +1,134 @@
+/**
+ * Server metrics analyzer: aiperf server-metrics exports (JSON, CSV, raw JSONL scrapes), plain
+ * Prometheus scrapes and engine logs → the `serverMetrics` block, endpoint rows and the "sm-*"
+ * chart payloads (design.md §5.3–§5.4). One run often carries the same scrapes in several
+ * exports; only the most complete format is counted (JSON > JSONL > CSV) so nothing is added
+ * twice. Prometheus text scrapes are separate endpoints and always count.
+ */
+import { WarningLog } from "@/lib/formats/json-lines";
+import { readPrometheusText } from "@/lib/formats/prometheus-text";
+import { readServerLog, type LogCapacity } from "@/lib/formats/server-log";
+import { readServerMetricsCsv } from "@/lib/formats/server-metrics-csv";
+import { readServerMetricsJson } from "@/lib/formats/server-metrics-json";
+import { readServerMetricsJsonl } from "@/lib/formats/server-metrics-jsonl";
+import { normalizeEndpoint } from "@/lib/metrics/endpoint";
+import { buildServerMetricsCharts } from "@/lib/metrics/server-metrics/charts";
+import { summarizeServerMetrics } from "@/lib/metrics/server-metrics/summarize";
+import { emptyMetricSet, mergeMetricSets, type MetricSet } from "@/lib/metrics/server-metrics/types";
+import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
+
+type ExportFormat = "json" | "jsonl" | "csv" | "prometheus";
+const PREFERENCE: ExportFormat[] = ["json", "jsonl", "csv"];
+
+export function serverMetricsAnalyzer(): Analyzer {
+  const sets: Record<ExportFormat, { set: MetricSet; files: string[] }> = {
+    json: { set: emptyMetricSet(), files: [] },
+    jsonl: { set: emptyMetricSet(), files: [] },
+    csv: { set: emptyMetricSet(), files: [] },
+    prometheus: { set: emptyMetricSet(), files: [] },
+  };
+  const logs: LogCapacity[] = [];
+  const seenLogs = new Set<string>();
+
+  async function ingestFile(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
+    const warnings = new WarningLog();
+    const stream = await file.open();
+    const counts = { records: 0, skipped: 0 };
+    if (file.kind === "server-log") {
+      // The same worker log uploaded twice (two folders) must not count its pools twice (trap T9).
+      if (seenLogs.has(file.sha256)) {
+        stream.destroy();
+        return {
+          records: 0,
+          skipped: 0,
+          warnings: [{ message: "same content as another log of this run; counted once" }],
+        };
+      }
+      seenLogs.add(file.sha256);
+      const cap = await readServerLog(stream);
+      if (cap) logs.push(cap);
+      return {
+        records: cap ? cap.pools : 0,
+        skipped: 0,
+        warnings: warnings.toList(),
+        meta: cap
+          ? { engine: cap.engine, kvCapacityTokens: cap.tokens, note: cap.note }
+          : { note: "no KV pool size line" },
+      };
+    }
+    let set: MetricSet | null = null;
+    let format: ExportFormat;
+    switch (file.format) {
+      case "json":
+        format = "json";
+        set = await readServerMetricsJson(stream, warnings, ctx.limits.maxJsonDocumentBytes);
+        break;
+      case "csv":
+        format = "csv";
+        set = await readServerMetricsCsv(stream, warnings);
+        break;
+      case "jsonl":
+        format = "jsonl";
+        set = await readServerMetricsJsonl(stream, warnings, counts, ctx.limits.maxLineBytes);
+        break;
+      default:
+        format = "prometheus";
+        set = await readPrometheusText(
+          stream,
+          normalizeEndpoint(file.name.replace(/\.(prom|txt)$/i, "")),
+          warnings,
+          counts,
+        );
+    }
+    if (set) {
+      mergeMetricSets(sets[format].set, set);
+      sets[format].files.push(file.name);
+    }
+    const endpoints = new Set(set?.series.map((s) => s.endpoint) ?? []);
+    return {
+      records: format === "jsonl" || format === "prometheus" ? counts.records : (set?.series.length ?? 0),
+      skipped: counts.skipped,
+      warnings: warnings.toList(),
+      meta: {
+        series: set?.series.length ?? 0,
+        endpoints: endpoints.size,
+        lifetimeCounters: format === "prometheus",
+      },
+    };
+  }
+
+  async function finish(): Promise<AnalyzerResult> {
+    const chosen = PREFERENCE.find((f) => sets[f].files.length > 0);
+    const warnings: string[] = [];
+    const set = emptyMetricSet();
+    if (chosen) mergeMetricSets(set, sets[chosen].set);
+    for (const f of PREFERENCE)
+      if (f !== chosen && sets[f].files.length > 0)
+        warnings.push(
+          `server metrics: ${sets[f].files.join(", ")} not counted; the ${chosen} export of the same scrapes is used`,
+        );
+    mergeMetricSets(set, sets.prometheus.set);
+    if (set.series.length === 0 && logs.length === 0) return {};
+    const summary = summarizeServerMetrics(set, logs);
+    const info = { ...summary.info };
+    if (sets.prometheus.files.length > 0) info.serverMetricsPrometheusScrapes = sets.prometheus.files.length;
+    if (chosen) info.serverMetricsExport = chosen;
+    const backend = summary.block.backend ?? logs[0]?.engine ?? null;
+    return {
+      serverMetrics: { ...summary.block, backend },
+      endpoints: summary.rows,
+      info,
+      charts: set.series.length > 0 ? buildServerMetricsCharts(summary) : {},
+      warnings: [...warnings, ...summary.warnings],
+      backend,
+    };
+  }
+
+  return {
+    name: "server-metrics",
+    tables: [],
+    accepts: (file) => file.kind === "aiperf-server-metrics" || file.kind === "server-log",
+    ingestFile,
+    finish,
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Chart payloads of the server-metrics views (stored at ingest, served by
+ * /api/runs/{id}/charts/{key}); the browser validates them with these schemas.
+ */
+import { z } from "zod";
+import { endpointRoleSchema } from "@/lib/api/schemas";
+
+const num = z.number().nullable();
+
+export const smEndpointDetailSchema = z.object({
+  endpoint: z.string(),
+  role: endpointRoleSchema,
+  engine: z.string().nullable(),
+  hitRate: num,
+  hitRateMethod: z.string().nullable(),
+  gaugeHitRateAvg: num,
+  cpuHitRate: num,
+  promptTokens: num,
+  cachedTokens: num,
+  externalCachedTokens: num,
+  generationTokens: num,
+  kvCapacityTokens: num,
+  kvPoolTokens: z.array(z.number()),
+  kvCapacitySource: z.string().nullable(),
+  kvUsageAvg: num,
+  kvUsageMax: num,
+  cpuUsageMax: num,
+  offloadBytesGpuToCpu: num,
+  offloadBytesCpuToGpu: num,
+  offloadBandwidthGpuToCpuBytesPerSecond: num,
+  offloadBandwidthCpuToGpuBytesPerSecond: num,
+  offloadBandwidthMethod: z.string().nullable(),
+  runningAvg: num,
+  waitingAvg: num,
+  frontendHitRate: num,
+  routerKvHitRate: num,
+  routerSharedHitRate: num,
+  windowS: num,
+});
+
+export const smRoleSubtotalSchema = z.object({
+  role: endpointRoleSchema,
+  endpoints: z.number(),
+  hitRate: num,
+  hitRateMethod: z.string().nullable(),
+  promptTokens: num,
+  cachedTokens: num,
+  generationTokens: num,
+  kvCapacityTokens: num,
+  kvUsageAvg: num,
+  kvUsageMax: num,
+  offloadBytesGpuToCpu: num,
+  offloadBytesCpuToGpu: num,
+});
+
+export const smSeriesGroupRefSchema = z.object({
+  /** The `endpoint` URL value: "all", "role:<role>" or an endpoint key. */
+  id: z.string(),
+  label: z.string(),
+  chartKey: z.string(),
+});
+
+export const smEndpointsPayloadSchema = z.object({
+  rows: z.array(smEndpointDetailSchema),
+  roles: z.array(smRoleSubtotalSchema),
+  groups: z.array(smSeriesGroupRefSchema),
+});
+
+export const smPointSchema = z.object({
+  /** Seconds since the first interval of the run. */
+  t: z.number(),
+  hitRate: num,
+  promptTokens: num,
+  cachedTokens: num,
+  externalCachedTokens: num,
+  computedTokens: num,
+  kvUsage: num,
+  kvUsageMax: num,
+  kvUsedTokens: num,
+  offloadGpuToCpuBytesPerSecond: num,
+  offloadCpuToGpuBytesPerSecond: num,
+  running: num,
+  waiting: num,
+});
+
+export const smSeriesPayloadSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  sliceS: z.number().nullable(),
+  kvCapacityTokens: num,
+  points: z.array(smPointSchema),
+});
+
+export type SmEndpointDetail = z.infer<typeof smEndpointDetailSchema>;
+export type SmRoleSubtotal = z.infer<typeof smRoleSubtotalSchema>;
+export type SmEndpointsPayload = z.infer<typeof smEndpointsPayloadSchema>;
+export type SmPoint = z.infer<typeof smPointSchema>;
+export type SmSeriesPayload = z.infer<typeof smSeriesPayloadSchema>;
+
+export const SM_ENDPOINTS_CHART = "sm-endpoints";

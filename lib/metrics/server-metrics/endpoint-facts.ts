@@ -1,0 +1,160 @@
+/**
+ * Everything the dashboard knows about one scraped endpoint, each number from that endpoint's
+ * own series only (trap T3: never a peak where the headline uses a mean).
+ */
+import type { EndpointRole } from "@/lib/api/schemas";
+import { engineOf, type Engine } from "./backend";
+import { endpointCapacity, type EndpointCapacity } from "./capacity";
+import {
+  CPU_USAGE_GAUGES,
+  DYNAMO_USAGE_GAUGES,
+  FRONTEND_CACHED_TOKENS,
+  FRONTEND_INPUT_TOKENS,
+  FRONTEND_OUTPUT_TOKENS,
+  GENERATION_TOKENS,
+  HIT_RATE_GAUGES,
+  OFFLOAD_BYTES_CPU_TO_GPU,
+  OFFLOAD_BYTES_GPU_TO_CPU,
+  OFFLOAD_TIME_CPU_TO_GPU,
+  OFFLOAD_TIME_GPU_TO_CPU,
+  PROMPT_TOKENS,
+  REQUESTS_RUNNING,
+  REQUESTS_WAITING,
+  ROUTER_KV_HIT_RATE,
+  ROUTER_SHARED_HIT_RATE,
+  SGLANG_HOST_TOTAL,
+  SGLANG_HOST_USED,
+  USAGE_GAUGES,
+} from "./catalog";
+import { cacheCounts, cacheSelection, type CacheCounts, type CacheSelection } from "./hit-rate";
+import { endpointRole } from "./roles";
+import {
+  clampFraction,
+  gaugeAvgFraction,
+  gaugeAvgSum,
+  gaugeMaxFraction,
+  ofNames,
+  rate,
+  sumCounters,
+} from "./select";
+import type { MetricSeries } from "./types";
+
+export interface EndpointFacts {
+  endpoint: string;
+  role: EndpointRole;
+  engine: Engine | null;
+  series: MetricSeries[];
+  windowS: number | null;
+  promptTokens: number | null;
+  generationTokens: number | null;
+  cache: CacheSelection | null;
+  counts: CacheCounts | null;
+  /** Token-weighted from counters, else the hit-rate gauge's avg. */
+  hitRate: number | null;
+  hitRateMethod: "counters" | "gauge" | null;
+  gaugeHitRateAvg: number | null;
+  cpuHitRate: number | null;
+  capacity: EndpointCapacity | null;
+  usageAvg: number | null;
+  usageMax: number | null;
+  cpuUsageMax: number | null;
+  offloadBytesGpuToCpu: number | null;
+  offloadBytesCpuToGpu: number | null;
+  offloadTimeGpuToCpuS: number | null;
+  offloadTimeCpuToGpuS: number | null;
+  offloadBandwidthGpuToCpu: number | null;
+  offloadBandwidthCpuToGpu: number | null;
+  /** "transfer time" when time counters exist, "window average" otherwise. */
+  offloadBandwidthMethod: string | null;
+  runningAvg: number | null;
+  waitingAvg: number | null;
+  frontendInputTokens: number | null;
+  frontendOutputTokens: number | null;
+  frontendCachedTokens: number | null;
+  routerKvHitRate: number | null;
+  routerSharedHitRate: number | null;
+}
+
+/** The window an endpoint's counters cover: aiperf's endpoint_info, else total / rate. */
+function windowOf(series: readonly MetricSeries[], known: number | null): number | null {
+  if (known !== null && known > 0) return known;
+  for (const s of series)
+    if (s.type === "counter" && (s.stats.total ?? 0) > 0 && (s.stats.rate ?? 0) > 0)
+      return s.stats.total / s.stats.rate;
+  return null;
+}
+
+function usageSeries(series: readonly MetricSeries[]): MetricSeries[] {
+  const engine = ofNames(series, USAGE_GAUGES);
+  return engine.length > 0 ? engine : ofNames(series, DYNAMO_USAGE_GAUGES);
+}
+
+export function endpointFacts(
+  endpoint: string,
+  series: MetricSeries[],
+  knownWindowS: number | null,
+): EndpointFacts {
+  const role = endpointRole(series);
+  const engine = series.map((s) => engineOf(s.name)).find((e) => e !== null) ?? null;
+  const windowS = windowOf(series, knownWindowS);
+  const cache = cacheSelection(series);
+  const counts = cache ? cacheCounts(cache) : null;
+  const counterRate = counts ? rate(counts.gpu, counts.den) : null;
+  const gaugeHitRateAvg = gaugeAvgFraction(ofNames(series, HIT_RATE_GAUGES));
+  const hitRate = counterRate !== null ? clampFraction(counterRate) : gaugeHitRateAvg;
+  const usage = usageSeries(series);
+  const hostUsed = ofNames(series, SGLANG_HOST_USED);
+  const hostTotal = ofNames(series, SGLANG_HOST_TOTAL);
+  const hostRatio = rate(
+    hostUsed.length ? Math.max(...hostUsed.map((s) => s.stats.max ?? 0)) : null,
+    hostTotal.length ? Math.max(...hostTotal.map((s) => s.stats.max ?? 0)) : null,
+  );
+  const bytesOut = sumCounters(ofNames(series, OFFLOAD_BYTES_GPU_TO_CPU));
+  const bytesIn = sumCounters(ofNames(series, OFFLOAD_BYTES_CPU_TO_GPU));
+  const timeOut = sumCounters(ofNames(series, OFFLOAD_TIME_GPU_TO_CPU));
+  const timeIn = sumCounters(ofNames(series, OFFLOAD_TIME_CPU_TO_GPU));
+  const hasTime = timeOut !== null || timeIn !== null;
+  const hasBytes = bytesOut !== null || bytesIn !== null;
+  // Bytes over transfer time is the link's bandwidth; bytes over the window is only an average rate.
+  const bw = (bytes: number | null, time: number | null) =>
+    hasTime ? rate(bytes, time) : rate(bytes, windowS);
+  return {
+    endpoint,
+    role,
+    engine,
+    series,
+    windowS,
+    promptTokens: sumCounters(ofNames(series, PROMPT_TOKENS)),
+    generationTokens: sumCounters(ofNames(series, GENERATION_TOKENS)),
+    cache,
+    counts,
+    hitRate,
+    hitRateMethod: counterRate !== null ? "counters" : gaugeHitRateAvg !== null ? "gauge" : null,
+    gaugeHitRateAvg,
+    cpuHitRate: counts ? rate(counts.ext, counts.extDen) : null,
+    capacity: endpointCapacity(series),
+    usageAvg: gaugeAvgFraction(usage),
+    usageMax: gaugeMaxFraction(usage),
+    cpuUsageMax: gaugeMaxFraction(ofNames(series, CPU_USAGE_GAUGES)) ?? hostRatio,
+    offloadBytesGpuToCpu: bytesOut,
+    offloadBytesCpuToGpu: bytesIn,
+    offloadTimeGpuToCpuS: timeOut,
+    offloadTimeCpuToGpuS: timeIn,
+    offloadBandwidthGpuToCpu: bw(bytesOut, timeOut),
+    offloadBandwidthCpuToGpu: bw(bytesIn, timeIn),
+    offloadBandwidthMethod: !hasBytes
+      ? null
+      : hasTime
+        ? "bytes / transfer time"
+        : windowS
+          ? "average rate (bytes / window)"
+          : null,
+    runningAvg: gaugeAvgSum(ofNames(series, REQUESTS_RUNNING)),
+    waitingAvg: gaugeAvgSum(ofNames(series, REQUESTS_WAITING)),
+    frontendInputTokens: sumCounters(ofNames(series, FRONTEND_INPUT_TOKENS)),
+    frontendOutputTokens: sumCounters(ofNames(series, FRONTEND_OUTPUT_TOKENS)),
+    frontendCachedTokens: sumCounters(ofNames(series, FRONTEND_CACHED_TOKENS)),
+    routerKvHitRate: gaugeAvgFraction(ofNames(series, ROUTER_KV_HIT_RATE)),
+    routerSharedHitRate: gaugeAvgFraction(ofNames(series, ROUTER_SHARED_HIT_RATE)),
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * Endpoint role from labels (design.md §5.3): `dynamo_component` (or `component`), then
+ * `disaggregation_mode`, then SGLang's `engine_type` (which the reference ignored, trap T15).
+ * An endpoint that only serves Dynamo frontend (or router) families is that; anything else
+ * unlabelled is `combined`.
+ */
+import type { EndpointRole } from "@/lib/api/schemas";
+import { engineOf } from "./backend";
+import type { MetricSeries } from "./types";
+
+export function roleFromLabel(key: string, value: string): EndpointRole | null {
+  const v = value.trim().toLowerCase();
+  if (key === "dynamo_component" || key === "component") {
+    if (v === "prefill") return "prefill";
+    if (v === "backend" || v === "decode") return "decode";
+    if (v === "frontend") return "frontend";
+    if (v === "router") return "router";
+    return null;
+  }
+  if (key === "disaggregation_mode") {
+    if (v === "context" || v === "ctx" || v === "prefill") return "prefill";
+    if (v === "generation" || v === "gen" || v === "decode") return "decode";
+    if (v === "aggregated" || v === "agg" || v === "prefill_and_decode") return "combined";
+    return null;
+  }
+  if (key === "engine_type") {
+    if (v === "prefill") return "prefill";
+    if (v === "decode") return "decode";
+  }
+  return null;
+}
+
+const ROLE_KEYS = ["dynamo_component", "component", "disaggregation_mode", "engine_type"];
+const PRIORITY: EndpointRole[] = ["prefill", "decode", "combined", "router", "frontend"];
+
+export function endpointRole(series: readonly MetricSeries[]): EndpointRole {
+  const seen = new Set<EndpointRole>();
+  for (const s of series)
+    for (const k of ROLE_KEYS) {
+      const v = s.labels[k];
+      const r = v === undefined ? null : roleFromLabel(k, v);
+      if (r) seen.add(r);
+    }
+  const hasEngine = series.some((s) => engineOf(s.name) !== null);
+  const engineRoles = PRIORITY.filter(
+    (r) => seen.has(r) && (r !== "frontend" && r !== "router" ? true : !hasEngine),
+  );
+  if (engineRoles.length > 0) return engineRoles[0];
+  if (!hasEngine) {
+    if (series.some((s) => s.name.startsWith("dynamo_frontend_"))) return "frontend";
+    if (
+      series.some((s) => s.name.startsWith("dynamo_component_router") || s.name.startsWith("dynamo_router"))
+    )
+      return "router";
+  }
+  return "combined";
+}
+
+/** Roles that compute prompt prefixes, hence own cache hits (decode only reuses what prefill sent). */
+export function isPrefillSide(role: EndpointRole): boolean {
+  return role === "prefill" || role === "combined";
+}
+
+export function isDecodeSide(role: EndpointRole): boolean {
+  return role === "decode" || role === "combined";
+}

@@ -1,0 +1,164 @@
+/**
+ * Per-interval series for one group of endpoints (one endpoint, a role, or the whole run) from
+ * timeslices. Hit rate per interval is Δcached / Δprompt summed over the group's prefill-side
+ * endpoints, the same formula as the headline, so the chart and the number agree. At most
+ * MAX_POINTS intervals: longer runs merge neighbouring intervals (counters add, gauges average).
+ */
+import type { SmPoint, SmSeriesPayload } from "./chart-schemas";
+import {
+  DYNAMO_USAGE_GAUGES,
+  HIT_RATE_GAUGES,
+  OFFLOAD_BYTES_CPU_TO_GPU,
+  OFFLOAD_BYTES_GPU_TO_CPU,
+  REQUESTS_RUNNING,
+  REQUESTS_WAITING,
+  USAGE_GAUGES,
+} from "./catalog";
+import type { EndpointFacts } from "./endpoint-facts";
+import { clampFraction, fractionScale, ofNames } from "./select";
+import type { MetricSeries } from "./types";
+
+export const MAX_POINTS = 2000;
+
+interface Cell {
+  sum: number;
+  n: number;
+  max: number;
+}
+type Track = Map<number, Cell>;
+
+function add(track: Track, startNs: number, value: number, max = value): void {
+  const c = track.get(startNs) ?? { sum: 0, n: 0, max: -Infinity };
+  c.sum += value;
+  c.n++;
+  c.max = Math.max(c.max, max);
+  track.set(startNs, c);
+}
+
+function collect(series: readonly MetricSeries[], scaled = false): Track {
+  const track: Track = new Map();
+  for (const s of series) {
+    const k = scaled ? fractionScale(s) : 1;
+    for (const sl of s.slices ?? [])
+      add(
+        track,
+        sl.startNs,
+        scaled ? clampFraction(sl.value / k) : sl.value,
+        scaled ? clampFraction((sl.max ?? sl.value) / k) : (sl.max ?? sl.value),
+      );
+  }
+  return track;
+}
+
+/** Σ over series of each interval's value (counters, or gauges added across engines). */
+const total = (t: Track, k: number) => t.get(k)?.sum ?? null;
+const mean = (t: Track, k: number) => {
+  const c = t.get(k);
+  return c && c.n > 0 ? c.sum / c.n : null;
+};
+
+export function buildSeries(
+  id: string,
+  label: string,
+  group: readonly EndpointFacts[],
+  prefillSide: readonly EndpointFacts[],
+): SmSeriesPayload {
+  const counted = prefillSide.filter((f) => f.cache !== null);
+  const den = collect(counted.flatMap((f) => f.cache!.den));
+  const gpu = collect(counted.flatMap((f) => f.cache!.gpu));
+  const ext = collect(
+    counted.flatMap((f) => (f.cache!.ext.length && f.counts?.extShared ? f.cache!.ext : [])),
+  );
+  const hitGauge = collect(
+    prefillSide.filter((f) => f.cache === null).flatMap((f) => ofNames(f.series, HIT_RATE_GAUGES)),
+    true,
+  );
+  const usageSeriesOf = (f: EndpointFacts) => {
+    const engine = ofNames(f.series, USAGE_GAUGES);
+    return engine.length > 0 ? engine : ofNames(f.series, DYNAMO_USAGE_GAUGES);
+  };
+  const usage = collect(group.flatMap(usageSeriesOf), true);
+  const withUsage = group.filter((f) => usageSeriesOf(f).length > 0);
+  const capacityKnown = withUsage.length > 0 && withUsage.every((f) => f.capacity !== null);
+  const used: Track = new Map();
+  if (capacityKnown)
+    for (const f of withUsage) {
+      const t = collect(usageSeriesOf(f), true);
+      for (const [k, c] of t) add(used, k, (c.sum / c.n) * f.capacity!.tokens);
+    }
+  const outBytes = collect(group.flatMap((f) => ofNames(f.series, OFFLOAD_BYTES_GPU_TO_CPU)));
+  const inBytes = collect(group.flatMap((f) => ofNames(f.series, OFFLOAD_BYTES_CPU_TO_GPU)));
+  const running = collect(group.flatMap((f) => ofNames(f.series, REQUESTS_RUNNING)));
+  const waiting = collect(group.flatMap((f) => ofNames(f.series, REQUESTS_WAITING)));
+
+  const durations = new Map<number, number>();
+  for (const f of group)
+    for (const s of f.series)
+      for (const sl of s.slices ?? [])
+        durations.set(sl.startNs, Math.max(durations.get(sl.startNs) ?? 0, sl.endNs - sl.startNs));
+  const keys = [...durations.keys()].sort((a, b) => a - b);
+  const first = keys[0] ?? 0;
+  const raw: SmPoint[] = keys.map((k) => {
+    const durS = (durations.get(k) ?? 0) / 1e9;
+    const d = total(den, k);
+    const g = total(gpu, k);
+    const e = total(ext, k);
+    const perS = (v: number | null) => (v === null || !(durS > 0) ? null : v / durS);
+    return {
+      t: (k - first) / 1e9,
+      hitRate: d !== null && d > 0 ? clampFraction((g ?? 0) / d) : mean(hitGauge, k),
+      promptTokens: d,
+      cachedTokens: g,
+      externalCachedTokens: e,
+      computedTokens: d === null ? null : Math.max(0, d - (g ?? 0) - (e ?? 0)),
+      kvUsage: mean(usage, k),
+      kvUsageMax: usage.get(k)?.max ?? null,
+      kvUsedTokens: total(used, k),
+      offloadGpuToCpuBytesPerSecond: perS(total(outBytes, k)),
+      offloadCpuToGpuBytesPerSecond: perS(total(inBytes, k)),
+      running: total(running, k),
+      waiting: total(waiting, k),
+    };
+  });
+  const sliceS =
+    keys.length > 1
+      ? (keys[1] - keys[0]) / 1e9
+      : keys.length === 1
+        ? (durations.get(keys[0]) ?? 0) / 1e9
+        : null;
+  const capacity = group.every((f) => f.capacity === null)
+    ? null
+    : group.reduce((a, f) => a + (f.capacity?.tokens ?? 0), 0);
+  return { id, label, sliceS, kvCapacityTokens: capacity, points: downsample(raw) };
+}
+
+const COUNTED: (keyof SmPoint)[] = [
+  "promptTokens",
+  "cachedTokens",
+  "externalCachedTokens",
+  "computedTokens",
+  "kvUsedTokens",
+];
+
+/** Merges runs of k neighbouring intervals: token counts add; rates, usage and queue depths average. */
+export function downsample(points: SmPoint[], maxPoints = MAX_POINTS): SmPoint[] {
+  if (points.length <= maxPoints) return points;
+  const k = Math.ceil(points.length / maxPoints);
+  const out: SmPoint[] = [];
+  for (let i = 0; i < points.length; i += k) {
+    const chunk = points.slice(i, i + k);
+    const merged = { ...chunk[0] } as Record<keyof SmPoint, number | null>;
+    for (const key of Object.keys(merged) as (keyof SmPoint)[]) {
+      if (key === "t") continue;
+      const vals = chunk.map((p) => p[key]).filter((v): v is number => v !== null);
+      if (vals.length === 0) merged[key] = null;
+      else if (key === "kvUsageMax") merged[key] = Math.max(...vals);
+      else if (COUNTED.includes(key) && key !== "kvUsedTokens") merged[key] = vals.reduce((a, b) => a + b, 0);
+      else merged[key] = vals.reduce((a, b) => a + b, 0) / vals.length;
+    }
+    const d = merged.promptTokens;
+    if (d !== null && d > 0) merged.hitRate = clampFraction((merged.cachedTokens ?? 0) / d);
+    out.push(merged as SmPoint);
+  }
+  return out;
+}
