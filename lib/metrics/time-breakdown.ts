@@ -148,7 +148,9 @@ export function segmentDurationMs(start: Seconds, end: Seconds): SegmentValue {
   if (start === null || end === null) return null;
   const ms = (end - start) * 1000;
   if (ms >= 0) return ms;
-  if (ms >= -SKEW_TOLERANCE_MS) return 0;
+  // Seconds-based stamps carry float noise (10.005 − 10 s is −5.0000000000008 ms): a nanosecond
+  // of slack keeps exactly −5 ms on the clamped side of the rule.
+  if (ms >= -SKEW_TOLERANCE_MS - 1e-6) return 0;
   return { excludedMs: ms };
 }
 
