@@ -1,9 +1,62 @@
 "use client";
 
+import { ChartStatus } from "@/components/aiperf/chart-status";
+import { useAiperfChart } from "@/components/aiperf/use-aiperf-chart";
+import { ChartLineGpu } from "@/components/charts/chart-line-gpu";
 import type { RunViewProps } from "@/components/run/run-views";
+import { formatNumber } from "@/lib/format-number";
+import { AIPERF_CHART_KEYS, gpuPayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
 import { EmptyView } from "./empty-view";
 
 export function GpuView({ run }: RunViewProps) {
-  void run;
-  return <EmptyView title="No GPU telemetry in this run">Upload aiperf gpu_telemetry_export.jsonl to see power, utilisation and memory per GPU.</EmptyView>;
+  const hasTelemetry = run.files.some((f) => f.kind === "aiperf-gpu-telemetry");
+  const gpu = useAiperfChart(run.id, AIPERF_CHART_KEYS.gpu, gpuPayloadSchema, hasTelemetry);
+  if (!hasTelemetry) {
+    return (
+      <EmptyView title="No GPU telemetry in this run">
+        Upload aiperf gpu_telemetry_export.jsonl to see power, utilisation and memory per GPU.
+      </EmptyView>
+    );
+  }
+  const d = gpu.data;
+  return (
+    <div className="space-y-4">
+      <ChartStatus loading={gpu.isLoading} error={gpu.error} what="GPU telemetry" />
+      {d ? (
+        <>
+          <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="gpu-energy">
+            <div className="flex gap-1">
+              <dt className="text-muted">GPUs</dt>
+              <dd className="font-medium">{d.gpus.length}</dd>
+            </div>
+            <div className="flex gap-1">
+              <dt className="text-muted">energy in the profiling window</dt>
+              <dd className="font-medium">
+                {d.energyJ === null ? "—" : `${formatNumber(d.energyJ / 1000, 2)} kJ`}
+              </dd>
+            </div>
+            <div className="flex gap-1">
+              <dt className="text-muted">energy per output token</dt>
+              <dd className="font-medium">
+                {d.energyPerOutputTokenJ === null
+                  ? "— (needs records and an energy counter)"
+                  : `${formatNumber(d.energyPerOutputTokenJ, 3)} J`}
+              </dd>
+            </div>
+          </dl>
+          {d.duplicateGpus > 0 ? (
+            <p className="text-xs text-muted">
+              {d.duplicateGpus} GPU(s) were scraped through more than one exporter; they appear once per
+              exporter below but count once for energy.
+            </p>
+          ) : null}
+          <div className="grid gap-4 lg:grid-cols-2">
+            <ChartLineGpu data={d} metric="powerW" />
+            <ChartLineGpu data={d} metric="utilizationPct" />
+            <ChartLineGpu data={d} metric="memoryUsedGb" />
+          </div>
+        </>
+      ) : null}
+    </div>
+  );
 }

@@ -1,9 +1,84 @@
 "use client";
 
+import { useQueryState } from "nuqs";
+import { AgreementNotice } from "@/components/aiperf/agreement-notice";
+import { ChartStatus } from "@/components/aiperf/chart-status";
+import { LATENCY_METRIC_OPTIONS, latencyMetricParser, metricLabel } from "@/components/aiperf/latency-metric";
+import { LatencyStatsTable } from "@/components/aiperf/latency-stats-table";
+import { RequestCounts } from "@/components/aiperf/request-counts";
+import { TrialsNote } from "@/components/aiperf/trials-note";
+import { useAiperfChart } from "@/components/aiperf/use-aiperf-chart";
+import { ChartHistogramLatency } from "@/components/charts/chart-histogram-latency";
+import { ChartLineCdfLatency } from "@/components/charts/chart-line-cdf-latency";
+import { ChartScatterLatencyOverTime } from "@/components/charts/chart-scatter-latency-over-time";
+import { ChartScatterTtftInput } from "@/components/charts/chart-scatter-ttft-input";
 import type { RunViewProps } from "@/components/run/run-views";
+import {
+  AIPERF_CHART_KEYS,
+  distributionPayloadSchema,
+  overTimePayloadSchema,
+  ttftVsInputPayloadSchema,
+} from "@/lib/metrics/aiperf-chart-schemas";
 import { EmptyView } from "./empty-view";
 
 export function LatencyView({ run }: RunViewProps) {
-  void run;
-  return <EmptyView title="No per-request latency in this run">Upload aiperf profile_export.jsonl to see latency distributions.</EmptyView>;
+  const [metric, setMetric] = useQueryState("metric", latencyMetricParser);
+  const fromRecords = run.requests?.source === "aiperf";
+  const dist = useAiperfChart(run.id, AIPERF_CHART_KEYS.distribution, distributionPayloadSchema, fromRecords);
+  const overTime = useAiperfChart(run.id, AIPERF_CHART_KEYS.overTime, overTimePayloadSchema, fromRecords);
+  const ttftInput = useAiperfChart(
+    run.id,
+    AIPERF_CHART_KEYS.ttftVsInput,
+    ttftVsInputPayloadSchema,
+    fromRecords,
+  );
+  if (!run.requests) {
+    return (
+      <EmptyView title="No per-request latency in this run">
+        Upload aiperf profile_export.jsonl to see latency distributions.
+      </EmptyView>
+    );
+  }
+  const label = metricLabel(metric);
+  const d = dist.data?.metrics[metric] ?? null;
+  return (
+    <div className="space-y-4">
+      <RequestCounts requests={run.requests} />
+      <TrialsNote runId={run.id} enabled={typeof run.info.trials === "number"} />
+      <LatencyStatsTable requests={run.requests} />
+      <AgreementNotice runId={run.id} />
+      {fromRecords ? (
+        <>
+          <div className="flex items-center gap-2 text-sm" role="group" aria-label="metric">
+            {LATENCY_METRIC_OPTIONS.map((o) => (
+              <button
+                key={o.id}
+                type="button"
+                className={o.id === metric ? "btn" : "btn-ghost"}
+                aria-pressed={o.id === metric}
+                onClick={() => void setMetric(o.id)}
+              >
+                {o.short}
+              </button>
+            ))}
+          </div>
+          <ChartStatus loading={dist.isLoading} error={dist.error} what="distribution" />
+          {d ? (
+            <div className="grid gap-4 lg:grid-cols-2">
+              <ChartHistogramLatency dist={d} label={label} />
+              <ChartLineCdfLatency dist={d} label={label} />
+            </div>
+          ) : dist.data ? (
+            <p className="text-sm text-muted">No successful request recorded {label.toLowerCase()}.</p>
+          ) : null}
+          {overTime.data ? (
+            <ChartScatterLatencyOverTime data={overTime.data} metric={metric} label={label} />
+          ) : null}
+          {ttftInput.data && ttftInput.data.points.length > 0 ? (
+            <ChartScatterTtftInput data={ttftInput.data} />
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  );
 }

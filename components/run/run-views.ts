@@ -7,6 +7,7 @@ import { FilesView } from "@/components/run-views/files-view";
 import { GpuView } from "@/components/run-views/gpu-view";
 import { KvView } from "@/components/run-views/kv-view";
 import { LatencyView } from "@/components/run-views/latency-view";
+import { ThroughputView } from "@/components/aiperf/throughput-view";
 import { OffloadView } from "@/components/run-views/offload-view";
 import { OverviewView } from "@/components/run-views/overview-view";
 
@@ -27,6 +28,7 @@ export interface RunViewDef {
 export const RUN_VIEWS: RunViewDef[] = [
   { id: "overview", label: "Overview", hasData: () => true, Component: OverviewView },
   { id: "latency", label: "Latency", hasData: (r) => r.requests !== null, Component: LatencyView },
+  { id: "throughput", label: "Throughput", hasData: (r) => r.requests?.source === "aiperf", Component: ThroughputView },
   { id: "breakdown", label: "Breakdown", hasData: (r) => r.timeBreakdown !== null, Component: BreakdownView },
   {
     id: "cache",

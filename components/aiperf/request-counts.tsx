@@ -1,0 +1,30 @@
+import type { RequestsBlock } from "@/lib/api/schemas";
+import { formatCount, formatNumber } from "@/lib/format-number";
+
+/** Counts, duration and throughput of the requests block, in one line of figures. */
+export function RequestCounts({ requests: r }: { requests: RequestsBlock }) {
+  const items: Array<[string, string]> = [
+    ["profiling requests", formatCount(r.count)],
+    ["errors", formatCount(r.errorCount)],
+    ["cancelled", formatCount(r.cancelledCount ?? null)],
+    ["warmup (not measured)", formatCount(r.warmupCount)],
+    ["duration", r.durationS === null ? "—" : `${formatNumber(r.durationS, 2)} s`],
+    ["requests/s", formatNumber(r.requestThroughputPerS ?? null, 3)],
+    ["output tokens/s", formatNumber(r.outputTokenThroughputPerS ?? null, 1)],
+  ];
+  return (
+    <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="request-counts">
+      {items.map(([k, v]) => (
+        <div key={k} className="flex gap-1">
+          <dt className="text-muted">{k}</dt>
+          <dd className="font-medium tabular-nums">{v}</dd>
+        </div>
+      ))}
+      {r.source === "aiperf-summary" ? (
+        <p className="w-full text-xs text-muted">
+          Figures from aiperf&apos;s own summary: upload profile_export.jsonl for distributions and charts.
+        </p>
+      ) : null}
+    </dl>
+  );
+}

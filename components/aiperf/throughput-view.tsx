@@ -1,0 +1,50 @@
+"use client";
+
+import type { RunViewProps } from "@/components/run/run-views";
+import { EmptyView } from "@/components/run-views/empty-view";
+import { ChartAreaConcurrency } from "@/components/charts/chart-area-concurrency";
+import { ChartBarErrors } from "@/components/charts/chart-bar-errors";
+import { ChartLineThroughput } from "@/components/charts/chart-line-throughput";
+import {
+  AIPERF_CHART_KEYS,
+  errorsPayloadSchema,
+  timelinePayloadSchema,
+} from "@/lib/metrics/aiperf-chart-schemas";
+import { ChartStatus } from "./chart-status";
+import { ErrorExamples } from "./error-examples";
+import { useAiperfChart } from "./use-aiperf-chart";
+
+/** Throughput and in-flight concurrency over time, and the run's errors by type. */
+export function ThroughputView({ run }: RunViewProps) {
+  const fromRecords = run.requests?.source === "aiperf";
+  const timeline = useAiperfChart(run.id, AIPERF_CHART_KEYS.timeline, timelinePayloadSchema, fromRecords);
+  const errors = useAiperfChart(run.id, AIPERF_CHART_KEYS.errors, errorsPayloadSchema, fromRecords);
+  if (!fromRecords) {
+    return (
+      <EmptyView title="No per-request records in this run">
+        Upload aiperf profile_export.jsonl to see throughput, concurrency and errors over time.
+      </EmptyView>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      <ChartStatus loading={timeline.isLoading} error={timeline.error} what="timeline" />
+      {timeline.data ? (
+        <div className="grid gap-4 lg:grid-cols-2">
+          <ChartLineThroughput data={timeline.data} />
+          <ChartAreaConcurrency data={timeline.data} />
+        </div>
+      ) : null}
+      {errors.data && errors.data.groups.length > 0 ? (
+        <>
+          <ChartBarErrors data={errors.data} />
+          <ErrorExamples data={errors.data} />
+        </>
+      ) : errors.data ? (
+        <p className="text-sm text-muted" data-testid="no-errors">
+          No failed profiling requests.
+        </p>
+      ) : null}
+    </div>
+  );
+}

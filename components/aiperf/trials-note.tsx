@@ -1,0 +1,18 @@
+"use client";
+
+import { AIPERF_CHART_KEYS, trialsPayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
+import { useAiperfChart } from "./use-aiperf-chart";
+
+/** Explains how a multi-run upload (profile_runs/run_NNNN) is shown: one run, trials pooled. */
+export function TrialsNote({ runId, enabled }: { runId: string; enabled: boolean }) {
+  const { data } = useAiperfChart(runId, AIPERF_CHART_KEYS.trials, trialsPayloadSchema, enabled);
+  if (!enabled || !data) return null;
+  return (
+    <p className="rounded-lg border border-border bg-card p-3 text-xs text-muted" data-testid="aiperf-trials">
+      This upload holds {data.trials.length} aiperf trials (
+      {data.trials.map((t) => `${t.name}: ${t.records}`).join(", ")} records). The statistics and charts pool
+      every trial&apos;s profiling requests, as one benchmark; each trial is still checked against its own
+      summary below. Upload a single trial folder to see it alone.
+    </p>
+  );
+}
