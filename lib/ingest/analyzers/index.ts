@@ -1,5 +1,6 @@
 import type { Analyzer } from "../analyzer";
 import { aiperfAnalyzer } from "./aiperf";
+import { engineConfigAnalyzer } from "./engine-config";
 import { recordCounter } from "./record-counter";
 import { serverMetricsAnalyzer } from "./server-metrics";
 import { trtllmAnalyzer } from "./trtllm";
@@ -9,5 +10,5 @@ import { trtllmAnalyzer } from "./trtllm";
  * the record counter takes whatever is left. Each family adds its factory here.
  */
 export function createAnalyzers(): Analyzer[] {
-  return [trtllmAnalyzer(), aiperfAnalyzer(), serverMetricsAnalyzer(), recordCounter()];
+  return [trtllmAnalyzer(), aiperfAnalyzer(), serverMetricsAnalyzer(), engineConfigAnalyzer(), recordCounter()];
 }

@@ -1,0 +1,59 @@
+/**
+ * Engine configs (TRT-LLM `extra-llm-api-config.yml`, Dynamo YAML/JSON): records which
+ * measurement collectors the run had on, so comparisons can warn when they differ (§5.5).
+ */
+import type { Collectors } from "@/lib/api/schemas";
+import { collectorsFromJson, collectorsFromYaml, type EngineConfigFacts } from "@/lib/formats/engine-config";
+import { PARSE_FAILED, parseJsonText, WarningLog } from "@/lib/formats/json-lines";
+import type { Analyzer, FileReport, IngestContext, IngestFile } from "../analyzer";
+
+async function readText(file: IngestFile, maxBytes: number): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of await file.open()) {
+    bytes += (chunk as Buffer).length;
+    if (bytes > maxBytes) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export function engineConfigAnalyzer(): Analyzer {
+  const collectors: Partial<Collectors> = {};
+  let files = 0;
+
+  async function ingestFile(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
+    const warnings = new WarningLog();
+    const text = await readText(file, ctx.limits.maxJsonDocumentBytes);
+    if (text === null) {
+      warnings.add("engine config larger than the document limit; not read");
+      return { records: 0, skipped: 1, warnings: warnings.toList() };
+    }
+    let facts: EngineConfigFacts;
+    if (file.format === "json") {
+      const doc = parseJsonText(text.replace(/^\uFEFF/, "").trim());
+      if (doc === PARSE_FAILED) {
+        warnings.add("engine config is not valid JSON");
+        return { records: 0, skipped: 1, warnings: warnings.toList() };
+      }
+      facts = collectorsFromJson(doc);
+    } else {
+      facts = collectorsFromYaml(text);
+    }
+    for (const u of facts.unreadable)
+      warnings.add(`${u.key}: cannot read "${u.value}" as true/false`, u.line);
+    for (const [k, v] of Object.entries(facts.collectors) as Array<[keyof Collectors, boolean]>)
+      collectors[k] = collectors[k] === true || v;
+    files++;
+    const meta = Object.fromEntries(Object.entries(facts.collectors).map(([k, v]) => [k, v]));
+    return { records: 1, skipped: 0, warnings: warnings.toList(), meta };
+  }
+
+  return {
+    name: "engine-config",
+    tables: [],
+    accepts: (file) => file.kind === "engine-config",
+    ingestFile,
+    finish: async () => (files === 0 ? {} : { collectors: { ...collectors } }),
+  };
+}
