@@ -1,0 +1,123 @@
+/**
+ * Payload → chart rows for the breakdown view. Pure so they can be tested; the chart components
+ * only draw. "Not recorded" stays distinguishable from 0 ms in every row shape.
+ */
+import type { SegmentValue } from "./time-breakdown";
+import type {
+  RequestDetail,
+  RequestSample,
+  SegmentSharePayload,
+  SegmentsPayload,
+  Statistic,
+} from "./trtllm-payloads";
+
+/** The segment's colour variable (app/globals.css): `--seg-` + name with `_` → `-`. */
+export function segmentColour(name: string): string {
+  return `var(--seg-${name.replace(/_/g, "-")})`;
+}
+
+const STAT_FIELD = { mean: "meanMs", p50: "p50Ms", p90: "p90Ms", p99: "p99Ms" } as const;
+
+export interface SegmentStatRow {
+  name: string;
+  label: string;
+  /** null = not recorded in any request */
+  valueMs: number | null;
+  count: number;
+  notRecorded: number;
+  excluded: number;
+}
+
+export function segmentStatRows(payload: SegmentsPayload, stat: Statistic): SegmentStatRow[] {
+  return payload.segments.map((s) => ({
+    name: s.name,
+    label: s.label,
+    valueMs: s[STAT_FIELD[stat]],
+    count: s.count,
+    notRecorded: s.notRecorded,
+    excluded: s.excluded,
+  }));
+}
+
+/** One row for a stacked bar: segment name → ms (absent when not recorded, so nothing is drawn). */
+export function stackedStatRow(rows: readonly SegmentStatRow[]): Record<string, number | string> {
+  const out: Record<string, number | string> = { label: "run" };
+  for (const r of rows) if (r.valueMs !== null) out[r.name] = r.valueMs;
+  return out;
+}
+
+export interface RequestBarRow {
+  idx: number;
+  label: string;
+  /** segment name → ms, only for recorded segments */
+  [segment: string]: number | string | string[];
+}
+
+/** Names of a request's segments that were not recorded (or excluded), for tooltips. */
+export const NOT_RECORDED_KEY = "notRecorded";
+
+export function requestBarRows(sample: RequestSample): RequestBarRow[] {
+  return sample.requests.map((r) => {
+    const row: RequestBarRow = { idx: r.idx, label: r.requestId ?? `#${r.idx}` };
+    const missing: string[] = [];
+    r.segments.forEach((v, i) => {
+      const name = sample.segmentNames[i];
+      if (typeof v === "number") row[name] = v;
+      else missing.push(name);
+    });
+    row[NOT_RECORDED_KEY] = missing;
+    return row;
+  });
+}
+
+/** Each bucket's mean segment times as shares of their sum (0..1); buckets without requests are left out. */
+export function segmentShareRows(payload: SegmentSharePayload): Array<Record<string, number>> {
+  return payload.buckets
+    .filter((b) => b.requests > 0)
+    .map((b) => {
+      const row: Record<string, number> = { startS: b.startMs / 1000, requests: b.requests };
+      let total = 0;
+      for (const v of b.meanMs) if (v !== null) total += v;
+      payload.segmentNames.forEach((name, i) => {
+        const v = b.meanMs[i];
+        if (v !== null && total > 0) row[name] = v / total;
+      });
+      return row;
+    });
+}
+
+export type SegmentStatus = "recorded" | "not-recorded" | "excluded";
+
+export interface WaterfallRow {
+  name: string;
+  label: string;
+  status: SegmentStatus;
+  /** Where the bar starts on the request's own timeline (ms after its arrival) */
+  offsetMs: number;
+  durationMs: number;
+  /** What the bar's label says: ms, "not recorded" or "excluded (−x ms)" */
+  text: string;
+}
+
+export function segmentStatus(v: SegmentValue): SegmentStatus {
+  return typeof v === "number" ? "recorded" : v === null ? "not-recorded" : "excluded";
+}
+
+/** Segments of one request on its own timeline; unrecorded ones keep a row that says so. */
+export function waterfallRows(detail: RequestDetail, formatMs: (ms: number) => string): WaterfallRow[] {
+  const origin = detail.arrivalMs ?? 0;
+  return detail.segments.map((s) => {
+    const status = segmentStatus(s.value);
+    const offsetMs = s.startMs !== null ? Math.max(0, s.startMs - origin) : 0;
+    if (typeof s.value === "number")
+      return { name: s.name, label: s.label, status, offsetMs, durationMs: s.value, text: formatMs(s.value) };
+    return {
+      name: s.name,
+      label: s.label,
+      status,
+      offsetMs,
+      durationMs: 0,
+      text: s.value === null ? "not recorded" : `excluded (${formatMs(s.value.excludedMs)})`,
+    };
+  });
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import {
+  NOT_RECORDED_KEY,
+  requestBarRows,
+  segmentColour,
+  segmentShareRows,
+  segmentStatRows,
+  stackedStatRow,
+  waterfallRows,
+} from "@/lib/metrics/trtllm-chart-rows";
+import type { RequestDetail, SegmentsPayload } from "@/lib/metrics/trtllm-payloads";
+
+const payload: SegmentsPayload = {
+  mode: "aggregated",
+  requestCount: 3,
+  segments: [
+    {
+      name: "ctx_queue",
+      label: "q",
+      count: 3,
+      notRecorded: 0,
+      excluded: 0,
+      meanMs: 2,
+      p50Ms: 1,
+      p90Ms: 5,
+      p99Ms: 9,
+    },
+    {
+      name: "decode",
+      label: "d",
+      count: 0,
+      notRecorded: 3,
+      excluded: 0,
+      meanMs: null,
+      p50Ms: null,
+      p90Ms: null,
+      p99Ms: null,
+    },
+  ],
+};
+
+describe("breakdown chart rows", () => {
+  it("maps segment names to their colour variables", () => {
+    expect(segmentColour("gen_kv_transfer")).toBe("var(--seg-gen-kv-transfer)");
+  });
+
+  it("picks the chosen statistic and keeps not-recorded as null, absent from the stacked row", () => {
+    const rows = segmentStatRows(payload, "p90");
+    expect(rows.map((r) => r.valueMs)).toEqual([5, null]);
+    expect(stackedStatRow(rows)).toEqual({ label: "run", ctx_queue: 5 });
+  });
+
+  it("lists a request's unrecorded and excluded segments instead of drawing 0", () => {
+    const rows = requestBarRows({
+      mode: "aggregated",
+      total: 1,
+      segmentNames: ["a", "b", "c"],
+      requests: [
+        {
+          idx: 4,
+          requestId: null,
+          arrivalMs: 0,
+          ttftMs: 1,
+          e2eMs: 2,
+          segments: [0, null, { excludedMs: -9 }],
+        },
+      ],
+    });
+    expect(rows[0]).toEqual({ idx: 4, label: "#4", a: 0, [NOT_RECORDED_KEY]: ["b", "c"] });
+  });
+
+  it("turns bucket means into shares of their recorded sum", () => {
+    const rows = segmentShareRows({
+      segmentNames: ["a", "b"],
+      bucketMs: 1000,
+      buckets: [
+        { startMs: 0, requests: 2, meanMs: [1, 3] },
+        { startMs: 1000, requests: 0, meanMs: [null, null] },
+        { startMs: 2000, requests: 1, meanMs: [2, null] },
+      ],
+    });
+    expect(rows).toEqual([
+      { startS: 0, requests: 2, a: 0.25, b: 0.75 },
+      { startS: 2, requests: 1, a: 1 },
+    ]);
+  });
+
+  it("waterfall rows say 'not recorded' and 'excluded' rather than 0 ms", () => {
+    const detail = {
+      arrivalMs: 100,
+      segments: [
+        { name: "a", label: "A", startMs: 100, value: 5 },
+        { name: "b", label: "B", startMs: 105, value: null },
+        { name: "c", label: "C", startMs: 110, value: { excludedMs: -12 } },
+      ],
+    } as unknown as RequestDetail;
+    const rows = waterfallRows(detail, (ms) => `${ms} ms`);
+    expect(rows.map((r) => [r.status, r.offsetMs, r.durationMs, r.text])).toEqual([
+      ["recorded", 0, 5, "5 ms"],
+      ["not-recorded", 5, 0, "not recorded"],
+      ["excluded", 10, 0, "excluded (-12 ms)"],
+    ]);
+  });
+});
