@@ -1,0 +1,60 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { POST as upload } from "@/app/api/runs/route";
+import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
+import { runSummarySchema } from "@/lib/api/schemas";
+import {
+  distributionPayloadSchema,
+  gpuPayloadSchema,
+  timelinePayloadSchema,
+} from "@/lib/metrics/aiperf-chart-schemas";
+import { fixture, idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ cleanup } = await useTestApp());
+});
+afterEach(async () => cleanup());
+
+async function chart(id: string, key: string) {
+  const res = await getChart(new Request(`http://localhost/api/runs/${id}/charts/${key}`), {
+    params: Promise.resolve({ id, key }),
+  });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+describe("aiperf upload end to end (qwen-c4 artifacts as a folder)", () => {
+  it("fills the requests block and info, warns about the summary, and serves the chart payloads", async () => {
+    const dir = "Qwen_Qwen3-0.6B-openai-chat-concurrency4";
+    const res = await upload(
+      uploadRequest([
+        { name: `${dir}/profile_export.jsonl`, path: fixture("aiperf/qwen-c4__profile_export.jsonl") },
+        {
+          name: `${dir}/profile_export_aiperf.json`,
+          path: fixture("aiperf/qwen-c4__profile_export_aiperf.json"),
+        },
+        {
+          name: `${dir}/gpu_telemetry_export.jsonl`,
+          path: fixture("aiperf/qwen-c4__gpu_telemetry_export.jsonl"),
+        },
+      ]),
+    );
+    expect(res.status).toBe(201);
+    const { id } = await res.json();
+    const run = runSummarySchema.parse(
+      await (await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id))).json(),
+    );
+    expect(run.requests).toMatchObject({ source: "aiperf", count: 10, errorCount: 0 });
+    expect(run.requests!.ttftMs!.p99).toBeCloseTo(70.73962603, 9);
+    expect(run.info).toMatchObject({ model: "Qwen/Qwen3-0.6B", concurrency: 4, endpointType: "chat" });
+    expect(run.warnings.some((w) => w.startsWith("aiperf summary disagrees:"))).toBe(true);
+
+    const dist = distributionPayloadSchema.parse(await chart(id, "aiperf-distribution"));
+    expect(dist.metrics.ttftMs!.p99).toBeCloseTo(70.73962603, 9);
+    const timeline = timelinePayloadSchema.parse(await chart(id, "aiperf-timeline"));
+    expect(Math.max(...timeline.points.map((p) => p.inFlightMax))).toBeLessThanOrEqual(4);
+    const gpu = gpuPayloadSchema.parse(await chart(id, "aiperf-gpu"));
+    expect(gpu.gpus.every((g) => g.points.length <= 2000)).toBe(true);
+  });
+});
