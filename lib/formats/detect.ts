@@ -25,7 +25,12 @@ function detect(head: Buffer, complete: boolean): Detected {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const trimmed = text.trimStart();
   if (trimmed.trim() === "") return { kind: "unknown", format: "empty" };
-  if (trimmed[0] === "{" || trimmed[0] === "[") return detectJson(trimmed, complete);
+  if (trimmed[0] === "{" || trimmed[0] === "[") {
+    const json = detectJson(trimmed, complete);
+    // `[2026-07-08 16:43:35] …` is a log line, not a JSON array.
+    if (json.kind !== "unknown" || !/^\[\d{4}-\d\d-\d\d|^\[\d\d:\d\d/.test(trimmed)) return json;
+    return detectText(trimmed);
+  }
   return detectText(trimmed);
 }
 
@@ -102,6 +107,7 @@ function sniffRecordKeys(line: string): Detected | null {
   return null;
 }
 
+/** aiperf summary metric tags; minimal summaries carry them as bare numbers, full ones as {unit, avg, …}. */
 const SUMMARY_TAGS = [
   "request_throughput",
   "request_latency",
@@ -109,6 +115,7 @@ const SUMMARY_TAGS = [
   "request_count",
   "benchmark_duration",
   "output_token_throughput",
+  "error_request_count",
 ];
 
 const ENGINE_CONFIG_KEYS = [
@@ -145,7 +152,7 @@ function documentKind(doc: unknown): Detected {
     return { kind: "aiperf-server-metrics", format: "json" };
   if (Array.isArray(doc.data) && doc.data.some((d) => isObject(d) && Array.isArray(d.payloads)))
     return { kind: "aiperf-inputs", format: "json" };
-  if (SUMMARY_TAGS.some((t) => isObject(doc[t]) && "unit" in (doc[t] as object)))
+  if (SUMMARY_TAGS.some((t) => (isObject(doc[t]) && "unit" in (doc[t] as object)) || typeof doc[t] === "number"))
     return { kind: "aiperf-summary", format: "json" };
   if (isTrtllmRecord(doc) || isObject(doc.timing_metrics)) return { kind: "trtllm-perf-metrics", format: "json" };
   if (ENGINE_CONFIG_KEYS.some((k) => k in doc)) return { kind: "engine-config", format: "json" };
@@ -215,16 +222,15 @@ function looksLikeEngineYaml(lines: string[]): boolean {
   return ENGINE_CONFIG_KEYS.some((k) => keys.has(k)) || keys.has("backend") || keys.has("free_gpu_memory_fraction");
 }
 
-const LOG_MARKERS = [
-  /GPU KV cache size/,
-  /max_total_num_tokens/,
-  /Maximum concurrency for/,
-  /\b(vllm|sglang|tensorrt_llm|TRT-LLM|dynamo|EngineCore)\b/i,
-];
+const LOG_MARKERS = /\b(vllm|sglang|tensorrt_llm|TRT-LLM|trtllm|dynamo|EngineCore|Scheduler|uvicorn)\b/i;
+/** The KV pool lines the server-metrics analyzer reads (vLLM and SGLang). */
+const KV_POOL_LINE = /GPU KV cache size:\s*[\d,]+\s*tokens|max_total_num_tokens=\d/;
+const LOG_LINE = /^(\[?\d{4}-\d\d-\d\d|\[\d\d:\d\d|\(\w[\w-]*(?: pid=\d+)?\)|(INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\b|\[[A-Z][\w-]*\]|I\d{4} )/;
 
 function looksLikeServerLog(text: string): boolean {
-  const hits = LOG_MARKERS.filter((re) => re.test(text)).length;
-  if (/GPU KV cache size|max_total_num_tokens/.test(text)) return true;
-  const logLines = (text.match(/^(\[?\d{4}-\d\d-\d\d|\(\w+\S*\)|INFO|WARNING|ERROR|DEBUG|\[\w)/gm) ?? []).length;
-  return hits > 0 && logLines > 0;
+  if (KV_POOL_LINE.test(text)) return true;
+  const lines = text.split("\n", 2000).filter((l) => l.trim() !== "");
+  if (lines.length === 0 || !LOG_MARKERS.test(text)) return false;
+  const logLines = lines.filter((l) => LOG_LINE.test(l)).length;
+  return logLines / lines.length >= 0.3;
 }

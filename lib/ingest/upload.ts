@@ -217,7 +217,8 @@ class Stager {
     try {
       await pipeline(Readable.from(body), fs.createWriteStream(tmp));
       const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-        yauzl.open(tmp, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false }, (err, z) =>
+        // decodeStrings off: yauzl would abort the whole archive on one unsafe name; we skip that entry instead.
+        yauzl.open(tmp, { lazyEntries: true, validateEntrySizes: true, decodeStrings: false }, (err, z) =>
           err || !z ? reject(new UploadError(422, "bad_archive", `${name} is not a readable zip archive`)) : resolve(z),
         ),
       );
@@ -252,19 +253,22 @@ class Stager {
       });
       zip.on("entry", (entry: yauzl.Entry) => {
         (async () => {
-          if (entry.fileName.endsWith("/")) return;
+          const raw = entry.fileName as unknown as Buffer;
+          // Bit 11: the name is UTF-8; otherwise CP437, whose ASCII range is all a path needs.
+          const fileName = raw.toString((entry.generalPurposeBitFlag & 0x800) !== 0 ? "utf8" : "latin1");
+          if (fileName.endsWith("/")) return;
           this.countEntry();
-          if (isUnsafeArchivePath(entry.fileName)) {
-            this.warnings.push(`skipped archive entry with an unsafe path: ${entry.fileName.slice(0, 200)}`);
+          if (isUnsafeArchivePath(fileName)) {
+            this.warnings.push(`skipped archive entry with an unsafe path: ${fileName.slice(0, 200)}`);
             return;
           }
-          if (isJunkEntry(entry.fileName)) return;
+          if (isJunkEntry(fileName)) return;
           if (this.expanded + entry.uncompressedSize > this.limits.maxExpandedBytes)
             throw new UploadError(413, "payload_too_large", "the archive expands beyond the configured limit");
           const stream = await new Promise<Readable>((res, rej) =>
             zip.openReadStream(entry, (err, s) => (err || !s ? rej(err ?? new Error("zip entry")) : res(s))),
           );
-          await this.stageMaybeGz(cleanUploadName(entry.fileName, "entry"), stream);
+          await this.stageMaybeGz(cleanUploadName(fileName, "entry"), stream);
         })().then(() => zip.readEntry(), fail);
       });
       zip.readEntry();
