@@ -1,0 +1,69 @@
+/**
+ * Collector mismatch between compared runs (design.md §5.5). `return_perf_metrics`,
+ * `enable_iter_perf_stats` and `publish_kv_events` cost throughput (~2.5% measured), so an A/B
+ * whose arms differ in them measures the collectors as much as the change under test.
+ */
+import type { Collectors, RunSummary } from "@/lib/api/schemas";
+
+export const COLLECTOR_FLAGS: Record<keyof Collectors, string> = {
+  returnPerfMetrics: "return_perf_metrics",
+  enableIterPerfStats: "enable_iter_perf_stats",
+  publishKvEvents: "publish_kv_events",
+};
+
+export type CollectorSource = "recorded" | "inferred" | "unknown";
+
+export interface EffectiveCollector {
+  value: boolean | null;
+  source: CollectorSource;
+}
+
+/**
+ * What is known of a run's collectors: recorded values (engine config, aiperf input_config,
+ * analyzers) first; otherwise inferred from the data — TRT-LLM per-request perf metrics exist
+ * only when `return_perf_metrics` was on, so a time breakdown proves it.
+ */
+export function effectiveCollectors(
+  run: Pick<RunSummary, "collectors" | "timeBreakdown">,
+): Record<keyof Collectors, EffectiveCollector> {
+  const out = {} as Record<keyof Collectors, EffectiveCollector>;
+  for (const k of Object.keys(COLLECTOR_FLAGS) as Array<keyof Collectors>) {
+    const recorded = run.collectors[k];
+    out[k] = recorded === null ? { value: null, source: "unknown" } : { value: recorded, source: "recorded" };
+  }
+  if (out.returnPerfMetrics.value === null && run.timeBreakdown && run.timeBreakdown.requestCount > 0)
+    out.returnPerfMetrics = { value: true, source: "inferred" };
+  return out;
+}
+
+export interface CollectorMismatch {
+  collector: keyof Collectors;
+  flag: string;
+  /** Known on in these runs … */
+  onRunIds: string[];
+  /** … and off in these */
+  offRunIds: string[];
+  unknownRunIds: string[];
+  /** "differs": known on in one run and off in another (a contaminated A/B); "unknown": some runs do not say */
+  kind: "differs" | "unknown";
+}
+
+/** One entry per collector whose state is not the same known value in every run. */
+export function collectorMismatches(
+  runs: Array<Pick<RunSummary, "id" | "collectors" | "timeBreakdown">>,
+): CollectorMismatch[] {
+  if (runs.length < 2) return [];
+  const states = runs.map((r) => ({ id: r.id, c: effectiveCollectors(r) }));
+  const out: CollectorMismatch[] = [];
+  for (const [collector, flag] of Object.entries(COLLECTOR_FLAGS) as Array<[keyof Collectors, string]>) {
+    const onRunIds = states.filter((s) => s.c[collector].value === true).map((s) => s.id);
+    const offRunIds = states.filter((s) => s.c[collector].value === false).map((s) => s.id);
+    const unknownRunIds = states.filter((s) => s.c[collector].value === null).map((s) => s.id);
+    if (onRunIds.length > 0 && offRunIds.length > 0)
+      out.push({ collector, flag, onRunIds, offRunIds, unknownRunIds, kind: "differs" });
+    // Known in some runs only: cannot prove the arms match, worth a softer note.
+    else if (unknownRunIds.length > 0 && unknownRunIds.length < runs.length)
+      out.push({ collector, flag, onRunIds, offRunIds, unknownRunIds, kind: "unknown" });
+  }
+  return out;
+}

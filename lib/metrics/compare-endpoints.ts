@@ -1,0 +1,70 @@
+/**
+ * Per-endpoint and per-role hit rates of several runs, side by side. Role rates are
+ * token-weighted (Σcached / Σprompt, design.md §5.3) — averaging endpoint rates would let a
+ * nearly idle endpoint count as much as a busy one.
+ */
+import type { EndpointRole, RunSummary } from "@/lib/api/schemas";
+
+export interface HitRateRow {
+  /** endpoint or role */
+  key: string;
+  role: EndpointRole;
+  /** runId → hit rate (0..1) or null when the run has no value */
+  values: Record<string, number | null>;
+}
+
+/** An endpoint's rate from server-metrics counters, else from TRT-LLM perf metrics. */
+function endpointRate(e: RunSummary["endpoints"][number]): number | null {
+  return e.cacheHitRate ?? e.kvCacheHitRate;
+}
+
+export function endpointHitRates(runs: RunSummary[]): HitRateRow[] {
+  const rows = new Map<string, HitRateRow>();
+  for (const run of runs)
+    for (const e of run.endpoints) {
+      const rate = endpointRate(e);
+      if (rate === null) continue;
+      const row = rows.get(e.endpoint) ?? { key: e.endpoint, role: e.role, values: {} };
+      row.values[run.id] = rate;
+      rows.set(e.endpoint, row);
+    }
+  for (const row of rows.values()) for (const run of runs) row.values[run.id] ??= null;
+  return [...rows.values()];
+}
+
+const ROLE_ORDER: EndpointRole[] = ["prefill", "combined", "decode", "frontend", "router"];
+
+/** Token-weighted hit rate per role; falls back to request-weighted perf-metrics rates when no tokens are known. */
+export function roleHitRates(runs: RunSummary[]): HitRateRow[] {
+  const rows: HitRateRow[] = [];
+  for (const role of ROLE_ORDER) {
+    const values: Record<string, number | null> = {};
+    let any = false;
+    for (const run of runs) {
+      const eps = run.endpoints.filter((e) => e.role === role);
+      let cached = 0;
+      let prompt = 0;
+      for (const e of eps)
+        if (e.cachedTokens !== null && e.promptTokens !== null) {
+          cached += e.cachedTokens;
+          prompt += e.promptTokens;
+        }
+      let rate: number | null = prompt > 0 ? cached / prompt : null;
+      if (rate === null) {
+        let weight = 0;
+        let sum = 0;
+        for (const e of eps)
+          if (e.kvCacheHitRate !== null) {
+            const w = e.requestCount ?? 1;
+            weight += w;
+            sum += e.kvCacheHitRate * w;
+          }
+        rate = weight > 0 ? sum / weight : null;
+      }
+      values[run.id] = rate;
+      if (rate !== null) any = true;
+    }
+    if (any) rows.push({ key: role, role, values });
+  }
+  return rows;
+}

@@ -1,0 +1,217 @@
+/**
+ * Run-against-baseline deltas for the compare page. Pure: takes run summaries, returns rows.
+ * Every metric carries its direction so "better" and "worse" are never guessed from the sign.
+ */
+import type { RunSummary, Stats } from "@/lib/api/schemas";
+
+export const COMPARE_STATS = ["mean", "p50", "p90", "p99"] as const;
+export type CompareStat = (typeof COMPARE_STATS)[number];
+
+/** lower: latency, time. higher: throughput, hit rate, capacity, bandwidth. neutral: context only. */
+export type Direction = "lower" | "higher" | "neutral";
+export type Verdict = "better" | "worse" | "same" | "neutral" | "missing";
+
+export interface MetricValue {
+  key: string;
+  label: string;
+  group: string;
+  unit: string;
+  direction: Direction;
+  value: number | null;
+}
+
+export interface Delta {
+  /** run − baseline */
+  absolute: number | null;
+  /** (run − baseline) / |baseline|; null when the baseline is 0 or missing */
+  percent: number | null;
+  verdict: Verdict;
+}
+
+/**
+ * Relative change below which two values count as the same: float noise from different
+ * aggregation orders must not paint a cell green or red.
+ */
+export const SAME_TOLERANCE = 1e-9;
+
+export function computeDelta(baseline: number | null, value: number | null, direction: Direction): Delta {
+  if (baseline === null || value === null || !Number.isFinite(baseline) || !Number.isFinite(value))
+    return { absolute: null, percent: null, verdict: "missing" };
+  const absolute = value - baseline;
+  // Percent against |baseline| so a negative baseline does not flip the sign of the change.
+  const percent = baseline === 0 ? null : absolute / Math.abs(baseline);
+  const scale = Math.max(Math.abs(baseline), Math.abs(value));
+  if (Math.abs(absolute) <= SAME_TOLERANCE * scale)
+    return { absolute: 0, percent: baseline === 0 ? null : 0, verdict: "same" };
+  if (direction === "neutral") return { absolute, percent, verdict: "neutral" };
+  const improved = direction === "lower" ? absolute < 0 : absolute > 0;
+  return { absolute, percent, verdict: improved ? "better" : "worse" };
+}
+
+function statOf(s: Stats | null | undefined, stat: CompareStat): number | null {
+  return s ? s[stat] : null;
+}
+
+function segmentStat(
+  seg: { meanMs: number | null; p50Ms: number | null; p90Ms: number | null; p99Ms: number | null },
+  stat: CompareStat,
+): number | null {
+  return { mean: seg.meanMs, p50: seg.p50Ms, p90: seg.p90Ms, p99: seg.p99Ms }[stat];
+}
+
+/** Every comparable number of one run at the chosen statistic, in display order. */
+export function runMetrics(run: RunSummary, stat: CompareStat): MetricValue[] {
+  const out: MetricValue[] = [];
+  const add = (m: Omit<MetricValue, "value">, value: number | null | undefined) =>
+    out.push({ ...m, value: value ?? null });
+  const r = run.requests;
+  add(
+    { key: "ttft", label: `TTFT ${stat}`, group: "Latency", unit: "ms", direction: "lower" },
+    statOf(r?.ttftMs, stat),
+  );
+  add(
+    { key: "e2e", label: `E2E latency ${stat}`, group: "Latency", unit: "ms", direction: "lower" },
+    statOf(r?.e2eMs, stat),
+  );
+  add(
+    { key: "itl", label: `ITL ${stat}`, group: "Latency", unit: "ms", direction: "lower" },
+    statOf(r?.itlMs, stat),
+  );
+  add(
+    {
+      key: "requestThroughput",
+      label: "Request throughput",
+      group: "Throughput",
+      unit: "req/s",
+      direction: "higher",
+    },
+    r?.requestThroughputPerS,
+  );
+  add(
+    {
+      key: "outputTokenThroughput",
+      label: "Output token throughput",
+      group: "Throughput",
+      unit: "tok/s",
+      direction: "higher",
+    },
+    r?.outputTokenThroughputPerS,
+  );
+  const tb = run.timeBreakdown;
+  for (const seg of tb?.segments ?? [])
+    add(
+      {
+        key: `segment:${seg.name}`,
+        label: `${seg.label} ${stat}`,
+        group: "Time breakdown",
+        unit: "ms",
+        direction: "lower",
+      },
+      segmentStat(seg, stat),
+    );
+  add(
+    {
+      key: "kvCacheHitRate",
+      label: "KV hit rate (perf metrics)",
+      group: "Cache",
+      unit: "ratio",
+      direction: "higher",
+    },
+    tb?.kvCacheHitRate,
+  );
+  add(
+    {
+      key: "kvTransferBandwidth",
+      label: `KV transfer bandwidth ${stat}`,
+      group: "Offload",
+      unit: "GB/s",
+      direction: "higher",
+    },
+    statOf(tb?.kvTransfer?.bandwidthGBps, stat),
+  );
+  const sm = run.serverMetrics;
+  add(
+    { key: "cacheHitRate", label: "Cache hit rate", group: "Cache", unit: "ratio", direction: "higher" },
+    sm?.cache.overallHitRate,
+  );
+  add(
+    {
+      key: "gpuCacheHitRate",
+      label: "GPU cache hit rate",
+      group: "Cache",
+      unit: "ratio",
+      direction: "higher",
+    },
+    sm?.cache.gpuHitRate,
+  );
+  add(
+    { key: "kvCapacity", label: "KV capacity", group: "KV cache", unit: "tokens", direction: "higher" },
+    sm?.kvCache.gpuTotalTokens,
+  );
+  // Usage is context, not a goal: high usage can mean a busy cache or a starved one.
+  add(
+    { key: "kvUsageAvg", label: "KV usage (avg)", group: "KV cache", unit: "ratio", direction: "neutral" },
+    sm?.kvCache.gpuUsageAvg,
+  );
+  add(
+    { key: "kvUsageMax", label: "KV usage (max)", group: "KV cache", unit: "ratio", direction: "neutral" },
+    sm?.kvCache.gpuUsageMax,
+  );
+  add(
+    { key: "offloadGpuToCpu", label: "Offload GPU→CPU", group: "Offload", unit: "B/s", direction: "higher" },
+    sm?.kvOffload.bandwidthGpuToCpuBytesPerSecond,
+  );
+  add(
+    { key: "offloadCpuToGpu", label: "Offload CPU→GPU", group: "Offload", unit: "B/s", direction: "higher" },
+    sm?.kvOffload.bandwidthCpuToGpuBytesPerSecond,
+  );
+  return out;
+}
+
+export interface DeltaRow {
+  key: string;
+  label: string;
+  group: string;
+  unit: string;
+  direction: Direction;
+  baseline: number | null;
+  /** One cell per compared run, in the order given (the baseline's own cell included) */
+  cells: Array<{ runId: string; value: number | null } & Delta>;
+}
+
+/**
+ * The delta table: one row per metric that at least one run has, each run against the baseline.
+ * Metrics are matched by key, so a segment only one run recorded still gets a row (missing elsewhere).
+ */
+export function compareRuns(runs: RunSummary[], baselineId: string, stat: CompareStat): DeltaRow[] {
+  const baseline = runs.find((r) => r.id === baselineId) ?? runs[0];
+  if (!baseline) return [];
+  const perRun = runs.map((r) => ({
+    id: r.id,
+    metrics: new Map(runMetrics(r, stat).map((m) => [m.key, m])),
+  }));
+  const order: MetricValue[] = [];
+  const seen = new Set<string>();
+  for (const { metrics } of perRun)
+    for (const m of metrics.values())
+      if (m.value !== null && !seen.has(m.key)) {
+        seen.add(m.key);
+        order.push(m);
+      }
+  const baseMetrics = perRun.find((p) => p.id === baseline.id)!.metrics;
+  return order.map((m) => {
+    const base = baseMetrics.get(m.key)?.value ?? null;
+    return {
+      key: m.key,
+      label: m.label,
+      group: m.group,
+      unit: m.unit,
+      direction: m.direction,
+      baseline: base,
+      cells: perRun.map((p) => {
+        const value = p.metrics.get(m.key)?.value ?? null;
+        return { runId: p.id, value, ...computeDelta(base, value, m.direction) };
+      }),
+    };
+  });
+}

@@ -1,0 +1,212 @@
+import { describe, expect, it } from "vitest";
+import { collectorMismatches, effectiveCollectors } from "@/lib/metrics/collectors-mismatch";
+import { compareRuns, computeDelta, runMetrics } from "@/lib/metrics/compare";
+import { endpointHitRates, roleHitRates } from "@/lib/metrics/compare-endpoints";
+import { endpoint, stats, summary } from "./compare-helpers";
+
+describe("computeDelta", () => {
+  it("lower-is-better: a smaller latency is better, with absolute and % change", () => {
+    expect(computeDelta(200, 150, "lower")).toEqual({ absolute: -50, percent: -0.25, verdict: "better" });
+    expect(computeDelta(200, 250, "lower")).toEqual({ absolute: 50, percent: 0.25, verdict: "worse" });
+  });
+
+  it("higher-is-better: more throughput is better", () => {
+    expect(computeDelta(1000, 1100, "higher")).toEqual({ absolute: 100, percent: 0.1, verdict: "better" });
+    expect(computeDelta(0.5, 0.4, "higher").verdict).toBe("worse");
+  });
+
+  it("neutral metrics show the change without a verdict", () => {
+    expect(computeDelta(0.5, 0.75, "neutral")).toEqual({ absolute: 0.25, percent: 0.5, verdict: "neutral" });
+  });
+
+  it("a zero baseline has no percent; a missing value has no delta", () => {
+    expect(computeDelta(0, 3, "higher")).toEqual({ absolute: 3, percent: null, verdict: "better" });
+    expect(computeDelta(null, 3, "higher")).toEqual({ absolute: null, percent: null, verdict: "missing" });
+    expect(computeDelta(3, null, "lower").verdict).toBe("missing");
+    expect(computeDelta(3, Number.NaN, "lower").verdict).toBe("missing");
+  });
+
+  it("percent is against |baseline| so a negative baseline keeps the sign of the change", () => {
+    expect(computeDelta(-4, -2, "higher")).toEqual({ absolute: 2, percent: 0.5, verdict: "better" });
+  });
+
+  it("float noise is 'same', not better or worse", () => {
+    expect(computeDelta(0.1 + 0.2, 0.3, "lower")).toEqual({ absolute: 0, percent: 0, verdict: "same" });
+    expect(computeDelta(5, 5, "higher").verdict).toBe("same");
+  });
+});
+
+describe("runMetrics / compareRuns", () => {
+  const base = summary("base", {
+    requests: {
+      source: "aiperf",
+      count: 10,
+      errorCount: 0,
+      warmupCount: 0,
+      durationS: 10,
+      ttftMs: stats(100, { p90: 180 }),
+      e2eMs: stats(1000),
+      itlMs: null,
+      inputTokens: null,
+      outputTokens: null,
+      requestThroughputPerS: 5,
+      outputTokenThroughputPerS: 500,
+    },
+    timeBreakdown: {
+      mode: "aggregated",
+      requestCount: 10,
+      segments: [{ name: "ctx_queue", label: "Queue", count: 10, meanMs: 4, p50Ms: 3, p90Ms: 8, p99Ms: 9 }],
+      kvCacheHitRate: 0.5,
+      kvTransfer: null,
+    },
+  });
+  const branch = summary("branch", {
+    requests: { ...base.requests!, ttftMs: stats(80, { p90: 90 }), requestThroughputPerS: 4 },
+    timeBreakdown: {
+      ...base.timeBreakdown!,
+      segments: [
+        { name: "ctx_queue", label: "Queue", count: 10, meanMs: 6, p50Ms: 6, p90Ms: 8, p99Ms: 9 },
+        { name: "decode", label: "Decode", count: 10, meanMs: 50, p50Ms: 40, p90Ms: 60, p99Ms: 70 },
+      ],
+      kvCacheHitRate: 0.6,
+    },
+  });
+
+  it("reads each metric at the chosen statistic", () => {
+    const m = new Map(runMetrics(base, "p90").map((x) => [x.key, x.value]));
+    expect(m.get("ttft")).toBe(180);
+    expect(m.get("segment:ctx_queue")).toBe(8);
+    expect(m.get("requestThroughput")).toBe(5);
+    expect(m.get("cacheHitRate")).toBeNull();
+  });
+
+  it("builds rows against the baseline, keeps metrics only some runs have, drops ones none have", () => {
+    const rows = compareRuns([base, branch], "base", "p50");
+    const byKey = new Map(rows.map((r) => [r.key, r]));
+    expect(byKey.has("itl")).toBe(false);
+    const ttft = byKey.get("ttft")!;
+    expect(ttft.baseline).toBe(100);
+    expect(ttft.cells[0]).toMatchObject({ runId: "base", value: 100, verdict: "same" });
+    expect(ttft.cells[1]).toMatchObject({
+      runId: "branch",
+      value: 80,
+      absolute: -20,
+      percent: -0.2,
+      verdict: "better",
+    });
+    expect(byKey.get("requestThroughput")!.cells[1]).toMatchObject({
+      absolute: -1,
+      percent: -0.2,
+      verdict: "worse",
+    });
+    expect(byKey.get("segment:ctx_queue")!.cells[1]).toMatchObject({
+      absolute: 3,
+      percent: 1,
+      verdict: "worse",
+    });
+    expect(byKey.get("segment:decode")!.cells[1]).toMatchObject({ value: 40, verdict: "missing" });
+    expect(byKey.get("kvCacheHitRate")!.cells[1].verdict).toBe("better");
+  });
+
+  it("switching the baseline flips the verdicts", () => {
+    const rows = compareRuns([base, branch], "branch", "p90");
+    const ttft = rows.find((r) => r.key === "ttft")!;
+    expect(ttft.baseline).toBe(90);
+    expect(ttft.cells[0]).toMatchObject({ runId: "base", absolute: 90, percent: 1, verdict: "worse" });
+  });
+
+  it("an unknown baseline id falls back to the first run", () => {
+    expect(compareRuns([base, branch], "nope", "p50").find((r) => r.key === "ttft")!.baseline).toBe(100);
+  });
+});
+
+describe("collector mismatch", () => {
+  const on = { returnPerfMetrics: true, enableIterPerfStats: false, publishKvEvents: null };
+  it("flags a collector that is on in one run and off in another", () => {
+    const a = summary("a", { collectors: on });
+    const b = summary("b", { collectors: { ...on, returnPerfMetrics: false } });
+    const m = collectorMismatches([a, b]);
+    expect(m).toEqual([
+      {
+        collector: "returnPerfMetrics",
+        flag: "return_perf_metrics",
+        onRunIds: ["a"],
+        offRunIds: ["b"],
+        unknownRunIds: [],
+        kind: "differs",
+      },
+    ]);
+  });
+
+  it("infers return_perf_metrics from a TRT-LLM time breakdown", () => {
+    const tb = {
+      mode: "aggregated" as const,
+      requestCount: 3,
+      segments: [],
+      kvCacheHitRate: null,
+      kvTransfer: null,
+    };
+    const a = summary("a", { timeBreakdown: tb });
+    expect(effectiveCollectors(a).returnPerfMetrics).toEqual({ value: true, source: "inferred" });
+    const b = summary("b", {
+      collectors: { returnPerfMetrics: false, enableIterPerfStats: null, publishKvEvents: null },
+    });
+    expect(collectorMismatches([a, b]).map((x) => [x.flag, x.kind])).toEqual([
+      ["return_perf_metrics", "differs"],
+    ]);
+  });
+
+  it("notes a collector known in some runs only, and says nothing when all agree or none know", () => {
+    const a = summary("a", { collectors: on });
+    const b = summary("b", { collectors: { ...on, returnPerfMetrics: null } });
+    expect(collectorMismatches([a, b]).map((x) => [x.flag, x.kind])).toEqual([
+      ["return_perf_metrics", "unknown"],
+    ]);
+    expect(collectorMismatches([a, summary("c", { collectors: on })])).toEqual([]);
+    expect(collectorMismatches([a])).toEqual([]);
+  });
+});
+
+describe("hit rates by endpoint and role", () => {
+  const a = summary("a", {
+    endpoints: [
+      endpoint({
+        endpoint: "p0:8000",
+        role: "prefill",
+        cacheHitRate: 0.5,
+        promptTokens: 1000,
+        cachedTokens: 500,
+      }),
+      endpoint({
+        endpoint: "p1:8000",
+        role: "prefill",
+        cacheHitRate: 0.1,
+        promptTokens: 9000,
+        cachedTokens: 900,
+      }),
+      endpoint({ endpoint: "d0:8000", role: "decode" }),
+    ],
+  });
+  const b = summary("b", {
+    endpoints: [
+      endpoint({ endpoint: "w0", role: "combined", kvCacheHitRate: 0.2, requestCount: 3 }),
+      endpoint({ endpoint: "w1", role: "combined", kvCacheHitRate: 0.6, requestCount: 1 }),
+    ],
+  });
+
+  it("per role is token-weighted, not a mean of endpoint rates", () => {
+    const rows = roleHitRates([a, b]);
+    // (500 + 900) / (1000 + 9000) = 0.14, where a plain mean would say 0.3
+    expect(rows.find((r) => r.key === "prefill")!.values).toEqual({ a: 0.14, b: null });
+    // perf-metrics fallback weighted by requests: (0.2·3 + 0.6·1) / 4 = 0.3
+    expect(rows.find((r) => r.key === "combined")!.values.b).toBeCloseTo(0.3, 12);
+    expect(rows.some((r) => r.key === "decode")).toBe(false);
+  });
+
+  it("per endpoint lists every endpoint with a rate, null where a run lacks it", () => {
+    const rows = endpointHitRates([a, b]);
+    expect(rows.map((r) => r.key)).toEqual(["p0:8000", "p1:8000", "w0", "w1"]);
+    expect(rows[0].values).toEqual({ a: 0.5, b: null });
+    expect(rows[2].values).toEqual({ a: null, b: 0.2 });
+  });
+});
