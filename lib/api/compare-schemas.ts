@@ -1,0 +1,83 @@
+/**
+ * Request and response shapes of GET /api/compare: the compared runs' summaries plus the
+ * deltas against the baseline, so the page and the handler agree on one schema.
+ */
+import { z } from "zod";
+import { endpointRoleSchema, runSummarySchema } from "@/lib/api/schemas";
+import { COMPARE_STATS } from "@/lib/metrics/compare";
+
+export const MAX_COMPARED_RUNS = 8;
+
+export const compareQuerySchema = z.object({
+  runs: z
+    .string()
+    .max(1000)
+    .transform((s) => [
+      ...new Set(
+        s
+          .split(",")
+          .map((x) => x.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(
+      z
+        .array(z.string().regex(/^[A-Za-z0-9_-]{8,64}$/))
+        .min(1)
+        .max(MAX_COMPARED_RUNS),
+    ),
+  baseline: z.string().max(64).optional(),
+  stat: z.enum(COMPARE_STATS).default("p50"),
+});
+
+const verdictSchema = z.enum(["better", "worse", "same", "neutral", "missing"]);
+
+export const deltaRowSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  group: z.string(),
+  unit: z.string(),
+  direction: z.enum(["lower", "higher", "neutral"]),
+  baseline: z.number().nullable(),
+  cells: z.array(
+    z.object({
+      runId: z.string(),
+      value: z.number().nullable(),
+      absolute: z.number().nullable(),
+      percent: z.number().nullable(),
+      verdict: verdictSchema,
+    }),
+  ),
+});
+
+export const collectorMismatchSchema = z.object({
+  collector: z.enum(["returnPerfMetrics", "enableIterPerfStats", "publishKvEvents"]),
+  flag: z.string(),
+  onRunIds: z.array(z.string()),
+  offRunIds: z.array(z.string()),
+  unknownRunIds: z.array(z.string()),
+  kind: z.enum(["differs", "unknown"]),
+});
+
+const hitRateRowSchema = z.object({
+  key: z.string(),
+  role: endpointRoleSchema,
+  values: z.record(z.string(), z.number().nullable()),
+});
+
+export const compareResponseSchema = z.object({
+  baseline: z.string(),
+  stat: z.enum(COMPARE_STATS),
+  runs: z.array(runSummarySchema),
+  /** Requested ids that are unknown (or not ready) */
+  missing: z.array(z.string()),
+  /** Chart payload keys stored per run, for the overlays (fetched from /api/runs/{id}/charts/{key}) */
+  chartKeys: z.record(z.string(), z.array(z.string())),
+  rows: z.array(deltaRowSchema),
+  collectorMismatches: z.array(collectorMismatchSchema),
+  hitRates: z.object({ byEndpoint: z.array(hitRateRowSchema), byRole: z.array(hitRateRowSchema) }),
+});
+
+export type CompareQuery = z.infer<typeof compareQuerySchema>;
+export type CompareResponse = z.infer<typeof compareResponseSchema>;
+export type DeltaRowDto = z.infer<typeof deltaRowSchema>;

@@ -1,0 +1,85 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { GET as compare } from "@/app/api/compare/route";
+import { POST as upload } from "@/app/api/runs/route";
+import { compareResponseSchema } from "@/lib/api/compare-schemas";
+import { fixture, uploadRequest, useTestApp } from "../helpers/test-app";
+
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ cleanup } = await useTestApp());
+});
+afterEach(async () => cleanup());
+
+async function uploadRun(dir: string, name: string): Promise<string> {
+  const res = await upload(
+    uploadRequest(
+      [
+        { name: "perf_metrics-0.jsonl", path: fixture(`compare/${dir}/perf_metrics-0.jsonl`) },
+        { name: "extra-llm-api-config.yml", path: fixture(`compare/${dir}/extra-llm-api-config.yml`) },
+      ],
+      { name },
+    ),
+  );
+  expect(res.status).toBe(201);
+  return (await res.json()).id;
+}
+
+const get = (qs: string) => compare(new Request(`http://localhost/api/compare?${qs}`));
+
+describe("GET /api/compare", () => {
+  it("returns both runs, deltas against the baseline at the statistic, and the collector mismatch", async () => {
+    const a = await uploadRun("run-a", "baseline");
+    const b = await uploadRun("run-b", "branch");
+    const res = await get(`runs=${a},${b}&baseline=${a}&stat=p50`);
+    expect(res.status).toBe(200);
+    const body = compareResponseSchema.parse(await res.json());
+    expect(body.baseline).toBe(a);
+    expect(body.runs.map((r) => r.name)).toEqual(["baseline", "branch"]);
+    expect(body.missing).toEqual([]);
+    expect(body.chartKeys[a]).toContain("trtllm-segments");
+
+    // Hand-computed: queue 10/20/30 ms vs 5/10/15 ms → p50 20 → 10 (−50 %, better).
+    const queue = body.rows.find((r) => r.key === "segment:ctx_queue")!;
+    expect(queue.direction).toBe("lower");
+    expect(queue.baseline).toBeCloseTo(20, 6);
+    expect(queue.cells[1].value).toBeCloseTo(10, 6);
+    expect(queue.cells[1].percent).toBeCloseTo(-0.5, 6);
+    expect(queue.cells[1].verdict).toBe("better");
+    // Decode 200/300/400 vs 100/150/200 at p90: 380 → 190.
+    const p90 = compareResponseSchema.parse(
+      await (await get(`runs=${a},${b}&baseline=${b}&stat=p90`)).json(),
+    );
+    const decode = p90.rows.find((r) => r.key === "segment:decode")!;
+    expect(decode.baseline).toBeCloseTo(190, 6);
+    expect(decode.cells[0].value).toBeCloseTo(380, 6);
+    expect(decode.cells[0].verdict).toBe("worse");
+
+    expect(body.collectorMismatches).toEqual([
+      expect.objectContaining({
+        flag: "enable_iter_perf_stats",
+        kind: "differs",
+        onRunIds: [b],
+        offRunIds: [a],
+      }),
+    ]);
+  });
+
+  it("defaults the baseline to the first run and reports unknown ids", async () => {
+    const a = await uploadRun("run-a", "only");
+    const body = compareResponseSchema.parse(await (await get(`runs=${a},AAAAAAAAAAAAAAAAAAAAAA`)).json());
+    expect(body.baseline).toBe(a);
+    expect(body.stat).toBe("p50");
+    expect(body.missing).toEqual(["AAAAAAAAAAAAAAAAAAAAAA"]);
+  });
+
+  it("rejects bad queries with 400 and unknown runs with 404", async () => {
+    expect((await get("runs=")).status).toBe(400);
+    expect((await get("runs=a/b")).status).toBe(400);
+    expect((await get("runs=AAAAAAAAAA&stat=p42")).status).toBe(400);
+    const nine = Array.from({ length: 9 }, (_, i) => `run000000${i}`).join(",");
+    expect((await get(`runs=${nine}`)).status).toBe(400);
+    const res = await get("runs=AAAAAAAAAAAAAAAAAAAAAA");
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.code).toBe("not_found");
+  });
+});
