@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// Runlens CLI: upload a benchmark's artifacts and print the run's link. Plain Node 20, no build
+// step and no dependencies, so a CI job can run it with `npx runlens` straight from a checkout.
+import fs from "node:fs";
+import path from "node:path";
+
+const USAGE = `usage: runlens upload <dir|files…> [--server URL] [--name NAME] [--labels a,b] [--token TOKEN]
+
+Uploads the files (folders are walked) to a Runlens server, prints the run URL on stdout and
+each file's detected kind and warnings on stderr. Defaults: RUNLENS_SERVER, RUNLENS_API_TOKEN.`;
+
+class CliError extends Error {}
+
+function parseArgs(argv) {
+  const opts = { server: process.env.RUNLENS_SERVER, token: process.env.RUNLENS_API_TOKEN, paths: [] };
+  const valued = new Set(["server", "name", "labels", "token"]);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "-h" || a === "--help") return { help: true };
+    const m = /^--([a-z]+)(?:=(.*))?$/.exec(a);
+    if (!m) {
+      opts.paths.push(a);
+      continue;
+    }
+    if (!valued.has(m[1])) throw new CliError(`unknown option --${m[1]}`);
+    const value = m[2] ?? argv[++i];
+    if (value === undefined) throw new CliError(`--${m[1]} needs a value`);
+    opts[m[1]] = value;
+  }
+  return opts;
+}
+
+/** Every regular file under the given paths; dot-files and dot-folders (.git, .DS_Store) are skipped. */
+function collectFiles(paths) {
+  const out = [];
+  const walk = (p, rel) => {
+    const st = fs.statSync(p, { throwIfNoEntry: false });
+    if (!st) throw new CliError(`no such file or folder: ${p}`);
+    if (st.isDirectory()) {
+      for (const name of fs.readdirSync(p).sort()) {
+        if (name.startsWith(".")) continue;
+        walk(path.join(p, name), rel ? `${rel}/${name}` : name);
+      }
+    } else if (st.isFile()) out.push({ path: p, name: rel, bytes: st.size });
+  };
+  for (const p of paths) {
+    const st = fs.statSync(p, { throwIfNoEntry: false });
+    if (!st) throw new CliError(`no such file or folder: ${p}`);
+    // A folder's files keep their path inside it, so same-named files in subfolders stay apart.
+    walk(p, st.isDirectory() ? "" : path.basename(p));
+  }
+  return out;
+}
+
+async function upload(opts) {
+  if (opts.paths.length === 0) throw new CliError("nothing to upload: give a folder or files");
+  if (!opts.server) throw new CliError("no server: pass --server URL or set RUNLENS_SERVER");
+  let base;
+  try {
+    base = new URL(opts.server.endsWith("/") ? opts.server : `${opts.server}/`);
+  } catch {
+    throw new CliError(`not a URL: ${opts.server}`);
+  }
+  const files = collectFiles(opts.paths);
+  if (files.length === 0) throw new CliError("no files found to upload");
+
+  const form = new FormData();
+  if (opts.name) form.append("name", opts.name);
+  if (opts.labels) form.append("labels", opts.labels);
+  // File-backed blobs: fetch streams them from disk instead of reading every file into memory.
+  for (const f of files) form.append("file", await fs.openAsBlob(f.path), f.name);
+
+  const headers = opts.token ? { Authorization: `Bearer ${opts.token}` } : {};
+  let res;
+  try {
+    res = await fetch(new URL("api/runs", base), { method: "POST", body: form, headers });
+  } catch (err) {
+    throw new CliError(`cannot reach ${base.origin}: ${err.cause?.code ?? err.cause?.message ?? err.message}`);
+  }
+  const body = await res.json().catch(() => null);
+  if (!res.ok) {
+    const e = body?.error;
+    throw new CliError(`upload failed (${res.status}${e?.code ? ` ${e.code}` : ""}): ${e?.message ?? res.statusText}`);
+  }
+  for (const f of body.files ?? []) {
+    process.stderr.write(`${f.kind.padEnd(22)} ${f.name} (${f.records} records${f.skipped ? `, ${f.skipped} skipped` : ""})\n`);
+    for (const w of f.warnings ?? []) process.stderr.write(`  warning${w.line ? ` line ${w.line}` : ""}: ${w.message}\n`);
+  }
+  for (const w of body.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
+  if (body.status === "failed") throw new CliError(`the run was stored but failed to ingest: ${new URL(body.url, base)}`);
+  process.stdout.write(`${new URL(body.url, base).href}\n`);
+}
+
+async function main(argv) {
+  const [command, ...rest] = argv;
+  if (!command || command === "-h" || command === "--help" || command === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return command ? 0 : 2;
+  }
+  if (command !== "upload") throw new CliError(`unknown command "${command}" (try: runlens upload <dir>)`);
+  const opts = parseArgs(rest);
+  if (opts.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  await upload(opts);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`runlens: ${err instanceof CliError ? err.message : `unexpected error: ${err?.message ?? err}`}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,85 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApp, type RunningApp } from "./harness";
+
+const run = promisify(execFile);
+const ROOT = path.resolve(__dirname, "../..");
+const CLI = path.join(ROOT, "bin/runlens.mjs");
+const FOLDER = path.join(ROOT, "test/fixtures/compare/run-a");
+const TOKEN = "cli-test-token";
+
+let app: RunningApp;
+beforeAll(async () => {
+  app = await startApp({ env: { RUNLENS_API_TOKEN: TOKEN } });
+});
+afterAll(async () => app?.stop());
+
+async function cli(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH ?? "", ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe("runlens upload", () => {
+  it("uploads a folder, prints the run URL on stdout and the kinds on stderr", async () => {
+    const res = await cli([
+      "upload",
+      FOLDER,
+      "--server",
+      app.url,
+      "--name",
+      "x",
+      "--labels",
+      "a,b",
+      "--token",
+      TOKEN,
+    ]);
+    expect(res.code).toBe(0);
+    const url = res.stdout.trim();
+    expect(url).toMatch(new RegExp(`^${app.url}/runs/[A-Za-z0-9_-]{22}$`));
+    expect(res.stderr).toMatch(/engine-config\s+extra-llm-api-config\.yml/);
+    expect(res.stderr).toMatch(/trtllm-perf-metrics\s+perf_metrics-0\.jsonl \(3 records\)/);
+
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("x");
+    const id = url.split("/").pop();
+    const summary = await (await fetch(`${app.url}/api/runs/${id}`)).json();
+    expect(summary.name).toBe("x");
+    expect(summary.labels).toEqual(["a", "b"]);
+    expect(summary.collectors.returnPerfMetrics).toBe(true);
+  });
+
+  it("takes the server and token from RUNLENS_SERVER and RUNLENS_API_TOKEN", async () => {
+    const res = await cli(["upload", path.join(FOLDER, "perf_metrics-0.jsonl")], {
+      RUNLENS_SERVER: app.url,
+      RUNLENS_API_TOKEN: TOKEN,
+    });
+    expect(res.code).toBe(0);
+    expect(res.stdout.trim()).toMatch(/\/runs\/[A-Za-z0-9_-]{22}$/);
+  });
+
+  it("fails with a non-zero exit and a one-line reason", async () => {
+    const noToken = await cli(["upload", FOLDER, "--server", app.url]);
+    expect(noToken.code).not.toBe(0);
+    expect(noToken.stdout).toBe("");
+    expect(noToken.stderr.trim().split("\n")).toHaveLength(1);
+    expect(noToken.stderr).toMatch(/^runlens: upload failed \(401 unauthorized\)/);
+
+    const missing = await cli(["upload", "/nonexistent/dir", "--server", app.url, "--token", TOKEN]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr.trim()).toBe("runlens: no such file or folder: /nonexistent/dir");
+
+    const noServer = await cli(["upload", FOLDER]);
+    expect(noServer.stderr).toMatch(/no server/);
+    expect(noServer.code).not.toBe(0);
+  });
+});
