@@ -1,0 +1,28 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+export const PG_URL = process.env.RUNLENS_TEST_DATABASE_URL;
+
+/**
+ * A throwaway schema on the test database, so test files can share one PostgreSQL server.
+ * Returns a DATABASE_URL whose connections use that schema, and a function dropping it.
+ */
+export async function freshSchema(base = PG_URL!): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
+  const schema = `rl_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const sep = base.includes("?") ? "&" : "?";
+  const url = `${base}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  return {
+    url,
+    schema,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
