@@ -1,9 +1,83 @@
 "use client";
 
+import { parseAsStringLiteral, useQueryState } from "nuqs";
+import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
+import { RequestBreakdownSection } from "@/components/breakdown/request-breakdown-section";
+import { SegmentLegend } from "@/components/breakdown/segment-legend";
+import { StepStatsTable } from "@/components/breakdown/step-stats-table";
+import { useTrtllmChart } from "@/components/breakdown/use-trtllm-chart";
+import { ChartAreaSegmentShare } from "@/components/charts/chart-area-segment-share";
+import { ChartBarKvHitRate } from "@/components/charts/chart-bar-kv-hit-rate";
+import { ChartBarSegmentStats } from "@/components/charts/chart-bar-segment-stats";
+import { ChartHistogramKvTransferBandwidth } from "@/components/charts/chart-histogram-kv-transfer-bandwidth";
 import type { RunViewProps } from "@/components/run/run-views";
+import { formatCount, formatRate } from "@/lib/format-number";
+import { segmentStatRows } from "@/lib/metrics/trtllm-chart-rows";
+import {
+  kvHitRatePayloadSchema,
+  segmentSharePayloadSchema,
+  segmentsPayloadSchema,
+  STATISTICS,
+  stepsPayloadSchema,
+  TRTLLM_CHART_KEYS,
+} from "@/lib/metrics/trtllm-payloads";
 import { EmptyView } from "./empty-view";
 
 export function BreakdownView({ run }: RunViewProps) {
-  void run;
-  return <EmptyView title="No time breakdown in this run">Upload TensorRT-LLM perf_metrics JSONL files (worker and disagg-server files) to see where each request's time goes.</EmptyView>;
+  const tb = run.timeBreakdown;
+  const [stat, setStat] = useQueryState("stat", parseAsStringLiteral(STATISTICS).withDefault("p50"));
+  const has = tb !== null;
+  const segments = useTrtllmChart(run.id, TRTLLM_CHART_KEYS.segments, segmentsPayloadSchema, has);
+  const share = useTrtllmChart(run.id, TRTLLM_CHART_KEYS.segmentShare, segmentSharePayloadSchema, has);
+  const hit = useTrtllmChart(run.id, TRTLLM_CHART_KEYS.kvHitRate, kvHitRatePayloadSchema, has);
+  const steps = useTrtllmChart(run.id, TRTLLM_CHART_KEYS.steps, stepsPayloadSchema, has);
+  if (!tb) {
+    return (
+      <EmptyView title="No time breakdown in this run">
+        Upload TensorRT-LLM perf_metrics JSONL files (worker and disagg-server files) to see where each
+        request&apos;s time goes.
+      </EmptyView>
+    );
+  }
+  const rows = segments.data ? segmentStatRows(segments.data, stat) : null;
+  return (
+    <div className="space-y-4">
+      <p className="text-sm text-muted">
+        {tb.mode === "disaggregated" ? "Disaggregated" : "Aggregated"} serving, {formatCount(tb.requestCount)}{" "}
+        requests
+        {tb.kvCacheHitRate !== null
+          ? `, KV-cache hit rate ${formatRate(tb.kvCacheHitRate)} (block-weighted)`
+          : ""}
+        . Segments that were not recorded are left out of the statistics, never counted as 0 ms.
+      </p>
+      {rows ? (
+        <>
+          <ChartBarSegmentStats
+            rows={rows}
+            stat={stat}
+            actions={
+              <ToggleGroup
+                label="statistic"
+                options={STATISTICS.map((s) => ({ id: s, text: s }))}
+                value={stat}
+                onChange={(s) => void setStat(s)}
+              />
+            }
+          />
+          <SegmentLegend rows={rows} stat={stat} />
+        </>
+      ) : (
+        <p className="text-sm text-muted">Loading segments…</p>
+      )}
+      <RequestBreakdownSection runId={run.id} />
+      {share.data && share.data.buckets.length > 1 ? <ChartAreaSegmentShare payload={share.data} /> : null}
+      <div className="grid gap-4 lg:grid-cols-2">
+        {hit.data && hit.data.byWorker.length > 0 ? <ChartBarKvHitRate payload={hit.data} /> : null}
+        <ChartHistogramKvTransferBandwidth runId={run.id} />
+      </div>
+      {steps.data && (steps.data.steps.forwardMs || steps.data.chunks.forwardMs) ? (
+        <StepStatsTable payload={steps.data} />
+      ) : null}
+    </div>
+  );
 }

@@ -1,0 +1,41 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { parseAsInteger, parseAsStringLiteral, useQueryState } from "nuqs";
+import { ChartBarBreakdownRequests } from "@/components/charts/chart-bar-breakdown-requests";
+import { SAMPLE_SORTS, type SampleSort } from "@/lib/metrics/trtllm-payloads";
+import { ToggleGroup } from "./breakdown-controls";
+import { requestSampleQueryOptions } from "./query-options";
+import { RequestWaterfall } from "./request-waterfall";
+
+const SORT_TEXT: Record<SampleSort, string> = { ttft: "TTFT", e2e: "end to end", arrival: "arrival" };
+const SAMPLE_SIZE = 2000;
+
+/** Per-request stacked bars (sorted by the URL's `sort`) and the selected request (`req`). */
+export function RequestBreakdownSection({ runId }: { runId: string }) {
+  const [sort, setSort] = useQueryState("sort", parseAsStringLiteral(SAMPLE_SORTS).withDefault("ttft"));
+  const [req, setReq] = useQueryState("req", parseAsInteger);
+  // Slowest first for latencies, earliest first for arrival.
+  const order = sort === "arrival" ? "asc" : "desc";
+  const q = useQuery(requestSampleQueryOptions(runId, sort, order, SAMPLE_SIZE));
+  return (
+    <div className="space-y-4">
+      {q.isLoading ? <p className="text-sm text-muted">Loading requests…</p> : null}
+      {q.data ? (
+        <ChartBarBreakdownRequests
+          sample={q.data}
+          onSelect={(idx) => void setReq(idx)}
+          actions={
+            <ToggleGroup
+              label="sort requests by"
+              options={SAMPLE_SORTS.map((s) => ({ id: s, text: SORT_TEXT[s] }))}
+              value={sort}
+              onChange={(s) => void setSort(s)}
+            />
+          }
+        />
+      ) : null}
+      {req !== null ? <RequestWaterfall runId={runId} idx={req} onClose={() => void setReq(null)} /> : null}
+    </div>
+  );
+}

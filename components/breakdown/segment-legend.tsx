@@ -1,0 +1,50 @@
+import { formatCount, formatMs } from "@/lib/format-number";
+import { segmentColour, type SegmentStatRow } from "@/lib/metrics/trtllm-chart-rows";
+import type { Statistic } from "@/lib/metrics/trtllm-payloads";
+import { NotRecordedSwatch, NotRecordedText } from "./not-recorded";
+
+/** Legend and table in one: each segment's colour, one-line meaning, value at the statistic and coverage. */
+export function SegmentLegend({ rows, stat }: { rows: readonly SegmentStatRow[]; stat: Statistic }) {
+  return (
+    <table className="table-base w-full text-xs">
+      <thead>
+        <tr>
+          <th>segment</th>
+          <th>what it measures</th>
+          <th className="num">{stat}</th>
+          <th className="num">recorded</th>
+          <th className="num">not recorded</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.name}>
+            <td className="whitespace-nowrap">
+              <span className="inline-flex items-center gap-2">
+                {r.valueMs === null ? (
+                  <NotRecordedSwatch />
+                ) : (
+                  <span
+                    aria-hidden
+                    className="inline-block h-3 w-3 rounded-sm"
+                    style={{ background: segmentColour(r.name) }}
+                  />
+                )}
+                <code>{r.name}</code>
+              </span>
+            </td>
+            <td className="text-muted">{r.label}</td>
+            <td className="num">{r.valueMs === null ? <NotRecordedText /> : formatMs(r.valueMs)}</td>
+            <td className="num">{formatCount(r.count)}</td>
+            <td className="num">
+              {formatCount(r.notRecorded)}
+              {r.excluded > 0 ? (
+                <span className="text-warn"> (+{formatCount(r.excluded)} excluded)</span>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

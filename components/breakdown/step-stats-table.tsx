@@ -1,0 +1,68 @@
+import { formatCount, formatMs, formatNumber } from "@/lib/format-number";
+import { STEP_METRICS, type StepsPayload } from "@/lib/metrics/trtllm-payloads";
+import { NotRecordedText } from "./not-recorded";
+
+const LABELS: Record<(typeof STEP_METRICS)[number], string> = {
+  preprocessingMs: "preprocessing (previous token → forward)",
+  forwardMs: "forward (CPU)",
+  updateMs: "update (GPU sync)",
+  sampleMs: "sample (CPU)",
+  postprocessingMs: "postprocessing (sample → token)",
+  gpuForwardMs: "GPU forward",
+  gpuSampleMs: "GPU sample",
+};
+
+/** Step-level statistics of generation steps and context chunks, and each worker's clock offset. */
+export function StepStatsTable({ payload }: { payload: StepsPayload }) {
+  const groups = [
+    ["generation steps", payload.steps],
+    ["context chunks", payload.chunks],
+  ].filter(([, stats]) => STEP_METRICS.some((m) => stats[m]));
+  return (
+    <div className="space-y-3 rounded-lg border border-border bg-card p-4">
+      <h3 className="text-sm font-semibold">Step-level times</h3>
+      <table className="table-base w-full text-xs">
+        <thead>
+          <tr>
+            <th>per step</th>
+            <th className="num">count</th>
+            <th className="num">mean</th>
+            <th className="num">p50</th>
+            <th className="num">p90</th>
+            <th className="num">p99</th>
+          </tr>
+        </thead>
+        <tbody>
+          {groups.flatMap(([group, stats]) =>
+            STEP_METRICS.map((m) => {
+              const s = stats[m];
+              return (
+                <tr key={`${group}-${m}`}>
+                  <td>
+                    <span className="text-muted">{group}:</span> {LABELS[m]}
+                  </td>
+                  <td className="num">{s ? formatCount(s.count) : <NotRecordedText />}</td>
+                  <td className="num">{s ? formatMs(s.mean) : null}</td>
+                  <td className="num">{s ? formatMs(s.p50) : null}</td>
+                  <td className="num">{s ? formatMs(s.p90) : null}</td>
+                  <td className="num">{s ? formatMs(s.p99) : null}</td>
+                </tr>
+              );
+            }),
+          )}
+        </tbody>
+      </table>
+      {payload.offsets.length ? (
+        <p className="text-xs text-muted">
+          Step clock offsets (median of last step token time − request stamp):{" "}
+          {payload.offsets
+            .map(
+              (o) =>
+                `${o.source} (${o.role}) ${o.offsetS === null ? "unknown" : `${formatNumber(o.offsetS, 4)} s`} from ${o.samples} records`,
+            )
+            .join("; ")}
+        </p>
+      ) : null}
+    </div>
+  );
+}
