@@ -14,10 +14,12 @@ const LABELS: Record<(typeof STEP_METRICS)[number], string> = {
 
 /** Step-level statistics of generation steps and context chunks, and each worker's clock offset. */
 export function StepStatsTable({ payload }: { payload: StepsPayload }) {
-  const groups = [
-    ["generation steps", payload.steps],
-    ["context chunks", payload.chunks],
-  ].filter(([, stats]) => STEP_METRICS.some((m) => stats[m]));
+  const groups = (
+    [
+      ["generation steps", payload.steps],
+      ["context chunks", payload.chunks],
+    ] as const
+  ).filter(([, stats]) => STEP_METRICS.some((m) => stats[m]));
   return (
     <div className="space-y-3 rounded-lg border border-border bg-card p-4">
       <h3 className="text-sm font-semibold">Step-level times</h3>
