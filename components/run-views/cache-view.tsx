@@ -1,9 +1,85 @@
 "use client";
 
+import { ChartAreaPromptTokens } from "@/components/charts/chart-area-prompt-tokens";
+import { ChartBarEndpointHitRate } from "@/components/charts/chart-bar-endpoint-hit-rate";
+import { ChartLineHitRate } from "@/components/charts/chart-line-hit-rate";
 import type { RunViewProps } from "@/components/run/run-views";
+import { EndpointPicker } from "@/components/server-metrics/endpoint-picker";
+import { FactsList } from "@/components/server-metrics/facts-list";
+import { RoleLegend } from "@/components/server-metrics/role-legend";
+import { SmStatus } from "@/components/server-metrics/sm-status";
+import { useSmData } from "@/components/server-metrics/use-sm-chart";
+import { formatCount, formatRate } from "@/lib/format-number";
+import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { EmptyView } from "./empty-view";
 
 export function CacheView({ run }: RunViewProps) {
-  void run;
-  return <EmptyView title="No cache metrics in this run">Upload an aiperf server_metrics_export (JSON, CSV or JSONL) or Prometheus scrapes to see per-endpoint cache hit rates.</EmptyView>;
+  const sm = run.serverMetrics;
+  const { endpoints, series } = useSmData(run.id, sm !== null);
+  const requestLevel = run.timeBreakdown?.kvCacheHitRate ?? null;
+  if (!sm && requestLevel === null) {
+    return (
+      <EmptyView title="No cache metrics in this run">
+        Upload an aiperf server_metrics_export (JSON, CSV or JSONL) or Prometheus scrapes to see per-endpoint
+        cache hit rates.
+      </EmptyView>
+    );
+  }
+  const perEndpointRequestLevel = run.endpoints.filter((e) => e.kvCacheHitRate !== null);
+  const facts: [string, string][] = [];
+  if (sm) {
+    facts.push(["server GPU hit rate", formatRate(sm.cache.gpuHitRate)]);
+    if (sm.cache.cpuHitRate !== null)
+      facts.push(["CPU / external hit rate", formatRate(sm.cache.cpuHitRate)]);
+    facts.push(["overall", formatRate(sm.cache.overallHitRate)]);
+    facts.push(["prompt tokens", formatCount(sm.tokens.promptTotal)]);
+    facts.push(["cached tokens", formatCount(sm.tokens.cachedTotal)]);
+  }
+  if (requestLevel !== null) facts.push(["perf-metrics hit rate (block-weighted)", formatRate(requestLevel)]);
+  const frontend = run.info.frontendCacheHitRate;
+  if (typeof frontend === "number") facts.push(["Dynamo frontend hit rate", formatRate(frontend)]);
+  const router = run.info.routerKvHitRate;
+  if (typeof router === "number") facts.push(["router predicted hit rate", formatRate(router)]);
+  const d = endpoints.data;
+  const s = series.data;
+  return (
+    <div className="space-y-4">
+      <FactsList items={facts} testId="cache-facts" />
+      {sm?.cache.method ? (
+        <p className="text-xs text-muted">
+          Server hit rate: {sm.cache.method}
+          {typeof run.info.cacheHitRateScope === "string" ? ` over ${run.info.cacheHitRateScope}` : ""}.
+          Decode endpoints are left out when prefill endpoints exist: the KV they receive from prefill is not
+          a cache hit.
+        </p>
+      ) : null}
+      {sm ? (
+        <SmStatus loading={endpoints.isLoading} error={endpoints.error} what="per-endpoint server metrics" />
+      ) : null}
+      {d ? (
+        <>
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <RoleLegend roles={d.rows.map((r) => r.role)} />
+            <EndpointPicker payload={d} />
+          </div>
+          <ChartBarEndpointHitRate rows={d.rows} />
+          {perEndpointRequestLevel.length > 0 ? (
+            <FactsList
+              items={perEndpointRequestLevel.map((e) => [
+                `${e.endpoint} perf-metrics`,
+                formatRate(e.kvCacheHitRate),
+              ])}
+            />
+          ) : null}
+          <SmStatus loading={series.isLoading} error={series.error} what="cache time series" />
+          {s && hasField(s, "hitRate") ? (
+            <div className="grid gap-4 lg:grid-cols-2">
+              <ChartLineHitRate series={s} requestLevel={requestLevel} />
+              {hasField(s, "promptTokens") ? <ChartAreaPromptTokens series={s} /> : null}
+            </div>
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  );
 }

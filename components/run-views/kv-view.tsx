@@ -1,9 +1,69 @@
 "use client";
 
+import { ChartBarEndpointCapacity } from "@/components/charts/chart-bar-endpoint-capacity";
+import { ChartLineKvUsage } from "@/components/charts/chart-line-kv-usage";
+import { ChartLineRequestsRunning } from "@/components/charts/chart-line-requests-running";
 import type { RunViewProps } from "@/components/run/run-views";
+import { EndpointPicker } from "@/components/server-metrics/endpoint-picker";
+import { FactsList } from "@/components/server-metrics/facts-list";
+import { RoleLegend } from "@/components/server-metrics/role-legend";
+import { SmStatus } from "@/components/server-metrics/sm-status";
+import { useSmData } from "@/components/server-metrics/use-sm-chart";
+import { formatCount, formatRate } from "@/lib/format-number";
+import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { EmptyView } from "./empty-view";
 
 export function KvView({ run }: RunViewProps) {
-  void run;
-  return <EmptyView title="No KV-cache metrics in this run">Upload server metrics or server logs to see KV capacity and usage per endpoint.</EmptyView>;
+  const sm = run.serverMetrics;
+  const { endpoints, series } = useSmData(run.id, sm !== null);
+  if (!sm) {
+    return (
+      <EmptyView title="No KV cache metrics in this run">
+        Upload an aiperf server_metrics_export, Prometheus scrapes or the engine logs (server.log) to see KV
+        capacity and usage.
+      </EmptyView>
+    );
+  }
+  const d = endpoints.data;
+  const s = series.data;
+  const source = run.info.kvCapacitySource;
+  return (
+    <div className="space-y-4">
+      <FactsList
+        testId="kv-facts"
+        items={[
+          ["KV capacity", `${formatCount(sm.kvCache.gpuTotalTokens)} tokens`],
+          ["usage mean", formatRate(sm.kvCache.gpuUsageAvg)],
+          ["usage peak", formatRate(sm.kvCache.gpuUsageMax)],
+          ["capacity from", typeof source === "string" ? source : "—"],
+        ]}
+      />
+      <p className="text-xs text-muted">
+        Capacity is summed per pool: each endpoint&apos;s blocks × its own block size; tensor-parallel ranks
+        of one pool count once. Usage mean is weighted by capacity when every endpoint&apos;s capacity is
+        known; the peak is the highest sample of any endpoint.
+      </p>
+      <SmStatus loading={endpoints.isLoading} error={endpoints.error} what="per-endpoint KV metrics" />
+      {d ? (
+        <>
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <RoleLegend roles={d.rows.map((r) => r.role)} />
+            <EndpointPicker payload={d} />
+          </div>
+          {d.rows.some((r) => r.kvCapacityTokens !== null) ? (
+            <ChartBarEndpointCapacity rows={d.rows} />
+          ) : null}
+          <SmStatus loading={series.isLoading} error={series.error} what="KV time series" />
+          {s ? (
+            <div className="grid gap-4 lg:grid-cols-2">
+              {hasField(s, "kvUsage") ? <ChartLineKvUsage series={s} /> : null}
+              {hasField(s, "running") || hasField(s, "waiting") ? (
+                <ChartLineRequestsRunning series={s} />
+              ) : null}
+            </div>
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  );
 }

@@ -1,9 +1,94 @@
 "use client";
 
+import { ChartBarEndpointOffload } from "@/components/charts/chart-bar-endpoint-offload";
+import { ChartLineOffload } from "@/components/charts/chart-line-offload";
 import type { RunViewProps } from "@/components/run/run-views";
+import { EndpointPicker } from "@/components/server-metrics/endpoint-picker";
+import { FactsList } from "@/components/server-metrics/facts-list";
+import { RoleLegend } from "@/components/server-metrics/role-legend";
+import { SmStatus } from "@/components/server-metrics/sm-status";
+import { useSmData } from "@/components/server-metrics/use-sm-chart";
+import { formatBytes, formatNumber } from "@/lib/format-number";
+import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { EmptyView } from "./empty-view";
 
+const gbps = (v: number | null) => (v === null ? "—" : `${formatNumber(v / 1e9, 2)} GB/s`);
+
 export function OffloadView({ run }: RunViewProps) {
-  void run;
-  return <EmptyView title="No offload or KV-transfer data in this run">Upload server metrics with offload counters, or TRT-LLM perf metrics with KV-transfer times.</EmptyView>;
+  const sm = run.serverMetrics;
+  const { endpoints, series } = useSmData(run.id, sm !== null);
+  const transfer = run.timeBreakdown?.kvTransfer ?? null;
+  const off = sm?.kvOffload;
+  const hasOffload = off !== undefined && (off.bytesGpuToCpu !== null || off.bytesCpuToGpu !== null);
+  if (!hasOffload && !transfer) {
+    return (
+      <EmptyView title="No KV offload or transfer data in this run">
+        KV offload needs engine offload counters (vLLM kv_offload_*, TensorRT-LLM kv_cache_offload/onboard
+        bytes) in the server metrics; KV transfer needs disaggregated TensorRT-LLM perf metrics.
+      </EmptyView>
+    );
+  }
+  const d = endpoints.data;
+  const s = series.data;
+  const method = run.info.offloadBandwidthMethod;
+  return (
+    <div className="space-y-4">
+      {hasOffload && off ? (
+        <>
+          <FactsList
+            testId="offload-facts"
+            items={[
+              ["GPU → CPU", formatBytes(off.bytesGpuToCpu)],
+              ["CPU → GPU", formatBytes(off.bytesCpuToGpu)],
+              ["bandwidth GPU → CPU", gbps(off.bandwidthGpuToCpuBytesPerSecond)],
+              ["bandwidth CPU → GPU", gbps(off.bandwidthCpuToGpuBytesPerSecond)],
+            ]}
+          />
+          <p className="text-xs text-muted">
+            Bandwidth:{" "}
+            {typeof method === "string" ? method : "not measurable (no transfer time and no window)"}. Without
+            transfer-time counters the number is an average over the profiling window, not the link speed.
+          </p>
+        </>
+      ) : null}
+      {transfer ? (
+        <FactsList
+          items={[
+            ["KV transfers (perf metrics)", String(transfer.count)],
+            [
+              "transfer bandwidth p50",
+              transfer.bandwidthGBps ? `${formatNumber(transfer.bandwidthGBps.p50, 2)} GB/s` : "—",
+            ],
+            [
+              "transfer bandwidth p90",
+              transfer.bandwidthGBps ? `${formatNumber(transfer.bandwidthGBps.p90, 2)} GB/s` : "—",
+            ],
+          ]}
+        />
+      ) : null}
+      {hasOffload ? (
+        <SmStatus loading={endpoints.isLoading} error={endpoints.error} what="per-endpoint offload" />
+      ) : null}
+      {hasOffload && d ? (
+        <>
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <RoleLegend roles={d.rows.map((r) => r.role)} />
+            <EndpointPicker payload={d} />
+          </div>
+          <div className="grid gap-4 lg:grid-cols-2">
+            {d.rows.some((r) => r.offloadBandwidthGpuToCpuBytesPerSecond !== null) ? (
+              <ChartBarEndpointOffload rows={d.rows} direction="gpuToCpu" />
+            ) : null}
+            {d.rows.some((r) => r.offloadBandwidthCpuToGpuBytesPerSecond !== null) ? (
+              <ChartBarEndpointOffload rows={d.rows} direction="cpuToGpu" />
+            ) : null}
+          </div>
+          {s &&
+          (hasField(s, "offloadGpuToCpuBytesPerSecond") || hasField(s, "offloadCpuToGpuBytesPerSecond")) ? (
+            <ChartLineOffload series={s} />
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  );
 }

@@ -1,0 +1,19 @@
+"use client";
+
+import { EndpointBars } from "@/components/server-metrics/endpoint-bars";
+import { formatCount } from "@/lib/format-number";
+import { endpointBarRows } from "@/lib/metrics/server-metrics/chart-rows";
+import type { SmEndpointDetail } from "@/lib/metrics/server-metrics/chart-schemas";
+
+/** KV capacity per endpoint in tokens (Σ of its pools; TP replicas counted once). */
+export function ChartBarEndpointCapacity({ rows }: { rows: SmEndpointDetail[] }) {
+  return (
+    <EndpointBars
+      title="KV capacity per endpoint"
+      description="Tokens the endpoint's KV pools hold (blocks × its own block size)"
+      rows={endpointBarRows(rows, "kvCapacityTokens")}
+      exportName="endpoint-kv-capacity"
+      format={(v) => formatCount(v)}
+    />
+  );
+}

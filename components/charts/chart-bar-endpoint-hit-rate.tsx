@@ -1,0 +1,20 @@
+"use client";
+
+import { EndpointBars } from "@/components/server-metrics/endpoint-bars";
+import { formatRate } from "@/lib/format-number";
+import { endpointBarRows } from "@/lib/metrics/server-metrics/chart-rows";
+import type { SmEndpointDetail } from "@/lib/metrics/server-metrics/chart-schemas";
+
+/** Server-side cache hit rate per endpoint (its own counters; gauge avg where it has none). */
+export function ChartBarEndpointHitRate({ rows }: { rows: SmEndpointDetail[] }) {
+  return (
+    <EndpointBars
+      title="Cache hit rate per endpoint"
+      description="Cached prompt tokens / prompt tokens, from each endpoint's own counters"
+      rows={endpointBarRows(rows, "hitRate")}
+      exportName="endpoint-hit-rate"
+      format={(v) => formatRate(v)}
+      domainMax={1}
+    />
+  );
+}

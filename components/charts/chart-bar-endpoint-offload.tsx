@@ -1,0 +1,31 @@
+"use client";
+
+import { EndpointBars } from "@/components/server-metrics/endpoint-bars";
+import { formatNumber } from "@/lib/format-number";
+import { endpointBarRows } from "@/lib/metrics/server-metrics/chart-rows";
+import type { SmEndpointDetail } from "@/lib/metrics/server-metrics/chart-schemas";
+
+const METRIC = {
+  gpuToCpu: "offloadBandwidthGpuToCpuBytesPerSecond",
+  cpuToGpu: "offloadBandwidthCpuToGpuBytesPerSecond",
+} as const;
+
+/** KV offload bandwidth per endpoint in GB/s, one direction. */
+export function ChartBarEndpointOffload({
+  rows,
+  direction,
+}: {
+  rows: SmEndpointDetail[];
+  direction: keyof typeof METRIC;
+}) {
+  const method = rows.find((r) => r.offloadBandwidthMethod)?.offloadBandwidthMethod ?? "";
+  return (
+    <EndpointBars
+      title={direction === "gpuToCpu" ? "Offload bandwidth GPU → CPU" : "Onboard bandwidth CPU → GPU"}
+      description={`GB/s per endpoint (${method})`}
+      rows={endpointBarRows(rows, METRIC[direction]).map((r) => ({ ...r, value: r.value / 1e9 }))}
+      exportName={`endpoint-offload-${direction}`}
+      format={(v) => `${formatNumber(v, 2)} GB/s`}
+    />
+  );
+}

@@ -1,0 +1,29 @@
+"use client";
+
+import { TimeLines } from "@/components/server-metrics/time-lines";
+import { timeRows } from "@/lib/metrics/server-metrics/chart-rows";
+import type { SmSeriesPayload } from "@/lib/metrics/server-metrics/chart-schemas";
+
+/** Hit rate per interval: Δcached / Δprompt over the picked endpoints' prefill side. */
+export function ChartLineHitRate({
+  series,
+  requestLevel,
+}: {
+  series: SmSeriesPayload;
+  requestLevel?: number | null;
+}) {
+  return (
+    <TimeLines
+      title={`Cache hit rate over time — ${series.label}`}
+      description="% of prompt tokens served from cache in each interval"
+      exportName="hit-rate-over-time"
+      rows={timeRows(series, ["hitRate"], 100)}
+      lines={[{ key: "hitRate", name: "hit rate", color: "var(--chart-1)" }]}
+      unit="%"
+      yMax={100}
+      reference={
+        requestLevel == null ? undefined : { y: requestLevel * 100, label: "perf-metrics (block-weighted)" }
+      }
+    />
+  );
+}

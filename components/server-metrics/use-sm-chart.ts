@@ -1,0 +1,35 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { parseAsString, useQueryState } from "nuqs";
+import type { z } from "zod";
+import { runChartQueryOptions } from "@/lib/api/query-options";
+import { seriesChartKey } from "@/lib/metrics/server-metrics/chart-rows";
+import {
+  SM_ENDPOINTS_CHART,
+  smEndpointsPayloadSchema,
+  smSeriesPayloadSchema,
+} from "@/lib/metrics/server-metrics/chart-schemas";
+
+/** One server-metrics chart payload (computed at ingest, cached for good); `key` null = not needed. */
+export function useSmChart<S extends z.ZodType>(runId: string, key: string | null, schema: S) {
+  return useQuery({
+    ...runChartQueryOptions(runId, key ?? "-", schema),
+    enabled: key !== null,
+    retry: false,
+  });
+}
+
+/** The endpoint picker's choice, kept in the URL: "all" | "role:<role>" | "<endpoint>". */
+export function useEndpointChoice() {
+  return useQueryState("endpoint", parseAsString.withDefault("all"));
+}
+
+/** The endpoints payload and the time series of the endpoint (or role) picked in the URL. */
+export function useSmData(runId: string, enabled: boolean) {
+  const endpoints = useSmChart(runId, enabled ? SM_ENDPOINTS_CHART : null, smEndpointsPayloadSchema);
+  const [choice] = useEndpointChoice();
+  const key = endpoints.data ? seriesChartKey(endpoints.data, choice) : null;
+  const series = useSmChart(runId, key, smSeriesPayloadSchema);
+  return { endpoints, series };
+}

@@ -1,0 +1,58 @@
+/**
+ * Payload → chart rows for the server-metrics views (pure, unit-tested). Bars keep the role so
+ * each bar is coloured by it; time rows keep null where an interval has no data so lines break
+ * instead of dropping to 0.
+ */
+import type { EndpointRole } from "@/lib/api/schemas";
+import type { SmEndpointDetail, SmEndpointsPayload, SmSeriesPayload } from "./chart-schemas";
+
+export interface EndpointBarRow {
+  endpoint: string;
+  role: EndpointRole;
+  value: number;
+}
+
+export type EndpointBarMetric =
+  | "hitRate"
+  | "kvCapacityTokens"
+  | "offloadBandwidthGpuToCpuBytesPerSecond"
+  | "offloadBandwidthCpuToGpuBytesPerSecond";
+
+/** One bar per endpoint that has the metric, prefill first (the order of the role legend). */
+export function endpointBarRows(
+  rows: readonly SmEndpointDetail[],
+  metric: EndpointBarMetric,
+): EndpointBarRow[] {
+  const order: EndpointRole[] = ["prefill", "combined", "decode", "router", "frontend"];
+  return rows
+    .filter((r) => r[metric] !== null)
+    .map((r) => ({ endpoint: r.endpoint, role: r.role, value: r[metric] as number }))
+    .sort((a, b) => order.indexOf(a.role) - order.indexOf(b.role) || a.endpoint.localeCompare(b.endpoint));
+}
+
+/** The endpoint picker's value ("all", "role:<role>", an endpoint) → the series chart to fetch. */
+export function seriesChartKey(payload: SmEndpointsPayload, choice: string): string | null {
+  const hit = payload.groups.find((g) => g.id === choice) ?? payload.groups.find((g) => g.id === "all");
+  return hit?.chartKey ?? null;
+}
+
+export interface TimeRow {
+  t: number;
+  [k: string]: number | null;
+}
+
+export type SeriesField = Exclude<keyof SmSeriesPayload["points"][number], "t">;
+
+/** Rows for a time chart of the chosen fields; `scale` turns fractions into % or bytes into GB/s. */
+export function timeRows(series: SmSeriesPayload, fields: readonly SeriesField[], scale = 1): TimeRow[] {
+  return series.points.map((p) => {
+    const row: TimeRow = { t: p.t };
+    for (const f of fields) row[f] = p[f] === null || p[f] === undefined ? null : (p[f] as number) * scale;
+    return row;
+  });
+}
+
+/** Whether any interval of the series carries this field (charts without data are not drawn). */
+export function hasField(series: SmSeriesPayload, field: SeriesField): boolean {
+  return series.points.some((p) => p[field] !== null && p[field] !== undefined);
+}
