@@ -12,6 +12,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import { LEGEND_STYLE, secondsTick } from "@/components/aiperf/axis";
 import { ChartContainer } from "@/components/charts/chart-container";
 import type { timelinePayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
 
@@ -32,14 +33,14 @@ export function ChartAreaConcurrency({ data }: { data: z.infer<typeof timelinePa
           <XAxis
             dataKey="tS"
             type="number"
-            unit=" s"
+            tickFormatter={secondsTick}
             stroke="var(--muted)"
             fontSize={11}
             domain={["dataMin", "dataMax"]}
           />
           <YAxis allowDecimals={false} stroke="var(--muted)" fontSize={11} />
           <Tooltip contentStyle={{ background: "var(--card)", borderColor: "var(--border)" }} />
-          <Legend />
+          <Legend wrapperStyle={LEGEND_STYLE} />
           <Area
             dataKey="inFlightAvg"
             name="average"

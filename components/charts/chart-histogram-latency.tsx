@@ -15,10 +15,11 @@ import { formatMs } from "@/lib/format-number";
 import type { Distribution } from "@/lib/metrics/aiperf-chart-schemas";
 import { histogramRows } from "@/lib/metrics/aiperf-chart-rows";
 
+// Labels on alternating sides so close percentiles (p90 ≈ p99 in a tight run) stay readable.
 const MARKERS = [
-  { key: "p50", colour: "var(--chart-5)" },
-  { key: "p90", colour: "var(--chart-3)" },
-  { key: "p99", colour: "var(--chart-7)" },
+  { key: "p50", colour: "var(--chart-5)", position: "top" },
+  { key: "p90", colour: "var(--chart-3)", position: "insideTopLeft" },
+  { key: "p99", colour: "var(--chart-7)", position: "insideTopRight" },
 ] as const;
 
 /** Requests per latency bin, with p50/p90/p99 marked. */
@@ -57,7 +58,7 @@ export function ChartHistogramLatency({ dist, label }: { dist: Distribution; lab
               x={dist[m.key]}
               stroke={m.colour}
               strokeDasharray="4 2"
-              label={{ value: m.key, position: "top", fill: m.colour, fontSize: 11 }}
+              label={{ value: m.key, position: m.position, fill: m.colour, fontSize: 11 }}
             />
           ))}
         </BarChart>

@@ -60,13 +60,13 @@ export function ChartLineCdfLatency({ dist, label }: { dist: Distribution; label
             x={dist.p90}
             stroke="var(--chart-3)"
             strokeDasharray="4 2"
-            label={{ value: "p90", position: "top", fontSize: 11, fill: "var(--chart-3)" }}
+            label={{ value: "p90", position: "insideTopLeft", fontSize: 11, fill: "var(--chart-3)" }}
           />
           <ReferenceLine
             x={dist.p99}
             stroke="var(--chart-7)"
             strokeDasharray="4 2"
-            label={{ value: "p99", position: "top", fontSize: 11, fill: "var(--chart-7)" }}
+            label={{ value: "p99", position: "insideTopRight", fontSize: 11, fill: "var(--chart-7)" }}
           />
         </LineChart>
       </ResponsiveContainer>

@@ -1,6 +1,7 @@
 "use client";
 
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { LEGEND_STYLE, secondsTick } from "@/components/aiperf/axis";
 import { ChartContainer } from "@/components/charts/chart-container";
 import type { GpuPayload } from "@/lib/metrics/aiperf-chart-schemas";
 import { gpuRows, type GpuMetric } from "@/lib/metrics/aiperf-chart-rows";
@@ -37,14 +38,14 @@ export function ChartLineGpu({ data, metric }: { data: GpuPayload; metric: GpuMe
           <XAxis
             dataKey="tS"
             type="number"
-            unit=" s"
+            tickFormatter={secondsTick}
             stroke="var(--muted)"
             fontSize={11}
             domain={["dataMin", "dataMax"]}
           />
           <YAxis unit={unit === "%" ? "%" : ""} stroke="var(--muted)" fontSize={11} />
           <Tooltip contentStyle={{ background: "var(--card)", borderColor: "var(--border)" }} />
-          <Legend />
+          <Legend wrapperStyle={LEGEND_STYLE} />
           {data.gpus.map((g, i) => (
             <Line
               key={g.id}

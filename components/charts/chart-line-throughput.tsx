@@ -2,6 +2,7 @@
 
 import type { z } from "zod";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { LEGEND_STYLE, secondsTick } from "@/components/aiperf/axis";
 import { ChartContainer } from "@/components/charts/chart-container";
 import type { timelinePayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
 
@@ -27,7 +28,7 @@ export function ChartLineThroughput({ data }: { data: z.infer<typeof timelinePay
           <XAxis
             dataKey="tS"
             type="number"
-            unit=" s"
+            tickFormatter={secondsTick}
             stroke="var(--muted)"
             fontSize={11}
             domain={["dataMin", "dataMax"]}
@@ -35,7 +36,7 @@ export function ChartLineThroughput({ data }: { data: z.infer<typeof timelinePay
           <YAxis yAxisId="tok" stroke="var(--muted)" fontSize={11} />
           <YAxis yAxisId="req" orientation="right" stroke="var(--muted)" fontSize={11} />
           <Tooltip contentStyle={{ background: "var(--card)", borderColor: "var(--border)" }} />
-          <Legend />
+          <Legend wrapperStyle={LEGEND_STYLE} />
           <Line
             yAxisId="tok"
             dataKey="outputTokensPerS"

@@ -2,6 +2,7 @@
 
 import type { z } from "zod";
 import { CartesianGrid, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
+import { secondsTick } from "@/components/aiperf/axis";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
 import type { overTimePayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
@@ -37,7 +38,7 @@ export function ChartScatterLatencyOverTime({
             dataKey="tS"
             type="number"
             name="start"
-            unit=" s"
+            tickFormatter={secondsTick}
             stroke="var(--muted)"
             fontSize={11}
             domain={["dataMin", "dataMax"]}

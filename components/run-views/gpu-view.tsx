@@ -38,9 +38,11 @@ export function GpuView({ run }: RunViewProps) {
             <div className="flex gap-1">
               <dt className="text-muted">energy per output token</dt>
               <dd className="font-medium">
-                {d.energyPerOutputTokenJ === null
-                  ? "— (needs records and an energy counter)"
-                  : `${formatNumber(d.energyPerOutputTokenJ, 3)} J`}
+                {d.energyPerOutputTokenJ !== null
+                  ? `${formatNumber(d.energyPerOutputTokenJ, 3)} J`
+                  : d.outputTokens === null
+                    ? "— (upload profile_export.jsonl too)"
+                    : "— (fewer than two energy samples inside the profiling window)"}
               </dd>
             </div>
           </dl>

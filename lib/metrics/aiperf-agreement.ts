@@ -72,5 +72,5 @@ export function disagreementWarning(rows: AgreementRow[], source: string): strin
     .slice(0, 3)
     .map((r) => `${r.metric} ${r.stat} ${fmt(r.ours)} here vs ${fmt(r.aiperf)} in aiperf`)
     .join("; ");
-  return `aiperf summary disagrees: ${bad.length} of ${rows.length} statistics differ beyond rounding (${source}): ${shown}${bad.length > 3 ? "; …" : ""}. The records file may not hold every request the summary describes.`;
+  return `aiperf summary disagrees: ${bad.length} of ${rows.length} statistics differ beyond rounding (${source}): ${shown}${bad.length > 3 ? "; and more" : ""}. The records file may not hold every request the summary describes.`;
 }
