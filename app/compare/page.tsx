@@ -1,37 +1,34 @@
-import Link from "next/link";
-import { readRunSummary } from "@/lib/runs/read-run";
+import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
+import type { SearchParams } from "nuqs/server";
+import { ComparePage } from "@/components/compare/compare-page";
+import { compareSearchParamsCache } from "@/components/compare/search-params";
+import { compareQuerySchema } from "@/lib/api/compare-schemas";
+import { compareQueryOptions } from "@/lib/api/compare-query-options";
+import { getQueryClient } from "@/lib/api/query-client";
+import { loadComparison } from "@/lib/runs/compare-runs";
 import { getAppContext } from "@/lib/server/app-context";
-import { isValidId } from "@/lib/store/ids";
 
 export const dynamic = "force-dynamic";
+export const metadata = { title: "Compare runs · Runlens" };
 
-/** Lists the runs to compare; the side-by-side charts build on this page. */
-export default async function ComparePage({ searchParams }: { searchParams: Promise<{ runs?: string }> }) {
-  const ids = ((await searchParams).runs ?? "").split(",").filter(isValidId).slice(0, 8);
-  const app = await getAppContext();
-  const runs = await Promise.all(ids.map(async (id) => ({ id, run: await readRunSummary(app.store.db, id) })));
+/** Runs side by side against a baseline; rendered with the comparison already loaded, so a shared link needs no state. */
+export default async function CompareRoute({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const { runs, baseline, stat } = compareSearchParamsCache.parse(await searchParams);
+  const queryClient = getQueryClient();
+  const parsed = compareQuerySchema.safeParse({
+    runs: runs.join(","),
+    baseline: baseline || undefined,
+    stat,
+  });
+  if (parsed.success) {
+    const app = await getAppContext();
+    const data = await loadComparison(app.store.db, parsed.data);
+    if (data.runs.length > 0)
+      queryClient.setQueryData(compareQueryOptions({ runs, baseline, stat }).queryKey, data);
+  }
   return (
-    <div className="space-y-4">
-      <h1 className="text-xl font-semibold">Compare runs</h1>
-      {runs.length === 0 ? (
-        <p className="text-sm text-muted">
-          No runs chosen. Open <code>/compare?runs=ID1,ID2</code>, or use a run&apos;s “Compare…” button.
-        </p>
-      ) : (
-        <ul className="space-y-1" data-testid="compare-runs">
-          {runs.map(({ id, run }) => (
-            <li key={id}>
-              {run ? (
-                <Link className="text-accent hover:underline" href={`/runs/${id}`}>
-                  {run.name}
-                </Link>
-              ) : (
-                <span className="text-muted">{id}: not found</span>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <ComparePage />
+    </HydrationBoundary>
   );
 }

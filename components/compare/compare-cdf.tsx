@@ -1,0 +1,53 @@
+"use client";
+
+import { useQueries } from "@tanstack/react-query";
+import { parseAsStringLiteral, useQueryState } from "nuqs";
+import { ChartLineCompareCdf } from "@/components/charts/chart-line-compare-cdf";
+import type { CompareResponse } from "@/lib/api/compare-schemas";
+import { runChartQueryOptions } from "@/lib/api/query-options";
+import {
+  AIPERF_CHART_KEYS,
+  distributionPayloadSchema,
+  LATENCY_METRICS,
+  type LatencyMetric,
+} from "@/lib/metrics/aiperf-chart-schemas";
+import { cdfPoints } from "@/lib/metrics/compare-chart-rows";
+import { runColor } from "./run-colors";
+
+const LABELS: Record<LatencyMetric, string> = { ttftMs: "TTFT", e2eMs: "E2E latency", itlMs: "ITL" };
+
+/** Latency CDF overlay from each run's stored aiperf distribution payload; runs without one are left out. */
+export function CompareCdf({ data }: { data: CompareResponse }) {
+  const [metric, setMetric] = useQueryState(
+    "metric",
+    parseAsStringLiteral(LATENCY_METRICS).withDefault("ttftMs"),
+  );
+  const withDist = data.runs
+    .map((r, i) => ({ run: r, color: runColor(i) }))
+    .filter(({ run }) => data.chartKeys[run.id]?.includes(AIPERF_CHART_KEYS.distribution));
+  const results = useQueries({
+    queries: withDist.map(({ run }) =>
+      runChartQueryOptions(run.id, AIPERF_CHART_KEYS.distribution, distributionPayloadSchema),
+    ),
+  });
+  if (withDist.length === 0) return null;
+  const series = withDist.flatMap(({ run, color }, i) => {
+    const dist = results[i]?.data?.metrics[metric];
+    return dist ? [{ runId: run.id, run: run.name, color, points: cdfPoints(dist.cdf) }] : [];
+  });
+  const picker = (
+    <select
+      aria-label="Latency metric"
+      className="input py-0.5 text-xs"
+      value={metric}
+      onChange={(e) => void setMetric(e.target.value === "ttftMs" ? null : (e.target.value as LatencyMetric))}
+    >
+      {LATENCY_METRICS.map((m) => (
+        <option key={m} value={m}>
+          {LABELS[m]}
+        </option>
+      ))}
+    </select>
+  );
+  return <ChartLineCompareCdf series={series} label={LABELS[metric]} actions={picker} />;
+}

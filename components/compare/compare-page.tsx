@@ -1,0 +1,95 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useQueryStates } from "nuqs";
+import { ChartBarCompareSegments } from "@/components/charts/chart-bar-compare-segments";
+import { CopyLinkButton } from "@/components/run/copy-link-button";
+import { compareQueryOptions } from "@/lib/api/compare-query-options";
+import { COMPARE_STATS, type CompareStat } from "@/lib/metrics/compare";
+import { CollectorWarning } from "./collector-warning";
+import { CompareCdf } from "./compare-cdf";
+import { CompareMetricCharts } from "./compare-metric-charts";
+import { CompareRunList } from "./compare-run-list";
+import { DeltaTable } from "./delta-table";
+import { runColor } from "./run-colors";
+import { compareSearchParams } from "./search-params";
+
+/** Runs against a baseline: every choice (runs, baseline, statistic, metric) is URL state. */
+export function ComparePage() {
+  const [{ runs, baseline, stat }, setParams] = useQueryStates(compareSearchParams);
+  const query = useQuery(compareQueryOptions({ runs, baseline, stat }));
+  const data = query.data;
+
+  if (runs.length === 0)
+    return (
+      <div className="space-y-2">
+        <h1 className="text-xl font-semibold">Compare runs</h1>
+        <p className="text-sm text-muted">
+          No runs chosen. Tick runs in the runs table and press “Compare selected”, use a run&apos;s “Add to
+          compare”, or open <code>/compare?runs=ID1,ID2</code>.
+        </p>
+      </div>
+    );
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="mr-auto text-xl font-semibold">Compare runs</h1>
+        <label className="flex items-center gap-2 text-sm">
+          Statistic
+          <select
+            className="input py-1"
+            aria-label="Statistic"
+            data-testid="stat-picker"
+            value={stat}
+            onChange={(e) =>
+              void setParams({ stat: e.target.value === "p50" ? null : (e.target.value as CompareStat) })
+            }
+          >
+            {COMPARE_STATS.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <CopyLinkButton />
+      </div>
+      {query.isError ? (
+        <p className="text-sm text-danger">Could not load the comparison: {query.error.message}</p>
+      ) : null}
+      {!data ? (
+        query.isLoading ? (
+          <p className="text-sm text-muted">Loading…</p>
+        ) : null
+      ) : (
+        <>
+          <CompareRunList
+            data={data}
+            onBaseline={(id) => void setParams({ baseline: id })}
+            onRemove={(id) => {
+              const rest = runs.filter((r) => r !== id);
+              void setParams({
+                runs: rest.length ? rest : null,
+                baseline: baseline === id ? null : baseline || null,
+              });
+            }}
+          />
+          <CollectorWarning data={data} />
+          {data.runs.length < 2 ? (
+            <p className="text-sm text-muted">
+              Add another run to compare against (from the runs table or a run page).
+            </p>
+          ) : null}
+          <DeltaTable data={data} />
+          <ChartBarCompareSegments runs={data.runs} stat={data.stat} />
+          <CompareCdf data={data} />
+          <CompareMetricCharts
+            data={data}
+            runs={data.runs.map((r, i) => ({ id: r.id, name: r.name, color: runColor(i) }))}
+          />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { formatBytesPerSecond, formatCount, formatMs, formatNumber, formatRate } from "@/lib/format-number";
+
+/** A compared value in its metric's unit. */
+export function formatValue(v: number | null, unit: string): string {
+  if (v === null) return "—";
+  switch (unit) {
+    case "ms":
+      return formatMs(v);
+    case "ratio":
+      return formatRate(v);
+    case "B/s":
+      return formatBytesPerSecond(v);
+    case "tokens":
+      return formatCount(v);
+    default:
+      return `${formatNumber(v)} ${unit}`;
+  }
+}
+
+/** An absolute change: ratios change by percentage points, not percent. */
+export function formatChange(v: number | null, unit: string): string {
+  if (v === null) return "—";
+  const sign = v > 0 ? "+" : v < 0 ? "−" : "±";
+  if (unit === "ratio") return `${sign}${formatNumber(Math.abs(v) * 100, 1)} pp`;
+  return `${sign}${formatValue(Math.abs(v), unit)}`;
+}
+
+export function formatPercent(p: number | null): string {
+  if (p === null) return "";
+  const sign = p > 0 ? "+" : p < 0 ? "−" : "±";
+  return `${sign}${formatNumber(Math.abs(p) * 100, 1)}%`;
+}

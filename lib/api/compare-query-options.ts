@@ -1,0 +1,24 @@
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import type { CompareStat } from "@/lib/metrics/compare";
+import { compareResponseSchema } from "./compare-schemas";
+import { fetchJson } from "./fetch-json";
+
+export interface CompareParams {
+  runs: string[];
+  baseline: string;
+  stat: CompareStat;
+}
+
+/** The query key is the URL state, so the server prefetch and the page share one cache entry. */
+export function compareQueryOptions(p: CompareParams) {
+  const search = new URLSearchParams({ runs: p.runs.join(","), stat: p.stat });
+  if (p.baseline) search.set("baseline", p.baseline);
+  return queryOptions({
+    queryKey: ["compare", p.runs.join(","), p.baseline, p.stat],
+    queryFn: () => fetchJson(`/api/compare?${search}`, compareResponseSchema),
+    enabled: p.runs.length > 0,
+    // Switching the statistic or baseline keeps the previous table on screen until the new one arrives.
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+}
