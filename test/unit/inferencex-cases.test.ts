@@ -7,7 +7,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readServerLog } from "@/lib/formats/server-log";
 import { analyzeFiles, caseFiles } from "./server-metrics-helpers";
 
 const ROOT = "test/fixtures/inferencex-aggregation/cases";
@@ -130,12 +129,11 @@ describe("cases where the reference agrees with design.md", () => {
   });
 
   it("sglang-kv-pool-server-log: one DP rank logged × dp_size", async () => {
-    // The file goes straight to the log parser: its first line starts with "[", which content
-    // detection (lib/formats/detect.ts) currently classifies as unknown JSON.
-    const p = path.join(ROOT, "sglang-kv-pool-server-log/input/results/server.log");
-    const cap = await readServerLog(fs.createReadStream(p));
+    const { sm, info } = await run("sglang-kv-pool-server-log");
     // 4,602,880 × dp_size 4 = 18,411,520 (reference agrees).
-    expect(cap?.tokens).toBe(reference("sglang-kv-pool-server-log").kv_cache.gpu_total_tokens);
+    close(sm.kvCache.gpuTotalTokens, reference("sglang-kv-pool-server-log").kv_cache.gpu_total_tokens);
+    expect(sm.backend).toBe("sglang");
+    expect(info?.kvCapacitySource).toBe("server-log");
   });
 });
 
