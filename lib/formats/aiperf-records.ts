@@ -33,10 +33,16 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * Reads a nanosecond timestamp from the line's text, not from the parsed value: JSON.parse
  * rounds 1.76e18 to the nearest 256 ns, which corrupts equality and ordering of close requests.
  */
+const NS_PATTERNS = new Map<string, RegExp>();
+
 export function nsFromText(text: string, key: string): bigint | null {
-  const m = new RegExp(`"${key}"\\s*:\\s*(-?\\d+)(?![\\d.eE])`).exec(text);
-  if (m) return BigInt(m[1]);
-  return null;
+  let re = NS_PATTERNS.get(key);
+  if (!re) {
+    re = new RegExp(`"${key}"\\s*:\\s*(-?\\d+)(?![\\d.eE])`);
+    NS_PATTERNS.set(key, re);
+  }
+  const m = re.exec(text);
+  return m ? BigInt(m[1]) : null;
 }
 
 function nsFromValue(v: unknown): bigint | null {
