@@ -66,7 +66,9 @@ function detectJson(text: string, complete: boolean): Detected {
     if (kind) return kind;
     // A one-line JSON document followed by nothing is classified as a document below.
   }
-  if (firstValue === PARSE_FAILED && !firstIsWholeLine) {
+  // A line that starts with `[` is a JSON array on one line (no known JSONL record is an array):
+  // sniffing its keys would call it JSONL and the whole array would be read as one line.
+  if (firstValue === PARSE_FAILED && !firstIsWholeLine && first[0] === "{") {
     // The first line does not fit in the head (huge step arrays): sniff its keys instead.
     const sniffed = sniffRecordKeys(first);
     if (sniffed) return sniffed;

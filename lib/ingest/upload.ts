@@ -119,7 +119,11 @@ export async function receiveUpload(req: Request, blobs: BlobStore, limits: Uplo
       throw new UploadError(400, "bad_multipart", "the multipart body is malformed or truncated");
     throw failure;
   }
-  if (stager.files.length === 0) throw new UploadError(400, "no_files", "the upload contains no files (send `file` parts)");
+  if (stager.files.length === 0) {
+    if (stager.warnings.length > 0)
+      throw new UploadError(422, "no_usable_files", "every file in the upload was refused", { warnings: stager.warnings });
+    throw new UploadError(400, "no_files", "the upload contains no files (send `file` parts)");
+  }
   return { files: stager.files, fields, warnings: stager.warnings, suggestedName: stager.suggestedName() };
 }
 
@@ -153,8 +157,7 @@ class Stager {
       return this.stageZip(name, body);
     }
     if (isGzip(head)) {
-      const gunzipped = Readable.from(body).pipe(createGunzip());
-      const inner = await peek(gunzipped, 512);
+      const inner = await peek(gunzipChunks(body, name), 512);
       if (isTar(inner.head)) {
         this.archiveName ??= name;
         return this.stageTar(Readable.from(inner.stream));
@@ -184,6 +187,18 @@ class Stager {
   private async stageTar(source: Readable): Promise<void> {
     const extract = tar.extract();
     const done = pipeline(source, extract);
+    // The loop below sees the same failure; keep the pipeline's copy from going unhandled.
+    done.catch(() => {});
+    try {
+      await this.walkTar(extract);
+      await done;
+    } catch (err) {
+      if (err instanceof UploadError || err instanceof BlobTooLargeError) throw err;
+      throw new UploadError(422, "bad_archive", "the tar archive is truncated or damaged");
+    }
+  }
+
+  private async walkTar(extract: tar.Extract): Promise<void> {
     for await (const entry of extract) {
       const h = entry.header;
       if (h.type !== "file" && h.type !== "contiguous-file") {
@@ -202,12 +217,11 @@ class Stager {
       }
       await this.stageMaybeGz(cleanUploadName(h.name, "entry"), entry as unknown as Readable);
     }
-    await done;
   }
 
   private async stageMaybeGz(name: string, stream: Readable): Promise<void> {
     const { head, stream: body } = await peek(stream, 2);
-    if (isGzip(head)) return this.stageFile(stripGzSuffix(name), Readable.from(body).pipe(createGunzip()), true);
+    if (isGzip(head)) return this.stageFile(stripGzSuffix(name), Readable.from(gunzipChunks(body, name)), true);
     return this.stageFile(name, Readable.from(body), true);
   }
 
@@ -222,6 +236,11 @@ class Stager {
           err || !z ? reject(new UploadError(422, "bad_archive", `${name} is not a readable zip archive`)) : resolve(z),
         ),
       );
+      // The central directory states the entry count: refuse a bomb before staging any entry.
+      if (this.entries + zip.entryCount > this.limits.maxArchiveEntries) {
+        zip.close();
+        throw new UploadError(413, "archive_too_many_entries", `archives may hold at most ${this.limits.maxArchiveEntries} files`);
+      }
       try {
         await this.walkZip(zip);
       } finally {
@@ -284,9 +303,32 @@ class Stager {
 /** Stores one file's bytes and detects its kind from the first megabyte on the way through. */
 export async function stageStream(blobs: BlobStore, name: string, source: Readable, maxBytes?: number): Promise<StagedFile> {
   const capture = new HeadCapture(DETECT_HEAD_BYTES);
+  // `pipe` does not forward errors: a failing source (truncated gzip) would leave the blob
+  // store waiting for an end that never comes.
+  source.once("error", (err) => capture.destroy(err));
   const put = await blobs.put(source.pipe(capture), maxBytes === undefined ? {} : { maxBytes });
   const detected = detectKind(capture.head(), put.bytes <= DETECT_HEAD_BYTES);
   return { name, sha256: put.sha256, bytes: put.bytes, kind: detected.kind, format: detected.format, created: put.created };
+}
+
+/**
+ * Decompresses a gzip stream; a truncated or damaged one becomes a 422 naming the file instead
+ * of a zlib error (which `pipe` would otherwise throw as an uncaught exception).
+ */
+export async function* gunzipChunks(source: AsyncIterable<Buffer>, name: string): AsyncGenerator<Buffer> {
+  const input = Readable.from(source);
+  const gunzip = createGunzip();
+  input.once("error", (err) => gunzip.destroy(err));
+  input.pipe(gunzip);
+  try {
+    for await (const chunk of gunzip) yield chunk as Buffer;
+  } catch (err) {
+    if (err instanceof UploadError || err instanceof BlobTooLargeError) throw err;
+    throw new UploadError(422, "bad_gzip", `${name.slice(0, 200)} is truncated or damaged (gzip data ends early or is corrupt)`);
+  } finally {
+    input.destroy();
+    gunzip.destroy();
+  }
 }
 
 export function isZip(head: Buffer): boolean {
