@@ -19,7 +19,7 @@ afterAll(async () => app?.stop());
 async function cli(args: string[], env: Record<string, string> = {}) {
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH ?? "", ...env },
+      env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ...env } as NodeJS.ProcessEnv,
     });
     return { code: 0, stdout, stderr };
   } catch (err) {

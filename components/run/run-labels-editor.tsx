@@ -1,0 +1,76 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { ApiError } from "@/lib/api/fetch-json";
+import type { RunSummary } from "@/lib/api/schemas";
+import { TokenPrompt } from "./token-prompt";
+import { usePatchRun } from "./use-patch-run";
+
+/** Labels as links to the filtered runs table, plus add (comma list) and remove, saved with PATCH. */
+export function RunLabelsEditor({ run }: { run: RunSummary }) {
+  const [adding, setAdding] = useState<string | null>(null);
+  const [pending, setPending] = useState<string[] | null>(null);
+  const patch = usePatchRun(run.id);
+  const needsToken = patch.error instanceof ApiError && patch.error.status === 401;
+  const send = (labels: string[]) => {
+    setPending(labels);
+    patch.mutate({ labels }, { onSuccess: () => (setAdding(null), setPending(null)) });
+  };
+  const add = () => {
+    const extra = (adding ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (extra.length === 0) return setAdding(null);
+    send([...new Set([...run.labels, ...extra])]);
+  };
+
+  return (
+    <>
+      {run.labels.map((l) => (
+        <span key={l} className="inline-flex items-center rounded bg-card ring-1 ring-border">
+          <Link href={`/?label=${encodeURIComponent(l)}`} className="px-2 py-0.5">
+            {l}
+          </Link>
+          <button
+            type="button"
+            aria-label={`Remove label ${l}`}
+            className="pr-1.5 text-muted hover:text-danger"
+            onClick={() => send(run.labels.filter((x) => x !== l))}
+          >
+            ×
+          </button>
+        </span>
+      ))}
+      {adding === null ? (
+        <button type="button" className="btn-ghost py-0.5 text-xs" onClick={() => setAdding("")}>
+          + label
+        </button>
+      ) : (
+        <form
+          className="inline-flex items-center gap-1"
+          onSubmit={(e) => {
+            e.preventDefault();
+            add();
+          }}
+        >
+          <input
+            autoFocus
+            className="input w-40 py-0.5 text-xs"
+            aria-label="New labels, comma separated"
+            placeholder="baseline, h100"
+            value={adding}
+            onChange={(e) => setAdding(e.target.value)}
+            onKeyDown={(e) => e.key === "Escape" && setAdding(null)}
+          />
+          <button type="submit" className="btn-ghost py-0.5 text-xs" disabled={patch.isPending}>
+            Add
+          </button>
+        </form>
+      )}
+      {needsToken && pending ? <TokenPrompt onSaved={() => send(pending)} /> : null}
+      {patch.error && !needsToken ? <span className="text-danger">{patch.error.message}</span> : null}
+    </>
+  );
+}

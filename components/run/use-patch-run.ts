@@ -1,0 +1,25 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { fetchJson } from "@/lib/api/fetch-json";
+import { runQueryOptions } from "@/lib/api/query-options";
+import { runSummarySchema } from "@/lib/api/schemas";
+import { authHeaders } from "./api-token";
+
+/** PATCH /api/runs/{id} ({name?, labels?}); on success every cached view of the run is refreshed. */
+export function usePatchRun(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: { name?: string; labels?: string[] }) =>
+      fetchJson(`/api/runs/${encodeURIComponent(id)}`, runSummarySchema, {
+        method: "PATCH",
+        headers: { "Content-Type": "application/json", ...authHeaders() },
+        body: JSON.stringify(patch),
+      }),
+    onSuccess: (run) => {
+      queryClient.setQueryData(runQueryOptions(id).queryKey, run);
+      void queryClient.invalidateQueries({ queryKey: ["runs"] });
+      void queryClient.invalidateQueries({ queryKey: ["compare"] });
+    },
+  });
+}
