@@ -17,7 +17,10 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   if (!app.config.privateMode) {
     const params = { q: q || undefined, label: label || undefined, limit: RUNS_PAGE_SIZE };
     const first = await listRuns(app.store.db, params);
-    queryClient.setQueryData(runListInfiniteQueryOptions(params).queryKey, { pages: [first], pageParams: [null] });
+    queryClient.setQueryData(runListInfiniteQueryOptions(params).queryKey, {
+      pages: [first],
+      pageParams: [null],
+    });
   }
   return (
     <div className="space-y-6">

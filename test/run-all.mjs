@@ -21,11 +21,15 @@ const steps = [];
 function vitest(project) {
   const report = path.join(out, `${project}.json`);
   fs.rmSync(report, { force: true });
-  const r = spawnSync(bin("vitest"), ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], {
-    cwd: root,
-    env,
-    stdio: "inherit",
-  });
+  const r = spawnSync(
+    bin("vitest"),
+    ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+    {
+      cwd: root,
+      env,
+      stdio: "inherit",
+    },
+  );
   let counted = false;
   if (fs.existsSync(report)) {
     const json = JSON.parse(fs.readFileSync(report, "utf8"));
@@ -34,7 +38,9 @@ function vitest(project) {
     totals.skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
     counted = true;
     // A suite that failed to load has no failed test but a failed file: count it.
-    const brokenFiles = (json.testResults ?? []).filter((f) => f.status === "failed" && (f.assertionResults ?? []).length === 0).length;
+    const brokenFiles = (json.testResults ?? []).filter(
+      (f) => f.status === "failed" && (f.assertionResults ?? []).length === 0,
+    ).length;
     totals.failed += brokenFiles;
   }
   if (r.status !== 0 && (!counted || totals.failed === 0)) totals.failed += 1;
@@ -43,7 +49,11 @@ function vitest(project) {
 }
 
 function build() {
-  const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, env, stdio: "inherit" });
+  const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+    cwd: root,
+    env,
+    stdio: "inherit",
+  });
   if (r.status === 0) totals.passed += 1;
   else totals.failed += 1;
   steps.push(`build: ${r.status === 0 ? "ok" : "failed"}`);
@@ -51,7 +61,8 @@ function build() {
 }
 
 vitest("unit");
-if (process.env.RUNLENS_SKIP_BUILD === "1" && fs.existsSync(path.join(root, ".next", "BUILD_ID"))) steps.push("build: skipped");
+if (process.env.RUNLENS_SKIP_BUILD === "1" && fs.existsSync(path.join(root, ".next", "BUILD_ID")))
+  steps.push("build: skipped");
 else build();
 if (fs.existsSync(path.join(root, ".next", "BUILD_ID"))) vitest("e2e");
 else {

@@ -45,7 +45,8 @@ export function ChartContainer({
             type="button"
             className="btn-ghost"
             onClick={() => {
-              const svg = ref.current?.querySelector("svg.recharts-surface") ?? ref.current?.querySelector("svg");
+              const svg =
+                ref.current?.querySelector("svg.recharts-surface") ?? ref.current?.querySelector("svg");
               if (svg) void downloadSvgAsPng(svg as SVGSVGElement, `${stem}.png`);
             }}
           >

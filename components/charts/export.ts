@@ -9,7 +9,10 @@ export function toCsv(rows: CsvRow[]): string {
     const s = String(v);
     return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
-  return [columns.map(cell).join(","), ...rows.map((r) => columns.map((c) => cell(r[c])).join(","))].join("\r\n") + "\r\n";
+  return (
+    [columns.map(cell).join(","), ...rows.map((r) => columns.map((c) => cell(r[c])).join(","))].join("\r\n") +
+    "\r\n"
+  );
 }
 
 export function downloadBlob(blob: Blob, fileName: string): void {
@@ -59,7 +62,16 @@ export async function downloadSvgAsPng(svg: SVGSVGElement, fileName: string): Pr
 
 function inlineStyles(source: Element, target: Element): void {
   const cs = getComputedStyle(source);
-  const props = ["fill", "stroke", "stroke-width", "stroke-dasharray", "opacity", "fill-opacity", "font-size", "font-family"];
+  const props = [
+    "fill",
+    "stroke",
+    "stroke-width",
+    "stroke-dasharray",
+    "opacity",
+    "fill-opacity",
+    "font-size",
+    "font-family",
+  ];
   const style = props.map((p) => `${p}:${cs.getPropertyValue(p)}`).join(";");
   target.setAttribute("style", style);
   for (let i = 0; i < source.children.length; i++) inlineStyles(source.children[i], target.children[i]);

@@ -59,11 +59,11 @@ export function FilesView({ run }: RunViewProps) {
 }
 
 function FileMeta({ meta }: { meta?: Record<string, unknown> }) {
-  const entries = Object.entries(meta ?? {}).filter(([, v]) => v !== null && v !== undefined && typeof v !== "object");
+  const entries = Object.entries(meta ?? {}).filter(
+    ([, v]) => v !== null && v !== undefined && typeof v !== "object",
+  );
   if (entries.length === 0) return null;
   return (
-    <div className="text-xs text-muted">
-      {entries.map(([k, v]) => `${k}: ${String(v)}`).join(" · ")}
-    </div>
+    <div className="text-xs text-muted">{entries.map(([k, v]) => `${k}: ${String(v)}`).join(" · ")}</div>
   );
 }

@@ -27,11 +27,16 @@ export function OverviewView({ run }: RunViewProps) {
         </div>
       ) : (
         <p className="text-sm text-muted">
-          This run has no charted data yet: see the Files view for what was uploaded and how each file was read.
+          This run has no charted data yet: see the Files view for what was uploaded and how each file was
+          read.
         </p>
       )}
       {run.warnings.length > 0 ? (
-        <div className="rounded-lg border border-warn/50 bg-card p-3 text-sm" role="note" data-testid="run-warnings">
+        <div
+          className="rounded-lg border border-warn/50 bg-card p-3 text-sm"
+          role="note"
+          data-testid="run-warnings"
+        >
           <p className="mb-1 font-medium text-warn">Warnings</p>
           <ul className="list-inside list-disc space-y-0.5">
             {run.warnings.map((w, i) => (
@@ -48,13 +53,26 @@ function requestTiles(run: RunSummary): Tile[] {
   const r = run.requests;
   if (!r) return [];
   return [
-    { label: "Requests", value: formatCount(r.count), hint: `${r.errorCount} errors · ${r.warmupCount} warmup` },
-    { label: "TTFT p50 / p99", value: r.ttftMs ? `${formatMs(r.ttftMs.p50)} / ${formatMs(r.ttftMs.p99)}` : "—" },
-    { label: "End-to-end p50 / p99", value: r.e2eMs ? `${formatMs(r.e2eMs.p50)} / ${formatMs(r.e2eMs.p99)}` : "—" },
+    {
+      label: "Requests",
+      value: formatCount(r.count),
+      hint: `${r.errorCount} errors · ${r.warmupCount} warmup`,
+    },
+    {
+      label: "TTFT p50 / p99",
+      value: r.ttftMs ? `${formatMs(r.ttftMs.p50)} / ${formatMs(r.ttftMs.p99)}` : "—",
+    },
+    {
+      label: "End-to-end p50 / p99",
+      value: r.e2eMs ? `${formatMs(r.e2eMs.p50)} / ${formatMs(r.e2eMs.p99)}` : "—",
+    },
     {
       label: "Output tokens/s",
       value: formatNumber(r.outputTokenThroughputPerS ?? null, 1),
-      hint: r.requestThroughputPerS != null ? `${formatNumber(r.requestThroughputPerS, 3)} requests/s` : undefined,
+      hint:
+        r.requestThroughputPerS != null
+          ? `${formatNumber(r.requestThroughputPerS, 3)} requests/s`
+          : undefined,
     },
   ];
 }
@@ -62,7 +80,9 @@ function requestTiles(run: RunSummary): Tile[] {
 function breakdownTiles(run: RunSummary): Tile[] {
   const t = run.timeBreakdown;
   if (!t) return [];
-  const slowest = [...t.segments].filter((s) => s.p50Ms !== null).sort((a, b) => (b.p50Ms ?? 0) - (a.p50Ms ?? 0))[0];
+  const slowest = [...t.segments]
+    .filter((s) => s.p50Ms !== null)
+    .sort((a, b) => (b.p50Ms ?? 0) - (a.p50Ms ?? 0))[0];
   return [
     { label: "Perf-metrics requests", value: formatCount(t.requestCount), hint: t.mode },
     { label: "Largest segment (p50)", value: slowest ? formatMs(slowest.p50Ms) : "—", hint: slowest?.label },
@@ -78,9 +98,19 @@ function serverTiles(run: RunSummary): Tile[] {
   const s = run.serverMetrics;
   if (!s) return [];
   return [
-    { label: "Cache hit rate (server)", value: formatRate(s.cache.overallHitRate ?? s.cache.gpuHitRate), hint: s.cache.method ?? undefined },
-    { label: "KV capacity", value: s.kvCache.gpuTotalTokens === null ? "—" : `${formatCount(s.kvCache.gpuTotalTokens)} tokens` },
-    { label: "KV usage avg / max", value: `${formatRate(s.kvCache.gpuUsageAvg)} / ${formatRate(s.kvCache.gpuUsageMax)}` },
+    {
+      label: "Cache hit rate (server)",
+      value: formatRate(s.cache.overallHitRate ?? s.cache.gpuHitRate),
+      hint: s.cache.method ?? undefined,
+    },
+    {
+      label: "KV capacity",
+      value: s.kvCache.gpuTotalTokens === null ? "—" : `${formatCount(s.kvCache.gpuTotalTokens)} tokens`,
+    },
+    {
+      label: "KV usage avg / max",
+      value: `${formatRate(s.kvCache.gpuUsageAvg)} / ${formatRate(s.kvCache.gpuUsageMax)}`,
+    },
     { label: "Offload GPU→CPU", value: formatBytesPerSecond(s.kvOffload.bandwidthGpuToCpuBytesPerSecond) },
   ];
 }

@@ -7,5 +7,7 @@ const STYLES: Record<RunListItem["status"], string> = {
 };
 
 export function StatusBadge({ status }: { status: RunListItem["status"] }) {
-  return <span className={`ml-2 rounded border border-current px-1 text-xs ${STYLES[status]}`}>{status}</span>;
+  return (
+    <span className={`ml-2 rounded border border-current px-1 text-xs ${STYLES[status]}`}>{status}</span>
+  );
 }

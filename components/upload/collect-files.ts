@@ -17,7 +17,9 @@ export async function filesFromDataTransfer(dt: DataTransfer): Promise<PickedFil
 
 async function walk(entry: FileSystemEntry, prefix: string, out: PickedFile[]): Promise<void> {
   if (entry.isFile) {
-    const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject));
+    const file = await new Promise<File>((resolve, reject) =>
+      (entry as FileSystemFileEntry).file(resolve, reject),
+    );
     out.push({ file, path: prefix + entry.name });
     return;
   }
@@ -25,7 +27,9 @@ async function walk(entry: FileSystemEntry, prefix: string, out: PickedFile[]): 
     const reader = (entry as FileSystemDirectoryEntry).createReader();
     // readEntries returns results in batches until an empty batch.
     for (;;) {
-      const batch = await new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, reject));
+      const batch = await new Promise<FileSystemEntry[]>((resolve, reject) =>
+        reader.readEntries(resolve, reject),
+      );
       if (batch.length === 0) break;
       for (const child of batch) await walk(child, `${prefix}${entry.name}/`, out);
     }

@@ -44,7 +44,10 @@ export function postUpload(
         const parsed = uploadResponseSchema.safeParse(body);
         if (parsed.success) resolve(parsed.data);
         else reject(new UploadFailed("the server's answer was not understood"));
-      } else reject(new UploadFailed(body?.error?.message ?? `upload failed (${xhr.status})`, body?.error?.details));
+      } else
+        reject(
+          new UploadFailed(body?.error?.message ?? `upload failed (${xhr.status})`, body?.error?.details),
+        );
     };
     xhr.send(form);
   });

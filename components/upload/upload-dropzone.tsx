@@ -57,18 +57,43 @@ export function UploadDropzone() {
         <div className="mr-auto">
           <p className="font-medium">Drop benchmark artifacts here</p>
           <p className="text-sm text-muted">
-            TensorRT-LLM perf_metrics JSONL, aiperf exports, server metrics, logs — files, a folder, a .zip or a .tar.gz.
+            TensorRT-LLM perf_metrics JSONL, aiperf exports, server metrics, logs — files, a folder, a .zip or
+            a .tar.gz.
           </p>
         </div>
-        <input className="input w-48" placeholder="Run name (optional)" value={name} onChange={(e) => setName(e.target.value)} aria-label="Run name" />
-        <input className="input w-48" placeholder="Labels, comma separated" value={labels} onChange={(e) => setLabels(e.target.value)} aria-label="Labels" />
+        <input
+          className="input w-48"
+          placeholder="Run name (optional)"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          aria-label="Run name"
+        />
+        <input
+          className="input w-48"
+          placeholder="Labels, comma separated"
+          value={labels}
+          onChange={(e) => setLabels(e.target.value)}
+          aria-label="Labels"
+        />
         <button type="button" className="btn" disabled={busy} onClick={() => fileInput.current?.click()}>
           Choose files
         </button>
-        <button type="button" className="btn-ghost py-1.5 text-sm" disabled={busy} onClick={() => folderInput.current?.click()}>
+        <button
+          type="button"
+          className="btn-ghost py-1.5 text-sm"
+          disabled={busy}
+          onClick={() => folderInput.current?.click()}
+        >
           Choose folder
         </button>
-        <input ref={fileInput} type="file" multiple hidden data-testid="file-input" onChange={(e) => void send(filesFromInput(e.target.files))} />
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          data-testid="file-input"
+          onChange={(e) => void send(filesFromInput(e.target.files))}
+        />
         <input
           ref={folderInput}
           type="file"
@@ -96,11 +121,19 @@ function Progress({ files, progress }: { files: number; progress: UploadProgress
     <div className="mt-4" role="status">
       <div className="mb-1 flex justify-between text-xs text-muted">
         <span>
-          {progress.phase === "uploading" ? `Uploading ${files} file${files === 1 ? "" : "s"}…` : "Reading and indexing the run…"}
+          {progress.phase === "uploading"
+            ? `Uploading ${files} file${files === 1 ? "" : "s"}…`
+            : "Reading and indexing the run…"}
         </span>
         <span>{progress.phase === "uploading" ? `${pct}%` : ""}</span>
       </div>
-      <div className="h-2 overflow-hidden rounded bg-border" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
+      <div
+        className="h-2 overflow-hidden rounded bg-border"
+        role="progressbar"
+        aria-valuenow={pct}
+        aria-valuemin={0}
+        aria-valuemax={100}
+      >
         <div
           className={`h-full bg-accent transition-all ${progress.phase === "ingesting" ? "animate-pulse" : ""}`}
           style={{ width: `${progress.phase === "ingesting" ? 100 : pct}%` }}

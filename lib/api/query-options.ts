@@ -23,7 +23,8 @@ export function runListQueryOptions(params: RunListParams) {
 export function runListInfiniteQueryOptions(params: { q?: string; label?: string; limit?: number }) {
   return infiniteQueryOptions({
     queryKey: ["runs", "infinite", params],
-    queryFn: ({ pageParam }) => runListQueryOptions({ ...params, cursor: pageParam ?? undefined }).queryFn!({} as never),
+    queryFn: ({ pageParam }) =>
+      runListQueryOptions({ ...params, cursor: pageParam ?? undefined }).queryFn!({} as never),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });
@@ -54,7 +55,10 @@ export function runChartQueryOptions<S extends z.ZodType>(
   return queryOptions({
     queryKey: ["run", id, "chart", key, params],
     queryFn: () =>
-      fetchJson(`/api/runs/${encodeURIComponent(id)}/charts/${encodeURIComponent(key)}${qs ? `?${qs}` : ""}`, schema),
+      fetchJson(
+        `/api/runs/${encodeURIComponent(id)}/charts/${encodeURIComponent(key)}${qs ? `?${qs}` : ""}`,
+        schema,
+      ),
     staleTime: Infinity,
   });
 }

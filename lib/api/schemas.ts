@@ -154,7 +154,10 @@ export const runListItemSchema = z.object({
   requestCount: z.number().nullable(),
 });
 
-export const runListSchema = z.object({ runs: z.array(runListItemSchema), nextCursor: z.string().nullable() });
+export const runListSchema = z.object({
+  runs: z.array(runListItemSchema),
+  nextCursor: z.string().nullable(),
+});
 
 export const uploadResponseSchema = z.object({
   id: z.string(),

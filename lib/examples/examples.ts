@@ -34,8 +34,14 @@ export const EXAMPLE_RUNS: ExampleRun[] = [
     name: "TensorRT-LLM · disaggregated perf metrics",
     labels: ["example", "trtllm", "disagg"],
     files: [
-      { path: "trtllm/perf_metrics-disagg-reconstructed.jsonl", name: "perf_metrics-disagg-host-1-20260101T000000Z.jsonl" },
-      { path: "trtllm/illustrative-perf_metrics-server-gen-worker.jsonl", name: "perf_metrics-server-gen-2-20260101T000000Z.jsonl" },
+      {
+        path: "trtllm/perf_metrics-disagg-reconstructed.jsonl",
+        name: "perf_metrics-disagg-host-1-20260101T000000Z.jsonl",
+      },
+      {
+        path: "trtllm/illustrative-perf_metrics-server-gen-worker.jsonl",
+        name: "perf_metrics-server-gen-2-20260101T000000Z.jsonl",
+      },
       { path: "trtllm/dynamo_frontend_metrics.prom", name: "dynamo_frontend_metrics.prom" },
       { path: "trtllm/dynamo_trtllm_worker_metrics.prom", name: "dynamo_trtllm_worker_metrics.prom" },
     ],
@@ -44,18 +50,36 @@ export const EXAMPLE_RUNS: ExampleRun[] = [
     name: "vLLM · KV offload to CPU",
     labels: ["example", "vllm"],
     files: [
-      { path: agg("vllm-kv-offload-transfer", "aiperf_artifacts/server_metrics_export.json"), name: "server_metrics_export.json" },
-      { path: agg("vllm-kv-offload-transfer", "aiperf_artifacts/profile_export.jsonl"), name: "profile_export.jsonl" },
-      { path: agg("vllm-kv-offload-transfer", "aiperf_artifacts/profile_export_aiperf.json"), name: "profile_export_aiperf.json" },
+      {
+        path: agg("vllm-kv-offload-transfer", "aiperf_artifacts/server_metrics_export.json"),
+        name: "server_metrics_export.json",
+      },
+      {
+        path: agg("vllm-kv-offload-transfer", "aiperf_artifacts/profile_export.jsonl"),
+        name: "profile_export.jsonl",
+      },
+      {
+        path: agg("vllm-kv-offload-transfer", "aiperf_artifacts/profile_export_aiperf.json"),
+        name: "profile_export_aiperf.json",
+      },
     ],
   },
   {
     name: "TensorRT-LLM · 1 prefill + 3 decode server metrics",
     labels: ["example", "trtllm", "disagg"],
     files: [
-      { path: agg("trap-trtllm-disagg-total-names", "aiperf_artifacts/server_metrics_export.json"), name: "server_metrics_export.json" },
-      { path: agg("trap-trtllm-disagg-total-names", "aiperf_artifacts/profile_export.jsonl"), name: "profile_export.jsonl" },
-      { path: agg("trap-trtllm-disagg-total-names", "aiperf_artifacts/profile_export_aiperf.json"), name: "profile_export_aiperf.json" },
+      {
+        path: agg("trap-trtllm-disagg-total-names", "aiperf_artifacts/server_metrics_export.json"),
+        name: "server_metrics_export.json",
+      },
+      {
+        path: agg("trap-trtllm-disagg-total-names", "aiperf_artifacts/profile_export.jsonl"),
+        name: "profile_export.jsonl",
+      },
+      {
+        path: agg("trap-trtllm-disagg-total-names", "aiperf_artifacts/profile_export_aiperf.json"),
+        name: "profile_export_aiperf.json",
+      },
     ],
   },
 ];

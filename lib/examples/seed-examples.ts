@@ -12,7 +12,10 @@ const SEEDED = "examples_seeded";
  * Loads the example runs into an empty store, once: the flag stays set after a user deletes
  * them, and the flag is claimed before loading so two instances starting together seed once.
  */
-export async function seedExamples(app: AppContext, fixturesDir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), "test/fixtures")): Promise<number> {
+export async function seedExamples(
+  app: AppContext,
+  fixturesDir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), "test/fixtures"),
+): Promise<number> {
   if (!app.config.seedExamples || !fs.existsSync(/*turbopackIgnore: true*/ fixturesDir)) return 0;
   if ((await getMeta(app.store.db, SEEDED)) !== undefined) return 0;
   if ((await countRuns(app.store.db)) > 0) {
@@ -26,10 +29,19 @@ export async function seedExamples(app: AppContext, fixturesDir = path.resolve(/
   }
   let seeded = 0;
   for (const example of EXAMPLE_RUNS) {
-    const present = example.files.filter((f) => fs.existsSync(/*turbopackIgnore: true*/ path.join(fixturesDir, f.path)));
+    const present = example.files.filter((f) =>
+      fs.existsSync(/*turbopackIgnore: true*/ path.join(fixturesDir, f.path)),
+    );
     if (present.length === 0) continue;
     const files = [];
-    for (const f of present) files.push(await stageStream(app.blobs, f.name, fs.createReadStream(/*turbopackIgnore: true*/ path.join(fixturesDir, f.path))));
+    for (const f of present)
+      files.push(
+        await stageStream(
+          app.blobs,
+          f.name,
+          fs.createReadStream(/*turbopackIgnore: true*/ path.join(fixturesDir, f.path)),
+        ),
+      );
     try {
       await createRunFromUpload(app, {
         files,

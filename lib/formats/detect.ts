@@ -103,7 +103,8 @@ function sniffRecordKeys(line: string): Detected | null {
   const start = line.slice(0, 4096);
   if (/"(ctx_perf_metrics|gen_perf_metrics|perf_metrics)"\s*:/.test(start))
     return { kind: "trtllm-perf-metrics", format: "jsonl" };
-  if (/"metadata"\s*:/.test(start) && /"metrics"\s*:/.test(line)) return { kind: "aiperf-records", format: "jsonl" };
+  if (/"metadata"\s*:/.test(start) && /"metrics"\s*:/.test(line))
+    return { kind: "aiperf-records", format: "jsonl" };
   if (/"endpoint_url"\s*:/.test(start) && /"timestamp_ns"\s*:/.test(start))
     return { kind: "aiperf-server-metrics", format: "jsonl" };
   return null;
@@ -154,9 +155,12 @@ function documentKind(doc: unknown): Detected {
     return { kind: "aiperf-server-metrics", format: "json" };
   if (Array.isArray(doc.data) && doc.data.some((d) => isObject(d) && Array.isArray(d.payloads)))
     return { kind: "aiperf-inputs", format: "json" };
-  if (SUMMARY_TAGS.some((t) => (isObject(doc[t]) && "unit" in (doc[t] as object)) || typeof doc[t] === "number"))
+  if (
+    SUMMARY_TAGS.some((t) => (isObject(doc[t]) && "unit" in (doc[t] as object)) || typeof doc[t] === "number")
+  )
     return { kind: "aiperf-summary", format: "json" };
-  if (isTrtllmRecord(doc) || isObject(doc.timing_metrics)) return { kind: "trtllm-perf-metrics", format: "json" };
+  if (isTrtllmRecord(doc) || isObject(doc.timing_metrics))
+    return { kind: "trtllm-perf-metrics", format: "json" };
   if (ENGINE_CONFIG_KEYS.some((k) => k in doc)) return { kind: "engine-config", format: "json" };
   return { kind: "unknown", format: "json" };
 }
@@ -186,12 +190,16 @@ function sniffDocument(text: string): Detected {
 }
 
 function detectText(text: string): Detected {
-  const lines = text.split("\n").slice(0, 2000).map((l) => l.replace(/\r$/, ""));
+  const lines = text
+    .split("\n")
+    .slice(0, 2000)
+    .map((l) => l.replace(/\r$/, ""));
   const firstData = lines.find((l) => l.trim() !== "" && !l.startsWith("#")) ?? "";
 
   if (/^#\s*AIPerf Server Metrics Export/i.test(lines[0]) || /^Endpoint,Type,Metric,Unit\b/.test(firstData))
     return { kind: "aiperf-server-metrics", format: "csv" };
-  if (/^Timeslice,Metric,Unit,Stat,Value/.test(firstData)) return { kind: "aiperf-summary", format: "timeslices-csv" };
+  if (/^Timeslice,Metric,Unit,Stat,Value/.test(firstData))
+    return { kind: "aiperf-summary", format: "timeslices-csv" };
   if (/^Metric,(avg|Value)\b/.test(firstData)) return { kind: "aiperf-summary", format: "csv" };
 
   if (looksLikePrometheus(lines)) return { kind: "aiperf-server-metrics", format: "prometheus" };
@@ -218,16 +226,23 @@ function looksLikePrometheus(lines: string[]): boolean {
 function looksLikeEngineYaml(lines: string[]): boolean {
   const content = lines.filter((l) => l.trim() !== "" && !l.trimStart().startsWith("#"));
   if (content.length === 0) return false;
-  const yamlish = content.filter((l) => /^\s*(-\s+)?[A-Za-z_][\w.-]*\s*:(\s|$)/.test(l) || /^\s*-\s+\S/.test(l));
+  const yamlish = content.filter(
+    (l) => /^\s*(-\s+)?[A-Za-z_][\w.-]*\s*:(\s|$)/.test(l) || /^\s*-\s+\S/.test(l),
+  );
   if (yamlish.length / content.length < 0.9) return false;
-  const keys = new Set(content.map((l) => l.match(/^\s*(?:-\s+)?([A-Za-z_][\w.-]*)\s*:/)?.[1]).filter(Boolean));
-  return ENGINE_CONFIG_KEYS.some((k) => keys.has(k)) || keys.has("backend") || keys.has("free_gpu_memory_fraction");
+  const keys = new Set(
+    content.map((l) => l.match(/^\s*(?:-\s+)?([A-Za-z_][\w.-]*)\s*:/)?.[1]).filter(Boolean),
+  );
+  return (
+    ENGINE_CONFIG_KEYS.some((k) => keys.has(k)) || keys.has("backend") || keys.has("free_gpu_memory_fraction")
+  );
 }
 
 const LOG_MARKERS = /\b(vllm|sglang|tensorrt_llm|TRT-LLM|trtllm|dynamo|EngineCore|Scheduler|uvicorn)\b/i;
 /** The KV pool lines the server-metrics analyzer reads (vLLM and SGLang). */
 const KV_POOL_LINE = /GPU KV cache size:\s*[\d,]+\s*tokens|max_total_num_tokens=\d/;
-const LOG_LINE = /^(\[?\d{4}-\d\d-\d\d|\[\d\d:\d\d|\(\w[\w-]*(?: pid=\d+)?\)|(INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\b|\[[A-Z][\w-]*\]|I\d{4} )/;
+const LOG_LINE =
+  /^(\[?\d{4}-\d\d-\d\d|\[\d\d:\d\d|\(\w[\w-]*(?: pid=\d+)?\)|(INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\b|\[[A-Z][\w-]*\]|I\d{4} )/;
 
 function looksLikeServerLog(text: string): boolean {
   if (KV_POOL_LINE.test(text)) return true;

@@ -51,7 +51,11 @@ export function mergeEndpoints(results: AnalyzerResult[]): EndpointRow[] {
 export function mergeResults(results: AnalyzerResult[], extraWarnings: string[] = []): SummaryBlocks {
   const pick = <K extends "requests" | "timeBreakdown" | "serverMetrics">(k: K): SummaryBlocks[K] =>
     (results.find((r) => r[k] != null)?.[k] ?? null) as SummaryBlocks[K];
-  const collectorKeys: Array<keyof Collectors> = ["returnPerfMetrics", "enableIterPerfStats", "publishKvEvents"];
+  const collectorKeys: Array<keyof Collectors> = [
+    "returnPerfMetrics",
+    "enableIterPerfStats",
+    "publishKvEvents",
+  ];
   const collectors = Object.fromEntries(
     collectorKeys.map((k) => [k, mergeCollector(results.map((r) => r.collectors?.[k]))]),
   ) as Collectors;
@@ -76,5 +80,10 @@ export function pickBackend(blocks: SummaryBlocks, results: AnalyzerResult[]): s
 }
 
 export function pickRequestCount(blocks: SummaryBlocks, results: AnalyzerResult[]): number | null {
-  return blocks.requests?.count ?? blocks.timeBreakdown?.requestCount ?? results.find((r) => r.requestCount != null)?.requestCount ?? null;
+  return (
+    blocks.requests?.count ??
+    blocks.timeBreakdown?.requestCount ??
+    results.find((r) => r.requestCount != null)?.requestCount ??
+    null
+  );
 }

@@ -16,7 +16,9 @@ const EMPTY_BLOCKS: SummaryBlocks = {
 
 /** The run summary of design.md §6: catalog fields plus the blocks computed at ingest. */
 export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
-  const blocks: SummaryBlocks = run.summary ? { ...EMPTY_BLOCKS, ...(JSON.parse(run.summary) as SummaryBlocks) } : EMPTY_BLOCKS;
+  const blocks: SummaryBlocks = run.summary
+    ? { ...EMPTY_BLOCKS, ...(JSON.parse(run.summary) as SummaryBlocks) }
+    : EMPTY_BLOCKS;
   return {
     id: run.id,
     name: run.name,

@@ -32,7 +32,10 @@ export class BatchInserter<T extends keyof Database & string> {
     const rows = this.rows;
     this.rows = [];
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    await this.db.insertInto(this.table).values(rows as any).execute();
+    await this.db
+      .insertInto(this.table)
+      .values(rows as any)
+      .execute();
     this.inserted += rows.length;
   }
 }

@@ -56,12 +56,20 @@ export class PgBlobStore implements BlobStore {
           await trx.deleteFrom("blob_chunks").where("blob_key", "=", tmpKey).execute();
           return false;
         }
-        await trx.updateTable("blob_chunks").set({ blob_key: sha256 }).where("blob_key", "=", tmpKey).execute();
+        await trx
+          .updateTable("blob_chunks")
+          .set({ blob_key: sha256 })
+          .where("blob_key", "=", tmpKey)
+          .execute();
         return true;
       });
       return { sha256, bytes: hasher.bytes, storedBytes, created };
     } catch (err) {
-      await this.db.deleteFrom("blob_chunks").where("blob_key", "=", tmpKey).execute().catch(() => {});
+      await this.db
+        .deleteFrom("blob_chunks")
+        .where("blob_key", "=", tmpKey)
+        .execute()
+        .catch(() => {});
       throw err;
     }
   }

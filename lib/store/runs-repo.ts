@@ -95,7 +95,10 @@ function likePattern(q: string): string {
 }
 
 /** Newest first; keyset pagination on (created_at, id). Runs still ingesting are not listed. */
-export async function listRuns(db: Db, query: ListRunsQuery): Promise<{ runs: RunListItem[]; nextCursor: string | null }> {
+export async function listRuns(
+  db: Db,
+  query: ListRunsQuery,
+): Promise<{ runs: RunListItem[]; nextCursor: string | null }> {
   let qb = db.selectFrom("runs").selectAll().where("status", "!=", "ingesting");
   if (query.q) {
     const pattern = likePattern(query.q);
@@ -142,7 +145,8 @@ export async function listRuns(db: Db, query: ListRunsQuery): Promise<{ runs: Ru
   const last = page[page.length - 1];
   return {
     runs: page.map(toListItem),
-    nextCursor: rows.length > query.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+    nextCursor:
+      rows.length > query.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
   };
 }
 
@@ -160,11 +164,18 @@ export function toListItem(r: RunRow): RunListItem {
 }
 
 export async function countRuns(db: Db): Promise<number> {
-  const row = await db.selectFrom("runs").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst();
+  const row = await db
+    .selectFrom("runs")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
-export async function updateRunMeta(db: Db, id: string, patch: { name?: string; labels?: string[] }): Promise<void> {
+export async function updateRunMeta(
+  db: Db,
+  id: string,
+  patch: { name?: string; labels?: string[] },
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const set: Partial<RunRow> = { updated_at: Date.now() };
     if (patch.name !== undefined) set.name = patch.name;
@@ -200,8 +211,16 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
         .where("id", "=", f.id)
         .execute();
     await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
-    const charts = Object.entries(done.charts).map(([key, data]) => ({ run_id: id, key, data: JSON.stringify(data) }));
-    for (let i = 0; i < charts.length; i += 200) await trx.insertInto("chart_data").values(charts.slice(i, i + 200)).execute();
+    const charts = Object.entries(done.charts).map(([key, data]) => ({
+      run_id: id,
+      key,
+      data: JSON.stringify(data),
+    }));
+    for (let i = 0; i < charts.length; i += 200)
+      await trx
+        .insertInto("chart_data")
+        .values(charts.slice(i, i + 200))
+        .execute();
     await trx
       .updateTable("runs")
       .set({
@@ -219,15 +238,19 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
   });
 }
 
-export async function markRunStatus(db: Db, id: string, status: RunRow["status"], error: string | null = null): Promise<void> {
+export async function markRunStatus(
+  db: Db,
+  id: string,
+  status: RunRow["status"],
+  error: string | null = null,
+): Promise<void> {
   await db.updateTable("runs").set({ status, error, updated_at: Date.now() }).where("id", "=", id).execute();
 }
 
 /** Removes every derived row of a run (per-request tables, chart payloads), keeping catalog and files. */
 export async function clearDerived(db: Db, id: string, tables: readonly string[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const table of tables)
-      await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
+    for (const table of tables) await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
     await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
   });
 }
@@ -236,8 +259,7 @@ export async function clearDerived(db: Db, id: string, tables: readonly string[]
 export async function deleteRun(db: Db, id: string, tables: readonly string[]): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
     const files = await trx.selectFrom("files").select("sha256").where("run_id", "=", id).execute();
-    for (const table of tables)
-      await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
+    for (const table of tables) await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
     await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
     await trx.deleteFrom("run_labels").where("run_id", "=", id).execute();
     await trx.deleteFrom("files").where("run_id", "=", id).execute();

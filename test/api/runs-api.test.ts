@@ -27,7 +27,11 @@ afterEach(async () => cleanup());
 async function uploadOk(req: Request) {
   const res = await upload(req);
   expect(res.status).toBe(201);
-  return res.json() as Promise<{ id: string; url: string; files: Array<{ id: string; name: string; kind: string; records: number; skipped: number }> }>;
+  return res.json() as Promise<{
+    id: string;
+    url: string;
+    files: Array<{ id: string; name: string; kind: string; records: number; skipped: number }>;
+  }>;
 }
 
 const get = (id: string) => getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
@@ -76,7 +80,13 @@ describe("uploads", () => {
       { name: "zabs/evil.json", content: "{}" },
       { name: "ok/profile_export.jsonl", content: fs.readFileSync(C4.records) },
     ]);
-    const patched = Buffer.from(zip.toString("latin1").replaceAll("xx/evil.jsonl", "../evil.jsonl").replaceAll("zabs/evil.json", "/abs/evil.json"), "latin1");
+    const patched = Buffer.from(
+      zip
+        .toString("latin1")
+        .replaceAll("xx/evil.jsonl", "../evil.jsonl")
+        .replaceAll("zabs/evil.json", "/abs/evil.json"),
+      "latin1",
+    );
     const res = await upload(uploadRequest([{ name: "a.zip", content: patched }]));
     const body = await res.json();
     expect(res.status).toBe(201);
@@ -106,7 +116,13 @@ describe("uploads", () => {
   });
 
   it("415 for a body that is not multipart", async () => {
-    const res = await upload(new Request("http://localhost/api/runs", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }));
+    const res = await upload(
+      new Request("http://localhost/api/runs", {
+        method: "POST",
+        body: "{}",
+        headers: { "content-type": "application/json" },
+      }),
+    );
     expect(res.status).toBe(415);
     expect((await res.json()).error.code).toBe("unsupported_media_type");
   });
@@ -119,13 +135,23 @@ describe("auth", () => {
     const denied = await upload(uploadRequest([{ name: "p.jsonl", path: C4.records }]));
     expect(denied.status).toBe(401);
     expect((await denied.json()).error.code).toBe("unauthorized");
-    const wrong = await upload(uploadRequest([{ name: "p.jsonl", path: C4.records }], {}, { authorization: "Bearer nope" }));
+    const wrong = await upload(
+      uploadRequest([{ name: "p.jsonl", path: C4.records }], {}, { authorization: "Bearer nope" }),
+    );
     expect(wrong.status).toBe(401);
-    const body = await uploadOk(uploadRequest([{ name: "p.jsonl", path: C4.records }], {}, { authorization: "Bearer s3cret" }));
+    const body = await uploadOk(
+      uploadRequest([{ name: "p.jsonl", path: C4.records }], {}, { authorization: "Bearer s3cret" }),
+    );
     expect((await get(body.id)).status).toBe(200);
-    const del = await deleteRun(new Request(`http://localhost/api/runs/${body.id}`, { method: "DELETE" }), idParams(body.id));
+    const del = await deleteRun(
+      new Request(`http://localhost/api/runs/${body.id}`, { method: "DELETE" }),
+      idParams(body.id),
+    );
     expect(del.status).toBe(401);
-    const re = await reingest(new Request(`http://localhost/api/runs/${body.id}/reingest`, { method: "POST" }), idParams(body.id));
+    const re = await reingest(
+      new Request(`http://localhost/api/runs/${body.id}/reingest`, { method: "POST" }),
+      idParams(body.id),
+    );
     expect(re.status).toBe(401);
   });
 });
@@ -151,7 +177,12 @@ describe("runs", () => {
     expect((await list("?q=h10")).runs.map((r: { name: string }) => r.name)).toEqual(["gamma", "beta"]);
     expect((await list("?label=base")).runs.map((r: { name: string }) => r.name)).toEqual(["beta", "alpha"]);
     expect((await list("?q=100%25")).runs).toEqual([]);
-    expect(page1.runs[0]).toMatchObject({ status: "ready", kinds: ["aiperf-records"], requestCount: 10, labels: ["h100"] });
+    expect(page1.runs[0]).toMatchObject({
+      status: "ready",
+      kinds: ["aiperf-records"],
+      requestCount: 10,
+      labels: ["h100"],
+    });
   });
 
   it("404 for unknown and malformed ids", async () => {
@@ -173,23 +204,37 @@ describe("runs", () => {
   it("renames and relabels through PATCH", async () => {
     const body = await uploadOk(uploadRequest([{ name: "p.jsonl", path: C4.records }], { name: "old" }));
     const res = await patchRun(
-      new Request(`http://localhost/api/runs/${body.id}`, { method: "PATCH", body: JSON.stringify({ name: "new", labels: ["x", "y"] }) }),
+      new Request(`http://localhost/api/runs/${body.id}`, {
+        method: "PATCH",
+        body: JSON.stringify({ name: "new", labels: ["x", "y"] }),
+      }),
       idParams(body.id),
     );
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ name: "new", labels: ["x", "y"] });
     expect((await list("?label=y")).runs).toHaveLength(1);
-    const bad = await patchRun(new Request(`http://localhost/api/runs/${body.id}`, { method: "PATCH", body: "nope" }), idParams(body.id));
+    const bad = await patchRun(
+      new Request(`http://localhost/api/runs/${body.id}`, { method: "PATCH", body: "nope" }),
+      idParams(body.id),
+    );
     expect(bad.status).toBe(400);
   });
 
   it("deletes a run and the raw files no other run shares", async () => {
     const a = await uploadOk(uploadRequest([{ name: "p.jsonl", path: C4.records }]));
-    const b = await uploadOk(uploadRequest([{ name: "p.jsonl", path: C4.records }, { name: "g.jsonl", path: C4.gpu }]));
+    const b = await uploadOk(
+      uploadRequest([
+        { name: "p.jsonl", path: C4.records },
+        { name: "g.jsonl", path: C4.gpu },
+      ]),
+    );
     const runB = await (await get(b.id)).json();
     const gpuSha = runB.files[1].sha256;
     const sharedSha = runB.files[0].sha256;
-    const del = await deleteRun(new Request(`http://localhost/api/runs/${b.id}`, { method: "DELETE" }), idParams(b.id));
+    const del = await deleteRun(
+      new Request(`http://localhost/api/runs/${b.id}`, { method: "DELETE" }),
+      idParams(b.id),
+    );
     expect(del.status).toBe(204);
     expect((await get(b.id)).status).toBe(404);
     expect(await app.blobs.has(gpuSha)).toBe(false);
@@ -198,14 +243,24 @@ describe("runs", () => {
   });
 
   it("re-ingests from the stored raw files with the same result", async () => {
-    const body = await uploadOk(uploadRequest([{ name: "p.jsonl", path: C4.records }, { name: "s.json", path: C4.summary }]));
+    const body = await uploadOk(
+      uploadRequest([
+        { name: "p.jsonl", path: C4.records },
+        { name: "s.json", path: C4.summary },
+      ]),
+    );
     const before = await (await get(body.id)).json();
-    const res = await reingest(new Request(`http://localhost/api/runs/${body.id}/reingest`, { method: "POST" }), idParams(body.id));
+    const res = await reingest(
+      new Request(`http://localhost/api/runs/${body.id}/reingest`, { method: "POST" }),
+      idParams(body.id),
+    );
     expect(res.status).toBe(200);
     const after = await res.json();
     expect(after.status).toBe("ready");
     expect(after.requests).toEqual(before.requests);
-    expect(after.files.map((f: { records: number }) => f.records)).toEqual(before.files.map((f: { records: number }) => f.records));
+    expect(after.files.map((f: { records: number }) => f.records)).toEqual(
+      before.files.map((f: { records: number }) => f.records),
+    );
   });
 
   it("health names the store", async () => {

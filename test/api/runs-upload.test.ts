@@ -25,10 +25,16 @@ describe("POST /api/runs", () => {
     const body = await res.json();
     expect(body.url).toBe(`/runs/${body.id}`);
     expect(body.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(body.files.map((f: { kind: string }) => f.kind)).toEqual(["aiperf-records", "aiperf-summary", "unknown"]);
+    expect(body.files.map((f: { kind: string }) => f.kind)).toEqual([
+      "aiperf-records",
+      "aiperf-summary",
+      "unknown",
+    ]);
     expect(body.files[0].records).toBe(10);
 
-    const run = await (await getRun(new Request(`http://localhost/api/runs/${body.id}`), idParams(body.id))).json();
+    const run = await (
+      await getRun(new Request(`http://localhost/api/runs/${body.id}`), idParams(body.id))
+    ).json();
     expect(run.name).toBe("my-run");
     expect(run.labels).toEqual(["baseline", "h100"]);
     expect(run.status).toBe("ready");

@@ -40,26 +40,32 @@ export interface RunningApp {
  * Starts the built app (`next start`, so `next build` must have run) on a free port with its
  * own temporary data directory. Examples are off unless `env` turns them on.
  */
-export async function startApp(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<RunningApp> {
+export async function startApp(
+  opts: { env?: Record<string, string>; dataDir?: string } = {},
+): Promise<RunningApp> {
   const distDir = process.env.RUNLENS_DIST_DIR || ".next";
   if (!fs.existsSync(path.join(ROOT, distDir, "BUILD_ID")))
     throw new Error(`no production build in ${distDir}: run \`npx next build\` first`);
   const port = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-"));
   let output = "";
-  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      DATA_DIR: dataDir,
-      RUNLENS_EXAMPLES: "off",
-      DATABASE_URL: "",
-      ...opts.env,
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        DATA_DIR: dataDir,
+        RUNLENS_EXAMPLES: "off",
+        DATABASE_URL: "",
+        ...opts.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  );
   child.stdout?.on("data", (d) => (output += String(d)));
   child.stderr?.on("data", (d) => (output += String(d)));
   const url = `http://127.0.0.1:${port}`;
@@ -113,7 +119,8 @@ export async function apiUpload(
   fields: Record<string, string> = {},
 ): Promise<{ id: string; url: string; files: Array<{ kind: string; records: number }> }> {
   const form = new FormData();
-  for (const f of files) form.append("file", new Blob([fs.readFileSync(f.path)]), f.name ?? path.basename(f.path));
+  for (const f of files)
+    form.append("file", new Blob([fs.readFileSync(f.path)]), f.name ?? path.basename(f.path));
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   const res = await fetch(`${url}/api/runs`, { method: "POST", body: form });
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);

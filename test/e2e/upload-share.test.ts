@@ -24,10 +24,12 @@ describe("upload through the page, share the link", () => {
     await page.goto(app.url);
     await page.getByLabel("Run name").fill("e2e upload");
     await page.getByLabel("Labels").fill("e2e, browser");
-    await page.getByTestId("file-input").setInputFiles([
-      path.join(FIX, "aiperf/qwen-c4__profile_export.jsonl"),
-      path.join(FIX, "aiperf/qwen-c4__profile_export_aiperf.json"),
-    ]);
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([
+        path.join(FIX, "aiperf/qwen-c4__profile_export.jsonl"),
+        path.join(FIX, "aiperf/qwen-c4__profile_export_aiperf.json"),
+      ]);
     await page.waitForURL(/\/runs\/[A-Za-z0-9_-]{22}$/, { timeout: 30_000 });
     await expect.poll(() => page.getByTestId("run-name").textContent()).toContain("e2e upload");
 
@@ -46,7 +48,9 @@ describe("upload through the page, share the link", () => {
     const other = await fresh.newPage();
     await other.goto(copied);
     await expect.poll(() => other.getByTestId("run-name").textContent()).toContain("e2e upload");
-    await expect.poll(() => other.getByTestId("files-table").textContent()).toContain("profile_export_aiperf.json");
+    await expect
+      .poll(() => other.getByTestId("files-table").textContent())
+      .toContain("profile_export_aiperf.json");
 
     // The InferenceX-style link redirects to the same run.
     const id = new URL(copied).pathname.split("/").pop()!;

@@ -7,7 +7,9 @@ export const PG_URL = process.env.RUNLENS_TEST_DATABASE_URL;
  * A throwaway schema on the test database, so test files can share one PostgreSQL server.
  * Returns a DATABASE_URL whose connections use that schema, and a function dropping it.
  */
-export async function freshSchema(base = PG_URL!): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
+export async function freshSchema(
+  base = PG_URL!,
+): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
   const schema = `rl_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();

@@ -41,10 +41,16 @@ describe.skipIf(!PG_URL)("PostgreSQL store", () => {
       { name: "a/profile_export_aiperf.json", content: fs.readFileSync(C4_SUMMARY) },
       { name: "a/perf_metrics-disagg.jsonl", content: fs.readFileSync(TRT) },
     ]);
-    const res = await upload(uploadRequest([{ name: "a.tar.gz", content: tgz }], { name: "pg-run", labels: "pg" }));
+    const res = await upload(
+      uploadRequest([{ name: "a.tar.gz", content: tgz }], { name: "pg-run", labels: "pg" }),
+    );
     expect(res.status).toBe(201);
     const body = await res.json();
-    expect(body.files.map((f: { kind: string }) => f.kind)).toEqual(["aiperf-records", "aiperf-summary", "trtllm-perf-metrics"]);
+    expect(body.files.map((f: { kind: string }) => f.kind)).toEqual([
+      "aiperf-records",
+      "aiperf-summary",
+      "trtllm-perf-metrics",
+    ]);
 
     const list = await (await listRuns(new Request("http://localhost/api/runs?label=pg"))).json();
     expect(list.runs.map((r: { id: string }) => r.id)).toEqual([body.id]);
@@ -54,14 +60,20 @@ describe.skipIf(!PG_URL)("PostgreSQL store", () => {
     expect(run.requests.count).toBe(10);
 
     // Raw files live in PostgreSQL as gzip chunks keyed by their sha256.
-    const chunks = await sql<{ n: number }>`select count(*)::int as n from blob_chunks where blob_key = ${run.files[0].sha256}`.execute(
+    const chunks = await sql<{
+      n: number;
+    }>`select count(*)::int as n from blob_chunks where blob_key = ${run.files[0].sha256}`.execute(
       app.store.db,
     );
     expect(chunks.rows[0].n).toBeGreaterThan(0);
-    const dl = await download(new Request("http://localhost/x"), { params: Promise.resolve({ id: body.id, fileId: body.files[0].id }) });
+    const dl = await download(new Request("http://localhost/x"), {
+      params: Promise.resolve({ id: body.id, fileId: body.files[0].id }),
+    });
     expect(Buffer.from(await dl.arrayBuffer()).equals(fs.readFileSync(C4))).toBe(true);
 
-    const again = await (await reingest(new Request("http://localhost/x", { method: "POST" }), idParams(body.id))).json();
+    const again = await (
+      await reingest(new Request("http://localhost/x", { method: "POST" }), idParams(body.id))
+    ).json();
     expect(again.requests).toEqual(run.requests);
     expect(again.timeBreakdown).toEqual(run.timeBreakdown);
 

@@ -24,22 +24,28 @@ function expectedKind(rel: string): { kind: Kind; format?: string } {
   if (/profile_export_aiperf\.json$/.test(base)) return { kind: "aiperf-summary", format: "json" };
   if (/profile_export_aiperf\.csv$/.test(base)) return { kind: "aiperf-summary", format: "csv" };
   if (/gpu_telemetry_export\.jsonl$/.test(base)) return { kind: "aiperf-gpu-telemetry", format: "jsonl" };
-  if (/server_metrics_export(\.sample)?\.json$/.test(base)) return { kind: "aiperf-server-metrics", format: "json" };
+  if (/server_metrics_export(\.sample)?\.json$/.test(base))
+    return { kind: "aiperf-server-metrics", format: "json" };
   if (/server_metrics_export\.jsonl$/.test(base)) return { kind: "aiperf-server-metrics", format: "jsonl" };
-  if (/server_metrics_export(\.sample)?\.csv$/.test(base)) return { kind: "aiperf-server-metrics", format: "csv" };
+  if (/server_metrics_export(\.sample)?\.csv$/.test(base))
+    return { kind: "aiperf-server-metrics", format: "csv" };
   if (/\.prom$/.test(base)) return { kind: "aiperf-server-metrics", format: "prometheus" };
   if (base === "canary_reference_inputs.json") return { kind: "aiperf-inputs", format: "json" };
-  if (base === "server.log" || /^watchtower-.*\.out$/.test(base)) return { kind: "server-log", format: "text" };
+  if (base === "server.log" || /^watchtower-.*\.out$/.test(base))
+    return { kind: "server-log", format: "text" };
   if (/^perf_metrics-.*\.jsonl$|^illustrative-perf_metrics.*\.jsonl$/.test(base))
     return { kind: "trtllm-perf-metrics", format: "jsonl" };
-  if (/^time_breakdown_readme_.*\.json$/.test(base)) return { kind: "trtllm-perf-metrics", format: "json-array" };
+  if (/^time_breakdown_readme_.*\.json$/.test(base))
+    return { kind: "trtllm-perf-metrics", format: "json-array" };
   if (base === "dynamo_doc_request_perf_metrics.json") return { kind: "trtllm-perf-metrics", format: "json" };
   // Reference outputs, expectations, environment files, notes and reports: not inputs.
   return { kind: "unknown" };
 }
 
 const SAMPLE_DIRS = ["aiperf", "trtllm", "inferencex-aggregation", "inferencex-app"];
-const files = SAMPLE_DIRS.flatMap((d) => (fs.existsSync(path.join(FIXTURES, d)) ? walk(path.join(FIXTURES, d)) : []))
+const files = SAMPLE_DIRS.flatMap((d) =>
+  fs.existsSync(path.join(FIXTURES, d)) ? walk(path.join(FIXTURES, d)) : [],
+)
   .map((f) => path.relative(FIXTURES, f))
   .filter((f) => !f.includes(`${path.sep}generated${path.sep}`))
   .sort();
@@ -57,13 +63,17 @@ describe("detectKind on every shared sample", () => {
 });
 
 describe("detectKind on junk", () => {
-  const d = (s: string | Buffer, complete = true) => detectKind(Buffer.isBuffer(s) ? s : Buffer.from(s), complete);
+  const d = (s: string | Buffer, complete = true) =>
+    detectKind(Buffer.isBuffer(s) ? s : Buffer.from(s), complete);
   it("empty and whitespace files are unknown/empty", () => {
     expect(d("")).toEqual({ kind: "unknown", format: "empty" });
     expect(d("\n\n  \r\n")).toEqual({ kind: "unknown", format: "empty" });
   });
   it("binary is unknown/binary", () => {
-    expect(d(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]))).toEqual({ kind: "unknown", format: "binary" });
+    expect(d(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]))).toEqual({
+      kind: "unknown",
+      format: "binary",
+    });
     const noise = Buffer.alloc(4096);
     for (let i = 0; i < noise.length; i++) noise[i] = (i * 7919) % 256;
     expect(d(noise).kind).toBe("unknown");
@@ -87,17 +97,30 @@ describe("detectKind on junk", () => {
   });
   it("a first line longer than the head is still classified by its keys", () => {
     const huge = `{"request_id":1,"perf_metrics":{"timing_metrics":{}},"time_breakdown_metrics":{"step_metrics":[${"1,".repeat(600_000)}`;
-    expect(d(huge.slice(0, DETECT_HEAD_BYTES), false)).toEqual({ kind: "trtllm-perf-metrics", format: "jsonl" });
+    expect(d(huge.slice(0, DETECT_HEAD_BYTES), false)).toEqual({
+      kind: "trtllm-perf-metrics",
+      format: "jsonl",
+    });
   });
   it("engine configs in YAML and JSON", () => {
-    expect(d("return_perf_metrics: true\nenable_iter_perf_stats: false\nkv_cache_config:\n  free_gpu_memory_fraction: 0.9\n")).toEqual({
+    expect(
+      d(
+        "return_perf_metrics: true\nenable_iter_perf_stats: false\nkv_cache_config:\n  free_gpu_memory_fraction: 0.9\n",
+      ),
+    ).toEqual({
       kind: "engine-config",
       format: "yaml",
     });
-    expect(d('{"return_perf_metrics": true, "max_batch_size": 64}')).toEqual({ kind: "engine-config", format: "json" });
+    expect(d('{"return_perf_metrics": true, "max_batch_size": 64}')).toEqual({
+      kind: "engine-config",
+      format: "json",
+    });
   });
   it("aiperf timeslice exports", () => {
-    expect(d('{"timeslices":[{"timeslice_index":0}]}')).toEqual({ kind: "aiperf-summary", format: "timeslices-json" });
+    expect(d('{"timeslices":[{"timeslice_index":0}]}')).toEqual({
+      kind: "aiperf-summary",
+      format: "timeslices-json",
+    });
     expect(d("Timeslice,Metric,Unit,Stat,Value\r\n0,Time to First Token,ms,avg,45.20\r\n")).toEqual({
       kind: "aiperf-summary",
       format: "timeslices-csv",

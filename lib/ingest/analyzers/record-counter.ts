@@ -25,7 +25,9 @@ export async function countRecords(file: IngestFile, ctx: IngestContext): Promis
   switch (file.format) {
     case "jsonl": {
       const result = { skipped: 0 };
-      for await (const line of readJsonLines(stream, warnings, result, { maxLineBytes: ctx.limits.maxLineBytes })) {
+      for await (const line of readJsonLines(stream, warnings, result, {
+        maxLineBytes: ctx.limits.maxLineBytes,
+      })) {
         if (typeof line.value === "object" && line.value !== null) records++;
         else {
           skipped++;
@@ -44,7 +46,8 @@ export async function countRecords(file: IngestFile, ctx: IngestContext): Promis
           warnings.add(`skipped array element ${el.index}: not valid JSON`);
         }
       }
-      if (result.truncated) warnings.add("the JSON array is truncated; elements after the last complete one are lost");
+      if (result.truncated)
+        warnings.add("the JSON array is truncated; elements after the last complete one are lost");
       break;
     }
     case "csv":
