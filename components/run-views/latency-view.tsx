@@ -12,11 +12,13 @@ import { ChartHistogramLatency } from "@/components/charts/chart-histogram-laten
 import { ChartLineCdfLatency } from "@/components/charts/chart-line-cdf-latency";
 import { ChartScatterLatencyOverTime } from "@/components/charts/chart-scatter-latency-over-time";
 import { ChartScatterTtftInput } from "@/components/charts/chart-scatter-ttft-input";
+import { ChartLineLatencyTimeslices } from "@/components/charts/chart-line-latency-timeslices";
 import type { RunViewProps } from "@/components/run/run-views";
 import {
   AIPERF_CHART_KEYS,
   distributionPayloadSchema,
   overTimePayloadSchema,
+  timeslicesPayloadSchema,
   ttftVsInputPayloadSchema,
 } from "@/lib/metrics/aiperf-chart-schemas";
 import { EmptyView } from "./empty-view";
@@ -32,6 +34,8 @@ export function LatencyView({ run }: RunViewProps) {
     ttftVsInputPayloadSchema,
     fromRecords,
   );
+  const hasSlices = run.files.some((f) => f.format === "timeslices-json" || f.format === "timeslices-csv");
+  const slices = useAiperfChart(run.id, AIPERF_CHART_KEYS.timeslices, timeslicesPayloadSchema, hasSlices);
   if (!run.requests) {
     return (
       <EmptyView title="No per-request latency in this run">
@@ -78,6 +82,9 @@ export function LatencyView({ run }: RunViewProps) {
             <ChartScatterTtftInput data={ttftInput.data} />
           ) : null}
         </>
+      ) : null}
+      {slices.data && slices.data.slices.length > 0 ? (
+        <ChartLineLatencyTimeslices data={slices.data} />
       ) : null}
     </div>
   );

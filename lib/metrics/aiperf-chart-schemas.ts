@@ -13,6 +13,7 @@ export const AIPERF_CHART_KEYS = {
   agreement: "aiperf-agreement",
   gpu: "aiperf-gpu",
   trials: "aiperf-trials",
+  timeslices: "aiperf-timeslices",
 } as const;
 
 export const LATENCY_METRICS = ["ttftMs", "e2eMs", "itlMs"] as const;
@@ -124,4 +125,21 @@ export type GpuPayload = z.infer<typeof gpuPayloadSchema>;
 
 export const trialsPayloadSchema = z.object({
   trials: z.array(z.object({ name: z.string(), records: z.number() })),
+});
+
+/** aiperf's own per-timeslice summary (`--slice-duration`), in slice order */
+export const timeslicesPayloadSchema = z.object({
+  sliceDurationS: z.number().nullable(),
+  slices: z.array(
+    z.object({
+      index: z.number(),
+      complete: z.boolean(),
+      ttftAvgMs: z.number().nullable(),
+      ttftP99Ms: z.number().nullable(),
+      e2eAvgMs: z.number().nullable(),
+      e2eP99Ms: z.number().nullable(),
+      requestThroughputPerS: z.number().nullable(),
+      outputTokenThroughputPerS: z.number().nullable(),
+    }),
+  ),
 });

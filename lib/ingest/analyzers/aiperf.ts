@@ -14,11 +14,17 @@ import { readJsonLinesWithText, readWholeText } from "@/lib/formats/aiperf-read"
 import { parseAiperfRecord } from "@/lib/formats/aiperf-records";
 import { parseSummaryJson, type AiperfSummary } from "@/lib/formats/aiperf-summary";
 import { parseSummaryCsv } from "@/lib/formats/aiperf-summary-csv";
+import {
+  parseTimeslicesCsv,
+  parseTimeslicesJson,
+  type TimesliceExport,
+} from "@/lib/formats/aiperf-timeslices";
 import { PARSE_FAILED, parseJsonText, WarningLog } from "@/lib/formats/json-lines";
 import { compareWithSummary, disagreementWarning } from "@/lib/metrics/aiperf-agreement";
 import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "@/lib/metrics/aiperf-chart-schemas";
 import { computeDistribution } from "@/lib/metrics/aiperf-distribution";
 import { overTimePayload, timelinePayload, ttftVsInputPayload } from "@/lib/metrics/aiperf-timeline";
+import { timeslicesPayload } from "@/lib/metrics/aiperf-timeslices";
 import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
 import { computeRequestsBlock } from "@/lib/metrics/requests";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
@@ -49,6 +55,7 @@ export function aiperfAnalyzer(): Analyzer {
   const gpu = new GpuTelemetry();
   const summaries: SummaryFile[] = [];
   const notes: string[] = [];
+  const timeslices: TimesliceExport[] = [];
   let inserter: BatchInserter<"aiperf_requests"> | null = null;
 
   async function ingestRecords(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
@@ -142,14 +149,9 @@ export function aiperfAnalyzer(): Analyzer {
       return { records: Object.keys(summary.metrics).length, skipped: 0, warnings: [] };
     }
     if (file.format === "timeslices-csv") {
-      const slices = new Set(
-        text
-          .split(/\r?\n/)
-          .slice(1)
-          .map((l) => l.split(",")[0])
-          .filter((s) => s !== ""),
-      );
-      return { records: slices.size, skipped: 0, warnings: [], meta: { timeslices: slices.size } };
+      const t = parseTimeslicesCsv(text);
+      timeslices.push(t);
+      return { records: t.slices.length, skipped: 0, warnings: [], meta: { timeslices: t.slices.length } };
     }
     const doc = parseJsonText(text.trim());
     if (doc === PARSE_FAILED || typeof doc !== "object" || doc === null) {
@@ -161,8 +163,9 @@ export function aiperfAnalyzer(): Analyzer {
       return { records: n, skipped: 0, warnings: [], meta: { sessions: n } };
     }
     if (file.format === "timeslices-json") {
-      const n = Array.isArray(d.timeslices) ? d.timeslices.length : 0;
-      return { records: n, skipped: 0, warnings: [], meta: { timeslices: n } };
+      const t = parseTimeslicesJson(doc);
+      timeslices.unshift(t);
+      return { records: t.slices.length, skipped: 0, warnings: [], meta: { timeslices: t.slices.length } };
     }
     if (file.format === "aggregate-json") {
       notes.push(
@@ -191,7 +194,7 @@ export function aiperfAnalyzer(): Analyzer {
       return ingestDocument(file, ctx);
     },
     async finish(ctx) {
-      return finishRun(ctx, { log, recordDirs, errors, gpu, summaries, notes });
+      return finishRun(ctx, { log, recordDirs, errors, gpu, summaries, notes, timeslices });
     },
   };
 }
@@ -203,6 +206,7 @@ interface RunState {
   gpu: GpuTelemetry;
   summaries: SummaryFile[];
   notes: string[];
+  timeslices: TimesliceExport[];
 }
 
 /** JSON before CSV: the CSV rounds to 2 decimals and has no configuration. */
@@ -214,7 +218,8 @@ async function finishRun(ctx: IngestContext, s: RunState): Promise<AnalyzerResul
   const { log } = s;
   const warnings = [...s.notes];
   const charts: Record<string, unknown> = {};
-  if (log.length === 0 && s.summaries.length === 0 && s.gpu.size === 0) return {};
+  if (log.length === 0 && s.summaries.length === 0 && s.gpu.size === 0 && s.timeslices.length === 0)
+    return {};
 
   // t = 0 is the run's first request (warmup included); without records, the first GPU sample.
   let originMs = Infinity;
@@ -255,6 +260,9 @@ async function finishRun(ctx: IngestContext, s: RunState): Promise<AnalyzerResul
 
   const agreement = agreementFor(s, warnings);
   if (agreement) charts[AIPERF_CHART_KEYS.agreement] = agreement;
+
+  // JSON (unshifted first) before CSV: full precision; aiperf writes one export of each per run.
+  if (s.timeslices.length > 0) charts[AIPERF_CHART_KEYS.timeslices] = timeslicesPayload(s.timeslices[0]);
 
   const trials = [...new Set(s.recordDirs.map((d) => d.dir))];
   if (trials.length > 1) {
