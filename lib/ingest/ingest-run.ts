@@ -7,6 +7,7 @@
 import type { UploadResponse } from "@/lib/api/schemas";
 import type { Format, Kind } from "@/lib/formats/kinds";
 import type { AppContext } from "@/lib/server/app-context";
+import { startHeartbeat } from "@/lib/runs/interrupted-ingest";
 import { newFileId, newRunId } from "@/lib/store/ids";
 import {
   clearDerived,
@@ -107,6 +108,7 @@ export async function ingestRun(app: AppContext, runId: string): Promise<IngestO
   };
   const reports = new Map<string, FileReport>();
   await markRunStatus(db, runId, "ingesting");
+  const stopHeartbeat = startHeartbeat(db, runId, app.config.ingestStaleMs);
   try {
     await clearDerived(db, runId, tables);
     const files = await getFiles(db, runId);
@@ -154,5 +156,7 @@ export async function ingestRun(app: AppContext, runId: string): Promise<IngestO
     await clearDerived(db, runId, tables).catch(() => {});
     await markRunStatus(db, runId, "failed", message).catch(() => {});
     return { status: "failed", reports, warnings: [message] };
+  } finally {
+    stopHeartbeat();
   }
 }

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { failInterruptedIngests } from "@/lib/runs/interrupted-ingest";
 import type { BlobStore } from "@/lib/store/blob-store";
 import { migrate, openPostgres, openSqlite, type DbHandle } from "@/lib/store/db";
 import { FsBlobStore } from "@/lib/store/fs-blob-store";
@@ -9,6 +10,8 @@ export interface AppContext {
   config: AppConfig;
   store: DbHandle;
   blobs: BlobStore;
+  /** Stops background work (the interrupted-ingest sweeper). */
+  stop(): void;
 }
 
 const GLOBAL_KEY = Symbol.for("runlens.appContext");
@@ -20,8 +23,16 @@ export async function createAppContext(config: AppConfig = readConfig()): Promis
     ? openPostgres(config.databaseUrl)
     : openSqlite(path.join(config.dataDir, "runlens.sqlite"));
   await migrate(store);
-  const blobs = store.dialect === "postgres" ? new PgBlobStore(store.db) : new FsBlobStore(path.join(config.dataDir, "blobs"));
-  return { config, store, blobs };
+  const blobs =
+    store.dialect === "postgres"
+      ? new PgBlobStore(store.db)
+      : new FsBlobStore(path.join(config.dataDir, "blobs"));
+  // Every instance sweeps: whichever is alive finds the runs of one that died mid-ingest.
+  const sweep = () => failInterruptedIngests(store.db, config.ingestStaleMs).catch(() => 0);
+  await sweep();
+  const sweeper = setInterval(sweep, config.ingestStaleMs);
+  sweeper.unref();
+  return { config, store, blobs, stop: () => clearInterval(sweeper) };
 }
 
 /**
@@ -44,5 +55,9 @@ export async function resetAppContext(): Promise<void> {
   const holder = globalThis as Holder;
   const current = holder[GLOBAL_KEY];
   delete holder[GLOBAL_KEY];
-  if (current) await (await current).store.close().catch(() => {});
+  if (current) {
+    const app = await current;
+    app.stop();
+    await app.store.close().catch(() => {});
+  }
 }

@@ -12,6 +12,8 @@ export interface AppConfig {
   maxJsonDocumentBytes: number;
   seedExamples: boolean;
   privateMode: boolean;
+  /** An `ingesting` run whose heartbeat is older than this was interrupted (see lib/runs/interrupted-ingest.ts). */
+  ingestStaleMs: number;
 }
 
 const GiB = 1024 ** 3;
@@ -36,5 +38,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxJsonDocumentBytes: intEnv("RUNLENS_MAX_JSON_DOCUMENT_BYTES", 256 * MiB),
     seedExamples: (env.RUNLENS_EXAMPLES ?? "on") !== "off",
     privateMode: env.RUNLENS_PRIVATE === "true",
+    ingestStaleMs: intEnv("RUNLENS_INGEST_STALE_MS", 60_000),
   };
 }

@@ -1,0 +1,206 @@
+/**
+ * A server killed (SIGKILL) in the middle of an ingest: the run is never shown as complete, its
+ * raw files survive, the next process marks it failed (heartbeat stopped) and re-ingest
+ * completes it. The ingest runs in a child process (jiti runs the TypeScript sources).
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as listRuns } from "@/app/api/runs/route";
+import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { GET as download } from "@/app/api/runs/[id]/files/[fileId]/route";
+import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
+import { claimForIngest, failInterruptedIngests, INTERRUPTED_MESSAGE } from "@/lib/runs/interrupted-ingest";
+import { trtRecordText } from "../fixtures/bad/generate-big";
+import { idParams, useTestApp } from "../helpers/test-app";
+
+const ROOT = path.resolve(__dirname, "../..");
+const RECORDS = 50_000;
+const STALE_MS = 1000;
+
+const CHILD = `
+import fs from "node:fs";
+import { POST } from "@/app/api/runs/route";
+async function main() {
+  const form = new FormData();
+  form.append("file", new Blob([fs.readFileSync(process.argv[2])]), "perf_metrics-0.jsonl");
+  const res = await POST(new Request("http://localhost/api/runs", { method: "POST", body: form }));
+  console.log("finished", res.status);
+}
+main();
+`;
+
+let dir: string;
+let dataDir: string;
+let input: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-crash-"));
+  dataDir = path.join(dir, "data");
+  input = path.join(dir, "perf_metrics-0.jsonl");
+  const fd = fs.openSync(input, "w");
+  for (let i = 0; i < RECORDS; i += 1000) {
+    const lines: string[] = [];
+    for (let k = i; k < i + 1000; k++) lines.push(trtRecordText(k));
+    fs.writeSync(fd, lines.join("\n") + "\n");
+  }
+  fs.closeSync(fd);
+  fs.writeFileSync(path.join(dir, "child.ts"), CHILD);
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** Polls the child's database (a second connection: WAL lets it read while the child writes). */
+async function waitForIngestRows(file: string, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (fs.existsSync(file)) {
+      const db = new Database(file, { readonly: true, fileMustExist: true });
+      try {
+        const run = db.prepare("select id from runs where status = 'ingesting'").get() as
+          { id: string } | undefined;
+        const rows = run
+          ? (db.prepare("select count(*) as n from trtllm_requests where run_id = ?").get(run.id) as {
+              n: number;
+            })
+          : { n: 0 };
+        if (run && rows.n > 0) return run.id;
+      } catch {
+        // tables not created yet
+      } finally {
+        db.close();
+      }
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error("the child never got into its ingest");
+}
+
+describe("crash in the middle of an ingest", () => {
+  it("leaves a failed run with its raw files, which re-ingest completes", async () => {
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, "node_modules/jiti/lib/jiti-cli.mjs"), path.join(dir, "child.ts"), input],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          JITI_ALIAS: JSON.stringify({ "@": ROOT }),
+          DATA_DIR: dataDir,
+          DATABASE_URL: "",
+          RUNLENS_EXAMPLES: "off",
+          RUNLENS_INGEST_STALE_MS: String(STALE_MS),
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let output = "";
+    child.stdout.on("data", (d) => (output += String(d)));
+    child.stderr.on("data", (d) => (output += String(d)));
+    const exited = new Promise<NodeJS.Signals | null>((r) =>
+      child.once("exit", (_code, signal) => r(signal)),
+    );
+
+    const runId = await waitForIngestRows(path.join(dataDir, "runlens.sqlite"), 60_000).catch((err) => {
+      child.kill("SIGKILL");
+      throw new Error(`${(err as Error).message}\n${output}`);
+    });
+    child.kill("SIGKILL");
+    expect(await exited).toBe("SIGKILL");
+    expect(output).not.toContain("finished");
+
+    // Right after the kill, before any restart: not complete, not listed.
+    const raw = new Database(path.join(dataDir, "runlens.sqlite"), { readonly: true });
+    const before = raw.prepare("select status, summary from runs where id = ?").get(runId) as {
+      status: string;
+      summary: string | null;
+    };
+    raw.close();
+    expect(before).toEqual({ status: "ingesting", summary: null });
+
+    // "Restart": a new process context on the same data directory, once the heartbeat is stale.
+    await new Promise((r) => setTimeout(r, STALE_MS + 200));
+    const { cleanup } = await useTestApp({ DATA_DIR: dataDir, RUNLENS_INGEST_STALE_MS: String(STALE_MS) });
+    try {
+      const run = await (
+        await getRun(new Request(`http://localhost/api/runs/${runId}`), idParams(runId))
+      ).json();
+      expect(run.status).toBe("failed");
+      expect(run.error).toBe(INTERRUPTED_MESSAGE);
+      expect(run.requests).toBeNull();
+      expect(run.timeBreakdown).toBeNull();
+      const list = await (await listRuns(new Request("http://localhost/api/runs"))).json();
+      expect(list.runs.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
+        [runId, "failed"],
+      ]);
+
+      // The raw file is intact.
+      const fileId = run.files[0].id as string;
+      const res = await download(new Request("http://localhost/x"), {
+        params: Promise.resolve({ id: runId, fileId }),
+      });
+      expect(res.status).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(fs.readFileSync(input))).toBe(true);
+
+      const again = await reingest(
+        new Request(`http://localhost/api/runs/${runId}/reingest`, { method: "POST" }),
+        idParams(runId),
+      );
+      expect(again.status).toBe(200);
+      const done = await again.json();
+      expect(done.status).toBe("ready");
+      expect(done.error).toBeNull();
+      expect(done.files[0].records).toBe(RECORDS);
+      expect(done.timeBreakdown.requestCount).toBe(RECORDS);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("interrupted-ingest rules", () => {
+  it("fails only runs whose heartbeat is older than the threshold, and refuses a second ingest", async () => {
+    const { app, cleanup } = await useTestApp();
+    try {
+      const db = app.store.db;
+      const base = {
+        created_at: 0,
+        aggregator_version: 1,
+        labels: "[]",
+        kinds: "[]",
+        backend: null,
+        request_count: null,
+        summary: null,
+        warnings: "[]",
+        error: null,
+      };
+      await db
+        .insertInto("runs")
+        .values([
+          { ...base, id: "live-run-0001", name: "live", status: "ingesting", updated_at: 10_000 },
+          { ...base, id: "dead-run-0001", name: "dead", status: "ingesting", updated_at: 8_999 },
+          { ...base, id: "done-run-0001", name: "done", status: "ready", updated_at: 0 },
+        ])
+        .execute();
+      expect(await failInterruptedIngests(db, 1000, 10_000)).toBe(1);
+      const rows = await db.selectFrom("runs").select(["id", "status"]).orderBy("id").execute();
+      expect(rows).toEqual([
+        { id: "dead-run-0001", status: "failed" },
+        { id: "done-run-0001", status: "ready" },
+        { id: "live-run-0001", status: "ingesting" },
+      ]);
+      expect(await claimForIngest(db, "live-run-0001")).toBe(false);
+      const busy = await reingest(
+        new Request("http://localhost/x", { method: "POST" }),
+        idParams("live-run-0001"),
+      );
+      expect(busy.status).toBe(409);
+      expect((await busy.json()).error.code).toBe("ingest_in_progress");
+      expect(await claimForIngest(db, "dead-run-0001")).toBe(true);
+      expect(await claimForIngest(db, "dead-run-0001")).toBe(false);
+    } finally {
+      await cleanup();
+    }
+  });
+});
