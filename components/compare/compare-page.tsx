@@ -66,6 +66,7 @@ export function ComparePage() {
         <>
           <CompareRunList
             data={data}
+            baseline={baseline}
             onBaseline={(id) => void setParams({ baseline: id })}
             onRemove={(id) => {
               const rest = runs.filter((r) => r !== id);

@@ -7,17 +7,20 @@ import { runColor } from "./run-colors";
 /** The compared runs: colour key, baseline choice and removal, all written to the URL by the parent. */
 export function CompareRunList({
   data,
+  baseline,
   onBaseline,
   onRemove,
 }: {
   data: CompareResponse;
+  /** The baseline chosen in the URL, ahead of the data fetched for it */
+  baseline: string;
   onBaseline: (id: string) => void;
   onRemove: (id: string) => void;
 }) {
   return (
     <ul className="flex flex-wrap gap-2" data-testid="compare-runs">
       {data.runs.map((r, i) => {
-        const isBase = r.id === data.baseline;
+        const isBase = r.id === (data.runs.some((x) => x.id === baseline) ? baseline : data.baseline);
         return (
           <li
             key={r.id}

@@ -1,0 +1,116 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiUpload, launchBrowser, startApp, type RunningApp } from "./harness";
+
+const FIX = path.resolve(__dirname, "../fixtures/compare");
+
+async function download(page: Page, click: () => Promise<void>): Promise<{ name: string; bytes: Buffer }> {
+  const [dl] = await Promise.all([page.waitForEvent("download"), click()]);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "runlens-dl-")), dl.suggestedFilename());
+  await dl.saveAs(file);
+  return { name: dl.suggestedFilename(), bytes: fs.readFileSync(file) };
+}
+
+describe("compare two TensorRT-LLM runs", () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let a: string;
+  let b: string;
+
+  beforeAll(async () => {
+    app = await startApp();
+    browser = await launchBrowser();
+    const up = (dir: string, name: string) =>
+      apiUpload(
+        app.url,
+        [
+          { path: path.join(FIX, dir, "perf_metrics-0.jsonl") },
+          { path: path.join(FIX, dir, "extra-llm-api-config.yml") },
+        ],
+        { name },
+      );
+    a = (await up("run-a", "main baseline")).id;
+    b = (await up("run-b", "branch run")).id;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it("opens from a share link, switches statistic and baseline, and a copied link rebuilds the view", async () => {
+    const context = await browser.newContext({
+      permissions: ["clipboard-read", "clipboard-write"],
+      acceptDownloads: true,
+    });
+    const page = await context.newPage();
+    await page.goto(`${app.url}/inference?UnofficialRuns=${a},${b}`);
+    await page.waitForURL(/\/compare\?runs=/);
+    const table = page.getByTestId("delta-table");
+    await expect.poll(() => table.textContent()).toContain("branch run");
+    expect(await page.getByTestId("collector-mismatch").textContent()).toContain("enable_iter_perf_stats");
+    // Queue p50: 20 ms → 10 ms, −50 %.
+    expect(await table.locator('tr[data-metric="segment:ctx_queue"]').textContent()).toContain("−50%");
+
+    await page.getByTestId("stat-picker").selectOption("p90");
+    await page.waitForURL(/stat=p90/);
+    await page.getByTestId(`baseline-${b}`).check();
+    await page.waitForURL(new RegExp(`baseline=${b}`));
+    await expect.poll(() => page.getByRole("heading", { name: /at p90/ }).count()).toBe(1);
+    // Decode p90 with the branch as baseline: 190 ms → 380 ms for the main run, +100 %, worse.
+    const decode = table.locator('tr[data-metric="segment:decode"]');
+    await expect.poll(() => decode.textContent()).toContain("+100%");
+    expect(await decode.locator('td[data-verdict="worse"]').count()).toBe(1);
+
+    await page.getByTestId("copy-link").click();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toContain("stat=p90");
+
+    // Export the time-breakdown chart as PNG and CSV.
+    const figure = page.locator('figure[data-chart="compare-segments-p90"]');
+    const png = await download(page, () => figure.getByRole("button", { name: "PNG" }).click());
+    expect(png.name).toBe("compare-segments-p90.png");
+    expect(png.bytes.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+    expect(png.bytes.length).toBeGreaterThan(1000);
+    const csv = await download(page, () => figure.getByRole("button", { name: "CSV" }).click());
+    const lines = csv.bytes.toString("utf8").trim().split(/\r\n/);
+    expect(lines[0]).toBe("run,runId,segment,p90Ms");
+    expect(lines).toContain(`main baseline,${a},decode,380`);
+    const deltas = await download(page, () => page.getByRole("button", { name: "CSV" }).first().click());
+    expect(deltas.name).toBe("compare-deltas-p90.csv");
+    await context.close();
+
+    const fresh = await browser.newContext();
+    const other = await fresh.newPage();
+    await other.goto(copied);
+    await expect.poll(() => other.getByTestId("delta-table").textContent()).toContain("branch run");
+    expect(await other.getByTestId("stat-picker").inputValue()).toBe("p90");
+    expect(await other.getByTestId(`baseline-${b}`).isChecked()).toBe(true);
+    await expect
+      .poll(() => other.getByTestId("delta-table").locator('tr[data-metric="segment:decode"]').textContent())
+      .toContain("+100%");
+    await fresh.close();
+  });
+
+  it("adds runs to a comparison from the runs table and from a run page", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(app.url);
+    await page.getByTestId(`select-${a}`).check();
+    await page.getByTestId(`select-${b}`).check();
+    await page.getByTestId("compare-selected").click();
+    await page.waitForURL(new RegExp(`/compare\\?runs=${a}(,|%2C)${b}`));
+    await expect.poll(() => page.getByTestId("compare-runs").textContent()).toContain("branch run");
+
+    await page.goto(`${app.url}/runs/${a}`);
+    await page.getByTestId("add-to-compare").click();
+    await page.goto(`${app.url}/runs/${b}`);
+    await page.getByTestId("add-to-compare").click();
+    await page.getByTestId("open-compare").click();
+    await page.waitForURL(/\/compare\?runs=/);
+    await expect.poll(() => page.getByTestId("delta-table").textContent()).toContain("main baseline");
+    await context.close();
+  });
+});
