@@ -6,6 +6,7 @@ import { ChartStatus } from "@/components/aiperf/chart-status";
 import { LATENCY_METRIC_OPTIONS, latencyMetricParser, metricLabel } from "@/components/aiperf/latency-metric";
 import { LatencyStatsTable } from "@/components/aiperf/latency-stats-table";
 import { RequestCounts } from "@/components/aiperf/request-counts";
+import { SlowestRequests } from "@/components/aiperf/slowest-requests";
 import { TrialsNote } from "@/components/aiperf/trials-note";
 import { useAiperfChart } from "@/components/aiperf/use-aiperf-chart";
 import { ChartHistogramLatency } from "@/components/charts/chart-histogram-latency";
@@ -81,6 +82,7 @@ export function LatencyView({ run }: RunViewProps) {
           {ttftInput.data && ttftInput.data.points.length > 0 ? (
             <ChartScatterTtftInput data={ttftInput.data} />
           ) : null}
+          <SlowestRequests runId={run.id} metric={metric} label={label} />
         </>
       ) : null}
       {slices.data && slices.data.slices.length > 0 ? (
