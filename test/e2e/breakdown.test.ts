@@ -47,9 +47,15 @@ describe("breakdown view of a disaggregated TensorRT-LLM run", () => {
     await page.getByText("Where the time goes (p99)").waitFor();
     expect(page.url()).toContain("stat=p99");
 
-    const bars = page.locator('[data-chart="per-request-breakdown"] .recharts-bar-rectangle');
-    await bars.first().waitFor({ timeout: 30_000 });
-    await bars.nth(5).click();
+    const chart = page.locator('[data-chart="per-request-breakdown"] svg.recharts-surface');
+    await page
+      .locator('[data-chart="per-request-breakdown"] .recharts-bar-rectangle')
+      .first()
+      .waitFor({ timeout: 30_000 });
+    // A click anywhere over a request's column selects it (tall bars, tiny segments alike).
+    const box = (await chart.boundingBox())!;
+    await chart.hover({ position: { x: box.width * 0.3, y: box.height * 0.8 } });
+    await chart.click({ position: { x: box.width * 0.3, y: box.height * 0.8 } });
     await page
       .getByRole("region", { name: "request waterfall" })
       .getByText("waterfall")
