@@ -1,7 +1,7 @@
 "use client";
 
 import { TimeLines } from "@/components/server-metrics/time-lines";
-import { timeRows } from "@/lib/metrics/server-metrics/chart-rows";
+import { hasField, timeRows } from "@/lib/metrics/server-metrics/chart-rows";
 import type { SmSeriesPayload } from "@/lib/metrics/server-metrics/chart-schemas";
 
 /** Prompt tokens per interval by where they came from: GPU cache, CPU/external cache, computed. */
@@ -16,7 +16,7 @@ export function ChartAreaPromptTokens({ series }: { series: SmSeriesPayload }) {
         { key: "cachedTokens", name: "GPU cache", color: "var(--chart-5)" },
         { key: "externalCachedTokens", name: "CPU / external cache", color: "var(--chart-2)" },
         { key: "computedTokens", name: "computed", color: "var(--chart-3)" },
-      ]}
+      ].filter((l) => l.key !== "externalCachedTokens" || hasField(series, "externalCachedTokens"))}
       stacked
     />
   );

@@ -77,7 +77,7 @@ export function EndpointsView({ run }: RunViewProps) {
               <tr key={r.endpoint}>
                 <td>{r.endpoint}</td>
                 {columns.map((c) => (
-                  <td key={c.key} className={c.key === "role" ? undefined : "num"}>
+                  <td key={c.key} className={c.text ? "text-xs" : "num"}>
                     {c.key === "role" ? (
                       <span className="inline-flex items-center gap-1">
                         <span

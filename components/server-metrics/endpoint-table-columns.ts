@@ -5,6 +5,8 @@ export interface EndpointColumn {
   key: keyof SmEndpointDetail | "requestLevelHitRate";
   label: string;
   format: (v: unknown) => string;
+  /** Words, not numbers: left-aligned. */
+  text?: boolean;
 }
 
 const rate = (v: unknown) => formatRate(v as number | null);
@@ -15,10 +17,10 @@ const text = (v: unknown) => (v === null || v === undefined ? "—" : String(v))
 
 /** Every per-endpoint number the server-metrics ingest knows, in table order. */
 export const ENDPOINT_COLUMNS: EndpointColumn[] = [
-  { key: "role", label: "role", format: text },
-  { key: "engine", label: "engine", format: text },
+  { key: "role", label: "role", format: text, text: true },
+  { key: "engine", label: "engine", format: text, text: true },
   { key: "hitRate", label: "hit rate", format: rate },
-  { key: "hitRateMethod", label: "from", format: text },
+  { key: "hitRateMethod", label: "from", format: text, text: true },
   { key: "requestLevelHitRate", label: "perf-metrics hit rate", format: rate },
   { key: "cpuHitRate", label: "CPU/ext hit rate", format: rate },
   { key: "promptTokens", label: "prompt tokens", format: count },

@@ -1,0 +1,69 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiUpload, launchBrowser, startApp, type RunningApp } from "./harness";
+
+const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
+
+describe("cache view of a disaggregated run", () => {
+  let app: RunningApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    app = await startApp();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it("shows one role-coloured bar per endpoint; picking an endpoint changes the time series", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-sm-"));
+    // 6 TRT-LLM endpoints: 2 prefill (context), 4 decode (generation), 60 s of scrapes.
+    execFileSync(process.execPath, ["test/generators/server-metrics.mjs", dir, "6", "60"]);
+    const run = await apiUpload(app.url, [{ path: path.join(dir, "server_metrics_export.json") }], {
+      name: "e2e server metrics",
+    });
+    expect(run.files.map((f) => f.kind)).toEqual(["aiperf-server-metrics"]);
+
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    await page.goto(`${app.url}/runs/${run.id}?view=cache`);
+    const bars = page.locator('[data-chart="endpoint-hit-rate"] .recharts-bar-rectangle path');
+    await bars.first().waitFor({ timeout: 30_000 });
+    // The 4 decode endpoints have 0 cached tokens: a 0-length bar is still one rectangle per endpoint.
+    const fills = await bars.evaluateAll((els) => els.map((e) => e.getAttribute("fill")));
+    expect(fills.filter((f) => f === "var(--role-prefill)")).toHaveLength(2);
+    expect(fills.filter((f) => f === "var(--role-decode)").length).toBeLessThanOrEqual(4);
+
+    await page.getByText("Cache hit rate over time — All endpoints").waitFor({ timeout: 30_000 });
+    const before = await page
+      .locator('[data-chart="hit-rate-over-time"] path.recharts-line-curve')
+      .getAttribute("d");
+    await page.getByTestId("endpoint-picker").selectOption("10.2.0.2:8000");
+    await page.getByText("Cache hit rate over time — 10.2.0.2:8000").waitFor({ timeout: 30_000 });
+    expect(page.url()).toContain("endpoint=10.2.0.2");
+    const after = await page
+      .locator('[data-chart="hit-rate-over-time"] path.recharts-line-curve')
+      .getAttribute("d");
+    expect(after).not.toBe(before);
+    await page.screenshot({ path: path.join(SHOTS, "cache-disagg-endpoint.png"), fullPage: true });
+
+    await page.goto(`${app.url}/runs/${run.id}?view=kv&endpoint=role:decode`);
+    await page.getByText("KV cache used vs capacity — All decode").waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: path.join(SHOTS, "kv-decode.png"), fullPage: true });
+
+    await page.goto(`${app.url}/runs/${run.id}?view=offload`);
+    await page.getByText("Offload bandwidth GPU → CPU").waitFor({ timeout: 30_000 });
+    await page.getByText("KV offload over time — All endpoints").waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: path.join(SHOTS, "offload.png"), fullPage: true });
+
+    await page.goto(`${app.url}/runs/${run.id}?view=endpoints`);
+    await page.getByTestId("role-subtotals").waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId("endpoints-table").locator("tbody tr").count()).toBe(6);
+    await page.screenshot({ path: path.join(SHOTS, "endpoints.png"), fullPage: true });
+  });
+});
