@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { securityHeaders } from "./lib/server/security-headers";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -6,6 +7,9 @@ const nextConfig: NextConfig = {
   distDir: process.env.RUNLENS_DIST_DIR || ".next",
   // Ingest and the store run only on the server; keep native and stream-heavy modules external.
   serverExternalPackages: ["better-sqlite3", "pg", "busboy", "yauzl", "tar-stream"],
+  async headers() {
+    return [{ source: "/:path*", headers: securityHeaders(process.env.NODE_ENV === "production") }];
+  },
 };
 
 export default nextConfig;

@@ -20,7 +20,7 @@ import {
 } from "@/lib/store/runs-repo";
 import type { AnalyzerResult, FileReport, IngestContext, IngestFile } from "./analyzer";
 import { createAnalyzers } from "./analyzers";
-import { UploadError } from "./errors";
+import { publicMessage, UploadError } from "./errors";
 import { mergeCharts, mergeResults, pickBackend, pickRequestCount } from "./merge-results";
 import type { ReceivedUpload } from "./upload";
 import { AGGREGATOR_VERSION } from "./version";
@@ -151,8 +151,9 @@ export async function ingestRun(app: AppContext, runId: string): Promise<IngestO
     });
     return { status: "ready", reports, warnings: blocks.warnings };
   } catch (err) {
-    const message = "ingest failed: " + (err instanceof Error ? err.message : String(err)).slice(0, 500);
-    console.error(`[runlens] run ${runId}: ${message}`);
+    const message = "ingest failed: " + publicMessage(err);
+    // The full error (stack, paths) goes to the server log only.
+    console.error(`[runlens] run ${runId}: ingest failed`, err);
     await clearDerived(db, runId, tables).catch(() => {});
     await markRunStatus(db, runId, "failed", message).catch(() => {});
     return { status: "failed", reports, warnings: [message] };

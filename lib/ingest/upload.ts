@@ -32,6 +32,8 @@ export interface StagedFile {
 
 export interface UploadLimits {
   maxUploadBytes: number;
+  /** The whole body must arrive within this time (a stalled or trickling client is cut off). */
+  uploadTimeoutMs?: number;
   maxArchiveEntries: number;
   maxExpandedBytes: number;
 }
@@ -102,12 +104,23 @@ export async function receiveUpload(req: Request, blobs: BlobStore, limits: Uplo
   });
 
   const limit = new ByteLimit(limits.maxUploadBytes);
+  const timeout = new AbortController();
+  const timer = limits.uploadTimeoutMs
+    ? setTimeout(() => timeout.abort(), limits.uploadTimeoutMs)
+    : undefined;
   try {
-    await pipeline(Readable.fromWeb(req.body as import("node:stream/web").ReadableStream), limit, busboy);
+    await pipeline(Readable.fromWeb(req.body as import("node:stream/web").ReadableStream), limit, busboy, {
+      signal: timeout.signal,
+    });
     await chain;
   } catch (err) {
-    await chain.catch(() => {});
+    if (timeout.signal.aborted)
+      failure ??= new UploadError(408, "upload_timeout", `the upload did not arrive within ${Math.round((limits.uploadTimeoutMs ?? 0) / 1000)} s`);
+    // A part being staged when the body was cut off may never see its end: do not wait for it forever.
+    await Promise.race([chain.catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
     failure ??= err;
+  } finally {
+    clearTimeout(timer);
   }
   if (failure) {
     await stager.discard();

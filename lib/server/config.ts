@@ -6,6 +6,7 @@ export interface AppConfig {
   databaseUrl: string | null;
   apiToken: string | null;
   maxUploadBytes: number;
+  uploadTimeoutMs: number;
   maxArchiveEntries: number;
   maxExpandedBytes: number;
   maxLineBytes: number;
@@ -32,6 +33,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: env.DATABASE_URL || null,
     apiToken: env.RUNLENS_API_TOKEN || null,
     maxUploadBytes: intEnv("RUNLENS_MAX_UPLOAD_BYTES", 2 * GiB),
+    uploadTimeoutMs: intEnv("RUNLENS_UPLOAD_TIMEOUT_MS", 30 * 60_000),
     maxArchiveEntries: intEnv("RUNLENS_MAX_ARCHIVE_ENTRIES", 10_000),
     maxExpandedBytes: intEnv("RUNLENS_MAX_EXPANDED_BYTES", 8 * GiB),
     maxLineBytes: intEnv("RUNLENS_MAX_LINE_BYTES", 64 * MiB),

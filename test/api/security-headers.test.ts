@@ -1,0 +1,133 @@
+/**
+ * Security headers on every route, error bodies without internals, and the upload time limit.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import nextConfig from "@/next.config";
+import { POST as upload } from "@/app/api/runs/route";
+import { publicMessage } from "@/lib/ingest/errors";
+import { handle } from "@/lib/server/handle";
+import { contentSecurityPolicy } from "@/lib/server/security-headers";
+import { useTestApp } from "../helpers/test-app";
+
+function directives(csp: string): Map<string, string[]> {
+  return new Map(
+    csp.split(";").map((d) => {
+      const [name, ...values] = d.trim().split(/\s+/);
+      return [name, values];
+    }),
+  );
+}
+
+describe("security headers", () => {
+  it("apply to every path, with a production CSP that forbids eval and framing", async () => {
+    const saved = process.env.NODE_ENV;
+    (process.env as Record<string, string>).NODE_ENV = "production";
+    try {
+      const rules = await nextConfig.headers!();
+      expect(rules).toHaveLength(1);
+      expect(rules[0].source).toBe("/:path*");
+      const h = Object.fromEntries(rules[0].headers.map((x) => [x.key.toLowerCase(), x.value]));
+      expect(h["x-content-type-options"]).toBe("nosniff");
+      expect(h["referrer-policy"]).toBe("no-referrer");
+      expect(h["x-frame-options"]).toBe("DENY");
+      const csp = directives(h["content-security-policy"]);
+      expect(csp.get("frame-ancestors")).toEqual(["'none'"]);
+      expect(csp.get("object-src")).toEqual(["'none'"]);
+      expect(csp.get("default-src")).toEqual(["'self'"]);
+      expect(csp.get("script-src")).not.toContain("'unsafe-eval'");
+      expect(csp.get("script-src")).not.toContain("*");
+      expect(csp.get("connect-src")).toEqual(["'self'"]);
+    } finally {
+      (process.env as Record<string, string | undefined>).NODE_ENV = saved;
+    }
+    expect(nextConfig.poweredByHeader).toBe(false);
+  });
+
+  it("allow eval only in development", () => {
+    expect(directives(contentSecurityPolicy(false)).get("script-src")).toContain("'unsafe-eval'");
+    expect(directives(contentSecurityPolicy(true)).get("script-src")).not.toContain("'unsafe-eval'");
+  });
+});
+
+describe("error bodies", () => {
+  it("never carry a stack trace or a file path", async () => {
+    const errors = console.error;
+    console.error = () => {};
+    try {
+      const res = await handle(async () => {
+        throw new Error(
+          "ENOENT: no such file or directory, open '/srv/runlens/data/blobs/ab/abc.gz'\n    at open (node:fs:1:1)",
+        );
+      })();
+      expect(res.status).toBe(500);
+      const text = await res.text();
+      expect(JSON.parse(text)).toEqual({
+        error: { code: "internal_error", message: "something went wrong on the server" },
+      });
+    } finally {
+      console.error = errors;
+    }
+  });
+
+  it("map a locked or unreachable store to 503", async () => {
+    for (const err of [
+      Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" }),
+      Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+      new Error("Connection terminated unexpectedly"),
+    ]) {
+      const res = await handle(async () => {
+        throw err;
+      })();
+      expect(res.status).toBe(503);
+      expect((await res.json()).error.code).toBe("store_unavailable");
+    }
+  });
+
+  it("strip paths and stacks from messages shown to users", () => {
+    expect(
+      publicMessage(
+        new Error(
+          "EACCES: permission denied, open '/var/lib/runlens/blobs/tmp/x.gz'\n    at x (/app/lib/a.ts:1:2)",
+        ),
+      ),
+    ).toBe("EACCES: permission denied, open '<path>'");
+    expect(publicMessage(new Error("C:\\data\\runlens\\x.sqlite is locked"))).toBe("<path> is locked");
+    expect(publicMessage("plain words stay")).toBe("plain words stay");
+    expect(publicMessage(new Error("x".repeat(2000)))).toHaveLength(500);
+  });
+});
+
+describe("upload time limit", () => {
+  let cleanup: (() => Promise<void>) | null = null;
+  afterEach(async () => {
+    await cleanup?.();
+    cleanup = null;
+  });
+
+  it("cuts off a body that stalls (408) and keeps nothing", async () => {
+    ({ cleanup } = await useTestApp({ RUNLENS_UPLOAD_TIMEOUT_MS: "500" }));
+    const enc = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(
+          enc.encode(
+            '--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.jsonl"\r\n\r\n{"metadata":',
+          ),
+        );
+        // …and then nothing more, ever.
+      },
+    });
+    const started = Date.now();
+    const res = await upload(
+      new Request("http://localhost/api/runs", {
+        method: "POST",
+        body,
+        headers: { "content-type": "multipart/form-data; boundary=zzz" },
+        duplex: "half",
+      } as RequestInit),
+    );
+    expect(res.status).toBe(408);
+    expect((await res.json()).error.code).toBe("upload_timeout");
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
