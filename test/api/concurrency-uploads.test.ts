@@ -1,0 +1,143 @@
+/**
+ * 16 uploads at once while readers poll: every upload lands exactly once, every read succeeds.
+ * The same bytes uploaded twice make two runs sharing one stored blob. A locked SQLite store
+ * answers 503 and recovers when the lock goes.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { GET as health } from "@/app/api/health/route";
+import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
+import { DELETE as deleteRun, GET as getRun, PATCH as patchRun } from "@/app/api/runs/[id]/route";
+import { trtRecordText } from "../fixtures/bad/generate-big";
+import { idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+
+const VALID = fs.readFileSync(path.resolve(__dirname, "../fixtures/bad/files/valid-aiperf.jsonl"), "utf8");
+
+let cleanup: (() => Promise<void>) | null = null;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = null;
+});
+
+/** Upload i: distinct bytes (a TRT-LLM file of 200 + i records, or aiperf records), named run-i. */
+function uploadNo(i: number): Request {
+  const content =
+    i % 2 === 0
+      ? Array.from({ length: 200 + i }, (_, k) => trtRecordText(k + i * 1000)).join("\n") + "\n"
+      : VALID + `\n`.repeat(i);
+  return uploadRequest([{ name: i % 2 === 0 ? "perf_metrics-0.jsonl" : "profile_export.jsonl", content }], {
+    name: `run-${i}`,
+  });
+}
+
+function blobFiles(dataDir: string): string[] {
+  return fs
+    .readdirSync(path.join(dataDir, "blobs"), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(".gz") && !f.startsWith("tmp"));
+}
+
+export async function parallelUploadsWithReaders(n: number): Promise<{ ids: string[]; reads: number[] }> {
+  let uploading = true;
+  const reads: number[] = [];
+  const seen = new Set<string>();
+  const readers = Array.from({ length: 3 }, async (_, r) => {
+    while (uploading) {
+      if (r === 0) reads.push((await health()).status);
+      if (r === 1) {
+        const res = await listRuns(new Request("http://localhost/api/runs?limit=100"));
+        reads.push(res.status);
+        if (res.ok) for (const run of (await res.json()).runs) seen.add(run.id);
+      }
+      if (r === 2)
+        for (const id of [...seen].slice(0, 4))
+          reads.push((await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id))).status);
+      await new Promise((res) => setTimeout(res, 5));
+    }
+  });
+  const responses = await Promise.all(Array.from({ length: n }, (_, i) => upload(uploadNo(i))));
+  uploading = false;
+  await Promise.all(readers);
+  const bodies = await Promise.all(responses.map(async (r) => ({ status: r.status, body: await r.json() })));
+  for (const b of bodies) expect(b.status, JSON.stringify(b.body)).toBe(201);
+  return { ids: bodies.map((b) => b.body.id as string), reads };
+}
+
+describe("concurrent uploads (SQLite)", () => {
+  it("16 parallel uploads plus continuous reads: each lands once, every read succeeds", async () => {
+    const t = await useTestApp();
+    cleanup = t.cleanup;
+    const { ids, reads } = await parallelUploadsWithReaders(16);
+    expect(new Set(ids).size).toBe(16);
+    expect(reads.length).toBeGreaterThan(10);
+    expect(reads.filter((s) => s !== 200)).toEqual([]);
+
+    const list = await (await listRuns(new Request("http://localhost/api/runs?limit=100"))).json();
+    expect(list.runs.map((r: { id: string }) => r.id).sort()).toEqual([...ids].sort());
+    for (const [i, id] of ids.entries()) {
+      const run = await (await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id))).json();
+      expect(run.status).toBe("ready");
+      expect(run.name).toBe(`run-${i}`);
+      expect(run.files[0].records).toBe(i % 2 === 0 ? 200 + i : 4);
+    }
+    expect(blobFiles(t.dataDir)).toHaveLength(16);
+  });
+
+  it("the same file uploaded twice makes two runs sharing one blob, kept until both are gone", async () => {
+    const t = await useTestApp();
+    cleanup = t.cleanup;
+    const [a, b] = await Promise.all([upload(uploadNo(3)), upload(uploadNo(3))]);
+    const ra = await a.json();
+    const rb = await b.json();
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(ra.id).not.toBe(rb.id);
+    const runA = await (await getRun(new Request("http://x"), idParams(ra.id))).json();
+    const runB = await (await getRun(new Request("http://x"), idParams(rb.id))).json();
+    expect(runA.files[0].sha256).toBe(runB.files[0].sha256);
+    expect(blobFiles(t.dataDir)).toHaveLength(1);
+
+    await deleteRun(new Request("http://x", { method: "DELETE" }), idParams(ra.id));
+    expect(blobFiles(t.dataDir)).toHaveLength(1);
+    expect((await getRun(new Request("http://x"), idParams(rb.id))).status).toBe(200);
+    await deleteRun(new Request("http://x", { method: "DELETE" }), idParams(rb.id));
+    expect(blobFiles(t.dataDir)).toHaveLength(0);
+  });
+});
+
+describe("store unavailable (SQLite locked)", () => {
+  it("a write while another process holds the write lock is a 503; it succeeds once the lock is released", async () => {
+    const t = await useTestApp();
+    cleanup = t.cleanup;
+    const created = await (await upload(uploadNo(1))).json();
+    // Shorten the wait so the test does not sit out the default busy timeout.
+    await (await import("kysely")).sql`pragma busy_timeout = 200`.execute(t.app.store.db);
+    const other = new Database(path.join(t.dataDir, "runlens.sqlite"));
+    other.exec("begin exclusive");
+    const rename = () =>
+      patchRun(
+        new Request(`http://localhost/api/runs/${created.id}`, {
+          method: "PATCH",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ name: "renamed" }),
+        }),
+        idParams(created.id),
+      );
+    try {
+      const locked = await rename();
+      expect(locked.status).toBe(503);
+      const body = await locked.json();
+      expect(body.error.code).toBe("store_unavailable");
+      const up = await upload(uploadNo(5));
+      expect(up.status).toBe(503);
+    } finally {
+      other.exec("rollback");
+      other.close();
+    }
+    const ok = await rename();
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).name).toBe("renamed");
+    expect((await upload(uploadNo(5))).status).toBe(201);
+  });
+});
