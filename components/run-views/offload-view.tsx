@@ -1,6 +1,7 @@
 "use client";
 
 import { ChartBarEndpointOffload } from "@/components/charts/chart-bar-endpoint-offload";
+import { ChartHistogramKvTransferBandwidth } from "@/components/charts/chart-histogram-kv-transfer-bandwidth";
 import { ChartLineOffload } from "@/components/charts/chart-line-offload";
 import type { RunViewProps } from "@/components/run/run-views";
 import { EndpointPicker } from "@/components/server-metrics/endpoint-picker";
@@ -66,6 +67,7 @@ export function OffloadView({ run }: RunViewProps) {
           ]}
         />
       ) : null}
+      {transfer ? <ChartHistogramKvTransferBandwidth runId={run.id} /> : null}
       {hasOffload ? (
         <SmStatus loading={endpoints.isLoading} error={endpoints.error} what="per-endpoint offload" />
       ) : null}
