@@ -177,3 +177,23 @@ describe("engine logs", () => {
     expect((await readServerLog(text(log)))?.tokens).toBeNull();
   });
 });
+
+describe("Prometheus scrapes through the analyzer", () => {
+  it("a Dynamo frontend + TensorRT-LLM worker pair: backend, roles, tokens, and the collector warning", async () => {
+    const { analyzeFiles } = await import("./server-metrics-helpers");
+    const r = await analyzeFiles([
+      `${FIX}/dynamo_frontend_metrics.prom`,
+      `${FIX}/dynamo_trtllm_worker_metrics.prom`,
+    ]);
+    expect(r.serverMetrics?.backend).toBe("dynamo+trtllm");
+    expect(r.endpoints?.map((e) => [e.endpoint, e.role])).toEqual([
+      ["dynamo_frontend_metrics", "frontend"],
+      ["dynamo_trtllm_worker_metrics", "combined"],
+    ]);
+    // Frontend histogram sum: 33 input tokens; output counter 300 (lifetime values of one scrape).
+    expect(r.serverMetrics?.tokens.promptTotal).toBe(33);
+    expect(r.serverMetrics?.tokens.generationTotal).toBe(300);
+    // The worker's TRT-LLM exports request metrics only: iteration stats were off.
+    expect(r.warnings?.some((w) => w.includes("enable_iter_perf_stats"))).toBe(true);
+  });
+});

@@ -152,7 +152,9 @@ export function endpointFacts(
     runningAvg: gaugeAvgSum(ofNames(series, REQUESTS_RUNNING)),
     waitingAvg: gaugeAvgSum(ofNames(series, REQUESTS_WAITING)),
     frontendInputTokens: sumCounters(ofNames(series, FRONTEND_INPUT_TOKENS)),
-    frontendOutputTokens: sumCounters(ofNames(series, FRONTEND_OUTPUT_TOKENS)),
+    // The counter and the histogram count the same tokens: take the first present, never both.
+    frontendOutputTokens:
+      FRONTEND_OUTPUT_TOKENS.map((n) => sumCounters(ofNames(series, n))).find((v) => v !== null) ?? null,
     frontendCachedTokens: sumCounters(ofNames(series, FRONTEND_CACHED_TOKENS)),
     routerKvHitRate: gaugeAvgFraction(ofNames(series, ROUTER_KV_HIT_RATE)),
     routerSharedHitRate: gaugeAvgFraction(ofNames(series, ROUTER_SHARED_HIT_RATE)),

@@ -122,6 +122,7 @@ export function summarizeServerMetrics(
       `server metrics: no known engine prefix (vllm:, sglang:, trtllm_, dynamo_, atom) among ${names.join(", ")}`,
     );
   }
+  warnings.push(...collectorWarnings(facts));
   const prefill = prefillSide(facts);
   const decode = decodeSide(facts);
   const frontends = facts.filter((f) => f.frontendInputTokens !== null || f.frontendOutputTokens !== null);
@@ -222,6 +223,28 @@ export function summarizeServerMetrics(
     kvCacheHitRate: null,
   }));
   return { block, facts, rows, info, warnings };
+}
+
+/**
+ * Endpoints scraped without the engine series the views need (design.md §5.5): a worker that
+ * shows only Dynamo runtime series had engine metrics off; a TRT-LLM engine without any
+ * `trtllm_kv_cache_*` series had iteration stats off. Say which flag turns them on.
+ */
+export function collectorWarnings(facts: readonly EndpointFacts[]): string[] {
+  const out: string[] = [];
+  for (const f of facts) {
+    if (f.role === "frontend" || f.role === "router") continue;
+    const names = f.series.map((s) => s.name);
+    if (f.engine === null && names.some((n) => n.startsWith("dynamo_component_")))
+      out.push(
+        `${f.endpoint}: a Dynamo worker with no engine series (trtllm_*, vllm:*, sglang:*); for TensorRT-LLM turn on publish_events_and_metrics`,
+      );
+    else if (f.engine === "trtllm" && !names.some((n) => n.startsWith("trtllm_kv_cache_")))
+      out.push(
+        `${f.endpoint}: TensorRT-LLM exports no trtllm_kv_cache_* series; turn on enable_iter_perf_stats for KV cache metrics`,
+      );
+  }
+  return out;
 }
 
 export const ROLE_ORDER: EndpointRole[] = ["prefill", "decode", "combined", "frontend", "router"];
