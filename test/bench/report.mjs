@@ -1,0 +1,54 @@
+// The benchmark's console table.
+const mb = (b) => (b / 1e6).toFixed(1);
+const fix = (x, d = 1) => (x === null || x === undefined ? "–" : x.toFixed(d));
+
+export function printTable(report) {
+  const m = report.machine;
+  console.log(
+    `\nRunlens bench, size ${report.size}: ${m.cpus} × ${m.cpuModel}, ${mb(m.memoryBytes)} MB RAM, Node ${m.node}\n`,
+  );
+  const head = [
+    "store",
+    "kind",
+    "MB",
+    "records",
+    "s",
+    "MB/s",
+    "rec/s",
+    "floor MB/s",
+    "ratio",
+    "RSS peak MB",
+    "GET p50 ms",
+    "GET p99 ms",
+    "charts",
+    "max pts",
+    "max chart KB",
+    "1st chart ms",
+  ];
+  const rows = report.results.map((r) => [
+    r.store,
+    r.kind,
+    mb(r.inputBytes),
+    String(r.records),
+    fix(r.ingestSeconds),
+    fix(r.ingestMbPerSecond),
+    r.ingestRecordsPerSecond.toFixed(0),
+    fix(r.floorMbPerSecond),
+    fix(r.ratioToFloor, 2),
+    mb(r.rssPeakBytes),
+    fix(r.summaryGetP50Ms),
+    fix(r.summaryGetP99Ms),
+    String(r.charts.length),
+    String(r.maxChartPoints),
+    (r.maxChartBytes / 1000).toFixed(0),
+    r.firstChartMs === null ? "none" : r.firstChartMs.toFixed(0),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  console.log(line(head));
+  for (const r of rows) console.log(line(r));
+  console.log(
+    "\nbudgets (design.md §8): ratio ≥ 0.50, RSS peak ≤ 300 MB for a 1 GB upload, GET p50 ≤ 50 ms, ≤ 2,000 points per series, first chart ≤ 2,000 ms",
+  );
+}

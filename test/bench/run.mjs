@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// Runlens benchmark (design.md §8): ingest through the real HTTP upload against the bare-parse
+// floor, the server's peak memory, summary GET latency, chart payload sizes and the time to the
+// first chart in headless Chromium, per input kind and per store.
+//
+//   npm run bench -- [--size small|default|large] [--store sqlite|postgres|both] [--port 3107]
+//
+// Prints a table and writes test-results/bench-<timestamp>.json. Not part of `npm test`.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseFloor } from "./floor.mjs";
+import { prepareInputs } from "./inputs.mjs";
+import { chartSizes, firstChartMs, summaryLatency } from "./measure.mjs";
+import { dropPgSchema, freshPgSchema } from "./pg.mjs";
+import { printTable } from "./report.mjs";
+import { ensureBuild, ROOT, sampleRss, startServer } from "./server.mjs";
+import { streamUpload } from "./upload.mjs";
+
+function arg(name, dflt) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? dflt : process.argv[i + 1];
+}
+
+const size = arg("size", "default");
+const storeArg = arg("store", "both");
+const port = Number(arg("port", "3107"));
+const distDir = process.env.RUNLENS_DIST_DIR || ".next-bench";
+const pgUrl = process.env.RUNLENS_BENCH_PG_URL || "postgres://postgres@127.0.0.1:5432/test";
+const stores = storeArg === "both" ? ["sqlite", "postgres"] : [storeArg];
+
+async function benchStore(store, inputs, floors) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `runlens-bench-${store}-`));
+  const schema = store === "postgres" ? await freshPgSchema(pgUrl) : null;
+  const databaseUrl = schema ? `${pgUrl}?options=-c%20search_path%3D${schema}` : null;
+  const server = await startServer({ distDir, port, dataDir, databaseUrl });
+  const results = [];
+  try {
+    for (const input of inputs) {
+      process.stderr.write(`[${store}] ${input.label}: upload … `);
+      const rss = sampleRss(server.pid);
+      const up = await streamUpload(server.url, input.files, { name: `bench ${input.kind}` });
+      const mem = rss.stop();
+      const records = up.body.files.reduce((a, f) => a + f.records, 0);
+      process.stderr.write(`${up.seconds.toFixed(1)} s, ${up.body.status}; summary GETs … `);
+      const summary = await summaryLatency(server.url, up.body.id, 200);
+      process.stderr.write(`charts … `);
+      const charts = await chartSizes(server.url, up.body.id, { store, dataDir, databaseUrl });
+      process.stderr.write(`browser … `);
+      const firstChart = await firstChartMs(server.url, up.body.id);
+      process.stderr.write(`done\n`);
+      const floor = floors.get(input.kind);
+      const mbPerSecond = input.bytes / 1e6 / up.seconds;
+      results.push({
+        store,
+        kind: input.kind,
+        label: input.label,
+        runId: up.body.id,
+        status: up.body.status,
+        inputBytes: input.bytes,
+        records,
+        ingestSeconds: up.seconds,
+        ingestMbPerSecond: mbPerSecond,
+        ingestRecordsPerSecond: records / up.seconds,
+        floorMbPerSecond: floor.mbPerSecond,
+        ratioToFloor: mbPerSecond / floor.mbPerSecond,
+        rssBaselineBytes: mem.baselineBytes,
+        rssPeakBytes: mem.peakBytes,
+        summaryGetP50Ms: summary.p50Ms,
+        summaryGetP99Ms: summary.p99Ms,
+        summaryBytes: summary.bytes,
+        charts,
+        maxChartPoints: charts.reduce((a, c) => Math.max(a, c.largestSeries), 0),
+        maxChartBytes: charts.reduce((a, c) => Math.max(a, c.bytes), 0),
+        firstChartMs: firstChart,
+      });
+    }
+  } finally {
+    await server.stop();
+    if (schema) await dropPgSchema(pgUrl, schema).catch(() => {});
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  return results;
+}
+
+async function main() {
+  ensureBuild(distDir);
+  const inputs = prepareInputs(size);
+  const floors = new Map();
+  for (const input of inputs) {
+    // Best of two: the first pass also warms the page cache, which the upload then enjoys too.
+    const a = await parseFloor(input.files);
+    const b = await parseFloor(input.files);
+    floors.set(input.kind, a.mbPerSecond > b.mbPerSecond ? a : b);
+  }
+  const results = [];
+  for (const store of stores) results.push(...(await benchStore(store, inputs, floors)));
+  const report = {
+    when: new Date().toISOString(),
+    size,
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? "unknown",
+      memoryBytes: os.totalmem(),
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+    },
+    floors: Object.fromEntries(floors),
+    results,
+  };
+  printTable(report);
+  const dir = path.join(ROOT, "test-results");
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `bench-${report.when.replace(/[:.]/g, "-")}.json`);
+  fs.writeFileSync(file, JSON.stringify(report, null, 2));
+  console.log(`\nwrote ${path.relative(ROOT, file)}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
