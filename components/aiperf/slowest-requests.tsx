@@ -50,7 +50,7 @@ export function SlowestRequests({
           {data.rows.map((r, i) => (
             <tr key={`${r.requestId}-${i}`}>
               <td className="font-mono text-xs">{r.requestId ?? "—"}</td>
-              <td className="num">{r.startS === null ? "—" : `${formatNumber(r.startS, 2)} s`}</td>
+              <td className="num">{r.startS === null ? "—" : `${r.startS.toFixed(3)} s`}</td>
               <td className="num">{formatMs(r.ttftMs)}</td>
               <td className="num">{formatMs(r.e2eMs)}</td>
               <td className="num">{formatMs(r.itlMs)}</td>
