@@ -72,17 +72,33 @@ export function parseAiperfRecord(value: unknown, text: string): AiperfRecord | 
   if (!isObject(meta)) return "no metadata object";
   const metrics = isObject(value.metrics) ? value.metrics : {};
   const id = meta.x_request_id;
+  const ttftMs = metricNumber(metrics.time_to_first_token);
+  const e2eMs = metricNumber(metrics.request_latency);
+  const outputTokens = metricNumber(metrics.output_sequence_length);
   return {
     requestId: typeof id === "string" ? id : typeof id === "number" ? String(id) : null,
     phase: meta.benchmark_phase === "warmup" ? "warmup" : "profiling",
     cancelled: meta.was_cancelled === true,
     startNs: readNs(text, meta, "request_start_ns"),
     endNs: readNs(text, meta, "request_end_ns"),
-    ttftMs: metricNumber(metrics.time_to_first_token),
-    e2eMs: metricNumber(metrics.request_latency),
-    itlMs: metricNumber(metrics.inter_token_latency),
+    ttftMs,
+    e2eMs,
+    itlMs: metricNumber(metrics.inter_token_latency) ?? derivedItlMs(ttftMs, e2eMs, outputTokens),
     inputTokens: metricNumber(metrics.input_sequence_length) ?? metricNumber(metrics.error_isl),
-    outputTokens: metricNumber(metrics.output_sequence_length),
+    outputTokens,
     error: readError(value.error),
   };
+}
+
+/**
+ * aiperf's own definition, (latency − TTFT) / (OSL − 1), for records that omit the tag (older
+ * or trimmed files). Needs OSL ≥ 2: one token has no gap, and dividing by 0 would invent one.
+ */
+export function derivedItlMs(
+  ttftMs: number | null,
+  e2eMs: number | null,
+  outputTokens: number | null,
+): number | null {
+  if (ttftMs === null || e2eMs === null || outputTokens === null || outputTokens < 2) return null;
+  return (e2eMs - ttftMs) / (outputTokens - 1);
 }

@@ -140,3 +140,13 @@ describe("aiperf GPU telemetry", () => {
     });
   });
 });
+
+describe("ITL when the record omits it", () => {
+  it("derives (latency − TTFT) / (OSL − 1), and nothing below 2 output tokens", () => {
+    const text =
+      '{"metadata":{"request_start_ns":1,"request_end_ns":2},"metrics":{"time_to_first_token":{"value":100,"unit":"ms"},"request_latency":{"value":1.1,"unit":"sec"},"output_sequence_length":{"value":101,"unit":"tokens"},"inter_chunk_latency":{"value":[9,11],"unit":"ms"}}}';
+    expect(parseAiperfRecord(JSON.parse(text), text)).toMatchObject({ itlMs: 10, e2eMs: 1100 });
+    const one = text.replace('"value":101', '"value":1');
+    expect(parseAiperfRecord(JSON.parse(one), one)).toMatchObject({ itlMs: null });
+  });
+});
