@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from "kysely";
+import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type MigrationProvider } from "kysely";
 import pg from "pg";
 import type { DialectName } from "./dialect";
 import { allMigrations } from "./migrations";
@@ -38,6 +38,13 @@ export function openPostgres(url: string, options: { schema?: string } = {}): Db
     // A dedicated schema lets tests run side by side on one database.
     options: options.schema ? `-c search_path=${options.schema}` : undefined,
   });
+  // An idle pooled connection that the server drops (restart, failover, network cut) is reported
+  // as a pool "error" event; without a listener that event would crash the whole process. The
+  // pool discards that client and the next query opens a new connection.
+  pool.on("error", (err) => console.error("[runlens] PostgreSQL connection lost:", err.message));
+  // A connection lost while checked out fails its query (→ 503) but is also emitted on the client,
+  // where nobody listens once the pool hands it out: same crash, same cure.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: "postgres", close: () => db.destroy() };
 }
@@ -45,7 +52,13 @@ export function openPostgres(url: string, options: { schema?: string } = {}): Db
 export async function migrate(handle: DbHandle): Promise<void> {
   const migrations = allMigrations(handle.dialect);
   const provider: MigrationProvider = { getMigrations: async () => migrations };
-  const migrator = new Migrator({ db: handle.db, provider });
+  // Kysely looks for its migration tables in every schema it can see; name ours, or a second
+  // Runlens schema on the same database (tests, benchmarks, a staging copy) would be taken for it.
+  const migrationTableSchema =
+    handle.dialect === "postgres"
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({ db: handle.db, provider, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";

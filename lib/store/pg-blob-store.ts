@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { PassThrough, Writable, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
+import { sql } from "kysely";
 import type { BlobStore, PutResult } from "./blob-store";
 import type { Db } from "./db";
 import { HashingStream } from "./hashing-stream";
@@ -46,6 +47,9 @@ export class PgBlobStore implements BlobStore {
       await pipeline(source, hasher, createGzip({ level: 1 }), sink);
       const sha256 = hasher.digest();
       const created = await this.db.transaction().execute(async (trx) => {
+        // Two uploads of the same bytes finish at once: without this lock both would see no
+        // blob yet and the second rename would collide on the primary key.
+        await sql`select pg_advisory_xact_lock(hashtext(${sha256}))`.execute(trx);
         const existing = await trx
           .selectFrom("blob_chunks")
           .select("seq")
