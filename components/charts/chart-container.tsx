@@ -45,8 +45,10 @@ export function ChartContainer({
             type="button"
             className="btn-ghost"
             onClick={() => {
+              // The chart's own surface, not a legend icon (legend icons are svg.recharts-surface too).
               const svg =
-                ref.current?.querySelector("svg.recharts-surface") ?? ref.current?.querySelector("svg");
+                ref.current?.querySelector(".recharts-wrapper > svg.recharts-surface") ??
+                ref.current?.querySelector("svg");
               if (svg) void downloadSvgAsPng(svg as SVGSVGElement, `${stem}.png`);
             }}
           >

@@ -58,7 +58,7 @@ describe("compare two TensorRT-LLM runs", () => {
     await page.waitForURL(/stat=p90/);
     await page.getByTestId(`baseline-${b}`).check();
     await page.waitForURL(new RegExp(`baseline=${b}`));
-    await expect.poll(() => page.getByRole("heading", { name: /at p90/ }).count()).toBe(1);
+    await expect.poll(() => page.getByRole("heading", { name: /Deltas against the baseline at p90/ }).count()).toBe(1);
     // Decode p90 with the branch as baseline: 190 ms → 380 ms for the main run, +100 %, worse.
     const decode = table.locator('tr[data-metric="segment:decode"]');
     await expect.poll(() => decode.textContent()).toContain("+100%");
