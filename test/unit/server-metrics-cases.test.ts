@@ -235,3 +235,20 @@ describe("Dynamo frontend + TensorRT-LLM workers", () => {
     expect(payload.roles.map((r) => r.role)).toEqual(["prefill", "decode", "frontend"]);
   });
 });
+
+describe("Dynamo worker without engine series", () => {
+  it("its Dynamo usage gauge (percent) still counts, and the missing engine series are named", () => {
+    const s = summarize(
+      doc({
+        dynamo_component_kvstats_gpu_cache_usage_percent: {
+          type: "gauge",
+          series: [{ ep: "w:1", labels: { dynamo_component: "backend" }, stats: { avg: 40, max: 90 } }],
+        },
+      }),
+    );
+    // 40 % → 0.4 mean, 90 % → 0.9 peak.
+    expect(s.block.kvCache.gpuUsageAvg).toBeCloseTo(0.4, 10);
+    expect(s.block.kvCache.gpuUsageMax).toBeCloseTo(0.9, 10);
+    expect(s.warnings.some((w) => w.includes("publish_events_and_metrics"))).toBe(true);
+  });
+});

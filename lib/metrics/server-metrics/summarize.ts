@@ -142,7 +142,7 @@ export function summarizeServerMetrics(
   const capacityFromMetrics = engineCaps.length > 0 ? sum(engineCaps.map((f) => f.capacity!.tokens)) : null;
   const gpuTotalTokens = capacityFromMetrics ?? logTokens;
 
-  const usage = combineUsage(facts.filter(isEngine));
+  const usage = combineUsage(facts.filter((f) => f.role !== "frontend" && f.role !== "router"));
   const offloadFacts = facts.filter(
     (f) => f.offloadBytesGpuToCpu !== null || f.offloadBytesCpuToGpu !== null,
   );
