@@ -75,19 +75,27 @@ async function upload(opts) {
   try {
     res = await fetch(new URL("api/runs", base), { method: "POST", body: form, headers });
   } catch (err) {
-    throw new CliError(`cannot reach ${base.origin}: ${err.cause?.code ?? err.cause?.message ?? err.message}`);
+    throw new CliError(
+      `cannot reach ${base.origin}: ${err.cause?.code ?? err.cause?.message ?? err.message}`,
+    );
   }
   const body = await res.json().catch(() => null);
   if (!res.ok) {
     const e = body?.error;
-    throw new CliError(`upload failed (${res.status}${e?.code ? ` ${e.code}` : ""}): ${e?.message ?? res.statusText}`);
+    throw new CliError(
+      `upload failed (${res.status}${e?.code ? ` ${e.code}` : ""}): ${e?.message ?? res.statusText}`,
+    );
   }
   for (const f of body.files ?? []) {
-    process.stderr.write(`${f.kind.padEnd(22)} ${f.name} (${f.records} records${f.skipped ? `, ${f.skipped} skipped` : ""})\n`);
-    for (const w of f.warnings ?? []) process.stderr.write(`  warning${w.line ? ` line ${w.line}` : ""}: ${w.message}\n`);
+    process.stderr.write(
+      `${f.kind.padEnd(22)} ${f.name} (${f.records} records${f.skipped ? `, ${f.skipped} skipped` : ""})\n`,
+    );
+    for (const w of f.warnings ?? [])
+      process.stderr.write(`  warning${w.line ? ` line ${w.line}` : ""}: ${w.message}\n`);
   }
   for (const w of body.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
-  if (body.status === "failed") throw new CliError(`the run was stored but failed to ingest: ${new URL(body.url, base)}`);
+  if (body.status === "failed")
+    throw new CliError(`the run was stored but failed to ingest: ${new URL(body.url, base)}`);
   process.stdout.write(`${new URL(body.url, base).href}\n`);
 }
 
@@ -110,7 +118,9 @@ async function main(argv) {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
-    process.stderr.write(`runlens: ${err instanceof CliError ? err.message : `unexpected error: ${err?.message ?? err}`}\n`);
+    process.stderr.write(
+      `runlens: ${err instanceof CliError ? err.message : `unexpected error: ${err?.message ?? err}`}\n`,
+    );
     process.exit(1);
   },
 );

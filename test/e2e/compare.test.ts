@@ -58,7 +58,9 @@ describe("compare two TensorRT-LLM runs", () => {
     await page.waitForURL(/stat=p90/);
     await page.getByTestId(`baseline-${b}`).check();
     await page.waitForURL(new RegExp(`baseline=${b}`));
-    await expect.poll(() => page.getByRole("heading", { name: /Deltas against the baseline at p90/ }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole("heading", { name: /Deltas against the baseline at p90/ }).count())
+      .toBe(1);
     // Decode p90 with the branch as baseline: 190 ms → 380 ms for the main run, +100 %, worse.
     const decode = table.locator('tr[data-metric="segment:decode"]');
     await expect.poll(() => decode.textContent()).toContain("+100%");
@@ -111,6 +113,69 @@ describe("compare two TensorRT-LLM runs", () => {
     await page.getByTestId("open-compare").click();
     await page.waitForURL(/\/compare\?runs=/);
     await expect.poll(() => page.getByTestId("delta-table").textContent()).toContain("main baseline");
+    await context.close();
+  });
+
+  it("renames and labels a run from its page; the runs table filters by the label", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${app.url}/runs/${b}`);
+    await page.getByRole("button", { name: "Rename" }).click();
+    await page.getByLabel("Run name").fill("branch run v2");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => page.getByTestId("run-name").textContent()).toContain("branch run v2");
+    await page.getByRole("button", { name: "+ label" }).click();
+    await page.getByLabel("New labels, comma separated").fill("candidate, h200");
+    await page.getByRole("button", { name: "Add" }).click();
+    await expect.poll(() => page.getByRole("link", { name: "candidate" }).count()).toBe(1);
+    const stored = await (await fetch(`${app.url}/api/runs/${b}`)).json();
+    expect(stored).toMatchObject({ name: "branch run v2", labels: ["candidate", "h200"] });
+
+    await page.goto(app.url);
+    await page.getByTestId("label-filter").fill("candidate");
+    await page.waitForURL(/label=candidate/);
+    await expect.poll(() => page.getByTestId("runs-table").textContent()).toContain("branch run v2");
+    expect(await page.getByTestId("runs-table").textContent()).not.toContain("main baseline");
+    await context.close();
+  });
+});
+
+describe("editing on a server with an API token", () => {
+  let app: RunningApp;
+  let browser: Browser;
+  beforeAll(async () => {
+    app = await startApp({ env: { RUNLENS_API_TOKEN: "s3cret" } });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it("asks for the token once on 401, keeps it, and retries", async () => {
+    const form = new FormData();
+    form.append(
+      "file",
+      new Blob([fs.readFileSync(path.join(FIX, "run-a/perf_metrics-0.jsonl"))]),
+      "perf_metrics-0.jsonl",
+    );
+    form.append("name", "guarded");
+    const res = await fetch(`${app.url}/api/runs`, {
+      method: "POST",
+      body: form,
+      headers: { Authorization: "Bearer s3cret" },
+    });
+    const { id } = await res.json();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${app.url}/runs/${id}`);
+    await page.getByRole("button", { name: "Rename" }).click();
+    await page.getByLabel("Run name").fill("guarded renamed");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByLabel("API token").fill("s3cret");
+    await page.getByRole("button", { name: "Save and retry" }).click();
+    await expect.poll(() => page.getByTestId("run-name").textContent()).toContain("guarded renamed");
+    expect(await page.evaluate(() => localStorage.getItem("runlens-api-token"))).toBe("s3cret");
     await context.close();
   });
 });
