@@ -21,6 +21,8 @@ function walk(dir: string): string[] {
 function expectedKind(rel: string): { kind: Kind; format?: string } {
   const base = path.basename(rel);
   if (/(^|__)profile_export\.jsonl$/.test(base)) return { kind: "aiperf-records", format: "jsonl" };
+  if (/profile_export_aiperf_timeslices\.json$/.test(base)) return { kind: "aiperf-summary", format: "timeslices-json" };
+  if (/profile_export_aiperf_timeslices\.csv$/.test(base)) return { kind: "aiperf-summary", format: "timeslices-csv" };
   if (/profile_export_aiperf\.json$/.test(base)) return { kind: "aiperf-summary", format: "json" };
   if (/profile_export_aiperf\.csv$/.test(base)) return { kind: "aiperf-summary", format: "csv" };
   if (/gpu_telemetry_export\.jsonl$/.test(base)) return { kind: "aiperf-gpu-telemetry", format: "jsonl" };
