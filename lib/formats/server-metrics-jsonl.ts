@@ -83,10 +83,11 @@ export async function readServerMetricsJsonl(
         const type = inferType(rawName, s);
         const v = toNumber(type === "histogram" ? s.sum : s.value);
         if (v === null) continue;
-        const labels = toLabels(s.labels);
-        const key = `${endpoint}\u0000${rawName}\u0000${JSON.stringify(Object.entries(labels).sort())}`;
+        // Exporters write one series' labels in a stable order, so the raw text is a cheap key.
+        const key = `${endpoint}\u0000${rawName}\u0000${s.labels === undefined ? "" : JSON.stringify(s.labels)}`;
         let track = tracks.get(key);
         if (!track) {
+          const labels = toLabels(s.labels);
           track = { name: canonicalName(rawName), type, endpoint, labels, t: [], v: [], firstProfiling: -1 };
           if (type === "histogram") track.count = [];
           tracks.set(key, track);
