@@ -7,6 +7,7 @@ import { CopyLinkButton } from "@/components/run/copy-link-button";
 import { compareQueryOptions } from "@/lib/api/compare-query-options";
 import { COMPARE_STATS, type CompareStat } from "@/lib/metrics/compare";
 import { CollectorWarning } from "./collector-warning";
+import { useCompareBasket } from "./compare-basket";
 import { CompareCdf } from "./compare-cdf";
 import { CompareMetricCharts } from "./compare-metric-charts";
 import { CompareRunList } from "./compare-run-list";
@@ -19,6 +20,7 @@ export function ComparePage() {
   const [{ runs, baseline, stat }, setParams] = useQueryStates(compareSearchParams);
   const query = useQuery(compareQueryOptions({ runs, baseline, stat }));
   const data = query.data;
+  const basket = useCompareBasket();
 
   if (runs.length === 0)
     return (
@@ -28,6 +30,11 @@ export function ComparePage() {
           No runs chosen. Tick runs in the runs table and press “Compare selected”, use a run&apos;s “Add to
           compare”, or open <code>/compare?runs=ID1,ID2</code>.
         </p>
+        {basket.ids.length > 0 ? (
+          <button type="button" className="btn" onClick={() => void setParams({ runs: basket.ids })}>
+            Compare the {basket.ids.length} run{basket.ids.length === 1 ? "" : "s"} added from run pages
+          </button>
+        ) : null}
       </div>
     );
 
