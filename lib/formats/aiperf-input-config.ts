@@ -7,6 +7,8 @@
 export interface AiperfRunConfig {
   model: string | null;
   endpointType: string | null;
+  /** Server URL (+ custom path) the benchmark targeted */
+  endpointUrl: string | null;
   streaming: boolean | null;
   concurrency: number | null;
   requestRate: number | null;
@@ -27,6 +29,7 @@ export function readInputConfig(raw: unknown): AiperfRunConfig {
   const empty: AiperfRunConfig = {
     model: null,
     endpointType: str(endpoint.type),
+    endpointUrl: null,
     streaming: bool(endpoint.streaming),
     concurrency: null,
     requestRate: null,
@@ -44,6 +47,9 @@ export function readInputConfig(raw: unknown): AiperfRunConfig {
     return {
       ...empty,
       model: names.length ? names.join(", ") : null,
+      endpointUrl: Array.isArray(endpoint.urls)
+        ? endpoint.urls.filter((u) => typeof u === "string").join(", ") || null
+        : null,
       concurrency: num(phase?.concurrency),
       requestRate: num(phase?.rate) ?? num(phase?.request_rate),
       requestCount: num(phase?.requests) ?? num(phase?.request_count),
@@ -58,6 +64,7 @@ export function readInputConfig(raw: unknown): AiperfRunConfig {
   return {
     ...empty,
     model: names.length ? names.join(", ") : null,
+    endpointUrl: str(endpoint.url) ? `${endpoint.url}${str(endpoint.custom_endpoint) ?? ""}` : null,
     concurrency: num(loadgen?.concurrency),
     requestRate: num(loadgen?.request_rate),
     requestCount: num(loadgen?.request_count),

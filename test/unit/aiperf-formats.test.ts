@@ -66,6 +66,7 @@ describe("aiperf summary", () => {
     expect(s.metrics.request_count.avg).toBe(64);
     expect(s.config).toMatchObject({
       model: "Qwen/Qwen3-0.6B",
+      endpointUrl: "localhost:8000/v1/chat/completions",
       concurrency: 1,
       requestCount: 64,
       configVersion: 1,
@@ -77,6 +78,7 @@ describe("aiperf summary", () => {
     expect(s).toMatchObject({ schemaVersion: "1.3", aiperfVersion: "0.10.0" });
     expect(s.config).toMatchObject({
       model: "qwen3.6-nvfp4",
+      endpointUrl: "http://localhost:8000",
       endpointType: "chat",
       streaming: true,
       concurrency: 16,

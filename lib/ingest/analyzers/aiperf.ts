@@ -343,6 +343,7 @@ function runInfo(summary: AiperfSummary | undefined, trials: number): SummaryBlo
   if (summary) {
     const c = summary.config;
     set("model", c.model);
+    set("endpoint", c.endpointUrl);
     set("endpointType", c.endpointType);
     set("streaming", c.streaming);
     set("concurrency", c.concurrency);
