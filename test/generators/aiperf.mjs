@@ -5,7 +5,7 @@
  * Used by the aiperf tests (agreement must be exact) and by the ingest benchmark (large files).
  *
  *   node test/generators/aiperf.mjs --out DIR [--records 100000] [--warmup 10] [--error-every 0]
- *        [--concurrency 8] [--seed 1] [--config v1|v2] [--no-csv]
+ *        [--concurrency 8] [--seed 1] [--config v1|v2] [--no-csv] [--gpus N]
  *
  * Distributions (seeded, reproducible): TTFT uniform on [20, 120) ms, input tokens uniform
  * integers on [100, 2100), output tokens uniform integers on [50, 550), ITL uniform on
@@ -178,14 +178,42 @@ export async function generateAiperfRun(outDir, opts = {}) {
     csvPath = path.join(outDir, `${prefix}_aiperf.csv`);
     fs.writeFileSync(csvPath, summaryCsv(summary));
   }
+  let gpuPath = null;
+  if (opts.gpus) gpuPath = await writeGpuTelemetry(outDir, prefix, opts.gpus, minStartNs, maxEndNs);
   return {
     jsonlPath,
     summaryPath,
     csvPath,
+    gpuPath,
     summary,
     counts: { records, warmup, errors, ok: ok.ttft.length },
     durationS,
+    totalOsl,
   };
+}
+
+/**
+ * One sample per GPU every second from 1 s before the first profiling request to 1 s after the
+ * last response; GPU g draws a constant 100 × (g + 1) W, so its energy counter (MJ, like DCGM's)
+ * grows by exactly that many joules per second. Written in the ≤0.7 field names with `dcgm_url`.
+ */
+async function writeGpuTelemetry(outDir, prefix, gpus, fromNs, toNs) {
+  const file = path.join(
+    outDir,
+    prefix === "profile_export" ? "gpu_telemetry_export.jsonl" : `${prefix}_gpu_telemetry.jsonl`,
+  );
+  const out = fs.createWriteStream(file);
+  for (let t = fromNs - 1_000_000_000n; t <= toNs + 1_000_000_000n; t += 1_000_000_000n) {
+    for (let g = 0; g < gpus; g++) {
+      const powerW = 100 * (g + 1);
+      const energyMj = ((Number(t - fromNs) / 1e9 + 1000) * powerW) / 1e6;
+      const line = `{"timestamp_ns":${t + BigInt(g)},"dcgm_url":"http://node:9400/metrics","gpu_index":${g},"gpu_uuid":"GPU-${g}","gpu_model_name":"Synthetic GPU","hostname":"node","telemetry_data":{"gpu_power_usage":${powerW},"energy_consumption":${energyMj},"gpu_utilization":90,"gpu_memory_used":40}}`;
+      if (!out.write(line + "\n")) await once(out, "drain");
+    }
+  }
+  out.end();
+  await once(out, "finish");
+  return file;
 }
 
 const HEADERS = {
@@ -250,6 +278,7 @@ function parseArgs(argv) {
     else if (a === "--seed") opts.seed = Number(next());
     else if (a === "--config") opts.config = next();
     else if (a === "--no-csv") opts.csv = false;
+    else if (a === "--gpus") opts.gpus = Number(next());
   }
   return opts;
 }
@@ -263,5 +292,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(im
     process.exit(2);
   }
   const r = await generateAiperfRun(opts.out, opts);
-  console.log(JSON.stringify({ jsonl: r.jsonlPath, summary: r.summaryPath, csv: r.csvPath, ...r.counts }));
+  console.log(
+    JSON.stringify({
+      jsonl: r.jsonlPath,
+      summary: r.summaryPath,
+      csv: r.csvPath,
+      gpu: r.gpuPath,
+      ...r.counts,
+    }),
+  );
 }

@@ -2,7 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { agreementPayloadSchema, timelinePayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
+import {
+  agreementPayloadSchema,
+  gpuPayloadSchema,
+  timelinePayloadSchema,
+} from "@/lib/metrics/aiperf-chart-schemas";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { analyze, diskFile } from "./aiperf-helpers";
@@ -92,6 +96,32 @@ describe("aiperf agreement on generated runs where both files are complete", () 
     expect(
       result.warnings!.some((w) => w.startsWith("aiperf summary disagrees:") && w.includes("TTFT")),
     ).toBe(true);
+    await handle.close();
+  });
+});
+
+describe("GPU energy on a generated run", () => {
+  it("energy per output token = Σ power × whole seconds inside the window / Σ output tokens", async () => {
+    const gen = await generateAiperfRun(path.join(dir, "gpu"), {
+      records: 400,
+      concurrency: 4,
+      seed: 11,
+      gpus: 2,
+      csv: false,
+    });
+    const { result, handle } = await analyze([
+      diskFile(gen.jsonlPath, "profile_export.jsonl", 0),
+      diskFile(gen.gpuPath, "gpu_telemetry_export.jsonl", 1),
+    ]);
+    const gpu = gpuPayloadSchema.parse(result.charts!["aiperf-gpu"]);
+    expect(gpu.gpus).toHaveLength(2);
+    // Samples fall every second from the first request; those inside the window span
+    // floor(duration) seconds (GPU 1 is stamped 1 ns later, still inside). 100 W + 200 W.
+    const seconds = Math.floor(gen.durationS);
+    expect(gpu.energyJ).toBeCloseTo(300 * seconds, 6);
+    expect(gpu.outputTokens).toBe(gen.totalOsl);
+    expect(gpu.energyPerOutputTokenJ).toBeCloseTo((300 * seconds) / gen.totalOsl, 9);
+    expect(gpu.gpus[1].points.every((p) => p.powerW === 200)).toBe(true);
     await handle.close();
   });
 });

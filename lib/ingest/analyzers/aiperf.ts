@@ -276,8 +276,10 @@ async function finishRun(ctx: IngestContext, s: RunState): Promise<AnalyzerResul
 
   if (s.gpu.size > 0) {
     const window = profilingWindow(log);
-    const outputTotal =
-      requests && requests.outputTokens ? requests.outputTokens.mean * requests.outputTokens.count : null;
+    // Summed exactly, not mean × count: the product drifts by float rounding.
+    let outputTotal = 0;
+    for (const v of pick(log.column("outputTokens"), log.measuredIndices()))
+      if (Number.isFinite(v)) outputTotal += v;
     const payload = s.gpu.payload(originMs, window, log.length > 0 ? outputTotal : null);
     charts[AIPERF_CHART_KEYS.gpu] = payload;
     if (payload.duplicateGpus > 0)
