@@ -23,6 +23,7 @@ export async function* readJsonArrayElements(
   let bomChecked = false;
   let done = false;
   let elementIsString = false;
+  let scalar = false;
 
   for await (let chunk of source as AsyncIterable<Buffer>) {
     if (done) break;
@@ -52,15 +53,24 @@ export async function* readJsonArrayElements(
         depth = 1;
         inString = c === 0x22;
         elementIsString = inString;
-        if (c !== 0x7b && c !== 0x5b && c !== 0x22) {
-          // A bare scalar element: read until a delimiter.
-          let j = i;
-          while (j < chunk.length && chunk[j] !== 0x2c && chunk[j] !== 0x5d) j++;
-          yield { index: index++, text: chunk.toString("utf8", i, j).trim() };
-          depth = 0;
-          segStart = -1;
-          i = j - 1;
-          continue;
+        // A bare scalar (number, true, false, null) ends at a delimiter, possibly in a later chunk.
+        scalar = c !== 0x7b && c !== 0x5b && c !== 0x22;
+        continue;
+      }
+      if (scalar) {
+        if (c !== 0x2c && c !== 0x5d && c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) continue;
+        const tail = chunk.subarray(segStart === -1 ? 0 : segStart, i);
+        const text = overlong ? null : (parts.length ? Buffer.concat([...parts, tail]) : tail).toString("utf8");
+        yield { index: index++, text };
+        parts = [];
+        partBytes = 0;
+        overlong = false;
+        segStart = -1;
+        depth = 0;
+        scalar = false;
+        if (c === 0x5d) {
+          done = true;
+          break;
         }
         continue;
       }

@@ -40,7 +40,9 @@ export async function* readLines(
 
   const take = (tail: Buffer): string | null => {
     lineNo++;
-    if (overlong) {
+    // A line that arrives inside one chunk is measured here; one spread over chunks was already
+    // flagged while it streamed. Either way the limit does not depend on how the bytes were cut.
+    if (overlong || partBytes + tail.length > maxLineBytes) {
       report.overlongLines.push(lineNo);
       overlong = false;
       parts = [];

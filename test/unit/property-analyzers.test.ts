@@ -1,0 +1,230 @@
+/**
+ * Property-based: real sample files, mutated (fields replaced by values of the wrong type,
+ * lines cut, bytes flipped, lines duplicated), go through detection and the full analyzer set
+ * exactly as an upload does. No throw may escape, and every line is accounted for.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { detectKind, DETECT_HEAD_BYTES } from "@/lib/formats/detect";
+import type { IngestContext, IngestFile } from "@/lib/ingest/analyzer";
+import { createAnalyzers } from "@/lib/ingest/analyzers";
+import { migrate, openSqlite, type DbHandle } from "@/lib/store/db";
+
+const FIX = path.resolve(__dirname, "../fixtures");
+const SAMPLES = [
+  "aiperf/qwen-c4__profile_export.jsonl",
+  "aiperf/qwen-c4__gpu_telemetry_export.jsonl",
+  "aiperf/qwen-c4__profile_export_aiperf.json",
+  "aiperf/real-v0.10__profile_export_aiperf.csv",
+  "aiperf/doc-vllm__server_metrics_export.json",
+  "aiperf/doc-vllm__server_metrics_export.jsonl",
+  "aiperf/doc-error-record__profile_export.jsonl",
+  "trtllm/perf_metrics-disagg-reconstructed.jsonl",
+  "trtllm/perf_metrics-server-reconstructed-aggregated.jsonl",
+  "trtllm/illustrative-perf_metrics-server-gen-worker.jsonl",
+  "trtllm/dynamo_trtllm_worker_metrics.prom",
+].filter((f) => fs.existsSync(path.join(FIX, f)));
+
+const texts = SAMPLES.map((f) => ({
+  name: path.basename(f),
+  text: fs.readFileSync(path.join(FIX, f), "utf8"),
+}));
+
+/** Values a hostile or broken writer puts where a number, string or object belongs. */
+const wrongValue = fc.oneof(
+  fc.constantFrom(
+    null,
+    "",
+    "NaN",
+    "1e999",
+    -1,
+    0,
+    -0.0,
+    1e308,
+    -1e308,
+    true,
+    [],
+    {},
+    [null],
+    "<img src=x onerror=alert(1)>",
+  ),
+  fc.string({ maxLength: 8 }),
+  fc.double(),
+  fc.integer(),
+  fc.jsonValue({ maxDepth: 2 }),
+);
+
+type Json = unknown;
+
+function paths(v: Json, prefix: Array<string | number> = [], out: Array<Array<string | number>> = []) {
+  if (Array.isArray(v)) v.slice(0, 5).forEach((x, i) => paths(x, [...prefix, i], out));
+  else if (v && typeof v === "object")
+    for (const [k, x] of Object.entries(v)) {
+      out.push([...prefix, k]);
+      paths(x, [...prefix, k], out);
+    }
+  return out;
+}
+
+function setPath(v: Json, p: Array<string | number>, value: Json): void {
+  let cur = v as Record<string | number, Json>;
+  for (const k of p.slice(0, -1)) cur = cur[k] as Record<string | number, Json>;
+  cur[p[p.length - 1]] = value;
+}
+
+/** Replaces fields of JSON lines / documents with wrong values. */
+function mutateJson(text: string, picks: Array<[number, number, Json]>): string {
+  const lines = text.split("\n");
+  const asLines = lines
+    .filter((l) => l.trim())
+    .every((l) => /^[{[]/.test(l.trim()) && safeParse(l) !== undefined);
+  const units = asLines ? lines : [text];
+  const out = units.map((u) => u);
+  for (const [unitPick, pathPick, value] of picks) {
+    const i = unitPick % units.length;
+    const doc = safeParse(out[i]);
+    if (doc === undefined) continue;
+    const ps = paths(doc);
+    if (ps.length === 0) continue;
+    setPath(doc, ps[pathPick % ps.length], value);
+    out[i] = JSON.stringify(doc);
+  }
+  return out.join(asLines ? "\n" : "");
+}
+
+function safeParse(s: string): Json | undefined {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return undefined;
+  }
+}
+
+const textMutation = fc.oneof(
+  fc.record({ op: fc.constant("cut" as const), at: fc.nat() }),
+  fc.record({ op: fc.constant("flip" as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
+  fc.record({ op: fc.constant("dup" as const), at: fc.nat() }),
+  fc.record({ op: fc.constant("crlf" as const), at: fc.nat() }),
+  fc.record({ op: fc.constant("insert" as const), at: fc.nat(), s: fc.string({ maxLength: 20 }) }),
+);
+
+function mutateText(buf: Buffer, ms: Array<fc.infer<typeof textMutation>>): Buffer {
+  let b = buf;
+  for (const m of ms) {
+    if (b.length === 0) break;
+    const at = m.at % b.length;
+    if (m.op === "cut") b = b.subarray(0, at);
+    else if (m.op === "flip") {
+      b = Buffer.from(b);
+      b[at] = m.byte;
+    } else if (m.op === "dup") {
+      const lines = b.toString("latin1").split("\n");
+      const i = at % lines.length;
+      lines.splice(i, 0, lines[i]);
+      b = Buffer.from(lines.join("\n"), "latin1");
+    } else if (m.op === "crlf") b = Buffer.from(b.toString("latin1").replace(/\n/g, "\r\n"), "latin1");
+    else b = Buffer.concat([b.subarray(0, at), Buffer.from(m.s), b.subarray(at)]);
+  }
+  return b;
+}
+
+let h: DbHandle;
+let runNo = 0;
+/** Records the analyzers accepted across all runs: proves the inputs reached real parsing. */
+let recordsSeen = 0;
+beforeAll(async () => {
+  h = openSqlite(":memory:");
+  await migrate(h);
+});
+afterAll(async () => h.close());
+
+/** Ingests one file the way the pipeline does; returns the file report. */
+async function ingest(name: string, bytes: Buffer) {
+  const ctx: IngestContext = {
+    runId: `prop-${++runNo}`,
+    db: h.db,
+    dialect: "sqlite",
+    limits: { maxLineBytes: 1 << 20, maxJsonDocumentBytes: 8 << 20 },
+  };
+  const detected = detectKind(bytes.subarray(0, DETECT_HEAD_BYTES), bytes.length <= DETECT_HEAD_BYTES);
+  const file: IngestFile = {
+    id: `f${runNo}`,
+    ord: 0,
+    name,
+    kind: detected.kind,
+    format: detected.format,
+    bytes: bytes.length,
+    sha256: "0".repeat(64),
+    open: async () => Readable.from([bytes]),
+  };
+  const analyzers = createAnalyzers();
+  const analyzer = analyzers.find((a) => a.accepts(file));
+  const report = analyzer ? await analyzer.ingestFile(file, ctx) : null;
+  if (report && analyzer?.name !== "record-counter") recordsSeen += report.records;
+  for (const a of analyzers) {
+    const result = await a.finish(ctx);
+    // Whatever the input, the result must be storable JSON.
+    expect(() => JSON.stringify(result)).not.toThrow();
+  }
+  return report;
+}
+
+describe("analyzers on mutated real files", () => {
+  it("never throw when fields get values of the wrong type", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...texts),
+        fc.array(fc.tuple(fc.nat(), fc.nat(), wrongValue), { minLength: 1, maxLength: 6 }),
+        async (sample, picks) => {
+          const report = await ingest(sample.name, Buffer.from(mutateJson(sample.text, picks)));
+          if (report) {
+            expect(report.records).toBeGreaterThanOrEqual(0);
+            expect(report.skipped).toBeGreaterThanOrEqual(0);
+            expect(report.warnings.length).toBeLessThanOrEqual(21);
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+    expect(recordsSeen).toBeGreaterThan(400);
+  });
+
+  it("never throw when bytes are cut, flipped, inserted or lines duplicated", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...texts),
+        fc.array(textMutation, { minLength: 1, maxLength: 4 }),
+        async (sample, ms) => {
+          const bytes = mutateText(Buffer.from(sample.text), ms);
+          const report = await ingest(sample.name, bytes);
+          if (report) {
+            const lines = bytes.toString("utf8").split("\n").length;
+            expect(report.records + report.skipped).toBeLessThanOrEqual(Math.max(lines, 1) * 200);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("never throw on arbitrary JSON lines or arbitrary bytes", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc
+            .array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 8 })
+            .map((vs) => Buffer.from(vs.map((v) => JSON.stringify(v)).join("\n"))),
+          fc.uint8Array({ maxLength: 512 }).map((a) => Buffer.from(a)),
+          fc.string({ maxLength: 300 }).map((s) => Buffer.from(s)),
+        ),
+        async (bytes) => {
+          await ingest("any.jsonl", bytes);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
