@@ -136,3 +136,14 @@ describe("aiperf analyzer on every sample", () => {
     await handle.close();
   });
 });
+
+describe("pairing summary and records", () => {
+  it("compares a lone summary with lone records even when they sit in different folders", async () => {
+    const { result, handle } = await analyze([
+      fixtureFile("qwen-c2__profile_export.jsonl", 0, "records/profile_export.jsonl"),
+      fixtureFile("qwen-c2__profile_export_aiperf.json", 1, "summary/profile_export_aiperf.json"),
+    ]);
+    expect(result.warnings!.filter((w) => w.startsWith("aiperf summary disagrees:"))).toHaveLength(1);
+    await handle.close();
+  });
+});

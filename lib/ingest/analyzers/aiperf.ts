@@ -313,9 +313,12 @@ function agreementFor(s: RunState, warnings: string[]) {
   const rows = [];
   const sources: string[] = [];
   const dirs = new Set(s.summaries.map((x) => x.dir));
+  const recordDirs = new Set(s.recordDirs.map((d) => d.dir));
+  // One summary and one records file in different folders (hand-assembled upload): still a pair.
+  const loosePair = dirs.size === 1 && recordDirs.size === 1 && ![...dirs].some((d) => recordDirs.has(d));
   for (const dir of dirs) {
     const summary = primarySummary(s.summaries.filter((x) => x.dir === dir));
-    const ranges = s.recordDirs.filter((d) => d.dir === dir);
+    const ranges = loosePair ? s.recordDirs : s.recordDirs.filter((d) => d.dir === dir);
     if (!summary || ranges.length === 0) continue;
     const sub = subLog(s.log, ranges);
     const compared = compareWithSummary(computeRequestsBlock(sub), summary.summary);
