@@ -46,6 +46,67 @@ export interface TrtllmStep {
   iter: number | null;
 }
 
+/**
+ * A record's steps packed into one Float64Array (NaN = not recorded). A run holds every record
+ * until the joins are done; millions of small step objects made garbage collection dominate
+ * ingest time, a typed array per record does not.
+ */
+export class StepList {
+  static readonly EMPTY = new StepList(new Float64Array(0));
+  private static readonly WIDTH = 8;
+
+  constructor(private readonly data: Float64Array) {}
+
+  static from(steps: readonly TrtllmStep[]): StepList {
+    if (steps.length === 0) return StepList.EMPTY;
+    const w = StepList.WIDTH;
+    const data = new Float64Array(steps.length * w);
+    steps.forEach((s, i) => {
+      const vals = [
+        s.forwardStart,
+        s.forwardEnd,
+        s.sampleStart,
+        s.sampleEnd,
+        s.tokenTime,
+        s.gpuForwardMs,
+        s.gpuSampleMs,
+        s.iter,
+      ];
+      vals.forEach((v, k) => (data[i * w + k] = v ?? NaN));
+    });
+    return new StepList(data);
+  }
+
+  get length(): number {
+    return this.data.length / StepList.WIDTH;
+  }
+
+  get(i: number): TrtllmStep {
+    const o = i * StepList.WIDTH;
+    const v = (k: number) => {
+      const x = this.data[o + k];
+      return Number.isNaN(x) ? null : x;
+    };
+    return {
+      forwardStart: v(0),
+      forwardEnd: v(1),
+      sampleStart: v(2),
+      sampleEnd: v(3),
+      tokenTime: v(4),
+      gpuForwardMs: v(5),
+      gpuSampleMs: v(6),
+      iter: v(7),
+    };
+  }
+
+  /** The first `n` steps as objects. */
+  head(n: number): TrtllmStep[] {
+    const out: TrtllmStep[] = [];
+    for (let i = 0; i < Math.min(n, this.length); i++) out.push(this.get(i));
+    return out;
+  }
+}
+
 export interface TrtllmWorkerRecord {
   type: "worker";
   requestId: string | null;
@@ -57,8 +118,8 @@ export interface TrtllmWorkerRecord {
   lastIter: number | null;
   kv: TrtllmKvBlocks | null;
   speculative: TrtllmSpeculative | null;
-  steps: TrtllmStep[];
-  chunks: TrtllmStep[];
+  steps: StepList;
+  chunks: StepList;
 }
 
 export interface TrtllmDisaggRecord {
@@ -144,8 +205,8 @@ function parseSpeculative(raw: unknown): TrtllmSpeculative | null {
   return { acceptedDraftTokens: count(raw.total_accepted_draft_tokens) ?? 0, draftTokens: draft };
 }
 
-function parseSteps(raw: unknown): TrtllmStep[] {
-  if (!Array.isArray(raw)) return [];
+function parseSteps(raw: unknown): StepList {
+  if (!Array.isArray(raw)) return StepList.EMPTY;
   const out: TrtllmStep[] = [];
   for (const s of raw) {
     if (!isObject(s)) continue;
@@ -160,7 +221,7 @@ function parseSteps(raw: unknown): TrtllmStep[] {
       iter: num(s.iter),
     });
   }
-  return out;
+  return StepList.from(out);
 }
 
 /**

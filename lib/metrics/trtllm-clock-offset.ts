@@ -15,12 +15,12 @@ export const MIN_OFFSET_SAMPLES = 3;
  * sample end is the closest stamp before it (the gap is response handling, well under a ms).
  */
 export function clockOffsetSample(rec: TrtllmWorkerRecord): number | null {
-  const lastStep = rec.steps[rec.steps.length - 1];
+  const lastStep = rec.steps.length ? rec.steps.get(rec.steps.length - 1) : null;
   if (lastStep && rec.timing.lastToken !== null) {
     const t = lastStep.tokenTime ?? lastStep.sampleEnd;
     if (t !== null) return t - rec.timing.lastToken;
   }
-  const lastChunk = rec.chunks[rec.chunks.length - 1];
+  const lastChunk = rec.chunks.length ? rec.chunks.get(rec.chunks.length - 1) : null;
   if (lastChunk && rec.timing.firstToken !== null) {
     const t = lastChunk.tokenTime ?? lastChunk.sampleEnd;
     if (t !== null) return t - rec.timing.firstToken;

@@ -3,11 +3,15 @@
  * Durations inside one step are differences of the same clock and need no offset; placing a step
  * on the request timeline does (lib/metrics/trtllm-clock-offset.ts).
  */
-import type { Seconds, TrtllmStep } from "@/lib/formats/trtllm-record";
+import type { Seconds, StepList } from "@/lib/formats/trtllm-record";
 import { MAX_CORRECTED_GAP_S } from "./trtllm-clock-offset";
 import type { StepEntry, StepMetric } from "./trtllm-payloads";
 
 const ms = (a: Seconds, b: Seconds) => (a === null || b === null ? null : (b - a) * 1000);
+
+/** Milliseconds rounded to 0.1 µs for storage and display (never for statistics). */
+export const roundMs = (v: number) => Math.round(v * 1e4) / 1e4;
+const roundOrNull = (v: number | null) => (v === null ? null : roundMs(v));
 
 /** Collects step values per metric, up to a cap so a huge run cannot exhaust memory. */
 export class StepValues {
@@ -37,10 +41,12 @@ export class StepValues {
    * needs it; later steps start from the previous token. Preprocessing may be negative with the
    * overlap scheduler, so it is kept as measured.
    */
-  add(steps: readonly TrtllmStep[], scheduledInStepClock: Seconds): void {
+  add(steps: StepList, scheduledInStepClock: Seconds): void {
+    let prevToken: Seconds = null;
     for (let i = 0; i < steps.length; i++) {
-      const s = steps[i];
-      const prev = i === 0 ? scheduledInStepClock : steps[i - 1].tokenTime;
+      const s = steps.get(i);
+      const prev = i === 0 ? scheduledInStepClock : prevToken;
+      prevToken = s.tokenTime;
       const pre = ms(prev, s.forwardStart);
       if (pre !== null && (i > 0 || Math.abs(pre) <= MAX_CORRECTED_GAP_S * 1000))
         this.push("preprocessingMs", pre);
@@ -63,17 +69,55 @@ export const MAX_STEPS_PER_REQUEST = 512;
  */
 export function stepEntries(
   kind: "chunk" | "step",
-  steps: readonly TrtllmStep[],
+  steps: StepList,
   toRunMs: ((stepClockS: number) => number) | null,
 ): StepEntry[] {
-  return steps.slice(0, MAX_STEPS_PER_REQUEST).map((s) => ({
+  return steps.head(MAX_STEPS_PER_REQUEST).map((s) => ({
     kind,
     iter: s.iter,
-    startMs: toRunMs && s.forwardStart !== null ? toRunMs(s.forwardStart) : null,
-    forwardMs: ms(s.forwardStart, s.forwardEnd),
-    updateMs: ms(s.forwardEnd, s.sampleStart),
-    sampleMs: ms(s.sampleStart, s.sampleEnd),
+    startMs: toRunMs && s.forwardStart !== null ? roundMs(toRunMs(s.forwardStart)) : null,
+    forwardMs: roundOrNull(ms(s.forwardStart, s.forwardEnd)),
+    updateMs: roundOrNull(ms(s.forwardEnd, s.sampleStart)),
+    sampleMs: roundOrNull(ms(s.sampleStart, s.sampleEnd)),
     gpuForwardMs: s.gpuForwardMs,
     gpuSampleMs: s.gpuSampleMs,
+  }));
+}
+
+/** A step entry as stored: a positional array, a third the size of the object form. */
+export type PackedStep = [
+  0 | 1,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+];
+
+export function packSteps(entries: readonly StepEntry[]): PackedStep[] {
+  return entries.map((e) => [
+    e.kind === "chunk" ? 0 : 1,
+    e.iter,
+    e.startMs,
+    e.forwardMs,
+    e.updateMs,
+    e.sampleMs,
+    e.gpuForwardMs,
+    e.gpuSampleMs,
+  ]);
+}
+
+export function unpackSteps(packed: readonly PackedStep[]): StepEntry[] {
+  return packed.map(([kind, iter, startMs, forwardMs, updateMs, sampleMs, gpuForwardMs, gpuSampleMs]) => ({
+    kind: kind === 0 ? "chunk" : "step",
+    iter,
+    startMs,
+    forwardMs,
+    updateMs,
+    sampleMs,
+    gpuForwardMs,
+    gpuSampleMs,
   }));
 }

@@ -3,7 +3,7 @@
  * block, endpoint rows, chart payloads and one stored row per request. Pure: the analyzer does IO.
  */
 import type { EndpointRow, TimeBreakdownBlock } from "@/lib/api/schemas";
-import type { TrtllmKvBlocks, TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
+import { StepList, type TrtllmKvBlocks, type TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
 import type { TrtllmRequestsTable } from "@/lib/store/tables/trtllm";
 import { normalizeEndpoint } from "./endpoint";
 import { computeStats } from "./stats";
@@ -30,7 +30,7 @@ import {
   type StepsPayload,
 } from "./trtllm-payloads";
 import type { WorkerRole } from "./trtllm-roles";
-import { StepValues, stepEntries } from "./trtllm-steps";
+import { StepValues, packSteps, roundMs, stepEntries } from "./trtllm-steps";
 
 export type TrtllmRequestRow = Omit<TrtllmRequestsTable, "run_id">;
 
@@ -48,12 +48,13 @@ export interface TrtllmSummary {
 /** Arrival buckets of the segment-share chart: enough to see drift, far below the 2,000-point cap. */
 const MAX_SHARE_BUCKETS = 120;
 
-const toMs = (s: number | null, origin: number) => (s === null ? null : (s - origin) * 1000);
-
 /**
- * Rows are handed to `emit` one at a time (the analyzer batches them into the store), so a run of
- * a million requests never holds all rows at once.
+ * Stored display times are rounded to 0.1 µs: timestamps carry µs precision at best, and 17
+ * printed digits per number made rows several times larger. Statistics never read them.
  */
+const toMs = (s: number | null, origin: number) => (s === null ? null : roundMs((s - origin) * 1000));
+
+/** Rows are handed to `emit` one at a time (the analyzer batches them into the store). */
 export async function summarizeTrtllm(
   join: JoinResult,
   workerNames: readonly string[],
@@ -100,8 +101,8 @@ export async function summarizeTrtllm(
     const chunkOffset = r.ctxSource ? (offsets.get(r.ctxSource) ?? null) : null;
     const stepOffset = (mode === "aggregated" ? r.ctxSource : r.genSource) ?? null;
     const stepOff = stepOffset ? (offsets.get(stepOffset) ?? null) : null;
-    const chunks = chunkRec?.chunks ?? [];
-    const steps = stepRec?.steps ?? [];
+    const chunks = chunkRec?.chunks ?? StepList.EMPTY;
+    const steps = stepRec?.steps ?? StepList.EMPTY;
     if (chunks.length || steps.length) sawSteps = true;
     chunkValues.add(
       chunks,
@@ -109,7 +110,7 @@ export async function summarizeTrtllm(
     );
     const firstStepAfter =
       mode === "aggregated" && chunks.length
-        ? chunks[chunks.length - 1].tokenTime
+        ? chunks.get(chunks.length - 1).tokenTime
         : stepOff !== null && t.genFirstScheduled !== null
           ? t.genFirstScheduled + stepOff
           : null;
@@ -154,7 +155,7 @@ export async function summarizeTrtllm(
       last_iter: iters?.lastIter ?? null,
       step_count: steps.length,
       chunk_count: chunks.length,
-      steps_json: JSON.stringify(stepTimeline),
+      steps_json: JSON.stringify(packSteps(stepTimeline)),
     });
   }
 

@@ -1,7 +1,8 @@
 /** Reads of the TensorRT-LLM per-request rows for the drill-down routes. */
 import { sql } from "kysely";
 import { segmentsFor, type SegmentValue } from "@/lib/metrics/time-breakdown";
-import type { RequestDetail, RequestSample, SampleSort, StepEntry } from "@/lib/metrics/trtllm-payloads";
+import type { RequestDetail, RequestSample, SampleSort } from "@/lib/metrics/trtllm-payloads";
+import { unpackSteps, type PackedStep } from "@/lib/metrics/trtllm-steps";
 import type { Db } from "./db";
 
 /** Chart routes return at most this many points per series (design.md §6). */
@@ -102,7 +103,7 @@ export async function requestDetail(db: Db, runId: string, idx: number): Promise
       r.spec_draft_tokens !== null
         ? { acceptedDraftTokens: r.spec_accepted_tokens ?? 0, draftTokens: r.spec_draft_tokens }
         : null,
-    steps: JSON.parse(r.steps_json) as StepEntry[],
+    steps: unpackSteps(JSON.parse(r.steps_json) as PackedStep[]),
     stepCount: r.step_count + r.chunk_count,
   };
 }

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { computeStats } from "@/lib/metrics/stats";
+import { unpackSteps } from "@/lib/metrics/trtllm-steps";
 import { TRTLLM_CHART_KEYS, type KvHitRatePayload, type StepsPayload } from "@/lib/metrics/trtllm-payloads";
 import { generateTrtllmRun, type GenerateOptions } from "../generators/trtllm.mjs";
 import { analyzeTrtllm, trtllmDiskFile, type TrtllmRun } from "../generators/trtllm-ingest";
@@ -100,7 +101,7 @@ describe("trtllm analyzer against generated runs with known truth", () => {
       .where("idx", "=", 3)
       .executeTakeFirstOrThrow();
     const times = JSON.parse(row.times_json);
-    const stepEntries = JSON.parse(row.steps_json) as Array<{ kind: string; startMs: number }>;
+    const stepEntries = unpackSteps(JSON.parse(row.steps_json));
     const firstStep = stepEntries.find((s) => s.kind === "step")!;
     expect(firstStep.startMs).toBeGreaterThan(times.genFirstToken);
     expect(firstStep.startMs).toBeLessThan(times.genLastToken);

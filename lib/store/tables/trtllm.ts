@@ -38,7 +38,7 @@ export interface TrtllmRequestsTable {
   last_iter: number | null;
   step_count: number;
   chunk_count: number;
-  /** JSON array of step entries (lib/metrics/trtllm-payloads.ts stepEntrySchema), capped per request */
+  /** JSON array of packed step entries (lib/metrics/trtllm-steps.ts PackedStep), capped per request */
   steps_json: string;
 }
 
