@@ -111,7 +111,9 @@ const textMutation = fc.oneof(
   fc.record({ op: fc.constant("insert" as const), at: fc.nat(), s: fc.string({ maxLength: 20 }) }),
 );
 
-function mutateText(buf: Buffer, ms: Array<fc.infer<typeof textMutation>>): Buffer {
+type TextMutation = typeof textMutation extends fc.Arbitrary<infer T> ? T : never;
+
+function mutateText(buf: Buffer, ms: TextMutation[]): Buffer {
   let b = buf;
   for (const m of ms) {
     if (b.length === 0) break;

@@ -12,7 +12,7 @@ import { PARSE_FAILED, parseJsonText, readJsonLines, WarningLog } from "@/lib/fo
 import { readLines } from "@/lib/formats/read-lines";
 
 /** Splits bytes at the given cut points (fractions of the length), like a network stream would. */
-function chunked(bytes: Buffer, cuts: number[]): Buffer[] {
+function chunked(bytes: Buffer, cuts: number[]): Readable {
   const points = [...new Set(cuts.map((c) => Math.floor(c * bytes.length)))].sort((a, b) => a - b);
   const out: Buffer[] = [];
   let prev = 0;
@@ -20,7 +20,7 @@ function chunked(bytes: Buffer, cuts: number[]): Buffer[] {
     if (p > prev) out.push(bytes.subarray(prev, p));
     prev = Math.max(prev, p);
   }
-  return out;
+  return Readable.from(out);
 }
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
