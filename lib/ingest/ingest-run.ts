@@ -65,11 +65,20 @@ export async function createRunFromUpload(app: AppContext, upload: ReceivedUploa
     warnings: "[]",
     meta: "{}",
   }));
-  await insertRun(
-    app.store.db,
-    { id, name, labels: parseLabels(upload.fields.labels), createdAt: Date.now(), aggregatorVersion: AGGREGATOR_VERSION },
-    files,
-  );
+  try {
+    await insertRun(
+      app.store.db,
+      { id, name, labels: parseLabels(upload.fields.labels), createdAt: Date.now(), aggregatorVersion: AGGREGATOR_VERSION },
+      files,
+    );
+  } catch (err) {
+    // No run row means nothing references the blobs this upload created (the store may be locked
+    // or away, so this is best effort).
+    const created = upload.files.filter((f) => f.created).map((f) => f.sha256);
+    const orphans = await unreferenced(app.store.db, created).catch(() => [] as string[]);
+    for (const sha of orphans) await app.blobs.delete(sha).catch(() => {});
+    throw err;
+  }
   const outcome = await ingestRun(app, id);
   return {
     id,

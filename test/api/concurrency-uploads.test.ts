@@ -129,8 +129,11 @@ describe("store unavailable (SQLite locked)", () => {
       expect(locked.status).toBe(503);
       const body = await locked.json();
       expect(body.error.code).toBe("store_unavailable");
+      const blobsBefore = blobFiles(t.dataDir).length;
       const up = await upload(uploadNo(5));
       expect(up.status).toBe(503);
+      // The refused upload leaves no blob behind.
+      expect(blobFiles(t.dataDir)).toHaveLength(blobsBefore);
     } finally {
       other.exec("rollback");
       other.close();

@@ -4,10 +4,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import nextConfig from "@/next.config";
 import { POST as upload } from "@/app/api/runs/route";
+import { PATCH as patchRun } from "@/app/api/runs/[id]/route";
 import { publicMessage } from "@/lib/ingest/errors";
 import { handle } from "@/lib/server/handle";
 import { contentSecurityPolicy } from "@/lib/server/security-headers";
-import { useTestApp } from "../helpers/test-app";
+import { idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+
+const VALID_LINE =
+  '{"metadata":{"x_request_id":"a","request_start_ns":1,"request_end_ns":2,"benchmark_phase":"profiling"},"metrics":{"time_to_first_token":{"value":1,"unit":"ms"},"request_latency":{"value":2,"unit":"ms"}}}\n';
 
 function directives(csp: string): Map<string, string[]> {
   return new Map(
@@ -129,5 +133,55 @@ describe("upload time limit", () => {
     expect(res.status).toBe(408);
     expect((await res.json()).error.code).toBe("upload_timeout");
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe("JSON body limit", () => {
+  let cleanup: (() => Promise<void>) | null = null;
+  afterEach(async () => {
+    await cleanup?.();
+    cleanup = null;
+  });
+
+  it("refuses a rename body over 64 KiB (413), declared or streamed, and accepts a normal one", async () => {
+    ({ cleanup } = await useTestApp());
+    const created = await upload(uploadRequest([{ name: "profile_export.jsonl", content: VALID_LINE }]));
+    const { id } = await created.json();
+    const big = JSON.stringify({ name: "x", labels: ["a".repeat(70 * 1024)] });
+    const declared = await patchRun(
+      new Request(`http://localhost/api/runs/${id}`, {
+        method: "PATCH",
+        body: big,
+        headers: { "content-type": "application/json" },
+      }),
+      idParams(id),
+    );
+    expect(declared.status).toBe(413);
+    const enc = new TextEncoder();
+    const streamed = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < 100; i++) c.enqueue(enc.encode("x".repeat(1024)));
+        c.close();
+      },
+    });
+    const res = await patchRun(
+      new Request(`http://localhost/api/runs/${id}`, {
+        method: "PATCH",
+        body: streamed,
+        duplex: "half",
+      } as RequestInit),
+      idParams(id),
+    );
+    expect(res.status).toBe(413);
+    const bad = await patchRun(
+      new Request(`http://localhost/api/runs/${id}`, { method: "PATCH", body: "{nope" }),
+      idParams(id),
+    );
+    expect(bad.status).toBe(400);
+    const ok = await patchRun(
+      new Request(`http://localhost/api/runs/${id}`, { method: "PATCH", body: '{"name":"fine"}' }),
+      idParams(id),
+    );
+    expect(ok.status).toBe(200);
   });
 });

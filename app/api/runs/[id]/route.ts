@@ -5,6 +5,7 @@ import { getAppContext } from "@/lib/server/app-context";
 import { checkWriteAuth } from "@/lib/server/auth";
 import { handle } from "@/lib/server/handle";
 import { jsonError, jsonOk, notFound } from "@/lib/server/http";
+import { readJsonBody } from "@/lib/server/read-json-body";
 import { isValidId } from "@/lib/store/ids";
 import { getRun, updateRunMeta } from "@/lib/store/runs-repo";
 
@@ -27,7 +28,7 @@ export const PATCH = handle(async (req: Request, { params }: Ctx) => {
   const denied = checkWriteAuth(req, app.config);
   if (denied) return denied;
   if (!isValidId(id) || !(await getRun(app.store.db, id))) return notFound();
-  const body: unknown = await req.json().catch(() => undefined);
+  const body = await readJsonBody(req);
   const parsed = patchRunSchema.safeParse(body);
   if (!parsed.success) return jsonError(400, "bad_request", "expected JSON {name?, labels?}", parsed.error.issues);
   const labels = parsed.data.labels ? [...new Set(parsed.data.labels)] : undefined;
