@@ -279,6 +279,8 @@ export function parseTrtllmRecord(value: unknown): ParsedTrtllm {
     return { record: rec };
   }
   if (isObject(raw.perf_metrics)) return { record: parseWorker(raw) };
+  // A bare RequestPerfMetrics object (LLM API / Dynamo docs): the perf_metrics part alone.
+  if (isObject(raw.timing_metrics)) return { record: parseWorker({ perf_metrics: raw }) };
   if (isObject(raw.phases)) return { error: "intermediate `phases` record shape is not supported" };
   return { error: "not a TensorRT-LLM perf-metrics record" };
 }

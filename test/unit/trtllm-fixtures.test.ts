@@ -96,6 +96,21 @@ describe("trtllm analyzer on the shared fixtures", () => {
     expect(tb.kvTransfer?.bandwidthGBps?.p50).toBeCloseTo(2048576 / 0.005 / 1e9, 3);
   });
 
+  it("reads a bare RequestPerfMetrics object as one decode-side record", async () => {
+    run = await analyzeTrtllm([fixture("dynamo_doc_request_perf_metrics.json")]);
+    const tb = run.result.timeBreakdown!;
+    expect(run.reports[0]).toMatchObject({ records: 1, skipped: 0, meta: { role: "decode" } });
+    const byName = Object.fromEntries(tb.segments.map((s) => [s.name, s]));
+    // Epoch-sized seconds keep only ~0.2 µs of precision.
+    expect(byName.gen_queue_wait.p50Ms).toBeCloseTo(17, 2);
+    expect(byName.gen_kv_transfer.p50Ms).toBeCloseTo(5, 2);
+    // The doc's illustrative stamps schedule 10 ms before the transfer ends: excluded, not 0.
+    expect(byName.gen_post_transfer.count).toBe(0);
+    expect(run.result.warnings!.some((w) => /gen_post_transfer: 1 request/.test(w))).toBe(true);
+    expect(byName.decode.p50Ms).toBeCloseTo(150, 2);
+    expect(tb.kvCacheHitRate).toBeCloseTo(90 / 95, 12);
+  });
+
   it("reads the post-refactor aggregated worker file with step metrics", async () => {
     run = await analyzeTrtllm([fixture("perf_metrics-server-reconstructed-aggregated.jsonl")]);
     expect(run.result.timeBreakdown?.mode).toBe("aggregated");
