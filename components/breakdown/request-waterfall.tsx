@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { ChartAreaWaterfallSteps } from "@/components/charts/chart-area-waterfall-steps";
 import { ChartBarWaterfallRequest } from "@/components/charts/chart-bar-waterfall-request";
 import { requestDetailQueryOptions } from "./query-options";
 import { RequestFacts } from "./request-facts";
@@ -30,6 +31,7 @@ export function RequestWaterfall({
       {q.data ? (
         <>
           <ChartBarWaterfallRequest detail={q.data} />
+          <ChartAreaWaterfallSteps detail={q.data} />
           <RequestFacts detail={q.data} />
           <RequestStepsTable detail={q.data} />
         </>

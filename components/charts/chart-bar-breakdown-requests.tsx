@@ -4,7 +4,7 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { SegmentTooltip } from "@/components/breakdown/segment-tooltip";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
-import { requestBarRows, segmentColour } from "@/lib/metrics/trtllm-chart-rows";
+import { NOT_RECORDED_KEY, requestBarRows, segmentColour } from "@/lib/metrics/trtllm-chart-rows";
 import type { RequestSample } from "@/lib/metrics/trtllm-payloads";
 
 /** One stacked bar per sampled request; clicking a bar opens that request's waterfall. */
@@ -18,10 +18,11 @@ export function ChartBarBreakdownRequests({
   actions?: React.ReactNode;
 }) {
   const rows = requestBarRows(sample);
+  const withGaps = rows.filter((r) => (r[NOT_RECORDED_KEY] as string[]).length > 0).length;
   return (
     <ChartContainer
       title="Per-request breakdown"
-      description={`${rows.length.toLocaleString("en-US")} of ${sample.total.toLocaleString("en-US")} requests (evenly sampled), ms per segment; click a bar for its waterfall`}
+      description={`${rows.length.toLocaleString("en-US")} of ${sample.total.toLocaleString("en-US")} requests (evenly sampled), ms per segment; click a bar for its waterfall${withGaps ? `. ${withGaps.toLocaleString("en-US")} have segments not recorded: missing from the bar, named in the tooltip` : ""}`}
       csvRows={() =>
         sample.requests.map((r) => ({
           idx: r.idx,

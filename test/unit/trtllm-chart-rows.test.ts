@@ -102,3 +102,41 @@ describe("breakdown chart rows", () => {
     ]);
   });
 });
+
+describe("step timeline bars", () => {
+  it("lays CPU parts end to end and GPU parts from the forward and sample starts", async () => {
+    const { stepTimelineBars } = await import("@/lib/metrics/trtllm-step-timeline");
+    const detail = {
+      arrivalMs: 100,
+      steps: [
+        {
+          kind: "step",
+          iter: 1,
+          startMs: 110,
+          forwardMs: 4,
+          updateMs: 1,
+          sampleMs: 2,
+          gpuForwardMs: 3,
+          gpuSampleMs: 1,
+        },
+        {
+          kind: "step",
+          iter: 2,
+          startMs: null,
+          forwardMs: 4,
+          updateMs: 1,
+          sampleMs: 2,
+          gpuForwardMs: 3,
+          gpuSampleMs: 1,
+        },
+      ],
+    } as unknown as RequestDetail;
+    expect(stepTimelineBars(detail).map((b) => [b.part, b.lane, b.x1, b.x2])).toEqual([
+      ["forward", 1, 10, 14],
+      ["update", 1, 14, 15],
+      ["sample", 1, 15, 17],
+      ["gpu forward", 0, 10, 13],
+      ["gpu sample", 0, 15, 16],
+    ]);
+  });
+});
