@@ -1,0 +1,184 @@
+/**
+ * Everything an aiperf run yields once its files are read: the requests block (ours from the
+ * records, else aiperf's own from the summary), run header facts, chart payloads and warnings.
+ * Pure: the analyzer reads the files and re-anchors stored rows; this decides what they mean.
+ */
+import type { RequestsBlock, SummaryBlocks } from "@/lib/api/schemas";
+import type { AiperfSummary } from "@/lib/formats/aiperf-summary";
+import type { TimesliceExport } from "@/lib/formats/aiperf-timeslices";
+import type { AnalyzerResult } from "@/lib/ingest/analyzer";
+import { compareWithSummary, disagreementWarning } from "./aiperf-agreement";
+import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "./aiperf-chart-schemas";
+import { computeDistribution } from "./aiperf-distribution";
+import { overTimePayload, timelinePayload, ttftVsInputPayload } from "./aiperf-timeline";
+import { timeslicesPayload } from "./aiperf-timeslices";
+import type { GpuTelemetry } from "./gpu-telemetry";
+import { computeRequestsBlock } from "./requests";
+import type { ErrorTally } from "./requests-errors";
+import { requestsFromSummary } from "./requests-from-summary";
+import { FLAG_WARMUP, pick, RequestLog } from "./requests-log";
+
+export interface SummaryFile {
+  name: string;
+  /** Folder within the upload: a trial's records and summary share it */
+  dir: string;
+  format: "json" | "csv";
+  summary: AiperfSummary;
+}
+
+export interface AiperfRunState {
+  log: RequestLog;
+  recordDirs: Array<{ dir: string; from: number; to: number }>;
+  errors: ErrorTally;
+  gpu: GpuTelemetry;
+  summaries: SummaryFile[];
+  notes: string[];
+  timeslices: TimesliceExport[];
+}
+
+/** t = 0 of the run's charts: its first request (warmup included), on the log's ms axis; 0 without records. */
+export function runOriginMs(log: RequestLog): number {
+  let originMs = Infinity;
+  for (let i = 0; i < log.length; i++) if (log.cols.startMs[i] < originMs) originMs = log.cols.startMs[i];
+  return Number.isFinite(originMs) ? originMs : 0;
+}
+
+export function aiperfRunResult(s: AiperfRunState, originMs: number): AnalyzerResult {
+  const { log } = s;
+  const warnings = [...s.notes];
+  const charts: Record<string, unknown> = {};
+  if (log.length === 0 && s.summaries.length === 0 && s.gpu.size === 0 && s.timeslices.length === 0)
+    return {};
+
+  let requests: RequestsBlock | null = null;
+  if (log.length > 0) {
+    requests = computeRequestsBlock(log);
+    const ok = log.measuredIndices();
+    charts[AIPERF_CHART_KEYS.distribution] = {
+      metrics: Object.fromEntries(
+        LATENCY_METRICS.map((m) => [m, computeDistribution(pick(log.column(m), ok))]),
+      ),
+    };
+    charts[AIPERF_CHART_KEYS.overTime] = overTimePayload(log, originMs);
+    charts[AIPERF_CHART_KEYS.ttftVsInput] = ttftVsInputPayload(log);
+    charts[AIPERF_CHART_KEYS.timeline] = timelinePayload(log, originMs);
+  }
+  const primary = primarySummary(s.summaries);
+  if (!requests && primary) requests = requestsFromSummary(primary.summary);
+
+  if (log.length > 0 || s.summaries.some((x) => x.summary.errorSummary.length > 0)) {
+    const groups = s.errors.list(originMs);
+    charts[AIPERF_CHART_KEYS.errors] = {
+      total: groups.reduce((a, g) => a + g.count, 0),
+      groups,
+      summary: primary?.summary.errorSummary ?? [],
+    };
+  }
+
+  const agreement = agreementFor(s, warnings);
+  if (agreement) charts[AIPERF_CHART_KEYS.agreement] = agreement;
+
+  // JSON (unshifted first) before CSV: full precision; aiperf writes one export of each per run.
+  if (s.timeslices.length > 0) charts[AIPERF_CHART_KEYS.timeslices] = timeslicesPayload(s.timeslices[0]);
+
+  const trials = [...new Set(s.recordDirs.map((d) => d.dir))];
+  if (trials.length > 1) {
+    charts[AIPERF_CHART_KEYS.trials] = {
+      trials: trials.map((dir) => ({
+        name: dir,
+        records: s.recordDirs.filter((d) => d.dir === dir).reduce((a, d) => a + d.to - d.from, 0),
+      })),
+    };
+  }
+
+  if (s.gpu.size > 0) {
+    const window = profilingWindow(log);
+    // Summed exactly, not mean × count: the product drifts by float rounding.
+    let outputTotal = 0;
+    for (const v of pick(log.column("outputTokens"), log.measuredIndices()))
+      if (Number.isFinite(v)) outputTotal += v;
+    const payload = s.gpu.payload(originMs, window, log.length > 0 ? outputTotal : null);
+    charts[AIPERF_CHART_KEYS.gpu] = payload;
+    if (payload.duplicateGpus > 0)
+      warnings.push(
+        `GPU telemetry reports ${payload.duplicateGpus} GPU(s) through more than one exporter; energy counts each GPU once`,
+      );
+  }
+
+  return {
+    requests,
+    info: runInfo(primary?.summary, trials.length),
+    charts,
+    warnings,
+    requestCount: requests?.count ?? null,
+  };
+}
+
+function profilingWindow(log: RequestLog): [number, number] | null {
+  let a = Infinity;
+  let b = -Infinity;
+  for (let i = 0; i < log.length; i++) {
+    if (log.flags[i] & FLAG_WARMUP) continue;
+    a = Math.min(a, log.cols.startMs[i]);
+    b = Math.max(b, log.cols.endMs[i]);
+  }
+  return Number.isFinite(a) && Number.isFinite(b) ? [a, b] : null;
+}
+
+/** Compares each folder's records with that folder's summary (one per trial in multi-run uploads). */
+function agreementFor(s: AiperfRunState, warnings: string[]) {
+  const rows = [];
+  const sources: string[] = [];
+  const dirs = new Set(s.summaries.map((x) => x.dir));
+  const recordDirs = new Set(s.recordDirs.map((d) => d.dir));
+  // One summary and one records file in different folders (hand-assembled upload): still a pair.
+  const loosePair = dirs.size === 1 && recordDirs.size === 1 && ![...dirs].some((d) => recordDirs.has(d));
+  for (const dir of dirs) {
+    const summary = primarySummary(s.summaries.filter((x) => x.dir === dir));
+    const ranges = loosePair ? s.recordDirs : s.recordDirs.filter((d) => d.dir === dir);
+    if (!summary || ranges.length === 0) continue;
+    const sub = subLog(s.log, ranges);
+    const compared = compareWithSummary(computeRequestsBlock(sub), summary.summary);
+    if (compared.length === 0) continue;
+    sources.push(summary.name);
+    rows.push(...compared.map((r) => ({ ...r, source: summary.name })));
+    const w = disagreementWarning(compared, summary.name);
+    if (w) warnings.push(w);
+  }
+  if (sources.length === 0) return null;
+  return { sources, rows, disagreements: rows.filter((r) => !r.agrees).length };
+}
+
+function subLog(log: RequestLog, ranges: Array<{ from: number; to: number }>): RequestLog {
+  if (ranges.length === 1 && ranges[0].from === 0 && ranges[0].to === log.length) return log;
+  const out = new RequestLog();
+  out.baseNs = log.baseNs;
+  for (const { from, to } of ranges) for (let i = from; i < to; i++) out.copyFrom(log, i);
+  return out;
+}
+
+function runInfo(summary: AiperfSummary | undefined, trials: number): SummaryBlocks["info"] {
+  const info: SummaryBlocks["info"] = {};
+  const set = (k: string, v: string | number | boolean | null | undefined) => {
+    if (v !== null && v !== undefined) info[k] = v;
+  };
+  if (summary) {
+    const c = summary.config;
+    set("model", c.model);
+    set("endpoint", c.endpointUrl);
+    set("endpointType", c.endpointType);
+    set("streaming", c.streaming);
+    set("concurrency", c.concurrency);
+    set("requestRate", c.requestRate);
+    set("requestCount", c.requestCount);
+    set("aiperfVersion", summary.aiperfVersion);
+    set("schemaVersion", summary.schemaVersion);
+  }
+  if (trials > 1) set("trials", trials);
+  return info;
+}
+
+/** JSON before CSV: the CSV rounds to 2 decimals and has no configuration. */
+function primarySummary(summaries: SummaryFile[]): SummaryFile | undefined {
+  return summaries.find((s) => s.format === "json") ?? summaries[0];
+}
