@@ -59,7 +59,7 @@ export function CacheView({ run }: RunViewProps) {
       {d ? (
         <>
           <div className="flex flex-wrap items-center justify-between gap-3">
-            <RoleLegend roles={d.rows.map((r) => r.role)} />
+            <RoleLegend roles={d.rows.filter((r) => r.hitRate !== null).map((r) => r.role)} />
             <EndpointPicker payload={d} />
           </div>
           <ChartBarEndpointHitRate rows={d.rows} />

@@ -47,7 +47,11 @@ export function KvView({ run }: RunViewProps) {
       {d ? (
         <>
           <div className="flex flex-wrap items-center justify-between gap-3">
-            <RoleLegend roles={d.rows.map((r) => r.role)} />
+            <RoleLegend
+              roles={d.rows
+                .filter((r) => r.kvCapacityTokens !== null || r.kvUsageAvg !== null)
+                .map((r) => r.role)}
+            />
             <EndpointPicker payload={d} />
           </div>
           {d.rows.some((r) => r.kvCapacityTokens !== null) ? (

@@ -74,7 +74,11 @@ export function OffloadView({ run }: RunViewProps) {
       {hasOffload && d ? (
         <>
           <div className="flex flex-wrap items-center justify-between gap-3">
-            <RoleLegend roles={d.rows.map((r) => r.role)} />
+            <RoleLegend
+              roles={d.rows
+                .filter((r) => r.offloadBytesGpuToCpu !== null || r.offloadBytesCpuToGpu !== null)
+                .map((r) => r.role)}
+            />
             <EndpointPicker payload={d} />
           </div>
           <div className="grid gap-4 lg:grid-cols-2">
