@@ -178,10 +178,11 @@ function sniffDocument(text: string): Detected {
       return { kind: "trtllm-perf-metrics", format: "json-array" };
     return { kind: "unknown", format: "json" };
   }
-  if (has("timeslices")) return { kind: "aiperf-summary", format: "timeslices-json" };
-  if (has("aggregation_type")) return { kind: "aiperf-summary", format: "aggregate-json" };
+  // Server-metrics series carry their own nested "timeslices": test for them first.
   if (has("endpoints_configured") || (has("metrics") && has("series") && has("endpoint_url")))
     return { kind: "aiperf-server-metrics", format: "json" };
+  if (has("timeslices")) return { kind: "aiperf-summary", format: "timeslices-json" };
+  if (has("aggregation_type")) return { kind: "aiperf-summary", format: "aggregate-json" };
   if (has("payloads") && has("data")) return { kind: "aiperf-inputs", format: "json" };
   if (SUMMARY_TAGS.some(has) && has("unit")) return { kind: "aiperf-summary", format: "json" };
   if (has("timing_metrics")) return { kind: "trtllm-perf-metrics", format: "json" };

@@ -118,6 +118,11 @@ describe("detectKind on junk", () => {
       format: "json",
     });
   });
+  it("a server-metrics export larger than the head, with nested timeslices, stays server metrics", () => {
+    const series = `{"endpoint_url":"http://a:8000/metrics","stats":{"avg":1},"timeslices":[${'{"start_ns":1,"end_ns":2,"avg":1},'.repeat(40_000)}`;
+    const head = `{"schema_version":"1.0","summary":{"endpoints_configured":["http://a:8000/metrics"]},"metrics":{"vllm:x":{"type":"gauge","series":[${series}`;
+    expect(d(head.slice(0, DETECT_HEAD_BYTES), false)).toEqual({ kind: "aiperf-server-metrics", format: "json" });
+  });
   it("aiperf timeslice exports", () => {
     expect(d('{"timeslices":[{"timeslice_index":0}]}')).toEqual({
       kind: "aiperf-summary",
