@@ -1,0 +1,90 @@
+/**
+ * The production server (`next start`) SIGKILLed in the middle of an ingest, then restarted on
+ * the same data directory: the run shows as failed (never complete), its raw file is intact and
+ * re-ingest completes it.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { trtRecordText } from "../fixtures/bad/generate-big";
+import { startApp, type RunningApp } from "./harness";
+
+const RECORDS = 60_000;
+const ENV = { RUNLENS_INGEST_STALE_MS: "1500" };
+
+async function ingestingRunWithRows(dbFile: string, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (fs.existsSync(dbFile)) {
+      const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+      try {
+        const run = db.prepare("select id from runs where status = 'ingesting'").get() as
+          { id: string } | undefined;
+        if (run) {
+          const { n } = db
+            .prepare("select count(*) as n from trtllm_requests where run_id = ?")
+            .get(run.id) as { n: number };
+          if (n > 0) return run.id;
+        }
+      } catch {
+        // schema not there yet
+      } finally {
+        db.close();
+      }
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error("the server never got into the ingest");
+}
+
+describe("server killed mid-ingest", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-crash-e2e-"));
+  const dataDir = path.join(dir, "data");
+  const input = path.join(dir, "perf_metrics-0.jsonl");
+  let apps: RunningApp[] = [];
+  afterAll(async () => {
+    for (const a of apps) await a.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("restarts with the run failed, its file kept, and re-ingest completes it", async () => {
+    fs.writeFileSync(input, Array.from({ length: RECORDS }, (_, i) => trtRecordText(i)).join("\n") + "\n");
+    const first = await startApp({ dataDir, env: ENV });
+    apps.push(first);
+    const form = new FormData();
+    form.append("file", new Blob([fs.readFileSync(input)]), "perf_metrics-0.jsonl");
+    const pending = fetch(`${first.url}/api/runs`, { method: "POST", body: form }).catch(() => null);
+
+    const id = await ingestingRunWithRows(path.join(dataDir, "runlens.sqlite"), 60_000);
+    first.process.kill("SIGKILL");
+    expect(await pending).toBeNull();
+
+    const second = await startApp({ dataDir, env: ENV });
+    // The first one is gone already; stopping it would only wait for an exit that has happened.
+    apps = [second];
+    let run: { status: string; error: string | null; files: Array<{ id: string }> } | null = null;
+    for (let i = 0; i < 50; i++) {
+      run = await (await fetch(`${second.url}/api/runs/${id}`)).json();
+      if (run!.status !== "ingesting") break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(run!.status).toBe("failed");
+    expect(run!.error).toMatch(/interrupted/);
+    const list = await (await fetch(`${second.url}/api/runs`)).json();
+    expect(list.runs.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([[id, "failed"]]);
+
+    const file = await fetch(`${second.url}/api/runs/${id}/files/${run!.files[0].id}`);
+    expect(Buffer.from(await file.arrayBuffer()).equals(fs.readFileSync(input))).toBe(true);
+
+    const re = await fetch(`${second.url}/api/runs/${id}/reingest`, { method: "POST" });
+    expect(re.status).toBe(200);
+    const done = await re.json();
+    expect([done.status, done.files[0].records, done.timeBreakdown.requestCount]).toEqual([
+      "ready",
+      RECORDS,
+      RECORDS,
+    ]);
+  });
+});
