@@ -79,7 +79,8 @@ describe("compare two TensorRT-LLM runs", () => {
     const csv = await download(page, () => figure.getByRole("button", { name: "CSV" }).click());
     const lines = csv.bytes.toString("utf8").trim().split(/\r\n/);
     expect(lines[0]).toBe("run,runId,segment,p90Ms");
-    expect(lines).toContain(`main baseline,${a},decode,380`);
+    const decodeLine = lines.find((l) => l.startsWith(`main baseline,${a},decode,`));
+    expect(Number(decodeLine?.split(",")[3])).toBeCloseTo(380, 6);
     const deltas = await download(page, () => page.getByRole("button", { name: "CSV" }).first().click());
     expect(deltas.name).toBe("compare-deltas-p90.csv");
     await context.close();
@@ -126,7 +127,7 @@ describe("compare two TensorRT-LLM runs", () => {
     await expect.poll(() => page.getByTestId("run-name").textContent()).toContain("branch run v2");
     await page.getByRole("button", { name: "+ label" }).click();
     await page.getByLabel("New labels, comma separated").fill("candidate, h200");
-    await page.getByRole("button", { name: "Add" }).click();
+    await page.getByRole("button", { name: "Add", exact: true }).click();
     await expect.poll(() => page.getByRole("link", { name: "candidate" }).count()).toBe(1);
     const stored = await (await fetch(`${app.url}/api/runs/${b}`)).json();
     expect(stored).toMatchObject({ name: "branch run v2", labels: ["candidate", "h200"] });
