@@ -9,10 +9,11 @@ export function TrialsNote({ runId, enabled }: { runId: string; enabled: boolean
   if (!enabled || !data) return null;
   return (
     <p className="rounded-lg border border-border bg-card p-3 text-xs text-muted" data-testid="aiperf-trials">
-      This upload holds {data.trials.length} aiperf trials (
+      This upload holds {data.trials.length} aiperf runs (
       {data.trials.map((t) => `${t.name}: ${t.records}`).join(", ")} records). The statistics and charts pool
-      every trial&apos;s profiling requests, as one benchmark; each trial is still checked against its own
-      summary below. Upload a single trial folder to see it alone.
+      every run&apos;s profiling requests as one benchmark, which is what repeated trials of one configuration
+      (profile_runs/run_NNNN) mean; each run is still checked against its own summary. Upload a single folder
+      to see one run alone, or each folder separately to compare sweep points.
     </p>
   );
 }

@@ -90,6 +90,8 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AnalyzerRe
       })),
     };
   }
+  const sweep = sweepWarning(trials, s.summaries);
+  if (sweep) warnings.push(sweep);
 
   if (s.gpu.size > 0) {
     const window = profilingWindow(log);
@@ -181,4 +183,24 @@ function runInfo(summary: AiperfSummary | undefined, trials: number): SummaryBlo
 /** JSON before CSV: the CSV rounds to 2 decimals and has no configuration. */
 function primarySummary(summaries: SummaryFile[]): SummaryFile | undefined {
   return summaries.find((s) => s.format === "json") ?? summaries[0];
+}
+
+const TRIAL_DIR = /(^|\/)profile_runs\/(run|trial)_\d+$/;
+
+/**
+ * Pooling is right for repeated trials of one configuration, wrong for a sweep (one folder per
+ * concurrency or ISL/OSL point): say so when folders are not aiperf trial folders or when their
+ * summaries were run with different settings.
+ */
+export function sweepWarning(dirs: string[], summaries: SummaryFile[]): string | null {
+  if (dirs.length < 2) return null;
+  const settings = new Set(
+    summaries
+      .filter((x) => x.format === "json")
+      .map((x) =>
+        JSON.stringify([x.summary.config.concurrency, x.summary.config.requestRate, x.summary.config.model]),
+      ),
+  );
+  if (dirs.every((d) => TRIAL_DIR.test(d)) && settings.size <= 1) return null;
+  return `this upload holds ${dirs.length} aiperf runs in different folders${settings.size > 1 ? " with different settings (concurrency, rate or model)" : ""}; their requests are pooled here — upload each folder as its own run to compare them side by side`;
 }

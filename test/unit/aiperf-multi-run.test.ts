@@ -22,6 +22,7 @@ describe("multi-run folder (profile_runs/run_NNNN)", () => {
     const { result, handle } = await analyze(files);
     expect(result.requests!.count).toBe(500);
     expect(result.info!.trials).toBe(2);
+    expect(result.warnings!.filter((w) => w.includes("different folders"))).toEqual([]);
     expect(result.warnings!.filter((w) => w.startsWith("aiperf summary disagrees:"))).toEqual([]);
     const agreement = result.charts!["aiperf-agreement"] as { sources: string[]; disagreements: number };
     expect(agreement.sources).toHaveLength(2);
@@ -32,6 +33,33 @@ describe("multi-run folder (profile_runs/run_NNNN)", () => {
         { name: "profile_runs/run_0002", records: 200 },
       ],
     });
+    await handle.close();
+  });
+});
+
+describe("sweep folders", () => {
+  it("warns that pooling mixes settings when folders are not trials of one configuration", async () => {
+    const a = await generateAiperfRun(path.join(dir, "c2"), {
+      records: 50,
+      seed: 3,
+      concurrency: 2,
+      csv: false,
+    });
+    const b = await generateAiperfRun(path.join(dir, "c8"), {
+      records: 50,
+      seed: 4,
+      concurrency: 8,
+      csv: false,
+    });
+    const { result, handle } = await analyze([
+      diskFile(a.jsonlPath, "concurrency_2/profile_export.jsonl", 0),
+      diskFile(a.summaryPath, "concurrency_2/profile_export_aiperf.json", 1),
+      diskFile(b.jsonlPath, "concurrency_8/profile_export.jsonl", 2),
+      diskFile(b.summaryPath, "concurrency_8/profile_export_aiperf.json", 3),
+    ]);
+    expect(
+      result.warnings!.some((w) => w.includes("2 aiperf runs in different folders with different settings")),
+    ).toBe(true);
     await handle.close();
   });
 });
