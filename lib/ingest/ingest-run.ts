@@ -13,6 +13,7 @@ import {
   clearDerived,
   commitRun,
   getFiles,
+  getRun,
   insertRun,
   markRunStatus,
   unreferenced,
@@ -68,7 +69,14 @@ export async function createRunFromUpload(app: AppContext, upload: ReceivedUploa
   try {
     await insertRun(
       app.store.db,
-      { id, name, labels: parseLabels(upload.fields.labels), createdAt: Date.now(), aggregatorVersion: AGGREGATOR_VERSION },
+      {
+        id,
+        name,
+        labels: parseLabels(upload.fields.labels),
+        createdAt: Date.now(),
+        aggregatorVersion: AGGREGATOR_VERSION,
+        warnings: upload.warnings,
+      },
       files,
     );
   } catch (err) {
@@ -95,7 +103,7 @@ export async function createRunFromUpload(app: AppContext, upload: ReceivedUploa
         warnings: report?.warnings ?? [],
       };
     }),
-    warnings: [...upload.warnings, ...outcome.warnings],
+    warnings: [...new Set([...upload.warnings, ...outcome.warnings])],
   };
 }
 
@@ -140,7 +148,10 @@ export async function ingestRun(app: AppContext, runId: string): Promise<IngestO
     for (const a of analyzers) results.push(await a.finish(ctx));
     const unknown = files.filter((f) => f.kind === "unknown").map((f) => f.name);
     const notes = unknown.length ? [`not recognised and stored only: ${unknown.slice(0, 10).join(", ")}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ""}`] : [];
-    const blocks = mergeResults(results, notes);
+    // Upload-level warnings live on the run row, so a re-ingest repeats them too.
+    const run = await getRun(db, runId);
+    const uploadWarnings = run ? (JSON.parse(run.warnings) as string[]) : [];
+    const blocks = mergeResults(results, [...uploadWarnings, ...notes]);
     await commitRun(db, runId, {
       blocks,
       backend: pickBackend(blocks, results),

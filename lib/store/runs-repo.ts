@@ -16,6 +16,8 @@ export interface NewRun {
   labels: string[];
   createdAt: number;
   aggregatorVersion: number;
+  /** Upload-level warnings (skipped archive entries…): kept with the run, repeated in every summary. */
+  warnings?: string[];
 }
 
 export async function insertRun(db: Db, run: NewRun, files: FileRow[]): Promise<void> {
@@ -34,7 +36,7 @@ export async function insertRun(db: Db, run: NewRun, files: FileRow[]): Promise<
         backend: null,
         request_count: null,
         summary: null,
-        warnings: "[]",
+        warnings: JSON.stringify(run.warnings ?? []),
         error: null,
       })
       .execute();
@@ -226,7 +228,6 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
       .set({
         status: "ready",
         summary: JSON.stringify(done.blocks),
-        warnings: JSON.stringify(done.blocks.warnings),
         backend: done.backend,
         request_count: done.requestCount,
         aggregator_version: done.aggregatorVersion,

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { GET as health } from "@/app/api/health/route";
 import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import {
   writeExpandingZip,
   writeGzipBomb,
@@ -106,7 +107,19 @@ describe("bad-input corpus", () => {
         expect(f.warnings.filter((w) => w.line !== undefined)).toHaveLength(c.listedWarnings);
       if (c.moreWarnings) expect(f.warnings.at(-1)?.message).toBe(c.moreWarnings);
       if (c.requestCount !== undefined) expect(run.requests.count).toBe(c.requestCount);
-      for (const w of c.uploadWarnings ?? []) expect(body.warnings.join("\n")).toContain(`unsafe path: ${w}`);
+      for (const w of c.uploadWarnings ?? []) {
+        expect(body.warnings.join("\n")).toContain(`unsafe path: ${w}`);
+        // Kept with the run, not only in the upload response.
+        expect(run.warnings.join("\n")).toContain(`unsafe path: ${w}`);
+      }
+      if (c.uploadWarnings) {
+        expect(body.warnings).toHaveLength(c.uploadWarnings.length);
+        const again = await reingest(
+          new Request("http://localhost/x", { method: "POST" }),
+          idParams(body.id),
+        );
+        expect((await again.json()).warnings).toEqual(run.warnings);
+      }
     });
   }
 
