@@ -52,7 +52,7 @@ export function ChartBarCompareRuns({
             formatter={(v) => (v === null || v === undefined ? "—" : format(Number(v)))}
             contentStyle={{ background: "var(--card)", borderColor: "var(--border)" }}
           />
-          <Legend wrapperStyle={{ fontSize: 11 }} />
+          <Legend wrapperStyle={{ fontSize: 11 }} itemSorter={null} />
           {runs.map((r) => (
             <Bar key={r.id} dataKey={r.id} name={r.name} fill={r.color} isAnimationActive={false} />
           ))}

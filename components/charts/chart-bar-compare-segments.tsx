@@ -43,7 +43,7 @@ export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; st
             formatter={(v) => formatMs(Number(v))}
             contentStyle={{ background: "var(--card)", borderColor: "var(--border)" }}
           />
-          <Legend wrapperStyle={{ fontSize: 11 }} />
+          <Legend wrapperStyle={{ fontSize: 11 }} itemSorter={null} />
           {segments.map((s) => (
             <Bar
               key={s.name}

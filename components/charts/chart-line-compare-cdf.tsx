@@ -48,7 +48,7 @@ export function ChartLineCompareCdf({
             formatter={(v) => `${Number(v).toFixed(1)}%`}
             contentStyle={{ background: "var(--card)", borderColor: "var(--border)" }}
           />
-          <Legend wrapperStyle={{ fontSize: 11 }} />
+          <Legend wrapperStyle={{ fontSize: 11 }} itemSorter={null} />
           {series.map((s) => (
             <Line
               key={s.runId}
