@@ -175,19 +175,22 @@ class Stager {
         this.archiveName ??= name;
         return this.stageTar(Readable.from(inner.stream));
       }
+      this.countEntry();
       return this.stageFile(stripGzSuffix(name), Readable.from(inner.stream), true);
     }
     if (isTar(head)) {
       this.archiveName ??= name;
       return this.stageTar(Readable.from(body));
     }
+    // Plain parts count toward the same file limit as archive entries: 100,000 tiny parts are a bomb too.
+    this.countEntry();
     return this.stageFile(name, Readable.from(body), false);
   }
 
   private countEntry(): void {
     this.entries++;
     if (this.entries > this.limits.maxArchiveEntries)
-      throw new UploadError(413, "archive_too_many_entries", `archives may hold at most ${this.limits.maxArchiveEntries} files`);
+      throw new UploadError(413, "archive_too_many_entries", `an upload may hold at most ${this.limits.maxArchiveEntries} files, archive entries included`);
   }
 
   async stageFile(name: string, source: Readable, expanded: boolean): Promise<void> {

@@ -291,6 +291,20 @@ describe("big hostile inputs (generated)", () => {
     expect(blobs).toEqual([]);
   });
 
+  it("refuses more plain file parts than the file limit (413)", async () => {
+    ({ cleanup } = await useTestApp({ RUNLENS_MAX_ARCHIVE_ENTRIES: "5" }));
+    const valid = fs.readFileSync(path.join(BAD, "files/valid-aiperf.jsonl"));
+    const five = Array.from({ length: 5 }, (_, i) => ({
+      name: `p${i}.jsonl`,
+      content: Buffer.concat([valid, Buffer.from("\n".repeat(i))]),
+    }));
+    expect((await upload(uploadRequest(five))).status).toBe(201);
+    const six = [...five, { name: "p5.jsonl", content: valid }];
+    const res = await upload(uploadRequest(six));
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.code).toBe("archive_too_many_entries");
+  });
+
   it("refuses an upload over the byte limit (413)", async () => {
     ({ cleanup } = await useTestApp({ RUNLENS_MAX_UPLOAD_BYTES: "4096" }));
     const res = await upload(uploadRequest([{ name: "profile_export.jsonl", content: "x".repeat(10_000) }]));
