@@ -7,6 +7,7 @@ import { CopyLinkButton } from "@/components/run/copy-link-button";
 import { compareQueryOptions } from "@/lib/api/compare-query-options";
 import { COMPARE_STATS, type CompareStat } from "@/lib/metrics/compare";
 import { CollectorWarning } from "./collector-warning";
+import { CollectorsTable } from "./collectors-table";
 import { useCompareBasket } from "./compare-basket";
 import { CompareCdf } from "./compare-cdf";
 import { CompareMetricCharts } from "./compare-metric-charts";
@@ -84,6 +85,7 @@ export function ComparePage() {
             }}
           />
           <CollectorWarning data={data} />
+          <CollectorsTable runs={data.runs} />
           {data.runs.length < 2 ? (
             <p className="text-sm text-muted">
               Add another run to compare against (from the runs table or a run page).
