@@ -11,6 +11,25 @@ import { HashingStream } from "./hashing-stream";
 export class FsBlobStore implements BlobStore {
   constructor(private readonly dir: string) {
     fs.mkdirSync(path.join(dir, "tmp"), { recursive: true });
+    void this.sweepTmp();
+  }
+
+  /**
+   * Removes temp files a killed process left behind (an upload cut off mid-write). Only old ones:
+   * a fresh temp file may belong to an upload in progress.
+   */
+  async sweepTmp(maxAgeMs = 60 * 60_000, now = Date.now()): Promise<number> {
+    const tmp = path.join(this.dir, "tmp");
+    let removed = 0;
+    for (const name of await fs.promises.readdir(tmp).catch(() => [] as string[])) {
+      const file = path.join(tmp, name);
+      const stat = await fs.promises.stat(file).catch(() => null);
+      if (stat && now - stat.mtimeMs > maxAgeMs) {
+        await fs.promises.rm(file, { force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 
   private pathOf(sha256: string): string {

@@ -204,3 +204,26 @@ describe("interrupted-ingest rules", () => {
     }
   });
 });
+
+describe("leftovers of a killed upload", () => {
+  it("old temp files in the blob store are removed, fresh ones kept", async () => {
+    const { FsBlobStore } = await import("@/lib/store/fs-blob-store");
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-blobs-"));
+    try {
+      fs.mkdirSync(path.join(root, "tmp"), { recursive: true });
+      const old = path.join(root, "tmp", "old.gz");
+      const fresh = path.join(root, "tmp", "fresh.gz");
+      fs.writeFileSync(old, "partial");
+      fs.writeFileSync(fresh, "in progress");
+      const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+      fs.utimesSync(old, twoHoursAgo, twoHoursAgo);
+      const store = new FsBlobStore(root);
+      // The constructor starts a sweep; this one waits for the same outcome.
+      await store.sweepTmp();
+      expect(fs.existsSync(old)).toBe(false);
+      expect(fs.existsSync(fresh)).toBe(true);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
