@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { claimForIngest, failInterruptedIngests } from "@/lib/runs/interrupted-ingest";
 import type { AppContext } from "@/lib/server/app-context";
 import { trtRecordText } from "../fixtures/bad/generate-big";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
@@ -124,6 +125,46 @@ describe.skipIf(!PG_URL)("PostgreSQL concurrency and outages", () => {
       app.store.db,
     );
     expect(keys.rows[0].n).toBe(1);
+  });
+
+  it("marks a run whose ingest heartbeat stopped as failed, and claims re-ingest atomically", async () => {
+    const db = app.store.db;
+    const base = {
+      created_at: 0,
+      aggregator_version: 1,
+      labels: "[]",
+      kinds: "[]",
+      backend: null,
+      request_count: null,
+      summary: null,
+      warnings: "[]",
+      error: null,
+    };
+    const now = Date.now();
+    await db
+      .insertInto("runs")
+      .values([
+        { ...base, id: "pg-dead-run-01", name: "dead", status: "ingesting", updated_at: now - 120_000 },
+        { ...base, id: "pg-live-run-01", name: "live", status: "ingesting", updated_at: now },
+      ])
+      .execute();
+    expect(await failInterruptedIngests(db, 60_000, now)).toBe(1);
+    const rows = await db
+      .selectFrom("runs")
+      .select(["id", "status"])
+      .where("id", "like", "pg-%")
+      .orderBy("id")
+      .execute();
+    expect(rows).toEqual([
+      { id: "pg-dead-run-01", status: "failed" },
+      { id: "pg-live-run-01", status: "ingesting" },
+    ]);
+    const claims = await Promise.all([
+      claimForIngest(db, "pg-dead-run-01"),
+      claimForIngest(db, "pg-dead-run-01"),
+    ]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    await db.deleteFrom("runs").where("id", "like", "pg-%").execute();
   });
 
   it("answers 503 while the database is unreachable and recovers when it returns", async () => {
