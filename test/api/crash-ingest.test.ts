@@ -227,3 +227,41 @@ describe("leftovers of a killed upload", () => {
     }
   });
 });
+
+describe("a raw file lost from the blob store", () => {
+  it("download says so (404), re-ingest fails the run with a message that names no path", async () => {
+    const { cleanup, dataDir } = await useTestApp();
+    const errors = console.error;
+    console.error = () => {};
+    try {
+      const { POST: upload } = await import("@/app/api/runs/route");
+      const { uploadRequest } = await import("../helpers/test-app");
+      const res = await upload(
+        uploadRequest([{ name: "perf_metrics-0.jsonl", content: trtRecordText(1) + "\n" }]),
+      );
+      const { id, files } = await res.json();
+      const blobs = fs
+        .readdirSync(path.join(dataDir, "blobs"), { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith(".gz") && !f.startsWith("tmp"));
+      for (const b of blobs) fs.rmSync(path.join(dataDir, "blobs", b));
+
+      const file = await download(new Request("http://localhost/x"), {
+        params: Promise.resolve({ id, fileId: files[0].id }),
+      });
+      expect(file.status).toBe(404);
+      expect((await file.json()).error.code).toBe("file_missing");
+
+      const again = await reingest(new Request("http://localhost/x", { method: "POST" }), idParams(id));
+      expect(again.status).toBe(200);
+      const run = await again.json();
+      expect(run.status).toBe("failed");
+      expect(run.error).toMatch(/^ingest failed: /);
+      expect(run.error).not.toContain(dataDir);
+      expect(run.error).not.toMatch(/\/blobs\//);
+    } finally {
+      console.error = errors;
+      await cleanup();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { getAppContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/handle";
-import { notFound } from "@/lib/server/http";
+import { jsonError, notFound } from "@/lib/server/http";
 import { isValidId } from "@/lib/store/ids";
 import { getFile } from "@/lib/store/runs-repo";
 
@@ -15,6 +15,8 @@ export const GET = handle(
     const app = await getAppContext();
     const file = await getFile(app.store.db, id, fileId);
     if (!file) return notFound("file");
+    if (!(await app.blobs.has(file.sha256)))
+      return jsonError(404, "file_missing", "the stored bytes of this file are missing from the blob store");
     const stream = await app.blobs.open(file.sha256);
     const base = (file.name.split("/").pop() ?? "file").replace(/[^\w.\-]+/g, "_");
     return new Response(Readable.toWeb(stream) as ReadableStream, {
