@@ -255,7 +255,7 @@ class Stager {
       // The central directory states the entry count: refuse a bomb before staging any entry.
       if (this.entries + zip.entryCount > this.limits.maxArchiveEntries) {
         zip.close();
-        throw new UploadError(413, "archive_too_many_entries", `archives may hold at most ${this.limits.maxArchiveEntries} files`);
+        throw new UploadError(413, "archive_too_many_entries", `an upload may hold at most ${this.limits.maxArchiveEntries} files, archive entries included`);
       }
       try {
         await this.walkZip(zip);
