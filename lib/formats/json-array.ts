@@ -29,7 +29,8 @@ export async function* readJsonArrayElements(
     if (done) break;
     if (!bomChecked) {
       bomChecked = true;
-      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
+      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf)
+        chunk = chunk.subarray(3);
     }
     let segStart = -1;
     for (let i = 0; i < chunk.length; i++) {
@@ -60,7 +61,9 @@ export async function* readJsonArrayElements(
       if (scalar) {
         if (c !== 0x2c && c !== 0x5d && c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) continue;
         const tail = chunk.subarray(segStart === -1 ? 0 : segStart, i);
-        const text = overlong ? null : (parts.length ? Buffer.concat([...parts, tail]) : tail).toString("utf8");
+        const text = overlong
+          ? null
+          : (parts.length ? Buffer.concat([...parts, tail]) : tail).toString("utf8");
         yield { index: index++, text };
         parts = [];
         partBytes = 0;

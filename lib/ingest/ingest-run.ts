@@ -44,11 +44,19 @@ export function parseLabels(raw: string | undefined): string[] {
 export async function createRunFromUpload(app: AppContext, upload: ReceivedUpload): Promise<UploadResponse> {
   const recognised = upload.files.filter((f) => f.kind !== "unknown");
   if (recognised.length === 0) {
-    const orphans = await unreferenced(app.store.db, upload.files.filter((f) => f.created).map((f) => f.sha256));
+    const orphans = await unreferenced(
+      app.store.db,
+      upload.files.filter((f) => f.created).map((f) => f.sha256),
+    );
     for (const sha of orphans) await app.blobs.delete(sha).catch(() => {});
-    throw new UploadError(422, "no_recognized_files", "none of the uploaded files is a format Runlens reads", {
-      files: upload.files.map((f) => ({ name: f.name, kind: f.kind, format: f.format, bytes: f.bytes })),
-    });
+    throw new UploadError(
+      422,
+      "no_recognized_files",
+      "none of the uploaded files is a format Runlens reads",
+      {
+        files: upload.files.map((f) => ({ name: f.name, kind: f.kind, format: f.format, bytes: f.bytes })),
+      },
+    );
   }
   const id = newRunId();
   const name = (upload.fields.name?.trim() || upload.suggestedName).slice(0, 200);
@@ -147,7 +155,11 @@ export async function ingestRun(app: AppContext, runId: string): Promise<IngestO
     const results: AnalyzerResult[] = [];
     for (const a of analyzers) results.push(await a.finish(ctx));
     const unknown = files.filter((f) => f.kind === "unknown").map((f) => f.name);
-    const notes = unknown.length ? [`not recognised and stored only: ${unknown.slice(0, 10).join(", ")}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ""}`] : [];
+    const notes = unknown.length
+      ? [
+          `not recognised and stored only: ${unknown.slice(0, 10).join(", ")}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ""}`,
+        ]
+      : [];
     // Upload-level warnings live on the run row, so a re-ingest repeats them too.
     const run = await getRun(db, runId);
     const uploadWarnings = run ? (JSON.parse(run.warnings) as string[]) : [];

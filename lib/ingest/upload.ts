@@ -53,15 +53,24 @@ class ByteLimit extends Transform {
   }
   _transform(chunk: Buffer, _e: BufferEncoding, done: TransformCallback) {
     this.bytes += chunk.length;
-    if (this.bytes > this.max) return done(new UploadError(413, "payload_too_large", `upload exceeds ${this.max} bytes`));
+    if (this.bytes > this.max)
+      return done(new UploadError(413, "payload_too_large", `upload exceeds ${this.max} bytes`));
     done(null, chunk);
   }
 }
 
-export async function receiveUpload(req: Request, blobs: BlobStore, limits: UploadLimits): Promise<ReceivedUpload> {
+export async function receiveUpload(
+  req: Request,
+  blobs: BlobStore,
+  limits: UploadLimits,
+): Promise<ReceivedUpload> {
   const contentType = req.headers.get("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("multipart/form-data"))
-    throw new UploadError(415, "unsupported_media_type", "send the files as multipart/form-data (one `file` part each)");
+    throw new UploadError(
+      415,
+      "unsupported_media_type",
+      "send the files as multipart/form-data (one `file` part each)",
+    );
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limits.maxUploadBytes)
     throw new UploadError(413, "payload_too_large", `upload exceeds ${limits.maxUploadBytes} bytes`);
@@ -100,7 +109,8 @@ export async function receiveUpload(req: Request, blobs: BlobStore, limits: Uplo
   });
   busboy.on("field", (field, value) => {
     if (field === "name") fields.name = value;
-    else if (field === "labels" || field === "label") fields.labels = fields.labels ? `${fields.labels},${value}` : value;
+    else if (field === "labels" || field === "label")
+      fields.labels = fields.labels ? `${fields.labels},${value}` : value;
   });
 
   const limit = new ByteLimit(limits.maxUploadBytes);
@@ -115,7 +125,11 @@ export async function receiveUpload(req: Request, blobs: BlobStore, limits: Uplo
     await chain;
   } catch (err) {
     if (timeout.signal.aborted)
-      failure ??= new UploadError(408, "upload_timeout", `the upload did not arrive within ${Math.round((limits.uploadTimeoutMs ?? 0) / 1000)} s`);
+      failure ??= new UploadError(
+        408,
+        "upload_timeout",
+        `the upload did not arrive within ${Math.round((limits.uploadTimeoutMs ?? 0) / 1000)} s`,
+      );
     // A part being staged when the body was cut off may never see its end: do not wait for it forever.
     await Promise.race([chain.catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
     failure ??= err;
@@ -134,7 +148,9 @@ export async function receiveUpload(req: Request, blobs: BlobStore, limits: Uplo
   }
   if (stager.files.length === 0) {
     if (stager.warnings.length > 0)
-      throw new UploadError(422, "no_usable_files", "every file in the upload was refused", { warnings: stager.warnings });
+      throw new UploadError(422, "no_usable_files", "every file in the upload was refused", {
+        warnings: stager.warnings,
+      });
     throw new UploadError(400, "no_files", "the upload contains no files (send `file` parts)");
   }
   return { files: stager.files, fields, warnings: stager.warnings, suggestedName: stager.suggestedName() };
@@ -190,7 +206,11 @@ class Stager {
   private countEntry(): void {
     this.entries++;
     if (this.entries > this.limits.maxArchiveEntries)
-      throw new UploadError(413, "archive_too_many_entries", `an upload may hold at most ${this.limits.maxArchiveEntries} files, archive entries included`);
+      throw new UploadError(
+        413,
+        "archive_too_many_entries",
+        `an upload may hold at most ${this.limits.maxArchiveEntries} files, archive entries included`,
+      );
   }
 
   async stageFile(name: string, source: Readable, expanded: boolean): Promise<void> {
@@ -237,7 +257,8 @@ class Stager {
 
   private async stageMaybeGz(name: string, stream: Readable): Promise<void> {
     const { head, stream: body } = await peek(stream, 2);
-    if (isGzip(head)) return this.stageFile(stripGzSuffix(name), Readable.from(gunzipChunks(body, name)), true);
+    if (isGzip(head))
+      return this.stageFile(stripGzSuffix(name), Readable.from(gunzipChunks(body, name)), true);
     return this.stageFile(name, Readable.from(body), true);
   }
 
@@ -249,13 +270,19 @@ class Stager {
       const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
         // decodeStrings off: yauzl would abort the whole archive on one unsafe name; we skip that entry instead.
         yauzl.open(tmp, { lazyEntries: true, validateEntrySizes: true, decodeStrings: false }, (err, z) =>
-          err || !z ? reject(new UploadError(422, "bad_archive", `${name} is not a readable zip archive`)) : resolve(z),
+          err || !z
+            ? reject(new UploadError(422, "bad_archive", `${name} is not a readable zip archive`))
+            : resolve(z),
         ),
       );
       // The central directory states the entry count: refuse a bomb before staging any entry.
       if (this.entries + zip.entryCount > this.limits.maxArchiveEntries) {
         zip.close();
-        throw new UploadError(413, "archive_too_many_entries", `an upload may hold at most ${this.limits.maxArchiveEntries} files, archive entries included`);
+        throw new UploadError(
+          413,
+          "archive_too_many_entries",
+          `an upload may hold at most ${this.limits.maxArchiveEntries} files, archive entries included`,
+        );
       }
       try {
         await this.walkZip(zip);
@@ -299,7 +326,11 @@ class Stager {
           }
           if (isJunkEntry(fileName)) return;
           if (this.expanded + entry.uncompressedSize > this.limits.maxExpandedBytes)
-            throw new UploadError(413, "payload_too_large", "the archive expands beyond the configured limit");
+            throw new UploadError(
+              413,
+              "payload_too_large",
+              "the archive expands beyond the configured limit",
+            );
           const stream = await new Promise<Readable>((res, rej) =>
             zip.openReadStream(entry, (err, s) => (err || !s ? rej(err ?? new Error("zip entry")) : res(s))),
           );
@@ -317,14 +348,26 @@ class Stager {
 }
 
 /** Stores one file's bytes and detects its kind from the first megabyte on the way through. */
-export async function stageStream(blobs: BlobStore, name: string, source: Readable, maxBytes?: number): Promise<StagedFile> {
+export async function stageStream(
+  blobs: BlobStore,
+  name: string,
+  source: Readable,
+  maxBytes?: number,
+): Promise<StagedFile> {
   const capture = new HeadCapture(DETECT_HEAD_BYTES);
   // `pipe` does not forward errors: a failing source (truncated gzip) would leave the blob
   // store waiting for an end that never comes.
   source.once("error", (err) => capture.destroy(err));
   const put = await blobs.put(source.pipe(capture), maxBytes === undefined ? {} : { maxBytes });
   const detected = detectKind(capture.head(), put.bytes <= DETECT_HEAD_BYTES);
-  return { name, sha256: put.sha256, bytes: put.bytes, kind: detected.kind, format: detected.format, created: put.created };
+  return {
+    name,
+    sha256: put.sha256,
+    bytes: put.bytes,
+    kind: detected.kind,
+    format: detected.format,
+    created: put.created,
+  };
 }
 
 /**
@@ -340,7 +383,11 @@ export async function* gunzipChunks(source: AsyncIterable<Buffer>, name: string)
     for await (const chunk of gunzip) yield chunk as Buffer;
   } catch (err) {
     if (err instanceof UploadError || err instanceof BlobTooLargeError) throw err;
-    throw new UploadError(422, "bad_gzip", `${name.slice(0, 200)} is truncated or damaged (gzip data ends early or is corrupt)`);
+    throw new UploadError(
+      422,
+      "bad_gzip",
+      `${name.slice(0, 200)} is truncated or damaged (gzip data ends early or is corrupt)`,
+    );
   } finally {
     input.destroy();
     gunzip.destroy();
@@ -348,7 +395,13 @@ export async function* gunzipChunks(source: AsyncIterable<Buffer>, name: string)
 }
 
 export function isZip(head: Buffer): boolean {
-  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && (head[2] === 3 || head[2] === 5) && (head[3] === 4 || head[3] === 6);
+  return (
+    head.length >= 4 &&
+    head[0] === 0x50 &&
+    head[1] === 0x4b &&
+    (head[2] === 3 || head[2] === 5) &&
+    (head[3] === 4 || head[3] === 6)
+  );
 }
 
 export function isGzip(head: Buffer): boolean {
@@ -358,4 +411,3 @@ export function isGzip(head: Buffer): boolean {
 export function isTar(head: Buffer): boolean {
   return head.length >= 262 && head.toString("latin1", 257, 262) === "ustar";
 }
-

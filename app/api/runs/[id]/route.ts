@@ -30,7 +30,8 @@ export const PATCH = handle(async (req: Request, { params }: Ctx) => {
   if (!isValidId(id) || !(await getRun(app.store.db, id))) return notFound();
   const body = await readJsonBody(req);
   const parsed = patchRunSchema.safeParse(body);
-  if (!parsed.success) return jsonError(400, "bad_request", "expected JSON {name?, labels?}", parsed.error.issues);
+  if (!parsed.success)
+    return jsonError(400, "bad_request", "expected JSON {name?, labels?}", parsed.error.issues);
   const labels = parsed.data.labels ? [...new Set(parsed.data.labels)] : undefined;
   await updateRunMeta(app.store.db, id, { name: parsed.data.name, labels });
   const summary = await readRunSummary(app.store.db, id);
