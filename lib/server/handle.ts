@@ -6,16 +6,34 @@ function isStoreUnavailable(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   const code = e?.code ?? "";
   return (
-    ["SQLITE_BUSY", "SQLITE_LOCKED", "ECONNREFUSED", "ECONNRESET", "57P01", "57P03", "53300", "08006", "08001"].includes(code) ||
+    [
+      "SQLITE_BUSY",
+      "SQLITE_LOCKED",
+      "ECONNREFUSED",
+      "ECONNRESET",
+      "57P01",
+      "57P03",
+      "53300",
+      "08006",
+      "08001",
+    ].includes(code) ||
     /connection terminated|timeout exceeded when trying to connect|database is locked/i.test(e?.message ?? "")
   );
+}
+
+/** The disk or database is full: nothing the client can fix by retrying at once, but not a bug either. */
+function isStorageFull(err: unknown): boolean {
+  const code = (err as { code?: string })?.code ?? "";
+  return ["ENOSPC", "EDQUOT", "SQLITE_FULL", "53100"].includes(code);
 }
 
 /**
  * Wraps a route handler so every exit is the design.md §6 error shape: client mistakes keep
  * their status, an unavailable store is a 503, anything else a 500 without internals.
  */
-export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response>): (...args: A) => Promise<Response> {
+export function handle<A extends unknown[]>(
+  fn: (...args: A) => Promise<Response>,
+): (...args: A) => Promise<Response> {
   return async (...args: A) => {
     try {
       return await fn(...args);
@@ -23,6 +41,10 @@ export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response
       if (err instanceof UploadError) return jsonError(err.status, err.code, err.message, err.details);
       if (isStoreUnavailable(err))
         return jsonError(503, "store_unavailable", "the database is busy or unreachable; try again shortly");
+      if (isStorageFull(err)) {
+        console.error("[runlens] storage full:", err);
+        return jsonError(507, "storage_full", "the server has no room left to store this; ask its operator");
+      }
       console.error("[runlens] unhandled error:", err);
       return jsonError(500, "internal_error", "something went wrong on the server");
     }

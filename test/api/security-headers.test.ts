@@ -87,6 +87,26 @@ describe("error bodies", () => {
     }
   });
 
+  it("map a full disk or database to 507 without details", async () => {
+    const errors = console.error;
+    console.error = () => {};
+    try {
+      for (const code of ["ENOSPC", "SQLITE_FULL", "53100"]) {
+        const res = await handle(async () => {
+          throw Object.assign(new Error(`${code}: no space left on device, write '/data/blobs/tmp/x.gz'`), {
+            code,
+          });
+        })();
+        expect(res.status).toBe(507);
+        const body = await res.json();
+        expect(body.error.code).toBe("storage_full");
+        expect(JSON.stringify(body)).not.toContain("/data/");
+      }
+    } finally {
+      console.error = errors;
+    }
+  });
+
   it("strip paths and stacks from messages shown to users", () => {
     expect(
       publicMessage(
