@@ -10,7 +10,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listRuns } from "@/app/api/runs/route";
-import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { DELETE as deleteRun, GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as download } from "@/app/api/runs/[id]/files/[fileId]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import { claimForIngest, failInterruptedIngests, INTERRUPTED_MESSAGE } from "@/lib/runs/interrupted-ingest";
@@ -197,6 +197,11 @@ describe("interrupted-ingest rules", () => {
       );
       expect(busy.status).toBe(409);
       expect((await busy.json()).error.code).toBe("ingest_in_progress");
+      const del = await deleteRun(
+        new Request("http://localhost/x", { method: "DELETE" }),
+        idParams("live-run-0001"),
+      );
+      expect(del.status).toBe(409);
       expect(await claimForIngest(db, "dead-run-0001")).toBe(true);
       expect(await claimForIngest(db, "dead-run-0001")).toBe(false);
     } finally {

@@ -43,7 +43,11 @@ export const DELETE = handle(async (req: Request, { params }: Ctx) => {
   const app = await getAppContext();
   const denied = checkWriteAuth(req, app.config);
   if (denied) return denied;
-  if (!isValidId(id) || !(await getRun(app.store.db, id))) return notFound();
+  const run = isValidId(id) ? await getRun(app.store.db, id) : undefined;
+  if (!run) return notFound();
+  // Deleting under a live ingest would leave its later rows orphaned; an interrupted one is `failed` by now.
+  if (run.status === "ingesting")
+    return jsonError(409, "ingest_in_progress", "this run is being ingested; delete it when that is done");
   await deleteRunAndBlobs(app, id);
   return new Response(null, { status: 204 });
 });
