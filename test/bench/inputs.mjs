@@ -62,7 +62,7 @@ export async function writeServerMetricsJsonl(file, { endpoints, seconds }) {
   await new Promise((r, j) => out.on("finish", r).on("error", j));
 }
 
-/** Returns [{kind, label, files: [path…], bytes}] for the size, generating what is missing. */
+/** Returns [{kind, label, view (the run page tab with its main charts), files: [path…], bytes}] for the size, generating what is missing. */
 export function prepareInputs(size, baseDir = path.join(os.tmpdir(), "runlens-bench-inputs")) {
   const spec = SIZES[size];
   if (!spec) throw new Error(`unknown size ${size}: ${Object.keys(SIZES).join(", ")}`);
@@ -70,6 +70,7 @@ export function prepareInputs(size, baseDir = path.join(os.tmpdir(), "runlens-be
   const kinds = [
     {
       kind: "trtllm",
+      view: "breakdown",
       label: `TensorRT-LLM disaggregated, ${spec.trtllmRequests.toLocaleString("en")} requests`,
       dir: path.join(dir, "trtllm"),
       gen: (d) =>
@@ -80,6 +81,7 @@ export function prepareInputs(size, baseDir = path.join(os.tmpdir(), "runlens-be
     },
     {
       kind: "aiperf",
+      view: "latency",
       label: `aiperf records, ${spec.aiperfRecords.toLocaleString("en")} requests`,
       dir: path.join(dir, "aiperf"),
       gen: (d) =>
@@ -90,6 +92,7 @@ export function prepareInputs(size, baseDir = path.join(os.tmpdir(), "runlens-be
     },
     {
       kind: "server-metrics",
+      view: "kv",
       label: `server metrics, ${spec.smEndpoints} endpoints × ${spec.smSeconds} s`,
       dir: path.join(dir, "server-metrics"),
       gen: (d) =>
@@ -113,6 +116,6 @@ export function prepareInputs(size, baseDir = path.join(os.tmpdir(), "runlens-be
     }
     const files = listFiles(k.dir);
     const bytes = files.reduce((a, f) => a + fs.statSync(f).size, 0);
-    return { kind: k.kind, label: k.label, files, bytes };
+    return { kind: k.kind, label: k.label, view: k.view, files, bytes };
   });
 }

@@ -75,8 +75,8 @@ const CHROMIUM_ARGS = [
   "--no-first-run",
 ];
 
-/** Milliseconds from navigation start until a Recharts surface is in the run page (null: none in 30 s). */
-export async function firstChartMs(baseUrl, runId) {
+/** Milliseconds from navigation start until a Recharts surface is in the run page view (null: none in 30 s). */
+export async function firstChartMs(baseUrl, runId, view) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
     args: CHROMIUM_ARGS,
@@ -85,7 +85,7 @@ export async function firstChartMs(baseUrl, runId) {
   try {
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
     const t0 = performance.now();
-    await page.goto(`${baseUrl}/runs/${runId}`);
+    await page.goto(`${baseUrl}/runs/${runId}?view=${view}`);
     try {
       await page.waitForSelector(".recharts-surface", { timeout: 30_000 });
     } catch {

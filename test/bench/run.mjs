@@ -47,7 +47,7 @@ async function benchStore(store, inputs, floors) {
       process.stderr.write(`charts … `);
       const charts = await chartSizes(server.url, up.body.id, { store, dataDir, databaseUrl });
       process.stderr.write(`browser … `);
-      const firstChart = await firstChartMs(server.url, up.body.id);
+      const firstChart = await firstChartMs(server.url, up.body.id, input.view);
       process.stderr.write(`done\n`);
       const floor = floors.get(input.kind);
       const mbPerSecond = input.bytes / 1e6 / up.seconds;
