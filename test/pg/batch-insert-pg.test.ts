@@ -1,0 +1,105 @@
+/**
+ * PostgreSQL bulk insert (unnest of one array per column) stores exactly what the multi-row
+ * VALUES path stores: NULLs, awkward strings, NaN and large integers, and an omitted column.
+ * Skipped unless RUNLENS_TEST_DATABASE_URL is set.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { BatchInserter } from "@/lib/store/batch-insert";
+import { migrate, openPostgres, type DbHandle } from "@/lib/store/db";
+import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
+import { freshSchema, PG_URL } from "../helpers/pg-schema";
+
+const AWKWARD = [
+  'a "quoted" word',
+  "back\\slash",
+  "comma, {brace}",
+  "NULL",
+  "",
+  "ünïcødé ✓",
+  "tab\tnew\nline",
+];
+
+function rowsFor(runId: string): AiperfRequestsTable[] {
+  return Array.from({ length: 2_500 }, (_, i) => ({
+    run_id: runId,
+    file_id: "f1",
+    line: i + 1,
+    request_id: i % 5 === 0 ? null : AWKWARD[i % AWKWARD.length] + i,
+    phase: i % 10 === 0 ? "warmup" : "profiling",
+    ok: i % 7 === 0 ? 0 : 1,
+    cancelled: 0,
+    error_type: i % 7 === 0 ? AWKWARD[i % AWKWARD.length] : null,
+    start_ms: 1.762551940061e12 + i * 0.125,
+    end_ms: i === 3 ? Number.NaN : 1.762551940061e12 + i,
+    ttft_ms: i % 3 === 0 ? null : i / 3,
+    e2e_ms: 1e-9 * i,
+    itl_ms: null,
+    input_tokens: i,
+    output_tokens: i % 2 ? 2 ** 40 : 0,
+  }));
+}
+
+describe.skipIf(!PG_URL)("BatchInserter on PostgreSQL", () => {
+  let h: DbHandle;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const s = await freshSchema();
+    drop = s.drop;
+    h = openPostgres(PG_URL!, { schema: s.schema });
+    await migrate(h);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await drop?.();
+  });
+
+  it("stores every value as the multi-row VALUES insert does", async () => {
+    const inserter = new BatchInserter(h.db, "aiperf_requests", 15, 1000);
+    const rows = rowsFor("unnest");
+    // The bulk path, not the VALUES fallback, must have written them.
+    const values = vi.spyOn(h.db, "insertInto");
+    for (const r of rows) await inserter.add(r);
+    await inserter.flush();
+    expect(values).not.toHaveBeenCalled();
+    values.mockRestore();
+    expect(inserter.inserted).toBe(rows.length);
+    // The reference: the same rows through Kysely's VALUES, 500 at a time.
+    const ref = rowsFor("values");
+    for (let i = 0; i < ref.length; i += 500)
+      await h.db
+        .insertInto("aiperf_requests")
+        .values(ref.slice(i, i + 500))
+        .execute();
+
+    const read = (runId: string) =>
+      h.db.selectFrom("aiperf_requests").selectAll().where("run_id", "=", runId).orderBy("line").execute();
+    const got = (await read("unnest")).map((r) => ({ ...r, run_id: "x" }));
+    const want = (await read("values")).map((r) => ({ ...r, run_id: "x" }));
+    expect(got).toHaveLength(2_500);
+    expect(got).toEqual(want);
+    expect(got[1].request_id).toBe(AWKWARD[1] + 1);
+    expect(got[0].request_id).toBeNull();
+    expect(got[3].end_ms).toBeNaN();
+  });
+
+  it("treats a column some rows leave out as NULL", async () => {
+    const inserter = new BatchInserter(h.db, "aiperf_requests", 15, 10);
+    const [a, b] = rowsFor("partial").slice(1, 3);
+    const withoutError: Partial<AiperfRequestsTable> = { ...b, error_type: "x" };
+    delete withoutError.error_type;
+    await inserter.add(a);
+    await inserter.add(withoutError as AiperfRequestsTable);
+    await inserter.flush();
+    const got = await h.db
+      .selectFrom("aiperf_requests")
+      .select(["line", "error_type"])
+      .where("run_id", "=", "partial")
+      .orderBy("line")
+      .execute();
+    expect(got).toEqual([
+      { line: 2, error_type: a.error_type },
+      { line: 3, error_type: null },
+    ]);
+  });
+});
