@@ -9,7 +9,7 @@ import { parseTrtllmRecord } from "@/lib/formats/trtllm-record";
 import { joinTrtllm, type DisaggEntry, type WorkerEntry } from "@/lib/metrics/trtllm-join";
 import { RoleVotes } from "@/lib/metrics/trtllm-roles";
 import { summarizeTrtllm } from "@/lib/metrics/trtllm-summary";
-import { BatchInserter } from "@/lib/store/batch-insert";
+import { TrtllmRequestsWriter } from "@/lib/store/trtllm-requests-writer";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 
 export const TRTLLM_TABLES = ["trtllm_requests"] as const;
@@ -127,9 +127,7 @@ export function trtllmAnalyzer(): Analyzer {
     async finish(ctx): Promise<AnalyzerResult> {
       if (disaggs.length === 0 && workers.length === 0) return {};
       const join = joinTrtllm(disaggs, workers, workerNames.length);
-      // Small batches: each row carries kilobytes of JSON, and SQLite prepares a statement with
-      // tens of thousands of parameters far slower than several small ones (measured 3× at 100k rows).
-      const inserter = new BatchInserter(ctx.db, "trtllm_requests", 31, 64);
+      const inserter = new TrtllmRequestsWriter(ctx.db, ctx.dialect);
       const summary = await summarizeTrtllm(join, workerNames, (row) =>
         inserter.add({ run_id: ctx.runId, ...row }),
       );
