@@ -47,15 +47,25 @@ export interface TrtllmStep {
 }
 
 /**
- * A record's steps packed into one Float64Array (NaN = not recorded). A run holds every record
- * until the joins are done; millions of small step objects made garbage collection dominate
- * ingest time, a typed array per record does not.
+ * A record's steps packed into one Float64Array (NaN = not recorded). Millions of small step
+ * objects made garbage collection dominate ingest time, a typed array per record does not. A
+ * list can also be lazy (`load` reads the values on first use): the analyzer keeps steps out
+ * of memory until a request's row is written.
  */
 export class StepList {
+  static readonly WIDTH = 8;
   static readonly EMPTY = new StepList(new Float64Array(0));
-  private static readonly WIDTH = 8;
+  readonly length: number;
+  private data: Float64Array | null;
 
-  constructor(private readonly data: Float64Array) {}
+  constructor(
+    data: Float64Array | null,
+    length?: number,
+    private readonly load?: () => Float64Array,
+  ) {
+    this.data = data;
+    this.length = length ?? (data ? data.length / StepList.WIDTH : 0);
+  }
 
   static from(steps: readonly TrtllmStep[]): StepList {
     if (steps.length === 0) return StepList.EMPTY;
@@ -77,14 +87,17 @@ export class StepList {
     return new StepList(data);
   }
 
-  get length(): number {
-    return this.data.length / StepList.WIDTH;
+  /** The packed values, `length × WIDTH` of them. */
+  values(): Float64Array {
+    if (this.data === null) this.data = this.load ? this.load() : new Float64Array(0);
+    return this.data;
   }
 
   get(i: number): TrtllmStep {
+    const data = this.values();
     const o = i * StepList.WIDTH;
     const v = (k: number) => {
-      const x = this.data[o + k];
+      const x = data[o + k];
       return Number.isNaN(x) ? null : x;
     };
     return {
@@ -120,6 +133,8 @@ export interface TrtllmWorkerRecord {
   speculative: TrtllmSpeculative | null;
   steps: StepList;
   chunks: StepList;
+  /** Precomputed clockOffsetSample (lib/metrics/trtllm-clock-offset.ts), so steps need not be read for it. */
+  offsetSample?: number | null;
 }
 
 export interface TrtllmDisaggRecord {

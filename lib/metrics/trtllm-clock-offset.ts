@@ -15,6 +15,7 @@ export const MIN_OFFSET_SAMPLES = 3;
  * sample end is the closest stamp before it (the gap is response handling, well under a ms).
  */
 export function clockOffsetSample(rec: TrtllmWorkerRecord): number | null {
+  if (rec.offsetSample !== undefined) return rec.offsetSample;
   const lastStep = rec.steps.length ? rec.steps.get(rec.steps.length - 1) : null;
   if (lastStep && rec.timing.lastToken !== null) {
     const t = lastStep.tokenTime ?? lastStep.sampleEnd;

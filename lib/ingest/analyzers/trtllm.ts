@@ -5,10 +5,11 @@
  */
 import { readJsonArrayElements } from "@/lib/formats/json-array";
 import { PARSE_FAILED, parseJsonText, readJsonLines, WarningLog } from "@/lib/formats/json-lines";
+import { TrtllmRecordStore } from "@/lib/formats/trtllm-compact";
 import { parseTrtllmRecord } from "@/lib/formats/trtllm-record";
 import { joinTrtllm, type DisaggEntry, type WorkerEntry } from "@/lib/metrics/trtllm-join";
 import { RoleVotes } from "@/lib/metrics/trtllm-roles";
-import { summarizeTrtllm } from "@/lib/metrics/trtllm-summary";
+import { summarizeTrtllm, type TrtllmSummary } from "@/lib/metrics/trtllm-summary";
 import { TrtllmRequestsWriter } from "@/lib/store/trtllm-requests-writer";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 
@@ -25,6 +26,16 @@ export function trtllmAnalyzer(): Analyzer {
   const workers: WorkerEntry[] = [];
   const workerNames: string[] = [];
   const seenSha = new Set<string>();
+  // Records are held until the joins in `finish`: compactly, with their steps on disk.
+  const store = new TrtllmRecordStore();
+  const servers = new Map<string, string>();
+  const intern = (s: string | null) => {
+    if (s === null) return null;
+    const known = servers.get(s);
+    if (known !== undefined) return known;
+    servers.set(s, s);
+    return s;
+  };
   let incomplete = 0;
 
   async function* values(
@@ -108,11 +119,18 @@ export function trtllmAnalyzer(): Analyzer {
         }
         if (rec.type === "disagg") {
           disaggRecords++;
-          disaggs.push({ rec, file: fileIndex });
+          const compact = {
+            ...rec,
+            ctxServer: intern(rec.ctxServer),
+            genServer: intern(rec.genServer),
+            ctx: rec.ctx && store.add(rec.ctx),
+            gen: rec.gen && store.add(rec.gen),
+          };
+          disaggs.push({ rec: compact, file: fileIndex });
         } else {
           workerRecords++;
           votes.addContent(rec);
-          workers.push({ rec, file: fileIndex });
+          workers.push({ rec: store.add(rec), file: fileIndex });
         }
       }
       const role = workerRecords === 0 ? (disaggRecords > 0 ? "disagg-server" : null) : votes.role();
@@ -125,13 +143,21 @@ export function trtllmAnalyzer(): Analyzer {
     },
 
     async finish(ctx): Promise<AnalyzerResult> {
-      if (disaggs.length === 0 && workers.length === 0) return {};
+      if (disaggs.length === 0 && workers.length === 0) {
+        store.close();
+        return {};
+      }
       const join = joinTrtllm(disaggs, workers, workerNames.length);
       const inserter = new TrtllmRequestsWriter(ctx.db, ctx.dialect);
-      const summary = await summarizeTrtllm(join, workerNames, (row) =>
-        inserter.add({ run_id: ctx.runId, ...row }),
-      );
-      await inserter.flush();
+      let summary: TrtllmSummary;
+      try {
+        summary = await summarizeTrtllm(join, workerNames, (row) =>
+          inserter.add({ run_id: ctx.runId, ...row }),
+        );
+        await inserter.flush();
+      } finally {
+        store.close();
+      }
       const warnings = summary.warnings.map((w) => `TensorRT-LLM perf metrics: ${w}`);
       if (incomplete > 0)
         warnings.push(

@@ -1,0 +1,87 @@
+/**
+ * Step and chunk values of a whole TensorRT-LLM run, kept on disk until the requests are
+ * joined: they are most of a record's size and are only read once per request, when its row is
+ * written. Values go to an unlinked temporary file (nothing is left behind if the process dies)
+ * through a write buffer; a block is always wholly in the buffer or wholly on disk.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** Float64 values buffered before a write (4 MB). */
+const BUFFER_VALUES = 1 << 19;
+
+const closer = new FinalizationRegistry<number>((fd) => {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // already closed
+  }
+});
+
+export class StepSpill {
+  private fd: number | null = null;
+  private readonly buffer = new Float64Array(BUFFER_VALUES);
+  private buffered = 0;
+  /** Values written to the file */
+  private flushed = 0;
+
+  /** Appends values; returns where they start (a value index). */
+  append(values: Float64Array): number {
+    if (this.buffered + values.length > BUFFER_VALUES) this.flush();
+    if (values.length > BUFFER_VALUES) {
+      const at = this.flushed;
+      this.write(values);
+      return at;
+    }
+    const at = this.flushed + this.buffered;
+    this.buffer.set(values, this.buffered);
+    this.buffered += values.length;
+    return at;
+  }
+
+  read(at: number, count: number): Float64Array {
+    const out = new Float64Array(count);
+    if (count === 0) return out;
+    if (at >= this.flushed) {
+      out.set(this.buffer.subarray(at - this.flushed, at - this.flushed + count));
+      return out;
+    }
+    const bytes = new Uint8Array(out.buffer);
+    let done = 0;
+    while (done < bytes.length)
+      done += fs.readSync(this.fd!, bytes, done, bytes.length - done, at * 8 + done);
+    return out;
+  }
+
+  /** Closes the file; reads are no longer possible. */
+  close(): void {
+    if (this.fd === null) return;
+    closer.unregister(this);
+    fs.closeSync(this.fd);
+    this.fd = null;
+  }
+
+  private flush(): void {
+    if (this.buffered === 0) return;
+    this.write(this.buffer.subarray(0, this.buffered));
+    this.buffered = 0;
+  }
+
+  private write(values: Float64Array): void {
+    if (this.fd === null) this.open();
+    const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+    let done = 0;
+    while (done < bytes.length)
+      done += fs.writeSync(this.fd!, bytes, done, bytes.length - done, this.flushed * 8 + done);
+    this.flushed += values.length;
+  }
+
+  private open(): void {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trtllm-steps-"));
+    const file = path.join(dir, "steps.f64");
+    this.fd = fs.openSync(file, "w+");
+    fs.rmSync(dir, { recursive: true, force: true });
+    closer.register(this, this.fd, this);
+  }
+}
