@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql } from "kysely";
+import { sql } from "kysely";
 import type { Db } from "./db";
 import type { Database } from "./schema";
 
@@ -41,7 +41,10 @@ export class BatchInserter<T extends keyof Database & string> {
     maxRows = 1000,
   ) {
     this.batchRows = Math.max(1, Math.min(maxRows, Math.floor(MAX_PARAMS / Math.max(1, columnsPerRow))));
-    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+    // Not `instanceof PostgresAdapter`: the production bundle may hold more than one copy of
+    // Kysely, and an adapter from another copy fails that test. Of our two dialects only
+    // PostgreSQL runs DDL in transactions.
+    this.postgres = db.getExecutor().adapter.supportsTransactionalDdl;
   }
 
   async add(row: Database[T]): Promise<void> {

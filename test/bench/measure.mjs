@@ -75,7 +75,26 @@ const CHROMIUM_ARGS = [
   "--no-first-run",
 ];
 
-/** Milliseconds from navigation start until a Recharts surface is in the run page view (null: none in 30 s). */
+async function timeToChart(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  try {
+    const page = await context.newPage();
+    const t0 = performance.now();
+    await page.goto(url);
+    await page.waitForSelector(".recharts-surface", { timeout: 30_000 });
+    return performance.now() - t0;
+  } catch {
+    return null;
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Milliseconds from navigation start until a Recharts surface is in the run page view (null:
+ * none within 30 s): `coldMs` is the first visit (empty browser cache, the server's first render
+ * of the run), `warmMs` a second visit in a fresh browser context (server warm, browser cold).
+ */
 export async function firstChartMs(baseUrl, runId, view) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
@@ -83,15 +102,10 @@ export async function firstChartMs(baseUrl, runId, view) {
     headless: true,
   });
   try {
-    const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
-    const t0 = performance.now();
-    await page.goto(`${baseUrl}/runs/${runId}?view=${view}`);
-    try {
-      await page.waitForSelector(".recharts-surface", { timeout: 30_000 });
-    } catch {
-      return null;
-    }
-    return performance.now() - t0;
+    const url = `${baseUrl}/runs/${runId}?view=${view}`;
+    const coldMs = await timeToChart(browser, url);
+    const warmMs = await timeToChart(browser, url);
+    return { coldMs, warmMs };
   } finally {
     await browser.close();
   }

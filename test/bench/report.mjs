@@ -41,7 +41,8 @@ export function printTable(report) {
     String(r.charts.length),
     String(r.maxChartPoints),
     (r.maxChartBytes / 1000).toFixed(0),
-    r.firstChartMs === null ? "none" : r.firstChartMs.toFixed(0),
+    r.firstChartMs.coldMs === null ? "none" : r.firstChartMs.coldMs.toFixed(0),
+    r.firstChartMs.warmMs === null ? "none" : r.firstChartMs.warmMs.toFixed(0),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells) =>
