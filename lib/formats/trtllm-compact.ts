@@ -7,6 +7,8 @@
 import { clockOffsetSample } from "@/lib/metrics/trtllm-clock-offset";
 import {
   StepList,
+  type KeepSteps,
+  type Seconds,
   type TrtllmKvBlocks,
   type TrtllmSpeculative,
   type TrtllmTiming,
@@ -60,10 +62,39 @@ class Columns {
   }
 }
 
+/** Steps already in the spill: where they start, and the one value the clock offset needs. */
+class SpilledStepList extends StepList {
+  constructor(
+    readonly at: number,
+    count: number,
+    private readonly lastToken: Seconds,
+    spill: StepSpill,
+  ) {
+    super(null, count, () => spill.read(at, count * StepList.WIDTH));
+  }
+
+  lastTokenTime(): Seconds {
+    return this.lastToken;
+  }
+}
+
 export class TrtllmRecordStore {
   readonly main = new Columns(MAIN);
   readonly extra = new Columns(EXTRA);
   readonly spill = new StepSpill();
+
+  /** Pass to parseTrtllmRecord: steps go straight to the spill, with no array per record. */
+  readonly keepSteps: KeepSteps = (packed, count) => {
+    const at = this.spill.append(packed);
+    const o = (count - 1) * StepList.WIDTH;
+    const lastToken = Number.isNaN(packed[o + 4]) ? packed[o + 3] : packed[o + 4];
+    return new SpilledStepList(at, count, orNull(lastToken), this.spill);
+  };
+
+  private spilled(list: StepList): number {
+    if (list.length === 0) return 0;
+    return list instanceof SpilledStepList ? list.at : this.spill.append(list.values());
+  }
 
   /** Stores a parsed record; the returned object reads as the same record. */
   add(rec: TrtllmWorkerRecord): TrtllmWorkerRecord {
@@ -99,9 +130,9 @@ export class TrtllmRecordStore {
       e[p + 5] = orNaN(rec.speculative?.draftTokens);
       e[p + 6] = orNaN(rec.firstIter);
       e[p + 7] = orNaN(rec.lastIter);
-      e[p + 8] = rec.steps.length ? this.spill.append(rec.steps.values()) : 0;
+      e[p + 8] = this.spilled(rec.steps);
       e[p + 9] = rec.steps.length;
-      e[p + 10] = rec.chunks.length ? this.spill.append(rec.chunks.values()) : 0;
+      e[p + 10] = this.spilled(rec.chunks);
       e[p + 11] = rec.chunks.length;
       e[p + 12] = orNaN(clockOffsetSample(rec));
     }

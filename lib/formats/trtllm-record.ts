@@ -112,6 +112,13 @@ export class StepList {
     };
   }
 
+  /** The last step's token time, else its sample end (the clock-offset sample's end); null when empty. */
+  lastTokenTime(): Seconds {
+    if (this.length === 0) return null;
+    const last = this.get(this.length - 1);
+    return last.tokenTime ?? last.sampleEnd;
+  }
+
   /** The first `n` steps as objects. */
   head(n: number): TrtllmStep[] {
     const out: TrtllmStep[] = [];
@@ -220,30 +227,42 @@ function parseSpeculative(raw: unknown): TrtllmSpeculative | null {
   return { acceptedDraftTokens: count(raw.total_accepted_draft_tokens) ?? 0, draftTokens: draft };
 }
 
-function parseSteps(raw: unknown): StepList {
+/**
+ * Where a record's parsed steps go. `packed` is a scratch view, valid only during the call (no
+ * array is allocated per record when the caller stores the values elsewhere, as the analyzer
+ * does); the default copies it.
+ */
+export type KeepSteps = (packed: Float64Array, count: number) => StepList;
+
+const copySteps: KeepSteps = (packed) => new StepList(packed.slice());
+
+let scratch = new Float64Array(StepList.WIDTH * 1024);
+
+function parseSteps(raw: unknown, keep: KeepSteps): StepList {
   if (!Array.isArray(raw)) return StepList.EMPTY;
-  const out: TrtllmStep[] = [];
+  const w = StepList.WIDTH;
+  if (raw.length * w > scratch.length) scratch = new Float64Array(raw.length * w);
+  let n = 0;
   for (const s of raw) {
     if (!isObject(s)) continue;
-    out.push({
-      forwardStart: seconds(s.forward_start_time),
-      forwardEnd: seconds(s.forward_end_time),
-      sampleStart: seconds(s.sample_start_time),
-      sampleEnd: seconds(s.sample_end_time),
-      tokenTime: seconds(s.token_time),
-      gpuForwardMs: num(s.gpu_forward_time),
-      gpuSampleMs: num(s.gpu_sample_time),
-      iter: num(s.iter),
-    });
+    const o = n++ * w;
+    scratch[o] = seconds(s.forward_start_time) ?? NaN;
+    scratch[o + 1] = seconds(s.forward_end_time) ?? NaN;
+    scratch[o + 2] = seconds(s.sample_start_time) ?? NaN;
+    scratch[o + 3] = seconds(s.sample_end_time) ?? NaN;
+    scratch[o + 4] = seconds(s.token_time) ?? NaN;
+    scratch[o + 5] = num(s.gpu_forward_time) ?? NaN;
+    scratch[o + 6] = num(s.gpu_sample_time) ?? NaN;
+    scratch[o + 7] = num(s.iter) ?? NaN;
   }
-  return StepList.from(out);
+  return n === 0 ? StepList.EMPTY : keep(scratch.subarray(0, n * w), n);
 }
 
 /**
  * A worker's `{request_id, perf_metrics, ctx_request_id?, time_breakdown_metrics?}`. Legacy builds
  * put the step arrays inside `perf_metrics` or directly in it; the refactored tool checks all three.
  */
-export function parseWorker(raw: Obj): TrtllmWorkerRecord {
+export function parseWorker(raw: Obj, keep: KeepSteps = copySteps): TrtllmWorkerRecord {
   const pm = isObject(raw.perf_metrics) ? raw.perf_metrics : {};
   const tbm = isObject(raw.time_breakdown_metrics)
     ? raw.time_breakdown_metrics
@@ -261,14 +280,14 @@ export function parseWorker(raw: Obj): TrtllmWorkerRecord {
     lastIter: num(pm.last_iter),
     kv: parseKv(pm.kv_cache_metrics),
     speculative: parseSpeculative(pm.speculative_decoding),
-    steps: parseSteps(tbm.step_metrics),
-    chunks: parseSteps(tbm.ctx_chunk_metrics),
+    steps: parseSteps(tbm.step_metrics, keep),
+    chunks: parseSteps(tbm.ctx_chunk_metrics, keep),
   };
 }
 
-function parseDisagg(raw: Obj): TrtllmDisaggRecord {
-  const ctx = isObject(raw.ctx_perf_metrics) ? parseWorker(raw.ctx_perf_metrics) : null;
-  const gen = isObject(raw.gen_perf_metrics) ? parseWorker(raw.gen_perf_metrics) : null;
+function parseDisagg(raw: Obj, keep: KeepSteps): TrtllmDisaggRecord {
+  const ctx = isObject(raw.ctx_perf_metrics) ? parseWorker(raw.ctx_perf_metrics, keep) : null;
+  const gen = isObject(raw.gen_perf_metrics) ? parseWorker(raw.gen_perf_metrics, keep) : null;
   return {
     type: "disagg",
     ctxServer: typeof raw.ctx_server === "string" ? raw.ctx_server : null,
@@ -285,17 +304,17 @@ function parseDisagg(raw: Obj): TrtllmDisaggRecord {
 }
 
 /** Normalises one parsed JSON value (a JSONL line or an array element) into a record. */
-export function parseTrtllmRecord(value: unknown): ParsedTrtllm {
+export function parseTrtllmRecord(value: unknown, keep: KeepSteps = copySteps): ParsedTrtllm {
   if (!isObject(value)) return { error: "not a JSON object" };
   const raw = isObject(value.record) ? value.record : value;
   if ("ctx_perf_metrics" in raw || "gen_perf_metrics" in raw) {
-    const rec = parseDisagg(raw);
+    const rec = parseDisagg(raw, keep);
     if (!rec.ctx && !rec.gen) return { error: "disaggregated record without ctx or gen metrics" };
     return { record: rec };
   }
-  if (isObject(raw.perf_metrics)) return { record: parseWorker(raw) };
+  if (isObject(raw.perf_metrics)) return { record: parseWorker(raw, keep) };
   // A bare RequestPerfMetrics object (LLM API / Dynamo docs): the perf_metrics part alone.
-  if (isObject(raw.timing_metrics)) return { record: parseWorker({ perf_metrics: raw }) };
+  if (isObject(raw.timing_metrics)) return { record: parseWorker({ perf_metrics: raw }, keep) };
   if (isObject(raw.phases)) return { error: "intermediate `phases` record shape is not supported" };
   return { error: "not a TensorRT-LLM perf-metrics record" };
 }

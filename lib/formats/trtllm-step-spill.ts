@@ -10,6 +10,8 @@ import path from "node:path";
 
 /** Float64 values buffered before a write (4 MB). */
 const BUFFER_VALUES = 1 << 19;
+/** Float64 values of the read slab (8 MB). */
+const SLAB_VALUES = 1 << 20;
 
 const closer = new FinalizationRegistry<number>((fd) => {
   try {
@@ -25,6 +27,9 @@ export class StepSpill {
   private buffered = 0;
   /** Values written to the file */
   private flushed = 0;
+  /** Reads land in this ring instead of a new array each (millions of small buffers made RSS balloon). */
+  private slab: Float64Array | null = null;
+  private slabAt = 0;
 
   /** Appends values; returns where they start (a value index). */
   append(values: Float64Array): number {
@@ -40,17 +45,30 @@ export class StepSpill {
     return at;
   }
 
+  /**
+   * The values of one block. The array is a view of a reused slab: it stays valid until another
+   * 1M values (8 MB) have been read, plenty for one request's steps, never to be kept.
+   */
   read(at: number, count: number): Float64Array {
-    const out = new Float64Array(count);
+    const out = this.slice(count);
     if (count === 0) return out;
     if (at >= this.flushed) {
       out.set(this.buffer.subarray(at - this.flushed, at - this.flushed + count));
       return out;
     }
-    const bytes = new Uint8Array(out.buffer);
+    const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
     let done = 0;
     while (done < bytes.length)
       done += fs.readSync(this.fd!, bytes, done, bytes.length - done, at * 8 + done);
+    return out;
+  }
+
+  private slice(count: number): Float64Array {
+    if (count > SLAB_VALUES) return new Float64Array(count);
+    this.slab ??= new Float64Array(SLAB_VALUES);
+    if (this.slabAt + count > SLAB_VALUES) this.slabAt = 0;
+    const out = this.slab.subarray(this.slabAt, this.slabAt + count);
+    this.slabAt += count;
     return out;
   }
 

@@ -196,33 +196,62 @@ export interface SegmentStatsResult {
   warnings: string[];
 }
 
+/**
+ * One column per segment, one value per request: ms, NaN when not recorded or excluded (a
+ * Float64Array per segment instead of an array of values per request, so a million requests
+ * take 8 bytes per value). Exclusions are counted as they are added.
+ */
+export class SegmentColumns {
+  readonly columns: Float64Array[];
+  readonly excluded: number[];
+  readonly worstMs: number[];
+
+  constructor(
+    readonly mode: BreakdownMode,
+    requestCount: number,
+  ) {
+    const n = segmentsFor(mode).length;
+    this.columns = Array.from({ length: n }, () => new Float64Array(requestCount).fill(NaN));
+    this.excluded = new Array<number>(n).fill(0);
+    this.worstMs = new Array<number>(n).fill(0);
+  }
+
+  set(request: number, values: readonly SegmentValue[]): void {
+    values.forEach((v, i) => {
+      if (typeof v === "number") this.columns[i][request] = v;
+      else if (v !== null) {
+        this.excluded[i]++;
+        this.worstMs[i] = Math.min(this.worstMs[i], v.excludedMs);
+      }
+    });
+  }
+}
+
 /** Statistics per segment over the requests where it was recorded (design.md §5.2). */
 export function segmentStats(mode: BreakdownMode, perRequest: readonly SegmentValue[][]): SegmentStatsResult {
-  const defs = segmentsFor(mode);
+  const columns = new SegmentColumns(mode, perRequest.length);
+  perRequest.forEach((r, i) => columns.set(i, r));
+  return segmentColumnStats(columns);
+}
+
+export function segmentColumnStats(columns: SegmentColumns): SegmentStatsResult {
+  const defs = segmentsFor(columns.mode);
   const warnings: string[] = [];
   const excluded: number[] = [];
   const segments = defs.map((def, i) => {
-    const values: number[] = [];
-    let dropped = 0;
-    let worst = 0;
-    for (const r of perRequest) {
-      const v = r[i];
-      if (typeof v === "number") values.push(v);
-      else if (v !== null) {
-        dropped++;
-        worst = Math.min(worst, v.excludedMs);
-      }
-    }
+    const dropped = columns.excluded[i];
+    const worst = columns.worstMs[i];
     excluded.push(dropped);
     if (dropped > 0)
       warnings.push(
         `${def.name}: ${dropped} request(s) had an end more than ${SKEW_TOLERANCE_MS} ms before the start (worst ${worst.toFixed(1)} ms) and were left out`,
       );
-    const s = computeStats(values);
+    // Not recorded and excluded values are NaN, which computeStats drops.
+    const s = computeStats(columns.columns[i]);
     return {
       name: def.name,
       label: def.label,
-      count: values.length,
+      count: s?.count ?? 0,
       meanMs: s?.mean ?? null,
       p50Ms: s?.p50 ?? null,
       p90Ms: s?.p90 ?? null,

@@ -16,14 +16,12 @@ export const MIN_OFFSET_SAMPLES = 3;
  */
 export function clockOffsetSample(rec: TrtllmWorkerRecord): number | null {
   if (rec.offsetSample !== undefined) return rec.offsetSample;
-  const lastStep = rec.steps.length ? rec.steps.get(rec.steps.length - 1) : null;
-  if (lastStep && rec.timing.lastToken !== null) {
-    const t = lastStep.tokenTime ?? lastStep.sampleEnd;
+  if (rec.steps.length && rec.timing.lastToken !== null) {
+    const t = rec.steps.lastTokenTime();
     if (t !== null) return t - rec.timing.lastToken;
   }
-  const lastChunk = rec.chunks.length ? rec.chunks.get(rec.chunks.length - 1) : null;
-  if (lastChunk && rec.timing.firstToken !== null) {
-    const t = lastChunk.tokenTime ?? lastChunk.sampleEnd;
+  if (rec.chunks.length && rec.timing.firstToken !== null) {
+    const t = rec.chunks.lastTokenTime();
     if (t !== null) return t - rec.timing.firstToken;
   }
   return null;

@@ -37,11 +37,38 @@ export interface JoinedRequest {
   genSource: string | null;
 }
 
+/**
+ * Joined requests, built on each read: a run holds up to millions, and keeping every request's
+ * object and timestamps at once was most of the ingest's memory.
+ */
+export class JoinedList implements Iterable<JoinedRequest> {
+  static readonly EMPTY = new JoinedList([], () => {
+    throw new Error("empty");
+  });
+
+  constructor(
+    private readonly items: readonly unknown[],
+    private readonly make: (item: never) => JoinedRequest,
+  ) {}
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  get(i: number): JoinedRequest {
+    return this.make(this.items[i] as never);
+  }
+
+  *[Symbol.iterator](): Iterator<JoinedRequest> {
+    for (let i = 0; i < this.items.length; i++) yield this.get(i);
+  }
+}
+
 export interface JoinResult {
   mode: BreakdownMode;
-  requests: JoinedRequest[];
+  requests: JoinedList;
   /** Aggregated requests left out because the run is disaggregated. */
-  leftOut: JoinedRequest[];
+  leftOut: JoinedList;
   fileRoles: WorkerRole[];
   /** Per worker file: the server URL it joined to most often (null when it never joined). */
   fileServers: (string | null)[];
@@ -89,8 +116,8 @@ interface Slot {
   disagg: DisaggEntry | null;
   ctx: WorkerEntry | null;
   gen: WorkerEntry | null;
-  /** Worker records whose side is not known yet */
-  unsure: WorkerEntry[];
+  /** Worker records whose side is not known yet (null while there are none) */
+  unsure: WorkerEntry[] | null;
 }
 
 export function joinTrtllm(
@@ -105,7 +132,7 @@ export function joinTrtllm(
   const slots: Slot[] = [];
   const byKey = new Map<string, Slot>();
   for (const d of disaggs) {
-    const slot: Slot = { disagg: d, ctx: null, gen: null, unsure: [] };
+    const slot: Slot = { disagg: d, ctx: null, gen: null, unsure: null };
     slots.push(slot);
     const keys: string[] = [];
     if (d.rec.disaggRequestId !== null) keys.push(`d:${d.rec.disaggRequestId}`);
@@ -156,14 +183,14 @@ export function joinTrtllm(
           `two ${side} worker records join disagg request ${d.disaggRequestId ?? "?"}; kept the first`,
         );
       else slot[side] = w;
-    } else slot.unsure.push(w);
+    } else (slot.unsure ??= []).push(w);
   }
 
   const fileRoles = votes.map((v) => v.role());
 
   // Records whose side the ids did not settle: by content, else by their file's role.
   for (const slot of slots) {
-    for (const w of slot.unsure) {
+    for (const w of slot.unsure ?? []) {
       const role = contentRole(w.rec) ?? fileRoles[w.file];
       const side = role === "decode" ? "gen" : role === "prefill" ? "ctx" : slot.ctx ? "gen" : "ctx";
       if (!slot[side]) slot[side] = w;
@@ -176,29 +203,30 @@ export function joinTrtllm(
 
   // Worker records no disagg record names: disaggregated workers group by their join key, the
   // rest are aggregated requests.
-  const aggregated: JoinedRequest[] = [];
+  const aggregated: WorkerEntry[] = [];
   const workerOnly = new Map<string, Slot>();
   for (const w of alone) {
     const role = fileRoles[w.file];
     if (role === "combined") {
-      aggregated.push(aggregatedRequest(w));
+      aggregated.push(w);
       continue;
     }
     const key = keysOf(w.rec)[0] ?? `w:${w.file}:${w.rec.requestId}`;
     let slot = workerOnly.get(key);
-    if (!slot) workerOnly.set(key, (slot = { disagg: null, ctx: null, gen: null, unsure: [] }));
+    if (!slot) workerOnly.set(key, (slot = { disagg: null, ctx: null, gen: null, unsure: null }));
     const side = role === "prefill" ? "ctx" : "gen";
     if (!slot[side]) slot[side] = w;
   }
 
-  const disaggregated = [...slots, ...workerOnly.values()].map(disaggRequest);
+  for (const slot of workerOnly.values()) slots.push(slot);
+  const aggregatedList = new JoinedList(aggregated, aggregatedRequest);
   let mode: BreakdownMode = "aggregated";
-  let requests = aggregated;
-  let leftOut: JoinedRequest[] = [];
-  if (disaggregated.length > 0) {
+  let requests = aggregatedList;
+  let leftOut = JoinedList.EMPTY;
+  if (slots.length > 0) {
     mode = "disaggregated";
-    requests = disaggregated;
-    leftOut = aggregated;
+    requests = new JoinedList(slots, disaggRequest);
+    leftOut = aggregatedList;
     if (aggregated.length > 0)
       warnings.push(
         `${aggregated.length} aggregated worker record(s) in a disaggregated run were left out of the time breakdown (mixed serving modes)`,

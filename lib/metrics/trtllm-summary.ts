@@ -13,13 +13,13 @@ import {
   requestLastToken,
   requestSegments,
   requestStart,
-  segmentStats,
+  SegmentColumns,
+  segmentColumnStats,
   segmentsFor,
   spanMs,
-  type SegmentValue,
 } from "./time-breakdown";
 import { clockOffsetSample, estimateClockOffset } from "./trtllm-clock-offset";
-import type { JoinResult, JoinedRequest } from "./trtllm-join";
+import type { JoinedList, JoinResult } from "./trtllm-join";
 import { BlockTally, histogram, requestHitRate, transferBandwidthGBps } from "./trtllm-kv";
 import {
   STEP_METRICS,
@@ -72,8 +72,9 @@ export async function summarizeTrtllm(
   const offsets = clockOffsets(requests);
   const stepValues = new StepValues();
   const chunkValues = new StepValues();
-  const perRequestSegments: SegmentValue[][] = [];
-  const arrivals: (number | null)[] = [];
+  const segmentColumns = new SegmentColumns(mode, requests.length);
+  // Arrival ms per request, NaN when not recorded.
+  const arrivals = new Float64Array(requests.length);
   const prefillTally = new BlockTally();
   const anyTally = new BlockTally();
   const transferBytes: number[] = [];
@@ -81,10 +82,10 @@ export async function summarizeTrtllm(
   let sawSteps = false;
 
   for (let idx = 0; idx < requests.length; idx++) {
-    const r = requests[idx];
+    const r = requests.get(idx);
     const t = r.times;
     const segments = requestSegments(t, mode);
-    perRequestSegments.push(segments);
+    segmentColumns.set(idx, segments);
     const start = requestStart(t);
     const kv: TrtllmKvBlocks | null = r.ctx?.kv ?? r.gen?.kv ?? null;
     if (r.ctx?.kv) prefillTally.add(r.ctx.kv);
@@ -125,7 +126,7 @@ export async function summarizeTrtllm(
     for (const k of TIME_KEYS) times[k] = toMs(t[k], origin);
     const spec = r.gen?.speculative ?? r.ctx?.speculative ?? null;
     const iters = (stepRec ?? chunkRec) as TrtllmWorkerRecord | null;
-    arrivals.push(toMs(start, origin));
+    arrivals[idx] = toMs(start, origin) ?? NaN;
     await emit({
       idx,
       mode,
@@ -159,7 +160,7 @@ export async function summarizeTrtllm(
     });
   }
 
-  const stats = segmentStats(mode, perRequestSegments);
+  const stats = segmentColumnStats(segmentColumns);
   warnings.push(...stats.warnings);
   // Design.md §5.2: block-weighted over prefill-side records when roles are known.
   const runHitRate = prefillTally.requests > 0 ? prefillTally.hitRate() : anyTally.hitRate();
@@ -210,7 +211,7 @@ export async function summarizeTrtllm(
     endpoints: endpointRows(join, workerNames, hit.byFile),
     charts: {
       [TRTLLM_CHART_KEYS.segments]: segmentsPayload,
-      [TRTLLM_CHART_KEYS.segmentShare]: segmentShare(mode, arrivals, perRequestSegments),
+      [TRTLLM_CHART_KEYS.segmentShare]: segmentShare(arrivals, segmentColumns),
       [TRTLLM_CHART_KEYS.kvTransferBandwidth]: {
         unit: "GB/s",
         count: bandwidths.length,
@@ -232,7 +233,7 @@ function sourceName(source: string, workerNames: readonly string[]): string {
 }
 
 /** Per step source (worker file, or the copy inside a disagg record): the estimated clock offset. */
-function clockOffsets(requests: readonly JoinedRequest[]) {
+function clockOffsets(requests: JoinedList) {
   const bySource = new Map<string, number[]>();
   const add = (source: string | null, rec: TrtllmWorkerRecord | null) => {
     if (!source || !rec || (rec.steps.length === 0 && rec.chunks.length === 0)) return;
@@ -256,10 +257,11 @@ function clockOffsets(requests: readonly JoinedRequest[]) {
 
 function hitRates(join: JoinResult, workerNames: readonly string[]) {
   const byFile = workerNames.map(() => new BlockTally());
-  for (const r of [...join.requests, ...join.leftOut]) {
-    if (r.ctxFile !== null && r.ctx) byFile[r.ctxFile].add(r.ctx.kv);
-    if (r.genFile !== null && r.gen) byFile[r.genFile].add(r.gen.kv);
-  }
+  for (const list of [join.requests, join.leftOut])
+    for (const r of list) {
+      if (r.ctxFile !== null && r.ctx) byFile[r.ctxFile].add(r.ctx.kv);
+      if (r.genFile !== null && r.gen) byFile[r.genFile].add(r.gen.kv);
+    }
   const row = (t: BlockTally) => ({
     requests: t.requests,
     reusedBlocks: t.reused,
@@ -303,9 +305,15 @@ function endpointRows(join: JoinResult, workerNames: readonly string[], byFile: 
     }
   }
   // Worker files that never joined a named server stand for themselves.
+  const usedByFile = workerNames.map(() => 0);
+  for (const list of [join.requests, join.leftOut])
+    for (const r of list) {
+      if (r.ctxFile !== null) usedByFile[r.ctxFile]++;
+      if (r.genFile !== null && r.genFile !== r.ctxFile) usedByFile[r.genFile]++;
+    }
   workerNames.forEach((name, i) => {
     if (join.fileServers[i] !== null || byFile[i] === undefined) return;
-    const used = [...join.requests, ...join.leftOut].filter((r) => r.ctxFile === i || r.genFile === i).length;
+    const used = usedByFile[i];
     if (used === 0) return;
     const row = get(name, join.fileRoles[i]);
     row.requests += used;
@@ -319,24 +327,21 @@ function endpointRows(join: JoinResult, workerNames: readonly string[], byFile: 
   }));
 }
 
-function segmentShare(
-  mode: JoinResult["mode"],
-  arrivals: readonly (number | null)[],
-  perRequest: readonly SegmentValue[][],
-): SegmentSharePayload {
-  const names = segmentsFor(mode).map((s) => s.name);
+function segmentShare(arrivals: Float64Array, segments: SegmentColumns): SegmentSharePayload {
+  const names = segmentsFor(segments.mode).map((s) => s.name);
   let maxMs = 0;
-  for (const a of arrivals) if (a !== null && a > maxMs) maxMs = a;
+  for (const a of arrivals) if (a > maxMs) maxMs = a;
   const bucketCount = Math.max(1, Math.min(MAX_SHARE_BUCKETS, Math.ceil(arrivals.length / 20)));
   const bucketMs = maxMs > 0 ? maxMs / bucketCount : 1;
   const sums = Array.from({ length: bucketCount }, () => names.map(() => ({ sum: 0, n: 0 })));
   const counts = new Array<number>(bucketCount).fill(0);
   arrivals.forEach((a, i) => {
-    if (a === null) return;
+    if (Number.isNaN(a)) return;
     const b = Math.min(bucketCount - 1, Math.floor(a / bucketMs));
     counts[b]++;
-    perRequest[i].forEach((v, j) => {
-      if (typeof v === "number") {
+    segments.columns.forEach((column, j) => {
+      const v = column[i];
+      if (!Number.isNaN(v)) {
         sums[b][j].sum += v;
         sums[b][j].n++;
       }

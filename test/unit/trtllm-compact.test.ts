@@ -84,6 +84,13 @@ describe("compact TensorRT-LLM record store", () => {
     const parsed = raws.map(worker);
     const compact = parsed.map((r) => store.add(r));
     parsed.forEach((r, i) => expect(plain(compact[i])).toEqual(plain(r)));
+    // Parsed straight into the spill, as the analyzer does.
+    const direct = raws.map((raw) => {
+      const p = parseTrtllmRecord(raw, store.keepSteps);
+      if (!("record" in p) || p.record.type !== "worker") throw new Error("not a worker record");
+      return store.add(p.record);
+    });
+    parsed.forEach((r, i) => expect(plain(direct[i])).toEqual(plain(r)));
     expect(compact[0].ctxRequestId).toBe("0123");
     expect(compact[1].requestId).toBe(String(1.5e21));
     expect(clockOffsetSample(compact[0])).toBeCloseTo(500001.7016 - 1001.5, 9);

@@ -105,7 +105,7 @@ export function trtllmAnalyzer(): Analyzer {
       let disaggRecords = 0;
       let workerRecords = 0;
       for await (const { value, line } of values(file, ctx, warnings, counts)) {
-        const parsed = parseTrtllmRecord(value);
+        const parsed = parseTrtllmRecord(value, store.keepSteps);
         if ("error" in parsed) {
           counts.skipped++;
           warnings.add(`skipped: ${parsed.error}`, line);
