@@ -17,7 +17,9 @@ export function CacheView({ run }: RunViewProps) {
   const sm = run.serverMetrics;
   const { endpoints, series } = useSmData(run.id, sm !== null);
   const requestLevel = run.timeBreakdown?.kvCacheHitRate ?? null;
-  if (!sm && requestLevel === null) {
+  const theoretical =
+    typeof run.info.theoreticalCacheHitRate === "number" ? run.info.theoreticalCacheHitRate : null;
+  if (!sm && requestLevel === null && theoretical === null) {
     return (
       <EmptyView title="No cache metrics in this run">
         Upload an aiperf server_metrics_export (JSON, CSV or JSONL) or Prometheus scrapes to see per-endpoint
@@ -36,6 +38,7 @@ export function CacheView({ run }: RunViewProps) {
     facts.push(["cached tokens", formatCount(sm.tokens.cachedTotal)]);
   }
   if (requestLevel !== null) facts.push(["perf-metrics hit rate (block-weighted)", formatRate(requestLevel)]);
+  if (theoretical !== null) facts.push(["aiperf theoretical hit rate", formatRate(theoretical)]);
   const frontend = run.info.frontendCacheHitRate;
   if (typeof frontend === "number") facts.push(["Dynamo frontend hit rate", formatRate(frontend)]);
   const router = run.info.routerKvHitRate;

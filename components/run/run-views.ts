@@ -28,12 +28,20 @@ export interface RunViewDef {
 export const RUN_VIEWS: RunViewDef[] = [
   { id: "overview", label: "Overview", hasData: () => true, Component: OverviewView },
   { id: "latency", label: "Latency", hasData: (r) => r.requests !== null, Component: LatencyView },
-  { id: "throughput", label: "Throughput", hasData: (r) => r.requests?.source === "aiperf", Component: ThroughputView },
+  {
+    id: "throughput",
+    label: "Throughput",
+    hasData: (r) => r.requests?.source === "aiperf",
+    Component: ThroughputView,
+  },
   { id: "breakdown", label: "Breakdown", hasData: (r) => r.timeBreakdown !== null, Component: BreakdownView },
   {
     id: "cache",
     label: "Cache",
-    hasData: (r) => r.serverMetrics !== null || r.timeBreakdown?.kvCacheHitRate != null,
+    hasData: (r) =>
+      r.serverMetrics !== null ||
+      r.timeBreakdown?.kvCacheHitRate != null ||
+      typeof r.info.theoreticalCacheHitRate === "number",
     Component: CacheView,
   },
   { id: "kv", label: "KV", hasData: (r) => r.serverMetrics !== null, Component: KvView },
@@ -43,7 +51,12 @@ export const RUN_VIEWS: RunViewDef[] = [
     hasData: (r) => r.serverMetrics !== null || r.timeBreakdown?.kvTransfer != null,
     Component: OffloadView,
   },
-  { id: "gpu", label: "GPU", hasData: (r) => r.files.some((f) => f.kind === "aiperf-gpu-telemetry"), Component: GpuView },
+  {
+    id: "gpu",
+    label: "GPU",
+    hasData: (r) => r.files.some((f) => f.kind === "aiperf-gpu-telemetry"),
+    Component: GpuView,
+  },
   { id: "endpoints", label: "Endpoints", hasData: (r) => r.endpoints.length > 0, Component: EndpointsView },
   { id: "files", label: "Files", hasData: () => true, Component: FilesView },
 ];

@@ -9,6 +9,7 @@ import type { TimesliceExport } from "@/lib/formats/aiperf-timeslices";
 import type { AnalyzerResult } from "@/lib/ingest/analyzer";
 import { compareWithSummary, disagreementWarning } from "./aiperf-agreement";
 import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "./aiperf-chart-schemas";
+import { theoreticalCacheHitRate } from "./aiperf-theoretical-hit-rate";
 import { computeDistribution } from "./aiperf-distribution";
 import { overTimePayload, timelinePayload, ttftVsInputPayload } from "./aiperf-timeline";
 import { timeslicesPayload } from "./aiperf-timeslices";
@@ -174,6 +175,7 @@ function runInfo(summary: AiperfSummary | undefined, trials: number): SummaryBlo
     set("requestRate", c.requestRate);
     set("requestCount", c.requestCount);
     set("aiperfVersion", summary.aiperfVersion);
+    set("theoreticalCacheHitRate", theoreticalCacheHitRate(summary.metrics.theoretical_prefix_cache_hit));
     set("schemaVersion", summary.schemaVersion);
   }
   if (trials > 1) set("trials", trials);
