@@ -12,7 +12,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 /**
  * Sizes: TensorRT-LLM requests (disaggregated: router + ctx + gen worker files, ~4.7 KB of
  * JSONL per request), aiperf records (~630 B each), server-metrics endpoints × seconds of raw
- * 0.5 s scrapes (~2.5 KB per scrape). `large` is ~1.3 GB in all.
+ * 0.5 s scrapes (~2.5 KB per scrape). `large` is ~1.6 GB in all.
  */
 export const SIZES = {
   small: { trtllmRequests: 2_000, aiperfRecords: 20_000, smEndpoints: 16, smSeconds: 300 },
