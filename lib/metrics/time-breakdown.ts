@@ -31,8 +31,27 @@ export const TIME_KEYS = [
 export type TimeKey = (typeof TIME_KEYS)[number];
 export type RequestTimes = Record<TimeKey, Seconds>;
 
+/** A literal, not built from TIME_KEYS: it is called several times per request of a run. */
 export function emptyTimes(): RequestTimes {
-  return Object.fromEntries(TIME_KEYS.map((k) => [k, null])) as RequestTimes;
+  return {
+    disaggArrival: null,
+    disaggCtxDispatch: null,
+    ctxServerArrival: null,
+    ctxArrival: null,
+    ctxFirstScheduled: null,
+    ctxFirstToken: null,
+    ctxServerFirstToken: null,
+    ctxLastToken: null,
+    genServerArrival: null,
+    genArrival: null,
+    genKvTransferStart: null,
+    genKvTransferEnd: null,
+    genFirstScheduled: null,
+    genFirstToken: null,
+    genServerFirstToken: null,
+    genLastToken: null,
+    disaggFirstToken: null,
+  };
 }
 
 export interface SegmentDef {

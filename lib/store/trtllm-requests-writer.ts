@@ -48,7 +48,7 @@ const COLUMNS = [
  */
 const ROWS_PER_STATEMENT = 64;
 /** Statements per transaction: one commit per ~2,000 rows, short enough not to hold the store. */
-const STATEMENTS_PER_TRANSACTION = 32;
+const STATEMENTS_PER_TRANSACTION = 4;
 
 function insertText(dialect: DialectName, rows: number): string {
   let p = 0;
@@ -102,5 +102,8 @@ export class TrtllmRequestsWriter {
       }
     });
     for (const params of statements) this.inserted += params.length / COLUMNS.length;
+    // better-sqlite3 is synchronous: without a turn of the event loop between transactions, a
+    // large run's finish would keep the server from answering anything else for seconds.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
