@@ -12,6 +12,19 @@ import path from "node:path";
 const BUFFER_VALUES = 1 << 19;
 /** Float64 values of the read slab (8 MB). */
 const SLAB_VALUES = 1 << 20;
+/**
+ * Read-ahead windows (1 MB each): requests read their context chunks and generation steps from
+ * two or three sequential streams (one per worker file), so a few windows turn a system call per
+ * block into one per thousands.
+ */
+const WINDOW_VALUES = 1 << 17;
+const WINDOWS = 4;
+
+interface Window {
+  at: number;
+  length: number;
+  data: Float64Array;
+}
 
 const closer = new FinalizationRegistry<number>((fd) => {
   try {
@@ -30,6 +43,8 @@ export class StepSpill {
   /** Reads land in this ring instead of a new array each (millions of small buffers made RSS balloon). */
   private slab: Float64Array | null = null;
   private slabAt = 0;
+  /** Most recently used first */
+  private windows: Window[] = [];
 
   /** Appends values; returns where they start (a value index). */
   append(values: Float64Array): number {
@@ -56,11 +71,39 @@ export class StepSpill {
       out.set(this.buffer.subarray(at - this.flushed, at - this.flushed + count));
       return out;
     }
+    if (count > WINDOW_VALUES) {
+      this.readInto(out, at);
+      return out;
+    }
+    let i = this.windows.findIndex((w) => w.at <= at && at + count <= w.at + w.length);
+    if (i === -1) {
+      const w =
+        this.windows.length < WINDOWS
+          ? { at: 0, length: 0, data: new Float64Array(WINDOW_VALUES) }
+          : this.windows[this.windows.length - 1];
+      if (this.windows.length < WINDOWS) this.windows.push(w);
+      w.at = at;
+      w.length = Math.min(WINDOW_VALUES, this.flushed - at);
+      this.readInto(w.data.subarray(0, w.length), at);
+      i = this.windows.indexOf(w);
+    }
+    const w = this.windows[i];
+    if (i > 0) {
+      this.windows.splice(i, 1);
+      this.windows.unshift(w);
+    }
+    out.set(w.data.subarray(at - w.at, at - w.at + count));
+    return out;
+  }
+
+  private readInto(out: Float64Array, at: number): void {
     const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
     let done = 0;
-    while (done < bytes.length)
-      done += fs.readSync(this.fd!, bytes, done, bytes.length - done, at * 8 + done);
-    return out;
+    while (done < bytes.length) {
+      const n = fs.readSync(this.fd!, bytes, done, bytes.length - done, at * 8 + done);
+      if (n === 0) throw new Error("step spill file ended early");
+      done += n;
+    }
   }
 
   private slice(count: number): Float64Array {

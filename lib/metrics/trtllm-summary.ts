@@ -188,8 +188,8 @@ export async function summarizeTrtllm(
   };
   const hit = hitRates(join, workerNames);
   const stepsPayload: StepsPayload = {
-    steps: Object.fromEntries(STEP_METRICS.map((m) => [m, computeStats(stepValues.values[m])])),
-    chunks: Object.fromEntries(STEP_METRICS.map((m) => [m, computeStats(chunkValues.values[m])])),
+    steps: Object.fromEntries(STEP_METRICS.map((m) => [m, computeStats(stepValues.values(m))])),
+    chunks: Object.fromEntries(STEP_METRICS.map((m) => [m, computeStats(chunkValues.values(m))])),
     offsets: [...offsets.samples].map(([source, n]) => ({
       source: sourceName(source, workerNames),
       role: source.startsWith("file:")
@@ -201,6 +201,10 @@ export async function summarizeTrtllm(
       samples: n,
     })),
   };
+  if (stepValues.truncated || chunkValues.truncated)
+    warnings.push(
+      "more than 2,000,000 step values per metric: step statistics cover the requests that came first",
+    );
   if (sawSteps && [...offsets.samples.keys()].some((k) => offsets.get(k) === null))
     warnings.push(
       "some workers have fewer than 3 records with steps: their steps are not placed on the request timeline",

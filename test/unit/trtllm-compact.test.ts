@@ -128,4 +128,20 @@ describe("compact TensorRT-LLM record store", () => {
     expect([...spill.read(c, 3)]).toEqual([1, 2, 3]);
     spill.close();
   });
+
+  it("spill reads blocks back in any order, from the file and from the write buffer", () => {
+    const spill = new StepSpill();
+    const blocks: Array<{ at: number; values: Float64Array }> = [];
+    let seed = 7;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let b = 0; b < 20_000; b++) {
+      const values = Float64Array.from({ length: 8 * (1 + Math.floor(rand() * 20)) }, () => rand() * 1e6);
+      blocks.push({ at: spill.append(values), values });
+    }
+    for (let k = 0; k < 5000; k++) {
+      const b = blocks[Math.floor(rand() * blocks.length)];
+      expect(spill.read(b.at, b.values.length)).toEqual(b.values);
+    }
+    spill.close();
+  });
 });
