@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type MigrationPr
 import pg from "pg";
 import type { DialectName } from "./dialect";
 import { allMigrations } from "./migrations";
+import { registerRawSqlite } from "./raw-sqlite";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -27,6 +28,7 @@ export function openSqlite(file: string): DbHandle {
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  registerRawSqlite(db, sqlite);
   return { db, dialect: "sqlite", close: () => db.destroy() };
 }
 

@@ -1,0 +1,122 @@
+/**
+ * SQLite bulk insert through reused prepared statements stores what Kysely's multi-row VALUES
+ * stores, and never joins another caller's open transaction.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { BatchInserter } from "@/lib/store/batch-insert";
+import { migrate, openSqlite, type DbHandle } from "@/lib/store/db";
+import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
+
+const AWKWARD = [
+  'a "quoted" word',
+  "back\\slash",
+  "comma, {brace}",
+  "NULL",
+  "",
+  "ünïcødé ✓",
+  "tab\tnew\nline",
+];
+
+function rowsFor(runId: string, n: number): AiperfRequestsTable[] {
+  return Array.from({ length: n }, (_, i) => ({
+    run_id: runId,
+    file_id: "f1",
+    line: i + 1,
+    request_id: i % 5 === 0 ? null : AWKWARD[i % AWKWARD.length] + i,
+    phase: i % 10 === 0 ? "warmup" : "profiling",
+    ok: i % 7 === 0 ? 0 : 1,
+    cancelled: 0,
+    error_type: i % 7 === 0 ? AWKWARD[i % AWKWARD.length] : null,
+    start_ms: 1.762551940061e12 + i * 0.125,
+    end_ms: 1.762551940061e12 + i,
+    ttft_ms: i % 3 === 0 ? null : i / 3,
+    e2e_ms: 1e-9 * i,
+    itl_ms: null,
+    input_tokens: i,
+    output_tokens: i % 2 ? 2 ** 40 : 0,
+  }));
+}
+
+describe("BatchInserter on SQLite", () => {
+  let h: DbHandle;
+  beforeEach(async () => {
+    h = openSqlite(":memory:");
+    await migrate(h);
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  const read = (runId: string) =>
+    h.db.selectFrom("aiperf_requests").selectAll().where("run_id", "=", runId).orderBy("line").execute();
+
+  it("stores every value as the multi-row VALUES insert does, batch shapes reused", async () => {
+    const values = vi.spyOn(h.db, "insertInto");
+    // 2,500 rows in batches of 1,000: two full batches share one statement, the tail gets its own.
+    const inserter = new BatchInserter(h.db, "aiperf_requests", 15, 1000);
+    for (const r of rowsFor("prepared", 2_500)) await inserter.add(r);
+    await inserter.flush();
+    expect(values).not.toHaveBeenCalled();
+    values.mockRestore();
+    expect(inserter.inserted).toBe(2_500);
+
+    const ref = rowsFor("values", 2_500);
+    for (let i = 0; i < ref.length; i += 500)
+      await h.db
+        .insertInto("aiperf_requests")
+        .values(ref.slice(i, i + 500))
+        .execute();
+    const got = (await read("prepared")).map((r) => ({ ...r, run_id: "x" }));
+    const want = (await read("values")).map((r) => ({ ...r, run_id: "x" }));
+    expect(got).toHaveLength(2_500);
+    expect(got).toEqual(want);
+    expect(got[0].request_id).toBeNull();
+    expect(got[1].request_id).toBe(AWKWARD[1] + 1);
+    expect(got[1].output_tokens).toBe(2 ** 40);
+  });
+
+  it("treats a column some rows leave out as NULL", async () => {
+    const inserter = new BatchInserter(h.db, "aiperf_requests", 15, 10);
+    const [a, b] = rowsFor("partial", 3).slice(1, 3);
+    const withoutError: Partial<AiperfRequestsTable> = { ...b, error_type: "x" };
+    delete withoutError.error_type;
+    await inserter.add(a);
+    await inserter.add(withoutError as AiperfRequestsTable);
+    await inserter.flush();
+    const got = await h.db
+      .selectFrom("aiperf_requests")
+      .select(["line", "error_type"])
+      .where("run_id", "=", "partial")
+      .orderBy("line")
+      .execute();
+    expect(got).toEqual([
+      { line: 2, error_type: a.error_type },
+      { line: 3, error_type: null },
+    ]);
+  });
+
+  it("waits for another caller's transaction instead of writing inside it", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => (entered = r));
+    const rolledBack = h.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.insertInto("aiperf_requests").values(rowsFor("doomed", 1)).execute();
+        entered();
+        await held;
+        throw new Error("roll back");
+      })
+      .catch(() => "rolled back");
+    await inside;
+    const inserter = new BatchInserter(h.db, "aiperf_requests", 15, 10);
+    for (const r of rowsFor("kept", 3)) await inserter.add(r);
+    const flushed = inserter.flush();
+    release();
+    expect(await rolledBack).toBe("rolled back");
+    await flushed;
+    expect(await read("doomed")).toHaveLength(0);
+    expect(await read("kept")).toHaveLength(3);
+  });
+});
