@@ -6,7 +6,11 @@ import type { Db } from "./db";
  * needs it: bulk inserts reuse prepared statements instead of preparing a 30,000-parameter
  * statement for every batch. Callers must hold Kysely's connection while using it.
  */
-const handles = new WeakMap<object, SQLite.Database>();
+// On globalThis: the production bundle can hold more than one copy of this module (one per
+// chunk), and the copy that registers the handle must be the one that finds it.
+const KEY = Symbol.for("runlens.rawSqliteHandles");
+const holder = globalThis as { [KEY]?: WeakMap<object, SQLite.Database> };
+const handles = (holder[KEY] ??= new WeakMap());
 
 export function registerRawSqlite(db: Db, sqlite: SQLite.Database): void {
   handles.set(db, sqlite);
