@@ -43,22 +43,29 @@ function numericId(v: string | null): number {
   return Number.isFinite(n) && String(n) === v ? n : NaN;
 }
 
+/** Slots per chunk of a column: fixed chunks, so growing never copies nor doubles the memory. */
+const CHUNK_SLOTS = 1 << 14;
+
 class Columns {
-  data: Float64Array;
+  private readonly chunks: Float64Array[] = [];
   length = 0;
 
-  constructor(private readonly width: number) {
-    this.data = new Float64Array(width * 1024);
+  constructor(private readonly width: number) {}
+
+  /** A new zeroed slot. */
+  push(): number {
+    if (this.length === this.chunks.length * CHUNK_SLOTS)
+      this.chunks.push(new Float64Array(CHUNK_SLOTS * this.width));
+    return this.length++;
   }
 
-  /** A new zeroed slot, growing the column by doubling. */
-  push(): number {
-    if ((this.length + 1) * this.width > this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    return this.length++;
+  /** The chunk holding a slot; its values start at `offset(slot)`. */
+  chunk(slot: number): Float64Array {
+    return this.chunks[Math.floor(slot / CHUNK_SLOTS)];
+  }
+
+  offset(slot: number): number {
+    return (slot % CHUNK_SLOTS) * this.width;
   }
 }
 
@@ -99,8 +106,8 @@ export class TrtllmRecordStore {
   /** Stores a parsed record; the returned object reads as the same record. */
   add(rec: TrtllmWorkerRecord): TrtllmWorkerRecord {
     const slot = this.main.push();
-    const m = this.main.data;
-    const o = slot * MAIN;
+    const m = this.main.chunk(slot);
+    const o = this.main.offset(slot);
     TIMING_KEYS.forEach((k, i) => (m[o + i] = orNaN(rec.timing[k])));
     const ids = [rec.requestId, rec.ctxRequestId, rec.disaggRequestId];
     let stringIds: (string | null)[] | null = null;
@@ -119,8 +126,8 @@ export class TrtllmRecordStore {
     m[o + 12] = -1;
     if (needsExtra) {
       const x = this.extra.push();
-      const e = this.extra.data;
-      const p = x * EXTRA;
+      const e = this.extra.chunk(x);
+      const p = this.extra.offset(x);
       m[o + 12] = x;
       e[p] = orNaN(rec.kv?.total);
       e[p + 1] = orNaN(rec.kv?.newlyAllocated);
@@ -158,10 +165,23 @@ class CompactWorkerRecord implements TrtllmWorkerRecord {
     return "worker";
   }
 
+  private main(k: number): number {
+    const main = this.store.main;
+    return main.chunk(this.slot)[main.offset(this.slot) + k];
+  }
+
+  /** Extra column k, NaN when the record has no extra slot. */
+  private extra(k: number): number {
+    const x = this.main(12);
+    if (x < 0) return NaN;
+    const extra = this.store.extra;
+    return extra.chunk(x)[extra.offset(x) + k];
+  }
+
   private id(i: number): string | null {
     const s = this.stringIds?.[i];
     if (s) return s;
-    const n = this.store.main.data[this.slot * MAIN + 9 + i];
+    const n = this.main(9 + i);
     return Number.isNaN(n) ? null : String(n);
   }
 
@@ -176,8 +196,8 @@ class CompactWorkerRecord implements TrtllmWorkerRecord {
   }
 
   get timing(): TrtllmTiming {
-    const m = this.store.main.data;
-    const o = this.slot * MAIN;
+    const m = this.store.main.chunk(this.slot);
+    const o = this.store.main.offset(this.slot);
     return {
       serverArrival: orNull(m[o]),
       arrival: orNull(m[o + 1]),
@@ -191,43 +211,30 @@ class CompactWorkerRecord implements TrtllmWorkerRecord {
     };
   }
 
-  /** Offset of this record's extra columns, or -1. */
-  private get x(): number {
-    const x = this.store.main.data[this.slot * MAIN + 12];
-    return x < 0 ? -1 : x * EXTRA;
-  }
-
   get kv(): TrtllmKvBlocks | null {
-    const p = this.x;
-    const e = this.store.extra.data;
-    if (p < 0 || Number.isNaN(e[p])) return null;
-    return { total: e[p], newlyAllocated: e[p + 1], reused: e[p + 2], missed: e[p + 3] };
+    const total = this.extra(0);
+    if (Number.isNaN(total)) return null;
+    return { total, newlyAllocated: this.extra(1), reused: this.extra(2), missed: this.extra(3) };
   }
 
   get speculative(): TrtllmSpeculative | null {
-    const p = this.x;
-    const e = this.store.extra.data;
-    if (p < 0 || Number.isNaN(e[p + 5])) return null;
-    return { acceptedDraftTokens: e[p + 4], draftTokens: e[p + 5] };
+    const draftTokens = this.extra(5);
+    if (Number.isNaN(draftTokens)) return null;
+    return { acceptedDraftTokens: this.extra(4), draftTokens };
   }
 
   get firstIter(): number | null {
-    const p = this.x;
-    return p < 0 ? null : orNull(this.store.extra.data[p + 6]);
+    return orNull(this.extra(6));
   }
 
   get lastIter(): number | null {
-    const p = this.x;
-    return p < 0 ? null : orNull(this.store.extra.data[p + 7]);
+    return orNull(this.extra(7));
   }
 
   private list(at: number): StepList {
-    const p = this.x;
-    if (p < 0) return StepList.EMPTY;
-    const e = this.store.extra.data;
-    const count = e[p + at + 1];
-    if (count === 0) return StepList.EMPTY;
-    const start = e[p + at];
+    const count = this.extra(at + 1);
+    if (!(count > 0)) return StepList.EMPTY;
+    const start = this.extra(at);
     return new StepList(null, count, () => this.store.spill.read(start, count * StepList.WIDTH));
   }
 
@@ -240,7 +247,6 @@ class CompactWorkerRecord implements TrtllmWorkerRecord {
   }
 
   get offsetSample(): number | null {
-    const p = this.x;
-    return p < 0 ? null : orNull(this.store.extra.data[p + 12]);
+    return orNull(this.extra(12));
   }
 }

@@ -97,9 +97,9 @@ describe("compact TensorRT-LLM record store", () => {
     store.close();
   });
 
-  it("keeps many records apart, across the spill's write buffer and columns growth", () => {
+  it("keeps many records apart, across the spill's write buffer and column chunks", () => {
     const store = new TrtllmRecordStore();
-    const n = 5000;
+    const n = 20_000;
     const parsed: TrtllmWorkerRecord[] = [];
     const compact: TrtllmWorkerRecord[] = [];
     for (let i = 0; i < n; i++) {
@@ -112,7 +112,8 @@ describe("compact TensorRT-LLM record store", () => {
       parsed.push(r);
       compact.push(store.add(r));
     }
-    for (const i of [0, 1, 2499, 3300, n - 1]) expect(plain(compact[i])).toEqual(plain(parsed[i]));
+    for (const i of [0, 1, 2499, 16383, 16384, 16385, n - 1])
+      expect(plain(compact[i])).toEqual(plain(parsed[i]));
     store.close();
   });
 
