@@ -5,7 +5,7 @@ const fix = (x, d = 1) => (x === null || x === undefined ? "–" : x.toFixed(d))
 export function printTable(report) {
   const m = report.machine;
   console.log(
-    `\nRunlens bench, size ${report.size}: ${m.cpus} × ${m.cpuModel}, ${mb(m.memoryBytes)} MB RAM, Node ${m.node}\n`,
+    `\nRunlens bench, size ${report.size}: ${m.cpus} × ${m.cpuModel}, ${mb(m.memoryBytes)} MB RAM, Node ${m.node}, load average ${report.loadAverage.map((x) => x.toFixed(1)).join(" ")}, median of ${report.repeat} upload(s)\n`,
   );
   const head = [
     "store",
