@@ -37,7 +37,9 @@ const stores = storeArg === "both" ? ["sqlite", "postgres"] : [storeArg];
 async function benchStore(store, inputs, floors) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `runlens-bench-${store}-`));
   const schema = store === "postgres" ? await freshPgSchema(pgUrl) : null;
-  const databaseUrl = schema ? `${pgUrl}?options=-c%20search_path%3D${schema}` : null;
+  const databaseUrl = schema
+    ? `${pgUrl}${pgUrl.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`
+    : null;
   const server = await startServer({ distDir, port, dataDir, databaseUrl });
   const results = [];
   try {
