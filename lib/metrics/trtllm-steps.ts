@@ -3,7 +3,7 @@
  * Durations inside one step are differences of the same clock and need no offset; placing a step
  * on the request timeline does (lib/metrics/trtllm-clock-offset.ts).
  */
-import type { Seconds, StepList } from "@/lib/formats/trtllm-record";
+import { StepList, type Seconds, type TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
 import { MAX_CORRECTED_GAP_S } from "./trtllm-clock-offset";
 import type { StepEntry, StepMetric } from "./trtllm-payloads";
 
@@ -32,32 +32,24 @@ class Column {
   }
 }
 
-/** Collects step values per metric, up to a cap so a huge run cannot exhaust memory. */
+/** Values one metric collects at most, so a huge run cannot exhaust memory. */
+export const MAX_STEP_VALUES = 2_000_000;
+
+/**
+ * Collects, per request, where its steps are and when it was scheduled, then computes step
+ * statistics one metric at a time: all seven metrics' values at once took 8 bytes × 7 per step
+ * of the run, one metric's values are a seventh of that. Each record's list is asked for again
+ * per metric (the analyzer's records re-read their values from disk; none is kept).
+ */
 export class StepValues {
-  private readonly columns: Record<StepMetric, Column> = {
-    preprocessingMs: new Column(),
-    forwardMs: new Column(),
-    updateMs: new Column(),
-    sampleMs: new Column(),
-    postprocessingMs: new Column(),
-    gpuForwardMs: new Column(),
-    gpuSampleMs: new Column(),
-  };
+  private readonly records: Array<Pick<TrtllmWorkerRecord, "steps" | "chunks"> | null> = [];
+  private scheduled = new Float64Array(1024);
   truncated = false;
 
-  constructor(private readonly cap = 2_000_000) {}
-
-  /** The collected values of one metric, in the order they were added. */
-  values(metric: StepMetric): Float64Array {
-    return this.columns[metric].values();
-  }
-
-  private push(metric: StepMetric, v: number | null): void {
-    if (v === null || !Number.isFinite(v)) return;
-    const column = this.columns[metric];
-    if (column.length >= this.cap) this.truncated = true;
-    else column.push(v);
-  }
+  constructor(
+    private readonly kind: "steps" | "chunks",
+    private readonly cap = MAX_STEP_VALUES,
+  ) {}
 
   /**
    * Adds one request's steps. `scheduledInStepClock` is the request's first_scheduled_time
@@ -65,24 +57,58 @@ export class StepValues {
    * needs it; later steps start from the previous token. Preprocessing may be negative with the
    * overlap scheduler, so it is kept as measured.
    */
-  add(steps: StepList, scheduledInStepClock: Seconds): void {
-    let prevToken: Seconds = null;
-    for (let i = 0; i < steps.length; i++) {
-      const s = steps.get(i);
-      const prev = i === 0 ? scheduledInStepClock : prevToken;
-      prevToken = s.tokenTime;
-      const pre = ms(prev, s.forwardStart);
-      if (pre !== null && (i > 0 || Math.abs(pre) <= MAX_CORRECTED_GAP_S * 1000))
-        this.push("preprocessingMs", pre);
-      this.push("forwardMs", ms(s.forwardStart, s.forwardEnd));
-      this.push("updateMs", ms(s.forwardEnd, s.sampleStart));
-      this.push("sampleMs", ms(s.sampleStart, s.sampleEnd));
-      this.push("postprocessingMs", ms(s.sampleEnd, s.tokenTime));
-      this.push("gpuForwardMs", s.gpuForwardMs);
-      this.push("gpuSampleMs", s.gpuSampleMs);
+  add(rec: Pick<TrtllmWorkerRecord, "steps" | "chunks"> | null, scheduledInStepClock: Seconds): void {
+    const i = this.records.length;
+    if (i === this.scheduled.length) {
+      const next = new Float64Array(i * 2);
+      next.set(this.scheduled);
+      this.scheduled = next;
     }
+    this.records.push(rec);
+    this.scheduled[i] = scheduledInStepClock ?? NaN;
+  }
+
+  /** One metric's values, in request and step order, up to the cap. */
+  values(metric: StepMetric): Float64Array {
+    const out = new Column();
+    const w = StepList.WIDTH;
+    const pick = METRIC_OF[metric];
+    for (let r = 0; r < this.records.length; r++) {
+      const steps = this.records[r]?.[this.kind] ?? StepList.EMPTY;
+      if (steps.length === 0) continue;
+      const d = steps.values();
+      for (let i = 0; i < steps.length; i++) {
+        const v = pick(d, i * w, i === 0 ? this.scheduled[r] : d[(i - 1) * w + 4], i === 0);
+        // NaN: a stamp not recorded (the null of ms()); never counted.
+        if (!Number.isFinite(v)) continue;
+        if (out.length >= this.cap) {
+          this.truncated = true;
+          return out.values();
+        }
+        out.push(v);
+      }
+    }
+    return out.values();
   }
 }
+
+/**
+ * One metric of step `o` (offset into the packed values; NaN = not recorded, which propagates):
+ * `prev` is when the step could start (the previous token, or the scheduled time for the first).
+ */
+const METRIC_OF: Record<StepMetric, (d: Float64Array, o: number, prev: number, first: boolean) => number> = {
+  preprocessingMs: (d, o, prev, first) => {
+    const pre = (d[o] - prev) * 1000;
+    // A first step further than this from its scheduled time means the clock offset does not fit.
+    return first && !(Math.abs(pre) <= MAX_CORRECTED_GAP_S * 1000) ? NaN : pre;
+  },
+  forwardMs: (d, o) => (d[o + 1] - d[o]) * 1000,
+  updateMs: (d, o) => (d[o + 2] - d[o + 1]) * 1000,
+  sampleMs: (d, o) => (d[o + 3] - d[o + 2]) * 1000,
+  postprocessingMs: (d, o) => (d[o + 4] - d[o + 3]) * 1000,
+  gpuForwardMs: (d, o) => d[o + 5],
+  gpuSampleMs: (d, o) => d[o + 6],
+};
 
 /** Steps kept per request for the waterfall; the rest are counted, not stored. */
 export const MAX_STEPS_PER_REQUEST = 512;

@@ -70,8 +70,8 @@ export async function summarizeTrtllm(
   if (!Number.isFinite(origin)) origin = 0;
 
   const offsets = clockOffsets(requests);
-  const stepValues = new StepValues();
-  const chunkValues = new StepValues();
+  const stepValues = new StepValues("steps");
+  const chunkValues = new StepValues("chunks");
   const segmentColumns = new SegmentColumns(mode, requests.length);
   // Arrival ms per request, NaN when not recorded.
   const arrivals = new Float64Array(requests.length);
@@ -106,7 +106,7 @@ export async function summarizeTrtllm(
     const steps = stepRec?.steps ?? StepList.EMPTY;
     if (chunks.length || steps.length) sawSteps = true;
     chunkValues.add(
-      chunks,
+      chunkRec,
       chunkOffset !== null && t.ctxFirstScheduled !== null ? t.ctxFirstScheduled + chunkOffset : null,
     );
     const firstStepAfter =
@@ -115,7 +115,7 @@ export async function summarizeTrtllm(
         : stepOff !== null && t.genFirstScheduled !== null
           ? t.genFirstScheduled + stepOff
           : null;
-    stepValues.add(steps, firstStepAfter);
+    stepValues.add(stepRec, firstStepAfter);
     const runMs = (off: number | null) => (off === null ? null : (s: number) => (s - off - origin) * 1000);
     const stepTimeline = [
       ...stepEntries("chunk", chunks, runMs(chunkOffset)),
