@@ -59,13 +59,15 @@ export class FsBlobStore implements BlobStore {
   }
 
   async open(sha256: string): Promise<Readable> {
-    return (await this.openCompressed(sha256)).pipe(createGunzip());
+    // 256 KiB output chunks: inflating in zlib's default 16 KiB pieces costs 2.5× the time and
+    // sends 16× as many chunks through the line reader.
+    return (await this.openCompressed(sha256)).pipe(createGunzip({ chunkSize: 256 << 10 }));
   }
 
   async openCompressed(sha256: string): Promise<Readable> {
     const file = this.pathOf(sha256);
     await fs.promises.access(file);
-    return fs.createReadStream(file);
+    return fs.createReadStream(file, { highWaterMark: 1 << 20 });
   }
 
   async has(sha256: string): Promise<boolean> {
