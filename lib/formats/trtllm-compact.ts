@@ -1,8 +1,9 @@
 /**
  * Compact storage of the TensorRT-LLM worker records of one run, held until the joins in
- * `finish`. A parsed record (nested objects, boxed numbers, id strings) took kilobytes; here it
- * is a slot in shared Float64 columns plus a small object whose getters rebuild the parts on
- * use, and its steps live in a StepSpill on disk. Every value reads back exactly as parsed.
+ * `finish`. A parsed record (nested objects, boxed numbers, id strings) took kilobytes, and
+ * even as Float64 columns 600 bytes a request; here its values are one block of a spill file
+ * on disk and its steps another, and memory holds a small object whose getters read the parts
+ * back on use. Every value reads back exactly as parsed.
  */
 import { clockOffsetSample } from "@/lib/metrics/trtllm-clock-offset";
 import {
@@ -16,10 +17,13 @@ import {
 } from "./trtllm-record";
 import { StepSpill } from "./trtllm-step-spill";
 
-/** Main columns per record: 9 timing values, 3 numeric ids, the extra slot (-1 = none). */
-const MAIN = 13;
-/** Extra columns (records with KV, speculative, iteration or step data): see `add`. */
-const EXTRA = 13;
+/**
+ * A record's block: 9 timing values, 3 numeric ids (NaN = none or a string id), then KV blocks
+ * (4), speculative tokens (2), first/last iteration, steps at/count, chunks at/count and the
+ * clock-offset sample. NaN = not recorded.
+ */
+const BLOCK = 26;
+const X = 13;
 
 const TIMING_KEYS = [
   "serverArrival",
@@ -43,32 +47,6 @@ function numericId(v: string | null): number {
   return Number.isFinite(n) && String(n) === v ? n : NaN;
 }
 
-/** Slots per chunk of a column: fixed chunks, so growing never copies nor doubles the memory. */
-const CHUNK_SLOTS = 1 << 14;
-
-class Columns {
-  private readonly chunks: Float64Array[] = [];
-  length = 0;
-
-  constructor(private readonly width: number) {}
-
-  /** A new zeroed slot. */
-  push(): number {
-    if (this.length === this.chunks.length * CHUNK_SLOTS)
-      this.chunks.push(new Float64Array(CHUNK_SLOTS * this.width));
-    return this.length++;
-  }
-
-  /** The chunk holding a slot; its values start at `offset(slot)`. */
-  chunk(slot: number): Float64Array {
-    return this.chunks[Math.floor(slot / CHUNK_SLOTS)];
-  }
-
-  offset(slot: number): number {
-    return (slot % CHUNK_SLOTS) * this.width;
-  }
-}
-
 /** Steps already in the spill: where they start, and the one value the clock offset needs. */
 class SpilledStepList extends StepList {
   constructor(
@@ -86,9 +64,9 @@ class SpilledStepList extends StepList {
 }
 
 export class TrtllmRecordStore {
-  readonly main = new Columns(MAIN);
-  readonly extra = new Columns(EXTRA);
   readonly spill = new StepSpill();
+  readonly blocks = new StepSpill();
+  private readonly block = new Float64Array(BLOCK);
 
   /** Pass to parseTrtllmRecord: steps go straight to the spill, with no array per record. */
   readonly keepSteps: KeepSteps = (packed, count) => {
@@ -105,58 +83,45 @@ export class TrtllmRecordStore {
 
   /** Stores a parsed record; the returned object reads as the same record. */
   add(rec: TrtllmWorkerRecord): TrtllmWorkerRecord {
-    const slot = this.main.push();
-    const m = this.main.chunk(slot);
-    const o = this.main.offset(slot);
-    TIMING_KEYS.forEach((k, i) => (m[o + i] = orNaN(rec.timing[k])));
+    const b = this.block;
+    TIMING_KEYS.forEach((k, i) => (b[i] = orNaN(rec.timing[k])));
     const ids = [rec.requestId, rec.ctxRequestId, rec.disaggRequestId];
     let stringIds: (string | null)[] | null = null;
     ids.forEach((v, i) => {
       const n = numericId(v);
-      m[o + 9 + i] = n;
+      b[9 + i] = n;
       if (v !== null && Number.isNaN(n)) (stringIds ??= [null, null, null])[i] = v;
     });
-    const needsExtra =
-      rec.kv !== null ||
-      rec.speculative !== null ||
-      rec.firstIter !== null ||
-      rec.lastIter !== null ||
-      rec.steps.length > 0 ||
-      rec.chunks.length > 0;
-    m[o + 12] = -1;
-    if (needsExtra) {
-      const x = this.extra.push();
-      const e = this.extra.chunk(x);
-      const p = this.extra.offset(x);
-      m[o + 12] = x;
-      e[p] = orNaN(rec.kv?.total);
-      e[p + 1] = orNaN(rec.kv?.newlyAllocated);
-      e[p + 2] = orNaN(rec.kv?.reused);
-      e[p + 3] = orNaN(rec.kv?.missed);
-      e[p + 4] = orNaN(rec.speculative?.acceptedDraftTokens);
-      e[p + 5] = orNaN(rec.speculative?.draftTokens);
-      e[p + 6] = orNaN(rec.firstIter);
-      e[p + 7] = orNaN(rec.lastIter);
-      e[p + 8] = this.spilled(rec.steps);
-      e[p + 9] = rec.steps.length;
-      e[p + 10] = this.spilled(rec.chunks);
-      e[p + 11] = rec.chunks.length;
-      e[p + 12] = orNaN(clockOffsetSample(rec));
-    }
+    b[12] = NaN;
+    b[X] = orNaN(rec.kv?.total);
+    b[X + 1] = orNaN(rec.kv?.newlyAllocated);
+    b[X + 2] = orNaN(rec.kv?.reused);
+    b[X + 3] = orNaN(rec.kv?.missed);
+    b[X + 4] = orNaN(rec.speculative?.acceptedDraftTokens);
+    b[X + 5] = orNaN(rec.speculative?.draftTokens);
+    b[X + 6] = orNaN(rec.firstIter);
+    b[X + 7] = orNaN(rec.lastIter);
+    b[X + 8] = this.spilled(rec.steps);
+    b[X + 9] = rec.steps.length;
+    b[X + 10] = this.spilled(rec.chunks);
+    b[X + 11] = rec.chunks.length;
+    b[X + 12] = orNaN(clockOffsetSample(rec));
+    const at = this.blocks.append(b);
     const status = rec.status === "complete" ? "complete" : rec.status;
-    return new CompactWorkerRecord(this, slot, stringIds, status);
+    return new CompactWorkerRecord(this, at, stringIds, status);
   }
 
-  /** Releases the step file. */
+  /** Releases the files. */
   close(): void {
     this.spill.close();
+    this.blocks.close();
   }
 }
 
 class CompactWorkerRecord implements TrtllmWorkerRecord {
   constructor(
     private readonly store: TrtllmRecordStore,
-    private readonly slot: number,
+    private readonly at: number,
     private readonly stringIds: (string | null)[] | null,
     readonly status: string | null,
   ) {}
@@ -165,23 +130,18 @@ class CompactWorkerRecord implements TrtllmWorkerRecord {
     return "worker";
   }
 
-  private main(k: number): number {
-    const main = this.store.main;
-    return main.chunk(this.slot)[main.offset(this.slot) + k];
+  private value(k: number): number {
+    return this.store.blocks.valueAt(this.at + k);
   }
 
-  /** Extra column k, NaN when the record has no extra slot. */
   private extra(k: number): number {
-    const x = this.main(12);
-    if (x < 0) return NaN;
-    const extra = this.store.extra;
-    return extra.chunk(x)[extra.offset(x) + k];
+    return this.value(X + k);
   }
 
   private id(i: number): string | null {
     const s = this.stringIds?.[i];
     if (s) return s;
-    const n = this.main(9 + i);
+    const n = this.value(9 + i);
     return Number.isNaN(n) ? null : String(n);
   }
 
@@ -196,18 +156,17 @@ class CompactWorkerRecord implements TrtllmWorkerRecord {
   }
 
   get timing(): TrtllmTiming {
-    const m = this.store.main.chunk(this.slot);
-    const o = this.store.main.offset(this.slot);
+    const m = this.store.blocks.read(this.at, 9);
     return {
-      serverArrival: orNull(m[o]),
-      arrival: orNull(m[o + 1]),
-      firstScheduled: orNull(m[o + 2]),
-      firstToken: orNull(m[o + 3]),
-      serverFirstToken: orNull(m[o + 4]),
-      lastToken: orNull(m[o + 5]),
-      kvTransferStart: orNull(m[o + 6]),
-      kvTransferEnd: orNull(m[o + 7]),
-      kvCacheSizeBytes: orNull(m[o + 8]),
+      serverArrival: orNull(m[0]),
+      arrival: orNull(m[1]),
+      firstScheduled: orNull(m[2]),
+      firstToken: orNull(m[3]),
+      serverFirstToken: orNull(m[4]),
+      lastToken: orNull(m[5]),
+      kvTransferStart: orNull(m[6]),
+      kvTransferEnd: orNull(m[7]),
+      kvCacheSizeBytes: orNull(m[8]),
     };
   }
 

@@ -18,7 +18,7 @@ const SLAB_VALUES = 1 << 20;
  * block into one per thousands.
  */
 const WINDOW_VALUES = 1 << 17;
-const WINDOWS = 4;
+const WINDOWS = 8;
 
 interface Window {
   at: number;
@@ -75,6 +75,22 @@ export class StepSpill {
       this.readInto(out, at);
       return out;
     }
+    const w = this.window(at, count);
+    out.set(w.data.subarray(at - w.at, at - w.at + count));
+    return out;
+  }
+
+  /** One value, without copying anything out. */
+  valueAt(at: number): number {
+    if (at >= this.flushed) return this.buffer[at - this.flushed];
+    const w = this.window(at, 1);
+    return w.data[at - w.at];
+  }
+
+  /** A window holding values [at, at + count), read from the file when none does (LRU). */
+  private window(at: number, count: number): Window {
+    const first = this.windows[0];
+    if (first && first.at <= at && at + count <= first.at + first.length) return first;
     let i = this.windows.findIndex((w) => w.at <= at && at + count <= w.at + w.length);
     if (i === -1) {
       const w =
@@ -92,8 +108,7 @@ export class StepSpill {
       this.windows.splice(i, 1);
       this.windows.unshift(w);
     }
-    out.set(w.data.subarray(at - w.at, at - w.at + count));
-    return out;
+    return w;
   }
 
   private readInto(out: Float64Array, at: number): void {
