@@ -97,7 +97,7 @@ describe("compact TensorRT-LLM record store", () => {
     store.close();
   });
 
-  it("keeps many records apart, across the spill's write buffer and column chunks", () => {
+  it("keeps many records apart, across the spill's write buffer and read windows", () => {
     const store = new TrtllmRecordStore();
     const n = 20_000;
     const parsed: TrtllmWorkerRecord[] = [];
