@@ -3,7 +3,7 @@
  * stores, and never joins another caller's open transaction.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BatchInserter } from "@/lib/store/batch-insert";
+import { arrayLiteral, BatchInserter } from "@/lib/store/batch-insert";
 import { migrate, openSqlite, type DbHandle } from "@/lib/store/db";
 import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 
@@ -118,5 +118,25 @@ describe("BatchInserter on SQLite", () => {
     await flushed;
     expect(await read("doomed")).toHaveLength(0);
     expect(await read("kept")).toHaveLength(3);
+  });
+});
+
+describe("arrayLiteral (PostgreSQL bulk insert)", () => {
+  it("writes NULL for missing values, floats as JavaScript prints them, strings quoted and escaped", () => {
+    const rows = [
+      { v: 1.5 },
+      { v: null },
+      {},
+      { v: Number.NaN },
+      { v: -Infinity },
+      { v: 'say "hi" \\ bye' },
+      { v: "NULL" },
+      { v: "" },
+      { v: true },
+      { v: 2n ** 63n - 1n },
+    ];
+    expect(arrayLiteral(rows, "v")).toBe(
+      '{1.5,NULL,NULL,NaN,-Infinity,"say \\"hi\\" \\\\ bye","NULL","",t,9223372036854775807}',
+    );
   });
 });
