@@ -46,6 +46,11 @@ export class StepSpill {
   /** Most recently used first */
   private windows: Window[] = [];
 
+  /** Values appended so far: where the next block will start. */
+  get size(): number {
+    return this.flushed + this.buffered;
+  }
+
   /** Appends values; returns where they start (a value index). */
   append(values: Float64Array): number {
     if (this.buffered + values.length > BUFFER_VALUES) this.flush();

@@ -145,4 +145,47 @@ describe("compact TensorRT-LLM record store", () => {
     }
     spill.close();
   });
+
+  it("rebuilds disagg records with their copies, servers, string ids and statuses", () => {
+    const store = new TrtllmRecordStore();
+    const raws = [
+      {
+        ctx_server: "http://ctx0:8001",
+        gen_server: "http://gen0:8002",
+        disagg_server_arrival_time: 10.5,
+        disagg_ctx_dispatch_time: 10.6,
+        disagg_server_first_token_time: 11.25,
+        disagg_request_id: "req-x",
+        status: "complete",
+        ctx_perf_metrics: {
+          request_id: 1,
+          ctx_request_id: 1,
+          perf_metrics: { timing_metrics: { arrival_time: 10.7 } },
+        },
+        gen_perf_metrics: {
+          request_id: 2,
+          status: "cancelled",
+          perf_metrics: { timing_metrics: { arrival_time: 11 } },
+        },
+      },
+      {
+        ctx_server: "http://ctx0:8001",
+        disagg_request_id: 42,
+        status: "timeout",
+        ctx_perf_metrics: { request_id: 3, perf_metrics: { timing_metrics: {} } },
+      },
+    ];
+    for (const raw of raws) {
+      const parsed = parseTrtllmRecord(raw);
+      if (!("record" in parsed) || parsed.record.type !== "disagg") throw new Error("not a disagg record");
+      const d = parsed.record;
+      const back = store.disagg(store.addDisagg(d));
+      const { ctx, gen, ...rest } = back;
+      const { ctx: ctx0, gen: gen0, ...rest0 } = d;
+      expect(rest).toEqual(rest0);
+      expect(ctx && plain(ctx)).toEqual(ctx0 && plain(ctx0));
+      expect(gen && plain(gen)).toEqual(gen0 && plain(gen0));
+    }
+    store.close();
+  });
 });

@@ -22,20 +22,15 @@ export function workerNameOf(fileName: string): string {
 }
 
 export function trtllmAnalyzer(): Analyzer {
-  const disaggs: DisaggEntry[] = [];
-  const workers: WorkerEntry[] = [];
+  // Block positions in the record store and file indexes: plain number arrays, no objects.
+  const disaggAt: number[] = [];
+  const disaggFile: number[] = [];
+  const workerAt: number[] = [];
+  const workerFile: number[] = [];
   const workerNames: string[] = [];
   const seenSha = new Set<string>();
   // Records are held until the joins in `finish`: compactly, with their steps on disk.
   const store = new TrtllmRecordStore();
-  const servers = new Map<string, string>();
-  const intern = (s: string | null) => {
-    if (s === null) return null;
-    const known = servers.get(s);
-    if (known !== undefined) return known;
-    servers.set(s, s);
-    return s;
-  };
   let incomplete = 0;
 
   async function* values(
@@ -119,18 +114,13 @@ export function trtllmAnalyzer(): Analyzer {
         }
         if (rec.type === "disagg") {
           disaggRecords++;
-          const compact = {
-            ...rec,
-            ctxServer: intern(rec.ctxServer),
-            genServer: intern(rec.genServer),
-            ctx: rec.ctx && store.add(rec.ctx),
-            gen: rec.gen && store.add(rec.gen),
-          };
-          disaggs.push({ rec: compact, file: fileIndex });
+          disaggAt.push(store.addDisagg(rec));
+          disaggFile.push(fileIndex);
         } else {
           workerRecords++;
           votes.addContent(rec);
-          workers.push({ rec: store.add(rec), file: fileIndex });
+          workerAt.push(store.addWorker(rec));
+          workerFile.push(fileIndex);
         }
       }
       const role = workerRecords === 0 ? (disaggRecords > 0 ? "disagg-server" : null) : votes.role();
@@ -143,10 +133,18 @@ export function trtllmAnalyzer(): Analyzer {
     },
 
     async finish(ctx): Promise<AnalyzerResult> {
-      if (disaggs.length === 0 && workers.length === 0) {
+      if (disaggAt.length === 0 && workerAt.length === 0) {
         store.close();
         return {};
       }
+      const disaggs: DisaggEntry[] = disaggAt.map((at, i) => ({
+        rec: store.disagg(at),
+        file: disaggFile[i],
+      }));
+      const workers: WorkerEntry[] = workerAt.map((at, i) => ({
+        rec: store.worker(at),
+        file: workerFile[i],
+      }));
       const join = joinTrtllm(disaggs, workers, workerNames.length);
       const inserter = new TrtllmRequestsWriter(ctx.db, ctx.dialect);
       let summary: TrtllmSummary;
