@@ -9,7 +9,8 @@ import { requestSampleQueryOptions } from "./query-options";
 import { RequestWaterfall } from "./request-waterfall";
 
 const SORT_TEXT: Record<SampleSort, string> = { ttft: "TTFT", e2e: "end to end", arrival: "arrival" };
-const SAMPLE_SIZE = 2000;
+// 500 bars read as well as 2,000 and draw in a quarter of the time, so the first chart is not held back.
+const SAMPLE_SIZE = 500;
 
 /** Per-request stacked bars (sorted by the URL's `sort`) and the selected request (`req`). */
 export function RequestBreakdownSection({ runId }: { runId: string }) {
