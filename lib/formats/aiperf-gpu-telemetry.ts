@@ -38,11 +38,12 @@ export function parseGpuSample(value: unknown, text: string): GpuSample | string
   const o = value as Record<string, unknown>;
   const data = o.telemetry_data;
   if (typeof data !== "object" || data === null) return "no telemetry_data object";
-  // Exact digits from the text: JSON.parse rounds ns timestamps beyond 2^53.
+  // Exact digits from the text: JSON.parse rounds ns timestamps beyond 2^53. A number that is
+  // not finite (1e400 parses to Infinity) would make BigInt throw: the sample is skipped instead.
   const m = /"timestamp_ns"\s*:\s*(\d+)(?![\d.eE])/.exec(text);
   const ts = m
     ? BigInt(m[1])
-    : typeof o.timestamp_ns === "number"
+    : typeof o.timestamp_ns === "number" && Number.isFinite(o.timestamp_ns)
       ? BigInt(Math.round(o.timestamp_ns))
       : null;
   if (ts === null) return "no timestamp_ns";
