@@ -30,7 +30,8 @@ export const ENDPOINT_COLUMNS: EndpointColumn[] = [
   {
     key: "kvPoolTokens",
     label: "pools",
-    format: (v) => ((v as number[]).length ? (v as number[]).map(formatCount).join(" + ") : "—"),
+    // Endpoints known only from perf metrics have no pools at all (null), not an empty list.
+    format: (v) => (Array.isArray(v) && v.length ? (v as number[]).map(formatCount).join(" + ") : "—"),
   },
   { key: "kvUsageAvg", label: "usage mean", format: rate },
   { key: "kvUsageMax", label: "usage peak", format: rate },
