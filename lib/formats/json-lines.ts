@@ -16,7 +16,8 @@ export class WarningLog {
 
   add(message: string, line?: number): void {
     this.total++;
-    if (this.listed.length < MAX_LISTED_WARNINGS) this.listed.push(line === undefined ? { message } : { line, message });
+    if (this.listed.length < MAX_LISTED_WARNINGS)
+      this.listed.push(line === undefined ? { message } : { line, message });
   }
 
   /** The listed warnings, plus one line saying how many more were not listed. */
@@ -61,7 +62,10 @@ export async function* readJsonLines(
   for await (const { lineNo, text } of readLines(source, report, options)) {
     while (reportedOverlong < report.overlongLines.length) {
       result.skipped++;
-      warnings.add("skipped line: longer than the line-length limit", report.overlongLines[reportedOverlong++]);
+      warnings.add(
+        "skipped line: longer than the line-length limit",
+        report.overlongLines[reportedOverlong++],
+      );
     }
     flushBad();
     lastLineNo = lineNo;
@@ -80,7 +84,8 @@ export async function* readJsonLines(
   }
   if (pendingBad) {
     const bad = pendingBad as { lineNo: number; reason: string };
-    if (report.endedWithoutNewline && bad.lineNo === lastLineNo) bad.reason = "partial last line (file ends mid-record)";
+    if (report.endedWithoutNewline && bad.lineNo === lastLineNo)
+      bad.reason = "partial last line (file ends mid-record)";
     flushBad();
   }
 }

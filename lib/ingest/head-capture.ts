@@ -26,7 +26,10 @@ export class HeadCapture extends Transform {
 }
 
 /** Reads up to `n` bytes from the front of a stream and returns them with a stream of the whole input. */
-export async function peek(source: AsyncIterable<Buffer>, n: number): Promise<{ head: Buffer; stream: AsyncIterable<Buffer> }> {
+export async function peek(
+  source: AsyncIterable<Buffer>,
+  n: number,
+): Promise<{ head: Buffer; stream: AsyncIterable<Buffer> }> {
   const it = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const taken: Buffer[] = [];
   let size = 0;

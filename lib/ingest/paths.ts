@@ -14,7 +14,9 @@ export function isUnsafeArchivePath(name: string): boolean {
 export function isJunkEntry(name: string): boolean {
   const n = name.replace(/\\/g, "/");
   const base = n.split("/").pop() ?? "";
-  return n.startsWith("__MACOSX/") || n.includes("/__MACOSX/") || base === ".DS_Store" || base.startsWith("._");
+  return (
+    n.startsWith("__MACOSX/") || n.includes("/__MACOSX/") || base === ".DS_Store" || base.startsWith("._")
+  );
 }
 
 /** A display name for a multipart file name: forward slashes, no leading slash, no `..`, bounded length. */

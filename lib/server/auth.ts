@@ -10,8 +10,14 @@ export function checkWriteAuth(req: Request, config: AppConfig): Response | null
   if (!config.apiToken) return null;
   const header = req.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-  const given = createHash("sha256").update(match?.[1] ?? "").digest();
+  const given = createHash("sha256")
+    .update(match?.[1] ?? "")
+    .digest();
   const expected = createHash("sha256").update(config.apiToken).digest();
   if (match && timingSafeEqual(given, expected)) return null;
-  return jsonError(401, "unauthorized", "this server requires an API token: send Authorization: Bearer <token>");
+  return jsonError(
+    401,
+    "unauthorized",
+    "this server requires an API token: send Authorization: Bearer <token>",
+  );
 }

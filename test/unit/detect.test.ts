@@ -21,8 +21,10 @@ function walk(dir: string): string[] {
 function expectedKind(rel: string): { kind: Kind; format?: string } {
   const base = path.basename(rel);
   if (/(^|__)profile_export\.jsonl$/.test(base)) return { kind: "aiperf-records", format: "jsonl" };
-  if (/profile_export_aiperf_timeslices\.json$/.test(base)) return { kind: "aiperf-summary", format: "timeslices-json" };
-  if (/profile_export_aiperf_timeslices\.csv$/.test(base)) return { kind: "aiperf-summary", format: "timeslices-csv" };
+  if (/profile_export_aiperf_timeslices\.json$/.test(base))
+    return { kind: "aiperf-summary", format: "timeslices-json" };
+  if (/profile_export_aiperf_timeslices\.csv$/.test(base))
+    return { kind: "aiperf-summary", format: "timeslices-csv" };
   if (/profile_export_aiperf\.json$/.test(base)) return { kind: "aiperf-summary", format: "json" };
   if (/profile_export_aiperf\.csv$/.test(base)) return { kind: "aiperf-summary", format: "csv" };
   if (/gpu_telemetry_export\.jsonl$/.test(base)) return { kind: "aiperf-gpu-telemetry", format: "jsonl" };
@@ -121,7 +123,10 @@ describe("detectKind on junk", () => {
   it("a server-metrics export larger than the head, with nested timeslices, stays server metrics", () => {
     const series = `{"endpoint_url":"http://a:8000/metrics","stats":{"avg":1},"timeslices":[${'{"start_ns":1,"end_ns":2,"avg":1},'.repeat(40_000)}`;
     const head = `{"schema_version":"1.0","summary":{"endpoints_configured":["http://a:8000/metrics"]},"metrics":{"vllm:x":{"type":"gauge","series":[${series}`;
-    expect(d(head.slice(0, DETECT_HEAD_BYTES), false)).toEqual({ kind: "aiperf-server-metrics", format: "json" });
+    expect(d(head.slice(0, DETECT_HEAD_BYTES), false)).toEqual({
+      kind: "aiperf-server-metrics",
+      format: "json",
+    });
   });
   it("aiperf timeslice exports", () => {
     expect(d('{"timeslices":[{"timeslice_index":0}]}')).toEqual({

@@ -12,7 +12,8 @@ export const runtime = "nodejs";
 
 export const GET = handle(async (req: Request) => {
   const app = await getAppContext();
-  if (app.config.privateMode) return jsonError(404, "not_found", "the run list is private; open a run by its link");
+  if (app.config.privateMode)
+    return jsonError(404, "not_found", "the run list is private; open a run by its link");
   const parsed = listQuerySchema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   if (!parsed.success) return jsonError(400, "bad_query", "invalid list query", parsed.error.issues);
   return jsonOk(runListSchema, await listRuns(app.store.db, parsed.data));

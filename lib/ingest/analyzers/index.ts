@@ -10,5 +10,11 @@ import { trtllmAnalyzer } from "./trtllm";
  * the record counter takes whatever is left. Each family adds its factory here.
  */
 export function createAnalyzers(): Analyzer[] {
-  return [trtllmAnalyzer(), aiperfAnalyzer(), serverMetricsAnalyzer(), engineConfigAnalyzer(), recordCounter()];
+  return [
+    trtllmAnalyzer(),
+    aiperfAnalyzer(),
+    serverMetricsAnalyzer(),
+    engineConfigAnalyzer(),
+    recordCounter(),
+  ];
 }
