@@ -5,7 +5,8 @@
 import type { Collectors, EndpointRow, SummaryBlocks } from "@/lib/api/schemas";
 import type { AnalyzerResult } from "./analyzer";
 
-const EMPTY_ENDPOINT: Omit<EndpointRow, "endpoint"> = {
+/** An endpoint row with nothing known yet: every number null, role `combined`. */
+export const EMPTY_ENDPOINT: Omit<EndpointRow, "endpoint"> = {
   role: "combined",
   cacheHitRate: null,
   promptTokens: null,

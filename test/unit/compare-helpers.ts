@@ -1,4 +1,5 @@
 import type { EndpointRow, RunSummary, Stats } from "@/lib/api/schemas";
+import { EMPTY_ENDPOINT } from "@/lib/ingest/merge-results";
 
 export function stats(p50: number, extra: Partial<Stats> = {}): Stats {
   return {
@@ -15,22 +16,7 @@ export function stats(p50: number, extra: Partial<Stats> = {}): Stats {
 }
 
 export function endpoint(e: Partial<EndpointRow> & Pick<EndpointRow, "endpoint">): EndpointRow {
-  return {
-    role: "combined",
-    cacheHitRate: null,
-    promptTokens: null,
-    cachedTokens: null,
-    generationTokens: null,
-    kvCapacityTokens: null,
-    kvUsageAvg: null,
-    offloadBytesGpuToCpu: null,
-    offloadBytesCpuToGpu: null,
-    offloadBandwidthGpuToCpuBytesPerSecond: null,
-    offloadBandwidthCpuToGpuBytesPerSecond: null,
-    requestCount: null,
-    kvCacheHitRate: null,
-    ...e,
-  };
+  return { ...EMPTY_ENDPOINT, ...e };
 }
 
 /** A run summary with every block empty; tests fill what they compare. */
