@@ -61,31 +61,33 @@ export function UploadDropzone() {
             a .tar.gz.
           </p>
         </div>
-        <input
-          className="input w-48"
-          placeholder="Run name (optional)"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          aria-label="Run name"
-        />
-        <input
-          className="input w-48"
-          placeholder="Labels, comma separated"
-          value={labels}
-          onChange={(e) => setLabels(e.target.value)}
-          aria-label="Labels"
-        />
-        <button type="button" className="btn" disabled={busy} onClick={() => fileInput.current?.click()}>
-          Choose files
-        </button>
-        <button
-          type="button"
-          className="btn-ghost py-1.5 text-sm"
-          disabled={busy}
-          onClick={() => folderInput.current?.click()}
-        >
-          Choose folder
-        </button>
+        <div className="flex flex-wrap items-center gap-2">
+          <input
+            className="input w-44"
+            placeholder="Run name (optional)"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            aria-label="Run name"
+          />
+          <input
+            className="input w-44"
+            placeholder="Labels, comma separated"
+            value={labels}
+            onChange={(e) => setLabels(e.target.value)}
+            aria-label="Labels"
+          />
+          <button type="button" className="btn" disabled={busy} onClick={() => fileInput.current?.click()}>
+            Choose files
+          </button>
+          <button
+            type="button"
+            className="btn-ghost py-1.5 text-sm"
+            disabled={busy}
+            onClick={() => folderInput.current?.click()}
+          >
+            Choose folder
+          </button>
+        </div>
         <input
           ref={fileInput}
           type="file"
