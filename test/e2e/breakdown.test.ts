@@ -1,26 +1,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
-import { apiUpload, launchBrowser, startApp, type RunningApp } from "./harness";
+import { apiUpload, useAppAndBrowser } from "./harness";
 
 /** Where the screenshots go for a person to look at before the issue is resolved. */
 const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 
 describe("breakdown view of a disaggregated TensorRT-LLM run", () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    app = await startApp();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const t = useAppAndBrowser();
 
   it("switches p50 → p99 and opens one request's waterfall", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-trtllm-"));
@@ -34,14 +23,14 @@ describe("breakdown view of a disaggregated TensorRT-LLM run", () => {
       dropServerFirstTokenRate: 0.05,
     });
     const run = await apiUpload(
-      app.url,
+      t.app.url,
       gen.files.map((p) => ({ path: p })),
       { name: "e2e disagg breakdown" },
     );
     expect(run.files.map((f) => f.kind)).toEqual(Array(5).fill("trtllm-perf-metrics"));
 
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${app.url}/runs/${run.id}?view=breakdown`);
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${t.app.url}/runs/${run.id}?view=breakdown`);
     await page.getByText("Where the time goes (p50)").waitFor({ timeout: 30_000 });
     await page.getByRole("group", { name: "statistic" }).getByRole("button", { name: "p99" }).click();
     await page.getByText("Where the time goes (p99)").waitFor();

@@ -2,36 +2,25 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiUpload, launchBrowser, startApp, type RunningApp } from "./harness";
+import { describe, expect, it } from "vitest";
+import { apiUpload, useAppAndBrowser } from "./harness";
 
 const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 
 describe("cache view of a disaggregated run", () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    app = await startApp();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const t = useAppAndBrowser();
 
   it("shows one role-coloured bar per endpoint; picking an endpoint changes the time series", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-sm-"));
     // 6 TRT-LLM endpoints: 2 prefill (context), 4 decode (generation), 60 s of scrapes.
     execFileSync(process.execPath, ["test/generators/server-metrics.mjs", dir, "6", "60"]);
-    const run = await apiUpload(app.url, [{ path: path.join(dir, "server_metrics_export.json") }], {
+    const run = await apiUpload(t.app.url, [{ path: path.join(dir, "server_metrics_export.json") }], {
       name: "e2e server metrics",
     });
     expect(run.files.map((f) => f.kind)).toEqual(["aiperf-server-metrics"]);
 
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
-    await page.goto(`${app.url}/runs/${run.id}?view=cache`);
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    await page.goto(`${t.app.url}/runs/${run.id}?view=cache`);
     const bars = page.locator('[data-chart="endpoint-hit-rate"] .recharts-bar-rectangle path');
     await bars.first().waitFor({ timeout: 30_000 });
     // The 4 decode endpoints have 0 cached tokens: a 0-length bar is still one rectangle per endpoint.
@@ -52,16 +41,16 @@ describe("cache view of a disaggregated run", () => {
     expect(after).not.toBe(before);
     await page.screenshot({ path: path.join(SHOTS, "cache-disagg-endpoint.png"), fullPage: true });
 
-    await page.goto(`${app.url}/runs/${run.id}?view=kv&endpoint=role:decode`);
+    await page.goto(`${t.app.url}/runs/${run.id}?view=kv&endpoint=role:decode`);
     await page.getByText("KV cache used vs capacity — All decode").waitFor({ timeout: 30_000 });
     await page.screenshot({ path: path.join(SHOTS, "kv-decode.png"), fullPage: true });
 
-    await page.goto(`${app.url}/runs/${run.id}?view=offload`);
+    await page.goto(`${t.app.url}/runs/${run.id}?view=offload`);
     await page.getByText("Offload bandwidth GPU → CPU").waitFor({ timeout: 30_000 });
     await page.getByText("KV offload over time — All endpoints").waitFor({ timeout: 30_000 });
     await page.screenshot({ path: path.join(SHOTS, "offload.png"), fullPage: true });
 
-    await page.goto(`${app.url}/runs/${run.id}?view=endpoints`);
+    await page.goto(`${t.app.url}/runs/${run.id}?view=endpoints`);
     await page.getByTestId("role-subtotals").waitFor({ timeout: 30_000 });
     expect(await page.getByTestId("endpoints-table").locator("tbody tr").count()).toBe(6);
     await page.screenshot({ path: path.join(SHOTS, "endpoints.png"), fullPage: true });

@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -125,4 +126,24 @@ export async function apiUpload(
   const res = await fetch(`${url}/api/runs`, { method: "POST", body: form });
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
   return res.json();
+}
+
+/**
+ * For a describe block: starts the built app and a browser before its tests and stops both
+ * after. Read `.app` and `.browser` inside tests (they are set once beforeAll has run).
+ */
+export function useAppAndBrowser(opts: Parameters<typeof startApp>[0] = {}): {
+  app: RunningApp;
+  browser: Browser;
+} {
+  const env = {} as { app: RunningApp; browser: Browser };
+  beforeAll(async () => {
+    env.app = await startApp(opts);
+    env.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.app?.stop();
+  });
+  return env;
 }

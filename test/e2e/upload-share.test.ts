@@ -1,27 +1,16 @@
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, startApp, type RunningApp } from "./harness";
+import { describe, expect, it } from "vitest";
+import { useAppAndBrowser } from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures");
 
 describe("upload through the page, share the link", () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    app = await startApp();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const t = useAppAndBrowser();
 
   it("uploads files from the drop zone, lands on the run, and the copied link opens it elsewhere", async () => {
-    const context = await browser.newContext({ permissions: ["clipboard-read", "clipboard-write"] });
+    const context = await t.browser.newContext({ permissions: ["clipboard-read", "clipboard-write"] });
     const page = await context.newPage();
-    await page.goto(app.url);
+    await page.goto(t.app.url);
     await page.getByLabel("Run name").fill("e2e upload");
     await page.getByLabel("Labels").fill("e2e, browser");
     await page
@@ -44,7 +33,7 @@ describe("upload through the page, share the link", () => {
     await context.close();
 
     // A fresh browser context: no cookies, no storage, no cache.
-    const fresh = await browser.newContext();
+    const fresh = await t.browser.newContext();
     const other = await fresh.newPage();
     await other.goto(copied);
     await expect.poll(() => other.getByTestId("run-name").textContent()).toContain("e2e upload");
@@ -54,12 +43,12 @@ describe("upload through the page, share the link", () => {
 
     // The InferenceX-style link redirects to the same run.
     const id = new URL(copied).pathname.split("/").pop()!;
-    await other.goto(`${app.url}/inference?UnofficialRun=${id}`);
+    await other.goto(`${t.app.url}/inference?UnofficialRun=${id}`);
     await other.waitForURL(new RegExp(`/runs/${id}$`));
     await expect.poll(() => other.getByTestId("run-name").textContent()).toContain("e2e upload");
 
     // The runs table lists it, with its labels.
-    await other.goto(app.url);
+    await other.goto(t.app.url);
     await expect.poll(() => other.getByTestId("runs-table").textContent()).toContain("e2e upload");
     expect(await other.getByTestId("runs-table").textContent()).toContain("browser");
     await fresh.close();

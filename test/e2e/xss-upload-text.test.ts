@@ -5,9 +5,9 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, startApp, type RunningApp } from "./harness";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useAppAndBrowser } from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures");
 const PAYLOAD = (n: number) => `<img src=x onerror="window.__xss=(window.__xss||0)+${n};alert(${n})">`;
@@ -39,21 +39,11 @@ async function visit(page: Page, url: string): Promise<void> {
 }
 
 describe("upload text is rendered as text", () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    app = await startApp();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const t = useAppAndBrowser();
 
   it("runs no script from names, labels, file names, endpoints or warnings", async () => {
-    const id = await uploadHostile(app.url);
-    const page = await browser.newPage();
+    const id = await uploadHostile(t.app.url);
+    const page = await t.browser.newPage();
     const dialogs: string[] = [];
     page.on("dialog", (d) => {
       dialogs.push(d.message());
@@ -65,12 +55,12 @@ describe("upload text is rendered as text", () => {
       ...["overview", "files", "endpoints", "cache", "kv", "latency"].map((v) => `/runs/${id}?view=${v}`),
     ];
     for (const p of pages) {
-      await visit(page, `${app.url}${p}`);
+      await visit(page, `${t.app.url}${p}`);
       expect(await page.evaluate(() => (window as { __xss?: number }).__xss ?? 0), p).toBe(0);
       expect(await page.locator('img[src="x"]').count(), p).toBe(0);
     }
     // The payload is there, as visible text.
-    await visit(page, `${app.url}/runs/${id}?view=files`);
+    await visit(page, `${t.app.url}/runs/${id}?view=files`);
     const body = await page.locator("body").innerText();
     expect(body).toContain("<img src=x onerror=");
     expect(dialogs).toEqual([]);
@@ -78,7 +68,7 @@ describe("upload text is rendered as text", () => {
 
   it("sends the security headers on pages and API responses", async () => {
     for (const p of ["/", "/api/health", "/api/runs"]) {
-      const res = await fetch(`${app.url}${p}`);
+      const res = await fetch(`${t.app.url}${p}`);
       const csp = res.headers.get("content-security-policy") ?? "";
       expect(csp, p).toContain("frame-ancestors 'none'");
       expect(csp, p).not.toContain("unsafe-eval");
