@@ -35,30 +35,46 @@ export type RequestList = z.infer<typeof requestListSchema>;
 
 /** Profiling-phase successful requests (the population of the statistics), ordered by `sort`. */
 export async function listRequests(db: Db, runId: string, q: RequestListQuery): Promise<RequestList> {
-  const column = SORT_COLUMN[q.sort];
-  const base = db
+  const count = await measuredRows(db, runId)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirst();
+  return { total: Number(count?.n ?? 0), rows: await requestRows(db, runId, q) };
+}
+
+function measuredRows(db: Db, runId: string) {
+  return db
     .selectFrom("aiperf_requests")
     .where("run_id", "=", runId)
     .where("phase", "=", "profiling")
     .where("ok", "=", 1);
-  const count = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst();
-  const rows = await base
-    .where(column, "is not", null)
+}
+
+/**
+ * The rows of `listRequests`. `atLeast` (descending order only) skips rows below a value known
+ * to be at most the limit-th largest, which leaves the answer unchanged and the sort small.
+ */
+export async function requestRows(
+  db: Db,
+  runId: string,
+  q: RequestListQuery,
+  atLeast?: number,
+): Promise<RequestList["rows"]> {
+  const column = SORT_COLUMN[q.sort];
+  let query = measuredRows(db, runId).where(column, "is not", null);
+  if (atLeast !== undefined && q.order === "desc") query = query.where(column, ">=", atLeast);
+  const rows = await query
     .select(["request_id", "start_ms", "ttft_ms", "e2e_ms", "itl_ms", "input_tokens", "output_tokens"])
     .orderBy(column, q.order)
     .orderBy("line", "asc")
     .limit(q.limit)
     .execute();
-  return {
-    total: Number(count?.n ?? 0),
-    rows: rows.map((r) => ({
-      requestId: r.request_id,
-      startS: r.start_ms === null ? null : r.start_ms / 1000,
-      ttftMs: r.ttft_ms,
-      e2eMs: r.e2e_ms,
-      itlMs: r.itl_ms,
-      inputTokens: r.input_tokens,
-      outputTokens: r.output_tokens,
-    })),
-  };
+  return rows.map((r) => ({
+    requestId: r.request_id,
+    startS: r.start_ms === null ? null : r.start_ms / 1000,
+    ttftMs: r.ttft_ms,
+    e2eMs: r.e2e_ms,
+    itlMs: r.itl_ms,
+    inputTokens: r.input_tokens,
+    outputTokens: r.output_tokens,
+  }));
 }

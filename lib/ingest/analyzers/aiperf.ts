@@ -25,6 +25,7 @@ import {
   type AiperfRunState,
   type SummaryFile,
 } from "@/lib/metrics/aiperf-run-result";
+import { AIPERF_SLOWEST_CHART, slowestRequestsPayload } from "@/lib/metrics/aiperf-slowest";
 import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
@@ -185,7 +186,14 @@ export function aiperfAnalyzer(): Analyzer {
       return ingestDocument(file, ctx);
     },
     async finish(ctx) {
-      return finishRun(ctx, { log, recordDirs, errors, gpu, summaries, notes, timeslices });
+      const result = await finishRun(ctx, { log, recordDirs, errors, gpu, summaries, notes, timeslices });
+      // After finishRun: the stored lists carry the re-anchored start times.
+      if (log.length > 0)
+        result.charts = {
+          ...result.charts,
+          [AIPERF_SLOWEST_CHART]: await slowestRequestsPayload(ctx.db, ctx.runId, log),
+        };
+      return result;
     },
   };
 }

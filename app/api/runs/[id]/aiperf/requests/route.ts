@@ -1,4 +1,5 @@
-import { listRequests, requestListQuerySchema, requestListSchema } from "@/lib/metrics/requests-query";
+import { slowestRequests } from "@/lib/metrics/aiperf-slowest";
+import { requestListQuerySchema, requestListSchema } from "@/lib/metrics/requests-query";
 import { getAppContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/handle";
 import { jsonError, jsonOk, notFound } from "@/lib/server/http";
@@ -21,5 +22,5 @@ export const GET = handle(async (req: Request, { params }: { params: Promise<{ i
     );
   const { store } = await getAppContext();
   if (!(await getRun(store.db, id))) return notFound();
-  return jsonOk(requestListSchema, await listRequests(store.db, id, parsed.data));
+  return jsonOk(requestListSchema, await slowestRequests(store.db, id, parsed.data));
 });
