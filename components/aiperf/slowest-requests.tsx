@@ -20,17 +20,23 @@ function slowestQuery(runId: string, sort: string) {
   });
 }
 
-/** The ten slowest requests by the picked metric, with aiperf's x_request_id to find them in server logs. */
+/**
+ * The ten slowest requests by the picked metric, with aiperf's x_request_id to find them in server
+ * logs. `enabled` holds the fetch back until the view's first chart has its data: on a run ingested
+ * before the lists were stored, this query sorts the run's rows and the server answers nothing else.
+ */
 export function SlowestRequests({
   runId,
   metric,
   label,
+  enabled,
 }: {
   runId: string;
   metric: LatencyMetricId;
   label: string;
+  enabled: boolean;
 }) {
-  const { data } = useQuery(slowestQuery(runId, SORT[metric]));
+  const { data } = useQuery({ ...slowestQuery(runId, SORT[metric]), enabled });
   if (!data || data.rows.length === 0) return null;
   return (
     <div className="overflow-x-auto rounded-lg border border-border bg-card">

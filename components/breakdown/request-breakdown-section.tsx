@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { parseAsInteger, parseAsStringLiteral, useQueryState } from "nuqs";
 import { ChartBarBreakdownRequests } from "@/components/charts/chart-bar-breakdown-requests";
+import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { SAMPLE_SORTS, type SampleSort } from "@/lib/metrics/trtllm-payloads";
 import { ToggleGroup } from "./breakdown-controls";
 import { requestSampleQueryOptions } from "./query-options";
@@ -12,17 +13,23 @@ const SORT_TEXT: Record<SampleSort, string> = { ttft: "TTFT", e2e: "end to end",
 // 500 bars read as well as 2,000 and draw in a quarter of the time, so the first chart is not held back.
 const SAMPLE_SIZE = 500;
 
-/** Per-request stacked bars (sorted by the URL's `sort`) and the selected request (`req`). */
-export function RequestBreakdownSection({ runId }: { runId: string }) {
+/**
+ * Per-request stacked bars (sorted by the URL's `sort`) and the selected request (`req`). The
+ * sample is fetched once `ready` (the view's first chart has its data) and drawn after that chart
+ * has painted: its thousands of bar rectangles took seconds to render and used to hold the first
+ * chart back when they shared its commit.
+ */
+export function RequestBreakdownSection({ runId, ready }: { runId: string; ready: boolean }) {
   const [sort, setSort] = useQueryState("sort", parseAsStringLiteral(SAMPLE_SORTS).withDefault("ttft"));
   const [req, setReq] = useQueryState("req", parseAsInteger);
   // Slowest first for latencies, earliest first for arrival.
   const order = sort === "arrival" ? "asc" : "desc";
-  const q = useQuery(requestSampleQueryOptions(runId, sort, order, SAMPLE_SIZE));
+  const q = useQuery({ ...requestSampleQueryOptions(runId, sort, order, SAMPLE_SIZE), enabled: ready });
+  const draw = useAfterPaint(ready && q.data !== undefined);
   return (
     <div className="space-y-4">
-      {q.isLoading ? <p className="text-sm text-muted">Loading requests…</p> : null}
-      {q.data ? (
+      {!q.error && !(draw && q.data) ? <p className="text-sm text-muted">Loading requests…</p> : null}
+      {draw && q.data ? (
         <ChartBarBreakdownRequests
           sample={q.data}
           onSelect={(idx) => void setReq(idx)}

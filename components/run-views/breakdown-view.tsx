@@ -69,7 +69,7 @@ export function BreakdownView({ run }: RunViewProps) {
       ) : (
         <p className="text-sm text-muted">Loading segments…</p>
       )}
-      <RequestBreakdownSection runId={run.id} />
+      <RequestBreakdownSection runId={run.id} ready={!segments.isLoading} />
       {share.data && share.data.buckets.length > 1 ? <ChartAreaSegmentShare payload={share.data} /> : null}
       <div className="grid gap-4 lg:grid-cols-2">
         {hit.data && hit.data.byWorker.length > 0 ? <ChartBarKvHitRate payload={hit.data} /> : null}

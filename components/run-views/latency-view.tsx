@@ -82,7 +82,7 @@ export function LatencyView({ run }: RunViewProps) {
           {ttftInput.data && ttftInput.data.points.length > 0 ? (
             <ChartScatterTtftInput data={ttftInput.data} />
           ) : null}
-          <SlowestRequests runId={run.id} metric={metric} label={label} />
+          <SlowestRequests runId={run.id} metric={metric} label={label} enabled={!dist.isLoading} />
         </>
       ) : null}
       {slices.data && slices.data.slices.length > 0 ? (
