@@ -1,7 +1,7 @@
 /** Stream helpers shared by the aiperf readers: whole documents with a size cap, and JSONL with line text. */
 import type { Readable } from "node:stream";
-import { PARSE_FAILED, parseJsonText, type WarningLog } from "./json-lines";
-import { readLines } from "./read-lines";
+import { JsonLineParser, PARSE_FAILED, type WarningLog } from "./json-lines";
+import { readLineBatches } from "./read-lines";
 
 /** The whole (decompressed) text, or null when it exceeds `maxBytes` (the stream is drained). */
 export async function readWholeText(stream: Readable, maxBytes: number): Promise<string | null> {
@@ -30,7 +30,8 @@ export interface TextJsonLine {
 
 /**
  * Like readJsonLines, but also hands over each line's text: aiperf's nanosecond timestamps must
- * be read from the digits, since JSON.parse rounds them. Bad lines are skipped and logged.
+ * be read from the digits, since JSON.parse rounds them. Bad lines are skipped and logged. Hot
+ * loops use `readLineBatches` with a JsonLineParser (its `text`) instead.
  */
 export async function* readJsonLinesWithText(
   source: Readable,
@@ -38,40 +39,12 @@ export async function* readJsonLinesWithText(
   result: { skipped: number },
   maxLineBytes: number,
 ): AsyncGenerator<TextJsonLine> {
-  const report = { endedWithoutNewline: false, overlongLines: [] as number[] };
-  let seenOverlong = 0;
-  let pending: number | null = null;
-  let lastLine = 0;
-  const flushOverlong = () => {
-    while (seenOverlong < report.overlongLines.length) {
-      result.skipped++;
-      warnings.add("skipped line: longer than the line-length limit", report.overlongLines[seenOverlong++]);
+  const parser = new JsonLineParser(warnings, result);
+  for await (const lines of readLineBatches(source, parser.report, { maxLineBytes })) {
+    for (const { lineNo, text } of lines) {
+      const value = parser.parse(lineNo, text);
+      if (value !== PARSE_FAILED) yield { lineNo, text: parser.text, value };
     }
-  };
-  for await (const { lineNo, text } of readLines(source, report, { maxLineBytes })) {
-    flushOverlong();
-    if (pending !== null) {
-      result.skipped++;
-      warnings.add("skipped line: not valid JSON", pending);
-      pending = null;
-    }
-    lastLine = lineNo;
-    const t = text.trim();
-    if (t === "") continue;
-    const value = parseJsonText(t);
-    if (value === PARSE_FAILED) {
-      pending = lineNo;
-      continue;
-    }
-    yield { lineNo, text: t, value };
   }
-  flushOverlong();
-  if (pending !== null) {
-    result.skipped++;
-    const partial = report.endedWithoutNewline && pending === lastLine;
-    warnings.add(
-      partial ? "skipped line: partial last line (file ends mid-record)" : "skipped line: not valid JSON",
-      pending,
-    );
-  }
+  parser.finish();
 }

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { readLines, type LineReaderOptions } from "./read-lines";
+import { readLineBatches, type LineReaderOptions, type LineReport } from "./read-lines";
 
 export interface FileWarning {
   line?: number;
@@ -38,9 +38,67 @@ export interface JsonLinesResult {
 }
 
 /**
- * Parses a JSONL stream, yielding each line's value. Blank lines are ignored; a line that is not
- * JSON is skipped and logged with its number ("partial last line" when the file ends mid-line).
- * NaN/Infinity literals, which Python writers emit, are read as null.
+ * The per-line rules of a JSONL file, fed the lines of `readLineBatches(source, parser.report)`
+ * in order: blank lines are ignored; a line that is not JSON is skipped and logged with its
+ * number ("partial last line" when the file ends mid-line, which only `finish` can tell);
+ * overlong lines are logged as they are passed. Warnings land in file order, interleaved with
+ * whatever the caller logs for the lines it is handed.
+ */
+export class JsonLineParser {
+  readonly report: LineReport = { endedWithoutNewline: false, overlongLines: [] };
+  /** The trimmed text of the line `parse` last returned a value for */
+  text = "";
+  private passedOverlong = 0;
+  private pendingBad = 0;
+  private lastLineNo = 0;
+
+  constructor(
+    private readonly warnings: WarningLog,
+    private readonly result: JsonLinesResult = { skipped: 0 },
+  ) {}
+
+  /** The line's value, or PARSE_FAILED for a line to pass over (blank, or logged as skipped). */
+  parse(lineNo: number, text: string): unknown {
+    this.logOverlong(lineNo);
+    // A bad line is logged once the next line arrives: only then is it known not to be the last.
+    if (this.pendingBad !== 0) this.logBad(this.pendingBad, "not valid JSON");
+    this.lastLineNo = lineNo;
+    const trimmed = text.trim();
+    if (trimmed === "") return PARSE_FAILED;
+    const value = parseJsonText(trimmed);
+    if (value === PARSE_FAILED) this.pendingBad = lineNo;
+    else this.text = trimmed;
+    return value;
+  }
+
+  /** After the last line: logs what is still pending. */
+  finish(): void {
+    this.logOverlong(Infinity);
+    if (this.pendingBad !== 0) {
+      const partial = this.report.endedWithoutNewline && this.pendingBad === this.lastLineNo;
+      this.logBad(this.pendingBad, partial ? "partial last line (file ends mid-record)" : "not valid JSON");
+    }
+  }
+
+  private logOverlong(before: number): void {
+    const overlong = this.report.overlongLines;
+    while (this.passedOverlong < overlong.length && overlong[this.passedOverlong] < before) {
+      this.result.skipped++;
+      this.warnings.add("skipped line: longer than the line-length limit", overlong[this.passedOverlong++]);
+    }
+  }
+
+  private logBad(lineNo: number, reason: string): void {
+    this.result.skipped++;
+    this.warnings.add(`skipped line: ${reason}`, lineNo);
+    this.pendingBad = 0;
+  }
+}
+
+/**
+ * Parses a JSONL stream line by line (see JsonLineParser for the rules). NaN/Infinity literals,
+ * which Python writers emit, are read as null. Hot loops use `readLineBatches` with a
+ * JsonLineParser instead, which costs one await per chunk rather than per line.
  */
 export async function* readJsonLines(
   source: Readable | AsyncIterable<Buffer>,
@@ -48,46 +106,14 @@ export async function* readJsonLines(
   result: JsonLinesResult = { skipped: 0 },
   options: LineReaderOptions = {},
 ): AsyncGenerator<JsonLine> {
-  const report = { endedWithoutNewline: false, overlongLines: [] as number[] };
-  let reportedOverlong = 0;
-  let lastLineNo = 0;
-  let pendingBad: { lineNo: number; reason: string } | null = null;
-  const flushBad = () => {
-    if (pendingBad) {
-      result.skipped++;
-      warnings.add(`skipped line: ${pendingBad.reason}`, pendingBad.lineNo);
-      pendingBad = null;
+  const parser = new JsonLineParser(warnings, result);
+  for await (const lines of readLineBatches(source, parser.report, options)) {
+    for (const { lineNo, text } of lines) {
+      const value = parser.parse(lineNo, text);
+      if (value !== PARSE_FAILED) yield { lineNo, value };
     }
-  };
-  for await (const { lineNo, text } of readLines(source, report, options)) {
-    while (reportedOverlong < report.overlongLines.length) {
-      result.skipped++;
-      warnings.add(
-        "skipped line: longer than the line-length limit",
-        report.overlongLines[reportedOverlong++],
-      );
-    }
-    flushBad();
-    lastLineNo = lineNo;
-    const trimmed = text.trim();
-    if (trimmed === "") continue;
-    const value = parseJsonText(trimmed);
-    if (value === PARSE_FAILED) {
-      pendingBad = { lineNo, reason: "not valid JSON" };
-      continue;
-    }
-    yield { lineNo, value };
   }
-  while (reportedOverlong < report.overlongLines.length) {
-    result.skipped++;
-    warnings.add("skipped line: longer than the line-length limit", report.overlongLines[reportedOverlong++]);
-  }
-  if (pendingBad) {
-    const bad = pendingBad as { lineNo: number; reason: string };
-    if (report.endedWithoutNewline && bad.lineNo === lastLineNo)
-      bad.reason = "partial last line (file ends mid-record)";
-    flushBad();
-  }
+  parser.finish();
 }
 
 export const PARSE_FAILED: unique symbol = Symbol("parse-failed");

@@ -20,74 +20,135 @@ export interface LineReport {
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
+const NO_BYTES = Buffer.alloc(0);
+
 /**
- * Splits a byte stream into text lines (LF or CRLF, UTF-8, a leading BOM dropped) without
- * buffering more than one line. An overlong line is dropped while it streams by and reported.
- * The last line is yielded even without a trailing newline; `report.endedWithoutNewline` tells
- * the caller so it can treat an unparsable last line as "partial" rather than "malformed".
+ * Splits bytes into text lines (LF or CRLF, UTF-8, a leading BOM dropped), synchronously, one
+ * chunk at a time, without buffering more than one line. An overlong line is dropped while it
+ * streams by and its number added to `report.overlongLines`.
+ */
+export class LineSplitter {
+  private parts: Buffer[] = [];
+  private partBytes = 0;
+  private overlong = false;
+  private lineNo = 0;
+  private first = true;
+  private readonly maxLineBytes: number;
+
+  constructor(
+    readonly report: LineReport,
+    options: LineReaderOptions = {},
+  ) {
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  }
+
+  /** Appends the lines `chunk` completes to `out`. */
+  push(chunk: Buffer, out: Line[]): void {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl === -1) break;
+      this.take(chunk, start, nl, out);
+      start = nl + 1;
+    }
+    if (start < chunk.length && !this.overlong) {
+      const restBytes = chunk.length - start;
+      if (this.partBytes + restBytes > this.maxLineBytes) {
+        this.overlong = true;
+        this.parts = [];
+        this.partBytes = 0;
+      } else {
+        // Copy: the source may reuse its chunk buffer.
+        this.parts.push(Buffer.from(chunk.subarray(start)));
+        this.partBytes += restBytes;
+      }
+    }
+  }
+
+  /**
+   * End of input: appends the last line if the bytes did not end with a newline, and sets
+   * `report.endedWithoutNewline` so the caller can treat an unparsable last line as "partial"
+   * rather than "malformed".
+   */
+  end(out: Line[]): void {
+    if (this.partBytes > 0 || this.overlong) {
+      this.report.endedWithoutNewline = true;
+      this.take(NO_BYTES, 0, 0, out);
+    }
+  }
+
+  /** The line ending at `chunk[end]`, after any buffered parts. */
+  private take(chunk: Buffer, start: number, end: number, out: Line[]): void {
+    const lineNo = ++this.lineNo;
+    // A line that arrives inside one chunk is measured here; one spread over chunks was already
+    // flagged while it streamed. Either way the limit does not depend on how the bytes were cut.
+    if (this.overlong || this.partBytes + (end - start) > this.maxLineBytes) {
+      this.report.overlongLines.push(lineNo);
+      this.overlong = false;
+      this.parts = [];
+      this.partBytes = 0;
+      return;
+    }
+    let buf = chunk;
+    if (this.parts.length > 0) {
+      this.parts.push(chunk.subarray(start, end));
+      buf = Buffer.concat(this.parts, this.partBytes + (end - start));
+      start = 0;
+      end = buf.length;
+      this.parts = [];
+      this.partBytes = 0;
+    }
+    if (this.first) {
+      this.first = false;
+      if (end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf)
+        start += 3;
+    }
+    if (end > start && buf[end - 1] === 0x0d) end--;
+    out.push({ lineNo, text: buf.toString("utf8", start, end) });
+  }
+}
+
+/**
+ * The lines of a byte stream, one array per chunk: the caller's loop over a batch is synchronous,
+ * so a file costs one await per chunk instead of several promises per line. When a batch is
+ * yielded, `report` already covers all of its lines (overlong lines among them; and on the last
+ * batch, `endedWithoutNewline`): compare line numbers to place an overlong line among the others.
+ */
+export async function* readLineBatches(
+  source: Readable | AsyncIterable<Buffer>,
+  report: LineReport = { endedWithoutNewline: false, overlongLines: [] },
+  options: LineReaderOptions = {},
+): AsyncGenerator<Line[]> {
+  const splitter = new LineSplitter(report, options);
+  for await (const chunk of source as AsyncIterable<Buffer>) {
+    const lines: Line[] = [];
+    splitter.push(chunk, lines);
+    if (lines.length > 0) yield lines;
+  }
+  const last: Line[] = [];
+  splitter.end(last);
+  if (last.length > 0) yield last;
+}
+
+/**
+ * Line by line over `readLineBatches`, for callers whose per-line work awaits anyway. `report`
+ * grows as the lines go by: an overlong line is listed once a later line (or the end) is reached.
  */
 export async function* readLines(
   source: Readable | AsyncIterable<Buffer>,
   report: LineReport = { endedWithoutNewline: false, overlongLines: [] },
   options: LineReaderOptions = {},
 ): AsyncGenerator<Line> {
-  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  let parts: Buffer[] = [];
-  let partBytes = 0;
-  let overlong = false;
-  let lineNo = 0;
-  let first = true;
-
-  const take = (tail: Buffer): string | null => {
-    lineNo++;
-    // A line that arrives inside one chunk is measured here; one spread over chunks was already
-    // flagged while it streamed. Either way the limit does not depend on how the bytes were cut.
-    if (overlong || partBytes + tail.length > maxLineBytes) {
-      report.overlongLines.push(lineNo);
-      overlong = false;
-      parts = [];
-      partBytes = 0;
-      return null;
-    }
-    let buf = parts.length === 0 ? tail : Buffer.concat([...parts, tail], partBytes + tail.length);
-    parts = [];
-    partBytes = 0;
-    if (first) {
-      first = false;
-      if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
-    }
-    let end = buf.length;
-    if (end > 0 && buf[end - 1] === 0x0d) end--;
-    return buf.toString("utf8", 0, end);
-  };
-
-  for await (const chunk of source as AsyncIterable<Buffer>) {
-    let start = 0;
-    for (;;) {
-      const nl = chunk.indexOf(0x0a, start);
-      if (nl === -1) break;
-      const text = take(chunk.subarray(start, nl));
-      if (text !== null) yield { lineNo, text };
-      start = nl + 1;
-    }
-    if (start < chunk.length) {
-      const rest = chunk.subarray(start);
-      if (!overlong) {
-        if (partBytes + rest.length > maxLineBytes) {
-          overlong = true;
-          parts = [];
-          partBytes = 0;
-        } else {
-          // Copy: the source may reuse its chunk buffer.
-          parts.push(Buffer.from(rest));
-          partBytes += rest.length;
-        }
-      }
+  const ahead: LineReport = { endedWithoutNewline: false, overlongLines: [] };
+  let passed = 0;
+  for await (const lines of readLineBatches(source, ahead, options)) {
+    for (const line of lines) {
+      while (passed < ahead.overlongLines.length && ahead.overlongLines[passed] < line.lineNo)
+        report.overlongLines.push(ahead.overlongLines[passed++]);
+      if (ahead.endedWithoutNewline) report.endedWithoutNewline = true;
+      yield line;
     }
   }
-  if (partBytes > 0 || overlong) {
-    report.endedWithoutNewline = true;
-    const text = take(Buffer.alloc(0));
-    if (text !== null) yield { lineNo, text };
-  }
+  while (passed < ahead.overlongLines.length) report.overlongLines.push(ahead.overlongLines[passed++]);
+  if (ahead.endedWithoutNewline) report.endedWithoutNewline = true;
 }

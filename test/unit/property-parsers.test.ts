@@ -8,8 +8,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { detectKind } from "@/lib/formats/detect";
 import { readJsonArrayElements } from "@/lib/formats/json-array";
-import { PARSE_FAILED, parseJsonText, readJsonLines, WarningLog } from "@/lib/formats/json-lines";
-import { readLines } from "@/lib/formats/read-lines";
+import {
+  JsonLineParser,
+  PARSE_FAILED,
+  parseJsonText,
+  readJsonLines,
+  WarningLog,
+} from "@/lib/formats/json-lines";
+import { readLineBatches, readLines } from "@/lib/formats/read-lines";
 
 /** Splits bytes at the given cut points (fractions of the length), like a network stream would. */
 function chunked(bytes: Buffer, cuts: number[]): Readable {
@@ -86,6 +92,30 @@ describe("readLines", () => {
     );
   });
 
+  it("reads the same lines and report in batches as line by line", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.nat({ max: 60 }), { minLength: 1, maxLength: 15 }),
+        fc.boolean(),
+        cuts,
+        async (lengths, trailingNewline, cutAt) => {
+          const bytes = Buffer.from(
+            lengths.map((n, i) => String(i % 10).repeat(n)).join("\n") + (trailingNewline ? "\n" : ""),
+          );
+          const options = { maxLineBytes: 30 };
+          const byLine = { endedWithoutNewline: false, overlongLines: [] as number[] };
+          const lines = await collect(readLines(chunked(bytes, cutAt), byLine, options));
+          const byBatch = { endedWithoutNewline: false, overlongLines: [] as number[] };
+          const batches = await collect(readLineBatches(chunked(bytes, cutAt), byBatch, options));
+          expect(batches.every((b) => b.length > 0)).toBe(true);
+          expect(batches.flat()).toEqual(lines);
+          expect(byBatch).toEqual(byLine);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("holds at most one line's limit in memory for a 256 MB line", async () => {
     const total = 256 * 1024 * 1024;
     const chunk = Buffer.alloc(1 << 20, 0x61);
@@ -141,6 +171,47 @@ describe("readJsonLines", () => {
         expect(warnings.total).toBe(bad.length);
         expect(warnings.listed.map((w) => w.line)).toEqual(bad.slice(0, 20));
       }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("JsonLineParser over line batches", () => {
+  const line = fc.oneof(
+    fc.constantFrom('{"a":1}', "[1,2]", "", "  ", "not json", '{"a":', "x".repeat(40), '{"b":NaN}'),
+    fc.nat({ max: 99 }).map((n) => JSON.stringify({ n })),
+  );
+
+  it("keeps the values, skips and warnings of readJsonLines, in the same order", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { maxLength: 30 }),
+        fc.boolean(),
+        cuts,
+        async (lines, trailingNewline, cutAt) => {
+          const bytes = Buffer.from(lines.join("\n") + (trailingNewline ? "\n" : ""));
+          const options = { maxLineBytes: 32 };
+          const refWarnings = new WarningLog();
+          const refResult = { skipped: 0 };
+          const ref = await collect(readJsonLines(chunked(bytes, cutAt), refWarnings, refResult, options));
+
+          const warnings = new WarningLog();
+          const result = { skipped: 0 };
+          const parser = new JsonLineParser(warnings, result);
+          const got: Array<{ lineNo: number; value: unknown }> = [];
+          for await (const batch of readLineBatches(chunked(bytes, cutAt), parser.report, options))
+            for (const { lineNo, text } of batch) {
+              const value = parser.parse(lineNo, text);
+              if (value === PARSE_FAILED) continue;
+              expect(parser.text).toBe(text.trim());
+              got.push({ lineNo, value });
+            }
+          parser.finish();
+          expect(got).toEqual(ref);
+          expect(result).toEqual(refResult);
+          expect(warnings.toList()).toEqual(refWarnings.toList());
+        },
+      ),
       { numRuns: 300 },
     );
   });
