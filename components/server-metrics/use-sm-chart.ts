@@ -1,9 +1,8 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { parseAsString, useQueryState } from "nuqs";
 import type { z } from "zod";
-import { runChartQueryOptions } from "@/lib/api/query-options";
+import { useRunChart } from "@/components/charts/use-run-chart";
 import { seriesChartKey } from "@/lib/metrics/server-metrics/chart-rows";
 import {
   SM_ENDPOINTS_CHART,
@@ -13,11 +12,7 @@ import {
 
 /** One server-metrics chart payload (computed at ingest, cached for good); `key` null = not needed. */
 export function useSmChart<S extends z.ZodType>(runId: string, key: string | null, schema: S) {
-  return useQuery({
-    ...runChartQueryOptions(runId, key ?? "-", schema),
-    enabled: key !== null,
-    retry: false,
-  });
+  return useRunChart(runId, key, schema);
 }
 
 /** The endpoint picker's choice, kept in the URL: "all" | "role:<role>" | "<endpoint>". */

@@ -41,19 +41,23 @@ export function runQueryOptions(id: string) {
 
 /**
  * Chart payloads computed at ingest; a ready run's charts never change until re-ingest, so they
- * are cached for good. `schema` validates the payload the chart expects.
+ * are cached for good. `schema` validates the payload the chart expects. `version` (the run's
+ * `chartVersion`) goes into the URL, which the server then answers as immutable, and into the key,
+ * so a re-ingested run's charts are fetched anew.
  */
 export function runChartQueryOptions<S extends z.ZodType>(
   id: string,
   key: string,
   schema: S,
   params: Record<string, string | number | undefined> = {},
+  version?: string,
 ) {
   const search = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") search.set(k, String(v));
+  if (version !== undefined) search.set("v", version);
   const qs = search.toString();
   return queryOptions({
-    queryKey: ["run", id, "chart", key, params],
+    queryKey: ["run", id, "chart", key, params, version ?? null],
     queryFn: () =>
       fetchJson(
         `/api/runs/${encodeURIComponent(id)}/charts/${encodeURIComponent(key)}${qs ? `?${qs}` : ""}`,

@@ -130,6 +130,11 @@ export const summaryBlocksSchema = z.object({
   /** Facts about the run shown in its header (model, endpoint type, concurrency, tool versions). */
   info: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   warnings: z.array(z.string()),
+  /**
+   * When the ingest that wrote this summary and the run's charts committed (epoch ms); with the
+   * aggregator version it versions the chart URLs. Absent on runs ingested before it was stored.
+   */
+  ingestedAt: z.number().optional(),
 });
 
 export const runSummarySchema = summaryBlocksSchema.extend({

@@ -205,6 +205,7 @@ export interface FinishedRun {
 
 /** Commits an ingest: summary, file reports, chart payloads and the `ready` status in one transaction. */
 export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<void> {
+  const ingestedAt = Date.now();
   await db.transaction().execute(async (trx) => {
     for (const f of done.files)
       await trx
@@ -227,12 +228,13 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
       .updateTable("runs")
       .set({
         status: "ready",
-        summary: JSON.stringify(done.blocks),
+        // The stamp versions the chart URLs: re-ingest rewrites a run's charts in place.
+        summary: JSON.stringify({ ...done.blocks, ingestedAt }),
         backend: done.backend,
         request_count: done.requestCount,
         aggregator_version: done.aggregatorVersion,
         error: null,
-        updated_at: Date.now(),
+        updated_at: ingestedAt,
       })
       .where("id", "=", id)
       .execute();

@@ -1,13 +1,18 @@
 import { createHash } from "node:crypto";
+import { storedChartVersion } from "@/lib/api/chart-version";
 import { getAppContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/handle";
-import { notFound } from "@/lib/server/http";
+import { IMMUTABLE_CACHE, notFound } from "@/lib/server/http";
 import { isValidId } from "@/lib/store/ids";
-import { getChartData } from "@/lib/store/runs-repo";
+import { getChartData, getRun } from "@/lib/store/runs-repo";
 
 export const dynamic = "force-dynamic";
 
-/** A chart payload precomputed at ingest, served as stored (already ≤ 2,000 points per series). */
+/**
+ * A chart payload precomputed at ingest, served as stored (already ≤ 2,000 points per series).
+ * Asked with the run's current chart version (`?v=`, lib/api/chart-version.ts) it is immutable;
+ * without it, or with a stale one, it is revalidated by ETag (re-ingest rewrites it in place).
+ */
 export const GET = handle(
   async (req: Request, { params }: { params: Promise<{ id: string; key: string }> }) => {
     const { id, key } = await params;
@@ -15,8 +20,17 @@ export const GET = handle(
     const app = await getAppContext();
     const data = await getChartData(app.store.db, id, key);
     if (data === undefined) return notFound("chart");
+    // The run after the payload: a re-ingest committing in between makes the version stale, never
+    // the payload older than the version it is cached under.
+    const v = new URL(req.url).searchParams.get("v");
+    const run = v === null ? undefined : await getRun(app.store.db, id);
+    const immutable = run?.status === "ready" && v === storedChartVersion(run);
     const etag = `"${createHash("sha1").update(data).digest("base64url")}"`;
-    const headers = { ETag: etag, "Cache-Control": "no-cache", "Content-Type": "application/json" };
+    const headers = {
+      ETag: etag,
+      "Cache-Control": immutable ? IMMUTABLE_CACHE : "no-cache",
+      "Content-Type": "application/json",
+    };
     if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
     return new Response(data, { headers });
   },

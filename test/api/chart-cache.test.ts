@@ -1,0 +1,79 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { POST as upload } from "@/app/api/runs/route";
+import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
+import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
+import { chartVersion } from "@/lib/api/chart-version";
+import { runSummarySchema } from "@/lib/api/schemas";
+import { AIPERF_CHART_KEYS } from "@/lib/metrics/aiperf-chart-schemas";
+import { IMMUTABLE_CACHE } from "@/lib/server/http";
+import { fixture, idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ cleanup } = await useTestApp());
+});
+afterEach(async () => cleanup());
+
+const KEY = AIPERF_CHART_KEYS.distribution;
+
+const chart = (id: string, query: string, headers: Record<string, string> = {}) =>
+  getChart(new Request(`http://localhost/api/runs/${id}/charts/${KEY}${query}`, { headers }), {
+    params: Promise.resolve({ id, key: KEY }),
+  });
+
+async function summary(id: string) {
+  return runSummarySchema.parse(await (await getRun(new Request("http://localhost"), idParams(id))).json());
+}
+
+describe("chart cache headers", () => {
+  it("are immutable for the run's current chart version, no-cache with an ETag otherwise", async () => {
+    const res = await upload(
+      uploadRequest([
+        { name: "profile_export.jsonl", path: fixture("aiperf/qwen-c4__profile_export.jsonl") },
+      ]),
+    );
+    const { id } = await res.json();
+    const run = await summary(id);
+    expect(run.ingestedAt).toEqual(expect.any(Number));
+    const version = chartVersion(run);
+
+    const current = await chart(id, `?v=${version}`);
+    expect(current.status).toBe(200);
+    expect(current.headers.get("cache-control")).toBe(IMMUTABLE_CACHE);
+    const etag = current.headers.get("etag");
+    expect(etag).toMatch(/^".+"$/);
+    const body = await current.text();
+
+    for (const query of [
+      "",
+      "?v=",
+      `?v=${run.aggregatorVersion}.1`,
+      `?v=${run.aggregatorVersion + 1}.${run.ingestedAt}`,
+    ]) {
+      const r = await chart(id, query);
+      expect(r.status, query).toBe(200);
+      expect(r.headers.get("cache-control"), query).toBe("no-cache");
+      expect(r.headers.get("etag"), query).toBe(etag);
+      expect(await r.text(), query).toBe(body);
+    }
+    const revalidated = await chart(id, "", { "if-none-match": etag! });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get("cache-control")).toBe("no-cache");
+
+    // Re-ingest stores a new stamp: the old version is stale from then on, the new one immutable.
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await reingest(new Request("http://localhost", { method: "POST" }), idParams(id))).status).toBe(
+      200,
+    );
+    const again = await summary(id);
+    expect(chartVersion(again)).not.toBe(version);
+    expect((await chart(id, `?v=${version}`)).headers.get("cache-control")).toBe("no-cache");
+    expect((await chart(id, `?v=${chartVersion(again)}`)).headers.get("cache-control")).toBe(IMMUTABLE_CACHE);
+  });
+
+  it("versions runs stored without an ingest stamp by their aggregator version alone", () => {
+    expect(chartVersion({ aggregatorVersion: 3 })).toBe("3.0");
+    expect(chartVersion({ aggregatorVersion: 3, ingestedAt: 1_764_000_000_000 })).toBe("3.1764000000000");
+  });
+});
