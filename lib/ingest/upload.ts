@@ -1,13 +1,14 @@
 /**
  * Receives a multipart upload and stages every file it contains in the blob store, streaming:
  * request body → multipart parser → (gunzip / tar / zip expansion) → hash + gzip → blob store.
- * Nothing is parsed here beyond the first megabyte of each file, which decides its kind.
+ * The first megabyte of each file decides its kind; with a live sink, a file it can analyse is
+ * also handed to it while it is stored, so parsing runs alongside receiving and compressing.
  */
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Readable, Transform, type TransformCallback } from "node:stream";
+import { PassThrough, Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import Busboy from "busboy";
@@ -17,7 +18,7 @@ import { detectKind, DETECT_HEAD_BYTES } from "@/lib/formats/detect";
 import type { Format, Kind } from "@/lib/formats/kinds";
 import { BlobTooLargeError, type BlobStore } from "@/lib/store/blob-store";
 import { UploadError } from "./errors";
-import { HeadCapture, peek } from "./head-capture";
+import { peek } from "./peek";
 import { archiveStem, cleanUploadName, isJunkEntry, isUnsafeArchivePath, stripGzSuffix } from "./paths";
 
 export interface StagedFile {
@@ -28,6 +29,20 @@ export interface StagedFile {
   format: Format;
   /** The blob did not exist before this upload (deleted again if the upload is refused). */
   created: boolean;
+  /** File id given by the live sink that analysed it on arrival */
+  id?: string;
+}
+
+/** A file the live sink analyses: its id, and the consumer of its (decompressed) bytes. */
+export interface LiveFile {
+  id: string;
+  /** Reads the stream to its end (or gives up on it); never rejects. */
+  consume(bytes: Readable): Promise<void>;
+}
+
+/** Where recognised files go while they are stored (see LiveIngest). */
+export interface LiveSink {
+  open(file: { name: string; kind: Kind; format: Format; ord: number }): Promise<LiveFile | null>;
 }
 
 export interface UploadLimits {
@@ -63,6 +78,7 @@ export async function receiveUpload(
   req: Request,
   blobs: BlobStore,
   limits: UploadLimits,
+  sink?: LiveSink,
 ): Promise<ReceivedUpload> {
   const contentType = req.headers.get("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("multipart/form-data"))
@@ -76,7 +92,7 @@ export async function receiveUpload(
     throw new UploadError(413, "payload_too_large", `upload exceeds ${limits.maxUploadBytes} bytes`);
   if (!req.body) throw new UploadError(400, "empty_body", "the request has no body");
 
-  const stager = new Stager(blobs, limits);
+  const stager = new Stager(blobs, limits, sink);
   const fields: ReceivedUpload["fields"] = {};
   let busboy: Busboy.Busboy;
   try {
@@ -114,6 +130,7 @@ export async function receiveUpload(
   });
 
   const limit = new ByteLimit(limits.maxUploadBytes);
+  let bodyBroke = false;
   const timeout = new AbortController();
   const timer = limits.uploadTimeoutMs
     ? setTimeout(() => timeout.abort(), limits.uploadTimeoutMs)
@@ -133,6 +150,7 @@ export async function receiveUpload(
     // A part being staged when the body was cut off may never see its end: do not wait for it forever.
     await Promise.race([chain.catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
     failure ??= err;
+    bodyBroke = true;
   } finally {
     clearTimeout(timer);
   }
@@ -144,6 +162,9 @@ export async function receiveUpload(
     const msg = failure instanceof Error ? failure.message : String(failure);
     if (/Unexpected end of form|Malformed|boundary/i.test(msg))
       throw new UploadError(400, "bad_multipart", "the multipart body is malformed or truncated");
+    // The request body itself failed (the client went away mid-upload): nothing was kept.
+    if (bodyBroke)
+      throw new UploadError(400, "upload_interrupted", "the upload was cut off before its body was complete");
     throw failure;
   }
   if (stager.files.length === 0) {
@@ -168,6 +189,7 @@ class Stager {
   constructor(
     private readonly blobs: BlobStore,
     private readonly limits: UploadLimits,
+    private readonly sink?: LiveSink,
   ) {}
 
   suggestedName(): string {
@@ -215,7 +237,13 @@ class Stager {
 
   async stageFile(name: string, source: Readable, expanded: boolean): Promise<void> {
     const budget = this.limits.maxExpandedBytes - this.expanded;
-    const staged = await stageStream(this.blobs, name, source, expanded ? budget : undefined);
+    const staged = await stageStream(
+      this.blobs,
+      name,
+      source,
+      expanded ? budget : undefined,
+      this.sink && { sink: this.sink, ord: this.files.length },
+    );
     if (expanded) this.expanded += staged.bytes;
     this.files.push(staged);
   }
@@ -347,19 +375,77 @@ class Stager {
   }
 }
 
-/** Stores one file's bytes and detects its kind from the first megabyte on the way through. */
+/**
+ * Copies every chunk to a side stream (a live analyzer) before passing it on, waiting while the
+ * side is full. A side that has stopped reading (finished, failed or destroyed) is skipped.
+ */
+class Tee extends Transform {
+  constructor(private readonly side: PassThrough) {
+    super();
+  }
+  _transform(chunk: Buffer, _e: BufferEncoding, done: TransformCallback) {
+    const side = this.side;
+    if (side.destroyed || side.writableEnded || side.write(chunk)) return done(null, chunk);
+    const go = () => {
+      side.off("drain", go);
+      side.off("close", go);
+      done(null, chunk);
+    };
+    side.on("drain", go);
+    side.on("close", go);
+  }
+  _flush(done: TransformCallback) {
+    if (!this.side.destroyed && !this.side.writableEnded) this.side.end();
+    done();
+  }
+}
+
+/**
+ * Stores one file's bytes, detecting its kind from the first megabyte before the rest flows.
+ * With a live sink that takes the file, the bytes go to the blob store and to the sink at once.
+ */
 export async function stageStream(
   blobs: BlobStore,
   name: string,
   source: Readable,
   maxBytes?: number,
+  live?: { sink: LiveSink; ord: number },
 ): Promise<StagedFile> {
-  const capture = new HeadCapture(DETECT_HEAD_BYTES);
+  // One byte past the detection window tells whether the head is the whole file.
+  const { head, stream, ended } = await peek(source, DETECT_HEAD_BYTES + 1);
+  const detected = detectKind(head.subarray(0, DETECT_HEAD_BYTES), ended && head.length <= DETECT_HEAD_BYTES);
+  const liveFile =
+    live && detected.kind !== "unknown"
+      ? await live.sink.open({ name, kind: detected.kind, format: detected.format, ord: live.ord })
+      : null;
+  const body = Readable.from(stream, { objectMode: false });
+  let input: Readable = body;
+  let side: PassThrough | null = null;
+  let fed: Promise<void> = Promise.resolve();
+  if (liveFile) {
+    side = new PassThrough({ highWaterMark: 1 << 20 });
+    const sideStream = side;
+    // Whatever the analyzer leaves unread is drained, so storing never waits on it.
+    fed = liveFile.consume(sideStream).finally(() => {
+      if (!sideStream.destroyed) sideStream.resume();
+    });
+    input = body.pipe(new Tee(sideStream));
+  }
   // `pipe` does not forward errors: a failing source (truncated gzip) would leave the blob
   // store waiting for an end that never comes.
-  source.once("error", (err) => capture.destroy(err));
-  const put = await blobs.put(source.pipe(capture), maxBytes === undefined ? {} : { maxBytes });
-  const detected = detectKind(capture.head(), put.bytes <= DETECT_HEAD_BYTES);
+  body.once("error", (err) => {
+    if (input !== body) input.destroy(err);
+    side?.destroy(err);
+  });
+  let put;
+  try {
+    put = await blobs.put(input, maxBytes === undefined ? {} : { maxBytes });
+  } catch (err) {
+    side?.destroy(err instanceof Error ? err : new Error(String(err)));
+    await fed;
+    throw err;
+  }
+  await fed;
   return {
     name,
     sha256: put.sha256,
@@ -367,6 +453,7 @@ export async function stageStream(
     kind: detected.kind,
     format: detected.format,
     created: put.created,
+    ...(liveFile ? { id: liveFile.id } : {}),
   };
 }
 

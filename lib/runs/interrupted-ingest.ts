@@ -4,6 +4,7 @@
  * heartbeat is older than the stale threshold cannot belong to a live ingest on any instance, so
  * the sweeper marks it `failed`. Its raw files are untouched, so POST /reingest completes it.
  */
+import { sql } from "kysely";
 import type { Db } from "@/lib/store/db";
 
 export const INTERRUPTED_MESSAGE =
@@ -37,6 +38,38 @@ export async function failInterruptedIngests(db: Db, staleMs: number, now = Date
     .where("updated_at", "<", now - staleMs)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/**
+ * Removes the runs of uploads a dead process was still receiving: `ingesting`, heartbeat stale,
+ * and without file rows (an upload writes them only once every file is stored), so there is
+ * nothing to re-ingest and the client never got an answer. Returns the removed run ids.
+ */
+export async function dropInterruptedUploads(
+  db: Db,
+  staleMs: number,
+  tables: readonly string[],
+  now = Date.now(),
+): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    const stale = await trx
+      .selectFrom("runs")
+      .select("id")
+      .where("status", "=", "ingesting")
+      .where("updated_at", "<", now - staleMs)
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom("files").select("files.id").whereRef("files.run_id", "=", "runs.id"))),
+      )
+      .execute();
+    const ids = stale.map((r) => r.id);
+    if (ids.length === 0) return [];
+    for (const table of tables)
+      await sql`delete from ${sql.table(table)} where run_id in (${sql.join(ids)})`.execute(trx);
+    await trx.deleteFrom("chart_data").where("run_id", "in", ids).execute();
+    await trx.deleteFrom("run_labels").where("run_id", "in", ids).execute();
+    await trx.deleteFrom("runs").where("id", "in", ids).where("status", "=", "ingesting").execute();
+    return ids;
+  });
 }
 
 /**

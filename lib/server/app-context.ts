@@ -1,5 +1,6 @@
 import path from "node:path";
-import { failInterruptedIngests } from "@/lib/runs/interrupted-ingest";
+import { analyzerTables } from "@/lib/ingest/ingest-run";
+import { dropInterruptedUploads, failInterruptedIngests } from "@/lib/runs/interrupted-ingest";
 import type { BlobStore } from "@/lib/store/blob-store";
 import { migrate, openPostgres, openSqlite, type DbHandle } from "@/lib/store/db";
 import { FsBlobStore } from "@/lib/store/fs-blob-store";
@@ -28,7 +29,11 @@ export async function createAppContext(config: AppConfig = readConfig()): Promis
       ? new PgBlobStore(store.db)
       : new FsBlobStore(path.join(config.dataDir, "blobs"));
   // Every instance sweeps: whichever is alive finds the runs of one that died mid-ingest.
-  const sweep = () => failInterruptedIngests(store.db, config.ingestStaleMs).catch(() => 0);
+  const tables = analyzerTables();
+  const sweep = async () => {
+    await dropInterruptedUploads(store.db, config.ingestStaleMs, tables).catch(() => []);
+    await failInterruptedIngests(store.db, config.ingestStaleMs).catch(() => 0);
+  };
   await sweep();
   const sweeper = setInterval(sweep, config.ingestStaleMs);
   sweeper.unref();

@@ -49,6 +49,41 @@ export async function insertRun(db: Db, run: NewRun, files: FileRow[]): Promise<
   });
 }
 
+/**
+ * The catalog half of a live ingest's upload, written once every file has been stored: the run's
+ * final name, labels, kinds and upload warnings, and its file rows.
+ */
+export async function finishUploadCatalog(
+  db: Db,
+  id: string,
+  upload: { name: string; labels: string[]; warnings: string[]; files: FileRow[] },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("runs")
+      .set({
+        name: upload.name,
+        labels: JSON.stringify(upload.labels),
+        kinds: JSON.stringify([...new Set(upload.files.map((f) => f.kind).filter((k) => k !== "unknown"))]),
+        warnings: JSON.stringify(upload.warnings),
+        updated_at: Date.now(),
+      })
+      .where("id", "=", id)
+      .execute();
+    await trx.deleteFrom("run_labels").where("run_id", "=", id).execute();
+    if (upload.labels.length > 0)
+      await trx
+        .insertInto("run_labels")
+        .values(upload.labels.map((label) => ({ run_id: id, label })))
+        .execute();
+    for (let i = 0; i < upload.files.length; i += 500)
+      await trx
+        .insertInto("files")
+        .values(upload.files.slice(i, i + 500))
+        .execute();
+  });
+}
+
 export async function getRun(db: Db, id: string): Promise<RunRow | undefined> {
   return db.selectFrom("runs").selectAll().where("id", "=", id).executeTakeFirst();
 }

@@ -1,5 +1,5 @@
 import { listQuerySchema, runListSchema, uploadResponseSchema } from "@/lib/api/schemas";
-import { createRunFromUpload } from "@/lib/ingest/ingest-run";
+import { createRunFromUpload, LiveIngest } from "@/lib/ingest/ingest-run";
 import { receiveUpload } from "@/lib/ingest/upload";
 import { getAppContext } from "@/lib/server/app-context";
 import { checkWriteAuth } from "@/lib/server/auth";
@@ -23,7 +23,15 @@ export const POST = handle(async (req: Request) => {
   const app = await getAppContext();
   const denied = checkWriteAuth(req, app.config);
   if (denied) return denied;
-  const upload = await receiveUpload(req, app.blobs, app.config);
-  const created = await createRunFromUpload(app, upload);
+  // Files are analysed while they arrive; a refused or broken upload takes its run with it.
+  const live = new LiveIngest(app);
+  let upload;
+  try {
+    upload = await receiveUpload(req, app.blobs, app.config, live);
+  } catch (err) {
+    await live.abandon();
+    throw err;
+  }
+  const created = await createRunFromUpload(app, upload, live);
   return jsonOk(uploadResponseSchema, created, { status: 201, headers: { Location: created.url } });
 });

@@ -1,0 +1,232 @@
+/**
+ * Uploads are analysed while they arrive: per-request rows are written before the body has
+ * ended, a body cut off midway leaves no run and no rows, a pair of identical files is still
+ * counted once, and the sweeper removes the run of an upload whose process died mid-body.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { POST as upload } from "@/app/api/runs/route";
+import { dropInterruptedUploads, failInterruptedIngests } from "@/lib/runs/interrupted-ingest";
+import { analyzerTables } from "@/lib/ingest/ingest-run";
+import { insertRun } from "@/lib/store/runs-repo";
+import { newFileId } from "@/lib/store/ids";
+import { trtRecordText } from "../fixtures/bad/generate-big";
+import { uploadRequest, useTestApp } from "../helpers/test-app";
+
+let cleanup: (() => Promise<void>) | null = null;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = null;
+});
+
+const BOUNDARY = "----runlens-live-test";
+
+function aiperfRecord(i: number): string {
+  const start = 1_762_551_940_000_000_000n + BigInt(i) * 1_000_000n;
+  return JSON.stringify({
+    metadata: {
+      x_request_id: `req-${i}`,
+      request_start_ns: 0,
+      request_end_ns: 0,
+      benchmark_phase: "profiling",
+      was_cancelled: false,
+    },
+    metrics: {
+      input_sequence_length: { value: 100 + (i % 7), unit: "tokens" },
+      output_sequence_length: { value: 50, unit: "tokens" },
+      time_to_first_token: { value: 10 + (i % 13), unit: "ms" },
+      request_latency: { value: 400 + (i % 29), unit: "ms" },
+      inter_token_latency: { value: 8, unit: "ms" },
+    },
+  })
+    .replace('"request_start_ns":0', `"request_start_ns":${start}`)
+    .replace('"request_end_ns":0', `"request_end_ns":${start + 400_000_000n}`);
+}
+
+function records(from: number, to: number): string {
+  let s = "";
+  for (let i = from; i < to; i++) s += aiperfRecord(i) + "\n";
+  return s;
+}
+
+/** A multipart body the test feeds piece by piece; `cut` errors it midway. */
+function controlledUpload(): {
+  req: Request;
+  push: (s: string) => void;
+  end: () => void;
+  cut: () => void;
+} {
+  let ctl!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (ctl = c) });
+  const enc = new TextEncoder();
+  const req = new Request("http://localhost/api/runs", {
+    method: "POST",
+    body,
+    headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+    duplex: "half",
+  } as RequestInit);
+  ctl.enqueue(
+    enc.encode(
+      `--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="profile_export.jsonl"\r\n` +
+        `content-type: application/octet-stream\r\n\r\n`,
+    ),
+  );
+  return {
+    req,
+    push: (s) => ctl.enqueue(enc.encode(s)),
+    end: () => {
+      ctl.enqueue(enc.encode(`\r\n--${BOUNDARY}--\r\n`));
+      ctl.close();
+    },
+    cut: () => ctl.error(new Error("client went away")),
+  };
+}
+
+async function until<T>(probe: () => Promise<T | null>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== null) return v;
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("live ingest of an upload", () => {
+  it("writes per-request rows while the body is still arriving, then commits every record", async () => {
+    const t = await useTestApp();
+    cleanup = t.cleanup;
+    const db = t.app.store.db;
+    const body = controlledUpload();
+    const pending = upload(body.req);
+    body.push(records(0, 6_000));
+    const rowsMidBody = await until(async () => {
+      const r = await db
+        .selectFrom("aiperf_requests")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirst();
+      return Number(r?.n ?? 0) > 0 ? Number(r!.n) : null;
+    });
+    expect(rowsMidBody).toBeGreaterThan(0);
+    // Not listed while it ingests.
+    const ingesting = await db.selectFrom("runs").select(["status"]).execute();
+    expect(ingesting.map((r) => r.status)).toEqual(["ingesting"]);
+
+    body.push(records(6_000, 10_000));
+    body.end();
+    const res = await pending;
+    expect(res.status).toBe(201);
+    const out = await res.json();
+    expect([out.status, out.files[0].records, out.files[0].skipped]).toEqual(["ready", 10_000, 0]);
+    const n = await db
+      .selectFrom("aiperf_requests")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("run_id", "=", out.id)
+      .executeTakeFirst();
+    expect(Number(n?.n)).toBe(10_000);
+  });
+
+  it("a body cut off after rows were written leaves no run, no rows and no blob", async () => {
+    const t = await useTestApp();
+    cleanup = t.cleanup;
+    const db = t.app.store.db;
+    const body = controlledUpload();
+    const pending = upload(body.req);
+    body.push(records(0, 6_000));
+    await until(async () => {
+      const r = await db.selectFrom("aiperf_requests").select("run_id").limit(1).executeTakeFirst();
+      return r ?? null;
+    });
+    body.cut();
+    const res = await pending;
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(await db.selectFrom("runs").selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom("aiperf_requests").selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom("files").selectAll().execute()).toEqual([]);
+    const blobs = path.join(t.dataDir, "blobs");
+    const stored = fs.existsSync(blobs)
+      ? fs
+          .readdirSync(blobs, { recursive: true })
+          .map(String)
+          .filter((f) => f.endsWith(".gz"))
+      : [];
+    expect(stored).toEqual([]);
+    expect((await res.json()).error.code).toBe("upload_interrupted");
+  });
+
+  it("two identical files in one upload are counted once, as a re-ingest would", async () => {
+    const t = await useTestApp();
+    cleanup = t.cleanup;
+    const content = Array.from({ length: 300 }, (_, i) => trtRecordText(i)).join("\n") + "\n";
+    const res = await upload(
+      uploadRequest([
+        { name: "a/perf_metrics-0.jsonl", content },
+        { name: "b/perf_metrics-0.jsonl", content },
+      ]),
+    );
+    expect(res.status).toBe(201);
+    const out = await res.json();
+    expect(out.status).toBe("ready");
+    expect(out.files.map((f: { records: number }) => f.records)).toEqual([300, 0]);
+    expect(out.files[1].warnings.map((w: { message: string }) => w.message)).toEqual([
+      "identical to another file of this run; not counted twice",
+    ]);
+  });
+
+  it("the sweeper removes an upload a dead process was receiving, and fails a finished one", async () => {
+    const t = await useTestApp();
+    cleanup = t.cleanup;
+    const db = t.app.store.db;
+    const long = Date.now() - 60_000;
+    const base = { labels: [], createdAt: long, aggregatorVersion: 1 };
+    await insertRun(db, { ...base, id: "receiving", name: "cut off mid-body" }, []);
+    const fileId = newFileId();
+    await insertRun(db, { ...base, id: "received", name: "all files stored" }, [
+      {
+        id: fileId,
+        run_id: "received",
+        ord: 0,
+        name: "profile_export.jsonl",
+        kind: "aiperf-records",
+        format: "jsonl",
+        bytes: 1,
+        sha256: "0".repeat(64),
+        records: 0,
+        skipped: 0,
+        warnings: "[]",
+        meta: "{}",
+      },
+    ]);
+    for (const run_id of ["receiving", "received"])
+      await db
+        .insertInto("aiperf_requests")
+        .values({
+          run_id,
+          file_id: fileId,
+          line: 1,
+          request_id: "r",
+          phase: "profiling",
+          ok: 1,
+          cancelled: 0,
+          error_type: null,
+          start_ms: 0,
+          end_ms: 1,
+          ttft_ms: 1,
+          e2e_ms: 1,
+          itl_ms: 1,
+          input_tokens: 1,
+          output_tokens: 1,
+        })
+        .execute();
+    await db.updateTable("runs").set({ updated_at: long }).execute();
+
+    expect(await dropInterruptedUploads(db, 1000, analyzerTables())).toEqual(["receiving"]);
+    expect(await failInterruptedIngests(db, 1000)).toBe(1);
+    const runs = await db.selectFrom("runs").select(["id", "status"]).execute();
+    expect(runs).toEqual([{ id: "received", status: "failed" }]);
+    const rows = await db.selectFrom("aiperf_requests").select("run_id").execute();
+    expect(rows).toEqual([{ run_id: "received" }]);
+  });
+});
