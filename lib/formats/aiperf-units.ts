@@ -43,9 +43,15 @@ export function readMetric(raw: unknown): MetricReading | null {
   return null;
 }
 
-/** A scalar metric in canonical units (time → ms); null when absent or not a number. */
+/**
+ * A scalar metric in canonical units (time → ms); null when absent or not a number. What
+ * `readMetric` would read, without its intermediate object: this runs several times per record.
+ */
 export function metricNumber(raw: unknown): number | null {
-  const m = readMetric(raw);
-  if (!m || Array.isArray(m.value)) return null;
-  return toMs(m.value, m.unit);
+  if (typeof raw === "number") return Number.isFinite(raw) ? raw : null;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
+  const o = raw as { value?: unknown; unit?: unknown };
+  const v = typeof o.value === "string" && o.value.trim() !== "" ? Number(o.value) : o.value;
+  if (typeof v !== "number" || !Number.isFinite(v)) return null;
+  return toMs(v, typeof o.unit === "string" ? o.unit : undefined);
 }

@@ -11,7 +11,7 @@ export const FLAG_CANCELLED = 4;
 const COLUMNS = ["startMs", "endMs", "ttftMs", "e2eMs", "itlMs", "inputTokens", "outputTokens"] as const;
 export type RequestColumn = (typeof COLUMNS)[number];
 
-export interface RequestEntry {
+export interface RequestValues {
   startNs: bigint | null;
   endNs: bigint | null;
   ttftMs: number | null;
@@ -19,6 +19,9 @@ export interface RequestEntry {
   itlMs: number | null;
   inputTokens: number | null;
   outputTokens: number | null;
+}
+
+export interface RequestEntry extends RequestValues {
   flags: number;
 }
 
@@ -46,6 +49,11 @@ export class RequestLog {
   }
 
   push(e: RequestEntry): void {
+    this.add(e, e.flags);
+  }
+
+  /** Appends a record's values with its flags (no merged entry object per record). */
+  add(e: RequestValues, flags: number): void {
     if (this.length === this.cap) this.grow();
     const i = this.length++;
     const c = this.cols;
@@ -56,7 +64,7 @@ export class RequestLog {
     c.itlMs[i] = e.itlMs ?? NaN;
     c.inputTokens[i] = e.inputTokens ?? NaN;
     c.outputTokens[i] = e.outputTokens ?? NaN;
-    this.flags[i] = e.flags;
+    this.flags[i] = flags;
   }
 
   /** Appends record `i` of another log that shares this log's base. */

@@ -84,6 +84,21 @@ describe.skipIf(!PG_URL)("BatchInserter on PostgreSQL", () => {
     expect(got[3].end_ms).toBeNaN();
   });
 
+  it("stores the same with a fixed column list", async () => {
+    const columns = Object.keys(rowsFor("x")[0]) as (keyof AiperfRequestsTable)[];
+    const inserter = new BatchInserter(h.db, "aiperf_requests", columns.toReversed(), 1000);
+    const values = vi.spyOn(h.db, "insertInto");
+    for (const r of rowsFor("fixed")) if (inserter.push(r)) await inserter.flush();
+    await inserter.flush();
+    expect(values).not.toHaveBeenCalled();
+    values.mockRestore();
+    const read = (runId: string) =>
+      h.db.selectFrom("aiperf_requests").selectAll().where("run_id", "=", runId).orderBy("line").execute();
+    const got = (await read("fixed")).map((r) => ({ ...r, run_id: "x" }));
+    expect(got).toHaveLength(2_500);
+    expect(got).toEqual((await read("unnest")).map((r) => ({ ...r, run_id: "x" })));
+  });
+
   it("treats a column some rows leave out as NULL", async () => {
     const [a, b] = rowsFor("partial").slice(1, 3);
     // Lines 2 and 3: line 2 keeps its error_type, line 3 gets NULL.

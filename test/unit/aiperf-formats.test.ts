@@ -1,13 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseGpuSample } from "@/lib/formats/aiperf-gpu-telemetry";
 import { readInputConfig } from "@/lib/formats/aiperf-input-config";
 import { tagFromDisplay } from "@/lib/formats/aiperf-metric-tags";
-import { parseAiperfRecord } from "@/lib/formats/aiperf-records";
+import { nsFromText, parseAiperfRecord } from "@/lib/formats/aiperf-records";
 import { parseSummaryJson } from "@/lib/formats/aiperf-summary";
 import { parseSummaryCsv } from "@/lib/formats/aiperf-summary-csv";
-import { metricNumber, toMs } from "@/lib/formats/aiperf-units";
+import { metricNumber, readMetric, toMs } from "@/lib/formats/aiperf-units";
 import { nsDeltaMs } from "@/lib/metrics/requests-log";
 import { AIPERF_FIXTURES } from "./aiperf-helpers";
 
@@ -23,6 +24,63 @@ describe("aiperf record lines", () => {
     expect(nsDeltaMs(r.endNs!, r.startNs!)).toBeCloseTo(0.000642, 12);
     // The trap the text read avoids:
     expect(BigInt(JSON.parse(text).metadata.request_start_ns)).not.toBe(1762551940061660357n);
+  });
+
+  it("finds a nanosecond stamp in the text exactly where the plain pattern does", () => {
+    const token = fc.constantFrom(
+      '"request_start_ns"',
+      '"request_end_ns"',
+      ":",
+      " ",
+      "\n",
+      "\t",
+      "-",
+      "5",
+      "0",
+      "17625519400616603",
+      ".",
+      "e",
+      "E",
+      ",",
+      "{",
+      "}",
+      '"x"',
+      '\\"',
+      "1.5e18",
+      "null",
+    );
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 16 }), (tokens) => {
+        const text = tokens.join("");
+        for (const key of ["request_start_ns", "request_end_ns"]) {
+          const m = new RegExp(`"${key}"\\s*:\\s*(-?\\d+)(?![\\d.eE])`).exec(text);
+          expect(nsFromText(text, key)).toBe(m ? BigInt(m[1]) : null);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("reads a scalar metric as readMetric does", () => {
+    const raw = fc.oneof(
+      fc.double(),
+      fc.constantFrom(null, undefined, "5", [1, 2], {}),
+      fc.record(
+        {
+          value: fc.oneof(fc.double(), fc.constantFrom("2.5", " ", "", "x", null, [3])),
+          unit: fc.constantFrom("ms", "s", " sec ", "ns", "us", "tokens", 7, undefined),
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    fc.assert(
+      fc.property(raw, (r) => {
+        const m = readMetric(r);
+        const want = !m || Array.isArray(m.value) ? null : toMs(m.value, m.unit);
+        expect(metricNumber(r)).toBe(want);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it("reads {value, unit} and bare numbers, converting by unit", () => {

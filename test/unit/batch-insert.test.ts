@@ -76,6 +76,26 @@ describe("BatchInserter on SQLite", () => {
     expect(got[1].output_tokens).toBe(2 ** 40);
   });
 
+  it("stores the same with a fixed column list (values bound as rows arrive)", async () => {
+    const columns = Object.keys(rowsFor("x", 1)[0]) as (keyof AiperfRequestsTable)[];
+    const inserter = new BatchInserter(h.db, "aiperf_requests", columns.toReversed(), 1000);
+    let full = 0;
+    for (const r of rowsFor("fixed", 2_500))
+      if (inserter.push(r)) {
+        full++;
+        await inserter.flush();
+      }
+    await inserter.flush();
+    expect(full).toBe(2);
+    expect(inserter.inserted).toBe(2_500);
+    const plain = new BatchInserter(h.db, "aiperf_requests", 15, 1000);
+    for (const r of rowsFor("objects", 2_500)) await plain.add(r);
+    await plain.flush();
+    const got = (await read("fixed")).map((r) => ({ ...r, run_id: "x" }));
+    expect(got).toHaveLength(2_500);
+    expect(got).toEqual((await read("objects")).map((r) => ({ ...r, run_id: "x" })));
+  });
+
   it("treats a column some rows leave out as NULL", async () => {
     const [a, b] = rowsFor("partial", 3).slice(1, 3);
     // Lines 2 and 3: line 2 keeps its error_type, line 3 gets NULL.

@@ -9,7 +9,7 @@
  */
 import path from "node:path";
 import { parseGpuSample } from "@/lib/formats/aiperf-gpu-telemetry";
-import { readJsonLinesWithText, readWholeText } from "@/lib/formats/aiperf-read";
+import { readWholeText } from "@/lib/formats/aiperf-read";
 import { parseAiperfRecord } from "@/lib/formats/aiperf-records";
 import { parseSummaryJson } from "@/lib/formats/aiperf-summary";
 import { parseSummaryCsv } from "@/lib/formats/aiperf-summary-csv";
@@ -18,7 +18,8 @@ import {
   parseTimeslicesJson,
   type TimesliceExport,
 } from "@/lib/formats/aiperf-timeslices";
-import { PARSE_FAILED, parseJsonText, WarningLog } from "@/lib/formats/json-lines";
+import { JsonLineParser, PARSE_FAILED, parseJsonText, WarningLog } from "@/lib/formats/json-lines";
+import { readLineBatches } from "@/lib/formats/read-lines";
 import {
   aiperfRunResult,
   runOriginMs,
@@ -32,6 +33,25 @@ import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metri
 import { BatchInserter } from "@/lib/store/batch-insert";
 import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
+
+/** Every column of a row, in one fixed order: the inserter binds values without rediscovering them. */
+const REQUEST_COLUMNS = [
+  "run_id",
+  "file_id",
+  "line",
+  "request_id",
+  "phase",
+  "ok",
+  "cancelled",
+  "error_type",
+  "start_ms",
+  "end_ms",
+  "ttft_ms",
+  "e2e_ms",
+  "itl_ms",
+  "input_tokens",
+  "output_tokens",
+] as const satisfies ReadonlyArray<keyof AiperfRequestsTable>;
 
 const KINDS = new Set(["aiperf-records", "aiperf-summary", "aiperf-gpu-telemetry", "aiperf-inputs"]);
 
@@ -53,52 +73,57 @@ export function aiperfAnalyzer(): Analyzer {
   async function ingestRecords(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
     const warnings = new WarningLog();
     const result = { skipped: 0 };
-    inserter ??= new BatchInserter(ctx.db, "aiperf_requests", 15);
+    inserter ??= new BatchInserter(ctx.db, "aiperf_requests", REQUEST_COLUMNS);
     const from = log.length;
     let records = 0;
     let warmup = 0;
-    for await (const line of readJsonLinesWithText(
-      await file.open(),
-      warnings,
-      result,
-      ctx.limits.maxLineBytes,
-    )) {
-      const r = parseAiperfRecord(line.value, line.text);
-      if (typeof r === "string") {
-        result.skipped++;
-        warnings.add(`skipped line: ${r}`, line.lineNo);
-        continue;
+    const parser = new JsonLineParser(warnings, result);
+    const stream = await file.open();
+    for await (const lines of readLineBatches(stream, parser.report, {
+      maxLineBytes: ctx.limits.maxLineBytes,
+    })) {
+      for (const { lineNo, text } of lines) {
+        const value = parser.parse(lineNo, text);
+        if (value === PARSE_FAILED) continue;
+        const r = parseAiperfRecord(value, parser.text);
+        if (typeof r === "string") {
+          result.skipped++;
+          warnings.add(`skipped line: ${r}`, lineNo);
+          continue;
+        }
+        records++;
+        const flags =
+          (r.phase === "warmup" ? FLAG_WARMUP : 0) |
+          (r.error ? FLAG_ERROR : 0) |
+          (r.cancelled ? FLAG_CANCELLED : 0);
+        if (r.phase === "warmup") warmup++;
+        const i = log.length;
+        log.add(r, flags);
+        const startMs = log.cols.startMs[i];
+        const endMs = log.cols.endMs[i];
+        if (r.error && r.phase === "profiling")
+          errors.add(r.error.type, r.error.code, r.error.message, startMs);
+        const row: AiperfRequestsTable = {
+          run_id: ctx.runId,
+          file_id: file.id,
+          line: lineNo,
+          request_id: r.requestId,
+          phase: r.phase,
+          ok: r.error ? 0 : 1,
+          cancelled: r.cancelled ? 1 : 0,
+          error_type: r.error?.type ?? null,
+          start_ms: Number.isFinite(startMs) ? startMs : null,
+          end_ms: Number.isFinite(endMs) ? endMs : null,
+          ttft_ms: r.ttftMs,
+          e2e_ms: r.e2eMs,
+          itl_ms: r.itlMs,
+          input_tokens: r.inputTokens,
+          output_tokens: r.outputTokens,
+        };
+        if (inserter.push(row)) await inserter.flush();
       }
-      records++;
-      const flags =
-        (r.phase === "warmup" ? FLAG_WARMUP : 0) |
-        (r.error ? FLAG_ERROR : 0) |
-        (r.cancelled ? FLAG_CANCELLED : 0);
-      if (r.phase === "warmup") warmup++;
-      const i = log.length;
-      log.push({ ...r, flags });
-      const startMs = log.cols.startMs[i];
-      if (r.error && r.phase === "profiling")
-        errors.add(r.error.type, r.error.code, r.error.message, startMs);
-      const row: AiperfRequestsTable = {
-        run_id: ctx.runId,
-        file_id: file.id,
-        line: line.lineNo,
-        request_id: r.requestId,
-        phase: r.phase,
-        ok: r.error ? 0 : 1,
-        cancelled: r.cancelled ? 1 : 0,
-        error_type: r.error?.type ?? null,
-        start_ms: Number.isFinite(startMs) ? startMs : null,
-        end_ms: Number.isFinite(log.cols.endMs[i]) ? log.cols.endMs[i] : null,
-        ttft_ms: r.ttftMs,
-        e2e_ms: r.e2eMs,
-        itl_ms: r.itlMs,
-        input_tokens: r.inputTokens,
-        output_tokens: r.outputTokens,
-      };
-      await inserter.add(row);
     }
+    parser.finish();
     await inserter.flush();
     recordDirs.push({ dir: dirOf(file.name), from, to: log.length });
     return { records, skipped: result.skipped, warnings: warnings.toList(), meta: { warmupRecords: warmup } };
@@ -108,21 +133,25 @@ export function aiperfAnalyzer(): Analyzer {
     const warnings = new WarningLog();
     const result = { skipped: 0 };
     let records = 0;
-    for await (const line of readJsonLinesWithText(
-      await file.open(),
-      warnings,
-      result,
-      ctx.limits.maxLineBytes,
-    )) {
-      const s = parseGpuSample(line.value, line.text);
-      if (typeof s === "string") {
-        result.skipped++;
-        warnings.add(`skipped line: ${s}`, line.lineNo);
-        continue;
+    const parser = new JsonLineParser(warnings, result);
+    const stream = await file.open();
+    for await (const lines of readLineBatches(stream, parser.report, {
+      maxLineBytes: ctx.limits.maxLineBytes,
+    })) {
+      for (const { lineNo, text } of lines) {
+        const value = parser.parse(lineNo, text);
+        if (value === PARSE_FAILED) continue;
+        const s = parseGpuSample(value, parser.text);
+        if (typeof s === "string") {
+          result.skipped++;
+          warnings.add(`skipped line: ${s}`, lineNo);
+          continue;
+        }
+        records++;
+        gpu.add(s, log.relMs(s.timestampNs));
       }
-      records++;
-      gpu.add(s, log.relMs(s.timestampNs));
     }
+    parser.finish();
     return { records, skipped: result.skipped, warnings: warnings.toList(), meta: { gpus: gpu.size } };
   }
 
