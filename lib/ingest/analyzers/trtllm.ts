@@ -4,7 +4,8 @@
  * `finish`, stores one row per request and the time-breakdown summary and charts.
  */
 import { readJsonArrayElements } from "@/lib/formats/json-array";
-import { PARSE_FAILED, parseJsonText, readJsonLines, WarningLog } from "@/lib/formats/json-lines";
+import { JsonLineParser, PARSE_FAILED, parseJsonText, WarningLog } from "@/lib/formats/json-lines";
+import { readLineBatches } from "@/lib/formats/read-lines";
 import { TrtllmRecordStore } from "@/lib/formats/trtllm-compact";
 import { parseTrtllmRecord } from "@/lib/formats/trtllm-record";
 import { joinTrtllm, type DisaggEntry, type WorkerEntry } from "@/lib/metrics/trtllm-join";
@@ -33,12 +34,18 @@ export function trtllmAnalyzer(): Analyzer {
   const store = new TrtllmRecordStore();
   let incomplete = 0;
 
-  async function* values(
+  /**
+   * Hands every record value of a file to `take`, in order. JSONL (the large files) goes through
+   * a synchronous loop per chunk of lines; the older JSON array and a single JSON object (one
+   * record, possibly spread over lines) element by element.
+   */
+  async function forEachValue(
     file: IngestFile,
     ctx: IngestContext,
     warnings: WarningLog,
     counts: { skipped: number },
-  ) {
+    take: (value: unknown, line: number | undefined) => void,
+  ): Promise<void> {
     const stream = await file.open();
     if (file.format === "json-array") {
       const result = { truncated: false };
@@ -47,13 +54,12 @@ export function trtllmAnalyzer(): Analyzer {
         if (value === PARSE_FAILED) {
           counts.skipped++;
           warnings.add(`skipped array element ${el.index}: not valid JSON or too large`);
-        } else yield { value, where: `array element ${el.index}`, line: undefined };
+        } else take(value, undefined);
       }
       if (result.truncated)
         warnings.add("the JSON array is truncated; elements after the last complete one are lost");
       return;
     }
-    // JSONL and a single JSON object (one record, possibly spread over lines) read alike.
     if (file.format === "json") {
       const chunks: Buffer[] = [];
       let bytes = 0;
@@ -70,13 +76,18 @@ export function trtllmAnalyzer(): Analyzer {
       if (value === PARSE_FAILED) {
         counts.skipped++;
         warnings.add("skipped document: not valid JSON");
-      } else yield { value, where: "document", line: undefined };
+      } else take(value, undefined);
       return;
     }
-    for await (const line of readJsonLines(stream, warnings, counts, {
+    const parser = new JsonLineParser(warnings, counts);
+    for await (const lines of readLineBatches(stream, parser.report, {
       maxLineBytes: ctx.limits.maxLineBytes,
     }))
-      yield { value: line.value, where: `line ${line.lineNo}`, line: line.lineNo };
+      for (const { lineNo, text } of lines) {
+        const value = parser.parse(lineNo, text);
+        if (value !== PARSE_FAILED) take(value, lineNo);
+      }
+    parser.finish();
   }
 
   return {
@@ -99,18 +110,18 @@ export function trtllmAnalyzer(): Analyzer {
       let records = 0;
       let disaggRecords = 0;
       let workerRecords = 0;
-      for await (const { value, line } of values(file, ctx, warnings, counts)) {
+      await forEachValue(file, ctx, warnings, counts, (value, line) => {
         const parsed = parseTrtllmRecord(value, store.keepSteps);
         if ("error" in parsed) {
           counts.skipped++;
           warnings.add(`skipped: ${parsed.error}`, line);
-          continue;
+          return;
         }
         records++;
         const rec = parsed.record;
         if (rec.status !== null && rec.status !== "complete") {
           incomplete++;
-          continue;
+          return;
         }
         if (rec.type === "disagg") {
           disaggRecords++;
@@ -122,7 +133,7 @@ export function trtllmAnalyzer(): Analyzer {
           workerAt.push(store.addWorker(rec));
           workerFile.push(fileIndex);
         }
-      }
+      });
       const role = workerRecords === 0 ? (disaggRecords > 0 ? "disagg-server" : null) : votes.role();
       return {
         records,
