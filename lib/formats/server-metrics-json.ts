@@ -11,7 +11,7 @@ import {
   UNKNOWN_ENDPOINT,
   type MetricSet,
   type MetricType,
-  type Slice,
+  type Slices,
 } from "@/lib/metrics/server-metrics/types";
 import { PARSE_FAILED, parseJsonText, type WarningLog } from "./json-lines";
 
@@ -54,19 +54,29 @@ function toType(t: unknown, name: string): MetricType {
   return "gauge";
 }
 
-function toSlices(raw: unknown, type: MetricType): Slice[] | undefined {
+function toSlices(raw: unknown, type: MetricType): Slices | undefined {
   if (!Array.isArray(raw)) return undefined;
-  const out: Slice[] = [];
+  const start: number[] = [];
+  const end: number[] = [];
+  const value: number[] = [];
+  const max: number[] = [];
   for (const ts of raw) {
     if (!isObject(ts)) continue;
     const startNs = toNumber(ts.start_ns);
     const endNs = toNumber(ts.end_ns);
-    const value = toNumber(type === "counter" ? ts.total : type === "histogram" ? ts.sum : ts.avg);
-    if (startNs === null || endNs === null || value === null) continue;
-    const max = type === "gauge" ? toNumber(ts.max) : null;
-    out.push(max === null ? { startNs, endNs, value } : { startNs, endNs, value, max });
+    const v = toNumber(type === "counter" ? ts.total : type === "histogram" ? ts.sum : ts.avg);
+    if (startNs === null || endNs === null || v === null) continue;
+    start.push(startNs);
+    end.push(endNs);
+    value.push(v);
+    max.push((type === "gauge" ? toNumber(ts.max) : null) ?? v);
   }
-  return out;
+  return {
+    startNs: Float64Array.from(start),
+    endNs: Float64Array.from(end),
+    value: Float64Array.from(value),
+    max: Float64Array.from(max),
+  };
 }
 
 export function parseServerMetricsJson(doc: unknown, warnings: WarningLog): MetricSet {

@@ -13,7 +13,6 @@ import {
   gaugeSlices,
   gaugeStats,
   sliceDurationNs,
-  type ScrapeTrack,
 } from "@/lib/metrics/server-metrics/scrape-window";
 import {
   canonicalName,
@@ -21,16 +20,62 @@ import {
   type MetricSet,
   type MetricType,
 } from "@/lib/metrics/server-metrics/types";
-import { readJsonLines, type WarningLog } from "./json-lines";
+import { JsonLineParser, PARSE_FAILED, type WarningLog } from "./json-lines";
+import { readLineBatches } from "./read-lines";
 import { toLabels, toNumber } from "./server-metrics-json";
 
-interface Track extends ScrapeTrack {
+/** A growable column of doubles (doubling), read back as a view without copying. */
+class Column {
+  data: Float64Array;
+  length = 0;
+  constructor(capacity = 16) {
+    this.data = new Float64Array(capacity);
+  }
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const next = new Float64Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = x;
+  }
+  view(from = 0): Float64Array {
+    return this.data.subarray(from, this.length);
+  }
+}
+
+const EMPTY_COLUMN = new Column(0);
+
+/** One endpoint's scrapes: their times once, shared by its series (one line = one scrape). */
+interface EndpointScrapes {
+  endpoint: string;
+  times: Column;
+  families: Map<string, Family>;
+}
+
+/** One metric family of one endpoint: its series by label text, and by position in a scrape's list as a guess. */
+interface Family {
+  /** The name says counter (`_total`, or a known counter family); a sample with buckets says histogram. */
+  counterByName: boolean;
+  byLabels: Map<string, Track>;
+  byPosition: (Track | undefined)[];
+}
+
+interface Track {
   name: string;
   type: MetricType;
   endpoint: string;
   labels: Record<string, string>;
+  /** The label keys and values of the first sample, when all values are JSON scalars (compared without serialising). */
+  labelKeys: string[] | null;
+  labelValues: unknown[];
+  scrapes: EndpointScrapes;
+  v: Column;
   /** Histograms: the running `_count` beside the `_sum` in `v`. */
-  count?: number[];
+  count: Column | null;
+  /** Scrape number of sample 0 while the samples are one per consecutive scrape; else null and `at` lists them. */
+  firstScrape: number;
+  at: number[] | null;
   /** Index of the first profiling sample; earlier ones are warmup (only the last one is kept as reference). */
   firstProfiling: number;
 }
@@ -45,92 +90,202 @@ export function inferType(rawName: string, sample: Record<string, unknown>): Met
   return "gauge";
 }
 
+/**
+ * Whether `labels` serialise to the same text as the track's first sample's labels, without
+ * serialising: same keys in the same order with the same scalar values. False only sends the
+ * caller to the text comparison, so anything unusual (nested values, arrays, null) answers false.
+ */
+function sameLabels(track: Track, labels: unknown): boolean {
+  const keys = track.labelKeys;
+  if (keys === null) return false;
+  if (labels === undefined || track.labelValues === ABSENT)
+    return labels === undefined && track.labelValues === ABSENT;
+  if (!isObject(labels)) return false;
+  const values = track.labelValues;
+  let i = 0;
+  for (const k in labels) {
+    if (i >= keys.length || k !== keys[i] || labels[k] !== values[i]) return false;
+    i++;
+  }
+  return i === keys.length;
+}
+
+/** `labelValues` of a track whose samples carry no `labels` key. */
+const ABSENT: unknown[] = [];
+
+function labelShape(labels: unknown): Pick<Track, "labelKeys" | "labelValues"> {
+  if (labels === undefined) return { labelKeys: [], labelValues: ABSENT };
+  if (!isObject(labels)) return { labelKeys: null, labelValues: [] };
+  const labelKeys: string[] = [];
+  const labelValues: unknown[] = [];
+  for (const k in labels) {
+    const x = labels[k];
+    if (x !== null && typeof x === "object") return { labelKeys: null, labelValues: [] };
+    labelKeys.push(k);
+    labelValues.push(x);
+  }
+  return { labelKeys, labelValues };
+}
+
+function pushSample(track: Track, scrape: number, v: number, count: number): void {
+  const n = track.v.length;
+  if (n === 0) {
+    track.firstScrape = scrape;
+    track.at = null;
+  } else if (track.at === null && track.firstScrape + n !== scrape)
+    track.at = Array.from({ length: n }, (_, j) => track.firstScrape + j);
+  track.at?.push(scrape);
+  track.v.push(v);
+  track.count?.push(count);
+}
+
+/** The track's sample times: a view of its endpoint's scrape times, or gathered when it skipped scrapes. */
+function timesOf(track: Track): Float64Array {
+  const times = track.scrapes.times.data;
+  if (track.at === null) return times.subarray(track.firstScrape, track.firstScrape + track.v.length);
+  return Float64Array.from(track.at, (j) => times[j]);
+}
+
 export async function readServerMetricsJsonl(
   stream: Readable,
   warnings: WarningLog,
   result: { records: number; skipped: number },
   maxLineBytes: number,
 ): Promise<MetricSet> {
-  const tracks = new Map<string, Track>();
+  const byUrl = new Map<string, EndpointScrapes>();
+  const byEndpoint = new Map<string, EndpointScrapes>();
+  /** Every track in order of appearance (the order of the series). */
+  const tracks: Track[] = [];
   const spans = new Map<string, { first: number; last: number }>();
   const lines = { skipped: 0 };
-  for await (const { lineNo, value } of readJsonLines(stream, warnings, lines, { maxLineBytes })) {
-    if (!isObject(value) || typeof value.endpoint_url !== "string" || !isObject(value.metrics)) {
-      result.skipped++;
-      warnings.add("skipped line: not a server-metrics scrape (endpoint_url, metrics)", lineNo);
-      continue;
-    }
-    const t = toNumber(value.timestamp_ns);
-    if (t === null) {
-      result.skipped++;
-      warnings.add("skipped line: no timestamp_ns", lineNo);
-      continue;
-    }
-    result.records++;
-    const endpoint = normalizeEndpoint(value.endpoint_url);
-    const warmup = typeof value.benchmark_phase === "string" && value.benchmark_phase !== "profiling";
-    if (!warmup) {
-      const span = spans.get(endpoint);
-      spans.set(
-        endpoint,
-        span ? { first: Math.min(span.first, t), last: Math.max(span.last, t) } : { first: t, last: t },
-      );
-    }
-    for (const [rawName, samples] of Object.entries(value.metrics)) {
-      if (!Array.isArray(samples)) continue;
-      for (const s of samples) {
-        if (!isObject(s)) continue;
-        const type = inferType(rawName, s);
-        const v = toNumber(type === "histogram" ? s.sum : s.value);
-        if (v === null) continue;
-        // Exporters write one series' labels in a stable order, so the raw text is a cheap key.
-        const key = `${endpoint}\u0000${rawName}\u0000${s.labels === undefined ? "" : JSON.stringify(s.labels)}`;
-        let track = tracks.get(key);
-        if (!track) {
-          const labels = toLabels(s.labels);
-          track = { name: canonicalName(rawName), type, endpoint, labels, t: [], v: [], firstProfiling: -1 };
-          if (type === "histogram") track.count = [];
-          tracks.set(key, track);
+  const parser = new JsonLineParser(warnings, lines);
+  for await (const batch of readLineBatches(stream, parser.report, { maxLineBytes })) {
+    for (const { lineNo, text } of batch) {
+      const value = parser.parse(lineNo, text);
+      if (value === PARSE_FAILED) continue;
+      if (!isObject(value) || typeof value.endpoint_url !== "string" || !isObject(value.metrics)) {
+        result.skipped++;
+        warnings.add("skipped line: not a server-metrics scrape (endpoint_url, metrics)", lineNo);
+        continue;
+      }
+      const t = toNumber(value.timestamp_ns);
+      if (t === null) {
+        result.skipped++;
+        warnings.add("skipped line: no timestamp_ns", lineNo);
+        continue;
+      }
+      result.records++;
+      let ep = byUrl.get(value.endpoint_url);
+      if (!ep) {
+        const endpoint = normalizeEndpoint(value.endpoint_url);
+        ep = byEndpoint.get(endpoint);
+        if (!ep) {
+          ep = { endpoint, times: new Column(), families: new Map() };
+          byEndpoint.set(endpoint, ep);
         }
-        if (warmup && track.firstProfiling === -1) {
-          // Keep only the latest warmup sample: it is the reference the window delta starts from.
-          track.t.length = 0;
-          track.v.length = 0;
-          if (track.count) track.count.length = 0;
-        } else if (!warmup && track.firstProfiling === -1) track.firstProfiling = track.t.length;
-        else if (warmup) continue;
-        track.t.push(t);
-        track.v.push(v);
-        track.count?.push(toNumber(s.count) ?? 0);
+        byUrl.set(value.endpoint_url, ep);
+      }
+      const endpoint = ep.endpoint;
+      const warmup = typeof value.benchmark_phase === "string" && value.benchmark_phase !== "profiling";
+      if (!warmup) {
+        const span = spans.get(endpoint);
+        if (!span) spans.set(endpoint, { first: t, last: t });
+        else {
+          span.first = Math.min(span.first, t);
+          span.last = Math.max(span.last, t);
+        }
+      }
+      const scrape = ep.times.length;
+      ep.times.push(t);
+      const metrics = value.metrics;
+      for (const rawName in metrics) {
+        const samples = metrics[rawName];
+        if (!Array.isArray(samples)) continue;
+        let family = ep.families.get(rawName);
+        for (let i = 0; i < samples.length; i++) {
+          const s: unknown = samples[i];
+          if (!isObject(s)) continue;
+          if (!family) {
+            const counterByName = rawName.endsWith("_total") || KNOWN_COUNTERS.has(canonicalName(rawName));
+            family = { counterByName, byLabels: new Map(), byPosition: [] };
+            ep.families.set(rawName, family);
+          }
+          const type: MetricType =
+            isObject(s.buckets) || isObject(s.histogram)
+              ? "histogram"
+              : family.counterByName
+                ? "counter"
+                : "gauge";
+          const v = toNumber(type === "histogram" ? s.sum : s.value);
+          if (v === null) continue;
+          // Exporters write one series' labels in a stable order, so the raw text is a cheap key;
+          // the series at the same position in the previous scrape is checked first, without it.
+          let track = family.byPosition[i];
+          if (track === undefined || !sameLabels(track, s.labels)) {
+            const key = s.labels === undefined ? "" : JSON.stringify(s.labels);
+            track = family.byLabels.get(key);
+            if (!track) {
+              track = {
+                name: canonicalName(rawName),
+                type,
+                endpoint,
+                labels: toLabels(s.labels),
+                ...labelShape(s.labels),
+                scrapes: ep,
+                v: new Column(),
+                count: type === "histogram" ? new Column() : null,
+                firstScrape: 0,
+                at: null,
+                firstProfiling: -1,
+              };
+              family.byLabels.set(key, track);
+              tracks.push(track);
+            }
+            family.byPosition[i] = track;
+          }
+          if (warmup && track.firstProfiling === -1) {
+            // Keep only the latest warmup sample: it is the reference the window delta starts from.
+            track.v.length = 0;
+            if (track.count) track.count.length = 0;
+          } else if (!warmup && track.firstProfiling === -1) track.firstProfiling = track.v.length;
+          else if (warmup) continue;
+          pushSample(track, scrape, v, track.count ? (toNumber(s.count) ?? 0) : 0);
+        }
       }
     }
   }
+  parser.finish();
   result.skipped += lines.skipped;
 
   const set = emptyMetricSet();
   for (const [ep, span] of spans) set.windows.set(ep, { durationS: (span.last - span.first) / 1e9 });
-  for (const track of tracks.values()) {
+  for (const track of tracks) {
     if (track.firstProfiling === -1) continue;
+    const fp = track.firstProfiling;
+    const t = timesOf(track);
+    const v = track.v.view();
     const span = spans.get(track.endpoint);
-    const startNs =
-      track.firstProfiling > 0 ? track.t[track.firstProfiling - 1] : (span?.first ?? track.t[0]);
-    const endNs = span?.last ?? track.t[track.t.length - 1];
+    const startNs = fp > 0 ? t[fp - 1] : (span?.first ?? t[0]);
+    const endNs = span?.last ?? t[t.length - 1];
     const step = sliceDurationNs(endNs - startNs);
     const base = { name: track.name, type: track.type, endpoint: track.endpoint, labels: track.labels };
     if (track.type === "gauge") {
-      const inWindow = { t: track.t.slice(track.firstProfiling), v: track.v.slice(track.firstProfiling) };
+      const inWindow = { t: t.subarray(fp), v: v.subarray(fp) };
       set.series.push({ ...base, stats: gaugeStats(inWindow), slices: gaugeSlices(inWindow, startNs, step) });
-      continue;
+    } else {
+      const total = counterTotal({ t, v });
+      const durationS = (endNs - startNs) / 1e9;
+      const stats: Record<string, number> =
+        track.type === "histogram"
+          ? { sum: total, count: counterTotal({ t, v: track.count?.view() ?? [] }) }
+          : durationS > 0
+            ? { total, rate: total / durationS }
+            : { total };
+      set.series.push({ ...base, stats, slices: counterSlices({ t, v }, startNs, step) });
     }
-    const total = counterTotal(track);
-    const durationS = (endNs - startNs) / 1e9;
-    const stats: Record<string, number> =
-      track.type === "histogram"
-        ? { sum: total, count: counterTotal({ t: track.t, v: track.count ?? [] }) }
-        : durationS > 0
-          ? { total, rate: total / durationS }
-          : { total };
-    set.series.push({ ...base, stats, slices: counterSlices(track, startNs, step) });
+    // The samples are folded into the series: let them go before the next track's slices are built.
+    track.v = EMPTY_COLUMN;
+    track.count = null;
   }
   return set;
 }

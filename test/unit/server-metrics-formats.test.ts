@@ -8,7 +8,12 @@ import { readServerLog } from "@/lib/formats/server-log";
 import { readServerMetricsCsv, splitCsvRecord } from "@/lib/formats/server-metrics-csv";
 import { readServerMetricsJson } from "@/lib/formats/server-metrics-json";
 import { readServerMetricsJsonl } from "@/lib/formats/server-metrics-jsonl";
-import { counterSlices, counterTotal, gaugeSlices } from "@/lib/metrics/server-metrics/scrape-window";
+import {
+  counterSlices,
+  counterTotal,
+  gaugeSlices,
+  sliceList,
+} from "@/lib/metrics/server-metrics/scrape-window";
 
 const FIX = "test/fixtures/server-metrics";
 const text = (s: string) => Readable.from([Buffer.from(s)]);
@@ -95,7 +100,7 @@ describe("aiperf JSON and JSONL", () => {
     expect(set?.windows.get("localhost:8000")?.durationS).toBeCloseTo(52.99, 6);
     const usage = set?.series.find((s) => s.name === "vllm:kv_cache_usage_perc");
     expect(usage?.endpoint).toBe("localhost:8000");
-    expect(usage?.slices?.[1]).toMatchObject({ value: 0.192, max: 0.194 });
+    expect(sliceList(usage?.slices)[1]).toMatchObject({ value: 0.192, max: 0.194 });
   });
 
   it("JSONL: legacy `histogram` key read as a histogram sum", async () => {
@@ -146,10 +151,10 @@ describe("scrape window math", () => {
     expect(counterTotal(track)).toBe(35);
   });
   it("puts each delta in the interval that holds its later sample", () => {
-    expect(counterSlices(track, 0, 2e9).map((s) => s.value)).toEqual([20, 15]);
+    expect([...counterSlices(track, 0, 2e9).value]).toEqual([20, 15]);
   });
   it("averages gauge samples per interval", () => {
-    expect(gaugeSlices(track, 0, 2e9).map((s) => [s.value, s.max])).toEqual([
+    expect(sliceList(gaugeSlices(track, 0, 2e9)).map((s) => [s.value, s.max])).toEqual([
       [20, 30],
       [10, 15],
       [20, 20],

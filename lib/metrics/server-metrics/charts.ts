@@ -39,7 +39,7 @@ function roleSubtotal(role: EndpointRole, group: EndpointFacts[]): SmRoleSubtota
   };
 }
 
-const hasSlices = (f: EndpointFacts) => f.series.some((s) => (s.slices?.length ?? 0) > 0);
+const hasSlices = (f: EndpointFacts) => f.series.some((s) => (s.slices?.value.length ?? 0) > 0);
 
 export function buildServerMetricsCharts(summary: ServerMetricsSummary): Record<string, unknown> {
   const { facts } = summary;

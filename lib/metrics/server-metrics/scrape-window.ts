@@ -4,12 +4,12 @@
  * restarted and its counter began again, so that step is clamped to 0 instead of subtracting
  * the lifetime value. Gauge stats are plain sample means (aiperf does not time-weight either).
  */
-import type { Slice } from "./types";
+import type { Slices } from "./types";
 
 export interface ScrapeTrack {
   /** Sample times (ns, as floats: only differences matter) in arrival order. */
-  t: number[];
-  v: number[];
+  t: ArrayLike<number>;
+  v: ArrayLike<number>;
 }
 
 /** Largest number of intervals a time series is cut into (the ≤ 2,000 points per series budget). */
@@ -22,33 +22,101 @@ export function sliceDurationNs(windowNs: number): number {
 }
 
 export function counterTotal(track: ScrapeTrack): number {
+  const v = track.v;
   let total = 0;
-  for (let i = 1; i < track.v.length; i++) {
-    const d = track.v[i] - track.v[i - 1];
+  for (let i = 1; i < v.length; i++) {
+    const d = v[i] - v[i - 1];
     if (d > 0) total += d;
   }
   return total;
 }
 
-export function counterSlices(track: ScrapeTrack, startNs: number, stepNs: number): Slice[] {
-  const sums = new Map<number, number>();
-  for (let i = 1; i < track.v.length; i++) {
-    const d = Math.max(0, track.v[i] - track.v[i - 1]);
-    const k = Math.max(0, Math.floor((track.t[i] - startNs - 1) / stepNs));
-    sums.set(k, (sums.get(k) ?? 0) + d);
+/** Interval indexes above this go through a map instead of dense arrays (only malformed times get there). */
+const DENSE_LIMIT = 64 * MAX_SLICES;
+
+/**
+ * Sums `x[from…]` per interval number `ks[i]` (in arrival order, so every sum is the same float as
+ * a sequential one) and returns the non-empty intervals in order; gauges get means and maxima.
+ */
+function bucket(
+  ks: Float64Array,
+  x: ArrayLike<number>,
+  from: number,
+  startNs: number,
+  stepNs: number,
+  gauge: boolean,
+): Slices {
+  let top = 0;
+  for (let i = from; i < ks.length; i++) if (ks[i] > top) top = ks[i];
+  // Cells by interval number when that is small (always, for times inside the window), else by first appearance.
+  const slotOf = top <= DENSE_LIMIT ? null : new Map<number, number>();
+  const cells = slotOf ? ks.length : top + 1;
+  const sum = new Float64Array(cells);
+  const n = new Float64Array(cells);
+  const max = gauge ? new Float64Array(cells).fill(-Infinity) : sum;
+  for (let i = from; i < ks.length; i++) {
+    let c = ks[i];
+    if (slotOf) {
+      const known = slotOf.get(c);
+      c = known ?? slotOf.size;
+      if (known === undefined) slotOf.set(ks[i], c);
+    }
+    sum[c] += x[i];
+    n[c]++;
+    if (gauge && x[i] > max[c]) max[c] = x[i];
   }
-  return [...sums.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([k, value]) => ({ startNs: startNs + k * stepNs, endNs: startNs + (k + 1) * stepNs, value }));
+  const ids: number[] = [];
+  const at: number[] = [];
+  if (slotOf)
+    for (const [k, c] of [...slotOf].sort((p, q) => p[0] - q[0])) {
+      ids.push(k);
+      at.push(c);
+    }
+  else
+    for (let k = 0; k <= top; k++)
+      if (n[k] > 0) {
+        ids.push(k);
+        at.push(k);
+      }
+  const len = ids.length;
+  const value = new Float64Array(len);
+  const out: Slices = {
+    startNs: new Float64Array(len),
+    endNs: new Float64Array(len),
+    value,
+    max: gauge ? new Float64Array(len) : value,
+  };
+  for (let j = 0; j < len; j++) {
+    const k = ids[j];
+    const c = at[j];
+    out.startNs[j] = startNs + k * stepNs;
+    out.endNs[j] = startNs + (k + 1) * stepNs;
+    value[j] = gauge ? sum[c] / n[c] : sum[c];
+    if (gauge) out.max[j] = max[c];
+  }
+  return out;
+}
+
+export function counterSlices(track: ScrapeTrack, startNs: number, stepNs: number): Slices {
+  const { t, v } = track;
+  const ks = new Float64Array(v.length);
+  const d = new Float64Array(v.length);
+  for (let i = 1; i < v.length; i++) {
+    d[i] = Math.max(0, v[i] - v[i - 1]);
+    ks[i] = Math.max(0, Math.floor((t[i] - startNs - 1) / stepNs));
+  }
+  return bucket(ks, d, 1, startNs, stepNs, false);
 }
 
 export function gaugeStats(track: ScrapeTrack): Record<string, number> {
-  const n = track.v.length;
+  const v = track.v;
+  const n = v.length;
   if (n === 0) return {};
   let sum = 0;
   let min = Infinity;
   let max = -Infinity;
-  for (const x of track.v) {
+  for (let i = 0; i < n; i++) {
+    const x = v[i];
     sum += x;
     if (x < min) min = x;
     if (x > max) max = x;
@@ -56,22 +124,22 @@ export function gaugeStats(track: ScrapeTrack): Record<string, number> {
   return { avg: sum / n, min, max };
 }
 
-export function gaugeSlices(track: ScrapeTrack, startNs: number, stepNs: number): Slice[] {
-  const acc = new Map<number, { sum: number; n: number; max: number }>();
-  for (let i = 0; i < track.v.length; i++) {
-    const k = Math.max(0, Math.floor((track.t[i] - startNs) / stepNs));
-    const a = acc.get(k) ?? { sum: 0, n: 0, max: -Infinity };
-    a.sum += track.v[i];
-    a.n++;
-    a.max = Math.max(a.max, track.v[i]);
-    acc.set(k, a);
-  }
-  return [...acc.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([k, a]) => ({
-      startNs: startNs + k * stepNs,
-      endNs: startNs + (k + 1) * stepNs,
-      value: a.sum / a.n,
-      max: a.max,
-    }));
+export function gaugeSlices(track: ScrapeTrack, startNs: number, stepNs: number): Slices {
+  const { t, v } = track;
+  const ks = new Float64Array(v.length);
+  for (let i = 0; i < v.length; i++) ks[i] = Math.max(0, Math.floor((t[i] - startNs) / stepNs));
+  return bucket(ks, v, 0, startNs, stepNs, true);
+}
+
+/** The intervals as objects (tests and debugging; the pipeline reads the columns). */
+export function sliceList(
+  s: Slices | undefined,
+): { startNs: number; endNs: number; value: number; max: number }[] {
+  if (!s) return [];
+  return Array.from(s.value, (value, i) => ({
+    startNs: s.startNs[i],
+    endNs: s.endNs[i],
+    value,
+    max: s.max[i],
+  }));
 }

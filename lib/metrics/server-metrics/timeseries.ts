@@ -38,13 +38,15 @@ function add(track: Track, startNs: number, value: number, max = value): void {
 function collect(series: readonly MetricSeries[], scaled = false): Track {
   const track: Track = new Map();
   for (const s of series) {
+    const sl = s.slices;
+    if (!sl) continue;
     const k = scaled ? fractionScale(s) : 1;
-    for (const sl of s.slices ?? [])
+    for (let i = 0; i < sl.value.length; i++)
       add(
         track,
-        sl.startNs,
-        scaled ? clampFraction(sl.value / k) : sl.value,
-        scaled ? clampFraction((sl.max ?? sl.value) / k) : (sl.max ?? sl.value),
+        sl.startNs[i],
+        scaled ? clampFraction(sl.value[i] / k) : sl.value[i],
+        scaled ? clampFraction(sl.max[i] / k) : sl.max[i],
       );
   }
   return track;
@@ -93,9 +95,14 @@ export function buildSeries(
 
   const durations = new Map<number, number>();
   for (const f of group)
-    for (const s of f.series)
-      for (const sl of s.slices ?? [])
-        durations.set(sl.startNs, Math.max(durations.get(sl.startNs) ?? 0, sl.endNs - sl.startNs));
+    for (const s of f.series) {
+      const sl = s.slices;
+      if (!sl) continue;
+      for (let i = 0; i < sl.value.length; i++) {
+        const start = sl.startNs[i];
+        durations.set(start, Math.max(durations.get(start) ?? 0, sl.endNs[i] - start));
+      }
+    }
   const keys = [...durations.keys()].sort((a, b) => a - b);
   const first = keys[0] ?? 0;
   const raw: SmPoint[] = keys.map((k) => {
