@@ -41,7 +41,12 @@ export class FsBlobStore implements BlobStore {
     const tmp = path.join(this.dir, "tmp", `${randomUUID()}.gz`);
     const hasher = new HashingStream(limits.maxBytes);
     try {
-      await pipeline(source, hasher, createGzip({ level: 1 }), fs.createWriteStream(tmp));
+      await pipeline(
+        source,
+        hasher,
+        createGzip({ level: 1, chunkSize: 256 << 10 }),
+        fs.createWriteStream(tmp),
+      );
       const sha256 = hasher.digest();
       const storedBytes = (await fs.promises.stat(tmp)).size;
       const dest = this.pathOf(sha256);

@@ -44,7 +44,7 @@ export class PgBlobStore implements BlobStore {
       },
     });
     try {
-      await pipeline(source, hasher, createGzip({ level: 1 }), sink);
+      await pipeline(source, hasher, createGzip({ level: 1, chunkSize: 256 << 10 }), sink);
       const sha256 = hasher.digest();
       const created = await this.db.transaction().execute(async (trx) => {
         // Two uploads of the same bytes finish at once: without this lock both would see no
