@@ -20,44 +20,51 @@ import type { MetricSeries } from "./types";
 
 export const MAX_POINTS = 2000;
 
-interface Cell {
-  sum: number;
-  n: number;
-  max: number;
-}
-type Track = Map<number, Cell>;
-
-function add(track: Track, startNs: number, value: number, max = value): void {
-  const c = track.get(startNs) ?? { sum: 0, n: 0, max: -Infinity };
-  c.sum += value;
-  c.n++;
-  c.max = Math.max(c.max, max);
-  track.set(startNs, c);
+/** Per-interval accumulators of one quantity, indexed like the group's sorted interval starts. */
+interface Cells {
+  sum: Float64Array;
+  n: Float64Array;
+  max: Float64Array;
 }
 
-function collect(series: readonly MetricSeries[], scaled = false): Track {
-  const track: Track = new Map();
+function cells(size: number): Cells {
+  return {
+    sum: new Float64Array(size),
+    n: new Float64Array(size),
+    max: new Float64Array(size).fill(-Infinity),
+  };
+}
+
+function add(c: Cells, i: number, value: number, max = value): void {
+  c.sum[i] += value;
+  c.n[i]++;
+  c.max[i] = Math.max(c.max[i], max);
+}
+
+/** Adds every slice of `series` (in order, so each sum is the same float as before) at its interval's index. */
+function collect(slot: Map<number, number>, series: readonly MetricSeries[], scaled = false): Cells {
+  const c = cells(slot.size);
   for (const s of series) {
     const sl = s.slices;
     if (!sl) continue;
     const k = scaled ? fractionScale(s) : 1;
-    for (let i = 0; i < sl.value.length; i++)
+    for (let j = 0; j < sl.value.length; j++) {
+      const i = slot.get(sl.startNs[j]);
+      if (i === undefined) continue;
       add(
-        track,
-        sl.startNs[i],
-        scaled ? clampFraction(sl.value[i] / k) : sl.value[i],
-        scaled ? clampFraction(sl.max[i] / k) : sl.max[i],
+        c,
+        i,
+        scaled ? clampFraction(sl.value[j] / k) : sl.value[j],
+        scaled ? clampFraction(sl.max[j] / k) : sl.max[j],
       );
+    }
   }
-  return track;
+  return c;
 }
 
 /** Σ over series of each interval's value (counters, or gauges added across engines). */
-const total = (t: Track, k: number) => t.get(k)?.sum ?? null;
-const mean = (t: Track, k: number) => {
-  const c = t.get(k);
-  return c && c.n > 0 ? c.sum / c.n : null;
-};
+const total = (c: Cells, i: number) => (c.n[i] > 0 ? c.sum[i] : null);
+const mean = (c: Cells, i: number) => (c.n[i] > 0 ? c.sum[i] / c.n[i] : null);
 
 export function buildSeries(
   id: string,
@@ -65,34 +72,6 @@ export function buildSeries(
   group: readonly EndpointFacts[],
   prefillSide: readonly EndpointFacts[],
 ): SmSeriesPayload {
-  const counted = prefillSide.filter((f) => f.cache !== null);
-  const den = collect(counted.flatMap((f) => f.cache!.den));
-  const gpu = collect(counted.flatMap((f) => f.cache!.gpu));
-  const ext = collect(
-    counted.flatMap((f) => (f.cache!.ext.length && f.counts?.extShared ? f.cache!.ext : [])),
-  );
-  const hitGauge = collect(
-    prefillSide.filter((f) => f.cache === null).flatMap((f) => ofNames(f.series, HIT_RATE_GAUGES)),
-    true,
-  );
-  const usageSeriesOf = (f: EndpointFacts) => {
-    const engine = ofNames(f.series, USAGE_GAUGES);
-    return engine.length > 0 ? engine : ofNames(f.series, DYNAMO_USAGE_GAUGES);
-  };
-  const usage = collect(group.flatMap(usageSeriesOf), true);
-  const withUsage = group.filter((f) => usageSeriesOf(f).length > 0);
-  const capacityKnown = withUsage.length > 0 && withUsage.every((f) => f.capacity !== null);
-  const used: Track = new Map();
-  if (capacityKnown)
-    for (const f of withUsage) {
-      const t = collect(usageSeriesOf(f), true);
-      for (const [k, c] of t) add(used, k, (c.sum / c.n) * f.capacity!.tokens);
-    }
-  const outBytes = collect(group.flatMap((f) => ofNames(f.series, OFFLOAD_BYTES_GPU_TO_CPU)));
-  const inBytes = collect(group.flatMap((f) => ofNames(f.series, OFFLOAD_BYTES_CPU_TO_GPU)));
-  const running = collect(group.flatMap((f) => ofNames(f.series, REQUESTS_RUNNING)));
-  const waiting = collect(group.flatMap((f) => ofNames(f.series, REQUESTS_WAITING)));
-
   const durations = new Map<number, number>();
   for (const f of group)
     for (const s of f.series) {
@@ -104,27 +83,79 @@ export function buildSeries(
       }
     }
   const keys = [...durations.keys()].sort((a, b) => a - b);
+  const slot = new Map<number, number>();
+  keys.forEach((k, i) => slot.set(k, i));
+
+  const counted = prefillSide.filter((f) => f.cache !== null);
+  const den = collect(
+    slot,
+    counted.flatMap((f) => f.cache!.den),
+  );
+  const gpu = collect(
+    slot,
+    counted.flatMap((f) => f.cache!.gpu),
+  );
+  const ext = collect(
+    slot,
+    counted.flatMap((f) => (f.cache!.ext.length && f.counts?.extShared ? f.cache!.ext : [])),
+  );
+  const hitGauge = collect(
+    slot,
+    prefillSide.filter((f) => f.cache === null).flatMap((f) => ofNames(f.series, HIT_RATE_GAUGES)),
+    true,
+  );
+  const usageSeriesOf = (f: EndpointFacts) => {
+    const engine = ofNames(f.series, USAGE_GAUGES);
+    return engine.length > 0 ? engine : ofNames(f.series, DYNAMO_USAGE_GAUGES);
+  };
+  const usage = collect(slot, group.flatMap(usageSeriesOf), true);
+  const withUsage = group.filter((f) => usageSeriesOf(f).length > 0);
+  const capacityKnown = withUsage.length > 0 && withUsage.every((f) => f.capacity !== null);
+  const used = cells(keys.length);
+  if (capacityKnown)
+    for (const f of withUsage) {
+      const c = collect(slot, usageSeriesOf(f), true);
+      for (let i = 0; i < keys.length; i++)
+        if (c.n[i] > 0) add(used, i, (c.sum[i] / c.n[i]) * f.capacity!.tokens);
+    }
+  const outBytes = collect(
+    slot,
+    group.flatMap((f) => ofNames(f.series, OFFLOAD_BYTES_GPU_TO_CPU)),
+  );
+  const inBytes = collect(
+    slot,
+    group.flatMap((f) => ofNames(f.series, OFFLOAD_BYTES_CPU_TO_GPU)),
+  );
+  const running = collect(
+    slot,
+    group.flatMap((f) => ofNames(f.series, REQUESTS_RUNNING)),
+  );
+  const waiting = collect(
+    slot,
+    group.flatMap((f) => ofNames(f.series, REQUESTS_WAITING)),
+  );
+
   const first = keys[0] ?? 0;
-  const raw: SmPoint[] = keys.map((k) => {
+  const raw: SmPoint[] = keys.map((k, i) => {
     const durS = (durations.get(k) ?? 0) / 1e9;
-    const d = total(den, k);
-    const g = total(gpu, k);
-    const e = total(ext, k);
+    const d = total(den, i);
+    const g = total(gpu, i);
+    const e = total(ext, i);
     const perS = (v: number | null) => (v === null || !(durS > 0) ? null : v / durS);
     return {
       t: (k - first) / 1e9,
-      hitRate: d !== null && d > 0 ? clampFraction((g ?? 0) / d) : mean(hitGauge, k),
+      hitRate: d !== null && d > 0 ? clampFraction((g ?? 0) / d) : mean(hitGauge, i),
       promptTokens: d,
       cachedTokens: g,
       externalCachedTokens: e,
       computedTokens: d === null ? null : Math.max(0, d - (g ?? 0) - (e ?? 0)),
-      kvUsage: mean(usage, k),
-      kvUsageMax: usage.get(k)?.max ?? null,
-      kvUsedTokens: total(used, k),
-      offloadGpuToCpuBytesPerSecond: perS(total(outBytes, k)),
-      offloadCpuToGpuBytesPerSecond: perS(total(inBytes, k)),
-      running: total(running, k),
-      waiting: total(waiting, k),
+      kvUsage: mean(usage, i),
+      kvUsageMax: usage.n[i] > 0 ? usage.max[i] : null,
+      kvUsedTokens: total(used, i),
+      offloadGpuToCpuBytesPerSecond: perS(total(outBytes, i)),
+      offloadCpuToGpuBytesPerSecond: perS(total(inBytes, i)),
+      running: total(running, i),
+      waiting: total(waiting, i),
     };
   });
   const sliceS =
