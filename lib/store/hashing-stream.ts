@@ -24,16 +24,16 @@ export class HashingStream extends Transform {
     // arrives in costs the event loop several times more per byte.
     this.parts.push(Buffer.from(chunk));
     this.held += chunk.length;
-    if (this.held >= GATHER_BYTES) this.push(this.take());
+    if (this.held >= GATHER_BYTES) this.push(this.gathered());
     done();
   }
 
   _flush(done: TransformCallback): void {
-    if (this.held > 0) this.push(this.take());
+    if (this.held > 0) this.push(this.gathered());
     done();
   }
 
-  private take(): Buffer {
+  private gathered(): Buffer {
     const out = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.held);
     this.parts = [];
     this.held = 0;
