@@ -134,6 +134,69 @@ export function stepEntries(
   }));
 }
 
+/**
+ * `JSON.stringify(packSteps([...stepEntries("chunk", chunks, chunkToRunMs), ...stepEntries("step",
+ * steps, stepToRunMs)]))`, written straight from the packed step values: the object, the entry
+ * and the positional array per step that way were most of a large run's garbage in `finish`.
+ */
+export function packedStepsJson(
+  chunks: StepList,
+  chunkToRunMs: ((stepClockS: number) => number) | null,
+  steps: StepList,
+  stepToRunMs: ((stepClockS: number) => number) | null,
+): string {
+  let out = "[";
+  out = appendPacked(out, 0, chunks, chunkToRunMs);
+  out = appendPacked(out, 1, steps, stepToRunMs);
+  return out + "]";
+}
+
+function appendPacked(
+  out: string,
+  kind: 0 | 1,
+  list: StepList,
+  toRunMs: ((stepClockS: number) => number) | null,
+): string {
+  const n = Math.min(MAX_STEPS_PER_REQUEST, list.length);
+  if (n === 0) return out;
+  const d = list.values();
+  const w = StepList.WIDTH;
+  for (let i = 0; i < n; i++) {
+    const o = i * w;
+    const forwardStart = d[o];
+    const forwardEnd = d[o + 1];
+    const sampleStart = d[o + 2];
+    const sampleEnd = d[o + 3];
+    // NaN marks a value not recorded: null, as StepList.get reads it.
+    const startMs = toRunMs && !Number.isNaN(forwardStart) ? roundMs(toRunMs(forwardStart)) : null;
+    out +=
+      (out.length > 1 ? ",[" : "[") +
+      kind +
+      "," +
+      json(d[o + 7]) +
+      "," +
+      json(startMs) +
+      "," +
+      json(roundedSpan(forwardStart, forwardEnd)) +
+      "," +
+      json(roundedSpan(forwardEnd, sampleStart)) +
+      "," +
+      json(roundedSpan(sampleStart, sampleEnd)) +
+      "," +
+      json(d[o + 5]) +
+      "," +
+      json(d[o + 6]) +
+      "]";
+  }
+  return out;
+}
+
+const roundedSpan = (a: number, b: number) =>
+  Number.isNaN(a) || Number.isNaN(b) ? null : roundMs((b - a) * 1000);
+
+/** A number as JSON.stringify writes it (null for NaN, null and ±Infinity). */
+const json = (v: number | null) => (v === null || !Number.isFinite(v) ? "null" : String(v));
+
 /** A step entry as stored: a positional array, a third the size of the object form. */
 export type PackedStep = [
   0 | 1,

@@ -30,7 +30,7 @@ import {
   type StepsPayload,
 } from "./trtllm-payloads";
 import type { WorkerRole } from "./trtllm-roles";
-import { StepValues, packSteps, roundMs, stepEntries } from "./trtllm-steps";
+import { StepValues, packedStepsJson, roundMs } from "./trtllm-steps";
 
 export type TrtllmRequestRow = Omit<TrtllmRequestsTable, "run_id">;
 
@@ -54,11 +54,14 @@ const MAX_SHARE_BUCKETS = 120;
  */
 const toMs = (s: number | null, origin: number) => (s === null ? null : roundMs((s - origin) * 1000));
 
-/** Rows are handed to `emit` one at a time (the analyzer batches them into the store). */
+/**
+ * Rows are handed to `emit` one at a time (the analyzer batches them into the store); a promise
+ * it returns is awaited before the next row, a plain return is not (one await per batch).
+ */
 export async function summarizeTrtllm(
   join: JoinResult,
   workerNames: readonly string[],
-  emit: (row: TrtllmRequestRow) => Promise<void> | void,
+  emit: (row: TrtllmRequestRow) => Promise<void> | undefined,
 ): Promise<TrtllmSummary> {
   const { mode, requests } = join;
   const warnings = [...join.warnings];
@@ -117,17 +120,13 @@ export async function summarizeTrtllm(
           : null;
     stepValues.add(stepRec, firstStepAfter);
     const runMs = (off: number | null) => (off === null ? null : (s: number) => (s - off - origin) * 1000);
-    const stepTimeline = [
-      ...stepEntries("chunk", chunks, runMs(chunkOffset)),
-      ...stepEntries("step", steps, runMs(stepOff)),
-    ];
 
     const times: Record<string, number | null> = {};
     for (const k of TIME_KEYS) times[k] = toMs(t[k], origin);
     const spec = r.gen?.speculative ?? r.ctx?.speculative ?? null;
     const iters = (stepRec ?? chunkRec) as TrtllmWorkerRecord | null;
     arrivals[idx] = toMs(start, origin) ?? NaN;
-    await emit({
+    const written = emit({
       idx,
       mode,
       request_id: r.requestId,
@@ -156,8 +155,9 @@ export async function summarizeTrtllm(
       last_iter: iters?.lastIter ?? null,
       step_count: steps.length,
       chunk_count: chunks.length,
-      steps_json: JSON.stringify(packSteps(stepTimeline)),
+      steps_json: packedStepsJson(chunks, runMs(chunkOffset), steps, runMs(stepOff)),
     });
+    if (written) await written;
   }
 
   const stats = segmentColumnStats(segmentColumns);

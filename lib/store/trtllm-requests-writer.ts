@@ -78,12 +78,23 @@ export class TrtllmRequestsWriter {
   }
 
   async add(row: TrtllmRequestsTable): Promise<void> {
-    for (const c of COLUMNS) this.params.push(row[c]);
-    if (++this.rows < ROWS_PER_STATEMENT) return;
-    this.statements.push(this.params);
+    await this.push(row.run_id, row);
+  }
+
+  /**
+   * Buffers one row of run `runId` (any `run_id` in `row` is ignored); returns a promise, to be
+   * awaited, only when a transaction's worth of rows is due to be written.
+   */
+  push(runId: string, row: Omit<TrtllmRequestsTable, "run_id">): Promise<void> | undefined {
+    const params = this.params;
+    params.push(runId);
+    const r = row as Record<string, unknown>;
+    for (let i = 1; i < COLUMNS.length; i++) params.push(r[COLUMNS[i]]);
+    if (++this.rows < ROWS_PER_STATEMENT) return undefined;
+    this.statements.push(params);
     this.params = [];
     this.rows = 0;
-    if (this.statements.length >= STATEMENTS_PER_TRANSACTION) await this.commit();
+    return this.statements.length >= STATEMENTS_PER_TRANSACTION ? this.commit() : undefined;
   }
 
   /** Writes every buffered row. */

@@ -1,6 +1,13 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { StepList, type TrtllmStep } from "@/lib/formats/trtllm-record";
-import { StepValues } from "@/lib/metrics/trtllm-steps";
+import {
+  MAX_STEPS_PER_REQUEST,
+  packSteps,
+  packedStepsJson,
+  stepEntries,
+  StepValues,
+} from "@/lib/metrics/trtllm-steps";
 
 const step = (forwardStart: number, over: Partial<TrtllmStep> = {}): TrtllmStep => ({
   forwardStart,
@@ -48,5 +55,42 @@ describe("step values per metric", () => {
     v.add(rec([step(3), step(4)]), null);
     expect(v.values("forwardMs").length).toBe(3);
     expect(v.truncated).toBe(true);
+  });
+});
+
+describe("stored step timeline", () => {
+  const stamp = fc.option(fc.double({ min: 1, max: 2e6, noNaN: true }), { nil: null });
+  const anyStep = fc.record({
+    forwardStart: stamp,
+    forwardEnd: stamp,
+    sampleStart: stamp,
+    sampleEnd: stamp,
+    tokenTime: stamp,
+    gpuForwardMs: fc.option(fc.double({ min: -5, max: 50, noNaN: true }), { nil: null }),
+    gpuSampleMs: fc.option(fc.double({ min: 0, max: 5, noNaN: true }), { nil: null }),
+    iter: fc.option(fc.nat(), { nil: null }),
+  });
+  const steps = fc.oneof(
+    fc.array(anyStep, { maxLength: 12 }),
+    fc.constant(Array.from({ length: MAX_STEPS_PER_REQUEST + 3 }, (_, i) => step(100 + i))),
+  );
+  const offset = fc.option(fc.double({ min: -1e3, max: 1e3, noNaN: true }), { nil: null });
+
+  it("is written as JSON.stringify writes the packed entries", () => {
+    fc.assert(
+      fc.property(steps, steps, offset, offset, (chunkSteps, genSteps, chunkOff, stepOff) => {
+        const chunks = StepList.from(chunkSteps);
+        const gen = StepList.from(genSteps);
+        const runMs = (off: number | null) => (off === null ? null : (s: number) => (s - off - 7) * 1000);
+        const want = JSON.stringify(
+          packSteps([
+            ...stepEntries("chunk", chunks, runMs(chunkOff)),
+            ...stepEntries("step", gen, runMs(stepOff)),
+          ]),
+        );
+        expect(packedStepsJson(chunks, runMs(chunkOff), gen, runMs(stepOff))).toBe(want);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -160,9 +160,7 @@ export function trtllmAnalyzer(): Analyzer {
       const inserter = new TrtllmRequestsWriter(ctx.db, ctx.dialect);
       let summary: TrtllmSummary;
       try {
-        summary = await summarizeTrtllm(join, workerNames, (row) =>
-          inserter.add({ run_id: ctx.runId, ...row }),
-        );
+        summary = await summarizeTrtllm(join, workerNames, (row) => inserter.push(ctx.runId, row));
         await inserter.flush();
       } finally {
         store.close();
