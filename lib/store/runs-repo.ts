@@ -70,12 +70,7 @@ export async function finishUploadCatalog(
       })
       .where("id", "=", id)
       .execute();
-    await trx.deleteFrom("run_labels").where("run_id", "=", id).execute();
-    if (upload.labels.length > 0)
-      await trx
-        .insertInto("run_labels")
-        .values(upload.labels.map((label) => ({ run_id: id, label })))
-        .execute();
+    await replaceLabels(trx, id, upload.labels);
     for (let i = 0; i < upload.files.length; i += 500)
       await trx
         .insertInto("files")
@@ -218,15 +213,17 @@ export async function updateRunMeta(
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.labels !== undefined) set.labels = JSON.stringify(patch.labels);
     await trx.updateTable("runs").set(set).where("id", "=", id).execute();
-    if (patch.labels !== undefined) {
-      await trx.deleteFrom("run_labels").where("run_id", "=", id).execute();
-      if (patch.labels.length > 0)
-        await trx
-          .insertInto("run_labels")
-          .values(patch.labels.map((label) => ({ run_id: id, label })))
-          .execute();
-    }
+    if (patch.labels !== undefined) await replaceLabels(trx, id, patch.labels);
   });
+}
+
+async function replaceLabels(db: Db, id: string, labels: string[]): Promise<void> {
+  await db.deleteFrom("run_labels").where("run_id", "=", id).execute();
+  if (labels.length > 0)
+    await db
+      .insertInto("run_labels")
+      .values(labels.map((label) => ({ run_id: id, label })))
+      .execute();
 }
 
 export interface FinishedRun {

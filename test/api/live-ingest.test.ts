@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { dropInterruptedUploads, failInterruptedIngests } from "@/lib/runs/interrupted-ingest";
 import { analyzerTables } from "@/lib/ingest/ingest-run";
+import type { Db } from "@/lib/store/db";
 import { insertRun } from "@/lib/store/runs-repo";
 import { newFileId } from "@/lib/store/ids";
 import { trtRecordText } from "../fixtures/bad/generate-big";
@@ -93,6 +94,14 @@ async function until<T>(probe: () => Promise<T | null>, timeoutMs = 20_000): Pro
   }
 }
 
+async function aiperfRows(db: Db): Promise<number> {
+  const r = await db
+    .selectFrom("aiperf_requests")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
+
 describe("live ingest of an upload", () => {
   it("writes per-request rows while the body is still arriving, then commits every record", async () => {
     const t = await useTestApp();
@@ -101,14 +110,7 @@ describe("live ingest of an upload", () => {
     const body = controlledUpload();
     const pending = upload(body.req);
     body.push(records(0, 6_000));
-    const rowsMidBody = await until(async () => {
-      const r = await db
-        .selectFrom("aiperf_requests")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirst();
-      return Number(r?.n ?? 0) > 0 ? Number(r!.n) : null;
-    });
-    expect(rowsMidBody).toBeGreaterThan(0);
+    await until(async () => ((await aiperfRows(db)) > 0 ? true : null));
     // Not listed while it ingests.
     const ingesting = await db.selectFrom("runs").select(["status"]).execute();
     expect(ingesting.map((r) => r.status)).toEqual(["ingesting"]);
@@ -119,12 +121,7 @@ describe("live ingest of an upload", () => {
     expect(res.status).toBe(201);
     const out = await res.json();
     expect([out.status, out.files[0].records, out.files[0].skipped]).toEqual(["ready", 10_000, 0]);
-    const n = await db
-      .selectFrom("aiperf_requests")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("run_id", "=", out.id)
-      .executeTakeFirst();
-    expect(Number(n?.n)).toBe(10_000);
+    expect(await aiperfRows(db)).toBe(10_000);
   });
 
   it("a body cut off after rows were written leaves no run, no rows and no blob", async () => {
@@ -134,10 +131,7 @@ describe("live ingest of an upload", () => {
     const body = controlledUpload();
     const pending = upload(body.req);
     body.push(records(0, 6_000));
-    await until(async () => {
-      const r = await db.selectFrom("aiperf_requests").select("run_id").limit(1).executeTakeFirst();
-      return r ?? null;
-    });
+    await until(async () => ((await aiperfRows(db)) > 0 ? true : null));
     body.cut();
     const res = await pending;
     expect(res.status).toBeGreaterThanOrEqual(400);
