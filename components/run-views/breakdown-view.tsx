@@ -10,6 +10,7 @@ import { ChartAreaSegmentShare } from "@/components/charts/chart-area-segment-sh
 import { ChartBarKvHitRate } from "@/components/charts/chart-bar-kv-hit-rate";
 import { ChartBarSegmentStats } from "@/components/charts/chart-bar-segment-stats";
 import { ChartHistogramKvTransferBandwidth } from "@/components/charts/chart-histogram-kv-transfer-bandwidth";
+import { useAfterPaint } from "@/components/charts/use-after-paint";
 import type { RunViewProps } from "@/components/run/run-views";
 import { formatCount, formatRate } from "@/lib/format-number";
 import { segmentStatRows } from "@/lib/metrics/trtllm-chart-rows";
@@ -28,9 +29,14 @@ export function BreakdownView({ run }: RunViewProps) {
   const [stat, setStat] = useQueryState("stat", parseAsStringLiteral(STATISTICS).withDefault("p50"));
   const has = tb !== null;
   const segments = useTrtllmChart(run.id, TRTLLM_CHART_KEYS.segments, segmentsPayloadSchema, has);
-  const share = useTrtllmChart(run.id, TRTLLM_CHART_KEYS.segmentShare, segmentSharePayloadSchema, has);
-  const hit = useTrtllmChart(run.id, TRTLLM_CHART_KEYS.kvHitRate, kvHitRatePayloadSchema, has);
-  const steps = useTrtllmChart(run.id, TRTLLM_CHART_KEYS.steps, stepsPayloadSchema, has);
+  // The segment chart comes first; the rest of the view is fetched once its payload is in and
+  // drawn after it has painted, so their rendering never holds the first chart back.
+  const segmentsDone = !segments.isLoading;
+  const afterFirst = useAfterPaint(segmentsDone);
+  const rest = has && segmentsDone;
+  const share = useTrtllmChart(run.id, TRTLLM_CHART_KEYS.segmentShare, segmentSharePayloadSchema, rest);
+  const hit = useTrtllmChart(run.id, TRTLLM_CHART_KEYS.kvHitRate, kvHitRatePayloadSchema, rest);
+  const steps = useTrtllmChart(run.id, TRTLLM_CHART_KEYS.steps, stepsPayloadSchema, rest);
   if (!tb) {
     return (
       <EmptyView title="No time breakdown in this run">
@@ -69,14 +75,20 @@ export function BreakdownView({ run }: RunViewProps) {
       ) : (
         <p className="text-sm text-muted">Loading segments…</p>
       )}
-      <RequestBreakdownSection runId={run.id} ready={!segments.isLoading} />
-      {share.data && share.data.buckets.length > 1 ? <ChartAreaSegmentShare payload={share.data} /> : null}
-      <div className="grid gap-4 lg:grid-cols-2">
-        {hit.data && hit.data.byWorker.length > 0 ? <ChartBarKvHitRate payload={hit.data} /> : null}
-        <ChartHistogramKvTransferBandwidth runId={run.id} />
-      </div>
-      {steps.data && (steps.data.steps.forwardMs || steps.data.chunks.forwardMs) ? (
-        <StepStatsTable payload={steps.data} />
+      <RequestBreakdownSection runId={run.id} ready={segmentsDone} />
+      {afterFirst ? (
+        <>
+          {share.data && share.data.buckets.length > 1 ? (
+            <ChartAreaSegmentShare payload={share.data} />
+          ) : null}
+          <div className="grid gap-4 lg:grid-cols-2">
+            {hit.data && hit.data.byWorker.length > 0 ? <ChartBarKvHitRate payload={hit.data} /> : null}
+            <ChartHistogramKvTransferBandwidth runId={run.id} />
+          </div>
+          {steps.data && (steps.data.steps.forwardMs || steps.data.chunks.forwardMs) ? (
+            <StepStatsTable payload={steps.data} />
+          ) : null}
+        </>
       ) : null}
     </div>
   );

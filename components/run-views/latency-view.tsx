@@ -13,6 +13,7 @@ import { ChartHistogramLatency } from "@/components/charts/chart-histogram-laten
 import { ChartLineCdfLatency } from "@/components/charts/chart-line-cdf-latency";
 import { ChartScatterLatencyOverTime } from "@/components/charts/chart-scatter-latency-over-time";
 import { ChartScatterTtftInput } from "@/components/charts/chart-scatter-ttft-input";
+import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { ChartLineLatencyTimeslices } from "@/components/charts/chart-line-latency-timeslices";
 import type { RunViewProps } from "@/components/run/run-views";
 import {
@@ -28,12 +29,22 @@ export function LatencyView({ run }: RunViewProps) {
   const [metric, setMetric] = useQueryState("metric", latencyMetricParser);
   const fromRecords = run.requests?.source === "aiperf";
   const dist = useAiperfChart(run.id, AIPERF_CHART_KEYS.distribution, distributionPayloadSchema, fromRecords);
-  const overTime = useAiperfChart(run.id, AIPERF_CHART_KEYS.overTime, overTimePayloadSchema, fromRecords);
+  // The histogram and CDF come first: the two scatter charts (2,000 points each) took seconds to
+  // draw and held them back when they shared a commit, so they are fetched once the distribution
+  // is in and drawn after it has painted.
+  const distDone = !dist.isLoading;
+  const afterFirst = useAfterPaint(distDone);
+  const overTime = useAiperfChart(
+    run.id,
+    AIPERF_CHART_KEYS.overTime,
+    overTimePayloadSchema,
+    fromRecords && distDone,
+  );
   const ttftInput = useAiperfChart(
     run.id,
     AIPERF_CHART_KEYS.ttftVsInput,
     ttftVsInputPayloadSchema,
-    fromRecords,
+    fromRecords && distDone,
   );
   const hasSlices = run.files.some((f) => f.format === "timeslices-json" || f.format === "timeslices-csv");
   const slices = useAiperfChart(run.id, AIPERF_CHART_KEYS.timeslices, timeslicesPayloadSchema, hasSlices);
@@ -76,13 +87,13 @@ export function LatencyView({ run }: RunViewProps) {
           ) : dist.data ? (
             <p className="text-sm text-muted">No successful request recorded {label.toLowerCase()}.</p>
           ) : null}
-          {overTime.data ? (
+          {afterFirst && overTime.data ? (
             <ChartScatterLatencyOverTime data={overTime.data} metric={metric} label={label} />
           ) : null}
-          {ttftInput.data && ttftInput.data.points.length > 0 ? (
+          {afterFirst && ttftInput.data && ttftInput.data.points.length > 0 ? (
             <ChartScatterTtftInput data={ttftInput.data} />
           ) : null}
-          <SlowestRequests runId={run.id} metric={metric} label={label} enabled={!dist.isLoading} />
+          <SlowestRequests runId={run.id} metric={metric} label={label} enabled={afterFirst} />
         </>
       ) : null}
       {slices.data && slices.data.slices.length > 0 ? (
