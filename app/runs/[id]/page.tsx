@@ -4,13 +4,17 @@ import { notFound } from "next/navigation";
 import { RunPage } from "@/components/run/run-page";
 import { getQueryClient } from "@/lib/api/query-client";
 import { runQueryOptions } from "@/lib/api/query-options";
+import { prefetchFirstChart } from "@/lib/runs/prefetch-first-chart";
 import { readRunSummary } from "@/lib/runs/read-run";
 import { getAppContext } from "@/lib/server/app-context";
 import { isValidId } from "@/lib/store/ids";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ id: string }> };
+type Props = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 async function load(id: string) {
   if (!isValidId(id)) return null;
@@ -24,12 +28,15 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 /** A run's page: rendered on the server from the stored summary, so a shared link needs no state. */
-export default async function RunRoute({ params }: Props) {
+export default async function RunRoute({ params, searchParams }: Props) {
   const { id } = await params;
   const run = await load(id);
   if (!run) notFound();
   const queryClient = getQueryClient();
   queryClient.setQueryData(runQueryOptions(id).queryKey, run);
+  const { view } = await searchParams;
+  const app = await getAppContext();
+  await prefetchFirstChart(queryClient, app.store.db, run, typeof view === "string" ? view : undefined);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <RunPage id={id} />
