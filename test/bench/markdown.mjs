@@ -2,6 +2,7 @@
 // Turns benchmark JSON files into the README "Performance" table rows:
 //   node test/bench/markdown.mjs test-results/bench-<a>.json [test-results/bench-<b>.json …]
 import fs from "node:fs";
+import { firstCharts } from "./report.mjs";
 
 const n = (x, d = 0) => x.toLocaleString("en", { minimumFractionDigits: d, maximumFractionDigits: d });
 const s = (ms) => (ms === null ? "none" : `${n(ms / 1000, 1)} s`);
@@ -9,9 +10,9 @@ const STORE = { sqlite: "SQLite", postgres: "PostgreSQL" };
 const KIND = { trtllm: "TensorRT-LLM", aiperf: "aiperf", "server-metrics": "server metrics" };
 
 console.log(
-  "| size, store | kind | input | records | ingest MB/s | × floor | peak RSS | summary GET p50 / p99 | max points | first chart (again) |",
+  "| size, store | kind | input | records | ingest MB/s | × floor | peak RSS | summary GET p50 / p99 | max points | first chart (again) | drawn first |",
 );
-console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
 for (const file of process.argv.slice(2)) {
   const report = JSON.parse(fs.readFileSync(file, "utf8"));
   for (const r of report.results)
@@ -19,6 +20,6 @@ for (const file of process.argv.slice(2)) {
       `| ${report.size}, ${STORE[r.store]} | ${KIND[r.kind]} | ${n(r.inputBytes / 1e6)} MB | ${n(r.records)} | ` +
         `${n(r.ingestMbPerSecond)} | ${n(r.ratioToFloor, 2)} | ${n(r.rssPeakBytes / 1e6)} MB | ` +
         `${n(r.summaryGetP50Ms, 1)} / ${n(r.summaryGetP99Ms, 1)} ms | ${n(r.maxChartPoints)} | ` +
-        `${s(r.firstChartMs.coldMs)} (${s(r.firstChartMs.warmMs)}) |`,
+        `${s(r.firstChartMs.coldMs)} (${s(r.firstChartMs.warmMs)}) | ${firstCharts(r.firstChartMs)} |`,
     );
 }

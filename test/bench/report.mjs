@@ -2,6 +2,13 @@
 const mb = (b) => (b / 1e6).toFixed(1);
 const fix = (x, d = 1) => (x === null || x === undefined ? "–" : x.toFixed(d));
 
+/** The view and the chart that drew first on each visit ("latency: latency-histogram / same"). */
+export function firstCharts(f) {
+  const cold = f.coldChart ?? "?";
+  const warm = f.warmChart ?? "?";
+  return `${f.view ?? "?"}: ${cold}${warm === cold ? "" : ` / ${warm}`}`;
+}
+
 export function printTable(report) {
   const m = report.machine;
   console.log(
@@ -25,6 +32,7 @@ export function printTable(report) {
     "max chart KB",
     "1st chart ms",
     "again ms",
+    "first chart drawn",
   ];
   const rows = report.results.map((r) => [
     r.store,
@@ -44,10 +52,12 @@ export function printTable(report) {
     (r.maxChartBytes / 1000).toFixed(0),
     r.firstChartMs.coldMs === null ? "none" : r.firstChartMs.coldMs.toFixed(0),
     r.firstChartMs.warmMs === null ? "none" : r.firstChartMs.warmMs.toFixed(0),
+    firstCharts(r.firstChartMs),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const last = head.length - 1;
   const line = (cells) =>
-    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+    cells.map((c, i) => (i < 2 || i === last ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   console.log(line(head));
   for (const r of rows) console.log(line(r));
   console.log(

@@ -20,6 +20,7 @@ import { dropPgSchema, freshPgSchema } from "./pg.mjs";
 import { printTable } from "./report.mjs";
 import { ensureBuild, ROOT, sampleRss, startServer } from "./server.mjs";
 import { streamUpload } from "./upload.mjs";
+import { warmUp } from "./warm-up.mjs";
 
 function arg(name, dflt) {
   const i = process.argv.indexOf(`--${name}`);
@@ -43,6 +44,9 @@ async function benchStore(store, inputs, floors) {
   const server = await startServer({ distDir, port, dataDir, databaseUrl });
   const results = [];
   try {
+    process.stderr.write(`[${store}] warm-up … `);
+    await warmUp(server.url);
+    process.stderr.write(`done\n`);
     for (const input of inputs) {
       process.stderr.write(`[${store}] ${input.label}: upload … `);
       const uploads = [];
