@@ -24,27 +24,53 @@ import { JsonLineParser, PARSE_FAILED, type WarningLog } from "./json-lines";
 import { readLineBatches } from "./read-lines";
 import { toLabels, toNumber } from "./server-metrics-json";
 
-/** A growable column of doubles (doubling), read back as a view without copying. */
+const CHUNK_SHIFT = 9;
+const CHUNK = 1 << CHUNK_SHIFT;
+
+/**
+ * A column of doubles in 4 KiB chunks (the first one grows up to that size), so growing never
+ * copies or leaves old buffers behind for the collector, and a long column wastes less than one
+ * chunk. Read back as one array, one series at a time.
+ */
 class Column {
-  data: Float64Array;
+  private chunks: Float64Array[] = [new Float64Array(8)];
   length = 0;
-  constructor(capacity = 16) {
-    this.data = new Float64Array(capacity);
-  }
+
   push(x: number): void {
-    if (this.length === this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = x;
+    const c = this.length >> CHUNK_SHIFT;
+    const at = this.length & (CHUNK - 1);
+    if (c === 0 && at === this.chunks[0].length) {
+      const grown = new Float64Array(Math.min(CHUNK, at * 2));
+      grown.set(this.chunks[0]);
+      this.chunks[0] = grown;
+    } else if (c > 0 && at === 0 && c === this.chunks.length) this.chunks.push(new Float64Array(CHUNK));
+    this.chunks[c][at] = x;
+    this.length++;
   }
-  view(from = 0): Float64Array {
-    return this.data.subarray(from, this.length);
+
+  get(i: number): number {
+    return this.chunks[i >> CHUNK_SHIFT][i & (CHUNK - 1)];
+  }
+
+  /** Values [from, to) as one array (a copy). */
+  slice(from = 0, to = this.length): Float64Array {
+    const out = new Float64Array(Math.max(0, to - from));
+    for (let i = from; i < to;) {
+      const chunk = this.chunks[i >> CHUNK_SHIFT];
+      const at = i & (CHUNK - 1);
+      const n = Math.min(chunk.length - at, to - i);
+      out.set(chunk.subarray(at, at + n), i - from);
+      i += n;
+    }
+    return out;
+  }
+
+  /** Empties the column and hands its memory back. */
+  release(): void {
+    this.chunks = [new Float64Array(8)];
+    this.length = 0;
   }
 }
-
-const EMPTY_COLUMN = new Column(0);
 
 /** One endpoint's scrapes: their times once, shared by its series (one line = one scrape). */
 interface EndpointScrapes {
@@ -141,9 +167,9 @@ function pushSample(track: Track, scrape: number, v: number, count: number): voi
 
 /** The track's sample times: a view of its endpoint's scrape times, or gathered when it skipped scrapes. */
 function timesOf(track: Track): Float64Array {
-  const times = track.scrapes.times.data;
-  if (track.at === null) return times.subarray(track.firstScrape, track.firstScrape + track.v.length);
-  return Float64Array.from(track.at, (j) => times[j]);
+  const times = track.scrapes.times;
+  if (track.at === null) return times.slice(track.firstScrape, track.firstScrape + track.v.length);
+  return Float64Array.from(track.at, (j) => times.get(j));
 }
 
 export async function readServerMetricsJsonl(
@@ -263,7 +289,7 @@ export async function readServerMetricsJsonl(
     if (track.firstProfiling === -1) continue;
     const fp = track.firstProfiling;
     const t = timesOf(track);
-    const v = track.v.view();
+    const v = track.v.slice();
     const span = spans.get(track.endpoint);
     const startNs = fp > 0 ? t[fp - 1] : (span?.first ?? t[0]);
     const endNs = span?.last ?? t[t.length - 1];
@@ -277,15 +303,15 @@ export async function readServerMetricsJsonl(
       const durationS = (endNs - startNs) / 1e9;
       const stats: Record<string, number> =
         track.type === "histogram"
-          ? { sum: total, count: counterTotal({ t, v: track.count?.view() ?? [] }) }
+          ? { sum: total, count: counterTotal({ t, v: track.count?.slice() ?? [] }) }
           : durationS > 0
             ? { total, rate: total / durationS }
             : { total };
       set.series.push({ ...base, stats, slices: counterSlices({ t, v }, startNs, step) });
     }
     // The samples are folded into the series: let them go before the next track's slices are built.
-    track.v = EMPTY_COLUMN;
-    track.count = null;
+    track.v.release();
+    track.count?.release();
   }
   return set;
 }

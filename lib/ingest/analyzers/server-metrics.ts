@@ -98,6 +98,14 @@ export function serverMetricsAnalyzer(): Analyzer {
   }
 
   async function finish(): Promise<AnalyzerResult> {
+    const result = summarizeAll();
+    // Everything is folded into the result: the series and their interval columns can go before
+    // the run is stored (the caller keeps this analyzer until then).
+    for (const f of Object.keys(sets) as ExportFormat[]) sets[f].set = emptyMetricSet();
+    return result;
+  }
+
+  function summarizeAll(): AnalyzerResult {
     const chosen = PREFERENCE.find((f) => sets[f].files.length > 0);
     const warnings: string[] = [];
     const set = emptyMetricSet();
