@@ -13,6 +13,7 @@ import type { Format, Kind } from "@/lib/formats/kinds";
 import type { AppContext } from "@/lib/server/app-context";
 import { startHeartbeat } from "@/lib/runs/interrupted-ingest";
 import { newFileId, newRunId } from "@/lib/store/ids";
+import { sqliteWriterFor } from "@/lib/store/sqlite-writer";
 import {
   clearDerived,
   commitRun,
@@ -63,6 +64,7 @@ export class IngestSession {
   private readonly ctx: IngestContext;
   private stopHeartbeat: (() => void) | null = null;
   private failure: unknown = null;
+  private current: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly app: AppContext,
@@ -105,7 +107,12 @@ export class IngestSession {
   }
 
   /** Streams one file through its analyzer; never throws (a failure is kept for `finish`). */
-  async ingest(file: IngestFile): Promise<void> {
+  ingest(file: IngestFile): Promise<void> {
+    this.current = this.ingestOne(file);
+    return this.current;
+  }
+
+  private async ingestOne(file: IngestFile): Promise<void> {
     if (this.failure) return;
     const analyzer = this.analyzers.find((a) => a.accepts(file));
     if (!analyzer) return;
@@ -114,6 +121,15 @@ export class IngestSession {
     } catch (err) {
       this.failure = err;
     }
+  }
+
+  /**
+   * Waits for the file being analysed (at most `timeoutMs`) and for every row it handed to the
+   * SQLite writer thread, so that removing the run's rows afterwards leaves none behind.
+   */
+  async settle(timeoutMs = 5000): Promise<void> {
+    await Promise.race([this.current, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+    await sqliteWriterFor(this.app.store.db)?.idle();
   }
 
   /** Summarises and commits the run (`ready`), or marks it `failed` after any analyzer failure. */
@@ -155,6 +171,7 @@ export class IngestSession {
       const message = "ingest failed: " + publicMessage(err);
       // The full error (stack, paths) goes to the server log only.
       console.error(`[runlens] run ${this.runId}: ingest failed`, err);
+      await this.settle().catch(() => {});
       await clearDerived(db, this.runId, this.tables).catch(() => {});
       await markRunStatus(db, this.runId, "failed", message).catch(() => {});
       return { status: "failed", reports: this.reports, warnings: [message] };
@@ -279,6 +296,7 @@ export class LiveIngest implements LiveSink {
     if (!session) return;
     session.end();
     this.session = null;
+    await session.settle().catch(() => {});
     await deleteRun(this.app.store.db, session.runId, session.tables).catch(() => {});
   }
 

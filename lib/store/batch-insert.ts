@@ -2,6 +2,7 @@ import type SQLite from "better-sqlite3";
 import { sql } from "kysely";
 import type { Db } from "./db";
 import { rawSqlite } from "./raw-sqlite";
+import { sqliteWriterFor, WriteQueue } from "./sqlite-writer";
 import type { Database } from "./schema";
 
 /** Bind parameters per statement stay under both SQLite's (32,766) and PostgreSQL's (65,535) limits. */
@@ -79,6 +80,7 @@ export class BatchInserter<T extends keyof Database & string> {
   private readonly columns: readonly string[] | null;
   private readonly batchRows: number;
   private readonly postgres: boolean;
+  private queue: WriteQueue | null = null;
   inserted = 0;
 
   constructor(
@@ -111,9 +113,17 @@ export class BatchInserter<T extends keyof Database & string> {
     if (this.push(row)) await this.flush();
   }
 
+  /**
+   * Writes the buffered rows. On SQLite with a writer thread a full batch is handed over and
+   * the call returns while it is written (one batch stays in flight); a short or empty flush
+   * (the end of a file) waits until every row is written.
+   */
   async flush(): Promise<void> {
     const n = this.count;
-    if (n === 0) return;
+    if (n === 0) {
+      await this.queue?.drain();
+      return;
+    }
     const columns = this.columns ?? [...new Set(this.rows.flatMap((r) => Object.keys(r)))];
     // Row-major values, a missing column NULL, as in Kysely's multi-row VALUES of the same batch.
     let values = this.values;
@@ -127,7 +137,13 @@ export class BatchInserter<T extends keyof Database & string> {
     this.values = [];
     this.count = 0;
     const raw = rawSqlite(this.db);
-    if (raw) await this.db.connection().execute(async () => this.insertPrepared(raw, columns, values, n));
+    const writer = raw ? sqliteWriterFor(this.db) : null;
+    if (writer) {
+      this.queue ??= new WriteQueue(writer);
+      await this.queue.send([[insertText(this.table, columns, n), values]]);
+      if (n < this.batchRows) await this.queue.drain();
+    } else if (raw)
+      await this.db.connection().execute(async () => this.insertPrepared(raw, columns, values, n));
     else if (!(this.postgres && (await this.insertUnnest(columns, values))))
       await this.db
         .insertInto(this.table)
@@ -153,9 +169,7 @@ export class BatchInserter<T extends keyof Database & string> {
     let stmt = cache.get(key);
     if (!stmt) {
       if (cache.size >= MAX_CACHED_STATEMENTS) cache.clear();
-      const tuple = `(${columns.map(() => "?").join(",")})`;
-      const names = columns.map((c) => `"${c.replace(/"/g, '""')}"`).join(",");
-      stmt = raw.prepare(`insert into "${this.table}" (${names}) values ${Array(n).fill(tuple).join(",")}`);
+      stmt = raw.prepare(insertText(this.table, columns, n));
       cache.set(key, stmt);
     }
     stmt.run(values);
@@ -173,6 +187,21 @@ export class BatchInserter<T extends keyof Database & string> {
       select * from unnest(${sql.join(arrays)})`.execute(this.db);
     return true;
   }
+}
+
+/** A SQLite multi-row INSERT of `n` rows; the few shapes that occur are built once. */
+const insertTexts = new Map<string, string>();
+function insertText(table: string, columns: readonly string[], n: number): string {
+  const key = `${table}|${columns.join(",")}|${n}`;
+  let text = insertTexts.get(key);
+  if (text === undefined) {
+    if (insertTexts.size >= MAX_CACHED_STATEMENTS) insertTexts.clear();
+    const tuple = `(${columns.map(() => "?").join(",")})`;
+    const names = columns.map((c) => `"${c.replace(/"/g, '""')}"`).join(",");
+    text = `insert into "${table}" (${names}) values ${Array(n).fill(tuple).join(",")}`;
+    insertTexts.set(key, text);
+  }
+  return text;
 }
 
 /** Row objects from row-major values, for Kysely's VALUES. */

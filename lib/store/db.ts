@@ -6,6 +6,7 @@ import pg from "pg";
 import type { DialectName } from "./dialect";
 import { allMigrations } from "./migrations";
 import { registerRawSqlite } from "./raw-sqlite";
+import { closeSqliteWriter } from "./sqlite-writer";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -29,7 +30,14 @@ export function openSqlite(file: string): DbHandle {
   sqlite.pragma("foreign_keys = ON");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   registerRawSqlite(db, sqlite);
-  return { db, dialect: "sqlite", close: () => db.destroy() };
+  return {
+    db,
+    dialect: "sqlite",
+    close: async () => {
+      await closeSqliteWriter(db);
+      await db.destroy();
+    },
+  };
 }
 
 export function openPostgres(url: string, options: { schema?: string } = {}): DbHandle {

@@ -9,6 +9,7 @@ import { CompiledQuery } from "kysely";
 import type { Db } from "./db";
 import type { DialectName } from "./dialect";
 import { rawSqlite } from "./raw-sqlite";
+import { sqliteWriterFor, WriteQueue, type Statement } from "./sqlite-writer";
 import type { TrtllmRequestsTable } from "./tables/trtllm";
 
 const COLUMNS = [
@@ -68,6 +69,7 @@ export class TrtllmRequestsWriter {
   private statements: unknown[][] = [];
   private readonly fullText: string;
   private full: SQLite.Statement | undefined;
+  private queue: WriteQueue | null = null;
   inserted = 0;
 
   constructor(
@@ -97,7 +99,7 @@ export class TrtllmRequestsWriter {
     return this.statements.length >= STATEMENTS_PER_TRANSACTION ? this.commit() : undefined;
   }
 
-  /** Writes every buffered row. */
+  /** Writes every buffered row and waits until all are written. */
   async flush(): Promise<void> {
     if (this.rows > 0) {
       this.statements.push(this.params);
@@ -105,6 +107,7 @@ export class TrtllmRequestsWriter {
       this.rows = 0;
     }
     await this.commit();
+    await this.queue?.drain();
   }
 
   private async commit(): Promise<void> {
@@ -112,7 +115,16 @@ export class TrtllmRequestsWriter {
     if (statements.length === 0) return;
     this.statements = [];
     const raw = rawSqlite(this.db);
-    if (raw) {
+    const writer = raw ? sqliteWriterFor(this.db) : null;
+    if (writer) {
+      // Written on the writer thread while this one goes on (see lib/store/sqlite-writer.ts).
+      this.queue ??= new WriteQueue(writer);
+      const batch: Statement[] = statements.map((params) => {
+        const n = params.length / COLUMNS.length;
+        return [n === ROWS_PER_STATEMENT ? this.fullText : insertText("sqlite", n), params];
+      });
+      await this.queue.send(batch);
+    } else if (raw) {
       // Kysely's SQLite driver prepares every statement it runs; a 1,920-parameter INSERT
       // prepared anew for each 64 rows cost more than binding and stepping it.
       await this.db.connection().execute(async () => {
