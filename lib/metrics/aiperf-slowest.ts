@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { Db } from "@/lib/store/db";
 import { getChartData } from "@/lib/store/runs-repo";
+import { runOriginMs } from "./aiperf-run-result";
 import { FLAG_ERROR, FLAG_WARMUP, type RequestColumn, type RequestLog } from "./requests-log";
 import {
   listRequests,
@@ -59,11 +60,16 @@ export function largestMeasured(log: RequestLog, col: Float64Array, limit: numbe
   return top;
 }
 
+/** Beyond this many tied candidates the list is read by the cut-off alone (a scan of the run's rows). */
+const MAX_CANDIDATES = 1000;
+
 /**
- * Computed after the rows are written and re-anchored: the in-memory columns give the count and
- * each list's cut-off value, the rows give the request ids. The rows are read with the route's
- * own query (same order and tie-break by line), bounded below by the cut-off so the database
- * sorts only the candidates.
+ * Computed after the rows are written and re-anchored. The in-memory columns give the count, each
+ * list's cut-off value and its candidates (every measured request at or above it); the rows give
+ * their request ids, read with the route's own query (same order, same tie-break by line) narrowed
+ * to the candidates' start times, which the (run_id, start_ms) index serves: scanning a million
+ * rows per list would add seconds to the ingest. Should a candidate not be found by its start
+ * (a start not recorded), the list is read by the cut-off alone.
  */
 export async function slowestRequestsPayload(
   db: Db,
@@ -72,13 +78,42 @@ export async function slowestRequestsPayload(
 ): Promise<SlowestPayload> {
   let total = 0;
   for (let i = 0; i < log.length; i++) if ((log.flags[i] & (FLAG_WARMUP | FLAG_ERROR)) === 0) total++;
+  // Stored starts are relative to the run's first request (the analyzer re-anchors them in finish).
+  const originMs = runOriginMs(log);
   const lists = {} as SlowestPayload["lists"];
-  for (const sort of SLOWEST_SORTS) {
-    const top = largestMeasured(log, log.column(LOG_COLUMN[sort]), SLOWEST_LIMIT);
-    const atLeast = top.length === SLOWEST_LIMIT ? top[SLOWEST_LIMIT - 1] : undefined;
-    lists[sort] = await requestRows(db, runId, { sort, order: "desc", limit: SLOWEST_LIMIT }, atLeast);
-  }
+  for (const sort of SLOWEST_SORTS) lists[sort] = await slowestList(db, runId, log, sort, originMs);
   return { total, limit: SLOWEST_LIMIT, lists };
+}
+
+async function slowestList(
+  db: Db,
+  runId: string,
+  log: RequestLog,
+  sort: (typeof SLOWEST_SORTS)[number],
+  originMs: number,
+): Promise<RequestList["rows"]> {
+  const col = log.column(LOG_COLUMN[sort]);
+  const top = largestMeasured(log, col, SLOWEST_LIMIT);
+  if (top.length === 0) return [];
+  const atLeast = top[top.length - 1];
+  const query: RequestListQuery = { sort, order: "desc", limit: SLOWEST_LIMIT };
+  const starts = new Set<number>();
+  let candidates = 0;
+  for (let i = 0; i < log.length; i++) {
+    if (log.flags[i] & (FLAG_WARMUP | FLAG_ERROR) || !(col[i] >= atLeast)) continue;
+    const start = log.cols.startMs[i] - originMs;
+    if (++candidates > MAX_CANDIDATES || !Number.isFinite(start))
+      return requestRows(db, runId, query, { atLeast });
+    starts.add(start);
+  }
+  const rows = await requestRows(
+    db,
+    runId,
+    { ...query, limit: candidates },
+    { atLeast, startsIn: [...starts] },
+  );
+  if (rows.length === candidates) return rows.slice(0, SLOWEST_LIMIT);
+  return requestRows(db, runId, query, { atLeast });
 }
 
 /** The stored answer to `q`, or null when the payload does not cover it (ask the rows). */

@@ -50,18 +50,21 @@ function measuredRows(db: Db, runId: string) {
 }
 
 /**
- * The rows of `listRequests`. `atLeast` (descending order only) skips rows below a value known
- * to be at most the limit-th largest, which leaves the answer unchanged and the sort small.
+ * The rows of `listRequests`, optionally narrowed to candidates known to include the answer:
+ * `atLeast` (descending order) drops rows below the limit-th largest value, `startsIn` keeps rows
+ * whose start is one of the given values, which the (run_id, start_ms) index finds without
+ * reading the run's other rows.
  */
 export async function requestRows(
   db: Db,
   runId: string,
   q: RequestListQuery,
-  atLeast?: number,
+  narrow: { atLeast?: number; startsIn?: number[] } = {},
 ): Promise<RequestList["rows"]> {
   const column = SORT_COLUMN[q.sort];
   let query = measuredRows(db, runId).where(column, "is not", null);
-  if (atLeast !== undefined && q.order === "desc") query = query.where(column, ">=", atLeast);
+  if (narrow.startsIn) query = query.where("start_ms", "in", narrow.startsIn);
+  if (narrow.atLeast !== undefined && q.order === "desc") query = query.where(column, ">=", narrow.atLeast);
   const rows = await query
     .select(["request_id", "start_ms", "ttft_ms", "e2e_ms", "itl_ms", "input_tokens", "output_tokens"])
     .orderBy(column, q.order)
