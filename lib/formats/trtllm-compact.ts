@@ -185,14 +185,15 @@ export class TrtllmRecordStore {
   addWorker(rec: TrtllmWorkerRecord): number {
     const at = this.blocks.size;
     const b = this.block;
-    TIMING_KEYS.forEach((k, i) => (b[i] = orNaN(rec.timing[k])));
-    const ids = [rec.requestId, rec.ctxRequestId, rec.disaggRequestId];
+    const timing = rec.timing;
+    for (let i = 0; i < TIMING_KEYS.length; i++) b[i] = orNaN(timing[TIMING_KEYS[i]]);
     let stringIds: (string | null)[] | null = null;
-    ids.forEach((v, i) => {
+    for (let i = 0; i < 3; i++) {
+      const v = i === 0 ? rec.requestId : i === 1 ? rec.ctxRequestId : rec.disaggRequestId;
       const n = numericId(v);
       b[9 + i] = n;
       if (v !== null && Number.isNaN(n)) (stringIds ??= [null, null, null])[i] = v;
-    });
+    }
     if (stringIds) this.stringIds.set(at, stringIds);
     b[12] = this.statusCode(at, rec.status);
     b[X] = orNaN(rec.kv?.total);

@@ -77,31 +77,35 @@ export interface JoinResult {
   warnings: string[];
 }
 
+/** The first source's value of `k` that is not null (`first` is read before `second`). */
+function pick(k: keyof TrtllmTiming, first: TrtllmTiming | undefined, second: TrtllmTiming | undefined) {
+  if (first && first[k] !== null) return first[k];
+  if (second && second[k] !== null) return second[k];
+  return null;
+}
+
 function fillSide(
   times: RequestTimes,
   side: "ctx" | "gen",
-  ...sources: Array<TrtllmTiming | undefined>
+  a: TrtllmTiming | undefined,
+  b?: TrtllmTiming | undefined,
 ): void {
-  const pick = (k: keyof TrtllmTiming) => {
-    for (const s of sources) if (s && s[k] !== null) return s[k];
-    return null;
-  };
   if (side === "ctx") {
-    times.ctxServerArrival = pick("serverArrival");
-    times.ctxArrival = pick("arrival");
-    times.ctxFirstScheduled = pick("firstScheduled");
-    times.ctxFirstToken = pick("firstToken");
-    times.ctxServerFirstToken = pick("serverFirstToken");
-    times.ctxLastToken = pick("lastToken");
+    times.ctxServerArrival = pick("serverArrival", a, b);
+    times.ctxArrival = pick("arrival", a, b);
+    times.ctxFirstScheduled = pick("firstScheduled", a, b);
+    times.ctxFirstToken = pick("firstToken", a, b);
+    times.ctxServerFirstToken = pick("serverFirstToken", a, b);
+    times.ctxLastToken = pick("lastToken", a, b);
   } else {
-    times.genServerArrival = pick("serverArrival");
-    times.genArrival = pick("arrival");
-    times.genKvTransferStart = pick("kvTransferStart");
-    times.genKvTransferEnd = pick("kvTransferEnd");
-    times.genFirstScheduled = pick("firstScheduled");
-    times.genFirstToken = pick("firstToken");
-    times.genServerFirstToken = pick("serverFirstToken");
-    times.genLastToken = pick("lastToken");
+    times.genServerArrival = pick("serverArrival", a, b);
+    times.genArrival = pick("arrival", a, b);
+    times.genKvTransferStart = pick("kvTransferStart", a, b);
+    times.genKvTransferEnd = pick("kvTransferEnd", a, b);
+    times.genFirstScheduled = pick("firstScheduled", a, b);
+    times.genFirstToken = pick("firstToken", a, b);
+    times.genServerFirstToken = pick("serverFirstToken", a, b);
+    times.genLastToken = pick("lastToken", a, b);
   }
 }
 
