@@ -41,16 +41,47 @@ function add(c: Cells, i: number, value: number, max = value): void {
   c.max[i] = Math.max(c.max[i], max);
 }
 
+function sameValues(a: Float64Array | null, b: Float64Array): boolean {
+  if (a === b) return true;
+  if (a === null || a.length !== b.length) return false;
+  for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Positions of interval starts among the group's sorted starts. The series of one endpoint
+ * usually share their start times: a run of equal start columns is looked up once.
+ */
+class Slots {
+  private readonly slot = new Map<number, number>();
+  private lastStart: Float64Array | null = null;
+  private lastIndex = new Int32Array(0);
+
+  constructor(readonly keys: readonly number[]) {
+    keys.forEach((k, i) => this.slot.set(k, i));
+  }
+
+  of(start: Float64Array): Int32Array {
+    if (sameValues(this.lastStart, start)) return this.lastIndex;
+    const index = new Int32Array(start.length);
+    for (let j = 0; j < start.length; j++) index[j] = this.slot.get(start[j]) ?? -1;
+    this.lastStart = start;
+    this.lastIndex = index;
+    return index;
+  }
+}
+
 /** Adds every slice of `series` (in order, so each sum is the same float as before) at its interval's index. */
-function collect(slot: Map<number, number>, series: readonly MetricSeries[], scaled = false): Cells {
-  const c = cells(slot.size);
+function collect(slots: Slots, series: readonly MetricSeries[], scaled = false): Cells {
+  const c = cells(slots.keys.length);
   for (const s of series) {
     const sl = s.slices;
     if (!sl) continue;
     const k = scaled ? fractionScale(s) : 1;
+    const index = slots.of(sl.startNs);
     for (let j = 0; j < sl.value.length; j++) {
-      const i = slot.get(sl.startNs[j]);
-      if (i === undefined) continue;
+      const i = index[j];
+      if (i === -1) continue;
       add(
         c,
         i,
@@ -73,18 +104,22 @@ export function buildSeries(
   prefillSide: readonly EndpointFacts[],
 ): SmSeriesPayload {
   const durations = new Map<number, number>();
+  let lastStart: Float64Array | null = null;
+  let lastEnd: Float64Array | null = null;
   for (const f of group)
     for (const s of f.series) {
       const sl = s.slices;
-      if (!sl) continue;
+      // Series with the same intervals as the previous one add nothing (max of equal durations).
+      if (!sl || (sameValues(lastStart, sl.startNs) && sameValues(lastEnd, sl.endNs))) continue;
+      lastStart = sl.startNs;
+      lastEnd = sl.endNs;
       for (let i = 0; i < sl.value.length; i++) {
         const start = sl.startNs[i];
         durations.set(start, Math.max(durations.get(start) ?? 0, sl.endNs[i] - start));
       }
     }
   const keys = [...durations.keys()].sort((a, b) => a - b);
-  const slot = new Map<number, number>();
-  keys.forEach((k, i) => slot.set(k, i));
+  const slot = new Slots(keys);
 
   const counted = prefillSide.filter((f) => f.cache !== null);
   const den = collect(
