@@ -24,6 +24,8 @@ interface Window {
   at: number;
   length: number;
   data: Float64Array;
+  /** When it was last used (a tick of the spill's clock), for least-recently-used eviction */
+  used: number;
 }
 
 const closer = new FinalizationRegistry<number>((fd) => {
@@ -43,8 +45,8 @@ export class StepSpill {
   /** Reads land in this ring instead of a new array each (millions of small buffers made RSS balloon). */
   private slab: Float64Array | null = null;
   private slabAt = 0;
-  /** Most recently used first */
   private windows: Window[] = [];
+  private clock = 0;
 
   /** Values appended so far: where the next block will start. */
   get size(): number {
@@ -92,28 +94,37 @@ export class StepSpill {
     return w.data[at - w.at];
   }
 
-  /** A window holding values [at, at + count), read from the file when none does (LRU). */
+  /**
+   * A window holding values [at, at + count), read from the file when none does, into the least
+   * recently used one. Windows are stamped rather than reordered: reads alternate between a few
+   * regions (a disagg record, its workers' blocks), and moving the hit to the front on each of
+   * millions of single-value reads cost more than the reads.
+   */
   private window(at: number, count: number): Window {
-    const first = this.windows[0];
-    if (first && first.at <= at && at + count <= first.at + first.length) return first;
-    let i = this.windows.findIndex((w) => w.at <= at && at + count <= w.at + w.length);
-    if (i === -1) {
-      const w =
-        this.windows.length < WINDOWS
-          ? { at: 0, length: 0, data: new Float64Array(WINDOW_VALUES) }
-          : this.windows[this.windows.length - 1];
-      if (this.windows.length < WINDOWS) this.windows.push(w);
-      w.at = at;
-      w.length = Math.min(WINDOW_VALUES, this.flushed - at);
-      this.readInto(w.data.subarray(0, w.length), at);
-      i = this.windows.indexOf(w);
+    const end = at + count;
+    const windows = this.windows;
+    let hit: Window | null = null;
+    for (let i = 0; i < windows.length; i++) {
+      const w = windows[i];
+      if (w.at <= at && end <= w.at + w.length) {
+        hit = w;
+        break;
+      }
     }
-    const w = this.windows[i];
-    if (i > 0) {
-      this.windows.splice(i, 1);
-      this.windows.unshift(w);
+    if (hit === null) {
+      if (windows.length < WINDOWS) {
+        hit = { at: 0, length: 0, data: new Float64Array(WINDOW_VALUES), used: 0 };
+        windows.push(hit);
+      } else {
+        hit = windows[0];
+        for (const w of windows) if (w.used < hit.used) hit = w;
+      }
+      hit.at = at;
+      hit.length = Math.min(WINDOW_VALUES, this.flushed - at);
+      this.readInto(hit.data.subarray(0, hit.length), at);
     }
-    return w;
+    hit.used = ++this.clock;
+    return hit;
   }
 
   private readInto(out: Float64Array, at: number): void {
