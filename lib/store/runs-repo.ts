@@ -235,6 +235,8 @@ export interface FinishedRun {
   charts: Record<string, unknown>;
 }
 
+const CHARTS_PER_INSERT = 8;
+
 /** Commits an ingest: summary, file reports, chart payloads and the `ready` status in one transaction. */
 export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<void> {
   const ingestedAt = Date.now();
@@ -246,15 +248,19 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
         .where("id", "=", f.id)
         .execute();
     await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
-    const charts = Object.entries(done.charts).map(([key, data]) => ({
-      run_id: id,
-      key,
-      data: JSON.stringify(data),
-    }));
-    for (let i = 0; i < charts.length; i += 200)
+    // Serialised a few at a time: a large run's payloads as JSON text all at once were tens of
+    // megabytes held together at the peak of the ingest.
+    const entries = Object.entries(done.charts);
+    for (let i = 0; i < entries.length; i += CHARTS_PER_INSERT)
       await trx
         .insertInto("chart_data")
-        .values(charts.slice(i, i + 200))
+        .values(
+          entries.slice(i, i + CHARTS_PER_INSERT).map(([key, data]) => ({
+            run_id: id,
+            key,
+            data: JSON.stringify(data),
+          })),
+        )
         .execute();
     await trx
       .updateTable("runs")
