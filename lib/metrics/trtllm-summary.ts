@@ -334,14 +334,15 @@ function endpointRows(join: JoinResult, workerNames: readonly string[], byFile: 
 function segmentShare(arrivals: Float64Array, segments: SegmentColumns): SegmentSharePayload {
   const names = segmentsFor(segments.mode).map((s) => s.name);
   let maxMs = 0;
-  for (const a of arrivals) if (a > maxMs) maxMs = a;
+  // An absurd arrival stamp (±Infinity after unit conversion) has no bucket: it is left out.
+  for (const a of arrivals) if (a > maxMs && Number.isFinite(a)) maxMs = a;
   const bucketCount = Math.max(1, Math.min(MAX_SHARE_BUCKETS, Math.ceil(arrivals.length / 20)));
   const bucketMs = maxMs > 0 ? maxMs / bucketCount : 1;
   const sums = Array.from({ length: bucketCount }, () => names.map(() => ({ sum: 0, n: 0 })));
   const counts = new Array<number>(bucketCount).fill(0);
   arrivals.forEach((a, i) => {
-    if (Number.isNaN(a)) return;
-    const b = Math.min(bucketCount - 1, Math.floor(a / bucketMs));
+    if (!Number.isFinite(a)) return;
+    const b = Math.max(0, Math.min(bucketCount - 1, Math.floor(a / bucketMs)));
     counts[b]++;
     segments.columns.forEach((column, j) => {
       const v = column[i];

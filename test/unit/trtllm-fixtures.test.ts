@@ -1,6 +1,12 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { analyzeTrtllm, trtllmDiskFile, TRTLLM_FIXTURES, type TrtllmRun } from "../generators/trtllm-ingest";
+import {
+  analyzeTrtllm,
+  trtllmDiskFile,
+  trtllmTextFile,
+  TRTLLM_FIXTURES,
+  type TrtllmRun,
+} from "../generators/trtllm-ingest";
 
 const fixture = (name: string, ord = 0) => trtllmDiskFile(path.join(TRTLLM_FIXTURES, name), ord);
 
@@ -125,5 +131,28 @@ describe("trtllm analyzer on the shared fixtures", () => {
         kvCacheHitRate: null,
       },
     ]);
+  });
+});
+
+describe("trtllm analyzer on an absurd arrival stamp", () => {
+  it("leaves a request whose arrival converts to Infinity out of the segment-share buckets", async () => {
+    const record = (id: number, arrival: number) =>
+      JSON.stringify({
+        request_id: id,
+        perf_metrics: {
+          timing_metrics: {
+            arrival_time: arrival,
+            first_scheduled_time: 1.01,
+            first_token_time: 1.02,
+            last_token_time: 1.05,
+          },
+        },
+      });
+    // 1.8e301 s is finite, but in milliseconds it overflows to Infinity.
+    run = await analyzeTrtllm([
+      trtllmTextFile("perf_metrics-0.jsonl", [record(1, 1.0), record(2, 1.8e301)].join("\n") + "\n"),
+    ]);
+    const share = run.result.charts!["trtllm-segment-share"] as { buckets: Array<{ requests: number }> };
+    expect(share.buckets.reduce((a, b) => a + b.requests, 0)).toBe(1);
   });
 });
