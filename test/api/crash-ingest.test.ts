@@ -102,7 +102,7 @@ describe("crash in the middle of an ingest", () => {
       child.once("exit", (_code, signal) => r(signal)),
     );
 
-    const runId = await waitForIngestRows(path.join(dataDir, "runlens.sqlite"), 60_000).catch((err) => {
+    const runId = await waitForIngestRows(path.join(dataDir, "runlens.sqlite"), 120_000).catch((err) => {
       child.kill("SIGKILL");
       throw new Error(`${(err as Error).message}\n${output}`);
     });
@@ -156,7 +156,7 @@ describe("crash in the middle of an ingest", () => {
     } finally {
       await cleanup();
     }
-  });
+  }, 180_000); // the child compiles the sources first: slow on a busy machine
 });
 
 describe("interrupted-ingest rules", () => {
