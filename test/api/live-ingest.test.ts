@@ -102,15 +102,21 @@ async function aiperfRows(db: Db): Promise<number> {
   return Number(r?.n ?? 0);
 }
 
+/** Starts an upload of 6,000 records and returns once the first rows are in the database. */
+async function startUploadWithRows(db: Db) {
+  const body = controlledUpload();
+  const pending = upload(body.req);
+  body.push(records(0, 6_000));
+  await until(async () => ((await aiperfRows(db)) > 0 ? true : null));
+  return { body, pending };
+}
+
 describe("live ingest of an upload", () => {
   it("writes per-request rows while the body is still arriving, then commits every record", async () => {
     const t = await useTestApp();
     cleanup = t.cleanup;
     const db = t.app.store.db;
-    const body = controlledUpload();
-    const pending = upload(body.req);
-    body.push(records(0, 6_000));
-    await until(async () => ((await aiperfRows(db)) > 0 ? true : null));
+    const { body, pending } = await startUploadWithRows(db);
     // Not listed while it ingests.
     const ingesting = await db.selectFrom("runs").select(["status"]).execute();
     expect(ingesting.map((r) => r.status)).toEqual(["ingesting"]);
@@ -128,10 +134,7 @@ describe("live ingest of an upload", () => {
     const t = await useTestApp();
     cleanup = t.cleanup;
     const db = t.app.store.db;
-    const body = controlledUpload();
-    const pending = upload(body.req);
-    body.push(records(0, 6_000));
-    await until(async () => ((await aiperfRows(db)) > 0 ? true : null));
+    const { body, pending } = await startUploadWithRows(db);
     body.cut();
     const res = await pending;
     expect(res.status).toBeGreaterThanOrEqual(400);
