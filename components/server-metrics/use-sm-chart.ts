@@ -2,6 +2,7 @@
 
 import { parseAsString, useQueryState } from "nuqs";
 import type { z } from "zod";
+import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { seriesChartKey } from "@/lib/metrics/server-metrics/chart-rows";
 import {
@@ -20,11 +21,16 @@ export function useEndpointChoice() {
   return useQueryState("endpoint", parseAsString.withDefault("all"));
 }
 
-/** The endpoints payload and the time series of the endpoint (or role) picked in the URL. */
+/**
+ * The endpoints payload and the time series of the endpoint (or role) picked in the URL. The
+ * series (hundreds of KB on a big run) is fetched once the endpoint charts have painted, so
+ * parsing it does not hold the view's first chart back.
+ */
 export function useSmData(runId: string, enabled: boolean) {
   const endpoints = useSmChart(runId, enabled ? SM_ENDPOINTS_CHART : null, smEndpointsPayloadSchema);
   const [choice] = useEndpointChoice();
-  const key = endpoints.data ? seriesChartKey(endpoints.data, choice) : null;
+  const afterFirst = useAfterPaint(endpoints.data !== undefined);
+  const key = endpoints.data && afterFirst ? seriesChartKey(endpoints.data, choice) : null;
   const series = useSmChart(runId, key, smSeriesPayloadSchema);
   return { endpoints, series };
 }
