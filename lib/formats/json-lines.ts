@@ -116,6 +116,28 @@ export async function* readJsonLines(
   parser.finish();
 }
 
+/**
+ * The hot-loop form of readJsonLines: hands every line that parsed to `each` (with the line's
+ * text in `parser.text`), one synchronous loop per chunk of lines. `each` returns a promise only
+ * when it must be awaited (say, a full batch of rows), so the steady state awaits once per chunk.
+ */
+export async function eachJsonLine(
+  source: Readable | AsyncIterable<Buffer>,
+  parser: JsonLineParser,
+  options: LineReaderOptions,
+  each: (value: unknown, lineNo: number) => Promise<void> | void,
+): Promise<void> {
+  for await (const lines of readLineBatches(source, parser.report, options)) {
+    for (const { lineNo, text } of lines) {
+      const value = parser.parse(lineNo, text);
+      if (value === PARSE_FAILED) continue;
+      const wait = each(value, lineNo);
+      if (wait) await wait;
+    }
+  }
+  parser.finish();
+}
+
 export const PARSE_FAILED: unique symbol = Symbol("parse-failed");
 
 /** JSON.parse that returns PARSE_FAILED instead of throwing, and accepts NaN/Infinity as null. */

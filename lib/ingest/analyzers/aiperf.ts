@@ -18,8 +18,13 @@ import {
   parseTimeslicesJson,
   type TimesliceExport,
 } from "@/lib/formats/aiperf-timeslices";
-import { JsonLineParser, PARSE_FAILED, parseJsonText, WarningLog } from "@/lib/formats/json-lines";
-import { readLineBatches } from "@/lib/formats/read-lines";
+import {
+  eachJsonLine,
+  JsonLineParser,
+  PARSE_FAILED,
+  parseJsonText,
+  WarningLog,
+} from "@/lib/formats/json-lines";
 import {
   aiperfRunResult,
   runOriginMs,
@@ -73,58 +78,51 @@ export function aiperfAnalyzer(): Analyzer {
   async function ingestRecords(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
     const warnings = new WarningLog();
     const result = { skipped: 0 };
-    inserter ??= new BatchInserter(ctx.db, "aiperf_requests", REQUEST_COLUMNS);
+    const rows = (inserter ??= new BatchInserter(ctx.db, "aiperf_requests", REQUEST_COLUMNS));
     const from = log.length;
     let records = 0;
     let warmup = 0;
     const parser = new JsonLineParser(warnings, result);
     const stream = await file.open();
-    for await (const lines of readLineBatches(stream, parser.report, {
-      maxLineBytes: ctx.limits.maxLineBytes,
-    })) {
-      for (const { lineNo, text } of lines) {
-        const value = parser.parse(lineNo, text);
-        if (value === PARSE_FAILED) continue;
-        const r = parseAiperfRecord(value, parser.text);
-        if (typeof r === "string") {
-          result.skipped++;
-          warnings.add(`skipped line: ${r}`, lineNo);
-          continue;
-        }
-        records++;
-        const flags =
-          (r.phase === "warmup" ? FLAG_WARMUP : 0) |
-          (r.error ? FLAG_ERROR : 0) |
-          (r.cancelled ? FLAG_CANCELLED : 0);
-        if (r.phase === "warmup") warmup++;
-        const i = log.length;
-        log.add(r, flags);
-        const startMs = log.cols.startMs[i];
-        const endMs = log.cols.endMs[i];
-        if (r.error && r.phase === "profiling")
-          errors.add(r.error.type, r.error.code, r.error.message, startMs);
-        const row: AiperfRequestsTable = {
-          run_id: ctx.runId,
-          file_id: file.id,
-          line: lineNo,
-          request_id: r.requestId,
-          phase: r.phase,
-          ok: r.error ? 0 : 1,
-          cancelled: r.cancelled ? 1 : 0,
-          error_type: r.error?.type ?? null,
-          start_ms: Number.isFinite(startMs) ? startMs : null,
-          end_ms: Number.isFinite(endMs) ? endMs : null,
-          ttft_ms: r.ttftMs,
-          e2e_ms: r.e2eMs,
-          itl_ms: r.itlMs,
-          input_tokens: r.inputTokens,
-          output_tokens: r.outputTokens,
-        };
-        if (inserter.push(row)) await inserter.flush();
+    await eachJsonLine(stream, parser, { maxLineBytes: ctx.limits.maxLineBytes }, (value, lineNo) => {
+      const r = parseAiperfRecord(value, parser.text);
+      if (typeof r === "string") {
+        result.skipped++;
+        warnings.add(`skipped line: ${r}`, lineNo);
+        return;
       }
-    }
-    parser.finish();
-    await inserter.flush();
+      records++;
+      const flags =
+        (r.phase === "warmup" ? FLAG_WARMUP : 0) |
+        (r.error ? FLAG_ERROR : 0) |
+        (r.cancelled ? FLAG_CANCELLED : 0);
+      if (r.phase === "warmup") warmup++;
+      const i = log.length;
+      log.add(r, flags);
+      const startMs = log.cols.startMs[i];
+      const endMs = log.cols.endMs[i];
+      if (r.error && r.phase === "profiling")
+        errors.add(r.error.type, r.error.code, r.error.message, startMs);
+      const row: AiperfRequestsTable = {
+        run_id: ctx.runId,
+        file_id: file.id,
+        line: lineNo,
+        request_id: r.requestId,
+        phase: r.phase,
+        ok: r.error ? 0 : 1,
+        cancelled: r.cancelled ? 1 : 0,
+        error_type: r.error?.type ?? null,
+        start_ms: Number.isFinite(startMs) ? startMs : null,
+        end_ms: Number.isFinite(endMs) ? endMs : null,
+        ttft_ms: r.ttftMs,
+        e2e_ms: r.e2eMs,
+        itl_ms: r.itlMs,
+        input_tokens: r.inputTokens,
+        output_tokens: r.outputTokens,
+      };
+      if (rows.push(row)) return rows.flush();
+    });
+    await rows.flush();
     recordDirs.push({ dir: dirOf(file.name), from, to: log.length });
     return { records, skipped: result.skipped, warnings: warnings.toList(), meta: { warmupRecords: warmup } };
   }
@@ -135,23 +133,16 @@ export function aiperfAnalyzer(): Analyzer {
     let records = 0;
     const parser = new JsonLineParser(warnings, result);
     const stream = await file.open();
-    for await (const lines of readLineBatches(stream, parser.report, {
-      maxLineBytes: ctx.limits.maxLineBytes,
-    })) {
-      for (const { lineNo, text } of lines) {
-        const value = parser.parse(lineNo, text);
-        if (value === PARSE_FAILED) continue;
-        const s = parseGpuSample(value, parser.text);
-        if (typeof s === "string") {
-          result.skipped++;
-          warnings.add(`skipped line: ${s}`, lineNo);
-          continue;
-        }
-        records++;
-        gpu.add(s, log.relMs(s.timestampNs));
+    await eachJsonLine(stream, parser, { maxLineBytes: ctx.limits.maxLineBytes }, (value, lineNo) => {
+      const s = parseGpuSample(value, parser.text);
+      if (typeof s === "string") {
+        result.skipped++;
+        warnings.add(`skipped line: ${s}`, lineNo);
+        return;
       }
-    }
-    parser.finish();
+      records++;
+      gpu.add(s, log.relMs(s.timestampNs));
+    });
     return { records, skipped: result.skipped, warnings: warnings.toList(), meta: { gpus: gpu.size } };
   }
 

@@ -4,8 +4,13 @@
  * `finish`, stores one row per request and the time-breakdown summary and charts.
  */
 import { readJsonArrayElements } from "@/lib/formats/json-array";
-import { JsonLineParser, PARSE_FAILED, parseJsonText, WarningLog } from "@/lib/formats/json-lines";
-import { readLineBatches } from "@/lib/formats/read-lines";
+import {
+  eachJsonLine,
+  JsonLineParser,
+  PARSE_FAILED,
+  parseJsonText,
+  WarningLog,
+} from "@/lib/formats/json-lines";
 import { TrtllmRecordStore } from "@/lib/formats/trtllm-compact";
 import { parseTrtllmRecord } from "@/lib/formats/trtllm-record";
 import { joinTrtllm, type DisaggEntry, type WorkerEntry } from "@/lib/metrics/trtllm-join";
@@ -79,15 +84,12 @@ export function trtllmAnalyzer(): Analyzer {
       } else take(value, undefined);
       return;
     }
-    const parser = new JsonLineParser(warnings, counts);
-    for await (const lines of readLineBatches(stream, parser.report, {
-      maxLineBytes: ctx.limits.maxLineBytes,
-    }))
-      for (const { lineNo, text } of lines) {
-        const value = parser.parse(lineNo, text);
-        if (value !== PARSE_FAILED) take(value, lineNo);
-      }
-    parser.finish();
+    await eachJsonLine(
+      stream,
+      new JsonLineParser(warnings, counts),
+      { maxLineBytes: ctx.limits.maxLineBytes },
+      take,
+    );
   }
 
   return {
