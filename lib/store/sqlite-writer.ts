@@ -35,7 +35,12 @@ export class SqliteWriter {
   private closed = false;
 
   constructor(file: string, script: string) {
-    this.worker = new Worker(script, { workerData: { file } });
+    this.worker = new Worker(script, {
+      workerData: { file },
+      // A batch lives only until it is written: a small young generation collects it at once,
+      // where V8's defaults let the thread's heap grow by a hundred megabytes first.
+      resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 },
+    });
     this.worker.unref();
     this.worker.on("message", (m: { id: number; error?: { message: string; code?: string } }) => {
       const w = this.waiting.get(m.id);
