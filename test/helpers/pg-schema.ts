@@ -1,5 +1,9 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
+import type { AppContext } from "@/lib/server/app-context";
+// useTestApp is no React hook; the alias keeps the hooks lint from treating it as one.
+import { useTestApp as openTestApp } from "./test-app";
 
 export const PG_URL = process.env.RUNLENS_TEST_DATABASE_URL;
 
@@ -27,4 +31,26 @@ export async function freshSchema(
       await c.end();
     },
   };
+}
+
+/**
+ * Registers hooks giving the enclosing `describe` an app context on a fresh schema (dropped
+ * after); read `.app` inside the tests.
+ */
+export function usePgTestApp(): { app: AppContext } {
+  const env = {} as { app: AppContext };
+  let cleanup: (() => Promise<void>) | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const s = await freshSchema();
+    drop = s.drop;
+    const t = await openTestApp({ DATABASE_URL: s.url });
+    env.app = t.app;
+    cleanup = t.cleanup;
+  });
+  afterAll(async () => {
+    await cleanup?.();
+    await drop?.();
+  });
+  return env;
 }

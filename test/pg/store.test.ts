@@ -1,15 +1,14 @@
 import fs from "node:fs";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
 import { DELETE as deleteRun, GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as download } from "@/app/api/runs/[id]/files/[fileId]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
-import type { AppContext } from "@/lib/server/app-context";
 import { makeTarGz } from "../helpers/archives";
-import { freshSchema, PG_URL } from "../helpers/pg-schema";
-import { fixture, idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+import { PG_URL, usePgTestApp } from "../helpers/pg-schema";
+import { fixture, idParams, uploadRequest } from "../helpers/test-app";
 
 const C4 = fixture("aiperf/qwen-c4__profile_export.jsonl");
 const C4_SUMMARY = fixture("aiperf/qwen-c4__profile_export_aiperf.json");
@@ -17,19 +16,7 @@ const TRT = fixture("trtllm/perf_metrics-disagg-reconstructed.jsonl");
 
 /** The store tests of test/api, on PostgreSQL: catalog, rows and chunked bytea blobs. */
 describe.skipIf(!PG_URL)("PostgreSQL store", () => {
-  let app: AppContext;
-  let cleanup: () => Promise<void>;
-  let drop: () => Promise<void>;
-
-  beforeAll(async () => {
-    const s = await freshSchema();
-    drop = s.drop;
-    ({ app, cleanup } = await useTestApp({ DATABASE_URL: s.url }));
-  });
-  afterAll(async () => {
-    await cleanup?.();
-    await drop?.();
-  });
+  const t = usePgTestApp();
 
   it("health names postgres", async () => {
     expect(await (await health()).json()).toEqual({ ok: true, store: "postgres" });
@@ -63,7 +50,7 @@ describe.skipIf(!PG_URL)("PostgreSQL store", () => {
     const chunks = await sql<{
       n: number;
     }>`select count(*)::int as n from blob_chunks where blob_key = ${run.files[0].sha256}`.execute(
-      app.store.db,
+      t.app.store.db,
     );
     expect(chunks.rows[0].n).toBeGreaterThan(0);
     const dl = await download(new Request("http://localhost/x"), {
@@ -80,13 +67,13 @@ describe.skipIf(!PG_URL)("PostgreSQL store", () => {
     const del = await deleteRun(new Request("http://localhost/x", { method: "DELETE" }), idParams(body.id));
     expect(del.status).toBe(204);
     expect((await getRun(new Request("http://localhost/x"), idParams(body.id))).status).toBe(404);
-    expect(await app.blobs.has(run.files[0].sha256)).toBe(false);
+    expect(await t.app.blobs.has(run.files[0].sha256)).toBe(false);
   });
 
   it("refuses an unrecognised upload with 422 and keeps no blob", async () => {
     const res = await upload(uploadRequest([{ name: "x.txt", content: "plain words" }]));
     expect(res.status).toBe(422);
-    const left = await sql<{ n: number }>`select count(*)::int as n from blob_chunks`.execute(app.store.db);
+    const left = await sql<{ n: number }>`select count(*)::int as n from blob_chunks`.execute(t.app.store.db);
     expect(left.rows[0].n).toBe(0);
   });
 });
