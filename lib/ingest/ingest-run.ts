@@ -26,16 +26,23 @@ import {
   unreferenced,
   type FileRow,
 } from "@/lib/store/runs-repo";
-import type { AnalyzerResult, FileReport, IngestContext, IngestFile } from "./analyzer";
+import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "./analyzer";
 import { createAnalyzers } from "./analyzers";
 import { publicMessage, UploadError } from "./errors";
 import { mergeCharts, mergeResults, pickBackend, pickRequestCount } from "./merge-results";
 import type { LiveFile, LiveSink, ReceivedUpload, StagedFile } from "./upload";
 import { AGGREGATOR_VERSION } from "./version";
 
+/**
+ * One set of analyzers for questions that need no ingest state (which tables, which files);
+ * every ingest makes fresh ones of its own.
+ */
+let reference: Analyzer[] | null = null;
+const referenceAnalyzers = () => (reference ??= createAnalyzers());
+
 /** Every table any analyzer writes rows to (for delete and re-ingest). */
 export function analyzerTables(): string[] {
-  return [...new Set(createAnalyzers().flatMap((a) => a.tables))];
+  return [...new Set(referenceAnalyzers().flatMap((a) => a.tables))];
 }
 
 export function parseLabels(raw: string | undefined): string[] {
@@ -100,10 +107,6 @@ export class IngestSession {
       this.end();
       throw err;
     }
-  }
-
-  accepts(file: IngestFile): boolean {
-    return this.analyzers.some((a) => a.accepts(file));
   }
 
   /** Streams one file through its analyzer; never throws (a failure is kept for `finish`). */
@@ -224,11 +227,8 @@ export async function ingestRun(app: AppContext, runId: string): Promise<IngestO
  */
 export class LiveIngest implements LiveSink {
   private session: IngestSession | null = null;
-  private readonly probe: IngestSession;
 
-  constructor(private readonly app: AppContext) {
-    this.probe = new IngestSession(app, "");
-  }
+  constructor(private readonly app: AppContext) {}
 
   get runId(): string | null {
     return this.session?.runId ?? null;
@@ -254,7 +254,7 @@ export class LiveIngest implements LiveSink {
         return s;
       },
     };
-    if (!this.probe.accepts(ingestFile)) return null;
+    if (!referenceAnalyzers().some((a) => a.accepts(ingestFile))) return null;
     const session = await this.ensureSession(file.name);
     return {
       id,
