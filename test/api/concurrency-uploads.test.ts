@@ -10,27 +10,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
 import { DELETE as deleteRun, GET as getRun, PATCH as patchRun } from "@/app/api/runs/[id]/route";
-import { trtRecordText } from "../fixtures/bad/generate-big";
-import { idParams, uploadRequest, useTestApp } from "../helpers/test-app";
-
-const VALID = fs.readFileSync(path.resolve(__dirname, "../fixtures/bad/files/valid-aiperf.jsonl"), "utf8");
+import { uploadNo } from "../helpers/concurrent-uploads";
+import { idParams, useTestApp } from "../helpers/test-app";
 
 let cleanup: (() => Promise<void>) | null = null;
 afterEach(async () => {
   await cleanup?.();
   cleanup = null;
 });
-
-/** Upload i: distinct bytes (a TRT-LLM file of 200 + i records, or aiperf records), named run-i. */
-function uploadNo(i: number): Request {
-  const content =
-    i % 2 === 0
-      ? Array.from({ length: 200 + i }, (_, k) => trtRecordText(k + i * 1000)).join("\n") + "\n"
-      : VALID + `\n`.repeat(i);
-  return uploadRequest([{ name: i % 2 === 0 ? "perf_metrics-0.jsonl" : "profile_export.jsonl", content }], {
-    name: `run-${i}`,
-  });
-}
 
 function blobFiles(dataDir: string): string[] {
   return fs

@@ -3,9 +3,7 @@
  * database going away mid-flight gives 503s (never a crash) and service resumes when it returns.
  * The outage is a TCP proxy in front of the test database that the test stops and restarts.
  */
-import fs from "node:fs";
 import net from "node:net";
-import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
@@ -13,21 +11,9 @@ import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { claimForIngest, failInterruptedIngests } from "@/lib/runs/interrupted-ingest";
 import type { AppContext } from "@/lib/server/app-context";
-import { trtRecordText } from "../fixtures/bad/generate-big";
+import { uploadNo } from "../helpers/concurrent-uploads";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
-import { idParams, uploadRequest, useTestApp } from "../helpers/test-app";
-
-const VALID = fs.readFileSync(path.resolve(__dirname, "../fixtures/bad/files/valid-aiperf.jsonl"), "utf8");
-
-function uploadNo(i: number): Request {
-  const content =
-    i % 2 === 0
-      ? Array.from({ length: 200 + i }, (_, k) => trtRecordText(k + i * 1000)).join("\n") + "\n"
-      : VALID + `\n`.repeat(i);
-  return uploadRequest([{ name: i % 2 === 0 ? "perf_metrics-0.jsonl" : "profile_export.jsonl", content }], {
-    name: `run-${i}`,
-  });
-}
+import { idParams, useTestApp } from "../helpers/test-app";
 
 /** A TCP proxy to the database that can be cut (every connection dropped) and restored. */
 class CuttableProxy {
