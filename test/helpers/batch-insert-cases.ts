@@ -3,6 +3,42 @@ import { BatchInserter } from "@/lib/store/batch-insert";
 import type { Db } from "@/lib/store/db";
 import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 
+/** Text that breaks naive quoting in an INSERT or a PostgreSQL array literal. */
+export const AWKWARD = [
+  'a "quoted" word',
+  "back\\slash",
+  "comma, {brace}",
+  "NULL",
+  "",
+  "ünïcødé ✓",
+  "tab\tnew\nline",
+];
+
+/** `n` request rows with awkward text, NULLs and extreme numbers; `nanEndAt` puts a NaN end there. */
+export function awkwardRows(
+  runId: string,
+  n: number,
+  options: { nanEndAt?: number } = {},
+): AiperfRequestsTable[] {
+  return Array.from({ length: n }, (_, i) => ({
+    run_id: runId,
+    file_id: "f1",
+    line: i + 1,
+    request_id: i % 5 === 0 ? null : AWKWARD[i % AWKWARD.length] + i,
+    phase: i % 10 === 0 ? "warmup" : "profiling",
+    ok: i % 7 === 0 ? 0 : 1,
+    cancelled: 0,
+    error_type: i % 7 === 0 ? AWKWARD[i % AWKWARD.length] : null,
+    start_ms: 1.762551940061e12 + i * 0.125,
+    end_ms: i === options.nanEndAt ? Number.NaN : 1.762551940061e12 + i,
+    ttft_ms: i % 3 === 0 ? null : i / 3,
+    e2e_ms: 1e-9 * i,
+    itl_ms: null,
+    input_tokens: i,
+    output_tokens: i % 2 ? 2 ** 40 : 0,
+  }));
+}
+
 /**
  * A batch whose second row leaves `error_type` out stores NULL there (not the first row's value,
  * not a shifted column): the same check for every dialect's bulk path.

@@ -8,37 +8,7 @@ import { BatchInserter } from "@/lib/store/batch-insert";
 import { migrate, openPostgres, type DbHandle } from "@/lib/store/db";
 import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
-import { expectOmittedColumnIsNull } from "../helpers/batch-insert-cases";
-
-const AWKWARD = [
-  'a "quoted" word',
-  "back\\slash",
-  "comma, {brace}",
-  "NULL",
-  "",
-  "ünïcødé ✓",
-  "tab\tnew\nline",
-];
-
-function rowsFor(runId: string): AiperfRequestsTable[] {
-  return Array.from({ length: 2_500 }, (_, i) => ({
-    run_id: runId,
-    file_id: "f1",
-    line: i + 1,
-    request_id: i % 5 === 0 ? null : AWKWARD[i % AWKWARD.length] + i,
-    phase: i % 10 === 0 ? "warmup" : "profiling",
-    ok: i % 7 === 0 ? 0 : 1,
-    cancelled: 0,
-    error_type: i % 7 === 0 ? AWKWARD[i % AWKWARD.length] : null,
-    start_ms: 1.762551940061e12 + i * 0.125,
-    end_ms: i === 3 ? Number.NaN : 1.762551940061e12 + i,
-    ttft_ms: i % 3 === 0 ? null : i / 3,
-    e2e_ms: 1e-9 * i,
-    itl_ms: null,
-    input_tokens: i,
-    output_tokens: i % 2 ? 2 ** 40 : 0,
-  }));
-}
+import { AWKWARD, awkwardRows, expectOmittedColumnIsNull } from "../helpers/batch-insert-cases";
 
 describe.skipIf(!PG_URL)("BatchInserter on PostgreSQL", () => {
   let h: DbHandle;
@@ -57,7 +27,7 @@ describe.skipIf(!PG_URL)("BatchInserter on PostgreSQL", () => {
 
   it("stores every value as the multi-row VALUES insert does", async () => {
     const inserter = new BatchInserter(h.db, "aiperf_requests", 15, 1000);
-    const rows = rowsFor("unnest");
+    const rows = awkwardRows("unnest", 2_500, { nanEndAt: 3 });
     // The bulk path, not the VALUES fallback, must have written them.
     const values = vi.spyOn(h.db, "insertInto");
     for (const r of rows) await inserter.add(r);
@@ -66,7 +36,7 @@ describe.skipIf(!PG_URL)("BatchInserter on PostgreSQL", () => {
     values.mockRestore();
     expect(inserter.inserted).toBe(rows.length);
     // The reference: the same rows through Kysely's VALUES, 500 at a time.
-    const ref = rowsFor("values");
+    const ref = awkwardRows("values", 2_500, { nanEndAt: 3 });
     for (let i = 0; i < ref.length; i += 500)
       await h.db
         .insertInto("aiperf_requests")
@@ -85,10 +55,11 @@ describe.skipIf(!PG_URL)("BatchInserter on PostgreSQL", () => {
   });
 
   it("stores the same with a fixed column list", async () => {
-    const columns = Object.keys(rowsFor("x")[0]) as (keyof AiperfRequestsTable)[];
+    const columns = Object.keys(awkwardRows("x", 2_500, { nanEndAt: 3 })[0]) as (keyof AiperfRequestsTable)[];
     const inserter = new BatchInserter(h.db, "aiperf_requests", columns.toReversed(), 1000);
     const values = vi.spyOn(h.db, "insertInto");
-    for (const r of rowsFor("fixed")) if (inserter.push(r)) await inserter.flush();
+    for (const r of awkwardRows("fixed", 2_500, { nanEndAt: 3 }))
+      if (inserter.push(r)) await inserter.flush();
     await inserter.flush();
     expect(values).not.toHaveBeenCalled();
     values.mockRestore();
@@ -100,7 +71,7 @@ describe.skipIf(!PG_URL)("BatchInserter on PostgreSQL", () => {
   });
 
   it("treats a column some rows leave out as NULL", async () => {
-    const [a, b] = rowsFor("partial").slice(1, 3);
+    const [a, b] = awkwardRows("partial", 2_500, { nanEndAt: 3 }).slice(1, 3);
     // Lines 2 and 3: line 2 keeps its error_type, line 3 gets NULL.
     expect([a.line, b.line]).toEqual([2, 3]);
     await expectOmittedColumnIsNull(h.db, [a, b]);

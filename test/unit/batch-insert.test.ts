@@ -6,37 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { arrayLiteral, BatchInserter } from "@/lib/store/batch-insert";
 import { migrate, openSqlite, type DbHandle } from "@/lib/store/db";
 import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
-import { expectOmittedColumnIsNull } from "../helpers/batch-insert-cases";
-
-const AWKWARD = [
-  'a "quoted" word',
-  "back\\slash",
-  "comma, {brace}",
-  "NULL",
-  "",
-  "ünïcødé ✓",
-  "tab\tnew\nline",
-];
-
-function rowsFor(runId: string, n: number): AiperfRequestsTable[] {
-  return Array.from({ length: n }, (_, i) => ({
-    run_id: runId,
-    file_id: "f1",
-    line: i + 1,
-    request_id: i % 5 === 0 ? null : AWKWARD[i % AWKWARD.length] + i,
-    phase: i % 10 === 0 ? "warmup" : "profiling",
-    ok: i % 7 === 0 ? 0 : 1,
-    cancelled: 0,
-    error_type: i % 7 === 0 ? AWKWARD[i % AWKWARD.length] : null,
-    start_ms: 1.762551940061e12 + i * 0.125,
-    end_ms: 1.762551940061e12 + i,
-    ttft_ms: i % 3 === 0 ? null : i / 3,
-    e2e_ms: 1e-9 * i,
-    itl_ms: null,
-    input_tokens: i,
-    output_tokens: i % 2 ? 2 ** 40 : 0,
-  }));
-}
+import { AWKWARD, awkwardRows, expectOmittedColumnIsNull } from "../helpers/batch-insert-cases";
 
 describe("BatchInserter on SQLite", () => {
   let h: DbHandle;
@@ -55,13 +25,13 @@ describe("BatchInserter on SQLite", () => {
     const values = vi.spyOn(h.db, "insertInto");
     // 2,500 rows in batches of 1,000: two full batches share one statement, the tail gets its own.
     const inserter = new BatchInserter(h.db, "aiperf_requests", 15, 1000);
-    for (const r of rowsFor("prepared", 2_500)) await inserter.add(r);
+    for (const r of awkwardRows("prepared", 2_500)) await inserter.add(r);
     await inserter.flush();
     expect(values).not.toHaveBeenCalled();
     values.mockRestore();
     expect(inserter.inserted).toBe(2_500);
 
-    const ref = rowsFor("values", 2_500);
+    const ref = awkwardRows("values", 2_500);
     for (let i = 0; i < ref.length; i += 500)
       await h.db
         .insertInto("aiperf_requests")
@@ -77,10 +47,10 @@ describe("BatchInserter on SQLite", () => {
   });
 
   it("stores the same with a fixed column list (values bound as rows arrive)", async () => {
-    const columns = Object.keys(rowsFor("x", 1)[0]) as (keyof AiperfRequestsTable)[];
+    const columns = Object.keys(awkwardRows("x", 1)[0]) as (keyof AiperfRequestsTable)[];
     const inserter = new BatchInserter(h.db, "aiperf_requests", columns.toReversed(), 1000);
     let full = 0;
-    for (const r of rowsFor("fixed", 2_500))
+    for (const r of awkwardRows("fixed", 2_500))
       if (inserter.push(r)) {
         full++;
         await inserter.flush();
@@ -89,7 +59,7 @@ describe("BatchInserter on SQLite", () => {
     expect(full).toBe(2);
     expect(inserter.inserted).toBe(2_500);
     const plain = new BatchInserter(h.db, "aiperf_requests", 15, 1000);
-    for (const r of rowsFor("objects", 2_500)) await plain.add(r);
+    for (const r of awkwardRows("objects", 2_500)) await plain.add(r);
     await plain.flush();
     const got = (await read("fixed")).map((r) => ({ ...r, run_id: "x" }));
     expect(got).toHaveLength(2_500);
@@ -97,7 +67,7 @@ describe("BatchInserter on SQLite", () => {
   });
 
   it("treats a column some rows leave out as NULL", async () => {
-    const [a, b] = rowsFor("partial", 3).slice(1, 3);
+    const [a, b] = awkwardRows("partial", 3).slice(1, 3);
     // Lines 2 and 3: line 2 keeps its error_type, line 3 gets NULL.
     expect([a.line, b.line]).toEqual([2, 3]);
     await expectOmittedColumnIsNull(h.db, [a, b]);
@@ -111,7 +81,7 @@ describe("BatchInserter on SQLite", () => {
     const rolledBack = h.db
       .transaction()
       .execute(async (trx) => {
-        await trx.insertInto("aiperf_requests").values(rowsFor("doomed", 1)).execute();
+        await trx.insertInto("aiperf_requests").values(awkwardRows("doomed", 1)).execute();
         entered();
         await held;
         throw new Error("roll back");
@@ -119,7 +89,7 @@ describe("BatchInserter on SQLite", () => {
       .catch(() => "rolled back");
     await inside;
     const inserter = new BatchInserter(h.db, "aiperf_requests", 15, 10);
-    for (const r of rowsFor("kept", 3)) await inserter.add(r);
+    for (const r of awkwardRows("kept", 3)) await inserter.add(r);
     const flushed = inserter.flush();
     release();
     expect(await rolledBack).toBe("rolled back");
