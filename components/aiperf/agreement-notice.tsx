@@ -1,7 +1,7 @@
 "use client";
 
 import { formatNumber } from "@/lib/format-number";
-import { AIPERF_CHART_KEYS, agreementPayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
+import { AIPERF_CHART_KEYS, agreementPayloadSchema } from "@/lib/api/aiperf-charts";
 import { useAiperfChart } from "./use-aiperf-chart";
 
 /**

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { formatCount } from "@/lib/format-number";
-import type { errorsPayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
+import type { errorsPayloadSchema } from "@/lib/api/aiperf-charts";
 
 /** Each error type with its count, when it first happened, and its first distinct messages. */
 export function ErrorExamples({ data }: { data: z.infer<typeof errorsPayloadSchema> }) {

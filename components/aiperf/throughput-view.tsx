@@ -5,11 +5,7 @@ import { EmptyView } from "@/components/run-views/empty-view";
 import { ChartAreaConcurrency } from "@/components/charts/chart-area-concurrency";
 import { ChartBarErrors } from "@/components/charts/chart-bar-errors";
 import { ChartLineThroughput } from "@/components/charts/chart-line-throughput";
-import {
-  AIPERF_CHART_KEYS,
-  errorsPayloadSchema,
-  timelinePayloadSchema,
-} from "@/lib/metrics/aiperf-chart-schemas";
+import { AIPERF_CHART_KEYS, errorsPayloadSchema, timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 import { ChartStatus } from "./chart-status";
 import { ErrorExamples } from "./error-examples";
 import { useAiperfChart } from "./use-aiperf-chart";

@@ -1,6 +1,6 @@
 "use client";
 
-import { AIPERF_CHART_KEYS, trialsPayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
+import { AIPERF_CHART_KEYS, trialsPayloadSchema } from "@/lib/api/aiperf-charts";
 import { useAiperfChart } from "./use-aiperf-chart";
 
 /** Explains how a multi-run upload (profile_runs/run_NNNN) is shown: one run, trials pooled. */

@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { fetchJson } from "@/lib/api/fetch-json";
-import { requestDetailSchema, requestSampleSchema, type SampleSort } from "@/lib/metrics/trtllm-payloads";
+import { requestDetailSchema, requestSampleSchema, type SampleSort } from "@/lib/api/trtllm-charts";
 
 /** Sorted request sample for the per-request chart; a ready run's rows never change. */
 export function requestSampleQueryOptions(

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { parseAsInteger, parseAsStringLiteral, useQueryState } from "nuqs";
 import { ChartBarBreakdownRequests } from "@/components/charts/chart-bar-breakdown-requests";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
-import { SAMPLE_SORTS, type SampleSort } from "@/lib/metrics/trtllm-payloads";
+import { SAMPLE_SORTS, type SampleSort } from "@/lib/api/trtllm-charts";
 import { ToggleGroup } from "./breakdown-controls";
 import { requestSampleQueryOptions } from "./query-options";
 import { RequestWaterfall } from "./request-waterfall";

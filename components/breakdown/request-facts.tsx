@@ -1,5 +1,5 @@
 import { formatBytes, formatMs, formatNumber, formatRate } from "@/lib/format-number";
-import type { RequestDetail } from "@/lib/metrics/trtllm-payloads";
+import type { RequestDetail } from "@/lib/api/trtllm-charts";
 import { NotRecordedText } from "./not-recorded";
 
 const fact = (v: string | null) => (v === null ? <NotRecordedText /> : v);

@@ -1,6 +1,6 @@
 import { formatCount, formatMs } from "@/lib/format-number";
 import { segmentColour, type SegmentStatRow } from "@/lib/metrics/trtllm-chart-rows";
-import type { Statistic } from "@/lib/metrics/trtllm-payloads";
+import type { Statistic } from "@/lib/api/trtllm-charts";
 import { NotRecordedSwatch, NotRecordedText } from "./not-recorded";
 
 /** Legend and table in one: each segment's colour, one-line meaning, value at the statistic and coverage. */

@@ -1,5 +1,5 @@
 import { formatCount, formatMs, formatNumber } from "@/lib/format-number";
-import { STEP_METRICS, type StepsPayload } from "@/lib/metrics/trtllm-payloads";
+import { STEP_METRICS, type StepsPayload } from "@/lib/api/trtllm-charts";
 import { NotRecordedText } from "./not-recorded";
 
 const LABELS: Record<(typeof STEP_METRICS)[number], string> = {

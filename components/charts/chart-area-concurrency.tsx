@@ -14,7 +14,7 @@ import {
 } from "recharts";
 import { LEGEND_STYLE, secondsTick } from "@/components/aiperf/axis";
 import { ChartContainer } from "@/components/charts/chart-container";
-import type { timelinePayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
+import type { timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 
 /** Requests in flight: time-weighted average per bucket, and the bucket's peak. */
 export function ChartAreaConcurrency({ data }: { data: z.infer<typeof timelinePayloadSchema> }) {

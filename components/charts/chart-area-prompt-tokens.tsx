@@ -2,7 +2,7 @@
 
 import { TimeLines } from "@/components/server-metrics/time-lines";
 import { hasField, timeRows } from "@/lib/metrics/server-metrics/chart-rows";
-import type { SmSeriesPayload } from "@/lib/metrics/server-metrics/chart-schemas";
+import type { SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 
 /** Prompt tokens per interval by where they came from: GPU cache, CPU/external cache, computed. */
 export function ChartAreaPromptTokens({ series }: { series: SmSeriesPayload }) {

@@ -4,7 +4,7 @@ import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YA
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatRate } from "@/lib/format-number";
 import { segmentColour, segmentShareRows } from "@/lib/metrics/trtllm-chart-rows";
-import type { SegmentSharePayload } from "@/lib/metrics/trtllm-payloads";
+import type { SegmentSharePayload } from "@/lib/api/trtllm-charts";
 
 /** Each segment's share of the mean request time, by arrival time: shows where drift comes from. */
 export function ChartAreaSegmentShare({ payload }: { payload: SegmentSharePayload }) {

@@ -2,7 +2,7 @@
 
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
-import type { RequestDetail } from "@/lib/metrics/trtllm-payloads";
+import type { RequestDetail } from "@/lib/api/trtllm-charts";
 import { STEP_LANES, stepTimelineBars } from "@/lib/metrics/trtllm-step-timeline";
 
 const WIDTH = 1000;

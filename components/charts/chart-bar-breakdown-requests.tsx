@@ -5,7 +5,7 @@ import { SegmentTooltip } from "@/components/breakdown/segment-tooltip";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
 import { NOT_RECORDED_KEY, requestBarRows, segmentColour } from "@/lib/metrics/trtllm-chart-rows";
-import type { RequestSample } from "@/lib/metrics/trtllm-payloads";
+import type { RequestSample } from "@/lib/api/trtllm-charts";
 
 /** One stacked bar per sampled request; clicking a bar opens that request's waterfall. */
 export function ChartBarBreakdownRequests({

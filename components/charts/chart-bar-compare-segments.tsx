@@ -5,7 +5,7 @@ import { ChartContainer } from "@/components/charts/chart-container";
 import { segmentColor } from "@/components/compare/run-colors";
 import type { RunSummary } from "@/lib/api/schemas";
 import { formatMs } from "@/lib/format-number";
-import type { CompareStat } from "@/lib/metrics/compare";
+import type { CompareStat } from "@/lib/api/compare-schemas";
 import { segmentBarRows } from "@/lib/metrics/compare-chart-rows";
 
 /** Each run's request time split into segments at the chosen statistic, one stacked bar per run. */

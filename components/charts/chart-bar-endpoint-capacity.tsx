@@ -3,7 +3,7 @@
 import { EndpointBars } from "@/components/server-metrics/endpoint-bars";
 import { formatCount } from "@/lib/format-number";
 import { endpointBarRows } from "@/lib/metrics/server-metrics/chart-rows";
-import type { SmEndpointDetail } from "@/lib/metrics/server-metrics/chart-schemas";
+import type { SmEndpointDetail } from "@/lib/api/server-metrics-charts";
 
 /** KV capacity per endpoint in tokens (Σ of its pools; TP replicas counted once). */
 export function ChartBarEndpointCapacity({ rows }: { rows: SmEndpointDetail[] }) {

@@ -3,7 +3,7 @@
 import { EndpointBars } from "@/components/server-metrics/endpoint-bars";
 import { formatRate } from "@/lib/format-number";
 import { endpointBarRows } from "@/lib/metrics/server-metrics/chart-rows";
-import type { SmEndpointDetail } from "@/lib/metrics/server-metrics/chart-schemas";
+import type { SmEndpointDetail } from "@/lib/api/server-metrics-charts";
 
 /** Server-side cache hit rate per endpoint (its own counters; gauge avg where it has none). */
 export function ChartBarEndpointHitRate({ rows }: { rows: SmEndpointDetail[] }) {

@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartContainer } from "@/components/charts/chart-container";
-import type { errorsPayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
+import type { errorsPayloadSchema } from "@/lib/api/aiperf-charts";
 
 /** Failed profiling requests per error type. */
 export function ChartBarErrors({ data }: { data: z.infer<typeof errorsPayloadSchema> }) {

@@ -3,7 +3,7 @@
 import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatCount, formatRate } from "@/lib/format-number";
-import type { KvHitRatePayload } from "@/lib/metrics/trtllm-payloads";
+import type { KvHitRatePayload } from "@/lib/api/trtllm-charts";
 
 /** Block-weighted KV-cache hit rate per worker and per role, bars coloured by role. */
 export function ChartBarKvHitRate({ payload }: { payload: KvHitRatePayload }) {

@@ -4,7 +4,7 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
 import { segmentColour, stackedStatRow, type SegmentStatRow } from "@/lib/metrics/trtllm-chart-rows";
-import type { Statistic } from "@/lib/metrics/trtllm-payloads";
+import type { Statistic } from "@/lib/api/trtllm-charts";
 
 /**
  * Every segment at one statistic, stacked in request order. Each segment's statistic is taken

@@ -15,7 +15,7 @@ import { NOT_RECORDED_PATTERN_ID, NotRecordedPattern } from "@/components/breakd
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
 import { segmentColour, waterfallRows } from "@/lib/metrics/trtllm-chart-rows";
-import type { RequestDetail } from "@/lib/metrics/trtllm-payloads";
+import type { RequestDetail } from "@/lib/api/trtllm-charts";
 
 /**
  * One request's segments on its own timeline (ms after arrival). A segment that was not recorded

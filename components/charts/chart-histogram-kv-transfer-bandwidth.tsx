@@ -13,7 +13,7 @@ import {
 import { useTrtllmChart } from "@/components/breakdown/use-trtllm-chart";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatNumber } from "@/lib/format-number";
-import { histogramPayloadSchema, TRTLLM_CHART_KEYS } from "@/lib/metrics/trtllm-payloads";
+import { histogramPayloadSchema, TRTLLM_CHART_KEYS } from "@/lib/api/trtllm-charts";
 
 const gbps = (v: number) => `${formatNumber(v, 2)} GB/s`;
 

@@ -12,7 +12,7 @@ import {
 } from "recharts";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
-import type { Distribution } from "@/lib/metrics/aiperf-chart-schemas";
+import type { Distribution } from "@/lib/api/aiperf-charts";
 import { histogramRows } from "@/lib/metrics/aiperf-chart-rows";
 
 // Labels on alternating sides so close percentiles (p90 ≈ p99 in a tight run) stay readable.

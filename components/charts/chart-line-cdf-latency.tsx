@@ -12,7 +12,7 @@ import {
 } from "recharts";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
-import type { Distribution } from "@/lib/metrics/aiperf-chart-schemas";
+import type { Distribution } from "@/lib/api/aiperf-charts";
 import { cdfRows } from "@/lib/metrics/aiperf-chart-rows";
 
 /** Share of requests at or below each latency, with the p50/p90/p99 levels drawn. */

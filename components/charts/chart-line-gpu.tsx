@@ -3,7 +3,7 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { LEGEND_STYLE, secondsTick } from "@/components/aiperf/axis";
 import { ChartContainer } from "@/components/charts/chart-container";
-import type { GpuPayload } from "@/lib/metrics/aiperf-chart-schemas";
+import type { GpuPayload } from "@/lib/api/aiperf-charts";
 import { gpuRows, type GpuMetric } from "@/lib/metrics/aiperf-chart-rows";
 
 const TITLES: Record<GpuMetric, { title: string; unit: string }> = {

@@ -2,7 +2,7 @@
 
 import { TimeLines } from "@/components/server-metrics/time-lines";
 import { timeRows } from "@/lib/metrics/server-metrics/chart-rows";
-import type { SmSeriesPayload } from "@/lib/metrics/server-metrics/chart-schemas";
+import type { SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 
 /** Hit rate per interval: Δcached / Δprompt over the picked endpoints' prefill side. */
 export function ChartLineHitRate({

@@ -3,7 +3,7 @@
 import { TimeLines } from "@/components/server-metrics/time-lines";
 import { formatCount } from "@/lib/format-number";
 import { hasField, timeRows } from "@/lib/metrics/server-metrics/chart-rows";
-import type { SmSeriesPayload } from "@/lib/metrics/server-metrics/chart-schemas";
+import type { SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 
 /** KV usage against capacity: used tokens under the capacity line when capacity is known, else %. */
 export function ChartLineKvUsage({ series }: { series: SmSeriesPayload }) {

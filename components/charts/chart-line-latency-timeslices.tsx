@@ -5,7 +5,7 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import { LEGEND_STYLE } from "@/components/aiperf/axis";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
-import type { timeslicesPayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
+import type { timeslicesPayloadSchema } from "@/lib/api/aiperf-charts";
 
 /**
  * aiperf's own per-timeslice TTFT and latency. The x axis is the slice number, not seconds:

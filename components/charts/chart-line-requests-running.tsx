@@ -2,7 +2,7 @@
 
 import { TimeLines } from "@/components/server-metrics/time-lines";
 import { timeRows } from "@/lib/metrics/server-metrics/chart-rows";
-import type { SmSeriesPayload } from "@/lib/metrics/server-metrics/chart-schemas";
+import type { SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 
 /** Running and waiting requests per interval (engine gauges, mean per interval). */
 export function ChartLineRequestsRunning({ series }: { series: SmSeriesPayload }) {

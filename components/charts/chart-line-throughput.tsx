@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { LEGEND_STYLE, secondsTick } from "@/components/aiperf/axis";
 import { ChartContainer } from "@/components/charts/chart-container";
-import type { timelinePayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
+import type { timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 
 /** Completed requests and output tokens per second, by completion time. */
 export function ChartLineThroughput({ data }: { data: z.infer<typeof timelinePayloadSchema> }) {

@@ -5,7 +5,7 @@ import { CartesianGrid, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAx
 import { secondsTick } from "@/components/aiperf/axis";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
-import type { overTimePayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
+import type { overTimePayloadSchema } from "@/lib/api/aiperf-charts";
 import type { LatencyMetricId } from "@/components/aiperf/latency-metric";
 
 type Payload = z.infer<typeof overTimePayloadSchema>;

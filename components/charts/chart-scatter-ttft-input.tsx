@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { CartesianGrid, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
-import type { ttftVsInputPayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
+import type { ttftVsInputPayloadSchema } from "@/lib/api/aiperf-charts";
 
 /** TTFT against prompt length: prefill cost shows as a slope, queueing as a spread. */
 export function ChartScatterTtftInput({ data }: { data: z.infer<typeof ttftVsInputPayloadSchema> }) {

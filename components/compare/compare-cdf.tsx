@@ -10,7 +10,7 @@ import {
   distributionPayloadSchema,
   LATENCY_METRICS,
   type LatencyMetric,
-} from "@/lib/metrics/aiperf-chart-schemas";
+} from "@/lib/api/aiperf-charts";
 import { cdfPoints } from "@/lib/metrics/compare-chart-rows";
 import { runColor } from "./run-colors";
 

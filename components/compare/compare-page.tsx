@@ -5,7 +5,7 @@ import { useQueryStates } from "nuqs";
 import { ChartBarCompareSegments } from "@/components/charts/chart-bar-compare-segments";
 import { CopyLinkButton } from "@/components/run/copy-link-button";
 import { compareQueryOptions } from "@/lib/api/compare-query-options";
-import { COMPARE_STATS, type CompareStat } from "@/lib/metrics/compare";
+import { COMPARE_STATS, type CompareStat } from "@/lib/api/compare-schemas";
 import { CollectorWarning } from "./collector-warning";
 import { CollectorsTable } from "./collectors-table";
 import { useCompareBasket } from "./compare-basket";

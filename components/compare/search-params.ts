@@ -1,6 +1,6 @@
 import { createSearchParamsCache, parseAsArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
-import { LATENCY_METRICS } from "@/lib/metrics/aiperf-chart-schemas";
-import { COMPARE_STATS } from "@/lib/metrics/compare";
+import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
+import { COMPARE_STATS } from "@/lib/api/compare-schemas";
 
 /**
  * URL state of the compare page, shared by the server page (prefetch) and the client: the

@@ -21,7 +21,7 @@ import {
   STATISTICS,
   stepsPayloadSchema,
   TRTLLM_CHART_KEYS,
-} from "@/lib/metrics/trtllm-payloads";
+} from "@/lib/api/trtllm-charts";
 import { EmptyView } from "./empty-view";
 
 export function BreakdownView({ run }: RunViewProps) {

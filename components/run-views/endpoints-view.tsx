@@ -6,7 +6,7 @@ import { ENDPOINT_COLUMNS } from "@/components/server-metrics/endpoint-table-col
 import { SmStatus } from "@/components/server-metrics/sm-status";
 import { useSmChart } from "@/components/server-metrics/use-sm-chart";
 import { formatCount, formatRate } from "@/lib/format-number";
-import { SM_ENDPOINTS_CHART, smEndpointsPayloadSchema } from "@/lib/metrics/server-metrics/chart-schemas";
+import { SM_ENDPOINTS_CHART, smEndpointsPayloadSchema } from "@/lib/api/server-metrics-charts";
 import { EmptyView } from "./empty-view";
 
 export function EndpointsView({ run }: RunViewProps) {

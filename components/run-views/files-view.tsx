@@ -1,7 +1,7 @@
 "use client";
 
 import type { RunViewProps } from "@/components/run/run-views";
-import { KIND_LABELS } from "@/lib/formats/kinds";
+import { KIND_LABELS } from "@/lib/api/kinds";
 import { formatBytes, formatCount } from "@/lib/format-number";
 
 /** Every uploaded file: detected kind, size, records, skipped lines, warnings, original bytes. */

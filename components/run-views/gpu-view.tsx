@@ -5,7 +5,7 @@ import { useAiperfChart } from "@/components/aiperf/use-aiperf-chart";
 import { ChartLineGpu } from "@/components/charts/chart-line-gpu";
 import type { RunViewProps } from "@/components/run/run-views";
 import { formatNumber } from "@/lib/format-number";
-import { AIPERF_CHART_KEYS, gpuPayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
+import { AIPERF_CHART_KEYS, gpuPayloadSchema } from "@/lib/api/aiperf-charts";
 import { EmptyView } from "./empty-view";
 
 export function GpuView({ run }: RunViewProps) {

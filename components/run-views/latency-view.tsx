@@ -22,7 +22,7 @@ import {
   overTimePayloadSchema,
   timeslicesPayloadSchema,
   ttftVsInputPayloadSchema,
-} from "@/lib/metrics/aiperf-chart-schemas";
+} from "@/lib/api/aiperf-charts";
 import { EmptyView } from "./empty-view";
 
 export function LatencyView({ run }: RunViewProps) {

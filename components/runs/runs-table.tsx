@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { RunListItem } from "@/lib/api/schemas";
-import { KIND_LABELS, type Kind } from "@/lib/formats/kinds";
+import { KIND_LABELS, type Kind } from "@/lib/api/kinds";
 import { formatCount, formatDateTime } from "@/lib/format-number";
 import { StatusBadge } from "./status-badge";
 

@@ -1,6 +1,6 @@
 "use client";
 
-import type { SmEndpointsPayload } from "@/lib/metrics/server-metrics/chart-schemas";
+import type { SmEndpointsPayload } from "@/lib/api/server-metrics-charts";
 import { useEndpointChoice } from "./use-sm-chart";
 
 /** All / one role / one endpoint: drives every time-series chart of the server-metrics views. */

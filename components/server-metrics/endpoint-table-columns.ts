@@ -1,5 +1,5 @@
 import { formatBytes, formatCount, formatNumber, formatRate } from "@/lib/format-number";
-import type { SmEndpointDetail } from "@/lib/metrics/server-metrics/chart-schemas";
+import type { SmEndpointDetail } from "@/lib/api/server-metrics-charts";
 
 export interface EndpointColumn {
   key: keyof SmEndpointDetail | "requestLevelHitRate";

@@ -9,7 +9,7 @@ import {
   SM_ENDPOINTS_CHART,
   smEndpointsPayloadSchema,
   smSeriesPayloadSchema,
-} from "@/lib/metrics/server-metrics/chart-schemas";
+} from "@/lib/api/server-metrics-charts";
 
 /** One server-metrics chart payload (computed at ingest, cached for good); `key` null = not needed. */
 export function useSmChart<S extends z.ZodType>(runId: string, key: string | null, schema: S) {

@@ -1,6 +1,5 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import type { CompareStat } from "@/lib/metrics/compare";
-import { compareResponseSchema } from "./compare-schemas";
+import { compareResponseSchema, type CompareStat } from "./compare-schemas";
 import { fetchJson } from "./fetch-json";
 
 export interface CompareParams {

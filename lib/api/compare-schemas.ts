@@ -4,9 +4,12 @@
  */
 import { z } from "zod";
 import { endpointRoleSchema, runSummarySchema } from "@/lib/api/schemas";
-import { COMPARE_STATS } from "@/lib/metrics/compare";
 
 export const MAX_COMPARED_RUNS = 8;
+
+/** The statistic a comparison reads from every latency distribution. */
+export const COMPARE_STATS = ["mean", "p50", "p90", "p99"] as const;
+export type CompareStat = (typeof COMPARE_STATS)[number];
 
 export const compareQuerySchema = z.object({
   runs: z

@@ -3,7 +3,7 @@
  * handlers import the same schemas; types come from them.
  */
 import { z } from "zod";
-import { KINDS } from "@/lib/formats/kinds";
+import { KINDS } from "./kinds";
 
 export const statsSchema = z.object({
   count: z.number(),

@@ -1,17 +1,4 @@
-/** Every input kind of design.md §3. Detected by content (lib/formats/detect.ts), never by file name. */
-export const KINDS = [
-  "trtllm-perf-metrics",
-  "aiperf-records",
-  "aiperf-summary",
-  "aiperf-server-metrics",
-  "aiperf-gpu-telemetry",
-  "aiperf-inputs",
-  "server-log",
-  "engine-config",
-  "unknown",
-] as const;
-
-export type Kind = (typeof KINDS)[number];
+import type { Kind } from "@/lib/api/kinds";
 
 /**
  * The concrete layout inside a kind, so a parser knows how to read it:
@@ -43,15 +30,3 @@ export interface Detected {
   kind: Kind;
   format: Format;
 }
-
-export const KIND_LABELS: Record<Kind, string> = {
-  "trtllm-perf-metrics": "TensorRT-LLM perf metrics",
-  "aiperf-records": "aiperf per-request records",
-  "aiperf-summary": "aiperf summary",
-  "aiperf-server-metrics": "server metrics",
-  "aiperf-gpu-telemetry": "GPU telemetry",
-  "aiperf-inputs": "aiperf inputs",
-  "server-log": "server log",
-  "engine-config": "engine config",
-  unknown: "not recognised",
-};

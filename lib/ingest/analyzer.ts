@@ -8,7 +8,8 @@
 import type { Readable } from "node:stream";
 import type { Collectors, EndpointRow, SummaryBlocks } from "@/lib/api/schemas";
 import type { FileWarning } from "@/lib/formats/json-lines";
-import type { Format, Kind } from "@/lib/formats/kinds";
+import type { Kind } from "@/lib/api/kinds";
+import type { Format } from "@/lib/formats/kinds";
 import type { Db } from "@/lib/store/db";
 import type { DialectName } from "@/lib/store/dialect";
 

@@ -9,7 +9,8 @@
  * stored files back through the same IngestSession.
  */
 import type { UploadResponse } from "@/lib/api/schemas";
-import type { Format, Kind } from "@/lib/formats/kinds";
+import type { Kind } from "@/lib/api/kinds";
+import type { Format } from "@/lib/formats/kinds";
 import type { AppContext } from "@/lib/server/app-context";
 import { startHeartbeat } from "@/lib/runs/interrupted-ingest";
 import { newFileId, newRunId } from "@/lib/store/ids";

@@ -8,7 +8,7 @@
 import type { RequestsBlock, Stats } from "@/lib/api/schemas";
 import type { AiperfSummary, SummaryMetric } from "@/lib/formats/aiperf-summary";
 import { isTimeUnit, toMs } from "@/lib/formats/aiperf-units";
-import type { AgreementRow } from "./aiperf-chart-schemas";
+import type { AgreementRow } from "@/lib/api/aiperf-charts";
 
 const COMPARED: Array<{ tag: string; label: string; ours: keyof RequestsBlock }> = [
   { tag: "time_to_first_token", label: "TTFT (ms)", ours: "ttftMs" },

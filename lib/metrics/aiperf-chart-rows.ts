@@ -1,5 +1,5 @@
 /** Pure mappings from aiperf chart payloads to the rows Recharts draws (and CSV exports). */
-import type { Distribution, GpuPayload } from "./aiperf-chart-schemas";
+import type { Distribution, GpuPayload } from "@/lib/api/aiperf-charts";
 
 export interface HistogramRow {
   /** Bin centre, the x position */

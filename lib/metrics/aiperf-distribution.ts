@@ -1,5 +1,5 @@
 /** Histogram and CDF of one metric, with the p50/p90/p99 markers the latency view draws. */
-import type { Distribution } from "./aiperf-chart-schemas";
+import type { Distribution } from "@/lib/api/aiperf-charts";
 import { percentileSorted, sortedFinite } from "./stats";
 
 const CDF_POINTS = 200;

@@ -8,7 +8,7 @@ import type { AiperfSummary } from "@/lib/formats/aiperf-summary";
 import type { TimesliceExport } from "@/lib/formats/aiperf-timeslices";
 import type { AnalyzerResult } from "@/lib/ingest/analyzer";
 import { compareWithSummary, disagreementWarning } from "./aiperf-agreement";
-import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "./aiperf-chart-schemas";
+import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import { theoreticalCacheHitRate } from "./aiperf-theoretical-hit-rate";
 import { computeDistribution } from "./aiperf-distribution";
 import { overTimePayload, timelinePayload, ttftVsInputPayload } from "./aiperf-timeline";

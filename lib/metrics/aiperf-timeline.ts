@@ -8,7 +8,7 @@ import type {
   overTimePayloadSchema,
   timelinePayloadSchema,
   ttftVsInputPayloadSchema,
-} from "./aiperf-chart-schemas";
+} from "@/lib/api/aiperf-charts";
 import { FLAG_ERROR, FLAG_WARMUP, type RequestLog } from "./requests-log";
 
 export const MAX_POINTS = 2000;

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { TimesliceExport } from "@/lib/formats/aiperf-timeslices";
 import type { SummaryMetric } from "@/lib/formats/aiperf-summary";
 import { isTimeUnit, toMs } from "@/lib/formats/aiperf-units";
-import type { timeslicesPayloadSchema } from "./aiperf-chart-schemas";
+import type { timeslicesPayloadSchema } from "@/lib/api/aiperf-charts";
 
 function stat(m: SummaryMetric | undefined, key: "avg" | "p99"): number | null {
   const v = m?.[key];

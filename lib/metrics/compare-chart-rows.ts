@@ -3,7 +3,7 @@
  * tested.
  */
 import type { RunSummary } from "@/lib/api/schemas";
-import type { CompareStat } from "./compare";
+import type { CompareStat } from "@/lib/api/compare-schemas";
 
 export interface SegmentBarRow {
   runId: string;

@@ -2,10 +2,8 @@
  * Run-against-baseline deltas for the compare page. Pure: takes run summaries, returns rows.
  * Every metric carries its direction so "better" and "worse" are never guessed from the sign.
  */
+import type { CompareStat } from "@/lib/api/compare-schemas";
 import type { RunSummary, Stats } from "@/lib/api/schemas";
-
-export const COMPARE_STATS = ["mean", "p50", "p90", "p99"] as const;
-export type CompareStat = (typeof COMPARE_STATS)[number];
 
 /** lower: latency, time. higher: throughput, hit rate, capacity, bandwidth. neutral: context only. */
 export type Direction = "lower" | "higher" | "neutral";

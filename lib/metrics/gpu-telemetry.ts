@@ -6,7 +6,7 @@
  * double the energy, so GPUs are de-duplicated by `gpu_uuid` for energy.
  */
 import type { GpuSample } from "@/lib/formats/aiperf-gpu-telemetry";
-import type { GpuPayload } from "./aiperf-chart-schemas";
+import type { GpuPayload } from "@/lib/api/aiperf-charts";
 import { MAX_POINTS } from "./aiperf-timeline";
 
 interface GpuTrack {

@@ -9,7 +9,7 @@ import type {
   SegmentSharePayload,
   SegmentsPayload,
   Statistic,
-} from "./trtllm-payloads";
+} from "@/lib/api/trtllm-charts";
 
 /** The segment's colour variable (app/globals.css): `--seg-` + name with `_` → `-`. */
 export function segmentColour(name: string): string {

@@ -1,5 +1,5 @@
 /** One request's steps as timeline bars (pure; drawn by chart-area-waterfall-steps.tsx). */
-import type { RequestDetail } from "./trtllm-payloads";
+import type { RequestDetail } from "@/lib/api/trtllm-charts";
 
 export const STEP_LANES = ["GPU", "CPU"] as const;
 

@@ -5,7 +5,7 @@
  */
 import { StepList, type Seconds, type TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
 import { MAX_CORRECTED_GAP_S } from "./trtllm-clock-offset";
-import type { StepEntry, StepMetric } from "./trtllm-payloads";
+import type { StepEntry, StepMetric } from "@/lib/api/trtllm-charts";
 
 const ms = (a: Seconds, b: Seconds) => (a === null || b === null ? null : (b - a) * 1000);
 

@@ -28,7 +28,7 @@ import {
   type SegmentSharePayload,
   type SegmentsPayload,
   type StepsPayload,
-} from "./trtllm-payloads";
+} from "@/lib/api/trtllm-charts";
 import type { WorkerRole } from "./trtllm-roles";
 import { StepValues, packedStepsJson, roundMs } from "./trtllm-steps";
 

@@ -8,9 +8,9 @@ import type { z } from "zod";
 import { chartVersion } from "@/lib/api/chart-version";
 import { runChartQueryOptions } from "@/lib/api/query-options";
 import type { RunSummary } from "@/lib/api/schemas";
-import { AIPERF_CHART_KEYS, distributionPayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
-import { SM_ENDPOINTS_CHART, smEndpointsPayloadSchema } from "@/lib/metrics/server-metrics/chart-schemas";
-import { segmentsPayloadSchema, TRTLLM_CHART_KEYS } from "@/lib/metrics/trtllm-payloads";
+import { AIPERF_CHART_KEYS, distributionPayloadSchema } from "@/lib/api/aiperf-charts";
+import { SM_ENDPOINTS_CHART, smEndpointsPayloadSchema } from "@/lib/api/server-metrics-charts";
+import { segmentsPayloadSchema, TRTLLM_CHART_KEYS } from "@/lib/api/trtllm-charts";
 import type { Db } from "@/lib/store/db";
 import { getChartData } from "@/lib/store/runs-repo";
 

@@ -1,6 +1,6 @@
 import type { RunSummary, SummaryBlocks } from "@/lib/api/schemas";
 import type { FileWarning } from "@/lib/formats/json-lines";
-import type { Kind } from "@/lib/formats/kinds";
+import type { Kind } from "@/lib/api/kinds";
 import type { Db } from "@/lib/store/db";
 import { getFiles, getRun, type FileRow, type RunRow } from "@/lib/store/runs-repo";
 

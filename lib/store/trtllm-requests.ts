@@ -1,6 +1,6 @@
 /** Reads of the TensorRT-LLM per-request rows for the drill-down routes. */
 import { segmentsFor, type SegmentValue } from "@/lib/metrics/time-breakdown";
-import type { RequestDetail, RequestSample, SampleSort } from "@/lib/metrics/trtllm-payloads";
+import type { RequestDetail, RequestSample, SampleSort } from "@/lib/api/trtllm-charts";
 import { unpackSteps, type PackedStep } from "@/lib/metrics/trtllm-steps";
 import type { Db } from "./db";
 

@@ -3,11 +3,7 @@ import { POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { runSummarySchema } from "@/lib/api/schemas";
-import {
-  distributionPayloadSchema,
-  gpuPayloadSchema,
-  timelinePayloadSchema,
-} from "@/lib/metrics/aiperf-chart-schemas";
+import { distributionPayloadSchema, gpuPayloadSchema, timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 import { fixture, idParams, uploadRequest, useTestApp } from "../helpers/test-app";
 
 let cleanup: () => Promise<void>;

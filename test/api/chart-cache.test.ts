@@ -5,7 +5,7 @@ import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import { chartVersion } from "@/lib/api/chart-version";
 import { runSummarySchema } from "@/lib/api/schemas";
-import { AIPERF_CHART_KEYS } from "@/lib/metrics/aiperf-chart-schemas";
+import { AIPERF_CHART_KEYS } from "@/lib/api/aiperf-charts";
 import { IMMUTABLE_CACHE } from "@/lib/server/http";
 import { fixture, idParams, uploadRequest, useTestApp } from "../helpers/test-app";
 

@@ -7,7 +7,7 @@ import { POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { runSummarySchema } from "@/lib/api/schemas";
-import { smEndpointsPayloadSchema } from "@/lib/metrics/server-metrics/chart-schemas";
+import { smEndpointsPayloadSchema } from "@/lib/api/server-metrics-charts";
 import { fixture, idParams, uploadRequest, useTestApp } from "../helpers/test-app";
 
 let cleanup: () => Promise<void>;

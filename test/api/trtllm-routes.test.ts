@@ -7,11 +7,7 @@ import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { GET as getSample } from "@/app/api/runs/[id]/trtllm/requests/route";
 import { GET as getDetail } from "@/app/api/runs/[id]/trtllm/requests/[idx]/route";
-import {
-  requestDetailSchema,
-  requestSampleSchema,
-  segmentsPayloadSchema,
-} from "@/lib/metrics/trtllm-payloads";
+import { requestDetailSchema, requestSampleSchema, segmentsPayloadSchema } from "@/lib/api/trtllm-charts";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { idParams, uploadRequest, useTestApp } from "../helpers/test-app";
 

@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  agreementPayloadSchema,
-  errorsPayloadSchema,
-  gpuPayloadSchema,
-} from "@/lib/metrics/aiperf-chart-schemas";
+import { agreementPayloadSchema, errorsPayloadSchema, gpuPayloadSchema } from "@/lib/api/aiperf-charts";
 import { analyze, fixtureFile } from "./aiperf-helpers";
 
 describe("aiperf analyzer on the qwen-c4 artifacts", () => {

@@ -2,11 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  agreementPayloadSchema,
-  gpuPayloadSchema,
-  timelinePayloadSchema,
-} from "@/lib/metrics/aiperf-chart-schemas";
+import { agreementPayloadSchema, gpuPayloadSchema, timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { analyze, diskFile } from "./aiperf-helpers";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { timeslicesPayloadSchema } from "@/lib/metrics/aiperf-chart-schemas";
+import { timeslicesPayloadSchema } from "@/lib/api/aiperf-charts";
 import { analyze, fixtureFile } from "./aiperf-helpers";
 
 describe("aiperf timeslice exports", () => {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectKind, DETECT_HEAD_BYTES } from "@/lib/formats/detect";
-import type { Kind } from "@/lib/formats/kinds";
+import type { Kind } from "@/lib/api/kinds";
 
 const FIXTURES = path.resolve(__dirname, "../fixtures");
 

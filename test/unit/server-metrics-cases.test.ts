@@ -7,7 +7,7 @@ import { WarningLog } from "@/lib/formats/json-lines";
 import { parseServerMetricsJson } from "@/lib/formats/server-metrics-json";
 import { summarizeServerMetrics } from "@/lib/metrics/server-metrics/summarize";
 import { buildServerMetricsCharts } from "@/lib/metrics/server-metrics/charts";
-import type { SmEndpointsPayload } from "@/lib/metrics/server-metrics/chart-schemas";
+import type { SmEndpointsPayload } from "@/lib/api/server-metrics-charts";
 
 type Stats = Record<string, number>;
 interface S {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { endpointBarRows, hasField, seriesChartKey, timeRows } from "@/lib/metrics/server-metrics/chart-rows";
-import type { SmEndpointDetail, SmSeriesPayload } from "@/lib/metrics/server-metrics/chart-schemas";
+import type { SmEndpointDetail, SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 
 const row = (endpoint: string, role: SmEndpointDetail["role"], hitRate: number | null) =>
   ({ endpoint, role, hitRate, kvCapacityTokens: null }) as unknown as SmEndpointDetail;

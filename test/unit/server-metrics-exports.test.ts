@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SmEndpointsPayload, SmSeriesPayload } from "@/lib/metrics/server-metrics/chart-schemas";
+import type { SmEndpointsPayload, SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 import { analyzeFiles } from "./server-metrics-helpers";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-sm-"));

@@ -8,7 +8,7 @@ import {
   stackedStatRow,
   waterfallRows,
 } from "@/lib/metrics/trtllm-chart-rows";
-import type { RequestDetail, SegmentsPayload } from "@/lib/metrics/trtllm-payloads";
+import type { RequestDetail, SegmentsPayload } from "@/lib/api/trtllm-charts";
 
 const payload: SegmentsPayload = {
   mode: "aggregated",

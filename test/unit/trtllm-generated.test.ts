@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { computeStats } from "@/lib/metrics/stats";
 import { unpackSteps } from "@/lib/metrics/trtllm-steps";
-import { TRTLLM_CHART_KEYS, type KvHitRatePayload, type StepsPayload } from "@/lib/metrics/trtllm-payloads";
+import { TRTLLM_CHART_KEYS, type KvHitRatePayload, type StepsPayload } from "@/lib/api/trtllm-charts";
 import { generateTrtllmRun, type GenerateOptions } from "../generators/trtllm.mjs";
 import { analyzeTrtllm, trtllmDiskFile, type TrtllmRun } from "../generators/trtllm-ingest";
 

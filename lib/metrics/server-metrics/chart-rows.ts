@@ -4,7 +4,7 @@
  * instead of dropping to 0.
  */
 import type { EndpointRole } from "@/lib/api/schemas";
-import type { SmEndpointDetail, SmEndpointsPayload, SmSeriesPayload } from "./chart-schemas";
+import type { SmEndpointDetail, SmEndpointsPayload, SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 
 export interface EndpointBarRow {
   endpoint: string;

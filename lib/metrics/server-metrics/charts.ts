@@ -9,7 +9,7 @@ import {
   type SmEndpointsPayload,
   type SmRoleSubtotal,
   type SmSeriesPayload,
-} from "./chart-schemas";
+} from "@/lib/api/server-metrics-charts";
 import type { EndpointFacts } from "./endpoint-facts";
 import { combineCache, combineUsage, prefillSide, ROLE_ORDER, type ServerMetricsSummary } from "./summarize";
 import { buildSeries } from "./timeseries";

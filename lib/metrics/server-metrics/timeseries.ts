@@ -4,7 +4,7 @@
  * endpoints, the same formula as the headline, so the chart and the number agree. At most
  * MAX_POINTS intervals: longer runs merge neighbouring intervals (counters add, gauges average).
  */
-import type { SmPoint, SmSeriesPayload } from "./chart-schemas";
+import type { SmPoint, SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 import {
   DYNAMO_USAGE_GAUGES,
   HIT_RATE_GAUGES,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requestSampleSchema, SAMPLE_SORTS } from "@/lib/metrics/trtllm-payloads";
+import { requestSampleSchema, SAMPLE_SORTS } from "@/lib/api/trtllm-charts";
 import { getAppContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/handle";
 import { jsonError, jsonOk, notFound } from "@/lib/server/http";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requestDetailSchema } from "@/lib/metrics/trtllm-payloads";
+import { requestDetailSchema } from "@/lib/api/trtllm-charts";
 import { getAppContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/handle";
 import { jsonOk, notFound } from "@/lib/server/http";

@@ -1,0 +1,30 @@
+/**
+ * The input kinds a file can be: part of every file row the API returns, so the wire contract
+ * owns them. Detection by content lives in lib/formats/detect.ts.
+ */
+export const KINDS = [
+  "trtllm-perf-metrics",
+  "aiperf-records",
+  "aiperf-summary",
+  "aiperf-server-metrics",
+  "aiperf-gpu-telemetry",
+  "aiperf-inputs",
+  "server-log",
+  "engine-config",
+  "unknown",
+] as const;
+
+export type Kind = (typeof KINDS)[number];
+
+/** How the browser names each kind. */
+export const KIND_LABELS: Record<Kind, string> = {
+  "trtllm-perf-metrics": "TensorRT-LLM perf metrics",
+  "aiperf-records": "aiperf per-request records",
+  "aiperf-summary": "aiperf summary",
+  "aiperf-server-metrics": "server metrics",
+  "aiperf-gpu-telemetry": "GPU telemetry",
+  "aiperf-inputs": "aiperf inputs",
+  "server-log": "server log",
+  "engine-config": "engine config",
+  unknown: "not recognised",
+};
