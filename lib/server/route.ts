@@ -15,7 +15,10 @@ export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema>
   listsRuns?: boolean;
   /** Path parameters. A path that fails them names nothing, and gets the same 404 as an unknown run. */
   params?: P;
-  /** What the path names, for that 404's message ("run" when not given). */
+  /**
+   * What the path names, for the 404 of a path that fails `params` or whose handler answers
+   * `null` ("run" when not given).
+   */
   resource?: string;
   query?: Q;
   /**
@@ -40,14 +43,14 @@ export type RouteHandler<P extends Schema> = P extends z.ZodType
 
 /**
  * A route handler from its contract and its work: the handler runs only once the request is
- * allowed and its parameters, query and body have passed their schemas, and whatever it
- * returns or throws leaves as a response in the one error shape.
+ * allowed and its parameters, query and body have passed their schemas; it answers a response,
+ * or `null` when nothing exists at the path, and whatever it throws leaves in the one error shape.
  */
 export function route<
   P extends Schema = undefined,
   Q extends Schema = undefined,
   B extends Schema = undefined,
->(spec: RouteSpec<P, Q, B>, fn: (input: RouteInput<P, Q, B>) => Promise<Response>): RouteHandler<P> {
+>(spec: RouteSpec<P, Q, B>, fn: (input: RouteInput<P, Q, B>) => Promise<Response | null>): RouteHandler<P> {
   const handler = async (req: Request, ctx?: { params?: Promise<unknown> }): Promise<Response> => {
     try {
       const app = await getAppContext();
@@ -63,11 +66,8 @@ export function route<
       if (query && !query.success) return badRequest("query", query.error);
       const body = spec.body?.safeParse(await readJsonBody(req));
       if (body && !body.success) return badRequest("JSON body", body.error);
-      return await fn({ req, app, params: params?.data, query: query?.data, body: body?.data } as RouteInput<
-        P,
-        Q,
-        B
-      >);
+      const input = { req, app, params: params?.data, query: query?.data, body: body?.data };
+      return (await fn(input as RouteInput<P, Q, B>)) ?? notFound(spec.resource);
     } catch (err) {
       return errorResponse(err);
     }
@@ -114,7 +114,7 @@ function isStorageFull(err: unknown): boolean {
  * A thrown error as a response: client mistakes keep their status, an unavailable store is a
  * 503, a full one a 507, anything else a 500 without internals.
  */
-export function errorResponse(err: unknown): Response {
+function errorResponse(err: unknown): Response {
   if (err instanceof UploadError) return jsonError(err.status, err.code, err.message, err.details);
   if (isStoreUnavailable(err))
     return jsonError(503, "store_unavailable", "the database is busy or unreachable; try again shortly");

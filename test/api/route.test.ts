@@ -123,6 +123,12 @@ describe("validation", () => {
     expect(calls).toHaveLength(0);
   });
 
+  it("answers a handler's null with the same 404", async () => {
+    const res = await route({ auth: "read", resource: "file" }, async () => null)(request());
+    expect(res.status).toBe(404);
+    expect(await errorOf(res)).toEqual({ code: "not_found", message: "file not found" });
+  });
+
   it("refuses a query that fails its schema with bad_request, saying where", async () => {
     const { calls, fn } = echo();
     const res = await route(spec, fn)(request("?limit=0&sort=c"), params({ id: ID, n: "1" }));

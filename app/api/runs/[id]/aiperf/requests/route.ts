@@ -1,7 +1,7 @@
 import { runParamsSchema } from "@/lib/api/route-params";
 import { slowestRequests } from "@/lib/metrics/aiperf-slowest";
 import { requestListQuerySchema, requestListSchema } from "@/lib/metrics/requests-query";
-import { jsonOk, notFound } from "@/lib/server/http";
+import { jsonOk } from "@/lib/server/http";
 import { route } from "@/lib/server/route";
 import { getRun } from "@/lib/store/runs-repo";
 
@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 export const GET = route(
   { auth: "read", params: runParamsSchema, query: requestListQuerySchema },
   async ({ app, params: { id }, query }) => {
-    if (!(await getRun(app.store.db, id))) return notFound();
+    if (!(await getRun(app.store.db, id))) return null;
     return jsonOk(requestListSchema, await slowestRequests(app.store.db, id, query));
   },
 );

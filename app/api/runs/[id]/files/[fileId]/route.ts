@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { fileParamsSchema } from "@/lib/api/route-params";
-import { jsonError, notFound } from "@/lib/server/http";
+import { jsonError } from "@/lib/server/http";
 import { route } from "@/lib/server/route";
 import { getFile } from "@/lib/store/runs-repo";
 
@@ -11,7 +11,7 @@ export const GET = route(
   { auth: "read", params: fileParamsSchema, resource: "file" },
   async ({ app, params: { id, fileId } }) => {
     const file = await getFile(app.store.db, id, fileId);
-    if (!file) return notFound("file");
+    if (!file) return null;
     if (!(await app.blobs.has(file.sha256)))
       return jsonError(404, "file_missing", "the stored bytes of this file are missing from the blob store");
     const stream = await app.blobs.open(file.sha256);

@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 export const GET = route(
   { auth: "read", params: runParamsSchema, query: sampleQuerySchema },
   async ({ app, params: { id }, query: { sort, order, limit } }) => {
-    if (!(await getRun(app.store.db, id))) return notFound();
+    if (!(await getRun(app.store.db, id))) return null;
     const sample = await sampleRequests(app.store.db, id, sort, order, limit);
     if (!sample) return notFound("TensorRT-LLM requests");
     return jsonOk(requestSampleSchema, sample);

@@ -1,6 +1,6 @@
 import { requestParamsSchema } from "@/lib/api/route-params";
 import { requestDetailSchema } from "@/lib/api/trtllm-charts";
-import { jsonOk, notFound } from "@/lib/server/http";
+import { jsonOk } from "@/lib/server/http";
 import { route } from "@/lib/server/route";
 import { requestDetail } from "@/lib/store/trtllm-requests";
 
@@ -11,7 +11,6 @@ export const GET = route(
   { auth: "read", params: requestParamsSchema, resource: "request" },
   async ({ app, params: { id, idx } }) => {
     const detail = await requestDetail(app.store.db, id, idx);
-    if (!detail) return notFound("request");
-    return jsonOk(requestDetailSchema, detail);
+    return detail && jsonOk(requestDetailSchema, detail);
   },
 );
