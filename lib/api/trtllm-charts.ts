@@ -95,6 +95,16 @@ export const stepsPayloadSchema = z.object({
 export const SAMPLE_SORTS = ["ttft", "e2e", "arrival"] as const;
 export type SampleSort = (typeof SAMPLE_SORTS)[number];
 
+/** A request sample holds at most this many requests: the cap on points per series of every chart route. */
+export const MAX_SAMPLE = 2000;
+
+/** Query of GET /api/runs/{id}/trtllm/requests. */
+export const sampleQuerySchema = z.object({
+  sort: z.enum(SAMPLE_SORTS).default("arrival"),
+  order: z.enum(["asc", "desc"]).default("asc"),
+  limit: z.coerce.number().int().min(1).max(MAX_SAMPLE).default(MAX_SAMPLE),
+});
+
 export const requestSampleSchema = z.object({
   mode: z.enum(["aggregated", "disaggregated"]),
   total: z.number(),

@@ -1,11 +1,8 @@
 /** Reads of the TensorRT-LLM per-request rows for the drill-down routes. */
 import { segmentsFor, type SegmentValue } from "@/lib/metrics/time-breakdown";
-import type { RequestDetail, RequestSample, SampleSort } from "@/lib/api/trtllm-charts";
+import { MAX_SAMPLE, type RequestDetail, type RequestSample, type SampleSort } from "@/lib/api/trtllm-charts";
 import { unpackSteps, type PackedStep } from "@/lib/metrics/trtllm-steps";
 import type { Db } from "./db";
-
-/** Chart routes return at most this many points per series (design.md §6). */
-export const MAX_SAMPLE = 2000;
 
 const SORT_COLUMN = { ttft: "ttft_ms", e2e: "e2e_ms", arrival: "arrival_ms" } as const;
 

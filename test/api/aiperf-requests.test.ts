@@ -34,7 +34,12 @@ describe("GET /api/runs/{id}/aiperf/requests", () => {
     expect(body.rows[0].requestId).toMatch(/^[0-9a-f-]{36}$/);
     const first = requestListSchema.parse(await (await get(id, "sort=start&order=asc&limit=1")).json());
     expect(first.rows[0].startS).toBe(0);
-    expect((await get(id, "sort=bogus")).status).toBe(400);
+    const bad = await get(id, "sort=bogus");
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toMatchObject({
+      code: "bad_request",
+      message: expect.stringContaining("sort"),
+    });
     expect((await get("AAAAAAAAAAAAAAAAAAAAAA", "")).status).toBe(404);
   });
 });

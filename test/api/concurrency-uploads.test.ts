@@ -32,7 +32,7 @@ export async function parallelUploadsWithReaders(n: number): Promise<{ ids: stri
   const seen = new Set<string>();
   const readers = Array.from({ length: 3 }, async (_, r) => {
     while (uploading) {
-      if (r === 0) reads.push((await health()).status);
+      if (r === 0) reads.push((await health(new Request("http://localhost/api/health"))).status);
       if (r === 1) {
         const res = await listRuns(new Request("http://localhost/api/runs?limit=100"));
         reads.push(res.status);

@@ -217,7 +217,7 @@ describe("big hostile inputs (generated)", () => {
     const reader = (async () => {
       while (uploading) {
         reads.push(
-          (await health()).status,
+          (await health(new Request("http://localhost/api/health"))).status,
           (await listRuns(new Request("http://localhost/api/runs"))).status,
         );
         await new Promise((r) => setTimeout(r, 20));

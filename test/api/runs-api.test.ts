@@ -177,6 +177,7 @@ describe("runs", () => {
     expect((await list("?q=h10")).runs.map((r: { name: string }) => r.name)).toEqual(["gamma", "beta"]);
     expect((await list("?label=base")).runs.map((r: { name: string }) => r.name)).toEqual(["beta", "alpha"]);
     expect((await list("?q=100%25")).runs).toEqual([]);
+    expect((await list("?limit=0")).error.code).toBe("bad_request");
     expect(page1.runs[0]).toMatchObject({
       status: "ready",
       kinds: ["aiperf-records"],
@@ -218,6 +219,7 @@ describe("runs", () => {
       idParams(body.id),
     );
     expect(bad.status).toBe(400);
+    expect((await bad.json()).error.code).toBe("bad_request");
   });
 
   it("deletes a run and the raw files no other run shares", async () => {
@@ -264,6 +266,9 @@ describe("runs", () => {
   });
 
   it("health names the store", async () => {
-    expect(await (await health()).json()).toEqual({ ok: true, store: "sqlite" });
+    expect(await (await health(new Request("http://localhost/api/health"))).json()).toEqual({
+      ok: true,
+      store: "sqlite",
+    });
   });
 });

@@ -79,7 +79,7 @@ describe("RUNLENS_API_TOKEN", () => {
     const up = await uploadAs(bearer(TOKEN));
     expect(up.status).toBe(201);
     const { id, files } = await up.json();
-    expect((await health()).status).toBe(200);
+    expect((await health(new Request("http://localhost/api/health"))).status).toBe(200);
     expect((await listRuns(new Request(url("/api/runs")))).status).toBe(200);
     expect((await getRun(new Request(url(`/api/runs/${id}`)), idParams(id))).status).toBe(200);
     const file = await download(new Request(url("/x")), {

@@ -63,9 +63,9 @@ describe("TensorRT-LLM routes", () => {
 
   it("rejects a bad sort and answers 404 for unknown runs", async () => {
     const { id } = await uploadGenerated(5);
-    expect((await getSample(url(`/api/runs/${id}/trtllm/requests?sort=bogus`), idParams(id))).status).toBe(
-      400,
-    );
+    const bad = await getSample(url(`/api/runs/${id}/trtllm/requests?sort=bogus`), idParams(id));
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.code).toBe("bad_request");
     const missing = "AAAAAAAAAAAAAAAAAAAAAA";
     expect((await getSample(url(`/api/runs/${missing}/trtllm/requests`), idParams(missing))).status).toBe(
       404,

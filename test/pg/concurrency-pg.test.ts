@@ -70,7 +70,7 @@ describe.skipIf(!PG_URL)("PostgreSQL concurrency and outages", () => {
     const reads: number[] = [];
     const readers = (async () => {
       while (uploading) {
-        reads.push((await health()).status);
+        reads.push((await health(new Request("http://localhost/api/health"))).status);
         const res = await listRuns(new Request("http://localhost/api/runs?limit=100"));
         reads.push(res.status);
         for (const run of (await res.json()).runs.slice(0, 3))
@@ -154,10 +154,10 @@ describe.skipIf(!PG_URL)("PostgreSQL concurrency and outages", () => {
   });
 
   it("answers 503 while the database is unreachable and recovers when it returns", async () => {
-    expect((await health()).status).toBe(200);
+    expect((await health(new Request("http://localhost/api/health"))).status).toBe(200);
     await proxy.cut();
     const down = [
-      await health(),
+      await health(new Request("http://localhost/api/health")),
       await listRuns(new Request("http://localhost/api/runs")),
       await upload(uploadNo(7)),
     ];
@@ -166,7 +166,7 @@ describe.skipIf(!PG_URL)("PostgreSQL concurrency and outages", () => {
       expect((await res.json()).error.code).toBe("store_unavailable");
     }
     await proxy.start();
-    expect((await health()).status).toBe(200);
+    expect((await health(new Request("http://localhost/api/health"))).status).toBe(200);
     expect((await listRuns(new Request("http://localhost/api/runs"))).status).toBe(200);
     expect((await upload(uploadNo(7))).status).toBe(201);
   });

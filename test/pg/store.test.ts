@@ -19,7 +19,10 @@ describe.skipIf(!PG_URL)("PostgreSQL store", () => {
   const t = usePgTestApp();
 
   it("health names postgres", async () => {
-    expect(await (await health()).json()).toEqual({ ok: true, store: "postgres" });
+    expect(await (await health(new Request("http://localhost/api/health"))).json()).toEqual({
+      ok: true,
+      store: "postgres",
+    });
   });
 
   it("uploads, lists, reads, downloads, re-ingests and deletes", async () => {

@@ -1,11 +1,9 @@
 import { sql } from "kysely";
-import { getAppContext } from "@/lib/server/app-context";
-import { handle } from "@/lib/server/handle";
+import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = handle(async () => {
-  const app = await getAppContext();
+export const GET = route({ auth: "read" }, async ({ app }) => {
   await sql`select 1`.execute(app.store.db);
   return Response.json({ ok: true, store: app.store.dialect });
 });

@@ -1,29 +1,20 @@
 import { listQuerySchema, runListSchema, uploadResponseSchema } from "@/lib/api/schemas";
 import { createRunFromUpload, LiveIngest } from "@/lib/ingest/ingest-run";
 import { receiveUpload } from "@/lib/ingest/upload";
-import { getAppContext } from "@/lib/server/app-context";
-import { checkWriteAuth } from "@/lib/server/auth";
-import { handle } from "@/lib/server/handle";
-import { jsonError, jsonOk } from "@/lib/server/http";
+import { jsonOk } from "@/lib/server/http";
+import { route } from "@/lib/server/route";
 import { listRuns } from "@/lib/store/runs-repo";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-export const GET = handle(async (req: Request) => {
-  const app = await getAppContext();
-  if (app.config.privateMode)
-    return jsonError(404, "not_found", "the run list is private; open a run by its link");
-  const parsed = listQuerySchema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
-  if (!parsed.success) return jsonError(400, "bad_query", "invalid list query", parsed.error.issues);
-  return jsonOk(runListSchema, await listRuns(app.store.db, parsed.data));
-});
+export const GET = route({ auth: "read", listsRuns: true, query: listQuerySchema }, async ({ app, query }) =>
+  jsonOk(runListSchema, await listRuns(app.store.db, query)),
+);
 
-export const POST = handle(async (req: Request) => {
-  const app = await getAppContext();
-  const denied = checkWriteAuth(req, app.config);
-  if (denied) return denied;
-  // Files are analysed while they arrive; a refused or broken upload takes its run with it.
+/** Multipart upload, streamed: files are analysed while they arrive (no body schema, so the body is unread). */
+export const POST = route({ auth: "write" }, async ({ req, app }) => {
+  // A refused or broken upload takes its run with it.
   const live = new LiveIngest(app);
   let upload;
   try {

@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
 import { storedChartVersion } from "@/lib/api/chart-version";
-import { getAppContext } from "@/lib/server/app-context";
-import { handle } from "@/lib/server/handle";
-import { IMMUTABLE_CACHE, notFound } from "@/lib/server/http";
-import { isValidId } from "@/lib/store/ids";
+import { chartParamsSchema, chartQuerySchema } from "@/lib/api/route-params";
+import { IMMUTABLE_CACHE } from "@/lib/server/http";
+import { route } from "@/lib/server/route";
 import { getChartData, getRun } from "@/lib/store/runs-repo";
 
 export const dynamic = "force-dynamic";
@@ -13,17 +12,14 @@ export const dynamic = "force-dynamic";
  * Asked with the run's current chart version (`?v=`, lib/api/chart-version.ts) it is immutable;
  * without it, or with a stale one, it is revalidated by ETag (re-ingest rewrites it in place).
  */
-export const GET = handle(
-  async (req: Request, { params }: { params: Promise<{ id: string; key: string }> }) => {
-    const { id, key } = await params;
-    if (!isValidId(id) || !/^[\w.:-]{1,100}$/.test(key)) return notFound("chart");
-    const app = await getAppContext();
+export const GET = route(
+  { auth: "read", params: chartParamsSchema, resource: "chart", query: chartQuerySchema },
+  async ({ req, app, params: { id, key }, query: { v } }) => {
     const data = await getChartData(app.store.db, id, key);
-    if (data === undefined) return notFound("chart");
+    if (data === undefined) return null;
     // The run after the payload: a re-ingest committing in between makes the version stale, never
     // the payload older than the version it is cached under.
-    const v = new URL(req.url).searchParams.get("v");
-    const run = v === null ? undefined : await getRun(app.store.db, id);
+    const run = v === undefined ? undefined : await getRun(app.store.db, id);
     const immutable = run?.status === "ready" && v === storedChartVersion(run);
     const etag = `"${createHash("sha1").update(data).digest("base64url")}"`;
     const headers = {

@@ -1,20 +1,17 @@
 import { Readable } from "node:stream";
-import { getAppContext } from "@/lib/server/app-context";
-import { handle } from "@/lib/server/handle";
-import { jsonError, notFound } from "@/lib/server/http";
-import { isValidId } from "@/lib/store/ids";
+import { fileParamsSchema } from "@/lib/api/route-params";
+import { jsonError } from "@/lib/server/http";
+import { route } from "@/lib/server/route";
 import { getFile } from "@/lib/store/runs-repo";
 
 export const dynamic = "force-dynamic";
 
 /** The original bytes of one uploaded file, streamed from the blob store. */
-export const GET = handle(
-  async (_req: Request, { params }: { params: Promise<{ id: string; fileId: string }> }) => {
-    const { id, fileId } = await params;
-    if (!isValidId(id) || !isValidId(fileId)) return notFound("file");
-    const app = await getAppContext();
+export const GET = route(
+  { auth: "read", params: fileParamsSchema, resource: "file" },
+  async ({ app, params: { id, fileId } }) => {
     const file = await getFile(app.store.db, id, fileId);
-    if (!file) return notFound("file");
+    if (!file) return null;
     if (!(await app.blobs.has(file.sha256)))
       return jsonError(404, "file_missing", "the stored bytes of this file are missing from the blob store");
     const stream = await app.blobs.open(file.sha256);
