@@ -36,6 +36,7 @@ export function handle<A extends unknown[]>(
 ): (...args: A) => Promise<Response> {
   return async (...args: A) => {
     try {
+      // eslint-disable-next-line no-restricted-syntax -- a route's own few arguments
       return await fn(...args);
     } catch (err) {
       if (err instanceof UploadError) return jsonError(err.status, err.code, err.message, err.details);
