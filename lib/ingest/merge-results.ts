@@ -66,13 +66,13 @@ export function mergeResults(results: AnalyzerResult[], extraWarnings: string[] 
     timeBreakdown: pick("timeBreakdown"),
     serverMetrics: pick("serverMetrics"),
     endpoints: mergeEndpoints(results),
-    info: results.reduce((info, r) => Object.assign(info, r.info), {}),
+    info: results.reduce<SummaryBlocks["info"]>((info, r) => Object.assign(info, r.info), {}),
     warnings: [...extraWarnings, ...results.flatMap((r) => r.warnings ?? [])],
   };
 }
 
 export function mergeCharts(results: AnalyzerResult[]): Record<string, unknown> {
-  return results.reduce((charts, r) => Object.assign(charts, r.charts), {});
+  return results.reduce<Record<string, unknown>>((charts, r) => Object.assign(charts, r.charts), {});
 }
 
 /** Runs-table columns: the engine from server metrics first, else whichever analyzer named one. */
