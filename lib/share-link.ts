@@ -6,7 +6,7 @@ export function resolveShareLink(params: Record<string, string | string[] | unde
   const ids: string[] = [];
   for (const [key, value] of Object.entries(params)) {
     if (!/^unofficialruns?$/i.test(key) || value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) ids.push(...v.split(","));
+    for (const v of Array.isArray(value) ? value : [value]) for (const id of v.split(",")) ids.push(id);
   }
   const clean = [...new Set(ids.map((s) => s.trim()).filter((s) => /^[A-Za-z0-9_-]{1,64}$/.test(s)))];
   if (clean.length === 0) return "/";

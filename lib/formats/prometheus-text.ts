@@ -85,6 +85,6 @@ export async function readPrometheusText(
     series.set(key, s);
   }
   const set = emptyMetricSet();
-  set.series.push(...series.values());
+  for (const s of series.values()) set.series.push(s);
   return set;
 }

@@ -66,13 +66,13 @@ export function mergeResults(results: AnalyzerResult[], extraWarnings: string[] 
     timeBreakdown: pick("timeBreakdown"),
     serverMetrics: pick("serverMetrics"),
     endpoints: mergeEndpoints(results),
-    info: Object.assign({}, ...results.map((r) => r.info ?? {})),
+    info: results.reduce<SummaryBlocks["info"]>((info, r) => Object.assign(info, r.info), {}),
     warnings: [...extraWarnings, ...results.flatMap((r) => r.warnings ?? [])],
   };
 }
 
 export function mergeCharts(results: AnalyzerResult[]): Record<string, unknown> {
-  return Object.assign({}, ...results.map((r) => r.charts ?? {}));
+  return results.reduce<Record<string, unknown>>((charts, r) => Object.assign(charts, r.charts), {});
 }
 
 /** Runs-table columns: the engine from server metrics first, else whichever analyzer named one. */

@@ -144,7 +144,7 @@ function agreementFor(s: AiperfRunState, warnings: string[]) {
     const compared = compareWithSummary(computeRequestsBlock(sub), summary.summary);
     if (compared.length === 0) continue;
     sources.push(summary.name);
-    rows.push(...compared.map((r) => ({ ...r, source: summary.name })));
+    for (const r of compared) rows.push({ ...r, source: summary.name });
     const w = disagreementWarning(compared, summary.name);
     if (w) warnings.push(w);
   }

@@ -161,7 +161,7 @@ export async function summarizeTrtllm(
   }
 
   const stats = segmentColumnStats(segmentColumns);
-  warnings.push(...stats.warnings);
+  for (const w of stats.warnings) warnings.push(w);
   // Design.md §5.2: block-weighted over prefill-side records when roles are known.
   const runHitRate = prefillTally.requests > 0 ? prefillTally.hitRate() : anyTally.hitRate();
   const transferStats = computeStats(transferBytes);

@@ -116,6 +116,9 @@ function isStorageFull(err: unknown): boolean {
  */
 function errorResponse(err: unknown): Response {
   if (err instanceof UploadError) return jsonError(err.status, err.code, err.message, err.details);
+  // PostgreSQL refusing text it cannot encode: the request's text, not the server, is at fault.
+  if (["22021", "22P05"].includes((err as { code?: string })?.code ?? ""))
+    return jsonError(422, "unstorable_text", "the request holds text the database cannot store");
   if (isStoreUnavailable(err))
     return jsonError(503, "store_unavailable", "the database is busy or unreachable; try again shortly");
   if (isStorageFull(err)) {

@@ -4,6 +4,7 @@ import type { Db } from "./db";
 import { rawSqlite } from "./raw-sqlite";
 import { sqliteWriterFor, WriteQueue } from "./sqlite-writer";
 import type { Database } from "./schema";
+import { storeParams } from "./store-text";
 
 /** Bind parameters per statement stay under both SQLite's (32,766) and PostgreSQL's (65,535) limits. */
 const MAX_PARAMS = 30_000;
@@ -132,6 +133,8 @@ export class BatchInserter<T extends keyof Database & string> {
       let i = 0;
       for (const r of this.rows) for (const c of columns) values[i++] = r[c] ?? null;
     }
+    // The SQLite paths below bypass Kysely's driver, where every other statement is made storable.
+    values = storeParams(values);
     const rows = this.columns ? null : this.rows;
     this.rows = [];
     this.values = [];

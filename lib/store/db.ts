@@ -7,6 +7,7 @@ import type { DialectName } from "./dialect";
 import { allMigrations } from "./migrations";
 import { registerRawSqlite } from "./raw-sqlite";
 import { closeSqliteWriter } from "./sqlite-writer";
+import { storableTextDialect } from "./store-text";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -28,7 +29,7 @@ export function openSqlite(file: string): DbHandle {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: storableTextDialect(new SqliteDialect({ database: sqlite })) });
   registerRawSqlite(db, sqlite);
   return {
     db,
@@ -55,7 +56,7 @@ export function openPostgres(url: string, options: { schema?: string } = {}): Db
   // A connection lost while checked out fails its query (→ 503) but is also emitted on the client,
   // where nobody listens once the pool hands it out: same crash, same cure.
   pool.on("connect", (client) => client.on("error", () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: storableTextDialect(new PostgresDialect({ pool })) });
   return { db, dialect: "postgres", close: () => db.destroy() };
 }
 

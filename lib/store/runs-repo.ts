@@ -6,6 +6,7 @@ import { sql } from "kysely";
 import type { RunListItem, SummaryBlocks } from "@/lib/api/schemas";
 import type { Db } from "./db";
 import type { FilesTable, RunsTable } from "./schema";
+import { storeText } from "./store-text";
 
 export type RunRow = RunsTable;
 export type FileRow = FilesTable;
@@ -20,7 +21,16 @@ export interface NewRun {
   warnings?: string[];
 }
 
-export async function insertRun(db: Db, run: NewRun, files: FileRow[]): Promise<void> {
+/**
+ * Labels as stored: made storable before they are written as JSON and as label rows, so both say
+ * the same, and made storable before de-duplication, so two labels that differ only there are one.
+ */
+function storedLabels(labels: readonly string[]): string[] {
+  return [...new Set(labels.map(storeText))];
+}
+
+export async function insertRun(db: Db, newRun: NewRun, files: FileRow[]): Promise<void> {
+  const run = { ...newRun, labels: storedLabels(newRun.labels) };
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto("runs")
@@ -56,8 +66,9 @@ export async function insertRun(db: Db, run: NewRun, files: FileRow[]): Promise<
 export async function finishUploadCatalog(
   db: Db,
   id: string,
-  upload: { name: string; labels: string[]; warnings: string[]; files: FileRow[] },
+  finished: { name: string; labels: string[]; warnings: string[]; files: FileRow[] },
 ): Promise<void> {
+  const upload = { ...finished, labels: storedLabels(finished.labels) };
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable("runs")
@@ -211,9 +222,10 @@ export async function updateRunMeta(
   await db.transaction().execute(async (trx) => {
     const set: Partial<RunRow> = { updated_at: Date.now() };
     if (patch.name !== undefined) set.name = patch.name;
-    if (patch.labels !== undefined) set.labels = JSON.stringify(patch.labels);
+    const labels = patch.labels && storedLabels(patch.labels);
+    if (labels !== undefined) set.labels = JSON.stringify(labels);
     await trx.updateTable("runs").set(set).where("id", "=", id).execute();
-    if (patch.labels !== undefined) await replaceLabels(trx, id, patch.labels);
+    if (labels !== undefined) await replaceLabels(trx, id, labels);
   });
 }
 

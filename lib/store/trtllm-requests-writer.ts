@@ -10,6 +10,7 @@ import type { Db } from "./db";
 import type { DialectName } from "./dialect";
 import { rawSqlite } from "./raw-sqlite";
 import { sqliteWriterFor, WriteQueue, type Statement } from "./sqlite-writer";
+import { storeParams } from "./store-text";
 import type { TrtllmRequestsTable } from "./tables/trtllm";
 
 const COLUMNS = [
@@ -111,7 +112,8 @@ export class TrtllmRequestsWriter {
   }
 
   private async commit(): Promise<void> {
-    const statements = this.statements;
+    // The SQLite paths below bypass Kysely's driver, where every other statement is made storable.
+    const statements = this.statements.map(storeParams);
     if (statements.length === 0) return;
     this.statements = [];
     const raw = rawSqlite(this.db);

@@ -212,6 +212,16 @@ describe("errors thrown by a handler", () => {
     });
   });
 
+  it("map text PostgreSQL cannot encode to 422", async () => {
+    for (const code of ["22021", "22P05"]) {
+      const res = await throwing(
+        Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code }),
+      );
+      expect(res.status).toBe(422);
+      expect((await errorOf(res)).code).toBe("unstorable_text");
+    }
+  });
+
   it("map a locked or unreachable store to 503", async () => {
     for (const err of [
       Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" }),

@@ -28,23 +28,12 @@ export function serverMetricsAnalyzer(): Analyzer {
     prometheus: { set: emptyMetricSet(), files: [] },
   };
   const logs: LogCapacity[] = [];
-  const seenLogs = new Set<string>();
 
   async function ingestFile(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
     const warnings = new WarningLog();
     const stream = await file.open();
     const counts = { records: 0, skipped: 0 };
     if (file.kind === "server-log") {
-      // The same worker log uploaded twice (two folders) must not count its pools twice (trap T9).
-      if (seenLogs.has(file.sha256)) {
-        stream.destroy();
-        return {
-          records: 0,
-          skipped: 0,
-          warnings: [{ message: "same content as another log of this run; counted once" }],
-        };
-      }
-      seenLogs.add(file.sha256);
       const cap = await readServerLog(stream);
       if (cap) logs.push(cap);
       return {

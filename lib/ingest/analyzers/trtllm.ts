@@ -34,7 +34,6 @@ export function trtllmAnalyzer(): Analyzer {
   const workerAt: number[] = [];
   const workerFile: number[] = [];
   const workerNames: string[] = [];
-  const seenSha = new Set<string>();
   // Records are held until the joins in `finish`: compactly, with their steps on disk.
   const store = new TrtllmRecordStore();
   let incomplete = 0;
@@ -99,12 +98,6 @@ export function trtllmAnalyzer(): Analyzer {
 
     async ingestFile(file, ctx): Promise<FileReport> {
       const warnings = new WarningLog();
-      // The same file uploaded twice (e.g. loose and inside an archive) would double every request.
-      if (file.sha256 && seenSha.has(file.sha256)) {
-        warnings.add("identical to another file of this run; not counted twice");
-        return { records: 0, skipped: 0, warnings: warnings.toList(), meta: { role: "duplicate" } };
-      }
-      seenSha.add(file.sha256);
       const counts = { skipped: 0 };
       const fileIndex = workerNames.length;
       workerNames.push(workerNameOf(file.name));

@@ -106,8 +106,8 @@ export function endpointFacts(
   const hostUsed = ofNames(series, SGLANG_HOST_USED);
   const hostTotal = ofNames(series, SGLANG_HOST_TOTAL);
   const hostRatio = rate(
-    hostUsed.length ? Math.max(...hostUsed.map((s) => s.stats.max ?? 0)) : null,
-    hostTotal.length ? Math.max(...hostTotal.map((s) => s.stats.max ?? 0)) : null,
+    hostUsed.length ? hostUsed.reduce((m, s) => Math.max(m, s.stats.max ?? 0), -Infinity) : null,
+    hostTotal.length ? hostTotal.reduce((m, s) => Math.max(m, s.stats.max ?? 0), -Infinity) : null,
   );
   const bytesOut = sumCounters(ofNames(series, OFFLOAD_BYTES_GPU_TO_CPU));
   const bytesIn = sumCounters(ofNames(series, OFFLOAD_BYTES_CPU_TO_GPU));

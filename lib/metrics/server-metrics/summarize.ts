@@ -92,7 +92,7 @@ export function combineCache(group: readonly EndpointFacts[]): CacheResult {
 export function combineUsage(group: readonly EndpointFacts[]): { avg: number | null; max: number | null } {
   const withUsage = group.filter((f) => f.usageAvg !== null);
   const maxes = group.map((f) => f.usageMax).filter((v): v is number => v !== null);
-  const max = maxes.length > 0 ? Math.max(...maxes) : null;
+  const max = maxes.length > 0 ? maxes.reduce((m, v) => Math.max(m, v), -Infinity) : null;
   if (withUsage.length === 0) return { avg: null, max };
   const byCapacity = withUsage.every((f) => f.capacity !== null);
   const w = (f: EndpointFacts) => (byCapacity ? f.capacity!.tokens : 1);
@@ -122,7 +122,7 @@ export function summarizeServerMetrics(
       `server metrics: no known engine prefix (vllm:, sglang:, trtllm_, dynamo_, atom) among ${names.join(", ")}`,
     );
   }
-  warnings.push(...collectorWarnings(facts));
+  for (const w of collectorWarnings(facts)) warnings.push(w);
   const prefill = prefillSide(facts);
   const decode = decodeSide(facts);
   const frontends = facts.filter((f) => f.frontendInputTokens !== null || f.frontendOutputTokens !== null);

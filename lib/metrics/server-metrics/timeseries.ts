@@ -225,7 +225,7 @@ export function downsample(points: SmPoint[], maxPoints = MAX_POINTS): SmPoint[]
       if (key === "t") continue;
       const vals = chunk.map((p) => p[key]).filter((v): v is number => v !== null);
       if (vals.length === 0) merged[key] = null;
-      else if (key === "kvUsageMax") merged[key] = Math.max(...vals);
+      else if (key === "kvUsageMax") merged[key] = vals.reduce((m, v) => Math.max(m, v), -Infinity);
       else if (COUNTED.includes(key) && key !== "kvUsedTokens") merged[key] = vals.reduce((a, b) => a + b, 0);
       else merged[key] = vals.reduce((a, b) => a + b, 0) / vals.length;
     }
