@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { fetchJson } from "@/lib/api/fetch-json";
+import { queryKeys } from "@/lib/api/query-keys";
 import { runQueryOptions } from "@/lib/api/query-options";
 import { runSummarySchema } from "@/lib/api/schemas";
 import { authHeaders } from "./api-token";
@@ -18,8 +19,8 @@ export function usePatchRun(id: string) {
       }),
     onSuccess: (run) => {
       queryClient.setQueryData(runQueryOptions(id).queryKey, run);
-      void queryClient.invalidateQueries({ queryKey: ["runs"] });
-      void queryClient.invalidateQueries({ queryKey: ["compare"] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.runs() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.comparisons() });
     },
   });
 }
