@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveShareLink } from "@/lib/share-link";
+import { resolveShareLink } from "@/app/inference/share-link";
 
 describe("InferenceX-style share links", () => {
   it("one id opens the run, whatever the case of the parameter", () => {
