@@ -2,8 +2,9 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { ApiError } from "@/lib/api/fetch-json";
+import { runsHref } from "@/components/runs/search-params";
 import type { RunSummary } from "@/lib/api/schemas";
+import { DraftForm } from "./draft-form";
 import { TokenPrompt } from "./token-prompt";
 import { usePatchRun } from "./use-patch-run";
 
@@ -12,7 +13,6 @@ export function RunLabelsEditor({ run }: { run: RunSummary }) {
   const [adding, setAdding] = useState<string | null>(null);
   const [pending, setPending] = useState<string[] | null>(null);
   const patch = usePatchRun(run.id);
-  const needsToken = patch.error instanceof ApiError && patch.error.status === 401;
   const send = (labels: string[]) => {
     setPending(labels);
     patch.mutate({ labels }, { onSuccess: () => (setAdding(null), setPending(null)) });
@@ -30,7 +30,7 @@ export function RunLabelsEditor({ run }: { run: RunSummary }) {
     <>
       {run.labels.map((l) => (
         <span key={l} className="inline-flex items-center rounded bg-card ring-1 ring-border">
-          <Link href={`/?label=${encodeURIComponent(l)}`} className="px-2 py-0.5">
+          <Link href={runsHref({ label: l })} className="px-2 py-0.5">
             {l}
           </Link>
           <button
@@ -48,29 +48,23 @@ export function RunLabelsEditor({ run }: { run: RunSummary }) {
           + label
         </button>
       ) : (
-        <form
+        <DraftForm
           className="inline-flex items-center gap-1"
-          onSubmit={(e) => {
-            e.preventDefault();
-            add();
-          }}
+          inputClassName="input w-40 py-0.5 text-xs"
+          label="New labels, comma separated"
+          placeholder="baseline, h100"
+          value={adding}
+          onChange={setAdding}
+          onSave={add}
+          onCancel={() => setAdding(null)}
         >
-          <input
-            autoFocus
-            className="input w-40 py-0.5 text-xs"
-            aria-label="New labels, comma separated"
-            placeholder="baseline, h100"
-            value={adding}
-            onChange={(e) => setAdding(e.target.value)}
-            onKeyDown={(e) => e.key === "Escape" && setAdding(null)}
-          />
           <button type="submit" className="btn-ghost py-0.5 text-xs" disabled={patch.isPending}>
             Add
           </button>
-        </form>
+        </DraftForm>
       )}
-      {needsToken && pending ? <TokenPrompt onSaved={() => send(pending)} /> : null}
-      {patch.error && !needsToken ? <span className="text-danger">{patch.error.message}</span> : null}
+      {patch.needsToken && pending ? <TokenPrompt onSaved={() => send(pending)} /> : null}
+      {patch.otherError ? <span className="text-danger">{patch.otherError.message}</span> : null}
     </>
   );
 }

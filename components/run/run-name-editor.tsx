@@ -1,9 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import { ApiError } from "@/lib/api/fetch-json";
 import type { RunSummary } from "@/lib/api/schemas";
 import { StatusBadge } from "@/components/runs/status-badge";
+import { DraftForm } from "./draft-form";
 import { TokenPrompt } from "./token-prompt";
 import { usePatchRun } from "./use-patch-run";
 
@@ -11,7 +11,6 @@ import { usePatchRun } from "./use-patch-run";
 export function RunNameEditor({ run }: { run: RunSummary }) {
   const [draft, setDraft] = useState<string | null>(null);
   const patch = usePatchRun(run.id);
-  const needsToken = patch.error instanceof ApiError && patch.error.status === 401;
   const save = () => {
     const name = draft?.trim();
     if (!name || name === run.name) return setDraft(null);
@@ -34,31 +33,25 @@ export function RunNameEditor({ run }: { run: RunSummary }) {
     );
   return (
     <div className="space-y-1">
-      <form
+      <DraftForm
         className="flex items-center gap-2"
-        onSubmit={(e) => {
-          e.preventDefault();
-          save();
-        }}
+        inputClassName="input text-lg"
+        label="Run name"
+        maxLength={200}
+        value={draft}
+        onChange={setDraft}
+        onSave={save}
+        onCancel={() => setDraft(null)}
       >
-        <input
-          autoFocus
-          className="input text-lg"
-          aria-label="Run name"
-          maxLength={200}
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={(e) => e.key === "Escape" && setDraft(null)}
-        />
         <button type="submit" className="btn" disabled={patch.isPending}>
           Save
         </button>
         <button type="button" className="btn-ghost" onClick={() => setDraft(null)}>
           Cancel
         </button>
-      </form>
-      {needsToken ? <TokenPrompt onSaved={save} /> : null}
-      {patch.error && !needsToken ? <p className="text-xs text-danger">{patch.error.message}</p> : null}
+      </DraftForm>
+      {patch.needsToken ? <TokenPrompt onSaved={save} /> : null}
+      {patch.otherError ? <p className="text-xs text-danger">{patch.otherError.message}</p> : null}
     </div>
   );
 }
