@@ -1,29 +1,24 @@
 "use client";
 
-import type { ReactNode } from "react";
+import type { InputHTMLAttributes, ReactNode } from "react";
+import type { usePatchRun } from "./use-patch-run";
+import { TokenPrompt } from "./token-prompt";
 
-/** A one-field form for editing a run in place: Enter saves, Escape gives up. */
+/**
+ * A one-field form for editing a run in place. `draft` is the field's state, null when not
+ * editing: Enter saves, Escape sets it back to null.
+ */
 export function DraftForm({
-  value,
-  onChange,
+  draft: [value, setDraft],
   onSave,
-  onCancel,
-  label,
   className,
-  inputClassName,
-  placeholder,
-  maxLength,
+  input,
   children,
 }: {
-  value: string;
-  onChange: (value: string) => void;
+  draft: [string, (value: string | null) => void];
   onSave: () => void;
-  onCancel: () => void;
-  label: string;
   className: string;
-  inputClassName: string;
-  placeholder?: string;
-  maxLength?: number;
+  input: Omit<InputHTMLAttributes<HTMLInputElement>, "value" | "onChange" | "onKeyDown">;
   /** The form's buttons. */
   children: ReactNode;
 }) {
@@ -37,15 +32,24 @@ export function DraftForm({
     >
       <input
         autoFocus
-        className={inputClassName}
-        aria-label={label}
-        placeholder={placeholder}
-        maxLength={maxLength}
+        {...input}
         value={value}
-        onChange={(e) => onChange(e.target.value)}
-        onKeyDown={(e) => e.key === "Escape" && onCancel()}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={(e) => e.key === "Escape" && setDraft(null)}
       />
       {children}
     </form>
   );
+}
+
+/** After a failed save: the write-token prompt (which retries) when the server asked for one, else the error. */
+export function PatchFeedback({
+  patch,
+  retry,
+}: {
+  patch: ReturnType<typeof usePatchRun>;
+  retry: (() => void) | null;
+}) {
+  if (patch.needsToken) return retry ? <TokenPrompt onSaved={retry} /> : null;
+  return patch.error ? <span className="text-xs text-danger">{patch.error.message}</span> : null;
 }

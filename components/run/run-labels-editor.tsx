@@ -4,8 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { runsHref } from "@/components/runs/search-params";
 import type { RunSummary } from "@/lib/api/schemas";
-import { DraftForm } from "./draft-form";
-import { TokenPrompt } from "./token-prompt";
+import { DraftForm, PatchFeedback } from "./draft-form";
 import { usePatchRun } from "./use-patch-run";
 
 /** Labels as links to the filtered runs table, plus add (comma list) and remove, saved with PATCH. */
@@ -49,22 +48,21 @@ export function RunLabelsEditor({ run }: { run: RunSummary }) {
         </button>
       ) : (
         <DraftForm
-          className="inline-flex items-center gap-1"
-          inputClassName="input w-40 py-0.5 text-xs"
-          label="New labels, comma separated"
-          placeholder="baseline, h100"
-          value={adding}
-          onChange={setAdding}
+          draft={[adding, setAdding]}
           onSave={add}
-          onCancel={() => setAdding(null)}
+          className="inline-flex items-center gap-1"
+          input={{
+            className: "input w-40 py-0.5 text-xs",
+            placeholder: "baseline, h100",
+            "aria-label": "New labels, comma separated",
+          }}
         >
           <button type="submit" className="btn-ghost py-0.5 text-xs" disabled={patch.isPending}>
             Add
           </button>
         </DraftForm>
       )}
-      {patch.needsToken && pending ? <TokenPrompt onSaved={() => send(pending)} /> : null}
-      {patch.otherError ? <span className="text-danger">{patch.otherError.message}</span> : null}
+      <PatchFeedback patch={patch} retry={pending ? () => send(pending) : null} />
     </>
   );
 }

@@ -3,8 +3,7 @@
 import { useState } from "react";
 import type { RunSummary } from "@/lib/api/schemas";
 import { StatusBadge } from "@/components/runs/status-badge";
-import { DraftForm } from "./draft-form";
-import { TokenPrompt } from "./token-prompt";
+import { DraftForm, PatchFeedback } from "./draft-form";
 import { usePatchRun } from "./use-patch-run";
 
 /** The run's name as the page title; "Rename" turns it into a field saved with PATCH. */
@@ -34,14 +33,10 @@ export function RunNameEditor({ run }: { run: RunSummary }) {
   return (
     <div className="space-y-1">
       <DraftForm
-        className="flex items-center gap-2"
-        inputClassName="input text-lg"
-        label="Run name"
-        maxLength={200}
-        value={draft}
-        onChange={setDraft}
+        draft={[draft, setDraft]}
         onSave={save}
-        onCancel={() => setDraft(null)}
+        className="flex items-center gap-2"
+        input={{ className: "input text-lg", maxLength: 200, "aria-label": "Run name" }}
       >
         <button type="submit" className="btn" disabled={patch.isPending}>
           Save
@@ -50,8 +45,7 @@ export function RunNameEditor({ run }: { run: RunSummary }) {
           Cancel
         </button>
       </DraftForm>
-      {patch.needsToken ? <TokenPrompt onSaved={save} /> : null}
-      {patch.otherError ? <p className="text-xs text-danger">{patch.otherError.message}</p> : null}
+      <PatchFeedback patch={patch} retry={save} />
     </div>
   );
 }

@@ -28,5 +28,5 @@ export function usePatchRun(id: string) {
     },
   });
   const needsToken = mutation.error instanceof ApiError && mutation.error.status === 401;
-  return { ...mutation, needsToken, otherError: needsToken ? null : mutation.error };
+  return { ...mutation, needsToken };
 }
