@@ -6,7 +6,7 @@ import { runListInfiniteQueryOptions } from "@/lib/api/query-options";
 import { getQueryClient } from "@/lib/api/query-client";
 import { getAppContext } from "@/lib/server/app-context";
 import { listRuns } from "@/lib/store/runs-repo";
-import { RUNS_PAGE_SIZE, runsSearchParamsCache } from "./search-params";
+import { RUNS_PAGE_SIZE, runsSearchParamsCache } from "@/components/runs/search-params";
 
 export const dynamic = "force-dynamic";
 

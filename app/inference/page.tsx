@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { resolveShareLink } from "@/lib/share-link";
+import { resolveShareLink } from "./share-link";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,3 @@
-import { parseAsStringLiteral } from "nuqs";
-
 /** The latency metric picked in the URL (`?metric=`), shared by the latency charts. */
 export const LATENCY_METRIC_OPTIONS = [
   { id: "ttftMs", label: "Time to first token", short: "TTFT" },
@@ -8,10 +6,6 @@ export const LATENCY_METRIC_OPTIONS = [
 ] as const;
 
 export type LatencyMetricId = (typeof LATENCY_METRIC_OPTIONS)[number]["id"];
-
-export const latencyMetricParser = parseAsStringLiteral(LATENCY_METRIC_OPTIONS.map((o) => o.id)).withDefault(
-  "ttftMs",
-);
 
 export function metricLabel(id: LatencyMetricId): string {
   return LATENCY_METRIC_OPTIONS.find((o) => o.id === id)?.label ?? id;

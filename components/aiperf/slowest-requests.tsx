@@ -2,6 +2,7 @@
 
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { fetchJson } from "@/lib/api/fetch-json";
+import { queryKeys } from "@/lib/api/query-keys";
 import { formatMs, formatNumber } from "@/lib/format-number";
 import { requestListSchema } from "@/lib/metrics/requests-query";
 import type { LatencyMetricId } from "./latency-metric";
@@ -10,7 +11,7 @@ const SORT: Record<LatencyMetricId, "ttft" | "e2e" | "itl"> = { ttftMs: "ttft", 
 
 function slowestQuery(runId: string, sort: string) {
   return queryOptions({
-    queryKey: ["run", runId, "aiperf-requests", sort],
+    queryKey: queryKeys.aiperfRequests(runId, sort),
     queryFn: () =>
       fetchJson(
         `/api/runs/${encodeURIComponent(runId)}/aiperf/requests?sort=${sort}&order=desc&limit=10`,

@@ -1,6 +1,6 @@
 "use client";
 
-import type { RunViewProps } from "@/components/run/run-views";
+import type { RunViewProps } from "@/components/run/run-view-props";
 import { EmptyView } from "@/components/run-views/empty-view";
 import { ChartAreaConcurrency } from "@/components/charts/chart-area-concurrency";
 import { ChartBarErrors } from "@/components/charts/chart-bar-errors";

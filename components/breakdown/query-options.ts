@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { fetchJson } from "@/lib/api/fetch-json";
+import { queryKeys } from "@/lib/api/query-keys";
 import { requestDetailSchema, requestSampleSchema, type SampleSort } from "@/lib/api/trtllm-charts";
 
 /** Sorted request sample for the per-request chart; a ready run's rows never change. */
@@ -11,7 +12,7 @@ export function requestSampleQueryOptions(
 ) {
   const qs = new URLSearchParams({ sort, order, limit: String(limit) });
   return queryOptions({
-    queryKey: ["run", runId, "trtllm-requests", sort, order, limit],
+    queryKey: queryKeys.trtllmRequestSample(runId, sort, order, limit),
     queryFn: () =>
       fetchJson(`/api/runs/${encodeURIComponent(runId)}/trtllm/requests?${qs}`, requestSampleSchema),
     staleTime: Infinity,
@@ -20,7 +21,7 @@ export function requestSampleQueryOptions(
 
 export function requestDetailQueryOptions(runId: string, idx: number) {
   return queryOptions({
-    queryKey: ["run", runId, "trtllm-request", idx],
+    queryKey: queryKeys.trtllmRequest(runId, idx),
     queryFn: () =>
       fetchJson(`/api/runs/${encodeURIComponent(runId)}/trtllm/requests/${idx}`, requestDetailSchema),
     staleTime: Infinity,

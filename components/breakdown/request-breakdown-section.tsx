@@ -1,9 +1,10 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { parseAsInteger, parseAsStringLiteral, useQueryState } from "nuqs";
+import { useQueryState } from "nuqs";
 import { ChartBarBreakdownRequests } from "@/components/charts/chart-bar-breakdown-requests";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
+import { runSearchParams } from "@/components/run/search-params";
 import { SAMPLE_SORTS, type SampleSort } from "@/lib/api/trtllm-charts";
 import { ToggleGroup } from "./breakdown-controls";
 import { requestSampleQueryOptions } from "./query-options";
@@ -20,8 +21,8 @@ const SAMPLE_SIZE = 500;
  * chart back when they shared its commit.
  */
 export function RequestBreakdownSection({ runId, ready }: { runId: string; ready: boolean }) {
-  const [sort, setSort] = useQueryState("sort", parseAsStringLiteral(SAMPLE_SORTS).withDefault("ttft"));
-  const [req, setReq] = useQueryState("req", parseAsInteger);
+  const [sort, setSort] = useQueryState("sort", runSearchParams.sort);
+  const [req, setReq] = useQueryState("req", runSearchParams.req);
   // Slowest first for latencies, earliest first for arrival.
   const order = sort === "arrival" ? "asc" : "desc";
   const q = useQuery({ ...requestSampleQueryOptions(runId, sort, order, SAMPLE_SIZE), enabled: ready });

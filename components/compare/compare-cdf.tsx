@@ -1,7 +1,7 @@
 "use client";
 
 import { useQueries } from "@tanstack/react-query";
-import { parseAsStringLiteral, useQueryState } from "nuqs";
+import { useQueryState } from "nuqs";
 import { ChartLineCompareCdf } from "@/components/charts/chart-line-compare-cdf";
 import type { CompareResponse } from "@/lib/api/compare-schemas";
 import { runChartQueryOptions } from "@/lib/api/query-options";
@@ -13,15 +13,13 @@ import {
 } from "@/lib/api/aiperf-charts";
 import { cdfPoints } from "@/lib/metrics/compare-chart-rows";
 import { runColor } from "./run-colors";
+import { compareSearchParams } from "./search-params";
 
 const LABELS: Record<LatencyMetric, string> = { ttftMs: "TTFT", e2eMs: "E2E latency", itlMs: "ITL" };
 
 /** Latency CDF overlay from each run's stored aiperf distribution payload; runs without one are left out. */
 export function CompareCdf({ data }: { data: CompareResponse }) {
-  const [metric, setMetric] = useQueryState(
-    "metric",
-    parseAsStringLiteral(LATENCY_METRICS).withDefault("ttftMs"),
-  );
+  const [metric, setMetric] = useQueryState("metric", compareSearchParams.metric);
   const withDist = data.runs
     .map((r, i) => ({ run: r, color: runColor(i) }))
     .filter(({ run }) => data.chartKeys[run.id]?.includes(AIPERF_CHART_KEYS.distribution));

@@ -1,10 +1,18 @@
-import { createSearchParamsCache, parseAsArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
+import {
+  createSearchParamsCache,
+  createSerializer,
+  parseAsArrayOf,
+  parseAsString,
+  parseAsStringLiteral,
+} from "nuqs/server";
 import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import { COMPARE_STATS } from "@/lib/api/compare-schemas";
 
 /**
- * URL state of the compare page, shared by the server page (prefetch) and the client: the
- * compared runs, the baseline, the statistic and the latency metric of the CDF overlay.
+ * URL state of the compare page, shared by the server page (prefetch), the client (run list,
+ * statistic, CDF metric) and every link that opens a comparison: the compared runs, the baseline,
+ * the statistic and the latency metric of the CDF overlay. It lives with the components rather
+ * than in the page folder because components may not import app/.
  */
 export const compareSearchParams = {
   runs: parseAsArrayOf(parseAsString, ",").withDefault([]),
@@ -14,3 +22,10 @@ export const compareSearchParams = {
 };
 
 export const compareSearchParamsCache = createSearchParamsCache(compareSearchParams);
+
+const serializeCompare = createSerializer(compareSearchParams);
+
+/** The link to a comparison; state left at its default stays out of the URL. */
+export function compareHref(state: Parameters<typeof serializeCompare>[1]): string {
+  return serializeCompare("/compare", state);
+}

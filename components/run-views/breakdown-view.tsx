@@ -1,6 +1,6 @@
 "use client";
 
-import { parseAsStringLiteral, useQueryState } from "nuqs";
+import { useQueryState } from "nuqs";
 import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
 import { RequestBreakdownSection } from "@/components/breakdown/request-breakdown-section";
 import { SegmentLegend } from "@/components/breakdown/segment-legend";
@@ -11,7 +11,8 @@ import { ChartBarKvHitRate } from "@/components/charts/chart-bar-kv-hit-rate";
 import { ChartBarSegmentStats } from "@/components/charts/chart-bar-segment-stats";
 import { ChartHistogramKvTransferBandwidth } from "@/components/charts/chart-histogram-kv-transfer-bandwidth";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
-import type { RunViewProps } from "@/components/run/run-views";
+import type { RunViewProps } from "@/components/run/run-view-props";
+import { runSearchParams } from "@/components/run/search-params";
 import { formatCount, formatRate } from "@/lib/format-number";
 import { segmentStatRows } from "@/lib/metrics/trtllm-chart-rows";
 import {
@@ -26,7 +27,7 @@ import { EmptyView } from "./empty-view";
 
 export function BreakdownView({ run }: RunViewProps) {
   const tb = run.timeBreakdown;
-  const [stat, setStat] = useQueryState("stat", parseAsStringLiteral(STATISTICS).withDefault("p50"));
+  const [stat, setStat] = useQueryState("stat", runSearchParams.stat);
   const has = tb !== null;
   const segments = useTrtllmChart(run.id, TRTLLM_CHART_KEYS.segments, segmentsPayloadSchema, has);
   // The segment chart comes first; the rest of the view is fetched once its payload is in and

@@ -3,7 +3,7 @@
 import { ChartAreaPromptTokens } from "@/components/charts/chart-area-prompt-tokens";
 import { ChartBarEndpointHitRate } from "@/components/charts/chart-bar-endpoint-hit-rate";
 import { ChartLineHitRate } from "@/components/charts/chart-line-hit-rate";
-import type { RunViewProps } from "@/components/run/run-views";
+import type { RunViewProps } from "@/components/run/run-view-props";
 import { EndpointPicker } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
 import { RoleLegend } from "@/components/server-metrics/role-legend";

@@ -1,7 +1,7 @@
 "use client";
 
 import { downloadCsv } from "@/components/charts/export";
-import type { RunViewProps } from "@/components/run/run-views";
+import type { RunViewProps } from "@/components/run/run-view-props";
 import { ENDPOINT_COLUMNS } from "@/components/server-metrics/endpoint-table-columns";
 import { SmStatus } from "@/components/server-metrics/sm-status";
 import { useSmChart } from "@/components/server-metrics/use-sm-chart";

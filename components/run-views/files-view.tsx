@@ -1,6 +1,6 @@
 "use client";
 
-import type { RunViewProps } from "@/components/run/run-views";
+import type { RunViewProps } from "@/components/run/run-view-props";
 import { KIND_LABELS } from "@/lib/api/kinds";
 import { formatBytes, formatCount } from "@/lib/format-number";
 

@@ -3,7 +3,7 @@
 import { ChartStatus } from "@/components/aiperf/chart-status";
 import { useAiperfChart } from "@/components/aiperf/use-aiperf-chart";
 import { ChartLineGpu } from "@/components/charts/chart-line-gpu";
-import type { RunViewProps } from "@/components/run/run-views";
+import type { RunViewProps } from "@/components/run/run-view-props";
 import { formatNumber } from "@/lib/format-number";
 import { AIPERF_CHART_KEYS, gpuPayloadSchema } from "@/lib/api/aiperf-charts";
 import { EmptyView } from "./empty-view";

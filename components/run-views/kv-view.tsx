@@ -3,7 +3,7 @@
 import { ChartBarEndpointCapacity } from "@/components/charts/chart-bar-endpoint-capacity";
 import { ChartLineKvUsage } from "@/components/charts/chart-line-kv-usage";
 import { ChartLineRequestsRunning } from "@/components/charts/chart-line-requests-running";
-import type { RunViewProps } from "@/components/run/run-views";
+import type { RunViewProps } from "@/components/run/run-view-props";
 import { EndpointPicker } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
 import { RoleLegend } from "@/components/server-metrics/role-legend";

@@ -3,19 +3,21 @@
 import { useQueryState } from "nuqs";
 import { AgreementNotice } from "@/components/aiperf/agreement-notice";
 import { ChartStatus } from "@/components/aiperf/chart-status";
-import { LATENCY_METRIC_OPTIONS, latencyMetricParser, metricLabel } from "@/components/aiperf/latency-metric";
+import { LATENCY_METRIC_OPTIONS, metricLabel } from "@/components/aiperf/latency-metric";
 import { LatencyStatsTable } from "@/components/aiperf/latency-stats-table";
 import { RequestCounts } from "@/components/aiperf/request-counts";
 import { SlowestRequests } from "@/components/aiperf/slowest-requests";
 import { TrialsNote } from "@/components/aiperf/trials-note";
 import { useAiperfChart } from "@/components/aiperf/use-aiperf-chart";
+import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
 import { ChartHistogramLatency } from "@/components/charts/chart-histogram-latency";
 import { ChartLineCdfLatency } from "@/components/charts/chart-line-cdf-latency";
 import { ChartScatterLatencyOverTime } from "@/components/charts/chart-scatter-latency-over-time";
 import { ChartScatterTtftInput } from "@/components/charts/chart-scatter-ttft-input";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { ChartLineLatencyTimeslices } from "@/components/charts/chart-line-latency-timeslices";
-import type { RunViewProps } from "@/components/run/run-views";
+import type { RunViewProps } from "@/components/run/run-view-props";
+import { runSearchParams } from "@/components/run/search-params";
 import {
   AIPERF_CHART_KEYS,
   distributionPayloadSchema,
@@ -26,7 +28,7 @@ import {
 import { EmptyView } from "./empty-view";
 
 export function LatencyView({ run }: RunViewProps) {
-  const [metric, setMetric] = useQueryState("metric", latencyMetricParser);
+  const [metric, setMetric] = useQueryState("metric", runSearchParams.metric);
   const fromRecords = run.requests?.source === "aiperf";
   const dist = useAiperfChart(run.id, AIPERF_CHART_KEYS.distribution, distributionPayloadSchema, fromRecords);
   // The histogram and CDF come first: the two scatter charts (2,000 points each) took seconds to
@@ -65,19 +67,12 @@ export function LatencyView({ run }: RunViewProps) {
       <AgreementNotice runId={run.id} />
       {fromRecords ? (
         <>
-          <div className="flex items-center gap-2 text-sm" role="group" aria-label="metric">
-            {LATENCY_METRIC_OPTIONS.map((o) => (
-              <button
-                key={o.id}
-                type="button"
-                className={o.id === metric ? "btn" : "btn-ghost"}
-                aria-pressed={o.id === metric}
-                onClick={() => void setMetric(o.id)}
-              >
-                {o.short}
-              </button>
-            ))}
-          </div>
+          <ToggleGroup
+            label="metric"
+            options={LATENCY_METRIC_OPTIONS.map((o) => ({ id: o.id, text: o.short }))}
+            value={metric}
+            onChange={(m) => void setMetric(m)}
+          />
           <ChartStatus loading={dist.isLoading} error={dist.error} what="distribution" />
           {d ? (
             <div className="grid gap-4 lg:grid-cols-2">

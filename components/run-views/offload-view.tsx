@@ -3,7 +3,7 @@
 import { ChartBarEndpointOffload } from "@/components/charts/chart-bar-endpoint-offload";
 import { ChartHistogramKvTransferBandwidth } from "@/components/charts/chart-histogram-kv-transfer-bandwidth";
 import { ChartLineOffload } from "@/components/charts/chart-line-offload";
-import type { RunViewProps } from "@/components/run/run-views";
+import type { RunViewProps } from "@/components/run/run-view-props";
 import { EndpointPicker } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
 import { RoleLegend } from "@/components/server-metrics/role-legend";

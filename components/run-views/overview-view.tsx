@@ -1,6 +1,6 @@
 "use client";
 
-import type { RunViewProps } from "@/components/run/run-views";
+import type { RunViewProps } from "@/components/run/run-view-props";
 import type { RunSummary } from "@/lib/api/schemas";
 import { formatBytesPerSecond, formatCount, formatMs, formatNumber, formatRate } from "@/lib/format-number";
 

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useCompareBasket } from "@/components/compare/compare-basket";
+import { compareHref } from "@/components/compare/search-params";
 
 /**
  * "Add to compare" on a run page: sets the run aside; once two or more are set aside, opens the
@@ -24,7 +25,7 @@ export function AddToCompare({ runId }: { runId: string }) {
       </button>
       {ids.length >= 2 ? (
         <Link
-          href={`/compare?runs=${ids.join(",")}`}
+          href={compareHref({ runs: ids })}
           className="btn-ghost py-1.5 text-sm"
           data-testid="open-compare"
         >

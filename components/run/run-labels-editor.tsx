@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { ApiError } from "@/lib/api/fetch-json";
+import { runsHref } from "@/components/runs/search-params";
 import type { RunSummary } from "@/lib/api/schemas";
-import { TokenPrompt } from "./token-prompt";
+import { DraftForm, PatchFeedback } from "./draft-form";
 import { usePatchRun } from "./use-patch-run";
 
 /** Labels as links to the filtered runs table, plus add (comma list) and remove, saved with PATCH. */
@@ -12,7 +12,6 @@ export function RunLabelsEditor({ run }: { run: RunSummary }) {
   const [adding, setAdding] = useState<string | null>(null);
   const [pending, setPending] = useState<string[] | null>(null);
   const patch = usePatchRun(run.id);
-  const needsToken = patch.error instanceof ApiError && patch.error.status === 401;
   const send = (labels: string[]) => {
     setPending(labels);
     patch.mutate({ labels }, { onSuccess: () => (setAdding(null), setPending(null)) });
@@ -30,7 +29,7 @@ export function RunLabelsEditor({ run }: { run: RunSummary }) {
     <>
       {run.labels.map((l) => (
         <span key={l} className="inline-flex items-center rounded bg-card ring-1 ring-border">
-          <Link href={`/?label=${encodeURIComponent(l)}`} className="px-2 py-0.5">
+          <Link href={runsHref({ label: l })} className="px-2 py-0.5">
             {l}
           </Link>
           <button
@@ -48,29 +47,22 @@ export function RunLabelsEditor({ run }: { run: RunSummary }) {
           + label
         </button>
       ) : (
-        <form
+        <DraftForm
+          draft={[adding, setAdding]}
+          onSave={add}
           className="inline-flex items-center gap-1"
-          onSubmit={(e) => {
-            e.preventDefault();
-            add();
+          input={{
+            className: "input w-40 py-0.5 text-xs",
+            placeholder: "baseline, h100",
+            "aria-label": "New labels, comma separated",
           }}
         >
-          <input
-            autoFocus
-            className="input w-40 py-0.5 text-xs"
-            aria-label="New labels, comma separated"
-            placeholder="baseline, h100"
-            value={adding}
-            onChange={(e) => setAdding(e.target.value)}
-            onKeyDown={(e) => e.key === "Escape" && setAdding(null)}
-          />
           <button type="submit" className="btn-ghost py-0.5 text-xs" disabled={patch.isPending}>
             Add
           </button>
-        </form>
+        </DraftForm>
       )}
-      {needsToken && pending ? <TokenPrompt onSaved={() => send(pending)} /> : null}
-      {patch.error && !needsToken ? <span className="text-danger">{patch.error.message}</span> : null}
+      <PatchFeedback patch={patch} retry={pending ? () => send(pending) : null} />
     </>
   );
 }

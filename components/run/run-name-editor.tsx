@@ -1,17 +1,15 @@
 "use client";
 
 import { useState } from "react";
-import { ApiError } from "@/lib/api/fetch-json";
 import type { RunSummary } from "@/lib/api/schemas";
 import { StatusBadge } from "@/components/runs/status-badge";
-import { TokenPrompt } from "./token-prompt";
+import { DraftForm, PatchFeedback } from "./draft-form";
 import { usePatchRun } from "./use-patch-run";
 
 /** The run's name as the page title; "Rename" turns it into a field saved with PATCH. */
 export function RunNameEditor({ run }: { run: RunSummary }) {
   const [draft, setDraft] = useState<string | null>(null);
   const patch = usePatchRun(run.id);
-  const needsToken = patch.error instanceof ApiError && patch.error.status === 401;
   const save = () => {
     const name = draft?.trim();
     if (!name || name === run.name) return setDraft(null);
@@ -34,31 +32,20 @@ export function RunNameEditor({ run }: { run: RunSummary }) {
     );
   return (
     <div className="space-y-1">
-      <form
+      <DraftForm
+        draft={[draft, setDraft]}
+        onSave={save}
         className="flex items-center gap-2"
-        onSubmit={(e) => {
-          e.preventDefault();
-          save();
-        }}
+        input={{ className: "input text-lg", maxLength: 200, "aria-label": "Run name" }}
       >
-        <input
-          autoFocus
-          className="input text-lg"
-          aria-label="Run name"
-          maxLength={200}
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={(e) => e.key === "Escape" && setDraft(null)}
-        />
         <button type="submit" className="btn" disabled={patch.isPending}>
           Save
         </button>
         <button type="button" className="btn-ghost" onClick={() => setDraft(null)}>
           Cancel
         </button>
-      </form>
-      {needsToken ? <TokenPrompt onSaved={save} /> : null}
-      {patch.error && !needsToken ? <p className="text-xs text-danger">{patch.error.message}</p> : null}
+      </DraftForm>
+      <PatchFeedback patch={patch} retry={save} />
     </div>
   );
 }

@@ -1,24 +1,25 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { parseAsString, useQueryState } from "nuqs";
+import { useQueryState } from "nuqs";
 import { runQueryOptions } from "@/lib/api/query-options";
 import { RunHeader } from "./run-header";
-import { DEFAULT_VIEW, RUN_VIEWS } from "./run-views";
+import { RUN_VIEW_COMPONENTS } from "./run-view-components";
+import { runSearchParams } from "./search-params";
 import { ViewTabs } from "./view-tabs";
 
 export function RunPage({ id }: { id: string }) {
   const { data: run, error } = useQuery(runQueryOptions(id));
-  const [view] = useQueryState("view", parseAsString.withDefault(DEFAULT_VIEW));
+  const [view] = useQueryState("view", runSearchParams.view);
   if (error) return <p className="text-danger">Could not load the run: {error.message}</p>;
   if (!run) return <p className="text-muted">Loading…</p>;
-  const current = RUN_VIEWS.find((v) => v.id === view) ?? RUN_VIEWS[0];
+  const View = RUN_VIEW_COMPONENTS[view];
   return (
     <div className="space-y-4">
       <RunHeader run={run} />
-      <ViewTabs run={run} current={current.id} />
+      <ViewTabs run={run} current={view} />
       {run.status === "ready" ? (
-        <current.Component run={run} />
+        <View run={run} />
       ) : run.status === "failed" ? (
         <div role="alert" className="rounded-lg border border-danger p-4 text-sm">
           <p className="font-medium text-danger">This run failed to ingest.</p>

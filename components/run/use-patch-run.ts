@@ -1,15 +1,20 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { fetchJson } from "@/lib/api/fetch-json";
+import { ApiError, fetchJson } from "@/lib/api/fetch-json";
+import { queryKeys } from "@/lib/api/query-keys";
 import { runQueryOptions } from "@/lib/api/query-options";
 import { runSummarySchema } from "@/lib/api/schemas";
 import { authHeaders } from "./api-token";
 
-/** PATCH /api/runs/{id} ({name?, labels?}); on success every cached view of the run is refreshed. */
+/**
+ * PATCH /api/runs/{id} ({name?, labels?}); on success every cached view of the run is refreshed.
+ * `needsToken`: the server asked for a write token, which the editors prompt for instead of
+ * showing the error.
+ */
 export function usePatchRun(id: string) {
   const queryClient = useQueryClient();
-  return useMutation({
+  const mutation = useMutation({
     mutationFn: (patch: { name?: string; labels?: string[] }) =>
       fetchJson(`/api/runs/${encodeURIComponent(id)}`, runSummarySchema, {
         method: "PATCH",
@@ -18,8 +23,10 @@ export function usePatchRun(id: string) {
       }),
     onSuccess: (run) => {
       queryClient.setQueryData(runQueryOptions(id).queryKey, run);
-      void queryClient.invalidateQueries({ queryKey: ["runs"] });
-      void queryClient.invalidateQueries({ queryKey: ["compare"] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.runs() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.comparisons() });
     },
   });
+  const needsToken = mutation.error instanceof ApiError && mutation.error.status === 401;
+  return { ...mutation, needsToken };
 }

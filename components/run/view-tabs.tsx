@@ -1,12 +1,13 @@
 "use client";
 
-import { parseAsString, useQueryState } from "nuqs";
+import { useQueryState } from "nuqs";
 import type { RunSummary } from "@/lib/api/schemas";
-import { DEFAULT_VIEW, RUN_VIEWS } from "./run-views";
+import { DEFAULT_VIEW, RUN_VIEWS, type RunViewId } from "@/lib/api/run-views";
+import { runSearchParams } from "./search-params";
 
 /** One tab per view; the choice is `?view=` so a copied link opens the same view. */
-export function ViewTabs({ run, current }: { run: RunSummary; current: string }) {
-  const [, setView] = useQueryState("view", parseAsString.withDefault(DEFAULT_VIEW));
+export function ViewTabs({ run, current }: { run: RunSummary; current: RunViewId }) {
+  const [, setView] = useQueryState("view", runSearchParams.view);
   return (
     <nav className="flex flex-wrap gap-1 border-b border-border" aria-label="Run views">
       {RUN_VIEWS.map((v) => {

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { compareHref } from "@/components/compare/search-params";
 
 /** Opens the compare page with the ticked runs; the first ticked run is the baseline. */
 export function CompareSelectedButton({ ids, onClear }: { ids: string[]; onClear: () => void }) {
@@ -13,7 +14,7 @@ export function CompareSelectedButton({ ids, onClear }: { ids: string[]; onClear
       ) : tooMany ? (
         <span className="text-danger">Compare at most 8 runs</span>
       ) : (
-        <Link href={`/compare?runs=${ids.join(",")}`} className="btn" data-testid="compare-selected">
+        <Link href={compareHref({ runs: ids })} className="btn" data-testid="compare-selected">
           Compare selected ({ids.length})
         </Link>
       )}

@@ -3,7 +3,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useQueryStates } from "nuqs";
 import { useState } from "react";
-import { RUNS_PAGE_SIZE, runsSearchParams } from "@/app/search-params";
+import { RUNS_PAGE_SIZE, runsSearchParams } from "./search-params";
 import { runListInfiniteQueryOptions } from "@/lib/api/query-options";
 import { CompareSelectedButton } from "./compare-selected-button";
 import { LabelFilter } from "./label-filter";

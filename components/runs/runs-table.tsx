@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { RunListItem } from "@/lib/api/schemas";
 import { KIND_LABELS, type Kind } from "@/lib/api/kinds";
+import { runHref } from "@/components/run/search-params";
 import { formatCount, formatDateTime } from "@/lib/format-number";
 import { StatusBadge } from "./status-badge";
 
@@ -47,7 +48,7 @@ export function RunsTable({
                 />
               </td>
               <td className="max-w-xs">
-                <Link href={`/runs/${r.id}`} className="font-medium text-accent hover:underline">
+                <Link href={runHref(r.id)} className="font-medium text-accent hover:underline">
                   {r.name}
                 </Link>
                 {r.status !== "ready" ? <StatusBadge status={r.status} /> : null}

@@ -1,9 +1,10 @@
 "use client";
 
-import { parseAsString, useQueryState } from "nuqs";
+import { useQueryState } from "nuqs";
 import type { z } from "zod";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { useRunChart } from "@/components/charts/use-run-chart";
+import { runSearchParams } from "@/components/run/search-params";
 import { seriesChartKey } from "@/lib/metrics/server-metrics/chart-rows";
 import {
   SM_ENDPOINTS_CHART,
@@ -18,7 +19,7 @@ export function useSmChart<S extends z.ZodType>(runId: string, key: string | nul
 
 /** The endpoint picker's choice, kept in the URL: "all" | "role:<role>" | "<endpoint>". */
 export function useEndpointChoice() {
-  return useQueryState("endpoint", parseAsString.withDefault("all"));
+  return useQueryState("endpoint", runSearchParams.endpoint);
 }
 
 /**

@@ -62,20 +62,19 @@ export function UploadDropzone() {
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          <input
-            className="input w-44"
-            placeholder="Run name (optional)"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            aria-label="Run name"
-          />
-          <input
-            className="input w-44"
-            placeholder="Labels, comma separated"
-            value={labels}
-            onChange={(e) => setLabels(e.target.value)}
-            aria-label="Labels"
-          />
+          {[
+            { label: "Run name", placeholder: "Run name (optional)", value: name, set: setName },
+            { label: "Labels", placeholder: "Labels, comma separated", value: labels, set: setLabels },
+          ].map((f) => (
+            <input
+              key={f.label}
+              className="input w-44"
+              placeholder={f.placeholder}
+              value={f.value}
+              onChange={(e) => f.set(e.target.value)}
+              aria-label={f.label}
+            />
+          ))}
           <button type="button" className="btn" disabled={busy} onClick={() => fileInput.current?.click()}>
             Choose files
           </button>

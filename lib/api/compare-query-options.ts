@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { compareResponseSchema, type CompareStat } from "./compare-schemas";
 import { fetchJson } from "./fetch-json";
+import { queryKeys } from "./query-keys";
 
 export interface CompareParams {
   runs: string[];
@@ -13,7 +14,7 @@ export function compareQueryOptions(p: CompareParams) {
   const search = new URLSearchParams({ runs: p.runs.join(","), stat: p.stat });
   if (p.baseline) search.set("baseline", p.baseline);
   return queryOptions({
-    queryKey: ["compare", p.runs.join(","), p.baseline, p.stat],
+    queryKey: queryKeys.compare(p.runs, p.baseline, p.stat),
     queryFn: () => fetchJson(`/api/compare?${search}`, compareResponseSchema),
     enabled: p.runs.length > 0,
     // Switching the statistic or baseline keeps the previous table on screen until the new one arrives.

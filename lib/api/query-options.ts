@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
 import { fetchJson } from "./fetch-json";
+import { queryKeys } from "./query-keys";
 import { runListSchema, runSummarySchema } from "./schemas";
 
 export interface RunListParams {
@@ -14,7 +15,7 @@ export function runListQueryOptions(params: RunListParams) {
   const search = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") search.set(k, String(v));
   return queryOptions({
-    queryKey: ["runs", params],
+    queryKey: queryKeys.runList(params),
     queryFn: () => fetchJson(`/api/runs?${search}`, runListSchema),
   });
 }
@@ -22,7 +23,7 @@ export function runListQueryOptions(params: RunListParams) {
 /** The runs table: newest first, pages joined by cursor ("Load more"). */
 export function runListInfiniteQueryOptions(params: { q?: string; label?: string; limit?: number }) {
   return infiniteQueryOptions({
-    queryKey: ["runs", "infinite", params],
+    queryKey: queryKeys.runListInfinite(params),
     queryFn: ({ pageParam }) =>
       runListQueryOptions({ ...params, cursor: pageParam ?? undefined }).queryFn!({} as never),
     initialPageParam: null as string | null,
@@ -32,7 +33,7 @@ export function runListInfiniteQueryOptions(params: { q?: string; label?: string
 
 export function runQueryOptions(id: string) {
   return queryOptions({
-    queryKey: ["run", id],
+    queryKey: queryKeys.run(id),
     queryFn: () => fetchJson(`/api/runs/${encodeURIComponent(id)}`, runSummarySchema),
     // A ready run only changes by rename/relabel (which invalidates it) or re-ingest.
     staleTime: 60_000,
@@ -57,7 +58,7 @@ export function runChartQueryOptions<S extends z.ZodType>(
   if (version !== undefined) search.set("v", version);
   const qs = search.toString();
   return queryOptions({
-    queryKey: ["run", id, "chart", key, params, version ?? null],
+    queryKey: queryKeys.runChart(id, key, params, version ?? null),
     queryFn: () =>
       fetchJson(
         `/api/runs/${encodeURIComponent(id)}/charts/${encodeURIComponent(key)}${qs ? `?${qs}` : ""}`,

@@ -1,5 +1,8 @@
+import { createLoader } from "nuqs/server";
 import { describe, expect, it } from "vitest";
-import { resolveShareLink } from "@/lib/share-link";
+import { resolveShareLink } from "@/app/inference/share-link";
+import { compareHref } from "@/components/compare/search-params";
+import { runHref, runSearchParams } from "@/components/run/search-params";
 
 describe("InferenceX-style share links", () => {
   it("one id opens the run, whatever the case of the parameter", () => {
@@ -14,5 +17,18 @@ describe("InferenceX-style share links", () => {
   it("nothing usable goes home", () => {
     expect(resolveShareLink({})).toBe("/");
     expect(resolveShareLink({ run: "a1" })).toBe("/");
+  });
+});
+
+describe("links written by the pages' own search-params maps", () => {
+  it("state at its default stays out of the URL", () => {
+    expect(runHref("abc", { view: "overview", metric: "ttftMs" })).toBe("/runs/abc");
+    expect(compareHref({ runs: ["a1", "b2"], stat: "p50" })).toBe("/compare?runs=a1,b2");
+  });
+  it("state off its default reads back as the page parses it", () => {
+    const href = runHref("abc", { view: "latency", metric: "e2eMs" });
+    expect(href).toBe("/runs/abc?view=latency&metric=e2eMs");
+    const parsed = createLoader(runSearchParams)(new URLSearchParams(href.split("?")[1]));
+    expect(parsed).toMatchObject({ view: "latency", metric: "e2eMs", stat: "p50", endpoint: "all" });
   });
 });

@@ -1,7 +1,9 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import type { SearchParams } from "nuqs/server";
 import { RunPage } from "@/components/run/run-page";
+import { runSearchParamsCache } from "@/components/run/search-params";
 import { getQueryClient } from "@/lib/api/query-client";
 import { runQueryOptions } from "@/lib/api/query-options";
 import { prefetchFirstChart } from "@/lib/runs/prefetch-first-chart";
@@ -13,7 +15,7 @@ export const dynamic = "force-dynamic";
 
 type Props = {
   params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
+  searchParams: Promise<SearchParams>;
 };
 
 async function load(id: string) {
@@ -34,9 +36,9 @@ export default async function RunRoute({ params, searchParams }: Props) {
   if (!run) notFound();
   const queryClient = getQueryClient();
   queryClient.setQueryData(runQueryOptions(id).queryKey, run);
-  const { view } = await searchParams;
+  const { view } = runSearchParamsCache.parse(await searchParams);
   const app = await getAppContext();
-  await prefetchFirstChart(queryClient, app.store.db, run, typeof view === "string" ? view : undefined);
+  await prefetchFirstChart(queryClient, app.store.db, run, view);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <RunPage id={id} />

@@ -1,0 +1,38 @@
+import {
+  createSearchParamsCache,
+  createSerializer,
+  parseAsInteger,
+  parseAsString,
+  parseAsStringLiteral,
+} from "nuqs/server";
+import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
+import { DEFAULT_VIEW, RUN_VIEW_IDS } from "@/lib/api/run-views";
+import { SAMPLE_SORTS, STATISTICS } from "@/lib/api/trtllm-charts";
+
+/**
+ * URL state of a run's page, read by the server page (which view to prefetch), by the client
+ * views that keep a choice in the URL, and by the links that open a run. It lives with the
+ * components rather than in the page folder because components may not import app/.
+ */
+export const runSearchParams = {
+  /** The open view (tabs). */
+  view: parseAsStringLiteral(RUN_VIEW_IDS).withDefault(DEFAULT_VIEW),
+  /** Latency view: the metric of the distribution and scatter charts. */
+  metric: parseAsStringLiteral(LATENCY_METRICS).withDefault("ttftMs"),
+  /** Breakdown view: the statistic of the segment chart. */
+  stat: parseAsStringLiteral(STATISTICS).withDefault("p50"),
+  /** Breakdown view: how the per-request sample is sorted, and the request opened in detail. */
+  sort: parseAsStringLiteral(SAMPLE_SORTS).withDefault("ttft"),
+  req: parseAsInteger,
+  /** Server-metrics views: "all" | "role:<role>" | "<endpoint>". */
+  endpoint: parseAsString.withDefault("all"),
+};
+
+export const runSearchParamsCache = createSearchParamsCache(runSearchParams);
+
+const serializeRun = createSerializer(runSearchParams);
+
+/** The link to a run's page; state left at its default stays out of the URL. */
+export function runHref(id: string, state: Parameters<typeof serializeRun>[1] = {}): string {
+  return serializeRun(`/runs/${encodeURIComponent(id)}`, state);
+}

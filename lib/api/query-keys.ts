@@ -1,0 +1,23 @@
+import type { CompareStat } from "./compare-schemas";
+
+/**
+ * Every TanStack Query key of the app. Keys are arrays that nest by prefix, so
+ * `queryKeys.run(id)` also matches each of that run's charts and request lists when invalidated,
+ * and `queryKeys.runs()` every list of runs. The server prefetch and the browser build their keys
+ * here, which is what lets a page hydrate from the cache the server filled.
+ */
+export const queryKeys = {
+  runs: () => ["runs"] as const,
+  runList: (params: object) => ["runs", params] as const,
+  runListInfinite: (params: object) => ["runs", "infinite", params] as const,
+  run: (id: string) => ["run", id] as const,
+  runChart: (id: string, key: string, params: object, version: string | null) =>
+    ["run", id, "chart", key, params, version] as const,
+  aiperfRequests: (id: string, sort: string) => ["run", id, "aiperf-requests", sort] as const,
+  trtllmRequestSample: (id: string, sort: string, order: "asc" | "desc", limit: number) =>
+    ["run", id, "trtllm-requests", sort, order, limit] as const,
+  trtllmRequest: (id: string, idx: number) => ["run", id, "trtllm-request", idx] as const,
+  comparisons: () => ["compare"] as const,
+  compare: (runs: readonly string[], baseline: string, stat: CompareStat) =>
+    ["compare", runs.join(","), baseline, stat] as const,
+};
