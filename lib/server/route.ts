@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { UploadError } from "@/lib/ingest/errors";
 import { getAppContext, type AppContext } from "./app-context";
-import { checkWriteAuth } from "./auth";
+import { checkCrossSiteWrite, checkWriteAuth } from "./auth";
 import { jsonError, notFound } from "./http";
 import { readJsonBody } from "./read-json-body";
 
@@ -9,7 +9,10 @@ type Schema = z.ZodType | undefined;
 type Parsed<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
 
 export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema> {
-  /** `write` needs `Authorization: Bearer <RUNLENS_API_TOKEN>` when a token is configured; reads are open. */
+  /**
+   * `write` needs `Authorization: Bearer <RUNLENS_API_TOKEN>` when a token is configured, and is
+   * refused from another site's page when none is; reads are open.
+   */
   auth: "read" | "write";
   /** The route lists runs: private mode answers 404, so a run is reachable only by its link. */
   listsRuns?: boolean;
@@ -55,7 +58,9 @@ export function route<
     try {
       const app = await getAppContext();
       if (spec.auth === "write") {
-        const denied = checkWriteAuth(req, app.config);
+        // A valid token authorises a write from anywhere; without one configured, only the app's
+        // own pages and clients that are not browsers (curl, the CLI) may write.
+        const denied = app.config.apiToken ? checkWriteAuth(req, app.config) : checkCrossSiteWrite(req);
         if (denied) return denied;
       }
       if (spec.listsRuns && app.config.privateMode)
