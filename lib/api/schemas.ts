@@ -5,6 +5,12 @@
 import { z } from "zod";
 import { KINDS } from "./kinds";
 
+/** Run and file ids are base64url; anything else is rejected before it reaches a query. */
+export const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
+
+/** Labels a user puts on a run: trimmed, non-empty, at most 64 characters, at most 32 of them. */
+export const labelsSchema = z.array(z.string().trim().min(1).max(64)).max(32);
+
 export const statsSchema = z.object({
   count: z.number(),
   mean: z.number(),
@@ -194,7 +200,7 @@ export const listQuerySchema = z.object({
 
 export const patchRunSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
-  labels: z.array(z.string().trim().min(1).max(64)).max(32).optional(),
+  labels: labelsSchema.optional(),
 });
 
 export type Stats = z.infer<typeof statsSchema>;
