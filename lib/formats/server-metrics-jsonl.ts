@@ -5,21 +5,21 @@
  * `benchmark_phase` other than "profiling" are warmup: the last one is the counters' reference.
  */
 import type { Readable } from "node:stream";
-import { normalizeEndpoint } from "@/lib/metrics/endpoint";
-import { KNOWN_COUNTERS } from "@/lib/metrics/server-metrics/catalog";
+import { normalizeEndpoint } from "@/lib/formats/endpoint";
+import { KNOWN_COUNTERS } from "@/lib/formats/server-metrics/catalog";
 import {
   counterSlices,
   counterTotal,
   gaugeSlices,
   gaugeStats,
   sliceDurationNs,
-} from "@/lib/metrics/server-metrics/scrape-window";
+} from "@/lib/formats/server-metrics/scrape-window";
 import {
   canonicalName,
   emptyMetricSet,
   type MetricSet,
   type MetricType,
-} from "@/lib/metrics/server-metrics/types";
+} from "@/lib/formats/server-metrics/types";
 import { JsonLineParser, PARSE_FAILED, type WarningLog } from "./json-lines";
 import { readLineBatches } from "./read-lines";
 import { toLabels, toNumber } from "./server-metrics-json";

@@ -5,7 +5,7 @@
 import type { EndpointRow, TimeBreakdownBlock } from "@/lib/api/schemas";
 import { StepList, type TrtllmKvBlocks, type TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
 import type { TrtllmRequestsTable } from "@/lib/store/tables/trtllm";
-import { normalizeEndpoint } from "./endpoint";
+import { normalizeEndpoint } from "@/lib/formats/endpoint";
 import { computeStats } from "./stats";
 import {
   TIME_KEYS,

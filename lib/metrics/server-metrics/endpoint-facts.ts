@@ -25,7 +25,7 @@ import {
   SGLANG_HOST_TOTAL,
   SGLANG_HOST_USED,
   USAGE_GAUGES,
-} from "./catalog";
+} from "@/lib/formats/server-metrics/catalog";
 import { cacheCounts, cacheSelection, type CacheCounts, type CacheSelection } from "./hit-rate";
 import { endpointRole } from "./roles";
 import {
@@ -37,7 +37,7 @@ import {
   rate,
   sumCounters,
 } from "./select";
-import type { MetricSeries } from "./types";
+import type { MetricSeries } from "@/lib/formats/server-metrics/types";
 
 export interface EndpointFacts {
   endpoint: string;

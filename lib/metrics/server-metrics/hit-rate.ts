@@ -15,9 +15,9 @@ import {
   VLLM_EXTERNAL_QUERIES,
   VLLM_PREFIX_HITS,
   VLLM_PREFIX_QUERIES,
-} from "./catalog";
+} from "@/lib/formats/server-metrics/catalog";
 import { ofNames, sumCounters } from "./select";
-import type { MetricSeries } from "./types";
+import type { MetricSeries } from "@/lib/formats/server-metrics/types";
 
 export interface CacheSelection {
   /** How the counters were read, for the summary's `method`. */

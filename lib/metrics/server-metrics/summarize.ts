@@ -14,7 +14,7 @@ import { detectBackend } from "./backend";
 import { endpointFacts, type EndpointFacts } from "./endpoint-facts";
 import { isDecodeSide, isPrefillSide } from "./roles";
 import { rate } from "./select";
-import type { MetricSet } from "./types";
+import type { MetricSet } from "@/lib/formats/server-metrics/types";
 
 export interface ServerMetricsSummary {
   block: ServerMetricsBlock;

@@ -13,10 +13,10 @@ import {
   REQUESTS_RUNNING,
   REQUESTS_WAITING,
   USAGE_GAUGES,
-} from "./catalog";
+} from "@/lib/formats/server-metrics/catalog";
 import type { EndpointFacts } from "./endpoint-facts";
 import { clampFraction, fractionScale, ofNames } from "./select";
-import type { MetricSeries } from "./types";
+import type { MetricSeries } from "@/lib/formats/server-metrics/types";
 
 export const MAX_POINTS = 2000;
 

@@ -15,7 +15,7 @@ import {
   type TrtllmSpeculative,
   type TrtllmTiming,
   type TrtllmWorkerRecord,
-} from "./trtllm-record";
+} from "@/lib/formats/trtllm-record";
 import { StepSpill } from "./trtllm-step-spill";
 
 /**
