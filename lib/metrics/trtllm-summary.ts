@@ -4,7 +4,6 @@
  */
 import type { EndpointRow, TimeBreakdownBlock } from "@/lib/api/schemas";
 import { StepList, type TrtllmKvBlocks, type TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
-import type { TrtllmRequestsTable } from "@/lib/store/tables/trtllm";
 import { normalizeEndpoint } from "@/lib/formats/endpoint";
 import { computeStats } from "./stats";
 import {
@@ -32,7 +31,46 @@ import {
 import type { WorkerRole } from "./trtllm-roles";
 import { StepValues, packedStepsJson, roundMs } from "./trtllm-steps";
 
-export type TrtllmRequestRow = Omit<TrtllmRequestsTable, "run_id">;
+/**
+ * One request as the store keeps it (columns of trtllm_requests without the run id): display
+ * times in ms from the run's earliest arrival; null = not recorded.
+ */
+export interface TrtllmRequestRow {
+  /** 0-based position in the run, the id the drill-down routes use */
+  idx: number;
+  mode: "aggregated" | "disaggregated";
+  request_id: string | null;
+  ctx_request_id: string | null;
+  disagg_request_id: string | null;
+  ctx_server: string | null;
+  gen_server: string | null;
+  /** Worker file names (without extension) of each side */
+  ctx_worker: string | null;
+  gen_worker: string | null;
+  arrival_ms: number | null;
+  ttft_ms: number | null;
+  e2e_ms: number | null;
+  /** JSON object: every timestamp name → ms from the run start, or null */
+  times_json: string;
+  /** JSON array in canonical segment order: ms | null (not recorded) | {excludedMs} */
+  segments_json: string;
+  kv_total_blocks: number | null;
+  kv_new_blocks: number | null;
+  kv_reused_blocks: number | null;
+  kv_missed_blocks: number | null;
+  kv_hit_rate: number | null;
+  kv_transfer_bytes: number | null;
+  kv_transfer_ms: number | null;
+  kv_bandwidth_gbps: number | null;
+  spec_accepted_tokens: number | null;
+  spec_draft_tokens: number | null;
+  first_iter: number | null;
+  last_iter: number | null;
+  step_count: number;
+  chunk_count: number;
+  /** JSON array of packed step entries (lib/metrics/trtllm-steps.ts PackedStep), capped per request */
+  steps_json: string;
+}
 
 export interface TrtllmSummary {
   timeBreakdown: TimeBreakdownBlock;

@@ -1,5 +1,6 @@
 import { listQuerySchema, runListSchema, uploadResponseSchema } from "@/lib/api/schemas";
-import { createRunFromUpload, LiveIngest } from "@/lib/ingest/ingest-run";
+import { createRunFromUpload } from "@/lib/ingest/create-run";
+import { LiveIngest } from "@/lib/ingest/live-ingest";
 import { receiveUpload } from "@/lib/ingest/upload";
 import { getAppContext } from "@/lib/server/app-context";
 import { checkWriteAuth } from "@/lib/server/auth";

@@ -31,7 +31,8 @@ import {
   type AiperfRunState,
   type SummaryFile,
 } from "@/lib/metrics/aiperf-run-result";
-import { AIPERF_SLOWEST_CHART, slowestRequestsPayload } from "@/lib/metrics/aiperf-slowest";
+import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
+import { slowestRequestsPayload } from "./aiperf-slowest";
 import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";

@@ -1,6 +1,6 @@
 import { runSummarySchema } from "@/lib/api/schemas";
 import { ingestRun } from "@/lib/ingest/ingest-run";
-import { claimForIngest } from "@/lib/runs/interrupted-ingest";
+import { claimForIngest } from "@/lib/store/interrupted-ingest";
 import { readRunSummary } from "@/lib/runs/read-run";
 import { getAppContext } from "@/lib/server/app-context";
 import { checkWriteAuth } from "@/lib/server/auth";

@@ -1,5 +1,5 @@
-import { slowestRequests } from "@/lib/metrics/aiperf-slowest";
-import { requestListQuerySchema, requestListSchema } from "@/lib/metrics/requests-query";
+import { requestListQuerySchema, requestListSchema } from "@/lib/api/aiperf-requests";
+import { slowestRequests } from "@/lib/store/aiperf-requests";
 import { getAppContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/handle";
 import { jsonError, jsonOk, notFound } from "@/lib/server/http";

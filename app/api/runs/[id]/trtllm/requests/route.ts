@@ -5,7 +5,7 @@ import { handle } from "@/lib/server/handle";
 import { jsonError, jsonOk, notFound } from "@/lib/server/http";
 import { isValidId } from "@/lib/store/ids";
 import { getRun } from "@/lib/store/runs-repo";
-import { MAX_SAMPLE, sampleRequests } from "@/lib/store/trtllm-requests";
+import { MAX_SAMPLE, sampleRequests } from "@/lib/runs/trtllm-requests";
 
 export const dynamic = "force-dynamic";
 

@@ -4,7 +4,7 @@ import { getAppContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/handle";
 import { jsonOk, notFound } from "@/lib/server/http";
 import { isValidId } from "@/lib/store/ids";
-import { requestDetail } from "@/lib/store/trtllm-requests";
+import { requestDetail } from "@/lib/runs/trtllm-requests";
 
 export const dynamic = "force-dynamic";
 

@@ -1,37 +1,20 @@
 /**
- * Drill-down over stored aiperf request rows: the slowest (or fastest) requests by one metric,
- * with their untouched x_request_id, so a tail request can be found in the server's logs.
+ * Reads of the stored aiperf request rows for the drill-down route. The latency view's default
+ * lists are stored with the run at ingest: asked of the rows, they count and sort every request
+ * of the run (~0.7 s for a million on SQLite, no index serves the sort), and the single-threaded
+ * server answers nothing else meanwhile; stored, the route answers them from one small payload.
  */
-import { z } from "zod";
-import type { Db } from "@/lib/store/db";
-
-export const REQUEST_SORTS = ["ttft", "e2e", "itl", "start"] as const;
-export const MAX_REQUEST_ROWS = 200;
+import {
+  AIPERF_SLOWEST_CHART,
+  slowestPayloadSchema,
+  type RequestList,
+  type RequestListQuery,
+  type SlowestPayload,
+} from "@/lib/api/aiperf-requests";
+import type { Db } from "./db";
+import { getChartData } from "./runs-repo";
 
 const SORT_COLUMN = { ttft: "ttft_ms", e2e: "e2e_ms", itl: "itl_ms", start: "start_ms" } as const;
-
-export const requestListQuerySchema = z.object({
-  sort: z.enum(REQUEST_SORTS).default("e2e"),
-  order: z.enum(["asc", "desc"]).default("desc"),
-  limit: z.coerce.number().int().min(1).max(MAX_REQUEST_ROWS).default(20),
-});
-export type RequestListQuery = z.infer<typeof requestListQuerySchema>;
-
-export const requestListSchema = z.object({
-  total: z.number(),
-  rows: z.array(
-    z.object({
-      requestId: z.string().nullable(),
-      startS: z.number().nullable(),
-      ttftMs: z.number().nullable(),
-      e2eMs: z.number().nullable(),
-      itlMs: z.number().nullable(),
-      inputTokens: z.number().nullable(),
-      outputTokens: z.number().nullable(),
-    }),
-  ),
-});
-export type RequestList = z.infer<typeof requestListSchema>;
 
 /** Profiling-phase successful requests (the population of the statistics), ordered by `sort`. */
 export async function listRequests(db: Db, runId: string, q: RequestListQuery): Promise<RequestList> {
@@ -80,4 +63,24 @@ export async function requestRows(
     inputTokens: r.input_tokens,
     outputTokens: r.output_tokens,
   }));
+}
+
+/** The stored answer to `q`, or null when the payload does not cover it (ask the rows). */
+export function slowestFromPayload(payload: SlowestPayload, q: RequestListQuery): RequestList | null {
+  if (q.order !== "desc" || q.sort === "start" || q.limit > payload.limit) return null;
+  return { total: payload.total, rows: payload.lists[q.sort].slice(0, q.limit) };
+}
+
+/**
+ * A request-list query answered from the stored payload when it covers the query, else from the
+ * rows (other sorts, ascending order, larger limits, runs ingested before the payload existed).
+ */
+export async function slowestRequests(db: Db, runId: string, q: RequestListQuery): Promise<RequestList> {
+  if (q.order === "desc" && q.sort !== "start") {
+    const stored = await getChartData(db, runId, AIPERF_SLOWEST_CHART);
+    const payload = stored === undefined ? null : slowestPayloadSchema.safeParse(JSON.parse(stored));
+    const answer = payload?.success ? slowestFromPayload(payload.data, q) : null;
+    if (answer) return answer;
+  }
+  return listRequests(db, runId, q);
 }
