@@ -1,9 +1,55 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+/**
+ * The layers of lib/, lowest first: a layer may import only the layers before it (see
+ * docs/architecture.md). lib/api, the wire contracts, imports no other part of lib.
+ */
+const LAYERS = ["api", "formats", "metrics", "store", "ingest", "runs", "server", "examples"];
+
+const layerZones = LAYERS.map((layer, i) => {
+  const above = LAYERS.slice(i + 1);
+  return {
+    target: `./lib/${layer}`,
+    from: layer === "api" ? "./lib" : above.map((l) => `./lib/${l}`),
+    ...(layer === "api" ? { except: ["./api"] } : {}),
+    message:
+      layer === "api"
+        ? "layers: lib/api is a leaf (wire contracts import only zod and lib/api)."
+        : `layers: lib/${layer} may import only ${["lib/api", ...LAYERS.slice(1, i).map((l) => `lib/${l}`)].join(", ")}.`,
+  };
+});
+
+const layerRules = {
+  files: ["**/*.{ts,tsx,js,mjs}"],
+  rules: {
+    "import/no-restricted-paths": [
+      "error",
+      {
+        zones: [
+          ...layerZones,
+          {
+            target: "./lib",
+            from: ["./app", "./components"],
+            message: "layers: lib/ never imports app/ or components/.",
+          },
+          {
+            target: "./components",
+            from: ["./app", "./lib"],
+            except: ["./api", "./metrics", "./format-number.ts", "./share-link.ts"],
+            message:
+              "layers: components import only lib/api, lib/metrics, lib/format-number and lib/share-link (never app/, store, ingest, runs or server).",
+          },
+        ],
+      },
+    ],
+  },
+};
+
 const config = [
   ...nextVitals,
   ...nextTs,
+  layerRules,
   {
     ignores: [
       ".next*/**",
