@@ -7,19 +7,16 @@ import { StepList, type TrtllmKvBlocks, type TrtllmWorkerRecord } from "@/lib/fo
 import { normalizeEndpoint } from "@/lib/formats/endpoint";
 import { computeStats } from "./stats";
 import {
-  TIME_KEYS,
-  requestFirstToken,
-  requestLastToken,
   requestSegments,
   requestStart,
   SegmentColumns,
   segmentColumnStats,
   segmentsFor,
-  spanMs,
 } from "./time-breakdown";
 import { clockOffsetSample, estimateClockOffset } from "./trtllm-clock-offset";
+import { requestRow, toMs, type TrtllmRequestRow } from "./trtllm-request-row";
 import type { JoinedList, JoinResult } from "./trtllm-join";
-import { BlockTally, histogram, requestHitRate, transferBandwidthGBps } from "./trtllm-kv";
+import { BlockTally, histogram, transferBandwidthGBps } from "./trtllm-kv";
 import {
   STEP_METRICS,
   TRTLLM_CHART_KEYS,
@@ -29,48 +26,7 @@ import {
   type StepsPayload,
 } from "@/lib/api/trtllm-charts";
 import type { WorkerRole } from "./trtllm-roles";
-import { StepValues, packedStepsJson, roundMs } from "./trtllm-steps";
-
-/**
- * One request as the store keeps it (columns of trtllm_requests without the run id): display
- * times in ms from the run's earliest arrival; null = not recorded.
- */
-export interface TrtllmRequestRow {
-  /** 0-based position in the run, the id the drill-down routes use */
-  idx: number;
-  mode: "aggregated" | "disaggregated";
-  request_id: string | null;
-  ctx_request_id: string | null;
-  disagg_request_id: string | null;
-  ctx_server: string | null;
-  gen_server: string | null;
-  /** Worker file names (without extension) of each side */
-  ctx_worker: string | null;
-  gen_worker: string | null;
-  arrival_ms: number | null;
-  ttft_ms: number | null;
-  e2e_ms: number | null;
-  /** JSON object: every timestamp name → ms from the run start, or null */
-  times_json: string;
-  /** JSON array in canonical segment order: ms | null (not recorded) | {excludedMs} */
-  segments_json: string;
-  kv_total_blocks: number | null;
-  kv_new_blocks: number | null;
-  kv_reused_blocks: number | null;
-  kv_missed_blocks: number | null;
-  kv_hit_rate: number | null;
-  kv_transfer_bytes: number | null;
-  kv_transfer_ms: number | null;
-  kv_bandwidth_gbps: number | null;
-  spec_accepted_tokens: number | null;
-  spec_draft_tokens: number | null;
-  first_iter: number | null;
-  last_iter: number | null;
-  step_count: number;
-  chunk_count: number;
-  /** JSON array of packed step entries (lib/metrics/trtllm-steps.ts PackedStep), capped per request */
-  steps_json: string;
-}
+import { StepValues, packedStepsJson } from "./trtllm-steps";
 
 export interface TrtllmSummary {
   timeBreakdown: TimeBreakdownBlock;
@@ -85,12 +41,6 @@ export interface TrtllmSummary {
 
 /** Arrival buckets of the segment-share chart: enough to see drift, far below the 2,000-point cap. */
 const MAX_SHARE_BUCKETS = 120;
-
-/**
- * Stored display times are rounded to 0.1 µs: timestamps carry µs precision at best, and 17
- * printed digits per number made rows several times larger. Statistics never read them.
- */
-const toMs = (s: number | null, origin: number) => (s === null ? null : roundMs((s - origin) * 1000));
 
 /**
  * Rows are handed to `emit` one at a time (the analyzer batches them into the store); a promise
@@ -159,42 +109,24 @@ export async function summarizeTrtllm(
     stepValues.add(stepRec, firstStepAfter);
     const runMs = (off: number | null) => (off === null ? null : (s: number) => (s - off - origin) * 1000);
 
-    const times: Record<string, number | null> = {};
-    for (const k of TIME_KEYS) times[k] = toMs(t[k], origin);
-    const spec = r.gen?.speculative ?? r.ctx?.speculative ?? null;
     const iters = (stepRec ?? chunkRec) as TrtllmWorkerRecord | null;
     arrivals[idx] = toMs(start, origin) ?? NaN;
-    const written = emit({
-      idx,
-      mode,
-      request_id: r.requestId,
-      ctx_request_id: r.ctxRequestId,
-      disagg_request_id: r.disaggRequestId,
-      ctx_server: r.ctxServer ? normalizeEndpoint(r.ctxServer) : null,
-      gen_server: r.genServer ? normalizeEndpoint(r.genServer) : null,
-      ctx_worker: r.ctxFile !== null ? workerNames[r.ctxFile] : null,
-      gen_worker: r.genFile !== null ? workerNames[r.genFile] : null,
-      arrival_ms: toMs(start, origin),
-      ttft_ms: spanMs(start, requestFirstToken(t)),
-      e2e_ms: spanMs(start, requestLastToken(t)),
-      times_json: JSON.stringify(times),
-      segments_json: JSON.stringify(segments),
-      kv_total_blocks: kv?.total ?? null,
-      kv_new_blocks: kv?.newlyAllocated ?? null,
-      kv_reused_blocks: kv?.reused ?? null,
-      kv_missed_blocks: kv?.missed ?? null,
-      kv_hit_rate: kv ? requestHitRate(kv) : null,
-      kv_transfer_bytes: bytes,
-      kv_transfer_ms: spanMs(t.genKvTransferStart, t.genKvTransferEnd),
-      kv_bandwidth_gbps: bandwidth,
-      spec_accepted_tokens: spec?.acceptedDraftTokens ?? null,
-      spec_draft_tokens: spec?.draftTokens ?? null,
-      first_iter: iters?.firstIter ?? null,
-      last_iter: iters?.lastIter ?? null,
-      step_count: steps.length,
-      chunk_count: chunks.length,
-      steps_json: packedStepsJson(chunks, runMs(chunkOffset), steps, runMs(stepOff)),
-    });
+    const written = emit(
+      requestRow(r, {
+        idx,
+        mode,
+        origin,
+        workerNames,
+        segments,
+        kv,
+        transferBytes: bytes,
+        bandwidth,
+        iters,
+        stepCount: steps.length,
+        chunkCount: chunks.length,
+        stepsJson: packedStepsJson(chunks, runMs(chunkOffset), steps, runMs(stepOff)),
+      }),
+    );
     if (written) await written;
   }
 
