@@ -4,7 +4,7 @@
  * worker records alone when no disagg record names them.
  */
 import type { TrtllmDisaggRecord, TrtllmWorkerRecord, TrtllmTiming } from "@/lib/formats/trtllm-record";
-import { emptyTimes, type BreakdownMode, type RequestTimes } from "./time-breakdown";
+import { emptyTimes, type BreakdownMode, type RequestTimes, type TimeKey } from "./time-breakdown";
 import { RoleVotes, contentRole, type WorkerRole } from "./trtllm-roles";
 
 export interface WorkerEntry {
@@ -84,29 +84,38 @@ function pick(k: keyof TrtllmTiming, first: TrtllmTiming | undefined, second: Tr
   return null;
 }
 
+/** Each side's timestamps, as named on the request (`ctx` + `Arrival`) and on its worker record. */
+const SIDE_TIMES = {
+  ctx: ["serverArrival", "arrival", "firstScheduled", "firstToken", "serverFirstToken", "lastToken"],
+  gen: [
+    "serverArrival",
+    "arrival",
+    "kvTransferStart",
+    "kvTransferEnd",
+    "firstScheduled",
+    "firstToken",
+    "serverFirstToken",
+    "lastToken",
+  ],
+} as const satisfies Record<"ctx" | "gen", ReadonlyArray<keyof TrtllmTiming>>;
+
+/** Built once: fillSide runs for every request of a run. */
+const SIDE_KEYS = {
+  ctx: sideKeys("ctx"),
+  gen: sideKeys("gen"),
+};
+
+function sideKeys(side: "ctx" | "gen"): Array<[TimeKey, keyof TrtllmTiming]> {
+  return SIDE_TIMES[side].map((k) => [`${side}${k[0].toUpperCase()}${k.slice(1)}` as TimeKey, k]);
+}
+
 function fillSide(
   times: RequestTimes,
   side: "ctx" | "gen",
   a: TrtllmTiming | undefined,
   b?: TrtllmTiming | undefined,
 ): void {
-  if (side === "ctx") {
-    times.ctxServerArrival = pick("serverArrival", a, b);
-    times.ctxArrival = pick("arrival", a, b);
-    times.ctxFirstScheduled = pick("firstScheduled", a, b);
-    times.ctxFirstToken = pick("firstToken", a, b);
-    times.ctxServerFirstToken = pick("serverFirstToken", a, b);
-    times.ctxLastToken = pick("lastToken", a, b);
-  } else {
-    times.genServerArrival = pick("serverArrival", a, b);
-    times.genArrival = pick("arrival", a, b);
-    times.genKvTransferStart = pick("kvTransferStart", a, b);
-    times.genKvTransferEnd = pick("kvTransferEnd", a, b);
-    times.genFirstScheduled = pick("firstScheduled", a, b);
-    times.genFirstToken = pick("firstToken", a, b);
-    times.genServerFirstToken = pick("serverFirstToken", a, b);
-    times.genLastToken = pick("lastToken", a, b);
-  }
+  for (const [to, from] of SIDE_KEYS[side]) times[to] = pick(from, a, b);
 }
 
 function keysOf(rec: { disaggRequestId: string | null; ctxRequestId: string | null }): string[] {
