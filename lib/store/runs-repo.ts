@@ -91,8 +91,7 @@ export async function getFile(db: Db, runId: string, fileId: string): Promise<Fi
   return db
     .selectFrom("files")
     .selectAll()
-    .where("run_id", "=", runId)
-    .where("id", "=", fileId)
+    .where((eb) => eb.and({ run_id: runId, id: fileId }))
     .executeTakeFirst();
 }
 
@@ -182,13 +181,20 @@ export async function listRuns(
   };
 }
 
-export function toListItem(r: RunRow): RunListItem {
+/** The catalog fields a run list item and a run summary both begin with. */
+export function runHead(r: RunRow): Pick<RunListItem, "id" | "name" | "createdAt" | "labels" | "status"> {
   return {
     id: r.id,
     name: r.name,
     createdAt: new Date(r.created_at).toISOString(),
     labels: JSON.parse(r.labels) as string[],
     status: r.status,
+  };
+}
+
+export function toListItem(r: RunRow): RunListItem {
+  return {
+    ...runHead(r),
     kinds: JSON.parse(r.kinds) as string[],
     backend: r.backend,
     requestCount: r.request_count,
@@ -322,8 +328,7 @@ export async function getChartData(db: Db, runId: string, key: string): Promise<
   const row = await db
     .selectFrom("chart_data")
     .select("data")
-    .where("run_id", "=", runId)
-    .where("key", "=", key)
+    .where((eb) => eb.and({ run_id: runId, key }))
     .executeTakeFirst();
   return row?.data;
 }

@@ -48,7 +48,6 @@ export async function requestRow(db: Db, runId: string, idx: number) {
   return db
     .selectFrom("trtllm_requests")
     .selectAll()
-    .where("run_id", "=", runId)
-    .where("idx", "=", idx)
+    .where((eb) => eb.and({ run_id: runId, idx }))
     .executeTakeFirst();
 }

@@ -18,13 +18,7 @@ import {
   parseTimeslicesJson,
   type TimesliceExport,
 } from "@/lib/formats/aiperf-timeslices";
-import {
-  eachJsonLine,
-  JsonLineParser,
-  PARSE_FAILED,
-  parseJsonText,
-  WarningLog,
-} from "@/lib/formats/json-lines";
+import { eachRecordLine, PARSE_FAILED, parseJsonText } from "@/lib/formats/json-lines";
 import {
   aiperfRunResult,
   runOriginMs,
@@ -77,21 +71,12 @@ export function aiperfAnalyzer(): Analyzer {
   let inserter: BatchInserter<"aiperf_requests"> | null = null;
 
   async function ingestRecords(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
-    const warnings = new WarningLog();
-    const result = { skipped: 0 };
     const rows = (inserter ??= new BatchInserter(ctx.db, "aiperf_requests", REQUEST_COLUMNS));
     const from = log.length;
     let records = 0;
     let warmup = 0;
-    const parser = new JsonLineParser(warnings, result);
-    const stream = await file.open();
-    await eachJsonLine(stream, parser, { maxLineBytes: ctx.limits.maxLineBytes }, (value, lineNo) => {
-      const r = parseAiperfRecord(value, parser.text);
-      if (typeof r === "string") {
-        result.skipped++;
-        warnings.add(`skipped line: ${r}`, lineNo);
-        return;
-      }
+    const options = { maxLineBytes: ctx.limits.maxLineBytes };
+    const read = await eachRecordLine(await file.open(), options, parseAiperfRecord, (r, lineNo) => {
       records++;
       const flags =
         (r.phase === "warmup" ? FLAG_WARMUP : 0) |
@@ -125,26 +110,22 @@ export function aiperfAnalyzer(): Analyzer {
     });
     await rows.flush();
     recordDirs.push({ dir: dirOf(file.name), from, to: log.length });
-    return { records, skipped: result.skipped, warnings: warnings.toList(), meta: { warmupRecords: warmup } };
+    return {
+      records,
+      skipped: read.skipped,
+      warnings: read.warnings.toList(),
+      meta: { warmupRecords: warmup },
+    };
   }
 
   async function ingestGpu(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
-    const warnings = new WarningLog();
-    const result = { skipped: 0 };
     let records = 0;
-    const parser = new JsonLineParser(warnings, result);
-    const stream = await file.open();
-    await eachJsonLine(stream, parser, { maxLineBytes: ctx.limits.maxLineBytes }, (value, lineNo) => {
-      const s = parseGpuSample(value, parser.text);
-      if (typeof s === "string") {
-        result.skipped++;
-        warnings.add(`skipped line: ${s}`, lineNo);
-        return;
-      }
+    const options = { maxLineBytes: ctx.limits.maxLineBytes };
+    const read = await eachRecordLine(await file.open(), options, parseGpuSample, (s) => {
       records++;
       gpu.add(s, log.relMs(s.timestampNs));
     });
-    return { records, skipped: result.skipped, warnings: warnings.toList(), meta: { gpus: gpu.size } };
+    return { records, skipped: read.skipped, warnings: read.warnings.toList(), meta: { gpus: gpu.size } };
   }
 
   async function ingestDocument(file: IngestFile, ctx: IngestContext): Promise<FileReport> {

@@ -75,6 +75,12 @@ export interface EndpointFacts {
   routerSharedHitRate: number | null;
 }
 
+/** How offload bandwidth is derived: bytes over measured transfer time, else over the scrape window. */
+export function bandwidthMethod(hasBytes: boolean, hasTime: boolean, windowS: number | null): string | null {
+  if (!hasBytes) return null;
+  return hasTime ? "bytes / transfer time" : windowS ? "average rate (bytes / window)" : null;
+}
+
 /** The window an endpoint's counters cover: aiperf's endpoint_info, else total / rate. */
 function windowOf(series: readonly MetricSeries[], known: number | null): number | null {
   if (known !== null && known > 0) return known;
@@ -142,13 +148,7 @@ export function endpointFacts(
     offloadTimeCpuToGpuS: timeIn,
     offloadBandwidthGpuToCpu: bw(bytesOut, timeOut),
     offloadBandwidthCpuToGpu: bw(bytesIn, timeIn),
-    offloadBandwidthMethod: !hasBytes
-      ? null
-      : hasTime
-        ? "bytes / transfer time"
-        : windowS
-          ? "average rate (bytes / window)"
-          : null,
+    offloadBandwidthMethod: bandwidthMethod(hasBytes, hasTime, windowS),
     runningAvg: gaugeAvgSum(ofNames(series, REQUESTS_RUNNING)),
     waitingAvg: gaugeAvgSum(ofNames(series, REQUESTS_WAITING)),
     frontendInputTokens: sumCounters(ofNames(series, FRONTEND_INPUT_TOKENS)),
