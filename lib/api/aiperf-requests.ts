@@ -3,6 +3,7 @@
  * untouched x_request_id, so a tail request can be found in the server's logs.
  */
 import { z } from "zod";
+import { nullableNumbers } from "./fields";
 
 export const REQUEST_SORTS = ["ttft", "e2e", "itl", "start"] as const;
 export const MAX_REQUEST_ROWS = 200;
@@ -19,12 +20,7 @@ export const requestListSchema = z.object({
   rows: z.array(
     z.object({
       requestId: z.string().nullable(),
-      startS: z.number().nullable(),
-      ttftMs: z.number().nullable(),
-      e2eMs: z.number().nullable(),
-      itlMs: z.number().nullable(),
-      inputTokens: z.number().nullable(),
-      outputTokens: z.number().nullable(),
+      ...nullableNumbers("startS", "ttftMs", "e2eMs", "itlMs", "inputTokens", "outputTokens"),
     }),
   ),
 });

@@ -3,6 +3,7 @@
  * drill-down routes. The analyzer writes them and the breakdown view validates them with these.
  */
 import { z } from "zod";
+import { nullableNumbers, nullableStrings } from "./fields";
 import { statsSchema } from "@/lib/api/schemas";
 
 export const TRTLLM_CHART_KEYS = {
@@ -28,10 +29,7 @@ export const segmentsPayloadSchema = z.object({
       notRecorded: z.number(),
       /** More negative than clock skew explains; left out and warned about */
       excluded: z.number(),
-      meanMs: z.number().nullable(),
-      p50Ms: z.number().nullable(),
-      p90Ms: z.number().nullable(),
-      p99Ms: z.number().nullable(),
+      ...nullableNumbers("meanMs", "p50Ms", "p90Ms", "p99Ms"),
     }),
   ),
 });
@@ -103,9 +101,7 @@ export const requestSampleSchema = z.object({
     z.object({
       idx: z.number(),
       requestId: z.string().nullable(),
-      arrivalMs: z.number().nullable(),
-      ttftMs: z.number().nullable(),
-      e2eMs: z.number().nullable(),
+      ...nullableNumbers("arrivalMs", "ttftMs", "e2eMs"),
       /** ms; null = not recorded; {excludedMs} = left out as too negative */
       segments: z.array(z.union([z.number(), z.null(), z.object({ excludedMs: z.number() })])),
     }),
@@ -116,27 +112,22 @@ export const stepEntrySchema = z.object({
   kind: z.enum(["chunk", "step"]),
   iter: z.number().nullable(),
   /** Forward start on the request timeline (ms from the run's first arrival); null when the clock offset is unknown */
-  startMs: z.number().nullable(),
-  forwardMs: z.number().nullable(),
-  updateMs: z.number().nullable(),
-  sampleMs: z.number().nullable(),
-  gpuForwardMs: z.number().nullable(),
-  gpuSampleMs: z.number().nullable(),
+  ...nullableNumbers("startMs", "forwardMs", "updateMs", "sampleMs", "gpuForwardMs", "gpuSampleMs"),
 });
 
 export const requestDetailSchema = z.object({
   idx: z.number(),
   mode: z.enum(["aggregated", "disaggregated"]),
-  requestId: z.string().nullable(),
-  ctxRequestId: z.string().nullable(),
-  disaggRequestId: z.string().nullable(),
-  ctxServer: z.string().nullable(),
-  genServer: z.string().nullable(),
-  ctxWorker: z.string().nullable(),
-  genWorker: z.string().nullable(),
-  arrivalMs: z.number().nullable(),
-  ttftMs: z.number().nullable(),
-  e2eMs: z.number().nullable(),
+  ...nullableStrings(
+    "requestId",
+    "ctxRequestId",
+    "disaggRequestId",
+    "ctxServer",
+    "genServer",
+    "ctxWorker",
+    "genWorker",
+  ),
+  ...nullableNumbers("arrivalMs", "ttftMs", "e2eMs"),
   /** Every timestamp, ms from the run's first arrival; null = not recorded */
   times: z.record(z.string(), z.number().nullable()),
   segments: z.array(
@@ -148,14 +139,16 @@ export const requestDetailSchema = z.object({
     }),
   ),
   kv: z.object({
-    totalBlocks: z.number().nullable(),
-    newBlocks: z.number().nullable(),
-    reusedBlocks: z.number().nullable(),
-    missedBlocks: z.number().nullable(),
-    hitRate: z.number().nullable(),
-    transferBytes: z.number().nullable(),
-    transferMs: z.number().nullable(),
-    bandwidthGBps: z.number().nullable(),
+    ...nullableNumbers(
+      "totalBlocks",
+      "newBlocks",
+      "reusedBlocks",
+      "missedBlocks",
+      "hitRate",
+      "transferBytes",
+      "transferMs",
+      "bandwidthGBps",
+    ),
   }),
   speculative: z.object({ acceptedDraftTokens: z.number(), draftTokens: z.number() }).nullable(),
   steps: z.array(stepEntrySchema),
