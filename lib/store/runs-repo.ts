@@ -3,7 +3,7 @@
  * writer of summaries and rows; route handlers read through here.
  */
 import { sql } from "kysely";
-import type { RunListItem, SummaryBlocks } from "@/lib/api/schemas";
+import type { RunHead, RunListItem, SummaryBlocks } from "@/lib/api/schemas";
 import type { Db } from "./db";
 import type { FilesTable, RunsTable } from "./schema";
 
@@ -182,7 +182,7 @@ export async function listRuns(
 }
 
 /** The catalog fields a run list item and a run summary both begin with. */
-export function runHead(r: RunRow): Pick<RunListItem, "id" | "name" | "createdAt" | "labels" | "status"> {
+export function runHead(r: RunRow): RunHead {
   return {
     id: r.id,
     name: r.name,

@@ -52,16 +52,12 @@ export function cacheSelection(series: readonly MetricSeries[]): CacheSelection 
       bySource.filter((s) => s.labels.source === "external_kv_transfer"),
     );
   }
-  const hits = ofNames(series, VLLM_PREFIX_HITS);
   const queries = ofNames(series, VLLM_PREFIX_QUERIES);
-  if (hits.length > 0 && queries.length > 0)
-    return selection(
-      "vllm prefix_cache_hits / prefix_cache_queries",
-      queries,
-      hits,
-      ofNames(series, VLLM_EXTERNAL_HITS),
-      ofNames(series, VLLM_EXTERNAL_QUERIES),
-    );
+  const hits = queries.length > 0 ? ofNames(series, VLLM_PREFIX_HITS) : [];
+  if (hits.length > 0) {
+    const external = [ofNames(series, VLLM_EXTERNAL_HITS), ofNames(series, VLLM_EXTERNAL_QUERIES)] as const;
+    return selection("vllm prefix_cache_hits / prefix_cache_queries", queries, hits, ...external);
+  }
   const prompt = ofNames(series, PROMPT_TOKENS);
   const sglang = ofNames(series, SGLANG_CACHED);
   if (sglang.length > 0 && prompt.length > 0)
