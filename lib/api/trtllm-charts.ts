@@ -33,6 +33,7 @@ export const segmentsPayloadSchema = z.object({
     }),
   ),
 });
+export type SegmentsPayload = z.infer<typeof segmentsPayloadSchema>;
 
 export const segmentSharePayloadSchema = z.object({
   segmentNames: z.array(z.string()),
@@ -46,6 +47,7 @@ export const segmentSharePayloadSchema = z.object({
     }),
   ),
 });
+export type SegmentSharePayload = z.infer<typeof segmentSharePayloadSchema>;
 
 export const histogramPayloadSchema = z.object({
   unit: z.string(),
@@ -53,6 +55,7 @@ export const histogramPayloadSchema = z.object({
   stats: statsSchema.nullable(),
   bins: z.array(z.object({ lo: z.number(), hi: z.number(), count: z.number() })),
 });
+export type HistogramPayload = z.infer<typeof histogramPayloadSchema>;
 
 const hitRowSchema = z.object({
   requests: z.number(),
@@ -68,6 +71,7 @@ export const kvHitRatePayloadSchema = z.object({
   ),
   byRole: z.array(hitRowSchema.extend({ role: z.enum(["prefill", "decode", "combined"]) })),
 });
+export type KvHitRatePayload = z.infer<typeof kvHitRatePayloadSchema>;
 
 export const STEP_METRICS = [
   "preprocessingMs",
@@ -89,6 +93,7 @@ export const stepsPayloadSchema = z.object({
     z.object({ source: z.string(), role: z.string(), offsetS: z.number().nullable(), samples: z.number() }),
   ),
 });
+export type StepsPayload = z.infer<typeof stepsPayloadSchema>;
 
 export const SAMPLE_SORTS = ["ttft", "e2e", "arrival"] as const;
 export type SampleSort = (typeof SAMPLE_SORTS)[number];
@@ -107,6 +112,7 @@ export const requestSampleSchema = z.object({
     }),
   ),
 });
+export type RequestSample = z.infer<typeof requestSampleSchema>;
 
 export const stepEntrySchema = z.object({
   kind: z.enum(["chunk", "step"]),
@@ -114,6 +120,7 @@ export const stepEntrySchema = z.object({
   /** Forward start on the request timeline (ms from the run's first arrival); null when the clock offset is unknown */
   ...nullableNumbers("startMs", "forwardMs", "updateMs", "sampleMs", "gpuForwardMs", "gpuSampleMs"),
 });
+export type StepEntry = z.infer<typeof stepEntrySchema>;
 
 export const requestDetailSchema = z.object({
   idx: z.number(),
@@ -154,12 +161,4 @@ export const requestDetailSchema = z.object({
   steps: z.array(stepEntrySchema),
   stepCount: z.number(),
 });
-
-export type SegmentsPayload = z.infer<typeof segmentsPayloadSchema>;
-export type SegmentSharePayload = z.infer<typeof segmentSharePayloadSchema>;
-export type HistogramPayload = z.infer<typeof histogramPayloadSchema>;
-export type KvHitRatePayload = z.infer<typeof kvHitRatePayloadSchema>;
-export type StepsPayload = z.infer<typeof stepsPayloadSchema>;
-export type RequestSample = z.infer<typeof requestSampleSchema>;
 export type RequestDetail = z.infer<typeof requestDetailSchema>;
-export type StepEntry = z.infer<typeof stepEntrySchema>;
