@@ -2,7 +2,8 @@ import type { RunSummary, SummaryBlocks } from "@/lib/api/schemas";
 import type { FileWarning } from "@/lib/formats/json-lines";
 import type { Kind } from "@/lib/api/kinds";
 import type { Db } from "@/lib/store/db";
-import { getFiles, getRun, runHead, type FileRow, type RunRow } from "@/lib/store/runs-repo";
+import { runHead } from "@/lib/store/run-list";
+import { getFiles, getRun, type FileRow, type RunRow } from "@/lib/store/runs-repo";
 
 const EMPTY_BLOCKS: SummaryBlocks = {
   collectors: { returnPerfMetrics: null, enableIterPerfStats: null, publishKvEvents: null },

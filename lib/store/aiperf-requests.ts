@@ -16,6 +16,18 @@ import { getChartData } from "./runs-repo";
 
 const SORT_COLUMN = { ttft: "ttft_ms", e2e: "e2e_ms", itl: "itl_ms", start: "start_ms" } as const;
 
+/**
+ * Ingest writes start and end times relative to the first timestamp it saw; once the run's first
+ * request is known, they are shifted to count from it.
+ */
+export async function reanchorRequests(db: Db, runId: string, originMs: number): Promise<void> {
+  await db
+    .updateTable("aiperf_requests")
+    .set((eb) => ({ start_ms: eb("start_ms", "-", originMs), end_ms: eb("end_ms", "-", originMs) }))
+    .where("run_id", "=", runId)
+    .execute();
+}
+
 /** Profiling-phase successful requests (the population of the statistics), ordered by `sort`. */
 export async function listRequests(db: Db, runId: string, q: RequestListQuery): Promise<RequestList> {
   const count = await measuredRows(db, runId)

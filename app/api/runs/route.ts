@@ -6,7 +6,7 @@ import { getAppContext } from "@/lib/server/app-context";
 import { checkWriteAuth } from "@/lib/server/auth";
 import { handle } from "@/lib/server/handle";
 import { jsonError, jsonOk } from "@/lib/server/http";
-import { listRuns } from "@/lib/store/runs-repo";
+import { listRuns } from "@/lib/store/run-list";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -30,6 +30,7 @@ import { slowestRequestsPayload } from "./aiperf-slowest";
 import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
+import { reanchorRequests } from "@/lib/store/aiperf-requests";
 import { BatchInserter } from "@/lib/store/batch-insert";
 import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
@@ -203,12 +204,6 @@ export function aiperfAnalyzer(): Analyzer {
 async function finishRun(ctx: IngestContext, s: AiperfRunState): Promise<AnalyzerResult> {
   const originMs = runOriginMs(s.log);
   // Rows were written relative to the first timestamp seen; re-anchor them to the first request.
-  if (s.log.length > 0 && originMs !== 0) {
-    await ctx.db
-      .updateTable("aiperf_requests")
-      .set((eb) => ({ start_ms: eb("start_ms", "-", originMs), end_ms: eb("end_ms", "-", originMs) }))
-      .where("run_id", "=", ctx.runId)
-      .execute();
-  }
+  if (s.log.length > 0 && originMs !== 0) await reanchorRequests(ctx.db, ctx.runId, originMs);
   return aiperfRunResult(s, originMs);
 }
