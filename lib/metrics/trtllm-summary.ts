@@ -3,8 +3,8 @@
  * block, endpoint rows, chart payloads and one stored row per request. Pure: the analyzer does IO.
  */
 import type { EndpointRow, TimeBreakdownBlock } from "@/lib/api/schemas";
-import { StepList, type TrtllmKvBlocks, type TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
-import { normalizeEndpoint } from "@/lib/formats/endpoint";
+import type { TrtllmKvBlocks, TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
+import { StepList } from "@/lib/formats/trtllm-step-list";
 import { computeStats } from "./stats";
 import {
   requestSegments,
@@ -17,6 +17,7 @@ import { clockOffsetSample, estimateClockOffset } from "./trtllm-clock-offset";
 import { requestRow, toMs, type TrtllmRequestRow } from "./trtllm-request-row";
 import type { JoinedList, JoinResult } from "./trtllm-join";
 import { BlockTally, histogram, transferBandwidthGBps } from "./trtllm-kv";
+import { endpointRows, hitRates } from "./trtllm-worker-rows";
 import {
   STEP_METRICS,
   TRTLLM_CHART_KEYS,
@@ -25,7 +26,6 @@ import {
   type SegmentsPayload,
   type StepsPayload,
 } from "@/lib/api/trtllm-charts";
-import type { WorkerRole } from "./trtllm-roles";
 import { StepValues, packedStepsJson } from "./trtllm-steps";
 
 export interface TrtllmSummary {
@@ -227,78 +227,6 @@ function clockOffsets(requests: JoinedList) {
     samples.set(k, v.length);
   }
   return { get: (k: string) => offsets.get(k) ?? null, samples };
-}
-
-function hitRates(join: JoinResult, workerNames: readonly string[]) {
-  const byFile = workerNames.map(() => new BlockTally());
-  for (const list of [join.requests, join.leftOut])
-    for (const r of list) {
-      if (r.ctxFile !== null && r.ctx) byFile[r.ctxFile].add(r.ctx.kv);
-      if (r.genFile !== null && r.gen) byFile[r.genFile].add(r.gen.kv);
-    }
-  const row = (t: BlockTally) => ({
-    requests: t.requests,
-    reusedBlocks: t.reused,
-    missedBlocks: t.missed,
-    hitRate: t.hitRate(),
-  });
-  const roles: WorkerRole[] = ["prefill", "decode", "combined"];
-  const byRole = roles.map((role) => {
-    const t = new BlockTally();
-    byFile.forEach((f, i) => join.fileRoles[i] === role && t.merge(f));
-    return { role, ...row(t) };
-  });
-  return {
-    byFile,
-    payload: {
-      byWorker: byFile
-        .map((t, i) => ({ worker: workerNames[i], role: join.fileRoles[i], ...row(t) }))
-        .filter((w) => w.requests > 0),
-      byRole: byRole.filter((r) => r.requests > 0),
-    },
-  };
-}
-
-function endpointRows(join: JoinResult, workerNames: readonly string[], byFile: BlockTally[]) {
-  const rows = new Map<string, { role: WorkerRole; requests: number; tally: BlockTally }>();
-  const get = (endpoint: string, role: WorkerRole) => {
-    let row = rows.get(endpoint);
-    if (!row) rows.set(endpoint, (row = { role, requests: 0, tally: new BlockTally() }));
-    return row;
-  };
-  for (const r of join.requests) {
-    if (r.ctxServer) {
-      const row = get(normalizeEndpoint(r.ctxServer), "prefill");
-      row.requests++;
-      row.tally.add(r.ctx?.kv ?? null);
-    }
-    if (r.genServer) {
-      const row = get(normalizeEndpoint(r.genServer), "decode");
-      row.requests++;
-      row.tally.add(r.gen?.kv ?? null);
-    }
-  }
-  // Worker files that never joined a named server stand for themselves.
-  const usedByFile = workerNames.map(() => 0);
-  for (const list of [join.requests, join.leftOut])
-    for (const r of list) {
-      if (r.ctxFile !== null) usedByFile[r.ctxFile]++;
-      if (r.genFile !== null && r.genFile !== r.ctxFile) usedByFile[r.genFile]++;
-    }
-  workerNames.forEach((name, i) => {
-    if (join.fileServers[i] !== null || byFile[i] === undefined) return;
-    const used = usedByFile[i];
-    if (used === 0) return;
-    const row = get(name, join.fileRoles[i]);
-    row.requests += used;
-    row.tally.merge(byFile[i]);
-  });
-  return [...rows].map(([endpoint, r]) => ({
-    endpoint,
-    role: r.role,
-    requestCount: r.requests,
-    kvCacheHitRate: r.tally.hitRate(),
-  }));
 }
 
 function segmentShare(arrivals: Float64Array, segments: SegmentColumns): SegmentSharePayload {
