@@ -3,8 +3,9 @@
  * worker records on `disagg_request_id`, falling back to `ctx_request_id` (design.md §5.2), and
  * worker records alone when no disagg record names them.
  */
-import type { TrtllmDisaggRecord, TrtllmWorkerRecord, TrtllmTiming } from "@/lib/formats/trtllm-record";
-import { emptyTimes, type BreakdownMode, type RequestTimes, type TimeKey } from "./time-breakdown";
+import type { TrtllmDisaggRecord, TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
+import { emptyTimes, type BreakdownMode, type RequestTimes } from "./time-breakdown";
+import { fillSide } from "./trtllm-side-times";
 import { RoleVotes, contentRole, type WorkerRole } from "./trtllm-roles";
 
 export interface WorkerEntry {
@@ -75,47 +76,6 @@ export interface JoinResult {
   joinedByDisaggId: number;
   joinedByCtxId: number;
   warnings: string[];
-}
-
-/** The first source's value of `k` that is not null (`first` is read before `second`). */
-function pick(k: keyof TrtllmTiming, first: TrtllmTiming | undefined, second: TrtllmTiming | undefined) {
-  if (first && first[k] !== null) return first[k];
-  if (second && second[k] !== null) return second[k];
-  return null;
-}
-
-/** Each side's timestamps, as named on the request (`ctx` + `Arrival`) and on its worker record. */
-const SIDE_TIMES = {
-  ctx: ["serverArrival", "arrival", "firstScheduled", "firstToken", "serverFirstToken", "lastToken"],
-  gen: [
-    "serverArrival",
-    "arrival",
-    "kvTransferStart",
-    "kvTransferEnd",
-    "firstScheduled",
-    "firstToken",
-    "serverFirstToken",
-    "lastToken",
-  ],
-} as const satisfies Record<"ctx" | "gen", ReadonlyArray<keyof TrtllmTiming>>;
-
-/** Built once: fillSide runs for every request of a run. */
-const SIDE_KEYS = {
-  ctx: sideKeys("ctx"),
-  gen: sideKeys("gen"),
-};
-
-function sideKeys(side: "ctx" | "gen"): Array<[TimeKey, keyof TrtllmTiming]> {
-  return SIDE_TIMES[side].map((k) => [`${side}${k[0].toUpperCase()}${k.slice(1)}` as TimeKey, k]);
-}
-
-function fillSide(
-  times: RequestTimes,
-  side: "ctx" | "gen",
-  a: TrtllmTiming | undefined,
-  b?: TrtllmTiming | undefined,
-): void {
-  for (const [to, from] of SIDE_KEYS[side]) times[to] = pick(from, a, b);
 }
 
 function keysOf(rec: { disaggRequestId: string | null; ctxRequestId: string | null }): string[] {
