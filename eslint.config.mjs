@@ -3,20 +3,28 @@ import nextTs from "eslint-config-next/typescript";
 
 /**
  * The layers of lib/, lowest first: a layer may import only the layers before it (see
- * docs/architecture.md). lib/api, the wire contracts, imports no other part of lib.
+ * docs/architecture.md), less the ones in SIDE_BY_SIDE. lib/api, the wire contracts, imports no
+ * other part of lib.
  */
 const LAYERS = ["api", "formats", "metrics", "store", "ingest", "runs", "server", "examples"];
 
+/** The store keeps what it is given and the math computes without knowing where rows go. */
+const SIDE_BY_SIDE = { store: ["metrics"] };
+
 const layerZones = LAYERS.map((layer, i) => {
-  const above = LAYERS.slice(i + 1);
+  if (layer === "api")
+    return {
+      target: "./lib/api",
+      from: "./lib",
+      except: ["./api"],
+      message: "layers: lib/api is a leaf (wire contracts import only zod and lib/api).",
+    };
+  const banned = SIDE_BY_SIDE[layer] ?? [];
+  const allowed = LAYERS.slice(0, i).filter((l) => !banned.includes(l));
   return {
     target: `./lib/${layer}`,
-    from: layer === "api" ? "./lib" : above.map((l) => `./lib/${l}`),
-    ...(layer === "api" ? { except: ["./api"] } : {}),
-    message:
-      layer === "api"
-        ? "layers: lib/api is a leaf (wire contracts import only zod and lib/api)."
-        : `layers: lib/${layer} may import only ${["lib/api", ...LAYERS.slice(1, i).map((l) => `lib/${l}`)].join(", ")}.`,
+    from: [...banned, ...LAYERS.slice(i + 1)].map((l) => `./lib/${l}`),
+    message: `layers: lib/${layer} may import only ${allowed.map((l) => `lib/${l}`).join(", ")}.`,
   };
 });
 

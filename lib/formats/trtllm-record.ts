@@ -23,6 +23,19 @@ export interface TrtllmTiming {
   kvCacheSizeBytes: number | null;
 }
 
+/** Every field of TrtllmTiming in record order: the worker's own times, then the KV transfer. */
+export const TIMING_FIELDS = [
+  "serverArrival",
+  "arrival",
+  "firstScheduled",
+  "firstToken",
+  "serverFirstToken",
+  "lastToken",
+  "kvTransferStart",
+  "kvTransferEnd",
+  "kvCacheSizeBytes",
+] as const satisfies ReadonlyArray<keyof TrtllmTiming>;
+
 export interface TrtllmKvBlocks {
   total: number;
   newlyAllocated: number;

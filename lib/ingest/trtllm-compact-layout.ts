@@ -1,5 +1,5 @@
 /** Where each value of a compact TensorRT-LLM record sits in its block, shared by writer and reader. */
-import type { TrtllmTiming } from "@/lib/formats/trtllm-record";
+import { TIMING_FIELDS } from "@/lib/formats/trtllm-record";
 
 /**
  * A record's block: 9 timing values, 3 numeric ids (NaN = none or a string id), then KV blocks
@@ -9,17 +9,8 @@ import type { TrtllmTiming } from "@/lib/formats/trtllm-record";
 export const BLOCK = 26;
 export const X = 13;
 
-export const TIMING_KEYS = [
-  "serverArrival",
-  "arrival",
-  "firstScheduled",
-  "firstToken",
-  "serverFirstToken",
-  "lastToken",
-  "kvTransferStart",
-  "kvTransferEnd",
-  "kvCacheSizeBytes",
-] as const satisfies ReadonlyArray<keyof TrtllmTiming>;
+/** Timing values lead the block, in record order. */
+export const TIMING_KEYS = TIMING_FIELDS;
 
 export const orNaN = (v: number | null | undefined) => (v === null || v === undefined ? NaN : v);
 export const orNull = (v: number) => (Number.isNaN(v) ? null : v);

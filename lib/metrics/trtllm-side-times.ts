@@ -1,5 +1,5 @@
 /** A joined request's timestamps, flattened from its context and generation records. */
-import type { TrtllmTiming } from "@/lib/formats/trtllm-record";
+import { TIMING_FIELDS, type TrtllmTiming } from "@/lib/formats/trtllm-record";
 import type { RequestTimes, TimeKey } from "./time-breakdown";
 
 /** The first source's value of `k` that is not null (`first` is read before `second`). */
@@ -9,22 +9,12 @@ function pick(k: keyof TrtllmTiming, first: TrtllmTiming | undefined, second: Tr
   return null;
 }
 
-/** Each side's timestamps, as named on its worker record; on the request they get the side's prefix. */
-const CTX_TIMES = [
-  "serverArrival",
-  "arrival",
-  "firstScheduled",
-  "firstToken",
-  "serverFirstToken",
-  "lastToken",
-] as const satisfies ReadonlyArray<keyof TrtllmTiming>;
-/** The generation side also times the KV transfer, between its arrival and its first scheduling. */
-const GEN_TIMES = [
-  ...CTX_TIMES.slice(0, 2),
-  "kvTransferStart",
-  "kvTransferEnd",
-  ...CTX_TIMES.slice(2),
-] as const;
+/**
+ * Each side's timestamps, as named on its worker record (on the request they get the side's
+ * prefix): a context worker's own times; a generation worker's also time the KV transfer.
+ */
+const CTX_TIMES = TIMING_FIELDS.slice(0, 6);
+const GEN_TIMES = TIMING_FIELDS.slice(0, 8);
 
 /** Built once: fillSide runs for every request of a run. */
 const SIDE_KEYS = { ctx: sideKeys("ctx", CTX_TIMES), gen: sideKeys("gen", GEN_TIMES) };
