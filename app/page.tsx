@@ -5,7 +5,7 @@ import { UploadDropzone } from "@/components/upload/upload-dropzone";
 import { runListInfiniteQueryOptions } from "@/lib/api/query-options";
 import { getQueryClient } from "@/lib/api/query-client";
 import { getAppContext } from "@/lib/server/app-context";
-import { listRuns } from "@/lib/store/runs-repo";
+import { listRuns } from "@/lib/store/run-list";
 import { RUNS_PAGE_SIZE, runsSearchParamsCache } from "@/components/runs/search-params";
 
 export const dynamic = "force-dynamic";

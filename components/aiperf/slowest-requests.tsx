@@ -4,7 +4,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { fetchJson } from "@/lib/api/fetch-json";
 import { queryKeys } from "@/lib/api/query-keys";
 import { formatMs, formatNumber } from "@/lib/format-number";
-import { requestListSchema } from "@/lib/metrics/requests-query";
+import { requestListSchema } from "@/lib/api/aiperf-requests";
 import type { LatencyMetricId } from "./latency-metric";
 
 const SORT: Record<LatencyMetricId, "ttft" | "e2e" | "itl"> = { ttftMs: "ttft", e2eMs: "e2e", itlMs: "itl" };

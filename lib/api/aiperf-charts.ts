@@ -3,6 +3,7 @@
  * /api/runs/{id}/charts/{key}. The browser validates with the same schemas.
  */
 import { z } from "zod";
+import { nullableNumbers, timePoints } from "./fields";
 
 export const AIPERF_CHART_KEYS = {
   distribution: "aiperf-distribution",
@@ -40,14 +41,7 @@ export const distributionPayloadSchema = z.object({
 export const overTimePayloadSchema = z.object({
   /** Records in the run; points hold an evenly spaced sample of them when there are more than 2,000 */
   total: z.number(),
-  points: z.array(
-    z.object({
-      tS: z.number(),
-      ttftMs: z.number().nullable(),
-      e2eMs: z.number().nullable(),
-      itlMs: z.number().nullable(),
-    }),
-  ),
+  points: timePoints("ttftMs", "e2eMs", "itlMs"),
 });
 
 export const ttftVsInputPayloadSchema = z.object({
@@ -104,20 +98,11 @@ export type AgreementRow = z.infer<typeof agreementRowSchema>;
 export const gpuSeriesSchema = z.object({
   id: z.string(),
   label: z.string(),
-  points: z.array(
-    z.object({
-      tS: z.number(),
-      powerW: z.number().nullable(),
-      utilizationPct: z.number().nullable(),
-      memoryUsedGb: z.number().nullable(),
-    }),
-  ),
+  points: timePoints("powerW", "utilizationPct", "memoryUsedGb"),
 });
 export const gpuPayloadSchema = z.object({
   gpus: z.array(gpuSeriesSchema),
-  energyJ: z.number().nullable(),
-  outputTokens: z.number().nullable(),
-  energyPerOutputTokenJ: z.number().nullable(),
+  ...nullableNumbers("energyJ", "outputTokens", "energyPerOutputTokenJ"),
   /** Same physical GPU (uuid) seen through several exporters: counted once for energy */
   duplicateGpus: z.number(),
 });
@@ -134,12 +119,14 @@ export const timeslicesPayloadSchema = z.object({
     z.object({
       index: z.number(),
       complete: z.boolean(),
-      ttftAvgMs: z.number().nullable(),
-      ttftP99Ms: z.number().nullable(),
-      e2eAvgMs: z.number().nullable(),
-      e2eP99Ms: z.number().nullable(),
-      requestThroughputPerS: z.number().nullable(),
-      outputTokenThroughputPerS: z.number().nullable(),
+      ...nullableNumbers(
+        "ttftAvgMs",
+        "ttftP99Ms",
+        "e2eAvgMs",
+        "e2eP99Ms",
+        "requestThroughputPerS",
+        "outputTokenThroughputPerS",
+      ),
     }),
   ),
 });

@@ -3,6 +3,7 @@
  * deltas against the baseline, so the page and the handler agree on one schema.
  */
 import { z } from "zod";
+import { nullableNumbers } from "./fields";
 import { endpointRoleSchema, runSummarySchema } from "@/lib/api/schemas";
 
 export const MAX_COMPARED_RUNS = 8;
@@ -45,9 +46,7 @@ export const deltaRowSchema = z.object({
   cells: z.array(
     z.object({
       runId: z.string(),
-      value: z.number().nullable(),
-      absolute: z.number().nullable(),
-      percent: z.number().nullable(),
+      ...nullableNumbers("value", "absolute", "percent"),
       verdict: verdictSchema,
     }),
   ),

@@ -3,6 +3,7 @@
  * handlers import the same schemas; types come from them.
  */
 import { z } from "zod";
+import { nullableNumbers } from "./fields";
 import { KINDS } from "./kinds";
 
 /** Run and file ids are base64url; anything else is rejected before it reaches a query. */
@@ -65,10 +66,7 @@ export const segmentSchema = z.object({
   name: z.string(),
   label: z.string(),
   count: z.number(),
-  meanMs: z.number().nullable(),
-  p50Ms: z.number().nullable(),
-  p90Ms: z.number().nullable(),
-  p99Ms: z.number().nullable(),
+  ...nullableNumbers("meanMs", "p50Ms", "p90Ms", "p99Ms"),
 });
 
 export const timeBreakdownBlockSchema = z.object({
@@ -84,26 +82,22 @@ export const timeBreakdownBlockSchema = z.object({
 export const serverMetricsBlockSchema = z.object({
   backend: z.string().nullable(),
   cache: z.object({
-    gpuHitRate: z.number().nullable(),
-    cpuHitRate: z.number().nullable(),
-    overallHitRate: z.number().nullable(),
+    ...nullableNumbers("gpuHitRate", "cpuHitRate", "overallHitRate"),
     method: z.string().nullable(),
   }),
   kvCache: z.object({
-    gpuTotalTokens: z.number().nullable(),
-    gpuUsageAvg: z.number().nullable(),
-    gpuUsageMax: z.number().nullable(),
+    ...nullableNumbers("gpuTotalTokens", "gpuUsageAvg", "gpuUsageMax"),
   }),
   kvOffload: z.object({
-    bytesGpuToCpu: z.number().nullable(),
-    bytesCpuToGpu: z.number().nullable(),
-    bandwidthGpuToCpuBytesPerSecond: z.number().nullable(),
-    bandwidthCpuToGpuBytesPerSecond: z.number().nullable(),
+    ...nullableNumbers(
+      "bytesGpuToCpu",
+      "bytesCpuToGpu",
+      "bandwidthGpuToCpuBytesPerSecond",
+      "bandwidthCpuToGpuBytesPerSecond",
+    ),
   }),
   tokens: z.object({
-    promptTotal: z.number().nullable(),
-    cachedTotal: z.number().nullable(),
-    generationTotal: z.number().nullable(),
+    ...nullableNumbers("promptTotal", "cachedTotal", "generationTotal"),
   }),
 });
 
@@ -112,18 +106,20 @@ export const endpointRoleSchema = z.enum(["prefill", "decode", "combined", "fron
 export const endpointRowSchema = z.object({
   endpoint: z.string(),
   role: endpointRoleSchema,
-  cacheHitRate: z.number().nullable(),
-  promptTokens: z.number().nullable(),
-  cachedTokens: z.number().nullable(),
-  generationTokens: z.number().nullable(),
-  kvCapacityTokens: z.number().nullable(),
-  kvUsageAvg: z.number().nullable(),
-  offloadBytesGpuToCpu: z.number().nullable(),
-  offloadBytesCpuToGpu: z.number().nullable(),
-  offloadBandwidthGpuToCpuBytesPerSecond: z.number().nullable(),
-  offloadBandwidthCpuToGpuBytesPerSecond: z.number().nullable(),
-  requestCount: z.number().nullable(),
-  kvCacheHitRate: z.number().nullable(),
+  ...nullableNumbers(
+    "cacheHitRate",
+    "promptTokens",
+    "cachedTokens",
+    "generationTokens",
+    "kvCapacityTokens",
+    "kvUsageAvg",
+    "offloadBytesGpuToCpu",
+    "offloadBytesCpuToGpu",
+    "offloadBandwidthGpuToCpuBytesPerSecond",
+    "offloadBandwidthCpuToGpuBytesPerSecond",
+    "requestCount",
+    "kvCacheHitRate",
+  ),
 });
 
 /** The computed part of a run summary: what ingest produces and stores. */
@@ -143,23 +139,23 @@ export const summaryBlocksSchema = z.object({
   ingestedAt: z.number().optional(),
 });
 
-export const runSummarySchema = summaryBlocksSchema.extend({
+/** The catalog fields a run list item and a run summary both begin with. */
+export const runHeadSchema = z.object({
   id: z.string(),
   name: z.string(),
   createdAt: z.string(),
   labels: z.array(z.string()),
   status: runStatusSchema,
+});
+
+export const runSummarySchema = summaryBlocksSchema.extend({
+  ...runHeadSchema.shape,
   aggregatorVersion: z.number(),
   files: z.array(runFileSchema),
   error: z.string().nullable(),
 });
 
-export const runListItemSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  createdAt: z.string(),
-  labels: z.array(z.string()),
-  status: runStatusSchema,
+export const runListItemSchema = runHeadSchema.extend({
   kinds: z.array(z.string()),
   backend: z.string().nullable(),
   requestCount: z.number().nullable(),
@@ -212,6 +208,7 @@ export type ServerMetricsBlock = z.infer<typeof serverMetricsBlockSchema>;
 export type EndpointRole = z.infer<typeof endpointRoleSchema>;
 export type EndpointRow = z.infer<typeof endpointRowSchema>;
 export type SummaryBlocks = z.infer<typeof summaryBlocksSchema>;
+export type RunHead = z.infer<typeof runHeadSchema>;
 export type RunSummary = z.infer<typeof runSummarySchema>;
 export type RunListItem = z.infer<typeof runListItemSchema>;
 export type RunList = z.infer<typeof runListSchema>;

@@ -3,6 +3,7 @@
  * drill-down routes. The analyzer writes them and the breakdown view validates them with these.
  */
 import { z } from "zod";
+import { nullableNumbers, nullableStrings } from "./fields";
 import { statsSchema } from "@/lib/api/schemas";
 
 export const TRTLLM_CHART_KEYS = {
@@ -28,13 +29,11 @@ export const segmentsPayloadSchema = z.object({
       notRecorded: z.number(),
       /** More negative than clock skew explains; left out and warned about */
       excluded: z.number(),
-      meanMs: z.number().nullable(),
-      p50Ms: z.number().nullable(),
-      p90Ms: z.number().nullable(),
-      p99Ms: z.number().nullable(),
+      ...nullableNumbers("meanMs", "p50Ms", "p90Ms", "p99Ms"),
     }),
   ),
 });
+export type SegmentsPayload = z.infer<typeof segmentsPayloadSchema>;
 
 export const segmentSharePayloadSchema = z.object({
   segmentNames: z.array(z.string()),
@@ -48,6 +47,7 @@ export const segmentSharePayloadSchema = z.object({
     }),
   ),
 });
+export type SegmentSharePayload = z.infer<typeof segmentSharePayloadSchema>;
 
 export const histogramPayloadSchema = z.object({
   unit: z.string(),
@@ -55,6 +55,7 @@ export const histogramPayloadSchema = z.object({
   stats: statsSchema.nullable(),
   bins: z.array(z.object({ lo: z.number(), hi: z.number(), count: z.number() })),
 });
+export type HistogramPayload = z.infer<typeof histogramPayloadSchema>;
 
 const hitRowSchema = z.object({
   requests: z.number(),
@@ -70,6 +71,7 @@ export const kvHitRatePayloadSchema = z.object({
   ),
   byRole: z.array(hitRowSchema.extend({ role: z.enum(["prefill", "decode", "combined"]) })),
 });
+export type KvHitRatePayload = z.infer<typeof kvHitRatePayloadSchema>;
 
 export const STEP_METRICS = [
   "preprocessingMs",
@@ -91,6 +93,7 @@ export const stepsPayloadSchema = z.object({
     z.object({ source: z.string(), role: z.string(), offsetS: z.number().nullable(), samples: z.number() }),
   ),
 });
+export type StepsPayload = z.infer<typeof stepsPayloadSchema>;
 
 export const SAMPLE_SORTS = ["ttft", "e2e", "arrival"] as const;
 export type SampleSort = (typeof SAMPLE_SORTS)[number];
@@ -113,40 +116,35 @@ export const requestSampleSchema = z.object({
     z.object({
       idx: z.number(),
       requestId: z.string().nullable(),
-      arrivalMs: z.number().nullable(),
-      ttftMs: z.number().nullable(),
-      e2eMs: z.number().nullable(),
+      ...nullableNumbers("arrivalMs", "ttftMs", "e2eMs"),
       /** ms; null = not recorded; {excludedMs} = left out as too negative */
       segments: z.array(z.union([z.number(), z.null(), z.object({ excludedMs: z.number() })])),
     }),
   ),
 });
+export type RequestSample = z.infer<typeof requestSampleSchema>;
 
 export const stepEntrySchema = z.object({
   kind: z.enum(["chunk", "step"]),
   iter: z.number().nullable(),
   /** Forward start on the request timeline (ms from the run's first arrival); null when the clock offset is unknown */
-  startMs: z.number().nullable(),
-  forwardMs: z.number().nullable(),
-  updateMs: z.number().nullable(),
-  sampleMs: z.number().nullable(),
-  gpuForwardMs: z.number().nullable(),
-  gpuSampleMs: z.number().nullable(),
+  ...nullableNumbers("startMs", "forwardMs", "updateMs", "sampleMs", "gpuForwardMs", "gpuSampleMs"),
 });
+export type StepEntry = z.infer<typeof stepEntrySchema>;
 
 export const requestDetailSchema = z.object({
   idx: z.number(),
   mode: z.enum(["aggregated", "disaggregated"]),
-  requestId: z.string().nullable(),
-  ctxRequestId: z.string().nullable(),
-  disaggRequestId: z.string().nullable(),
-  ctxServer: z.string().nullable(),
-  genServer: z.string().nullable(),
-  ctxWorker: z.string().nullable(),
-  genWorker: z.string().nullable(),
-  arrivalMs: z.number().nullable(),
-  ttftMs: z.number().nullable(),
-  e2eMs: z.number().nullable(),
+  ...nullableStrings(
+    "requestId",
+    "ctxRequestId",
+    "disaggRequestId",
+    "ctxServer",
+    "genServer",
+    "ctxWorker",
+    "genWorker",
+  ),
+  ...nullableNumbers("arrivalMs", "ttftMs", "e2eMs"),
   /** Every timestamp, ms from the run's first arrival; null = not recorded */
   times: z.record(z.string(), z.number().nullable()),
   segments: z.array(
@@ -158,25 +156,19 @@ export const requestDetailSchema = z.object({
     }),
   ),
   kv: z.object({
-    totalBlocks: z.number().nullable(),
-    newBlocks: z.number().nullable(),
-    reusedBlocks: z.number().nullable(),
-    missedBlocks: z.number().nullable(),
-    hitRate: z.number().nullable(),
-    transferBytes: z.number().nullable(),
-    transferMs: z.number().nullable(),
-    bandwidthGBps: z.number().nullable(),
+    ...nullableNumbers(
+      "totalBlocks",
+      "newBlocks",
+      "reusedBlocks",
+      "missedBlocks",
+      "hitRate",
+      "transferBytes",
+      "transferMs",
+      "bandwidthGBps",
+    ),
   }),
   speculative: z.object({ acceptedDraftTokens: z.number(), draftTokens: z.number() }).nullable(),
   steps: z.array(stepEntrySchema),
   stepCount: z.number(),
 });
-
-export type SegmentsPayload = z.infer<typeof segmentsPayloadSchema>;
-export type SegmentSharePayload = z.infer<typeof segmentSharePayloadSchema>;
-export type HistogramPayload = z.infer<typeof histogramPayloadSchema>;
-export type KvHitRatePayload = z.infer<typeof kvHitRatePayloadSchema>;
-export type StepsPayload = z.infer<typeof stepsPayloadSchema>;
-export type RequestSample = z.infer<typeof requestSampleSchema>;
 export type RequestDetail = z.infer<typeof requestDetailSchema>;
-export type StepEntry = z.infer<typeof stepEntrySchema>;

@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { createRunFromUpload } from "@/lib/ingest/ingest-run";
-import { stageStream } from "@/lib/ingest/upload";
+import { createRunFromUpload } from "@/lib/ingest/create-run";
+import { stageStream } from "@/lib/ingest/stage-stream";
 import type { AppContext } from "@/lib/server/app-context";
-import { countRuns, getMeta, setMeta } from "@/lib/store/runs-repo";
+import { countRuns } from "@/lib/store/run-list";
+import { getMeta, setMeta } from "@/lib/store/runs-repo";
 import { EXAMPLE_RUNS } from "./examples";
 
 const SEEDED = "examples_seeded";

@@ -138,6 +138,29 @@ export async function eachJsonLine(
   parser.finish();
 }
 
+/**
+ * eachJsonLine over a file of one record type: `parse` turns a line into a record, or into the
+ * reason to skip it (kept as a warning with the line's number). Returns the file's warnings and
+ * how many lines were skipped, invalid JSON included.
+ */
+export async function eachRecordLine<T extends object>(
+  source: Readable | AsyncIterable<Buffer>,
+  options: LineReaderOptions,
+  parse: (value: unknown, text: string) => T | string,
+  each: (record: T, lineNo: number) => Promise<void> | void,
+): Promise<{ warnings: WarningLog; skipped: number }> {
+  const warnings = new WarningLog();
+  const result = { skipped: 0 };
+  const parser = new JsonLineParser(warnings, result);
+  await eachJsonLine(source, parser, options, (value, lineNo) => {
+    const r = parse(value, parser.text);
+    if (typeof r !== "string") return each(r, lineNo);
+    result.skipped++;
+    warnings.add(`skipped line: ${r}`, lineNo);
+  });
+  return { warnings, skipped: result.skipped };
+}
+
 export const PARSE_FAILED: unique symbol = Symbol("parse-failed");
 
 /** JSON.parse that returns PARSE_FAILED instead of throwing, and accepts NaN/Infinity as null. */

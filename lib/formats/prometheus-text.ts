@@ -10,7 +10,7 @@ import {
   emptyMetricSet,
   type MetricSet,
   type MetricSeries,
-} from "@/lib/metrics/server-metrics/types";
+} from "@/lib/formats/server-metrics/types";
 import type { WarningLog } from "./json-lines";
 import { readLines } from "./read-lines";
 

@@ -5,13 +5,13 @@
  * with 4 decimals: numbers from the CSV agree with the JSON to 1e-4 only.
  */
 import type { Readable } from "node:stream";
-import { normalizeEndpoint } from "@/lib/metrics/endpoint";
+import { normalizeEndpoint } from "@/lib/formats/endpoint";
 import {
   canonicalName,
   emptyMetricSet,
   type MetricSet,
   type MetricType,
-} from "@/lib/metrics/server-metrics/types";
+} from "@/lib/formats/server-metrics/types";
 import type { WarningLog } from "./json-lines";
 import { readLines } from "./read-lines";
 import { toNumber } from "./server-metrics-json";

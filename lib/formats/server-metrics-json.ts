@@ -4,7 +4,7 @@
  * and `summary.endpoint_info.duration_seconds` gives each endpoint's profiling window.
  */
 import type { Readable } from "node:stream";
-import { normalizeEndpoint } from "@/lib/metrics/endpoint";
+import { normalizeEndpoint } from "@/lib/formats/endpoint";
 import {
   canonicalName,
   emptyMetricSet,
@@ -12,7 +12,7 @@ import {
   type MetricSet,
   type MetricType,
   type Slices,
-} from "@/lib/metrics/server-metrics/types";
+} from "@/lib/formats/server-metrics/types";
 import { PARSE_FAILED, parseJsonText, type WarningLog } from "./json-lines";
 
 export async function readWholeText(stream: Readable, maxBytes: number): Promise<string | null> {

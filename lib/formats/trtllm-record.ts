@@ -5,6 +5,7 @@
  * Timestamps stay steady-clock seconds; a value that is absent, null, 0, negative or NaN is
  * "not recorded" and becomes null here, so no later step can mistake it for a time.
  */
+import { StepList } from "./trtllm-step-list";
 
 /** Steady-clock seconds, or null when not recorded. */
 export type Seconds = number | null;
@@ -22,6 +23,19 @@ export interface TrtllmTiming {
   kvCacheSizeBytes: number | null;
 }
 
+/** Every field of TrtllmTiming in record order: the worker's own times, then the KV transfer. */
+export const TIMING_FIELDS = [
+  "serverArrival",
+  "arrival",
+  "firstScheduled",
+  "firstToken",
+  "serverFirstToken",
+  "lastToken",
+  "kvTransferStart",
+  "kvTransferEnd",
+  "kvCacheSizeBytes",
+] as const satisfies ReadonlyArray<keyof TrtllmTiming>;
+
 export interface TrtllmKvBlocks {
   total: number;
   newlyAllocated: number;
@@ -32,99 +46,6 @@ export interface TrtllmKvBlocks {
 export interface TrtllmSpeculative {
   acceptedDraftTokens: number;
   draftTokens: number;
-}
-
-/** One context chunk or generation step; times in the worker process's step clock (seconds). */
-export interface TrtllmStep {
-  forwardStart: Seconds;
-  forwardEnd: Seconds;
-  sampleStart: Seconds;
-  sampleEnd: Seconds;
-  tokenTime: Seconds;
-  gpuForwardMs: number | null;
-  gpuSampleMs: number | null;
-  iter: number | null;
-}
-
-/**
- * A record's steps packed into one Float64Array (NaN = not recorded). Millions of small step
- * objects made garbage collection dominate ingest time, a typed array per record does not. A
- * list can also be lazy (`load` reads the values on first use): the analyzer keeps steps out
- * of memory until a request's row is written.
- */
-export class StepList {
-  static readonly WIDTH = 8;
-  static readonly EMPTY = new StepList(new Float64Array(0));
-  readonly length: number;
-  private data: Float64Array | null;
-
-  constructor(
-    data: Float64Array | null,
-    length?: number,
-    private readonly load?: () => Float64Array,
-  ) {
-    this.data = data;
-    this.length = length ?? (data ? data.length / StepList.WIDTH : 0);
-  }
-
-  static from(steps: readonly TrtllmStep[]): StepList {
-    if (steps.length === 0) return StepList.EMPTY;
-    const w = StepList.WIDTH;
-    const data = new Float64Array(steps.length * w);
-    steps.forEach((s, i) => {
-      const vals = [
-        s.forwardStart,
-        s.forwardEnd,
-        s.sampleStart,
-        s.sampleEnd,
-        s.tokenTime,
-        s.gpuForwardMs,
-        s.gpuSampleMs,
-        s.iter,
-      ];
-      vals.forEach((v, k) => (data[i * w + k] = v ?? NaN));
-    });
-    return new StepList(data);
-  }
-
-  /** The packed values, `length × WIDTH` of them. */
-  values(): Float64Array {
-    if (this.data === null) this.data = this.load ? this.load() : new Float64Array(0);
-    return this.data;
-  }
-
-  get(i: number): TrtllmStep {
-    const data = this.values();
-    const o = i * StepList.WIDTH;
-    const v = (k: number) => {
-      const x = data[o + k];
-      return Number.isNaN(x) ? null : x;
-    };
-    return {
-      forwardStart: v(0),
-      forwardEnd: v(1),
-      sampleStart: v(2),
-      sampleEnd: v(3),
-      tokenTime: v(4),
-      gpuForwardMs: v(5),
-      gpuSampleMs: v(6),
-      iter: v(7),
-    };
-  }
-
-  /** The last step's token time, else its sample end (the clock-offset sample's end); null when empty. */
-  lastTokenTime(): Seconds {
-    if (this.length === 0) return null;
-    const last = this.get(this.length - 1);
-    return last.tokenTime ?? last.sampleEnd;
-  }
-
-  /** The first `n` steps as objects. */
-  head(n: number): TrtllmStep[] {
-    const out: TrtllmStep[] = [];
-    for (let i = 0; i < Math.min(n, this.length); i++) out.push(this.get(i));
-    return out;
-  }
 }
 
 export interface TrtllmWorkerRecord {

@@ -51,7 +51,7 @@ export interface AnalyzerResult {
   timeBreakdown?: SummaryBlocks["timeBreakdown"];
   serverMetrics?: SummaryBlocks["serverMetrics"];
   collectors?: Partial<Collectors>;
-  /** Merged with other analyzers' rows by `endpoint` (already normalised, see lib/metrics/endpoint.ts). */
+  /** Merged with other analyzers' rows by `endpoint` (already normalised, see lib/formats/endpoint.ts). */
   endpoints?: Array<Partial<EndpointRow> & Pick<EndpointRow, "endpoint">>;
   info?: SummaryBlocks["info"];
   /** Chart payloads stored as-is and served by /api/runs/{id}/charts/{key}; ≤ 2,000 points per series. */

@@ -8,53 +8,24 @@
  * being stored (see LiveIngest), so receiving, storing and parsing overlap. Re-ingest reads the
  * stored files back through the same IngestSession.
  */
-import type { UploadResponse } from "@/lib/api/schemas";
 import type { Kind } from "@/lib/api/kinds";
 import type { Format } from "@/lib/formats/kinds";
-import type { AppContext } from "@/lib/server/app-context";
-import { startHeartbeat } from "@/lib/runs/interrupted-ingest";
-import { newFileId, newRunId } from "@/lib/store/ids";
+import { startHeartbeat } from "@/lib/store/interrupted-ingest";
 import { sqliteWriterFor } from "@/lib/store/sqlite-writer";
 import {
   clearDerived,
   commitRun,
-  deleteRun,
-  finishUploadCatalog,
   getFiles,
   getRun,
-  insertRun,
   markRunStatus,
-  unreferenced,
   type FileRow,
 } from "@/lib/store/runs-repo";
-import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "./analyzer";
+import type { AnalyzerResult, FileReport, IngestContext, IngestFile } from "./analyzer";
 import { createAnalyzers } from "./analyzers";
-import { publicMessage, UploadError } from "./errors";
+import type { IngestDeps } from "./deps";
+import { publicMessage } from "./errors";
 import { mergeCharts, mergeResults, pickBackend, pickRequestCount } from "./merge-results";
-import type { LiveFile, LiveSink, ReceivedUpload, StagedFile } from "./upload";
 import { AGGREGATOR_VERSION } from "./version";
-
-/**
- * One set of analyzers for questions that need no ingest state (which tables, which files);
- * every ingest makes fresh ones of its own.
- */
-let reference: Analyzer[] | null = null;
-const referenceAnalyzers = () => (reference ??= createAnalyzers());
-
-/** Every table any analyzer writes rows to (for delete and re-ingest). */
-export function analyzerTables(): string[] {
-  return [...new Set(referenceAnalyzers().flatMap((a) => a.tables))];
-}
-
-export function parseLabels(raw: string | undefined): string[] {
-  if (!raw) return [];
-  const labels = raw
-    .split(",")
-    .map((l) => l.trim())
-    .filter((l) => l.length > 0)
-    .map((l) => l.slice(0, 64));
-  return [...new Set(labels)].slice(0, 32);
-}
 
 export interface IngestOutcome {
   status: "ready" | "failed";
@@ -75,7 +46,7 @@ export class IngestSession {
   private current: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly app: AppContext,
+    private readonly app: IngestDeps,
     readonly runId: string,
   ) {
     this.ctx = {
@@ -192,7 +163,7 @@ export class IngestSession {
 }
 
 /** Re-ingest (and the fallback for uploads not ingested live): reads the run's stored files back. */
-export async function ingestRun(app: AppContext, runId: string): Promise<IngestOutcome> {
+export async function ingestRun(app: IngestDeps, runId: string): Promise<IngestOutcome> {
   const session = new IngestSession(app, runId);
   let files: FileRow[] = [];
   try {
@@ -218,204 +189,4 @@ export async function ingestRun(app: AppContext, runId: string): Promise<IngestO
       open: () => app.blobs.open(row.sha256),
     });
   return session.finish(files);
-}
-
-/**
- * The upload side of a live ingest: creates the run when the first file an analyzer accepts
- * arrives, and hands that file's bytes to the session while they are stored. Files nobody
- * analyses are only stored. Until `complete`, the run has no file rows (an interrupted upload
- * leaves nothing re-ingestable; the sweeper removes such runs).
- */
-export class LiveIngest implements LiveSink {
-  private session: IngestSession | null = null;
-
-  constructor(private readonly app: AppContext) {}
-
-  get runId(): string | null {
-    return this.session?.runId ?? null;
-  }
-
-  async open(file: { name: string; kind: Kind; format: Format; ord: number }): Promise<LiveFile | null> {
-    if (this.session?.failed) return null;
-    const id = newFileId();
-    let stream: import("node:stream").Readable | null = null;
-    const ingestFile: IngestFile = {
-      id,
-      ord: file.ord,
-      name: file.name,
-      kind: file.kind,
-      format: file.format,
-      bytes: 0,
-      // Unknown until stored; a unique stand-in never matches another file (duplicates replay, see complete).
-      sha256: `pending:${id}`,
-      open: async () => {
-        if (!stream) throw new Error("live file opened before its bytes arrived");
-        const s = stream;
-        stream = null;
-        return s;
-      },
-    };
-    if (!referenceAnalyzers().some((a) => a.accepts(ingestFile))) return null;
-    const session = await this.ensureSession(file.name);
-    return {
-      id,
-      consume: (bytes) => {
-        stream = bytes;
-        return session.ingest(ingestFile);
-      },
-    };
-  }
-
-  private async ensureSession(firstName: string): Promise<IngestSession> {
-    if (this.session) return this.session;
-    const id = newRunId();
-    await insertRun(
-      this.app.store.db,
-      {
-        id,
-        name: firstName.slice(0, 200),
-        labels: [],
-        createdAt: Date.now(),
-        aggregatorVersion: AGGREGATOR_VERSION,
-      },
-      [],
-    );
-    const session = new IngestSession(this.app, id);
-    try {
-      await session.begin();
-    } catch (err) {
-      await deleteRun(this.app.store.db, id, session.tables).catch(() => {});
-      throw err;
-    }
-    this.session = session;
-    return session;
-  }
-
-  /** The upload was refused or cut off: the run and every row written for it go. */
-  async abandon(): Promise<void> {
-    const session = this.session;
-    if (!session) return;
-    session.end();
-    this.session = null;
-    await session.settle().catch(() => {});
-    await deleteRun(this.app.store.db, session.runId, session.tables).catch(() => {});
-  }
-
-  /** All files are stored: writes their catalog rows and commits the run. */
-  async complete(upload: ReceivedUpload): Promise<{ id: string; files: FileRow[]; outcome: IngestOutcome }> {
-    const session = this.session!;
-    const files = fileRows(session.runId, upload.files);
-    try {
-      await finishUploadCatalog(this.app.store.db, session.runId, {
-        name: runName(upload),
-        labels: parseLabels(upload.fields.labels),
-        warnings: upload.warnings,
-        files,
-      });
-    } catch (err) {
-      await this.abandon();
-      throw err;
-    }
-    // Analyzers skip a file identical to an earlier one by its hash, which a live file does not
-    // have yet: an upload holding such a pair is ingested again from the stored files.
-    const hashes = new Set(upload.files.map((f) => f.sha256));
-    if (hashes.size < upload.files.length) {
-      session.end();
-      return { id: session.runId, files, outcome: await ingestRun(this.app, session.runId) };
-    }
-    return { id: session.runId, files, outcome: await session.finish(files) };
-  }
-}
-
-function runName(upload: ReceivedUpload): string {
-  return (upload.fields.name?.trim() || upload.suggestedName).slice(0, 200);
-}
-
-function fileRows(runId: string, staged: StagedFile[]): FileRow[] {
-  return staged.map((f, ord) => ({
-    id: f.id ?? newFileId(),
-    run_id: runId,
-    ord,
-    name: f.name,
-    kind: f.kind,
-    format: f.format,
-    bytes: f.bytes,
-    sha256: f.sha256,
-    records: 0,
-    skipped: 0,
-    warnings: "[]",
-    meta: "{}",
-  }));
-}
-
-export async function createRunFromUpload(
-  app: AppContext,
-  upload: ReceivedUpload,
-  live?: LiveIngest,
-): Promise<UploadResponse> {
-  const recognised = upload.files.filter((f) => f.kind !== "unknown");
-  if (recognised.length === 0) {
-    await live?.abandon();
-    const orphans = await unreferenced(
-      app.store.db,
-      upload.files.filter((f) => f.created).map((f) => f.sha256),
-    );
-    for (const sha of orphans) await app.blobs.delete(sha).catch(() => {});
-    throw new UploadError(
-      422,
-      "no_recognized_files",
-      "none of the uploaded files is a format Runlens reads",
-      {
-        files: upload.files.map((f) => ({ name: f.name, kind: f.kind, format: f.format, bytes: f.bytes })),
-      },
-    );
-  }
-  let id: string;
-  let files: FileRow[];
-  let outcome: IngestOutcome;
-  if (live?.runId) {
-    ({ id, files, outcome } = await live.complete(upload));
-  } else {
-    id = newRunId();
-    files = fileRows(id, upload.files);
-    try {
-      await insertRun(
-        app.store.db,
-        {
-          id,
-          name: runName(upload),
-          labels: parseLabels(upload.fields.labels),
-          createdAt: Date.now(),
-          aggregatorVersion: AGGREGATOR_VERSION,
-          warnings: upload.warnings,
-        },
-        files,
-      );
-    } catch (err) {
-      // No run row means nothing references the blobs this upload created (the store may be locked
-      // or away, so this is best effort).
-      const created = upload.files.filter((f) => f.created).map((f) => f.sha256);
-      const orphans = await unreferenced(app.store.db, created).catch(() => [] as string[]);
-      for (const sha of orphans) await app.blobs.delete(sha).catch(() => {});
-      throw err;
-    }
-    outcome = await ingestRun(app, id);
-  }
-  return {
-    id,
-    url: `/runs/${id}`,
-    status: outcome.status,
-    files: files.map((f) => {
-      const report = outcome.reports.get(f.id);
-      return {
-        id: f.id,
-        name: f.name,
-        kind: f.kind as Kind,
-        records: report?.records ?? 0,
-        skipped: report?.skipped ?? 0,
-        warnings: report?.warnings ?? [],
-      };
-    }),
-    warnings: [...new Set([...upload.warnings, ...outcome.warnings])],
-  };
 }

@@ -6,7 +6,6 @@
 import type { RequestsBlock, SummaryBlocks } from "@/lib/api/schemas";
 import type { AiperfSummary } from "@/lib/formats/aiperf-summary";
 import type { TimesliceExport } from "@/lib/formats/aiperf-timeslices";
-import type { AnalyzerResult } from "@/lib/ingest/analyzer";
 import { compareWithSummary, disagreementWarning } from "./aiperf-agreement";
 import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import { theoreticalCacheHitRate } from "./aiperf-theoretical-hit-rate";
@@ -37,6 +36,16 @@ export interface AiperfRunState {
   timeslices: TimesliceExport[];
 }
 
+/** What an aiperf run contributes to the run summary; every part absent when it has no data. */
+export interface AiperfRunResult {
+  requests?: SummaryBlocks["requests"];
+  info?: SummaryBlocks["info"];
+  /** Chart payloads by key (AIPERF_CHART_KEYS) */
+  charts?: Record<string, unknown>;
+  warnings?: string[];
+  requestCount?: number | null;
+}
+
 /** t = 0 of the run's charts: its first request (warmup included), on the log's ms axis; 0 without records. */
 export function runOriginMs(log: RequestLog): number {
   let originMs = Infinity;
@@ -44,7 +53,7 @@ export function runOriginMs(log: RequestLog): number {
   return Number.isFinite(originMs) ? originMs : 0;
 }
 
-export function aiperfRunResult(s: AiperfRunState, originMs: number): AnalyzerResult {
+export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunResult {
   const { log } = s;
   const warnings = [...s.notes];
   const charts: Record<string, unknown> = {};

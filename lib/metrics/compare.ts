@@ -60,107 +60,44 @@ function segmentStat(
 /** Every comparable number of one run at the chosen statistic, in display order. */
 export function runMetrics(run: RunSummary, stat: CompareStat): MetricValue[] {
   const out: MetricValue[] = [];
-  const add = (m: Omit<MetricValue, "value">, value: number | null | undefined) =>
-    out.push({ ...m, value: value ?? null });
+  // key, label, group, unit, direction: one line per metric reads as the table it is.
+  const add = (
+    [key, label, group, unit, direction]: [string, string, string, string, Direction],
+    value: number | null | undefined,
+  ) => out.push({ key, label, group, unit, direction, value: value ?? null });
   const r = run.requests;
+  add(["ttft", `TTFT ${stat}`, "Latency", "ms", "lower"], statOf(r?.ttftMs, stat));
+  add(["e2e", `E2E latency ${stat}`, "Latency", "ms", "lower"], statOf(r?.e2eMs, stat));
+  add(["itl", `ITL ${stat}`, "Latency", "ms", "lower"], statOf(r?.itlMs, stat));
+  add(["requestThroughput", "Request throughput", "Throughput", "req/s", "higher"], r?.requestThroughputPerS);
   add(
-    { key: "ttft", label: `TTFT ${stat}`, group: "Latency", unit: "ms", direction: "lower" },
-    statOf(r?.ttftMs, stat),
-  );
-  add(
-    { key: "e2e", label: `E2E latency ${stat}`, group: "Latency", unit: "ms", direction: "lower" },
-    statOf(r?.e2eMs, stat),
-  );
-  add(
-    { key: "itl", label: `ITL ${stat}`, group: "Latency", unit: "ms", direction: "lower" },
-    statOf(r?.itlMs, stat),
-  );
-  add(
-    {
-      key: "requestThroughput",
-      label: "Request throughput",
-      group: "Throughput",
-      unit: "req/s",
-      direction: "higher",
-    },
-    r?.requestThroughputPerS,
-  );
-  add(
-    {
-      key: "outputTokenThroughput",
-      label: "Output token throughput",
-      group: "Throughput",
-      unit: "tok/s",
-      direction: "higher",
-    },
+    ["outputTokenThroughput", "Output token throughput", "Throughput", "tok/s", "higher"],
     r?.outputTokenThroughputPerS,
   );
   const tb = run.timeBreakdown;
   for (const seg of tb?.segments ?? [])
     add(
-      {
-        key: `segment:${seg.name}`,
-        label: `${seg.label} ${stat}`,
-        group: "Time breakdown",
-        unit: "ms",
-        direction: "lower",
-      },
+      [`segment:${seg.name}`, `${seg.label} ${stat}`, "Time breakdown", "ms", "lower"],
       segmentStat(seg, stat),
     );
+  add(["kvCacheHitRate", "KV hit rate (perf metrics)", "Cache", "ratio", "higher"], tb?.kvCacheHitRate);
   add(
-    {
-      key: "kvCacheHitRate",
-      label: "KV hit rate (perf metrics)",
-      group: "Cache",
-      unit: "ratio",
-      direction: "higher",
-    },
-    tb?.kvCacheHitRate,
-  );
-  add(
-    {
-      key: "kvTransferBandwidth",
-      label: `KV transfer bandwidth ${stat}`,
-      group: "Offload",
-      unit: "GB/s",
-      direction: "higher",
-    },
+    ["kvTransferBandwidth", `KV transfer bandwidth ${stat}`, "Offload", "GB/s", "higher"],
     statOf(tb?.kvTransfer?.bandwidthGBps, stat),
   );
   const sm = run.serverMetrics;
-  add(
-    { key: "cacheHitRate", label: "Cache hit rate", group: "Cache", unit: "ratio", direction: "higher" },
-    sm?.cache.overallHitRate,
-  );
-  add(
-    {
-      key: "gpuCacheHitRate",
-      label: "GPU cache hit rate",
-      group: "Cache",
-      unit: "ratio",
-      direction: "higher",
-    },
-    sm?.cache.gpuHitRate,
-  );
-  add(
-    { key: "kvCapacity", label: "KV capacity", group: "KV cache", unit: "tokens", direction: "higher" },
-    sm?.kvCache.gpuTotalTokens,
-  );
+  add(["cacheHitRate", "Cache hit rate", "Cache", "ratio", "higher"], sm?.cache.overallHitRate);
+  add(["gpuCacheHitRate", "GPU cache hit rate", "Cache", "ratio", "higher"], sm?.cache.gpuHitRate);
+  add(["kvCapacity", "KV capacity", "KV cache", "tokens", "higher"], sm?.kvCache.gpuTotalTokens);
   // Usage is context, not a goal: high usage can mean a busy cache or a starved one.
+  add(["kvUsageAvg", "KV usage (avg)", "KV cache", "ratio", "neutral"], sm?.kvCache.gpuUsageAvg);
+  add(["kvUsageMax", "KV usage (max)", "KV cache", "ratio", "neutral"], sm?.kvCache.gpuUsageMax);
   add(
-    { key: "kvUsageAvg", label: "KV usage (avg)", group: "KV cache", unit: "ratio", direction: "neutral" },
-    sm?.kvCache.gpuUsageAvg,
-  );
-  add(
-    { key: "kvUsageMax", label: "KV usage (max)", group: "KV cache", unit: "ratio", direction: "neutral" },
-    sm?.kvCache.gpuUsageMax,
-  );
-  add(
-    { key: "offloadGpuToCpu", label: "Offload GPU→CPU", group: "Offload", unit: "B/s", direction: "higher" },
+    ["offloadGpuToCpu", "Offload GPU→CPU", "Offload", "B/s", "higher"],
     sm?.kvOffload.bandwidthGpuToCpuBytesPerSecond,
   );
   add(
-    { key: "offloadCpuToGpu", label: "Offload CPU→GPU", group: "Offload", unit: "B/s", direction: "higher" },
+    ["offloadCpuToGpu", "Offload CPU→GPU", "Offload", "B/s", "higher"],
     sm?.kvOffload.bandwidthCpuToGpuBytesPerSecond,
   );
   return out;

@@ -4,6 +4,8 @@
  * nanosecond base fixed by the first timestamp seen; `origin()` later re-anchors them to the
  * run's first request. NaN marks "not recorded".
  */
+import type { AiperfRecord } from "@/lib/formats/aiperf-records";
+
 export const FLAG_WARMUP = 1;
 export const FLAG_ERROR = 2;
 export const FLAG_CANCELLED = 4;
@@ -11,15 +13,11 @@ export const FLAG_CANCELLED = 4;
 const COLUMNS = ["startMs", "endMs", "ttftMs", "e2eMs", "itlMs", "inputTokens", "outputTokens"] as const;
 export type RequestColumn = (typeof COLUMNS)[number];
 
-export interface RequestValues {
-  startNs: bigint | null;
-  endNs: bigint | null;
-  ttftMs: number | null;
-  e2eMs: number | null;
-  itlMs: number | null;
-  inputTokens: number | null;
-  outputTokens: number | null;
-}
+/** One request's numbers, as a parsed aiperf record carries them (other producers map onto them). */
+export type RequestValues = Pick<
+  AiperfRecord,
+  "startNs" | "endNs" | "ttftMs" | "e2eMs" | "itlMs" | "inputTokens" | "outputTokens"
+>;
 
 export interface RequestEntry extends RequestValues {
   flags: number;

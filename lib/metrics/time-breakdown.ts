@@ -69,21 +69,30 @@ const seg = (name: string, label: string, start: TimeKey, end: TimeKey): Segment
   end,
 });
 
+/**
+ * The context side's four segments span the same timestamps in both modes; only what happens in
+ * them is worded differently.
+ */
+function ctxSegments(preprocessing: string, queue: string, postprocessing: string): SegmentDef[] {
+  return [
+    seg("ctx_preprocessing", preprocessing, "ctxServerArrival", "ctxArrival"),
+    seg("ctx_queue", queue, "ctxArrival", "ctxFirstScheduled"),
+    seg(
+      "ctx_processing",
+      "Prefill forward passes up to the first token",
+      "ctxFirstScheduled",
+      "ctxFirstToken",
+    ),
+    seg("ctx_postprocessing", postprocessing, "ctxFirstToken", "ctxServerFirstToken"),
+  ];
+}
+
 /** An aggregated server is treated as the "ctx" side, exactly like the upstream parser. */
 export const AGGREGATED_SEGMENTS: readonly SegmentDef[] = [
-  seg(
-    "ctx_preprocessing",
+  ...ctxSegments(
     "Tokenise, validate and hand the request to the executor",
-    "ctxServerArrival",
-    "ctxArrival",
-  ),
-  seg("ctx_queue", "Wait in the scheduler queue and allocate KV blocks", "ctxArrival", "ctxFirstScheduled"),
-  seg("ctx_processing", "Prefill forward passes up to the first token", "ctxFirstScheduled", "ctxFirstToken"),
-  seg(
-    "ctx_postprocessing",
+    "Wait in the scheduler queue and allocate KV blocks",
     "Detokenise and send the first token out of the server",
-    "ctxFirstToken",
-    "ctxServerFirstToken",
   ),
   seg("decode", "Generate the remaining tokens (first to last token)", "ctxFirstToken", "ctxLastToken"),
 ];
@@ -95,19 +104,10 @@ export const DISAGGREGATED_SEGMENTS: readonly SegmentDef[] = [
     "disaggArrival",
     "ctxServerArrival",
   ),
-  seg(
-    "ctx_preprocessing",
+  ...ctxSegments(
     "Context server tokenises and hands off to its executor",
-    "ctxServerArrival",
-    "ctxArrival",
-  ),
-  seg("ctx_queue", "Wait in the context scheduler queue", "ctxArrival", "ctxFirstScheduled"),
-  seg("ctx_processing", "Prefill forward passes up to the first token", "ctxFirstScheduled", "ctxFirstToken"),
-  seg(
-    "ctx_postprocessing",
+    "Wait in the context scheduler queue",
     "Context server builds and returns its response",
-    "ctxFirstToken",
-    "ctxServerFirstToken",
   ),
   seg(
     "disagg_relay",

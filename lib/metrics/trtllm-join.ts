@@ -3,8 +3,9 @@
  * worker records on `disagg_request_id`, falling back to `ctx_request_id` (design.md §5.2), and
  * worker records alone when no disagg record names them.
  */
-import type { TrtllmDisaggRecord, TrtllmWorkerRecord, TrtllmTiming } from "@/lib/formats/trtllm-record";
+import type { TrtllmDisaggRecord, TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
 import { emptyTimes, type BreakdownMode, type RequestTimes } from "./time-breakdown";
+import { fillSide } from "./trtllm-side-times";
 import { RoleVotes, contentRole, type WorkerRole } from "./trtllm-roles";
 
 export interface WorkerEntry {
@@ -75,38 +76,6 @@ export interface JoinResult {
   joinedByDisaggId: number;
   joinedByCtxId: number;
   warnings: string[];
-}
-
-/** The first source's value of `k` that is not null (`first` is read before `second`). */
-function pick(k: keyof TrtllmTiming, first: TrtllmTiming | undefined, second: TrtllmTiming | undefined) {
-  if (first && first[k] !== null) return first[k];
-  if (second && second[k] !== null) return second[k];
-  return null;
-}
-
-function fillSide(
-  times: RequestTimes,
-  side: "ctx" | "gen",
-  a: TrtllmTiming | undefined,
-  b?: TrtllmTiming | undefined,
-): void {
-  if (side === "ctx") {
-    times.ctxServerArrival = pick("serverArrival", a, b);
-    times.ctxArrival = pick("arrival", a, b);
-    times.ctxFirstScheduled = pick("firstScheduled", a, b);
-    times.ctxFirstToken = pick("firstToken", a, b);
-    times.ctxServerFirstToken = pick("serverFirstToken", a, b);
-    times.ctxLastToken = pick("lastToken", a, b);
-  } else {
-    times.genServerArrival = pick("serverArrival", a, b);
-    times.genArrival = pick("arrival", a, b);
-    times.genKvTransferStart = pick("kvTransferStart", a, b);
-    times.genKvTransferEnd = pick("kvTransferEnd", a, b);
-    times.genFirstScheduled = pick("firstScheduled", a, b);
-    times.genFirstToken = pick("firstToken", a, b);
-    times.genServerFirstToken = pick("serverFirstToken", a, b);
-    times.genLastToken = pick("lastToken", a, b);
-  }
 }
 
 function keysOf(rec: { disaggRequestId: string | null; ctxRequestId: string | null }): string[] {

@@ -3,7 +3,8 @@
  * Durations inside one step are differences of the same clock and need no offset; placing a step
  * on the request timeline does (lib/metrics/trtllm-clock-offset.ts).
  */
-import { StepList, type Seconds, type TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
+import type { Seconds, TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
+import { StepList } from "@/lib/formats/trtllm-step-list";
 import { MAX_CORRECTED_GAP_S } from "./trtllm-clock-offset";
 import type { StepEntry, StepMetric } from "@/lib/api/trtllm-charts";
 

@@ -3,24 +3,21 @@
  * block, endpoint rows, chart payloads and one stored row per request. Pure: the analyzer does IO.
  */
 import type { EndpointRow, TimeBreakdownBlock } from "@/lib/api/schemas";
-import { StepList, type TrtllmKvBlocks, type TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
-import type { TrtllmRequestsTable } from "@/lib/store/tables/trtllm";
-import { normalizeEndpoint } from "./endpoint";
+import type { TrtllmKvBlocks, TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
+import { StepList } from "@/lib/formats/trtllm-step-list";
 import { computeStats } from "./stats";
 import {
-  TIME_KEYS,
-  requestFirstToken,
-  requestLastToken,
   requestSegments,
   requestStart,
   SegmentColumns,
   segmentColumnStats,
   segmentsFor,
-  spanMs,
 } from "./time-breakdown";
 import { clockOffsetSample, estimateClockOffset } from "./trtllm-clock-offset";
+import { requestRow, toMs, type TrtllmRequestRow } from "./trtllm-request-row";
 import type { JoinedList, JoinResult } from "./trtllm-join";
-import { BlockTally, histogram, requestHitRate, transferBandwidthGBps } from "./trtllm-kv";
+import { BlockTally, histogram, transferBandwidthGBps } from "./trtllm-kv";
+import { endpointRows, hitRates } from "./trtllm-worker-rows";
 import {
   STEP_METRICS,
   TRTLLM_CHART_KEYS,
@@ -29,10 +26,7 @@ import {
   type SegmentsPayload,
   type StepsPayload,
 } from "@/lib/api/trtllm-charts";
-import type { WorkerRole } from "./trtllm-roles";
-import { StepValues, packedStepsJson, roundMs } from "./trtllm-steps";
-
-export type TrtllmRequestRow = Omit<TrtllmRequestsTable, "run_id">;
+import { StepValues, packedStepsJson } from "./trtllm-steps";
 
 export interface TrtllmSummary {
   timeBreakdown: TimeBreakdownBlock;
@@ -47,12 +41,6 @@ export interface TrtllmSummary {
 
 /** Arrival buckets of the segment-share chart: enough to see drift, far below the 2,000-point cap. */
 const MAX_SHARE_BUCKETS = 120;
-
-/**
- * Stored display times are rounded to 0.1 µs: timestamps carry µs precision at best, and 17
- * printed digits per number made rows several times larger. Statistics never read them.
- */
-const toMs = (s: number | null, origin: number) => (s === null ? null : roundMs((s - origin) * 1000));
 
 /**
  * Rows are handed to `emit` one at a time (the analyzer batches them into the store); a promise
@@ -121,42 +109,24 @@ export async function summarizeTrtllm(
     stepValues.add(stepRec, firstStepAfter);
     const runMs = (off: number | null) => (off === null ? null : (s: number) => (s - off - origin) * 1000);
 
-    const times: Record<string, number | null> = {};
-    for (const k of TIME_KEYS) times[k] = toMs(t[k], origin);
-    const spec = r.gen?.speculative ?? r.ctx?.speculative ?? null;
     const iters = (stepRec ?? chunkRec) as TrtllmWorkerRecord | null;
     arrivals[idx] = toMs(start, origin) ?? NaN;
-    const written = emit({
-      idx,
-      mode,
-      request_id: r.requestId,
-      ctx_request_id: r.ctxRequestId,
-      disagg_request_id: r.disaggRequestId,
-      ctx_server: r.ctxServer ? normalizeEndpoint(r.ctxServer) : null,
-      gen_server: r.genServer ? normalizeEndpoint(r.genServer) : null,
-      ctx_worker: r.ctxFile !== null ? workerNames[r.ctxFile] : null,
-      gen_worker: r.genFile !== null ? workerNames[r.genFile] : null,
-      arrival_ms: toMs(start, origin),
-      ttft_ms: spanMs(start, requestFirstToken(t)),
-      e2e_ms: spanMs(start, requestLastToken(t)),
-      times_json: JSON.stringify(times),
-      segments_json: JSON.stringify(segments),
-      kv_total_blocks: kv?.total ?? null,
-      kv_new_blocks: kv?.newlyAllocated ?? null,
-      kv_reused_blocks: kv?.reused ?? null,
-      kv_missed_blocks: kv?.missed ?? null,
-      kv_hit_rate: kv ? requestHitRate(kv) : null,
-      kv_transfer_bytes: bytes,
-      kv_transfer_ms: spanMs(t.genKvTransferStart, t.genKvTransferEnd),
-      kv_bandwidth_gbps: bandwidth,
-      spec_accepted_tokens: spec?.acceptedDraftTokens ?? null,
-      spec_draft_tokens: spec?.draftTokens ?? null,
-      first_iter: iters?.firstIter ?? null,
-      last_iter: iters?.lastIter ?? null,
-      step_count: steps.length,
-      chunk_count: chunks.length,
-      steps_json: packedStepsJson(chunks, runMs(chunkOffset), steps, runMs(stepOff)),
-    });
+    const written = emit(
+      requestRow(r, {
+        idx,
+        mode,
+        origin,
+        workerNames,
+        segments,
+        kv,
+        transferBytes: bytes,
+        bandwidth,
+        iters,
+        stepCount: steps.length,
+        chunkCount: chunks.length,
+        stepsJson: packedStepsJson(chunks, runMs(chunkOffset), steps, runMs(stepOff)),
+      }),
+    );
     if (written) await written;
   }
 
@@ -257,78 +227,6 @@ function clockOffsets(requests: JoinedList) {
     samples.set(k, v.length);
   }
   return { get: (k: string) => offsets.get(k) ?? null, samples };
-}
-
-function hitRates(join: JoinResult, workerNames: readonly string[]) {
-  const byFile = workerNames.map(() => new BlockTally());
-  for (const list of [join.requests, join.leftOut])
-    for (const r of list) {
-      if (r.ctxFile !== null && r.ctx) byFile[r.ctxFile].add(r.ctx.kv);
-      if (r.genFile !== null && r.gen) byFile[r.genFile].add(r.gen.kv);
-    }
-  const row = (t: BlockTally) => ({
-    requests: t.requests,
-    reusedBlocks: t.reused,
-    missedBlocks: t.missed,
-    hitRate: t.hitRate(),
-  });
-  const roles: WorkerRole[] = ["prefill", "decode", "combined"];
-  const byRole = roles.map((role) => {
-    const t = new BlockTally();
-    byFile.forEach((f, i) => join.fileRoles[i] === role && t.merge(f));
-    return { role, ...row(t) };
-  });
-  return {
-    byFile,
-    payload: {
-      byWorker: byFile
-        .map((t, i) => ({ worker: workerNames[i], role: join.fileRoles[i], ...row(t) }))
-        .filter((w) => w.requests > 0),
-      byRole: byRole.filter((r) => r.requests > 0),
-    },
-  };
-}
-
-function endpointRows(join: JoinResult, workerNames: readonly string[], byFile: BlockTally[]) {
-  const rows = new Map<string, { role: WorkerRole; requests: number; tally: BlockTally }>();
-  const get = (endpoint: string, role: WorkerRole) => {
-    let row = rows.get(endpoint);
-    if (!row) rows.set(endpoint, (row = { role, requests: 0, tally: new BlockTally() }));
-    return row;
-  };
-  for (const r of join.requests) {
-    if (r.ctxServer) {
-      const row = get(normalizeEndpoint(r.ctxServer), "prefill");
-      row.requests++;
-      row.tally.add(r.ctx?.kv ?? null);
-    }
-    if (r.genServer) {
-      const row = get(normalizeEndpoint(r.genServer), "decode");
-      row.requests++;
-      row.tally.add(r.gen?.kv ?? null);
-    }
-  }
-  // Worker files that never joined a named server stand for themselves.
-  const usedByFile = workerNames.map(() => 0);
-  for (const list of [join.requests, join.leftOut])
-    for (const r of list) {
-      if (r.ctxFile !== null) usedByFile[r.ctxFile]++;
-      if (r.genFile !== null && r.genFile !== r.ctxFile) usedByFile[r.genFile]++;
-    }
-  workerNames.forEach((name, i) => {
-    if (join.fileServers[i] !== null || byFile[i] === undefined) return;
-    const used = usedByFile[i];
-    if (used === 0) return;
-    const row = get(name, join.fileRoles[i]);
-    row.requests += used;
-    row.tally.merge(byFile[i]);
-  });
-  return [...rows].map(([endpoint, r]) => ({
-    endpoint,
-    role: r.role,
-    requestCount: r.requests,
-    kvCacheHitRate: r.tally.hitRate(),
-  }));
 }
 
 function segmentShare(arrivals: Float64Array, segments: SegmentColumns): SegmentSharePayload {

@@ -8,20 +8,8 @@ import { collectorMismatches } from "@/lib/metrics/collectors-mismatch";
 import { compareRuns } from "@/lib/metrics/compare";
 import { endpointHitRates, roleHitRates } from "@/lib/metrics/compare-endpoints";
 import type { Db } from "@/lib/store/db";
+import { chartKeys } from "@/lib/store/runs-repo";
 import { readRunSummary } from "./read-run";
-
-async function chartKeys(db: Db, runIds: string[]): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = Object.fromEntries(runIds.map((id) => [id, []]));
-  if (runIds.length === 0) return out;
-  const rows = await db
-    .selectFrom("chart_data")
-    .select(["run_id", "key"])
-    .where("run_id", "in", runIds)
-    .orderBy("key")
-    .execute();
-  for (const r of rows) out[r.run_id]?.push(r.key);
-  return out;
-}
 
 export async function loadComparison(db: Db, query: CompareQuery): Promise<CompareResponse> {
   const loaded = await Promise.all(query.runs.map((id) => readRunSummary(db, id)));

@@ -2,6 +2,7 @@ import type { RunSummary, SummaryBlocks } from "@/lib/api/schemas";
 import type { FileWarning } from "@/lib/formats/json-lines";
 import type { Kind } from "@/lib/api/kinds";
 import type { Db } from "@/lib/store/db";
+import { runHead } from "@/lib/store/run-list";
 import { getFiles, getRun, type FileRow, type RunRow } from "@/lib/store/runs-repo";
 
 const EMPTY_BLOCKS: SummaryBlocks = {
@@ -20,11 +21,7 @@ export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
     ? { ...EMPTY_BLOCKS, ...(JSON.parse(run.summary) as SummaryBlocks) }
     : EMPTY_BLOCKS;
   return {
-    id: run.id,
-    name: run.name,
-    createdAt: new Date(run.created_at).toISOString(),
-    labels: JSON.parse(run.labels) as string[],
-    status: run.status,
+    ...runHead(run),
     aggregatorVersion: run.aggregator_version,
     error: run.error,
     files: files.map((f) => ({

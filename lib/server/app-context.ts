@@ -1,6 +1,6 @@
 import path from "node:path";
-import { analyzerTables } from "@/lib/ingest/ingest-run";
-import { dropInterruptedUploads, failInterruptedIngests } from "@/lib/runs/interrupted-ingest";
+import { analyzerTables } from "@/lib/ingest/analyzers";
+import { dropInterruptedUploads, failInterruptedIngests } from "@/lib/store/interrupted-ingest";
 import type { BlobStore } from "@/lib/store/blob-store";
 import { migrate, openPostgres, openSqlite, type DbHandle } from "@/lib/store/db";
 import { FsBlobStore } from "@/lib/store/fs-blob-store";

@@ -13,7 +13,7 @@ export interface AppConfig {
   maxJsonDocumentBytes: number;
   seedExamples: boolean;
   privateMode: boolean;
-  /** An `ingesting` run whose heartbeat is older than this was interrupted (see lib/runs/interrupted-ingest.ts). */
+  /** An `ingesting` run whose heartbeat is older than this was interrupted (see lib/store/interrupted-ingest.ts). */
   ingestStaleMs: number;
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { runIdSchema } from "@/lib/api/schemas";
 
 /** Run ids are 128 random bits (base64url, 22 characters): unguessable, so a link is the only way in. */
 export function newRunId(): string {
@@ -9,7 +10,6 @@ export function newFileId(): string {
   return randomBytes(12).toString("base64url");
 }
 
-/** Ids we hand out are base64url; anything else is rejected before it reaches a query. */
 export function isValidId(id: string): boolean {
-  return /^[A-Za-z0-9_-]{8,64}$/.test(id);
+  return runIdSchema.safeParse(id).success;
 }

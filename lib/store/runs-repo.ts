@@ -3,7 +3,7 @@
  * writer of summaries and rows; route handlers read through here.
  */
 import { sql } from "kysely";
-import type { RunListItem, SummaryBlocks } from "@/lib/api/schemas";
+import type { SummaryBlocks } from "@/lib/api/schemas";
 import type { Db } from "./db";
 import type { FilesTable, RunsTable } from "./schema";
 import { storeText } from "./store-text";
@@ -102,116 +102,8 @@ export async function getFile(db: Db, runId: string, fileId: string): Promise<Fi
   return db
     .selectFrom("files")
     .selectAll()
-    .where("run_id", "=", runId)
-    .where("id", "=", fileId)
+    .where((eb) => eb.and({ run_id: runId, id: fileId }))
     .executeTakeFirst();
-}
-
-export interface ListRunsQuery {
-  q?: string;
-  label?: string;
-  limit: number;
-  cursor?: string;
-}
-
-interface Cursor {
-  createdAt: number;
-  id: string;
-}
-
-export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.createdAt, c.id])).toString("base64url");
-}
-
-export function decodeCursor(raw: string): Cursor | null {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as [unknown, unknown];
-    if (typeof createdAt !== "number" || typeof id !== "string") return null;
-    return { createdAt, id };
-  } catch {
-    return null;
-  }
-}
-
-function likePattern(q: string): string {
-  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** Newest first; keyset pagination on (created_at, id). Runs still ingesting are not listed. */
-export async function listRuns(
-  db: Db,
-  query: ListRunsQuery,
-): Promise<{ runs: RunListItem[]; nextCursor: string | null }> {
-  let qb = db.selectFrom("runs").selectAll().where("status", "!=", "ingesting");
-  if (query.q) {
-    const pattern = likePattern(query.q);
-    qb = qb.where((eb) =>
-      eb.or([
-        eb(sql`lower(name)`, "like", sql`${pattern} escape '\\'`),
-        eb.exists(
-          eb
-            .selectFrom("run_labels")
-            .select("run_labels.label")
-            .whereRef("run_labels.run_id", "=", "runs.id")
-            .where(sql`lower(label)`, "like", sql`${pattern} escape '\\'`),
-        ),
-      ]),
-    );
-  }
-  if (query.label) {
-    const label = query.label;
-    qb = qb.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom("run_labels")
-          .select("run_labels.label")
-          .whereRef("run_labels.run_id", "=", "runs.id")
-          .where("run_labels.label", "=", label),
-      ),
-    );
-  }
-  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-  if (cursor) {
-    qb = qb.where((eb) =>
-      eb.or([
-        eb("created_at", "<", cursor.createdAt),
-        eb.and([eb("created_at", "=", cursor.createdAt), eb("id", "<", cursor.id)]),
-      ]),
-    );
-  }
-  const rows = await qb
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(query.limit + 1)
-    .execute();
-  const page = rows.slice(0, query.limit);
-  const last = page[page.length - 1];
-  return {
-    runs: page.map(toListItem),
-    nextCursor:
-      rows.length > query.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
-  };
-}
-
-export function toListItem(r: RunRow): RunListItem {
-  return {
-    id: r.id,
-    name: r.name,
-    createdAt: new Date(r.created_at).toISOString(),
-    labels: JSON.parse(r.labels) as string[],
-    status: r.status,
-    kinds: JSON.parse(r.kinds) as string[],
-    backend: r.backend,
-    requestCount: r.request_count,
-  };
-}
-
-export async function countRuns(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom("runs")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
 }
 
 export async function updateRunMeta(
@@ -334,10 +226,23 @@ export async function getChartData(db: Db, runId: string, key: string): Promise<
   const row = await db
     .selectFrom("chart_data")
     .select("data")
-    .where("run_id", "=", runId)
-    .where("key", "=", key)
+    .where((eb) => eb.and({ run_id: runId, key }))
     .executeTakeFirst();
   return row?.data;
+}
+
+/** The chart keys stored for each run, sorted; every asked-for run has a list, empty when it has none. */
+export async function chartKeys(db: Db, runIds: string[]): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = Object.fromEntries(runIds.map((id) => [id, []]));
+  if (runIds.length === 0) return out;
+  const rows = await db
+    .selectFrom("chart_data")
+    .select(["run_id", "key"])
+    .where("run_id", "in", runIds)
+    .orderBy("key")
+    .execute();
+  for (const r of rows) out[r.run_id]?.push(r.key);
+  return out;
 }
 
 export async function getMeta(db: Db, key: string): Promise<string | undefined> {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as listRequests } from "@/app/api/runs/[id]/aiperf/requests/route";
-import { requestListSchema } from "@/lib/metrics/requests-query";
+import { requestListSchema } from "@/lib/api/aiperf-requests";
 import { fixture, uploadRequest, useTestApp } from "../helpers/test-app";
 
 let cleanup: () => Promise<void>;

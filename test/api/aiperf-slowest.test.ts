@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
-import { requestListSchema } from "@/lib/metrics/requests-query";
+import { requestListSchema } from "@/lib/api/aiperf-requests";
 import type { AppContext } from "@/lib/server/app-context";
 import {
   expectStoredSlowestMatchRows,

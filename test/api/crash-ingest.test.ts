@@ -13,7 +13,7 @@ import { GET as listRuns } from "@/app/api/runs/route";
 import { DELETE as deleteRun, GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as download } from "@/app/api/runs/[id]/files/[fileId]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
-import { claimForIngest, failInterruptedIngests, INTERRUPTED_MESSAGE } from "@/lib/runs/interrupted-ingest";
+import { claimForIngest, failInterruptedIngests, INTERRUPTED_MESSAGE } from "@/lib/store/interrupted-ingest";
 import { trtRecordText } from "../fixtures/bad/generate-big";
 import { idParams, useTestApp } from "../helpers/test-app";
 

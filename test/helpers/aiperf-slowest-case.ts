@@ -1,8 +1,13 @@
 import { expect } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as listRoute } from "@/app/api/runs/[id]/aiperf/requests/route";
-import { AIPERF_SLOWEST_CHART, slowestPayloadSchema } from "@/lib/metrics/aiperf-slowest";
-import { listRequests, requestListSchema, type RequestListQuery } from "@/lib/metrics/requests-query";
+import {
+  AIPERF_SLOWEST_CHART,
+  requestListSchema,
+  slowestPayloadSchema,
+  type RequestListQuery,
+} from "@/lib/api/aiperf-requests";
+import { listRequests } from "@/lib/store/aiperf-requests";
 import type { Db } from "@/lib/store/db";
 import { getChartData } from "@/lib/store/runs-repo";
 import { uploadRequest } from "./test-app";

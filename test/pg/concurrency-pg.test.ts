@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
-import { claimForIngest, failInterruptedIngests } from "@/lib/runs/interrupted-ingest";
+import { claimForIngest, failInterruptedIngests } from "@/lib/store/interrupted-ingest";
 import type { AppContext } from "@/lib/server/app-context";
 import { uploadNo } from "../helpers/concurrent-uploads";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { IngestContext } from "@/lib/ingest/analyzer";
 import { aiperfAnalyzer } from "@/lib/ingest/analyzers/aiperf";
-import { listRequests } from "@/lib/metrics/requests-query";
+import { listRequests } from "@/lib/store/aiperf-requests";
 import { migrate, openPostgres } from "@/lib/store/db";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
 import { fixtureFile } from "./aiperf-helpers";

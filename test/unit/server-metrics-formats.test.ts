@@ -13,7 +13,7 @@ import {
   counterTotal,
   gaugeSlices,
   sliceList,
-} from "@/lib/metrics/server-metrics/scrape-window";
+} from "@/lib/formats/server-metrics/scrape-window";
 
 const FIX = "test/fixtures/server-metrics";
 const text = (s: string) => Readable.from([Buffer.from(s)]);

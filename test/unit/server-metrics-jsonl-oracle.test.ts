@@ -10,9 +10,9 @@ import { describe, expect, it } from "vitest";
 import { WarningLog } from "@/lib/formats/json-lines";
 import { toLabels, toNumber } from "@/lib/formats/server-metrics-json";
 import { inferType, readServerMetricsJsonl } from "@/lib/formats/server-metrics-jsonl";
-import { normalizeEndpoint } from "@/lib/metrics/endpoint";
-import { sliceDurationNs, sliceList } from "@/lib/metrics/server-metrics/scrape-window";
-import { canonicalName, type MetricType } from "@/lib/metrics/server-metrics/types";
+import { normalizeEndpoint } from "@/lib/formats/endpoint";
+import { sliceDurationNs, sliceList } from "@/lib/formats/server-metrics/scrape-window";
+import { canonicalName, type MetricType } from "@/lib/formats/server-metrics/types";
 
 interface OracleSeries {
   name: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { TrtllmRecordStore } from "@/lib/formats/trtllm-compact";
+import { TrtllmRecordStore } from "@/lib/ingest/trtllm-compact";
 import { parseTrtllmRecord, type TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
-import { StepSpill } from "@/lib/formats/trtllm-step-spill";
+import { StepSpill } from "@/lib/ingest/trtllm-step-spill";
 import { clockOffsetSample } from "@/lib/metrics/trtllm-clock-offset";
 
 function worker(raw: unknown): TrtllmWorkerRecord {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { sampleRequests } from "@/lib/store/trtllm-requests";
+import { sampleRequests } from "@/lib/runs/trtllm-requests";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { analyzeTrtllm, trtllmDiskFile, type TrtllmRun } from "../generators/trtllm-ingest";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { StepList, type TrtllmStep } from "@/lib/formats/trtllm-record";
+import { StepList, type TrtllmStep } from "@/lib/formats/trtllm-step-list";
 import {
   MAX_STEPS_PER_REQUEST,
   packSteps,

@@ -1,9 +1,10 @@
 import { listQuerySchema, runListSchema, uploadResponseSchema } from "@/lib/api/schemas";
-import { createRunFromUpload, LiveIngest } from "@/lib/ingest/ingest-run";
+import { createRunFromUpload } from "@/lib/ingest/create-run";
+import { LiveIngest } from "@/lib/ingest/live-ingest";
 import { receiveUpload } from "@/lib/ingest/upload";
 import { jsonOk } from "@/lib/server/http";
 import { route } from "@/lib/server/route";
-import { listRuns } from "@/lib/store/runs-repo";
+import { listRuns } from "@/lib/store/run-list";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

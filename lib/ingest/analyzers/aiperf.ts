@@ -18,23 +18,19 @@ import {
   parseTimeslicesJson,
   type TimesliceExport,
 } from "@/lib/formats/aiperf-timeslices";
-import {
-  eachJsonLine,
-  JsonLineParser,
-  PARSE_FAILED,
-  parseJsonText,
-  WarningLog,
-} from "@/lib/formats/json-lines";
+import { eachRecordLine, PARSE_FAILED, parseJsonText } from "@/lib/formats/json-lines";
 import {
   aiperfRunResult,
   runOriginMs,
   type AiperfRunState,
   type SummaryFile,
 } from "@/lib/metrics/aiperf-run-result";
-import { AIPERF_SLOWEST_CHART, slowestRequestsPayload } from "@/lib/metrics/aiperf-slowest";
+import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
+import { slowestRequestsPayload } from "./aiperf-slowest";
 import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
+import { reanchorRequests } from "@/lib/store/aiperf-requests";
 import { BatchInserter } from "@/lib/store/batch-insert";
 import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
@@ -76,21 +72,12 @@ export function aiperfAnalyzer(): Analyzer {
   let inserter: BatchInserter<"aiperf_requests"> | null = null;
 
   async function ingestRecords(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
-    const warnings = new WarningLog();
-    const result = { skipped: 0 };
     const rows = (inserter ??= new BatchInserter(ctx.db, "aiperf_requests", REQUEST_COLUMNS));
     const from = log.length;
     let records = 0;
     let warmup = 0;
-    const parser = new JsonLineParser(warnings, result);
-    const stream = await file.open();
-    await eachJsonLine(stream, parser, { maxLineBytes: ctx.limits.maxLineBytes }, (value, lineNo) => {
-      const r = parseAiperfRecord(value, parser.text);
-      if (typeof r === "string") {
-        result.skipped++;
-        warnings.add(`skipped line: ${r}`, lineNo);
-        return;
-      }
+    const options = { maxLineBytes: ctx.limits.maxLineBytes };
+    const read = await eachRecordLine(await file.open(), options, parseAiperfRecord, (r, lineNo) => {
       records++;
       const flags =
         (r.phase === "warmup" ? FLAG_WARMUP : 0) |
@@ -124,26 +111,22 @@ export function aiperfAnalyzer(): Analyzer {
     });
     await rows.flush();
     recordDirs.push({ dir: dirOf(file.name), from, to: log.length });
-    return { records, skipped: result.skipped, warnings: warnings.toList(), meta: { warmupRecords: warmup } };
+    return {
+      records,
+      skipped: read.skipped,
+      warnings: read.warnings.toList(),
+      meta: { warmupRecords: warmup },
+    };
   }
 
   async function ingestGpu(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
-    const warnings = new WarningLog();
-    const result = { skipped: 0 };
     let records = 0;
-    const parser = new JsonLineParser(warnings, result);
-    const stream = await file.open();
-    await eachJsonLine(stream, parser, { maxLineBytes: ctx.limits.maxLineBytes }, (value, lineNo) => {
-      const s = parseGpuSample(value, parser.text);
-      if (typeof s === "string") {
-        result.skipped++;
-        warnings.add(`skipped line: ${s}`, lineNo);
-        return;
-      }
+    const options = { maxLineBytes: ctx.limits.maxLineBytes };
+    const read = await eachRecordLine(await file.open(), options, parseGpuSample, (s) => {
       records++;
       gpu.add(s, log.relMs(s.timestampNs));
     });
-    return { records, skipped: result.skipped, warnings: warnings.toList(), meta: { gpus: gpu.size } };
+    return { records, skipped: read.skipped, warnings: read.warnings.toList(), meta: { gpus: gpu.size } };
   }
 
   async function ingestDocument(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
@@ -221,12 +204,6 @@ export function aiperfAnalyzer(): Analyzer {
 async function finishRun(ctx: IngestContext, s: AiperfRunState): Promise<AnalyzerResult> {
   const originMs = runOriginMs(s.log);
   // Rows were written relative to the first timestamp seen; re-anchor them to the first request.
-  if (s.log.length > 0 && originMs !== 0) {
-    await ctx.db
-      .updateTable("aiperf_requests")
-      .set((eb) => ({ start_ms: eb("start_ms", "-", originMs), end_ms: eb("end_ms", "-", originMs) }))
-      .where("run_id", "=", ctx.runId)
-      .execute();
-  }
+  if (s.log.length > 0 && originMs !== 0) await reanchorRequests(ctx.db, ctx.runId, originMs);
   return aiperfRunResult(s, originMs);
 }

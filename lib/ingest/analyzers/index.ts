@@ -20,3 +20,15 @@ export function createAnalyzers(): Analyzer[] {
     recordCounter(),
   ]);
 }
+
+/**
+ * One set of analyzers for questions that need no ingest state (which tables, which files);
+ * every ingest makes fresh ones of its own.
+ */
+let reference: Analyzer[] | null = null;
+export const referenceAnalyzers = () => (reference ??= createAnalyzers());
+
+/** Every table any analyzer writes rows to (for delete and re-ingest). */
+export function analyzerTables(): string[] {
+  return [...new Set(referenceAnalyzers().flatMap((a) => a.tables))];
+}

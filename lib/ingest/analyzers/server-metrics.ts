@@ -11,10 +11,10 @@ import { readServerLog, type LogCapacity } from "@/lib/formats/server-log";
 import { readServerMetricsCsv } from "@/lib/formats/server-metrics-csv";
 import { readServerMetricsJson } from "@/lib/formats/server-metrics-json";
 import { readServerMetricsJsonl } from "@/lib/formats/server-metrics-jsonl";
-import { normalizeEndpoint } from "@/lib/metrics/endpoint";
+import { normalizeEndpoint } from "@/lib/formats/endpoint";
 import { buildServerMetricsCharts } from "@/lib/metrics/server-metrics/charts";
 import { summarizeServerMetrics } from "@/lib/metrics/server-metrics/summarize";
-import { emptyMetricSet, mergeMetricSets, type MetricSet } from "@/lib/metrics/server-metrics/types";
+import { emptyMetricSet, mergeMetricSets, type MetricSet } from "@/lib/formats/server-metrics/types";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 
 type ExportFormat = "json" | "jsonl" | "csv" | "prometheus";

@@ -11,7 +11,7 @@ import {
   parseJsonText,
   WarningLog,
 } from "@/lib/formats/json-lines";
-import { TrtllmRecordStore } from "@/lib/formats/trtllm-compact";
+import { TrtllmRecordStore } from "@/lib/ingest/trtllm-compact";
 import { parseTrtllmRecord } from "@/lib/formats/trtllm-record";
 import { joinTrtllm, type DisaggEntry, type WorkerEntry } from "@/lib/metrics/trtllm-join";
 import { RoleVotes } from "@/lib/metrics/trtllm-roles";

@@ -14,9 +14,9 @@ import {
   TRTLLM_MAX_BLOCKS,
   TRTLLM_TOKENS_PER_BLOCK,
   VLLM_CACHE_CONFIG_INFO,
-} from "./catalog";
+} from "@/lib/formats/server-metrics/catalog";
 import { ofNames } from "./select";
-import type { MetricSeries } from "./types";
+import type { MetricSeries } from "@/lib/formats/server-metrics/types";
 
 /** Labels that tell replicas of one pool apart (the same KV cache seen from several ranks). */
 const SHARD_LABELS = new Set(["tp_rank", "pp_rank", "ep_rank", "moe_ep_rank", "tp_size"]);

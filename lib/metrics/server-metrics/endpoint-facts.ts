@@ -25,7 +25,7 @@ import {
   SGLANG_HOST_TOTAL,
   SGLANG_HOST_USED,
   USAGE_GAUGES,
-} from "./catalog";
+} from "@/lib/formats/server-metrics/catalog";
 import { cacheCounts, cacheSelection, type CacheCounts, type CacheSelection } from "./hit-rate";
 import { endpointRole } from "./roles";
 import {
@@ -37,7 +37,7 @@ import {
   rate,
   sumCounters,
 } from "./select";
-import type { MetricSeries } from "./types";
+import type { MetricSeries } from "@/lib/formats/server-metrics/types";
 
 export interface EndpointFacts {
   endpoint: string;
@@ -73,6 +73,12 @@ export interface EndpointFacts {
   frontendCachedTokens: number | null;
   routerKvHitRate: number | null;
   routerSharedHitRate: number | null;
+}
+
+/** How offload bandwidth is derived: bytes over measured transfer time, else over the scrape window. */
+export function bandwidthMethod(hasBytes: boolean, hasTime: boolean, windowS: number | null): string | null {
+  if (!hasBytes) return null;
+  return hasTime ? "bytes / transfer time" : windowS ? "average rate (bytes / window)" : null;
 }
 
 /** The window an endpoint's counters cover: aiperf's endpoint_info, else total / rate. */
@@ -142,13 +148,7 @@ export function endpointFacts(
     offloadTimeCpuToGpuS: timeIn,
     offloadBandwidthGpuToCpu: bw(bytesOut, timeOut),
     offloadBandwidthCpuToGpu: bw(bytesIn, timeIn),
-    offloadBandwidthMethod: !hasBytes
-      ? null
-      : hasTime
-        ? "bytes / transfer time"
-        : windowS
-          ? "average rate (bytes / window)"
-          : null,
+    offloadBandwidthMethod: bandwidthMethod(hasBytes, hasTime, windowS),
     runningAvg: gaugeAvgSum(ofNames(series, REQUESTS_RUNNING)),
     waitingAvg: gaugeAvgSum(ofNames(series, REQUESTS_WAITING)),
     frontendInputTokens: sumCounters(ofNames(series, FRONTEND_INPUT_TOKENS)),

@@ -15,9 +15,9 @@ import {
   VLLM_EXTERNAL_QUERIES,
   VLLM_PREFIX_HITS,
   VLLM_PREFIX_QUERIES,
-} from "./catalog";
+} from "@/lib/formats/server-metrics/catalog";
 import { ofNames, sumCounters } from "./select";
-import type { MetricSeries } from "./types";
+import type { MetricSeries } from "@/lib/formats/server-metrics/types";
 
 export interface CacheSelection {
   /** How the counters were read, for the summary's `method`. */
@@ -32,58 +32,61 @@ export interface CacheSelection {
   extDen: MetricSeries[];
 }
 
+/** `extDen` is `den` itself unless given: the identity tells cacheCounts the two share a denominator. */
+const selection = (
+  source: string,
+  den: MetricSeries[],
+  gpu: MetricSeries[],
+  ext: MetricSeries[],
+  extDen: MetricSeries[] = den,
+): CacheSelection => ({ source, den, gpu, ext, extDen });
+
 export function cacheSelection(series: readonly MetricSeries[]): CacheSelection | null {
   const bySource = ofNames(series, VLLM_BY_SOURCE).filter((s) => s.labels.source !== undefined);
   if (bySource.length > 0 && (sumCounters(bySource) ?? 0) > 0) {
     // vLLM's own split of every prompt token; preferred over prefix counters like the reference (T14).
-    return {
-      source: "vllm prompt_tokens_by_source",
-      den: bySource,
-      gpu: bySource.filter((s) => s.labels.source === "local_cache_hit"),
-      ext: bySource.filter((s) => s.labels.source === "external_kv_transfer"),
-      extDen: bySource,
-    };
+    return selection(
+      "vllm prompt_tokens_by_source",
+      bySource,
+      bySource.filter((s) => s.labels.source === "local_cache_hit"),
+      bySource.filter((s) => s.labels.source === "external_kv_transfer"),
+    );
   }
-  const hits = ofNames(series, VLLM_PREFIX_HITS);
   const queries = ofNames(series, VLLM_PREFIX_QUERIES);
-  if (hits.length > 0 && queries.length > 0)
-    return {
-      source: "vllm prefix_cache_hits / prefix_cache_queries",
-      den: queries,
-      gpu: hits,
-      ext: ofNames(series, VLLM_EXTERNAL_HITS),
-      extDen: ofNames(series, VLLM_EXTERNAL_QUERIES),
-    };
+  const hits = queries.length > 0 ? ofNames(series, VLLM_PREFIX_HITS) : [];
+  if (hits.length > 0) {
+    const externalHits = ofNames(series, VLLM_EXTERNAL_HITS);
+    const externalQueries = ofNames(series, VLLM_EXTERNAL_QUERIES);
+    return selection(
+      "vllm prefix_cache_hits / prefix_cache_queries",
+      queries,
+      hits,
+      externalHits,
+      externalQueries,
+    );
+  }
   const prompt = ofNames(series, PROMPT_TOKENS);
   const sglang = ofNames(series, SGLANG_CACHED);
   if (sglang.length > 0 && prompt.length > 0)
-    return {
-      source: "sglang cached_tokens / prompt_tokens",
-      den: prompt,
-      gpu: sglang.filter((s) => (s.labels.cache_source ?? "device") === "device"),
-      ext: sglang.filter((s) => (s.labels.cache_source ?? "device") !== "device"),
-      extDen: prompt,
-    };
+    return selection(
+      "sglang cached_tokens / prompt_tokens",
+      prompt,
+      sglang.filter((s) => (s.labels.cache_source ?? "device") === "device"),
+      sglang.filter((s) => (s.labels.cache_source ?? "device") !== "device"),
+    );
   const trtCached = ofNames(series, TRTLLM_CACHED);
   const trtTier = ofNames(series, TRTLLM_CACHED_BY_TIER);
   if ((trtCached.length > 0 || trtTier.length > 0) && prompt.length > 0)
-    return {
-      source: "trtllm prompt_cached_tokens / prompt_tokens",
-      den: prompt,
-      gpu: trtCached.length > 0 ? trtCached : trtTier.filter((s) => (s.labels.cache_tier ?? "gpu") === "gpu"),
-      ext: trtTier.filter((s) => s.labels.cache_tier !== undefined && s.labels.cache_tier !== "gpu"),
-      extDen: prompt,
-    };
+    return selection(
+      "trtllm prompt_cached_tokens / prompt_tokens",
+      prompt,
+      trtCached.length > 0 ? trtCached : trtTier.filter((s) => (s.labels.cache_tier ?? "gpu") === "gpu"),
+      trtTier.filter((s) => s.labels.cache_tier !== undefined && s.labels.cache_tier !== "gpu"),
+    );
   const atomCached = ofNames(series, ATOM_CACHED);
   const atomFull = ofNames(series, ATOM_FULL);
   if (atomCached.length > 0 && atomFull.length > 0)
-    return {
-      source: "atom prefix_cache_cached_tokens / full_tokens",
-      den: atomFull,
-      gpu: atomCached,
-      ext: [],
-      extDen: atomFull,
-    };
+    return selection("atom prefix_cache_cached_tokens / full_tokens", atomFull, atomCached, []);
   return null;
 }
 

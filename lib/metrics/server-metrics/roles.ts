@@ -6,7 +6,7 @@
  */
 import type { EndpointRole } from "@/lib/api/schemas";
 import { engineOf } from "./backend";
-import type { MetricSeries } from "./types";
+import type { MetricSeries } from "@/lib/formats/server-metrics/types";
 
 export function roleFromLabel(key: string, value: string): EndpointRole | null {
   const v = value.trim().toLowerCase();

@@ -1,5 +1,5 @@
 /** Small readers over a list of series: the only places that decide which stat key to trust. */
-import type { MetricSeries } from "./types";
+import type { MetricSeries } from "@/lib/formats/server-metrics/types";
 
 export function ofNames(series: readonly MetricSeries[], names: readonly string[] | string): MetricSeries[] {
   const set = new Set(typeof names === "string" ? [names] : names);

@@ -11,10 +11,10 @@
 import type { EndpointRole, EndpointRow, ServerMetricsBlock } from "@/lib/api/schemas";
 import type { LogCapacity } from "@/lib/formats/server-log";
 import { detectBackend } from "./backend";
-import { endpointFacts, type EndpointFacts } from "./endpoint-facts";
+import { bandwidthMethod, endpointFacts, type EndpointFacts } from "./endpoint-facts";
 import { isDecodeSide, isPrefillSide } from "./roles";
 import { rate } from "./select";
-import type { MetricSet } from "./types";
+import type { MetricSet } from "@/lib/formats/server-metrics/types";
 
 export interface ServerMetricsSummary {
   block: ServerMetricsBlock;
@@ -189,14 +189,7 @@ export function summarizeServerMetrics(
         : prefill.map((f) => f.role).includes("prefill")
           ? "prefill endpoints"
           : "all engine endpoints",
-    offloadBandwidthMethod:
-      offloadFacts.length === 0
-        ? null
-        : hasTime
-          ? "bytes / transfer time"
-          : windowS
-            ? "average rate (bytes / window)"
-            : null,
+    offloadBandwidthMethod: bandwidthMethod(offloadFacts.length > 0, hasTime, windowS),
     frontendCacheHitRate: frontendHitRate,
     routerKvHitRate: facts.map((f) => f.routerKvHitRate).find((v) => v !== null) ?? null,
     routerSharedCacheHitRate: facts.map((f) => f.routerSharedHitRate).find((v) => v !== null) ?? null,

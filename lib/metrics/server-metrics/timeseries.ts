@@ -13,10 +13,10 @@ import {
   REQUESTS_RUNNING,
   REQUESTS_WAITING,
   USAGE_GAUGES,
-} from "./catalog";
+} from "@/lib/formats/server-metrics/catalog";
 import type { EndpointFacts } from "./endpoint-facts";
 import { clampFraction, fractionScale, ofNames } from "./select";
-import type { MetricSeries } from "./types";
+import type { MetricSeries } from "@/lib/formats/server-metrics/types";
 
 export const MAX_POINTS = 2000;
 
@@ -153,22 +153,11 @@ export function buildSeries(
       for (let i = 0; i < keys.length; i++)
         if (c.n[i] > 0) add(used, i, (c.sum[i] / c.n[i]) * f.capacity!.tokens);
     }
-  const outBytes = collect(
-    slot,
-    group.flatMap((f) => ofNames(f.series, OFFLOAD_BYTES_GPU_TO_CPU)),
-  );
-  const inBytes = collect(
-    slot,
-    group.flatMap((f) => ofNames(f.series, OFFLOAD_BYTES_CPU_TO_GPU)),
-  );
-  const running = collect(
-    slot,
-    group.flatMap((f) => ofNames(f.series, REQUESTS_RUNNING)),
-  );
-  const waiting = collect(
-    slot,
-    group.flatMap((f) => ofNames(f.series, REQUESTS_WAITING)),
-  );
+  const named = (names: readonly string[]) => group.flatMap((f) => ofNames(f.series, names));
+  const outBytes = collect(slot, named(OFFLOAD_BYTES_GPU_TO_CPU));
+  const inBytes = collect(slot, named(OFFLOAD_BYTES_CPU_TO_GPU));
+  const running = collect(slot, named(REQUESTS_RUNNING));
+  const waiting = collect(slot, named(REQUESTS_WAITING));
 
   const first = keys[0] ?? 0;
   const raw: SmPoint[] = keys.map((k, i) => {

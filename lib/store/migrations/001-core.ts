@@ -1,75 +1,35 @@
 import type { Kysely, Migration } from "kysely";
 import { columnTypes, type DialectName } from "../dialect";
+import { createTable } from "./create-table";
 
 export function coreMigration(dialect: DialectName): Migration {
   const t = columnTypes(dialect);
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable("runs")
-        .addColumn("id", t.text, (c) => c.primaryKey())
-        .addColumn("name", t.text, (c) => c.notNull())
-        .addColumn("created_at", t.bigint, (c) => c.notNull())
-        .addColumn("updated_at", t.bigint, (c) => c.notNull())
-        .addColumn("status", t.text, (c) => c.notNull())
-        .addColumn("aggregator_version", t.int, (c) => c.notNull())
-        .addColumn("labels", t.text, (c) => c.notNull())
-        .addColumn("kinds", t.text, (c) => c.notNull())
-        .addColumn("backend", t.text)
-        .addColumn("request_count", t.bigint)
-        .addColumn("summary", t.text)
-        .addColumn("warnings", t.text, (c) => c.notNull())
-        .addColumn("error", t.text)
-        .execute();
+      const runsColumns = `
+        id text pk, name text!, created_at bigint!, updated_at bigint!, status text!,
+        aggregator_version int!, labels text!, kinds text!, backend text, request_count bigint,
+        summary text, warnings text!, error text
+      `;
+      await createTable(db, t, "runs", runsColumns);
       await db.schema.createIndex("runs_created").on("runs").columns(["created_at", "id"]).execute();
 
-      await db.schema
-        .createTable("run_labels")
-        .addColumn("run_id", t.text, (c) => c.notNull())
-        .addColumn("label", t.text, (c) => c.notNull())
-        .addPrimaryKeyConstraint("run_labels_pk", ["run_id", "label"])
-        .execute();
+      await createTable(db, t, "run_labels", "run_id text!, label text!", ["run_id", "label"]);
       await db.schema.createIndex("run_labels_label").on("run_labels").columns(["label"]).execute();
 
-      await db.schema
-        .createTable("files")
-        .addColumn("id", t.text, (c) => c.primaryKey())
-        .addColumn("run_id", t.text, (c) => c.notNull())
-        .addColumn("ord", t.int, (c) => c.notNull())
-        .addColumn("name", t.text, (c) => c.notNull())
-        .addColumn("kind", t.text, (c) => c.notNull())
-        .addColumn("format", t.text, (c) => c.notNull())
-        .addColumn("bytes", t.bigint, (c) => c.notNull())
-        .addColumn("sha256", t.text, (c) => c.notNull())
-        .addColumn("records", t.bigint, (c) => c.notNull())
-        .addColumn("skipped", t.bigint, (c) => c.notNull())
-        .addColumn("warnings", t.text, (c) => c.notNull())
-        .addColumn("meta", t.text, (c) => c.notNull())
-        .execute();
+      const filesColumns = `
+        id text pk, run_id text!, ord int!, name text!, kind text!, format text!, bytes bigint!,
+        sha256 text!, records bigint!, skipped bigint!, warnings text!, meta text!
+      `;
+      await createTable(db, t, "files", filesColumns);
       await db.schema.createIndex("files_run").on("files").columns(["run_id", "ord"]).execute();
       await db.schema.createIndex("files_sha").on("files").columns(["sha256"]).execute();
 
-      await db.schema
-        .createTable("chart_data")
-        .addColumn("run_id", t.text, (c) => c.notNull())
-        .addColumn("key", t.text, (c) => c.notNull())
-        .addColumn("data", t.text, (c) => c.notNull())
-        .addPrimaryKeyConstraint("chart_data_pk", ["run_id", "key"])
-        .execute();
+      await createTable(db, t, "chart_data", "run_id text!, key text!, data text!", ["run_id", "key"]);
 
-      await db.schema
-        .createTable("blob_chunks")
-        .addColumn("blob_key", t.text, (c) => c.notNull())
-        .addColumn("seq", t.int, (c) => c.notNull())
-        .addColumn("data", t.bytes, (c) => c.notNull())
-        .addPrimaryKeyConstraint("blob_chunks_pk", ["blob_key", "seq"])
-        .execute();
+      await createTable(db, t, "blob_chunks", "blob_key text!, seq int!, data bytes!", ["blob_key", "seq"]);
 
-      await db.schema
-        .createTable("meta")
-        .addColumn("key", t.text, (c) => c.primaryKey())
-        .addColumn("value", t.text, (c) => c.notNull())
-        .execute();
+      await createTable(db, t, "meta", "key text pk, value text!");
     },
   };
 }

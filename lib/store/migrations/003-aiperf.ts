@@ -1,28 +1,17 @@
 import type { Kysely, Migration } from "kysely";
 import { columnTypes, type DialectName } from "../dialect";
+import { createTable } from "./create-table";
 
 export function aiperfMigration(dialect: DialectName): Migration {
   const t = columnTypes(dialect);
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable("aiperf_requests")
-        .addColumn("run_id", t.text, (c) => c.notNull())
-        .addColumn("file_id", t.text, (c) => c.notNull())
-        .addColumn("line", t.int, (c) => c.notNull())
-        .addColumn("request_id", t.text)
-        .addColumn("phase", t.text, (c) => c.notNull())
-        .addColumn("ok", t.int, (c) => c.notNull())
-        .addColumn("cancelled", t.int, (c) => c.notNull())
-        .addColumn("error_type", t.text)
-        .addColumn("start_ms", t.real)
-        .addColumn("end_ms", t.real)
-        .addColumn("ttft_ms", t.real)
-        .addColumn("e2e_ms", t.real)
-        .addColumn("itl_ms", t.real)
-        .addColumn("input_tokens", t.real)
-        .addColumn("output_tokens", t.real)
-        .execute();
+      const aiperfRequestsColumns = `
+        run_id text!, file_id text!, line int!, request_id text, phase text!, ok int!, cancelled int!,
+        error_type text, start_ms real, end_ms real, ttft_ms real, e2e_ms real, itl_ms real,
+        input_tokens real, output_tokens real
+      `;
+      await createTable(db, t, "aiperf_requests", aiperfRequestsColumns);
       await db.schema
         .createIndex("aiperf_requests_run_start")
         .on("aiperf_requests")

@@ -1,7 +1,7 @@
 import { runParamsSchema } from "@/lib/api/route-params";
 import { runSummarySchema } from "@/lib/api/schemas";
 import { ingestRun } from "@/lib/ingest/ingest-run";
-import { claimForIngest } from "@/lib/runs/interrupted-ingest";
+import { claimForIngest } from "@/lib/store/interrupted-ingest";
 import { readRunSummary } from "@/lib/runs/read-run";
 import { jsonError, jsonOk } from "@/lib/server/http";
 import { route } from "@/lib/server/route";

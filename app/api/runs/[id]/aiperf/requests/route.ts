@@ -1,8 +1,8 @@
+import { requestListQuerySchema, requestListSchema } from "@/lib/api/aiperf-requests";
 import { runParamsSchema } from "@/lib/api/route-params";
-import { slowestRequests } from "@/lib/metrics/aiperf-slowest";
-import { requestListQuerySchema, requestListSchema } from "@/lib/metrics/requests-query";
 import { jsonOk } from "@/lib/server/http";
 import { route } from "@/lib/server/route";
+import { slowestRequests } from "@/lib/store/aiperf-requests";
 import { getRun } from "@/lib/store/runs-repo";
 
 export const dynamic = "force-dynamic";

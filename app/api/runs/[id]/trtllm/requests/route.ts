@@ -3,7 +3,7 @@ import { requestSampleSchema, sampleQuerySchema } from "@/lib/api/trtllm-charts"
 import { jsonOk, notFound } from "@/lib/server/http";
 import { route } from "@/lib/server/route";
 import { getRun } from "@/lib/store/runs-repo";
-import { sampleRequests } from "@/lib/store/trtllm-requests";
+import { sampleRequests } from "@/lib/runs/trtllm-requests";
 
 export const dynamic = "force-dynamic";
 

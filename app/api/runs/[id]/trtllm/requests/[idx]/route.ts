@@ -1,8 +1,8 @@
 import { requestParamsSchema } from "@/lib/api/route-params";
 import { requestDetailSchema } from "@/lib/api/trtllm-charts";
+import { requestDetail } from "@/lib/runs/trtllm-requests";
 import { jsonOk } from "@/lib/server/http";
 import { route } from "@/lib/server/route";
-import { requestDetail } from "@/lib/store/trtllm-requests";
 
 export const dynamic = "force-dynamic";
 

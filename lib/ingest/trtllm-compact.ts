@@ -7,39 +7,15 @@
  */
 import { clockOffsetSample } from "@/lib/metrics/trtllm-clock-offset";
 import {
-  StepList,
   type KeepSteps,
   type Seconds,
   type TrtllmDisaggRecord,
-  type TrtllmKvBlocks,
-  type TrtllmSpeculative,
-  type TrtllmTiming,
   type TrtllmWorkerRecord,
-} from "./trtllm-record";
+} from "@/lib/formats/trtllm-record";
+import { StepList } from "@/lib/formats/trtllm-step-list";
+import { CompactWorkerRecord } from "./trtllm-compact-record";
+import { BLOCK, X, TIMING_KEYS, orNaN, orNull } from "./trtllm-compact-layout";
 import { StepSpill } from "./trtllm-step-spill";
-
-/**
- * A record's block: 9 timing values, 3 numeric ids (NaN = none or a string id), then KV blocks
- * (4), speculative tokens (2), first/last iteration, steps at/count, chunks at/count and the
- * clock-offset sample. NaN = not recorded.
- */
-const BLOCK = 26;
-const X = 13;
-
-const TIMING_KEYS = [
-  "serverArrival",
-  "arrival",
-  "firstScheduled",
-  "firstToken",
-  "serverFirstToken",
-  "lastToken",
-  "kvTransferStart",
-  "kvTransferEnd",
-  "kvCacheSizeBytes",
-] as const satisfies ReadonlyArray<keyof TrtllmTiming>;
-
-const orNaN = (v: number | null | undefined) => (v === null || v === undefined ? NaN : v);
-const orNull = (v: number) => (Number.isNaN(v) ? null : v);
 
 /** A numeric id that stringifies back to the same text is stored as a number; others stay strings. */
 function numericId(v: string | null): number {
@@ -217,99 +193,5 @@ export class TrtllmRecordStore {
   close(): void {
     this.spill.close();
     this.blocks.close();
-  }
-}
-
-class CompactWorkerRecord implements TrtllmWorkerRecord {
-  constructor(
-    private readonly store: TrtllmRecordStore,
-    private readonly at: number,
-  ) {}
-
-  get status(): string | null {
-    return this.store.statusAt(this.at, this.value(12));
-  }
-
-  get type(): "worker" {
-    return "worker";
-  }
-
-  private value(k: number): number {
-    return this.store.blocks.valueAt(this.at + k);
-  }
-
-  private extra(k: number): number {
-    return this.value(X + k);
-  }
-
-  private id(i: number): string | null {
-    const s = this.store.stringIdsAt(this.at)?.[i];
-    if (s) return s;
-    const n = this.value(9 + i);
-    return Number.isNaN(n) ? null : String(n);
-  }
-
-  get requestId() {
-    return this.id(0);
-  }
-  get ctxRequestId() {
-    return this.id(1);
-  }
-  get disaggRequestId() {
-    return this.id(2);
-  }
-
-  get timing(): TrtllmTiming {
-    const m = this.store.blocks.read(this.at, 9);
-    return {
-      serverArrival: orNull(m[0]),
-      arrival: orNull(m[1]),
-      firstScheduled: orNull(m[2]),
-      firstToken: orNull(m[3]),
-      serverFirstToken: orNull(m[4]),
-      lastToken: orNull(m[5]),
-      kvTransferStart: orNull(m[6]),
-      kvTransferEnd: orNull(m[7]),
-      kvCacheSizeBytes: orNull(m[8]),
-    };
-  }
-
-  get kv(): TrtllmKvBlocks | null {
-    const total = this.extra(0);
-    if (Number.isNaN(total)) return null;
-    return { total, newlyAllocated: this.extra(1), reused: this.extra(2), missed: this.extra(3) };
-  }
-
-  get speculative(): TrtllmSpeculative | null {
-    const draftTokens = this.extra(5);
-    if (Number.isNaN(draftTokens)) return null;
-    return { acceptedDraftTokens: this.extra(4), draftTokens };
-  }
-
-  get firstIter(): number | null {
-    return orNull(this.extra(6));
-  }
-
-  get lastIter(): number | null {
-    return orNull(this.extra(7));
-  }
-
-  private list(at: number): StepList {
-    const count = this.extra(at + 1);
-    if (!(count > 0)) return StepList.EMPTY;
-    const start = this.extra(at);
-    return new StepList(null, count, () => this.store.spill.read(start, count * StepList.WIDTH));
-  }
-
-  get steps(): StepList {
-    return this.list(8);
-  }
-
-  get chunks(): StepList {
-    return this.list(10);
-  }
-
-  get offsetSample(): number | null {
-    return orNull(this.extra(12));
   }
 }

@@ -1,0 +1,87 @@
+import type { UploadResponse } from "@/lib/api/schemas";
+import type { Kind } from "@/lib/api/kinds";
+import { newRunId } from "@/lib/store/ids";
+import { insertRun, unreferenced, type FileRow } from "@/lib/store/runs-repo";
+import type { IngestDeps } from "./deps";
+import { UploadError } from "./errors";
+import { ingestRun, type IngestOutcome } from "./ingest-run";
+import type { LiveIngest } from "./live-ingest";
+import { fileRows, parseLabels, runName } from "./run-rows";
+import type { ReceivedUpload } from "./upload-types";
+import { AGGREGATOR_VERSION } from "./version";
+
+/**
+ * Turns a received upload into a run: completes the live ingest when one started, else creates
+ * the run and ingests its stored files; refuses an upload with no file Runlens reads.
+ */
+export async function createRunFromUpload(
+  app: IngestDeps,
+  upload: ReceivedUpload,
+  live?: LiveIngest,
+): Promise<UploadResponse> {
+  const recognised = upload.files.filter((f) => f.kind !== "unknown");
+  if (recognised.length === 0) {
+    await live?.abandon();
+    const orphans = await unreferenced(
+      app.store.db,
+      upload.files.filter((f) => f.created).map((f) => f.sha256),
+    );
+    for (const sha of orphans) await app.blobs.delete(sha).catch(() => {});
+    throw new UploadError(
+      422,
+      "no_recognized_files",
+      "none of the uploaded files is a format Runlens reads",
+      {
+        files: upload.files.map((f) => ({ name: f.name, kind: f.kind, format: f.format, bytes: f.bytes })),
+      },
+    );
+  }
+  let id: string;
+  let files: FileRow[];
+  let outcome: IngestOutcome;
+  if (live?.runId) {
+    ({ id, files, outcome } = await live.complete(upload));
+  } else {
+    id = newRunId();
+    files = fileRows(id, upload.files);
+    try {
+      await insertRun(
+        app.store.db,
+        {
+          id,
+          name: runName(upload),
+          labels: parseLabels(upload.fields.labels),
+          createdAt: Date.now(),
+          aggregatorVersion: AGGREGATOR_VERSION,
+          warnings: upload.warnings,
+        },
+        files,
+      );
+    } catch (err) {
+      // No run row means nothing references the blobs this upload created (the store may be locked
+      // or away, so this is best effort).
+      const created = upload.files.filter((f) => f.created).map((f) => f.sha256);
+      const orphans = await unreferenced(app.store.db, created).catch(() => [] as string[]);
+      for (const sha of orphans) await app.blobs.delete(sha).catch(() => {});
+      throw err;
+    }
+    outcome = await ingestRun(app, id);
+  }
+  return {
+    id,
+    url: `/runs/${id}`,
+    status: outcome.status,
+    files: files.map((f) => {
+      const report = outcome.reports.get(f.id);
+      return {
+        id: f.id,
+        name: f.name,
+        kind: f.kind as Kind,
+        records: report?.records ?? 0,
+        skipped: report?.skipped ?? 0,
+        warnings: report?.warnings ?? [],
+      };
+    }),
+    warnings: [...new Set([...upload.warnings, ...outcome.warnings])],
+  };
+}

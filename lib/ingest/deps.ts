@@ -1,0 +1,17 @@
+import type { BlobStore } from "@/lib/store/blob-store";
+import type { DbHandle } from "@/lib/store/db";
+
+/**
+ * What an ingest needs from the running app: the store, the blobs and a few limits. The app
+ * context satisfies it; tests and the example seeder can hand in their own.
+ */
+export interface IngestDeps {
+  config: {
+    maxLineBytes: number;
+    maxJsonDocumentBytes: number;
+    /** An `ingesting` run whose heartbeat is older than this was interrupted. */
+    ingestStaleMs: number;
+  };
+  store: DbHandle;
+  blobs: BlobStore;
+}

@@ -1,0 +1,217 @@
+/**
+ * Stages the files of one upload part by part: plain files, .gz, .tar(.gz) and .zip archives
+ * (expanded entry by entry, within the upload's entry and size limits).
+ */
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import tar from "tar-stream";
+import yauzl from "yauzl";
+import { BlobTooLargeError, type BlobStore } from "@/lib/store/blob-store";
+import { UploadError } from "./errors";
+import { archiveStem, cleanUploadName, isJunkEntry, isUnsafeArchivePath, stripGzSuffix } from "./paths";
+import { peek } from "./peek";
+import { gunzipChunks, isGzip, isTar, isZip } from "./sniff";
+import { stageStream } from "./stage-stream";
+import type { LiveSink, StagedFile, UploadLimits } from "./upload-types";
+
+export class Stager {
+  files: StagedFile[] = [];
+  warnings: string[] = [];
+  partCount = 0;
+  private entries = 0;
+  private expanded = 0;
+  private firstPartName: string | null = null;
+  private archiveName: string | null = null;
+
+  constructor(
+    private readonly blobs: BlobStore,
+    private readonly limits: UploadLimits,
+    private readonly sink?: LiveSink,
+  ) {}
+
+  suggestedName(): string {
+    if (this.archiveName) return archiveStem(this.archiveName);
+    const first = this.firstPartName ?? "upload";
+    const parts = first.split("/");
+    return parts.length > 1 ? parts[0] : first;
+  }
+
+  /** One multipart file part: a plain file, a .gz, a .tar(.gz) or a .zip. */
+  async stagePart(name: string, stream: Readable): Promise<void> {
+    this.firstPartName ??= name;
+    const { head, stream: body } = await peek(stream, 512);
+    if (isZip(head)) {
+      this.archiveName ??= name;
+      return this.stageZip(name, body);
+    }
+    if (isGzip(head)) {
+      const inner = await peek(gunzipChunks(body, name), 512);
+      if (isTar(inner.head)) {
+        this.archiveName ??= name;
+        return this.stageTar(Readable.from(inner.stream));
+      }
+      this.countEntry();
+      return this.stageFile(stripGzSuffix(name), Readable.from(inner.stream), true);
+    }
+    if (isTar(head)) {
+      this.archiveName ??= name;
+      return this.stageTar(Readable.from(body));
+    }
+    // Plain parts count toward the same file limit as archive entries: 100,000 tiny parts are a bomb too.
+    this.countEntry();
+    return this.stageFile(name, Readable.from(body), false);
+  }
+
+  private countEntry(): void {
+    this.entries++;
+    if (this.entries > this.limits.maxArchiveEntries)
+      throw new UploadError(
+        413,
+        "archive_too_many_entries",
+        `an upload may hold at most ${this.limits.maxArchiveEntries} files, archive entries included`,
+      );
+  }
+
+  async stageFile(name: string, source: Readable, expanded: boolean): Promise<void> {
+    const budget = this.limits.maxExpandedBytes - this.expanded;
+    const staged = await stageStream(
+      this.blobs,
+      name,
+      source,
+      expanded ? budget : undefined,
+      this.sink && { sink: this.sink, ord: this.files.length },
+    );
+    if (expanded) this.expanded += staged.bytes;
+    this.files.push(staged);
+  }
+
+  private async stageTar(source: Readable): Promise<void> {
+    const extract = tar.extract();
+    const done = pipeline(source, extract);
+    // The loop below sees the same failure; keep the pipeline's copy from going unhandled.
+    done.catch(() => {});
+    try {
+      await this.walkTar(extract);
+      await done;
+    } catch (err) {
+      if (err instanceof UploadError || err instanceof BlobTooLargeError) throw err;
+      throw new UploadError(422, "bad_archive", "the tar archive is truncated or damaged");
+    }
+  }
+
+  private async walkTar(extract: tar.Extract): Promise<void> {
+    for await (const entry of extract) {
+      const h = entry.header;
+      if (h.type !== "file" && h.type !== "contiguous-file") {
+        entry.resume();
+        continue;
+      }
+      this.countEntry();
+      if (isUnsafeArchivePath(h.name)) {
+        this.warnings.push(`skipped archive entry with an unsafe path: ${h.name.slice(0, 200)}`);
+        entry.resume();
+        continue;
+      }
+      if (isJunkEntry(h.name)) {
+        entry.resume();
+        continue;
+      }
+      await this.stageMaybeGz(cleanUploadName(h.name, "entry"), entry as unknown as Readable);
+    }
+  }
+
+  private async stageMaybeGz(name: string, stream: Readable): Promise<void> {
+    const { head, stream: body } = await peek(stream, 2);
+    if (isGzip(head))
+      return this.stageFile(stripGzSuffix(name), Readable.from(gunzipChunks(body, name)), true);
+    return this.stageFile(name, Readable.from(body), true);
+  }
+
+  private async stageZip(name: string, body: AsyncIterable<Buffer>): Promise<void> {
+    // Zip's directory sits at the end, so the archive is spooled to a temp file first.
+    const tmp = path.join(os.tmpdir(), `runlens-${randomUUID()}.zip`);
+    try {
+      await pipeline(Readable.from(body), fs.createWriteStream(tmp));
+      const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+        // decodeStrings off: yauzl would abort the whole archive on one unsafe name; we skip that entry instead.
+        yauzl.open(tmp, { lazyEntries: true, validateEntrySizes: true, decodeStrings: false }, (err, z) =>
+          err || !z
+            ? reject(new UploadError(422, "bad_archive", `${name} is not a readable zip archive`))
+            : resolve(z),
+        ),
+      );
+      // The central directory states the entry count: refuse a bomb before staging any entry.
+      if (this.entries + zip.entryCount > this.limits.maxArchiveEntries) {
+        zip.close();
+        throw new UploadError(
+          413,
+          "archive_too_many_entries",
+          `an upload may hold at most ${this.limits.maxArchiveEntries} files, archive entries included`,
+        );
+      }
+      try {
+        await this.walkZip(zip);
+      } finally {
+        zip.close();
+      }
+    } finally {
+      await fs.promises.rm(tmp, { force: true });
+    }
+  }
+
+  private walkZip(zip: yauzl.ZipFile): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const fail = (err: unknown) => {
+        if (settled) return;
+        settled = true;
+        reject(
+          err instanceof UploadError || err instanceof BlobTooLargeError
+            ? err
+            : new UploadError(422, "bad_archive", "the zip archive is damaged"),
+        );
+      };
+      zip.on("error", fail);
+      zip.on("end", () => {
+        if (!settled) {
+          settled = true;
+          resolve();
+        }
+      });
+      zip.on("entry", (entry: yauzl.Entry) => {
+        (async () => {
+          const raw = entry.fileName as unknown as Buffer;
+          // Bit 11: the name is UTF-8; otherwise CP437, whose ASCII range is all a path needs.
+          const fileName = raw.toString((entry.generalPurposeBitFlag & 0x800) !== 0 ? "utf8" : "latin1");
+          if (fileName.endsWith("/")) return;
+          this.countEntry();
+          if (isUnsafeArchivePath(fileName)) {
+            this.warnings.push(`skipped archive entry with an unsafe path: ${fileName.slice(0, 200)}`);
+            return;
+          }
+          if (isJunkEntry(fileName)) return;
+          if (this.expanded + entry.uncompressedSize > this.limits.maxExpandedBytes)
+            throw new UploadError(
+              413,
+              "payload_too_large",
+              "the archive expands beyond the configured limit",
+            );
+          const stream = await new Promise<Readable>((res, rej) =>
+            zip.openReadStream(entry, (err, s) => (err || !s ? rej(err ?? new Error("zip entry")) : res(s))),
+          );
+          await this.stageMaybeGz(cleanUploadName(fileName, "entry"), stream);
+        })().then(() => zip.readEntry(), fail);
+      });
+      zip.readEntry();
+    });
+  }
+
+  /** Removes blobs this upload created, when the upload is refused (unless another run uses them meanwhile). */
+  async discard(): Promise<void> {
+    for (const f of this.files) if (f.created) await this.blobs.delete(f.sha256).catch(() => {});
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Reads of the stored aiperf request rows for the drill-down route. The latency view's default
+ * lists are stored with the run at ingest: asked of the rows, they count and sort every request
+ * of the run (~0.7 s for a million on SQLite, no index serves the sort), and the single-threaded
+ * server answers nothing else meanwhile; stored, the route answers them from one small payload.
+ */
+import {
+  AIPERF_SLOWEST_CHART,
+  slowestPayloadSchema,
+  type RequestList,
+  type RequestListQuery,
+  type SlowestPayload,
+} from "@/lib/api/aiperf-requests";
+import type { Db } from "./db";
+import { getChartData } from "./runs-repo";
+
+const SORT_COLUMN = { ttft: "ttft_ms", e2e: "e2e_ms", itl: "itl_ms", start: "start_ms" } as const;
+
+/**
+ * Ingest writes start and end times relative to the first timestamp it saw; once the run's first
+ * request is known, they are shifted to count from it.
+ */
+export async function reanchorRequests(db: Db, runId: string, originMs: number): Promise<void> {
+  await db
+    .updateTable("aiperf_requests")
+    .set((eb) => ({ start_ms: eb("start_ms", "-", originMs), end_ms: eb("end_ms", "-", originMs) }))
+    .where("run_id", "=", runId)
+    .execute();
+}
+
+/** Profiling-phase successful requests (the population of the statistics), ordered by `sort`. */
+export async function listRequests(db: Db, runId: string, q: RequestListQuery): Promise<RequestList> {
+  const count = await measuredRows(db, runId)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirst();
+  return { total: Number(count?.n ?? 0), rows: await requestRows(db, runId, q) };
+}
+
+function measuredRows(db: Db, runId: string) {
+  return db
+    .selectFrom("aiperf_requests")
+    .where("run_id", "=", runId)
+    .where("phase", "=", "profiling")
+    .where("ok", "=", 1);
+}
+
+/**
+ * The rows of `listRequests`, optionally narrowed to candidates known to include the answer:
+ * `atLeast` (descending order) drops rows below the limit-th largest value, `startsIn` keeps rows
+ * whose start is one of the given values, which the (run_id, start_ms) index finds without
+ * reading the run's other rows.
+ */
+export async function requestRows(
+  db: Db,
+  runId: string,
+  q: RequestListQuery,
+  narrow: { atLeast?: number; startsIn?: number[] } = {},
+): Promise<RequestList["rows"]> {
+  const column = SORT_COLUMN[q.sort];
+  let query = measuredRows(db, runId).where(column, "is not", null);
+  if (narrow.startsIn) query = query.where("start_ms", "in", narrow.startsIn);
+  if (narrow.atLeast !== undefined && q.order === "desc") query = query.where(column, ">=", narrow.atLeast);
+  const rows = await query
+    .select(["request_id", "start_ms", "ttft_ms", "e2e_ms", "itl_ms", "input_tokens", "output_tokens"])
+    .orderBy(column, q.order)
+    .orderBy("line", "asc")
+    .limit(q.limit)
+    .execute();
+  return rows.map((r) => ({
+    requestId: r.request_id,
+    startS: r.start_ms === null ? null : r.start_ms / 1000,
+    ttftMs: r.ttft_ms,
+    e2eMs: r.e2e_ms,
+    itlMs: r.itl_ms,
+    inputTokens: r.input_tokens,
+    outputTokens: r.output_tokens,
+  }));
+}
+
+/** The stored answer to `q`, or null when the payload does not cover it (ask the rows). */
+export function slowestFromPayload(payload: SlowestPayload, q: RequestListQuery): RequestList | null {
+  if (q.order !== "desc" || q.sort === "start" || q.limit > payload.limit) return null;
+  return { total: payload.total, rows: payload.lists[q.sort].slice(0, q.limit) };
+}
+
+/**
+ * A request-list query answered from the stored payload when it covers the query, else from the
+ * rows (other sorts, ascending order, larger limits, runs ingested before the payload existed).
+ */
+export async function slowestRequests(db: Db, runId: string, q: RequestListQuery): Promise<RequestList> {
+  if (q.order === "desc" && q.sort !== "start") {
+    const stored = await getChartData(db, runId, AIPERF_SLOWEST_CHART);
+    const payload = stored === undefined ? null : slowestPayloadSchema.safeParse(JSON.parse(stored));
+    const answer = payload?.success ? slowestFromPayload(payload.data, q) : null;
+    if (answer) return answer;
+  }
+  return listRequests(db, runId, q);
+}
