@@ -1,17 +1,24 @@
 /**
- * The example runs a fresh Runlens starts with: real samples from test/fixtures, one per input
- * family, so a newcomer sees every view with data before uploading anything.
+ * The example runs a fresh Runlens starts with: real or carefully built samples, one per input
+ * family, so a newcomer sees every view with data before uploading anything. Each example is a
+ * folder under `files/` holding the files as they are uploaded (the name decides nothing: kinds
+ * are sniffed from content, but the names match what the producers write).
  */
 export interface ExampleRun {
   name: string;
   labels: string[];
-  /** Paths relative to test/fixtures, and the name each file gets in the run. */
-  files: Array<{ path: string; name: string }>;
+  /** The example's folder, relative to the examples folder. */
+  dir: string;
+  /** The files of the folder, in upload order. */
+  files: string[];
 }
 
-const agg = (c: string, f: string) => `inferencex-aggregation/cases/${c}/input/results/${f}`;
-
-const synthetic = (f: string) => `examples/trtllm-disagg/${f}`;
+const AIPERF = ["profile_export.jsonl", "profile_export_aiperf.json", "gpu_telemetry_export.jsonl"];
+const AIPERF_SERVER_METRICS = [
+  "server_metrics_export.json",
+  "profile_export.jsonl",
+  "profile_export_aiperf.json",
+];
 
 export const EXAMPLE_RUNS: ExampleRun[] = [
   {
@@ -19,89 +26,60 @@ export const EXAMPLE_RUNS: ExampleRun[] = [
     // the shared samples hold a single disaggregated request, too few to show distributions.
     name: "TensorRT-LLM · disaggregated · 300 requests (synthetic)",
     labels: ["example", "trtllm", "disagg", "synthetic"],
+    dir: "trtllm-disagg-synthetic",
     files: [
-      {
-        path: synthetic("perf_metrics-disagg-router-1-20260101T000000Z.jsonl"),
-        name: "perf_metrics-disagg-router-1-20260101T000000Z.jsonl",
-      },
-      {
-        path: synthetic("perf_metrics-server-ctx0-100-20260101T000000Z.jsonl"),
-        name: "perf_metrics-server-ctx0-100-20260101T000000Z.jsonl",
-      },
-      {
-        path: synthetic("perf_metrics-server-gen0-200-20260101T000000Z.jsonl"),
-        name: "perf_metrics-server-gen0-200-20260101T000000Z.jsonl",
-      },
+      "perf_metrics-disagg-router-1-20260101T000000Z.jsonl",
+      "perf_metrics-server-ctx0-100-20260101T000000Z.jsonl",
+      "perf_metrics-server-gen0-200-20260101T000000Z.jsonl",
     ],
   },
   {
+    // A real aiperf (pre-0.4) profile of Qwen3-0.6B at concurrency 4: 10 of the 64 records its
+    // summary describes, and GPU telemetry with the legacy field names. The same files are the
+    // aiperf test samples (test/fixtures/aiperf/qwen-c4__*).
     name: "aiperf · Qwen3-0.6B · concurrency 4",
     labels: ["example", "aiperf"],
-    files: [
-      { path: "aiperf/qwen-c4__profile_export.jsonl", name: "profile_export.jsonl" },
-      { path: "aiperf/qwen-c4__profile_export_aiperf.json", name: "profile_export_aiperf.json" },
-      { path: "aiperf/qwen-c4__gpu_telemetry_export.jsonl", name: "gpu_telemetry_export.jsonl" },
-    ],
+    dir: "aiperf-qwen-c4",
+    files: AIPERF,
   },
   {
+    // The same benchmark at concurrency 1 (test/fixtures/aiperf/qwen-c1__*).
     name: "aiperf · Qwen3-0.6B · concurrency 1",
     labels: ["example", "aiperf"],
-    files: [
-      { path: "aiperf/qwen-c1__profile_export.jsonl", name: "profile_export.jsonl" },
-      { path: "aiperf/qwen-c1__profile_export_aiperf.json", name: "profile_export_aiperf.json" },
-      { path: "aiperf/qwen-c1__gpu_telemetry_export.jsonl", name: "gpu_telemetry_export.jsonl" },
-    ],
+    dir: "aiperf-qwen-c1",
+    files: AIPERF,
   },
   {
+    // A disaggregated-server record reconstructed from TensorRT-LLM's request-metrics unit-test
+    // fixture (its 12 lifecycle spans are 1…12 ms), an illustrative generation-worker record with
+    // every optional field, and verbatim Prometheus scrapes of a Dynamo frontend and TRT-LLM
+    // worker from Dynamo's observability docs. Sources and commits: test/fixtures/trtllm/INDEX.md,
+    // which holds the same files under their sample names.
     name: "TensorRT-LLM · disaggregated perf metrics",
     labels: ["example", "trtllm", "disagg"],
+    dir: "trtllm-disagg-perf-metrics",
     files: [
-      {
-        path: "trtllm/perf_metrics-disagg-reconstructed.jsonl",
-        name: "perf_metrics-disagg-host-1-20260101T000000Z.jsonl",
-      },
-      {
-        path: "trtllm/illustrative-perf_metrics-server-gen-worker.jsonl",
-        name: "perf_metrics-server-gen-2-20260101T000000Z.jsonl",
-      },
-      { path: "trtllm/dynamo_frontend_metrics.prom", name: "dynamo_frontend_metrics.prom" },
-      { path: "trtllm/dynamo_trtllm_worker_metrics.prom", name: "dynamo_trtllm_worker_metrics.prom" },
+      "perf_metrics-disagg-host-1-20260101T000000Z.jsonl",
+      "perf_metrics-server-gen-2-20260101T000000Z.jsonl",
+      "dynamo_frontend_metrics.prom",
+      "dynamo_trtllm_worker_metrics.prom",
     ],
   },
   {
+    // The aiperf artifacts of InferenceX's vLLM KV-offload aggregation case (offload bytes, time
+    // and bandwidth), as in test/fixtures/inferencex-aggregation/cases/vllm-kv-offload-transfer.
     name: "vLLM · KV offload to CPU",
     labels: ["example", "vllm"],
-    files: [
-      {
-        path: agg("vllm-kv-offload-transfer", "aiperf_artifacts/server_metrics_export.json"),
-        name: "server_metrics_export.json",
-      },
-      {
-        path: agg("vllm-kv-offload-transfer", "aiperf_artifacts/profile_export.jsonl"),
-        name: "profile_export.jsonl",
-      },
-      {
-        path: agg("vllm-kv-offload-transfer", "aiperf_artifacts/profile_export_aiperf.json"),
-        name: "profile_export_aiperf.json",
-      },
-    ],
+    dir: "vllm-kv-offload",
+    files: AIPERF_SERVER_METRICS,
   },
   {
+    // Synthetic: 1 prefill and 3 decode TensorRT-LLM endpoints plus a Dynamo frontend, built to
+    // tell per-role hit rates and capacities apart; the aggregation case
+    // test/fixtures/inferencex-aggregation/cases/trap-trtllm-disagg-total-names.
     name: "TensorRT-LLM · 1 prefill + 3 decode server metrics",
     labels: ["example", "trtllm", "disagg"],
-    files: [
-      {
-        path: agg("trap-trtllm-disagg-total-names", "aiperf_artifacts/server_metrics_export.json"),
-        name: "server_metrics_export.json",
-      },
-      {
-        path: agg("trap-trtllm-disagg-total-names", "aiperf_artifacts/profile_export.jsonl"),
-        name: "profile_export.jsonl",
-      },
-      {
-        path: agg("trap-trtllm-disagg-total-names", "aiperf_artifacts/profile_export_aiperf.json"),
-        name: "profile_export_aiperf.json",
-      },
-    ],
+    dir: "trtllm-1p3d-server-metrics",
+    files: AIPERF_SERVER_METRICS,
   },
 ];
