@@ -1,14 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as listRequests } from "@/app/api/runs/[id]/aiperf/requests/route";
 import { requestListSchema } from "@/lib/metrics/requests-query";
-import { fixture, uploadRequest, useTestApp } from "../helpers/test-app";
+import { fixture, freshAppEachTest, uploadRequest } from "../helpers/test-app";
 
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ cleanup } = await useTestApp());
-});
-afterEach(async () => cleanup());
+freshAppEachTest();
 
 const get = (id: string, qs: string) =>
   listRequests(new Request(`http://localhost/api/runs/${id}/aiperf/requests?${qs}`), {

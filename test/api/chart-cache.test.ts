@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
@@ -7,13 +7,9 @@ import { chartVersion } from "@/lib/api/chart-version";
 import { runSummarySchema } from "@/lib/api/schemas";
 import { AIPERF_CHART_KEYS } from "@/lib/api/aiperf-charts";
 import { IMMUTABLE_CACHE } from "@/lib/server/http";
-import { fixture, idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+import { fixture, freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ cleanup } = await useTestApp());
-});
-afterEach(async () => cleanup());
+freshAppEachTest();
 
 const KEY = AIPERF_CHART_KEYS.distribution;
 

@@ -10,7 +10,7 @@ const CLI = path.resolve(__dirname, "../../bin/runlens.mjs");
 async function cli(args: string[]) {
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH ?? "" } as NodeJS.ProcessEnv,
+      env: { PATH: process.env.PATH ?? "", NODE_ENV: "production" } as NodeJS.ProcessEnv,
     });
     return { code: 0, stdout, stderr };
   } catch (err) {
