@@ -105,4 +105,15 @@ export function uploadRequest(
   return new Request("http://localhost/api/runs", { method: "POST", body: form, headers });
 }
 
+/** Uploads files through POST /api/runs and returns the new run's id; the upload must be accepted. */
+export async function uploadRun(
+  files: Parameters<typeof uploadRequest>[0],
+  fields: Record<string, string> = {},
+): Promise<string> {
+  const { POST } = await import("@/app/api/runs/route");
+  const res = await POST(uploadRequest(files, fields));
+  if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
 export const idParams = (id: string) => ({ params: Promise.resolve({ id }) });
