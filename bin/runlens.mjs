@@ -3,6 +3,7 @@
 // step and no dependencies, so a CI job can run it with `npx runlens` straight from a checkout.
 import fs from "node:fs";
 import path from "node:path";
+import { parseArgs } from "node:util";
 
 const USAGE = `usage: runlens upload <dir|files…> [--server URL] [--name NAME] [--labels a,b] [--token TOKEN]
 
@@ -11,23 +12,41 @@ each file's detected kind and warnings on stderr. Defaults: RUNLENS_SERVER, RUNL
 
 class CliError extends Error {}
 
-function parseArgs(argv) {
-  const opts = { server: process.env.RUNLENS_SERVER, token: process.env.RUNLENS_API_TOKEN, paths: [] };
-  const valued = new Set(["server", "name", "labels", "token"]);
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "-h" || a === "--help") return { help: true };
-    const m = /^--([a-z]+)(?:=(.*))?$/.exec(a);
-    if (!m) {
-      opts.paths.push(a);
-      continue;
-    }
-    if (!valued.has(m[1])) throw new CliError(`unknown option --${m[1]}`);
-    const value = m[2] ?? argv[++i];
-    if (value === undefined) throw new CliError(`--${m[1]} needs a value`);
-    opts[m[1]] = value;
+const OPTIONS = {
+  server: { type: "string" },
+  name: { type: "string" },
+  labels: { type: "string" },
+  token: { type: "string" },
+  help: { type: "boolean", short: "h" },
+};
+
+/**
+ * The upload command's options. Parsed leniently and checked token by token, so a mistake gets
+ * one short reason in the CLI's own words instead of parseArgs' multi-line message.
+ */
+function parseUploadArgs(argv, env = process.env) {
+  const { values, positionals, tokens } = parseArgs({
+    args: argv,
+    options: OPTIONS,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  if (values.help === true) return { help: true };
+  for (const t of tokens) {
+    if (t.kind !== "option") continue;
+    const spec = OPTIONS[t.name];
+    if (!spec) throw new CliError(`unknown option ${t.rawName}`);
+    if (spec.type === "boolean" && t.value !== undefined) throw new CliError(`${t.rawName} takes no value`);
+    if (spec.type === "string" && t.value === undefined) throw new CliError(`${t.rawName} needs a value`);
   }
-  return opts;
+  return {
+    server: values.server ?? env.RUNLENS_SERVER,
+    token: values.token ?? env.RUNLENS_API_TOKEN,
+    name: values.name,
+    labels: values.labels,
+    paths: positionals,
+  };
 }
 
 /** Every regular file under the given paths; dot-files and dot-folders (.git, .DS_Store) are skipped. */
@@ -106,7 +125,7 @@ async function main(argv) {
     return command ? 0 : 2;
   }
   if (command !== "upload") throw new CliError(`unknown command "${command}" (try: runlens upload <dir>)`);
-  const opts = parseArgs(rest);
+  const opts = parseUploadArgs(rest);
   if (opts.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;

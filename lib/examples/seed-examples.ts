@@ -12,12 +12,14 @@ const SEEDED = "examples_seeded";
 /**
  * Loads the example runs into an empty store, once: the flag stays set after a user deletes
  * them, and the flag is claimed before loading so two instances starting together seed once.
+ * The files are read from the working directory at run time, not bundled (the server runs from
+ * its checkout); the turbopackIgnore marks keep the bundler from tracing the whole checkout.
  */
 export async function seedExamples(
   app: AppContext,
-  fixturesDir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), "test/fixtures"),
+  examplesDir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), "lib/examples/files"),
 ): Promise<number> {
-  if (!app.config.seedExamples || !fs.existsSync(/*turbopackIgnore: true*/ fixturesDir)) return 0;
+  if (!app.config.seedExamples || !fs.existsSync(/*turbopackIgnore: true*/ examplesDir)) return 0;
   if ((await getMeta(app.store.db, SEEDED)) !== undefined) return 0;
   if ((await countRuns(app.store.db)) > 0) {
     await setMeta(app.store.db, SEEDED, "skipped: store not empty");
@@ -30,17 +32,18 @@ export async function seedExamples(
   }
   let seeded = 0;
   for (const example of EXAMPLE_RUNS) {
-    const present = example.files.filter((f) =>
-      fs.existsSync(/*turbopackIgnore: true*/ path.join(fixturesDir, f.path)),
+    const dir = path.join(examplesDir, example.dir);
+    const present = example.files.filter((name) =>
+      fs.existsSync(/*turbopackIgnore: true*/ path.join(dir, name)),
     );
     if (present.length === 0) continue;
     const files = [];
-    for (const f of present)
+    for (const name of present)
       files.push(
         await stageStream(
           app.blobs,
-          f.name,
-          fs.createReadStream(/*turbopackIgnore: true*/ path.join(fixturesDir, f.path)),
+          name,
+          fs.createReadStream(/*turbopackIgnore: true*/ path.join(dir, name)),
         ),
       );
     try {

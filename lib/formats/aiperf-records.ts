@@ -84,6 +84,9 @@ function readError(raw: unknown): AiperfErrorInfo | null {
   return { type: type ?? (code !== null ? `HTTP ${code}` : "Error"), code, message };
 }
 
+/** No real count of tokens is past 2^53; one that is would overflow the throughput sums to Infinity. */
+const tokenCount = (v: number | null) => (v !== null && Math.abs(v) <= Number.MAX_SAFE_INTEGER ? v : null);
+
 /** Parses one record; null (with a reason) when the line is not an aiperf record. */
 export function parseAiperfRecord(value: unknown, text: string): AiperfRecord | string {
   if (!isObject(value)) return "not a JSON object";
@@ -93,7 +96,7 @@ export function parseAiperfRecord(value: unknown, text: string): AiperfRecord | 
   const id = meta.x_request_id;
   const ttftMs = metricNumber(metrics.time_to_first_token);
   const e2eMs = metricNumber(metrics.request_latency);
-  const outputTokens = metricNumber(metrics.output_sequence_length);
+  const outputTokens = tokenCount(metricNumber(metrics.output_sequence_length));
   return {
     requestId: typeof id === "string" ? id : typeof id === "number" ? String(id) : null,
     phase: meta.benchmark_phase === "warmup" ? "warmup" : "profiling",
@@ -103,7 +106,7 @@ export function parseAiperfRecord(value: unknown, text: string): AiperfRecord | 
     ttftMs,
     e2eMs,
     itlMs: metricNumber(metrics.inter_token_latency) ?? derivedItlMs(ttftMs, e2eMs, outputTokens),
-    inputTokens: metricNumber(metrics.input_sequence_length) ?? metricNumber(metrics.error_isl),
+    inputTokens: tokenCount(metricNumber(metrics.input_sequence_length) ?? metricNumber(metrics.error_isl)),
     outputTokens,
     error: readError(value.error),
   };

@@ -5,6 +5,7 @@
  * no version fields and no run configuration.
  */
 import { tagFromDisplay } from "./aiperf-metric-tags";
+import { splitCsvRow } from "./csv";
 import {
   SUMMARY_STAT_KEYS,
   type AiperfSummary,
@@ -12,29 +13,6 @@ import {
   type SummaryStatKey,
 } from "./aiperf-summary";
 import { readInputConfig } from "./aiperf-input-config";
-
-/** Splits one CSV row (RFC 4180 quoting). */
-export function splitCsvRow(line: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      out.push(cur);
-      cur = "";
-    } else cur += c;
-  }
-  out.push(cur);
-  return out;
-}
 
 /** Rows grouped into blank-row-separated sections; the first row of each is its header. */
 export function csvSections(text: string): string[][][] {

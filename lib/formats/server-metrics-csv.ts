@@ -12,37 +12,13 @@ import {
   type MetricSet,
   type MetricType,
 } from "@/lib/formats/server-metrics/types";
+import { splitCsvRecord } from "./csv";
 import type { WarningLog } from "./json-lines";
 import { readLines } from "./read-lines";
 import { toNumber } from "./server-metrics-json";
 
 const STAT_KEY =
   /^(avg|min|max|std|p\d+(_estimate)?|total|rate|rate_(avg|min|max|std)|count|count_rate|sum|sum_rate)$/;
-
-/** Splits one CSV record (RFC 4180 quoting). Returns null while a quoted field is still open. */
-export function splitCsvRecord(text: string): string[] | null {
-  const out: string[] = [];
-  let cur = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          cur += '"';
-          i++;
-        } else quoted = false;
-      } else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      out.push(cur);
-      cur = "";
-    } else cur += c;
-  }
-  if (quoted) return null;
-  out.push(cur);
-  return out;
-}
 
 interface Section {
   kind: "typed" | "info";

@@ -16,10 +16,13 @@ const TARGET_BUCKETS = 300;
 
 const finiteOrNull = (v: number) => (Number.isFinite(v) ? v : null);
 
-/** Successful profiling records ordered by start, then every k-th so at most `max` remain. */
+/**
+ * Successful profiling records ordered by start, then every k-th so at most `max` remain. A
+ * record without a start time has no place on a time axis, so it is left out.
+ */
 function sampledOk(log: RequestLog, max: number): { total: number; idx: number[] } {
-  const ok = Array.from(log.measuredIndices());
   const start = log.cols.startMs;
+  const ok = Array.from(log.measuredIndices()).filter((i) => Number.isFinite(start[i]));
   ok.sort((a, b) => start[a] - start[b]);
   if (ok.length <= max) return { total: ok.length, idx: ok };
   const step = ok.length / max;

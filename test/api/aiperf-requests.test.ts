@@ -1,14 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { POST as upload } from "@/app/api/runs/route";
+import { describe, expect, it } from "vitest";
 import { GET as listRequests } from "@/app/api/runs/[id]/aiperf/requests/route";
 import { requestListSchema } from "@/lib/api/aiperf-requests";
-import { fixture, uploadRequest, useTestApp } from "../helpers/test-app";
+import { fixture, freshAppEachTest, uploadRun } from "../helpers/test-app";
 
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ cleanup } = await useTestApp());
-});
-afterEach(async () => cleanup());
+freshAppEachTest();
 
 const get = (id: string, qs: string) =>
   listRequests(new Request(`http://localhost/api/runs/${id}/aiperf/requests?${qs}`), {
@@ -17,12 +12,9 @@ const get = (id: string, qs: string) =>
 
 describe("GET /api/runs/{id}/aiperf/requests", () => {
   it("lists the slowest requests with their exact ids, and validates the query", async () => {
-    const res = await upload(
-      uploadRequest([
-        { name: "profile_export.jsonl", path: fixture("aiperf/qwen-c4__profile_export.jsonl") },
-      ]),
-    );
-    const { id } = await res.json();
+    const id = await uploadRun([
+      { name: "profile_export.jsonl", path: fixture("aiperf/qwen-c4__profile_export.jsonl") },
+    ]);
     const body = requestListSchema.parse(await (await get(id, "sort=ttft&order=desc&limit=3")).json());
     expect(body.total).toBe(10);
     expect(body.rows).toHaveLength(3);

@@ -1,24 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { requestListSchema } from "@/lib/api/aiperf-requests";
-import type { AppContext } from "@/lib/server/app-context";
 import {
   expectStoredSlowestMatchRows,
   getRequestList,
   slowestCaseRecords,
 } from "../helpers/aiperf-slowest-case";
-import { uploadRequest, useTestApp } from "../helpers/test-app";
+import { freshAppEachTest, uploadRequest } from "../helpers/test-app";
 
-let app: AppContext;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ app, cleanup } = await useTestApp());
-});
-afterEach(async () => cleanup());
+const t = freshAppEachTest();
 
 describe("slowest requests stored at ingest", () => {
   it("answers the latency view's queries exactly as the row query does, ties and warmup included", async () => {
-    await expectStoredSlowestMatchRows(app.store.db);
+    await expectStoredSlowestMatchRows(t.app.store.db);
   });
 
   it("lists ties in line order and keeps every tied value at the cut-off", async () => {

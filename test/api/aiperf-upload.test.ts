@@ -1,16 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { runSummarySchema } from "@/lib/api/schemas";
 import { distributionPayloadSchema, gpuPayloadSchema, timelinePayloadSchema } from "@/lib/api/aiperf-charts";
-import { fixture, idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+import { fixture, freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ cleanup } = await useTestApp());
-});
-afterEach(async () => cleanup());
+freshAppEachTest();
 
 async function chart(id: string, key: string) {
   const res = await getChart(new Request(`http://localhost/api/runs/${id}/charts/${key}`), {

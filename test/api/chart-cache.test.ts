@@ -1,5 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { POST as upload } from "@/app/api/runs/route";
+import { describe, expect, it } from "vitest";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
@@ -7,13 +6,9 @@ import { chartVersion } from "@/lib/api/chart-version";
 import { runSummarySchema } from "@/lib/api/schemas";
 import { AIPERF_CHART_KEYS } from "@/lib/api/aiperf-charts";
 import { IMMUTABLE_CACHE } from "@/lib/server/http";
-import { fixture, idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+import { fixture, freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
 
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ cleanup } = await useTestApp());
-});
-afterEach(async () => cleanup());
+freshAppEachTest();
 
 const KEY = AIPERF_CHART_KEYS.distribution;
 
@@ -28,12 +23,9 @@ async function summary(id: string) {
 
 describe("chart cache headers", () => {
   it("are immutable for the run's current chart version, no-cache with an ETag otherwise", async () => {
-    const res = await upload(
-      uploadRequest([
-        { name: "profile_export.jsonl", path: fixture("aiperf/qwen-c4__profile_export.jsonl") },
-      ]),
-    );
-    const { id } = await res.json();
+    const id = await uploadRun([
+      { name: "profile_export.jsonl", path: fixture("aiperf/qwen-c4__profile_export.jsonl") },
+    ]);
     const run = await summary(id);
     expect(run.ingestedAt).toEqual(expect.any(Number));
     const version = chartVersion(run);

@@ -1,14 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as compare } from "@/app/api/compare/route";
 import { POST as upload } from "@/app/api/runs/route";
 import { compareResponseSchema } from "@/lib/api/compare-schemas";
-import { fixture, uploadRequest, useTestApp } from "../helpers/test-app";
+import { fixture, freshAppEachTest, uploadRequest } from "../helpers/test-app";
 
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ cleanup } = await useTestApp());
-});
-afterEach(async () => cleanup());
+freshAppEachTest();
 
 async function uploadRun(dir: string, name: string): Promise<string> {
   const res = await upload(

@@ -6,18 +6,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
 import { DELETE as deleteRun, GET as getRun, PATCH as patchRun } from "@/app/api/runs/[id]/route";
 import { uploadNo } from "../helpers/concurrent-uploads";
-import { idParams, useTestApp } from "../helpers/test-app";
-
-let cleanup: (() => Promise<void>) | null = null;
-afterEach(async () => {
-  await cleanup?.();
-  cleanup = null;
-});
+import { appForTest, idParams } from "../helpers/test-app";
 
 function blobFiles(dataDir: string): string[] {
   return fs
@@ -54,8 +48,7 @@ export async function parallelUploadsWithReaders(n: number): Promise<{ ids: stri
 
 describe("concurrent uploads (SQLite)", () => {
   it("16 parallel uploads plus continuous reads: each lands once, every read succeeds", async () => {
-    const t = await useTestApp();
-    cleanup = t.cleanup;
+    const t = await appForTest();
     const { ids, reads } = await parallelUploadsWithReaders(16);
     expect(new Set(ids).size).toBe(16);
     // The health and list readers ran while the uploads were in flight.
@@ -74,8 +67,7 @@ describe("concurrent uploads (SQLite)", () => {
   });
 
   it("the same file uploaded twice makes two runs sharing one blob, kept until both are gone", async () => {
-    const t = await useTestApp();
-    cleanup = t.cleanup;
+    const t = await appForTest();
     const [a, b] = await Promise.all([upload(uploadNo(3)), upload(uploadNo(3))]);
     const ra = await a.json();
     const rb = await b.json();
@@ -96,8 +88,7 @@ describe("concurrent uploads (SQLite)", () => {
 
 describe("store unavailable (SQLite locked)", () => {
   it("a write while another process holds the write lock is a 503; it succeeds once the lock is released", async () => {
-    const t = await useTestApp();
-    cleanup = t.cleanup;
+    const t = await appForTest();
     const created = await (await upload(uploadNo(1))).json();
     // Shorten the wait so the test does not sit out the default busy timeout.
     await (await import("kysely")).sql`pragma busy_timeout = 200`.execute(t.app.store.db);

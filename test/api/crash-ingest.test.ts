@@ -15,6 +15,8 @@ import { GET as download } from "@/app/api/runs/[id]/files/[fileId]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import { claimForIngest, failInterruptedIngests, INTERRUPTED_MESSAGE } from "@/lib/store/interrupted-ingest";
 import { trtRecordText } from "../fixtures/bad/generate-big";
+import { ingestingRunWithRows } from "../helpers/crash";
+import { runRow } from "../helpers/run-row";
 import { idParams, useTestApp } from "../helpers/test-app";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -51,32 +53,6 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** Polls the child's database (a second connection: WAL lets it read while the child writes). */
-async function waitForIngestRows(file: string, timeoutMs: number): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (fs.existsSync(file)) {
-      const db = new Database(file, { readonly: true, fileMustExist: true });
-      try {
-        const run = db.prepare("select id from runs where status = 'ingesting'").get() as
-          { id: string } | undefined;
-        const rows = run
-          ? (db.prepare("select count(*) as n from trtllm_requests where run_id = ?").get(run.id) as {
-              n: number;
-            })
-          : { n: 0 };
-        if (run && rows.n > 0) return run.id;
-      } catch {
-        // tables not created yet
-      } finally {
-        db.close();
-      }
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error("the child never got into its ingest");
-}
-
 describe("crash in the middle of an ingest", () => {
   it("leaves a failed run with its raw files, which re-ingest completes", async () => {
     const child = spawn(
@@ -102,7 +78,7 @@ describe("crash in the middle of an ingest", () => {
       child.once("exit", (_code, signal) => r(signal)),
     );
 
-    const runId = await waitForIngestRows(path.join(dataDir, "runlens.sqlite"), 120_000).catch((err) => {
+    const runId = await ingestingRunWithRows(path.join(dataDir, "runlens.sqlite"), 120_000).catch((err) => {
       child.kill("SIGKILL");
       throw new Error(`${(err as Error).message}\n${output}`);
     });
@@ -164,23 +140,12 @@ describe("interrupted-ingest rules", () => {
     const { app, cleanup } = await useTestApp();
     try {
       const db = app.store.db;
-      const base = {
-        created_at: 0,
-        aggregator_version: 1,
-        labels: "[]",
-        kinds: "[]",
-        backend: null,
-        request_count: null,
-        summary: null,
-        warnings: "[]",
-        error: null,
-      };
       await db
         .insertInto("runs")
         .values([
-          { ...base, id: "live-run-0001", name: "live", status: "ingesting", updated_at: 10_000 },
-          { ...base, id: "dead-run-0001", name: "dead", status: "ingesting", updated_at: 8_999 },
-          { ...base, id: "done-run-0001", name: "done", status: "ready", updated_at: 0 },
+          runRow({ id: "live-run-0001", name: "live", status: "ingesting", updated_at: 10_000 }),
+          runRow({ id: "dead-run-0001", name: "dead", status: "ingesting", updated_at: 8_999 }),
+          runRow({ id: "done-run-0001", name: "done", status: "ready", updated_at: 0 }),
         ])
         .execute();
       expect(await failInterruptedIngests(db, 1000, 10_000)).toBe(1);

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
@@ -17,7 +17,7 @@ import {
   writeJsonArray,
   writeManyEntriesZip,
 } from "../fixtures/bad/generate-big";
-import { idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+import { appForTest, freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
 const BAD = path.resolve(__dirname, "../fixtures/bad");
 
@@ -64,11 +64,7 @@ function expectCleanError(body: unknown): void {
 }
 
 describe("bad-input corpus", () => {
-  let cleanup: () => Promise<void>;
-  beforeEach(async () => {
-    ({ cleanup } = await useTestApp());
-  });
-  afterEach(async () => cleanup());
+  freshAppEachTest();
 
   it("has a manifest entry for every corpus file", () => {
     const files = fs.readdirSync(path.join(BAD, "files")).sort();
@@ -142,11 +138,7 @@ describe("bad-input corpus", () => {
 });
 
 describe("malformed requests", () => {
-  let cleanup: () => Promise<void>;
-  beforeEach(async () => {
-    ({ cleanup } = await useTestApp());
-  });
-  afterEach(async () => cleanup());
+  freshAppEachTest();
 
   const post = (body: BodyInit | null, contentType?: string) =>
     upload(
@@ -202,14 +194,8 @@ describe("malformed requests", () => {
 });
 
 describe("big hostile inputs (generated)", () => {
-  let cleanup: (() => Promise<void>) | null = null;
-  afterEach(async () => {
-    await cleanup?.();
-    cleanup = null;
-  });
-
   it("skips a 100 MB single line, keeps the lines around it, and keeps serving meanwhile", async () => {
-    ({ cleanup } = await useTestApp());
+    await appForTest();
     const file = path.join(tmp, "huge-line.jsonl");
     await writeHugeLine(file, 100 * 1024 * 1024);
     let uploading = true;
@@ -239,7 +225,7 @@ describe("big hostile inputs (generated)", () => {
 
   it("streams a JSON array far larger than the whole-document limit", async () => {
     // The array is 24 MB against a 1 MB document limit: it can only be read element by element.
-    ({ cleanup } = await useTestApp({ RUNLENS_MAX_JSON_DOCUMENT_BYTES: String(1 << 20) }));
+    await appForTest({ RUNLENS_MAX_JSON_DOCUMENT_BYTES: String(1 << 20) });
     const file = path.join(tmp, "perf_metrics.json");
     const elements = await writeJsonArray(file, 24 * 1024 * 1024);
     const res = await upload(uploadRequest([{ name: "perf_metrics.json", path: file }]));
@@ -254,7 +240,7 @@ describe("big hostile inputs (generated)", () => {
   });
 
   it("refuses a zip with more entries than the default limit (413)", async () => {
-    ({ cleanup } = await useTestApp());
+    await appForTest();
     const file = path.join(tmp, "many.zip");
     await writeManyEntriesZip(file, 10_001);
     const res = await upload(uploadRequest([{ name: "many.zip", path: file }]));
@@ -267,8 +253,7 @@ describe("big hostile inputs (generated)", () => {
   });
 
   it("refuses a zip and a gzip that expand beyond the limit (413) and stores nothing", async () => {
-    const { cleanup: done, dataDir } = await useTestApp({ RUNLENS_MAX_EXPANDED_BYTES: String(16 << 20) });
-    cleanup = done;
+    const { dataDir } = await appForTest({ RUNLENS_MAX_EXPANDED_BYTES: String(16 << 20) });
     const zip = path.join(tmp, "bomb.zip");
     const gz = path.join(tmp, "bomb.jsonl.gz");
     await writeExpandingZip(zip, 64 << 20);
@@ -292,7 +277,7 @@ describe("big hostile inputs (generated)", () => {
   });
 
   it("refuses more plain file parts than the file limit (413)", async () => {
-    ({ cleanup } = await useTestApp({ RUNLENS_MAX_ARCHIVE_ENTRIES: "5" }));
+    await appForTest({ RUNLENS_MAX_ARCHIVE_ENTRIES: "5" });
     const valid = fs.readFileSync(path.join(BAD, "files/valid-aiperf.jsonl"));
     const five = Array.from({ length: 5 }, (_, i) => ({
       name: `p${i}.jsonl`,
@@ -306,7 +291,7 @@ describe("big hostile inputs (generated)", () => {
   });
 
   it("refuses an upload over the byte limit (413)", async () => {
-    ({ cleanup } = await useTestApp({ RUNLENS_MAX_UPLOAD_BYTES: "4096" }));
+    await appForTest({ RUNLENS_MAX_UPLOAD_BYTES: "4096" });
     const res = await upload(uploadRequest([{ name: "profile_export.jsonl", content: "x".repeat(10_000) }]));
     expect(res.status).toBe(413);
     expect((await res.json()).error.code).toBe("payload_too_large");

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { dropInterruptedUploads, failInterruptedIngests } from "@/lib/store/interrupted-ingest";
 import { analyzerTables } from "@/lib/ingest/analyzers";
@@ -13,13 +13,7 @@ import type { Db } from "@/lib/store/db";
 import { insertRun } from "@/lib/store/runs-repo";
 import { newFileId } from "@/lib/store/ids";
 import { trtRecordText } from "../fixtures/bad/generate-big";
-import { uploadRequest, useTestApp } from "../helpers/test-app";
-
-let cleanup: (() => Promise<void>) | null = null;
-afterEach(async () => {
-  await cleanup?.();
-  cleanup = null;
-});
+import { appForTest, uploadRequest } from "../helpers/test-app";
 
 const BOUNDARY = "----runlens-live-test";
 
@@ -113,8 +107,7 @@ async function startUploadWithRows(db: Db) {
 
 describe("live ingest of an upload", () => {
   it("writes per-request rows while the body is still arriving, then commits every record", async () => {
-    const t = await useTestApp();
-    cleanup = t.cleanup;
+    const t = await appForTest();
     const db = t.app.store.db;
     const { body, pending } = await startUploadWithRows(db);
     // Not listed while it ingests.
@@ -131,8 +124,7 @@ describe("live ingest of an upload", () => {
   });
 
   it("a body cut off after rows were written leaves no run, no rows and no blob", async () => {
-    const t = await useTestApp();
-    cleanup = t.cleanup;
+    const t = await appForTest();
     const db = t.app.store.db;
     const { body, pending } = await startUploadWithRows(db);
     body.cut();
@@ -154,8 +146,7 @@ describe("live ingest of an upload", () => {
   });
 
   it("two identical files in one upload are counted once, as a re-ingest would", async () => {
-    const t = await useTestApp();
-    cleanup = t.cleanup;
+    await appForTest();
     const content = Array.from({ length: 300 }, (_, i) => trtRecordText(i)).join("\n") + "\n";
     const res = await upload(
       uploadRequest([
@@ -173,8 +164,7 @@ describe("live ingest of an upload", () => {
   });
 
   it("the sweeper removes an upload a dead process was receiving, and fails a finished one", async () => {
-    const t = await useTestApp();
-    cleanup = t.cleanup;
+    const t = await appForTest();
     const db = t.app.store.db;
     const long = Date.now() - 60_000;
     const base = { labels: [], createdAt: long, aggregatorVersion: 1 };

@@ -1,14 +1,13 @@
 import fs from "node:fs";
 import { gzipSync } from "node:zlib";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
 import { DELETE as deleteRun, GET as getRun, PATCH as patchRun } from "@/app/api/runs/[id]/route";
 import { GET as download } from "@/app/api/runs/[id]/files/[fileId]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
-import type { AppContext } from "@/lib/server/app-context";
 import { makeTarGz, makeZip } from "../helpers/archives";
-import { fixture, idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+import { fixture, freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
 const C4 = {
   records: fixture("aiperf/qwen-c4__profile_export.jsonl"),
@@ -17,12 +16,7 @@ const C4 = {
 };
 const TRT = fixture("trtllm/perf_metrics-disagg-reconstructed.jsonl");
 
-let app: AppContext;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ app, cleanup } = await useTestApp());
-});
-afterEach(async () => cleanup());
+const t = freshAppEachTest();
 
 async function uploadOk(req: Request) {
   const res = await upload(req);
@@ -107,8 +101,7 @@ describe("uploads", () => {
   });
 
   it("413 when the body exceeds RUNLENS_MAX_UPLOAD_BYTES, and nothing is stored", async () => {
-    await cleanup();
-    ({ app, cleanup } = await useTestApp({ RUNLENS_MAX_UPLOAD_BYTES: "1000" }));
+    await t.reopen({ RUNLENS_MAX_UPLOAD_BYTES: "1000" });
     const res = await upload(uploadRequest([{ name: "profile_export.jsonl", path: C4.records }]));
     expect(res.status).toBe(413);
     expect((await res.json()).error.code).toBe("payload_too_large");
@@ -130,8 +123,7 @@ describe("uploads", () => {
 
 describe("auth", () => {
   it("401 on writes without the bearer token, reads stay open", async () => {
-    await cleanup();
-    ({ app, cleanup } = await useTestApp({ RUNLENS_API_TOKEN: "s3cret" }));
+    await t.reopen({ RUNLENS_API_TOKEN: "s3cret" });
     const denied = await upload(uploadRequest([{ name: "p.jsonl", path: C4.records }]));
     expect(denied.status).toBe(401);
     expect((await denied.json()).error.code).toBe("unauthorized");
@@ -239,8 +231,8 @@ describe("runs", () => {
     );
     expect(del.status).toBe(204);
     expect((await get(b.id)).status).toBe(404);
-    expect(await app.blobs.has(gpuSha)).toBe(false);
-    expect(await app.blobs.has(sharedSha)).toBe(true);
+    expect(await t.app.blobs.has(gpuSha)).toBe(false);
+    expect(await t.app.blobs.has(sharedSha)).toBe(true);
     expect((await get(a.id)).status).toBe(200);
   });
 

@@ -1,13 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
-import { fixture, idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+import { fixture, freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ cleanup } = await useTestApp());
-});
-afterEach(async () => cleanup());
+freshAppEachTest();
 
 describe("POST /api/runs", () => {
   it("stores a multi-file upload and reports each file's kind", async () => {

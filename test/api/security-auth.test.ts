@@ -3,23 +3,17 @@
  * the run list and leaves a run reachable only by its 128-bit id.
  */
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
 import { DELETE as deleteRun, GET as getRun, PATCH as patchRun } from "@/app/api/runs/[id]/route";
 import { GET as download } from "@/app/api/runs/[id]/files/[fileId]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import { newRunId } from "@/lib/store/ids";
-import { idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+import { appForTest, idParams, uploadRequest } from "../helpers/test-app";
 
 const VALID = path.resolve(__dirname, "../fixtures/bad/files/valid-aiperf.jsonl");
 const TOKEN = "correct horse battery staple";
-
-let cleanup: (() => Promise<void>) | null = null;
-afterEach(async () => {
-  await cleanup?.();
-  cleanup = null;
-});
 
 const url = (p: string) => `http://localhost${p}`;
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
@@ -40,7 +34,7 @@ describe("RUNLENS_API_TOKEN", () => {
   ];
 
   it.each(wrong)("refuses every write with %s (401) and stores nothing", async (_label, headers) => {
-    ({ cleanup } = await useTestApp({ RUNLENS_API_TOKEN: TOKEN }));
+    await appForTest({ RUNLENS_API_TOKEN: TOKEN });
     const created = await (await uploadAs(bearer(TOKEN))).json();
     const id = created.id as string;
 
@@ -75,7 +69,7 @@ describe("RUNLENS_API_TOKEN", () => {
   });
 
   it("accepts every write with the token, and reads need none", async () => {
-    ({ cleanup } = await useTestApp({ RUNLENS_API_TOKEN: TOKEN }));
+    await appForTest({ RUNLENS_API_TOKEN: TOKEN });
     const up = await uploadAs(bearer(TOKEN));
     expect(up.status).toBe(201);
     const { id, files } = await up.json();
@@ -120,7 +114,7 @@ describe("RUNLENS_API_TOKEN", () => {
 
 describe("RUNLENS_PRIVATE=true", () => {
   it("hides the run list and serves a run only by its id", async () => {
-    ({ cleanup } = await useTestApp({ RUNLENS_PRIVATE: "true" }));
+    await appForTest({ RUNLENS_PRIVATE: "true" });
     const { id } = await (await uploadAs({})).json();
     const list = await listRuns(new Request(url("/api/runs")));
     expect(list.status).toBe(404);

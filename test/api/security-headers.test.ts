@@ -1,13 +1,13 @@
 /**
  * Security headers on every route, messages without internals, and the upload and JSON body limits.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import nextConfig from "@/next.config";
 import { POST as upload } from "@/app/api/runs/route";
 import { PATCH as patchRun } from "@/app/api/runs/[id]/route";
 import { publicMessage } from "@/lib/ingest/errors";
 import { contentSecurityPolicy } from "@/lib/server/security-headers";
-import { idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+import { appForTest, idParams, uploadRequest } from "../helpers/test-app";
 
 const VALID_LINE =
   '{"metadata":{"x_request_id":"a","request_start_ns":1,"request_end_ns":2,"benchmark_phase":"profiling"},"metrics":{"time_to_first_token":{"value":1,"unit":"ms"},"request_latency":{"value":2,"unit":"ms"}}}\n';
@@ -68,14 +68,8 @@ describe("error bodies", () => {
 });
 
 describe("upload time limit", () => {
-  let cleanup: (() => Promise<void>) | null = null;
-  afterEach(async () => {
-    await cleanup?.();
-    cleanup = null;
-  });
-
   it("cuts off a body that stalls (408) and keeps nothing", async () => {
-    ({ cleanup } = await useTestApp({ RUNLENS_UPLOAD_TIMEOUT_MS: "500" }));
+    await appForTest({ RUNLENS_UPLOAD_TIMEOUT_MS: "500" });
     const enc = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({
       start(c) {
@@ -103,14 +97,8 @@ describe("upload time limit", () => {
 });
 
 describe("JSON body limit", () => {
-  let cleanup: (() => Promise<void>) | null = null;
-  afterEach(async () => {
-    await cleanup?.();
-    cleanup = null;
-  });
-
   it("refuses a rename body over 64 KiB (413), declared or streamed, and accepts a normal one", async () => {
-    ({ cleanup } = await useTestApp());
+    await appForTest();
     const created = await upload(uploadRequest([{ name: "profile_export.jsonl", content: VALID_LINE }]));
     const { id } = await created.json();
     const big = JSON.stringify({ name: "x", labels: ["a".repeat(70 * 1024)] });

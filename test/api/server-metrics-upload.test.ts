@@ -2,19 +2,15 @@
  * Server metrics through the real upload route: a disaggregated TRT-LLM run behind a Dynamo
  * frontend (the InferenceX trap case) gets the corrected summary, endpoint rows and chart payloads.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { runSummarySchema } from "@/lib/api/schemas";
 import { smEndpointsPayloadSchema } from "@/lib/api/server-metrics-charts";
-import { fixture, idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+import { fixture, freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ cleanup } = await useTestApp());
-});
-afterEach(async () => cleanup());
+freshAppEachTest();
 
 describe("server metrics upload", () => {
   it("stores the serverMetrics block, endpoint rows and the sm-endpoints payload", async () => {

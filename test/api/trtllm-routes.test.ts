@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
@@ -9,13 +9,9 @@ import { GET as getSample } from "@/app/api/runs/[id]/trtllm/requests/route";
 import { GET as getDetail } from "@/app/api/runs/[id]/trtllm/requests/[idx]/route";
 import { requestDetailSchema, requestSampleSchema, segmentsPayloadSchema } from "@/lib/api/trtllm-charts";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
-import { idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ cleanup } = await useTestApp());
-});
-afterEach(async () => cleanup());
+freshAppEachTest();
 
 async function uploadGenerated(requests: number) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trtllm-api-"));

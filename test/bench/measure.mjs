@@ -2,6 +2,7 @@
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { chromium } from "playwright-core";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../helpers/next-server.mjs";
 import { pgChartKeys } from "./pg.mjs";
 
 /** numpy's default (linear) percentile on an ascending array. */
@@ -66,15 +67,6 @@ export async function chartSizes(baseUrl, runId, storeInfo) {
   return out;
 }
 
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-];
-
 /**
  * Runs in the page before its scripts: notes the first Recharts surface to enter the DOM, which
  * chart (`data-chart` of its ChartContainer) it belongs to, and the frame that paints it (the
@@ -132,7 +124,7 @@ async function timeToChart(browser, url) {
  */
 export async function firstChartMs(baseUrl, runId, view) {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
     headless: true,
   });

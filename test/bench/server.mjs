@@ -1,11 +1,10 @@
 // Starts the built app (`next start`) for the benchmark and samples its memory from /proc.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { NEXT_BIN, ROOT, startNextServer } from "../helpers/next-server.mjs";
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+export { ROOT };
 
 /** Builds into distDir unless a build is already there (the benchmark never touches `.next`). */
 export function ensureBuild(distDir) {
@@ -20,50 +19,16 @@ export function ensureBuild(distDir) {
 }
 
 export async function startServer({ distDir, port, dataDir, databaseUrl }) {
-  let output = "";
-  const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
+  const server = await startNextServer({
+    port,
     env: {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
       RUNLENS_DIST_DIR: distDir,
       DATA_DIR: dataDir,
       RUNLENS_EXAMPLES: "off",
       DATABASE_URL: databaseUrl ?? "",
     },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout.on("data", (d) => (output = (output + d).slice(-20_000)));
-  child.stderr.on("data", (d) => (output = (output + d).slice(-20_000)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`app exited early:\n${output}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`app did not start within 60 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    url,
-    pid: child.pid,
-    logs: () => output,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      const t = setTimeout(() => child.kill("SIGKILL"), 5000);
-      await exited;
-      clearTimeout(t);
-    },
-  };
+  return { url: server.url, pid: server.child.pid, logs: server.logs, stop: server.stop };
 }
 
 function statusKb(pid, field) {

@@ -21,12 +21,30 @@ describe("cache view of a disaggregated run", () => {
 
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1100 } });
     await page.goto(`${t.app.url}/runs/${run.id}?view=cache`);
-    const bars = page.locator('[data-chart="endpoint-hit-rate"] .recharts-bar-rectangle path');
+    // What the generated scrapes must give: 2 prefill endpoints with cache hits, 4 decode ones with
+    // a hit rate of exactly 0 (no cached tokens).
+    const sm = await (await fetch(`${t.app.url}/api/runs/${run.id}/charts/sm-endpoints`)).json();
+    const hitRates = (sm.rows as Array<{ role: string; hitRate: number | null }>).map((e) => [
+      e.role,
+      e.hitRate,
+    ]);
+    expect(hitRates.filter(([role, h]) => role === "prefill" && (h as number) > 0)).toHaveLength(2);
+    expect(hitRates.filter(([role, h]) => role === "decode" && h === 0)).toHaveLength(4);
+
+    const chart = page.locator('[data-chart="endpoint-hit-rate"]');
+    const bars = chart.locator(".recharts-bar-rectangle path");
     await bars.first().waitFor({ timeout: 30_000 });
-    // The 4 decode endpoints have 0 cached tokens: a 0-length bar is still one rectangle per endpoint.
-    const fills = await bars.evaluateAll((els) => els.map((e) => e.getAttribute("fill")));
-    expect(fills.filter((f) => f === "var(--role-prefill)")).toHaveLength(2);
-    expect(fills.filter((f) => f === "var(--role-decode)").length).toBeLessThanOrEqual(4);
+    // Every endpoint has its row on the axis; only the 2 with hits paint a bar (a 0-wide bar is
+    // not drawn), in the prefill colour and with a visible width.
+    const ticks = chart.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value");
+    expect((await ticks.allTextContents()).sort()).toEqual(
+      (sm.rows as Array<{ endpoint: string }>).map((e) => e.endpoint).sort(),
+    );
+    const painted = await bars.evaluateAll((els) =>
+      els.map((e) => ({ fill: e.getAttribute("fill"), width: Number(e.getAttribute("width")) })),
+    );
+    expect(painted.map((b) => b.fill)).toEqual(["var(--role-prefill)", "var(--role-prefill)"]);
+    for (const b of painted) expect(b.width).toBeGreaterThan(0);
 
     await page.getByText("Cache hit rate over time — All endpoints").waitFor({ timeout: 30_000 });
     const before = await page

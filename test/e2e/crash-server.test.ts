@@ -6,38 +6,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { trtRecordText } from "../fixtures/bad/generate-big";
+import { ingestingRunWithRows } from "../helpers/crash";
 import { startApp, type RunningApp } from "./harness";
 
 const RECORDS = 60_000;
 const ENV = { RUNLENS_INGEST_STALE_MS: "1500" };
-
-async function ingestingRunWithRows(dbFile: string, timeoutMs: number): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (fs.existsSync(dbFile)) {
-      const db = new Database(dbFile, { readonly: true, fileMustExist: true });
-      try {
-        const run = db.prepare("select id from runs where status = 'ingesting'").get() as
-          { id: string } | undefined;
-        if (run) {
-          const { n } = db
-            .prepare("select count(*) as n from trtllm_requests where run_id = ?")
-            .get(run.id) as { n: number };
-          if (n > 0) return run.id;
-        }
-      } catch {
-        // schema not there yet
-      } finally {
-        db.close();
-      }
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error("the server never got into the ingest");
-}
 
 describe("server killed mid-ingest", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-crash-e2e-"));

@@ -1,22 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-
-const ROOT = path.resolve(__dirname, "../..");
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, startNextServer } from "../helpers/next-server.mjs";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -49,61 +38,17 @@ export async function startApp(
     throw new Error(`no production build in ${distDir}: run \`npx next build\` first`);
   const port = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-"));
-  let output = "";
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        NEXT_TELEMETRY_DISABLED: "1",
-        DATA_DIR: dataDir,
-        RUNLENS_EXAMPLES: "off",
-        DATABASE_URL: "",
-        ...opts.env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  child.stdout?.on("data", (d) => (output += String(d)));
-  child.stderr?.on("data", (d) => (output += String(d)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`app exited early:\n${output}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`app did not start within 60 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const server = await startNextServer({
+    port,
+    env: { DATA_DIR: dataDir, RUNLENS_EXAMPLES: "off", DATABASE_URL: "", ...opts.env },
+  });
   return {
-    url,
+    url: server.url,
     dataDir,
-    process: child,
-    logs: () => output,
+    process: server.child,
+    logs: server.logs,
     async stop() {
-      if (child.exitCode === null) {
-        child.kill("SIGTERM");
-        await new Promise((r) => {
-          const t = setTimeout(() => {
-            child.kill("SIGKILL");
-            r(null);
-          }, 5000);
-          child.once("exit", () => {
-            clearTimeout(t);
-            r(null);
-          });
-        });
-      }
+      await server.stop();
       if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -15,18 +15,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { once } from "node:events";
-
-/** mulberry32: a tiny seeded PRNG, so every run of the generator writes the same bytes. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from "./prng.mjs";
 
 /** numpy.percentile's default (linear) on an ascending array: written here independently of lib/. */
 function pct(sorted, q) {
@@ -236,22 +225,8 @@ function summaryCsv(summary) {
     const unit = summary[tag].unit;
     return unit === "requests" || unit === "count" ? HEADERS[tag] : `${HEADERS[tag]} (${unit})`;
   };
-  const keys = [
-    "avg",
-    "min",
-    "max",
-    "sum",
-    "p1",
-    "p5",
-    "p10",
-    "p25",
-    "p50",
-    "p75",
-    "p90",
-    "p95",
-    "p99",
-    "std",
-  ];
+  // aiperf's own column order: `sum` sits after `max` (v0.7 added it there).
+  const keys = "avg min max sum p1 p5 p10 p25 p50 p75 p90 p95 p99 std".split(" ");
   const rows = [["Metric", ...keys].join(",")];
   for (const tag of Object.keys(HEADERS)) {
     const b = summary[tag];

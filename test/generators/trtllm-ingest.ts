@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { onTestFinished } from "vitest";
 import type { IngestFile } from "@/lib/ingest/analyzer";
 import { trtllmAnalyzer } from "@/lib/ingest/analyzers/trtllm";
 import { diskIngestFile, runAnalyzer, type AnalyzedRun } from "../helpers/analyze";
@@ -22,6 +23,9 @@ export function trtllmTextFile(name: string, content: string, ord = 0): IngestFi
 
 export type TrtllmRun = AnalyzedRun;
 
+/** Analyzes `files` inside a test; the run's store is closed when that test finishes. */
 export async function analyzeTrtllm(files: IngestFile[]): Promise<TrtllmRun> {
-  return runAnalyzer(trtllmAnalyzer(), files);
+  const run = await runAnalyzer(trtllmAnalyzer(), files);
+  onTestFinished(() => run.handle.close());
+  return run;
 }

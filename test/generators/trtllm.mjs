@@ -10,6 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { prng } from "./prng.mjs";
 
 export const DISAGG_SEGMENTS = [
   "disagg_preprocessing",
@@ -51,18 +52,6 @@ const DEFAULT_MEDIANS_MS = {
   decode: 900,
 };
 
-/** Deterministic PRNG (mulberry32) so a seed reproduces a run exactly. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function normal(rand) {
   const u = Math.max(rand(), 1e-12);
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
@@ -75,7 +64,7 @@ function normal(rand) {
 export function generateTrtllmRun(opts) {
   const mode = opts.mode ?? "disaggregated";
   const n = opts.requests ?? 100;
-  const rand = rng(opts.seed ?? 1);
+  const rand = prng(opts.seed ?? 1);
   const sigma = opts.sigma ?? 0.35;
   const medians = { ...DEFAULT_MEDIANS_MS, ...(opts.mediansMs ?? {}) };
   const ctxWorkers = opts.ctxWorkers ?? (mode === "aggregated" ? 2 : 1);

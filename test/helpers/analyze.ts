@@ -22,6 +22,16 @@ export function diskIngestFile(filePath: string, ord = 0, name = path.basename(f
   };
 }
 
+/** The ingest context of run "r1" on a migrated store, with the default line and document limits. */
+export function ingestContext(handle: DbHandle): IngestContext {
+  return {
+    runId: "r1",
+    db: handle.db,
+    dialect: handle.dialect,
+    limits: { maxLineBytes: 64 << 20, maxJsonDocumentBytes: 256 << 20 },
+  };
+}
+
 export interface AnalyzedRun {
   handle: DbHandle;
   ctx: IngestContext;
@@ -42,12 +52,7 @@ export async function runAnalyzer(
 ): Promise<AnalyzedRun> {
   const handle = openSqlite(":memory:");
   await migrate(handle);
-  const ctx: IngestContext = {
-    runId: "r1",
-    db: handle.db,
-    dialect: "sqlite",
-    limits: { maxLineBytes: 64 << 20, maxJsonDocumentBytes: 256 << 20 },
-  };
+  const ctx = ingestContext(handle);
   const reports: FileReport[] = [];
   const accepted: string[] = [];
   for (const f of files) {

@@ -2,8 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import type { AppContext } from "@/lib/server/app-context";
-// useTestApp is no React hook; the alias keeps the hooks lint from treating it as one.
-import { useTestApp as openTestApp } from "./test-app";
+import { openTestApp } from "./test-app";
 
 export const PG_URL = process.env.RUNLENS_TEST_DATABASE_URL;
 

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterEach, beforeEach, onTestFinished } from "vitest";
 import { getAppContext, resetAppContext, type AppContext } from "@/lib/server/app-context";
 
 export const FIXTURES = path.resolve(__dirname, "../fixtures");
@@ -13,7 +14,7 @@ export function fixture(rel: string): string {
  * A fresh app context on a temporary data directory (SQLite), or on a fresh PostgreSQL schema
  * when `databaseUrl` is given. Returns a cleanup function.
  */
-export async function useTestApp(env: Record<string, string | undefined> = {}): Promise<{
+export async function openTestApp(env: Record<string, string | undefined> = {}): Promise<{
   app: AppContext;
   dataDir: string;
   cleanup: () => Promise<void>;
@@ -50,6 +51,45 @@ export async function useTestApp(env: Record<string, string | undefined> = {}): 
   };
 }
 
+/** The same as openTestApp, by the name the tests know it by (it is no React hook). */
+export const useTestApp = openTestApp;
+
+/** A fresh app for the test that calls this, cleaned up when that test finishes. */
+export async function appForTest(
+  env: Record<string, string | undefined> = {},
+): Promise<{ app: AppContext; dataDir: string }> {
+  const t = await openTestApp(env);
+  onTestFinished(t.cleanup);
+  return { app: t.app, dataDir: t.dataDir };
+}
+
+/**
+ * A fresh app before every test of the calling file or describe block, cleaned up after it.
+ * Read `.app` inside tests; `reopen(env)` swaps it for one on other settings.
+ */
+export function freshAppEachTest(env: Record<string, string | undefined> = {}): {
+  app: AppContext;
+  reopen(env: Record<string, string | undefined>): Promise<AppContext>;
+} {
+  let cleanup: (() => Promise<void>) | undefined;
+  const open = async (e: Record<string, string | undefined>) => {
+    await cleanup?.();
+    const t = await openTestApp(e);
+    cleanup = t.cleanup;
+    holder.app = t.app;
+    return t.app;
+  };
+  const holder = { app: undefined as unknown as AppContext, reopen: open };
+  beforeEach(async () => {
+    await open(env);
+  });
+  afterEach(async () => {
+    await cleanup?.();
+    cleanup = undefined;
+  });
+  return holder;
+}
+
 /** A multipart POST /api/runs request built from files on disk or in memory. */
 export function uploadRequest(
   files: Array<{ name: string; path?: string; content?: string | Buffer }>,
@@ -63,6 +103,17 @@ export function uploadRequest(
   }
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   return new Request("http://localhost/api/runs", { method: "POST", body: form, headers });
+}
+
+/** Uploads files through POST /api/runs and returns the new run's id; the upload must be accepted. */
+export async function uploadRun(
+  files: Parameters<typeof uploadRequest>[0],
+  fields: Record<string, string> = {},
+): Promise<string> {
+  const { POST } = await import("@/app/api/runs/route");
+  const res = await POST(uploadRequest(files, fields));
+  if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
 }
 
 export const idParams = (id: string) => ({ params: Promise.resolve({ id }) });

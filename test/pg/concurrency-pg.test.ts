@@ -12,6 +12,7 @@ import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { claimForIngest, failInterruptedIngests } from "@/lib/store/interrupted-ingest";
 import type { AppContext } from "@/lib/server/app-context";
 import { uploadNo } from "../helpers/concurrent-uploads";
+import { runRow } from "../helpers/run-row";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
 import { idParams, useTestApp } from "../helpers/test-app";
 
@@ -115,23 +116,12 @@ describe.skipIf(!PG_URL)("PostgreSQL concurrency and outages", () => {
 
   it("marks a run whose ingest heartbeat stopped as failed, and claims re-ingest atomically", async () => {
     const db = app.store.db;
-    const base = {
-      created_at: 0,
-      aggregator_version: 1,
-      labels: "[]",
-      kinds: "[]",
-      backend: null,
-      request_count: null,
-      summary: null,
-      warnings: "[]",
-      error: null,
-    };
     const now = Date.now();
     await db
       .insertInto("runs")
       .values([
-        { ...base, id: "pg-dead-run-01", name: "dead", status: "ingesting", updated_at: now - 120_000 },
-        { ...base, id: "pg-live-run-01", name: "live", status: "ingesting", updated_at: now },
+        runRow({ id: "pg-dead-run-01", name: "dead", status: "ingesting", updated_at: now - 120_000 }),
+        runRow({ id: "pg-live-run-01", name: "live", status: "ingesting", updated_at: now }),
       ])
       .execute();
     expect(await failInterruptedIngests(db, 60_000, now)).toBe(1);

@@ -5,24 +5,16 @@ import { afterAll, describe, expect, it } from "vitest";
 import { agreementPayloadSchema, gpuPayloadSchema, timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { analyze, diskFile } from "./aiperf-helpers";
+import { analyze, diskFile, generatedFiles } from "./aiperf-helpers";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiperf-gen-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe("aiperf agreement on generated runs where both files are complete", () => {
   it("matches aiperf's JSON summary exactly (warmup and errors excluded)", async () => {
-    const gen = await generateAiperfRun(path.join(dir, "a"), {
-      records: 3000,
-      warmup: 7,
-      errorEvery: 50,
-      concurrency: 6,
-      seed: 3,
-    });
-    const { result, handle } = await analyze([
-      diskFile(gen.jsonlPath, "profile_export.jsonl", 0),
-      diskFile(gen.summaryPath, "profile_export_aiperf.json", 1),
-    ]);
+    const options = { records: 3000, warmup: 7, errorEvery: 50, concurrency: 6, seed: 3 };
+    const gen = await generateAiperfRun(path.join(dir, "a"), options);
+    const { result, handle } = await analyze(generatedFiles(gen));
     expect(result.warnings!.filter((w) => w.startsWith("aiperf summary disagrees:"))).toEqual([]);
     const agreement = agreementPayloadSchema.parse(result.charts!["aiperf-agreement"]);
     expect(agreement.disagreements).toBe(0);
@@ -85,10 +77,7 @@ describe("aiperf agreement on generated runs where both files are complete", () 
       '"time_to_first_token":{"value":5000',
     );
     fs.writeFileSync(gen.jsonlPath, lines.join("\n"));
-    const { result, handle } = await analyze([
-      diskFile(gen.jsonlPath, "p.jsonl", 0),
-      diskFile(gen.summaryPath, "p_aiperf.json", 1),
-    ]);
+    const { result, handle } = await analyze(generatedFiles(gen));
     expect(
       result.warnings!.some((w) => w.startsWith("aiperf summary disagrees:") && w.includes("TTFT")),
     ).toBe(true);
@@ -98,13 +87,8 @@ describe("aiperf agreement on generated runs where both files are complete", () 
 
 describe("GPU energy on a generated run", () => {
   it("energy per output token = Σ power × whole seconds inside the window / Σ output tokens", async () => {
-    const gen = await generateAiperfRun(path.join(dir, "gpu"), {
-      records: 400,
-      concurrency: 4,
-      seed: 11,
-      gpus: 2,
-      csv: false,
-    });
+    const options = { records: 400, concurrency: 4, seed: 11, gpus: 2, csv: false };
+    const gen = await generateAiperfRun(path.join(dir, "gpu"), options);
     const { result, handle } = await analyze([
       diskFile(gen.jsonlPath, "profile_export.jsonl", 0),
       diskFile(gen.gpuPath, "gpu_telemetry_export.jsonl", 1),

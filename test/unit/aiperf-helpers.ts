@@ -20,3 +20,15 @@ export async function analyze(files: IngestFile[]): Promise<AnalyzedRun> {
 export function fixtureFile(name: string, ord = 0, uploadName = name): IngestFile {
   return diskFile(path.join(AIPERF_FIXTURES, name), uploadName, ord);
 }
+
+/** A generated aiperf run's records and JSON summary, uploaded as aiperf names them inside `folder`. */
+export function generatedFiles(
+  gen: { jsonlPath: string; summaryPath: string },
+  folder = "",
+  ord = 0,
+): IngestFile[] {
+  return [
+    diskFile(gen.jsonlPath, `${folder}profile_export.jsonl`, ord),
+    diskFile(gen.summaryPath, `${folder}profile_export_aiperf.json`, ord + 1),
+  ];
+}

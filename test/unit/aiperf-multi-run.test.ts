@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { analyze, diskFile } from "./aiperf-helpers";
+import { analyze, generatedFiles } from "./aiperf-helpers";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiperf-multi-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -14,10 +14,8 @@ describe("multi-run folder (profile_runs/run_NNNN)", () => {
     const a = await generateAiperfRun(path.join(dir, "run_0001"), { records: 300, seed: 1, csv: false });
     const b = await generateAiperfRun(path.join(dir, "run_0002"), { records: 200, seed: 2, csv: false });
     const files = [
-      diskFile(a.jsonlPath, "profile_runs/run_0001/profile_export.jsonl", 0),
-      diskFile(a.summaryPath, "profile_runs/run_0001/profile_export_aiperf.json", 1),
-      diskFile(b.jsonlPath, "profile_runs/run_0002/profile_export.jsonl", 2),
-      diskFile(b.summaryPath, "profile_runs/run_0002/profile_export_aiperf.json", 3),
+      ...generatedFiles(a, "profile_runs/run_0001/", 0),
+      ...generatedFiles(b, "profile_runs/run_0002/", 2),
     ];
     const { result, handle } = await analyze(files);
     expect(result.requests!.count).toBe(500);
@@ -52,10 +50,8 @@ describe("sweep folders", () => {
       csv: false,
     });
     const { result, handle } = await analyze([
-      diskFile(a.jsonlPath, "concurrency_2/profile_export.jsonl", 0),
-      diskFile(a.summaryPath, "concurrency_2/profile_export_aiperf.json", 1),
-      diskFile(b.jsonlPath, "concurrency_8/profile_export.jsonl", 2),
-      diskFile(b.summaryPath, "concurrency_8/profile_export_aiperf.json", 3),
+      ...generatedFiles(a, "concurrency_2/", 0),
+      ...generatedFiles(b, "concurrency_8/", 2),
     ]);
     expect(
       result.warnings!.some((w) => w.includes("2 aiperf runs in different folders with different settings")),

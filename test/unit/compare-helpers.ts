@@ -1,5 +1,7 @@
 import type { EndpointRow, RunSummary, Stats } from "@/lib/api/schemas";
 import { EMPTY_ENDPOINT } from "@/lib/ingest/merge-results";
+import { composeRunSummary } from "@/lib/runs/read-run";
+import { runRow } from "../helpers/run-row";
 
 export function stats(p50: number, extra: Partial<Stats> = {}): Stats {
   return {
@@ -19,24 +21,8 @@ export function endpoint(e: Partial<EndpointRow> & Pick<EndpointRow, "endpoint">
   return { ...EMPTY_ENDPOINT, ...e };
 }
 
-/** A run summary with every block empty; tests fill what they compare. */
+/** A run summary with every block empty, as the store composes it; tests fill what they compare. */
 export function summary(id: string, over: Partial<RunSummary> = {}): RunSummary {
-  return {
-    id,
-    name: id,
-    createdAt: "2026-11-29T00:00:00.000Z",
-    labels: [],
-    status: "ready",
-    aggregatorVersion: 1,
-    files: [],
-    error: null,
-    collectors: { returnPerfMetrics: null, enableIterPerfStats: null, publishKvEvents: null },
-    requests: null,
-    timeBreakdown: null,
-    serverMetrics: null,
-    endpoints: [],
-    info: {},
-    warnings: [],
-    ...over,
-  };
+  const run = runRow({ id, name: id, status: "ready", updated_at: 0, created_at: Date.parse("2026-11-29") });
+  return { ...composeRunSummary(run, []), ...over };
 }

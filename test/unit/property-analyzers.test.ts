@@ -1,16 +1,46 @@
 /**
  * Property-based: real sample files, mutated (fields replaced by values of the wrong type,
  * lines cut, bytes flipped, lines duplicated), go through detection and the full analyzer set
- * exactly as an upload does. No throw may escape, and every line is accounted for.
+ * exactly as an upload does. No throw may escape, every line is accounted for, and what would be
+ * stored validates against the wire schemas.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
+import {
+  agreementPayloadSchema,
+  AIPERF_CHART_KEYS,
+  distributionPayloadSchema,
+  errorsPayloadSchema,
+  gpuPayloadSchema,
+  overTimePayloadSchema,
+  timelinePayloadSchema,
+  timeslicesPayloadSchema,
+  trialsPayloadSchema,
+  ttftVsInputPayloadSchema,
+} from "@/lib/api/aiperf-charts";
+import { summaryBlocksSchema } from "@/lib/api/schemas";
+import {
+  SM_ENDPOINTS_CHART,
+  smEndpointsPayloadSchema,
+  smSeriesPayloadSchema,
+} from "@/lib/api/server-metrics-charts";
+import {
+  histogramPayloadSchema,
+  kvHitRatePayloadSchema,
+  segmentSharePayloadSchema,
+  segmentsPayloadSchema,
+  stepsPayloadSchema,
+  TRTLLM_CHART_KEYS,
+} from "@/lib/api/trtllm-charts";
 import { detectKind, DETECT_HEAD_BYTES } from "@/lib/formats/detect";
-import type { IngestContext, IngestFile } from "@/lib/ingest/analyzer";
+import type { AnalyzerResult, IngestContext, IngestFile } from "@/lib/ingest/analyzer";
 import { createAnalyzers } from "@/lib/ingest/analyzers";
+import { mergeCharts, mergeResults } from "@/lib/ingest/merge-results";
+import { AIPERF_SLOWEST_CHART, slowestPayloadSchema } from "@/lib/api/aiperf-requests";
 import { migrate, openSqlite, type DbHandle } from "@/lib/store/db";
 
 const FIX = path.resolve(__dirname, "../fixtures");
@@ -166,12 +196,49 @@ async function ingest(name: string, bytes: Buffer) {
   const analyzer = analyzers.find((a) => a.accepts(file));
   const report = analyzer ? await analyzer.ingestFile(file, ctx) : null;
   if (report && analyzer?.name !== "record-counter") recordsSeen += report.records;
-  for (const a of analyzers) {
-    const result = await a.finish(ctx);
-    // Whatever the input, the result must be storable JSON.
-    expect(() => JSON.stringify(result)).not.toThrow();
+  const results = [];
+  for (const a of analyzers) results.push(await a.finish(ctx));
+  expectServable(results);
+  return report && { ...report, kind: detected.kind };
+}
+
+const CHART_SCHEMAS: Record<string, z.ZodType> = {
+  [AIPERF_CHART_KEYS.distribution]: distributionPayloadSchema,
+  [AIPERF_CHART_KEYS.overTime]: overTimePayloadSchema,
+  [AIPERF_CHART_KEYS.ttftVsInput]: ttftVsInputPayloadSchema,
+  [AIPERF_CHART_KEYS.timeline]: timelinePayloadSchema,
+  [AIPERF_CHART_KEYS.errors]: errorsPayloadSchema,
+  [AIPERF_CHART_KEYS.agreement]: agreementPayloadSchema,
+  [AIPERF_CHART_KEYS.gpu]: gpuPayloadSchema,
+  [AIPERF_CHART_KEYS.trials]: trialsPayloadSchema,
+  [AIPERF_CHART_KEYS.timeslices]: timeslicesPayloadSchema,
+  [TRTLLM_CHART_KEYS.segments]: segmentsPayloadSchema,
+  [TRTLLM_CHART_KEYS.segmentShare]: segmentSharePayloadSchema,
+  [TRTLLM_CHART_KEYS.kvTransferBandwidth]: histogramPayloadSchema,
+  [TRTLLM_CHART_KEYS.kvHitRate]: kvHitRatePayloadSchema,
+  [TRTLLM_CHART_KEYS.steps]: stepsPayloadSchema,
+  [AIPERF_SLOWEST_CHART]: slowestPayloadSchema,
+  [SM_ENDPOINTS_CHART]: smEndpointsPayloadSchema,
+};
+const chartSchema = (key: string) =>
+  CHART_SCHEMAS[key] ?? (key.startsWith("sm-series-") ? smSeriesPayloadSchema : null);
+
+/** What a route serves: the stored JSON read back (NaN and ±Infinity come back as null). */
+const served = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
+
+/**
+ * Whatever the input, what ingest stores must be what the routes promise: the merged summary
+ * blocks and every chart payload, read back from JSON, validate against their wire schemas.
+ */
+function expectServable(results: AnalyzerResult[]): void {
+  const blocks = summaryBlocksSchema.safeParse(served(mergeResults(results)));
+  expect(blocks.success, blocks.error?.message).toBe(true);
+  for (const [key, payload] of Object.entries(mergeCharts(results))) {
+    const schema = chartSchema(key);
+    expect(schema, `no schema for chart ${key}`).not.toBeNull();
+    const chart = schema!.safeParse(served(payload));
+    expect(chart.success, `${key}: ${chart.error?.message}`).toBe(true);
   }
-  return report;
 }
 
 describe("analyzers on mutated real files", () => {
@@ -181,11 +248,15 @@ describe("analyzers on mutated real files", () => {
         fc.constantFrom(...texts),
         fc.array(fc.tuple(fc.nat(), fc.nat(), wrongValue), { minLength: 1, maxLength: 6 }),
         async (sample, picks) => {
-          const report = await ingest(sample.name, Buffer.from(mutateJson(sample.text, picks)));
+          const text = mutateJson(sample.text, picks);
+          const report = await ingest(sample.name, Buffer.from(text));
           if (report) {
-            expect(report.records).toBeGreaterThanOrEqual(0);
-            expect(report.skipped).toBeGreaterThanOrEqual(0);
             expect(report.warnings.length).toBeLessThanOrEqual(21);
+            // Still read as aiperf records: every line is either a record or a skipped line.
+            const lines = text.split("\n").filter((l) => l.trim() !== "").length;
+            if (report.kind === "aiperf-records") expect(report.records + report.skipped).toBe(lines);
+            else if (report.kind === "trtllm-perf-metrics" && sample.name.endsWith(".jsonl"))
+              expect(report.records + report.skipped).toBeLessThanOrEqual(lines);
           }
         },
       ),

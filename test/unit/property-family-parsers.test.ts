@@ -13,7 +13,7 @@ import { parseTimeslicesCsv, parseTimeslicesJson } from "@/lib/formats/aiperf-ti
 import { collectorsFromJson, collectorsFromYaml } from "@/lib/formats/engine-config";
 import { WarningLog } from "@/lib/formats/json-lines";
 import { parsePromLabels } from "@/lib/formats/prometheus-text";
-import { splitCsvRecord } from "@/lib/formats/server-metrics-csv";
+import { splitCsvRecord } from "@/lib/formats/csv";
 import { parseServerMetricsJson } from "@/lib/formats/server-metrics-json";
 import { parseTrtllmRecord } from "@/lib/formats/trtllm-record";
 

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { WarningLog } from "@/lib/formats/json-lines";
 import { readPrometheusText } from "@/lib/formats/prometheus-text";
 import { readServerLog } from "@/lib/formats/server-log";
-import { readServerMetricsCsv, splitCsvRecord } from "@/lib/formats/server-metrics-csv";
+import { splitCsvRecord } from "@/lib/formats/csv";
+import { readServerMetricsCsv } from "@/lib/formats/server-metrics-csv";
 import { readServerMetricsJson } from "@/lib/formats/server-metrics-json";
 import { readServerMetricsJsonl } from "@/lib/formats/server-metrics-jsonl";
 import {

@@ -47,14 +47,14 @@ function oracle(lines: Record<string, unknown>[]) {
         let tr = tracks.get(key);
         if (!tr) {
           tr = {
-            name: canonicalName(rawName),
-            type,
-            endpoint,
-            labels: toLabels(s.labels),
             t: [],
             v: [],
             c: [],
             fp: -1,
+            name: canonicalName(rawName),
+            type,
+            endpoint,
+            labels: toLabels(s.labels),
           };
           tracks.set(key, tr);
         }

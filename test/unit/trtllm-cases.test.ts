@@ -1,15 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseTrtllmRecord, type TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
 import { segmentDurationMs, segmentStats } from "@/lib/metrics/time-breakdown";
 import { estimateClockOffset } from "@/lib/metrics/trtllm-clock-offset";
 import { BlockTally, requestHitRate, transferBandwidthGBps } from "@/lib/metrics/trtllm-kv";
-import { analyzeTrtllm, trtllmTextFile, type TrtllmRun } from "../generators/trtllm-ingest";
-
-let run: TrtllmRun | null = null;
-afterEach(async () => {
-  await run?.handle.close();
-  run = null;
-});
+import { analyzeTrtllm, trtllmTextFile } from "../generators/trtllm-ingest";
 
 const worker = (timing: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ request_id: 1, perf_metrics: { timing_metrics: timing }, status: "complete", ...extra });
@@ -57,7 +51,7 @@ describe("segment durations", () => {
   });
 
   it("excludes a null decode end in an ingested file instead of counting 0", async () => {
-    run = await analyzeTrtllm([
+    const run = await analyzeTrtllm([
       trtllmTextFile(
         "a.jsonl",
         [
@@ -73,7 +67,7 @@ describe("segment durations", () => {
   });
 
   it("warns and excludes a large negative span from an ingested file", async () => {
-    run = await analyzeTrtllm([
+    const run = await analyzeTrtllm([
       trtllmTextFile(
         "skew.jsonl",
         [worker(full), worker({ ...full, arrival_time: 9.997 }), worker({ ...full, arrival_time: 9.9 })].join(
@@ -96,7 +90,7 @@ describe("file forms", () => {
       worker(full),
       '{"request_id":3,"perf',
     ].join("\n");
-    run = await analyzeTrtllm([trtllmTextFile("wrapped.jsonl", text)]);
+    const run = await analyzeTrtllm([trtllmTextFile("wrapped.jsonl", text)]);
     expect(run.reports[0].records).toBe(2);
     expect(run.reports[0].skipped).toBe(2);
     expect(run.reports[0].warnings).toEqual([
@@ -108,7 +102,7 @@ describe("file forms", () => {
 
   it("reads a pre-refactor /perf_metrics JSON array", async () => {
     const arr = [JSON.parse(worker(full)), JSON.parse(worker({ ...full, arrival_time: 10.004 }))];
-    run = await analyzeTrtllm([trtllmTextFile("perf.json", JSON.stringify(arr, null, 2))]);
+    const run = await analyzeTrtllm([trtllmTextFile("perf.json", JSON.stringify(arr, null, 2))]);
     expect(run.result.timeBreakdown!.segments[0]).toMatchObject({ count: 2 });
     expect(run.result.timeBreakdown!.segments[0].meanMs).toBeCloseTo(3, 6);
   });
@@ -188,7 +182,7 @@ describe("joins and roles", () => {
     ["ctx_request_id", {}],
   ] as const) {
     it(`joins worker records to the disagg record by ${how}`, async () => {
-      run = await analyzeTrtllm([
+      const run = await analyzeTrtllm([
         trtllmTextFile("perf_metrics-server-a.jsonl", genWorker(ids) + "\n", 0),
         trtllmTextFile("perf_metrics-disagg-x.jsonl", disagg(ids) + "\n", 1),
         trtllmTextFile("perf_metrics-server-b.jsonl", ctxWorker(ids) + "\n", 2),
@@ -216,7 +210,7 @@ describe("joins and roles", () => {
   }
 
   it("leaves aggregated records out of a disaggregated run, with a warning", async () => {
-    run = await analyzeTrtllm([
+    const run = await analyzeTrtllm([
       trtllmTextFile("perf_metrics-disagg-x.jsonl", disagg({ disagg_request_id: 1 }) + "\n", 0),
       trtllmTextFile("perf_metrics-server-agg.jsonl", [worker(full), worker(full)].join("\n") + "\n", 1),
     ]);

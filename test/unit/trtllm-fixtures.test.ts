@@ -1,42 +1,19 @@
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  analyzeTrtllm,
-  trtllmDiskFile,
-  trtllmTextFile,
-  TRTLLM_FIXTURES,
-  type TrtllmRun,
-} from "../generators/trtllm-ingest";
+import { describe, expect, it } from "vitest";
+import { analyzeTrtllm, trtllmDiskFile, trtllmTextFile, TRTLLM_FIXTURES } from "../generators/trtllm-ingest";
+import { DISAGG_SEGMENTS } from "../generators/trtllm.mjs";
 
 const fixture = (name: string, ord = 0) => trtllmDiskFile(path.join(TRTLLM_FIXTURES, name), ord);
 
-let run: TrtllmRun | null = null;
-afterEach(async () => {
-  await run?.handle.close();
-  run = null;
-});
-
 describe("trtllm analyzer on the shared fixtures", () => {
   it("measures the reconstructed disagg record's twelve spans as exactly 1…12 ms", async () => {
-    run = await analyzeTrtllm([fixture("perf_metrics-disagg-reconstructed.jsonl")]);
+    const run = await analyzeTrtllm([fixture("perf_metrics-disagg-reconstructed.jsonl")]);
     const tb = run.result.timeBreakdown!;
     expect(tb.mode).toBe("disaggregated");
     expect(tb.requestCount).toBe(1);
     const spans = tb.segments.slice(0, 12);
-    expect(spans.map((s) => s.name)).toEqual([
-      "disagg_preprocessing",
-      "ctx_preprocessing",
-      "ctx_queue",
-      "ctx_processing",
-      "ctx_postprocessing",
-      "disagg_relay",
-      "gen_preprocessing",
-      "gen_queue_wait",
-      "gen_kv_transfer",
-      "gen_post_transfer",
-      "gen_postprocessing",
-      "disagg_postprocessing",
-    ]);
+    // Every disaggregated segment but decode, in lifecycle order.
+    expect(spans.map((s) => s.name)).toEqual(DISAGG_SEGMENTS.filter((name) => name !== "decode"));
     spans.forEach((s, i) => {
       expect(s.count).toBe(1);
       expect(s.p50Ms).toBeCloseTo(i + 1, 6);
@@ -60,7 +37,7 @@ describe("trtllm analyzer on the shared fixtures", () => {
   });
 
   it("reads the pre-refactor aggregated JSON array", async () => {
-    run = await analyzeTrtllm([fixture("time_breakdown_readme_aggregated.json")]);
+    const run = await analyzeTrtllm([fixture("time_breakdown_readme_aggregated.json")]);
     const tb = run.result.timeBreakdown!;
     expect(tb.mode).toBe("aggregated");
     expect(tb.segments.map((s) => s.name)).toEqual([
@@ -79,7 +56,7 @@ describe("trtllm analyzer on the shared fixtures", () => {
   });
 
   it("reads the pre-refactor disaggregated JSON array", async () => {
-    run = await analyzeTrtllm([fixture("time_breakdown_readme_disaggregated.json")]);
+    const run = await analyzeTrtllm([fixture("time_breakdown_readme_disaggregated.json")]);
     const tb = run.result.timeBreakdown!;
     expect(tb.mode).toBe("disaggregated");
     const byName = Object.fromEntries(tb.segments.map((s) => [s.name, s]));
@@ -93,7 +70,7 @@ describe("trtllm analyzer on the shared fixtures", () => {
   });
 
   it("takes the illustrative gen worker's KV numbers", async () => {
-    run = await analyzeTrtllm([fixture("illustrative-perf_metrics-server-gen-worker.jsonl")]);
+    const run = await analyzeTrtllm([fixture("illustrative-perf_metrics-server-gen-worker.jsonl")]);
     const tb = run.result.timeBreakdown!;
     expect(tb.kvCacheHitRate).toBeCloseTo(90 / 95, 12);
     expect(tb.kvTransfer?.count).toBe(1);
@@ -103,7 +80,7 @@ describe("trtllm analyzer on the shared fixtures", () => {
   });
 
   it("reads a bare RequestPerfMetrics object as one decode-side record", async () => {
-    run = await analyzeTrtllm([fixture("dynamo_doc_request_perf_metrics.json")]);
+    const run = await analyzeTrtllm([fixture("dynamo_doc_request_perf_metrics.json")]);
     const tb = run.result.timeBreakdown!;
     expect(run.reports[0]).toMatchObject({ records: 1, skipped: 0, meta: { role: "decode" } });
     const byName = Object.fromEntries(tb.segments.map((s) => [s.name, s]));
@@ -118,7 +95,7 @@ describe("trtllm analyzer on the shared fixtures", () => {
   });
 
   it("reads the post-refactor aggregated worker file with step metrics", async () => {
-    run = await analyzeTrtllm([fixture("perf_metrics-server-reconstructed-aggregated.jsonl")]);
+    const run = await analyzeTrtllm([fixture("perf_metrics-server-reconstructed-aggregated.jsonl")]);
     expect(run.result.timeBreakdown?.mode).toBe("aggregated");
     expect(run.result.requestCount).toBe(2);
     expect(run.result.collectors).toEqual({ returnPerfMetrics: true });
@@ -149,7 +126,7 @@ describe("trtllm analyzer on an absurd arrival stamp", () => {
         },
       });
     // 1.8e301 s is finite, but in milliseconds it overflows to Infinity.
-    run = await analyzeTrtllm([
+    const run = await analyzeTrtllm([
       trtllmTextFile("perf_metrics-0.jsonl", [record(1, 1.0), record(2, 1.8e301)].join("\n") + "\n"),
     ]);
     const share = run.result.charts!["trtllm-segment-share"] as { buckets: Array<{ requests: number }> };

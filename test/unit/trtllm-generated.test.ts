@@ -1,25 +1,19 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { computeStats } from "@/lib/metrics/stats";
 import { unpackSteps } from "@/lib/metrics/trtllm-steps";
 import { TRTLLM_CHART_KEYS, type KvHitRatePayload, type StepsPayload } from "@/lib/api/trtllm-charts";
 import { generateTrtllmRun, type GenerateOptions } from "../generators/trtllm.mjs";
 import { analyzeTrtllm, trtllmDiskFile, type TrtllmRun } from "../generators/trtllm-ingest";
 
-let run: TrtllmRun | null = null;
-afterEach(async () => {
-  await run?.handle.close();
-  run = null;
-});
-
 async function generateAndAnalyze(opts: Omit<GenerateOptions, "dir">) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trtllm-gen-"));
   const gen = generateTrtllmRun({ dir, ...opts });
   // Worker files first: the analyzer must not depend on file order.
   const files = [...gen.files].reverse().map((f, i) => trtllmDiskFile(f, i));
-  run = await analyzeTrtllm(files);
+  const run = await analyzeTrtllm(files);
   return { gen, run };
 }
 

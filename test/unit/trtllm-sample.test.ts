@@ -1,22 +1,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sampleRequests } from "@/lib/runs/trtllm-requests";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
-import { analyzeTrtllm, trtllmDiskFile, type TrtllmRun } from "../generators/trtllm-ingest";
-
-let run: TrtllmRun | null = null;
-afterEach(async () => {
-  await run?.handle.close();
-  run = null;
-});
+import { analyzeTrtllm, trtllmDiskFile } from "../generators/trtllm-ingest";
 
 describe("TensorRT-LLM request sample", () => {
   it("takes every k-th request by arrival order through the primary key, at most 2,000", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trtllm-sample-"));
     const gen = generateTrtllmRun({ dir, requests: 4500, stepsPerRequest: 1 });
-    run = await analyzeTrtllm(gen.files.map((f, i) => trtllmDiskFile(f, i)));
+    const run = await analyzeTrtllm(gen.files.map((f, i) => trtllmDiskFile(f, i)));
     const sample = (await sampleRequests(run.ctx.db, "r1", "arrival", "asc"))!;
     expect(sample.total).toBe(4500);
     // stride ceil(4500 / 2000) = 3: idx 0, 3, …, 4497

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { IngestContext } from "@/lib/ingest/analyzer";
 import { aiperfAnalyzer } from "@/lib/ingest/analyzers/aiperf";
 import { listRequests } from "@/lib/store/aiperf-requests";
 import { migrate, openPostgres } from "@/lib/store/db";
+import { ingestContext } from "../helpers/analyze";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
-import { fixtureFile } from "./aiperf-helpers";
+import { fixtureFile } from "../unit/aiperf-helpers";
 
 describe.skipIf(!PG_URL)("aiperf analyzer on PostgreSQL", () => {
   it("writes, re-anchors and queries request rows the same way as on SQLite", async () => {
@@ -12,12 +12,7 @@ describe.skipIf(!PG_URL)("aiperf analyzer on PostgreSQL", () => {
     const handle = openPostgres(url);
     try {
       await migrate(handle);
-      const ctx: IngestContext = {
-        runId: "r1",
-        db: handle.db,
-        dialect: "postgres",
-        limits: { maxLineBytes: 64 << 20, maxJsonDocumentBytes: 256 << 20 },
-      };
+      const ctx = ingestContext(handle);
       const a = aiperfAnalyzer();
       await a.ingestFile(fixtureFile("qwen-c4__profile_export.jsonl"), ctx);
       const result = await a.finish(ctx);

@@ -1,0 +1,32 @@
+import fs from "node:fs";
+import Database from "better-sqlite3";
+
+/**
+ * Polls a SQLite store that another process is writing (WAL lets a second connection read) until
+ * a run is still ingesting and already has request rows: the moment to kill that process.
+ * Resolves with the run's id.
+ */
+export async function ingestingRunWithRows(dbFile: string, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (fs.existsSync(dbFile)) {
+      const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+      try {
+        const run = db.prepare("select id from runs where status = 'ingesting'").get() as
+          { id: string } | undefined;
+        if (run) {
+          const { n } = db
+            .prepare("select count(*) as n from trtllm_requests where run_id = ?")
+            .get(run.id) as { n: number };
+          if (n > 0) return run.id;
+        }
+      } catch {
+        // the schema is not there yet
+      } finally {
+        db.close();
+      }
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error("no run got into its ingest in time");
+}

@@ -1,0 +1,66 @@
+// Starting the built app (`next start`) and headless Chromium, shared by the browser tests and
+// the benchmark. Plain ESM JavaScript so both vitest and a plain `node` script can import it.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
+
+/** Server output kept for error messages: the tail is what explains a failure. */
+const LOG_TAIL = 200_000;
+
+/**
+ * Runs `next start` on 127.0.0.1:port with `env` over the production defaults and resolves once
+ * /api/health answers; rejects with the server's output if it exits or is not up within 60 s.
+ */
+export async function startNextServer({ port, env = {} }) {
+  let output = "";
+  const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const keep = (d) => (output = (output + d).slice(-LOG_TAIL));
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`app exited early:\n${output}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`app did not start within 60 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    child,
+    logs: () => output,
+    /** SIGTERM, then SIGKILL if it has not exited within 5 s. */
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      const t = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import type { RunRow } from "@/lib/store/runs-repo";
+
+/** A `runs` table row with every optional column empty, as a fresh upload leaves it. */
+export function runRow(row: Pick<RunRow, "id" | "name" | "status" | "updated_at"> & Partial<RunRow>): RunRow {
+  return {
+    created_at: 0,
+    aggregator_version: 1,
+    labels: "[]",
+    kinds: "[]",
+    backend: null,
+    request_count: null,
+    summary: null,
+    warnings: "[]",
+    error: null,
+    ...row,
+  };
+}
