@@ -7,7 +7,7 @@ import type { RunViewProps } from "@/components/run/run-views";
 import { EndpointPicker } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
 import { RoleLegend } from "@/components/server-metrics/role-legend";
-import { SmStatus } from "@/components/server-metrics/sm-status";
+import { ChartStatus } from "@/components/charts/chart-status";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { formatCount, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
@@ -57,7 +57,11 @@ export function CacheView({ run }: RunViewProps) {
         </p>
       ) : null}
       {sm ? (
-        <SmStatus loading={endpoints.isLoading} error={endpoints.error} what="per-endpoint server metrics" />
+        <ChartStatus
+          loading={endpoints.isLoading}
+          error={endpoints.error}
+          what="per-endpoint server metrics"
+        />
       ) : null}
       {d ? (
         <>
@@ -74,7 +78,7 @@ export function CacheView({ run }: RunViewProps) {
               ])}
             />
           ) : null}
-          <SmStatus loading={series.isLoading} error={series.error} what="cache time series" />
+          <ChartStatus loading={series.isLoading} error={series.error} what="cache time series" />
           {s && hasField(s, "hitRate") ? (
             <div className="grid gap-4 lg:grid-cols-2">
               <ChartLineHitRate series={s} requestLevel={requestLevel} />

@@ -3,14 +3,14 @@
 import { downloadCsv } from "@/components/charts/export";
 import type { RunViewProps } from "@/components/run/run-views";
 import { ENDPOINT_COLUMNS } from "@/components/server-metrics/endpoint-table-columns";
-import { SmStatus } from "@/components/server-metrics/sm-status";
-import { useSmChart } from "@/components/server-metrics/use-sm-chart";
+import { ChartStatus } from "@/components/charts/chart-status";
+import { useRunChart } from "@/components/charts/use-run-chart";
 import { formatCount, formatRate } from "@/lib/format-number";
 import { SM_ENDPOINTS_CHART, smEndpointsPayloadSchema } from "@/lib/api/server-metrics-charts";
 import { EmptyView } from "./empty-view";
 
 export function EndpointsView({ run }: RunViewProps) {
-  const q = useSmChart(run.id, run.serverMetrics ? SM_ENDPOINTS_CHART : null, smEndpointsPayloadSchema);
+  const q = useRunChart(run.id, run.serverMetrics ? SM_ENDPOINTS_CHART : null, smEndpointsPayloadSchema);
   if (run.endpoints.length === 0) {
     return (
       <EmptyView title="No endpoints in this run">
@@ -51,7 +51,7 @@ export function EndpointsView({ run }: RunViewProps) {
     }));
   return (
     <div className="space-y-4">
-      <SmStatus loading={q.isLoading} error={q.error} what="server-metrics endpoint details" />
+      <ChartStatus loading={q.isLoading} error={q.error} what="server-metrics endpoint details" />
       <div className="flex items-center justify-between">
         <h3 className="text-sm font-semibold">Endpoints ({rows.length})</h3>
         <button

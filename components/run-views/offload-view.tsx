@@ -7,7 +7,7 @@ import type { RunViewProps } from "@/components/run/run-views";
 import { EndpointPicker } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
 import { RoleLegend } from "@/components/server-metrics/role-legend";
-import { SmStatus } from "@/components/server-metrics/sm-status";
+import { ChartStatus } from "@/components/charts/chart-status";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { formatBytes, formatNumber } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
@@ -69,7 +69,7 @@ export function OffloadView({ run }: RunViewProps) {
       ) : null}
       {transfer ? <ChartHistogramKvTransferBandwidth runId={run.id} /> : null}
       {hasOffload ? (
-        <SmStatus loading={endpoints.isLoading} error={endpoints.error} what="per-endpoint offload" />
+        <ChartStatus loading={endpoints.isLoading} error={endpoints.error} what="per-endpoint offload" />
       ) : null}
       {hasOffload && d ? (
         <>

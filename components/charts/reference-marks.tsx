@@ -1,0 +1,53 @@
+"use client";
+
+import { ReferenceLine } from "recharts";
+
+type LabelPosition = "top" | "insideTopLeft" | "insideTopRight" | "insideTop" | "right";
+
+/** A dashed level or position with its name (a percentile, a capacity, a request-level figure). */
+export function ReferenceMark({
+  x,
+  y,
+  label,
+  color = "var(--muted)",
+  position,
+  yAxisId,
+}: {
+  x?: number;
+  y?: number;
+  label: string;
+  color?: string;
+  position?: LabelPosition;
+  yAxisId?: string;
+}) {
+  return (
+    <ReferenceLine
+      x={x}
+      y={y}
+      yAxisId={yAxisId ?? 0}
+      stroke={color}
+      strokeDasharray="4 2"
+      label={{
+        value: label,
+        position: position ?? (x !== undefined ? "top" : "insideTopRight"),
+        fill: color,
+        fontSize: 11,
+      }}
+    />
+  );
+}
+
+/** p50/p90/p99 markers; labels on alternating sides so close percentiles stay readable. */
+export const PERCENTILE_MARKS = [
+  { key: "p50", color: "var(--chart-5)", position: "top" },
+  { key: "p90", color: "var(--chart-3)", position: "insideTopLeft" },
+  { key: "p99", color: "var(--chart-7)", position: "insideTopRight" },
+] as const;
+
+/** Tooltip title of a histogram bin: its range, read from the row under the cursor. */
+export function binRange(lo: string, hi: string, format: (v: number) => string) {
+  return (_label: unknown, items: ReadonlyArray<{ payload?: unknown }>) => {
+    const row = items[0]?.payload as Record<string, number> | undefined;
+    return row ? `${format(row[lo])} – ${format(row[hi])}` : "";
+  };
+}
