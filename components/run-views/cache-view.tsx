@@ -4,9 +4,8 @@ import { ChartAreaPromptTokens } from "@/components/charts/chart-area-prompt-tok
 import { ChartBarEndpointHitRate } from "@/components/charts/chart-bar-endpoint-hit-rate";
 import { ChartLineHitRate } from "@/components/charts/chart-line-hit-rate";
 import type { RunViewProps } from "@/components/run/run-views";
-import { EndpointPicker } from "@/components/server-metrics/endpoint-picker";
+import { EndpointChoiceRow } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
-import { RoleLegend } from "@/components/server-metrics/role-legend";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { formatCount, formatRate } from "@/lib/format-number";
@@ -65,10 +64,10 @@ export function CacheView({ run }: RunViewProps) {
       ) : null}
       {d ? (
         <>
-          <div className="flex flex-wrap items-center justify-between gap-3">
-            <RoleLegend roles={d.rows.filter((r) => r.hitRate !== null).map((r) => r.role)} />
-            <EndpointPicker payload={d} />
-          </div>
+          <EndpointChoiceRow
+            payload={d}
+            roles={d.rows.filter((r) => r.hitRate !== null).map((r) => r.role)}
+          />
           <ChartBarEndpointHitRate rows={d.rows} />
           {perEndpointRequestLevel.length > 0 ? (
             <FactsList

@@ -4,9 +4,8 @@ import { ChartBarEndpointCapacity } from "@/components/charts/chart-bar-endpoint
 import { ChartLineKvUsage } from "@/components/charts/chart-line-kv-usage";
 import { ChartLineRequestsRunning } from "@/components/charts/chart-line-requests-running";
 import type { RunViewProps } from "@/components/run/run-views";
-import { EndpointPicker } from "@/components/server-metrics/endpoint-picker";
+import { EndpointChoiceRow } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
-import { RoleLegend } from "@/components/server-metrics/role-legend";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { formatCount, formatRate } from "@/lib/format-number";
@@ -46,14 +45,12 @@ export function KvView({ run }: RunViewProps) {
       <ChartStatus loading={endpoints.isLoading} error={endpoints.error} what="per-endpoint KV metrics" />
       {d ? (
         <>
-          <div className="flex flex-wrap items-center justify-between gap-3">
-            <RoleLegend
-              roles={d.rows
-                .filter((r) => r.kvCapacityTokens !== null || r.kvUsageAvg !== null)
-                .map((r) => r.role)}
-            />
-            <EndpointPicker payload={d} />
-          </div>
+          <EndpointChoiceRow
+            payload={d}
+            roles={d.rows
+              .filter((r) => r.kvCapacityTokens !== null || r.kvUsageAvg !== null)
+              .map((r) => r.role)}
+          />
           {d.rows.some((r) => r.kvCapacityTokens !== null) ? (
             <ChartBarEndpointCapacity rows={d.rows} />
           ) : null}
