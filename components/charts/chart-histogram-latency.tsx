@@ -1,7 +1,7 @@
 "use client";
 
 import { ChartContainer } from "@/components/charts/chart-container";
-import { binRange, PERCENTILE_MARKS, ReferenceMark } from "@/components/charts/reference-marks";
+import { binRange, PercentileMarks } from "@/components/charts/reference-marks";
 import { formatMs } from "@/lib/format-number";
 import type { Distribution } from "@/lib/api/aiperf-charts";
 import { histogramRows } from "@/lib/metrics/aiperf-chart-rows";
@@ -30,9 +30,7 @@ export function ChartHistogramLatency({ dist, label }: { dist: Distribution; lab
       y={{ title: "requests", integers: true }}
       tooltip={{ label: binRange("start", "end", formatMs) }}
     >
-      {PERCENTILE_MARKS.map((m) => (
-        <ReferenceMark key={m.key} x={dist[m.key]} label={m.key} color={m.color} position={m.position} />
-      ))}
+      <PercentileMarks at={dist} />
     </ChartContainer>
   );
 }

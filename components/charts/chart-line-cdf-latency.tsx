@@ -1,7 +1,7 @@
 "use client";
 
 import { ChartContainer } from "@/components/charts/chart-container";
-import { PERCENTILE_MARKS, ReferenceMark } from "@/components/charts/reference-marks";
+import { PercentileMarks } from "@/components/charts/reference-marks";
 import { formatMs } from "@/lib/format-number";
 import type { Distribution } from "@/lib/api/aiperf-charts";
 import { cdfRows } from "@/lib/metrics/aiperf-chart-rows";
@@ -29,9 +29,7 @@ export function ChartLineCdfLatency({ dist, label }: { dist: Distribution; label
       y={{ title: "requests at or below", unit: "%", tickUnit: "%", domain: [0, 100] }}
       tooltip={{ label: (v) => formatMs(Number(v)), value: (v) => `${v.toFixed(1)}%` }}
     >
-      {PERCENTILE_MARKS.map((m) => (
-        <ReferenceMark key={m.key} x={dist[m.key]} label={m.key} color={m.color} position={m.position} />
-      ))}
+      <PercentileMarks at={dist} />
     </ChartContainer>
   );
 }

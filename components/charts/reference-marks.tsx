@@ -37,12 +37,19 @@ export function ReferenceMark({
   );
 }
 
-/** p50/p90/p99 markers; labels on alternating sides so close percentiles stay readable. */
-export const PERCENTILE_MARKS = [
+// Labels on alternating sides so close percentiles (p90 ≈ p99 in a tight run) stay readable.
+const PERCENTILES = [
   { key: "p50", color: "var(--chart-5)", position: "top" },
   { key: "p90", color: "var(--chart-3)", position: "insideTopLeft" },
   { key: "p99", color: "var(--chart-7)", position: "insideTopRight" },
 ] as const;
+
+/** The p50, p90 and p99 of a distribution as vertical marks on its value axis. */
+export function PercentileMarks({ at }: { at: Record<(typeof PERCENTILES)[number]["key"], number> }) {
+  return PERCENTILES.map((m) => (
+    <ReferenceMark key={m.key} x={at[m.key]} label={m.key} color={m.color} position={m.position} />
+  ));
+}
 
 /** Tooltip title of a histogram bin: its range, read from the row under the cursor. */
 export function binRange(lo: string, hi: string, format: (v: number) => string) {
