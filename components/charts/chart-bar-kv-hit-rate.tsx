@@ -38,7 +38,7 @@ export function ChartBarKvHitRate({ payload }: { payload: KvHitRatePayload }) {
         },
       }}
       x={{ title: "hit rate", domain: [0, 1], format: formatRate }}
-      y={{ key: "name", width: 220 }}
+      y={{ key: "name", width: 270, small: true }}
       tooltip={{ value: (v, _k, r) => [`${formatRate(v)} ${detail(r)}`, r.role] }}
     />
   );

@@ -108,7 +108,7 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
           />
           {xAxis(x, horizontal || kind === "scatter" || !!x.numeric, !!horizontal)}
           {yAxes.map((a) => yAxis(a, !horizontal))}
-          {tooltip ? tooltipOf(tooltip, series, value) : null}
+          {tooltip ? tooltipOf(tooltip, series, value, horizontal ? undefined : x) : null}
           {(legend ?? visible.length > 1) ? <Legend wrapperStyle={LEGEND_STYLE} itemSorter={null} /> : null}
           {seriesMarks(kind, series, data, onRowClick !== undefined)}
           {children}

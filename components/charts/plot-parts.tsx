@@ -63,6 +63,7 @@ export function yAxis(a: AxisSpec, number: boolean) {
           : undefined
       }
       {...AXIS_STYLE}
+      fontSize={a.small ? 10 : AXIS_STYLE.fontSize}
     />
   );
 }
@@ -121,7 +122,13 @@ export function seriesMarks<R extends object>(
   });
 }
 
-export function tooltipOf<R extends object>(spec: TooltipSpec<R>, series: SeriesConfig<R>, axis: AxisSpec) {
+export function tooltipOf<R extends object>(
+  spec: TooltipSpec<R>,
+  series: SeriesConfig<R>,
+  axis: AxisSpec,
+  labelAxis?: AxisSpec,
+) {
+  const labelFormat = labelAxis?.format;
   if (spec.content) return <Tooltip content={spec.content} cursor={spec.cursor} />;
   const plain = (v: number, s?: SeriesSpec<R>) =>
     s?.format
@@ -133,7 +140,13 @@ export function tooltipOf<R extends object>(spec: TooltipSpec<R>, series: Series
     <Tooltip
       contentStyle={TOOLTIP_STYLE}
       cursor={spec.cursor}
-      labelFormatter={spec.label ? (l, rows) => spec.label!(l, rows) : undefined}
+      labelFormatter={
+        spec.label
+          ? (l, rows) => spec.label!(l, rows)
+          : labelFormat
+            ? (l) => (typeof l === "number" ? labelFormat(l) : l)
+            : undefined
+      }
       formatter={(v, name, item) => {
         if (v === null || v === undefined) return ["—", name];
         const key = String(item?.dataKey ?? "");

@@ -59,6 +59,8 @@ export interface AxisSpec {
   /** The name a scatter tooltip gives this coordinate. */
   name?: string;
   overlaid?: boolean;
+  /** Smaller tick text, for long category names (worker ids). */
+  small?: boolean;
 }
 
 export interface TooltipSpec<R = Record<string, unknown>> {
