@@ -1,15 +1,16 @@
 "use client";
 
+import { DataTable } from "@/components/charts/data-table";
 import { formatNumber } from "@/lib/format-number";
 import { AIPERF_CHART_KEYS, agreementPayloadSchema } from "@/lib/api/aiperf-charts";
-import { useAiperfChart } from "./use-aiperf-chart";
+import { useRunChart } from "@/components/charts/use-run-chart";
 
 /**
  * Our statistics against aiperf's own summary: a quiet line when they agree, the differing
  * figures when they do not (a truncated records file, another trial, a filtered upload).
  */
 export function AgreementNotice({ runId }: { runId: string }) {
-  const { data } = useAiperfChart(runId, AIPERF_CHART_KEYS.agreement, agreementPayloadSchema);
+  const { data } = useRunChart(runId, AIPERF_CHART_KEYS.agreement, agreementPayloadSchema);
   if (!data) return null;
   if (data.disagreements === 0)
     return (
@@ -31,28 +32,17 @@ export function AgreementNotice({ runId }: { runId: string }) {
         The records file probably does not hold every request the summary describes; the figures on this page
         come from the records.
       </p>
-      <table className="table-base">
-        <thead>
-          <tr>
-            <th>Metric</th>
-            <th>Stat</th>
-            <th className="num">Runlens</th>
-            <th className="num">aiperf</th>
-            {data.sources.length > 1 ? <th>Summary</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {bad.slice(0, 12).map((r, i) => (
-            <tr key={i}>
-              <td>{r.metric}</td>
-              <td>{r.stat}</td>
-              <td className="num">{formatNumber(r.ours, 3)}</td>
-              <td className="num">{formatNumber(r.aiperf, 3)}</td>
-              {data.sources.length > 1 ? <td className="text-xs">{r.source}</td> : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        rows={bad.slice(0, 12)}
+        rowKey={(_, i) => String(i)}
+        columns={[
+          { header: "Metric", cell: (r) => r.metric },
+          { header: "Stat", cell: (r) => r.stat },
+          { header: "Runlens", num: true, cell: (r) => formatNumber(r.ours, 3) },
+          { header: "aiperf", num: true, cell: (r) => formatNumber(r.aiperf, 3) },
+          data.sources.length > 1 && { header: "Summary", className: "text-xs", cell: (r) => r.source },
+        ]}
+      />
     </div>
   );
 }

@@ -1,45 +1,45 @@
 import type { z } from "zod";
+import { DataTable } from "@/components/charts/data-table";
 import { formatCount } from "@/lib/format-number";
 import type { errorsPayloadSchema } from "@/lib/api/aiperf-charts";
 
+type Errors = z.infer<typeof errorsPayloadSchema>;
+type Group = Errors["groups"][number];
+
 /** Each error type with its count, when it first happened, and its first distinct messages. */
-export function ErrorExamples({ data }: { data: z.infer<typeof errorsPayloadSchema> }) {
+export function ErrorExamples({ data }: { data: Errors }) {
+  const summary = data.summary.map((s) => `${s.type}${s.code !== null ? ` ${s.code}` : ""} × ${s.count}`);
   return (
-    <div className="overflow-x-auto rounded-lg border border-border bg-card">
-      <table className="table-base" data-testid="error-examples">
-        <thead>
-          <tr>
-            <th>Type</th>
-            <th className="num">Code</th>
-            <th className="num">Requests</th>
-            <th className="num">First at</th>
-            <th>First examples</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.groups.map((g) => (
-            <tr key={`${g.type}-${g.code}`}>
-              <td className="font-medium">{g.type}</td>
-              <td className="num">{g.code ?? "—"}</td>
-              <td className="num">{formatCount(g.count)}</td>
-              <td className="num">{g.firstAtMs === null ? "—" : `${(g.firstAtMs / 1000).toFixed(2)} s`}</td>
-              <td className="text-xs">
-                {g.examples.map((e, i) => (
-                  <div key={i} className="break-all font-mono">
-                    {e || "(no message)"}
-                  </div>
-                ))}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {data.summary.length > 0 ? (
-        <p className="p-3 text-xs text-muted">
-          aiperf&apos;s own error summary:{" "}
-          {data.summary.map((s) => `${s.type}${s.code !== null ? ` ${s.code}` : ""} × ${s.count}`).join(", ")}
-        </p>
-      ) : null}
-    </div>
+    <DataTable<Group>
+      framed
+      testId="error-examples"
+      rows={data.groups}
+      rowKey={(g) => `${g.type}-${g.code}`}
+      columns={[
+        { header: "Type", className: "font-medium", cell: (g) => g.type },
+        { header: "Code", num: true, cell: (g) => g.code ?? "—" },
+        { header: "Requests", num: true, cell: (g) => formatCount(g.count) },
+        {
+          header: "First at",
+          num: true,
+          cell: (g) => (g.firstAtMs === null ? "—" : `${(g.firstAtMs / 1000).toFixed(2)} s`),
+        },
+        {
+          header: "First examples",
+          className: "text-xs",
+          cell: (g) =>
+            g.examples.map((e, i) => (
+              <div key={i} className="break-all font-mono">
+                {e || "(no message)"}
+              </div>
+            )),
+        },
+      ]}
+      after={
+        summary.length > 0 ? (
+          <p className="p-3 text-xs text-muted">aiperf&apos;s own error summary: {summary.join(", ")}</p>
+        ) : null
+      }
+    />
   );
 }

@@ -1,11 +1,10 @@
+import { DataTable, type Column } from "@/components/charts/data-table";
 import type { RequestsBlock, Stats } from "@/lib/api/schemas";
 import { formatMs, formatNumber } from "@/lib/format-number";
 
-const ROWS: Array<{
-  key: "ttftMs" | "e2eMs" | "itlMs" | "inputTokens" | "outputTokens";
-  label: string;
-  ms: boolean;
-}> = [
+type Metric = "ttftMs" | "e2eMs" | "itlMs" | "inputTokens" | "outputTokens";
+
+const ROWS: Array<{ key: Metric; label: string; ms: boolean }> = [
   { key: "ttftMs", label: "Time to first token", ms: true },
   { key: "e2eMs", label: "End-to-end latency", ms: true },
   { key: "itlMs", label: "Inter-token latency", ms: true },
@@ -16,41 +15,20 @@ const COLS: Array<keyof Stats> = ["count", "mean", "p50", "p90", "p95", "p99", "
 
 /** The run's request statistics, one row per metric (profiling-phase successful requests). */
 export function LatencyStatsTable({ requests }: { requests: RequestsBlock }) {
-  return (
-    <div className="overflow-x-auto rounded-lg border border-border bg-card">
-      <table className="table-base" data-testid="latency-stats">
-        <thead>
-          <tr>
-            <th>Metric</th>
-            {COLS.map((c) => (
-              <th key={c} className="num">
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {ROWS.map(({ key, label, ms }) => {
-            const s = requests[key];
-            return (
-              <tr key={key}>
-                <td>{label}</td>
-                {COLS.map((c) => (
-                  <td key={c} className="num" data-stat={`${key}-${c}`}>
-                    {!s
-                      ? "—"
-                      : c === "count"
-                        ? s.count.toLocaleString("en-US")
-                        : ms
-                          ? formatMs(s[c])
-                          : formatNumber(s[c], 1)}
-                  </td>
-                ))}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
-  );
+  const value = (key: Metric, ms: boolean, c: keyof Stats) => {
+    const s = requests[key];
+    if (!s) return "—";
+    if (c === "count") return s.count.toLocaleString("en-US");
+    return ms ? formatMs(s[c]) : formatNumber(s[c], 1);
+  };
+  const columns: Array<Column<(typeof ROWS)[number]>> = [
+    { header: "Metric", cell: (r) => r.label },
+    ...COLS.map((c) => ({
+      header: c,
+      num: true,
+      cell: (r: (typeof ROWS)[number]) => value(r.key, r.ms, c),
+      attrs: (r: (typeof ROWS)[number]) => ({ "data-stat": `${r.key}-${c}` }),
+    })),
+  ];
+  return <DataTable framed testId="latency-stats" rows={ROWS} columns={columns} rowKey={(r) => r.key} />;
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import { DataTable } from "@/components/charts/data-table";
 import { fetchJson } from "@/lib/api/fetch-json";
 import { queryKeys } from "@/lib/api/query-keys";
 import { formatMs, formatNumber } from "@/lib/format-number";
@@ -40,34 +41,24 @@ export function SlowestRequests({
   const { data } = useQuery({ ...slowestQuery(runId, SORT[metric]), enabled });
   if (!data || data.rows.length === 0) return null;
   return (
-    <div className="overflow-x-auto rounded-lg border border-border bg-card">
-      <p className="px-3 pt-3 text-sm font-semibold">Slowest requests by {label.toLowerCase()}</p>
-      <table className="table-base" data-testid="slowest-requests">
-        <thead>
-          <tr>
-            <th>x_request_id</th>
-            <th className="num">start</th>
-            <th className="num">TTFT</th>
-            <th className="num">end-to-end</th>
-            <th className="num">ITL</th>
-            <th className="num">in / out tokens</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.rows.map((r, i) => (
-            <tr key={`${r.requestId}-${i}`}>
-              <td className="font-mono text-xs">{r.requestId ?? "—"}</td>
-              <td className="num">{r.startS === null ? "—" : `${r.startS.toFixed(3)} s`}</td>
-              <td className="num">{formatMs(r.ttftMs)}</td>
-              <td className="num">{formatMs(r.e2eMs)}</td>
-              <td className="num">{formatMs(r.itlMs)}</td>
-              <td className="num">
-                {formatNumber(r.inputTokens, 0)} / {formatNumber(r.outputTokens, 0)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      framed
+      testId="slowest-requests"
+      before={<p className="px-3 pt-3 text-sm font-semibold">Slowest requests by {label.toLowerCase()}</p>}
+      rows={data.rows}
+      rowKey={(r, i) => `${r.requestId}-${i}`}
+      columns={[
+        { header: "x_request_id", className: "font-mono text-xs", cell: (r) => r.requestId ?? "—" },
+        { header: "start", num: true, cell: (r) => (r.startS === null ? "—" : `${r.startS.toFixed(3)} s`) },
+        { header: "TTFT", num: true, cell: (r) => formatMs(r.ttftMs) },
+        { header: "end-to-end", num: true, cell: (r) => formatMs(r.e2eMs) },
+        { header: "ITL", num: true, cell: (r) => formatMs(r.itlMs) },
+        {
+          header: "in / out tokens",
+          num: true,
+          cell: (r) => `${formatNumber(r.inputTokens, 0)} / ${formatNumber(r.outputTokens, 0)}`,
+        },
+      ]}
+    />
   );
 }

@@ -6,15 +6,15 @@ import { ChartAreaConcurrency } from "@/components/charts/chart-area-concurrency
 import { ChartBarErrors } from "@/components/charts/chart-bar-errors";
 import { ChartLineThroughput } from "@/components/charts/chart-line-throughput";
 import { AIPERF_CHART_KEYS, errorsPayloadSchema, timelinePayloadSchema } from "@/lib/api/aiperf-charts";
-import { ChartStatus } from "./chart-status";
+import { ChartStatus } from "@/components/charts/chart-status";
 import { ErrorExamples } from "./error-examples";
-import { useAiperfChart } from "./use-aiperf-chart";
+import { useRunChart } from "@/components/charts/use-run-chart";
 
 /** Throughput and in-flight concurrency over time, and the run's errors by type. */
 export function ThroughputView({ run }: RunViewProps) {
   const fromRecords = run.requests?.source === "aiperf";
-  const timeline = useAiperfChart(run.id, AIPERF_CHART_KEYS.timeline, timelinePayloadSchema, fromRecords);
-  const errors = useAiperfChart(run.id, AIPERF_CHART_KEYS.errors, errorsPayloadSchema, fromRecords);
+  const timeline = useRunChart(run.id, AIPERF_CHART_KEYS.timeline, timelinePayloadSchema, fromRecords);
+  const errors = useRunChart(run.id, AIPERF_CHART_KEYS.errors, errorsPayloadSchema, fromRecords);
   if (!fromRecords) {
     return (
       <EmptyView title="No per-request records in this run">

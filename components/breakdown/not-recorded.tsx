@@ -22,6 +22,11 @@ export function NotRecordedPattern() {
   );
 }
 
+/** Bar attributes of a segment: its colour when recorded, else the hatch with an outline. */
+export function segmentCell(colour: string, recorded: boolean) {
+  return recorded ? { fill: colour } : { fill: `url(#${NOT_RECORDED_PATTERN_ID})`, stroke: "var(--muted)" };
+}
+
 export function NotRecordedSwatch() {
   return (
     <span

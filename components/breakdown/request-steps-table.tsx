@@ -1,8 +1,19 @@
+import { DataTable } from "@/components/charts/data-table";
 import { formatMs } from "@/lib/format-number";
 import type { RequestDetail } from "@/lib/api/trtllm-charts";
 import { NotRecordedText } from "./not-recorded";
 
+type Step = RequestDetail["steps"][number];
+
 const SHOWN = 64;
+type Duration = "forwardMs" | "updateMs" | "sampleMs" | "gpuForwardMs" | "gpuSampleMs";
+const DURATIONS: Array<[Duration, string]> = [
+  ["forwardMs", "forward"],
+  ["updateMs", "update"],
+  ["sampleMs", "sample"],
+  ["gpuForwardMs", "GPU forward"],
+  ["gpuSampleMs", "GPU sample"],
+];
 const cell = (v: number | null) => (v === null ? <NotRecordedText>n/r</NotRecordedText> : formatMs(v));
 
 /** The request's context chunks and generation steps, placed on its timeline when the worker's clock offset is known. */
@@ -12,40 +23,26 @@ export function RequestStepsTable({ detail }: { detail: RequestDetail }) {
   const origin = detail.arrivalMs ?? 0;
   return (
     <div className="max-h-80 overflow-auto">
-      <table className="table-base w-full text-xs">
-        <thead>
-          <tr>
-            <th>kind</th>
-            <th className="num">iter</th>
-            <th className="num">starts (after arrival)</th>
-            <th className="num">forward</th>
-            <th className="num">update</th>
-            <th className="num">sample</th>
-            <th className="num">GPU forward</th>
-            <th className="num">GPU sample</th>
-          </tr>
-        </thead>
-        <tbody>
-          {detail.steps.slice(0, SHOWN).map((s, i) => (
-            <tr key={i}>
-              <td>{s.kind}</td>
-              <td className="num">{s.iter ?? "—"}</td>
-              <td className="num">
-                {s.startMs === null ? (
-                  <NotRecordedText>clock offset unknown</NotRecordedText>
-                ) : (
-                  formatMs(s.startMs - origin)
-                )}
-              </td>
-              <td className="num">{cell(s.forwardMs)}</td>
-              <td className="num">{cell(s.updateMs)}</td>
-              <td className="num">{cell(s.sampleMs)}</td>
-              <td className="num">{cell(s.gpuForwardMs)}</td>
-              <td className="num">{cell(s.gpuSampleMs)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        className="w-full text-xs"
+        rows={detail.steps.slice(0, SHOWN)}
+        rowKey={(_, i) => String(i)}
+        columns={[
+          { header: "kind", cell: (s) => s.kind },
+          { header: "iter", num: true, cell: (s) => s.iter ?? "—" },
+          {
+            header: "starts (after arrival)",
+            num: true,
+            cell: (s) =>
+              s.startMs === null ? (
+                <NotRecordedText>clock offset unknown</NotRecordedText>
+              ) : (
+                formatMs(s.startMs - origin)
+              ),
+          },
+          ...DURATIONS.map(([key, header]) => ({ header, num: true, cell: (s: Step) => cell(s[key]) })),
+        ]}
+      />
       {detail.stepCount > SHOWN ? (
         <p className="mt-1 text-xs text-muted">
           First {SHOWN} of {detail.stepCount} steps shown.

@@ -1,19 +1,8 @@
 "use client";
 
 import type { z } from "zod";
-import {
-  Area,
-  AreaChart,
-  CartesianGrid,
-  Legend,
-  Line,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
-import { LEGEND_STYLE, secondsTick } from "@/components/aiperf/axis";
 import { ChartContainer } from "@/components/charts/chart-container";
+import { secondsTick } from "@/components/charts/chart-theme";
 import type { timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 
 /** Requests in flight: time-weighted average per bucket, and the bucket's peak. */
@@ -26,39 +15,14 @@ export function ChartAreaConcurrency({ data }: { data: z.infer<typeof timelinePa
         data.points.map((p) => ({ tS: p.tS, inFlightAvg: p.inFlightAvg, inFlightMax: p.inFlightMax }))
       }
       exportName="in-flight-requests"
-    >
-      <ResponsiveContainer width="100%" height="100%">
-        <AreaChart data={data.points} margin={{ top: 8, right: 8, bottom: 4, left: 0 }}>
-          <CartesianGrid stroke="var(--grid)" />
-          <XAxis
-            dataKey="tS"
-            type="number"
-            tickFormatter={secondsTick}
-            stroke="var(--muted)"
-            fontSize={11}
-            domain={["dataMin", "dataMax"]}
-          />
-          <YAxis allowDecimals={false} stroke="var(--muted)" fontSize={11} />
-          <Tooltip contentStyle={{ background: "var(--card)", borderColor: "var(--border)" }} />
-          <Legend wrapperStyle={LEGEND_STYLE} />
-          <Area
-            dataKey="inFlightAvg"
-            name="average"
-            stroke="var(--chart-6)"
-            fill="var(--chart-6)"
-            fillOpacity={0.25}
-            isAnimationActive={false}
-          />
-          <Line
-            dataKey="inFlightMax"
-            name="peak"
-            stroke="var(--chart-3)"
-            dot={false}
-            type="stepAfter"
-            isAnimationActive={false}
-          />
-        </AreaChart>
-      </ResponsiveContainer>
-    </ChartContainer>
+      kind="area"
+      data={data.points}
+      series={{
+        inFlightAvg: { label: "average", color: "var(--chart-6)", fillOpacity: 0.25 },
+        inFlightMax: { label: "peak", color: "var(--chart-3)", mark: "line", step: true },
+      }}
+      x={{ key: "tS", numeric: true, title: "time from the first request", unit: "s", format: secondsTick }}
+      y={{ title: "requests in flight", integers: true }}
+    />
   );
 }

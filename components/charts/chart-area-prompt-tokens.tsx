@@ -1,22 +1,26 @@
 "use client";
 
-import { TimeLines } from "@/components/server-metrics/time-lines";
+import { TimeLines } from "@/components/charts/time-lines";
 import { hasField, timeRows } from "@/lib/metrics/server-metrics/chart-rows";
 import type { SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 
 /** Prompt tokens per interval by where they came from: GPU cache, CPU/external cache, computed. */
 export function ChartAreaPromptTokens({ series }: { series: SmSeriesPayload }) {
+  const external = hasField(series, "externalCachedTokens");
   return (
     <TimeLines
       title={`Prompt tokens by source — ${series.label}`}
       description="Tokens per interval (prefill side)"
       exportName="prompt-tokens-by-source"
       rows={timeRows(series, ["cachedTokens", "externalCachedTokens", "computedTokens"])}
-      lines={[
-        { key: "cachedTokens", name: "GPU cache", color: "var(--chart-5)" },
-        { key: "externalCachedTokens", name: "CPU / external cache", color: "var(--chart-2)" },
-        { key: "computedTokens", name: "computed", color: "var(--chart-3)" },
-      ].filter((l) => l.key !== "externalCachedTokens" || hasField(series, "externalCachedTokens"))}
+      series={{
+        cachedTokens: { label: "GPU cache", color: "var(--chart-5)" },
+        ...(external
+          ? { externalCachedTokens: { label: "CPU / external cache", color: "var(--chart-2)" } }
+          : {}),
+        computedTokens: { label: "computed", color: "var(--chart-3)" },
+      }}
+      yTitle="prompt tokens"
       stacked
     />
   );

@@ -12,6 +12,7 @@ export function ChartBarEndpointCapacity({ rows }: { rows: SmEndpointDetail[] })
       title="KV capacity per endpoint"
       description="Tokens the endpoint's KV pools hold (blocks × its own block size)"
       rows={endpointBarRows(rows, "kvCapacityTokens")}
+      valueTitle="KV capacity (tokens)"
       exportName="endpoint-kv-capacity"
       format={(v) => formatCount(v)}
     />

@@ -12,6 +12,7 @@ export function ChartBarEndpointHitRate({ rows }: { rows: SmEndpointDetail[] }) 
       title="Cache hit rate per endpoint"
       description="Cached prompt tokens / prompt tokens, from each endpoint's own counters"
       rows={endpointBarRows(rows, "hitRate")}
+      valueTitle="hit rate"
       exportName="endpoint-hit-rate"
       format={(v) => formatRate(v)}
       domainMax={1}

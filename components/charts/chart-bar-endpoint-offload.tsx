@@ -24,6 +24,7 @@ export function ChartBarEndpointOffload({
       title={direction === "gpuToCpu" ? "Offload bandwidth GPU → CPU" : "Onboard bandwidth CPU → GPU"}
       description={`GB/s per endpoint (${method})`}
       rows={endpointBarRows(rows, METRIC[direction]).map((r) => ({ ...r, value: r.value / 1e9 }))}
+      valueTitle="bandwidth (GB/s)"
       exportName={`endpoint-offload-${direction}`}
       format={(v) => `${formatNumber(v, 2)} GB/s`}
     />

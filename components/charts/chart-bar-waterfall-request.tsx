@@ -1,17 +1,6 @@
 "use client";
 
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Cell,
-  LabelList,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
-import { NOT_RECORDED_PATTERN_ID, NotRecordedPattern } from "@/components/breakdown/not-recorded";
+import { NotRecordedPattern, segmentCell } from "@/components/breakdown/not-recorded";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
 import { segmentColour, waterfallRows } from "@/lib/metrics/trtllm-chart-rows";
@@ -24,64 +13,38 @@ import type { RequestDetail } from "@/lib/api/trtllm-charts";
  */
 export function ChartBarWaterfallRequest({ detail }: { detail: RequestDetail }) {
   const rows = waterfallRows(detail, formatMs);
-  const spanMs = Math.max(1, ...rows.map((r) => r.offsetMs + r.durationMs));
-  const placeholderMs = spanMs * 0.03;
-  const data = rows.map((r) => ({
-    ...r,
-    shown: r.status === "recorded" ? r.durationMs : placeholderMs,
-  }));
+  const placeholderMs = Math.max(1, ...rows.map((r) => r.offsetMs + r.durationMs)) * 0.03;
+  const data = rows.map((r) => ({ ...r, shown: r.status === "recorded" ? r.durationMs : placeholderMs }));
+  type Row = (typeof data)[number];
+  const recorded = (r: Row) => r.status === "recorded";
+  const tip = (r: Row) => (recorded(r) ? `${r.text} (from ${formatMs(r.offsetMs)})` : r.text);
   return (
-    <ChartContainer
+    <ChartContainer<Row>
       title={`Request ${detail.requestId ?? `#${detail.idx}`}: waterfall`}
       description="Each segment from its start, ms after the request arrived; hatched = not recorded"
-      csvRows={() =>
-        rows.map((r) => ({
-          segment: r.name,
-          startMs: r.offsetMs,
-          durationMs: r.status === "recorded" ? r.durationMs : r.text,
-        }))
-      }
+      csv={{ segment: "name", startMs: "offsetMs", durationMs: (r) => (recorded(r) ? r.durationMs : r.text) }}
       exportName={`request-${detail.idx}-waterfall`}
-      height={Math.max(180, rows.length * 26 + 40)}
+      height={Math.max(196, rows.length * 26 + 56)}
+      kind="bar"
+      horizontal
+      data={data}
+      marginRight={94}
+      barCategoryGap={3}
+      series={{
+        offsetMs: { label: "start", color: "transparent", stack: "w", hidden: true },
+        shown: {
+          label: "duration",
+          color: "",
+          stack: "w",
+          labels: "text",
+          cell: (r) => segmentCell(segmentColour(r.name), recorded(r)),
+        },
+      }}
+      x={{ title: "time after arrival", unit: "ms", domain: [0, "auto"], format: formatMs }}
+      y={{ key: "name", width: 150 }}
+      tooltip={{ cursor: { fill: "var(--grid)", opacity: 0.4 }, value: (_v, _k, r) => [tip(r), r.label] }}
     >
-      <ResponsiveContainer width="100%" height="100%">
-        <BarChart
-          data={data}
-          layout="vertical"
-          margin={{ top: 4, right: 110, bottom: 4, left: 8 }}
-          barCategoryGap={3}
-        >
-          <NotRecordedPattern />
-          <CartesianGrid stroke="var(--grid)" horizontal={false} />
-          <XAxis
-            type="number"
-            domain={[0, "auto"]}
-            tickFormatter={(v: number) => formatMs(v)}
-            stroke="var(--muted)"
-            fontSize={11}
-          />
-          <YAxis type="category" dataKey="name" width={150} stroke="var(--muted)" fontSize={11} />
-          <Tooltip
-            cursor={{ fill: "var(--grid)", opacity: 0.4 }}
-            contentStyle={{ background: "var(--card)", borderColor: "var(--border)", fontSize: 12 }}
-            formatter={(_v, _n, item) => {
-              const r = item.payload as (typeof data)[number];
-              return [r.status === "recorded" ? `${r.text} (from ${formatMs(r.offsetMs)})` : r.text, r.label];
-            }}
-          />
-          <Bar dataKey="offsetMs" stackId="w" fill="transparent" isAnimationActive={false} />
-          <Bar dataKey="shown" stackId="w" isAnimationActive={false}>
-            {data.map((r) => (
-              <Cell
-                key={r.name}
-                fill={r.status === "recorded" ? segmentColour(r.name) : `url(#${NOT_RECORDED_PATTERN_ID})`}
-                stroke={r.status === "recorded" ? undefined : "var(--muted)"}
-              />
-            ))}
-            <LabelList dataKey="text" position="right" fontSize={11} fill="var(--fg)" />
-          </Bar>
-        </BarChart>
-      </ResponsiveContainer>
+      <NotRecordedPattern />
     </ChartContainer>
   );
 }

@@ -1,37 +1,121 @@
 "use client";
 
 import { useRef, type ReactNode } from "react";
+import {
+  AreaChart,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  LineChart,
+  ResponsiveContainer,
+  ScatterChart,
+} from "recharts";
+import { CHART_MARGIN, LEGEND_STYLE } from "./chart-theme";
 import { downloadCsv, downloadSvgAsPng, type CsvRow } from "./export";
+import { csvRow, seriesMarks, tooltipOf, xAxis, yAxis } from "./plot-parts";
+import type { AxisSpec, CsvColumns, Mark, SeriesConfig, TooltipSpec } from "./plot-types";
 
-export interface ChartContainerProps {
+export type { AxisSpec, SeriesConfig, SeriesSpec, TooltipSpec } from "./plot-types";
+
+export interface ChartContainerProps<R extends object = Record<string, unknown>> {
   title: string;
   /** One line under the title: what the chart shows and in which unit. */
   description?: ReactNode;
-  /** Rows behind the chart, for the CSV export; omit to hide the button. */
+  /** Rows behind the chart, for the CSV export; omit (with `csv`) to hide the button. */
   csvRows?: () => CsvRow[];
+  /** CSV columns of the plotted rows: header → field, or → value of a row. */
+  csv?: CsvColumns<R>;
   /** File name stem for exports */
   exportName?: string;
   height?: number;
   /** Extra controls shown at the right of the title (statistic picker, sort, …). */
   actions?: ReactNode;
-  children: ReactNode;
+  /** Reference lines, patterns and other marks drawn over the series; a whole drawing when no `kind`. */
+  children?: ReactNode;
+  /** The plot: without it the children are drawn as they are (a hand-made SVG). */
+  kind?: Mark;
+  data?: readonly R[];
+  series?: SeriesConfig<R>;
+  x?: AxisSpec;
+  y?: AxisSpec | AxisSpec[];
+  /** Bars run sideways: categories on y, values on x. */
+  horizontal?: boolean;
+  tooltip?: TooltipSpec<R> | false;
+  legend?: boolean;
+  /** Room beyond the shared margin, for labels drawn past the bars. */
+  marginRight?: number;
+  barCategoryGap?: number;
+  onRowClick?: (index: number) => void;
 }
 
+const CHARTS = { line: LineChart, area: AreaChart, bar: BarChart, scatter: ScatterChart } as const;
+
 /**
- * The one frame every chart sits in: title, description, PNG and CSV export. Colours come from
- * CSS variables (app/globals.css: --chart-N, --seg-*, --role-*) so light and dark themes agree.
+ * The one frame every chart sits in: title, description, PNG and CSV export, and, given a kind and
+ * a series config, the plot itself with the shared axes (titles with units), grid, tooltip, legend
+ * and margin. A chart file is then a config plus the marks only it has.
  */
-export function ChartContainer({
+export function ChartContainer<R extends object = Record<string, unknown>>({
   title,
   description,
   csvRows,
+  csv,
   exportName,
   height = 300,
   actions,
   children,
-}: ChartContainerProps) {
+  kind,
+  data = [],
+  series = {},
+  x = {},
+  y = {},
+  horizontal,
+  tooltip = {},
+  legend,
+  marginRight = 0,
+  barCategoryGap,
+  onRowClick,
+}: ChartContainerProps<R>) {
   const ref = useRef<HTMLDivElement>(null);
+  const exportRows = csvRows ?? (csv ? () => data.map((r) => csvRow(r, csv)) : undefined);
   const stem = exportName ?? title.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  const yAxes = Array.isArray(y) ? y : [y];
+  const visible = Object.values(series).filter((s) => !s.hidden);
+  let plot = children;
+  if (kind) {
+    const Chart = CHARTS[kind];
+    const value = horizontal ? x : yAxes[0];
+    plot = (
+      <ResponsiveContainer width="100%" height="100%">
+        <Chart
+          data={kind === "scatter" ? undefined : (data as unknown as object[])}
+          layout={horizontal ? "vertical" : undefined}
+          margin={{ ...CHART_MARGIN, right: CHART_MARGIN.right + marginRight }}
+          barCategoryGap={barCategoryGap}
+          onClick={
+            onRowClick
+              ? (state: { activeTooltipIndex?: unknown }) => {
+                  const i = Number(state?.activeTooltipIndex);
+                  if (Number.isInteger(i) && i >= 0 && i < data.length) onRowClick(i);
+                }
+              : undefined
+          }
+        >
+          <CartesianGrid
+            stroke="var(--grid)"
+            vertical={kind === "bar" && !horizontal ? false : undefined}
+            horizontal={horizontal ? false : undefined}
+          />
+          {xAxis(x, horizontal || kind === "scatter" || !!x.numeric, !!horizontal)}
+          {yAxes.map((a) => yAxis(a, !horizontal))}
+          {tooltip ? tooltipOf(tooltip, series, value, horizontal ? undefined : x) : null}
+          {(legend ?? visible.length > 1) ? <Legend wrapperStyle={LEGEND_STYLE} itemSorter={null} /> : null}
+          {seriesMarks(kind, series, data, onRowClick !== undefined)}
+          {children}
+        </Chart>
+      </ResponsiveContainer>
+    );
+  }
   return (
     <figure className="rounded-lg border border-border bg-card p-4" data-chart={stem}>
       <figcaption className="mb-3 flex flex-wrap items-start justify-between gap-2">
@@ -54,15 +138,19 @@ export function ChartContainer({
           >
             PNG
           </button>
-          {csvRows ? (
-            <button type="button" className="btn-ghost" onClick={() => downloadCsv(csvRows(), `${stem}.csv`)}>
+          {exportRows ? (
+            <button
+              type="button"
+              className="btn-ghost"
+              onClick={() => downloadCsv(exportRows(), `${stem}.csv`)}
+            >
               CSV
             </button>
           ) : null}
         </div>
       </figcaption>
       <div ref={ref} style={{ height }} className="w-full">
-        {children}
+        {plot}
       </div>
     </figure>
   );

@@ -1,20 +1,12 @@
 "use client";
 
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
-import { useTrtllmChart } from "@/components/breakdown/use-trtllm-chart";
 import { ChartContainer } from "@/components/charts/chart-container";
+import { binRange, ReferenceMark } from "@/components/charts/reference-marks";
+import { useRunChart } from "@/components/charts/use-run-chart";
 import { formatNumber } from "@/lib/format-number";
 import { histogramPayloadSchema, TRTLLM_CHART_KEYS } from "@/lib/api/trtllm-charts";
 
+type Props = { runId: string; height?: number };
 const gbps = (v: number) => `${formatNumber(v, 2)} GB/s`;
 
 /**
@@ -22,15 +14,8 @@ const gbps = (v: number) => `${formatNumber(v, 2)} GB/s`;
  * transfer's duration). Self-contained: give it a run id; it renders nothing when the run has
  * no transfers.
  */
-export function ChartHistogramKvTransferBandwidth({
-  runId,
-  height = 260,
-}: {
-  runId: string;
-  height?: number;
-}) {
-  const q = useTrtllmChart(runId, TRTLLM_CHART_KEYS.kvTransferBandwidth, histogramPayloadSchema);
-  const p = q.data;
+export function ChartHistogramKvTransferBandwidth({ runId, height = 260 }: Props) {
+  const p = useRunChart(runId, TRTLLM_CHART_KEYS.kvTransferBandwidth, histogramPayloadSchema).data;
   if (!p || p.count === 0) return null;
   const rows = p.bins.map((b) => ({ ...b, mid: (b.lo + b.hi) / 2 }));
   return (
@@ -40,37 +25,15 @@ export function ChartHistogramKvTransferBandwidth({
       csvRows={() => p.bins.map((b) => ({ fromGBps: b.lo, toGBps: b.hi, transfers: b.count }))}
       exportName="kv-transfer-bandwidth"
       height={height}
+      kind="bar"
+      data={rows}
+      barCategoryGap={1}
+      series={{ count: { label: "transfers", color: "var(--seg-gen-kv-transfer)" } }}
+      x={{ key: "mid", numeric: true, title: "transfer bandwidth", unit: "GB/s", format: gbps }}
+      y={{ title: "transfers", integers: true }}
+      tooltip={{ label: binRange("lo", "hi", gbps) }}
     >
-      <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={rows} margin={{ top: 16, right: 16, bottom: 4, left: 0 }} barCategoryGap={1}>
-          <CartesianGrid stroke="var(--grid)" vertical={false} />
-          <XAxis
-            dataKey="mid"
-            type="number"
-            domain={["dataMin", "dataMax"]}
-            tickFormatter={gbps}
-            stroke="var(--muted)"
-            fontSize={11}
-          />
-          <YAxis allowDecimals={false} stroke="var(--muted)" fontSize={11} />
-          <Tooltip
-            labelFormatter={(_, items) => {
-              const r = items?.[0]?.payload as { lo: number; hi: number } | undefined;
-              return r ? `${gbps(r.lo)} – ${gbps(r.hi)}` : "";
-            }}
-            contentStyle={{ background: "var(--card)", borderColor: "var(--border)", fontSize: 12 }}
-          />
-          <Bar dataKey="count" name="transfers" fill="var(--seg-gen-kv-transfer)" isAnimationActive={false} />
-          {p.stats ? (
-            <ReferenceLine
-              x={p.stats.p50}
-              stroke="var(--fg)"
-              strokeDasharray="4 2"
-              label={{ value: "p50", position: "top", fill: "var(--fg)", fontSize: 11 }}
-            />
-          ) : null}
-        </BarChart>
-      </ResponsiveContainer>
+      {p.stats ? <ReferenceMark x={p.stats.p50} label="p50" color="var(--fg)" /> : null}
     </ChartContainer>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { TimeLines } from "@/components/server-metrics/time-lines";
+import { TimeLines } from "@/components/charts/time-lines";
 import { timeRows } from "@/lib/metrics/server-metrics/chart-rows";
 import type { SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 
@@ -18,7 +18,8 @@ export function ChartLineHitRate({
       description="% of prompt tokens served from cache in each interval"
       exportName="hit-rate-over-time"
       rows={timeRows(series, ["hitRate"], 100)}
-      lines={[{ key: "hitRate", name: "hit rate", color: "var(--chart-1)" }]}
+      series={{ hitRate: { label: "hit rate", color: "var(--chart-1)" } }}
+      yTitle="hit rate"
       unit="%"
       yMax={100}
       reference={

@@ -1,6 +1,6 @@
 "use client";
 
-import { TimeLines } from "@/components/server-metrics/time-lines";
+import { TimeLines } from "@/components/charts/time-lines";
 import { timeRows } from "@/lib/metrics/server-metrics/chart-rows";
 import type { SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 
@@ -12,11 +12,12 @@ export function ChartLineOffload({ series }: { series: SmSeriesPayload }) {
       description="GB/s per interval: bytes moved / interval length (an average rate, not link bandwidth)"
       exportName="offload-over-time"
       rows={timeRows(series, ["offloadGpuToCpuBytesPerSecond", "offloadCpuToGpuBytesPerSecond"], 1e-9)}
-      lines={[
-        { key: "offloadGpuToCpuBytesPerSecond", name: "GPU → CPU", color: "var(--chart-7)" },
-        { key: "offloadCpuToGpuBytesPerSecond", name: "CPU → GPU", color: "var(--chart-2)" },
-      ]}
-      unit=" GB/s"
+      series={{
+        offloadGpuToCpuBytesPerSecond: { label: "GPU → CPU", color: "var(--chart-7)" },
+        offloadCpuToGpuBytesPerSecond: { label: "CPU → GPU", color: "var(--chart-2)" },
+      }}
+      yTitle="bandwidth"
+      unit="GB/s"
     />
   );
 }

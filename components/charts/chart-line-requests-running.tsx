@@ -1,6 +1,6 @@
 "use client";
 
-import { TimeLines } from "@/components/server-metrics/time-lines";
+import { TimeLines } from "@/components/charts/time-lines";
 import { timeRows } from "@/lib/metrics/server-metrics/chart-rows";
 import type { SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 
@@ -12,10 +12,11 @@ export function ChartLineRequestsRunning({ series }: { series: SmSeriesPayload }
       description="Requests per interval, summed over the picked endpoints"
       exportName="requests-running-waiting"
       rows={timeRows(series, ["running", "waiting"])}
-      lines={[
-        { key: "running", name: "running", color: "var(--chart-1)" },
-        { key: "waiting", name: "waiting", color: "var(--chart-3)" },
-      ]}
+      series={{
+        running: { label: "running", color: "var(--chart-1)" },
+        waiting: { label: "waiting", color: "var(--chart-3)" },
+      }}
+      yTitle="requests"
     />
   );
 }

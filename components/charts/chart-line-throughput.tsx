@@ -1,9 +1,8 @@
 "use client";
 
 import type { z } from "zod";
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { LEGEND_STYLE, secondsTick } from "@/components/aiperf/axis";
 import { ChartContainer } from "@/components/charts/chart-container";
+import { secondsTick } from "@/components/charts/chart-theme";
 import type { timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 
 /** Completed requests and output tokens per second, by completion time. */
@@ -13,56 +12,26 @@ export function ChartLineThroughput({ data }: { data: z.infer<typeof timelinePay
       title="Throughput over time"
       description={`Successful profiling requests by completion time, per ${data.bucketS} s bucket`}
       csvRows={() =>
-        data.points.map((p) => ({
-          tS: p.tS,
-          requestsPerS: p.requestsPerS,
-          outputTokensPerS: p.outputTokensPerS,
-          errorsPerS: p.errorsPerS,
+        data.points.map(({ tS, requestsPerS, outputTokensPerS, errorsPerS }) => ({
+          tS,
+          requestsPerS,
+          outputTokensPerS,
+          errorsPerS,
         }))
       }
       exportName="throughput-over-time"
-    >
-      <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={data.points} margin={{ top: 8, right: 8, bottom: 4, left: 0 }}>
-          <CartesianGrid stroke="var(--grid)" />
-          <XAxis
-            dataKey="tS"
-            type="number"
-            tickFormatter={secondsTick}
-            stroke="var(--muted)"
-            fontSize={11}
-            domain={["dataMin", "dataMax"]}
-          />
-          <YAxis yAxisId="tok" stroke="var(--muted)" fontSize={11} />
-          <YAxis yAxisId="req" orientation="right" stroke="var(--muted)" fontSize={11} />
-          <Tooltip contentStyle={{ background: "var(--card)", borderColor: "var(--border)" }} />
-          <Legend wrapperStyle={LEGEND_STYLE} />
-          <Line
-            yAxisId="tok"
-            dataKey="outputTokensPerS"
-            name="output tokens/s"
-            stroke="var(--chart-1)"
-            dot={false}
-            isAnimationActive={false}
-          />
-          <Line
-            yAxisId="req"
-            dataKey="requestsPerS"
-            name="requests/s"
-            stroke="var(--chart-2)"
-            dot={false}
-            isAnimationActive={false}
-          />
-          <Line
-            yAxisId="req"
-            dataKey="errorsPerS"
-            name="errors/s"
-            stroke="var(--chart-7)"
-            dot={false}
-            isAnimationActive={false}
-          />
-        </LineChart>
-      </ResponsiveContainer>
-    </ChartContainer>
+      kind="line"
+      data={data.points}
+      series={{
+        outputTokensPerS: { label: "output tokens/s", color: "var(--chart-1)", axis: "tok" },
+        requestsPerS: { label: "requests/s", color: "var(--chart-2)", axis: "req" },
+        errorsPerS: { label: "errors/s", color: "var(--chart-7)", axis: "req" },
+      }}
+      x={{ key: "tS", numeric: true, title: "completion time", unit: "s", format: secondsTick }}
+      y={[
+        { id: "tok", title: "output tokens", unit: "tok/s" },
+        { id: "req", title: "requests", unit: "req/s", right: true },
+      ]}
+    />
   );
 }

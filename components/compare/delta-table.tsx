@@ -1,5 +1,6 @@
 "use client";
 
+import { DataTable } from "@/components/charts/data-table";
 import { downloadCsv } from "@/components/charts/export";
 import type { CompareResponse, DeltaRowDto } from "@/lib/api/compare-schemas";
 import { formatChange, formatPercent, formatValue } from "./format-value";
@@ -54,42 +55,62 @@ export function DeltaTable({ data }: { data: CompareResponse }) {
         </button>
       </div>
       <div className="overflow-x-auto rounded-lg border border-border bg-card">
-        <table className="table-base" data-testid="delta-table">
-          <thead>
-            <tr>
-              <th>Metric</th>
-              {data.runs.map((r) => (
-                <th key={r.id} className="num">
-                  {r.name}
-                  {r.id === data.baseline ? (
-                    <span className="ml-1 text-xs text-muted">(baseline)</span>
-                  ) : null}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {data.rows.map((row) => (
-              <tr key={row.key} data-metric={row.key}>
-                <td>
+        <DataTable
+          testId="delta-table"
+          rows={data.rows}
+          rowKey={(row) => row.key}
+          rowAttrs={(row) => ({ "data-metric": row.key })}
+          columns={[
+            {
+              header: "Metric",
+              cell: (row) => (
+                <>
                   <span className="font-medium">{row.label}</span>{" "}
                   <span className="text-xs text-muted">{ARROW[row.direction]}</span>
-                </td>
-                {row.cells.map((c) => (
-                  <td key={c.runId} className="num" data-verdict={c.verdict}>
-                    <div>{formatValue(c.value, row.unit)}</div>
-                    {c.runId !== data.baseline && c.verdict !== "missing" ? (
-                      <div className={`text-xs ${VERDICT_CLASS[c.verdict]}`}>
-                        {formatChange(c.absolute, row.unit)} {formatPercent(c.percent)}
-                      </div>
-                    ) : null}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            ...data.runs.map((r, i) => ({
+              header: <RunHeader name={r.name} baseline={r.id === data.baseline} />,
+              num: true,
+              attrs: (row: DeltaRowDto) => ({ "data-verdict": row.cells[i].verdict }),
+              cell: (row: DeltaRowDto) => (
+                <DeltaCell row={row} cell={row.cells[i]} baseline={data.baseline} />
+              ),
+            })),
+          ]}
+        />
       </div>
     </section>
+  );
+}
+
+function RunHeader({ name, baseline }: { name: string; baseline: boolean }) {
+  return (
+    <>
+      {name}
+      {baseline ? <span className="ml-1 text-xs text-muted">(baseline)</span> : null}
+    </>
+  );
+}
+
+function DeltaCell({
+  row,
+  cell,
+  baseline,
+}: {
+  row: DeltaRowDto;
+  cell: DeltaRowDto["cells"][number];
+  baseline: string;
+}) {
+  return (
+    <>
+      <div>{formatValue(cell.value, row.unit)}</div>
+      {cell.runId !== baseline && cell.verdict !== "missing" ? (
+        <div className={`text-xs ${VERDICT_CLASS[cell.verdict]}`}>
+          {formatChange(cell.absolute, row.unit)} {formatPercent(cell.percent)}
+        </div>
+      ) : null}
+    </>
   );
 }

@@ -5,7 +5,7 @@ import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
 import { RequestBreakdownSection } from "@/components/breakdown/request-breakdown-section";
 import { SegmentLegend } from "@/components/breakdown/segment-legend";
 import { StepStatsTable } from "@/components/breakdown/step-stats-table";
-import { useTrtllmChart } from "@/components/breakdown/use-trtllm-chart";
+import { useRunChart } from "@/components/charts/use-run-chart";
 import { ChartAreaSegmentShare } from "@/components/charts/chart-area-segment-share";
 import { ChartBarKvHitRate } from "@/components/charts/chart-bar-kv-hit-rate";
 import { ChartBarSegmentStats } from "@/components/charts/chart-bar-segment-stats";
@@ -29,15 +29,15 @@ export function BreakdownView({ run }: RunViewProps) {
   const tb = run.timeBreakdown;
   const [stat, setStat] = useQueryState("stat", runSearchParams.stat);
   const has = tb !== null;
-  const segments = useTrtllmChart(run.id, TRTLLM_CHART_KEYS.segments, segmentsPayloadSchema, has);
+  const segments = useRunChart(run.id, TRTLLM_CHART_KEYS.segments, segmentsPayloadSchema, has);
   // The segment chart comes first; the rest of the view is fetched once its payload is in and
   // drawn after it has painted, so their rendering never holds the first chart back.
   const segmentsDone = !segments.isLoading;
   const afterFirst = useAfterPaint(segmentsDone);
   const rest = has && segmentsDone;
-  const share = useTrtllmChart(run.id, TRTLLM_CHART_KEYS.segmentShare, segmentSharePayloadSchema, rest);
-  const hit = useTrtllmChart(run.id, TRTLLM_CHART_KEYS.kvHitRate, kvHitRatePayloadSchema, rest);
-  const steps = useTrtllmChart(run.id, TRTLLM_CHART_KEYS.steps, stepsPayloadSchema, rest);
+  const share = useRunChart(run.id, TRTLLM_CHART_KEYS.segmentShare, segmentSharePayloadSchema, rest);
+  const hit = useRunChart(run.id, TRTLLM_CHART_KEYS.kvHitRate, kvHitRatePayloadSchema, rest);
+  const steps = useRunChart(run.id, TRTLLM_CHART_KEYS.steps, stepsPayloadSchema, rest);
   if (!tb) {
     return (
       <EmptyView title="No time breakdown in this run">

@@ -4,10 +4,9 @@ import { ChartAreaPromptTokens } from "@/components/charts/chart-area-prompt-tok
 import { ChartBarEndpointHitRate } from "@/components/charts/chart-bar-endpoint-hit-rate";
 import { ChartLineHitRate } from "@/components/charts/chart-line-hit-rate";
 import type { RunViewProps } from "@/components/run/run-view-props";
-import { EndpointPicker } from "@/components/server-metrics/endpoint-picker";
+import { EndpointChoiceRow } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
-import { RoleLegend } from "@/components/server-metrics/role-legend";
-import { SmStatus } from "@/components/server-metrics/sm-status";
+import { ChartStatus } from "@/components/charts/chart-status";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { formatCount, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
@@ -57,14 +56,18 @@ export function CacheView({ run }: RunViewProps) {
         </p>
       ) : null}
       {sm ? (
-        <SmStatus loading={endpoints.isLoading} error={endpoints.error} what="per-endpoint server metrics" />
+        <ChartStatus
+          loading={endpoints.isLoading}
+          error={endpoints.error}
+          what="per-endpoint server metrics"
+        />
       ) : null}
       {d ? (
         <>
-          <div className="flex flex-wrap items-center justify-between gap-3">
-            <RoleLegend roles={d.rows.filter((r) => r.hitRate !== null).map((r) => r.role)} />
-            <EndpointPicker payload={d} />
-          </div>
+          <EndpointChoiceRow
+            payload={d}
+            roles={d.rows.filter((r) => r.hitRate !== null).map((r) => r.role)}
+          />
           <ChartBarEndpointHitRate rows={d.rows} />
           {perEndpointRequestLevel.length > 0 ? (
             <FactsList
@@ -74,7 +77,7 @@ export function CacheView({ run }: RunViewProps) {
               ])}
             />
           ) : null}
-          <SmStatus loading={series.isLoading} error={series.error} what="cache time series" />
+          <ChartStatus loading={series.isLoading} error={series.error} what="cache time series" />
           {s && hasField(s, "hitRate") ? (
             <div className="grid gap-4 lg:grid-cols-2">
               <ChartLineHitRate series={s} requestLevel={requestLevel} />

@@ -1,16 +1,22 @@
 "use client";
 
+import { DataTable } from "@/components/charts/data-table";
 import { downloadCsv } from "@/components/charts/export";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { ENDPOINT_COLUMNS } from "@/components/server-metrics/endpoint-table-columns";
-import { SmStatus } from "@/components/server-metrics/sm-status";
-import { useSmChart } from "@/components/server-metrics/use-sm-chart";
+import { ChartStatus } from "@/components/charts/chart-status";
+import { useRunChart } from "@/components/charts/use-run-chart";
 import { formatCount, formatRate } from "@/lib/format-number";
 import { SM_ENDPOINTS_CHART, smEndpointsPayloadSchema } from "@/lib/api/server-metrics-charts";
 import { EmptyView } from "./empty-view";
 
+interface Row {
+  endpoint: string;
+  values: Record<string, unknown>;
+}
+
 export function EndpointsView({ run }: RunViewProps) {
-  const q = useSmChart(run.id, run.serverMetrics ? SM_ENDPOINTS_CHART : null, smEndpointsPayloadSchema);
+  const q = useRunChart(run.id, run.serverMetrics ? SM_ENDPOINTS_CHART : null, smEndpointsPayloadSchema);
   if (run.endpoints.length === 0) {
     return (
       <EmptyView title="No endpoints in this run">
@@ -19,7 +25,7 @@ export function EndpointsView({ run }: RunViewProps) {
     );
   }
   const details = new Map((q.data?.rows ?? []).map((r) => [r.endpoint, r]));
-  const rows = run.endpoints.map((e) => {
+  const rows: Row[] = run.endpoints.map((e) => {
     const d = details.get(e.endpoint);
     const values: Record<string, unknown> = {
       ...(d ?? {}),
@@ -51,7 +57,7 @@ export function EndpointsView({ run }: RunViewProps) {
     }));
   return (
     <div className="space-y-4">
-      <SmStatus loading={q.isLoading} error={q.error} what="server-metrics endpoint details" />
+      <ChartStatus loading={q.isLoading} error={q.error} what="server-metrics endpoint details" />
       <div className="flex items-center justify-between">
         <h3 className="text-sm font-semibold">Endpoints ({rows.length})</h3>
         <button
@@ -63,67 +69,50 @@ export function EndpointsView({ run }: RunViewProps) {
         </button>
       </div>
       <div className="overflow-x-auto">
-        <table className="table-base" data-testid="endpoints-table">
-          <thead>
-            <tr>
-              <th>endpoint</th>
-              {columns.map((c) => (
-                <th key={c.key}>{c.label}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.endpoint}>
-                <td>{r.endpoint}</td>
-                {columns.map((c) => (
-                  <td key={c.key} className={c.text ? "text-xs" : "num"}>
-                    {c.key === "role" ? (
-                      <span className="inline-flex items-center gap-1">
-                        <span
-                          className="inline-block h-2 w-2 rounded-sm"
-                          style={{ background: `var(--role-${String(r.values.role)})` }}
-                        />
-                        {String(r.values.role)}
-                      </span>
-                    ) : (
-                      c.format(r.values[c.key] ?? null)
-                    )}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          testId="endpoints-table"
+          rows={rows}
+          rowKey={(r) => r.endpoint}
+          columns={[
+            { header: "endpoint", cell: (r) => r.endpoint },
+            ...columns.map((c) => ({
+              header: c.label,
+              className: c.text ? "text-xs" : "num",
+              cell: (r: Row) =>
+                c.key === "role" ? (
+                  <RoleName role={String(r.values.role)} />
+                ) : (
+                  c.format(r.values[c.key] ?? null)
+                ),
+            })),
+          ]}
+        />
       </div>
       {q.data && q.data.roles.length > 1 ? (
-        <table className="table-base" data-testid="role-subtotals">
-          <thead>
-            <tr>
-              <th>role</th>
-              <th>endpoints</th>
-              <th>hit rate</th>
-              <th>prompt tokens</th>
-              <th>generation tokens</th>
-              <th>KV capacity</th>
-              <th>usage mean</th>
-            </tr>
-          </thead>
-          <tbody>
-            {q.data.roles.map((r) => (
-              <tr key={r.role}>
-                <td>{r.role}</td>
-                <td className="num">{r.endpoints}</td>
-                <td className="num">{formatRate(r.hitRate)}</td>
-                <td className="num">{formatCount(r.promptTokens)}</td>
-                <td className="num">{formatCount(r.generationTokens)}</td>
-                <td className="num">{formatCount(r.kvCapacityTokens)}</td>
-                <td className="num">{formatRate(r.kvUsageAvg)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          testId="role-subtotals"
+          rows={q.data.roles}
+          rowKey={(r) => r.role}
+          columns={[
+            { header: "role", cell: (r) => r.role },
+            { header: "endpoints", num: true, cell: (r) => r.endpoints },
+            { header: "hit rate", num: true, cell: (r) => formatRate(r.hitRate) },
+            { header: "prompt tokens", num: true, cell: (r) => formatCount(r.promptTokens) },
+            { header: "generation tokens", num: true, cell: (r) => formatCount(r.generationTokens) },
+            { header: "KV capacity", num: true, cell: (r) => formatCount(r.kvCapacityTokens) },
+            { header: "usage mean", num: true, cell: (r) => formatRate(r.kvUsageAvg) },
+          ]}
+        />
       ) : null}
     </div>
+  );
+}
+
+function RoleName({ role }: { role: string }) {
+  return (
+    <span className="inline-flex items-center gap-1">
+      <span className="inline-block h-2 w-2 rounded-sm" style={{ background: `var(--role-${role})` }} />
+      {role}
+    </span>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
-import { ChartStatus } from "@/components/aiperf/chart-status";
-import { useAiperfChart } from "@/components/aiperf/use-aiperf-chart";
+import { ChartStatus } from "@/components/charts/chart-status";
+import { useRunChart } from "@/components/charts/use-run-chart";
 import { ChartLineGpu } from "@/components/charts/chart-line-gpu";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { formatNumber } from "@/lib/format-number";
@@ -10,7 +10,7 @@ import { EmptyView } from "./empty-view";
 
 export function GpuView({ run }: RunViewProps) {
   const hasTelemetry = run.files.some((f) => f.kind === "aiperf-gpu-telemetry");
-  const gpu = useAiperfChart(run.id, AIPERF_CHART_KEYS.gpu, gpuPayloadSchema, hasTelemetry);
+  const gpu = useRunChart(run.id, AIPERF_CHART_KEYS.gpu, gpuPayloadSchema, hasTelemetry);
   if (!hasTelemetry) {
     return (
       <EmptyView title="No GPU telemetry in this run">

@@ -4,10 +4,9 @@ import { ChartBarEndpointCapacity } from "@/components/charts/chart-bar-endpoint
 import { ChartLineKvUsage } from "@/components/charts/chart-line-kv-usage";
 import { ChartLineRequestsRunning } from "@/components/charts/chart-line-requests-running";
 import type { RunViewProps } from "@/components/run/run-view-props";
-import { EndpointPicker } from "@/components/server-metrics/endpoint-picker";
+import { EndpointChoiceRow } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
-import { RoleLegend } from "@/components/server-metrics/role-legend";
-import { SmStatus } from "@/components/server-metrics/sm-status";
+import { ChartStatus } from "@/components/charts/chart-status";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { formatCount, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
@@ -43,21 +42,19 @@ export function KvView({ run }: RunViewProps) {
         of one pool count once. Usage mean is weighted by capacity when every endpoint&apos;s capacity is
         known; the peak is the highest sample of any endpoint.
       </p>
-      <SmStatus loading={endpoints.isLoading} error={endpoints.error} what="per-endpoint KV metrics" />
+      <ChartStatus loading={endpoints.isLoading} error={endpoints.error} what="per-endpoint KV metrics" />
       {d ? (
         <>
-          <div className="flex flex-wrap items-center justify-between gap-3">
-            <RoleLegend
-              roles={d.rows
-                .filter((r) => r.kvCapacityTokens !== null || r.kvUsageAvg !== null)
-                .map((r) => r.role)}
-            />
-            <EndpointPicker payload={d} />
-          </div>
+          <EndpointChoiceRow
+            payload={d}
+            roles={d.rows
+              .filter((r) => r.kvCapacityTokens !== null || r.kvUsageAvg !== null)
+              .map((r) => r.role)}
+          />
           {d.rows.some((r) => r.kvCapacityTokens !== null) ? (
             <ChartBarEndpointCapacity rows={d.rows} />
           ) : null}
-          <SmStatus loading={series.isLoading} error={series.error} what="KV time series" />
+          <ChartStatus loading={series.isLoading} error={series.error} what="KV time series" />
           {s ? (
             <div className="grid gap-4 lg:grid-cols-2">
               {hasField(s, "kvUsage") ? <ChartLineKvUsage series={s} /> : null}

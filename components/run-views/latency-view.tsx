@@ -2,14 +2,14 @@
 
 import { useQueryState } from "nuqs";
 import { AgreementNotice } from "@/components/aiperf/agreement-notice";
-import { ChartStatus } from "@/components/aiperf/chart-status";
+import { ChartStatus } from "@/components/charts/chart-status";
 import { LATENCY_METRIC_OPTIONS, metricLabel } from "@/components/aiperf/latency-metric";
 import { LatencyStatsTable } from "@/components/aiperf/latency-stats-table";
 import { RequestCounts } from "@/components/aiperf/request-counts";
 import { SlowestRequests } from "@/components/aiperf/slowest-requests";
 import { TrialsNote } from "@/components/aiperf/trials-note";
-import { useAiperfChart } from "@/components/aiperf/use-aiperf-chart";
 import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
+import { useRunChart } from "@/components/charts/use-run-chart";
 import { ChartHistogramLatency } from "@/components/charts/chart-histogram-latency";
 import { ChartLineCdfLatency } from "@/components/charts/chart-line-cdf-latency";
 import { ChartScatterLatencyOverTime } from "@/components/charts/chart-scatter-latency-over-time";
@@ -30,26 +30,26 @@ import { EmptyView } from "./empty-view";
 export function LatencyView({ run }: RunViewProps) {
   const [metric, setMetric] = useQueryState("metric", runSearchParams.metric);
   const fromRecords = run.requests?.source === "aiperf";
-  const dist = useAiperfChart(run.id, AIPERF_CHART_KEYS.distribution, distributionPayloadSchema, fromRecords);
+  const dist = useRunChart(run.id, AIPERF_CHART_KEYS.distribution, distributionPayloadSchema, fromRecords);
   // The histogram and CDF come first: the two scatter charts (2,000 points each) took seconds to
   // draw and held them back when they shared a commit, so they are fetched once the distribution
   // is in and drawn after it has painted.
   const distDone = !dist.isLoading;
   const afterFirst = useAfterPaint(distDone);
-  const overTime = useAiperfChart(
+  const overTime = useRunChart(
     run.id,
     AIPERF_CHART_KEYS.overTime,
     overTimePayloadSchema,
     fromRecords && distDone,
   );
-  const ttftInput = useAiperfChart(
+  const ttftInput = useRunChart(
     run.id,
     AIPERF_CHART_KEYS.ttftVsInput,
     ttftVsInputPayloadSchema,
     fromRecords && distDone,
   );
   const hasSlices = run.files.some((f) => f.format === "timeslices-json" || f.format === "timeslices-csv");
-  const slices = useAiperfChart(run.id, AIPERF_CHART_KEYS.timeslices, timeslicesPayloadSchema, hasSlices);
+  const slices = useRunChart(run.id, AIPERF_CHART_KEYS.timeslices, timeslicesPayloadSchema, hasSlices);
   if (!run.requests) {
     return (
       <EmptyView title="No per-request latency in this run">

@@ -4,10 +4,9 @@ import { ChartBarEndpointOffload } from "@/components/charts/chart-bar-endpoint-
 import { ChartHistogramKvTransferBandwidth } from "@/components/charts/chart-histogram-kv-transfer-bandwidth";
 import { ChartLineOffload } from "@/components/charts/chart-line-offload";
 import type { RunViewProps } from "@/components/run/run-view-props";
-import { EndpointPicker } from "@/components/server-metrics/endpoint-picker";
+import { EndpointChoiceRow } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
-import { RoleLegend } from "@/components/server-metrics/role-legend";
-import { SmStatus } from "@/components/server-metrics/sm-status";
+import { ChartStatus } from "@/components/charts/chart-status";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { formatBytes, formatNumber } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
@@ -69,18 +68,16 @@ export function OffloadView({ run }: RunViewProps) {
       ) : null}
       {transfer ? <ChartHistogramKvTransferBandwidth runId={run.id} /> : null}
       {hasOffload ? (
-        <SmStatus loading={endpoints.isLoading} error={endpoints.error} what="per-endpoint offload" />
+        <ChartStatus loading={endpoints.isLoading} error={endpoints.error} what="per-endpoint offload" />
       ) : null}
       {hasOffload && d ? (
         <>
-          <div className="flex flex-wrap items-center justify-between gap-3">
-            <RoleLegend
-              roles={d.rows
-                .filter((r) => r.offloadBytesGpuToCpu !== null || r.offloadBytesCpuToGpu !== null)
-                .map((r) => r.role)}
-            />
-            <EndpointPicker payload={d} />
-          </div>
+          <EndpointChoiceRow
+            payload={d}
+            roles={d.rows
+              .filter((r) => r.offloadBytesGpuToCpu !== null || r.offloadBytesCpuToGpu !== null)
+              .map((r) => r.role)}
+          />
           <div className="grid gap-4 lg:grid-cols-2">
             {d.rows.some((r) => r.offloadBandwidthGpuToCpuBytesPerSecond !== null) ? (
               <ChartBarEndpointOffload rows={d.rows} direction="gpuToCpu" />

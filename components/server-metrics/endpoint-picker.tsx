@@ -1,6 +1,8 @@
 "use client";
 
+import type { EndpointRole } from "@/lib/api/schemas";
 import type { SmEndpointsPayload } from "@/lib/api/server-metrics-charts";
+import { RoleLegend } from "./role-legend";
 import { useEndpointChoice } from "./use-sm-chart";
 
 /** All / one role / one endpoint: drives every time-series chart of the server-metrics views. */
@@ -26,5 +28,21 @@ export function EndpointPicker({ payload }: { payload: SmEndpointsPayload }) {
         ))}
       </select>
     </label>
+  );
+}
+
+/** The row above a server-metrics view's charts: which roles the bars colour, and the picker. */
+export function EndpointChoiceRow({
+  payload,
+  roles,
+}: {
+  payload: SmEndpointsPayload;
+  roles: EndpointRole[];
+}) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <RoleLegend roles={roles} />
+      <EndpointPicker payload={payload} />
+    </div>
   );
 }

@@ -1,7 +1,6 @@
 "use client";
 
 import { useQueryState } from "nuqs";
-import type { z } from "zod";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { runSearchParams } from "@/components/run/search-params";
@@ -11,11 +10,6 @@ import {
   smEndpointsPayloadSchema,
   smSeriesPayloadSchema,
 } from "@/lib/api/server-metrics-charts";
-
-/** One server-metrics chart payload (computed at ingest, cached for good); `key` null = not needed. */
-export function useSmChart<S extends z.ZodType>(runId: string, key: string | null, schema: S) {
-  return useRunChart(runId, key, schema);
-}
 
 /** The endpoint picker's choice, kept in the URL: "all" | "role:<role>" | "<endpoint>". */
 export function useEndpointChoice() {
@@ -28,10 +22,10 @@ export function useEndpointChoice() {
  * parsing it does not hold the view's first chart back.
  */
 export function useSmData(runId: string, enabled: boolean) {
-  const endpoints = useSmChart(runId, enabled ? SM_ENDPOINTS_CHART : null, smEndpointsPayloadSchema);
+  const endpoints = useRunChart(runId, enabled ? SM_ENDPOINTS_CHART : null, smEndpointsPayloadSchema);
   const [choice] = useEndpointChoice();
   const afterFirst = useAfterPaint(endpoints.data !== undefined);
   const key = endpoints.data && afterFirst ? seriesChartKey(endpoints.data, choice) : null;
-  const series = useSmChart(runId, key, smSeriesPayloadSchema);
+  const series = useRunChart(runId, key, smSeriesPayloadSchema);
   return { endpoints, series };
 }

@@ -1,9 +1,0 @@
-"use client";
-
-import type { z } from "zod";
-import { useRunChart } from "@/components/charts/use-run-chart";
-
-/** One TensorRT-LLM chart payload of a run (computed at ingest, cached for good). */
-export function useTrtllmChart<S extends z.ZodType>(runId: string, key: string, schema: S, enabled = true) {
-  return useRunChart(runId, key, schema, enabled);
-}

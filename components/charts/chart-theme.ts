@@ -1,0 +1,24 @@
+/**
+ * The look every chart shares, in one place: colours are CSS variables from app/globals.css
+ * (--chart-N, --seg-*, --role-*), so the light and dark themes need no code.
+ */
+export const CHART_MARGIN = { top: 16, right: 16, bottom: 4, left: 4 } as const;
+
+export const TOOLTIP_STYLE = {
+  background: "var(--card)",
+  borderColor: "var(--border)",
+  fontSize: 12,
+} as const;
+
+export const LEGEND_STYLE = { fontSize: 11 } as const;
+
+/** Ticks, axis lines and axis titles. */
+export const AXIS_STYLE = { stroke: "var(--muted)", fontSize: 11 } as const;
+
+/** The n-th colour of the categorical palette (8 colours, then round again). */
+export function paletteColor(index: number): string {
+  return `var(--chart-${(index % 8) + 1})`;
+}
+
+/** Seconds on a time axis: whole seconds from 100 s on, one decimal below. */
+export const secondsTick = (v: number) => `${Number(v.toFixed(Math.abs(v) >= 100 ? 0 : 1))} s`;

@@ -1,0 +1,77 @@
+import type { ReactNode } from "react";
+
+export interface Column<R> {
+  header: ReactNode;
+  /** A number column: right-aligned, tabular figures. */
+  num?: boolean;
+  className?: string | ((row: R) => string);
+  cell: (row: R, index: number) => ReactNode;
+  /** Attributes of the cell the browser tests and the CSS read (data-stat, data-verdict). */
+  attrs?: (row: R) => Record<string, string>;
+}
+
+export interface DataTableProps<R> {
+  rows: readonly R[];
+  columns: ReadonlyArray<Column<R> | null | false>;
+  rowKey: (row: R, index: number) => string;
+  rowAttrs?: (row: R) => Record<string, string>;
+  testId?: string;
+  /** Bordered card with horizontal scrolling, for a table that stands alone in a view. */
+  framed?: boolean;
+  className?: string;
+  /** Shown inside the frame above and below the table. */
+  before?: ReactNode;
+  after?: ReactNode;
+}
+
+const classOf = <R,>(c: Column<R>, row: R) =>
+  [c.num ? "num" : "", typeof c.className === "function" ? c.className(row) : (c.className ?? "")]
+    .join(" ")
+    .trim() || undefined;
+
+/** The one table of the views: a header row from the columns, one row per item. */
+export function DataTable<R>({
+  rows,
+  columns,
+  rowKey,
+  rowAttrs,
+  testId,
+  framed,
+  className,
+  before,
+  after,
+}: DataTableProps<R>) {
+  const cols = columns.filter((c): c is Column<R> => !!c);
+  const table = (
+    <table className={`table-base ${className ?? ""}`.trim()} data-testid={testId}>
+      <thead>
+        <tr>
+          {cols.map((c, i) => (
+            <th key={i} className={c.num ? "num" : undefined}>
+              {c.header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r, i) => (
+          <tr key={rowKey(r, i)} {...rowAttrs?.(r)}>
+            {cols.map((c, j) => (
+              <td key={j} className={classOf(c, r)} {...c.attrs?.(r)}>
+                {c.cell(r, i)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+  if (!framed) return table;
+  return (
+    <div className="overflow-x-auto rounded-lg border border-border bg-card">
+      {before}
+      {table}
+      {after}
+    </div>
+  );
+}

@@ -1,0 +1,168 @@
+"use client";
+
+import { Area, Bar, Cell, LabelList, Line, Scatter, Tooltip, XAxis, YAxis } from "recharts";
+import { AXIS_STYLE, TOOLTIP_STYLE } from "./chart-theme";
+import type { CsvRow } from "./export";
+import type { AxisSpec, CsvColumns, Mark, SeriesConfig, SeriesSpec, TooltipSpec } from "./plot-types";
+
+// The pieces the chart container assembles: axes with titles, one mark per series, the tooltip.
+
+const axisTitle = (a: AxisSpec) => (a.title ? (a.unit ? `${a.title} (${a.unit})` : a.title) : undefined);
+
+export function xAxis(a: AxisSpec, number: boolean, bars: boolean) {
+  const title = axisTitle(a);
+  return (
+    <XAxis
+      key="x"
+      dataKey={a.key}
+      type={number ? "number" : "category"}
+      name={a.name}
+      domain={a.domain ?? (number && !bars ? ["dataMin", "dataMax"] : undefined)}
+      tickFormatter={a.format}
+      unit={a.tickUnit}
+      tick={a.noTicks ? false : undefined}
+      allowDecimals={a.integers ? false : undefined}
+      allowDuplicatedCategory={a.overlaid ? false : undefined}
+      interval={a.everyTick ? 0 : undefined}
+      hide={a.hide}
+      height={title ? 40 : 24}
+      label={
+        title ? { value: title, position: "insideBottom", fill: "var(--muted)", fontSize: 11 } : undefined
+      }
+      {...AXIS_STYLE}
+    />
+  );
+}
+
+export function yAxis(a: AxisSpec, number: boolean) {
+  const title = axisTitle(a);
+  return (
+    <YAxis
+      key={a.id ?? "y"}
+      yAxisId={a.id ?? 0}
+      dataKey={a.key}
+      type={number ? "number" : "category"}
+      name={a.name}
+      orientation={a.right ? "right" : "left"}
+      domain={a.domain}
+      tickFormatter={a.format}
+      unit={a.tickUnit}
+      allowDecimals={a.integers ? false : undefined}
+      hide={a.hide}
+      width={a.width ?? "auto"}
+      label={
+        title
+          ? {
+              value: title,
+              angle: a.right ? 90 : -90,
+              position: a.right ? "insideRight" : "insideLeft",
+              style: { textAnchor: "middle" },
+              fill: "var(--muted)",
+              fontSize: 11,
+            }
+          : undefined
+      }
+      {...AXIS_STYLE}
+      fontSize={a.small ? 10 : AXIS_STYLE.fontSize}
+    />
+  );
+}
+
+export function seriesMarks<R extends object>(
+  kind: Mark,
+  series: SeriesConfig<R>,
+  rows: readonly R[],
+  clickable: boolean,
+) {
+  return Object.entries(series).map(([key, s]) => {
+    const common = {
+      key,
+      dataKey: s.dataKey ?? key,
+      name: s.label,
+      isAnimationActive: false,
+      ...(s.axis ? { yAxisId: s.axis } : {}),
+      ...(s.hidden ? { legendType: "none" as const, tooltipType: "none" as const } : {}),
+    };
+    const curve = s.step ? ("stepAfter" as const) : ("linear" as const);
+    switch (s.mark ?? kind) {
+      case "line":
+        return (
+          <Line
+            {...common}
+            data={s.data as object[] | undefined}
+            type={curve}
+            stroke={s.color}
+            dot={s.dots ?? false}
+            connectNulls={s.connectNulls}
+          />
+        );
+      case "area":
+        return (
+          <Area
+            {...common}
+            type={curve}
+            stackId={s.stack}
+            stroke={s.noStroke ? "none" : s.color}
+            fill={s.color}
+            fillOpacity={s.fillOpacity}
+          />
+        );
+      case "scatter":
+        return <Scatter {...common} data={(s.data ?? rows) as object[]} fill={s.color} />;
+      case "bar":
+        return (
+          <Bar {...common} stackId={s.stack} fill={s.color} cursor={clickable ? "pointer" : undefined}>
+            {s.cell ? rows.map((r, i) => <Cell key={i} {...s.cell!(r)} />) : null}
+            {s.labels ? (
+              <LabelList dataKey={s.labels} position="right" fontSize={11} fill="var(--fg)" />
+            ) : null}
+          </Bar>
+        );
+    }
+  });
+}
+
+export function tooltipOf<R extends object>(
+  spec: TooltipSpec<R>,
+  series: SeriesConfig<R>,
+  axis: AxisSpec,
+  labelAxis?: AxisSpec,
+) {
+  const labelFormat = labelAxis?.format;
+  if (spec.content) return <Tooltip content={spec.content} cursor={spec.cursor} />;
+  const plain = (v: number, s?: SeriesSpec<R>) =>
+    s?.format
+      ? s.format(v)
+      : axis.format
+        ? axis.format(v)
+        : `${v.toLocaleString("en-US", { maximumFractionDigits: 2 })}${s?.unit ?? ""}`;
+  return (
+    <Tooltip
+      contentStyle={TOOLTIP_STYLE}
+      cursor={spec.cursor}
+      labelFormatter={
+        spec.label
+          ? (l, rows) => spec.label!(l, rows)
+          : labelFormat
+            ? (l) => (typeof l === "number" ? labelFormat(l) : l)
+            : undefined
+      }
+      formatter={(v, name, item) => {
+        if (v === null || v === undefined) return ["—", name];
+        const key = String(item?.dataKey ?? "");
+        if (spec.value) return spec.value(Number(v), key, item?.payload as R);
+        const s = Object.values(series).find((x) => x.label === name) ?? series[key];
+        return [plain(Number(v), s), name];
+      }}
+    />
+  );
+}
+
+export function csvRow<R extends object>(row: R, columns: CsvColumns<R>): CsvRow {
+  return Object.fromEntries(
+    Object.entries(columns).map(([header, col]) => [
+      header,
+      typeof col === "function" ? col(row) : (row[col as keyof R] as CsvRow[string]),
+    ]),
+  );
+}

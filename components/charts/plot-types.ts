@@ -1,0 +1,75 @@
+import type { ReactElement, ReactNode } from "react";
+import type { AxisDomain } from "recharts";
+import type { CsvRow } from "./export";
+
+export type Mark = "line" | "area" | "bar" | "scatter";
+
+/** How one data key is drawn and named; the legend and the tooltip read the same entry. */
+export interface SeriesSpec<R = Record<string, unknown>> {
+  label: string;
+  color: string;
+  /** Appended to the value in the tooltip when no `format` is given. */
+  unit?: string;
+  /** Tooltip text of a value. */
+  format?: (v: number) => string;
+  /** The mark to draw; defaults to the chart's kind (a peak line over an average area). */
+  mark?: Mark;
+  /** Data key when the series key is not one (overlaid series with their own rows). */
+  dataKey?: string;
+  /** Rows of this series alone (CDFs of several runs on one axis). */
+  data?: readonly object[];
+  stack?: string;
+  step?: boolean;
+  /** Id of the y axis this series is measured on, when the chart has two. */
+  axis?: string;
+  dots?: boolean;
+  connectNulls?: boolean;
+  fillOpacity?: number;
+  /** No outline (stacked bands that touch). */
+  noStroke?: boolean;
+  /** Per-row attributes of a bar (fill by role or segment, hatching). */
+  cell?: (row: R) => Record<string, string | undefined>;
+  /** Data key of a text drawn at the end of each bar. */
+  labels?: string;
+  /** Left out of the legend and the tooltip (the invisible offset bar of a waterfall). */
+  hidden?: boolean;
+}
+
+export type SeriesConfig<R = Record<string, unknown>> = Record<string, SeriesSpec<R>>;
+
+export interface AxisSpec {
+  /** Data key of the axis (the x value, or the category of a horizontal bar chart). */
+  key?: string;
+  /** Axis title; the unit is added in brackets. */
+  title?: string;
+  unit?: string;
+  /** A number axis where the kind would put categories (time on x). */
+  numeric?: boolean;
+  format?: (v: number) => string;
+  /** Appended to each tick when there is no `format`. */
+  tickUnit?: string;
+  domain?: AxisDomain;
+  width?: number;
+  id?: string;
+  right?: boolean;
+  hide?: boolean;
+  noTicks?: boolean;
+  integers?: boolean;
+  everyTick?: boolean;
+  /** The name a scatter tooltip gives this coordinate. */
+  name?: string;
+  overlaid?: boolean;
+  /** Smaller tick text, for long category names (worker ids). */
+  small?: boolean;
+}
+
+export interface TooltipSpec<R = Record<string, unknown>> {
+  label?: (label: unknown, rows: ReadonlyArray<{ payload?: unknown }>) => ReactNode;
+  /** Value and name of one entry, from the value, its series key and its row. */
+  value?: (v: number, key: string, row: R) => [ReactNode, ReactNode] | ReactNode;
+  content?: ReactElement;
+  cursor?: boolean | object;
+}
+
+/** CSV columns of plotted rows: header → field, or → the value of a row. */
+export type CsvColumns<R> = Record<string, keyof R | ((row: R) => CsvRow[string])>;

@@ -1,0 +1,60 @@
+"use client";
+
+import { ReferenceLine } from "recharts";
+
+type LabelPosition = "top" | "insideTopLeft" | "insideTopRight" | "insideTop" | "right";
+
+/** A dashed level or position with its name (a percentile, a capacity, a request-level figure). */
+export function ReferenceMark({
+  x,
+  y,
+  label,
+  color = "var(--muted)",
+  position,
+  yAxisId,
+}: {
+  x?: number;
+  y?: number;
+  label: string;
+  color?: string;
+  position?: LabelPosition;
+  yAxisId?: string;
+}) {
+  return (
+    <ReferenceLine
+      x={x}
+      y={y}
+      yAxisId={yAxisId ?? 0}
+      stroke={color}
+      strokeDasharray="4 2"
+      label={{
+        value: label,
+        position: position ?? (x !== undefined ? "top" : "insideTopRight"),
+        fill: color,
+        fontSize: 11,
+      }}
+    />
+  );
+}
+
+// Labels on alternating sides so close percentiles (p90 ≈ p99 in a tight run) stay readable.
+const PERCENTILES = [
+  { key: "p50", color: "var(--chart-5)", position: "top" },
+  { key: "p90", color: "var(--chart-3)", position: "insideTopLeft" },
+  { key: "p99", color: "var(--chart-7)", position: "insideTopRight" },
+] as const;
+
+/** The p50, p90 and p99 of a distribution as vertical marks on its value axis. */
+export function PercentileMarks({ at }: { at: Record<(typeof PERCENTILES)[number]["key"], number> }) {
+  return PERCENTILES.map((m) => (
+    <ReferenceMark key={m.key} x={at[m.key]} label={m.key} color={m.color} position={m.position} />
+  ));
+}
+
+/** Tooltip title of a histogram bin: its range, read from the row under the cursor. */
+export function binRange(lo: string, hi: string, format: (v: number) => string) {
+  return (_label: unknown, items: ReadonlyArray<{ payload?: unknown }>) => {
+    const row = items[0]?.payload as Record<string, number> | undefined;
+    return row ? `${format(row[lo])} – ${format(row[hi])}` : "";
+  };
+}

@@ -1,0 +1,52 @@
+"use client";
+
+import type { ReactNode } from "react";
+import type { TimeRow } from "@/lib/metrics/server-metrics/chart-rows";
+import { ChartContainer, type SeriesConfig } from "./chart-container";
+import { ReferenceMark } from "./reference-marks";
+
+export interface TimeLinesProps {
+  title: string;
+  description: ReactNode;
+  exportName: string;
+  rows: TimeRow[];
+  series: SeriesConfig;
+  /** Title of the value axis. */
+  yTitle: string;
+  unit?: string;
+  /** Stacked areas instead of lines (parts of a whole, e.g. prompt tokens by source). */
+  stacked?: boolean;
+  reference?: { y: number; label: string };
+  yMax?: number;
+}
+
+/** Lines (or stacked areas) over seconds from the first interval; gaps stay gaps. */
+export function TimeLines({
+  rows,
+  series,
+  yTitle,
+  unit,
+  stacked,
+  reference,
+  yMax,
+  ...frame
+}: TimeLinesProps) {
+  const tick = unit === "%" ? "%" : unit ? ` ${unit}` : undefined;
+  const stackedSeries = stacked
+    ? Object.fromEntries(Object.entries(series).map(([k, s]) => [k, { ...s, stack: "1" }]))
+    : series;
+  return (
+    <ChartContainer
+      {...frame}
+      csvRows={() => rows}
+      kind={stacked ? "area" : "line"}
+      data={rows}
+      series={Object.fromEntries(Object.entries(stackedSeries).map(([k, s]) => [k, { unit: tick, ...s }]))}
+      x={{ key: "t", numeric: true, title: "time from the first interval", unit: "s", tickUnit: " s" }}
+      y={{ title: yTitle, unit, tickUnit: tick, domain: [0, yMax ?? "auto"] }}
+      legend
+    >
+      {reference ? <ReferenceMark y={reference.y} label={reference.label} /> : null}
+    </ChartContainer>
+  );
+}
