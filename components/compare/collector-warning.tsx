@@ -1,7 +1,7 @@
 import type { CompareResponse } from "@/lib/api/compare-schemas";
 
 /**
- * Collectors that differ between the compared runs (design.md §5.5): each costs throughput, so
+ * Collectors that differ between the compared runs (docs/metrics.md §Collectors): each costs throughput, so
  * an A/B whose arms differ in one measures the collector as much as the change under test.
  */
 export function CollectorWarning({ data }: { data: CompareResponse }) {

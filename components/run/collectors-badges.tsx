@@ -6,7 +6,7 @@ const NAMES: Record<keyof Collectors, string> = {
   publishKvEvents: "publish_kv_events",
 };
 
-/** Which measurement collectors were on: they change what a run measures (design.md §5.5). */
+/** Which measurement collectors were on: they change what a run measures (docs/metrics.md §Collectors). */
 export function CollectorsBadges({ collectors }: { collectors: Collectors }) {
   return (
     <>

@@ -1,5 +1,5 @@
 /**
- * Response and request shapes of the HTTP API (design.md §6). The browser and the route
+ * Response and request shapes of the HTTP API (README.md §HTTP API). The browser and the route
  * handlers import the same schemas; types come from them.
  */
 import { z } from "zod";

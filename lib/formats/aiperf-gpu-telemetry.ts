@@ -1,5 +1,5 @@
 /**
- * One line of `gpu_telemetry_export.jsonl` (reference/aiperf.md §2.6): one GPU, one scrape.
+ * One line of `gpu_telemetry_export.jsonl` (docs/formats.md §GPU telemetry): one GPU, one scrape.
  * Field names come in two generations — `gpu_power_usage` (≤0.7) and `nvidia_power_usage` /
  * `amd_power` (schema 1.5) — and the source is `dcgm_url` or, newer, `telemetry_source_url`.
  */

@@ -1,6 +1,6 @@
 /**
  * The run configuration inside an aiperf summary (`input_config`), in its two incompatible shapes
- * (reference/aiperf.md §2.2): v1 `UserConfig` (≤0.7: endpoint.model_names, loadgen.*) and v2
+ * (docs/formats.md §aiperf summary): v1 `UserConfig` (≤0.7: endpoint.model_names, loadgen.*) and v2
  * `BenchmarkConfig` (0.8+: models.items, phases[]). aiperf's own plotter reads only v1 and falls
  * back to concurrency 1 on v2 files; here both give the same facts.
  */

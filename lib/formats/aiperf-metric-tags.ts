@@ -1,6 +1,6 @@
 /**
  * aiperf's CSV export writes display headers ("Time to First Token (ms)") instead of metric tags
- * (reference/aiperf.md §2.3, §3). This maps the headers back; an unknown header becomes a
+ * (docs/formats.md §aiperf summary). This maps the headers back; an unknown header becomes a
  * snake_case tag so new metrics still show up generically.
  */
 const HEADER_TO_TAG: Record<string, string> = {

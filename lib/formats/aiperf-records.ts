@@ -1,5 +1,5 @@
 /**
- * One line of aiperf `profile_export.jsonl` (reference/aiperf.md §2.1), in all three generations:
+ * One line of aiperf `profile_export.jsonl` (docs/formats.md §aiperf records), in all three generations:
  * explicit nulls (pre-0.4) or omitted optionals (exclude_none), `{value, unit}` or bare numbers.
  */
 import { metricNumber } from "./aiperf-units";

@@ -1,5 +1,5 @@
 /**
- * aiperf's `profile_export_aiperf.csv` (reference/aiperf.md §2.3): Python csv output (CRLF,
+ * aiperf's `profile_export_aiperf.csv` (docs/formats.md §aiperf summary): Python csv output (CRLF,
  * minimal quoting), sections separated by blank rows, each with its own header. Columns are read
  * by header name — `sum` appeared in v0.7, so positions shift between versions. The CSV carries
  * no version fields and no run configuration.

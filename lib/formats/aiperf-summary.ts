@@ -1,5 +1,5 @@
 /**
- * aiperf's run summary, `profile_export_aiperf.json` (reference/aiperf.md §2.2): metric blocks
+ * aiperf's run summary, `profile_export_aiperf.json` (docs/formats.md §aiperf summary): metric blocks
  * keyed by tag plus provenance. Three generations: no `schema_version` with explicit nulls
  * (pre-0.4), 1.0, and 1.1–1.5 (`count`/`sum`, `run_info`, v2 `input_config`). Unknown keys are
  * ignored; a bare number where a block is expected (hand-made files) counts as its `avg`.

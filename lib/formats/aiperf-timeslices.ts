@@ -1,5 +1,5 @@
 /**
- * aiperf timeslice exports (`--slice-duration`, reference/aiperf.md §2.4): JSON
+ * aiperf timeslice exports (`--slice-duration`, docs/formats.md §Timeslices): JSON
  * `{timeslices:[{timeslice_index, <tag>: {unit, avg, …}}]}` (newer: `start_ns`, `end_ns`,
  * `is_complete`) and the tidy CSV `Timeslice,Metric,Unit,Stat,Value`. Quirk kept in mind: older
  * aiperf numbers slices from the epoch and renumbers non-empty ones, so index × duration is not

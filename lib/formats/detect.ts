@@ -7,7 +7,7 @@ export const DETECT_HEAD_BYTES = 1 << 20;
 const UNKNOWN_TEXT: Detected = { kind: "unknown", format: "text" };
 
 /**
- * Tells what a file is from its first bytes alone (design.md §3: content, never the name).
+ * Tells what a file is from its first bytes alone (docs/formats.md §Detection: content, never the name).
  * `head` is at most DETECT_HEAD_BYTES of the decompressed file; `complete` says whether it is
  * the whole file. Never throws: anything it cannot place is `unknown`.
  */

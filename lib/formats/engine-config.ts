@@ -1,5 +1,5 @@
 /**
- * Which measurement collectors an engine config turns on (design.md §5.5): TRT-LLM
+ * Which measurement collectors an engine config turns on (docs/metrics.md §Collectors): TRT-LLM
  * `return_perf_metrics` and `enable_iter_perf_stats`, Dynamo `--publish-kv-events`. Reads
  * TRT-LLM `extra-llm-api-config.yml`, Dynamo YAML (flags nested under per-component sections or
  * listed as CLI arguments) and the JSON forms of both. A key reader, not a YAML parser: only the

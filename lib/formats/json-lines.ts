@@ -6,7 +6,7 @@ export interface FileWarning {
   message: string;
 }
 
-/** Warnings listed per file are capped (design.md §9: first 20 listed + a count). */
+/** Warnings listed per file are capped (docs/formats.md §Malformed input: first 20 listed + a count). */
 export const MAX_LISTED_WARNINGS = 20;
 
 /** Collects a file's skipped lines and warnings: first 20 listed, the rest counted. */

@@ -1,5 +1,5 @@
 /**
- * KV pool sizes from engine startup logs (`server.log`, `watchtower-*.out`; design.md §3).
+ * KV pool sizes from engine startup logs (`server.log`, `watchtower-*.out`; docs/formats.md §Server logs).
  * vLLM prints "GPU KV cache size: N tokens" once per engine core; SGLang prints
  * `max_total_num_tokens=N` per rank. Replicas of one pool must be counted once (traps T8, T9):
  * vLLM lines are de-duplicated per `EngineCore[_DPk]` tag, SGLang lines per DP rank (tensor-

@@ -1,5 +1,5 @@
 /**
- * aiperf `server_metrics_export.csv` (reference/aiperf.md §2.7b) → MetricSet. Sections (gauge,
+ * aiperf `server_metrics_export.csv` (docs/formats.md §Server metrics) → MetricSet. Sections (gauge,
  * counter, histogram, then a transposed info section) each have their own header, and label
  * columns differ per section, so every section is read with its own header. Floats are written
  * with 4 decimals: numbers from the CSV agree with the JSON to 1e-4 only.

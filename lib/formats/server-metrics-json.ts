@@ -1,5 +1,5 @@
 /**
- * aiperf `server_metrics_export.json` (schema 1.0, reference/aiperf.md §2.7a) → MetricSet.
+ * aiperf `server_metrics_export.json` (schema 1.0, docs/formats.md §Server metrics) → MetricSet.
  * Only `metrics` is read for numbers; `warmup_metrics` (a fork-only key) is ignored on purpose,
  * and `summary.endpoint_info.duration_seconds` gives each endpoint's profiling window.
  */

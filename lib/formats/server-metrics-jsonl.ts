@@ -1,5 +1,5 @@
 /**
- * aiperf `server_metrics_export.jsonl` (reference/aiperf.md §2.7c): one raw cumulative scrape
+ * aiperf `server_metrics_export.jsonl` (docs/formats.md §Server metrics): one raw cumulative scrape
  * per (time, endpoint). Window totals, gauge stats and timeslices are computed here exactly as
  * aiperf computes them for its JSON export, so the three exports of one run agree. Lines marked
  * `benchmark_phase` other than "profiling" are warmup: the last one is the counters' reference.

@@ -1,6 +1,6 @@
 /**
- * TensorRT-LLM per-request perf-metrics records (reference/trtllm.md §2), normalised from every
- * on-disk generation: post-refactor JSONL worker and disagg-server records, the older
+ * TensorRT-LLM per-request perf-metrics records (docs/formats.md §TensorRT-LLM perf metrics), normalised from
+ * every on-disk generation: post-refactor JSONL worker and disagg-server records, the older
  * `/perf_metrics` array items (same per-item shape) and lines wrapped as `{"record": …}`.
  * Timestamps stay steady-clock seconds; a value that is absent, null, 0, negative or NaN is
  * "not recorded" and becomes null here, so no later step can mistake it for a time.

@@ -8,7 +8,7 @@ export function publicMessage(err: unknown): string {
   return firstLine.replace(/(?:[A-Za-z]:)?(?:[\\/][\w.@~-]+){2,}[\\/]?/g, "<path>").slice(0, 500);
 }
 
-/** A client-side problem with an upload: becomes a 4xx with the design.md §6 error shape. */
+/** A client-side problem with an upload: becomes a 4xx with the error shape of README.md §HTTP API. */
 export class UploadError extends Error {
   constructor(
     public readonly status: number,

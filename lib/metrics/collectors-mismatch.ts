@@ -1,5 +1,5 @@
 /**
- * Collector mismatch between compared runs (design.md §5.5). `return_perf_metrics`,
+ * Collector mismatch between compared runs (docs/metrics.md §Collectors). `return_perf_metrics`,
  * `enable_iter_perf_stats` and `publish_kv_events` cost throughput (~2.5% measured), so an A/B
  * whose arms differ in them measures the collectors as much as the change under test.
  */

@@ -1,6 +1,6 @@
 /**
  * Per-endpoint and per-role hit rates of several runs, side by side. Role rates are
- * token-weighted (Σcached / Σprompt, design.md §5.3) — averaging endpoint rates would let a
+ * token-weighted (Σcached / Σprompt, docs/metrics.md §Cache hit rate) — averaging endpoint rates would let a
  * nearly idle endpoint count as much as a busy one.
  */
 import type { EndpointRole, RunSummary } from "@/lib/api/schemas";

@@ -1,5 +1,5 @@
 /**
- * Statistics shared by every view (design.md §5): percentiles interpolate linearly between
+ * Statistics shared by every view (docs/metrics.md §Statistics): percentiles interpolate linearly between
  * closest ranks, exactly like numpy's default (`np.percentile(x, q)`), which is also what aiperf
  * and the TRT-LLM time-breakdown tool use. Non-finite values are dropped before anything else.
  */

@@ -1,5 +1,5 @@
 /**
- * Time-breakdown segments of design.md §5.2 (reference/trtllm.md §3.1): where each request's
+ * Time-breakdown segments (docs/metrics.md §Segments): where each request's
  * time goes, from the flat steady-clock timestamps of one request.
  */
 import type { Seconds } from "@/lib/formats/trtllm-record";
@@ -246,7 +246,7 @@ export class SegmentColumns {
   }
 }
 
-/** Statistics per segment over the requests where it was recorded (design.md §5.2). */
+/** Statistics per segment over the requests where it was recorded (docs/metrics.md §Time breakdown). */
 export function segmentStats(mode: BreakdownMode, perRequest: readonly SegmentValue[][]): SegmentStatsResult {
   const columns = new SegmentColumns(mode, perRequest.length);
   perRequest.forEach((r, i) => columns.set(i, r));

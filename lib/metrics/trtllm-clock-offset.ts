@@ -1,6 +1,6 @@
 /**
  * Step and chunk timestamps (`time_breakdown_metrics`) use a per-process clock base that can be
- * hundreds of thousands of seconds away from `timing_metrics` (reference/trtllm.md §2.5). Placing
+ * hundreds of thousands of seconds away from `timing_metrics` (docs/metrics.md §Step clock offsets). Placing
  * a step on the request timeline without this correction puts it days away from the request.
  */
 import type { TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";

@@ -1,7 +1,7 @@
 /**
  * Builds requests from TensorRT-LLM records of several files: disagg-server records joined to
- * worker records on `disagg_request_id`, falling back to `ctx_request_id` (design.md §5.2), and
- * worker records alone when no disagg record names them.
+ * worker records on `disagg_request_id`, falling back to `ctx_request_id` (docs/metrics.md §Joins and roles),
+ * and worker records alone when no disagg record names them.
  */
 import type { TrtllmDisaggRecord, TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
 import { emptyTimes, type BreakdownMode, type RequestTimes } from "./time-breakdown";

@@ -1,4 +1,7 @@
-/** KV-cache numbers of TensorRT-LLM perf metrics (design.md §5.2, reference/trtllm.md §2.5). */
+/**
+ * KV-cache numbers of TensorRT-LLM perf metrics (docs/metrics.md §KV hit rate from perf metrics,
+ * §KV transfer).
+ */
 import type { Seconds, TrtllmKvBlocks } from "@/lib/formats/trtllm-record";
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Which worker file is prefill (ctx) and which is decode (gen). Worker files are all named
- * `perf_metrics-server-…` whatever their role (reference/trtllm.md §2.4), so the role comes from
- * content and from how records join disagg-server records.
+ * `perf_metrics-server-…` whatever their role (docs/formats.md §TensorRT-LLM perf metrics), so the role comes
+ * from content and from how records join disagg-server records.
  */
 import type { TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
 
@@ -13,7 +13,9 @@ export class RoleVotes {
   /** Records that belong to a disaggregated request at all (ids, KV transfer, joins). */
   disaggregated = 0;
 
-  /** Content votes (reference/trtllm.md §2.6): chunks only ⇒ ctx, steps only or a transfer end ⇒ gen. */
+  /**
+   * Content votes (docs/metrics.md §Joins and roles): chunks only ⇒ ctx, steps only or a transfer end ⇒ gen.
+   */
   addContent(rec: TrtllmWorkerRecord): void {
     const vote = contentRole(rec);
     if (vote === "prefill") this.prefill++;

@@ -1,5 +1,5 @@
 /**
- * Per-step and per-chunk segments of `time_breakdown_metrics` (reference/trtllm.md §3.2).
+ * Per-step and per-chunk segments of `time_breakdown_metrics` (docs/metrics.md §Step metrics).
  * Durations inside one step are differences of the same clock and need no offset; placing a step
  * on the request timeline does (lib/metrics/trtllm-clock-offset.ts).
  */

@@ -132,7 +132,8 @@ export async function summarizeTrtllm(
 
   const stats = segmentColumnStats(segmentColumns);
   for (const w of stats.warnings) warnings.push(w);
-  // Design.md §5.2: block-weighted over prefill-side records when roles are known.
+  // docs/metrics.md §KV hit rate from perf metrics: block-weighted over prefill-side records when roles are
+  // known.
   const runHitRate = prefillTally.requests > 0 ? prefillTally.hitRate() : anyTally.hitRate();
   const transferStats = computeStats(transferBytes);
   const bandwidthStats = computeStats(bandwidths);

@@ -15,7 +15,7 @@ const EMPTY_BLOCKS: SummaryBlocks = {
   warnings: [],
 };
 
-/** The run summary of design.md §6: catalog fields plus the blocks computed at ingest. */
+/** The run summary (README.md §HTTP API): catalog fields plus the blocks computed at ingest. */
 export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
   const blocks: SummaryBlocks = run.summary
     ? { ...EMPTY_BLOCKS, ...(JSON.parse(run.summary) as SummaryBlocks) }

@@ -61,6 +61,6 @@ export function printTable(report) {
   console.log(line(head));
   for (const r of rows) console.log(line(r));
   console.log(
-    "\nbudgets (design.md §8): ratio ≥ 0.50, RSS peak ≤ 300 MB for a 1 GB upload, GET p50 ≤ 50 ms, ≤ 2,000 points per series, first chart ≤ 2,000 ms (again: a second visit, fresh browser context)",
+    "\nbudgets (README.md §Performance): ratio ≥ 0.50, RSS peak ≤ 300 MB for a 1 GB upload, GET p50 ≤ 50 ms, ≤ 2,000 points per series, first chart ≤ 2,000 ms (again: a second visit, fresh browser context)",
   );
 }

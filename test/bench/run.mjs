@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runlens benchmark (design.md §8): ingest through the real HTTP upload against the bare-parse
+// Runlens benchmark (README.md §Performance): ingest through the real HTTP upload against the bare-parse
 // floor, the server's peak memory, summary GET latency, chart payload sizes and the time to the
 // first chart in headless Chromium, per input kind and per store.
 //

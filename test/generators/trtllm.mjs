@@ -4,8 +4,8 @@
 //   node test/generators/trtllm.mjs --out /tmp/run --mode disaggregated --requests 100000 [--seed 1]
 //
 // Writes one disagg-server file plus ctx and gen worker files (disaggregated) or N aggregated
-// worker files, in the post-refactor JSONL format (reference/trtllm.md §2.3), and returns the
-// truth: every segment's milliseconds per request (null = not recorded), KV blocks, transfer
+// worker files, in the post-refactor JSONL format (docs/formats.md §TensorRT-LLM perf metrics), and returns
+// the truth: every segment's milliseconds per request (null = not recorded), KV blocks, transfer
 // bytes and bandwidth, and each worker's step-clock offset.
 import fs from "node:fs";
 import path from "node:path";
@@ -79,7 +79,7 @@ export function generateTrtllmRun(opts) {
   const draw = (name) => medians[name] * Math.exp(sigma * normal(rand));
   const segNames = mode === "aggregated" ? AGG_SEGMENTS : DISAGG_SEGMENTS;
   const truth = Object.fromEntries(segNames.map((s) => [s, []]));
-  // Step clocks of each worker process sit far from the request clock (reference/trtllm.md §2.5).
+  // Step clocks of each worker process sit far from the request clock (docs/metrics.md §Step clock offsets).
   const ctxOffsets = Array.from({ length: ctxWorkers }, (_, k) => [294065.985, 0.0003, 9.971][k % 3] + k);
   const genOffsets = Array.from({ length: genWorkers }, (_, k) => [377680.565, 0.993, 12.5][k % 3] + k);
   const stamp = "20260101T000000Z";
@@ -274,7 +274,7 @@ export function generateTrtllmRun(opts) {
       disagg_ctx_dispatch_time: start + ms(d.disagg_preprocessing) / 2,
       disagg_server_first_token_time: disaggFirstToken,
       status: "complete",
-      // Header transport: timing only, and no kv_cache_size (reference/trtllm.md §0.6).
+      // Header transport: timing only, and no kv_cache_size (docs/formats.md §TensorRT-LLM perf metrics).
       ctx_perf_metrics: {
         request_id: ctxId,
         perf_metrics: { timing_metrics: ctxTiming },

@@ -1,8 +1,8 @@
 /**
  * The InferenceX aggregation cases (test/fixtures/inferencex-aggregation/cases, copied from the
  * reference study): our analyzer on each case's input files. Where the reference output agrees
- * with design.md §5.3 we match it to 5 decimals; where a case demonstrates a trap we assert the
- * corrected value, and the comment shows the hand computation and what the reference said.
+ * with docs/metrics.md §Server metrics we match it to 5 decimals; where a case demonstrates a trap we assert
+ * the corrected value, and the comment shows the hand computation and what the reference said.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -36,7 +36,7 @@ function close(actual: number | null | undefined, expected: number | null | unde
   else expect(actual).toBeCloseTo(expected, 5);
 }
 
-describe("cases where the reference agrees with design.md", () => {
+describe("cases where the reference agrees with docs/metrics.md", () => {
   it.each(["vllm-real-schema", "vllm-multi-series-sum", "vllm-ignores-warmup-metrics", "vllm-rounding-5dp"])(
     "%s: vLLM hits / queries",
     async (id) => {
@@ -222,7 +222,7 @@ describe("trap cases: corrected values", () => {
     close(sm.cache.overallHitRate, 0.5);
     close(sm.kvCache.gpuUsageMax, 0.75);
     close(sm.tokens.generationTotal, 200);
-    // Prompt from the Dynamo frontend (1,100) per design.md §5.3; the later upstream takes the
+    // Prompt from the Dynamo frontend (1,100) per docs/metrics.md §Token totals; the later upstream takes the
     // engine counter (1,000). The export has one max_total_num_tokens pool of 1,000, which we
     // report; the later upstream forces it to null for every dynamo-sglang run.
     close(sm.tokens.promptTotal, 1100);

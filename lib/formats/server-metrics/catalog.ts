@@ -1,6 +1,6 @@
 /**
- * Which Prometheus family means what, per engine (reference/inferencex-aggregation.md §5.2,
- * reference/trtllm.md §5). Names are canonical: a trailing `_total` is already stripped
+ * Which Prometheus family means what, per engine (docs/metrics.md §Known traps,
+ * docs/formats.md §Server metrics). Names are canonical: a trailing `_total` is already stripped
  * (types.ts canonicalName), so `trtllm_prompt_tokens_total` and `trtllm_prompt_tokens` are one.
  */
 export const PROMPT_TOKENS = [

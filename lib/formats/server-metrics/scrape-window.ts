@@ -1,6 +1,6 @@
 /**
- * Raw cumulative scrapes → aiperf-style window stats and timeslices (design.md §5.3, trap T17).
- * A counter's total is the sum of its non-negative step deltas: a drop means the server
+ * Raw cumulative scrapes → aiperf-style window stats and timeslices (docs/metrics.md §Window statistics,
+ * trap T17). A counter's total is the sum of its non-negative step deltas: a drop means the server
  * restarted and its counter began again, so that step is clamped to 0 instead of subtracting
  * the lifetime value. Gauge stats are plain sample means (aiperf does not time-weight either).
  */

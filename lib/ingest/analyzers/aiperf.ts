@@ -1,5 +1,5 @@
 /**
- * aiperf exports (reference/aiperf.md §2; design.md §5.1): per-request records, the run summary
+ * aiperf exports (docs/formats.md §aiperf; docs/metrics.md §Requests): per-request records, the run summary
  * (JSON, CSV, timeslices, multi-run aggregates), GPU telemetry and inputs.json.
  *
  * Multi-run folders (`profile_runs/run_NNNN/…`) become ONE run whose statistics pool every

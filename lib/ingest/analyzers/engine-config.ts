@@ -1,6 +1,7 @@
 /**
  * Engine configs (TRT-LLM `extra-llm-api-config.yml`, Dynamo YAML/JSON): records which
- * measurement collectors the run had on, so comparisons can warn when they differ (§5.5).
+ * measurement collectors the run had on, so comparisons can warn when they differ (docs/metrics.md
+ * §Collectors).
  */
 import type { Collectors } from "@/lib/api/schemas";
 import { collectorsFromJson, collectorsFromYaml, type EngineConfigFacts } from "@/lib/formats/engine-config";

@@ -1,8 +1,8 @@
 /**
  * Server metrics analyzer: aiperf server-metrics exports (JSON, CSV, raw JSONL scrapes), plain
  * Prometheus scrapes and engine logs → the `serverMetrics` block, endpoint rows and the "sm-*"
- * chart payloads (design.md §5.3–§5.4). One run often carries the same scrapes in several
- * exports; only the most complete format is counted (JSON > JSONL > CSV) so nothing is added
+ * chart payloads (docs/metrics.md §Server metrics, §Endpoints). One run often carries the same scrapes in
+ * several exports; only the most complete format is counted (JSON > JSONL > CSV) so nothing is added
  * twice. Prometheus text scrapes are separate endpoints and always count.
  */
 import { WarningLog } from "@/lib/formats/json-lines";

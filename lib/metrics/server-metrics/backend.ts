@@ -1,5 +1,5 @@
 /**
- * Backend by metric-name prefix, never by a framework string (design.md §5.3, trap T6).
+ * Backend by metric-name prefix, never by a framework string (docs/metrics.md §Backend and roles, trap T6).
  * Dynamo metrics beside an engine's make a "dynamo+<engine>" run; Dynamo alone is "dynamo".
  */
 export type Engine = "vllm" | "sglang" | "trtllm" | "atom";

@@ -1,5 +1,5 @@
 /**
- * KV capacity in tokens, summed per pool (design.md §5.3). Each pool is counted once:
+ * KV capacity in tokens, summed per pool (docs/metrics.md §KV capacity). Each pool is counted once:
  * - TRT-LLM: max_blocks × tokens_per_block **of the same endpoint** (trap T2: the reference
  *   multiplied Σ blocks by the largest block size); the block size comes from the gauge or the
  *   `tokens_per_block`/`block_size` label of the cache-config info family (trap T2b).

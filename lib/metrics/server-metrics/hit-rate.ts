@@ -1,5 +1,5 @@
 /**
- * Which counters make an endpoint's token-weighted cache hit rate (design.md §5.3): cached
+ * Which counters make an endpoint's token-weighted cache hit rate (docs/metrics.md §Cache hit rate): cached
  * prompt tokens over prompt tokens, per engine. The gauge fallback lives in summarize.ts so a
  * run never mixes the two methods silently.
  */

@@ -1,5 +1,5 @@
 /**
- * Endpoint role from labels (design.md §5.3): `dynamo_component` (or `component`), then
+ * Endpoint role from labels (docs/metrics.md §Backend and roles): `dynamo_component` (or `component`), then
  * `disaggregation_mode`, then SGLang's `engine_type` (which the reference ignored, trap T15).
  * An endpoint that only serves Dynamo frontend (or router) families is that; anything else
  * unlabelled is `combined`.

@@ -1,6 +1,6 @@
 /**
- * Run-level server metrics from per-endpoint facts (design.md §5.3–§5.4). Each headline number
- * names the trap it avoids:
+ * Run-level server metrics from per-endpoint facts (docs/metrics.md §Server metrics, §Endpoints). Each
+ * headline number names the trap it avoids:
  * - hit rate: Σ cached / Σ prompt over prefill-side endpoints (T1, T5), gauge avg only when no
  *   counters exist anywhere, weighted by prompt tokens when known;
  * - capacity: Σ per-endpoint pools (T2, T7); logs only when no endpoint reports one;
@@ -219,7 +219,7 @@ export function summarizeServerMetrics(
 }
 
 /**
- * Endpoints scraped without the engine series the views need (design.md §5.5): a worker that
+ * Endpoints scraped without the engine series the views need (docs/metrics.md §Collectors): a worker that
  * shows only Dynamo runtime series had engine metrics off; a TRT-LLM engine without any
  * `trtllm_kv_cache_*` series had iteration stats off. Say which flag turns them on.
  */
