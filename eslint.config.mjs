@@ -44,9 +44,9 @@ const layerRules = {
           {
             target: "./components",
             from: ["./app", "./lib"],
-            except: ["./api", "./metrics", "./format-number.ts", "./share-link.ts"],
+            except: ["./api", "./metrics", "./format-number.ts"],
             message:
-              "layers: components import only lib/api, lib/metrics, lib/format-number and lib/share-link (never app/, store, ingest, runs or server).",
+              "layers: components import only lib/api, lib/metrics and lib/format-number (never app/, store, ingest, runs or server).",
           },
         ],
       },
