@@ -57,43 +57,38 @@ export function headAsUtf8(head: Buffer): Buffer {
 /** How many bytes tell the encoding: the longest mark. */
 const MARK_BYTES = 3;
 
+/** The decoder the first bytes call for (none for UTF-8), and those bytes without their mark. */
+function begin(first: Buffer): { decoder: Utf16ToUtf8 | null; rest: Buffer } {
+  const { encoding, bomBytes } = byteOrderMark(first);
+  const decoder = encoding === "utf8" ? null : new Utf16ToUtf8(encoding === "utf16be");
+  return { decoder, rest: first.subarray(bomBytes) };
+}
+
 /**
  * The bytes of `source` as UTF-8 text: decoded from UTF-16 when a BOM says so, without a UTF-8
  * BOM, and otherwise unchanged chunk for chunk. Destroying the result stops the source.
  */
 export function utf8Text(source: AsyncIterable<Buffer>): Readable {
   async function* decode(): AsyncGenerator<Buffer> {
-    const it = source[Symbol.asyncIterator]();
-    try {
-      const taken: Buffer[] = [];
-      let size = 0;
-      let done = false;
-      while (size < MARK_BYTES) {
-        const r = await it.next();
-        if (r.done) {
-          done = true;
-          break;
-        }
-        taken.push(r.value);
-        size += r.value.length;
+    /** The first bytes, until there are enough to tell the encoding; then null. */
+    let head: Buffer | null = Buffer.alloc(0);
+    let decoder: Utf16ToUtf8 | null = null;
+    for await (let chunk of source) {
+      if (head !== null) {
+        // A copy: a source may reuse its buffer while a short first chunk waits here.
+        head = Buffer.concat([head, chunk]);
+        if (head.length < MARK_BYTES) continue;
+        ({ decoder, rest: chunk } = begin(head));
+        head = null;
       }
-      const first = taken.length === 1 ? taken[0] : Buffer.concat(taken, size);
-      const { encoding, bomBytes } = byteOrderMark(first);
-      const utf16 = encoding === "utf8" ? null : new Utf16ToUtf8(encoding === "utf16be");
-      const pass = (chunk: Buffer) => (utf16 ? utf16.write(chunk) : chunk);
-      const start = first.length > bomBytes ? pass(first.subarray(bomBytes)) : first.subarray(0, 0);
-      if (start.length > 0) yield start;
-      while (!done) {
-        const r = await it.next();
-        if (r.done) break;
-        const out = pass(r.value);
-        if (out.length > 0) yield out;
-      }
-      const tail = utf16?.end();
-      if (tail && tail.length > 0) yield tail;
-    } finally {
-      await it.return?.();
+      const out = decoder ? decoder.write(chunk) : chunk;
+      if (out.length > 0) yield out;
     }
+    if (head !== null && head.length > 0) ({ decoder, rest: head } = begin(head));
+    const out = head === null ? null : decoder ? decoder.write(head) : head;
+    if (out && out.length > 0) yield out;
+    const tail = decoder?.end();
+    if (tail && tail.length > 0) yield tail;
   }
   return Readable.from(decode(), { objectMode: false });
 }
