@@ -7,10 +7,7 @@
 import { CPU_USAGE_GAUGES, DYNAMO_USAGE_GAUGES, USAGE_GAUGES } from "./catalog";
 import type { MetricSeries, MetricType } from "./types";
 
-/**
- * A fraction up to 1.5 is an overshoot and is clamped to 1 later, like aiperf's exports allow
- * (trap T11); past that no fraction gauge goes.
- */
+/** A fraction up to 1.5 is an overshoot, clamped to 1 later (trap T11); no fraction gauge goes past it. */
 const FRACTION_MAX = 1.5;
 /** Engine usage gauges are fractions (vLLM's `_perc` too); Dynamo's are percent. */
 const FRACTIONS = new Set([...USAGE_GAUGES, ...CPU_USAGE_GAUGES]);
