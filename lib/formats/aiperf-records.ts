@@ -84,11 +84,30 @@ function readError(raw: unknown): AiperfErrorInfo | null {
   return { type: type ?? (code !== null ? `HTTP ${code}` : "Error"), code, message };
 }
 
-/** No real count of tokens is past 2^53; one that is would overflow the throughput sums to Infinity. */
-const tokenCount = (v: number | null) => (v !== null && Math.abs(v) <= Number.MAX_SAFE_INTEGER ? v : null);
+/** Said once per file with how many records had it (docs/metrics.md §Requests). */
+export const NEGATIVE_TOKENS = "negative token count read as not recorded";
+
+/**
+ * No real count of tokens is past 2^53 (one that is would overflow the throughput sums to
+ * Infinity) or below 0: either is a broken writer's value and reads as not recorded.
+ */
+function tokenCount(v: number | null, badValue: (message: string) => void): number | null {
+  if (v === null || v > Number.MAX_SAFE_INTEGER) return null;
+  if (v < 0) {
+    badValue(NEGATIVE_TOKENS);
+    return null;
+  }
+  return v;
+}
+
+const ignore = () => {};
 
 /** Parses one record; null (with a reason) when the line is not an aiperf record. */
-export function parseAiperfRecord(value: unknown, text: string): AiperfRecord | string {
+export function parseAiperfRecord(
+  value: unknown,
+  text: string,
+  badValue: (message: string) => void = ignore,
+): AiperfRecord | string {
   if (!isObject(value)) return "not a JSON object";
   const meta = value.metadata;
   if (!isObject(meta)) return "no metadata object";
@@ -96,7 +115,7 @@ export function parseAiperfRecord(value: unknown, text: string): AiperfRecord | 
   const id = meta.x_request_id;
   const ttftMs = metricNumber(metrics.time_to_first_token);
   const e2eMs = metricNumber(metrics.request_latency);
-  const outputTokens = tokenCount(metricNumber(metrics.output_sequence_length));
+  const outputTokens = tokenCount(metricNumber(metrics.output_sequence_length), badValue);
   return {
     requestId: typeof id === "string" ? id : typeof id === "number" ? String(id) : null,
     phase: meta.benchmark_phase === "warmup" ? "warmup" : "profiling",
@@ -106,7 +125,10 @@ export function parseAiperfRecord(value: unknown, text: string): AiperfRecord | 
     ttftMs,
     e2eMs,
     itlMs: metricNumber(metrics.inter_token_latency) ?? derivedItlMs(ttftMs, e2eMs, outputTokens),
-    inputTokens: tokenCount(metricNumber(metrics.input_sequence_length) ?? metricNumber(metrics.error_isl)),
+    inputTokens: tokenCount(
+      metricNumber(metrics.input_sequence_length) ?? metricNumber(metrics.error_isl),
+      badValue,
+    ),
     outputTokens,
     error: readError(value.error),
   };

@@ -18,7 +18,7 @@ import { readInputConfig } from "./aiperf-input-config";
 export function csvSections(text: string): string[][][] {
   const sections: string[][][] = [];
   let current: string[][] | null = null;
-  for (const raw of text.replace(/^\uFEFF/, "").split(/\r?\n/)) {
+  for (const raw of text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/)) {
     if (raw.trim() === "") {
       current = null;
       continue;

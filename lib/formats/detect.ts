@@ -1,5 +1,6 @@
 import type { Detected } from "./kinds";
 import { PARSE_FAILED, parseJsonText } from "./json-lines";
+import { headAsUtf8 } from "./text-encoding";
 
 /** How many leading (decompressed) bytes detection looks at. */
 export const DETECT_HEAD_BYTES = 1 << 20;
@@ -19,7 +20,8 @@ export function detectKind(head: Buffer, complete: boolean): Detected {
   }
 }
 
-function detect(head: Buffer, complete: boolean): Detected {
+function detect(raw: Buffer, complete: boolean): Detected {
+  const head = headAsUtf8(raw);
   if (looksBinary(head)) return { kind: "unknown", format: "binary" };
   let text = head.toString("utf8");
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -54,8 +56,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** LF, CRLF or a lone CR (old Mac tools), as the line readers split. */
+const LINE_END = /\r\n|\r|\n/;
+
 function detectJson(text: string, complete: boolean): Detected {
-  const lines = text.split("\n");
+  const lines = text.split(LINE_END);
   const first = lines[0].trim();
   const firstIsWholeLine = lines.length > 1 || complete;
   const firstValue = firstIsWholeLine ? parseJsonText(first) : PARSE_FAILED;
@@ -99,11 +104,17 @@ function isTrtllmRecord(v: Record<string, unknown>): boolean {
   );
 }
 
+/** Keys only a per-request aiperf record's metadata has (a summary's metadata has none of them). */
+const RECORD_METADATA = /"(x_request_id|request_start_ns|request_end_ns|record_processor_id)"\s*:/;
+
 function sniffRecordKeys(line: string): Detected | null {
   const start = line.slice(0, 4096);
   if (/"(ctx_perf_metrics|gen_perf_metrics|perf_metrics)"\s*:/.test(start))
     return { kind: "trtllm-perf-metrics", format: "jsonl" };
   if (/"metadata"\s*:/.test(start) && /"metrics"\s*:/.test(line))
+    return { kind: "aiperf-records", format: "jsonl" };
+  // A record whose metadata alone outgrows the head (a huge worker id): its metadata keys tell.
+  if (/^\{\s*"metadata"\s*:\s*\{/.test(start) && RECORD_METADATA.test(line))
     return { kind: "aiperf-records", format: "jsonl" };
   if (/"endpoint_url"\s*:/.test(start) && /"timestamp_ns"\s*:/.test(start))
     return { kind: "aiperf-server-metrics", format: "jsonl" };
@@ -191,10 +202,7 @@ function sniffDocument(text: string): Detected {
 }
 
 function detectText(text: string): Detected {
-  const lines = text
-    .split("\n")
-    .slice(0, 2000)
-    .map((l) => l.replace(/\r$/, ""));
+  const lines = text.split(LINE_END, 2000);
   const firstData = lines.find((l) => l.trim() !== "" && !l.startsWith("#")) ?? "";
 
   if (/^#\s*AIPerf Server Metrics Export/i.test(lines[0]) || /^Endpoint,Type,Metric,Unit\b/.test(firstData))
@@ -247,7 +255,7 @@ const LOG_LINE =
 
 function looksLikeServerLog(text: string): boolean {
   if (KV_POOL_LINE.test(text)) return true;
-  const lines = text.split("\n", 2000).filter((l) => l.trim() !== "");
+  const lines = text.split(LINE_END, 2000).filter((l) => l.trim() !== "");
   if (lines.length === 0 || !LOG_MARKERS.test(text)) return false;
   const logLines = lines.filter((l) => LOG_LINE.test(l)).length;
   return logLines / lines.length >= 0.3;

@@ -56,7 +56,7 @@ function record(facts: EngineConfigFacts, collector: keyof Collectors, value: bo
 /** Reads collector flags from YAML text, line by line. */
 export function collectorsFromYaml(text: string): EngineConfigFacts {
   const facts: EngineConfigFacts = { collectors: {}, unreadable: [] };
-  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
   lines.forEach((line, i) => {
     if (/^\s*#/.test(line)) return;
     // `key: value` (any depth, optionally a list item) …

@@ -20,10 +20,23 @@ export class WarningLog {
       this.listed.push(line === undefined ? { message } : { line, message });
   }
 
-  /** The listed warnings, plus one line saying how many more were not listed. */
+  /** Counted per message: how often each bad value of `count` was seen. */
+  private readonly counted = new Map<string, number>();
+
+  /**
+   * A bad value that can recur on every line (a negative token count): listed once, at the end,
+   * with how many times it was seen, so it never crowds out the skipped lines.
+   */
+  count(message: string): void {
+    this.counted.set(message, (this.counted.get(message) ?? 0) + 1);
+  }
+
+  /** The listed warnings, one line saying how many more were not listed, then the counted ones. */
   toList(): FileWarning[] {
     const more = this.total - this.listed.length;
-    return more > 0 ? [...this.listed, { message: `…and ${more} more warnings` }] : [...this.listed];
+    const out = more > 0 ? [...this.listed, { message: `…and ${more} more warnings` }] : [...this.listed];
+    for (const [message, n] of this.counted) out.push({ message: `${message} (${n}×)` });
+    return out;
   }
 }
 
@@ -140,20 +153,22 @@ export async function eachJsonLine(
 
 /**
  * eachJsonLine over a file of one record type: `parse` turns a line into a record, or into the
- * reason to skip it (kept as a warning with the line's number). Returns the file's warnings and
+ * reason to skip it (kept as a warning with the line's number); a record it keeps with a value
+ * read as missing is reported through `badValue` (counted per message, see WarningLog.count). Returns the file's warnings and
  * how many lines were skipped, invalid JSON included.
  */
 export async function eachRecordLine<T extends object>(
   source: Readable | AsyncIterable<Buffer>,
   options: LineReaderOptions,
-  parse: (value: unknown, text: string) => T | string,
+  parse: (value: unknown, text: string, badValue: (message: string) => void) => T | string,
   each: (record: T, lineNo: number) => Promise<void> | void,
 ): Promise<{ warnings: WarningLog; skipped: number }> {
   const warnings = new WarningLog();
   const result = { skipped: 0 };
   const parser = new JsonLineParser(warnings, result);
+  const badValue = (message: string) => warnings.count(message);
   await eachJsonLine(source, parser, options, (value, lineNo) => {
-    const r = parse(value, parser.text);
+    const r = parse(value, parser.text, badValue);
     if (typeof r !== "string") return each(r, lineNo);
     result.skipped++;
     warnings.add(`skipped line: ${r}`, lineNo);

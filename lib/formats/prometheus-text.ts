@@ -13,6 +13,7 @@ import {
 } from "@/lib/formats/server-metrics/types";
 import type { WarningLog } from "./json-lines";
 import { readLines } from "./read-lines";
+import { dropBadSeries } from "./server-metrics/bad-values";
 
 const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})?\s+(\S+)(\s+\S+)?\s*$/;
 const LABEL = /\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*=\s*"((?:[^"\\]|\\.)*)"\s*,?/gy;
@@ -85,6 +86,6 @@ export async function readPrometheusText(
     series.set(key, s);
   }
   const set = emptyMetricSet();
-  for (const s of series.values()) set.series.push(s);
+  set.series = dropBadSeries(Array.from(series.values()), (m) => warnings.count(m));
   return set;
 }

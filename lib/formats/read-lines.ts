@@ -23,7 +23,7 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 const NO_BYTES = Buffer.alloc(0);
 
 /**
- * Splits bytes into text lines (LF or CRLF, UTF-8, a leading BOM dropped), synchronously, one
+ * Splits bytes into text lines (LF, CRLF or a lone CR, UTF-8, a leading BOM dropped), synchronously, one
  * chunk at a time, without buffering more than one line. An overlong line is dropped while it
  * streams by and its number added to `report.overlongLines`.
  */
@@ -33,6 +33,7 @@ export class LineSplitter {
   private overlong = false;
   private lineNo = 0;
   private first = true;
+  private afterCr = false;
   private readonly maxLineBytes: number;
 
   constructor(
@@ -44,12 +45,24 @@ export class LineSplitter {
 
   /** Appends the lines `chunk` completes to `out`. */
   push(chunk: Buffer, out: Line[]): void {
+    if (chunk.length === 0) return;
     let start = 0;
+    // A CR that ended the previous chunk and this LF are one CRLF line end.
+    if (this.afterCr && chunk[0] === 0x0a) start = 1;
+    this.afterCr = false;
+    // Where the next CR is, searched again only once passed: a chunk without CRs is scanned once.
+    let cr = chunk.indexOf(0x0d, start);
     for (;;) {
-      const nl = chunk.indexOf(0x0a, start);
+      let nl = chunk.indexOf(0x0a, start);
+      if (cr !== -1 && cr < start) cr = chunk.indexOf(0x0d, start);
+      if (cr !== -1 && (nl === -1 || cr < nl)) nl = cr;
       if (nl === -1) break;
       this.take(chunk, start, nl, out);
       start = nl + 1;
+      if (nl === cr) {
+        if (start === chunk.length) this.afterCr = true;
+        else if (chunk[start] === 0x0a) start++;
+      }
     }
     if (start < chunk.length && !this.overlong) {
       const restBytes = chunk.length - start;
@@ -103,7 +116,6 @@ export class LineSplitter {
       if (end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf)
         start += 3;
     }
-    if (end > start && buf[end - 1] === 0x0d) end--;
     out.push({ lineNo, text: buf.toString("utf8", start, end) });
   }
 }

@@ -15,6 +15,7 @@ import {
 import { splitCsvRecord } from "./csv";
 import type { WarningLog } from "./json-lines";
 import { readLines } from "./read-lines";
+import { dropBadSeries } from "./server-metrics/bad-values";
 import { toNumber } from "./server-metrics-json";
 
 const STAT_KEY =
@@ -88,5 +89,6 @@ export async function readServerMetricsCsv(stream: Readable, warnings: WarningLo
   if (pending !== "")
     warnings.add("skipped line: unterminated quoted field at the end of the file", pendingLine);
   for (const e of info.values()) set.series.push({ ...e, type: "info", stats: {} });
+  set.series = dropBadSeries(set.series, (m) => warnings.count(m));
   return set;
 }

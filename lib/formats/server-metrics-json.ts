@@ -14,6 +14,7 @@ import {
   type Slices,
 } from "@/lib/formats/server-metrics/types";
 import { PARSE_FAILED, parseJsonText, type WarningLog } from "./json-lines";
+import { dropBadSeries } from "./server-metrics/bad-values";
 
 export async function readWholeText(stream: Readable, maxBytes: number): Promise<string | null> {
   const parts: Buffer[] = [];
@@ -117,6 +118,7 @@ export function parseServerMetricsJson(doc: unknown, warnings: WarningLog): Metr
     const d = isObject(ei) ? toNumber(ei.duration_seconds) : null;
     if (d !== null && d > 0) set.windows.set(normalizeEndpoint(url), { durationS: d });
   }
+  set.series = dropBadSeries(set.series, (m) => warnings.count(m));
   return set;
 }
 

@@ -22,6 +22,7 @@ import {
 } from "@/lib/formats/server-metrics/types";
 import { JsonLineParser, PARSE_FAILED, type WarningLog } from "./json-lines";
 import { readLineBatches } from "./read-lines";
+import { badSample, badValueWarning } from "./server-metrics/bad-values";
 import { Column } from "./server-metrics/column";
 import { toLabels, toNumber } from "./server-metrics-json";
 
@@ -34,6 +35,8 @@ interface EndpointScrapes {
 
 /** One metric family of one endpoint: its series by label text, and by position in a scrape's list as a guess. */
 interface Family {
+  /** The canonical family name (no `_total`). */
+  name: string;
   /** The name says counter (`_total`, or a known counter family); a sample with buckets says histogram. */
   counterByName: boolean;
   byLabels: Map<string, Track>;
@@ -185,8 +188,9 @@ export async function readServerMetricsJsonl(
           const s: unknown = samples[i];
           if (!isObject(s)) continue;
           if (!family) {
-            const counterByName = rawName.endsWith("_total") || KNOWN_COUNTERS.has(canonicalName(rawName));
-            family = { counterByName, byLabels: new Map(), byPosition: [] };
+            const name = canonicalName(rawName);
+            const counterByName = rawName.endsWith("_total") || KNOWN_COUNTERS.has(name);
+            family = { name, counterByName, byLabels: new Map(), byPosition: [] };
             ep.families.set(rawName, family);
           }
           const type: MetricType =
@@ -197,6 +201,12 @@ export async function readServerMetricsJsonl(
                 : "gauge";
           const v = toNumber(type === "histogram" ? s.sum : s.value);
           if (v === null) continue;
+          const bad = badSample(family.name, type, v);
+          if (bad) {
+            // Left out before any delta: a counter that only ever read negative adds nothing.
+            warnings.count(badValueWarning(family.name, bad));
+            continue;
+          }
           // Exporters write one series' labels in a stable order, so the raw text is a cheap key;
           // the series at the same position in the previous scrape is checked first, without it.
           let track = family.byPosition[i];
@@ -205,7 +215,7 @@ export async function readServerMetricsJsonl(
             track = family.byLabels.get(key);
             if (!track) {
               track = {
-                name: canonicalName(rawName),
+                name: family.name,
                 type,
                 endpoint,
                 labels: toLabels(s.labels),

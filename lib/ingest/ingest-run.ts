@@ -10,6 +10,7 @@
  */
 import type { Kind } from "@/lib/api/kinds";
 import type { Format } from "@/lib/formats/kinds";
+import { utf8Text } from "@/lib/formats/text-encoding";
 import { startHeartbeat } from "@/lib/store/interrupted-ingest";
 import { sqliteWriterFor } from "@/lib/store/sqlite-writer";
 import {
@@ -92,7 +93,9 @@ export class IngestSession {
     const analyzer = this.analyzers.find((a) => a.accepts(file));
     if (!analyzer) return;
     try {
-      this.reports.set(file.id, await analyzer.ingestFile(file, this.ctx));
+      // Analyzers read UTF-8: a UTF-16 file is decoded on the way (the stored bytes stay as sent).
+      const decoded = { ...file, open: async () => utf8Text(await file.open()) };
+      this.reports.set(file.id, await analyzer.ingestFile(decoded, this.ctx));
     } catch (err) {
       this.failure = err;
     }

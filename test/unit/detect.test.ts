@@ -95,6 +95,33 @@ describe("detectKind on junk", () => {
     const line = '{"metadata":{"session_num":0},"metrics":{"request_latency":{"value":1,"unit":"ms"}}}';
     expect(d(`\ufeff${line}\r\n${line}\r\n`)).toEqual({ kind: "aiperf-records", format: "jsonl" });
   });
+  it("lone CR line ends are line ends: records stay records", () => {
+    const line = '{"metadata":{"session_num":0},"metrics":{"request_latency":{"value":1,"unit":"ms"}}}';
+    expect(d(`${line}\r${line}\r`)).toEqual({ kind: "aiperf-records", format: "jsonl" });
+    expect(d("Metric,avg,min\rRequest Latency (ms),1,1\r")).toEqual({
+      kind: "aiperf-summary",
+      format: "csv",
+    });
+  });
+  it("UTF-16 with a BOM is read as text, little- and big-endian", () => {
+    const line = '{"metadata":{"session_num":0},"metrics":{"request_latency":{"value":1,"unit":"ms"}}}';
+    const le = Buffer.concat([Buffer.of(0xff, 0xfe), Buffer.from(`${line}\n${line}\n`, "utf16le")]);
+    const be = Buffer.from(le).swap16();
+    expect(detectKind(le, true)).toEqual({ kind: "aiperf-records", format: "jsonl" });
+    expect(detectKind(be, true)).toEqual({ kind: "aiperf-records", format: "jsonl" });
+    // A head cut inside a code unit still reads.
+    expect(detectKind(le.subarray(0, le.length - 1), false)).toEqual({
+      kind: "aiperf-records",
+      format: "jsonl",
+    });
+  });
+  it("a first record whose metadata outgrows the head is an aiperf record", () => {
+    const huge = `{"metadata": {"session_num": 0, "x_request_id": "req-0", "request_start_ns": 1, "worker_id": "${"W".repeat(DETECT_HEAD_BYTES)}`;
+    expect(d(huge.slice(0, DETECT_HEAD_BYTES), false)).toEqual({ kind: "aiperf-records", format: "jsonl" });
+    // A summary's metadata is no record.
+    const summary = `{"metadata": {"aggregation_type": "x", "note": "${"W".repeat(DETECT_HEAD_BYTES)}`;
+    expect(d(summary.slice(0, DETECT_HEAD_BYTES), false).kind).not.toBe("aiperf-records");
+  });
   it("lines wrapped as {record: …} are TRT-LLM perf metrics", () => {
     const rec = '{"record":{"request_id":1,"perf_metrics":{"timing_metrics":{"arrival_time":1.0}}}}';
     expect(d(`${rec}\n${rec}\n`)).toEqual({ kind: "trtllm-perf-metrics", format: "jsonl" });

@@ -16,6 +16,7 @@ import {
   WarningLog,
 } from "@/lib/formats/json-lines";
 import { readLineBatches, readLines } from "@/lib/formats/read-lines";
+import { utf8Text } from "@/lib/formats/text-encoding";
 
 /** Splits bytes at the given cut points (fractions of the length), like a network stream would. */
 function chunked(bytes: Buffer, cuts: number[]): Readable {
@@ -42,20 +43,19 @@ const lineText = fc.string({
 });
 
 describe("readLines", () => {
-  it("yields exactly the lines of any text, whatever the chunking (LF or CRLF, BOM dropped)", async () => {
+  it("yields exactly the lines of any text, whatever the chunking (LF, CRLF or CR, BOM dropped)", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(
           lineText.map((l) => l.replace(/\r/g, "")),
           { minLength: 1, maxLength: 20 },
         ),
-        fc.boolean(),
+        fc.constantFrom("\n", "\r\n", "\r"),
         fc.boolean(),
         fc.boolean(),
         cuts,
-        async (lines, crlf, bom, trailingNewline, cutAt) => {
-          const text =
-            (bom ? "\ufeff" : "") + lines.join(crlf ? "\r\n" : "\n") + (trailingNewline ? "\n" : "");
+        async (lines, eol, bom, trailingNewline, cutAt) => {
+          const text = (bom ? "\ufeff" : "") + lines.join(eol) + (trailingNewline ? eol : "");
           const report = { endedWithoutNewline: false, overlongLines: [] as number[] };
           const got = await collect(readLines(chunked(Buffer.from(text), cutAt), report));
           // A file of only a BOM still has bytes on its one (empty) line.
@@ -212,6 +212,36 @@ describe("JsonLineParser over line batches", () => {
           expect(warnings.toList()).toEqual(refWarnings.toList());
         },
       ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("utf8Text", () => {
+  const text = fc.string({
+    unit: fc.constantFrom("a", "é", "\n", "\r", "🙂", "中", "{", '"'),
+    maxLength: 60,
+  });
+
+  it("decodes UTF-16 with a BOM to UTF-8, whatever the chunking", async () => {
+    await fc.assert(
+      fc.asyncProperty(text, fc.boolean(), cuts, async (s, bigEndian, cutAt) => {
+        const le = Buffer.concat([Buffer.of(0xff, 0xfe), Buffer.from(s, "utf16le")]);
+        const bytes = bigEndian ? Buffer.from(le).swap16() : le;
+        const got = Buffer.concat(await collect(utf8Text(chunked(bytes, cutAt))));
+        expect(got.toString("utf8")).toBe(s);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("passes UTF-8 through unchanged, a leading BOM dropped", async () => {
+    await fc.assert(
+      fc.asyncProperty(text, fc.boolean(), cuts, async (s, bom, cutAt) => {
+        const bytes = Buffer.from((bom ? "\ufeff" : "") + s);
+        const got = Buffer.concat(await collect(utf8Text(chunked(bytes, cutAt))));
+        expect(got.equals(Buffer.from(s))).toBe(true);
+      }),
       { numRuns: 300 },
     );
   });

@@ -43,6 +43,9 @@ function oracle(lines: Record<string, unknown>[]) {
         const type = inferType(rawName, s);
         const v = toNumber(type === "histogram" ? s.sum : s.value);
         if (v === null) continue;
+        // Bad values are left out: a negative counter, a usage fraction past 1.5.
+        if ((type === "counter" && v < 0) || (rawName === "vllm:kv_cache_usage_perc" && (v < 0 || v > 1.5)))
+          continue;
         const key = `${endpoint}\u0000${rawName}\u0000${s.labels === undefined ? "" : JSON.stringify(s.labels)}`;
         let tr = tracks.get(key);
         if (!tr) {
@@ -143,7 +146,7 @@ const LABELS = [
 const sample = fc.record({
   family: fc.integer({ min: 0, max: FAMILIES.length - 1 }),
   labels: fc.integer({ min: 0, max: LABELS.length - 1 }),
-  value: fc.oneof(fc.integer({ min: 0, max: 5000 }), fc.double({ min: 0, max: 10, noNaN: true })),
+  value: fc.oneof(fc.integer({ min: -5, max: 5000 }), fc.double({ min: -1, max: 10, noNaN: true })),
   histogram: fc.boolean(),
 });
 const scrape = fc.record({
