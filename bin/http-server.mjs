@@ -8,7 +8,7 @@ import http from "node:http";
 export const ALLOWED_METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH"];
 
 const UPLOAD_TIMEOUT_DEFAULT_MS = 30 * 60_000;
-/** Node's own defaults for a request head and an idle keep-alive connection. */
+/** Node's own default for receiving a request head: ample for any client. */
 const HEADERS_TIMEOUT_MS = 60_000;
 /** Longer than the 60 s idle timeout of common proxies, so the proxy, not Runlens, closes first. */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
