@@ -2,6 +2,7 @@
  * Catalog queries: runs, their files and labels, chart payloads. The ingest pipeline is the only
  * writer of summaries and rows; route handlers read through here.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { sql } from "kysely";
 import type { SummaryBlocks } from "@/lib/api/schemas";
 import type { Db } from "./db";
@@ -140,9 +141,6 @@ export interface FinishedRun {
 }
 
 const CHARTS_PER_INSERT = 8;
-
-/** One turn of the event loop: pending reads and timers run before the next slice of work. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Commits an ingest: summary, file reports, chart payloads and the `ready` status in one transaction. */
 export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<void> {
