@@ -2,6 +2,7 @@
  * Catalog queries: runs, their files and labels, chart payloads. The ingest pipeline is the only
  * writer of summaries and rows; route handlers read through here.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { sql } from "kysely";
 import type { SummaryBlocks } from "@/lib/api/schemas";
 import type { Db } from "./db";
@@ -144,6 +145,16 @@ const CHARTS_PER_INSERT = 8;
 /** Commits an ingest: summary, file reports, chart payloads and the `ready` status in one transaction. */
 export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<void> {
   const ingestedAt = Date.now();
+  // A large run's payloads took most of a second to serialise in one go, a second in which the
+  // server answered nothing; and on SQLite every read waits for the transaction's one connection.
+  // So they are serialised before the transaction, a turn of the event loop after each one; the
+  // text is held until the commit, beside the payloads that are held until then anyway.
+  const charts: Array<{ run_id: string; key: string; data: string }> = [];
+  for (const [key, data] of Object.entries(done.charts)) {
+    charts.push({ run_id: id, key, data: JSON.stringify(data) });
+    await nextTurn();
+  }
+  const summary = JSON.stringify({ ...done.blocks, ingestedAt });
   await db.transaction().execute(async (trx) => {
     for (const f of done.files)
       await trx
@@ -152,26 +163,17 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
         .where("id", "=", f.id)
         .execute();
     await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
-    // Serialised a few at a time: a large run's payloads as JSON text all at once were tens of
-    // megabytes held together at the peak of the ingest.
-    const entries = Object.entries(done.charts);
-    for (let i = 0; i < entries.length; i += CHARTS_PER_INSERT)
+    for (let i = 0; i < charts.length; i += CHARTS_PER_INSERT)
       await trx
         .insertInto("chart_data")
-        .values(
-          entries.slice(i, i + CHARTS_PER_INSERT).map(([key, data]) => ({
-            run_id: id,
-            key,
-            data: JSON.stringify(data),
-          })),
-        )
+        .values(charts.slice(i, i + CHARTS_PER_INSERT))
         .execute();
     await trx
       .updateTable("runs")
       .set({
         status: "ready",
         // The stamp versions the chart URLs: re-ingest rewrites a run's charts in place.
-        summary: JSON.stringify({ ...done.blocks, ingestedAt }),
+        summary,
         backend: done.backend,
         request_count: done.requestCount,
         aggregator_version: done.aggregatorVersion,

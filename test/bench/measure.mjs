@@ -145,3 +145,56 @@ export async function firstChartMs(baseUrl, runId, view) {
     await browser.close();
   }
 }
+
+/** p50/p99/max of a list of milliseconds, and how many requests were answered. */
+function latencyStats(times) {
+  const sorted = [...times].sort((a, b) => a - b);
+  return {
+    count: sorted.length,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    maxMs: sorted.length ? sorted[sorted.length - 1] : null,
+  };
+}
+
+/**
+ * Read latency under load: while `upload()` runs, `concurrency` clients per path keep issuing
+ * GET /api/runs/{runId} (a summary read that goes to the store) and GET /api/health (the
+ * shortest route there is), each sending its next request once the last one is answered. A
+ * stalled event loop in the server shows up as the max; a store held by the ingest as the p99.
+ */
+export async function readsDuringUpload(baseUrl, runId, upload, { concurrency = 4 } = {}) {
+  const paths = { summary: `/api/runs/${runId}`, health: "/api/health" };
+  const times = { summary: [], health: [] };
+  let uploading = true;
+  let failures = 0;
+  const client = async (which) => {
+    while (uploading) {
+      const t0 = performance.now();
+      try {
+        const res = await fetch(`${baseUrl}${paths[which]}`);
+        await res.arrayBuffer();
+        if (res.ok) times[which].push(performance.now() - t0);
+        else failures++;
+      } catch {
+        failures++;
+      }
+    }
+  };
+  const clients = [];
+  for (let i = 0; i < concurrency; i++) clients.push(client("summary"), client("health"));
+  let result;
+  try {
+    result = await upload();
+  } finally {
+    uploading = false;
+    await Promise.all(clients);
+  }
+  return {
+    upload: result,
+    concurrency,
+    failures,
+    summary: latencyStats(times.summary),
+    health: latencyStats(times.health),
+  };
+}

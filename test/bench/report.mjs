@@ -61,6 +61,35 @@ export function printTable(report) {
   console.log(line(head));
   for (const r of rows) console.log(line(r));
   console.log(
+    `\nreads while the same input is uploaded again (${report.results[0]?.underLoad.readers ?? "?"} clients per path):`,
+  );
+  const loadHead = [
+    "store",
+    "kind",
+    "ingest s",
+    "alone s",
+    "summary p50/p99/max ms",
+    "health p50/p99/max ms",
+    "reads",
+    "failed",
+  ];
+  const trio = (l) => `${fix(l.p50Ms)} / ${fix(l.p99Ms)} / ${fix(l.maxMs)}`;
+  const loadRows = report.results.map((r) => [
+    r.store,
+    r.kind,
+    fix(r.underLoad.ingestSeconds),
+    fix(r.ingestSeconds),
+    trio(r.underLoad.summary),
+    trio(r.underLoad.health),
+    String(r.underLoad.summary.count + r.underLoad.health.count),
+    String(r.underLoad.failures),
+  ]);
+  const loadWidths = loadHead.map((h, i) => Math.max(h.length, ...loadRows.map((r) => r[i].length)));
+  const loadLine = (cells) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(loadWidths[i]) : c.padStart(loadWidths[i]))).join("  ");
+  console.log(loadLine(loadHead));
+  for (const r of loadRows) console.log(loadLine(r));
+  console.log(
     "\nbudgets (README.md §Performance): ratio ≥ 0.50, RSS peak ≤ 300 MB for a 1 GB upload, GET p50 ≤ 50 ms, ≤ 2,000 points per series, first chart ≤ 2,000 ms (again: a second visit, fresh browser context)",
   );
 }

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Runlens benchmark (README.md §Performance): ingest through the real HTTP upload against the bare-parse
-// floor, the server's peak memory, summary GET latency, chart payload sizes and the time to the
-// first chart in headless Chromium, per input kind and per store.
+// floor, the server's peak memory, summary GET latency (alone, and while the same input is
+// uploaded again), chart payload sizes and the time to the first chart in headless Chromium, per
+// input kind and per store.
 //
 //   npm run bench -- [--size small|default|large] [--store sqlite|postgres|both] [--repeat 1]
-//                    [--port 3107]
+//                    [--port 3107] [--readers 4]
 //
 // --repeat N uploads each input N times and reports the median upload time (a shared machine
-// is noisy) and the highest RSS peak.
+// is noisy) and the highest RSS peak. --readers N: clients per read path during the upload
+// under load.
 //
 // Prints a table and writes test-results/bench-<timestamp>.json. Not part of `npm test`.
 import fs from "node:fs";
@@ -15,12 +17,27 @@ import os from "node:os";
 import path from "node:path";
 import { parseFloor } from "./floor.mjs";
 import { prepareInputs } from "./inputs.mjs";
-import { chartSizes, firstChartMs, summaryLatency } from "./measure.mjs";
+import { chartSizes, firstChartMs, readsDuringUpload, summaryLatency } from "./measure.mjs";
 import { dropPgSchema, freshPgSchema } from "./pg.mjs";
 import { printTable } from "./report.mjs";
 import { ensureBuild, ROOT, sampleRss, startServer } from "./server.mjs";
 import { streamUpload } from "./upload.mjs";
 import { warmUp } from "./warm-up.mjs";
+
+const USAGE = `usage: npm run bench -- [--size small|default|large] [--store sqlite|postgres|both]
+                        [--repeat N] [--port 3107] [--readers N]
+
+  --size     inputs: small (a smoke run), default (~320 MB), large (~1.6 GB)
+  --store    which stores to measure (default both; PostgreSQL at RUNLENS_BENCH_PG_URL)
+  --repeat   uploads per input; the median time and the highest RSS peak are reported
+  --port     the server's port
+  --readers  clients per read path (GET /api/runs/{id}, GET /api/health) kept busy during one
+             more upload of each input, for read latency under load (default 4)`;
+
+if (process.argv.includes("--help") || process.argv.includes("-h")) {
+  console.log(USAGE);
+  process.exit(0);
+}
 
 function arg(name, dflt) {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,6 +48,7 @@ const size = arg("size", "default");
 const storeArg = arg("store", "both");
 const port = Number(arg("port", "3107"));
 const repeat = Math.max(1, Number(arg("repeat", "1")) || 1);
+const readers = Math.max(1, Number(arg("readers", "4")) || 4);
 const distDir = process.env.RUNLENS_DIST_DIR || ".next-bench";
 const pgUrl = process.env.RUNLENS_BENCH_PG_URL || "postgres://postgres@127.0.0.1:5432/test";
 const stores = storeArg === "both" ? ["sqlite", "postgres"] : [storeArg];
@@ -62,6 +80,13 @@ async function benchStore(store, inputs, floors) {
       const records = up.body.files.reduce((a, f) => a + f.records, 0);
       process.stderr.write(`summary GETs … `);
       const summary = await summaryLatency(server.url, up.body.id, 200);
+      process.stderr.write(`reads under load … `);
+      const underLoad = await readsDuringUpload(
+        server.url,
+        up.body.id,
+        () => streamUpload(server.url, input.files, { name: `bench ${input.kind} under load` }),
+        { concurrency: readers },
+      );
       process.stderr.write(`charts … `);
       const charts = await chartSizes(server.url, up.body.id, { store, dataDir, databaseUrl });
       process.stderr.write(`browser … `);
@@ -88,6 +113,13 @@ async function benchStore(store, inputs, floors) {
         summaryGetP50Ms: summary.p50Ms,
         summaryGetP99Ms: summary.p99Ms,
         summaryBytes: summary.bytes,
+        underLoad: {
+          readers,
+          ingestSeconds: underLoad.upload.seconds,
+          failures: underLoad.failures,
+          summary: underLoad.summary,
+          health: underLoad.health,
+        },
         charts,
         maxChartPoints: charts.reduce((a, c) => Math.max(a, c.largestSeries), 0),
         maxChartBytes: charts.reduce((a, c) => Math.max(a, c.bytes), 0),

@@ -1,4 +1,4 @@
-// Starts the built app (`next start`) for the benchmark and samples its memory from /proc.
+// Starts the built app (bin/server.mjs, as `npm start` does) for the benchmark and samples its memory from /proc.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -42,7 +42,7 @@ function statusKb(pid, field) {
   }
 }
 
-/** The process and every descendant (`next start` may run the server in a child process). */
+/** The process and every descendant (should the server ever run work in a child process). */
 function processTree(pid) {
   const out = [pid];
   for (let i = 0; i < out.length; i++) {

@@ -1,4 +1,4 @@
-// Before anything is measured: a fresh `next start` loads each route's modules on its first
+// Before anything is measured: a fresh server loads each route's modules on its first
 // request (~0.8 s for the upload route), which the first measured upload or page would pay.
 import path from "node:path";
 import { ROOT } from "./server.mjs";

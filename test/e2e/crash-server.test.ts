@@ -1,5 +1,5 @@
 /**
- * The production server (`next start`) SIGKILLed in the middle of an ingest, then restarted on
+ * The production server (bin/server.mjs) SIGKILLed in the middle of an ingest, then restarted on
  * the same data directory: the run shows as failed (never complete), its raw file is intact and
  * re-ingest completes it.
  */

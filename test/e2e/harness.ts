@@ -27,7 +27,7 @@ export interface RunningApp {
 }
 
 /**
- * Starts the built app (`next start`, so `next build` must have run) on a free port with its
+ * Starts the built app as `npm start` serves it (bin/server.mjs, so `next build` must have run) on a free port with its
  * own temporary data directory. Examples are off unless `env` turns them on.
  */
 export async function startApp(

@@ -1,5 +1,5 @@
 /**
- * Two `next start` instances on one PostgreSQL schema behave as one Runlens: a run uploaded
+ * Two server instances on one PostgreSQL schema behave as one Runlens: a run uploaded
  * through one is listed, summarised, charted, drilled into and downloaded through the other,
  * and a delete through either is seen by both. Nothing may live only in one instance's memory
  * or disk. Skipped unless RUNLENS_TEST_DATABASE_URL is set.

@@ -1,11 +1,12 @@
-// Starting the built app (`next start`) and headless Chromium, shared by the browser tests and
-// the benchmark. Plain ESM JavaScript so both vitest and a plain `node` script can import it.
+// Starting the built app (bin/server.mjs, the server `npm start` runs) and headless Chromium,
+// shared by the browser tests and the benchmark. Plain ESM JavaScript so both vitest and a plain `node` script can import it.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+export const SERVER_BIN = path.join(ROOT, "bin/server.mjs");
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 export const CHROMIUM_ARGS = [
@@ -21,12 +22,12 @@ export const CHROMIUM_ARGS = [
 const LOG_TAIL = 200_000;
 
 /**
- * Runs `next start` on 127.0.0.1:port with `env` over the production defaults and resolves once
+ * Runs bin/server.mjs on 127.0.0.1:port with `env` over the production defaults and resolves once
  * /api/health answers; rejects with the server's output if it exits or is not up within 60 s.
  */
 export async function startNextServer({ port, env = {} }) {
   let output = "";
-  const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child = spawn(process.execPath, [SERVER_BIN, "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -20,7 +20,7 @@ describe("example runs", () => {
   it("a fresh store seeds every example once, each ready, from the working directory", async () => {
     const t = await useTestApp({ RUNLENS_EXAMPLES: "on" });
     cleanup = t.cleanup;
-    // The default folder is found from the checkout root, as `next start` runs there.
+    // The default folder is found from the checkout root, as the server runs there.
     expect(process.cwd()).toBe(path.resolve(EXAMPLES, "../../.."));
     expect(await seedExamples(t.app)).toBe(EXAMPLE_RUNS.length);
     const runs = await t.app.store.db.selectFrom("runs").select(["name", "status"]).execute();
