@@ -1,0 +1,159 @@
+/**
+ * Shared blobs under concurrent uploads and deletes, on SQLite and on PostgreSQL. The races are
+ * pinned with a hook on the blob store's `put` and an upload body held at a gate, so each
+ * interleaving happens the same way every time.
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { POST as upload } from "@/app/api/runs/route";
+import { DELETE as deleteRunRoute, GET as getRun } from "@/app/api/runs/[id]/route";
+import { GET as getFileRoute } from "@/app/api/runs/[id]/files/[fileId]/route";
+import { LiveIngest } from "@/lib/ingest/live-ingest";
+import { receiveUpload } from "@/lib/ingest/upload";
+import type { AppContext } from "@/lib/server/app-context";
+import type { PutResult } from "@/lib/store/blob-store";
+import { gatedUpload } from "../helpers/gated-upload";
+import { freshSchema, PG_URL } from "../helpers/pg-schema";
+import { openTestApp, uploadRequest } from "../helpers/test-app";
+
+const VALID = fs.readFileSync(path.resolve(__dirname, "../fixtures/bad/files/valid-aiperf.jsonl"));
+
+/** Distinct valid aiperf bytes per tag (trailing blank lines are skipped by the reader). */
+function aiperf(tag: number): Buffer {
+  return Buffer.concat([VALID, Buffer.from("\n".repeat(tag))]);
+}
+
+/** Resolves once `put` has stored `count` files (whatever the upload), and reports what they were. */
+function onStored(app: AppContext, count = 1): Promise<PutResult[]> {
+  const seen: PutResult[] = [];
+  const put = app.blobs.put.bind(app.blobs);
+  return new Promise((resolve) => {
+    vi.spyOn(app.blobs, "put").mockImplementation(async (...args) => {
+      const result = await put(...args);
+      seen.push(result);
+      if (seen.length === count) resolve(seen);
+      return result;
+    });
+  });
+}
+
+async function uploadOk(req: Request): Promise<{ id: string; status: string; files: Array<{ id: string }> }> {
+  const res = await upload(req);
+  expect(res.status).toBe(201);
+  return res.json();
+}
+
+/** Every file of the run downloads, with the sha256 its catalog row records. */
+async function expectDownloads(runId: string): Promise<void> {
+  const run = await (
+    await getRun(new Request("http://x"), { params: Promise.resolve({ id: runId }) })
+  ).json();
+  expect(run.status).toBe("ready");
+  for (const f of run.files as Array<{ id: string; sha256: string }>) {
+    const res = await getFileRoute(new Request("http://x"), {
+      params: Promise.resolve({ id: runId, fileId: f.id }),
+    });
+    expect(res.status).toBe(200);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(createHash("sha256").update(bytes).digest("hex")).toBe(f.sha256);
+  }
+}
+
+const del = (id: string) =>
+  deleteRunRoute(new Request(`http://localhost/api/runs/${id}`, { method: "DELETE" }), {
+    params: Promise.resolve({ id }),
+  });
+
+const stores: Array<[string, boolean]> = [
+  ["SQLite", true],
+  ["PostgreSQL", !!PG_URL],
+];
+
+describe.each(stores)("shared blobs (%s)", (store, enabled) => {
+  let app: AppContext;
+  let cleanup: () => Promise<void>;
+  let drop: (() => Promise<void>) | undefined;
+
+  beforeEach(async () => {
+    if (!enabled) return;
+    let env = {};
+    if (store === "PostgreSQL") {
+      const s = await freshSchema();
+      drop = s.drop;
+      env = { DATABASE_URL: s.url };
+    }
+    ({ app, cleanup } = await openTestApp(env));
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await cleanup?.();
+    await drop?.();
+    drop = undefined;
+  });
+
+  it.skipIf(!enabled)("a delete while an upload of the same bytes is arriving keeps the blob", async () => {
+    const shared = aiperf(1);
+    const first = await uploadOk(uploadRequest([{ name: "a.jsonl", content: shared }]));
+    const stored = onStored(app);
+    const second = aiperf(2);
+    const gated = gatedUpload([
+      { name: "a.jsonl", head: shared },
+      { name: "b.jsonl", head: second.subarray(0, 100), tail: second.subarray(100) },
+    ]);
+    const pending = upload(gated.request);
+    // The shared file is stored (and found already present); the upload has no file rows yet.
+    const [put] = await stored;
+    expect(put.created).toBe(false);
+    expect((await del(first.id)).status).toBe(204);
+    gated.open();
+    const res = await pending;
+    expect(res.status).toBe(201);
+    await expectDownloads((await res.json()).id);
+  });
+
+  it.skipIf(!enabled)(
+    "a refused upload's cleanup keeps a blob another upload committed meanwhile",
+    async () => {
+      const shared = aiperf(3);
+      const stored = onStored(app);
+      const broken = gzipSync(aiperf(4)).subarray(0, 60);
+      const gated = gatedUpload([
+        { name: "b.jsonl", head: shared },
+        { name: "broken.jsonl.gz", head: broken.subarray(0, 20), tail: broken.subarray(20) },
+      ]);
+      const refused = upload(gated.request);
+      const [put] = await stored;
+      expect(put.created).toBe(true);
+      vi.restoreAllMocks();
+      const other = await uploadOk(uploadRequest([{ name: "b.jsonl", content: shared }]));
+      gated.open();
+      const res = await refused;
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      await expectDownloads(other.id);
+    },
+  );
+
+  it.skipIf(!enabled)("an abandoned live ingest removes the blob it created, and only that", async () => {
+    const kept = await uploadOk(uploadRequest([{ name: "k.jsonl", content: aiperf(5) }]));
+    const live = new LiveIngest(app);
+    const received = await receiveUpload(
+      uploadRequest([
+        { name: "k.jsonl", content: aiperf(5) },
+        { name: "n.jsonl", content: aiperf(6) },
+      ]),
+      app.blobs,
+      app.config,
+      live,
+    );
+    expect(live.runId).not.toBeNull();
+    await live.abandon();
+    const [reused, fresh] = received.files;
+    expect(await app.blobs.has(fresh.sha256)).toBe(false);
+    expect(await app.blobs.has(reused.sha256)).toBe(true);
+    await expectDownloads(kept.id);
+  });
+});
