@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
@@ -13,7 +14,8 @@ import { DELETE as deleteRunRoute, GET as getRun } from "@/app/api/runs/[id]/rou
 import { GET as getFileRoute } from "@/app/api/runs/[id]/files/[fileId]/route";
 import { LiveIngest } from "@/lib/ingest/live-ingest";
 import { receiveUpload } from "@/lib/ingest/upload";
-import type { AppContext } from "@/lib/server/app-context";
+import { deleteRunAndBlobs } from "@/lib/runs/delete-run";
+import { createAppContext, type AppContext } from "@/lib/server/app-context";
 import type { PutResult } from "@/lib/store/blob-store";
 import { gatedUpload } from "../helpers/gated-upload";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
@@ -155,5 +157,126 @@ describe.each(stores)("shared blobs (%s)", (store, enabled) => {
     expect(await app.blobs.has(fresh.sha256)).toBe(false);
     expect(await app.blobs.has(reused.sha256)).toBe(true);
     await expectDownloads(kept.id);
+  });
+});
+
+describe.each(stores)("blob collector (%s)", (store, enabled) => {
+  let app: AppContext;
+  let cleanup: () => Promise<void>;
+  let drop: (() => Promise<void>) | undefined;
+  let dataDir: string;
+
+  beforeEach(async () => {
+    if (!enabled) return;
+    let env = {};
+    if (store === "PostgreSQL") {
+      const s = await freshSchema();
+      drop = s.drop;
+      env = { DATABASE_URL: s.url };
+    }
+    ({ app, cleanup, dataDir } = await openTestApp(env));
+  });
+  afterEach(async () => {
+    await cleanup?.();
+    await drop?.();
+    drop = undefined;
+  });
+
+  /** A temp leftover of a crashed upload, last written `ageMs` ago. */
+  async function leftover(name: string, ageMs: number): Promise<() => Promise<boolean>> {
+    const at = Date.now() - ageMs;
+    if (store === "PostgreSQL") {
+      const key = `tmp-${name}`;
+      await app.store.db
+        .insertInto("blob_chunks")
+        .values({ blob_key: key, seq: 0, data: Buffer.from("partial"), written_at: at })
+        .execute();
+      return async () =>
+        !!(await app.store.db
+          .selectFrom("blob_chunks")
+          .select("seq")
+          .where("blob_key", "=", key)
+          .executeTakeFirst());
+    }
+    const file = path.join(dataDir, "blobs", "tmp", `${name}.gz`);
+    fs.writeFileSync(file, "partial");
+    fs.utimesSync(file, new Date(at), new Date(at));
+    return async () => fs.existsSync(file);
+  }
+
+  it.skipIf(!enabled)(
+    "removes old unreferenced blobs and leftovers, keeps referenced, leased and young ones",
+    async () => {
+      const hour = 3600_000;
+      const referenced = await uploadOk(uploadRequest([{ name: "r.jsonl", content: aiperf(7) }]));
+      const orphan = await app.blobs.put(Readable.from([aiperf(8)]));
+      const lease = app.blobs.lease(10 * hour);
+      const leased = await app.blobs.put(Readable.from([aiperf(9)]), { lease });
+      const lapsed = app.blobs.lease(1);
+      const lapsedBlob = await app.blobs.put(Readable.from([aiperf(10)]), { lease: lapsed });
+      const oldTmp = await leftover("old", 2 * hour);
+      const freshTmp = await leftover("fresh", 0);
+
+      // Within the grace period nothing goes, not even the orphan.
+      expect(await app.blobs.collect({ graceMs: hour })).toEqual({ blobs: 0, tmp: 1 });
+      expect(await oldTmp()).toBe(false);
+      expect(await freshTmp()).toBe(true);
+      expect(await app.blobs.has(orphan.sha256)).toBe(true);
+
+      // Past it: the orphan and the blob whose lease lapsed go; referenced and leased ones stay.
+      const later = Date.now() + 2 * hour;
+      const collected = await app.blobs.collect({ graceMs: hour, now: later });
+      expect(collected.blobs).toBe(2);
+      expect(await app.blobs.has(orphan.sha256)).toBe(false);
+      expect(await app.blobs.has(lapsedBlob.sha256)).toBe(false);
+      expect(await app.blobs.has(leased.sha256)).toBe(true);
+      await expectDownloads(referenced.id);
+
+      // Released, the leased blob is an orphan like any other.
+      await lease.release();
+      expect((await app.blobs.collect({ graceMs: hour, now: later })).blobs).toBe(1);
+      expect(await app.blobs.has(leased.sha256)).toBe(false);
+      await expectDownloads(referenced.id);
+    },
+  );
+});
+
+describe.skipIf(!PG_URL)("two instances sharing PostgreSQL", () => {
+  it("concurrent deletes of runs sharing a blob leave no unreferenced blob and keep referenced ones", async () => {
+    const s = await freshSchema();
+    const a = await openTestApp({ DATABASE_URL: s.url });
+    const b = await createAppContext({ ...a.app.config });
+    try {
+      for (let trial = 0; trial < 6; trial++) {
+        const gone = aiperf(20 + trial);
+        const kept = aiperf(40 + trial);
+        const r1 = await uploadOk(uploadRequest([{ name: "x.jsonl", content: gone }]));
+        const r2 = await uploadOk(uploadRequest([{ name: "x.jsonl", content: gone }]));
+        const r3 = await uploadOk(uploadRequest([{ name: "y.jsonl", content: kept }]));
+        const r4 = await uploadOk(uploadRequest([{ name: "y.jsonl", content: kept }]));
+        await Promise.all([
+          deleteRunAndBlobs(a.app, r1.id),
+          deleteRunAndBlobs(b, r2.id),
+          deleteRunAndBlobs(b, r3.id),
+        ]);
+        const orphans = await a.app.store.db
+          .selectFrom("blob_chunks")
+          .select("blob_key")
+          .where("seq", "=", 0)
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(selectFrom("files").select("id").whereRef("files.sha256", "=", "blob_chunks.blob_key")),
+            ),
+          )
+          .execute();
+        expect(orphans).toEqual([]);
+        await expectDownloads(r4.id);
+      }
+    } finally {
+      b.stop();
+      await b.store.close();
+      await a.cleanup();
+      await s.drop();
+    }
   });
 });
