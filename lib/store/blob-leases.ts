@@ -21,11 +21,18 @@ import { heartbeatIntervalMs } from "./interrupted-ingest";
 /** Deletes one blob's bytes inside the checking transaction. */
 export type RemoveBlob = (trx: Db, sha256: string) => Promise<void>;
 
+class LeaseEndedError extends Error {
+  constructor() {
+    super("the upload holding this blob lease has ended");
+  }
+}
+
 /** One upload's hold on the blobs it stores; remembers which of them it created. */
 export class BlobLease {
   private readonly ids: string[] = [];
   private readonly createdHashes = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
+  private ended = false;
 
   constructor(
     private readonly db: Db,
@@ -35,11 +42,18 @@ export class BlobLease {
 
   /** Takes a lease on `sha256`; the blob store calls this before it looks for the blob. */
   async hold(sha256: string): Promise<void> {
+    // A part still being stored when its upload was cut off must not outlive it with a lease
+    // renewed forever: its put fails instead, and removes its temp bytes.
+    if (this.ended) throw new LeaseEndedError();
     const id = randomBytes(12).toString("base64url");
     await this.db
       .insertInto("blob_leases")
       .values({ id, sha256, expires_at: Date.now() + this.ttlMs })
       .execute();
+    if (this.ended) {
+      await this.db.deleteFrom("blob_leases").where("id", "=", id).execute();
+      throw new LeaseEndedError();
+    }
     this.ids.push(id);
     this.timer ??= setInterval(() => {
       this.renew().catch(() => {
@@ -65,6 +79,7 @@ export class BlobLease {
 
   /** The upload's file rows are committed (or it holds nothing any more): lets the blobs go. */
   async release(): Promise<void> {
+    this.ended = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     const ids = this.ids.splice(0);
