@@ -123,20 +123,14 @@ export async function removeUnusedBlobs(
           .where("sha256", "=", sha256)
           .where("expires_at", "<=", now)
           .execute();
-        const file = await trx
-          .selectFrom("files")
-          .select("id")
-          .where("sha256", "=", sha256)
-          .limit(1)
-          .executeTakeFirst();
-        if (file) return false;
-        const lease = await trx
-          .selectFrom("blob_leases")
-          .select("id")
-          .where("sha256", "=", sha256)
-          .limit(1)
-          .executeTakeFirst();
-        if (lease) return false;
+        const names = async (table: "files" | "blob_leases") =>
+          !!(await trx
+            .selectFrom(table)
+            .select("sha256")
+            .where("sha256", "=", sha256)
+            .limit(1)
+            .executeTakeFirst());
+        if ((await names("files")) || (await names("blob_leases"))) return false;
         await remove(trx, sha256);
         return true;
       })

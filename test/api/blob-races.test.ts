@@ -42,6 +42,13 @@ function onStored(app: AppContext, count = 1): Promise<PutResult[]> {
   });
 }
 
+/** Starts an upload held at its gate; `stored` resolves once its first file is in the blob store. */
+function gatedPost(app: AppContext, parts: Parameters<typeof gatedUpload>[0]) {
+  const stored = onStored(app);
+  const gated = gatedUpload(parts);
+  return { stored, pending: upload(gated.request), open: gated.open };
+}
+
 async function uploadOk(req: Request): Promise<{ id: string; status: string; files: Array<{ id: string }> }> {
   const res = await upload(req);
   expect(res.status).toBe(201);
@@ -74,10 +81,11 @@ const stores: Array<[string, boolean]> = [
   ["PostgreSQL", !!PG_URL],
 ];
 
-describe.each(stores)("shared blobs (%s)", (store, enabled) => {
+describe.each(stores)("shared blobs and their collector (%s)", (store, enabled) => {
   let app: AppContext;
   let cleanup: () => Promise<void>;
   let drop: (() => Promise<void>) | undefined;
+  let dataDir: string;
 
   beforeEach(async () => {
     if (!enabled) return;
@@ -87,7 +95,7 @@ describe.each(stores)("shared blobs (%s)", (store, enabled) => {
       drop = s.drop;
       env = { DATABASE_URL: s.url };
     }
-    ({ app, cleanup } = await openTestApp(env));
+    ({ app, cleanup, dataDir } = await openTestApp(env));
   });
   afterEach(async () => {
     vi.restoreAllMocks();
@@ -99,18 +107,16 @@ describe.each(stores)("shared blobs (%s)", (store, enabled) => {
   it.skipIf(!enabled)("a delete while an upload of the same bytes is arriving keeps the blob", async () => {
     const shared = aiperf(1);
     const first = await uploadOk(uploadRequest([{ name: "a.jsonl", content: shared }]));
-    const stored = onStored(app);
     const second = aiperf(2);
-    const gated = gatedUpload([
+    const { stored, pending, open } = gatedPost(app, [
       { name: "a.jsonl", head: shared },
       { name: "b.jsonl", head: second.subarray(0, 100), tail: second.subarray(100) },
     ]);
-    const pending = upload(gated.request);
     // The shared file is stored (and found already present); the upload has no file rows yet.
     const [put] = await stored;
     expect(put.created).toBe(false);
     expect((await del(first.id)).status).toBe(204);
-    gated.open();
+    open();
     const res = await pending;
     expect(res.status).toBe(201);
     await expectDownloads((await res.json()).id);
@@ -120,18 +126,20 @@ describe.each(stores)("shared blobs (%s)", (store, enabled) => {
     "a refused upload's cleanup keeps a blob another upload committed meanwhile",
     async () => {
       const shared = aiperf(3);
-      const stored = onStored(app);
       const broken = gzipSync(aiperf(4)).subarray(0, 60);
-      const gated = gatedUpload([
+      const {
+        stored,
+        pending: refused,
+        open,
+      } = gatedPost(app, [
         { name: "b.jsonl", head: shared },
         { name: "broken.jsonl.gz", head: broken.subarray(0, 20), tail: broken.subarray(20) },
       ]);
-      const refused = upload(gated.request);
       const [put] = await stored;
       expect(put.created).toBe(true);
       vi.restoreAllMocks();
       const other = await uploadOk(uploadRequest([{ name: "b.jsonl", content: shared }]));
-      gated.open();
+      open();
       const res = await refused;
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);
@@ -157,29 +165,6 @@ describe.each(stores)("shared blobs (%s)", (store, enabled) => {
     expect(await app.blobs.has(fresh.sha256)).toBe(false);
     expect(await app.blobs.has(reused.sha256)).toBe(true);
     await expectDownloads(kept.id);
-  });
-});
-
-describe.each(stores)("blob collector (%s)", (store, enabled) => {
-  let app: AppContext;
-  let cleanup: () => Promise<void>;
-  let drop: (() => Promise<void>) | undefined;
-  let dataDir: string;
-
-  beforeEach(async () => {
-    if (!enabled) return;
-    let env = {};
-    if (store === "PostgreSQL") {
-      const s = await freshSchema();
-      drop = s.drop;
-      env = { DATABASE_URL: s.url };
-    }
-    ({ app, cleanup, dataDir } = await openTestApp(env));
-  });
-  afterEach(async () => {
-    await cleanup?.();
-    await drop?.();
-    drop = undefined;
   });
 
   /** A temp leftover of a crashed upload, last written `ageMs` ago. */
