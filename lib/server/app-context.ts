@@ -40,6 +40,8 @@ export async function createAppContext(config: AppConfig = readConfig()): Promis
   // Every instance collects too: blobs left by a dead instance's uploads, temp files and chunks
   // of crashed uploads. The locked check makes concurrent collectors safe.
   const collect = () => blobs.collect({ graceMs: config.blobGcGraceMs }).catch(() => {});
+  // Also once at start-up, without waiting for it: a crash-looping server still cleans up.
+  void collect();
   const collector = setInterval(collect, blobGcIntervalMs(config.blobGcGraceMs));
   collector.unref();
   return {
