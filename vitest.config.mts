@@ -20,6 +20,17 @@ export default defineConfig({
         },
       },
       {
+        // Bounded soak tests, not in the default run: `npm run soak`.
+        resolve: { alias },
+        test: {
+          name: "soak",
+          include: ["test/soak/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 150_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
         resolve: { alias },
         test: {
           name: "e2e",

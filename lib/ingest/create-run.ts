@@ -1,7 +1,7 @@
 import type { UploadResponse } from "@/lib/api/schemas";
 import type { Kind } from "@/lib/api/kinds";
 import { newRunId } from "@/lib/store/ids";
-import { insertRun, unreferenced, type FileRow } from "@/lib/store/runs-repo";
+import { insertRun, type FileRow } from "@/lib/store/runs-repo";
 import type { IngestDeps } from "./deps";
 import { UploadError } from "./errors";
 import { ingestRun, type IngestOutcome } from "./ingest-run";
@@ -19,14 +19,28 @@ export async function createRunFromUpload(
   upload: ReceivedUpload,
   live?: LiveIngest,
 ): Promise<UploadResponse> {
+  try {
+    return await createRun(app, upload, live);
+  } finally {
+    // Committed file rows hold the blobs now, or the upload was dropped: the lease has no more use.
+    await live?.lease.release().catch(() => {});
+  }
+}
+
+async function createRun(
+  app: IngestDeps,
+  upload: ReceivedUpload,
+  live?: LiveIngest,
+): Promise<UploadResponse> {
+  // The blobs this upload created go unless another run or upload uses them (best effort: the
+  // store may be locked or away, and the collector removes what stays).
+  const drop = async () => {
+    if (live) await live.abandon();
+    else await app.blobs.removeUnused(upload.files.filter((f) => f.created).map((f) => f.sha256));
+  };
   const recognised = upload.files.filter((f) => f.kind !== "unknown");
   if (recognised.length === 0) {
-    await live?.abandon();
-    const orphans = await unreferenced(
-      app.store.db,
-      upload.files.filter((f) => f.created).map((f) => f.sha256),
-    );
-    for (const sha of orphans) await app.blobs.delete(sha).catch(() => {});
+    await drop();
     throw new UploadError(
       422,
       "no_recognized_files",
@@ -58,13 +72,10 @@ export async function createRunFromUpload(
         files,
       );
     } catch (err) {
-      // No run row means nothing references the blobs this upload created (the store may be locked
-      // or away, so this is best effort).
-      const created = upload.files.filter((f) => f.created).map((f) => f.sha256);
-      const orphans = await unreferenced(app.store.db, created).catch(() => [] as string[]);
-      for (const sha of orphans) await app.blobs.delete(sha).catch(() => {});
+      await drop();
       throw err;
     }
+    await live?.lease.release().catch(() => {});
     outcome = await ingestRun(app, id);
   }
   return {

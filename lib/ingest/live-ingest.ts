@@ -1,5 +1,6 @@
 import type { Kind } from "@/lib/api/kinds";
 import type { Format } from "@/lib/formats/kinds";
+import type { BlobLease } from "@/lib/store/blob-leases";
 import { newFileId, newRunId } from "@/lib/store/ids";
 import { deleteRun, finishUploadCatalog, insertRun, type FileRow } from "@/lib/store/runs-repo";
 import type { IngestFile } from "./analyzer";
@@ -14,12 +15,16 @@ import { AGGREGATOR_VERSION } from "./version";
  * The upload side of a live ingest: creates the run when the first file an analyzer accepts
  * arrives, and hands that file's bytes to the session while they are stored. Files nobody
  * analyses are only stored. Until `complete`, the run has no file rows (an interrupted upload
- * leaves nothing re-ingestable; the sweeper removes such runs).
+ * leaves nothing re-ingestable; the sweeper removes such runs). The upload's blob lease keeps
+ * the blobs it stores from being deleted until then.
  */
 export class LiveIngest implements LiveSink {
   private session: IngestSession | null = null;
+  readonly lease: BlobLease;
 
-  constructor(private readonly app: IngestDeps) {}
+  constructor(private readonly app: IngestDeps) {
+    this.lease = app.blobs.lease(app.config.ingestStaleMs);
+  }
 
   get runId(): string | null {
     return this.session?.runId ?? null;
@@ -81,14 +86,19 @@ export class LiveIngest implements LiveSink {
     return session;
   }
 
-  /** The upload was refused or cut off: the run and every row written for it go. */
+  /**
+   * The upload was refused or cut off: the run and every row written for it go, and so do the
+   * blobs it created unless another run or upload uses them.
+   */
   async abandon(): Promise<void> {
     const session = this.session;
-    if (!session) return;
-    session.end();
-    this.session = null;
-    await session.settle().catch(() => {});
-    await deleteRun(this.app.store.db, session.runId, session.tables).catch(() => {});
+    if (session) {
+      session.end();
+      this.session = null;
+      await session.settle().catch(() => {});
+      await deleteRun(this.app.store.db, session.runId, session.tables).catch(() => {});
+    }
+    await this.lease.abandon();
   }
 
   /** All files are stored: writes their catalog rows and commits the run. */
@@ -106,6 +116,8 @@ export class LiveIngest implements LiveSink {
       await this.abandon();
       throw err;
     }
+    // The file rows now hold the blobs.
+    await this.lease.release().catch(() => {});
     // Analyzers skip a file identical to an earlier one by its hash, which a live file does not
     // have yet: an upload holding such a pair is ingested again from the stored files.
     const hashes = new Set(upload.files.map((f) => f.sha256));

@@ -1,6 +1,7 @@
 /** One file into the blob store: its kind sniffed from the head, its bytes teed to a live analyzer. */
 import { PassThrough, Readable, Transform, type TransformCallback } from "node:stream";
 import { detectKind, DETECT_HEAD_BYTES } from "@/lib/formats/detect";
+import type { BlobLease } from "@/lib/store/blob-leases";
 import type { BlobStore } from "@/lib/store/blob-store";
 import { peek } from "./peek";
 import type { LiveSink, StagedFile } from "./upload-types";
@@ -40,6 +41,7 @@ export async function stageStream(
   source: Readable,
   maxBytes?: number,
   live?: { sink: LiveSink; ord: number },
+  lease?: BlobLease,
 ): Promise<StagedFile> {
   // One byte past the detection window tells whether the head is the whole file.
   const { head, stream, ended } = await peek(source, DETECT_HEAD_BYTES + 1);
@@ -69,7 +71,7 @@ export async function stageStream(
   });
   let put;
   try {
-    put = await blobs.put(input, maxBytes === undefined ? {} : { maxBytes });
+    put = await blobs.put(input, { ...(maxBytes === undefined ? {} : { maxBytes }), lease });
   } catch (err) {
     side?.destroy(err instanceof Error ? err : new Error(String(err)));
     await fed;

@@ -84,6 +84,7 @@ export class Stager {
       source,
       expanded ? budget : undefined,
       this.sink && { sink: this.sink, ord: this.files.length },
+      this.sink?.lease,
     );
     if (expanded) this.expanded += staged.bytes;
     this.files.push(staged);
@@ -210,8 +211,12 @@ export class Stager {
     });
   }
 
-  /** Removes blobs this upload created, when the upload is refused (unless another run uses them meanwhile). */
+  /**
+   * The upload is refused: removes the blobs it created unless another run or upload uses them
+   * meanwhile (the store's locked check), and lets go of the rest.
+   */
   async discard(): Promise<void> {
-    for (const f of this.files) if (f.created) await this.blobs.delete(f.sha256).catch(() => {});
+    if (this.sink?.lease) return this.sink.lease.abandon();
+    await this.blobs.removeUnused(this.files.filter((f) => f.created).map((f) => f.sha256));
   }
 }

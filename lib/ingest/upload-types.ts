@@ -2,6 +2,7 @@
 import type { Readable } from "node:stream";
 import type { Kind } from "@/lib/api/kinds";
 import type { Format } from "@/lib/formats/kinds";
+import type { BlobLease } from "@/lib/store/blob-leases";
 
 export interface StagedFile {
   name: string;
@@ -9,7 +10,7 @@ export interface StagedFile {
   bytes: number;
   kind: Kind;
   format: Format;
-  /** The blob did not exist before this upload (deleted again if the upload is refused). */
+  /** The blob did not exist before this upload (deleted again if the upload is refused and no one else uses it). */
   created: boolean;
   /** File id given by the live sink that analysed it on arrival */
   id?: string;
@@ -24,6 +25,8 @@ export interface LiveFile {
 
 /** Where recognised files go while they are stored (see LiveIngest). */
 export interface LiveSink {
+  /** The upload's hold on the blobs it stores, until its file rows are written or it ends. */
+  readonly lease?: BlobLease;
   open(file: { name: string; kind: Kind; format: Format; ord: number }): Promise<LiveFile | null>;
 }
 

@@ -2,8 +2,10 @@ import { analyzerTables } from "@/lib/ingest/analyzers";
 import type { IngestDeps } from "@/lib/ingest/deps";
 import { deleteRun } from "@/lib/store/runs-repo";
 
-/** Deletes the run and its rows, then the raw blobs no other run shares. */
+/**
+ * Deletes the run and its rows, then (once that is committed) the raw blobs no other run or
+ * in-flight upload uses.
+ */
 export async function deleteRunAndBlobs(app: Pick<IngestDeps, "store" | "blobs">, id: string): Promise<void> {
-  const orphans = await deleteRun(app.store.db, id, analyzerTables());
-  for (const sha of orphans) await app.blobs.delete(sha).catch(() => {});
+  await app.blobs.removeUnused(await deleteRun(app.store.db, id, analyzerTables()));
 }

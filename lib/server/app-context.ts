@@ -11,7 +11,7 @@ export interface AppContext {
   config: AppConfig;
   store: DbHandle;
   blobs: BlobStore;
-  /** Stops background work (the interrupted-ingest sweeper). */
+  /** Stops background work (the interrupted-ingest sweeper and the blob collector). */
   stop(): void;
 }
 
@@ -27,7 +27,7 @@ export async function createAppContext(config: AppConfig = readConfig()): Promis
   const blobs =
     store.dialect === "postgres"
       ? new PgBlobStore(store.db)
-      : new FsBlobStore(path.join(config.dataDir, "blobs"));
+      : new FsBlobStore(path.join(config.dataDir, "blobs"), store.db);
   // Every instance sweeps: whichever is alive finds the runs of one that died mid-ingest.
   const tables = analyzerTables();
   const sweep = async () => {
@@ -37,7 +37,27 @@ export async function createAppContext(config: AppConfig = readConfig()): Promis
   await sweep();
   const sweeper = setInterval(sweep, config.ingestStaleMs);
   sweeper.unref();
-  return { config, store, blobs, stop: () => clearInterval(sweeper) };
+  // Every instance collects too: blobs left by a dead instance's uploads, temp files and chunks
+  // of crashed uploads. The locked check makes concurrent collectors safe.
+  const collect = () => blobs.collect({ graceMs: config.blobGcGraceMs }).catch(() => {});
+  // Also once at start-up, without waiting for it: a crash-looping server still cleans up.
+  void collect();
+  const collector = setInterval(collect, blobGcIntervalMs(config.blobGcGraceMs));
+  collector.unref();
+  return {
+    config,
+    store,
+    blobs,
+    stop: () => {
+      clearInterval(sweeper);
+      clearInterval(collector);
+    },
+  };
+}
+
+/** How often the blob collector runs: a few times per grace period, at most every 15 minutes. */
+export function blobGcIntervalMs(graceMs: number): number {
+  return Math.max(1000, Math.min(Math.floor(graceMs / 4), 15 * 60_000));
 }
 
 /**

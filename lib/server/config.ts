@@ -15,6 +15,8 @@ export interface AppConfig {
   privateMode: boolean;
   /** An `ingesting` run whose heartbeat is older than this was interrupted (see lib/store/interrupted-ingest.ts). */
   ingestStaleMs: number;
+  /** The blob collector removes only unused blobs and temp leftovers older than this. */
+  blobGcGraceMs: number;
 }
 
 const GiB = 1024 ** 3;
@@ -41,5 +43,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     seedExamples: (env.RUNLENS_EXAMPLES ?? "on") !== "off",
     privateMode: env.RUNLENS_PRIVATE === "true",
     ingestStaleMs: intEnv("RUNLENS_INGEST_STALE_MS", 60_000),
+    blobGcGraceMs: intEnv("RUNLENS_BLOB_GC_GRACE_MS", 60 * 60_000),
   };
 }

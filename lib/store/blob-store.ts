@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { BlobLease } from "./blob-leases";
 
 export interface PutResult {
   sha256: string;
@@ -10,19 +11,42 @@ export interface PutResult {
   created: boolean;
 }
 
+export interface PutOptions {
+  maxBytes?: number;
+  /** The upload's lease: taken on the hash before the store looks for an existing blob. */
+  lease?: BlobLease;
+}
+
+/** What one garbage collection removed. */
+export interface Collected {
+  blobs: number;
+  tmp: number;
+}
+
 /**
  * Raw uploads, content-addressed by the sha256 of their uncompressed bytes and kept
  * gzip-compressed. Small on purpose: an S3-compatible store is the next implementation.
  */
 export interface BlobStore {
   /** Streams `source` in, hashing and compressing on the way; never buffers the whole input. */
-  put(source: Readable, limits?: { maxBytes?: number }): Promise<PutResult>;
+  put(source: Readable, options?: PutOptions): Promise<PutResult>;
   /** The original (uncompressed) bytes. */
   open(sha256: string): Promise<Readable>;
   /** The stored gzip bytes as they are (for downloads with Content-Encoding: gzip). */
   openCompressed(sha256: string): Promise<Readable>;
   has(sha256: string): Promise<boolean>;
-  delete(sha256: string): Promise<void>;
+  /** A new lease for one upload; its leases lapse `ttlMs` after the last renewal. */
+  lease(ttlMs: number): BlobLease;
+  /**
+   * Deletes those of `hashes` that no file row and no live lease names (a locked check, see
+   * lib/store/blob-leases.ts); returns the deleted ones. Never throws.
+   */
+  removeUnused(hashes: readonly string[]): Promise<string[]>;
+  /**
+   * Garbage collection: removes unreferenced, unleased blobs and temp leftovers of crashed
+   * uploads, when older than `graceMs`.
+   */
+  collect(options: { graceMs: number; now?: number }): Promise<Collected>;
 }
 
 export class BlobTooLargeError extends Error {

@@ -4,19 +4,61 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
 import type { Readable } from "node:stream";
-import type { BlobStore, PutResult } from "./blob-store";
+import { BlobLease, dropExpiredLeases, removeUnusedBlobs, unreferencedHashes } from "./blob-leases";
+import type { BlobStore, Collected, PutOptions, PutResult } from "./blob-store";
+import type { Db } from "./db";
 import { HashingStream } from "./hashing-stream";
 
-/** Blobs as files: `<dir>/<aa>/<sha256>.gz`, written to a temp file first and renamed into place. */
+const BLOB_NAME = /^([0-9a-f]{64})\.gz$/;
+
+/**
+ * Blobs as files: `<dir>/<aa>/<sha256>.gz`, written to a temp file first and renamed into place.
+ * Leases and file references live in the SQLite catalog `db`.
+ */
 export class FsBlobStore implements BlobStore {
-  constructor(private readonly dir: string) {
+  constructor(
+    private readonly dir: string,
+    private readonly db: Db,
+  ) {
     fs.mkdirSync(path.join(dir, "tmp"), { recursive: true });
     void this.sweepTmp();
   }
 
+  lease(ttlMs: number): BlobLease {
+    return new BlobLease(this.db, ttlMs, (hashes) => this.removeUnused(hashes));
+  }
+
+  removeUnused(hashes: readonly string[], now = Date.now()): Promise<string[]> {
+    // The file goes inside the checking transaction, which holds the database write lock.
+    return removeUnusedBlobs(
+      this.db,
+      "sqlite",
+      hashes,
+      (_trx, sha) => fs.promises.rm(this.pathOf(sha), { force: true }),
+      now,
+    );
+  }
+
+  async collect({ graceMs, now = Date.now() }: { graceMs: number; now?: number }): Promise<Collected> {
+    const tmp = await this.sweepTmp(graceMs, now);
+    await dropExpiredLeases(this.db, now);
+    const old: string[] = [];
+    for (const sub of await fs.promises.readdir(this.dir).catch(() => [] as string[])) {
+      if (!/^[0-9a-f]{2}$/.test(sub)) continue;
+      for (const name of await fs.promises.readdir(path.join(this.dir, sub)).catch(() => [] as string[])) {
+        const sha = BLOB_NAME.exec(name)?.[1];
+        if (!sha) continue;
+        const stat = await fs.promises.stat(path.join(this.dir, sub, name)).catch(() => null);
+        if (stat && now - stat.mtimeMs > graceMs) old.push(sha);
+      }
+    }
+    const removed = await this.removeUnused(await unreferencedHashes(this.db, old), now);
+    return { blobs: removed.length, tmp };
+  }
+
   /**
-   * Removes temp files a killed process left behind (an upload cut off mid-write). Only old ones:
-   * a fresh temp file may belong to an upload in progress.
+   * Removes temp files a killed process left behind (an upload cut off mid-write), at start-up and
+   * at every collection. Only old ones: a fresh temp file may belong to an upload in progress.
    */
   async sweepTmp(maxAgeMs = 60 * 60_000, now = Date.now()): Promise<number> {
     const tmp = path.join(this.dir, "tmp");
@@ -37,9 +79,9 @@ export class FsBlobStore implements BlobStore {
     return path.join(this.dir, sha256.slice(0, 2), `${sha256}.gz`);
   }
 
-  async put(source: Readable, limits: { maxBytes?: number } = {}): Promise<PutResult> {
+  async put(source: Readable, options: PutOptions = {}): Promise<PutResult> {
     const tmp = path.join(this.dir, "tmp", `${randomUUID()}.gz`);
-    const hasher = new HashingStream(limits.maxBytes);
+    const hasher = new HashingStream(options.maxBytes);
     try {
       await pipeline(
         source,
@@ -50,12 +92,18 @@ export class FsBlobStore implements BlobStore {
       const sha256 = hasher.digest();
       const storedBytes = (await fs.promises.stat(tmp)).size;
       const dest = this.pathOf(sha256);
+      // Leased before looking: a deletion either sees the lease or has already removed the file.
+      await options.lease?.hold(sha256);
       if (fs.existsSync(dest)) {
         await fs.promises.rm(tmp, { force: true });
+        // Reuse makes the blob young again for the collector's grace period.
+        const now = new Date();
+        await fs.promises.utimes(dest, now, now).catch(() => {});
         return { sha256, bytes: hasher.bytes, storedBytes, created: false };
       }
       await fs.promises.mkdir(path.dirname(dest), { recursive: true });
       await fs.promises.rename(tmp, dest);
+      options.lease?.created(sha256);
       return { sha256, bytes: hasher.bytes, storedBytes, created: true };
     } catch (err) {
       await fs.promises.rm(tmp, { force: true });
@@ -77,9 +125,5 @@ export class FsBlobStore implements BlobStore {
 
   async has(sha256: string): Promise<boolean> {
     return fs.existsSync(this.pathOf(sha256));
-  }
-
-  async delete(sha256: string): Promise<void> {
-    await fs.promises.rm(this.pathOf(sha256), { force: true });
   }
 }

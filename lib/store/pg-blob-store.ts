@@ -3,7 +3,8 @@ import { PassThrough, Writable, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
 import { sql } from "kysely";
-import type { BlobStore, PutResult } from "./blob-store";
+import { BlobLease, dropExpiredLeases, removeUnusedBlobs, unreferencedHashes } from "./blob-leases";
+import type { BlobStore, Collected, PutOptions, PutResult } from "./blob-store";
 import type { Db } from "./db";
 import { HashingStream } from "./hashing-stream";
 
@@ -12,14 +13,62 @@ const CHUNK_BYTES = 1 << 20;
 /**
  * Blobs as chunked `bytea` rows (PostgreSQL mode), so stateless app instances share raw files
  * through the one database. Chunks are written under a temporary key and renamed to the
- * content hash once the upload is complete.
+ * content hash once the upload is complete. Every chunk carries its write time, so the collector
+ * can tell a crashed upload's leftovers from one still arriving.
  */
 export class PgBlobStore implements BlobStore {
   constructor(private readonly db: Db) {}
 
-  async put(source: Readable, limits: { maxBytes?: number } = {}): Promise<PutResult> {
+  lease(ttlMs: number): BlobLease {
+    return new BlobLease(this.db, ttlMs, (hashes) => this.removeUnused(hashes));
+  }
+
+  removeUnused(hashes: readonly string[], now = Date.now()): Promise<string[]> {
+    // The same advisory lock as put's rename: a blob is never deleted while it is being reused.
+    return removeUnusedBlobs(
+      this.db,
+      "postgres",
+      hashes,
+      async (trx, sha) => {
+        await trx.deleteFrom("blob_chunks").where("blob_key", "=", sha).execute();
+      },
+      now,
+    );
+  }
+
+  async collect({ graceMs, now = Date.now() }: { graceMs: number; now?: number }): Promise<Collected> {
+    const cutoff = now - graceMs;
+    // A temp key is stale when even its newest chunk is older than the grace period.
+    const stale = await this.db
+      .selectFrom("blob_chunks")
+      .select("blob_key")
+      .where("blob_key", "like", "tmp-%")
+      .groupBy("blob_key")
+      .having(sql<number>`max(coalesce(written_at, 0))`, "<", cutoff)
+      .execute();
+    for (const { blob_key } of stale)
+      await this.db.deleteFrom("blob_chunks").where("blob_key", "=", blob_key).execute();
+    await dropExpiredLeases(this.db, now);
+    const old = await this.db
+      .selectFrom("blob_chunks")
+      .select("blob_key")
+      .where("seq", "=", 0)
+      .where("blob_key", "not like", "tmp-%")
+      .where(sql<number>`coalesce(written_at, 0)`, "<", cutoff)
+      .execute();
+    const removed = await this.removeUnused(
+      await unreferencedHashes(
+        this.db,
+        old.map((r) => r.blob_key),
+      ),
+      now,
+    );
+    return { blobs: removed.length, tmp: stale.length };
+  }
+
+  async put(source: Readable, options: PutOptions = {}): Promise<PutResult> {
     const tmpKey = `tmp-${randomUUID()}`;
-    const hasher = new HashingStream(limits.maxBytes);
+    const hasher = new HashingStream(options.maxBytes);
     let seq = 0;
     let storedBytes = 0;
     let pending: Buffer[] = [];
@@ -29,7 +78,10 @@ export class PgBlobStore implements BlobStore {
       const data = Buffer.concat(pending, pendingBytes);
       pending = [];
       pendingBytes = 0;
-      await this.db.insertInto("blob_chunks").values({ blob_key: tmpKey, seq: seq++, data }).execute();
+      await this.db
+        .insertInto("blob_chunks")
+        .values({ blob_key: tmpKey, seq: seq++, data, written_at: Date.now() })
+        .execute();
       storedBytes += data.length;
     };
     const sink = new Writable({
@@ -46,6 +98,8 @@ export class PgBlobStore implements BlobStore {
     try {
       await pipeline(source, hasher, createGzip({ level: 1, chunkSize: 256 << 10 }), sink);
       const sha256 = hasher.digest();
+      // Leased before looking: a deletion either sees the lease or has already removed the blob.
+      await options.lease?.hold(sha256);
       const created = await this.db.transaction().execute(async (trx) => {
         // Two uploads of the same bytes finish at once: without this lock both would see no
         // blob yet and the second rename would collide on the primary key.
@@ -58,15 +112,23 @@ export class PgBlobStore implements BlobStore {
           .executeTakeFirst();
         if (existing) {
           await trx.deleteFrom("blob_chunks").where("blob_key", "=", tmpKey).execute();
+          // Reuse makes the blob young again for the collector's grace period.
+          await trx
+            .updateTable("blob_chunks")
+            .set({ written_at: Date.now() })
+            .where("blob_key", "=", sha256)
+            .where("seq", "=", 0)
+            .execute();
           return false;
         }
         await trx
           .updateTable("blob_chunks")
-          .set({ blob_key: sha256 })
+          .set({ blob_key: sha256, written_at: Date.now() })
           .where("blob_key", "=", tmpKey)
           .execute();
         return true;
       });
+      if (created) options.lease?.created(sha256);
       return { sha256, bytes: hasher.bytes, storedBytes, created };
     } catch (err) {
       await this.db
@@ -112,9 +174,5 @@ export class PgBlobStore implements BlobStore {
       .limit(1)
       .executeTakeFirst();
     return !!row;
-  }
-
-  async delete(sha256: string): Promise<void> {
-    await this.db.deleteFrom("blob_chunks").where("blob_key", "=", sha256).execute();
   }
 }

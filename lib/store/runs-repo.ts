@@ -202,7 +202,11 @@ export async function clearDerived(db: Db, id: string, tables: readonly string[]
   });
 }
 
-/** Deletes a run and everything derived from it; returns the blob hashes no other run references. */
+/**
+ * Deletes a run and everything derived from it; returns the blob hashes its files named. Whether
+ * another run still needs them is for the blob store's locked check, after this commits: inside
+ * this transaction a concurrent delete of another run sharing a blob is not yet visible.
+ */
 export async function deleteRun(db: Db, id: string, tables: readonly string[]): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
     const files = await trx.selectFrom("files").select("sha256").where("run_id", "=", id).execute();
@@ -211,17 +215,8 @@ export async function deleteRun(db: Db, id: string, tables: readonly string[]): 
     await trx.deleteFrom("run_labels").where("run_id", "=", id).execute();
     await trx.deleteFrom("files").where("run_id", "=", id).execute();
     await trx.deleteFrom("runs").where("id", "=", id).execute();
-    const hashes = [...new Set(files.map((f) => f.sha256))];
-    return unreferenced(trx, hashes);
+    return [...new Set(files.map((f) => f.sha256))];
   });
-}
-
-/** Of the given blob hashes, those no file row references any more. */
-export async function unreferenced(db: Db, hashes: string[]): Promise<string[]> {
-  if (hashes.length === 0) return [];
-  const still = await db.selectFrom("files").select("sha256").where("sha256", "in", hashes).execute();
-  const used = new Set(still.map((r) => r.sha256));
-  return hashes.filter((h) => !used.has(h));
 }
 
 export async function getChartData(db: Db, runId: string, key: string): Promise<string | undefined> {

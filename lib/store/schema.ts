@@ -61,6 +61,16 @@ export interface BlobChunksTable {
   blob_key: string;
   seq: number;
   data: Uint8Array;
+  /** When the chunk was written, or the blob last reused (epoch ms; null before migration 004) */
+  written_at: number | null;
+}
+
+/** An upload's hold on a blob until its file rows are committed (see lib/store/blob-leases.ts). */
+export interface BlobLeasesTable {
+  id: string;
+  sha256: string;
+  /** Renewed while the upload lives; a crashed instance's leases lapse */
+  expires_at: number;
 }
 
 export interface MetaTable {
@@ -74,6 +84,7 @@ export interface CoreTables {
   files: FilesTable;
   chart_data: ChartDataTable;
   blob_chunks: BlobChunksTable;
+  blob_leases: BlobLeasesTable;
   meta: MetaTable;
 }
 

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { GET as listRuns } from "@/app/api/runs/route";
 import { DELETE as deleteRun, GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as download } from "@/app/api/runs/[id]/files/[fileId]/route";
@@ -187,7 +187,10 @@ describe("leftovers of a killed upload", () => {
       fs.writeFileSync(fresh, "in progress");
       const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
       fs.utimesSync(old, twoHoursAgo, twoHoursAgo);
-      const store = new FsBlobStore(root);
+      const { openSqlite } = await import("@/lib/store/db");
+      const catalog = openSqlite(":memory:");
+      onTestFinished(() => catalog.close());
+      const store = new FsBlobStore(root, catalog.db);
       // The constructor starts a sweep; this one waits for the same outcome.
       await store.sweepTmp();
       expect(fs.existsSync(old)).toBe(false);

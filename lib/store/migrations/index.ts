@@ -3,6 +3,7 @@ import type { DialectName } from "../dialect";
 import { coreMigration } from "./001-core";
 import { trtllmMigration } from "./002-trtllm";
 import { aiperfMigration } from "./003-aiperf";
+import { blobLeasesMigration } from "./004-blob-leases";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -13,5 +14,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "001-core": coreMigration(dialect),
     "002-trtllm": trtllmMigration(dialect),
     "003-aiperf": aiperfMigration(dialect),
+    "004-blob-leases": blobLeasesMigration(dialect),
   };
 }
