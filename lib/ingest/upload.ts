@@ -26,6 +26,32 @@ class ByteLimit extends Transform {
   }
 }
 
+/**
+ * The request body as a Node stream that can be let go of without cancelling the body: a refused
+ * upload stops reading and answers at once, and the connection closes after the answer.
+ * Cancelling instead could tear the socket down before that answer is written.
+ */
+function bodyStream(body: ReadableStream<Uint8Array>): Readable {
+  const reader = body.getReader();
+  return new Readable({
+    read() {
+      reader.read().then(
+        (r) => {
+          if (this.destroyed) return;
+          this.push(r.done ? null : Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength));
+        },
+        (err: unknown) => this.destroy(err instanceof Error ? err : new Error(String(err))),
+      );
+    },
+  });
+}
+
+/** The error, marked to close the connection: the rest of its request body will never be read. */
+function leavingBodyUnread(err: UploadError): UploadError {
+  err.closesConnection = true;
+  return err;
+}
+
 export async function receiveUpload(
   req: Request,
   blobs: BlobStore,
@@ -41,7 +67,9 @@ export async function receiveUpload(
     );
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limits.maxUploadBytes)
-    throw new UploadError(413, "payload_too_large", `upload exceeds ${limits.maxUploadBytes} bytes`);
+    throw leavingBodyUnread(
+      new UploadError(413, "payload_too_large", `upload exceeds ${limits.maxUploadBytes} bytes`),
+    );
   if (!req.body) throw new UploadError(400, "empty_body", "the request has no body");
 
   const stager = new Stager(blobs, limits, sink);
@@ -59,6 +87,11 @@ export async function receiveUpload(
 
   let chain: Promise<void> = Promise.resolve();
   let failure: unknown = null;
+  // Stops reading the body: on a refused part (the rest of the body changes nothing) or at the
+  // timeout. A part held by a reader cannot be drained with `resume()`, so the parser would stall
+  // on it, and the answer would wait for a body that is no longer read.
+  const halt = new AbortController();
+  let timedOut = false;
   busboy.on("file", (_field, stream, info) => {
     const name = cleanUploadName(info.filename, `file-${stager.partCount + 1}`);
     stager.partCount++;
@@ -71,7 +104,7 @@ export async function receiveUpload(
         await stager.stagePart(name, stream);
       } catch (err) {
         failure ??= err;
-        stream.resume();
+        halt.abort();
       }
     });
   });
@@ -83,17 +116,17 @@ export async function receiveUpload(
 
   const limit = new ByteLimit(limits.maxUploadBytes);
   let bodyBroke = false;
-  const timeout = new AbortController();
   const timer = limits.uploadTimeoutMs
-    ? setTimeout(() => timeout.abort(), limits.uploadTimeoutMs)
+    ? setTimeout(() => {
+        timedOut = true;
+        halt.abort();
+      }, limits.uploadTimeoutMs)
     : undefined;
   try {
-    await pipeline(Readable.fromWeb(req.body as import("node:stream/web").ReadableStream), limit, busboy, {
-      signal: timeout.signal,
-    });
+    await pipeline(bodyStream(req.body), limit, busboy, { signal: halt.signal });
     await chain;
   } catch (err) {
-    if (timeout.signal.aborted)
+    if (timedOut)
       failure ??= new UploadError(
         408,
         "upload_timeout",
@@ -108,16 +141,8 @@ export async function receiveUpload(
   }
   if (failure) {
     await stager.discard();
-    if (failure instanceof UploadError) throw failure;
-    if (failure instanceof BlobTooLargeError)
-      throw new UploadError(413, "payload_too_large", "the upload expands beyond the configured limit");
-    const msg = failure instanceof Error ? failure.message : String(failure);
-    if (/Unexpected end of form|Malformed|boundary/i.test(msg))
-      throw new UploadError(400, "bad_multipart", "the multipart body is malformed or truncated");
-    // The request body itself failed (the client went away mid-upload): nothing was kept.
-    if (bodyBroke)
-      throw new UploadError(400, "upload_interrupted", "the upload was cut off before its body was complete");
-    throw failure;
+    const refused = uploadFailure(failure, bodyBroke);
+    throw bodyBroke && refused instanceof UploadError ? leavingBodyUnread(refused) : refused;
   }
   if (stager.files.length === 0) {
     if (stager.warnings.length > 0)
@@ -127,4 +152,18 @@ export async function receiveUpload(
     throw new UploadError(400, "no_files", "the upload contains no files (send `file` parts)");
   }
   return { files: stager.files, fields, warnings: stager.warnings, suggestedName: stager.suggestedName() };
+}
+
+/** Why an upload failed, as the client should hear it. */
+function uploadFailure(failure: unknown, bodyBroke: boolean): unknown {
+  if (failure instanceof UploadError) return failure;
+  if (failure instanceof BlobTooLargeError)
+    return new UploadError(413, "payload_too_large", "the upload expands beyond the configured limit");
+  const msg = failure instanceof Error ? failure.message : String(failure);
+  if (/Unexpected end of form|Malformed|boundary/i.test(msg))
+    return new UploadError(400, "bad_multipart", "the multipart body is malformed or truncated");
+  // The request body itself failed (the client went away mid-upload): nothing was kept.
+  if (bodyBroke)
+    return new UploadError(400, "upload_interrupted", "the upload was cut off before its body was complete");
+  return failure;
 }

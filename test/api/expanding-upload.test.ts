@@ -1,0 +1,186 @@
+/**
+ * A compressed upload that expands past RUNLENS_MAX_EXPANDED_BYTES while its body is still
+ * arriving is answered 413 at once, with the connection closed, instead of waiting for a body
+ * the server no longer reads; it leaves no run, no blob and no temp file, on both stores.
+ */
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { POST as upload } from "@/app/api/runs/route";
+import type { AppContext } from "@/lib/server/app-context";
+import { makeTarGz } from "../helpers/archives";
+import { freshSchema, PG_URL } from "../helpers/pg-schema";
+import { useTestApp } from "../helpers/test-app";
+
+const LIMIT = 1 << 20;
+const BOUNDARY = "----runlens-expanding-test";
+
+/** aiperf records, so the file is recognised and analysed while it arrives. */
+function aiperfRecords(count: number): string {
+  let s = "";
+  for (let i = 0; i < count; i++)
+    s +=
+      JSON.stringify({
+        metadata: {
+          x_request_id: `req-${i}`,
+          request_start_ns: 1e18 + i * 1e9,
+          request_end_ns: 1e18 + i * 1e9 + 5e8,
+          benchmark_phase: "profiling",
+        },
+        metrics: {
+          time_to_first_token: { value: 30 + (i % 7), unit: "ms" },
+          request_latency: { value: 500 + (i % 11), unit: "ms" },
+        },
+      }) + "\n";
+  return s;
+}
+
+const partHead = (name: string) =>
+  Buffer.from(
+    `--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\n` +
+      `content-type: application/octet-stream\r\n\r\n`,
+  );
+const closing = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
+
+/**
+ * An upload of one file part whose bytes are all sent but whose closing boundary is held back:
+ * the body is still arriving for as long as the test wants. `release` sends the rest.
+ */
+function heldUpload(name: string, bytes: Buffer) {
+  const pieces: Buffer[] = [partHead(name)];
+  for (let at = 0; at < bytes.length; at += 16 << 10) pieces.push(bytes.subarray(at, at + (16 << 10)));
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const state = { complete: false };
+  const body = new ReadableStream<Uint8Array>({
+    async pull(c) {
+      const next = pieces.shift();
+      if (next) return c.enqueue(new Uint8Array(next));
+      await held;
+      c.enqueue(new Uint8Array(closing));
+      c.close();
+      state.complete = true;
+    },
+  });
+  onTestFinished(() => release());
+  const req = new Request("http://localhost/api/runs", {
+    method: "POST",
+    body,
+    headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+    duplex: "half",
+  } as RequestInit);
+  return { req, state };
+}
+
+const bigText = () => Buffer.alloc(4 * LIMIT, "runlens ");
+
+const cases: Array<[string, () => Promise<Buffer> | Buffer]> = [
+  ["big.txt.gz", () => gzipSync(bigText())],
+  ["big.tar.gz", () => makeTarGz([{ name: "run/big.txt", content: bigText() }])],
+  ["profile_export.jsonl.gz", () => gzipSync(aiperfRecords(20_000))],
+];
+
+const stores: Array<[string, string | undefined]> = [["SQLite", undefined]];
+if (PG_URL) stores.push(["PostgreSQL", PG_URL]);
+
+/** Runs, blobs and temp files the store holds. */
+async function leftovers(app: AppContext, dataDir: string) {
+  const runs = await app.store.db.selectFrom("runs").select(["id", "status"]).execute();
+  if (app.store.dialect === "postgres") {
+    const chunks = await sql<{ key: string }>`select distinct blob_key as key from blob_chunks`.execute(
+      app.store.db,
+    );
+    return { runs, blobs: chunks.rows.map((r) => r.key) };
+  }
+  const dir = path.join(dataDir, "blobs");
+  const blobs = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir, { recursive: true })
+        .map(String)
+        .filter((f) => fs.statSync(path.join(dir, f)).isFile())
+    : [];
+  return { runs, blobs };
+}
+
+describe.each(stores)("an upload expanding past the limit while it arrives, on %s", (_store, pgUrl) => {
+  let t: Awaited<ReturnType<typeof useTestApp>>;
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const schema = pgUrl ? await freshSchema(pgUrl) : undefined;
+    drop = schema?.drop;
+    t = await useTestApp({ DATABASE_URL: schema?.url, RUNLENS_MAX_EXPANDED_BYTES: String(LIMIT) });
+  });
+  afterAll(async () => {
+    await t?.cleanup();
+    await drop?.();
+  });
+
+  for (const [name, make] of cases) {
+    it(`${name}: 413 before the body has ended, nothing kept`, async () => {
+      const { req, state } = heldUpload(name, await make());
+      const res = await upload(req);
+      const body = await res.json();
+      expect(res.status, JSON.stringify(body)).toBe(413);
+      expect(body.error.code).toBe("payload_too_large");
+      expect(state.complete).toBe(false);
+      expect(res.headers.get("connection")).toBe("close");
+      expect(await leftovers(t.app, t.dataDir)).toEqual({ runs: [], blobs: [] });
+    });
+  }
+});
+
+describe("on a real socket", () => {
+  let t: Awaited<ReturnType<typeof useTestApp>>;
+  let server: http.Server;
+  beforeAll(async () => {
+    t = await useTestApp({ RUNLENS_MAX_EXPANDED_BYTES: String(LIMIT) });
+    // The route handler behind a plain Node server, the way Next.js hands it the request.
+    server = http.createServer(async (req, res) => {
+      const request = new Request(`http://localhost${req.url}`, {
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        // Next.js passes the Node request itself as the body, read through its async iterator.
+        body: req as unknown as ReadableStream<Uint8Array>,
+        duplex: "half",
+      } as RequestInit);
+      const answer = await upload(request);
+      res.writeHead(answer.status, Object.fromEntries(answer.headers));
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  });
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((r) => server?.close(r));
+    await t?.cleanup();
+  });
+
+  it("answers 413 and closes the connection while the client is still sending", async () => {
+    const { port } = server.address() as AddressInfo;
+    const req = http.request({
+      host: "127.0.0.1",
+      port,
+      method: "POST",
+      path: "/api/runs",
+      headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+    });
+    // The client never ends its body: only an answer given while it is still sending can arrive.
+    req.on("error", () => {});
+    req.write(partHead("big.txt.gz"));
+    req.write(gzipSync(bigText()));
+    const res = await new Promise<http.IncomingMessage>((r) => req.once("response", r));
+    const closed = new Promise<void>((r) => res.socket.once("close", () => r()));
+    let text = "";
+    for await (const c of res) text += String(c);
+    expect(res.statusCode, text).toBe(413);
+    expect(JSON.parse(text).error.code).toBe("payload_too_large");
+    expect(res.headers.connection).toBe("close");
+    await closed;
+    expect(req.writableEnded).toBe(false);
+    expect(await leftovers(t.app, t.dataDir)).toEqual({ runs: [], blobs: [] });
+  });
+});
