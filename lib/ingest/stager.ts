@@ -138,23 +138,20 @@ export class Stager {
       await pipeline(Readable.from(body), fs.createWriteStream(tmp));
       const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
         // decodeStrings off: yauzl would abort the whole archive on one unsafe name; we skip that entry instead.
-        yauzl.open(tmp, { lazyEntries: true, validateEntrySizes: true, decodeStrings: false }, (err, z) =>
-          err || !z
-            ? reject(new UploadError(422, "bad_archive", `${name} is not a readable zip archive`))
-            : resolve(z),
+        yauzl.open(
+          tmp,
+          { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: false },
+          (err, z) =>
+            err || !z
+              ? reject(new UploadError(422, "bad_archive", `${name} is not a readable zip archive`))
+              : resolve(z),
         ),
       );
-      // The central directory states the entry count: refuse a bomb before staging any entry.
-      if (this.entries + zip.entryCount > this.limits.maxArchiveEntries) {
-        zip.close();
-        throw new UploadError(
-          413,
-          "archive_too_many_entries",
-          `an upload may hold at most ${this.limits.maxArchiveEntries} files, archive entries included`,
-        );
-      }
       try {
         await this.walkZip(zip);
+      } catch (err) {
+        if (err instanceof UploadError || err instanceof BlobTooLargeError) throw err;
+        throw new UploadError(422, "bad_archive", "the zip archive is damaged");
       } finally {
         zip.close();
       }
@@ -163,55 +160,62 @@ export class Stager {
     }
   }
 
-  private walkZip(zip: yauzl.ZipFile): Promise<void> {
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const fail = (err: unknown) => {
-        if (settled) return;
-        settled = true;
-        reject(
-          err instanceof UploadError || err instanceof BlobTooLargeError
-            ? err
-            : new UploadError(422, "bad_archive", "the zip archive is damaged"),
-        );
-      };
-      zip.on("error", fail);
-      zip.on("end", () => {
-        if (!settled) {
-          settled = true;
-          resolve();
-        }
-      });
-      zip.on("entry", (entry: yauzl.Entry) => {
-        (async () => {
-          const raw = entry.fileName as unknown as Buffer;
-          // Bit 11: the name is UTF-8; otherwise CP437, whose ASCII range is all a path needs.
-          const fileName = raw.toString((entry.generalPurposeBitFlag & 0x800) !== 0 ? "utf8" : "latin1");
-          if (fileName.endsWith("/")) return;
-          this.countEntry();
-          if (isUnsafeArchivePath(fileName)) {
-            this.warnings.push(`skipped archive entry with an unsafe path: ${fileName.slice(0, 200)}`);
-            return;
-          }
-          if (isJunkEntry(fileName)) return;
-          if (this.expanded + entry.uncompressedSize > this.limits.maxExpandedBytes)
-            throw new UploadError(
-              413,
-              "payload_too_large",
-              "the archive expands beyond the configured limit",
-            );
-          const stream = await new Promise<Readable>((res, rej) =>
-            zip.openReadStream(entry, (err, s) => (err || !s ? rej(err ?? new Error("zip entry")) : res(s))),
-          );
-          await this.stageMaybeGz(cleanUploadName(fileName, "entry"), stream);
-        })().then(() => zip.readEntry(), fail);
-      });
-      zip.readEntry();
-    });
+  /**
+   * The central directory states the entry count and every entry's size: a bomb is refused
+   * before any entry is expanded. Sizes can lie, so each entry is also held to what is left of
+   * the limit while it expands (stageFile).
+   */
+  private async walkZip(zip: yauzl.ZipFile): Promise<void> {
+    if (this.entries + zip.entryCount > this.limits.maxArchiveEntries)
+      throw new UploadError(
+        413,
+        "archive_too_many_entries",
+        `an upload may hold at most ${this.limits.maxArchiveEntries} files, archive entries included`,
+      );
+    const kept: Array<{ entry: yauzl.Entry; fileName: string }> = [];
+    let declared = 0;
+    for (const entry of await zipDirectory(zip)) {
+      const raw = entry.fileName as unknown as Buffer;
+      // Bit 11: the name is UTF-8; otherwise CP437, whose ASCII range is all a path needs.
+      const fileName = raw.toString((entry.generalPurposeBitFlag & 0x800) !== 0 ? "utf8" : "latin1");
+      if (fileName.endsWith("/")) continue;
+      this.countEntry();
+      if (isUnsafeArchivePath(fileName)) {
+        this.warnings.push(`skipped archive entry with an unsafe path: ${fileName.slice(0, 200)}`);
+        continue;
+      }
+      if (isJunkEntry(fileName)) continue;
+      declared += entry.uncompressedSize;
+      kept.push({ entry, fileName });
+    }
+    if (this.expanded + declared > this.limits.maxExpandedBytes)
+      throw new UploadError(413, "payload_too_large", "the archive expands beyond the configured limit");
+    for (const { entry, fileName } of kept) {
+      const stream = await new Promise<Readable>((res, rej) =>
+        zip.openReadStream(entry, (err, s) => (err || !s ? rej(err ?? new Error("zip entry")) : res(s))),
+      );
+      await this.stageMaybeGz(cleanUploadName(fileName, "entry"), stream);
+    }
   }
 
   /** Removes blobs this upload created, when the upload is refused (unless another run uses them meanwhile). */
   async discard(): Promise<void> {
     for (const f of this.files) if (f.created) await this.blobs.delete(f.sha256).catch(() => {});
   }
+}
+
+/** Every entry of a zip's central directory, read without expanding any. */
+function zipDirectory(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
+  return new Promise((resolve, reject) => {
+    const entries: yauzl.Entry[] = [];
+    zip.on("entry", (entry: yauzl.Entry) => {
+      entries.push(entry);
+      zip.readEntry();
+    });
+    zip.once("end", () => resolve(entries));
+    // A damaged directory rejects here. The listener stays so that no later error goes unhandled:
+    // the entry streams report their own.
+    zip.on("error", reject);
+    zip.readEntry();
+  });
 }

@@ -9,12 +9,12 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import type { AppContext } from "@/lib/server/app-context";
-import { makeTarGz } from "../helpers/archives";
+import { makeTarGz, makeZip } from "../helpers/archives";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
-import { useTestApp } from "../helpers/test-app";
+import { uploadRequest, useTestApp } from "../helpers/test-app";
 
 const LIMIT = 1 << 20;
 const BOUNDARY = "----runlens-expanding-test";
@@ -131,6 +131,31 @@ describe.each(stores)("an upload expanding past the limit while it arrives, on %
       expect(await leftovers(t.app, t.dataDir)).toEqual({ runs: [], blobs: [] });
     });
   }
+
+  it("a zip whose directory declares more than the limit: 413 before any entry is expanded", async () => {
+    // Each entry fits the limit on its own; together they do not.
+    const zip = await makeZip(
+      [0, 1, 2, 3].map((i) => ({ name: `run/part-${i}.txt`, content: Buffer.alloc(LIMIT / 2, "runlens ") })),
+    );
+    const put = vi.spyOn(t.app.blobs, "put");
+    onTestFinished(() => put.mockRestore());
+    const res = await upload(uploadRequest([{ name: "flat.zip", content: zip }]));
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(413);
+    expect(body.error.code).toBe("payload_too_large");
+    expect(put).not.toHaveBeenCalled();
+    expect(await leftovers(t.app, t.dataDir)).toEqual({ runs: [], blobs: [] });
+  });
+
+  it("a zip that declares less than it expands to is still stopped at the limit", async () => {
+    // The directory states the .gz entry's own size; what it gunzips to is known only as it flows.
+    const zip = await makeZip([{ name: "run/big.txt.gz", content: gzipSync(bigText()) }]);
+    const res = await upload(uploadRequest([{ name: "nested.zip", content: zip }]));
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(413);
+    expect(body.error.code).toBe("payload_too_large");
+    expect(await leftovers(t.app, t.dataDir)).toEqual({ runs: [], blobs: [] });
+  });
 });
 
 describe("on a real socket", () => {
