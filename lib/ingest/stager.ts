@@ -18,6 +18,15 @@ import { gunzipChunks, isGzip, isTar, isZip } from "./sniff";
 import { stageStream } from "./stage-stream";
 import type { LiveSink, StagedFile, UploadLimits } from "./upload-types";
 
+/** Tar entries that are not regular files, by what a warning calls them (directories pass silently). */
+const SKIPPED_TAR_TYPES: Partial<Record<string, string>> = {
+  symlink: "symbolic link",
+  link: "hard link",
+  "character-device": "character device",
+  "block-device": "block device",
+  fifo: "fifo",
+};
+
 export class Stager {
   files: StagedFile[] = [];
   warnings: string[] = [];
@@ -48,22 +57,29 @@ export class Stager {
       this.archiveName ??= name;
       return this.stageZip(name, body);
     }
-    if (isGzip(head)) {
-      const inner = await peek(gunzipChunks(body, name), 512);
-      if (isTar(inner.head)) {
-        this.archiveName ??= name;
-        return this.stageTar(Readable.from(inner.stream));
-      }
-      this.countEntry();
-      return this.stageFile(stripGzSuffix(name), Readable.from(inner.stream), true);
-    }
-    if (isTar(head)) {
-      this.archiveName ??= name;
-      return this.stageTar(Readable.from(body));
+    return this.stageTarOrFile(name, head, body, { prefix: "", inArchive: false });
+  }
+
+  /**
+   * A part, or a zip's entry, that may be a .gz, a tar or a .tar.gz: a tar is expanded (its
+   * entries named under `prefix`, never expanding a tar inside it in turn), anything else is
+   * staged as one file, gunzipped if need be.
+   */
+  private async stageTarOrFile(
+    name: string,
+    head: Buffer,
+    body: AsyncIterable<Buffer>,
+    at: { prefix: string; inArchive: boolean },
+  ): Promise<void> {
+    const gz = isGzip(head);
+    const inner = gz ? await peek(gunzipChunks(body, name), 512) : { head, stream: body };
+    if (isTar(inner.head)) {
+      if (!at.inArchive) this.archiveName ??= name;
+      return this.stageTar(Readable.from(inner.stream), at.prefix);
     }
     // Plain parts count toward the same file limit as archive entries: 100,000 tiny parts are a bomb too.
-    this.countEntry();
-    return this.stageFile(name, Readable.from(body), false);
+    if (!at.inArchive) this.countEntry();
+    return this.stageFile(gz ? stripGzSuffix(name) : name, Readable.from(inner.stream), gz || at.inArchive);
   }
 
   private countEntry(): void {
@@ -89,13 +105,13 @@ export class Stager {
     this.files.push(staged);
   }
 
-  private async stageTar(source: Readable): Promise<void> {
+  private async stageTar(source: Readable, prefix = ""): Promise<void> {
     const extract = tar.extract();
     const done = pipeline(source, extract);
     // The loop below sees the same failure; keep the pipeline's copy from going unhandled.
     done.catch(() => {});
     try {
-      await this.walkTar(extract);
+      await this.walkTar(extract, prefix);
       await done;
     } catch (err) {
       if (err instanceof UploadError || err instanceof BlobTooLargeError) throw err;
@@ -103,10 +119,13 @@ export class Stager {
     }
   }
 
-  private async walkTar(extract: tar.Extract): Promise<void> {
+  private async walkTar(extract: tar.Extract, prefix: string): Promise<void> {
     for await (const entry of extract) {
       const h = entry.header;
       if (h.type !== "file" && h.type !== "contiguous-file") {
+        // Only regular files hold bytes to read; a link's target is not followed, in or out of the archive.
+        const what = h.type && SKIPPED_TAR_TYPES[h.type];
+        if (what) this.warnings.push(`skipped archive entry that is a ${what}: ${h.name.slice(0, 200)}`);
         entry.resume();
         continue;
       }
@@ -120,7 +139,7 @@ export class Stager {
         entry.resume();
         continue;
       }
-      await this.stageMaybeGz(cleanUploadName(h.name, "entry"), entry as unknown as Readable);
+      await this.stageMaybeGz(cleanUploadName(prefix + h.name, "entry"), entry as unknown as Readable);
     }
   }
 
@@ -194,7 +213,12 @@ export class Stager {
       const stream = await new Promise<Readable>((res, rej) =>
         zip.openReadStream(entry, (err, s) => (err || !s ? rej(err ?? new Error("zip entry")) : res(s))),
       );
-      await this.stageMaybeGz(cleanUploadName(fileName, "entry"), stream);
+      const entryName = cleanUploadName(fileName, "entry");
+      const { head, stream: body } = await peek(stream, 512);
+      // A tar (or .tar.gz) inside the zip is expanded, its entries named under its own stem.
+      const dir = entryName.slice(0, entryName.lastIndexOf("/") + 1);
+      const prefix = `${dir}${archiveStem(stripGzSuffix(entryName))}/`;
+      await this.stageTarOrFile(entryName, head, body, { prefix, inArchive: true });
     }
   }
 
