@@ -1,7 +1,7 @@
 /** Recognising compressed and archived parts by their magic bytes, and unpacking gzip safely. */
 import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
-import { BlobTooLargeError } from "@/lib/store/blob-store";
+import { isBlobTooLarge } from "@/lib/store/blob-store";
 import { UploadError } from "./errors";
 
 /**
@@ -16,7 +16,7 @@ export async function* gunzipChunks(source: AsyncIterable<Buffer>, name: string)
   try {
     for await (const chunk of gunzip) yield chunk as Buffer;
   } catch (err) {
-    if (err instanceof UploadError || err instanceof BlobTooLargeError) throw err;
+    if (err instanceof UploadError || isBlobTooLarge(err)) throw err;
     throw new UploadError(
       422,
       "bad_gzip",

@@ -10,7 +10,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
 import yauzl from "yauzl";
-import { BlobTooLargeError, type BlobStore } from "@/lib/store/blob-store";
+import { isBlobTooLarge, type BlobStore } from "@/lib/store/blob-store";
 import { UploadError } from "./errors";
 import { archiveStem, cleanUploadName, isJunkEntry, isUnsafeArchivePath, stripGzSuffix } from "./paths";
 import { peek } from "./peek";
@@ -114,7 +114,7 @@ export class Stager {
       await this.walkTar(extract, prefix);
       await done;
     } catch (err) {
-      if (err instanceof UploadError || err instanceof BlobTooLargeError) throw err;
+      if (err instanceof UploadError || isBlobTooLarge(err)) throw err;
       throw new UploadError(422, "bad_archive", "the tar archive is truncated or damaged");
     }
   }
@@ -169,7 +169,7 @@ export class Stager {
       try {
         await this.walkZip(zip);
       } catch (err) {
-        if (err instanceof UploadError || err instanceof BlobTooLargeError) throw err;
+        if (err instanceof UploadError || isBlobTooLarge(err)) throw err;
         throw new UploadError(422, "bad_archive", "the zip archive is damaged");
       } finally {
         zip.close();

@@ -7,7 +7,7 @@
 import { Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import Busboy from "busboy";
-import { BlobTooLargeError, type BlobStore } from "@/lib/store/blob-store";
+import { isBlobTooLarge, type BlobStore } from "@/lib/store/blob-store";
 import { UploadError } from "./errors";
 import { cleanUploadName } from "./paths";
 import { Stager } from "./stager";
@@ -27,23 +27,48 @@ class ByteLimit extends Transform {
 }
 
 /**
- * The request body as a Node stream that can be let go of without cancelling the body: a refused
- * upload stops reading and answers at once, and the connection closes after the answer.
- * Cancelling instead could tear the socket down before that answer is written.
+ * The request body, read as a Node stream that can be let go of without cancelling the body:
+ * cancelling could tear the socket down before the answer is written.
  */
-function bodyStream(body: ReadableStream<Uint8Array>): Readable {
-  const reader = body.getReader();
-  return new Readable({
-    read() {
-      reader.read().then(
-        (r) => {
-          if (this.destroyed) return;
-          this.push(r.done ? null : Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength));
-        },
-        (err: unknown) => this.destroy(err instanceof Error ? err : new Error(String(err))),
-      );
-    },
-  });
+class RequestBody {
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly stream: Readable;
+
+  constructor(body: ReadableStream<Uint8Array>) {
+    const reader = (this.reader = body.getReader());
+    this.stream = new Readable({
+      read() {
+        reader.read().then(
+          (r) => {
+            if (this.destroyed) return;
+            this.push(r.done ? null : Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength));
+          },
+          (err: unknown) => this.destroy(err instanceof Error ? err : new Error(String(err))),
+        );
+      },
+    });
+  }
+
+  /**
+   * Reads the rest of the body and drops it, in the background: the answer goes out at once,
+   * and the client, still sending, is not reset before it has read it. Past `maxBytes` or `ms`
+   * the body is cancelled instead.
+   */
+  discardRest(maxBytes: number, ms: number | undefined): void {
+    const giveUp = () => void this.reader.cancel().catch(() => {});
+    const timer = ms === undefined ? undefined : setTimeout(giveUp, Math.max(0, ms));
+    timer?.unref();
+    (async () => {
+      for (let left = maxBytes; ;) {
+        const r = await this.reader.read();
+        if (r.done) return;
+        left -= r.value.byteLength;
+        if (left < 0) return giveUp();
+      }
+    })()
+      .catch(() => {})
+      .finally(() => clearTimeout(timer));
+  }
 }
 
 /** The error, marked to close the connection: the rest of its request body will never be read. */
@@ -67,9 +92,7 @@ export async function receiveUpload(
     );
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limits.maxUploadBytes)
-    throw leavingBodyUnread(
-      new UploadError(413, "payload_too_large", `upload exceeds ${limits.maxUploadBytes} bytes`),
-    );
+    throw new UploadError(413, "payload_too_large", `upload exceeds ${limits.maxUploadBytes} bytes`);
   if (!req.body) throw new UploadError(400, "empty_body", "the request has no body");
 
   const stager = new Stager(blobs, limits, sink);
@@ -87,11 +110,12 @@ export async function receiveUpload(
 
   let chain: Promise<void> = Promise.resolve();
   let failure: unknown = null;
-  // Stops reading the body: on a refused part (the rest of the body changes nothing) or at the
+  // Stops parsing the body: on a refused part (the rest of the body changes nothing) or at the
   // timeout. A part held by a reader cannot be drained with `resume()`, so the parser would stall
   // on it, and the answer would wait for a body that is no longer read.
   const halt = new AbortController();
   let timedOut = false;
+  let refusedPart = false;
   busboy.on("file", (_field, stream, info) => {
     const name = cleanUploadName(info.filename, `file-${stager.partCount + 1}`);
     stager.partCount++;
@@ -104,6 +128,7 @@ export async function receiveUpload(
         await stager.stagePart(name, stream);
       } catch (err) {
         failure ??= err;
+        refusedPart = true;
         halt.abort();
       }
     });
@@ -114,8 +139,10 @@ export async function receiveUpload(
       fields.labels = fields.labels ? `${fields.labels},${value}` : value;
   });
 
+  const body = new RequestBody(req.body);
   const limit = new ByteLimit(limits.maxUploadBytes);
   let bodyBroke = false;
+  const started = Date.now();
   const timer = limits.uploadTimeoutMs
     ? setTimeout(() => {
         timedOut = true;
@@ -123,7 +150,7 @@ export async function receiveUpload(
       }, limits.uploadTimeoutMs)
     : undefined;
   try {
-    await pipeline(bodyStream(req.body), limit, busboy, { signal: halt.signal });
+    await pipeline(body.stream, limit, busboy, { signal: halt.signal });
     await chain;
   } catch (err) {
     if (timedOut)
@@ -142,7 +169,15 @@ export async function receiveUpload(
   if (failure) {
     await stager.discard();
     const refused = uploadFailure(failure, bodyBroke);
-    throw bodyBroke && refused instanceof UploadError ? leavingBodyUnread(refused) : refused;
+    if (!bodyBroke || !(refused instanceof UploadError)) throw refused;
+    // A refused part: the rest of the body is still read (and dropped) within the upload's limits,
+    // so the connection ends cleanly. At the timeout or the size limit it is not read any more.
+    if (refusedPart && !timedOut) {
+      const timeLeft = limits.uploadTimeoutMs ? limits.uploadTimeoutMs - (Date.now() - started) : undefined;
+      body.discardRest(limits.maxUploadBytes - limit.bytes, timeLeft);
+      throw refused;
+    }
+    throw leavingBodyUnread(refused);
   }
   if (stager.files.length === 0) {
     if (stager.warnings.length > 0)
@@ -157,7 +192,7 @@ export async function receiveUpload(
 /** Why an upload failed, as the client should hear it. */
 function uploadFailure(failure: unknown, bodyBroke: boolean): unknown {
   if (failure instanceof UploadError) return failure;
-  if (failure instanceof BlobTooLargeError)
+  if (isBlobTooLarge(failure))
     return new UploadError(413, "payload_too_large", "the upload expands beyond the configured limit");
   const msg = failure instanceof Error ? failure.message : String(failure);
   if (/Unexpected end of form|Malformed|boundary/i.test(msg))
