@@ -7,26 +7,12 @@ import { gzipSync } from "node:zlib";
 import tar from "tar-stream";
 import { describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
+import { trtRecordText } from "../fixtures/bad/generate-big";
 import { makeTarGz, makeZip } from "../helpers/archives";
 import { freshAppEachTest, uploadRequest } from "../helpers/test-app";
 
-const records = (from: number) =>
-  [from, from + 1, from + 2]
-    .map((i) =>
-      JSON.stringify({
-        metadata: {
-          x_request_id: `req-${i}`,
-          request_start_ns: 1e18 + i * 1e9,
-          request_end_ns: 1e18 + i * 1e9 + 5e8,
-          benchmark_phase: "profiling",
-        },
-        metrics: {
-          time_to_first_token: { value: 30, unit: "ms" },
-          request_latency: { value: 500, unit: "ms" },
-        },
-      }),
-    )
-    .join("\n") + "\n";
+/** Three TensorRT-LLM records from `from` on. */
+const records = (from: number) => [0, 1, 2].map((i) => trtRecordText(from + i)).join("\n") + "\n";
 
 /** A tar of a symlink, a hard link, a fifo and a character device, plus the regular files given. */
 async function tarWithSpecials(files: Array<{ name: string; content: string }> = []): Promise<Buffer> {
@@ -64,12 +50,12 @@ describe("archive entries", () => {
   });
 
   it("links beside regular files are skipped with a warning each; the files are kept", async () => {
-    const tarball = await tarWithSpecials([{ name: "run/profile_export.jsonl", content: records(0) }]);
+    const tarball = await tarWithSpecials([{ name: "run/perf_metrics.jsonl", content: records(0) }]);
     const res = await upload(uploadRequest([{ name: "run.tar", content: tarball }]));
     const body = await res.json();
     expect(res.status, JSON.stringify(body)).toBe(201);
     expect(body.files.map((f: { name: string; records: number }) => [f.name, f.records])).toEqual([
-      ["run/profile_export.jsonl", 3],
+      ["run/perf_metrics.jsonl", 3],
     ]);
     expect(body.warnings).toEqual(expect.arrayContaining(SKIPPED));
   });
@@ -78,11 +64,11 @@ describe("archive entries", () => {
     const zip = await makeZip([
       {
         name: "x/run.tar.gz",
-        content: await makeTarGz([{ name: "profile_export.jsonl", content: records(0) }]),
+        content: await makeTarGz([{ name: "perf_metrics.jsonl", content: records(0) }]),
       },
       {
         name: "y.tar",
-        content: await tarWithSpecials([{ name: "b/profile_export.jsonl", content: records(3) }]),
+        content: await tarWithSpecials([{ name: "b/perf_metrics.jsonl", content: records(3) }]),
       },
     ]);
     const res = await upload(uploadRequest([{ name: "bundle.zip", content: zip }]));
@@ -91,8 +77,8 @@ describe("archive entries", () => {
     expect(
       body.files.map((f: { name: string; kind: string; records: number }) => [f.name, f.kind, f.records]),
     ).toEqual([
-      ["x/run/profile_export.jsonl", "aiperf-records", 3],
-      ["y/b/profile_export.jsonl", "aiperf-records", 3],
+      ["x/run/perf_metrics.jsonl", "trtllm-perf-metrics", 3],
+      ["y/b/perf_metrics.jsonl", "trtllm-perf-metrics", 3],
     ]);
     expect(body.warnings).toEqual(expect.arrayContaining(SKIPPED));
   });

@@ -13,32 +13,17 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import type { AppContext } from "@/lib/server/app-context";
+import { trtRecordText } from "../fixtures/bad/generate-big";
 import { makeTarGz, makeZip } from "../helpers/archives";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
-import { uploadRequest, useTestApp } from "../helpers/test-app";
+import { streamingUploadRequest, uploadRequest, useTestApp } from "../helpers/test-app";
 
 const LIMIT = 1 << 20;
 const BOUNDARY = "----runlens-expanding-test";
 
-/** aiperf records, so the file is recognised and analysed while it arrives. */
-function aiperfRecords(count: number): string {
-  let s = "";
-  for (let i = 0; i < count; i++)
-    s +=
-      JSON.stringify({
-        metadata: {
-          x_request_id: `req-${i}`,
-          request_start_ns: 1e18 + i * 1e9,
-          request_end_ns: 1e18 + i * 1e9 + 5e8,
-          benchmark_phase: "profiling",
-        },
-        metrics: {
-          time_to_first_token: { value: 30 + (i % 7), unit: "ms" },
-          request_latency: { value: 500 + (i % 11), unit: "ms" },
-        },
-      }) + "\n";
-  return s;
-}
+/** TensorRT-LLM records, so the file is recognised and analysed while it arrives. */
+const trtRecords = (count: number) =>
+  Array.from({ length: count }, (_, i) => trtRecordText(i)).join("\n") + "\n";
 
 const partHead = (name: string) =>
   Buffer.from(
@@ -69,14 +54,8 @@ function heldUpload(name: string, bytes: Buffer) {
       sent();
     },
   });
-  const req = new Request("http://localhost/api/runs", {
-    method: "POST",
-    body,
-    headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
-    duplex: "half",
-  } as RequestInit);
   onTestFinished(() => release());
-  return { req, state, release };
+  return { req: streamingUploadRequest(body, BOUNDARY), state, release };
 }
 
 const bigText = () => Buffer.alloc(4 * LIMIT, "runlens ");
@@ -84,7 +63,7 @@ const bigText = () => Buffer.alloc(4 * LIMIT, "runlens ");
 const cases: Array<[string, () => Promise<Buffer> | Buffer]> = [
   ["big.txt.gz", () => gzipSync(bigText())],
   ["big.tar.gz", () => makeTarGz([{ name: "run/big.txt", content: bigText() }])],
-  ["profile_export.jsonl.gz", () => gzipSync(aiperfRecords(20_000))],
+  ["perf_metrics.jsonl.gz", () => gzipSync(trtRecords(8_000))],
 ];
 
 const stores: Array<[string, string | undefined]> = [["SQLite", undefined]];
