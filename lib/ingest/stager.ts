@@ -36,6 +36,8 @@ export class Stager {
   private firstPartName: string | null = null;
   private archiveName: string | null = null;
 
+  private readonly warn = (message: string) => void this.warnings.push(message);
+
   constructor(
     private readonly blobs: BlobStore,
     private readonly limits: UploadLimits,
@@ -72,7 +74,7 @@ export class Stager {
     at: { prefix: string; inArchive: boolean },
   ): Promise<void> {
     const gz = isGzip(head);
-    const inner = gz ? await peek(gunzipChunks(body, name), 512) : { head, stream: body };
+    const inner = gz ? await peek(gunzipChunks(body, name, this.warn), 512) : { head, stream: body };
     if (isTar(inner.head)) {
       if (!at.inArchive) this.archiveName ??= name;
       return this.stageTar(Readable.from(inner.stream), at.prefix);
@@ -146,7 +148,7 @@ export class Stager {
   private async stageMaybeGz(name: string, stream: Readable): Promise<void> {
     const { head, stream: body } = await peek(stream, 2);
     if (isGzip(head))
-      return this.stageFile(stripGzSuffix(name), Readable.from(gunzipChunks(body, name)), true);
+      return this.stageFile(stripGzSuffix(name), Readable.from(gunzipChunks(body, name, this.warn)), true);
     return this.stageFile(name, Readable.from(body), true);
   }
 

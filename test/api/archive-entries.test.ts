@@ -1,7 +1,8 @@
 /**
  * What an archive holds besides regular files: links, devices and fifos are skipped with a
  * warning each (an archive of nothing else is a 422 that says so), and a tar or .tar.gz inside a
- * zip is expanded like one sent on its own.
+ * zip is expanded like one sent on its own; a .gz with bytes after its gzip data is read as gzip(1)
+ * reads it.
  */
 import { gzipSync } from "node:zlib";
 import tar from "tar-stream";
@@ -81,5 +82,18 @@ describe("archive entries", () => {
       ["y/b/perf_metrics.jsonl", "trtllm-perf-metrics", 3],
     ]);
     expect(body.warnings).toEqual(expect.arrayContaining(SKIPPED));
+  });
+
+  it("a .gz with bytes after its gzip data is read, with a warning, as gzip(1) does", async () => {
+    const gz = Buffer.concat([gzipSync(records(0)), Buffer.from("GARBAGE".repeat(100))]);
+    const res = await upload(uploadRequest([{ name: "perf_metrics.jsonl.gz", content: gz }]));
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(201);
+    expect(body.files.map((f: { name: string; records: number }) => [f.name, f.records])).toEqual([
+      ["perf_metrics.jsonl", 3],
+    ]);
+    expect(body.warnings).toEqual([
+      "perf_metrics.jsonl.gz: ignored the bytes after the end of its gzip data",
+    ]);
   });
 });
