@@ -10,6 +10,9 @@ export function publicMessage(err: unknown): string {
 
 /** A client-side problem with an upload: becomes a 4xx with the error shape of README.md §HTTP API. */
 export class UploadError extends Error {
+  /** The rest of the request body is left unread: the answer closes the connection. */
+  closesConnection = false;
+
   constructor(
     public readonly status: number,
     public readonly code: string,

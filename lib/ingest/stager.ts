@@ -10,13 +10,22 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
 import yauzl from "yauzl";
-import { BlobTooLargeError, type BlobStore } from "@/lib/store/blob-store";
+import { isBlobTooLarge, type BlobStore } from "@/lib/store/blob-store";
 import { UploadError } from "./errors";
 import { archiveStem, cleanUploadName, isJunkEntry, isUnsafeArchivePath, stripGzSuffix } from "./paths";
 import { peek } from "./peek";
 import { gunzipChunks, isGzip, isTar, isZip } from "./sniff";
 import { stageStream } from "./stage-stream";
 import type { LiveSink, StagedFile, UploadLimits } from "./upload-types";
+
+/** Tar entries that are not regular files, by what a warning calls them (directories pass silently). */
+const SKIPPED_TAR_TYPES: Partial<Record<string, string>> = {
+  symlink: "symbolic link",
+  link: "hard link",
+  "character-device": "character device",
+  "block-device": "block device",
+  fifo: "fifo",
+};
 
 export class Stager {
   files: StagedFile[] = [];
@@ -26,6 +35,8 @@ export class Stager {
   private expanded = 0;
   private firstPartName: string | null = null;
   private archiveName: string | null = null;
+
+  private readonly warn = (message: string) => void this.warnings.push(message);
 
   constructor(
     private readonly blobs: BlobStore,
@@ -48,22 +59,29 @@ export class Stager {
       this.archiveName ??= name;
       return this.stageZip(name, body);
     }
-    if (isGzip(head)) {
-      const inner = await peek(gunzipChunks(body, name), 512);
-      if (isTar(inner.head)) {
-        this.archiveName ??= name;
-        return this.stageTar(Readable.from(inner.stream));
-      }
-      this.countEntry();
-      return this.stageFile(stripGzSuffix(name), Readable.from(inner.stream), true);
-    }
-    if (isTar(head)) {
-      this.archiveName ??= name;
-      return this.stageTar(Readable.from(body));
+    return this.stageTarOrFile(name, head, body, { prefix: "", inArchive: false });
+  }
+
+  /**
+   * A part, or a zip's entry, that may be a .gz, a tar or a .tar.gz: a tar is expanded (its
+   * entries named under `prefix`, never expanding a tar inside it in turn), anything else is
+   * staged as one file, gunzipped if need be.
+   */
+  private async stageTarOrFile(
+    name: string,
+    head: Buffer,
+    body: AsyncIterable<Buffer>,
+    at: { prefix: string; inArchive: boolean },
+  ): Promise<void> {
+    const gz = isGzip(head);
+    const inner = gz ? await peek(gunzipChunks(body, name, this.warn), 512) : { head, stream: body };
+    if (isTar(inner.head)) {
+      if (!at.inArchive) this.archiveName ??= name;
+      return this.stageTar(Readable.from(inner.stream), at.prefix);
     }
     // Plain parts count toward the same file limit as archive entries: 100,000 tiny parts are a bomb too.
-    this.countEntry();
-    return this.stageFile(name, Readable.from(body), false);
+    if (!at.inArchive) this.countEntry();
+    return this.stageFile(gz ? stripGzSuffix(name) : name, Readable.from(inner.stream), gz || at.inArchive);
   }
 
   private countEntry(): void {
@@ -90,24 +108,27 @@ export class Stager {
     this.files.push(staged);
   }
 
-  private async stageTar(source: Readable): Promise<void> {
+  private async stageTar(source: Readable, prefix = ""): Promise<void> {
     const extract = tar.extract();
     const done = pipeline(source, extract);
     // The loop below sees the same failure; keep the pipeline's copy from going unhandled.
     done.catch(() => {});
     try {
-      await this.walkTar(extract);
+      await this.walkTar(extract, prefix);
       await done;
     } catch (err) {
-      if (err instanceof UploadError || err instanceof BlobTooLargeError) throw err;
+      if (err instanceof UploadError || isBlobTooLarge(err)) throw err;
       throw new UploadError(422, "bad_archive", "the tar archive is truncated or damaged");
     }
   }
 
-  private async walkTar(extract: tar.Extract): Promise<void> {
+  private async walkTar(extract: tar.Extract, prefix: string): Promise<void> {
     for await (const entry of extract) {
       const h = entry.header;
       if (h.type !== "file" && h.type !== "contiguous-file") {
+        // Only regular files hold bytes to read; a link's target is not followed, in or out of the archive.
+        const what = h.type && SKIPPED_TAR_TYPES[h.type];
+        if (what) this.warnings.push(`skipped archive entry that is a ${what}: ${h.name.slice(0, 200)}`);
         entry.resume();
         continue;
       }
@@ -121,14 +142,14 @@ export class Stager {
         entry.resume();
         continue;
       }
-      await this.stageMaybeGz(cleanUploadName(h.name, "entry"), entry as unknown as Readable);
+      await this.stageMaybeGz(cleanUploadName(prefix + h.name, "entry"), entry as unknown as Readable);
     }
   }
 
   private async stageMaybeGz(name: string, stream: Readable): Promise<void> {
     const { head, stream: body } = await peek(stream, 2);
     if (isGzip(head))
-      return this.stageFile(stripGzSuffix(name), Readable.from(gunzipChunks(body, name)), true);
+      return this.stageFile(stripGzSuffix(name), Readable.from(gunzipChunks(body, name, this.warn)), true);
     return this.stageFile(name, Readable.from(body), true);
   }
 
@@ -139,23 +160,20 @@ export class Stager {
       await pipeline(Readable.from(body), fs.createWriteStream(tmp));
       const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
         // decodeStrings off: yauzl would abort the whole archive on one unsafe name; we skip that entry instead.
-        yauzl.open(tmp, { lazyEntries: true, validateEntrySizes: true, decodeStrings: false }, (err, z) =>
-          err || !z
-            ? reject(new UploadError(422, "bad_archive", `${name} is not a readable zip archive`))
-            : resolve(z),
+        yauzl.open(
+          tmp,
+          { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: false },
+          (err, z) =>
+            err || !z
+              ? reject(new UploadError(422, "bad_archive", `${name} is not a readable zip archive`))
+              : resolve(z),
         ),
       );
-      // The central directory states the entry count: refuse a bomb before staging any entry.
-      if (this.entries + zip.entryCount > this.limits.maxArchiveEntries) {
-        zip.close();
-        throw new UploadError(
-          413,
-          "archive_too_many_entries",
-          `an upload may hold at most ${this.limits.maxArchiveEntries} files, archive entries included`,
-        );
-      }
       try {
         await this.walkZip(zip);
+      } catch (err) {
+        if (err instanceof UploadError || isBlobTooLarge(err)) throw err;
+        throw new UploadError(422, "bad_archive", "the zip archive is damaged");
       } finally {
         zip.close();
       }
@@ -164,51 +182,47 @@ export class Stager {
     }
   }
 
-  private walkZip(zip: yauzl.ZipFile): Promise<void> {
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const fail = (err: unknown) => {
-        if (settled) return;
-        settled = true;
-        reject(
-          err instanceof UploadError || err instanceof BlobTooLargeError
-            ? err
-            : new UploadError(422, "bad_archive", "the zip archive is damaged"),
-        );
-      };
-      zip.on("error", fail);
-      zip.on("end", () => {
-        if (!settled) {
-          settled = true;
-          resolve();
-        }
-      });
-      zip.on("entry", (entry: yauzl.Entry) => {
-        (async () => {
-          const raw = entry.fileName as unknown as Buffer;
-          // Bit 11: the name is UTF-8; otherwise CP437, whose ASCII range is all a path needs.
-          const fileName = raw.toString((entry.generalPurposeBitFlag & 0x800) !== 0 ? "utf8" : "latin1");
-          if (fileName.endsWith("/")) return;
-          this.countEntry();
-          if (isUnsafeArchivePath(fileName)) {
-            this.warnings.push(`skipped archive entry with an unsafe path: ${fileName.slice(0, 200)}`);
-            return;
-          }
-          if (isJunkEntry(fileName)) return;
-          if (this.expanded + entry.uncompressedSize > this.limits.maxExpandedBytes)
-            throw new UploadError(
-              413,
-              "payload_too_large",
-              "the archive expands beyond the configured limit",
-            );
-          const stream = await new Promise<Readable>((res, rej) =>
-            zip.openReadStream(entry, (err, s) => (err || !s ? rej(err ?? new Error("zip entry")) : res(s))),
-          );
-          await this.stageMaybeGz(cleanUploadName(fileName, "entry"), stream);
-        })().then(() => zip.readEntry(), fail);
-      });
-      zip.readEntry();
-    });
+  /**
+   * The central directory states the entry count and every entry's size: a bomb is refused
+   * before any entry is expanded. Sizes can lie, so each entry is also held to what is left of
+   * the limit while it expands (stageFile).
+   */
+  private async walkZip(zip: yauzl.ZipFile): Promise<void> {
+    if (this.entries + zip.entryCount > this.limits.maxArchiveEntries)
+      throw new UploadError(
+        413,
+        "archive_too_many_entries",
+        `an upload may hold at most ${this.limits.maxArchiveEntries} files, archive entries included`,
+      );
+    const kept: Array<{ entry: yauzl.Entry; fileName: string }> = [];
+    let declared = 0;
+    for (const entry of await zipDirectory(zip)) {
+      const raw = entry.fileName as unknown as Buffer;
+      // Bit 11: the name is UTF-8; otherwise CP437, whose ASCII range is all a path needs.
+      const fileName = raw.toString((entry.generalPurposeBitFlag & 0x800) !== 0 ? "utf8" : "latin1");
+      if (fileName.endsWith("/")) continue;
+      this.countEntry();
+      if (isUnsafeArchivePath(fileName)) {
+        this.warnings.push(`skipped archive entry with an unsafe path: ${fileName.slice(0, 200)}`);
+        continue;
+      }
+      if (isJunkEntry(fileName)) continue;
+      declared += entry.uncompressedSize;
+      kept.push({ entry, fileName });
+    }
+    if (this.expanded + declared > this.limits.maxExpandedBytes)
+      throw new UploadError(413, "payload_too_large", "the archive expands beyond the configured limit");
+    for (const { entry, fileName } of kept) {
+      const stream = await new Promise<Readable>((res, rej) =>
+        zip.openReadStream(entry, (err, s) => (err || !s ? rej(err ?? new Error("zip entry")) : res(s))),
+      );
+      const entryName = cleanUploadName(fileName, "entry");
+      const { head, stream: body } = await peek(stream, 512);
+      // A tar (or .tar.gz) inside the zip is expanded, its entries named under its own stem.
+      const dir = entryName.slice(0, entryName.lastIndexOf("/") + 1);
+      const prefix = `${dir}${archiveStem(stripGzSuffix(entryName))}/`;
+      await this.stageTarOrFile(entryName, head, body, { prefix, inArchive: true });
+    }
   }
 
   /**
@@ -219,4 +233,20 @@ export class Stager {
     if (this.sink?.lease) return this.sink.lease.abandon();
     await this.blobs.removeUnused(this.files.filter((f) => f.created).map((f) => f.sha256));
   }
+}
+
+/** Every entry of a zip's central directory, read without expanding any. */
+function zipDirectory(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
+  return new Promise((resolve, reject) => {
+    const entries: yauzl.Entry[] = [];
+    zip.on("entry", (entry: yauzl.Entry) => {
+      entries.push(entry);
+      zip.readEntry();
+    });
+    zip.once("end", () => resolve(entries));
+    // A damaged directory rejects here. The listener stays so that no later error goes unhandled:
+    // the entry streams report their own.
+    zip.on("error", reject);
+    zip.readEntry();
+  });
 }

@@ -7,7 +7,7 @@
 import { Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import Busboy from "busboy";
-import { BlobTooLargeError, type BlobStore } from "@/lib/store/blob-store";
+import { isBlobTooLarge, type BlobStore } from "@/lib/store/blob-store";
 import { UploadError } from "./errors";
 import { cleanUploadName } from "./paths";
 import { Stager } from "./stager";
@@ -24,6 +24,57 @@ class ByteLimit extends Transform {
       return done(new UploadError(413, "payload_too_large", `upload exceeds ${this.max} bytes`));
     done(null, chunk);
   }
+}
+
+/**
+ * The request body, read as a Node stream that can be let go of without cancelling the body:
+ * cancelling could tear the socket down before the answer is written.
+ */
+class RequestBody {
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly stream: Readable;
+
+  constructor(body: ReadableStream<Uint8Array>) {
+    const reader = (this.reader = body.getReader());
+    this.stream = new Readable({
+      read() {
+        reader.read().then(
+          (r) => {
+            if (this.destroyed) return;
+            this.push(r.done ? null : Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength));
+          },
+          (err: unknown) => this.destroy(err instanceof Error ? err : new Error(String(err))),
+        );
+      },
+    });
+  }
+
+  /**
+   * Reads the rest of the body and drops it, in the background: the answer goes out at once,
+   * and the client, still sending, is not reset before it has read it. Past `maxBytes` or `ms`
+   * the body is cancelled instead.
+   */
+  discardRest(maxBytes: number, ms: number | undefined): void {
+    const giveUp = () => void this.reader.cancel().catch(() => {});
+    const timer = ms === undefined ? undefined : setTimeout(giveUp, Math.max(0, ms));
+    timer?.unref();
+    (async () => {
+      for (let left = maxBytes; ;) {
+        const r = await this.reader.read();
+        if (r.done) return;
+        left -= r.value.byteLength;
+        if (left < 0) return giveUp();
+      }
+    })()
+      .catch(() => {})
+      .finally(() => clearTimeout(timer));
+  }
+}
+
+/** The error, marked to close the connection: the rest of its request body will never be read. */
+function leavingBodyUnread(err: UploadError): UploadError {
+  err.closesConnection = true;
+  return err;
 }
 
 export async function receiveUpload(
@@ -59,6 +110,12 @@ export async function receiveUpload(
 
   let chain: Promise<void> = Promise.resolve();
   let failure: unknown = null;
+  // Stops parsing the body: on a refused part (the rest of the body changes nothing) or at the
+  // timeout. A part held by a reader cannot be drained with `resume()`, so the parser would stall
+  // on it, and the answer would wait for a body that is no longer read.
+  const halt = new AbortController();
+  let timedOut = false;
+  let refusedPart = false;
   busboy.on("file", (_field, stream, info) => {
     const name = cleanUploadName(info.filename, `file-${stager.partCount + 1}`);
     stager.partCount++;
@@ -71,7 +128,8 @@ export async function receiveUpload(
         await stager.stagePart(name, stream);
       } catch (err) {
         failure ??= err;
-        stream.resume();
+        refusedPart = true;
+        halt.abort();
       }
     });
   });
@@ -81,19 +139,21 @@ export async function receiveUpload(
       fields.labels = fields.labels ? `${fields.labels},${value}` : value;
   });
 
+  const body = new RequestBody(req.body);
   const limit = new ByteLimit(limits.maxUploadBytes);
   let bodyBroke = false;
-  const timeout = new AbortController();
+  const started = Date.now();
   const timer = limits.uploadTimeoutMs
-    ? setTimeout(() => timeout.abort(), limits.uploadTimeoutMs)
+    ? setTimeout(() => {
+        timedOut = true;
+        halt.abort();
+      }, limits.uploadTimeoutMs)
     : undefined;
   try {
-    await pipeline(Readable.fromWeb(req.body as import("node:stream/web").ReadableStream), limit, busboy, {
-      signal: timeout.signal,
-    });
+    await pipeline(body.stream, limit, busboy, { signal: halt.signal });
     await chain;
   } catch (err) {
-    if (timeout.signal.aborted)
+    if (timedOut)
       failure ??= new UploadError(
         408,
         "upload_timeout",
@@ -108,16 +168,16 @@ export async function receiveUpload(
   }
   if (failure) {
     await stager.discard();
-    if (failure instanceof UploadError) throw failure;
-    if (failure instanceof BlobTooLargeError)
-      throw new UploadError(413, "payload_too_large", "the upload expands beyond the configured limit");
-    const msg = failure instanceof Error ? failure.message : String(failure);
-    if (/Unexpected end of form|Malformed|boundary/i.test(msg))
-      throw new UploadError(400, "bad_multipart", "the multipart body is malformed or truncated");
-    // The request body itself failed (the client went away mid-upload): nothing was kept.
-    if (bodyBroke)
-      throw new UploadError(400, "upload_interrupted", "the upload was cut off before its body was complete");
-    throw failure;
+    const refused = uploadFailure(failure, bodyBroke);
+    if (!bodyBroke || !(refused instanceof UploadError)) throw refused;
+    // A refused part: the rest of the body is still read (and dropped) within the upload's limits,
+    // so the connection ends cleanly. At the timeout or the size limit it is not read any more.
+    if (refusedPart && !timedOut) {
+      const timeLeft = limits.uploadTimeoutMs ? limits.uploadTimeoutMs - (Date.now() - started) : undefined;
+      body.discardRest(limits.maxUploadBytes - limit.bytes, timeLeft);
+      throw refused;
+    }
+    throw leavingBodyUnread(refused);
   }
   if (stager.files.length === 0) {
     if (stager.warnings.length > 0)
@@ -127,4 +187,18 @@ export async function receiveUpload(
     throw new UploadError(400, "no_files", "the upload contains no files (send `file` parts)");
   }
   return { files: stager.files, fields, warnings: stager.warnings, suggestedName: stager.suggestedName() };
+}
+
+/** Why an upload failed, as the client should hear it. */
+function uploadFailure(failure: unknown, bodyBroke: boolean): unknown {
+  if (failure instanceof UploadError) return failure;
+  if (isBlobTooLarge(failure))
+    return new UploadError(413, "payload_too_large", "the upload expands beyond the configured limit");
+  const msg = failure instanceof Error ? failure.message : String(failure);
+  if (/Unexpected end of form|Malformed|boundary/i.test(msg))
+    return new UploadError(400, "bad_multipart", "the multipart body is malformed or truncated");
+  // The request body itself failed (the client went away mid-upload): nothing was kept.
+  if (bodyBroke)
+    return new UploadError(400, "upload_interrupted", "the upload was cut off before its body was complete");
+  return failure;
 }

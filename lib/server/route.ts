@@ -120,7 +120,12 @@ function isStorageFull(err: unknown): boolean {
  * 503, a full one a 507, anything else a 500 without internals.
  */
 function errorResponse(err: unknown): Response {
-  if (err instanceof UploadError) return jsonError(err.status, err.code, err.message, err.details);
+  if (err instanceof UploadError) {
+    const res = jsonError(err.status, err.code, err.message, err.details);
+    // The unread rest of the body would otherwise hold a kept-alive connection.
+    if (err.closesConnection) res.headers.set("Connection", "close");
+    return res;
+  }
   // PostgreSQL refusing text it cannot encode: the request's text, not the server, is at fault.
   if (["22021", "22P05"].includes((err as { code?: string })?.code ?? ""))
     return jsonError(422, "unstorable_text", "the request holds text the database cannot store");

@@ -50,7 +50,16 @@ export interface BlobStore {
 }
 
 export class BlobTooLargeError extends Error {
+  readonly code = "blob_too_large";
   constructor(public readonly limit: number) {
     super(`upload exceeds the limit of ${limit} bytes`);
   }
+}
+
+/**
+ * By its code, not `instanceof`: Next.js may bundle this module more than once, and the store
+ * kept on globalThis can come from another copy than the code that catches its error.
+ */
+export function isBlobTooLarge(err: unknown): err is BlobTooLargeError {
+  return err instanceof Error && (err as { code?: unknown }).code === "blob_too_large";
 }

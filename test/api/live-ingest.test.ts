@@ -13,7 +13,7 @@ import type { Db } from "@/lib/store/db";
 import { insertRun } from "@/lib/store/runs-repo";
 import { newFileId } from "@/lib/store/ids";
 import { trtRecordText } from "../fixtures/bad/generate-big";
-import { appForTest, uploadRequest } from "../helpers/test-app";
+import { appForTest, streamingUploadRequest, uploadRequest } from "../helpers/test-app";
 
 const BOUNDARY = "----runlens-live-test";
 
@@ -55,12 +55,7 @@ function controlledUpload(): {
   let ctl!: ReadableStreamDefaultController<Uint8Array>;
   const body = new ReadableStream<Uint8Array>({ start: (c) => void (ctl = c) });
   const enc = new TextEncoder();
-  const req = new Request("http://localhost/api/runs", {
-    method: "POST",
-    body,
-    headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
-    duplex: "half",
-  } as RequestInit);
+  const req = streamingUploadRequest(body, BOUNDARY);
   ctl.enqueue(
     enc.encode(
       `--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="profile_export.jsonl"\r\n` +

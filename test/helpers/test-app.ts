@@ -105,6 +105,16 @@ export function uploadRequest(
   return new Request("http://localhost/api/runs", { method: "POST", body: form, headers });
 }
 
+/** A POST /api/runs request whose multipart body the test feeds as it likes. */
+export function streamingUploadRequest(body: ReadableStream<Uint8Array>, boundary: string): Request {
+  return new Request("http://localhost/api/runs", {
+    method: "POST",
+    body,
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+    duplex: "half",
+  } as RequestInit);
+}
+
 /** Uploads files through POST /api/runs and returns the new run's id; the upload must be accepted. */
 export async function uploadRun(
   files: Parameters<typeof uploadRequest>[0],
