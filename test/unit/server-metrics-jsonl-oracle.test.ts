@@ -146,7 +146,12 @@ const LABELS = [
 const sample = fc.record({
   family: fc.integer({ min: 0, max: FAMILIES.length - 1 }),
   labels: fc.integer({ min: 0, max: LABELS.length - 1 }),
-  value: fc.oneof(fc.integer({ min: -5, max: 5000 }), fc.double({ min: -1, max: 10, noNaN: true })),
+  // -0 left out: the reader and the restatement may carry it as 0 or -0, which deep equality tells
+  // apart though the stored JSON does not.
+  value: fc.oneof(
+    fc.integer({ min: -5, max: 5000 }),
+    fc.double({ min: -1, max: 10, noNaN: true }).map((v) => (Object.is(v, -0) ? 0 : v)),
+  ),
   histogram: fc.boolean(),
 });
 const scrape = fc.record({
