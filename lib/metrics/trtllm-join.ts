@@ -115,15 +115,24 @@ function hostOf(server: string): string | null {
  * `http://ctx0:8001`), or null when none or several are.
  */
 function serverInName(name: string, servers: ReadonlySet<string>): string | null {
-  const tokens = new Set(name.toLowerCase().split(/[^a-z0-9]+/));
+  const lower = name.toLowerCase();
   let found: string | null = null;
   for (const s of servers) {
     const host = hostOf(s)?.toLowerCase();
-    if (!host || !host.split(/[^a-z0-9]+/).every((t) => tokens.has(t))) continue;
+    // The host whole and in one piece: its parts scattered over the name (an IP's digits) are no match.
+    const at = host ? lower.indexOf(host) : -1;
+    if (!host || !wholeAt(lower, at, host.length)) continue;
     if (found !== null && found !== s) return null;
     found = s;
   }
   return found;
+}
+
+/** Whether `name[at, at + length)` is bounded by the name's ends or by non-alphanumerics. */
+function wholeAt(name: string, at: number, length: number): boolean {
+  if (at < 0) return false;
+  const edge = (c: string | undefined) => c === undefined || !/[a-z0-9]/.test(c);
+  return edge(name[at - 1]) && edge(name[at + length]);
 }
 
 export function joinTrtllm(
