@@ -35,7 +35,15 @@ export function SegmentLegend({ rows, stat }: { rows: readonly SegmentStatRow[];
             </td>
             <td className="text-muted">{r.label}</td>
             <td className="num">{r.valueMs === null ? <NotRecordedText /> : formatMs(r.valueMs)}</td>
-            <td className="num">{formatCount(r.count)}</td>
+            <td className="num">
+              {formatCount(r.count)}
+              {r.clamped > 0 ? (
+                <span className="text-muted" title="clock skew of up to 5 ms, set to 0">
+                  {" "}
+                  (clamped: {formatCount(r.clamped)})
+                </span>
+              ) : null}
+            </td>
             <td className="num">
               {formatCount(r.notRecorded)}
               {r.excluded > 0 ? (

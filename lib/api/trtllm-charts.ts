@@ -29,6 +29,8 @@ export const segmentsPayloadSchema = z.object({
       notRecorded: z.number(),
       /** More negative than clock skew explains; left out and warned about */
       excluded: z.number(),
+      /** Small negatives (clock skew) clamped to 0 and counted as recorded; absent in older payloads */
+      clamped: z.number().optional(),
       ...nullableNumbers("meanMs", "p50Ms", "p90Ms", "p99Ms"),
     }),
   ),

@@ -167,10 +167,15 @@ export function segmentDurationMs(start: Seconds, end: Seconds): SegmentValue {
   if (start === null || end === null) return null;
   const ms = (end - start) * 1000;
   if (ms >= 0) return ms;
+  if (isSkew(ms)) return 0;
+  return { excludedMs: ms };
+}
+
+/** A negative duration small enough to be clock skew, which is clamped to 0. */
+function isSkew(ms: number): boolean {
   // Seconds-based stamps carry float noise (10.005 − 10 s is −5.0000000000008 ms): a nanosecond
   // of slack keeps exactly −5 ms on the clamped side of the rule.
-  if (ms >= -SKEW_TOLERANCE_MS - 1e-6) return 0;
-  return { excludedMs: ms };
+  return ms < 0 && ms >= -SKEW_TOLERANCE_MS - 1e-6;
 }
 
 export function requestSegments(times: RequestTimes, mode: BreakdownMode): SegmentValue[] {
@@ -212,6 +217,8 @@ export interface SegmentStatsResult {
   segments: SegmentStat[];
   /** Per segment: requests whose value was excluded as too negative. */
   excluded: number[];
+  /** Per segment: requests whose small negative value (clock skew) was clamped to 0. */
+  clamped: number[];
   warnings: string[];
 }
 
@@ -223,6 +230,7 @@ export interface SegmentStatsResult {
 export class SegmentColumns {
   readonly columns: Float64Array[];
   readonly excluded: number[];
+  readonly clamped: number[];
   readonly worstMs: number[];
 
   constructor(
@@ -232,13 +240,22 @@ export class SegmentColumns {
     const n = segmentsFor(mode).length;
     this.columns = Array.from({ length: n }, () => new Float64Array(requestCount).fill(NaN));
     this.excluded = new Array<number>(n).fill(0);
+    this.clamped = new Array<number>(n).fill(0);
     this.worstMs = new Array<number>(n).fill(0);
   }
 
-  set(request: number, values: readonly SegmentValue[]): void {
+  /** `times`, the stamps `values` came from, tells a clamped 0 from a true one. */
+  set(request: number, values: readonly SegmentValue[], times?: RequestTimes): void {
+    const defs = times ? segmentsFor(this.mode) : null;
     values.forEach((v, i) => {
-      if (typeof v === "number") this.columns[i][request] = v;
-      else if (v !== null) {
+      if (typeof v === "number") {
+        this.columns[i][request] = v;
+        if (v === 0 && defs && times) {
+          const start = times[defs[i].start];
+          const end = times[defs[i].end];
+          if (start !== null && end !== null && isSkew((end - start) * 1000)) this.clamped[i]++;
+        }
+      } else if (v !== null) {
         this.excluded[i]++;
         this.worstMs[i] = Math.min(this.worstMs[i], v.excludedMs);
       }
@@ -277,5 +294,5 @@ export function segmentColumnStats(columns: SegmentColumns): SegmentStatsResult 
       p99Ms: s?.p99 ?? null,
     };
   });
-  return { segments, excluded, warnings };
+  return { segments, excluded, clamped: [...columns.clamped], warnings };
 }

@@ -26,6 +26,8 @@ export interface SegmentStatRow {
   count: number;
   notRecorded: number;
   excluded: number;
+  /** Values clamped from clock skew to 0; 0 when the payload predates the count */
+  clamped: number;
 }
 
 export function segmentStatRows(payload: SegmentsPayload, stat: Statistic): SegmentStatRow[] {
@@ -36,6 +38,7 @@ export function segmentStatRows(payload: SegmentsPayload, stat: Statistic): Segm
     count: s.count,
     notRecorded: s.notRecorded,
     excluded: s.excluded,
+    clamped: s.clamped ?? 0,
   }));
 }
 

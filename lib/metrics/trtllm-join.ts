@@ -93,39 +93,136 @@ interface Slot {
   unsure: WorkerEntry[] | null;
 }
 
+/** The side a worker record was on, from the worker request ids the disagg record's copies carry. */
+function sideByRequestId(w: TrtllmWorkerRecord, d: TrtllmDisaggRecord): "ctx" | "gen" | null {
+  if (w.requestId === null) return null;
+  const ctx = w.requestId === d.ctx?.requestId;
+  const gen = w.requestId === d.gen?.requestId;
+  return ctx && !gen ? "ctx" : gen && !ctx ? "gen" : null;
+}
+
+/** A URL's host, or null when it is not a URL. */
+function hostOf(server: string): string | null {
+  try {
+    return new URL(server).hostname || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The one server whose host is a whole token of the file name (`perf_metrics-server-ctx0-…` for
+ * `http://ctx0:8001`), or null when none or several are.
+ */
+function serverInName(name: string, servers: ReadonlySet<string>): string | null {
+  const lower = name.toLowerCase();
+  let found: string | null = null;
+  for (const s of servers) {
+    const host = hostOf(s)?.toLowerCase();
+    // The host whole and in one piece: its parts scattered over the name (an IP's digits) are no match.
+    const at = host ? lower.indexOf(host) : -1;
+    if (!host || !wholeAt(lower, at, host.length)) continue;
+    if (found !== null && found !== s) return null;
+    found = s;
+  }
+  return found;
+}
+
+/** Whether `name[at, at + length)` is bounded by the name's ends or by non-alphanumerics. */
+function wholeAt(name: string, at: number, length: number): boolean {
+  if (at < 0) return false;
+  const edge = (c: string | undefined) => c === undefined || !/[a-z0-9]/.test(c);
+  return edge(name[at - 1]) && edge(name[at + length]);
+}
+
 export function joinTrtllm(
   disaggs: readonly DisaggEntry[],
   workers: readonly WorkerEntry[],
   fileCount: number,
+  fileNames: readonly string[] = [],
 ): JoinResult {
   const warnings: string[] = [];
   const votes = Array.from({ length: fileCount }, () => new RoleVotes());
   for (const w of workers) votes[w.file].addContent(w.rec);
 
   const slots: Slot[] = [];
-  const byKey = new Map<string, Slot>();
+  const byDisaggId = new Map<string, Slot>();
+  // Older builds reuse ctx ids across ctx servers: every disagg record of an id is kept, and the
+  // worker's server picks among them.
+  const byCtxId = new Map<string, Slot[]>();
+  const servers = new Set<string>();
   for (const d of disaggs) {
     const slot: Slot = { disagg: d, ctx: null, gen: null, unsure: null };
     slots.push(slot);
-    const keys: string[] = [];
-    if (d.rec.disaggRequestId !== null) keys.push(`d:${d.rec.disaggRequestId}`);
+    if (d.rec.ctxServer) servers.add(d.rec.ctxServer);
+    if (d.rec.genServer) servers.add(d.rec.genServer);
+    if (d.rec.disaggRequestId !== null && !byDisaggId.has(d.rec.disaggRequestId))
+      byDisaggId.set(d.rec.disaggRequestId, slot);
     const ctxId = d.rec.ctx?.ctxRequestId ?? d.rec.gen?.ctxRequestId ?? null;
-    if (ctxId !== null) keys.push(`c:${ctxId}`);
-    for (const k of keys) if (!byKey.has(k)) byKey.set(k, slot);
+    if (ctxId !== null) {
+      const list = byCtxId.get(ctxId);
+      if (list) list.push(slot);
+      else byCtxId.set(ctxId, [slot]);
+    }
   }
+
+  const fileServerCounts = Array.from({ length: fileCount }, () => new Map<string, number>());
+  const countServer = (file: number, server: string | null) => {
+    if (server) fileServerCounts[file].set(server, (fileServerCounts[file].get(server) ?? 0) + 1);
+  };
+  const serverOfSide = (d: TrtllmDisaggRecord, side: "ctx" | "gen") =>
+    side === "ctx" ? d.ctxServer : d.genServer;
+
+  /** Disagg records a worker's ctx id names, narrowed by the worker's own request id when it tells. */
+  const ctxCandidates = (w: TrtllmWorkerRecord): Slot[] => {
+    const all = w.ctxRequestId === null ? [] : (byCtxId.get(w.ctxRequestId) ?? []);
+    if (all.length < 2) return all;
+    const named = all.filter((s) => sideByRequestId(w, s.disagg!.rec) !== null);
+    return named.length > 0 ? named : all;
+  };
+
+  // Which server each worker file is: from joins no other disagg record competes for, else from
+  // a server host in the file name.
+  for (const w of workers) {
+    let only = w.rec.disaggRequestId !== null ? byDisaggId.get(w.rec.disaggRequestId) : undefined;
+    if (!only) {
+      const c = ctxCandidates(w.rec);
+      if (c.length === 1) only = c[0];
+    }
+    const side = only ? sideByRequestId(w.rec, only.disagg!.rec) : null;
+    if (only && side) countServer(w.file, serverOfSide(only.disagg!.rec, side));
+  }
+  const fileServerOf = fileServerCounts.map(
+    (m, f) => mostOften(m) ?? (fileNames[f] !== undefined ? serverInName(fileNames[f], servers) : null),
+  );
+  for (const m of fileServerCounts) m.clear();
 
   let joinedByDisaggId = 0;
   let joinedByCtxId = 0;
+  let ambiguous = 0;
   const alone: WorkerEntry[] = [];
-  const fileServerCounts = Array.from({ length: fileCount }, () => new Map<string, number>());
   for (const w of workers) {
     let slot: Slot | undefined;
     if (w.rec.disaggRequestId !== null) {
-      slot = byKey.get(`d:${w.rec.disaggRequestId}`);
+      slot = byDisaggId.get(w.rec.disaggRequestId);
       if (slot?.disagg) joinedByDisaggId++;
     }
     if (!slot && w.rec.ctxRequestId !== null) {
-      slot = byKey.get(`c:${w.rec.ctxRequestId}`);
+      let candidates = ctxCandidates(w.rec);
+      if (candidates.length > 1) {
+        const server = fileServerOf[w.file];
+        if (server !== null)
+          candidates = candidates.filter(
+            (s) => s.disagg!.rec.ctxServer === server || s.disagg!.rec.genServer === server,
+          );
+        // Several disagg requests share this ctx id and nothing tells which one is this
+        // record's: joining either would be a guess.
+        if (candidates.length > 1) {
+          ambiguous++;
+          continue;
+        }
+      }
+      slot = candidates.length === 1 ? candidates[0] : undefined;
       if (slot?.disagg) joinedByCtxId++;
     }
     if (!slot?.disagg) {
@@ -134,23 +231,10 @@ export function joinTrtllm(
     }
     const d = slot.disagg.rec;
     // The disagg record's copies carry the workers' own request ids: the surest side marker.
-    let side: "ctx" | "gen" | null = null;
-    if (
-      w.rec.requestId !== null &&
-      w.rec.requestId === d.ctx?.requestId &&
-      w.rec.requestId !== d.gen?.requestId
-    )
-      side = "ctx";
-    else if (
-      w.rec.requestId !== null &&
-      w.rec.requestId === d.gen?.requestId &&
-      w.rec.requestId !== d.ctx?.requestId
-    )
-      side = "gen";
+    const side = sideByRequestId(w.rec, d);
     if (side) {
       votes[w.file].addJoin(side);
-      const server = side === "ctx" ? d.ctxServer : d.genServer;
-      if (server) fileServerCounts[w.file].set(server, (fileServerCounts[w.file].get(server) ?? 0) + 1);
+      countServer(w.file, serverOfSide(d, side));
       if (slot[side])
         warnings.push(
           `two ${side} worker records join disagg request ${d.disaggRequestId ?? "?"}; kept the first`,
@@ -158,6 +242,10 @@ export function joinTrtllm(
       else slot[side] = w;
     } else (slot.unsure ??= []).push(w);
   }
+  if (ambiguous > 0)
+    warnings.push(
+      `${ambiguous} worker record(s) left out: their ctx_request_id names several disagg requests and neither the record nor its file names which server it came from`,
+    );
 
   const fileRoles = votes.map((v) => v.role());
 
@@ -169,8 +257,7 @@ export function joinTrtllm(
       if (!slot[side]) slot[side] = w;
       else if (!slot[side === "ctx" ? "gen" : "ctx"]) slot[side === "ctx" ? "gen" : "ctx"] = w;
       const d = slot.disagg!.rec;
-      const server = slot.ctx === w ? d.ctxServer : slot.gen === w ? d.genServer : null;
-      if (server) fileServerCounts[w.file].set(server, (fileServerCounts[w.file].get(server) ?? 0) + 1);
+      countServer(w.file, slot.ctx === w ? d.ctxServer : slot.gen === w ? d.genServer : null);
     }
   }
 
@@ -205,13 +292,15 @@ export function joinTrtllm(
         `${aggregated.length} aggregated worker record(s) in a disaggregated run were left out of the time breakdown (mixed serving modes)`,
       );
   }
-  const fileServers = fileServerCounts.map((m) => {
-    let best: string | null = null;
-    let bestN = 0;
-    for (const [s, n] of m) if (n > bestN) [best, bestN] = [s, n];
-    return best;
-  });
+  const fileServers = fileServerCounts.map(mostOften);
   return { mode, requests, leftOut, fileRoles, fileServers, joinedByDisaggId, joinedByCtxId, warnings };
+}
+
+function mostOften(m: ReadonlyMap<string, number>): string | null {
+  let best: string | null = null;
+  let bestN = 0;
+  for (const [s, n] of m) if (n > bestN) [best, bestN] = [s, n];
+  return best;
 }
 
 function aggregatedRequest(w: WorkerEntry): JoinedRequest {

@@ -76,7 +76,7 @@ export async function summarizeTrtllm(
     const r = requests.get(idx);
     const t = r.times;
     const segments = requestSegments(t, mode);
-    segmentColumns.set(idx, segments);
+    segmentColumns.set(idx, segments, t);
     const start = requestStart(t);
     const kv: TrtllmKvBlocks | null = r.ctx?.kv ?? r.gen?.kv ?? null;
     if (r.ctx?.kv) prefillTally.add(r.ctx.kv);
@@ -154,6 +154,7 @@ export async function summarizeTrtllm(
     segments: stats.segments.map((s, i) => ({
       ...s,
       excluded: stats.excluded[i],
+      clamped: stats.clamped[i],
       notRecorded: requests.length - s.count - stats.excluded[i],
     })),
   };

@@ -18,6 +18,10 @@ export interface GenerateOptions {
   /** Fraction of disaggregated requests whose ctx server_first_token_time is null */
   dropServerFirstTokenRate?: number;
   arrivalRatePerS?: number;
+  /** Each ctx and gen server numbers its requests from the same start, so ids collide across servers */
+  idsPerServer?: boolean;
+  /** false: the disagg record's copies lack server_* and KV-transfer stamps (worker files carry them) */
+  copyServerStamps?: boolean;
   baseS?: number;
 }
 

@@ -74,6 +74,9 @@ export function generateTrtllmRun(opts) {
   const dropRate = opts.dropServerFirstTokenRate ?? 0;
   const arrivalRatePerS = opts.arrivalRatePerS ?? 50;
   const baseS = opts.baseS ?? 16784.5;
+  // Each server numbers its own requests, as TensorRT-LLM servers do, so ids repeat across servers.
+  const idsPerServer = opts.idsPerServer ?? false;
+  const copyServerStamps = opts.copyServerStamps ?? true;
   fs.mkdirSync(opts.dir, { recursive: true });
 
   const draw = (name) => medians[name] * Math.exp(sigma * normal(rand));
@@ -95,6 +98,17 @@ export function generateTrtllmRun(opts) {
   const bandwidthGBps = [];
   const forwardMs = [];
 
+  // Some versions' header copies lose the server_* and KV-transfer stamps: only worker files have them.
+  const copyOf = (timing) =>
+    copyServerStamps
+      ? timing
+      : {
+          ...timing,
+          server_arrival_time: undefined,
+          server_first_token_time: undefined,
+          kv_cache_transfer_start: undefined,
+          kv_cache_transfer_end: undefined,
+        };
   let t = baseS;
   for (let i = 0; i < n; i++) {
     t += -Math.log(Math.max(rand(), 1e-12)) / arrivalRatePerS;
@@ -216,7 +230,8 @@ export function generateTrtllmRun(opts) {
     // The decode side allocates fresh blocks for the transferred cache: all misses.
     tally(genNames[gk].replace(/\.jsonl$/, ""), 0, missed);
 
-    const ctxId = 1000 + i;
+    const ctxId = 1000 + (idsPerServer ? Math.floor(i / ctxWorkers) : i);
+    const genId = 5000 + (idsPerServer ? Math.floor(i / genWorkers) : i);
     const ids = (extra) => ({
       ...(joinBy === "disagg_request_id" ? { disagg_request_id: i + 1 } : {}),
       ...extra,
@@ -254,7 +269,7 @@ export function generateTrtllmRun(opts) {
       ...ids({}),
     });
     genLines[gk].push({
-      request_id: 5000 + i,
+      request_id: genId,
       perf_metrics: {
         timing_metrics: genTiming,
         first_iter: 20 + i,
@@ -277,12 +292,12 @@ export function generateTrtllmRun(opts) {
       // Header transport: timing only, and no kv_cache_size (docs/formats.md §TensorRT-LLM perf metrics).
       ctx_perf_metrics: {
         request_id: ctxId,
-        perf_metrics: { timing_metrics: ctxTiming },
+        perf_metrics: { timing_metrics: copyOf(ctxTiming) },
         ctx_request_id: ctxId,
       },
       gen_perf_metrics: {
-        request_id: 5000 + i,
-        perf_metrics: { timing_metrics: { ...genTiming, kv_cache_size: undefined } },
+        request_id: genId,
+        perf_metrics: { timing_metrics: { ...copyOf(genTiming), kv_cache_size: undefined } },
         ctx_request_id: ctxId,
       },
       ...ids({}),

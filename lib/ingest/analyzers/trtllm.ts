@@ -151,7 +151,7 @@ export function trtllmAnalyzer(): Analyzer {
         rec: store.worker(at),
         file: workerFile[i],
       }));
-      const join = joinTrtllm(disaggs, workers, workerNames.length);
+      const join = joinTrtllm(disaggs, workers, workerNames.length, workerNames);
       const inserter = new TrtllmRequestsWriter(ctx.db, ctx.dialect);
       let summary: TrtllmSummary;
       try {
