@@ -71,8 +71,12 @@ function detectJson(text: string, complete: boolean): Detected {
     if (kind) return kind;
     // A one-line JSON document followed by nothing is classified as a document below.
   }
-  // A line that starts with `[` is a JSON array on one line (no known JSONL record is an array):
-  // sniffing its keys would call it JSONL and the whole array would be read as one line.
+  // Lines that are each a JSON array of TensorRT-LLM records: a script polling the older
+  // `/perf_metrics` endpoint (which empties itself on every GET) appends one array per poll.
+  if (Array.isArray(firstValue) && moreLines && isTrtllmPollLines(lines, complete))
+    return { kind: "trtllm-perf-metrics", format: "jsonl" };
+  // Any other line that starts with `[` is a JSON array on one line: sniffing its keys would
+  // call it JSONL and the whole array would be read as one line.
   if (firstValue === PARSE_FAILED && !firstIsWholeLine && first[0] === "{") {
     // The first line does not fit in the head (huge step arrays): sniff its keys instead.
     const sniffed = sniffRecordKeys(first);
@@ -81,6 +85,21 @@ function detectJson(text: string, complete: boolean): Detected {
   const doc = complete ? parseJsonText(text.trim()) : PARSE_FAILED;
   if (doc !== PARSE_FAILED) return documentKind(doc);
   return sniffDocument(text);
+}
+
+/**
+ * Whether the head's whole lines are JSON arrays whose first object is a TensorRT-LLM record
+ * (polls that found nothing are empty arrays; a line that is not JSON is left to the reader).
+ */
+function isTrtllmPollLines(lines: string[], complete: boolean): boolean {
+  const whole = complete ? lines : lines.slice(0, -1);
+  for (const line of whole) {
+    const v = line.trim() === "" ? PARSE_FAILED : parseJsonText(line.trim());
+    if (!Array.isArray(v)) continue;
+    const first = v.find(isObject);
+    if (first) return isTrtllmRecord(first);
+  }
+  return false;
 }
 
 /** A JSONL line's record type, or null when it is not a known per-line record. */

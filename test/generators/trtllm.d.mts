@@ -39,3 +39,7 @@ export interface GeneratedRun {
 }
 
 export declare function generateTrtllmRun(opts: GenerateOptions): GeneratedRun;
+
+export declare function perfMetricsPollLines(records: readonly object[], polls: readonly number[]): string;
+export declare function bareRequestPerfMetricsLines(records: ReadonlyArray<{ perf_metrics: object }>): string;
+export declare function readRecords(file: string): Array<Record<string, unknown> & { perf_metrics: object }>;

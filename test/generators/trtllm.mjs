@@ -319,6 +319,40 @@ export function generateTrtllmRun(opts) {
   };
 }
 
+/**
+ * Worker records as a polling script writes them from the older `/perf_metrics` endpoint
+ * (tensorrt_llm/serve/perf_metrics.py serves the records collected since the last GET and
+ * forgets them): one JSON array per poll, one poll per line. `polls` says how many records
+ * each poll returned, in order; a poll that found nothing is an empty array.
+ */
+export function perfMetricsPollLines(records, polls) {
+  const lines = [];
+  let at = 0;
+  for (const n of polls) {
+    lines.push(JSON.stringify(records.slice(at, at + n)));
+    at += n;
+  }
+  return lines.join("\n") + "\n";
+}
+
+/**
+ * The bare `RequestPerfMetrics` object of a worker record (the LLM API's per-request
+ * `perf_metrics`: timing_metrics, kv_cache_metrics, first_iter, last_iter, no request id),
+ * one per line, as an LLM API script that dumps each output's metrics writes it.
+ */
+export function bareRequestPerfMetricsLines(records) {
+  return records.map((r) => JSON.stringify(r.perf_metrics)).join("\n") + "\n";
+}
+
+/** The records of a generated JSONL file. */
+export function readRecords(file) {
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l));
+}
+
 function cli(argv) {
   const get = (flag, dflt) => {
     const i = argv.indexOf(flag);

@@ -1,0 +1,61 @@
+/**
+ * TensorRT-LLM perf-metrics files in the shapes the producer and the scripts around it write,
+ * built from generated worker records (test/generators/trtllm.mjs). The record shape follows
+ * TensorRT-LLM's tensorrt_llm/serve/perf_metrics.py and its `RequestPerfMetrics` (timing_metrics,
+ * kv_cache_metrics, first_iter, last_iter).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  bareRequestPerfMetricsLines,
+  generateTrtllmRun,
+  perfMetricsPollLines,
+  readRecords,
+} from "../generators/trtllm.mjs";
+import { analyzeTrtllm, trtllmTextFile } from "../generators/trtllm-ingest";
+
+function aggregatedRecords(requests: number) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trtllm-shapes-"));
+  const gen = generateTrtllmRun({ dir, mode: "aggregated", requests, ctxWorkers: 1, seed: 7 });
+  return { records: readRecords(gen.files[0]), truth: gen.truth.segments };
+}
+
+describe("JSONL of /perf_metrics polls (tensorrt_llm/serve/perf_metrics.py, one array per GET)", () => {
+  it("reads every line's array, empty polls included", async () => {
+    const { records, truth } = aggregatedRecords(6);
+    const text = perfMetricsPollLines(records, [2, 0, 1, 3]);
+    const run = await analyzeTrtllm([trtllmTextFile("perf_metrics_polls.jsonl", text)]);
+    expect(run.reports[0]).toMatchObject({ records: 6, skipped: 0, warnings: [] });
+    const tb = run.result.timeBreakdown!;
+    expect(tb.requestCount).toBe(6);
+    const queue = truth.ctx_queue as number[];
+    const mean = queue.reduce((a, b) => a + b, 0) / queue.length;
+    expect(tb.segments.find((s) => s.name === "ctx_queue")!.meanMs).toBeCloseTo(mean, 6);
+  });
+
+  it("skips a malformed line and a non-record element, and says which", async () => {
+    const { records } = aggregatedRecords(3);
+    const lines = perfMetricsPollLines(records, [2, 1]).trimEnd().split("\n");
+    const text = [lines[0], '[{"request_id": 9, "perf', lines[1], "[42]"].join("\n") + "\n";
+    const run = await analyzeTrtllm([trtllmTextFile("perf_metrics_polls.jsonl", text)]);
+    expect(run.reports[0].records).toBe(3);
+    expect(run.reports[0].skipped).toBe(2);
+    expect(run.reports[0].warnings).toEqual([
+      { line: 2, message: "skipped line: not valid JSON" },
+      { line: 4, message: "skipped: not a JSON object" },
+    ]);
+  });
+});
+
+describe("JSONL of bare RequestPerfMetrics objects (tensorrt_llm/serve/perf_metrics.py record shape)", () => {
+  it("accepts one object per line", async () => {
+    const { records } = aggregatedRecords(4);
+    const run = await analyzeTrtllm([
+      trtllmTextFile("request_perf_metrics.jsonl", bareRequestPerfMetricsLines(records)),
+    ]);
+    expect(run.reports[0]).toMatchObject({ records: 4, skipped: 0 });
+    expect(run.result.timeBreakdown!.requestCount).toBe(4);
+  });
+});
