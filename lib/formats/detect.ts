@@ -117,6 +117,8 @@ function isTrtllmRecord(v: Record<string, unknown>): boolean {
   const r = isObject(v.record) ? v.record : v;
   return (
     isObject(r.perf_metrics) ||
+    // A bare `RequestPerfMetrics` object, as the LLM API hands out per request.
+    isObject(r.timing_metrics) ||
     "ctx_perf_metrics" in r ||
     "gen_perf_metrics" in r ||
     (isObject(r.phases) && "request_id" in r)
@@ -128,7 +130,7 @@ const RECORD_METADATA = /"(x_request_id|request_start_ns|request_end_ns|record_p
 
 function sniffRecordKeys(line: string): Detected | null {
   const start = line.slice(0, 4096);
-  if (/"(ctx_perf_metrics|gen_perf_metrics|perf_metrics)"\s*:/.test(start))
+  if (/"(ctx_perf_metrics|gen_perf_metrics|perf_metrics|timing_metrics)"\s*:/.test(start))
     return { kind: "trtllm-perf-metrics", format: "jsonl" };
   if (/"metadata"\s*:/.test(start) && /"metrics"\s*:/.test(line))
     return { kind: "aiperf-records", format: "jsonl" };
@@ -189,8 +191,7 @@ function documentKind(doc: unknown): Detected {
     SUMMARY_TAGS.some((t) => (isObject(doc[t]) && "unit" in (doc[t] as object)) || typeof doc[t] === "number")
   )
     return { kind: "aiperf-summary", format: "json" };
-  if (isTrtllmRecord(doc) || isObject(doc.timing_metrics))
-    return { kind: "trtllm-perf-metrics", format: "json" };
+  if (isTrtllmRecord(doc)) return { kind: "trtllm-perf-metrics", format: "json" };
   if (ENGINE_CONFIG_KEYS.some((k) => k in doc)) return { kind: "engine-config", format: "json" };
   return { kind: "unknown", format: "json" };
 }
@@ -204,7 +205,7 @@ function hasSeries(metrics: Record<string, unknown>): boolean {
 function sniffDocument(text: string): Detected {
   const has = (key: string) => new RegExp(`"${key}"\\s*:`).test(text);
   if (text[0] === "[") {
-    if (has("perf_metrics") || has("ctx_perf_metrics") || has("gen_perf_metrics"))
+    if (has("perf_metrics") || has("ctx_perf_metrics") || has("gen_perf_metrics") || has("timing_metrics"))
       return { kind: "trtllm-perf-metrics", format: "json-array" };
     return { kind: "unknown", format: "json" };
   }
