@@ -17,6 +17,8 @@ export interface GenerateOptions {
   joinBy?: "disagg_request_id" | "ctx_request_id";
   /** Fraction of disaggregated requests whose ctx server_first_token_time is null */
   dropServerFirstTokenRate?: number;
+  /** Fraction of disaggregated requests whose gen record has no KV-transfer stamps (nor size) */
+  noTransferStampsRate?: number;
   arrivalRatePerS?: number;
   baseS?: number;
 }

@@ -8,13 +8,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { computeStats } from "@/lib/metrics/stats";
+import { emptyTimes, requestSegments, segmentsFor, type RequestTimes } from "@/lib/metrics/time-breakdown";
 import {
   bareRequestPerfMetricsLines,
   generateTrtllmRun,
   perfMetricsPollLines,
   readRecords,
 } from "../generators/trtllm.mjs";
-import { analyzeTrtllm, trtllmTextFile } from "../generators/trtllm-ingest";
+import { analyzeTrtllm, trtllmDiskFile, trtllmTextFile } from "../generators/trtllm-ingest";
 
 function aggregatedRecords(requests: number) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trtllm-shapes-"));
@@ -57,5 +59,63 @@ describe("JSONL of bare RequestPerfMetrics objects (tensorrt_llm/serve/perf_metr
     ]);
     expect(run.reports[0]).toMatchObject({ records: 4, skipped: 0 });
     expect(run.result.timeBreakdown!.requestCount).toBe(4);
+  });
+});
+
+describe("gen_queue: gen arrival to first scheduling without KV-transfer stamps (tensorrt_llm/serve/scripts/time_breakdown)", () => {
+  it("is recorded exactly for the requests without transfer stamps, and the spans still tile TTFT", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trtllm-genq-"));
+    const gen = generateTrtllmRun({
+      dir,
+      mode: "disaggregated",
+      requests: 300,
+      seed: 11,
+      noTransferStampsRate: 0.3,
+    });
+    const run = await analyzeTrtllm(gen.files.map((f, i) => trtllmDiskFile(f, i)));
+    const tb = run.result.timeBreakdown!;
+    expect(tb.segments.map((s) => s.name)).toEqual(Object.keys(gen.truth.segments));
+    const without = gen.truth.segments.gen_queue.filter((v) => v !== null).length;
+    expect(without).toBeGreaterThan(50);
+    expect(without).toBeLessThan(250);
+    for (const s of tb.segments) {
+      const known = gen.truth.segments[s.name].filter((v): v is number => v !== null);
+      const want = computeStats(known);
+      expect(s.count, s.name).toBe(known.length);
+      if (want) expect(s.meanMs!, s.name).toBeCloseTo(want.mean, 6);
+    }
+  });
+
+  it("tiles TTFT with or without the transfer stamps, never counting both", () => {
+    const t: RequestTimes = {
+      ...emptyTimes(),
+      disaggArrival: 100,
+      ctxServerArrival: 100.001,
+      ctxArrival: 100.002,
+      ctxFirstScheduled: 100.004,
+      ctxFirstToken: 100.05,
+      ctxServerFirstToken: 100.051,
+      genServerArrival: 100.053,
+      genArrival: 100.054,
+      genKvTransferStart: 100.056,
+      genKvTransferEnd: 100.062,
+      genFirstScheduled: 100.064,
+      genFirstToken: 100.07,
+      genServerFirstToken: 100.072,
+      genLastToken: 101,
+      disaggFirstToken: 100.073,
+    };
+    const names = segmentsFor("disaggregated").map((s) => s.name);
+    const stacked = (times: RequestTimes) =>
+      requestSegments(times, "disaggregated").reduce<number>(
+        (sum, v, i) => (names[i] === "decode" || typeof v !== "number" ? sum : sum + v),
+        0,
+      );
+    const ttft = (100.073 - 100) * 1000;
+    expect(stacked(t)).toBeCloseTo(ttft, 9);
+    expect(requestSegments(t, "disaggregated")[names.indexOf("gen_queue")]).toBeNull();
+    const bare = { ...t, genKvTransferStart: null, genKvTransferEnd: null };
+    expect(stacked(bare)).toBeCloseTo(ttft, 9);
+    expect(requestSegments(bare, "disaggregated")[names.indexOf("gen_queue")]).toBeCloseTo(10, 9);
   });
 });
