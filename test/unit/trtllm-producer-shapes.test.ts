@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { readJsonArrayElements } from "@/lib/formats/json-array";
 import { computeStats } from "@/lib/metrics/stats";
 import { emptyTimes, requestSegments, segmentsFor, type RequestTimes } from "@/lib/metrics/time-breakdown";
 import {
@@ -48,6 +49,34 @@ describe("JSONL of /perf_metrics polls (tensorrt_llm/serve/perf_metrics.py, one 
       { line: 2, message: "skipped line: not valid JSON" },
       { line: 4, message: "skipped: not a JSON object" },
     ]);
+  });
+});
+
+describe("polls read as one JSON array stream (a first line too long to sniff)", () => {
+  async function elements(text: string) {
+    const result = { truncated: false, trailing: false };
+    const out: (string | null)[] = [];
+    for await (const el of readJsonArrayElements([Buffer.from(text)], result)) out.push(el.text);
+    return { out, result };
+  }
+
+  it("reads on into the arrays that follow the first", async () => {
+    const { records } = aggregatedRecords(3);
+    const { out, result } = await elements(perfMetricsPollLines(records, [1, 0, 2]));
+    expect(out.map((t) => JSON.parse(t!))).toEqual(records);
+    expect(result).toEqual({ truncated: false, trailing: false });
+  });
+
+  it("stops at content that is not an array, and says so", async () => {
+    const { out, result } = await elements('[1, {"a": 2}]\n{"b": 3}\n[4]');
+    expect(out).toEqual(["1", '{"a": 2}']);
+    expect(result).toEqual({ truncated: false, trailing: true });
+  });
+
+  it("still reports a truncated last array", async () => {
+    const { out, result } = await elements('[1]\n[2, {"a": ');
+    expect(out).toEqual(["1", "2"]);
+    expect(result.truncated).toBe(true);
   });
 });
 

@@ -53,7 +53,7 @@ export function trtllmAnalyzer(): Analyzer {
   ): Promise<void> {
     const stream = await file.open();
     if (file.format === "json-array") {
-      const result = { truncated: false };
+      const result = { truncated: false, trailing: false };
       for await (const el of readJsonArrayElements(stream, result, ctx.limits.maxLineBytes)) {
         const value = el.text === null ? PARSE_FAILED : parseJsonText(el.text);
         if (value === PARSE_FAILED) {
@@ -63,6 +63,8 @@ export function trtllmAnalyzer(): Analyzer {
       }
       if (result.truncated)
         warnings.add("the JSON array is truncated; elements after the last complete one are lost");
+      if (result.trailing)
+        warnings.add("content after the JSON array's end is not an array and was not read");
       return;
     }
     if (file.format === "json") {
