@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { readJsonArrayElements } from "@/lib/formats/json-array";
 import { computeStats } from "@/lib/metrics/stats";
@@ -56,7 +57,8 @@ describe("polls read as one JSON array stream (a first line too long to sniff)",
   async function elements(text: string) {
     const result = { truncated: false, trailing: false };
     const out: (string | null)[] = [];
-    for await (const el of readJsonArrayElements([Buffer.from(text)], result)) out.push(el.text);
+    for await (const el of readJsonArrayElements(Readable.from([Buffer.from(text)]), result))
+      out.push(el.text);
     return { out, result };
   }
 
