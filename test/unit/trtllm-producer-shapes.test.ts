@@ -15,14 +15,21 @@ import { emptyTimes, requestSegments, segmentsFor, type RequestTimes } from "@/l
 import {
   bareRequestPerfMetricsLines,
   generateTrtllmRun,
+  type GenerateOptions,
   perfMetricsPollLines,
   readRecords,
 } from "../generators/trtllm.mjs";
 import { analyzeTrtllm, trtllmDiskFile, trtllmTextFile } from "../generators/trtllm-ingest";
 
+function generated(opts: Omit<GenerateOptions, "dir">) {
+  return generateTrtllmRun({
+    dir: fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trtllm-shapes-")),
+    ...opts,
+  });
+}
+
 function aggregatedRecords(requests: number) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trtllm-shapes-"));
-  const gen = generateTrtllmRun({ dir, mode: "aggregated", requests, ctxWorkers: 1, seed: 7 });
+  const gen = generated({ mode: "aggregated", requests, ctxWorkers: 1, seed: 7 });
   return { records: readRecords(gen.files[0]), truth: gen.truth.segments };
 }
 
@@ -94,15 +101,8 @@ describe("JSONL of bare RequestPerfMetrics objects (tensorrt_llm/serve/perf_metr
 });
 
 describe("gen_queue: gen arrival to first scheduling without KV-transfer stamps (tensorrt_llm/serve/scripts/time_breakdown)", () => {
-  it("is recorded exactly for the requests without transfer stamps, and the spans still tile TTFT", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trtllm-genq-"));
-    const gen = generateTrtllmRun({
-      dir,
-      mode: "disaggregated",
-      requests: 300,
-      seed: 11,
-      noTransferStampsRate: 0.3,
-    });
+  it("is recorded exactly for the requests without transfer stamps, with the generator's values", async () => {
+    const gen = generated({ mode: "disaggregated", requests: 300, seed: 11, noTransferStampsRate: 0.3 });
     const run = await analyzeTrtllm(gen.files.map((f, i) => trtllmDiskFile(f, i)));
     const tb = run.result.timeBreakdown!;
     expect(tb.segments.map((s) => s.name)).toEqual(Object.keys(gen.truth.segments));
