@@ -71,8 +71,12 @@ function detectJson(text: string, complete: boolean): Detected {
     if (kind) return kind;
     // A one-line JSON document followed by nothing is classified as a document below.
   }
-  // A line that starts with `[` is a JSON array on one line (no known JSONL record is an array):
-  // sniffing its keys would call it JSONL and the whole array would be read as one line.
+  // Lines that are each a JSON array of TensorRT-LLM records: a script polling the older
+  // `/perf_metrics` endpoint (which empties itself on every GET) appends one array per poll.
+  if (Array.isArray(firstValue) && moreLines && isTrtllmPollLines(lines, complete))
+    return { kind: "trtllm-perf-metrics", format: "jsonl" };
+  // Any other line that starts with `[` is a JSON array on one line: sniffing its keys would
+  // call it JSONL and the whole array would be read as one line.
   if (firstValue === PARSE_FAILED && !firstIsWholeLine && first[0] === "{") {
     // The first line does not fit in the head (huge step arrays): sniff its keys instead.
     const sniffed = sniffRecordKeys(first);
@@ -81,6 +85,21 @@ function detectJson(text: string, complete: boolean): Detected {
   const doc = complete ? parseJsonText(text.trim()) : PARSE_FAILED;
   if (doc !== PARSE_FAILED) return documentKind(doc);
   return sniffDocument(text);
+}
+
+/**
+ * Whether the head's whole lines are JSON arrays whose first object is a TensorRT-LLM record
+ * (polls that found nothing are empty arrays; a line that is not JSON is left to the reader).
+ */
+function isTrtllmPollLines(lines: string[], complete: boolean): boolean {
+  const whole = complete ? lines : lines.slice(0, -1);
+  for (const line of whole) {
+    const v = line.trim() === "" ? PARSE_FAILED : parseJsonText(line.trim());
+    if (!Array.isArray(v)) continue;
+    const first = v.find(isObject);
+    if (first) return isTrtllmRecord(first);
+  }
+  return false;
 }
 
 /** A JSONL line's record type, or null when it is not a known per-line record. */
@@ -98,6 +117,8 @@ function isTrtllmRecord(v: Record<string, unknown>): boolean {
   const r = isObject(v.record) ? v.record : v;
   return (
     isObject(r.perf_metrics) ||
+    // A bare `RequestPerfMetrics` object, as the LLM API hands out per request.
+    isObject(r.timing_metrics) ||
     "ctx_perf_metrics" in r ||
     "gen_perf_metrics" in r ||
     (isObject(r.phases) && "request_id" in r)
@@ -109,7 +130,7 @@ const RECORD_METADATA = /"(x_request_id|request_start_ns|request_end_ns|record_p
 
 function sniffRecordKeys(line: string): Detected | null {
   const start = line.slice(0, 4096);
-  if (/"(ctx_perf_metrics|gen_perf_metrics|perf_metrics)"\s*:/.test(start))
+  if (/"(ctx_perf_metrics|gen_perf_metrics|perf_metrics|timing_metrics)"\s*:/.test(start))
     return { kind: "trtllm-perf-metrics", format: "jsonl" };
   if (/"metadata"\s*:/.test(start) && /"metrics"\s*:/.test(line))
     return { kind: "aiperf-records", format: "jsonl" };
@@ -170,8 +191,7 @@ function documentKind(doc: unknown): Detected {
     SUMMARY_TAGS.some((t) => (isObject(doc[t]) && "unit" in (doc[t] as object)) || typeof doc[t] === "number")
   )
     return { kind: "aiperf-summary", format: "json" };
-  if (isTrtllmRecord(doc) || isObject(doc.timing_metrics))
-    return { kind: "trtllm-perf-metrics", format: "json" };
+  if (isTrtllmRecord(doc)) return { kind: "trtllm-perf-metrics", format: "json" };
   if (ENGINE_CONFIG_KEYS.some((k) => k in doc)) return { kind: "engine-config", format: "json" };
   return { kind: "unknown", format: "json" };
 }
@@ -185,7 +205,7 @@ function hasSeries(metrics: Record<string, unknown>): boolean {
 function sniffDocument(text: string): Detected {
   const has = (key: string) => new RegExp(`"${key}"\\s*:`).test(text);
   if (text[0] === "[") {
-    if (has("perf_metrics") || has("ctx_perf_metrics") || has("gen_perf_metrics"))
+    if (has("perf_metrics") || has("ctx_perf_metrics") || has("gen_perf_metrics") || has("timing_metrics"))
       return { kind: "trtllm-perf-metrics", format: "json-array" };
     return { kind: "unknown", format: "json" };
   }

@@ -5,11 +5,13 @@ import type { Readable } from "node:stream";
  * their source text, one at a time, so a huge array is never one string. Works on bytes: the
  * structural characters are ASCII, so UTF-8 sequences pass through untouched.
  * Yields `{index, text}`; the caller parses each element. Throws only when the top level is not
- * an array; a truncated tail ends the iteration and sets `result.truncated`.
+ * an array; a truncated tail ends the iteration and sets `result.truncated`. Arrays that follow
+ * the first one (a script appending one `/perf_metrics` poll per line) are read on, their
+ * elements numbered on; anything else after the end stops the reading and sets `result.trailing`.
  */
 export async function* readJsonArrayElements(
   source: Readable | AsyncIterable<Buffer>,
-  result: { truncated: boolean } = { truncated: false },
+  result: { truncated: boolean; trailing?: boolean } = { truncated: false },
   maxElementBytes = 64 * 1024 * 1024,
 ): AsyncGenerator<{ index: number; text: string | null }> {
   let started = false;
@@ -22,6 +24,8 @@ export async function* readJsonArrayElements(
   let index = 0;
   let bomChecked = false;
   let done = false;
+  // The last array read has ended: only whitespace or another array may follow.
+  let closed = false;
   let elementIsString = false;
   let scalar = false;
 
@@ -43,10 +47,20 @@ export async function* readJsonArrayElements(
         if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
         throw new Error("not a JSON array");
       }
+      if (closed) {
+        if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+        if (c === 0x5b /* [ */) {
+          closed = false;
+          continue;
+        }
+        result.trailing = true;
+        done = true;
+        break;
+      }
       if (depth === 0) {
         if (c === 0x5d /* ] */) {
-          done = true;
-          break;
+          closed = true;
+          continue;
         }
         if (c === 0x2c || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
         // An element begins.
@@ -71,10 +85,7 @@ export async function* readJsonArrayElements(
         segStart = -1;
         depth = 0;
         scalar = false;
-        if (c === 0x5d) {
-          done = true;
-          break;
-        }
+        if (c === 0x5d) closed = true;
         continue;
       }
       if (inString) {
@@ -114,6 +125,6 @@ export async function* readJsonArrayElements(
       }
     }
   }
-  if (!done) result.truncated = started;
+  result.truncated = started && !closed;
   if (!started) throw new Error("not a JSON array");
 }

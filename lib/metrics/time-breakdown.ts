@@ -60,14 +60,20 @@ export interface SegmentDef {
   label: string;
   start: TimeKey;
   end: TimeKey;
+  /**
+   * Stamps that must all be absent for the segment to be recorded: a segment that stands in for
+   * finer ones (`gen_queue` for the three transfer spans) is never counted beside them.
+   */
+  without?: readonly TimeKey[];
 }
 
-const seg = (name: string, label: string, start: TimeKey, end: TimeKey): SegmentDef => ({
-  name,
-  label,
-  start,
-  end,
-});
+const seg = (
+  name: string,
+  label: string,
+  start: TimeKey,
+  end: TimeKey,
+  without?: readonly TimeKey[],
+): SegmentDef => (without ? { name, label, start, end, without } : { name, label, start, end });
 
 /**
  * The context side's four segments span the same timestamps in both modes; only what happens in
@@ -120,6 +126,15 @@ export const DISAGGREGATED_SEGMENTS: readonly SegmentDef[] = [
     "Generation server parses and hands off to its executor",
     "genServerArrival",
     "genArrival",
+  ),
+  // Without transfer stamps (no gen worker file, or no transfer) the three spans below are
+  // unknown: arrival to first scheduling is then one queue span, as TensorRT-LLM reports it.
+  seg(
+    "gen_queue",
+    "Wait in the generation queue (no KV-transfer stamps recorded)",
+    "genArrival",
+    "genFirstScheduled",
+    ["genKvTransferStart", "genKvTransferEnd"],
   ),
   seg("gen_queue_wait", "Wait before the KV-cache transfer begins", "genArrival", "genKvTransferStart"),
   seg(
@@ -179,7 +194,9 @@ function isSkew(ms: number): boolean {
 }
 
 export function requestSegments(times: RequestTimes, mode: BreakdownMode): SegmentValue[] {
-  return segmentsFor(mode).map((s) => segmentDurationMs(times[s.start], times[s.end]));
+  return segmentsFor(mode).map((s) =>
+    s.without?.some((k) => times[k] !== null) ? null : segmentDurationMs(times[s.start], times[s.end]),
+  );
 }
 
 /** When the client saw the request start: the outermost server's arrival that was recorded. */

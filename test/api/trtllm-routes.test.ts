@@ -39,7 +39,7 @@ describe("TensorRT-LLM routes", () => {
       params: Promise.resolve({ id, key: "trtllm-segments" }),
     });
     expect(chart.status).toBe(200);
-    expect(segmentsPayloadSchema.parse(await chart.json()).segments).toHaveLength(13);
+    expect(segmentsPayloadSchema.parse(await chart.json()).segments).toHaveLength(14);
   });
 
   it("samples at most `limit` requests, sorted by TTFT descending with missing values last", async () => {
@@ -75,7 +75,7 @@ describe("TensorRT-LLM routes", () => {
     });
     expect(res.status).toBe(200);
     const d = requestDetailSchema.parse(await res.json());
-    expect(d.segments).toHaveLength(13);
+    expect(d.segments).toHaveLength(14);
     expect(d.segments[2].value).toBeCloseTo(gen.truth.segments.ctx_queue[2]!, 6);
     expect(d.kv.transferBytes).toBe(gen.truth.transferBytes[2]);
     expect(d.steps.filter((s) => s.kind === "step")).toHaveLength(8);

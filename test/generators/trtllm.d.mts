@@ -17,6 +17,8 @@ export interface GenerateOptions {
   joinBy?: "disagg_request_id" | "ctx_request_id";
   /** Fraction of disaggregated requests whose ctx server_first_token_time is null */
   dropServerFirstTokenRate?: number;
+  /** Fraction of disaggregated requests whose gen record has no KV-transfer stamps (nor size) */
+  noTransferStampsRate?: number;
   arrivalRatePerS?: number;
   /** Each ctx and gen server numbers its requests from the same start, so ids collide across servers */
   idsPerServer?: boolean;
@@ -43,3 +45,7 @@ export interface GeneratedRun {
 }
 
 export declare function generateTrtllmRun(opts: GenerateOptions): GeneratedRun;
+
+export declare function perfMetricsPollLines(records: readonly object[], polls: readonly number[]): string;
+export declare function bareRequestPerfMetricsLines(records: ReadonlyArray<{ perf_metrics: object }>): string;
+export declare function readRecords(file: string): Array<Record<string, unknown> & { perf_metrics: object }>;

@@ -20,6 +20,8 @@ export const DISAGG_SEGMENTS = [
   "ctx_postprocessing",
   "disagg_relay",
   "gen_preprocessing",
+  // Reported only for a request without KV-transfer stamps, in place of the next three.
+  "gen_queue",
   "gen_queue_wait",
   "gen_kv_transfer",
   "gen_post_transfer",
@@ -72,6 +74,7 @@ export function generateTrtllmRun(opts) {
   const steps = opts.stepsPerRequest ?? 8;
   const joinBy = opts.joinBy ?? "disagg_request_id";
   const dropRate = opts.dropServerFirstTokenRate ?? 0;
+  const noTransferRate = opts.noTransferStampsRate ?? 0;
   const arrivalRatePerS = opts.arrivalRatePerS ?? 50;
   const baseS = opts.baseS ?? 16784.5;
   // Each server numbers its own requests, as TensorRT-LLM servers do, so ids repeat across servers.
@@ -80,8 +83,10 @@ export function generateTrtllmRun(opts) {
   fs.mkdirSync(opts.dir, { recursive: true });
 
   const draw = (name) => medians[name] * Math.exp(sigma * normal(rand));
-  const segNames = mode === "aggregated" ? AGG_SEGMENTS : DISAGG_SEGMENTS;
-  const truth = Object.fromEntries(segNames.map((s) => [s, []]));
+  const truthNames = mode === "aggregated" ? AGG_SEGMENTS : DISAGG_SEGMENTS;
+  // gen_queue is the sum of three drawn spans, never drawn itself (the draws stay as they were).
+  const segNames = truthNames.filter((s) => s !== "gen_queue");
+  const truth = Object.fromEntries(truthNames.map((s) => [s, []]));
   // Step clocks of each worker process sit far from the request clock (docs/metrics.md §Step clock offsets).
   const ctxOffsets = Array.from({ length: ctxWorkers }, (_, k) => [294065.985, 0.0003, 9.971][k % 3] + k);
   const genOffsets = Array.from({ length: genWorkers }, (_, k) => [377680.565, 0.993, 12.5][k % 3] + k);
@@ -215,15 +220,26 @@ export function generateTrtllmRun(opts) {
     const disaggFirstToken = genServerFirstToken + ms(d.disagg_postprocessing);
     const genLastToken = genFirstToken + ms(d.decode);
     const dropped = rand() < dropRate;
+    // A request the gen worker took without a KV transfer (or whose stamps were not recorded).
+    const noTransfer = noTransferRate > 0 && rand() < noTransferRate;
     for (const s of segNames) truth[s].push(d[s]);
+    truth.gen_queue.push(null);
+    if (noTransfer) {
+      truth.gen_queue[i] = d.gen_queue_wait + d.gen_kv_transfer + d.gen_post_transfer;
+      truth.gen_queue_wait[i] = null;
+      truth.gen_kv_transfer[i] = null;
+      truth.gen_post_transfer[i] = null;
+    }
     if (dropped) {
       // ctx server_first_token_time not recorded: both spans that touch it are unknown.
       truth.ctx_postprocessing[i] = null;
       truth.disagg_relay[i] = null;
     }
     const bytes = 1_000_000 + Math.floor(rand() * 50_000_000);
-    transferBytes.push(bytes);
-    bandwidthGBps.push(bytes / (kvEnd - kvStart) / 1e9);
+    if (!noTransfer) {
+      transferBytes.push(bytes);
+      bandwidthGBps.push(bytes / (kvEnd - kvStart) / 1e9);
+    }
     kv.prefillReused += reused;
     kv.prefillMissed += missed;
     tally(ctxNames[ck].replace(/\.jsonl$/, ""), reused, missed);
@@ -251,9 +267,9 @@ export function generateTrtllmRun(opts) {
       first_token_time: genFirstToken,
       last_token_time: genLastToken,
       server_first_token_time: genServerFirstToken,
-      kv_cache_size: bytes,
-      kv_cache_transfer_start: kvStart,
-      kv_cache_transfer_end: kvEnd,
+      ...(noTransfer
+        ? {}
+        : { kv_cache_size: bytes, kv_cache_transfer_start: kvStart, kv_cache_transfer_end: kvEnd }),
     };
     ctxLines[ck].push({
       request_id: ctxId,
@@ -332,6 +348,40 @@ export function generateTrtllmRun(opts) {
       stepForwardMs: forwardMs,
     },
   };
+}
+
+/**
+ * Worker records as a polling script writes them from the older `/perf_metrics` endpoint
+ * (tensorrt_llm/serve/perf_metrics.py serves the records collected since the last GET and
+ * forgets them): one JSON array per poll, one poll per line. `polls` says how many records
+ * each poll returned, in order; a poll that found nothing is an empty array.
+ */
+export function perfMetricsPollLines(records, polls) {
+  const lines = [];
+  let at = 0;
+  for (const n of polls) {
+    lines.push(JSON.stringify(records.slice(at, at + n)));
+    at += n;
+  }
+  return lines.join("\n") + "\n";
+}
+
+/**
+ * The bare `RequestPerfMetrics` object of a worker record (the LLM API's per-request
+ * `perf_metrics`: timing_metrics, kv_cache_metrics, first_iter, last_iter, no request id),
+ * one per line, as an LLM API script that dumps each output's metrics writes it.
+ */
+export function bareRequestPerfMetricsLines(records) {
+  return records.map((r) => JSON.stringify(r.perf_metrics)).join("\n") + "\n";
+}
+
+/** The records of a generated JSONL file. */
+export function readRecords(file) {
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l));
 }
 
 function cli(argv) {

@@ -11,17 +11,21 @@ describe("trtllm analyzer on the shared fixtures", () => {
     const tb = run.result.timeBreakdown!;
     expect(tb.mode).toBe("disaggregated");
     expect(tb.requestCount).toBe(1);
-    const spans = tb.segments.slice(0, 12);
-    // Every disaggregated segment but decode, in lifecycle order.
-    expect(spans.map((s) => s.name)).toEqual(DISAGG_SEGMENTS.filter((name) => name !== "decode"));
+    // Every disaggregated segment but decode, in lifecycle order; the record has transfer
+    // stamps, so gen_queue (which stands in for the transfer spans) is not recorded.
+    expect(tb.segments.find((s) => s.name === "gen_queue")).toMatchObject({ count: 0, meanMs: null });
+    const spans = tb.segments.filter((s) => s.name !== "gen_queue").slice(0, 12);
+    expect(spans.map((s) => s.name)).toEqual(
+      DISAGG_SEGMENTS.filter((name) => name !== "decode" && name !== "gen_queue"),
+    );
     spans.forEach((s, i) => {
       expect(s.count).toBe(1);
       expect(s.p50Ms).toBeCloseTo(i + 1, 6);
       expect(s.meanMs).toBeCloseTo(i + 1, 6);
     });
     // decode = gen first token (1000.066) → gen last token (1000.2)
-    expect(tb.segments[12].name).toBe("decode");
-    expect(tb.segments[12].p50Ms).toBeCloseTo(134, 6);
+    expect(tb.segments[13].name).toBe("decode");
+    expect(tb.segments[13].p50Ms).toBeCloseTo(134, 6);
     // No kv_cache_size in header-transported records: no transfer block, no hit rate.
     expect(tb.kvTransfer).toBeNull();
     expect(tb.kvCacheHitRate).toBeNull();
@@ -67,6 +71,8 @@ describe("trtllm analyzer on the shared fixtures", () => {
     // No KV transfer stamps in that README example: those spans are not recorded.
     expect(byName.gen_kv_transfer.count).toBe(0);
     expect(byName.gen_queue_wait.p50Ms).toBeNull();
+    // Without them, gen arrival → first scheduling is the time-breakdown tool's gen_queue.
+    expect(byName.gen_queue.p50Ms).toBeCloseTo(3, 6);
   });
 
   it("takes the illustrative gen worker's KV numbers", async () => {

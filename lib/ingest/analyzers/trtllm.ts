@@ -41,7 +41,8 @@ export function trtllmAnalyzer(): Analyzer {
   /**
    * Hands every record value of a file to `take`, in order. JSONL (the large files) goes through
    * a synchronous loop per chunk of lines; the older JSON array and a single JSON object (one
-   * record, possibly spread over lines) element by element.
+   * record, possibly spread over lines) element by element. A JSONL line that is an array
+   * (one `/perf_metrics` poll) hands over each of its elements.
    */
   async function forEachValue(
     file: IngestFile,
@@ -52,7 +53,7 @@ export function trtllmAnalyzer(): Analyzer {
   ): Promise<void> {
     const stream = await file.open();
     if (file.format === "json-array") {
-      const result = { truncated: false };
+      const result = { truncated: false, trailing: false };
       for await (const el of readJsonArrayElements(stream, result, ctx.limits.maxLineBytes)) {
         const value = el.text === null ? PARSE_FAILED : parseJsonText(el.text);
         if (value === PARSE_FAILED) {
@@ -62,6 +63,8 @@ export function trtllmAnalyzer(): Analyzer {
       }
       if (result.truncated)
         warnings.add("the JSON array is truncated; elements after the last complete one are lost");
+      if (result.trailing)
+        warnings.add("content after the JSON array's end is not an array and was not read");
       return;
     }
     if (file.format === "json") {
@@ -83,11 +86,15 @@ export function trtllmAnalyzer(): Analyzer {
       } else take(value, undefined);
       return;
     }
+    // A line may hold an array of records: one `/perf_metrics` poll per line.
     await eachJsonLine(
       stream,
       new JsonLineParser(warnings, counts),
       { maxLineBytes: ctx.limits.maxLineBytes },
-      take,
+      (value, line) => {
+        if (!Array.isArray(value)) return take(value, line);
+        for (const el of value as unknown[]) take(el, line);
+      },
     );
   }
 
