@@ -30,16 +30,41 @@ export interface SegmentStatRow {
   clamped: number;
 }
 
+/**
+ * Segments that tile the same stretch of a request in two ways: `gen_queue` when the generation
+ * record has no KV-transfer stamps, the three transfer spans when it has them. A request has one
+ * way or the other, so the way it lacks is not a segment it failed to record.
+ */
+const ALTERNATIVES: Readonly<Record<string, readonly string[]>> = {
+  gen_queue: ["gen_queue_wait", "gen_kv_transfer", "gen_post_transfer"],
+  gen_queue_wait: ["gen_queue"],
+  gen_kv_transfer: ["gen_queue"],
+  gen_post_transfer: ["gen_queue"],
+};
+
+const coveredBy = (name: string, recorded: (other: string) => boolean) =>
+  (ALTERNATIVES[name] ?? []).some(recorded);
+
+/**
+ * The segment table's rows at one statistic. A segment no request of the run records is left
+ * out when its alternative is recorded instead (a run whose requests all carry KV-transfer stamps
+ * has no `gen_queue`, and that is not missing data).
+ */
 export function segmentStatRows(payload: SegmentsPayload, stat: Statistic): SegmentStatRow[] {
-  return payload.segments.map((s) => ({
-    name: s.name,
-    label: s.label,
-    valueMs: s[STAT_FIELD[stat]],
-    count: s.count,
-    notRecorded: s.notRecorded,
-    excluded: s.excluded,
-    clamped: s.clamped ?? 0,
-  }));
+  const counted = new Set(payload.segments.filter((s) => s.count > 0 || s.excluded > 0).map((s) => s.name));
+  const unused = (s: SegmentsPayload["segments"][number]) =>
+    !counted.has(s.name) && coveredBy(s.name, (o) => counted.has(o));
+  return payload.segments
+    .filter((s) => !unused(s))
+    .map((s) => ({
+      name: s.name,
+      label: s.label,
+      valueMs: s[STAT_FIELD[stat]],
+      count: s.count,
+      notRecorded: s.notRecorded,
+      excluded: s.excluded,
+      clamped: s.clamped ?? 0,
+    }));
 }
 
 /** One row for a stacked bar: segment name → ms (absent when not recorded, so nothing is drawn). */
@@ -63,10 +88,11 @@ export function requestBarRows(sample: RequestSample): RequestBarRow[] {
   return sample.requests.map((r) => {
     const row: RequestBarRow = { idx: r.idx, label: r.requestId ?? `#${r.idx}` };
     const missing: string[] = [];
+    const recorded = (name: string) => typeof r.segments[sample.segmentNames.indexOf(name)] === "number";
     r.segments.forEach((v, i) => {
       const name = sample.segmentNames[i];
       if (typeof v === "number") row[name] = v;
-      else missing.push(name);
+      else if (v !== null || !coveredBy(name, recorded)) missing.push(name);
     });
     row[NOT_RECORDED_KEY] = missing;
     return row;
@@ -109,7 +135,10 @@ export function segmentStatus(v: SegmentValue): SegmentStatus {
 /** Segments of one request on its own timeline; unrecorded ones keep a row that says so. */
 export function waterfallRows(detail: RequestDetail, formatMs: (ms: number) => string): WaterfallRow[] {
   const origin = detail.arrivalMs ?? 0;
-  return detail.segments.map((s) => {
+  const recorded = (name: string) =>
+    detail.segments.some((s) => s.name === name && typeof s.value === "number");
+  const shown = detail.segments.filter((s) => s.value !== null || !coveredBy(s.name, recorded));
+  return shown.map((s) => {
     const status = segmentStatus(s.value);
     const offsetMs = s.startMs !== null ? Math.max(0, s.startMs - origin) : 0;
     if (typeof s.value === "number")

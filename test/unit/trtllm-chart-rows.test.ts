@@ -69,6 +69,61 @@ describe("breakdown chart rows", () => {
     expect(rows[0]).toEqual({ idx: 4, label: "#4", a: 0, [NOT_RECORDED_KEY]: ["b", "c"] });
   });
 
+  it("does not count gen_queue as missing where the KV-transfer spans tile it, nor the reverse", () => {
+    const segmentNames = ["gen_queue", "gen_queue_wait", "gen_kv_transfer", "gen_post_transfer"];
+    const request = (idx: number, segments: (number | null)[]) => ({
+      idx,
+      requestId: null,
+      arrivalMs: 0,
+      ttftMs: 1,
+      e2eMs: 2,
+      segments,
+    });
+    const rows = requestBarRows({
+      mode: "disaggregated",
+      total: 3,
+      segmentNames,
+      requests: [
+        request(0, [null, 1, 2, 3]),
+        request(1, [6, null, null, null]),
+        request(2, [null, null, null, null]),
+      ],
+    });
+    expect(rows.map((r) => r[NOT_RECORDED_KEY])).toEqual([[], [], segmentNames]);
+
+    const stats = (name: string, count: number) => ({
+      name,
+      label: name,
+      count,
+      notRecorded: 2 - count,
+      excluded: 0,
+      meanMs: count ? 1 : null,
+      p50Ms: count ? 1 : null,
+      p90Ms: count ? 1 : null,
+      p99Ms: count ? 1 : null,
+    });
+    // Every request has transfer stamps: gen_queue is no row; a transfer span nobody recorded still is.
+    const allTransfers = segmentStatRows(
+      {
+        mode: "disaggregated",
+        requestCount: 2,
+        segments: [stats("gen_queue", 0), stats("gen_kv_transfer", 2), stats("ctx_queue", 0)],
+      },
+      "p50",
+    );
+    expect(allTransfers.map((r) => r.name)).toEqual(["gen_kv_transfer", "ctx_queue"]);
+    // Nobody recorded either way: both rows stay, not recorded.
+    const neither = segmentStatRows(
+      {
+        mode: "disaggregated",
+        requestCount: 2,
+        segments: [stats("gen_queue", 0), stats("gen_kv_transfer", 0)],
+      },
+      "p50",
+    );
+    expect(neither.map((r) => r.name)).toEqual(["gen_queue", "gen_kv_transfer"]);
+  });
+
   it("turns bucket means into shares of their recorded sum", () => {
     const rows = segmentShareRows({
       segmentNames: ["a", "b"],
@@ -100,6 +155,17 @@ describe("breakdown chart rows", () => {
       ["not-recorded", 5, 0, "not recorded"],
       ["excluded", 10, 0, "excluded (-12 ms)"],
     ]);
+  });
+
+  it("a waterfall leaves out gen_queue when the KV-transfer spans tile that stretch", () => {
+    const detail = {
+      arrivalMs: 0,
+      segments: [
+        { name: "gen_queue", label: "Q", startMs: null, value: null },
+        { name: "gen_kv_transfer", label: "T", startMs: 0, value: 4 },
+      ],
+    } as unknown as RequestDetail;
+    expect(waterfallRows(detail, (ms) => `${ms} ms`).map((r) => r.name)).toEqual(["gen_kv_transfer"]);
   });
 });
 
