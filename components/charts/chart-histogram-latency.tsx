@@ -1,7 +1,7 @@
 "use client";
 
 import { ChartContainer } from "@/components/charts/chart-container";
-import { binRange, PercentileMarks } from "@/components/charts/reference-marks";
+import { binRange, latencyAxis, PercentileMarks } from "@/components/charts/reference-marks";
 import { formatMs } from "@/lib/format-number";
 import type { Distribution } from "@/lib/api/aiperf-charts";
 import { histogramRows } from "@/lib/metrics/aiperf-chart-rows";
@@ -19,14 +19,7 @@ export function ChartHistogramLatency({ dist, label }: { dist: Distribution; lab
       data={rows}
       barCategoryGap={1}
       series={{ count: { label: "requests", color: "var(--chart-1)" } }}
-      x={{
-        key: "mid",
-        numeric: true,
-        domain: [dist.min, dist.max],
-        title: label,
-        unit: "ms",
-        format: formatMs,
-      }}
+      x={latencyAxis(dist, label, "mid")}
       y={{ title: "requests", integers: true }}
       tooltip={{ label: binRange("start", "end", formatMs) }}
     >

@@ -1,7 +1,7 @@
 "use client";
 
 import { ChartContainer } from "@/components/charts/chart-container";
-import { PercentileMarks } from "@/components/charts/reference-marks";
+import { latencyAxis, PercentileMarks } from "@/components/charts/reference-marks";
 import { formatMs } from "@/lib/format-number";
 import type { Distribution } from "@/lib/api/aiperf-charts";
 import { cdfRows } from "@/lib/metrics/aiperf-chart-rows";
@@ -18,14 +18,7 @@ export function ChartLineCdfLatency({ dist, label }: { dist: Distribution; label
       kind="line"
       data={rows}
       series={{ percent: { label: "requests ≤ value", color: "var(--chart-2)", step: true } }}
-      x={{
-        key: "value",
-        numeric: true,
-        domain: [dist.min, dist.max],
-        title: label,
-        unit: "ms",
-        format: formatMs,
-      }}
+      x={latencyAxis(dist, label, "value")}
       y={{ title: "requests at or below", unit: "%", tickUnit: "%", domain: [0, 100] }}
       tooltip={{ label: (v) => formatMs(Number(v)), value: (v) => `${v.toFixed(1)}%` }}
     >

@@ -1,6 +1,7 @@
 "use client";
 
 import { ReferenceLine } from "recharts";
+import { formatMs } from "@/lib/format-number";
 
 type LabelPosition = "top" | "insideTopLeft" | "insideTopRight" | "insideTop" | "right";
 
@@ -56,5 +57,17 @@ export function binRange(lo: string, hi: string, format: (v: number) => string) 
   return (_label: unknown, items: ReadonlyArray<{ payload?: unknown }>) => {
     const row = items[0]?.payload as Record<string, number> | undefined;
     return row ? `${format(row[lo])} – ${format(row[hi])}` : "";
+  };
+}
+
+/** The x axis of a latency distribution: the value range, in ms. */
+export function latencyAxis(dist: { min: number; max: number }, title: string, key: string) {
+  return {
+    key,
+    numeric: true,
+    domain: [dist.min, dist.max] as [number, number],
+    title,
+    unit: "ms",
+    format: formatMs,
   };
 }

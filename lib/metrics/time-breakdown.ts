@@ -76,6 +76,18 @@ const seg = (
 ): SegmentDef => (without ? { name, label, start, end, without } : { name, label, start, end });
 
 /**
+ * Segments that tile the same stretch of a request in two ways: `gen_queue` when the generation
+ * record has no KV-transfer stamps, the three transfer spans when it has them. A request has one
+ * way or the other, so the way it lacks is not a segment it failed to record.
+ */
+export const ALTERNATIVE_SEGMENTS: Readonly<Record<string, readonly string[]>> = {
+  gen_queue: ["gen_queue_wait", "gen_kv_transfer", "gen_post_transfer"],
+  gen_queue_wait: ["gen_queue"],
+  gen_kv_transfer: ["gen_queue"],
+  gen_post_transfer: ["gen_queue"],
+};
+
+/**
  * The context side's four segments span the same timestamps in both modes; only what happens in
  * them is worded differently.
  */

@@ -2,7 +2,7 @@
  * Payload → chart rows for the breakdown view. Pure so they can be tested; the chart components
  * only draw. "Not recorded" stays distinguishable from 0 ms in every row shape.
  */
-import type { SegmentValue } from "./time-breakdown";
+import { ALTERNATIVE_SEGMENTS, type SegmentValue } from "./time-breakdown";
 import type {
   RequestDetail,
   RequestSample,
@@ -30,20 +30,8 @@ export interface SegmentStatRow {
   clamped: number;
 }
 
-/**
- * Segments that tile the same stretch of a request in two ways: `gen_queue` when the generation
- * record has no KV-transfer stamps, the three transfer spans when it has them. A request has one
- * way or the other, so the way it lacks is not a segment it failed to record.
- */
-const ALTERNATIVES: Readonly<Record<string, readonly string[]>> = {
-  gen_queue: ["gen_queue_wait", "gen_kv_transfer", "gen_post_transfer"],
-  gen_queue_wait: ["gen_queue"],
-  gen_kv_transfer: ["gen_queue"],
-  gen_post_transfer: ["gen_queue"],
-};
-
 const coveredBy = (name: string, recorded: (other: string) => boolean) =>
-  (ALTERNATIVES[name] ?? []).some(recorded);
+  (ALTERNATIVE_SEGMENTS[name] ?? []).some(recorded);
 
 /**
  * The segment table's rows at one statistic. A segment no request of the run records is left
