@@ -1,6 +1,7 @@
 import type { Detected } from "./kinds";
 import { PARSE_FAILED, parseJsonText } from "./json-lines";
 import { headAsUtf8 } from "./text-encoding";
+import { sniffPhaseKeyed } from "./trtllm-phases";
 
 /** How many leading (decompressed) bytes detection looks at. */
 export const DETECT_HEAD_BYTES = 1 << 20;
@@ -130,7 +131,10 @@ const RECORD_METADATA = /"(x_request_id|request_start_ns|request_end_ns|record_p
 
 function sniffRecordKeys(line: string): Detected | null {
   const start = line.slice(0, 4096);
-  if (/"(ctx_perf_metrics|gen_perf_metrics|perf_metrics|timing_metrics)"\s*:/.test(start))
+  if (
+    /"(ctx_perf_metrics|gen_perf_metrics|perf_metrics|timing_metrics)"\s*:/.test(start) ||
+    sniffPhaseKeyed(start)
+  )
     return { kind: "trtllm-perf-metrics", format: "jsonl" };
   if (/"metadata"\s*:/.test(start) && /"metrics"\s*:/.test(line))
     return { kind: "aiperf-records", format: "jsonl" };
@@ -205,7 +209,10 @@ function hasSeries(metrics: Record<string, unknown>): boolean {
 function sniffDocument(text: string): Detected {
   const has = (key: string) => new RegExp(`"${key}"\\s*:`).test(text);
   if (text[0] === "[") {
-    if (has("perf_metrics") || has("ctx_perf_metrics") || has("gen_perf_metrics") || has("timing_metrics"))
+    if (
+      ["perf_metrics", "ctx_perf_metrics", "gen_perf_metrics", "timing_metrics"].some(has) ||
+      sniffPhaseKeyed(text)
+    )
       return { kind: "trtllm-perf-metrics", format: "json-array" };
     return { kind: "unknown", format: "json" };
   }

@@ -1,10 +1,12 @@
 /**
  * TensorRT-LLM per-request perf-metrics records (docs/formats.md §TensorRT-LLM perf metrics), normalised from
  * every on-disk generation: post-refactor JSONL worker and disagg-server records, the older
- * `/perf_metrics` array items (same per-item shape) and lines wrapped as `{"record": …}`.
+ * `/perf_metrics` array items (same per-item shape), lines wrapped as `{"record": …}` and the
+ * phase-keyed record of one development build (lib/formats/trtllm-phases.ts).
  * Timestamps stay steady-clock seconds; a value that is absent, null, 0, negative or NaN is
  * "not recorded" and becomes null here, so no later step can mistake it for a time.
  */
+import { phasesToLegacy } from "./trtllm-phases";
 import { StepList } from "./trtllm-step-list";
 
 /** Steady-clock seconds, or null when not recorded. */
@@ -227,7 +229,12 @@ function parseDisagg(raw: Obj, keep: KeepSteps): TrtllmDisaggRecord {
 /** Normalises one parsed JSON value (a JSONL line or an array element) into a record. */
 export function parseTrtllmRecord(value: unknown, keep: KeepSteps = copySteps): ParsedTrtllm {
   if (!isObject(value)) return { error: "not a JSON object" };
-  const raw = isObject(value.record) ? value.record : value;
+  let raw = isObject(value.record) ? value.record : value;
+  if (isObject(raw.phases) && !isObject(raw.perf_metrics)) {
+    const turned = phasesToLegacy(raw);
+    if ("error" in turned) return turned;
+    raw = turned.legacy;
+  }
   if ("ctx_perf_metrics" in raw || "gen_perf_metrics" in raw) {
     const rec = parseDisagg(raw, keep);
     if (!rec.ctx && !rec.gen) return { error: "disaggregated record without ctx or gen metrics" };
@@ -236,6 +243,5 @@ export function parseTrtllmRecord(value: unknown, keep: KeepSteps = copySteps): 
   if (isObject(raw.perf_metrics)) return { record: parseWorker(raw, keep) };
   // A bare RequestPerfMetrics object (LLM API / Dynamo docs): the perf_metrics part alone.
   if (isObject(raw.timing_metrics)) return { record: parseWorker({ perf_metrics: raw }, keep) };
-  if (isObject(raw.phases)) return { error: "intermediate `phases` record shape is not supported" };
   return { error: "not a TensorRT-LLM perf-metrics record" };
 }
