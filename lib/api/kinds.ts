@@ -4,6 +4,7 @@
  */
 export const KINDS = [
   "trtllm-perf-metrics",
+  "trtllm-side-file",
   "aiperf-records",
   "aiperf-summary",
   "aiperf-server-metrics",
@@ -19,6 +20,7 @@ export type Kind = (typeof KINDS)[number];
 /** How the browser names each kind. */
 export const KIND_LABELS: Record<Kind, string> = {
   "trtllm-perf-metrics": "TensorRT-LLM perf metrics",
+  "trtllm-side-file": "TensorRT-LLM stats (stored, not charted)",
   "aiperf-records": "aiperf per-request records",
   "aiperf-summary": "aiperf summary",
   "aiperf-server-metrics": "server metrics",

@@ -2,6 +2,7 @@ import type { Detected } from "./kinds";
 import { PARSE_FAILED, parseJsonText } from "./json-lines";
 import { headAsUtf8 } from "./text-encoding";
 import { sniffPhaseKeyed } from "./trtllm-phases";
+import { sideFileFormatOf, sniffSideFileKeys } from "./trtllm-side-files";
 
 /** How many leading (decompressed) bytes detection looks at. */
 export const DETECT_HEAD_BYTES = 1 << 20;
@@ -74,8 +75,13 @@ function detectJson(text: string, complete: boolean): Detected {
   }
   // Lines that are each a JSON array of TensorRT-LLM records: a script polling the older
   // `/perf_metrics` endpoint (which empties itself on every GET) appends one array per poll.
-  if (Array.isArray(firstValue) && moreLines && isTrtllmPollLines(lines, complete))
-    return { kind: "trtllm-perf-metrics", format: "jsonl" };
+  if (Array.isArray(firstValue) && moreLines) {
+    const polled = firstPolledObject(lines, complete);
+    if (polled && isTrtllmRecord(polled)) return { kind: "trtllm-perf-metrics", format: "jsonl" };
+    // `/metrics` iteration stats polled the same way: one array per line.
+    const side = sideFileFormatOf(polled);
+    if (side) return { kind: "trtllm-side-file", format: side };
+  }
   // Any other line that starts with `[` is a JSON array on one line: sniffing its keys would
   // call it JSONL and the whole array would be read as one line.
   if (firstValue === PARSE_FAILED && !firstIsWholeLine && first[0] === "{") {
@@ -89,18 +95,18 @@ function detectJson(text: string, complete: boolean): Detected {
 }
 
 /**
- * Whether the head's whole lines are JSON arrays whose first object is a TensorRT-LLM record
- * (polls that found nothing are empty arrays; a line that is not JSON is left to the reader).
+ * The first object in the head's whole lines that are JSON arrays (polls that found nothing are
+ * empty arrays; a line that is not JSON is left to the reader).
  */
-function isTrtllmPollLines(lines: string[], complete: boolean): boolean {
+function firstPolledObject(lines: string[], complete: boolean): Record<string, unknown> | null {
   const whole = complete ? lines : lines.slice(0, -1);
   for (const line of whole) {
     const v = line.trim() === "" ? PARSE_FAILED : parseJsonText(line.trim());
     if (!Array.isArray(v)) continue;
     const first = v.find(isObject);
-    if (first) return isTrtllmRecord(first);
+    if (first) return first;
   }
-  return false;
+  return null;
 }
 
 /** A JSONL line's record type, or null when it is not a known per-line record. */
@@ -111,6 +117,8 @@ function lineRecordKind(v: Record<string, unknown>): Detected | null {
   if ("endpoint_url" in v && isObject(v.metrics) && "timestamp_ns" in v)
     return { kind: "aiperf-server-metrics", format: "jsonl" };
   if (isTrtllmRecord(v)) return { kind: "trtllm-perf-metrics", format: "jsonl" };
+  const side = sideFileFormatOf(v);
+  if (side) return { kind: "trtllm-side-file", format: side };
   return null;
 }
 
@@ -136,6 +144,8 @@ function sniffRecordKeys(line: string): Detected | null {
     sniffPhaseKeyed(start)
   )
     return { kind: "trtllm-perf-metrics", format: "jsonl" };
+  const side = sniffSideFileKeys(start);
+  if (side) return { kind: "trtllm-side-file", format: side };
   if (/"metadata"\s*:/.test(start) && /"metrics"\s*:/.test(line))
     return { kind: "aiperf-records", format: "jsonl" };
   // A record whose metadata alone outgrows the head (a huge worker id): its metadata keys tell.
@@ -180,7 +190,8 @@ function documentKind(doc: unknown): Detected {
   if (Array.isArray(doc)) {
     const firstObj = doc.find(isObject);
     if (firstObj && isTrtllmRecord(firstObj)) return { kind: "trtllm-perf-metrics", format: "json-array" };
-    return { kind: "unknown", format: "json" };
+    const side = sideFileFormatOf(firstObj);
+    return side ? { kind: "trtllm-side-file", format: side } : { kind: "unknown", format: "json" };
   }
   if (!isObject(doc)) return { kind: "unknown", format: "json" };
   if (Array.isArray(doc.timeslices)) return { kind: "aiperf-summary", format: "timeslices-json" };
@@ -196,6 +207,8 @@ function documentKind(doc: unknown): Detected {
   )
     return { kind: "aiperf-summary", format: "json" };
   if (isTrtllmRecord(doc)) return { kind: "trtllm-perf-metrics", format: "json" };
+  const side = sideFileFormatOf(doc);
+  if (side) return { kind: "trtllm-side-file", format: side };
   if (ENGINE_CONFIG_KEYS.some((k) => k in doc)) return { kind: "engine-config", format: "json" };
   return { kind: "unknown", format: "json" };
 }
@@ -214,7 +227,8 @@ function sniffDocument(text: string): Detected {
       sniffPhaseKeyed(text)
     )
       return { kind: "trtllm-perf-metrics", format: "json-array" };
-    return { kind: "unknown", format: "json" };
+    const side = sniffSideFileKeys(text);
+    return side ? { kind: "trtllm-side-file", format: side } : { kind: "unknown", format: "json" };
   }
   // Server-metrics series carry their own nested "timeslices": test for them first.
   if (has("endpoints_configured") || (has("metrics") && has("series") && has("endpoint_url")))

@@ -3,6 +3,7 @@ import type { Kind } from "@/lib/api/kinds";
 /**
  * The concrete layout inside a kind, so a parser knows how to read it:
  * - trtllm-perf-metrics: "jsonl" (post-refactor records, possibly `{"record":…}`-wrapped) | "json-array" (older /perf_metrics)
+ * - trtllm-side-file: "time-events" (per-rank step JSONL) | "iteration-stats" (`/metrics` IterationStats) | "request-stats" (RequestStatsPerIteration)
  * - aiperf-records: "jsonl"
  * - aiperf-summary: "json" | "csv" | "timeslices-json" | "timeslices-csv" | "aggregate-json"
  * - aiperf-server-metrics: "json" | "csv" | "jsonl" | "prometheus" (plain Prometheus text scrape)
@@ -24,7 +25,10 @@ export type Format =
   | "text"
   | "yaml"
   | "binary"
-  | "empty";
+  | "empty"
+  | "time-events"
+  | "iteration-stats"
+  | "request-stats";
 
 export interface Detected {
   kind: Kind;

@@ -5,6 +5,7 @@ import { skipIdenticalFiles } from "./identical-files";
 import { recordCounter } from "./record-counter";
 import { serverMetricsAnalyzer } from "./server-metrics";
 import { trtllmAnalyzer } from "./trtllm";
+import { trtllmSideFilesAnalyzer } from "./trtllm-side-files";
 
 /**
  * The analyzers of one ingest, fresh per run. A file goes to the first analyzer that accepts it;
@@ -14,6 +15,7 @@ import { trtllmAnalyzer } from "./trtllm";
 export function createAnalyzers(): Analyzer[] {
   return skipIdenticalFiles([
     trtllmAnalyzer(),
+    trtllmSideFilesAnalyzer(),
     aiperfAnalyzer(),
     serverMetricsAnalyzer(),
     engineConfigAnalyzer(),

@@ -1,0 +1,128 @@
+/**
+ * TensorRT-LLM side files beside the perf metrics: per-rank `time_events_rank*` JSONL
+ * (tensorrt_llm/serve/scripts/perf_time_events/README.md), `/metrics` iteration stats
+ * (tensorrt_llm/serve/openai_server.py, `IterationStats` JSON) and request stats
+ * (`RequestStatsPerIteration` JSON). Samples: test/generators/trtllm-phases.mjs. Each is
+ * recognised, stored, listed with its record count and said to be not charted.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { POST as upload } from "@/app/api/runs/route";
+import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { detectKind } from "@/lib/formats/detect";
+import { generateTrtllmRun, readRecords } from "../generators/trtllm.mjs";
+import {
+  iterationStats,
+  iterationStatsPolls,
+  jsonl,
+  requestStatsPerIteration,
+  timeEventsLines,
+} from "../generators/trtllm-phases.mjs";
+import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+
+freshAppEachTest();
+
+function generatedWorkerRecords() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-side-files-"));
+  const gen = generateTrtllmRun({ dir, mode: "aggregated", requests: 5, ctxWorkers: 1, seed: 3 });
+  return { perfFile: gen.files[0], records: readRecords(gen.files[0]) };
+}
+
+const detect = (text: string) => detectKind(Buffer.from(text), true);
+
+describe("side files are recognised by content", () => {
+  it("time events, iteration stats and request stats, in every layout their writers use", () => {
+    const { records } = generatedWorkerRecords();
+    const side = (format: string) => ({ kind: "trtllm-side-file", format });
+    expect(detect(timeEventsLines(records, 1))).toEqual(side("time-events"));
+    // One `/metrics` answer; a poller's log of answers; one stat per line.
+    expect(detect(JSON.stringify(iterationStats(0, 3)))).toEqual(side("iteration-stats"));
+    expect(detect(iterationStatsPolls([2, 0, 3]))).toEqual(side("iteration-stats"));
+    expect(detect(jsonl(iterationStats(0, 3)))).toEqual(side("iteration-stats"));
+    expect(detect(JSON.stringify(requestStatsPerIteration(0, 2), null, 2))).toEqual(side("request-stats"));
+    expect(detect(jsonl(requestStatsPerIteration(0, 2)))).toEqual(side("request-stats"));
+    // A first line larger than the detection head is placed by its key names.
+    const cut = timeEventsLines(records, 1).slice(0, 120);
+    expect(detectKind(Buffer.from(cut), false)).toEqual(side("time-events"));
+    // The perf-metrics records themselves stay perf metrics.
+    expect(detect(jsonl(records)).kind).toBe("trtllm-perf-metrics");
+  });
+});
+
+describe("side files in an upload", () => {
+  it("are stored and listed with their records, and the Files view says they are not charted", async () => {
+    const { perfFile, records } = generatedWorkerRecords();
+    const polls = iterationStatsPolls([2, 0, 3]);
+    const res = await upload(
+      uploadRequest([
+        { name: "perf_metrics-server-h-1-x.jsonl", path: perfFile },
+        { name: "time_events_rank0_pid77.jsonl", content: timeEventsLines(records, 0) },
+        // A poll cut off mid-array: the complete elements are kept, the loss is said.
+        { name: "iteration_stats.jsonl", content: polls + '[{"iter": 5, "iterLat' },
+        { name: "request_stats.json", content: JSON.stringify(requestStatsPerIteration(0, 4)) },
+      ]),
+    );
+    expect(res.status).toBe(201);
+    const { id } = await res.json();
+    const run = await (await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id))).json();
+    expect(run.status).toBe("ready");
+    type File = {
+      name: string;
+      kind: string;
+      format: string;
+      records: number;
+      skipped: number;
+      warnings: unknown[];
+      meta?: Record<string, unknown>;
+    };
+    const byName = new Map<string, File>(run.files.map((f: File) => [f.name, f]));
+
+    const events = byName.get("time_events_rank0_pid77.jsonl")!;
+    expect(events).toMatchObject({ kind: "trtllm-side-file", format: "time-events", records: 5, skipped: 0 });
+    expect(events.meta!.charted).toMatch(/^no; a chart of it would show per-rank step timelines/);
+
+    const iters = byName.get("iteration_stats.jsonl")!;
+    expect(iters).toMatchObject({
+      kind: "trtllm-side-file",
+      format: "iteration-stats",
+      records: 5,
+      skipped: 0,
+    });
+    expect(iters.warnings).toEqual([
+      { message: "the JSON array is truncated; elements after the last complete one are lost" },
+    ]);
+    expect(iters.meta).toEqual({
+      holds: "per-iteration executor stats (iterLatencyMS, kvCacheStats, inflightBatchingStats)",
+      charted:
+        "no; a chart of it would show iteration latency, KV-cache block usage and batch composition over iterations; the KV view charts KV usage from server metrics",
+    });
+
+    const reqs = byName.get("request_stats.json")!;
+    expect(reqs).toMatchObject({ kind: "trtllm-side-file", format: "request-stats", records: 4, skipped: 0 });
+    expect(reqs.meta!.charted).toMatch(/^no; /);
+
+    // The perf metrics beside them are read as before.
+    expect(byName.get("perf_metrics-server-h-1-x.jsonl")).toMatchObject({
+      kind: "trtllm-perf-metrics",
+      records: 5,
+    });
+    expect(run.timeBreakdown.requestCount).toBe(5);
+  });
+
+  it("a line that is not the file's record is skipped with its number", async () => {
+    const { records } = generatedWorkerRecords();
+    const lines = timeEventsLines(records.slice(0, 2), 0) + '{"iter": 1}\n';
+    const res = await upload(uploadRequest([{ name: "time_events_rank1_pid9.jsonl", content: lines }]));
+    expect(res.status).toBe(201);
+    const { id } = await res.json();
+    const run = await (await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id))).json();
+    expect(run.files[0]).toMatchObject({
+      kind: "trtllm-side-file",
+      records: 2,
+      skipped: 1,
+      warnings: [{ line: 3, message: "skipped line: not a time-events record" }],
+    });
+  });
+});
