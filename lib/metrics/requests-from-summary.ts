@@ -48,5 +48,6 @@ export function requestsFromSummary(summary: AiperfSummary): RequestsBlock | nul
     outputTokens: complete(statsOf(m.output_sequence_length, ok)),
     requestThroughputPerS: m.request_throughput?.avg ?? null,
     outputTokenThroughputPerS: m.output_token_throughput?.avg ?? null,
+    outputTokensTotal: m.total_osl?.avg ?? null,
   };
 }
