@@ -3,7 +3,7 @@
 import { ReferenceLine } from "recharts";
 import { formatMs } from "@/lib/format-number";
 
-type LabelPosition = "top" | "insideTopLeft" | "insideTopRight" | "insideTop" | "right";
+type LabelPosition = "top" | "insideTopLeft" | "insideTopRight" | "insideTop" | "insideBottomLeft" | "right";
 
 /** A dashed level or position with its name (a percentile, a capacity, a request-level figure). */
 export function ReferenceMark({
@@ -38,16 +38,25 @@ export function ReferenceMark({
   );
 }
 
-// Labels on alternating sides so close percentiles (p90 ≈ p99 in a tight run) stay readable.
+// Labels on alternating sides so close percentiles (p90 ≈ p99 in a tight run) stay readable;
+// p75 sits at the foot of its line, clear of p50's and p90's labels at the top.
 const PERCENTILES = [
   { key: "p50", color: "var(--chart-5)", position: "top" },
+  { key: "p75", color: "var(--chart-6)", position: "insideBottomLeft" },
   { key: "p90", color: "var(--chart-3)", position: "insideTopLeft" },
   { key: "p99", color: "var(--chart-7)", position: "insideTopRight" },
 ] as const;
 
-/** The p50, p90 and p99 of a distribution as vertical marks on its value axis. */
-export function PercentileMarks({ at }: { at: Record<(typeof PERCENTILES)[number]["key"], number> }) {
-  return PERCENTILES.map((m) => (
+/**
+ * The p50, p75, p90 and p99 of a distribution as vertical marks on its value axis. A payload
+ * stored before p75 was kept has none, and draws no p75 mark rather than one at 0.
+ */
+export function PercentileMarks({
+  at,
+}: {
+  at: Partial<Record<(typeof PERCENTILES)[number]["key"], number>>;
+}) {
+  return PERCENTILES.filter((m) => at[m.key] !== undefined).map((m) => (
     <ReferenceMark key={m.key} x={at[m.key]} label={m.key} color={m.color} position={m.position} />
   ));
 }

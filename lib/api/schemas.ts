@@ -18,6 +18,8 @@ export const statsSchema = z.object({
   min: z.number(),
   max: z.number(),
   p50: z.number(),
+  /** Absent on runs ingested before p75 was kept, and where aiperf's summary did not write it */
+  p75: z.number().optional(),
   p90: z.number(),
   p95: z.number(),
   p99: z.number(),
@@ -74,6 +76,8 @@ export const segmentSchema = z.object({
   label: z.string(),
   count: z.number(),
   ...nullableNumbers("meanMs", "p50Ms", "p90Ms", "p99Ms"),
+  /** Absent on runs ingested before p75 was kept */
+  p75Ms: z.number().nullable().optional(),
 });
 
 export const timeBreakdownBlockSchema = z.object({
