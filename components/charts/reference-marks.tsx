@@ -3,7 +3,7 @@
 import { ReferenceLine } from "recharts";
 import { formatMs } from "@/lib/format-number";
 
-type LabelPosition = "top" | "insideTopLeft" | "insideTopRight" | "insideTop" | "insideBottomLeft" | "right";
+type LabelPosition = "top" | "insideTopLeft" | "insideTopRight" | "insideTop" | "right";
 
 /** A dashed level or position with its name (a percentile, a capacity, a request-level figure). */
 export function ReferenceMark({
@@ -38,11 +38,11 @@ export function ReferenceMark({
   );
 }
 
-// Labels on alternating sides so close percentiles (p90 ≈ p99 in a tight run) stay readable;
-// p75 sits at the foot of its line, clear of p50's and p90's labels at the top.
+// Labels on alternating sides so close percentiles (p90 ≈ p99 in a tight run) stay readable:
+// p50 and p75 above the plot, p90 and p99 inside its top edge, left and right of their lines.
 const PERCENTILES = [
   { key: "p50", color: "var(--chart-5)", position: "top" },
-  { key: "p75", color: "var(--chart-6)", position: "insideBottomLeft" },
+  { key: "p75", color: "var(--chart-6)", position: "top" },
   { key: "p90", color: "var(--chart-3)", position: "insideTopLeft" },
   { key: "p99", color: "var(--chart-7)", position: "insideTopRight" },
 ] as const;
