@@ -10,7 +10,7 @@ export function warmupText(r: RequestsBlock): string {
   }
   const n = `${formatCount(r.warmupCount)} warmup`;
   if (r.warmupSource === "config" && r.warmupCount === 0) return "no warm-up (configured)";
-  if (r.warmupSource === "config") return `${n} (configured; aiperf wrote no warm-up records)`;
+  if (r.warmupSource === "config") return `${n} (configured; no warm-up records uploaded)`;
   if (r.warmupSource === "records") return `${n} (records)`;
   return n;
 }

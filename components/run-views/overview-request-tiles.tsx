@@ -52,7 +52,7 @@ function outputTokenTiles(run: RunSummary): Tile[] {
   if (t.client === null && t.server === null) return [];
   const client = "Σ output tokens of successful profiling requests, as aiperf counted them (total_osl)";
   const server =
-    "the engine's generation-token counter over the server-metrics window: it also counts tokens of failed, cancelled and warm-up requests";
+    "the engine's generation-token counter over the server-metrics window: it also counts tokens of failed, cancelled and warm-up requests, and of any other client";
   if (t.client !== null && t.server !== null && !t.differ)
     return [
       {
@@ -86,6 +86,6 @@ function outputTokenTiles(run: RunSummary): Tile[] {
 
 function serverDifference(d: number): string {
   return d > 0
-    ? `${formatCount(d)} more than the client counted: failed, cancelled and warm-up requests generate too`
+    ? `${formatCount(d)} more than the client counted: the counter also holds failed, warm-up and other clients' tokens`
     : `${formatCount(-d)} fewer than the client counted: the server window or endpoints do not cover every request`;
 }

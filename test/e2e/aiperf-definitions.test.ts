@@ -66,6 +66,27 @@ describe("aiperf definitions and p75 on screen", () => {
     await page.close();
   });
 
+  it("where the server counter and the client total differ, both are shown with the difference", async () => {
+    // The example of a Dynamo frontend over 1 prefill + 3 decode TensorRT-LLM workers: aiperf's
+    // 5 records count 275 output tokens, the frontend's counter 2,000.
+    const dir = path.resolve(__dirname, "../../lib/examples/files/trtllm-1p3d-server-metrics");
+    const run = await apiUpload(
+      t.app.url,
+      fs.readdirSync(dir).map((f) => ({ path: path.join(dir, f) })),
+      { name: "client and server tokens differ" },
+    );
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${t.app.url}/runs/${run.id}`);
+    const client = page.getByTestId("tile-output-tokens-client");
+    await expect.poll(() => client.textContent(), { timeout: 30_000 }).toContain("275");
+    const server = (await page.getByTestId("tile-output-tokens-server").textContent())!;
+    expect(server).toContain("2,000");
+    expect(server).toContain("1,725 more than the client counted");
+    expect(await page.getByTestId("tile-output-tokens").count()).toBe(0);
+    await page.screenshot({ path: path.join(SHOTS, "overview-output-tokens-differ.png"), fullPage: true });
+    await page.close();
+  });
+
   it("a warm-up aiperf did not export is taken from the v2 config and says so", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-warmup-"));
     const gen = await generateAiperfRun(dir, {
@@ -82,7 +103,7 @@ describe("aiperf definitions and p75 on screen", () => {
     await page.goto(`${t.app.url}/runs/${run.id}`);
     await expect
       .poll(() => page.getByTestId("tile-requests").textContent(), { timeout: 30_000 })
-      .toContain("12 warmup (configured; aiperf wrote no warm-up records)");
+      .toContain("12 warmup (configured; no warm-up records uploaded)");
     await page.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
