@@ -11,7 +11,7 @@ const ROWS: Array<{ key: Metric; label: string; ms: boolean }> = [
   { key: "inputTokens", label: "Input tokens", ms: false },
   { key: "outputTokens", label: "Output tokens", ms: false },
 ];
-const COLS: Array<keyof Stats> = ["count", "mean", "p50", "p90", "p95", "p99", "min", "max"];
+const COLS: Array<keyof Stats> = ["count", "mean", "p50", "p75", "p90", "p95", "p99", "min", "max"];
 
 /** The run's request statistics, one row per metric (profiling-phase successful requests). */
 export function LatencyStatsTable({ requests }: { requests: RequestsBlock }) {

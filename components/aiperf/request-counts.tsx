@@ -1,13 +1,17 @@
 import type { RequestsBlock } from "@/lib/api/schemas";
 import { formatCount, formatNumber } from "@/lib/format-number";
+import { requestCountFacts } from "@/lib/metrics/request-definitions";
+import { warmupText } from "./warmup-text";
 
 /** Counts, duration and throughput of the requests block, in one line of figures. */
 export function RequestCounts({ requests: r }: { requests: RequestsBlock }) {
+  const counts = requestCountFacts(r);
   const items: Array<[string, string]> = [
-    ["profiling requests", formatCount(r.count)],
-    ["errors", formatCount(r.errorCount)],
+    ["profiling requests (errors included)", formatCount(counts.all)],
+    ["successful (aiperf's request count)", formatCount(counts.successful)],
+    ["errors", formatCount(counts.errors)],
     ["cancelled", formatCount(r.cancelledCount ?? null)],
-    ["warmup (not measured)", formatCount(r.warmupCount)],
+    ["not measured", warmupText(r)],
     ["duration", r.durationS === null ? "—" : `${formatNumber(r.durationS, 2)} s`],
     ["requests/s", formatNumber(r.requestThroughputPerS ?? null, 3)],
     ["output tokens/s", formatNumber(r.outputTokenThroughputPerS ?? null, 1)],

@@ -30,6 +30,7 @@ export function StepStatsTable({ payload }: { payload: StepsPayload }) {
             <th className="num">count</th>
             <th className="num">mean</th>
             <th className="num">p50</th>
+            <th className="num">p75</th>
             <th className="num">p90</th>
             <th className="num">p99</th>
           </tr>
@@ -46,6 +47,7 @@ export function StepStatsTable({ payload }: { payload: StepsPayload }) {
                   <td className="num">{s ? formatCount(s.count) : <NotRecordedText />}</td>
                   <td className="num">{s ? formatMs(s.mean) : null}</td>
                   <td className="num">{s ? formatMs(s.p50) : null}</td>
+                  <td className="num">{s ? formatMs(s.p75) : null}</td>
                   <td className="num">{s ? formatMs(s.p90) : null}</td>
                   <td className="num">{s ? formatMs(s.p99) : null}</td>
                 </tr>

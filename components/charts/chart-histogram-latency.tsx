@@ -6,7 +6,7 @@ import { formatMs } from "@/lib/format-number";
 import type { Distribution } from "@/lib/api/aiperf-charts";
 import { histogramRows } from "@/lib/metrics/aiperf-chart-rows";
 
-/** Requests per latency bin, with p50/p90/p99 marked. */
+/** Requests per latency bin, with p50/p75/p90/p99 marked. */
 export function ChartHistogramLatency({ dist, label }: { dist: Distribution; label: string }) {
   const rows = histogramRows(dist);
   return (

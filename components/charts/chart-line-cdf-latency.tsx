@@ -6,7 +6,7 @@ import { formatMs } from "@/lib/format-number";
 import type { Distribution } from "@/lib/api/aiperf-charts";
 import { cdfRows } from "@/lib/metrics/aiperf-chart-rows";
 
-/** Share of requests at or below each latency, with the p50/p90/p99 levels drawn. */
+/** Share of requests at or below each latency, with the p50/p75/p90/p99 levels drawn. */
 export function ChartLineCdfLatency({ dist, label }: { dist: Distribution; label: string }) {
   const rows = cdfRows(dist);
   return (

@@ -38,16 +38,25 @@ export function ReferenceMark({
   );
 }
 
-// Labels on alternating sides so close percentiles (p90 ≈ p99 in a tight run) stay readable.
+// Labels on alternating sides so close percentiles (p90 ≈ p99 in a tight run) stay readable:
+// p50 and p75 above the plot, p90 and p99 inside its top edge, left and right of their lines.
 const PERCENTILES = [
   { key: "p50", color: "var(--chart-5)", position: "top" },
+  { key: "p75", color: "var(--chart-6)", position: "top" },
   { key: "p90", color: "var(--chart-3)", position: "insideTopLeft" },
   { key: "p99", color: "var(--chart-7)", position: "insideTopRight" },
 ] as const;
 
-/** The p50, p90 and p99 of a distribution as vertical marks on its value axis. */
-export function PercentileMarks({ at }: { at: Record<(typeof PERCENTILES)[number]["key"], number> }) {
-  return PERCENTILES.map((m) => (
+/**
+ * The p50, p75, p90 and p99 of a distribution as vertical marks on its value axis. A payload
+ * stored before p75 was kept has none, and draws no p75 mark rather than one at 0.
+ */
+export function PercentileMarks({
+  at,
+}: {
+  at: Partial<Record<(typeof PERCENTILES)[number]["key"], number>>;
+}) {
+  return PERCENTILES.filter((m) => at[m.key] !== undefined).map((m) => (
     <ReferenceMark key={m.key} x={at[m.key]} label={m.key} color={m.color} position={m.position} />
   ));
 }

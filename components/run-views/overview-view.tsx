@@ -3,12 +3,7 @@
 import type { RunViewProps } from "@/components/run/run-view-props";
 import type { RunSummary } from "@/lib/api/schemas";
 import { formatBytesPerSecond, formatCount, formatMs, formatNumber, formatRate } from "@/lib/format-number";
-
-interface Tile {
-  label: string;
-  value: string;
-  hint?: string;
-}
+import { requestTiles, type Tile } from "./overview-request-tiles";
 
 /** The headline numbers of every block the run has, and its warnings. */
 export function OverviewView({ run }: RunViewProps) {
@@ -18,7 +13,12 @@ export function OverviewView({ run }: RunViewProps) {
       {tiles.length > 0 ? (
         <div className="grid grid-cols-2 gap-3 md:grid-cols-4" data-testid="overview-tiles">
           {tiles.map((t) => (
-            <div key={t.label} className="rounded-lg border border-border bg-card p-3">
+            <div
+              key={t.label}
+              className="rounded-lg border border-border bg-card p-3"
+              title={t.definition}
+              data-testid={t.testId}
+            >
               <div className="text-xs text-muted">{t.label}</div>
               <div className="text-lg font-semibold tabular-nums">{t.value}</div>
               {t.hint ? <div className="text-xs text-muted">{t.hint}</div> : null}
@@ -31,6 +31,7 @@ export function OverviewView({ run }: RunViewProps) {
           read.
         </p>
       )}
+      <TileDefinitions tiles={tiles} />
       {run.warnings.length > 0 ? (
         <div
           className="rounded-lg border border-warn/50 bg-card p-3 text-sm"
@@ -49,32 +50,20 @@ export function OverviewView({ run }: RunViewProps) {
   );
 }
 
-function requestTiles(run: RunSummary): Tile[] {
-  const r = run.requests;
-  if (!r) return [];
-  return [
-    {
-      label: "Requests",
-      value: formatCount(r.count),
-      hint: `${r.errorCount} errors · ${r.warmupCount} warmup`,
-    },
-    {
-      label: "TTFT p50 / p99",
-      value: r.ttftMs ? `${formatMs(r.ttftMs.p50)} / ${formatMs(r.ttftMs.p99)}` : "—",
-    },
-    {
-      label: "End-to-end p50 / p99",
-      value: r.e2eMs ? `${formatMs(r.e2eMs.p50)} / ${formatMs(r.e2eMs.p99)}` : "—",
-    },
-    {
-      label: "Output tokens/s",
-      value: formatNumber(r.outputTokenThroughputPerS ?? null, 1),
-      hint:
-        r.requestThroughputPerS != null
-          ? `${formatNumber(r.requestThroughputPerS, 3)} requests/s`
-          : undefined,
-    },
-  ];
+/** The definitions behind tiles whose numbers differ from aiperf's or the server's, on screen. */
+function TileDefinitions({ tiles }: { tiles: Tile[] }) {
+  const defined = tiles.filter((t) => t.definition);
+  if (defined.length === 0) return null;
+  return (
+    <dl className="space-y-0.5 text-xs text-muted" data-testid="overview-definitions">
+      {defined.map((t) => (
+        <div key={t.label}>
+          <dt className="inline font-medium">{t.label}: </dt>
+          <dd className="inline">{t.definition}</dd>
+        </div>
+      ))}
+    </dl>
+  );
 }
 
 function breakdownTiles(run: RunSummary): Tile[] {

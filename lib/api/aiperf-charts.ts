@@ -25,6 +25,8 @@ export const distributionSchema = z.object({
   min: z.number(),
   max: z.number(),
   p50: z.number(),
+  /** Absent in payloads stored before p75 was kept */
+  p75: z.number().optional(),
   p90: z.number(),
   p99: z.number(),
   /** Equal-width bins: [start, end) except the last, which includes max */

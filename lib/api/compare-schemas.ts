@@ -9,7 +9,7 @@ import { endpointRoleSchema, runSummarySchema } from "@/lib/api/schemas";
 export const MAX_COMPARED_RUNS = 8;
 
 /** The statistic a comparison reads from every latency distribution. */
-export const COMPARE_STATS = ["mean", "p50", "p90", "p99"] as const;
+export const COMPARE_STATS = ["mean", "p50", "p75", "p90", "p99"] as const;
 export type CompareStat = (typeof COMPARE_STATS)[number];
 
 export const compareQuerySchema = z.object({

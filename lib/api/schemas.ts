@@ -18,6 +18,8 @@ export const statsSchema = z.object({
   min: z.number(),
   max: z.number(),
   p50: z.number(),
+  /** Absent on runs ingested before p75 was kept, and where aiperf's summary did not write it */
+  p75: z.number().optional(),
   p90: z.number(),
   p95: z.number(),
   p99: z.number(),
@@ -50,7 +52,12 @@ export const requestsBlockSchema = z.object({
   source: z.string(),
   count: z.number(),
   errorCount: z.number(),
-  warmupCount: z.number(),
+  /** null = a warm-up ran (the config says so, bounded by time only) but its size is unknown */
+  warmupCount: z.number().nullable(),
+  /** Where warmupCount comes from: warm-up records, or aiperf's input_config when it wrote none */
+  warmupSource: z.enum(["records", "config"]).optional(),
+  /** The configured warm-up duration (s) when the config bounds it by time */
+  warmupDurationS: z.number().nullable().optional(),
   cancelledCount: z.number().optional(),
   durationS: z.number().nullable(),
   ttftMs: statsSchema.nullable(),
@@ -60,6 +67,8 @@ export const requestsBlockSchema = z.object({
   outputTokens: statsSchema.nullable(),
   requestThroughputPerS: z.number().nullable().optional(),
   outputTokenThroughputPerS: z.number().nullable().optional(),
+  /** Σ output tokens of successful profiling requests as the client counted them (aiperf's total_osl) */
+  outputTokensTotal: z.number().nullable().optional(),
 });
 
 export const segmentSchema = z.object({
@@ -67,6 +76,8 @@ export const segmentSchema = z.object({
   label: z.string(),
   count: z.number(),
   ...nullableNumbers("meanMs", "p50Ms", "p90Ms", "p99Ms"),
+  /** Absent on runs ingested before p75 was kept */
+  p75Ms: z.number().nullable().optional(),
 });
 
 export const timeBreakdownBlockSchema = z.object({

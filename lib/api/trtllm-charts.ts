@@ -14,7 +14,7 @@ export const TRTLLM_CHART_KEYS = {
   steps: "trtllm-steps",
 } as const;
 
-export const STATISTICS = ["mean", "p50", "p90", "p99"] as const;
+export const STATISTICS = ["mean", "p50", "p75", "p90", "p99"] as const;
 export type Statistic = (typeof STATISTICS)[number];
 
 export const segmentsPayloadSchema = z.object({
@@ -32,6 +32,8 @@ export const segmentsPayloadSchema = z.object({
       /** Small negatives (clock skew) clamped to 0 and counted as recorded; absent in older payloads */
       clamped: z.number().optional(),
       ...nullableNumbers("meanMs", "p50Ms", "p90Ms", "p99Ms"),
+      /** Absent in payloads stored before p75 was kept */
+      p75Ms: z.number().nullable().optional(),
     }),
   ),
 });

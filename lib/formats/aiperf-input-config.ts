@@ -1,3 +1,5 @@
+import { phaseList, warmupFromLoadgen, warmupFromPhases, type WarmupConfig } from "./aiperf-warmup-config";
+
 /**
  * The run configuration inside an aiperf summary (`input_config`), in its two incompatible shapes
  * (docs/formats.md §aiperf summary): v1 `UserConfig` (≤0.7: endpoint.model_names, loadgen.*) and v2
@@ -13,6 +15,8 @@ export interface AiperfRunConfig {
   concurrency: number | null;
   requestRate: number | null;
   requestCount: number | null;
+  /** The configured warm-up; null when the config has none or does not say */
+  warmup: WarmupConfig | null;
   configVersion: 1 | 2 | null;
 }
 
@@ -34,16 +38,19 @@ export function readInputConfig(raw: unknown): AiperfRunConfig {
     concurrency: null,
     requestRate: null,
     requestCount: null,
+    warmup: null,
     configVersion: null,
   };
   const models = obj(cfg.models);
-  if (models || Array.isArray(cfg.phases)) {
+  if (models || Array.isArray(cfg.phases) || obj(cfg.phases)) {
     const items = Array.isArray(models?.items) ? models.items : [];
     const names = items.map((i) => str(obj(i)?.name)).filter((n): n is string => n !== null);
-    const phases = (Array.isArray(cfg.phases) ? cfg.phases : []).map(obj).filter((p) => p !== null);
-    // The measured phase: named "profiling", else the first one not excluded from results.
+    const phases = phaseList(cfg.phases);
+    // The measured phase: named (or, in newer builds, of kind) "profiling", else the first one
+    // not excluded from results.
     const phase =
-      phases.find((p) => p.name === "profiling") ?? phases.find((p) => p.exclude_from_results !== true);
+      phases.find((p) => p.name === "profiling" || p.kind === "profiling") ??
+      phases.find((p) => p.exclude_from_results !== true && p.kind !== "warmup");
     return {
       ...empty,
       model: names.length ? names.join(", ") : null,
@@ -53,6 +60,7 @@ export function readInputConfig(raw: unknown): AiperfRunConfig {
       concurrency: num(phase?.concurrency),
       requestRate: num(phase?.rate) ?? num(phase?.request_rate),
       requestCount: num(phase?.requests) ?? num(phase?.request_count),
+      warmup: warmupFromPhases(phases),
       configVersion: 2,
     };
   }
@@ -68,6 +76,7 @@ export function readInputConfig(raw: unknown): AiperfRunConfig {
     concurrency: num(loadgen?.concurrency),
     requestRate: num(loadgen?.request_rate),
     requestCount: num(loadgen?.request_count),
+    warmup: warmupFromLoadgen(loadgen),
     configVersion: 1,
   };
 }

@@ -24,6 +24,7 @@ const STATS: Array<[keyof Stats, keyof SummaryMetric]> = [
   ["min", "min"],
   ["max", "max"],
   ["p50", "p50"],
+  ["p75", "p75"],
   ["p90", "p90"],
   ["p95", "p95"],
   ["p99", "p99"],
@@ -57,7 +58,7 @@ export function compareWithSummary(ours: RequestsBlock, summary: AiperfSummary):
     for (const [mine, theirs] of STATS) {
       const a = theirValue(block, theirs);
       if (a === undefined) continue;
-      push(label, mine, stats ? stats[mine] : null, a);
+      push(label, mine, stats?.[mine] ?? null, a);
     }
   }
   return rows;

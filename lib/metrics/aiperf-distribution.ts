@@ -1,4 +1,4 @@
-/** Histogram and CDF of one metric, with the p50/p90/p99 markers the latency view draws. */
+/** Histogram and CDF of one metric, with the p50/p75/p90/p99 markers the latency view draws. */
 import type { Distribution } from "@/lib/api/aiperf-charts";
 import { percentileSorted, sortedFinite } from "./stats";
 
@@ -24,6 +24,7 @@ export function computeDistribution(values: ArrayLike<number>, binCount = 40): D
     min,
     max,
     p50: percentileSorted(sorted, 50),
+    p75: percentileSorted(sorted, 75),
     p90: percentileSorted(sorted, 90),
     p99: percentileSorted(sorted, 99),
     bins,

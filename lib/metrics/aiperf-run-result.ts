@@ -16,6 +16,7 @@ import type { GpuTelemetry } from "./gpu-telemetry";
 import { computeRequestsBlock } from "./requests";
 import type { ErrorTally } from "./requests-errors";
 import { requestsFromSummary } from "./requests-from-summary";
+import { withConfiguredWarmup } from "./aiperf-warmup";
 import { FLAG_WARMUP, pick, RequestLog } from "./requests-log";
 
 export interface SummaryFile {
@@ -75,6 +76,11 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
   }
   const primary = primarySummary(s.summaries);
   if (!requests && primary) requests = requestsFromSummary(primary.summary);
+  if (requests)
+    requests = withConfiguredWarmup(
+      requests,
+      trialConfigs(s.summaries).map((c) => c.warmup),
+    );
 
   if (log.length > 0 || s.summaries.some((x) => x.summary.errorSummary.length > 0)) {
     const groups = s.errors.list(originMs);
@@ -189,6 +195,12 @@ function runInfo(summary: AiperfSummary | undefined, trials: number): SummaryBlo
   }
   if (trials > 1) set("trials", trials);
   return info;
+}
+
+/** One configuration per trial folder, from its JSON summary (the CSV carries none). */
+function trialConfigs(summaries: SummaryFile[]) {
+  const dirs = [...new Set(summaries.filter((x) => x.format === "json").map((x) => x.dir))];
+  return dirs.map((dir) => primarySummary(summaries.filter((x) => x.dir === dir))!.summary.config);
 }
 
 /** JSON before CSV: the CSV rounds to 2 decimals and has no configuration. */

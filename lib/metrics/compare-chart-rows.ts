@@ -23,14 +23,14 @@ export function segmentBarRows(
 ): { segments: Array<{ name: string; label: string }>; rows: SegmentBarRow[] } {
   const segments: Array<{ name: string; label: string }> = [];
   const rows: SegmentBarRow[] = [];
-  const field = ({ mean: "meanMs", p50: "p50Ms", p90: "p90Ms", p99: "p99Ms" } as const)[stat];
+  const field = ({ mean: "meanMs", p50: "p50Ms", p75: "p75Ms", p90: "p90Ms", p99: "p99Ms" } as const)[stat];
   for (const r of runs) {
     if (!r.timeBreakdown) continue;
     const row: SegmentBarRow = { runId: r.id, run: r.name };
     for (const s of r.timeBreakdown.segments) {
       if (!segments.some((x) => x.name === s.name)) segments.push({ name: s.name, label: s.label });
       const v = s[field];
-      if (v !== null) row[s.name] = v;
+      if (v !== null && v !== undefined) row[s.name] = v;
     }
     rows.push(row);
   }

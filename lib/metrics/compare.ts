@@ -46,15 +46,22 @@ export function computeDelta(baseline: number | null, value: number | null, dire
   return { absolute, percent, verdict: improved ? "better" : "worse" };
 }
 
+/** A summary stored before p75 was kept has none: missing, not 0. */
 function statOf(s: Stats | null | undefined, stat: CompareStat): number | null {
-  return s ? s[stat] : null;
+  return s?.[stat] ?? null;
 }
 
 function segmentStat(
-  seg: { meanMs: number | null; p50Ms: number | null; p90Ms: number | null; p99Ms: number | null },
+  seg: {
+    meanMs: number | null;
+    p50Ms: number | null;
+    p75Ms?: number | null;
+    p90Ms: number | null;
+    p99Ms: number | null;
+  },
   stat: CompareStat,
 ): number | null {
-  return { mean: seg.meanMs, p50: seg.p50Ms, p90: seg.p90Ms, p99: seg.p99Ms }[stat];
+  return { mean: seg.meanMs, p50: seg.p50Ms, p75: seg.p75Ms, p90: seg.p90Ms, p99: seg.p99Ms }[stat] ?? null;
 }
 
 /** Every comparable number of one run at the chosen statistic, in display order. */

@@ -16,6 +16,8 @@ function statsOf(block: SummaryMetric | undefined, fallbackCount: number): Stats
     min: conv(block.min),
     max: conv(block.max),
     p50: conv(block.p50),
+    // Older summaries may lack p75: leave it out rather than lose the whole statistics object.
+    ...(block.p75 === undefined ? {} : { p75: conv(block.p75) }),
     p90: conv(block.p90),
     p95: conv(block.p95),
     p99: conv(block.p99),
@@ -48,5 +50,6 @@ export function requestsFromSummary(summary: AiperfSummary): RequestsBlock | nul
     outputTokens: complete(statsOf(m.output_sequence_length, ok)),
     requestThroughputPerS: m.request_throughput?.avg ?? null,
     outputTokenThroughputPerS: m.output_token_throughput?.avg ?? null,
+    outputTokensTotal: m.total_osl?.avg ?? null,
   };
 }

@@ -50,5 +50,6 @@ export function computeRequestsBlock(log: RequestLog): RequestsBlock {
     outputTokens: computeStats(outputTokens),
     requestThroughputPerS: durationS ? ok.length / durationS : null,
     outputTokenThroughputPerS: durationS ? outputTotal / durationS : null,
+    outputTokensTotal: ok.length > 0 ? outputTotal : null,
   };
 }

@@ -9,6 +9,7 @@ export interface Stats {
   min: number;
   max: number;
   p50: number;
+  p75: number;
   p90: number;
   p95: number;
   p99: number;
@@ -54,6 +55,7 @@ export function computeStats(values: ArrayLike<number>): Stats | null {
     min: sorted[0],
     max: sorted[n - 1],
     p50: percentileSorted(sorted, 50),
+    p75: percentileSorted(sorted, 75),
     p90: percentileSorted(sorted, 90),
     p95: percentileSorted(sorted, 95),
     p99: percentileSorted(sorted, 99),

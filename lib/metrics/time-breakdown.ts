@@ -238,6 +238,7 @@ export interface SegmentStat {
   count: number;
   meanMs: number | null;
   p50Ms: number | null;
+  p75Ms: number | null;
   p90Ms: number | null;
   p99Ms: number | null;
 }
@@ -319,6 +320,7 @@ export function segmentColumnStats(columns: SegmentColumns): SegmentStatsResult 
       count: s?.count ?? 0,
       meanMs: s?.mean ?? null,
       p50Ms: s?.p50 ?? null,
+      p75Ms: s?.p75 ?? null,
       p90Ms: s?.p90 ?? null,
       p99Ms: s?.p99 ?? null,
     };

@@ -16,7 +16,7 @@ export function segmentColour(name: string): string {
   return `var(--seg-${name.replace(/_/g, "-")})`;
 }
 
-const STAT_FIELD = { mean: "meanMs", p50: "p50Ms", p90: "p90Ms", p99: "p99Ms" } as const;
+const STAT_FIELD = { mean: "meanMs", p50: "p50Ms", p75: "p75Ms", p90: "p90Ms", p99: "p99Ms" } as const;
 
 export interface SegmentStatRow {
   name: string;
@@ -47,7 +47,8 @@ export function segmentStatRows(payload: SegmentsPayload, stat: Statistic): Segm
     .map((s) => ({
       name: s.name,
       label: s.label,
-      valueMs: s[STAT_FIELD[stat]],
+      // A payload stored before p75 was kept has no p75Ms: not recorded, never 0.
+      valueMs: s[STAT_FIELD[stat]] ?? null,
       count: s.count,
       notRecorded: s.notRecorded,
       excluded: s.excluded,

@@ -46,7 +46,14 @@ const BASE_NS = 1762551940061660356n;
 /**
  * Writes the artifacts into `outDir` and returns the truth: counts and the summary object.
  * Options: records, warmup, errorEvery (every k-th profiling request fails; 0 = none),
- * concurrency, seed, config ("v1" | "v2"), csv (boolean), prefix (file name stem).
+ * concurrency, seed, config ("v1" | "v2" | "v2-map"), csv (boolean), prefix (file name stem),
+ * warmupRecords (false: the warm-up requests run but are not exported, as aiperf builds that
+ * export only the profiling phase do), warmupDurationS (the warm-up is bounded by time, not count).
+ *
+ * The input_config follows aiperf's config models: v1 `UserConfig` (aiperf
+ * `aiperf/common/config/loadgen_config.py`: `loadgen.warmup_request_count`, `warmup_duration`);
+ * v2 `BenchmarkConfig` (0.8+): `phases`, warm-up entries with `exclude_from_results: true` and a
+ * `requests` or `duration` bound, serialised as a list ("v2") or a name → phase map ("v2-map").
  */
 export async function generateAiperfRun(outDir, opts = {}) {
   const records = opts.records ?? 1000;
@@ -55,6 +62,8 @@ export async function generateAiperfRun(outDir, opts = {}) {
   const concurrency = opts.concurrency ?? 8;
   const rand = prng(opts.seed ?? 1);
   const prefix = opts.prefix ?? "profile_export";
+  const writeWarmup = opts.warmupRecords !== false;
+  const warmupDurationS = opts.warmupDurationS ?? null;
   fs.mkdirSync(outDir, { recursive: true });
   const jsonlPath = path.join(outDir, `${prefix}.jsonl`);
   const out = fs.createWriteStream(jsonlPath);
@@ -99,6 +108,7 @@ export async function generateAiperfRun(outDir, opts = {}) {
         ok.osl.push(osl);
       }
     }
+    if (phase === "warmup" && !writeWarmup) continue;
     if (!out.write(line + "\n")) await once(out, "drain");
   }
   out.end();
@@ -107,31 +117,7 @@ export async function generateAiperfRun(outDir, opts = {}) {
   const durationS = Number(maxEndNs - minStartNs) / 1e9;
   const totalOsl = ok.osl.reduce((a, b) => a + b, 0);
   const totalIsl = ok.isl.reduce((a, b) => a + b, 0);
-  const config =
-    opts.config === "v2"
-      ? {
-          models: { items: [{ name: "synthetic/model" }] },
-          endpoint: { urls: ["http://localhost:8000"], type: "chat", streaming: true },
-          phases: [
-            {
-              name: "warmup",
-              type: "concurrency",
-              exclude_from_results: true,
-              requests: warmup,
-              concurrency,
-            },
-            { name: "profiling", type: "concurrency", requests: records, concurrency },
-          ],
-        }
-      : {
-          endpoint: {
-            model_names: ["synthetic/model"],
-            type: "chat",
-            streaming: true,
-            url: "localhost:8000",
-          },
-          loadgen: { concurrency, request_count: records, warmup_request_count: warmup },
-        };
+  const config = inputConfig(opts.config ?? "v1", { concurrency, records, warmup, warmupDurationS });
   const summary = {
     schema_version: "1.1",
     aiperf_version: "0.7.0",
@@ -178,6 +164,30 @@ export async function generateAiperfRun(outDir, opts = {}) {
     counts: { records, warmup, errors, ok: ok.ttft.length },
     durationS,
     totalOsl,
+  };
+}
+
+/** The summary's input_config in the shape aiperf writes for `shape` (see generateAiperfRun). */
+function inputConfig(shape, { concurrency, records, warmup, warmupDurationS }) {
+  if (shape === "v1") {
+    const loadgen = { concurrency, request_count: records };
+    if (warmupDurationS !== null) loadgen.warmup_duration = warmupDurationS;
+    else loadgen.warmup_request_count = warmup;
+    return {
+      endpoint: { model_names: ["synthetic/model"], type: "chat", streaming: true, url: "localhost:8000" },
+      loadgen,
+    };
+  }
+  const bound = warmupDurationS !== null ? { duration: warmupDurationS } : { requests: warmup };
+  const phases = [
+    { name: "warmup", type: "concurrency", exclude_from_results: true, ...bound, concurrency },
+    { name: "profiling", type: "concurrency", requests: records, concurrency },
+  ];
+  return {
+    models: { items: [{ name: "synthetic/model" }] },
+    endpoint: { urls: ["http://localhost:8000"], type: "chat", streaming: true },
+    phases:
+      shape === "v2-map" ? Object.fromEntries(phases.map(({ name, ...phase }) => [name, phase])) : phases,
   };
 }
 

@@ -1,0 +1,16 @@
+import type { RequestsBlock } from "@/lib/api/schemas";
+import { formatCount, formatNumber } from "@/lib/format-number";
+
+/** The warm-up count and where it came from (docs/metrics.md §Requests). */
+export function warmupText(r: RequestsBlock): string {
+  if (r.warmupCount === null) {
+    if (r.warmupDurationS != null)
+      return `warm-up of ${formatNumber(r.warmupDurationS, 1)} s (configured; count not exported)`;
+    return "warm-up not known (upload the JSON summary or records)";
+  }
+  const n = `${formatCount(r.warmupCount)} warmup`;
+  if (r.warmupSource === "config" && r.warmupCount === 0) return "no warm-up (configured)";
+  if (r.warmupSource === "config") return `${n} (configured; no warm-up records uploaded)`;
+  if (r.warmupSource === "records") return `${n} (records)`;
+  return n;
+}

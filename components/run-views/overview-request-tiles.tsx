@@ -1,0 +1,91 @@
+import type { RunSummary } from "@/lib/api/schemas";
+import { formatCount, formatMs, formatNumber } from "@/lib/format-number";
+import { outputTokenFacts, requestCountFacts } from "@/lib/metrics/request-definitions";
+import { warmupText } from "@/components/aiperf/warmup-text";
+
+export interface Tile {
+  label: string;
+  value: string;
+  hint?: string;
+  /** The definition, for the tile's title (hover) and screen readers */
+  definition?: string;
+  testId?: string;
+}
+
+/** The aiperf tiles of the overview, each labelled with the definition it uses. */
+export function requestTiles(run: RunSummary): Tile[] {
+  const r = run.requests;
+  if (!r) return [];
+  const counts = requestCountFacts(r);
+  return [
+    {
+      label: "Requests (errors included)",
+      value: formatCount(counts.all),
+      hint: `${formatCount(counts.successful)} successful (aiperf's request count) · ${formatCount(counts.errors)} errors · ${warmupText(r)}`,
+      definition:
+        "Profiling requests, failed ones included. aiperf's request_count counts successful requests only; warm-up requests are in neither.",
+      testId: "tile-requests",
+    },
+    {
+      label: "TTFT p50 / p99",
+      value: r.ttftMs ? `${formatMs(r.ttftMs.p50)} / ${formatMs(r.ttftMs.p99)}` : "—",
+    },
+    {
+      label: "End-to-end p50 / p99",
+      value: r.e2eMs ? `${formatMs(r.e2eMs.p50)} / ${formatMs(r.e2eMs.p99)}` : "—",
+    },
+    {
+      label: "Output tokens/s",
+      value: formatNumber(r.outputTokenThroughputPerS ?? null, 1),
+      hint:
+        r.requestThroughputPerS != null
+          ? `${formatNumber(r.requestThroughputPerS, 3)} requests/s`
+          : undefined,
+    },
+    ...outputTokenTiles(run),
+  ];
+}
+
+/** Client and server output-token totals: one tile when they agree, both when they differ. */
+function outputTokenTiles(run: RunSummary): Tile[] {
+  const t = outputTokenFacts(run);
+  if (t.client === null && t.server === null) return [];
+  const client = "Σ output tokens of successful profiling requests, as aiperf counted them (total_osl)";
+  const server =
+    "the engine's generation-token counter over the server-metrics window: it also counts tokens of failed, cancelled and warm-up requests, and of any other client";
+  if (t.client !== null && t.server !== null && !t.differ)
+    return [
+      {
+        label: "Output tokens",
+        value: formatCount(t.client),
+        hint: "client total and server counter agree",
+        definition: `Client: ${client}; server: ${server}.`,
+        testId: "tile-output-tokens",
+      },
+    ];
+  const tiles: Tile[] = [];
+  if (t.client !== null)
+    tiles.push({
+      label: "Output tokens (client)",
+      value: formatCount(t.client),
+      hint: t.server !== null ? "aiperf's count of successful requests" : undefined,
+      definition: `${client[0].toUpperCase()}${client.slice(1)}.`,
+      testId: "tile-output-tokens-client",
+    });
+  if (t.server !== null)
+    tiles.push({
+      label: "Output tokens (server counter)",
+      value: formatCount(t.server),
+      hint:
+        t.client !== null ? serverDifference(t.server - t.client) : "the engine's generation-token counter",
+      definition: `${server[0].toUpperCase()}${server.slice(1)}.`,
+      testId: "tile-output-tokens-server",
+    });
+  return tiles;
+}
+
+function serverDifference(d: number): string {
+  return d > 0
+    ? `${formatCount(d)} more than the client counted: the counter also holds failed, warm-up and other clients' tokens`
+    : `${formatCount(-d)} fewer than the client counted: the server window or endpoints do not cover every request`;
+}
