@@ -23,8 +23,8 @@ const results: Record<string, Result> = {};
 // By hand, from the generator's STEP table: 61 profiling steps, 2 MiB blocks.
 const STEPS = 61;
 const BLOCK = 2_097_152;
-const A = "10.0.0.1:8000";
-const B = "10.0.0.2:8000";
+const A = "10.0.0.1:8000" as const;
+const B = "10.0.0.2:8000" as const;
 const HAND = {
   [A]: {
     // engine 0 stores 88 blocks and loads 8 per step, engine 1 76 and 4; 0.2 ms and 0.1 ms per block.
