@@ -1,5 +1,5 @@
 import type { RunSummary } from "@/lib/api/schemas";
-import { formatDateTime } from "@/lib/format-number";
+import { formatDateTime, formatNumber, formatRate } from "@/lib/format-number";
 import { AddToCompare } from "./add-to-compare";
 import { CollectorsBadges } from "./collectors-badges";
 import { CopyLinkButton } from "./copy-link-button";
@@ -31,13 +31,19 @@ export function RunHeader({ run }: { run: RunSummary }) {
           {info.map(([k, v]) => (
             <div key={k} className="flex gap-1">
               <dt className="text-muted">{humanize(k)}</dt>
-              <dd className="font-medium">{String(v)}</dd>
+              <dd className="font-medium">{infoValue(k, v)}</dd>
             </div>
           ))}
         </dl>
       ) : null}
     </header>
   );
+}
+
+/** Rates as percentages, other numbers for people (no 0.07894736842105263); text as it is. */
+function infoValue(key: string, v: string | number | boolean | null): string {
+  if (typeof v !== "number") return String(v);
+  return /HitRate$/.test(key) ? formatRate(v) : formatNumber(v, 4);
 }
 
 function humanize(key: string): string {

@@ -7,6 +7,18 @@ import { endpointRoleSchema } from "@/lib/api/schemas";
 
 const num = z.number().nullable();
 
+/** vLLM tiered offloading: CPU tier ↔ one secondary tier (read = secondary → CPU). */
+export const smOffloadTierSchema = z.object({
+  tier: z.string(),
+  readBytes: num,
+  readTimeS: num,
+  readBandwidth: num,
+  writeBytes: num,
+  writeTimeS: num,
+  writeBandwidth: num,
+  hitRate: num,
+});
+
 export const smEndpointDetailSchema = z.object({
   endpoint: z.string(),
   role: endpointRoleSchema,
@@ -30,6 +42,12 @@ export const smEndpointDetailSchema = z.object({
   offloadBandwidthGpuToCpuBytesPerSecond: num,
   offloadBandwidthCpuToGpuBytesPerSecond: num,
   offloadBandwidthMethod: z.string().nullable(),
+  // Added with aggregator version 3; payloads stored before it lack them and read as unknown.
+  offloadTimeGpuToCpuS: num.default(null),
+  offloadTimeCpuToGpuS: num.default(null),
+  offloadSource: z.string().nullable().default(null),
+  offloadTiers: z.array(smOffloadTierSchema).default([]),
+  externalHitRate: num.default(null),
   runningAvg: num,
   waitingAvg: num,
   frontendHitRate: num,
@@ -79,6 +97,9 @@ export const smPointSchema = z.object({
   kvUsedTokens: num,
   offloadGpuToCpuBytesPerSecond: num,
   offloadCpuToGpuBytesPerSecond: num,
+  /** Bytes over transfer seconds in the interval, where the engine counts transfer time. */
+  offloadGpuToCpuBandwidth: num.default(null),
+  offloadCpuToGpuBandwidth: num.default(null),
   running: num,
   waiting: num,
 });
@@ -91,6 +112,7 @@ export const smSeriesPayloadSchema = z.object({
   points: z.array(smPointSchema),
 });
 
+export type SmOffloadTier = z.infer<typeof smOffloadTierSchema>;
 export type SmEndpointDetail = z.infer<typeof smEndpointDetailSchema>;
 export type SmRoleSubtotal = z.infer<typeof smRoleSubtotalSchema>;
 export type SmEndpointsPayload = z.infer<typeof smEndpointsPayloadSchema>;

@@ -12,6 +12,7 @@ import { readServerMetricsCsv } from "@/lib/formats/server-metrics-csv";
 import { readServerMetricsJson } from "@/lib/formats/server-metrics-json";
 import { readServerMetricsJsonl } from "@/lib/formats/server-metrics-jsonl";
 import { normalizeEndpoint } from "@/lib/formats/endpoint";
+import { jsonlCapacityWarning } from "@/lib/metrics/server-metrics/capacity";
 import { buildServerMetricsCharts } from "@/lib/metrics/server-metrics/charts";
 import { summarizeServerMetrics } from "@/lib/metrics/server-metrics/summarize";
 import { emptyMetricSet, mergeMetricSets, type MetricSet } from "@/lib/formats/server-metrics/types";
@@ -107,6 +108,10 @@ export function serverMetricsAnalyzer(): Analyzer {
     mergeMetricSets(set, sets.prometheus.set);
     if (set.series.length === 0 && logs.length === 0) return {};
     const summary = summarizeServerMetrics(set, logs);
+    if (chosen === "jsonl" && summary.block.kvCache.gpuTotalTokens === null) {
+      const w = jsonlCapacityWarning(summary.facts);
+      if (w) warnings.push(w);
+    }
     const info = { ...summary.info };
     if (sets.prometheus.files.length > 0) info.serverMetricsPrometheusScrapes = sets.prometheus.files.length;
     if (chosen) info.serverMetricsExport = chosen;

@@ -100,6 +100,11 @@ export function buildServerMetricsCharts(summary: ServerMetricsSummary): Record<
       offloadBandwidthGpuToCpuBytesPerSecond: f.offloadBandwidthGpuToCpu,
       offloadBandwidthCpuToGpuBytesPerSecond: f.offloadBandwidthCpuToGpu,
       offloadBandwidthMethod: f.offloadBandwidthMethod,
+      offloadTimeGpuToCpuS: f.offloadTimeGpuToCpuS,
+      offloadTimeCpuToGpuS: f.offloadTimeCpuToGpuS,
+      offloadSource: f.offloadSource,
+      offloadTiers: f.offloadTiers,
+      externalHitRate: f.externalHitRate,
       runningAvg: f.runningAvg,
       waitingAvg: f.waitingAvg,
       frontendHitRate:

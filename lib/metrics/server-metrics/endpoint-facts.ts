@@ -13,10 +13,6 @@ import {
   FRONTEND_OUTPUT_TOKENS,
   GENERATION_TOKENS,
   HIT_RATE_GAUGES,
-  OFFLOAD_BYTES_CPU_TO_GPU,
-  OFFLOAD_BYTES_GPU_TO_CPU,
-  OFFLOAD_TIME_CPU_TO_GPU,
-  OFFLOAD_TIME_GPU_TO_CPU,
   PROMPT_TOKENS,
   REQUESTS_RUNNING,
   REQUESTS_WAITING,
@@ -27,6 +23,7 @@ import {
   USAGE_GAUGES,
 } from "@/lib/formats/server-metrics/catalog";
 import { cacheCounts, cacheSelection, type CacheCounts, type CacheSelection } from "./hit-rate";
+import { externalCache, offloadSeries, offloadTiers, type ExternalCache, type OffloadTier } from "./offload";
 import { endpointRole } from "./roles";
 import {
   clampFraction,
@@ -66,6 +63,13 @@ export interface EndpointFacts {
   offloadBandwidthCpuToGpu: number | null;
   /** "transfer time" when time counters exist, "window average" otherwise. */
   offloadBandwidthMethod: string | null;
+  /** The byte counter family each direction was read from (one generation, never two added). */
+  offloadSource: string | null;
+  offloadTiers: OffloadTier[];
+  /** vLLM external (KV connector) prefix-cache lookups, tokens. */
+  external: ExternalCache;
+  /** external hits / external queries: the share of looked-up tokens the CPU tier (connector) served. */
+  externalHitRate: number | null;
   runningAvg: number | null;
   waitingAvg: number | null;
   frontendInputTokens: number | null;
@@ -79,6 +83,11 @@ export interface EndpointFacts {
 export function bandwidthMethod(hasBytes: boolean, hasTime: boolean, windowS: number | null): string | null {
   if (!hasBytes) return null;
   return hasTime ? "bytes / transfer time" : windowS ? "average rate (bytes / window)" : null;
+}
+
+function offloadSourceOf(out: string | null, back: string | null): string | null {
+  if (out === null || back === null || out === back) return out ?? back;
+  return `${out} (GPU → CPU), ${back} (CPU → GPU)`;
 }
 
 /** The window an endpoint's counters cover: aiperf's endpoint_info, else total / rate. */
@@ -115,10 +124,12 @@ export function endpointFacts(
     hostUsed.length ? hostUsed.reduce((m, s) => Math.max(m, s.stats.max ?? 0), -Infinity) : null,
     hostTotal.length ? hostTotal.reduce((m, s) => Math.max(m, s.stats.max ?? 0), -Infinity) : null,
   );
-  const bytesOut = sumCounters(ofNames(series, OFFLOAD_BYTES_GPU_TO_CPU));
-  const bytesIn = sumCounters(ofNames(series, OFFLOAD_BYTES_CPU_TO_GPU));
-  const timeOut = sumCounters(ofNames(series, OFFLOAD_TIME_GPU_TO_CPU));
-  const timeIn = sumCounters(ofNames(series, OFFLOAD_TIME_CPU_TO_GPU));
+  const offload = offloadSeries(series);
+  const bytesOut = sumCounters(offload.gpuToCpu?.bytes ?? []);
+  const bytesIn = sumCounters(offload.cpuToGpu?.bytes ?? []);
+  const timeOut = sumCounters(offload.gpuToCpu?.time ?? []);
+  const timeIn = sumCounters(offload.cpuToGpu?.time ?? []);
+  const external = externalCache(series);
   const hasTime = timeOut !== null || timeIn !== null;
   const hasBytes = bytesOut !== null || bytesIn !== null;
   // Bytes over transfer time is the link's bandwidth; bytes over the window is only an average rate.
@@ -149,6 +160,10 @@ export function endpointFacts(
     offloadBandwidthGpuToCpu: bw(bytesOut, timeOut),
     offloadBandwidthCpuToGpu: bw(bytesIn, timeIn),
     offloadBandwidthMethod: bandwidthMethod(hasBytes, hasTime, windowS),
+    offloadSource: offloadSourceOf(offload.gpuToCpu?.source ?? null, offload.cpuToGpu?.source ?? null),
+    offloadTiers: offloadTiers(series),
+    external,
+    externalHitRate: rate(external.hits, external.queries),
     runningAvg: gaugeAvgSum(ofNames(series, REQUESTS_RUNNING)),
     waitingAvg: gaugeAvgSum(ofNames(series, REQUESTS_WAITING)),
     frontendInputTokens: sumCounters(ofNames(series, FRONTEND_INPUT_TOKENS)),
