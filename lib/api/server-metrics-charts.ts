@@ -36,6 +36,8 @@ export const smEndpointDetailSchema = z.object({
   routerKvHitRate: num,
   routerSharedHitRate: num,
   windowS: num,
+  /** What the window is: the profiling phase (and from which file) or the scrape span. */
+  windowSource: z.string().nullable().default(null),
 });
 
 export const smRoleSubtotalSchema = z.object({
