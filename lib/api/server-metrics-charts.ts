@@ -83,6 +83,11 @@ export const smPointSchema = z.object({
   offloadCpuToGpuBytesPerSecond: num,
   running: num,
   waiting: num,
+  /**
+   * Seconds the interval covers: shorter than `sliceS` for the last one when the window ends
+   * inside it (a partial interval, whose counts are not comparable with full ones).
+   */
+  durationS: num.default(null),
 });
 
 export const smSeriesPayloadSchema = z.object({

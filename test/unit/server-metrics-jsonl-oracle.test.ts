@@ -76,7 +76,8 @@ function oracle(lines: Record<string, unknown>[]) {
   const out: OracleSeries[] = [];
   // One grid for the whole run: every endpoint's intervals start where the earliest window does.
   const start = Math.min(...[...spans.values()].map((s) => s.first));
-  const step = sliceDurationNs(Math.max(...[...spans.values()].map((s) => s.last)) - start);
+  const end = Math.max(...[...spans.values()].map((s) => s.last));
+  const step = sliceDurationNs(end - start);
   for (const tr of tracks.values()) {
     if (tr.fp === -1) continue;
     const span = spans.get(tr.endpoint)!;
@@ -110,7 +111,8 @@ function oracle(lines: Record<string, unknown>[]) {
       .sort((a, b) => a[0] - b[0])
       .map(([k, c]) => ({
         startNs: start + k * step,
-        endNs: start + (k + 1) * step,
+        // The interval the run's last scrape falls in ends there (a partial interval).
+        endNs: end > start + k * step ? Math.min(end, start + (k + 1) * step) : start + (k + 1) * step,
         value: tr.type === "gauge" ? c.sum / c.n : c.sum,
         max: tr.type === "gauge" ? c.max : c.sum,
       }));

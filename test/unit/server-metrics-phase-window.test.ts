@@ -102,6 +102,10 @@ describe("generated run with baseline and warmup", () => {
     // Every interval starts a whole number of seconds after the first: nice axis values.
     for (const p of all.points) expect(Number.isInteger(p.t)).toBe(true);
     for (const p of all.points) expect(p.running).toBe(6);
+    // The last interval ends at the last scrape (about 0.4 s after the phase end): partial.
+    const last = all.points[all.points.length - 1];
+    expect(last.durationS).toBeGreaterThan(0);
+    expect(last.durationS).toBeLessThan(1);
   });
 });
 

@@ -10,7 +10,7 @@
  * "All endpoints" line up even though each endpoint's first scrape differs by tens of ms.
  */
 import { counterSlices, counterTotal, gaugeSlices, gaugeStats, sliceDurationNs } from "./scrape-window";
-import { emptyMetricSet, type MetricSet, type MetricType } from "./types";
+import { emptyMetricSet, type MetricSet, type MetricType, type Slices } from "./types";
 
 /** The profiling phase on the scrapes' epoch-ns clock, and where it came from. */
 export interface PhaseWindow {
@@ -64,6 +64,13 @@ function profilingSamples(marks: Float64Array): number[] {
   const out: number[] = [];
   for (let i = 0; i < marks.length; i++) if (marks[i] === 0) out.push(i);
   return out;
+}
+
+/** The interval the window ends in ends with it (a partial interval, as aiperf's last timeslice). */
+function clipLast(slices: Slices, endNs: number): Slices {
+  const n = slices.endNs.length;
+  if (n > 0 && slices.endNs[n - 1] > endNs && endNs > slices.startNs[n - 1]) slices.endNs[n - 1] = endNs;
+  return slices;
 }
 
 /** Index of the first of `t` (ascending) at or after `x`. */
@@ -134,7 +141,8 @@ export function cutScrapes(log: ScrapeLog, phase: PhaseWindow | null): MetricSet
     const base = { name: track.name, type: track.type, endpoint: track.endpoint, labels: track.labels };
     if (track.type === "gauge") {
       const inside = { t: t.subarray(fp), v: v.subarray(fp) };
-      set.series.push({ ...base, stats: gaugeStats(inside), slices: gaugeSlices(inside, gridStart, step) });
+      const slices = clipLast(gaugeSlices(inside, gridStart, step), gridEnd);
+      set.series.push({ ...base, stats: gaugeStats(inside), slices });
     } else {
       // From the reference sample (the last one before the window) on, as aiperf's deltas.
       const counted = { t: t.subarray(ref), v: v.subarray(ref) };
@@ -147,7 +155,7 @@ export function cutScrapes(log: ScrapeLog, phase: PhaseWindow | null): MetricSet
           : rateS > 0
             ? { total, rate: total / rateS }
             : { total };
-      set.series.push({ ...base, stats, slices: counterSlices(counted, gridStart, step) });
+      set.series.push({ ...base, stats, slices: clipLast(counterSlices(counted, gridStart, step), gridEnd) });
     }
     // The samples are folded into the series: let them go before the next track's slices are built.
     track.release();
