@@ -50,10 +50,6 @@ export class ProfilingClock {
     this.summary = { startNs: a.ns, endNs: b.ns, zoned: a.zoned, file };
   }
 
-  get known(): boolean {
-    return this.summary !== null || Number.isFinite(this.firstRequestNs);
-  }
-
   /**
    * The window, or null when nothing places it on the epoch clock. `scrapes` (first and last
    * scrape of the run) places a zone-less summary when there are no records: aiperf scrapes from
