@@ -54,6 +54,8 @@ export const smEndpointDetailSchema = z.object({
   routerKvHitRate: num,
   routerSharedHitRate: num,
   windowS: num,
+  /** What the window is: the profiling phase (and from which file) or the scrape span. */
+  windowSource: z.string().nullable().default(null),
 });
 
 export const smRoleSubtotalSchema = z.object({
@@ -102,6 +104,11 @@ export const smPointSchema = z.object({
   offloadCpuToGpuBandwidth: num.default(null),
   running: num,
   waiting: num,
+  /**
+   * Seconds the interval covers: shorter than `sliceS` for the last one when the window ends
+   * inside it (a partial interval, whose counts are not comparable with full ones).
+   */
+  durationS: num.default(null),
 });
 
 export const smSeriesPayloadSchema = z.object({

@@ -186,6 +186,39 @@ export function generateVllmOffloadRun() {
   };
 }
 
+/**
+ * aiperf's per-request records of the run (`profile_export.jsonl`, as aiperf's
+ * `record_export_results_processor.py` writes them): warmup requests during the warmup steps, then
+ * profiling requests from the phase start to the last scrape, so the records place the phase.
+ */
+function records(run) {
+  const out = [];
+  const add = (phase, startNs, endNs) =>
+    out.push(
+      JSON.stringify({
+        metadata: {
+          x_request_id: `req-${out.length}`,
+          request_start_ns: startNs,
+          request_end_ns: endNs,
+          benchmark_phase: phase,
+          was_cancelled: false,
+        },
+        metrics: {
+          request_latency: { value: (endNs - startNs) / 1e6, unit: "ms" },
+          time_to_first_token: { value: 40, unit: "ms" },
+          output_sequence_length: { value: 64, unit: "tokens" },
+          input_sequence_length: { value: 2048, unit: "tokens" },
+        },
+      }),
+    );
+  for (let s = WARMUP_STEPS[0]; s < WARMUP_STEPS[1]; s++)
+    add("warmup", T0_NS + s * STEP_S * NS, T0_NS + (s + 1) * STEP_S * NS);
+  const last = (run.window.endNs - run.window.startNs) / NS;
+  for (let t = 0; t < last; t += 0.25)
+    add("profiling", run.window.startNs + t * NS, run.window.startNs + Math.min(t + 0.5, last) * NS);
+  return out.join("\n") + "\n";
+}
+
 /** Writes the three exports (and one raw `/metrics` text per endpoint, its last scrape) into `dir`. */
 export function writeVllmOffloadRun(dir) {
   const run = generateVllmOffloadRun();
@@ -193,6 +226,7 @@ export function writeVllmOffloadRun(dir) {
   fs.writeFileSync(path.join(dir, "server_metrics_export.json"), toJson(run));
   fs.writeFileSync(path.join(dir, "server_metrics_export.csv"), toCsv(run));
   fs.writeFileSync(path.join(dir, "server_metrics_export.jsonl"), toJsonl(run));
+  fs.writeFileSync(path.join(dir, "profile_export.jsonl"), records(run));
   run.endpoints.forEach((ep, i) =>
     fs.writeFileSync(path.join(dir, `metrics-${i}.prom`), toPrometheusText(ep.scrapes.at(-1))),
   );

@@ -80,8 +80,10 @@ describe("timeline", () => {
 });
 
 describe("GPU energy", () => {
-  it("sums counter deltas over the window, counting a GPU seen by two exporters once", () => {
+  it("sums energy over the window, counting a GPU seen by two exporters once", () => {
     const g = new GpuTelemetry();
+    // Power agrees with each GPU's counter (GPU-1 +2 kJ/s, GPU-2 +1 kJ/s): either gives the energy.
+    const powerOf: Record<string, number> = { "GPU-1": 2000, "GPU-2": 1000 };
     const sample = (src: string, uuid: string, mj: number) => ({
       timestampNs: 0n,
       source: src,
@@ -89,7 +91,7 @@ describe("GPU energy", () => {
       gpuUuid: uuid,
       gpuModel: null,
       hostname: null,
-      powerW: 100,
+      powerW: powerOf[uuid],
       utilizationPct: 50,
       memoryUsedGb: 10,
       energyMj: mj,

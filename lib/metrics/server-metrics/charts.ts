@@ -114,6 +114,7 @@ export function buildServerMetricsCharts(summary: ServerMetricsSummary): Record<
       routerKvHitRate: f.routerKvHitRate,
       routerSharedHitRate: f.routerSharedHitRate,
       windowS: f.windowS,
+      windowSource: f.windowSource,
     })),
     roles,
     groups,

@@ -34,14 +34,16 @@ import {
   rate,
   sumCounters,
 } from "./select";
-import type { MetricSeries } from "@/lib/formats/server-metrics/types";
+import type { EndpointWindow, MetricSeries } from "@/lib/formats/server-metrics/types";
 
 export interface EndpointFacts {
   endpoint: string;
   role: EndpointRole;
   engine: Engine | null;
   series: MetricSeries[];
+  /** The window counter rates are over (docs/metrics.md §Server metrics, "The window"). */
   windowS: number | null;
+  windowSource: string | null;
   promptTokens: number | null;
   generationTokens: number | null;
   cache: CacheSelection | null;
@@ -90,12 +92,23 @@ function offloadSourceOf(out: string | null, back: string | null): string | null
   return `${out} (GPU → CPU), ${back} (CPU → GPU)`;
 }
 
-/** The window an endpoint's counters cover: aiperf's endpoint_info, else total / rate. */
-function windowOf(series: readonly MetricSeries[], known: number | null): number | null {
-  if (known !== null && known > 0) return known;
+/**
+ * The window an endpoint's counters cover: what the reader placed (the profiling phase, or the
+ * scrape span when nothing placed it), else total / rate of a counter, which aiperf computes
+ * over the profiling phase.
+ */
+function windowOf(
+  series: readonly MetricSeries[],
+  known: EndpointWindow | null,
+): { s: number; source: string } | null {
+  if (known && known.durationS !== null && known.durationS > 0)
+    return { s: known.durationS, source: known.source };
   for (const s of series)
     if (s.type === "counter" && (s.stats.total ?? 0) > 0 && (s.stats.rate ?? 0) > 0)
-      return s.stats.total / s.stats.rate;
+      return {
+        s: s.stats.total / s.stats.rate,
+        source: "profiling phase, a counter's total / rate in the export",
+      };
   return null;
 }
 
@@ -107,11 +120,12 @@ function usageSeries(series: readonly MetricSeries[]): MetricSeries[] {
 export function endpointFacts(
   endpoint: string,
   series: MetricSeries[],
-  knownWindowS: number | null,
+  knownWindow: EndpointWindow | null,
 ): EndpointFacts {
   const role = endpointRole(series);
   const engine = series.map((s) => engineOf(s.name)).find((e) => e !== null) ?? null;
-  const windowS = windowOf(series, knownWindowS);
+  const window = windowOf(series, knownWindow);
+  const windowS = window?.s ?? null;
   const cache = cacheSelection(series);
   const counts = cache ? cacheCounts(cache) : null;
   const counterRate = counts ? rate(counts.gpu, counts.den) : null;
@@ -141,6 +155,7 @@ export function endpointFacts(
     engine,
     series,
     windowS,
+    windowSource: window?.source ?? null,
     promptTokens: sumCounters(ofNames(series, PROMPT_TOKENS)),
     generationTokens: sumCounters(ofNames(series, GENERATION_TOKENS)),
     cache,

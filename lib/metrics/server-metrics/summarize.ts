@@ -113,7 +113,7 @@ export function summarizeServerMetrics(
   }
   const facts = [...byEndpoint.entries()]
     .sort((a, b) => a[0].localeCompare(b[0]))
-    .map(([ep, series]) => endpointFacts(ep, series, set.windows.get(ep)?.durationS ?? null));
+    .map(([ep, series]) => endpointFacts(ep, series, set.windows.get(ep) ?? null));
 
   const backend = detectBackend(set.series.map((s) => s.name));
   if (set.series.length > 0 && backend === null) {

@@ -3,6 +3,7 @@
  * timeslices. Hit rate per interval is Δcached / Δprompt summed over the group's prefill-side
  * endpoints, the same formula as the headline, so the chart and the number agree. At most
  * MAX_POINTS intervals: longer runs merge neighbouring intervals (counters add, gauges average).
+ * Each point keeps the seconds it covers, so a partial last interval is never read as a collapse.
  */
 import type { SmPoint, SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 import {
@@ -192,6 +193,7 @@ export function buildSeries(
       offloadCpuToGpuBandwidth: perTransferS(inBytes, inTime, i),
       running: total(running, i),
       waiting: total(waiting, i),
+      durationS: durS > 0 ? durS : null,
     };
   });
   const sliceS =
@@ -207,6 +209,7 @@ export function buildSeries(
 }
 
 const COUNTED: (keyof SmPoint)[] = [
+  "durationS",
   "promptTokens",
   "cachedTokens",
   "externalCachedTokens",
