@@ -113,8 +113,7 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
           layout={horizontal ? "vertical" : undefined}
           margin={{ ...CHART_MARGIN, right: CHART_MARGIN.right + marginRight }}
           barCategoryGap={barCategoryGap}
-          title={title}
-          desc={typeof description === "string" ? description : undefined}
+          // The name as aria-label, not an SVG <title>: a <title> repeats the heading's text.
           role={onRowClick ? "application" : "img"}
           aria-label={onRowClick ? `${title}: arrow keys move between bars, Enter opens one` : title}
           onClick={
