@@ -19,6 +19,7 @@ const waterfall = (page: Page) => page.getByRole("region", { name: "request wate
 describe("run page shell: history, tabs, keyboard, chart names", () => {
   const t = useAppAndBrowser();
   let runUrl = "";
+  let runId = "";
 
   beforeAll(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-shell-"));
@@ -35,6 +36,7 @@ describe("run page shell: history, tabs, keyboard, chart names", () => {
       gen.files.map((p) => ({ path: p })),
       { name: "e2e shell" },
     );
+    runId = run.id;
     runUrl = `${t.app.url}/runs/${run.id}`;
   });
 
@@ -166,6 +168,9 @@ describe("run page shell: history, tabs, keyboard, chart names", () => {
     await bar.hover();
     const items = stats.locator(".recharts-tooltip-item");
     await items.first().waitFor();
+    expect(await stats.locator(".recharts-tooltip-label").textContent()).toBe(
+      "Segments at p50, in pipeline order",
+    );
     const listed = await items.locator(".recharts-tooltip-item-name").allTextContents();
     const order = DISAGGREGATED_SEGMENTS.map((s) => s.name).filter((n) => listed.includes(n));
     expect(listed).toEqual(order);
@@ -174,6 +179,32 @@ describe("run page shell: history, tabs, keyboard, chart names", () => {
       getComputedStyle(document.body).color,
     ]);
     expect(itemColour).toBe(textColour);
+    await page.close();
+  });
+
+  it("writes legend text in the text colour, not the series colour", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-shell-b-"));
+    const gen = generateTrtllmRun({
+      dir,
+      mode: "disaggregated",
+      requests: 40,
+      seed: 6,
+      ctxWorkers: 1,
+      genWorkers: 1,
+    });
+    const other = await apiUpload(
+      t.app.url,
+      gen.files.map((p) => ({ path: p })),
+      { name: "e2e shell b" },
+    );
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${t.app.url}/compare?runs=${runId},${other.id}`);
+    const legend = page.locator(".recharts-legend-item-text");
+    await legend.first().waitFor({ timeout: 30_000 });
+    const colours = await legend.evaluateAll((els) => [
+      ...new Set(els.map((e) => getComputedStyle(e.querySelector("span") ?? e).color)),
+    ]);
+    expect(colours).toEqual([await page.evaluate(() => getComputedStyle(document.body).color)]);
     await page.close();
   });
 
