@@ -1,13 +1,14 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useQueryState } from "nuqs";
+import { useCallback, useMemo } from "react";
 import { ChartBarBreakdownRequests } from "@/components/charts/chart-bar-breakdown-requests";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { runSearchParams } from "@/components/run/search-params";
 import { SAMPLE_SORTS, type SampleSort } from "@/lib/api/trtllm-charts";
 import { ToggleGroup } from "./breakdown-controls";
-import { requestSampleQueryOptions } from "./query-options";
+import { requestDetailQueryOptions, requestSampleQueryOptions } from "./query-options";
 import { RequestWaterfall } from "./request-waterfall";
 
 const SORT_TEXT: Record<SampleSort, string> = { ttft: "TTFT", e2e: "end to end", arrival: "arrival" };
@@ -25,24 +26,38 @@ export function RequestBreakdownSection({ runId, ready }: { runId: string; ready
   const [req, setReq] = useQueryState("req", runSearchParams.req);
   // Slowest first for latencies, earliest first for arrival.
   const order = sort === "arrival" ? "asc" : "desc";
-  const q = useQuery({ ...requestSampleQueryOptions(runId, sort, order, SAMPLE_SIZE), enabled: ready });
+  // A new sort keeps the bars of the last one on screen until its sample is in.
+  const q = useQuery({
+    ...requestSampleQueryOptions(runId, sort, order, SAMPLE_SIZE),
+    enabled: ready,
+    placeholderData: keepPreviousData,
+  });
   const draw = useAfterPaint(ready && q.data !== undefined);
+  const client = useQueryClient();
+  // The drill-down's fetch starts on the click itself, not after the render that shows its frame.
+  const open = useCallback(
+    (idx: number) => {
+      void client.prefetchQuery(requestDetailQueryOptions(runId, idx));
+      void setReq(idx);
+    },
+    [client, runId, setReq],
+  );
+  const actions = useMemo(
+    () => (
+      <ToggleGroup
+        label="sort requests by"
+        options={SAMPLE_SORTS.map((s) => ({ id: s, text: SORT_TEXT[s] }))}
+        value={sort}
+        onChange={(s) => void setSort(s)}
+      />
+    ),
+    [sort, setSort],
+  );
   return (
     <div className="space-y-4">
       {!q.error && !(draw && q.data) ? <p className="text-sm text-muted">Loading requests…</p> : null}
       {draw && q.data ? (
-        <ChartBarBreakdownRequests
-          sample={q.data}
-          onSelect={(idx) => void setReq(idx)}
-          actions={
-            <ToggleGroup
-              label="sort requests by"
-              options={SAMPLE_SORTS.map((s) => ({ id: s, text: SORT_TEXT[s] }))}
-              value={sort}
-              onChange={(s) => void setSort(s)}
-            />
-          }
-        />
+        <ChartBarBreakdownRequests sample={q.data} onSelect={open} actions={actions} />
       ) : null}
       {req !== null ? <RequestWaterfall runId={runId} idx={req} onClose={() => void setReq(null)} /> : null}
     </div>

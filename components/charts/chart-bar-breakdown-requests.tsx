@@ -1,5 +1,6 @@
 "use client";
 
+import { memo, useMemo } from "react";
 import { SegmentTooltip } from "@/components/breakdown/segment-tooltip";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
@@ -10,11 +11,26 @@ type Props = { sample: RequestSample; onSelect: (idx: number) => void; actions?:
 const count = (n: number) => n.toLocaleString("en-US");
 const cell = (v: unknown) => (typeof v === "number" ? v : v === null ? "not recorded" : "excluded");
 
-/** One stacked bar per sampled request; clicking a bar opens that request's waterfall. */
-export function ChartBarBreakdownRequests({ sample, onSelect, actions }: Props) {
-  const rows = requestBarRows(sample);
+/**
+ * One stacked bar per sampled request; clicking a bar opens that request's waterfall. Memoised:
+ * its thousands of bars are redrawn only when the sample changes, never by a toggle beside it
+ * (give it a stable `onSelect` and `actions`).
+ */
+export const ChartBarBreakdownRequests = memo(function ChartBarBreakdownRequests({
+  sample,
+  onSelect,
+  actions,
+}: Props) {
+  const rows = useMemo(() => requestBarRows(sample), [sample]);
   const gaps = rows.filter((r) => (r[NOT_RECORDED_KEY] as string[]).length > 0).length;
   const { requests, segmentNames } = sample;
+  const series = useMemo(
+    () =>
+      Object.fromEntries(
+        sample.segmentNames.map((n) => [n, { label: n, color: segmentColour(n), stack: "s" }]),
+      ),
+    [sample],
+  );
   return (
     <ChartContainer
       title="Per-request breakdown"
@@ -35,9 +51,7 @@ export function ChartBarBreakdownRequests({ sample, onSelect, actions }: Props) 
       data={rows}
       barCategoryGap={rows.length > 200 ? 0 : 1}
       onRowClick={(i) => onSelect(rows[i].idx)}
-      series={Object.fromEntries(
-        segmentNames.map((n) => [n, { label: n, color: segmentColour(n), stack: "s" }]),
-      )}
+      series={series}
       x={{ key: "label", title: "requests (sampled, in arrival order)", noTicks: true }}
       y={{ title: "time", unit: "ms", format: formatMs }}
       tooltip={{
@@ -46,4 +60,4 @@ export function ChartBarBreakdownRequests({ sample, onSelect, actions }: Props) 
       legend={false}
     />
   );
-}
+});

@@ -11,6 +11,7 @@ import {
   ScatterChart,
 } from "recharts";
 import { ActiveRow } from "./active-row";
+import { CanvasMarks, DENSE_MARKS, markCount } from "./canvas-marks";
 import { ChartTable } from "./chart-table";
 import { CHART_MARGIN, LEGEND_STYLE } from "./chart-theme";
 import { downloadCsv, downloadSvgAsPng, type CsvRow } from "./export";
@@ -106,6 +107,8 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
   if (kind) {
     const Chart = CHARTS[kind];
     const value = horizontal ? x : yAxes[0];
+    // Dense bars and points go on a canvas; their series stay registered, hidden, for the tooltip and axes.
+    const dense = !horizontal && markCount(kind, data, series) >= DENSE_MARKS;
     plot = (
       <ResponsiveContainer width="100%" height="100%">
         <Chart
@@ -130,13 +133,24 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
             vertical={kind === "bar" && !horizontal ? false : undefined}
             horizontal={horizontal ? false : undefined}
           />
-          {xAxis(x, horizontal || kind === "scatter" || !!x.numeric, !!horizontal)}
-          {yAxes.map((a) => yAxis(a, !horizontal))}
-          {tooltip ? tooltipOf(tooltip, series, value, horizontal ? undefined : x) : null}
+          {xAxis(x, horizontal || kind === "scatter" || !!x.numeric, !!horizontal, dense)}
+          {yAxes.map((a) => yAxis(a, !horizontal, dense))}
+          {tooltip ? tooltipOf(tooltip, series, value, horizontal ? undefined : x, dense) : null}
           {(legend ?? visible.length > 1) ? (
             <Legend wrapperStyle={LEGEND_STYLE} itemSorter={null} formatter={legendText} />
           ) : null}
-          {seriesMarks(kind, series, data, onRowClick !== undefined)}
+          {seriesMarks(kind, series, data, onRowClick !== undefined, dense)}
+          {dense && (kind === "bar" || kind === "scatter") ? (
+            <CanvasMarks
+              kind={kind}
+              rows={data}
+              series={series as SeriesConfig<never>}
+              x={x}
+              y={yAxes[0]}
+              gap={barCategoryGap}
+              label={title}
+            />
+          ) : null}
           {onRowClick ? <ActiveRow onChange={onActive} /> : null}
           {children}
         </Chart>

@@ -9,7 +9,8 @@ import type { AxisSpec, CsvColumns, Mark, SeriesConfig, SeriesSpec, TooltipSpec 
 
 const axisTitle = (a: AxisSpec) => (a.title ? (a.unit ? `${a.title} (${a.unit})` : a.title) : undefined);
 
-export function xAxis(a: AxisSpec, number: boolean, bars: boolean) {
+// `includeHidden`: the series are registered hidden (drawn on a canvas) but still set the domain.
+export function xAxis(a: AxisSpec, number: boolean, bars: boolean, includeHidden = false) {
   const title = axisTitle(a);
   return (
     <XAxis
@@ -25,6 +26,7 @@ export function xAxis(a: AxisSpec, number: boolean, bars: boolean) {
       allowDuplicatedCategory={a.overlaid ? false : undefined}
       interval={a.everyTick ? 0 : undefined}
       hide={a.hide}
+      includeHidden={includeHidden || undefined}
       height={title ? 40 : 24}
       label={
         title ? { value: title, position: "insideBottom", fill: "var(--muted)", fontSize: 11 } : undefined
@@ -34,7 +36,7 @@ export function xAxis(a: AxisSpec, number: boolean, bars: boolean) {
   );
 }
 
-export function yAxis(a: AxisSpec, number: boolean) {
+export function yAxis(a: AxisSpec, number: boolean, includeHidden = false) {
   const title = axisTitle(a);
   return (
     <YAxis
@@ -49,6 +51,7 @@ export function yAxis(a: AxisSpec, number: boolean) {
       unit={a.tickUnit}
       allowDecimals={a.integers ? false : undefined}
       hide={a.hide}
+      includeHidden={includeHidden || undefined}
       width={a.width ?? "auto"}
       label={
         title
@@ -73,6 +76,8 @@ export function seriesMarks<R extends object>(
   series: SeriesConfig<R>,
   rows: readonly R[],
   clickable: boolean,
+  /** Registered for the tooltip and axes but not drawn (a canvas draws them). */
+  hide = false,
 ) {
   return Object.entries(series).map(([key, s]) => {
     const common = {
@@ -80,6 +85,7 @@ export function seriesMarks<R extends object>(
       dataKey: s.dataKey ?? key,
       name: s.label,
       isAnimationActive: false,
+      ...(hide ? { hide: true } : {}),
       ...(s.axis ? { yAxisId: s.axis } : {}),
       ...(s.hidden ? { legendType: "none" as const, tooltipType: "none" as const } : {}),
     };
@@ -127,9 +133,11 @@ export function tooltipOf<R extends object>(
   series: SeriesConfig<R>,
   axis: AxisSpec,
   labelAxis?: AxisSpec,
+  includeHidden = false,
 ) {
   const labelFormat = labelAxis?.format;
-  if (spec.content) return <Tooltip content={spec.content} cursor={spec.cursor} />;
+  const hidden = includeHidden || undefined;
+  if (spec.content) return <Tooltip content={spec.content} cursor={spec.cursor} includeHidden={hidden} />;
   const plain = (v: number, s?: SeriesSpec<R>) =>
     s?.format
       ? s.format(v)
@@ -141,6 +149,7 @@ export function tooltipOf<R extends object>(
   const keys = Object.entries(series).map(([k, s]) => s.dataKey ?? k);
   return (
     <Tooltip
+      includeHidden={hidden}
       contentStyle={TOOLTIP_STYLE}
       itemStyle={TOOLTIP_ITEM_STYLE}
       itemSorter={(item) => keys.indexOf(String(item.dataKey ?? ""))}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQueryState } from "nuqs";
+import { useMemo } from "react";
 import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
 import { RequestBreakdownSection } from "@/components/breakdown/request-breakdown-section";
 import { SegmentLegend } from "@/components/breakdown/segment-legend";
@@ -38,6 +39,26 @@ export function BreakdownView({ run }: RunViewProps) {
   const share = useRunChart(run.id, TRTLLM_CHART_KEYS.segmentShare, segmentSharePayloadSchema, rest);
   const hit = useRunChart(run.id, TRTLLM_CHART_KEYS.kvHitRate, kvHitRatePayloadSchema, rest);
   const steps = useRunChart(run.id, TRTLLM_CHART_KEYS.steps, stepsPayloadSchema, rest);
+  // The charts below the per-request bars do not depend on the statistic: kept from one
+  // render to the next so a toggle redraws only the segment chart.
+  const below = useMemo(
+    () =>
+      afterFirst ? (
+        <>
+          {share.data && share.data.buckets.length > 1 ? (
+            <ChartAreaSegmentShare payload={share.data} />
+          ) : null}
+          <div className="grid gap-4 lg:grid-cols-2">
+            {hit.data && hit.data.byWorker.length > 0 ? <ChartBarKvHitRate payload={hit.data} /> : null}
+            <ChartHistogramKvTransferBandwidth runId={run.id} />
+          </div>
+          {steps.data && (steps.data.steps.forwardMs || steps.data.chunks.forwardMs) ? (
+            <StepStatsTable payload={steps.data} />
+          ) : null}
+        </>
+      ) : null,
+    [afterFirst, share.data, hit.data, steps.data, run.id],
+  );
   if (!tb) {
     return (
       <EmptyView title="No time breakdown in this run">
@@ -77,20 +98,7 @@ export function BreakdownView({ run }: RunViewProps) {
         <p className="text-sm text-muted">Loading segments…</p>
       )}
       <RequestBreakdownSection runId={run.id} ready={segmentsDone} />
-      {afterFirst ? (
-        <>
-          {share.data && share.data.buckets.length > 1 ? (
-            <ChartAreaSegmentShare payload={share.data} />
-          ) : null}
-          <div className="grid gap-4 lg:grid-cols-2">
-            {hit.data && hit.data.byWorker.length > 0 ? <ChartBarKvHitRate payload={hit.data} /> : null}
-            <ChartHistogramKvTransferBandwidth runId={run.id} />
-          </div>
-          {steps.data && (steps.data.steps.forwardMs || steps.data.chunks.forwardMs) ? (
-            <StepStatsTable payload={steps.data} />
-          ) : null}
-        </>
-      ) : null}
+      {below}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQueryState } from "nuqs";
-import { useRef, type KeyboardEvent } from "react";
+import { useOptimistic, useRef, useTransition, type KeyboardEvent } from "react";
 import type { RunSummary } from "@/lib/api/schemas";
 import { DEFAULT_VIEW, RUN_VIEWS, type RunViewId } from "@/lib/api/run-views";
 import { runSearchParams } from "./search-params";
@@ -16,10 +16,18 @@ export const viewTabId = (id: RunViewId) => `run-view-tab-${id}`;
  * and End jump to the ends. On a narrow screen the row scrolls sideways inside itself instead of
  * wrapping into rows that push the view down.
  */
-export function ViewTabs({ run, current }: { run: RunSummary; current: RunViewId }) {
+export function ViewTabs({ run, current: shown }: { run: RunSummary; current: RunViewId }) {
   const [, setView] = useQueryState("view", runSearchParams.view);
   const list = useRef<HTMLDivElement>(null);
-  const select = (id: RunViewId) => void setView(id === DEFAULT_VIEW ? null : id);
+  // The tab is selected at once; the view behind it renders as a transition, so a heavy view
+  // never holds back the paint that shows the click landed.
+  const [, startTransition] = useTransition();
+  const [current, setCurrent] = useOptimistic(shown);
+  const select = (id: RunViewId) =>
+    startTransition(() => {
+      setCurrent(id);
+      void setView(id === DEFAULT_VIEW ? null : id);
+    });
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const at = RUN_VIEWS.findIndex((v) => v.id === current);

@@ -37,10 +37,8 @@ describe("breakdown view of a disaggregated TensorRT-LLM run", () => {
     expect(page.url()).toContain("stat=p99");
 
     const chart = page.locator('[data-chart="per-request-breakdown"] svg.recharts-surface');
-    await page
-      .locator('[data-chart="per-request-breakdown"] .recharts-bar-rectangle')
-      .first()
-      .waitFor({ timeout: 30_000 });
+    // 300 requests × 14 segments are dense: drawn on the chart's canvas layer.
+    await page.locator('[data-chart="per-request-breakdown"] canvas').waitFor({ timeout: 30_000 });
     // A click anywhere over a request's column selects it (tall bars, tiny segments alike).
     const box = (await chart.boundingBox())!;
     await chart.hover({ position: { x: box.width * 0.3, y: box.height * 0.8 } });
