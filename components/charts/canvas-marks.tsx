@@ -75,12 +75,20 @@ function drawBars(
   }
 }
 
+/** A drawn point: where it is, and the row it shows (for the hover readout). */
+interface Placed {
+  px: number;
+  py: number;
+  row: Row;
+}
+
 function drawPoints(
   ctx: CanvasRenderingContext2D,
   el: Element,
   { rows, series, x, y }: Props,
   xs: Scale,
   ys: Scale,
+  placed: Placed[],
 ) {
   for (const s of Object.values(series)) {
     if (s.hidden) continue;
@@ -90,6 +98,7 @@ function drawPoints(
       const px = xs(r[x.key ?? ""]);
       const py = ys(r[y.key ?? ""]);
       if (px === undefined || py === undefined || !Number.isFinite(px) || !Number.isFinite(py)) continue;
+      placed.push({ px, py, row: r });
       ctx.moveTo(px + 2.5, py);
       ctx.arc(px, py, 2.5, 0, 2 * Math.PI);
     }
@@ -110,6 +119,8 @@ export function CanvasMarks(props: Props) {
   const ys = useYAxisScale();
   const ref = useRef<HTMLCanvasElement>(null);
   const [theme, setTheme] = useState(0);
+  const placed = useRef<Placed[]>([]);
+  const hover = useNearestPoint(ref, placed, kind === "scatter");
   useEffect(() => {
     const observer = new MutationObserver(() => setTheme((t) => t + 1));
     observer.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
@@ -125,21 +136,90 @@ export function CanvasMarks(props: Props) {
     // Scales are in the chart's coordinates; the canvas starts at the plot area's corner.
     ctx.setTransform(dpr, 0, 0, dpr, -plot.x * dpr, -plot.y * dpr);
     ctx.clearRect(plot.x, plot.y, plot.width, plot.height);
+    placed.current = [];
     if (kind === "bar") drawBars(ctx, canvas, props, xs, ys);
-    else drawPoints(ctx, canvas, props, xs, ys);
+    else drawPoints(ctx, canvas, props, xs, ys, placed.current);
     // `props` is read whole by the drawing; its parts that change the picture are listed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [plot?.x, plot?.y, plot?.width, plot?.height, xs, ys, rows, kind, theme]);
   if (!plot || plot.width <= 0 || plot.height <= 0) return null;
   return (
-    <foreignObject x={plot.x} y={plot.y} width={plot.width} height={plot.height} pointerEvents="none">
-      <canvas
-        ref={ref}
-        role="img"
-        aria-label={`${label}: ${rows.length.toLocaleString("en-US")} ${kind === "bar" ? "bars" : "points"}; “View as table” lists their values`}
-        data-canvas-marks={kind}
-        style={{ width: plot.width, height: plot.height, display: "block" }}
-      />
-    </foreignObject>
+    <>
+      <foreignObject x={plot.x} y={plot.y} width={plot.width} height={plot.height} pointerEvents="none">
+        <canvas
+          ref={ref}
+          role="img"
+          aria-label={`${label}: ${rows.length.toLocaleString("en-US")} ${kind === "bar" ? "bars" : "points"}; “View as table” lists their values`}
+          data-canvas-marks={kind}
+          style={{ width: plot.width, height: plot.height, display: "block" }}
+        />
+      </foreignObject>
+      {hover ? <PointReadout at={hover} x={props.x} y={props.y} plotRight={plot.x + plot.width} /> : null}
+    </>
+  );
+}
+
+/**
+ * The point nearest the pointer (within 12 px) of a canvas scatter, which has no SVG node to
+ * hover: Recharts' item tooltip cannot reach it, so this stands in for it.
+ */
+function useNearestPoint(
+  canvas: React.RefObject<HTMLCanvasElement | null>,
+  placed: React.RefObject<Placed[]>,
+  on: boolean,
+): Placed | null {
+  const [near, setNear] = useState<Placed | null>(null);
+  useEffect(() => {
+    const wrapper = canvas.current?.closest(".recharts-wrapper");
+    const surface = wrapper?.querySelector("svg");
+    if (!on || !wrapper || !surface) return;
+    const move = (e: Event) => {
+      const { clientX, clientY } = e as MouseEvent;
+      const box = surface.getBoundingClientRect();
+      const mx = clientX - box.left;
+      const my = clientY - box.top;
+      let best: Placed | null = null;
+      let bestD = 144;
+      for (const p of placed.current) {
+        const d = (p.px - mx) ** 2 + (p.py - my) ** 2;
+        if (d < bestD) [best, bestD] = [p, d];
+      }
+      setNear(best);
+    };
+    const leave = () => setNear(null);
+    wrapper.addEventListener("mousemove", move);
+    wrapper.addEventListener("mouseleave", leave);
+    return () => {
+      wrapper.removeEventListener("mousemove", move);
+      wrapper.removeEventListener("mouseleave", leave);
+    };
+  }, [canvas, placed, on]);
+  return near;
+}
+
+const coordinate = (a: AxisSpec, v: unknown) => {
+  const n = Number(v);
+  const text = a.format ? a.format(n) : `${n.toLocaleString("en-US")}${a.unit ? ` ${a.unit}` : ""}`;
+  return `${a.name ?? a.title ?? a.key}: ${text}`;
+};
+
+/** The hovered point, ringed, and its two coordinates beside it. */
+function PointReadout({ at, x, y, plotRight }: { at: Placed; x: AxisSpec; y: AxisSpec; plotRight: number }) {
+  const left = at.px + 170 > plotRight;
+  return (
+    <g pointerEvents="none" data-point-readout>
+      <circle cx={at.px} cy={at.py} r={5} fill="none" stroke="var(--fg)" strokeWidth={1.5} />
+      <foreignObject
+        x={left ? at.px - 178 : at.px + 8}
+        y={at.py < 48 ? at.py + 8 : at.py - 44}
+        width={170}
+        height={40}
+      >
+        <div className="rounded border border-border bg-card px-2 py-1 text-xs shadow">
+          <div>{coordinate(x, at.row[x.key ?? ""])}</div>
+          <div>{coordinate(y, at.row[y.key ?? ""])}</div>
+        </div>
+      </foreignObject>
+    </g>
   );
 }

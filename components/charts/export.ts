@@ -56,6 +56,12 @@ export async function downloadSvgAsPng(svg: SVGSVGElement, fileName: string): Pr
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   ctx.scale(scale, scale);
   ctx.drawImage(img, 0, 0, width, height);
+  // A dense chart's marks are on a canvas layer, which the serialised SVG does not carry.
+  const origin = svg.getBoundingClientRect();
+  for (const layer of svg.querySelectorAll("canvas")) {
+    const r = layer.getBoundingClientRect();
+    ctx.drawImage(layer, r.left - origin.left, r.top - origin.top, r.width, r.height);
+  }
   const blob = await new Promise<Blob | null>((r) => canvas.toBlob(r, "image/png"));
   if (blob) downloadBlob(blob, fileName);
 }

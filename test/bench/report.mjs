@@ -89,7 +89,34 @@ export function printTable(report) {
     cells.map((c, i) => (i < 2 ? c.padEnd(loadWidths[i]) : c.padStart(loadWidths[i]))).join("  ");
   console.log(loadLine(loadHead));
   for (const r of loadRows) console.log(loadLine(r));
+  printInteractions(report.interactions ?? []);
   console.log(
-    "\nbudgets (README.md §Performance): ratio ≥ 0.50, RSS peak ≤ 300 MB for a 1 GB upload, GET p50 ≤ 50 ms, ≤ 2,000 points per series, first chart ≤ 2,000 ms (again: a second visit, fresh browser context)",
+    "\nbudgets (README.md §Performance): ratio ≥ 0.50, RSS peak ≤ 300 MB for a 1 GB upload, GET p50 ≤ 50 ms, ≤ 2,000 points per series, first chart ≤ 2,000 ms (again: a second visit, fresh browser context), interaction p75 ≤ 100 ms",
   );
+}
+
+/** Interaction latency (Event Timing: input to the next paint) of the run page's heaviest controls. */
+export function printInteractions(list) {
+  if (list.length === 0) return;
+  console.log(
+    `\ninteraction latency, input → next paint (Event Timing; < 16 ms counts as 16), ${list[0].rounds} rounds:`,
+  );
+  const head = ["store", "interaction", "count", "p75 ms", "max ms"];
+  const controls = [
+    ["breakdownStat", "breakdown statistic toggle"],
+    ["breakdownSort", "breakdown sort toggle"],
+    ["latencyTab", "switch to the Latency tab"],
+  ];
+  const rows = [];
+  for (const i of list)
+    for (const [key, name] of controls) {
+      const m = i[key];
+      rows.push([i.store, name, m ? String(m.count) : "–", fix(m?.p75Ms, 0), fix(m?.maxMs, 0)]);
+    }
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  console.log(line(head));
+  for (const r of rows) console.log(line(r));
+  for (const i of list) for (const e of i.errors) console.log(`  ${i.store}: not measured: ${e}`);
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Runlens benchmark (README.md §Performance): ingest through the real HTTP upload against the bare-parse
 // floor, the server's peak memory, summary GET latency (alone, and while the same input is
-// uploaded again), chart payload sizes and the time to the first chart in headless Chromium, per
-// input kind and per store.
+// uploaded again), chart payload sizes, the time to the first chart and the interaction latency
+// of the run page's heaviest controls in headless Chromium, per input kind and per store.
 //
 //   npm run bench -- [--size small|default|large] [--store sqlite|postgres|both] [--repeat 1]
 //                    [--port 3107] [--readers 4]
@@ -17,6 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseFloor } from "./floor.mjs";
 import { prepareInputs } from "./inputs.mjs";
+import { interactionLatency } from "./interaction.mjs";
 import { chartSizes, firstChartMs, readsDuringUpload, summaryLatency } from "./measure.mjs";
 import { dropPgSchema, freshPgSchema } from "./pg.mjs";
 import { printTable } from "./report.mjs";
@@ -61,6 +62,7 @@ async function benchStore(store, inputs, floors) {
     : null;
   const server = await startServer({ distDir, port, dataDir, databaseUrl });
   const results = [];
+  let interactions = null;
   try {
     process.stderr.write(`[${store}] warm-up … `);
     await warmUp(server.url);
@@ -126,12 +128,22 @@ async function benchStore(store, inputs, floors) {
         firstChartMs: firstChart,
       });
     }
+    process.stderr.write(`[${store}] interactions … `);
+    const runOf = (kind) => results.find((r) => r.kind === kind)?.runId ?? null;
+    interactions = {
+      store,
+      ...(await interactionLatency(server.url, {
+        trtllmRunId: runOf("trtllm"),
+        aiperfRunId: runOf("aiperf"),
+      })),
+    };
+    process.stderr.write(`done\n`);
   } finally {
     await server.stop();
     if (schema) await dropPgSchema(pgUrl, schema).catch(() => {});
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  return results;
+  return { results, interactions };
 }
 
 async function main() {
@@ -145,7 +157,12 @@ async function main() {
     floors.set(input.kind, a.mbPerSecond > b.mbPerSecond ? a : b);
   }
   const results = [];
-  for (const store of stores) results.push(...(await benchStore(store, inputs, floors)));
+  const interactions = [];
+  for (const store of stores) {
+    const measured = await benchStore(store, inputs, floors);
+    results.push(...measured.results);
+    interactions.push(measured.interactions);
+  }
   const report = {
     when: new Date().toISOString(),
     size,
@@ -160,6 +177,7 @@ async function main() {
     },
     floors: Object.fromEntries(floors),
     results,
+    interactions,
   };
   printTable(report);
   const dir = path.join(ROOT, "test-results");

@@ -3,11 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error plain ESM generator without type declarations
+import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { apiUpload, useAppAndBrowser } from "./harness";
 
-// The generated run follows TensorRT-LLM's perf-metrics records (test/generators/trtllm.mjs names
-// the producer source); 300 requests × 14 segments is past the chart kit's dense threshold.
+// The generated runs follow TensorRT-LLM's perf-metrics records and aiperf's profile_export.jsonl
+// (test/generators/trtllm.mjs and aiperf.mjs name the producer sources); 300 requests × 14
+// segments, and 1,500 request points, are past the chart kit's dense threshold.
 
 const CHART = '[data-chart="per-request-breakdown"]';
 const statButton = (page: Page, s: string) =>
@@ -20,6 +23,7 @@ const firstTableRequest = async (page: Page) =>
 describe("dense charts: a canvas layer that keeps the chart's function", () => {
   const t = useAppAndBrowser();
   let runUrl = "";
+  let aiperfUrl = "";
 
   beforeAll(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-dense-"));
@@ -30,6 +34,10 @@ describe("dense charts: a canvas layer that keeps the chart's function", () => {
       { name: "e2e dense" },
     );
     runUrl = `${t.app.url}/runs/${run.id}`;
+    const aiperfDir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-dense-aiperf-"));
+    const ai = await generateAiperfRun(aiperfDir, { records: 1500, seed: 3 });
+    const records = await apiUpload(t.app.url, [{ path: ai.jsonlPath }], { name: "e2e dense aiperf" });
+    aiperfUrl = `${t.app.url}/runs/${records.id}`;
   });
 
   it("draws the per-request bars on a named canvas, with tooltip and table fallback", async () => {
@@ -92,6 +100,32 @@ describe("dense charts: a canvas layer that keeps the chart's function", () => {
     await region.getByText("Request detail").waitFor({ timeout: 30_000 });
     expect(page.url()).toMatch(/req=\d+/);
     await region.getByText("waterfall").first().waitFor({ timeout: 30_000 });
+    await page.close();
+  });
+
+  it("draws a dense scatter on a named canvas that still reads out the hovered point", async () => {
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${aiperfUrl}?view=latency`);
+    const chart = page.locator('[data-chart="latency-over-time"]');
+    const canvas = chart.locator('canvas[data-canvas-marks="scatter"]');
+    await canvas.waitFor({ timeout: 30_000 });
+    expect(await canvas.getAttribute("aria-label")).toMatch(/over time: 1,500 points/);
+    expect(await chart.locator(".recharts-symbols").count()).toBe(0);
+    await canvas.scrollIntoViewIfNeeded();
+    // Sweep the plot until the pointer is over a point: its coordinates appear beside it.
+    const box = (await canvas.boundingBox())!;
+    const readout = chart.locator("[data-point-readout]");
+    for (let i = 0; i < 40 && (await readout.count()) === 0; i++)
+      await page.mouse.move(
+        box.x + box.width * (0.2 + i * 0.015),
+        box.y + box.height * (0.5 + (i % 8) * 0.06),
+      );
+    expect(await readout.locator("foreignObject > div").innerText()).toMatch(
+      /^start: .* s\n.*time to first token: .*ms$/is,
+    );
+
+    await chart.getByRole("button", { name: "View as table" }).click();
+    expect(await chart.locator('[data-testid="chart-table"] tbody tr').count()).toBe(1500);
     await page.close();
   });
 });
