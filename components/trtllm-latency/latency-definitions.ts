@@ -47,3 +47,10 @@ export function trtllmLatencyDefinitions(mode: TimeBreakdownBlock["mode"]): Defi
     },
   ];
 }
+
+/** Why a metric has no value in any request, and what would record it. */
+export function missingText(metric: TrtllmLatencyId): string {
+  if (metric === "tpotMs")
+    return "no request has a known output-token count: TPOT needs per-step metrics. Turn on return_perf_metrics in the engine config and upload the workers' perf-metrics files";
+  return `no completed request recorded both stamps of ${trtllmLatencyLabel(metric).toLowerCase()}`;
+}

@@ -9,8 +9,10 @@ import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { distributionPayloadSchema } from "@/lib/api/aiperf-charts";
 import type { TimeBreakdownBlock } from "@/lib/api/schemas";
+import { formatMs } from "@/lib/format-number";
 import { TRTLLM_CHART_KEYS, trtllmLatencyOverTimePayloadSchema } from "@/lib/api/trtllm-charts";
 import {
+  missingText,
   TRTLLM_LATENCY_OPTIONS,
   trtllmLatencyDefinitions,
   trtllmLatencyLabel,
@@ -40,12 +42,11 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
   );
   const label = trtllmLatencyLabel(metric);
   const d = dist.data?.metrics[metric] ?? null;
-  const hasPoints = overTime.data?.points.some((p) => p[metric] !== null) ?? false;
+  const pointCount = overTime.data?.points.filter((p) => p[metric] !== null).length ?? 0;
   return (
     <div className="space-y-4" data-testid="trtllm-latency">
       <p className="text-sm text-muted">
-        From TensorRT-LLM perf metrics: {breakdown.requestCount.toLocaleString("en-US")} requests,{" "}
-        {breakdown.mode} serving.
+        From TensorRT-LLM perf metrics: {requestsText(breakdown.requestCount)}, {breakdown.mode} serving.
       </p>
       <TrtllmLatencyStatsTable latency={breakdown.latency} />
       <dl className="space-y-1 text-xs text-muted" data-testid="trtllm-latency-definitions">
@@ -63,25 +64,27 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
         onChange={onMetric}
       />
       <ChartStatus loading={dist.isLoading} error={dist.error} what="distribution" />
-      {d ? (
+      {d && d.count > 1 ? (
         <div className="grid gap-4 lg:grid-cols-2">
           <ChartHistogramLatency dist={d} label={label} population={POPULATION} />
           <ChartLineCdfLatency dist={d} label={label} population={POPULATION} />
         </div>
+      ) : d ? (
+        <p className="text-sm text-muted" data-testid="trtllm-latency-missing">
+          One request recorded {label.toLowerCase()} ({formatMs(d.p50)}): a distribution needs more than one.
+        </p>
       ) : dist.data ? (
         <p className="text-sm text-muted" data-testid="trtllm-latency-missing">
-          {missingText(metric)}
+          {capitalised(missingText(metric))}.
         </p>
       ) : null}
-      {afterFirst && overTime.data && hasPoints ? (
+      {afterFirst && overTime.data && pointCount > 1 ? (
         <ChartScatterLatencyOverTime data={overTime.data} metric={metric} label={label} />
       ) : null}
     </div>
   );
 }
 
-function missingText(metric: TrtllmLatencyId): string {
-  if (metric === "tpotMs")
-    return "No request has a known output-token count: TPOT needs per-step metrics. Turn on return_perf_metrics in the engine config and upload the workers' perf-metrics files.";
-  return `No completed request recorded both stamps of ${trtllmLatencyLabel(metric).toLowerCase()}.`;
-}
+const requestsText = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "request" : "requests"}`;
+
+const capitalised = (s: string) => s[0].toUpperCase() + s.slice(1);

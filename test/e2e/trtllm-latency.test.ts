@@ -64,4 +64,21 @@ describe("latency view of the example TensorRT-LLM run (perf metrics only)", () 
     await page.screenshot({ path: path.join(SHOTS, "trtllm-latency-tpot.png"), fullPage: true });
     await page.close();
   });
+
+  it("draws no chart frame for one request, and names TPOT as not recorded with what records it", async () => {
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(t.app.url);
+    await page.getByText("TensorRT-LLM · disaggregated perf metrics").click();
+    await page.waitForURL(/\/runs\//);
+    await page.getByRole("tab", { name: "Latency" }).click();
+    await page.waitForURL(/view=latency/);
+    const missing = page.getByTestId("trtllm-latency-missing");
+    await expect.poll(() => missing.textContent(), { timeout: 30_000 }).toContain("One request");
+    expect(await page.getByTestId("trtllm-latency-not-recorded").textContent()).toContain(
+      "return_perf_metrics",
+    );
+    expect(await page.locator('[data-stat="tpotMs-p50"]').count()).toBe(0);
+    expect(await page.locator(".recharts-surface").count()).toBe(0);
+    await page.close();
+  });
 });
