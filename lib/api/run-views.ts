@@ -29,7 +29,8 @@ const VIEWS = [
     label: "Latency",
     // The summary's latency table is there for any requests block; the distribution is stored
     // only for runs with per-request records, and the prefetch finds none otherwise.
-    hasData: (r) => r.requests !== null,
+    // TensorRT-LLM perf metrics carry their own per-request latency (timeBreakdown.latency).
+    hasData: (r) => r.requests !== null || r.timeBreakdown?.latency != null,
     firstChart: { key: AIPERF_CHART_KEYS.distribution, schema: distributionPayloadSchema },
   },
   { id: "throughput", label: "Throughput", hasData: (r) => r.requests?.source === "aiperf" },
