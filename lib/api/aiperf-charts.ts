@@ -51,6 +51,8 @@ export const ttftVsInputPayloadSchema = z.object({
 
 export const timelinePayloadSchema = z.object({
   bucketS: z.number(),
+  /** Width of the trailing window requests/s and errors/s are counted over */
+  rateWindowS: z.number(),
   points: z.array(
     z.object({
       tS: z.number(),

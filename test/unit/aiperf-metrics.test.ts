@@ -66,8 +66,45 @@ describe("timeline", () => {
     expect(at(0.7).inFlightAvg).toBeCloseTo(2, 9);
     expect(at(0.7).inFlightMax).toBe(2);
     expect(at(1.2).inFlightMax).toBe(1);
-    // Each completion lands in one bucket: 1 request per 5 ms bucket = 200 requests/s there.
-    expect(t.points.reduce((a, p) => a + p.requestsPerS * t.bucketS, 0)).toBeCloseTo(2, 9);
+    // Completions over the trailing 10 buckets (50 ms): the end at 1.0 s reads 1 / 0.05 s = 20
+    // requests/s in the 10 buckets from its own, so that stretch integrates to 1 completion.
+    expect(t.rateWindowS).toBeCloseTo(0.05, 12);
+    expect(at(0.995).requestsPerS).toBe(0);
+    expect(at(1.0).requestsPerS).toBeCloseTo(20, 9);
+    expect(at(1.045).requestsPerS).toBeCloseTo(20, 9);
+    expect(at(1.05).requestsPerS).toBe(0);
+    const first = t.points.filter((p) => p.tS > 0.9 && p.tS < 1.1);
+    expect(first.reduce((a, p) => a + p.requestsPerS * t.bucketS, 0)).toBeCloseTo(1, 9);
+  });
+  // aiperf's dispersed throughput: ai-dynamo/aiperf src/aiperf/plot/core/data_preparation.py,
+  // calculate_throughput_events — each request decodes at output tokens / (end − (start + TTFT))
+  // from start + TTFT (the start when TTFT is absent) to its end; the plot is the sum of the rates.
+  it("spreads output tokens over each request's decode window (dispersed throughput)", () => {
+    const log = new RequestLog();
+    // A: decodes 90 tokens over [102, 1002) ms = 100 tok/s. B: 40 tokens over [700, 1500) = 50 tok/s.
+    log.push(entry(0, 1002, { ttftMs: 102, outputTokens: 90 }));
+    log.push(entry(500, 1500, { ttftMs: 200, outputTokens: 40 }));
+    // Neither a warm-up nor a failed request produces throughput.
+    log.push(entry(100, 900, { flags: FLAG_WARMUP, outputTokens: 1000 }));
+    log.push(entry(100, 900, { flags: FLAG_ERROR, outputTokens: 1000 }));
+    const t = timelinePayload(log, log.cols.startMs[0]);
+    expect(t.bucketS).toBe(0.005);
+    const at = (s: number) => t.points.find((p) => Math.abs(p.tS - s) < 1e-9)!.outputTokensPerS;
+    expect(at(0.05)).toBe(0); // A is still in prefill
+    expect(at(0.1)).toBeCloseTo(60, 9); // [100, 105): A decodes 3 of the 5 ms → 100 × 3/5
+    expect(at(0.4)).toBeCloseTo(100, 9); // A alone
+    expect(at(0.8)).toBeCloseTo(150, 9); // A and B overlap: 100 + 50
+    expect(at(1.0)).toBeCloseTo(90, 9); // [1000, 1005): A for 2 of the 5 ms (40) + B throughout (50)
+    expect(at(1.2)).toBeCloseTo(50, 9); // B alone
+    // Every token once: ∫ rate dt = 90 + 40.
+    expect(t.points.reduce((a, p) => a + p.outputTokensPerS * t.bucketS, 0)).toBeCloseTo(130, 9);
+  });
+  it("decodes from the request start when TTFT is not recorded (non-streaming)", () => {
+    const log = new RequestLog();
+    log.push(entry(0, 1000, { ttftMs: null, outputTokens: 10 }));
+    const t = timelinePayload(log, log.cols.startMs[0]);
+    expect(t.points[0].outputTokensPerS).toBeCloseTo(10, 9);
+    expect(t.points.at(-2)!.outputTokensPerS).toBeCloseTo(10, 9);
   });
   it("counts an end before a start at the same instant", () => {
     expect(Array.from(inFlightMax(Float64Array.of(0, 10), Float64Array.of(10, 20), 100, 1))).toEqual([1]);
