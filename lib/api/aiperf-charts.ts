@@ -107,6 +107,10 @@ export const gpuPayloadSchema = z.object({
   ...nullableNumbers("energyJ", "outputTokens", "energyPerOutputTokenJ"),
   /** Same physical GPU (uuid) seen through several exporters: counted once for energy */
   duplicateGpus: z.number(),
+  /** Physical GPUs: series minus the duplicates */
+  distinctGpus: z.number(),
+  /** Whether any sample falls in the profiling window; null without per-request records */
+  overlapsWindow: z.boolean().nullable(),
 });
 export type GpuPayload = z.infer<typeof gpuPayloadSchema>;
 

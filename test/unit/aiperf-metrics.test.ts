@@ -144,6 +144,13 @@ describe("GPU energy", () => {
     expect(p.energyPerOutputTokenJ).toBeCloseTo(5, 9);
     expect(p.duplicateGpus).toBe(1);
     expect(p.gpus).toHaveLength(3);
+    expect(p.distinctGpus).toBe(2);
+    expect(p.overlapsWindow).toBe(true);
+    // Samples at 0…2,000 ms: a window after them, or before them, does not overlap.
+    expect(g.payload(0, [2001, 3000], 600).overlapsWindow).toBe(false);
+    expect(g.payload(0, [-500, -1], 600).overlapsWindow).toBe(false);
+    expect(g.payload(0, [2000, 3000], 600).overlapsWindow).toBe(true);
+    expect(g.payload(0, null, null).overlapsWindow).toBeNull();
     expect(energyDeltaJ({ tMs: [0, 1], energyMj: [2, 1] }, [0, 1], null)).toBeNull();
   });
 });
