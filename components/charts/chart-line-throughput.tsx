@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { secondsTick } from "@/components/charts/chart-theme";
+import { niceTicks } from "@/components/charts/nice-ticks";
 import type { timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 
 const countTick = (v: number) => v.toLocaleString("en-US", { maximumFractionDigits: 1 });
@@ -13,6 +14,8 @@ const per = (unit: string) => (v: number) => `${countTick(v)} ${unit}`;
  * completed requests per second over a trailing window: each on its own titled axis.
  */
 export function ChartLineThroughput({ data }: { data: z.infer<typeof timelinePayloadSchema> }) {
+  const tokMax = data.points.reduce((m, p) => Math.max(m, p.outputTokensPerS), 0);
+  const reqMax = data.points.reduce((m, p) => Math.max(m, p.requestsPerS, p.errorsPerS), 0);
   return (
     <ChartContainer
       title="Throughput over time"
@@ -43,8 +46,15 @@ export function ChartLineThroughput({ data }: { data: z.infer<typeof timelinePay
       }}
       x={{ key: "tS", numeric: true, title: "time from the first request", unit: "s", format: secondsTick }}
       y={[
-        { id: "tok", title: "output tokens", unit: "tok/s", format: countTick },
-        { id: "req", title: "requests", unit: "req/s", right: true, format: countTick },
+        { id: "tok", title: "output tokens", unit: "tok/s", format: countTick, ticks: niceTicks(tokMax) },
+        {
+          id: "req",
+          title: "requests",
+          unit: "req/s",
+          right: true,
+          format: countTick,
+          ticks: niceTicks(reqMax),
+        },
       ]}
     />
   );

@@ -37,6 +37,9 @@ export function dispersedTokensPerS(
 ): Float64Array {
   const tokens = new Float64Array(k);
   const fullRate = new Float64Array(k + 1);
+  // How many requests decode through each whole bucket: where none does, the running rate is
+  // reset to 0, so the float residue of +rate − rate (−7e-15) never reaches a chart.
+  const fullCount = new Int32Array(k + 1);
   const clampB = (t: number) => Math.max(0, Math.min(k - 1, Math.floor(t / bucketMs)));
   for (let i = 0; i < log.length; i++) {
     if (log.flags[i] & (FLAG_WARMUP | FLAG_ERROR)) continue;
@@ -56,11 +59,15 @@ export function dispersedTokensPerS(
     tokens[be] += perMs * (to - be * bucketMs);
     fullRate[bs + 1] += perMs;
     fullRate[be] -= perMs;
+    fullCount[bs + 1]++;
+    fullCount[be]--;
   }
   const perS = new Float64Array(k);
   let rate = 0;
+  let decoding = 0;
   for (let b = 0; b < k; b++) {
-    rate += fullRate[b];
+    decoding += fullCount[b];
+    rate = decoding === 0 ? 0 : rate + fullRate[b];
     perS[b] = ((tokens[b] + rate * bucketMs) * 1000) / bucketMs;
   }
   return perS;

@@ -99,6 +99,21 @@ describe("timeline", () => {
     // Every token once: ∫ rate dt = 90 + 40.
     expect(t.points.reduce((a, p) => a + p.outputTokensPerS * t.bucketS, 0)).toBeCloseTo(130, 9);
   });
+  it("reads exactly 0 where nothing decodes, never a float residue below it", () => {
+    const log = new RequestLog();
+    // The vLLM KV-offload example's records: rates such as 50 / 0.97 s and 40 / 0.768 s do not
+    // cancel exactly in binary, and nothing decodes from 2.3 s to 2.535 s.
+    log.push(entry(0, 1000, { ttftMs: 30, outputTokens: 50 }));
+    log.push(entry(1500, 2700, { ttftMs: 35, outputTokens: 60 }));
+    log.push(entry(500, 1300, { ttftMs: 32, outputTokens: 40 }));
+    log.push(entry(2000, 3500, { ttftMs: 40, outputTokens: 70 }));
+    log.push(entry(3000, 4100, { ttftMs: 33, outputTokens: 55 }));
+    const t = timelinePayload(log, log.cols.startMs[0]);
+    const gap = t.points.filter((p) => p.tS >= 1.3 && p.tS < 1.52);
+    expect(gap.length).toBeGreaterThan(0);
+    expect(gap.every((p) => p.outputTokensPerS === 0)).toBe(true);
+    expect(t.points.every((p) => p.outputTokensPerS >= 0)).toBe(true);
+  });
   it("decodes from the request start when TTFT is not recorded (non-streaming)", () => {
     const log = new RequestLog();
     log.push(entry(0, 1000, { ttftMs: null, outputTokens: 10 }));
