@@ -44,7 +44,8 @@ export function yAxis(a: AxisSpec, number: boolean) {
       type={number ? "number" : "category"}
       name={a.name}
       orientation={a.right ? "right" : "left"}
-      domain={a.domain}
+      domain={a.domain ?? (a.ticks ? [0, a.ticks[a.ticks.length - 1]] : undefined)}
+      ticks={a.ticks}
       tickFormatter={a.format}
       unit={a.tickUnit}
       allowDecimals={a.integers ? false : undefined}
