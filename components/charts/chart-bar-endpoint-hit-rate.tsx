@@ -14,6 +14,7 @@ export function ChartBarEndpointHitRate({ rows }: { rows: SmEndpointDetail[] }) 
       rows={endpointBarRows(rows, "hitRate")}
       valueTitle="hit rate"
       exportName="endpoint-hit-rate"
+      missing="No endpoint exports prefix-cache counters or a hit-rate gauge (vllm:prefix_cache_hits/queries, sglang:cached_tokens, trtllm_prompt_cached_tokens); scrape the engines with aiperf --server-metrics."
       format={(v) => formatRate(v)}
       domainMax={1}
     />

@@ -15,6 +15,7 @@ export function ChartHistogramLatency({ dist, label }: { dist: Distribution; lab
       description={`${dist.count.toLocaleString("en-US")} successful profiling requests per bin (ms)`}
       csvRows={() => rows.map((r) => ({ startMs: r.start, endMs: r.end, requests: r.count }))}
       exportName="latency-histogram"
+      missing={`No successful request has a ${label}: a run whose every request failed has none (see the errors under Throughput); otherwise upload aiperf profile_export.jsonl.`}
       kind="bar"
       data={rows}
       barCategoryGap={1}

@@ -11,6 +11,7 @@ export function ChartLineOffload({ series }: { series: SmSeriesPayload }) {
       title={`KV offload over time — ${series.label}`}
       description="GB/s per interval: bytes moved / interval length (an average rate, not link bandwidth)"
       exportName="offload-over-time"
+      missing="No interval has offload bytes (vLLM kv_offload_*, TensorRT-LLM kv_cache_offload/onboard bytes)."
       rows={timeRows(series, ["offloadGpuToCpuBytesPerSecond", "offloadCpuToGpuBytesPerSecond"], 1e-9)}
       series={{
         offloadGpuToCpuBytesPerSecond: { label: "GPU → CPU", color: "var(--chart-7)" },
