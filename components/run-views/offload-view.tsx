@@ -10,7 +10,8 @@ import { ChartStatus } from "@/components/charts/chart-status";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { formatBytes, formatNumber } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
-import { EmptyView } from "./empty-view";
+import { hasOffloadCounters, runView } from "@/lib/api/run-views";
+import { ManifestEmptyView } from "./empty-view";
 
 const gbps = (v: number | null) => (v === null ? "—" : `${formatNumber(v / 1e9, 2)} GB/s`);
 
@@ -19,15 +20,9 @@ export function OffloadView({ run }: RunViewProps) {
   const { endpoints, series } = useSmData(run.id, sm !== null);
   const transfer = run.timeBreakdown?.kvTransfer ?? null;
   const off = sm?.kvOffload;
-  const hasOffload = off !== undefined && (off.bytesGpuToCpu !== null || off.bytesCpuToGpu !== null);
-  if (!hasOffload && !transfer) {
-    return (
-      <EmptyView title="No KV offload or transfer data in this run">
-        KV offload needs engine offload counters (vLLM kv_offload_*, TensorRT-LLM kv_cache_offload/onboard
-        bytes) in the server metrics; KV transfer needs disaggregated TensorRT-LLM perf metrics.
-      </EmptyView>
-    );
-  }
+  const hasOffload = hasOffloadCounters(run);
+  if (!runView("offload").hasData(run))
+    return <ManifestEmptyView id="offload" title="No KV offload or transfer data in this run" />;
   const d = endpoints.data;
   const s = series.data;
   const method = run.info.offloadBandwidthMethod;

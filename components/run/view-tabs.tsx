@@ -19,12 +19,14 @@ export function ViewTabs({ run, current }: { run: RunSummary; current: RunViewId
             type="button"
             role="tab"
             aria-selected={active}
+            aria-disabled={has ? undefined : true}
             data-view={v.id}
-            onClick={() => void setView(v.id === DEFAULT_VIEW ? null : v.id)}
+            // A view with nothing to show does not open: its tab says what to upload instead.
+            onClick={() => (has ? void setView(v.id === DEFAULT_VIEW ? null : v.id) : undefined)}
             className={`-mb-px border-b-2 px-3 py-2 text-sm ${
               active ? "border-accent font-medium" : "border-transparent hover:border-border"
-            } ${has ? "" : "text-muted opacity-60"}`}
-            title={has ? undefined : "No data for this view in this run"}
+            } ${has ? "" : "cursor-not-allowed text-muted opacity-60"}`}
+            title={has ? undefined : `Nothing to show for this run: ${v.missing}`}
           >
             {v.label}
           </button>
