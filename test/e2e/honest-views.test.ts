@@ -186,6 +186,15 @@ describe("views that never mislead", () => {
     const lines = await page.getByTestId("chart-missing").allInnerTexts();
     expect(lines.some((l) => l.includes("No successful request"))).toBe(true);
     await page.screenshot({ path: path.join(SHOTS, "honest-error-run-latency.png"), fullPage: true });
+    // Its overview cards say what is not recorded instead of a bare dash.
+    await page.goto(`${t.app.url}/runs/${run.id}`);
+    const tiles = page.getByTestId("overview-tiles");
+    await tiles.waitFor();
+    expect(await tiles.locator("> div", { hasText: "TTFT p50 / p99" }).innerText()).toContain(
+      "no successful request recorded it",
+    );
+    expect(await tiles.innerText()).not.toMatch(/^—$/m);
+    await page.screenshot({ path: path.join(SHOTS, "honest-error-run-overview.png"), fullPage: true });
     await page.close();
   });
 
