@@ -3,6 +3,8 @@ import { GeistSans } from "geist/font/sans";
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { THEME_SCRIPT } from "@/components/theme/theme-script";
+import { ThemeToggle } from "@/components/theme/theme-toggle";
 import "./globals.css";
 import { Providers } from "./providers";
 
@@ -13,11 +15,15 @@ export const metadata: Metadata = {
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`}>
+    // The theme script sets data-theme on <html> before hydration, hence the warning suppressed.
+    <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`} suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body className="min-h-screen font-sans antialiased">
         <Providers>
           <header className="border-b border-border bg-card">
-            <div className="mx-auto flex max-w-7xl items-center gap-6 px-4 py-3">
+            <div className="mx-auto flex max-w-7xl items-center gap-4 px-4 py-2 sm:gap-6 sm:py-3">
               <Link href="/" className="text-lg font-semibold tracking-tight">
                 Runlens
               </Link>
@@ -29,9 +35,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
                   Compare
                 </Link>
               </nav>
+              <ThemeToggle />
             </div>
           </header>
-          <main className="mx-auto max-w-7xl px-4 py-6">{children}</main>
+          <main className="mx-auto max-w-7xl px-4 py-4 sm:py-6">{children}</main>
         </Providers>
       </body>
     </html>

@@ -8,10 +8,14 @@ export function formatCount(n: number | null | undefined): string {
   return Math.round(n).toLocaleString("en-US");
 }
 
+/**
+ * Never scientific notation (people misread `1.5e-3`): large numbers get thousands separators,
+ * numbers too small for `digits` decimals keep three significant digits (0.000153).
+ */
 export function formatNumber(n: number | null | undefined, digits = 2): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return "—";
   const abs = Math.abs(n);
-  if (abs !== 0 && (abs >= 1e6 || abs < 10 ** -digits)) return n.toExponential(2);
+  if (abs !== 0 && abs < 10 ** -digits) return n.toLocaleString("en-US", { maximumSignificantDigits: 3 });
   return n.toLocaleString("en-US", { maximumFractionDigits: digits });
 }
 

@@ -1,19 +1,23 @@
 "use client";
 
 import { TimeLines } from "@/components/charts/time-lines";
-import { hasField, timeRows } from "@/lib/metrics/server-metrics/chart-rows";
+import { hasField, partialIntervalNote, perSecondRows } from "@/lib/metrics/server-metrics/chart-rows";
 import type { SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 
-/** Prompt tokens per interval by where they came from: GPU cache, CPU/external cache, computed. */
+/**
+ * Prompt tokens per second in each interval by where they came from: GPU cache, CPU/external
+ * cache, computed. Per second, so a partial last interval does not read as a collapse.
+ */
 export function ChartAreaPromptTokens({ series }: { series: SmSeriesPayload }) {
   const external = hasField(series, "externalCachedTokens");
+  const partial = partialIntervalNote(series);
   return (
     <TimeLines
       title={`Prompt tokens by source — ${series.label}`}
-      description="Tokens per interval (prefill side)"
+      description={`Tokens per second in each interval (prefill side)${partial ? `; ${partial}` : ""}`}
       exportName="prompt-tokens-by-source"
       missing="No interval splits prompt tokens by source: it needs vllm:prompt_tokens_by_source (or SGLang cached_tokens by cache_source) in the server metrics."
-      rows={timeRows(series, ["cachedTokens", "externalCachedTokens", "computedTokens"])}
+      rows={perSecondRows(series, ["cachedTokens", "externalCachedTokens", "computedTokens"])}
       series={{
         cachedTokens: { label: "GPU cache", color: "var(--chart-5)" },
         ...(external
@@ -21,7 +25,7 @@ export function ChartAreaPromptTokens({ series }: { series: SmSeriesPayload }) {
           : {}),
         computedTokens: { label: "computed", color: "var(--chart-3)" },
       }}
-      yTitle="prompt tokens"
+      yTitle="prompt tokens / s"
       stacked
     />
   );

@@ -36,7 +36,7 @@ export function ChartBarSegmentStats({ rows, stat, actions }: Props) {
       )}
       x={{ title: `time at ${stat}`, unit: "ms", format: formatMs }}
       y={{ key: "label", hide: true }}
-      tooltip={{ cursor: false }}
+      tooltip={{ cursor: false, label: () => `Segments at ${stat}, in pipeline order` }}
       legend={false}
     />
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, type ReactNode } from "react";
+import { useCallback, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import {
   AreaChart,
   BarChart,
@@ -10,10 +10,12 @@ import {
   ResponsiveContainer,
   ScatterChart,
 } from "recharts";
+import { ActiveRow } from "./active-row";
+import { ChartTable } from "./chart-table";
 import { CHART_MARGIN, LEGEND_STYLE } from "./chart-theme";
 import { downloadCsv, downloadSvgAsPng, type CsvRow } from "./export";
 import { plotMarks } from "./plot-marks";
-import { csvRow, seriesMarks, tooltipOf, xAxis, yAxis } from "./plot-parts";
+import { csvRow, legendText, plottedRow, seriesMarks, tooltipOf, xAxis, yAxis } from "./plot-parts";
 import type { AxisSpec, CsvColumns, Mark, SeriesConfig, TooltipSpec } from "./plot-types";
 
 export type { AxisSpec, SeriesConfig, SeriesSpec, TooltipSpec } from "./plot-types";
@@ -84,10 +86,29 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
   missing,
 }: ChartContainerProps<R>) {
   const ref = useRef<HTMLDivElement>(null);
-  const exportRows = csvRows ?? (csv ? () => data.map((r) => csvRow(r, csv)) : undefined);
+  const [asTable, setAsTable] = useState(false);
+  const active = useRef<unknown>(undefined);
+  const onActive = useCallback((row: unknown) => void (active.current = row), []);
+  const tableRows =
+    csvRows ??
+    (csv
+      ? () => data.map((r) => csvRow(r, csv))
+      : kind
+        ? () => data.map((r) => plottedRow(r, x, series))
+        : undefined);
   const stem = exportName ?? title.toLowerCase().replace(/[^a-z0-9]+/g, "-");
   const yAxes = Array.isArray(y) ? y : [y];
   const visible = Object.values(series).filter((s) => !s.hidden);
+  // Enter on a focused chart opens the row the arrow keys (or the pointer) put the tooltip on.
+  const onKeyDown = onRowClick
+    ? (e: KeyboardEvent<HTMLDivElement>) => {
+        if (e.key !== "Enter" && e.key !== " ") return;
+        const i = data.indexOf(active.current as R);
+        if (i < 0) return;
+        e.preventDefault();
+        onRowClick(i);
+      }
+    : undefined;
   const marks = kind ? plotMarks(kind, data, series, horizontal ? x : yAxes[0]) : "some";
   if (marks !== "some")
     return (
@@ -110,6 +131,9 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
           layout={horizontal ? "vertical" : undefined}
           margin={{ ...CHART_MARGIN, right: CHART_MARGIN.right + marginRight }}
           barCategoryGap={barCategoryGap}
+          // The name as aria-label, not an SVG <title>: a <title> repeats the heading's text.
+          role={onRowClick ? "application" : "img"}
+          aria-label={onRowClick ? `${title}: arrow keys move between bars, Enter opens one` : title}
           onClick={
             onRowClick
               ? (state: { activeTooltipIndex?: unknown }) => {
@@ -127,8 +151,11 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
           {xAxis(x, horizontal || kind === "scatter" || !!x.numeric, !!horizontal)}
           {yAxes.map((a) => yAxis(a, !horizontal))}
           {tooltip ? tooltipOf(tooltip, series, value, horizontal ? undefined : x) : null}
-          {(legend ?? visible.length > 1) ? <Legend wrapperStyle={LEGEND_STYLE} itemSorter={null} /> : null}
+          {(legend ?? visible.length > 1) ? (
+            <Legend wrapperStyle={LEGEND_STYLE} itemSorter={null} formatter={legendText} />
+          ) : null}
           {seriesMarks(kind, series, data, onRowClick !== undefined)}
+          {onRowClick ? <ActiveRow onChange={onActive} /> : null}
           {children}
         </Chart>
       </ResponsiveContainer>
@@ -141,8 +168,18 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
           <h3 className="text-sm font-semibold">{title}</h3>
           {description ? <p className="text-xs text-muted">{description}</p> : null}
         </div>
-        <div className="flex items-center gap-2 text-xs">
+        <div className="flex flex-wrap items-center gap-2 text-xs">
           {actions}
+          {tableRows ? (
+            <button
+              type="button"
+              className="btn-ghost"
+              aria-pressed={asTable}
+              onClick={() => setAsTable((t) => !t)}
+            >
+              {asTable ? "View as chart" : "View as table"}
+            </button>
+          ) : null}
           <button
             type="button"
             className="btn-ghost"
@@ -156,20 +193,24 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
           >
             PNG
           </button>
-          {exportRows ? (
+          {tableRows ? (
             <button
               type="button"
               className="btn-ghost"
-              onClick={() => downloadCsv(exportRows(), `${stem}.csv`)}
+              onClick={() => downloadCsv(tableRows(), `${stem}.csv`)}
             >
               CSV
             </button>
           ) : null}
         </div>
       </figcaption>
-      <div ref={ref} style={{ height }} className="w-full">
-        {plot}
-      </div>
+      {asTable && tableRows ? (
+        <ChartTable rows={tableRows()} caption={title} />
+      ) : (
+        <div ref={ref} style={{ height }} className="w-full" onKeyDown={onKeyDown}>
+          {plot}
+        </div>
+      )}
     </figure>
   );
 }

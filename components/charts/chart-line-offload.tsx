@@ -1,23 +1,35 @@
 "use client";
 
 import { TimeLines } from "@/components/charts/time-lines";
-import { timeRows } from "@/lib/metrics/server-metrics/chart-rows";
+import { hasField, timeRows } from "@/lib/metrics/server-metrics/chart-rows";
 import type { SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 
-/** KV offload traffic per interval (counter rate), both directions, GB/s. */
+/**
+ * KV offload over time, both directions, GB/s: bytes over transfer seconds per interval where the
+ * engine counts transfer time (the link's speed), else bytes over the interval (an average rate).
+ */
 export function ChartLineOffload({ series }: { series: SmSeriesPayload }) {
+  const measured =
+    hasField(series, "offloadGpuToCpuBandwidth") || hasField(series, "offloadCpuToGpuBandwidth");
+  const [out, back] = measured
+    ? (["offloadGpuToCpuBandwidth", "offloadCpuToGpuBandwidth"] as const)
+    : (["offloadGpuToCpuBytesPerSecond", "offloadCpuToGpuBytesPerSecond"] as const);
   return (
     <TimeLines
       title={`KV offload over time — ${series.label}`}
-      description="GB/s per interval: bytes moved / interval length (an average rate, not link bandwidth)"
+      description={
+        measured
+          ? "Bandwidth, GB/s per interval: bytes moved / seconds spent transferring them (engine transfer-time counters)"
+          : "Traffic, GB/s per interval: bytes moved / interval length (an average rate, not link bandwidth)"
+      }
       exportName="offload-over-time"
       missing="No interval has offload bytes (vLLM kv_offload_*, TensorRT-LLM kv_cache_offload/onboard bytes)."
-      rows={timeRows(series, ["offloadGpuToCpuBytesPerSecond", "offloadCpuToGpuBytesPerSecond"], 1e-9)}
+      rows={timeRows(series, [out, back], 1e-9)}
       series={{
-        offloadGpuToCpuBytesPerSecond: { label: "GPU → CPU", color: "var(--chart-7)" },
-        offloadCpuToGpuBytesPerSecond: { label: "CPU → GPU", color: "var(--chart-2)" },
+        [out]: { label: "GPU → CPU", color: "var(--chart-7)" },
+        [back]: { label: "CPU → GPU", color: "var(--chart-2)" },
       }}
-      yTitle="bandwidth"
+      yTitle={measured ? "bandwidth" : "traffic"}
       unit="GB/s"
     />
   );

@@ -10,6 +10,9 @@ export const TOOLTIP_STYLE = {
   fontSize: 12,
 } as const;
 
+/** Tooltip rows in the text colour, not the series colour (light fills are unreadable as text). */
+export const TOOLTIP_ITEM_STYLE = { color: "var(--fg)" } as const;
+
 export const LEGEND_STYLE = { fontSize: 11 } as const;
 
 /** Ticks, axis lines and axis titles. */

@@ -22,6 +22,8 @@ export interface DataTableProps<R> {
   /** Shown inside the frame above and below the table. */
   before?: ReactNode;
   after?: ReactNode;
+  /** What the table holds, for screen readers (not drawn). */
+  caption?: string;
 }
 
 const classOf = <R,>(c: Column<R>, row: R) =>
@@ -40,10 +42,12 @@ export function DataTable<R>({
   className,
   before,
   after,
+  caption,
 }: DataTableProps<R>) {
   const cols = columns.filter((c): c is Column<R> => !!c);
   const table = (
     <table className={`table-base ${className ?? ""}`.trim()} data-testid={testId}>
+      {caption ? <caption className="sr-only">{caption}</caption> : null}
       <thead>
         <tr>
           {cols.map((c, i) => (
@@ -66,7 +70,8 @@ export function DataTable<R>({
       </tbody>
     </table>
   );
-  if (!framed) return table;
+  // A table wider than a phone scrolls inside its own box, never the page.
+  if (!framed) return <div className="max-w-full overflow-x-auto">{table}</div>;
   return (
     <div className="overflow-x-auto rounded-lg border border-border bg-card">
       {before}

@@ -1,7 +1,7 @@
 "use client";
 
 import { Area, Bar, Cell, LabelList, Line, Scatter, Tooltip, XAxis, YAxis } from "recharts";
-import { AXIS_STYLE, TOOLTIP_STYLE } from "./chart-theme";
+import { AXIS_STYLE, TOOLTIP_ITEM_STYLE, TOOLTIP_STYLE } from "./chart-theme";
 import type { CsvRow } from "./export";
 import type { AxisSpec, CsvColumns, Mark, SeriesConfig, SeriesSpec, TooltipSpec } from "./plot-types";
 
@@ -44,7 +44,8 @@ export function yAxis(a: AxisSpec, number: boolean) {
       type={number ? "number" : "category"}
       name={a.name}
       orientation={a.right ? "right" : "left"}
-      domain={a.domain}
+      domain={a.domain ?? (a.ticks ? [0, a.ticks[a.ticks.length - 1]] : undefined)}
+      ticks={a.ticks}
       tickFormatter={a.format}
       unit={a.tickUnit}
       allowDecimals={a.integers ? false : undefined}
@@ -136,9 +137,14 @@ export function tooltipOf<R extends object>(
       : axis.format
         ? axis.format(v)
         : `${v.toLocaleString("en-US", { maximumFractionDigits: 2 })}${s?.unit ?? ""}`;
+  // Series in the order they are configured (pipeline order for segments), not by name, which
+  // put ctx_postprocessing before ctx_preprocessing and decode in the middle.
+  const keys = Object.entries(series).map(([k, s]) => s.dataKey ?? k);
   return (
     <Tooltip
       contentStyle={TOOLTIP_STYLE}
+      itemStyle={TOOLTIP_ITEM_STYLE}
+      itemSorter={(item) => keys.indexOf(String(item.dataKey ?? ""))}
       cursor={spec.cursor}
       labelFormatter={
         spec.label
@@ -165,4 +171,25 @@ export function csvRow<R extends object>(row: R, columns: CsvColumns<R>): CsvRow
       typeof col === "function" ? col(row) : (row[col as keyof R] as CsvRow[string]),
     ]),
   );
+}
+
+/**
+ * Legend text in the page's text colour: series colours are chosen to tell fills apart, not to be
+ * read, and as text some fell to 1.3:1 on the card. The swatch beside it carries the colour.
+ */
+export function legendText(value: unknown) {
+  return <span style={{ color: "var(--fg)" }}>{String(value)}</span>;
+}
+
+/** A plotted row as the "view as table" shows it when a chart declares no CSV: x, then each series. */
+export function plottedRow<R extends object>(row: R, x: AxisSpec, series: SeriesConfig<R>): CsvRow {
+  const cell = (key: string) => {
+    const v = (row as Record<string, unknown>)[key];
+    return typeof v === "number" || typeof v === "string" || v === null ? v : undefined;
+  };
+  const entries: Array<[string, CsvRow[string]]> = x.key ? [[x.title ?? x.key, cell(x.key)]] : [];
+  for (const [key, s] of Object.entries(series))
+    if (!s.hidden && !s.data)
+      entries.push([s.unit ? `${s.label} (${s.unit.trim()})` : s.label, cell(s.dataKey ?? key)]);
+  return Object.fromEntries(entries);
 }

@@ -49,6 +49,8 @@ export interface AxisSpec {
   /** Appended to each tick when there is no `format`. */
   tickUnit?: string;
   domain?: AxisDomain;
+  /** Explicit tick values (round numbers, see nice-ticks.ts) instead of Recharts' equal splits. */
+  ticks?: number[];
   width?: number;
   id?: string;
   right?: boolean;

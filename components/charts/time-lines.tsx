@@ -44,11 +44,24 @@ export function TimeLines({
       kind={stacked ? "area" : "line"}
       data={rows}
       series={Object.fromEntries(Object.entries(stackedSeries).map(([k, s]) => [k, { unit: tick, ...s }]))}
-      x={{ key: "t", numeric: true, title: "time from the first interval", unit: "s", tickUnit: " s" }}
+      x={{
+        key: "t",
+        numeric: true,
+        title: "time from the first interval",
+        unit: "s",
+        tickUnit: " s",
+        // Ticks at the data's edges are raw interval times: round them for people (never "41.032521216 s").
+        format: secondsTick,
+      }}
       y={{ title: yTitle, unit, tickUnit: tick, domain: [0, yMax ?? "auto"] }}
       legend
     >
       {reference ? <ReferenceMark y={reference.y} label={reference.label} /> : null}
     </ChartContainer>
   );
+}
+
+/** A time tick in seconds to one decimal at most. */
+function secondsTick(v: number): string {
+  return String(Math.round(v * 10) / 10);
 }

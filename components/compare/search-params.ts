@@ -14,11 +14,14 @@ import { COMPARE_STATS } from "@/lib/api/compare-schemas";
  * the statistic and the latency metric of the CDF overlay. It lives with the components rather
  * than in the page folder because components may not import app/.
  */
+/** A change of runs, baseline, statistic or metric is a step Back can undo (a new history entry). */
+const STEP = { history: "push" } as const;
+
 export const compareSearchParams = {
-  runs: parseAsArrayOf(parseAsString, ",").withDefault([]),
-  baseline: parseAsString.withDefault(""),
-  stat: parseAsStringLiteral(COMPARE_STATS).withDefault("p50"),
-  metric: parseAsStringLiteral(LATENCY_METRICS).withDefault("ttftMs"),
+  runs: parseAsArrayOf(parseAsString, ",").withDefault([]).withOptions(STEP),
+  baseline: parseAsString.withDefault("").withOptions(STEP),
+  stat: parseAsStringLiteral(COMPARE_STATS).withDefault("p50").withOptions(STEP),
+  metric: parseAsStringLiteral(LATENCY_METRICS).withDefault("ttftMs").withOptions(STEP),
 };
 
 export const compareSearchParamsCache = createSearchParamsCache(compareSearchParams);

@@ -4,6 +4,7 @@ import { DataTable } from "@/components/charts/data-table";
 import { downloadCsv } from "@/components/charts/export";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { ENDPOINT_COLUMNS } from "@/components/server-metrics/endpoint-table-columns";
+import { WindowNote } from "@/components/server-metrics/window-note";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { formatCount, formatRate } from "@/lib/format-number";
@@ -94,6 +95,7 @@ export function EndpointsView({ run }: RunViewProps) {
       <p className="text-xs text-muted" data-testid="endpoints-dash-note">
         — : that endpoint&apos;s exports do not carry the series (not exported), never a 0.
       </p>
+      {q.data ? <WindowNote rows={q.data.rows} /> : null}
       {q.data && q.data.roles.length > 1 ? (
         <DataTable
           testId="role-subtotals"

@@ -21,15 +21,15 @@ export function KvView({ run }: RunViewProps) {
   const d = endpoints.data;
   const s = series.data;
   const source = run.info.kvCapacitySource;
+  const capacity = sm.kvCache.gpuTotalTokens;
+  // Why it is unknown, when ingest could tell (e.g. aiperf's JSONL export has no _info families).
+  const capacityWarning = run.warnings.find((w) => w.includes("KV capacity unknown"));
   return (
     <div className="space-y-4">
       <FactsList
         testId="kv-facts"
         items={[
-          [
-            "KV capacity",
-            orNotExported(sm.kvCache.gpuTotalTokens, "kvCapacity", (v) => `${formatCount(v)} tokens`),
-          ],
+          ["KV capacity", capacity === null ? "unknown (see below)" : `${formatCount(capacity)} tokens`],
           ["usage mean", orNotExported(sm.kvCache.gpuUsageAvg, "kvUsage", formatRate)],
           ["usage peak", orNotExported(sm.kvCache.gpuUsageMax, "kvUsage", formatRate)],
           ...(typeof source === "string" ? ([["capacity from", source]] as [string, string][]) : []),
@@ -40,6 +40,12 @@ export function KvView({ run }: RunViewProps) {
         of one pool count once. Usage mean is weighted by capacity when every endpoint&apos;s capacity is
         known; the peak is the highest sample of any endpoint.
       </p>
+      {capacity === null ? (
+        <p className="text-xs text-muted" data-testid="kv-capacity-missing">
+          {capacityWarning ??
+            "KV capacity is not in these files: upload the engine's cache-config metrics (aiperf's JSON or CSV server-metrics export) or its server log."}
+        </p>
+      ) : null}
       <ChartStatus loading={endpoints.isLoading} error={endpoints.error} what="per-endpoint KV metrics" />
       {d ? (
         <>

@@ -6,9 +6,11 @@ import { ChartLineOffload } from "@/components/charts/chart-line-offload";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { EndpointChoiceRow } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
+import { OffloadEndpointTable } from "@/components/server-metrics/offload-endpoint-table";
+import { OffloadTierTable } from "@/components/server-metrics/offload-tier-table";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
-import { formatBytes, formatNumber } from "@/lib/format-number";
+import { formatBytes, formatNumber, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { hasOffloadCounters, runView } from "@/lib/api/run-views";
 import { ManifestEmptyView } from "./empty-view";
@@ -26,6 +28,8 @@ export function OffloadView({ run }: RunViewProps) {
   const d = endpoints.data;
   const s = series.data;
   const method = run.info.offloadBandwidthMethod;
+  const source = run.info.offloadCounterSource;
+  const external = run.info.externalPrefixCacheHitRate;
   return (
     <div className="space-y-4">
       {hasOffload && off ? (
@@ -37,12 +41,17 @@ export function OffloadView({ run }: RunViewProps) {
               ["CPU → GPU", formatBytes(off.bytesCpuToGpu)],
               ["bandwidth GPU → CPU", gbps(off.bandwidthGpuToCpuBytesPerSecond)],
               ["bandwidth CPU → GPU", gbps(off.bandwidthCpuToGpuBytesPerSecond)],
+              [
+                "external (CPU-tier) hit rate",
+                typeof external === "number" ? formatRate(external) : "not exported",
+              ],
             ]}
           />
-          <p className="text-xs text-muted">
+          <p className="text-xs text-muted" data-testid="offload-method">
             Bandwidth:{" "}
             {typeof method === "string" ? method : "not measurable (no transfer time and no window)"}. Without
             transfer-time counters the number is an average over the profiling window, not the link speed.
+            {typeof source === "string" ? ` Counters read: ${source}.` : null}
           </p>
         </>
       ) : null}
@@ -73,6 +82,8 @@ export function OffloadView({ run }: RunViewProps) {
               .filter((r) => r.offloadBytesGpuToCpu !== null || r.offloadBytesCpuToGpu !== null)
               .map((r) => r.role)}
           />
+          <OffloadEndpointTable rows={d.rows} />
+          <OffloadTierTable rows={d.rows} />
           <div className="grid gap-4 lg:grid-cols-2">
             {d.rows.some((r) => r.offloadBandwidthGpuToCpuBytesPerSecond !== null) ? (
               <ChartBarEndpointOffload rows={d.rows} direction="gpuToCpu" />
@@ -82,7 +93,10 @@ export function OffloadView({ run }: RunViewProps) {
             ) : null}
           </div>
           {s &&
-          (hasField(s, "offloadGpuToCpuBytesPerSecond") || hasField(s, "offloadCpuToGpuBytesPerSecond")) ? (
+          (hasField(s, "offloadGpuToCpuBytesPerSecond") ||
+            hasField(s, "offloadCpuToGpuBytesPerSecond") ||
+            hasField(s, "offloadGpuToCpuBandwidth") ||
+            hasField(s, "offloadCpuToGpuBandwidth")) ? (
             <ChartLineOffload series={s} />
           ) : null}
         </>

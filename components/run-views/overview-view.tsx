@@ -13,11 +13,17 @@ import {
   NOT_EXPORTED,
   NOT_RECORDED,
 } from "@/lib/format-number";
+import { trtllmLatencyTiles } from "@/components/trtllm-latency/overview-tiles";
 import { requestTiles, type Tile } from "./overview-request-tiles";
 
 /** The headline numbers of every block the run has, and its warnings. */
 export function OverviewView({ run }: RunViewProps) {
-  const tiles = [...requestTiles(run), ...breakdownTiles(run), ...serverTiles(run)];
+  const tiles = [
+    ...requestTiles(run),
+    ...trtllmLatencyTiles(run),
+    ...breakdownTiles(run),
+    ...serverTiles(run),
+  ];
   return (
     <div className="space-y-4">
       {tiles.length > 0 ? (

@@ -1,5 +1,5 @@
 import type { RunSummary } from "@/lib/api/schemas";
-import { formatDateTime } from "@/lib/format-number";
+import { formatDateTime, formatNumber, formatRate } from "@/lib/format-number";
 import { AddToCompare } from "./add-to-compare";
 import { CollectorsBadges } from "./collectors-badges";
 import { CopyLinkButton } from "./copy-link-button";
@@ -22,22 +22,33 @@ export function RunHeader({ run }: { run: RunSummary }) {
         <AddToCompare runId={run.id} />
         <CopyLinkButton />
       </div>
-      <div className="flex flex-wrap items-center gap-2 text-xs">
-        <RunLabelsEditor run={run} />
-        <CollectorsBadges collectors={run.collectors} />
-      </div>
-      {info.length > 0 ? (
-        <dl className="flex flex-wrap gap-x-6 gap-y-1 text-xs" data-testid="run-info">
-          {info.map(([k, v]) => (
-            <div key={k} className="flex gap-1">
-              <dt className="text-muted">{humanize(k)}</dt>
-              <dd className="font-medium">{String(v)}</dd>
-            </div>
-          ))}
-        </dl>
-      ) : null}
+      {/* On a phone the labels, collectors and facts fold away behind one line, so the tabs and
+          the first chart fit on the first screen; from the sm breakpoint they are always shown. */}
+      <details className="unfold-sm space-y-2">
+        <summary className="cursor-pointer text-xs text-muted">Labels, collectors and run facts</summary>
+        <div className="flex flex-wrap items-center gap-2 text-xs">
+          <RunLabelsEditor run={run} />
+          <CollectorsBadges collectors={run.collectors} />
+        </div>
+        {info.length > 0 ? (
+          <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-xs" data-testid="run-info">
+            {info.map(([k, v]) => (
+              <div key={k} className="flex gap-1">
+                <dt className="text-muted">{humanize(k)}</dt>
+                <dd className="font-medium">{infoValue(k, v)}</dd>
+              </div>
+            ))}
+          </dl>
+        ) : null}
+      </details>
     </header>
   );
+}
+
+/** Rates as percentages, other numbers for people (no 0.07894736842105263); text as it is. */
+function infoValue(key: string, v: string | number | boolean | null): string {
+  if (typeof v !== "number") return String(v);
+  return /HitRate$/.test(key) ? formatRate(v) : formatNumber(v, 4);
 }
 
 function humanize(key: string): string {

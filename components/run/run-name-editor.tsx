@@ -18,7 +18,7 @@ export function RunNameEditor({ run }: { run: RunSummary }) {
 
   if (draft === null)
     return (
-      <h1 className="break-words text-2xl font-semibold" data-testid="run-name">
+      <h1 className="break-words text-xl font-semibold sm:text-2xl" data-testid="run-name">
         {run.name}
         {run.status !== "ready" ? <StatusBadge status={run.status} /> : null}
         <button

@@ -6,7 +6,7 @@ import { runQueryOptions } from "@/lib/api/query-options";
 import { RunHeader } from "./run-header";
 import { RUN_VIEW_COMPONENTS } from "./run-view-components";
 import { runSearchParams } from "./search-params";
-import { ViewTabs } from "./view-tabs";
+import { VIEW_PANEL_ID, ViewTabs, viewTabId } from "./view-tabs";
 
 export function RunPage({ id }: { id: string }) {
   const { data: run, error } = useQuery(runQueryOptions(id));
@@ -18,16 +18,18 @@ export function RunPage({ id }: { id: string }) {
     <div className="space-y-4">
       <RunHeader run={run} />
       <ViewTabs run={run} current={view} />
-      {run.status === "ready" ? (
-        <View run={run} />
-      ) : run.status === "failed" ? (
-        <div role="alert" className="rounded-lg border border-danger p-4 text-sm">
-          <p className="font-medium text-danger">This run failed to ingest.</p>
-          <p className="text-muted">{run.error ?? "Its raw files are kept; re-ingest to try again."}</p>
-        </div>
-      ) : (
-        <p className="text-sm text-muted">This run is still being ingested.</p>
-      )}
+      <div id={VIEW_PANEL_ID} role="tabpanel" aria-labelledby={viewTabId(view)} className="min-w-0">
+        {run.status === "ready" ? (
+          <View run={run} />
+        ) : run.status === "failed" ? (
+          <div role="alert" className="rounded-lg border border-danger p-4 text-sm">
+            <p className="font-medium text-danger">This run failed to ingest.</p>
+            <p className="text-muted">{run.error ?? "Its raw files are kept; re-ingest to try again."}</p>
+          </div>
+        ) : (
+          <p className="text-sm text-muted">This run is still being ingested.</p>
+        )}
+      </div>
     </div>
   );
 }

@@ -7,7 +7,18 @@ import {
 } from "nuqs/server";
 import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import { DEFAULT_VIEW, RUN_VIEW_IDS } from "@/lib/api/run-views";
-import { SAMPLE_SORTS, STATISTICS } from "@/lib/api/trtllm-charts";
+import { SAMPLE_SORTS, STATISTICS, TRTLLM_LATENCY_METRICS } from "@/lib/api/trtllm-charts";
+
+/** aiperf's latency metrics and TensorRT-LLM's, each once. */
+const VIEW_LATENCY_METRICS = [...new Set([...LATENCY_METRICS, ...TRTLLM_LATENCY_METRICS])];
+
+/**
+ * Each of these is a discrete choice of what the page shows (a tab, a statistic, an opened
+ * request), so it is a step of the browser history: Back returns to the previous view and closes
+ * a drill-down. Continuous controls (a search box) replace the entry instead, or Back would
+ * replay every keystroke.
+ */
+const STEP = { history: "push" } as const;
 
 /**
  * URL state of a run's page, read by the server page (which view to prefetch), by the client
@@ -16,16 +27,16 @@ import { SAMPLE_SORTS, STATISTICS } from "@/lib/api/trtllm-charts";
  */
 export const runSearchParams = {
   /** The open view (tabs). */
-  view: parseAsStringLiteral(RUN_VIEW_IDS).withDefault(DEFAULT_VIEW),
-  /** Latency view: the metric of the distribution and scatter charts. */
-  metric: parseAsStringLiteral(LATENCY_METRICS).withDefault("ttftMs"),
+  view: parseAsStringLiteral(RUN_VIEW_IDS).withDefault(DEFAULT_VIEW).withOptions(STEP),
+  /** Latency view: the metric of the distribution and scatter charts (TPOT: TensorRT-LLM runs). */
+  metric: parseAsStringLiteral(VIEW_LATENCY_METRICS).withDefault("ttftMs").withOptions(STEP),
   /** Breakdown view: the statistic of the segment chart. */
-  stat: parseAsStringLiteral(STATISTICS).withDefault("p50"),
+  stat: parseAsStringLiteral(STATISTICS).withDefault("p50").withOptions(STEP),
   /** Breakdown view: how the per-request sample is sorted, and the request opened in detail. */
-  sort: parseAsStringLiteral(SAMPLE_SORTS).withDefault("ttft"),
-  req: parseAsInteger,
+  sort: parseAsStringLiteral(SAMPLE_SORTS).withDefault("ttft").withOptions(STEP),
+  req: parseAsInteger.withOptions(STEP),
   /** Server-metrics views: "all" | "role:<role>" | "<endpoint>". */
-  endpoint: parseAsString.withDefault("all"),
+  endpoint: parseAsString.withDefault("all").withOptions(STEP),
 };
 
 export const runSearchParamsCache = createSearchParamsCache(runSearchParams);

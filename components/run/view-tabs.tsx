@@ -1,37 +1,82 @@
 "use client";
 
 import { useQueryState } from "nuqs";
+import { useRef, type KeyboardEvent } from "react";
 import type { RunSummary } from "@/lib/api/schemas";
 import { DEFAULT_VIEW, RUN_VIEWS, type RunViewId } from "@/lib/api/run-views";
 import { runSearchParams } from "./search-params";
 
-/** One tab per view; the choice is `?view=` so a copied link opens the same view. */
+/** The id of the panel the tabs control, and of each tab (the panel is labelled by its tab). */
+export const VIEW_PANEL_ID = "run-view-panel";
+export const viewTabId = (id: RunViewId) => `run-view-tab-${id}`;
+
+/**
+ * One tab per view; the choice is `?view=` so a copied link opens the same view. A WAI-ARIA
+ * tablist: one Tab stop (the selected tab), arrow keys move between tabs and select them, Home
+ * and End jump to the ends. On a narrow screen the row scrolls sideways inside itself instead of
+ * wrapping into rows that push the view down.
+ */
 export function ViewTabs({ run, current }: { run: RunSummary; current: RunViewId }) {
   const [, setView] = useQueryState("view", runSearchParams.view);
+  const list = useRef<HTMLDivElement>(null);
+  const select = (id: RunViewId) => void setView(id === DEFAULT_VIEW ? null : id);
+
+  // Arrow keys, Home and End move between the views that have something to show.
+  const enabled = RUN_VIEWS.filter((v) => v.hasData(run) || v.id === current);
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const at = enabled.findIndex((v) => v.id === current);
+    const last = enabled.length - 1;
+    const next =
+      e.key === "ArrowRight"
+        ? (at + 1) % enabled.length
+        : e.key === "ArrowLeft"
+          ? (at + last) % enabled.length
+          : e.key === "Home"
+            ? 0
+            : e.key === "End"
+              ? last
+              : null;
+    if (next === null) return;
+    e.preventDefault();
+    const id = enabled[next].id;
+    select(id);
+    list.current?.querySelector<HTMLElement>(`#${viewTabId(id)}`)?.focus();
+  };
+
   return (
-    <nav className="flex flex-wrap gap-1 border-b border-border" aria-label="Run views">
+    <div
+      ref={list}
+      role="tablist"
+      aria-label="Run views"
+      onKeyDown={onKeyDown}
+      className="-mx-4 flex gap-1 overflow-x-auto border-b border-border px-4 sm:mx-0 sm:flex-wrap sm:px-0"
+    >
       {RUN_VIEWS.map((v) => {
         const active = v.id === current;
         const has = v.hasData(run);
         return (
           <button
             key={v.id}
+            id={viewTabId(v.id)}
             type="button"
             role="tab"
             aria-selected={active}
+            aria-controls={VIEW_PANEL_ID}
             aria-disabled={has ? undefined : true}
+            tabIndex={active ? 0 : -1}
             data-view={v.id}
             // A view with nothing to show does not open: its tab says what to upload instead.
-            onClick={() => (has ? void setView(v.id === DEFAULT_VIEW ? null : v.id) : undefined)}
-            className={`-mb-px border-b-2 px-3 py-2 text-sm ${
+            onClick={() => (has ? select(v.id) : undefined)}
+            // Dimmed by colour alone (muted text keeps 4.5:1), never by opacity, which fell to 2.3:1.
+            className={`-mb-px shrink-0 whitespace-nowrap border-b-2 px-3 py-2 text-sm ${
               active ? "border-accent font-medium" : "border-transparent hover:border-border"
-            } ${has ? "" : "cursor-not-allowed text-muted opacity-60"}`}
+            } ${has ? "" : "cursor-not-allowed text-muted"}`}
             title={has ? undefined : `Nothing to show for this run: ${v.missing}`}
           >
             {v.label}
           </button>
         );
       })}
-    </nav>
+    </div>
   );
 }

@@ -68,7 +68,7 @@ export function UploadDropzone() {
           ].map((f) => (
             <input
               key={f.label}
-              className="input w-44"
+              className="input w-56 max-w-full"
               placeholder={f.placeholder}
               value={f.value}
               onChange={(e) => f.set(e.target.value)}

@@ -68,8 +68,10 @@ const VIEWS = [
     label: "Latency",
     // The summary's latency table is there for any requests block; the distribution is stored
     // only for runs with per-request records, and the prefetch finds none otherwise.
-    hasData: (r) => r.requests !== null,
-    missing: "upload aiperf profile_export.jsonl (per-request records) or its profile_export_aiperf.json",
+    // TensorRT-LLM perf metrics carry their own per-request latency (timeBreakdown.latency).
+    hasData: (r) => r.requests !== null || r.timeBreakdown?.latency != null,
+    missing:
+      "upload aiperf profile_export.jsonl (per-request records) or its profile_export_aiperf.json, or TensorRT-LLM perf metrics (return_perf_metrics)",
     firstChart: { key: AIPERF_CHART_KEYS.distribution, schema: distributionPayloadSchema },
   },
   {
@@ -108,7 +110,7 @@ const VIEWS = [
     // Server metrics without offload counters have nothing for this view.
     hasData: (r) => hasOffloadCounters(r) || r.timeBreakdown?.kvTransfer != null,
     missing:
-      "upload server metrics with KV offload counters (vLLM kv_offload_*, TensorRT-LLM kv_cache_offload/onboard bytes) or disaggregated TensorRT-LLM perf metrics for KV transfers",
+      "upload server metrics with KV offload counters (vLLM kv_offload_store_bytes / load_bytes or kv_offload_total_bytes, written when the OffloadingConnector is configured; TensorRT-LLM kv_cache_offload/onboard bytes) or disaggregated TensorRT-LLM perf metrics for KV transfers",
     firstChart: serverMetricsFirst,
   },
   {

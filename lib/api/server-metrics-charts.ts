@@ -7,6 +7,18 @@ import { endpointRoleSchema } from "@/lib/api/schemas";
 
 const num = z.number().nullable();
 
+/** vLLM tiered offloading: CPU tier ↔ one secondary tier (read = secondary → CPU). */
+export const smOffloadTierSchema = z.object({
+  tier: z.string(),
+  readBytes: num,
+  readTimeS: num,
+  readBandwidth: num,
+  writeBytes: num,
+  writeTimeS: num,
+  writeBandwidth: num,
+  hitRate: num,
+});
+
 export const smEndpointDetailSchema = z.object({
   endpoint: z.string(),
   role: endpointRoleSchema,
@@ -30,12 +42,20 @@ export const smEndpointDetailSchema = z.object({
   offloadBandwidthGpuToCpuBytesPerSecond: num,
   offloadBandwidthCpuToGpuBytesPerSecond: num,
   offloadBandwidthMethod: z.string().nullable(),
+  // Added with aggregator version 3; payloads stored before it lack them and read as unknown.
+  offloadTimeGpuToCpuS: num.default(null),
+  offloadTimeCpuToGpuS: num.default(null),
+  offloadSource: z.string().nullable().default(null),
+  offloadTiers: z.array(smOffloadTierSchema).default([]),
+  externalHitRate: num.default(null),
   runningAvg: num,
   waitingAvg: num,
   frontendHitRate: num,
   routerKvHitRate: num,
   routerSharedHitRate: num,
   windowS: num,
+  /** What the window is: the profiling phase (and from which file) or the scrape span. */
+  windowSource: z.string().nullable().default(null),
 });
 
 export const smRoleSubtotalSchema = z.object({
@@ -79,8 +99,16 @@ export const smPointSchema = z.object({
   kvUsedTokens: num,
   offloadGpuToCpuBytesPerSecond: num,
   offloadCpuToGpuBytesPerSecond: num,
+  /** Bytes over transfer seconds in the interval, where the engine counts transfer time. */
+  offloadGpuToCpuBandwidth: num.default(null),
+  offloadCpuToGpuBandwidth: num.default(null),
   running: num,
   waiting: num,
+  /**
+   * Seconds the interval covers: shorter than `sliceS` for the last one when the window ends
+   * inside it (a partial interval, whose counts are not comparable with full ones).
+   */
+  durationS: num.default(null),
 });
 
 export const smSeriesPayloadSchema = z.object({
@@ -91,6 +119,7 @@ export const smSeriesPayloadSchema = z.object({
   points: z.array(smPointSchema),
 });
 
+export type SmOffloadTier = z.infer<typeof smOffloadTierSchema>;
 export type SmEndpointDetail = z.infer<typeof smEndpointDetailSchema>;
 export type SmRoleSubtotal = z.infer<typeof smRoleSubtotalSchema>;
 export type SmEndpointsPayload = z.infer<typeof smEndpointsPayloadSchema>;

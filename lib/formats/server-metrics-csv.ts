@@ -28,7 +28,8 @@ interface Section {
 
 export async function readServerMetricsCsv(stream: Readable, warnings: WarningLog): Promise<MetricSet> {
   const set = emptyMetricSet();
-  const info = new Map<string, { endpoint: string; name: string; labels: Record<string, string> }>();
+  /** Info series per (endpoint, family), in order; see the info branch below for how they are told apart. */
+  const info = new Map<string, { endpoint: string; name: string; labels: Record<string, string> }[]>();
   let section: Section | null = null;
   let pending = "";
   let pendingLine = 0;
@@ -58,9 +59,16 @@ export async function readServerMetricsCsv(stream: Readable, warnings: WarningLo
     if (section.kind === "info") {
       const endpoint = normalizeEndpoint(row.Endpoint);
       const key = `${endpoint}\u0000${row.Metric}`;
-      const entry = info.get(key) ?? { endpoint, name: row.Metric, labels: {} };
+      // aiperf writes one row per label and nothing between series: a label seen again for the
+      // same endpoint and family starts the next series (e.g. the second engine's cache config).
+      const list = info.get(key) ?? [];
+      let entry = list.at(-1);
+      if (!entry || row.Key in entry.labels) {
+        entry = { endpoint, name: row.Metric, labels: {} };
+        list.push(entry);
+      }
       entry.labels[row.Key] = row.Value;
-      info.set(key, entry);
+      info.set(key, list);
       continue;
     }
     const type = row.Type as MetricType;
@@ -88,7 +96,7 @@ export async function readServerMetricsCsv(stream: Readable, warnings: WarningLo
   }
   if (pending !== "")
     warnings.add("skipped line: unterminated quoted field at the end of the file", pendingLine);
-  for (const e of info.values()) set.series.push({ ...e, type: "info", stats: {} });
+  for (const list of info.values()) for (const e of list) set.series.push({ ...e, type: "info", stats: {} });
   set.series = dropBadSeries(set.series, (m) => warnings.count(m));
   return set;
 }

@@ -1,7 +1,9 @@
 /**
  * aiperf `server_metrics_export.json` (schema 1.0, docs/formats.md §Server metrics) → MetricSet.
- * Only `metrics` is read for numbers; `warmup_metrics` (a fork-only key) is ignored on purpose,
- * and `summary.endpoint_info.duration_seconds` gives each endpoint's profiling window.
+ * Only `metrics` is read for numbers; `warmup_metrics` (a fork-only key) is ignored on purpose.
+ * aiperf computed the counters over the profiling phase, whose length is `summary.start_time` →
+ * `end_time`; `endpoint_info.duration_seconds` is the scrape span (baseline and warmup included)
+ * and is the window only when the export has no phase times.
  */
 import type { Readable } from "node:stream";
 import { normalizeEndpoint } from "@/lib/formats/endpoint";
@@ -13,6 +15,7 @@ import {
   type MetricType,
   type Slices,
 } from "@/lib/formats/server-metrics/types";
+import { wallClockSpanS } from "./aiperf-wall-clock";
 import { PARSE_FAILED, parseJsonText, type WarningLog } from "./json-lines";
 import { dropBadSeries } from "./server-metrics/bad-values";
 
@@ -113,11 +116,25 @@ export function parseServerMetricsJson(doc: unknown, warnings: WarningLog): Metr
       });
     }
   }
-  const info = isObject(doc.summary) && isObject(doc.summary.endpoint_info) ? doc.summary.endpoint_info : {};
+  const summary = isObject(doc.summary) ? doc.summary : {};
+  const phaseS = wallClockSpanS(summary.start_time, summary.end_time);
+  const info = isObject(summary.endpoint_info) ? summary.endpoint_info : {};
+  const endpoints = new Set(set.series.map((s) => s.endpoint));
+  for (const url of Object.keys(info)) endpoints.add(normalizeEndpoint(url));
   for (const [url, ei] of Object.entries(info)) {
     const d = isObject(ei) ? toNumber(ei.duration_seconds) : null;
-    if (d !== null && d > 0) set.windows.set(normalizeEndpoint(url), { durationS: d });
+    if (phaseS === null && d !== null && d > 0)
+      set.windows.set(normalizeEndpoint(url), {
+        durationS: d,
+        source: "scrape span (endpoint_info.duration_seconds; the export has no start_time / end_time)",
+      });
   }
+  if (phaseS !== null)
+    for (const ep of endpoints)
+      set.windows.set(ep, {
+        durationS: phaseS,
+        source: "profiling phase, export summary start_time → end_time",
+      });
   set.series = dropBadSeries(set.series, (m) => warnings.count(m));
   return set;
 }

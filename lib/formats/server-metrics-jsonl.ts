@@ -1,25 +1,15 @@
 /**
  * aiperf `server_metrics_export.jsonl` (docs/formats.md §Server metrics): one raw cumulative scrape
- * per (time, endpoint). Window totals, gauge stats and timeslices are computed here exactly as
- * aiperf computes them for its JSON export, so the three exports of one run agree. Lines marked
- * `benchmark_phase` other than "profiling" are warmup: the last one is the counters' reference.
+ * per (time, endpoint), baseline and warmup included. Every sample is kept: the profiling window is
+ * known only once the run's records and summary are read too, and server-metrics/scrape-set.ts
+ * cuts it then, exactly as aiperf does for its JSON export. Lines marked `benchmark_phase` other
+ * than "profiling" (written by some builds) are noted, to place the phase without a summary.
  */
 import type { Readable } from "node:stream";
 import { normalizeEndpoint } from "@/lib/formats/endpoint";
 import { KNOWN_COUNTERS } from "@/lib/formats/server-metrics/catalog";
-import {
-  counterSlices,
-  counterTotal,
-  gaugeSlices,
-  gaugeStats,
-  sliceDurationNs,
-} from "@/lib/formats/server-metrics/scrape-window";
-import {
-  canonicalName,
-  emptyMetricSet,
-  type MetricSet,
-  type MetricType,
-} from "@/lib/formats/server-metrics/types";
+import { cutScrapes, type ScrapeLog, type ScrapedSeries } from "@/lib/formats/server-metrics/scrape-set";
+import { canonicalName, type MetricSet, type MetricType } from "@/lib/formats/server-metrics/types";
 import { JsonLineParser, PARSE_FAILED, type WarningLog } from "./json-lines";
 import { readLineBatches } from "./read-lines";
 import { badSample, badValueWarning } from "./server-metrics/bad-values";
@@ -30,6 +20,8 @@ import { toLabels, toNumber } from "./server-metrics-json";
 interface EndpointScrapes {
   endpoint: string;
   times: Column;
+  /** 1 where the scrape's line is marked as warmup (`benchmark_phase`), else 0. */
+  warmup: Column;
   families: Map<string, Family>;
 }
 
@@ -58,8 +50,6 @@ interface Track {
   /** Scrape number of sample 0 while the samples are one per consecutive scrape; else null and `at` lists them. */
   firstScrape: number;
   at: number[] | null;
-  /** Index of the first profiling sample; earlier ones are warmup (only the last one is kept as reference). */
-  firstProfiling: number;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -122,23 +112,36 @@ function pushSample(track: Track, scrape: number, v: number, count: number): voi
 }
 
 /** The track's sample times: a view of its endpoint's scrape times, or gathered when it skipped scrapes. */
-function timesOf(track: Track): Float64Array {
-  const times = track.scrapes.times;
+function timesOf(track: Track, of: "times" | "warmup" = "times"): Float64Array {
+  const times = track.scrapes[of];
   if (track.at === null) return times.slice(track.firstScrape, track.firstScrape + track.v.length);
   return Float64Array.from(track.at, (j) => times.get(j));
 }
 
+/** The export cut to the window its own lines place (marked phase, else the scrape span). */
 export async function readServerMetricsJsonl(
   stream: Readable,
   warnings: WarningLog,
   result: { records: number; skipped: number },
   maxLineBytes: number,
 ): Promise<MetricSet> {
+  return cutScrapes(await readScrapeLog(stream, warnings, result, maxLineBytes), null);
+}
+
+export async function readScrapeLog(
+  stream: Readable,
+  warnings: WarningLog,
+  result: { records: number; skipped: number },
+  maxLineBytes: number,
+): Promise<ScrapeLog> {
   const byUrl = new Map<string, EndpointScrapes>();
   const byEndpoint = new Map<string, EndpointScrapes>();
   /** Every track in order of appearance (the order of the series). */
   const tracks: Track[] = [];
+  /** Per endpoint: every scrape's span, and the span of the scrapes marked "profiling". */
   const spans = new Map<string, { first: number; last: number }>();
+  const marked = new Map<string, { first: number; last: number }>();
+  let sawWarmup = false;
   const lines = { skipped: 0 };
   const parser = new JsonLineParser(warnings, lines);
   for await (const batch of readLineBatches(stream, parser.report, { maxLineBytes })) {
@@ -162,23 +165,19 @@ export async function readServerMetricsJsonl(
         const endpoint = normalizeEndpoint(value.endpoint_url);
         ep = byEndpoint.get(endpoint);
         if (!ep) {
-          ep = { endpoint, times: new Column(), families: new Map() };
+          ep = { endpoint, times: new Column(), warmup: new Column(), families: new Map() };
           byEndpoint.set(endpoint, ep);
         }
         byUrl.set(value.endpoint_url, ep);
       }
       const endpoint = ep.endpoint;
+      widen(spans, endpoint, t);
       const warmup = typeof value.benchmark_phase === "string" && value.benchmark_phase !== "profiling";
-      if (!warmup) {
-        const span = spans.get(endpoint);
-        if (!span) spans.set(endpoint, { first: t, last: t });
-        else {
-          span.first = Math.min(span.first, t);
-          span.last = Math.max(span.last, t);
-        }
-      }
+      if (warmup) sawWarmup = true;
+      else widen(marked, endpoint, t);
       const scrape = ep.times.length;
       ep.times.push(t);
+      ep.warmup.push(warmup ? 1 : 0);
       const metrics = value.metrics;
       for (const rawName in metrics) {
         const samples = metrics[rawName];
@@ -225,19 +224,12 @@ export async function readServerMetricsJsonl(
                 count: type === "histogram" ? new Column() : null,
                 firstScrape: 0,
                 at: null,
-                firstProfiling: -1,
               };
               family.byLabels.set(key, track);
               tracks.push(track);
             }
             family.byPosition[i] = track;
           }
-          if (warmup && track.firstProfiling === -1) {
-            // Keep only the latest warmup sample: it is the reference the window delta starts from.
-            track.v.length = 0;
-            if (track.count) track.count.length = 0;
-          } else if (!warmup && track.firstProfiling === -1) track.firstProfiling = track.v.length;
-          else if (warmup) continue;
           pushSample(track, scrape, v, track.count ? (toNumber(s.count) ?? 0) : 0);
         }
       }
@@ -246,35 +238,31 @@ export async function readServerMetricsJsonl(
   parser.finish();
   result.skipped += lines.skipped;
 
-  const set = emptyMetricSet();
-  for (const [ep, span] of spans) set.windows.set(ep, { durationS: (span.last - span.first) / 1e9 });
-  for (const track of tracks) {
-    if (track.firstProfiling === -1) continue;
-    const fp = track.firstProfiling;
-    const t = timesOf(track);
-    const v = track.v.slice();
-    const span = spans.get(track.endpoint);
-    const startNs = fp > 0 ? t[fp - 1] : (span?.first ?? t[0]);
-    const endNs = span?.last ?? t[t.length - 1];
-    const step = sliceDurationNs(endNs - startNs);
-    const base = { name: track.name, type: track.type, endpoint: track.endpoint, labels: track.labels };
-    if (track.type === "gauge") {
-      const inWindow = { t: t.subarray(fp), v: v.subarray(fp) };
-      set.series.push({ ...base, stats: gaugeStats(inWindow), slices: gaugeSlices(inWindow, startNs, step) });
-    } else {
-      const total = counterTotal({ t, v });
-      const durationS = (endNs - startNs) / 1e9;
-      const stats: Record<string, number> =
-        track.type === "histogram"
-          ? { sum: total, count: counterTotal({ t, v: track.count?.slice() ?? [] }) }
-          : durationS > 0
-            ? { total, rate: total / durationS }
-            : { total };
-      set.series.push({ ...base, stats, slices: counterSlices({ t, v }, startNs, step) });
-    }
-    // The samples are folded into the series: let them go before the next track's slices are built.
-    track.v.release();
-    track.count?.release();
+  return {
+    spans,
+    marked: sawWarmup ? marked : null,
+    tracks: tracks.map((track): ScrapedSeries => ({
+      name: track.name,
+      type: track.type,
+      endpoint: track.endpoint,
+      labels: track.labels,
+      times: () => timesOf(track),
+      warmup: () => (sawWarmup ? timesOf(track, "warmup") : null),
+      values: () => track.v.slice(),
+      counts: () => track.count?.slice() ?? null,
+      release: () => {
+        track.v.release();
+        track.count?.release();
+      },
+    })),
+  };
+}
+
+function widen(spans: Map<string, { first: number; last: number }>, endpoint: string, t: number): void {
+  const span = spans.get(endpoint);
+  if (!span) spans.set(endpoint, { first: t, last: t });
+  else {
+    span.first = Math.min(span.first, t);
+    span.last = Math.max(span.last, t);
   }
-  return set;
 }

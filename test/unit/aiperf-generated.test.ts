@@ -30,6 +30,10 @@ describe("aiperf agreement on generated runs where both files are complete", () 
     const timeline = timelinePayloadSchema.parse(result.charts!["aiperf-timeline"]);
     const maxInFlight = Math.max(...timeline.points.map((p) => p.inFlightMax));
     expect(maxInFlight).toBe(6);
+    // Dispersed throughput counts every output token once: its area is Σ output tokens, i.e.
+    // aiperf's output token throughput × the benchmark duration.
+    const area = timeline.points.reduce((a, p) => a + p.outputTokensPerS * timeline.bucketS, 0);
+    expect(area).toBeCloseTo(gen.summary.output_token_throughput.avg * gen.durationS, 3);
     const errs = result.charts!["aiperf-errors"] as {
       total: number;
       groups: Array<{ type: string; count: number }>;
@@ -86,7 +90,7 @@ describe("aiperf agreement on generated runs where both files are complete", () 
 });
 
 describe("GPU energy on a generated run", () => {
-  it("energy per output token = Σ power × whole seconds inside the window / Σ output tokens", async () => {
+  it("energy per output token = Σ power × the window's duration / Σ output tokens", async () => {
     const options = { records: 400, concurrency: 4, seed: 11, gpus: 2, csv: false };
     const gen = await generateAiperfRun(path.join(dir, "gpu"), options);
     const { result, handle } = await analyze([
@@ -95,9 +99,9 @@ describe("GPU energy on a generated run", () => {
     ]);
     const gpu = gpuPayloadSchema.parse(result.charts!["aiperf-gpu"]);
     expect(gpu.gpus).toHaveLength(2);
-    // Samples fall every second from the first request; those inside the window span
-    // floor(duration) seconds (GPU 1 is stamped 1 ns later, still inside). 100 W + 200 W.
-    const seconds = Math.floor(gen.durationS);
+    // Constant 100 W + 200 W integrated over the exact window (first request start → last
+    // response), the samples around each edge interpolated: not only the whole seconds inside.
+    const seconds = gen.durationS;
     expect(gpu.energyJ).toBeCloseTo(300 * seconds, 6);
     expect(gpu.outputTokens).toBe(gen.totalOsl);
     expect(gpu.energyPerOutputTokenJ).toBeCloseTo((300 * seconds) / gen.totalOsl, 9);

@@ -74,11 +74,14 @@ function oracle(lines: Record<string, unknown>[]) {
   }
   const deltas = (v: number[]) => v.map((x, i) => (i === 0 ? 0 : Math.max(0, x - v[i - 1])));
   const out: OracleSeries[] = [];
+  // One grid for the whole run: every endpoint's intervals start where the earliest window does.
+  const start = Math.min(...[...spans.values()].map((s) => s.first));
+  const end = Math.max(...[...spans.values()].map((s) => s.last));
+  const step = sliceDurationNs(end - start);
   for (const tr of tracks.values()) {
     if (tr.fp === -1) continue;
     const span = spans.get(tr.endpoint)!;
-    const start = tr.fp > 0 ? tr.t[tr.fp - 1] : span.first;
-    const step = sliceDurationNs(span.last - start);
+    const refStart = tr.fp > 0 ? tr.t[tr.fp - 1] : span.first;
     const cells = new Map<number, { sum: number; n: number; max: number }>();
     const add = (k: number, x: number) => {
       const c = cells.get(k) ?? { sum: 0, n: 0, max: -Infinity };
@@ -95,7 +98,7 @@ function oracle(lines: Record<string, unknown>[]) {
     } else {
       const d = deltas(tr.v);
       const total = d.reduce((a, b) => a + b, 0);
-      const dur = (span.last - start) / 1e9;
+      const dur = (span.last - refStart) / 1e9;
       stats =
         tr.type === "histogram"
           ? { sum: total, count: deltas(tr.c).reduce((a, b) => a + b, 0) }
@@ -108,7 +111,8 @@ function oracle(lines: Record<string, unknown>[]) {
       .sort((a, b) => a[0] - b[0])
       .map(([k, c]) => ({
         startNs: start + k * step,
-        endNs: start + (k + 1) * step,
+        // The interval the run's last scrape falls in ends there (a partial interval).
+        endNs: end > start + k * step ? Math.min(end, start + (k + 1) * step) : start + (k + 1) * step,
         value: tr.type === "gauge" ? c.sum / c.n : c.sum,
         max: tr.type === "gauge" ? c.max : c.sum,
       }));

@@ -65,8 +65,44 @@ export const BLOCK_SIZE_LABELS = ["tokens_per_block", "block_size", "page_size"]
 export const SGLANG_MAX_TOTAL_TOKENS = "sglang:max_total_num_tokens";
 export const VLLM_CACHE_CONFIG_INFO = "vllm:cache_config_info";
 
-export const OFFLOAD_BYTES_GPU_TO_CPU = ["vllm:kv_offload_bytes_gpu_to_cpu", "trtllm_kv_cache_offload_bytes"];
-export const OFFLOAD_BYTES_CPU_TO_GPU = ["vllm:kv_offload_bytes_cpu_to_gpu", "trtllm_kv_cache_onboard_bytes"];
+/**
+ * vLLM's offloading connector, newer generation: flat counters, one per direction. "store" is
+ * GPU → offload medium, "load" the way back; times are seconds spent in the transfers.
+ */
+export const VLLM_OFFLOAD_STORE_BYTES = "vllm:kv_offload_store_bytes";
+export const VLLM_OFFLOAD_STORE_TIME = "vllm:kv_offload_store_time";
+export const VLLM_OFFLOAD_LOAD_BYTES = "vllm:kv_offload_load_bytes";
+export const VLLM_OFFLOAD_LOAD_TIME = "vllm:kv_offload_load_time";
+/**
+ * The deprecated generation, still written beside the flat one for the CPU spec: the same bytes
+ * again, split by `transfer_type` = GPU_to_CPU | CPU_to_GPU. Never added to the flat counters.
+ */
+export const VLLM_OFFLOAD_DEPRECATED_BYTES = "vllm:kv_offload_total_bytes";
+export const VLLM_OFFLOAD_DEPRECATED_TIME = "vllm:kv_offload_total_time";
+export const VLLM_TRANSFER_TYPE_LABEL = "transfer_type";
+/**
+ * Tiered offloading: traffic between the CPU (primary) tier and each secondary tier, by `tier`
+ * ("1:fs", …). Read is secondary → CPU (promotion), write is CPU → secondary (cascade).
+ */
+export const VLLM_TIERING_READ_BYTES = "vllm:kv_offload_tiering_read_bytes";
+export const VLLM_TIERING_READ_TIME = "vllm:kv_offload_tiering_read_time";
+export const VLLM_TIERING_WRITE_BYTES = "vllm:kv_offload_tiering_write_bytes";
+export const VLLM_TIERING_WRITE_TIME = "vllm:kv_offload_tiering_write_time";
+/** Chunk lookups per tier; engines before the rename counted them as blocks. */
+export const VLLM_TIERING_HITS = ["vllm:kv_offload_tiering_chunk_hits", "vllm:kv_offload_tiering_block_hits"];
+export const VLLM_TIERING_QUERIES = [
+  "vllm:kv_offload_tiering_chunk_queries",
+  "vllm:kv_offload_tiering_block_queries",
+];
+export const VLLM_TIER_LABEL = "tier";
+
+/**
+ * Offload counters by direction that are not vLLM's connector: TensorRT-LLM's host offload and
+ * onboard bytes, and the `vllm:kv_offload_*_gpu_to_cpu` names of InferenceX's aggregation tests
+ * (no vLLM release writes those; read last, so a real vLLM series always wins).
+ */
+export const OFFLOAD_BYTES_GPU_TO_CPU = ["trtllm_kv_cache_offload_bytes", "vllm:kv_offload_bytes_gpu_to_cpu"];
+export const OFFLOAD_BYTES_CPU_TO_GPU = ["trtllm_kv_cache_onboard_bytes", "vllm:kv_offload_bytes_cpu_to_gpu"];
 export const OFFLOAD_TIME_GPU_TO_CPU = ["vllm:kv_offload_time_gpu_to_cpu"];
 export const OFFLOAD_TIME_CPU_TO_GPU = ["vllm:kv_offload_time_cpu_to_gpu"];
 
@@ -114,6 +150,18 @@ export const KNOWN_COUNTERS = new Set<string>([
   ...OFFLOAD_BYTES_CPU_TO_GPU,
   ...OFFLOAD_TIME_GPU_TO_CPU,
   ...OFFLOAD_TIME_CPU_TO_GPU,
+  VLLM_OFFLOAD_STORE_BYTES,
+  VLLM_OFFLOAD_STORE_TIME,
+  VLLM_OFFLOAD_LOAD_BYTES,
+  VLLM_OFFLOAD_LOAD_TIME,
+  VLLM_OFFLOAD_DEPRECATED_BYTES,
+  VLLM_OFFLOAD_DEPRECATED_TIME,
+  VLLM_TIERING_READ_BYTES,
+  VLLM_TIERING_READ_TIME,
+  VLLM_TIERING_WRITE_BYTES,
+  VLLM_TIERING_WRITE_TIME,
+  ...VLLM_TIERING_HITS,
+  ...VLLM_TIERING_QUERIES,
   ...FRONTEND_OUTPUT_TOKENS,
   "vllm:request_success",
 ]);

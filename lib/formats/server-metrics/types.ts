@@ -31,9 +31,14 @@ export interface MetricSeries {
   slices?: Slices;
 }
 
+/**
+ * The window an endpoint's counter deltas and rates cover (docs/metrics.md §Server metrics, "The
+ * window"): the profiling phase when the inputs place it, else the span of the scrapes.
+ */
 export interface EndpointWindow {
-  /** Seconds the endpoint was scraped in the profiling window, when the input says. */
   durationS: number | null;
+  /** What the window is and where it came from, shown beside the numbers. */
+  source: string;
 }
 
 export interface MetricSet {

@@ -28,6 +28,7 @@ import {
 import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { slowestRequestsPayload } from "./aiperf-slowest";
 import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
+import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
 import { reanchorRequests } from "@/lib/store/aiperf-requests";
@@ -59,7 +60,8 @@ const KINDS = new Set(["aiperf-records", "aiperf-summary", "aiperf-gpu-telemetry
 /** The folder a file sits in within the upload: records and summary of one trial share it. */
 const dirOf = (name: string) => path.posix.dirname(name.replace(/\\/g, "/"));
 
-export function aiperfAnalyzer(): Analyzer {
+/** `clock` learns the profiling phase from the records and the summary (read by other analyzers). */
+export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
   // One shared clock: every record and GPU sample is on the same ms axis (see RequestLog.relMs).
   const log = new RequestLog();
   /** Record index range [from, to) per folder, for per-trial agreement */
@@ -84,6 +86,11 @@ export function aiperfAnalyzer(): Analyzer {
         (r.error ? FLAG_ERROR : 0) |
         (r.cancelled ? FLAG_CANCELLED : 0);
       if (r.phase === "warmup") warmup++;
+      else if (!r.cancelled)
+        clock.noteRequest(
+          r.startNs === null ? null : Number(r.startNs),
+          r.endNs === null ? null : Number(r.endNs),
+        );
       const i = log.length;
       log.add(r, flags);
       const startMs = log.cols.startMs[i];
@@ -169,6 +176,7 @@ export function aiperfAnalyzer(): Analyzer {
       return { records: 1, skipped: 0, warnings: [], meta: { aggregate: true } };
     }
     const summary = parseSummaryJson(doc);
+    if (summary) clock.noteSummary(d.start_time, d.end_time, path.posix.basename(file.name));
     if (!summary) return { records: 0, skipped: 1, warnings: [{ message: "not an aiperf summary object" }] };
     summaries.push({ name: file.name, dir: dirOf(file.name), format: "json", summary });
     return {

@@ -1,3 +1,4 @@
+import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import type { Analyzer } from "../analyzer";
 import { aiperfAnalyzer } from "./aiperf";
 import { engineConfigAnalyzer } from "./engine-config";
@@ -10,14 +11,16 @@ import { trtllmSideFilesAnalyzer } from "./trtllm-side-files";
 /**
  * The analyzers of one ingest, fresh per run. A file goes to the first analyzer that accepts it;
  * the record counter takes whatever is left; a file identical to an earlier one goes to none.
- * Each family adds its factory here.
+ * Each family adds its factory here. The aiperf analyzer tells the server-metrics one when the
+ * profiling phase ran (the clock), so raw scrapes are counted over that phase only.
  */
 export function createAnalyzers(): Analyzer[] {
+  const clock = new ProfilingClock();
   return skipIdenticalFiles([
     trtllmAnalyzer(),
     trtllmSideFilesAnalyzer(),
-    aiperfAnalyzer(),
-    serverMetricsAnalyzer(),
+    aiperfAnalyzer(clock),
+    serverMetricsAnalyzer(clock),
     engineConfigAnalyzer(),
     recordCounter(),
   ]);

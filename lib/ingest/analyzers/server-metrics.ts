@@ -10,8 +10,16 @@ import { readPrometheusText } from "@/lib/formats/prometheus-text";
 import { readServerLog, type LogCapacity } from "@/lib/formats/server-log";
 import { readServerMetricsCsv } from "@/lib/formats/server-metrics-csv";
 import { readServerMetricsJson } from "@/lib/formats/server-metrics-json";
-import { readServerMetricsJsonl } from "@/lib/formats/server-metrics-jsonl";
+import { readScrapeLog } from "@/lib/formats/server-metrics-jsonl";
+import {
+  cutScrapes,
+  SCRAPE_SPAN_PREFIX,
+  scrapeSpan,
+  type ScrapeLog,
+} from "@/lib/formats/server-metrics/scrape-set";
+import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import { normalizeEndpoint } from "@/lib/formats/endpoint";
+import { jsonlCapacityWarning } from "@/lib/metrics/server-metrics/capacity";
 import { buildServerMetricsCharts } from "@/lib/metrics/server-metrics/charts";
 import { summarizeServerMetrics } from "@/lib/metrics/server-metrics/summarize";
 import { emptyMetricSet, mergeMetricSets, type MetricSet } from "@/lib/formats/server-metrics/types";
@@ -20,7 +28,11 @@ import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } 
 type ExportFormat = "json" | "jsonl" | "csv" | "prometheus";
 const PREFERENCE: ExportFormat[] = ["json", "jsonl", "csv"];
 
-export function serverMetricsAnalyzer(): Analyzer {
+/**
+ * `clock`: the profiling phase as the aiperf files place it. Raw JSONL scrapes are kept until
+ * `finish` and cut to that phase then (the other exports were cut by aiperf itself).
+ */
+export function serverMetricsAnalyzer(clock = new ProfilingClock()): Analyzer {
   const sets: Record<ExportFormat, { set: MetricSet; files: string[] }> = {
     json: { set: emptyMetricSet(), files: [] },
     jsonl: { set: emptyMetricSet(), files: [] },
@@ -28,6 +40,7 @@ export function serverMetricsAnalyzer(): Analyzer {
     prometheus: { set: emptyMetricSet(), files: [] },
   };
   const logs: LogCapacity[] = [];
+  const scrapeLogs: ScrapeLog[] = [];
 
   async function ingestFile(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
     const warnings = new WarningLog();
@@ -56,10 +69,19 @@ export function serverMetricsAnalyzer(): Analyzer {
         format = "csv";
         set = await readServerMetricsCsv(stream, warnings);
         break;
-      case "jsonl":
+      case "jsonl": {
         format = "jsonl";
-        set = await readServerMetricsJsonl(stream, warnings, counts, ctx.limits.maxLineBytes);
-        break;
+        const scrapes = await readScrapeLog(stream, warnings, counts, ctx.limits.maxLineBytes);
+        scrapeLogs.push(scrapes);
+        sets.jsonl.files.push(file.name);
+        const endpoints = new Set(scrapes.tracks.map((t) => t.endpoint));
+        return {
+          records: counts.records,
+          skipped: counts.skipped,
+          warnings: warnings.toList(),
+          meta: { series: scrapes.tracks.length, endpoints: endpoints.size, lifetimeCounters: false },
+        };
+      }
       default:
         format = "prometheus";
         set = await readPrometheusText(
@@ -75,7 +97,7 @@ export function serverMetricsAnalyzer(): Analyzer {
     }
     const endpoints = new Set(set?.series.map((s) => s.endpoint) ?? []);
     return {
-      records: format === "jsonl" || format === "prometheus" ? counts.records : (set?.series.length ?? 0),
+      records: format === "prometheus" ? counts.records : (set?.series.length ?? 0),
       skipped: counts.skipped,
       warnings: warnings.toList(),
       meta: {
@@ -94,7 +116,16 @@ export function serverMetricsAnalyzer(): Analyzer {
     return result;
   }
 
+  /** The JSONL scrapes cut to the profiling phase, once every file of the run is read. */
+  function cutJsonl(): void {
+    for (const scrapes of scrapeLogs) {
+      mergeMetricSets(sets.jsonl.set, cutScrapes(scrapes, clock.resolve(scrapeSpan(scrapes))));
+    }
+    scrapeLogs.length = 0;
+  }
+
   function summarizeAll(): AnalyzerResult {
+    cutJsonl();
     const chosen = PREFERENCE.find((f) => sets[f].files.length > 0);
     const warnings: string[] = [];
     const set = emptyMetricSet();
@@ -106,7 +137,15 @@ export function serverMetricsAnalyzer(): Analyzer {
         );
     mergeMetricSets(set, sets.prometheus.set);
     if (set.series.length === 0 && logs.length === 0) return {};
+    if ([...set.windows.values()].some((w) => w.source.startsWith(SCRAPE_SPAN_PREFIX)))
+      warnings.push(
+        "server metrics: no profiling phase found, so counters are deltas over the whole scrape span (baseline and warmup included); upload profile_export_aiperf.json or profile_export.jsonl beside the export to count the profiling phase only",
+      );
     const summary = summarizeServerMetrics(set, logs);
+    if (chosen === "jsonl" && summary.block.kvCache.gpuTotalTokens === null) {
+      const w = jsonlCapacityWarning(summary.facts);
+      if (w) warnings.push(w);
+    }
     const info = { ...summary.info };
     if (sets.prometheus.files.length > 0) info.serverMetricsPrometheusScrapes = sets.prometheus.files.length;
     if (chosen) info.serverMetricsExport = chosen;

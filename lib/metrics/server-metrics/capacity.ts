@@ -99,3 +99,21 @@ function vllmCapacity(series: readonly MetricSeries[]): EndpointCapacity | null 
 export function endpointCapacity(series: readonly MetricSeries[]): EndpointCapacity | null {
   return trtllmCapacity(series) ?? sglangCapacity(series) ?? vllmCapacity(series);
 }
+
+/**
+ * aiperf's JSONL export writes each scrape's samples but no `_info` family, and vLLM states its KV
+ * pool only in `vllm:cache_config_info` (TensorRT-LLM may put the block size only in its config
+ * info). From that export alone the capacity is unknown, not zero: say so and where it is.
+ */
+export function jsonlCapacityWarning(
+  facts: readonly { endpoint: string; engine: string | null; capacity: EndpointCapacity | null }[],
+): string | null {
+  const missing = facts.filter((f) => (f.engine === "vllm" || f.engine === "trtllm") && f.capacity === null);
+  if (missing.length === 0) return null;
+  return (
+    `server metrics: KV capacity unknown for ${missing.map((f) => f.endpoint).join(", ")}: ` +
+    "aiperf's server_metrics_export.jsonl leaves out _info families such as vllm:cache_config_info " +
+    "(num_gpu_blocks × block_size); upload server_metrics_export.json or server_metrics_export.csv " +
+    'of the same run, or the engine\'s server log (vLLM: the "GPU KV cache size" line)'
+  );
+}

@@ -41,7 +41,7 @@ export interface TimeRow {
   [k: string]: number | null;
 }
 
-export type SeriesField = Exclude<keyof SmSeriesPayload["points"][number], "t">;
+export type SeriesField = Exclude<keyof SmSeriesPayload["points"][number], "t" | "durationS">;
 
 /** Rows for a time chart of the chosen fields; `scale` turns fractions into % or bytes into GB/s. */
 export function timeRows(series: SmSeriesPayload, fields: readonly SeriesField[], scale = 1): TimeRow[] {
@@ -55,4 +55,29 @@ export function timeRows(series: SmSeriesPayload, fields: readonly SeriesField[]
 /** Whether any interval of the series carries this field (charts without data are not drawn). */
 export function hasField(series: SmSeriesPayload, field: SeriesField): boolean {
   return series.points.some((p) => p[field] !== null && p[field] !== undefined);
+}
+
+/**
+ * Rows of per-second rates: each interval's count over the seconds it covers, so a partial last
+ * interval (the window ends inside it) reads at its true rate instead of as a collapse.
+ */
+export function perSecondRows(series: SmSeriesPayload, fields: readonly SeriesField[]): TimeRow[] {
+  return series.points.map((p) => {
+    const row: TimeRow = { t: p.t };
+    const s = p.durationS ?? series.sliceS;
+    for (const f of fields) {
+      const v = p[f];
+      row[f] = v === null || v === undefined || !s ? null : v / s;
+    }
+    return row;
+  });
+}
+
+/** "the last interval covers 4.4 s of 5 s" when it is partial, else null. */
+export function partialIntervalNote(series: SmSeriesPayload): string | null {
+  const last = series.points[series.points.length - 1];
+  const full = series.sliceS;
+  if (!last || last.durationS === null || full === null || last.durationS >= full * 0.999) return null;
+  const fmt = (x: number) => (Math.round(x * 10) / 10).toString();
+  return `the last interval covers ${fmt(last.durationS)} s of ${fmt(full)} s (partial)`;
 }

@@ -13,10 +13,6 @@ import {
   FRONTEND_OUTPUT_TOKENS,
   GENERATION_TOKENS,
   HIT_RATE_GAUGES,
-  OFFLOAD_BYTES_CPU_TO_GPU,
-  OFFLOAD_BYTES_GPU_TO_CPU,
-  OFFLOAD_TIME_CPU_TO_GPU,
-  OFFLOAD_TIME_GPU_TO_CPU,
   PROMPT_TOKENS,
   REQUESTS_RUNNING,
   REQUESTS_WAITING,
@@ -27,6 +23,7 @@ import {
   USAGE_GAUGES,
 } from "@/lib/formats/server-metrics/catalog";
 import { cacheCounts, cacheSelection, type CacheCounts, type CacheSelection } from "./hit-rate";
+import { externalCache, offloadSeries, offloadTiers, type ExternalCache, type OffloadTier } from "./offload";
 import { endpointRole } from "./roles";
 import {
   clampFraction,
@@ -37,14 +34,16 @@ import {
   rate,
   sumCounters,
 } from "./select";
-import type { MetricSeries } from "@/lib/formats/server-metrics/types";
+import type { EndpointWindow, MetricSeries } from "@/lib/formats/server-metrics/types";
 
 export interface EndpointFacts {
   endpoint: string;
   role: EndpointRole;
   engine: Engine | null;
   series: MetricSeries[];
+  /** The window counter rates are over (docs/metrics.md §Server metrics, "The window"). */
   windowS: number | null;
+  windowSource: string | null;
   promptTokens: number | null;
   generationTokens: number | null;
   cache: CacheSelection | null;
@@ -66,6 +65,13 @@ export interface EndpointFacts {
   offloadBandwidthCpuToGpu: number | null;
   /** "transfer time" when time counters exist, "window average" otherwise. */
   offloadBandwidthMethod: string | null;
+  /** The byte counter family each direction was read from (one generation, never two added). */
+  offloadSource: string | null;
+  offloadTiers: OffloadTier[];
+  /** vLLM external (KV connector) prefix-cache lookups, tokens. */
+  external: ExternalCache;
+  /** external hits / external queries: the share of looked-up tokens the CPU tier (connector) served. */
+  externalHitRate: number | null;
   runningAvg: number | null;
   waitingAvg: number | null;
   frontendInputTokens: number | null;
@@ -83,12 +89,28 @@ export function bandwidthMethod(hasBytes: boolean, hasTime: boolean, windowS: nu
   return hasTime ? "bytes / transfer time" : windowS ? "average rate (bytes / window)" : null;
 }
 
-/** The window an endpoint's counters cover: aiperf's endpoint_info, else total / rate. */
-function windowOf(series: readonly MetricSeries[], known: number | null): number | null {
-  if (known !== null && known > 0) return known;
+function offloadSourceOf(out: string | null, back: string | null): string | null {
+  if (out === null || back === null || out === back) return out ?? back;
+  return `${out} (GPU → CPU), ${back} (CPU → GPU)`;
+}
+
+/**
+ * The window an endpoint's counters cover: what the reader placed (the profiling phase, or the
+ * scrape span when nothing placed it), else total / rate of a counter, which aiperf computes
+ * over the profiling phase.
+ */
+function windowOf(
+  series: readonly MetricSeries[],
+  known: EndpointWindow | null,
+): { s: number; source: string } | null {
+  if (known && known.durationS !== null && known.durationS > 0)
+    return { s: known.durationS, source: known.source };
   for (const s of series)
     if (s.type === "counter" && (s.stats.total ?? 0) > 0 && (s.stats.rate ?? 0) > 0)
-      return s.stats.total / s.stats.rate;
+      return {
+        s: s.stats.total / s.stats.rate,
+        source: "profiling phase, a counter's total / rate in the export",
+      };
   return null;
 }
 
@@ -113,11 +135,12 @@ function usageSeries(series: readonly MetricSeries[]): MetricSeries[] {
 export function endpointFacts(
   endpoint: string,
   series: MetricSeries[],
-  knownWindowS: number | null,
+  knownWindow: EndpointWindow | null,
 ): EndpointFacts {
   const role = endpointRole(series);
   const engine = series.map((s) => engineOf(s.name)).find((e) => e !== null) ?? null;
-  const windowS = windowOf(series, knownWindowS);
+  const window = windowOf(series, knownWindow);
+  const windowS = window?.s ?? null;
   const kvStatsUnpublished = unpublishedKvStats(series);
   // Unset kvstats gauges are left out of every number, so a missing series reads "not exported", not 0.
   const measured = kvStatsUnpublished ? series.filter((s) => !s.name.startsWith(KVSTATS_PREFIX)) : series;
@@ -133,10 +156,12 @@ export function endpointFacts(
     hostUsed.length ? hostUsed.reduce((m, s) => Math.max(m, s.stats.max ?? 0), -Infinity) : null,
     hostTotal.length ? hostTotal.reduce((m, s) => Math.max(m, s.stats.max ?? 0), -Infinity) : null,
   );
-  const bytesOut = sumCounters(ofNames(series, OFFLOAD_BYTES_GPU_TO_CPU));
-  const bytesIn = sumCounters(ofNames(series, OFFLOAD_BYTES_CPU_TO_GPU));
-  const timeOut = sumCounters(ofNames(series, OFFLOAD_TIME_GPU_TO_CPU));
-  const timeIn = sumCounters(ofNames(series, OFFLOAD_TIME_CPU_TO_GPU));
+  const offload = offloadSeries(series);
+  const bytesOut = sumCounters(offload.gpuToCpu?.bytes ?? []);
+  const bytesIn = sumCounters(offload.cpuToGpu?.bytes ?? []);
+  const timeOut = sumCounters(offload.gpuToCpu?.time ?? []);
+  const timeIn = sumCounters(offload.cpuToGpu?.time ?? []);
+  const external = externalCache(series);
   const hasTime = timeOut !== null || timeIn !== null;
   const hasBytes = bytesOut !== null || bytesIn !== null;
   // Bytes over transfer time is the link's bandwidth; bytes over the window is only an average rate.
@@ -148,6 +173,7 @@ export function endpointFacts(
     engine,
     series: measured,
     windowS,
+    windowSource: window?.source ?? null,
     promptTokens: sumCounters(ofNames(series, PROMPT_TOKENS)),
     generationTokens: sumCounters(ofNames(series, GENERATION_TOKENS)),
     cache,
@@ -167,6 +193,10 @@ export function endpointFacts(
     offloadBandwidthGpuToCpu: bw(bytesOut, timeOut),
     offloadBandwidthCpuToGpu: bw(bytesIn, timeIn),
     offloadBandwidthMethod: bandwidthMethod(hasBytes, hasTime, windowS),
+    offloadSource: offloadSourceOf(offload.gpuToCpu?.source ?? null, offload.cpuToGpu?.source ?? null),
+    offloadTiers: offloadTiers(series),
+    external,
+    externalHitRate: rate(external.hits, external.queries),
     runningAvg: gaugeAvgSum(ofNames(series, REQUESTS_RUNNING)),
     waitingAvg: gaugeAvgSum(ofNames(series, REQUESTS_WAITING)),
     frontendInputTokens: sumCounters(ofNames(series, FRONTEND_INPUT_TOKENS)),

@@ -113,7 +113,7 @@ export function summarizeServerMetrics(
   }
   const facts = [...byEndpoint.entries()]
     .sort((a, b) => a[0].localeCompare(b[0]))
-    .map(([ep, series]) => endpointFacts(ep, series, set.windows.get(ep)?.durationS ?? null));
+    .map(([ep, series]) => endpointFacts(ep, series, set.windows.get(ep) ?? null));
 
   const backend = detectBackend(set.series.map((s) => s.name));
   if (set.series.length > 0 && backend === null) {
@@ -190,6 +190,12 @@ export function summarizeServerMetrics(
           ? "prefill endpoints"
           : "all engine endpoints",
     offloadBandwidthMethod: bandwidthMethod(offloadFacts.length > 0, hasTime, windowS),
+    offloadCounterSource: [...new Set(offloadFacts.map((f) => f.offloadSource))].join("; ") || null,
+    // Σ hits / Σ queries over endpoints: token-weighted, so a busy endpoint counts for its tokens.
+    externalPrefixCacheHitRate: rate(
+      sum(facts.map((f) => f.external.hits)),
+      sum(facts.map((f) => (f.external.hits === null ? null : f.external.queries))),
+    ),
     frontendCacheHitRate: frontendHitRate,
     routerKvHitRate: facts.map((f) => f.routerKvHitRate).find((v) => v !== null) ?? null,
     routerSharedCacheHitRate: facts.map((f) => f.routerSharedHitRate).find((v) => v !== null) ?? null,

@@ -3,18 +3,18 @@
  * timeslices. Hit rate per interval is Δcached / Δprompt summed over the group's prefill-side
  * endpoints, the same formula as the headline, so the chart and the number agree. At most
  * MAX_POINTS intervals: longer runs merge neighbouring intervals (counters add, gauges average).
+ * Each point keeps the seconds it covers, so a partial last interval is never read as a collapse.
  */
 import type { SmPoint, SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 import {
   DYNAMO_USAGE_GAUGES,
   HIT_RATE_GAUGES,
-  OFFLOAD_BYTES_CPU_TO_GPU,
-  OFFLOAD_BYTES_GPU_TO_CPU,
   REQUESTS_RUNNING,
   REQUESTS_WAITING,
   USAGE_GAUGES,
 } from "@/lib/formats/server-metrics/catalog";
 import type { EndpointFacts } from "./endpoint-facts";
+import { offloadSeries, type OffloadDirection } from "./offload";
 import { clampFraction, fractionScale, ofNames } from "./select";
 import type { MetricSeries } from "@/lib/formats/server-metrics/types";
 
@@ -154,8 +154,19 @@ export function buildSeries(
         if (c.n[i] > 0) add(used, i, (c.sum[i] / c.n[i]) * f.capacity!.tokens);
     }
   const named = (names: readonly string[]) => group.flatMap((f) => ofNames(f.series, names));
-  const outBytes = collect(slot, named(OFFLOAD_BYTES_GPU_TO_CPU));
-  const inBytes = collect(slot, named(OFFLOAD_BYTES_CPU_TO_GPU));
+  // One generation of offload counters per endpoint and direction, as in the endpoint facts.
+  const offload = group.map((f) => offloadSeries(f.series));
+  const picked = (dir: OffloadDirection, part: "bytes" | "time") =>
+    offload.flatMap((o) => o[dir]?.[part] ?? []);
+  const outBytes = collect(slot, picked("gpuToCpu", "bytes"));
+  const inBytes = collect(slot, picked("cpuToGpu", "bytes"));
+  const outTime = collect(slot, picked("gpuToCpu", "time"));
+  const inTime = collect(slot, picked("cpuToGpu", "time"));
+  // Σ bytes / Σ transfer seconds of the interval: the link's speed, not the traffic's average rate.
+  const perTransferS = (bytes: Cells, time: Cells, i: number) => {
+    const t = total(time, i);
+    return t === null || !(t > 0) ? null : (total(bytes, i) ?? 0) / t;
+  };
   const running = collect(slot, named(REQUESTS_RUNNING));
   const waiting = collect(slot, named(REQUESTS_WAITING));
 
@@ -178,8 +189,11 @@ export function buildSeries(
       kvUsedTokens: total(used, i),
       offloadGpuToCpuBytesPerSecond: perS(total(outBytes, i)),
       offloadCpuToGpuBytesPerSecond: perS(total(inBytes, i)),
+      offloadGpuToCpuBandwidth: perTransferS(outBytes, outTime, i),
+      offloadCpuToGpuBandwidth: perTransferS(inBytes, inTime, i),
       running: total(running, i),
       waiting: total(waiting, i),
+      durationS: durS > 0 ? durS : null,
     };
   });
   const sliceS =
@@ -195,6 +209,7 @@ export function buildSeries(
 }
 
 const COUNTED: (keyof SmPoint)[] = [
+  "durationS",
   "promptTokens",
   "cachedTokens",
   "externalCachedTokens",

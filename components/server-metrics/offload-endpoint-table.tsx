@@ -1,0 +1,66 @@
+"use client";
+
+import { DataTable } from "@/components/charts/data-table";
+import { formatNumber, formatRate } from "@/lib/format-number";
+import type { SmEndpointDetail } from "@/lib/api/server-metrics-charts";
+
+const gb = (v: number | null) => (v === null ? "—" : formatNumber(v / 1e9, 3));
+const seconds = (v: number | null) => (v === null ? "—" : formatNumber(v, 4));
+
+/**
+ * KV offload per endpoint and direction: bytes (GB), transfer seconds, bandwidth (GB/s) and the
+ * method that gave it, with the endpoint's external (CPU-tier) prefix-cache hit rate.
+ */
+export function OffloadEndpointTable({ rows }: { rows: SmEndpointDetail[] }) {
+  const shown = rows.filter(
+    (r) => r.offloadBytesGpuToCpu !== null || r.offloadBytesCpuToGpu !== null || r.externalHitRate !== null,
+  );
+  if (shown.length === 0) return null;
+  return (
+    <DataTable
+      framed
+      testId="offload-endpoint-table"
+      rows={shown}
+      rowKey={(r) => r.endpoint}
+      rowAttrs={(r) => ({ "data-endpoint": r.endpoint })}
+      before={
+        <p className="px-3 pt-2 text-sm font-medium">
+          KV offload per endpoint <span className="text-muted">— GB, seconds of transfer, GB/s</span>
+        </p>
+      }
+      after={
+        <p className="px-3 pb-2 text-xs text-muted">
+          External hit rate: vLLM external_prefix_cache_hits / external_prefix_cache_queries (tokens the KV
+          connector, here the CPU tier, served among those the GPU cache missed). Counters:{" "}
+          {[...new Set(shown.map((r) => r.offloadSource).filter((s) => s !== null))].join("; ") || "—"}.
+        </p>
+      }
+      columns={[
+        { header: "endpoint", cell: (r) => r.endpoint },
+        { header: "GPU → CPU (GB)", num: true, cell: (r) => gb(r.offloadBytesGpuToCpu) },
+        { header: "time (s)", num: true, cell: (r) => seconds(r.offloadTimeGpuToCpuS) },
+        {
+          header: "GB/s",
+          num: true,
+          cell: (r) => gb(r.offloadBandwidthGpuToCpuBytesPerSecond),
+          attrs: () => ({ "data-stat": "bandwidth-gpu-to-cpu" }),
+        },
+        { header: "CPU → GPU (GB)", num: true, cell: (r) => gb(r.offloadBytesCpuToGpu) },
+        { header: "time (s)", num: true, cell: (r) => seconds(r.offloadTimeCpuToGpuS) },
+        {
+          header: "GB/s",
+          num: true,
+          cell: (r) => gb(r.offloadBandwidthCpuToGpuBytesPerSecond),
+          attrs: () => ({ "data-stat": "bandwidth-cpu-to-gpu" }),
+        },
+        { header: "bandwidth method", cell: (r) => r.offloadBandwidthMethod ?? "not measurable" },
+        {
+          header: "external hit rate",
+          num: true,
+          cell: (r) => (r.externalHitRate === null ? "not exported" : formatRate(r.externalHitRate)),
+          attrs: () => ({ "data-stat": "external-hit-rate" }),
+        },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,227 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DISAGGREGATED_SEGMENTS } from "@/lib/metrics/time-breakdown";
+import { RUN_VIEWS } from "@/lib/api/run-views";
+import { generateTrtllmRun } from "../generators/trtllm.mjs";
+import { apiUpload, useAppAndBrowser } from "./harness";
+
+// The generated run follows TensorRT-LLM's perf-metrics records (see test/generators/trtllm.mjs
+// for the producer source it mirrors); here it only has to give the breakdown view bars to open.
+
+const historyLength = (page: Page) => page.evaluate(() => history.length);
+const selectedTab = (page: Page) =>
+  page.locator('[role="tablist"] [role="tab"][aria-selected="true"]').getAttribute("data-view");
+const waterfall = (page: Page) => page.getByRole("region", { name: "request waterfall" });
+
+describe("run page shell: history, tabs, keyboard, chart names", () => {
+  const t = useAppAndBrowser();
+  let runUrl = "";
+  let runId = "";
+
+  beforeAll(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-shell-"));
+    const gen = generateTrtllmRun({
+      dir,
+      mode: "disaggregated",
+      requests: 60,
+      seed: 5,
+      ctxWorkers: 1,
+      genWorkers: 1,
+    });
+    const run = await apiUpload(
+      t.app.url,
+      gen.files.map((p) => ({ path: p })),
+      { name: "e2e shell" },
+    );
+    runId = run.id;
+    runUrl = `${t.app.url}/runs/${run.id}`;
+  });
+
+  it("pushes a history entry per tab and statistic; Back and Forward step through them", async () => {
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(runUrl);
+    await page.getByRole("tab", { name: "Overview" }).waitFor();
+    const start = await historyLength(page);
+
+    await page.getByRole("tab", { name: "Breakdown" }).click();
+    await page.waitForURL(/view=breakdown/);
+    expect(await historyLength(page)).toBe(start + 1);
+    await page.getByRole("tab", { name: "Files" }).click();
+    await page.waitForURL(/view=files/);
+    expect(await historyLength(page)).toBe(start + 2);
+
+    await page.goBack();
+    await page.waitForURL(/view=breakdown/);
+    expect(await selectedTab(page)).toBe("breakdown");
+    await page.getByText("Where the time goes (p50)").waitFor({ timeout: 30_000 });
+
+    await page.getByRole("group", { name: "statistic" }).getByRole("button", { name: "p99" }).click();
+    await page.getByText("Where the time goes (p99)").waitFor();
+    await page.goBack();
+    await page.getByText("Where the time goes (p50)").waitFor();
+    expect(page.url()).not.toContain("stat=");
+
+    await page.goBack();
+    await page.waitForURL((u) => !u.search.includes("view="));
+    expect(await selectedTab(page)).toBe("overview");
+    await page.goForward();
+    await page.waitForURL(/view=breakdown/);
+    expect(await selectedTab(page)).toBe("breakdown");
+    await page.close();
+  });
+
+  it("opens a request with Enter on the focused chart, and Back closes it", async () => {
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${runUrl}?view=breakdown`);
+    const chart = page.locator('[data-chart="per-request-breakdown"] .recharts-wrapper > svg');
+    await page
+      .locator('[data-chart="per-request-breakdown"] .recharts-bar-rectangle')
+      .first()
+      .waitFor({ timeout: 30_000 });
+    expect(await chart.getAttribute("role")).toBe("application");
+    expect(await chart.getAttribute("aria-label")).toContain("Enter opens");
+    const before = await historyLength(page);
+    await chart.focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Enter");
+    await waterfall(page).getByText("Request detail").waitFor({ timeout: 30_000 });
+    expect(page.url()).toMatch(/req=\d+/);
+    expect(await historyLength(page)).toBe(before + 1);
+
+    await page.goBack();
+    await expect.poll(() => waterfall(page).count()).toBe(0);
+    expect(page.url()).not.toMatch(/req=/);
+    await page.close();
+  });
+
+  it("is a WAI-ARIA tablist: one Tab stop, arrows, Home and End, a labelled tabpanel", async () => {
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(runUrl);
+    const list = page.getByRole("tablist", { name: "Run views" });
+    await list.waitFor();
+    const tabs = list.getByRole("tab");
+    expect(await tabs.count()).toBe(RUN_VIEWS.length);
+    const roving = await tabs.evaluateAll((els) => els.map((e) => e.getAttribute("tabindex")));
+    expect(roving.filter((x) => x === "0")).toHaveLength(1);
+
+    const panelId = await tabs.first().getAttribute("aria-controls");
+    const panel = page.locator(`#${panelId}`);
+    expect(await panel.getAttribute("role")).toBe("tabpanel");
+    const labelledBy = await panel.getAttribute("aria-labelledby");
+    expect(await page.locator(`#${labelledBy}`).getAttribute("data-view")).toBe("overview");
+
+    await page.getByRole("tab", { name: "Overview" }).focus();
+    await page.keyboard.press("ArrowRight");
+    await page.waitForURL(/view=latency/);
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute("data-view"));
+    expect(await focused()).toBe("latency");
+    await page.keyboard.press("End");
+    await page.waitForURL(/view=files/);
+    expect(await focused()).toBe("files");
+    await page.keyboard.press("Home");
+    await page.waitForURL((u) => !u.search.includes("view="));
+    expect(await focused()).toBe("overview");
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForURL(/view=files/);
+    expect(await selectedTab(page)).toBe("files");
+    expect(await page.locator(`#${panelId}`).getAttribute("aria-labelledby")).toBe(
+      await page.getByRole("tab", { name: "Files" }).getAttribute("id"),
+    );
+    await page.close();
+  });
+
+  it("names every chart, offers it as a table, and lists tooltip segments in pipeline order", async () => {
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${runUrl}?view=breakdown`);
+    await page
+      .locator('[data-chart="per-request-breakdown"] .recharts-bar-rectangle')
+      .first()
+      .waitFor({ timeout: 30_000 });
+    const names = await page
+      .locator("figure[data-chart] .recharts-wrapper > svg")
+      .evaluateAll((svgs) =>
+        svgs.map((s) => ({ role: s.getAttribute("role"), label: s.getAttribute("aria-label") ?? "" })),
+      );
+    expect(names.length).toBeGreaterThan(1);
+    for (const n of names) {
+      expect(["img", "application"]).toContain(n.role);
+      expect(n.label.length).toBeGreaterThan(3);
+    }
+
+    const stats = page.locator('figure[data-chart="time-breakdown-p50"]');
+    await stats.getByRole("button", { name: "View as table" }).click();
+    const table = stats.getByTestId("chart-table");
+    await table.waitFor();
+    const segments = await table.locator("tbody tr td:first-child").allTextContents();
+    expect(segments.length).toBeGreaterThan(3);
+    expect(segments).toEqual(DISAGGREGATED_SEGMENTS.map((s) => s.name).filter((n) => segments.includes(n)));
+    expect(await stats.locator(".recharts-wrapper").count()).toBe(0);
+    await stats.getByRole("button", { name: "View as chart" }).click();
+    await stats.locator(".recharts-wrapper").waitFor();
+
+    // Hover the stacked bar: the tooltip lists the segments in pipeline order, in the text colour.
+    const bar = stats.locator(".recharts-bar-rectangle").first();
+    await bar.hover();
+    const items = stats.locator(".recharts-tooltip-item");
+    await items.first().waitFor();
+    expect(await stats.locator(".recharts-tooltip-label").textContent()).toBe(
+      "Segments at p50, in pipeline order",
+    );
+    const listed = await items.locator(".recharts-tooltip-item-name").allTextContents();
+    const order = DISAGGREGATED_SEGMENTS.map((s) => s.name).filter((n) => listed.includes(n));
+    expect(listed).toEqual(order);
+    const [itemColour, textColour] = await page.evaluate(() => [
+      getComputedStyle(document.querySelector(".recharts-tooltip-item")!).color,
+      getComputedStyle(document.body).color,
+    ]);
+    expect(itemColour).toBe(textColour);
+    await page.close();
+  });
+
+  it("writes legend text in the text colour, not the series colour", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-shell-b-"));
+    const gen = generateTrtllmRun({
+      dir,
+      mode: "disaggregated",
+      requests: 40,
+      seed: 6,
+      ctxWorkers: 1,
+      genWorkers: 1,
+    });
+    const other = await apiUpload(
+      t.app.url,
+      gen.files.map((p) => ({ path: p })),
+      { name: "e2e shell b" },
+    );
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${t.app.url}/compare?runs=${runId},${other.id}`);
+    const legend = page.locator(".recharts-legend-item-text");
+    await legend.first().waitFor({ timeout: 30_000 });
+    const colours = await legend.evaluateAll((els) => [
+      ...new Set(els.map((e) => getComputedStyle(e.querySelector("span") ?? e).color)),
+    ]);
+    expect(colours).toEqual([await page.evaluate(() => getComputedStyle(document.body).color)]);
+    await page.close();
+  });
+
+  it("draws a visible focus outline on text inputs, selects and checkboxes", async () => {
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(t.app.url);
+    for (const selector of ['input[type="search"]', 'select[aria-label="Theme"]', 'input[type="checkbox"]']) {
+      const el = page.locator(selector).first();
+      await el.waitFor();
+      await el.focus();
+      const outline = await el.evaluate((e) => {
+        const s = getComputedStyle(e);
+        return { style: s.outlineStyle, width: parseFloat(s.outlineWidth) };
+      });
+      expect(outline.style, selector).toBe("solid");
+      expect(outline.width, selector).toBeGreaterThanOrEqual(2);
+    }
+    await page.close();
+  });
+});

@@ -1,0 +1,109 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { DISAGGREGATED_SEGMENTS } from "@/lib/metrics/time-breakdown";
+import {
+  contrastRatio,
+  cssVariables,
+  DEUTERANOPIA,
+  deltaE2000,
+  hexToRgb,
+  PROTANOPIA,
+  rgbToLab,
+  simulate,
+  type Rgb,
+} from "../helpers/colour-vision";
+
+const css = fs.readFileSync(path.join(__dirname, "../../app/globals.css"), "utf8");
+const light = cssVariables(css, ":root");
+const dark = { ...light, ...cssVariables(css, ':root[data-theme="dark"]') };
+
+/** Below this CIEDE2000 two small fills next to each other are easy to mistake (2.3 is a just-noticeable difference). */
+const MIN_DELTA_E = 10;
+
+const VISIONS: Array<[string, (c: Rgb) => Rgb]> = [
+  ["normal", (c) => c],
+  ["protanopia", (c) => simulate(c, PROTANOPIA)],
+  ["deuteranopia", (c) => simulate(c, DEUTERANOPIA)],
+];
+
+const segmentColour = (name: string) => hexToRgb(light[`--seg-${name.replace(/_/g, "-")}`]);
+const NAMES = DISAGGREGATED_SEGMENTS.map((s) => s.name);
+
+describe("colour math, pinned against published values", () => {
+  it("CIEDE2000 matches Sharma, Wu & Dalal (2005) test pairs", () => {
+    expect(deltaE2000([50, 2.6772, -79.7751], [50, 0, -82.7485])).toBeCloseTo(2.0425, 4);
+    expect(deltaE2000([50, -1.3802, -84.2814], [50, 0, -82.7485])).toBeCloseTo(1.0, 4);
+    expect(deltaE2000([50, 2.5, 0], [73, 25, -18])).toBeCloseTo(27.1492, 4);
+    expect(deltaE2000([2.0776, 0.0795, -1.135], [0.9033, -0.0636, -0.5514])).toBeCloseTo(0.9082, 4);
+  });
+
+  it("sRGB to CIELAB (D65) gives the textbook white and red", () => {
+    const [L, a, b] = rgbToLab([255, 0, 0]);
+    expect([L, a, b].map((v) => Number(v.toFixed(2)))).toEqual([53.24, 80.09, 67.2]);
+    expect(rgbToLab([255, 255, 255])[0]).toBeCloseTo(100, 3);
+  });
+
+  it("Machado protanopia maps pure red to a dark olive and leaves white white", () => {
+    // Linear (1,0,0) × first column (0.152286, 0.114503, −0.003882) → sRGB (109, 95, 0), by hand.
+    expect(simulate([255, 0, 0], PROTANOPIA)).toEqual([109, 95, 0]);
+    expect(simulate([255, 255, 255], DEUTERANOPIA)).toEqual([255, 255, 255]);
+  });
+
+  it("WCAG contrast: black on white is 21:1, #777 on white just under 4.5:1", () => {
+    expect(contrastRatio([0, 0, 0], [255, 255, 255])).toBeCloseTo(21, 6);
+    expect(contrastRatio(hexToRgb("#777777"), [255, 255, 255])).toBeCloseTo(4.48, 2);
+  });
+});
+
+describe("segment palette (app/globals.css)", () => {
+  it("has one colour for every segment of both serving modes", () => {
+    for (const name of [...NAMES, "decode"]) expect(light[`--seg-${name.replace(/_/g, "-")}`]).toMatch(/^#/);
+  });
+
+  for (const [vision, see] of VISIONS) {
+    it(`keeps every pair of segments apart under ${vision} (CIEDE2000 ≥ ${MIN_DELTA_E})`, () => {
+      const close: string[] = [];
+      let min = Infinity;
+      for (let i = 0; i < NAMES.length; i++)
+        for (let j = i + 1; j < NAMES.length; j++) {
+          const d = deltaE2000(
+            rgbToLab(see(segmentColour(NAMES[i]))),
+            rgbToLab(see(segmentColour(NAMES[j]))),
+          );
+          min = Math.min(min, d);
+          if (d < MIN_DELTA_E) close.push(`${NAMES[i]} ~ ${NAMES[j]}: ${d.toFixed(1)}`);
+        }
+      expect(close).toEqual([]);
+      expect(min).toBeGreaterThanOrEqual(MIN_DELTA_E);
+    });
+  }
+
+  it("tells the two queues apart by hue, not only by shade", () => {
+    for (const [, see] of VISIONS) {
+      const d = deltaE2000(
+        rgbToLab(see(segmentColour("ctx_queue"))),
+        rgbToLab(see(segmentColour("gen_queue_wait"))),
+      );
+      expect(d).toBeGreaterThan(20);
+    }
+  });
+});
+
+describe("text contrast of the theme tokens (WCAG AA, 4.5:1)", () => {
+  for (const [theme, vars] of [
+    ["light", light],
+    ["dark", dark],
+  ] as const) {
+    for (const text of ["--fg", "--muted", "--accent", "--danger", "--warn", "--ok"])
+      for (const ground of ["--card", "--bg"])
+        it(`${theme}: ${text} on ${ground}`, () => {
+          expect(contrastRatio(hexToRgb(vars[text]), hexToRgb(vars[ground]))).toBeGreaterThanOrEqual(4.5);
+        });
+    it(`${theme}: button text on the accent`, () => {
+      expect(contrastRatio(hexToRgb(vars["--accent-fg"]), hexToRgb(vars["--accent"]))).toBeGreaterThanOrEqual(
+        4.5,
+      );
+    });
+  }
+});
