@@ -29,6 +29,7 @@ export function ChartBarBreakdownRequests({ sample, onSelect, actions }: Props) 
         }))
       }
       exportName="per-request-breakdown"
+      missing="It needs per-request segment times: upload TensorRT-LLM perf_metrics JSONL written with return_perf_metrics on."
       height={330}
       actions={actions}
       kind="bar"

@@ -14,6 +14,7 @@ import { ActiveRow } from "./active-row";
 import { ChartTable } from "./chart-table";
 import { CHART_MARGIN, LEGEND_STYLE } from "./chart-theme";
 import { downloadCsv, downloadSvgAsPng, type CsvRow } from "./export";
+import { plotMarks } from "./plot-marks";
 import { csvRow, legendText, plottedRow, seriesMarks, tooltipOf, xAxis, yAxis } from "./plot-parts";
 import type { AxisSpec, CsvColumns, Mark, SeriesConfig, TooltipSpec } from "./plot-types";
 
@@ -48,6 +49,11 @@ export interface ChartContainerProps<R extends object = Record<string, unknown>>
   marginRight?: number;
   barCategoryGap?: number;
   onRowClick?: (index: number) => void;
+  /**
+   * What is missing and how to get it (which file, which flag), said in place of the plot when it
+   * has nothing to draw: a chart without data is never drawn as bare axes.
+   */
+  missing?: ReactNode;
 }
 
 const CHARTS = { line: LineChart, area: AreaChart, bar: BarChart, scatter: ScatterChart } as const;
@@ -77,6 +83,7 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
   marginRight = 0,
   barCategoryGap,
   onRowClick,
+  missing,
 }: ChartContainerProps<R>) {
   const ref = useRef<HTMLDivElement>(null);
   const [asTable, setAsTable] = useState(false);
@@ -102,6 +109,17 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
         onRowClick(i);
       }
     : undefined;
+  const marks = kind ? plotMarks(kind, data, series, horizontal ? x : yAxes[0]) : "some";
+  if (marks !== "some")
+    return (
+      <figure className="rounded-lg border border-border bg-card p-4" data-chart={stem} data-chart-empty="">
+        <h3 className="text-sm font-semibold">{title}</h3>
+        <p className="mt-1 text-sm text-muted" data-testid="chart-missing">
+          {marks === "zeros" ? "Every value is 0 in this run. " : "Nothing to draw for this run. "}
+          {missing}
+        </p>
+      </figure>
+    );
   let plot = children;
   if (kind) {
     const Chart = CHARTS[kind];

@@ -24,6 +24,7 @@ export function ChartHistogramLatency({
       description={`${dist.count.toLocaleString("en-US")} ${population} per bin (ms)`}
       csvRows={() => rows.map((r) => ({ startMs: r.start, endMs: r.end, requests: r.count }))}
       exportName="latency-histogram"
+      missing={`No successful request has a ${label}: a run whose every request failed has none (see the errors under Throughput); otherwise upload aiperf profile_export.jsonl.`}
       kind="bar"
       data={rows}
       barCategoryGap={1}

@@ -24,6 +24,7 @@ export function ChartLineCdfLatency({
       description={`Percent of ${population} at or below each value`}
       csvRows={() => rows.map((r) => ({ valueMs: r.value, percent: r.percent }))}
       exportName="latency-cdf"
+      missing={`No successful request has a ${label}: a run whose every request failed has none (see the errors under Throughput); otherwise upload aiperf profile_export.jsonl.`}
       kind="line"
       data={rows}
       series={{ percent: { label: "requests ≤ value", color: "var(--chart-2)", step: true } }}

@@ -24,6 +24,7 @@ export function ChartScatterLatencyOverTime<M extends string>({ data, metric, la
       description={`By request start, seconds from the first request${sampled ? ` · every ${Math.round(data.total / data.points.length)}th of ${data.total.toLocaleString("en-US")} requests` : ""}`}
       csvRows={() => rows.map((r) => ({ startS: r.tS, valueMs: r.value }))}
       exportName="latency-over-time"
+      missing={`No successful request has a ${label}: a run whose every request failed has none (see the errors under Throughput); otherwise upload aiperf profile_export.jsonl.`}
       kind="scatter"
       data={rows}
       series={{ value: { label, color: "var(--chart-1)" } }}

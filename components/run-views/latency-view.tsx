@@ -25,6 +25,7 @@ import {
   timeslicesPayloadSchema,
   ttftVsInputPayloadSchema,
 } from "@/lib/api/aiperf-charts";
+import { hasAiperfAgreement } from "@/lib/api/run-views";
 import { TrtllmLatencySection } from "@/components/trtllm-latency/trtllm-latency-section";
 import { EmptyView } from "./empty-view";
 
@@ -80,7 +81,7 @@ export function LatencyView({ run }: RunViewProps) {
       <RequestCounts requests={run.requests} />
       <TrialsNote runId={run.id} enabled={typeof run.info.trials === "number"} />
       <LatencyStatsTable requests={run.requests} />
-      <AgreementNotice runId={run.id} />
+      <AgreementNotice runId={run.id} enabled={hasAiperfAgreement(run)} />
       {fromRecords ? (
         <>
           <ToggleGroup
