@@ -13,7 +13,8 @@ import {
 import { ActiveRow } from "./active-row";
 import { ChartTable } from "./chart-table";
 import { CHART_MARGIN, LEGEND_STYLE } from "./chart-theme";
-import { downloadCsv, downloadSvgAsPng, type CsvRow } from "./export";
+import { downloadCsv, type CsvRow } from "./export";
+import { FigureExportButtons } from "./figure-export-buttons";
 import { plotMarks } from "./plot-marks";
 import { csvRow, legendText, plottedRow, seriesMarks, tooltipOf, xAxis, yAxis } from "./plot-parts";
 import type { AxisSpec, CsvColumns, Mark, SeriesConfig, TooltipSpec } from "./plot-types";
@@ -86,6 +87,7 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
   missing,
 }: ChartContainerProps<R>) {
   const ref = useRef<HTMLDivElement>(null);
+  const descriptionRef = useRef<HTMLParagraphElement>(null);
   const [asTable, setAsTable] = useState(false);
   const active = useRef<unknown>(undefined);
   const onActive = useCallback((row: unknown) => void (active.current = row), []);
@@ -99,6 +101,9 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
   const stem = exportName ?? title.toLowerCase().replace(/[^a-z0-9]+/g, "-");
   const yAxes = Array.isArray(y) ? y : [y];
   const visible = Object.values(series).filter((s) => !s.hidden);
+  // The figure names every series when there is more than one, even where the page's legend is
+  // off for room (the per-request breakdown): a stacked bar's colours mean nothing without it.
+  const exportLegend = legend || visible.length > 1 ? visible : [];
   // Enter on a focused chart opens the row the arrow keys (or the pointer) put the tooltip on.
   const onKeyDown = onRowClick
     ? (e: KeyboardEvent<HTMLDivElement>) => {
@@ -166,7 +171,11 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
       <figcaption className="mb-3 flex flex-wrap items-start justify-between gap-2">
         <div>
           <h3 className="text-sm font-semibold">{title}</h3>
-          {description ? <p className="text-xs text-muted">{description}</p> : null}
+          {description ? (
+            <p ref={descriptionRef} className="text-xs text-muted">
+              {description}
+            </p>
+          ) : null}
         </div>
         <div className="flex flex-wrap items-center gap-2 text-xs">
           {actions}
@@ -180,19 +189,13 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
               {asTable ? "View as chart" : "View as table"}
             </button>
           ) : null}
-          <button
-            type="button"
-            className="btn-ghost"
-            onClick={() => {
-              // The chart's own surface, not a legend icon (legend icons are svg.recharts-surface too).
-              const svg =
-                ref.current?.querySelector(".recharts-wrapper > svg.recharts-surface") ??
-                ref.current?.querySelector("svg");
-              if (svg) void downloadSvgAsPng(svg as SVGSVGElement, `${stem}.png`);
-            }}
-          >
-            PNG
-          </button>
+          <FigureExportButtons
+            title={title}
+            plot={ref}
+            description={descriptionRef}
+            legend={exportLegend}
+            stem={stem}
+          />
           {tableRows ? (
             <button
               type="button"
