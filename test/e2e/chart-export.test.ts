@@ -94,7 +94,8 @@ describe("chart export as a figure", () => {
       "light",
     );
     const svg = await download(page, figure.getByRole("button", { name: "SVG", exact: true }));
-    expect(svg.name).toBe("aiperf-qwen3-0-6b-concurrency-4-gpu-powerW.svg");
+    // `<run>-<chart>`: the example's run name, slugged.
+    expect(svg.name).toMatch(/^aiperf-[a-z0-9-]*concurrency-4[a-z0-9-]*-gpu-powerW\.svg$/);
     const text = svg.bytes.toString("utf8");
     expect(text).toContain(">GPU power</text>");
     expect(text).toMatch(/>localhost:\d+ · GPU 0 \([^)]*\)<\/text>/);
