@@ -45,6 +45,8 @@ export function yAxis(a: AxisSpec, number: boolean) {
       name={a.name}
       orientation={a.right ? "right" : "left"}
       domain={a.domain}
+      scale={a.log ? "log" : undefined}
+      allowDataOverflow={a.log ? true : undefined}
       tickFormatter={a.format}
       unit={a.tickUnit}
       allowDecimals={a.integers ? false : undefined}
@@ -64,8 +66,38 @@ export function yAxis(a: AxisSpec, number: boolean) {
       }
       {...AXIS_STYLE}
       fontSize={a.small ? 10 : AXIS_STYLE.fontSize}
+      tick={a.fullName ? categoryTick(a.fullName, a.small ? 10 : AXIS_STYLE.fontSize) : undefined}
     />
   );
+}
+
+type TickProps = {
+  x?: number | string;
+  y?: number | string;
+  textAnchor?: string;
+  payload?: { value?: unknown };
+};
+
+/** A category tick on one line, with the full name as its hover title. */
+function categoryTick(fullName: (label: string) => string, fontSize: number) {
+  function CategoryTick({ x = 0, y = 0, textAnchor = "end", payload }: TickProps) {
+    const label = String(payload?.value ?? "");
+    return (
+      <text
+        x={x}
+        y={y}
+        dy={4}
+        textAnchor={textAnchor as "start" | "middle" | "end"}
+        fontSize={fontSize}
+        fill="var(--muted)"
+        className="recharts-cartesian-axis-tick-value"
+      >
+        <title>{fullName(label)}</title>
+        {label}
+      </text>
+    );
+  }
+  return CategoryTick;
 }
 
 export function seriesMarks<R extends object>(

@@ -7,7 +7,7 @@ import {
 } from "nuqs/server";
 import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import { DEFAULT_VIEW, RUN_VIEW_IDS } from "@/lib/api/run-views";
-import { SAMPLE_SORTS, STATISTICS } from "@/lib/api/trtllm-charts";
+import { SAMPLE_SORTS, SEGMENT_SCOPES, STATISTICS, VALUE_SCALES } from "@/lib/api/trtllm-charts";
 
 /**
  * Each of these is a discrete choice of what the page shows (a tab, a statistic, an opened
@@ -32,6 +32,10 @@ export const runSearchParams = {
   /** Breakdown view: how the per-request sample is sorted, and the request opened in detail. */
   sort: parseAsStringLiteral(SAMPLE_SORTS).withDefault("ttft").withOptions(STEP),
   req: parseAsInteger.withOptions(STEP),
+  /** Breakdown view: every segment, or only those that tile TTFT (decode left out). */
+  segments: parseAsStringLiteral(SEGMENT_SCOPES).withDefault("all").withOptions(STEP),
+  /** Breakdown view: the per-request chart's value axis. */
+  scale: parseAsStringLiteral(VALUE_SCALES).withDefault("linear").withOptions(STEP),
   /** Server-metrics views: "all" | "role:<role>" | "<endpoint>". */
   endpoint: parseAsString.withDefault("all").withOptions(STEP),
 };
