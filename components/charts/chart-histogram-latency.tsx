@@ -23,7 +23,7 @@ export function ChartHistogramLatency({ dist, label }: { dist: Distribution; lab
       y={{ title: "requests", integers: true }}
       tooltip={{ label: binRange("start", "end", formatMs) }}
     >
-      <PercentileMarks at={dist} />
+      <PercentileMarks at={dist} domain={[dist.min, dist.max]} />
     </ChartContainer>
   );
 }

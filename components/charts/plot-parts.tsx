@@ -20,7 +20,7 @@ export function xAxis(a: AxisSpec, number: boolean, bars: boolean) {
       domain={a.domain ?? (number && !bars ? ["dataMin", "dataMax"] : undefined)}
       tickFormatter={a.format}
       unit={a.tickUnit}
-      tick={a.noTicks ? false : undefined}
+      tick={a.noTicks ? false : number ? edgeTick(a) : undefined}
       allowDecimals={a.integers ? false : undefined}
       allowDuplicatedCategory={a.overlaid ? false : undefined}
       interval={a.everyTick ? 0 : undefined}
@@ -69,6 +69,36 @@ export function yAxis(a: AxisSpec, number: boolean) {
       tick={a.fullName ? categoryTick(a.fullName, a.small ? 10 : AXIS_STYLE.fontSize) : undefined}
     />
   );
+}
+
+type EdgeTickProps = TickProps & { index?: number; visibleTicksCount?: number };
+
+/**
+ * A value tick that keeps inside the plot at its ends: the first starts at its position and the
+ * last ends at it. Centred, the first printed under the y axis's lowest tick and the last ran
+ * past the drawing's right edge.
+ */
+function edgeTick(a: AxisSpec) {
+  // As the library writes a tick: the formatted value, then the tick unit.
+  const text = (v: unknown) =>
+    `${typeof v === "number" && a.format ? a.format(v) : String(v)}${a.tickUnit ?? ""}`;
+  function EdgeTick({ x = 0, y = 0, payload, index = 0, visibleTicksCount = 0 }: EdgeTickProps) {
+    const anchor = index === 0 ? "start" : index === visibleTicksCount - 1 ? "end" : "middle";
+    return (
+      <text
+        x={x}
+        y={y}
+        dy="0.71em"
+        textAnchor={anchor}
+        fontSize={AXIS_STYLE.fontSize}
+        fill="var(--muted)"
+        className="recharts-cartesian-axis-tick-value"
+      >
+        {text(payload?.value)}
+      </text>
+    );
+  }
+  return EdgeTick;
 }
 
 type TickProps = {
