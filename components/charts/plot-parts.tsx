@@ -112,19 +112,22 @@ type TickProps = {
 function categoryTick(fullName: (label: string) => string, fontSize: number) {
   function CategoryTick({ x = 0, y = 0, textAnchor = "end", payload }: TickProps) {
     const label = String(payload?.value ?? "");
+    // The title on a group, so the tick's text is the label alone.
     return (
-      <text
-        x={x}
-        y={y}
-        dy={4}
-        textAnchor={textAnchor as "start" | "middle" | "end"}
-        fontSize={fontSize}
-        fill="var(--muted)"
-        className="recharts-cartesian-axis-tick-value"
-      >
+      <g>
         <title>{fullName(label)}</title>
-        {label}
-      </text>
+        <text
+          x={x}
+          y={y}
+          dy={4}
+          textAnchor={textAnchor as "start" | "middle" | "end"}
+          fontSize={fontSize}
+          fill="var(--muted)"
+          className="recharts-cartesian-axis-tick-value"
+        >
+          {label}
+        </text>
+      </g>
     );
   }
   return CategoryTick;

@@ -35,11 +35,13 @@ export function cutMiddle(name: string, max: number): string {
 }
 
 /**
- * One short label per name, in order, all distinct when the names are: the common head and tail
- * are dropped, separators at the ends trimmed, and the rest cut to `max` characters. Where that
+ * One short label per name, in order, all distinct when the names are. When some name is longer
+ * than `max`, the common head and tail are dropped, separators at the ends trimmed, and the rest cut to `max` characters. Where that
  * would make two labels equal, the names are only cut.
  */
 export function shortLabels(names: readonly string[], max = 24): string[] {
+  // Names that fit are kept whole: "10.2.0.1:8000" must not lose its common "10.2.0." head.
+  if (names.every((n) => n.length <= max)) return [...names];
   const distinct = (labels: string[]) => new Set(labels).size === new Set(names).size;
   if (names.length > 1) {
     const split = names.map(parts);

@@ -11,6 +11,10 @@ describe("short axis labels for long worker and run names", () => {
     ).toEqual(["ctx0-100", "gen-2"]);
   });
 
+  it("keeps names that fit whole, common head and all", () => {
+    expect(shortLabels(["10.2.0.1:8000", "10.2.0.2:8000"])).toEqual(["10.2.0.1:8000", "10.2.0.2:8000"]);
+  });
+
   it("cuts a lone long name in the middle, to exactly the limit", () => {
     const name = "perf_metrics-disagg-reconstructed.jsonl";
     expect(shortLabels([name], 16)).toEqual(["perf_met…d.jsonl"]);
