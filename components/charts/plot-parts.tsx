@@ -21,6 +21,9 @@ export function xAxis(a: AxisSpec, number: boolean, bars: boolean) {
       tickFormatter={a.format}
       unit={a.tickUnit}
       tick={a.noTicks ? false : number ? edgeTick(a) : undefined}
+      // The library thins ticks as if each were centred; an end tick drawn to one side of its
+      // position needs about half a label more room from its neighbour.
+      minTickGap={number ? 32 : undefined}
       allowDecimals={a.integers ? false : undefined}
       allowDuplicatedCategory={a.overlaid ? false : undefined}
       interval={a.everyTick ? 0 : undefined}
