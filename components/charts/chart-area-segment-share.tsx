@@ -18,6 +18,7 @@ export function ChartAreaSegmentShare({ payload, scope, actions }: Props) {
       description={`Mean ${of} as a share of their sum, per ${(payload.bucketMs / 1000).toFixed(2)} s of arrivals; a missing band = not recorded in that bucket`}
       csvRows={() => rows}
       exportName="segment-share-over-time"
+      missing="It needs per-request segment times: upload TensorRT-LLM perf_metrics JSONL written with return_perf_metrics on."
       height={280}
       actions={actions}
       kind="area"

@@ -57,6 +57,7 @@ export function ChartBarBreakdownRequests({ sample, scope, scale, onSelect, acti
         }))
       }
       exportName="per-request-breakdown"
+      missing="It needs per-request segment times: upload TensorRT-LLM perf_metrics JSONL written with return_perf_metrics on."
       height={330}
       actions={actions}
       kind="bar"

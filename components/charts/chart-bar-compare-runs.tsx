@@ -17,6 +17,8 @@ interface Props {
   runs: RunColumn[];
   format: (v: number) => string;
   exportName: string;
+  /** What is missing and how to get it, said when no run has the metric. */
+  missing: string;
 }
 
 /**

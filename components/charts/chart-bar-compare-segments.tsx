@@ -36,6 +36,7 @@ export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; st
       description={`Segment ${stat} per run (ms). A stack of ${stat}s is not the ${stat} of the total.`}
       csvRows={() => csv}
       exportName={`compare-segments-${stat}`}
+      missing="No run here has a time breakdown: compare runs with TensorRT-LLM perf metrics (return_perf_metrics on)."
       height={Math.max(176, 76 + rows.length * 48)}
       kind="bar"
       horizontal

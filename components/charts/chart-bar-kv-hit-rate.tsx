@@ -29,6 +29,7 @@ export function ChartBarKvHitRate({ payload }: { payload: KvHitRatePayload }) {
         hitRate: "hitRate",
       }}
       exportName="kv-hit-rate"
+      missing="The perf metrics carry no kv_cache_metrics: TensorRT-LLM writes them with return_perf_metrics on."
       height={Math.max(176, rows.length * 28 + 56)}
       kind="bar"
       horizontal

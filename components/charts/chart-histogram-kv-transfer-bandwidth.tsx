@@ -24,6 +24,7 @@ export function ChartHistogramKvTransferBandwidth({ runId, height = 260 }: Props
       description={`${p.count.toLocaleString("en-US")} transfers, ctx → gen worker, GB/s (1e9 bytes per second)`}
       csvRows={() => p.bins.map((b) => ({ fromGBps: b.lo, toGBps: b.hi, transfers: b.count }))}
       exportName="kv-transfer-bandwidth"
+      missing="No KV transfer has both its bytes and its duration: it needs disaggregated TensorRT-LLM perf metrics with KV transfer timings."
       height={height}
       kind="bar"
       data={rows}

@@ -47,7 +47,8 @@ export function yAxis(a: AxisSpec, number: boolean) {
       type={number ? "number" : "category"}
       name={a.name}
       orientation={a.right ? "right" : "left"}
-      domain={a.domain}
+      domain={a.domain ?? (a.ticks ? [0, a.ticks[a.ticks.length - 1]] : undefined)}
+      ticks={a.ticks}
       scale={a.log ? "log" : undefined}
       allowDataOverflow={a.log ? true : undefined}
       tickFormatter={a.format}

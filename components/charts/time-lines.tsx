@@ -9,6 +9,8 @@ export interface TimeLinesProps {
   title: string;
   description: ReactNode;
   exportName: string;
+  /** What is missing and how to get it, said when no interval has a value. */
+  missing: ReactNode;
   rows: TimeRow[];
   series: SeriesConfig;
   /** Title of the value axis. */

@@ -9,6 +9,8 @@ export interface EndpointBarsProps {
   description: string;
   rows: EndpointBarRow[];
   exportName: string;
+  /** What is missing and how to get it, said when no endpoint has the metric. */
+  missing: string;
   /** Axis and tooltip text of a value. */
   format: (v: number) => string;
   /** Title of the value axis, with its unit. */
