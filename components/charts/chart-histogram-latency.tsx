@@ -33,7 +33,7 @@ export function ChartHistogramLatency({
       y={{ title: "requests", integers: true }}
       tooltip={{ label: binRange("start", "end", formatMs) }}
     >
-      <PercentileMarks at={dist} />
+      <PercentileMarks at={dist} domain={[dist.min, dist.max]} />
     </ChartContainer>
   );
 }

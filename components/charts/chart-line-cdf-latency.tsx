@@ -32,7 +32,7 @@ export function ChartLineCdfLatency({
       y={{ title: "requests at or below", unit: "%", tickUnit: "%", domain: [0, 100] }}
       tooltip={{ label: (v) => formatMs(Number(v)), value: (v) => `${v.toFixed(1)}%` }}
     >
-      <PercentileMarks at={dist} />
+      <PercentileMarks at={dist} domain={[dist.min, dist.max]} />
     </ChartContainer>
   );
 }

@@ -7,7 +7,13 @@ import {
 } from "nuqs/server";
 import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import { DEFAULT_VIEW, RUN_VIEW_IDS } from "@/lib/api/run-views";
-import { SAMPLE_SORTS, STATISTICS, TRTLLM_LATENCY_METRICS } from "@/lib/api/trtllm-charts";
+import {
+  SAMPLE_SORTS,
+  SEGMENT_SCOPES,
+  STATISTICS,
+  TRTLLM_LATENCY_METRICS,
+  VALUE_SCALES,
+} from "@/lib/api/trtllm-charts";
 
 /** aiperf's latency metrics and TensorRT-LLM's, each once. */
 const VIEW_LATENCY_METRICS = [...new Set([...LATENCY_METRICS, ...TRTLLM_LATENCY_METRICS])];
@@ -35,6 +41,10 @@ export const runSearchParams = {
   /** Breakdown view: how the per-request sample is sorted, and the request opened in detail. */
   sort: parseAsStringLiteral(SAMPLE_SORTS).withDefault("ttft").withOptions(STEP),
   req: parseAsInteger.withOptions(STEP),
+  /** Breakdown view: every segment, or only those that tile TTFT (decode left out). */
+  segments: parseAsStringLiteral(SEGMENT_SCOPES).withDefault("all").withOptions(STEP),
+  /** Breakdown view: the per-request chart's value axis. */
+  scale: parseAsStringLiteral(VALUE_SCALES).withDefault("linear").withOptions(STEP),
   /** Server-metrics views: "all" | "role:<role>" | "<endpoint>". */
   endpoint: parseAsString.withDefault("all").withOptions(STEP),
 };

@@ -104,6 +104,12 @@ export type StepsPayload = z.infer<typeof stepsPayloadSchema>;
 
 export const SAMPLE_SORTS = ["ttft", "e2e", "arrival"] as const;
 export type SampleSort = (typeof SAMPLE_SORTS)[number];
+/** Which segments the per-request and share charts draw: all of them, or only those tiling TTFT. */
+export const SEGMENT_SCOPES = ["all", "ttft"] as const;
+export type SegmentScope = (typeof SEGMENT_SCOPES)[number];
+/** The value axis of the per-request chart. */
+export const VALUE_SCALES = ["linear", "log"] as const;
+export type ValueScale = (typeof VALUE_SCALES)[number];
 
 /** A request sample holds at most this many requests: the cap on points per series of every chart route. */
 export const MAX_SAMPLE = 2000;
