@@ -1,5 +1,7 @@
 /** Display formatting shared by tables and tooltips. Null means "not recorded" and shows as such. */
 export const NOT_RECORDED = "not recorded";
+/** A server metric whose series the run's exports do not carry (never shown as 0). */
+export const NOT_EXPORTED = "not exported";
 
 export function formatCount(n: number | null | undefined): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return "—";

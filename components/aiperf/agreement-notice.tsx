@@ -9,8 +9,8 @@ import { useRunChart } from "@/components/charts/use-run-chart";
  * Our statistics against aiperf's own summary: a quiet line when they agree, the differing
  * figures when they do not (a truncated records file, another trial, a filtered upload).
  */
-export function AgreementNotice({ runId }: { runId: string }) {
-  const { data } = useRunChart(runId, AIPERF_CHART_KEYS.agreement, agreementPayloadSchema);
+export function AgreementNotice({ runId, enabled }: { runId: string; enabled: boolean }) {
+  const { data } = useRunChart(runId, AIPERF_CHART_KEYS.agreement, agreementPayloadSchema, enabled);
   if (!data) return null;
   if (data.disagreements === 0)
     return (

@@ -1,6 +1,13 @@
 "use client";
 
 import { useOptimistic, useTransition } from "react";
+import type { SegmentScope } from "@/lib/api/trtllm-charts";
+
+/** The segment-scope toggle's options, shared by every chart that offers it. */
+export const SCOPE_OPTIONS: ReadonlyArray<{ id: SegmentScope; text: string }> = [
+  { id: "all", text: "all segments" },
+  { id: "ttft", text: "TTFT segments only" },
+];
 
 /**
  * A row of toggle buttons bound to one URL parameter. The pressed button moves at once; the

@@ -16,6 +16,7 @@ export function ChartAreaPromptTokens({ series }: { series: SmSeriesPayload }) {
       title={`Prompt tokens by source — ${series.label}`}
       description={`Tokens per second in each interval (prefill side)${partial ? `; ${partial}` : ""}`}
       exportName="prompt-tokens-by-source"
+      missing="No interval splits prompt tokens by source: it needs vllm:prompt_tokens_by_source (or SGLang cached_tokens by cache_source) in the server metrics."
       rows={perSecondRows(series, ["cachedTokens", "externalCachedTokens", "computedTokens"])}
       series={{
         cachedTokens: { label: "GPU cache", color: "var(--chart-5)" },

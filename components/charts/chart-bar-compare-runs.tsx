@@ -2,6 +2,7 @@
 
 import { ChartContainer } from "@/components/charts/chart-container";
 import { groupedRows } from "@/lib/metrics/compare-chart-rows";
+import { shortLabels } from "@/lib/metrics/short-labels";
 
 export interface RunColumn {
   id: string;
@@ -16,6 +17,8 @@ interface Props {
   runs: RunColumn[];
   format: (v: number) => string;
   exportName: string;
+  /** What is missing and how to get it, said when no run has the metric. */
+  missing: string;
 }
 
 /**
@@ -24,6 +27,15 @@ interface Props {
  */
 export function ChartBarCompareRuns({ items, runs, format, ...frame }: Props) {
   if (items.length === 0) return null;
+  // Many categories (the endpoints of several runs) printed over each other side by side on x;
+  // they then run down y, one line each, with the full name on hover.
+  const sideways = items.length > 6;
+  const short = shortLabels(
+    items.map((i) => i.key),
+    20,
+  );
+  const full = new Map(items.map((i, n) => [short[n], i.key]));
+  const rows = groupedRows(items).map((r, n) => ({ ...r, axis: short[n] }));
   return (
     <ChartContainer
       {...frame}
@@ -32,12 +44,14 @@ export function ChartBarCompareRuns({ items, runs, format, ...frame }: Props) {
           runs.map((r) => ({ category: i.key, run: r.name, runId: r.id, value: i.values[r.id] })),
         )
       }
-      height={250}
+      height={sideways ? 60 + items.length * (runs.length * 8 + 12) : 250}
       kind="bar"
-      data={groupedRows(items)}
+      horizontal={sideways}
+      data={rows}
       series={Object.fromEntries(runs.map((r) => [r.id, { label: r.name, color: r.color, format }]))}
-      x={{ key: "key", everyTick: true }}
-      y={{ format }}
+      x={sideways ? { format } : { key: "axis", everyTick: true }}
+      y={sideways ? { key: "axis", width: 150, fullName: (l) => full.get(l) ?? l } : { format }}
+      tooltip={{ label: (l) => full.get(String(l)) ?? String(l) }}
       legend
     />
   );

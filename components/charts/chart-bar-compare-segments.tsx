@@ -5,12 +5,23 @@ import type { RunSummary } from "@/lib/api/schemas";
 import { formatMs } from "@/lib/format-number";
 import type { CompareStat } from "@/lib/api/compare-schemas";
 import { segmentBarRows } from "@/lib/metrics/compare-chart-rows";
+import { shortLabels } from "@/lib/metrics/short-labels";
 import { segmentColour } from "@/lib/metrics/trtllm-chart-rows";
 
 /** Each run's request time split into segments at the chosen statistic, one stacked bar per run. */
 export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; stat: CompareStat }) {
-  const { segments, rows } = segmentBarRows(runs, stat);
-  if (rows.length === 0) return null;
+  const { segments, rows: byRun } = segmentBarRows(runs, stat);
+  if (byRun.length === 0) return null;
+  // Run names on one line each, short; the full name is the tick's hover title and the tooltip's.
+  const short = shortLabels(
+    byRun.map((r) => r.run),
+    20,
+  );
+  const rows: Array<(typeof byRun)[number] & { axis: string }> = byRun.map((r, i) => ({
+    ...r,
+    axis: short[i],
+  }));
+  const full = new Map(rows.map((r) => [r.axis, r.run]));
   const csv = rows.flatMap((r) =>
     segments.map((s) => ({
       run: r.run,
@@ -25,6 +36,7 @@ export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; st
       description={`Segment ${stat} per run (ms). A stack of ${stat}s is not the ${stat} of the total.`}
       csvRows={() => csv}
       exportName={`compare-segments-${stat}`}
+      missing="No run here has a time breakdown: compare runs with TensorRT-LLM perf metrics (return_perf_metrics on)."
       height={Math.max(176, 76 + rows.length * 48)}
       kind="bar"
       horizontal
@@ -33,7 +45,8 @@ export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; st
         segments.map((s) => [s.name, { label: s.label, color: segmentColour(s.name), stack: "t" }]),
       )}
       x={{ title: `time at ${stat}`, unit: "ms", format: formatMs }}
-      y={{ key: "run", width: 140 }}
+      y={{ key: "axis", width: 140, fullName: (l) => full.get(l) ?? l }}
+      tooltip={{ label: (l) => full.get(String(l)) ?? String(l) }}
       legend
     />
   );

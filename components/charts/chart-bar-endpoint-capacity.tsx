@@ -14,6 +14,7 @@ export function ChartBarEndpointCapacity({ rows }: { rows: SmEndpointDetail[] })
       rows={endpointBarRows(rows, "kvCapacityTokens")}
       valueTitle="KV capacity (tokens)"
       exportName="endpoint-kv-capacity"
+      missing="No endpoint exports its KV capacity (trtllm_kv_cache_max_blocks × tokens_per_block, vllm:cache_config_info, sglang:max_total_num_tokens); for vLLM, upload the engine's server.log."
       format={(v) => formatCount(v)}
     />
   );

@@ -26,6 +26,7 @@ export function ChartBarEndpointOffload({
       rows={endpointBarRows(rows, METRIC[direction]).map((r) => ({ ...r, value: r.value / 1e9 }))}
       valueTitle="bandwidth (GB/s)"
       exportName={`endpoint-offload-${direction}`}
+      missing="No endpoint exports offload bytes in this direction (vLLM kv_offload_*, TensorRT-LLM kv_cache_offload/onboard bytes)."
       format={(v) => `${formatNumber(v, 2)} GB/s`}
     />
   );

@@ -2,14 +2,17 @@
 
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatCount, formatRate } from "@/lib/format-number";
+import { shortLabels } from "@/lib/metrics/short-labels";
 import type { KvHitRatePayload } from "@/lib/api/trtllm-charts";
 
 /** Block-weighted KV-cache hit rate per worker and per role, bars coloured by role. */
 export function ChartBarKvHitRate({ payload }: { payload: KvHitRatePayload }) {
+  const short = shortLabels(payload.byWorker.map((w) => w.worker));
   const rows = [
-    ...payload.byRole.map((r) => ({ ...r, name: `all ${r.role}` })),
-    ...payload.byWorker.map((w) => ({ ...w, name: w.worker })),
+    ...payload.byRole.map((r) => ({ ...r, name: `all ${r.role}`, full: `all ${r.role}` })),
+    ...payload.byWorker.map((w, i) => ({ ...w, name: short[i], full: w.worker })),
   ];
+  const full = new Map(rows.map((r) => [r.name, r.full]));
   type Row = (typeof rows)[number];
   const detail = (r: Row) =>
     `(${formatCount(r.reusedBlocks)} reused, ${formatCount(r.missedBlocks)} missed, ${formatCount(r.requests)} requests)`;
@@ -18,7 +21,7 @@ export function ChartBarKvHitRate({ payload }: { payload: KvHitRatePayload }) {
       title="KV-cache hit rate by role and worker"
       description={`Σ reused / Σ (reused + missed) blocks; run (prefill side): ${payload.run === null ? "not recorded" : formatRate(payload.run)}`}
       csv={{
-        name: "name",
+        name: "full",
         role: "role",
         requests: "requests",
         reused: "reusedBlocks",
@@ -26,6 +29,7 @@ export function ChartBarKvHitRate({ payload }: { payload: KvHitRatePayload }) {
         hitRate: "hitRate",
       }}
       exportName="kv-hit-rate"
+      missing="The perf metrics carry no kv_cache_metrics: TensorRT-LLM writes them with return_perf_metrics on."
       height={Math.max(176, rows.length * 28 + 56)}
       kind="bar"
       horizontal
@@ -38,8 +42,11 @@ export function ChartBarKvHitRate({ payload }: { payload: KvHitRatePayload }) {
         },
       }}
       x={{ title: "hit rate", domain: [0, 1], format: formatRate }}
-      y={{ key: "name", width: 270, small: true }}
-      tooltip={{ value: (v, _k, r) => [`${formatRate(v)} ${detail(r)}`, r.role] }}
+      y={{ key: "name", width: 160, small: true, fullName: (l) => full.get(l) ?? l }}
+      tooltip={{
+        label: (_l, items) => (items[0]?.payload as Row | undefined)?.full,
+        value: (v, _k, r) => [`${formatRate(v)} ${detail(r)}`, r.role],
+      }}
     />
   );
 }

@@ -25,6 +25,7 @@ export function ChartBarSegmentStats({ rows, stat, actions }: Props) {
         rows.map((r) => ({ segment: r.name, [`${stat}Ms`]: r.valueMs ?? "not recorded", count: r.count }))
       }
       exportName={`time-breakdown-${stat}`}
+      missing="The perf metrics carry no segment timings: upload TensorRT-LLM perf_metrics JSONL written with return_perf_metrics on."
       height={150}
       actions={actions}
       kind="bar"

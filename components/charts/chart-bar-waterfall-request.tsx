@@ -24,6 +24,7 @@ export function ChartBarWaterfallRequest({ detail }: { detail: RequestDetail }) 
       description="Each segment from its start, ms after the request arrived; hatched = not recorded"
       csv={{ segment: "name", startMs: "offsetMs", durationMs: (r) => (recorded(r) ? r.durationMs : r.text) }}
       exportName={`request-${detail.idx}-waterfall`}
+      missing="This request has no recorded segment timings."
       height={Math.max(196, rows.length * 26 + 56)}
       kind="bar"
       horizontal

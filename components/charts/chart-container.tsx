@@ -14,7 +14,9 @@ import { ActiveRow } from "./active-row";
 import { CanvasMarks, DENSE_MARKS, markCount } from "./canvas-marks";
 import { ChartTable } from "./chart-table";
 import { CHART_MARGIN, LEGEND_STYLE } from "./chart-theme";
-import { downloadCsv, downloadSvgAsPng, type CsvRow } from "./export";
+import { downloadCsv, type CsvRow } from "./export";
+import { FigureExportButtons } from "./figure-export-buttons";
+import { plotMarks } from "./plot-marks";
 import { csvRow, legendText, plottedRow, seriesMarks, tooltipOf, xAxis, yAxis } from "./plot-parts";
 import type { AxisSpec, CsvColumns, Mark, SeriesConfig, TooltipSpec } from "./plot-types";
 
@@ -49,6 +51,11 @@ export interface ChartContainerProps<R extends object = Record<string, unknown>>
   marginRight?: number;
   barCategoryGap?: number;
   onRowClick?: (index: number) => void;
+  /**
+   * What is missing and how to get it (which file, which flag), said in place of the plot when it
+   * has nothing to draw: a chart without data is never drawn as bare axes.
+   */
+  missing?: ReactNode;
 }
 
 const CHARTS = { line: LineChart, area: AreaChart, bar: BarChart, scatter: ScatterChart } as const;
@@ -78,8 +85,10 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
   marginRight = 0,
   barCategoryGap,
   onRowClick,
+  missing,
 }: ChartContainerProps<R>) {
   const ref = useRef<HTMLDivElement>(null);
+  const descriptionRef = useRef<HTMLParagraphElement>(null);
   const [asTable, setAsTable] = useState(false);
   const active = useRef<unknown>(undefined);
   const onActive = useCallback((row: unknown) => void (active.current = row), []);
@@ -93,6 +102,9 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
   const stem = exportName ?? title.toLowerCase().replace(/[^a-z0-9]+/g, "-");
   const yAxes = Array.isArray(y) ? y : [y];
   const visible = Object.values(series).filter((s) => !s.hidden);
+  // The figure names every series when there is more than one, even where the page's legend is
+  // off for room (the per-request breakdown): a stacked bar's colours mean nothing without it.
+  const exportLegend = legend || visible.length > 1 ? visible : [];
   // Enter on a focused chart opens the row the arrow keys (or the pointer) put the tooltip on.
   const onKeyDown = onRowClick
     ? (e: KeyboardEvent<HTMLDivElement>) => {
@@ -103,6 +115,17 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
         onRowClick(i);
       }
     : undefined;
+  const marks = kind ? plotMarks(kind, data, series, horizontal ? x : yAxes[0]) : "some";
+  if (marks !== "some")
+    return (
+      <figure className="rounded-lg border border-border bg-card p-4" data-chart={stem} data-chart-empty="">
+        <h3 className="text-sm font-semibold">{title}</h3>
+        <p className="mt-1 text-sm text-muted" data-testid="chart-missing">
+          {marks === "zeros" ? "Every value is 0 in this run. " : "Nothing to draw for this run. "}
+          {missing}
+        </p>
+      </figure>
+    );
   let plot = children;
   if (kind) {
     const Chart = CHARTS[kind];
@@ -162,7 +185,11 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
       <figcaption className="mb-3 flex flex-wrap items-start justify-between gap-2">
         <div>
           <h3 className="text-sm font-semibold">{title}</h3>
-          {description ? <p className="text-xs text-muted">{description}</p> : null}
+          {description ? (
+            <p ref={descriptionRef} className="text-xs text-muted">
+              {description}
+            </p>
+          ) : null}
         </div>
         <div className="flex flex-wrap items-center gap-2 text-xs">
           {actions}
@@ -176,19 +203,13 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
               {asTable ? "View as chart" : "View as table"}
             </button>
           ) : null}
-          <button
-            type="button"
-            className="btn-ghost"
-            onClick={() => {
-              // The chart's own surface, not a legend icon (legend icons are svg.recharts-surface too).
-              const svg =
-                ref.current?.querySelector(".recharts-wrapper > svg.recharts-surface") ??
-                ref.current?.querySelector("svg");
-              if (svg) void downloadSvgAsPng(svg as SVGSVGElement, `${stem}.png`);
-            }}
-          >
-            PNG
-          </button>
+          <FigureExportButtons
+            title={title}
+            plot={ref}
+            description={descriptionRef}
+            legend={exportLegend}
+            stem={stem}
+          />
           {tableRows ? (
             <button
               type="button"

@@ -24,12 +24,22 @@ export function ChartHistogramKvTransferBandwidth({ runId, height = 260 }: Props
       description={`${p.count.toLocaleString("en-US")} transfers, ctx → gen worker, GB/s (1e9 bytes per second)`}
       csvRows={() => p.bins.map((b) => ({ fromGBps: b.lo, toGBps: b.hi, transfers: b.count }))}
       exportName="kv-transfer-bandwidth"
+      missing="No KV transfer has both its bytes and its duration: it needs disaggregated TensorRT-LLM perf metrics with KV transfer timings."
       height={height}
       kind="bar"
       data={rows}
       barCategoryGap={1}
       series={{ count: { label: "transfers", color: "var(--seg-gen-kv-transfer)" } }}
-      x={{ key: "mid", numeric: true, title: "transfer bandwidth", unit: "GB/s", format: gbps }}
+      // The axis spans the bins' edges: on an automatic domain the first bar, centred on its bin's
+      // middle, reached left over the y-axis ticks.
+      x={{
+        key: "mid",
+        numeric: true,
+        domain: [p.bins[0].lo, p.bins[p.bins.length - 1].hi],
+        title: "transfer bandwidth",
+        unit: "GB/s",
+        format: gbps,
+      }}
       y={{ title: "transfers", integers: true }}
       tooltip={{ label: binRange("lo", "hi", gbps) }}
     >

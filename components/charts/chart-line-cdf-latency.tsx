@@ -7,14 +7,24 @@ import type { Distribution } from "@/lib/api/aiperf-charts";
 import { cdfRows } from "@/lib/metrics/aiperf-chart-rows";
 
 /** Share of requests at or below each latency, with the p50/p75/p90/p99 levels drawn. */
-export function ChartLineCdfLatency({ dist, label }: { dist: Distribution; label: string }) {
+export function ChartLineCdfLatency({
+  dist,
+  label,
+  population = "successful profiling requests",
+}: {
+  dist: Distribution;
+  label: string;
+  /** Which requests the distribution counts, for the description */
+  population?: string;
+}) {
   const rows = cdfRows(dist);
   return (
     <ChartContainer
       title={`${label}: CDF`}
-      description="Percent of successful profiling requests at or below each value"
+      description={`Percent of ${population} at or below each value`}
       csvRows={() => rows.map((r) => ({ valueMs: r.value, percent: r.percent }))}
       exportName="latency-cdf"
+      missing={`No successful request has a ${label}: a run whose every request failed has none (see the errors under Throughput); otherwise upload aiperf profile_export.jsonl.`}
       kind="line"
       data={rows}
       series={{ percent: { label: "requests ≤ value", color: "var(--chart-2)", step: true } }}
@@ -22,7 +32,7 @@ export function ChartLineCdfLatency({ dist, label }: { dist: Distribution; label
       y={{ title: "requests at or below", unit: "%", tickUnit: "%", domain: [0, 100] }}
       tooltip={{ label: (v) => formatMs(Number(v)), value: (v) => `${v.toFixed(1)}%` }}
     >
-      <PercentileMarks at={dist} />
+      <PercentileMarks at={dist} domain={[dist.min, dist.max]} />
     </ChartContainer>
   );
 }

@@ -22,6 +22,7 @@ export function ChartLineCompareCdf({ series, label, actions }: Props) {
       description="Percent of successful profiling requests at or below each value, per run"
       csvRows={() => cdfCsvRows(series)}
       exportName="compare-latency-cdf"
+      missing={`No run here has per-request ${label} records: compare runs with aiperf profile_export.jsonl.`}
       actions={actions}
       kind="line"
       series={Object.fromEntries(series.map((s) => [s.runId, { ...line(s), step: true }]))}

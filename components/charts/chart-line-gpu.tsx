@@ -28,6 +28,7 @@ export function ChartLineGpu({ data, metric }: { data: GpuPayload; metric: GpuMe
       description={`${unit} per GPU over time (s from the first request)`}
       csvRows={() => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [label(k), v])))}
       exportName={`gpu-${metric}`}
+      missing={`The GPU telemetry has no ${title.toLowerCase()} samples: the exporter did not report this field.`}
       kind="line"
       data={rows}
       series={Object.fromEntries(data.gpus.map((g, i) => [`gpu${i}`, line(g.label, i)]))}

@@ -17,6 +17,7 @@ export function ChartLineHitRate({
       title={`Cache hit rate over time — ${series.label}`}
       description="% of prompt tokens served from cache in each interval"
       exportName="hit-rate-over-time"
+      missing="No interval has a hit rate: it needs prefix-cache counters or a hit-rate gauge in the server metrics."
       rows={timeRows(series, ["hitRate"], 100)}
       series={{ hitRate: { label: "hit rate", color: "var(--chart-1)" } }}
       yTitle="hit rate"

@@ -13,6 +13,7 @@ export function ChartLineKvUsage({ series }: { series: SmSeriesPayload }) {
       title={`KV cache used vs capacity — ${series.label}`}
       description={`Tokens held in KV cache per interval; dashed line = capacity ${formatCount(capacity)}`}
       exportName="kv-usage-tokens"
+      missing="No interval has a KV usage gauge (vllm:kv_cache_usage_perc, sglang:token_usage, trtllm_kv_cache_utilization; TensorRT-LLM needs enable_iter_perf_stats)."
       rows={timeRows(series, ["kvUsedTokens"])}
       series={{ kvUsedTokens: { label: "used tokens", color: "var(--chart-1)" } }}
       yTitle="KV tokens"
@@ -24,6 +25,7 @@ export function ChartLineKvUsage({ series }: { series: SmSeriesPayload }) {
       title={`KV cache usage — ${series.label}`}
       description="Mean and peak usage per interval; 100% = capacity"
       exportName="kv-usage-percent"
+      missing="No interval has a KV usage gauge (vllm:kv_cache_usage_perc, sglang:token_usage, trtllm_kv_cache_utilization; TensorRT-LLM needs enable_iter_perf_stats)."
       rows={timeRows(series, ["kvUsage", "kvUsageMax"], 100)}
       series={{
         kvUsage: { label: "mean", color: "var(--chart-1)" },

@@ -17,6 +17,7 @@ export function ChartLineLatencyTimeslices({ data }: { data: z.infer<typeof time
       description={`From aiperf's timeslice export${data.sliceDurationS ? `, ${data.sliceDurationS} s slices` : ""}; a partial last slice is marked in the CSV`}
       csvRows={() => data.slices}
       exportName="latency-timeslices"
+      missing="aiperf wrote no timeslices with values: run it with --slice-duration."
       kind="line"
       data={data.slices}
       series={{

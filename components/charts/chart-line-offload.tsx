@@ -23,6 +23,7 @@ export function ChartLineOffload({ series }: { series: SmSeriesPayload }) {
           : "Traffic, GB/s per interval: bytes moved / interval length (an average rate, not link bandwidth)"
       }
       exportName="offload-over-time"
+      missing="No interval has offload bytes (vLLM kv_offload_*, TensorRT-LLM kv_cache_offload/onboard bytes)."
       rows={timeRows(series, [out, back], 1e-9)}
       series={{
         [out]: { label: "GPU → CPU", color: "var(--chart-7)" },

@@ -11,6 +11,7 @@ export function ChartLineRequestsRunning({ series }: { series: SmSeriesPayload }
       title={`Running and waiting requests — ${series.label}`}
       description="Requests per interval, summed over the picked endpoints"
       exportName="requests-running-waiting"
+      missing="No interval has running or waiting request gauges (vllm:num_requests_running/waiting, trtllm_num_requests_running/waiting, sglang:num_running_reqs)."
       rows={timeRows(series, ["running", "waiting"])}
       series={{
         running: { label: "running", color: "var(--chart-1)" },

@@ -3,14 +3,26 @@
 import type { z } from "zod";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { secondsTick } from "@/components/charts/chart-theme";
+import { niceTicks } from "@/components/charts/nice-ticks";
 import type { timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 
-/** Completed requests and output tokens per second, by completion time. */
+const countTick = (v: number) => v.toLocaleString("en-US", { maximumFractionDigits: 1 });
+const per = (unit: string) => (v: number) => `${countTick(v)} ${unit}`;
+
+/**
+ * Output tokens per second with each request's tokens spread over its decode window, and
+ * completed requests per second over a trailing window: each on its own titled axis.
+ */
 export function ChartLineThroughput({ data }: { data: z.infer<typeof timelinePayloadSchema> }) {
+  const tokMax = data.points.reduce((m, p) => Math.max(m, p.outputTokensPerS), 0);
+  const reqMax = data.points.reduce((m, p) => Math.max(m, p.requestsPerS, p.errorsPerS), 0);
   return (
     <ChartContainer
       title="Throughput over time"
-      description={`Successful profiling requests by completion time, per ${data.bucketS} s bucket`}
+      description={
+        `Successful profiling requests. Output tokens spread evenly from each request's first token to its end ` +
+        `(dispersed throughput), per ${data.bucketS} s; requests and errors by completion, over the last ${data.rateWindowS} s`
+      }
       csvRows={() =>
         data.points.map(({ tS, requestsPerS, outputTokensPerS, errorsPerS }) => ({
           tS,
@@ -23,14 +35,26 @@ export function ChartLineThroughput({ data }: { data: z.infer<typeof timelinePay
       kind="line"
       data={data.points}
       series={{
-        outputTokensPerS: { label: "output tokens/s", color: "var(--chart-1)", axis: "tok" },
-        requestsPerS: { label: "requests/s", color: "var(--chart-2)", axis: "req" },
-        errorsPerS: { label: "errors/s", color: "var(--chart-7)", axis: "req" },
+        outputTokensPerS: {
+          label: "output tokens/s",
+          color: "var(--chart-1)",
+          axis: "tok",
+          format: per("tok/s"),
+        },
+        requestsPerS: { label: "requests/s", color: "var(--chart-2)", axis: "req", format: per("req/s") },
+        errorsPerS: { label: "errors/s", color: "var(--chart-7)", axis: "req", format: per("req/s") },
       }}
-      x={{ key: "tS", numeric: true, title: "completion time", unit: "s", format: secondsTick }}
+      x={{ key: "tS", numeric: true, title: "time from the first request", unit: "s", format: secondsTick }}
       y={[
-        { id: "tok", title: "output tokens", unit: "tok/s" },
-        { id: "req", title: "requests", unit: "req/s", right: true },
+        { id: "tok", title: "output tokens", unit: "tok/s", format: countTick, ticks: niceTicks(tokMax) },
+        {
+          id: "req",
+          title: "requests",
+          unit: "req/s",
+          right: true,
+          format: countTick,
+          ticks: niceTicks(reqMax),
+        },
       ]}
     />
   );

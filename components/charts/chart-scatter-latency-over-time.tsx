@@ -1,17 +1,22 @@
 "use client";
 
-import type { z } from "zod";
-import type { LatencyMetricId } from "@/components/aiperf/latency-metric";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { secondsTick } from "@/components/charts/chart-theme";
 import { formatMs } from "@/lib/format-number";
-import type { overTimePayloadSchema } from "@/lib/api/aiperf-charts";
 
-type Props = { data: z.infer<typeof overTimePayloadSchema>; metric: LatencyMetricId; label: string };
+/** An over-time payload (aiperf's or TensorRT-LLM's): each point a start time and its latencies. */
+interface Props<M extends string> {
+  data: { total: number; points: ReadonlyArray<{ tS: number } & Record<M, number | null>> };
+  metric: M;
+  label: string;
+}
 
 /** Each request's latency at its start time (a sample of ≤ 2,000 when the run is larger). */
-export function ChartScatterLatencyOverTime({ data, metric, label }: Props) {
-  const rows = data.points.flatMap((p) => (p[metric] === null ? [] : [{ tS: p.tS, value: p[metric] }]));
+export function ChartScatterLatencyOverTime<M extends string>({ data, metric, label }: Props<M>) {
+  const rows = data.points.flatMap((p) => {
+    const value = p[metric];
+    return value === null ? [] : [{ tS: p.tS, value }];
+  });
   const sampled = data.points.length < data.total;
   return (
     <ChartContainer
@@ -19,6 +24,7 @@ export function ChartScatterLatencyOverTime({ data, metric, label }: Props) {
       description={`By request start, seconds from the first request${sampled ? ` · every ${Math.round(data.total / data.points.length)}th of ${data.total.toLocaleString("en-US")} requests` : ""}`}
       csvRows={() => rows.map((r) => ({ startS: r.tS, valueMs: r.value }))}
       exportName="latency-over-time"
+      missing={`No successful request has a ${label}: a run whose every request failed has none (see the errors under Throughput); otherwise upload aiperf profile_export.jsonl.`}
       kind="scatter"
       data={rows}
       series={{ value: { label, color: "var(--chart-1)" } }}

@@ -13,6 +13,7 @@ export function ChartScatterTtftInput({ data }: { data: z.infer<typeof ttftVsInp
       description={`Successful profiling requests${data.points.length < data.total ? ` (sample of ${data.points.length} of ${data.total})` : ""}`}
       csvRows={() => data.points.map((p) => ({ inputTokens: p.inputTokens, ttftMs: p.ttftMs }))}
       exportName="ttft-vs-input"
+      missing="No successful request has both a TTFT and an input length: upload aiperf profile_export.jsonl."
       kind="scatter"
       data={data.points}
       series={{ ttftMs: { label: "TTFT", color: "var(--chart-4)" } }}

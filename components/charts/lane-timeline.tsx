@@ -47,10 +47,17 @@ export function LaneTimeline(props: {
           {name}
         </text>
       ))}
-      {ticks.map((t) => (
+      {ticks.map((t, i) => (
         <g key={t}>
           <line x1={x(t)} x2={x(t)} y1={TOP} y2={height - 20} stroke="var(--grid)" />
-          <text x={x(t)} y={height - 6} textAnchor="middle" fontSize={11} fill="var(--muted)">
+          {/* The last tick sits on the right edge: centred on it, its text ran out of the drawing. */}
+          <text
+            x={x(t)}
+            y={height - 6}
+            textAnchor={i === TICKS ? "end" : "middle"}
+            fontSize={11}
+            fill="var(--muted)"
+          >
             {format(t)}
           </text>
         </g>

@@ -21,7 +21,10 @@ export function xAxis(a: AxisSpec, number: boolean, bars: boolean, includeHidden
       domain={a.domain ?? (number && !bars ? ["dataMin", "dataMax"] : undefined)}
       tickFormatter={a.format}
       unit={a.tickUnit}
-      tick={a.noTicks ? false : undefined}
+      tick={a.noTicks ? false : number ? edgeTick(a) : undefined}
+      // The library thins ticks as if each were centred; an end tick drawn to one side of its
+      // position needs about half a label more room from its neighbour.
+      minTickGap={number ? 32 : undefined}
       allowDecimals={a.integers ? false : undefined}
       allowDuplicatedCategory={a.overlaid ? false : undefined}
       interval={a.everyTick ? 0 : undefined}
@@ -46,7 +49,10 @@ export function yAxis(a: AxisSpec, number: boolean, includeHidden = false) {
       type={number ? "number" : "category"}
       name={a.name}
       orientation={a.right ? "right" : "left"}
-      domain={a.domain}
+      domain={a.domain ?? (a.ticks ? [0, a.ticks[a.ticks.length - 1]] : undefined)}
+      ticks={a.ticks}
+      scale={a.log ? "log" : undefined}
+      allowDataOverflow={a.log ? true : undefined}
       tickFormatter={a.format}
       unit={a.tickUnit}
       allowDecimals={a.integers ? false : undefined}
@@ -67,8 +73,71 @@ export function yAxis(a: AxisSpec, number: boolean, includeHidden = false) {
       }
       {...AXIS_STYLE}
       fontSize={a.small ? 10 : AXIS_STYLE.fontSize}
+      tick={a.fullName ? categoryTick(a.fullName, a.small ? 10 : AXIS_STYLE.fontSize) : undefined}
     />
   );
+}
+
+type EdgeTickProps = TickProps & { index?: number; visibleTicksCount?: number };
+
+/**
+ * A value tick that keeps inside the plot at its ends: the first starts at its position and the
+ * last ends at it. Centred, the first printed under the y axis's lowest tick and the last ran
+ * past the drawing's right edge.
+ */
+function edgeTick(a: AxisSpec) {
+  // As the library writes a tick: the formatted value, then the tick unit.
+  const text = (v: unknown) =>
+    `${typeof v === "number" && a.format ? a.format(v) : String(v)}${a.tickUnit ?? ""}`;
+  function EdgeTick({ x = 0, y = 0, payload, index = 0, visibleTicksCount = 0 }: EdgeTickProps) {
+    const anchor = index === 0 ? "start" : index === visibleTicksCount - 1 ? "end" : "middle";
+    return (
+      <text
+        x={x}
+        y={y}
+        dy="0.71em"
+        textAnchor={anchor}
+        fontSize={AXIS_STYLE.fontSize}
+        fill="var(--muted)"
+        className="recharts-cartesian-axis-tick-value"
+      >
+        {text(payload?.value)}
+      </text>
+    );
+  }
+  return EdgeTick;
+}
+
+type TickProps = {
+  x?: number | string;
+  y?: number | string;
+  textAnchor?: string;
+  payload?: { value?: unknown };
+};
+
+/** A category tick on one line, with the full name as its hover title. */
+function categoryTick(fullName: (label: string) => string, fontSize: number) {
+  function CategoryTick({ x = 0, y = 0, textAnchor = "end", payload }: TickProps) {
+    const label = String(payload?.value ?? "");
+    // The title on a group, so the tick's text is the label alone.
+    return (
+      <g>
+        <title>{fullName(label)}</title>
+        <text
+          x={x}
+          y={y}
+          dy={4}
+          textAnchor={textAnchor as "start" | "middle" | "end"}
+          fontSize={fontSize}
+          fill="var(--muted)"
+          className="recharts-cartesian-axis-tick-value"
+        >
+          {label}
+        </text>
+      </g>
+    );
+  }
+  return CategoryTick;
 }
 
 export function seriesMarks<R extends object>(

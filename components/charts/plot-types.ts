@@ -49,6 +49,10 @@ export interface AxisSpec {
   /** Appended to each tick when there is no `format`. */
   tickUnit?: string;
   domain?: AxisDomain;
+  /** A logarithmic value axis (values spanning decades); the domain must then stay above 0. */
+  log?: boolean;
+  /** Explicit tick values (round numbers, see nice-ticks.ts) instead of Recharts' equal splits. */
+  ticks?: number[];
   width?: number;
   id?: string;
   right?: boolean;
@@ -61,6 +65,11 @@ export interface AxisSpec {
   overlaid?: boolean;
   /** Smaller tick text, for long category names (worker ids). */
   small?: boolean;
+  /**
+   * The full name behind a short category label, shown on hover. The tick is then one line,
+   * never wrapped (wrapped names printed over their neighbours).
+   */
+  fullName?: (label: string) => string;
 }
 
 export interface TooltipSpec<R = Record<string, unknown>> {

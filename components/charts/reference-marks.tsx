@@ -3,7 +3,41 @@
 import { ReferenceLine } from "recharts";
 import { formatMs } from "@/lib/format-number";
 
-type LabelPosition = "top" | "insideTopLeft" | "insideTopRight" | "insideTop" | "right";
+type Box = { x?: number; y?: number; width?: number; height?: number };
+
+// Text of a mark: haloed in the card colour so a line or bar under it never strikes it through.
+const HALO = { stroke: "var(--card)", strokeWidth: 3, paintOrder: "stroke" } as const;
+const FONT = 11;
+/** Rows of stacked labels, a little taller than the text's box so two rows never touch. */
+const ROW_H = 14;
+
+/**
+ * A label placed by hand from the line's box: the library's positions put a level's label on its
+ * own line (struck through) and a position's label past the plot's right edge.
+ * - a level (y): above the line, at the plot's right end;
+ * - a position (x): inside the plot's top, on row `row`, on the side of the line away from the
+ *   nearer plot edge (`side`).
+ */
+function markLabel(text: string, color: string, row: number, side: "left" | "right") {
+  function MarkLabel({ viewBox }: { viewBox?: Box }) {
+    const { x = 0, y = 0, width = 0 } = viewBox ?? {};
+    const level = width > 0;
+    return (
+      <text
+        x={level ? x + width - 2 : side === "right" ? x + 4 : x - 4}
+        y={level ? y - 4 : y + FONT + row * ROW_H}
+        textAnchor={level || side === "left" ? "end" : "start"}
+        fontSize={FONT}
+        fill={color}
+        className="chart-mark-label"
+        {...HALO}
+      >
+        {text}
+      </text>
+    );
+  }
+  return MarkLabel;
+}
 
 /** A dashed level or position with its name (a percentile, a capacity, a request-level figure). */
 export function ReferenceMark({
@@ -11,14 +45,18 @@ export function ReferenceMark({
   y,
   label,
   color = "var(--muted)",
-  position,
+  row = 0,
+  side = "right",
   yAxisId,
 }: {
   x?: number;
   y?: number;
   label: string;
   color?: string;
-  position?: LabelPosition;
+  /** Row of a position's label from the plot's top (several positions side by side). */
+  row?: number;
+  /** Side of its line a position's label is on. */
+  side?: "left" | "right";
   yAxisId?: string;
 }) {
   return (
@@ -28,36 +66,45 @@ export function ReferenceMark({
       yAxisId={yAxisId ?? 0}
       stroke={color}
       strokeDasharray="4 2"
-      label={{
-        value: label,
-        position: position ?? (x !== undefined ? "top" : "insideTopRight"),
-        fill: color,
-        fontSize: 11,
-      }}
+      label={markLabel(label, color, row, side)}
     />
   );
 }
 
-// Labels on alternating sides so close percentiles (p90 ≈ p99 in a tight run) stay readable:
-// p50 and p75 above the plot, p90 and p99 inside its top edge, left and right of their lines.
+// Close percentiles (p90 ≈ p99 in a tight run) used to print over each other ("p99p90"): each
+// label has its own row, so no two can meet however close their lines are.
 const PERCENTILES = [
-  { key: "p50", color: "var(--chart-5)", position: "top" },
-  { key: "p75", color: "var(--chart-6)", position: "top" },
-  { key: "p90", color: "var(--chart-3)", position: "insideTopLeft" },
-  { key: "p99", color: "var(--chart-7)", position: "insideTopRight" },
+  { key: "p50", color: "var(--chart-5)" },
+  { key: "p75", color: "var(--chart-6)" },
+  { key: "p90", color: "var(--chart-3)" },
+  { key: "p99", color: "var(--chart-7)" },
 ] as const;
 
 /**
- * The p50, p75, p90 and p99 of a distribution as vertical marks on its value axis. A payload
- * stored before p75 was kept has none, and draws no p75 mark rather than one at 0.
+ * The p50, p75, p90 and p99 of a distribution as vertical marks on its value axis, labelled one
+ * row each, right of the line in the axis's left half and left of it in the right half so none
+ * leaves the plot. A payload stored before p75 was kept has none, and draws no p75 mark rather
+ * than one at 0.
  */
 export function PercentileMarks({
   at,
+  domain,
 }: {
   at: Partial<Record<(typeof PERCENTILES)[number]["key"], number>>;
+  /** The value axis's range, to tell which half of the plot a mark is in. */
+  domain: readonly [number, number];
 }) {
-  return PERCENTILES.filter((m) => at[m.key] !== undefined).map((m) => (
-    <ReferenceMark key={m.key} x={at[m.key]} label={m.key} color={m.color} position={m.position} />
+  const [lo, hi] = domain;
+  const mid = (lo + hi) / 2;
+  return PERCENTILES.filter((m) => at[m.key] !== undefined).map((m, row) => (
+    <ReferenceMark
+      key={m.key}
+      x={at[m.key]}
+      label={m.key}
+      color={m.color}
+      row={row}
+      side={at[m.key]! > mid ? "left" : "right"}
+    />
   ));
 }
 

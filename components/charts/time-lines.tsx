@@ -9,6 +9,8 @@ export interface TimeLinesProps {
   title: string;
   description: ReactNode;
   exportName: string;
+  /** What is missing and how to get it, said when no interval has a value. */
+  missing: ReactNode;
   rows: TimeRow[];
   series: SeriesConfig;
   /** Title of the value axis. */
@@ -32,6 +34,7 @@ export function TimeLines({
   ...frame
 }: TimeLinesProps) {
   const tick = unit === "%" ? "%" : unit ? ` ${unit}` : undefined;
+  const drawn = withinData(rows, Object.keys(series));
   const stackedSeries = stacked
     ? Object.fromEntries(Object.entries(series).map(([k, s]) => [k, { ...s, stack: "1" }]))
     : series;
@@ -40,7 +43,7 @@ export function TimeLines({
       {...frame}
       csvRows={() => rows}
       kind={stacked ? "area" : "line"}
-      data={rows}
+      data={drawn}
       series={Object.fromEntries(Object.entries(stackedSeries).map(([k, s]) => [k, { unit: tick, ...s }]))}
       x={{
         key: "t",
@@ -57,6 +60,19 @@ export function TimeLines({
       {reference ? <ReferenceMark y={reference.y} label={reference.label} /> : null}
     </ChartContainer>
   );
+}
+
+/**
+ * The rows from the first to the last with a value of a drawn series: intervals where none has
+ * one (a gauge exported for half the run) stretched the time axis past the data.
+ */
+function withinData(rows: TimeRow[], keys: readonly string[]): TimeRow[] {
+  const has = (r: TimeRow) => keys.some((k) => typeof r[k] === "number");
+  const first = rows.findIndex(has);
+  if (first < 0) return rows;
+  let last = rows.length - 1;
+  while (!has(rows[last])) last--;
+  return rows.slice(first, last + 1);
 }
 
 /** A time tick in seconds to one decimal at most. */

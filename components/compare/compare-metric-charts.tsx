@@ -13,6 +13,22 @@ function itemsOf(data: CompareResponse, keys: string[]): Items {
     .map((r) => ({ key: r.label, values: Object.fromEntries(r.cells.map((c) => [c.runId, c.value])) }));
 }
 
+/** What each chart needs when no run in the comparison has it: the series and how to get it. */
+const MISSING: Record<string, string> = {
+  "compare-hit-rate-by-role":
+    "No run here exports prefix-cache counters or a hit-rate gauge by role (aiperf --server-metrics scrapes of each engine).",
+  "compare-hit-rate-by-endpoint":
+    "No run here exports per-endpoint prefix-cache counters, a hit-rate gauge, or TensorRT-LLM perf metrics with return_perf_metrics on.",
+  "compare-kv-capacity":
+    "No run here exports its KV capacity (trtllm_kv_cache_max_blocks × tokens_per_block, vllm:cache_config_info, sglang:max_total_num_tokens) or a server.log.",
+  "compare-kv-usage":
+    "No run here exports a KV usage gauge (vllm:kv_cache_usage_perc, sglang:token_usage, trtllm_kv_cache_utilization; TensorRT-LLM needs enable_iter_perf_stats).",
+  "compare-offload-bandwidth":
+    "No run here exports KV offload counters (vLLM kv_offload_*, TensorRT-LLM kv_cache_offload/onboard bytes).",
+  "compare-request-throughput": "No run here has aiperf request throughput (profile_export_aiperf.json).",
+  "compare-token-throughput": "No run here has aiperf output token throughput (profile_export_aiperf.json).",
+};
+
 /** One grouped-bar chart each: [export name, title, description, its items, value format]. */
 const CHARTS: Array<[string, string, string, (d: CompareResponse) => Items, (v: number) => string]> = [
   [
@@ -74,6 +90,7 @@ export function CompareMetricCharts({ data, runs }: { data: CompareResponse; run
         <ChartBarCompareRuns
           key={exportName}
           {...{ exportName, title, description, runs, format }}
+          missing={MISSING[exportName]}
           items={items(data)}
         />
       ))}

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useQueryStates } from "nuqs";
 import { ChartBarCompareSegments } from "@/components/charts/chart-bar-compare-segments";
+import { ChartSourceProvider } from "@/components/charts/export-context";
 import { CopyLinkButton } from "@/components/run/copy-link-button";
 import { compareQueryOptions } from "@/lib/api/compare-query-options";
 import { COMPARE_STATS, type CompareStat } from "@/lib/api/compare-schemas";
@@ -92,12 +93,15 @@ export function ComparePage() {
             </p>
           ) : null}
           <DeltaTable data={data} />
-          <ChartBarCompareSegments runs={data.runs} stat={data.stat} />
-          <CompareCdf data={data} />
-          <CompareMetricCharts
-            data={data}
-            runs={data.runs.map((r, i) => ({ id: r.id, name: r.name, color: runColor(i) }))}
-          />
+          {/* Compare charts name their files compare-…; the figure lists the runs. */}
+          <ChartSourceProvider source={{ name: data.runs.map((r) => r.name).join(" · ") }}>
+            <ChartBarCompareSegments runs={data.runs} stat={data.stat} />
+            <CompareCdf data={data} />
+            <CompareMetricCharts
+              data={data}
+              runs={data.runs.map((r, i) => ({ id: r.id, name: r.name, color: runColor(i) }))}
+            />
+          </ChartSourceProvider>
         </>
       )}
     </div>

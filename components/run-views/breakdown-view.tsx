@@ -2,7 +2,7 @@
 
 import { useQueryState } from "nuqs";
 import { useMemo } from "react";
-import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
+import { SCOPE_OPTIONS, ToggleGroup } from "@/components/breakdown/breakdown-controls";
 import { RequestBreakdownSection } from "@/components/breakdown/request-breakdown-section";
 import { SegmentLegend } from "@/components/breakdown/segment-legend";
 import { StepStatsTable } from "@/components/breakdown/step-stats-table";
@@ -29,6 +29,7 @@ import { EmptyView } from "./empty-view";
 export function BreakdownView({ run }: RunViewProps) {
   const tb = run.timeBreakdown;
   const [stat, setStat] = useQueryState("stat", runSearchParams.stat);
+  const [scope, setScope] = useQueryState("segments", runSearchParams.segments);
   const has = tb !== null;
   const segments = useRunChart(run.id, TRTLLM_CHART_KEYS.segments, segmentsPayloadSchema, has);
   // The segment chart comes first; the rest of the view is fetched once its payload is in and
@@ -46,7 +47,18 @@ export function BreakdownView({ run }: RunViewProps) {
       afterFirst ? (
         <>
           {share.data && share.data.buckets.length > 1 ? (
-            <ChartAreaSegmentShare payload={share.data} />
+            <ChartAreaSegmentShare
+              payload={share.data}
+              scope={scope}
+              actions={
+                <ToggleGroup
+                  label="segments shown"
+                  options={SCOPE_OPTIONS}
+                  value={scope}
+                  onChange={(s) => void setScope(s)}
+                />
+              }
+            />
           ) : null}
           <div className="grid gap-4 lg:grid-cols-2">
             {hit.data && hit.data.byWorker.length > 0 ? <ChartBarKvHitRate payload={hit.data} /> : null}
@@ -57,7 +69,7 @@ export function BreakdownView({ run }: RunViewProps) {
           ) : null}
         </>
       ) : null,
-    [afterFirst, share.data, hit.data, steps.data, run.id],
+    [afterFirst, share.data, hit.data, steps.data, run.id, scope, setScope],
   );
   if (!tb) {
     return (

@@ -1,16 +1,19 @@
 "use client";
 
+import type { ReactNode } from "react";
 import { ChartAreaPromptTokens } from "@/components/charts/chart-area-prompt-tokens";
 import { ChartBarEndpointHitRate } from "@/components/charts/chart-bar-endpoint-hit-rate";
 import { ChartLineHitRate } from "@/components/charts/chart-line-hit-rate";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { EndpointChoiceRow } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
+import { orNotExported } from "@/components/server-metrics/not-exported";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { formatCount, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
-import { EmptyView } from "./empty-view";
+import { hasCacheData } from "@/lib/api/run-views";
+import { ManifestEmptyView } from "./empty-view";
 
 export function CacheView({ run }: RunViewProps) {
   const sm = run.serverMetrics;
@@ -18,23 +21,18 @@ export function CacheView({ run }: RunViewProps) {
   const requestLevel = run.timeBreakdown?.kvCacheHitRate ?? null;
   const theoretical =
     typeof run.info.theoreticalCacheHitRate === "number" ? run.info.theoreticalCacheHitRate : null;
-  if (!sm && requestLevel === null && theoretical === null) {
-    return (
-      <EmptyView title="No cache metrics in this run">
-        Upload an aiperf server_metrics_export (JSON, CSV or JSONL) or Prometheus scrapes to see per-endpoint
-        cache hit rates.
-      </EmptyView>
-    );
-  }
+  if (!hasCacheData(run)) return <ManifestEmptyView id="cache" title="No cache metrics in this run" />;
   const perEndpointRequestLevel = run.endpoints.filter((e) => e.kvCacheHitRate !== null);
-  const facts: [string, string][] = [];
+  const facts: [string, ReactNode][] = [];
   if (sm) {
-    facts.push(["server GPU hit rate", formatRate(sm.cache.gpuHitRate)]);
+    facts.push(["server GPU hit rate", orNotExported(sm.cache.gpuHitRate, "hitRate", formatRate)]);
     if (sm.cache.cpuHitRate !== null)
       facts.push(["CPU / external hit rate", formatRate(sm.cache.cpuHitRate)]);
-    facts.push(["overall", formatRate(sm.cache.overallHitRate)]);
-    facts.push(["prompt tokens", formatCount(sm.tokens.promptTotal)]);
-    facts.push(["cached tokens", formatCount(sm.tokens.cachedTotal)]);
+    if (sm.cache.gpuHitRate !== null || sm.cache.overallHitRate !== null) {
+      facts.push(["overall", orNotExported(sm.cache.overallHitRate, "hitRate", formatRate)]);
+      facts.push(["prompt tokens", orNotExported(sm.tokens.promptTotal, "promptTokens", formatCount)]);
+      facts.push(["cached tokens", orNotExported(sm.tokens.cachedTotal, "cachedTokens", formatCount)]);
+    }
   }
   if (requestLevel !== null) facts.push(["perf-metrics hit rate (block-weighted)", formatRate(requestLevel)]);
   if (theoretical !== null) facts.push(["aiperf theoretical hit rate", formatRate(theoretical)]);

@@ -41,8 +41,11 @@ export function EndpointsView({ run }: RunViewProps) {
       });
     return { endpoint: e.endpoint, values };
   });
+  // A column only when some endpoint has it; pools only when one endpoint has several (one pool is its capacity).
   const columns = ENDPOINT_COLUMNS.filter((c) =>
-    rows.some((r) => r.values[c.key] !== null && r.values[c.key] !== undefined),
+    c.key === "kvPoolTokens"
+      ? rows.some((r) => Array.isArray(r.values.kvPoolTokens) && r.values.kvPoolTokens.length > 1)
+      : rows.some((r) => r.values[c.key] !== null && r.values[c.key] !== undefined),
   );
   const csv = () =>
     rows.map((r) => ({
@@ -89,6 +92,9 @@ export function EndpointsView({ run }: RunViewProps) {
           ]}
         />
       </div>
+      <p className="text-xs text-muted" data-testid="endpoints-dash-note">
+        — : that endpoint&apos;s exports do not carry the series (not exported), never a 0.
+      </p>
       {q.data ? <WindowNote rows={q.data.rows} /> : null}
       {q.data && q.data.roles.length > 1 ? (
         <DataTable

@@ -8,6 +8,9 @@ import { formatNumber } from "@/lib/format-number";
 import { AIPERF_CHART_KEYS, gpuPayloadSchema } from "@/lib/api/aiperf-charts";
 import { EmptyView } from "./empty-view";
 
+const plural = (n: number, one: string, many: string) =>
+  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
 export function GpuView({ run }: RunViewProps) {
   const hasTelemetry = run.files.some((f) => f.kind === "aiperf-gpu-telemetry");
   const gpu = useRunChart(run.id, AIPERF_CHART_KEYS.gpu, gpuPayloadSchema, hasTelemetry);
@@ -27,7 +30,12 @@ export function GpuView({ run }: RunViewProps) {
           <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="gpu-energy">
             <div className="flex gap-1">
               <dt className="text-muted">GPUs</dt>
-              <dd className="font-medium">{d.gpus.length}</dd>
+              <dd className="font-medium">
+                {d.distinctGpus.toLocaleString("en-US")}
+                {d.duplicateGpus > 0
+                  ? ` (${plural(d.gpus.length, "exporter series", "exporter series")})`
+                  : ""}
+              </dd>
             </div>
             <div className="flex gap-1">
               <dt className="text-muted">energy in the profiling window</dt>
@@ -46,10 +54,17 @@ export function GpuView({ run }: RunViewProps) {
               </dd>
             </div>
           </dl>
+          {d.overlapsWindow === false ? (
+            <p className="text-sm text-warn" role="status" data-testid="gpu-outside-window">
+              GPU telemetry does not overlap the benchmark window: every sample is from before the first or
+              after the last profiling request, so these charts say nothing about this benchmark.
+            </p>
+          ) : null}
           {d.duplicateGpus > 0 ? (
-            <p className="text-xs text-muted">
-              {d.duplicateGpus} GPU(s) were scraped through more than one exporter; they appear once per
-              exporter below but count once for energy.
+            <p className="text-xs text-muted" data-testid="gpu-duplicates">
+              {plural(d.duplicateGpus, "GPU was", "GPUs were")} scraped through more than one exporter (
+              {plural(d.gpus.length, "series", "series")} in all); each appears once per exporter below but
+              counts once for energy.
             </p>
           ) : null}
           <div className="grid gap-4 lg:grid-cols-2">

@@ -6,23 +6,18 @@ import { ChartLineRequestsRunning } from "@/components/charts/chart-line-request
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { EndpointChoiceRow } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
+import { orNotExported } from "@/components/server-metrics/not-exported";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { formatCount, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
-import { EmptyView } from "./empty-view";
+import { hasKvData } from "@/lib/api/run-views";
+import { ManifestEmptyView } from "./empty-view";
 
 export function KvView({ run }: RunViewProps) {
   const sm = run.serverMetrics;
   const { endpoints, series } = useSmData(run.id, sm !== null);
-  if (!sm) {
-    return (
-      <EmptyView title="No KV cache metrics in this run">
-        Upload an aiperf server_metrics_export, Prometheus scrapes or the engine logs (server.log) to see KV
-        capacity and usage.
-      </EmptyView>
-    );
-  }
+  if (!sm || !hasKvData(run)) return <ManifestEmptyView id="kv" title="No KV cache metrics in this run" />;
   const d = endpoints.data;
   const s = series.data;
   const source = run.info.kvCapacitySource;
@@ -34,10 +29,10 @@ export function KvView({ run }: RunViewProps) {
       <FactsList
         testId="kv-facts"
         items={[
-          ["KV capacity", capacity === null ? "unknown" : `${formatCount(capacity)} tokens`],
-          ["usage mean", formatRate(sm.kvCache.gpuUsageAvg)],
-          ["usage peak", formatRate(sm.kvCache.gpuUsageMax)],
-          ["capacity from", typeof source === "string" ? source : "—"],
+          ["KV capacity", capacity === null ? "unknown (see below)" : `${formatCount(capacity)} tokens`],
+          ["usage mean", orNotExported(sm.kvCache.gpuUsageAvg, "kvUsage", formatRate)],
+          ["usage peak", orNotExported(sm.kvCache.gpuUsageMax, "kvUsage", formatRate)],
+          ...(typeof source === "string" ? ([["capacity from", source]] as [string, string][]) : []),
         ]}
       />
       <p className="text-xs text-muted">

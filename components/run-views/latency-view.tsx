@@ -25,10 +25,14 @@ import {
   timeslicesPayloadSchema,
   ttftVsInputPayloadSchema,
 } from "@/lib/api/aiperf-charts";
+import { hasAiperfAgreement } from "@/lib/api/run-views";
+import { TrtllmLatencySection } from "@/components/trtllm-latency/trtllm-latency-section";
 import { EmptyView } from "./empty-view";
 
 export function LatencyView({ run }: RunViewProps) {
-  const [metric, setMetric] = useQueryState("metric", runSearchParams.metric);
+  const [urlMetric, setMetric] = useQueryState("metric", runSearchParams.metric);
+  // TPOT is TensorRT-LLM's; aiperf records open on TTFT instead.
+  const metric = urlMetric === "tpotMs" ? "ttftMs" : urlMetric;
   const fromRecords = run.requests?.source === "aiperf";
   const dist = useRunChart(run.id, AIPERF_CHART_KEYS.distribution, distributionPayloadSchema, fromRecords);
   // The histogram and CDF come first: the two scatter charts (2,000 points each) took seconds to
@@ -50,6 +54,19 @@ export function LatencyView({ run }: RunViewProps) {
   );
   const hasSlices = run.files.some((f) => f.format === "timeslices-json" || f.format === "timeslices-csv");
   const slices = useRunChart(run.id, AIPERF_CHART_KEYS.timeslices, timeslicesPayloadSchema, hasSlices);
+  const trtllm = run.timeBreakdown?.latency
+    ? { ...run.timeBreakdown, latency: run.timeBreakdown.latency }
+    : null;
+  if (!run.requests && trtllm) {
+    return (
+      <TrtllmLatencySection
+        runId={run.id}
+        breakdown={trtllm}
+        metric={urlMetric === "itlMs" ? "ttftMs" : urlMetric}
+        onMetric={(m) => void setMetric(m)}
+      />
+    );
+  }
   if (!run.requests) {
     return (
       <EmptyView title="No per-request latency in this run">
@@ -64,7 +81,7 @@ export function LatencyView({ run }: RunViewProps) {
       <RequestCounts requests={run.requests} />
       <TrialsNote runId={run.id} enabled={typeof run.info.trials === "number"} />
       <LatencyStatsTable requests={run.requests} />
-      <AgreementNotice runId={run.id} />
+      <AgreementNotice runId={run.id} enabled={hasAiperfAgreement(run)} />
       {fromRecords ? (
         <>
           <ToggleGroup

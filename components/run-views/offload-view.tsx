@@ -12,7 +12,8 @@ import { ChartStatus } from "@/components/charts/chart-status";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { formatBytes, formatNumber, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
-import { EmptyView } from "./empty-view";
+import { hasOffloadCounters, runView } from "@/lib/api/run-views";
+import { ManifestEmptyView } from "./empty-view";
 
 const gbps = (v: number | null) => (v === null ? "—" : `${formatNumber(v / 1e9, 2)} GB/s`);
 
@@ -21,16 +22,9 @@ export function OffloadView({ run }: RunViewProps) {
   const { endpoints, series } = useSmData(run.id, sm !== null);
   const transfer = run.timeBreakdown?.kvTransfer ?? null;
   const off = sm?.kvOffload;
-  const hasOffload = off !== undefined && (off.bytesGpuToCpu !== null || off.bytesCpuToGpu !== null);
-  if (!hasOffload && !transfer) {
-    return (
-      <EmptyView title="No KV offload or transfer data in this run">
-        KV offload needs engine offload counters in the server metrics (vLLM kv_offload_store_bytes /
-        load_bytes or kv_offload_total_bytes, written when the OffloadingConnector is configured; TensorRT-LLM
-        kv_cache_offload/onboard bytes); KV transfer needs disaggregated TensorRT-LLM perf metrics.
-      </EmptyView>
-    );
-  }
+  const hasOffload = hasOffloadCounters(run);
+  if (!runView("offload").hasData(run))
+    return <ManifestEmptyView id="offload" title="No KV offload or transfer data in this run" />;
   const d = endpoints.data;
   const s = series.data;
   const method = run.info.offloadBandwidthMethod;

@@ -1,5 +1,5 @@
 import type { RunSummary } from "@/lib/api/schemas";
-import { formatCount, formatMs, formatNumber } from "@/lib/format-number";
+import { formatCount, formatMs, formatNumber, NOT_RECORDED } from "@/lib/format-number";
 import { outputTokenFacts, requestCountFacts } from "@/lib/metrics/request-definitions";
 import { warmupText } from "@/components/aiperf/warmup-text";
 
@@ -11,6 +11,9 @@ export interface Tile {
   definition?: string;
   testId?: string;
 }
+
+/** Why a latency tile has no value: statistics are over successful requests only. */
+const NO_SUCCESS = "no successful request recorded it";
 
 /** The aiperf tiles of the overview, each labelled with the definition it uses. */
 export function requestTiles(run: RunSummary): Tile[] {
@@ -28,15 +31,18 @@ export function requestTiles(run: RunSummary): Tile[] {
     },
     {
       label: "TTFT p50 / p99",
-      value: r.ttftMs ? `${formatMs(r.ttftMs.p50)} / ${formatMs(r.ttftMs.p99)}` : "—",
+      value: r.ttftMs ? `${formatMs(r.ttftMs.p50)} / ${formatMs(r.ttftMs.p99)}` : NOT_RECORDED,
+      hint: r.ttftMs ? undefined : NO_SUCCESS,
     },
     {
       label: "End-to-end p50 / p99",
-      value: r.e2eMs ? `${formatMs(r.e2eMs.p50)} / ${formatMs(r.e2eMs.p99)}` : "—",
+      value: r.e2eMs ? `${formatMs(r.e2eMs.p50)} / ${formatMs(r.e2eMs.p99)}` : NOT_RECORDED,
+      hint: r.e2eMs ? undefined : NO_SUCCESS,
     },
     {
       label: "Output tokens/s",
-      value: formatNumber(r.outputTokenThroughputPerS ?? null, 1),
+      value:
+        r.outputTokenThroughputPerS == null ? NOT_RECORDED : formatNumber(r.outputTokenThroughputPerS, 1),
       hint:
         r.requestThroughputPerS != null
           ? `${formatNumber(r.requestThroughputPerS, 3)} requests/s`

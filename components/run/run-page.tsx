@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useQueryState } from "nuqs";
+import { ChartSourceProvider } from "@/components/charts/export-context";
 import { runQueryOptions } from "@/lib/api/query-options";
 import { RunHeader } from "./run-header";
 import { RUN_VIEW_COMPONENTS } from "./run-view-components";
@@ -20,7 +21,9 @@ export function RunPage({ id }: { id: string }) {
       <ViewTabs run={run} current={view} />
       <div id={VIEW_PANEL_ID} role="tabpanel" aria-labelledby={viewTabId(view)} className="min-w-0">
         {run.status === "ready" ? (
-          <View run={run} />
+          <ChartSourceProvider source={{ name: run.name, filePrefix: run.name }}>
+            <View run={run} />
+          </ChartSourceProvider>
         ) : run.status === "failed" ? (
           <div role="alert" className="rounded-lg border border-danger p-4 text-sm">
             <p className="font-medium text-danger">This run failed to ingest.</p>

@@ -7,7 +7,16 @@ import {
 } from "nuqs/server";
 import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import { DEFAULT_VIEW, RUN_VIEW_IDS } from "@/lib/api/run-views";
-import { SAMPLE_SORTS, STATISTICS } from "@/lib/api/trtllm-charts";
+import {
+  SAMPLE_SORTS,
+  SEGMENT_SCOPES,
+  STATISTICS,
+  TRTLLM_LATENCY_METRICS,
+  VALUE_SCALES,
+} from "@/lib/api/trtllm-charts";
+
+/** aiperf's latency metrics and TensorRT-LLM's, each once. */
+const VIEW_LATENCY_METRICS = [...new Set([...LATENCY_METRICS, ...TRTLLM_LATENCY_METRICS])];
 
 /**
  * Each of these is a discrete choice of what the page shows (a tab, a statistic, an opened
@@ -25,13 +34,17 @@ const STEP = { history: "push" } as const;
 export const runSearchParams = {
   /** The open view (tabs). */
   view: parseAsStringLiteral(RUN_VIEW_IDS).withDefault(DEFAULT_VIEW).withOptions(STEP),
-  /** Latency view: the metric of the distribution and scatter charts. */
-  metric: parseAsStringLiteral(LATENCY_METRICS).withDefault("ttftMs").withOptions(STEP),
+  /** Latency view: the metric of the distribution and scatter charts (TPOT: TensorRT-LLM runs). */
+  metric: parseAsStringLiteral(VIEW_LATENCY_METRICS).withDefault("ttftMs").withOptions(STEP),
   /** Breakdown view: the statistic of the segment chart. */
   stat: parseAsStringLiteral(STATISTICS).withDefault("p50").withOptions(STEP),
   /** Breakdown view: how the per-request sample is sorted, and the request opened in detail. */
   sort: parseAsStringLiteral(SAMPLE_SORTS).withDefault("ttft").withOptions(STEP),
   req: parseAsInteger.withOptions(STEP),
+  /** Breakdown view: every segment, or only those that tile TTFT (decode left out). */
+  segments: parseAsStringLiteral(SEGMENT_SCOPES).withDefault("all").withOptions(STEP),
+  /** Breakdown view: the per-request chart's value axis. */
+  scale: parseAsStringLiteral(VALUE_SCALES).withDefault("linear").withOptions(STEP),
   /** Server-metrics views: "all" | "role:<role>" | "<endpoint>". */
   endpoint: parseAsString.withDefault("all").withOptions(STEP),
 };

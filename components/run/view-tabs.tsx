@@ -29,14 +29,16 @@ export function ViewTabs({ run, current: shown }: { run: RunSummary; current: Ru
       void setView(id === DEFAULT_VIEW ? null : id);
     });
 
+  // Arrow keys, Home and End move between the views that have something to show.
+  const enabled = RUN_VIEWS.filter((v) => v.hasData(run) || v.id === current);
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const at = RUN_VIEWS.findIndex((v) => v.id === current);
-    const last = RUN_VIEWS.length - 1;
+    const at = enabled.findIndex((v) => v.id === current);
+    const last = enabled.length - 1;
     const next =
       e.key === "ArrowRight"
-        ? (at + 1) % RUN_VIEWS.length
+        ? (at + 1) % enabled.length
         : e.key === "ArrowLeft"
-          ? (at + last) % RUN_VIEWS.length
+          ? (at + last) % enabled.length
           : e.key === "Home"
             ? 0
             : e.key === "End"
@@ -44,7 +46,7 @@ export function ViewTabs({ run, current: shown }: { run: RunSummary; current: Ru
               : null;
     if (next === null) return;
     e.preventDefault();
-    const id = RUN_VIEWS[next].id;
+    const id = enabled[next].id;
     select(id);
     list.current?.querySelector<HTMLElement>(`#${viewTabId(id)}`)?.focus();
   };
@@ -68,14 +70,16 @@ export function ViewTabs({ run, current: shown }: { run: RunSummary; current: Ru
             role="tab"
             aria-selected={active}
             aria-controls={VIEW_PANEL_ID}
+            aria-disabled={has ? undefined : true}
             tabIndex={active ? 0 : -1}
             data-view={v.id}
-            onClick={() => select(v.id)}
+            // A view with nothing to show does not open: its tab says what to upload instead.
+            onClick={() => (has ? select(v.id) : undefined)}
             // Dimmed by colour alone (muted text keeps 4.5:1), never by opacity, which fell to 2.3:1.
             className={`-mb-px shrink-0 whitespace-nowrap border-b-2 px-3 py-2 text-sm ${
               active ? "border-accent font-medium" : "border-transparent hover:border-border"
-            } ${has ? "" : "text-muted"}`}
-            title={has ? undefined : "No data for this view in this run"}
+            } ${has ? "" : "cursor-not-allowed text-muted"}`}
+            title={has ? undefined : `Nothing to show for this run: ${v.missing}`}
           >
             {v.label}
           </button>

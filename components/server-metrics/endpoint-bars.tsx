@@ -2,12 +2,15 @@
 
 import { ChartContainer } from "@/components/charts/chart-container";
 import type { EndpointBarRow } from "@/lib/metrics/server-metrics/chart-rows";
+import { shortLabels } from "@/lib/metrics/short-labels";
 
 export interface EndpointBarsProps {
   title: string;
   description: string;
   rows: EndpointBarRow[];
   exportName: string;
+  /** What is missing and how to get it, said when no endpoint has the metric. */
+  missing: string;
   /** Axis and tooltip text of a value. */
   format: (v: number) => string;
   /** Title of the value axis, with its unit. */
@@ -16,9 +19,22 @@ export interface EndpointBarsProps {
 }
 
 /** One bar per endpoint, coloured by its role (--role-* variables). */
-export function EndpointBars({ rows, format, valueTitle, domainMax, ...frame }: EndpointBarsProps) {
+export function EndpointBars({
+  rows: byEndpoint,
+  format,
+  valueTitle,
+  domainMax,
+  ...frame
+}: EndpointBarsProps) {
+  // Endpoint names on one line each, cut to fit; the full name is the tick's hover title.
+  const short = shortLabels(
+    byEndpoint.map((r) => r.endpoint),
+    20,
+  );
+  const rows = byEndpoint.map((r, i) => ({ ...r, axis: short[i] }));
+  const full = new Map(rows.map((r) => [r.axis, r.endpoint]));
   return (
-    <ChartContainer<EndpointBarRow>
+    <ChartContainer<(typeof rows)[number]>
       {...frame}
       csvRows={() => rows.map((r) => ({ endpoint: r.endpoint, role: r.role, value: r.value }))}
       height={Math.max(236, 76 + rows.length * 28)}
@@ -33,8 +49,8 @@ export function EndpointBars({ rows, format, valueTitle, domainMax, ...frame }: 
         },
       }}
       x={{ title: valueTitle, format, domain: [0, domainMax ?? "auto"] }}
-      y={{ key: "endpoint", width: 150 }}
-      tooltip={{ value: (v, _k, r) => [format(v), r.role] }}
+      y={{ key: "axis", width: 150, fullName: (l) => full.get(l) ?? l }}
+      tooltip={{ label: (l) => full.get(String(l)) ?? String(l), value: (v, _k, r) => [format(v), r.role] }}
     />
   );
 }

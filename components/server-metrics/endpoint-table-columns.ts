@@ -26,10 +26,10 @@ export const ENDPOINT_COLUMNS: EndpointColumn[] = [
   { key: "promptTokens", label: "prompt tokens", format: count },
   { key: "cachedTokens", label: "cached tokens", format: count },
   { key: "generationTokens", label: "generation tokens", format: count },
-  { key: "kvCapacityTokens", label: "KV capacity", format: count },
+  { key: "kvCapacityTokens", label: "KV capacity (tokens)", format: count },
   {
     key: "kvPoolTokens",
-    label: "pools",
+    label: "pools (tokens)",
     // Endpoints known only from perf metrics have no pools at all (null), not an empty list.
     format: (v) => (Array.isArray(v) && v.length ? (v as number[]).map(formatCount).join(" + ") : "—"),
   },

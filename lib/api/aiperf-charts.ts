@@ -53,6 +53,8 @@ export const ttftVsInputPayloadSchema = z.object({
 
 export const timelinePayloadSchema = z.object({
   bucketS: z.number(),
+  /** Width of the trailing window requests/s and errors/s are counted over */
+  rateWindowS: z.number(),
   points: z.array(
     z.object({
       tS: z.number(),
@@ -107,6 +109,10 @@ export const gpuPayloadSchema = z.object({
   ...nullableNumbers("energyJ", "outputTokens", "energyPerOutputTokenJ"),
   /** Same physical GPU (uuid) seen through several exporters: counted once for energy */
   duplicateGpus: z.number(),
+  /** Physical GPUs: series minus the duplicates */
+  distinctGpus: z.number(),
+  /** Whether any sample falls in the profiling window; null without per-request records */
+  overlapsWindow: z.boolean().nullable(),
 });
 export type GpuPayload = z.infer<typeof gpuPayloadSchema>;
 

@@ -13,6 +13,8 @@ export interface RunViewManifest {
    * server only prefetches for views with. It must agree with the view's own empty state.
    */
   hasData(run: RunSummary): boolean;
+  /** What the view needs and where it comes from: the disabled tab's reason and the empty view's text. */
+  missing: string;
   /**
    * The payload the view draws first, which the server puts in the page's cache so that chart
    * needs no round trip after hydration. Only small payloads, and only when the run stored one.
@@ -22,52 +24,108 @@ export interface RunViewManifest {
 
 const serverMetricsFirst = { key: SM_ENDPOINTS_CHART, schema: smEndpointsPayloadSchema };
 
+const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+/** Any cache hit rate the Cache view can show: server counters or gauges, perf metrics, aiperf, Dynamo. */
+export function hasCacheData(r: RunSummary): boolean {
+  const c = r.serverMetrics?.cache;
+  return (
+    (c !== undefined && [c.gpuHitRate, c.cpuHitRate, c.overallHitRate].some(isNumber)) ||
+    isNumber(r.timeBreakdown?.kvCacheHitRate) ||
+    r.endpoints.some((e) => isNumber(e.cacheHitRate) || isNumber(e.kvCacheHitRate)) ||
+    [r.info.theoreticalCacheHitRate, r.info.frontendCacheHitRate, r.info.routerKvHitRate].some(isNumber)
+  );
+}
+
+/** KV capacity or usage, for the run or any endpoint (the KV view's facts and charts). */
+export function hasKvData(r: RunSummary): boolean {
+  const kv = r.serverMetrics?.kvCache;
+  return (
+    (kv !== undefined && [kv.gpuTotalTokens, kv.gpuUsageAvg, kv.gpuUsageMax].some(isNumber)) ||
+    r.endpoints.some((e) => isNumber(e.kvCapacityTokens) || isNumber(e.kvUsageAvg))
+  );
+}
+
+/** Offload byte counters in the server metrics. */
+export function hasOffloadCounters(r: RunSummary): boolean {
+  const o = r.serverMetrics?.kvOffload;
+  return o !== undefined && (o.bytesGpuToCpu !== null || o.bytesCpuToGpu !== null);
+}
+
+/**
+ * Whether ingest stored the check of our statistics against aiperf's summary: only for runs with
+ * both per-request records and a summary, so the Latency view asks for it only then.
+ */
+export function hasAiperfAgreement(r: RunSummary): boolean {
+  const kinds = new Set(r.files.map((f) => f.kind));
+  return kinds.has("aiperf-records") && kinds.has("aiperf-summary");
+}
+
 const VIEWS = [
-  { id: "overview", label: "Overview", hasData: () => true },
+  { id: "overview", label: "Overview", hasData: () => true, missing: "" },
   {
     id: "latency",
     label: "Latency",
     // The summary's latency table is there for any requests block; the distribution is stored
     // only for runs with per-request records, and the prefetch finds none otherwise.
-    hasData: (r) => r.requests !== null,
+    // TensorRT-LLM perf metrics carry their own per-request latency (timeBreakdown.latency).
+    hasData: (r) => r.requests !== null || r.timeBreakdown?.latency != null,
+    missing:
+      "upload aiperf profile_export.jsonl (per-request records) or its profile_export_aiperf.json, or TensorRT-LLM perf metrics (return_perf_metrics)",
     firstChart: { key: AIPERF_CHART_KEYS.distribution, schema: distributionPayloadSchema },
   },
-  { id: "throughput", label: "Throughput", hasData: (r) => r.requests?.source === "aiperf" },
+  {
+    id: "throughput",
+    label: "Throughput",
+    hasData: (r) => r.requests?.source === "aiperf",
+    missing: "upload aiperf profile_export.jsonl (per-request records)",
+  },
   {
     id: "breakdown",
     label: "Breakdown",
     hasData: (r) => r.timeBreakdown !== null,
+    missing:
+      "upload TensorRT-LLM perf_metrics JSONL (worker and disagg-server files, written with return_perf_metrics on)",
     firstChart: { key: TRTLLM_CHART_KEYS.segments, schema: segmentsPayloadSchema },
   },
   {
     id: "cache",
     label: "Cache",
-    hasData: (r) =>
-      r.serverMetrics !== null ||
-      r.timeBreakdown?.kvCacheHitRate != null ||
-      typeof r.info.theoreticalCacheHitRate === "number",
+    hasData: hasCacheData,
+    missing:
+      "upload server metrics with prefix-cache counters (aiperf --server-metrics export or Prometheus scrapes), or TensorRT-LLM perf metrics with return_perf_metrics on",
     firstChart: serverMetricsFirst,
   },
   {
     id: "kv",
     label: "KV",
-    hasData: (r) => r.serverMetrics !== null,
+    hasData: hasKvData,
+    missing:
+      "upload server metrics with KV capacity or usage gauges (aiperf --server-metrics export or Prometheus scrapes; TensorRT-LLM needs enable_iter_perf_stats) or the engine's server.log",
     firstChart: serverMetricsFirst,
   },
   {
     id: "offload",
     label: "Offload",
     // Server metrics without offload counters have nothing for this view.
-    hasData: (r) =>
-      (r.serverMetrics !== null &&
-        (r.serverMetrics.kvOffload.bytesGpuToCpu !== null ||
-          r.serverMetrics.kvOffload.bytesCpuToGpu !== null)) ||
-      r.timeBreakdown?.kvTransfer != null,
+    hasData: (r) => hasOffloadCounters(r) || r.timeBreakdown?.kvTransfer != null,
+    missing:
+      "upload server metrics with KV offload counters (vLLM kv_offload_store_bytes / load_bytes or kv_offload_total_bytes, written when the OffloadingConnector is configured; TensorRT-LLM kv_cache_offload/onboard bytes) or disaggregated TensorRT-LLM perf metrics for KV transfers",
     firstChart: serverMetricsFirst,
   },
-  { id: "gpu", label: "GPU", hasData: (r) => r.files.some((f) => f.kind === "aiperf-gpu-telemetry") },
-  { id: "endpoints", label: "Endpoints", hasData: (r) => r.endpoints.length > 0 },
-  { id: "files", label: "Files", hasData: () => true },
+  {
+    id: "gpu",
+    label: "GPU",
+    hasData: (r) => r.files.some((f) => f.kind === "aiperf-gpu-telemetry"),
+    missing: "upload aiperf gpu_telemetry_export.jsonl",
+  },
+  {
+    id: "endpoints",
+    label: "Endpoints",
+    hasData: (r) => r.endpoints.length > 0,
+    missing: "upload server metrics or TensorRT-LLM perf metrics",
+  },
+  { id: "files", label: "Files", hasData: () => true, missing: "" },
 ] as const satisfies readonly RunViewManifest[];
 
 export type RunViewId = (typeof VIEWS)[number]["id"];

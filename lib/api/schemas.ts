@@ -88,6 +88,19 @@ export const timeBreakdownBlockSchema = z.object({
   kvTransfer: z
     .object({ count: z.number(), bytes: statsSchema.nullable(), bandwidthGBps: statsSchema.nullable() })
     .nullable(),
+  /**
+   * Per-request latency from the perf-metrics stamps (docs/metrics.md §Request latency from perf
+   * metrics); null = no request recorded it. Absent on runs ingested before it was kept.
+   */
+  latency: z
+    .object({
+      ttftMs: statsSchema.nullable(),
+      e2eMs: statsSchema.nullable(),
+      tpotMs: statsSchema.nullable(),
+      /** Requests whose output-token count is known (from their generation steps) */
+      tokensKnown: z.number(),
+    })
+    .optional(),
 });
 
 export const serverMetricsBlockSchema = z.object({

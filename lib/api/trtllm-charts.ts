@@ -3,7 +3,7 @@
  * drill-down routes. The analyzer writes them and the breakdown view validates them with these.
  */
 import { z } from "zod";
-import { nullableNumbers, nullableStrings } from "./fields";
+import { nullableNumbers, nullableStrings, timePoints } from "./fields";
 import { statsSchema } from "@/lib/api/schemas";
 
 export const TRTLLM_CHART_KEYS = {
@@ -12,6 +12,9 @@ export const TRTLLM_CHART_KEYS = {
   kvTransferBandwidth: "trtllm-kv-transfer-bandwidth",
   kvHitRate: "trtllm-kv-hit-rate",
   steps: "trtllm-steps",
+  /** Same shape as the aiperf distribution payload, with ttftMs, e2eMs and tpotMs */
+  latencyDistribution: "trtllm-latency-distribution",
+  latencyOverTime: "trtllm-latency-over-time",
 } as const;
 
 export const STATISTICS = ["mean", "p50", "p75", "p90", "p99"] as const;
@@ -101,6 +104,12 @@ export type StepsPayload = z.infer<typeof stepsPayloadSchema>;
 
 export const SAMPLE_SORTS = ["ttft", "e2e", "arrival"] as const;
 export type SampleSort = (typeof SAMPLE_SORTS)[number];
+/** Which segments the per-request and share charts draw: all of them, or only those tiling TTFT. */
+export const SEGMENT_SCOPES = ["all", "ttft"] as const;
+export type SegmentScope = (typeof SEGMENT_SCOPES)[number];
+/** The value axis of the per-request chart. */
+export const VALUE_SCALES = ["linear", "log"] as const;
+export type ValueScale = (typeof VALUE_SCALES)[number];
 
 /** A request sample holds at most this many requests: the cap on points per series of every chart route. */
 export const MAX_SAMPLE = 2000;
@@ -176,3 +185,14 @@ export const requestDetailSchema = z.object({
   stepCount: z.number(),
 });
 export type RequestDetail = z.infer<typeof requestDetailSchema>;
+
+/** The per-request latency metrics of a TensorRT-LLM run, in the order the view offers them. */
+export const TRTLLM_LATENCY_METRICS = ["ttftMs", "e2eMs", "tpotMs"] as const;
+export type TrtllmLatencyMetric = (typeof TRTLLM_LATENCY_METRICS)[number];
+
+/** Each request's TTFT, E2E and TPOT at its arrival; ≤ 2,000 evenly spaced requests when the run is larger. */
+export const trtllmLatencyOverTimePayloadSchema = z.object({
+  total: z.number(),
+  points: timePoints("ttftMs", "e2eMs", "tpotMs"),
+});
+export type TrtllmLatencyOverTimePayload = z.infer<typeof trtllmLatencyOverTimePayloadSchema>;

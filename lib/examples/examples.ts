@@ -13,7 +13,6 @@ export interface ExampleRun {
   files: string[];
 }
 
-const AIPERF = ["profile_export.jsonl", "profile_export_aiperf.json", "gpu_telemetry_export.jsonl"];
 const AIPERF_SERVER_METRICS = [
   "server_metrics_export.json",
   "profile_export.jsonl",
@@ -41,12 +40,26 @@ export const EXAMPLE_RUNS: ExampleRun[] = [
       "perf_metrics-server-gen0-200-20260101T000000Z.jsonl",
     ],
   ),
-  // A real aiperf (pre-0.4) profile of Qwen3-0.6B at concurrency 4: 10 of the 64 records its
-  // summary describes, and GPU telemetry with the legacy field names. The same files are the
-  // aiperf test samples (test/fixtures/aiperf/qwen-c4__*).
-  example("aiperf-qwen-c4", "aiperf · Qwen3-0.6B · concurrency 4", ["example", "aiperf"], AIPERF),
-  // The same benchmark at concurrency 1 (test/fixtures/aiperf/qwen-c1__*).
-  example("aiperf-qwen-c1", "aiperf · Qwen3-0.6B · concurrency 1", ["example", "aiperf"], AIPERF),
+  // An unedited aiperf 0.6.0 run (summary schema 1.0) with every request it made: chat endpoint,
+  // streaming, concurrency 4, 200 requests round-robin over two OpenAI-compatible test servers
+  // that expose vLLM's metric and label names (2 requests fail with HTTP 500 on the second), ISL
+  // 400±60, OSL 60±12, server metrics scraped from both, GPU telemetry from two DCGM-style
+  // exporters inside the benchmark window, and 5 s timeslices. The servers' own counts: :8001 serves
+  // 56% of prompt tokens from its prefix cache (1,000 blocks × 16 tokens), :8002 22% (600 × 16).
+  // Source: the shared aiperf-real-c4 capture (its INDEX.md); inputs.json and the CSV/JSONL copies
+  // of the same exports are left out to keep the example small.
+  example(
+    "aiperf-vllm-c4",
+    "aiperf · mock-llama-8b on 2 vLLM-style servers · concurrency 4 · 200 requests",
+    ["example", "aiperf", "vllm"],
+    [
+      "profile_export.jsonl",
+      "profile_export_aiperf.json",
+      "profile_export_aiperf_timeslices.json",
+      "gpu_telemetry_export.jsonl",
+      "server_metrics_export.json",
+    ],
+  ),
   // A disaggregated-server record reconstructed from TensorRT-LLM's request-metrics unit-test
   // fixture (its 12 lifecycle spans are 1…12 ms), an illustrative generation-worker record with
   // every optional field, and verbatim Prometheus scrapes of a Dynamo frontend and TRT-LLM
@@ -71,12 +84,11 @@ export const EXAMPLE_RUNS: ExampleRun[] = [
     ["server_metrics_export.json"],
   ),
   // Synthetic: 1 prefill and 3 decode TensorRT-LLM endpoints plus a Dynamo frontend, built to
-  // tell per-role hit rates and capacities apart; the aggregation case
-  // test/fixtures/inferencex-aggregation/cases/trap-trtllm-disagg-total-names.
-  example(
-    "trtllm-1p3d-server-metrics",
-    "TensorRT-LLM · 1 prefill + 3 decode server metrics",
-    TRTLLM,
-    AIPERF_SERVER_METRICS,
-  ),
+  // tell per-role hit rates and capacities apart; the server-metrics export of the aggregation
+  // case test/fixtures/inferencex-aggregation/cases/trap-trtllm-disagg-total-names. That case's
+  // 5 aiperf records are byte for byte the vLLM case's placeholder records, so they are left out:
+  // this example has server metrics only.
+  example("trtllm-1p3d-server-metrics", "TensorRT-LLM · 1 prefill + 3 decode server metrics", TRTLLM, [
+    "server_metrics_export.json",
+  ]),
 ];

@@ -1,11 +1,12 @@
-import type { UploadResponse } from "@/lib/api/schemas";
+import type { SummaryBlocks, UploadResponse } from "@/lib/api/schemas";
 import type { Kind } from "@/lib/api/kinds";
 import { newRunId } from "@/lib/store/ids";
-import { insertRun, type FileRow } from "@/lib/store/runs-repo";
+import { getRun, insertRun, updateRunMeta, type FileRow } from "@/lib/store/runs-repo";
 import type { IngestDeps } from "./deps";
 import { UploadError } from "./errors";
 import { ingestRun, type IngestOutcome } from "./ingest-run";
 import type { LiveIngest } from "./live-ingest";
+import { defaultRunName, runFacts } from "./run-name";
 import { fileRows, parseLabels, runName } from "./run-rows";
 import type { ReceivedUpload } from "./upload-types";
 import { AGGREGATOR_VERSION } from "./version";
@@ -78,6 +79,7 @@ async function createRun(
     await live?.lease.release().catch(() => {});
     outcome = await ingestRun(app, id);
   }
+  if (outcome.status === "ready" && !upload.fields.name?.trim()) await nameFromContent(app, id, upload);
   return {
     id,
     url: `/runs/${id}`,
@@ -95,4 +97,20 @@ async function createRun(
     }),
     warnings: [...new Set([...upload.warnings, ...outcome.warnings])],
   };
+}
+
+/**
+ * A run the uploader did not name is named for what it measured once its files are read
+ * (`defaultRunName`); best effort: the upload's own default stays when the rename fails.
+ */
+async function nameFromContent(app: IngestDeps, id: string, upload: ReceivedUpload): Promise<void> {
+  try {
+    const row = await getRun(app.store.db, id);
+    if (!row?.summary) return;
+    const blocks = JSON.parse(row.summary) as SummaryBlocks;
+    const name = defaultRunName(runFacts(blocks, row.backend, row.request_count), upload.suggestedName);
+    if (name !== row.name) await updateRunMeta(app.store.db, id, { name });
+  } catch (err) {
+    console.error(`[runlens] run ${id}: default name not set`, err);
+  }
 }

@@ -5,7 +5,11 @@ import { percentileSorted, sortedFinite } from "./stats";
 const CDF_POINTS = 200;
 
 export function computeDistribution(values: ArrayLike<number>, binCount = 40): Distribution | null {
-  const sorted = sortedFinite(values);
+  return distributionOfSorted(sortedFinite(values), binCount);
+}
+
+/** The distribution of values already sorted ascending and finite. */
+export function distributionOfSorted(sorted: Float64Array, binCount = 40): Distribution | null {
   const n = sorted.length;
   if (n === 0) return null;
   const min = sorted[0];

@@ -54,6 +54,9 @@ export function runOriginMs(log: RequestLog): number {
   return Number.isFinite(originMs) ? originMs : 0;
 }
 
+export const GPU_OUTSIDE_WINDOW =
+  "GPU telemetry does not overlap the benchmark window: every sample is from before the first or after the last profiling request";
+
 export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunResult {
   const { log } = s;
   const warnings = [...s.notes];
@@ -117,6 +120,7 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
       if (Number.isFinite(v)) outputTotal += v;
     const payload = s.gpu.payload(originMs, window, log.length > 0 ? outputTotal : null);
     charts[AIPERF_CHART_KEYS.gpu] = payload;
+    if (payload.overlapsWindow === false) warnings.push(GPU_OUTSIDE_WINDOW);
     if (payload.duplicateGpus > 0)
       warnings.push(
         `GPU telemetry reports ${payload.duplicateGpus} GPU(s) through more than one exporter; energy counts each GPU once`,

@@ -9,10 +9,16 @@ import type {
   timelinePayloadSchema,
   ttftVsInputPayloadSchema,
 } from "@/lib/api/aiperf-charts";
+import { dispersedTokensPerS } from "./dispersed-throughput";
 import { FLAG_ERROR, FLAG_WARMUP, type RequestLog } from "./requests-log";
 
 export const MAX_POINTS = 2000;
 const TARGET_BUCKETS = 300;
+/**
+ * Completions are counted over a trailing window of this many buckets (about a thirtieth of the
+ * run): per bucket, a steady run would read 0 or 1 completion, a comb of 0 ↔ 5 req/s.
+ */
+export const RATE_WINDOW_BUCKETS = 10;
 
 const finiteOrNull = (v: number) => (Number.isFinite(v) ? v : null);
 
@@ -60,7 +66,9 @@ export function ttftVsInputPayload(log: RequestLog): z.infer<typeof ttftVsInputP
 }
 
 /**
- * Completions per second (by end time) and in-flight requests per bucket. In-flight average is
+ * Per bucket: output tokens per second spread over each request's decode window
+ * (`dispersedTokensPerS`), completions and errors per second over the trailing
+ * `RATE_WINDOW_BUCKETS` buckets (by end time), and in-flight requests. In-flight average is
  * time-weighted (Σ overlap / bucket width), so a bucket with one 10 ms request reads 0.01, not 1;
  * the maximum is exact, from a sweep over start/end events. Warmup requests count as in flight
  * (they load the server) but not as throughput.
@@ -70,11 +78,10 @@ export function timelinePayload(log: RequestLog, originMs: number): z.infer<type
   let lastMs = -Infinity;
   for (let i = 0; i < log.length; i++) if (c.endMs[i] > lastMs) lastMs = c.endMs[i];
   const spanMs = lastMs - originMs;
-  if (!Number.isFinite(spanMs) || spanMs <= 0) return { bucketS: 0, points: [] };
+  if (!Number.isFinite(spanMs) || spanMs <= 0) return { bucketS: 0, rateWindowS: 0, points: [] };
   const bucketMs = niceBucketMs(spanMs / TARGET_BUCKETS);
   const k = Math.min(MAX_POINTS, Math.floor(spanMs / bucketMs) + 1);
   const done = new Float64Array(k);
-  const tokens = new Float64Array(k);
   const errors = new Float64Array(k);
   const area = new Float64Array(k);
   const diff = new Float64Array(k + 1);
@@ -89,10 +96,7 @@ export function timelinePayload(log: RequestLog, originMs: number): z.infer<type
     const be = clampB(e);
     if (!(f & FLAG_WARMUP)) {
       if (f & FLAG_ERROR) errors[be]++;
-      else {
-        done[be]++;
-        if (Number.isFinite(c.outputTokens[i])) tokens[be] += c.outputTokens[i];
-      }
+      else done[be]++;
     }
     starts.push(s);
     ends.push(e);
@@ -106,21 +110,38 @@ export function timelinePayload(log: RequestLog, originMs: number): z.infer<type
     }
   }
   const maxIn = inFlightMax(Float64Array.from(starts).sort(), Float64Array.from(ends).sort(), bucketMs, k);
-  const perS = 1000 / bucketMs;
+  const tokensPerS = dispersedTokensPerS(log, originMs, bucketMs, k);
+  const requestsPerS = trailingRatePerS(done, bucketMs, RATE_WINDOW_BUCKETS);
+  const errorsPerS = trailingRatePerS(errors, bucketMs, RATE_WINDOW_BUCKETS);
   const points = [];
   let full = 0;
   for (let b = 0; b < k; b++) {
     full += diff[b];
     points.push({
       tS: (b * bucketMs) / 1000,
-      requestsPerS: done[b] * perS,
-      outputTokensPerS: tokens[b] * perS,
+      requestsPerS: requestsPerS[b],
+      outputTokensPerS: tokensPerS[b],
       inFlightAvg: (area[b] + full * bucketMs) / bucketMs,
       inFlightMax: maxIn[b],
-      errorsPerS: errors[b] * perS,
+      errorsPerS: errorsPerS[b],
     });
   }
-  return { bucketS: bucketMs / 1000, points };
+  return { bucketS: bucketMs / 1000, rateWindowS: (RATE_WINDOW_BUCKETS * bucketMs) / 1000, points };
+}
+
+/**
+ * Events per second over the trailing `w` buckets ending at each bucket; the first buckets divide
+ * by the time elapsed so far, so the run's start does not read low.
+ */
+export function trailingRatePerS(counts: Float64Array, bucketMs: number, w: number): Float64Array {
+  const out = new Float64Array(counts.length);
+  let sum = 0;
+  for (let b = 0; b < counts.length; b++) {
+    sum += counts[b];
+    if (b >= w) sum -= counts[b - w];
+    out[b] = (sum * 1000) / (Math.min(w, b + 1) * bucketMs);
+  }
+  return out;
 }
 
 /** Largest number of overlapping requests inside each bucket; an end at t comes before a start at t. */

@@ -82,6 +82,10 @@ export function runMetrics(run: RunSummary, stat: CompareStat): MetricValue[] {
     r?.outputTokenThroughputPerS,
   );
   const tb = run.timeBreakdown;
+  // Server stamps (TensorRT-LLM perf metrics): their own rows, never mixed with a client's TTFT.
+  add(["trtllmTtft", `Server TTFT ${stat}`, "Latency", "ms", "lower"], statOf(tb?.latency?.ttftMs, stat));
+  add(["trtllmE2e", `Server E2E ${stat}`, "Latency", "ms", "lower"], statOf(tb?.latency?.e2eMs, stat));
+  add(["trtllmTpot", `Server TPOT ${stat}`, "Latency", "ms", "lower"], statOf(tb?.latency?.tpotMs, stat));
   for (const seg of tb?.segments ?? [])
     add(
       [`segment:${seg.name}`, `${seg.label} ${stat}`, "Time breakdown", "ms", "lower"],

@@ -58,9 +58,15 @@ export class GpuTelemetry {
     let energyJ: number | null = null;
     const seenUuid = new Set<string>();
     let duplicateGpus = 0;
+    let firstMs = Infinity;
+    let lastMs = -Infinity;
     for (const [id, t] of this.tracks) {
       const order = t.tMs.map((_, i) => i).sort((a, b) => t.tMs[a] - t.tMs[b]);
       gpus.push({ id, label: t.label, points: downsample(t, order, originMs) });
+      if (order.length > 0) {
+        firstMs = Math.min(firstMs, t.tMs[order[0]]);
+        lastMs = Math.max(lastMs, t.tMs[order[order.length - 1]]);
+      }
       if (t.uuid && seenUuid.has(t.uuid)) {
         duplicateGpus++;
         continue;
@@ -75,6 +81,9 @@ export class GpuTelemetry {
       outputTokens,
       energyPerOutputTokenJ: energyJ !== null && outputTokens ? energyJ / outputTokens : null,
       duplicateGpus,
+      distinctGpus: gpus.length - duplicateGpus,
+      // Telemetry scraped before or after the benchmark says nothing about it (and gives no energy).
+      overlapsWindow: window === null ? null : firstMs <= window[1] && lastMs >= window[0],
     };
   }
 }

@@ -44,7 +44,11 @@ export function sortedFinite(values: ArrayLike<number>): Float64Array {
 
 /** Stats of the finite values, or null when there are none. */
 export function computeStats(values: ArrayLike<number>): Stats | null {
-  const sorted = sortedFinite(values);
+  return statsOfSorted(sortedFinite(values));
+}
+
+/** Stats of values already sorted ascending and finite (so a caller that needs them sorted sorts once). */
+export function statsOfSorted(sorted: ArrayLike<number>): Stats | null {
   const n = sorted.length;
   if (n === 0) return null;
   let sum = 0;

@@ -7,6 +7,7 @@ import type {
   RequestDetail,
   RequestSample,
   SegmentSharePayload,
+  SegmentScope,
   SegmentsPayload,
   Statistic,
 } from "@/lib/api/trtllm-charts";
@@ -14,6 +15,18 @@ import type {
 /** The segment's colour variable (app/globals.css): `--seg-` + name with `_` → `-`. */
 export function segmentColour(name: string): string {
   return `var(--seg-${name.replace(/_/g, "-")})`;
+}
+
+/**
+ * Segments that run past the first token (docs/metrics.md §Segments): `decode` overlaps the
+ * postprocessing spans, and without it the stacked segments tile TTFT. Decode is most of every
+ * request, so a chart sorted by TTFT shows its TTFT segments only with decode left out.
+ */
+const AFTER_FIRST_TOKEN: ReadonlySet<string> = new Set(["decode"]);
+
+/** Whether a segment is drawn in a scope: every segment, or only the spans up to the first token. */
+export function inScope(name: string, scope: SegmentScope): boolean {
+  return scope === "all" || !AFTER_FIRST_TOKEN.has(name);
 }
 
 const STAT_FIELD = { mean: "meanMs", p50: "p50Ms", p75: "p75Ms", p90: "p90Ms", p99: "p99Ms" } as const;
@@ -73,13 +86,14 @@ export interface RequestBarRow {
 /** Names of a request's segments that were not recorded (or excluded), for tooltips. */
 export const NOT_RECORDED_KEY = "notRecorded";
 
-export function requestBarRows(sample: RequestSample): RequestBarRow[] {
+export function requestBarRows(sample: RequestSample, scope: SegmentScope = "all"): RequestBarRow[] {
   return sample.requests.map((r) => {
     const row: RequestBarRow = { idx: r.idx, label: r.requestId ?? `#${r.idx}` };
     const missing: string[] = [];
     const recorded = (name: string) => typeof r.segments[sample.segmentNames.indexOf(name)] === "number";
     r.segments.forEach((v, i) => {
       const name = sample.segmentNames[i];
+      if (!inScope(name, scope)) return;
       if (typeof v === "number") row[name] = v;
       else if (v !== null || !coveredBy(name, recorded)) missing.push(name);
     });
@@ -88,17 +102,26 @@ export function requestBarRows(sample: RequestSample): RequestBarRow[] {
   });
 }
 
-/** Each bucket's mean segment times as shares of their sum (0..1); buckets without requests are left out. */
-export function segmentShareRows(payload: SegmentSharePayload): Array<Record<string, number>> {
+/**
+ * Each bucket's mean segment times as shares of their sum (0..1); buckets without requests are
+ * left out. In the "ttft" scope the sum is over the TTFT segments alone, so the shares are of TTFT.
+ */
+export function segmentShareRows(
+  payload: SegmentSharePayload,
+  scope: SegmentScope = "all",
+): Array<Record<string, number>> {
+  const used = payload.segmentNames.map((name) => inScope(name, scope));
   return payload.buckets
     .filter((b) => b.requests > 0)
     .map((b) => {
       const row: Record<string, number> = { startS: b.startMs / 1000, requests: b.requests };
       let total = 0;
-      for (const v of b.meanMs) if (v !== null) total += v;
+      b.meanMs.forEach((v, i) => {
+        if (v !== null && used[i]) total += v;
+      });
       payload.segmentNames.forEach((name, i) => {
         const v = b.meanMs[i];
-        if (v !== null && total > 0) row[name] = v / total;
+        if (v !== null && used[i] && total > 0) row[name] = v / total;
       });
       return row;
     });

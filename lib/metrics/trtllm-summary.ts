@@ -27,6 +27,7 @@ import {
   type StepsPayload,
 } from "@/lib/api/trtllm-charts";
 import { StepValues, packedStepsJson } from "./trtllm-steps";
+import { outputTokensOf, TrtllmLatencyColumns } from "./trtllm-latency";
 
 export interface TrtllmSummary {
   timeBreakdown: TimeBreakdownBlock;
@@ -64,6 +65,7 @@ export async function summarizeTrtllm(
   const stepValues = new StepValues("steps");
   const chunkValues = new StepValues("chunks");
   const segmentColumns = new SegmentColumns(mode, requests.length);
+  const latency = new TrtllmLatencyColumns(requests.length);
   // Arrival ms per request, NaN when not recorded.
   const arrivals = new Float64Array(requests.length);
   const prefillTally = new BlockTally();
@@ -111,22 +113,23 @@ export async function summarizeTrtllm(
 
     const iters = (stepRec ?? chunkRec) as TrtllmWorkerRecord | null;
     arrivals[idx] = toMs(start, origin) ?? NaN;
-    const written = emit(
-      requestRow(r, {
-        idx,
-        mode,
-        origin,
-        workerNames,
-        segments,
-        kv,
-        transferBytes: bytes,
-        bandwidth,
-        iters,
-        stepCount: steps.length,
-        chunkCount: chunks.length,
-        stepsJson: packedStepsJson(chunks, runMs(chunkOffset), steps, runMs(stepOff)),
-      }),
-    );
+    const row = requestRow(r, {
+      idx,
+      mode,
+      origin,
+      workerNames,
+      segments,
+      kv,
+      transferBytes: bytes,
+      bandwidth,
+      iters,
+      stepCount: steps.length,
+      chunkCount: chunks.length,
+      stepsJson: packedStepsJson(chunks, runMs(chunkOffset), steps, runMs(stepOff)),
+    });
+    // The drill-down's own TTFT and E2E, so the distribution and a request's detail never differ.
+    latency.set(idx, row.ttft_ms, row.e2e_ms, outputTokensOf(steps.length, stepRec?.speculative ?? null));
+    const written = emit(row);
     if (written) await written;
   }
 
@@ -137,6 +140,7 @@ export async function summarizeTrtllm(
   const runHitRate = prefillTally.requests > 0 ? prefillTally.hitRate() : anyTally.hitRate();
   const transferStats = computeStats(transferBytes);
   const bandwidthStats = computeStats(bandwidths);
+  const latencySummary = latency.summarize();
   const timeBreakdown: TimeBreakdownBlock = {
     mode,
     requestCount: requests.length,
@@ -146,6 +150,7 @@ export async function summarizeTrtllm(
       transferBytes.length || bandwidths.length
         ? { count: transferBytes.length, bytes: transferStats, bandwidthGBps: bandwidthStats }
         : null,
+    latency: latencySummary.block,
   };
 
   const segmentsPayload: SegmentsPayload = {
@@ -196,6 +201,8 @@ export async function summarizeTrtllm(
       },
       [TRTLLM_CHART_KEYS.kvHitRate]: { ...hit.payload, run: runHitRate } satisfies KvHitRatePayload,
       [TRTLLM_CHART_KEYS.steps]: stepsPayload,
+      [TRTLLM_CHART_KEYS.latencyDistribution]: latencySummary.distribution,
+      [TRTLLM_CHART_KEYS.latencyOverTime]: latency.overTime(arrivals),
     },
     warnings,
     requestCount: requests.length + join.leftOut.length,

@@ -44,7 +44,8 @@ describe("uploads", () => {
       ["artifacts/profile_export_aiperf.json", "aiperf-summary"],
     ]);
     const run = await (await get(body.id)).json();
-    expect(run.name).toBe("artifacts");
+    // Named for what the summary says was run, not for the archive.
+    expect(run.name).toBe("Qwen/Qwen3-0.6B · concurrency 4");
   });
 
   it("expands a .tar.gz and a plain .gz file", async () => {

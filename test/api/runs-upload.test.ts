@@ -6,6 +6,40 @@ import { fixture, freshAppEachTest, idParams, uploadRequest } from "../helpers/t
 freshAppEachTest();
 
 describe("POST /api/runs", () => {
+  const nameOf = async (id: string) =>
+    (await (await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id))).json()).name;
+
+  it("names an unnamed run for its model, backend and concurrency, not its first file", async () => {
+    // aiperf's input config (qwen-c4 summary): model Qwen/Qwen3-0.6B, concurrency 4; no backend.
+    const aiperf = await upload(
+      uploadRequest([
+        { name: "profile_export.jsonl", path: fixture("aiperf/qwen-c4__profile_export.jsonl") },
+        { name: "profile_export_aiperf.json", path: fixture("aiperf/qwen-c4__profile_export_aiperf.json") },
+      ]),
+    );
+    expect(await nameOf((await aiperf.json()).id)).toBe("Qwen/Qwen3-0.6B · concurrency 4");
+    // TensorRT-LLM perf metrics name no model or concurrency: backend, serving mode, request count.
+    const trt = await upload(
+      uploadRequest([
+        {
+          name: "perf_metrics-disagg-reconstructed.jsonl",
+          path: fixture("trtllm/perf_metrics-disagg-reconstructed.jsonl"),
+        },
+      ]),
+    );
+    expect(await nameOf((await trt.json()).id)).toBe("trtllm · disaggregated · 1 request");
+  });
+
+  it("keeps the uploader's own name over the default", async () => {
+    const res = await upload(
+      uploadRequest(
+        [{ name: "profile_export_aiperf.json", path: fixture("aiperf/qwen-c4__profile_export_aiperf.json") }],
+        { name: "  baseline  " },
+      ),
+    );
+    expect(await nameOf((await res.json()).id)).toBe("baseline");
+  });
+
   it("stores a multi-file upload and reports each file's kind", async () => {
     const res = await upload(
       uploadRequest(

@@ -67,12 +67,17 @@ describe("aiperf definitions and p75 on screen", () => {
   });
 
   it("where the server counter and the client total differ, both are shown with the difference", async () => {
-    // The example of a Dynamo frontend over 1 prefill + 3 decode TensorRT-LLM workers: aiperf's
-    // 5 records count 275 output tokens, the frontend's counter 2,000.
-    const dir = path.resolve(__dirname, "../../lib/examples/files/trtllm-1p3d-server-metrics");
+    // The server metrics of a Dynamo frontend over 1 prefill + 3 decode TensorRT-LLM workers
+    // (the 1P+3D example), beside aiperf records and summary of 5 requests: aiperf counts 275
+    // output tokens, the frontend's counter 2,000.
+    const examples = path.resolve(__dirname, "../../lib/examples/files");
     const run = await apiUpload(
       t.app.url,
-      fs.readdirSync(dir).map((f) => ({ path: path.join(dir, f) })),
+      [
+        "trtllm-1p3d-server-metrics/server_metrics_export.json",
+        "vllm-kv-offload/profile_export.jsonl",
+        "vllm-kv-offload/profile_export_aiperf.json",
+      ].map((f) => ({ path: path.join(examples, f) })),
       { name: "client and server tokens differ" },
     );
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { agreementPayloadSchema, errorsPayloadSchema, gpuPayloadSchema } from "@/lib/api/aiperf-charts";
 import { analyze, fixtureFile } from "./aiperf-helpers";
+import { GPU_OUTSIDE_WINDOW } from "@/lib/metrics/aiperf-run-result";
 
 describe("aiperf analyzer on the qwen-c4 artifacts", () => {
   it("computes the requests block from the 10 profiling records (numpy-checked numbers)", async () => {
@@ -57,6 +58,11 @@ describe("aiperf analyzer on the qwen-c4 artifacts", () => {
     });
     const gpu = gpuPayloadSchema.parse(result.charts!["aiperf-gpu"]);
     expect(gpu.gpus.length).toBe(2);
+    // One GPU (one uuid) scraped through :9400 and :9402: two series, one GPU.
+    expect(gpu).toMatchObject({ duplicateGpus: 1, distinctGpus: 1 });
+    // Its samples end at …938.79 s, before the first request starts at …940.06 s.
+    expect(gpu.overlapsWindow).toBe(false);
+    expect(result.warnings).toContain(GPU_OUTSIDE_WINDOW);
     errorsPayloadSchema.parse(result.charts!["aiperf-errors"]);
     await handle.close();
   });

@@ -29,6 +29,8 @@ describe("aiperf chart rows", () => {
         outputTokens: null,
         energyPerOutputTokenJ: null,
         duplicateGpus: 0,
+        distinctGpus: 2,
+        overlapsWindow: null,
       },
       "powerW",
     );

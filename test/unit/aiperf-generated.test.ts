@@ -30,6 +30,10 @@ describe("aiperf agreement on generated runs where both files are complete", () 
     const timeline = timelinePayloadSchema.parse(result.charts!["aiperf-timeline"]);
     const maxInFlight = Math.max(...timeline.points.map((p) => p.inFlightMax));
     expect(maxInFlight).toBe(6);
+    // Dispersed throughput counts every output token once: its area is Σ output tokens, i.e.
+    // aiperf's output token throughput × the benchmark duration.
+    const area = timeline.points.reduce((a, p) => a + p.outputTokensPerS * timeline.bucketS, 0);
+    expect(area).toBeCloseTo(gen.summary.output_token_throughput.avg * gen.durationS, 3);
     const errs = result.charts!["aiperf-errors"] as {
       total: number;
       groups: Array<{ type: string; count: number }>;

@@ -66,8 +66,60 @@ describe("timeline", () => {
     expect(at(0.7).inFlightAvg).toBeCloseTo(2, 9);
     expect(at(0.7).inFlightMax).toBe(2);
     expect(at(1.2).inFlightMax).toBe(1);
-    // Each completion lands in one bucket: 1 request per 5 ms bucket = 200 requests/s there.
-    expect(t.points.reduce((a, p) => a + p.requestsPerS * t.bucketS, 0)).toBeCloseTo(2, 9);
+    // Completions over the trailing 10 buckets (50 ms): the end at 1.0 s reads 1 / 0.05 s = 20
+    // requests/s in the 10 buckets from its own, so that stretch integrates to 1 completion.
+    expect(t.rateWindowS).toBeCloseTo(0.05, 12);
+    expect(at(0.995).requestsPerS).toBe(0);
+    expect(at(1.0).requestsPerS).toBeCloseTo(20, 9);
+    expect(at(1.045).requestsPerS).toBeCloseTo(20, 9);
+    expect(at(1.05).requestsPerS).toBe(0);
+    const first = t.points.filter((p) => p.tS > 0.9 && p.tS < 1.1);
+    expect(first.reduce((a, p) => a + p.requestsPerS * t.bucketS, 0)).toBeCloseTo(1, 9);
+  });
+  // aiperf's dispersed throughput: ai-dynamo/aiperf src/aiperf/plot/core/data_preparation.py,
+  // calculate_throughput_events — each request decodes at output tokens / (end − (start + TTFT))
+  // from start + TTFT (the start when TTFT is absent) to its end; the plot is the sum of the rates.
+  it("spreads output tokens over each request's decode window (dispersed throughput)", () => {
+    const log = new RequestLog();
+    // A: decodes 90 tokens over [102, 1002) ms = 100 tok/s. B: 40 tokens over [700, 1500) = 50 tok/s.
+    log.push(entry(0, 1002, { ttftMs: 102, outputTokens: 90 }));
+    log.push(entry(500, 1500, { ttftMs: 200, outputTokens: 40 }));
+    // Neither a warm-up nor a failed request produces throughput.
+    log.push(entry(100, 900, { flags: FLAG_WARMUP, outputTokens: 1000 }));
+    log.push(entry(100, 900, { flags: FLAG_ERROR, outputTokens: 1000 }));
+    const t = timelinePayload(log, log.cols.startMs[0]);
+    expect(t.bucketS).toBe(0.005);
+    const at = (s: number) => t.points.find((p) => Math.abs(p.tS - s) < 1e-9)!.outputTokensPerS;
+    expect(at(0.05)).toBe(0); // A is still in prefill
+    expect(at(0.1)).toBeCloseTo(60, 9); // [100, 105): A decodes 3 of the 5 ms → 100 × 3/5
+    expect(at(0.4)).toBeCloseTo(100, 9); // A alone
+    expect(at(0.8)).toBeCloseTo(150, 9); // A and B overlap: 100 + 50
+    expect(at(1.0)).toBeCloseTo(90, 9); // [1000, 1005): A for 2 of the 5 ms (40) + B throughout (50)
+    expect(at(1.2)).toBeCloseTo(50, 9); // B alone
+    // Every token once: ∫ rate dt = 90 + 40.
+    expect(t.points.reduce((a, p) => a + p.outputTokensPerS * t.bucketS, 0)).toBeCloseTo(130, 9);
+  });
+  it("reads exactly 0 where nothing decodes, never a float residue below it", () => {
+    const log = new RequestLog();
+    // The vLLM KV-offload example's records: rates such as 50 / 0.97 s and 40 / 0.768 s do not
+    // cancel exactly in binary, and nothing decodes from 2.3 s to 2.535 s.
+    log.push(entry(0, 1000, { ttftMs: 30, outputTokens: 50 }));
+    log.push(entry(1500, 2700, { ttftMs: 35, outputTokens: 60 }));
+    log.push(entry(500, 1300, { ttftMs: 32, outputTokens: 40 }));
+    log.push(entry(2000, 3500, { ttftMs: 40, outputTokens: 70 }));
+    log.push(entry(3000, 4100, { ttftMs: 33, outputTokens: 55 }));
+    const t = timelinePayload(log, log.cols.startMs[0]);
+    const gap = t.points.filter((p) => p.tS >= 1.3 && p.tS < 1.52);
+    expect(gap.length).toBeGreaterThan(0);
+    expect(gap.every((p) => p.outputTokensPerS === 0)).toBe(true);
+    expect(t.points.every((p) => p.outputTokensPerS >= 0)).toBe(true);
+  });
+  it("decodes from the request start when TTFT is not recorded (non-streaming)", () => {
+    const log = new RequestLog();
+    log.push(entry(0, 1000, { ttftMs: null, outputTokens: 10 }));
+    const t = timelinePayload(log, log.cols.startMs[0]);
+    expect(t.points[0].outputTokensPerS).toBeCloseTo(10, 9);
+    expect(t.points.at(-2)!.outputTokensPerS).toBeCloseTo(10, 9);
   });
   it("counts an end before a start at the same instant", () => {
     expect(Array.from(inFlightMax(Float64Array.of(0, 10), Float64Array.of(10, 20), 100, 1))).toEqual([1]);
@@ -109,6 +161,13 @@ describe("GPU energy", () => {
     expect(p.energyPerOutputTokenJ).toBeCloseTo(5, 9);
     expect(p.duplicateGpus).toBe(1);
     expect(p.gpus).toHaveLength(3);
+    expect(p.distinctGpus).toBe(2);
+    expect(p.overlapsWindow).toBe(true);
+    // Samples at 0…2,000 ms: a window after them, or before them, does not overlap.
+    expect(g.payload(0, [2001, 3000], 600).overlapsWindow).toBe(false);
+    expect(g.payload(0, [-500, -1], 600).overlapsWindow).toBe(false);
+    expect(g.payload(0, [2000, 3000], 600).overlapsWindow).toBe(true);
+    expect(g.payload(0, null, null).overlapsWindow).toBeNull();
     expect(energyDeltaJ({ tMs: [0, 1], energyMj: [2, 1] }, [0, 1], null)).toBeNull();
   });
 });

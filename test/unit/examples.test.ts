@@ -1,7 +1,11 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { agreementPayloadSchema, gpuPayloadSchema } from "@/lib/api/aiperf-charts";
 import { EXAMPLE_RUNS } from "@/lib/examples/examples";
+import { GPU_OUTSIDE_WINDOW } from "@/lib/metrics/aiperf-run-result";
+import { getChartData } from "@/lib/store/runs-repo";
 import { seedExamples } from "@/lib/examples/seed-examples";
 import { useTestApp } from "../helpers/test-app";
 
@@ -30,5 +34,48 @@ describe("example runs", () => {
     expect(files).toHaveLength(EXAMPLE_RUNS.reduce((n, e) => n + e.files.length, 0));
     expect(files.filter((f) => f.kind === "unknown")).toEqual([]);
     expect(await seedExamples(t.app)).toBe(0);
+  });
+
+  it("open without a disagreement with aiperf's summary or GPU telemetry outside the benchmark", async () => {
+    const t = await useTestApp({ RUNLENS_EXAMPLES: "on" });
+    cleanup = t.cleanup;
+    await seedExamples(t.app);
+    const runs = await t.app.store.db.selectFrom("runs").select(["name", "summary"]).execute();
+    for (const r of runs) {
+      const warnings = (JSON.parse(r.summary!) as { warnings: string[] }).warnings;
+      expect(warnings.filter((w) => w.startsWith("aiperf summary disagrees"))).toEqual([]);
+      expect(warnings).not.toContain(GPU_OUTSIDE_WINDOW);
+    }
+  });
+
+  it("the real aiperf example holds every request its summary describes", async () => {
+    const t = await useTestApp({ RUNLENS_EXAMPLES: "on" });
+    cleanup = t.cleanup;
+    await seedExamples(t.app);
+    const run = await t.app.store.db
+      .selectFrom("runs")
+      .select(["id", "summary"])
+      .where("name", "=", EXAMPLE_RUNS.find((e) => e.dir === "aiperf-vllm-c4")!.name)
+      .executeTakeFirstOrThrow();
+    // The capture's INDEX.md: 200 requests, 2 of them HTTP 500 errors from the second server.
+    const summary = JSON.parse(run.summary!) as { requests: { count: number; errorCount: number } };
+    expect(summary.requests).toMatchObject({ count: 200, errorCount: 2 });
+    const chart = async (key: string) =>
+      JSON.parse((await getChartData(t.app.store.db, run.id, key))!) as unknown;
+    expect(agreementPayloadSchema.parse(await chart("aiperf-agreement")).disagreements).toBe(0);
+    const gpu = gpuPayloadSchema.parse(await chart("aiperf-gpu"));
+    expect(gpu).toMatchObject({ distinctGpus: 2, duplicateGpus: 0, overlapsWindow: true });
+  });
+
+  it("no two examples share a byte-identical file", () => {
+    const seen = new Map<string, string>();
+    for (const e of EXAMPLE_RUNS)
+      for (const f of e.files) {
+        const hash = createHash("sha256")
+          .update(fs.readFileSync(path.join(EXAMPLES, e.dir, f)))
+          .digest("hex");
+        expect(seen.get(hash), `${e.dir}/${f}`).toBeUndefined();
+        seen.set(hash, `${e.dir}/${f}`);
+      }
   });
 });

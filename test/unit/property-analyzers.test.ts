@@ -35,6 +35,7 @@ import {
   segmentsPayloadSchema,
   stepsPayloadSchema,
   TRTLLM_CHART_KEYS,
+  trtllmLatencyOverTimePayloadSchema,
 } from "@/lib/api/trtllm-charts";
 import { detectKind, DETECT_HEAD_BYTES } from "@/lib/formats/detect";
 import type { AnalyzerResult, IngestContext, IngestFile } from "@/lib/ingest/analyzer";
@@ -217,6 +218,8 @@ const CHART_SCHEMAS: Record<string, z.ZodType> = {
   [TRTLLM_CHART_KEYS.kvTransferBandwidth]: histogramPayloadSchema,
   [TRTLLM_CHART_KEYS.kvHitRate]: kvHitRatePayloadSchema,
   [TRTLLM_CHART_KEYS.steps]: stepsPayloadSchema,
+  [TRTLLM_CHART_KEYS.latencyDistribution]: distributionPayloadSchema,
+  [TRTLLM_CHART_KEYS.latencyOverTime]: trtllmLatencyOverTimePayloadSchema,
   [AIPERF_SLOWEST_CHART]: slowestPayloadSchema,
   [SM_ENDPOINTS_CHART]: smEndpointsPayloadSchema,
 };

@@ -251,4 +251,40 @@ describe("Dynamo worker without engine series", () => {
     expect(s.block.kvCache.gpuUsageMax).toBeCloseTo(0.9, 10);
     expect(s.warnings.some((w) => w.includes("publish_events_and_metrics"))).toBe(true);
   });
+  it("a published pool (total_blocks > 0) keeps its measured 0 % usage and hit rate", () => {
+    // The gauges are set from the engine's KvStats once it publishes (ai-dynamo/dynamo
+    // lib/llm/src/kv_router/publisher.rs, update_from_kvstats): 1,000 blocks, nothing cached yet.
+    const gauge = (avg: number) => ({
+      type: "gauge",
+      series: [{ ep: "w:1", labels: { dynamo_component: "backend" }, stats: { avg, max: avg } }],
+    });
+    const s = summarize(
+      doc({
+        dynamo_component_kvstats_total_blocks: gauge(1000),
+        dynamo_component_kvstats_gpu_cache_usage_percent: gauge(0),
+        dynamo_component_kvstats_gpu_prefix_cache_hit_rate: gauge(0),
+      }),
+    );
+    expect(s.block.kvCache.gpuUsageAvg).toBe(0);
+    expect(s.rows[0].cacheHitRate).toBe(0);
+    expect(s.warnings.some((w) => w.includes("never set"))).toBe(false);
+  });
+  it("an unpublished pool (total_blocks 0 in every scrape) leaves usage and hit rate null", () => {
+    const gauge = (avg: number) => ({
+      type: "gauge",
+      series: [{ ep: "w:1", labels: { dynamo_component: "backend" }, stats: { avg, max: avg } }],
+    });
+    const s = summarize(
+      doc({
+        dynamo_component_kvstats_total_blocks: gauge(0),
+        dynamo_component_kvstats_gpu_cache_usage_percent: gauge(0),
+        dynamo_component_kvstats_gpu_prefix_cache_hit_rate: gauge(0),
+      }),
+    );
+    expect(s.block.kvCache.gpuUsageAvg).toBeNull();
+    expect(s.block.kvCache.gpuUsageMax).toBeNull();
+    expect(s.block.cache.gpuHitRate).toBeNull();
+    expect(s.rows[0].cacheHitRate).toBeNull();
+    expect(s.warnings.some((w) => w.includes("never set (total_blocks is 0)"))).toBe(true);
+  });
 });

@@ -204,4 +204,26 @@ describe("Prometheus scrapes through the analyzer", () => {
     // The worker's TRT-LLM exports request metrics only: iteration stats were off.
     expect(r.warnings?.some((w) => w.includes("enable_iter_perf_stats"))).toBe(true);
   });
+  it("the worker's kvstats gauges at their unset 0 are not exported, never a 0 % hit rate or usage", async () => {
+    // The scrape holds dynamo_component_kvstats_{total_blocks,active_blocks,gpu_cache_usage_percent,
+    // gpu_prefix_cache_hit_rate} = 0. ai-dynamo/dynamo lib/llm/src/kv_router/publisher.rs registers
+    // these gauges at 0 (WorkerMetricsPublisher starts from ForwardPassMetrics::default()) and sets
+    // them only in update_from_kvstats, when the engine publishes; a 0-block pool means it never did.
+    const { analyzeFiles } = await import("./server-metrics-helpers");
+    const r = await analyzeFiles([
+      `${FIX}/dynamo_frontend_metrics.prom`,
+      `${FIX}/dynamo_trtllm_worker_metrics.prom`,
+    ]);
+    expect(r.serverMetrics?.cache).toEqual({
+      gpuHitRate: null,
+      cpuHitRate: null,
+      overallHitRate: null,
+      method: null,
+    });
+    expect(r.serverMetrics?.kvCache).toEqual({ gpuTotalTokens: null, gpuUsageAvg: null, gpuUsageMax: null });
+    const worker = r.endpoints?.find((e) => e.endpoint === "dynamo_trtllm_worker_metrics");
+    expect(worker?.cacheHitRate).toBeNull();
+    expect(worker?.kvUsageAvg).toBeNull();
+    expect(r.warnings?.some((w) => w.includes("kvstats_* gauges were never set"))).toBe(true);
+  });
 });

@@ -140,6 +140,52 @@ describe("breakdown chart rows", () => {
     ]);
   });
 
+  // An aggregated request stamped arrival 0, first scheduled 2 ms, first token 10 ms, server first
+  // token 11 ms, last token 110 ms: queue 2 + prefill 8 + postprocessing 1 = 11 ms = its TTFT, and
+  // decode (first → last token) 100 ms overlaps the postprocessing span.
+  it("TTFT scope leaves decode out of the bars, and the TTFT segments then sum to TTFT", () => {
+    const rows = requestBarRows(
+      {
+        mode: "aggregated",
+        total: 1,
+        segmentNames: ["ctx_queue", "ctx_processing", "ctx_postprocessing", "decode"],
+        requests: [
+          { idx: 0, requestId: "r0", arrivalMs: 0, ttftMs: 11, e2eMs: 110, segments: [2, 8, 1, 100] },
+        ],
+      },
+      "ttft",
+    );
+    expect(rows[0]).toEqual({
+      idx: 0,
+      label: "r0",
+      ctx_queue: 2,
+      ctx_processing: 8,
+      ctx_postprocessing: 1,
+      [NOT_RECORDED_KEY]: [],
+    });
+    const sum = ["ctx_queue", "ctx_processing", "ctx_postprocessing"].reduce(
+      (a, k) => a + (rows[0][k] as number),
+      0,
+    );
+    expect(sum).toBe(11);
+  });
+
+  it("TTFT scope takes shares of the TTFT segments' sum, not of the request time", () => {
+    const share = (scope: "all" | "ttft") =>
+      segmentShareRows(
+        {
+          segmentNames: ["ctx_queue", "ctx_processing", "decode"],
+          bucketMs: 1000,
+          buckets: [{ startMs: 0, requests: 1, meanMs: [1, 3, 96] }],
+        },
+        scope,
+      );
+    expect(share("all")).toEqual([
+      { startS: 0, requests: 1, ctx_queue: 0.01, ctx_processing: 0.03, decode: 0.96 },
+    ]);
+    expect(share("ttft")).toEqual([{ startS: 0, requests: 1, ctx_queue: 0.25, ctx_processing: 0.75 }]);
+  });
+
   it("waterfall rows say 'not recorded' and 'excluded' rather than 0 ms", () => {
     const detail = {
       arrivalMs: 100,

@@ -79,6 +79,8 @@ export interface EndpointFacts {
   frontendCachedTokens: number | null;
   routerKvHitRate: number | null;
   routerSharedHitRate: number | null;
+  /** Dynamo's kvstats_* gauges are present but were never set by the engine (see `unpublishedKvStats`). */
+  kvStatsUnpublished: boolean;
 }
 
 /** How offload bandwidth is derived: bytes over measured transfer time, else over the scrape window. */
@@ -112,6 +114,19 @@ function windowOf(
   return null;
 }
 
+const KVSTATS_PREFIX = "dynamo_component_kvstats_";
+
+/**
+ * Dynamo registers its `kvstats_*` gauges at 0 when a worker starts and sets them only when the
+ * engine publishes KV stats (docs/metrics.md §Server metrics). A pool of 0 total blocks cannot
+ * exist, so a `kvstats_total_blocks` that never rose above 0 means the usage and hit-rate gauges
+ * beside it are unset defaults, not a measured 0.
+ */
+export function unpublishedKvStats(series: readonly MetricSeries[]): boolean {
+  const total = ofNames(series, `${KVSTATS_PREFIX}total_blocks`);
+  return total.length > 0 && total.every((s) => !((s.stats.max ?? s.stats.avg ?? 0) > 0));
+}
+
 function usageSeries(series: readonly MetricSeries[]): MetricSeries[] {
   const engine = ofNames(series, USAGE_GAUGES);
   return engine.length > 0 ? engine : ofNames(series, DYNAMO_USAGE_GAUGES);
@@ -126,12 +141,15 @@ export function endpointFacts(
   const engine = series.map((s) => engineOf(s.name)).find((e) => e !== null) ?? null;
   const window = windowOf(series, knownWindow);
   const windowS = window?.s ?? null;
-  const cache = cacheSelection(series);
+  const kvStatsUnpublished = unpublishedKvStats(series);
+  // Unset kvstats gauges are left out of every number, so a missing series reads "not exported", not 0.
+  const measured = kvStatsUnpublished ? series.filter((s) => !s.name.startsWith(KVSTATS_PREFIX)) : series;
+  const cache = cacheSelection(measured);
   const counts = cache ? cacheCounts(cache) : null;
   const counterRate = counts ? rate(counts.gpu, counts.den) : null;
-  const gaugeHitRateAvg = gaugeAvgFraction(ofNames(series, HIT_RATE_GAUGES));
+  const gaugeHitRateAvg = gaugeAvgFraction(ofNames(measured, HIT_RATE_GAUGES));
   const hitRate = counterRate !== null ? clampFraction(counterRate) : gaugeHitRateAvg;
-  const usage = usageSeries(series);
+  const usage = usageSeries(measured);
   const hostUsed = ofNames(series, SGLANG_HOST_USED);
   const hostTotal = ofNames(series, SGLANG_HOST_TOTAL);
   const hostRatio = rate(
@@ -153,7 +171,7 @@ export function endpointFacts(
     endpoint,
     role,
     engine,
-    series,
+    series: measured,
     windowS,
     windowSource: window?.source ?? null,
     promptTokens: sumCounters(ofNames(series, PROMPT_TOKENS)),
@@ -188,5 +206,6 @@ export function endpointFacts(
     frontendCachedTokens: sumCounters(ofNames(series, FRONTEND_CACHED_TOKENS)),
     routerKvHitRate: gaugeAvgFraction(ofNames(series, ROUTER_KV_HIT_RATE)),
     routerSharedHitRate: gaugeAvgFraction(ofNames(series, ROUTER_SHARED_HIT_RATE)),
+    kvStatsUnpublished,
   };
 }

@@ -242,6 +242,10 @@ export function collectorWarnings(facts: readonly EndpointFacts[]): string[] {
       out.push(
         `${f.endpoint}: TensorRT-LLM exports no trtllm_kv_cache_* series; turn on enable_iter_perf_stats for KV cache metrics`,
       );
+    if (f.kvStatsUnpublished)
+      out.push(
+        `${f.endpoint}: Dynamo's kvstats_* gauges were never set (total_blocks is 0), so KV usage and hit rate are not exported; for TensorRT-LLM turn on publish_events_and_metrics`,
+      );
   }
   return out;
 }

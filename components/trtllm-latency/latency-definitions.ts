@@ -1,0 +1,56 @@
+/**
+ * What the TensorRT-LLM latency figures measure, worded for the screen (docs/metrics.md §Request
+ * latency from perf metrics). The stamps are the server's own: they start when the outermost
+ * TensorRT-LLM server received the request, not when a client sent it.
+ */
+import type { TimeBreakdownBlock } from "@/lib/api/schemas";
+
+export const TRTLLM_LATENCY_OPTIONS = [
+  { id: "ttftMs", label: "Time to first token", short: "TTFT" },
+  { id: "e2eMs", label: "End-to-end latency", short: "E2E" },
+  { id: "tpotMs", label: "Time per output token", short: "TPOT" },
+] as const;
+
+export type TrtllmLatencyId = (typeof TRTLLM_LATENCY_OPTIONS)[number]["id"];
+
+export function trtllmLatencyLabel(id: TrtllmLatencyId): string {
+  return TRTLLM_LATENCY_OPTIONS.find((o) => o.id === id)?.label ?? id;
+}
+
+export interface Definition {
+  term: string;
+  text: string;
+}
+
+export function trtllmLatencyDefinitions(mode: TimeBreakdownBlock["mode"]): Definition[] {
+  const disagg = mode === "disaggregated";
+  return [
+    {
+      term: "TTFT",
+      text: disagg
+        ? "from the disaggregation server's arrival (disagg_server_arrival_time) to the first token it sent back (disagg_server_first_token_time), as TensorRT-LLM's time-breakdown tool spans it. Where the disagg server's stamp is missing, the generation server's, then the context server's first-token stamp is used."
+        : "from the server's arrival (server_arrival_time, else the worker's arrival_time) to the first token it sent back (server_first_token_time, else first_token_time).",
+    },
+    {
+      term: "E2E",
+      text: disagg
+        ? "from the same disaggregation-server arrival to the generation worker's last token (gen last_token_time)."
+        : "from the same arrival to the worker's last token (last_token_time).",
+    },
+    {
+      term: "TPOT",
+      text: "(E2E − TTFT) / (output tokens − 1), only for requests with more than one output token. Perf metrics carry no token count: output tokens = 1 + the request's generation steps (+ accepted draft tokens), so TPOT needs per-step metrics (return_perf_metrics in the engine config).",
+    },
+    {
+      term: "Requests",
+      text: "every completed request in the perf-metrics files. The server cannot tell a client's warm-up from its profiling requests, so warm-up requests are included. These are server times: they leave out the network and client time an aiperf TTFT includes.",
+    },
+  ];
+}
+
+/** Why a metric has no value in any request, and what would record it. */
+export function missingText(metric: TrtllmLatencyId): string {
+  if (metric === "tpotMs")
+    return "no request has a known output-token count: TPOT needs per-step metrics. Turn on return_perf_metrics in the engine config and upload the workers' perf-metrics files";
+  return `no completed request recorded both stamps of ${trtllmLatencyLabel(metric).toLowerCase()}`;
+}

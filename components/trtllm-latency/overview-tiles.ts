@@ -1,0 +1,38 @@
+import type { Tile } from "@/components/run-views/overview-request-tiles";
+import type { RunSummary, Stats } from "@/lib/api/schemas";
+import { formatMs } from "@/lib/format-number";
+
+const p50p99 = (s: Stats | null) => (s ? `${formatMs(s.p50)} / ${formatMs(s.p99)}` : "not recorded");
+
+/**
+ * TTFT, E2E and TPOT from TensorRT-LLM perf metrics. Labelled as server times so they are never
+ * read as an aiperf (client) figure when a run has both.
+ */
+export function trtllmLatencyTiles(run: RunSummary): Tile[] {
+  const l = run.timeBreakdown?.latency;
+  if (!l) return [];
+  const source = "from TensorRT-LLM perf metrics (server stamps), completed requests";
+  return [
+    {
+      label: "Server TTFT p50 / p99",
+      value: p50p99(l.ttftMs),
+      hint: "perf metrics",
+      definition: `Outermost server arrival to its first token sent, ${source}.`,
+      testId: "tile-trtllm-ttft",
+    },
+    {
+      label: "Server E2E p50 / p99",
+      value: p50p99(l.e2eMs),
+      hint: "perf metrics",
+      definition: `Outermost server arrival to the last token, ${source}.`,
+      testId: "tile-trtllm-e2e",
+    },
+    {
+      label: "Server TPOT p50 / p99",
+      value: p50p99(l.tpotMs),
+      hint: l.tpotMs ? "perf metrics" : "needs per-step metrics (return_perf_metrics)",
+      definition: `(E2E − TTFT) / (output tokens − 1) over requests with more than one output token; output tokens = 1 + generation steps (+ accepted draft tokens), ${source}.`,
+      testId: "tile-trtllm-tpot",
+    },
+  ];
+}

@@ -1,0 +1,90 @@
+"use client";
+
+import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
+import { ChartHistogramLatency } from "@/components/charts/chart-histogram-latency";
+import { ChartLineCdfLatency } from "@/components/charts/chart-line-cdf-latency";
+import { ChartScatterLatencyOverTime } from "@/components/charts/chart-scatter-latency-over-time";
+import { ChartStatus } from "@/components/charts/chart-status";
+import { useAfterPaint } from "@/components/charts/use-after-paint";
+import { useRunChart } from "@/components/charts/use-run-chart";
+import { distributionPayloadSchema } from "@/lib/api/aiperf-charts";
+import type { TimeBreakdownBlock } from "@/lib/api/schemas";
+import { formatMs } from "@/lib/format-number";
+import { TRTLLM_CHART_KEYS, trtllmLatencyOverTimePayloadSchema } from "@/lib/api/trtllm-charts";
+import {
+  missingText,
+  TRTLLM_LATENCY_OPTIONS,
+  trtllmLatencyDefinitions,
+  trtllmLatencyLabel,
+  type TrtllmLatencyId,
+} from "./latency-definitions";
+import { TrtllmLatencyStatsTable } from "./latency-stats-table";
+
+const POPULATION = "completed requests";
+
+interface Props {
+  runId: string;
+  breakdown: TimeBreakdownBlock & { latency: NonNullable<TimeBreakdownBlock["latency"]> };
+  metric: TrtllmLatencyId;
+  onMetric: (m: TrtllmLatencyId) => void;
+}
+
+/** The latency view of a run whose per-request latency comes from TensorRT-LLM perf metrics. */
+export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Props) {
+  const dist = useRunChart(runId, TRTLLM_CHART_KEYS.latencyDistribution, distributionPayloadSchema);
+  // The scatter (up to 2,000 points) is fetched and drawn once the histogram has painted.
+  const afterFirst = useAfterPaint(!dist.isLoading);
+  const overTime = useRunChart(
+    runId,
+    TRTLLM_CHART_KEYS.latencyOverTime,
+    trtllmLatencyOverTimePayloadSchema,
+    !dist.isLoading,
+  );
+  const label = trtllmLatencyLabel(metric);
+  const d = dist.data?.metrics[metric] ?? null;
+  const pointCount = overTime.data?.points.filter((p) => p[metric] !== null).length ?? 0;
+  return (
+    <div className="space-y-4" data-testid="trtllm-latency">
+      <p className="text-sm text-muted">
+        From TensorRT-LLM perf metrics: {requestsText(breakdown.requestCount)}, {breakdown.mode} serving.
+      </p>
+      <TrtllmLatencyStatsTable latency={breakdown.latency} />
+      <dl className="space-y-1 text-xs text-muted" data-testid="trtllm-latency-definitions">
+        {trtllmLatencyDefinitions(breakdown.mode).map((def) => (
+          <div key={def.term}>
+            <dt className="inline font-medium text-fg">{def.term}: </dt>
+            <dd className="inline">{def.text}</dd>
+          </div>
+        ))}
+      </dl>
+      <ToggleGroup
+        label="metric"
+        options={TRTLLM_LATENCY_OPTIONS.map((o) => ({ id: o.id, text: o.short }))}
+        value={metric}
+        onChange={onMetric}
+      />
+      <ChartStatus loading={dist.isLoading} error={dist.error} what="distribution" />
+      {d && d.count > 1 ? (
+        <div className="grid gap-4 lg:grid-cols-2">
+          <ChartHistogramLatency dist={d} label={label} population={POPULATION} />
+          <ChartLineCdfLatency dist={d} label={label} population={POPULATION} />
+        </div>
+      ) : d ? (
+        <p className="text-sm text-muted" data-testid="trtllm-latency-missing">
+          One request recorded {label.toLowerCase()} ({formatMs(d.p50)}): a distribution needs more than one.
+        </p>
+      ) : dist.data ? (
+        <p className="text-sm text-muted" data-testid="trtllm-latency-missing">
+          {capitalised(missingText(metric))}.
+        </p>
+      ) : null}
+      {afterFirst && overTime.data && pointCount > 1 ? (
+        <ChartScatterLatencyOverTime data={overTime.data} metric={metric} label={label} />
+      ) : null}
+    </div>
+  );
+}
+
+const requestsText = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "request" : "requests"}`;
+
+const capitalised = (s: string) => s[0].toUpperCase() + s.slice(1);

@@ -1,0 +1,113 @@
+/**
+ * Per-request TTFT, E2E and TPOT of a TensorRT-LLM run (docs/metrics.md §Request latency from
+ * perf metrics): the summary's statistics and the latency view's distribution and over-time
+ * payloads. Values are kept in three typed columns (NaN = not recorded) while the summary walks
+ * the requests once; each column is sorted once, for its statistics and its distribution alike.
+ */
+import type { Distribution } from "@/lib/api/aiperf-charts";
+import type { TimeBreakdownBlock } from "@/lib/api/schemas";
+import type { TrtllmLatencyOverTimePayload } from "@/lib/api/trtllm-charts";
+import type { TrtllmSpeculative } from "@/lib/formats/trtllm-record";
+import { distributionOfSorted } from "./aiperf-distribution";
+import { sortedFinite, statsOfSorted } from "./stats";
+
+/** The scatter's point cap, the same as the aiperf over-time chart's. */
+export const MAX_OVER_TIME_POINTS = 2000;
+
+/**
+ * Output tokens of a request, from its generation record: the context phase emits the first
+ * token and each generation step one more, plus the draft tokens a step accepted under
+ * speculative decoding. The record has no token count of its own, so without generation steps
+ * (step metrics off, or a disagg server's header copy) the count is unknown: null, never 1.
+ */
+export function outputTokensOf(
+  generationSteps: number,
+  speculative: TrtllmSpeculative | null,
+): number | null {
+  if (generationSteps <= 0) return null;
+  return 1 + generationSteps + (speculative?.acceptedDraftTokens ?? 0);
+}
+
+/**
+ * TPOT = (E2E − TTFT) / (output tokens − 1): the decode time per token after the first. A request
+ * of one token has no such time, so it has no TPOT rather than a division by zero.
+ */
+export function tpotMs(
+  ttftMs: number | null,
+  e2eMs: number | null,
+  outputTokens: number | null,
+): number | null {
+  if (ttftMs === null || e2eMs === null || outputTokens === null || outputTokens <= 1) return null;
+  return (e2eMs - ttftMs) / (outputTokens - 1);
+}
+
+const nanIfNull = (v: number | null) => (v === null ? NaN : v);
+
+export class TrtllmLatencyColumns {
+  readonly ttftMs: Float64Array;
+  readonly e2eMs: Float64Array;
+  readonly tpotMs: Float64Array;
+  private tokensKnown = 0;
+
+  constructor(readonly size: number) {
+    this.ttftMs = new Float64Array(size).fill(NaN);
+    this.e2eMs = new Float64Array(size).fill(NaN);
+    this.tpotMs = new Float64Array(size).fill(NaN);
+  }
+
+  set(idx: number, ttft: number | null, e2e: number | null, outputTokens: number | null): void {
+    this.ttftMs[idx] = nanIfNull(ttft);
+    this.e2eMs[idx] = nanIfNull(e2e);
+    this.tpotMs[idx] = nanIfNull(tpotMs(ttft, e2e, outputTokens));
+    if (outputTokens !== null) this.tokensKnown++;
+  }
+
+  /** The summary block and the distribution payload; the columns may be dropped afterwards. */
+  summarize(): { block: NonNullable<TimeBreakdownBlock["latency"]>; distribution: LatencyDistributions } {
+    const block: NonNullable<TimeBreakdownBlock["latency"]> = {
+      ttftMs: null,
+      e2eMs: null,
+      tpotMs: null,
+      tokensKnown: this.tokensKnown,
+    };
+    const metrics: Record<string, Distribution | null> = {};
+    for (const key of ["ttftMs", "e2eMs", "tpotMs"] as const) {
+      const sorted = sortedFinite(this[key]);
+      block[key] = statsOfSorted(sorted);
+      metrics[key] = distributionOfSorted(sorted);
+    }
+    return { block, distribution: { metrics } };
+  }
+
+  /**
+   * Requests by arrival, every k-th when there are more than the cap. A request without a finite
+   * arrival has no place on the time axis; one with no latency recorded draws nothing.
+   */
+  overTime(arrivalsMs: Float64Array, max = MAX_OVER_TIME_POINTS): TrtllmLatencyOverTimePayload {
+    let n = 0;
+    const order = new Uint32Array(this.size);
+    for (let i = 0; i < this.size; i++) {
+      const recorded = !(isNaN(this.ttftMs[i]) && isNaN(this.e2eMs[i]));
+      if (recorded && Number.isFinite(arrivalsMs[i])) order[n++] = i;
+    }
+    const placed = order.subarray(0, n).sort((a, b) => arrivalsMs[a] - arrivalsMs[b]);
+    const step = n > max ? n / max : 1;
+    const points: TrtllmLatencyOverTimePayload["points"] = [];
+    for (let k = 0; k < Math.min(n, max); k++) {
+      const i = placed[Math.floor(k * step)];
+      points.push({
+        tS: arrivalsMs[i] / 1000,
+        ttftMs: finiteOrNull(this.ttftMs[i]),
+        e2eMs: finiteOrNull(this.e2eMs[i]),
+        tpotMs: finiteOrNull(this.tpotMs[i]),
+      });
+    }
+    return { total: n, points };
+  }
+}
+
+export interface LatencyDistributions {
+  metrics: Record<string, Distribution | null>;
+}
+
+const finiteOrNull = (v: number) => (Number.isFinite(v) ? v : null);

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { useAppAndBrowser } from "./harness";
+
+const DECODE = '[fill="var(--seg-decode)"]';
+
+describe("breakdown: TTFT segments only, on the TensorRT-LLM example runs", () => {
+  const t = useAppAndBrowser({ env: { RUNLENS_EXAMPLES: "on" } });
+
+  it("hides decode in the per-request and share charts, keeps it in the URL, and Back restores it", async () => {
+    const { runs } = (await (await fetch(`${t.app.url}/api/runs`)).json()) as {
+      runs: Array<{ id: string; kinds: string[]; requestCount: number | null }>;
+    };
+    // The largest TensorRT-LLM example: its per-request chart has hundreds of bars.
+    const run = runs
+      .filter((r) => r.kinds.includes("trtllm-perf-metrics"))
+      .sort((a, b) => (b.requestCount ?? 0) - (a.requestCount ?? 0))[0];
+    expect(run).toBeDefined();
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${t.app.url}/runs/${run!.id}?view=breakdown&sort=ttft`);
+    const perRequest = page.locator('[data-chart="per-request-breakdown"]');
+    const share = page.locator('[data-chart="segment-share-over-time"]');
+    await perRequest.locator(".recharts-bar-rectangle").first().waitFor({ timeout: 30_000 });
+    await share.locator(".recharts-area").first().waitFor({ timeout: 30_000 });
+    expect(
+      await perRequest.locator(`.recharts-bar-rectangle ${DECODE}, .recharts-bar-rectangle${DECODE}`).count(),
+    ).toBeGreaterThan(0);
+    expect(await share.locator(`.recharts-area path${DECODE}`).count()).toBeGreaterThan(0);
+    const before = await page.evaluate(() => history.length);
+
+    await perRequest
+      .getByRole("group", { name: "segments shown" })
+      .getByRole("button", { name: "TTFT segments only" })
+      .click();
+    await page.waitForURL(/segments=ttft/);
+    await perRequest.getByText("decode left out").first().waitFor();
+    expect(await perRequest.locator(`${DECODE}`).count()).toBe(0);
+    expect(await share.locator(`${DECODE}`).count()).toBe(0);
+    expect(await perRequest.locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
+    expect(await page.evaluate(() => history.length)).toBe(before + 1);
+
+    // The tooltip lists the shown segments in pipeline order, without decode.
+    const chart = perRequest.locator("svg.recharts-surface").first();
+    const box = (await chart.boundingBox())!;
+    await chart.hover({ position: { x: box.width * 0.2, y: box.height * 0.85 } });
+    const tip = perRequest.locator(".recharts-tooltip-wrapper li");
+    await tip.first().waitFor();
+    const names = (await tip.allTextContents()).map((s) =>
+      s.replace(/[\d.,]+\s*(ms|s)$|not recorded$/, "").trim(),
+    );
+    expect(names).not.toContain("decode");
+    expect(names[0]).toMatch(/^(disagg_preprocessing|ctx_preprocessing)/);
+
+    // The log axis is a URL step too.
+    await perRequest.getByRole("group", { name: "time axis" }).getByRole("button", { name: "log" }).click();
+    await page.waitForURL(/scale=log/);
+    expect(await perRequest.locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
+
+    // A reload keeps the state; Back steps out of the log axis, then out of TTFT-only.
+    await page.reload();
+    await perRequest.getByText("decode left out").first().waitFor({ timeout: 30_000 });
+    await page.goBack();
+    await page.waitForURL((u) => !u.search.includes("scale=log"));
+    await page.goBack();
+    await page.waitForURL((u) => !u.search.includes("segments=ttft"));
+    await perRequest
+      .locator(`.recharts-bar-rectangle ${DECODE}, .recharts-bar-rectangle${DECODE}`)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await page.close();
+  });
+});

@@ -1,0 +1,219 @@
+/**
+ * Every view of every example run (plus an all-error, a summary-only, a records-only and a vLLM
+ * server-metrics upload), as a user opens them: no chart frame without data marks, a tab enabled
+ * only when its view has something to show, and no request for a payload the run cannot have.
+ */
+import os from "node:os";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { RUN_VIEW_IDS } from "@/lib/api/run-views";
+import { apiUpload, useAppAndBrowser } from "./harness";
+
+const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
+const FIX = path.join(__dirname, "..", "fixtures");
+
+interface ListedRun {
+  id: string;
+  name: string;
+}
+
+/** Waits until no chart slot says it is loading and the DOM has been quiet for a moment. */
+async function settle(page: Page) {
+  await page.waitForLoadState("networkidle");
+  await page.waitForFunction(() => !/Loading [^…]*…/.test(document.body.innerText), null, {
+    timeout: 30_000,
+  });
+  await page.waitForTimeout(150);
+}
+
+/** Chart surfaces (not legend icons) that paint no bar, line segment, area or point. */
+async function emptySurfaces(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const svg of document.querySelectorAll(".recharts-wrapper > svg.recharts-surface")) {
+      const bars = [...svg.querySelectorAll(".recharts-bar-rectangle path, path.recharts-rectangle")].filter(
+        (p) => Number(p.getAttribute("width") ?? 1) > 0 && Number(p.getAttribute("height") ?? 1) > 0,
+      );
+      const curves = [...svg.querySelectorAll("path.recharts-curve")].filter((p) =>
+        /[LCQ]/.test(p.getAttribute("d") ?? ""),
+      );
+      const points = svg.querySelectorAll(".recharts-scatter-symbol, .recharts-dot");
+      if (bars.length + curves.length + points.length === 0)
+        out.push(svg.closest("figure")?.getAttribute("data-chart") ?? "(unnamed chart)");
+    }
+    return out;
+  });
+}
+
+describe("views that never mislead", () => {
+  const t = useAppAndBrowser({ env: { RUNLENS_EXAMPLES: "on" } });
+
+  it("no view of any run draws a chart frame without data, and each tab's state is its view's", async () => {
+    const uploads = [
+      ["aiperf all-error", ["aiperf/doc-error-record__profile_export.jsonl"]],
+      ["aiperf summary only", ["aiperf/real-v0.10__profile_export_aiperf.json"]],
+      ["aiperf records only", ["aiperf/qwen-c1__profile_export.jsonl"]],
+      ["vLLM server metrics", ["aiperf/doc-vllm__server_metrics_export.json"]],
+    ] as const;
+    for (const [name, files] of uploads)
+      await apiUpload(
+        t.app.url,
+        files.map((f) => ({ path: path.join(FIX, f) })),
+        { name },
+      );
+    const { runs } = (await (await fetch(`${t.app.url}/api/runs`)).json()) as { runs: ListedRun[] };
+    expect(runs.length).toBe(10);
+
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const agreement404: string[] = [];
+    page.on("response", (r) => {
+      if (r.status() === 404 && r.url().includes("/charts/")) agreement404.push(r.url());
+    });
+    const problems: string[] = [];
+    for (const run of runs) {
+      for (const view of RUN_VIEW_IDS) {
+        await page.goto(`${t.app.url}/runs/${run.id}?view=${view}`);
+        await page.locator(`[data-view="${view}"]`).waitFor();
+        await settle(page);
+        for (const chart of await emptySurfaces(page)) problems.push(`${run.name} › ${view}: ${chart}`);
+        // A disabled tab's view says what is missing instead of drawing anything.
+        const disabled = await page.locator(`[data-view="${view}"]`).getAttribute("aria-disabled");
+        if (disabled === "true") {
+          expect(await page.getByTestId("empty-view").count(), `${run.name} › ${view}`).toBe(1);
+          expect(await page.locator(".recharts-surface").count(), `${run.name} › ${view}`).toBe(0);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    // Latency asks for the summary agreement only on runs with both records and a summary.
+    expect(agreement404).toEqual([]);
+    await page.close();
+  }, 900_000);
+
+  it("the disaggregated perf-metrics example says 'not exported' where its series are absent, never 0 %", async () => {
+    const { runs } = (await (await fetch(`${t.app.url}/api/runs`)).json()) as { runs: ListedRun[] };
+    const run = runs.find((r) => r.name === "TensorRT-LLM · disaggregated perf metrics")!;
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+
+    await page.goto(`${t.app.url}/runs/${run.id}`);
+    const tiles = page.getByTestId("overview-tiles");
+    await tiles.waitFor();
+    const tile = (label: string) => tiles.locator("> div", { hasText: label }).first();
+    expect(await tile("Cache hit rate (server)").innerText()).toContain("not exported");
+    expect(await tile("KV usage avg / max").innerText()).toContain("not exported");
+    expect(await tile("KV usage avg / max").innerText()).toContain("trtllm_kv_cache_utilization");
+    // The request-level rate from the perf metrics is a real number and stays.
+    expect(await tile("KV hit rate (requests)").innerText()).toContain("94.7%");
+    expect(await tiles.innerText()).not.toMatch(/(^|\s)0%/);
+    expect(await page.getByTestId("run-warnings").innerText()).toContain("kvstats_* gauges were never set");
+    await page.screenshot({ path: path.join(SHOTS, "honest-trtllm-perf-overview.png"), fullPage: true });
+
+    // KV has nothing: the tab is disabled, says what to upload, and a click does not open it.
+    const kvTab = page.locator('[data-view="kv"]');
+    expect(await kvTab.getAttribute("aria-disabled")).toBe("true");
+    expect(await kvTab.getAttribute("title")).toContain("enable_iter_perf_stats");
+    await kvTab.click({ force: true });
+    await page.waitForTimeout(300);
+    expect(page.url()).not.toContain("view=kv");
+
+    // Cache opens (the perf-metrics hit rate); the server rate is "not exported" with its series, and
+    // the per-endpoint chart is one line saying what is missing instead of an empty frame.
+    await page.locator('[data-view="cache"]').click();
+    await page.waitForURL(/view=cache/);
+    await settle(page);
+    const facts = page.getByTestId("cache-facts");
+    expect(await facts.innerText()).toContain("not exported");
+    expect(await facts.innerText()).toContain("trtllm_prompt_cached_tokens");
+    expect(await facts.innerText()).not.toMatch(/(^|\s)0%/);
+    const missing = page.locator('[data-chart="endpoint-hit-rate"] [data-testid="chart-missing"]');
+    expect(await missing.innerText()).toContain("prefix-cache counters");
+    expect(await page.locator('[data-chart="endpoint-hit-rate"] .recharts-surface').count()).toBe(0);
+    await page.screenshot({ path: path.join(SHOTS, "honest-trtllm-perf-cache.png"), fullPage: true });
+
+    // Endpoints: the worker's usage and hit rate are absent, not 0 %.
+    await page.goto(`${t.app.url}/runs/${run.id}?view=endpoints`);
+    const table = page.getByTestId("endpoints-table");
+    await table.waitFor();
+    await settle(page);
+    const worker = table.locator("tr", { hasText: "dynamo_trtllm_worker_metrics" });
+    expect(await worker.innerText()).not.toMatch(/(^|\s)0%/);
+    await page.screenshot({ path: path.join(SHOTS, "honest-trtllm-perf-endpoints.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("tabs of runs with nothing for Offload, KV or Cache are disabled and say why", async () => {
+    const { runs } = (await (await fetch(`${t.app.url}/api/runs`)).json()) as { runs: ListedRun[] };
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const state = async (name: string) => {
+      const run = runs.find((r) => r.name === name)!;
+      await page.goto(`${t.app.url}/runs/${run.id}`);
+      await page.locator('[data-view="kv"]').waitFor();
+      const out: Record<string, string | null> = {};
+      for (const v of ["cache", "kv", "offload"])
+        out[v] = await page.locator(`[data-view="${v}"]`).getAttribute("aria-disabled");
+      return out;
+    };
+    // vLLM offload example: offload counters only, no cache counters, no KV gauges.
+    expect(await state("vLLM · KV offload to CPU")).toEqual({ cache: "true", kv: "true", offload: null });
+    // 1 prefill + 3 decode: hit rates and capacities, no offload counters.
+    expect(await state("TensorRT-LLM · 1 prefill + 3 decode server metrics")).toEqual({
+      cache: null,
+      kv: null,
+      offload: "true",
+    });
+    expect(await page.locator('[data-view="offload"]').getAttribute("title")).toContain("kv_offload_");
+    await page.screenshot({ path: path.join(SHOTS, "honest-tabs-1p3d.png") });
+
+    // The vLLM docs export: the Cache view never draws an empty 0–100 % frame.
+    const vllm = runs.find((r) => r.name === "vLLM server metrics")!;
+    await page.goto(`${t.app.url}/runs/${vllm.id}?view=cache`);
+    await page.locator('[data-view="cache"]').waitFor();
+    await settle(page);
+    expect(await emptySurfaces(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SHOTS, "honest-vllm-doc-cache.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("all-error run: latency charts say no request succeeded instead of drawing bare axes", async () => {
+    const { runs } = (await (await fetch(`${t.app.url}/api/runs`)).json()) as { runs: ListedRun[] };
+    const run = runs.find((r) => r.name === "aiperf all-error")!;
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${t.app.url}/runs/${run.id}?view=latency`);
+    await page.locator('[data-view="latency"]').waitFor();
+    await settle(page);
+    expect(await emptySurfaces(page)).toEqual([]);
+    const lines = await page.getByTestId("chart-missing").allInnerTexts();
+    expect(lines.some((l) => l.includes("No successful request"))).toBe(true);
+    await page.screenshot({ path: path.join(SHOTS, "honest-error-run-latency.png"), fullPage: true });
+    // Its overview cards say what is not recorded instead of a bare dash.
+    await page.goto(`${t.app.url}/runs/${run.id}`);
+    const tiles = page.getByTestId("overview-tiles");
+    await tiles.waitFor();
+    expect(await tiles.locator("> div", { hasText: "TTFT p50 / p99" }).innerText()).toContain(
+      "no successful request recorded it",
+    );
+    expect(await tiles.innerText()).not.toMatch(/^—$/m);
+    await page.screenshot({ path: path.join(SHOTS, "honest-error-run-overview.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("compare of the two TensorRT-LLM examples: KV usage is one line, not an empty 0–400 % frame", async () => {
+    const { runs } = (await (await fetch(`${t.app.url}/api/runs`)).json()) as { runs: ListedRun[] };
+    const ids = runs.filter((r) => r.name.startsWith("TensorRT-LLM · disaggregated")).map((r) => r.id);
+    expect(ids).toHaveLength(2);
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${t.app.url}/compare?runs=${ids.join(",")}`);
+    await page.locator("[data-chart]").first().waitFor({ timeout: 30_000 });
+    await settle(page);
+    // Neither run exports KV usage: the chart is either left out or one line saying what is missing.
+    const kv = page.locator('[data-chart="compare-kv-usage"]');
+    expect(await kv.locator(".recharts-surface").count()).toBe(0);
+    if ((await kv.count()) > 0)
+      expect(await kv.getByTestId("chart-missing").innerText()).toContain("KV usage gauge");
+    expect(await page.locator("table").first().innerText()).not.toMatch(/(^|\s)0%/);
+    expect(await emptySurfaces(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SHOTS, "honest-compare-trtllm.png"), fullPage: true });
+    await page.close();
+  });
+});
