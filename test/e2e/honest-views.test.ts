@@ -39,7 +39,15 @@ async function emptySurfaces(page: Page): Promise<string[]> {
         /[LCQ]/.test(p.getAttribute("d") ?? ""),
       );
       const points = svg.querySelectorAll(".recharts-scatter-symbol, .recharts-dot");
-      if (bars.length + curves.length + points.length === 0)
+      // A dense chart paints its marks on a canvas layer: marks when any of its pixels is painted.
+      const painted = [...svg.querySelectorAll<HTMLCanvasElement>("canvas[data-canvas-marks]")].filter(
+        (c) => {
+          const px = c.getContext("2d")?.getImageData(0, 0, c.width, c.height).data ?? [];
+          for (let i = 3; i < px.length; i += 4) if (px[i] > 0) return true;
+          return false;
+        },
+      );
+      if (bars.length + curves.length + points.length + painted.length === 0)
         out.push(svg.closest("figure")?.getAttribute("data-chart") ?? "(unnamed chart)");
     }
     return out;
