@@ -80,3 +80,23 @@ describe("GET /api/compare", () => {
     expect((await res.json()).error.code).toBe("not_found");
   });
 });
+
+// p75 (docs/metrics.md §Compare): the statistic is accepted and read per segment.
+describe("GET /api/compare at p75", () => {
+  it("reads p75 of every segment: rank 0.75 × 2 = 1.5, halfway between the 2nd and 3rd value", async () => {
+    const a = await uploadRun("run-a", "baseline");
+    const b = await uploadRun("run-b", "branch");
+    const res = await get(`runs=${a},${b}&stat=p75`);
+    expect(res.status).toBe(200);
+    const body = compareResponseSchema.parse(await res.json());
+    expect(body.stat).toBe("p75");
+    // Queue 10/20/30 ms vs 5/10/15 ms → 25 and 12.5; decode 200/300/400 vs 100/150/200 → 350 and 175.
+    const queue = body.rows.find((r) => r.key === "segment:ctx_queue")!;
+    expect(queue.baseline).toBeCloseTo(25, 6);
+    expect(queue.cells[1].value).toBeCloseTo(12.5, 6);
+    const decode = body.rows.find((r) => r.key === "segment:decode")!;
+    expect(decode.baseline).toBeCloseTo(350, 6);
+    expect(decode.cells[1].value).toBeCloseTo(175, 6);
+    expect(decode.cells[1].verdict).toBe("better");
+  });
+});

@@ -12,7 +12,7 @@ import { TRTLLM_CHART_KEYS, type TrtllmLatencyOverTimePayload } from "@/lib/api/
 import { computeStats } from "@/lib/metrics/stats";
 import { outputTokensOf, tpotMs, TrtllmLatencyColumns } from "@/lib/metrics/trtllm-latency";
 import { writeLatencyRun, type RequestSpec } from "../generators/trtllm-latency.mjs";
-import { generateTrtllmRun } from "../generators/trtllm.mjs";
+import { DISAGG_SEGMENTS, generateTrtllmRun } from "../generators/trtllm.mjs";
 import { analyzeTrtllm, trtllmDiskFile } from "../generators/trtllm-ingest";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trtllm-latency-"));
@@ -114,19 +114,12 @@ describe("request latency from perf metrics", () => {
     // test/generators/trtllm.mjs lays each request out stamp after stamp: the disagg server's
     // first token closes the tiled segments, and the gen worker's first token sits at 0.8 of
     // gen_postprocessing, its last token `decode` after that.
-    const upToGenSched = (i: number) =>
-      [
-        "disagg_preprocessing",
-        "ctx_preprocessing",
-        "ctx_queue",
-        "ctx_processing",
-        "ctx_postprocessing",
-        "disagg_relay",
-        "gen_preprocessing",
-        "gen_queue_wait",
-        "gen_kv_transfer",
-        "gen_post_transfer",
-      ].reduce((a, k) => a + s[k][i], 0);
+    // Every tiled segment up to gen_post_transfer (gen_queue stands in for the three transfer
+    // spans only where those stamps are absent, so it is not added beside them).
+    const tiled = DISAGG_SEGMENTS.slice(0, DISAGG_SEGMENTS.indexOf("gen_post_transfer") + 1).filter(
+      (k) => k !== "gen_queue",
+    );
+    const upToGenSched = (i: number) => tiled.reduce((a, k) => a + s[k][i], 0);
     const ttft = s.decode.map(
       (_, i) => upToGenSched(i) + s.gen_postprocessing[i] + s.disagg_postprocessing[i],
     );

@@ -94,6 +94,15 @@ export const VLLM_TIERING_QUERIES = [
   "vllm:kv_offload_tiering_chunk_queries",
   "vllm:kv_offload_tiering_block_queries",
 ];
+/** Every tiered-offload series, each tier's counters told apart by VLLM_TIER_LABEL. */
+export const VLLM_TIERING_NAMES = [
+  VLLM_TIERING_READ_BYTES,
+  VLLM_TIERING_READ_TIME,
+  VLLM_TIERING_WRITE_BYTES,
+  VLLM_TIERING_WRITE_TIME,
+  ...VLLM_TIERING_HITS,
+  ...VLLM_TIERING_QUERIES,
+];
 export const VLLM_TIER_LABEL = "tier";
 
 /**
@@ -156,12 +165,7 @@ export const KNOWN_COUNTERS = new Set<string>([
   VLLM_OFFLOAD_LOAD_TIME,
   VLLM_OFFLOAD_DEPRECATED_BYTES,
   VLLM_OFFLOAD_DEPRECATED_TIME,
-  VLLM_TIERING_READ_BYTES,
-  VLLM_TIERING_READ_TIME,
-  VLLM_TIERING_WRITE_BYTES,
-  VLLM_TIERING_WRITE_TIME,
-  ...VLLM_TIERING_HITS,
-  ...VLLM_TIERING_QUERIES,
+  ...VLLM_TIERING_NAMES,
   ...FRONTEND_OUTPUT_TOKENS,
   "vllm:request_success",
 ]);

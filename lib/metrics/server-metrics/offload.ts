@@ -24,6 +24,7 @@ import {
   VLLM_TIERING_READ_TIME,
   VLLM_TIERING_WRITE_BYTES,
   VLLM_TIERING_WRITE_TIME,
+  VLLM_TIERING_NAMES,
   VLLM_TRANSFER_TYPE_LABEL,
 } from "@/lib/formats/server-metrics/catalog";
 import { ofNames, rate, sumCounters } from "./select";
@@ -98,15 +99,7 @@ export interface OffloadTier {
 }
 
 export function offloadTiers(series: readonly MetricSeries[]): OffloadTier[] {
-  const names = [
-    VLLM_TIERING_READ_BYTES,
-    VLLM_TIERING_READ_TIME,
-    VLLM_TIERING_WRITE_BYTES,
-    VLLM_TIERING_WRITE_TIME,
-    ...VLLM_TIERING_HITS,
-    ...VLLM_TIERING_QUERIES,
-  ];
-  const tiering = ofNames(series, names);
+  const tiering = ofNames(series, VLLM_TIERING_NAMES);
   const tiers = [...new Set(tiering.map((s) => s.labels[VLLM_TIER_LABEL] ?? ""))].sort();
   return tiers.map((tier) => {
     const of = (n: string | string[]) =>
