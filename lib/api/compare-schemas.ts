@@ -9,7 +9,7 @@ import { endpointRoleSchema, runSummarySchema } from "@/lib/api/schemas";
 export const MAX_COMPARED_RUNS = 8;
 
 /** The statistic a comparison reads from every latency distribution. */
-export const COMPARE_STATS = ["mean", "p50", "p75", "p90", "p99"] as const;
+export const COMPARE_STATS = ["mean", "p50", "p75", "p90", "p95", "p99"] as const;
 export type CompareStat = (typeof COMPARE_STATS)[number];
 
 export const compareQuerySchema = z.object({
@@ -39,6 +39,8 @@ const verdictSchema = z.enum(["better", "worse", "same", "neutral", "missing"]);
 export const deltaRowSchema = z.object({
   key: z.string(),
   label: z.string(),
+  /** The full definition behind a short label (a segment's sentence), for the label's hover */
+  description: z.string().optional(),
   group: z.string(),
   unit: z.string(),
   direction: z.enum(["lower", "higher", "neutral"]),
@@ -76,6 +78,8 @@ export const compareResponseSchema = z.object({
   /** Chart payload keys stored per run, for the overlays (fetched from /api/runs/{id}/charts/{key}) */
   chartKeys: z.record(z.string(), z.array(z.string())),
   rows: z.array(deltaRowSchema),
+  /** Names of the metrics no compared run has: left out of the rows and charts */
+  absent: z.array(z.string()),
   collectorMismatches: z.array(collectorMismatchSchema),
   hitRates: z.object({ byEndpoint: z.array(hitRateRowSchema), byRole: z.array(hitRateRowSchema) }),
 });

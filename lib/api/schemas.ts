@@ -78,6 +78,8 @@ export const segmentSchema = z.object({
   ...nullableNumbers("meanMs", "p50Ms", "p90Ms", "p99Ms"),
   /** Absent on runs ingested before p75 was kept */
   p75Ms: z.number().nullable().optional(),
+  /** Absent on runs ingested before p95 was kept (compare reads it) */
+  p95Ms: z.number().nullable().optional(),
 });
 
 export const timeBreakdownBlockSchema = z.object({

@@ -23,7 +23,9 @@ export function segmentBarRows(
 ): { segments: Array<{ name: string; label: string }>; rows: SegmentBarRow[] } {
   const segments: Array<{ name: string; label: string }> = [];
   const rows: SegmentBarRow[] = [];
-  const field = ({ mean: "meanMs", p50: "p50Ms", p75: "p75Ms", p90: "p90Ms", p99: "p99Ms" } as const)[stat];
+  const field = (
+    { mean: "meanMs", p50: "p50Ms", p75: "p75Ms", p90: "p90Ms", p95: "p95Ms", p99: "p99Ms" } as const
+  )[stat];
   for (const r of runs) {
     if (!r.timeBreakdown) continue;
     const row: SegmentBarRow = { runId: r.id, run: r.name };

@@ -11,7 +11,12 @@ export type Verdict = "better" | "worse" | "same" | "neutral" | "missing";
 
 export interface MetricValue {
   key: string;
+  /** What the row says: the metric's name, and the statistic for a distribution ("TTFT p95") */
   label: string;
+  /** The metric's name alone, for the line that lists metrics no run has */
+  name: string;
+  /** The full definition behind a short label (a segment's sentence), shown on hover */
+  description?: string;
   group: string;
   unit: string;
   direction: Direction;
@@ -46,7 +51,7 @@ export function computeDelta(baseline: number | null, value: number | null, dire
   return { absolute, percent, verdict: improved ? "better" : "worse" };
 }
 
-/** A summary stored before p75 was kept has none: missing, not 0. */
+/** A summary stored before p75 (or a segment before p95) was kept has none: missing, not 0. */
 function statOf(s: Stats | null | undefined, stat: CompareStat): number | null {
   return s?.[stat] ?? null;
 }
@@ -57,25 +62,43 @@ function segmentStat(
     p50Ms: number | null;
     p75Ms?: number | null;
     p90Ms: number | null;
+    p95Ms?: number | null;
     p99Ms: number | null;
   },
   stat: CompareStat,
 ): number | null {
-  return { mean: seg.meanMs, p50: seg.p50Ms, p75: seg.p75Ms, p90: seg.p90Ms, p99: seg.p99Ms }[stat] ?? null;
+  return (
+    { mean: seg.meanMs, p50: seg.p50Ms, p75: seg.p75Ms, p90: seg.p90Ms, p95: seg.p95Ms, p99: seg.p99Ms }[
+      stat
+    ] ?? null
+  );
 }
 
 /** Every comparable number of one run at the chosen statistic, in display order. */
 export function runMetrics(run: RunSummary, stat: CompareStat): MetricValue[] {
   const out: MetricValue[] = [];
-  // key, label, group, unit, direction: one line per metric reads as the table it is.
+  // key, name, group, unit, direction: one line per metric reads as the table it is. A
+  // distribution (`ofStat`) is read at the statistic and says which one in its label.
   const add = (
-    [key, label, group, unit, direction]: [string, string, string, string, Direction],
+    [key, name, group, unit, direction]: [string, string, string, string, Direction],
     value: number | null | undefined,
-  ) => out.push({ key, label, group, unit, direction, value: value ?? null });
+    { ofStat = false, description }: { ofStat?: boolean; description?: string } = {},
+  ) =>
+    out.push({
+      key,
+      label: ofStat ? `${name} ${stat}` : name,
+      name,
+      ...(description === undefined ? {} : { description }),
+      group,
+      unit,
+      direction,
+      value: value ?? null,
+    });
+  const dist = { ofStat: true };
   const r = run.requests;
-  add(["ttft", `TTFT ${stat}`, "Latency", "ms", "lower"], statOf(r?.ttftMs, stat));
-  add(["e2e", `E2E latency ${stat}`, "Latency", "ms", "lower"], statOf(r?.e2eMs, stat));
-  add(["itl", `ITL ${stat}`, "Latency", "ms", "lower"], statOf(r?.itlMs, stat));
+  add(["ttft", "TTFT", "Latency", "ms", "lower"], statOf(r?.ttftMs, stat), dist);
+  add(["e2e", "E2E latency", "Latency", "ms", "lower"], statOf(r?.e2eMs, stat), dist);
+  add(["itl", "ITL", "Latency", "ms", "lower"], statOf(r?.itlMs, stat), dist);
   add(["requestThroughput", "Request throughput", "Throughput", "req/s", "higher"], r?.requestThroughputPerS);
   add(
     ["outputTokenThroughput", "Output token throughput", "Throughput", "tok/s", "higher"],
@@ -83,18 +106,21 @@ export function runMetrics(run: RunSummary, stat: CompareStat): MetricValue[] {
   );
   const tb = run.timeBreakdown;
   // Server stamps (TensorRT-LLM perf metrics): their own rows, never mixed with a client's TTFT.
-  add(["trtllmTtft", `Server TTFT ${stat}`, "Latency", "ms", "lower"], statOf(tb?.latency?.ttftMs, stat));
-  add(["trtllmE2e", `Server E2E ${stat}`, "Latency", "ms", "lower"], statOf(tb?.latency?.e2eMs, stat));
-  add(["trtllmTpot", `Server TPOT ${stat}`, "Latency", "ms", "lower"], statOf(tb?.latency?.tpotMs, stat));
+  add(["trtllmTtft", "Server TTFT", "Latency", "ms", "lower"], statOf(tb?.latency?.ttftMs, stat), dist);
+  add(["trtllmE2e", "Server E2E", "Latency", "ms", "lower"], statOf(tb?.latency?.e2eMs, stat), dist);
+  add(["trtllmTpot", "Server TPOT", "Latency", "ms", "lower"], statOf(tb?.latency?.tpotMs, stat), dist);
+  // A segment row is named as the breakdown names it (ctx_queue); its sentence is the hover text,
+  // since sentences wrapped the table's first column to two lines per row.
   for (const seg of tb?.segments ?? [])
-    add(
-      [`segment:${seg.name}`, `${seg.label} ${stat}`, "Time breakdown", "ms", "lower"],
-      segmentStat(seg, stat),
-    );
+    add([`segment:${seg.name}`, seg.name, "Time breakdown", "ms", "lower"], segmentStat(seg, stat), {
+      ofStat: true,
+      description: seg.label,
+    });
   add(["kvCacheHitRate", "KV hit rate (perf metrics)", "Cache", "ratio", "higher"], tb?.kvCacheHitRate);
   add(
-    ["kvTransferBandwidth", `KV transfer bandwidth ${stat}`, "Offload", "GB/s", "higher"],
+    ["kvTransferBandwidth", "KV transfer bandwidth", "Offload", "GB/s", "higher"],
     statOf(tb?.kvTransfer?.bandwidthGBps, stat),
+    dist,
   );
   const sm = run.serverMetrics;
   add(["cacheHitRate", "Cache hit rate", "Cache", "ratio", "higher"], sm?.cache.overallHitRate);
@@ -114,9 +140,31 @@ export function runMetrics(run: RunSummary, stat: CompareStat): MetricValue[] {
   return out;
 }
 
+/** Stands for every segment row when no compared run has a time breakdown at all. */
+export const SEGMENTS_NAME = "time-breakdown segments (TensorRT-LLM perf metrics)";
+
+/**
+ * The names of the metrics no compared run has, in display order: they get no row and no chart,
+ * and the page says in one line that they were left out. Segments are listed as one entry, and
+ * only when no run has a breakdown (a segment of the other serving mode is not a gap).
+ */
+export function absentMetrics(runs: RunSummary[], stat: CompareStat): string[] {
+  const all = runs.flatMap((r) => runMetrics(r, stat));
+  const present = new Set(all.filter((m) => m.value !== null).map((m) => m.key));
+  // key → name, in first-seen (display) order
+  const missing = new Map<string, string>();
+  for (const m of all) if (!m.key.startsWith("segment:") && !present.has(m.key)) missing.set(m.key, m.name);
+  const absent = [...missing.values()];
+  if (runs.length > 0 && !runs.some((r) => (r.timeBreakdown?.segments.length ?? 0) > 0))
+    absent.push(SEGMENTS_NAME);
+  return absent;
+}
+
 export interface DeltaRow {
   key: string;
   label: string;
+  /** The full definition behind a short label, shown on hover */
+  description?: string;
   group: string;
   unit: string;
   direction: Direction;
@@ -150,6 +198,7 @@ export function compareRuns(runs: RunSummary[], baselineId: string, stat: Compar
     return {
       key: m.key,
       label: m.label,
+      ...(m.description === undefined ? {} : { description: m.description }),
       group: m.group,
       unit: m.unit,
       direction: m.direction,

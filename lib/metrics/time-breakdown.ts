@@ -239,6 +239,7 @@ export interface SegmentStat {
   meanMs: number | null;
   p50Ms: number | null;
   p75Ms: number | null;
+  p95Ms: number | null;
   p90Ms: number | null;
   p99Ms: number | null;
 }
@@ -321,6 +322,7 @@ export function segmentColumnStats(columns: SegmentColumns): SegmentStatsResult 
       meanMs: s?.mean ?? null,
       p50Ms: s?.p50 ?? null,
       p75Ms: s?.p75 ?? null,
+      p95Ms: s?.p95 ?? null,
       p90Ms: s?.p90 ?? null,
       p99Ms: s?.p99 ?? null,
     };

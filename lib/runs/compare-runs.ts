@@ -5,7 +5,7 @@
 import type { CompareQuery, CompareResponse } from "@/lib/api/compare-schemas";
 import type { RunSummary } from "@/lib/api/schemas";
 import { collectorMismatches } from "@/lib/metrics/collectors-mismatch";
-import { compareRuns } from "@/lib/metrics/compare";
+import { absentMetrics, compareRuns } from "@/lib/metrics/compare";
 import { endpointHitRates, roleHitRates } from "@/lib/metrics/compare-endpoints";
 import type { Db } from "@/lib/store/db";
 import { chartKeys } from "@/lib/store/runs-repo";
@@ -26,6 +26,7 @@ export async function loadComparison(db: Db, query: CompareQuery): Promise<Compa
       runs.map((r) => r.id),
     ),
     rows: compareRuns(runs, baseline, query.stat),
+    absent: absentMetrics(runs, query.stat),
     collectorMismatches: collectorMismatches(runs),
     hitRates: { byEndpoint: endpointHitRates(runs), byRole: roleHitRates(runs) },
   };

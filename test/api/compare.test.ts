@@ -100,3 +100,43 @@ describe("GET /api/compare at p75", () => {
     expect(decode.cells[1].verdict).toBe("better");
   });
 });
+
+// p95 (docs/metrics.md §Compare), segment rows named as the breakdown names them, and the metrics
+// no compared run has listed rather than shown as rows of "—".
+describe("GET /api/compare at p95", () => {
+  it("reads p95 of every segment: rank 0.95 × 2 = 1.9, nine tenths from the 2nd to the 3rd value", async () => {
+    const a = await uploadRun("run-a", "baseline");
+    const b = await uploadRun("run-b", "branch");
+    const res = await get(`runs=${a},${b}&stat=p95`);
+    expect(res.status).toBe(200);
+    const body = compareResponseSchema.parse(await res.json());
+    expect(body.stat).toBe("p95");
+    // Queue 10/20/30 ms vs 5/10/15 ms → 29 and 14.5; decode 200/300/400 vs 100/150/200 → 390 and 195.
+    const queue = body.rows.find((r) => r.key === "segment:ctx_queue")!;
+    expect(queue.baseline).toBeCloseTo(29, 6);
+    expect(queue.cells[1].value).toBeCloseTo(14.5, 6);
+    expect(queue.cells[1].percent).toBeCloseTo(-0.5, 6);
+    const decode = body.rows.find((r) => r.key === "segment:decode")!;
+    expect(decode.baseline).toBeCloseTo(390, 6);
+    expect(decode.cells[1].value).toBeCloseTo(195, 6);
+  });
+
+  it("labels a segment row by its name with the sentence as its description, and lists what no run has", async () => {
+    const a = await uploadRun("run-a", "baseline");
+    const b = await uploadRun("run-b", "branch");
+    const body = compareResponseSchema.parse(await (await get(`runs=${a},${b}&stat=p95`)).json());
+    const queue = body.rows.find((r) => r.key === "segment:ctx_queue")!;
+    expect(queue.label).toBe("ctx_queue p95");
+    expect(queue.description).toBe("Wait in the scheduler queue and allocate KV blocks");
+    // Perf metrics alone: no client latency, throughput or server-metrics scrape in either run.
+    expect(body.absent).toEqual(
+      expect.arrayContaining(["TTFT", "ITL", "Request throughput", "KV usage (avg)", "Offload GPU→CPU"]),
+    );
+    expect(body.absent).not.toContain("Server TTFT");
+    for (const row of body.rows)
+      expect(
+        row.cells.some((c) => c.value !== null),
+        row.key,
+      ).toBe(true);
+  });
+});

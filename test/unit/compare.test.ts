@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { collectorMismatches, effectiveCollectors } from "@/lib/metrics/collectors-mismatch";
-import { compareRuns, computeDelta, runMetrics } from "@/lib/metrics/compare";
+import { absentMetrics, compareRuns, computeDelta, runMetrics, SEGMENTS_NAME } from "@/lib/metrics/compare";
+import { segmentStats } from "@/lib/metrics/time-breakdown";
 import { endpointHitRates, roleHitRates } from "@/lib/metrics/compare-endpoints";
 import { endpoint, stats, summary } from "./compare-helpers";
 
@@ -117,6 +118,58 @@ describe("runMetrics / compareRuns", () => {
 
   it("an unknown baseline id falls back to the first run", () => {
     expect(compareRuns([base, branch], "nope", "p50").find((r) => r.key === "ttft")!.baseline).toBe(100);
+  });
+});
+
+describe("metrics no compared run has", () => {
+  const aiperf = summary("aiperf", {
+    requests: {
+      source: "aiperf",
+      count: 10,
+      errorCount: 0,
+      warmupCount: 0,
+      durationS: 10,
+      ttftMs: stats(100),
+      e2eMs: stats(1000),
+      itlMs: null,
+      inputTokens: null,
+      outputTokens: null,
+      requestThroughputPerS: 5,
+    },
+  });
+
+  it("are named once, without the statistic, and never given a row", () => {
+    const absent = absentMetrics([aiperf, summary("empty")], "p95");
+    expect(absent).toContain("ITL");
+    expect(absent).toContain("Output token throughput");
+    expect(absent).toContain("Offload CPU→GPU");
+    expect(absent).not.toContain("TTFT");
+    // No run has a breakdown: the segments are one entry, not one per segment of either mode.
+    expect(absent.at(-1)).toBe(SEGMENTS_NAME);
+    const rows = compareRuns([aiperf, summary("empty")], "aiperf", "p95");
+    expect(rows.map((r) => r.key)).toEqual(["ttft", "e2e", "requestThroughput"]);
+    expect(rows[0]).toMatchObject({ label: "TTFT p95", baseline: 170 });
+    expect(rows.some((r) => absent.includes(r.label))).toBe(false);
+  });
+
+  it("a segment row is its name at the statistic, its sentence the description; p95 by the linear rule", () => {
+    // Aggregated mode: ctx_queue is the second segment; 10, 20, 30, 40 ms → p95 at rank 2.85 = 38.5 ms.
+    const perRequest = [10, 20, 30, 40].map((q) => [1, q, 5, 1, 100]);
+    const segments = segmentStats("aggregated", perRequest).segments;
+    expect(segments[1]).toMatchObject({ name: "ctx_queue", p95Ms: 38.5 });
+    const run = summary("trt", {
+      timeBreakdown: {
+        mode: "aggregated",
+        requestCount: 4,
+        segments,
+        kvCacheHitRate: null,
+        kvTransfer: null,
+      },
+    });
+    const queue = compareRuns([run], "trt", "p95").find((r) => r.key === "segment:ctx_queue")!;
+    expect(queue).toMatchObject({ label: "ctx_queue p95", baseline: 38.5 });
+    expect(queue.description).toBe("Wait in the scheduler queue and allocate KV blocks");
+    expect(absentMetrics([run], "p95")).not.toContain(SEGMENTS_NAME);
   });
 });
 
