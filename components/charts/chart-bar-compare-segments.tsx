@@ -42,7 +42,8 @@ export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; st
       horizontal
       data={rows}
       series={Object.fromEntries(
-        segments.map((s) => [s.name, { label: s.label, color: segmentColour(s.name), stack: "t" }]),
+        // Named as the breakdown view names segments; the delta table's row hover has the sentence.
+        segments.map((s) => [s.name, { label: s.name, color: segmentColour(s.name), stack: "t" }]),
       )}
       x={{ title: `time at ${stat}`, unit: "ms", format: formatMs }}
       y={{ key: "axis", width: 140, fullName: (l) => full.get(l) ?? l }}

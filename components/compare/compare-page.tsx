@@ -14,6 +14,8 @@ import { CompareCdf } from "./compare-cdf";
 import { CompareMetricCharts } from "./compare-metric-charts";
 import { CompareRunList } from "./compare-run-list";
 import { DeltaTable } from "./delta-table";
+import { LeftOutLine } from "./left-out-line";
+import { RunPicker } from "./run-picker";
 import { runColor } from "./run-colors";
 import { compareSearchParams } from "./search-params";
 
@@ -23,20 +25,27 @@ export function ComparePage() {
   const query = useQuery(compareQueryOptions({ runs, baseline, stat }));
   const data = query.data;
   const basket = useCompareBasket();
+  // Choosing runs, in the picker or by removing one, is a step Back undoes (search-params.ts).
+  const choose = (ids: string[]) =>
+    void setParams({
+      runs: ids.length ? ids : null,
+      baseline: baseline && !ids.includes(baseline) ? null : baseline || null,
+    });
 
   if (runs.length === 0)
     return (
-      <div className="space-y-2">
+      <div className="space-y-3">
         <h1 className="text-xl font-semibold">Compare runs</h1>
         <p className="text-sm text-muted">
-          No runs chosen. Tick runs in the runs table and press “Compare selected”, use a run&apos;s “Add to
-          compare”, or open <code>/compare?runs=ID1,ID2</code>.
+          No runs chosen yet: tick two or more below, or use “Compare selected” in the runs table or a
+          run&apos;s “Add to compare”.
         </p>
         {basket.ids.length > 0 ? (
-          <button type="button" className="btn" onClick={() => void setParams({ runs: basket.ids })}>
+          <button type="button" className="btn" onClick={() => choose(basket.ids)}>
             Compare the {basket.ids.length} run{basket.ids.length === 1 ? "" : "s"} added from run pages
           </button>
         ) : null}
+        <RunPicker chosen={runs} onChange={choose} />
       </div>
     );
 
@@ -77,22 +86,16 @@ export function ComparePage() {
             data={data}
             baseline={baseline}
             onBaseline={(id) => void setParams({ baseline: id })}
-            onRemove={(id) => {
-              const rest = runs.filter((r) => r !== id);
-              void setParams({
-                runs: rest.length ? rest : null,
-                baseline: baseline === id ? null : baseline || null,
-              });
-            }}
+            onRemove={(id) => choose(runs.filter((r) => r !== id))}
           />
+          <RunPicker chosen={runs} onChange={choose} />
           <CollectorWarning data={data} />
           <CollectorsTable runs={data.runs} />
           {data.runs.length < 2 ? (
-            <p className="text-sm text-muted">
-              Add another run to compare against (from the runs table or a run page).
-            </p>
+            <p className="text-sm text-muted">Add another run to compare against (“Add or remove runs”).</p>
           ) : null}
           <DeltaTable data={data} />
+          <LeftOutLine absent={data.absent} />
           {/* Compare charts name their files compare-…; the figure lists the runs. */}
           <ChartSourceProvider source={{ name: data.runs.map((r) => r.name).join(" · ") }}>
             <ChartBarCompareSegments runs={data.runs} stat={data.stat} />

@@ -25,6 +25,7 @@ function csvRows(data: CompareResponse) {
     row.cells.map((c) => ({
       group: row.group,
       metric: row.label,
+      definition: row.description ?? "",
       unit: row.unit,
       direction: row.direction,
       run: name(c.runId),
@@ -63,9 +64,22 @@ export function DeltaTable({ data }: { data: CompareResponse }) {
           columns={[
             {
               header: "Metric",
+              // One line per metric: the names are short, and a wrapped label doubled each row.
+              className: "whitespace-nowrap",
               cell: (row) => (
                 <>
-                  <span className="font-medium">{row.label}</span>{" "}
+                  {row.description ? (
+                    // A short name (a segment's), its definition on hover and for screen readers.
+                    <span
+                      className="font-medium underline decoration-dotted underline-offset-2"
+                      title={row.description}
+                      aria-description={row.description}
+                    >
+                      {row.label}
+                    </span>
+                  ) : (
+                    <span className="font-medium">{row.label}</span>
+                  )}{" "}
                   <span className="text-xs text-muted">{ARROW[row.direction]}</span>
                 </>
               ),
