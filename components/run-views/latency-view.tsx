@@ -76,12 +76,12 @@ export function LatencyView({ run }: RunViewProps) {
   }
   const label = metricLabel(metric);
   const d = dist.data?.metrics[metric] ?? null;
+  // The distribution opens the view and the statistics table follows it: with the table first,
+  // a 390 px phone showed no chart on its first screen.
   return (
     <div className="space-y-4">
       <RequestCounts requests={run.requests} />
       <TrialsNote runId={run.id} enabled={typeof run.info.trials === "number"} />
-      <LatencyStatsTable requests={run.requests} />
-      <AgreementNotice runId={run.id} enabled={hasAiperfAgreement(run)} />
       {fromRecords ? (
         <>
           <ToggleGroup
@@ -99,6 +99,12 @@ export function LatencyView({ run }: RunViewProps) {
           ) : dist.data ? (
             <p className="text-sm text-muted">No successful request recorded {label.toLowerCase()}.</p>
           ) : null}
+        </>
+      ) : null}
+      <LatencyStatsTable requests={run.requests} />
+      <AgreementNotice runId={run.id} enabled={hasAiperfAgreement(run)} />
+      {fromRecords ? (
+        <>
           {afterFirst && overTime.data ? (
             <ChartScatterLatencyOverTime data={overTime.data} metric={metric} label={label} />
           ) : null}

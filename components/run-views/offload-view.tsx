@@ -76,14 +76,9 @@ export function OffloadView({ run }: RunViewProps) {
       ) : null}
       {hasOffload && d ? (
         <>
-          <EndpointChoiceRow
-            payload={d}
-            roles={d.rows
-              .filter((r) => r.offloadBytesGpuToCpu !== null || r.offloadBytesCpuToGpu !== null)
-              .map((r) => r.role)}
-          />
-          <OffloadEndpointTable rows={d.rows} />
-          <OffloadTierTable rows={d.rows} />
+          {/* The bandwidth charts come before the tables: on a 390 px phone the tables pushed
+              every chart below the first screen. The role legend and the endpoint choice sit
+              with the time series they steer. */}
           <div className="grid gap-4 lg:grid-cols-2">
             {d.rows.some((r) => r.offloadBandwidthGpuToCpuBytesPerSecond !== null) ? (
               <ChartBarEndpointOffload rows={d.rows} direction="gpuToCpu" />
@@ -92,6 +87,14 @@ export function OffloadView({ run }: RunViewProps) {
               <ChartBarEndpointOffload rows={d.rows} direction="cpuToGpu" />
             ) : null}
           </div>
+          <OffloadEndpointTable rows={d.rows} />
+          <OffloadTierTable rows={d.rows} />
+          <EndpointChoiceRow
+            payload={d}
+            roles={d.rows
+              .filter((r) => r.offloadBytesGpuToCpu !== null || r.offloadBytesCpuToGpu !== null)
+              .map((r) => r.role)}
+          />
           {s &&
           (hasField(s, "offloadGpuToCpuBytesPerSecond") ||
             hasField(s, "offloadCpuToGpuBytesPerSecond") ||

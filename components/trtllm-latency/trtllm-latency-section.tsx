@@ -43,20 +43,13 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
   const label = trtllmLatencyLabel(metric);
   const d = dist.data?.metrics[metric] ?? null;
   const pointCount = overTime.data?.points.filter((p) => p[metric] !== null).length ?? 0;
+  // The distribution comes first and the statistics table and definitions follow it, so a 390 px
+  // phone shows the histogram on its first screen.
   return (
     <div className="space-y-4" data-testid="trtllm-latency">
       <p className="text-sm text-muted">
         From TensorRT-LLM perf metrics: {requestsText(breakdown.requestCount)}, {breakdown.mode} serving.
       </p>
-      <TrtllmLatencyStatsTable latency={breakdown.latency} />
-      <dl className="space-y-1 text-xs text-muted" data-testid="trtllm-latency-definitions">
-        {trtllmLatencyDefinitions(breakdown.mode).map((def) => (
-          <div key={def.term}>
-            <dt className="inline font-medium text-fg">{def.term}: </dt>
-            <dd className="inline">{def.text}</dd>
-          </div>
-        ))}
-      </dl>
       <ToggleGroup
         label="metric"
         options={TRTLLM_LATENCY_OPTIONS.map((o) => ({ id: o.id, text: o.short }))}
@@ -78,6 +71,15 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
           {capitalised(missingText(metric))}.
         </p>
       ) : null}
+      <TrtllmLatencyStatsTable latency={breakdown.latency} />
+      <dl className="space-y-1 text-xs text-muted" data-testid="trtllm-latency-definitions">
+        {trtllmLatencyDefinitions(breakdown.mode).map((def) => (
+          <div key={def.term}>
+            <dt className="inline font-medium text-fg">{def.term}: </dt>
+            <dd className="inline">{def.text}</dd>
+          </div>
+        ))}
+      </dl>
       {afterFirst && overTime.data && pointCount > 1 ? (
         <ChartScatterLatencyOverTime data={overTime.data} metric={metric} label={label} />
       ) : null}

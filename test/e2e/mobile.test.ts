@@ -29,23 +29,20 @@ describe("a 390 px phone, every tab of every example run", () => {
         const { scrollWidth, panelTop, firstChartTop } = await page.evaluate(() => {
           const panel = document.querySelector("[role=tabpanel]")!;
           const chart = panel.querySelector("figure[data-chart]");
-          const table = panel.querySelector("table");
-          // A view that opens with a table (the latency statistics) puts its chart after it by design.
-          const tableFirst =
-            chart && table
-              ? !!(table.compareDocumentPosition(chart) & Node.DOCUMENT_POSITION_FOLLOWING)
-              : false;
           return {
             scrollWidth: document.documentElement.scrollWidth,
             panelTop: panel.getBoundingClientRect().top,
-            firstChartTop: chart && !tableFirst ? chart.getBoundingClientRect().top : undefined,
+            firstChartTop: chart ? chart.getBoundingClientRect().top : undefined,
           };
         });
         if (scrollWidth > PHONE.width) overflow.push(`${run.name} › ${view.id}: ${scrollWidth}px`);
         // The header, folded facts and tabs leave most of the first screen to the view.
         if (panelTop > PHONE.height * 0.4)
           late.push(`${run.name} › ${view.id}: view starts at ${Math.round(panelTop)}px`);
-        if (firstChartTop !== undefined && firstChartTop > PHONE.height * 0.9)
+        // The first chart, where a view has one, starts high enough that its plot shows on the
+        // first screen: no table or note of the view comes before it (the aiperf Latency view
+        // once opened with its statistics table, which pushed the histogram below the fold).
+        if (firstChartTop !== undefined && firstChartTop > PHONE.height * 0.7)
           late.push(`${run.name} › ${view.id}: first chart at ${Math.round(firstChartTop)}px`);
       }
     expect(overflow).toEqual([]);
