@@ -36,7 +36,9 @@ export function segmentBarRows(
     }
     rows.push(row);
   }
-  return { segments, rows };
+  // A segment no run recorded at the statistic (gen_queue beside the three transfer spans) would
+  // be a legend entry with no bar.
+  return { segments: segments.filter((s) => rows.some((r) => s.name in r)), rows };
 }
 
 export interface CdfPoint {

@@ -42,6 +42,11 @@ describe("compare chart rows", () => {
       { runId: "b", run: "B", gen_kv_transfer: 7 },
     ]);
     expect(segmentBarRows([a], "p99").rows[0]).toMatchObject({ ctx_queue: 99 });
+    // A segment no run recorded gets no legend entry.
+    const c = summary("d", {
+      timeBreakdown: { ...b.timeBreakdown!, segments: [seg("gen_queue", null), seg("decode", 4)] },
+    });
+    expect(segmentBarRows([c], "p50").segments.map((s) => s.name)).toEqual(["decode"]);
   });
 
   it("turns CDF fractions into percent and flattens series for CSV", () => {
