@@ -123,7 +123,8 @@ function PickerRow({
           onChange={onToggle}
           data-testid={`pick-${run.id}`}
         />
-        <span className="min-w-0 flex-1 truncate" title={run.name}>
+        {/* Whole on a phone, where there is no hover; one line from sm up, the full name on hover. */}
+        <span className="min-w-0 flex-1 break-words sm:truncate" title={run.name}>
           {run.name}
         </span>
         {facts.length > 0 ? <span className="shrink-0 text-xs text-muted">{facts.join(" · ")}</span> : null}
