@@ -26,3 +26,14 @@ export function attachmentName(runName: string, suffix: string): string {
     .slice(0, 80);
   return `${base || "run"}-${suffix}`;
 }
+
+/** An HTML file to save: the browser downloads it under the run's name rather than navigating to it. */
+export function htmlAttachment(html: string, name: string, suffix: string): Response {
+  return new Response(html, {
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${attachmentName(name, suffix)}"`,
+      "Cache-Control": "no-cache",
+    },
+  });
+}

@@ -227,7 +227,10 @@ describe("trace export", () => {
     expect(own.dur).toBeCloseTo(e2eUs, 0);
     const ttft = spans(t).find((e) => e.name === "ttft" && e.tid === own.tid)!;
     expect(ttft.dur).toBeCloseTo(first.metrics.time_to_first_token.value * 1000, 1);
-    const mark = t.traceEvents.find((e) => e.ph === "i" && e.name === "first token" && e.tid === own.tid)!;
+    const mark = t.traceEvents.find(
+      (e): e is Extract<typeof e, { ph: "i" }> =>
+        e.ph === "i" && e.name === "first token" && e.tid === own.tid,
+    )!;
     expect(mark.ts).toBeCloseTo(ttft.ts + ttft.dur, 3);
   });
 
