@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import { formatNumber } from "@/lib/format-number";
 import type { Figure, Table } from "./html";
-import type { Plot, XySeries } from "./svg-plot";
+import { axisTitle, type Plot, type XySeries } from "./svg-plot";
 
 /** A run's stored chart payloads by key, parsed with their schema; null when absent or not of that shape. */
 export interface Payloads {
@@ -52,7 +52,10 @@ export function xyTable(xTitle: string, series: readonly XySeries[]): Table {
 
 export function barsTable(categoryTitle: string, plot: Extract<Plot, { kind: "bars" }>): Table {
   return {
-    columns: [categoryTitle, ...plot.series.map((s) => `${s.label} (${plot.value.unit})`)],
+    columns: [
+      categoryTitle,
+      ...plot.series.map((s) => (plot.value.unit ? `${s.label} (${plot.value.unit})` : s.label)),
+    ],
     rows: plot.categories.map((c, i) => [c, ...plot.series.map((s) => cell(s.values[i]))]),
   };
 }
@@ -80,7 +83,7 @@ export function figure(
     plot.kind === "bars"
       ? barsTable(categoryTitle, plot)
       : plot.kind === "histogram"
-        ? binsTable(`${plot.x.title} (${plot.x.unit})`, plot.bins)
-        : xyTable(`${plot.x.title} (${plot.x.unit})`, plot.series);
+        ? binsTable(axisTitle(plot.x), plot.bins)
+        : xyTable(axisTitle(plot.x), plot.series);
   return { id, title, description, plot, missing, table };
 }

@@ -72,7 +72,7 @@ export function throughputFigures(p: Payloads): Figure[] {
         {
           kind: "bars",
           categories: errors.groups.map((g) => `${g.type}${g.code === null ? "" : ` ${g.code}`}`),
-          value: { title: "Requests", unit: "requests" },
+          value: { title: "Requests", unit: "" },
           series: [{ label: "errors", values: errors.groups.map((g) => g.count) }],
         },
         "no request failed",

@@ -8,8 +8,13 @@ import {
   STEP_METRICS,
   TRTLLM_CHART_KEYS,
 } from "@/lib/api/trtllm-charts";
-import { formatCount } from "@/lib/format-number";
-import { segmentShareRows, segmentStatRows } from "@/lib/metrics/trtllm-chart-rows";
+import { formatCount, formatNumber } from "@/lib/format-number";
+import {
+  inScope,
+  segmentShareRows,
+  segmentStatRows,
+  type SegmentStatRow,
+} from "@/lib/metrics/trtllm-chart-rows";
 import type { Figure } from "./html";
 import { figure, type Payloads } from "./figure-kit";
 
@@ -28,16 +33,18 @@ function segments(p: Payloads): Figure[] {
   if (!payload) return [];
   // The same rows the view's segment table shows: a segment whose alternative was recorded instead is left out.
   const stats = ["p50", "p90", "p99"] as const;
-  const rows = segmentStatRows(payload, "p50");
-  const byStat = stats.map((s) => segmentStatRows(payload, s));
+  // The spans up to the first token only: decode is most of every request and would flatten them
+  // to slivers; its numbers are in the segment table above.
+  const ttft = (rows: SegmentStatRow[]) => rows.filter((r) => inScope(r.name, "ttft"));
+  const byStat = stats.map((s) => ttft(segmentStatRows(payload, s)));
   return [
     figure(
       TRTLLM_CHART_KEYS.segments,
-      "Where request time goes: segments",
-      `Per segment over the ${formatCount(payload.requestCount)} requests where it was recorded (${payload.mode}).`,
+      "Where the time to first token goes: segments",
+      `Per segment up to the first token, over the ${formatCount(payload.requestCount)} requests (${payload.mode}) where it was recorded; decode is in the table above.`,
       {
         kind: "bars",
-        categories: rows.map((r) => r.name),
+        categories: byStat[0].map((r) => r.name),
         value: { title: "Segment time", unit: "ms" },
         series: stats.map((s, i) => ({ label: s, values: byStat[i].map((r) => r.valueMs) })),
       },
@@ -56,7 +63,7 @@ function share(p: Payloads): Figure[] {
     figure(
       TRTLLM_CHART_KEYS.segmentShare,
       "Share of TTFT per segment over the run",
-      `Mean segment time as a share of the TTFT segments, per ${formatCount(payload.bucketMs / 1000)} s of arrivals.`,
+      `Mean segment time as a share of the TTFT segments, per ${formatNumber(payload.bucketMs / 1000, 3)} s of arrivals.`,
       {
         kind: "line",
         x: { title: "Arrival since the run's first request", unit: "s" },

@@ -79,8 +79,13 @@ function svgOpen(height: number, label: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-label="${escapeHtml(label)}" ${FONT} font-size="11">`;
 }
 
+/** Series past the palette's length are dashed, so no two lines of a chart look alike. */
+const dash = (i: number) => (i >= PALETTE.length ? ' stroke-dasharray="5 3"' : "");
+
 function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }>, label: string): string {
-  const series = plot.kind === "histogram" ? [] : plot.series;
+  // A series with nothing recorded is not drawn nor listed in the legend; its table column says so.
+  const series =
+    plot.kind === "histogram" ? [] : plot.series.filter((s) => s.points.some(([, y]) => finite(y)));
   const xs =
     plot.kind === "histogram"
       ? plot.bins.map((b) => b.hi)
@@ -139,7 +144,7 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
     }
     for (const run of unbroken(s.points))
       parts.push(
-        `<polyline class="mark" fill="none" stroke="${colour}" stroke-width="1.5" points="${run.map(([x, y]) => `${f(sx(x))},${f(sy(y))}`).join(" ")}"/>`,
+        `<polyline class="mark" fill="none" stroke="${colour}" stroke-width="1.5"${dash(i)} points="${run.map(([x, y]) => `${f(sx(x))},${f(sy(y))}`).join(" ")}"/>`,
       );
   });
   if (legendRows > 0)
@@ -168,12 +173,16 @@ function unbroken(points: XySeries["points"]): Array<Array<[number, number]>> {
   return runs.filter((r) => r.length >= 2);
 }
 
-function legend(labels: string[], y: number): string {
+function legend(labels: string[], y: number, lines = false): string {
   return labels
     .map((l, i) => {
       const x = 64 + (i % 4) * 160;
       const row = y + Math.floor(i / 4) * 18;
-      return `<rect x="${x}" y="${row - 9}" width="10" height="10" fill="${PALETTE[i % PALETTE.length]}"/><text x="${x + 14}" y="${row}" fill="#111827">${escapeHtml(clip(l, 24))}</text>`;
+      const colour = PALETTE[i % PALETTE.length];
+      const swatch = lines
+        ? `<line x1="${x}" x2="${x + 12}" y1="${row - 4}" y2="${row - 4}" stroke="${colour}" stroke-width="2.5"${dash(i)}/>`
+        : `<rect x="${x}" y="${row - 9}" width="10" height="10" fill="${colour}"/>`;
+      return `${swatch}<text x="${x + 16}" y="${row}" fill="#111827">${escapeHtml(clip(l, 24))}</text>`;
     })
     .join("");
 }
@@ -181,7 +190,8 @@ function legend(labels: string[], y: number): string {
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** Horizontal bars: one row per category (long endpoint and segment names stay readable), series side by side. */
-function renderBars(plot: Extract<Plot, { kind: "bars" }>, label: string): string {
+function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string {
+  const plot = { ...all, series: all.series.filter((s) => s.values.some(finite)) };
   const n = plot.series.length;
   const rowH = Math.max(18, 8 + n * 10);
   const labelW = Math.min(240, 12 + 6.2 * maxOf(plot.categories.map((c) => Math.min(c.length, 38))));
