@@ -133,7 +133,7 @@ async function* aiperfChunks(db: Db, run: RunRef, total: number): AsyncGenerator
     "aiperf per-request records",
     total,
     kept,
-    `evenly spaced by start time, at most ${formatCount(MAX_POINTS)}, as the over-time charts sample`,
+    `evenly spaced by start time, at most ${formatCount(MAX_POINTS)}, by the over-time charts' rule (warm-up and failed requests included)`,
     ["one track per request: its lifetime as the client saw it, with the time to first token nested in it"],
   );
   const fileNames = new Map((await getFiles(db, run.id)).map((f) => [f.id, f.name]));

@@ -119,6 +119,8 @@ describe("run report", () => {
     );
     expect(html).toContain(">Segment time (ms)</text>");
     expect(html).toContain("<td>gen_kv_transfer</td>");
+    // Every request has transfer stamps: gen_queue, their alternative, is not a segment it missed.
+    expect(html).not.toContain("<td>gen_queue</td>");
   });
 
   it("escapes the uploader's text and answers 404 for unknown runs", async () => {

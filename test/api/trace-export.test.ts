@@ -13,6 +13,7 @@ import { GET as getTrace } from "@/app/api/runs/[id]/trace.json/route";
 import { GET as getSample } from "@/app/api/runs/[id]/trtllm/requests/route";
 import { GET as getDetail } from "@/app/api/runs/[id]/trtllm/requests/[idx]/route";
 import { requestDetailSchema, requestSampleSchema } from "@/lib/api/trtllm-charts";
+import { aiperfTracePages } from "@/lib/store/trace-rows";
 import { generateTrtllmRun, type GenerateOptions } from "../generators/trtllm.mjs";
 import {
   expectNamedTracks,
@@ -23,7 +24,7 @@ import {
 } from "../helpers/chrome-trace-schema";
 import { fixture, freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
 
-freshAppEachTest();
+const t0 = freshAppEachTest();
 
 const url = (p: string) => new Request(`http://localhost${p}`);
 
@@ -232,6 +233,23 @@ describe("trace export", () => {
         e.ph === "i" && e.name === "first token" && e.tid === own.tid,
     )!;
     expect(mark.ts).toBeCloseTo(ttft.ts + ttft.dur, 3);
+  });
+
+  it("reads aiperf records in keyset pages that neither skip nor repeat a record", async () => {
+    const dir = fixture("aiperf/real-v0.6-c4");
+    const id = await uploadRun([
+      { name: "profile_export.jsonl", path: path.join(dir, "profile_export.jsonl") },
+    ]);
+    const collect = async (page: number) => {
+      const out: string[] = [];
+      for await (const rows of aiperfTracePages(t0.app.store.db, id, page))
+        for (const r of rows) out.push(`${r.start_ms}|${r.file_id}|${r.line}`);
+      return out;
+    };
+    const whole = await collect(10_000);
+    expect(whole).toHaveLength(200);
+    expect(await collect(7)).toEqual(whole);
+    expect(await collect(1)).toEqual(whole);
   });
 
   it("answers 404 for an unknown run and for a run without per-request records", async () => {

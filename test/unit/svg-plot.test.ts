@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasMarks, renderPlot, type Plot } from "@/lib/runs/report/svg-plot";
+import { hasMarks, PALETTE, renderPlot, type Plot } from "@/lib/runs/report/svg-plot";
 
 const line = (points: Array<[number, number | null]>): Plot => ({
   kind: "line",
@@ -90,5 +90,22 @@ describe("report SVG plotter", () => {
     expect(svg.match(/<rect class="mark"/g)).toHaveLength(1);
     expect(svg).toContain("&lt;b&gt;ep&lt;/b&gt;");
     expect(svg).not.toContain("<b>");
+  });
+
+  it("keeps each series' colour when another has nothing recorded, so a run looks the same in every chart", () => {
+    const svg = renderPlot(
+      {
+        kind: "bars",
+        categories: ["offload"],
+        value: { title: "Bytes", unit: "GB" },
+        series: [
+          { label: "run a", values: [null] },
+          { label: "run b", values: [3] },
+        ],
+      },
+      "offload",
+    );
+    expect(svg).toContain(`fill="${PALETTE[1]}"><title>run b`);
+    expect(svg).not.toContain("run a");
   });
 });

@@ -78,7 +78,7 @@ function deltaSection(c: CompareResponse): Section {
   const figures: Figure[] = [...groups.values()].map((rows) =>
     figure(
       `delta-${rows[0].group}-${rows[0].unit}`.replace(/[^\w-]+/g, "-"),
-      `${rows[0].group} (${c.stat})`,
+      `${rows[0].group}, ${rows[0].unit} (${c.stat})`,
       "Each run's value beside the others; the table below has the deltas against the baseline.",
       {
         kind: "bars",

@@ -1,6 +1,7 @@
 /** The summary parts of a run's report: facts, files, statistics tables; pure over the run summary. */
 import type { RunSummary, Stats } from "@/lib/api/schemas";
 import { formatBytes, formatCount, formatDateTime, formatNumber, formatRate } from "@/lib/format-number";
+import { ALTERNATIVE_SEGMENTS } from "@/lib/metrics/time-breakdown";
 import type { Section, Table } from "./html";
 
 const collectorText = (v: boolean | null) => (v === null ? "unknown" : v ? "on" : "off");
@@ -112,6 +113,15 @@ export function latencyTables(run: RunSummary): Section["blocks"] {
   return out;
 }
 
+/**
+ * A segment no request recorded because every request recorded its alternative instead (`gen_queue`
+ * beside the three transfer spans) is not missing data, and the view leaves it out: so does the report.
+ */
+function unusedAlternative(name: string, segments: ReadonlyArray<{ name: string; count: number }>): boolean {
+  const counted = (n: string) => (segments.find((s) => s.name === n)?.count ?? 0) > 0;
+  return !counted(name) && (ALTERNATIVE_SEGMENTS[name] ?? []).some(counted);
+}
+
 export function breakdownTables(run: RunSummary): Section["blocks"] {
   const tb = run.timeBreakdown;
   if (!tb) return [];
@@ -123,15 +133,17 @@ export function breakdownTables(run: RunSummary): Section["blocks"] {
       title: `Segments (${tb.mode}, ${formatCount(tb.requestCount)} requests)`,
       table: {
         columns: ["segment", "what it is", "recorded in", "mean ms", "p50 ms", "p90 ms", "p99 ms"],
-        rows: tb.segments.map((s) => [
-          s.name,
-          s.label,
-          formatCount(s.count),
-          cellMs(s.meanMs),
-          cellMs(s.p50Ms),
-          cellMs(s.p90Ms),
-          cellMs(s.p99Ms),
-        ]),
+        rows: tb.segments
+          .filter((s) => !unusedAlternative(s.name, tb.segments))
+          .map((s) => [
+            s.name,
+            s.label,
+            formatCount(s.count),
+            cellMs(s.meanMs),
+            cellMs(s.p50Ms),
+            cellMs(s.p90Ms),
+            cellMs(s.p99Ms),
+          ]),
       },
     },
   ];

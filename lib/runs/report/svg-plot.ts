@@ -84,8 +84,11 @@ const dash = (i: number) => (i >= PALETTE.length ? ' stroke-dasharray="5 3"' : "
 
 function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }>, label: string): string {
   // A series with nothing recorded is not drawn nor listed in the legend; its table column says so.
+  // Each keeps its slot (colour and dash) so one run or metric looks the same in every chart.
   const series =
-    plot.kind === "histogram" ? [] : plot.series.filter((s) => s.points.some(([, y]) => finite(y)));
+    plot.kind === "histogram"
+      ? []
+      : plot.series.map((s, slot) => ({ ...s, slot })).filter((s) => s.points.some(([, y]) => finite(y)));
   const xs =
     plot.kind === "histogram"
       ? plot.bins.map((b) => b.hi)
@@ -132,7 +135,8 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
       );
     }
   }
-  series.forEach((s, i) => {
+  series.forEach((s) => {
+    const i = s.slot;
     const colour = PALETTE[i % PALETTE.length];
     if (plot.kind === "scatter") {
       for (const [x, y] of s.points)
@@ -147,13 +151,7 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
         `<polyline class="mark" fill="none" stroke="${colour}" stroke-width="1.5"${dash(i)} points="${run.map(([x, y]) => `${f(sx(x))},${f(sy(y))}`).join(" ")}"/>`,
       );
   });
-  if (legendRows > 0)
-    parts.push(
-      legend(
-        series.map((s) => s.label),
-        top + PLOT_H + 50,
-      ),
-    );
+  if (legendRows > 0) parts.push(legend(series, top + PLOT_H + 50, plot.kind === "line"));
   parts.push("</svg>");
   return parts.join("");
 }
@@ -173,14 +171,14 @@ function unbroken(points: XySeries["points"]): Array<Array<[number, number]>> {
   return runs.filter((r) => r.length >= 2);
 }
 
-function legend(labels: string[], y: number, lines = false): string {
-  return labels
-    .map((l, i) => {
+function legend(entries: ReadonlyArray<{ label: string; slot: number }>, y: number, lines = false): string {
+  return entries
+    .map(({ label: l, slot }, i) => {
       const x = 64 + (i % 4) * 160;
       const row = y + Math.floor(i / 4) * 18;
-      const colour = PALETTE[i % PALETTE.length];
+      const colour = PALETTE[slot % PALETTE.length];
       const swatch = lines
-        ? `<line x1="${x}" x2="${x + 12}" y1="${row - 4}" y2="${row - 4}" stroke="${colour}" stroke-width="2.5"${dash(i)}/>`
+        ? `<line x1="${x}" x2="${x + 12}" y1="${row - 4}" y2="${row - 4}" stroke="${colour}" stroke-width="2.5"${dash(slot)}/>`
         : `<rect x="${x}" y="${row - 9}" width="10" height="10" fill="${colour}"/>`;
       return `${swatch}<text x="${x + 16}" y="${row}" fill="#111827">${escapeHtml(clip(l, 24))}</text>`;
     })
@@ -191,13 +189,16 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…`
 
 /** Horizontal bars: one row per category (long endpoint and segment names stay readable), series side by side. */
 function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string {
-  const plot = { ...all, series: all.series.filter((s) => s.values.some(finite)) };
+  const plot = {
+    ...all,
+    series: all.series.map((s, slot) => ({ ...s, slot })).filter((s) => s.values.some(finite)),
+  };
   const n = plot.series.length;
   const rowH = Math.max(18, 8 + n * 10);
   const labelW = Math.min(240, 12 + 6.2 * maxOf(plot.categories.map((c) => Math.min(c.length, 38))));
   const left = labelW + 8;
   const top = 8;
-  const plotW = W - left - 24;
+  const plotW = W - left - 52;
   const plotH = rowH * plot.categories.length;
   const legendRows = n > 1 ? Math.ceil(n / 4) : 0;
   const height = top + plotH + 46 + legendRows * 18;
@@ -220,7 +221,7 @@ function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string
       if (!finite(v) || v === 0) return;
       const barH = (rowH - 6) / n;
       parts.push(
-        `<rect class="mark" x="${left}" y="${f(y0 + 3 + si * barH)}" width="${f(Math.max(1, sx(v) - left))}" height="${f(barH - 1)}" fill="${PALETTE[si % PALETTE.length]}"><title>${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(plot.value.unit)}</title></rect>`,
+        `<rect class="mark" x="${left}" y="${f(y0 + 3 + si * barH)}" width="${f(Math.max(1, sx(v) - left))}" height="${f(barH - 1)}" fill="${PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(plot.value.unit)}</title></rect>`,
       );
     });
   });
@@ -228,13 +229,7 @@ function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string
     `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}" stroke="#6b7280"/>`,
     `<text x="${left + plotW / 2}" y="${top + plotH + 32}" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(plot.value))}</text>`,
   );
-  if (legendRows > 0)
-    parts.push(
-      legend(
-        plot.series.map((s) => s.label),
-        top + plotH + 48,
-      ),
-    );
+  if (legendRows > 0) parts.push(legend(plot.series, top + plotH + 48));
   parts.push("</svg>");
   return parts.join("");
 }
