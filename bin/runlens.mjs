@@ -1,14 +1,21 @@
 #!/usr/bin/env node
-// Runlens CLI: upload a benchmark's artifacts and print the run's link. Plain Node 20, no build
-// step and no dependencies, so a CI job can run it with `npx runlens` straight from a checkout.
+// Runlens CLI: upload a benchmark's artifacts and print the run's link, or save a run's trace or
+// report. Plain Node 20, no build step and no dependencies, so a CI job can run it with
+// `npx runlens` straight from a checkout.
 import fs from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 
 const USAGE = `usage: runlens upload <dir|files…> [--server URL] [--name NAME] [--labels a,b] [--token TOKEN]
+       runlens export <run id|run URL> --trace|--report -o FILE [--server URL] [--token TOKEN]
 
-Uploads the files (folders are walked) to a Runlens server, prints the run URL on stdout and
-each file's detected kind and warnings on stderr. Defaults: RUNLENS_SERVER, RUNLENS_API_TOKEN.`;
+upload: sends the files (folders are walked) to a Runlens server, prints the run URL on stdout and
+each file's detected kind and warnings on stderr.
+export: saves the run's requests as a Chrome JSON trace (--trace, for ui.perfetto.dev or
+chrome://tracing) or its offline HTML report (--report). A run URL names its server.
+Defaults: RUNLENS_SERVER, RUNLENS_API_TOKEN.`;
 
 class CliError extends Error {}
 
@@ -20,14 +27,23 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 };
 
+const EXPORT_OPTIONS = {
+  server: { type: "string" },
+  token: { type: "string" },
+  trace: { type: "boolean" },
+  report: { type: "boolean" },
+  output: { type: "string", short: "o" },
+  help: { type: "boolean", short: "h" },
+};
+
 /**
- * The upload command's options. Parsed leniently and checked token by token, so a mistake gets
- * one short reason in the CLI's own words instead of parseArgs' multi-line message.
+ * A command's options. Parsed leniently and checked token by token, so a mistake gets one short
+ * reason in the CLI's own words instead of parseArgs' multi-line message.
  */
-function parseUploadArgs(argv, env = process.env) {
+function parseOptions(argv, options) {
   const { values, positionals, tokens } = parseArgs({
     args: argv,
-    options: OPTIONS,
+    options,
     allowPositionals: true,
     strict: false,
     tokens: true,
@@ -35,11 +51,18 @@ function parseUploadArgs(argv, env = process.env) {
   if (values.help === true) return { help: true };
   for (const t of tokens) {
     if (t.kind !== "option") continue;
-    const spec = OPTIONS[t.name];
+    const spec = options[t.name];
     if (!spec) throw new CliError(`unknown option ${t.rawName}`);
     if (spec.type === "boolean" && t.value !== undefined) throw new CliError(`${t.rawName} takes no value`);
     if (spec.type === "string" && t.value === undefined) throw new CliError(`${t.rawName} needs a value`);
   }
+  return { values, positionals };
+}
+
+function parseUploadArgs(argv, env = process.env) {
+  const parsed = parseOptions(argv, OPTIONS);
+  if (parsed.help) return parsed;
+  const { values, positionals } = parsed;
   return {
     server: values.server ?? env.RUNLENS_SERVER,
     token: values.token ?? env.RUNLENS_API_TOKEN,
@@ -47,6 +70,31 @@ function parseUploadArgs(argv, env = process.env) {
     labels: values.labels,
     paths: positionals,
   };
+}
+
+function parseExportArgs(argv, env = process.env) {
+  const parsed = parseOptions(argv, EXPORT_OPTIONS);
+  if (parsed.help) return parsed;
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new CliError("give one run: its id or its URL");
+  if (values.trace === values.report) throw new CliError("choose one of --trace or --report");
+  if (!values.output) throw new CliError("no output file: pass -o FILE");
+  return {
+    run: positionals[0],
+    what: values.trace ? "trace" : "report",
+    output: values.output,
+    server: values.server ?? env.RUNLENS_SERVER,
+    token: values.token ?? env.RUNLENS_API_TOKEN,
+  };
+}
+
+function baseUrl(server) {
+  if (!server) throw new CliError("no server: pass --server URL or set RUNLENS_SERVER");
+  try {
+    return new URL(server.endsWith("/") ? server : `${server}/`);
+  } catch {
+    throw new CliError(`not a URL: ${server}`);
+  }
 }
 
 /** Every regular file under the given paths; dot-files and dot-folders (.git, .DS_Store) are skipped. */
@@ -73,13 +121,7 @@ function collectFiles(paths) {
 
 async function upload(opts) {
   if (opts.paths.length === 0) throw new CliError("nothing to upload: give a folder or files");
-  if (!opts.server) throw new CliError("no server: pass --server URL or set RUNLENS_SERVER");
-  let base;
-  try {
-    base = new URL(opts.server.endsWith("/") ? opts.server : `${opts.server}/`);
-  } catch {
-    throw new CliError(`not a URL: ${opts.server}`);
-  }
+  const base = baseUrl(opts.server);
   const files = collectFiles(opts.paths);
   if (files.length === 0) throw new CliError("no files found to upload");
 
@@ -118,19 +160,77 @@ async function upload(opts) {
   process.stdout.write(`${new URL(body.url, base).href}\n`);
 }
 
+const RUN_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** The run's id and its server: from a run URL (…/runs/ID, or an /inference share link), or an id and --server. */
+function runTarget(run, server) {
+  if (RUN_ID.test(run)) return { id: run, base: baseUrl(server) };
+  let url;
+  try {
+    url = new URL(run);
+  } catch {
+    throw new CliError(`not a run id or run URL: ${run}`);
+  }
+  const id =
+    url.pathname.match(/\/runs\/([A-Za-z0-9_-]{8,64})\/?$/)?.[1] ?? url.searchParams.get("unofficialRun");
+  if (!id || !RUN_ID.test(id)) throw new CliError(`no run id in ${run}`);
+  const prefix = url.pathname.replace(/\/(runs\/[^/]+|inference)\/?$/, "/");
+  return { id, base: server ? baseUrl(server) : new URL(prefix, url.origin) };
+}
+
+/**
+ * Streams the export to a temporary file beside the target and renames it once complete, so a
+ * failed download never leaves a half-written trace or report under the asked-for name.
+ */
+async function exportRun(opts) {
+  const { id, base } = runTarget(opts.run, opts.server);
+  const file = opts.what === "trace" ? "trace.json" : "report.html";
+  const headers = opts.token ? { Authorization: `Bearer ${opts.token}` } : {};
+  let res;
+  try {
+    res = await fetch(new URL(`api/runs/${id}/${file}`, base), { headers });
+  } catch (err) {
+    throw new CliError(
+      `cannot reach ${base.origin}: ${err.cause?.code ?? err.cause?.message ?? err.message}`,
+    );
+  }
+  if (!res.ok) {
+    const e = (await res.json().catch(() => null))?.error;
+    throw new CliError(
+      `export failed (${res.status}${e?.code ? ` ${e.code}` : ""}): ${e?.message ?? res.statusText}`,
+    );
+  }
+  const target = path.resolve(opts.output);
+  const partial = `${target}.part-${process.pid}`;
+  try {
+    await pipeline(Readable.fromWeb(res.body), fs.createWriteStream(partial, { flags: "wx" }));
+    fs.renameSync(partial, target);
+  } catch (err) {
+    fs.rmSync(partial, { force: true });
+    throw new CliError(`cannot write ${opts.output}: ${err.code ?? err.message}`);
+  }
+  const bytes = fs.statSync(target).size;
+  process.stderr.write(`${opts.what} of run ${id}: ${bytes.toLocaleString("en-US")} bytes\n`);
+  process.stdout.write(`${target}\n`);
+}
+
 async function main(argv) {
   const [command, ...rest] = argv;
   if (!command || command === "-h" || command === "--help" || command === "help") {
     process.stdout.write(`${USAGE}\n`);
     return command ? 0 : 2;
   }
-  if (command !== "upload") throw new CliError(`unknown command "${command}" (try: runlens upload <dir>)`);
-  const opts = parseUploadArgs(rest);
+  if (command !== "upload" && command !== "export")
+    throw new CliError(
+      `unknown command "${command}" (try: runlens upload <dir>, or runlens export <run> --report -o FILE)`,
+    );
+  const opts = command === "upload" ? parseUploadArgs(rest) : parseExportArgs(rest);
   if (opts.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  await upload(opts);
+  if (command === "upload") await upload(opts);
+  else await exportRun(opts);
   return 0;
 }
 

@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { secondsTick } from "@/components/charts/chart-theme";
-import { niceTicks } from "@/components/charts/nice-ticks";
+import { niceTicks } from "@/lib/metrics/nice-ticks";
 import type { timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 
 const countTick = (v: number) => v.toLocaleString("en-US", { maximumFractionDigits: 1 });

@@ -3,10 +3,11 @@ import { formatDateTime, formatNumber, formatRate } from "@/lib/format-number";
 import { AddToCompare } from "./add-to-compare";
 import { CollectorsBadges } from "./collectors-badges";
 import { CopyLinkButton } from "./copy-link-button";
+import { ExportLinks } from "./export-links";
 import { RunLabelsEditor } from "./run-labels-editor";
 import { RunNameEditor } from "./run-name-editor";
 
-/** Name (renamable), labels (editable), when, collectors, run facts, compare and share buttons. */
+/** Name (renamable), labels (editable), when, collectors, run facts, compare, export and share buttons. */
 export function RunHeader({ run }: { run: RunSummary }) {
   const info = Object.entries(run.info).filter(([, v]) => v !== null && v !== "");
   return (
@@ -20,6 +21,7 @@ export function RunHeader({ run }: { run: RunSummary }) {
           </p>
         </div>
         <AddToCompare runId={run.id} />
+        <ExportLinks run={run} />
         <CopyLinkButton />
       </div>
       {/* On a phone the labels, collectors and facts fold away behind one line, so the tabs and

@@ -22,11 +22,7 @@ export async function sampleRequestRows(
     .executeTakeFirstOrThrow();
   const n = Number(total);
   if (n === 0) return null;
-  const stride = Math.max(1, Math.ceil(n / limit));
-  // Rows are numbered 0…n-1: naming the sampled idx values reads them through the primary key,
-  // where `idx % stride = 0` scanned every row of the run (seconds at a million requests).
-  const wanted: number[] = [];
-  for (let idx = 0; idx < n; idx += stride) wanted.push(idx);
+  const wanted = sampledIdx(n, limit);
   const rows = await db
     .selectFrom("trtllm_requests")
     .select(["idx", "mode", "request_id", "arrival_ms", "ttft_ms", "e2e_ms", "segments_json"])
@@ -42,6 +38,19 @@ export async function sampleRequestRows(
     return (x - y) * sign || a.idx - b.idx;
   });
   return { total: n, rows };
+}
+
+/**
+ * The idx values of the per-request sample: every k-th request by arrival order, k the smallest
+ * stride that keeps at most `limit`. Rows are numbered 0…n-1, so naming the sampled idx values
+ * reads them through the primary key, where `idx % stride = 0` scanned every row of the run
+ * (seconds at a million requests).
+ */
+export function sampledIdx(n: number, limit: number): number[] {
+  const stride = Math.max(1, Math.ceil(n / limit));
+  const wanted: number[] = [];
+  for (let idx = 0; idx < n; idx += stride) wanted.push(idx);
+  return wanted;
 }
 
 export async function requestRow(db: Db, runId: string, idx: number) {

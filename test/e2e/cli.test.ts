@@ -1,7 +1,10 @@
 import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { traceFileSchema } from "../helpers/chrome-trace-schema";
 import { startApp, type RunningApp } from "./harness";
 
 const run = promisify(execFile);
@@ -81,5 +84,44 @@ describe("runlens upload", () => {
     const noServer = await cli(["upload", FOLDER]);
     expect(noServer.stderr).toMatch(/no server/);
     expect(noServer.code).not.toBe(0);
+  });
+});
+
+describe("runlens export", () => {
+  async function uploaded(): Promise<string> {
+    const res = await cli(["upload", FOLDER, "--server", app.url, "--token", TOKEN]);
+    expect(res.code).toBe(0);
+    return res.stdout.trim();
+  }
+
+  it("saves a run's trace and report, from its URL or its id and --server", async () => {
+    const runUrl = await uploaded();
+    const id = runUrl.split("/").pop()!;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-cli-export-"));
+    const traceFile = path.join(dir, "run.trace.json");
+    const trace = await cli(["export", runUrl, "--trace", "-o", traceFile]);
+    expect(trace.code).toBe(0);
+    expect(trace.stdout.trim()).toBe(traceFile);
+    expect(trace.stderr).toMatch(new RegExp(`^trace of run ${id}: [\\d,]+ bytes\\n$`));
+    const parsed = traceFileSchema.parse(JSON.parse(fs.readFileSync(traceFile, "utf8")));
+    expect(parsed.otherData.runId).toBe(id);
+    expect(parsed.traceEvents.some((e) => e.ph === "X" && e.cat === "ttft")).toBe(true);
+
+    const reportFile = path.join(dir, "run.html");
+    const report = await cli(["export", id, "--report", "-o", reportFile], { RUNLENS_SERVER: app.url });
+    expect(report.code).toBe(0);
+    const html = fs.readFileSync(reportFile, "utf8");
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain("<h2>Breakdown</h2>");
+    expect(fs.readdirSync(dir).sort()).toEqual(["run.html", "run.trace.json"]);
+  });
+
+  it("fails with one line and leaves no file for an unknown run", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-cli-export-"));
+    const out = path.join(dir, "x.html");
+    const res = await cli(["export", "AAAAAAAAAAAAAAAAAAAAAA", "--report", "-o", out, "--server", app.url]);
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toBe("runlens: export failed (404 not_found): run not found\n");
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 });

@@ -28,7 +28,27 @@ describe("runlens arguments", () => {
     [["upload", "--help=yes"], "runlens: --help takes no value"],
     [["upload", "--server", "http://127.0.0.1:9"], "runlens: nothing to upload: give a folder or files"],
     [["upload", "dir", "--server", "not a url"], "runlens: not a URL: not a url"],
-    [["deploy"], 'runlens: unknown command "deploy" (try: runlens upload <dir>)'],
+    [
+      ["deploy"],
+      'runlens: unknown command "deploy" (try: runlens upload <dir>, or runlens export <run> --report -o FILE)',
+    ],
+    [["export", "AAAAAAAAAAAA", "-o", "x.html"], "runlens: choose one of --trace or --report"],
+    [
+      ["export", "AAAAAAAAAAAA", "--trace", "--report", "-o", "x"],
+      "runlens: choose one of --trace or --report",
+    ],
+    [["export", "AAAAAAAAAAAA", "--report"], "runlens: no output file: pass -o FILE"],
+    [["export", "--report", "-o", "x.html"], "runlens: give one run: its id or its URL"],
+    [
+      ["export", "AAAAAAAAAAAA", "--report", "-o", "x.html"],
+      "runlens: no server: pass --server URL or set RUNLENS_SERVER",
+    ],
+    [["export", "not a run", "--report", "-o", "x.html"], "runlens: not a run id or run URL: not a run"],
+    [
+      ["export", "http://127.0.0.1:9/compare", "--trace", "-o", "x"],
+      "runlens: no run id in http://127.0.0.1:9/compare",
+    ],
+    [["export", "AAAAAAAAAAAA", "--trace=yes", "-o", "x"], "runlens: --trace takes no value"],
   ])("%j fails with one line", async (args, message) => {
     const res = await cli(args);
     expect(res.code).toBe(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { niceTicks } from "@/components/charts/nice-ticks";
+import { niceTicks } from "@/lib/metrics/nice-ticks";
 
 describe("nice ticks", () => {
   it("step by 1, 2, 2.5 or 5 × 10ⁿ from 0 to just above the maximum", () => {

@@ -1,0 +1,110 @@
+/** The Throughput and GPU views' charts for the report, from aiperf's records and telemetry. */
+import type { z } from "zod";
+import {
+  AIPERF_CHART_KEYS,
+  errorsPayloadSchema,
+  gpuPayloadSchema,
+  timelinePayloadSchema,
+} from "@/lib/api/aiperf-charts";
+import { formatNumber } from "@/lib/format-number";
+import type { Figure } from "./html";
+import { figure, type Payloads } from "./figure-kit";
+
+type TimelinePoint = z.infer<typeof timelinePayloadSchema>["points"][number];
+
+const TIME = { title: "Time since the run's first request", unit: "s" };
+
+export function throughputFigures(p: Payloads): Figure[] {
+  const tl = p.get(AIPERF_CHART_KEYS.timeline, timelinePayloadSchema);
+  const out: Figure[] = [];
+  if (tl) {
+    const line = (label: string, pick: (pt: TimelinePoint) => number) => ({
+      label,
+      points: tl.points.map((pt) => [pt.tS, pick(pt)] as const),
+    });
+    const window = `over a trailing ${formatNumber(tl.rateWindowS, 1)} s`;
+    out.push(
+      figure(
+        `${AIPERF_CHART_KEYS.timeline}-requests`,
+        "Requests completed per second",
+        `Completions ${window}; errors per second beside them.`,
+        {
+          kind: "line",
+          x: TIME,
+          y: { title: "Rate", unit: "req/s" },
+          series: [line("requests/s", (pt) => pt.requestsPerS), line("errors/s", (pt) => pt.errorsPerS)],
+        },
+        "the run is too short for two time buckets",
+      ),
+      figure(
+        `${AIPERF_CHART_KEYS.timeline}-tokens`,
+        "Output tokens per second",
+        "Each request's tokens spread over its decode.",
+        {
+          kind: "line",
+          x: TIME,
+          y: { title: "Output throughput", unit: "tok/s" },
+          series: [line("output tokens/s", (pt) => pt.outputTokensPerS)],
+        },
+        "the records carry no output token counts",
+      ),
+      figure(
+        `${AIPERF_CHART_KEYS.timeline}-in-flight`,
+        "Requests in flight",
+        `Per ${formatNumber(tl.bucketS, 2)} s bucket: average and maximum.`,
+        {
+          kind: "line",
+          x: TIME,
+          y: { title: "Requests in flight", unit: "requests" },
+          series: [line("average", (pt) => pt.inFlightAvg), line("maximum", (pt) => pt.inFlightMax)],
+        },
+        "the run is too short for two time buckets",
+      ),
+    );
+  }
+  const errors = p.get(AIPERF_CHART_KEYS.errors, errorsPayloadSchema);
+  if (errors && errors.total > 0)
+    out.push(
+      figure(
+        AIPERF_CHART_KEYS.errors,
+        "Errors by type",
+        `${formatNumber(errors.total, 0)} failed requests, grouped by type and code.`,
+        {
+          kind: "bars",
+          categories: errors.groups.map((g) => `${g.type}${g.code === null ? "" : ` ${g.code}`}`),
+          value: { title: "Requests", unit: "" },
+          series: [{ label: "errors", values: errors.groups.map((g) => g.count) }],
+        },
+        "no request failed",
+        "error",
+      ),
+    );
+  return out;
+}
+
+export function gpuFigures(p: Payloads): Figure[] {
+  const gpu = p.get(AIPERF_CHART_KEYS.gpu, gpuPayloadSchema);
+  if (!gpu) return [];
+  const metrics = [
+    ["powerW", "GPU power", "Power", "W"],
+    ["utilizationPct", "GPU utilization", "Utilization", "%"],
+    ["memoryUsedGb", "GPU memory used", "Memory used", "GB"],
+  ] as const;
+  return metrics.map(([key, title, axis, unit]) =>
+    figure(
+      `${AIPERF_CHART_KEYS.gpu}-${key}`,
+      title,
+      "One line per GPU as the telemetry export names it.",
+      {
+        kind: "line",
+        x: TIME,
+        y: { title: axis, unit },
+        series: gpu.gpus.map((g) => ({
+          label: g.label,
+          points: g.points.map((pt) => [pt.tS, pt[key]] as const),
+        })),
+      },
+      `the telemetry export has no ${axis.toLowerCase()} samples`,
+    ),
+  );
+}

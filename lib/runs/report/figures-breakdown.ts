@@ -1,0 +1,150 @@
+/** The Breakdown view's charts for the report: segment statistics and shares, KV transfers and hits, steps. */
+import {
+  histogramPayloadSchema,
+  kvHitRatePayloadSchema,
+  segmentSharePayloadSchema,
+  segmentsPayloadSchema,
+  stepsPayloadSchema,
+  STEP_METRICS,
+  TRTLLM_CHART_KEYS,
+} from "@/lib/api/trtllm-charts";
+import { formatCount, formatNumber } from "@/lib/format-number";
+import {
+  inScope,
+  segmentShareRows,
+  segmentStatRows,
+  type SegmentStatRow,
+} from "@/lib/metrics/trtllm-chart-rows";
+import type { Figure } from "./html";
+import { figure, type Payloads } from "./figure-kit";
+
+const STEP_LABEL: Record<string, string> = {
+  preprocessingMs: "preprocessing",
+  forwardMs: "forward",
+  updateMs: "update",
+  sampleMs: "sample",
+  postprocessingMs: "postprocessing",
+  gpuForwardMs: "GPU forward",
+  gpuSampleMs: "GPU sample",
+};
+
+function segments(p: Payloads): Figure[] {
+  const payload = p.get(TRTLLM_CHART_KEYS.segments, segmentsPayloadSchema);
+  if (!payload) return [];
+  // The same rows the view's segment table shows: a segment whose alternative was recorded instead is left out.
+  const stats = ["p50", "p90", "p99"] as const;
+  // The spans up to the first token only: decode is most of every request and would flatten them
+  // to slivers; its numbers are in the segment table above.
+  const ttft = (rows: SegmentStatRow[]) => rows.filter((r) => inScope(r.name, "ttft"));
+  const byStat = stats.map((s) => ttft(segmentStatRows(payload, s)));
+  return [
+    figure(
+      TRTLLM_CHART_KEYS.segments,
+      "Where the time to first token goes: segments",
+      `Per segment up to the first token, over the ${formatCount(payload.requestCount)} requests (${payload.mode}) where it was recorded; decode is in the table above.`,
+      {
+        kind: "bars",
+        categories: byStat[0].map((r) => r.name),
+        value: { title: "Segment time", unit: "ms" },
+        series: stats.map((s, i) => ({ label: s, values: byStat[i].map((r) => r.valueMs) })),
+      },
+      "no segment was recorded in any request",
+      "segment",
+    ),
+  ];
+}
+
+function share(p: Payloads): Figure[] {
+  const payload = p.get(TRTLLM_CHART_KEYS.segmentShare, segmentSharePayloadSchema);
+  if (!payload) return [];
+  const rows = segmentShareRows(payload, "ttft");
+  const names = payload.segmentNames.filter((n) => rows.some((r) => r[n] !== undefined));
+  return [
+    figure(
+      TRTLLM_CHART_KEYS.segmentShare,
+      "Share of TTFT per segment over the run",
+      `Mean segment time as a share of the TTFT segments, per ${formatNumber(payload.bucketMs / 1000, 3)} s of arrivals.`,
+      {
+        kind: "line",
+        x: { title: "Arrival since the run's first request", unit: "s" },
+        y: { title: "Share of TTFT", unit: "%" },
+        series: names.map((n) => ({
+          label: n,
+          points: rows.map((r) => [r.startS, r[n] === undefined ? null : r[n] * 100] as const),
+        })),
+      },
+      "fewer than two time buckets had requests",
+    ),
+  ];
+}
+
+function kvTransfer(p: Payloads): Figure[] {
+  const payload = p.get(TRTLLM_CHART_KEYS.kvTransferBandwidth, histogramPayloadSchema);
+  if (!payload) return [];
+  return [
+    figure(
+      TRTLLM_CHART_KEYS.kvTransferBandwidth,
+      "KV-cache transfer bandwidth",
+      `Requests per bandwidth bin; ${formatCount(payload.count)} transfers.`,
+      {
+        kind: "histogram",
+        x: { title: "Bandwidth", unit: payload.unit },
+        y: { title: "Requests", unit: "" },
+        bins: payload.bins,
+      },
+      "no request recorded KV-transfer stamps and size (disaggregated serving with return_perf_metrics)",
+    ),
+  ];
+}
+
+function kvHitRate(p: Payloads): Figure[] {
+  const payload = p.get(TRTLLM_CHART_KEYS.kvHitRate, kvHitRatePayloadSchema);
+  if (!payload) return [];
+  return [
+    figure(
+      TRTLLM_CHART_KEYS.kvHitRate,
+      "KV-cache block hit rate per worker",
+      "Reused blocks over reused and missed, per worker file (block-weighted).",
+      {
+        kind: "bars",
+        categories: payload.byWorker.map((w) => `${w.worker} (${w.role})`),
+        value: { title: "Hit rate", unit: "%" },
+        series: [
+          {
+            label: "hit rate",
+            values: payload.byWorker.map((w) => (w.hitRate === null ? null : w.hitRate * 100)),
+          },
+        ],
+      },
+      "no worker reused a KV block, or the records carry no block counts",
+      "worker",
+    ),
+  ];
+}
+
+function steps(p: Payloads): Figure[] {
+  const payload = p.get(TRTLLM_CHART_KEYS.steps, stepsPayloadSchema);
+  if (!payload) return [];
+  return (["steps", "chunks"] as const).map((kind) =>
+    figure(
+      `${TRTLLM_CHART_KEYS.steps}-${kind}`,
+      kind === "steps" ? "Generation step phases" : "Context chunk phases",
+      "Median and p99 of each phase over every step recorded (time_breakdown_metrics).",
+      {
+        kind: "bars",
+        categories: STEP_METRICS.map((m) => STEP_LABEL[m]),
+        value: { title: "Phase time", unit: "ms" },
+        series: (["p50", "p99"] as const).map((s) => ({
+          label: s,
+          values: STEP_METRICS.map((m) => payload[kind][m]?.[s] ?? null),
+        })),
+      },
+      `no ${kind === "steps" ? "generation steps" : "context chunks"} were recorded (TensorRT-LLM step metrics off)`,
+      "phase",
+    ),
+  );
+}
+
+export function breakdownFigures(p: Payloads): Figure[] {
+  return [...segments(p), ...share(p), ...kvTransfer(p), ...kvHitRate(p), ...steps(p)];
+}

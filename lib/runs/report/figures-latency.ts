@@ -1,0 +1,153 @@
+/** The Latency view's charts for the report: distributions, CDFs and latency over time. */
+import type { z } from "zod";
+import {
+  AIPERF_CHART_KEYS,
+  distributionPayloadSchema,
+  overTimePayloadSchema,
+  timeslicesPayloadSchema,
+  ttftVsInputPayloadSchema,
+} from "@/lib/api/aiperf-charts";
+import { TRTLLM_CHART_KEYS, trtllmLatencyOverTimePayloadSchema } from "@/lib/api/trtllm-charts";
+import { formatCount } from "@/lib/format-number";
+import type { Figure } from "./html";
+import { figure, METRIC_LABEL, type Payloads } from "./figure-kit";
+
+const NOT_RECORDED = "no request of the run recorded this metric";
+
+function distributionFigures(p: Payloads, key: string, source: string): Figure[] {
+  const payload = p.get(key, distributionPayloadSchema);
+  if (!payload) return [];
+  return Object.entries(payload.metrics).flatMap(([metric, d]) => {
+    const label = METRIC_LABEL[metric] ?? metric;
+    const count = d ? `${formatCount(d.count)} ${source}` : "";
+    return [
+      figure(
+        `${key}-${metric}-histogram`,
+        `${label}: distribution`,
+        `Requests per equal-width bin; ${count}.`,
+        {
+          kind: "histogram",
+          x: { title: label, unit: "ms" },
+          y: { title: "Requests", unit: "" },
+          bins: (d?.bins ?? []).map((b) => ({ lo: b.start, hi: b.end, count: b.count })),
+        },
+        NOT_RECORDED,
+      ),
+      figure(
+        `${key}-${metric}-cdf`,
+        `${label}: cumulative distribution`,
+        `Share of requests at or below each value; ${count}.`,
+        {
+          kind: "line",
+          x: { title: label, unit: "ms" },
+          y: { title: "Requests at or below", unit: "%" },
+          series: [{ label, points: (d?.cdf ?? []).map((c) => [c.value, c.fraction * 100] as const) }],
+        },
+        NOT_RECORDED,
+      ),
+    ];
+  });
+}
+
+function overTimeFigures(p: Payloads): Figure[] {
+  const aiperf = p.get(AIPERF_CHART_KEYS.overTime, overTimePayloadSchema);
+  const trtllm = p.get(TRTLLM_CHART_KEYS.latencyOverTime, trtllmLatencyOverTimePayloadSchema);
+  const sources = [
+    aiperf && {
+      key: AIPERF_CHART_KEYS.overTime,
+      total: aiperf.total,
+      points: aiperf.points as Array<Record<string, number | null>>,
+      metrics: ["ttftMs", "e2eMs", "itlMs"],
+    },
+    trtllm && {
+      key: TRTLLM_CHART_KEYS.latencyOverTime,
+      total: trtllm.total,
+      points: trtllm.points as Array<Record<string, number | null>>,
+      metrics: ["ttftMs", "e2eMs", "tpotMs"],
+    },
+  ].filter((s) => s !== null);
+  return sources.flatMap((s) =>
+    s.metrics.map((metric) =>
+      figure(
+        `${s.key}-${metric}`,
+        `${METRIC_LABEL[metric]} over the run`,
+        s.points.length < s.total
+          ? `Each point a request at its start; ${formatCount(s.points.length)} evenly spaced of ${formatCount(s.total)}.`
+          : `Each point a request at its start; all ${formatCount(s.total)}.`,
+        {
+          kind: "scatter",
+          x: { title: "Time since the run's first request", unit: "s" },
+          y: { title: METRIC_LABEL[metric], unit: "ms" },
+          series: [
+            {
+              label: METRIC_LABEL[metric],
+              points: s.points.map((pt) => [pt.tS as number, pt[metric]] as const),
+            },
+          ],
+        },
+        NOT_RECORDED,
+      ),
+    ),
+  );
+}
+
+function ttftVsInput(p: Payloads): Figure[] {
+  const payload = p.get(AIPERF_CHART_KEYS.ttftVsInput, ttftVsInputPayloadSchema);
+  if (!payload) return [];
+  return [
+    figure(
+      AIPERF_CHART_KEYS.ttftVsInput,
+      "Time to first token against input length",
+      `Each point a request; ${formatCount(payload.points.length)} of ${formatCount(payload.total)}.`,
+      {
+        kind: "scatter",
+        x: { title: "Input length", unit: "tokens" },
+        y: { title: "Time to first token", unit: "ms" },
+        series: [{ label: "TTFT", points: payload.points.map((pt) => [pt.inputTokens, pt.ttftMs] as const) }],
+      },
+      "the records carry no input length or no TTFT",
+    ),
+  ];
+}
+
+type Slice = z.infer<typeof timeslicesPayloadSchema>["slices"][number];
+
+function timeslices(p: Payloads): Figure[] {
+  const payload = p.get(AIPERF_CHART_KEYS.timeslices, timeslicesPayloadSchema);
+  if (!payload) return [];
+  const at = (i: number) => (payload.sliceDurationS ? i * payload.sliceDurationS : i);
+  const x = payload.sliceDurationS ? { title: "Slice start", unit: "s" } : { title: "Slice", unit: "index" };
+  const line = (label: string, pick: (s: Slice) => number | null) => ({
+    label,
+    points: payload.slices.map((s) => [at(s.index), pick(s)] as const),
+  });
+  return [
+    figure(
+      `${AIPERF_CHART_KEYS.timeslices}-latency`,
+      "Latency per time slice (aiperf)",
+      "aiperf's own per-slice statistics (--slice-duration).",
+      {
+        kind: "line",
+        x,
+        y: { title: "Latency", unit: "ms" },
+        series: [
+          line("TTFT avg", (s) => s.ttftAvgMs),
+          line("TTFT p99", (s) => s.ttftP99Ms),
+          line("E2E avg", (s) => s.e2eAvgMs),
+          line("E2E p99", (s) => s.e2eP99Ms),
+        ],
+      },
+      "the timeslice export has fewer than two slices with latency",
+    ),
+  ];
+}
+
+export function latencyFigures(p: Payloads): Figure[] {
+  return [
+    ...distributionFigures(p, AIPERF_CHART_KEYS.distribution, "successful profiling requests"),
+    ...distributionFigures(p, TRTLLM_CHART_KEYS.latencyDistribution, "requests in the perf metrics"),
+    ...overTimeFigures(p),
+    ...ttftVsInput(p),
+    ...timeslices(p),
+  ];
+}

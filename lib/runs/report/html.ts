@@ -1,0 +1,113 @@
+/**
+ * The offline report's HTML: one self-contained document (docs/formats.md §Offline report) with
+ * its style inline and system fonts only, so it opens from disk with no network. Every text that
+ * came from an upload goes through `escapeHtml`.
+ */
+import { renderPlot, hasMarks, type Plot } from "./svg-plot";
+
+export function escapeHtml(s: string): string {
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
+}
+
+export interface Table {
+  columns: string[];
+  /** Cells already formatted for people */
+  rows: string[][];
+}
+
+/** A chart of the report: drawn when it has marks, else its `missing` line says what is absent. */
+export interface Figure {
+  id: string;
+  title: string;
+  description: string;
+  plot: Plot;
+  /** What the reader would need for this chart, when it has nothing to draw */
+  missing: string;
+  table: Table;
+}
+
+export interface Section {
+  id: string;
+  title: string;
+  /** Facts, tables and notes before the charts */
+  blocks: Array<
+    | { kind: "facts"; facts: Array<[string, string]> }
+    | { kind: "table"; title: string; table: Table }
+    | { kind: "note"; text: string }
+  >;
+  figures: Figure[];
+}
+
+export interface ReportDoc {
+  title: string;
+  subtitle: string;
+  sections: Section[];
+}
+
+const STYLE = `
+:root{color-scheme:light}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#111827;background:#fff;margin:0 auto;max-width:780px;padding:24px;line-height:1.45}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:32px 0 8px;border-bottom:1px solid #e5e7eb;padding-bottom:4px}
+h3{font-size:14px;margin:0 0 2px}p{margin:4px 0}.muted{color:#4b5563;font-size:13px}
+nav a{margin-right:12px;font-size:13px;color:#1d4ed8}
+figure{margin:16px 0 24px;padding:0}figure svg{display:block;max-width:100%;height:auto}
+.missing{color:#4b5563;font-style:italic;border:1px dashed #d1d5db;padding:8px 12px;border-radius:4px}
+table{border-collapse:collapse;font-size:12px;margin:6px 0;font-variant-numeric:tabular-nums}
+th,td{border:1px solid #e5e7eb;padding:2px 6px;text-align:left}td.n{text-align:right}th{background:#f9fafb}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;font-size:13px;margin:8px 0}dt{color:#4b5563}dd{margin:0}
+details summary{cursor:pointer;font-size:12px;color:#374151}
+@media print{details{display:block}details>summary{display:none}}
+`;
+
+const numeric = /^[−\-+]?[\d,.]+( ?[%a-zA-Z/]+)?$/;
+
+export function tableHtml(t: Table): string {
+  const head = `<tr>${t.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join("")}</tr>`;
+  const body = t.rows
+    .map(
+      (r) =>
+        `<tr>${r.map((c) => `<td${numeric.test(c) ? ' class="n"' : ""}>${escapeHtml(c)}</td>`).join("")}</tr>`,
+    )
+    .join("");
+  return `<table>${head}${body}</table>`;
+}
+
+function figureHtml(fig: Figure): string {
+  const drawn = hasMarks(fig.plot);
+  const chart = drawn
+    ? renderPlot(fig.plot, fig.title)
+    : `<p class="missing" data-missing>Not drawn: ${escapeHtml(fig.missing)}</p>`;
+  const table =
+    fig.table.rows.length > 0
+      ? `<details><summary>Data table (${fig.table.rows.length.toLocaleString("en-US")} rows)</summary>${tableHtml(fig.table)}</details>`
+      : "";
+  return `<figure data-chart="${escapeHtml(fig.id)}" data-drawn="${drawn}"><h3>${escapeHtml(fig.title)}</h3><p class="muted">${escapeHtml(fig.description)}</p>${chart}${table}</figure>`;
+}
+
+function blockHtml(b: Section["blocks"][number]): string {
+  if (b.kind === "note") return `<p class="muted">${escapeHtml(b.text)}</p>`;
+  if (b.kind === "table") return `<h3>${escapeHtml(b.title)}</h3>${tableHtml(b.table)}`;
+  return `<dl>${b.facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join("")}</dl>`;
+}
+
+/** The whole document. No script, no external reference of any kind: the page is its own bytes. */
+export function renderReport(doc: ReportDoc): string {
+  const nav = doc.sections.map((s) => `<a href="#${escapeHtml(s.id)}">${escapeHtml(s.title)}</a>`).join("");
+  const sections = doc.sections
+    .map(
+      (s) =>
+        `<section id="${escapeHtml(s.id)}"><h2>${escapeHtml(s.title)}</h2>${s.blocks.map(blockHtml).join("")}${s.figures.map(figureHtml).join("")}</section>`,
+    )
+    .join("\n");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<title>${escapeHtml(doc.title)}</title><style>${STYLE}</style></head>
+<body><header><h1>${escapeHtml(doc.title)}</h1><p class="muted">${escapeHtml(doc.subtitle)}</p><nav>${nav}</nav></header>
+${sections}
+</body></html>
+`;
+}

@@ -1,0 +1,180 @@
+/** The summary parts of a run's report: facts, files, statistics tables; pure over the run summary. */
+import type { RunSummary, Stats } from "@/lib/api/schemas";
+import { formatBytes, formatCount, formatDateTime, formatNumber, formatRate } from "@/lib/format-number";
+import { ALTERNATIVE_SEGMENTS } from "@/lib/metrics/time-breakdown";
+import type { Section, Table } from "./html";
+
+const collectorText = (v: boolean | null) => (v === null ? "unknown" : v ? "on" : "off");
+
+function humanize(key: string): string {
+  return key.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+}
+
+/** The run's facts as its header shows them: rates as percentages, numbers for people, text as it is. */
+function infoValue(key: string, v: string | number | boolean): string {
+  if (typeof v !== "number") return String(v);
+  return /HitRate$/.test(key) ? formatRate(v) : formatNumber(v, 4);
+}
+
+export function summarySection(run: RunSummary, generatedAt: string): Section {
+  const facts: Array<[string, string]> = [
+    ["run id", run.id],
+    ["uploaded", formatDateTime(run.createdAt)],
+    ["report written", formatDateTime(generatedAt)],
+    ["labels", run.labels.length > 0 ? run.labels.join(", ") : "none"],
+    ["return_perf_metrics", collectorText(run.collectors.returnPerfMetrics)],
+    ["enable_iter_perf_stats", collectorText(run.collectors.enableIterPerfStats)],
+    ["publish_kv_events", collectorText(run.collectors.publishKvEvents)],
+  ];
+  for (const [k, v] of Object.entries(run.info))
+    if (v !== null && v !== "") facts.push([humanize(k), infoValue(k, v)]);
+  const files: Table = {
+    columns: ["file", "kind", "format", "size", "records", "skipped"],
+    rows: run.files.map((f) => [
+      f.name,
+      f.kind,
+      f.format,
+      formatBytes(f.bytes),
+      formatCount(f.records),
+      formatCount(f.skipped),
+    ]),
+  };
+  const blocks: Section["blocks"] = [
+    { kind: "facts", facts },
+    { kind: "table", title: "Files", table: files },
+  ];
+  const warnings = [
+    ...run.warnings,
+    ...run.files.flatMap((f) => f.warnings.map((w) => `${f.name}: ${w.message}`)),
+  ];
+  for (const w of warnings.slice(0, 20)) blocks.push({ kind: "note", text: `Warning: ${w}` });
+  if (warnings.length > 20)
+    blocks.push({ kind: "note", text: `… and ${formatCount(warnings.length - 20)} more warnings` });
+  return { id: "summary", title: "Summary", blocks, figures: [] };
+}
+
+const statRow = (label: string, unit: string, s: Stats | null): string[] =>
+  s === null
+    ? [label, unit, "not recorded", "", "", "", "", ""]
+    : [
+        label,
+        unit,
+        formatCount(s.count),
+        formatNumber(s.mean, 3),
+        formatNumber(s.p50, 3),
+        formatNumber(s.p90, 3),
+        formatNumber(s.p99, 3),
+        formatNumber(s.max, 3),
+      ];
+
+const STAT_COLUMNS = ["metric", "unit", "count", "mean", "p50", "p90", "p99", "max"];
+
+/** The Latency view's statistics tables: aiperf's requests block and the perf metrics' own latency. */
+export function latencyTables(run: RunSummary): Section["blocks"] {
+  const out: Section["blocks"] = [];
+  const r = run.requests;
+  if (r) {
+    out.push({
+      kind: "table",
+      title: `Request latency (${r.source}: ${formatCount(r.count)} requests, ${formatCount(r.errorCount)} errors)`,
+      table: {
+        columns: STAT_COLUMNS,
+        rows: [
+          statRow("Time to first token", "ms", r.ttftMs),
+          statRow("End-to-end latency", "ms", r.e2eMs),
+          statRow("Inter-token latency", "ms", r.itlMs),
+          statRow("Input length", "tokens", r.inputTokens),
+          statRow("Output length", "tokens", r.outputTokens),
+        ],
+      },
+    });
+    const rates: Array<[string, string]> = [];
+    if (r.requestThroughputPerS != null)
+      rates.push(["request throughput", `${formatNumber(r.requestThroughputPerS, 3)} req/s`]);
+    if (r.outputTokenThroughputPerS != null)
+      rates.push(["output token throughput", `${formatNumber(r.outputTokenThroughputPerS, 1)} tok/s`]);
+    if (r.durationS !== null) rates.push(["duration", `${formatNumber(r.durationS, 2)} s`]);
+    if (rates.length > 0) out.push({ kind: "facts", facts: rates });
+  }
+  const l = run.timeBreakdown?.latency;
+  if (l)
+    out.push({
+      kind: "table",
+      title: "Request latency from the perf metrics",
+      table: {
+        columns: STAT_COLUMNS,
+        rows: [
+          statRow("Time to first token", "ms", l.ttftMs),
+          statRow("End-to-end latency", "ms", l.e2eMs),
+          statRow("Time per output token", "ms", l.tpotMs),
+        ],
+      },
+    });
+  return out;
+}
+
+/**
+ * A segment no request recorded because every request recorded its alternative instead (`gen_queue`
+ * beside the three transfer spans) is not missing data, and the view leaves it out: so does the report.
+ */
+function unusedAlternative(name: string, segments: ReadonlyArray<{ name: string; count: number }>): boolean {
+  const counted = (n: string) => (segments.find((s) => s.name === n)?.count ?? 0) > 0;
+  return !counted(name) && (ALTERNATIVE_SEGMENTS[name] ?? []).some(counted);
+}
+
+export function breakdownTables(run: RunSummary): Section["blocks"] {
+  const tb = run.timeBreakdown;
+  if (!tb) return [];
+  const cellMs = (v: number | null | undefined) =>
+    v === null || v === undefined ? "not recorded" : formatNumber(v, 3);
+  return [
+    {
+      kind: "table",
+      title: `Segments (${tb.mode}, ${formatCount(tb.requestCount)} requests)`,
+      table: {
+        columns: ["segment", "what it is", "recorded in", "mean ms", "p50 ms", "p90 ms", "p99 ms"],
+        rows: tb.segments
+          .filter((s) => !unusedAlternative(s.name, tb.segments))
+          .map((s) => [
+            s.name,
+            s.label,
+            formatCount(s.count),
+            cellMs(s.meanMs),
+            cellMs(s.p50Ms),
+            cellMs(s.p90Ms),
+            cellMs(s.p99Ms),
+          ]),
+      },
+    },
+  ];
+}
+
+export function endpointTables(run: RunSummary): Section["blocks"] {
+  if (run.endpoints.length === 0) return [];
+  return [
+    {
+      kind: "table",
+      title: "Endpoints",
+      table: {
+        columns: [
+          "endpoint",
+          "role",
+          "cache hit rate",
+          "KV hit rate",
+          "KV capacity (tokens)",
+          "KV usage avg",
+          "requests",
+        ],
+        rows: run.endpoints.map((e) => [
+          e.endpoint,
+          e.role,
+          e.cacheHitRate === null ? "not exported" : formatRate(e.cacheHitRate),
+          e.kvCacheHitRate === null ? "not recorded" : formatRate(e.kvCacheHitRate),
+          e.kvCapacityTokens === null ? "not exported" : formatCount(e.kvCapacityTokens),
+          e.kvUsageAvg === null ? "not exported" : formatRate(e.kvUsageAvg),
+          e.requestCount === null ? "—" : formatCount(e.requestCount),
+        ]),
+      },
+    },
+  ];
+}

@@ -1,0 +1,238 @@
+/**
+ * A small dependency-free SVG plotter for the offline report: lines, scatters, histograms and
+ * horizontal bars, with titled axes (unit in the title), round ticks (lib/metrics/nice-ticks.ts)
+ * and numbers written for people (lib/format-number.ts). It draws what it is given; whether there
+ * is anything to draw is `hasMarks`, asked before, so an empty frame is never drawn.
+ */
+import { formatNumber } from "@/lib/format-number";
+import { niceTicks } from "@/lib/metrics/nice-ticks";
+import { escapeHtml } from "./html";
+
+export interface Axis {
+  title: string;
+  unit: string;
+}
+
+export interface XySeries {
+  label: string;
+  /** null = not recorded at that x: the line breaks there */
+  points: ReadonlyArray<readonly [number, number | null]>;
+}
+
+export interface BarSeries {
+  label: string;
+  /** One per category; null = not recorded (no bar, never a 0-length one) */
+  values: ReadonlyArray<number | null>;
+}
+
+export type Plot =
+  | { kind: "line" | "scatter"; x: Axis; y: Axis; series: XySeries[] }
+  | { kind: "histogram"; x: Axis; y: Axis; bins: ReadonlyArray<{ lo: number; hi: number; count: number }> }
+  | { kind: "bars"; categories: string[]; value: Axis; series: BarSeries[] };
+
+/** Colour-blind-safe categorical palette (Okabe–Ito), in the order series take it. */
+export const PALETTE = [
+  "#0072B2",
+  "#E69F00",
+  "#009E73",
+  "#CC79A7",
+  "#56B4E9",
+  "#D55E00",
+  "#F0E442",
+  "#000000",
+];
+
+const W = 720;
+const PLOT_H = 240;
+const FONT = 'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif"';
+
+const finite = (v: number | null | undefined): v is number => typeof v === "number" && Number.isFinite(v);
+
+/** The chart kit's rule (docs/architecture.md): a line of two points, a bar of non-zero length, or a point. */
+export function hasMarks(plot: Plot): boolean {
+  switch (plot.kind) {
+    case "line":
+      return plot.series.some((s) => s.points.filter(([, y]) => finite(y)).length >= 2);
+    case "scatter":
+      return plot.series.some((s) => s.points.some(([x, y]) => finite(x) && finite(y)));
+    case "histogram":
+      return plot.bins.some((b) => b.count > 0);
+    case "bars":
+      return plot.series.some((s) => s.values.some((v) => finite(v) && v !== 0));
+  }
+}
+
+export const axisTitle = (a: Axis) => (a.unit ? `${a.title} (${a.unit})` : a.title);
+
+/** Max of many values without spreading them into an argument list. */
+function maxOf(values: Iterable<number>): number {
+  let m = 0;
+  for (const v of values) if (v > m) m = v;
+  return m;
+}
+
+export function renderPlot(plot: Plot, label: string): string {
+  return plot.kind === "bars" ? renderBars(plot, label) : renderXy(plot, label);
+}
+
+function svgOpen(height: number, label: string): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-label="${escapeHtml(label)}" ${FONT} font-size="11">`;
+}
+
+/** Series past the palette's length are dashed, so no two lines of a chart look alike. */
+const dash = (i: number) => (i >= PALETTE.length ? ' stroke-dasharray="5 3"' : "");
+
+function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }>, label: string): string {
+  // A series with nothing recorded is not drawn nor listed in the legend; its table column says so.
+  // Each keeps its slot (colour and dash) so one run or metric looks the same in every chart.
+  const series =
+    plot.kind === "histogram"
+      ? []
+      : plot.series.map((s, slot) => ({ ...s, slot })).filter((s) => s.points.some(([, y]) => finite(y)));
+  const xs =
+    plot.kind === "histogram"
+      ? plot.bins.map((b) => b.hi)
+      : series.flatMap((s) => s.points.map(([x]) => x).filter(finite));
+  const ys =
+    plot.kind === "histogram"
+      ? plot.bins.map((b) => b.count)
+      : series.flatMap((s) => s.points.map(([, y]) => y).filter(finite));
+  const xTicks = niceTicks(maxOf(xs));
+  const yTicks = niceTicks(maxOf(ys));
+  const left = 64;
+  const top = 12;
+  const right = 16;
+  const plotW = W - left - right;
+  const legendRows = series.length > 1 ? Math.ceil(series.length / 4) : 0;
+  const height = top + PLOT_H + 52 + legendRows * 18;
+  const xMax = xTicks[xTicks.length - 1];
+  const yMax = yTicks[yTicks.length - 1];
+  const sx = (v: number) => left + (v / xMax) * plotW;
+  const sy = (v: number) => top + PLOT_H - (v / yMax) * PLOT_H;
+  const parts = [svgOpen(height, label)];
+  for (const t of yTicks)
+    parts.push(
+      `<line x1="${left}" x2="${left + plotW}" y1="${f(sy(t))}" y2="${f(sy(t))}" stroke="#e5e7eb"/>`,
+      `<text x="${left - 6}" y="${f(sy(t) + 4)}" text-anchor="end" fill="#374151">${formatNumber(t, 4)}</text>`,
+    );
+  for (const t of xTicks)
+    parts.push(
+      `<line x1="${f(sx(t))}" x2="${f(sx(t))}" y1="${top + PLOT_H}" y2="${top + PLOT_H + 4}" stroke="#6b7280"/>`,
+      `<text x="${f(sx(t))}" y="${top + PLOT_H + 16}" text-anchor="middle" fill="#374151">${formatNumber(t, 4)}</text>`,
+    );
+  parts.push(
+    `<line x1="${left}" x2="${left + plotW}" y1="${top + PLOT_H}" y2="${top + PLOT_H}" stroke="#6b7280"/>`,
+    `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + PLOT_H}" stroke="#6b7280"/>`,
+    `<text x="${left + plotW / 2}" y="${top + PLOT_H + 34}" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(plot.x))}</text>`,
+    `<text transform="translate(14 ${top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(plot.y))}</text>`,
+  );
+  if (plot.kind === "histogram") {
+    for (const b of plot.bins) {
+      if (b.count <= 0) continue;
+      const x = sx(b.lo);
+      parts.push(
+        `<rect class="mark" x="${f(x)}" y="${f(sy(b.count))}" width="${f(Math.max(1, sx(b.hi) - x - 1))}" height="${f(top + PLOT_H - sy(b.count))}" fill="${PALETTE[0]}"><title>${formatNumber(b.lo, 4)}–${formatNumber(b.hi, 4)} ${escapeHtml(plot.x.unit)}: ${formatNumber(b.count, 0)}</title></rect>`,
+      );
+    }
+  }
+  series.forEach((s) => {
+    const i = s.slot;
+    const colour = PALETTE[i % PALETTE.length];
+    if (plot.kind === "scatter") {
+      for (const [x, y] of s.points)
+        if (finite(x) && finite(y))
+          parts.push(
+            `<circle class="mark" cx="${f(sx(x))}" cy="${f(sy(y))}" r="2" fill="${colour}" fill-opacity="0.7"/>`,
+          );
+      return;
+    }
+    for (const run of unbroken(s.points))
+      parts.push(
+        `<polyline class="mark" fill="none" stroke="${colour}" stroke-width="1.5"${dash(i)} points="${run.map(([x, y]) => `${f(sx(x))},${f(sy(y))}`).join(" ")}"/>`,
+      );
+  });
+  if (legendRows > 0) parts.push(legend(series, top + PLOT_H + 50, plot.kind === "line"));
+  parts.push("</svg>");
+  return parts.join("");
+}
+
+/** Runs of consecutive recorded points: a line never bridges a value that was not recorded. */
+function unbroken(points: XySeries["points"]): Array<Array<[number, number]>> {
+  const runs: Array<Array<[number, number]>> = [];
+  let cur: Array<[number, number]> = [];
+  for (const [x, y] of points) {
+    if (finite(x) && finite(y)) cur.push([x, y]);
+    else if (cur.length > 0) {
+      runs.push(cur);
+      cur = [];
+    }
+  }
+  if (cur.length > 0) runs.push(cur);
+  return runs.filter((r) => r.length >= 2);
+}
+
+function legend(entries: ReadonlyArray<{ label: string; slot: number }>, y: number, lines = false): string {
+  return entries
+    .map(({ label: l, slot }, i) => {
+      const x = 64 + (i % 4) * 160;
+      const row = y + Math.floor(i / 4) * 18;
+      const colour = PALETTE[slot % PALETTE.length];
+      const swatch = lines
+        ? `<line x1="${x}" x2="${x + 12}" y1="${row - 4}" y2="${row - 4}" stroke="${colour}" stroke-width="2.5"${dash(slot)}/>`
+        : `<rect x="${x}" y="${row - 9}" width="10" height="10" fill="${colour}"/>`;
+      return `${swatch}<text x="${x + 16}" y="${row}" fill="#111827">${escapeHtml(clip(l, 24))}</text>`;
+    })
+    .join("");
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** Horizontal bars: one row per category (long endpoint and segment names stay readable), series side by side. */
+function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string {
+  const plot = {
+    ...all,
+    series: all.series.map((s, slot) => ({ ...s, slot })).filter((s) => s.values.some(finite)),
+  };
+  const n = plot.series.length;
+  const rowH = Math.max(18, 8 + n * 10);
+  const labelW = Math.min(240, 12 + 6.2 * maxOf(plot.categories.map((c) => Math.min(c.length, 38))));
+  const left = labelW + 8;
+  const top = 8;
+  const plotW = W - left - 52;
+  const plotH = rowH * plot.categories.length;
+  const legendRows = n > 1 ? Math.ceil(n / 4) : 0;
+  const height = top + plotH + 46 + legendRows * 18;
+  const ticks = niceTicks(maxOf(plot.series.flatMap((s) => s.values.filter(finite))));
+  const max = ticks[ticks.length - 1];
+  const sx = (v: number) => left + (v / max) * plotW;
+  const parts = [svgOpen(height, label)];
+  for (const t of ticks)
+    parts.push(
+      `<line x1="${f(sx(t))}" x2="${f(sx(t))}" y1="${top}" y2="${top + plotH}" stroke="#e5e7eb"/>`,
+      `<text x="${f(sx(t))}" y="${top + plotH + 14}" text-anchor="middle" fill="#374151">${formatNumber(t, 4)}</text>`,
+    );
+  plot.categories.forEach((c, ci) => {
+    const y0 = top + ci * rowH;
+    parts.push(
+      `<text x="${left - 6}" y="${f(y0 + rowH / 2 + 4)}" text-anchor="end" fill="#111827">${escapeHtml(clip(c, 38))}<title>${escapeHtml(c)}</title></text>`,
+    );
+    plot.series.forEach((s, si) => {
+      const v = s.values[ci];
+      if (!finite(v) || v === 0) return;
+      const barH = (rowH - 6) / n;
+      parts.push(
+        `<rect class="mark" x="${left}" y="${f(y0 + 3 + si * barH)}" width="${f(Math.max(1, sx(v) - left))}" height="${f(barH - 1)}" fill="${PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(plot.value.unit)}</title></rect>`,
+      );
+    });
+  });
+  parts.push(
+    `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}" stroke="#6b7280"/>`,
+    `<text x="${left + plotW / 2}" y="${top + plotH + 32}" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(plot.value))}</text>`,
+  );
+  if (legendRows > 0) parts.push(legend(plot.series, top + plotH + 48));
+  parts.push("</svg>");
+  return parts.join("");
+}
+
+/** Coordinates to 0.1 px: enough for a 720 px figure, and a fifth of the text of full precision. */
+const f = (v: number) => String(Math.round(v * 10) / 10);

@@ -1,0 +1,176 @@
+/**
+ * A run's requests as a Chrome JSON trace (docs/formats.md §Trace export), written out as text
+ * chunks page by page so a large run streams instead of being built in memory.
+ */
+import { MAX_SAMPLE } from "@/lib/api/trtllm-charts";
+import { formatCount } from "@/lib/format-number";
+import {
+  aiperfRequestEvents,
+  ProcessTable,
+  trtllmRequestEvents,
+  type TraceEvent,
+} from "@/lib/metrics/chrome-trace";
+import { MAX_POINTS } from "@/lib/metrics/aiperf-timeline";
+import type { SegmentValue } from "@/lib/metrics/time-breakdown";
+import { unpackSteps, type PackedStep } from "@/lib/metrics/trtllm-steps";
+import type { Db } from "@/lib/store/db";
+import { getFiles, getRun } from "@/lib/store/runs-repo";
+import {
+  aiperfTimedCount,
+  aiperfTracePages,
+  trtllmRequestCount,
+  trtllmTracePages,
+} from "@/lib/store/trace-rows";
+
+export type TraceSource = "trtllm" | "aiperf";
+
+export interface RunTrace {
+  source: TraceSource;
+  runName: string;
+  chunks: AsyncGenerator<string>;
+}
+
+/**
+ * The trace of a ready run, from its TensorRT-LLM requests when it has them, else its aiperf
+ * records; null when the run is unknown, `"empty"` when it has no per-request rows to trace.
+ * Both families are never mixed: their clocks have different origins.
+ */
+export async function runTrace(
+  db: Db,
+  runId: string,
+  want?: TraceSource,
+): Promise<RunTrace | "empty" | null> {
+  const run = await getRun(db, runId);
+  if (!run || run.status !== "ready") return null;
+  const trtllm = want === "aiperf" ? 0 : await trtllmRequestCount(db, runId);
+  if (trtllm > 0) return { source: "trtllm", runName: run.name, chunks: trtllmChunks(db, run, trtllm) };
+  const aiperf = want === "trtllm" ? 0 : await aiperfTimedCount(db, runId);
+  if (aiperf > 0) return { source: "aiperf", runName: run.name, chunks: aiperfChunks(db, run, aiperf) };
+  return "empty";
+}
+
+interface RunRef {
+  id: string;
+  name: string;
+}
+
+/** The opening of the trace object: what it holds and how it was sampled, then the event array. */
+function header(
+  run: RunRef,
+  source: string,
+  total: number,
+  kept: number,
+  rule: string,
+  notes: string[],
+): string {
+  const sampled = kept < total;
+  const otherData: Record<string, string> = {
+    producer: "Runlens",
+    run: run.name,
+    runId: run.id,
+    source,
+    requests: String(total),
+    requestsInTrace: String(kept),
+    sampling: sampled ? rule : "none: every request is in the trace",
+    timeOrigin: "ts 0 is the run's first request arrival",
+    ...Object.fromEntries(notes.map((n, i) => [`note${i + 1}`, n])),
+  };
+  const label = sampled
+    ? `sampled: ${formatCount(kept)} of ${formatCount(total)} requests (${rule})`
+    : `all ${formatCount(total)} requests`;
+  const events: TraceEvent[] = [
+    { name: "process_name", ph: "M", pid: 0, tid: 0, args: { name: `Runlens · ${run.name}` } },
+    { name: label, ph: "i", s: "g", pid: 0, tid: 0, ts: 0, args: { ...otherData } },
+  ];
+  return `{"displayTimeUnit":"ms","otherData":${JSON.stringify(otherData)},"traceEvents":[\n${lines(events)}`;
+}
+
+const lines = (events: readonly TraceEvent[]) => events.map((e) => JSON.stringify(e)).join(",\n");
+
+async function* trtllmChunks(db: Db, run: RunRef, total: number): AsyncGenerator<string> {
+  const kept = Math.ceil(total / Math.max(1, Math.ceil(total / MAX_SAMPLE)));
+  const stride = Math.ceil(total / MAX_SAMPLE);
+  yield header(
+    run,
+    "TensorRT-LLM perf metrics",
+    total,
+    kept,
+    `every ${ordinal(stride)} request by arrival order, at most ${formatCount(MAX_SAMPLE)}, as the per-request charts sample`,
+    [
+      "one process per worker, one track per request; segments are the time-breakdown spans",
+      "GPU step times carry no start stamp: each is placed at the CPU phase it was measured in",
+    ],
+  );
+  const procs = new ProcessTable();
+  for await (const rows of trtllmTracePages(db, run.id, total, MAX_SAMPLE)) {
+    const events: TraceEvent[] = [];
+    for (const r of rows) {
+      const own = trtllmRequestEvents(
+        {
+          idx: r.idx,
+          mode: r.mode,
+          requestId: r.request_id,
+          ctxWorker: r.ctx_worker,
+          genWorker: r.gen_worker,
+          times: JSON.parse(r.times_json) as Record<string, number | null>,
+          segments: JSON.parse(r.segments_json) as SegmentValue[],
+          steps: unpackSteps(JSON.parse(r.steps_json) as PackedStep[]),
+        },
+        procs,
+      );
+      for (const e of procs.drain()) events.push(e);
+      for (const e of own) events.push(e);
+    }
+    if (events.length > 0) yield `,\n${lines(events)}`;
+  }
+  yield "\n]}\n";
+}
+
+async function* aiperfChunks(db: Db, run: RunRef, total: number): AsyncGenerator<string> {
+  const kept = Math.min(total, MAX_POINTS);
+  yield header(
+    run,
+    "aiperf per-request records",
+    total,
+    kept,
+    `evenly spaced by start time, at most ${formatCount(MAX_POINTS)}, by the over-time charts' rule (warm-up and failed requests included)`,
+    ["one track per request: its lifetime as the client saw it, with the time to first token nested in it"],
+  );
+  const fileNames = new Map((await getFiles(db, run.id)).map((f) => [f.id, f.name]));
+  const procs = new ProcessTable();
+  // The over-time charts' rule: positions ⌊i · n / max⌋ of the start-ordered records.
+  const step = total > MAX_POINTS ? total / MAX_POINTS : 1;
+  let position = 0;
+  let seq = 0;
+  for await (const rows of aiperfTracePages(db, run.id)) {
+    const events: TraceEvent[] = [];
+    for (const r of rows) {
+      const at = position++;
+      if (seq >= kept || at !== Math.floor(seq * step)) continue;
+      const own = aiperfRequestEvents(
+        {
+          seq: seq++,
+          requestId: r.request_id,
+          worker: `aiperf client · ${fileNames.get(r.file_id) ?? r.file_id}`,
+          phase: r.phase,
+          ok: r.ok === 1,
+          errorType: r.error_type,
+          startMs: r.start_ms as number,
+          endMs: r.end_ms as number,
+          ttftMs: r.ttft_ms,
+        },
+        procs,
+      );
+      for (const e of procs.drain()) events.push(e);
+      for (const e of own) events.push(e);
+    }
+    if (events.length > 0) yield `,\n${lines(events)}`;
+  }
+  yield "\n]}\n";
+}
+
+function ordinal(n: number): string {
+  if (n === 1) return "";
+  const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th");
+  return `${formatCount(n)}${tail}`;
+}

@@ -1,0 +1,95 @@
+/**
+ * Reads for the trace export, in pages so a large run streams out without being held in memory:
+ * TensorRT-LLM rows by the per-request chart's sample, aiperf rows in start order.
+ */
+import type { Db } from "./db";
+import { sampledIdx } from "./trtllm-requests";
+
+export async function trtllmRequestCount(db: Db, runId: string): Promise<number> {
+  const { n } = await db
+    .selectFrom("trtllm_requests")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("run_id", "=", runId)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/** The sampled rows (the per-request chart's sample of at most `limit`), `page` at a time, by idx. */
+export async function* trtllmTracePages(db: Db, runId: string, total: number, limit: number, page = 200) {
+  const wanted = sampledIdx(total, limit);
+  for (let i = 0; i < wanted.length; i += page) {
+    const rows = await db
+      .selectFrom("trtllm_requests")
+      .select([
+        "idx",
+        "mode",
+        "request_id",
+        "ctx_worker",
+        "gen_worker",
+        "times_json",
+        "segments_json",
+        "steps_json",
+      ])
+      .where("run_id", "=", runId)
+      .where("idx", "in", wanted.slice(i, i + page))
+      .orderBy("idx")
+      .execute();
+    yield rows;
+  }
+}
+
+/** aiperf records that have a place on a time axis: a start and an end. */
+function timedAiperf(db: Db, runId: string) {
+  return db
+    .selectFrom("aiperf_requests")
+    .where("run_id", "=", runId)
+    .where("start_ms", "is not", null)
+    .where("end_ms", "is not", null);
+}
+
+export async function aiperfTimedCount(db: Db, runId: string): Promise<number> {
+  const row = await timedAiperf(db, runId)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Every timed aiperf record in start order (then file and line), `page` at a time. Keyset pages,
+ * not offsets: an offset re-reads every earlier row, which is quadratic over a million records.
+ */
+export async function* aiperfTracePages(db: Db, runId: string, page = 2000) {
+  let after: { start: number; file: string; line: number } | null = null;
+  for (;;) {
+    const from = after;
+    let q = timedAiperf(db, runId).select([
+      "file_id",
+      "line",
+      "request_id",
+      "phase",
+      "ok",
+      "error_type",
+      "start_ms",
+      "end_ms",
+      "ttft_ms",
+    ]);
+    if (from)
+      q = q.where((eb) =>
+        eb.or([
+          eb("start_ms", ">", from.start),
+          eb.and([eb("start_ms", "=", from.start), eb("file_id", ">", from.file)]),
+          eb.and([
+            eb("start_ms", "=", from.start),
+            eb("file_id", "=", from.file),
+            eb("line", ">", from.line),
+          ]),
+        ]),
+      );
+    const rows = await q.orderBy("start_ms").orderBy("file_id").orderBy("line").limit(page).execute();
+    if (rows.length === 0) return;
+    yield rows;
+    const last = rows[rows.length - 1];
+    after = { start: last.start_ms as number, file: last.file_id, line: last.line };
+    if (rows.length < page) return;
+  }
+}
