@@ -16,7 +16,7 @@ export type LatencyStat = "mean" | "p50" | "p75" | "p90" | "p95" | "p99";
 
 export const DEFAULT_RESAMPLES = 2000;
 export const DEFAULT_SEED = 1;
-export const LITERAL_MEAN_MAX = 10_000;
+export const LITERAL_MEAN_MAX = 1_000;
 /** Fewer requests than this on either side: no verdict. */
 export const MIN_REQUESTS = 10;
 
@@ -50,8 +50,9 @@ function resampler(sorted: Float64Array, stat: LatencyStat, rng: Random): { draw
       return {
         method: "requests resampled",
         draw: () => {
+          const next = rng.next;
           let sum = 0;
-          for (let i = 0; i < n; i++) sum += sorted[Math.floor(rng.uniform() * n)];
+          for (let i = 0; i < n; i++) sum += sorted[(next() * n) | 0];
           return sum / n;
         },
       };

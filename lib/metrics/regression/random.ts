@@ -5,18 +5,20 @@
 
 /** mulberry32: 32-bit state, uniform in [0, 1). */
 export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
+  // State kept as a signed 32-bit integer (same bits as the usual `>>> 0` form): an unsigned
+  // value above 2³¹ would be boxed as a heap number on every draw.
+  let a = seed | 0;
   return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
 export class Random {
-  private readonly next: () => number;
+  /** Uniform in [0, 1), the raw stream (an index draw ⌊u·n⌋ may be 0). */
+  readonly next: () => number;
   private spare: number | null = null;
 
   constructor(seed: number) {
