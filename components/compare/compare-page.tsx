@@ -15,12 +15,13 @@ import { CompareMetricCharts } from "./compare-metric-charts";
 import { CompareRunList } from "./compare-run-list";
 import { DeltaTable } from "./delta-table";
 import { runColor } from "./run-colors";
+import { NoiseBaselinePicker } from "./noise-baseline-picker";
 import { compareSearchParams } from "./search-params";
 
 /** Runs against a baseline: every choice (runs, baseline, statistic, metric) is URL state. */
 export function ComparePage() {
-  const [{ runs, baseline, stat }, setParams] = useQueryStates(compareSearchParams);
-  const query = useQuery(compareQueryOptions({ runs, baseline, stat }));
+  const [{ runs, baseline, stat, noise }, setParams] = useQueryStates(compareSearchParams);
+  const query = useQuery(compareQueryOptions({ runs, baseline, stat, noise }));
   const data = query.data;
   const basket = useCompareBasket();
 
@@ -62,6 +63,7 @@ export function ComparePage() {
             ))}
           </select>
         </label>
+        <NoiseBaselinePicker noise={noise} onChange={(n) => void setParams({ noise: n || null })} />
         <CopyLinkButton />
       </div>
       {query.isError ? (
