@@ -17,11 +17,17 @@ export interface TrendRow {
   improved: number | null;
 }
 
+/**
+ * The band is drawn from the sixth run on: over fewer earlier runs it is many times wider than the
+ * runs' own scatter (docs/metrics.md §Regressions) and would squash every other line flat.
+ */
+export const BAND_DRAWN_FROM = 5;
+
 /** Rows of one metric's trend: a run's value, the band of the runs before it, its mark. */
 export function trendRows(runs: SeriesRun[], metric: string, scale = 1): TrendRow[] {
   return runs.map((r, i) => {
     const value = r.metrics[metric] ?? null;
-    const band = r.bands[metric] ?? null;
+    const band = i >= BAND_DRAWN_FROM ? (r.bands[metric] ?? null) : null;
     const verdict = r.verdicts.find((v) => v.metric === metric)?.verdict;
     const v = value === null ? null : value * scale;
     return {
@@ -58,7 +64,7 @@ export function ChartLineSeriesTrend({ title, metric, unit, runs, missing }: Pro
   return (
     <ChartContainer
       title={title}
-      description="Each run of the series in upload order; the band is the spread of the runs before it"
+      description={`Each run of the series in upload order; from run ${BAND_DRAWN_FROM + 1} on, the noise band of the runs before it`}
       exportName={`series-${metric}`}
       missing={missing}
       kind="line"

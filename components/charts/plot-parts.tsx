@@ -169,6 +169,7 @@ export function seriesMarks<R extends object>(
             stroke={s.noStroke ? "none" : s.color}
             // A strokeless line is a row of marks (runs judged regressed): filled dots only.
             dot={s.noStroke ? { r: 5, fill: s.color, stroke: s.color } : (s.dots ?? false)}
+            {...(s.noStroke && !s.hidden ? { legendType: "circle" as const } : {})}
             connectNulls={s.connectNulls}
           />
         );

@@ -5,7 +5,7 @@
 import type { SeriesDetail, SeriesQuery, SeriesRun } from "@/lib/api/regression-schemas";
 import { ALL_VERDICT_METRICS, parseThresholds, type VerdictMetric } from "@/lib/metrics/regression/catalog";
 import { judgeMetric } from "@/lib/metrics/regression/judge";
-import { median, noiseBand } from "@/lib/metrics/regression/spread";
+import { median, MIN_HISTORY, noiseBand } from "@/lib/metrics/regression/spread";
 import type { Db } from "@/lib/store/db";
 import { listSeries, requestValues, seriesRuns } from "@/lib/store/series-repo";
 import { runLevelValue, summaries } from "./verdicts";
@@ -66,7 +66,8 @@ export async function seriesDetail(db: Db, name: string, query: SeriesQuery): Pr
       bands[m.id] = band && { low: band.center - band.halfWidth, high: band.center + band.halfWidth };
     }
     const verdicts = [];
-    if (before.length > 0)
+    // Two earlier runs are no history: a series' first runs are shown, not judged.
+    if (before.length >= MIN_HISTORY)
       for (const m of present) {
         if (m.kind === "requests") {
           const run = await valuesOf(i, m.field!);

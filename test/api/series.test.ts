@@ -133,6 +133,7 @@ describe("series", () => {
     const body = seriesDetailSchema.parse(await res.json());
     expect(body.runs.map((r) => r.id)).toEqual(ids);
     expect(body.runs[0].verdicts).toEqual([]);
+    expect(body.runs[2].verdicts).toEqual([]);
     expect(body.runs[3].bands["ttft.p50"]).not.toBeNull();
     expect(body.runs[4].verdicts.find((v) => v.metric === "ttft.p50")!.verdict).toBe("regressed");
 
