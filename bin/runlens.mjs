@@ -9,21 +9,35 @@ import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 
 const USAGE = `usage: runlens upload <dir|files…> [--server URL] [--name NAME] [--labels a,b] [--token TOKEN]
+                      [--series S] [--commit SHA] [--branch B]
+                      [--baseline last|last:N|RUN_ID] [--fail-on RULES] [--format markdown|json]
        runlens export <run id|run URL> --trace|--report -o FILE [--server URL] [--token TOKEN]
 
-upload: sends the files (folders are walked) to a Runlens server, prints the run URL on stdout and
-each file's detected kind and warnings on stderr.
+Uploads the files (folders are walked) to a Runlens server, prints the run URL on stdout and
+each file's detected kind and warnings on stderr. Defaults: RUNLENS_SERVER, RUNLENS_API_TOKEN.
+
+With --baseline or --fail-on it is a CI gate: it judges the run against the baseline (default
+last) and prints the verdicts (Markdown by default) on stdout. RULES like "ttft.p99>5%,throughput<-3%".
+Exit codes: 0 no regression, 1 a regression past a rule, 2 could not judge (no baseline, upload failed).
+
 export: saves the run's requests as a Chrome JSON trace (--trace, for ui.perfetto.dev or
-chrome://tracing) or its offline HTML report (--report). A run URL names its server.
-Defaults: RUNLENS_SERVER, RUNLENS_API_TOKEN.`;
+chrome://tracing) or its offline HTML report (--report). A run URL names its server.`;
 
 class CliError extends Error {}
+/** An error of the CI gate: it could not judge, exit 2. */
+class GateError extends CliError {}
 
 const OPTIONS = {
   server: { type: "string" },
   name: { type: "string" },
   labels: { type: "string" },
   token: { type: "string" },
+  series: { type: "string" },
+  commit: { type: "string" },
+  branch: { type: "string" },
+  baseline: { type: "string" },
+  "fail-on": { type: "string" },
+  format: { type: "string" },
   help: { type: "boolean", short: "h" },
 };
 
@@ -68,6 +82,13 @@ function parseUploadArgs(argv, env = process.env) {
     token: values.token ?? env.RUNLENS_API_TOKEN,
     name: values.name,
     labels: values.labels,
+    series: values.series,
+    commit: values.commit,
+    branch: values.branch,
+    baseline: values.baseline,
+    failOn: values["fail-on"],
+    format: values.format ?? "markdown",
+    gate: values.baseline !== undefined || values["fail-on"] !== undefined,
     paths: positionals,
   };
 }
@@ -128,6 +149,7 @@ async function upload(opts) {
   const form = new FormData();
   if (opts.name) form.append("name", opts.name);
   if (opts.labels) form.append("labels", opts.labels);
+  for (const field of ["series", "commit", "branch"]) if (opts[field]) form.append(field, opts[field]);
   // File-backed blobs: fetch streams them from disk instead of reading every file into memory.
   for (const f of files) form.append("file", await fs.openAsBlob(f.path), f.name);
 
@@ -157,7 +179,32 @@ async function upload(opts) {
   for (const w of body.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
   if (body.status === "failed")
     throw new CliError(`the run was stored but failed to ingest: ${new URL(body.url, base)}`);
-  process.stdout.write(`${new URL(body.url, base).href}\n`);
+  if (!opts.gate) {
+    process.stdout.write(`${new URL(body.url, base).href}\n`);
+    return 0;
+  }
+  process.stderr.write(`run: ${new URL(body.url, base).href}\n`);
+  return gate(base, body.id, opts, headers);
+}
+
+/** The run's verdicts against its baseline: the summary on stdout, the gate's exit code returned. */
+async function gate(base, id, opts, headers) {
+  const url = new URL(`api/runs/${id}/verdicts`, base);
+  url.searchParams.set("baseline", opts.baseline ?? "last");
+  if (opts.failOn) url.searchParams.set("failOn", opts.failOn);
+  url.searchParams.set("format", "json");
+  let res;
+  try {
+    res = await fetch(url, { headers });
+  } catch (err) {
+    throw new CliError(`cannot reach ${base.origin}: ${err.cause?.code ?? err.message}`);
+  }
+  const body = await res.json().catch(() => null);
+  if (!res.ok)
+    throw new CliError(`verdicts failed (${res.status}): ${body?.error?.message ?? res.statusText}`);
+  process.stdout.write(opts.format === "json" ? `${JSON.stringify(body, null, 2)}\n` : body.markdown);
+  for (const r of body.reasons) process.stderr.write(`runlens: ${r}\n`);
+  return body.exitCode;
 }
 
 const RUN_ID = /^[A-Za-z0-9_-]{8,64}$/;
@@ -229,9 +276,19 @@ async function main(argv) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (command === "upload") await upload(opts);
-  else await exportRun(opts);
-  return 0;
+  if (command === "export") {
+    await exportRun(opts);
+    return 0;
+  }
+  if (opts.gate && !["markdown", "json"].includes(opts.format))
+    throw new GateError(`--format must be markdown or json, not ${opts.format}`);
+  if (!opts.gate) return upload(opts);
+  // A gate that could not judge (bad arguments, no server, a refused upload) exits 2, not 1.
+  try {
+    return await upload(opts);
+  } catch (err) {
+    throw err instanceof CliError ? new GateError(err.message) : err;
+  }
 }
 
 main(process.argv.slice(2)).then(
@@ -240,6 +297,6 @@ main(process.argv.slice(2)).then(
     process.stderr.write(
       `runlens: ${err instanceof CliError ? err.message : `unexpected error: ${err?.message ?? err}`}\n`,
     );
-    process.exit(1);
+    process.exit(err instanceof GateError ? 2 : 1);
   },
 );

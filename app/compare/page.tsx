@@ -13,18 +13,19 @@ export const metadata = { title: "Compare runs · Runlens" };
 
 /** Runs side by side against a baseline; rendered with the comparison already loaded, so a shared link needs no state. */
 export default async function CompareRoute({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const { runs, baseline, stat } = compareSearchParamsCache.parse(await searchParams);
+  const { runs, baseline, stat, noise } = compareSearchParamsCache.parse(await searchParams);
   const queryClient = getQueryClient();
   const parsed = compareQuerySchema.safeParse({
     runs: runs.join(","),
     baseline: baseline || undefined,
     stat,
+    noise: noise || undefined,
   });
   if (parsed.success) {
     const app = await getAppContext();
     const data = await loadComparison(app.store.db, parsed.data);
     if (data.runs.length > 0)
-      queryClient.setQueryData(compareQueryOptions({ runs, baseline, stat }).queryKey, data);
+      queryClient.setQueryData(compareQueryOptions({ runs, baseline, stat, noise }).queryKey, data);
   }
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

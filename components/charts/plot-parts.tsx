@@ -166,8 +166,10 @@ export function seriesMarks<R extends object>(
             {...common}
             data={s.data as object[] | undefined}
             type={curve}
-            stroke={s.color}
-            dot={s.dots ?? false}
+            stroke={s.noStroke ? "none" : s.color}
+            // A strokeless line is a row of marks (runs judged regressed): filled dots only.
+            dot={s.noStroke ? { r: 5, fill: s.color, stroke: s.color } : (s.dots ?? false)}
+            {...(s.noStroke && !s.hidden ? { legendType: "circle" as const } : {})}
             connectNulls={s.connectNulls}
           />
         );

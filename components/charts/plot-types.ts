@@ -25,7 +25,7 @@ export interface SeriesSpec<R = Record<string, unknown>> {
   dots?: boolean;
   connectNulls?: boolean;
   fillOpacity?: number;
-  /** No outline (stacked bands that touch). */
+  /** No outline (stacked bands that touch); on a line, dots without the line between them. */
   noStroke?: boolean;
   /** Per-row attributes of a bar (fill by role or segment, hatching). */
   cell?: (row: R) => Record<string, string | undefined>;

@@ -17,12 +17,13 @@ import { DeltaTable } from "./delta-table";
 import { LeftOutLine } from "./left-out-line";
 import { RunPicker } from "./run-picker";
 import { runColor } from "./run-colors";
+import { NoiseBaselinePicker } from "./noise-baseline-picker";
 import { compareSearchParams } from "./search-params";
 
 /** Runs against a baseline: every choice (runs, baseline, statistic, metric) is URL state. */
 export function ComparePage() {
-  const [{ runs, baseline, stat }, setParams] = useQueryStates(compareSearchParams);
-  const query = useQuery(compareQueryOptions({ runs, baseline, stat }));
+  const [{ runs, baseline, stat, noise }, setParams] = useQueryStates(compareSearchParams);
+  const query = useQuery(compareQueryOptions({ runs, baseline, stat, noise }));
   const data = query.data;
   const basket = useCompareBasket();
   // Choosing runs, in the picker or by removing one, is a step Back undoes (search-params.ts).
@@ -71,6 +72,7 @@ export function ComparePage() {
             ))}
           </select>
         </label>
+        <NoiseBaselinePicker noise={noise} onChange={(n) => void setParams({ noise: n || null })} />
         <CopyLinkButton />
       </div>
       {query.isError ? (

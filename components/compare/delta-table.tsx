@@ -3,6 +3,7 @@
 import { DataTable } from "@/components/charts/data-table";
 import { downloadCsv } from "@/components/charts/export";
 import type { CompareResponse, DeltaRowDto } from "@/lib/api/compare-schemas";
+import { VerdictText } from "@/components/series/verdict-text";
 import { formatChange, formatPercent, formatValue } from "./format-value";
 
 const VERDICT_CLASS: Record<string, string> = {
@@ -35,6 +36,11 @@ function csvRows(data: CompareResponse) {
       absoluteChange: c.absolute,
       percentChange: c.percent,
       verdict: c.verdict,
+      noiseVerdict: c.noise?.verdict ?? null,
+      noiseChange: c.noise?.effect ?? null,
+      noiseLow: c.noise?.low ?? null,
+      noiseHigh: c.noise?.high ?? null,
+      noiseMethod: c.noise?.method ?? null,
     })),
   );
 }
@@ -92,10 +98,36 @@ export function DeltaTable({ data }: { data: CompareResponse }) {
                 <DeltaCell row={row} cell={row.cells[i]} baseline={data.baseline} />
               ),
             })),
+            ...noiseColumns(data),
           ]}
         />
       </div>
     </section>
+  );
+}
+
+/**
+ * One column per judged run: its noise-aware verdict with the 95% interval of the change; the
+ * method, sample sizes, seed and threshold in the cell's title and under the verdict.
+ */
+function noiseColumns(data: CompareResponse) {
+  return data.runs.flatMap((r, i) =>
+    data.rows.some((row) => row.cells[i].noise)
+      ? [
+          {
+            header: (
+              <>
+                {r.name} <span className="text-xs text-muted">verdict vs {data.noise?.baseline}</span>
+              </>
+            ),
+            attrs: (row: DeltaRowDto) => ({ "data-noise-verdict": row.cells[i].noise?.verdict ?? "" }),
+            cell: (row: DeltaRowDto) => {
+              const v = row.cells[i].noise;
+              return v ? <VerdictText v={v} /> : <span className="text-xs text-muted">no verdict</span>;
+            },
+          },
+        ]
+      : [],
   );
 }
 

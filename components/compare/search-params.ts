@@ -17,11 +17,15 @@ import { COMPARE_STATS } from "@/lib/api/compare-schemas";
 /** A change of runs, baseline, statistic or metric is a step Back can undo (a new history entry). */
 const STEP = { history: "push" } as const;
 
+export const NOISE_BASELINES = ["", "last:3", "last:5", "last:10"] as const;
+
 export const compareSearchParams = {
   runs: parseAsArrayOf(parseAsString, ",").withDefault([]).withOptions(STEP),
   baseline: parseAsString.withDefault("").withOptions(STEP),
   stat: parseAsStringLiteral(COMPARE_STATS).withDefault("p50").withOptions(STEP),
   metric: parseAsStringLiteral(LATENCY_METRICS).withDefault("ttftMs").withOptions(STEP),
+  /** The noise-aware verdicts' baseline: "" (the baseline run) or `last:N` of each run's series */
+  noise: parseAsStringLiteral(NOISE_BASELINES).withDefault("").withOptions(STEP),
 };
 
 export const compareSearchParamsCache = createSearchParamsCache(compareSearchParams);

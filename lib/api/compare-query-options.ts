@@ -7,14 +7,17 @@ export interface CompareParams {
   runs: string[];
   baseline: string;
   stat: CompareStat;
+  /** `last:N`: the noise-aware verdicts judge each run against the last N runs of its series */
+  noise?: string;
 }
 
 /** The query key is the URL state, so the server prefetch and the page share one cache entry. */
 export function compareQueryOptions(p: CompareParams) {
   const search = new URLSearchParams({ runs: p.runs.join(","), stat: p.stat });
   if (p.baseline) search.set("baseline", p.baseline);
+  if (p.noise) search.set("noise", p.noise);
   return queryOptions({
-    queryKey: queryKeys.compare(p.runs, p.baseline, p.stat),
+    queryKey: queryKeys.compare(p.runs, p.baseline, p.stat, p.noise),
     queryFn: () => fetchJson(`/api/compare?${search}`, compareResponseSchema),
     enabled: p.runs.length > 0,
     // Switching the statistic or baseline keeps the previous table on screen until the new one arrives.

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { nullableNumbers } from "./fields";
 import { endpointRoleSchema, runSummarySchema } from "@/lib/api/schemas";
+import { metricVerdictSchema } from "./verdict-schema";
 
 export const MAX_COMPARED_RUNS = 8;
 
@@ -32,6 +33,12 @@ export const compareQuerySchema = z.object({
     ),
   baseline: z.string().max(64).optional(),
   stat: z.enum(COMPARE_STATS).default("p50"),
+  /** Noise-aware verdicts against `last:N` of each run's series instead of the baseline run */
+  noise: z
+    .string()
+    .regex(/^last:([1-9]\d?)$/)
+    .optional(),
+  thresholds: z.string().max(1000).optional(),
 });
 
 const verdictSchema = z.enum(["better", "worse", "same", "neutral", "missing"]);
@@ -50,6 +57,8 @@ export const deltaRowSchema = z.object({
       runId: z.string(),
       ...nullableNumbers("value", "absolute", "percent"),
       verdict: verdictSchema,
+      /** The noise-aware verdict of this run's value (docs/metrics.md §Regressions), when one is given */
+      noise: metricVerdictSchema.optional(),
     }),
   ),
 });
@@ -82,6 +91,8 @@ export const compareResponseSchema = z.object({
   absent: z.array(z.string()),
   collectorMismatches: z.array(collectorMismatchSchema),
   hitRates: z.object({ byEndpoint: z.array(hitRateRowSchema), byRole: z.array(hitRateRowSchema) }),
+  /** What the noise-aware verdicts judge against, and per run why it has none */
+  noise: z.object({ baseline: z.string(), notes: z.record(z.string(), z.string()) }).optional(),
 });
 
 export type CompareQuery = z.infer<typeof compareQuerySchema>;

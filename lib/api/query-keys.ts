@@ -18,6 +18,9 @@ export const queryKeys = {
     ["run", id, "trtllm-requests", sort, order, limit] as const,
   trtllmRequest: (id: string, idx: number) => ["run", id, "trtllm-request", idx] as const,
   comparisons: () => ["compare"] as const,
-  compare: (runs: readonly string[], baseline: string, stat: CompareStat) =>
-    ["compare", runs.join(","), baseline, stat] as const,
+  compare: (runs: readonly string[], baseline: string, stat: CompareStat, noise = "") =>
+    noise
+      ? (["compare", runs.join(","), baseline, stat, noise] as const)
+      : (["compare", runs.join(","), baseline, stat] as const),
+  series: (name: string, stat: CompareStat, window: number) => ["series", name, stat, window] as const,
 };

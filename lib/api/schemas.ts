@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { nullableNumbers } from "./fields";
 import { KINDS } from "./kinds";
+import { seriesFieldsSchema } from "./series-fields";
 
 /** Run and file ids are base64url; anything else is rejected before it reaches a query. */
 export const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
@@ -179,6 +180,10 @@ export const runSummarySchema = summaryBlocksSchema.extend({
   aggregatorVersion: z.number(),
   files: z.array(runFileSchema),
   error: z.string().nullable(),
+  /** The run's series, commit and branch (docs/metrics.md §Regressions); absent before they existed */
+  series: z.string().nullable().optional(),
+  commit: z.string().nullable().optional(),
+  branch: z.string().nullable().optional(),
 });
 
 export const runListItemSchema = runHeadSchema.extend({
@@ -223,6 +228,7 @@ export const listQuerySchema = z.object({
 export const patchRunSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   labels: labelsSchema.optional(),
+  ...seriesFieldsSchema.shape,
 });
 
 export type Stats = z.infer<typeof statsSchema>;

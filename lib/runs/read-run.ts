@@ -24,6 +24,9 @@ export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
     ...runHead(run),
     aggregatorVersion: run.aggregator_version,
     error: run.error,
+    series: run.series ?? null,
+    commit: run.commit_ref ?? null,
+    branch: run.branch ?? null,
     files: files.map((f) => ({
       id: f.id,
       name: f.name,

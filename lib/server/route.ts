@@ -39,9 +39,14 @@ export interface RouteInput<P extends Schema, Q extends Schema, B extends Schema
   body: Parsed<B>;
 }
 
-/** The signature Next.js calls: path parameters arrive as strings. */
+/** The signature Next.js calls: path parameters arrive as strings, a catch-all's as a list of them. */
 export type RouteHandler<P extends Schema> = P extends z.ZodType
-  ? (req: Request, ctx: { params: Promise<{ [K in keyof z.input<P>]: string }> }) => Promise<Response>
+  ? (
+      req: Request,
+      ctx: {
+        params: Promise<{ [K in keyof z.input<P>]: z.input<P>[K] extends string[] ? string[] : string }>;
+      },
+    ) => Promise<Response>
   : (req: Request, ctx?: unknown) => Promise<Response>;
 
 /**

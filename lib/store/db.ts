@@ -69,7 +69,14 @@ export async function migrate(handle: DbHandle): Promise<void> {
     handle.dialect === "postgres"
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0]?.schema
       : undefined;
-  const migrator = new Migrator({ db: handle.db, provider, migrationTableSchema });
+  // Migrations of features developed side by side are numbered apart and touch different tables,
+  // so a database that ran a later one must still accept an earlier one added afterwards.
+  const migrator = new Migrator({
+    db: handle.db,
+    provider,
+    migrationTableSchema,
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";

@@ -25,6 +25,10 @@ export interface RunsTable {
   warnings: string;
   error: string | null;
   updated_at: number;
+  /** The series the run belongs to, its commit and branch (migration 007); null when not set */
+  series: string | null;
+  commit_ref: string | null;
+  branch: string | null;
 }
 
 export interface RunLabelsTable {

@@ -47,7 +47,7 @@ const BASE_NS = 1762551940061660356n;
  * Writes the artifacts into `outDir` and returns the truth: counts and the summary object.
  * Options: records, warmup, errorEvery (every k-th profiling request fails; 0 = none),
  * concurrency, seed, config ("v1" | "v2" | "v2-map"), csv (boolean), prefix (file name stem),
- * warmupRecords (false: the warm-up requests run but are not exported, as aiperf builds that
+ * ttftScale (every TTFT multiplied by it, an injected regression), warmupRecords (false: the warm-up requests run but are not exported, as aiperf builds that
  * export only the profiling phase do), warmupDurationS (the warm-up is bounded by time, not count).
  *
  * The input_config follows aiperf's config models: v1 `UserConfig` (aiperf
@@ -64,6 +64,8 @@ export async function generateAiperfRun(outDir, opts = {}) {
   const prefix = opts.prefix ?? "profile_export";
   const writeWarmup = opts.warmupRecords !== false;
   const warmupDurationS = opts.warmupDurationS ?? null;
+  // A regression injected into TTFT (1.1 = 10% slower first tokens); E2E follows, as it would.
+  const ttftScale = opts.ttftScale ?? 1;
   fs.mkdirSync(outDir, { recursive: true });
   const jsonlPath = path.join(outDir, `${prefix}.jsonl`);
   const out = fs.createWriteStream(jsonlPath);
@@ -77,7 +79,7 @@ export async function generateAiperfRun(outDir, opts = {}) {
   for (let i = 0; i < total; i++) {
     const phase = i < warmup ? "warmup" : "profiling";
     const w = i % concurrency;
-    const ttft = 20 + rand() * 100;
+    const ttft = (20 + rand() * 100) * ttftScale;
     const itl = 8 + rand() * 8;
     const isl = 100 + Math.floor(rand() * 2000);
     const osl = 50 + Math.floor(rand() * 500);

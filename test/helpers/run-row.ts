@@ -12,6 +12,9 @@ export function runRow(row: Pick<RunRow, "id" | "name" | "status" | "updated_at"
     summary: null,
     warnings: "[]",
     error: null,
+    series: null,
+    commit_ref: null,
+    branch: null,
     ...row,
   };
 }

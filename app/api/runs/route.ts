@@ -1,7 +1,5 @@
 import { listQuerySchema, runListSchema, uploadResponseSchema } from "@/lib/api/schemas";
-import { createRunFromUpload } from "@/lib/ingest/create-run";
-import { LiveIngest } from "@/lib/ingest/live-ingest";
-import { receiveUpload } from "@/lib/ingest/upload";
+import { uploadRun } from "@/lib/ingest/upload-run";
 import { jsonOk } from "@/lib/server/http";
 import { route } from "@/lib/server/route";
 import { listRuns } from "@/lib/store/run-list";
@@ -13,17 +11,11 @@ export const GET = route({ auth: "read", listsRuns: true, query: listQuerySchema
   jsonOk(runListSchema, await listRuns(app.store.db, query)),
 );
 
-/** Multipart upload, streamed: files are analysed while they arrive (no body schema, so the body is unread). */
+/**
+ * Multipart upload, streamed: files are analysed while they arrive (no body schema, so the body
+ * is unread). Form fields: name, labels, series, commit, branch.
+ */
 export const POST = route({ auth: "write" }, async ({ req, app }) => {
-  // A refused or broken upload takes its run with it.
-  const live = new LiveIngest(app);
-  let upload;
-  try {
-    upload = await receiveUpload(req, app.blobs, app.config, live);
-  } catch (err) {
-    await live.abandon();
-    throw err;
-  }
-  const created = await createRunFromUpload(app, upload, live);
+  const created = await uploadRun(app, req);
   return jsonOk(uploadResponseSchema, created, { status: 201, headers: { Location: created.url } });
 });

@@ -5,6 +5,7 @@ import { readRunSummary } from "@/lib/runs/read-run";
 import { jsonError, jsonOk } from "@/lib/server/http";
 import { route } from "@/lib/server/route";
 import { getRun, updateRunMeta } from "@/lib/store/runs-repo";
+import { setRunSeries } from "@/lib/store/series-repo";
 
 export const dynamic = "force-dynamic";
 
@@ -19,6 +20,7 @@ export const PATCH = route(
     if (!(await getRun(app.store.db, id))) return null;
     const labels = body.labels ? [...new Set(body.labels)] : undefined;
     await updateRunMeta(app.store.db, id, { name: body.name, labels });
+    await setRunSeries(app.store.db, id, { series: body.series, commit: body.commit, branch: body.branch });
     const summary = await readRunSummary(app.store.db, id);
     return summary && jsonOk(runSummarySchema, summary);
   },

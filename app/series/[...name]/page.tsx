@@ -1,0 +1,40 @@
+import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
+import { notFound } from "next/navigation";
+import type { SearchParams } from "nuqs/server";
+import { seriesSearchParamsCache } from "@/components/series/search-params";
+import { SeriesPage } from "@/components/series/series-page";
+import { getQueryClient } from "@/lib/api/query-client";
+import { seriesNameSchema, seriesQuerySchema } from "@/lib/api/regression-schemas";
+import { seriesQueryOptions } from "@/lib/api/series-query-options";
+import { seriesDetail } from "@/lib/runs/series";
+import { getAppContext } from "@/lib/server/app-context";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Series · Runlens" };
+
+/** A series' trends, noise bands and verdicts, rendered with its data already loaded. */
+export default async function SeriesRoute({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ name: string[] }>;
+  searchParams: Promise<SearchParams>;
+}) {
+  const parts = (await params).name.map((p) => decodeURIComponent(p));
+  const name = seriesNameSchema.safeParse(parts.join("/"));
+  if (!name.success) notFound();
+  const app = await getAppContext();
+  if (app.config.privateMode) notFound();
+  const { stat, window } = seriesSearchParamsCache.parse(await searchParams);
+  const query = seriesQuerySchema.safeParse({ stat, window });
+  if (!query.success) notFound();
+  const data = await seriesDetail(app.store.db, name.data, query.data);
+  if (!data) notFound();
+  const queryClient = getQueryClient();
+  queryClient.setQueryData(seriesQueryOptions(name.data, stat, window).queryKey, data);
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <SeriesPage name={name.data} />
+    </HydrationBoundary>
+  );
+}

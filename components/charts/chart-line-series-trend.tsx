@@ -1,0 +1,107 @@
+"use client";
+
+import { ChartContainer } from "@/components/charts/chart-container";
+import { formatValue } from "@/components/compare/format-value";
+import type { SeriesRun } from "@/lib/api/regression-schemas";
+import { formatNumber } from "@/lib/format-number";
+
+export interface TrendRow {
+  run: number;
+  id: string;
+  name: string;
+  commit: string;
+  value: number | null;
+  bandLow: number | null;
+  bandHigh: number | null;
+  regressed: number | null;
+  improved: number | null;
+}
+
+/**
+ * The band is drawn from the sixth run on: over fewer earlier runs it is many times wider than the
+ * runs' own scatter (docs/metrics.md §Regressions) and would squash every other line flat.
+ */
+export const BAND_DRAWN_FROM = 5;
+
+/** Rows of one metric's trend: a run's value, the band of the runs before it, its mark. */
+export function trendRows(runs: SeriesRun[], metric: string, scale = 1): TrendRow[] {
+  return runs.map((r, i) => {
+    const value = r.metrics[metric] ?? null;
+    const band = i >= BAND_DRAWN_FROM ? (r.bands[metric] ?? null) : null;
+    const verdict = r.verdicts.find((v) => v.metric === metric)?.verdict;
+    const v = value === null ? null : value * scale;
+    return {
+      run: i + 1,
+      id: r.id,
+      name: r.name,
+      commit: r.commit ?? "",
+      value: v,
+      bandLow: band && band.low * scale,
+      bandHigh: band && band.high * scale,
+      regressed: verdict === "regressed" ? v : null,
+      improved: verdict === "improved" ? v : null,
+    };
+  });
+}
+
+interface Props {
+  title: string;
+  metric: string;
+  unit: string;
+  runs: SeriesRun[];
+  missing: string;
+}
+
+/**
+ * One metric over a series' runs: the value, the noise band of the runs before each one (median
+ * ± the band of docs/metrics.md §Regressions), and the runs judged regressed or improved.
+ */
+export function ChartLineSeriesTrend({ title, metric, unit, runs, missing }: Props) {
+  // Ratios are drawn in percent, as everywhere else.
+  const [scale, axisUnit] = unit === "ratio" ? [100, "%"] : [1, unit];
+  const rows = trendRows(runs, metric, scale);
+  const fmt = (v: number) => (unit === "ratio" ? `${formatNumber(v, 1)}%` : formatValue(v, unit));
+  return (
+    <ChartContainer
+      title={title}
+      description={`Each run of the series in upload order; from run ${BAND_DRAWN_FROM + 1} on, the noise band of the runs before it`}
+      exportName={`series-${metric}`}
+      missing={missing}
+      kind="line"
+      data={rows}
+      series={{
+        value: { label: title, color: "var(--chart-1)", dots: true, format: fmt },
+        bandLow: { label: "noise band (low)", color: "var(--chart-8)", format: fmt },
+        bandHigh: { label: "noise band (high)", color: "var(--chart-8)", format: fmt },
+        regressed: { label: "regressed", color: "var(--danger)", noStroke: true, format: fmt },
+        improved: { label: "improved", color: "var(--ok)", noStroke: true, format: fmt },
+      }}
+      x={{
+        key: "run",
+        numeric: true,
+        integers: true,
+        title: "run in series",
+        domain: [1, Math.max(2, rows.length)],
+      }}
+      y={{ title, unit: axisUnit }}
+      csv={{
+        run: "run",
+        id: "id",
+        name: "name",
+        commit: "commit",
+        value: "value",
+        bandLow: "bandLow",
+        bandHigh: "bandHigh",
+        regressed: "regressed",
+        improved: "improved",
+      }}
+      tooltip={{
+        label: (x) => {
+          const r = rows[Number(x) - 1];
+          return r ? `run ${r.run}: ${r.name}${r.commit ? ` (${r.commit})` : ""}` : String(x);
+        },
+      }}
+      legend
+    />
+  );
+}

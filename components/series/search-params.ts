@@ -1,0 +1,15 @@
+import { createSearchParamsCache, parseAsInteger, parseAsStringLiteral } from "nuqs/server";
+import { COMPARE_STATS } from "@/lib/api/compare-schemas";
+
+/**
+ * URL state of a series page: the latency statistic its trends show and the window of earlier
+ * runs each run is judged against. Both are discrete choices, so each is a step of history.
+ */
+const STEP = { history: "push" } as const;
+
+export const seriesSearchParams = {
+  stat: parseAsStringLiteral(COMPARE_STATS).withDefault("p50").withOptions(STEP),
+  window: parseAsInteger.withDefault(10).withOptions(STEP),
+};
+
+export const seriesSearchParamsCache = createSearchParamsCache(seriesSearchParams);

@@ -1,0 +1,172 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useQueryStates } from "nuqs";
+import { ChartLineSeriesTrend } from "@/components/charts/chart-line-series-trend";
+import { ChartSourceProvider } from "@/components/charts/export-context";
+import { COMPARE_STATS, type CompareStat } from "@/lib/api/compare-schemas";
+import type { SeriesDetail } from "@/lib/api/regression-schemas";
+import { seriesQueryOptions } from "@/lib/api/series-query-options";
+import { formatDateTime } from "@/lib/format-number";
+import { seriesSearchParams } from "./search-params";
+import { VerdictText } from "./verdict-text";
+
+/** The trends a series page draws, in order: latency at the chosen statistic, then run-level figures. */
+function trends(stat: CompareStat) {
+  const aiperf = "Upload aiperf profile_export.jsonl with each run for per-request latency.";
+  return [
+    { metric: `ttft.${stat}`, title: `TTFT ${stat}`, unit: "ms", missing: `No run has TTFT. ${aiperf}` },
+    { metric: `itl.${stat}`, title: `ITL ${stat}`, unit: "ms", missing: `No run has ITL. ${aiperf}` },
+    {
+      metric: `e2e.${stat}`,
+      title: `E2E latency ${stat}`,
+      unit: "ms",
+      missing: `No run has E2E latency. ${aiperf}`,
+    },
+    {
+      metric: `server_ttft.${stat}`,
+      title: `Server TTFT ${stat}`,
+      unit: "ms",
+      missing: "No run has TensorRT-LLM perf metrics (return_perf_metrics).",
+    },
+    {
+      metric: "throughput",
+      title: "Output token throughput",
+      unit: "tok/s",
+      missing: "No run has an output token throughput (aiperf profile_export_aiperf.json).",
+    },
+    {
+      metric: "cache_hit_rate",
+      title: "Cache hit rate",
+      unit: "ratio",
+      missing: "No run has a cache hit rate: upload the server's metrics export with each run.",
+    },
+    {
+      metric: "kv_usage_peak",
+      title: "KV usage (peak)",
+      unit: "ratio",
+      missing: "No run has a KV usage gauge: upload the server's metrics export with each run.",
+    },
+  ];
+}
+
+export function SeriesPage({ name }: { name: string }) {
+  const [{ stat, window }, setParams] = useQueryStates(seriesSearchParams);
+  const query = useQuery(seriesQueryOptions(name, stat, window));
+  const data = query.data;
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="mr-auto text-xl font-semibold">
+          Series <span className="font-mono">{name}</span>
+        </h1>
+        <label className="flex items-center gap-2 text-sm">
+          Statistic
+          <select
+            className="input py-1"
+            aria-label="Statistic"
+            value={stat}
+            onChange={(e) => void setParams({ stat: e.target.value as CompareStat })}
+          >
+            {COMPARE_STATS.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label className="flex items-center gap-2 text-sm">
+          Judged against the last
+          <select
+            className="input py-1"
+            aria-label="Window"
+            value={window}
+            onChange={(e) => void setParams({ window: Number(e.target.value) })}
+          >
+            {[3, 5, 10, 20].map((n) => (
+              <option key={n} value={n}>
+                {n} runs
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {query.isError ? (
+        <p className="text-sm text-danger">Could not load the series: {query.error.message}</p>
+      ) : null}
+      {!data ? (
+        query.isLoading ? (
+          <p className="text-sm text-muted">Loading…</p>
+        ) : null
+      ) : (
+        <SeriesBody data={data} />
+      )}
+    </div>
+  );
+}
+
+function SeriesBody({ data }: { data: SeriesDetail }) {
+  const last = data.runs.at(-1)!;
+  const marked = data.runs.flatMap((r, i) =>
+    r.verdicts.filter((v) => v.verdict === "regressed" || v.verdict === "improved").map((v) => ({ r, i, v })),
+  );
+  const present = trends(data.stat).filter((t) => data.runs.some((r) => r.metrics[t.metric] != null));
+  return (
+    <>
+      <p className="text-sm text-muted">
+        {data.runs.length} runs, {formatDateTime(data.runs[0].createdAt)} to {formatDateTime(last.createdAt)}.
+        Each run is judged against the {data.window} runs before it: latency by a seeded bootstrap over their
+        requests, run-level figures by the median absolute deviation of their values.
+      </p>
+      <ChartSourceProvider source={{ name: data.name }}>
+        <div className="grid gap-4 lg:grid-cols-2">
+          {present.map((t) => (
+            <ChartLineSeriesTrend key={t.metric} {...t} runs={data.runs} />
+          ))}
+        </div>
+      </ChartSourceProvider>
+      <section className="space-y-2" data-testid="series-marked">
+        <h2 className="text-sm font-semibold">Regressions and improvements</h2>
+        {marked.length === 0 ? (
+          <p className="text-sm text-muted">No run of this series left its noise band.</p>
+        ) : (
+          <ul className="space-y-2 text-sm">
+            {marked.map(({ r, i, v }) => (
+              <li key={`${r.id}-${v.metric}`} className="rounded-lg border border-border bg-card p-2">
+                <span className="mr-2">run {i + 1}:</span>
+                <Link href={`/runs/${r.id}`} className="font-medium text-accent hover:underline">
+                  {r.name}
+                </Link>
+                {r.commit ? <span className="ml-2 font-mono text-xs">{r.commit}</span> : null}
+                <span className="ml-2">{v.label}:</span> <VerdictText v={v} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section className="space-y-2">
+        <h2 className="text-sm font-semibold">
+          Latest run:{" "}
+          <Link href={`/runs/${last.id}`} className="text-accent hover:underline">
+            {last.name}
+          </Link>
+        </h2>
+        {last.verdicts.length === 0 ? (
+          <p className="text-sm text-muted">The first run of a series has nothing to be judged against.</p>
+        ) : (
+          <table className="w-full text-sm" data-testid="series-latest">
+            <tbody>
+              {last.verdicts.map((v) => (
+                <tr key={v.metric} className="border-t border-border align-top">
+                  <td className="py-1 pr-3 font-medium">{v.label}</td>
+                  <td className="py-1">
+                    <VerdictText v={v} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,35 @@
+import type { MetricVerdictDto } from "@/lib/api/regression-schemas";
+import { formatCount, formatNumber } from "@/lib/format-number";
+
+export const VERDICT_CLASS: Record<MetricVerdictDto["verdict"], string> = {
+  improved: "text-ok",
+  regressed: "text-danger",
+  "within noise": "text-muted",
+  "not enough history": "text-muted",
+  "not measured": "text-muted",
+};
+
+const signed = (v: number) => `${v > 0 ? "+" : v < 0 ? "−" : "±"}${formatNumber(Math.abs(v) * 100, 1)}%`;
+
+/** How a verdict was reached, in one line: method, sample sizes, seed and resamples, threshold. */
+export function verdictBasis(v: MetricVerdictDto): string {
+  const n = `n = ${formatCount(v.samples.run)} vs ${formatCount(v.samples.baseline)} ${v.samples.unit}`;
+  const seed = v.seed === null ? "" : ` · seed ${v.seed}, ${formatCount(v.resamples)} resamples`;
+  return `${v.method} · ${n}${seed} · threshold ${formatNumber(v.threshold * 100, 1)}%${v.note ? ` · ${v.note}` : ""}`;
+}
+
+/** The verdict, its change and 95% interval, and beneath it what it rests on. */
+export function VerdictText({ v, compact = false }: { v: MetricVerdictDto; compact?: boolean }) {
+  return (
+    <span data-verdict={v.verdict} title={verdictBasis(v)}>
+      <span className={`font-medium ${VERDICT_CLASS[v.verdict]}`}>{v.verdict}</span>
+      {v.effect !== null && v.low !== null && v.high !== null ? (
+        <span className="text-xs">
+          {" "}
+          {signed(v.effect)} [{signed(v.low)}, {signed(v.high)}]
+        </span>
+      ) : null}
+      {compact ? null : <span className="block text-xs text-muted">{verdictBasis(v)}</span>}
+    </span>
+  );
+}

@@ -1,0 +1,16 @@
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import type { CompareStat } from "./compare-schemas";
+import { fetchJson } from "./fetch-json";
+import { queryKeys } from "./query-keys";
+import { seriesDetailSchema } from "./regression-schemas";
+
+/** A series page's data; the name's parts are encoded one by one so its slashes stay path separators. */
+export function seriesQueryOptions(name: string, stat: CompareStat, window: number) {
+  const path = name.split("/").map(encodeURIComponent).join("/");
+  return queryOptions({
+    queryKey: queryKeys.series(name, stat, window),
+    queryFn: () => fetchJson(`/api/series/${path}?stat=${stat}&window=${window}`, seriesDetailSchema),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+}

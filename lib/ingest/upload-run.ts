@@ -1,0 +1,51 @@
+/**
+ * An upload from its request to its stored run, with the run's series fields (docs/metrics.md
+ * §Regressions) from the form or from the caller. Shared by POST /api/runs and POST /api/gate.
+ */
+import { seriesFieldsSchema } from "@/lib/api/series-fields";
+import type { UploadResponse } from "@/lib/api/schemas";
+import { setRunSeries, type SeriesFields } from "@/lib/store/series-repo";
+import { createRunFromUpload } from "./create-run";
+import type { IngestDeps } from "./deps";
+import { UploadError } from "./errors";
+import { LiveIngest } from "./live-ingest";
+import { receiveUpload } from "./upload";
+import type { ReceivedUpload, UploadLimits } from "./upload-types";
+
+type Deps = IngestDeps & { config: IngestDeps["config"] & UploadLimits };
+
+/** The form's series fields, overridden by the caller's; a bad one refuses the upload. */
+function seriesFields(upload: ReceivedUpload, given: SeriesFields): SeriesFields {
+  const raw = {
+    series: given.series ?? upload.fields.series,
+    commit: given.commit ?? upload.fields.commit,
+    branch: given.branch ?? upload.fields.branch,
+  };
+  const parsed = seriesFieldsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UploadError(
+      400,
+      "bad_series",
+      `invalid ${String(issue.path[0] ?? "series field")}: ${issue.message}`,
+    );
+  }
+  return parsed.data;
+}
+
+export async function uploadRun(app: Deps, req: Request, given: SeriesFields = {}): Promise<UploadResponse> {
+  // A refused or broken upload takes its run with it.
+  const live = new LiveIngest(app);
+  let upload: ReceivedUpload;
+  let fields: SeriesFields;
+  try {
+    upload = await receiveUpload(req, app.blobs, app.config, live);
+    fields = seriesFields(upload, given);
+  } catch (err) {
+    await live.abandon();
+    throw err;
+  }
+  const created = await createRunFromUpload(app, upload, live);
+  await setRunSeries(app.store.db, created.id, fields);
+  return created;
+}

@@ -1,0 +1,136 @@
+/**
+ * The CI gate (docs/metrics.md §Regressions): a run's verdicts against its baseline, the rules
+ * that fail it, and the Markdown summary a pull request gets.
+ */
+import type { GateResult, Judgement, MetricVerdictDto } from "@/lib/api/regression-schemas";
+import { parseFailOn, parseThresholds, type FailRule } from "@/lib/metrics/regression/catalog";
+import type { Db } from "@/lib/store/db";
+import { judgeRun, NoBaselineError } from "./verdicts";
+import type { BaselineSpec } from "@/lib/api/regression-schemas";
+
+export interface GateRequest {
+  baseline: BaselineSpec;
+  failOn?: string;
+  thresholds?: string;
+  seed?: number;
+  /** Where links point: the server's public origin */
+  origin: string;
+}
+
+export class GateInputError extends Error {}
+
+/** Parses the rules and thresholds; a rule's limit is its metric's threshold too. */
+export function gateOptions(failOn?: string, thresholds?: string) {
+  try {
+    const rules = failOn ? parseFailOn(failOn) : [];
+    const t = thresholds ? parseThresholds(thresholds) : {};
+    for (const r of rules) t[r.metric] ??= Math.abs(r.limit);
+    return { rules, thresholds: t };
+  } catch (err) {
+    throw new GateInputError((err as Error).message);
+  }
+}
+
+const pct = (v: number | null) => (v === null ? "—" : `${v >= 0 ? "+" : ""}${(v * 100).toFixed(1)}%`);
+
+function num(v: number | null, unit: string): string {
+  if (v === null) return "—";
+  if (unit === "ratio") return `${(v * 100).toFixed(1)}%`;
+  const digits = Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2;
+  return `${v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${unit}`;
+}
+
+/** Whether a verdict breaks a rule: regressed, and changed past the rule's limit. */
+function breaks(v: MetricVerdictDto, rule: FailRule): boolean {
+  if (v.verdict !== "regressed" || v.effect === null) return false;
+  return rule.op === ">" ? v.effect > rule.limit : v.effect < rule.limit;
+}
+
+export function decide(
+  judgement: Judgement,
+  rules: FailRule[],
+): Pick<GateResult, "outcome" | "exitCode" | "reasons"> {
+  const byId = new Map(judgement.verdicts.map((v) => [v.metric, v]));
+  const reasons: string[] = [];
+  const unjudged: string[] = [];
+  if (rules.length === 0) {
+    for (const v of judgement.verdicts)
+      if (v.verdict === "regressed")
+        reasons.push(`${v.metric} regressed ${pct(v.effect)} (threshold ${pct(v.threshold)})`);
+  }
+  for (const rule of rules) {
+    const v = byId.get(rule.metric);
+    if (!v || v.effect === null) unjudged.push(`${rule.metric}: ${v?.note ?? v?.verdict ?? "not measured"}`);
+    else if (breaks(v, rule)) reasons.push(`${rule.metric} regressed ${pct(v.effect)}, past ${rule.text}`);
+  }
+  if (reasons.length > 0) return { outcome: "fail", exitCode: 1, reasons };
+  if (unjudged.length > 0)
+    return { outcome: "unjudged", exitCode: 2, reasons: unjudged.map((u) => `could not judge ${u}`) };
+  return { outcome: "pass", exitCode: 0, reasons: [] };
+}
+
+const HEADLINE = { pass: "no regression", fail: "regression", unjudged: "could not judge" } as const;
+
+export function gateMarkdown(
+  result: Pick<GateResult, "outcome" | "reasons" | "runUrl" | "compareUrl">,
+  judgement: Judgement | null,
+): string {
+  const out = [`### Runlens: ${HEADLINE[result.outcome]}`, ""];
+  if (judgement) {
+    const run = result.runUrl ? `[${judgement.runName}](${result.runUrl})` : judgement.runName;
+    const cmp = result.compareUrl ? ` · [compare](${result.compareUrl})` : "";
+    out.push(`Run ${run} against ${judgement.baseline.label}${cmp}`, "");
+  }
+  for (const r of result.reasons) out.push(`- ${r}`);
+  if (result.reasons.length) out.push("");
+  for (const m of judgement?.collectorMismatches ?? [])
+    if (m.kind === "differs")
+      out.push(
+        `> Collectors differ: \`${m.flag}\` is on in some runs and off in others; they measure different things.`,
+        "",
+      );
+  if (judgement && judgement.verdicts.length > 0) {
+    out.push(
+      "| Metric | Baseline | Run | Change | 95% interval | Verdict | Method |",
+      "|---|--:|--:|--:|--:|---|---|",
+    );
+    for (const v of judgement.verdicts) {
+      const interval = v.low === null ? "—" : `${pct(v.low)} … ${pct(v.high)}`;
+      const n = `n = ${v.samples.run.toLocaleString("en-US")} vs ${v.samples.baseline.toLocaleString("en-US")} ${v.samples.unit}`;
+      const seed =
+        v.seed === null ? "" : `, seed ${v.seed}, ${v.resamples?.toLocaleString("en-US")} resamples`;
+      const verdict = v.verdict === "regressed" ? "**regressed**" : v.verdict;
+      out.push(
+        `| ${v.label} | ${num(v.baseline, v.unit)} | ${num(v.value, v.unit)} | ${pct(v.effect)} | ${interval} | ${verdict} (±${(v.threshold * 100).toFixed(0)}%) | ${v.method}; ${n}${seed} |`,
+      );
+    }
+  }
+  return `${out.join("\n")}\n`;
+}
+
+/** The gate for a stored run; no baseline is an answer (exit 2), not an error. */
+export async function gateRun(db: Db, runId: string, req: GateRequest): Promise<GateResult | null> {
+  const { rules, thresholds } = gateOptions(req.failOn, req.thresholds);
+  const runUrl = `${req.origin}/runs/${runId}`;
+  let judgement: Judgement | null;
+  try {
+    judgement = await judgeRun(db, runId, { baseline: req.baseline, thresholds, seed: req.seed });
+  } catch (err) {
+    if (!(err instanceof NoBaselineError)) throw err;
+    const result = {
+      outcome: "unjudged" as const,
+      exitCode: 2 as const,
+      reasons: [`no baseline: ${err.message}`],
+      runUrl,
+      compareUrl: null,
+    };
+    return { ...result, judgement: null, markdown: gateMarkdown(result, null) };
+  }
+  if (!judgement) return null;
+  const ids = [judgement.baseline.runIds.at(-1), runId].filter(Boolean).join(",");
+  const noise = req.baseline.kind === "last" && req.baseline.n > 1 ? `&noise=last:${req.baseline.n}` : "";
+  const compareUrl = `${req.origin}/compare?runs=${ids}&baseline=${judgement.baseline.runIds.at(-1)}${noise}`;
+  const decided = decide(judgement, rules);
+  const result = { ...decided, runUrl, compareUrl };
+  return { ...result, judgement, markdown: gateMarkdown(result, judgement) };
+}

@@ -1,0 +1,117 @@
+/**
+ * Series queries (docs/metrics.md §Regressions): the series names, a series' runs in upload
+ * order, a run's series fields, and the per-request latency values a verdict resamples.
+ */
+import { sql } from "kysely";
+import type { Db } from "./db";
+import { rawSqlite } from "./raw-sqlite";
+import type { RunRow } from "./runs-repo";
+
+export interface SeriesFields {
+  series?: string | null;
+  commit?: string | null;
+  branch?: string | null;
+}
+
+export async function setRunSeries(db: Db, id: string, f: SeriesFields): Promise<void> {
+  const set: Partial<RunRow> = {};
+  if (f.series !== undefined) set.series = f.series;
+  if (f.commit !== undefined) set.commit_ref = f.commit;
+  if (f.branch !== undefined) set.branch = f.branch;
+  if (Object.keys(set).length === 0) return;
+  await db
+    .updateTable("runs")
+    .set({ ...set, updated_at: Date.now() })
+    .where("id", "=", id)
+    .execute();
+}
+
+export interface SeriesListItem {
+  name: string;
+  runCount: number;
+  firstAt: number;
+  lastAt: number;
+}
+
+export async function listSeries(db: Db): Promise<SeriesListItem[]> {
+  const rows = await db
+    .selectFrom("runs")
+    .select((eb) => [
+      "series",
+      eb.fn.countAll<number>().as("n"),
+      eb.fn.min("created_at").as("first"),
+      eb.fn.max("created_at").as("last"),
+    ])
+    .where("series", "is not", null)
+    .where("status", "=", "ready")
+    .groupBy("series")
+    .orderBy("series")
+    .execute();
+  return rows.map((r) => ({
+    name: r.series!,
+    runCount: Number(r.n),
+    firstAt: Number(r.first),
+    lastAt: Number(r.last),
+  }));
+}
+
+/** The ready runs of a series, oldest first (ties by id, so the order is stable). */
+export async function seriesRuns(db: Db, name: string): Promise<RunRow[]> {
+  return db
+    .selectFrom("runs")
+    .selectAll()
+    .where("series", "=", name)
+    .where("status", "=", "ready")
+    .orderBy("created_at", "asc")
+    .orderBy("id", "asc")
+    .execute();
+}
+
+export type RequestField = "ttft" | "itl" | "e2e" | "server_ttft" | "server_e2e";
+
+/** Where each field's per-request values are stored; aiperf rows count profiling successes only. */
+const SOURCES: Record<RequestField, { table: string; column: string; where: string }> = {
+  ttft: { table: "aiperf_requests", column: "ttft_ms", where: "phase = 'profiling' and ok = 1" },
+  itl: { table: "aiperf_requests", column: "itl_ms", where: "phase = 'profiling' and ok = 1" },
+  e2e: { table: "aiperf_requests", column: "e2e_ms", where: "phase = 'profiling' and ok = 1" },
+  server_ttft: { table: "trtllm_requests", column: "ttft_ms", where: "1 = 1" },
+  server_e2e: { table: "trtllm_requests", column: "e2e_ms", where: "1 = 1" },
+};
+
+/**
+ * The field's recorded values of the given runs pooled, ascending, in a typed array (8 bytes a
+ * request: a million-request run is 8 MB, not a million row objects).
+ */
+export async function requestValues(db: Db, runIds: string[], field: RequestField): Promise<Float64Array> {
+  const { table, column, where } = SOURCES[field];
+  const parts: Float64Array[] = [];
+  for (const id of runIds) parts.push(await oneRunValues(db, id, table, column, where));
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  const out = new Float64Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out.sort();
+}
+
+async function oneRunValues(db: Db, id: string, table: string, column: string, where: string) {
+  // Identifiers come from the fixed map above, never from the request.
+  const text = `select ${column} from ${table} where run_id = ? and ${where} and ${column} is not null`;
+  const sqlite = rawSqlite(db);
+  if (sqlite) {
+    // A plucked statement returns bare numbers, no row object a request: the fastest read
+    // better-sqlite3 has (twice its row iterator).
+    return db.connection().execute(async () => {
+      const values = sqlite.prepare(text).pluck().all(id) as number[];
+      return Float64Array.from(values.filter(Number.isFinite));
+    });
+  }
+  const rows = await sql<{
+    v: number;
+  }>`select ${sql.ref(column)} as v from ${sql.table(table)} where run_id = ${id} and ${sql.raw(where)} and ${sql.ref(column)} is not null`.execute(
+    db,
+  );
+  return Float64Array.from(rows.rows.map((r) => Number(r.v)).filter(Number.isFinite));
+}
