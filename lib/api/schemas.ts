@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { nullableNumbers } from "./fields";
 import { KINDS } from "./kinds";
+import { derivedThroughputSchema, throughputInputsSchema } from "./derived-throughput";
 import { factsPatchSchema, runFactsSchema } from "./run-facts";
 
 /** Run and file ids are base64url; anything else is rejected before it reaches a query. */
@@ -158,6 +159,11 @@ export const summaryBlocksSchema = z.object({
   info: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   warnings: z.array(z.string()),
   /**
+   * The throughput derived figures are made of (docs/metrics.md §Derived throughput); absent on
+   * runs ingested before it was kept.
+   */
+  throughput: throughputInputsSchema.nullable().optional(),
+  /**
    * When the ingest that wrote this summary and the run's charts committed (epoch ms); with the
    * aggregator version it versions the chart URLs. Absent on runs ingested before it was stored.
    */
@@ -180,6 +186,8 @@ export const runSummarySchema = summaryBlocksSchema.extend({
   error: z.string().nullable(),
   /** What was benchmarked, each fact with its source (docs/metrics.md §Run facts) */
   facts: runFactsSchema,
+  /** Per-GPU and per-user throughput from the throughput and the GPU count fact */
+  derived: derivedThroughputSchema,
 });
 
 export const runListItemSchema = runHeadSchema.extend({
