@@ -124,7 +124,13 @@ function GoodputResult({ runId, slo }: { runId: string; slo: string }) {
   const g: Goodput = q.data;
   if (g.requests === 0) return <p className="text-xs text-muted">{g.note}</p>;
   const value = (v: Goodput["goodputReqPerS"], unit: string) =>
-    v.value !== null ? `${formatNumber(v.value, 3)} ${unit}` : (v.reason ?? "");
+    v.value !== null ? (
+      <div className="text-lg font-semibold tabular-nums">
+        {formatNumber(v.value, 3)} {unit}
+      </div>
+    ) : (
+      <div className="text-muted">{v.reason}</div>
+    );
   return (
     <div className="space-y-1 text-xs" data-testid="goodput-result">
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3">
@@ -139,11 +145,11 @@ function GoodputResult({ runId, slo }: { runId: string; slo: string }) {
         </div>
         <div>
           <div className="text-muted">Goodput</div>
-          <div className="text-lg font-semibold tabular-nums">{value(g.goodputReqPerS, "req/s")}</div>
+          {value(g.goodputReqPerS, "req/s")}
         </div>
         <div>
           <div className="text-muted">Good output tokens</div>
-          <div className="text-lg font-semibold tabular-nums">{value(g.goodputTokPerS, "tok/s")}</div>
+          {value(g.goodputTokPerS, "tok/s")}
         </div>
       </div>
       <ul className="space-y-0.5">

@@ -33,7 +33,8 @@ function Figure({
       <div className="text-xs text-muted">{label}</div>
       {v.value !== null ? (
         <div className="text-lg font-semibold tabular-nums">
-          {formatNumber(v.value, 2)} <span className="text-xs font-normal text-muted">{unit}</span>
+          {formatNumber(v.value, Math.abs(v.value) < 1 ? 3 : 2)}{" "}
+          <span className="text-xs font-normal text-muted">{unit}</span>
         </div>
       ) : unknownGpus ? (
         <button
@@ -68,7 +69,8 @@ export function DerivedThroughputSection({ run }: { run: RunSummary }) {
         <span className="text-xs text-muted" data-testid="derived-gpus">
           {d.gpuCount !== null ? (
             <>
-              {formatNumber(d.gpuCount, 0)} GPU{d.gpuCount === 1 ? "" : "s"} · from {d.gpuCountSource}{" "}
+              {formatNumber(d.gpuCount, 0)} GPU{d.gpuCount === 1 ? "" : "s"} ·{" "}
+              {d.gpuCountSource === "edited" ? "set by hand" : `from ${d.gpuCountSource}`}{" "}
               <button type="button" className="underline" onClick={() => openFactEditor("gpuCount")}>
                 correct it
               </button>
@@ -116,7 +118,7 @@ export function DerivedThroughputSection({ run }: { run: RunSummary }) {
       </div>
       {d.note ? (
         <p className="text-xs text-muted" role="note">
-          {d.note}
+          {d.note.charAt(0).toUpperCase() + d.note.slice(1)}.
         </p>
       ) : null}
     </section>

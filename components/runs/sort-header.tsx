@@ -34,7 +34,7 @@ export function SortHeader({
     >
       <button
         type="button"
-        className="inline-flex items-center gap-1 hover:underline"
+        className="inline-flex items-center gap-1 font-semibold uppercase tracking-wide hover:underline"
         data-testid={`sort-${column}`}
         onClick={() => onSort(column, next)}
       >

@@ -45,7 +45,7 @@ export async function runGoodput(store: Store, runId: string, slos: readonly Slo
       return {
         ...base,
         ...result,
-        note: `${sampled.note}; goodput is estimated: the sample's share of good requests × aiperf's request throughput`,
+        note: `the records are a sample of the run (${sampled.note.replace(/;.*$/, "")}): the share is the recorded requests', and goodput is that share of aiperf's request throughput`,
         goodputReqPerS:
           req !== null && ok > 0
             ? { value: (result.meeting / ok) * req, reason: null }

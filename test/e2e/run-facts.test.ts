@@ -40,7 +40,7 @@ describe("run facts in the browser", () => {
     await expect.poll(() => gpus.textContent()).toContain("8");
     expect(await gpus.textContent()).toContain("edited");
     expect(await gpus.getAttribute("title")).toBe("Source: edited");
-    await expect.poll(() => page.getByTestId("derived-gpus").textContent()).toContain("8 GPUs · from edited");
+    await expect.poll(() => page.getByTestId("derived-gpus").textContent()).toContain("8 GPUs · set by hand");
 
     // SLOs live in the URL: set one, reload, the same goodput shows.
     await page.getByLabel("TTFT SLO").selectOption("req");

@@ -1,10 +1,15 @@
 /**
  * Derived throughput (docs/metrics.md §Derived throughput) against hand-computed answers, and
- * never a GPU count taken as 1.
+ * never a GPU count taken as 1; the same figures as compare rows.
  */
 import { describe, expect, it } from "vitest";
 import { GPU_COUNT_UNKNOWN } from "@/lib/api/derived-throughput";
+import { effectiveFacts } from "@/lib/api/run-facts";
+import type { RunSummary } from "@/lib/api/schemas";
+import { runMetrics } from "@/lib/metrics/compare";
 import { derivedThroughput } from "@/lib/metrics/derived-throughput";
+import { EMPTY_BLOCKS } from "@/lib/runs/read-run";
+import { runDerived } from "@/lib/runs/run-derived";
 
 describe("derived throughput", () => {
   it("divides by the GPU count and takes tok/s/user from the per-request figures", () => {
@@ -43,5 +48,50 @@ describe("derived throughput", () => {
     expect(d.tokPerUser.mean.reason).toMatch(/TPOT not measured/);
     const zero = { outputTokPerS: 100, totalTokPerS: null, requestsPerS: 1, tpotMs: null, gpuCount: 0 };
     expect(derivedThroughput(zero).outputTokPerSPerGpu).toEqual({ value: null, reason: GPU_COUNT_UNKNOWN });
+  });
+});
+
+describe("derived throughput in compare rows", () => {
+  const blocks = {
+    ...EMPTY_BLOCKS,
+    throughput: {
+      source: "records",
+      note: null,
+      outputTokPerS: 1000,
+      totalTokPerS: 3000,
+      requestsPerS: 4,
+      tpotMs: { mean: 20, p50: 20, p90: 30, p99: 40 },
+      tokPerUser: { mean: 50, p50: 50, p90: 60, p99: 70 },
+    },
+  };
+  const run = (gpus: number | null) =>
+    ({
+      requests: null,
+      timeBreakdown: null,
+      serverMetrics: null,
+      derived: runDerived(
+        blocks,
+        effectiveFacts(
+          gpus === null ? {} : { gpuCount: { value: gpus, source: "GPU telemetry (4 distinct GPUs)" } },
+          null,
+        ),
+      ),
+    }) as unknown as RunSummary;
+
+  it("divides by each run's GPU count, and leaves a run without one missing", () => {
+    const values = (r: RunSummary) =>
+      Object.fromEntries(
+        runMetrics(r, "p90")
+          .filter((m) => m.group === "Per GPU")
+          .map((m) => [m.key, m.value]),
+      );
+    expect(values(run(4))).toEqual({
+      gpuCount: 4,
+      outputTokPerGpu: 250,
+      totalTokPerGpu: 750,
+      requestsPerGpu: 1,
+      tokPerUser: 60,
+    });
+    expect(values(run(null))).toMatchObject({ gpuCount: null, outputTokPerGpu: null, tokPerUser: 60 });
   });
 });
