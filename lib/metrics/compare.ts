@@ -104,6 +104,25 @@ export function runMetrics(run: RunSummary, stat: CompareStat): MetricValue[] {
     ["outputTokenThroughput", "Output token throughput", "Throughput", "tok/s", "higher"],
     r?.outputTokenThroughputPerS,
   );
+  // docs/metrics.md §Derived throughput: null (no row value) where the GPU count is unknown.
+  const d = run.derived;
+  if (d) {
+    add(["gpuCount", "GPUs", "Per GPU", "GPUs", "neutral"], d.gpuCount);
+    add(
+      ["outputTokPerGpu", "Output tok/s per GPU", "Per GPU", "tok/s/GPU", "higher"],
+      d.outputTokPerSPerGpu.value,
+    );
+    add(
+      ["totalTokPerGpu", "Total tok/s per GPU", "Per GPU", "tok/s/GPU", "higher"],
+      d.totalTokPerSPerGpu.value,
+    );
+    add(
+      ["requestsPerGpu", "Requests/s per GPU", "Per GPU", "req/s/GPU", "higher"],
+      d.requestsPerSPerGpu.value,
+    );
+    const perUser = stat === "p75" ? null : d.tokPerUser[stat].value;
+    add(["tokPerUser", `Tok/s per user ${stat}`, "Per GPU", "tok/s/user", "higher"], perUser);
+  }
   const tb = run.timeBreakdown;
   // Server stamps (TensorRT-LLM perf metrics): their own rows, never mixed with a client's TTFT.
   add(["trtllmTtft", "Server TTFT", "Latency", "ms", "lower"], statOf(tb?.latency?.ttftMs, stat), dist);

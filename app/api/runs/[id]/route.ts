@@ -4,6 +4,7 @@ import { deleteRunAndBlobs } from "@/lib/runs/delete-run";
 import { readRunSummary } from "@/lib/runs/read-run";
 import { jsonError, jsonOk } from "@/lib/server/http";
 import { route } from "@/lib/server/route";
+import { patchRunFacts } from "@/lib/store/run-facts";
 import { getRun, updateRunMeta } from "@/lib/store/runs-repo";
 import { setRunSeries } from "@/lib/store/series-repo";
 
@@ -21,6 +22,7 @@ export const PATCH = route(
     const labels = body.labels ? [...new Set(body.labels)] : undefined;
     await updateRunMeta(app.store.db, id, { name: body.name, labels });
     await setRunSeries(app.store.db, id, { series: body.series, commit: body.commit, branch: body.branch });
+    if (body.facts) await patchRunFacts(app.store.db, id, body.facts);
     const summary = await readRunSummary(app.store.db, id);
     return summary && jsonOk(runSummarySchema, summary);
   },
