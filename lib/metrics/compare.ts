@@ -120,7 +120,8 @@ export function runMetrics(run: RunSummary, stat: CompareStat): MetricValue[] {
       ["requestsPerGpu", "Requests/s per GPU", "Per GPU", "req/s/GPU", "higher"],
       d.requestsPerSPerGpu.value,
     );
-    const perUser = stat === "p75" ? null : d.tokPerUser[stat].value;
+    // Derived per-user figures exist at mean, p50, p90 and p99 only (docs/metrics.md §Derived throughput).
+    const perUser = stat === "p75" || stat === "p95" ? null : d.tokPerUser[stat].value;
     add(["tokPerUser", `Tok/s per user ${stat}`, "Per GPU", "tok/s/user", "higher"], perUser);
   }
   const tb = run.timeBreakdown;
