@@ -4,6 +4,7 @@ import { coreMigration } from "./001-core";
 import { trtllmMigration } from "./002-trtllm";
 import { aiperfMigration } from "./003-aiperf";
 import { blobLeasesMigration } from "./004-blob-leases";
+import { sweepsMigration } from "./006-sweeps";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -15,5 +16,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "002-trtllm": trtllmMigration(dialect),
     "003-aiperf": aiperfMigration(dialect),
     "004-blob-leases": blobLeasesMigration(dialect),
+    "006-sweeps": sweepsMigration(dialect),
   };
 }
