@@ -23,7 +23,23 @@ function obj(v: unknown): Record<string, unknown> | null {
 const numbers = (v: unknown): number[] =>
   Array.isArray(v) ? v.filter((x): x is number => typeof x === "number" && Number.isFinite(x)) : [];
 
-/** The export from its text; null when it is not one (no `metadata.parameter_name`). */
+function means(metrics: unknown): Record<string, { mean: number; unit: string | null }> {
+  const out: Record<string, { mean: number; unit: string | null }> = {};
+  for (const [name, m] of Object.entries(obj(metrics) ?? {})) {
+    const block = obj(m);
+    if (block && typeof block.mean === "number" && Number.isFinite(block.mean))
+      out[name] = { mean: block.mean, unit: typeof block.unit === "string" ? block.unit : null };
+  }
+  return out;
+}
+
+/**
+ * The export from its text; null when it is not one. Two generations: the first keys values by
+ * `metadata.parameter_name` and `per_value_metrics`, with `pareto_optimal` a list of values; the
+ * later one lists `metadata.sweep_parameters` ({name, values}) and `per_combination_metrics`
+ * ({parameters, metrics}), with `pareto_optimal` a list of parameter objects. Of a sweep over
+ * several parameters, the first is kept.
+ */
 export function readAiperfSweep(text: string): AiperfSweepExport | null {
   let doc: unknown;
   try {
@@ -33,21 +49,34 @@ export function readAiperfSweep(text: string): AiperfSweepExport | null {
   }
   const root = obj(doc);
   const meta = obj(root?.metadata);
-  if (!root || !meta || typeof meta.parameter_name !== "string") return null;
-  const perValue: AiperfSweepExport["perValue"] = {};
-  for (const [value, metrics] of Object.entries(obj(root.per_value_metrics) ?? {})) {
-    const out: Record<string, { mean: number; unit: string | null }> = {};
-    for (const [name, m] of Object.entries(obj(metrics) ?? {})) {
-      const block = obj(m);
-      if (block && typeof block.mean === "number" && Number.isFinite(block.mean))
-        out[name] = { mean: block.mean, unit: typeof block.unit === "string" ? block.unit : null };
-    }
-    perValue[value] = out;
+  if (!root || !meta) return null;
+  if (typeof meta.parameter_name === "string") {
+    const perValue: AiperfSweepExport["perValue"] = {};
+    for (const [value, metrics] of Object.entries(obj(root.per_value_metrics) ?? {}))
+      perValue[value] = means(metrics);
+    return {
+      parameterName: meta.parameter_name.slice(0, 100),
+      parameterValues: numbers(meta.parameter_values),
+      paretoOptimal: numbers(root.pareto_optimal),
+      perValue,
+    };
   }
+  const first = Array.isArray(meta.sweep_parameters) ? obj(meta.sweep_parameters[0]) : null;
+  if (!first || typeof first.name !== "string") return null;
+  const name = first.name;
+  const valueOf = (params: unknown) => obj(params)?.[name];
+  const perValue: AiperfSweepExport["perValue"] = {};
+  const combos = Array.isArray(root.per_combination_metrics) ? root.per_combination_metrics : [];
+  for (const c of combos) {
+    const v = valueOf(obj(c)?.parameters);
+    if (typeof v === "number") perValue[String(v)] = means(obj(c)?.metrics);
+  }
+  const pareto = Array.isArray(root.pareto_optimal) ? root.pareto_optimal.map(valueOf) : [];
   return {
-    parameterName: meta.parameter_name.slice(0, 100),
-    parameterValues: numbers(meta.parameter_values),
-    paretoOptimal: numbers(root.pareto_optimal),
+    parameterName: name.slice(0, 100),
+    parameterValues:
+      numbers(first.values).length > 0 ? numbers(first.values) : Object.keys(perValue).map(Number),
+    paretoOptimal: numbers(pareto),
     perValue,
   };
 }
