@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { nullableNumbers } from "./fields";
 import { KINDS } from "./kinds";
+import { factsPatchSchema, runFactsSchema } from "./run-facts";
 
 /** Run and file ids are base64url; anything else is rejected before it reaches a query. */
 export const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
@@ -177,6 +178,8 @@ export const runSummarySchema = summaryBlocksSchema.extend({
   aggregatorVersion: z.number(),
   files: z.array(runFileSchema),
   error: z.string().nullable(),
+  /** What was benchmarked, each fact with its source (docs/metrics.md §Run facts) */
+  facts: runFactsSchema,
 });
 
 export const runListItemSchema = runHeadSchema.extend({
@@ -227,6 +230,8 @@ export const listQuerySchema = z.object({
 export const patchRunSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   labels: labelsSchema.optional(),
+  /** Sets or corrects facts; null for a fact clears its edit */
+  facts: factsPatchSchema.optional(),
 });
 
 export type Stats = z.infer<typeof statsSchema>;

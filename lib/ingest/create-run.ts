@@ -6,7 +6,8 @@ import type { IngestDeps } from "./deps";
 import { UploadError } from "./errors";
 import { ingestRun, type IngestOutcome } from "./ingest-run";
 import type { LiveIngest } from "./live-ingest";
-import { defaultRunName, runFacts } from "./run-name";
+import { rowFacts } from "@/lib/store/run-facts";
+import { defaultRunName, nameFacts } from "./run-name";
 import { fileRows, parseLabels, runName } from "./run-rows";
 import type { ReceivedUpload } from "./upload-types";
 import { AGGREGATOR_VERSION } from "./version";
@@ -108,7 +109,8 @@ async function nameFromContent(app: IngestDeps, id: string, upload: ReceivedUplo
     const row = await getRun(app.store.db, id);
     if (!row?.summary) return;
     const blocks = JSON.parse(row.summary) as SummaryBlocks;
-    const name = defaultRunName(runFacts(blocks, row.backend, row.request_count), upload.suggestedName);
+    const facts = nameFacts(rowFacts(row), blocks, row.backend, row.request_count);
+    const name = defaultRunName(facts, upload.suggestedName);
     if (name !== row.name) await updateRunMeta(app.store.db, id, { name });
   } catch (err) {
     console.error(`[runlens] run ${id}: default name not set`, err);

@@ -26,6 +26,16 @@ export interface RunsTable {
   warnings: string;
   error: string | null;
   updated_at: number;
+  /** Facts read from the files at ingest (ExtractedFacts, JSON); null before migration 005 */
+  facts: string | null;
+  /** A user's fact corrections (FactEdits, JSON); never touched by ingest */
+  fact_edits: string | null;
+  /** The effective facts the run list sorts and filters by (edits over extracted) */
+  list_model: string | null;
+  list_backend: string | null;
+  list_gpu_model: string | null;
+  list_gpu_count: number | null;
+  list_concurrency: number | null;
 }
 
 export interface RunLabelsTable {
