@@ -33,9 +33,11 @@ export const sweepPointSchema = z.object({
 });
 export type SweepPoint = z.infer<typeof sweepPointSchema>;
 
+/** A run fact as lib/api/run-facts.ts serves it, narrowed to the plain values a sweep shows. */
 export const factSchema = z.object({
   value: z.union([z.string(), z.number()]),
   source: z.string(),
+  edited: z.boolean(),
 });
 
 export const sweepRunSchema = z.object({
@@ -62,7 +64,7 @@ export const sweepSchema = z.object({
   id: z.string(),
   name: z.string(),
   createdAt: z.string(),
-  /** Facts every run of the sweep shares (model, backend, GPU model, GPU count, ISL, OSL); absent when they differ */
+  /** Facts every run of the sweep states alike (model, backend, hardware, GPU count, ISL, OSL); absent when they differ */
   facts: z.record(z.string(), factSchema),
   runs: z.array(sweepRunSchema),
   /** aiperf's own sweep aggregate, when the upload held one: its parameter and Pareto-optimal values */

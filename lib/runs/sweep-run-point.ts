@@ -16,7 +16,9 @@ import {
 } from "@/lib/metrics/sweep-point";
 import { getFiles, getRun } from "@/lib/store/runs-repo";
 import { aiperfMeasuredRows } from "@/lib/store/sweep-point-rows";
-import { sweepRunFacts, type SweepRunFacts } from "./sweep-run-facts";
+import type { RunFacts } from "@/lib/api/run-facts";
+import { EMPTY_FACTS } from "@/lib/api/run-facts";
+import { readRunFacts } from "./run-facts";
 
 /** Parsed summaries by blob hash: a blob never changes, and a sweep page asks for the same ones often. */
 const summaryCache = new Map<string, AiperfSummary | null>();
@@ -117,7 +119,7 @@ const EMPTY: PointInputs = {
 
 export interface SweepMember {
   run: SweepRun;
-  facts: SweepRunFacts;
+  facts: RunFacts;
 }
 
 export async function sweepMember(app: IngestDeps, runId: string): Promise<SweepMember | null> {
@@ -125,7 +127,7 @@ export async function sweepMember(app: IngestDeps, runId: string): Promise<Sweep
   if (!row) return null;
   const parsed = row.summary ? summaryBlocksSchema.safeParse(JSON.parse(row.summary)) : null;
   const blocks = parsed?.success ? parsed.data : null;
-  const facts = await sweepRunFacts(app.store.db, row, blocks);
+  const facts = (await readRunFacts(app.store, runId)) ?? EMPTY_FACTS;
   const src: Sourced = blocks
     ? await pointSource(app, runId, blocks)
     : {

@@ -10,6 +10,10 @@ import { existingRunIds, getSweep, insertSweep, updateSweep } from "@/lib/store/
 import type { AiperfSweepExport } from "@/lib/formats/aiperf-sweep";
 import { sweepMember, type SweepMember } from "./sweep-run-point";
 
+type Fact = Sweep["facts"][string];
+
+const SHARED_FACTS = ["model", "backend", "backendVersion", "gpuModel", "gpuCount", "isl", "osl"] as const;
+
 /** Concurrency, then request rate, ascending; runs that state neither keep their order, last. */
 function byLoad(a: SweepMember, b: SweepMember): number {
   const key = (m: SweepMember) => m.run.concurrency ?? m.run.requestRate ?? Infinity;
@@ -17,10 +21,7 @@ function byLoad(a: SweepMember, b: SweepMember): number {
 }
 
 /** A fact every run states with the same value; runs that do not state it do not break it. */
-function shared(
-  members: SweepMember[],
-  pick: (m: SweepMember) => { value: string | number; source: string } | null,
-) {
+function shared(members: SweepMember[], pick: (m: SweepMember) => Fact | null): Fact | null {
   const facts = members.map(pick).filter((f) => f !== null);
   if (facts.length === 0 || facts.length < members.length) return null;
   return facts.every((f) => f.value === facts[0].value) ? facts[0] : null;
@@ -37,12 +38,8 @@ export async function readSweep(app: IngestDeps, id: string): Promise<Sweep | nu
   }
   members.sort(byLoad);
   const facts: Sweep["facts"] = {};
-  for (const [key, pick] of [
-    ["model", (m: SweepMember) => m.facts.model],
-    ["backend", (m: SweepMember) => m.facts.backend],
-    ["gpuCount", (m: SweepMember) => m.facts.gpuCount],
-  ] as const) {
-    const f = shared(members, pick);
+  for (const key of SHARED_FACTS) {
+    const f = shared(members, (m) => m.facts[key]);
     if (f) facts[key] = f;
   }
   const meta = JSON.parse(found.sweep.meta) as { aiperfSweep?: AiperfSweepExport };

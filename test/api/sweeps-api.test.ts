@@ -16,7 +16,7 @@ import { readAiperfSweep } from "@/lib/formats/aiperf-sweep";
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 // @ts-expect-error plain ESM generator without type declarations
 import { aiperfSweepExport } from "../generators/aiperf-sweep.mjs";
-import { makeTarGz } from "../helpers/archives";
+import { makeTarGz, type ArchiveEntry } from "../helpers/archives";
 import { freshAppEachTest, idParams, uploadRequest, uploadRun } from "../helpers/test-app";
 
 const t = freshAppEachTest();
@@ -117,7 +117,7 @@ describe("/api/sweeps", () => {
 
   it("reads aiperf's sweep layout from one archive, with its sweep aggregate", async () => {
     const gens = [await generated(2, 21), await generated(8, 22)];
-    const entries = gens.flatMap((g) => [
+    const entries: ArchiveEntry[] = gens.flatMap((g) => [
       {
         name: `bench/concurrency_${g.concurrency}/profile_export.jsonl`,
         content: fs.readFileSync(g.jsonlPath),

@@ -53,7 +53,7 @@ describe("uploading a folder of run folders", () => {
       expect(run.source).toBe("summary");
       expect(run.sourceNote).toContain(`10 of the ${s.request_count.avg} requests`);
       // One GPU, seen by two DCGM exporters (same gpu_uuid): counted once.
-      expect(run.gpuCount).toEqual({ value: 1, source: "GPU telemetry (1 distinct GPU)" });
+      expect(run.gpuCount).toMatchObject({ value: 1, source: expect.stringMatching(/GPU telemetry/) });
       const mean = run.points.mean;
       expect(mean.tokPerSPerUser).toBe(s.output_token_throughput_per_user.avg);
       expect(mean.requestsPerS).toBe(s.request_throughput.avg);
