@@ -42,3 +42,15 @@ const serializeSweep = createSerializer(sweepSearchParams);
 export function sweepHref(id: string, state: Parameters<typeof serializeSweep>[1] = {}): string {
   return serializeSweep(`/sweeps/${encodeURIComponent(id)}`, state);
 }
+
+/** `/compare?sweeps=a,b`: the first sweep's page with the others overlaid; null without valid ids. */
+export function sweepsCompareHref(raw: string | string[] | undefined): string | null {
+  const ids = [raw ?? []]
+    .flat()
+    .flatMap((v) => v.split(","))
+    .map((s) => s.trim())
+    .filter((s) => /^[A-Za-z0-9_-]{8,64}$/.test(s));
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return null;
+  return sweepHref(unique[0], { with: unique.slice(1, 8) });
+}
