@@ -66,17 +66,18 @@ export function ChartScatterSweepPareto({
 }) {
   const series: SeriesConfig<PlotPoint> = {};
   sweeps.forEach((s, i) => {
-    series[`s${i}`] = { label: s.name, color: s.color, data: s.series.points, labels: "label" };
+    series[`s${i}`] = { label: s.name, color: s.color, data: s.series.points, dataKey: "y", labels: "label" };
     series[`f${i}`] = {
       label: `${s.name} frontier`,
       color: s.color,
       data: s.series.frontier,
+      dataKey: "y",
       line: true,
       hidden: true,
     };
   });
   if (marked)
-    series.run = { label: marked.name, color: "var(--fg)", data: [marked], symbol: "star", labels: "label" };
+    series.run = { label: marked.name, color: "var(--fg)", data: [marked], dataKey: "y", symbol: "star", labels: "label" };
   const all = [...sweeps.flatMap((s) => s.series.points), ...(marked ? [marked] : [])];
   const xs = all.map((p) => p.x);
   const ys = all.map((p) => p.y);
