@@ -6,17 +6,17 @@ import { runListInfiniteQueryOptions } from "@/lib/api/query-options";
 import { getQueryClient } from "@/lib/api/query-client";
 import { getAppContext } from "@/lib/server/app-context";
 import { listRuns } from "@/lib/store/run-list";
-import { RUNS_PAGE_SIZE, runsSearchParamsCache } from "@/components/runs/search-params";
+import { runListParams, RUNS_PAGE_SIZE, runsSearchParamsCache } from "@/components/runs/search-params";
 
 export const dynamic = "force-dynamic";
 
 export default async function HomePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const { q, label } = runsSearchParamsCache.parse(await searchParams);
+  const state = runsSearchParamsCache.parse(await searchParams);
   const app = await getAppContext();
   const queryClient = getQueryClient();
   if (!app.config.privateMode) {
-    const params = { q: q || undefined, label: label || undefined, limit: RUNS_PAGE_SIZE };
-    const first = await listRuns(app.store.db, params);
+    const params = runListParams(state, RUNS_PAGE_SIZE);
+    const first = await listRuns(app.store.db, { ...params, sort: params.sort ?? "created" });
     queryClient.setQueryData(runListInfiniteQueryOptions(params).queryKey, {
       pages: [first],
       pageParams: [null],

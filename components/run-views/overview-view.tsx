@@ -14,6 +14,8 @@ import {
   NOT_RECORDED,
 } from "@/lib/format-number";
 import { trtllmLatencyTiles } from "@/components/trtllm-latency/overview-tiles";
+import { GoodputPanel } from "./goodput-panel";
+import { DerivedThroughputSection } from "./overview-derived";
 import { requestTiles, type Tile } from "./overview-request-tiles";
 
 /** The headline numbers of every block the run has, and its warnings. */
@@ -48,6 +50,8 @@ export function OverviewView({ run }: RunViewProps) {
         </p>
       )}
       <TileDefinitions tiles={tiles} />
+      <DerivedThroughputSection run={run} />
+      {run.requests?.source === "aiperf" || run.timeBreakdown ? <GoodputPanel runId={run.id} /> : null}
       {run.warnings.length > 0 ? (
         <div
           className="rounded-lg border border-warn/50 bg-card p-3 text-sm"

@@ -3,12 +3,18 @@ import { formatDateTime, formatNumber, formatRate } from "@/lib/format-number";
 import { AddToCompare } from "./add-to-compare";
 import { CollectorsBadges } from "./collectors-badges";
 import { CopyLinkButton } from "./copy-link-button";
+import { RunFactsEditor, RunFactsList } from "./run-facts";
 import { RunLabelsEditor } from "./run-labels-editor";
 import { RunNameEditor } from "./run-name-editor";
 
+/** Info entries the run facts show, with their sources, when they are known. */
+const SHOWN_AS_FACTS = new Set(["model", "concurrency", "requestRate"]);
+
 /** Name (renamable), labels (editable), when, collectors, run facts, compare and share buttons. */
 export function RunHeader({ run }: { run: RunSummary }) {
-  const info = Object.entries(run.info).filter(([, v]) => v !== null && v !== "");
+  const info = Object.entries(run.info).filter(
+    ([k, v]) => v !== null && v !== "" && !(SHOWN_AS_FACTS.has(k) && run.facts[k as "model"]),
+  );
   return (
     <header className="space-y-2">
       <div className="flex flex-wrap items-start gap-3">
@@ -30,6 +36,8 @@ export function RunHeader({ run }: { run: RunSummary }) {
           <RunLabelsEditor run={run} />
           <CollectorsBadges collectors={run.collectors} />
         </div>
+        <RunFactsList facts={run.facts} />
+        <RunFactsEditor key={run.id} run={run} />
         {info.length > 0 ? (
           <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-xs" data-testid="run-info">
             {info.map(([k, v]) => (

@@ -45,6 +45,8 @@ export const runSearchParams = {
   segments: parseAsStringLiteral(SEGMENT_SCOPES).withDefault("all").withOptions(STEP),
   /** Breakdown view: the per-request chart's value axis. */
   scale: parseAsStringLiteral(VALUE_SCALES).withDefault("linear").withOptions(STEP),
+  /** Overview: goodput SLOs, `ttft:p99:200,tpot:req:20,e2e:p90:5000` (lib/api/slo.ts). */
+  slo: parseAsString.withDefault("").withOptions(STEP),
   /** Server-metrics views: "all" | "role:<role>" | "<endpoint>". */
   endpoint: parseAsString.withDefault("all").withOptions(STEP),
 };

@@ -4,18 +4,19 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ApiError, fetchJson } from "@/lib/api/fetch-json";
 import { queryKeys } from "@/lib/api/query-keys";
 import { runQueryOptions } from "@/lib/api/query-options";
+import type { FactsPatch } from "@/lib/api/run-facts";
 import { runSummarySchema } from "@/lib/api/schemas";
 import { authHeaders } from "./api-token";
 
 /**
- * PATCH /api/runs/{id} ({name?, labels?}); on success every cached view of the run is refreshed.
+ * PATCH /api/runs/{id} ({name?, labels?, facts?}); on success every cached view of the run is refreshed.
  * `needsToken`: the server asked for a write token, which the editors prompt for instead of
  * showing the error.
  */
 export function usePatchRun(id: string) {
   const queryClient = useQueryClient();
   const mutation = useMutation({
-    mutationFn: (patch: { name?: string; labels?: string[] }) =>
+    mutationFn: (patch: { name?: string; labels?: string[]; facts?: FactsPatch }) =>
       fetchJson(`/api/runs/${encodeURIComponent(id)}`, runSummarySchema, {
         method: "PATCH",
         headers: { "Content-Type": "application/json", ...authHeaders() },

@@ -3,7 +3,8 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useQueryStates } from "nuqs";
 import { useState } from "react";
-import { RUNS_PAGE_SIZE, runsSearchParams } from "./search-params";
+import { runListParams, RUNS_PAGE_SIZE, runsSearchParams } from "./search-params";
+import { FactFilters } from "./fact-filters";
 import { runListInfiniteQueryOptions } from "@/lib/api/query-options";
 import { CompareSelectedButton } from "./compare-selected-button";
 import { LabelFilter } from "./label-filter";
@@ -11,14 +12,19 @@ import { MakeSweepButton } from "./make-sweep-button";
 import { SweepsList } from "./sweeps-list";
 import { RunsTable } from "./runs-table";
 
-/** Search box, label filter and the runs table, newest first, with "Load more" by cursor. */
+/**
+ * Search box, label and run-fact filters and the runs table (newest first, or sorted by a fact
+ * column), with "Load more" by cursor; all of it in the URL.
+ */
 export function RunsBrowser() {
-  const [{ q, label }, setParams] = useQueryStates(runsSearchParams, { shallow: true, throttleMs: 300 });
+  const [state, setParams] = useQueryStates(runsSearchParams, { shallow: true, throttleMs: 300 });
+  const { q, label } = state;
+  const filtered = Boolean(
+    q || label || state.model || state.gpu || state.backend || state.gpus || state.concurrency,
+  );
   // Ticked runs are a step towards /compare?runs=…, which is where they become URL state.
   const [selected, setSelected] = useState<string[]>([]);
-  const query = useInfiniteQuery(
-    runListInfiniteQueryOptions({ q: q || undefined, label: label || undefined, limit: RUNS_PAGE_SIZE }),
-  );
+  const query = useInfiniteQuery(runListInfiniteQueryOptions(runListParams(state, RUNS_PAGE_SIZE)));
   const runs = query.data?.pages.flatMap((p) => p.runs) ?? [];
   const knownLabels = [...new Set(runs.flatMap((r) => r.labels))].sort();
   const toggle = (id: string) =>
@@ -41,6 +47,12 @@ export function RunsBrowser() {
         />
       </div>
       <SweepsList />
+      <FactFilters
+        value={state}
+        onChange={(patch) =>
+          void setParams(Object.fromEntries(Object.entries(patch).map(([k, v]) => [k, v === "" ? null : v])))
+        }
+      />
       {query.isError ? (
         <p className="text-sm text-danger">Could not load runs: {query.error.message}</p>
       ) : null}
@@ -49,10 +61,12 @@ export function RunsBrowser() {
         onLabel={(l) => setParams({ label: l })}
         selected={new Set(selected)}
         onToggle={toggle}
+        sort={{ column: state.sort, dir: state.dir }}
+        onSort={(sort, dir) => void setParams({ sort: sort === "created" ? null : sort, dir })}
       />
       {runs.length === 0 && !query.isLoading ? (
         <p className="text-sm text-muted">
-          {q || label ? "No run matches." : "No runs yet: drop an artifacts folder above."}
+          {filtered ? "No run matches." : "No runs yet: drop an artifacts folder above."}
         </p>
       ) : null}
       {query.hasNextPage ? (

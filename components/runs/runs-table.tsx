@@ -3,6 +3,9 @@ import type { RunListItem } from "@/lib/api/schemas";
 import { KIND_LABELS, type Kind } from "@/lib/api/kinds";
 import { runHref } from "@/components/run/search-params";
 import { formatCount, formatDateTime } from "@/lib/format-number";
+import { formatNumber } from "@/lib/format-number";
+import type { RunSort } from "@/lib/api/schemas";
+import { SortHeader, type SortState } from "./sort-header";
 import { StatusBadge } from "./status-badge";
 
 export function RunsTable({
@@ -10,14 +13,21 @@ export function RunsTable({
   onLabel,
   selected,
   onToggle,
+  sort,
+  onSort,
 }: {
   runs: RunListItem[];
   onLabel: (label: string) => void;
   /** Run ids ticked for "Compare selected" */
   selected: ReadonlySet<string>;
   onToggle: (id: string) => void;
+  sort: SortState;
+  onSort: (column: RunSort, dir: "asc" | "desc") => void;
 }) {
   if (runs.length === 0) return null;
+  const header = { sort, onSort };
+  const fact = (v: string | number | null) =>
+    v === null ? <span className="text-muted">—</span> : typeof v === "number" ? formatNumber(v, 3) : v;
   return (
     <div className="overflow-x-auto rounded-lg border border-border bg-card">
       <table className="table-base" data-testid="runs-table">
@@ -27,10 +37,14 @@ export function RunsTable({
               <span className="sr-only">Compare</span>
             </th>
             <th>Name</th>
-            <th>Uploaded</th>
+            <SortHeader column="created" label="Uploaded" {...header} />
             <th>Labels</th>
+            <SortHeader column="model" label="Model" {...header} />
+            <SortHeader column="gpuModel" label="Hardware" {...header} />
+            <SortHeader column="gpuCount" label="GPUs" numeric {...header} />
+            <SortHeader column="concurrency" label="Concurrency" numeric {...header} />
+            <SortHeader column="backend" label="Backend" {...header} />
             <th>Contents</th>
-            <th>Backend</th>
             <th className="num">Requests</th>
           </tr>
         </thead>
@@ -68,10 +82,24 @@ export function RunsTable({
                   ))}
                 </div>
               </td>
+              <td className="max-w-[12rem] break-words text-xs" data-col="model">
+                {fact(r.model)}
+              </td>
+              <td className="text-xs" data-col="gpuModel">
+                {fact(r.gpuModel)}
+              </td>
+              <td className="num" data-col="gpuCount">
+                {fact(r.gpuCount)}
+              </td>
+              <td className="num" data-col="concurrency">
+                {fact(r.concurrency)}
+              </td>
+              <td className="text-xs" data-col="backend">
+                {fact(r.backend)}
+              </td>
               <td className="text-xs text-muted">
                 {r.kinds.map((k) => KIND_LABELS[k as Kind] ?? k).join(", ")}
               </td>
-              <td className="text-xs">{r.backend ?? "—"}</td>
               <td className="num">{r.requestCount === null ? "—" : formatCount(r.requestCount)}</td>
             </tr>
           ))}

@@ -17,6 +17,7 @@ export const queryKeys = {
   trtllmRequestSample: (id: string, sort: string, order: "asc" | "desc", limit: number) =>
     ["run", id, "trtllm-requests", sort, order, limit] as const,
   trtllmRequest: (id: string, idx: number) => ["run", id, "trtllm-request", idx] as const,
+  runGoodput: (id: string, slo: string) => ["run", id, "goodput", slo] as const,
   comparisons: () => ["compare"] as const,
   sweeps: () => ["sweeps"] as const,
   sweep: (id: string) => ["sweeps", id] as const,

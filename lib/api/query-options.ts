@@ -3,10 +3,18 @@ import { z } from "zod";
 import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./query-keys";
 import { runListSchema, runSummarySchema } from "./schemas";
+import { goodputSchema } from "./slo";
 
 export interface RunListParams {
   q?: string;
   label?: string;
+  model?: string;
+  gpu?: string;
+  backend?: string;
+  gpus?: number;
+  concurrency?: number;
+  sort?: string;
+  dir?: string;
   cursor?: string;
   limit?: number;
 }
@@ -21,7 +29,7 @@ export function runListQueryOptions(params: RunListParams) {
 }
 
 /** The runs table: newest first, pages joined by cursor ("Load more"). */
-export function runListInfiniteQueryOptions(params: { q?: string; label?: string; limit?: number }) {
+export function runListInfiniteQueryOptions(params: Omit<RunListParams, "cursor">) {
   return infiniteQueryOptions({
     queryKey: queryKeys.runListInfinite(params),
     queryFn: ({ pageParam }) =>
@@ -65,5 +73,15 @@ export function runChartQueryOptions<S extends z.ZodType>(
         schema,
       ),
     staleTime: Infinity,
+  });
+}
+
+/** Goodput under the `slo` parameter's SLOs (docs/metrics.md §Goodput). */
+export function runGoodputQueryOptions(id: string, slo: string) {
+  return queryOptions({
+    queryKey: queryKeys.runGoodput(id, slo),
+    queryFn: () =>
+      fetchJson(`/api/runs/${encodeURIComponent(id)}/goodput?slo=${encodeURIComponent(slo)}`, goodputSchema),
+    staleTime: 60_000,
   });
 }

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { nullableNumbers } from "./fields";
 import { KINDS } from "./kinds";
+import { derivedThroughputSchema, throughputInputsSchema } from "./derived-throughput";
 import { factsPatchSchema, runFactsSchema } from "./run-facts";
 
 /** Run and file ids are base64url; anything else is rejected before it reaches a query. */
@@ -158,6 +159,11 @@ export const summaryBlocksSchema = z.object({
   info: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   warnings: z.array(z.string()),
   /**
+   * The throughput derived figures are made of (docs/metrics.md §Derived throughput); absent on
+   * runs ingested before it was kept.
+   */
+  throughput: throughputInputsSchema.nullable().optional(),
+  /**
    * When the ingest that wrote this summary and the run's charts committed (epoch ms); with the
    * aggregator version it versions the chart URLs. Absent on runs ingested before it was stored.
    */
@@ -180,12 +186,20 @@ export const runSummarySchema = summaryBlocksSchema.extend({
   error: z.string().nullable(),
   /** What was benchmarked, each fact with its source (docs/metrics.md §Run facts) */
   facts: runFactsSchema,
+  /** Per-GPU and per-user throughput from the throughput and the GPU count fact */
+  derived: derivedThroughputSchema,
 });
 
 export const runListItemSchema = runHeadSchema.extend({
   kinds: z.array(z.string()),
+  /** The backend fact (edits included), else the backend the files named */
   backend: z.string().nullable(),
   requestCount: z.number().nullable(),
+  /** Run facts the list shows, sorts and filters by (docs/metrics.md §Run facts) */
+  model: z.string().nullable(),
+  gpuModel: z.string().nullable(),
+  gpuCount: z.number().nullable(),
+  concurrency: z.number().nullable(),
 });
 
 export const runListSchema = z.object({
@@ -220,9 +234,21 @@ export const errorBodySchema = z.object({
   error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
 });
 
+/** Columns the run list sorts by: upload time (the default, newest first) or a run fact. */
+export const RUN_SORTS = ["created", "model", "gpuModel", "gpuCount", "concurrency", "backend"] as const;
+export type RunSort = (typeof RUN_SORTS)[number];
+
 export const listQuerySchema = z.object({
   q: z.string().max(200).optional(),
   label: z.string().max(100).optional(),
+  /** Facts filters: text ones match a part, case-insensitively; numbers match exactly */
+  model: z.string().max(200).optional(),
+  gpu: z.string().max(200).optional(),
+  backend: z.string().max(100).optional(),
+  gpus: z.coerce.number().int().positive().optional(),
+  concurrency: z.coerce.number().positive().optional(),
+  sort: z.enum(RUN_SORTS).default("created"),
+  dir: z.enum(["asc", "desc"]).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(200).optional(),
 });

@@ -51,6 +51,7 @@ export interface AnalyzerResult {
   requests?: SummaryBlocks["requests"];
   timeBreakdown?: SummaryBlocks["timeBreakdown"];
   serverMetrics?: SummaryBlocks["serverMetrics"];
+  throughput?: SummaryBlocks["throughput"];
   collectors?: Partial<Collectors>;
   /** Merged with other analyzers' rows by `endpoint` (already normalised, see lib/formats/endpoint.ts). */
   endpoints?: Array<Partial<EndpointRow> & Pick<EndpointRow, "endpoint">>;

@@ -68,6 +68,7 @@ export function mergeResults(results: AnalyzerResult[], extraWarnings: string[] 
     endpoints: mergeEndpoints(results),
     info: results.reduce<SummaryBlocks["info"]>((info, r) => Object.assign(info, r.info), {}),
     warnings: [...extraWarnings, ...results.flatMap((r) => r.warnings ?? [])],
+    throughput: results.find((r) => r.throughput)?.throughput ?? null,
   };
 }
 

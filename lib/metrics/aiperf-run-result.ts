@@ -9,7 +9,9 @@ import type { TimesliceExport } from "@/lib/formats/aiperf-timeslices";
 import { compareWithSummary, disagreementWarning } from "./aiperf-agreement";
 import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
+import type { ThroughputInputs } from "@/lib/api/derived-throughput";
 import { aiperfFacts } from "./aiperf-run-facts";
+import { aiperfThroughput } from "./aiperf-throughput";
 import { theoreticalCacheHitRate } from "./aiperf-theoretical-hit-rate";
 import { computeDistribution } from "./aiperf-distribution";
 import { overTimePayload, timelinePayload, ttftVsInputPayload } from "./aiperf-timeline";
@@ -48,6 +50,7 @@ export interface AiperfRunResult {
   warnings?: string[];
   requestCount?: number | null;
   facts?: ExtractedFacts;
+  throughput?: ThroughputInputs | null;
 }
 
 /** t = 0 of the run's charts: its first request (warmup included), on the log's ms axis; 0 without records. */
@@ -137,6 +140,8 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
     warnings,
     requestCount: requests?.count ?? null,
     facts: aiperfFacts(primary?.summary, requests, s.gpu),
+    // Pooled trials have no one summary to defer to.
+    throughput: aiperfThroughput(log, requests, trials.length > 1 ? undefined : primary?.summary),
   };
 }
 

@@ -4,9 +4,10 @@ import type { Kind } from "@/lib/api/kinds";
 import type { Db } from "@/lib/store/db";
 import { runHead } from "@/lib/store/run-list";
 import { rowFacts } from "@/lib/store/run-facts";
+import { runDerived } from "./run-derived";
 import { getFiles, getRun, type FileRow, type RunRow } from "@/lib/store/runs-repo";
 
-const EMPTY_BLOCKS: SummaryBlocks = {
+export const EMPTY_BLOCKS: SummaryBlocks = {
   collectors: { returnPerfMetrics: null, enableIterPerfStats: null, publishKvEvents: null },
   requests: null,
   timeBreakdown: null,
@@ -21,6 +22,7 @@ export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
   const blocks: SummaryBlocks = run.summary
     ? { ...EMPTY_BLOCKS, ...(JSON.parse(run.summary) as SummaryBlocks) }
     : EMPTY_BLOCKS;
+  const facts = rowFacts(run);
   return {
     ...runHead(run),
     aggregatorVersion: run.aggregator_version,
@@ -38,7 +40,8 @@ export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
       meta: JSON.parse(f.meta) as Record<string, unknown>,
     })),
     ...blocks,
-    facts: rowFacts(run),
+    facts,
+    derived: runDerived(blocks, facts),
   };
 }
 

@@ -1,12 +1,23 @@
-/** The run list: search, labels, keyset pagination, and the fields a listed run shows. */
+/**
+ * The run list: search, labels, run-fact filters and sorts, pagination, and the fields a listed
+ * run shows. Newest first pages by keyset on (created_at, id); a sort by a fact pages by offset,
+ * its unknown values last in either direction.
+ */
 import { sql } from "kysely";
-import type { RunHead, RunListItem } from "@/lib/api/schemas";
+import type { RunHead, RunListItem, RunSort } from "@/lib/api/schemas";
 import type { Db } from "./db";
 import type { RunRow } from "./runs-repo";
 
 export interface ListRunsQuery {
   q?: string;
   label?: string;
+  model?: string;
+  gpu?: string;
+  backend?: string;
+  gpus?: number;
+  concurrency?: number;
+  sort?: RunSort;
+  dir?: "asc" | "desc";
   limit: number;
   cursor?: string;
 }
@@ -16,8 +27,9 @@ interface Cursor {
   id: string;
 }
 
-export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.createdAt, c.id])).toString("base64url");
+export function encodeCursor(c: Cursor | { offset: number }): string {
+  const value = "offset" in c ? { offset: c.offset } : [c.createdAt, c.id];
+  return Buffer.from(JSON.stringify(value)).toString("base64url");
 }
 
 export function decodeCursor(raw: string): Cursor | null {
@@ -29,6 +41,25 @@ export function decodeCursor(raw: string): Cursor | null {
     return null;
   }
 }
+
+function decodeOffset(raw: string | undefined): number {
+  if (!raw) return 0;
+  try {
+    const v = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as { offset?: unknown };
+    return typeof v.offset === "number" && Number.isInteger(v.offset) && v.offset >= 0 ? v.offset : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const SORT_COLUMNS = {
+  created: "created_at",
+  model: "list_model",
+  gpuModel: "list_gpu_model",
+  gpuCount: "list_gpu_count",
+  concurrency: "list_concurrency",
+  backend: "list_backend",
+} as const;
 
 function likePattern(q: string): string {
   return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -66,6 +97,31 @@ export async function listRuns(
           .where("run_labels.label", "=", label),
       ),
     );
+  }
+  if (query.model)
+    qb = qb.where(sql`lower(list_model)`, "like", sql`${likePattern(query.model)} escape '\\'`);
+  if (query.gpu)
+    qb = qb.where(sql`lower(list_gpu_model)`, "like", sql`${likePattern(query.gpu)} escape '\\'`);
+  if (query.backend)
+    qb = qb.where(sql`lower(list_backend)`, "like", sql`${likePattern(query.backend)} escape '\\'`);
+  if (query.gpus !== undefined) qb = qb.where("list_gpu_count", "=", query.gpus);
+  if (query.concurrency !== undefined) qb = qb.where("list_concurrency", "=", query.concurrency);
+  if ((query.sort && query.sort !== "created") || query.dir === "asc") {
+    const column = SORT_COLUMNS[query.sort ?? "created"];
+    const dir = query.dir ?? (query.sort === "created" ? "desc" : "asc");
+    const offset = decodeOffset(query.cursor);
+    const sorted = await qb
+      .orderBy(sql`case when ${sql.ref(column)} is null then 1 else 0 end`)
+      .orderBy(column, dir)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(query.limit + 1)
+      .offset(offset)
+      .execute();
+    return {
+      runs: sorted.slice(0, query.limit).map(toListItem),
+      nextCursor: sorted.length > query.limit ? encodeCursor({ offset: offset + query.limit }) : null,
+    };
   }
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
   if (cursor) {
@@ -105,8 +161,12 @@ export function toListItem(r: RunRow): RunListItem {
   return {
     ...runHead(r),
     kinds: JSON.parse(r.kinds) as string[],
-    backend: r.backend,
+    backend: r.list_backend ?? r.backend,
     requestCount: r.request_count,
+    model: r.list_model,
+    gpuModel: r.list_gpu_model,
+    gpuCount: r.list_gpu_count,
+    concurrency: r.list_concurrency,
   };
 }
 

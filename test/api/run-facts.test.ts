@@ -3,6 +3,7 @@
  * upload, served with the run summary, set and cleared by PATCH under write auth, refused when
  * malformed, and kept across re-ingest as edits.
  */
+import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as getRun, PATCH as patchRun } from "@/app/api/runs/[id]/route";
@@ -129,5 +130,63 @@ describe("run facts", () => {
     }
     expect((await summary(id)).facts.gpuCount).toMatchObject({ value: 1, edited: false });
     expect((await patch("AAAAAAAAAAAAAAAAAAAAAA", { facts: { gpuCount: 4 } })).status).toBe(404);
+  });
+});
+
+describe("derived throughput of real aiperf runs", () => {
+  it.each([1, 2, 4])(
+    "qwen c%i: the records are a sample, so the summary's aggregates are divided by the telemetry's GPUs",
+    async (c) => {
+      await appForTest();
+      const d = `Qwen_Qwen3-0.6B-openai-chat-concurrency${c}`;
+      const res = await upload(
+        uploadRequest(
+          ["profile_export.jsonl", "profile_export_aiperf.json", "gpu_telemetry_export.jsonl"].map((f) => ({
+            name: `${d}/${f}`,
+            path: fixture(`aiperf/qwen-c${c}__${f}`),
+          })),
+        ),
+      );
+      const run = await summary(((await res.json()) as { id: string }).id);
+      const aiperf = JSON.parse(
+        fs.readFileSync(fixture(`aiperf/qwen-c${c}__profile_export_aiperf.json`), "utf8"),
+      ) as Record<string, { avg: number; p50: number; p90: number; p99: number }>;
+      expect(run.derived.gpuCount).toBe(1);
+      expect(run.derived.gpuCountSource).toBe("GPU telemetry (1 distinct GPU)");
+      expect(run.derived.source).toBe("aiperf summary");
+      expect(run.derived.note).toMatch(/^the records hold 10 of the 64 requests/);
+      expect(run.derived.outputTokPerSPerGpu.value).toBe(aiperf.output_token_throughput.avg / 1);
+      expect(run.derived.requestsPerSPerGpu.value).toBe(aiperf.request_throughput.avg / 1);
+      const perUser = aiperf.output_token_throughput_per_user;
+      expect(run.derived.tokPerUser.mean.value).toBe(perUser.avg);
+      expect(run.derived.tokPerUser.p90.value).toBe(perUser.p90);
+      // No total_token_throughput in this summary: (total_isl + total_osl) / benchmark_duration.
+      expect(run.derived.totalTokPerSPerGpu.value).toBeCloseTo(
+        (aiperf.total_isl.avg + aiperf.total_osl.avg) / aiperf.benchmark_duration.avg,
+        9,
+      );
+    },
+  );
+
+  it("aiperf-real-c4: records holding every request give aiperf's summary figures to 1e-9", async () => {
+    await appForTest();
+    const files = ["profile_export.jsonl", "profile_export_aiperf.json", "gpu_telemetry_export.jsonl"];
+    const res = await upload(
+      uploadRequest(files.map((f) => ({ name: `c4/${f}`, path: fixture(`aiperf-real-c4/${f}`) }))),
+    );
+    const run = await summary(((await res.json()) as { id: string }).id);
+    const aiperf = JSON.parse(
+      fs.readFileSync(fixture("aiperf-real-c4/profile_export_aiperf.json"), "utf8"),
+    ) as Record<string, { avg: number; p50: number; p90: number; p99: number }>;
+    expect(run.derived.source).toBe("records");
+    const gpus = run.derived.gpuCount!;
+    expect(gpus).toBeGreaterThan(0);
+    const close = (a: number | null, b: number) =>
+      expect(Math.abs(a! - b)).toBeLessThan(1e-9 * Math.max(1, b));
+    close(run.derived.outputTokPerSPerGpu.value! * gpus, aiperf.output_token_throughput.avg);
+    close(run.derived.requestsPerSPerGpu.value! * gpus, aiperf.request_throughput.avg);
+    close(run.derived.totalTokPerSPerGpu.value! * gpus, aiperf.total_token_throughput.avg);
+    close(run.derived.tokPerUser.mean.value, aiperf.output_token_throughput_per_user.avg);
+    close(run.derived.tokPerUser.p50.value, aiperf.output_token_throughput_per_user.p50);
   });
 });

@@ -6,6 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { plotMarks } from "@/components/charts/plot-marks";
 import { EMPTY_FACTS } from "@/lib/api/run-facts";
+import { EMPTY_BLOCKS } from "@/lib/runs/read-run";
+import { runDerived } from "@/lib/runs/run-derived";
 import type { RunSummary, ServerMetricsBlock } from "@/lib/api/schemas";
 import { hasAiperfAgreement, hasCacheData, hasKvData, runView } from "@/lib/api/run-views";
 
@@ -40,6 +42,7 @@ function run(over: Partial<RunSummary>): RunSummary {
     info: {},
     warnings: [],
     facts: EMPTY_FACTS,
+    derived: runDerived(EMPTY_BLOCKS, EMPTY_FACTS),
     ...over,
   };
 }

@@ -1,0 +1,91 @@
+/**
+ * The throughput a run's derived figures are made of (docs/metrics.md §Derived throughput), from
+ * aiperf's records or its summary. The records give them when they hold every request the
+ * summary counts; when they hold fewer (a sample, as some exports keep), the summary's own
+ * aggregates are the run's and the note says so. Pure.
+ */
+import type { ThroughputInputs } from "@/lib/api/derived-throughput";
+import type { RequestsBlock, Stats } from "@/lib/api/schemas";
+import type { AiperfSummary, SummaryMetric } from "@/lib/formats/aiperf-summary";
+import { isTimeUnit, toMs } from "@/lib/formats/aiperf-units";
+import { pick, type RequestLog } from "./requests-log";
+import { computeStats } from "./stats";
+
+const fromStats = (s: Stats | null) => (s ? { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99 } : null);
+
+function fromBlock(b: SummaryMetric | undefined, ms: boolean) {
+  if (!b || b.avg === undefined) return null;
+  const conv = (v: number | undefined) =>
+    v === undefined ? null : ms && isTimeUnit(b.unit) ? toMs(v, b.unit) : v;
+  return { mean: conv(b.avg), p50: conv(b.p50), p90: conv(b.p90), p99: conv(b.p99) };
+}
+
+/** From the records: successful profiling requests over aiperf's benchmark window. */
+export function throughputFromRecords(log: RequestLog, requests: RequestsBlock): ThroughputInputs {
+  const ok = log.measuredIndices();
+  const perUser: number[] = [];
+  for (const itl of pick(log.column("itlMs"), ok))
+    if (Number.isFinite(itl) && itl > 0) perUser.push(1000 / itl);
+  let tokens = 0;
+  let anyTokens = false;
+  for (const col of ["inputTokens", "outputTokens"] as const)
+    for (const v of pick(log.column(col), ok))
+      if (Number.isFinite(v)) {
+        tokens += v;
+        anyTokens = true;
+      }
+  const d = requests.durationS;
+  return {
+    source: "records",
+    note: null,
+    outputTokPerS: requests.outputTokenThroughputPerS ?? null,
+    totalTokPerS: d && anyTokens ? tokens / d : null,
+    requestsPerS: requests.requestThroughputPerS ?? null,
+    tpotMs: fromStats(requests.itlMs),
+    tokPerUser: fromStats(computeStats(perUser)),
+  };
+}
+
+/** From aiperf's summary: its own request_throughput, output_token_throughput and per-user figures. */
+export function throughputFromSummary(summary: AiperfSummary, note: string | null): ThroughputInputs {
+  const m = summary.metrics;
+  const durationS = m.benchmark_duration?.avg
+    ? toMs(m.benchmark_duration.avg, m.benchmark_duration.unit ?? "sec") / 1000
+    : null;
+  const isl = m.total_isl?.avg;
+  const osl = m.total_osl?.avg;
+  const total =
+    m.total_token_throughput?.avg ??
+    (durationS && isl !== undefined && osl !== undefined ? (isl + osl) / durationS : null);
+  return {
+    source: "aiperf summary",
+    note,
+    outputTokPerS: m.output_token_throughput?.avg ?? null,
+    totalTokPerS: total,
+    requestsPerS: m.request_throughput?.avg ?? null,
+    tpotMs: fromBlock(m.inter_token_latency, true),
+    tokPerUser: fromBlock(m.output_token_throughput_per_user, false),
+  };
+}
+
+/**
+ * Records when they account for every request the one summary counts (or there is no single
+ * summary to defer to); else the summary.
+ */
+export function aiperfThroughput(
+  log: RequestLog,
+  requests: RequestsBlock | null,
+  summary: AiperfSummary | undefined,
+): ThroughputInputs | null {
+  const summaryCount = summary?.metrics.request_count?.avg;
+  const recorded = log.measuredIndices().length;
+  if (log.length > 0 && requests?.source === "aiperf") {
+    if (summary === undefined || summaryCount === undefined || summaryCount === recorded)
+      return throughputFromRecords(log, requests);
+    return throughputFromSummary(
+      summary,
+      `the records hold ${recorded.toLocaleString("en-US")} of the ${summaryCount.toLocaleString("en-US")} requests aiperf's summary counts; these aggregates are the summary's`,
+    );
+  }
+  return summary ? throughputFromSummary(summary, null) : null;
+}

@@ -1,0 +1,70 @@
+/**
+ * Derived throughput (docs/metrics.md §Derived throughput), pure:
+ *   output tok/s/GPU = output tok/s ÷ GPUs, total tok/s/GPU = (input + output) tok/s ÷ GPUs,
+ *   req/s/GPU = successful req/s ÷ GPUs, tok/s/user = 1000 ÷ TPOT ms per request (aiperf's
+ *   output_token_throughput_per_user), at a statistic of that per-request distribution.
+ * Each is null with a reason when an input is unknown; an unknown GPU count is never taken as 1.
+ */
+import {
+  DERIVED_STATS,
+  GPU_COUNT_UNKNOWN,
+  type DerivedStat,
+  type DerivedValue,
+} from "@/lib/api/derived-throughput";
+
+type PerStat = Partial<Record<DerivedStat, number | null>>;
+
+export interface DerivedInputs {
+  outputTokPerS: number | null;
+  totalTokPerS: number | null;
+  requestsPerS: number | null;
+  /** TPOT (inter-token latency) per statistic, ms */
+  tpotMs: PerStat | null;
+  gpuCount: number | null;
+  /**
+   * Per-user throughput per statistic as measured per request, when known (aiperf's summary, or
+   * per-request reciprocals): the mean of 1000 / TPOT is not 1000 / mean TPOT.
+   */
+  tokPerUser?: PerStat | null;
+}
+
+export interface DerivedFigures {
+  outputTokPerSPerGpu: DerivedValue;
+  totalTokPerSPerGpu: DerivedValue;
+  requestsPerSPerGpu: DerivedValue;
+  tokPerUser: Record<DerivedStat, DerivedValue>;
+}
+
+const known = (v: number | null | undefined): v is number => typeof v === "number" && Number.isFinite(v);
+const value = (v: number): DerivedValue => ({ value: v, reason: null });
+const missing = (reason: string): DerivedValue => ({ value: null, reason });
+
+function perGpu(total: number | null, gpus: number | null, what: string): DerivedValue {
+  if (!known(total)) return missing(`${what} not measured`);
+  if (!known(gpus) || gpus <= 0) return missing(GPU_COUNT_UNKNOWN);
+  return value(total / gpus);
+}
+
+function perUser(stat: DerivedStat, i: DerivedInputs): DerivedValue {
+  const measured = i.tokPerUser?.[stat];
+  if (known(measured)) return value(measured);
+  const tpot = i.tpotMs?.[stat];
+  if (!known(tpot)) return missing("TPOT not measured (needs streamed responses)");
+  if (tpot <= 0) return missing("TPOT is zero");
+  // 1000 / x reverses order: the p90 of tok/s/user is 1000 / the p10 of TPOT, and a mean of
+  // reciprocals is not the reciprocal of a mean. Only the median maps onto itself.
+  if (stat !== "p50") return missing(`the ${stat} of tok/s/user needs per-request TPOT`);
+  return value(1000 / tpot);
+}
+
+export function derivedThroughput(i: DerivedInputs): DerivedFigures {
+  return {
+    outputTokPerSPerGpu: perGpu(i.outputTokPerS, i.gpuCount, "output token throughput"),
+    totalTokPerSPerGpu: perGpu(i.totalTokPerS, i.gpuCount, "total token throughput"),
+    requestsPerSPerGpu: perGpu(i.requestsPerS, i.gpuCount, "request throughput"),
+    tokPerUser: Object.fromEntries(DERIVED_STATS.map((s) => [s, perUser(s, i)])) as Record<
+      DerivedStat,
+      DerivedValue
+    >,
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Goodput under SLOs (docs/metrics.md §Goodput), pure, over every per-request row of a run:
+ * - a per-request SLO is met by a request whose value is at most the threshold; a request
+ *   without the value (no TTFT recorded, a failed request) does not meet it;
+ * - a percentile SLO is met by the run when that percentile of the successful requests' values
+ *   is at most the threshold; a run that misses one has no good requests;
+ * - goodput = requests meeting every SLO ÷ the benchmark duration, and their output tokens ÷ it.
+ */
+import type { DerivedValue } from "@/lib/api/derived-throughput";
+import type { Goodput, Slo, SloCheck, SloMetric } from "@/lib/api/slo";
+import { computeStats } from "./stats";
+
+export interface GoodputRow {
+  ok: boolean;
+  ttftMs: number | null;
+  tpotMs: number | null;
+  e2eMs: number | null;
+  outputTokens: number | null;
+}
+
+const KEY: Record<SloMetric, "ttftMs" | "tpotMs" | "e2eMs"> = {
+  ttft: "ttftMs",
+  tpot: "tpotMs",
+  e2e: "e2eMs",
+};
+const finite = (v: number | null): v is number => v !== null && Number.isFinite(v);
+
+function meets(row: GoodputRow, slo: Slo): boolean {
+  const v = row[KEY[slo.metric]];
+  return row.ok && finite(v) && v <= slo.thresholdMs;
+}
+
+export function computeGoodput(
+  rows: readonly GoodputRow[],
+  slos: readonly Slo[],
+  durationS: number | null,
+): Pick<Goodput, "requests" | "meeting" | "share" | "checks" | "goodputReqPerS" | "goodputTokPerS"> {
+  const perRequest = slos.filter((s) => s.mode === "req");
+  const checks: SloCheck[] = slos.map((slo) => {
+    if (slo.mode === "req") {
+      const missed = rows.reduce((n, r) => n + (meets(r, slo) ? 0 : 1), 0);
+      return { slo, missed, observedMs: null, met: missed === 0 };
+    }
+    const values = rows
+      .filter((r) => r.ok)
+      .map((r) => r[KEY[slo.metric]])
+      .filter(finite);
+    const stats = computeStats(values);
+    const observed = stats ? (stats[slo.mode] ?? null) : null;
+    return { slo, missed: null, observedMs: observed, met: observed !== null && observed <= slo.thresholdMs };
+  });
+  const runMeets = checks.every((c) => c.slo.mode === "req" || c.met);
+  let meeting = 0;
+  let tokens = 0;
+  let tokensKnown = true;
+  if (runMeets)
+    for (const r of rows) {
+      if (!r.ok || !perRequest.every((s) => meets(r, s))) continue;
+      meeting++;
+      if (finite(r.outputTokens)) tokens += r.outputTokens;
+      else tokensKnown = false;
+    }
+  const perS = (n: number, what: string): DerivedValue => {
+    if (rows.length === 0) return { value: null, reason: "no per-request rows" };
+    if (!durationS)
+      return { value: null, reason: `benchmark duration unknown, so ${what} per second is too` };
+    return { value: n / durationS, reason: null };
+  };
+  return {
+    requests: rows.length,
+    meeting,
+    share: rows.length > 0 ? meeting / rows.length : null,
+    checks,
+    goodputReqPerS: perS(meeting, "good requests"),
+    goodputTokPerS: tokensKnown
+      ? perS(tokens, "good tokens")
+      : { value: null, reason: "output tokens not recorded for every good request" },
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * A run's derived throughput as served (docs/metrics.md §Derived throughput): the throughput kept
+ * at ingest (or, for runs ingested before it was, what the summary blocks hold) with the GPU
+ * count fact as it is now, edits included.
+ */
+import type { DerivedThroughput, ThroughputInputs } from "@/lib/api/derived-throughput";
+import type { RunFacts } from "@/lib/api/run-facts";
+import type { SummaryBlocks } from "@/lib/api/schemas";
+import { derivedThroughput } from "@/lib/metrics/derived-throughput";
+
+const perStat = (s: { mean: number; p50: number; p90: number; p99: number } | null | undefined) =>
+  s ? { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99 } : null;
+
+/** The throughput inputs of a run's blocks. */
+export function throughputInputs(blocks: SummaryBlocks): ThroughputInputs | null {
+  if (blocks.throughput) return blocks.throughput;
+  const r = blocks.requests;
+  if (r)
+    return {
+      source: r.source === "aiperf-summary" ? "aiperf summary" : "records",
+      note: null,
+      outputTokPerS: r.outputTokenThroughputPerS ?? null,
+      totalTokPerS: null,
+      requestsPerS: r.requestThroughputPerS ?? null,
+      tpotMs: perStat(r.itlMs),
+      tokPerUser: null,
+    };
+  const tpot = blocks.timeBreakdown?.latency?.tpotMs;
+  if (tpot)
+    return {
+      source: "TensorRT-LLM perf metrics",
+      note: "perf metrics time requests but not the benchmark window: no throughput, only TPOT",
+      outputTokPerS: null,
+      totalTokPerS: null,
+      requestsPerS: null,
+      tpotMs: perStat(tpot),
+      tokPerUser: null,
+    };
+  return null;
+}
+
+export function runDerived(blocks: SummaryBlocks, facts: RunFacts): DerivedThroughput {
+  const inputs = throughputInputs(blocks);
+  const gpuCount = facts.gpuCount?.value ?? null;
+  return {
+    gpuCount,
+    gpuCountSource: facts.gpuCount?.source ?? null,
+    source: inputs?.source ?? null,
+    note: inputs?.note ?? null,
+    ...derivedThroughput({
+      outputTokPerS: inputs?.outputTokPerS ?? null,
+      totalTokPerS: inputs?.totalTokPerS ?? null,
+      requestsPerS: inputs?.requestsPerS ?? null,
+      tpotMs: inputs?.tpotMs ?? null,
+      tokPerUser: inputs?.tokPerUser ?? null,
+      gpuCount,
+    }),
+  };
+}

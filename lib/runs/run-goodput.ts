@@ -1,0 +1,92 @@
+/**
+ * A run's goodput under SLOs (docs/metrics.md §Goodput), from every per-request row it stored:
+ * aiperf records (profiling phase), or TensorRT-LLM perf metrics, whose TPOT is
+ * (E2E − TTFT) / (output tokens − 1) with the output tokens counted from the generation steps.
+ */
+import type { Goodput, Slo } from "@/lib/api/slo";
+import type { SummaryBlocks } from "@/lib/api/schemas";
+import { computeGoodput, type GoodputRow } from "@/lib/metrics/goodput";
+import { outputTokensOf, tpotMs } from "@/lib/metrics/trtllm-latency";
+import type { Db } from "@/lib/store/db";
+import { aiperfGoodputRows, trtllmGoodputRows } from "@/lib/store/goodput-rows";
+import { getRun } from "@/lib/store/runs-repo";
+import { throughputInputs } from "./run-derived";
+
+interface Store {
+  db: Db;
+}
+
+/** Goodput of one run; null when the run does not exist. */
+export async function runGoodput(store: Store, runId: string, slos: readonly Slo[]): Promise<Goodput | null> {
+  const run = await getRun(store.db, runId);
+  if (!run) return null;
+  const blocks = run.summary ? (JSON.parse(run.summary) as SummaryBlocks) : null;
+  const aiperf = await aiperfGoodputRows(store.db, runId);
+  if (aiperf.length > 0) {
+    const rows: GoodputRow[] = aiperf.map((r) => ({
+      ok: r.ok === 1 && r.cancelled === 0,
+      ttftMs: r.ttft_ms,
+      tpotMs: r.itl_ms,
+      e2eMs: r.e2e_ms,
+      outputTokens: r.output_tokens,
+    }));
+    const result = computeGoodput(rows, slos, blocks?.requests?.durationS ?? null);
+    const base = {
+      slos: [...slos],
+      source: "aiperf records",
+      durationS: blocks?.requests?.durationS ?? null,
+    };
+    const sampled = blocks ? throughputInputs(blocks) : null;
+    // Records that are a sample of the run: the share is the sample's; per-second figures would
+    // count only the sampled requests over the whole run, so they scale the summary's rate.
+    if (sampled?.source === "aiperf summary" && sampled.note && result.share !== null) {
+      const req = sampled.requestsPerS;
+      const ok = rows.filter((r) => r.ok).length;
+      return {
+        ...base,
+        ...result,
+        note: `${sampled.note}; goodput is estimated: the sample's share of good requests × aiperf's request throughput`,
+        goodputReqPerS:
+          req !== null && ok > 0
+            ? { value: (result.meeting / ok) * req, reason: null }
+            : { value: null, reason: "request throughput unknown" },
+        goodputTokPerS: { value: null, reason: "records are a sample: good tokens per second not known" },
+      };
+    }
+    return { ...base, ...result, note: null };
+  }
+  const trtllm = await trtllmGoodputRows(store.db, runId);
+  let first = Infinity;
+  let last = -Infinity;
+  const rows: GoodputRow[] = trtllm.map((r) => {
+    const tokens = outputTokensOf(
+      r.step_count,
+      r.spec_accepted_tokens === null
+        ? null
+        : { acceptedDraftTokens: r.spec_accepted_tokens, draftTokens: 0 },
+    );
+    if (r.arrival_ms !== null) {
+      first = Math.min(first, r.arrival_ms);
+      if (r.e2e_ms !== null) last = Math.max(last, r.arrival_ms + r.e2e_ms);
+    }
+    return {
+      ok: true,
+      ttftMs: r.ttft_ms,
+      tpotMs: tpotMs(r.ttft_ms, r.e2e_ms, tokens),
+      e2eMs: r.e2e_ms,
+      outputTokens: tokens,
+    };
+  });
+  // The window perf metrics span: first arrival to last completion.
+  const durationS = last > first ? (last - first) / 1000 : null;
+  return {
+    slos: [...slos],
+    source: rows.length > 0 ? "TensorRT-LLM perf metrics" : null,
+    note:
+      rows.length > 0
+        ? "duration: first request arrival to last completion in the perf metrics"
+        : "no per-request rows: upload aiperf's profile_export.jsonl or TensorRT-LLM perf metrics",
+    durationS,
+    ...computeGoodput(rows, slos, durationS),
+  };
+}

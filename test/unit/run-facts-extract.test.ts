@@ -1,0 +1,302 @@
+/**
+ * Run facts per source (docs/metrics.md §Run facts), each sample written the way its producer
+ * writes it:
+ * - aiperf v1 `input_config` (UserConfig dump; `input.prompt.input_tokens.mean` as in aiperf's
+ *   `aiperf/common/config/prompt_config.py`) and v2 (a real 0.10 summary in test/fixtures);
+ * - GPU telemetry lines as aiperf's `gpu_telemetry_export.jsonl` (one GPU through two exporters);
+ * - TensorRT-LLM `extra-llm-api-config.yml` keys (`tensor_parallel_size`, …, the LLM API
+ *   arguments of `tensorrt_llm/llmapi/llm_args.py`), a trtllm-serve disaggregated config
+ *   (`context_servers` / `generation_servers` with `num_instances`), Dynamo component YAML with
+ *   CLI arguments and a Dynamo graph deployment (`spec.services.<name>.replicas`, image tags);
+ * - server-metrics labels (vLLM `model_name` / `engine`, Dynamo `model`) and startup log lines.
+ */
+import fs from "node:fs";
+import { describe, expect, it } from "vitest";
+import { readInputConfig } from "@/lib/formats/aiperf-input-config";
+import { parseGpuSample } from "@/lib/formats/aiperf-gpu-telemetry";
+import { parseSummaryJson } from "@/lib/formats/aiperf-summary";
+import { parallelismFromJson, parallelismFromYaml, roleOfFileName } from "@/lib/formats/engine-parallelism";
+import { LogFactsScanner } from "@/lib/formats/server-log-facts";
+import type { MetricSeries } from "@/lib/formats/server-metrics/types";
+import { aiperfFacts } from "@/lib/metrics/aiperf-run-facts";
+import { engineConfigFacts, gpuCount } from "@/lib/metrics/engine-run-facts";
+import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
+import { serverMetricsFacts, withLogFacts } from "@/lib/metrics/server-metrics/run-facts";
+import { mergeFacts } from "@/lib/ingest/merge-facts";
+import { fixture } from "../helpers/test-app";
+
+describe("aiperf input_config", () => {
+  it("v1: model, load and synthetic ISL/OSL", () => {
+    const c = readInputConfig({
+      endpoint: { model_names: ["Qwen/Qwen3-0.6B"], type: "chat", streaming: true, url: "localhost:8000" },
+      input: { prompt: { input_tokens: { mean: 100, stddev: 0 }, output_tokens: { mean: 200, stddev: 0 } } },
+      loadgen: { concurrency: 8, request_count: 64 },
+    });
+    expect(c).toMatchObject({
+      model: "Qwen/Qwen3-0.6B",
+      concurrency: 8,
+      syntheticIsl: 100,
+      syntheticOsl: 200,
+    });
+    const facts = aiperfFacts(
+      { config: c, telemetryGpus: [] } as unknown as Parameters<typeof aiperfFacts>[0],
+      null,
+      new GpuTelemetry(),
+    );
+    expect(facts.isl).toEqual({ value: 100, source: "aiperf input_config (synthetic prompt mean)" });
+    expect(facts.concurrency).toEqual({ value: 8, source: "aiperf input_config v1" });
+  });
+
+  it("v1 with a prompt file: the synthetic settings do not describe the requests", () => {
+    const c = readInputConfig({
+      endpoint: { model_names: ["m"] },
+      input: { file: "prompts.jsonl", prompt: { input_tokens: { mean: 550 } } },
+      loadgen: { request_rate: 4 },
+    });
+    expect(c).toMatchObject({ syntheticIsl: null, requestRate: 4 });
+  });
+
+  it("v2 (aiperf 0.10): model and concurrency from models.items and the profiling phase; ISL/OSL measured", () => {
+    const summary = parseSummaryJson(
+      JSON.parse(fs.readFileSync(fixture("aiperf/real-v0.10__profile_export_aiperf.json"), "utf8")),
+    )!;
+    const facts = aiperfFacts(summary, null, new GpuTelemetry());
+    expect(facts.model).toEqual({ value: "qwen3.6-nvfp4", source: "aiperf input_config v2" });
+    expect(facts.concurrency).toEqual({ value: 16, source: "aiperf input_config v2" });
+    expect(facts.isl).toBeUndefined();
+  });
+});
+
+describe("GPU telemetry", () => {
+  const line = (url: string, uuid: string | null, index: number, model: string) =>
+    JSON.stringify({
+      timestamp_ns: 1762551530946074466,
+      dcgm_url: url,
+      gpu_index: index,
+      ...(uuid ? { gpu_uuid: uuid } : {}),
+      gpu_model_name: model,
+      hostname: "h",
+      telemetry_data: { gpu_power_usage: 30 },
+    });
+
+  it("counts one GPU scraped through two exporters once, and GPUs without a uuid each", () => {
+    const gpu = new GpuTelemetry();
+    for (const text of [
+      line("http://localhost:9400/metrics", "GPU-a", 0, "NVIDIA H100 80GB HBM3"),
+      line("http://localhost:9402/metrics", "GPU-a", 0, "NVIDIA H100 80GB HBM3"),
+      line("http://localhost:9400/metrics", "GPU-b", 1, "NVIDIA H100 80GB HBM3"),
+      line("http://other:9400/metrics", null, 0, "NVIDIA H100 80GB HBM3"),
+    ]) {
+      const s = parseGpuSample(JSON.parse(text), text);
+      if (typeof s !== "string") gpu.add(s, 0);
+    }
+    const facts = aiperfFacts(undefined, null, gpu);
+    expect(facts.gpuCount).toEqual({ value: 3, source: "GPU telemetry (3 distinct GPUs)" });
+    expect(facts.gpuModel).toEqual({ value: "NVIDIA H100 80GB HBM3", source: "GPU telemetry" });
+  });
+
+  it("falls back on the summary's telemetry_data, one GPU per uuid", () => {
+    const summary = parseSummaryJson(
+      JSON.parse(fs.readFileSync(fixture("aiperf/qwen-c1__profile_export_aiperf.json"), "utf8")),
+    )!;
+    const facts = aiperfFacts(summary, null, new GpuTelemetry());
+    expect(facts.gpuCount).toEqual({ value: 1, source: "aiperf summary telemetry_data (1 distinct GPU)" });
+  });
+});
+
+describe("engine configs", () => {
+  it("TensorRT-LLM extra-llm-api-config.yml: one worker's sizes, no GPU count without replicas", () => {
+    const p = parallelismFromYaml(
+      "backend: pytorch\ntensor_parallel_size: 4\npipeline_parallel_size: 2\nmoe_expert_parallel_size: 4\nenable_attention_dp: true\n",
+      roleOfFileName("configs/extra-llm-api-config.yml"),
+    );
+    expect(p.roles).toEqual([{ role: "combined", count: null, tp: 4, pp: 2, ep: 4, dp: null }]);
+    expect(p.engine).toBe("trtllm");
+    expect(engineConfigFacts([p]).gpuCount).toBeUndefined();
+    expect(roleOfFileName("disagg/prefill.yaml")).toBe("prefill");
+  });
+
+  it("trtllm-serve disaggregated config: roles with instances give the GPU count", () => {
+    const yaml = [
+      "hostname: localhost",
+      "port: 8000",
+      "context_servers:",
+      "  num_instances: 2",
+      "  tensor_parallel_size: 2",
+      "  urls:",
+      '    - "localhost:8001"',
+      "generation_servers:",
+      "  num_instances: 1",
+      "  tensor_parallel_size: 4",
+      "  pipeline_parallel_size: 1",
+    ].join("\n");
+    const facts = engineConfigFacts([parallelismFromYaml(yaml)]);
+    expect(facts.roles?.value).toEqual([
+      { role: "prefill", count: 2, tp: 2, pp: null, ep: null, dp: null },
+      { role: "decode", count: 1, tp: 4, pp: 1, ep: null, dp: null },
+    ]);
+    // 2 × 2 + 1 × 4 × 1
+    expect(facts.gpuCount).toEqual({ value: 8, source: "engine config (Σ replicas × TP × PP × DP)" });
+  });
+
+  it("Dynamo component YAML with CLI arguments, and a graph deployment with replicas and an image tag", () => {
+    const components = parallelismFromYaml(
+      [
+        "prefill:",
+        "  args:",
+        "    - --model",
+        "    - Qwen/Qwen3-0.6B",
+        "    - --tensor-parallel-size",
+        '    - "2"',
+        "decode:",
+        "  args: [--tensor-parallel-size=4, --data-parallel-size=2]",
+      ].join("\n"),
+    );
+    expect(components.model).toBe("Qwen/Qwen3-0.6B");
+    expect(components.roles.map((r) => [r.role, r.tp, r.dp])).toEqual([
+      ["prefill", 2, null],
+      ["decode", 4, 2],
+    ]);
+    const graph = parallelismFromYaml(
+      [
+        "apiVersion: nvidia.com/v1alpha1",
+        "kind: DynamoGraphDeployment",
+        "spec:",
+        "  services:",
+        "    Frontend:",
+        "      replicas: 1",
+        "    VllmDecodeWorker:",
+        "      replicas: 2",
+        "      extraPodSpec:",
+        "        mainContainer:",
+        "          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.4.1",
+        "          args:",
+        '            - "python3 -m dynamo.vllm --model Qwen/Qwen3-0.6B --tensor-parallel-size 2"',
+      ].join("\n"),
+    );
+    const facts = engineConfigFacts([graph]);
+    expect(facts.backend).toEqual({ value: "dynamo+vllm", source: "engine config" });
+    expect(facts.backendVersion).toEqual({ value: "0.4.1", source: "engine config (container image tag)" });
+    expect(facts.roles?.value).toEqual([{ role: "decode", count: 2, tp: 2, pp: null, ep: null, dp: null }]);
+    expect(facts.gpuCount?.value).toBe(4);
+  });
+
+  it("JSON configs read alike", () => {
+    const p = parallelismFromJson({ tensor_parallel_size: 8, kv_cache_config: { enable_block_reuse: true } });
+    expect(p.roles).toEqual([{ role: "combined", count: null, tp: 8, pp: null, ep: null, dp: null }]);
+    expect(gpuCount([{ role: "x", count: 1, tp: null, pp: null, ep: null, dp: null }])).toBeNull();
+  });
+});
+
+describe("server metrics and logs", () => {
+  const series = (name: string, endpoint: string, labels: Record<string, string>): MetricSeries => ({
+    name,
+    type: "counter",
+    endpoint,
+    labels,
+    stats: {},
+  });
+  const row = (endpoint: string, role: "prefill" | "decode" | "combined" | "frontend") =>
+    ({ endpoint, role }) as Parameters<typeof serverMetricsFacts>[1][number];
+
+  it("vLLM: model_name, engine cores as DP, backend from metric names", () => {
+    const facts = serverMetricsFacts(
+      [
+        series("vllm:prompt_tokens", "a:8000", { model_name: "Qwen/Qwen3-0.6B", engine: "0" }),
+        series("vllm:prompt_tokens", "a:8000", { model_name: "Qwen/Qwen3-0.6B", engine: "1" }),
+      ],
+      [row("a:8000", "combined")],
+      "vllm",
+    );
+    expect(facts.model).toEqual({ value: "Qwen/Qwen3-0.6B", source: "server-metrics label model_name" });
+    expect(facts.backend).toEqual({ value: "vllm", source: "server metrics (metric names)" });
+    expect(facts.roles?.value).toEqual([{ role: "combined", count: 1, tp: null, pp: null, ep: null, dp: 2 }]);
+  });
+
+  it("Dynamo: the served model name before the engines' model path; roles counted per endpoint", () => {
+    const facts = serverMetricsFacts(
+      [
+        series("dynamo_frontend_requests", "f:8000", { model: "qwen" }),
+        series("trtllm_request_success", "p:9000", { model_name: "/models/qwen" }),
+        series("trtllm_request_success", "d1:9000", { model_name: "/models/qwen" }),
+        series("trtllm_request_success", "d2:9000", { model_name: "/models/qwen" }),
+      ],
+      [
+        row("f:8000", "frontend"),
+        row("p:9000", "prefill"),
+        row("d1:9000", "decode"),
+        row("d2:9000", "decode"),
+      ],
+      "dynamo+trtllm",
+    );
+    expect(facts.model).toEqual({
+      value: "qwen",
+      source: "server-metrics label model (Dynamo served model)",
+    });
+    expect(facts.roles?.value.map((r) => [r.role, r.count])).toEqual([
+      ["prefill", 1],
+      ["decode", 2],
+    ]);
+  });
+
+  it("startup logs: engine version, model and parallel sizes", () => {
+    const vllm = new LogFactsScanner();
+    vllm.line("INFO 11-07 13:30:01 [api_server.py:1805] vLLM API server version 0.11.0");
+    vllm.line(
+      "INFO 11-07 13:30:05 [core.py:77] Initializing a V1 LLM engine (v0.11.0) with config: model='Qwen/Qwen3-0.6B', speculative_config=None, tokenizer='Qwen/Qwen3-0.6B', tensor_parallel_size=2, pipeline_parallel_size=1, data_parallel_size=1, served_model_name=Qwen/Qwen3-0.6B, enable_prefix_caching=True",
+    );
+    expect(vllm.result()).toEqual({
+      engine: "vllm",
+      version: "0.11.0",
+      model: "Qwen/Qwen3-0.6B",
+      tp: 2,
+      pp: 1,
+      dp: 1,
+      ep: null,
+    });
+    const sglang = new LogFactsScanner();
+    sglang.line(
+      "[2025-11-07 13:30:00] server_args=ServerArgs(model_path='Qwen/Qwen3-0.6B', tokenizer_path='Qwen/Qwen3-0.6B', tp_size=4, pp_size=1, dp_size=2, ep_size=1, served_model_name='qwen3')",
+    );
+    const facts = withLogFacts({}, sglang.result());
+    expect(facts.model).toEqual({ value: "qwen3", source: "server log (SGLang startup)" });
+    expect(facts.roles?.value).toEqual([{ role: "combined", count: null, tp: 4, pp: 1, dp: 2, ep: 1 }]);
+    expect(new LogFactsScanner().result()).toBeNull();
+  });
+});
+
+describe("merging sources", () => {
+  it("takes each fact from the source trusted first for it", () => {
+    const merged = mergeFacts([
+      { analyzer: "trtllm", backend: "trtllm" },
+      {
+        analyzer: "aiperf",
+        facts: {
+          model: { value: "qwen", source: "aiperf input_config v1" },
+          gpuCount: { value: 8, source: "GPU telemetry (8 distinct GPUs)" },
+        },
+      },
+      {
+        analyzer: "server-metrics",
+        facts: {
+          model: { value: "/models/qwen", source: "server-metrics label model_name" },
+          backend: { value: "dynamo+trtllm", source: "server metrics (metric names)" },
+        },
+      },
+      {
+        analyzer: "engine-config",
+        facts: {
+          gpuCount: { value: 4, source: "engine config (Σ replicas × TP × PP × DP)" },
+          backend: { value: "trtllm", source: "engine config" },
+        },
+      },
+    ]);
+    expect(merged.model?.value).toBe("qwen");
+    expect(merged.gpuCount?.value).toBe(8);
+    expect(merged.backend?.value).toBe("dynamo+trtllm");
+    expect(mergeFacts([{ analyzer: "trtllm", backend: "trtllm" }]).backend).toEqual({
+      value: "trtllm",
+      source: "TensorRT-LLM perf metrics",
+    });
+  });
+});
