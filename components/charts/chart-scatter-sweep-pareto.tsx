@@ -77,7 +77,14 @@ export function ChartScatterSweepPareto({
     };
   });
   if (marked)
-    series.run = { label: marked.name, color: "var(--fg)", data: [marked], dataKey: "y", symbol: "star", labels: "label" };
+    series.run = {
+      label: marked.name,
+      color: "var(--fg)",
+      data: [marked],
+      dataKey: "y",
+      symbol: "star",
+      labels: "label",
+    };
   const all = [...sweeps.flatMap((s) => s.series.points), ...(marked ? [marked] : [])];
   const xs = all.map((p) => p.x);
   const ys = all.map((p) => p.y);

@@ -19,6 +19,7 @@ import {
 import { FrontierReading } from "./frontier-reading";
 import { OverlayPicker } from "./overlay-picker";
 import { SweepControls } from "./sweep-controls";
+import { SweepGoodput } from "./sweep-goodput";
 import { SweepHeader } from "./sweep-header";
 import { sweepSearchParams } from "./search-params";
 import { SweepTable } from "./sweep-table";
@@ -124,6 +125,7 @@ export function SweepPage({ id }: { id: string }) {
           at={at}
           onAt={(v) => void setState({ at: v })}
         />
+        <SweepGoodput sweeps={loaded} slo={state.slo} onSlo={(slo) => void setState({ slo: slo || null })} />
         {patch.needsToken ? <TokenPrompt onSaved={() => patch.reset()} /> : null}
         <SweepTable sweep={sweep} stat={stat} onRemove={(runId) => patch.mutate({ removeRunIds: [runId] })} />
       </div>

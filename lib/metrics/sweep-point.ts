@@ -6,6 +6,7 @@
 import type { SweepPoint, SweepStat } from "@/lib/api/sweeps";
 import type { AiperfSummary, SummaryMetric, SummaryStatKey } from "@/lib/formats/aiperf-summary";
 import { isTimeUnit, toMs } from "@/lib/formats/aiperf-units";
+import { derivedThroughput } from "./derived-throughput";
 import { percentileSorted, sortedFinite } from "./stats";
 
 /** A distribution read at the four sweep statistics. */
@@ -92,16 +93,18 @@ export function pointInputsFromAiperfSummary(summary: AiperfSummary): PointInput
  */
 export function sweepPoint(inputs: PointInputs, gpuCount: number | null, stat: SweepStat): SweepPoint {
   const missing: Record<string, string> = {};
-  const perGpu = (key: string, v: number | null, what: string) => {
-    if (v === null) {
-      missing[key] = `no ${what} in this run's files`;
-      return null;
-    }
-    if (gpuCount === null || !(gpuCount > 0)) {
-      missing[key] = "the GPU count is unknown: upload GPU telemetry or set the run's GPU count";
-      return null;
-    }
-    return v / gpuCount;
+  // Per-GPU figures are the run's derived throughput (docs/metrics.md §Derived throughput).
+  const derived = derivedThroughput({
+    outputTokPerS: inputs.outputTokPerS,
+    totalTokPerS: inputs.totalTokPerS,
+    requestsPerS: inputs.requestsPerS,
+    tpotMs: null,
+    gpuCount,
+  });
+  const perGpu = (key: "outputTokPerSPerGpu" | "totalTokPerSPerGpu" | "requestsPerSPerGpu") => {
+    const d = derived[key];
+    if (d.value === null) missing[key] = d.reason ?? "not measured";
+    return d.value;
   };
   const at = (key: string, s: StatSet | null, what: string) => {
     if (s === null) missing[key] = `no ${what} in this run's files`;
@@ -112,9 +115,9 @@ export function sweepPoint(inputs: PointInputs, gpuCount: number | null, stat: S
     return v;
   };
   return {
-    outputTokPerSPerGpu: perGpu("outputTokPerSPerGpu", inputs.outputTokPerS, "output token throughput"),
-    totalTokPerSPerGpu: perGpu("totalTokPerSPerGpu", inputs.totalTokPerS, "total token throughput"),
-    requestsPerSPerGpu: perGpu("requestsPerSPerGpu", inputs.requestsPerS, "request throughput"),
+    outputTokPerSPerGpu: perGpu("outputTokPerSPerGpu"),
+    totalTokPerSPerGpu: perGpu("totalTokPerSPerGpu"),
+    requestsPerSPerGpu: perGpu("requestsPerSPerGpu"),
     tokPerSPerUser: at("tokPerSPerUser", inputs.tokPerSPerUser, "per-request TPOT"),
     outputTokPerS: plain("outputTokPerS", inputs.outputTokPerS, "output token throughput"),
     totalTokPerS: plain("totalTokPerS", inputs.totalTokPerS, "total token throughput"),
