@@ -66,7 +66,14 @@ export function ChartScatterSweepPareto({
 }) {
   const series: SeriesConfig<PlotPoint> = {};
   sweeps.forEach((s, i) => {
-    series[`s${i}`] = { label: s.name, color: s.color, data: s.series.points, dataKey: "y", labels: "label" };
+    series[`s${i}`] = {
+      label: s.name,
+      color: s.color,
+      data: s.series.points,
+      dataKey: "y",
+      // With many sweeps overlaid, only the first one's points are labelled: the rest would overprint.
+      labels: i === 0 || sweeps.length <= 2 ? "label" : undefined,
+    };
     series[`f${i}`] = {
       label: `${s.name} frontier`,
       color: s.color,

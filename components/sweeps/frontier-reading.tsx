@@ -11,8 +11,15 @@ const pct = (d: number) => `${d > 0 ? "+" : d < 0 ? "−" : ""}${formatNumber(Ma
 export function defaultReadAt(sweeps: OverlaidSweep[]): number | null {
   const f = sweeps[0]?.series.frontier ?? [];
   if (f.length === 0) return null;
-  const mid = (f[0].x + f[f.length - 1].x) / 2;
-  return Number(mid.toPrecision(2));
+  const lo = f[0].x;
+  const hi = f[f.length - 1].x;
+  const mid = (lo + hi) / 2;
+  // The roundest number inside the measured range, so the default reads, never extends.
+  for (let digits = 1; digits < 8; digits++) {
+    const v = Number(mid.toPrecision(digits));
+    if (v >= lo && v <= hi) return v;
+  }
+  return mid;
 }
 
 function value(r: Reading, unit: string): string {

@@ -45,8 +45,16 @@ export type Reading =
   | { y: null; how: "none"; reason: string };
 
 /**
+ * How far past its measured x range a frontier is extended, as a share of that range: a little
+ * past the ends is a fair guess, far past it the end segment's slope runs to absurd values
+ * (negative throughput).
+ */
+export const MAX_EXTRAPOLATION = 0.25;
+
+/**
  * The frontier's y at `x`: exact on a point, interpolated between the two frontier points around
- * it, or extrapolated along the nearest end segment (flagged: the sweep did not measure there).
+ * it, or extrapolated along the nearest end segment (flagged: the sweep did not measure there),
+ * at most MAX_EXTRAPOLATION of the measured range past its ends and never past 0 in y.
  * `from` gives the x range of the points used. A one-point frontier answers only at its own x.
  */
 export function readFrontier(frontier: Array<{ x: number; y: number }>, x: number): Reading {
@@ -60,11 +68,22 @@ export function readFrontier(frontier: Array<{ x: number; y: number }>, x: numbe
     return { y: null, how: "none", reason: "a one-point frontier cannot be read away from its point" };
   let i = pts.findIndex((p) => p.x > x);
   const how = i <= 0 ? "extrapolated" : "interpolated";
+  const lo = pts[0].x;
+  const hi = pts[pts.length - 1].x;
+  const reach = MAX_EXTRAPOLATION * (hi - lo);
+  if (x < lo - reach || x > hi + reach)
+    return {
+      y: null,
+      how: "none",
+      reason: `outside the measured range (${lo.toPrecision(4)} to ${hi.toPrecision(4)})`,
+    };
   if (i === -1) i = pts.length - 1;
   if (i === 0) i = 1;
   const a = pts[i - 1];
   const b = pts[i];
   const y = a.y + ((b.y - a.y) * (x - a.x)) / (b.x - a.x);
+  if (how === "extrapolated" && y < 0 && Math.min(a.y, b.y) >= 0)
+    return { y: null, how: "none", reason: "extending the frontier here would go below 0" };
   return { y, how, from: [a.x, b.x] };
 }
 

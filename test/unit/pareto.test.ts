@@ -72,6 +72,23 @@ describe("readFrontier", () => {
     expect(readFrontier(frontier, 10)).toEqual({ y: 2200, how: "extrapolated", from: [20, 40] });
   });
 
+  it("extends a frontier only a quarter of its range past its ends, and never below 0", () => {
+    // range 20…80 (60 wide): up to 15 past either end
+    expect(readFrontier(frontier, 95).how).toBe("extrapolated");
+    expect(readFrontier(frontier, 96).how).toBe("none");
+    expect(readFrontier(frontier, 4).how).toBe("none");
+    // 20 → 1000, 30 → 100: slope −90 per unit; at 31.5 (within reach 2.5) it would be −35
+    expect(
+      readFrontier(
+        [
+          { x: 20, y: 1000 },
+          { x: 30, y: 100 },
+        ],
+        31.5,
+      ).how,
+    ).toBe("none");
+  });
+
   it("reads a one-point frontier only at its point", () => {
     expect(readFrontier([{ x: 5, y: 9 }], 5).y).toBe(9);
     expect(readFrontier([{ x: 5, y: 9 }], 6).how).toBe("none");
