@@ -81,7 +81,8 @@ describe("sweep page", () => {
     for (const chart of ["interactivity", "latency", "ttft"]) {
       const fig = page.locator(`figure[data-chart="sweep-${chart}"]`);
       expect(await fig.getAttribute("data-chart-empty")).toBeNull();
-      expect(await fig.locator(".recharts-scatter-symbol").count()).toBeGreaterThanOrEqual(3);
+      // The plot lays out after the first paint: wait for its marks.
+      await expect.poll(() => fig.locator(".recharts-scatter-symbol").count()).toBeGreaterThanOrEqual(3);
       expect(await fig.locator(".recharts-label-list").first().textContent()).toMatch(/c1/);
     }
     // aiperf's own p50 TTFT of qwen c1 (its summary) is 30.668547999999998 ms.
