@@ -8,6 +8,8 @@ import { FactFilters } from "./fact-filters";
 import { runListInfiniteQueryOptions } from "@/lib/api/query-options";
 import { CompareSelectedButton } from "./compare-selected-button";
 import { LabelFilter } from "./label-filter";
+import { MakeSweepButton } from "./make-sweep-button";
+import { SweepsList } from "./sweeps-list";
 import { RunsTable } from "./runs-table";
 
 /**
@@ -33,6 +35,7 @@ export function RunsBrowser() {
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="mr-auto text-xl font-semibold">Runs</h1>
         <CompareSelectedButton ids={selected} onClear={() => setSelected([])} />
+        {selected.length >= 2 ? <MakeSweepButton ids={selected} /> : null}
         <LabelFilter label={label} known={knownLabels} onChange={(l) => void setParams({ label: l })} />
         <input
           type="search"
@@ -43,6 +46,7 @@ export function RunsBrowser() {
           onChange={(e) => void setParams({ q: e.target.value || null })}
         />
       </div>
+      <SweepsList />
       <FactFilters
         value={state}
         onChange={(patch) =>

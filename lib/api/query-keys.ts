@@ -19,6 +19,8 @@ export const queryKeys = {
   trtllmRequest: (id: string, idx: number) => ["run", id, "trtllm-request", idx] as const,
   runGoodput: (id: string, slo: string) => ["run", id, "goodput", slo] as const,
   comparisons: () => ["compare"] as const,
+  sweeps: () => ["sweeps"] as const,
+  sweep: (id: string) => ["sweeps", id] as const,
   compare: (runs: readonly string[], baseline: string, stat: CompareStat, noise = "") =>
     noise
       ? (["compare", runs.join(","), baseline, stat, noise] as const)

@@ -229,6 +229,12 @@ export const uploadResponseSchema = z.object({
     }),
   ),
   warnings: z.array(z.string()),
+  /** An upload holding several run folders made one run per folder and this sweep of them */
+  sweep: z.object({ id: z.string(), url: z.string() }).optional(),
+  /** Every run the upload made, in folder order, when it made a sweep (the fields above are the first's) */
+  runs: z
+    .array(z.object({ id: z.string(), url: z.string(), folder: z.string(), status: runStatusSchema }))
+    .optional(),
 });
 
 export const errorBodySchema = z.object({

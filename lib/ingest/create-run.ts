@@ -25,7 +25,7 @@ export async function createRunFromUpload(
     return await createRun(app, upload, live);
   } finally {
     // Committed file rows hold the blobs now, or the upload was dropped: the lease has no more use.
-    await live?.lease.release().catch(() => {});
+    await live?.releaseLease();
   }
 }
 
@@ -77,7 +77,7 @@ async function createRun(
       await drop();
       throw err;
     }
-    await live?.lease.release().catch(() => {});
+    await live?.releaseLease();
     outcome = await ingestRun(app, id);
   }
   if (outcome.status === "ready" && !upload.fields.name?.trim()) await nameFromContent(app, id, upload);

@@ -1,14 +1,15 @@
 /**
  * An upload from its request to its stored run, with the run's series fields (docs/metrics.md
  * §Regressions) from the form or from the caller. Shared by POST /api/runs and POST /api/gate.
+ * Files in several run folders make one run each and a sweep of them; each gets the series fields.
  */
 import { seriesFieldsSchema } from "@/lib/api/series-fields";
 import type { UploadResponse } from "@/lib/api/schemas";
 import { setRunSeries, type SeriesFields } from "@/lib/store/series-repo";
-import { createRunFromUpload } from "./create-run";
+import { createRunsFromUpload } from "./create-runs";
 import type { IngestDeps } from "./deps";
 import { UploadError } from "./errors";
-import { LiveIngest } from "./live-ingest";
+import { SweepIngest } from "./sweep-ingest";
 import { receiveUpload } from "./upload";
 import type { ReceivedUpload, UploadLimits } from "./upload-types";
 
@@ -34,8 +35,8 @@ function seriesFields(upload: ReceivedUpload, given: SeriesFields): SeriesFields
 }
 
 export async function uploadRun(app: Deps, req: Request, given: SeriesFields = {}): Promise<UploadResponse> {
-  // A refused or broken upload takes its run with it.
-  const live = new LiveIngest(app);
+  // A refused or broken upload takes its runs with it.
+  const live = new SweepIngest(app);
   let upload: ReceivedUpload;
   let fields: SeriesFields;
   try {
@@ -45,7 +46,8 @@ export async function uploadRun(app: Deps, req: Request, given: SeriesFields = {
     await live.abandon();
     throw err;
   }
-  const created = await createRunFromUpload(app, upload, live);
-  await setRunSeries(app.store.db, created.id, fields);
+  const created = await createRunsFromUpload(app, upload, live);
+  for (const id of created.runs?.map((r) => r.id) ?? [created.id])
+    await setRunSeries(app.store.db, id, fields);
   return created;
 }

@@ -219,6 +219,7 @@ export async function deleteRun(db: Db, id: string, tables: readonly string[]): 
     for (const table of tables) await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
     await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
     await trx.deleteFrom("run_labels").where("run_id", "=", id).execute();
+    await trx.deleteFrom("sweep_runs").where("run_id", "=", id).execute();
     await trx.deleteFrom("files").where("run_id", "=", id).execute();
     await trx.deleteFrom("runs").where("id", "=", id).execute();
     return [...new Set(files.map((f) => f.sha256))];

@@ -5,6 +5,7 @@
  */
 import type { AiperfTables } from "./tables/aiperf";
 import type { ServerMetricsTables } from "./tables/server-metrics";
+import type { SweepTables } from "./tables/sweeps";
 import type { TrtllmTables } from "./tables/trtllm";
 
 export interface RunsTable {
@@ -103,4 +104,4 @@ export interface CoreTables {
 }
 
 /** Every table: the core plus the per-request row tables each analyzer declares beside it. */
-export type Database = CoreTables & TrtllmTables & AiperfTables & ServerMetricsTables;
+export type Database = CoreTables & TrtllmTables & AiperfTables & ServerMetricsTables & SweepTables;

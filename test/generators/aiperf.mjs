@@ -48,7 +48,8 @@ const BASE_NS = 1762551940061660356n;
  * Options: records, warmup, errorEvery (every k-th profiling request fails; 0 = none),
  * concurrency, seed, config ("v1" | "v2" | "v2-map"), csv (boolean), prefix (file name stem),
  * ttftScale (every TTFT multiplied by it, an injected regression), warmupRecords (false: the warm-up requests run but are not exported, as aiperf builds that
- * export only the profiling phase do), warmupDurationS (the warm-up is bounded by time, not count).
+ * export only the profiling phase do), warmupDurationS (the warm-up is bounded by time, not count),
+ * loadSlowdown (TTFT and ITL × (1 + loadSlowdown × (concurrency − 1)); 0 by default).
  *
  * The input_config follows aiperf's config models: v1 `UserConfig` (aiperf
  * `aiperf/common/config/loadgen_config.py`: `loadgen.warmup_request_count`, `warmup_duration`);
@@ -66,6 +67,8 @@ export async function generateAiperfRun(outDir, opts = {}) {
   const warmupDurationS = opts.warmupDurationS ?? null;
   // A regression injected into TTFT (1.1 = 10% slower first tokens); E2E follows, as it would.
   const ttftScale = opts.ttftScale ?? 1;
+  // A server slowing down under load (sweeps): TTFT and ITL grow by this fraction per extra worker.
+  const slowdown = 1 + (opts.loadSlowdown ?? 0) * (concurrency - 1);
   fs.mkdirSync(outDir, { recursive: true });
   const jsonlPath = path.join(outDir, `${prefix}.jsonl`);
   const out = fs.createWriteStream(jsonlPath);
@@ -79,8 +82,8 @@ export async function generateAiperfRun(outDir, opts = {}) {
   for (let i = 0; i < total; i++) {
     const phase = i < warmup ? "warmup" : "profiling";
     const w = i % concurrency;
-    const ttft = (20 + rand() * 100) * ttftScale;
-    const itl = 8 + rand() * 8;
+    const ttft = (20 + rand() * 100) * slowdown * ttftScale;
+    const itl = (8 + rand() * 8) * slowdown;
     const isl = 100 + Math.floor(rand() * 2000);
     const osl = 50 + Math.floor(rand() * 500);
     const e2e = ttft + itl * (osl - 1);

@@ -13,9 +13,11 @@ export const GET = route({ auth: "read", listsRuns: true, query: listQuerySchema
 
 /**
  * Multipart upload, streamed: files are analysed while they arrive (no body schema, so the body
- * is unread). Form fields: name, labels, series, commit, branch.
+ * is unread). Form fields: name, labels, series, commit, branch. Files in several run folders make
+ * one run each and a sweep of them.
  */
 export const POST = route({ auth: "write" }, async ({ req, app }) => {
   const created = await uploadRun(app, req);
-  return jsonOk(uploadResponseSchema, created, { status: 201, headers: { Location: created.url } });
+  const location = created.sweep?.url ?? created.url;
+  return jsonOk(uploadResponseSchema, created, { status: 201, headers: { Location: location } });
 });

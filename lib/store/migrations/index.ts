@@ -5,6 +5,7 @@ import { trtllmMigration } from "./002-trtllm";
 import { aiperfMigration } from "./003-aiperf";
 import { blobLeasesMigration } from "./004-blob-leases";
 import { runFactsMigration } from "./005-run-facts";
+import { sweepsMigration } from "./006-sweeps";
 import { seriesMigration } from "./007-series";
 
 /**
@@ -18,6 +19,7 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "003-aiperf": aiperfMigration(dialect),
     "004-blob-leases": blobLeasesMigration(dialect),
     "005-run-facts": runFactsMigration(dialect),
+    "006-sweeps": sweepsMigration(dialect),
     "007-series": seriesMigration(dialect),
   };
 }

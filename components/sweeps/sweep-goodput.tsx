@@ -1,0 +1,141 @@
+"use client";
+
+import { useQueries } from "@tanstack/react-query";
+import { ChartContainer, type SeriesConfig } from "@/components/charts/chart-container";
+import { paletteColor } from "@/components/charts/chart-theme";
+import { niceTicks } from "@/components/charts/nice-ticks";
+import { sweepGoodputQueryOptions } from "@/lib/api/sweep-query-options";
+import { describeSlo, parseSlos } from "@/lib/api/slo";
+import type { Sweep } from "@/lib/api/sweeps";
+import { formatNumber, formatRate } from "@/lib/format-number";
+import { loadLabel } from "@/lib/metrics/sweep-chart-rows";
+import { SloForm } from "./slo-form";
+
+type Row = { load: number; goodput: number | null; share: number | null; run: string };
+
+/** Goodput against concurrency for every overlaid sweep under the URL's SLO, and the highest load meeting it. */
+export function SweepGoodput({
+  sweeps,
+  slo,
+  onSlo,
+}: {
+  sweeps: Sweep[];
+  slo: string;
+  onSlo: (s: string) => void;
+}) {
+  const slos = parseSlos(slo);
+  const active = slos !== null && slos.length > 0;
+  const queries = useQueries({
+    queries: sweeps.map((s) => ({ ...sweepGoodputQueryOptions(s.id, slo), enabled: active })),
+  });
+  const series: SeriesConfig<Row> = {};
+  const all: Row[] = [];
+  queries.forEach((q, i) => {
+    const rows: Row[] = (q.data?.runs ?? []).flatMap((r) =>
+      r.concurrency === null
+        ? []
+        : [
+            {
+              load: r.concurrency,
+              goodput: r.goodput.goodputReqPerS.value,
+              share: r.goodput.share,
+              run: r.name,
+            },
+          ],
+    );
+    all.push(...rows);
+    series[`g${i}`] = {
+      label: sweeps[i].name,
+      color: paletteColor(i),
+      data: rows,
+      dataKey: "goodput",
+      dots: true,
+      mark: "line",
+    };
+  });
+  const maxLoad = Math.max(1, ...all.map((r) => r.load));
+  const maxGood = Math.max(0, ...all.map((r) => r.goodput ?? 0));
+  const yTicks = niceTicks(maxGood || 1);
+  const xTicks = niceTicks(maxLoad);
+  return (
+    <section className="space-y-3 rounded-lg border border-border bg-card p-4" data-testid="sweep-goodput">
+      <h2 className="text-sm font-semibold">Goodput under SLOs</h2>
+      <SloForm key={slo} slo={slo} onApply={onSlo} />
+      {slos === null ? (
+        <p className="text-sm text-danger">The SLO in the link cannot be read: {slo}</p>
+      ) : null}
+      {!active ? (
+        <p className="text-sm text-muted">
+          Set a TTFT, TPOT or E2E threshold to see each run&apos;s goodput and the highest concurrency that
+          meets it.
+        </p>
+      ) : (
+        <>
+          <ul className="space-y-1 text-sm">
+            {queries.map((q, i) => {
+              const best = q.data?.highestMeeting;
+              const run = best && sweeps[i].runs.find((r) => r.id === best.id);
+              return (
+                <li key={sweeps[i].id} data-testid={i === 0 ? "highest-meeting" : undefined}>
+                  <span style={{ color: paletteColor(i) }}>■</span> {sweeps[i].name}:{" "}
+                  {q.isPending
+                    ? "computing…"
+                    : q.isError
+                      ? q.error.message
+                      : run
+                        ? `highest load meeting ${slos.map(describeSlo).join(", ")}: ${loadLabel(run)}`
+                        : `no run meets ${slos.map(describeSlo).join(", ")}`}
+                </li>
+              );
+            })}
+          </ul>
+          <ChartContainer
+            title="Goodput vs concurrency"
+            description={`Requests per second meeting ${slos.map(describeSlo).join(", ")}, from every recorded request`}
+            exportName="sweep-goodput"
+            kind="line"
+            series={series}
+            x={{
+              key: "load",
+              title: "Concurrency",
+              unit: "requests in flight",
+              numeric: true,
+              ticks: xTicks,
+              domain: [0, xTicks[xTicks.length - 1]],
+            }}
+            y={{
+              key: "goodput",
+              title: "Goodput",
+              unit: "req/s",
+              ticks: yTicks,
+              format: (v) => formatNumber(v),
+            }}
+            tooltip={{
+              value: (v, _k, row) => [
+                `${formatNumber(v)} req/s (${formatRate(row.share)} of requests)`,
+                row.run,
+              ],
+            }}
+            legend
+            csvRows={() =>
+              queries.flatMap((q, i) =>
+                (q.data?.runs ?? []).map((r) => ({
+                  sweep: sweeps[i].name,
+                  run: r.name,
+                  concurrency: r.concurrency,
+                  requestRate: r.requestRate,
+                  meetsAll: r.meetsAll,
+                  share: r.goodput.share,
+                  "goodput (req/s)": r.goodput.goodputReqPerS.value,
+                  "goodput (tok/s)": r.goodput.goodputTokPerS.value,
+                  note: r.goodput.note ?? r.goodput.goodputReqPerS.reason ?? "",
+                })),
+              )
+            }
+            missing="No run of these sweeps states its concurrency, or none has per-request rows: upload aiperf's profile_export.jsonl."
+          />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * The sweep page in a real browser: the real qwen c1/c2/c4 aiperf runs uploaded as one folder,
+ * the statistic switched and an SLO set, then a reload rebuilds the same view; and eight sweeps
+ * overlaid (seven generated with test/generators/aiperf.mjs, a server slowing down under load).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error plain ESM generator without type declarations
+import { generateAiperfRun } from "../generators/aiperf.mjs";
+import { launchBrowser, startApp, type RunningApp } from "./harness";
+
+const FIX = path.resolve(__dirname, "../fixtures/aiperf");
+const SHOTS = process.env.RUNLENS_SHOTS_DIR;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sweeps-e2e-"));
+
+async function uploadFolder(url: string, files: Array<{ name: string; path: string }>, name?: string) {
+  const form = new FormData();
+  for (const f of files) form.append("file", new Blob([fs.readFileSync(f.path)]), f.name);
+  if (name) form.append("name", name);
+  const res = await fetch(`${url}/api/runs`, { method: "POST", body: form });
+  if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { sweep: { id: string; url: string }; runs: Array<{ id: string }> };
+}
+
+const qwenFiles = [1, 2, 4].flatMap((c) =>
+  ["profile_export.jsonl", "profile_export_aiperf.json", "gpu_telemetry_export.jsonl"].map((f) => ({
+    name: `qwen/qwen-c${c}/${f}`,
+    path: path.join(FIX, `qwen-c${c}__${f}`),
+  })),
+);
+
+async function shoot(page: Page, name: string) {
+  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, name), fullPage: true });
+}
+
+describe("sweep page", () => {
+  let app: RunningApp;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let qwen: string;
+  const others: string[] = [];
+
+  beforeAll(async () => {
+    app = await startApp();
+    browser = await launchBrowser();
+    qwen = (await uploadFolder(app.url, qwenFiles)).sweep.id;
+    for (let k = 0; k < 7; k++) {
+      const files = [];
+      for (const c of [1, 4, 16, 64]) {
+        const g = await generateAiperfRun(path.join(tmp, `cfg${k}`, `c${c}`), {
+          records: 60,
+          seed: 100 + k * 10 + c,
+          concurrency: c,
+          csv: false,
+          gpus: 1 + (k % 2),
+          loadSlowdown: 0.02 + 0.01 * k,
+        });
+        files.push(
+          { name: `cfg${k}/cfg${k}_c${c}/profile_export.jsonl`, path: g.jsonlPath },
+          { name: `cfg${k}/cfg${k}_c${c}/profile_export_aiperf.json`, path: g.summaryPath },
+          { name: `cfg${k}/cfg${k}_c${c}/gpu_telemetry_export.jsonl`, path: g.gpuPath },
+        );
+      }
+      others.push((await uploadFolder(app.url, files, `config ${String.fromCharCode(65 + k)}`)).sweep.id);
+    }
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("switches the statistic, sets an SLO, and a reload shows the same view", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${app.url}/sweeps/${qwen}`);
+    const table = page.getByTestId("sweep-table");
+    await expect.poll(() => table.locator("tbody tr").count()).toBe(3);
+    // Every chart is drawn: three points labelled c1, c2, c4 on each.
+    for (const chart of ["interactivity", "latency", "ttft"]) {
+      const fig = page.locator(`figure[data-chart="sweep-${chart}"]`);
+      expect(await fig.getAttribute("data-chart-empty")).toBeNull();
+      // The plot lays out after the first paint: wait for its marks.
+      await expect.poll(() => fig.locator(".recharts-scatter-symbol").count()).toBeGreaterThanOrEqual(3);
+      expect(await fig.locator(".recharts-label-list").first().textContent()).toMatch(/c1/);
+    }
+    // aiperf's own p50 TTFT of qwen c1 (its summary) is 30.668547999999998 ms.
+    const c1Ttft = table.locator("tbody tr").first().locator('[data-stat="ttftMs"]');
+    expect(await c1Ttft.textContent()).toBe("30.7 ms");
+    await page.getByLabel("Statistic").selectOption("p99");
+    await page.waitForURL(/stat=p99/);
+    // …and its p99 34.344268879999994 ms.
+    await expect.poll(() => c1Ttft.textContent()).toBe("34.3 ms");
+
+    await page.getByLabel("TTFT SLO mode").selectOption("p99");
+    await page.getByLabel("TTFT SLO threshold (ms)").fill("60");
+    await page.getByRole("button", { name: "Apply SLO" }).click();
+    await page.waitForURL(/slo=ttft%3Ap99%3A60|slo=ttft:p99:60/);
+    const goodput = page.getByTestId("sweep-goodput");
+    // TTFT p99 of the recorded requests: c1 32.8 ms, c2 57.8 ms, c4 70.7 ms: c2 is the highest meeting it.
+    await expect.poll(() => goodput.getByTestId("highest-meeting").textContent()).toContain("c2");
+    const before = {
+      ttft: await c1Ttft.textContent(),
+      goodput: await goodput.getByTestId("highest-meeting").textContent(),
+    };
+    await shoot(page, "sweep-page.png");
+
+    await page.reload();
+    await expect.poll(() => table.locator("tbody tr").count()).toBe(3);
+    expect(await page.getByLabel("Statistic").inputValue()).toBe("p99");
+    expect(await page.getByLabel("TTFT SLO threshold (ms)").inputValue()).toBe("60");
+    expect(await c1Ttft.textContent()).toBe(before.ttft);
+    await expect.poll(() => goodput.getByTestId("highest-meeting").textContent()).toBe(before.goodput);
+    await page.close();
+  });
+
+  it("overlays eight sweeps from /compare?sweeps= and reads them at equal interactivity", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${app.url}/compare?sweeps=${[others[0], ...others.slice(1), qwen].join(",")}`);
+    await page.waitForURL(/\/sweeps\/[^?]+\?with=/);
+    const picker = page.getByTestId("overlay-picker");
+    await expect.poll(() => picker.getByText(/config [A-G]|qwen/).count()).toBe(8);
+    const sentence = page.getByTestId("frontier-sentence");
+    await expect
+      .poll(async () => ((await sentence.textContent()) ?? "").match(/gives/g)?.length ?? 0)
+      .toBe(8);
+    expect(await sentence.textContent()).toMatch(/\(([−+])\d+%\)/);
+    await shoot(page, "sweep-overlay-8.png");
+
+    // A single run marked on the charts, as InferenceX overlays an unofficial run.
+    const runs = await (await fetch(`${app.url}/api/sweeps/${qwen}`)).json();
+    await page.getByLabel("Mark a run by id").fill(runs.runs[2].id);
+    await page.getByRole("button", { name: "Mark" }).click();
+    await page.waitForURL(/run=/);
+    await expect.poll(() => picker.textContent()).toContain("★");
+    await page.close();
+  });
+});
