@@ -15,13 +15,17 @@ export const labelsSchema = z.array(z.string().trim().min(1).max(64)).max(32);
 export const statsSchema = z.object({
   count: z.number(),
   mean: z.number(),
-  min: z.number(),
-  max: z.number(),
+  /**
+   * min, max, p90 and p95 are absent only where a producer's own run-level summary did not write
+   * them (vLLM and SGLang write mean, median and p99 by default); statistics we compute have all.
+   */
+  min: z.number().optional(),
+  max: z.number().optional(),
   p50: z.number(),
   /** Absent on runs ingested before p75 was kept, and where aiperf's summary did not write it */
   p75: z.number().optional(),
-  p90: z.number(),
-  p95: z.number(),
+  p90: z.number().optional(),
+  p95: z.number().optional(),
   p99: z.number(),
 });
 
