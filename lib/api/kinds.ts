@@ -16,6 +16,7 @@ export const KINDS = [
   "sglang-bench",
   "genai-perf-export",
   "genai-perf-summary",
+  "guidellm-report",
   "unknown",
 ] as const;
 
@@ -36,5 +37,6 @@ export const KIND_LABELS: Record<Kind, string> = {
   "sglang-bench": "SGLang bench_serving result",
   "genai-perf-export": "genai-perf per-request export",
   "genai-perf-summary": "genai-perf summary",
+  "guidellm-report": "GuideLLM benchmarks report",
   unknown: "not recognised",
 };

@@ -29,6 +29,8 @@ export interface BenchResult {
    * are checked against them; a tool figure with another definition stays out of the check.
    */
   comparable: string[];
+  /** Which statistics of those figures are compared (all when absent) */
+  comparableStats?: string[];
   /** The tool's benchmark duration (s), which its throughputs divide by */
   durationS: number | null;
   /** Facts worth a line in the run header (burstiness, dataset, …) */

@@ -4,6 +4,7 @@
  * `request_throughput`, which alone would read as a minimal aiperf summary.
  */
 import { isGenaiPerfExport, isGenaiPerfSummary, sniffGenaiPerfExport } from "./genai-perf";
+import { isGuidellmReport, sniffGuidellmReport } from "./guidellm";
 import type { Detected } from "./kinds";
 import { isSglangBenchResult, sniffSglangBench } from "./sglang-bench";
 import { isVllmBenchResult, sniffVllmBench } from "./vllm-bench";
@@ -21,6 +22,7 @@ export function benchDocumentKind(doc: Record<string, unknown>): Detected | null
   if (isVllmBenchResult(doc)) return { kind: "vllm-bench", format: "json" };
   if (isGenaiPerfExport(doc)) return { kind: "genai-perf-export", format: "json" };
   if (isGenaiPerfSummary(doc)) return { kind: "genai-perf-summary", format: "json" };
+  if (isGuidellmReport(doc)) return { kind: "guidellm-report", format: "json" };
   return null;
 }
 
@@ -29,5 +31,6 @@ export function sniffBenchDocument(text: string): Detected | null {
   if (sniffSglangBench(text)) return { kind: "sglang-bench", format: "json" };
   if (sniffVllmBench(text)) return { kind: "vllm-bench", format: "json" };
   if (sniffGenaiPerfExport(text)) return { kind: "genai-perf-export", format: "json" };
+  if (sniffGuidellmReport(text)) return { kind: "guidellm-report", format: "json" };
   return null;
 }

@@ -6,7 +6,7 @@
  */
 import type { AgreementRow } from "@/lib/api/aiperf-charts";
 import type { RequestsBlock } from "@/lib/api/schemas";
-import type { AiperfSummary } from "@/lib/formats/aiperf-summary";
+import type { AiperfSummary, SummaryMetric } from "@/lib/formats/aiperf-summary";
 import { compareWithSummary, withinRounding } from "./aiperf-agreement";
 
 /**
@@ -20,9 +20,14 @@ export function compareWithTool(
   ours: RequestsBlock,
   summary: AiperfSummary,
   comparable: string[],
+  stats?: string[],
 ): AgreementRow[] {
   const keep = new Set(comparable);
-  const metrics = Object.fromEntries(Object.entries(summary.metrics).filter(([tag]) => keep.has(tag)));
+  const metrics = Object.fromEntries(
+    Object.entries(summary.metrics)
+      .filter(([tag]) => keep.has(tag))
+      .map(([tag, block]) => [tag, stats ? onlyStats(block, stats) : block]),
+  );
   const rows = compareWithSummary(ours, { ...summary, metrics }).map((r) => ({
     ...r,
     agrees: agrees(r.ours, r.aiperf!),
@@ -35,6 +40,14 @@ export function compareWithTool(
   push("Request throughput (req/s)", ours.requestThroughputPerS, "request_throughput");
   push("Output token throughput (tokens/s)", ours.outputTokenThroughputPerS, "output_token_throughput");
   return rows;
+}
+
+/** A block narrowed to the named statistics (aiperf calls the mean `avg`). */
+function onlyStats(block: SummaryMetric, stats: string[]): SummaryMetric {
+  const names = new Set(stats.map((s) => (s === "mean" ? "avg" : s)));
+  const out: SummaryMetric = { unit: block.unit };
+  for (const [k, v] of Object.entries(block)) if (names.has(k)) (out as Record<string, unknown>)[k] = v;
+  return out;
 }
 
 /** One line for the run's warnings naming the tool; null when everything agrees. */

@@ -72,7 +72,7 @@ export function benchRunResult(
       groups,
       summary: [],
     };
-    const rows = compareWithTool(requests, b.summary, b.comparable);
+    const rows = compareWithTool(requests, b.summary, b.comparable, b.comparableStats);
     if (rows.length > 0) {
       charts[AIPERF_CHART_KEYS.agreement] = {
         sources: [source],

@@ -11,6 +11,7 @@ import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { readWholeText } from "@/lib/formats/aiperf-read";
 import type { BenchResult } from "@/lib/formats/bench-result";
 import { genaiPerfResults, readGenaiPerfExport } from "@/lib/formats/genai-perf";
+import { guidellmResults, isGuidellmReport } from "@/lib/formats/guidellm";
 import { PARSE_FAILED, parseJsonText } from "@/lib/formats/json-lines";
 import { sglangResultsOf } from "@/lib/formats/sglang-bench";
 import { vllmResultsOf } from "@/lib/formats/vllm-bench";
@@ -42,7 +43,19 @@ const REQUEST_COLUMNS = [
   "output_tokens",
 ] as const satisfies ReadonlyArray<keyof AiperfRequestsTable>;
 
-const KINDS = new Set(["vllm-bench", "sglang-bench", "genai-perf-export", "genai-perf-summary"]);
+const KINDS = new Set([
+  "vllm-bench",
+  "sglang-bench",
+  "genai-perf-export",
+  "genai-perf-summary",
+  "guidellm-report",
+]);
+
+function resultsOf(kind: string, docs: unknown[]): BenchResult[] {
+  if (kind === "vllm-bench") return vllmResultsOf(docs);
+  if (kind === "sglang-bench") return sglangResultsOf(docs);
+  return isGuidellmReport(docs[0]) ? guidellmResults(docs[0]) : [];
+}
 
 /** A whole JSON document, or (appended results, SGLang's JSONL) one value per non-empty line. */
 function documents(text: string): unknown[] | null {
@@ -107,7 +120,7 @@ export function benchImportAnalyzer(): Analyzer {
         meta: { experiments: doc.experiments.length, toolVersion: doc.version },
       };
     }
-    const results = file.kind === "vllm-bench" ? vllmResultsOf(docs) : sglangResultsOf(docs);
+    const results = resultsOf(file.kind, docs);
     offer(results, file);
     const n = results.reduce((a, r) => a + (r.records?.length ?? 0), 0);
     return {
