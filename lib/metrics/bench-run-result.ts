@@ -62,7 +62,8 @@ export function benchRunResult(
       ),
     };
     charts[AIPERF_CHART_KEYS.ttftVsInput] = ttftVsInputPayload(log);
-    if (Number.isFinite(log.firstProfilingStartMs())) {
+    const timed = Number.isFinite(log.firstProfilingStartMs());
+    if (timed) {
       charts[AIPERF_CHART_KEYS.overTime] = overTimePayload(log, originMs);
       charts[AIPERF_CHART_KEYS.timeline] = timelinePayload(log, originMs);
     }
@@ -85,7 +86,10 @@ export function benchRunResult(
   } else {
     requests = requestsFromTool(b);
   }
-  return { requests, info: runInfo(b), charts, warnings, backend: backendOf(b) };
+  const info = runInfo(b);
+  // Said in the run's facts so the Throughput view explains the missing timeline, not a failed fetch.
+  if (log.length > 0 && !Number.isFinite(log.firstProfilingStartMs())) info.requestTimeline = false;
+  return { requests, info, charts, warnings, backend: backendOf(b) };
 }
 
 /** The runs table's backend column: the tool and what it drove, so compare shows which tool measured. */
