@@ -29,6 +29,9 @@ describe("GuideLLM benchmarks.json", () => {
     );
     const legacy = { benchmarks: [guidellmBenchmark({ legacy: true })] };
     expect(detectKind(Buffer.from(JSON.stringify(legacy)), true).kind).toBe("guidellm-report");
+    // The YAML form is stored, not read, and not taken for an engine config by its `backend:` keys.
+    const yaml = "benchmarks:\n- config:\n    backend:\n      model: x\n  type_: generative_benchmark\n";
+    expect(detectKind(Buffer.from(yaml), true)).toEqual({ kind: "unknown", format: "text" });
   });
 
   it("maps one request: latency s → ms, GuideLLM's own TTFT and ITL, errors by status", () => {
