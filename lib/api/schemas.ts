@@ -58,8 +58,11 @@ export const requestsBlockSchema = z.object({
   errorCount: z.number(),
   /** null = a warm-up ran (the config says so, bounded by time only) but its size is unknown */
   warmupCount: z.number().nullable(),
-  /** Where warmupCount comes from: warm-up records, or aiperf's input_config when it wrote none */
-  warmupSource: z.enum(["records", "config"]).optional(),
+  /**
+   * Where warmupCount comes from: warm-up records, or aiperf's input_config when it wrote none;
+   * "tool": an imported benchmark tool that does not write its warm-up (count unknown)
+   */
+  warmupSource: z.enum(["records", "config", "tool"]).optional(),
   /** The configured warm-up duration (s) when the config bounds it by time */
   warmupDurationS: z.number().nullable().optional(),
   cancelledCount: z.number().optional(),

@@ -52,7 +52,11 @@ export function benchRunResult(
   if (log.length > 0) {
     // Neither tool writes its warm-up requests: how many were sent is not in the file.
     requests = withToolFigures(
-      { ...withToolDuration(computeRequestsBlock(log), b.durationS, log), warmupCount: null },
+      {
+        ...withToolDuration(computeRequestsBlock(log), b.durationS, log),
+        warmupCount: null,
+        warmupSource: "tool",
+      },
       b,
     );
     const ok = log.measuredIndices();
@@ -146,6 +150,7 @@ export function requestsFromTool(b: BenchResult): RequestsBlock | null {
     count: ok + (errors ?? 0),
     errorCount: errors ?? 0,
     warmupCount: null,
+    warmupSource: "tool",
     durationS: b.durationS ?? m.benchmark_duration?.avg ?? null,
     ttftMs: statsOf(m.time_to_first_token, ok),
     e2eMs: statsOf(m.request_latency, ok),

@@ -72,6 +72,23 @@ export function vllmRequests(o: VllmBenchOptions = {}): VllmRequest[] {
   return out;
 }
 
+/** vLLM's peak: tokens (first token, then one per ITL) counted in whole-second buckets from the first start. */
+function peakTokensPerS(ok: VllmRequest[]): number {
+  if (ok.length === 0) return 0;
+  const t0 = Math.min(...ok.map((r) => r.startS));
+  const buckets = new Map<number, number>();
+  for (const r of ok) {
+    let t = r.startS + r.ttftS;
+    const add = () => buckets.set(Math.floor(t - t0), (buckets.get(Math.floor(t - t0)) ?? 0) + 1);
+    add();
+    for (const g of r.itlS) {
+      t += g;
+      add();
+    }
+  }
+  return Math.max(...buckets.values());
+}
+
 export function vllmBenchResult(o: VllmBenchOptions = {}): Record<string, unknown> {
   const reqs = vllmRequests(o);
   const ok = reqs.filter((r) => r.error === "");
@@ -118,7 +135,7 @@ export function vllmBenchResult(o: VllmBenchOptions = {}): Record<string, unknow
         }),
     generated_texts: reqs.map((r) => (r.error ? "" : "x".repeat(r.outputLen))),
     errors: reqs.map((r) => r.error),
-    max_output_tokens_per_s: 0,
+    max_output_tokens_per_s: peakTokensPerS(ok),
     max_concurrent_requests: o.concurrency ?? 4,
     rtfx: 0,
   };
