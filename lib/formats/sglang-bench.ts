@@ -55,6 +55,10 @@ export function readSglangResult(d: Record<string, unknown>): BenchResult {
   const completed = num(d.completed) ?? 0;
   const records = readRequests(d, notes);
   const failed = records ? records.filter((r) => r.error).length : null;
+  if (!records)
+    notes.push(
+      "SGLang's result line counts successful requests only: failed requests are not in it (run with --output-details to count them)",
+    );
   const summary = toolSummary(
     {
       request_count: metricBlock("requests", { avg: completed }),

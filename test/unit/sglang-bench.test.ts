@@ -73,6 +73,7 @@ describe("SGLang bench_serving result", () => {
     expect(result.requests!.ttftMs).toMatchObject({ count: 40 });
     expect(result.requests!.e2eMs!.p99).toBeGreaterThan(0);
     expect(result.warnings!.join("\n")).toMatch(/holds 3 benchmarks/);
+    expect(result.warnings!.join("\n")).toMatch(/failed requests are not in it/);
     await handle.close();
   });
 });
