@@ -8,7 +8,9 @@ import { parseArgs } from "node:util";
 const USAGE = `usage: runlens upload <dir|files…> [--server URL] [--name NAME] [--labels a,b] [--token TOKEN]
 
 Uploads the files (folders are walked) to a Runlens server, prints the run URL on stdout and
-each file's detected kind and warnings on stderr. Defaults: RUNLENS_SERVER, RUNLENS_API_TOKEN.`;
+each file's detected kind and warnings on stderr. A parent folder of run folders named for their
+load (concurrency_8, llama_c16, …) becomes one run per folder and one sweep: the sweep's URL is
+printed instead (--name names the sweep). Defaults: RUNLENS_SERVER, RUNLENS_API_TOKEN.`;
 
 class CliError extends Error {}
 
@@ -113,6 +115,18 @@ async function upload(opts) {
       process.stderr.write(`  warning${w.line ? ` line ${w.line}` : ""}: ${w.message}\n`);
   }
   for (const w of body.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
+  if (body.sweep) {
+    // One run per folder: each on stderr, the sweep's link on stdout for the CI job to keep.
+    for (const r of body.runs ?? [])
+      process.stderr.write(`run ${r.folder.padEnd(20)} ${r.status.padEnd(8)} ${new URL(r.url, base).href}\n`);
+    const failed = (body.runs ?? []).filter((r) => r.status === "failed");
+    if (failed.length > 0)
+      throw new CliError(
+        `${failed.length} run(s) of the sweep failed to ingest (${failed.map((r) => r.folder).join(", ")}): ${new URL(body.sweep.url, base)}`,
+      );
+    process.stdout.write(`${new URL(body.sweep.url, base).href}\n`);
+    return;
+  }
   if (body.status === "failed")
     throw new CliError(`the run was stored but failed to ingest: ${new URL(body.url, base)}`);
   process.stdout.write(`${new URL(body.url, base).href}\n`);

@@ -1,7 +1,9 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
+import { redirect } from "next/navigation";
 import type { SearchParams } from "nuqs/server";
 import { ComparePage } from "@/components/compare/compare-page";
 import { compareSearchParamsCache } from "@/components/compare/search-params";
+import { sweepsCompareHref } from "@/components/sweeps/search-params";
 import { compareQuerySchema } from "@/lib/api/compare-schemas";
 import { compareQueryOptions } from "@/lib/api/compare-query-options";
 import { getQueryClient } from "@/lib/api/query-client";
@@ -13,7 +15,11 @@ export const metadata = { title: "Compare runs · Runlens" };
 
 /** Runs side by side against a baseline; rendered with the comparison already loaded, so a shared link needs no state. */
 export default async function CompareRoute({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const { runs, baseline, stat } = compareSearchParamsCache.parse(await searchParams);
+  const params = await searchParams;
+  // `?sweeps=a,b` compares configurations: their frontiers overlaid on the first sweep's page.
+  const sweeps = sweepsCompareHref(params.sweeps);
+  if (sweeps) redirect(sweeps);
+  const { runs, baseline, stat } = compareSearchParamsCache.parse(params);
   const queryClient = getQueryClient();
   const parsed = compareQuerySchema.safeParse({
     runs: runs.join(","),

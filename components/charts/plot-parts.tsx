@@ -19,6 +19,9 @@ export function xAxis(a: AxisSpec, number: boolean, bars: boolean, includeHidden
       type={number ? "number" : "category"}
       name={a.name}
       domain={a.domain ?? (number && !bars ? ["dataMin", "dataMax"] : undefined)}
+      ticks={a.ticks}
+      scale={a.log ? "log" : undefined}
+      allowDataOverflow={a.log ? true : undefined}
       tickFormatter={a.format}
       unit={a.tickUnit}
       tick={a.noTicks ? false : number ? edgeTick(a) : undefined}
@@ -140,6 +143,9 @@ function categoryTick(fullName: (label: string) => string, fontSize: number) {
   return CategoryTick;
 }
 
+/** A scatter point drawn as nothing: the series is only its connecting line. */
+const NO_DOT = () => <g />;
+
 export function seriesMarks<R extends object>(
   kind: Mark,
   series: SeriesConfig<R>,
@@ -183,7 +189,20 @@ export function seriesMarks<R extends object>(
           />
         );
       case "scatter":
-        return <Scatter {...common} data={(s.data ?? rows) as object[]} fill={s.color} />;
+        return (
+          <Scatter
+            {...common}
+            data={(s.data ?? rows) as object[]}
+            fill={s.color}
+            shape={s.line ? NO_DOT : (s.symbol ?? "circle")}
+            line={s.line ? { stroke: s.color, strokeWidth: 2 } : undefined}
+            legendType={s.hidden ? "none" : s.line ? "line" : undefined}
+          >
+            {s.labels ? (
+              <LabelList dataKey={s.labels} position="top" offset={8} fontSize={11} fill="var(--fg)" />
+            ) : null}
+          </Scatter>
+        );
       case "bar":
         return (
           <Bar {...common} stackId={s.stack} fill={s.color} cursor={clickable ? "pointer" : undefined}>

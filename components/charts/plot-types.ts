@@ -29,8 +29,12 @@ export interface SeriesSpec<R = Record<string, unknown>> {
   noStroke?: boolean;
   /** Per-row attributes of a bar (fill by role or segment, hatching). */
   cell?: (row: R) => Record<string, string | undefined>;
-  /** Data key of a text drawn at the end of each bar. */
+  /** Data key of a text drawn at the end of each bar, or beside each scatter point. */
   labels?: string;
+  /** A scatter series drawn as the line through its points (in row order), without dots. */
+  line?: boolean;
+  /** The symbol of a scatter series' points (a run overlaid on sweeps is a star). */
+  symbol?: "circle" | "diamond" | "star" | "triangle" | "square";
   /** Left out of the legend and the tooltip (the invisible offset bar of a waterfall). */
   hidden?: boolean;
 }

@@ -7,6 +7,8 @@ import { RUNS_PAGE_SIZE, runsSearchParams } from "./search-params";
 import { runListInfiniteQueryOptions } from "@/lib/api/query-options";
 import { CompareSelectedButton } from "./compare-selected-button";
 import { LabelFilter } from "./label-filter";
+import { MakeSweepButton } from "./make-sweep-button";
+import { SweepsList } from "./sweeps-list";
 import { RunsTable } from "./runs-table";
 
 /** Search box, label filter and the runs table, newest first, with "Load more" by cursor. */
@@ -27,6 +29,7 @@ export function RunsBrowser() {
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="mr-auto text-xl font-semibold">Runs</h1>
         <CompareSelectedButton ids={selected} onClear={() => setSelected([])} />
+        {selected.length >= 2 ? <MakeSweepButton ids={selected} /> : null}
         <LabelFilter label={label} known={knownLabels} onChange={(l) => void setParams({ label: l })} />
         <input
           type="search"
@@ -37,6 +40,7 @@ export function RunsBrowser() {
           onChange={(e) => void setParams({ q: e.target.value || null })}
         />
       </div>
+      <SweepsList />
       {query.isError ? (
         <p className="text-sm text-danger">Could not load runs: {query.error.message}</p>
       ) : null}

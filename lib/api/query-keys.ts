@@ -18,6 +18,8 @@ export const queryKeys = {
     ["run", id, "trtllm-requests", sort, order, limit] as const,
   trtllmRequest: (id: string, idx: number) => ["run", id, "trtllm-request", idx] as const,
   comparisons: () => ["compare"] as const,
+  sweeps: () => ["sweeps"] as const,
+  sweep: (id: string) => ["sweeps", id] as const,
   compare: (runs: readonly string[], baseline: string, stat: CompareStat) =>
     ["compare", runs.join(","), baseline, stat] as const,
 };

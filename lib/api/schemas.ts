@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { nullableNumbers } from "./fields";
 import { KINDS } from "./kinds";
+import { factsPatchSchema, runFactsSchema } from "./run-facts";
 
 /** Run and file ids are base64url; anything else is rejected before it reaches a query. */
 export const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
@@ -184,6 +185,8 @@ export const runSummarySchema = summaryBlocksSchema.extend({
   aggregatorVersion: z.number(),
   files: z.array(runFileSchema),
   error: z.string().nullable(),
+  /** What was benchmarked, each fact with its source (docs/metrics.md §Run facts) */
+  facts: runFactsSchema,
 });
 
 export const runListItemSchema = runHeadSchema.extend({
@@ -212,6 +215,12 @@ export const uploadResponseSchema = z.object({
     }),
   ),
   warnings: z.array(z.string()),
+  /** An upload holding several run folders made one run per folder and this sweep of them */
+  sweep: z.object({ id: z.string(), url: z.string() }).optional(),
+  /** Every run the upload made, in folder order, when it made a sweep (the fields above are the first's) */
+  runs: z
+    .array(z.object({ id: z.string(), url: z.string(), folder: z.string(), status: runStatusSchema }))
+    .optional(),
 });
 
 export const errorBodySchema = z.object({
@@ -228,6 +237,8 @@ export const listQuerySchema = z.object({
 export const patchRunSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   labels: labelsSchema.optional(),
+  /** Sets or corrects facts; null for a fact clears its edit */
+  facts: factsPatchSchema.optional(),
 });
 
 export type Stats = z.infer<typeof statsSchema>;

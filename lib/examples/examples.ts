@@ -11,7 +11,12 @@ export interface ExampleRun {
   dir: string;
   /** The files of the folder, in upload order. */
   files: string[];
+  /** The example sweep this run is a point of (runs naming the same sweep are grouped into it). */
+  sweep?: string;
 }
+
+/** The example sweep: the real qwen c1/c2/c4 aiperf runs, see EXAMPLE_RUNS. */
+export const QWEN_SWEEP = "aiperf · Qwen3-0.6B · concurrency 1, 2, 4 (sweep)";
 
 const AIPERF_SERVER_METRICS = [
   "server_metrics_export.json",
@@ -25,6 +30,17 @@ const example = (dir: string, name: string, labels: string[], files: string[]): 
   labels,
   dir,
   files,
+});
+
+const AIPERF_RUN = ["profile_export.jsonl", "profile_export_aiperf.json", "gpu_telemetry_export.jsonl"];
+const qwenPoint = (c: number): ExampleRun => ({
+  ...example(
+    `aiperf-qwen-sweep/qwen-c${c}`,
+    `aiperf · Qwen3-0.6B · concurrency ${c}`,
+    ["example", "aiperf", "sweep"],
+    AIPERF_RUN,
+  ),
+  sweep: QWEN_SWEEP,
 });
 
 export const EXAMPLE_RUNS: ExampleRun[] = [
@@ -91,4 +107,13 @@ export const EXAMPLE_RUNS: ExampleRun[] = [
   example("trtllm-1p3d-server-metrics", "TensorRT-LLM · 1 prefill + 3 decode server metrics", TRTLLM, [
     "server_metrics_export.json",
   ]),
+  // Three real aiperf runs of Qwen/Qwen3-0.6B (pre-0.4 aiperf, chat endpoint, streaming, 64 requests
+  // of 100 input and 200 output tokens each) at concurrency 1, 2 and 4, on one NVIDIA RTX 6000 Ada
+  // scraped through two DCGM exporters: one sweep. Unedited copies of the shared aiperf samples
+  // (test/fixtures/aiperf/INDEX.md, `qwen-c{1,2,4}__*`). Their records files hold 10 of the 64
+  // requests each summary describes, so the sweep points take their numbers from the summaries;
+  // their GPU telemetry ends before the first request (it gives the GPU count, not the run's power).
+  qwenPoint(1),
+  qwenPoint(2),
+  qwenPoint(4),
 ];

@@ -4,7 +4,9 @@ import { createRunFromUpload } from "@/lib/ingest/create-run";
 import { stageStream } from "@/lib/ingest/stage-stream";
 import type { AppContext } from "@/lib/server/app-context";
 import { countRuns } from "@/lib/store/run-list";
+import { newRunId } from "@/lib/store/ids";
 import { getMeta, setMeta } from "@/lib/store/runs-repo";
+import { insertSweep } from "@/lib/store/sweeps-repo";
 import { EXAMPLE_RUNS } from "./examples";
 
 const SEEDED = "examples_seeded";
@@ -31,6 +33,7 @@ export async function seedExamples(
     return 0; // another instance claimed it
   }
   let seeded = 0;
+  const sweeps = new Map<string, string[]>();
   for (const example of EXAMPLE_RUNS) {
     const dir = path.join(examplesDir, example.dir);
     const present = example.files.filter((name) =>
@@ -47,16 +50,25 @@ export async function seedExamples(
         ),
       );
     try {
-      await createRunFromUpload(app, {
+      const made = await createRunFromUpload(app, {
         files,
         fields: { name: example.name, labels: example.labels.join(",") },
         warnings: [],
         suggestedName: example.name,
       });
       seeded++;
+      if (example.sweep) sweeps.set(example.sweep, [...(sweeps.get(example.sweep) ?? []), made.id]);
     } catch (err) {
       console.error(`[runlens] example "${example.name}" not loaded:`, (err as Error).message);
     }
+  }
+  for (const [name, runIds] of sweeps) {
+    const now = Date.now();
+    await insertSweep(
+      app.store.db,
+      { id: newRunId(), name, created_at: now, updated_at: now, meta: JSON.stringify({ source: "example" }) },
+      runIds,
+    ).catch((err: Error) => console.error(`[runlens] example sweep "${name}" not made:`, err.message));
   }
   return seeded;
 }

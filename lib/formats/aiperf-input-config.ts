@@ -18,6 +18,13 @@ export interface AiperfRunConfig {
   /** The configured warm-up; null when the config has none or does not say */
   warmup: WarmupConfig | null;
   configVersion: 1 | 2 | null;
+  /**
+   * The synthetic prompt settings (v1 `input.prompt.input_tokens.mean` / `output_tokens.mean`),
+   * null when the config has none or the prompts came from a file or public dataset, where the
+   * synthetic settings do not shape the requests.
+   */
+  syntheticIsl: number | null;
+  syntheticOsl: number | null;
 }
 
 function obj(v: unknown): Record<string, unknown> | null {
@@ -40,6 +47,8 @@ export function readInputConfig(raw: unknown): AiperfRunConfig {
     requestCount: null,
     warmup: null,
     configVersion: null,
+    syntheticIsl: null,
+    syntheticOsl: null,
   };
   const models = obj(cfg.models);
   if (models || Array.isArray(cfg.phases) || obj(cfg.phases)) {
@@ -78,5 +87,19 @@ export function readInputConfig(raw: unknown): AiperfRunConfig {
     requestCount: num(loadgen?.request_count),
     warmup: warmupFromLoadgen(loadgen),
     configVersion: 1,
+    ...syntheticLengths(obj(cfg.input)),
+  };
+}
+
+/** v1 synthetic prompt means; a file, public dataset or fixed schedule replaces the synthetic prompts. */
+function syntheticLengths(
+  input: Record<string, unknown> | null,
+): Pick<AiperfRunConfig, "syntheticIsl" | "syntheticOsl"> {
+  const none = { syntheticIsl: null, syntheticOsl: null };
+  if (!input || str(input.file) || str(input.public_dataset) || str(input.custom_dataset_type)) return none;
+  const prompt = obj(input.prompt);
+  return {
+    syntheticIsl: num(obj(prompt?.input_tokens)?.mean),
+    syntheticOsl: num(obj(prompt?.output_tokens)?.mean),
   };
 }

@@ -64,5 +64,6 @@ export function parseSummaryCsv(text: string): AiperfSummary {
     config: readInputConfig(undefined),
     errorSummary: [],
     wasCancelled: null,
+    telemetryGpus: [],
   };
 }

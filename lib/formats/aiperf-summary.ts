@@ -42,6 +42,35 @@ export interface AiperfSummary {
   errorSummary: SummaryErrorEntry[];
   /** Whether aiperf itself said the run was cancelled */
   wasCancelled: boolean | null;
+  /** GPUs the summary's `telemetry_data.endpoints` describe, one entry per exporter and GPU */
+  telemetryGpus: TelemetryGpu[];
+}
+
+export interface TelemetryGpu {
+  endpoint: string;
+  index: number | null;
+  uuid: string | null;
+  name: string | null;
+}
+
+/** `telemetry_data.endpoints.<host:port>.gpus.<gpu_N>` of a summary (schema 1.x). */
+export function readTelemetryGpus(raw: unknown): TelemetryGpu[] {
+  const endpoints = obj(obj(raw)?.endpoints);
+  if (!endpoints) return [];
+  const out: TelemetryGpu[] = [];
+  for (const [endpoint, e] of Object.entries(endpoints)) {
+    for (const g of Object.values(obj(obj(e)?.gpus) ?? {})) {
+      const gpu = obj(g);
+      if (!gpu) continue;
+      out.push({
+        endpoint,
+        index: typeof gpu.gpu_index === "number" ? gpu.gpu_index : null,
+        uuid: typeof gpu.gpu_uuid === "string" && gpu.gpu_uuid !== "" ? gpu.gpu_uuid : null,
+        name: typeof gpu.gpu_name === "string" && gpu.gpu_name !== "" ? gpu.gpu_name : null,
+      });
+    }
+  }
+  return out;
 }
 
 function obj(v: unknown): Record<string, unknown> | null {
@@ -117,5 +146,6 @@ export function parseSummaryJson(doc: unknown): AiperfSummary | null {
     config: readInputConfig(d.input_config),
     errorSummary: readErrorSummary(d.error_summary),
     wasCancelled: typeof d.was_cancelled === "boolean" ? d.was_cancelled : null,
+    telemetryGpus: readTelemetryGpus(d.telemetry_data),
   };
 }

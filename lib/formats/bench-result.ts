@@ -88,10 +88,13 @@ export function toolSummary(
       requestCount: null,
       warmup: null,
       configVersion: null,
+      syntheticIsl: null,
+      syntheticOsl: null,
       ...config,
     },
     errorSummary: [],
     wasCancelled: null,
+    telemetryGpus: [],
   };
 }
 

@@ -29,7 +29,11 @@ const SGLANG_DP_TAG = /\bDP(\d+)\s+TP\d+/;
 // `\b` keeps attn_dp_size (a different setting) from matching.
 const SGLANG_DP_SIZE = /(?<![A-Za-z_])dp_size=(\d+)/;
 
-export async function readServerLog(stream: Readable): Promise<LogCapacity | null> {
+/** `onLine` sees every line read (the run-facts scanner reads the same head of the log). */
+export async function readServerLog(
+  stream: Readable,
+  onLine?: (text: string) => void,
+): Promise<LogCapacity | null> {
   const vllmTagged = new Map<string, number>();
   let vllmBare = 0;
   let vllmBareCount = 0;
@@ -44,6 +48,7 @@ export async function readServerLog(stream: Readable): Promise<LogCapacity | nul
       stream.destroy();
       break;
     }
+    onLine?.(text);
     const dp = VLLM_DP_SIZE.exec(text);
     if (dp) vllmDpSize = Math.max(vllmDpSize, Number(dp[1]));
     const sdp = SGLANG_DP_SIZE.exec(text);

@@ -6,6 +6,7 @@
  * Analyzers never touch the raw upload; they read decompressed bytes from `file.open()`.
  */
 import type { Readable } from "node:stream";
+import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { Collectors, EndpointRow, SummaryBlocks } from "@/lib/api/schemas";
 import type { FileWarning } from "@/lib/formats/json-lines";
 import type { Kind } from "@/lib/api/kinds";
@@ -60,6 +61,8 @@ export interface AnalyzerResult {
   /** Shown in the runs table */
   backend?: string | null;
   requestCount?: number | null;
+  /** Run facts this analyzer's files state, each with its source (docs/metrics.md §Run facts) */
+  facts?: ExtractedFacts;
 }
 
 export interface Analyzer {

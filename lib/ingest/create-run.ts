@@ -6,7 +6,8 @@ import type { IngestDeps } from "./deps";
 import { UploadError } from "./errors";
 import { ingestRun, type IngestOutcome } from "./ingest-run";
 import type { LiveIngest } from "./live-ingest";
-import { defaultRunName, runFacts } from "./run-name";
+import { rowFacts } from "@/lib/store/run-facts";
+import { defaultRunName, nameFacts } from "./run-name";
 import { fileRows, parseLabels, runName } from "./run-rows";
 import type { ReceivedUpload } from "./upload-types";
 import { AGGREGATOR_VERSION } from "./version";
@@ -24,7 +25,7 @@ export async function createRunFromUpload(
     return await createRun(app, upload, live);
   } finally {
     // Committed file rows hold the blobs now, or the upload was dropped: the lease has no more use.
-    await live?.lease.release().catch(() => {});
+    await live?.releaseLease();
   }
 }
 
@@ -76,7 +77,7 @@ async function createRun(
       await drop();
       throw err;
     }
-    await live?.lease.release().catch(() => {});
+    await live?.releaseLease();
     outcome = await ingestRun(app, id);
   }
   if (outcome.status === "ready" && !upload.fields.name?.trim()) await nameFromContent(app, id, upload);
@@ -108,7 +109,8 @@ async function nameFromContent(app: IngestDeps, id: string, upload: ReceivedUplo
     const row = await getRun(app.store.db, id);
     if (!row?.summary) return;
     const blocks = JSON.parse(row.summary) as SummaryBlocks;
-    const name = defaultRunName(runFacts(blocks, row.backend, row.request_count), upload.suggestedName);
+    const facts = nameFacts(rowFacts(row), blocks, row.backend, row.request_count);
+    const name = defaultRunName(facts, upload.suggestedName);
     if (name !== row.name) await updateRunMeta(app.store.db, id, { name });
   } catch (err) {
     console.error(`[runlens] run ${id}: default name not set`, err);

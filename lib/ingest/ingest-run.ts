@@ -25,6 +25,7 @@ import type { AnalyzerResult, FileReport, IngestContext, IngestFile } from "./an
 import { createAnalyzers } from "./analyzers";
 import type { IngestDeps } from "./deps";
 import { publicMessage } from "./errors";
+import { mergeFacts } from "./merge-facts";
 import { mergeCharts, mergeResults, pickBackend, pickRequestCount } from "./merge-results";
 import { AGGREGATOR_VERSION } from "./version";
 
@@ -133,6 +134,9 @@ export class IngestSession {
         requestCount: pickRequestCount(blocks, results),
         aggregatorVersion: AGGREGATOR_VERSION,
         charts: mergeCharts(results),
+        facts: mergeFacts(
+          results.map((r, i) => ({ analyzer: this.analyzers[i].name, facts: r.facts, backend: r.backend })),
+        ),
         files: files.map((f) => {
           const r = this.reports.get(f.id);
           return {

@@ -21,9 +21,15 @@ import { AGGREGATOR_VERSION } from "./version";
 export class LiveIngest implements LiveSink {
   private session: IngestSession | null = null;
   readonly lease: BlobLease;
+  /** A lease handed in is the caller's (one upload making several runs): released by it, not here. */
+  private readonly ownsLease: boolean;
 
-  constructor(private readonly app: IngestDeps) {
-    this.lease = app.blobs.lease(app.config.ingestStaleMs);
+  constructor(
+    private readonly app: IngestDeps,
+    sharedLease?: BlobLease,
+  ) {
+    this.lease = sharedLease ?? app.blobs.lease(app.config.ingestStaleMs);
+    this.ownsLease = !sharedLease;
   }
 
   get runId(): string | null {
@@ -98,7 +104,12 @@ export class LiveIngest implements LiveSink {
       await session.settle().catch(() => {});
       await deleteRun(this.app.store.db, session.runId, session.tables).catch(() => {});
     }
-    await this.lease.abandon();
+    if (this.ownsLease) await this.lease.abandon();
+  }
+
+  /** Lets go of the upload's hold on its blobs, unless the lease is the caller's. */
+  async releaseLease(): Promise<void> {
+    if (this.ownsLease) await this.lease.release().catch(() => {});
   }
 
   /** All files are stored: writes their catalog rows and commits the run. */
@@ -117,7 +128,7 @@ export class LiveIngest implements LiveSink {
       throw err;
     }
     // The file rows now hold the blobs.
-    await this.lease.release().catch(() => {});
+    await this.releaseLease();
     // Analyzers skip a file identical to an earlier one by its hash, which a live file does not
     // have yet: an upload holding such a pair is ingested again from the stored files.
     const hashes = new Set(upload.files.map((f) => f.sha256));

@@ -3,14 +3,17 @@
  * concurrency), as read from the files, rather than the first file's name ("profile_export.jsonl"
  * names every aiperf run alike). The uploader's own name always wins; this is only the default.
  */
+import type { RunFacts } from "@/lib/api/run-facts";
 import type { SummaryBlocks } from "@/lib/api/schemas";
 
 const MAX_NAME = 200;
 
-export interface RunFacts {
+export interface NameFacts {
   model: string | null;
   backend: string | null;
   concurrency: number | null;
+  /** Shown when no concurrency is known (a rate-driven benchmark) */
+  requestRate?: number | null;
   /** TensorRT-LLM serving mode (aggregated / disaggregated), when perf metrics were read */
   serving: string | null;
   requestCount: number | null;
@@ -19,16 +22,22 @@ export interface RunFacts {
 const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);
 const count = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : null);
 
-/** The facts a default name is made of, from a run's summary blocks and backend column. */
-export function runFacts(
+/**
+ * The facts a default name is made of: the run's facts (docs/metrics.md §Run facts; the model
+ * from server-metrics labels or a log when no aiperf config names it), else its summary blocks
+ * and backend column.
+ */
+export function nameFacts(
+  facts: RunFacts | null,
   blocks: Pick<SummaryBlocks, "info">,
   backend: string | null,
   requestCount: number | null,
-): RunFacts {
+): NameFacts {
   return {
-    model: text(blocks.info.model),
-    backend: text(backend),
-    concurrency: count(blocks.info.concurrency),
+    model: text(facts?.model?.value) ?? text(blocks.info.model),
+    backend: text(facts?.backend?.value) ?? text(backend),
+    concurrency: count(facts?.concurrency?.value) ?? count(blocks.info.concurrency),
+    requestRate: count(facts?.requestRate?.value) ?? count(blocks.info.requestRate),
     serving: text(blocks.info["TRT-LLM serving"]),
     requestCount: count(requestCount),
   };
@@ -42,9 +51,15 @@ const plural = (n: number, one: string, many: string) =>
  * count tell runs of one backend apart; with nothing known, `fallback` (the file or folder name).
  * A backend alone says too little, so the fallback follows it.
  */
-export function defaultRunName(f: RunFacts, fallback: string): string {
-  const parts = [f.model, f.backend, f.concurrency === null ? null : `concurrency ${f.concurrency}`];
-  if (f.model === null && f.concurrency === null) {
+export function defaultRunName(f: NameFacts, fallback: string): string {
+  const load =
+    f.concurrency !== null
+      ? `concurrency ${f.concurrency}`
+      : f.requestRate
+        ? `${f.requestRate.toLocaleString("en-US")} req/s`
+        : null;
+  const parts = [f.model, f.backend, load];
+  if (f.model === null && load === null) {
     parts.push(f.serving, f.requestCount === null ? null : plural(f.requestCount, "request", "requests"));
     if (f.serving === null && f.requestCount === null) parts.push(fallback);
   }

@@ -8,6 +8,8 @@ import type { AiperfSummary } from "@/lib/formats/aiperf-summary";
 import type { TimesliceExport } from "@/lib/formats/aiperf-timeslices";
 import { compareWithSummary, disagreementWarning } from "./aiperf-agreement";
 import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "@/lib/api/aiperf-charts";
+import type { ExtractedFacts } from "@/lib/api/run-facts";
+import { aiperfFacts } from "./aiperf-run-facts";
 import { theoreticalCacheHitRate } from "./aiperf-theoretical-hit-rate";
 import { computeDistribution } from "./aiperf-distribution";
 import { overTimePayload, timelinePayload, ttftVsInputPayload } from "./aiperf-timeline";
@@ -45,6 +47,7 @@ export interface AiperfRunResult {
   charts?: Record<string, unknown>;
   warnings?: string[];
   requestCount?: number | null;
+  facts?: ExtractedFacts;
 }
 
 /** t = 0 of the run's charts: its first request (warmup included), on the log's ms axis; 0 without records. */
@@ -133,6 +136,7 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
     charts,
     warnings,
     requestCount: requests?.count ?? null,
+    facts: aiperfFacts(primary?.summary, requests, s.gpu),
   };
 }
 

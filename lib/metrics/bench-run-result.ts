@@ -4,6 +4,7 @@
  * as an aiperf run; without, the tool's own run-level figures. Pure: the analyzer fills the log.
  */
 import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "@/lib/api/aiperf-charts";
+import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { RequestsBlock, Stats, SummaryBlocks } from "@/lib/api/schemas";
 import type { SummaryMetric } from "@/lib/formats/aiperf-summary";
 import type { BenchResult } from "@/lib/formats/bench-result";
@@ -16,6 +17,7 @@ import { pick, type RequestLog } from "./requests-log";
 
 export interface BenchRunResult {
   requests: RequestsBlock | null;
+  facts: ExtractedFacts;
   info: SummaryBlocks["info"];
   charts: Record<string, unknown>;
   warnings: string[];
@@ -93,12 +95,29 @@ export function benchRunResult(
   const info = runInfo(b);
   // Said in the run's facts so the Throughput view explains the missing timeline, not a failed fetch.
   if (log.length > 0 && !Number.isFinite(log.firstProfilingStartMs())) info.requestTimeline = false;
-  return { requests, info, charts, warnings, backend: backendOf(b) };
+  return { requests, facts: runFacts(b, requests), info, charts, warnings, backend: backendOf(b) };
 }
 
 /** The runs table's backend column: the tool and what it drove, so compare shows which tool measured. */
 function backendOf(b: BenchResult): string {
   return b.backend ? `${b.tool} (${b.backend})` : b.tool;
+}
+
+/**
+ * Run facts (docs/metrics.md §Run facts) as the tool's file states them. The tool's `backend` is
+ * the endpoint kind it drove (vLLM's `openai-chat`), not the serving engine, so it is no fact.
+ */
+function runFacts(b: BenchResult, requests: RequestsBlock | null): ExtractedFacts {
+  const facts: ExtractedFacts = {};
+  const source = `${b.tool} result`;
+  if (b.model) facts.model = { value: b.model, source };
+  if (b.concurrency !== null && b.concurrency > 0) facts.concurrency = { value: b.concurrency, source };
+  if (typeof b.requestRate === "number" && b.requestRate > 0)
+    facts.requestRate = { value: b.requestRate, source };
+  const measured = requests?.source === "tool-summary" ? `${b.tool} mean` : "mean of the imported requests";
+  if (requests?.inputTokens) facts.isl = { value: requests.inputTokens.mean, source: measured };
+  if (requests?.outputTokens) facts.osl = { value: requests.outputTokens.mean, source: measured };
+  return facts;
 }
 
 function runInfo(b: BenchResult): SummaryBlocks["info"] {

@@ -16,6 +16,7 @@ import { MAX_POINTS } from "./aiperf-timeline";
 interface GpuTrack {
   label: string;
   uuid: string | null;
+  model: string | null;
   tMs: number[];
   powerW: Array<number | null>;
   utilizationPct: Array<number | null>;
@@ -34,7 +35,16 @@ export class GpuTelemetry {
     let t = this.tracks.get(key);
     if (!t) {
       const label = `${host} · GPU ${s.gpuIndex ?? "?"}${s.gpuModel ? ` (${s.gpuModel})` : ""}`;
-      t = { label, uuid: s.gpuUuid, tMs: [], powerW: [], utilizationPct: [], memoryUsedGb: [], energyMj: [] };
+      t = {
+        label,
+        uuid: s.gpuUuid,
+        model: s.gpuModel,
+        tMs: [],
+        powerW: [],
+        utilizationPct: [],
+        memoryUsedGb: [],
+        energyMj: [],
+      };
       this.tracks.set(key, t);
     }
     t.tMs.push(tMs);
@@ -47,6 +57,20 @@ export class GpuTelemetry {
 
   get size(): number {
     return this.tracks.size;
+  }
+
+  /**
+   * Physical GPUs: tracks with one `gpu_uuid` are one GPU however many exporters scraped it;
+   * a track without a uuid counts as its own GPU. Models in the order first seen.
+   */
+  distinctGpus(): { count: number; models: string[] } {
+    const ids = new Set<string>();
+    const models: string[] = [];
+    for (const [key, t] of this.tracks) {
+      ids.add(t.uuid ? `uuid:${t.uuid}` : `track:${key}`);
+      if (t.model && !models.includes(t.model)) models.push(t.model);
+    }
+    return { count: ids.size, models };
   }
 
   /**

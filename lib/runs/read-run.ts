@@ -3,6 +3,7 @@ import type { FileWarning } from "@/lib/formats/json-lines";
 import type { Kind } from "@/lib/api/kinds";
 import type { Db } from "@/lib/store/db";
 import { runHead } from "@/lib/store/run-list";
+import { rowFacts } from "@/lib/store/run-facts";
 import { getFiles, getRun, type FileRow, type RunRow } from "@/lib/store/runs-repo";
 
 const EMPTY_BLOCKS: SummaryBlocks = {
@@ -37,6 +38,7 @@ export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
       meta: JSON.parse(f.meta) as Record<string, unknown>,
     })),
     ...blocks,
+    facts: rowFacts(run),
   };
 }
 

@@ -4,8 +4,10 @@
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { sql } from "kysely";
+import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { SummaryBlocks } from "@/lib/api/schemas";
 import type { Db } from "./db";
+import { extractedFactColumns } from "./run-facts";
 import type { FilesTable, RunsTable } from "./schema";
 import { storeText } from "./store-text";
 
@@ -138,6 +140,8 @@ export interface FinishedRun {
   aggregatorVersion: number;
   files: Array<Pick<FileRow, "id" | "records" | "skipped" | "warnings" | "meta">>;
   charts: Record<string, unknown>;
+  /** Run facts read from the files; a user's edits stay as they are */
+  facts?: ExtractedFacts;
 }
 
 const CHARTS_PER_INSERT = 8;
@@ -168,6 +172,7 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
         .insertInto("chart_data")
         .values(charts.slice(i, i + CHARTS_PER_INSERT))
         .execute();
+    const edits = await trx.selectFrom("runs").select("fact_edits").where("id", "=", id).executeTakeFirst();
     await trx
       .updateTable("runs")
       .set({
@@ -179,6 +184,7 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
         aggregator_version: done.aggregatorVersion,
         error: null,
         updated_at: ingestedAt,
+        ...extractedFactColumns(done.facts ?? {}, edits?.fact_edits ?? null),
       })
       .where("id", "=", id)
       .execute();
@@ -213,6 +219,7 @@ export async function deleteRun(db: Db, id: string, tables: readonly string[]): 
     for (const table of tables) await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
     await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
     await trx.deleteFrom("run_labels").where("run_id", "=", id).execute();
+    await trx.deleteFrom("sweep_runs").where("run_id", "=", id).execute();
     await trx.deleteFrom("files").where("run_id", "=", id).execute();
     await trx.deleteFrom("runs").where("id", "=", id).execute();
     return [...new Set(files.map((f) => f.sha256))];

@@ -5,6 +5,7 @@
  */
 import type { AiperfTables } from "./tables/aiperf";
 import type { ServerMetricsTables } from "./tables/server-metrics";
+import type { SweepTables } from "./tables/sweeps";
 import type { TrtllmTables } from "./tables/trtllm";
 
 export interface RunsTable {
@@ -25,6 +26,16 @@ export interface RunsTable {
   warnings: string;
   error: string | null;
   updated_at: number;
+  /** Facts read from the files at ingest (ExtractedFacts, JSON); null before migration 005 */
+  facts: string | null;
+  /** A user's fact corrections (FactEdits, JSON); never touched by ingest */
+  fact_edits: string | null;
+  /** The effective facts the run list sorts and filters by (edits over extracted) */
+  list_model: string | null;
+  list_backend: string | null;
+  list_gpu_model: string | null;
+  list_gpu_count: number | null;
+  list_concurrency: number | null;
 }
 
 export interface RunLabelsTable {
@@ -89,4 +100,4 @@ export interface CoreTables {
 }
 
 /** Every table: the core plus the per-request row tables each analyzer declares beside it. */
-export type Database = CoreTables & TrtllmTables & AiperfTables & ServerMetricsTables;
+export type Database = CoreTables & TrtllmTables & AiperfTables & ServerMetricsTables & SweepTables;

@@ -9,12 +9,15 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { GET as compare } from "@/app/api/compare/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { POST as upload } from "@/app/api/runs/route";
+import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
+import { sweepSchema } from "@/lib/api/sweeps";
 import { compareResponseSchema } from "@/lib/api/compare-schemas";
 import { runSummarySchema } from "@/lib/api/schemas";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { vllmBenchResult } from "../generators/vllm-bench";
-import { freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
+import { freshAppEachTest, idParams, uploadRequest, uploadRun } from "../helpers/test-app";
 
 freshAppEachTest();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cross-tool-"));
@@ -55,5 +58,32 @@ describe("compare an aiperf run with a vLLM bench run", () => {
     expect(ttft.cells[1].percent).toBeCloseTo((ttft.cells[1].value! - ttft.baseline!) / ttft.baseline!, 12);
     const thr = body.rows.find((r) => r.key === "requestThroughput")!;
     expect(thr.cells[1].value).toBeCloseTo(doc.request_throughput as number, 9);
+  });
+
+  it("a folder per concurrency of vLLM results makes a sweep whose points come from the imported requests", async () => {
+    const levels = [1, 4, 16];
+    const docs = levels.map((c) =>
+      vllmBenchResult({ requests: 60, concurrency: c, detailed: true, seed: c }),
+    );
+    const res = await upload(
+      uploadRequest(
+        docs.map((d, i) => ({
+          name: `vllm-sweep/concurrency_${levels[i]}/result.json`,
+          content: JSON.stringify(d),
+        })),
+      ),
+    );
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    const sweep = sweepSchema.parse(
+      await (await getSweep(new Request("http://x"), idParams(body.sweep.id))).json(),
+    );
+    expect(sweep.runs.map((r) => r.concurrency)).toEqual(levels);
+    for (const [i, run] of sweep.runs.entries()) {
+      expect(run.source).toBe("records");
+      // Throughput over vLLM's own duration, as the run's requests block has it.
+      expect(run.points.mean.requestsPerS).toBeCloseTo(docs[i].request_throughput as number, 9);
+      expect(run.points.mean.ttftMs).toBeCloseTo(docs[i].mean_ttft_ms as number, 9);
+    }
   });
 });

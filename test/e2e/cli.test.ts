@@ -29,6 +29,27 @@ async function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 describe("runlens upload", () => {
+  it("uploads a parent folder of run folders as one sweep and prints the sweep's link", async () => {
+    const sweepFolder = path.join(ROOT, "lib/examples/files/aiperf-qwen-sweep");
+    const res = await cli([
+      "upload",
+      sweepFolder,
+      "--server",
+      app.url,
+      "--name",
+      "qwen ci",
+      "--token",
+      TOKEN,
+    ]);
+    expect(res.code).toBe(0);
+    const url = res.stdout.trim();
+    expect(url).toMatch(new RegExp(`^${app.url}/sweeps/[A-Za-z0-9_-]{22}$`));
+    expect(res.stderr.match(/^run qwen-c\d/gm)).toHaveLength(3);
+    const sweep = await (await fetch(`${app.url}/api/sweeps/${url.split("/").pop()}`)).json();
+    expect(sweep.name).toBe("qwen ci");
+    expect(sweep.runs.map((r: { concurrency: number }) => r.concurrency)).toEqual([1, 2, 4]);
+  });
+
   it("uploads a folder, prints the run URL on stdout and the kinds on stderr", async () => {
     const res = await cli([
       "upload",

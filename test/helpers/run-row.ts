@@ -12,6 +12,13 @@ export function runRow(row: Pick<RunRow, "id" | "name" | "status" | "updated_at"
     summary: null,
     warnings: "[]",
     error: null,
+    facts: null,
+    fact_edits: null,
+    list_model: null,
+    list_backend: null,
+    list_gpu_model: null,
+    list_gpu_count: null,
+    list_concurrency: null,
     ...row,
   };
 }

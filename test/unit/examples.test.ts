@@ -3,7 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { agreementPayloadSchema, gpuPayloadSchema } from "@/lib/api/aiperf-charts";
-import { EXAMPLE_RUNS } from "@/lib/examples/examples";
+import { EXAMPLE_RUNS, QWEN_SWEEP } from "@/lib/examples/examples";
+import { readSweep } from "@/lib/runs/sweeps";
 import { GPU_OUTSIDE_WINDOW } from "@/lib/metrics/aiperf-run-result";
 import { getChartData } from "@/lib/store/runs-repo";
 import { seedExamples } from "@/lib/examples/seed-examples";
@@ -41,10 +42,15 @@ describe("example runs", () => {
     cleanup = t.cleanup;
     await seedExamples(t.app);
     const runs = await t.app.store.db.selectFrom("runs").select(["name", "summary"]).execute();
+    // The sweep's real records hold 10 of the 64 requests each summary describes: that is said.
+    const sampled = new Set(EXAMPLE_RUNS.filter((e) => e.sweep).map((e) => e.name));
     for (const r of runs) {
       const warnings = (JSON.parse(r.summary!) as { warnings: string[] }).warnings;
-      expect(warnings.filter((w) => w.startsWith("aiperf summary disagrees"))).toEqual([]);
-      expect(warnings).not.toContain(GPU_OUTSIDE_WINDOW);
+      const disagreements = warnings.filter((w) => w.startsWith("aiperf summary disagrees"));
+      expect(disagreements).toHaveLength(sampled.has(r.name) ? 1 : 0);
+      // …and their GPU telemetry ends 1 s before the first request: it names the GPU, no more.
+      if (sampled.has(r.name)) expect(warnings).toContain(GPU_OUTSIDE_WINDOW);
+      else expect(warnings).not.toContain(GPU_OUTSIDE_WINDOW);
     }
   });
 
@@ -65,6 +71,20 @@ describe("example runs", () => {
     expect(agreementPayloadSchema.parse(await chart("aiperf-agreement")).disagreements).toBe(0);
     const gpu = gpuPayloadSchema.parse(await chart("aiperf-gpu"));
     expect(gpu).toMatchObject({ distinctGpus: 2, duplicateGpus: 0, overlapsWindow: true });
+  });
+
+  it("groups the qwen runs into one sweep of three, ordered by concurrency", async () => {
+    const t = await useTestApp({ RUNLENS_EXAMPLES: "on" });
+    cleanup = t.cleanup;
+    await seedExamples(t.app);
+    const sweeps = await t.app.store.db.selectFrom("sweeps").select(["id", "name"]).execute();
+    expect(sweeps.map((s) => s.name)).toEqual([QWEN_SWEEP]);
+    const sweep = (await readSweep(t.app, sweeps[0].id))!;
+    expect(sweep.runs.map((r) => [r.concurrency, r.source])).toEqual([
+      [1, "summary"],
+      [2, "summary"],
+      [4, "summary"],
+    ]);
   });
 
   it("no two examples share a byte-identical file", () => {

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { defaultRunName, runFacts, type RunFacts } from "@/lib/ingest/run-name";
+import { effectiveFacts } from "@/lib/api/run-facts";
+import { defaultRunName, nameFacts, type NameFacts } from "@/lib/ingest/run-name";
 
-const none: RunFacts = { model: null, backend: null, concurrency: null, serving: null, requestCount: null };
+const none: NameFacts = {
+  model: null,
+  backend: null,
+  concurrency: null,
+  requestRate: null,
+  serving: null,
+  requestCount: null,
+};
+const runFacts = (blocks: { info: Record<string, string | number> }, backend: string, n: number | null) =>
+  nameFacts(null, blocks, backend, n);
 
 describe("default run names", () => {
   it("are model · backend · concurrency when the files say so", () => {
@@ -15,6 +25,19 @@ describe("default run names", () => {
       "trtllm · disaggregated · 300 requests",
     );
     expect(defaultRunName({ ...none, backend: "sglang" }, "case")).toBe("sglang · case");
+  });
+  it("take the model from server-metrics labels when no aiperf config names it", () => {
+    const facts = effectiveFacts(
+      {
+        model: { value: "Qwen/Qwen3-0.6B", source: "server-metrics label model_name" },
+        backend: { value: "vllm", source: "server metrics (metric names)" },
+        requestRate: { value: 2.5, source: "aiperf input_config v2" },
+      },
+      { backend: "dynamo+vllm" },
+    );
+    expect(defaultRunName(nameFacts(facts, { info: {} }, null, 10), "x")).toBe(
+      "Qwen/Qwen3-0.6B · dynamo+vllm · 2.5 req/s",
+    );
   });
   it("fall back to the file or folder name when nothing is known", () => {
     expect(defaultRunName(none, "artifacts")).toBe("artifacts");

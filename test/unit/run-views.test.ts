@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { plotMarks } from "@/components/charts/plot-marks";
+import { EMPTY_FACTS } from "@/lib/api/run-facts";
 import type { RunSummary, ServerMetricsBlock } from "@/lib/api/schemas";
 import { hasAiperfAgreement, hasCacheData, hasKvData, runView } from "@/lib/api/run-views";
 
@@ -38,6 +39,7 @@ function run(over: Partial<RunSummary>): RunSummary {
     endpoints: [],
     info: {},
     warnings: [],
+    facts: EMPTY_FACTS,
     ...over,
   };
 }

@@ -111,6 +111,11 @@ describe("vLLM bench serve result", () => {
       ]),
     );
     expect(result.backend).toBe("vLLM bench serve (vllm)");
+    expect(result.facts).toMatchObject({
+      model: { value: "m", source: "vLLM bench serve result" },
+      concurrency: { value: 2 },
+      isl: { value: 150 },
+    });
     expect(result.info).toMatchObject({ benchmarkTool: "vLLM bench serve", model: "m", concurrency: 2 });
     const rows = await handle.db.selectFrom("aiperf_requests").selectAll().orderBy("line").execute();
     expect(rows.map((x) => [x.ok, x.start_ms, x.error_type])).toEqual([

@@ -1,6 +1,6 @@
 import { listQuerySchema, runListSchema, uploadResponseSchema } from "@/lib/api/schemas";
-import { createRunFromUpload } from "@/lib/ingest/create-run";
-import { LiveIngest } from "@/lib/ingest/live-ingest";
+import { createRunsFromUpload } from "@/lib/ingest/create-runs";
+import { SweepIngest } from "@/lib/ingest/sweep-ingest";
 import { receiveUpload } from "@/lib/ingest/upload";
 import { jsonOk } from "@/lib/server/http";
 import { route } from "@/lib/server/route";
@@ -13,10 +13,13 @@ export const GET = route({ auth: "read", listsRuns: true, query: listQuerySchema
   jsonOk(runListSchema, await listRuns(app.store.db, query)),
 );
 
-/** Multipart upload, streamed: files are analysed while they arrive (no body schema, so the body is unread). */
+/**
+ * Multipart upload, streamed: files are analysed while they arrive (no body schema, so the body is
+ * unread). Files in several run folders make one run each and a sweep of them.
+ */
 export const POST = route({ auth: "write" }, async ({ req, app }) => {
-  // A refused or broken upload takes its run with it.
-  const live = new LiveIngest(app);
+  // A refused or broken upload takes its runs with it.
+  const live = new SweepIngest(app);
   let upload;
   try {
     upload = await receiveUpload(req, app.blobs, app.config, live);
@@ -24,6 +27,7 @@ export const POST = route({ auth: "write" }, async ({ req, app }) => {
     await live.abandon();
     throw err;
   }
-  const created = await createRunFromUpload(app, upload, live);
-  return jsonOk(uploadResponseSchema, created, { status: 201, headers: { Location: created.url } });
+  const created = await createRunsFromUpload(app, upload, live);
+  const location = created.sweep?.url ?? created.url;
+  return jsonOk(uploadResponseSchema, created, { status: 201, headers: { Location: location } });
 });

@@ -189,6 +189,7 @@ export function benchImportAnalyzer(): Analyzer {
       charts: out.charts,
       warnings: out.warnings,
       backend: out.backend,
+      facts: out.facts,
       requestCount: out.requests?.count ?? null,
     };
   }

@@ -5,7 +5,14 @@
  */
 import type { Collectors } from "@/lib/api/schemas";
 import { collectorsFromJson, collectorsFromYaml, type EngineConfigFacts } from "@/lib/formats/engine-config";
+import {
+  parallelismFromJson,
+  parallelismFromYaml,
+  roleOfFileName,
+  type EngineParallelism,
+} from "@/lib/formats/engine-parallelism";
 import { PARSE_FAILED, parseJsonText, WarningLog } from "@/lib/formats/json-lines";
+import { engineConfigFacts } from "@/lib/metrics/engine-run-facts";
 import type { Analyzer, FileReport, IngestContext, IngestFile } from "../analyzer";
 
 async function readText(file: IngestFile, maxBytes: number): Promise<string | null> {
@@ -21,6 +28,7 @@ async function readText(file: IngestFile, maxBytes: number): Promise<string | nu
 
 export function engineConfigAnalyzer(): Analyzer {
   const collectors: Partial<Collectors> = {};
+  const parallelism: EngineParallelism[] = [];
   let files = 0;
 
   async function ingestFile(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
@@ -38,8 +46,10 @@ export function engineConfigAnalyzer(): Analyzer {
         return { records: 0, skipped: 1, warnings: warnings.toList() };
       }
       facts = collectorsFromJson(doc);
+      parallelism.push(parallelismFromJson(doc, roleOfFileName(file.name)));
     } else {
       facts = collectorsFromYaml(text);
+      parallelism.push(parallelismFromYaml(text, roleOfFileName(file.name)));
     }
     for (const u of facts.unreadable)
       warnings.add(`${u.key}: cannot read "${u.value}" as true/false`, u.line);
@@ -55,6 +65,7 @@ export function engineConfigAnalyzer(): Analyzer {
     tables: [],
     accepts: (file) => file.kind === "engine-config",
     ingestFile,
-    finish: async () => (files === 0 ? {} : { collectors: { ...collectors } }),
+    finish: async () =>
+      files === 0 ? {} : { collectors: { ...collectors }, facts: engineConfigFacts(parallelism) },
   };
 }

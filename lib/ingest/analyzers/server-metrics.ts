@@ -8,6 +8,8 @@
 import { WarningLog } from "@/lib/formats/json-lines";
 import { readPrometheusText } from "@/lib/formats/prometheus-text";
 import { readServerLog, type LogCapacity } from "@/lib/formats/server-log";
+import { LogFactsScanner } from "@/lib/formats/server-log-facts";
+import { serverMetricsFacts, withLogFacts } from "@/lib/metrics/server-metrics/run-facts";
 import { readServerMetricsCsv } from "@/lib/formats/server-metrics-csv";
 import { readServerMetricsJson } from "@/lib/formats/server-metrics-json";
 import { readScrapeLog } from "@/lib/formats/server-metrics-jsonl";
@@ -40,6 +42,7 @@ export function serverMetricsAnalyzer(clock = new ProfilingClock()): Analyzer {
     prometheus: { set: emptyMetricSet(), files: [] },
   };
   const logs: LogCapacity[] = [];
+  const logFacts = new LogFactsScanner();
   const scrapeLogs: ScrapeLog[] = [];
 
   async function ingestFile(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
@@ -47,7 +50,7 @@ export function serverMetricsAnalyzer(clock = new ProfilingClock()): Analyzer {
     const stream = await file.open();
     const counts = { records: 0, skipped: 0 };
     if (file.kind === "server-log") {
-      const cap = await readServerLog(stream);
+      const cap = await readServerLog(stream, (text) => logFacts.line(text));
       if (cap) logs.push(cap);
       return {
         records: cap ? cap.pools : 0,
@@ -136,7 +139,10 @@ export function serverMetricsAnalyzer(clock = new ProfilingClock()): Analyzer {
           `server metrics: ${sets[f].files.join(", ")} not counted; the ${chosen} export of the same scrapes is used`,
         );
     mergeMetricSets(set, sets.prometheus.set);
-    if (set.series.length === 0 && logs.length === 0) return {};
+    if (set.series.length === 0 && logs.length === 0) {
+      const facts = withLogFacts({}, logFacts.result());
+      return Object.keys(facts).length > 0 ? { facts } : {};
+    }
     if ([...set.windows.values()].some((w) => w.source.startsWith(SCRAPE_SPAN_PREFIX)))
       warnings.push(
         "server metrics: no profiling phase found, so counters are deltas over the whole scrape span (baseline and warmup included); upload profile_export_aiperf.json or profile_export.jsonl beside the export to count the profiling phase only",
@@ -157,6 +163,10 @@ export function serverMetricsAnalyzer(clock = new ProfilingClock()): Analyzer {
       charts: set.series.length > 0 ? buildServerMetricsCharts(summary) : {},
       warnings: [...warnings, ...summary.warnings],
       backend,
+      facts: withLogFacts(
+        serverMetricsFacts(set.series, summary.rows, summary.block.backend),
+        logFacts.result(),
+      ),
     };
   }
 

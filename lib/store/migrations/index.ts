@@ -4,6 +4,8 @@ import { coreMigration } from "./001-core";
 import { trtllmMigration } from "./002-trtllm";
 import { aiperfMigration } from "./003-aiperf";
 import { blobLeasesMigration } from "./004-blob-leases";
+import { runFactsMigration } from "./005-run-facts";
+import { sweepsMigration } from "./006-sweeps";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -15,5 +17,7 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "002-trtllm": trtllmMigration(dialect),
     "003-aiperf": aiperfMigration(dialect),
     "004-blob-leases": blobLeasesMigration(dialect),
+    "005-run-facts": runFactsMigration(dialect),
+    "006-sweeps": sweepsMigration(dialect),
   };
 }

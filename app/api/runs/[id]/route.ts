@@ -4,6 +4,7 @@ import { deleteRunAndBlobs } from "@/lib/runs/delete-run";
 import { readRunSummary } from "@/lib/runs/read-run";
 import { jsonError, jsonOk } from "@/lib/server/http";
 import { route } from "@/lib/server/route";
+import { patchRunFacts } from "@/lib/store/run-facts";
 import { getRun, updateRunMeta } from "@/lib/store/runs-repo";
 
 export const dynamic = "force-dynamic";
@@ -19,6 +20,7 @@ export const PATCH = route(
     if (!(await getRun(app.store.db, id))) return null;
     const labels = body.labels ? [...new Set(body.labels)] : undefined;
     await updateRunMeta(app.store.db, id, { name: body.name, labels });
+    if (body.facts) await patchRunFacts(app.store.db, id, body.facts);
     const summary = await readRunSummary(app.store.db, id);
     return summary && jsonOk(runSummarySchema, summary);
   },

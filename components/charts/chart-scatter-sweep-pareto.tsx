@@ -1,0 +1,147 @@
+"use client";
+
+import { ChartContainer, type SeriesConfig } from "@/components/charts/chart-container";
+import { niceTicks } from "@/components/charts/nice-ticks";
+import { formatNumber } from "@/lib/format-number";
+import type { PlotPoint, SweepAxis, SweepSeries } from "@/lib/metrics/sweep-chart-rows";
+
+export interface OverlaidSweep {
+  name: string;
+  color: string;
+  series: SweepSeries;
+}
+
+/** Round ticks of a log axis: 1, 2 and 5 of each decade the values span. */
+export function logTicks(min: number, max: number): number[] {
+  if (!(min > 0) || !(max > 0)) return [];
+  const out: number[] = [];
+  for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)); e++)
+    for (const m of [1, 2, 5]) {
+      const v = Number((m * 10 ** e).toPrecision(12));
+      if (v >= min / 2 && v <= max * 2) out.push(v);
+    }
+  return out;
+}
+
+function ticksFor(values: number[], log: boolean): { ticks: number[]; domain: [number, number] } {
+  const max = Math.max(...values);
+  if (log) {
+    const min = Math.min(...values.filter((v) => v > 0));
+    const ticks = logTicks(min, max);
+    return { ticks, domain: [ticks[0] ?? min, ticks[ticks.length - 1] ?? max] };
+  }
+  const ticks = niceTicks(max);
+  return { ticks, domain: [0, ticks[ticks.length - 1]] };
+}
+
+const tick = (v: number) => formatNumber(v, v < 10 ? 2 : v < 100 ? 1 : 0);
+
+/**
+ * One Pareto chart of overlaid sweeps: every run a point labelled with its load (c4), each
+ * sweep's frontier the line through its undominated points, in that sweep's colour, and an
+ * optional single run as a star.
+ */
+export function ChartScatterSweepPareto({
+  id,
+  title,
+  description,
+  x,
+  y,
+  sweeps,
+  marked,
+  logX,
+  logY,
+  missing,
+}: {
+  id: string;
+  title: string;
+  description: string;
+  x: SweepAxis;
+  y: SweepAxis;
+  sweeps: OverlaidSweep[];
+  marked: (PlotPoint & { name: string }) | null;
+  logX: boolean;
+  logY: boolean;
+  missing: string;
+}) {
+  const series: SeriesConfig<PlotPoint> = {};
+  sweeps.forEach((s, i) => {
+    series[`s${i}`] = { label: s.name, color: s.color, data: s.series.points, labels: "label" };
+    series[`f${i}`] = {
+      label: `${s.name} frontier`,
+      color: s.color,
+      data: s.series.frontier,
+      line: true,
+      hidden: true,
+    };
+  });
+  if (marked)
+    series.run = { label: marked.name, color: "var(--fg)", data: [marked], symbol: "star", labels: "label" };
+  const all = [...sweeps.flatMap((s) => s.series.points), ...(marked ? [marked] : [])];
+  const xs = all.map((p) => p.x);
+  const ys = all.map((p) => p.y);
+  const xt = all.length ? ticksFor(xs, logX) : { ticks: [0, 1], domain: [0, 1] as [number, number] };
+  const yt = all.length ? ticksFor(ys, logY) : { ticks: [0, 1], domain: [0, 1] as [number, number] };
+  return (
+    <ChartContainer
+      title={title}
+      description={description}
+      exportName={`sweep-${id}`}
+      height={340}
+      kind="scatter"
+      series={series}
+      x={{
+        key: "x",
+        name: x.title,
+        title: x.title,
+        unit: x.unit,
+        format: tick,
+        ticks: xt.ticks,
+        domain: xt.domain,
+        log: logX,
+      }}
+      y={{
+        key: "y",
+        name: y.title,
+        title: y.title,
+        unit: y.unit,
+        format: tick,
+        ticks: yt.ticks,
+        domain: yt.domain,
+        log: logY,
+      }}
+      tooltip={{
+        value: (v, key, row) => [
+          `${formatNumber(v)} ${key === "x" ? x.unit : y.unit}`,
+          `${row.label} · ${key === "x" ? x.title : y.title}`,
+        ],
+      }}
+      legend
+      csvRows={() => [
+        ...sweeps.flatMap((s) =>
+          s.series.points.map((p) => ({
+            sweep: s.name,
+            load: p.label,
+            run: p.runName,
+            [`${x.title} (${x.unit})`]: p.x,
+            [`${y.title} (${y.unit})`]: p.y,
+            onFrontier: s.series.frontier.includes(p) ? "yes" : "no",
+          })),
+        ),
+        ...(marked
+          ? [
+              {
+                sweep: "(single run)",
+                load: marked.label,
+                run: marked.runName,
+                [`${x.title} (${x.unit})`]: marked.x,
+                [`${y.title} (${y.unit})`]: marked.y,
+                onFrontier: "",
+              },
+            ]
+          : []),
+      ]}
+      missing={missing}
+    />
+  );
+}

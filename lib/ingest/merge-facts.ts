@@ -1,0 +1,53 @@
+/**
+ * One set of run facts from every analyzer's (docs/metrics.md §Run facts): per fact, the first
+ * analyzer in that fact's order of trust that states it. Pure, like merge-results.ts.
+ */
+import type { ExtractedFacts, FactKey } from "@/lib/api/run-facts";
+import { FACT_KEYS } from "@/lib/api/run-facts";
+
+export interface NamedFacts {
+  analyzer: string;
+  facts?: ExtractedFacts;
+  /** The runs-table backend an analyzer named without stating it as a fact */
+  backend?: string | null;
+}
+
+/**
+ * Whose word counts first. Load and ISL/OSL are the benchmark client's settings; GPUs were seen
+ * by its telemetry before a config said how many should run; the backend is told by the metric
+ * names the server really exported, and parallelism by the config that set it.
+ */
+const ORDER: Partial<Record<FactKey, string[]>> = {
+  backend: ["server-metrics", "engine-config", "aiperf"],
+  backendVersion: ["server-metrics", "engine-config"],
+  roles: ["engine-config", "server-metrics"],
+  gpuCount: ["aiperf", "engine-config"],
+};
+const DEFAULT_ORDER = ["aiperf", "server-metrics", "engine-config"];
+
+/** What a backend named by an analyzer's files (not stated as a fact) is read from. */
+const BACKEND_SOURCE: Record<string, string> = { trtllm: "TensorRT-LLM perf metrics" };
+
+export function mergeFacts(named: readonly NamedFacts[]): ExtractedFacts {
+  const out: Record<string, unknown> = {};
+  for (const key of FACT_KEYS) {
+    const order = ORDER[key] ?? DEFAULT_ORDER;
+    const ranked = [...named].sort((a, b) => rank(order, a.analyzer) - rank(order, b.analyzer));
+    const found = ranked.map((n) => n.facts?.[key]).find((f) => f !== undefined);
+    if (found) out[key] = found;
+  }
+  if (!out.backend) {
+    const named1 = named.find((n) => n.backend);
+    if (named1?.backend)
+      out.backend = {
+        value: named1.backend,
+        source: BACKEND_SOURCE[named1.analyzer] ?? `${named1.analyzer} files`,
+      };
+  }
+  return out as ExtractedFacts;
+}
+
+function rank(order: string[], analyzer: string): number {
+  const i = order.indexOf(analyzer);
+  return i < 0 ? order.length : i;
+}

@@ -1,0 +1,41 @@
+/**
+ * Run facts from the engine configs of a run (docs/metrics.md §Run facts): roles with their
+ * parallel sizes, the backend and its version, and a GPU count only where every role states its
+ * replicas and TP (Σ replicas × TP × PP × DP; an unstated PP or DP is the engines' default of 1).
+ * A role without a stated replica count gives no GPU count: a config file describes one worker,
+ * not how many were started.
+ */
+import type { ExtractedFacts, RoleFact } from "@/lib/api/run-facts";
+import type { EngineParallelism } from "@/lib/formats/engine-parallelism";
+
+const SOURCE = "engine config";
+
+export function engineConfigFacts(configs: readonly EngineParallelism[]): ExtractedFacts {
+  const facts: ExtractedFacts = {};
+  const roles = new Map<string, RoleFact>();
+  for (const c of configs) for (const r of c.roles) if (!roles.has(r.role)) roles.set(r.role, r);
+  const list = [...roles.values()];
+  if (list.length > 0) {
+    facts.roles = { value: list, source: SOURCE };
+    const gpus = gpuCount(list);
+    if (gpus !== null) facts.gpuCount = { value: gpus, source: `${SOURCE} (Σ replicas × TP × PP × DP)` };
+  }
+  const engine = configs.find((c) => c.engine)?.engine ?? null;
+  const dynamo = configs.some((c) => c.dynamo);
+  if (engine) facts.backend = { value: dynamo ? `dynamo+${engine}` : engine, source: SOURCE };
+  else if (dynamo) facts.backend = { value: "dynamo", source: SOURCE };
+  const version = configs.find((c) => c.version)?.version;
+  if (version) facts.backendVersion = { value: version, source: `${SOURCE} (container image tag)` };
+  const model = configs.find((c) => c.model)?.model;
+  if (model) facts.model = { value: model, source: SOURCE };
+  return facts;
+}
+
+export function gpuCount(roles: readonly RoleFact[]): number | null {
+  let total = 0;
+  for (const r of roles) {
+    if (r.count === null || r.tp === null) return null;
+    total += r.count * r.tp * (r.pp ?? 1) * (r.dp ?? 1);
+  }
+  return total > 0 ? total : null;
+}

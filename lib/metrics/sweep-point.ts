@@ -1,0 +1,163 @@
+/**
+ * A sweep point: one run's throughput per GPU, interactivity and latency at a statistic
+ * (docs/metrics.md §Sweeps). Pure. Its inputs come from the run's per-request records or from
+ * the producer's own summary; both give the same numbers when they describe the same requests.
+ */
+import type { SweepPoint, SweepStat } from "@/lib/api/sweeps";
+import type { AiperfSummary, SummaryMetric, SummaryStatKey } from "@/lib/formats/aiperf-summary";
+import { isTimeUnit, toMs } from "@/lib/formats/aiperf-units";
+import { percentileSorted, sortedFinite } from "./stats";
+
+/** A distribution read at the four sweep statistics. */
+export type StatSet = Record<SweepStat, number>;
+
+export interface PointInputs {
+  outputTokPerS: number | null;
+  totalTokPerS: number | null;
+  requestsPerS: number | null;
+  ttftMs: StatSet | null;
+  e2eMs: StatSet | null;
+  tpotMs: StatSet | null;
+  /** Interactivity per request, already read so that p90 is what 90% of requests reached or beat */
+  tokPerSPerUser: StatSet | null;
+}
+
+/**
+ * Interactivity is better when higher, latency when lower: "p90" of a sweep point means the level
+ * 90% of requests met, so for per-user throughput it is the 10th percentile (p99 → 1st).
+ */
+const MIRRORED: Record<SweepStat, number | "mean"> = { mean: "mean", p50: 50, p90: 10, p99: 1 };
+const DIRECT: Record<SweepStat, number | "mean"> = { mean: "mean", p50: 50, p90: 90, p99: 99 };
+
+function statSet(sorted: Float64Array, at: Record<SweepStat, number | "mean">): StatSet | null {
+  if (sorted.length === 0) return null;
+  let sum = 0;
+  for (let i = 0; i < sorted.length; i++) sum += sorted[i];
+  const read = (q: number | "mean") => (q === "mean" ? sum / sorted.length : percentileSorted(sorted, q));
+  return { mean: read(at.mean), p50: read(at.p50), p90: read(at.p90), p99: read(at.p99) };
+}
+
+/** Latency read at the statistics from per-request values. */
+export const latencyStats = (values: ArrayLike<number>) => statSet(sortedFinite(values), DIRECT);
+
+/**
+ * Interactivity from per-request TPOT (ms): 1000 / TPOT each, as aiperf computes its
+ * output_token_throughput_per_user per record; a request with TPOT 0 or none has no value.
+ */
+export function interactivityFromTpot(tpotMs: ArrayLike<number>): StatSet | null {
+  const perUser: number[] = [];
+  for (let i = 0; i < tpotMs.length; i++) if (tpotMs[i] > 0) perUser.push(1000 / tpotMs[i]);
+  return statSet(sortedFinite(perUser), MIRRORED);
+}
+
+function summaryStats(
+  block: SummaryMetric | undefined,
+  at: Record<SweepStat, number | "mean">,
+): StatSet | null {
+  if (!block) return null;
+  const key = (q: number | "mean") => (q === "mean" ? "avg" : (`p${q}` as SummaryStatKey));
+  const conv = (v: number | undefined) =>
+    v === undefined ? NaN : isTimeUnit(block.unit) ? toMs(v, block.unit) : v;
+  const out = {
+    mean: conv(block[key(at.mean)]),
+    p50: conv(block[key(at.p50)]),
+    p90: conv(block[key(at.p90)]),
+    p99: conv(block[key(at.p99)]),
+  };
+  return Object.values(out).every(Number.isFinite) ? out : null;
+}
+
+/** Inputs from aiperf's own summary (profile_export_aiperf.json), read as aiperf wrote them. */
+export function pointInputsFromAiperfSummary(summary: AiperfSummary): PointInputs {
+  const m = summary.metrics;
+  const duration = m.benchmark_duration
+    ? toMs(m.benchmark_duration.avg ?? NaN, m.benchmark_duration.unit ?? "sec") / 1000
+    : NaN;
+  const tokens = (m.total_isl?.avg ?? NaN) + (m.total_osl?.avg ?? NaN);
+  const total = Number.isFinite(tokens) && duration > 0 ? tokens / duration : null;
+  return {
+    outputTokPerS: m.output_token_throughput?.avg ?? null,
+    totalTokPerS: m.total_token_throughput?.avg ?? total,
+    requestsPerS: m.request_throughput?.avg ?? null,
+    ttftMs: summaryStats(m.time_to_first_token, DIRECT),
+    e2eMs: summaryStats(m.request_latency, DIRECT),
+    tpotMs: summaryStats(m.inter_token_latency, DIRECT),
+    tokPerSPerUser: summaryStats(m.output_token_throughput_per_user, MIRRORED),
+  };
+}
+
+/**
+ * The point at one statistic. Per-GPU figures need the GPU count: unknown, they stay null and
+ * say so (never divided by an assumed 1).
+ */
+export function sweepPoint(inputs: PointInputs, gpuCount: number | null, stat: SweepStat): SweepPoint {
+  const missing: Record<string, string> = {};
+  const perGpu = (key: string, v: number | null, what: string) => {
+    if (v === null) {
+      missing[key] = `no ${what} in this run's files`;
+      return null;
+    }
+    if (gpuCount === null || !(gpuCount > 0)) {
+      missing[key] = "the GPU count is unknown: upload GPU telemetry or set the run's GPU count";
+      return null;
+    }
+    return v / gpuCount;
+  };
+  const at = (key: string, s: StatSet | null, what: string) => {
+    if (s === null) missing[key] = `no ${what} in this run's files`;
+    return s === null ? null : s[stat];
+  };
+  const plain = (key: string, v: number | null, what: string) => {
+    if (v === null) missing[key] = `no ${what} in this run's files`;
+    return v;
+  };
+  return {
+    outputTokPerSPerGpu: perGpu("outputTokPerSPerGpu", inputs.outputTokPerS, "output token throughput"),
+    totalTokPerSPerGpu: perGpu("totalTokPerSPerGpu", inputs.totalTokPerS, "total token throughput"),
+    requestsPerSPerGpu: perGpu("requestsPerSPerGpu", inputs.requestsPerS, "request throughput"),
+    tokPerSPerUser: at("tokPerSPerUser", inputs.tokPerSPerUser, "per-request TPOT"),
+    outputTokPerS: plain("outputTokPerS", inputs.outputTokPerS, "output token throughput"),
+    totalTokPerS: plain("totalTokPerS", inputs.totalTokPerS, "total token throughput"),
+    requestsPerS: plain("requestsPerS", inputs.requestsPerS, "request throughput"),
+    ttftMs: at("ttftMs", inputs.ttftMs, "TTFT"),
+    e2eMs: at("e2eMs", inputs.e2eMs, "end-to-end latency"),
+    tpotMs: at("tpotMs", inputs.tpotMs, "TPOT"),
+    missing,
+  };
+}
+
+/** The measured requests' columns (profiling phase, successful), as stored per request. */
+export interface MeasuredColumns {
+  ttftMs: ArrayLike<number>;
+  e2eMs: ArrayLike<number>;
+  tpotMs: ArrayLike<number>;
+  inputTokens: ArrayLike<number>;
+  outputTokens: ArrayLike<number>;
+}
+
+/**
+ * Inputs from every recorded request. Throughputs use aiperf's window (first profiling request to
+ * last profiling response, `durationS` of the requests block), so they match its summary.
+ */
+export function pointInputsFromRecords(cols: MeasuredColumns, durationS: number | null): PointInputs {
+  let output = 0;
+  let input = 0;
+  let inputKnown = true;
+  for (let i = 0; i < cols.outputTokens.length; i++)
+    if (Number.isFinite(cols.outputTokens[i])) output += cols.outputTokens[i];
+  for (let i = 0; i < cols.inputTokens.length; i++) {
+    if (Number.isFinite(cols.inputTokens[i])) input += cols.inputTokens[i];
+    else inputKnown = false;
+  }
+  const n = cols.e2eMs.length;
+  const rate = (v: number) => (durationS && durationS > 0 && n > 0 ? v / durationS : null);
+  return {
+    outputTokPerS: rate(output),
+    totalTokPerS: inputKnown ? rate(input + output) : null,
+    requestsPerS: rate(n),
+    ttftMs: latencyStats(cols.ttftMs),
+    e2eMs: latencyStats(cols.e2eMs),
+    tpotMs: latencyStats(cols.tpotMs),
+    tokPerSPerUser: interactivityFromTpot(cols.tpotMs),
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * One run as a sweep member: its facts, and its point at every statistic, computed from every
+ * recorded request, or from the producer's own summary where the records hold only part of the
+ * requests the summary describes (docs/metrics.md §Sweeps, "Where a point's numbers come from").
+ */
+import { summaryBlocksSchema, type SummaryBlocks } from "@/lib/api/schemas";
+import { SWEEP_STATS, type SweepRun } from "@/lib/api/sweeps";
+import { parseSummaryJson, type AiperfSummary } from "@/lib/formats/aiperf-summary";
+import type { IngestDeps } from "@/lib/ingest/deps";
+import {
+  pointInputsFromAiperfSummary,
+  pointInputsFromRecords,
+  sweepPoint,
+  type PointInputs,
+  type StatSet,
+} from "@/lib/metrics/sweep-point";
+import { getFiles, getRun } from "@/lib/store/runs-repo";
+import { aiperfMeasuredRows } from "@/lib/store/sweep-point-rows";
+import type { RunFacts } from "@/lib/api/run-facts";
+import { EMPTY_FACTS } from "@/lib/api/run-facts";
+import { readRunFacts } from "./run-facts";
+
+/** Parsed summaries by blob hash: a blob never changes, and a sweep page asks for the same ones often. */
+const summaryCache = new Map<string, AiperfSummary | null>();
+
+async function readAiperfSummary(
+  app: Pick<IngestDeps, "blobs">,
+  sha256: string,
+): Promise<AiperfSummary | null> {
+  if (summaryCache.has(sha256)) return summaryCache.get(sha256)!;
+  const chunks: Buffer[] = [];
+  for await (const c of await app.blobs.open(sha256)) chunks.push(c as Buffer);
+  let parsed: AiperfSummary | null = null;
+  try {
+    parsed = parseSummaryJson(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+  } catch {
+    parsed = null;
+  }
+  if (summaryCache.size > 256) summaryCache.delete(summaryCache.keys().next().value!);
+  summaryCache.set(sha256, parsed);
+  return parsed;
+}
+
+interface Sourced {
+  inputs: PointInputs | null;
+  source: SweepRun["source"];
+  sourceNote: string | null;
+}
+
+/** TensorRT-LLM perf metrics: latency percentiles only (no throughput window, no per-request TPOT list here). */
+function fromTrtllm(blocks: SummaryBlocks): Sourced | null {
+  const lat = blocks.timeBreakdown?.latency;
+  if (!lat) return null;
+  // p90 is optional in the stats schema (a tool's run-level figures may lack it); ours always have it.
+  const set = (s: { mean: number; p50: number; p90?: number; p99: number } | null): StatSet | null =>
+    s && s.p90 !== undefined ? { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99 } : null;
+  const tpot = set(lat.tpotMs);
+  return {
+    inputs: {
+      outputTokPerS: blocks.requests?.outputTokenThroughputPerS ?? null,
+      totalTokPerS: null,
+      requestsPerS: blocks.requests?.requestThroughputPerS ?? null,
+      ttftMs: set(lat.ttftMs),
+      e2eMs: set(lat.e2eMs),
+      tpotMs: tpot,
+      // 1000 / TPOT at each percentile is the interactivity that share of requests met (the map is
+      // monotone); the mean is 1000 / mean TPOT, not the mean of per-request interactivity.
+      tokPerSPerUser: tpot && {
+        mean: 1000 / tpot.mean,
+        p50: 1000 / tpot.p50,
+        p90: 1000 / tpot.p90,
+        p99: 1000 / tpot.p99,
+      },
+    },
+    source: "records",
+    sourceNote: "interactivity from TPOT percentiles of the perf-metrics records",
+  };
+}
+
+async function pointSource(app: IngestDeps, runId: string, blocks: SummaryBlocks): Promise<Sourced> {
+  const files = await getFiles(app.store.db, runId);
+  const summaries = files.filter((f) => f.kind === "aiperf-summary" && f.format === "json");
+  const summary = summaries.length === 1 ? await readAiperfSummary(app, summaries[0].sha256) : null;
+  const req = blocks.requests;
+  const recorded = req && req.source === "aiperf" ? req.count - req.errorCount : null;
+  const described = summary?.metrics.request_count?.avg;
+  if (summary && described !== undefined && recorded !== described) {
+    return {
+      inputs: pointInputsFromAiperfSummary(summary),
+      source: "summary",
+      sourceNote:
+        recorded === null
+          ? "from aiperf's summary (no per-request records uploaded)"
+          : `the records hold ${recorded.toLocaleString("en-US")} of the ${described.toLocaleString("en-US")} requests aiperf's summary describes: aggregates from the summary`,
+    };
+  }
+  if (recorded !== null && req) {
+    const rows = await aiperfMeasuredRows(app.store.db, runId);
+    return { inputs: pointInputsFromRecords(rows, req.durationS), source: "records", sourceNote: null };
+  }
+  if (summary) return { inputs: pointInputsFromAiperfSummary(summary), source: "summary", sourceNote: null };
+  return (
+    fromTrtllm(blocks) ?? {
+      inputs: null,
+      source: "none",
+      sourceNote: "no request records or summary in this run",
+    }
+  );
+}
+
+const EMPTY: PointInputs = {
+  outputTokPerS: null,
+  totalTokPerS: null,
+  requestsPerS: null,
+  ttftMs: null,
+  e2eMs: null,
+  tpotMs: null,
+  tokPerSPerUser: null,
+};
+
+export interface SweepMember {
+  run: SweepRun;
+  facts: RunFacts;
+}
+
+export async function sweepMember(app: IngestDeps, runId: string): Promise<SweepMember | null> {
+  const row = await getRun(app.store.db, runId);
+  if (!row) return null;
+  const parsed = row.summary ? summaryBlocksSchema.safeParse(JSON.parse(row.summary)) : null;
+  const blocks = parsed?.success ? parsed.data : null;
+  const facts = (await readRunFacts(app.store, runId)) ?? EMPTY_FACTS;
+  const src: Sourced = blocks
+    ? await pointSource(app, runId, blocks)
+    : {
+        inputs: null,
+        source: "none",
+        sourceNote: row.status === "failed" ? "the run failed to ingest" : "the run is still ingesting",
+      };
+  const gpus = facts.gpuCount?.value ?? null;
+  const points = Object.fromEntries(SWEEP_STATS.map((s) => [s, sweepPoint(src.inputs ?? EMPTY, gpus, s)]));
+  return {
+    facts,
+    run: {
+      id: row.id,
+      name: row.name,
+      status: row.status,
+      concurrency: facts.concurrency?.value ?? null,
+      requestRate: facts.requestRate?.value ?? null,
+      gpuCount: facts.gpuCount,
+      source: src.source,
+      sourceNote: src.sourceNote,
+      points: points as SweepRun["points"],
+    },
+  };
+}
