@@ -24,6 +24,12 @@ export function RequestCounts({ requests: r }: { requests: RequestsBlock }) {
           <dd className="font-medium tabular-nums">{v}</dd>
         </div>
       ))}
+      {r.source === "tool-summary" ? (
+        <p className="w-full text-xs text-muted">
+          Figures from the benchmark tool&apos;s own summary: its per-request arrays (vLLM --save-detailed,
+          SGLang --output-details) give distributions and charts.
+        </p>
+      ) : null}
       {r.source === "aiperf-summary" ? (
         <p className="w-full text-xs text-muted">
           Figures from aiperf&apos;s own summary: upload profile_export.jsonl for distributions and charts.

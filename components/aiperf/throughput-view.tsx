@@ -13,7 +13,14 @@ import { useRunChart } from "@/components/charts/use-run-chart";
 /** Throughput and in-flight concurrency over time, and the run's errors by type. */
 export function ThroughputView({ run }: RunViewProps) {
   const fromRecords = run.requests?.source === "aiperf";
-  const timeline = useRunChart(run.id, AIPERF_CHART_KEYS.timeline, timelinePayloadSchema, fromRecords);
+  // Imported tools' files without per-request start times (SGLang, older vLLM) have no timeline.
+  const untimed = run.info.requestTimeline === false;
+  const timeline = useRunChart(
+    run.id,
+    AIPERF_CHART_KEYS.timeline,
+    timelinePayloadSchema,
+    fromRecords && !untimed,
+  );
   const errors = useRunChart(run.id, AIPERF_CHART_KEYS.errors, errorsPayloadSchema, fromRecords);
   if (!fromRecords) {
     return (
@@ -24,7 +31,14 @@ export function ThroughputView({ run }: RunViewProps) {
   }
   return (
     <div className="space-y-4">
-      <ChartStatus loading={timeline.isLoading} error={timeline.error} what="timeline" />
+      {untimed ? (
+        <p className="text-sm text-muted" data-testid="no-timeline">
+          No throughput or concurrency over time: {String(run.info.benchmarkTool ?? "the benchmark tool")}{" "}
+          wrote no per-request start times in this file (current vLLM writes them with --save-detailed).
+        </p>
+      ) : (
+        <ChartStatus loading={timeline.isLoading} error={timeline.error} what="timeline" />
+      )}
       {timeline.data ? (
         <div className="grid gap-4 lg:grid-cols-2">
           <ChartLineThroughput data={timeline.data} />

@@ -4,6 +4,7 @@ import { formatCount, formatNumber } from "@/lib/format-number";
 /** The warm-up count and where it came from (docs/metrics.md §Requests). */
 export function warmupText(r: RequestsBlock): string {
   if (r.warmupCount === null) {
+    if (r.warmupSource === "tool") return "warm-up not known (the benchmark tool does not write it)";
     if (r.warmupDurationS != null)
       return `warm-up of ${formatNumber(r.warmupDurationS, 1)} s (configured; count not exported)`;
     return "warm-up not known (upload the JSON summary or records)";

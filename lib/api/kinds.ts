@@ -12,6 +12,11 @@ export const KINDS = [
   "aiperf-inputs",
   "server-log",
   "engine-config",
+  "vllm-bench",
+  "sglang-bench",
+  "genai-perf-export",
+  "genai-perf-summary",
+  "guidellm-report",
   "unknown",
 ] as const;
 
@@ -28,5 +33,10 @@ export const KIND_LABELS: Record<Kind, string> = {
   "aiperf-inputs": "aiperf inputs",
   "server-log": "server log",
   "engine-config": "engine config",
+  "vllm-bench": "vLLM bench serve result",
+  "sglang-bench": "SGLang bench_serving result",
+  "genai-perf-export": "genai-perf per-request export",
+  "genai-perf-summary": "genai-perf summary",
+  "guidellm-report": "GuideLLM benchmarks report",
   unknown: "not recognised",
 };

@@ -18,13 +18,17 @@ export const labelsSchema = z.array(z.string().trim().min(1).max(64)).max(32);
 export const statsSchema = z.object({
   count: z.number(),
   mean: z.number(),
-  min: z.number(),
-  max: z.number(),
+  /**
+   * min, max, p90 and p95 are absent only where a producer's own run-level summary did not write
+   * them (vLLM and SGLang write mean, median and p99 by default); statistics we compute have all.
+   */
+  min: z.number().optional(),
+  max: z.number().optional(),
   p50: z.number(),
   /** Absent on runs ingested before p75 was kept, and where aiperf's summary did not write it */
   p75: z.number().optional(),
-  p90: z.number(),
-  p95: z.number(),
+  p90: z.number().optional(),
+  p95: z.number().optional(),
   p99: z.number(),
 });
 
@@ -57,8 +61,11 @@ export const requestsBlockSchema = z.object({
   errorCount: z.number(),
   /** null = a warm-up ran (the config says so, bounded by time only) but its size is unknown */
   warmupCount: z.number().nullable(),
-  /** Where warmupCount comes from: warm-up records, or aiperf's input_config when it wrote none */
-  warmupSource: z.enum(["records", "config"]).optional(),
+  /**
+   * Where warmupCount comes from: warm-up records, or aiperf's input_config when it wrote none;
+   * "tool": an imported benchmark tool that does not write its warm-up (count unknown)
+   */
+  warmupSource: z.enum(["records", "config", "tool"]).optional(),
   /** The configured warm-up duration (s) when the config bounds it by time */
   warmupDurationS: z.number().nullable().optional(),
   cancelledCount: z.number().optional(),

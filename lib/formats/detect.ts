@@ -1,4 +1,5 @@
 import type { Detected } from "./kinds";
+import { benchDocumentKind, benchLineKind, sniffBenchDocument } from "./detect-bench";
 import { PARSE_FAILED, parseJsonText } from "./json-lines";
 import { headAsUtf8 } from "./text-encoding";
 import { sniffPhaseKeyed } from "./trtllm-phases";
@@ -112,6 +113,8 @@ function firstPolledObject(lines: string[], complete: boolean): Record<string, u
 /** A JSONL line's record type, or null when it is not a known per-line record. */
 function lineRecordKind(v: Record<string, unknown>): Detected | null {
   if (isObject(v.metadata) && isObject(v.metrics)) return { kind: "aiperf-records", format: "jsonl" };
+  const bench = benchLineKind(v);
+  if (bench) return bench;
   if ("telemetry_data" in v && ("gpu_uuid" in v || "gpu_index" in v))
     return { kind: "aiperf-gpu-telemetry", format: "jsonl" };
   if ("endpoint_url" in v && isObject(v.metrics) && "timestamp_ns" in v)
@@ -189,11 +192,16 @@ const ENGINE_CONFIG_KEYS = [
 function documentKind(doc: unknown): Detected {
   if (Array.isArray(doc)) {
     const firstObj = doc.find(isObject);
+    const sweep = firstObj ? benchDocumentKind(firstObj) : null;
+    if (sweep?.kind === "vllm-bench") return sweep;
     if (firstObj && isTrtllmRecord(firstObj)) return { kind: "trtllm-perf-metrics", format: "json-array" };
     const side = sideFileFormatOf(firstObj);
     return side ? { kind: "trtllm-side-file", format: side } : { kind: "unknown", format: "json" };
   }
   if (!isObject(doc)) return { kind: "unknown", format: "json" };
+  // Before the aiperf summary rule: a tool's result has bare-number `request_throughput` too.
+  const bench = benchDocumentKind(doc);
+  if (bench) return bench;
   if (Array.isArray(doc.timeslices)) return { kind: "aiperf-summary", format: "timeslices-json" };
   if (isObject(doc.metadata) && typeof doc.metadata.aggregation_type === "string")
     return { kind: "aiperf-summary", format: "aggregate-json" };
@@ -230,6 +238,8 @@ function sniffDocument(text: string): Detected {
     const side = sniffSideFileKeys(text);
     return side ? { kind: "trtllm-side-file", format: side } : { kind: "unknown", format: "json" };
   }
+  const bench = sniffBenchDocument(text);
+  if (bench) return bench;
   // Server-metrics series carry their own nested "timeslices": test for them first.
   if (has("endpoints_configured") || (has("metrics") && has("series") && has("endpoint_url")))
     return { kind: "aiperf-server-metrics", format: "json" };
@@ -253,6 +263,8 @@ function detectText(text: string): Detected {
   if (/^Metric,(avg|Value)\b/.test(firstData)) return { kind: "aiperf-summary", format: "csv" };
 
   if (looksLikePrometheus(lines)) return { kind: "aiperf-server-metrics", format: "prometheus" };
+  // A GuideLLM report saved as YAML has `backend:` keys too; it is not an engine config.
+  if (/^benchmarks:/m.test(text) && /type_:\s*generative_benchmark/.test(text)) return UNKNOWN_TEXT;
   if (looksLikeEngineYaml(lines)) return { kind: "engine-config", format: "yaml" };
   if (looksLikeServerLog(text)) return { kind: "server-log", format: "text" };
   return UNKNOWN_TEXT;

@@ -51,8 +51,9 @@ interface Sourced {
 function fromTrtllm(blocks: SummaryBlocks): Sourced | null {
   const lat = blocks.timeBreakdown?.latency;
   if (!lat) return null;
-  const set = (s: { mean: number; p50: number; p90: number; p99: number } | null): StatSet | null =>
-    s && { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99 };
+  // p90 is optional in the stats schema (a tool's run-level figures may lack it); ours always have it.
+  const set = (s: { mean: number; p50: number; p90?: number; p99: number } | null): StatSet | null =>
+    s && s.p90 !== undefined ? { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99 } : null;
   const tpot = set(lat.tpotMs);
   return {
     inputs: {

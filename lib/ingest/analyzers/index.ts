@@ -1,6 +1,7 @@
 import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import type { Analyzer } from "../analyzer";
 import { aiperfAnalyzer } from "./aiperf";
+import { benchImportAnalyzer } from "./bench-import";
 import { engineConfigAnalyzer } from "./engine-config";
 import { skipIdenticalFiles } from "./identical-files";
 import { recordCounter } from "./record-counter";
@@ -20,6 +21,7 @@ export function createAnalyzers(): Analyzer[] {
     trtllmAnalyzer(),
     trtllmSideFilesAnalyzer(),
     aiperfAnalyzer(clock),
+    benchImportAnalyzer(),
     serverMetricsAnalyzer(clock),
     engineConfigAnalyzer(),
     recordCounter(),

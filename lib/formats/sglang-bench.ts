@@ -1,0 +1,142 @@
+/**
+ * SGLang `python -m sglang.bench_serving --output-file FILE.jsonl` (docs/formats.md §SGLang
+ * bench_serving): every benchmark appends one JSON line of run-level figures (`completed`,
+ * `request_throughput`, `mean_ttft_ms`, `median_e2e_latency_ms`, `p99_itl_ms`, …); with
+ * --output-details the line also holds per-request arrays in seconds (`input_lens`,
+ * `output_lens`, `ttfts`, `itls`, `generated_texts`, `errors`). A file of several lines is a
+ * sweep (one line per request rate or concurrency).
+ */
+import type { AiperfRecord } from "./aiperf-records";
+import {
+  isObject,
+  metricBlock,
+  num,
+  recordFromSeconds,
+  str,
+  toolSummary,
+  type BenchResult,
+} from "./bench-result";
+
+const TOOL = "SGLang bench_serving";
+
+/** SGLang's line: its counts plus `mean_e2e_latency_ms`, a key vLLM's result never has. */
+export function isSglangBenchResult(v: unknown): v is Record<string, unknown> {
+  return (
+    isObject(v) &&
+    typeof v.completed === "number" &&
+    typeof v.request_throughput === "number" &&
+    ("mean_e2e_latency_ms" in v || "total_output_tokens_retokenized" in v)
+  );
+}
+
+export function sniffSglangBench(text: string): boolean {
+  const has = (k: string) => new RegExp(`"${k}"\\s*:`).test(text);
+  return has("completed") && has("request_throughput") && has("mean_e2e_latency_ms");
+}
+
+export function sglangResultsOf(lines: unknown[]): BenchResult[] {
+  return lines.filter(isSglangBenchResult).map(readSglangResult);
+}
+
+export function readSglangResult(d: Record<string, unknown>): BenchResult {
+  const notes: string[] = [];
+  const rate = d.request_rate === "inf" || d.request_rate === null ? "inf" : num(d.request_rate);
+  const block = (name: string, extra: Record<string, unknown> = {}) =>
+    metricBlock("ms", {
+      avg: d[`mean_${name}_ms`],
+      std: d[`std_${name}_ms`],
+      p50: d[`median_${name}_ms`],
+      p90: d[`p90_${name}_ms`],
+      p95: d[`p95_${name}_ms`],
+      p99: d[`p99_${name}_ms`],
+      max: d[`max_${name}_ms`],
+      ...extra,
+    });
+  const completed = num(d.completed) ?? 0;
+  const records = readRequests(d, notes);
+  const failed = records ? records.filter((r) => r.error).length : null;
+  if (!records)
+    notes.push(
+      "SGLang's result line counts successful requests only: failed requests are not in it (run with --output-details to count them)",
+    );
+  const summary = toolSummary(
+    {
+      request_count: metricBlock("requests", { avg: completed }),
+      benchmark_duration: metricBlock("sec", { avg: d.duration }),
+      request_throughput: metricBlock("requests/sec", { avg: d.request_throughput }),
+      output_token_throughput: metricBlock("tokens/sec", { avg: d.output_throughput }),
+      total_osl: metricBlock("tokens", { avg: d.total_output_tokens }),
+      time_to_first_token: block("ttft"),
+      // SGLang's TPOT is aiperf's inter-token latency; its "ITL" pools the gaps between chunks.
+      inter_token_latency: block("tpot"),
+      request_latency: block("e2e_latency"),
+    },
+    {
+      model: str(d.model_id) ?? str(d.model),
+      endpointType: str(d.backend),
+      concurrency: num(d.max_concurrency),
+      requestRate: typeof rate === "number" ? rate : null,
+    },
+  );
+  const facts: BenchResult["facts"] = {};
+  const fact = (k: string, v: unknown) => {
+    if (typeof v === "number" || typeof v === "string" || typeof v === "boolean") facts[k] = v;
+  };
+  fact("dataset", d.dataset_name);
+  fact("sglangPooledItlMeanMs", d.mean_itl_ms);
+  fact("sglangPooledItlP99Ms", d.p99_itl_ms);
+  fact("sglangConcurrency", d.concurrency);
+  fact("acceptLength", d.accept_length);
+  fact("randomInputLen", d.random_input_len);
+  fact("randomOutputLen", d.random_output_len);
+  return {
+    tool: TOOL,
+    toolVersion: str(d.sglang_version) ?? str(d.version),
+    label: str(d.tag) ?? null,
+    model: summary.config.model,
+    backend: str(d.backend),
+    concurrency: num(d.max_concurrency),
+    requestRate: rate,
+    numPrompts: records ? records.length : null,
+    records,
+    summary,
+    // SGLang's latency is the time of its last chunk, which may be the empty [DONE] or usage
+    // chunk after the last token; the details hold no latency, so E2E and TPOT here end at the
+    // last token and are not held to SGLang's figures.
+    comparable: ["request_count", "time_to_first_token", "request_throughput", "output_token_throughput"],
+    durationS: num(d.duration),
+    facts: failed === null ? facts : { ...facts, failedRequests: failed },
+    notes,
+  };
+}
+
+/**
+ * The --output-details arrays. A failed request has output length 0 and an error string (the
+ * HTTP reason phrase, which can be empty, or a traceback); a success has a TTFT above 0.
+ */
+function readRequests(d: Record<string, unknown>, notes: string[]): AiperfRecord[] | null {
+  if (!Array.isArray(d.ttfts)) return null;
+  const ttfts = d.ttfts;
+  const itls = Array.isArray(d.itls) ? d.itls : [];
+  const inputs = Array.isArray(d.input_lens) ? d.input_lens : [];
+  const outputs = Array.isArray(d.output_lens) ? d.output_lens : [];
+  const errors = Array.isArray(d.errors) ? d.errors : [];
+  notes.push(
+    "SGLang's details hold no per-request latency or start time: end-to-end latency is TTFT + the sum of the request's ITLs (its last token), and the run has no request timeline",
+  );
+  return ttfts.map((t, i) => {
+    const ttft = num(t);
+    const gaps = Array.isArray(itls[i]) ? (itls[i] as unknown[]) : [];
+    const message = typeof errors[i] === "string" ? (errors[i] as string) : "";
+    const failed = message !== "" || ttft === null || ttft <= 0;
+    return recordFromSeconds({
+      index: i,
+      startS: null,
+      ttftS: ttft,
+      latencyS: ttft === null ? null : gaps.reduce<number>((a, g) => a + (num(g) ?? 0), ttft),
+      inputTokens: num(inputs[i]),
+      outputTokens: num(outputs[i]),
+      error: failed ? message || "request failed (no reason given)" : null,
+    });
+  });
+}

@@ -1,0 +1,183 @@
+/**
+ * What one imported benchmark (vLLM, SGLang, genai-perf) yields once read (docs/metrics.md
+ * §Imported benchmark tools): with per-request rows, the same requests block and latency charts
+ * as an aiperf run; without, the tool's own run-level figures. Pure: the analyzer fills the log.
+ */
+import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "@/lib/api/aiperf-charts";
+import type { ExtractedFacts } from "@/lib/api/run-facts";
+import type { RequestsBlock, Stats, SummaryBlocks } from "@/lib/api/schemas";
+import type { SummaryMetric } from "@/lib/formats/aiperf-summary";
+import type { BenchResult } from "@/lib/formats/bench-result";
+import { compareWithTool, toolDisagreement } from "./bench-agreement";
+import { computeDistribution } from "./aiperf-distribution";
+import { overTimePayload, timelinePayload, ttftVsInputPayload } from "./aiperf-timeline";
+import { computeRequestsBlock } from "./requests";
+import type { ErrorTally } from "./requests-errors";
+import { pick, type RequestLog } from "./requests-log";
+
+export interface BenchRunResult {
+  requests: RequestsBlock | null;
+  facts: ExtractedFacts;
+  info: SummaryBlocks["info"];
+  charts: Record<string, unknown>;
+  warnings: string[];
+  backend: string | null;
+}
+
+/**
+ * The tool's own duration is the window its throughputs divide by (from before the first request
+ * to after the last), so throughput here uses it too: first start to last end would be shorter
+ * and the two tools' throughputs would not be comparable.
+ */
+function withToolDuration(block: RequestsBlock, durationS: number | null, log: RequestLog): RequestsBlock {
+  if (durationS === null || durationS <= 0) return block;
+  const ok = log.measuredIndices();
+  const outputTotal = block.outputTokensTotal ?? null;
+  return {
+    ...block,
+    durationS,
+    requestThroughputPerS: ok.length / durationS,
+    outputTokenThroughputPerS: outputTotal === null ? null : outputTotal / durationS,
+  };
+}
+
+export function benchRunResult(
+  b: BenchResult,
+  log: RequestLog,
+  errors: ErrorTally,
+  originMs: number,
+  source: string,
+): BenchRunResult {
+  const warnings = [...b.notes];
+  const charts: Record<string, unknown> = {};
+  let requests: RequestsBlock | null = null;
+  if (log.length > 0) {
+    // Neither tool writes its warm-up requests: how many were sent is not in the file.
+    requests = withToolFigures(
+      {
+        ...withToolDuration(computeRequestsBlock(log), b.durationS, log),
+        warmupCount: null,
+        warmupSource: "tool",
+      },
+      b,
+    );
+    const ok = log.measuredIndices();
+    charts[AIPERF_CHART_KEYS.distribution] = {
+      metrics: Object.fromEntries(
+        LATENCY_METRICS.map((m) => [m, computeDistribution(pick(log.column(m), ok))]),
+      ),
+    };
+    charts[AIPERF_CHART_KEYS.ttftVsInput] = ttftVsInputPayload(log);
+    const timed = Number.isFinite(log.firstProfilingStartMs());
+    if (timed) {
+      charts[AIPERF_CHART_KEYS.overTime] = overTimePayload(log, originMs);
+      charts[AIPERF_CHART_KEYS.timeline] = timelinePayload(log, originMs);
+    }
+    const groups = errors.list(originMs);
+    charts[AIPERF_CHART_KEYS.errors] = {
+      total: groups.reduce((a, g) => a + g.count, 0),
+      groups,
+      summary: [],
+    };
+    const rows = compareWithTool(requests, b.summary, b.comparable, b.comparableStats);
+    if (rows.length > 0) {
+      charts[AIPERF_CHART_KEYS.agreement] = {
+        sources: [source],
+        rows: rows.map((r) => ({ ...r, source })),
+        disagreements: rows.filter((r) => !r.agrees).length,
+      };
+      const w = toolDisagreement(rows, b.tool, source);
+      if (w) warnings.push(w);
+    }
+  } else {
+    requests = requestsFromTool(b);
+  }
+  const info = runInfo(b);
+  // Said in the run's facts so the Throughput view explains the missing timeline, not a failed fetch.
+  if (log.length > 0 && !Number.isFinite(log.firstProfilingStartMs())) info.requestTimeline = false;
+  return { requests, facts: runFacts(b, requests), info, charts, warnings, backend: backendOf(b) };
+}
+
+/** The runs table's backend column: the tool and what it drove, so compare shows which tool measured. */
+function backendOf(b: BenchResult): string {
+  return b.backend ? `${b.tool} (${b.backend})` : b.tool;
+}
+
+/**
+ * Run facts (docs/metrics.md §Run facts) as the tool's file states them. The tool's `backend` is
+ * the endpoint kind it drove (vLLM's `openai-chat`), not the serving engine, so it is no fact.
+ */
+function runFacts(b: BenchResult, requests: RequestsBlock | null): ExtractedFacts {
+  const facts: ExtractedFacts = {};
+  const source = `${b.tool} result`;
+  if (b.model) facts.model = { value: b.model, source };
+  if (b.concurrency !== null && b.concurrency > 0) facts.concurrency = { value: b.concurrency, source };
+  if (typeof b.requestRate === "number" && b.requestRate > 0)
+    facts.requestRate = { value: b.requestRate, source };
+  const measured = requests?.source === "tool-summary" ? `${b.tool} mean` : "mean of the imported requests";
+  if (requests?.inputTokens) facts.isl = { value: requests.inputTokens.mean, source: measured };
+  if (requests?.outputTokens) facts.osl = { value: requests.outputTokens.mean, source: measured };
+  return facts;
+}
+
+function runInfo(b: BenchResult): SummaryBlocks["info"] {
+  const info: SummaryBlocks["info"] = { benchmarkTool: b.tool };
+  const set = (k: string, v: string | number | boolean | null | undefined) => {
+    if (v !== null && v !== undefined) info[k] = v;
+  };
+  set("benchmarkToolVersion", b.toolVersion);
+  set("benchmark", b.label);
+  set("model", b.model);
+  set("endpointType", b.backend);
+  set("concurrency", b.concurrency);
+  set("requestRate", b.requestRate === "inf" ? "all at once" : b.requestRate);
+  set("requestCount", b.numPrompts);
+  for (const [k, v] of Object.entries(b.facts)) set(k, v);
+  return info;
+}
+
+/** A stat the tool did not write stays absent; one without mean, median and p99 is not a statistic. */
+function statsOf(block: SummaryMetric | undefined, count: number): Stats | null {
+  if (!block || block.avg === undefined || block.p50 === undefined || block.p99 === undefined) return null;
+  const s: Stats = { count: block.count ?? count, mean: block.avg, p50: block.p50, p99: block.p99 };
+  for (const k of ["min", "max", "p75", "p90", "p95"] as const) if (block[k] !== undefined) s[k] = block[k];
+  return s;
+}
+
+/**
+ * Statistics the rows cannot give (genai-perf's token counts need its tokenizer) are the tool's
+ * own, so a comparison still has them; every one the rows give stays ours.
+ */
+function withToolFigures(block: RequestsBlock, b: BenchResult): RequestsBlock {
+  const tool = requestsFromTool(b);
+  if (!tool) return block;
+  const out = { ...block };
+  for (const k of ["ttftMs", "e2eMs", "itlMs", "inputTokens", "outputTokens"] as const)
+    if (out[k] === null) out[k] = tool[k];
+  out.outputTokenThroughputPerS ??= tool.outputTokenThroughputPerS;
+  return out;
+}
+
+/** The run-level figures alone (no per-request arrays in the file), labelled as the tool's own. */
+export function requestsFromTool(b: BenchResult): RequestsBlock | null {
+  const m = b.summary.metrics;
+  const ok = m.request_count?.avg;
+  if (ok === undefined) return null;
+  const errors = m.error_request_count?.avg ?? null;
+  return {
+    source: "tool-summary",
+    count: ok + (errors ?? 0),
+    errorCount: errors ?? 0,
+    warmupCount: null,
+    warmupSource: "tool",
+    durationS: b.durationS ?? m.benchmark_duration?.avg ?? null,
+    ttftMs: statsOf(m.time_to_first_token, ok),
+    e2eMs: statsOf(m.request_latency, ok),
+    itlMs: statsOf(m.inter_token_latency, ok),
+    inputTokens: statsOf(m.input_sequence_length, ok),
+    outputTokens: statsOf(m.output_sequence_length, ok),
+    requestThroughputPerS: m.request_throughput?.avg ?? null,
+    outputTokenThroughputPerS: m.output_token_throughput?.avg ?? null,
+    outputTokensTotal: m.total_osl?.avg ?? null,
+  };
+}

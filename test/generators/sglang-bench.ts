@@ -1,0 +1,110 @@
+/**
+ * SGLang `bench_serving --output-file F.jsonl [--output-details]` lines, written the way
+ * python/sglang/bench_serving.py writes them (`calculate_metrics`, `benchmark`): run-level
+ * figures in ms over the successful requests (TTFT mean/median/std/p99; TPOT
+ * (latency − TTFT) / (output − 1); ITL pooled with p95 and max; E2E), `concurrency` = Σ latency /
+ * duration, and with details the per-request lists in seconds. SGLang's latency is the time of
+ * its last chunk, which follows the last token by `tailS` (the [DONE] or usage chunk): the
+ * details do not hold it. A failed request keeps its prompt length, output length 0, error text.
+ */
+import { prng } from "./prng.mjs";
+import { npMean, npMedian, npPercentile, npStd } from "./bench-numpy";
+
+export interface SglangOptions {
+  requests?: number;
+  concurrency?: number | null;
+  requestRate?: number | "inf";
+  seed?: number;
+  errorEvery?: number;
+  details?: boolean;
+  /** Time from the last token to the last chunk (s) */
+  tailS?: number;
+}
+
+export function sglangLine(o: SglangOptions = {}): Record<string, unknown> {
+  const rand = prng(o.seed ?? 11);
+  const n = o.requests ?? 40;
+  const tail = o.tailS ?? 0.0004;
+  const reqs = Array.from({ length: n }, (_, i) => {
+    const inputLen = 200 + Math.floor(rand() * 300);
+    if (o.errorEvery && (i + 1) % o.errorEvery === 0)
+      return {
+        ok: false,
+        inputLen,
+        outputLen: 0,
+        ttft: 0,
+        itl: [] as number[],
+        latency: 0,
+        error: "Service Unavailable",
+      };
+    const ttft = 0.03 + rand() * 0.05;
+    const outputLen = 10 + Math.floor(rand() * 60);
+    const itl = Array.from({ length: outputLen - 1 }, () => 0.01 + rand() * 0.005);
+    const latency = itl.reduce((a, g) => a + g, ttft) + tail;
+    return { ok: true, inputLen, outputLen, ttft, itl, latency, error: "" };
+  });
+  const ok = reqs.filter((r) => r.ok);
+  const duration = (ok.reduce((a, r) => a + r.latency, 0) / (o.concurrency ?? 4)) * 1.02;
+  const ttfts = ok.map((r) => r.ttft);
+  const tpots = ok.filter((r) => r.outputLen > 1).map((r) => (r.latency - r.ttft) / (r.outputLen - 1));
+  const itls = ok.flatMap((r) => r.itl);
+  const e2e = ok.map((r) => r.latency);
+  const totalInput = ok.reduce((a, r) => a + r.inputLen, 0);
+  const totalOutput = reqs.reduce((a, r) => a + r.outputLen, 0);
+  const result: Record<string, unknown> = {
+    backend: "sglang",
+    dataset_name: "random",
+    request_rate: o.requestRate ?? "inf",
+    max_concurrency: o.concurrency === undefined ? 4 : o.concurrency,
+    sharegpt_output_len: null,
+    random_input_len: 400,
+    random_output_len: 60,
+    random_range_ratio: 0.5,
+    duration,
+    completed: ok.length,
+    total_input_tokens: totalInput,
+    total_output_tokens: totalOutput,
+    total_output_tokens_retokenized: totalOutput,
+    request_throughput: ok.length / duration,
+    input_throughput: totalInput / duration,
+    output_throughput: totalOutput / duration,
+    mean_e2e_latency_ms: npMean(e2e) * 1000,
+    median_e2e_latency_ms: npMedian(e2e) * 1000,
+    std_e2e_latency_ms: npStd(e2e) * 1000,
+    p99_e2e_latency_ms: npPercentile(e2e, 99) * 1000,
+    mean_ttft_ms: npMean(ttfts) * 1000,
+    median_ttft_ms: npMedian(ttfts) * 1000,
+    std_ttft_ms: npStd(ttfts) * 1000,
+    p99_ttft_ms: npPercentile(ttfts, 99) * 1000,
+    mean_tpot_ms: npMean(tpots) * 1000,
+    median_tpot_ms: npMedian(tpots) * 1000,
+    std_tpot_ms: npStd(tpots) * 1000,
+    p99_tpot_ms: npPercentile(tpots, 99) * 1000,
+    mean_itl_ms: npMean(itls) * 1000,
+    median_itl_ms: npMedian(itls) * 1000,
+    std_itl_ms: npStd(itls) * 1000,
+    p95_itl_ms: npPercentile(itls, 95) * 1000,
+    p99_itl_ms: npPercentile(itls, 99) * 1000,
+    concurrency: e2e.reduce((a, b) => a + b, 0) / duration,
+    accept_length: null,
+  };
+  if (!o.details) return result;
+  return {
+    ...result,
+    input_lens: reqs.map((r) => r.inputLen),
+    output_lens: reqs.map((r) => r.outputLen),
+    ttfts: reqs.map((r) => r.ttft),
+    itls: reqs.map((r) => r.itl),
+    generated_texts: reqs.map((r) => (r.ok ? "y".repeat(r.outputLen) : "")),
+    errors: reqs.map((r) => r.error),
+  };
+}
+
+/** A concurrency sweep appended to one file, as repeated runs with --output-file write it. */
+export function sglangSweep(levels: number[], o: SglangOptions = {}): string {
+  return (
+    levels
+      .map((c, i) => JSON.stringify(sglangLine({ ...o, concurrency: c, seed: (o.seed ?? 11) + i })))
+      .join("\n") + "\n"
+  );
+}
