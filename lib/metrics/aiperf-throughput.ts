@@ -11,7 +11,9 @@ import { isTimeUnit, toMs } from "@/lib/formats/aiperf-units";
 import { pick, type RequestLog } from "./requests-log";
 import { computeStats } from "./stats";
 
-const fromStats = (s: Stats | null) => (s ? { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99 } : null);
+// p90 is optional in stored statistics (imported tools may not write it): absent stays null, never 0.
+const fromStats = (s: Stats | null) =>
+  s ? { mean: s.mean, p50: s.p50, p90: s.p90 ?? null, p99: s.p99 } : null;
 
 function fromBlock(b: SummaryMetric | undefined, ms: boolean) {
   if (!b || b.avg === undefined) return null;

@@ -8,8 +8,8 @@ import type { RunFacts } from "@/lib/api/run-facts";
 import type { SummaryBlocks } from "@/lib/api/schemas";
 import { derivedThroughput } from "@/lib/metrics/derived-throughput";
 
-const perStat = (s: { mean: number; p50: number; p90: number; p99: number } | null | undefined) =>
-  s ? { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99 } : null;
+const perStat = (s: { mean: number; p50: number; p90?: number; p99: number } | null | undefined) =>
+  s ? { mean: s.mean, p50: s.p50, p90: s.p90 ?? null, p99: s.p99 } : null;
 
 /** The throughput inputs of a run's blocks. */
 export function throughputInputs(blocks: SummaryBlocks): ThroughputInputs | null {
