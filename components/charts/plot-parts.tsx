@@ -19,6 +19,7 @@ export function xAxis(a: AxisSpec, number: boolean, bars: boolean, includeHidden
       type={number ? "number" : "category"}
       name={a.name}
       domain={a.domain ?? (number && !bars ? ["dataMin", "dataMax"] : undefined)}
+      ticks={a.ticks}
       tickFormatter={a.format}
       unit={a.tickUnit}
       tick={a.noTicks ? false : number ? edgeTick(a) : undefined}

@@ -3,6 +3,7 @@
 import { ChartContainer } from "@/components/charts/chart-container";
 import type { EndpointBarRow } from "@/lib/metrics/server-metrics/chart-rows";
 import { shortLabels } from "@/lib/metrics/short-labels";
+import type { FigureDefinition } from "@/components/charts/definitions";
 
 export interface EndpointBarsProps {
   title: string;
@@ -16,6 +17,10 @@ export interface EndpointBarsProps {
   /** Title of the value axis, with its unit. */
   valueTitle: string;
   domainMax?: number;
+  /** Text at the end of an endpoint's bar (why a decode endpoint has no hit rate). */
+  note?: (row: EndpointBarRow) => string | undefined;
+  /** Which window, requests and method (definitions.ts) */
+  definition?: FigureDefinition;
 }
 
 /** One bar per endpoint, coloured by its role (--role-* variables). */
@@ -24,6 +29,7 @@ export function EndpointBars({
   format,
   valueTitle,
   domainMax,
+  note,
   ...frame
 }: EndpointBarsProps) {
   // Endpoint names on one line each, cut to fit; the full name is the tick's hover title.
@@ -31,7 +37,7 @@ export function EndpointBars({
     byEndpoint.map((r) => r.endpoint),
     20,
   );
-  const rows = byEndpoint.map((r, i) => ({ ...r, axis: short[i] }));
+  const rows = byEndpoint.map((r, i) => ({ ...r, axis: short[i], note: note?.(r) ?? "" }));
   const full = new Map(rows.map((r) => [r.axis, r.endpoint]));
   return (
     <ChartContainer<(typeof rows)[number]>
@@ -46,6 +52,7 @@ export function EndpointBars({
           label: valueTitle,
           color: "var(--muted)",
           cell: (r) => ({ fill: `var(--role-${r.role})`, "data-role": r.role }),
+          ...(note ? { labels: "note" } : {}),
         },
       }}
       x={{ title: valueTitle, format, domain: [0, domainMax ?? "auto"] }}

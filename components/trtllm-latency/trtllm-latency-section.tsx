@@ -19,8 +19,9 @@ import {
   type TrtllmLatencyId,
 } from "./latency-definitions";
 import { TrtllmLatencyStatsTable } from "./latency-stats-table";
+import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 
-const POPULATION = "completed requests";
+const POPULATION = "completed request";
 
 interface Props {
   runId: string;
@@ -66,8 +67,13 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
       <ChartStatus loading={dist.isLoading} error={dist.error} what="distribution" />
       {d && d.count > 1 ? (
         <div className="grid gap-4 lg:grid-cols-2">
-          <ChartHistogramLatency dist={d} label={label} population={POPULATION} />
-          <ChartLineCdfLatency dist={d} label={label} population={POPULATION} />
+          <ChartHistogramLatency
+            dist={d}
+            label={label}
+            population={POPULATION}
+            definition={TRTLLM_COMPLETED}
+          />
+          <ChartLineCdfLatency dist={d} label={label} population={POPULATION} definition={TRTLLM_COMPLETED} />
         </div>
       ) : d ? (
         <p className="text-sm text-muted" data-testid="trtllm-latency-missing">
@@ -79,7 +85,12 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
         </p>
       ) : null}
       {afterFirst && overTime.data && pointCount > 1 ? (
-        <ChartScatterLatencyOverTime data={overTime.data} metric={metric} label={label} />
+        <ChartScatterLatencyOverTime
+          data={overTime.data}
+          metric={metric}
+          label={label}
+          definition={TRTLLM_COMPLETED}
+        />
       ) : null}
     </div>
   );
