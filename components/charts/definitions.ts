@@ -19,7 +19,7 @@ export const AIPERF_SUCCESSFUL: FigureDefinition = {
 };
 
 export const TRTLLM_COMPLETED: FigureDefinition = {
-  window: "every request in the perf-metrics files",
+  window: "all of the perf-metrics files (the server marks no profiling phase)",
   requests: "completed requests (warm-up included: the server cannot tell it apart)",
   method: "server stamps, no network or client time",
 };

@@ -9,7 +9,7 @@ import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { distributionPayloadSchema } from "@/lib/api/aiperf-charts";
 import type { TimeBreakdownBlock } from "@/lib/api/schemas";
-import { formatMs } from "@/lib/format-number";
+import { formatMs, plural } from "@/lib/format-number";
 import { TRTLLM_CHART_KEYS, trtllmLatencyOverTimePayloadSchema } from "@/lib/api/trtllm-charts";
 import {
   missingText,
@@ -47,7 +47,7 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
   return (
     <div className="space-y-4" data-testid="trtllm-latency">
       <p className="text-sm text-muted">
-        From TensorRT-LLM perf metrics: {requestsText(breakdown.requestCount)}, {breakdown.mode} serving.
+        From TensorRT-LLM perf metrics: {plural(breakdown.requestCount, "request")}, {breakdown.mode} serving.
       </p>
       <TrtllmLatencyStatsTable latency={breakdown.latency} />
       <dl className="space-y-1 text-xs text-muted" data-testid="trtllm-latency-definitions">
@@ -95,7 +95,5 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
     </div>
   );
 }
-
-const requestsText = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "request" : "requests"}`;
 
 const capitalised = (s: string) => s[0].toUpperCase() + s.slice(1);

@@ -4,6 +4,7 @@
  * names every aiperf run alike). The uploader's own name always wins; this is only the default.
  */
 import type { SummaryBlocks } from "@/lib/api/schemas";
+import { plural } from "@/lib/format-number";
 
 const MAX_NAME = 200;
 
@@ -34,9 +35,6 @@ export function runFacts(
   };
 }
 
-const plural = (n: number, one: string, many: string) =>
-  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-
 /**
  * "model · backend · concurrency N". Without model or concurrency, the serving mode and request
  * count tell runs of one backend apart; with nothing known, `fallback` (the file or folder name).
@@ -45,7 +43,7 @@ const plural = (n: number, one: string, many: string) =>
 export function defaultRunName(f: RunFacts, fallback: string): string {
   const parts = [f.model, f.backend, f.concurrency === null ? null : `concurrency ${f.concurrency}`];
   if (f.model === null && f.concurrency === null) {
-    parts.push(f.serving, f.requestCount === null ? null : plural(f.requestCount, "request", "requests"));
+    parts.push(f.serving, f.requestCount === null ? null : plural(f.requestCount, "request"));
     if (f.serving === null && f.requestCount === null) parts.push(fallback);
   }
   const known = parts.filter((p): p is string => p !== null);
