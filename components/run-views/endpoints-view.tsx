@@ -25,6 +25,9 @@ export function EndpointsView({ run }: RunViewProps) {
       </EmptyView>
     );
   }
+  // With a prefill side, a decode endpoint's counters show the KV prefill sent, not cache hits.
+  const disagg =
+    run.endpoints.some((e) => e.role === "prefill") && run.endpoints.some((e) => e.role === "decode");
   const details = new Map((q.data?.rows ?? []).map((r) => [r.endpoint, r]));
   const rows: Row[] = run.endpoints.map((e) => {
     const d = details.get(e.endpoint);
@@ -88,6 +91,8 @@ export function EndpointsView({ run }: RunViewProps) {
               cell: (r: Row) =>
                 c.key === "role" ? (
                   <RoleName role={String(r.values.role)} />
+                ) : c.key === "hitRate" && disagg && r.values.role === "decode" ? (
+                  DECODE_NA
                 ) : (
                   c.format(r.values[c.key] ?? null)
                 ),
@@ -114,10 +119,14 @@ export function EndpointsView({ run }: RunViewProps) {
           columns={[
             { header: "role", cell: (r) => r.role },
             { header: "endpoints", num: true, cell: (r) => r.endpoints },
-            { header: "hit rate", num: true, cell: (r) => formatRate(r.hitRate) },
+            {
+              header: "hit rate",
+              num: true,
+              cell: (r) => (disagg && r.role === "decode" ? DECODE_NA : formatRate(r.hitRate)),
+            },
             { header: "prompt tokens", num: true, cell: (r) => formatCount(r.promptTokens) },
             { header: "generation tokens", num: true, cell: (r) => formatCount(r.generationTokens) },
-            { header: "KV capacity", num: true, cell: (r) => formatCount(r.kvCapacityTokens) },
+            { header: "KV capacity (tokens)", num: true, cell: (r) => formatCount(r.kvCapacityTokens) },
             { header: "usage mean", num: true, cell: (r) => formatRate(r.kvUsageAvg) },
           ]}
         />
@@ -130,6 +139,8 @@ export function EndpointsView({ run }: RunViewProps) {
  * How many of each role, so the count reads against the run header's (which counts scraped
  * server-metrics endpoints only, not frontends or perf-metrics workers): ": 1 prefill, 3 decode".
  */
+const DECODE_NA = "n/a (decode)";
+
 function roleCounts(rows: readonly Row[]): string {
   const by = new Map<string, number>();
   for (const r of rows) by.set(String(r.values.role), (by.get(String(r.values.role)) ?? 0) + 1);

@@ -17,7 +17,7 @@ export interface EndpointBarsProps {
   /** Title of the value axis, with its unit. */
   valueTitle: string;
   domainMax?: number;
-  /** Text at the end of an endpoint's bar (why a decode endpoint has no hit rate). */
+  /** A note after an endpoint's name (why a decode endpoint has no hit rate). */
   note?: (row: EndpointBarRow) => string | undefined;
   /** Which window, requests and method (definitions.ts) */
   definition?: FigureDefinition;
@@ -37,7 +37,11 @@ export function EndpointBars({
     byEndpoint.map((r) => r.endpoint),
     20,
   );
-  const rows = byEndpoint.map((r, i) => ({ ...r, axis: short[i], note: note?.(r) ?? "" }));
+  // A note goes in the endpoint's label: a bar of no length draws no text beside it.
+  const rows = byEndpoint.map((r, i) => {
+    const n = note?.(r);
+    return { ...r, axis: n ? `${short[i]} · ${n}` : short[i] };
+  });
   const full = new Map(rows.map((r) => [r.axis, r.endpoint]));
   return (
     <ChartContainer<(typeof rows)[number]>
@@ -52,11 +56,10 @@ export function EndpointBars({
           label: valueTitle,
           color: "var(--muted)",
           cell: (r) => ({ fill: `var(--role-${r.role})`, "data-role": r.role }),
-          ...(note ? { labels: "note" } : {}),
         },
       }}
       x={{ title: valueTitle, format, domain: [0, domainMax ?? "auto"] }}
-      y={{ key: "axis", width: 150, fullName: (l) => full.get(l) ?? l }}
+      y={{ key: "axis", width: note ? 230 : 150, fullName: (l) => full.get(l) ?? l }}
       tooltip={{ label: (l) => full.get(String(l)) ?? String(l), value: (v, _k, r) => [format(v), r.role] }}
     />
   );
