@@ -86,8 +86,8 @@ const titled = (t: string) => /\(.+\)$/.test(t) || /(requests|transfers|in fligh
 /** Wrong plurals and ordinals, numbers in scientific notation, long counts without separators. */
 function copyProblems(text: string): string[] {
   const found: string[] = [];
-  // A number alone, not a run of hex digits inside an id ("…a16e3f…").
-  const sci = /(?<![\w.])\d+(\.\d+)?e[-+]?\d+(?![\w.])/.exec(text);
+  // A number alone, not hex digits inside an id ("…a16e3f…", a UUID's "-1e00-").
+  const sci = /(?<![\w.-])\d+(\.\d+)?e[-+]?\d+(?![\w.-])/.exec(text);
   if (sci) found.push(`scientific notation "${sci[0]}"`);
   const one =
     /(^|[^\d.,])1 (requests|errors|transfers|records|runs|files|endpoints|GPUs|workers|steps|completed requests|failed [a-z ]*requests|successful [a-z ]*requests)\b/.exec(
