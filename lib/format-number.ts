@@ -50,3 +50,52 @@ export function formatDateTime(iso: string): string {
   const d = new Date(iso);
   return d.toISOString().slice(0, 16).replace("T", " ") + " UTC";
 }
+
+/**
+ * A count and its noun, singular for exactly one: "1 request", "2,000 requests". `many` for
+ * nouns whose plural is not the noun plus "s" ("1 GPU" is regular; "1 entry" / "2 entries" is not).
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${Math.round(n) === 1 ? one : many}`;
+}
+
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 1,002nd. */
+export function ordinal(n: number): string {
+  const i = Math.round(n);
+  const tens = Math.abs(i) % 100;
+  const last = Math.abs(i) % 10;
+  const suffix =
+    tens >= 11 && tens <= 13 ? "th" : last === 1 ? "st" : last === 2 ? "nd" : last === 3 ? "rd" : "th";
+  return `${formatCount(i)}${suffix}`;
+}
+
+/** A time unit for a whole table, row or axis: seconds once the largest value reaches 10 s. */
+export interface TimeUnit {
+  unit: "ms" | "s";
+  /** A value in ms, written in the unit with the unit after it. */
+  format: (ms: number | null | undefined) => string;
+  /** A value in ms, written in the unit without it (cells under a header that names the unit). */
+  value: (ms: number | null | undefined) => string;
+}
+
+/**
+ * One unit for a set of durations, so a table never reads "6,726.7 ms … 12.05 s": ms below
+ * 10,000 ms (formatMs's own switch point), s from there, chosen by the largest value.
+ */
+export function timeUnitFor(valuesMs: ReadonlyArray<number | null | undefined>): TimeUnit {
+  let max = 0;
+  for (const v of valuesMs) if (typeof v === "number" && Number.isFinite(v)) max = Math.max(max, Math.abs(v));
+  const seconds = max >= 10_000;
+  const value = (ms: number | null | undefined) => {
+    if (ms === null || ms === undefined || !Number.isFinite(ms)) return NOT_RECORDED;
+    if (seconds) return (ms / 1000).toLocaleString("en-US", { maximumFractionDigits: 2 });
+    return ms.toLocaleString("en-US", { maximumFractionDigits: max < 10 ? 3 : 1 });
+  };
+  const unit = seconds ? "s" : "ms";
+  return {
+    unit,
+    value,
+    format: (ms) =>
+      ms === null || ms === undefined || !Number.isFinite(ms) ? NOT_RECORDED : `${value(ms)} ${unit}`,
+  };
+}

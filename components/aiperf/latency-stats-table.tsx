@@ -1,6 +1,7 @@
 import { DataTable, type Column } from "@/components/charts/data-table";
+import { AIPERF_SUCCESSFUL, definitionText } from "@/components/charts/definitions";
 import type { RequestsBlock, Stats } from "@/lib/api/schemas";
-import { formatMs, formatNumber } from "@/lib/format-number";
+import { formatNumber, timeUnitFor } from "@/lib/format-number";
 
 type Metric = "ttftMs" | "e2eMs" | "itlMs" | "inputTokens" | "outputTokens";
 
@@ -19,7 +20,10 @@ export function LatencyStatsTable({ requests }: { requests: RequestsBlock }) {
     const s = requests[key];
     if (!s) return "—";
     if (c === "count") return s.count.toLocaleString("en-US");
-    return ms ? formatMs(s[c]) : formatNumber(s[c], 1);
+    // One unit per row: a p99 of 12.05 s beside a p50 of 6,726.7 ms misreads.
+    return ms
+      ? timeUnitFor(COLS.map((k) => (k === "count" ? null : s[k]))).format(s[c])
+      : formatNumber(s[c], 1);
   };
   const columns: Array<Column<(typeof ROWS)[number]>> = [
     { header: "Metric", cell: (r) => r.label },
@@ -30,5 +34,23 @@ export function LatencyStatsTable({ requests }: { requests: RequestsBlock }) {
       attrs: (r: (typeof ROWS)[number]) => ({ "data-stat": `${r.key}-${c}` }),
     })),
   ];
-  return <DataTable framed testId="latency-stats" rows={ROWS} columns={columns} rowKey={(r) => r.key} />;
+  return (
+    <DataTable
+      framed
+      testId="latency-stats"
+      rows={ROWS}
+      columns={columns}
+      rowKey={(r) => r.key}
+      after={
+        <p className="px-3 pb-2 text-xs text-muted" data-testid="latency-stats-definition">
+          {definitionText(
+            requests.source === "aiperf-summary"
+              ? { ...AIPERF_SUCCESSFUL, method: "aiperf's own summary statistics (no records uploaded)" }
+              : AIPERF_SUCCESSFUL,
+          )}
+          ; one time unit per row.
+        </p>
+      }
+    />
+  );
 }

@@ -4,7 +4,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { DataTable } from "@/components/charts/data-table";
 import { fetchJson } from "@/lib/api/fetch-json";
 import { queryKeys } from "@/lib/api/query-keys";
-import { formatMs, formatNumber } from "@/lib/format-number";
+import { formatNumber, timeUnitFor } from "@/lib/format-number";
 import { requestListSchema } from "@/lib/api/aiperf-requests";
 import type { LatencyMetricId } from "./latency-metric";
 
@@ -40,6 +40,8 @@ export function SlowestRequests({
 }) {
   const { data } = useQuery({ ...slowestQuery(runId, SORT[metric]), enabled });
   if (!data || data.rows.length === 0) return null;
+  // One time unit for the whole table.
+  const ms = timeUnitFor(data.rows.flatMap((r) => [r.ttftMs, r.e2eMs, r.itlMs])).format;
   return (
     <DataTable
       framed
@@ -49,10 +51,14 @@ export function SlowestRequests({
       rowKey={(r, i) => `${r.requestId}-${i}`}
       columns={[
         { header: "x_request_id", className: "font-mono text-xs", cell: (r) => r.requestId ?? "—" },
-        { header: "start", num: true, cell: (r) => (r.startS === null ? "—" : `${r.startS.toFixed(3)} s`) },
-        { header: "TTFT", num: true, cell: (r) => formatMs(r.ttftMs) },
-        { header: "end-to-end", num: true, cell: (r) => formatMs(r.e2eMs) },
-        { header: "ITL", num: true, cell: (r) => formatMs(r.itlMs) },
+        {
+          header: "start",
+          num: true,
+          cell: (r) => (r.startS === null ? "—" : `${formatNumber(r.startS, 3)} s`),
+        },
+        { header: "TTFT", num: true, cell: (r) => ms(r.ttftMs) },
+        { header: "end-to-end", num: true, cell: (r) => ms(r.e2eMs) },
+        { header: "ITL", num: true, cell: (r) => ms(r.itlMs) },
         {
           header: "in / out tokens",
           num: true,

@@ -1,5 +1,5 @@
 import { DataTable } from "@/components/charts/data-table";
-import { formatMs } from "@/lib/format-number";
+import { formatCount, formatMs } from "@/lib/format-number";
 import type { RequestDetail } from "@/lib/api/trtllm-charts";
 import { NotRecordedText } from "./not-recorded";
 
@@ -45,7 +45,7 @@ export function RequestStepsTable({ detail }: { detail: RequestDetail }) {
       />
       {detail.stepCount > SHOWN ? (
         <p className="mt-1 text-xs text-muted">
-          First {SHOWN} of {detail.stepCount} steps shown.
+          First {formatCount(SHOWN)} of {formatCount(detail.stepCount)} steps shown.
         </p>
       ) : null}
     </div>

@@ -1,10 +1,12 @@
-import { formatCount, formatMs } from "@/lib/format-number";
+import { formatCount, timeUnitFor } from "@/lib/format-number";
 import { segmentColour, type SegmentStatRow } from "@/lib/metrics/trtllm-chart-rows";
 import type { Statistic } from "@/lib/api/trtllm-charts";
 import { NotRecordedSwatch, NotRecordedText } from "./not-recorded";
 
 /** Legend and table in one: each segment's colour, one-line meaning, value at the statistic and coverage. */
 export function SegmentLegend({ rows, stat }: { rows: readonly SegmentStatRow[]; stat: Statistic }) {
+  // One time unit for the whole table.
+  const ms = timeUnitFor(rows.map((r) => r.valueMs)).format;
   return (
     <table className="table-base w-full text-xs">
       <thead>
@@ -34,7 +36,7 @@ export function SegmentLegend({ rows, stat }: { rows: readonly SegmentStatRow[];
               </span>
             </td>
             <td className="text-muted">{r.label}</td>
-            <td className="num">{r.valueMs === null ? <NotRecordedText /> : formatMs(r.valueMs)}</td>
+            <td className="num">{r.valueMs === null ? <NotRecordedText /> : ms(r.valueMs)}</td>
             <td className="num">
               {formatCount(r.count)}
               {r.clamped > 0 ? (

@@ -1,4 +1,4 @@
-import { formatCount, formatMs, formatNumber } from "@/lib/format-number";
+import { formatCount, formatNumber, plural, timeUnitFor } from "@/lib/format-number";
 import { STEP_METRICS, type StepsPayload } from "@/lib/api/trtllm-charts";
 import { NotRecordedText } from "./not-recorded";
 
@@ -20,6 +20,12 @@ export function StepStatsTable({ payload }: { payload: StepsPayload }) {
       ["context chunks", payload.chunks],
     ] as const
   ).filter(([, stats]) => STEP_METRICS.some((m) => stats[m]));
+  // One time unit for the whole table.
+  const ms = timeUnitFor(
+    groups.flatMap(([, stats]) =>
+      STEP_METRICS.flatMap((m) => (stats[m] ? [stats[m]!.mean, stats[m]!.p99] : [])),
+    ),
+  ).format;
   return (
     <div className="space-y-3 rounded-lg border border-border bg-card p-4">
       <h3 className="text-sm font-semibold">Step-level times</h3>
@@ -45,11 +51,11 @@ export function StepStatsTable({ payload }: { payload: StepsPayload }) {
                     <span className="text-muted">{group}:</span> {LABELS[m]}
                   </td>
                   <td className="num">{s ? formatCount(s.count) : <NotRecordedText />}</td>
-                  <td className="num">{s ? formatMs(s.mean) : null}</td>
-                  <td className="num">{s ? formatMs(s.p50) : null}</td>
-                  <td className="num">{s ? formatMs(s.p75) : null}</td>
-                  <td className="num">{s ? formatMs(s.p90) : null}</td>
-                  <td className="num">{s ? formatMs(s.p99) : null}</td>
+                  <td className="num">{s ? ms(s.mean) : null}</td>
+                  <td className="num">{s ? ms(s.p50) : null}</td>
+                  <td className="num">{s ? ms(s.p75) : null}</td>
+                  <td className="num">{s ? ms(s.p90) : null}</td>
+                  <td className="num">{s ? ms(s.p99) : null}</td>
                 </tr>
               );
             }),
@@ -62,7 +68,7 @@ export function StepStatsTable({ payload }: { payload: StepsPayload }) {
           {payload.offsets
             .map(
               (o) =>
-                `${o.source} (${o.role}) ${o.offsetS === null ? "unknown" : `${formatNumber(o.offsetS, 4)} s`} from ${o.samples} records`,
+                `${o.source} (${o.role}) ${o.offsetS === null ? "unknown" : `${formatNumber(o.offsetS, 4)} s`} from ${plural(o.samples, "record")}`,
             )
             .join("; ")}
         </p>

@@ -11,6 +11,11 @@ export function ChartAreaConcurrency({ data }: { data: z.infer<typeof timelinePa
     <ChartContainer
       title="In-flight requests"
       description="Requests between start and end (warmup included), average and peak per bucket"
+      definition={{
+        window: "from the first request (warm-up included)",
+        requests: "every request sent, warm-up and errors included: all of them load the server",
+        method: "time-weighted average per bucket; peak from every start and end",
+      }}
       csvRows={() =>
         data.points.map((p) => ({ tS: p.tS, inFlightAvg: p.inFlightAvg, inFlightMax: p.inFlightMax }))
       }

@@ -3,6 +3,7 @@
 import { TimeLines } from "@/components/charts/time-lines";
 import { hasField, partialIntervalNote, perSecondRows } from "@/lib/metrics/server-metrics/chart-rows";
 import type { SmSeriesPayload } from "@/lib/api/server-metrics-charts";
+import { SERVER_INTERVALS } from "@/components/charts/definitions";
 
 /**
  * Prompt tokens per second in each interval by where they came from: GPU cache, CPU/external
@@ -15,6 +16,7 @@ export function ChartAreaPromptTokens({ series }: { series: SmSeriesPayload }) {
     <TimeLines
       title={`Prompt tokens by source — ${series.label}`}
       description={`Tokens per second in each interval (prefill side)${partial ? `; ${partial}` : ""}`}
+      definition={SERVER_INTERVALS}
       exportName="prompt-tokens-by-source"
       missing="No interval splits prompt tokens by source: it needs vllm:prompt_tokens_by_source (or SGLang cached_tokens by cache_source) in the server metrics."
       rows={perSecondRows(series, ["cachedTokens", "externalCachedTokens", "computedTokens"])}
@@ -25,7 +27,8 @@ export function ChartAreaPromptTokens({ series }: { series: SmSeriesPayload }) {
           : {}),
         computedTokens: { label: "computed", color: "var(--chart-3)" },
       }}
-      yTitle="prompt tokens / s"
+      yTitle="prompt tokens"
+      unit="tok/s"
       stacked
     />
   );

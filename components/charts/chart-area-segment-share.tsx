@@ -4,6 +4,7 @@ import { ChartContainer } from "@/components/charts/chart-container";
 import { formatRate } from "@/lib/format-number";
 import { inScope, segmentColour, segmentShareRows } from "@/lib/metrics/trtllm-chart-rows";
 import type { SegmentScope, SegmentSharePayload } from "@/lib/api/trtllm-charts";
+import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 
 type Props = { payload: SegmentSharePayload; scope: SegmentScope; actions?: React.ReactNode };
 
@@ -16,6 +17,7 @@ export function ChartAreaSegmentShare({ payload, scope, actions }: Props) {
     <ChartContainer
       title="Segment share over time"
       description={`Mean ${of} as a share of their sum, per ${(payload.bucketMs / 1000).toFixed(2)} s of arrivals; a missing band = not recorded in that bucket`}
+      definition={{ ...TRTLLM_COMPLETED, method: "mean of each segment per bucket of arrival times" }}
       csvRows={() => rows}
       exportName="segment-share-over-time"
       missing="It needs per-request segment times: upload TensorRT-LLM perf_metrics JSONL written with return_perf_metrics on."
@@ -37,6 +39,7 @@ export function ChartAreaSegmentShare({ payload, scope, actions }: Props) {
       }}
       y={{
         title: scope === "ttft" ? "share of TTFT" : "share of request time",
+        unit: "%",
         domain: [0, 1],
         format: formatRate,
       }}

@@ -20,6 +20,9 @@ export function ChartAreaWaterfallSteps({ detail }: { detail: RequestDetail }) {
     <ChartContainer
       title="Step timeline"
       description="Chunks and steps after the per-worker clock offset is applied, ms after arrival; hover a bar for its part and duration"
+      definition={{
+        method: "step stamps of the worker, moved onto the request's clock by the worker's median offset",
+      }}
       csvRows={() => bars.map((b) => ({ step: b.step, part: b.part, startMs: b.x1, endMs: b.x2 }))}
       exportName={`request-${detail.idx}-steps`}
       height={130}

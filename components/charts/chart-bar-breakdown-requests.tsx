@@ -3,9 +3,10 @@
 import { memo, useMemo } from "react";
 import { SegmentTooltip } from "@/components/breakdown/segment-tooltip";
 import { ChartContainer } from "@/components/charts/chart-container";
-import { formatMs } from "@/lib/format-number";
+import { formatCount, formatMs, plural } from "@/lib/format-number";
 import { inScope, NOT_RECORDED_KEY, requestBarRows, segmentColour } from "@/lib/metrics/trtllm-chart-rows";
 import type { RequestSample, SegmentScope, ValueScale } from "@/lib/api/trtllm-charts";
+import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 
 type Props = {
   sample: RequestSample;
@@ -14,7 +15,6 @@ type Props = {
   onSelect: (idx: number) => void;
   actions?: React.ReactNode;
 };
-const count = (n: number) => n.toLocaleString("en-US");
 const cell = (v: unknown) => (typeof v === "number" ? v : v === null ? "not recorded" : "excluded");
 
 /**
@@ -59,7 +59,8 @@ export const ChartBarBreakdownRequests = memo(function ChartBarBreakdownRequests
   return (
     <ChartContainer
       title="Per-request breakdown"
-      description={`${count(rows.length)} of ${count(sample.total)} requests (evenly sampled), ${what}${log ? "; log axis: bar tops are true, band heights are not proportional" : ""}; click a bar for its waterfall${gaps ? `. ${count(gaps)} have segments not recorded: missing from the bar, named in the tooltip` : ""}`}
+      description={`${rows.length < sample.total ? `${formatCount(rows.length)} of ${plural(sample.total, "request")} (evenly sampled)` : plural(sample.total, "request")}, ${what}${log ? "; log axis: bar tops are true, band heights are not proportional" : ""}; click a bar for its waterfall${gaps ? `. ${plural(gaps, "request")} ${gaps === 1 ? "has" : "have"} segments not recorded: missing from the bar, named in the tooltip` : ""}`}
+      definition={TRTLLM_COMPLETED}
       csvRows={() =>
         requests.map(({ idx, requestId, ttftMs, e2eMs, segments }) => ({
           idx,

@@ -7,6 +7,7 @@ import type { CompareStat } from "@/lib/api/compare-schemas";
 import { segmentBarRows } from "@/lib/metrics/compare-chart-rows";
 import { shortLabels } from "@/lib/metrics/short-labels";
 import { segmentColour } from "@/lib/metrics/trtllm-chart-rows";
+import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 
 /** Each run's request time split into segments at the chosen statistic, one stacked bar per run. */
 export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; stat: CompareStat }) {
@@ -34,6 +35,7 @@ export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; st
     <ChartContainer
       title={`Time breakdown at ${stat}`}
       description={`Segment ${stat} per run (ms). A stack of ${stat}s is not the ${stat} of the total.`}
+      definition={TRTLLM_COMPLETED}
       csvRows={() => csv}
       exportName={`compare-segments-${stat}`}
       missing="No run here has a time breakdown: compare runs with TensorRT-LLM perf metrics (return_perf_metrics on)."

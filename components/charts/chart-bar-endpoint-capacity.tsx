@@ -11,6 +11,10 @@ export function ChartBarEndpointCapacity({ rows }: { rows: SmEndpointDetail[] })
     <EndpointBars
       title="KV capacity per endpoint"
       description="Tokens the endpoint's KV pools hold (blocks × its own block size)"
+      definition={{
+        window: "none: capacity is configuration, the same over the run",
+        method: "cache-config info, blocks × block size (or the server log)",
+      }}
       rows={endpointBarRows(rows, "kvCapacityTokens")}
       valueTitle="KV capacity (tokens)"
       exportName="endpoint-kv-capacity"

@@ -4,6 +4,7 @@ import { EndpointBars } from "@/components/server-metrics/endpoint-bars";
 import { formatNumber } from "@/lib/format-number";
 import { endpointBarRows } from "@/lib/metrics/server-metrics/chart-rows";
 import type { SmEndpointDetail } from "@/lib/api/server-metrics-charts";
+import { SERVER_COUNTERS } from "@/components/charts/definitions";
 
 const METRIC = {
   gpuToCpu: "offloadBandwidthGpuToCpuBytesPerSecond",
@@ -23,6 +24,12 @@ export function ChartBarEndpointOffload({
     <EndpointBars
       title={direction === "gpuToCpu" ? "Offload bandwidth GPU → CPU" : "Onboard bandwidth CPU → GPU"}
       description={`GB/s per endpoint (${method})`}
+      definition={{
+        window: SERVER_COUNTERS.window,
+        method: method.includes("transfer")
+          ? "bytes / seconds spent transferring (the link's bandwidth)"
+          : "bytes / window length (an average rate, not the link's bandwidth)",
+      }}
       rows={endpointBarRows(rows, METRIC[direction]).map((r) => ({ ...r, value: r.value / 1e9 }))}
       valueTitle="bandwidth (GB/s)"
       exportName={`endpoint-offload-${direction}`}

@@ -2,6 +2,7 @@
 
 import type { z } from "zod";
 import { ChartContainer } from "@/components/charts/chart-container";
+import { plural } from "@/lib/format-number";
 import type { errorsPayloadSchema } from "@/lib/api/aiperf-charts";
 
 /** Failed profiling requests per error type. */
@@ -13,7 +14,11 @@ export function ChartBarErrors({ data }: { data: z.infer<typeof errorsPayloadSch
   return (
     <ChartContainer
       title="Errors by type"
-      description={`${data.total.toLocaleString("en-US")} failed profiling requests`}
+      description={`${plural(data.total, "failed profiling request")}, warm-up excluded`}
+      definition={{
+        window: "profiling phase",
+        requests: "failed profiling requests, by error type and code",
+      }}
       csvRows={() => rows}
       exportName="errors-by-type"
       height={Math.max(140, 40 * rows.length + 56)}

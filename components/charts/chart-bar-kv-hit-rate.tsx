@@ -1,9 +1,10 @@
 "use client";
 
 import { ChartContainer } from "@/components/charts/chart-container";
-import { formatCount, formatRate } from "@/lib/format-number";
+import { formatCount, formatRate, plural } from "@/lib/format-number";
 import { shortLabels } from "@/lib/metrics/short-labels";
 import type { KvHitRatePayload } from "@/lib/api/trtllm-charts";
+import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 
 /** Block-weighted KV-cache hit rate per worker and per role, bars coloured by role. */
 export function ChartBarKvHitRate({ payload }: { payload: KvHitRatePayload }) {
@@ -15,11 +16,15 @@ export function ChartBarKvHitRate({ payload }: { payload: KvHitRatePayload }) {
   const full = new Map(rows.map((r) => [r.name, r.full]));
   type Row = (typeof rows)[number];
   const detail = (r: Row) =>
-    `(${formatCount(r.reusedBlocks)} reused, ${formatCount(r.missedBlocks)} missed, ${formatCount(r.requests)} requests)`;
+    `(${formatCount(r.reusedBlocks)} reused, ${formatCount(r.missedBlocks)} missed, ${plural(r.requests, "request")})`;
   return (
     <ChartContainer<Row>
       title="KV-cache hit rate by role and worker"
       description={`Σ reused / Σ (reused + missed) blocks; run (prefill side): ${payload.run === null ? "not recorded" : formatRate(payload.run)}`}
+      definition={{
+        ...TRTLLM_COMPLETED,
+        method: "blocks from each request's kv_cache_metrics, summed before dividing (block-weighted)",
+      }}
       csv={{
         name: "full",
         role: "role",
@@ -41,7 +46,7 @@ export function ChartBarKvHitRate({ payload }: { payload: KvHitRatePayload }) {
           cell: (r) => ({ fill: `var(--role-${r.role})` }),
         },
       }}
-      x={{ title: "hit rate", domain: [0, 1], format: formatRate }}
+      x={{ title: "hit rate", unit: "%", domain: [0, 1], format: formatRate }}
       y={{ key: "name", width: 160, small: true, fullName: (l) => full.get(l) ?? l }}
       tooltip={{
         label: (_l, items) => (items[0]?.payload as Row | undefined)?.full,

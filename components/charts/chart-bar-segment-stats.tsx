@@ -4,6 +4,7 @@ import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
 import { segmentColour, stackedStatRow, type SegmentStatRow } from "@/lib/metrics/trtllm-chart-rows";
 import type { Statistic } from "@/lib/api/trtllm-charts";
+import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 
 type Props = { rows: readonly SegmentStatRow[]; stat: Statistic; actions?: React.ReactNode };
 
@@ -21,6 +22,10 @@ export function ChartBarSegmentStats({ rows, stat, actions }: Props) {
     <ChartContainer
       title={`Where the time goes (${stat})`}
       description={`ms per segment${note}`}
+      definition={{
+        ...TRTLLM_COMPLETED,
+        method: "each segment's statistic over the requests that recorded it (server stamps)",
+      }}
       csvRows={() =>
         rows.map((r) => ({ segment: r.name, [`${stat}Ms`]: r.valueMs ?? "not recorded", count: r.count }))
       }

@@ -22,6 +22,7 @@ export function ChartBarWaterfallRequest({ detail }: { detail: RequestDetail }) 
     <ChartContainer<Row>
       title={`Request ${detail.requestId ?? `#${detail.idx}`}: waterfall`}
       description="Each segment from its start, ms after the request arrived; hatched = not recorded"
+      definition={{ method: "this request's server stamps, each segment from its own start" }}
       csv={{ segment: "name", startMs: "offsetMs", durationMs: (r) => (recorded(r) ? r.durationMs : r.text) }}
       exportName={`request-${detail.idx}-waterfall`}
       missing="This request has no recorded segment timings."

@@ -11,9 +11,11 @@ import {
   ScatterChart,
 } from "recharts";
 import { ActiveRow } from "./active-row";
+import { positionExtent, readableAxis, valueExtent } from "./axis-ticks";
 import { CanvasMarks, DENSE_MARKS, markCount } from "./canvas-marks";
 import { ChartTable } from "./chart-table";
 import { CHART_MARGIN, LEGEND_STYLE } from "./chart-theme";
+import { definitionText, type FigureDefinition } from "./definitions";
 import { downloadCsv, type CsvRow } from "./export";
 import { FigureExportButtons } from "./figure-export-buttons";
 import { plotMarks } from "./plot-marks";
@@ -26,6 +28,8 @@ export interface ChartContainerProps<R extends object = Record<string, unknown>>
   title: string;
   /** One line under the title: what the chart shows and in which unit. */
   description?: ReactNode;
+  /** Which window, requests and method the figure uses (definitions.ts), a line under the description. */
+  definition?: FigureDefinition;
   /** Rows behind the chart, for the CSV export; omit (with `csv`) to hide the button. */
   csvRows?: () => CsvRow[];
   /** CSV columns of the plotted rows: header → field, or → value of a row. */
@@ -68,6 +72,7 @@ const CHARTS = { line: LineChart, area: AreaChart, bar: BarChart, scatter: Scatt
 export function ChartContainer<R extends object = Record<string, unknown>>({
   title,
   description,
+  definition,
   csvRows,
   csv,
   exportName,
@@ -132,6 +137,18 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
     const value = horizontal ? x : yAxes[0];
     // Dense bars and points go on a canvas; their series stay registered, hidden, for the tooltip and axes.
     const dense = !horizontal && markCount(kind, data, series) >= DENSE_MARKS;
+    // Round ticks on every number axis; the tooltip keeps the axes as given (its values are exact).
+    const numericX = horizontal || kind === "scatter" || !!x.numeric;
+    const xShown = !numericX
+      ? x
+      : horizontal
+        ? readableAxis(x, valueExtent(data, series, undefined), "value")
+        : readableAxis(x, positionExtent(data, series, x.key), "position");
+    const yShown = horizontal
+      ? yAxes
+      : yAxes.map((a) =>
+          readableAxis(a, valueExtent(data, series, a.id, kind === "scatter" ? a.key : undefined), "value"),
+        );
     plot = (
       <ResponsiveContainer width="100%" height="100%">
         <Chart
@@ -156,8 +173,8 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
             vertical={kind === "bar" && !horizontal ? false : undefined}
             horizontal={horizontal ? false : undefined}
           />
-          {xAxis(x, horizontal || kind === "scatter" || !!x.numeric, !!horizontal, dense)}
-          {yAxes.map((a) => yAxis(a, !horizontal, dense))}
+          {xAxis(xShown, numericX, !!horizontal, dense)}
+          {yShown.map((a) => yAxis(a, !horizontal, dense))}
           {tooltip ? tooltipOf(tooltip, series, value, horizontal ? undefined : x, dense) : null}
           {(legend ?? visible.length > 1) ? (
             <Legend wrapperStyle={LEGEND_STYLE} itemSorter={null} formatter={legendText} />
@@ -188,6 +205,11 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
           {description ? (
             <p ref={descriptionRef} className="text-xs text-muted">
               {description}
+            </p>
+          ) : null}
+          {definition ? (
+            <p className="text-xs text-muted" data-testid="chart-definition">
+              {definitionText(definition)}
             </p>
           ) : null}
         </div>

@@ -3,8 +3,9 @@
 import { ChartContainer } from "@/components/charts/chart-container";
 import { binRange, ReferenceMark } from "@/components/charts/reference-marks";
 import { useRunChart } from "@/components/charts/use-run-chart";
-import { formatNumber } from "@/lib/format-number";
+import { formatNumber, plural } from "@/lib/format-number";
 import { histogramPayloadSchema, TRTLLM_CHART_KEYS } from "@/lib/api/trtllm-charts";
+import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 
 type Props = { runId: string; height?: number };
 const gbps = (v: number) => `${formatNumber(v, 2)} GB/s`;
@@ -21,7 +22,12 @@ export function ChartHistogramKvTransferBandwidth({ runId, height = 260 }: Props
   return (
     <ChartContainer
       title="KV transfer bandwidth"
-      description={`${p.count.toLocaleString("en-US")} transfers, ctx → gen worker, GB/s (1e9 bytes per second)`}
+      description={`${plural(p.count, "transfer")}, ctx → gen worker, per request: kv_cache_size / transfer time (bytes over time, not over the run), GB/s = 10⁹ bytes/s`}
+      definition={{
+        ...TRTLLM_COMPLETED,
+        requests: "requests whose transfer has both its bytes and its duration",
+        method: "bytes / transfer time per request (the link while it moved), not bytes / run time",
+      }}
       csvRows={() => p.bins.map((b) => ({ fromGBps: b.lo, toGBps: b.hi, transfers: b.count }))}
       exportName="kv-transfer-bandwidth"
       missing="No KV transfer has both its bytes and its duration: it needs disaggregated TensorRT-LLM perf metrics with KV transfer timings."

@@ -2,27 +2,32 @@
 
 import { ChartContainer } from "@/components/charts/chart-container";
 import { binRange, latencyAxis, PercentileMarks } from "@/components/charts/reference-marks";
-import { formatMs } from "@/lib/format-number";
+import { formatMs, plural } from "@/lib/format-number";
 import type { Distribution } from "@/lib/api/aiperf-charts";
 import { histogramRows } from "@/lib/metrics/aiperf-chart-rows";
+import { AIPERF_SUCCESSFUL, type FigureDefinition } from "@/components/charts/definitions";
 
 /** Requests per latency bin, with p50/p75/p90/p99 marked. */
 export function ChartHistogramLatency({
   dist,
   label,
-  population = "successful profiling requests",
+  population = "successful profiling request",
+  definition = AIPERF_SUCCESSFUL,
 }: {
   dist: Distribution;
   label: string;
-  /** Which requests the distribution counts, for the description */
+  /** Which requests the distribution counts (singular noun), for the description */
   population?: string;
+  /** Which window, requests and method (definitions.ts) */
+  definition?: FigureDefinition;
 }) {
   const rows = histogramRows(dist);
   return (
     <ChartContainer
       title={`${label}: histogram`}
-      description={`${dist.count.toLocaleString("en-US")} ${population} per bin (ms)`}
+      description={`${plural(dist.count, population)} per bin (ms)`}
       csvRows={() => rows.map((r) => ({ startMs: r.start, endMs: r.end, requests: r.count }))}
+      definition={definition}
       exportName="latency-histogram"
       missing={`No successful request has a ${label}: a run whose every request failed has none (see the errors under Throughput); otherwise upload aiperf profile_export.jsonl.`}
       kind="bar"

@@ -5,24 +5,29 @@ import { latencyAxis, PercentileMarks } from "@/components/charts/reference-mark
 import { formatMs } from "@/lib/format-number";
 import type { Distribution } from "@/lib/api/aiperf-charts";
 import { cdfRows } from "@/lib/metrics/aiperf-chart-rows";
+import { AIPERF_SUCCESSFUL, type FigureDefinition } from "@/components/charts/definitions";
 
 /** Share of requests at or below each latency, with the p50/p75/p90/p99 levels drawn. */
 export function ChartLineCdfLatency({
   dist,
   label,
-  population = "successful profiling requests",
+  population = "successful profiling request",
+  definition = AIPERF_SUCCESSFUL,
 }: {
   dist: Distribution;
   label: string;
-  /** Which requests the distribution counts, for the description */
+  /** Which requests the distribution counts (singular noun), for the description */
   population?: string;
+  /** Which window, requests and method (definitions.ts) */
+  definition?: FigureDefinition;
 }) {
   const rows = cdfRows(dist);
   return (
     <ChartContainer
       title={`${label}: CDF`}
-      description={`Percent of ${population} at or below each value`}
+      description={`Percent of ${population}s at or below each value`}
       csvRows={() => rows.map((r) => ({ valueMs: r.value, percent: r.percent }))}
+      definition={definition}
       exportName="latency-cdf"
       missing={`No successful request has a ${label}: a run whose every request failed has none (see the errors under Throughput); otherwise upload aiperf profile_export.jsonl.`}
       kind="line"

@@ -20,6 +20,10 @@ export function ChartLineCompareCdf({ series, label, actions }: Props) {
     <ChartContainer
       title={`${label}: CDF overlay`}
       description="Percent of successful profiling requests at or below each value, per run"
+      definition={{
+        window: "each run's profiling phase (aiperf) or perf-metrics files (TensorRT-LLM)",
+        requests: "aiperf: successful profiling requests; TensorRT-LLM: completed requests",
+      }}
       csvRows={() => cdfCsvRows(series)}
       exportName="compare-latency-cdf"
       missing={`No run here has per-request ${label} records: compare runs with aiperf profile_export.jsonl.`}

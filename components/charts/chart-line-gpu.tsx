@@ -26,6 +26,10 @@ export function ChartLineGpu({ data, metric }: { data: GpuPayload; metric: GpuMe
     <ChartContainer
       title={title}
       description={`${unit} per GPU over time (s from the first request)`}
+      definition={{
+        window: "every telemetry sample, which may start before the first request or end after the last",
+        method: "DCGM gauge samples per GPU (a level at each instant, not a window average)",
+      }}
       csvRows={() => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [label(k), v])))}
       exportName={`gpu-${metric}`}
       missing={`The GPU telemetry has no ${title.toLowerCase()} samples: the exporter did not report this field.`}

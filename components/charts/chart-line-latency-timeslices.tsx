@@ -15,6 +15,11 @@ export function ChartLineLatencyTimeslices({ data }: { data: z.infer<typeof time
     <ChartContainer
       title="Latency per timeslice (aiperf)"
       description={`From aiperf's timeslice export${data.sliceDurationS ? `, ${data.sliceDurationS} s slices` : ""}; a partial last slice is marked in the CSV`}
+      definition={{
+        window: "aiperf's timeslices of the profiling phase",
+        requests: "successful profiling requests of each slice, as aiperf counted them",
+        method: "aiperf's own per-slice statistics",
+      }}
       csvRows={() => data.slices}
       exportName="latency-timeslices"
       missing="aiperf wrote no timeslices with values: run it with --slice-duration."
@@ -25,7 +30,7 @@ export function ChartLineLatencyTimeslices({ data }: { data: z.infer<typeof time
         ttftP99Ms: line("TTFT p99", "var(--chart-7)"),
         e2eAvgMs: line("latency avg", "var(--chart-2)"),
       }}
-      x={{ key: "index", title: "timeslice" }}
+      x={{ key: "index", title: "timeslice", unit: "number" }}
       y={{ title: "latency", unit: "ms", format: formatMs }}
     />
   );

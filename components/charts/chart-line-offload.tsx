@@ -3,6 +3,7 @@
 import { TimeLines } from "@/components/charts/time-lines";
 import { hasField, timeRows } from "@/lib/metrics/server-metrics/chart-rows";
 import type { SmSeriesPayload } from "@/lib/api/server-metrics-charts";
+import { SERVER_INTERVALS } from "@/components/charts/definitions";
 
 /**
  * KV offload over time, both directions, GB/s: bytes over transfer seconds per interval where the
@@ -23,6 +24,12 @@ export function ChartLineOffload({ series }: { series: SmSeriesPayload }) {
           : "Traffic, GB/s per interval: bytes moved / interval length (an average rate, not link bandwidth)"
       }
       exportName="offload-over-time"
+      definition={{
+        ...SERVER_INTERVALS,
+        method: measured
+          ? "byte and transfer-time counter deltas per interval (bytes over transfer time)"
+          : "byte counter deltas per interval (bytes over the interval, not over transfer time)",
+      }}
       missing="No interval has offload bytes (vLLM kv_offload_*, TensorRT-LLM kv_cache_offload/onboard bytes)."
       rows={timeRows(series, [out, back], 1e-9)}
       series={{

@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { secondsTick } from "@/components/charts/chart-theme";
-import { niceTicks } from "@/lib/metrics/nice-ticks";
+import { niceTicks } from "@/lib/metrics/nice-scale";
 import type { timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 
 const countTick = (v: number) => v.toLocaleString("en-US", { maximumFractionDigits: 1 });
@@ -23,6 +23,11 @@ export function ChartLineThroughput({ data }: { data: z.infer<typeof timelinePay
         `Successful profiling requests. Output tokens spread evenly from each request's first token to its end ` +
         `(dispersed throughput), per ${data.bucketS} s; requests and errors by completion, over the last ${data.rateWindowS} s`
       }
+      definition={{
+        window: "profiling phase, from the first request",
+        requests: "successful profiling requests; errors/s counts failed ones (warm-up excluded)",
+        method: "output tokens spread over each decode window (dispersed); requests and errors by completion",
+      }}
       csvRows={() =>
         data.points.map(({ tS, requestsPerS, outputTokensPerS, errorsPerS }) => ({
           tS,

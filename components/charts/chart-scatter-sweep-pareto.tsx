@@ -1,7 +1,7 @@
 "use client";
 
 import { ChartContainer, type SeriesConfig } from "@/components/charts/chart-container";
-import { niceTicks } from "@/lib/metrics/nice-ticks";
+import { niceTicks } from "@/lib/metrics/nice-scale";
 import { formatNumber } from "@/lib/format-number";
 import type { PlotPoint, SweepAxis, SweepSeries } from "@/lib/metrics/sweep-chart-rows";
 

@@ -30,7 +30,9 @@ export function xAxis(a: AxisSpec, number: boolean, bars: boolean, includeHidden
       minTickGap={number ? 32 : undefined}
       allowDecimals={a.integers ? false : undefined}
       allowDuplicatedCategory={a.overlaid ? false : undefined}
-      interval={a.everyTick ? 0 : undefined}
+      // Both ends kept: the default drops the first tick when its centred box would pass the left
+      // edge, but an end tick is drawn inward (edgeTick), so it fits.
+      interval={a.everyTick ? 0 : number ? "preserveStartEnd" : undefined}
       hide={a.hide}
       includeHidden={includeHidden || undefined}
       height={title ? 40 : 24}

@@ -55,7 +55,7 @@ export interface AxisSpec {
   domain?: AxisDomain;
   /** A logarithmic value axis (values spanning decades); the domain must then stay above 0. */
   log?: boolean;
-  /** Explicit tick values (round numbers, see lib/metrics/nice-ticks.ts) instead of Recharts' equal splits. */
+  /** Explicit tick values (round numbers, see lib/metrics/nice-scale.ts) instead of Recharts' equal splits. */
   ticks?: number[];
   width?: number;
   id?: string;

@@ -116,12 +116,21 @@ export function binRange(lo: string, hi: string, format: (v: number) => string) 
   };
 }
 
-/** The x axis of a latency distribution: the value range, in ms. */
-export function latencyAxis(dist: { min: number; max: number }, title: string, key: string) {
+/**
+ * The x axis of a latency distribution, in ms: the span of its bins, whose edges are round, so
+ * the first and last bars are whole and the ticks fall on bin edges.
+ */
+export function latencyAxis(
+  dist: { min: number; max: number; bins?: ReadonlyArray<{ start: number; end: number }> },
+  title: string,
+  key: string,
+) {
+  const lo = Math.min(dist.min, dist.bins?.[0]?.start ?? dist.min);
+  const hi = Math.max(dist.max, dist.bins?.[dist.bins.length - 1]?.end ?? dist.max);
   return {
     key,
     numeric: true,
-    domain: [dist.min, dist.max] as [number, number],
+    domain: [lo, hi] as [number, number],
     title,
     unit: "ms",
     format: formatMs,

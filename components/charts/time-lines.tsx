@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import type { TimeRow } from "@/lib/metrics/server-metrics/chart-rows";
 import { ChartContainer, type SeriesConfig } from "./chart-container";
 import { ReferenceMark } from "./reference-marks";
+import type { FigureDefinition } from "./definitions";
 
 export interface TimeLinesProps {
   title: string;
@@ -20,6 +21,8 @@ export interface TimeLinesProps {
   stacked?: boolean;
   reference?: { y: number; label: string };
   yMax?: number;
+  /** Which window, requests and method (definitions.ts) */
+  definition?: FigureDefinition;
 }
 
 /** Lines (or stacked areas) over seconds from the first interval; gaps stay gaps. */
@@ -33,7 +36,9 @@ export function TimeLines({
   yMax,
   ...frame
 }: TimeLinesProps) {
-  const tick = unit === "%" ? "%" : unit ? ` ${unit}` : undefined;
+  const withUnit = unit === "%" ? "%" : unit ? ` ${unit}` : undefined;
+  // Ticks carry short units only; a long one ("tokens") is in the axis title, not on every tick.
+  const tick = unit === "%" || unit === "GB/s" ? withUnit : undefined;
   const drawn = withinData(rows, Object.keys(series));
   const stackedSeries = stacked
     ? Object.fromEntries(Object.entries(series).map(([k, s]) => [k, { ...s, stack: "1" }]))
@@ -44,7 +49,9 @@ export function TimeLines({
       csvRows={() => rows}
       kind={stacked ? "area" : "line"}
       data={drawn}
-      series={Object.fromEntries(Object.entries(stackedSeries).map(([k, s]) => [k, { unit: tick, ...s }]))}
+      series={Object.fromEntries(
+        Object.entries(stackedSeries).map(([k, s]) => [k, { unit: withUnit, ...s }]),
+      )}
       x={{
         key: "t",
         numeric: true,

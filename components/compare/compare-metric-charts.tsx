@@ -2,7 +2,7 @@
 
 import { ChartBarCompareRuns, type RunColumn } from "@/components/charts/chart-bar-compare-runs";
 import type { CompareResponse } from "@/lib/api/compare-schemas";
-import { formatBytesPerSecond, formatCount, formatNumber, formatRate } from "@/lib/format-number";
+import { formatCount, formatNumber, formatRate } from "@/lib/format-number";
 
 type Items = Parameters<typeof ChartBarCompareRuns>[0]["items"];
 
@@ -30,66 +30,76 @@ const MISSING: Record<string, string> = {
 };
 
 /** One grouped-bar chart each: [export name, title, description, its items, value format]. */
-const CHARTS: Array<[string, string, string, (d: CompareResponse) => Items, (v: number) => string]> = [
+/** … and the value axis's title with its unit. */
+const CHARTS: Array<[string, string, string, (d: CompareResponse) => Items, (v: number) => string, string]> =
   [
-    "compare-hit-rate-by-role",
-    "Cache hit rate by role",
-    "Token-weighted: Σ cached prompt tokens / Σ prompt tokens per role",
-    (d) => d.hitRates.byRole,
-    formatRate,
-  ],
-  [
-    "compare-hit-rate-by-endpoint",
-    "Cache hit rate by endpoint",
-    "Each endpoint's own counters (or TRT-LLM perf-metrics block reuse)",
-    (d) => d.hitRates.byEndpoint,
-    formatRate,
-  ],
-  [
-    "compare-kv-capacity",
-    "KV capacity",
-    "GPU KV-cache tokens, summed per pool",
-    (d) => itemsOf(d, ["kvCapacity"]),
-    formatCount,
-  ],
-  [
-    "compare-kv-usage",
-    "KV usage",
-    "Share of the KV cache in use, average and peak",
-    (d) => itemsOf(d, ["kvUsageAvg", "kvUsageMax"]),
-    formatRate,
-  ],
-  [
-    "compare-offload-bandwidth",
-    "Offload bandwidth",
-    "KV bytes moved per second between GPU and CPU",
-    (d) => itemsOf(d, ["offloadGpuToCpu", "offloadCpuToGpu"]),
-    formatBytesPerSecond,
-  ],
-  [
-    "compare-request-throughput",
-    "Request throughput",
-    "Requests per second",
-    (d) => itemsOf(d, ["requestThroughput"]),
-    (v) => formatNumber(v),
-  ],
-  [
-    "compare-token-throughput",
-    "Output token throughput",
-    "Output tokens per second",
-    (d) => itemsOf(d, ["outputTokenThroughput"]),
-    (v) => formatNumber(v, 0),
-  ],
-];
+    [
+      "compare-hit-rate-by-role",
+      "Cache hit rate by role",
+      "Token-weighted: Σ cached prompt tokens / Σ prompt tokens per role",
+      (d) => d.hitRates.byRole,
+      formatRate,
+      "hit rate (%)",
+    ],
+    [
+      "compare-hit-rate-by-endpoint",
+      "Cache hit rate by endpoint",
+      "Each endpoint's own counters (or TRT-LLM perf-metrics block reuse)",
+      (d) => d.hitRates.byEndpoint,
+      formatRate,
+      "hit rate (%)",
+    ],
+    [
+      "compare-kv-capacity",
+      "KV capacity",
+      "GPU KV-cache tokens, summed per pool",
+      (d) => itemsOf(d, ["kvCapacity"]),
+      formatCount,
+      "KV capacity (tokens)",
+    ],
+    [
+      "compare-kv-usage",
+      "KV usage",
+      "Share of the KV cache in use, average and peak",
+      (d) => itemsOf(d, ["kvUsageAvg", "kvUsageMax"]),
+      formatRate,
+      "KV usage (%)",
+    ],
+    [
+      "compare-offload-bandwidth",
+      "Offload bandwidth",
+      "KV bytes moved per second between GPU and CPU",
+      (d) => itemsOf(d, ["offloadGpuToCpu", "offloadCpuToGpu"]),
+      // One unit on the axis: formatBytesPerSecond picks KB/s, MB/s or GB/s per value.
+      (v) => `${formatNumber(v / 1e9, 3)} GB/s`,
+      "bandwidth (GB/s)",
+    ],
+    [
+      "compare-request-throughput",
+      "Request throughput",
+      "Requests per second",
+      (d) => itemsOf(d, ["requestThroughput"]),
+      (v) => formatNumber(v),
+      "request throughput (req/s)",
+    ],
+    [
+      "compare-token-throughput",
+      "Output token throughput",
+      "Output tokens per second",
+      (d) => itemsOf(d, ["outputTokenThroughput"]),
+      (v) => formatNumber(v, 0),
+      "output throughput (tok/s)",
+    ],
+  ];
 
 /** Hit rate by endpoint and role, KV capacity and usage, offload bandwidth and throughput, run by run. */
 export function CompareMetricCharts({ data, runs }: { data: CompareResponse; runs: RunColumn[] }) {
   return (
     <div className="grid gap-4 lg:grid-cols-2">
-      {CHARTS.map(([exportName, title, description, items, format]) => (
+      {CHARTS.map(([exportName, title, description, items, format, valueTitle]) => (
         <ChartBarCompareRuns
           key={exportName}
-          {...{ exportName, title, description, runs, format }}
+          {...{ exportName, title, description, runs, format, valueTitle }}
           missing={MISSING[exportName]}
           items={items(data)}
         />

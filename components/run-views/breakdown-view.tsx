@@ -14,7 +14,7 @@ import { ChartHistogramKvTransferBandwidth } from "@/components/charts/chart-his
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { runSearchParams } from "@/components/run/search-params";
-import { formatCount, formatRate } from "@/lib/format-number";
+import { formatRate, plural } from "@/lib/format-number";
 import { segmentStatRows } from "@/lib/metrics/trtllm-chart-rows";
 import {
   kvHitRatePayloadSchema,
@@ -83,8 +83,8 @@ export function BreakdownView({ run }: RunViewProps) {
   return (
     <div className="space-y-4">
       <p className="text-sm text-muted">
-        {tb.mode === "disaggregated" ? "Disaggregated" : "Aggregated"} serving, {formatCount(tb.requestCount)}{" "}
-        requests
+        {tb.mode === "disaggregated" ? "Disaggregated" : "Aggregated"} serving,{" "}
+        {plural(tb.requestCount, "request")}
         {tb.kvCacheHitRate !== null
           ? `, KV-cache hit rate ${formatRate(tb.kvCacheHitRate)} (block-weighted)`
           : ""}

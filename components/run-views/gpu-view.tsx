@@ -4,12 +4,9 @@ import { ChartStatus } from "@/components/charts/chart-status";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { ChartLineGpu } from "@/components/charts/chart-line-gpu";
 import type { RunViewProps } from "@/components/run/run-view-props";
-import { formatNumber } from "@/lib/format-number";
+import { formatNumber, plural } from "@/lib/format-number";
 import { AIPERF_CHART_KEYS, gpuPayloadSchema } from "@/lib/api/aiperf-charts";
 import { EmptyView } from "./empty-view";
-
-const plural = (n: number, one: string, many: string) =>
-  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 export function GpuView({ run }: RunViewProps) {
   const hasTelemetry = run.files.some((f) => f.kind === "aiperf-gpu-telemetry");

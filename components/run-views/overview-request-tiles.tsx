@@ -1,5 +1,11 @@
 import type { RunSummary } from "@/lib/api/schemas";
-import { formatCount, formatMs, formatNumber, NOT_RECORDED } from "@/lib/format-number";
+import { formatCount, formatNumber, NOT_RECORDED, plural, timeUnitFor } from "@/lib/format-number";
+
+/** A p50 / p99 pair in one unit ("6.48 s / 18.63 s", never "6,478.6 ms / 18.63 s"). */
+function pair(p50: number | null, p99: number | null): string {
+  const u = timeUnitFor([p50, p99]);
+  return `${u.format(p50)} / ${u.format(p99)}`;
+}
 import { outputTokenFacts, requestCountFacts } from "@/lib/metrics/request-definitions";
 import { warmupText } from "@/components/aiperf/warmup-text";
 
@@ -24,19 +30,19 @@ export function requestTiles(run: RunSummary): Tile[] {
     {
       label: "Requests (errors included)",
       value: formatCount(counts.all),
-      hint: `${formatCount(counts.successful)} successful (aiperf's request count) · ${formatCount(counts.errors)} errors · ${warmupText(r)}`,
+      hint: `${formatCount(counts.successful)} successful (aiperf's request count) · ${plural(counts.errors, "error")} · ${warmupText(r)}`,
       definition:
         "Profiling requests, failed ones included. aiperf's request_count counts successful requests only; warm-up requests are in neither.",
       testId: "tile-requests",
     },
     {
       label: "TTFT p50 / p99",
-      value: r.ttftMs ? `${formatMs(r.ttftMs.p50)} / ${formatMs(r.ttftMs.p99)}` : NOT_RECORDED,
+      value: r.ttftMs ? pair(r.ttftMs.p50, r.ttftMs.p99) : NOT_RECORDED,
       hint: r.ttftMs ? undefined : NO_SUCCESS,
     },
     {
       label: "End-to-end p50 / p99",
-      value: r.e2eMs ? `${formatMs(r.e2eMs.p50)} / ${formatMs(r.e2eMs.p99)}` : NOT_RECORDED,
+      value: r.e2eMs ? pair(r.e2eMs.p50, r.e2eMs.p99) : NOT_RECORDED,
       hint: r.e2eMs ? undefined : NO_SUCCESS,
     },
     {

@@ -3,6 +3,7 @@
 import { ChartContainer } from "@/components/charts/chart-container";
 import type { EndpointBarRow } from "@/lib/metrics/server-metrics/chart-rows";
 import { shortLabels } from "@/lib/metrics/short-labels";
+import type { FigureDefinition } from "@/components/charts/definitions";
 
 export interface EndpointBarsProps {
   title: string;
@@ -16,6 +17,10 @@ export interface EndpointBarsProps {
   /** Title of the value axis, with its unit. */
   valueTitle: string;
   domainMax?: number;
+  /** A note after an endpoint's name (why a decode endpoint has no hit rate). */
+  note?: (row: EndpointBarRow) => string | undefined;
+  /** Which window, requests and method (definitions.ts) */
+  definition?: FigureDefinition;
 }
 
 /** One bar per endpoint, coloured by its role (--role-* variables). */
@@ -24,6 +29,7 @@ export function EndpointBars({
   format,
   valueTitle,
   domainMax,
+  note,
   ...frame
 }: EndpointBarsProps) {
   // Endpoint names on one line each, cut to fit; the full name is the tick's hover title.
@@ -31,7 +37,11 @@ export function EndpointBars({
     byEndpoint.map((r) => r.endpoint),
     20,
   );
-  const rows = byEndpoint.map((r, i) => ({ ...r, axis: short[i] }));
+  // A note goes in the endpoint's label: a bar of no length draws no text beside it.
+  const rows = byEndpoint.map((r, i) => {
+    const n = note?.(r);
+    return { ...r, axis: n ? `${short[i]} · ${n}` : short[i] };
+  });
   const full = new Map(rows.map((r) => [r.axis, r.endpoint]));
   return (
     <ChartContainer<(typeof rows)[number]>
@@ -49,7 +59,7 @@ export function EndpointBars({
         },
       }}
       x={{ title: valueTitle, format, domain: [0, domainMax ?? "auto"] }}
-      y={{ key: "axis", width: 150, fullName: (l) => full.get(l) ?? l }}
+      y={{ key: "axis", width: note ? 230 : 150, fullName: (l) => full.get(l) ?? l }}
       tooltip={{ label: (l) => full.get(String(l)) ?? String(l), value: (v, _k, r) => [format(v), r.role] }}
     />
   );

@@ -3,7 +3,7 @@
 import { useQueries } from "@tanstack/react-query";
 import { ChartContainer, type SeriesConfig } from "@/components/charts/chart-container";
 import { paletteColor } from "@/components/charts/chart-theme";
-import { niceTicks } from "@/lib/metrics/nice-ticks";
+import { niceTicks } from "@/lib/metrics/nice-scale";
 import { sweepGoodputQueryOptions } from "@/lib/api/sweep-query-options";
 import { describeSlo, parseSlos } from "@/lib/api/slo";
 import type { Sweep } from "@/lib/api/sweeps";

@@ -1,6 +1,6 @@
 import { DataTable, type Column } from "@/components/charts/data-table";
 import type { Stats, TimeBreakdownBlock } from "@/lib/api/schemas";
-import { formatMs } from "@/lib/format-number";
+import { timeUnitFor } from "@/lib/format-number";
 import { missingText, TRTLLM_LATENCY_OPTIONS } from "./latency-definitions";
 
 type Row = (typeof TRTLLM_LATENCY_OPTIONS)[number];
@@ -16,7 +16,8 @@ export function TrtllmLatencyStatsTable({ latency }: { latency: Latency }) {
   const value = (s: Stats | null, c: keyof Stats) => {
     if (!s) return "";
     if (c === "count") return s.count.toLocaleString("en-US");
-    return formatMs(s[c] ?? null);
+    // One unit per row: a p99 of 12.05 s beside a p50 of 6,726.7 ms misreads.
+    return timeUnitFor(COLS.map((k) => (k === "count" ? null : s[k]))).format(s[c] ?? null);
   };
   const rows = TRTLLM_LATENCY_OPTIONS.filter((o) => latency[o.id] !== null);
   const missing = TRTLLM_LATENCY_OPTIONS.filter((o) => latency[o.id] === null);

@@ -9,7 +9,7 @@ import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { distributionPayloadSchema } from "@/lib/api/aiperf-charts";
 import type { TimeBreakdownBlock } from "@/lib/api/schemas";
-import { formatMs } from "@/lib/format-number";
+import { formatMs, plural } from "@/lib/format-number";
 import { TRTLLM_CHART_KEYS, trtllmLatencyOverTimePayloadSchema } from "@/lib/api/trtllm-charts";
 import {
   missingText,
@@ -19,8 +19,9 @@ import {
   type TrtllmLatencyId,
 } from "./latency-definitions";
 import { TrtllmLatencyStatsTable } from "./latency-stats-table";
+import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 
-const POPULATION = "completed requests";
+const POPULATION = "completed request";
 
 interface Props {
   runId: string;
@@ -48,7 +49,7 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
   return (
     <div className="space-y-4" data-testid="trtllm-latency">
       <p className="text-sm text-muted">
-        From TensorRT-LLM perf metrics: {requestsText(breakdown.requestCount)}, {breakdown.mode} serving.
+        From TensorRT-LLM perf metrics: {plural(breakdown.requestCount, "request")}, {breakdown.mode} serving.
       </p>
       <ToggleGroup
         label="metric"
@@ -59,8 +60,13 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
       <ChartStatus loading={dist.isLoading} error={dist.error} what="distribution" />
       {d && d.count > 1 ? (
         <div className="grid gap-4 lg:grid-cols-2">
-          <ChartHistogramLatency dist={d} label={label} population={POPULATION} />
-          <ChartLineCdfLatency dist={d} label={label} population={POPULATION} />
+          <ChartHistogramLatency
+            dist={d}
+            label={label}
+            population={POPULATION}
+            definition={TRTLLM_COMPLETED}
+          />
+          <ChartLineCdfLatency dist={d} label={label} population={POPULATION} definition={TRTLLM_COMPLETED} />
         </div>
       ) : d ? (
         <p className="text-sm text-muted" data-testid="trtllm-latency-missing">
@@ -81,12 +87,15 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
         ))}
       </dl>
       {afterFirst && overTime.data && pointCount > 1 ? (
-        <ChartScatterLatencyOverTime data={overTime.data} metric={metric} label={label} />
+        <ChartScatterLatencyOverTime
+          data={overTime.data}
+          metric={metric}
+          label={label}
+          definition={TRTLLM_COMPLETED}
+        />
       ) : null}
     </div>
   );
 }
-
-const requestsText = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "request" : "requests"}`;
 
 const capitalised = (s: string) => s[0].toUpperCase() + s.slice(1);

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useRef, useState, type DragEvent } from "react";
 import { filesFromDataTransfer, filesFromInput, type PickedFile } from "./collect-files";
 import { postUpload, UploadFailed, type UploadProgress } from "./post-upload";
+import { plural } from "@/lib/format-number";
 
 type State =
   | { step: "idle" }
@@ -123,7 +124,7 @@ function Progress({ files, progress }: { files: number; progress: UploadProgress
       <div className="mb-1 flex justify-between text-xs text-muted">
         <span>
           {progress.phase === "uploading"
-            ? `Uploading ${files} file${files === 1 ? "" : "s"}…`
+            ? `Uploading ${plural(files, "file")}…`
             : "Reading and indexing the run…"}
         </span>
         <span>{progress.phase === "uploading" ? `${pct}%` : ""}</span>

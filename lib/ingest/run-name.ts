@@ -5,6 +5,7 @@
  */
 import type { RunFacts } from "@/lib/api/run-facts";
 import type { SummaryBlocks } from "@/lib/api/schemas";
+import { plural } from "@/lib/format-number";
 
 const MAX_NAME = 200;
 
@@ -42,9 +43,6 @@ export function nameFacts(
     requestCount: count(requestCount),
   };
 }
-
-const plural = (n: number, one: string, many: string) =>
-  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 /**
  * "model · backend · concurrency N". Without model or concurrency, the serving mode and request

@@ -1,5 +1,6 @@
 /** Histogram and CDF of one metric, with the p50/p75/p90/p99 markers the latency view draws. */
 import type { Distribution } from "@/lib/api/aiperf-charts";
+import { niceBins } from "./nice-scale";
 import { percentileSorted, sortedFinite } from "./stats";
 
 const CDF_POINTS = 200;
@@ -36,19 +37,8 @@ export function distributionOfSorted(sorted: Float64Array, binCount = 40): Distr
   };
 }
 
-/** Equal-width bins over [min, max]; the maximum falls in the last bin, not one past it. */
+/** About `binCount` bins of one round width over [min, max] (nice-scale.ts); the maximum falls in the last. */
 export function histogramBins(sorted: Float64Array, binCount: number): Distribution["bins"] {
   const n = sorted.length;
-  const min = sorted[0];
-  const max = sorted[n - 1];
-  if (max === min) return [{ start: min, end: max, count: n }];
-  const k = Math.max(1, Math.min(binCount, n));
-  const width = (max - min) / k;
-  const bins = Array.from({ length: k }, (_, i) => ({
-    start: min + i * width,
-    end: i === k - 1 ? max : min + (i + 1) * width,
-    count: 0,
-  }));
-  for (let i = 0; i < n; i++) bins[Math.min(k - 1, Math.floor((sorted[i] - min) / width))].count++;
-  return bins;
+  return niceBins(sorted, sorted[0], sorted[n - 1], Math.min(binCount, n));
 }

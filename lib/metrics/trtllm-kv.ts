@@ -3,6 +3,7 @@
  * §KV transfer).
  */
 import type { Seconds, TrtllmKvBlocks } from "@/lib/formats/trtllm-record";
+import { niceBins } from "./nice-scale";
 
 /**
  * Per-request hit rate = reused / (reused + missed), 0 when both are 0 — the C++
@@ -57,7 +58,7 @@ export interface HistogramBin {
   count: number;
 }
 
-/** Equal-width bins over [min, max]; the last bin includes max. */
+/** About `binCount` bins of one round width (nice-scale.ts); the last bin includes max. */
 export function histogram(values: readonly number[], binCount = 30): HistogramBin[] {
   const finite = values.filter(Number.isFinite);
   if (finite.length === 0) return [];
@@ -67,14 +68,9 @@ export function histogram(values: readonly number[], binCount = 30): HistogramBi
     if (v < min) min = v;
     if (v > max) max = v;
   }
-  if (max === min) return [{ lo: min, hi: max, count: finite.length }];
-  const n = Math.max(1, Math.min(binCount, finite.length));
-  const width = (max - min) / n;
-  const bins = Array.from({ length: n }, (_, i) => ({
-    lo: min + i * width,
-    hi: min + (i + 1) * width,
-    count: 0,
+  return niceBins(finite, min, max, Math.min(binCount, finite.length)).map((b) => ({
+    lo: b.start,
+    hi: b.end,
+    count: b.count,
   }));
-  for (const v of finite) bins[Math.min(n - 1, Math.floor((v - min) / width))].count++;
-  return bins;
 }

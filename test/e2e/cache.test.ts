@@ -36,10 +36,13 @@ describe("cache view of a disaggregated run", () => {
     await bars.first().waitFor({ timeout: 30_000 });
     // Every endpoint has its row on the axis; only the 2 with hits paint a bar (a 0-wide bar is
     // not drawn), in the prefill colour and with a visible width.
+    // Decode endpoints say why they have no bar: "<endpoint> · n/a (decode)".
     const ticks = chart.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value");
-    expect((await ticks.allTextContents()).sort()).toEqual(
+    const labels = await ticks.allTextContents();
+    expect(labels.map((l) => l.replace(" · n/a (decode)", "")).sort()).toEqual(
       (sm.rows as Array<{ endpoint: string }>).map((e) => e.endpoint).sort(),
     );
+    expect(labels.filter((l) => l.endsWith(" · n/a (decode)"))).toHaveLength(4);
     const painted = await bars.evaluateAll((els) =>
       els.map((e) => ({ fill: e.getAttribute("fill"), width: Number(e.getAttribute("width")) })),
     );

@@ -100,5 +100,6 @@ describe("chart labels on every example run", () => {
     await page.close();
     expect(charts).toBeGreaterThan(20);
     expect(clashes).toEqual([]);
-  });
+    // About fifty pages, each settled: past the project's two minutes on a loaded machine.
+  }, 600_000);
 });

@@ -5,9 +5,10 @@ import { computeDistribution } from "@/lib/metrics/aiperf-distribution";
 describe("aiperf chart rows", () => {
   it("maps bins to centred rows and the CDF to percents", () => {
     const d = computeDistribution([1, 2, 3, 4], 2)!;
+    // Span 3 in at most 2 bins → a round width of 2 from 0: [0, 2) holds 1, [2, 4] holds 2, 3, 4.
     expect(histogramRows(d)).toEqual([
-      { mid: 1.75, start: 1, end: 2.5, count: 2 },
-      { mid: 3.25, start: 2.5, end: 4, count: 2 },
+      { mid: 1, start: 0, end: 2, count: 1 },
+      { mid: 3, start: 2, end: 4, count: 3 },
     ]);
     expect(cdfRows(d).map((r) => r.percent)).toEqual([25, 50, 75, 100]);
   });

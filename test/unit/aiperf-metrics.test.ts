@@ -37,10 +37,14 @@ describe("requests block", () => {
 });
 
 describe("distribution", () => {
-  it("bins 1..10 into equal widths with the max in the last bin and exact markers", () => {
+  it("bins 1..10 at round edges with the max in the last bin and exact markers", () => {
     const d = computeDistribution([10, 9, 8, 7, 6, 5, 4, 3, 2, 1], 3)!;
-    expect(d.bins.map((b) => b.count)).toEqual([3, 3, 4]);
-    expect(d.bins[2].end).toBe(10);
+    // Span 9 in at most 3 bins → a round width of 5 from 0: [0, 5) holds 1–4, [5, 10] holds 5–10.
+    expect(d.bins.map((b) => [b.start, b.count])).toEqual([
+      [0, 4],
+      [5, 6],
+    ]);
+    expect(d.bins[1].end).toBe(10);
     expect(d.p50).toBe(5.5);
     expect(d.p90).toBeCloseTo(9.1, 12);
     expect(d.cdf[0]).toEqual({ value: 1, fraction: 0.1 });

@@ -1,6 +1,6 @@
 /** Numbers for people: never scientific notation (docs/style.md, "What a chart owes its reader"). */
 import { describe, expect, it } from "vitest";
-import { formatNumber } from "@/lib/format-number";
+import { formatNumber, ordinal, plural, timeUnitFor } from "@/lib/format-number";
 
 describe("formatNumber", () => {
   it("writes small numbers with three significant digits, not 1.5e-3", () => {
@@ -20,5 +20,41 @@ describe("formatNumber", () => {
     expect(formatNumber(0)).toBe("0");
     expect(formatNumber(null)).toBe("—");
     expect(formatNumber(Number.NaN)).toBe("—");
+  });
+});
+
+describe("plurals, ordinals and one time unit per table", () => {
+  it("a count and its noun, singular for exactly one", () => {
+    expect(plural(1, "request")).toBe("1 request");
+    expect(plural(0, "request")).toBe("0 requests");
+    expect(plural(2000, "transfer")).toBe("2,000 transfers");
+    expect(plural(1, "entry", "entries")).toBe("1 entry");
+    expect(plural(3, "entry", "entries")).toBe("3 entries");
+  });
+  it("ordinals, the teens included", () => {
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 1002].map(ordinal)).toEqual([
+      "1st",
+      "2nd",
+      "3rd",
+      "4th",
+      "11th",
+      "12th",
+      "13th",
+      "21st",
+      "22nd",
+      "23rd",
+      "101st",
+      "111th",
+      "1,002nd",
+    ]);
+  });
+  it("one unit for a set of durations, chosen by the largest", () => {
+    const mixed = timeUnitFor([6726.7, 12_050, 19_160]);
+    expect(mixed.unit).toBe("s");
+    expect([6726.7, 12_050, 19_160].map(mixed.format)).toEqual(["6.73 s", "12.05 s", "19.16 s"]);
+    const small = timeUnitFor([36.2, 115.6, null]);
+    expect(small.unit).toBe("ms");
+    expect(small.format(1234.56)).toBe("1,234.6 ms");
+    expect(small.value(null)).toBe("not recorded");
   });
 });

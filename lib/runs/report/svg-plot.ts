@@ -1,11 +1,11 @@
 /**
  * A small dependency-free SVG plotter for the offline report: lines, scatters, histograms and
- * horizontal bars, with titled axes (unit in the title), round ticks (lib/metrics/nice-ticks.ts)
+ * horizontal bars, with titled axes (unit in the title), round ticks (lib/metrics/nice-scale.ts)
  * and numbers written for people (lib/format-number.ts). It draws what it is given; whether there
  * is anything to draw is `hasMarks`, asked before, so an empty frame is never drawn.
  */
 import { formatNumber } from "@/lib/format-number";
-import { niceTicks } from "@/lib/metrics/nice-ticks";
+import { niceTicks } from "@/lib/metrics/nice-scale";
 import { escapeHtml } from "./html";
 
 export interface Axis {

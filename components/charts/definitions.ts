@@ -1,0 +1,53 @@
+/**
+ * What a figure counts, in one line under its title (docs/metrics.md §Requests, §The window,
+ * §Cache hit rate, §KV offload): which window, which requests, which method. One vocabulary, so
+ * the same population reads the same on every view.
+ */
+export interface FigureDefinition {
+  /** The time span the figure covers: profiling phase, scrape intervals, telemetry samples. */
+  window?: string;
+  /** Which requests it counts. */
+  requests?: string;
+  /** How it is computed: counters or a gauge, bytes over transfer time or over the window. */
+  method?: string;
+}
+
+export const AIPERF_SUCCESSFUL: FigureDefinition = {
+  window: "profiling phase",
+  requests: "successful profiling requests (errors and warm-up excluded)",
+  method: "client-side timings from aiperf's records",
+};
+
+export const TRTLLM_COMPLETED: FigureDefinition = {
+  window: "all of the perf-metrics files (the server marks no profiling phase)",
+  requests: "completed requests (warm-up included: the server cannot tell it apart)",
+  method: "server stamps, no network or client time",
+};
+
+export const SERVER_COUNTERS: FigureDefinition = {
+  window: "profiling phase of each endpoint (see the Endpoints table)",
+  requests: "all traffic the server saw, any client, failed and warm-up requests included",
+  method: "counter deltas over the window",
+};
+
+export const SERVER_INTERVALS: FigureDefinition = {
+  window: "scrape intervals, from the first",
+  requests: "all traffic the server saw, any client",
+  method: "counter deltas per interval",
+};
+
+export const SERVER_GAUGE: FigureDefinition = {
+  window: "scrape intervals, from the first",
+  method: "gauge samples (a level, not a count)",
+};
+
+/** The definition as one line: "window: … · requests: … · method: …". */
+export function definitionText(d: FigureDefinition): string {
+  return [
+    d.window ? `window: ${d.window}` : null,
+    d.requests ? `requests: ${d.requests}` : null,
+    d.method ? `method: ${d.method}` : null,
+  ]
+    .filter(Boolean)
+    .join(" · ");
+}

@@ -1,0 +1,75 @@
+/**
+ * Round numbers for axes and histogram bins: a step of 1, 2, 2.5 or 5 × 10ⁿ. Equal splits of the
+ * data's range read 70.4 / 110.4 / 150.4 ms or 0 / 650 / 1,300 ms; these read 50 / 100 / 150 and
+ * 0 / 500 / 1,000 (docs/metrics.md §Readable numbers).
+ */
+const MULTIPLES = [1, 2, 2.5, 5, 10];
+
+/** Multiplying rather than summing keeps 0.1 × 3 from drifting to 0.30000000000000004. */
+const at = (i: number, step: number) => Number((i * step).toPrecision(12));
+
+/** The smallest round step giving at most `target` intervals over `span` (at least `minStep`). */
+export function niceStep(span: number, target = 5, minStep = 0): number {
+  if (!(span > 0) || !Number.isFinite(span)) return Math.max(1, minStep);
+  const raw = Math.max(span / target, minStep);
+  const p = 10 ** Math.floor(Math.log10(raw));
+  return MULTIPLES.map((m) => m * p).find((s) => s >= raw * (1 - 1e-9))!;
+}
+
+/** Round ticks from at or below `lo` to at or above `hi`: a value axis whose domain they set. */
+export function ticksCovering(lo: number, hi: number, target = 5, minStep = 0): number[] {
+  if (!Number.isFinite(lo) || !Number.isFinite(hi) || hi < lo) return [0, 1];
+  if (hi === lo) return lo === 0 ? [0, 1] : ticksCovering(Math.min(0, lo), Math.max(0, hi), target, minStep);
+  const step = niceStep(hi - lo, target, minStep);
+  const first = Math.floor(lo / step + 1e-9);
+  const last = Math.ceil(hi / step - 1e-9);
+  return Array.from({ length: last - first + 1 }, (_, i) => at(first + i, step));
+}
+
+/** Round ticks inside [lo, hi]: a position axis (time, a latency range) that keeps the data's span. */
+// Inside a span the end ticks are lost to rounding, so it is split finer than a value axis.
+export function ticksWithin(lo: number, hi: number, target = 6, minStep = 0): number[] {
+  if (!Number.isFinite(lo) || !Number.isFinite(hi) || hi < lo) return [];
+  if (hi === lo) return [lo];
+  const step = niceStep(hi - lo, target, minStep);
+  const first = Math.ceil(lo / step - 1e-9);
+  const last = Math.floor(hi / step + 1e-9);
+  return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => at(first + i, step));
+}
+
+/** Round ticks from 0 to just above `max`. */
+export function niceTicks(max: number, target = 5): number[] {
+  if (!(max > 0) || !Number.isFinite(max)) return [0, 1];
+  return ticksCovering(0, max, target);
+}
+
+/**
+ * Bins of a histogram at round edges: about `target` bins of one round width, the first starting
+ * at a multiple of it at or below the minimum, the maximum inside the last (so edges read 60, 65,
+ * 70 ms, never 70.4, 74.4). A single value gets one bin of zero width.
+ */
+export function niceBins(
+  values: ArrayLike<number>,
+  min: number,
+  max: number,
+  target: number,
+): Array<{ start: number; end: number; count: number }> {
+  const n = values.length;
+  if (n === 0) return [];
+  if (max === min) return [{ start: min, end: max, count: n }];
+  const step = niceStep(max - min, Math.max(1, target));
+  const first = Math.floor(min / step + 1e-9);
+  const k = Math.max(1, Math.ceil(max / step - 1e-9) - first);
+  const bins = Array.from({ length: k }, (_, i) => ({
+    start: at(first + i, step),
+    end: at(first + i + 1, step),
+    count: 0,
+  }));
+  const start = bins[0].start;
+  for (let i = 0; i < n; i++) {
+    // The epsilon keeps a value on an edge (0.3 / 0.1 = 2.9999…) in the bin the edge starts.
+    const b = Math.floor((values[i] - start) / step + 1e-9);
+    bins[Math.min(k - 1, Math.max(0, b))].count++;
+  }
+  return bins;
+}

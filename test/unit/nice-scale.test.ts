@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { niceBins, niceStep, niceTicks, ticksCovering, ticksWithin } from "@/lib/metrics/nice-scale";
+import { readableAxis } from "@/components/charts/axis-ticks";
+
+const isNiceStep = (step: number) => {
+  const p = 10 ** Math.floor(Math.log10(step) + 1e-9);
+  return [1, 2, 2.5, 5, 10].some((m) => Math.abs(step / p - m) < 1e-9);
+};
+
+describe("nice ticks", () => {
+  it("step by 1, 2, 2.5 or 5 × 10ⁿ from 0 to just above the maximum", () => {
+    expect(niceTicks(105)).toEqual([0, 25, 50, 75, 100, 125]);
+    expect(niceTicks(570)).toEqual([0, 200, 400, 600]);
+    expect(niceTicks(16_000)).toEqual([0, 5000, 10_000, 15_000, 20_000]);
+    expect(niceTicks(0.3)).toEqual([0, 0.1, 0.2, 0.3]);
+    expect(niceTicks(7.2)).toEqual([0, 2, 4, 6, 8]);
+  });
+  it("give a 0–1 axis when there is nothing above 0", () => {
+    expect(niceTicks(0)).toEqual([0, 1]);
+    expect(niceTicks(NaN)).toEqual([0, 1]);
+  });
+  it("the review's bad axes come out round", () => {
+    // Per-request breakdown, 0 … 2,600 ms: Recharts wrote 0 / 650 / 1,300 / 1,950 / 2,600.
+    // 2,600 / 5 = 520 ms per interval at most → the next round step is 1,000.
+    expect(ticksCovering(0, 2600)).toEqual([0, 1000, 2000, 3000]);
+    // KV transfer bandwidth, 0.14 … 14.86 GB/s: 0.14 / 4.14 / 8.14 before.
+    expect(ticksWithin(0.14, 14.86)).toEqual([2.5, 5, 7.5, 10, 12.5]);
+    // A TTFT range of 70.4 … 230 ms: 70.4 / 110.4 / 150.4 before.
+    expect(ticksWithin(70.4, 230)).toEqual([100, 150, 200]);
+    expect(ticksWithin(0, 6.4)).toEqual([0, 2, 4, 6]);
+  });
+  it("integer axes never step below 1", () => {
+    expect(niceStep(3, 5, 1)).toBe(1);
+    expect(ticksCovering(0, 2, 5, 1)).toEqual([0, 1, 2]);
+  });
+  it("every step is round, over many ranges", () => {
+    for (let span = 0.0013; span < 1e7; span *= 1.37) expect(isNiceStep(niceStep(span))).toBe(true);
+  });
+});
+
+describe("nice histogram bins", () => {
+  it("round edges, the minimum in the first bin and the maximum in the last", () => {
+    // 70.4 … 230 ms in about 40 bins: step 5 ms from 70 (hand-computed: 160 / 40 = 4 → 5).
+    const values = [70.4, 100, 150, 229.9, 230];
+    const bins = niceBins(values, 70.4, 230, 40);
+    expect(bins[0]).toEqual({ start: 70, end: 75, count: 1 });
+    expect(bins[bins.length - 1]).toEqual({ start: 225, end: 230, count: 2 });
+    expect(bins.length).toBe(32);
+    expect(bins.reduce((n, b) => n + b.count, 0)).toBe(5);
+  });
+  it("a value on an edge goes in the bin that edge starts", () => {
+    const bins = niceBins([0, 0.1, 0.2, 0.3, 0.4], 0, 0.4, 4);
+    expect(bins.map((b) => [b.start, b.count])).toEqual([
+      [0, 1],
+      [0.1, 1],
+      [0.2, 1],
+      [0.3, 2],
+    ]);
+  });
+  it("one value gets one bin of zero width", () => {
+    expect(niceBins([5, 5], 5, 5, 40)).toEqual([{ start: 5, end: 5, count: 2 }]);
+  });
+});
+
+describe("readable axes of the chart kit", () => {
+  it("a value axis spans 0 to the round tick above the data", () => {
+    const a = readableAxis({ title: "time", unit: "ms" }, [3, 2400], "value");
+    expect(a.ticks).toEqual([0, 500, 1000, 1500, 2000, 2500]);
+    expect(a.domain).toEqual([0, 2500]);
+    expect(a.format!(1500)).toBe("1,500 ms");
+  });
+  it("a millisecond axis that reaches 10 s is written in seconds, title included", () => {
+    const a = readableAxis({ title: "end to end", unit: "ms", format: String }, [0, 19_160], "value");
+    expect(a.unit).toBe("s");
+    expect(a.ticks).toEqual([0, 5000, 10_000, 15_000, 20_000]);
+    expect(a.ticks!.map(a.format!)).toEqual(["0 s", "5 s", "10 s", "15 s", "20 s"]);
+  });
+  it("a position axis keeps its span and puts round ticks inside", () => {
+    const a = readableAxis({ title: "time", unit: "s" }, [0, 33.7], "position");
+    expect(a.domain).toEqual([0, 33.7]);
+    expect(a.ticks).toEqual([0, 10, 20, 30]);
+  });
+  it("thousands separators on an axis without its own format", () => {
+    const a = readableAxis({ title: "KV tokens" }, [0, 2_621_440], "value");
+    expect(a.ticks!.map(a.format!)).toEqual(["0", "1,000,000", "2,000,000", "3,000,000"]);
+  });
+  it("leaves explicit ticks and log axes alone", () => {
+    const log = { title: "t", log: true };
+    expect(readableAxis(log, [1, 100], "value")).toBe(log);
+  });
+});
+
+describe("tick text", () => {
+  it("a 2.5 step keeps its decimal (never 0 / 3 / 5 / 8)", () => {
+    const a = readableAxis({ title: "requests" }, [0, 12], "value");
+    expect(a.ticks!.map(a.format!)).toEqual(["0", "2.5", "5", "7.5", "10", "12.5"]);
+  });
+});
