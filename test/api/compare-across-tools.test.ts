@@ -48,7 +48,10 @@ describe("compare an aiperf run with a vLLM bench run", () => {
     const body = compareResponseSchema.parse(await res.json());
     expect(body.baseline).toBe(aiperf);
     const both = body.rows.filter((r) => r.cells.every((c) => c.value !== null)).map((r) => r.key);
-    expect(both).toEqual(["ttft", "e2e", "itl", "requestThroughput", "outputTokenThroughput"]);
+    // Per-user interactivity (1000 / TPOT, docs/metrics.md §Derived throughput) comes from the
+    // per-request inter-token latencies both tools record; the per-GPU rows need a GPU count,
+    // which neither file says.
+    expect(both).toEqual(["ttft", "e2e", "itl", "requestThroughput", "outputTokenThroughput", "tokPerUser"]);
 
     // The vLLM cell is the median of the generator's TTFTs, in ms, against aiperf's.
     const ttft = body.rows.find((r) => r.key === "ttft")!;
