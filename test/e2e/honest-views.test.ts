@@ -71,7 +71,8 @@ describe("views that never mislead", () => {
         { name },
       );
     const { runs } = (await (await fetch(`${t.app.url}/api/runs`)).json()) as { runs: ListedRun[] };
-    expect(runs.length).toBe(10);
+    // The 9 example runs (6 single runs and the 3 of the qwen example sweep) and the 4 uploads.
+    expect(runs.length).toBe(13);
 
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
     const agreement404: string[] = [];
