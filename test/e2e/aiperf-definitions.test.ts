@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
-import { apiUpload, useAppAndBrowser } from "./harness";
+import { apiUpload, useAppAndBrowser, gotoHydrated } from "./harness";
 
 const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 const REAL = path.resolve(__dirname, "../fixtures/aiperf/real-v0.6-c4");
@@ -29,7 +29,7 @@ describe("aiperf definitions and p75 on screen", () => {
       { name: "aiperf 0.6 real c4" },
     );
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${t.app.url}/runs/${run.id}`);
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}`);
     const requests = page.getByTestId("tile-requests");
     await expect
       .poll(() => requests.textContent(), { timeout: 30_000 })
@@ -81,7 +81,7 @@ describe("aiperf definitions and p75 on screen", () => {
       { name: "client and server tokens differ" },
     );
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`${t.app.url}/runs/${run.id}`);
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}`);
     const client = page.getByTestId("tile-output-tokens-client");
     await expect.poll(() => client.textContent(), { timeout: 30_000 }).toContain("275");
     const server = (await page.getByTestId("tile-output-tokens-server").textContent())!;
@@ -105,7 +105,7 @@ describe("aiperf definitions and p75 on screen", () => {
       name: "warm-up from config",
     });
     const page = await t.browser.newPage();
-    await page.goto(`${t.app.url}/runs/${run.id}`);
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}`);
     await expect
       .poll(() => page.getByTestId("tile-requests").textContent(), { timeout: 30_000 })
       .toContain("12 warmup (configured; no warm-up records uploaded)");
@@ -122,7 +122,7 @@ describe("aiperf definitions and p75 on screen", () => {
       { name: "breakdown at p75" },
     );
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${t.app.url}/runs/${run.id}?view=breakdown`);
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=breakdown`);
     await page.getByText("Where the time goes (p50)").waitFor({ timeout: 30_000 });
     const toggle = page.getByRole("group", { name: "statistic" });
     expect(await toggle.getByRole("button").allTextContents()).toEqual(["mean", "p50", "p75", "p90", "p99"]);
@@ -147,7 +147,7 @@ describe("aiperf definitions and p75 on screen", () => {
     const a = (await up("run-a", "p75 baseline")).id;
     const b = (await up("run-b", "p75 branch")).id;
     const page = await t.browser.newPage();
-    await page.goto(`${t.app.url}/compare?runs=${a},${b}`);
+    await gotoHydrated(page, `${t.app.url}/compare?runs=${a},${b}`);
     await expect
       .poll(() => page.getByTestId("delta-table").textContent(), { timeout: 30_000 })
       .toContain("p75 branch");

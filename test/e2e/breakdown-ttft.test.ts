@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useAppAndBrowser } from "./harness";
+import { useAppAndBrowser, gotoHydrated } from "./harness";
 
 const DECODE = '[fill="var(--seg-decode)"]';
 
@@ -27,7 +27,7 @@ describe("breakdown: TTFT segments only, on the TensorRT-LLM example runs", () =
       .sort((a, b) => (b.requestCount ?? 0) - (a.requestCount ?? 0))[0];
     expect(run).toBeDefined();
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(`${t.app.url}/runs/${run!.id}?view=breakdown&sort=ttft`);
+    await gotoHydrated(page, `${t.app.url}/runs/${run!.id}?view=breakdown&sort=ttft`);
     const perRequest = page.locator('[data-chart="per-request-breakdown"]');
     const share = page.locator('[data-chart="segment-share-over-time"]');
     await perRequest.locator("canvas[data-canvas-marks]").waitFor({ timeout: 30_000 });

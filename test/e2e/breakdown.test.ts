@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
-import { apiUpload, useAppAndBrowser } from "./harness";
+import { apiUpload, useAppAndBrowser, gotoHydrated } from "./harness";
 
 /** Where the screenshots go for a person to look at before the issue is resolved. */
 const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
@@ -30,7 +30,7 @@ describe("breakdown view of a disaggregated TensorRT-LLM run", () => {
     expect(run.files.map((f) => f.kind)).toEqual(Array(5).fill("trtllm-perf-metrics"));
 
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${t.app.url}/runs/${run.id}?view=breakdown`);
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=breakdown`);
     await page.getByText("Where the time goes (p50)").waitFor({ timeout: 30_000 });
     await page.getByRole("group", { name: "statistic" }).getByRole("button", { name: "p99" }).click();
     await page.getByText("Where the time goes (p99)").waitFor();

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { apiUpload, useAppAndBrowser } from "./harness";
+import { apiUpload, useAppAndBrowser, gotoHydrated } from "./harness";
 
 const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 
@@ -20,7 +20,7 @@ describe("cache view of a disaggregated run", () => {
     expect(run.files.map((f) => f.kind)).toEqual(["aiperf-server-metrics"]);
 
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1100 } });
-    await page.goto(`${t.app.url}/runs/${run.id}?view=cache`);
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=cache`);
     // What the generated scrapes must give: 2 prefill endpoints with cache hits, 4 decode ones with
     // a hit rate of exactly 0 (no cached tokens).
     const sm = await (await fetch(`${t.app.url}/api/runs/${run.id}/charts/sm-endpoints`)).json();
@@ -62,16 +62,16 @@ describe("cache view of a disaggregated run", () => {
     expect(after).not.toBe(before);
     await page.screenshot({ path: path.join(SHOTS, "cache-disagg-endpoint.png"), fullPage: true });
 
-    await page.goto(`${t.app.url}/runs/${run.id}?view=kv&endpoint=role:decode`);
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=kv&endpoint=role:decode`);
     await page.getByText("KV cache used vs capacity — All decode").waitFor({ timeout: 30_000 });
     await page.screenshot({ path: path.join(SHOTS, "kv-decode.png"), fullPage: true });
 
-    await page.goto(`${t.app.url}/runs/${run.id}?view=offload`);
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=offload`);
     await page.getByText("Offload bandwidth GPU → CPU").waitFor({ timeout: 30_000 });
     await page.getByText("KV offload over time — All endpoints").waitFor({ timeout: 30_000 });
     await page.screenshot({ path: path.join(SHOTS, "offload.png"), fullPage: true });
 
-    await page.goto(`${t.app.url}/runs/${run.id}?view=endpoints`);
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=endpoints`);
     await page.getByTestId("role-subtotals").waitFor({ timeout: 30_000 });
     expect(await page.getByTestId("endpoints-table").locator("tbody tr").count()).toBe(6);
     await page.screenshot({ path: path.join(SHOTS, "endpoints.png"), fullPage: true });

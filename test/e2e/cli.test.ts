@@ -130,7 +130,7 @@ describe("runlens export", () => {
 
     const reportFile = path.join(dir, "run.html");
     const report = await cli(["export", id, "--report", "-o", reportFile], { RUNLENS_SERVER: app.url });
-    expect(report.code).toBe(0);
+    expect(report.code, report.stderr).toBe(0);
     const html = fs.readFileSync(reportFile, "utf8");
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toContain("<h2>Breakdown</h2>");

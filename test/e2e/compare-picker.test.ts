@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { RunListItem, RunSummary } from "@/lib/api/schemas";
 import { formatMs } from "@/lib/format-number";
-import { useAppAndBrowser } from "./harness";
+import { useAppAndBrowser, gotoHydrated } from "./harness";
 
 const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 
@@ -47,7 +47,7 @@ describe("compare: run picker, segment labels, p95, only metrics some run has", 
     const aiperf = runs.find((r) => r.name.startsWith("aiperf ·"))!;
     expect(trt && aiperf).toBeTruthy();
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(`${t.app.url}/compare`);
+    await gotoHydrated(page, `${t.app.url}/compare`);
     await page.getByTestId("run-picker").waitFor();
     // With no run chosen the picker lists every run.
     for (const r of runs) await page.getByTestId(`pick-${r.id}`).waitFor();
@@ -84,7 +84,7 @@ describe("compare: run picker, segment labels, p95, only metrics some run has", 
     const trt = runs.find((r) => /300 requests/.test(r.name))!;
     const aiperf = runs.find((r) => r.name.startsWith("aiperf ·"))!;
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(`${t.app.url}/compare?runs=${trt.id},${aiperf.id}`);
+    await gotoHydrated(page, `${t.app.url}/compare?runs=${trt.id},${aiperf.id}`);
     const table = page.getByTestId("delta-table");
     await table.waitFor();
 
@@ -123,7 +123,7 @@ describe("compare: run picker, segment labels, p95, only metrics some run has", 
     const pair = runs.filter((r) => r.name.startsWith("TensorRT-LLM · disaggregated")).map((r) => r.id);
     expect(pair).toHaveLength(2);
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(`${t.app.url}/compare?runs=${pair.join(",")}`);
+    await gotoHydrated(page, `${t.app.url}/compare?runs=${pair.join(",")}`);
     await page.locator("figure[data-chart]").first().waitFor({ timeout: 30_000 });
     await page.waitForLoadState("networkidle");
     // Neither TensorRT-LLM example exports a KV usage gauge or offload counters.

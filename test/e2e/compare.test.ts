@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiUpload, launchBrowser, startApp, type RunningApp } from "./harness";
+import { apiUpload, launchBrowser, startApp, type RunningApp, gotoHydrated } from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures/compare");
 
@@ -46,7 +46,7 @@ describe("compare two TensorRT-LLM runs", () => {
       acceptDownloads: true,
     });
     const page = await context.newPage();
-    await page.goto(`${app.url}/inference?UnofficialRuns=${a},${b}`);
+    await gotoHydrated(page, `${app.url}/inference?UnofficialRuns=${a},${b}`);
     await page.waitForURL(/\/compare\?runs=/);
     const table = page.getByTestId("delta-table");
     await expect.poll(() => table.textContent()).toContain("branch run");
@@ -87,7 +87,7 @@ describe("compare two TensorRT-LLM runs", () => {
 
     const fresh = await browser.newContext();
     const other = await fresh.newPage();
-    await other.goto(copied);
+    await gotoHydrated(other, copied);
     await expect.poll(() => other.getByTestId("delta-table").textContent()).toContain("branch run");
     expect(await other.getByTestId("stat-picker").inputValue()).toBe("p90");
     expect(await other.getByTestId(`baseline-${b}`).isChecked()).toBe(true);
@@ -100,16 +100,16 @@ describe("compare two TensorRT-LLM runs", () => {
   it("adds runs to a comparison from the runs table and from a run page", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(app.url);
+    await gotoHydrated(page, app.url);
     await page.getByTestId(`select-${a}`).check();
     await page.getByTestId(`select-${b}`).check();
     await page.getByTestId("compare-selected").click();
     await page.waitForURL(new RegExp(`/compare\\?runs=${a}(,|%2C)${b}`));
     await expect.poll(() => page.getByTestId("compare-runs").textContent()).toContain("branch run");
 
-    await page.goto(`${app.url}/runs/${a}`);
+    await gotoHydrated(page, `${app.url}/runs/${a}`);
     await page.getByTestId("add-to-compare").click();
-    await page.goto(`${app.url}/runs/${b}`);
+    await gotoHydrated(page, `${app.url}/runs/${b}`);
     await page.getByTestId("add-to-compare").click();
     await page.getByTestId("open-compare").click();
     await page.waitForURL(/\/compare\?runs=/);
@@ -120,7 +120,7 @@ describe("compare two TensorRT-LLM runs", () => {
   it("renames and labels a run from its page; the runs table filters by the label", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${app.url}/runs/${b}`);
+    await gotoHydrated(page, `${app.url}/runs/${b}`);
     await page.getByRole("button", { name: "Rename" }).click();
     await page.getByLabel("Run name").fill("branch run v2");
     await page.getByRole("button", { name: "Save" }).click();
@@ -132,7 +132,7 @@ describe("compare two TensorRT-LLM runs", () => {
     const stored = await (await fetch(`${app.url}/api/runs/${b}`)).json();
     expect(stored).toMatchObject({ name: "branch run v2", labels: ["candidate", "h200"] });
 
-    await page.goto(app.url);
+    await gotoHydrated(page, app.url);
     await page.getByTestId("label-filter").fill("candidate");
     await page.waitForURL(/label=candidate/);
     await expect.poll(() => page.getByTestId("runs-table").textContent()).toContain("branch run v2");
@@ -169,7 +169,7 @@ describe("editing on a server with an API token", () => {
     const { id } = await res.json();
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${app.url}/runs/${id}`);
+    await gotoHydrated(page, `${app.url}/runs/${id}`);
     await page.getByRole("button", { name: "Rename" }).click();
     await page.getByLabel("Run name").fill("guarded renamed");
     await page.getByRole("button", { name: "Save", exact: true }).click();

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
-import { apiUpload, useAppAndBrowser } from "./harness";
+import { apiUpload, useAppAndBrowser, gotoHydrated } from "./harness";
 
 // The generated runs follow TensorRT-LLM's perf-metrics records and aiperf's profile_export.jsonl
 // (test/generators/trtllm.mjs and aiperf.mjs name the producer sources); 300 requests × 14
@@ -42,7 +42,7 @@ describe("dense charts: a canvas layer that keeps the chart's function", () => {
 
   it("draws the per-request bars on a named canvas, with tooltip and table fallback", async () => {
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${runUrl}?view=breakdown`);
+    await gotoHydrated(page, `${runUrl}?view=breakdown`);
     const canvas = page.locator(`${CHART} canvas[data-canvas-marks="bar"]`);
     await canvas.waitFor({ timeout: 30_000 });
     expect(await canvas.getAttribute("role")).toBe("img");
@@ -71,7 +71,7 @@ describe("dense charts: a canvas layer that keeps the chart's function", () => {
 
   it("toggles still change the charts: the statistic, and the sort of the bars", async () => {
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${runUrl}?view=breakdown`);
+    await gotoHydrated(page, `${runUrl}?view=breakdown`);
     await page.locator(`${CHART} canvas`).waitFor({ timeout: 30_000 });
     for (const s of ["mean", "p90", "p99"]) {
       await statButton(page, s).click();
@@ -90,7 +90,7 @@ describe("dense charts: a canvas layer that keeps the chart's function", () => {
 
   it("opening a request shows its frame at once, then its waterfall", async () => {
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${runUrl}?view=breakdown`);
+    await gotoHydrated(page, `${runUrl}?view=breakdown`);
     const canvas = page.locator(`${CHART} canvas`);
     await canvas.waitFor({ timeout: 30_000 });
     await canvas.scrollIntoViewIfNeeded();
@@ -105,7 +105,7 @@ describe("dense charts: a canvas layer that keeps the chart's function", () => {
 
   it("draws a dense scatter on a named canvas that still reads out the hovered point", async () => {
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${aiperfUrl}?view=latency`);
+    await gotoHydrated(page, `${aiperfUrl}?view=latency`);
     const chart = page.locator('[data-chart="latency-over-time"]');
     const canvas = chart.locator('canvas[data-canvas-marks="scatter"]');
     await canvas.waitFor({ timeout: 30_000 });

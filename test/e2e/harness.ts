@@ -3,7 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, startNextServer } from "../helpers/next-server.mjs";
 
@@ -91,4 +91,13 @@ export function useAppAndBrowser(opts: Parameters<typeof startApp>[0] = {}): {
     await env.app?.stop();
   });
   return env;
+}
+
+/**
+ * Opens `url` and waits until the app has hydrated: pages are server-rendered with their data, so
+ * text can be on screen before its controls respond, and an early click or select would be lost.
+ */
+export async function gotoHydrated(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 30_000 });
 }

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { useAppAndBrowser } from "./harness";
+import { useAppAndBrowser, gotoHydrated } from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures");
 
@@ -28,7 +28,7 @@ describe("run facts in the browser", () => {
     const c4 = await uploadQwen(t.app.url, 4);
     const page = await t.browser.newPage();
 
-    await page.goto(`${t.app.url}/runs/${c1}`);
+    await gotoHydrated(page, `${t.app.url}/runs/${c1}`);
     const gpus = page.locator('[data-testid="run-facts"] [data-fact="gpuCount"]');
     await expect.poll(() => gpus.getAttribute("title")).toBe("Source: GPU telemetry (1 distinct GPU)");
     await expect
@@ -61,14 +61,14 @@ describe("run facts in the browser", () => {
         .evaluateAll((rows) =>
           rows.map((r) => (r.querySelector('[data-col="concurrency"]')?.textContent ?? "").trim()),
         );
-    await page.goto(`${t.app.url}/?sort=concurrency&dir=desc`);
+    await gotoHydrated(page, `${t.app.url}/?sort=concurrency&dir=desc`);
     await expect.poll(names).toEqual(["4", "2", "1"]);
     await page.getByTestId("sort-concurrency").click();
     await page.waitForURL(/dir=asc/);
     await expect.poll(names).toEqual(["1", "2", "4"]);
-    await page.goto(`${t.app.url}/?gpus=8`);
+    await gotoHydrated(page, `${t.app.url}/?gpus=8`);
     await expect.poll(names).toEqual(["1"]);
-    await page.goto(`${t.app.url}/?concurrency=4`);
+    await gotoHydrated(page, `${t.app.url}/?concurrency=4`);
     await expect.poll(() => page.locator(`a[href="/runs/${c4}"]`).count()).toBe(1);
     await expect.poll(names).toEqual(["4"]);
     await page.close();

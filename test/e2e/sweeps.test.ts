@@ -10,7 +10,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { launchBrowser, startApp, type RunningApp } from "./harness";
+import { launchBrowser, startApp, type RunningApp, gotoHydrated } from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures/aiperf");
 const SHOTS = process.env.RUNLENS_SHOTS_DIR;
@@ -74,7 +74,7 @@ describe("sweep page", () => {
 
   it("switches the statistic, sets an SLO, and a reload shows the same view", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${app.url}/sweeps/${qwen}`);
+    await gotoHydrated(page, `${app.url}/sweeps/${qwen}`);
     const table = page.getByTestId("sweep-table");
     await expect.poll(() => table.locator("tbody tr").count()).toBe(3);
     // Every chart is drawn: three points labelled c1, c2, c4 on each.
@@ -117,7 +117,7 @@ describe("sweep page", () => {
 
   it("overlays eight sweeps from /compare?sweeps= and reads them at equal interactivity", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${app.url}/compare?sweeps=${[others[0], ...others.slice(1), qwen].join(",")}`);
+    await gotoHydrated(page, `${app.url}/compare?sweeps=${[others[0], ...others.slice(1), qwen].join(",")}`);
     await page.waitForURL(/\/sweeps\/[^?]+\?with=/);
     const picker = page.getByTestId("overlay-picker");
     await expect.poll(() => picker.getByText(/config [A-G]|qwen/).count()).toBe(8);
