@@ -249,13 +249,21 @@ async function exportRun(opts) {
   const { id, base } = runTarget(opts.run, opts.server);
   const file = opts.what === "trace" ? "trace.json" : "report.html";
   const headers = opts.token ? { Authorization: `Bearer ${opts.token}` } : {};
+  // A GET is safe to repeat: a store that answers 503 (busy) or a dropped connection gets two
+  // more tries before the export gives up.
   let res;
-  try {
-    res = await fetch(new URL(`api/runs/${id}/${file}`, base), { headers });
-  } catch (err) {
-    throw new CliError(
-      `cannot reach ${base.origin}: ${err.cause?.code ?? err.cause?.message ?? err.message}`,
-    );
+  for (let attempt = 1; ; attempt++) {
+    try {
+      res = await fetch(new URL(`api/runs/${id}/${file}`, base), { headers });
+      if (res.status !== 503 || attempt === 3) break;
+      await res.body?.cancel();
+    } catch (err) {
+      if (attempt === 3)
+        throw new CliError(
+          `cannot reach ${base.origin}: ${err.cause?.code ?? err.cause?.message ?? err.message}`,
+        );
+    }
+    await new Promise((r) => setTimeout(r, 500 * attempt));
   }
   if (!res.ok) {
     const e = (await res.json().catch(() => null))?.error;
