@@ -1,4 +1,11 @@
-import { formatBytesPerSecond, formatCount, formatMs, formatNumber, formatRate } from "@/lib/format-number";
+import {
+  formatBytesPerSecond,
+  formatCount,
+  formatMs,
+  formatNumber,
+  formatRate,
+  plural,
+} from "@/lib/format-number";
 
 /** A compared value in its metric's unit. */
 export function formatValue(v: number | null, unit: string): string {
@@ -12,6 +19,8 @@ export function formatValue(v: number | null, unit: string): string {
       return formatBytesPerSecond(v);
     case "tokens":
       return formatCount(v);
+    case "GPU":
+      return plural(v, "GPU");
     default:
       return `${formatNumber(v)} ${unit}`;
   }

@@ -107,7 +107,7 @@ export function runMetrics(run: RunSummary, stat: CompareStat): MetricValue[] {
   // docs/metrics.md §Derived throughput: null (no row value) where the GPU count is unknown.
   const d = run.derived;
   if (d) {
-    add(["gpuCount", "GPUs", "Per GPU", "GPUs", "neutral"], d.gpuCount);
+    add(["gpuCount", "GPUs", "Per GPU", "GPU", "neutral"], d.gpuCount);
     add(
       ["outputTokPerGpu", "Output tok/s per GPU", "Per GPU", "tok/s/GPU", "higher"],
       d.outputTokPerSPerGpu.value,
