@@ -1,11 +1,12 @@
 import type { RunSummary } from "@/lib/api/schemas";
-import { formatDateTime, formatNumber, formatRate } from "@/lib/format-number";
+import { formatDateTime } from "@/lib/format-number";
 import { AddToCompare } from "./add-to-compare";
 import { CollectorsBadges } from "./collectors-badges";
 import { CopyLinkButton } from "./copy-link-button";
 import { ExportLinks } from "./export-links";
 import { RunFactsEditor, RunFactsList } from "./run-facts";
 import { RunLabelsEditor } from "./run-labels-editor";
+import { infoLabel, infoValue, shownInfo } from "./run-info";
 import { RunNameEditor } from "./run-name-editor";
 
 /** Info entries the run facts show, with their sources, when they are known. */
@@ -14,7 +15,7 @@ const SHOWN_AS_FACTS = new Set(["model", "concurrency", "requestRate"]);
 /** Name (renamable), labels (editable), when, collectors, run facts, compare, export and share buttons. */
 export function RunHeader({ run }: { run: RunSummary }) {
   const info = Object.entries(run.info).filter(
-    ([k, v]) => v !== null && v !== "" && !(SHOWN_AS_FACTS.has(k) && run.facts[k as "model"]),
+    ([k, v]) => shownInfo(k, v) && !(SHOWN_AS_FACTS.has(k) && run.facts[k as "model"]),
   );
   return (
     <header className="space-y-2">
@@ -44,7 +45,7 @@ export function RunHeader({ run }: { run: RunSummary }) {
           <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-xs" data-testid="run-info">
             {info.map(([k, v]) => (
               <div key={k} className="flex gap-1">
-                <dt className="text-muted">{humanize(k)}</dt>
+                <dt className="text-muted">{infoLabel(k)}</dt>
                 <dd className="font-medium">{infoValue(k, v)}</dd>
               </div>
             ))}
@@ -53,14 +54,4 @@ export function RunHeader({ run }: { run: RunSummary }) {
       </details>
     </header>
   );
-}
-
-/** Rates as percentages, other numbers for people (no 0.07894736842105263); text as it is. */
-function infoValue(key: string, v: string | number | boolean | null): string {
-  if (typeof v !== "number") return String(v);
-  return /HitRate$/.test(key) ? formatRate(v) : formatNumber(v, 4);
-}
-
-function humanize(key: string): string {
-  return key.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }

@@ -1,0 +1,54 @@
+/**
+ * The run header's "info" entries (what a file said about its run beyond the run facts) as
+ * people read them: "vLLM pooled ITL p99: 12.5 ms", not "vllmPooledItlP99Ms 12.5".
+ */
+import { formatMs, formatNumber, formatRate } from "@/lib/format-number";
+
+/** Entries that tell a view what to say (e.g. why a timeline is missing), not facts about the run. */
+const VIEW_HINTS = new Set(["requestTimeline"]);
+
+/** Words written as their tools and the field write them. */
+const WORDS: Record<string, string> = {
+  vllm: "vLLM",
+  sglang: "SGLang",
+  aiperf: "aiperf",
+  ttft: "TTFT",
+  itl: "ITL",
+  tpot: "TPOT",
+  e2e: "E2E",
+  gpu: "GPU",
+  kv: "KV",
+  isl: "ISL",
+  osl: "OSL",
+  len: "length",
+};
+
+export type InfoValue = string | number | boolean | null;
+
+/** Whether an entry is shown at all: set, and a fact about the run rather than a view hint. */
+export function shownInfo(key: string, v: InfoValue): boolean {
+  return v !== null && v !== "" && !VIEW_HINTS.has(key);
+}
+
+/** "vllmPooledItlP99Ms" → "vLLM pooled ITL p99", "peakOutputTokensPerS" → "peak output tokens/s". */
+export function infoLabel(key: string): string {
+  const words = key
+    .replace(/Ms$/, "")
+    .replace(/PerS$/, "/s")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(" ");
+  return words
+    .map((w) => WORDS[w] ?? w)
+    .join(" ")
+    .replace(/ \/s$/, "/s");
+}
+
+/** Milliseconds as times, rates as percentages, other numbers for people; text as it is. */
+export function infoValue(key: string, v: InfoValue): string {
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (typeof v !== "number") return String(v);
+  if (/Ms$/.test(key)) return formatMs(v);
+  if (/HitRate$/.test(key)) return formatRate(v);
+  return formatNumber(v, 4);
+}

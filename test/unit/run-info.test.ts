@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { infoLabel, infoValue, shownInfo } from "@/components/run/run-info";
+
+describe("run header info", () => {
+  it("names imported figures as people read them", () => {
+    // Keys the vLLM and SGLang readers write (lib/formats/vllm-bench.ts, sglang-bench.ts).
+    expect(infoLabel("vllmPooledItlP99Ms")).toBe("vLLM pooled ITL p99");
+    expect(infoLabel("sglangPooledItlMeanMs")).toBe("SGLang pooled ITL mean");
+    expect(infoLabel("peakOutputTokensPerS")).toBe("peak output tokens/s");
+    expect(infoLabel("requestGoodputPerS")).toBe("request goodput/s");
+    expect(infoLabel("randomInputLen")).toBe("random input length");
+    expect(infoLabel("benchmarkToolVersion")).toBe("benchmark tool version");
+  });
+
+  it("gives milliseconds as times and flags as yes or no", () => {
+    expect(infoValue("vllmPooledItlP99Ms", 12.3456)).toBe("12.3 ms");
+    expect(infoValue("prefixCacheHitRate", 0.25)).toBe("25%");
+    expect(infoValue("burstiness", 1)).toBe("1");
+    expect(infoValue("streaming", true)).toBe("yes");
+  });
+
+  it("leaves out view hints and empty entries", () => {
+    expect(shownInfo("requestTimeline", false)).toBe(false);
+    expect(shownInfo("dataset", "")).toBe(false);
+    expect(shownInfo("dataset", null)).toBe(false);
+    expect(shownInfo("dataset", "sharegpt")).toBe(true);
+  });
+});
