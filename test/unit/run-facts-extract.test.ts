@@ -239,6 +239,19 @@ describe("server metrics and logs", () => {
     ]);
   });
 
+  it("one model labelled in two cases is one model, in its cased spelling", () => {
+    const facts = serverMetricsFacts(
+      [
+        series("dynamo_frontend_requests", "f:8000", { model: "qwen/qwen3-0.6b" }),
+        series("dynamo_frontend_requests", "f:8000", { model: "Qwen/Qwen3-0.6B" }),
+        series("dynamo_frontend_requests", "f:8000", { model: "meta-llama/Llama-3.1-8B" }),
+      ],
+      [row("f:8000", "frontend")],
+      "dynamo",
+    );
+    expect(facts.model?.value).toBe("Qwen/Qwen3-0.6B, meta-llama/Llama-3.1-8B");
+  });
+
   it("startup logs: engine version, model and parallel sizes", () => {
     const vllm = new LogFactsScanner();
     vllm.line("INFO 11-07 13:30:01 [api_server.py:1805] vLLM API server version 0.11.0");

@@ -25,14 +25,28 @@ function distinct(
   return [...out].sort();
 }
 
+/**
+ * Model names that differ only in case are one model (Hugging Face ids are case-insensitive, and
+ * a Dynamo deployment can label one model both ways): the cased spelling is kept.
+ */
+function distinctModels(names: readonly string[]): string[] {
+  const byKey = new Map<string, string>();
+  for (const n of names) {
+    const key = n.toLowerCase();
+    const seen = byKey.get(key);
+    if (seen === undefined || (seen === key && n !== key)) byKey.set(key, n);
+  }
+  return [...byKey.values()].sort();
+}
+
 export function serverMetricsFacts(
   series: readonly MetricSeries[],
   rows: readonly EndpointRow[],
   backend: string | null,
 ): ExtractedFacts {
   const facts: ExtractedFacts = {};
-  const dynamoModels = distinct(series, "model", (s) => isDynamoName(s.name));
-  const engineModels = distinct(series, "model_name", (s) => engineOf(s.name) !== null);
+  const dynamoModels = distinctModels(distinct(series, "model", (s) => isDynamoName(s.name)));
+  const engineModels = distinctModels(distinct(series, "model_name", (s) => engineOf(s.name) !== null));
   if (dynamoModels.length > 0)
     facts.model = {
       value: dynamoModels.join(", "),
