@@ -11,6 +11,7 @@ import { runMetrics } from "@/lib/metrics/compare";
 import { derivedThroughput } from "@/lib/metrics/derived-throughput";
 import { tokPerUserFromTpotStat, tokPerUserStats } from "@/lib/metrics/per-user-throughput";
 import { pointInputsFromRecords, sweepPoint } from "@/lib/metrics/sweep-point";
+import { TrtllmLatencyColumns } from "@/lib/metrics/trtllm-latency";
 import { effectiveFacts } from "@/lib/api/run-facts";
 import type { RunSummary } from "@/lib/api/schemas";
 import { EMPTY_BLOCKS } from "@/lib/runs/read-run";
@@ -84,5 +85,18 @@ describe("tok/s per user", () => {
     } as unknown as RunSummary;
     const row = runMetrics(summary, "p90").find((m) => m.key === "tokPerUser");
     expect(row?.value).toBe(80);
+  });
+
+  it("TensorRT-LLM runs keep it per request, TPOT = (E2E − TTFT) / (output tokens − 1)", () => {
+    const cols = new TrtllmLatencyColumns(3);
+    // TPOT 10 ms, 20 ms, and a one-token request without one
+    cols.set(0, 50, 50 + 10 * 9, 10);
+    cols.set(1, 50, 50 + 20 * 4, 5);
+    cols.set(2, 50, 60, 1);
+    const { block } = cols.summarize();
+    expect(block.tokPerUser).toMatchObject({ count: 2, mean: 75, p50: 75, p90: 95, p99: 99.5 });
+    // the served derived figure reads the same values
+    const blocks = { ...EMPTY_BLOCKS, timeBreakdown: { latency: block } } as unknown as typeof EMPTY_BLOCKS;
+    expect(runDerived(blocks, effectiveFacts({}, null)).tokPerUser.p90).toEqual({ value: 95, reason: null });
   });
 });
