@@ -23,7 +23,8 @@ export function logTicks(min: number, max: number): number[] {
   return out;
 }
 
-function ticksFor(values: number[], log: boolean): { ticks: number[]; domain: [number, number] } {
+/** Round ticks and the domain they span for a value axis of the sweep charts, linear from 0 or log. */
+export function ticksFor(values: number[], log: boolean): { ticks: number[]; domain: [number, number] } {
   const max = Math.max(...values);
   if (log) {
     const min = Math.min(...values.filter((v) => v > 0));

@@ -12,6 +12,7 @@ import {
 import type { RunSummary } from "@/lib/api/schemas";
 import { formatNumber } from "@/lib/format-number";
 import { PatchFeedback } from "./draft-form";
+import { RolesEditor, rolesDraft, rolesPatchFrom, type RoleDraft } from "./run-roles-editor";
 import { usePatchRun } from "./use-patch-run";
 
 export const FACT_EDITOR_ID = "run-facts-editor";
@@ -66,7 +67,7 @@ export function RunFactsList({ facts }: { facts: RunFacts }) {
   );
 }
 
-/** The facts a form edits (roles are set through the API: a list of records is no one-line field). */
+/** The one-line facts; roles, a list of records, have their own rows (./run-roles-editor.tsx). */
 const EDITABLE = FACT_KEYS.filter((k): k is Exclude<FactKey, "roles"> => k !== "roles");
 const NUMERIC = new Set<FactKey>(["gpuCount", "concurrency", "requestRate", "isl", "osl"]);
 
@@ -99,17 +100,25 @@ export function factsPatchFrom(facts: RunFacts, draft: Record<string, string>): 
 
 export function RunFactsEditor({ run }: { run: RunSummary }) {
   const [draft, setDraft] = useState(() => initial(run.facts));
+  const [roles, setRoles] = useState<RoleDraft[]>(() => rolesDraft(run.facts));
   const [invalid, setInvalid] = useState<string | null>(null);
   const patch = usePatchRun(run.id);
+  const reset = (facts: RunFacts) => {
+    setDraft(initial(facts));
+    setRoles(rolesDraft(facts));
+  };
   const save = () => {
     const p = factsPatchFrom(run.facts, draft);
     if (typeof p === "string") return setInvalid(p);
+    const r = rolesPatchFrom(run.facts, roles);
+    if (typeof r === "string") return setInvalid(r);
     setInvalid(null);
-    if (Object.keys(p).length === 0) return;
-    patch.mutate({ facts: p }, { onSuccess: (next) => setDraft(initial(next.facts)) });
+    const facts: FactsPatch = r === undefined ? p : { ...p, roles: r };
+    if (Object.keys(facts).length === 0) return;
+    patch.mutate({ facts }, { onSuccess: (next) => reset(next.facts) });
   };
   return (
-    <details id={FACT_EDITOR_ID} className="text-xs" onToggle={() => setDraft(initial(run.facts))}>
+    <details id={FACT_EDITOR_ID} className="text-xs" onToggle={() => reset(run.facts)}>
       <summary className="cursor-pointer text-muted">Edit run facts</summary>
       <form
         className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-5"
@@ -134,6 +143,7 @@ export function RunFactsEditor({ run }: { run: RunSummary }) {
             />
           </label>
         ))}
+        <RolesEditor facts={run.facts} rows={roles} onChange={setRoles} />
         <div className="col-span-full flex items-center gap-2">
           <button type="submit" className="btn-ghost py-0.5 text-xs" disabled={patch.isPending}>
             Save facts

@@ -11,7 +11,7 @@ import { SWEEP_STATS } from "@/lib/api/sweeps";
 
 /**
  * URL state of the sweep page, shared by the server page (prefetch), the client and every link
- * that opens a sweep: the statistic, the per-GPU throughput basis, log axes, the sweeps overlaid
+ * that opens a sweep: the statistic, the per-GPU throughput basis, log axes (the Pareto charts' `logx`/`logy`, the goodput chart's `glogx`), the sweeps overlaid
  * (`with`), a single run marked on the charts (`run`), where the frontiers are read (`read`,
  * `at`) and the SLO of the goodput chart. It lives with the components because components may
  * not import app/.
@@ -32,6 +32,8 @@ export const sweepSearchParams = {
   read: parseAsStringLiteral(READ_AXES).withDefault("interactivity").withOptions(STEP),
   at: parseAsFloat.withOptions(STEP),
   slo: parseAsString.withDefault("").withOptions(STEP),
+  /** Log concurrency axis of the goodput chart (concurrencies usually double: 1, 2, 4 … 256) */
+  glogx: parseAsBoolean.withDefault(false).withOptions(STEP),
 };
 
 export const sweepSearchParamsCache = createSearchParamsCache(sweepSearchParams);

@@ -3,6 +3,7 @@
 import { useQueries } from "@tanstack/react-query";
 import { ChartContainer, type SeriesConfig } from "@/components/charts/chart-container";
 import { paletteColor } from "@/components/charts/chart-theme";
+import { ticksFor } from "@/components/charts/chart-scatter-sweep-pareto";
 import { niceTicks } from "@/lib/metrics/nice-scale";
 import { sweepGoodputQueryOptions } from "@/lib/api/sweep-query-options";
 import { describeSlo, parseSlos } from "@/lib/api/slo";
@@ -18,10 +19,14 @@ export function SweepGoodput({
   sweeps,
   slo,
   onSlo,
+  logX,
+  onLogX,
 }: {
   sweeps: Sweep[];
   slo: string;
   onSlo: (s: string) => void;
+  logX: boolean;
+  onLogX: (log: boolean) => void;
 }) {
   const slos = parseSlos(slo);
   const active = slos !== null && slos.length > 0;
@@ -53,10 +58,10 @@ export function SweepGoodput({
       mark: "line",
     };
   });
-  const maxLoad = Math.max(1, ...all.map((r) => r.load));
   const maxGood = Math.max(0, ...all.map((r) => r.goodput ?? 0));
   const yTicks = niceTicks(maxGood || 1);
-  const xTicks = niceTicks(maxLoad);
+  const loads = all.map((r) => r.load).filter((v) => v > 0);
+  const xt = ticksFor(loads.length ? loads : [1], logX);
   return (
     <section className="space-y-3 rounded-lg border border-border bg-card p-4" data-testid="sweep-goodput">
       <h2 className="text-sm font-semibold">Goodput under SLOs</h2>
@@ -89,6 +94,10 @@ export function SweepGoodput({
               );
             })}
           </ul>
+          <label className="flex items-center gap-1 text-xs text-muted">
+            <input type="checkbox" checked={logX} onChange={(e) => onLogX(e.target.checked)} />
+            log concurrency axis
+          </label>
           <ChartContainer
             title="Goodput vs concurrency"
             description={`Requests per second meeting ${slos.map(describeSlo).join(", ")}, from every recorded request`}
@@ -100,8 +109,10 @@ export function SweepGoodput({
               title: "Concurrency",
               unit: "requests in flight",
               numeric: true,
-              ticks: xTicks,
-              domain: [0, xTicks[xTicks.length - 1]],
+              ticks: xt.ticks,
+              domain: xt.domain,
+              log: logX,
+              format: (v) => formatNumber(v),
             }}
             y={{
               key: "goodput",

@@ -20,6 +20,7 @@ import { FrontierReading } from "./frontier-reading";
 import { OverlayPicker } from "./overlay-picker";
 import { SweepControls } from "./sweep-controls";
 import { SweepGoodput } from "./sweep-goodput";
+import { SweepReportLink } from "./sweep-report-link";
 import { SweepHeader } from "./sweep-header";
 import { sweepSearchParams } from "./search-params";
 import { SweepTable } from "./sweep-table";
@@ -74,6 +75,7 @@ export function SweepPage({ id }: { id: string }) {
         <div className="flex flex-wrap items-start gap-3">
           <SweepHeader sweep={sweep} patch={patch} />
           <CopyLinkButton />
+          <SweepReportLink id={id} stat={stat} basis={basis} slo={state.slo} />
         </div>
         <SweepControls stat={stat} basis={basis} logx={logx} logy={logy} onChange={(p) => void setState(p)} />
         <OverlayPicker
@@ -125,7 +127,13 @@ export function SweepPage({ id }: { id: string }) {
           at={at}
           onAt={(v) => void setState({ at: v })}
         />
-        <SweepGoodput sweeps={loaded} slo={state.slo} onSlo={(slo) => void setState({ slo: slo || null })} />
+        <SweepGoodput
+          sweeps={loaded}
+          slo={state.slo}
+          onSlo={(slo) => void setState({ slo: slo || null })}
+          logX={state.glogx}
+          onLogX={(glogx) => void setState({ glogx })}
+        />
         {patch.needsToken ? <TokenPrompt onSaved={() => patch.reset()} /> : null}
         <SweepTable sweep={sweep} stat={stat} onRemove={(runId) => patch.mutate({ removeRunIds: [runId] })} />
       </div>

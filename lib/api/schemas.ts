@@ -109,6 +109,11 @@ export const timeBreakdownBlockSchema = z.object({
       ttftMs: statsSchema.nullable(),
       e2eMs: statsSchema.nullable(),
       tpotMs: statsSchema.nullable(),
+      /**
+       * tok/s per user of each request, 1000 ÷ its TPOT (docs/metrics.md §Per-user throughput);
+       * absent on runs ingested before it was kept
+       */
+      tokPerUser: statsSchema.nullable().optional(),
       /** Requests whose output-token count is known (from their generation steps) */
       tokensKnown: z.number(),
     })

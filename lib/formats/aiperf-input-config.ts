@@ -1,3 +1,4 @@
+import { v2SyntheticLengths } from "./aiperf-v2-lengths";
 import { phaseList, warmupFromLoadgen, warmupFromPhases, type WarmupConfig } from "./aiperf-warmup-config";
 
 /**
@@ -19,7 +20,8 @@ export interface AiperfRunConfig {
   warmup: WarmupConfig | null;
   configVersion: 1 | 2 | null;
   /**
-   * The synthetic prompt settings (v1 `input.prompt.input_tokens.mean` / `output_tokens.mean`),
+   * The synthetic prompt settings (v1 `input.prompt.input_tokens.mean` / `output_tokens.mean`, v2
+   * the expected value of `datasets[i].prompts.isl` / `osl`: ./aiperf-v2-lengths.ts),
    * null when the config has none or the prompts came from a file or public dataset, where the
    * synthetic settings do not shape the requests.
    */
@@ -71,6 +73,7 @@ export function readInputConfig(raw: unknown): AiperfRunConfig {
       requestCount: num(phase?.requests) ?? num(phase?.request_count),
       warmup: warmupFromPhases(phases),
       configVersion: 2,
+      ...v2Synthetic(cfg, phase),
     };
   }
   const loadgen = obj(cfg.loadgen);
@@ -89,6 +92,14 @@ export function readInputConfig(raw: unknown): AiperfRunConfig {
     configVersion: 1,
     ...syntheticLengths(obj(cfg.input)),
   };
+}
+
+function v2Synthetic(
+  cfg: Record<string, unknown>,
+  phase: Record<string, unknown> | undefined,
+): Pick<AiperfRunConfig, "syntheticIsl" | "syntheticOsl"> {
+  const { isl, osl } = v2SyntheticLengths(cfg, phase);
+  return { syntheticIsl: isl, syntheticOsl: osl };
 }
 
 /** v1 synthetic prompt means; a file, public dataset or fixed schedule replaces the synthetic prompts. */

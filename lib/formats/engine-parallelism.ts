@@ -42,7 +42,8 @@ const MODULE = /dynamo[./](vllm|sglang|trtllm)\b/;
 /** A section name as a role: prefill / decode by name, else the section's own name. */
 function roleOf(section: string): string {
   if (/prefill|context|ctx/i.test(section)) return "prefill";
-  if (/decode|generation|gen\b/i.test(section)) return "decode";
+  // `gen_extra-llm-api-config.yml` (TensorRT-LLM's disaggregated examples): `_` is a word character.
+  if (/decode|generation|gen(?![a-z])/i.test(section)) return "decode";
   return section;
 }
 

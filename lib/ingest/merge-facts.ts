@@ -4,6 +4,7 @@
  */
 import type { ExtractedFacts, FactKey } from "@/lib/api/run-facts";
 import { FACT_KEYS } from "@/lib/api/run-facts";
+import { gpuCount, withWorkerCounts } from "@/lib/metrics/engine-run-facts";
 
 export interface NamedFacts {
   analyzer: string;
@@ -36,6 +37,7 @@ export function mergeFacts(named: readonly NamedFacts[]): ExtractedFacts {
     const found = ranked.map((n) => n.facts?.[key]).find((f) => f !== undefined);
     if (found) out[key] = found;
   }
+  Object.assign(out, workerCountFacts(out as ExtractedFacts, named));
   if (!out.backend) {
     const named1 = named.find((n) => n.backend);
     if (named1?.backend)
@@ -50,4 +52,23 @@ export function mergeFacts(named: readonly NamedFacts[]): ExtractedFacts {
 function rank(order: string[], analyzer: string): number {
   const i = order.indexOf(analyzer);
   return i < 0 ? order.length : i;
+}
+
+/**
+ * An engine config states a worker's TP × PP but not how many workers ran; TensorRT-LLM perf
+ * metrics hold one file per worker. Together they give each role's replicas and so the GPU count,
+ * named by both sources; telemetry that saw the GPUs still counts first.
+ */
+function workerCountFacts(merged: ExtractedFacts, named: readonly NamedFacts[]): ExtractedFacts {
+  const config = named.find((n) => n.analyzer === "engine-config")?.facts?.roles;
+  const workers = named.find((n) => n.analyzer === "trtllm")?.facts?.roles;
+  if (!config || !workers || merged.roles?.source !== config.source) return {};
+  const roles = withWorkerCounts(config.value, workers.value);
+  if (!roles) return {};
+  const source = `${config.source} × ${workers.source}`;
+  const out: ExtractedFacts = { roles: { value: roles, source } };
+  const gpus = gpuCount(roles);
+  if (gpus !== null && !merged.gpuCount)
+    out.gpuCount = { value: gpus, source: `${source}: Σ workers × TP × PP` };
+  return out;
 }

@@ -23,23 +23,27 @@ export function aiperfFacts(
   if (c?.model) facts.model = { value: c.model, source: version };
   if (positive(c?.concurrency)) facts.concurrency = { value: c.concurrency, source: version };
   if (positive(c?.requestRate)) facts.requestRate = { value: c.requestRate, source: version };
-  Object.assign(facts, lengths(c, requests));
+  Object.assign(facts, lengths(c, requests, version));
   Object.assign(facts, gpuFacts(summary, gpu));
   return facts;
 }
 
 /** The configured synthetic mean when there is one; else the mean of what was measured. */
-function lengths(c: AiperfSummary["config"] | undefined, requests: RequestsBlock | null): ExtractedFacts {
+function lengths(
+  c: AiperfSummary["config"] | undefined,
+  requests: RequestsBlock | null,
+  config: string,
+): ExtractedFacts {
   const out: ExtractedFacts = {};
   const measured =
     requests?.source === "aiperf-summary"
       ? "aiperf summary mean"
       : `mean of ${plural(requests?.inputTokens?.count ?? 0, "profiling record")}`;
   if (c?.syntheticIsl != null)
-    out.isl = { value: c.syntheticIsl, source: `${CONFIG} (synthetic prompt mean)` };
+    out.isl = { value: c.syntheticIsl, source: `${config} (synthetic prompt mean)` };
   else if (requests?.inputTokens) out.isl = { value: requests.inputTokens.mean, source: measured };
   if (c?.syntheticOsl != null)
-    out.osl = { value: c.syntheticOsl, source: `${CONFIG} (synthetic output mean)` };
+    out.osl = { value: c.syntheticOsl, source: `${config} (synthetic output mean)` };
   else if (requests?.outputTokens)
     out.osl = {
       value: requests.outputTokens.mean,

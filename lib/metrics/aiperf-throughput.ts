@@ -1,15 +1,14 @@
 /**
  * The throughput a run's derived figures are made of (docs/metrics.md §Derived throughput), from
- * aiperf's records or its summary. The records give them when they hold every request the
- * summary counts; when they hold fewer (a sample, as some exports keep), the summary's own
- * aggregates are the run's and the note says so. Pure.
+ * aiperf's records or its summary, whichever ./records-or-summary.ts picks. Pure.
  */
 import type { ThroughputInputs } from "@/lib/api/derived-throughput";
 import type { RequestsBlock, Stats } from "@/lib/api/schemas";
 import type { AiperfSummary, SummaryMetric } from "@/lib/formats/aiperf-summary";
 import { isTimeUnit, toMs } from "@/lib/formats/aiperf-units";
+import { tokPerUserStats } from "./per-user-throughput";
+import { recordsOrSummary } from "./records-or-summary";
 import { pick, type RequestLog } from "./requests-log";
-import { computeStats } from "./stats";
 
 // p90 is optional in stored statistics (imported tools may not write it): absent stays null, never 0.
 const fromStats = (s: Stats | null) =>
@@ -25,9 +24,6 @@ function fromBlock(b: SummaryMetric | undefined, ms: boolean) {
 /** From the records: successful profiling requests over aiperf's benchmark window. */
 export function throughputFromRecords(log: RequestLog, requests: RequestsBlock): ThroughputInputs {
   const ok = log.measuredIndices();
-  const perUser: number[] = [];
-  for (const itl of pick(log.column("itlMs"), ok))
-    if (Number.isFinite(itl) && itl > 0) perUser.push(1000 / itl);
   let tokens = 0;
   let anyTokens = false;
   for (const col of ["inputTokens", "outputTokens"] as const)
@@ -44,7 +40,7 @@ export function throughputFromRecords(log: RequestLog, requests: RequestsBlock):
     totalTokPerS: d && anyTokens ? tokens / d : null,
     requestsPerS: requests.requestThroughputPerS ?? null,
     tpotMs: fromStats(requests.itlMs),
-    tokPerUser: fromStats(computeStats(perUser)),
+    tokPerUser: fromStats(tokPerUserStats(pick(log.column("itlMs"), ok))),
   };
 }
 
@@ -70,24 +66,19 @@ export function throughputFromSummary(summary: AiperfSummary, note: string | nul
   };
 }
 
-/**
- * Records when they account for every request the one summary counts (or there is no single
- * summary to defer to); else the summary.
- */
+/** Records or summary, as ./records-or-summary.ts chooses for every consumer. */
 export function aiperfThroughput(
   log: RequestLog,
   requests: RequestsBlock | null,
   summary: AiperfSummary | undefined,
 ): ThroughputInputs | null {
-  const summaryCount = summary?.metrics.request_count?.avg;
-  const recorded = log.measuredIndices().length;
-  if (log.length > 0 && requests?.source === "aiperf") {
-    if (summary === undefined || summaryCount === undefined || summaryCount === recorded)
-      return throughputFromRecords(log, requests);
-    return throughputFromSummary(
-      summary,
-      `the records hold ${recorded.toLocaleString("en-US")} of the ${summaryCount.toLocaleString("en-US")} requests aiperf's summary counts; these aggregates are the summary's`,
-    );
-  }
-  return summary ? throughputFromSummary(summary, null) : null;
+  const hasRecords = log.length > 0 && requests?.source === "aiperf";
+  const choice = recordsOrSummary(
+    hasRecords ? log.measuredIndices().length : null,
+    summary?.metrics.request_count?.avg,
+    summary !== undefined,
+  );
+  if (choice?.from === "records" && requests) return throughputFromRecords(log, requests);
+  if (choice?.from === "summary" && summary) return throughputFromSummary(summary, choice.note);
+  return null;
 }

@@ -2,7 +2,8 @@
  * Derived throughput (docs/metrics.md §Derived throughput), pure:
  *   output tok/s/GPU = output tok/s ÷ GPUs, total tok/s/GPU = (input + output) tok/s ÷ GPUs,
  *   req/s/GPU = successful req/s ÷ GPUs, tok/s/user = 1000 ÷ TPOT ms per request (aiperf's
- *   output_token_throughput_per_user), at a statistic of that per-request distribution.
+ *   output_token_throughput_per_user), at a statistic of that per-request distribution
+ *   (./per-user-throughput.ts: p90 is its 90th percentile, as aiperf's).
  * Each is null with a reason when an input is unknown; an unknown GPU count is never taken as 1.
  */
 import {
@@ -11,6 +12,7 @@ import {
   type DerivedStat,
   type DerivedValue,
 } from "@/lib/api/derived-throughput";
+import { tokPerUserFromTpotStat } from "./per-user-throughput";
 
 type PerStat = Partial<Record<DerivedStat, number | null>>;
 
@@ -49,12 +51,11 @@ function perUser(stat: DerivedStat, i: DerivedInputs): DerivedValue {
   const measured = i.tokPerUser?.[stat];
   if (known(measured)) return value(measured);
   const tpot = i.tpotMs?.[stat];
-  if (!known(tpot)) return missing("TPOT not measured (needs streamed responses)");
-  if (tpot <= 0) return missing("TPOT is zero");
-  // 1000 / x reverses order: the p90 of tok/s/user is 1000 / the p10 of TPOT, and a mean of
-  // reciprocals is not the reciprocal of a mean. Only the median maps onto itself.
-  if (stat !== "p50") return missing(`the ${stat} of tok/s/user needs per-request TPOT`);
-  return value(1000 / tpot);
+  if (stat === "p50" && known(tpot) && tpot <= 0) return missing("TPOT is zero");
+  const fromTpot = tokPerUserFromTpotStat(stat, tpot);
+  if (fromTpot !== null) return value(fromTpot);
+  if (!i.tpotMs) return missing("TPOT not measured (needs streamed responses)");
+  return missing(`the ${stat} of tok/s/user needs per-request TPOT`);
 }
 
 export function derivedThroughput(i: DerivedInputs): DerivedFigures {

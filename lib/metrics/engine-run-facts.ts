@@ -39,3 +39,54 @@ export function gpuCount(roles: readonly RoleFact[]): number | null {
   }
   return total > 0 ? total : null;
 }
+
+/**
+ * Worker counts per role from TensorRT-LLM perf-metrics files: trtllm-serve answers /perf_metrics
+ * per worker (its rank 0 speaks for all its TP × PP ranks), so each worker is one file, or one
+ * server URL when several files came from the same server. Files holding only disagg-server
+ * records are not workers. TP and PP stay unknown here: the engine config says them.
+ */
+export function trtllmWorkerRoles(
+  workerFiles: readonly { role: string; server: string | null; file: number }[],
+): RoleFact[] {
+  const byRole = new Map<string, Set<string>>();
+  for (const w of workerFiles) {
+    const ids = byRole.get(w.role) ?? new Set<string>();
+    ids.add(w.server ?? `file:${w.file}`);
+    byRole.set(w.role, ids);
+  }
+  return [...byRole].map(([role, ids]) => ({
+    role,
+    count: ids.size,
+    tp: null,
+    pp: null,
+    ep: null,
+    dp: null,
+  }));
+}
+
+export const WORKER_FILES_SOURCE = "TensorRT-LLM perf metrics (one file per worker)";
+
+/**
+ * Engine-config roles with each unstated replica count filled from the worker files of that role
+ * (a config that states its replicas keeps them: it says what was deployed, files what was
+ * captured). A config without a role in its name (`extra-llm-api-config.yml`, role "combined")
+ * describes every worker only when the run has one kind of worker. Null when nothing was filled.
+ */
+export function withWorkerCounts(
+  config: readonly RoleFact[],
+  workers: readonly RoleFact[],
+): RoleFact[] | null {
+  const only = workers.length === 1 ? workers[0] : null;
+  let filled = false;
+  const out = config.map((r) => {
+    if (r.count !== null) return r;
+    const w =
+      workers.find((x) => x.role === r.role) ??
+      (r.role === "combined" && config.length === 1 ? only : undefined);
+    if (!w?.count) return r;
+    filled = true;
+    return { ...r, count: w.count };
+  });
+  return filled ? out : null;
+}

@@ -7,6 +7,7 @@ import type { SweepPoint, SweepStat } from "@/lib/api/sweeps";
 import type { AiperfSummary, SummaryMetric, SummaryStatKey } from "@/lib/formats/aiperf-summary";
 import { isTimeUnit, toMs } from "@/lib/formats/aiperf-units";
 import { derivedThroughput } from "./derived-throughput";
+import { tokPerUserStats } from "./per-user-throughput";
 import { percentileSorted, sortedFinite } from "./stats";
 
 /** A distribution read at the four sweep statistics. */
@@ -19,15 +20,13 @@ export interface PointInputs {
   ttftMs: StatSet | null;
   e2eMs: StatSet | null;
   tpotMs: StatSet | null;
-  /** Interactivity per request, already read so that p90 is what 90% of requests reached or beat */
-  tokPerSPerUser: StatSet | null;
+  /**
+   * Interactivity (tok/s/user) per statistic of the per-request values, as aiperf takes them
+   * (./per-user-throughput.ts); a statistic not known is null and the point says what it needs.
+   */
+  tokPerSPerUser: Partial<Record<SweepStat, number | null>> | null;
 }
 
-/**
- * Interactivity is better when higher, latency when lower: "p90" of a sweep point means the level
- * 90% of requests met, so for per-user throughput it is the 10th percentile (p99 → 1st).
- */
-const MIRRORED: Record<SweepStat, number | "mean"> = { mean: "mean", p50: 50, p90: 10, p99: 1 };
 const DIRECT: Record<SweepStat, number | "mean"> = { mean: "mean", p50: 50, p90: 90, p99: 99 };
 
 function statSet(sorted: Float64Array, at: Record<SweepStat, number | "mean">): StatSet | null {
@@ -41,14 +40,10 @@ function statSet(sorted: Float64Array, at: Record<SweepStat, number | "mean">): 
 /** Latency read at the statistics from per-request values. */
 export const latencyStats = (values: ArrayLike<number>) => statSet(sortedFinite(values), DIRECT);
 
-/**
- * Interactivity from per-request TPOT (ms): 1000 / TPOT each, as aiperf computes its
- * output_token_throughput_per_user per record; a request with TPOT 0 or none has no value.
- */
+/** Interactivity from per-request TPOT (ms), by the one definition of ./per-user-throughput.ts. */
 export function interactivityFromTpot(tpotMs: ArrayLike<number>): StatSet | null {
-  const perUser: number[] = [];
-  for (let i = 0; i < tpotMs.length; i++) if (tpotMs[i] > 0) perUser.push(1000 / tpotMs[i]);
-  return statSet(sortedFinite(perUser), MIRRORED);
+  const s = tokPerUserStats(tpotMs);
+  return s && { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99 };
 }
 
 function summaryStats(
@@ -83,7 +78,7 @@ export function pointInputsFromAiperfSummary(summary: AiperfSummary): PointInput
     ttftMs: summaryStats(m.time_to_first_token, DIRECT),
     e2eMs: summaryStats(m.request_latency, DIRECT),
     tpotMs: summaryStats(m.inter_token_latency, DIRECT),
-    tokPerSPerUser: summaryStats(m.output_token_throughput_per_user, MIRRORED),
+    tokPerSPerUser: summaryStats(m.output_token_throughput_per_user, DIRECT),
   };
 }
 
@@ -98,12 +93,22 @@ export function sweepPoint(inputs: PointInputs, gpuCount: number | null, stat: S
     outputTokPerS: inputs.outputTokPerS,
     totalTokPerS: inputs.totalTokPerS,
     requestsPerS: inputs.requestsPerS,
-    tpotMs: null,
+    tpotMs: inputs.tpotMs,
+    tokPerUser: inputs.tokPerSPerUser,
     gpuCount,
   });
   const perGpu = (key: "outputTokPerSPerGpu" | "totalTokPerSPerGpu" | "requestsPerSPerGpu") => {
     const d = derived[key];
     if (d.value === null) missing[key] = d.reason ?? "not measured";
+    return d.value;
+  };
+  const perUser = () => {
+    const d = derived.tokPerUser[stat];
+    if (d.value === null)
+      missing.tokPerSPerUser =
+        inputs.tpotMs || inputs.tokPerSPerUser
+          ? (d.reason ?? "not measured")
+          : "no per-request TPOT in this run's files";
     return d.value;
   };
   const at = (key: string, s: StatSet | null, what: string) => {
@@ -118,7 +123,7 @@ export function sweepPoint(inputs: PointInputs, gpuCount: number | null, stat: S
     outputTokPerSPerGpu: perGpu("outputTokPerSPerGpu"),
     totalTokPerSPerGpu: perGpu("totalTokPerSPerGpu"),
     requestsPerSPerGpu: perGpu("requestsPerSPerGpu"),
-    tokPerSPerUser: at("tokPerSPerUser", inputs.tokPerSPerUser, "per-request TPOT"),
+    tokPerSPerUser: perUser(),
     outputTokPerS: plain("outputTokPerS", inputs.outputTokPerS, "output token throughput"),
     totalTokPerS: plain("totalTokPerS", inputs.totalTokPerS, "total token throughput"),
     requestsPerS: plain("requestsPerS", inputs.requestsPerS, "request throughput"),

@@ -9,6 +9,7 @@ import type { TimeBreakdownBlock } from "@/lib/api/schemas";
 import type { TrtllmLatencyOverTimePayload } from "@/lib/api/trtllm-charts";
 import type { TrtllmSpeculative } from "@/lib/formats/trtllm-record";
 import { distributionOfSorted } from "./aiperf-distribution";
+import { tokPerUserStats } from "./per-user-throughput";
 import { sortedFinite, statsOfSorted } from "./stats";
 
 /** The scatter's point cap, the same as the aiperf over-time chart's. */
@@ -76,6 +77,7 @@ export class TrtllmLatencyColumns {
       block[key] = statsOfSorted(sorted);
       metrics[key] = distributionOfSorted(sorted);
     }
+    block.tokPerUser = tokPerUserStats(this.tpotMs);
     return { block, distribution: { metrics } };
   }
 

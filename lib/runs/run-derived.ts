@@ -7,25 +7,33 @@ import type { DerivedThroughput, ThroughputInputs } from "@/lib/api/derived-thro
 import type { RunFacts } from "@/lib/api/run-facts";
 import type { SummaryBlocks } from "@/lib/api/schemas";
 import { derivedThroughput } from "@/lib/metrics/derived-throughput";
+import { recordsOrSummary } from "@/lib/metrics/records-or-summary";
 
 const perStat = (s: { mean: number; p50: number; p90?: number; p99: number } | null | undefined) =>
   s ? { mean: s.mean, p50: s.p50, p90: s.p90 ?? null, p99: s.p99 } : null;
 
-/** The throughput inputs of a run's blocks. */
+/**
+ * The throughput inputs of a run's blocks: kept at ingest, where the records-or-summary choice
+ * was made (lib/metrics/records-or-summary.ts); runs ingested before then read their requests
+ * block, which already is the summary's when no records were uploaded.
+ */
 export function throughputInputs(blocks: SummaryBlocks): ThroughputInputs | null {
   if (blocks.throughput) return blocks.throughput;
   const r = blocks.requests;
-  if (r)
+  if (r) {
+    const fromSummary = r.source === "aiperf-summary";
     return {
-      source: r.source === "aiperf-summary" ? "aiperf summary" : "records",
-      note: null,
+      source: fromSummary ? "aiperf summary" : "records",
+      note: fromSummary ? (recordsOrSummary(null, undefined, true)?.note ?? null) : null,
       outputTokPerS: r.outputTokenThroughputPerS ?? null,
       totalTokPerS: null,
       requestsPerS: r.requestThroughputPerS ?? null,
       tpotMs: perStat(r.itlMs),
       tokPerUser: null,
     };
-  const tpot = blocks.timeBreakdown?.latency?.tpotMs;
+  }
+  const latency = blocks.timeBreakdown?.latency;
+  const tpot = latency?.tpotMs;
   if (tpot)
     return {
       source: "TensorRT-LLM perf metrics",
@@ -34,7 +42,7 @@ export function throughputInputs(blocks: SummaryBlocks): ThroughputInputs | null
       totalTokPerS: null,
       requestsPerS: null,
       tpotMs: perStat(tpot),
-      tokPerUser: null,
+      tokPerUser: perStat(latency.tokPerUser),
     };
   return null;
 }

@@ -1,7 +1,7 @@
 /**
  * One run as a sweep member: its facts, and its point at every statistic, computed from every
- * recorded request, or from the producer's own summary where the records hold only part of the
- * requests the summary describes (docs/metrics.md §Sweeps, "Where a point's numbers come from").
+ * recorded request or from the producer's own summary, as lib/metrics/records-or-summary.ts
+ * chooses for the run's derived throughput too (docs/metrics.md §Records or summary).
  */
 import { summaryBlocksSchema, type SummaryBlocks } from "@/lib/api/schemas";
 import { SWEEP_STATS, type SweepRun } from "@/lib/api/sweeps";
@@ -14,6 +14,7 @@ import {
   type PointInputs,
   type StatSet,
 } from "@/lib/metrics/sweep-point";
+import { recordsOrSummary } from "@/lib/metrics/records-or-summary";
 import { getFiles, getRun } from "@/lib/store/runs-repo";
 import { aiperfMeasuredRows } from "@/lib/store/sweep-point-rows";
 import type { RunFacts } from "@/lib/api/run-facts";
@@ -47,14 +48,13 @@ interface Sourced {
   sourceNote: string | null;
 }
 
-/** TensorRT-LLM perf metrics: latency percentiles only (no throughput window, no per-request TPOT list here). */
+/** TensorRT-LLM perf metrics: latency statistics (no throughput window, no per-request TPOT list here). */
 function fromTrtllm(blocks: SummaryBlocks): Sourced | null {
   const lat = blocks.timeBreakdown?.latency;
   if (!lat) return null;
   // p90 is optional in the stats schema (a tool's run-level figures may lack it); ours always have it.
   const set = (s: { mean: number; p50: number; p90?: number; p99: number } | null): StatSet | null =>
     s && s.p90 !== undefined ? { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99 } : null;
-  const tpot = set(lat.tpotMs);
   return {
     inputs: {
       outputTokPerS: blocks.requests?.outputTokenThroughputPerS ?? null,
@@ -62,18 +62,12 @@ function fromTrtllm(blocks: SummaryBlocks): Sourced | null {
       requestsPerS: blocks.requests?.requestThroughputPerS ?? null,
       ttftMs: set(lat.ttftMs),
       e2eMs: set(lat.e2eMs),
-      tpotMs: tpot,
-      // 1000 / TPOT at each percentile is the interactivity that share of requests met (the map is
-      // monotone); the mean is 1000 / mean TPOT, not the mean of per-request interactivity.
-      tokPerSPerUser: tpot && {
-        mean: 1000 / tpot.mean,
-        p50: 1000 / tpot.p50,
-        p90: 1000 / tpot.p90,
-        p99: 1000 / tpot.p99,
-      },
+      tpotMs: set(lat.tpotMs),
+      // Per request at ingest; runs ingested before it was kept give the median only (from TPOT).
+      tokPerSPerUser: set(lat.tokPerUser ?? null),
     },
     source: "records",
-    sourceNote: "interactivity from TPOT percentiles of the perf-metrics records",
+    sourceNote: null,
   };
 }
 
@@ -82,23 +76,17 @@ async function pointSource(app: IngestDeps, runId: string, blocks: SummaryBlocks
   const summaries = files.filter((f) => f.kind === "aiperf-summary" && f.format === "json");
   const summary = summaries.length === 1 ? await readAiperfSummary(app, summaries[0].sha256) : null;
   const req = blocks.requests;
-  const recorded = req && req.source === "aiperf" ? req.count - req.errorCount : null;
-  const described = summary?.metrics.request_count?.avg;
-  if (summary && described !== undefined && recorded !== described) {
-    return {
-      inputs: pointInputsFromAiperfSummary(summary),
-      source: "summary",
-      sourceNote:
-        recorded === null
-          ? "from aiperf's summary (no per-request records uploaded)"
-          : `the records hold ${recorded.toLocaleString("en-US")} of the ${described.toLocaleString("en-US")} requests aiperf's summary describes: aggregates from the summary`,
-    };
-  }
-  if (recorded !== null && req) {
+  const choice = recordsOrSummary(
+    req && req.source === "aiperf" ? req.count - req.errorCount : null,
+    summary?.metrics.request_count?.avg,
+    summary !== null,
+  );
+  if (choice?.from === "summary" && summary)
+    return { inputs: pointInputsFromAiperfSummary(summary), source: "summary", sourceNote: choice.note };
+  if (choice?.from === "records" && req) {
     const rows = await aiperfMeasuredRows(app.store.db, runId);
     return { inputs: pointInputsFromRecords(rows, req.durationS), source: "records", sourceNote: null };
   }
-  if (summary) return { inputs: pointInputsFromAiperfSummary(summary), source: "summary", sourceNote: null };
   return (
     fromTrtllm(blocks) ?? {
       inputs: null,

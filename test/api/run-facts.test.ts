@@ -56,11 +56,11 @@ describe("run facts", () => {
     expect(run.facts.concurrency).toMatchObject({ value: 2, source: "aiperf input_config v1" });
     expect(run.facts.isl).toMatchObject({
       value: 100,
-      source: "aiperf input_config (synthetic prompt mean)",
+      source: "aiperf input_config v1 (synthetic prompt mean)",
     });
     expect(run.facts.osl).toMatchObject({
       value: 200,
-      source: "aiperf input_config (synthetic output mean)",
+      source: "aiperf input_config v1 (synthetic output mean)",
     });
     // Two exporters (:9400, :9402) scrape one GPU: one uuid, one GPU.
     expect(run.facts.gpuCount).toEqual({

@@ -73,4 +73,51 @@ describe("run facts in the browser", () => {
     await expect.poll(names).toEqual(["4"]);
     await page.close();
   });
+
+  it("edits roles per row in the header: marked edited, kept on reload, restored by removing them all", async () => {
+    const id = await uploadQwen(t.app.url, 2);
+    const page = await t.browser.newPage();
+    await gotoHydrated(page, `${t.app.url}/runs/${id}`);
+    const roles = page.locator('[data-testid="run-facts"] [data-fact="roles"]');
+    expect(await roles.count()).toBe(0);
+    await page.getByText("Edit run facts").click();
+    const editor = page.getByTestId("roles-editor");
+    await editor.getByRole("button", { name: "Add role" }).click();
+    await editor.getByLabel("Role 1 name").fill("prefill");
+    await editor.getByLabel("Role 1 Workers").fill("2");
+    await editor.getByLabel("Role 1 TP").fill("2");
+    await editor.getByRole("button", { name: "Add role" }).click();
+    await editor.getByLabel("Role 2 name").fill("decode");
+    await editor.getByLabel("Role 2 TP").fill("4");
+    await editor.getByLabel("Role 2 EP").fill("x");
+    await page.getByRole("button", { name: "Save facts" }).click();
+    await expect.poll(() => page.getByText("decode EP: a whole number").count()).toBe(1);
+    await editor.getByLabel("Role 2 EP").fill("4");
+    await page.getByRole("button", { name: "Save facts" }).click();
+    await expect.poll(() => roles.textContent()).toContain("prefill ×2 (TP 2), decode (TP 4 · EP 4)");
+    if (process.env.RUNLENS_SHOTS_DIR)
+      await page.screenshot({ path: path.join(process.env.RUNLENS_SHOTS_DIR, "run-roles-edited.png") });
+    expect(await roles.textContent()).toContain("edited");
+    expect(await roles.getAttribute("title")).toBe("Source: edited");
+
+    const api = await (await fetch(`${t.app.url}/api/runs/${id}`)).json();
+    expect(api.facts.roles).toEqual({
+      value: [
+        { role: "prefill", count: 2, tp: 2, pp: null, ep: null, dp: null },
+        { role: "decode", count: null, tp: 4, pp: null, ep: 4, dp: null },
+      ],
+      source: "edited",
+      edited: true,
+    });
+
+    await page.reload();
+    await expect.poll(() => roles.textContent()).toContain("prefill ×2 (TP 2)");
+    await page.getByText("Edit run facts").click();
+    await expect.poll(() => editor.getByLabel("Role 1 TP").inputValue()).toBe("2");
+    await editor.getByRole("button", { name: "Remove role 2" }).click();
+    await editor.getByRole("button", { name: "Remove role 1" }).click();
+    await page.getByRole("button", { name: "Save facts" }).click();
+    await expect.poll(() => roles.count()).toBe(0);
+    await page.close();
+  });
 });

@@ -19,7 +19,13 @@ import { parallelismFromJson, parallelismFromYaml, roleOfFileName } from "@/lib/
 import { LogFactsScanner } from "@/lib/formats/server-log-facts";
 import type { MetricSeries } from "@/lib/formats/server-metrics/types";
 import { aiperfFacts } from "@/lib/metrics/aiperf-run-facts";
-import { engineConfigFacts, gpuCount } from "@/lib/metrics/engine-run-facts";
+import {
+  engineConfigFacts,
+  gpuCount,
+  trtllmWorkerRoles,
+  withWorkerCounts,
+  WORKER_FILES_SOURCE,
+} from "@/lib/metrics/engine-run-facts";
 import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
 import { serverMetricsFacts, withLogFacts } from "@/lib/metrics/server-metrics/run-facts";
 import { mergeFacts } from "@/lib/ingest/merge-facts";
@@ -43,7 +49,7 @@ describe("aiperf input_config", () => {
       null,
       new GpuTelemetry(),
     );
-    expect(facts.isl).toEqual({ value: 100, source: "aiperf input_config (synthetic prompt mean)" });
+    expect(facts.isl).toEqual({ value: 100, source: "aiperf input_config v1 (synthetic prompt mean)" });
     expect(facts.concurrency).toEqual({ value: 8, source: "aiperf input_config v1" });
   });
 
@@ -64,6 +70,103 @@ describe("aiperf input_config", () => {
     expect(facts.model).toEqual({ value: "qwen3.6-nvfp4", source: "aiperf input_config v2" });
     expect(facts.concurrency).toEqual({ value: 16, source: "aiperf input_config v2" });
     expect(facts.isl).toBeUndefined();
+  });
+});
+
+describe("aiperf v2 input_config ISL/OSL", () => {
+  // Shaped as aiperf 0.10+ writes its BenchmarkConfig (src/aiperf/config/dataset/config.py
+  // SyntheticDataset, content.py PromptConfig, distributions.py): `datasets[]` of `type: synthetic`
+  // with `prompts.isl` / `prompts.osl` as sampling distributions, the phase naming its dataset.
+  const v2 = (datasets: unknown[], phaseDataset?: string) => ({
+    models: { items: [{ name: "mock-llama-8b" }] },
+    endpoint: { urls: ["http://127.0.0.1:8001"], type: "chat", streaming: true },
+    datasets,
+    phases: [
+      { name: "warmup", type: "concurrency", exclude_from_results: true, requests: 8, concurrency: 4 },
+      {
+        name: "profiling",
+        type: "concurrency",
+        requests: 200,
+        concurrency: 4,
+        ...(phaseDataset ? { dataset: phaseDataset } : {}),
+      },
+    ],
+  });
+  const synthetic = (prompts: unknown, name = "main") => ({
+    name,
+    type: "synthetic",
+    entries: 100,
+    random_seed: 42,
+    prompts,
+  });
+
+  it("reads {mean, stddev} of the profiling phase's synthetic dataset, named v2 in its source", () => {
+    const c = readInputConfig(
+      v2([synthetic({ isl: { mean: 400, stddev: 60 }, osl: { mean: 60, stddev: 12 } })]),
+    );
+    expect(c).toMatchObject({ configVersion: 2, concurrency: 4, syntheticIsl: 400, syntheticOsl: 60 });
+    const facts = aiperfFacts(
+      { config: c, telemetryGpus: [] } as unknown as Parameters<typeof aiperfFacts>[0],
+      null,
+      new GpuTelemetry(),
+    );
+    expect(facts.isl).toEqual({ value: 400, source: "aiperf input_config v2 (synthetic prompt mean)" });
+    expect(facts.osl).toEqual({ value: 60, source: "aiperf input_config v2 (synthetic output mean)" });
+  });
+
+  it("takes each distribution's expected value: fixed, log-normal, percentile, empirical, multimodal", () => {
+    const read = (isl: unknown, osl: unknown) => {
+      const c = readInputConfig(v2([synthetic({ isl, osl })]));
+      return [c.syntheticIsl, c.syntheticOsl];
+    };
+    expect(read(512, { value: 128 })).toEqual([512, 128]);
+    expect(
+      read({ mean: 2048, median: 1800 }, { points: [{ value: 100, weight: 3 }, { value: 200 }] }),
+    ).toEqual([
+      2048,
+      // (3 × 100 + 1 × 200) / 4
+      125,
+    ]);
+    // {p50, p99} log-normal: σ = ln(4) / 2.3263478740408408 = 0.595916, mean = 1000 · e^(σ²/2) = 1194.3
+    const [p] = read({ p50: 1000, p99: 4000 }, 10);
+    expect(p).toBeCloseTo(1000 * Math.exp((Math.log(4) / 2.3263478740408408) ** 2 / 2), 9);
+    expect(p).toBeCloseTo(1194.3, 1);
+    // peaks 60 % at 128 and 40 % at 2048: 0.6 × 128 + 0.4 × 2048 = 896
+    expect(
+      read(
+        {
+          peaks: [
+            { mean: 128, stddev: 20, weight: 60 },
+            { mean: 2048, median: 1800, weight: 40 },
+          ],
+        },
+        1,
+      )[0],
+    ).toBeCloseTo(896, 9);
+  });
+
+  it("weights a sequence distribution's pairs by probability", () => {
+    const c = readInputConfig(
+      v2([
+        synthetic({
+          sequence_distribution: [
+            { isl: 128, osl: 64, probability: 40 },
+            { isl: { mean: 512, stddev: 50 }, osl: 256, probability: 60 },
+          ],
+        }),
+      ]),
+    );
+    // 0.4 × 128 + 0.6 × 512 = 358.4; 0.4 × 64 + 0.6 × 256 = 179.2
+    expect(c.syntheticIsl).toBeCloseTo(358.4, 9);
+    expect(c.syntheticOsl).toBeCloseTo(179.2, 9);
+  });
+
+  it("reads the dataset the profiling phase names; a file dataset has no synthetic lengths", () => {
+    const file = { name: "trace", type: "file", path: "traces/a.jsonl", format: "mooncake_trace" };
+    const named = readInputConfig(v2([file, synthetic({ isl: 300, osl: 30 }, "synth")], "synth"));
+    expect([named.syntheticIsl, named.syntheticOsl]).toEqual([300, 30]);
+    const fromFile = readInputConfig(v2([file, synthetic({ isl: 300, osl: 30 }, "synth")], "trace"));
+    expect([fromFile.syntheticIsl, fromFile.syntheticOsl]).toEqual([null, null]);
   });
 });
 
@@ -185,6 +288,59 @@ describe("engine configs", () => {
     const p = parallelismFromJson({ tensor_parallel_size: 8, kv_cache_config: { enable_block_reuse: true } });
     expect(p.roles).toEqual([{ role: "combined", count: null, tp: 8, pp: null, ep: null, dp: null }]);
     expect(gpuCount([{ role: "x", count: 1, tp: null, pp: null, ep: null, dp: null }])).toBeNull();
+  });
+});
+
+describe("TensorRT-LLM worker files and engine configs", () => {
+  it("fill each role's workers from its perf-metrics files and give Σ workers × TP × PP", () => {
+    const ctx = parallelismFromYaml(
+      "tensor_parallel_size: 2\n",
+      roleOfFileName("ctx_extra-llm-api-config.yml"),
+    );
+    const gen = parallelismFromYaml(
+      "tensor_parallel_size: 4\npipeline_parallel_size: 2\n",
+      roleOfFileName("gen_extra-llm-api-config.yml"),
+    );
+    const workers = trtllmWorkerRoles([
+      { file: 0, role: "prefill", server: "http://ctx-0:8001" },
+      { file: 1, role: "prefill", server: "http://ctx-1:8001" },
+      // a second capture of the same decode server counts once
+      { file: 2, role: "decode", server: "http://gen-0:8002" },
+      { file: 3, role: "decode", server: "http://gen-0:8002" },
+    ]);
+    expect(workers.map((w) => [w.role, w.count])).toEqual([
+      ["prefill", 2],
+      ["decode", 1],
+    ]);
+    const facts = mergeFacts([
+      { analyzer: "engine-config", facts: engineConfigFacts([ctx, gen]) },
+      { analyzer: "trtllm", facts: { roles: { value: workers, source: WORKER_FILES_SOURCE } } },
+    ]);
+    // 2 × 2 × 1 + 1 × 4 × 2
+    expect(facts.gpuCount).toEqual({
+      value: 12,
+      source: `engine config × ${WORKER_FILES_SOURCE}: Σ workers × TP × PP`,
+    });
+    // GPUs seen by telemetry still count first.
+    const seen = mergeFacts([
+      { analyzer: "aiperf", facts: { gpuCount: { value: 16, source: "GPU telemetry (16 distinct GPUs)" } } },
+      { analyzer: "engine-config", facts: engineConfigFacts([ctx, gen]) },
+      { analyzer: "trtllm", facts: { roles: { value: workers, source: WORKER_FILES_SOURCE } } },
+    ]);
+    expect(seen.gpuCount?.value).toBe(16);
+    expect(seen.roles?.value.map((r) => r.count)).toEqual([2, 1]);
+  });
+
+  it("a combined config covers workers of one kind only; stated replicas are kept", () => {
+    const combined = [{ role: "combined", count: null, tp: 4, pp: null, ep: null, dp: null }];
+    const mixed = [
+      { role: "prefill", count: 1, tp: null, pp: null, ep: null, dp: null },
+      { role: "decode", count: 1, tp: null, pp: null, ep: null, dp: null },
+    ];
+    expect(withWorkerCounts(combined, mixed)).toBeNull();
+    expect(withWorkerCounts(combined, [{ ...mixed[0], role: "combined", count: 3 }])?.[0].count).toBe(3);
+    const stated = [{ role: "decode", count: 4, tp: 2, pp: null, ep: null, dp: null }];
+    expect(withWorkerCounts(stated, mixed)).toBeNull();
   });
 });
 

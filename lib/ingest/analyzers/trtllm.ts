@@ -13,7 +13,8 @@ import {
 } from "@/lib/formats/json-lines";
 import { TrtllmRecordStore } from "@/lib/ingest/trtllm-compact";
 import { parseTrtllmRecord } from "@/lib/formats/trtllm-record";
-import { joinTrtllm, type DisaggEntry, type WorkerEntry } from "@/lib/metrics/trtllm-join";
+import { trtllmWorkerRoles, WORKER_FILES_SOURCE } from "@/lib/metrics/engine-run-facts";
+import { joinTrtllm, type DisaggEntry, type JoinResult, type WorkerEntry } from "@/lib/metrics/trtllm-join";
 import { RoleVotes } from "@/lib/metrics/trtllm-roles";
 import { summarizeTrtllm, type TrtllmSummary } from "@/lib/metrics/trtllm-summary";
 import { TrtllmRequestsWriter } from "@/lib/store/trtllm-requests-writer";
@@ -180,6 +181,7 @@ export function trtllmAnalyzer(): Analyzer {
           summary.returnPerfMetrics === null ? {} : { returnPerfMetrics: summary.returnPerfMetrics },
         warnings,
         backend: "trtllm",
+        facts: workerFacts(join, new Set(workerFile)),
         requestCount: summary.requestCount,
         info: {
           "TRT-LLM serving": join.mode,
@@ -192,4 +194,18 @@ export function trtllmAnalyzer(): Analyzer {
       };
     },
   };
+}
+
+/** The run's workers per role, one per worker file (or server), for the GPU count (docs/metrics.md §Run facts). */
+function workerFacts(join: JoinResult, files: ReadonlySet<number>): AnalyzerResult["facts"] {
+  const roles = trtllmWorkerRoles(
+    [...files]
+      .sort((a, b) => a - b)
+      .map((file) => ({
+        file,
+        role: join.fileRoles[file] ?? "combined",
+        server: join.fileServers[file] ?? null,
+      })),
+  );
+  return roles.length > 0 ? { roles: { value: roles, source: WORKER_FILES_SOURCE } } : {};
 }

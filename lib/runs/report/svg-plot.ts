@@ -17,6 +17,10 @@ export interface XySeries {
   label: string;
   /** null = not recorded at that x: the line breaks there */
   points: ReadonlyArray<readonly [number, number | null]>;
+  /** In a scatter: "line" draws this series as a line through its points (a Pareto frontier) */
+  mark?: "line";
+  /** In a scatter: a label per point, written beside it (a sweep point's load, "c4") */
+  labels?: ReadonlyArray<string>;
 }
 
 export interface BarSeries {
@@ -138,12 +142,18 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
   series.forEach((s) => {
     const i = s.slot;
     const colour = PALETTE[i % PALETTE.length];
-    if (plot.kind === "scatter") {
-      for (const [x, y] of s.points)
-        if (finite(x) && finite(y))
+    if (plot.kind === "scatter" && s.mark !== "line") {
+      s.points.forEach(([x, y], k) => {
+        if (!finite(x) || !finite(y)) return;
+        const text = s.labels?.[k];
+        parts.push(
+          `<circle class="mark" cx="${f(sx(x))}" cy="${f(sy(y))}" r="${text ? 3.5 : 2}" fill="${colour}" fill-opacity="0.7"/>`,
+        );
+        if (text)
           parts.push(
-            `<circle class="mark" cx="${f(sx(x))}" cy="${f(sy(y))}" r="2" fill="${colour}" fill-opacity="0.7"/>`,
+            `<text x="${f(sx(x) + 5)}" y="${f(sy(y) - 5)}" fill="#111827" font-size="10">${escapeHtml(text)}</text>`,
           );
+      });
       return;
     }
     for (const run of unbroken(s.points))

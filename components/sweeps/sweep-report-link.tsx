@@ -1,0 +1,31 @@
+import type { SweepStat } from "@/lib/api/sweeps";
+
+/**
+ * The sweep's offline report at the page's statistic, basis and SLO: one HTML file with its
+ * charts and tables, readable with no network. A plain link: the server names the file.
+ */
+export function SweepReportLink({
+  id,
+  stat,
+  basis,
+  slo,
+}: {
+  id: string;
+  stat: SweepStat;
+  basis: "output" | "total";
+  slo: string;
+}) {
+  const q = new URLSearchParams({ stat, basis });
+  if (slo) q.set("slo", slo);
+  return (
+    <a
+      className="btn-ghost py-1.5 text-sm"
+      href={`/api/sweeps/${encodeURIComponent(id)}/report.html?${q}`}
+      download
+      data-testid="export-sweep-report"
+      title="One HTML file with this sweep's charts and tables at this statistic and SLO, readable offline"
+    >
+      Report
+    </a>
+  );
+}

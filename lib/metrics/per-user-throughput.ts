@@ -1,0 +1,40 @@
+/**
+ * tok/s per user, interactivity (docs/metrics.md §Per-user throughput): 1000 ÷ TPOT ms of each
+ * request, aiperf's output_token_throughput_per_user, and its statistics taken over requests the
+ * way aiperf takes them (numpy's percentile of the per-request values). So p90 is the 90th
+ * percentile: 90% of requests were at or below it. aiperf does not mirror percentiles of a
+ * larger-is-better metric, and neither do we: one "p90" means one number in aiperf's summary,
+ * the run page, a sweep point and a comparison. Pure.
+ */
+import { computeStats, type Stats } from "./stats";
+
+/** One request's interactivity; a request with no TPOT, or TPOT 0 (one token), has none. */
+export function tokPerUserOf(tpotMs: number): number | null {
+  return Number.isFinite(tpotMs) && tpotMs > 0 ? 1000 / tpotMs : null;
+}
+
+/** Statistics of the per-request values, or null when no request has a TPOT. */
+export function tokPerUserStats(tpotMs: ArrayLike<number>): Stats | null {
+  const perUser: number[] = [];
+  for (let i = 0; i < tpotMs.length; i++) {
+    const v = tokPerUserOf(tpotMs[i]);
+    if (v !== null) perUser.push(v);
+  }
+  return computeStats(perUser);
+}
+
+export type TokPerUserStat = "mean" | "p50" | "p90" | "p99";
+
+/**
+ * From TPOT statistics alone (no per-request values): 1000 / x reverses order and does not
+ * commute with a mean, so the p90 of tok/s/user would be 1000 / the p10 of TPOT, which no summary
+ * of TPOT keeps, and the mean of reciprocals is not the reciprocal of the mean. Only the median
+ * carries over (exactly for an odd count; between the two middle values otherwise).
+ */
+export function tokPerUserFromTpotStat(
+  stat: TokPerUserStat,
+  tpotMs: number | null | undefined,
+): number | null {
+  if (stat !== "p50" || tpotMs === null || tpotMs === undefined) return null;
+  return tokPerUserOf(tpotMs);
+}

@@ -1,0 +1,70 @@
+/**
+ * GET /api/sweeps/{id}/report.html: one self-contained HTML file of a sweep (docs/formats.md
+ * §Offline report): the three Pareto charts with each point labelled by its load, the table of
+ * every point with aiperf's own summary values (the real qwen c1/c2/c4 captures), and goodput
+ * against concurrency under the SLO the link carries.
+ */
+import fs from "node:fs";
+import { describe, expect, it } from "vitest";
+import { POST as upload } from "@/app/api/runs/route";
+import { GET as getReport } from "@/app/api/sweeps/[id]/report.html/route";
+import { formatNumber } from "@/lib/format-number";
+import { fixture, freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+
+freshAppEachTest();
+
+const qwen = [1, 2, 4].flatMap((c) =>
+  ["profile_export.jsonl", "profile_export_aiperf.json", "gpu_telemetry_export.jsonl"].map((f) => ({
+    name: `qwen-sweep/qwen-c${c}/${f}`,
+    path: fixture(`aiperf/qwen-c${c}__${f}`),
+  })),
+);
+
+async function qwenSweep(): Promise<string> {
+  const res = await upload(uploadRequest(qwen));
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { sweep: { id: string } }).sweep.id;
+}
+
+const report = (id: string, query = "") =>
+  getReport(new Request(`http://localhost/api/sweeps/${id}/report.html${query}`), idParams(id));
+
+describe("sweep report", () => {
+  it("is one self-contained file with the Pareto charts, every point and goodput", async () => {
+    const id = await qwenSweep();
+    const res = await report(id, "?stat=p90&slo=ttft:p99:60");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toBe(
+      'attachment; filename="qwen-sweep-sweep-report.html"',
+    );
+    const html = await res.text();
+    // Nothing reaches out: no script, link or external reference.
+    expect(html).not.toMatch(/<script|<link|<iframe|<img|@import|url\(/i);
+    for (const m of html.matchAll(/\b(?:src|href)="([^"]*)"/g)) expect(m[1]).toMatch(/^#/);
+
+    for (const chart of ["sweep-interactivity", "sweep-latency", "sweep-ttft", "sweep-goodput"])
+      expect(html).toContain(`data-chart="${chart}" data-drawn="true"`);
+    // Each point labelled with its load beside its mark.
+    for (const c of ["c1", "c2", "c4"]) expect(html).toMatch(new RegExp(`font-size="10">${c}</text>`));
+    // The points table at p90 holds aiperf's own p90 of output_token_throughput_per_user.
+    const s1 = JSON.parse(fs.readFileSync(fixture("aiperf/qwen-c1__profile_export_aiperf.json"), "utf8"));
+    expect(html).toContain(`<td class="n">${formatNumber(s1.output_token_throughput_per_user.p90, 3)}</td>`);
+    expect(html).toContain("statistic p90");
+    // TTFT p99 of the recorded requests: c1 32.8 ms, c2 57.8 ms, c4 70.7 ms → c2 is the highest meeting 60 ms.
+    expect(html).toContain("Highest load meeting TTFT p99 ≤ 60 ms: c2.");
+    // The records are a sample of the summary's requests: said per run.
+    expect(html).toContain("c1: the records hold 10 of the 64 requests");
+  });
+
+  it("says how to add goodput when the link has no SLO; refuses a bad query; 404 for an unknown sweep", async () => {
+    const id = await qwenSweep();
+    const html = await (await report(id)).text();
+    expect(html).toContain("statistic p50");
+    expect(html).toContain("No SLO in this report&#39;s link");
+    expect(html).not.toContain('data-chart="sweep-goodput"');
+    expect((await report(id, "?stat=p42")).status).toBe(400);
+    expect((await report(id, "?slo=nonsense")).status).toBe(400);
+    expect((await report("no-such-sweep-1234")).status).toBe(404);
+  });
+});
