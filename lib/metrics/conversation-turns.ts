@@ -1,0 +1,97 @@
+/**
+ * Conversations and turns of a run's requests (docs/metrics.md §Turns), kept beside the
+ * RequestLog in typed columns indexed like it: the turn index, the prompt tokens the server served
+ * from cache and the prompt tokens an earlier turn made reusable.
+ *
+ * Possible reuse. aiperf sends each turn of a multi-turn conversation with the whole history
+ * before it: turn k's prompt is turn k−1's prompt, then its answer, then the new user message
+ * (aiperf `dataset/` multi-turn conversations; the history is replayed by the worker). So the
+ * prefix turn k could find cached is at most what turn k−1 sent and got back:
+ *
+ *   possible(k) = min(ISL(k), ISL(k−1) + OSL(k−1)),  possible(0) = 0
+ *
+ * with OSL(k−1) read as 0 when that turn failed (no answer joined the history). When turn k−1 of
+ * the conversation was not seen before turn k (records out of order, a trimmed file) or either
+ * prompt length is unknown, the possible reuse is not known (NaN), never 0. Prefixes shared
+ * between different conversations (a common system prompt) are not counted: that is what
+ * aiperf's run-level `theoretical_prefix_cache_hit` covers, shown beside it.
+ */
+
+export const NO_TURN = -1;
+
+interface LastTurn {
+  turn: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** Tracks each conversation's latest turn within one records file (trials reuse conversation ids). */
+export class PossibleReuse {
+  private last = new Map<string, LastTurn>();
+
+  /** Starts a new file: conversations of another trial are not this one's history. */
+  reset(): void {
+    this.last.clear();
+  }
+
+  /**
+   * The possible reuse of this turn (NaN when not known), and remembers the turn for the next.
+   * `inputTokens`/`outputTokens` are null when not recorded.
+   */
+  next(
+    conversationId: string | null,
+    turn: number | null,
+    inputTokens: number | null,
+    outputTokens: number | null,
+    failed: boolean,
+  ): number {
+    if (conversationId === null || turn === null) return NaN;
+    const prev = this.last.get(conversationId);
+    let possible = NaN;
+    if (turn === 0) possible = 0;
+    else if (prev && prev.turn === turn - 1 && inputTokens !== null && Number.isFinite(prev.inputTokens))
+      possible = Math.min(inputTokens, prev.inputTokens + prev.outputTokens);
+    if (!prev || turn >= prev.turn)
+      this.last.set(conversationId, {
+        turn,
+        inputTokens: inputTokens ?? NaN,
+        outputTokens: failed ? 0 : (outputTokens ?? 0),
+      });
+    return possible;
+  }
+}
+
+/** Per-request turn columns, indexed like the run's RequestLog. */
+export class TurnColumns {
+  length = 0;
+  private cap = 1024;
+  turn = new Int32Array(1024).fill(NO_TURN);
+  cached = new Float64Array(1024).fill(NaN);
+  possible = new Float64Array(1024).fill(NaN);
+  /** Whether any record carried a turn index above 0 (a multi-turn run) */
+  multiTurn = false;
+  /** Whether any record carried the server's cached prompt tokens */
+  anyCached = false;
+
+  add(turn: number | null, cached: number | null, possible: number): void {
+    if (this.length === this.cap) this.grow();
+    const i = this.length++;
+    this.turn[i] = turn ?? NO_TURN;
+    this.cached[i] = cached ?? NaN;
+    this.possible[i] = possible;
+    if (turn !== null && turn > 0) this.multiTurn = true;
+    if (cached !== null) this.anyCached = true;
+  }
+
+  private grow(): void {
+    this.cap *= 2;
+    const turn = new Int32Array(this.cap).fill(NO_TURN);
+    turn.set(this.turn);
+    this.turn = turn;
+    for (const k of ["cached", "possible"] as const) {
+      const next = new Float64Array(this.cap).fill(NaN);
+      next.set(this[k]);
+      this[k] = next;
+    }
+  }
+}
