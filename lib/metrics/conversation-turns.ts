@@ -23,11 +23,24 @@ interface LastTurn {
   turn: number;
   inputTokens: number;
   outputTokens: number;
+  /** Whether a profiling request of the conversation was counted */
+  profiling: boolean;
 }
+
+/**
+ * Conversations remembered at once. A single-turn run of a million requests has a million
+ * conversations of one turn each; past this many, the one idle longest is forgotten, and its next
+ * turn (if any) has an unknown possible reuse rather than a guessed one.
+ */
+export const MAX_OPEN_CONVERSATIONS = 200_000;
 
 /** Tracks each conversation's latest turn within one records file (trials reuse conversation ids). */
 export class PossibleReuse {
   private last = new Map<string, LastTurn>();
+  /** Conversations with a profiling request, over every file */
+  conversations = 0;
+
+  constructor(private readonly maxOpen = MAX_OPEN_CONVERSATIONS) {}
 
   /** Starts a new file: conversations of another trial are not this one's history. */
   reset(): void {
@@ -44,6 +57,7 @@ export class PossibleReuse {
     inputTokens: number | null,
     outputTokens: number | null,
     failed: boolean,
+    profiling = true,
   ): number {
     if (conversationId === null || turn === null) return NaN;
     const prev = this.last.get(conversationId);
@@ -51,12 +65,19 @@ export class PossibleReuse {
     if (turn === 0) possible = 0;
     else if (prev && prev.turn === turn - 1 && inputTokens !== null && Number.isFinite(prev.inputTokens))
       possible = Math.min(inputTokens, prev.inputTokens + prev.outputTokens);
-    if (!prev || turn >= prev.turn)
+    const counted = prev?.profiling ?? false;
+    if (profiling && !counted) this.conversations++;
+    if (!prev || turn >= prev.turn) {
+      // Re-inserted, so the map's first key is always the conversation idle longest.
+      this.last.delete(conversationId);
       this.last.set(conversationId, {
         turn,
         inputTokens: inputTokens ?? NaN,
         outputTokens: failed ? 0 : (outputTokens ?? 0),
+        profiling: profiling || counted,
       });
+      if (this.last.size > this.maxOpen) this.last.delete(this.last.keys().next().value!);
+    } else if (profiling && !counted) prev.profiling = true;
     return possible;
   }
 }

@@ -27,7 +27,9 @@ import {
 } from "@/lib/metrics/aiperf-run-result";
 import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { slowestRequestsPayload } from "./aiperf-slowest";
+import { TURNS_CHART } from "@/lib/api/turns";
 import { PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
+import { turnsPayload } from "@/lib/metrics/turn-stats";
 import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
 import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
@@ -109,7 +111,14 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
       const conversationId = r.conversationId ?? null;
       const turnIndex = r.turnIndex ?? null;
       const cachedTokens = r.cachedTokens ?? null;
-      const possible = reuse.next(conversationId, turnIndex, r.inputTokens, r.outputTokens, !!r.error);
+      const possible = reuse.next(
+        conversationId,
+        turnIndex,
+        r.inputTokens,
+        r.outputTokens,
+        r.error !== null,
+        r.phase === "profiling",
+      );
       turns.add(turnIndex, cachedTokens, possible);
       const startMs = log.cols.startMs[i];
       const endMs = log.cols.endMs[i];
@@ -226,6 +235,22 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
           ...result.charts,
           [AIPERF_SLOWEST_CHART]: await slowestRequestsPayload(ctx.db, ctx.runId, log),
         };
+      const theoretical = result.info?.theoreticalCacheHitRate;
+      const perTurn = turnsPayload(
+        log,
+        turns,
+        reuse.conversations,
+        typeof theoretical === "number" ? theoretical : null,
+      );
+      if (perTurn) {
+        result.charts = { ...result.charts, [TURNS_CHART]: perTurn };
+        // The Turns view's has-data rule (lib/api/run-views.ts) reads these.
+        result.info = {
+          ...result.info,
+          conversations: perTurn.conversations,
+          maxTurnIndex: perTurn.rows[perTurn.rows.length - 1].turn,
+        };
+      }
       return result;
     },
   };
