@@ -8,6 +8,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { hasTurnData, runView } from "@/lib/api/run-views";
+import type { RunSummary } from "@/lib/api/schemas";
 import { turnsPayloadSchema, TURNS_CHART, type TurnsPayload } from "@/lib/api/turns";
 import { parseAiperfRecord } from "@/lib/formats/aiperf-records";
 import { PossibleReuse } from "@/lib/metrics/conversation-turns";
@@ -305,4 +307,18 @@ describe("per-turn statistics on a generated run of conversations of 1–20 turn
   });
 });
 
-export type { TurnsPayload };
+describe("the Turns tab", () => {
+  const info = (i: RunSummary["info"]) => ({ info: i }) as RunSummary;
+  it("is enabled only for a run with a turn above 0, and says what to upload", () => {
+    expect(hasTurnData(info({ maxTurnIndex: 7, conversations: 3 }))).toBe(true);
+    expect(hasTurnData(info({ maxTurnIndex: 0 }))).toBe(false);
+    expect(hasTurnData(info({}))).toBe(false);
+    expect(runView("turns").missing).toContain("turn_index");
+  });
+
+  it("keeps the stored payload within its schema", async () => {
+    const { payload } = await turnsOf("schema", { conversations: 4, seed: 5 });
+    const p: TurnsPayload = payload;
+    expect(turnsPayloadSchema.safeParse(p).success).toBe(true);
+  });
+});
