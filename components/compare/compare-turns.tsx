@@ -78,7 +78,7 @@ export function CompareTurns({ data }: { data: CompareResponse }) {
   return (
     <section className="space-y-2" data-testid="compare-turns">
       <ChartContainer
-        title={`${m.label} by turn`}
+        title={`${m.label.charAt(0).toUpperCase()}${m.label.slice(1)} by turn`}
         description={`each multi-turn run's ${m.label} at every turn index`}
         definition={{
           window: "each run's profiling phase, by aiperf's turn_index",
@@ -86,7 +86,9 @@ export function CompareTurns({ data }: { data: CompareResponse }) {
           method:
             metric === "hitPct"
               ? "Σ cached / Σ prompt tokens of the turn (usage_prompt_cache_read_tokens)"
-              : "linear-interpolated percentiles and means of the turn's requests",
+              : metric === "possiblePct"
+                ? "Σ min(prompt, previous turn's prompt + answer) / Σ prompt tokens of the turn"
+                : "linear-interpolated percentiles and means of the turn's requests",
         }}
         exportName={`compare-turns-${metric}`}
         missing={`No compared run has ${m.label} by turn${metric === "hitPct" ? ": its records carry no usage_prompt_cache_read_tokens" : ""}.`}

@@ -133,6 +133,7 @@ export const TURN_COMPARE_METRICS = {
   e2eP50: { label: "latency p50", unit: "ms", higherIsBetter: false },
   inputMean: { label: "prompt length mean", unit: "tokens", higherIsBetter: null },
   hitPct: { label: "cache hit rate", unit: "%", higherIsBetter: true },
+  possiblePct: { label: "possible reuse (ceiling)", unit: "%", higherIsBetter: null },
 } as const;
 export type TurnCompareMetric = keyof typeof TURN_COMPARE_METRICS;
 export const TURN_COMPARE_METRIC_IDS = Object.keys(TURN_COMPARE_METRICS) as TurnCompareMetric[];
@@ -149,6 +150,8 @@ function turnValue(r: TurnRow, metric: TurnCompareMetric): number | null {
       return r.inputTokens?.mean ?? null;
     case "hitPct":
       return r.hitRate === null ? null : r.hitRate * 100;
+    case "possiblePct":
+      return r.possibleRate === null ? null : r.possibleRate * 100;
   }
 }
 
@@ -159,7 +162,7 @@ export interface TurnCompareRow {
   values: Record<string, number | null>;
   /**
    * Run id → the change against the baseline run at this turn: relative (fraction) for
-   * latencies and lengths, percentage points for the hit rate; null when either side is missing.
+   * latencies and lengths, percentage points for the rates; null when either side is missing.
    */
   deltas: Record<string, number | null>;
 }
@@ -180,7 +183,7 @@ export function compareTurnRows(
       t.byRun.set(id, r);
       turns.set(r.turn, t);
     }
-  const points = metric === "hitPct";
+  const points = metric === "hitPct" || metric === "possiblePct";
   return [...turns.entries()]
     .sort(([a], [b]) => a - b)
     .map(([turn, t]) => {

@@ -58,6 +58,31 @@ describe("Turns view", () => {
     await page.close();
   });
 
+  it("compare overlays two runs' turn curves with a change per turn", async () => {
+    // The same conversations served with little and with much eviction (say, with and without CPU offload).
+    const kept = generateMultiTurnRun(path.join(dir, "kept"), { conversations: 80, seed: 5, evict: 0.05 });
+    const evicted = generateMultiTurnRun(path.join(dir, "evicted"), {
+      conversations: 80,
+      seed: 5,
+      evict: 0.6,
+    });
+    const a = await upload(t.app.url, kept, "offload on");
+    const b = await upload(t.app.url, evicted, "offload off");
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await gotoHydrated(page, `${t.app.url}/compare?runs=${a.id},${b.id}&turnMetric=hitPct`);
+    const section = page.getByTestId("compare-turns");
+    await section.waitFor({ timeout: 30_000 });
+    const chart = section.locator('[data-chart="compare-turns-hitPct"]');
+    await expect.poll(() => chart.locator(".recharts-line").count(), { timeout: 15_000 }).toBe(2);
+    const table = page.getByTestId("compare-turns-deltas");
+    await expect.poll(() => table.textContent(), { timeout: 15_000 }).toContain("offload on (baseline)");
+    // Later turns lose most of their cache when most histories are evicted: negative points.
+    expect(await table.textContent()).toMatch(/-\d+(\.\d)? pt/);
+    await page.waitForTimeout(600);
+    await section.screenshot({ path: path.join(SHOTS, "compare-turns.png") });
+    await page.close();
+  });
+
   it("is a disabled tab on a single-turn run, and says what is missing without cached tokens", async () => {
     const single = generateMultiTurnRun(path.join(dir, "single"), { conversations: 20, maxTurns: 1 });
     const one = await upload(t.app.url, single, "single turn");

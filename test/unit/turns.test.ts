@@ -14,6 +14,7 @@ import { turnsPayloadSchema, TURNS_CHART, type TurnsPayload } from "@/lib/api/tu
 import { parseAiperfRecord } from "@/lib/formats/aiperf-records";
 import { PossibleReuse } from "@/lib/metrics/conversation-turns";
 import { splitPrompt } from "@/lib/metrics/turn-stats";
+import { compareTurnRows, reuseTotals, turnReuseRows } from "@/lib/metrics/turn-chart-rows";
 import { generateMultiTurnRun, type MultiTurnRequest } from "../generators/aiperf-multiturn.mjs";
 import { analyze, diskFile, generatedFiles } from "./aiperf-helpers";
 
@@ -304,6 +305,54 @@ describe("per-turn statistics on a generated run of conversations of 1–20 turn
     expect(run.result.charts![TURNS_CHART]).toBeUndefined();
     expect(run.result.info?.conversations).toBeUndefined();
     await run.handle.close();
+  });
+});
+
+describe("turn rows the charts draw", () => {
+  it("stack mean tokens per request to the mean prompt, and total the achieved share", async () => {
+    const { payload } = await turnsOf("rows", {
+      conversations: 2,
+      turns: [3, 2],
+      firstPrompt: 1000,
+      userTokens: 100,
+      answerTokens: 50,
+      evict: 0,
+    });
+    const rows = turnReuseRows(payload);
+    // Turn 1: two requests of 1150 tokens, 1040 cached, 1050 reusable.
+    expect(rows[1]).toMatchObject({
+      requests: 2,
+      cached: 1040,
+      recomputed: 10,
+      fresh: 100,
+      ceiling: 1050,
+      prompt: 1150,
+    });
+    for (const r of rows) expect(r.cached! + r.recomputed! + r.fresh!).toBe(r.prompt);
+    // Σ min(cached, possible) / Σ possible = (0 + 2080 + 1200) / (0 + 2100 + 1200).
+    expect(reuseTotals(payload).achievedShare).toBeCloseTo(3280 / 3300, 12);
+  });
+
+  it("line compared runs up by turn, with changes against the baseline", async () => {
+    const a = (await turnsOf("cmp-a", { conversations: 40, seed: 2, evict: 0 })).payload;
+    const b = (await turnsOf("cmp-b", { conversations: 40, seed: 2, evict: 0.5, maxTurns: 10 })).payload;
+    const runs = [
+      { id: "a", payload: a },
+      { id: "b", payload: b },
+    ];
+    const hit = compareTurnRows(runs, "hitPct", "a");
+    expect(hit.map((r) => r.turn)).toEqual(a.rows.map((r) => r.turn));
+    const t3 = hit.find((r) => r.turn === 3)!;
+    const [ra, rb] = [a.rows.find((r) => r.turn === 3)!, b.rows.find((r) => r.turn === 3)!];
+    expect(t3.values).toEqual({ a: ra.hitRate! * 100, b: rb.hitRate! * 100 });
+    // Percentage points for a rate; relative for a latency; none for the baseline itself.
+    expect(t3.deltas.b).toBeCloseTo((rb.hitRate! - ra.hitRate!) * 100, 12);
+    expect(t3.deltas.a).toBeNull();
+    const ttft = compareTurnRows(runs, "ttftP50", "a").find((r) => r.turn === 3)!;
+    expect(ttft.deltas.b).toBeCloseTo((rb.ttftMs!.p50 - ra.ttftMs!.p50) / ra.ttftMs!.p50, 12);
+    // Turns past run b's last have no value and no change for it.
+    const late = hit.find((r) => r.turn === 15)!;
+    expect([late.values.b, late.deltas.b]).toEqual([null, null]);
   });
 });
 
