@@ -19,14 +19,6 @@
 
 export const NO_TURN = -1;
 
-interface LastTurn {
-  turn: number;
-  inputTokens: number;
-  outputTokens: number;
-  /** Whether a profiling request of the conversation was counted */
-  profiling: boolean;
-}
-
 /**
  * Conversations remembered at once. A single-turn run of a million requests has a million
  * conversations of one turn each; past this many, the one idle longest is forgotten, and its next
@@ -34,17 +26,51 @@ interface LastTurn {
  */
 export const MAX_OPEN_CONVERSATIONS = 200_000;
 
-/** Tracks each conversation's latest turn within one records file (trials reuse conversation ids). */
+/**
+ * Tracks each conversation's latest turn within one records file (trials reuse conversation ids).
+ * A conversation's latest turn sits in a slot of typed arrays, found by its id: no object per
+ * conversation, since this runs once per record of every aiperf run.
+ */
 export class PossibleReuse {
-  private last = new Map<string, LastTurn>();
+  /** Conversation id → slot; insertion order is recency (a touched id is re-inserted) */
+  private slots = new Map<string, number>();
+  private turn: Int32Array;
+  private inputTokens: Float64Array;
+  private outputTokens: Float64Array;
+  /** 1 once a profiling request of the slot's conversation was counted */
+  private profiling: Uint8Array;
+  private free: number[] = [];
+  private used = 0;
   /** Conversations with a profiling request, over every file */
   conversations = 0;
 
-  constructor(private readonly maxOpen = MAX_OPEN_CONVERSATIONS) {}
+  constructor(private readonly maxOpen = MAX_OPEN_CONVERSATIONS) {
+    const n = Math.min(maxOpen + 1, 1024);
+    this.turn = new Int32Array(n);
+    this.inputTokens = new Float64Array(n);
+    this.outputTokens = new Float64Array(n);
+    this.profiling = new Uint8Array(n);
+  }
 
   /** Starts a new file: conversations of another trial are not this one's history. */
   reset(): void {
-    this.last.clear();
+    this.slots.clear();
+    this.free = [];
+    this.used = 0;
+  }
+
+  private slotFor(): number {
+    const reused = this.free.pop();
+    if (reused !== undefined) return reused;
+    if (this.used === this.turn.length) {
+      const cap = this.turn.length * 2;
+      const grow = <T extends Int32Array | Float64Array | Uint8Array>(a: T, b: T) => (b.set(a), b);
+      this.turn = grow(this.turn, new Int32Array(cap));
+      this.inputTokens = grow(this.inputTokens, new Float64Array(cap));
+      this.outputTokens = grow(this.outputTokens, new Float64Array(cap));
+      this.profiling = grow(this.profiling, new Uint8Array(cap));
+    }
+    return this.used++;
   }
 
   /**
@@ -60,24 +86,40 @@ export class PossibleReuse {
     profiling = true,
   ): number {
     if (conversationId === null || turn === null) return NaN;
-    const prev = this.last.get(conversationId);
-    let possible = NaN;
-    if (turn === 0) possible = 0;
-    else if (prev && prev.turn === turn - 1 && inputTokens !== null && Number.isFinite(prev.inputTokens))
-      possible = Math.min(inputTokens, prev.inputTokens + prev.outputTokens);
-    const counted = prev?.profiling ?? false;
-    if (profiling && !counted) this.conversations++;
-    if (!prev || turn >= prev.turn) {
+    let slot = this.slots.get(conversationId);
+    let possible = turn === 0 ? 0 : NaN;
+    if (slot === undefined) {
+      slot = this.slotFor();
+      this.slots.set(conversationId, slot);
+      this.profiling[slot] = 0;
+      this.turn[slot] = -1;
+      if (this.slots.size > this.maxOpen) {
+        const oldest = this.slots.keys().next().value!;
+        this.free.push(this.slots.get(oldest)!);
+        this.slots.delete(oldest);
+      }
+    } else {
+      if (
+        turn > 0 &&
+        this.turn[slot] === turn - 1 &&
+        inputTokens !== null &&
+        Number.isFinite(this.inputTokens[slot])
+      )
+        possible = Math.min(inputTokens, this.inputTokens[slot] + this.outputTokens[slot]);
       // Re-inserted, so the map's first key is always the conversation idle longest.
-      this.last.delete(conversationId);
-      this.last.set(conversationId, {
-        turn,
-        inputTokens: inputTokens ?? NaN,
-        outputTokens: failed ? 0 : (outputTokens ?? 0),
-        profiling: profiling || counted,
-      });
-      if (this.last.size > this.maxOpen) this.last.delete(this.last.keys().next().value!);
-    } else if (profiling && !counted) prev.profiling = true;
+      this.slots.delete(conversationId);
+      this.slots.set(conversationId, slot);
+    }
+    if (profiling && this.profiling[slot] === 0) {
+      this.conversations++;
+      this.profiling[slot] = 1;
+    }
+    // A turn older than the one remembered (records out of order) does not replace it.
+    if (turn >= this.turn[slot]) {
+      this.turn[slot] = turn;
+      this.inputTokens[slot] = inputTokens ?? NaN;
+      this.outputTokens[slot] = failed ? 0 : (outputTokens ?? 0);
+    }
     return possible;
   }
 }

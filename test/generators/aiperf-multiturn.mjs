@@ -176,8 +176,13 @@ export function generateMultiTurnRun(outDir, opts = {}) {
   fs.writeFileSync(jsonlPath, lines.join("\n") + "\n");
 
   const ok = requests.filter((r) => !r.failed && !r.cancelled);
-  const minStart = Math.min(...requests.map((r) => r.startMs));
-  const maxEnd = Math.max(...requests.map((r) => r.endMs));
+  // Loops, not Math.min(...xs): a spread of a million values overflows the call stack.
+  let minStart = Infinity;
+  let maxEnd = -Infinity;
+  for (const r of requests) {
+    minStart = Math.min(minStart, r.startMs);
+    maxEnd = Math.max(maxEnd, r.endMs);
+  }
   const durationS = (maxEnd - minStart) / 1000;
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
   const errors = requests.length - ok.length;
