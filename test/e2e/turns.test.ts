@@ -28,6 +28,7 @@ describe("Turns view", () => {
       evict: 0.2,
       errorEvery: 37,
       cancelEvery: 53,
+      theoretical: true,
     });
     const run = await upload(t.app.url, gen, "multi-turn agentic c8");
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 1000 } });
@@ -50,6 +51,10 @@ describe("Turns view", () => {
       await expect.poll(() => figure.locator(".recharts-wrapper").count(), { timeout: 15_000 }).toBe(1);
       expect(await figure.getByTestId("chart-definition").textContent()).toContain("turn_index");
     }
+    // aiperf's run-level theoretical hit rate is drawn as a level on the hit-rate chart.
+    expect(await page.locator('[data-chart="turns-hit-rate"] .chart-mark-label').textContent()).toBe(
+      "aiperf theoretical (run)",
+    );
     await page.waitForTimeout(600);
     await page.screenshot({ path: path.join(SHOTS, "turns-view.png"), fullPage: true });
     await page

@@ -15,6 +15,8 @@ export interface MultiTurnOptions {
   firstPrompt?: number;
   userTokens?: number;
   answerTokens?: number;
+  /** Write aiperf's theoretical_prefix_cache_hit (block-level, percent) in the summary */
+  theoretical?: boolean;
 }
 
 export interface MultiTurnRequest {

@@ -55,12 +55,29 @@ function block(values, unit) {
 }
 
 /**
+ * aiperf's run-level theoretical prefix-cache hit (post_processors
+ * theoretical_prefix_cache_accumulator.py): Σ hit blocks / Σ total blocks over successful
+ * requests, in percent, with `count` the total and `sum` the hits. A turn's blocks are its
+ * prompt's 16-token blocks; the hits are the whole blocks of the history before it.
+ */
+function theoretical(ok) {
+  let hit = 0;
+  let total = 0;
+  for (const r of ok) {
+    total += Math.ceil(r.prompt / BLOCK);
+    hit += Math.floor(r.history / BLOCK);
+  }
+  return { unit: "%", avg: (100 * hit) / total, count: total, sum: hit };
+}
+
+/**
  * Generates the run. Options: conversations, maxTurns, minTurns, concurrency, seed, evict
  * (probability a turn's history was evicted), cached (false: no usage in the responses),
  * errorEvery (every k-th request fails with a 500; its answer does not join the history),
  * cancelEvery (every k-th request is cancelled, aiperf's 499), turns (explicit turn counts per
  * conversation, overriding the random ones), firstPrompt/userTokens/answerTokens (fixed
- * lengths instead of random: small hand-computed cases).
+ * lengths instead of random: small hand-computed cases), theoretical (write aiperf's
+ * theoretical_prefix_cache_hit in the summary).
  *
  * Returns the file paths and the truth: one entry per request with its conversation, turn,
  * prompt, answer, cached and history tokens, outcome and timings.
@@ -215,6 +232,7 @@ export function generateMultiTurnRun(outDir, opts = {}) {
     ),
     benchmark_duration: { unit: "sec", avg: durationS },
     ...(errors > 0 ? { error_request_count: { unit: "requests", avg: errors } } : {}),
+    ...(opts.theoretical ? { theoretical_prefix_cache_hit: theoretical(ok) } : {}),
     input_config: {
       endpoint: {
         model_names: ["synthetic/multiturn"],

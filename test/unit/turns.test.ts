@@ -292,6 +292,13 @@ describe("per-turn statistics on a generated run of conversations of 1–20 turn
     await run.handle.close();
   });
 
+  it("carries aiperf's run-level theoretical hit rate beside the per-turn figures", async () => {
+    const { gen, payload } = await turnsOf("theoretical", { conversations: 8, seed: 9, theoretical: true });
+    const t = gen.summary.theoretical_prefix_cache_hit as { count: number; sum: number };
+    // Σ hit blocks / Σ blocks, as aiperf reports it with count and sum (schema 1.1+).
+    expect(payload.theoreticalHitRate).toBeCloseTo(t.sum / t.count, 12);
+  });
+
   it("says cached tokens are not recorded when the responses carried no usage", async () => {
     const { payload } = await turnsOf("no-cached", { conversations: 10, seed: 3, cached: false });
     expect(payload.cachedKnown).toBe(false);
