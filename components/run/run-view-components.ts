@@ -9,6 +9,7 @@ import { KvView } from "@/components/run-views/kv-view";
 import { LatencyView } from "@/components/run-views/latency-view";
 import { OffloadView } from "@/components/run-views/offload-view";
 import { OverviewView } from "@/components/run-views/overview-view";
+import { TurnsView } from "@/components/run-views/turns-view";
 import type { RunViewId } from "@/lib/api/run-views";
 import type { RunViewProps } from "./run-view-props";
 
@@ -17,6 +18,7 @@ export const RUN_VIEW_COMPONENTS: Record<RunViewId, ComponentType<RunViewProps>>
   overview: OverviewView,
   latency: LatencyView,
   throughput: ThroughputView,
+  turns: TurnsView,
   breakdown: BreakdownView,
   cache: CacheView,
   kv: KvView,
