@@ -29,6 +29,7 @@ import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { slowestRequestsPayload } from "./aiperf-slowest";
 import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
 import { ProfilingClock } from "@/lib/metrics/profiling-window";
+import { logRequestValues } from "@/lib/metrics/regression/request-values";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
 import { reanchorRequests } from "@/lib/store/aiperf-requests";
@@ -204,7 +205,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
           ...result.charts,
           [AIPERF_SLOWEST_CHART]: await slowestRequestsPayload(ctx.db, ctx.runId, log),
         };
-      return result;
+      return log.length > 0 ? { ...result, requestValues: logRequestValues(log) } : result;
     },
   };
 }

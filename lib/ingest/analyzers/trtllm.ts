@@ -14,6 +14,7 @@ import {
 import { TrtllmRecordStore } from "@/lib/ingest/trtllm-compact";
 import { parseTrtllmRecord } from "@/lib/formats/trtllm-record";
 import { joinTrtllm, type DisaggEntry, type WorkerEntry } from "@/lib/metrics/trtllm-join";
+import { ValueColumn } from "@/lib/metrics/regression/request-values";
 import { RoleVotes } from "@/lib/metrics/trtllm-roles";
 import { summarizeTrtllm, type TrtllmSummary } from "@/lib/metrics/trtllm-summary";
 import { TrtllmRequestsWriter } from "@/lib/store/trtllm-requests-writer";
@@ -160,9 +161,16 @@ export function trtllmAnalyzer(): Analyzer {
       }));
       const join = joinTrtllm(disaggs, workers, workerNames.length, workerNames);
       const inserter = new TrtllmRequestsWriter(ctx.db, ctx.dialect);
+      // The stored rows' own TTFT and E2E, which verdicts on the run resample.
+      const ttft = new ValueColumn();
+      const e2e = new ValueColumn();
       let summary: TrtllmSummary;
       try {
-        summary = await summarizeTrtllm(join, workerNames, (row) => inserter.push(ctx.runId, row));
+        summary = await summarizeTrtllm(join, workerNames, (row) => {
+          ttft.add(row.ttft_ms);
+          e2e.add(row.e2e_ms);
+          return inserter.push(ctx.runId, row);
+        });
         await inserter.flush();
       } finally {
         store.close();
@@ -181,6 +189,7 @@ export function trtllmAnalyzer(): Analyzer {
         warnings,
         backend: "trtllm",
         requestCount: summary.requestCount,
+        requestValues: { server_ttft: ttft.sorted(), server_e2e: e2e.sorted() },
         info: {
           "TRT-LLM serving": join.mode,
           ...(join.joinedByDisaggId + join.joinedByCtxId > 0
