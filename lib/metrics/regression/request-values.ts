@@ -5,8 +5,7 @@
  * requests without an error, TensorRT-LLM's every joined request, finite values only.
  */
 import { REQUEST_FIELDS, type RequestField } from "./catalog";
-import { sortedFinite } from "../stats";
-import { pick, type RequestColumn, type RequestLog } from "../requests-log";
+import type { RequestColumn, RequestLog } from "../requests-log";
 
 export type RequestValues = Partial<Record<RequestField, Float64Array>>;
 
@@ -18,10 +17,7 @@ const LOG_COLUMNS: Array<[RequestField, RequestColumn]> = [
 
 /** Client-side TTFT, ITL and E2E of an aiperf (or imported benchmark) run, each ascending. */
 export function logRequestValues(log: RequestLog): RequestValues {
-  const measured = log.measuredIndices();
-  return Object.fromEntries(
-    LOG_COLUMNS.map(([field, column]) => [field, sortedFinite(pick(log.column(column), measured))]),
-  );
+  return Object.fromEntries(LOG_COLUMNS.map(([field, column]) => [field, log.sortedMeasured(column)]));
 }
 
 /** A growing column of one field's finite values, handed over ascending. */
