@@ -6,9 +6,13 @@
 //   verdicts-child.ts DIR REQUESTS rows    drops the blobs first: a run ingested before they
 //                                          were stored, read row by row
 //
-// Each phase is its own process, so its peak RSS is its own.
+// Each phase is its own process, so its peak RSS is its own. With BENCH_PG_URL and
+// BENCH_PG_SCHEMA set, the runs live in that PostgreSQL schema instead of DIR/bench.db.
 import fs from "node:fs";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
 import { DEFAULT_RESAMPLES } from "@/lib/metrics/regression/bootstrap";
 import { defaultVerdictMetrics } from "@/lib/metrics/regression/catalog";
 import { judgeMetric } from "@/lib/metrics/regression/judge";
@@ -16,7 +20,7 @@ import { mergeRequestValues } from "@/lib/metrics/regression/request-values";
 import { mergeResults } from "@/lib/ingest/merge-results";
 import { AGGREGATOR_VERSION } from "@/lib/ingest/version";
 import { judgeRun } from "@/lib/runs/verdicts";
-import { migrate, openSqlite } from "@/lib/store/db";
+import { migrate, openPostgres, openSqlite, type Db } from "@/lib/store/db";
 import { rawSqlite } from "@/lib/store/raw-sqlite";
 import { commitRun, insertRun } from "@/lib/store/runs-repo";
 import { requestValues, setRunSeries } from "@/lib/store/series-repo";
@@ -25,37 +29,73 @@ import { prng } from "../generators/prng.mjs";
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const rssMb = () => `${Math.round(process.resourceUsage().maxRSS / 1024)} MB`;
 
+const PG = process.env.BENCH_PG_URL
+  ? { url: process.env.BENCH_PG_URL, schema: process.env.BENCH_PG_SCHEMA! }
+  : null;
+
+function open(dir: string) {
+  return PG ? openPostgres(PG.url, { schema: PG.schema }) : openSqlite(path.join(dir, "bench.db"));
+}
+
+type Values = Record<"ttft" | "itl" | "e2e", Float64Array>;
+
+/** One run's request rows: a prepared insert on SQLite, COPY on PostgreSQL. */
+async function writeRows(db: Db, run: string, v: Values) {
+  const n = v.ttft.length;
+  if (!PG) {
+    const sqlite = rawSqlite(db)!;
+    const insert = sqlite.prepare(
+      "insert into aiperf_requests (run_id, file_id, line, phase, ok, cancelled, ttft_ms, itl_ms, e2e_ms) values (?, 'f', ?, 'profiling', 1, 0, ?, ?, ?)",
+    );
+    sqlite.transaction(() => {
+      for (let i = 0; i < n; i++) insert.run(run, i, v.ttft[i], v.itl[i], v.e2e[i]);
+    })();
+    return;
+  }
+  const client = new pg.Client({ connectionString: PG.url, options: `-c search_path=${PG.schema}` });
+  await client.connect();
+  const copy = client.query(
+    copyFrom(
+      "copy aiperf_requests (run_id, file_id, line, phase, ok, cancelled, ttft_ms, itl_ms, e2e_ms) from stdin",
+    ),
+  );
+  function* lines() {
+    for (let i = 0; i < n; i += 10_000) {
+      let text = "";
+      for (let k = i; k < Math.min(n, i + 10_000); k++)
+        text += `${run}\tf\t${k}\tprofiling\t1\t0\t${v.ttft[k]}\t${v.itl[k]}\t${v.e2e[k]}\n`;
+      yield text;
+    }
+  }
+  await pipeline(lines(), copy);
+  await client.end();
+}
+
 async function setup(dir: string, count: number) {
-  const handle = openSqlite(path.join(dir, "bench.db"));
+  const handle = open(dir);
   await migrate(handle);
   const db = handle.db;
-  const sqlite = rawSqlite(db)!;
   const rand = prng(1);
   const lognormal = (median: number, sigma: number) =>
     median * Math.exp(sigma * Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand()));
-  const insert = sqlite.prepare(
-    "insert into aiperf_requests (run_id, file_id, line, phase, ok, cancelled, ttft_ms, itl_ms, e2e_ms) values (?, 'f', ?, 'profiling', 1, 0, ?, ?, ?)",
-  );
   const t = performance.now();
   for (const [run, scale, at] of [
     ["base", 1, 1],
     ["run", 1.1, 2],
   ] as const) {
-    const values = {
+    const values: Values = {
       ttft: new Float64Array(count),
       itl: new Float64Array(count),
       e2e: new Float64Array(count),
     };
-    sqlite.transaction(() => {
-      for (let i = 0; i < count; i++) {
-        const ttft = lognormal(60, 0.5) * scale;
-        const itl = lognormal(12, 0.2);
-        insert.run(run, i, ttft, itl, ttft + itl * 200);
-        values.ttft[i] = ttft;
-        values.itl[i] = itl;
-        values.e2e[i] = ttft + itl * 200;
-      }
-    })();
+    for (let i = 0; i < count; i++) {
+      const ttft = lognormal(60, 0.5) * scale;
+      const itl = lognormal(12, 0.2);
+      values.ttft[i] = ttft;
+      values.itl[i] = itl;
+      values.e2e[i] = ttft + itl * 200;
+    }
+    await writeRows(db, run, values);
     await insertRun(
       db,
       { id: run, name: run, labels: [], createdAt: at, aggregatorVersion: AGGREGATOR_VERSION },
@@ -75,13 +115,13 @@ async function setup(dir: string, count: number) {
     });
   }
   console.log(
-    `setup: ${count.toLocaleString("en-US")} requests a run written, as rows and as blobs, in ${seconds(performance.now() - t)}`,
+    `setup (${PG ? "PostgreSQL" : "SQLite"}): ${count.toLocaleString("en-US")} requests a run written, as rows and as blobs, in ${seconds(performance.now() - t)}`,
   );
   await handle.close();
 }
 
 async function judge(dir: string, source: "blobs" | "rows") {
-  const handle = openSqlite(path.join(dir, "bench.db"));
+  const handle = open(dir);
   await migrate(handle);
   const db = handle.db;
   if (source === "rows") await db.deleteFrom("run_metric_values").execute();

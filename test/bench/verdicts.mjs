@@ -4,8 +4,9 @@
 // p99), through judgeRun (the verdicts route's service), from reading the per-request values out
 // of SQLite to the last interval.
 //
-//   node test/bench/verdicts.mjs [--requests 1000000] [--no-rows]
+//   node test/bench/verdicts.mjs [--requests 1000000] [--no-rows] [--store sqlite|postgres]
 //
+// --store postgres uses a fresh schema at RUNLENS_BENCH_PG_URL, dropped after.
 // The TypeScript sources run through jiti; the values are lognormal (TTFT median 60 ms) and the
 // run's TTFT is 10% slower. Both runs are stored as an ingest stores them: request rows plus one
 // sorted value blob per metric. The verdicts are timed from the blobs, then (unless --no-rows)
@@ -16,12 +17,21 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { dropPgSchema, freshPgSchema } from "./pg.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const arg = process.argv.indexOf("--requests");
 const requests = arg > 0 ? Number(process.argv[arg + 1]) : 1_000_000;
 const phases = ["setup", "blobs", ...(process.argv.includes("--no-rows") ? [] : ["rows"])];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-verdict-bench-"));
+const storeArg = process.argv.indexOf("--store");
+const pgUrl =
+  storeArg > 0 && process.argv[storeArg + 1] === "postgres" ? process.env.RUNLENS_BENCH_PG_URL : null;
+if (storeArg > 0 && process.argv[storeArg + 1] === "postgres" && !pgUrl) {
+  console.error("--store postgres needs RUNLENS_BENCH_PG_URL");
+  process.exit(2);
+}
+const pgEnv = pgUrl ? { BENCH_PG_URL: pgUrl, BENCH_PG_SCHEMA: await freshPgSchema(pgUrl) } : {};
 let status = 0;
 for (const phase of phases) {
   const res = spawnSync(
@@ -33,10 +43,15 @@ for (const phase of phases) {
       String(requests),
       phase,
     ],
-    { cwd: ROOT, stdio: "inherit", env: { ...process.env, JITI_ALIAS: JSON.stringify({ "@": ROOT }) } },
+    {
+      cwd: ROOT,
+      stdio: "inherit",
+      env: { ...process.env, ...pgEnv, JITI_ALIAS: JSON.stringify({ "@": ROOT }) },
+    },
   );
   status = res.status ?? 1;
   if (status !== 0) break;
 }
 fs.rmSync(dir, { recursive: true, force: true });
+if (pgUrl) await dropPgSchema(pgUrl, pgEnv.BENCH_PG_SCHEMA);
 process.exit(status);
