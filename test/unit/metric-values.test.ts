@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { REQUEST_FIELDS } from "@/lib/metrics/regression/catalog";
-import { mergeRequestValues, ValueColumn } from "@/lib/metrics/regression/request-values";
+import { logRequestValues, mergeRequestValues, ValueColumn } from "@/lib/metrics/regression/request-values";
+import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
 import { decodeMetricValues, encodeMetricValues } from "@/lib/store/metric-values";
 import { mergeSorted } from "@/lib/store/series-repo";
 import { prng } from "../generators/prng.mjs";
@@ -71,5 +72,34 @@ describe("pooling sorted runs", () => {
     expect(Array.from(merged.get("ttft")!)).toEqual([1, 2, 3, 4]);
     expect(Array.from(merged.get("server_ttft")!)).toEqual([1, 2, 3]);
     expect(merged.get("itl")!.length).toBe(0);
+  });
+});
+
+describe("an aiperf run's verdict values", () => {
+  const entry = (ttftMs: number | null, itlMs: number | null = 10) => ({
+    startNs: 0n,
+    endNs: 1_000_000n,
+    ttftMs,
+    e2eMs: ttftMs === null ? null : ttftMs + 100,
+    itlMs,
+    inputTokens: 10,
+    outputTokens: 10,
+  });
+
+  it("are the profiling requests without an error, cancelled ones included, as the row read selects", () => {
+    const log = new RequestLog();
+    log.add(entry(50), 0);
+    log.add(entry(5), FLAG_WARMUP);
+    log.add(entry(40), FLAG_CANCELLED);
+    log.add(entry(999), FLAG_ERROR);
+    log.add(entry(null, null), 0);
+    log.add(entry(45, 12), 0);
+    const v = logRequestValues(log);
+    expect(Array.from(v.ttft!)).toEqual([40, 45, 50]);
+    expect(Array.from(v.e2e!)).toEqual([140, 145, 150]);
+    expect(Array.from(v.itl!)).toEqual([10, 10, 12]);
+    // A log that grows after a sort is sorted again.
+    log.add(entry(1), 0);
+    expect(Array.from(logRequestValues(log).ttft!)).toEqual([1, 40, 45, 50]);
   });
 });
