@@ -4,7 +4,9 @@
  * 8 MB row per metric instead of a million rows, and needs no sort.
  */
 import { endianness } from "node:os";
+import { sql } from "kysely";
 import type { Db } from "./db";
+import { rawSqlite } from "./raw-sqlite";
 
 const LITTLE_ENDIAN = endianness() === "LE";
 
@@ -63,14 +65,23 @@ export async function readMetricValues(
 ): Promise<Map<string, Float64Array>> {
   const out = new Map<string, Float64Array>();
   if (runIds.length === 0) return out;
-  const rows = await db
+  const query = db
     .selectFrom("run_metric_values")
-    .select(["run_id", "count", "values"])
+    .select(["run_id", "count"])
     .where("run_id", "in", [...runIds])
-    .where("metric", "=", metric)
-    .execute();
+    .where("metric", "=", metric);
+  if (rawSqlite(db)) {
+    for (const r of await query.select("values").execute()) {
+      const values = decodeMetricValues(r.values, Number(r.count));
+      if (values) out.set(r.run_id, values);
+    }
+    return out;
+  }
+  // PostgreSQL sends bytea as hex text, two characters a byte; base64 is a third smaller and
+  // took half the client's time to decode (8 MB: 25 against 55 ms of CPU).
+  const rows = await query.select(sql<string>`encode(${sql.ref("values")}, 'base64')`.as("b64")).execute();
   for (const r of rows) {
-    const values = decodeMetricValues(r.values, Number(r.count));
+    const values = decodeMetricValues(Buffer.from(r.b64, "base64"), Number(r.count));
     if (values) out.set(r.run_id, values);
   }
   return out;
