@@ -11,6 +11,7 @@ import type { Collectors, EndpointRow, SummaryBlocks } from "@/lib/api/schemas";
 import type { FileWarning } from "@/lib/formats/json-lines";
 import type { Kind } from "@/lib/api/kinds";
 import type { Format } from "@/lib/formats/kinds";
+import type { RequestValues } from "@/lib/metrics/regression/request-values";
 import type { Db } from "@/lib/store/db";
 import type { DialectName } from "@/lib/store/dialect";
 
@@ -64,6 +65,12 @@ export interface AnalyzerResult {
   requestCount?: number | null;
   /** Run facts this analyzer's files state, each with its source (docs/metrics.md §Run facts) */
   facts?: ExtractedFacts;
+  /**
+   * The per-request latency values of the rows this analyzer wrote, by verdict field: an analyzer
+   * that writes `aiperf_requests` or `trtllm_requests` rows returns them, or verdicts on the run
+   * find none (docs/metrics.md §Regressions).
+   */
+  requestValues?: RequestValues;
 }
 
 export interface Analyzer {

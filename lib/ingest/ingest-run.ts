@@ -1,8 +1,9 @@
 /**
  * The only writer: turns uploaded files into a run. A run row exists from the start with status
  * `ingesting` (never listed), per-request rows are written in batches as files stream through
- * the analyzers, and one final transaction stores summary, chart payloads and `ready`. Any
- * failure removes the derived rows and leaves a `failed` run whose raw files can be re-ingested.
+ * the analyzers, and one final transaction stores summary, chart payloads, the per-request values
+ * verdicts resample, and `ready`. Any failure removes the derived rows and leaves a `failed` run
+ * whose raw files can be re-ingested.
  *
  * An upload is ingested live: each recognised file is fed to its analyzer while its bytes are
  * being stored (see LiveIngest), so receiving, storing and parsing overlap. Re-ingest reads the
@@ -10,6 +11,7 @@
  */
 import type { Kind } from "@/lib/api/kinds";
 import type { Format } from "@/lib/formats/kinds";
+import { mergeRequestValues } from "@/lib/metrics/regression/request-values";
 import { utf8Text } from "@/lib/formats/text-encoding";
 import { startHeartbeat } from "@/lib/store/interrupted-ingest";
 import { sqliteWriterFor } from "@/lib/store/sqlite-writer";
@@ -134,6 +136,7 @@ export class IngestSession {
         requestCount: pickRequestCount(blocks, results),
         aggregatorVersion: AGGREGATOR_VERSION,
         charts: mergeCharts(results),
+        metricValues: mergeRequestValues(results.map((r) => r.requestValues)),
         facts: mergeFacts(
           results.map((r, i) => ({ analyzer: this.analyzers[i].name, facts: r.facts, backend: r.backend })),
         ),

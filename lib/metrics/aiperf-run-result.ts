@@ -13,7 +13,7 @@ import type { ThroughputInputs } from "@/lib/api/derived-throughput";
 import { aiperfFacts } from "./aiperf-run-facts";
 import { aiperfThroughput } from "./aiperf-throughput";
 import { theoreticalCacheHitRate } from "./aiperf-theoretical-hit-rate";
-import { computeDistribution } from "./aiperf-distribution";
+import { distributionOfSorted } from "./aiperf-distribution";
 import { overTimePayload, timelinePayload, ttftVsInputPayload } from "./aiperf-timeline";
 import { timeslicesPayload } from "./aiperf-timeslices";
 import type { GpuTelemetry } from "./gpu-telemetry";
@@ -73,10 +73,9 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
   let requests: RequestsBlock | null = null;
   if (log.length > 0) {
     requests = computeRequestsBlock(log);
-    const ok = log.measuredIndices();
     charts[AIPERF_CHART_KEYS.distribution] = {
       metrics: Object.fromEntries(
-        LATENCY_METRICS.map((m) => [m, computeDistribution(pick(log.column(m), ok))]),
+        LATENCY_METRICS.map((m) => [m, distributionOfSorted(log.sortedMeasured(m))]),
       ),
     };
     charts[AIPERF_CHART_KEYS.overTime] = overTimePayload(log, originMs);

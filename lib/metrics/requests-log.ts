@@ -5,6 +5,7 @@
  * run's first request. NaN marks "not recorded".
  */
 import type { AiperfRecord } from "@/lib/formats/aiperf-records";
+import { sortedFinite } from "./stats";
 
 export const FLAG_WARMUP = 1;
 export const FLAG_ERROR = 2;
@@ -38,6 +39,7 @@ export class RequestLog {
   flags = new Uint8Array(1024);
   /** Nanosecond stamp all `startMs`/`endMs` are relative to */
   baseNs: bigint | null = null;
+  private sortedCache = new Map<RequestColumn, { length: number; values: Float64Array }>();
 
   /** Shared with other time series of the run (GPU samples), so they land on one axis. */
   relMs(ns: bigint | null): number {
@@ -96,6 +98,19 @@ export class RequestLog {
     for (let i = 0; i < this.length; i++)
       if ((this.flags[i] & (FLAG_WARMUP | FLAG_ERROR)) === 0) out[n++] = i;
     return out.subarray(0, n);
+  }
+
+  /**
+   * The column's finite values over `measuredIndices()`, ascending. Kept until the log grows: the
+   * requests block, the distribution chart and the verdict values all need the same sort, which
+   * at a million requests is a tenth of a second a column.
+   */
+  sortedMeasured(name: RequestColumn): Float64Array {
+    const hit = this.sortedCache.get(name);
+    if (hit && hit.length === this.length) return hit.values;
+    const values = sortedFinite(pick(this.column(name), this.measuredIndices()));
+    this.sortedCache.set(name, { length: this.length, values });
+    return values;
   }
 
   /** The earliest start of any profiling record (ms from base), or NaN. */

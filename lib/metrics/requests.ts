@@ -7,7 +7,7 @@
  * successful requests / duration; output token throughput = Σ output tokens / duration.
  */
 import type { RequestsBlock } from "@/lib/api/schemas";
-import { computeStats } from "./stats";
+import { computeStats, statsOfSorted } from "./stats";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, pick, type RequestLog } from "./requests-log";
 
 export function computeRequestsBlock(log: RequestLog): RequestsBlock {
@@ -43,9 +43,9 @@ export function computeRequestsBlock(log: RequestLog): RequestsBlock {
     warmupCount,
     cancelledCount,
     durationS,
-    ttftMs: computeStats(pick(log.column("ttftMs"), ok)),
-    e2eMs: computeStats(pick(log.column("e2eMs"), ok)),
-    itlMs: computeStats(pick(log.column("itlMs"), ok)),
+    ttftMs: statsOfSorted(log.sortedMeasured("ttftMs")),
+    e2eMs: statsOfSorted(log.sortedMeasured("e2eMs")),
+    itlMs: statsOfSorted(log.sortedMeasured("itlMs")),
     inputTokens: computeStats(pick(log.column("inputTokens"), ok)),
     outputTokens: computeStats(outputTokens),
     requestThroughputPerS: durationS ? ok.length / durationS : null,

@@ -7,6 +7,7 @@ import { sql } from "kysely";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { SummaryBlocks } from "@/lib/api/schemas";
 import type { Db } from "./db";
+import { writeMetricValues } from "./metric-values";
 import { extractedFactColumns } from "./run-facts";
 import type { FilesTable, RunsTable } from "./schema";
 import { storeText } from "./store-text";
@@ -142,11 +143,16 @@ export interface FinishedRun {
   charts: Record<string, unknown>;
   /** Run facts read from the files; a user's edits stay as they are */
   facts?: ExtractedFacts;
+  /** Each verdict metric's per-request values, ascending (see ./metric-values.ts) */
+  metricValues?: ReadonlyMap<string, Float64Array>;
 }
 
 const CHARTS_PER_INSERT = 8;
 
-/** Commits an ingest: summary, file reports, chart payloads and the `ready` status in one transaction. */
+/**
+ * Commits an ingest: summary, file reports, chart payloads, per-request metric values and the
+ * `ready` status in one transaction.
+ */
 export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<void> {
   const ingestedAt = Date.now();
   // A large run's payloads took most of a second to serialise in one go, a second in which the
@@ -172,6 +178,7 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
         .insertInto("chart_data")
         .values(charts.slice(i, i + CHARTS_PER_INSERT))
         .execute();
+    if (done.metricValues) await writeMetricValues(trx, id, done.metricValues);
     const edits = await trx.selectFrom("runs").select("fact_edits").where("id", "=", id).executeTakeFirst();
     await trx
       .updateTable("runs")
@@ -205,6 +212,7 @@ export async function clearDerived(db: Db, id: string, tables: readonly string[]
   await db.transaction().execute(async (trx) => {
     for (const table of tables) await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
     await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
+    await trx.deleteFrom("run_metric_values").where("run_id", "=", id).execute();
   });
 }
 
@@ -218,6 +226,7 @@ export async function deleteRun(db: Db, id: string, tables: readonly string[]): 
     const files = await trx.selectFrom("files").select("sha256").where("run_id", "=", id).execute();
     for (const table of tables) await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
     await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
+    await trx.deleteFrom("run_metric_values").where("run_id", "=", id).execute();
     await trx.deleteFrom("run_labels").where("run_id", "=", id).execute();
     await trx.deleteFrom("sweep_runs").where("run_id", "=", id).execute();
     await trx.deleteFrom("files").where("run_id", "=", id).execute();

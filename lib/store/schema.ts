@@ -4,6 +4,7 @@
  * one representation keeps the code path identical). Times are epoch milliseconds.
  */
 import type { AiperfTables } from "./tables/aiperf";
+import type { MetricValuesTables } from "./tables/metric-values";
 import type { ServerMetricsTables } from "./tables/server-metrics";
 import type { SweepTables } from "./tables/sweeps";
 import type { TrtllmTables } from "./tables/trtllm";
@@ -104,4 +105,9 @@ export interface CoreTables {
 }
 
 /** Every table: the core plus the per-request row tables each analyzer declares beside it. */
-export type Database = CoreTables & TrtllmTables & AiperfTables & ServerMetricsTables & SweepTables;
+export type Database = CoreTables &
+  TrtllmTables &
+  AiperfTables &
+  ServerMetricsTables &
+  SweepTables &
+  MetricValuesTables;

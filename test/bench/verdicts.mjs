@@ -1,31 +1,57 @@
 #!/usr/bin/env node
 // Verdict benchmark (docs/metrics.md §Regressions): a 1,000,000-request run judged against a
 // 1,000,000-request baseline, every default latency verdict (TTFT, ITL, E2E at mean, p50, p90,
-// p99), from reading the per-request values out of SQLite to the last interval.
+// p99), through judgeRun (the verdicts route's service), from reading the per-request values out
+// of SQLite to the last interval.
 //
-//   node test/bench/verdicts.mjs [--requests 1000000]
+//   node test/bench/verdicts.mjs [--requests 1000000] [--no-rows] [--store sqlite|postgres]
 //
+// --store postgres uses a fresh schema at RUNLENS_BENCH_PG_URL, dropped after.
 // The TypeScript sources run through jiti; the values are lognormal (TTFT median 60 ms) and the
-// run's TTFT is 10% slower. Prints the time of each phase. Not part of `npm test`.
+// run's TTFT is 10% slower. Both runs are stored as an ingest stores them: request rows plus one
+// sorted value blob per metric. The verdicts are timed from the blobs, then (unless --no-rows)
+// with the blobs dropped, as for a run ingested before they existed, read from its rows. Each
+// phase runs in its own process and prints its time and peak RSS. Not part of `npm test`.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { dropPgSchema, freshPgSchema } from "./pg.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const arg = process.argv.indexOf("--requests");
 const requests = arg > 0 ? Number(process.argv[arg + 1]) : 1_000_000;
+const phases = ["setup", "blobs", ...(process.argv.includes("--no-rows") ? [] : ["rows"])];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-verdict-bench-"));
-const res = spawnSync(
-  process.execPath,
-  [
-    path.join(ROOT, "node_modules/jiti/lib/jiti-cli.mjs"),
-    path.join(ROOT, "test/bench/verdicts-child.ts"),
-    dir,
-    String(requests),
-  ],
-  { cwd: ROOT, stdio: "inherit", env: { ...process.env, JITI_ALIAS: JSON.stringify({ "@": ROOT }) } },
-);
+const storeArg = process.argv.indexOf("--store");
+const pgUrl =
+  storeArg > 0 && process.argv[storeArg + 1] === "postgres" ? process.env.RUNLENS_BENCH_PG_URL : null;
+if (storeArg > 0 && process.argv[storeArg + 1] === "postgres" && !pgUrl) {
+  console.error("--store postgres needs RUNLENS_BENCH_PG_URL");
+  process.exit(2);
+}
+const pgEnv = pgUrl ? { BENCH_PG_URL: pgUrl, BENCH_PG_SCHEMA: await freshPgSchema(pgUrl) } : {};
+let status = 0;
+for (const phase of phases) {
+  const res = spawnSync(
+    process.execPath,
+    [
+      path.join(ROOT, "node_modules/jiti/lib/jiti-cli.mjs"),
+      path.join(ROOT, "test/bench/verdicts-child.ts"),
+      dir,
+      String(requests),
+      phase,
+    ],
+    {
+      cwd: ROOT,
+      stdio: "inherit",
+      env: { ...process.env, ...pgEnv, JITI_ALIAS: JSON.stringify({ "@": ROOT }) },
+    },
+  );
+  status = res.status ?? 1;
+  if (status !== 0) break;
+}
 fs.rmSync(dir, { recursive: true, force: true });
-process.exit(res.status ?? 1);
+if (pgUrl) await dropPgSchema(pgUrl, pgEnv.BENCH_PG_SCHEMA);
+process.exit(status);

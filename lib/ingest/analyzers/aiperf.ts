@@ -32,6 +32,7 @@ import { PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
 import { turnsPayload } from "@/lib/metrics/turn-stats";
 import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
 import { ProfilingClock } from "@/lib/metrics/profiling-window";
+import { logRequestValues } from "@/lib/metrics/regression/request-values";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
 import { reanchorRequests } from "@/lib/store/aiperf-requests";
@@ -251,7 +252,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
           maxTurnIndex: perTurn.rows[perTurn.rows.length - 1].turn,
         };
       }
-      return result;
+      return log.length > 0 ? { ...result, requestValues: logRequestValues(log) } : result;
     },
   };
 }

@@ -17,6 +17,7 @@ import { sglangResultsOf } from "@/lib/formats/sglang-bench";
 import { vllmResultsOf } from "@/lib/formats/vllm-bench";
 import { runOriginMs } from "@/lib/metrics/aiperf-run-result";
 import { benchRunResult } from "@/lib/metrics/bench-run-result";
+import { logRequestValues } from "@/lib/metrics/regression/request-values";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_ERROR, RequestLog } from "@/lib/metrics/requests-log";
 import { reanchorRequests } from "@/lib/store/aiperf-requests";
@@ -191,6 +192,7 @@ export function benchImportAnalyzer(): Analyzer {
       backend: out.backend,
       facts: out.facts,
       requestCount: out.requests?.count ?? null,
+      ...(log.length > 0 ? { requestValues: logRequestValues(log) } : {}),
     };
   }
 

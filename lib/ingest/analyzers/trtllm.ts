@@ -15,6 +15,7 @@ import { TrtllmRecordStore } from "@/lib/ingest/trtllm-compact";
 import { parseTrtllmRecord } from "@/lib/formats/trtllm-record";
 import { trtllmWorkerRoles, WORKER_FILES_SOURCE } from "@/lib/metrics/engine-run-facts";
 import { joinTrtllm, type DisaggEntry, type JoinResult, type WorkerEntry } from "@/lib/metrics/trtllm-join";
+import { ValueColumn } from "@/lib/metrics/regression/request-values";
 import { RoleVotes } from "@/lib/metrics/trtllm-roles";
 import { summarizeTrtllm, type TrtllmSummary } from "@/lib/metrics/trtllm-summary";
 import { TrtllmRequestsWriter } from "@/lib/store/trtllm-requests-writer";
@@ -161,9 +162,16 @@ export function trtllmAnalyzer(): Analyzer {
       }));
       const join = joinTrtllm(disaggs, workers, workerNames.length, workerNames);
       const inserter = new TrtllmRequestsWriter(ctx.db, ctx.dialect);
+      // The stored rows' own TTFT and E2E, which verdicts on the run resample.
+      const ttft = new ValueColumn();
+      const e2e = new ValueColumn();
       let summary: TrtllmSummary;
       try {
-        summary = await summarizeTrtllm(join, workerNames, (row) => inserter.push(ctx.runId, row));
+        summary = await summarizeTrtllm(join, workerNames, (row) => {
+          ttft.add(row.ttft_ms);
+          e2e.add(row.e2e_ms);
+          return inserter.push(ctx.runId, row);
+        });
         await inserter.flush();
       } finally {
         store.close();
@@ -183,6 +191,7 @@ export function trtllmAnalyzer(): Analyzer {
         backend: "trtllm",
         facts: workerFacts(join, new Set(workerFile)),
         requestCount: summary.requestCount,
+        requestValues: { server_ttft: ttft.sorted(), server_e2e: e2e.sorted() },
         info: {
           "TRT-LLM serving": join.mode,
           ...(join.joinedByDisaggId + join.joinedByCtxId > 0

@@ -8,6 +8,8 @@ import type { LatencyStat } from "./bootstrap";
 /** Per-request latency columns: client (aiperf records) and server (TensorRT-LLM perf metrics). */
 export type RequestField = "ttft" | "itl" | "e2e" | "server_ttft" | "server_e2e";
 
+export const REQUEST_FIELDS: readonly RequestField[] = ["ttft", "itl", "e2e", "server_ttft", "server_e2e"];
+
 export interface VerdictMetric {
   id: string;
   label: string;

@@ -8,6 +8,7 @@ import { runFactsMigration } from "./005-run-facts";
 import { sweepsMigration } from "./006-sweeps";
 import { seriesMigration } from "./007-series";
 import { conversationsMigration } from "./008-conversations";
+import { metricValuesMigration } from "./009-metric-values";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -23,5 +24,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "006-sweeps": sweepsMigration(dialect),
     "007-series": seriesMigration(dialect),
     "008-conversations": conversationsMigration(dialect),
+    "009-metric-values": metricValuesMigration(dialect),
   };
 }

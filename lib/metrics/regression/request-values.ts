@@ -1,0 +1,66 @@
+/**
+ * The per-request values a latency verdict resamples, gathered while a run is ingested so they
+ * are stored once, sorted, beside its summary (docs/metrics.md §Regressions). Each field holds
+ * exactly the values of the request rows a verdict would otherwise read: aiperf's profiling
+ * requests without an error, TensorRT-LLM's every joined request, finite values only.
+ */
+import { REQUEST_FIELDS, type RequestField } from "./catalog";
+import type { RequestColumn, RequestLog } from "../requests-log";
+
+export type RequestValues = Partial<Record<RequestField, Float64Array>>;
+
+const LOG_COLUMNS: Array<[RequestField, RequestColumn]> = [
+  ["ttft", "ttftMs"],
+  ["itl", "itlMs"],
+  ["e2e", "e2eMs"],
+];
+
+/** Client-side TTFT, ITL and E2E of an aiperf (or imported benchmark) run, each ascending. */
+export function logRequestValues(log: RequestLog): RequestValues {
+  return Object.fromEntries(LOG_COLUMNS.map(([field, column]) => [field, log.sortedMeasured(column)]));
+}
+
+/** A growing column of one field's finite values, handed over ascending. */
+export class ValueColumn {
+  private values = new Float64Array(1024);
+  private length = 0;
+
+  add(v: number | null): void {
+    if (v === null || !Number.isFinite(v)) return;
+    if (this.length === this.values.length) {
+      const next = new Float64Array(this.values.length * 2);
+      next.set(this.values);
+      this.values = next;
+    }
+    this.values[this.length++] = v;
+  }
+
+  sorted(): Float64Array {
+    return this.values.slice(0, this.length).sort();
+  }
+}
+
+/**
+ * Every field's values of a run from what its analyzers gathered, ascending; a field no analyzer
+ * measured is empty, so a stored run says "none" instead of sending the reader to its rows.
+ */
+export function mergeRequestValues(
+  parts: ReadonlyArray<RequestValues | undefined>,
+): Map<RequestField, Float64Array> {
+  const out = new Map<RequestField, Float64Array>();
+  for (const field of REQUEST_FIELDS) {
+    const given = parts.map((p) => p?.[field]).filter((v) => v !== undefined);
+    if (given.length <= 1) {
+      out.set(field, given[0] ?? new Float64Array(0));
+      continue;
+    }
+    const all = new Float64Array(given.reduce((n, v) => n + v.length, 0));
+    let at = 0;
+    for (const v of given) {
+      all.set(v, at);
+      at += v.length;
+    }
+    out.set(field, all.sort());
+  }
+  return out;
+}
