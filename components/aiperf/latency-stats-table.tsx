@@ -1,4 +1,4 @@
-import { AIPERF_SUCCESSFUL, definitionText } from "@/components/charts/definitions";
+import { AIPERF_SUCCESSFUL } from "@/components/charts/definitions";
 import { StatsTable } from "@/components/charts/stats-table";
 import type { RequestsBlock } from "@/lib/api/schemas";
 
@@ -18,15 +18,10 @@ export function LatencyStatsTable({ requests }: { requests: RequestsBlock }) {
     <StatsTable
       testId="latency-stats"
       rows={AIPERF_STATS_ROWS.map((r) => ({ id: r.key, label: r.label, ms: r.ms, stats: requests[r.key] }))}
-      after={
-        <p className="px-3 pb-2 text-xs text-muted" data-testid="latency-stats-definition">
-          {definitionText(
-            requests.source === "aiperf-summary"
-              ? { ...AIPERF_SUCCESSFUL, method: "aiperf's own summary statistics (no records uploaded)" }
-              : AIPERF_SUCCESSFUL,
-          )}
-          ; one time unit per row.
-        </p>
+      definition={
+        requests.source === "aiperf-summary"
+          ? { ...AIPERF_SUCCESSFUL, method: "aiperf's own summary statistics (no records uploaded)" }
+          : AIPERF_SUCCESSFUL
       }
     />
   );

@@ -1,4 +1,4 @@
-import { AIPERF_SUCCESSFUL, definitionText } from "@/components/charts/definitions";
+import { AIPERF_SUCCESSFUL } from "@/components/charts/definitions";
 import { StatsTable, type StatsRow } from "@/components/charts/stats-table";
 import type { agreementPayloadSchema } from "@/lib/api/aiperf-charts";
 import { formatCount } from "@/lib/format-number";
@@ -32,12 +32,7 @@ export function RecordsSampleNote({ data }: { data: Agreement }) {
           testId="aiperf-summary-stats"
           rows={table}
           caption="aiperf's own summary statistics"
-          after={
-            <p className="px-3 pb-2 text-xs text-muted">
-              {definitionText({ ...AIPERF_SUCCESSFUL, method: `aiperf's own summary (${data.sources[0]})` })};
-              one time unit per row.
-            </p>
-          }
+          definition={{ ...AIPERF_SUCCESSFUL, method: `aiperf's own summary (${data.sources[0]})` }}
         />
       ) : null}
     </div>

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { DataTable, type Column } from "@/components/charts/data-table";
+import type { FigureDefinition } from "@/components/charts/definitions";
 import type { Stats } from "@/lib/api/schemas";
 import { formatNumber, timeUnitFor } from "@/lib/format-number";
 
@@ -24,17 +25,21 @@ function cellText(s: Stats | null, ms: boolean, c: keyof Stats): string {
 
 /**
  * The statistics table of the latency views (aiperf records, aiperf's own summary, TensorRT-LLM
- * perf metrics): one row per metric, count then the centre then the tails. Each cell carries
- * `data-stat="<row id>-<stat>"` for the browser tests; `after` holds the definition line.
+ * perf metrics): one row per metric, count then the centre then the tails, one time unit per
+ * row. Each cell carries `data-stat="<row id>-<stat>"` for the browser tests; every table says
+ * which window, requests and method its figures use.
  */
 export function StatsTable({
   rows,
   testId,
+  definition,
   after,
   caption,
 }: {
   rows: readonly StatsRow[];
   testId: string;
+  definition: FigureDefinition;
+  /** Below the definition line: what was not recorded and how to record it. */
   after?: ReactNode;
   caption?: string;
 }) {
@@ -54,6 +59,8 @@ export function StatsTable({
       rows={rows}
       columns={columns}
       rowKey={(r) => r.id}
+      definition={definition}
+      definitionNote="one time unit per row"
       after={after}
       caption={caption}
     />

@@ -1,3 +1,4 @@
+import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 import { StatsTable } from "@/components/charts/stats-table";
 import type { TimeBreakdownBlock } from "@/lib/api/schemas";
 import { missingText, TRTLLM_LATENCY_OPTIONS } from "./latency-definitions";
@@ -15,6 +16,7 @@ export function TrtllmLatencyStatsTable({ latency }: { latency: Latency }) {
     <StatsTable
       testId="trtllm-latency-stats"
       rows={rows.map((o) => ({ id: o.id, label: `${o.label} (${o.short})`, ms: true, stats: latency[o.id] }))}
+      definition={TRTLLM_COMPLETED}
       after={
         missing.length > 0 ? (
           <p className="px-3 pb-2 text-xs text-muted" data-testid="trtllm-latency-not-recorded">
