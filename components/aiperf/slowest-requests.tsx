@@ -2,6 +2,7 @@
 
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { DataTable } from "@/components/charts/data-table";
+import { AIPERF_SUCCESSFUL } from "@/components/charts/definitions";
 import { fetchJson } from "@/lib/api/fetch-json";
 import { queryKeys } from "@/lib/api/query-keys";
 import { formatNumber, timeUnitFor } from "@/lib/format-number";
@@ -49,6 +50,11 @@ export function SlowestRequests({
       before={<p className="px-3 pt-3 text-sm font-semibold">Slowest requests by {label.toLowerCase()}</p>}
       rows={data.rows}
       rowKey={(r, i) => `${r.requestId}-${i}`}
+      definition={{
+        ...AIPERF_SUCCESSFUL,
+        method: `client-side timings from aiperf's records, the ten largest ${label.toLowerCase()} values; start is seconds from the first request`,
+      }}
+      definitionNote="one time unit for the table"
       columns={[
         { header: "x_request_id", className: "font-mono text-xs", cell: (r) => r.requestId ?? "—" },
         {

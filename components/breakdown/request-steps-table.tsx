@@ -1,4 +1,5 @@
 import { DataTable } from "@/components/charts/data-table";
+import { TRTLLM_STEPS } from "@/components/charts/definitions";
 import { formatCount, formatMs } from "@/lib/format-number";
 import type { RequestDetail } from "@/lib/api/trtllm-charts";
 import { NotRecordedText } from "./not-recorded";
@@ -25,6 +26,12 @@ export function RequestStepsTable({ detail }: { detail: RequestDetail }) {
     <div className="max-h-80 overflow-auto">
       <DataTable
         className="w-full text-xs"
+        testId="request-steps"
+        definition={{
+          ...TRTLLM_STEPS,
+          requests:
+            "this request: context chunks from its prefill record, generation steps from its decode record",
+        }}
         rows={detail.steps.slice(0, SHOWN)}
         rowKey={(_, i) => String(i)}
         columns={[

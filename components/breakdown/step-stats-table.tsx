@@ -1,5 +1,7 @@
 import { formatCount, formatNumber, plural, timeUnitFor } from "@/lib/format-number";
 import { STEP_METRICS, type StepsPayload } from "@/lib/api/trtllm-charts";
+import { TableDefinition } from "@/components/charts/data-table";
+import { TRTLLM_STEPS } from "@/components/charts/definitions";
 import { NotRecordedText } from "./not-recorded";
 
 const LABELS: Record<(typeof STEP_METRICS)[number], string> = {
@@ -27,9 +29,9 @@ export function StepStatsTable({ payload }: { payload: StepsPayload }) {
     ),
   ).format;
   return (
-    <div className="space-y-3 rounded-lg border border-border bg-card p-4">
+    <div className="space-y-3 rounded-lg border border-border bg-card p-4" data-table-card="">
       <h3 className="text-sm font-semibold">Step-level times</h3>
-      <table className="table-base w-full text-xs">
+      <table className="table-base w-full text-xs" data-testid="step-stats">
         <thead>
           <tr>
             <th>per step</th>
@@ -62,6 +64,7 @@ export function StepStatsTable({ payload }: { payload: StepsPayload }) {
           )}
         </tbody>
       </table>
+      <TableDefinition definition={TRTLLM_STEPS} note="one time unit for the table" />
       {payload.offsets.length ? (
         <p className="text-xs text-muted">
           Step clock offsets (median of last step token time − request stamp):{" "}

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { definitionText, type FigureDefinition } from "./definitions";
 
 export interface Column<R> {
   header: ReactNode;
@@ -24,6 +25,10 @@ export interface DataTableProps<R> {
   after?: ReactNode;
   /** What the table holds, for screen readers (not drawn). */
   caption?: string;
+  /** Which window, requests and method its figures use: one line under the table, as on a chart. */
+  definition?: FigureDefinition;
+  /** Said after the definition on the same line ("one time unit per row"). */
+  definitionNote?: string;
 }
 
 const classOf = <R,>(c: Column<R>, row: R) =>
@@ -43,6 +48,8 @@ export function DataTable<R>({
   before,
   after,
   caption,
+  definition,
+  definitionNote,
 }: DataTableProps<R>) {
   const cols = columns.filter((c): c is Column<R> => !!c);
   const table = (
@@ -70,13 +77,45 @@ export function DataTable<R>({
       </tbody>
     </table>
   );
+  const says = definition ? (
+    <TableDefinition
+      definition={definition}
+      note={definitionNote}
+      className={framed ? "px-3 pb-2" : "mt-1"}
+    />
+  ) : null;
   // A table wider than a phone scrolls inside its own box, never the page.
-  if (!framed) return <div className="max-w-full overflow-x-auto">{table}</div>;
+  if (!framed)
+    return (
+      <div className="max-w-full overflow-x-auto" data-table-card="">
+        {table}
+        {says}
+      </div>
+    );
   return (
-    <div className="overflow-x-auto rounded-lg border border-border bg-card">
+    <div className="overflow-x-auto rounded-lg border border-border bg-card" data-table-card="">
       {before}
       {table}
+      {says}
       {after}
     </div>
+  );
+}
+
+/** A table's definition line: the chart kit's vocabulary (definitions.ts), marked for the browser tests. */
+export function TableDefinition({
+  definition,
+  note,
+  className = "",
+}: {
+  definition: FigureDefinition;
+  note?: string;
+  className?: string;
+}) {
+  return (
+    <p className={`text-xs text-muted ${className}`.trim()} data-definition="">
+      {definitionText(definition)}
+      {note ? `; ${note}` : ""}
+    </p>
   );
 }

@@ -30,6 +30,14 @@ export const TRTLLM_COMPLETED: FigureDefinition = {
   method: "server stamps, no network or client time",
 };
 
+export const TRTLLM_STEPS: FigureDefinition = {
+  window: TRTLLM_COMPLETED.window,
+  requests:
+    "completed requests with step metrics (return_perf_metrics on): generation steps from the decode record, context chunks from the prefill record",
+  method:
+    "differences of the worker's own step stamps (time_breakdown_metrics); GPU times as the engine reports them",
+};
+
 export const SERVER_COUNTERS: FigureDefinition = {
   window: "profiling phase of each endpoint (see the Endpoints table)",
   requests: "all traffic the server saw, any client, failed and warm-up requests included",

@@ -44,7 +44,7 @@ const CHARTS: Array<[string, string, string, (d: CompareResponse) => Items, (v: 
     [
       "compare-hit-rate-by-endpoint",
       "Cache hit rate by endpoint",
-      "Each endpoint's own counters (or TRT-LLM perf-metrics block reuse)",
+      "Each endpoint's own counters (or TRT-LLM perf-metrics block reuse) · decode counters beside prefill: n/a",
       (d) => d.hitRates.byEndpoint,
       formatRate,
       "hit rate (%)",

@@ -64,6 +64,7 @@ export function DeltaTable({ data }: { data: CompareResponse }) {
       <div className="overflow-x-auto rounded-lg border border-border bg-card">
         <DataTable
           testId="delta-table"
+          className="table-sticky-first"
           rows={data.rows}
           rowKey={(row) => row.key}
           rowAttrs={(row) => ({ "data-metric": row.key })}
@@ -131,12 +132,13 @@ function noiseColumns(data: CompareResponse) {
   );
 }
 
+/** A run's column header: its name wraps within the column, so eight runs fit a phone's scroll. */
 function RunHeader({ name, baseline }: { name: string; baseline: boolean }) {
   return (
-    <>
+    <span className="inline-block min-w-[7rem] max-w-[10rem] whitespace-normal">
       {name}
       {baseline ? <span className="ml-1 text-xs text-muted">(baseline)</span> : null}
-    </>
+    </span>
   );
 }
 

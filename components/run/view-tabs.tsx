@@ -1,10 +1,11 @@
 "use client";
 
 import { useQueryState } from "nuqs";
-import { useOptimistic, useRef, useTransition, type KeyboardEvent } from "react";
+import { useEffect, useOptimistic, useRef, useTransition, type KeyboardEvent } from "react";
 import type { RunSummary } from "@/lib/api/schemas";
 import { DEFAULT_VIEW, RUN_VIEWS, type RunViewId } from "@/lib/api/run-views";
 import { runSearchParams } from "./search-params";
+import { scrollIntoRow, useScrollEdges } from "./use-scroll-edges";
 
 /** The id of the panel the tabs control, and of each tab (the panel is labelled by its tab). */
 export const VIEW_PANEL_ID = "run-view-panel";
@@ -14,7 +15,8 @@ export const viewTabId = (id: RunViewId) => `run-view-tab-${id}`;
  * One tab per view; the choice is `?view=` so a copied link opens the same view. A WAI-ARIA
  * tablist: one Tab stop (the selected tab), arrow keys move between tabs and select them, Home
  * and End jump to the ends. On a narrow screen the row scrolls sideways inside itself instead of
- * wrapping into rows that push the view down.
+ * wrapping into rows that push the view down: a fade and an arrow at an edge say more tabs lie
+ * past it, and the selected tab is scrolled into the row.
  */
 export function ViewTabs({ run, current: shown }: { run: RunSummary; current: RunViewId }) {
   const [, setView] = useQueryState("view", runSearchParams.view);
@@ -23,6 +25,14 @@ export function ViewTabs({ run, current: shown }: { run: RunSummary; current: Ru
   // never holds back the paint that shows the click landed.
   const [, startTransition] = useTransition();
   const [current, setCurrent] = useOptimistic(shown);
+  const edges = useScrollEdges(list);
+  useEffect(() => {
+    const row = list.current;
+    const tab = row?.querySelector<HTMLElement>(`#${viewTabId(current)}`);
+    if (row && tab) scrollIntoRow(row, tab);
+  }, [current]);
+  const page = (direction: 1 | -1) =>
+    list.current?.scrollBy({ left: direction * list.current.clientWidth * 0.6, behavior: "smooth" });
   const select = (id: RunViewId) =>
     startTransition(() => {
       setCurrent(id);
@@ -52,39 +62,68 @@ export function ViewTabs({ run, current: shown }: { run: RunSummary; current: Ru
   };
 
   return (
+    <div className="relative -mx-4 sm:mx-0">
+      <div
+        ref={list}
+        role="tablist"
+        aria-label="Run views"
+        onKeyDown={onKeyDown}
+        className="flex gap-1 overflow-x-auto border-b border-border px-4 sm:flex-wrap sm:px-0"
+      >
+        {RUN_VIEWS.map((v) => {
+          const active = v.id === current;
+          const has = v.hasData(run);
+          return (
+            <button
+              key={v.id}
+              id={viewTabId(v.id)}
+              type="button"
+              role="tab"
+              aria-selected={active}
+              aria-controls={VIEW_PANEL_ID}
+              aria-disabled={has ? undefined : true}
+              tabIndex={active ? 0 : -1}
+              data-view={v.id}
+              // A view with nothing to show does not open: its tab says what to upload instead.
+              onClick={() => (has ? select(v.id) : undefined)}
+              // Dimmed by colour alone (muted text keeps 4.5:1), never by opacity, which fell to 2.3:1.
+              className={`-mb-px shrink-0 whitespace-nowrap border-b-2 px-3 py-2 text-sm ${
+                active ? "border-accent font-medium" : "border-transparent hover:border-border"
+              } ${has ? "" : "cursor-not-allowed text-muted"}`}
+              title={has ? undefined : `Nothing to show for this run: ${v.missing}`}
+            >
+              {v.label}
+            </button>
+          );
+        })}
+      </div>
+      {edges.left ? <MoreTabs side="left" onClick={() => page(-1)} /> : null}
+      {edges.right ? <MoreTabs side="right" onClick={() => page(1)} /> : null}
+    </div>
+  );
+}
+
+/**
+ * The fade and arrow at an edge of the scrolled tab row. For the pointer and touch only: the
+ * keyboard moves through the tabs with the arrow keys, which scroll the row themselves.
+ */
+function MoreTabs({ side, onClick }: { side: "left" | "right"; onClick: () => void }) {
+  return (
     <div
-      ref={list}
-      role="tablist"
-      aria-label="Run views"
-      onKeyDown={onKeyDown}
-      className="-mx-4 flex gap-1 overflow-x-auto border-b border-border px-4 sm:mx-0 sm:flex-wrap sm:px-0"
+      aria-hidden="true"
+      data-more-tabs={side}
+      className={`pointer-events-none absolute inset-y-0 flex w-12 items-center ${
+        side === "left" ? "left-0 justify-start bg-linear-to-r" : "right-0 justify-end bg-linear-to-l"
+      } from-bg via-bg/80 to-transparent sm:hidden`}
     >
-      {RUN_VIEWS.map((v) => {
-        const active = v.id === current;
-        const has = v.hasData(run);
-        return (
-          <button
-            key={v.id}
-            id={viewTabId(v.id)}
-            type="button"
-            role="tab"
-            aria-selected={active}
-            aria-controls={VIEW_PANEL_ID}
-            aria-disabled={has ? undefined : true}
-            tabIndex={active ? 0 : -1}
-            data-view={v.id}
-            // A view with nothing to show does not open: its tab says what to upload instead.
-            onClick={() => (has ? select(v.id) : undefined)}
-            // Dimmed by colour alone (muted text keeps 4.5:1), never by opacity, which fell to 2.3:1.
-            className={`-mb-px shrink-0 whitespace-nowrap border-b-2 px-3 py-2 text-sm ${
-              active ? "border-accent font-medium" : "border-transparent hover:border-border"
-            } ${has ? "" : "cursor-not-allowed text-muted"}`}
-            title={has ? undefined : `Nothing to show for this run: ${v.missing}`}
-          >
-            {v.label}
-          </button>
-        );
-      })}
+      <button
+        type="button"
+        tabIndex={-1}
+        onClick={onClick}
+        className="pointer-events-auto px-1.5 py-2 text-lg leading-none text-muted"
+      >
+        {side === "left" ? "‹" : "›"}
+      </button>
     </div>
   );
 }

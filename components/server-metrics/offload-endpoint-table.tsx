@@ -1,6 +1,7 @@
 "use client";
 
 import { DataTable } from "@/components/charts/data-table";
+import { SERVER_COUNTERS } from "@/components/charts/definitions";
 import { formatNumber, formatRate } from "@/lib/format-number";
 import type { SmEndpointDetail } from "@/lib/api/server-metrics-charts";
 
@@ -23,6 +24,11 @@ export function OffloadEndpointTable({ rows }: { rows: SmEndpointDetail[] }) {
       rows={shown}
       rowKey={(r) => r.endpoint}
       rowAttrs={(r) => ({ "data-endpoint": r.endpoint })}
+      definition={{
+        ...SERVER_COUNTERS,
+        method:
+          "byte and transfer-time counter deltas over the window; GB/s = bytes / seconds spent transferring where the engine counts them, else bytes / window length (see bandwidth method)",
+      }}
       before={
         <p className="px-3 pt-2 text-sm font-medium">
           KV offload per endpoint <span className="text-muted">— GB, seconds of transfer, GB/s</span>

@@ -1,6 +1,7 @@
 "use client";
 
 import { DataTable } from "@/components/charts/data-table";
+import { SERVER_COUNTERS } from "@/components/charts/definitions";
 import { formatNumber, formatRate } from "@/lib/format-number";
 import type { SmEndpointDetail, SmOffloadTier } from "@/lib/api/server-metrics-charts";
 
@@ -16,6 +17,11 @@ export function OffloadTierTable({ rows }: { rows: SmEndpointDetail[] }) {
       testId="offload-tier-table"
       rows={tiers}
       rowKey={([ep, t]) => `${ep} ${t.tier}`}
+      definition={{
+        ...SERVER_COUNTERS,
+        method:
+          "per-tier byte and transfer-time counter deltas over the window; GB/s = bytes / seconds spent transferring; chunk hit rate = chunk hits / chunk lookups",
+      }}
       before={
         <p className="px-3 pt-2 text-sm font-medium">
           Tiered offload{" "}

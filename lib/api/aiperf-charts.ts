@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { nullableNumbers, timePoints } from "./fields";
+import { statsSchema } from "./schemas";
 
 export const AIPERF_CHART_KEYS = {
   distribution: "aiperf-distribution",
@@ -94,8 +95,33 @@ export const agreementRowSchema = z.object({
 export const agreementPayloadSchema = z.object({
   /** Which summary file(s) were compared (one per trial in multi-run uploads) */
   sources: z.array(z.string()),
-  rows: z.array(agreementRowSchema.extend({ source: z.string() })),
+  rows: z.array(
+    agreementRowSchema.extend({
+      source: z.string(),
+      /** From a folder whose records are a sample of the summary's requests: differs by design */
+      sample: z.boolean().optional(),
+    }),
+  ),
+  /** Differences beyond rounding where the records should match the summary (sample rows excluded) */
   disagreements: z.number(),
+  /** Records that hold fewer requests than the summary describes; null or absent when complete */
+  sample: z
+    .object({
+      records: z.number(),
+      described: z.number(),
+      /** aiperf's own statistics of every request, when one summary was compared (not pooled trials) */
+      summary: z
+        .object({
+          ttftMs: statsSchema.nullable(),
+          e2eMs: statsSchema.nullable(),
+          itlMs: statsSchema.nullable(),
+          inputTokens: statsSchema.nullable(),
+          outputTokens: statsSchema.nullable(),
+        })
+        .nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type AgreementRow = z.infer<typeof agreementRowSchema>;
 

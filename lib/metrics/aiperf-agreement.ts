@@ -64,6 +64,27 @@ export function compareWithSummary(ours: RequestsBlock, summary: AiperfSummary):
   return rows;
 }
 
+/** A records file that holds part of the requests its summary describes. */
+export interface RecordsSample {
+  /** Profiling requests in the records, errors included */
+  records: number;
+  /** Requests the summary describes: its request_count plus error_request_count */
+  described: number;
+}
+
+/**
+ * Fewer records than the summary counts is a known sample (aiperf's records file truncated or
+ * cut for sharing), not a disagreement: every statistic of a sample differs from the whole, so
+ * listing them as differences would bury a real one. Equal counts with different values, or more
+ * records than the summary counts, stay disagreements.
+ */
+export function recordsSample(ours: RequestsBlock, summary: AiperfSummary): RecordsSample | null {
+  const successful = summary.metrics.request_count?.avg;
+  if (successful === undefined) return null;
+  const described = successful + (summary.metrics.error_request_count?.avg ?? 0);
+  return ours.count < described ? { records: ours.count, described } : null;
+}
+
 /** One line for the run's warnings; null when everything agrees. */
 export function disagreementWarning(rows: AgreementRow[], source: string): string | null {
   const bad = rows.filter((r) => !r.agrees);
@@ -73,5 +94,5 @@ export function disagreementWarning(rows: AgreementRow[], source: string): strin
     .slice(0, 3)
     .map((r) => `${r.metric} ${r.stat} ${fmt(r.ours)} here vs ${fmt(r.aiperf)} in aiperf`)
     .join("; ");
-  return `aiperf summary disagrees: ${bad.length} of ${rows.length} statistics differ beyond rounding (${source}): ${shown}${bad.length > 3 ? "; and more" : ""}. The records file may not hold every request the summary describes.`;
+  return `aiperf summary disagrees: ${bad.length} of ${rows.length} statistics differ beyond rounding (${source}): ${shown}${bad.length > 3 ? "; and more" : ""}. The two files may not describe the same requests (another trial, an edited or filtered file).`;
 }

@@ -6,7 +6,7 @@
 import type { RequestsBlock, SummaryBlocks } from "@/lib/api/schemas";
 import type { AiperfSummary } from "@/lib/formats/aiperf-summary";
 import type { TimesliceExport } from "@/lib/formats/aiperf-timeslices";
-import { compareWithSummary, disagreementWarning } from "./aiperf-agreement";
+import { compareWithSummary, disagreementWarning, recordsSample } from "./aiperf-agreement";
 import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { ThroughputInputs } from "@/lib/api/derived-throughput";
@@ -159,6 +159,9 @@ function profilingWindow(log: RequestLog): [number, number] | null {
 function agreementFor(s: AiperfRunState, warnings: string[]) {
   const rows = [];
   const sources: string[] = [];
+  // Summed over the folders whose records are a sample of their summary's requests; aiperf's own
+  // statistics of the whole only where there is one summary (pooled trials have one each).
+  const sample = { records: 0, described: 0, summary: null as SampleSummary | null };
   const dirs = new Set(s.summaries.map((x) => x.dir));
   const recordDirs = new Set(s.recordDirs.map((d) => d.dir));
   // One summary and one records file in different folders (hand-assembled upload): still a pair.
@@ -167,16 +170,43 @@ function agreementFor(s: AiperfRunState, warnings: string[]) {
     const summary = primarySummary(s.summaries.filter((x) => x.dir === dir));
     const ranges = loosePair ? s.recordDirs : s.recordDirs.filter((d) => d.dir === dir);
     if (!summary || ranges.length === 0) continue;
-    const sub = subLog(s.log, ranges);
-    const compared = compareWithSummary(computeRequestsBlock(sub), summary.summary);
+    const ours = computeRequestsBlock(subLog(s.log, ranges));
+    const compared = compareWithSummary(ours, summary.summary);
     if (compared.length === 0) continue;
     sources.push(summary.name);
-    for (const r of compared) rows.push({ ...r, source: summary.name });
+    const part = recordsSample(ours, summary.summary);
+    for (const r of compared) rows.push({ ...r, source: summary.name, sample: part !== null });
+    if (part) {
+      sample.records += part.records;
+      sample.described += part.described;
+      sample.summary = dirs.size === 1 ? sampleSummary(summary.summary) : null;
+      continue;
+    }
     const w = disagreementWarning(compared, summary.name);
     if (w) warnings.push(w);
   }
   if (sources.length === 0) return null;
-  return { sources, rows, disagreements: rows.filter((r) => !r.agrees).length };
+  return {
+    sources,
+    rows,
+    disagreements: rows.filter((r) => !r.agrees && !r.sample).length,
+    sample: sample.described > 0 ? sample : null,
+  };
+}
+
+type SampleSummary = Pick<RequestsBlock, "ttftMs" | "e2eMs" | "itlMs" | "inputTokens" | "outputTokens">;
+
+function sampleSummary(summary: AiperfSummary): SampleSummary | null {
+  const b = requestsFromSummary(summary);
+  return (
+    b && {
+      ttftMs: b.ttftMs,
+      e2eMs: b.e2eMs,
+      itlMs: b.itlMs,
+      inputTokens: b.inputTokens,
+      outputTokens: b.outputTokens,
+    }
+  );
 }
 
 function subLog(log: RequestLog, ranges: Array<{ from: number; to: number }>): RequestLog {

@@ -20,14 +20,20 @@ function endpointRate(e: RunSummary["endpoints"][number]): number | null {
 
 export function endpointHitRates(runs: RunSummary[]): HitRateRow[] {
   const rows = new Map<string, HitRateRow>();
-  for (const run of runs)
+  for (const run of runs) {
+    // Beside prefill endpoints, a decode endpoint's server-counter rate is n/a (the KV it receives
+    // from prefill is not a cache hit), as on the run's Cache view: a 0 % bar would read as a cold
+    // cache. TensorRT-LLM's own block-reuse rate of a generation worker stays.
+    const disagg = run.endpoints.some((e) => e.role === "prefill");
     for (const e of run.endpoints) {
+      if (disagg && e.role === "decode" && e.kvCacheHitRate === null) continue;
       const rate = endpointRate(e);
       if (rate === null) continue;
       const row = rows.get(e.endpoint) ?? { key: e.endpoint, role: e.role, values: {} };
       row.values[run.id] = rate;
       rows.set(e.endpoint, row);
     }
+  }
   for (const row of rows.values()) for (const run of runs) row.values[run.id] ??= null;
   return [...rows.values()];
 }

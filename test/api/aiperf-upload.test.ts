@@ -3,7 +3,12 @@ import { POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { runSummarySchema } from "@/lib/api/schemas";
-import { distributionPayloadSchema, gpuPayloadSchema, timelinePayloadSchema } from "@/lib/api/aiperf-charts";
+import {
+  agreementPayloadSchema,
+  distributionPayloadSchema,
+  gpuPayloadSchema,
+  timelinePayloadSchema,
+} from "@/lib/api/aiperf-charts";
 import { fixture, freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
 freshAppEachTest();
@@ -17,7 +22,7 @@ async function chart(id: string, key: string) {
 }
 
 describe("aiperf upload end to end (qwen-c4 artifacts as a folder)", () => {
-  it("fills the requests block and info, warns about the summary, and serves the chart payloads", async () => {
+  it("fills the requests block and info, says the records are a sample of the summary, and serves the chart payloads", async () => {
     const dir = "Qwen_Qwen3-0.6B-openai-chat-concurrency4";
     const res = await upload(
       uploadRequest([
@@ -40,7 +45,10 @@ describe("aiperf upload end to end (qwen-c4 artifacts as a folder)", () => {
     expect(run.requests).toMatchObject({ source: "aiperf", count: 10, errorCount: 0 });
     expect(run.requests!.ttftMs!.p99).toBeCloseTo(70.73962603, 9);
     expect(run.info).toMatchObject({ model: "Qwen/Qwen3-0.6B", concurrency: 4, endpointType: "chat" });
-    expect(run.warnings.some((w) => w.startsWith("aiperf summary disagrees:"))).toBe(true);
+    // 10 records of the summary's 64 requests: a sample, said by the agreement payload, not a warning.
+    expect(run.warnings.some((w) => w.startsWith("aiperf summary disagrees:"))).toBe(false);
+    const agreement = agreementPayloadSchema.parse(await chart(id, "aiperf-agreement"));
+    expect(agreement).toMatchObject({ disagreements: 0, sample: { records: 10, described: 64 } });
 
     const dist = distributionPayloadSchema.parse(await chart(id, "aiperf-distribution"));
     expect(dist.metrics.ttftMs!.p99).toBeCloseTo(70.73962603, 9);

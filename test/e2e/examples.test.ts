@@ -48,4 +48,22 @@ describe("the real aiperf example", () => {
     expect(await page.getByTestId("aiperf-disagreement").count()).toBe(0);
     await page.close();
   });
+
+  it("opens the qwen sweep's Latency views with a sample note, not a disagreement", async () => {
+    const res = await fetch(`${env.app.url}/api/runs?label=sweep`);
+    const { runs } = (await res.json()) as { runs: Array<{ id: string; name: string }> };
+    expect(runs).toHaveLength(3);
+    const page = await env.browser.newPage();
+    for (const run of runs) {
+      await page.goto(`${env.app.url}/runs/${run.id}?view=latency`);
+      // The records hold 10 of the 64 requests each summary describes.
+      const note = page.getByTestId("aiperf-sample");
+      await expect
+        .poll(() => note.textContent(), { timeout: 15_000 })
+        .toContain("sample of 10 of 64 requests");
+      expect(await page.getByTestId("aiperf-disagreement").count(), run.name).toBe(0);
+      expect(await page.locator('[data-stat="summary-ttftMs-count"]').textContent()).toBe("64");
+    }
+    await page.close();
+  });
 });

@@ -28,7 +28,7 @@ describe("latency view of an aiperf folder upload", () => {
     if (folder) fs.rmSync(path.dirname(folder), { recursive: true, force: true });
   });
 
-  it("shows the records' p99 TTFT in the table and the disagreement with aiperf's summary", async () => {
+  it("shows the records' p99 TTFT in the table and says the records are a sample of aiperf's summary", async () => {
     const page = await browser.newPage();
     await page.goto(app.url);
     await page.getByTestId("folder-input").setInputFiles(folder);
@@ -40,8 +40,58 @@ describe("latency view of an aiperf folder upload", () => {
     await expect.poll(() => p99.textContent(), { timeout: 15_000 }).toBe("70.7 ms");
     expect(await page.locator('[data-stat="e2eMs-p99"]').textContent()).toBe("3,783.1 ms");
     expect(await page.locator('[data-stat="ttftMs-count"]').textContent()).toBe("10");
-    await expect.poll(() => page.getByTestId("aiperf-disagreement").textContent()).toContain("disagrees");
+    // 10 records of the 64 requests the summary counts: a sample, not a disagreement.
+    await expect
+      .poll(() => page.getByTestId("aiperf-sample").textContent())
+      .toContain("Records are a sample of 10 of 64 requests");
+    expect(await page.getByTestId("aiperf-disagreement").count()).toBe(0);
+    // aiperf's own p99 TTFT over all 64 (profile_export_aiperf.json: 70.73280420999998 ms), marked summary.
+    expect(await page.locator('[data-stat="summary-ttftMs-p99"]').textContent()).toBe("70.7 ms");
+    expect(await page.locator('[data-stat="summary-ttftMs-count"]').textContent()).toBe("64");
     await expect.poll(() => page.locator('[data-chart="latency-histogram"]').count()).toBe(1);
+    await page.close();
+  });
+});
+
+describe("latency view when every request is present but a value differs", () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let folder: string;
+
+  beforeAll(async () => {
+    // The real aiperf 0.6.0 run (200 records, 200 requests in its summary), one record's TTFT
+    // changed from 67.8057 ms to 5,000 ms: counts agree, values do not.
+    const real = path.resolve(__dirname, "../fixtures/aiperf-real-c4");
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), "aiperf-e2e-changed-"));
+    const lines = fs.readFileSync(path.join(real, "profile_export.jsonl"), "utf8").split("\n");
+    const before = '"time_to_first_token":{"value":67.80570399999999';
+    if (!lines[0].includes(before)) throw new Error("fixture changed: first record's TTFT");
+    lines[0] = lines[0].replace(before, '"time_to_first_token":{"value":5000');
+    fs.writeFileSync(path.join(folder, "profile_export.jsonl"), lines.join("\n"));
+    fs.copyFileSync(
+      path.join(real, "profile_export_aiperf.json"),
+      path.join(folder, "profile_export_aiperf.json"),
+    );
+    app = await startApp();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    if (folder) fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("shows the disagreement with aiperf's summary, and no sample note", async () => {
+    const page = await browser.newPage();
+    await page.goto(app.url);
+    await page.getByTestId("folder-input").setInputFiles(folder);
+    await page.waitForURL(/\/runs\/[A-Za-z0-9_-]{22}/, { timeout: 30_000 });
+    await page.getByRole("tab", { name: "Latency" }).click();
+    await page.waitForURL(/view=latency/);
+    const box = page.getByTestId("aiperf-disagreement");
+    await expect.poll(() => box.textContent(), { timeout: 15_000 }).toContain("disagrees");
+    expect(await box.textContent()).toContain("TTFT (ms)");
+    expect(await page.getByTestId("aiperf-sample").count()).toBe(0);
     await page.close();
   });
 });

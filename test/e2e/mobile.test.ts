@@ -75,4 +75,79 @@ describe("a 390 px phone, every tab of every example run", () => {
       await context.close();
     }
   });
+
+  it("shows that more tabs lie past the edge of the tab row, and scrolls the chosen tab into it", async () => {
+    const { runs } = (await (await fetch(`${t.app.url}/api/runs`)).json()) as {
+      runs: Array<{ id: string; name: string }>;
+    };
+    const run = runs.find((r) => /mock-llama-8b/.test(r.name))!;
+    const context = await t.browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    // Overview, the first tab: more tabs to the right only.
+    await page.goto(`${t.app.url}/runs/${run.id}`);
+    await page.getByRole("tablist").waitFor();
+    await page.locator("[data-more-tabs=right]").waitFor();
+    expect(await page.locator("[data-more-tabs=left]").count()).toBe(0);
+    // Cache sits past the right edge of a 390 px row: opened by link, it is scrolled into view.
+    await page.goto(`${t.app.url}/runs/${run.id}?view=cache`);
+    await page.getByRole("tabpanel").waitFor();
+    await page.locator("[data-more-tabs=left]").waitFor();
+    const { tab, row } = await page.evaluate(() => {
+      const box = (el: Element) => {
+        const r = el.getBoundingClientRect();
+        return { left: r.left, right: r.right };
+      };
+      return {
+        tab: box(document.querySelector("[role=tab][aria-selected=true]")!),
+        row: box(document.querySelector("[role=tablist]")!),
+      };
+    });
+    expect(tab.left).toBeGreaterThanOrEqual(row.left);
+    expect(tab.right).toBeLessThanOrEqual(row.right);
+    await page.screenshot({ path: path.join(SHOTS, "mobile-tabs-cache.png") });
+    await context.close();
+  });
+
+  it("reads the compare page of every example on a phone: no sideways page, tables scroll in their card", async () => {
+    const { runs } = (await (await fetch(`${t.app.url}/api/runs`)).json()) as {
+      runs: Array<{ id: string; name: string; status: string }>;
+    };
+    const ids = runs
+      .filter((r) => r.status === "ready")
+      .slice(0, 8)
+      .map((r) => r.id);
+    const context = await t.browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    await page.goto(`${t.app.url}/compare?runs=${ids.join(",")}`);
+    await page.getByTestId("delta-table").waitFor({ timeout: 30_000 });
+    await page.waitForLoadState("networkidle");
+    const facts = await page.evaluate(() => {
+      const table = document.querySelector("[data-testid=delta-table]")!;
+      const firstCell = table.querySelector("tbody td")!;
+      return {
+        scrollWidth: document.documentElement.scrollWidth,
+        tableRight: table.getBoundingClientRect().right,
+        tableScrolls: table.scrollWidth > table.clientWidth,
+        // The metric names stay in view while the run columns scroll, in a narrow column.
+        sticky: getComputedStyle(firstCell).position,
+        metricWidth: firstCell.getBoundingClientRect().width,
+      };
+    });
+    expect(facts.scrollWidth).toBeLessThanOrEqual(PHONE.width);
+    expect(facts.tableRight).toBeLessThanOrEqual(PHONE.width);
+    expect(facts.tableScrolls).toBe(true);
+    expect(facts.sticky).toBe("sticky");
+    expect(facts.metricWidth).toBeLessThanOrEqual(PHONE.width / 2);
+    // Hit rate by endpoint: each endpoint belongs to one run, so one bar per endpoint row, and no
+    // row for an endpoint without a value (decode endpoints).
+    const hit = page.locator('figure[data-chart="compare-hit-rate-by-endpoint"]');
+    const bars = await hit
+      .locator(".recharts-bar-rectangle path")
+      .evaluateAll((els) => els.filter((el) => el.getBoundingClientRect().width > 1).length);
+    const rows = await hit.locator(".recharts-yAxis .recharts-cartesian-axis-tick").count();
+    expect(rows).toBeGreaterThan(3);
+    expect(bars).toBe(rows);
+    await page.screenshot({ path: path.join(SHOTS, "mobile-compare.png"), fullPage: true });
+    await context.close();
+  });
 });

@@ -2,7 +2,8 @@
  * Every view of every example run, and the compare page, as a reader sees them: each number axis
  * has a title with its unit and round ticks (a step of 1, 2, 2.5 or 5 × 10ⁿ), no text is in
  * scientific notation, counts take the right plural and ordinals the right suffix, and each drawn
- * chart says which window, requests and method it uses (docs/metrics.md §Readable numbers).
+ * chart and table of figures says which window, requests and method it uses (docs/metrics.md
+ * §Readable numbers).
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -20,6 +21,8 @@ interface PageFacts {
   titles: Record<string, string[]>;
   /** Charts drawn, with whether each says its definitions */
   drawn: Array<{ chart: string; definition: boolean }>;
+  /** Tables of figures shown, with whether each says its definitions */
+  tables: Array<{ table: string; definition: boolean }>;
   text: string;
 }
 
@@ -31,9 +34,27 @@ async function settle(page: Page) {
   await page.waitForTimeout(300);
 }
 
+/** Tables of figures, by test id: each says its window, requests and method like a chart. */
+const FIGURE_TABLES = [
+  "latency-stats",
+  "aiperf-summary-stats",
+  "trtllm-latency-stats",
+  "slowest-requests",
+  "offload-endpoint-table",
+  "offload-tier-table",
+  "step-stats",
+  "request-steps",
+];
+
 async function readPage(page: Page): Promise<PageFacts> {
-  return page.evaluate(() => {
-    const out: PageFacts = { axes: [], titles: {}, drawn: [], text: "" };
+  return page.evaluate((figureTables) => {
+    const out: PageFacts = { axes: [], titles: {}, drawn: [], tables: [], text: "" };
+    for (const id of figureTables)
+      for (const table of document.querySelectorAll(`table[data-testid="${id}"]`))
+        out.tables.push({
+          table: id,
+          definition: table.closest("[data-table-card]")?.querySelector("[data-definition]") != null,
+        });
     for (const fig of document.querySelectorAll("figure[data-chart]")) {
       const chart = fig.getAttribute("data-chart") ?? "?";
       const svg = fig.querySelector(".recharts-wrapper > svg.recharts-surface");
@@ -52,7 +73,7 @@ async function readPage(page: Page): Promise<PageFacts> {
     }
     out.text = document.querySelector("main")?.innerText ?? document.body.innerText;
     return out;
-  });
+  }, FIGURE_TABLES);
 }
 
 /** The number a tick shows, or null for a category label ("10.0.0.1:8000", "all prefill"). */
@@ -115,6 +136,7 @@ describe("readable views", () => {
     const problems: string[] = [];
     let axes = 0;
     let charts = 0;
+    let tables = 0;
     const check = async (where: string) => {
       await settle(page);
       const facts = await readPage(page);
@@ -122,6 +144,10 @@ describe("readable views", () => {
       for (const { chart, definition } of facts.drawn) {
         charts++;
         if (!definition) problems.push(`${where} › ${chart}: no window/requests/method line`);
+      }
+      for (const { table, definition } of facts.tables) {
+        tables++;
+        if (!definition) problems.push(`${where} › table ${table}: no window/requests/method line`);
       }
       const numeric = new Map<string, number>();
       for (const a of facts.axes) {
@@ -152,6 +178,8 @@ describe("readable views", () => {
     await check("compare");
     await page.close();
     expect(charts).toBeGreaterThan(30);
+    // Latency statistics of 5 aiperf and 2 TensorRT-LLM runs, slowest requests, offload, steps.
+    expect(tables).toBeGreaterThan(10);
     expect(axes).toBeGreaterThan(60);
     expect(problems).toEqual([]);
   }, 900_000);

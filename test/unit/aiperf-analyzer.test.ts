@@ -39,16 +39,17 @@ describe("aiperf analyzer on the qwen-c4 artifacts", () => {
     await handle.close();
   });
 
-  it("flags the disagreement with aiperf's summary (10 of 64 records)", async () => {
+  it("says the records are a sample of aiperf's summary (10 of 64 requests), not a disagreement", async () => {
     const { result, handle } = await analyze([
       fixtureFile("qwen-c4__profile_export.jsonl", 0),
       fixtureFile("qwen-c4__profile_export_aiperf.json", 1),
       fixtureFile("qwen-c4__gpu_telemetry_export.jsonl", 2),
     ]);
-    expect(result.warnings!.some((w) => w.startsWith("aiperf summary disagrees:"))).toBe(true);
+    expect(result.warnings!.some((w) => w.startsWith("aiperf summary disagrees:"))).toBe(false);
     const agreement = agreementPayloadSchema.parse(result.charts!["aiperf-agreement"]);
     const reqRow = agreement.rows.find((r) => r.metric === "Requests (successful)")!;
-    expect(reqRow).toMatchObject({ ours: 10, aiperf: 64, agrees: false });
+    expect(reqRow).toMatchObject({ ours: 10, aiperf: 64, agrees: false, sample: true });
+    expect(agreement).toMatchObject({ disagreements: 0, sample: { records: 10, described: 64 } });
     expect(result.info).toMatchObject({
       model: "Qwen/Qwen3-0.6B",
       endpointType: "chat",
@@ -70,15 +71,15 @@ describe("aiperf analyzer on the qwen-c4 artifacts", () => {
 
 describe("aiperf analyzer on every sample", () => {
   for (const c of ["c1", "c2", "c4"]) {
-    it(`qwen-${c}: the 10-record JSONL disagrees with the 64-request summary`, async () => {
+    it(`qwen-${c}: the 10-record JSONL is a sample of the 64-request summary`, async () => {
       const { result, handle } = await analyze([
         fixtureFile(`qwen-${c}__profile_export_aiperf.json`, 0),
         fixtureFile(`qwen-${c}__profile_export.jsonl`, 1),
       ]);
       expect(result.requests).toMatchObject({ count: 10, source: "aiperf" });
-      const w = result.warnings!.filter((x) => x.startsWith("aiperf summary disagrees:"));
-      expect(w).toHaveLength(1);
-      expect(w[0]).toContain("Requests (successful) count 10 here vs 64 in aiperf");
+      expect(result.warnings!.filter((x) => x.startsWith("aiperf summary disagrees:"))).toEqual([]);
+      const agreement = agreementPayloadSchema.parse(result.charts!["aiperf-agreement"]);
+      expect(agreement.sample).toMatchObject({ records: 10, described: 64 });
       expect(result.info!.concurrency).toBe(Number(c.slice(1)));
       await handle.close();
     });
@@ -145,7 +146,9 @@ describe("pairing summary and records", () => {
       fixtureFile("qwen-c2__profile_export.jsonl", 0, "records/profile_export.jsonl"),
       fixtureFile("qwen-c2__profile_export_aiperf.json", 1, "summary/profile_export_aiperf.json"),
     ]);
-    expect(result.warnings!.filter((w) => w.startsWith("aiperf summary disagrees:"))).toHaveLength(1);
+    const agreement = agreementPayloadSchema.parse(result.charts!["aiperf-agreement"]);
+    expect(agreement.sources).toEqual(["summary/profile_export_aiperf.json"]);
+    expect(agreement.sample).toMatchObject({ records: 10, described: 64 });
     await handle.close();
   });
 });

@@ -262,4 +262,16 @@ describe("hit rates by endpoint and role", () => {
     expect(rows[0].values).toEqual({ a: 0.5, b: null });
     expect(rows[2].values).toEqual({ a: null, b: 0.2 });
   });
+
+  it("per endpoint leaves out a disaggregated run's decode counters (n/a), not its block reuse", () => {
+    const withDecodeRate = summary("a", {
+      endpoints: [
+        ...a.endpoints,
+        endpoint({ endpoint: "d1:8000", role: "decode", cacheHitRate: 0, promptTokens: 10, cachedTokens: 0 }),
+        // TensorRT-LLM perf metrics: the generation worker's own KV block reuse.
+        endpoint({ endpoint: "gen0", role: "decode", kvCacheHitRate: 0.9, requestCount: 2 }),
+      ],
+    });
+    expect(endpointHitRates([withDecodeRate]).map((r) => r.key)).toEqual(["p0:8000", "p1:8000", "gen0"]);
+  });
 });

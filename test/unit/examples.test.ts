@@ -41,13 +41,17 @@ describe("example runs", () => {
     const t = await useTestApp({ RUNLENS_EXAMPLES: "on" });
     cleanup = t.cleanup;
     await seedExamples(t.app);
-    const runs = await t.app.store.db.selectFrom("runs").select(["name", "summary"]).execute();
-    // The sweep's real records hold 10 of the 64 requests each summary describes: that is said.
+    const runs = await t.app.store.db.selectFrom("runs").select(["id", "name", "summary"]).execute();
+    // The sweep's real records hold 10 of the 64 requests each summary describes: a sample, said
+    // as such in the agreement payload, not a disagreement.
     const sampled = new Set(EXAMPLE_RUNS.filter((e) => e.sweep).map((e) => e.name));
     for (const r of runs) {
       const warnings = (JSON.parse(r.summary!) as { warnings: string[] }).warnings;
-      const disagreements = warnings.filter((w) => w.startsWith("aiperf summary disagrees"));
-      expect(disagreements).toHaveLength(sampled.has(r.name) ? 1 : 0);
+      expect(warnings.filter((w) => w.startsWith("aiperf summary disagrees"))).toEqual([]);
+      if (sampled.has(r.name)) {
+        const agreement = JSON.parse((await getChartData(t.app.store.db, r.id, "aiperf-agreement"))!);
+        expect(agreement).toMatchObject({ disagreements: 0, sample: { records: 10, described: 64 } });
+      }
       // …and their GPU telemetry ends 1 s before the first request: it names the GPU, no more.
       if (sampled.has(r.name)) expect(warnings).toContain(GPU_OUTSIDE_WINDOW);
       else expect(warnings).not.toContain(GPU_OUTSIDE_WINDOW);
