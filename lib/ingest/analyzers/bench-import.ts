@@ -21,27 +21,9 @@ import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_ERROR, RequestLog } from "@/lib/metrics/requests-log";
 import { reanchorRequests } from "@/lib/store/aiperf-requests";
 import { BatchInserter } from "@/lib/store/batch-insert";
-import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
+import { AIPERF_REQUEST_COLUMNS, type AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 import { slowestRequestsPayload } from "./aiperf-slowest";
-
-const REQUEST_COLUMNS = [
-  "run_id",
-  "file_id",
-  "line",
-  "request_id",
-  "phase",
-  "ok",
-  "cancelled",
-  "error_type",
-  "start_ms",
-  "end_ms",
-  "ttft_ms",
-  "e2e_ms",
-  "itl_ms",
-  "input_tokens",
-  "output_tokens",
-] as const satisfies ReadonlyArray<keyof AiperfRequestsTable>;
 
 const KINDS = new Set([
   "vllm-bench",
@@ -144,7 +126,7 @@ export function benchImportAnalyzer(): Analyzer {
     const log = new RequestLog();
     const errors = new ErrorTally();
     if (result.records && pick.file) {
-      const rows = new BatchInserter(ctx.db, "aiperf_requests", REQUEST_COLUMNS);
+      const rows = new BatchInserter(ctx.db, "aiperf_requests", AIPERF_REQUEST_COLUMNS);
       let line = 0;
       for (const r of result.records) {
         line++;

@@ -23,6 +23,25 @@ export interface AiperfRequestsTable {
   output_tokens: number | null;
 }
 
+/** Every column of a row, in one fixed order: the inserter binds values without rediscovering them. */
+export const AIPERF_REQUEST_COLUMNS = [
+  "run_id",
+  "file_id",
+  "line",
+  "request_id",
+  "phase",
+  "ok",
+  "cancelled",
+  "error_type",
+  "start_ms",
+  "end_ms",
+  "ttft_ms",
+  "e2e_ms",
+  "itl_ms",
+  "input_tokens",
+  "output_tokens",
+] as const satisfies ReadonlyArray<keyof AiperfRequestsTable>;
+
 export interface AiperfTables {
   aiperf_requests: AiperfRequestsTable;
 }
