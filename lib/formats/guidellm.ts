@@ -8,7 +8,7 @@
  * `start_time`). Request latency is in seconds, the `_ms` metrics in ms.
  */
 import type { AiperfRecord } from "./aiperf-records";
-import { isObject, metricBlock, num, str, toolSummary, type BenchResult } from "./bench-result";
+import { factsOf, isObject, metricBlock, num, str, toolSummary, type BenchResult } from "./bench-result";
 
 const TOOL = "GuideLLM";
 
@@ -87,11 +87,11 @@ function readBenchmark(
   const label = kind
     ? [kind, num(strategy.streams) ?? num(strategy.rate)].filter((x) => x !== null).join(" ")
     : null;
-  const facts: BenchResult["facts"] = {};
-  if (kind) facts.guidellmStrategy = kind;
-  if (incomplete) facts.incompleteRequests = incomplete;
-  const rps = dist(metrics, "requests_per_second", "requests/sec");
-  if (rps?.avg !== undefined) facts.guidellmMeanRequestsPerS = rps.avg;
+  const facts = factsOf({
+    guidellmStrategy: kind,
+    incompleteRequests: incomplete || null,
+    guidellmMeanRequestsPerS: dist(metrics, "requests_per_second", "requests/sec")?.avg,
+  });
   return {
     tool: TOOL,
     toolVersion: version,
