@@ -5,8 +5,10 @@
  * p001…p999) and `requests` (per-request stats by status, reservoir-sampled when
  * `sample_size` is set). Two generations: report schema 2 (`metadata.version`, `config`,
  * `scheduler_metrics`, `request_start_time`) and the older one (`args`, `run_stats`,
- * `start_time`). Request latency is in seconds, the `_ms` metrics in ms.
+ * `start_time`). Request latency is in seconds, the `_ms` metrics in ms. `benchmarks.yaml` holds
+ * the same report in YAML.
  */
+import { parseDocument } from "yaml";
 import type { AiperfRecord } from "./aiperf-records";
 import { factsOf, isObject, metricBlock, num, str, toolSummary, type BenchResult } from "./bench-result";
 
@@ -20,6 +22,22 @@ export function isGuidellmReport(v: unknown): v is Record<string, unknown> {
 
 export function sniffGuidellmReport(text: string): boolean {
   return /"benchmarks"\s*:/.test(text) && /"type_"\s*:\s*"generative_benchmark"/.test(text);
+}
+
+/**
+ * `benchmarks.yaml`: the same report through PyYAML's `yaml.dump(model_dict)` (report.py
+ * `save_file`): block style, keys sorted. A value PyYAML tags as a Python object (an enum) is
+ * read as the plain value under its tag. Null when the text is not YAML or not a report.
+ */
+export function parseGuidellmYaml(text: string): Record<string, unknown> | null {
+  try {
+    const doc = parseDocument(text, { logLevel: "silent" });
+    if (doc.errors.length > 0) return null;
+    const value: unknown = doc.toJS({ maxAliasCount: 100 });
+    return isGuidellmReport(value) ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 export function guidellmResults(doc: Record<string, unknown>): BenchResult[] {

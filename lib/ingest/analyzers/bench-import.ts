@@ -11,7 +11,7 @@ import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { readWholeText } from "@/lib/formats/aiperf-read";
 import type { BenchResult } from "@/lib/formats/bench-result";
 import { genaiPerfResults, readGenaiPerfExport } from "@/lib/formats/genai-perf";
-import { guidellmResults, isGuidellmReport } from "@/lib/formats/guidellm";
+import { guidellmResults, isGuidellmReport, parseGuidellmYaml } from "@/lib/formats/guidellm";
 import { PARSE_FAILED, parseJsonText } from "@/lib/formats/json-lines";
 import { sglangResultsOf } from "@/lib/formats/sglang-bench";
 import { vllmResultsOf } from "@/lib/formats/vllm-bench";
@@ -81,8 +81,14 @@ export function benchImportAnalyzer(): Analyzer {
         skipped: 1,
         warnings: [{ message: "larger than the JSON document limit; stored but not read" }],
       };
-    const docs = documents(text);
-    if (!docs) return { records: 0, skipped: 1, warnings: [{ message: "not valid JSON" }] };
+    const yaml = file.format === "yaml";
+    const docs = yaml ? [parseGuidellmYaml(text)] : documents(text);
+    if (!docs || docs[0] === null)
+      return {
+        records: 0,
+        skipped: 1,
+        warnings: [{ message: yaml ? "not a GuideLLM YAML report" : "not valid JSON" }],
+      };
     if (file.kind === "genai-perf-summary") {
       genaiSummary = docs[0] as Record<string, unknown>;
       return { records: 1, skipped: 0, warnings: [] };
