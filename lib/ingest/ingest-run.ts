@@ -13,6 +13,7 @@ import type { Format } from "@/lib/formats/kinds";
 import { utf8Text } from "@/lib/formats/text-encoding";
 import { startHeartbeat } from "@/lib/store/interrupted-ingest";
 import { sqliteWriterFor } from "@/lib/store/sqlite-writer";
+import { filePart } from "@/lib/store/file-part";
 import {
   clearDerived,
   commitRun,
@@ -193,6 +194,7 @@ export async function ingestRun(app: IngestDeps, runId: string): Promise<IngestO
       format: row.format as Format,
       bytes: row.bytes,
       sha256: row.sha256,
+      part: filePart(row),
       open: () => app.blobs.open(row.sha256),
     });
   return session.finish(files);

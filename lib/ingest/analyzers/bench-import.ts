@@ -4,8 +4,11 @@
  * rows, so the latency views, the drill-down and compare read them as they read an aiperf run;
  * a result without them gives the tool's run-level figures.
  *
- * One upload is one run: a file of several benchmarks (an SGLang or vLLM sweep, appended
- * results, several genai-perf experiments) imports its first and says how many it left out.
+ * A file of several benchmarks (an SGLang or vLLM sweep, appended results, a GuideLLM rate
+ * sweep) is split at upload into one run per benchmark (lib/ingest/split-benchmarks.ts): such a
+ * run's file says which benchmark is its (`IngestFile.part`). Read whole, the file's first
+ * benchmark is the run, and when nothing splits it (several result files, several genai-perf
+ * experiments) the run says how many were left out.
  */
 import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { readWholeText } from "@/lib/formats/aiperf-read";
@@ -108,14 +111,24 @@ export function benchImportAnalyzer(): Analyzer {
         meta: { experiments: doc.experiments.length, toolVersion: doc.version },
       };
     }
-    const results = resultsOf(file.kind, docs);
+    const all = resultsOf(file.kind, docs);
+    const part = file.part;
+    const results = part === undefined ? all : all.slice(part, part + 1);
+    const warnings =
+      part !== undefined && results.length === 0
+        ? [{ message: `holds ${all.length} benchmarks: benchmark ${part + 1} is not in it` }]
+        : [];
     offer(results, file);
     const n = results.reduce((a, r) => a + (r.records?.length ?? 0), 0);
     return {
       records: n || results.length,
       skipped: 0,
-      warnings: [],
-      meta: { benchmarks: results.length, perRequest: results.some((r) => r.records !== null) },
+      warnings,
+      meta: {
+        benchmarks: all.length,
+        ...(part === undefined ? {} : { part }),
+        perRequest: results.some((r) => r.records !== null),
+      },
     };
   }
 

@@ -1,0 +1,152 @@
+/**
+ * One uploaded file of several benchmarks becomes one run per benchmark and a sweep of them
+ * (docs/formats.md §Benchmark tools). Samples are written as each producer writes them:
+ * - SGLang: python/sglang/bench_serving.py appends one `--output-file` line per benchmark
+ *   (test/generators/sglang-bench.ts `sglangSweep`);
+ * - GuideLLM: src/guidellm/benchmark/schemas/report.py, one `benchmarks[]` entry per rate of a
+ *   `--profile constant --rate a,b,c` run, the strategy as src/guidellm/scheduler/strategies.py
+ *   writes it (test/generators/guidellm.ts `guidellmRateReport`);
+ * - vLLM: vllm/benchmarks/serve.py `--append-result` lines, and vllm/benchmarks/sweep/serve.py's
+ *   `summary.json`, an array of the runs' results with `run_number` (test/generators/vllm-bench.ts).
+ * The expected figures are the producer's own numbers in the same sample.
+ */
+import { describe, expect, it } from "vitest";
+import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
+import { POST as upload } from "@/app/api/runs/route";
+import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
+import { runSummarySchema, uploadResponseSchema, type RunSummary } from "@/lib/api/schemas";
+import { sweepSchema, type Sweep } from "@/lib/api/sweeps";
+import { guidellmRateReport } from "../generators/guidellm";
+import { sglangLine, sglangSweep } from "../generators/sglang-bench";
+import { vllmBenchResult } from "../generators/vllm-bench";
+import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+
+freshAppEachTest();
+
+async function uploadOne(name: string, content: string, fields: Record<string, string> = {}) {
+  const res = await upload(uploadRequest([{ name, content }], fields));
+  expect(res.status).toBe(201);
+  const body = uploadResponseSchema.parse(await res.json());
+  expect(body.sweep).toBeDefined();
+  expect(res.headers.get("location")).toBe(body.sweep!.url);
+  return body;
+}
+
+async function readSweep(id: string): Promise<Sweep> {
+  const res = await getSweep(new Request(`http://localhost/api/sweeps/${id}`), idParams(id));
+  expect(res.status).toBe(200);
+  return sweepSchema.parse(await res.json());
+}
+
+async function readRun(id: string): Promise<RunSummary> {
+  const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
+  expect(res.status).toBe(200);
+  return runSummarySchema.parse(await res.json());
+}
+
+describe("a file of several benchmarks", () => {
+  it("SGLang: a concurrency sweep's lines become a run each, with SGLang's figures, and one sweep", async () => {
+    const levels = [1, 4, 16];
+    const text = sglangSweep(levels, { requests: 30, details: true, errorEvery: 10 });
+    const lines = text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, number>);
+    const body = await uploadOne("sweep.jsonl", text, { name: "sglang sweep" });
+    expect(body.runs).toHaveLength(3);
+    expect(body.runs!.every((r) => r.status === "ready")).toBe(true);
+    // No run says it left benchmarks out: each holds its own.
+    expect(body.warnings.join("\n")).not.toMatch(/only the first/);
+
+    const sweep = await readSweep(body.sweep!.id);
+    expect(sweep.name).toBe("sglang sweep");
+    expect(sweep.runs.map((r) => r.id)).toEqual(body.runs!.map((r) => r.id));
+    expect(sweep.runs.map((r) => r.concurrency)).toEqual(levels);
+    for (const [i, c] of levels.entries()) {
+      const run = await readRun(body.runs![i].id);
+      expect(run.facts.concurrency).toMatchObject({ value: c, source: "SGLang bench_serving result" });
+      expect(run.name).toContain(`concurrency ${c}`);
+      // 30 requests, every 10th failed: 27 measured, SGLang's own mean TTFT over them.
+      expect(run.requests).toMatchObject({ count: 30, errorCount: 3 });
+      expect(run.requests!.ttftMs!.mean).toBeCloseTo(lines[i].mean_ttft_ms, 9);
+      expect(run.requests!.durationS).toBe(lines[i].duration);
+      expect(run.files).toHaveLength(1);
+      expect(run.warnings.join("\n")).not.toMatch(/only the first/);
+    }
+  });
+
+  it("GuideLLM: a rate sweep's benchmarks become a run each whose rate is the strategy's", async () => {
+    const rates = [2, 5, 10];
+    const doc = guidellmRateReport(rates, { requests: 20 });
+    const body = await uploadOne("benchmarks.json", JSON.stringify(doc));
+    expect(body.runs).toHaveLength(3);
+    const sweep = await readSweep(body.sweep!.id);
+    expect(sweep.runs.map((r) => r.requestRate)).toEqual(rates);
+    expect(sweep.runs.map((r) => r.concurrency)).toEqual([null, null, null]);
+    expect(sweep.name).toBe("benchmarks.json");
+    for (const [i, rate] of rates.entries()) {
+      const run = await readRun(body.runs![i].id);
+      expect(run.facts.requestRate).toMatchObject({ value: rate, source: "GuideLLM result" });
+      expect(run.name).toContain(`${rate} req/s`);
+      const ttft = doc.benchmarks[i].metrics.time_to_first_token_ms.successful;
+      expect(run.requests!.ttftMs!.mean).toBeCloseTo(ttft.mean, 9);
+      expect(run.requests!.count).toBe(20);
+    }
+  });
+
+  it("vLLM: appended results and a bench sweep summary.json split the same way", async () => {
+    const levels = [2, 8];
+    const results = levels.map((c, i) =>
+      vllmBenchResult({ requests: 24, concurrency: c, detailed: true, seed: 3 + i }),
+    );
+    const appended = await uploadOne(
+      "results.jsonl",
+      results.map((r) => JSON.stringify(r)).join("\n") + "\n",
+    );
+    const swept = await uploadOne(
+      "summary.json",
+      JSON.stringify(
+        results.map((r, n) => ({ ...r, run_number: n })),
+        null,
+        4,
+      ),
+    );
+    for (const body of [appended, swept]) {
+      const sweep = await readSweep(body.sweep!.id);
+      expect(sweep.runs.map((r) => r.concurrency)).toEqual(levels);
+      for (const [i, r] of results.entries()) {
+        const run = await readRun(body.runs![i].id);
+        expect(run.facts.concurrency?.value).toBe(levels[i]);
+        expect(run.requests!.ttftMs!.mean).toBeCloseTo(r.mean_ttft_ms as number, 9);
+        expect(run.requests!.ttftMs!.p99).toBeCloseTo(r.p99_ttft_ms as number, 9);
+      }
+    }
+    const second = await readRun(swept.runs![1].id);
+    expect(second.info).toMatchObject({ sweepRun: 1 });
+  });
+
+  it("a re-ingest of a split run reads its own benchmark again", async () => {
+    const text = sglangSweep([1, 4], { requests: 12 });
+    const body = await uploadOne("sweep.jsonl", text);
+    const id = body.runs![1].id;
+    const res = await reingest(
+      new Request(`http://localhost/api/runs/${id}/reingest`, { method: "POST" }),
+      idParams(id),
+    );
+    expect(res.status).toBe(200);
+    const run = await readRun(id);
+    expect(run.status).toBe("ready");
+    expect(run.facts.concurrency?.value).toBe(4);
+  });
+
+  it("a file of one benchmark stays one run, without a sweep", async () => {
+    const res = await upload(
+      uploadRequest([{ name: "one.jsonl", content: JSON.stringify(sglangLine()) + "\n" }]),
+    );
+    expect(res.status).toBe(201);
+    const body = uploadResponseSchema.parse(await res.json());
+    expect(body.sweep).toBeUndefined();
+    expect(body.runs).toBeUndefined();
+  });
+});
