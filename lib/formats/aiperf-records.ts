@@ -23,6 +23,8 @@ export interface AiperfRecord {
   inputTokens: number | null;
   outputTokens: number | null;
   error: AiperfErrorInfo | null;
+  /** The aiperf worker that sent it (`metadata.worker_id`); absent or null when the file names none */
+  workerId?: string | null;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -131,6 +133,7 @@ export function parseAiperfRecord(
     ),
     outputTokens,
     error: readError(value.error),
+    workerId: typeof meta.worker_id === "string" && meta.worker_id !== "" ? meta.worker_id : null,
   };
 }
 

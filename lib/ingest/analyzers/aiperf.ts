@@ -94,6 +94,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
         itl_ms: r.itlMs,
         input_tokens: r.inputTokens,
         output_tokens: r.outputTokens,
+        worker_id: r.workerId ?? null,
       };
       if (rows.push(row)) return rows.flush();
     });

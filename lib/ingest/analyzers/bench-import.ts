@@ -170,6 +170,7 @@ export function benchImportAnalyzer(): Analyzer {
           itl_ms: r.itlMs,
           input_tokens: r.inputTokens,
           output_tokens: r.outputTokens,
+          worker_id: null,
         };
         if (rows.push(row)) await rows.flush();
       }

@@ -21,6 +21,8 @@ export interface AiperfRequestsTable {
   itl_ms: number | null;
   input_tokens: number | null;
   output_tokens: number | null;
+  /** The aiperf worker that sent the request (`metadata.worker_id`); null when the record names none */
+  worker_id: string | null;
 }
 
 /** Every column of a row, in one fixed order: the inserter binds values without rediscovering them. */
@@ -40,6 +42,7 @@ export const AIPERF_REQUEST_COLUMNS = [
   "itl_ms",
   "input_tokens",
   "output_tokens",
+  "worker_id",
 ] as const satisfies ReadonlyArray<keyof AiperfRequestsTable>;
 
 export interface AiperfTables {
