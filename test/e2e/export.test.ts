@@ -106,6 +106,14 @@ describe("run exports", () => {
         expect(box!.width).toBeGreaterThan(300);
         expect(box!.height).toBeGreaterThan(60);
       }
+      // What the views read from request rows: a TensorRT-LLM run's per-request bars, an aiperf
+      // run's summary check and slowest requests.
+      if (run.labels.includes("trtllm"))
+        expect(
+          await page.locator('figure[data-chart="trtllm-request-bars"][data-drawn="true"]').count(),
+        ).toBe(1);
+      if (await page.locator('figure[data-chart="aiperf-distribution-ttftMs-cdf"]').count())
+        expect(await page.locator("h3", { hasText: /^Slowest \d+ of [\d,]+ requests by/ }).count()).toBe(3);
       // Every chart payload the run stored for a view is in the report, drawn or said missing.
       const ids = await figures.evaluateAll((els) => els.map((e) => e.getAttribute("data-chart")!));
       for (const key of (await storedKeys(run.id)).filter((k) => REPORT_KEYS.test(k)))
