@@ -183,7 +183,7 @@ describe("run report", () => {
     const html = await report(id);
     expectSelfContained(html);
     const byId = new Map(figures(html).map((f) => [f[1], f]));
-    for (const key of ["sm-series-ep-hit-rate", "sm-series-ep-kv-usage", "sm-series-ep-running"]) {
+    for (const key of ["sm-series-ep-kv-usage", "sm-series-ep-running", "sm-series-ep-waiting"]) {
       const f = byId.get(key)!;
       expect(f, key).toBeDefined();
       expect(f[3]).toContain("3 endpoints");
@@ -196,6 +196,7 @@ describe("run report", () => {
     const hit = byId.get("sm-series-ep-hit-rate")!;
     expect(hit[2]).toBe("true");
     expect((hit[3].match(/<polyline class="mark"/g) ?? []).length).toBe(1);
+    expect(hit[3]).toMatch(/one line per endpoint that does prefill \([^)]+\); the 2 decode endpoint\(s\)/);
   });
 
   it("escapes the uploader's text and answers 404 for unknown runs", async () => {

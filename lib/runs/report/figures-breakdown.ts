@@ -19,6 +19,7 @@ import {
 } from "@/lib/metrics/trtllm-chart-rows";
 import type { Figure } from "./html";
 import { figure, type Payloads } from "./figure-kit";
+import { SEGMENT_HEX } from "./segment-colours";
 
 const STEP_LABEL: Record<string, string> = {
   preprocessingMs: "preprocessing",
@@ -72,6 +73,7 @@ function share(p: Payloads): Figure[] {
         y: { title: "Share of TTFT", unit: "%" },
         series: names.map((n) => ({
           label: n,
+          colour: SEGMENT_HEX[n],
           points: rows.map((r) => [r.startS, r[n] === undefined ? null : r[n] * 100] as const),
         })),
       },
@@ -173,6 +175,7 @@ export function requestBarsFigure(sample: RequestSample | null): Figure[] {
         value: { title: "Time to first token", unit: "ms" },
         series: names.map((n) => ({
           label: n,
+          colour: SEGMENT_HEX[n],
           values: rows.map((r) => (typeof r[n] === "number" ? (r[n] as number) : null)),
         })),
       },

@@ -193,7 +193,7 @@ export function perEndpointSeriesFigures(p: Payloads): { cache: Figure[]; kv: Fi
       figure(
         "sm-series-ep-hit-rate",
         "Prefix-cache hit rate per endpoint",
-        `Per interval, one line per endpoint that does prefill (${n}; decode endpoints have no prefill to hit).`,
+        `Per interval, one line per endpoint that does prefill (${prefill.map((g) => g.label).join(", ") || "none"}); the ${loaded.length - prefill.length} decode endpoint(s) have no prefill to hit.`,
         {
           kind: "line",
           x,

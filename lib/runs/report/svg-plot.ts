@@ -21,6 +21,8 @@ export interface XySeries {
 
 export interface BarSeries {
   label: string;
+  /** A colour of the series' own (a segment's), instead of the palette's next */
+  colour?: string;
   /** One per category; null = not recorded (no bar, never a 0-length one) */
   values: ReadonlyArray<number | null>;
 }
@@ -176,12 +178,16 @@ function unbroken(points: XySeries["points"]): Array<Array<[number, number]>> {
   return runs.filter((r) => r.length >= 2);
 }
 
-function legend(entries: ReadonlyArray<{ label: string; slot: number }>, y: number, lines = false): string {
+function legend(
+  entries: ReadonlyArray<{ label: string; slot: number; colour?: string }>,
+  y: number,
+  lines = false,
+): string {
   return entries
-    .map(({ label: l, slot }, i) => {
+    .map(({ label: l, slot, colour: own }, i) => {
       const x = 64 + (i % 4) * 160;
       const row = y + Math.floor(i / 4) * 18;
-      const colour = PALETTE[slot % PALETTE.length];
+      const colour = own ?? PALETTE[slot % PALETTE.length];
       const swatch = lines
         ? `<line x1="${x}" x2="${x + 12}" y1="${row - 4}" y2="${row - 4}" stroke="${colour}" stroke-width="2.5"${dash(slot)}/>`
         : `<rect x="${x}" y="${row - 9}" width="10" height="10" fill="${colour}"/>`;
@@ -271,7 +277,7 @@ function renderStacked(all: Extract<Plot, { kind: "stacked" }>, label: string): 
       const v = s.values[ci];
       if (!finite(v) || v <= 0) continue;
       parts.push(
-        `<rect class="mark" x="${f(x)}" y="${f(sy(base + v))}" width="${f(Math.max(0.6, colW - (colW > 3 ? 1 : 0)))}" height="${f(sy(base) - sy(base + v))}" fill="${PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(c)} · ${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(all.value.unit)}</title></rect>`,
+        `<rect class="mark" x="${f(x)}" y="${f(sy(base + v))}" width="${f(Math.max(0.6, colW - (colW > 3 ? 1 : 0)))}" height="${f(sy(base) - sy(base + v))}" fill="${s.colour ?? PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(c)} · ${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(all.value.unit)}</title></rect>`,
       );
       base += v;
     }
