@@ -108,7 +108,7 @@ describe("run exports", () => {
       }
       // What the views read from request rows: a TensorRT-LLM run's per-request bars, an aiperf
       // run's summary check and slowest requests.
-      if (run.labels.includes("trtllm"))
+      if (await page.locator('figure[data-chart="trtllm-segments"]').count())
         expect(
           await page.locator('figure[data-chart="trtllm-request-bars"][data-drawn="true"]').count(),
         ).toBe(1);
