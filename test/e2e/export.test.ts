@@ -144,6 +144,7 @@ describe("run exports", () => {
     expect(await button.getAttribute("href")).toBe(
       `/api/compare/report.html?${new URLSearchParams({ runs: ids, stat: "p90" })}`,
     );
+    if (SHOTS) await browse.screenshot({ path: path.join(SHOTS, "compare-page-report-button.png") });
     const [download] = await Promise.all([browse.waitForEvent("download"), button.click()]);
     expect(download.suggestedFilename()).toMatch(/\.html$/);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "runlens-compare-e2e-")), "compare.html");
