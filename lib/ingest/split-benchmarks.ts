@@ -37,6 +37,12 @@ const metaOf = (f: FileRow): FileMeta => {
   }
 };
 
+/**
+ * Most benchmarks one file is split into. Every run re-reads the file, so a file of thousands of
+ * lines (appended results of a long CI history) stays one run that says what it left out.
+ */
+export const MAX_SPLIT_BENCHMARKS = 64;
+
 /** The one file to split and its benchmark count, or null when the run is not a split case. */
 export function fileToSplit(files: FileRow[]): { file: FileRow; count: number } | null {
   const holding = files
@@ -44,7 +50,7 @@ export function fileToSplit(files: FileRow[]): { file: FileRow; count: number } 
     .filter(({ meta }) => typeof meta.benchmarks === "number" && meta.benchmarks > 0);
   if (holding.length !== 1 || holding[0].meta.part !== undefined) return null;
   const count = holding[0].meta.benchmarks as number;
-  return count > 1 ? { file: holding[0].file, count } : null;
+  return count > 1 && count <= MAX_SPLIT_BENCHMARKS ? { file: holding[0].file, count } : null;
 }
 
 /**

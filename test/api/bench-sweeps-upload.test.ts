@@ -17,6 +17,7 @@ import { POST as upload } from "@/app/api/runs/route";
 import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
 import { runSummarySchema, uploadResponseSchema, type RunSummary } from "@/lib/api/schemas";
 import { sweepSchema, type Sweep } from "@/lib/api/sweeps";
+import { MAX_SPLIT_BENCHMARKS } from "@/lib/ingest/split-benchmarks";
 import { guidellmRateReport } from "../generators/guidellm";
 import { sglangLine, sglangSweep } from "../generators/sglang-bench";
 import { vllmBenchResult } from "../generators/vllm-bench";
@@ -138,6 +139,19 @@ describe("a file of several benchmarks", () => {
     const run = await readRun(id);
     expect(run.status).toBe("ready");
     expect(run.facts.concurrency?.value).toBe(4);
+  });
+
+  it("a file of more benchmarks than a sweep holds stays one run that says what it left out", async () => {
+    const levels = Array.from({ length: MAX_SPLIT_BENCHMARKS + 1 }, (_, i) => i + 1);
+    const res = await upload(
+      uploadRequest([{ name: "history.jsonl", content: sglangSweep(levels, { requests: 2 }) }]),
+    );
+    expect(res.status).toBe(201);
+    const body = uploadResponseSchema.parse(await res.json());
+    expect(body.sweep).toBeUndefined();
+    expect(body.warnings.join("\n")).toMatch(
+      /holds 65 benchmarks \(history\.jsonl\); only the first was imported/,
+    );
   });
 
   it("a file of one benchmark stays one run, without a sweep", async () => {
