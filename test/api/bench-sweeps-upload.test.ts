@@ -6,8 +6,9 @@
  * - GuideLLM: src/guidellm/benchmark/schemas/report.py, one `benchmarks[]` entry per rate of a
  *   `--profile constant --rate a,b,c` run, the strategy as src/guidellm/scheduler/strategies.py
  *   writes it (test/generators/guidellm.ts `guidellmRateReport`);
- * - vLLM: vllm/benchmarks/serve.py `--append-result` lines, and vllm/benchmarks/sweep/serve.py's
- *   `summary.json`, an array of the runs' results with `run_number` (test/generators/vllm-bench.ts).
+ * - vLLM: vllm/benchmarks/serve.py `--append-result` lines (test/generators/vllm-bench.ts), and
+ *   vllm/benchmarks/sweep/serve.py's experiment folder: per combination `run=N.json` (the result
+ *   with `run_number` and the combination's overrides) and `summary.json` (the list of them).
  * The expected figures are the producer's own numbers in the same sample.
  */
 import { describe, expect, it } from "vitest";
@@ -96,7 +97,7 @@ describe("a file of several benchmarks", () => {
     }
   });
 
-  it("vLLM: appended results and a bench sweep summary.json split the same way", async () => {
+  it("vLLM: appended results, and a bench sweep experiment folder of one run=N.json per combination", async () => {
     const levels = [2, 8];
     const results = levels.map((c, i) =>
       vllmBenchResult({ requests: 24, concurrency: c, detailed: true, seed: 3 + i }),
@@ -105,14 +106,21 @@ describe("a file of several benchmarks", () => {
       "results.jsonl",
       results.map((r) => JSON.stringify(r)).join("\n") + "\n",
     );
-    const swept = await uploadOne(
-      "summary.json",
-      JSON.stringify(
-        results.map((r, n) => ({ ...r, run_number: n })),
-        null,
-        4,
-      ),
-    );
+    // vllm/benchmarks/sweep/serve.py: each combination's folder (SERVE-…-BENCH-…) holds
+    // run=N.json (the result with run_number and the combination's overrides, indent 4) and
+    // summary.json, the list of its runs: the same results again.
+    const files = results.flatMap((r, i) => {
+      const run = { ...r, run_number: 0, max_concurrency: levels[i] };
+      const dir = `exp/BENCH--max_concurrency=${levels[i]}`;
+      return [
+        { name: `${dir}/run=0.json`, content: JSON.stringify(run, null, 4) },
+        { name: `${dir}/summary.json`, content: JSON.stringify([run], null, 4) },
+      ];
+    });
+    const res = await upload(uploadRequest(files, { name: "vllm sweep" }));
+    expect(res.status).toBe(201);
+    const swept = uploadResponseSchema.parse(await res.json());
+    expect(swept.runs).toHaveLength(2);
     for (const body of [appended, swept]) {
       const sweep = await readSweep(body.sweep!.id);
       expect(sweep.runs.map((r) => r.concurrency)).toEqual(levels);
@@ -121,10 +129,31 @@ describe("a file of several benchmarks", () => {
         expect(run.facts.concurrency?.value).toBe(levels[i]);
         expect(run.requests!.ttftMs!.mean).toBeCloseTo(r.mean_ttft_ms as number, 9);
         expect(run.requests!.ttftMs!.p99).toBeCloseTo(r.p99_ttft_ms as number, 9);
+        expect(run.warnings.join("\n")).not.toMatch(/only the first/);
       }
     }
+    // Each run of the folder holds its own run=N.json; the summaries that repeat them are left out.
     const second = await readRun(swept.runs![1].id);
-    expect(second.info).toMatchObject({ sweepRun: 1 });
+    expect(second.files.map((f) => f.name)).toEqual(["exp/BENCH--max_concurrency=8/run=0.json"]);
+    expect(second.info).toMatchObject({ sweepRun: 0 });
+  });
+
+  it("vLLM: a combination's summary.json of repeated runs at one load stays one run", async () => {
+    // --num-runs 3: three results of one combination, the same overrides in each.
+    const runs = [0, 1, 2].map((n) => ({
+      ...vllmBenchResult({ requests: 10, concurrency: 4, seed: n + 1 }),
+      run_number: n,
+      max_concurrency: 4,
+    }));
+    const res = await upload(
+      uploadRequest([{ name: "summary.json", content: JSON.stringify(runs, null, 4) }]),
+    );
+    expect(res.status).toBe(201);
+    const body = uploadResponseSchema.parse(await res.json());
+    expect(body.sweep).toBeUndefined();
+    expect(body.warnings.join("\n")).toMatch(
+      /holds 3 benchmarks \(summary\.json\); only the first \(run 0\)/,
+    );
   });
 
   it("a re-ingest of a split run reads its own benchmark again", async () => {

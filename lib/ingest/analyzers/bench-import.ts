@@ -126,6 +126,8 @@ export function benchImportAnalyzer(): Analyzer {
       warnings,
       meta: {
         benchmarks: all.length,
+        // Each benchmark's load (concurrency@rate): a sweep varies it, repeated runs do not.
+        loads: all.map((r) => `${r.concurrency ?? ""}@${r.requestRate ?? ""}`).join(","),
         ...(part === undefined ? {} : { part }),
         perRequest: results.some((r) => r.records !== null),
       },
