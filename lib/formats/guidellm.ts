@@ -99,7 +99,11 @@ function readBenchmark(
       input_sequence_length: dist(metrics, "prompt_token_count", "tokens"),
       output_sequence_length: dist(metrics, "output_token_count", "tokens"),
     },
-    { model: modelOf(b, reportConfig), concurrency: num(strategy.streams), requestRate: num(strategy.rate) },
+    {
+      model: modelOf(b, reportConfig),
+      concurrency: strategyConcurrency(strategy),
+      requestRate: num(strategy.rate),
+    },
   );
   const kind = str(strategy.type_);
   const label = kind
@@ -140,6 +144,16 @@ function readBenchmark(
     facts,
     notes,
   };
+}
+
+/**
+ * The concurrency a strategy holds (src/guidellm/scheduler/strategies.py): `concurrent` its
+ * streams, `synchronous` one request at a time, `throughput` and the rate strategies their
+ * `max_concurrency` cap when set. A sweep profile's synchronous benchmark is so its first point.
+ */
+function strategyConcurrency(strategy: Record<string, unknown>): number | null {
+  if (strategy.type_ === "synchronous") return 1;
+  return num(strategy.streams) ?? num(strategy.max_concurrency);
 }
 
 function modelOf(b: Record<string, unknown>, reportConfig: Record<string, unknown>): string | null {

@@ -108,4 +108,14 @@ describe("GuideLLM benchmarks.json", () => {
     expect(parseGuidellmYaml("benchmarks: [unclosed")).toBeNull();
     expect(parseGuidellmYaml("benchmarks: 3\nargs: {}\n")).toBeNull();
   });
+
+  it("gives a sweep profile's synchronous benchmark concurrency 1 (strategies.py SynchronousStrategy)", () => {
+    const sync = guidellmBenchmark({ streams: 1 }) as Record<string, unknown> & { config: object };
+    const doc = {
+      ...guidellmReport([1]),
+      benchmarks: [{ ...sync, config: { ...sync.config, strategy: { type_: "synchronous" } } }],
+    };
+    const [r] = guidellmResults(doc);
+    expect(r).toMatchObject({ concurrency: 1, requestRate: null, label: "synchronous" });
+  });
 });
