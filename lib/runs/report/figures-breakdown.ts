@@ -167,7 +167,9 @@ export function requestBarsFigure(sample: RequestSample | null): Figure[] {
     figure(
       "trtllm-request-bars",
       "Per request: where each time to first token goes",
-      `${sampled ? `${formatCount(sample.requests.length)} of the ${formatCount(sample.total)} requests (every k-th by arrival)` : `All ${formatCount(sample.total)} requests`}, slowest first; each column is one request's segments up to its first token (${sample.mode}).`,
+      sample.total === 1
+        ? `The run's one request: its segments up to its first token (${sample.mode}).`
+        : `${sampled ? `${formatCount(sample.requests.length)} of the ${formatCount(sample.total)} requests (every k-th by arrival)` : `All ${formatCount(sample.total)} requests`}, slowest first; each column is one request's segments up to its first token (${sample.mode}).`,
       {
         kind: "stacked",
         categories: ids,
