@@ -18,6 +18,7 @@ import { DeltaTable } from "./delta-table";
 import { LeftOutLine } from "./left-out-line";
 import { RunPicker } from "./run-picker";
 import { runColor } from "./run-colors";
+import { CompareReportLink } from "./compare-report-link";
 import { NoiseBaselinePicker } from "./noise-baseline-picker";
 import { compareSearchParams } from "./search-params";
 
@@ -74,6 +75,7 @@ export function ComparePage() {
           </select>
         </label>
         <NoiseBaselinePicker noise={noise} onChange={(n) => void setParams({ noise: n || null })} />
+        <CompareReportLink params={{ runs, baseline, stat, noise }} />
         <CopyLinkButton />
       </div>
       {query.isError ? (

@@ -11,11 +11,17 @@ export interface CompareParams {
   noise?: string;
 }
 
-/** The query key is the URL state, so the server prefetch and the page share one cache entry. */
-export function compareQueryOptions(p: CompareParams) {
+/** The comparison's query string, shared by the JSON and the offline report (/api/compare/report.html). */
+export function compareSearch(p: CompareParams): URLSearchParams {
   const search = new URLSearchParams({ runs: p.runs.join(","), stat: p.stat });
   if (p.baseline) search.set("baseline", p.baseline);
   if (p.noise) search.set("noise", p.noise);
+  return search;
+}
+
+/** The query key is the URL state, so the server prefetch and the page share one cache entry. */
+export function compareQueryOptions(p: CompareParams) {
+  const search = compareSearch(p);
   return queryOptions({
     queryKey: queryKeys.compare(p.runs, p.baseline, p.stat, p.noise),
     queryFn: () => fetchJson(`/api/compare?${search}`, compareResponseSchema),

@@ -36,6 +36,8 @@ export interface AiperfRecord {
    * (OpenAI `usage.prompt_tokens_details.cached_tokens`); null when the response had no usage.
    */
   cachedTokens?: number | null;
+  /** The aiperf worker that sent it (`metadata.worker_id`); absent or null when the file names none */
+  workerId?: string | null;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -158,6 +160,7 @@ export function parseAiperfRecord(
     conversationId: idText(meta.conversation_id) ?? idText(meta.x_correlation_id),
     turnIndex: turnIndexOf(meta.turn_index),
     cachedTokens: tokenCount(metricNumber(metrics.usage_prompt_cache_read_tokens), badValue),
+    workerId: typeof meta.worker_id === "string" && meta.worker_id !== "" ? meta.worker_id : null,
   };
 }
 

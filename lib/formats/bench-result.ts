@@ -51,6 +51,17 @@ export const num = (v: unknown): number | null => (typeof v === "number" && Numb
 
 export const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
+/**
+ * A benchmark's facts from the tool's values: numbers, strings and booleans are kept, anything
+ * else (null for a figure the tool did not compute, nested objects) is left out.
+ */
+export function factsOf(values: Record<string, unknown>): BenchResult["facts"] {
+  const facts: BenchResult["facts"] = {};
+  for (const [k, v] of Object.entries(values))
+    if (typeof v === "number" || typeof v === "string" || typeof v === "boolean") facts[k] = v;
+  return facts;
+}
+
 /** A summary block from the named stats that are present (numbers only), or null when none are. */
 export function metricBlock(
   unit: string,

@@ -263,8 +263,9 @@ function detectText(text: string): Detected {
   if (/^Metric,(avg|Value)\b/.test(firstData)) return { kind: "aiperf-summary", format: "csv" };
 
   if (looksLikePrometheus(lines)) return { kind: "aiperf-server-metrics", format: "prometheus" };
-  // A GuideLLM report saved as YAML has `backend:` keys too; it is not an engine config.
-  if (/^benchmarks:/m.test(text) && /type_:\s*generative_benchmark/.test(text)) return UNKNOWN_TEXT;
+  // A GuideLLM report saved as YAML (`benchmarks.yaml`) has `backend:` keys too: asked first.
+  if (/^benchmarks:/m.test(text) && /type_:\s*generative_benchmark/.test(text))
+    return { kind: "guidellm-report", format: "yaml" };
   if (looksLikeEngineYaml(lines)) return { kind: "engine-config", format: "yaml" };
   if (looksLikeServerLog(text)) return { kind: "server-log", format: "text" };
   return UNKNOWN_TEXT;

@@ -8,7 +8,7 @@
  */
 import type { AiperfRecord } from "./aiperf-records";
 import { parseSummaryJson, type AiperfSummary } from "./aiperf-summary";
-import { isObject, num, str, type BenchResult } from "./bench-result";
+import { factsOf, isObject, num, str, type BenchResult } from "./bench-result";
 
 const TOOL = "genai-perf";
 
@@ -118,7 +118,7 @@ export function genaiPerfResults(
     // Token counts and ITL need genai-perf's tokenizer; times come from the same stamps.
     comparable: ["time_to_first_token", "request_latency"],
     durationS: null,
-    facts: exported?.endpoint ? { genaiPerfEndpoint: exported.endpoint } : ({} as BenchResult["facts"]),
+    facts: factsOf({ genaiPerfEndpoint: exported?.endpoint }),
     notes:
       e && summary
         ? []

@@ -5,10 +5,12 @@
  * p001…p999) and `requests` (per-request stats by status, reservoir-sampled when
  * `sample_size` is set). Two generations: report schema 2 (`metadata.version`, `config`,
  * `scheduler_metrics`, `request_start_time`) and the older one (`args`, `run_stats`,
- * `start_time`). Request latency is in seconds, the `_ms` metrics in ms.
+ * `start_time`). Request latency is in seconds, the `_ms` metrics in ms. `benchmarks.yaml` holds
+ * the same report in YAML.
  */
+import { parseDocument } from "yaml";
 import type { AiperfRecord } from "./aiperf-records";
-import { isObject, metricBlock, num, str, toolSummary, type BenchResult } from "./bench-result";
+import { factsOf, isObject, metricBlock, num, str, toolSummary, type BenchResult } from "./bench-result";
 
 const TOOL = "GuideLLM";
 
@@ -20,6 +22,22 @@ export function isGuidellmReport(v: unknown): v is Record<string, unknown> {
 
 export function sniffGuidellmReport(text: string): boolean {
   return /"benchmarks"\s*:/.test(text) && /"type_"\s*:\s*"generative_benchmark"/.test(text);
+}
+
+/**
+ * `benchmarks.yaml`: the same report through PyYAML's `yaml.dump(model_dict)` (report.py
+ * `save_file`): block style, keys sorted. A value PyYAML tags as a Python object (an enum) is
+ * read as the plain value under its tag. Null when the text is not YAML or not a report.
+ */
+export function parseGuidellmYaml(text: string): Record<string, unknown> | null {
+  try {
+    const doc = parseDocument(text, { logLevel: "silent" });
+    if (doc.errors.length > 0) return null;
+    const value: unknown = doc.toJS({ maxAliasCount: 100 });
+    return isGuidellmReport(value) ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 export function guidellmResults(doc: Record<string, unknown>): BenchResult[] {
@@ -81,17 +99,21 @@ function readBenchmark(
       input_sequence_length: dist(metrics, "prompt_token_count", "tokens"),
       output_sequence_length: dist(metrics, "output_token_count", "tokens"),
     },
-    { model: modelOf(b, reportConfig), concurrency: num(strategy.streams), requestRate: num(strategy.rate) },
+    {
+      model: modelOf(b, reportConfig),
+      concurrency: strategyConcurrency(strategy),
+      requestRate: num(strategy.rate),
+    },
   );
   const kind = str(strategy.type_);
   const label = kind
     ? [kind, num(strategy.streams) ?? num(strategy.rate)].filter((x) => x !== null).join(" ")
     : null;
-  const facts: BenchResult["facts"] = {};
-  if (kind) facts.guidellmStrategy = kind;
-  if (incomplete) facts.incompleteRequests = incomplete;
-  const rps = dist(metrics, "requests_per_second", "requests/sec");
-  if (rps?.avg !== undefined) facts.guidellmMeanRequestsPerS = rps.avg;
+  const facts = factsOf({
+    guidellmStrategy: kind,
+    incompleteRequests: incomplete || null,
+    guidellmMeanRequestsPerS: dist(metrics, "requests_per_second", "requests/sec")?.avg,
+  });
   return {
     tool: TOOL,
     toolVersion: version,
@@ -122,6 +144,16 @@ function readBenchmark(
     facts,
     notes,
   };
+}
+
+/**
+ * The concurrency a strategy holds (src/guidellm/scheduler/strategies.py): `concurrent` its
+ * streams, `synchronous` one request at a time, `throughput` and the rate strategies their
+ * `max_concurrency` cap when set. A sweep profile's synchronous benchmark is so its first point.
+ */
+function strategyConcurrency(strategy: Record<string, unknown>): number | null {
+  if (strategy.type_ === "synchronous") return 1;
+  return num(strategy.streams) ?? num(strategy.max_concurrency);
 }
 
 function modelOf(b: Record<string, unknown>, reportConfig: Record<string, unknown>): string | null {

@@ -11,6 +11,7 @@ import type { Kind } from "@/lib/api/kinds";
  * - aiperf-inputs: "json"
  * - server-log: "text"
  * - engine-config: "yaml" | "json"
+ * - guidellm-report: "json" | "yaml"
  * - unknown: "binary" | "empty" | "text" | "json"
  */
 export type Format =

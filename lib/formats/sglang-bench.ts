@@ -8,6 +8,7 @@
  */
 import type { AiperfRecord } from "./aiperf-records";
 import {
+  factsOf,
   isObject,
   metricBlock,
   num,
@@ -78,17 +79,15 @@ export function readSglangResult(d: Record<string, unknown>): BenchResult {
       requestRate: typeof rate === "number" ? rate : null,
     },
   );
-  const facts: BenchResult["facts"] = {};
-  const fact = (k: string, v: unknown) => {
-    if (typeof v === "number" || typeof v === "string" || typeof v === "boolean") facts[k] = v;
-  };
-  fact("dataset", d.dataset_name);
-  fact("sglangPooledItlMeanMs", d.mean_itl_ms);
-  fact("sglangPooledItlP99Ms", d.p99_itl_ms);
-  fact("sglangConcurrency", d.concurrency);
-  fact("acceptLength", d.accept_length);
-  fact("randomInputLen", d.random_input_len);
-  fact("randomOutputLen", d.random_output_len);
+  const facts = factsOf({
+    dataset: d.dataset_name,
+    sglangPooledItlMeanMs: d.mean_itl_ms,
+    sglangPooledItlP99Ms: d.p99_itl_ms,
+    sglangConcurrency: d.concurrency,
+    acceptLength: d.accept_length,
+    randomInputLen: d.random_input_len,
+    randomOutputLen: d.random_output_len,
+  });
   return {
     tool: TOOL,
     toolVersion: str(d.sglang_version) ?? str(d.version),

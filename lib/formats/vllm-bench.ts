@@ -10,6 +10,7 @@
  */
 import type { AiperfRecord } from "./aiperf-records";
 import {
+  factsOf,
   isObject,
   metricBlock,
   num,
@@ -101,21 +102,22 @@ export function readVllmResult(d: Record<string, unknown>): BenchResult {
       requestCount: num(d.num_prompts),
     },
   );
-  const facts: BenchResult["facts"] = {};
-  const fact = (k: string, v: unknown) => {
-    if (typeof v === "number" || typeof v === "string" || typeof v === "boolean") facts[k] = v;
-  };
-  fact("vllmPooledItlMeanMs", d.mean_itl_ms);
-  fact("vllmPooledItlP99Ms", d.p99_itl_ms);
-  fact("burstiness", d.burstiness);
-  fact("peakOutputTokensPerS", d.max_output_tokens_per_s);
-  fact("peakConcurrentRequests", d.max_concurrent_requests);
-  fact("requestGoodputPerS", d.request_goodput ?? d["request_goodput:"]);
-  if (typeof d.run_number === "number") {
-    fact("sweepRun", d.run_number);
-    for (const [k, v] of Object.entries(d))
-      if (!RESULT_KEYS.has(k) && (typeof v === "string" || typeof v === "boolean")) fact(`sweep.${k}`, v);
-  }
+  const swept =
+    typeof d.run_number === "number"
+      ? Object.entries(d).filter(
+          ([k, v]) => !RESULT_KEYS.has(k) && (typeof v === "string" || typeof v === "boolean"),
+        )
+      : [];
+  const facts = factsOf({
+    vllmPooledItlMeanMs: d.mean_itl_ms,
+    vllmPooledItlP99Ms: d.p99_itl_ms,
+    burstiness: d.burstiness,
+    peakOutputTokensPerS: d.max_output_tokens_per_s,
+    peakConcurrentRequests: d.max_concurrent_requests,
+    requestGoodputPerS: d.request_goodput ?? d["request_goodput:"],
+    sweepRun: d.run_number,
+    ...Object.fromEntries(swept.map(([k, v]) => [`sweep.${k}`, v])),
+  });
   return {
     tool: TOOL,
     toolVersion: str(d.vllm_version) ?? str(d.version),

@@ -23,6 +23,11 @@ export interface IngestFile {
   format: Format;
   bytes: number;
   sha256: string;
+  /**
+   * The one benchmark of a file holding several that this run holds (0-based, in file order),
+   * when an upload of such a file was split into one run per benchmark; absent: the whole file.
+   */
+  part?: number;
   /** Fresh stream of the file's decompressed bytes each call. */
   open(): Promise<Readable>;
 }

@@ -80,7 +80,18 @@ async function createRun(
     await live?.releaseLease();
     outcome = await ingestRun(app, id);
   }
-  if (outcome.status === "ready" && !upload.fields.name?.trim()) await nameFromContent(app, id, upload);
+  if (outcome.status === "ready" && !upload.fields.name?.trim())
+    await nameFromContent(app, id, upload.suggestedName);
+  return uploadResponse(id, files, outcome, upload.warnings);
+}
+
+/** What the upload route answers for one run: its files' reports and every warning once. */
+export function uploadResponse(
+  id: string,
+  files: FileRow[],
+  outcome: IngestOutcome,
+  uploadWarnings: string[],
+): UploadResponse {
   return {
     id,
     url: `/runs/${id}`,
@@ -96,7 +107,7 @@ async function createRun(
         warnings: report?.warnings ?? [],
       };
     }),
-    warnings: [...new Set([...upload.warnings, ...outcome.warnings])],
+    warnings: [...new Set([...uploadWarnings, ...outcome.warnings])],
   };
 }
 
@@ -104,13 +115,13 @@ async function createRun(
  * A run the uploader did not name is named for what it measured once its files are read
  * (`defaultRunName`); best effort: the upload's own default stays when the rename fails.
  */
-async function nameFromContent(app: IngestDeps, id: string, upload: ReceivedUpload): Promise<void> {
+export async function nameFromContent(app: IngestDeps, id: string, fallback: string): Promise<void> {
   try {
     const row = await getRun(app.store.db, id);
     if (!row?.summary) return;
     const blocks = JSON.parse(row.summary) as SummaryBlocks;
     const facts = nameFacts(rowFacts(row), blocks, row.backend, row.request_count);
-    const name = defaultRunName(facts, upload.suggestedName);
+    const name = defaultRunName(facts, fallback);
     if (name !== row.name) await updateRunMeta(app.store.db, id, { name });
   } catch (err) {
     console.error(`[runlens] run ${id}: default name not set`, err);

@@ -1,6 +1,7 @@
 /**
  * Turns a received upload into its runs: one run as before, or, when files sit in two or more run
- * folders (sweep-layout.ts), one run per folder and a sweep linking them in folder order.
+ * folders (sweep-layout.ts), one run per folder and a sweep linking them in folder order; one
+ * file of several benchmarks is one run per benchmark and their sweep (split-benchmarks.ts).
  * A run that cannot be made takes the runs already made by this upload with it: a sweep upload
  * is stored whole or not at all.
  */
@@ -13,6 +14,7 @@ import type { IngestDeps } from "./deps";
 import { AIPERF_SWEEP_FILE } from "@/lib/formats/aiperf-sweep";
 import { deleteRun } from "@/lib/store/runs-repo";
 import { parseLabels } from "./run-rows";
+import { splitBenchmarks } from "./split-benchmarks";
 import { runDirOf } from "./sweep-layout";
 import type { SweepIngest } from "./sweep-ingest";
 import type { ReceivedUpload } from "./upload-types";
@@ -26,11 +28,10 @@ export async function createRunsFromUpload(
   if (keys.length < 2) {
     try {
       const live = keys.length === 1 ? sink.groups.get(keys[0]) : undefined;
-      return await createRunFromUpload(
-        app,
-        { ...upload, warnings: [...upload.warnings, ...sink.warnings] },
-        live,
-      );
+      const whole = { ...upload, warnings: [...upload.warnings, ...sink.warnings] };
+      const made = await createRunFromUpload(app, whole, live);
+      // A file of several benchmarks becomes a run per benchmark and their sweep.
+      return await splitBenchmarks(app, whole, made);
     } catch (err) {
       await sink.abandon();
       throw err;

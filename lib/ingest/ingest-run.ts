@@ -15,6 +15,7 @@ import { mergeRequestValues } from "@/lib/metrics/regression/request-values";
 import { utf8Text } from "@/lib/formats/text-encoding";
 import { startHeartbeat } from "@/lib/store/interrupted-ingest";
 import { sqliteWriterFor } from "@/lib/store/sqlite-writer";
+import { filePart } from "@/lib/store/file-part";
 import {
   clearDerived,
   commitRun,
@@ -196,6 +197,7 @@ export async function ingestRun(app: IngestDeps, runId: string): Promise<IngestO
       format: row.format as Format,
       bytes: row.bytes,
       sha256: row.sha256,
+      part: filePart(row),
       open: () => app.blobs.open(row.sha256),
     });
   return session.finish(files);

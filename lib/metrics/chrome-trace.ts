@@ -53,6 +53,36 @@ export class ProcessTable {
   }
 }
 
+/**
+ * Tracks for requests that overlap within one process (an aiperf worker keeps several in flight):
+ * each request goes on the first track whose last request has ended, so no two slices on a
+ * track overlap (a viewer cannot nest partly overlapping slices), and a worker that sends one
+ * request at a time is one track. Requests must arrive in start order.
+ */
+export class LaneTable {
+  private readonly ends = new Map<number, number[]>();
+  readonly pending: TraceEvent[] = [];
+
+  place(pid: number, startUs: number, endUs: number): number {
+    let ends = this.ends.get(pid);
+    if (!ends) this.ends.set(pid, (ends = []));
+    let lane = ends.findIndex((end) => end <= startUs);
+    if (lane < 0) {
+      lane = ends.length;
+      ends.push(endUs);
+      const tid = lane + 1;
+      const name = lane === 0 ? "requests" : `requests (${tid})`;
+      this.pending.push(meta("thread_name", pid, tid, name), meta("thread_sort_index", pid, tid, tid));
+    } else ends[lane] = endUs;
+    return lane + 1;
+  }
+
+  /** Metadata events for tracks opened since the last call. */
+  drain(): TraceEvent[] {
+    return this.pending.splice(0);
+  }
+}
+
 function meta(name: string, pid: number, tid: number, value: string | number): TraceEvent {
   return {
     name,
@@ -217,7 +247,7 @@ function stepEvents(
 }
 
 export interface AiperfTraceRow {
-  /** Order in the sample: the request's track */
+  /** Order in the sample */
   seq: number;
   requestId: string | null;
   worker: string | null;
@@ -231,17 +261,21 @@ export interface AiperfTraceRow {
 
 /**
  * One aiperf request: its lifetime (start to end as the client saw it), with its time to first
- * token as a nested span and an instant at the first token; failed requests say why.
+ * token as a nested span and an instant at the first token; failed requests say why. The request
+ * goes in its worker's process, on the first of its tracks that is free (LaneTable).
  */
-export function aiperfRequestEvents(row: AiperfTraceRow, procs: ProcessTable): TraceEvent[] {
+export function aiperfRequestEvents(
+  row: AiperfTraceRow,
+  procs: ProcessTable,
+  lanes: LaneTable,
+): TraceEvent[] {
   const pid = procs.pid(row.worker ?? "client");
-  const tid = row.seq + 1;
+  const tid = lanes.place(pid, toUs(row.startMs), toUs(Math.max(row.startMs, row.endMs)));
   const args = { request: row.requestId, phase: row.phase, ok: row.ok, error: row.errorType };
+  const label = requestLabel({ idx: row.seq, requestId: row.requestId });
   const out: TraceEvent[] = [
-    meta("thread_name", pid, tid, requestLabel({ idx: row.seq, requestId: row.requestId })),
-    meta("thread_sort_index", pid, tid, tid),
     {
-      name: row.ok ? "request" : `request (${row.errorType ?? "error"})`,
+      name: row.ok ? label : `${label} (${row.errorType ?? "error"})`,
       cat: row.phase,
       ph: "X",
       pid,

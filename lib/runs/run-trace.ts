@@ -6,6 +6,7 @@ import { MAX_SAMPLE } from "@/lib/api/trtllm-charts";
 import { formatCount } from "@/lib/format-number";
 import {
   aiperfRequestEvents,
+  LaneTable,
   ProcessTable,
   trtllmRequestEvents,
   type TraceEvent,
@@ -134,10 +135,14 @@ async function* aiperfChunks(db: Db, run: RunRef, total: number): AsyncGenerator
     total,
     kept,
     `evenly spaced by start time, at most ${formatCount(MAX_POINTS)}, by the over-time charts' rule (warm-up and failed requests included)`,
-    ["one track per request: its lifetime as the client saw it, with the time to first token nested in it"],
+    [
+      "one process per aiperf worker (per records file when the records name no worker), its requests on as few tracks as keep them from overlapping",
+      "each request is its lifetime as the client saw it, with the time to first token nested in it",
+    ],
   );
   const fileNames = new Map((await getFiles(db, run.id)).map((f) => [f.id, f.name]));
   const procs = new ProcessTable();
+  const lanes = new LaneTable();
   // The over-time charts' rule: positions ⌊i · n / max⌋ of the start-ordered records.
   const step = total > MAX_POINTS ? total / MAX_POINTS : 1;
   let position = 0;
@@ -151,7 +156,9 @@ async function* aiperfChunks(db: Db, run: RunRef, total: number): AsyncGenerator
         {
           seq: seq++,
           requestId: r.request_id,
-          worker: `aiperf client · ${fileNames.get(r.file_id) ?? r.file_id}`,
+          worker: r.worker_id
+            ? `aiperf ${r.worker_id}`
+            : `aiperf client · ${fileNames.get(r.file_id) ?? r.file_id}`,
           phase: r.phase,
           ok: r.ok === 1,
           errorType: r.error_type,
@@ -160,8 +167,10 @@ async function* aiperfChunks(db: Db, run: RunRef, total: number): AsyncGenerator
           ttftMs: r.ttft_ms,
         },
         procs,
+        lanes,
       );
       for (const e of procs.drain()) events.push(e);
+      for (const e of lanes.drain()) events.push(e);
       for (const e of own) events.push(e);
     }
     if (events.length > 0) yield `,\n${lines(events)}`;

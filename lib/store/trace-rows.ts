@@ -72,6 +72,7 @@ export async function* aiperfTracePages(db: Db, runId: string, page = 2000) {
       "start_ms",
       "end_ms",
       "ttft_ms",
+      "worker_id",
     ]);
     if (from)
       q = q.where((eb) =>

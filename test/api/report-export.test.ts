@@ -12,6 +12,9 @@ import { GET as getCompareReport } from "@/app/api/compare/report.html/route";
 import { GET as getReport } from "@/app/api/runs/[id]/report.html/route";
 import { chartKeys } from "@/lib/store/runs-repo";
 import { REPORT_CHART_KEYS } from "@/lib/runs/report/run-report";
+import { sampleRequests } from "@/lib/runs/trtllm-requests";
+// @ts-expect-error plain ESM generator without type declarations
+import { writeRun } from "../generators/server-metrics.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { fixture, freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
 
@@ -100,6 +103,38 @@ describe("run report", () => {
     expect(html).toMatch(/<h3>Request latency \(aiperf: 200 requests, 2 errors\)<\/h3>/);
   });
 
+  it("an aiperf run: the Latency view's agreement and slowest-request tables", async () => {
+    const id = await uploadAiperf();
+    const html = await report(id);
+    const latency = html.slice(
+      html.indexOf('<section id="latency">'),
+      html.indexOf("</section>", html.indexOf('<section id="latency">')),
+    );
+    expect(latency).toContain("<h3>Agreement with the producer&#39;s summary</h3>");
+    expect(latency).toMatch(
+      /Every figure agrees with the producer&#39;s summary \(profile_export_aiperf\.json\)/,
+    );
+    // The slowest request by end-to-end latency: the successful profiling record of the
+    // fixture with the largest request_latency (aiperf's metric, ms), its x_request_id as written.
+    const records = fs
+      .readFileSync(path.join(AIPERF, "profile_export.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .filter((r) => !r.error && r.metadata.benchmark_phase === "profiling");
+    const slowest = records.reduce((a, b) =>
+      b.metrics.request_latency.value > a.metrics.request_latency.value ? b : a,
+    );
+    const e2eTable = latency.slice(latency.indexOf("requests by end-to-end latency</h3>"));
+    expect(latency).toMatch(/<h3>Slowest 20 of 198 requests by end-to-end latency<\/h3>/);
+    const firstRow =
+      /<tr><td>([^<]+)<\/td><td class="n">[^<]+<\/td><td class="n">[^<]+<\/td><td class="n">([^<]+)<\/td>/.exec(
+        e2eTable.slice(e2eTable.indexOf("</tr>") + 5),
+      )!;
+    expect(firstRow[1]).toBe(slowest.metadata.x_request_id);
+    expect(Number(firstRow[2].replace(/,/g, ""))).toBeCloseTo(slowest.metrics.request_latency.value, 1);
+  });
+
   it("a TensorRT-LLM run: breakdown and latency charts from the perf metrics", async () => {
     const id = await uploadTrtllm();
     const html = await report(id);
@@ -118,9 +153,50 @@ describe("run report", () => {
       ]),
     );
     expect(html).toContain(">Segment time (ms)</text>");
+    // The per-request bars: all 60 requests (fewer than the chart's 400), slowest TTFT first,
+    // each column its segments up to the first token, so a column's bands add up to its TTFT.
+    const bars = figures(html).find((f) => f[1] === "trtllm-request-bars")!;
+    expect(bars[2]).toBe("true");
+    expect(bars[3]).toContain("All 60 requests, slowest first");
+    expect(bars[3]).toContain("Data table (60 rows)");
+    const rows = [...bars[3].matchAll(/<tr><td[^>]*>([^<]*)<\/td>((?:<td[^>]*>[^<]*<\/td>)+)<\/tr>/g)].map(
+      (m) => [...m[2].matchAll(/>([^<]*)</g)].map((c) => c[1]),
+    );
+    const total = (cells: string[]) =>
+      cells.filter((c) => c !== "not recorded").reduce((a, c) => a + Number(c.replace(/,/g, "")), 0);
+    expect(rows).toHaveLength(60);
+    for (let i = 1; i < rows.length; i++)
+      expect(total(rows[i])).toBeLessThanOrEqual(total(rows[i - 1]) + 0.01);
+    const sample = await sampleRequests(t.app.store.db, id, "ttft", "desc", 400);
+    expect(total(rows[0])).toBeCloseTo(sample!.requests[0].ttftMs!, 1);
     expect(html).toContain("<td>gen_kv_transfer</td>");
     // Every request has transfer stamps: gen_queue, their alternative, is not a segment it missed.
     expect(html).not.toContain("<td>gen_queue</td>");
+  });
+
+  it("server metrics of several endpoints: one line per endpoint in each per-endpoint chart", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-report-sm-"));
+    writeRun(dir, { endpoints: 3, seconds: 12 });
+    const id = await uploadRun([
+      { name: "server_metrics_export.json", path: path.join(dir, "server_metrics_export.json") },
+    ]);
+    const html = await report(id);
+    expectSelfContained(html);
+    const byId = new Map(figures(html).map((f) => [f[1], f]));
+    for (const key of ["sm-series-ep-kv-usage", "sm-series-ep-running", "sm-series-ep-waiting"]) {
+      const f = byId.get(key)!;
+      expect(f, key).toBeDefined();
+      expect(f[3]).toContain("3 endpoints");
+    }
+    // KV usage: every endpoint has the gauge, so three lines and a legend of three.
+    const kv = byId.get("sm-series-ep-kv-usage")!;
+    expect(kv[2]).toBe("true");
+    expect((kv[3].match(/<polyline class="mark"/g) ?? []).length).toBe(3);
+    // Hit rate: only the prefill endpoint (the first third) has prompt counters.
+    const hit = byId.get("sm-series-ep-hit-rate")!;
+    expect(hit[2]).toBe("true");
+    expect((hit[3].match(/<polyline class="mark"/g) ?? []).length).toBe(1);
+    expect(hit[3]).toMatch(/one line per endpoint that does prefill \([^)]+\); the 2 decode endpoint\(s\)/);
   });
 
   it("escapes the uploader's text and answers 404 for unknown runs", async () => {

@@ -233,6 +233,31 @@ describe("trace export", () => {
         e.ph === "i" && e.name === "first token" && e.tid === own.tid,
     )!;
     expect(mark.ts).toBeCloseTo(ttft.ts + ttft.dur, 3);
+    // Every record names one worker (metadata.worker_id), which keeps 4 requests in flight
+    // (concurrency 4): one process for it, and its 200 requests on 4 tracks that never overlap.
+    const workers = new Set(lines.map((l) => l.metadata.worker_id));
+    expect([...workers]).toEqual(["worker_b7d88641"]);
+    const procs = t.traceEvents
+      .filter((e) => e.ph === "M" && e.name === "process_name")
+      .map((e) => ({ pid: e.pid, name: (e.args as { name: string }).name }));
+    expect(procs.map((p) => p.name)).toContain("aiperf worker_b7d88641");
+    const pid = procs.find((p) => p.name === "aiperf worker_b7d88641")!.pid;
+    expect(new Set(lifetimes.map((e) => e.pid))).toEqual(new Set([pid]));
+    expect(new Set(lifetimes.map((e) => e.tid))).toEqual(new Set([1, 2, 3, 4]));
+  });
+
+  it("stores each aiperf request's worker", async () => {
+    const dir = fixture("aiperf/real-v0.6-c4");
+    const id = await uploadRun([
+      { name: "profile_export.jsonl", path: path.join(dir, "profile_export.jsonl") },
+    ]);
+    const rows = await t0.app.store.db
+      .selectFrom("aiperf_requests")
+      .select(["worker_id"])
+      .where("run_id", "=", id)
+      .execute();
+    expect(rows).toHaveLength(200);
+    expect(new Set(rows.map((r) => r.worker_id))).toEqual(new Set(["worker_b7d88641"]));
   });
 
   it("reads aiperf records in keyset pages that neither skip nor repeat a record", async () => {

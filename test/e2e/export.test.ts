@@ -10,7 +10,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { expectNamedTracks, expectNestedTracks, traceFileSchema } from "../helpers/chrome-trace-schema";
-import { useAppAndBrowser } from "./harness";
+import { gotoHydrated, useAppAndBrowser } from "./harness";
 
 const SHOTS = process.env.RUNLENS_SHOTS_DIR;
 const REPORT_KEYS =
@@ -106,6 +106,14 @@ describe("run exports", () => {
         expect(box!.width).toBeGreaterThan(300);
         expect(box!.height).toBeGreaterThan(60);
       }
+      // What the views read from request rows: a TensorRT-LLM run's per-request bars, an aiperf
+      // run's summary check and slowest requests.
+      if (await page.locator('figure[data-chart="trtllm-segments"]').count())
+        expect(
+          await page.locator('figure[data-chart="trtllm-request-bars"][data-drawn="true"]').count(),
+        ).toBe(1);
+      if (await page.locator('figure[data-chart="aiperf-distribution-ttftMs-cdf"]').count())
+        expect(await page.locator("h3", { hasText: /^Slowest \d+ of [\d,]+ requests by/ }).count()).toBe(3);
       // Every chart payload the run stored for a view is in the report, drawn or said missing.
       const ids = await figures.evaluateAll((els) => els.map((e) => e.getAttribute("data-chart")!));
       for (const key of (await storedKeys(run.id)).filter((k) => REPORT_KEYS.test(k)))
@@ -125,12 +133,24 @@ describe("run exports", () => {
     }
   });
 
-  it("a comparison report opens offline too", async () => {
+  it("the compare page's Report button downloads the comparison, which opens offline too", async () => {
     const runs = (await examples()).slice(0, 3);
-    const res = await fetch(`${env.app.url}/api/compare/report.html?runs=${runs.map((r) => r.id).join(",")}`);
-    expect(res.status).toBe(200);
+    const ids = runs.map((r) => r.id).join(",");
+    const browse = await env.browser.newPage({ acceptDownloads: true });
+    await gotoHydrated(browse, `${env.app.url}/compare?runs=${ids}&stat=p90`);
+    const button = browse.getByTestId("export-compare-report");
+    await button.waitFor({ timeout: 15_000 });
+    // The report is of the comparison on screen: the same runs and statistic.
+    expect(await button.getAttribute("href")).toBe(
+      `/api/compare/report.html?${new URLSearchParams({ runs: ids, stat: "p90" })}`,
+    );
+    if (SHOTS) await browse.screenshot({ path: path.join(SHOTS, "compare-page-report-button.png") });
+    const [download] = await Promise.all([browse.waitForEvent("download"), button.click()]);
+    expect(download.suggestedFilename()).toMatch(/\.html$/);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "runlens-compare-e2e-")), "compare.html");
-    fs.writeFileSync(file, await res.text());
+    await download.saveAs(file);
+    await browse.close();
+    expect(fs.readFileSync(file, "utf8")).toMatch(/^<!doctype html>/);
     const { context, page, attempted } = await openOffline(file);
     expect(attempted).toEqual([]);
     expect(await page.locator("svg").count()).toBe(await page.locator('figure[data-drawn="true"]').count());

@@ -10,8 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { vllmBenchResult } from "../generators/vllm-bench";
-import { sglangLine } from "../generators/sglang-bench";
-import { apiUpload, useAppAndBrowser } from "./harness";
+import { sglangLine, sglangSweep } from "../generators/sglang-bench";
+import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
 
 const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "imported-e2e-"));
@@ -79,4 +79,22 @@ describe("runs imported from other benchmark tools", () => {
     expect(failed).toEqual([]);
     await page.close();
   }, 300_000);
+
+  it("an SGLang concurrency sweep file opens as a sweep of its three benchmarks", async () => {
+    const file = sample("sweep.jsonl", sglangSweep([1, 4, 16], { requests: 40, details: true }));
+    const body = (await apiUpload(t.app.url, [{ path: file }], { name: "sglang sweep" })) as unknown as {
+      sweep: { url: string };
+      runs: Array<{ id: string }>;
+    };
+    expect(body.runs).toHaveLength(3);
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await gotoHydrated(page, `${t.app.url}${body.sweep.url}`);
+    const table = page.getByTestId("sweep-table");
+    await expect.poll(() => table.locator("tbody tr").count()).toBe(3);
+    const ttft = page.locator('figure[data-chart="sweep-ttft"]');
+    expect(await ttft.getAttribute("data-chart-empty")).toBeNull();
+    await expect.poll(() => ttft.locator(".recharts-scatter-symbol").count()).toBeGreaterThanOrEqual(3);
+    await page.screenshot({ path: path.join(SHOTS, "imported-sglang-sweep.png"), fullPage: true });
+    await page.close();
+  });
 });

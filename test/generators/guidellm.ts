@@ -65,6 +65,11 @@ export function guidellmBenchmark(
     seed?: number;
     sampleOf?: number;
     legacy?: boolean;
+    /**
+     * A constant-rate benchmark (src/guidellm/scheduler/strategies.py `AsyncConstantStrategy`:
+     * `type_: "constant"`, `rate`, `startup_duration`): request i is sent at i / rate.
+     */
+    rate?: number;
   } = {},
 ) {
   const rand = prng(o.seed ?? 21);
@@ -76,7 +81,7 @@ export function guidellmBenchmark(
   const errored: Array<Record<string, unknown>> = [];
   for (let i = 0; i < n; i++) {
     const w = i % streams;
-    const start = free[w];
+    const start = o.rate ? t0 + i / o.rate : free[w];
     const prompt = 256;
     if (o.errorEvery && (i + 1) % o.errorEvery === 0) {
       const end = start + 0.05;
@@ -93,7 +98,7 @@ export function guidellmBenchmark(
           o.legacy,
         ),
       );
-      free[w] = end;
+      free[w] = Math.max(free[w], end);
       continue;
     }
     const first = start + 0.03 + rand() * 0.06;
@@ -101,7 +106,7 @@ export function guidellmBenchmark(
     const last = first + (out - 1) * (0.009 + rand() * 0.004);
     const end = last + 0.002;
     ok.push(requestStats(i, start, end, first, last, prompt, out, null, o.legacy));
-    free[w] = end;
+    free[w] = Math.max(free[w], end);
   }
   const get = (list: Array<Record<string, unknown>>, k: string) =>
     list.map((r) => r[k] as number).filter((v) => v !== null);
@@ -116,7 +121,9 @@ export function guidellmBenchmark(
   };
   const end = Math.max(...free);
   const kept = o.sampleOf ? ok.slice(0, o.sampleOf) : ok;
-  const strategy = { type_: "concurrent", streams };
+  const strategy = o.rate
+    ? { type_: "constant", rate: o.rate, startup_duration: 0 }
+    : { type_: "concurrent", streams };
   const common = {
     type_: "generative_benchmark",
     metrics,
@@ -136,7 +143,7 @@ export function guidellmBenchmark(
   return {
     ...common,
     config: {
-      id_: `b-${streams}`,
+      id_: o.rate ? `b-rate-${o.rate}` : `b-${streams}`,
       run_id: "r",
       run_index: 0,
       strategy,
@@ -201,5 +208,14 @@ export function guidellmReport(streams: number[], o: Parameters<typeof guidellmB
     metadata: { version: 2, guidellm_version: "0.5.1", python_version: "3.12.3", platform: "Linux" },
     config: { kind: "generative", profile: { type_: "concurrent", streams } },
     benchmarks: streams.map((s, i) => guidellmBenchmark({ ...o, streams: s, seed: (o.seed ?? 21) + i })),
+  };
+}
+
+/** A rate sweep (`--profile constant --rate a,b,…`): one constant-rate benchmark per rate. */
+export function guidellmRateReport(rates: number[], o: Parameters<typeof guidellmBenchmark>[0] = {}) {
+  return {
+    metadata: { version: 2, guidellm_version: "0.5.1", python_version: "3.12.3", platform: "Linux" },
+    config: { kind: "generative", profile: { type_: "constant", rates } },
+    benchmarks: rates.map((rate, i) => guidellmBenchmark({ ...o, rate, seed: (o.seed ?? 21) + i })),
   };
 }

@@ -36,6 +36,7 @@ export function awkwardRows(
     itl_ms: null,
     input_tokens: i,
     output_tokens: i % 2 ? 2 ** 40 : 0,
+    worker_id: i % 4 === 0 ? null : AWKWARD[(i + 1) % AWKWARD.length],
   }));
 }
 

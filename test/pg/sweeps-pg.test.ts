@@ -4,6 +4,7 @@ import { POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as listSweeps } from "@/app/api/sweeps/route";
 import { DELETE as deleteSweep, GET as getSweep, PATCH as patchSweep } from "@/app/api/sweeps/[id]/route";
+import { sglangSweep } from "../generators/sglang-bench";
 import { makeTarGz } from "../helpers/archives";
 import { PG_URL, usePgTestApp } from "../helpers/pg-schema";
 import { fixture, idParams, uploadRequest } from "../helpers/test-app";
@@ -42,5 +43,17 @@ describe.skipIf(!PG_URL)("PostgreSQL sweeps", () => {
       expect((await getRun(new Request(`http://localhost/api/runs/${r.id}`), idParams(r.id))).status).toBe(
         200,
       );
+  });
+  it("splits an SGLang concurrency sweep's lines into one run each and their sweep", async () => {
+    // Lines as python/sglang/bench_serving.py appends them (test/generators/sglang-bench.ts).
+    const text = sglangSweep([1, 8], { requests: 16, details: true });
+    const res = await upload(uploadRequest([{ name: "sweep.jsonl", content: text }]));
+    expect(res.status).toBe(201);
+    const { sweep, runs } = await res.json();
+    expect(runs).toHaveLength(2);
+    const read = await (
+      await getSweep(new Request(`http://localhost/api/sweeps/${sweep.id}`), idParams(sweep.id))
+    ).json();
+    expect(read.runs.map((r: { concurrency: number }) => r.concurrency)).toEqual([1, 8]);
   });
 });

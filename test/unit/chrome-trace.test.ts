@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  aiperfRequestEvents,
+  LaneTable,
   LANES_PER_REQUEST,
   ProcessTable,
   trtllmRequestEvents,
@@ -89,5 +91,54 @@ describe("TensorRT-LLM request as trace events", () => {
       "request r2 · GPU steps",
       "request r2 · CPU steps (overlapped)",
     ]);
+  });
+});
+
+describe("aiperf requests as trace events", () => {
+  const row = (seq: number, startMs: number, endMs: number, worker: string | null = "worker_a") => ({
+    seq,
+    requestId: `r${seq}`,
+    worker,
+    phase: "profiling" as const,
+    ok: true,
+    errorType: null,
+    startMs,
+    endMs,
+    ttftMs: 1,
+  });
+
+  it("puts a worker's requests on the first of its tracks that is free, one process per worker", () => {
+    const procs = new ProcessTable();
+    const lanes = new LaneTable();
+    // [0,10] opens track 1; [5,15] overlaps it: track 2; [10,20] starts as track 1 ends: track 1;
+    // [12,14] overlaps both: track 3. Another worker's request starts its own process at track 1.
+    const placed = [
+      row(0, 0, 10),
+      row(1, 5, 15),
+      row(2, 10, 20),
+      row(3, 12, 14),
+      row(4, 1, 2, "worker_b"),
+    ].map((r) => aiperfRequestEvents(r, procs, lanes).find((e) => e.ph === "X")!);
+    expect(placed.map((e) => [e.pid, e.tid])).toEqual([
+      [1, 1],
+      [1, 2],
+      [1, 1],
+      [1, 3],
+      [2, 1],
+    ]);
+    expect(placed[0].name).toBe("request r0");
+    const names = lanes.drain().filter((e) => e.name === "thread_name");
+    expect(names.map((e) => [e.pid, e.tid, e.args!.name])).toEqual([
+      [1, 1, "requests"],
+      [1, 2, "requests (2)"],
+      [1, 3, "requests (3)"],
+      [2, 1, "requests"],
+    ]);
+    expect(
+      procs
+        .drain()
+        .filter((e) => e.name === "process_name")
+        .map((e) => e.args!.name),
+    ).toEqual(["worker_a", "worker_b"]);
   });
 });

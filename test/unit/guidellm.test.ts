@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { agreementPayloadSchema } from "@/lib/api/aiperf-charts";
 import { detectKind } from "@/lib/formats/detect";
-import { guidellmResults } from "@/lib/formats/guidellm";
+import { guidellmResults, parseGuidellmYaml } from "@/lib/formats/guidellm";
 import { benchImportAnalyzer } from "@/lib/ingest/analyzers/bench-import";
 import { diskIngestFile, runAnalyzer } from "../helpers/analyze";
 import { guidellmBenchmark, guidellmReport } from "../generators/guidellm";
@@ -29,9 +29,9 @@ describe("GuideLLM benchmarks.json", () => {
     );
     const legacy = { benchmarks: [guidellmBenchmark({ legacy: true })] };
     expect(detectKind(Buffer.from(JSON.stringify(legacy)), true).kind).toBe("guidellm-report");
-    // The YAML form is stored, not read, and not taken for an engine config by its `backend:` keys.
+    // The YAML form is GuideLLM's, not taken for an engine config by its `backend:` keys.
     const yaml = "benchmarks:\n- config:\n    backend:\n      model: x\n  type_: generative_benchmark\n";
-    expect(detectKind(Buffer.from(yaml), true)).toEqual({ kind: "unknown", format: "text" });
+    expect(detectKind(Buffer.from(yaml), true)).toEqual({ kind: "guidellm-report", format: "yaml" });
   });
 
   it("maps one request: latency s → ms, GuideLLM's own TTFT and ITL, errors by status", () => {
@@ -84,5 +84,38 @@ describe("GuideLLM benchmarks.json", () => {
     expect(result.requests!.durationS).toBeGreaterThan(0);
     expect(result.info).toMatchObject({ model: "Qwen/Qwen3-8B", concurrency: 2 });
     await handle.close();
+  });
+
+  // benchmarks.yaml and benchmarks.json in test/fixtures/guidellm/ hold one report (two
+  // benchmarks, 12 requests each, every 6th errored) from test/generators/guidellm.ts; the YAML
+  // was written from the JSON by PyYAML 6's `yaml.dump(model_dict)`, as report.py `save_file` does.
+  it("reads benchmarks.yaml (PyYAML's dump) into the same benchmarks as benchmarks.json", async () => {
+    const fixture = (name: string) => path.join(__dirname, "../fixtures/guidellm", name);
+    const yamlFile = diskIngestFile(fixture("benchmarks.yaml"));
+    expect([yamlFile.kind, yamlFile.format]).toEqual(["guidellm-report", "yaml"]);
+    const fromJson = guidellmResults(JSON.parse(fs.readFileSync(fixture("benchmarks.json"), "utf8")));
+    const fromYaml = guidellmResults(parseGuidellmYaml(fs.readFileSync(fixture("benchmarks.yaml"), "utf8"))!);
+    expect(fromYaml).toEqual(fromJson);
+    expect(fromYaml.map((r) => r.label)).toEqual(["concurrent 1", "concurrent 4"]);
+    const { result, handle } = await runAnalyzer(benchImportAnalyzer(), [yamlFile]);
+    // 12 requests, of which requests 6 and 12 errored.
+    expect(result.requests).toMatchObject({ count: 12, errorCount: 2 });
+    expect(result.info).toMatchObject({ concurrency: 1, benchmarkTool: "GuideLLM" });
+    await handle.close();
+  });
+
+  it("refuses a YAML file that is not a GuideLLM report without failing the run", () => {
+    expect(parseGuidellmYaml("benchmarks: [unclosed")).toBeNull();
+    expect(parseGuidellmYaml("benchmarks: 3\nargs: {}\n")).toBeNull();
+  });
+
+  it("gives a sweep profile's synchronous benchmark concurrency 1 (strategies.py SynchronousStrategy)", () => {
+    const sync = guidellmBenchmark({ streams: 1 }) as Record<string, unknown> & { config: object };
+    const doc = {
+      ...guidellmReport([1]),
+      benchmarks: [{ ...sync, config: { ...sync.config, strategy: { type_: "synchronous" } } }],
+    };
+    const [r] = guidellmResults(doc);
+    expect(r).toMatchObject({ concurrency: 1, requestRate: null, label: "synchronous" });
   });
 });

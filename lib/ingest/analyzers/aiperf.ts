@@ -37,31 +37,8 @@ import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
 import { reanchorRequests } from "@/lib/store/aiperf-requests";
 import { BatchInserter } from "@/lib/store/batch-insert";
-import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
+import { AIPERF_REQUEST_COLUMNS, type AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
-
-/** Every column of a row, in one fixed order: the inserter binds values without rediscovering them. */
-const REQUEST_COLUMNS = [
-  "run_id",
-  "file_id",
-  "line",
-  "request_id",
-  "phase",
-  "ok",
-  "cancelled",
-  "error_type",
-  "start_ms",
-  "end_ms",
-  "ttft_ms",
-  "e2e_ms",
-  "itl_ms",
-  "input_tokens",
-  "output_tokens",
-  "conversation_id",
-  "turn_index",
-  "cached_tokens",
-  "possible_reuse_tokens",
-] as const satisfies ReadonlyArray<keyof AiperfRequestsTable>;
 
 const KINDS = new Set(["aiperf-records", "aiperf-summary", "aiperf-gpu-telemetry", "aiperf-inputs"]);
 
@@ -89,7 +66,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
   let inserter: BatchInserter<"aiperf_requests"> | null = null;
 
   async function ingestRecords(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
-    const rows = (inserter ??= new BatchInserter(ctx.db, "aiperf_requests", REQUEST_COLUMNS));
+    const rows = (inserter ??= new BatchInserter(ctx.db, "aiperf_requests", AIPERF_REQUEST_COLUMNS));
     const from = log.length;
     reuse.reset();
     let records = 0;
@@ -145,6 +122,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
         turn_index: turnIndex,
         cached_tokens: integerOrNull(cachedTokens),
         possible_reuse_tokens: integerOrNull(possible),
+        worker_id: r.workerId ?? null,
       };
       if (rows.push(row)) return rows.flush();
     });

@@ -4,14 +4,17 @@
  * rows, so the latency views, the drill-down and compare read them as they read an aiperf run;
  * a result without them gives the tool's run-level figures.
  *
- * One upload is one run: a file of several benchmarks (an SGLang or vLLM sweep, appended
- * results, several genai-perf experiments) imports its first and says how many it left out.
+ * A file of several benchmarks (an SGLang or vLLM sweep, appended results, a GuideLLM rate
+ * sweep) is split at upload into one run per benchmark (lib/ingest/split-benchmarks.ts): such a
+ * run's file says which benchmark is its (`IngestFile.part`). Read whole, the file's first
+ * benchmark is the run, and when nothing splits it (several result files, several genai-perf
+ * experiments) the run says how many were left out.
  */
 import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { readWholeText } from "@/lib/formats/aiperf-read";
 import type { BenchResult } from "@/lib/formats/bench-result";
 import { genaiPerfResults, readGenaiPerfExport } from "@/lib/formats/genai-perf";
-import { guidellmResults, isGuidellmReport } from "@/lib/formats/guidellm";
+import { guidellmResults, isGuidellmReport, parseGuidellmYaml } from "@/lib/formats/guidellm";
 import { PARSE_FAILED, parseJsonText } from "@/lib/formats/json-lines";
 import { sglangResultsOf } from "@/lib/formats/sglang-bench";
 import { vllmResultsOf } from "@/lib/formats/vllm-bench";
@@ -22,27 +25,9 @@ import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_ERROR, RequestLog } from "@/lib/metrics/requests-log";
 import { reanchorRequests } from "@/lib/store/aiperf-requests";
 import { BatchInserter } from "@/lib/store/batch-insert";
-import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
+import { AIPERF_REQUEST_COLUMNS, type AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 import { slowestRequestsPayload } from "./aiperf-slowest";
-
-const REQUEST_COLUMNS = [
-  "run_id",
-  "file_id",
-  "line",
-  "request_id",
-  "phase",
-  "ok",
-  "cancelled",
-  "error_type",
-  "start_ms",
-  "end_ms",
-  "ttft_ms",
-  "e2e_ms",
-  "itl_ms",
-  "input_tokens",
-  "output_tokens",
-] as const satisfies ReadonlyArray<keyof AiperfRequestsTable>;
 
 const KINDS = new Set([
   "vllm-bench",
@@ -100,8 +85,14 @@ export function benchImportAnalyzer(): Analyzer {
         skipped: 1,
         warnings: [{ message: "larger than the JSON document limit; stored but not read" }],
       };
-    const docs = documents(text);
-    if (!docs) return { records: 0, skipped: 1, warnings: [{ message: "not valid JSON" }] };
+    const yaml = file.format === "yaml";
+    const docs = yaml ? [parseGuidellmYaml(text)] : documents(text);
+    if (!docs || docs[0] === null)
+      return {
+        records: 0,
+        skipped: 1,
+        warnings: [{ message: yaml ? "not a GuideLLM YAML report" : "not valid JSON" }],
+      };
     if (file.kind === "genai-perf-summary") {
       genaiSummary = docs[0] as Record<string, unknown>;
       return { records: 1, skipped: 0, warnings: [] };
@@ -121,14 +112,26 @@ export function benchImportAnalyzer(): Analyzer {
         meta: { experiments: doc.experiments.length, toolVersion: doc.version },
       };
     }
-    const results = resultsOf(file.kind, docs);
+    const all = resultsOf(file.kind, docs);
+    const part = file.part;
+    const results = part === undefined ? all : all.slice(part, part + 1);
+    const warnings =
+      part !== undefined && results.length === 0
+        ? [{ message: `holds ${all.length} benchmarks: benchmark ${part + 1} is not in it` }]
+        : [];
     offer(results, file);
     const n = results.reduce((a, r) => a + (r.records?.length ?? 0), 0);
     return {
       records: n || results.length,
       skipped: 0,
-      warnings: [],
-      meta: { benchmarks: results.length, perRequest: results.some((r) => r.records !== null) },
+      warnings,
+      meta: {
+        benchmarks: all.length,
+        // Each benchmark's load (concurrency@rate): a sweep varies it, repeated runs do not.
+        loads: all.map((r) => `${r.concurrency ?? ""}@${r.requestRate ?? ""}`).join(","),
+        ...(part === undefined ? {} : { part }),
+        perRequest: results.some((r) => r.records !== null),
+      },
     };
   }
 
@@ -145,7 +148,7 @@ export function benchImportAnalyzer(): Analyzer {
     const log = new RequestLog();
     const errors = new ErrorTally();
     if (result.records && pick.file) {
-      const rows = new BatchInserter(ctx.db, "aiperf_requests", REQUEST_COLUMNS);
+      const rows = new BatchInserter(ctx.db, "aiperf_requests", AIPERF_REQUEST_COLUMNS);
       let line = 0;
       for (const r of result.records) {
         line++;
@@ -170,6 +173,7 @@ export function benchImportAnalyzer(): Analyzer {
           itl_ms: r.itlMs,
           input_tokens: r.inputTokens,
           output_tokens: r.outputTokens,
+          worker_id: null,
         };
         if (rows.push(row)) await rows.flush();
       }

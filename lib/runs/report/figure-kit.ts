@@ -50,7 +50,7 @@ export function xyTable(xTitle: string, series: readonly XySeries[]): Table {
   };
 }
 
-export function barsTable(categoryTitle: string, plot: Extract<Plot, { kind: "bars" }>): Table {
+export function barsTable(categoryTitle: string, plot: Extract<Plot, { kind: "bars" | "stacked" }>): Table {
   return {
     columns: [
       categoryTitle,
@@ -80,7 +80,7 @@ export function figure(
   categoryTitle = "",
 ): Figure {
   const table =
-    plot.kind === "bars"
+    plot.kind === "bars" || plot.kind === "stacked"
       ? barsTable(categoryTitle, plot)
       : plot.kind === "histogram"
         ? binsTable(axisTitle(plot.x), plot.bins)

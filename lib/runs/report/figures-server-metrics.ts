@@ -82,7 +82,7 @@ export function endpointFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; o
   };
 }
 
-/** The whole run's series (all endpoints); per-endpoint series stay in the app. */
+/** The whole run's series (all endpoints); each endpoint's are in `perEndpointSeriesFigures`. */
 export function seriesFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; offload: Figure[] } {
   const s = p.get("sm-series-all", smSeriesPayloadSchema);
   if (!s) return { cache: [], kv: [], offload: [] };
@@ -151,6 +151,105 @@ export function seriesFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; off
           ],
         },
         "the scrapes have fewer than two intervals with offload byte counters",
+      ),
+    ],
+  };
+}
+
+/** The series groups of single endpoints (not the run's nor a role's), when there are two or more. */
+function endpointGroups(p: Payloads): Array<{ label: string; chartKey: string; decode: boolean }> {
+  const payload = p.get(SM_ENDPOINTS_CHART, smEndpointsPayloadSchema);
+  const roles = new Map((payload?.rows ?? []).map((r) => [r.endpoint, r.role]));
+  const groups = (payload?.groups ?? [])
+    .filter((g) => g.id !== "all" && !g.id.startsWith("role:"))
+    .map((g) => ({ label: g.label, chartKey: g.chartKey, decode: roles.get(g.id) === "decode" }));
+  // One endpoint's series are the run's, drawn already.
+  return groups.length >= 2 ? groups : [];
+}
+
+/** The stored series payloads the per-endpoint figures read, listed by the endpoints payload. */
+export function endpointSeriesKeys(p: Payloads): string[] {
+  return endpointGroups(p).map((g) => g.chartKey);
+}
+
+/**
+ * Each endpoint's series, one line per endpoint in one chart per metric (as the app's endpoint
+ * picker shows them one at a time): where one endpoint's cache, KV or queue differs from the
+ * others over the run.
+ */
+export function perEndpointSeriesFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; offload: Figure[] } {
+  const loaded = endpointGroups(p)
+    .map((g) => ({ ...g, s: p.get(g.chartKey, smSeriesPayloadSchema) }))
+    .filter((g): g is typeof g & { s: NonNullable<typeof g.s> } => g.s !== null);
+  if (loaded.length < 2) return { cache: [], kv: [], offload: [] };
+  const x = { title: "Time since the first scrape interval", unit: "s" };
+  const lines = (pick: (pt: SmPoint) => number | null, of = loaded) =>
+    of.map((g) => ({ label: g.label, points: g.s.points.map((pt) => [pt.t, pick(pt)] as const) }));
+  // A decode endpoint does no prefill, so it has no prefix hits to count (the app reads n/a).
+  const prefill = loaded.filter((g) => !g.decode);
+  const n = `${loaded.length} endpoints`;
+  return {
+    cache: [
+      figure(
+        "sm-series-ep-hit-rate",
+        "Prefix-cache hit rate per endpoint",
+        `Per interval, one line per endpoint that does prefill (${prefill.map((g) => g.label).join(", ") || "none"}); the ${loaded.length - prefill.length} decode endpoint(s) have no prefill to hit.`,
+        {
+          kind: "line",
+          x,
+          y: { title: "Hit rate", unit: "%" },
+          series: lines((pt) => pct(pt.hitRate), prefill),
+        },
+        "no prefill endpoint has two intervals with prefix-cache counters",
+      ),
+    ],
+    kv: [
+      figure(
+        "sm-series-ep-kv-usage",
+        "KV-cache usage per endpoint",
+        `Per interval, mean of each endpoint's usage gauge (${n}).`,
+        { kind: "line", x, y: { title: "KV usage", unit: "%" }, series: lines((pt) => pct(pt.kvUsage)) },
+        "no endpoint has two intervals with a KV usage gauge",
+      ),
+      figure(
+        "sm-series-ep-running",
+        "Requests running per endpoint",
+        `Per interval, mean of each endpoint's running gauge (${n}).`,
+        {
+          kind: "line",
+          x,
+          y: { title: "Requests running", unit: "requests" },
+          series: lines((pt) => pt.running),
+        },
+        "no endpoint exported a running-requests gauge",
+      ),
+      figure(
+        "sm-series-ep-waiting",
+        "Requests waiting per endpoint",
+        `Per interval, mean of each endpoint's waiting gauge (${n}).`,
+        {
+          kind: "line",
+          x,
+          y: { title: "Requests waiting", unit: "requests" },
+          series: lines((pt) => pt.waiting),
+        },
+        "no endpoint exported a waiting-requests gauge",
+      ),
+    ],
+    offload: [
+      figure(
+        "sm-series-ep-offload",
+        "KV offload rate per endpoint, GPU → CPU",
+        `Bytes per second of the interval moved from GPU to CPU memory, one line per endpoint (${n}).`,
+        {
+          kind: "line",
+          x,
+          y: { title: "Offload rate", unit: "MB/s" },
+          series: lines((pt) =>
+            pt.offloadGpuToCpuBytesPerSecond === null ? null : pt.offloadGpuToCpuBytesPerSecond / 1e6,
+          ),
+        },
+        "no endpoint has two intervals with offload byte counters",
       ),
     ],
   };

@@ -4,24 +4,33 @@
  * its tab does; a chart without marks says what is missing instead of drawing a frame.
  */
 import { AIPERF_CHART_KEYS } from "@/lib/api/aiperf-charts";
+import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { RUN_VIEWS, type RunViewId } from "@/lib/api/run-views";
 import type { RunSummary } from "@/lib/api/schemas";
 import { SM_ENDPOINTS_CHART } from "@/lib/api/server-metrics-charts";
-import { TRTLLM_CHART_KEYS } from "@/lib/api/trtllm-charts";
+import { TRTLLM_CHART_KEYS, type RequestSample } from "@/lib/api/trtllm-charts";
 import type { Db } from "@/lib/store/db";
 import { chartPayloads } from "@/lib/store/chart-payloads";
 import { readRunSummary } from "../read-run";
+import { sampleRequests } from "../trtllm-requests";
 import { payloadsFrom, type Payloads } from "./figure-kit";
 import { gpuFigures, throughputFigures } from "./figures-aiperf";
-import { breakdownFigures } from "./figures-breakdown";
+import { breakdownFigures, REPORT_REQUEST_BARS } from "./figures-breakdown";
 import { latencyFigures } from "./figures-latency";
-import { endpointFigures, seriesFigures } from "./figures-server-metrics";
+import {
+  endpointFigures,
+  endpointSeriesKeys,
+  perEndpointSeriesFigures,
+  seriesFigures,
+} from "./figures-server-metrics";
 import { renderReport, type Figure, type ReportDoc, type Section } from "./html";
 import { breakdownTables, endpointTables, latencyTables, summarySection } from "./run-sections";
+import { agreementTables, slowestTables } from "./tables-aiperf";
 
 /** Every payload a report view draws from. */
 export const REPORT_CHART_KEYS = [
   ...Object.values(AIPERF_CHART_KEYS),
+  AIPERF_SLOWEST_CHART,
   ...Object.values(TRTLLM_CHART_KEYS),
   SM_ENDPOINTS_CHART,
   "sm-series-all",
@@ -32,19 +41,28 @@ function viewContent(
   id: RunViewId,
   run: RunSummary,
   p: Payloads,
+  sample: RequestSample | null,
 ): Pick<Section, "blocks" | "figures"> | null {
   const sm = () => {
     const e = endpointFigures(p);
     const s = seriesFigures(p);
-    return { cache: [...e.cache, ...s.cache], kv: [...e.kv, ...s.kv], offload: [...e.offload, ...s.offload] };
+    const ep = perEndpointSeriesFigures(p);
+    return {
+      cache: [...e.cache, ...s.cache, ...ep.cache],
+      kv: [...e.kv, ...s.kv, ...ep.kv],
+      offload: [...e.offload, ...s.offload, ...ep.offload],
+    };
   };
   switch (id) {
     case "latency":
-      return { blocks: latencyTables(run), figures: latencyFigures(p) };
+      return {
+        blocks: [...latencyTables(run), ...agreementTables(p), ...slowestTables(p)],
+        figures: latencyFigures(p),
+      };
     case "throughput":
       return { blocks: [], figures: throughputFigures(p) };
     case "breakdown":
-      return { blocks: breakdownTables(run), figures: breakdownFigures(p) };
+      return { blocks: breakdownTables(run), figures: breakdownFigures(p, sample) };
     case "cache":
       return { blocks: [], figures: sm().cache };
     case "kv":
@@ -61,10 +79,15 @@ function viewContent(
 }
 
 /** The report's document for a run and its stored payloads: pure, so tests can count what it holds. */
-export function runReportDoc(run: RunSummary, p: Payloads, generatedAt: string): ReportDoc {
+export function runReportDoc(
+  run: RunSummary,
+  p: Payloads,
+  generatedAt: string,
+  sample: RequestSample | null = null,
+): ReportDoc {
   const sections: Section[] = [summarySection(run, generatedAt)];
   for (const view of RUN_VIEWS) {
-    const content = viewContent(view.id, run, p);
+    const content = viewContent(view.id, run, p, sample);
     if (content === null) continue;
     if (!view.hasData(run)) {
       sections.push({
@@ -95,7 +118,14 @@ export interface BuiltReport {
 export async function runReport(db: Db, runId: string, now = new Date()): Promise<BuiltReport | null> {
   const run = await readRunSummary(db, runId);
   if (!run || run.status !== "ready") return null;
-  const payloads = payloadsFrom(await chartPayloads(db, runId, REPORT_CHART_KEYS));
-  const doc = runReportDoc(run, payloads, now.toISOString());
+  const endpoints = payloadsFrom(await chartPayloads(db, runId, [SM_ENDPOINTS_CHART]));
+  const payloads = payloadsFrom(
+    await chartPayloads(db, runId, [...REPORT_CHART_KEYS, ...endpointSeriesKeys(endpoints)]),
+  );
+  // The per-request chart reads request rows, as the view does: its sample, sorted by TTFT.
+  const sample = run.timeBreakdown
+    ? await sampleRequests(db, runId, "ttft", "desc", REPORT_REQUEST_BARS)
+    : null;
+  const doc = runReportDoc(run, payloads, now.toISOString(), sample);
   return { name: run.name, html: renderReport(doc), figures: doc.sections.flatMap((s) => s.figures) };
 }

@@ -25,6 +25,8 @@ export interface XySeries {
 
 export interface BarSeries {
   label: string;
+  /** A colour of the series' own (a segment's), instead of the palette's next */
+  colour?: string;
   /** One per category; null = not recorded (no bar, never a 0-length one) */
   values: ReadonlyArray<number | null>;
 }
@@ -32,7 +34,9 @@ export interface BarSeries {
 export type Plot =
   | { kind: "line" | "scatter"; x: Axis; y: Axis; series: XySeries[] }
   | { kind: "histogram"; x: Axis; y: Axis; bins: ReadonlyArray<{ lo: number; hi: number; count: number }> }
-  | { kind: "bars"; categories: string[]; value: Axis; series: BarSeries[] };
+  | { kind: "bars"; categories: string[]; value: Axis; series: BarSeries[] }
+  /** One vertical column per category (a request), its series stacked bottom to top */
+  | { kind: "stacked"; categories: string[]; category: Axis; value: Axis; series: BarSeries[] };
 
 /** Colour-blind-safe categorical palette (Okabe–Ito), in the order series take it. */
 export const PALETTE = [
@@ -62,6 +66,7 @@ export function hasMarks(plot: Plot): boolean {
     case "histogram":
       return plot.bins.some((b) => b.count > 0);
     case "bars":
+    case "stacked":
       return plot.series.some((s) => s.values.some((v) => finite(v) && v !== 0));
   }
 }
@@ -76,7 +81,9 @@ function maxOf(values: Iterable<number>): number {
 }
 
 export function renderPlot(plot: Plot, label: string): string {
-  return plot.kind === "bars" ? renderBars(plot, label) : renderXy(plot, label);
+  if (plot.kind === "bars") return renderBars(plot, label);
+  if (plot.kind === "stacked") return renderStacked(plot, label);
+  return renderXy(plot, label);
 }
 
 function svgOpen(height: number, label: string): string {
@@ -181,12 +188,16 @@ function unbroken(points: XySeries["points"]): Array<Array<[number, number]>> {
   return runs.filter((r) => r.length >= 2);
 }
 
-function legend(entries: ReadonlyArray<{ label: string; slot: number }>, y: number, lines = false): string {
+function legend(
+  entries: ReadonlyArray<{ label: string; slot: number; colour?: string }>,
+  y: number,
+  lines = false,
+): string {
   return entries
-    .map(({ label: l, slot }, i) => {
+    .map(({ label: l, slot, colour: own }, i) => {
       const x = 64 + (i % 4) * 160;
       const row = y + Math.floor(i / 4) * 18;
-      const colour = PALETTE[slot % PALETTE.length];
+      const colour = own ?? PALETTE[slot % PALETTE.length];
       const swatch = lines
         ? `<line x1="${x}" x2="${x + 12}" y1="${row - 4}" y2="${row - 4}" stroke="${colour}" stroke-width="2.5"${dash(slot)}/>`
         : `<rect x="${x}" y="${row - 9}" width="10" height="10" fill="${colour}"/>`;
@@ -240,6 +251,54 @@ function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string
     `<text x="${left + plotW / 2}" y="${top + plotH + 32}" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(plot.value))}</text>`,
   );
   if (legendRows > 0) parts.push(legend(plot.series, top + plotH + 48));
+  parts.push("</svg>");
+  return parts.join("");
+}
+
+/**
+ * Stacked columns, one per category, left to right: many narrow columns (a few hundred requests)
+ * read as a profile, so categories are not labelled one by one; each column's tooltip and the
+ * data table name it. A value not recorded leaves its band out of that column.
+ */
+function renderStacked(all: Extract<Plot, { kind: "stacked" }>, label: string): string {
+  const series = all.series.map((s, slot) => ({ ...s, slot })).filter((s) => s.values.some(finite));
+  const totals = all.categories.map((_, ci) =>
+    series.reduce((a, s) => a + (finite(s.values[ci]) ? Math.max(0, s.values[ci] as number) : 0), 0),
+  );
+  const ticks = niceTicks(maxOf(totals));
+  const yMax = ticks[ticks.length - 1];
+  const left = 64;
+  const top = 12;
+  const plotW = W - left - 16;
+  const legendRows = series.length > 1 ? Math.ceil(series.length / 4) : 0;
+  const height = top + PLOT_H + 52 + legendRows * 18;
+  const sy = (v: number) => top + PLOT_H - (v / yMax) * PLOT_H;
+  const colW = plotW / Math.max(1, all.categories.length);
+  const parts = [svgOpen(height, label)];
+  for (const t of ticks)
+    parts.push(
+      `<line x1="${left}" x2="${left + plotW}" y1="${f(sy(t))}" y2="${f(sy(t))}" stroke="#e5e7eb"/>`,
+      `<text x="${left - 6}" y="${f(sy(t) + 4)}" text-anchor="end" fill="#374151">${formatNumber(t, 4)}</text>`,
+    );
+  all.categories.forEach((c, ci) => {
+    let base = 0;
+    const x = left + ci * colW;
+    for (const s of series) {
+      const v = s.values[ci];
+      if (!finite(v) || v <= 0) continue;
+      parts.push(
+        `<rect class="mark" x="${f(x)}" y="${f(sy(base + v))}" width="${f(Math.max(0.6, colW - (colW > 3 ? 1 : 0)))}" height="${f(sy(base) - sy(base + v))}" fill="${s.colour ?? PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(c)} · ${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(all.value.unit)}</title></rect>`,
+      );
+      base += v;
+    }
+  });
+  parts.push(
+    `<line x1="${left}" x2="${left + plotW}" y1="${top + PLOT_H}" y2="${top + PLOT_H}" stroke="#6b7280"/>`,
+    `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + PLOT_H}" stroke="#6b7280"/>`,
+    `<text x="${left + plotW / 2}" y="${top + PLOT_H + 20}" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(all.category))}</text>`,
+    `<text transform="translate(14 ${top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(all.value))}</text>`,
+  );
+  if (legendRows > 0) parts.push(legend(series, top + PLOT_H + 44));
   parts.push("</svg>");
   return parts.join("");
 }

@@ -9,6 +9,7 @@ import { sweepsMigration } from "./006-sweeps";
 import { seriesMigration } from "./007-series";
 import { conversationsMigration } from "./008-conversations";
 import { metricValuesMigration } from "./009-metric-values";
+import { aiperfWorkerMigration } from "./010-aiperf-worker";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -25,5 +26,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "007-series": seriesMigration(dialect),
     "008-conversations": conversationsMigration(dialect),
     "009-metric-values": metricValuesMigration(dialect),
+    "010-aiperf-worker": aiperfWorkerMigration(dialect),
   };
 }

@@ -31,7 +31,29 @@ export interface AiperfRequestsTable {
   cached_tokens?: number | null;
   /** Prompt tokens the previous turn of the conversation made reusable (docs/metrics.md §Turns) */
   possible_reuse_tokens?: number | null;
+  /** The aiperf worker that sent the request (`metadata.worker_id`); null when the record names none */
+  worker_id: string | null;
 }
+
+/** Every column of a row, in one fixed order: the inserter binds values without rediscovering them. */
+export const AIPERF_REQUEST_COLUMNS = [
+  "run_id",
+  "file_id",
+  "line",
+  "request_id",
+  "phase",
+  "ok",
+  "cancelled",
+  "error_type",
+  "start_ms",
+  "end_ms",
+  "ttft_ms",
+  "e2e_ms",
+  "itl_ms",
+  "input_tokens",
+  "output_tokens",
+  "worker_id",
+] as const satisfies ReadonlyArray<keyof AiperfRequestsTable>;
 
 export interface AiperfTables {
   aiperf_requests: AiperfRequestsTable;

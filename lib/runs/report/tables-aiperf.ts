@@ -1,0 +1,70 @@
+/**
+ * The Latency view's tables from aiperf-shaped runs (aiperf and imported tools): the slowest
+ * requests by each metric, with their untouched request ids so a tail request can be found in
+ * the server's logs, and the check of our statistics against the producer's own summary.
+ */
+import { AIPERF_CHART_KEYS, agreementPayloadSchema } from "@/lib/api/aiperf-charts";
+import { AIPERF_SLOWEST_CHART, slowestPayloadSchema } from "@/lib/api/aiperf-requests";
+import { formatCount } from "@/lib/format-number";
+import { cell, type Payloads } from "./figure-kit";
+import type { Section } from "./html";
+
+const SORT_TITLE = { ttft: "time to first token", e2e: "end-to-end latency", itl: "inter-token latency" };
+
+export function slowestTables(p: Payloads): Section["blocks"] {
+  const s = p.get(AIPERF_SLOWEST_CHART, slowestPayloadSchema);
+  if (!s || s.total === 0) return [];
+  return (["ttft", "e2e", "itl"] as const)
+    .filter((k) => s.lists[k].length > 0)
+    .map((k) => ({
+      kind: "table" as const,
+      title: `Slowest ${formatCount(s.lists[k].length)} of ${formatCount(s.total)} requests by ${SORT_TITLE[k]}`,
+      table: {
+        columns: [
+          "request id",
+          "start (s)",
+          "TTFT (ms)",
+          "end-to-end (ms)",
+          "ITL (ms)",
+          "input (tokens)",
+          "output (tokens)",
+        ],
+        rows: s.lists[k].map((r) => [
+          r.requestId ?? "not recorded",
+          cell(r.startS),
+          cell(r.ttftMs),
+          cell(r.e2eMs),
+          cell(r.itlMs),
+          cell(r.inputTokens, 0),
+          cell(r.outputTokens, 0),
+        ]),
+      },
+    }));
+}
+
+export function agreementTables(p: Payloads): Section["blocks"] {
+  const a = p.get(AIPERF_CHART_KEYS.agreement, agreementPayloadSchema);
+  if (!a || a.rows.length === 0) return [];
+  const summary =
+    a.disagreements === 0
+      ? `Every figure agrees with the producer's summary (${a.sources.join(", ")}) within rounding.`
+      : `${formatCount(a.disagreements)} of ${formatCount(a.rows.length)} figures disagree with the producer's summary beyond rounding: the rows marked "no".`;
+  return [
+    { kind: "note", text: summary },
+    {
+      kind: "table",
+      title: "Agreement with the producer's summary",
+      table: {
+        columns: ["metric", "statistic", "ours", "producer's", "agrees", "summary file"],
+        rows: a.rows.map((r) => [
+          r.metric,
+          r.stat,
+          cell(r.ours),
+          cell(r.aiperf),
+          r.agrees ? "yes" : "no",
+          r.source,
+        ]),
+      },
+    },
+  ];
+}
