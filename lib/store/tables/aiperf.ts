@@ -52,6 +52,10 @@ export const AIPERF_REQUEST_COLUMNS = [
   "itl_ms",
   "input_tokens",
   "output_tokens",
+  "conversation_id",
+  "turn_index",
+  "cached_tokens",
+  "possible_reuse_tokens",
   "worker_id",
 ] as const satisfies ReadonlyArray<keyof AiperfRequestsTable>;
 
