@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { collectorMismatchSchema, COMPARE_STATS } from "./compare-schemas";
-import { branchSchema, commitSchema, seriesNameSchema } from "./series-fields";
+import { branchSchema, commitSchema, orderSchema, seriesNameSchema } from "./series-fields";
 import { metricVerdictSchema } from "./verdict-schema";
 
 export { metricVerdictSchema, verdictKindSchema, type MetricVerdictDto } from "./verdict-schema";
@@ -45,6 +45,7 @@ export const gateQuerySchema = verdictsQuerySchema.extend({
   series: seriesNameSchema,
   commit: commitSchema.optional(),
   branch: branchSchema.optional(),
+  order: orderSchema.optional(),
 });
 
 export const judgementSchema = z.object({
@@ -87,6 +88,8 @@ export const seriesRunSchema = z.object({
   createdAt: z.string(),
   commit: z.string().nullable(),
   branch: z.string().nullable(),
+  /** The order key the uploader set; null: the run is ordered by its upload time */
+  order: z.string().nullable(),
   facts: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   /** Headline values by verdict metric id (and `kv_usage_peak`) */
   metrics: z.record(z.string(), z.number().nullable()),

@@ -30,6 +30,7 @@ export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
     series: run.series ?? null,
     commit: run.commit_ref ?? null,
     branch: run.branch ?? null,
+    order: run.series_order ?? null,
     files: files.map((f) => ({
       id: f.id,
       name: f.name,

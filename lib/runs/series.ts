@@ -92,6 +92,7 @@ export async function seriesDetail(db: Db, name: string, query: SeriesQuery): Pr
       createdAt: r.createdAt,
       commit: r.commit ?? null,
       branch: r.branch ?? null,
+      order: r.order ?? null,
       facts: r.info,
       metrics: values,
       bands,
