@@ -1,4 +1,4 @@
-import { createSearchParamsCache, parseAsInteger, parseAsStringLiteral } from "nuqs/server";
+import { createSearchParamsCache, createSerializer, parseAsInteger, parseAsStringLiteral } from "nuqs/server";
 import { COMPARE_STATS } from "@/lib/api/compare-schemas";
 
 /**
@@ -13,3 +13,10 @@ export const seriesSearchParams = {
 };
 
 export const seriesSearchParamsCache = createSearchParamsCache(seriesSearchParams);
+
+const serializeSeries = createSerializer(seriesSearchParams);
+
+/** The link to a series page; each part of the name is encoded, the slashes between them kept. */
+export function seriesHref(name: string, state: Parameters<typeof serializeSeries>[1] = {}): string {
+  return serializeSeries(`/series/${name.split("/").map(encodeURIComponent).join("/")}`, state);
+}

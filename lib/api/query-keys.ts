@@ -25,5 +25,6 @@ export const queryKeys = {
     noise
       ? (["compare", runs.join(","), baseline, stat, noise] as const)
       : (["compare", runs.join(","), baseline, stat] as const),
+  allSeries: () => ["series"] as const,
   series: (name: string, stat: CompareStat, window: number) => ["series", name, stat, window] as const,
 };

@@ -36,3 +36,5 @@ export const seriesFieldsSchema = z.object({
   /** Where the run sits in its series: a number, a version or an ISO date (./series-order.ts) */
   order: orderSchema.nullable().optional(),
 });
+
+export type SeriesFields = z.input<typeof seriesFieldsSchema>;

@@ -72,6 +72,21 @@ export async function seriesRuns(db: Db, name: string): Promise<RunRow[]> {
   return sortSeriesRuns(rows, (r) => ({ order: r.series_order ?? null, createdAt: r.created_at, id: r.id }));
 }
 
+/** The ids of a series' ready runs in series order: where a run sits, without reading the runs. */
+export async function seriesRunIds(db: Db, name: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("runs")
+    .select(["id", "series_order", "created_at"])
+    .where("series", "=", name)
+    .where("status", "=", "ready")
+    .execute();
+  return sortSeriesRuns(rows, (r) => ({
+    order: r.series_order ?? null,
+    createdAt: r.created_at,
+    id: r.id,
+  })).map((r) => r.id);
+}
+
 export type RequestField = "ttft" | "itl" | "e2e" | "server_ttft" | "server_e2e";
 
 /** Where each field's per-request values are stored; aiperf rows count profiling successes only. */

@@ -172,6 +172,10 @@ describe("series", () => {
       [ids[2], "v1.9.0"],
       [ids[0], "v1.10.0"],
     ]);
+    const summary = async (id: string) =>
+      (await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id))).json();
+    expect((await summary(ids[0])).seriesPosition).toEqual({ at: 3, of: 3 });
+    expect((await summary(ids[1])).seriesPosition).toEqual({ at: 1, of: 3 });
     const last = await verdictsOf(ids[0], "baseline=last");
     expect(last.body.judgement.baseline.runIds).toEqual([ids[2]]);
 
@@ -186,7 +190,8 @@ describe("series", () => {
       );
     const moved = await patch(ids[1], { order: "2.0.0-rc.1" });
     expect(moved.status).toBe(200);
-    expect((await moved.json()).order).toBe("2.0.0-rc.1");
+    const movedRun = await moved.json();
+    expect([movedRun.order, movedRun.seriesPosition]).toEqual(["2.0.0-rc.1", { at: 3, of: 3 }]);
     expect((await detail()).map((r) => r.id)).toEqual([ids[2], ids[0], ids[1]]);
     expect((await verdictsOf(ids[1], "baseline=last")).body.judgement.baseline.runIds).toEqual([ids[0]]);
 
