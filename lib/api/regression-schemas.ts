@@ -79,6 +79,11 @@ export const seriesQuerySchema = z.object({
   stat: z.enum(COMPARE_STATS).default("p50"),
   /** Earlier runs each run is judged against (the noise band's window) */
   window: z.coerce.number().int().min(3).max(50).default(10),
+  /**
+   * `run`: run-level verdicts only, from stored headline figures (fast: what the page opens with);
+   * `all`: the latency verdicts too, each a bootstrap over the runs' stored requests
+   */
+  judge: z.enum(["run", "all"]).default("all"),
   ...judgeOptions,
 });
 
@@ -102,6 +107,8 @@ export const seriesDetailSchema = z.object({
   name: z.string(),
   stat: z.enum(COMPARE_STATS),
   window: z.number(),
+  /** Which verdicts were reached: `run` leaves the latency ones out (the query's `judge`) */
+  judged: z.enum(["run", "all"]),
   runs: z.array(seriesRunSchema),
 });
 

@@ -136,6 +136,23 @@ describe("series", () => {
     expect(body.runs[2].verdicts).toEqual([]);
     expect(body.runs[3].bands["ttft.p50"]).not.toBeNull();
     expect(body.runs[4].verdicts.find((v) => v.metric === "ttft.p50")!.verdict).toBe("regressed");
+    expect(body.judged).toBe("all");
+
+    // judge=run: the stored figures and run-level verdicts alone, no request read.
+    const quick = seriesDetailSchema.parse(
+      await (
+        await seriesDetail(new Request(`http://localhost/api/series/${SERIES}?stat=p50&judge=run`), {
+          params: Promise.resolve({ name: parts }),
+        } as never)
+      ).json(),
+    );
+    expect(quick.judged).toBe("run");
+    expect(quick.runs.map((r) => r.metrics)).toEqual(body.runs.map((r) => r.metrics));
+    expect(quick.runs.map((r) => r.bands)).toEqual(body.runs.map((r) => r.bands));
+    expect(quick.runs[4].verdicts.map((v) => v.kind)).toEqual(
+      body.runs[4].verdicts.filter((v) => v.kind === "run").map((v) => v.kind),
+    );
+    expect(quick.runs[4].verdicts.some((v) => v.kind === "requests")).toBe(false);
 
     const cmp = await compare(
       new Request(`http://localhost/api/compare?runs=${ids[3]},${ids[4]}&stat=p50&noise=last:3`),
