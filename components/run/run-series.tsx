@@ -9,9 +9,9 @@ import { PatchFeedback } from "./draft-form";
 import { usePatchRun } from "./use-patch-run";
 
 const FIELDS = [
-  { key: "series", label: "Series", placeholder: "nightly/llama-70b/h100/c64", width: "w-64" },
-  { key: "commit", label: "Commit", placeholder: "abc1234", width: "w-28" },
-  { key: "branch", label: "Branch", placeholder: "main", width: "w-28" },
+  { key: "series", label: "Series", placeholder: "e.g. nightly/llama-70b/h100/c64", width: "w-64" },
+  { key: "commit", label: "Commit", placeholder: "e.g. abc1234", width: "w-28" },
+  { key: "branch", label: "Branch", placeholder: "e.g. main", width: "w-28" },
   { key: "order", label: "Order", placeholder: "1234, v1.2.0 or 2026-12-01", width: "w-48" },
 ] as const;
 type Key = (typeof FIELDS)[number]["key"];
