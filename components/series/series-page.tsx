@@ -117,6 +117,15 @@ export function SeriesPage({ name }: { name: string }) {
   );
 }
 
+/** How the runs are ordered, in words: by the uploader's order key, or by upload time. */
+function ordering(data: SeriesDetail): string {
+  const keyed = data.runs.filter((r) => r.order !== null);
+  if (keyed.length === 0)
+    return `in upload order, ${formatDateTime(data.runs[0].createdAt)} to ${formatDateTime(data.runs.at(-1)!.createdAt)}`;
+  const rest = data.runs.length - keyed.length;
+  return `ordered by their order key, ${keyed[0].order} to ${keyed.at(-1)!.order}${rest > 0 ? ` (${rest} without one by upload time)` : ""}`;
+}
+
 function SeriesBody({
   data,
   judging,
@@ -138,9 +147,9 @@ function SeriesBody({
   return (
     <>
       <p className="text-sm text-muted">
-        {data.runs.length} runs, {formatDateTime(data.runs[0].createdAt)} to {formatDateTime(last.createdAt)}.
-        Each run is judged against the {data.window} runs before it: latency by a seeded bootstrap over their
-        requests, run-level figures by the median absolute deviation of their values.
+        {data.runs.length} runs, {ordering(data)}. Each run is judged against the {data.window} runs before
+        it: latency by a seeded bootstrap over their requests, run-level figures by the median absolute
+        deviation of their values.
       </p>
       {data.judged === "run" ? (
         <p className="text-sm text-muted" role="status" data-testid="series-judging">
