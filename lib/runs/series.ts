@@ -8,7 +8,7 @@ import type { SeriesDetail, SeriesQuery, SeriesRun } from "@/lib/api/regression-
 import type { RunSummary } from "@/lib/api/schemas";
 import { ALL_VERDICT_METRICS, parseThresholds, type VerdictMetric } from "@/lib/metrics/regression/catalog";
 import { judgeMetric, type MetricVerdict } from "@/lib/metrics/regression/judge";
-import { mergeSorted, removeSorted } from "@/lib/metrics/regression/sorted-pool";
+import { mergeSorted, slideSorted } from "@/lib/metrics/regression/sorted-pool";
 import { median, MIN_HISTORY, noiseBand } from "@/lib/metrics/regression/spread";
 import type { Db } from "@/lib/store/db";
 import { listSeries, requestValues, seriesRuns } from "@/lib/store/series-repo";
@@ -56,10 +56,10 @@ async function judgeRequests(
   let pool: Float64Array = new Float64Array(0);
   for (let i = 0; i < runs.length; i++) {
     if (i > 0) {
-      pool = mergeSorted(pool, await load(i - 1));
       const leaving = i - 1 - query.window;
-      if (leaving >= 0) {
-        pool = removeSorted(pool, await load(leaving));
+      if (leaving < 0) pool = mergeSorted(pool, await load(i - 1));
+      else {
+        pool = slideSorted(pool, await load(leaving), await load(i - 1));
         held.delete(leaving);
       }
     }
