@@ -9,7 +9,7 @@ import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 
 const USAGE = `usage: runlens upload <dir|files…> [--server URL] [--name NAME] [--labels a,b] [--token TOKEN]
-                      [--series S] [--commit SHA] [--branch B]
+                      [--series S] [--commit SHA] [--branch B] [--order KEY]
                       [--baseline last|last:N|RUN_ID] [--fail-on RULES] [--format markdown|json]
        runlens export <run id|run URL> --trace|--report -o FILE [--server URL] [--token TOKEN]
 
@@ -21,6 +21,8 @@ printed instead (--name names the sweep). Defaults: RUNLENS_SERVER, RUNLENS_API_
 With --baseline or --fail-on it is a CI gate: it judges the run against the baseline (default
 last) and prints the verdicts (Markdown by default) on stdout. RULES like "ttft.p99>5%,throughput<-3%".
 Exit codes: 0 no regression, 1 a regression past a rule, 2 could not judge (no baseline, upload failed).
+--order places the run in its series (and so its "last" baseline): a build number, a version
+(v1.2.0) or an ISO date (2026-12-01); without it, the upload time.
 
 export: saves the run's requests as a Chrome JSON trace (--trace, for ui.perfetto.dev or
 chrome://tracing) or its offline HTML report (--report). A run URL names its server.`;
@@ -37,6 +39,7 @@ const OPTIONS = {
   series: { type: "string" },
   commit: { type: "string" },
   branch: { type: "string" },
+  order: { type: "string" },
   baseline: { type: "string" },
   "fail-on": { type: "string" },
   format: { type: "string" },
@@ -87,6 +90,7 @@ function parseUploadArgs(argv, env = process.env) {
     series: values.series,
     commit: values.commit,
     branch: values.branch,
+    order: values.order,
     baseline: values.baseline,
     failOn: values["fail-on"],
     format: values.format ?? "markdown",
@@ -151,7 +155,8 @@ async function upload(opts) {
   const form = new FormData();
   if (opts.name) form.append("name", opts.name);
   if (opts.labels) form.append("labels", opts.labels);
-  for (const field of ["series", "commit", "branch"]) if (opts[field]) form.append(field, opts[field]);
+  for (const field of ["series", "commit", "branch", "order"])
+    if (opts[field]) form.append(field, opts[field]);
   // File-backed blobs: fetch streams them from disk instead of reading every file into memory.
   for (const f of files) form.append("file", await fs.openAsBlob(f.path), f.name);
 

@@ -109,7 +109,14 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
   const visible = Object.values(series).filter((s) => !s.hidden);
   // The figure names every series when there is more than one, even where the page's legend is
   // off for room (the per-request breakdown): a stacked bar's colours mean nothing without it.
-  const exportLegend = legend || visible.length > 1 ? visible : [];
+  // A row of marks (a strokeless line) is a dot there, as on the page.
+  const exportLegend = (legend || visible.length > 1 ? visible : [])
+    .filter((s) => s.legend !== false)
+    .map((s) => ({
+      label: s.label,
+      color: s.color,
+      ...((s.mark ?? kind) === "line" && s.noStroke ? { shape: "dot" as const } : {}),
+    }));
   // Enter on a focused chart opens the row the arrow keys (or the pointer) put the tooltip on.
   const onKeyDown = onRowClick
     ? (e: KeyboardEvent<HTMLDivElement>) => {

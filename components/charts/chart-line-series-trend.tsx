@@ -50,13 +50,33 @@ interface Props {
   unit: string;
   runs: SeriesRun[];
   missing: string;
+  /** What the line is, when it is not a stored figure with a noise band */
+  description?: string;
+  /** false: a figure without band or verdicts (goodput under the page's SLO), the value line alone */
+  judged?: boolean;
 }
+
+/** The tooltip's names of the band's edges; the legend names the band once. */
+const TOOLTIP_NAMES: Record<string, string> = {
+  bandLow: "noise band, low",
+  bandHigh: "noise band, high",
+  regressed: "regressed",
+  improved: "improved",
+};
 
 /**
  * One metric over a series' runs: the value, the noise band of the runs before each one (median
  * ± the band of docs/metrics.md §Regressions), and the runs judged regressed or improved.
  */
-export function ChartLineSeriesTrend({ title, metric, unit, runs, missing }: Props) {
+export function ChartLineSeriesTrend({
+  title,
+  metric,
+  unit,
+  runs,
+  missing,
+  description,
+  judged = true,
+}: Props) {
   // Ratios are drawn in percent, as everywhere else.
   const [scale, axisUnit] = unit === "ratio" ? [100, "%"] : [1, unit];
   const rows = trendRows(runs, metric, scale);
@@ -64,17 +84,29 @@ export function ChartLineSeriesTrend({ title, metric, unit, runs, missing }: Pro
   return (
     <ChartContainer
       title={title}
-      description={`Each run of the series in upload order; from run ${BAND_DRAWN_FROM + 1} on, the noise band of the runs before it`}
+      description={
+        description ??
+        `Each run of the series in series order; from run ${BAND_DRAWN_FROM + 1} on, the noise band of the runs before it`
+      }
       exportName={`series-${metric}`}
       missing={missing}
       kind="line"
       data={rows}
       series={{
         value: { label: title, color: "var(--chart-1)", dots: true, format: fmt },
-        bandLow: { label: "noise band (low)", color: "var(--chart-8)", format: fmt },
-        bandHigh: { label: "noise band (high)", color: "var(--chart-8)", format: fmt },
-        regressed: { label: "regressed", color: "var(--danger)", noStroke: true, format: fmt },
-        improved: { label: "improved", color: "var(--ok)", noStroke: true, format: fmt },
+        ...(judged
+          ? {
+              bandLow: { label: "noise band of the runs before", color: "var(--chart-8)", format: fmt },
+              bandHigh: { label: "noise band, high", color: "var(--chart-8)", format: fmt, legend: false },
+              regressed: {
+                label: "run judged regressed",
+                color: "var(--danger)",
+                noStroke: true,
+                format: fmt,
+              },
+              improved: { label: "run judged improved", color: "var(--ok)", noStroke: true, format: fmt },
+            }
+          : {}),
       }}
       x={{
         key: "run",
@@ -96,6 +128,7 @@ export function ChartLineSeriesTrend({ title, metric, unit, runs, missing }: Pro
         improved: "improved",
       }}
       tooltip={{
+        value: (v, key) => [fmt(v), key === "value" ? title : (TOOLTIP_NAMES[key] ?? key)],
         label: (x) => {
           const r = rows[Number(x) - 1];
           return r ? `run ${r.run}: ${r.name}${r.commit ? ` (${r.commit})` : ""}` : String(x);

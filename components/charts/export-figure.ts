@@ -7,7 +7,8 @@ export interface FigureText {
   subtitle?: string;
   /** The chart's one-line description: what it shows, in which unit. */
   description?: string;
-  legend: Array<{ label: string; color: string }>;
+  /** A swatch per series; `dot` for a row of marks (runs judged regressed), drawn as on the page */
+  legend: Array<{ label: string; color: string; shape?: "dot" }>;
 }
 
 export interface Figure {
@@ -70,8 +71,11 @@ export async function chartFigure(plot: SVGSVGElement, text: FigureText): Promis
     const ly = legendTop + r * LEGEND.line;
     for (const item of row) {
       const sy = ly + (LEGEND.line - LEGEND.swatch) / 2;
+      const half = LEGEND.swatch / 2;
       parts.push(
-        `<rect x="${PAD + item.x}" y="${sy}" width="${LEGEND.swatch}" height="${LEGEND.swatch}" rx="2" fill="${esc(item.color)}"/>`,
+        item.shape === "dot"
+          ? `<circle cx="${PAD + item.x + half}" cy="${sy + half}" r="${half}" fill="${esc(item.color)}"/>`
+          : `<rect x="${PAD + item.x}" y="${sy}" width="${LEGEND.swatch}" height="${LEGEND.swatch}" rx="2" fill="${esc(item.color)}"/>`,
         textAt(
           PAD + item.x + LEGEND.swatch + LEGEND.gap,
           ly + LEGEND.line - 5,
@@ -208,20 +212,20 @@ export function wrap(s: string, width: number, measure: (s: string) => number): 
   return out;
 }
 
-type Placed = { label: string; color: string; x: number };
+type Placed = FigureText["legend"][number] & { x: number };
 
 function legendRows(items: FigureText["legend"], width: number, measure: (s: string) => number): Placed[][] {
   const rows: Placed[][] = [];
   let row: Placed[] = [];
   let x = 0;
-  for (const { label, color } of items) {
-    const w = LEGEND.swatch + LEGEND.gap + measure(label);
+  for (const item of items) {
+    const w = LEGEND.swatch + LEGEND.gap + measure(item.label);
     if (row.length && x + w > width) {
       rows.push(row);
       row = [];
       x = 0;
     }
-    row.push({ label, color, x });
+    row.push({ ...item, x });
     x += w + LEGEND.spacing;
   }
   if (row.length) rows.push(row);

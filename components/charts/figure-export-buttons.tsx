@@ -11,7 +11,7 @@ interface Props {
   plot: RefObject<HTMLDivElement | null>;
   /** The caption's description element, whose text goes under the title. */
   description: RefObject<HTMLParagraphElement | null>;
-  legend: Array<{ label: string; color: string }>;
+  legend: Array<{ label: string; color: string; shape?: "dot" }>;
   stem: string;
 }
 
@@ -29,7 +29,7 @@ export function FigureExportButtons({ title, plot, description, legend, stem }: 
       title,
       subtitle: source?.name,
       description: description.current?.textContent ?? undefined,
-      legend: legend.map((l) => ({ label: l.label, color: resolveColour(l.color) })),
+      legend: legend.map((l) => ({ ...l, color: resolveColour(l.color) })),
     };
     const file = source?.filePrefix ? `${slug(source.filePrefix)}-${stem}` : stem;
     setError(null);

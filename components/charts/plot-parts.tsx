@@ -165,6 +165,7 @@ export function seriesMarks<R extends object>(
       ...(hide ? { hide: true } : {}),
       ...(s.axis ? { yAxisId: s.axis } : {}),
       ...(s.hidden ? { legendType: "none" as const, tooltipType: "none" as const } : {}),
+      ...(s.legend === false ? { legendType: "none" as const } : {}),
     };
     const curve = s.step ? ("stepAfter" as const) : ("linear" as const);
     switch (s.mark ?? kind) {
@@ -174,10 +175,12 @@ export function seriesMarks<R extends object>(
             {...common}
             data={s.data as object[] | undefined}
             type={curve}
-            stroke={s.noStroke ? "none" : s.color}
-            // A strokeless line is a row of marks (runs judged regressed): filled dots only.
+            // A strokeless line is a row of marks (runs judged regressed): filled dots only. Its
+            // stroke keeps the colour at width 0, since the legend's dot takes the stroke's colour.
+            stroke={s.color}
+            {...(s.noStroke ? { strokeWidth: 0 } : {})}
             dot={s.noStroke ? { r: 5, fill: s.color, stroke: s.color } : (s.dots ?? false)}
-            {...(s.noStroke && !s.hidden ? { legendType: "circle" as const } : {})}
+            {...(s.noStroke && !s.hidden && s.legend !== false ? { legendType: "circle" as const } : {})}
             connectNulls={s.connectNulls}
           />
         );

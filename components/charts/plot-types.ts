@@ -37,6 +37,8 @@ export interface SeriesSpec<R = Record<string, unknown>> {
   symbol?: "circle" | "diamond" | "star" | "triangle" | "square";
   /** Left out of the legend and the tooltip (the invisible offset bar of a waterfall). */
   hidden?: boolean;
+  /** Left out of the legend only: the second edge of a band its first edge names. */
+  legend?: false;
 }
 
 export type SeriesConfig<R = Record<string, unknown>> = Record<string, SeriesSpec<R>>;

@@ -8,11 +8,12 @@ import { RunFactsEditor, RunFactsList } from "./run-facts";
 import { RunLabelsEditor } from "./run-labels-editor";
 import { infoLabel, infoValue, shownInfo } from "./run-info";
 import { RunNameEditor } from "./run-name-editor";
+import { RunSeries } from "./run-series";
 
 /** Info entries the run facts show, with their sources, when they are known. */
 const SHOWN_AS_FACTS = new Set(["model", "concurrency", "requestRate"]);
 
-/** Name (renamable), labels (editable), when, collectors, run facts, compare, export and share buttons. */
+/** Name (renamable), its series (editable), labels (editable), when, collectors, run facts, compare, export and share buttons. */
 export function RunHeader({ run }: { run: RunSummary }) {
   const info = Object.entries(run.info).filter(
     ([k, v]) => shownInfo(k, v) && !(SHOWN_AS_FACTS.has(k) && run.facts[k as "model"]),
@@ -26,6 +27,7 @@ export function RunHeader({ run }: { run: RunSummary }) {
             Uploaded {formatDateTime(run.createdAt)} · {run.files.length} file
             {run.files.length === 1 ? "" : "s"}
           </p>
+          <RunSeries key={run.id} run={run} />
         </div>
         <AddToCompare runId={run.id} />
         <ExportLinks run={run} />

@@ -10,6 +10,7 @@ import type { SeriesDetail } from "@/lib/api/regression-schemas";
 import { seriesQueryOptions } from "@/lib/api/series-query-options";
 import { formatDateTime } from "@/lib/format-number";
 import { seriesSearchParams } from "./search-params";
+import { SeriesGoodput } from "./series-goodput";
 import { VerdictText } from "./verdict-text";
 
 /** The trends a series page draws, in order: latency at the chosen statistic, then run-level figures. */
@@ -52,9 +53,15 @@ function trends(stat: CompareStat) {
 }
 
 export function SeriesPage({ name }: { name: string }) {
-  const [{ stat, window }, setParams] = useQueryStates(seriesSearchParams);
-  const query = useQuery(seriesQueryOptions(name, stat, window));
-  const data = query.data;
+  const [{ stat, window, slo }, setParams] = useQueryStates(seriesSearchParams);
+  // Stored figures and run-level verdicts first (the server rendered them); the latency verdicts,
+  // a bootstrap over every run's requests, replace them when they arrive.
+  const quick = useQuery(seriesQueryOptions(name, stat, window, "run"));
+  const full = useQuery(seriesQueryOptions(name, stat, window, "all"));
+  const fresh = full.data && !full.isPlaceholderData ? full.data : undefined;
+  const query = fresh ? full : quick.data ? quick : full;
+  const data = fresh ?? quick.data ?? full.data;
+  const judging = !fresh && full.isFetching;
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-3">
@@ -98,13 +105,40 @@ export function SeriesPage({ name }: { name: string }) {
           <p className="text-sm text-muted">Loading…</p>
         ) : null
       ) : (
-        <SeriesBody data={data} />
+        <SeriesBody
+          data={data}
+          judging={judging}
+          judgeError={full.isError ? full.error.message : null}
+          slo={slo}
+          onSlo={(v) => void setParams({ slo: v })}
+        />
       )}
     </div>
   );
 }
 
-function SeriesBody({ data }: { data: SeriesDetail }) {
+/** How the runs are ordered, in words: by the uploader's order key, or by upload time. */
+function ordering(data: SeriesDetail): string {
+  const keyed = data.runs.filter((r) => r.order !== null);
+  if (keyed.length === 0)
+    return `in upload order, ${formatDateTime(data.runs[0].createdAt)} to ${formatDateTime(data.runs.at(-1)!.createdAt)}`;
+  const rest = data.runs.length - keyed.length;
+  return `ordered by their order key, ${keyed[0].order} to ${keyed.at(-1)!.order}${rest > 0 ? ` (${rest} without one by upload time)` : ""}`;
+}
+
+function SeriesBody({
+  data,
+  judging,
+  judgeError,
+  slo,
+  onSlo,
+}: {
+  data: SeriesDetail;
+  judging: boolean;
+  judgeError: string | null;
+  slo: string;
+  onSlo: (slo: string) => void;
+}) {
   const last = data.runs.at(-1)!;
   const marked = data.runs.flatMap((r, i) =>
     r.verdicts.filter((v) => v.verdict === "regressed" || v.verdict === "improved").map((v) => ({ r, i, v })),
@@ -113,16 +147,26 @@ function SeriesBody({ data }: { data: SeriesDetail }) {
   return (
     <>
       <p className="text-sm text-muted">
-        {data.runs.length} runs, {formatDateTime(data.runs[0].createdAt)} to {formatDateTime(last.createdAt)}.
-        Each run is judged against the {data.window} runs before it: latency by a seeded bootstrap over their
-        requests, run-level figures by the median absolute deviation of their values.
+        {data.runs.length} runs, {ordering(data)}. Each run is judged against the {data.window} runs before
+        it: latency by a seeded bootstrap over their requests, run-level figures by the median absolute
+        deviation of their values.
       </p>
+      {data.judged === "run" ? (
+        <p className="text-sm text-muted" role="status" data-testid="series-judging">
+          {judgeError
+            ? `Latency verdicts could not be reached: ${judgeError}`
+            : judging
+              ? "Judging latency against each run's requests (a bootstrap of every run): its marks appear when done."
+              : "Latency is not judged yet."}
+        </p>
+      ) : null}
       <ChartSourceProvider source={{ name: data.name }}>
         <div className="grid gap-4 lg:grid-cols-2">
           {present.map((t) => (
             <ChartLineSeriesTrend key={t.metric} {...t} runs={data.runs} />
           ))}
         </div>
+        <SeriesGoodput runs={data.runs} slo={slo} onSlo={onSlo} />
       </ChartSourceProvider>
       <section className="space-y-2" data-testid="series-marked">
         <h2 className="text-sm font-semibold">Regressions and improvements</h2>

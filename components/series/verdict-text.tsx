@@ -9,7 +9,10 @@ export const VERDICT_CLASS: Record<MetricVerdictDto["verdict"], string> = {
   "not measured": "text-muted",
 };
 
-const signed = (v: number) => `${v > 0 ? "+" : v < 0 ? "−" : "±"}${formatNumber(Math.abs(v) * 100, 1)}%`;
+// One decimal always: an interval's end of 0.0578% printed as "0.0578%" beside "+6.7%" read as
+// a different precision, not as nearly zero.
+const signed = (v: number) =>
+  `${v > 0 ? "+" : v < 0 ? "−" : "±"}${(Math.abs(v) * 100).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`;
 
 /** How a verdict was reached, in one line: method, sample sizes, seed and resamples, threshold. */
 export function verdictBasis(v: MetricVerdictDto): string {

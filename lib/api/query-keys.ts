@@ -25,5 +25,7 @@ export const queryKeys = {
     noise
       ? (["compare", runs.join(","), baseline, stat, noise] as const)
       : (["compare", runs.join(","), baseline, stat] as const),
-  series: (name: string, stat: CompareStat, window: number) => ["series", name, stat, window] as const,
+  allSeries: () => ["series"] as const,
+  series: (name: string, stat: CompareStat, window: number, judge: "run" | "all") =>
+    ["series", name, stat, window, judge] as const,
 };

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { collectorMismatchSchema, COMPARE_STATS } from "./compare-schemas";
-import { branchSchema, commitSchema, seriesNameSchema } from "./series-fields";
+import { branchSchema, commitSchema, orderSchema, seriesNameSchema } from "./series-fields";
 import { metricVerdictSchema } from "./verdict-schema";
 
 export { metricVerdictSchema, verdictKindSchema, type MetricVerdictDto } from "./verdict-schema";
@@ -45,6 +45,7 @@ export const gateQuerySchema = verdictsQuerySchema.extend({
   series: seriesNameSchema,
   commit: commitSchema.optional(),
   branch: branchSchema.optional(),
+  order: orderSchema.optional(),
 });
 
 export const judgementSchema = z.object({
@@ -78,6 +79,11 @@ export const seriesQuerySchema = z.object({
   stat: z.enum(COMPARE_STATS).default("p50"),
   /** Earlier runs each run is judged against (the noise band's window) */
   window: z.coerce.number().int().min(3).max(50).default(10),
+  /**
+   * `run`: run-level verdicts only, from stored headline figures (fast: what the page opens with);
+   * `all`: the latency verdicts too, each a bootstrap over the runs' stored requests
+   */
+  judge: z.enum(["run", "all"]).default("all"),
   ...judgeOptions,
 });
 
@@ -87,6 +93,8 @@ export const seriesRunSchema = z.object({
   createdAt: z.string(),
   commit: z.string().nullable(),
   branch: z.string().nullable(),
+  /** The order key the uploader set; null: the run is ordered by its upload time */
+  order: z.string().nullable(),
   facts: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   /** Headline values by verdict metric id (and `kv_usage_peak`) */
   metrics: z.record(z.string(), z.number().nullable()),
@@ -99,6 +107,8 @@ export const seriesDetailSchema = z.object({
   name: z.string(),
   stat: z.enum(COMPARE_STATS),
   window: z.number(),
+  /** Which verdicts were reached: `run` leaves the latency ones out (the query's `judge`) */
+  judged: z.enum(["run", "all"]),
   runs: z.array(seriesRunSchema),
 });
 

@@ -203,6 +203,10 @@ export const runSummarySchema = summaryBlocksSchema.extend({
   series: z.string().nullable().optional(),
   commit: z.string().nullable().optional(),
   branch: z.string().nullable().optional(),
+  /** The run's order key in its series (a number, version or ISO date); null: its upload time */
+  order: z.string().nullable().optional(),
+  /** Where the run sits in its series: run `at` (1-based) of `of`; null outside a series or not ready */
+  seriesPosition: z.object({ at: z.number(), of: z.number() }).nullable().optional(),
   /** What was benchmarked, each fact with its source (docs/metrics.md §Run facts) */
   facts: runFactsSchema,
   /** Per-GPU and per-user throughput from the throughput and the GPU count fact */

@@ -4,12 +4,17 @@ import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./query-keys";
 import { seriesDetailSchema } from "./regression-schemas";
 
-/** A series page's data; the name's parts are encoded one by one so its slashes stay path separators. */
-export function seriesQueryOptions(name: string, stat: CompareStat, window: number) {
+/**
+ * A series page's data; the name's parts are encoded one by one so its slashes stay path
+ * separators. `judge=run` is the fast half (stored figures, run-level verdicts), `all` adds the
+ * latency verdicts that read every run's requests.
+ */
+export function seriesQueryOptions(name: string, stat: CompareStat, window: number, judge: "run" | "all") {
   const path = name.split("/").map(encodeURIComponent).join("/");
   return queryOptions({
-    queryKey: queryKeys.series(name, stat, window),
-    queryFn: () => fetchJson(`/api/series/${path}?stat=${stat}&window=${window}`, seriesDetailSchema),
+    queryKey: queryKeys.series(name, stat, window, judge),
+    queryFn: () =>
+      fetchJson(`/api/series/${path}?stat=${stat}&window=${window}&judge=${judge}`, seriesDetailSchema),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });

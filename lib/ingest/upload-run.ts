@@ -21,6 +21,7 @@ function seriesFields(upload: ReceivedUpload, given: SeriesFields): SeriesFields
     series: given.series ?? upload.fields.series,
     commit: given.commit ?? upload.fields.commit,
     branch: given.branch ?? upload.fields.branch,
+    order: given.order ?? upload.fields.order,
   };
   const parsed = seriesFieldsSchema.safeParse(raw);
   if (!parsed.success) {

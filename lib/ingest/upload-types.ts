@@ -40,7 +40,14 @@ export interface UploadLimits {
 
 export interface ReceivedUpload {
   files: StagedFile[];
-  fields: { name?: string; labels?: string; series?: string; commit?: string; branch?: string };
+  fields: {
+    name?: string;
+    labels?: string;
+    series?: string;
+    commit?: string;
+    branch?: string;
+    order?: string;
+  };
   warnings: string[];
   /** A default run name from the upload itself (archive or folder name, or the first file). */
   suggestedName: string;

@@ -135,7 +135,8 @@ export async function receiveUpload(
   });
   busboy.on("field", (field, value) => {
     if (field === "name") fields.name = value;
-    else if (field === "series" || field === "commit" || field === "branch") fields[field] = value;
+    else if (field === "series" || field === "commit" || field === "branch" || field === "order")
+      fields[field] = value;
     else if (field === "labels" || field === "label")
       fields.labels = fields.labels ? `${fields.labels},${value}` : value;
   });

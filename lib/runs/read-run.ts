@@ -6,6 +6,7 @@ import { runHead } from "@/lib/store/run-list";
 import { rowFacts } from "@/lib/store/run-facts";
 import { runDerived } from "./run-derived";
 import { getFiles, getRun, type FileRow, type RunRow } from "@/lib/store/runs-repo";
+import { seriesRunIds } from "@/lib/store/series-repo";
 
 export const EMPTY_BLOCKS: SummaryBlocks = {
   collectors: { returnPerfMetrics: null, enableIterPerfStats: null, publishKvEvents: null },
@@ -30,6 +31,7 @@ export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
     series: run.series ?? null,
     commit: run.commit_ref ?? null,
     branch: run.branch ?? null,
+    order: run.series_order ?? null,
     files: files.map((f) => ({
       id: f.id,
       name: f.name,
@@ -51,5 +53,14 @@ export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
 export async function readRunSummary(db: Db, id: string): Promise<RunSummary | null> {
   const run = await getRun(db, id);
   if (!run) return null;
-  return composeRunSummary(run, await getFiles(db, id));
+  const summary = composeRunSummary(run, await getFiles(db, id));
+  return { ...summary, seriesPosition: await seriesPosition(db, run) };
+}
+
+/** "Run 12 of 30" of the run's series, in series order (docs/metrics.md §Regressions). */
+async function seriesPosition(db: Db, run: RunRow): Promise<RunSummary["seriesPosition"]> {
+  if (!run.series) return null;
+  const ids = await seriesRunIds(db, run.series);
+  const at = ids.indexOf(run.id);
+  return at === -1 ? null : { at: at + 1, of: ids.length };
 }

@@ -1,10 +1,14 @@
 /**
  * A series page's data (docs/metrics.md §Regressions): every run of the series in order with its
  * headline metrics, the noise band of the runs before it, and its verdicts against them.
+ * Headline figures, bands and run-level verdicts come from the runs' stored summaries; only the
+ * latency verdicts read requests, and only when asked for (`judge=all`).
  */
 import type { SeriesDetail, SeriesQuery, SeriesRun } from "@/lib/api/regression-schemas";
+import type { RunSummary } from "@/lib/api/schemas";
 import { ALL_VERDICT_METRICS, parseThresholds, type VerdictMetric } from "@/lib/metrics/regression/catalog";
-import { judgeMetric } from "@/lib/metrics/regression/judge";
+import { judgeMetric, type MetricVerdict } from "@/lib/metrics/regression/judge";
+import { mergeSorted, slideSorted } from "@/lib/metrics/regression/sorted-pool";
 import { median, MIN_HISTORY, noiseBand } from "@/lib/metrics/regression/spread";
 import type { Db } from "@/lib/store/db";
 import { listSeries, requestValues, seriesRuns } from "@/lib/store/series-repo";
@@ -25,14 +29,53 @@ export async function seriesList(db: Db) {
   };
 }
 
-function mergeSorted(parts: Float64Array[]): Float64Array {
-  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
+/** Indices of the runs run i is judged against: the `window` before it. */
+const windowBefore = (i: number, window: number) => {
+  const n = Math.min(i, window);
+  return Array.from({ length: n }, (_, k) => i - n + k);
+};
+
+/**
+ * One latency metric judged for every run against the pooled requests of the runs before it.
+ * The window slides: each step adds one run's sorted values and drops the oldest run's, and only
+ * the window's runs are held, so a 1M-request series holds window + 1 runs of one field at a time.
+ */
+async function judgeRequests(
+  db: Db,
+  runs: RunSummary[],
+  metric: VerdictMetric,
+  query: SeriesQuery,
+  opts: { thresholds: Record<string, number>; seed?: number },
+): Promise<(MetricVerdict | null)[]> {
+  const held = new Map<number, Float64Array>();
+  const load = async (i: number) => {
+    if (!held.has(i)) held.set(i, await requestValues(db, [runs[i].id], metric.field!));
+    return held.get(i)!;
+  };
+  const out: (MetricVerdict | null)[] = [];
+  let pool: Float64Array = new Float64Array(0);
+  for (let i = 0; i < runs.length; i++) {
+    if (i > 0) {
+      const leaving = i - 1 - query.window;
+      if (leaving < 0) pool = mergeSorted(pool, await load(i - 1));
+      else {
+        pool = slideSorted(pool, await load(leaving), await load(i - 1));
+        held.delete(leaving);
+      }
+    }
+    // Two earlier runs are no history: a series' first runs are shown, not judged.
+    if (i < MIN_HISTORY) {
+      out.push(null);
+      continue;
+    }
+    const run = await load(i);
+    out.push(
+      run.length === 0 && pool.length === 0
+        ? null
+        : judgeMetric(metric, { kind: "requests", run, baseline: pool }, opts),
+    );
   }
-  return out.sort();
+  return out;
 }
 
 export async function seriesDetail(db: Db, name: string, query: SeriesQuery): Promise<SeriesDetail | null> {
@@ -46,18 +89,12 @@ export async function seriesDetail(db: Db, name: string, query: SeriesQuery): Pr
   const valueOf = (i: number, m: { compareKey: string }) => runLevelValue(runs[i], m.compareKey, query.stat);
   // The metrics some run of the series has; the others would be a column of dashes.
   const present = metrics.filter((m) => runs.some((_, i) => valueOf(i, m) !== null));
-  const perRequest = new Map<string, Float64Array>();
-  const valuesOf = async (i: number, field: NonNullable<VerdictMetric["field"]>) => {
-    const key = `${i}|${field}`;
-    if (!perRequest.has(key)) perRequest.set(key, await requestValues(db, [runs[i].id], field));
-    return perRequest.get(key)!;
-  };
-  const out: SeriesRun[] = [];
-  for (let i = 0; i < runs.length; i++) {
-    const before = Array.from(
-      { length: Math.min(i, query.window) },
-      (_, k) => i - Math.min(i, query.window) + k,
-    );
+  const latency = new Map<string, (MetricVerdict | null)[]>();
+  if (query.judge === "all")
+    for (const m of present.filter((x) => x.kind === "requests"))
+      latency.set(m.id, await judgeRequests(db, runs, m, query, { thresholds, seed: query.seed }));
+  const out: SeriesRun[] = runs.map((r, i) => {
+    const before = windowBefore(i, query.window);
     const values: SeriesRun["metrics"] = {};
     const bands: SeriesRun["bands"] = {};
     for (const m of [...present, KV_USAGE_PEAK]) {
@@ -65,38 +102,36 @@ export async function seriesDetail(db: Db, name: string, query: SeriesQuery): Pr
       const band = noiseBand(before.map((j) => valueOf(j, m)).filter((v) => v !== null));
       bands[m.id] = band && { low: band.center - band.halfWidth, high: band.center + band.halfWidth };
     }
-    const verdicts = [];
-    // Two earlier runs are no history: a series' first runs are shown, not judged.
+    const verdicts: MetricVerdict[] = [];
     if (before.length >= MIN_HISTORY)
       for (const m of present) {
         if (m.kind === "requests") {
-          const run = await valuesOf(i, m.field!);
-          const baseline = mergeSorted(await Promise.all(before.map((j) => valuesOf(j, m.field!))));
-          if (run.length === 0 && baseline.length === 0) continue;
-          verdicts.push(
-            judgeMetric(m, { kind: "requests", run, baseline }, { thresholds, seed: query.seed }),
-          );
-        } else {
-          const history = before.map((j) => valueOf(j, m)).filter((v) => v !== null);
-          const value = values[m.id];
-          const baseline = history.length ? median(history) : null;
-          verdicts.push(
-            judgeMetric(m, { kind: "run", value, baseline, history, pooled: true }, { thresholds }),
-          );
+          const v = latency.get(m.id)?.[i];
+          if (v) verdicts.push(v);
+          continue;
         }
+        const history = before.map((j) => valueOf(j, m)).filter((v) => v !== null);
+        const baseline = history.length ? median(history) : null;
+        verdicts.push(
+          judgeMetric(
+            m,
+            { kind: "run", value: values[m.id], baseline, history, pooled: true },
+            { thresholds },
+          ),
+        );
       }
-    const r = runs[i];
-    out.push({
+    return {
       id: r.id,
       name: r.name,
       createdAt: r.createdAt,
       commit: r.commit ?? null,
       branch: r.branch ?? null,
+      order: r.order ?? null,
       facts: r.info,
       metrics: values,
       bands,
       verdicts,
-    });
-  }
-  return { name, stat: query.stat, window: query.window, runs: out };
+    };
+  });
+  return { name, stat: query.stat, window: query.window, judged: query.judge, runs: out };
 }

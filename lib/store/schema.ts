@@ -31,6 +31,8 @@ export interface RunsTable {
   series: string | null;
   commit_ref: string | null;
   branch: string | null;
+  /** The run's place in its series as the uploader gave it (migration 011); null: its upload time */
+  series_order: string | null;
   /** Facts read from the files at ingest (ExtractedFacts, JSON); null before migration 005 */
   facts: string | null;
   /** A user's fact corrections (FactEdits, JSON); never touched by ingest */

@@ -1,8 +1,9 @@
 /**
- * Series queries (docs/metrics.md §Regressions): the series names, a series' runs in upload
- * order, a run's series fields, and the per-request latency values a verdict resamples.
+ * Series queries (docs/metrics.md §Regressions): the series names, a series' runs in series
+ * order (the uploader's order key, else upload time), a run's series fields, and the per-request latency values a verdict resamples.
  */
 import { sql } from "kysely";
+import { sortSeriesRuns } from "@/lib/api/series-order";
 import type { Db } from "./db";
 import { readMetricValues } from "./metric-values";
 import { rawSqlite } from "./raw-sqlite";
@@ -12,6 +13,7 @@ export interface SeriesFields {
   series?: string | null;
   commit?: string | null;
   branch?: string | null;
+  order?: string | null;
 }
 
 export async function setRunSeries(db: Db, id: string, f: SeriesFields): Promise<void> {
@@ -19,6 +21,7 @@ export async function setRunSeries(db: Db, id: string, f: SeriesFields): Promise
   if (f.series !== undefined) set.series = f.series;
   if (f.commit !== undefined) set.commit_ref = f.commit;
   if (f.branch !== undefined) set.branch = f.branch;
+  if (f.order !== undefined) set.series_order = f.order;
   if (Object.keys(set).length === 0) return;
   await db
     .updateTable("runs")
@@ -56,16 +59,33 @@ export async function listSeries(db: Db): Promise<SeriesListItem[]> {
   }));
 }
 
-/** The ready runs of a series, oldest first (ties by id, so the order is stable). */
+/**
+ * The ready runs of a series, first first: by order key, else upload time (ties by upload time,
+ * then id, so the order is stable). Sorted here, not in SQL: versions and numbers do not sort as text.
+ */
 export async function seriesRuns(db: Db, name: string): Promise<RunRow[]> {
-  return db
+  const rows = await db
     .selectFrom("runs")
     .selectAll()
     .where("series", "=", name)
     .where("status", "=", "ready")
-    .orderBy("created_at", "asc")
-    .orderBy("id", "asc")
     .execute();
+  return sortSeriesRuns(rows, (r) => ({ order: r.series_order ?? null, createdAt: r.created_at, id: r.id }));
+}
+
+/** The ids of a series' ready runs in series order: where a run sits, without reading the runs. */
+export async function seriesRunIds(db: Db, name: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("runs")
+    .select(["id", "series_order", "created_at"])
+    .where("series", "=", name)
+    .where("status", "=", "ready")
+    .execute();
+  return sortSeriesRuns(rows, (r) => ({
+    order: r.series_order ?? null,
+    createdAt: r.created_at,
+    id: r.id,
+  })).map((r) => r.id);
 }
 
 export type RequestField = "ttft" | "itl" | "e2e" | "server_ttft" | "server_e2e";

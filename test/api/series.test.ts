@@ -136,6 +136,23 @@ describe("series", () => {
     expect(body.runs[2].verdicts).toEqual([]);
     expect(body.runs[3].bands["ttft.p50"]).not.toBeNull();
     expect(body.runs[4].verdicts.find((v) => v.metric === "ttft.p50")!.verdict).toBe("regressed");
+    expect(body.judged).toBe("all");
+
+    // judge=run: the stored figures and run-level verdicts alone, no request read.
+    const quick = seriesDetailSchema.parse(
+      await (
+        await seriesDetail(new Request(`http://localhost/api/series/${SERIES}?stat=p50&judge=run`), {
+          params: Promise.resolve({ name: parts }),
+        } as never)
+      ).json(),
+    );
+    expect(quick.judged).toBe("run");
+    expect(quick.runs.map((r) => r.metrics)).toEqual(body.runs.map((r) => r.metrics));
+    expect(quick.runs.map((r) => r.bands)).toEqual(body.runs.map((r) => r.bands));
+    expect(quick.runs[4].verdicts.map((v) => v.kind)).toEqual(
+      body.runs[4].verdicts.filter((v) => v.kind === "run").map((v) => v.kind),
+    );
+    expect(quick.runs[4].verdicts.some((v) => v.kind === "requests")).toBe(false);
 
     const cmp = await compare(
       new Request(`http://localhost/api/compare?runs=${ids[3]},${ids[4]}&stat=p50&noise=last:3`),
@@ -150,6 +167,65 @@ describe("series", () => {
       ).json(),
     );
     expect(plain.rows.find((r) => r.key === "ttft")!.cells[1].noise!.verdict).toBe("regressed");
+  });
+
+  it("orders a series by the uploader's order key, for its page and its `last` baseline, and edits it with PATCH", async () => {
+    // Uploaded out of order: v1.10.0 first. As text, "v1.10.0" < "v1.2.0"; as versions it is last.
+    const ids = [];
+    for (const [seed, order] of [
+      [1, "v1.10.0"],
+      [2, "v1.2.0"],
+      [3, "v1.9.0"],
+    ] as const)
+      ids.push(await uploadInto(seed, { series: SERIES, order }));
+    const detail = async () => {
+      const res = await seriesDetail(new Request(`http://localhost/api/series/${SERIES}`), {
+        params: Promise.resolve({ name: SERIES.split("/") }),
+      } as never);
+      return seriesDetailSchema.parse(await res.json()).runs;
+    };
+    expect((await detail()).map((r) => [r.id, r.order])).toEqual([
+      [ids[1], "v1.2.0"],
+      [ids[2], "v1.9.0"],
+      [ids[0], "v1.10.0"],
+    ]);
+    const summary = async (id: string) =>
+      (await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id))).json();
+    expect((await summary(ids[0])).seriesPosition).toEqual({ at: 3, of: 3 });
+    expect((await summary(ids[1])).seriesPosition).toEqual({ at: 1, of: 3 });
+    const last = await verdictsOf(ids[0], "baseline=last");
+    expect(last.body.judgement.baseline.runIds).toEqual([ids[2]]);
+
+    const patch = (id: string, body: unknown) =>
+      PATCH(
+        new Request(`http://localhost/api/runs/${id}`, {
+          method: "PATCH",
+          body: JSON.stringify(body),
+          headers: { "content-type": "application/json" },
+        }),
+        idParams(id),
+      );
+    const moved = await patch(ids[1], { order: "2.0.0-rc.1" });
+    expect(moved.status).toBe(200);
+    const movedRun = await moved.json();
+    expect([movedRun.order, movedRun.seriesPosition]).toEqual(["2.0.0-rc.1", { at: 3, of: 3 }]);
+    expect((await detail()).map((r) => r.id)).toEqual([ids[2], ids[0], ids[1]]);
+    expect((await verdictsOf(ids[1], "baseline=last")).body.judgement.baseline.runIds).toEqual([ids[0]]);
+
+    const bad = await patch(ids[1], { order: "next tuesday" });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toMatch(/a number .* a version .* ISO date/);
+    expect((await detail()).map((r) => r.id)).toEqual([ids[2], ids[0], ids[1]]);
+  });
+
+  it("refuses an order key that is none of a number, a version or a date, and stores no run", async () => {
+    const res = await upload(uploadRequest(await artifacts(1), { series: SERIES, order: "abc1234" }));
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error.code).toBe("bad_series");
+    expect(body.error.message).toMatch(/^invalid order: a number \(build 1234\)/);
+    const runs = await (await listRuns(new Request("http://localhost/api/runs"))).json();
+    expect(runs.runs).toEqual([]);
   });
 
   it("POST /api/gate uploads into the series and answers the Markdown gate", async () => {

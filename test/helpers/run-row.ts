@@ -15,6 +15,7 @@ export function runRow(row: Pick<RunRow, "id" | "name" | "status" | "updated_at"
     series: null,
     commit_ref: null,
     branch: null,
+    series_order: null,
     facts: null,
     fact_edits: null,
     list_model: null,

@@ -24,6 +24,7 @@ export const POST = route({ auth: "write", query: gateQuerySchema }, async ({ re
     series: query.series,
     commit: query.commit,
     branch: query.branch,
+    order: query.order,
   });
   const origin = new URL(req.url).origin;
   if (created.status !== "ready") {

@@ -26,12 +26,14 @@ export default async function SeriesRoute({
   const app = await getAppContext();
   if (app.config.privateMode) notFound();
   const { stat, window } = seriesSearchParamsCache.parse(await searchParams);
-  const query = seriesQuerySchema.safeParse({ stat, window });
+  // The page opens with stored figures and run-level verdicts; the latency verdicts, which read
+  // every run's requests, are fetched by the browser after it.
+  const query = seriesQuerySchema.safeParse({ stat, window, judge: "run" });
   if (!query.success) notFound();
   const data = await seriesDetail(app.store.db, name.data, query.data);
   if (!data) notFound();
   const queryClient = getQueryClient();
-  queryClient.setQueryData(seriesQueryOptions(name.data, stat, window).queryKey, data);
+  queryClient.setQueryData(seriesQueryOptions(name.data, stat, window, "run").queryKey, data);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <SeriesPage name={name.data} />

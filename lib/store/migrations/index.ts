@@ -10,6 +10,7 @@ import { seriesMigration } from "./007-series";
 import { conversationsMigration } from "./008-conversations";
 import { metricValuesMigration } from "./009-metric-values";
 import { aiperfWorkerMigration } from "./010-aiperf-worker";
+import { seriesOrderMigration } from "./011-series-order";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -27,5 +28,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "008-conversations": conversationsMigration(dialect),
     "009-metric-values": metricValuesMigration(dialect),
     "010-aiperf-worker": aiperfWorkerMigration(dialect),
+    "011-series-order": seriesOrderMigration(dialect),
   };
 }

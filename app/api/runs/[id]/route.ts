@@ -21,7 +21,12 @@ export const PATCH = route(
     if (!(await getRun(app.store.db, id))) return null;
     const labels = body.labels ? [...new Set(body.labels)] : undefined;
     await updateRunMeta(app.store.db, id, { name: body.name, labels });
-    await setRunSeries(app.store.db, id, { series: body.series, commit: body.commit, branch: body.branch });
+    await setRunSeries(app.store.db, id, {
+      series: body.series,
+      commit: body.commit,
+      branch: body.branch,
+      order: body.order,
+    });
     if (body.facts) await patchRunFacts(app.store.db, id, body.facts);
     const summary = await readRunSummary(app.store.db, id);
     return summary && jsonOk(runSummarySchema, summary);
