@@ -1,7 +1,7 @@
 import type SQLite from "better-sqlite3";
 import { sql } from "kysely";
 import type { Db } from "./db";
-import { copyRows, rawPgPool } from "./pg-copy";
+import { CopyQueue, rawPgPool } from "./pg-copy";
 import { rawSqlite } from "./raw-sqlite";
 import { sqliteWriterFor, WriteQueue } from "./sqlite-writer";
 import type { Database } from "./schema";
@@ -89,6 +89,7 @@ export class BatchInserter<T extends keyof Database & string> {
   /** The pool to COPY through, on PostgreSQL with a column list and the root Kysely instance. */
   private readonly copyPool: import("pg").Pool | null;
   private queue: WriteQueue | null = null;
+  private copies: CopyQueue | null = null;
   inserted = 0;
 
   constructor(
@@ -133,6 +134,7 @@ export class BatchInserter<T extends keyof Database & string> {
     const n = this.count;
     if (n === 0) {
       await this.queue?.drain();
+      await this.copies?.drain();
       return;
     }
     const columns = this.columns ?? [...new Set(this.rows.flatMap((r) => Object.keys(r)))];
@@ -157,9 +159,12 @@ export class BatchInserter<T extends keyof Database & string> {
       if (n < this.batchRows) await this.queue.drain();
     } else if (raw)
       await this.db.connection().execute(async () => this.insertPrepared(raw, columns, values, n));
-    else if (this.copyPool && (await this.copyable(columns)))
-      await copyRows(this.copyPool, this.table, columns, values);
-    else if (!(this.postgres && (await this.insertUnnest(columns, values))))
+    else if (this.copyPool && (await this.copyable(columns))) {
+      // One COPY stays in flight while the next batch is read, as on the SQLite writer thread.
+      this.copies ??= new CopyQueue(this.copyPool, this.table, columns);
+      await this.copies.send(values);
+      if (n < this.batchRows) await this.copies.drain();
+    } else if (!(this.postgres && (await this.insertUnnest(columns, values))))
       await this.db
         .insertInto(this.table)
         // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -5,6 +5,10 @@
  * array literal per column. A COPY is one statement: it lands whole or not at all, so a batch is
  * never half-written, and the rows are removed with the run's other derived rows if the ingest
  * fails, as before (lib/store/interrupted-ingest.ts).
+ *
+ * A CopyQueue keeps one COPY in flight while the caller parses the next batch: the server
+ * parses and stores on its own core meanwhile. `copiesSettled` lets a failed ingest wait for
+ * the COPYs still landing before it removes the run's rows, as it waits for the SQLite writer.
  */
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
@@ -80,5 +84,46 @@ export async function copyRows(
   } finally {
     // A connection whose COPY failed mid-stream may be out of step with the server: drop it.
     client.release(broken instanceof Error && !("code" in broken) ? broken : undefined);
+  }
+}
+
+/** COPYs not yet landed, by pool. */
+const inflight = new WeakMap<pg.Pool, Set<Promise<void>>>();
+
+/** Resolves once every COPY started on `db`'s pool has landed or failed. */
+export async function copiesSettled(db: Db): Promise<void> {
+  const pool = rawPgPool(db);
+  const started = pool && inflight.get(pool);
+  if (started && started.size > 0) await Promise.allSettled([...started]);
+}
+
+/** Batches of one table, written with at most one COPY in flight; `drain` surfaces its failure. */
+export class CopyQueue {
+  private pending: Promise<void> | null = null;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly table: string,
+    private readonly columns: readonly string[],
+  ) {}
+
+  /** Waits for the COPY before, then starts this one and returns while it is written. */
+  async send(values: readonly unknown[]): Promise<void> {
+    await this.drain();
+    const p = copyRows(this.pool, this.table, this.columns, values);
+    let started = inflight.get(this.pool);
+    if (!started) inflight.set(this.pool, (started = new Set()));
+    started.add(p);
+    const forget = () => started.delete(p);
+    // Failure is reported by `drain`; this handler only keeps it from being unhandled meanwhile.
+    p.then(forget, forget);
+    this.pending = p;
+  }
+
+  /** Waits until every batch sent has landed; throws the failure of the last one, if any. */
+  async drain(): Promise<void> {
+    const p = this.pending;
+    this.pending = null;
+    if (p) await p;
   }
 }

@@ -9,7 +9,7 @@ import type SQLite from "better-sqlite3";
 import { CompiledQuery } from "kysely";
 import type { Db } from "./db";
 import type { DialectName } from "./dialect";
-import { copyRows, rawPgPool } from "./pg-copy";
+import { CopyQueue, rawPgPool } from "./pg-copy";
 import { rawSqlite } from "./raw-sqlite";
 import { sqliteWriterFor, WriteQueue, type Statement } from "./sqlite-writer";
 import { storeParams } from "./store-text";
@@ -73,6 +73,7 @@ export class TrtllmRequestsWriter {
   private readonly fullText: string;
   private full: SQLite.Statement | undefined;
   private queue: WriteQueue | null = null;
+  private copies: CopyQueue | null = null;
   inserted = 0;
 
   constructor(
@@ -111,6 +112,7 @@ export class TrtllmRequestsWriter {
     }
     await this.commit();
     await this.queue?.drain();
+    await this.copies?.drain();
   }
 
   private async commit(): Promise<void> {
@@ -138,7 +140,8 @@ export class TrtllmRequestsWriter {
         })();
       });
     } else if (rawPgPool(this.db)) {
-      await copyRows(rawPgPool(this.db)!, "trtllm_requests", COLUMNS, statements.flat());
+      this.copies ??= new CopyQueue(rawPgPool(this.db)!, "trtllm_requests", COLUMNS);
+      await this.copies.send(statements.flat());
     } else {
       await this.db.transaction().execute(async (trx) => {
         for (const params of statements) {
