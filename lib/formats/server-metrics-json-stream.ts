@@ -8,6 +8,7 @@
  * shared with the parser of a whole document.
  */
 import type { Readable } from "node:stream";
+import { ValueBuilder } from "./json-object-stream";
 import { JsonSyntaxError, JsonTokenizer, type JsonTokenHandler } from "./json-tokens";
 import type { WarningLog } from "./json-lines";
 import {
@@ -35,47 +36,6 @@ const BUILD = 10;
 
 // Where a built value goes.
 type Target = "summary" | "type" | "endpointUrl" | "labels" | "stats";
-
-/** Sets a member as JSON.parse does: an own property, `__proto__` included. */
-function setMember(o: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__")
-    Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
-  else o[key] = value;
-}
-
-/** Builds small subtrees as the values JSON.parse would give. */
-class ValueBuilder {
-  private readonly containers: (Record<string, unknown> | unknown[])[] = [];
-  private readonly keys: string[] = [];
-
-  get open(): boolean {
-    return this.containers.length > 0;
-  }
-
-  key(name: string): void {
-    this.keys[this.containers.length - 1] = name;
-  }
-
-  begin(container: Record<string, unknown> | unknown[]): void {
-    this.containers.push(container);
-  }
-
-  /** Adds `value` to the open container; returns it when there is none (the value is complete). */
-  add(value: unknown): unknown {
-    const depth = this.containers.length;
-    if (depth === 0) return value;
-    const top = this.containers[depth - 1];
-    if (Array.isArray(top)) top.push(value);
-    else setMember(top, this.keys[depth - 1], value);
-    return undefined;
-  }
-
-  /** Closes the innermost container; returns it when it was the outermost. */
-  end(): unknown {
-    const done = this.containers.pop();
-    return this.containers.length === 0 ? done : (this.add(done), undefined);
-  }
-}
 
 class ServerMetricsReader implements JsonTokenHandler {
   /** The role of each open container, innermost last. */
