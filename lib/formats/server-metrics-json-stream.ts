@@ -16,6 +16,7 @@ import {
   SLICE_FIELDS,
   SliceColumns,
   toNumber,
+  toType,
   type RawMetric,
   type RawSeries,
 } from "./server-metrics-json";
@@ -209,9 +210,13 @@ class ServerMetricsReader implements JsonTokenHandler {
 
   private end(): void {
     switch (this.roles.pop()) {
-      case METRIC:
+      case METRIC: {
+        // The family is complete, so its type is final: its series' intervals are built now.
+        const type = toType(this.metric.type, this.metricName);
+        for (const s of this.metric.series ?? []) s.slices?.freeze(type);
         if (this.metrics) this.metrics[this.metricName] = this.metric;
         return;
+      }
       case SERIES:
         this.metric.series?.push(this.series);
         return;

@@ -39,7 +39,8 @@ export function toLabels(v: unknown): Record<string, string> {
   return out;
 }
 
-function toType(t: unknown, name: string): MetricType {
+/** A family's type from its `type` member and its name. */
+export function toType(t: unknown, name: string): MetricType {
   if (t === "counter" || t === "histogram") return t;
   if (name.endsWith("_info")) return "info";
   return "gauge";
@@ -57,6 +58,7 @@ const [START, END, TOTAL, SUM, AVG, MAX] = [0, 1, 2, 3, 4, 5];
 export class SliceColumns {
   private data = new Float64Array(FIELDS * 64);
   private rows = 0;
+  private built: { type: MetricType; slices: Slices } | null = null;
 
   /** `row` holds one timeslice's fields in SLICE_FIELDS order. */
   push(row: Float64Array): void {
@@ -75,8 +77,20 @@ export class SliceColumns {
     this.push(row);
   }
 
+  /**
+   * Builds the intervals now that the type is known and lets the read columns go: a streamed
+   * export holds every family until it ends, and 6 growing columns per series would be twice
+   * what the 4 kept ones need.
+   */
+  freeze(type: MetricType): void {
+    this.built = { type, slices: this.toSlices(type) };
+    this.data = new Float64Array(0);
+    this.rows = 0;
+  }
+
   /** The intervals of a `type` series; an interval without start, end or value is left out. */
   toSlices(type: MetricType): Slices {
+    if (this.built?.type === type) return this.built.slices;
     const valueField = type === "counter" ? TOTAL : type === "histogram" ? SUM : AVG;
     const d = this.data;
     let kept = 0;
