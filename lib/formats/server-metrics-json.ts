@@ -4,8 +4,11 @@
  * aiperf computed the counters over the profiling phase, whose length is `summary.start_time` →
  * `end_time`; `endpoint_info.duration_seconds` is the scrape span (baseline and warmup included)
  * and is the window only when the export has no phase times.
+ *
+ * Uploads are read by the streaming reader (server-metrics-json-stream.ts); `parseServerMetricsJson`
+ * reads a document already parsed. Both hand their raw metrics to `assembleMetricSet`, so the
+ * rules below are written once.
  */
-import type { Readable } from "node:stream";
 import { normalizeEndpoint } from "@/lib/formats/endpoint";
 import {
   canonicalName,
@@ -16,26 +19,10 @@ import {
   type Slices,
 } from "@/lib/formats/server-metrics/types";
 import { wallClockSpanS } from "./aiperf-wall-clock";
-import { PARSE_FAILED, parseJsonText, type WarningLog } from "./json-lines";
+import type { WarningLog } from "./json-lines";
 import { dropBadSeries } from "./server-metrics/bad-values";
 
-export async function readWholeText(stream: Readable, maxBytes: number): Promise<string | null> {
-  const parts: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    bytes += chunk.length;
-    if (bytes > maxBytes) {
-      stream.destroy();
-      return null;
-    }
-    parts.push(chunk);
-  }
-  let text = Buffer.concat(parts, bytes).toString("utf8");
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  return text;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
+export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
@@ -52,52 +39,125 @@ export function toLabels(v: unknown): Record<string, string> {
   return out;
 }
 
-function toType(t: unknown, name: string): MetricType {
+/** A family's type from its `type` member and its name. */
+export function toType(t: unknown, name: string): MetricType {
   if (t === "counter" || t === "histogram") return t;
   if (name.endsWith("_info")) return "info";
   return "gauge";
 }
 
-function toSlices(raw: unknown, type: MetricType): Slices | undefined {
-  if (!Array.isArray(raw)) return undefined;
-  const start: number[] = [];
-  const end: number[] = [];
-  const value: number[] = [];
-  const max: number[] = [];
-  for (const ts of raw) {
-    if (!isObject(ts)) continue;
-    const startNs = toNumber(ts.start_ns);
-    const endNs = toNumber(ts.end_ns);
-    const v = toNumber(type === "counter" ? ts.total : type === "histogram" ? ts.sum : ts.avg);
-    if (startNs === null || endNs === null || v === null) continue;
-    start.push(startNs);
-    end.push(endNs);
-    value.push(v);
-    max.push((type === "gauge" ? toNumber(ts.max) : null) ?? v);
+/** The timeslice fields read, in column order; which one is the value depends on the metric type. */
+export const SLICE_FIELDS = ["start_ns", "end_ns", "total", "sum", "avg", "max"] as const;
+const FIELDS = SLICE_FIELDS.length;
+const [START, END, TOTAL, SUM, AVG, MAX] = [0, 1, 2, 3, 4, 5];
+
+/**
+ * A series' timeslices as read, before the metric's type is known (aiperf writes `type` first,
+ * but JSON does not promise it): each field's number, NaN where it is missing or not a number.
+ */
+export class SliceColumns {
+  private data = new Float64Array(FIELDS * 64);
+  private rows = 0;
+  private built: { type: MetricType; slices: Slices } | null = null;
+
+  /** `row` holds one timeslice's fields in SLICE_FIELDS order. */
+  push(row: Float64Array): void {
+    if ((this.rows + 1) * FIELDS > this.data.length) {
+      const grown = new Float64Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data.set(row, this.rows * FIELDS);
+    this.rows++;
   }
-  return {
-    startNs: Float64Array.from(start),
-    endNs: Float64Array.from(end),
-    value: Float64Array.from(value),
-    max: Float64Array.from(max),
-  };
+
+  /** One timeslice object of a parsed document. */
+  pushObject(ts: Record<string, unknown>, row: Float64Array): void {
+    for (let f = 0; f < FIELDS; f++) row[f] = toNumber(ts[SLICE_FIELDS[f]]) ?? NaN;
+    this.push(row);
+  }
+
+  /**
+   * Builds the intervals now that the type is known and lets the read columns go: a streamed
+   * export holds every family until it ends, and 6 growing columns per series would be twice
+   * what the 4 kept ones need.
+   */
+  freeze(type: MetricType): void {
+    this.built = { type, slices: this.toSlices(type) };
+    this.data = new Float64Array(0);
+    this.rows = 0;
+  }
+
+  /** The intervals of a `type` series; an interval without start, end or value is left out. */
+  toSlices(type: MetricType): Slices {
+    if (this.built?.type === type) return this.built.slices;
+    const valueField = type === "counter" ? TOTAL : type === "histogram" ? SUM : AVG;
+    const d = this.data;
+    let kept = 0;
+    for (let r = 0; r < this.rows; r++) {
+      const o = r * FIELDS;
+      if (!Number.isNaN(d[o + START]) && !Number.isNaN(d[o + END]) && !Number.isNaN(d[o + valueField]))
+        kept++;
+    }
+    const slices: Slices = {
+      startNs: new Float64Array(kept),
+      endNs: new Float64Array(kept),
+      value: new Float64Array(kept),
+      max: new Float64Array(kept),
+    };
+    let k = 0;
+    for (let r = 0; r < this.rows; r++) {
+      const o = r * FIELDS;
+      const v = d[o + valueField];
+      if (Number.isNaN(d[o + START]) || Number.isNaN(d[o + END]) || Number.isNaN(v)) continue;
+      slices.startNs[k] = d[o + START];
+      slices.endNs[k] = d[o + END];
+      slices.value[k] = v;
+      const max = d[o + MAX];
+      slices.max[k] = type === "gauge" && !Number.isNaN(max) ? max : v;
+      k++;
+    }
+    return slices;
+  }
 }
 
-export function parseServerMetricsJson(doc: unknown, warnings: WarningLog): MetricSet {
+/** One series as read: the raw `endpoint_url`, `labels` and `stats` values, and its timeslices. */
+export interface RawSeries {
+  endpointUrl: unknown;
+  labels: unknown;
+  stats: unknown;
+  /** undefined when `timeslices` is not a list */
+  slices: SliceColumns | undefined;
+}
+
+/** One metric family as read: its raw `type`, and its series (null when `series` is not a list). */
+export interface RawMetric {
+  type: unknown;
+  series: RawSeries[] | null;
+}
+
+/**
+ * The MetricSet of an export's metrics (null: not an object) in document order and its raw
+ * `summary`: series named and typed, endpoint windows from the summary, bad series dropped.
+ */
+export function assembleMetricSet(
+  metrics: Iterable<[string, RawMetric | null]> | null,
+  summaryRaw: unknown,
+  warnings: WarningLog,
+): MetricSet {
   const set = emptyMetricSet();
-  if (!isObject(doc) || !isObject(doc.metrics)) {
+  if (metrics === null) {
     warnings.add("no `metrics` object in the server-metrics export");
     return set;
   }
-  for (const [rawName, metric] of Object.entries(doc.metrics)) {
-    if (!isObject(metric) || !Array.isArray(metric.series)) {
+  for (const [rawName, metric] of metrics) {
+    if (metric === null || metric.series === null) {
       warnings.add(`metric ${rawName}: no series list`);
       continue;
     }
     const type = toType(metric.type, rawName);
     const name = canonicalName(rawName);
     for (const s of metric.series) {
-      if (!isObject(s)) continue;
       const stats: Record<string, number> = {};
       if (isObject(s.stats))
         for (const [k, v] of Object.entries(s.stats)) {
@@ -105,18 +165,18 @@ export function parseServerMetricsJson(doc: unknown, warnings: WarningLog): Metr
           if (n !== null) stats[k] = n;
         }
       const endpoint =
-        typeof s.endpoint_url === "string" ? normalizeEndpoint(s.endpoint_url) : UNKNOWN_ENDPOINT;
+        typeof s.endpointUrl === "string" ? normalizeEndpoint(s.endpointUrl) : UNKNOWN_ENDPOINT;
       set.series.push({
         name,
         type,
         endpoint,
         labels: toLabels(s.labels),
         stats,
-        slices: toSlices(s.timeslices, type),
+        slices: s.slices?.toSlices(type),
       });
     }
   }
-  const summary = isObject(doc.summary) ? doc.summary : {};
+  const summary = isObject(summaryRaw) ? summaryRaw : {};
   const phaseS = wallClockSpanS(summary.start_time, summary.end_time);
   const info = isObject(summary.endpoint_info) ? summary.endpoint_info : {};
   const endpoints = new Set(set.series.map((s) => s.endpoint));
@@ -139,20 +199,28 @@ export function parseServerMetricsJson(doc: unknown, warnings: WarningLog): Metr
   return set;
 }
 
-export async function readServerMetricsJson(
-  stream: Readable,
-  warnings: WarningLog,
-  maxBytes: number,
-): Promise<MetricSet | null> {
-  const text = await readWholeText(stream, maxBytes);
-  if (text === null) {
-    warnings.add(`the server-metrics JSON is larger than the ${maxBytes}-byte document limit`);
-    return null;
+function rawMetric(metric: unknown): RawMetric | null {
+  if (!isObject(metric)) return null;
+  if (!Array.isArray(metric.series)) return { type: metric.type, series: null };
+  const row = new Float64Array(FIELDS);
+  const series: RawSeries[] = [];
+  for (const s of metric.series) {
+    if (!isObject(s)) continue;
+    let slices: SliceColumns | undefined;
+    if (Array.isArray(s.timeslices)) {
+      slices = new SliceColumns();
+      for (const ts of s.timeslices) if (isObject(ts)) slices.pushObject(ts, row);
+    }
+    series.push({ endpointUrl: s.endpoint_url, labels: s.labels, stats: s.stats, slices });
   }
-  const doc = parseJsonText(text.trim());
-  if (doc === PARSE_FAILED) {
-    warnings.add("the server-metrics JSON is not valid JSON (truncated?)");
-    return null;
-  }
-  return parseServerMetricsJson(doc, warnings);
+  return { type: metric.type, series };
+}
+
+/** An export already parsed into a value (tests, and documents that came whole). */
+export function parseServerMetricsJson(doc: unknown, warnings: WarningLog): MetricSet {
+  const metrics =
+    isObject(doc) && isObject(doc.metrics)
+      ? Object.entries(doc.metrics).map(([name, m]): [string, RawMetric | null] => [name, rawMetric(m)])
+      : null;
+  return assembleMetricSet(metrics, isObject(doc) ? doc.summary : undefined, warnings);
 }

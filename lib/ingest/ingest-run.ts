@@ -14,6 +14,7 @@ import type { Format } from "@/lib/formats/kinds";
 import { mergeRequestValues } from "@/lib/metrics/regression/request-values";
 import { utf8Text } from "@/lib/formats/text-encoding";
 import { startHeartbeat } from "@/lib/store/interrupted-ingest";
+import { copiesSettled } from "@/lib/store/pg-copy";
 import { sqliteWriterFor } from "@/lib/store/sqlite-writer";
 import { filePart } from "@/lib/store/file-part";
 import {
@@ -107,11 +108,13 @@ export class IngestSession {
 
   /**
    * Waits for the file being analysed (at most `timeoutMs`) and for every row it handed to the
-   * SQLite writer thread, so that removing the run's rows afterwards leaves none behind.
+   * SQLite writer thread or to a PostgreSQL COPY, so that removing the run's rows afterwards
+   * leaves none behind.
    */
   async settle(timeoutMs = 5000): Promise<void> {
     await Promise.race([this.current, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
     await sqliteWriterFor(this.app.store.db)?.idle();
+    await copiesSettled(this.app.store.db);
   }
 
   /** Summarises and commits the run (`ready`), or marks it `failed` after any analyzer failure. */

@@ -1,6 +1,7 @@
 import type SQLite from "better-sqlite3";
 import { sql } from "kysely";
 import type { Db } from "./db";
+import { CopyQueue, rawPgPool } from "./pg-copy";
 import { rawSqlite } from "./raw-sqlite";
 import { sqliteWriterFor, WriteQueue } from "./sqlite-writer";
 import type { Database } from "./schema";
@@ -8,6 +9,8 @@ import { storeParams } from "./store-text";
 
 /** Bind parameters per statement stay under both SQLite's (32,766) and PostgreSQL's (65,535) limits. */
 const MAX_PARAMS = 30_000;
+/** Rows per COPY on PostgreSQL, which binds no parameters: fewer round trips, a few MB of text. */
+const COPY_BATCH_ROWS = 5000;
 
 /** Prepared multi-row INSERTs by SQLite handle and shape (table, columns, rows); few shapes occur. */
 const sqliteStatements = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
@@ -59,7 +62,9 @@ function flatArrayLiteral(values: unknown[], width: number, at: number): string 
 
 /**
  * Buffers rows and writes them as multi-row INSERTs of bounded size, so ingest issues a few
- * thousand statements for a million rows instead of a million. On PostgreSQL a batch goes as
+ * thousand statements for a million rows instead of a million. On PostgreSQL a batch goes as one
+ * `COPY … FROM STDIN` (lib/store/pg-copy.ts) when the inserter has its column list and the Kysely
+ * instance is the root one (a transaction's rows must go on its own connection); otherwise as
  * `INSERT … SELECT * FROM unnest($1::t[], …)`: one array parameter per column, so the server
  * parses a short statement instead of one with tens of thousands of placeholders (≈ 3× faster
  * than multi-row VALUES for the per-request tables, see README "Performance"). On SQLite the
@@ -81,7 +86,10 @@ export class BatchInserter<T extends keyof Database & string> {
   private readonly columns: readonly string[] | null;
   private readonly batchRows: number;
   private readonly postgres: boolean;
+  /** The pool to COPY through, on PostgreSQL with a column list and the root Kysely instance. */
+  private readonly copyPool: import("pg").Pool | null;
   private queue: WriteQueue | null = null;
+  private copies: CopyQueue | null = null;
   inserted = 0;
 
   constructor(
@@ -92,11 +100,14 @@ export class BatchInserter<T extends keyof Database & string> {
   ) {
     this.columns = typeof columns === "number" ? null : columns;
     const columnsPerRow = typeof columns === "number" ? columns : columns.length;
-    this.batchRows = Math.max(1, Math.min(maxRows, Math.floor(MAX_PARAMS / Math.max(1, columnsPerRow))));
     // Not `instanceof PostgresAdapter`: the production bundle may hold more than one copy of
     // Kysely, and an adapter from another copy fails that test. Of our two dialects only
     // PostgreSQL runs DDL in transactions.
     this.postgres = db.getExecutor().adapter.supportsTransactionalDdl;
+    this.copyPool = this.postgres && this.columns ? (rawPgPool(db) ?? null) : null;
+    this.batchRows = this.copyPool
+      ? Math.max(maxRows, COPY_BATCH_ROWS)
+      : Math.max(1, Math.min(maxRows, Math.floor(MAX_PARAMS / Math.max(1, columnsPerRow))));
   }
 
   /** Buffers a row; true when the batch is full and the caller should `await flush()`. */
@@ -123,6 +134,7 @@ export class BatchInserter<T extends keyof Database & string> {
     const n = this.count;
     if (n === 0) {
       await this.queue?.drain();
+      await this.copies?.drain();
       return;
     }
     const columns = this.columns ?? [...new Set(this.rows.flatMap((r) => Object.keys(r)))];
@@ -147,7 +159,12 @@ export class BatchInserter<T extends keyof Database & string> {
       if (n < this.batchRows) await this.queue.drain();
     } else if (raw)
       await this.db.connection().execute(async () => this.insertPrepared(raw, columns, values, n));
-    else if (!(this.postgres && (await this.insertUnnest(columns, values))))
+    else if (this.copyPool && (await this.copyable(columns))) {
+      // One COPY stays in flight while the next batch is read, as on the SQLite writer thread.
+      this.copies ??= new CopyQueue(this.copyPool, this.table, columns);
+      await this.copies.send(values);
+      if (n < this.batchRows) await this.copies.drain();
+    } else if (!(this.postgres && (await this.insertUnnest(columns, values))))
       await this.db
         .insertInto(this.table)
         // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -176,6 +193,12 @@ export class BatchInserter<T extends keyof Database & string> {
       cache.set(key, stmt);
     }
     stmt.run(values);
+  }
+
+  /** COPY's text fields cover every column type but arrays; an unknown column goes the INSERT way (and fails there). */
+  private async copyable(columns: readonly string[]): Promise<boolean> {
+    const types = await columnTypesOf(this.db, this.table);
+    return columns.every((c) => types.has(c) && types.get(c) !== "ARRAY");
   }
 
   /** False when a column cannot travel as a text-encoded array (bytea) or is unknown: the caller falls back. */

@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type MigrationPr
 import pg from "pg";
 import type { DialectName } from "./dialect";
 import { allMigrations } from "./migrations";
+import { registerRawPg } from "./pg-copy";
 import { registerRawSqlite } from "./raw-sqlite";
 import { closeSqliteWriter } from "./sqlite-writer";
 import { storableTextDialect } from "./store-text";
@@ -57,6 +58,7 @@ export function openPostgres(url: string, options: { schema?: string } = {}): Db
   // where nobody listens once the pool hands it out: same crash, same cure.
   pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<Database>({ dialect: storableTextDialect(new PostgresDialect({ pool })) });
+  registerRawPg(db, pool);
   return { db, dialect: "postgres", close: () => db.destroy() };
 }
 

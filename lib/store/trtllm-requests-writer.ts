@@ -2,12 +2,14 @@
  * Bulk writer of `trtllm_requests` rows. Each row carries kilobytes of JSON; through the query
  * builder a 100k-request run spent most of its ingest building INSERT statements and committing
  * each one on its own. This writer binds a fixed-shape multi-row INSERT (text built once) and
- * commits many statements per transaction.
+ * commits many statements per transaction. On PostgreSQL the same batches go as one COPY each
+ * (lib/store/pg-copy.ts).
  */
 import type SQLite from "better-sqlite3";
 import { CompiledQuery } from "kysely";
 import type { Db } from "./db";
 import type { DialectName } from "./dialect";
+import { CopyQueue, rawPgPool } from "./pg-copy";
 import { rawSqlite } from "./raw-sqlite";
 import { sqliteWriterFor, WriteQueue, type Statement } from "./sqlite-writer";
 import { storeParams } from "./store-text";
@@ -71,6 +73,7 @@ export class TrtllmRequestsWriter {
   private readonly fullText: string;
   private full: SQLite.Statement | undefined;
   private queue: WriteQueue | null = null;
+  private copies: CopyQueue | null = null;
   inserted = 0;
 
   constructor(
@@ -109,6 +112,7 @@ export class TrtllmRequestsWriter {
     }
     await this.commit();
     await this.queue?.drain();
+    await this.copies?.drain();
   }
 
   private async commit(): Promise<void> {
@@ -135,6 +139,9 @@ export class TrtllmRequestsWriter {
             this.sqliteStatement(raw, params.length / COLUMNS.length).run(params);
         })();
       });
+    } else if (rawPgPool(this.db)) {
+      this.copies ??= new CopyQueue(rawPgPool(this.db)!, "trtllm_requests", COLUMNS);
+      await this.copies.send(statements.flat());
     } else {
       await this.db.transaction().execute(async (trx) => {
         for (const params of statements) {

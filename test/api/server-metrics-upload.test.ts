@@ -8,9 +8,10 @@ import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { runSummarySchema } from "@/lib/api/schemas";
 import { smEndpointsPayloadSchema } from "@/lib/api/server-metrics-charts";
+import fs from "node:fs";
 import { fixture, freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
-freshAppEachTest();
+const app = freshAppEachTest();
 
 describe("server metrics upload", () => {
   it("stores the serverMetrics block, endpoint rows and the sm-endpoints payload", async () => {
@@ -46,5 +47,43 @@ describe("server metrics upload", () => {
     expect(chart.status).toBe(200);
     const payload = smEndpointsPayloadSchema.parse(await chart.json());
     expect(payload.rows.find((r) => r.endpoint === "10.1.0.1:8000")?.kvPoolTokens).toEqual([32000]);
+  });
+
+  it("reads an aiperf server-metrics JSON larger than the whole-document limit", async () => {
+    // The real export is 218 KB; the limit is set to 64 KB. The reader streams, so no limit applies.
+    await app.reopen({ RUNLENS_MAX_JSON_DOCUMENT_BYTES: String(64 << 10) });
+    const res = await upload(
+      uploadRequest([
+        { name: "server_metrics_export.json", path: fixture("aiperf-real-c4/server_metrics_export.json") },
+      ]),
+    );
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(201);
+    expect(body.files[0]).toMatchObject({ kind: "aiperf-server-metrics", records: 52, warnings: [] });
+    const run = runSummarySchema.parse(
+      await (await getRun(new Request(`http://localhost/api/runs/${body.id}`), idParams(body.id))).json(),
+    );
+    expect(run.endpoints.map((e) => e.endpoint).sort()).toEqual(["127.0.0.1:8001", "127.0.0.1:8002"]);
+  });
+
+  it("says where a truncated server-metrics JSON breaks and keeps none of its series", async () => {
+    const text = fs.readFileSync(fixture("aiperf-real-c4/server_metrics_export.json"));
+    const res = await upload(
+      uploadRequest([{ name: "server_metrics_export.json", content: text.subarray(0, 150_000) }]),
+    );
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBeLessThan(500);
+    const file = body.files?.[0];
+    expect(file?.warnings).toEqual([
+      {
+        message:
+          "the server-metrics JSON is not valid JSON: the document ends inside a string (truncated?) at byte 150000; nothing of it was read",
+      },
+    ]);
+    const run = runSummarySchema.parse(
+      await (await getRun(new Request(`http://localhost/api/runs/${body.id}`), idParams(body.id))).json(),
+    );
+    expect(run.serverMetrics ?? null).toBeNull();
+    expect(run.endpoints).toEqual([]);
   });
 });

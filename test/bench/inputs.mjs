@@ -6,18 +6,42 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateScrapes } from "../generators/server-metrics.mjs";
+import { writeLongServerMetricsJson } from "../generators/aiperf-server-metrics-long.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 /**
  * Sizes: TensorRT-LLM requests (disaggregated: router + ctx + gen worker files, ~4.7 KB of
  * JSONL per request), aiperf records (~630 B each), server-metrics endpoints × seconds of raw
- * 0.5 s scrapes (~2.5 KB per scrape). `large` is ~1.6 GB in all.
+ * 0.5 s scrapes (~2.5 KB per scrape), and aiperf's server_metrics_export.json of endpoints ×
+ * one-second timeslices shaped like the real aiperf-real-c4 export (~11 KB per endpoint-second:
+ * 16 × 1,800 is 327 MB, 64 × 3,600 is 2.6 GB). `large` is ~4.2 GB in all.
  */
 export const SIZES = {
-  small: { trtllmRequests: 2_000, aiperfRecords: 20_000, smEndpoints: 16, smSeconds: 300 },
-  default: { trtllmRequests: 20_000, aiperfRecords: 200_000, smEndpoints: 64, smSeconds: 600 },
-  large: { trtllmRequests: 100_000, aiperfRecords: 1_000_000, smEndpoints: 64, smSeconds: 3_600 },
+  small: {
+    trtllmRequests: 2_000,
+    aiperfRecords: 20_000,
+    smEndpoints: 16,
+    smSeconds: 300,
+    smJsonEndpoints: 4,
+    smJsonSeconds: 300,
+  },
+  default: {
+    trtllmRequests: 20_000,
+    aiperfRecords: 200_000,
+    smEndpoints: 64,
+    smSeconds: 600,
+    smJsonEndpoints: 16,
+    smJsonSeconds: 1_800,
+  },
+  large: {
+    trtllmRequests: 100_000,
+    aiperfRecords: 1_000_000,
+    smEndpoints: 64,
+    smSeconds: 3_600,
+    smJsonEndpoints: 64,
+    smJsonSeconds: 3_600,
+  },
 };
 
 function listFiles(dir) {
@@ -62,8 +86,15 @@ export async function writeServerMetricsJsonl(file, { endpoints, seconds }) {
   await new Promise((r, j) => out.on("finish", r).on("error", j));
 }
 
-/** Returns [{kind, label, view (the run page tab with its main charts), files: [path…], bytes}] for the size, generating what is missing. */
-export function prepareInputs(size, baseDir = path.join(os.tmpdir(), "runlens-bench-inputs")) {
+/**
+ * Returns [{kind, label, view (the run page tab with its main charts), files: [path…], bytes}] for
+ * the size (only the kinds in `only`, when given), generating what is missing.
+ */
+export async function prepareInputs(
+  size,
+  only = null,
+  baseDir = path.join(os.tmpdir(), "runlens-bench-inputs"),
+) {
   const spec = SIZES[size];
   if (!spec) throw new Error(`unknown size ${size}: ${Object.keys(SIZES).join(", ")}`);
   const dir = path.join(baseDir, size);
@@ -102,20 +133,33 @@ export function prepareInputs(size, baseDir = path.join(os.tmpdir(), "runlens-be
             `{endpoints:${spec.smEndpoints},seconds:${spec.smSeconds}});`,
         ),
     },
-  ];
-  return kinds.map((k) => {
+    {
+      kind: "server-metrics-json",
+      view: "kv",
+      label: `server-metrics JSON, ${spec.smJsonEndpoints} endpoints × ${spec.smJsonSeconds.toLocaleString("en")} timeslices`,
+      dir: path.join(dir, "server-metrics-json"),
+      gen: (d) =>
+        writeLongServerMetricsJson(path.join(d, "server_metrics_export.json"), {
+          endpoints: spec.smJsonEndpoints,
+          seconds: spec.smJsonSeconds,
+        }),
+    },
+  ].filter((k) => !only || only.includes(k.kind));
+  const out = [];
+  for (const k of kinds) {
     const done = path.join(k.dir, ".complete");
     if (!fs.existsSync(done)) {
       fs.rmSync(k.dir, { recursive: true, force: true });
       fs.mkdirSync(k.dir, { recursive: true });
       const t0 = Date.now();
       process.stderr.write(`generating ${k.label} … `);
-      k.gen(k.dir);
+      await k.gen(k.dir);
       fs.writeFileSync(done, "");
       process.stderr.write(`${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
     }
     const files = listFiles(k.dir);
     const bytes = files.reduce((a, f) => a + fs.statSync(f).size, 0);
-    return { kind: k.kind, label: k.label, view: k.view, files, bytes };
-  });
+    out.push({ kind: k.kind, label: k.label, view: k.view, files, bytes });
+  }
+  return out;
 }

@@ -4,10 +4,18 @@
 import fs from "node:fs";
 import { firstCharts } from "./report.mjs";
 
-const n = (x, d = 0) => x.toLocaleString("en", { minimumFractionDigits: d, maximumFractionDigits: d });
+const n = (x, d = 0) =>
+  x === null || x === undefined
+    ? "–"
+    : x.toLocaleString("en", { minimumFractionDigits: d, maximumFractionDigits: d });
 const s = (ms) => (ms === null ? "none" : `${n(ms / 1000, 1)} s`);
 const STORE = { sqlite: "SQLite", postgres: "PostgreSQL" };
-const KIND = { trtllm: "TensorRT-LLM", aiperf: "aiperf", "server-metrics": "server metrics" };
+const KIND = {
+  trtllm: "TensorRT-LLM",
+  aiperf: "aiperf",
+  "server-metrics": "server metrics",
+  "server-metrics-json": "server-metrics JSON",
+};
 
 console.log(
   "| size, store | kind | input | records | ingest MB/s | × floor | peak RSS | summary GET p50 / p99 | max points | first chart (again) | drawn first |",

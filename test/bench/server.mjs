@@ -25,6 +25,8 @@ export async function startServer({ distDir, port, dataDir, databaseUrl }) {
       RUNLENS_DIST_DIR: distDir,
       DATA_DIR: dataDir,
       RUNLENS_EXAMPLES: "off",
+      // The large server-metrics JSON (2.6 GB) is past the default 2 GiB body limit.
+      RUNLENS_MAX_UPLOAD_BYTES: String(8 * 2 ** 30),
       DATABASE_URL: databaseUrl ?? "",
     },
   });

@@ -3,7 +3,7 @@ import { BatchInserter } from "@/lib/store/batch-insert";
 import type { Db } from "@/lib/store/db";
 import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 
-/** Text that breaks naive quoting in an INSERT or a PostgreSQL array literal. */
+/** Text that breaks naive quoting in an INSERT, a PostgreSQL array literal or COPY's text format. */
 export const AWKWARD = [
   'a "quoted" word',
   "back\\slash",
@@ -12,6 +12,7 @@ export const AWKWARD = [
   "",
   "ünïcødé ✓",
   "tab\tnew\nline",
+  "carriage\rreturn \\N not null",
 ];
 
 /** `n` request rows with awkward text, NULLs and extreme numbers; `nanEndAt` puts a NaN end there. */

@@ -7,7 +7,7 @@ import { readPrometheusText } from "@/lib/formats/prometheus-text";
 import { readServerLog } from "@/lib/formats/server-log";
 import { splitCsvRecord } from "@/lib/formats/csv";
 import { readServerMetricsCsv } from "@/lib/formats/server-metrics-csv";
-import { readServerMetricsJson } from "@/lib/formats/server-metrics-json";
+import { readServerMetricsJson } from "@/lib/formats/server-metrics-json-stream";
 import { readServerMetricsJsonl } from "@/lib/formats/server-metrics-jsonl";
 import {
   counterSlices,
@@ -96,7 +96,6 @@ describe("aiperf JSON and JSONL", () => {
     const set = await readServerMetricsJson(
       fs.createReadStream(`${FIX}/doc-vllm__server_metrics_export.json`),
       new WarningLog(),
-      1 << 20,
     );
     // summary start_time 02:04:23.028529 → end_time 02:05:15.294690, not endpoint_info's 52.99 s
     // scrape span (which includes the baseline before the run).

@@ -15,10 +15,11 @@ import { parseSummaryJson } from "@/lib/formats/aiperf-summary";
 import { parseSummaryCsv } from "@/lib/formats/aiperf-summary-csv";
 import {
   parseTimeslicesCsv,
-  parseTimeslicesJson,
+  readTimeslicesJson,
   type TimesliceExport,
 } from "@/lib/formats/aiperf-timeslices";
 import { eachRecordLine, PARSE_FAILED, parseJsonText } from "@/lib/formats/json-lines";
+import { JsonSyntaxError } from "@/lib/formats/json-tokens";
 import {
   aiperfRunResult,
   runOriginMs,
@@ -146,7 +147,22 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
     return { records, skipped: read.skipped, warnings: read.warnings.toList(), meta: { gpus: gpu.size } };
   }
 
+  /** Timeslices grow with the run: read as they stream, no document limit (docs/formats.md §Timeslices). */
+  async function ingestTimeslicesJson(file: IngestFile): Promise<FileReport> {
+    let t: TimesliceExport | null;
+    try {
+      t = await readTimeslicesJson(await file.open());
+    } catch (err) {
+      if (!(err instanceof JsonSyntaxError)) throw err;
+      return { records: 0, skipped: 1, warnings: [{ message: `not valid JSON: ${err.message}` }] };
+    }
+    if (t === null) return { records: 0, skipped: 1, warnings: [{ message: "not valid JSON" }] };
+    timeslices.unshift(t);
+    return { records: t.slices.length, skipped: 0, warnings: [], meta: { timeslices: t.slices.length } };
+  }
+
   async function ingestDocument(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
+    if (file.format === "timeslices-json") return ingestTimeslicesJson(file);
     const text = await readWholeText(await file.open(), ctx.limits.maxJsonDocumentBytes);
     if (text === null) {
       return {
@@ -173,11 +189,6 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
     if (file.kind === "aiperf-inputs") {
       const n = Array.isArray(d.data) ? d.data.length : 0;
       return { records: n, skipped: 0, warnings: [], meta: { sessions: n } };
-    }
-    if (file.format === "timeslices-json") {
-      const t = parseTimeslicesJson(doc);
-      timeslices.unshift(t);
-      return { records: t.slices.length, skipped: 0, warnings: [], meta: { timeslices: t.slices.length } };
     }
     if (file.format === "aggregate-json") {
       notes.push(

@@ -11,7 +11,7 @@ import { readServerLog, type LogCapacity } from "@/lib/formats/server-log";
 import { LogFactsScanner } from "@/lib/formats/server-log-facts";
 import { serverMetricsFacts, withLogFacts } from "@/lib/metrics/server-metrics/run-facts";
 import { readServerMetricsCsv } from "@/lib/formats/server-metrics-csv";
-import { readServerMetricsJson } from "@/lib/formats/server-metrics-json";
+import { readServerMetricsJson } from "@/lib/formats/server-metrics-json-stream";
 import { readScrapeLog } from "@/lib/formats/server-metrics-jsonl";
 import {
   cutScrapes,
@@ -66,7 +66,7 @@ export function serverMetricsAnalyzer(clock = new ProfilingClock()): Analyzer {
     switch (file.format) {
       case "json":
         format = "json";
-        set = await readServerMetricsJson(stream, warnings, ctx.limits.maxJsonDocumentBytes);
+        set = await readServerMetricsJson(stream, warnings);
         break;
       case "csv":
         format = "csv";
