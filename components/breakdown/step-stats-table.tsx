@@ -71,11 +71,23 @@ export function StepStatsTable({ payload }: { payload: StepsPayload }) {
           {payload.offsets
             .map(
               (o) =>
-                `${o.source} (${o.role}) ${o.offsetS === null ? "unknown" : `${formatNumber(o.offsetS, 4)} s`} from ${plural(o.samples, "record")}`,
+                `${o.source} (${o.role}) ${o.offsetS === null ? "unknown" : clockOffset(o.offsetS)} from ${plural(o.samples, "record")}`,
             )
             .join("; ")}
         </p>
       ) : null}
     </div>
   );
+}
+
+/**
+ * A step clock's offset from the request clock, in the unit that reads: the clock bases can be
+ * days apart (docs/metrics.md §Step clock offsets), so "3.4 days", not "294,065.965 s".
+ */
+export function clockOffset(seconds: number): string {
+  const a = Math.abs(seconds);
+  if (a < 60) return `${formatNumber(seconds, 3)} s`;
+  if (a < 3600) return `${formatNumber(seconds / 60, 1)} min`;
+  if (a < 86_400) return `${formatNumber(seconds / 3600, 1)} h`;
+  return `${formatNumber(seconds / 86_400, 1)} days`;
 }

@@ -28,7 +28,8 @@ export function UploadDropzone() {
       const res = await postUpload(files, { name: name.trim(), labels: labels.trim() }, (progress) =>
         setState({ step: "sending", files: files.length, progress }),
       );
-      router.push(res.url);
+      // An upload of several runs made a sweep of them: its page shows them all.
+      router.push(res.sweep?.url ?? res.url);
     } catch (err) {
       const e = err instanceof UploadFailed ? err : new UploadFailed(String(err));
       setState({ step: "error", message: e.message, details: e.details });
