@@ -45,7 +45,7 @@ export function ChartAreaTurnReuse({ data }: { data: TurnsPayload }) {
         fresh: { label: "new to the conversation", color: "var(--chart-8)", stack: "p", fillOpacity: 0.35 },
         ceiling: { label: "possible reuse (ceiling)", color: "var(--fg)", mark: "line", dots: false },
       }}
-      x={{ key: "turn", title: "turn index", numeric: true, integers: true }}
+      x={{ key: "turn", title: "turn (0 = first)", numeric: true, integers: true }}
       y={{ title: "mean prompt", unit: "tokens" }}
       tooltip={{ label: (t) => `turn ${String(t)}`, value: (v) => tok(v) }}
     />

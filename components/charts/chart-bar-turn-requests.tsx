@@ -36,7 +36,7 @@ export function ChartBarTurnRequests({ data }: { data: TurnsPayload }) {
             }
           : {}),
       }}
-      x={{ key: "label", title: "turn index" }}
+      x={{ key: "label", title: "turn (0 = first)" }}
       y={{ title: "requests", integers: true }}
       tooltip={{ label: (t) => `turn ${String(t)}`, value: (v) => formatCount(v) }}
     />

@@ -34,7 +34,7 @@ export function ChartLineTurnBand({ data, metric }: { data: TurnsPayload; metric
         p90: line("p90", "var(--chart-7)"),
         mean: line("mean", "var(--chart-5)"),
       }}
-      x={{ key: "turn", title: "turn index", numeric: true, integers: true }}
+      x={{ key: "turn", title: "turn (0 = first)", numeric: true, integers: true }}
       y={{ title: m.ms ? "latency" : "length", unit: m.unit, format: m.ms ? formatMs : undefined }}
       tooltip={{ label: (t) => `turn ${String(t)}`, value: (v) => format(v) }}
     />

@@ -38,7 +38,7 @@ export function ChartLineTurnHitRate({ data }: { data: TurnsPayload }) {
           : {}),
         possiblePct: { label: "possible (ceiling)", color: "var(--chart-8)", dots: true },
       }}
-      x={{ key: "turn", title: "turn index", numeric: true, integers: true }}
+      x={{ key: "turn", title: "turn (0 = first)", numeric: true, integers: true }}
       y={{ title: "prompt tokens", unit: "%", domain: [0, 100], ticks: [0, 25, 50, 75, 100] }}
       tooltip={{ label: (t) => `turn ${String(t)}`, value: (v) => pct(v) }}
     >

@@ -96,7 +96,7 @@ export function CompareTurns({ data }: { data: CompareResponse }) {
         kind="line"
         data={flat}
         series={Object.fromEntries(loaded.map((r) => [r.id, { label: r.name, color: r.color, dots: true }]))}
-        x={{ key: "turn", title: "turn index", numeric: true, integers: true }}
+        x={{ key: "turn", title: "turn (0 = first)", numeric: true, integers: true }}
         y={{ title: m.label, unit: m.unit, format: m.unit === "ms" ? formatMs : undefined }}
         tooltip={{ label: (t) => `turn ${String(t)}`, value: (v) => value(v) }}
         legend

@@ -27,7 +27,7 @@ export function RunHeader({ run }: { run: RunSummary }) {
             Uploaded {formatDateTime(run.createdAt)} · {run.files.length} file
             {run.files.length === 1 ? "" : "s"}
           </p>
-          <RunSeries key={run.id} run={run} />
+          {run.series ? <RunSeries key={run.id} run={run} /> : null}
         </div>
         <AddToCompare runId={run.id} />
         <ExportLinks run={run} />
@@ -36,7 +36,11 @@ export function RunHeader({ run }: { run: RunSummary }) {
       {/* On a phone the labels, collectors and facts fold away behind one line, so the tabs and
           the first chart fit on the first screen; from the sm breakpoint they are always shown. */}
       <details className="unfold-sm space-y-2">
-        <summary className="cursor-pointer text-xs text-muted">Labels, collectors and run facts</summary>
+        <summary className="cursor-pointer text-xs text-muted">
+          Labels, series, collectors and run facts
+        </summary>
+        {/* A run in no series offers to join one among the other editable details. */}
+        {run.series ? null : <RunSeries key={run.id} run={run} />}
         <div className="flex flex-wrap items-center gap-2 text-xs">
           <RunLabelsEditor run={run} />
           <CollectorsBadges collectors={run.collectors} />
