@@ -63,7 +63,7 @@ export async function writeServerMetricsJsonl(file, { endpoints, seconds }) {
 }
 
 /** Returns [{kind, label, view (the run page tab with its main charts), files: [path…], bytes}] for the size, generating what is missing. */
-export function prepareInputs(size, baseDir = path.join(os.tmpdir(), "runlens-bench-inputs")) {
+export function prepareInputs(size, baseDir = path.join(os.tmpdir(), "runlens-bench-inputs"), wanted = null) {
   const spec = SIZES[size];
   if (!spec) throw new Error(`unknown size ${size}: ${Object.keys(SIZES).join(", ")}`);
   const dir = path.join(baseDir, size);
@@ -103,19 +103,22 @@ export function prepareInputs(size, baseDir = path.join(os.tmpdir(), "runlens-be
         ),
     },
   ];
-  return kinds.map((k) => {
-    const done = path.join(k.dir, ".complete");
-    if (!fs.existsSync(done)) {
-      fs.rmSync(k.dir, { recursive: true, force: true });
-      fs.mkdirSync(k.dir, { recursive: true });
-      const t0 = Date.now();
-      process.stderr.write(`generating ${k.label} … `);
-      k.gen(k.dir);
-      fs.writeFileSync(done, "");
-      process.stderr.write(`${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-    }
-    const files = listFiles(k.dir);
-    const bytes = files.reduce((a, f) => a + fs.statSync(f).size, 0);
-    return { kind: k.kind, label: k.label, view: k.view, files, bytes };
-  });
+  // `wanted`: only these kinds are generated and returned (the timeline-only bench needs no scrapes).
+  return kinds
+    .filter((k) => wanted === null || wanted.includes(k.kind))
+    .map((k) => {
+      const done = path.join(k.dir, ".complete");
+      if (!fs.existsSync(done)) {
+        fs.rmSync(k.dir, { recursive: true, force: true });
+        fs.mkdirSync(k.dir, { recursive: true });
+        const t0 = Date.now();
+        process.stderr.write(`generating ${k.label} … `);
+        k.gen(k.dir);
+        fs.writeFileSync(done, "");
+        process.stderr.write(`${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+      }
+      const files = listFiles(k.dir);
+      const bytes = files.reduce((a, f) => a + fs.statSync(f).size, 0);
+      return { kind: k.kind, label: k.label, view: k.view, files, bytes };
+    });
 }
