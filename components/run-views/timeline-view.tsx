@@ -16,7 +16,7 @@ import { clampWindow, zoomWindow, type ViewWindow } from "@/components/timeline/
 import { TimelineMoment } from "@/components/timeline/timeline-moment";
 import { hasTimelineData } from "@/lib/api/run-views";
 import type { TimelineLanes, TimelinePayload } from "@/lib/api/timeline";
-import { formatCount, formatMs } from "@/lib/format-number";
+import { formatCount, formatMs, plural } from "@/lib/format-number";
 import { ManifestEmptyView } from "./empty-view";
 
 const LANE_TEXT: Record<TimelineLanes, string> = {
@@ -117,7 +117,7 @@ export function TimelineView({ run }: RunViewProps) {
       <p className="text-sm text-muted" data-timeline-summary>
         {formatCount(p.inWindow)} of the run&apos;s {formatCount(p.run.requests)} requests overlap{" "}
         {formatMs(p.window.fromMs)} – {formatMs(p.window.toMs)}
-        {p.lanesBy !== "none" ? `, on ${formatCount(p.lanes.length)} ${LANE_TEXT[p.lanesBy]} lanes` : ""}.
+        {p.lanesBy !== "none" ? `, on ${plural(p.lanes.length, `${LANE_TEXT[p.lanesBy]} lane`)}` : ""}.
         {p.source === "aiperf"
           ? " Profiling requests only: the warm-up is left out, as in the statistics."
           : ""}{" "}

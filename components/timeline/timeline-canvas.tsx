@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import type { TimelinePayload } from "@/lib/api/timeline";
+import { AIPERF_LINE_BITS, type TimelinePayload } from "@/lib/api/timeline";
 import { formatMs } from "@/lib/format-number";
 import { drawTimeline, partsBySegment, resolveColour, type DrawColours } from "./timeline-draw";
 import {
@@ -22,7 +22,9 @@ export function describeBar(p: TimelinePayload, b: number): string {
       parts.push(`${p.segments[p.parts.seg[k]].name} ${formatMs(p.parts.endMs[k] - p.parts.startMs[k])}`);
   });
   const lane = p.lanes[p.bars.lane[b]]?.label ?? "";
-  return `request ${p.bars.id[b]} on ${lane}: starts ${formatMs(p.bars.startMs[b])}, lasts ${formatMs(p.bars.endMs[b] - p.bars.startMs[b])}${parts.length ? ` (${parts.join(", ")})` : ""}`;
+  const id = p.bars.id[b];
+  const name = p.source === "trtllm" ? `request idx ${id}` : `record at line ${id % AIPERF_LINE_BITS}`;
+  return `${name} on ${lane}: starts ${formatMs(p.bars.startMs[b])}, lasts ${formatMs(p.bars.endMs[b] - p.bars.startMs[b])}${parts.length ? ` (${parts.join(", ")})` : ""}`;
 }
 
 /** Bumps when the theme changes, so the canvas redraws in the new colours. */

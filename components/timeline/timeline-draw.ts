@@ -53,13 +53,12 @@ export function drawTimeline(
   const plotBottom = l.height - AXIS_H;
   ctx.font = "12px ui-sans-serif, system-ui, sans-serif";
   ctx.textBaseline = "middle";
-  p.lanes.forEach((lane, i) => {
+  p.lanes.forEach((_, i) => {
     ctx.fillStyle = c.band;
     ctx.fillRect(GUTTER, l.laneTop[i], l.width - GUTTER - RIGHT, l.laneH[i]);
     ctx.fillStyle = c.muted;
     ctx.textAlign = "right";
-    const name = lane.label.length > 22 ? `…${lane.label.slice(-21)}` : lane.label;
-    ctx.fillText(name, GUTTER - 8, l.laneTop[i] + Math.min(l.laneH[i], 18) / 2);
+    ctx.fillText(l.laneNames[i], GUTTER - 8, l.laneTop[i] + Math.min(l.laneH[i], 18) / 2);
   });
   const format = timeTickFormat(v.to - v.from);
   const ticks = ticksWithin(v.from, v.to, Math.max(2, Math.floor((l.width - GUTTER) / 110)));

@@ -4,6 +4,7 @@
  * panning redraws from them without React.
  */
 import type { TimelinePayload } from "@/lib/api/timeline";
+import { shortLabels } from "@/lib/metrics/short-labels";
 
 export const GUTTER = 160;
 export const RIGHT = 12;
@@ -13,6 +14,8 @@ const LANE_GAP = 6;
 const PLOT_BUDGET = 420;
 
 export interface TimelineLayout {
+  /** Lane names as drawn: TensorRT-LLM worker files lose their shared name parts (the tooltip has the whole name). */
+  laneNames: string[];
   width: number;
   height: number;
   rowH: number;
@@ -38,7 +41,9 @@ export function layoutTimeline(p: TimelinePayload, width: number): TimelineLayou
   }
   const barTop = new Float32Array(p.bars.id.length);
   for (let b = 0; b < barTop.length; b++) barTop[b] = laneTop[p.bars.lane[b]] + p.bars.row[b] * rowH;
-  return { width, height: y + AXIS_H, rowH, laneTop, laneH, barTop };
+  // "perf_metrics-server-gen0-200-20260101T000000Z" → "server-gen0-200": the prefix and the stamp are every file's.
+  const bare = p.lanes.map((l) => l.label.replace(/^perf_metrics-/, "").replace(/-\d{8}T\d{6}Z$/, ""));
+  return { laneNames: shortLabels(bare, 22), width, height: y + AXIS_H, rowH, laneTop, laneH, barTop };
 }
 
 export interface ViewWindow {

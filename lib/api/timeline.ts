@@ -81,6 +81,12 @@ export const timelinePayloadSchema = z.object({
 });
 export type TimelinePayload = z.infer<typeof timelinePayloadSchema>;
 
+/**
+ * aiperf bar ids pack the record's file (its place in the run's file list) and its line: lines
+ * stay below 2^24 (16 M records a file), files below 2^7.
+ */
+export const AIPERF_LINE_BITS = 2 ** 24;
+
 /** One aiperf request of the timeline (TensorRT-LLM requests open the breakdown's drill-down). */
 export const timelineRequestSchema = z.object({
   id: z.number().int(),

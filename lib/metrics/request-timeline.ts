@@ -218,11 +218,17 @@ const LANE_LABELS: Record<TimelineLanes, string> = {
   none: "requests",
 };
 
-/** The groupings a run offers: "none" always, the others when they split the run into several lanes. */
+/**
+ * The groupings a run offers: "none" always; the others when they split the run into several
+ * lanes, and a worker grouping also when it names the one worker (one file is no grouping).
+ */
 export function laneChoices(t: RequestTimeline): TimelineLanes[] {
   const out: TimelineLanes[] = [];
-  for (const [g, l] of Object.entries(t.lanes) as [TimelineLanes, LaneGrouping][])
-    if (g !== "none" && l.keys.some((k) => k !== "")) out.push(g);
+  for (const [g, l] of Object.entries(t.lanes) as [TimelineLanes, LaneGrouping][]) {
+    const named = l.keys.some((k) => k !== "");
+    const worker = g === "worker" || g === "ctx-worker";
+    if (g !== "none" && named && (l.keys.length > 1 || worker)) out.push(g);
+  }
   out.push("none");
   return out;
 }

@@ -4,7 +4,12 @@
  * the window asked for. Panning and zooming a million-request run asks for a window every few
  * frames; reading the rows again each time would take the better part of a second.
  */
-import type { TimelinePayload, TimelineQuery, TimelineRequest } from "@/lib/api/timeline";
+import {
+  AIPERF_LINE_BITS,
+  type TimelinePayload,
+  type TimelineQuery,
+  type TimelineRequest,
+} from "@/lib/api/timeline";
 import { TimelineBuilder, timelineWindow, type RequestTimeline } from "@/lib/metrics/request-timeline";
 import {
   AIPERF_TIMELINE_SEGMENTS,
@@ -24,11 +29,7 @@ const cache = new Map<string, Promise<RequestTimeline | null>>();
 /** A run's rows change only when it is re-ingested, which moves `updated_at`. */
 const cacheKey = (run: RunRow) => `${run.id}:${run.updated_at}:${run.aggregator_version}`;
 
-/**
- * aiperf drill-down ids pack the record's file (its place in the run's file list) and line:
- * lines stay below 2^24 (16 M records a file), files below 2^7.
- */
-const LINE_BITS = 2 ** 24;
+const LINE_BITS = AIPERF_LINE_BITS;
 export const aiperfRequestId = (fileIndex: number, line: number) => fileIndex * LINE_BITS + line;
 
 async function buildTrtllm(db: Db, runId: string): Promise<RequestTimeline | null> {
@@ -62,7 +63,8 @@ async function aiperfOrigin(db: Db, runId: string): Promise<number | null> {
 export const AIPERF_ORIGIN_CHART = "aiperf-timeline";
 
 async function buildAiperf(db: Db, runId: string): Promise<RequestTimeline | null> {
-  const files = (await getFiles(db, runId)).filter((f) => f.kind === "aiperf-records");
+  // Every file of the run: imported tools' per-request rows name their own result files.
+  const files = await getFiles(db, runId);
   const fileIndex = new Map(files.map((f, i) => [f.id, i]));
   const fileName = new Map(files.map((f) => [f.id, f.name]));
   const builder = new TimelineBuilder("aiperf", AIPERF_TIMELINE_SEGMENTS, ["file", "none"]);
@@ -73,7 +75,7 @@ async function buildAiperf(db: Db, runId: string): Promise<RequestTimeline | nul
       aiperfRequestId(f, line),
       start,
       end,
-      { file: files.length > 1 ? (fileName.get(fileId) ?? null) : null, none: "" },
+      { file: fileName.get(fileId) ?? null, none: "" },
       aiperfParts(start, end, ttft, ok === 1),
     );
   });
@@ -123,7 +125,7 @@ export async function timelineRequest(db: Db, runId: string, id: number): Promis
   if (!t || t.source !== "aiperf") return null;
   const at = t.id.indexOf(id);
   if (at === -1) return null;
-  const files = (await getFiles(db, runId)).filter((f) => f.kind === "aiperf-records");
+  const files = await getFiles(db, runId);
   const file = files[Math.floor(id / LINE_BITS)];
   if (!file) return null;
   const r = await aiperfRequestAt(db, runId, file.id, id % LINE_BITS, t.startMs[at]);
