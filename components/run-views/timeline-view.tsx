@@ -9,7 +9,7 @@ import { RequestWaterfall } from "@/components/breakdown/request-waterfall";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { runSearchParams } from "@/components/run/search-params";
 import { AiperfRequestPanel } from "@/components/timeline/aiperf-request-panel";
-import { timelineQueryOptions, timelineRequestQueryOptions } from "@/components/timeline/query-options";
+import { timelineQueryOptions, timelineRequestQueryOptions } from "@/lib/api/timeline-query-options";
 import { TimelineCanvas } from "@/components/timeline/timeline-canvas";
 import { TimelineContext } from "@/components/timeline/timeline-context";
 import { clampWindow, zoomWindow, type ViewWindow } from "@/components/timeline/timeline-layout";

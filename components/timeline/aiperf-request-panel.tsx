@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { formatCount, formatMs } from "@/lib/format-number";
-import { timelineRequestQueryOptions } from "./query-options";
+import { timelineRequestQueryOptions } from "@/lib/api/timeline-query-options";
 
 /** The drill-down of one aiperf record of the timeline: its exact x_request_id, where it is, its latencies. */
 export function AiperfRequestPanel({

@@ -96,7 +96,10 @@ export class TimelineBuilder {
     const n = this.id.length;
     const order = Array.from({ length: n }, (_, i) => i);
     // Ties by drill-down id, so a run reads the same order (and the same sample) every time.
-    order.sort((a, b) => this.start[a] - this.start[b] || this.id[a] - this.id[b]);
+    const before = (a: number, b: number) => this.start[a] - this.start[b] || this.id[a] - this.id[b];
+    let sorted = true;
+    for (let i = 1; i < n && sorted; i++) sorted = before(i - 1, i) <= 0;
+    if (!sorted) order.sort(before);
     const firstPart = new Int32Array(n + 1);
     for (let i = 0; i < n; i++) firstPart[i + 1] = firstPart[i] + this.partCount[i];
     const t: RequestTimeline = {
@@ -255,20 +258,32 @@ export function timelineWindow(
   const toMs = Math.max(q.toMs ?? runEnd, fromMs);
   const lanesBy = pickLanes(t, q.lanes);
   const grouping = t.lanes[lanesBy];
-  const hits = overlapping(t, fromMs, toMs);
-  const stride = sampleStride(hits.length, q.limit);
-  const shown = stride === 1 ? hits : hits.filter((_, k) => k % stride === 0);
+  // Two passes over the window's candidates, nothing allocated per request: a whole
+  // million-request run is counted, then every k-th picked.
+  const lo = lowerBound(t.maxEndMs, fromMs);
+  const hi = upperBound(t.startMs, toMs);
+  const of = grouping?.of ?? new Int32Array(t.n);
+  const perLane = new Int32Array(grouping ? grouping.keys.length : 1);
+  let inWindow = 0;
+  for (let i = lo; i < hi; i++)
+    if (t.endMs[i] >= fromMs) {
+      inWindow++;
+      perLane[of[i]]++;
+    }
+  const stride = sampleStride(inWindow, q.limit);
+  const shown: number[] = [];
+  for (let i = lo, k = 0; i < hi; i++) if (t.endMs[i] >= fromMs && k++ % stride === 0) shown.push(i);
 
   // Lanes in natural order of their names, the unnamed lane last; only lanes with requests here.
-  const laneOf = (i: number) => (grouping ? grouping.of[i] : 0);
+  const laneOf = (i: number) => of[i];
   const keyOf = (l: number) => (grouping ? grouping.keys[l] : "");
-  const perLane = new Map<number, number>();
-  for (const i of hits) perLane.set(laneOf(i), (perLane.get(laneOf(i)) ?? 0) + 1);
-  const used = [...perLane.keys()].sort((a, b) => {
-    const ka = keyOf(a);
-    const kb = keyOf(b);
-    return ka === "" ? 1 : kb === "" ? -1 : natural.compare(ka, kb);
-  });
+  const used = [...perLane.keys()]
+    .filter((l) => perLane[l] > 0)
+    .sort((a, b) => {
+      const ka = keyOf(a);
+      const kb = keyOf(b);
+      return ka === "" ? 1 : kb === "" ? -1 : natural.compare(ka, kb);
+    });
   const position = new Map(used.map((l, p) => [l, p]));
   const lane = shown.map((i) => position.get(laneOf(i))!);
   const { row, rowsOf } = packRows(
@@ -295,11 +310,11 @@ export function timelineWindow(
       key: keyOf(l),
       label: keyOf(l) || (lanesBy === "none" ? "all requests" : `no ${LANE_LABELS[lanesBy]} recorded`),
       rows: rowsOf(p),
-      requests: perLane.get(l) ?? 0,
+      requests: perLane[l],
     })),
-    inWindow: hits.length,
+    inWindow,
     stride,
-    sampleNote: sampleNote(stride, shown.length, hits.length),
+    sampleNote: sampleNote(stride, shown.length, inWindow),
     segments: [...t.segments],
     bars: {
       id: shown.map((i) => t.id[i]),

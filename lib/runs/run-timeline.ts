@@ -4,8 +4,13 @@
  * the window asked for. Panning and zooming a million-request run asks for a window every few
  * frames; reading the rows again each time would take the better part of a second.
  */
+import type { QueryClient } from "@tanstack/react-query";
+import { hasTimelineData } from "@/lib/api/run-views";
+import type { RunSummary } from "@/lib/api/schemas";
+import { timelineQueryOptions, type TimelineWindowParams } from "@/lib/api/timeline-query-options";
 import {
   AIPERF_LINE_BITS,
+  timelineQuerySchema,
   type TimelinePayload,
   type TimelineQuery,
   type TimelineRequest,
@@ -146,6 +151,28 @@ export async function timelineRequest(db: Db, runId: string, id: number): Promis
     inputTokens: r.input_tokens,
     outputTokens: r.output_tokens,
   };
+}
+
+/**
+ * The Timeline view's first window, put in the page's cache by the server render, so its canvas
+ * needs no round trip after hydration. Nothing is put there for a run without per-request rows
+ * (the view says so) or a window the query schema refuses (the browser's request reports it).
+ */
+export async function prefetchTimeline(
+  client: QueryClient,
+  db: Db,
+  run: RunSummary,
+  w: TimelineWindowParams,
+): Promise<void> {
+  if (!hasTimelineData(run)) return;
+  const q = timelineQuerySchema.safeParse({
+    from: w.from ?? undefined,
+    to: w.to ?? undefined,
+    lanes: w.lanes ?? undefined,
+  });
+  if (!q.success) return;
+  const payload = await timelinePayload(db, run.id, q.data);
+  if (payload) client.setQueryData(timelineQueryOptions(run.id, w).queryKey, payload);
 }
 
 /** Drops every kept timeline (tests that re-ingest a run under the same version). */

@@ -1,8 +1,9 @@
 /**
  * Reads of the per-request rows the request timeline is built from (shaped in lib/runs). A run's
  * rows are read once, only the columns a bar needs, and handed over one at a time: on SQLite
- * through a raw statement (arrays, no row objects), which reads a million aiperf rows in well
- * under a second.
+ * through a raw statement (arrays, no row objects). A million rows take seconds (each is found
+ * through the (run_id, start_ms) index), so the read yields to the event loop every
+ * `YIELD_EVERY` rows: the server keeps answering meanwhile.
  */
 import type { Db } from "./db";
 import { rawSqlite } from "./raw-sqlite";
@@ -33,6 +34,8 @@ const TRTLLM_SQL = `select idx, mode, ctx_worker, gen_worker, arrival_ms, e2e_ms
 const AIPERF_SQL = `select file_id, line, ok, start_ms, end_ms, ttft_ms
   from aiperf_requests where run_id = ? and phase = 'profiling'`;
 
+const YIELD_EVERY = 50_000;
+
 async function eachRow<R extends unknown[]>(
   db: Db,
   text: string,
@@ -44,7 +47,11 @@ async function eachRow<R extends unknown[]>(
   const sqlite = rawSqlite(db);
   if (sqlite) {
     await db.connection().execute(async () => {
-      for (const row of sqlite.prepare(text).raw().iterate(runId)) fn(row as R);
+      let n = 0;
+      for (const row of sqlite.prepare(text).raw().iterate(runId)) {
+        fn(row as R);
+        if (++n % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
     });
     return;
   }

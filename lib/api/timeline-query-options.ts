@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
-import { fetchJson } from "@/lib/api/fetch-json";
-import { queryKeys } from "@/lib/api/query-keys";
-import { timelinePayloadSchema, timelineRequestSchema, type TimelineLanes } from "@/lib/api/timeline";
+import { fetchJson } from "./fetch-json";
+import { queryKeys } from "./query-keys";
+import { timelinePayloadSchema, timelineRequestSchema, type TimelineLanes } from "./timeline";
 
 export interface TimelineWindowParams {
   from: number | null;
