@@ -1,9 +1,10 @@
 "use client";
 
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { AIPERF_LINE_BITS, type TimelinePayload } from "@/lib/api/timeline";
-import { formatMs } from "@/lib/format-number";
-import { drawTimeline, partsBySegment, resolveColour, type DrawColours } from "./timeline-draw";
+import { coloursOf, useTheme, useWidth } from "./use-canvas-env";
+import type { TimelinePayload } from "@/lib/api/timeline";
+import { describeBar } from "./describe-bar";
+import { drawTimeline, partsBySegment } from "./timeline-draw";
 import {
   barAt,
   clampWindow,
@@ -13,55 +14,6 @@ import {
   zoomWindow,
   type ViewWindow,
 } from "./timeline-layout";
-
-/** One bar in words: its request, lane, start, length and each recorded part. */
-export function describeBar(p: TimelinePayload, b: number): string {
-  const parts: string[] = [];
-  p.parts.bar.forEach((bar, k) => {
-    if (bar === b)
-      parts.push(`${p.segments[p.parts.seg[k]].name} ${formatMs(p.parts.endMs[k] - p.parts.startMs[k])}`);
-  });
-  const lane = p.lanes[p.bars.lane[b]]?.label ?? "";
-  const id = p.bars.id[b];
-  const name = p.source === "trtllm" ? `request idx ${id}` : `record at line ${id % AIPERF_LINE_BITS}`;
-  return `${name} on ${lane}: starts ${formatMs(p.bars.startMs[b])}, lasts ${formatMs(p.bars.endMs[b] - p.bars.startMs[b])}${parts.length ? ` (${parts.join(", ")})` : ""}`;
-}
-
-/** Bumps when the theme changes, so the canvas redraws in the new colours. */
-function useTheme(): number {
-  const [theme, setTheme] = useState(0);
-  useEffect(() => {
-    const o = new MutationObserver(() => setTheme((t) => t + 1));
-    o.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
-    return () => o.disconnect();
-  }, []);
-  return theme;
-}
-
-function coloursOf(el: Element, p: TimelinePayload): DrawColours {
-  const r = (c: string) => resolveColour(el, c);
-  return {
-    segments: p.segments.map((s) => r(s.colour)),
-    fg: r("var(--fg)"),
-    muted: r("var(--muted)"),
-    grid: r("var(--grid)"),
-    band: r("var(--border)"),
-    accent: r("var(--accent)"),
-  };
-}
-
-export function useWidth(el: React.RefObject<HTMLElement | null>): number {
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const node = el.current;
-    if (!node) return;
-    // The observer reports the first size too, right after observe().
-    const o = new ResizeObserver(() => setWidth(node.clientWidth));
-    o.observe(node);
-    return () => o.disconnect();
-  }, [el]);
-  return width;
-}
 
 /**
  * The timeline's canvas: wheel zooms around the pointer (Shift + wheel pans), dragging pans, a

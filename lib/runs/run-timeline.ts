@@ -29,7 +29,11 @@ import { aiperfRequestAt, eachAiperfTimelineRow, eachTrtllmTimelineRow } from "@
 
 /** Timelines of the last few runs asked for: a million-request timeline is ~40 MB. */
 const KEEP = 3;
-const cache = new Map<string, Promise<RequestTimeline | null>>();
+// On globalThis: the production bundle holds one copy of this module per chunk (the route's, the
+// page's), and a timeline read by one must be found by the other.
+const KEY = Symbol.for("runlens.requestTimelines");
+const holder = globalThis as { [KEY]?: Map<string, Promise<RequestTimeline | null>> };
+const cache = (holder[KEY] ??= new Map());
 
 /** A run's rows change only when it is re-ingested, which moves `updated_at`. */
 const cacheKey = (run: RunRow) => `${run.id}:${run.updated_at}:${run.aggregator_version}`;
@@ -165,6 +169,14 @@ export async function prefetchTimeline(
   w: TimelineWindowParams,
 ): Promise<void> {
   if (!hasTimelineData(run)) return;
+  const row = await getRun(db, run.id);
+  if (!row || row.status !== "ready") return;
+  // A run read for the first time takes seconds: the page is sent at once and the view asks for
+  // its window (the read is already under way); only a kept timeline is put in the page.
+  if (!cache.has(cacheKey(row))) {
+    void runTimeline(db, row).catch(() => {});
+    return;
+  }
   const q = timelineQuerySchema.safeParse({
     from: w.from ?? undefined,
     to: w.to ?? undefined,

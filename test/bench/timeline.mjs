@@ -27,7 +27,7 @@ async function firstPaint(browser, url) {
   try {
     await context.addInitScript(recordFirstDraw);
     const page = await context.newPage();
-    await page.goto(url);
+    await page.goto(url, { timeout: 120_000 });
     await page.waitForFunction(() => window.__runlensTimeline?.frameMs !== undefined, null, {
       timeout: 120_000,
       polling: 50,

@@ -4,10 +4,13 @@
  * vLLM-style servers with their server metrics (lib/examples/examples.ts).
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { gotoHydrated, useAppAndBrowser } from "./harness";
+// @ts-expect-error plain ESM generator without type declarations
+import { generateAiperfRun } from "../generators/aiperf.mjs";
+import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
 
 const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || "/work/shots/timeline20";
 
@@ -107,6 +110,31 @@ describe("Timeline view", () => {
     const detail = page.getByRole("region", { name: "request detail" });
     await detail.getByText("x_request_id").waitFor({ timeout: 30_000 });
     expect(await detail.innerText()).toMatch(/[0-9a-f-]{36}/);
+    await page.close();
+  });
+
+  it("labels a sample above 5,000 requests in the window and drops it once zoomed in", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-timeline-"));
+    const gen = await generateAiperfRun(dir, { records: 12_000, concurrency: 16, csv: false });
+    const run = await apiUpload(t.app.url, [{ path: gen.jsonlPath }, { path: gen.summaryPath }]);
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=timeline`);
+    await page.locator(CANVAS).waitFor({ timeout: 30_000 });
+    // ⌈12,000 / 5,000⌉ = 3: every 3rd request by start, 4,000 bars.
+    expect(await page.locator("[data-timeline-sample]").innerText()).toBe(
+      "A sample: every 3rd request by start time, 4,000 of the 12,000 in this window. Zoom in to see every request.",
+    );
+    expect(await page.locator(CANVAS).getAttribute("data-bars")).toBe("4000");
+    await page.screenshot({ path: path.join(SHOTS, "timeline-aiperf-sampled.png"), fullPage: true });
+    // Two halvings of the window hold about 3,000 requests: all of them drawn, no sample note.
+    await page.locator(CANVAS).focus();
+    await page.keyboard.press("+");
+    await page.keyboard.press("+");
+    await page.waitForURL(/tfrom=/, { timeout: 10_000 });
+    await page.locator("[data-timeline-sample]").waitFor({ state: "detached", timeout: 30_000 });
+    const shown = Number((await summary(page)).split(" ")[0].replace(/,/g, ""));
+    expect(shown).toBeLessThan(5000);
+    expect(Number(await page.locator(CANVAS).getAttribute("data-bars"))).toBe(shown);
     await page.close();
   });
 });
