@@ -33,11 +33,23 @@ export function partsBySegment(p: TimelinePayload): Int32Array[] {
   return out;
 }
 
-/** Tick labels in one unit for the whole axis: ms below 2 s of span, s below 10 min, else min. */
-export function timeTickFormat(spanMs: number): (ms: number) => string {
-  if (spanMs < 2000) return (ms) => `${Number(ms.toPrecision(6)).toLocaleString("en-US")} ms`;
-  if (spanMs < 600_000) return (ms) => `${Number((ms / 1000).toPrecision(6)).toLocaleString("en-US")} s`;
-  return (ms) => `${Number((ms / 60_000).toPrecision(6)).toLocaleString("en-US")} min`;
+/** One unit for the whole axis: ms below 2 s of span, s below 10 min, else min. */
+function timeUnit(spanMs: number): { ms: number; name: string } {
+  if (spanMs < 2000) return { ms: 1, name: "ms" };
+  if (spanMs < 600_000) return { ms: 1000, name: "s" };
+  return { ms: 60_000, name: "min" };
+}
+
+/**
+ * Round ticks in the axis' unit (0, 10, 20 min, not 8.333 min: a round step in ms is not one in
+ * minutes), each with its label.
+ */
+export function timeTicks(v: ViewWindow, target: number): Array<{ ms: number; label: string }> {
+  const u = timeUnit(v.to - v.from);
+  return ticksWithin(v.from / u.ms, v.to / u.ms, target).map((t) => ({
+    ms: t * u.ms,
+    label: `${Number(t.toPrecision(6)).toLocaleString("en-US")} ${u.name}`,
+  }));
 }
 
 export function drawTimeline(
@@ -60,16 +72,15 @@ export function drawTimeline(
     ctx.textAlign = "right";
     ctx.fillText(l.laneNames[i], GUTTER - 8, l.laneTop[i] + Math.min(l.laneH[i], 18) / 2);
   });
-  const format = timeTickFormat(v.to - v.from);
-  const ticks = ticksWithin(v.from, v.to, Math.max(2, Math.floor((l.width - GUTTER) / 110)));
+  const ticks = timeTicks(v, Math.max(2, Math.floor((l.width - GUTTER) / 110)));
   ctx.textBaseline = "alphabetic";
-  ticks.forEach((t) => {
+  ticks.forEach(({ ms: t, label }) => {
     const x = Math.round(xOf(l, v, t)) + 0.5;
     ctx.fillStyle = c.grid;
     ctx.fillRect(x, 0, 1, plotBottom);
     ctx.fillStyle = c.muted;
     ctx.textAlign = x > l.width - RIGHT - 40 ? "right" : x < GUTTER + 40 ? "left" : "center";
-    ctx.fillText(format(t), x, l.height - 8);
+    ctx.fillText(label, x, l.height - 8);
   });
   // Bars clipped to the plot, so a bar that started before the window does not run into the names.
   ctx.save();

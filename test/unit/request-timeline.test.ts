@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { timeTicks } from "@/components/timeline/timeline-draw";
 import {
   TimelineBuilder,
   overlapping,
@@ -121,5 +122,26 @@ describe("timeline bar parts", () => {
     expect(trtllmParts("aggregated", times, [1, null, 20, { excludedMs: -40 }, 75])).toEqual([
       0, 0, 1, 2, 5, 25, 4, 25, 100,
     ]);
+  });
+});
+
+describe("timeline axis", () => {
+  it("puts round ticks in the axis' own unit", () => {
+    // 47 min: a round step in minutes (10), not 500 s read as 8.333 min.
+    expect(timeTicks({ from: 0, to: 2_824_130 }, 6).map((t) => t.label)).toEqual([
+      "0 min",
+      "10 min",
+      "20 min",
+      "30 min",
+      "40 min",
+    ]);
+    expect(timeTicks({ from: 3187.7, to: 5531 }, 5).map((t) => t.label)).toEqual([
+      "3.5 s",
+      "4 s",
+      "4.5 s",
+      "5 s",
+      "5.5 s",
+    ]);
+    expect(timeTicks({ from: 100, to: 160 }, 3)[0]).toEqual({ ms: 100, label: "100 ms" });
   });
 });
