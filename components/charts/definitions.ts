@@ -18,6 +18,12 @@ export const AIPERF_SUCCESSFUL: FigureDefinition = {
   method: "client-side timings from aiperf's records",
 };
 
+export const TURNS_SUCCESSFUL: FigureDefinition = {
+  window: "profiling phase, by aiperf's turn_index",
+  requests: "successful profiling requests of each turn (errors, cancellations and warm-up excluded)",
+  method: "client-side timings from aiperf's records; percentiles interpolate linearly",
+};
+
 export const TRTLLM_COMPLETED: FigureDefinition = {
   window: "all of the perf-metrics files (the server marks no profiling phase)",
   requests: "completed requests (warm-up included: the server cannot tell it apart)",

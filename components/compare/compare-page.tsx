@@ -11,6 +11,7 @@ import { CollectorWarning } from "./collector-warning";
 import { CollectorsTable } from "./collectors-table";
 import { useCompareBasket } from "./compare-basket";
 import { CompareCdf } from "./compare-cdf";
+import { CompareTurns } from "./compare-turns";
 import { CompareMetricCharts } from "./compare-metric-charts";
 import { CompareRunList } from "./compare-run-list";
 import { DeltaTable } from "./delta-table";
@@ -102,6 +103,7 @@ export function ComparePage() {
           <ChartSourceProvider source={{ name: data.runs.map((r) => r.name).join(" · ") }}>
             <ChartBarCompareSegments runs={data.runs} stat={data.stat} />
             <CompareCdf data={data} />
+            <CompareTurns data={data} />
             <CompareMetricCharts
               data={data}
               runs={data.runs.map((r, i) => ({ id: r.id, name: r.name, color: runColor(i) }))}

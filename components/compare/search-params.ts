@@ -7,6 +7,7 @@ import {
 } from "nuqs/server";
 import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import { COMPARE_STATS } from "@/lib/api/compare-schemas";
+import { TURN_COMPARE_METRIC_IDS } from "@/lib/metrics/turn-chart-rows";
 
 /**
  * URL state of the compare page, shared by the server page (prefetch), the client (run list,
@@ -24,6 +25,8 @@ export const compareSearchParams = {
   baseline: parseAsString.withDefault("").withOptions(STEP),
   stat: parseAsStringLiteral(COMPARE_STATS).withDefault("p50").withOptions(STEP),
   metric: parseAsStringLiteral(LATENCY_METRICS).withDefault("ttftMs").withOptions(STEP),
+  /** The metric of the turn curves overlaid for multi-turn runs (docs/metrics.md §Turns) */
+  turnMetric: parseAsStringLiteral(TURN_COMPARE_METRIC_IDS).withDefault("ttftP50").withOptions(STEP),
   /** The noise-aware verdicts' baseline: "" (the baseline run) or `last:N` of each run's series */
   noise: parseAsStringLiteral(NOISE_BASELINES).withDefault("").withOptions(STEP),
 };

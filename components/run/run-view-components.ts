@@ -10,6 +10,7 @@ import { LatencyView } from "@/components/run-views/latency-view";
 import { OffloadView } from "@/components/run-views/offload-view";
 import { OverviewView } from "@/components/run-views/overview-view";
 import { TimelineView } from "@/components/run-views/timeline-view";
+import { TurnsView } from "@/components/run-views/turns-view";
 import type { RunViewId } from "@/lib/api/run-views";
 import type { RunViewProps } from "./run-view-props";
 
@@ -18,6 +19,7 @@ export const RUN_VIEW_COMPONENTS: Record<RunViewId, ComponentType<RunViewProps>>
   overview: OverviewView,
   latency: LatencyView,
   throughput: ThroughputView,
+  turns: TurnsView,
   breakdown: BreakdownView,
   timeline: TimelineView,
   cache: CacheView,

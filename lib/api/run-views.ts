@@ -3,6 +3,7 @@ import { AIPERF_CHART_KEYS, distributionPayloadSchema } from "./aiperf-charts";
 import type { RunSummary } from "./schemas";
 import { SM_ENDPOINTS_CHART, smEndpointsPayloadSchema } from "./server-metrics-charts";
 import { segmentsPayloadSchema, TRTLLM_CHART_KEYS } from "./trtllm-charts";
+import { TURNS_CHART, turnsPayloadSchema } from "./turns";
 
 export interface RunViewManifest {
   /** The `?view=` value. */
@@ -66,6 +67,14 @@ export function hasTimelineData(r: RunSummary): boolean {
   return r.timeBreakdown !== null || r.files.some((f) => f.kind === "aiperf-records");
 }
 
+/**
+ * A multi-turn run: aiperf records with turn indices above 0, which the aiperf analyzer marks
+ * in the run's info when it stores the Turns payload.
+ */
+export function hasTurnData(r: RunSummary): boolean {
+  return isNumber(r.info.maxTurnIndex) && r.info.maxTurnIndex > 0;
+}
+
 const VIEWS = [
   { id: "overview", label: "Overview", hasData: () => true, missing: "" },
   {
@@ -84,6 +93,14 @@ const VIEWS = [
     label: "Throughput",
     hasData: (r) => r.requests?.source === "aiperf",
     missing: "upload aiperf profile_export.jsonl (per-request records)",
+  },
+  {
+    id: "turns",
+    label: "Turns",
+    hasData: hasTurnData,
+    missing:
+      "upload aiperf profile_export.jsonl of a multi-turn run (records with conversation_id and turn_index above 0)",
+    firstChart: { key: TURNS_CHART, schema: turnsPayloadSchema },
   },
   {
     id: "breakdown",

@@ -23,6 +23,19 @@ export interface AiperfRecord {
   inputTokens: number | null;
   outputTokens: number | null;
   error: AiperfErrorInfo | null;
+  /**
+   * The conversation the request belongs to: aiperf's `conversation_id` (the join key into
+   * inputs.json), else `x_correlation_id` (shared by one session's turns); null when neither.
+   * Optional: imported tools (vLLM, SGLang, genai-perf, GuideLLM) write no conversations.
+   */
+  conversationId?: string | null;
+  /** aiperf's `turn_index`, 0 for a conversation's first turn; null when not written */
+  turnIndex?: number | null;
+  /**
+   * Prompt tokens the server said it served from cache: aiperf's `usage_prompt_cache_read_tokens`
+   * (OpenAI `usage.prompt_tokens_details.cached_tokens`); null when the response had no usage.
+   */
+  cachedTokens?: number | null;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -102,6 +115,17 @@ function tokenCount(v: number | null, badValue: (message: string) => void): numb
 
 const ignore = () => {};
 
+function idText(v: unknown): string | null {
+  if (typeof v === "string" && v !== "") return v;
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  return null;
+}
+
+/** A turn index is a non-negative integer; anything else is a writer's slip and reads as absent. */
+function turnIndexOf(v: unknown): number | null {
+  return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 0x7fffffff ? v : null;
+}
+
 /** Parses one record; null (with a reason) when the line is not an aiperf record. */
 export function parseAiperfRecord(
   value: unknown,
@@ -131,6 +155,9 @@ export function parseAiperfRecord(
     ),
     outputTokens,
     error: readError(value.error),
+    conversationId: idText(meta.conversation_id) ?? idText(meta.x_correlation_id),
+    turnIndex: turnIndexOf(meta.turn_index),
+    cachedTokens: tokenCount(metricNumber(metrics.usage_prompt_cache_read_tokens), badValue),
   };
 }
 

@@ -8,12 +8,15 @@ import type { SummaryMetric } from "@/lib/formats/aiperf-summary";
  */
 export function theoreticalCacheHitRate(metric: SummaryMetric | undefined): number | null {
   if (!metric) return null;
-  let rate: number | null = null;
-  if (metric.count !== undefined && metric.count > 0 && metric.sum !== undefined)
-    rate = metric.sum / metric.count;
-  else if (metric.avg !== undefined) rate = metric.avg;
-  if (rate === null || !Number.isFinite(rate)) return null;
+  if (metric.count !== undefined && metric.count > 0 && metric.sum !== undefined) {
+    // aiperf's accumulator (post_processors/theoretical_prefix_cache_accumulator.py) writes the
+    // hit blocks as `sum` and all blocks as `count`, so sum / count is a fraction even when the
+    // unit is `%` (that is the avg's unit). A ratio above 1 is a sum of per-request percents.
+    const rate = metric.sum / metric.count;
+    if (!Number.isFinite(rate)) return null;
+    return rate > 1 ? rate / 100 : rate;
+  }
+  if (metric.avg === undefined || !Number.isFinite(metric.avg)) return null;
   // A per-request hit is 0/1 or a fraction; a mean above 1 can only be percent.
-  if (metric.unit === "%" || rate > 1) rate /= 100;
-  return rate;
+  return metric.unit === "%" || metric.avg > 1 ? metric.avg / 100 : metric.avg;
 }

@@ -11,6 +11,13 @@ describe("aiperf theoretical prefix-cache hit rate", () => {
     expect(theoreticalCacheHitRate({ unit: "ratio", avg: 0.7, count: 40, sum: 30 })).toBeCloseTo(0.75, 12);
     expect(theoreticalCacheHitRate({ unit: "%", avg: 70, count: 40, sum: 3000 })).toBeCloseTo(0.75, 12);
   });
+  it("reads aiperf's block counts (sum = hit blocks, count = blocks) as a fraction though the unit is %", () => {
+    // post_processors/theoretical_prefix_cache_accumulator.py: avg = 100 × hit / total, sum = hit, count = total.
+    expect(theoreticalCacheHitRate({ unit: "%", avg: 90.75, count: 4000, sum: 3630 })).toBeCloseTo(
+      0.9075,
+      12,
+    );
+  });
   it("is the average, read as percent when the unit says so or it exceeds 1", () => {
     expect(theoreticalCacheHitRate({ unit: "%", avg: 97.45 })).toBeCloseTo(0.9745, 12);
     expect(theoreticalCacheHitRate({ unit: "ratio", avg: 0.42 })).toBeCloseTo(0.42, 12);

@@ -23,6 +23,7 @@ import {
   ttftVsInputPayloadSchema,
 } from "@/lib/api/aiperf-charts";
 import { summaryBlocksSchema } from "@/lib/api/schemas";
+import { TURNS_CHART, turnsPayloadSchema } from "@/lib/api/turns";
 import {
   SM_ENDPOINTS_CHART,
   smEndpointsPayloadSchema,
@@ -222,6 +223,7 @@ const CHART_SCHEMAS: Record<string, z.ZodType> = {
   [TRTLLM_CHART_KEYS.latencyOverTime]: trtllmLatencyOverTimePayloadSchema,
   [AIPERF_SLOWEST_CHART]: slowestPayloadSchema,
   [SM_ENDPOINTS_CHART]: smEndpointsPayloadSchema,
+  [TURNS_CHART]: turnsPayloadSchema,
 };
 const chartSchema = (key: string) =>
   CHART_SCHEMAS[key] ?? (key.startsWith("sm-series-") ? smSeriesPayloadSchema : null);

@@ -27,6 +27,9 @@ import {
 } from "@/lib/metrics/aiperf-run-result";
 import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { slowestRequestsPayload } from "./aiperf-slowest";
+import { TURNS_CHART } from "@/lib/api/turns";
+import { PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
+import { turnsPayload } from "@/lib/metrics/turn-stats";
 import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
 import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
@@ -53,9 +56,17 @@ const REQUEST_COLUMNS = [
   "itl_ms",
   "input_tokens",
   "output_tokens",
+  "conversation_id",
+  "turn_index",
+  "cached_tokens",
+  "possible_reuse_tokens",
 ] as const satisfies ReadonlyArray<keyof AiperfRequestsTable>;
 
 const KINDS = new Set(["aiperf-records", "aiperf-summary", "aiperf-gpu-telemetry", "aiperf-inputs"]);
+
+/** Integer columns take whole token counts only: a fractional count from a broken writer reads as absent. */
+const integerOrNull = (v: number | null) =>
+  v !== null && Number.isInteger(v) && Math.abs(v) <= 0x7fffffff ? v : null;
 
 /** The folder a file sits in within the upload: records and summary of one trial share it. */
 const dirOf = (name: string) => path.posix.dirname(name.replace(/\\/g, "/"));
@@ -64,6 +75,9 @@ const dirOf = (name: string) => path.posix.dirname(name.replace(/\\/g, "/"));
 export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
   // One shared clock: every record and GPU sample is on the same ms axis (see RequestLog.relMs).
   const log = new RequestLog();
+  /** Turn, cached and possibly reusable prompt tokens of each logged request, indexed like `log` */
+  const turns = new TurnColumns();
+  const reuse = new PossibleReuse();
   /** Record index range [from, to) per folder, for per-trial agreement */
   const recordDirs: Array<{ dir: string; from: number; to: number }> = [];
   const errors = new ErrorTally();
@@ -76,6 +90,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
   async function ingestRecords(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
     const rows = (inserter ??= new BatchInserter(ctx.db, "aiperf_requests", REQUEST_COLUMNS));
     const from = log.length;
+    reuse.reset();
     let records = 0;
     let warmup = 0;
     const options = { maxLineBytes: ctx.limits.maxLineBytes };
@@ -93,6 +108,18 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
         );
       const i = log.length;
       log.add(r, flags);
+      const conversationId = r.conversationId ?? null;
+      const turnIndex = r.turnIndex ?? null;
+      const cachedTokens = r.cachedTokens ?? null;
+      const possible = reuse.next(
+        conversationId,
+        turnIndex,
+        r.inputTokens,
+        r.outputTokens,
+        r.error !== null,
+        r.phase === "profiling",
+      );
+      turns.add(turnIndex, cachedTokens, possible);
       const startMs = log.cols.startMs[i];
       const endMs = log.cols.endMs[i];
       if (r.error && r.phase === "profiling")
@@ -113,6 +140,10 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
         itl_ms: r.itlMs,
         input_tokens: r.inputTokens,
         output_tokens: r.outputTokens,
+        conversation_id: conversationId,
+        turn_index: turnIndex,
+        cached_tokens: integerOrNull(cachedTokens),
+        possible_reuse_tokens: integerOrNull(possible),
       };
       if (rows.push(row)) return rows.flush();
     });
@@ -204,6 +235,22 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
           ...result.charts,
           [AIPERF_SLOWEST_CHART]: await slowestRequestsPayload(ctx.db, ctx.runId, log),
         };
+      const theoretical = result.info?.theoreticalCacheHitRate;
+      const perTurn = turnsPayload(
+        log,
+        turns,
+        reuse.conversations,
+        typeof theoretical === "number" ? theoretical : null,
+      );
+      if (perTurn) {
+        result.charts = { ...result.charts, [TURNS_CHART]: perTurn };
+        // The Turns view's has-data rule (lib/api/run-views.ts) reads these.
+        result.info = {
+          ...result.info,
+          conversations: perTurn.conversations,
+          maxTurnIndex: perTurn.rows[perTurn.rows.length - 1].turn,
+        };
+      }
       return result;
     },
   };

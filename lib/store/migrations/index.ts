@@ -7,6 +7,7 @@ import { blobLeasesMigration } from "./004-blob-leases";
 import { runFactsMigration } from "./005-run-facts";
 import { sweepsMigration } from "./006-sweeps";
 import { seriesMigration } from "./007-series";
+import { conversationsMigration } from "./008-conversations";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -21,5 +22,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "005-run-facts": runFactsMigration(dialect),
     "006-sweeps": sweepsMigration(dialect),
     "007-series": seriesMigration(dialect),
+    "008-conversations": conversationsMigration(dialect),
   };
 }

@@ -21,6 +21,16 @@ export interface AiperfRequestsTable {
   itl_ms: number | null;
   input_tokens: number | null;
   output_tokens: number | null;
+  /**
+   * aiperf's `conversation_id` and `turn_index` (migration 008); absent or null when the record
+   * has none (single-turn runs, imported tools).
+   */
+  conversation_id?: string | null;
+  turn_index?: number | null;
+  /** Prompt tokens the server reported served from cache (`usage_prompt_cache_read_tokens`) */
+  cached_tokens?: number | null;
+  /** Prompt tokens the previous turn of the conversation made reusable (docs/metrics.md §Turns) */
+  possible_reuse_tokens?: number | null;
 }
 
 export interface AiperfTables {

@@ -1,0 +1,160 @@
+/**
+ * Conversations and turns of a run's requests (docs/metrics.md §Turns), kept beside the
+ * RequestLog in typed columns indexed like it: the turn index, the prompt tokens the server served
+ * from cache and the prompt tokens an earlier turn made reusable.
+ *
+ * Possible reuse. aiperf sends each turn of a multi-turn conversation with the whole history
+ * before it: turn k's prompt is turn k−1's prompt, then its answer, then the new user message
+ * (aiperf `dataset/` multi-turn conversations; the history is replayed by the worker). So the
+ * prefix turn k could find cached is at most what turn k−1 sent and got back:
+ *
+ *   possible(k) = min(ISL(k), ISL(k−1) + OSL(k−1)),  possible(0) = 0
+ *
+ * with OSL(k−1) read as 0 when that turn failed (no answer joined the history). When turn k−1 of
+ * the conversation was not seen before turn k (records out of order, a trimmed file) or either
+ * prompt length is unknown, the possible reuse is not known (NaN), never 0. Prefixes shared
+ * between different conversations (a common system prompt) are not counted: that is what
+ * aiperf's run-level `theoretical_prefix_cache_hit` covers, shown beside it.
+ */
+
+export const NO_TURN = -1;
+
+/**
+ * Conversations remembered at once. A single-turn run of a million requests has a million
+ * conversations of one turn each; past this many, the one idle longest is forgotten, and its next
+ * turn (if any) has an unknown possible reuse rather than a guessed one.
+ */
+export const MAX_OPEN_CONVERSATIONS = 200_000;
+
+/**
+ * Tracks each conversation's latest turn within one records file (trials reuse conversation ids).
+ * A conversation's latest turn sits in a slot of typed arrays, found by its id: no object per
+ * conversation, since this runs once per record of every aiperf run.
+ */
+export class PossibleReuse {
+  /** Conversation id → slot; insertion order is recency (a touched id is re-inserted) */
+  private slots = new Map<string, number>();
+  private turn: Int32Array;
+  private inputTokens: Float64Array;
+  private outputTokens: Float64Array;
+  /** 1 once a profiling request of the slot's conversation was counted */
+  private profiling: Uint8Array;
+  private free: number[] = [];
+  private used = 0;
+  /** Conversations with a profiling request, over every file */
+  conversations = 0;
+
+  constructor(private readonly maxOpen = MAX_OPEN_CONVERSATIONS) {
+    const n = Math.min(maxOpen + 1, 1024);
+    this.turn = new Int32Array(n);
+    this.inputTokens = new Float64Array(n);
+    this.outputTokens = new Float64Array(n);
+    this.profiling = new Uint8Array(n);
+  }
+
+  /** Starts a new file: conversations of another trial are not this one's history. */
+  reset(): void {
+    this.slots.clear();
+    this.free = [];
+    this.used = 0;
+  }
+
+  private slotFor(): number {
+    const reused = this.free.pop();
+    if (reused !== undefined) return reused;
+    if (this.used === this.turn.length) {
+      const cap = this.turn.length * 2;
+      const grow = <T extends Int32Array | Float64Array | Uint8Array>(a: T, b: T) => (b.set(a), b);
+      this.turn = grow(this.turn, new Int32Array(cap));
+      this.inputTokens = grow(this.inputTokens, new Float64Array(cap));
+      this.outputTokens = grow(this.outputTokens, new Float64Array(cap));
+      this.profiling = grow(this.profiling, new Uint8Array(cap));
+    }
+    return this.used++;
+  }
+
+  /**
+   * The possible reuse of this turn (NaN when not known), and remembers the turn for the next.
+   * `inputTokens`/`outputTokens` are null when not recorded.
+   */
+  next(
+    conversationId: string | null,
+    turn: number | null,
+    inputTokens: number | null,
+    outputTokens: number | null,
+    failed: boolean,
+    profiling = true,
+  ): number {
+    if (conversationId === null || turn === null) return NaN;
+    let slot = this.slots.get(conversationId);
+    let possible = turn === 0 ? 0 : NaN;
+    if (slot === undefined) {
+      slot = this.slotFor();
+      this.slots.set(conversationId, slot);
+      this.profiling[slot] = 0;
+      this.turn[slot] = -1;
+      if (this.slots.size > this.maxOpen) {
+        const oldest = this.slots.keys().next().value!;
+        this.free.push(this.slots.get(oldest)!);
+        this.slots.delete(oldest);
+      }
+    } else {
+      if (
+        turn > 0 &&
+        this.turn[slot] === turn - 1 &&
+        inputTokens !== null &&
+        Number.isFinite(this.inputTokens[slot])
+      )
+        possible = Math.min(inputTokens, this.inputTokens[slot] + this.outputTokens[slot]);
+      // Re-inserted, so the map's first key is always the conversation idle longest.
+      this.slots.delete(conversationId);
+      this.slots.set(conversationId, slot);
+    }
+    if (profiling && this.profiling[slot] === 0) {
+      this.conversations++;
+      this.profiling[slot] = 1;
+    }
+    // A turn older than the one remembered (records out of order) does not replace it.
+    if (turn >= this.turn[slot]) {
+      this.turn[slot] = turn;
+      this.inputTokens[slot] = inputTokens ?? NaN;
+      this.outputTokens[slot] = failed ? 0 : (outputTokens ?? 0);
+    }
+    return possible;
+  }
+}
+
+/** Per-request turn columns, indexed like the run's RequestLog. */
+export class TurnColumns {
+  length = 0;
+  private cap = 1024;
+  turn = new Int32Array(1024).fill(NO_TURN);
+  cached = new Float64Array(1024).fill(NaN);
+  possible = new Float64Array(1024).fill(NaN);
+  /** Whether any record carried a turn index above 0 (a multi-turn run) */
+  multiTurn = false;
+  /** Whether any record carried the server's cached prompt tokens */
+  anyCached = false;
+
+  add(turn: number | null, cached: number | null, possible: number): void {
+    if (this.length === this.cap) this.grow();
+    const i = this.length++;
+    this.turn[i] = turn ?? NO_TURN;
+    this.cached[i] = cached ?? NaN;
+    this.possible[i] = possible;
+    if (turn !== null && turn > 0) this.multiTurn = true;
+    if (cached !== null) this.anyCached = true;
+  }
+
+  private grow(): void {
+    this.cap *= 2;
+    const turn = new Int32Array(this.cap).fill(NO_TURN);
+    turn.set(this.turn);
+    this.turn = turn;
+    for (const k of ["cached", "possible"] as const) {
+      const next = new Float64Array(this.cap).fill(NaN);
+      next.set(this[k]);
+      this[k] = next;
+    }
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * Rows the Turns view draws from the stored payload (lib/api/turns.ts): one per turn index, the
+ * values null where the turn has none (a turn whose requests all failed has no TTFT), so a line
+ * skips it rather than dropping to 0.
+ */
+import type { TurnRow, TurnsPayload } from "@/lib/api/turns";
+
+export type TurnBandMetric = "ttftMs" | "e2eMs" | "inputTokens" | "outputTokens";
+
+export interface TurnBandRow {
+  turn: number;
+  label: string;
+  p50: number | null;
+  p90: number | null;
+  mean: number | null;
+  count: number;
+}
+
+/** "3", or "≥ 99" on a row that pools the turns past the last one kept. */
+export const turnLabel = (r: Pick<TurnRow, "turn" | "pooled">) => (r.pooled ? `≥ ${r.turn}` : String(r.turn));
+
+export function turnBandRows(p: TurnsPayload, metric: TurnBandMetric): TurnBandRow[] {
+  return p.rows.map((r) => {
+    const b = r[metric];
+    return {
+      turn: r.turn,
+      label: turnLabel(r),
+      p50: b?.p50 ?? null,
+      p90: b?.p90 ?? null,
+      mean: b?.mean ?? null,
+      count: b?.count ?? 0,
+    };
+  });
+}
+
+export interface TurnCountRow {
+  turn: number;
+  label: string;
+  ok: number;
+  errors: number;
+  cancelled: number;
+}
+
+export function turnCountRows(p: TurnsPayload): TurnCountRow[] {
+  return p.rows.map((r) => ({
+    turn: r.turn,
+    label: turnLabel(r),
+    ok: r.requests - r.errors - r.cancelled,
+    errors: r.errors,
+    cancelled: r.cancelled,
+  }));
+}
+
+export interface TurnRateRow {
+  turn: number;
+  label: string;
+  /** Percent of prompt tokens served from cache */
+  hitPct: number | null;
+  /** Percent of prompt tokens an earlier turn made reusable: the ceiling */
+  possiblePct: number | null;
+}
+
+export function turnRateRows(p: TurnsPayload): TurnRateRow[] {
+  return p.rows.map((r) => ({
+    turn: r.turn,
+    label: turnLabel(r),
+    hitPct: r.hitRate === null ? null : r.hitRate * 100,
+    possiblePct: r.possibleRate === null ? null : r.possibleRate * 100,
+  }));
+}
+
+export interface TurnReuseRow {
+  turn: number;
+  label: string;
+  requests: number;
+  /** Mean tokens per request of the turn, so a turn's height is its mean prompt */
+  cached: number | null;
+  recomputed: number | null;
+  fresh: number | null;
+  ceiling: number | null;
+  prompt: number | null;
+}
+
+/**
+ * The reuse stack per turn, in mean tokens per request: cached + recomputed + fresh = prompt,
+ * and the ceiling (possible reuse) drawn over it. Null on a turn with no request that has all
+ * three of prompt, cached and possible tokens.
+ */
+export function turnReuseRows(p: TurnsPayload): TurnReuseRow[] {
+  return p.rows.map((r) => {
+    const u = r.reuse;
+    const per = (v: number) => (u ? v / u.requests : null);
+    return {
+      turn: r.turn,
+      label: turnLabel(r),
+      requests: u?.requests ?? 0,
+      cached: u ? per(u.cachedTokens) : null,
+      recomputed: u ? per(u.recomputedReusableTokens) : null,
+      fresh: u ? per(u.newTokens) : null,
+      ceiling: u ? per(u.possibleTokens) : null,
+      prompt: u ? per(u.promptTokens) : null,
+    };
+  });
+}
+
+/** Run-wide totals of the stack: what share of the possible reuse the serving stack achieved. */
+export function reuseTotals(p: TurnsPayload) {
+  let prompt = 0;
+  let cached = 0;
+  let possible = 0;
+  let recomputed = 0;
+  for (const r of p.rows) {
+    if (!r.reuse) continue;
+    prompt += r.reuse.promptTokens;
+    cached += r.reuse.cachedTokens;
+    possible += r.reuse.possibleTokens;
+    recomputed += r.reuse.recomputedReusableTokens;
+  }
+  return {
+    prompt,
+    cached,
+    possible,
+    recomputed,
+    /** Cached tokens that were within the ceiling, over the ceiling */
+    achievedShare: possible > 0 ? (possible - recomputed) / possible : null,
+  };
+}
+
+/** What the compare page overlays per turn across runs. */
+export const TURN_COMPARE_METRICS = {
+  ttftP50: { label: "TTFT p50", unit: "ms", higherIsBetter: false },
+  ttftP90: { label: "TTFT p90", unit: "ms", higherIsBetter: false },
+  e2eP50: { label: "latency p50", unit: "ms", higherIsBetter: false },
+  inputMean: { label: "prompt length mean", unit: "tokens", higherIsBetter: null },
+  hitPct: { label: "cache hit rate", unit: "%", higherIsBetter: true },
+  possiblePct: { label: "possible reuse (ceiling)", unit: "%", higherIsBetter: null },
+} as const;
+export type TurnCompareMetric = keyof typeof TURN_COMPARE_METRICS;
+export const TURN_COMPARE_METRIC_IDS = Object.keys(TURN_COMPARE_METRICS) as TurnCompareMetric[];
+
+function turnValue(r: TurnRow, metric: TurnCompareMetric): number | null {
+  switch (metric) {
+    case "ttftP50":
+      return r.ttftMs?.p50 ?? null;
+    case "ttftP90":
+      return r.ttftMs?.p90 ?? null;
+    case "e2eP50":
+      return r.e2eMs?.p50 ?? null;
+    case "inputMean":
+      return r.inputTokens?.mean ?? null;
+    case "hitPct":
+      return r.hitRate === null ? null : r.hitRate * 100;
+    case "possiblePct":
+      return r.possibleRate === null ? null : r.possibleRate * 100;
+  }
+}
+
+export interface TurnCompareRow {
+  turn: number;
+  label: string;
+  /** Run id → the run's value at this turn, null when it has none */
+  values: Record<string, number | null>;
+  /**
+   * Run id → the change against the baseline run at this turn: relative (fraction) for
+   * latencies and lengths, percentage points for the rates; null when either side is missing.
+   */
+  deltas: Record<string, number | null>;
+}
+
+/**
+ * One row per turn index any run has, each run's value of `metric` at it and its change against
+ * `baselineId` at the same turn. Rows of pooled turns (≥ 99) line up by their index.
+ */
+export function compareTurnRows(
+  runs: ReadonlyArray<{ id: string; payload: TurnsPayload }>,
+  metric: TurnCompareMetric,
+  baselineId: string,
+): TurnCompareRow[] {
+  const turns = new Map<number, { label: string; byRun: Map<string, TurnRow> }>();
+  for (const { id, payload } of runs)
+    for (const r of payload.rows) {
+      const t = turns.get(r.turn) ?? { label: turnLabel(r), byRun: new Map() };
+      t.byRun.set(id, r);
+      turns.set(r.turn, t);
+    }
+  const points = metric === "hitPct" || metric === "possiblePct";
+  return [...turns.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([turn, t]) => {
+      const values: Record<string, number | null> = {};
+      for (const { id } of runs) {
+        const r = t.byRun.get(id);
+        values[id] = r ? turnValue(r, metric) : null;
+      }
+      const base = values[baselineId] ?? null;
+      const deltas: Record<string, number | null> = {};
+      for (const { id } of runs) {
+        const v = values[id];
+        deltas[id] =
+          v === null || base === null || id === baselineId
+            ? null
+            : points
+              ? v - base
+              : base === 0
+                ? null
+                : (v - base) / base;
+      }
+      return { turn, label: t.label, values, deltas };
+    });
+}

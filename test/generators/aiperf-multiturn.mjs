@@ -1,0 +1,274 @@
+#!/usr/bin/env node
+/**
+ * Synthetic multi-turn aiperf records: conversations of 1–20 turns whose prompts carry the whole
+ * history, as aiperf's multi-turn sessions send it (aiperf docs/tutorials/multi-turn.md: each turn
+ * resends the earlier user messages and the model's answers). Writes `profile_export.jsonl` and
+ * the `profile_export_aiperf.json` aiperf would write for exactly those records.
+ *
+ *   node test/generators/aiperf-multiturn.mjs --out DIR [--conversations 200] [--max-turns 20]
+ *        [--concurrency 8] [--seed 1] [--evict 0.2] [--no-cached] [--error-every 0]
+ *
+ * Record format: aiperf `common/models/record_models.py` MetricRecordMetadata (session_num,
+ * x_request_id, x_correlation_id, conversation_id, turn_index, request_start_ns, request_end_ns,
+ * worker_id, record_processor_id, benchmark_phase, was_cancelled), written exclude_none like
+ * aiperf ≥ 0.4; per-record metrics with `{value, unit}`; the cached prompt tokens as
+ * `usage_prompt_cache_read_tokens` (aiperf `metrics/types/usage_cache_metrics.py`, from the
+ * response's usage.prompt_tokens_details.cached_tokens).
+ *
+ * The workload (seeded): turn 0's prompt is uniform on [200, 2000) tokens; each later turn adds
+ * the previous answer and a new user message uniform on [50, 500); answers are uniform on
+ * [20, 300) tokens. The server caches whole blocks of 16 tokens: a turn finds its history cached
+ * (floor(history / 16) × 16 tokens) unless it was evicted (probability `evict`), then nothing.
+ * TTFT = 15 ms + 0.05 ms per uncached prompt token + U[0, 5) ms; ITL U[8, 16) ms;
+ * latency = TTFT + ITL × (OSL − 1). Conversations run one at a time on each of `concurrency`
+ * workers, turns back to back; records are written in completion order.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { prng } from "./prng.mjs";
+
+const BASE_NS = 1764590400000000000n;
+const BLOCK = 16;
+
+/** numpy.percentile's default (linear) on an ascending array. */
+function pct(sorted, q) {
+  const n = sorted.length;
+  if (n === 1) return sorted[0];
+  const rank = (q / 100) * (n - 1);
+  const lo = Math.floor(rank);
+  const hi = Math.ceil(rank);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
+}
+
+function block(values, unit) {
+  const s = Float64Array.from(values).sort();
+  const n = s.length;
+  let sum = 0;
+  for (const v of s) sum += v;
+  const avg = sum / n;
+  let sq = 0;
+  for (const v of s) sq += (v - avg) ** 2;
+  const out = { unit, avg };
+  for (const q of [1, 5, 10, 25, 50, 75, 90, 95, 99]) out[`p${q}`] = pct(s, q);
+  Object.assign(out, { min: s[0], max: s[n - 1], std: Math.sqrt(sq / n), count: n, sum });
+  return out;
+}
+
+/**
+ * aiperf's run-level theoretical prefix-cache hit (post_processors
+ * theoretical_prefix_cache_accumulator.py): Σ hit blocks / Σ total blocks over successful
+ * requests, in percent, with `count` the total and `sum` the hits. A turn's blocks are its
+ * prompt's 16-token blocks; the hits are the whole blocks of the history before it.
+ */
+function theoretical(ok) {
+  let hit = 0;
+  let total = 0;
+  for (const r of ok) {
+    total += Math.ceil(r.prompt / BLOCK);
+    hit += Math.floor(r.history / BLOCK);
+  }
+  return { unit: "%", avg: (100 * hit) / total, count: total, sum: hit };
+}
+
+/**
+ * Generates the run. Options: conversations, maxTurns, minTurns, concurrency, seed, evict
+ * (probability a turn's history was evicted), cached (false: no usage in the responses),
+ * errorEvery (every k-th request fails with a 500; its answer does not join the history),
+ * cancelEvery (every k-th request is cancelled, aiperf's 499), turns (explicit turn counts per
+ * conversation, overriding the random ones), firstPrompt/userTokens/answerTokens (fixed
+ * lengths instead of random: small hand-computed cases), theoretical (write aiperf's
+ * theoretical_prefix_cache_hit in the summary).
+ *
+ * Returns the file paths and the truth: one entry per request with its conversation, turn,
+ * prompt, answer, cached and history tokens, outcome and timings.
+ */
+export function generateMultiTurnRun(outDir, opts = {}) {
+  const rand = prng(opts.seed ?? 1);
+  const conversations = opts.conversations ?? 200;
+  const maxTurns = opts.maxTurns ?? 20;
+  const minTurns = opts.minTurns ?? 1;
+  const concurrency = opts.concurrency ?? 8;
+  const evict = opts.evict ?? 0.2;
+  const withCached = opts.cached !== false;
+  const errorEvery = opts.errorEvery ?? 0;
+  const cancelEvery = opts.cancelEvery ?? 0;
+  const uniform = (lo, hi) => lo + Math.floor(rand() * (hi - lo));
+  const fixed = (v, lo, hi) => (typeof v === "number" ? v : uniform(lo, hi));
+
+  const requests = [];
+  const workerFreeMs = new Float64Array(concurrency);
+  let n = 0;
+  for (let c = 0; c < conversations; c++) {
+    const turns = opts.turns?.[c] ?? uniform(minTurns, maxTurns + 1);
+    const w = c % concurrency;
+    let history = 0;
+    for (let t = 0; t < turns; t++) {
+      const i = n++;
+      const prompt = t === 0 ? fixed(opts.firstPrompt, 200, 2000) : history + fixed(opts.userTokens, 50, 500);
+      const answer = fixed(opts.answerTokens, 20, 300);
+      const evicted = t > 0 && rand() < evict;
+      const cached = t === 0 || evicted ? 0 : Math.floor(history / BLOCK) * BLOCK;
+      const failed = errorEvery > 0 && i % errorEvery === errorEvery - 1;
+      const cancelled = !failed && cancelEvery > 0 && i % cancelEvery === cancelEvery - 1;
+      const ttft = 15 + 0.05 * (prompt - cached) + rand() * 5;
+      const itl = 8 + rand() * 8;
+      const e2e = ttft + itl * (answer - 1);
+      const startMs = workerFreeMs[w] + 0.5;
+      const durMs = failed ? 5 : cancelled ? ttft / 2 : e2e;
+      workerFreeMs[w] = startMs + durMs;
+      requests.push({
+        i,
+        conversation: `conv-${String(c).padStart(5, "0")}`,
+        session: c,
+        turn: t,
+        prompt,
+        answer: failed || cancelled ? null : answer,
+        cached: failed || cancelled ? null : cached,
+        failed,
+        cancelled,
+        ttft,
+        itl,
+        e2e,
+        startMs,
+        endMs: startMs + durMs,
+        worker: w,
+      });
+      // The next turn's history: this prompt and, when it came, this answer.
+      history = prompt + (failed || cancelled ? 0 : answer);
+    }
+  }
+  // What the previous turn of each conversation held (its prompt and the answer it got), capped at
+  // this prompt: the possible reuse, worked out apart from the loop that built the prompts.
+  const byConv = new Map();
+  for (const r of requests) {
+    const prev = byConv.get(r.conversation);
+    r.history = r.turn === 0 ? 0 : Math.min(r.prompt, prev.prompt + (prev.answer ?? 0));
+    byConv.set(r.conversation, r);
+  }
+
+  fs.mkdirSync(outDir, { recursive: true });
+  const lines = [...requests]
+    .sort((a, b) => a.endMs - b.endMs)
+    .map((r) => {
+      const startNs = BASE_NS + BigInt(Math.round(r.startMs * 1e6));
+      const endNs = BASE_NS + BigInt(Math.round(r.endMs * 1e6));
+      const meta = {
+        session_num: r.session,
+        x_request_id: `req-${String(r.i).padStart(8, "0")}`,
+        x_correlation_id: `corr-${r.session}`,
+        conversation_id: r.conversation,
+        turn_index: r.turn,
+        request_start_ns: "@START@",
+        request_end_ns: "@END@",
+        worker_id: `worker_${r.worker}`,
+        record_processor_id: "record_processor_0",
+        benchmark_phase: "profiling",
+        was_cancelled: r.cancelled,
+        ...(r.cancelled ? { cancellation_time_ns: "@END@" } : {}),
+      };
+      let body;
+      if (r.failed || r.cancelled) {
+        const error = r.failed
+          ? { code: 500, type: "HTTPStatusError", message: "500 server error" }
+          : { code: 499, type: "RequestCancellationError", message: "Request was cancelled" };
+        body = { metadata: meta, metrics: { error_isl: { value: r.prompt, unit: "tokens" } }, error };
+      } else {
+        const metrics = {
+          input_sequence_length: { value: r.prompt, unit: "tokens" },
+          output_sequence_length: { value: r.answer, unit: "tokens" },
+          time_to_first_token: { value: r.ttft, unit: "ms" },
+          request_latency: { value: r.e2e, unit: "ms" },
+          inter_token_latency: { value: r.itl, unit: "ms" },
+          usage_prompt_tokens: { value: r.prompt, unit: "tokens" },
+          ...(withCached ? { usage_prompt_cache_read_tokens: { value: r.cached, unit: "tokens" } } : {}),
+        };
+        body = { metadata: meta, metrics };
+      }
+      // Exact nanosecond integers, spliced in as text (JSON numbers past 2^53 would round).
+      return JSON.stringify(body)
+        .replace('"request_start_ns":"@START@"', `"request_start_ns":${startNs}`)
+        .replaceAll('"@END@"', `${endNs}`);
+    });
+  const jsonlPath = path.join(outDir, "profile_export.jsonl");
+  fs.writeFileSync(jsonlPath, lines.join("\n") + "\n");
+
+  const ok = requests.filter((r) => !r.failed && !r.cancelled);
+  // Loops, not Math.min(...xs): a spread of a million values overflows the call stack.
+  let minStart = Infinity;
+  let maxEnd = -Infinity;
+  for (const r of requests) {
+    minStart = Math.min(minStart, r.startMs);
+    maxEnd = Math.max(maxEnd, r.endMs);
+  }
+  const durationS = (maxEnd - minStart) / 1000;
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+  const errors = requests.length - ok.length;
+  const summary = {
+    schema_version: "1.1",
+    aiperf_version: "0.7.0",
+    benchmark_id: "synthetic-multiturn",
+    request_throughput: { unit: "requests/sec", avg: ok.length / durationS },
+    request_latency: block(
+      ok.map((r) => r.e2e),
+      "ms",
+    ),
+    request_count: { unit: "requests", avg: ok.length },
+    time_to_first_token: block(
+      ok.map((r) => r.ttft),
+      "ms",
+    ),
+    inter_token_latency: block(
+      ok.map((r) => r.itl),
+      "ms",
+    ),
+    output_token_throughput: { unit: "tokens/sec", avg: sum(ok.map((r) => r.answer)) / durationS },
+    output_sequence_length: block(
+      ok.map((r) => r.answer),
+      "tokens",
+    ),
+    input_sequence_length: block(
+      ok.map((r) => r.prompt),
+      "tokens",
+    ),
+    benchmark_duration: { unit: "sec", avg: durationS },
+    ...(errors > 0 ? { error_request_count: { unit: "requests", avg: errors } } : {}),
+    ...(opts.theoretical ? { theoretical_prefix_cache_hit: theoretical(ok) } : {}),
+    input_config: {
+      endpoint: {
+        model_names: ["synthetic/multiturn"],
+        type: "chat",
+        streaming: true,
+        url: "localhost:8000",
+      },
+      loadgen: { concurrency },
+    },
+    was_cancelled: false,
+    error_summary: [],
+  };
+  const summaryPath = path.join(outDir, "profile_export_aiperf.json");
+  fs.writeFileSync(summaryPath, JSON.stringify(summary, null, 2));
+  return { jsonlPath, summaryPath, requests, summary };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const arg = (name, def) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 ? process.argv[i + 1] : def;
+  };
+  const out = arg("out", null);
+  if (!out) {
+    console.error("usage: aiperf-multiturn.mjs --out DIR [--conversations N] [--max-turns N] …");
+    process.exit(2);
+  }
+  const run = generateMultiTurnRun(out, {
+    conversations: Number(arg("conversations", 200)),
+    maxTurns: Number(arg("max-turns", 20)),
+    concurrency: Number(arg("concurrency", 8)),
+    seed: Number(arg("seed", 1)),
+    evict: Number(arg("evict", 0.2)),
+    cached: !process.argv.includes("--no-cached"),
+    errorEvery: Number(arg("error-every", 0)),
+    cancelEvery: Number(arg("cancel-every", 0)),
+  });
+  console.log(`${run.requests.length} requests → ${run.jsonlPath}`);
+}
