@@ -230,7 +230,9 @@ export function laneChoices(t: RequestTimeline): TimelineLanes[] {
   for (const [g, l] of Object.entries(t.lanes) as [TimelineLanes, LaneGrouping][]) {
     const named = l.keys.some((k) => k !== "");
     const worker = g === "worker" || g === "ctx-worker";
-    if (g !== "none" && named && (l.keys.length > 1 || worker)) out.push(g);
+    // A conversation of one request each (a single-turn run) is no grouping.
+    const multiTurn = g !== "conversation" || l.keys.length <= t.n / 2;
+    if (g !== "none" && named && multiTurn && (l.keys.length > 1 || worker)) out.push(g);
   }
   out.push("none");
   return out;
@@ -245,6 +247,8 @@ export function pickLanes(t: RequestTimeline, asked: TimelineLanes | undefined):
 }
 
 const natural = new Intl.Collator("en", { numeric: true });
+/** More lanes than this read as a smear of 2 px rows; the rest of the conversations share one lane. */
+export const MAX_LANES = 100;
 const round = (v: number) => Math.round(v * 100) / 100;
 
 /** The payload of one window: the overlapping requests (or their sample), laned and packed. */
@@ -274,18 +278,25 @@ export function timelineWindow(
   const shown: number[] = [];
   for (let i = lo, k = 0; i < hi; i++) if (t.endMs[i] >= fromMs && k++ % stride === 0) shown.push(i);
 
-  // Lanes in natural order of their names, the unnamed lane last; only lanes with requests here.
+  // Workers and files in natural order of their names, the unnamed lane last, every one with
+  // requests here. Conversations, which are many, in order of their first drawn request, only
+  // those drawn; past MAX_LANES the rest share one lane, so nothing drawn is left out.
   const laneOf = (i: number) => of[i];
   const keyOf = (l: number) => (grouping ? grouping.keys[l] : "");
-  const used = [...perLane.keys()]
-    .filter((l) => perLane[l] > 0)
-    .sort((a, b) => {
-      const ka = keyOf(a);
-      const kb = keyOf(b);
-      return ka === "" ? 1 : kb === "" ? -1 : natural.compare(ka, kb);
-    });
+  const byConversation = lanesBy === "conversation";
+  const candidates = byConversation
+    ? [...new Set(shown.map(laneOf))]
+    : [...perLane.keys()]
+        .filter((l) => perLane[l] > 0)
+        .sort((a, b) => {
+          const ka = keyOf(a);
+          const kb = keyOf(b);
+          return ka === "" ? 1 : kb === "" ? -1 : natural.compare(ka, kb);
+        });
+  const folded = candidates.length > MAX_LANES;
+  const used = folded ? candidates.slice(0, MAX_LANES - 1) : candidates;
   const position = new Map(used.map((l, p) => [l, p]));
-  const lane = shown.map((i) => position.get(laneOf(i))!);
+  const lane = shown.map((i) => position.get(laneOf(i)) ?? used.length);
   const { row, rowsOf } = packRows(
     shown.map((i) => t.startMs[i]),
     shown.map((i) => t.endMs[i]),
@@ -306,12 +317,24 @@ export function timelineWindow(
     window: { fromMs, toMs },
     lanesBy,
     laneChoices: laneChoices(t),
-    lanes: used.map((l, p) => ({
-      key: keyOf(l),
-      label: keyOf(l) || (lanesBy === "none" ? "all requests" : `no ${LANE_LABELS[lanesBy]} recorded`),
-      rows: rowsOf(p),
-      requests: perLane[l],
-    })),
+    lanes: [
+      ...used.map((l, p) => ({
+        key: keyOf(l),
+        label: keyOf(l) || (lanesBy === "none" ? "all requests" : `no ${LANE_LABELS[lanesBy]} recorded`),
+        rows: rowsOf(p),
+        requests: perLane[l],
+      })),
+      ...(folded
+        ? [
+            {
+              key: "",
+              label: `${(candidates.length - used.length).toLocaleString("en-US")} other ${LANE_LABELS[lanesBy]}s`,
+              rows: rowsOf(used.length),
+              requests: inWindow - used.reduce((n, l) => n + perLane[l], 0),
+            },
+          ]
+        : []),
+    ],
     inWindow,
     stride,
     sampleNote: sampleNote(stride, shown.length, inWindow),

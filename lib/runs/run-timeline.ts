@@ -76,15 +76,15 @@ async function buildAiperf(db: Db, runId: string): Promise<RequestTimeline | nul
   const files = await getFiles(db, runId);
   const fileIndex = new Map(files.map((f, i) => [f.id, i]));
   const fileName = new Map(files.map((f) => [f.id, f.name]));
-  const builder = new TimelineBuilder("aiperf", AIPERF_TIMELINE_SEGMENTS, ["file", "none"]);
-  await eachAiperfTimelineRow(db, runId, ([fileId, line, ok, start, end, ttft]) => {
+  const builder = new TimelineBuilder("aiperf", AIPERF_TIMELINE_SEGMENTS, ["conversation", "file", "none"]);
+  await eachAiperfTimelineRow(db, runId, ([fileId, line, ok, start, end, ttft, conversation]) => {
     const f = fileIndex.get(fileId) ?? files.length;
     if (start === null || end === null) return;
     builder.push(
       aiperfRequestId(f, line),
       start,
       end,
-      { file: fileName.get(fileId) ?? null, none: "" },
+      { conversation, file: fileName.get(fileId) ?? null, none: "" },
       aiperfParts(start, end, ttft, ok === 1),
     );
   });

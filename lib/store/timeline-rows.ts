@@ -26,12 +26,13 @@ export type AiperfTimelineRow = [
   startMs: number | null,
   endMs: number | null,
   ttftMs: number | null,
+  conversationId: string | null,
 ];
 
 const TRTLLM_SQL = `select idx, mode, ctx_worker, gen_worker, arrival_ms, e2e_ms, times_json, segments_json
   from trtllm_requests where run_id = ?`;
 // Profiling records only: warmup requests are not the benchmark, and the statistics leave them out too.
-const AIPERF_SQL = `select file_id, line, ok, start_ms, end_ms, ttft_ms
+const AIPERF_SQL = `select file_id, line, ok, start_ms, end_ms, ttft_ms, conversation_id
   from aiperf_requests where run_id = ? and phase = 'profiling'`;
 
 const YIELD_EVERY = 50_000;
@@ -68,7 +69,7 @@ const TRTLLM_COLUMNS = [
   "times_json",
   "segments_json",
 ] as const;
-const AIPERF_COLUMNS = ["file_id", "line", "ok", "start_ms", "end_ms", "ttft_ms"] as const;
+const AIPERF_COLUMNS = ["file_id", "line", "ok", "start_ms", "end_ms", "ttft_ms", "conversation_id"] as const;
 
 export function eachTrtllmTimelineRow(db: Db, runId: string, fn: (r: TrtllmTimelineRow) => void) {
   const all = () =>

@@ -15,6 +15,7 @@ import { GET as getDetail } from "@/app/api/runs/[id]/trtllm/requests/[idx]/rout
 import { timelinePayloadSchema, timelineRequestSchema, type TimelinePayload } from "@/lib/api/timeline";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
+import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
@@ -176,5 +177,24 @@ describe("GET /api/runs/{id}/timeline (aiperf)", () => {
       params: Promise.resolve({ id, rid: "99999" }),
     });
     expect(none.status).toBe(404);
+  });
+});
+
+describe("GET /api/runs/{id}/timeline (multi-turn aiperf)", () => {
+  it("lanes requests by conversation, each lane holding its conversation's turns", async () => {
+    // test/generators/aiperf-multiturn.mjs: aiperf records with conversation_id and turn_index.
+    const run = generateMultiTurnRun(tmp("turns"), { conversations: 12, minTurns: 1, maxTurns: 20, seed: 4 });
+    const id = await uploadFiles([run.jsonlPath, run.summaryPath]);
+    const p = await timeline(id);
+    expect(p.lanesBy).toBe("conversation");
+    expect(p.laneChoices).toContain("conversation");
+    const perConversation = new Map<string, number>();
+    for (const r of run.requests)
+      perConversation.set(r.conversation, (perConversation.get(r.conversation) ?? 0) + 1);
+    expect(Object.fromEntries(p.lanes.map((l) => [l.key, l.requests]))).toEqual(
+      Object.fromEntries(perConversation),
+    );
+    // A conversation's turns run one after another: one row each.
+    expect(p.lanes.every((l) => l.rows === 1)).toBe(true);
   });
 });

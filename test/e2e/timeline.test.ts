@@ -10,6 +10,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
+import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
 import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
 
 const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || "/work/shots/timeline20";
@@ -135,6 +136,25 @@ describe("Timeline view", () => {
     const shown = Number((await summary(page)).split(" ")[0].replace(/,/g, ""));
     expect(shown).toBeLessThan(5000);
     expect(Number(await page.locator(CANVAS).getAttribute("data-bars"))).toBe(shown);
+    await page.close();
+  });
+
+  it("lanes a multi-turn aiperf run by conversation", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-turns-"));
+    const gen = generateMultiTurnRun(dir, {
+      conversations: 24,
+      minTurns: 1,
+      maxTurns: 20,
+      concurrency: 6,
+      seed: 2,
+    });
+    const run = await apiUpload(t.app.url, [{ path: gen.jsonlPath }, { path: gen.summaryPath }]);
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=timeline`);
+    await page.locator(CANVAS).waitFor({ timeout: 30_000 });
+    expect(await summary(page)).toMatch(/on 24 conversation lanes/);
+    await findBar(page);
+    await page.screenshot({ path: path.join(SHOTS, "timeline-multiturn-conversations.png"), fullPage: true });
     await page.close();
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { timeTicks } from "@/components/timeline/timeline-draw";
 import {
+  MAX_LANES,
   TimelineBuilder,
   overlapping,
   packRows,
@@ -143,5 +144,44 @@ describe("timeline axis", () => {
       "5.5 s",
     ]);
     expect(timeTicks({ from: 100, to: 160 }, 3)[0]).toEqual({ ms: 100, label: "100 ms" });
+  });
+});
+
+describe("conversation lanes", () => {
+  /** `conversations` conversations of `turns` requests each; turn k of conversation c starts at c + 100k ms. */
+  function conversations(count: number, turns: number) {
+    const b = new TimelineBuilder("aiperf", AIPERF_TIMELINE_SEGMENTS, ["conversation", "none"]);
+    let id = 0;
+    for (let c = count - 1; c >= 0; c--)
+      for (let k = 0; k < turns; k++) {
+        const s = c + 100 * k;
+        b.push(id++, s, s + 50, { conversation: `conv-${c}` }, aiperfParts(s, s + 50, 10, true));
+      }
+    return b.finish();
+  }
+
+  it("lanes a multi-turn run by conversation, in order of each conversation's first request", () => {
+    const p = timelineWindow(conversations(3, 2), { limit: 100 });
+    expect(p.laneChoices).toEqual(["conversation", "none"]);
+    expect(p.lanesBy).toBe("conversation");
+    expect(p.lanes.map((l) => [l.label, l.requests, l.rows])).toEqual([
+      ["conv-0", 2, 1],
+      ["conv-1", 2, 1],
+      ["conv-2", 2, 1],
+    ]);
+  });
+
+  it("folds the conversations past the lane limit into one lane, none of their requests left out", () => {
+    const p = timelineWindow(conversations(250, 2), { limit: 1000 });
+    expect(p.lanes).toHaveLength(MAX_LANES);
+    expect(p.lanes[MAX_LANES - 1].label).toBe(`${250 - (MAX_LANES - 1)} other conversations`);
+    expect(p.lanes.reduce((n, l) => n + l.requests, 0)).toBe(500);
+    expect(p.bars.id).toHaveLength(500);
+  });
+
+  it("offers no conversation lanes when every request is its own conversation (a single-turn run)", () => {
+    const p = timelineWindow(conversations(10, 1), { limit: 100 });
+    expect(p.laneChoices).toEqual(["none"]);
+    expect(p.lanesBy).toBe("none");
   });
 });
