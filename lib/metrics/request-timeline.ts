@@ -223,13 +223,15 @@ const LANE_LABELS: Record<TimelineLanes, string> = {
 
 /**
  * The groupings a run offers: "none" always; the others when they split the run into several
- * lanes, and a worker grouping also when it names the one worker (one file is no grouping).
+ * lanes, and a TensorRT-LLM worker grouping also when it names the one worker (one file, or one
+ * aiperf client worker, is no grouping).
  */
 export function laneChoices(t: RequestTimeline): TimelineLanes[] {
   const out: TimelineLanes[] = [];
   for (const [g, l] of Object.entries(t.lanes) as [TimelineLanes, LaneGrouping][]) {
     const named = l.keys.some((k) => k !== "");
-    const worker = g === "worker" || g === "ctx-worker";
+    // A TensorRT-LLM worker is a server, worth naming alone; aiperf's one worker is the client.
+    const worker = (g === "worker" || g === "ctx-worker") && t.source === "trtllm";
     // A conversation of one request each (a single-turn run) is no grouping.
     const multiTurn = g !== "conversation" || l.keys.length <= t.n / 2;
     if (g !== "none" && named && multiTurn && (l.keys.length > 1 || worker)) out.push(g);

@@ -76,15 +76,21 @@ async function buildAiperf(db: Db, runId: string): Promise<RequestTimeline | nul
   const files = await getFiles(db, runId);
   const fileIndex = new Map(files.map((f, i) => [f.id, i]));
   const fileName = new Map(files.map((f) => [f.id, f.name]));
-  const builder = new TimelineBuilder("aiperf", AIPERF_TIMELINE_SEGMENTS, ["conversation", "file", "none"]);
-  await eachAiperfTimelineRow(db, runId, ([fileId, line, ok, start, end, ttft, conversation]) => {
+  // aiperf's worker is the client process that sent the request (`metadata.worker_id`).
+  const builder = new TimelineBuilder("aiperf", AIPERF_TIMELINE_SEGMENTS, [
+    "conversation",
+    "worker",
+    "file",
+    "none",
+  ]);
+  await eachAiperfTimelineRow(db, runId, ([fileId, line, ok, start, end, ttft, conversation, worker]) => {
     const f = fileIndex.get(fileId) ?? files.length;
     if (start === null || end === null) return;
     builder.push(
       aiperfRequestId(f, line),
       start,
       end,
-      { conversation, file: fileName.get(fileId) ?? null, none: "" },
+      { conversation, worker, file: fileName.get(fileId) ?? null, none: "" },
       aiperfParts(start, end, ttft, ok === 1),
     );
   });

@@ -27,12 +27,13 @@ export type AiperfTimelineRow = [
   endMs: number | null,
   ttftMs: number | null,
   conversationId: string | null,
+  workerId: string | null,
 ];
 
 const TRTLLM_SQL = `select idx, mode, ctx_worker, gen_worker, arrival_ms, e2e_ms, times_json, segments_json
   from trtllm_requests where run_id = ?`;
 // Profiling records only: warmup requests are not the benchmark, and the statistics leave them out too.
-const AIPERF_SQL = `select file_id, line, ok, start_ms, end_ms, ttft_ms, conversation_id
+const AIPERF_SQL = `select file_id, line, ok, start_ms, end_ms, ttft_ms, conversation_id, worker_id
   from aiperf_requests where run_id = ? and phase = 'profiling'`;
 
 const YIELD_EVERY = 50_000;
@@ -69,7 +70,16 @@ const TRTLLM_COLUMNS = [
   "times_json",
   "segments_json",
 ] as const;
-const AIPERF_COLUMNS = ["file_id", "line", "ok", "start_ms", "end_ms", "ttft_ms", "conversation_id"] as const;
+const AIPERF_COLUMNS = [
+  "file_id",
+  "line",
+  "ok",
+  "start_ms",
+  "end_ms",
+  "ttft_ms",
+  "conversation_id",
+  "worker_id",
+] as const;
 
 export function eachTrtllmTimelineRow(db: Db, runId: string, fn: (r: TrtllmTimelineRow) => void) {
   const all = () =>

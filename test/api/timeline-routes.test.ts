@@ -140,9 +140,19 @@ describe("GET /api/runs/{id}/timeline (aiperf)", () => {
     expect(p.source).toBe("aiperf");
     // Profiling records only: the 6 warm-up requests are left out.
     expect(p.inWindow).toBe(300);
-    expect(p.lanesBy).toBe("none");
-    // Four workers back to back: four rows of bars.
-    expect(p.lanes).toEqual([{ key: "", label: "all requests", rows: 4, requests: 300 }]);
+    // Four aiperf workers (`metadata.worker_id`), each sending its requests back to back: one
+    // lane of one row each.
+    expect(p.lanesBy).toBe("worker");
+    expect(p.lanes.map((l) => [l.key, l.rows])).toEqual([
+      ["worker_0", 1],
+      ["worker_1", 1],
+      ["worker_2", 1],
+      ["worker_3", 1],
+    ]);
+    expect(p.lanes.reduce((n, l) => n + l.requests, 0)).toBe(300);
+    // Unlaned, the four workers are four rows of bars.
+    const unlaned = await timeline(id, "lanes=none");
+    expect(unlaned.lanes).toEqual([{ key: "", label: "all requests", rows: 4, requests: 300 }]);
     const failed = p.parts.seg.filter((s) => p.segments[s].name === "failed").length;
     expect(failed).toBe(run.counts.errors);
     // Hand check against the records: TTFT part = time_to_first_token, decode to request_end_ns.
