@@ -9,6 +9,7 @@ import { KvView } from "@/components/run-views/kv-view";
 import { LatencyView } from "@/components/run-views/latency-view";
 import { OffloadView } from "@/components/run-views/offload-view";
 import { OverviewView } from "@/components/run-views/overview-view";
+import { TimelineView } from "@/components/run-views/timeline-view";
 import { TurnsView } from "@/components/run-views/turns-view";
 import type { RunViewId } from "@/lib/api/run-views";
 import type { RunViewProps } from "./run-view-props";
@@ -20,6 +21,7 @@ export const RUN_VIEW_COMPONENTS: Record<RunViewId, ComponentType<RunViewProps>>
   throughput: ThroughputView,
   turns: TurnsView,
   breakdown: BreakdownView,
+  timeline: TimelineView,
   cache: CacheView,
   kv: KvView,
   offload: OffloadView,

@@ -1,12 +1,14 @@
 import {
   createSearchParamsCache,
   createSerializer,
+  parseAsFloat,
   parseAsInteger,
   parseAsString,
   parseAsStringLiteral,
 } from "nuqs/server";
 import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import { DEFAULT_VIEW, RUN_VIEW_IDS } from "@/lib/api/run-views";
+import { TIMELINE_LANES } from "@/lib/api/timeline";
 import {
   SAMPLE_SORTS,
   SEGMENT_SCOPES,
@@ -47,6 +49,13 @@ export const runSearchParams = {
   scale: parseAsStringLiteral(VALUE_SCALES).withDefault("linear").withOptions(STEP),
   /** Overview: goodput SLOs, `ttft:p99:200,tpot:req:20,e2e:p90:5000` (lib/api/slo.ts). */
   slo: parseAsString.withDefault("").withOptions(STEP),
+  /**
+   * Timeline view: the time window (ms from the run's first request; absent = the run's end)
+   * and the lane grouping. Zooming and panning are continuous, so the window replaces the entry.
+   */
+  tfrom: parseAsFloat,
+  tto: parseAsFloat,
+  lanes: parseAsStringLiteral(TIMELINE_LANES).withOptions(STEP),
   /** Server-metrics views: "all" | "role:<role>" | "<endpoint>". */
   endpoint: parseAsString.withDefault("all").withOptions(STEP),
 };

@@ -54,6 +54,11 @@ export const ttftVsInputPayloadSchema = z.object({
 
 export const timelinePayloadSchema = z.object({
   bucketS: z.number(),
+  /**
+   * Epoch ms of the run's first request (t = 0), which places server-metrics intervals on the
+   * request timeline. Added with aggregator version 8; older payloads read as unknown.
+   */
+  originEpochMs: z.number().nullable().default(null),
   /** Width of the trailing window requests/s and errors/s are counted over */
   rateWindowS: z.number(),
   points: z.array(

@@ -17,6 +17,8 @@ export const queryKeys = {
   trtllmRequestSample: (id: string, sort: string, order: "asc" | "desc", limit: number) =>
     ["run", id, "trtllm-requests", sort, order, limit] as const,
   trtllmRequest: (id: string, idx: number) => ["run", id, "trtllm-request", idx] as const,
+  timeline: (id: string, params: object) => ["run", id, "timeline", params] as const,
+  timelineRequest: (id: string, rid: number) => ["run", id, "timeline-request", rid] as const,
   runGoodput: (id: string, slo: string) => ["run", id, "goodput", slo] as const,
   comparisons: () => ["compare"] as const,
   sweeps: () => ["sweeps"] as const,

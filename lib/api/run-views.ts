@@ -62,6 +62,11 @@ export function hasAiperfAgreement(r: RunSummary): boolean {
   return kinds.has("aiperf-records") && kinds.has("aiperf-summary");
 }
 
+/** Per-request rows the request timeline draws: TensorRT-LLM perf metrics or aiperf records. */
+export function hasTimelineData(r: RunSummary): boolean {
+  return r.timeBreakdown !== null || r.files.some((f) => f.kind === "aiperf-records");
+}
+
 /**
  * A multi-turn run: aiperf records with turn indices above 0, which the aiperf analyzer marks
  * in the run's info when it stores the Turns payload.
@@ -104,6 +109,13 @@ const VIEWS = [
     missing:
       "upload TensorRT-LLM perf_metrics JSONL (worker and disagg-server files, written with return_perf_metrics on)",
     firstChart: { key: TRTLLM_CHART_KEYS.segments, schema: segmentsPayloadSchema },
+  },
+  {
+    id: "timeline",
+    label: "Timeline",
+    hasData: hasTimelineData,
+    missing:
+      "upload aiperf profile_export.jsonl (per-request records) or TensorRT-LLM perf_metrics JSONL (return_perf_metrics on)",
   },
   {
     id: "cache",

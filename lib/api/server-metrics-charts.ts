@@ -116,6 +116,11 @@ export const smSeriesPayloadSchema = z.object({
   label: z.string(),
   sliceS: z.number().nullable(),
   kvCapacityTokens: num,
+  /**
+   * Epoch ms of the first interval's start (the scrapes' clock), which places the series beside
+   * the request timeline. Added with aggregator version 8; older payloads read as unknown.
+   */
+  startEpochMs: num.default(null),
   points: z.array(smPointSchema),
 });
 

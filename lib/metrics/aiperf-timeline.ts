@@ -78,7 +78,10 @@ export function timelinePayload(log: RequestLog, originMs: number): z.infer<type
   let lastMs = -Infinity;
   for (let i = 0; i < log.length; i++) if (c.endMs[i] > lastMs) lastMs = c.endMs[i];
   const spanMs = lastMs - originMs;
-  if (!Number.isFinite(spanMs) || spanMs <= 0) return { bucketS: 0, rateWindowS: 0, points: [] };
+  // Record times are ms from the log's first epoch timestamp (baseNs).
+  const originEpochMs = log.baseNs !== null ? Number(log.baseNs) / 1e6 + originMs : null;
+  if (!Number.isFinite(spanMs) || spanMs <= 0)
+    return { bucketS: 0, rateWindowS: 0, originEpochMs, points: [] };
   const bucketMs = niceBucketMs(spanMs / TARGET_BUCKETS);
   const k = Math.min(MAX_POINTS, Math.floor(spanMs / bucketMs) + 1);
   const done = new Float64Array(k);
@@ -126,7 +129,12 @@ export function timelinePayload(log: RequestLog, originMs: number): z.infer<type
       errorsPerS: errorsPerS[b],
     });
   }
-  return { bucketS: bucketMs / 1000, rateWindowS: (RATE_WINDOW_BUCKETS * bucketMs) / 1000, points };
+  return {
+    bucketS: bucketMs / 1000,
+    rateWindowS: (RATE_WINDOW_BUCKETS * bucketMs) / 1000,
+    originEpochMs,
+    points,
+  };
 }
 
 /**

@@ -6,6 +6,7 @@
 //
 //   npm run bench -- [--size small|default|large] [--store sqlite|postgres|both] [--repeat 1]
 //                    [--port 3107] [--readers 4] [--kinds trtllm,aiperf,server-metrics,server-metrics-json]
+//                    [--only timeline]
 //
 // --repeat N uploads each input N times and reports the median upload time (a shared machine
 // is noisy) and the highest RSS peak. --readers N: clients per read path during the upload
@@ -22,6 +23,7 @@ import { chartSizes, firstChartMs, readsDuringUpload, summaryLatency } from "./m
 import { dropPgSchema, freshPgSchema } from "./pg.mjs";
 import { printTable } from "./report.mjs";
 import { ensureBuild, ROOT, sampleRss, startServer } from "./server.mjs";
+import { printTimeline, timelineBench } from "./timeline.mjs";
 import { streamUpload } from "./upload.mjs";
 import { warmUp } from "./warm-up.mjs";
 
@@ -35,7 +37,10 @@ const USAGE = `usage: npm run bench -- [--size small|default|large] [--store sql
   --readers  clients per read path (GET /api/runs/{id}, GET /api/health) kept busy during one
              more upload of each input, for read latency under load (default 4)
   --kinds    only these inputs: trtllm, aiperf, server-metrics (raw JSONL scrapes),
-             server-metrics-json (aiperf's JSON export, streamed); default all`;
+             server-metrics-json (aiperf's JSON export, streamed); default all
+  --only timeline
+             upload the TensorRT-LLM and aiperf inputs once and measure only the request
+             timeline (first paint, pan/zoom frame time), skipping the other measurements`;
 
 if (process.argv.includes("--help") || process.argv.includes("-h")) {
   console.log(USAGE);
@@ -56,6 +61,53 @@ const distDir = process.env.RUNLENS_DIST_DIR || ".next-bench";
 const pgUrl = process.env.RUNLENS_BENCH_PG_URL || "postgres://postgres@127.0.0.1:5432/test";
 const stores = storeArg === "both" ? ["sqlite", "postgres"] : [storeArg];
 const kinds = arg("kinds", null)?.split(",") ?? null;
+const only = arg("only", null);
+if (only !== null && only !== "timeline") {
+  console.error(`--only takes "timeline", not ${only}`);
+  process.exit(2);
+}
+
+/** The timeline figures of the run of each input that has per-request records. */
+async function timelines(url, store, runs) {
+  const out = [];
+  for (const { kind, runId } of runs) {
+    if (!runId || (kind !== "aiperf" && kind !== "trtllm")) continue;
+    process.stderr.write(`[${store}] timeline ${kind} … `);
+    try {
+      out.push({ store, kind, ...(await timelineBench(url, runId)) });
+      process.stderr.write("done\n");
+    } catch (err) {
+      out.push({ store, kind, error: err.message.split("\n")[0] });
+      process.stderr.write("failed\n");
+    }
+  }
+  return out;
+}
+
+/** `--only timeline`: one upload of each per-request input, then the timeline figures. */
+async function benchTimelineOnly(store, inputs) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `runlens-bench-${store}-`));
+  const schema = store === "postgres" ? await freshPgSchema(pgUrl) : null;
+  const databaseUrl = schema
+    ? `${pgUrl}${pgUrl.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`
+    : null;
+  const server = await startServer({ distDir, port, dataDir, databaseUrl });
+  try {
+    await warmUp(server.url);
+    const runs = [];
+    for (const input of inputs.filter((i) => i.kind === "aiperf" || i.kind === "trtllm")) {
+      process.stderr.write(`[${store}] ${input.label}: upload … `);
+      const up = await streamUpload(server.url, input.files, { name: `bench ${input.kind}` });
+      process.stderr.write(`${up.seconds.toFixed(1)} s ${up.body.status}\n`);
+      runs.push({ kind: input.kind, runId: up.body.id });
+    }
+    return await timelines(server.url, store, runs);
+  } finally {
+    await server.stop();
+    if (schema) await dropPgSchema(pgUrl, schema).catch(() => {});
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 
 async function benchStore(store, inputs, floors) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `runlens-bench-${store}-`));
@@ -66,6 +118,7 @@ async function benchStore(store, inputs, floors) {
   const server = await startServer({ distDir, port, dataDir, databaseUrl });
   const results = [];
   let interactions = null;
+  let timeline = [];
   try {
     process.stderr.write(`[${store}] warm-up … `);
     await warmUp(server.url);
@@ -143,17 +196,34 @@ async function benchStore(store, inputs, floors) {
       })),
     };
     process.stderr.write(`done\n`);
+    timeline = await timelines(
+      server.url,
+      store,
+      results.map((r) => ({ kind: r.kind, runId: r.runId })),
+    );
   } finally {
     await server.stop();
     if (schema) await dropPgSchema(pgUrl, schema).catch(() => {});
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  return { results, interactions };
+  return { results, interactions, timeline };
 }
 
 async function main() {
   ensureBuild(distDir);
-  const inputs = await prepareInputs(size, kinds);
+  const inputs = await prepareInputs(size, only === "timeline" ? ["trtllm", "aiperf"] : kinds);
+  if (only === "timeline") {
+    const timeline = [];
+    for (const store of stores) timeline.push(...(await benchTimelineOnly(store, inputs)));
+    printTimeline(timeline);
+    const dir = path.join(ROOT, "test-results");
+    fs.mkdirSync(dir, { recursive: true });
+    const when = new Date().toISOString();
+    const file = path.join(dir, `bench-timeline-${when.replace(/[:.]/g, "-")}.json`);
+    fs.writeFileSync(file, JSON.stringify({ when, size, loadAverage: os.loadavg(), timeline }, null, 2));
+    console.log(`\nwrote ${path.relative(ROOT, file)}`);
+    return;
+  }
   const floors = new Map();
   for (const input of inputs) {
     // Best of two: the first pass also warms the page cache, which the upload then enjoys too.
@@ -163,10 +233,12 @@ async function main() {
   }
   const results = [];
   const interactions = [];
+  const timeline = [];
   for (const store of stores) {
     const measured = await benchStore(store, inputs, floors);
     results.push(...measured.results);
     interactions.push(measured.interactions);
+    timeline.push(...measured.timeline);
   }
   const report = {
     when: new Date().toISOString(),
@@ -183,8 +255,10 @@ async function main() {
     floors: Object.fromEntries(floors),
     results,
     interactions,
+    timeline,
   };
   printTable(report);
+  printTimeline(timeline);
   const dir = path.join(ROOT, "test-results");
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `bench-${report.when.replace(/[:.]/g, "-")}.json`);

@@ -35,7 +35,14 @@ describe("partial last interval", () => {
   it("a full last interval is not called partial", () => {
     const p = { t: 0, durationS: 5 } as SmSeriesPayload["points"][number];
     expect(
-      partialIntervalNote({ id: "a", label: "a", sliceS: 5, kvCapacityTokens: null, points: [p] }),
+      partialIntervalNote({
+        id: "a",
+        label: "a",
+        sliceS: 5,
+        kvCapacityTokens: null,
+        startEpochMs: null,
+        points: [p],
+      }),
     ).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import { runSearchParamsCache } from "@/components/run/search-params";
 import { getQueryClient } from "@/lib/api/query-client";
 import { runQueryOptions } from "@/lib/api/query-options";
 import { prefetchFirstChart } from "@/lib/runs/prefetch-first-chart";
+import { prefetchTimeline } from "@/lib/runs/run-timeline";
 import { readRunSummary } from "@/lib/runs/read-run";
 import { getAppContext } from "@/lib/server/app-context";
 import { isValidId } from "@/lib/store/ids";
@@ -36,9 +37,11 @@ export default async function RunRoute({ params, searchParams }: Props) {
   if (!run) notFound();
   const queryClient = getQueryClient();
   queryClient.setQueryData(runQueryOptions(id).queryKey, run);
-  const { view } = runSearchParamsCache.parse(await searchParams);
+  const { view, tfrom, tto, lanes } = runSearchParamsCache.parse(await searchParams);
   const app = await getAppContext();
   await prefetchFirstChart(queryClient, app.store.db, run, view);
+  if (view === "timeline")
+    await prefetchTimeline(queryClient, app.store.db, run, { from: tfrom, to: tto, lanes });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <RunPage id={id} />

@@ -205,7 +205,8 @@ export function buildSeries(
   const capacity = group.every((f) => f.capacity === null)
     ? null
     : group.reduce((a, f) => a + (f.capacity?.tokens ?? 0), 0);
-  return { id, label, sliceS, kvCapacityTokens: capacity, points: downsample(raw) };
+  const startEpochMs = keys.length > 0 ? first / 1e6 : null;
+  return { id, label, sliceS, kvCapacityTokens: capacity, startEpochMs, points: downsample(raw) };
 }
 
 const COUNTED: (keyof SmPoint)[] = [

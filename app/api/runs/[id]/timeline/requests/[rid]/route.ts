@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { runParamsSchema } from "@/lib/api/route-params";
+import { timelineRequestSchema } from "@/lib/api/timeline";
+import { jsonOk } from "@/lib/server/http";
+import { route } from "@/lib/server/route";
+import { timelineRequest } from "@/lib/runs/run-timeline";
+
+export const dynamic = "force-dynamic";
+
+const paramsSchema = runParamsSchema.extend({
+  rid: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31),
+});
+
+/** One aiperf request of the timeline by the id its bar carries (TensorRT-LLM bars open /trtllm/requests/{idx}). */
+export const GET = route(
+  { auth: "read", params: paramsSchema, resource: "request" },
+  async ({ app, params }) => {
+    const r = await timelineRequest(app.store.db, params.id, params.rid);
+    return r ? jsonOk(timelineRequestSchema, r) : null;
+  },
+);

@@ -1,0 +1,60 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { formatCount, formatMs } from "@/lib/format-number";
+import { timelineRequestQueryOptions } from "@/lib/api/timeline-query-options";
+
+/** The drill-down of one aiperf record of the timeline: its exact x_request_id, where it is, its latencies. */
+export function AiperfRequestPanel({
+  runId,
+  rid,
+  onClose,
+}: {
+  runId: string;
+  rid: number;
+  onClose: () => void;
+}) {
+  const q = useQuery(timelineRequestQueryOptions(runId, rid));
+  const r = q.data;
+  const rows: Array<[string, string]> = r
+    ? [
+        ["x_request_id", r.requestId ?? "not recorded"],
+        ["record", `${r.file ?? "?"}, line ${r.line}`],
+        [
+          "outcome",
+          r.ok ? "succeeded" : r.cancelled ? "cancelled" : `failed${r.errorType ? ` (${r.errorType})` : ""}`,
+        ],
+        [
+          "start",
+          r.startMs === null ? "not recorded" : `${formatMs(r.startMs)} after the run's first request`,
+        ],
+        ["TTFT", r.ttftMs === null ? "not recorded" : formatMs(r.ttftMs)],
+        ["end to end", r.e2eMs === null ? "not recorded" : formatMs(r.e2eMs)],
+        ["inter-token latency", r.itlMs === null ? "not recorded" : formatMs(r.itlMs)],
+        ["input tokens", r.inputTokens === null ? "not recorded" : formatCount(r.inputTokens)],
+        ["output tokens", r.outputTokens === null ? "not recorded" : formatCount(r.outputTokens)],
+      ]
+    : [];
+  return (
+    <section className="space-y-3 rounded-lg border border-accent/40 p-3" aria-label="request detail">
+      <div className="flex items-center justify-between">
+        <h3 className="text-sm font-semibold">Request detail</h3>
+        <button type="button" className="btn-ghost text-xs" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {q.isLoading ? <p className="text-sm text-muted">Loading request…</p> : null}
+      {q.error ? <p className="text-sm text-muted">This request could not be loaded.</p> : null}
+      {r ? (
+        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+          {rows.map(([k, v]) => (
+            <div key={k} className="contents">
+              <dt className="text-muted">{k}</dt>
+              <dd className="font-mono text-xs leading-5 break-all">{v}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+    </section>
+  );
+}

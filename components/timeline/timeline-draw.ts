@@ -1,0 +1,123 @@
+/**
+ * One frame of the timeline canvas: lane bands and names, time grid and ticks, every bar's parts
+ * (one fill colour at a time), the selected bar's outline and the hover cursor. Thousands of
+ * bars draw in a few milliseconds this way; an SVG node per part took seconds to lay out.
+ */
+import type { TimelinePayload } from "@/lib/api/timeline";
+import { ticksWithin } from "@/lib/metrics/nice-scale";
+import { AXIS_H, GUTTER, RIGHT, type TimelineLayout, type ViewWindow, xOf } from "./timeline-layout";
+
+export interface DrawColours {
+  segments: string[];
+  fg: string;
+  muted: string;
+  grid: string;
+  band: string;
+  accent: string;
+}
+
+/** A colour the canvas can use: `var(--token)` resolved on the element (it follows the theme). */
+export function resolveColour(el: Element, colour: string): string {
+  const m = /^var\((--[\w-]+)\)$/.exec(colour.trim());
+  if (!m) return colour;
+  return getComputedStyle(el).getPropertyValue(m[1]).trim() || "#888";
+}
+
+/** Part indices grouped by segment, so a frame sets each fill colour once. */
+export function partsBySegment(p: TimelinePayload): Int32Array[] {
+  const counts = new Array<number>(p.segments.length).fill(0);
+  for (const s of p.parts.seg) counts[s]++;
+  const out = counts.map((n) => new Int32Array(n));
+  const at = new Array<number>(p.segments.length).fill(0);
+  p.parts.seg.forEach((s, k) => (out[s][at[s]++] = k));
+  return out;
+}
+
+/** One unit for the whole axis: ms below 2 s of span, s below 10 min, else min. */
+function timeUnit(spanMs: number): { ms: number; name: string } {
+  if (spanMs < 2000) return { ms: 1, name: "ms" };
+  if (spanMs < 600_000) return { ms: 1000, name: "s" };
+  return { ms: 60_000, name: "min" };
+}
+
+/**
+ * Round ticks in the axis' unit (0, 10, 20 min, not 8.333 min: a round step in ms is not one in
+ * minutes), each with its label.
+ */
+export function timeTicks(v: ViewWindow, target: number): Array<{ ms: number; label: string }> {
+  const u = timeUnit(v.to - v.from);
+  return ticksWithin(v.from / u.ms, v.to / u.ms, target).map((t) => ({
+    ms: t * u.ms,
+    label: `${Number(t.toPrecision(6)).toLocaleString("en-US")} ${u.name}`,
+  }));
+}
+
+export function drawTimeline(
+  ctx: CanvasRenderingContext2D,
+  p: TimelinePayload,
+  l: TimelineLayout,
+  v: ViewWindow,
+  bySeg: Int32Array[],
+  c: DrawColours,
+  marks: { cursorMs: number | null; selected: number; focused: number },
+): void {
+  ctx.clearRect(0, 0, l.width, l.height);
+  const plotBottom = l.height - AXIS_H;
+  ctx.font = "12px ui-sans-serif, system-ui, sans-serif";
+  ctx.textBaseline = "middle";
+  p.lanes.forEach((_, i) => {
+    ctx.fillStyle = c.band;
+    ctx.fillRect(GUTTER, l.laneTop[i], l.width - GUTTER - RIGHT, l.laneH[i]);
+    ctx.fillStyle = c.muted;
+    ctx.textAlign = "right";
+    ctx.fillText(l.laneNames[i], GUTTER - 8, l.laneTop[i] + Math.min(l.laneH[i], 18) / 2);
+  });
+  const ticks = timeTicks(v, Math.max(2, Math.floor((l.width - GUTTER) / 110)));
+  ctx.textBaseline = "alphabetic";
+  ticks.forEach(({ ms: t, label }) => {
+    const x = Math.round(xOf(l, v, t)) + 0.5;
+    ctx.fillStyle = c.grid;
+    ctx.fillRect(x, 0, 1, plotBottom);
+    ctx.fillStyle = c.muted;
+    ctx.textAlign = x > l.width - RIGHT - 40 ? "right" : x < GUTTER + 40 ? "left" : "center";
+    ctx.fillText(label, x, l.height - 8);
+  });
+  // Bars clipped to the plot, so a bar that started before the window does not run into the names.
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(GUTTER, 0, l.width - GUTTER - RIGHT, plotBottom);
+  ctx.clip();
+  const h = Math.max(1, l.rowH - (l.rowH > 4 ? 1 : 0));
+  const left = GUTTER - 2;
+  const right = l.width - RIGHT + 2;
+  bySeg.forEach((parts, s) => {
+    ctx.fillStyle = c.segments[s];
+    for (let k = 0; k < parts.length; k++) {
+      const part = parts[k];
+      const x1 = xOf(l, v, p.parts.startMs[part]);
+      const x2 = xOf(l, v, p.parts.endMs[part]);
+      if (x2 < left || x1 > right) continue;
+      const a = Math.max(x1, left);
+      ctx.fillRect(a, l.barTop[p.parts.bar[part]], Math.max(0.75, Math.min(x2, right) - a), h);
+    }
+  });
+  for (const [b, colour, width] of [
+    [marks.focused, c.accent, 1.5],
+    [marks.selected, c.fg, 2],
+  ] as const) {
+    if (b < 0 || b >= p.bars.id.length) continue;
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = width;
+    const x1 = xOf(l, v, p.bars.startMs[b]);
+    const x2 = xOf(l, v, p.bars.endMs[b]);
+    ctx.strokeRect(x1 - 1, l.barTop[b] - 1, Math.max(2, x2 - x1) + 2, h + 2);
+  }
+  ctx.restore();
+  if (marks.cursorMs !== null) {
+    const x = xOf(l, v, marks.cursorMs);
+    if (x >= GUTTER && x <= l.width - RIGHT) {
+      ctx.fillStyle = c.fg;
+      ctx.fillRect(Math.round(x), 0, 1, plotBottom);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The whole-run request timeline contract (GET /api/runs/{id}/timeline): the requests that
+ * overlap a time window, as bars on lanes, each split into its recorded parts. Above `limit`
+ * requests in the window the answer is a labelled sample (every k-th by start time).
+ */
+import { z } from "zod";
+
+/** How bars are grouped into lanes; each lane is packed into rows so bars never overlap. */
+export const TIMELINE_LANES = ["worker", "ctx-worker", "conversation", "file", "none"] as const;
+export type TimelineLanes = (typeof TIMELINE_LANES)[number];
+
+export const TIMELINE_DEFAULT_LIMIT = 5000;
+export const TIMELINE_MAX_LIMIT = 20_000;
+
+const ms = z.coerce.number().finite();
+
+export const timelineQuerySchema = z
+  .object({
+    /** Window in ms from the run's first request; either end left out means the run's own end. */
+    from: ms.optional(),
+    to: ms.optional(),
+    lanes: z.enum(TIMELINE_LANES).optional(),
+    limit: z.coerce.number().int().min(1).max(TIMELINE_MAX_LIMIT).default(TIMELINE_DEFAULT_LIMIT),
+  })
+  .refine((q) => q.from === undefined || q.to === undefined || q.from < q.to, {
+    message: "from must be before to",
+    path: ["from"],
+  });
+export type TimelineQuery = z.infer<typeof timelineQuerySchema>;
+
+export const timelineSegmentSchema = z.object({
+  /** Segment name: TensorRT-LLM span names (`ctx_queue`, …), or `ttft`, `decode`, `failed`. */
+  name: z.string(),
+  label: z.string(),
+  /** CSS colour, a theme token. */
+  colour: z.string(),
+});
+
+export const timelineLaneSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  /** Rows the lane's shown bars are packed into. */
+  rows: z.number().int(),
+  /** Requests of the window on this lane (before sampling). */
+  requests: z.number().int(),
+});
+
+export const timelinePayloadSchema = z.object({
+  source: z.enum(["trtllm", "aiperf"]),
+  /** The run's whole span, ms from its first request. */
+  run: z.object({ startMs: z.number(), endMs: z.number(), requests: z.number().int() }),
+  window: z.object({ fromMs: z.number(), toMs: z.number() }),
+  lanesBy: z.enum(TIMELINE_LANES),
+  /** The groupings this run can be laned by. */
+  laneChoices: z.array(z.enum(TIMELINE_LANES)),
+  lanes: z.array(timelineLaneSchema),
+  /** Requests that overlap the window. */
+  inWindow: z.number().int(),
+  /** Every `stride`-th request of the window by start time is shown; 1 = all of them. */
+  stride: z.number().int().min(1),
+  /** What was left out and by which rule, for the view to say; null when every request is shown. */
+  sampleNote: z.string().nullable(),
+  segments: z.array(timelineSegmentSchema),
+  /** One entry per bar, column-wise. `id` opens the request's drill-down. */
+  bars: z.object({
+    id: z.array(z.number().int()),
+    lane: z.array(z.number().int()),
+    row: z.array(z.number().int()),
+    startMs: z.array(z.number()),
+    endMs: z.array(z.number()),
+  }),
+  /** Each bar's parts, flat: `bar` indexes `bars`, `seg` indexes `segments`. */
+  parts: z.object({
+    bar: z.array(z.number().int()),
+    seg: z.array(z.number().int()),
+    startMs: z.array(z.number()),
+    endMs: z.array(z.number()),
+  }),
+  /** Epoch ms of the run's first request, where known: aligns server-metrics intervals. */
+  originEpochMs: z.number().nullable(),
+});
+export type TimelinePayload = z.infer<typeof timelinePayloadSchema>;
+
+/**
+ * aiperf bar ids pack the record's file (its place in the run's file list) and its line: lines
+ * stay below 2^24 (16 M records a file), files below 2^7.
+ */
+export const AIPERF_LINE_BITS = 2 ** 24;
+
+/** One aiperf request of the timeline (TensorRT-LLM requests open the breakdown's drill-down). */
+export const timelineRequestSchema = z.object({
+  id: z.number().int(),
+  requestId: z.string().nullable(),
+  file: z.string().nullable(),
+  line: z.number().int(),
+  ok: z.boolean(),
+  cancelled: z.boolean(),
+  errorType: z.string().nullable(),
+  startMs: z.number().nullable(),
+  endMs: z.number().nullable(),
+  ttftMs: z.number().nullable(),
+  e2eMs: z.number().nullable(),
+  itlMs: z.number().nullable(),
+  inputTokens: z.number().nullable(),
+  outputTokens: z.number().nullable(),
+});
+export type TimelineRequest = z.infer<typeof timelineRequestSchema>;

@@ -1,0 +1,354 @@
+/**
+ * The whole-run request timeline (docs/metrics.md §Request timeline): every request as a bar
+ * from its start to its end, split into the parts its producer recorded, on lanes packed into
+ * rows. A run's requests are held column-wise, sorted by start, so a window is two binary
+ * searches and one pass however large the run: a million requests are ~40 MB here, not a
+ * million objects.
+ */
+import type { TimelineLanes, TimelinePayload } from "@/lib/api/timeline";
+
+export interface TimelineSegmentDef {
+  name: string;
+  label: string;
+  colour: string;
+}
+
+/** One lane grouping of the run: the lane of each request (by its sorted position) and the names. */
+interface LaneGrouping {
+  keys: string[];
+  of: Int32Array;
+}
+
+export interface RequestTimeline {
+  source: "trtllm" | "aiperf";
+  segments: readonly TimelineSegmentDef[];
+  n: number;
+  id: Int32Array;
+  startMs: Float64Array;
+  endMs: Float64Array;
+  /**
+   * The largest end among requests 0…i (by start): non-decreasing, so the first request that may
+   * still be running at a time is found by binary search, however long the longest request.
+   */
+  maxEndMs: Float64Array;
+  /** Parts of request i: entries partOffset[i] … partOffset[i+1]-1. */
+  partOffset: Int32Array;
+  partSeg: Uint8Array;
+  partStartMs: Float64Array;
+  partEndMs: Float64Array;
+  lanes: Partial<Record<TimelineLanes, LaneGrouping>>;
+  originEpochMs: number | null;
+}
+
+/**
+ * Collects requests in any order (as the store reads them), then sorts them by start once.
+ * Lane keys are per grouping; a request without a key for a grouping goes to its "unknown" lane.
+ */
+export class TimelineBuilder {
+  private readonly id: number[] = [];
+  private readonly start: number[] = [];
+  private readonly end: number[] = [];
+  private readonly partCount: number[] = [];
+  private readonly partSeg: number[] = [];
+  private readonly partStart: number[] = [];
+  private readonly partEnd: number[] = [];
+  private readonly laneKeys = new Map<TimelineLanes, { index: Map<string, number>; of: number[] }>();
+
+  constructor(
+    readonly source: "trtllm" | "aiperf",
+    readonly segments: readonly TimelineSegmentDef[],
+    readonly groupings: readonly TimelineLanes[],
+  ) {
+    for (const g of groupings) this.laneKeys.set(g, { index: new Map(), of: [] });
+  }
+
+  get length(): number {
+    return this.id.length;
+  }
+
+  /** `parts` is flat: segment index, start ms, end ms, … A request without a start or an end is left out. */
+  push(
+    id: number,
+    startMs: number | null,
+    endMs: number | null,
+    lanes: Partial<Record<TimelineLanes, string | null>>,
+    parts: readonly number[],
+  ): void {
+    if (startMs === null || endMs === null || !Number.isFinite(startMs) || !Number.isFinite(endMs)) return;
+    this.id.push(id);
+    this.start.push(startMs);
+    this.end.push(Math.max(startMs, endMs));
+    for (let p = 0; p < parts.length; p += 3) {
+      this.partSeg.push(parts[p]);
+      this.partStart.push(parts[p + 1]);
+      this.partEnd.push(parts[p + 2]);
+    }
+    this.partCount.push(parts.length / 3);
+    for (const [g, k] of this.laneKeys) {
+      const key = lanes[g] ?? "";
+      let at = k.index.get(key);
+      if (at === undefined) k.index.set(key, (at = k.index.size));
+      k.of.push(at);
+    }
+  }
+
+  finish(originEpochMs: number | null = null): RequestTimeline {
+    const n = this.id.length;
+    const order = Array.from({ length: n }, (_, i) => i);
+    // Ties by drill-down id, so a run reads the same order (and the same sample) every time.
+    const before = (a: number, b: number) => this.start[a] - this.start[b] || this.id[a] - this.id[b];
+    let sorted = true;
+    for (let i = 1; i < n && sorted; i++) sorted = before(i - 1, i) <= 0;
+    if (!sorted) order.sort(before);
+    const firstPart = new Int32Array(n + 1);
+    for (let i = 0; i < n; i++) firstPart[i + 1] = firstPart[i] + this.partCount[i];
+    const t: RequestTimeline = {
+      source: this.source,
+      segments: this.segments,
+      n,
+      id: new Int32Array(n),
+      startMs: new Float64Array(n),
+      endMs: new Float64Array(n),
+      maxEndMs: new Float64Array(n),
+      partOffset: new Int32Array(n + 1),
+      partSeg: new Uint8Array(this.partSeg.length),
+      partStartMs: new Float64Array(this.partSeg.length),
+      partEndMs: new Float64Array(this.partSeg.length),
+      lanes: {},
+      originEpochMs,
+    };
+    let at = 0;
+    let maxEnd = -Infinity;
+    order.forEach((src, i) => {
+      t.id[i] = this.id[src];
+      t.startMs[i] = this.start[src];
+      t.endMs[i] = this.end[src];
+      maxEnd = Math.max(maxEnd, this.end[src]);
+      t.maxEndMs[i] = maxEnd;
+      t.partOffset[i] = at;
+      for (let p = firstPart[src]; p < firstPart[src + 1]; p++, at++) {
+        t.partSeg[at] = this.partSeg[p];
+        t.partStartMs[at] = this.partStart[p];
+        t.partEndMs[at] = this.partEnd[p];
+      }
+    });
+    t.partOffset[n] = at;
+    for (const [g, k] of this.laneKeys) {
+      const of = new Int32Array(n);
+      order.forEach((src, i) => (of[i] = k.of[src]));
+      t.lanes[g] = { keys: [...k.index.keys()], of };
+    }
+    return t;
+  }
+}
+
+/** First index in [0, n) whose value is ≥ x (n when none), for a non-decreasing array. */
+function lowerBound(a: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First index whose value is > x. */
+function upperBound(a: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The sorted positions of the requests that overlap [from, to] (a request touching an edge counts). */
+export function overlapping(t: RequestTimeline, fromMs: number, toMs: number): number[] {
+  const lo = lowerBound(t.maxEndMs, fromMs);
+  const hi = upperBound(t.startMs, toMs);
+  const out: number[] = [];
+  for (let i = lo; i < hi; i++) if (t.endMs[i] >= fromMs) out.push(i);
+  return out;
+}
+
+/**
+ * The sampling rule: above `limit` requests in the window, every k-th by start time, k the
+ * smallest stride that keeps at most `limit`. A stride keeps the run's shape (bursts stay
+ * bursts) where "the first `limit`" would show only the window's start.
+ */
+export function sampleStride(count: number, limit: number): number {
+  return Math.max(1, Math.ceil(count / limit));
+}
+
+const ordinal = (k: number) => {
+  const tens = k % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[k % 10] ?? "th");
+  return `${k.toLocaleString("en-US")}${suffix}`;
+};
+
+export function sampleNote(stride: number, shown: number, inWindow: number): string | null {
+  if (stride === 1) return null;
+  return `A sample: every ${ordinal(stride)} request by start time, ${shown.toLocaleString("en-US")} of the ${inWindow.toLocaleString("en-US")} in this window. Zoom in to see every request.`;
+}
+
+/**
+ * Rows within one lane: each bar takes the first row free at its start (bars in start order),
+ * so concurrent requests stack and a lane is as tall as its peak concurrency among the shown bars.
+ */
+export function packRows(start: ArrayLike<number>, end: ArrayLike<number>, lane: ArrayLike<number>) {
+  const rowEnds = new Map<number, number[]>();
+  const row = new Array<number>(start.length);
+  for (let i = 0; i < start.length; i++) {
+    let ends = rowEnds.get(lane[i]);
+    if (!ends) rowEnds.set(lane[i], (ends = []));
+    let r = ends.findIndex((e) => e <= start[i]);
+    if (r === -1) r = ends.push(end[i]) - 1;
+    else ends[r] = end[i];
+    row[i] = r;
+  }
+  return { row, rowsOf: (l: number) => rowEnds.get(l)?.length ?? 0 };
+}
+
+const LANE_LABELS: Record<TimelineLanes, string> = {
+  worker: "worker",
+  "ctx-worker": "context worker",
+  conversation: "conversation",
+  file: "file",
+  none: "requests",
+};
+
+/**
+ * The groupings a run offers: "none" always; the others when they split the run into several
+ * lanes, and a TensorRT-LLM worker grouping also when it names the one worker (one file, or one
+ * aiperf client worker, is no grouping).
+ */
+export function laneChoices(t: RequestTimeline): TimelineLanes[] {
+  const out: TimelineLanes[] = [];
+  for (const [g, l] of Object.entries(t.lanes) as [TimelineLanes, LaneGrouping][]) {
+    const named = l.keys.some((k) => k !== "");
+    // A TensorRT-LLM worker is a server, worth naming alone; aiperf's one worker is the client.
+    const worker = (g === "worker" || g === "ctx-worker") && t.source === "trtllm";
+    // A conversation of one request each (a single-turn run) is no grouping.
+    const multiTurn = g !== "conversation" || l.keys.length <= t.n / 2;
+    if (g !== "none" && named && multiTurn && (l.keys.length > 1 || worker)) out.push(g);
+  }
+  out.push("none");
+  return out;
+}
+
+/** The lane grouping asked for when the run has it, else the most telling one it has. */
+export function pickLanes(t: RequestTimeline, asked: TimelineLanes | undefined): TimelineLanes {
+  const choices = laneChoices(t);
+  if (asked && choices.includes(asked)) return asked;
+  for (const g of ["conversation", "worker", "file"] as const) if (choices.includes(g)) return g;
+  return "none";
+}
+
+const natural = new Intl.Collator("en", { numeric: true });
+/** More lanes than this read as a smear of 2 px rows; the rest of the conversations share one lane. */
+export const MAX_LANES = 100;
+const round = (v: number) => Math.round(v * 100) / 100;
+
+/** The payload of one window: the overlapping requests (or their sample), laned and packed. */
+export function timelineWindow(
+  t: RequestTimeline,
+  q: { fromMs?: number; toMs?: number; lanes?: TimelineLanes; limit: number },
+): TimelinePayload {
+  const runStart = t.n > 0 ? t.startMs[0] : 0;
+  const runEnd = t.n > 0 ? t.maxEndMs[t.n - 1] : 0;
+  const fromMs = q.fromMs ?? runStart;
+  const toMs = Math.max(q.toMs ?? runEnd, fromMs);
+  const lanesBy = pickLanes(t, q.lanes);
+  const grouping = t.lanes[lanesBy];
+  // Two passes over the window's candidates, nothing allocated per request: a whole
+  // million-request run is counted, then every k-th picked.
+  const lo = lowerBound(t.maxEndMs, fromMs);
+  const hi = upperBound(t.startMs, toMs);
+  const of = grouping?.of ?? new Int32Array(t.n);
+  const perLane = new Int32Array(grouping ? grouping.keys.length : 1);
+  let inWindow = 0;
+  for (let i = lo; i < hi; i++)
+    if (t.endMs[i] >= fromMs) {
+      inWindow++;
+      perLane[of[i]]++;
+    }
+  const stride = sampleStride(inWindow, q.limit);
+  const shown: number[] = [];
+  for (let i = lo, k = 0; i < hi; i++) if (t.endMs[i] >= fromMs && k++ % stride === 0) shown.push(i);
+
+  // Workers and files in natural order of their names, the unnamed lane last, every one with
+  // requests here. Conversations, which are many, in order of their first drawn request, only
+  // those drawn; past MAX_LANES the rest share one lane, so nothing drawn is left out.
+  const laneOf = (i: number) => of[i];
+  const keyOf = (l: number) => (grouping ? grouping.keys[l] : "");
+  const byConversation = lanesBy === "conversation";
+  const candidates = byConversation
+    ? [...new Set(shown.map(laneOf))]
+    : [...perLane.keys()]
+        .filter((l) => perLane[l] > 0)
+        .sort((a, b) => {
+          const ka = keyOf(a);
+          const kb = keyOf(b);
+          return ka === "" ? 1 : kb === "" ? -1 : natural.compare(ka, kb);
+        });
+  const folded = candidates.length > MAX_LANES;
+  const used = folded ? candidates.slice(0, MAX_LANES - 1) : candidates;
+  const position = new Map(used.map((l, p) => [l, p]));
+  const lane = shown.map((i) => position.get(laneOf(i)) ?? used.length);
+  const { row, rowsOf } = packRows(
+    shown.map((i) => t.startMs[i]),
+    shown.map((i) => t.endMs[i]),
+    lane,
+  );
+  const parts: TimelinePayload["parts"] = { bar: [], seg: [], startMs: [], endMs: [] };
+  shown.forEach((i, b) => {
+    for (let p = t.partOffset[i]; p < t.partOffset[i + 1]; p++) {
+      parts.bar.push(b);
+      parts.seg.push(t.partSeg[p]);
+      parts.startMs.push(round(t.partStartMs[p]));
+      parts.endMs.push(round(t.partEndMs[p]));
+    }
+  });
+  return {
+    source: t.source,
+    run: { startMs: runStart, endMs: runEnd, requests: t.n },
+    window: { fromMs, toMs },
+    lanesBy,
+    laneChoices: laneChoices(t),
+    lanes: [
+      ...used.map((l, p) => ({
+        key: keyOf(l),
+        label: keyOf(l) || (lanesBy === "none" ? "all requests" : `no ${LANE_LABELS[lanesBy]} recorded`),
+        rows: rowsOf(p),
+        requests: perLane[l],
+      })),
+      ...(folded
+        ? [
+            {
+              key: "",
+              label: `${(candidates.length - used.length).toLocaleString("en-US")} other ${LANE_LABELS[lanesBy]}s`,
+              rows: rowsOf(used.length),
+              requests: inWindow - used.reduce((n, l) => n + perLane[l], 0),
+            },
+          ]
+        : []),
+    ],
+    inWindow,
+    stride,
+    sampleNote: sampleNote(stride, shown.length, inWindow),
+    segments: [...t.segments],
+    bars: {
+      id: shown.map((i) => t.id[i]),
+      lane,
+      row,
+      startMs: shown.map((i) => round(t.startMs[i])),
+      endMs: shown.map((i) => round(t.endMs[i])),
+    },
+    parts,
+    originEpochMs: t.originEpochMs,
+  };
+}

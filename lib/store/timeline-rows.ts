@@ -1,0 +1,111 @@
+/**
+ * Reads of the per-request rows the request timeline is built from (shaped in lib/runs). A run's
+ * rows are read once, only the columns a bar needs, and handed over one at a time: on SQLite
+ * through a raw statement (arrays, no row objects). A million rows take seconds (each is found
+ * through the (run_id, start_ms) index), so the read yields to the event loop every
+ * `YIELD_EVERY` rows: the server keeps answering meanwhile.
+ */
+import type { Db } from "./db";
+import { rawSqlite } from "./raw-sqlite";
+
+export type TrtllmTimelineRow = [
+  idx: number,
+  mode: "aggregated" | "disaggregated",
+  ctxWorker: string | null,
+  genWorker: string | null,
+  arrivalMs: number | null,
+  e2eMs: number | null,
+  timesJson: string,
+  segmentsJson: string,
+];
+
+export type AiperfTimelineRow = [
+  fileId: string,
+  line: number,
+  ok: number,
+  startMs: number | null,
+  endMs: number | null,
+  ttftMs: number | null,
+  conversationId: string | null,
+  workerId: string | null,
+];
+
+const TRTLLM_SQL = `select idx, mode, ctx_worker, gen_worker, arrival_ms, e2e_ms, times_json, segments_json
+  from trtllm_requests where run_id = ?`;
+// Profiling records only: warmup requests are not the benchmark, and the statistics leave them out too.
+const AIPERF_SQL = `select file_id, line, ok, start_ms, end_ms, ttft_ms, conversation_id, worker_id
+  from aiperf_requests where run_id = ? and phase = 'profiling'`;
+
+const YIELD_EVERY = 50_000;
+
+async function eachRow<R extends unknown[]>(
+  db: Db,
+  text: string,
+  runId: string,
+  fallback: () => Promise<Record<string, unknown>[]>,
+  columns: readonly string[],
+  fn: (row: R) => void,
+): Promise<void> {
+  const sqlite = rawSqlite(db);
+  if (sqlite) {
+    await db.connection().execute(async () => {
+      let n = 0;
+      for (const row of sqlite.prepare(text).raw().iterate(runId)) {
+        fn(row as R);
+        if (++n % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
+    return;
+  }
+  for (const r of await fallback()) fn(columns.map((c) => r[c]) as R);
+}
+
+const TRTLLM_COLUMNS = [
+  "idx",
+  "mode",
+  "ctx_worker",
+  "gen_worker",
+  "arrival_ms",
+  "e2e_ms",
+  "times_json",
+  "segments_json",
+] as const;
+const AIPERF_COLUMNS = [
+  "file_id",
+  "line",
+  "ok",
+  "start_ms",
+  "end_ms",
+  "ttft_ms",
+  "conversation_id",
+  "worker_id",
+] as const;
+
+export function eachTrtllmTimelineRow(db: Db, runId: string, fn: (r: TrtllmTimelineRow) => void) {
+  const all = () =>
+    db.selectFrom("trtllm_requests").select(TRTLLM_COLUMNS).where("run_id", "=", runId).execute();
+  return eachRow(db, TRTLLM_SQL, runId, all, TRTLLM_COLUMNS, fn);
+}
+
+export function eachAiperfTimelineRow(db: Db, runId: string, fn: (r: AiperfTimelineRow) => void) {
+  const all = () =>
+    db
+      .selectFrom("aiperf_requests")
+      .select(AIPERF_COLUMNS)
+      .where("run_id", "=", runId)
+      .where("phase", "=", "profiling")
+      .execute();
+  return eachRow(db, AIPERF_SQL, runId, all, AIPERF_COLUMNS, fn);
+}
+
+/** One aiperf record by its file and line; its start narrows the read to one entry of the (run_id, start_ms) index. */
+export async function aiperfRequestAt(db: Db, runId: string, fileId: string, line: number, startMs: number) {
+  return db
+    .selectFrom("aiperf_requests")
+    .selectAll()
+    .where("run_id", "=", runId)
+    .where("start_ms", "=", startMs)
+    .where("file_id", "=", fileId)
+    .where("line", "=", line)
+    .executeTakeFirst();
+}

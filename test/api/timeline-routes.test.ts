@@ -1,0 +1,210 @@
+/**
+ * GET /api/runs/{id}/timeline and its aiperf drill-down, called in-process on runs built by the
+ * producers' generators: TensorRT-LLM perf metrics (test/generators/trtllm.mjs, shaped as
+ * TensorRT-LLM's `return_perf_metrics` output) and aiperf records (test/generators/aiperf.mjs,
+ * the profile_export.jsonl aiperf's record writer emits, with request_start_ns/request_end_ns).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { POST as upload } from "@/app/api/runs/route";
+import { GET as getTimeline } from "@/app/api/runs/[id]/timeline/route";
+import { GET as getTimelineRequest } from "@/app/api/runs/[id]/timeline/requests/[rid]/route";
+import { GET as getDetail } from "@/app/api/runs/[id]/trtllm/requests/[idx]/route";
+import { timelinePayloadSchema, timelineRequestSchema, type TimelinePayload } from "@/lib/api/timeline";
+// @ts-expect-error plain ESM generator without type declarations
+import { generateAiperfRun } from "../generators/aiperf.mjs";
+import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
+import { generateTrtllmRun } from "../generators/trtllm.mjs";
+import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+
+freshAppEachTest();
+
+const url = (p: string) => new Request(`http://localhost${p}`);
+const tmp = (name: string) => fs.mkdtempSync(path.join(os.tmpdir(), `runlens-timeline-${name}-`));
+
+async function uploadFiles(files: string[]): Promise<string> {
+  const res = await upload(uploadRequest(files.map((p) => ({ name: path.basename(p), path: p }))));
+  expect(res.status).toBe(201);
+  return (await res.json()).id as string;
+}
+
+async function timeline(id: string, qs = ""): Promise<TimelinePayload> {
+  const res = await getTimeline(url(`/api/runs/${id}/timeline?${qs}`), idParams(id));
+  expect(res.status).toBe(200);
+  return timelinePayloadSchema.parse(await res.json());
+}
+
+/** The parts of bar `b`: [segment name, start, end]. */
+function partsOf(p: TimelinePayload, b: number) {
+  const out: Array<[string, number, number]> = [];
+  p.parts.bar.forEach((bar, k) => {
+    if (bar === b) out.push([p.segments[p.parts.seg[k]].name, p.parts.startMs[k], p.parts.endMs[k]]);
+  });
+  return out;
+}
+
+describe("GET /api/runs/{id}/timeline (TensorRT-LLM)", () => {
+  it("lanes requests by the worker that decoded them and splits each bar into its recorded segments", async () => {
+    const gen = generateTrtllmRun({
+      dir: tmp("trt"),
+      mode: "disaggregated",
+      requests: 120,
+      seed: 7,
+      genWorkers: 2,
+    });
+    const id = await uploadFiles(gen.files);
+    const p = await timeline(id);
+    expect(p.source).toBe("trtllm");
+    expect(p.run.requests).toBe(120);
+    expect(p.inWindow).toBe(120);
+    expect(p.stride).toBe(1);
+    expect(p.sampleNote).toBeNull();
+    expect(p.lanesBy).toBe("worker");
+    expect(p.laneChoices).toEqual(["worker", "ctx-worker", "none"]);
+    expect(p.lanes).toHaveLength(2);
+    expect(p.lanes.reduce((n, l) => n + l.requests, 0)).toBe(120);
+    expect(p.segments.map((s) => s.name)).toContain("gen_kv_transfer");
+    expect(p.segments.find((s) => s.name === "ctx_queue")!.colour).toBe("var(--seg-ctx-queue)");
+    // Bars carry the drill-down idx; each segment's length is the generator's truth for that request.
+    for (const b of [0, 37, 119]) {
+      const idx = p.bars.id[b];
+      const parts = partsOf(p, b);
+      const queue = parts.find(([name]) => name === "ctx_queue")!;
+      expect(queue[2] - queue[1]).toBeCloseTo(gen.truth.segments.ctx_queue[idx]!, 1);
+      const decode = parts.find(([name]) => name === "decode")!;
+      expect(decode[2] - decode[1]).toBeCloseTo(gen.truth.segments.decode[idx]!, 1);
+      expect(p.bars.startMs[b]).toBeLessThanOrEqual(Math.min(...parts.map((x) => x[1])) + 0.01);
+    }
+    // The id opens the breakdown's drill-down.
+    const detail = await getDetail(url(`/api/runs/${id}/trtllm/requests/${p.bars.id[5]}`), {
+      params: Promise.resolve({ id, idx: String(p.bars.id[5]) }),
+    });
+    expect(detail.status).toBe(200);
+    const byCtx = await timeline(id, "lanes=ctx-worker");
+    expect(byCtx.lanesBy).toBe("ctx-worker");
+  });
+
+  it("returns exactly the requests overlapping a window, sampled by a stride above the limit", async () => {
+    const gen = generateTrtllmRun({ dir: tmp("trt-win"), mode: "aggregated", requests: 200, seed: 3 });
+    const id = await uploadFiles(gen.files);
+    const all = await timeline(id, "limit=20000");
+    const from = all.run.startMs + (all.run.endMs - all.run.startMs) * 0.4;
+    const to = all.run.startMs + (all.run.endMs - all.run.startMs) * 0.6;
+    // Brute force over every bar of the run: overlap means start ≤ to and end ≥ from.
+    const expected = all.bars.id.filter((_, b) => all.bars.startMs[b] <= to && all.bars.endMs[b] >= from);
+    expect(expected.length).toBeGreaterThan(10);
+    const w = await timeline(id, `from=${from}&to=${to}`);
+    expect(w.window).toEqual({ fromMs: from, toMs: to });
+    expect(w.inWindow).toBe(expected.length);
+    expect([...w.bars.id].sort((a, b) => a - b)).toEqual([...expected].sort((a, b) => a - b));
+    const limit = Math.floor(expected.length / 3);
+    const s = await timeline(id, `from=${from}&to=${to}&limit=${limit}`);
+    const stride = Math.ceil(expected.length / limit);
+    expect(s.stride).toBe(stride);
+    expect(s.bars.id).toHaveLength(Math.ceil(expected.length / stride));
+    expect(s.sampleNote).toMatch(/^A sample: every \d+(st|nd|rd|th) request by start time/);
+    // Bars in one lane and row never overlap.
+    for (let a = 0; a < s.bars.id.length; a++)
+      for (let b = a + 1; b < s.bars.id.length; b++)
+        if (s.bars.lane[a] === s.bars.lane[b] && s.bars.row[a] === s.bars.row[b])
+          expect(s.bars.endMs[a] <= s.bars.startMs[b] || s.bars.endMs[b] <= s.bars.startMs[a]).toBe(true);
+  });
+
+  it("refuses a bad query with 400 and names what is missing with 404", async () => {
+    const gen = generateTrtllmRun({ dir: tmp("trt-bad"), mode: "aggregated", requests: 5, seed: 1 });
+    const id = await uploadFiles(gen.files);
+    for (const qs of ["from=5&to=1", "from=abc", "lanes=bogus", "limit=0", "limit=999999"]) {
+      const res = await getTimeline(url(`/api/runs/${id}/timeline?${qs}`), idParams(id));
+      expect(res.status, qs).toBe(400);
+      expect((await res.json()).error.code).toBe("bad_request");
+    }
+    const missing = "AAAAAAAAAAAAAAAAAAAAAA";
+    expect((await getTimeline(url(`/api/runs/${missing}/timeline`), idParams(missing))).status).toBe(404);
+  });
+});
+
+describe("GET /api/runs/{id}/timeline (aiperf)", () => {
+  it("splits each record into TTFT and decode, failed ones whole, and opens a record by its bar", async () => {
+    const dir = tmp("aiperf");
+    const run = await generateAiperfRun(dir, {
+      records: 300,
+      warmup: 6,
+      errorEvery: 10,
+      concurrency: 4,
+      csv: false,
+    });
+    const id = await uploadFiles([run.jsonlPath, run.summaryPath]);
+    const p = await timeline(id);
+    expect(p.source).toBe("aiperf");
+    // Profiling records only: the 6 warm-up requests are left out.
+    expect(p.inWindow).toBe(300);
+    // Four aiperf workers (`metadata.worker_id`), each sending its requests back to back: one
+    // lane of one row each.
+    expect(p.lanesBy).toBe("worker");
+    expect(p.lanes.map((l) => [l.key, l.rows])).toEqual([
+      ["worker_0", 1],
+      ["worker_1", 1],
+      ["worker_2", 1],
+      ["worker_3", 1],
+    ]);
+    expect(p.lanes.reduce((n, l) => n + l.requests, 0)).toBe(300);
+    // Unlaned, the four workers are four rows of bars.
+    const unlaned = await timeline(id, "lanes=none");
+    expect(unlaned.lanes).toEqual([{ key: "", label: "all requests", rows: 4, requests: 300 }]);
+    const failed = p.parts.seg.filter((s) => p.segments[s].name === "failed").length;
+    expect(failed).toBe(run.counts.errors);
+    // Hand check against the records: TTFT part = time_to_first_token, decode to request_end_ns.
+    const lines = fs
+      .readFileSync(run.jsonlPath, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    // t = 0 is the run's first request, warm-up included (the other views count from it too).
+    const originNs = Math.min(...lines.map((l) => l.metadata.request_start_ns));
+    const profiling = lines.filter((l) => l.metadata.benchmark_phase === "profiling");
+    const firstNs = Math.min(...profiling.map((l) => l.metadata.request_start_ns));
+    const b = 0;
+    const first = profiling.find((l) => l.metadata.request_start_ns === firstNs)!;
+    const [ttft, decode] = partsOf(p, b);
+    expect(ttft[0]).toBe("ttft");
+    expect(ttft[2] - ttft[1]).toBeCloseTo(first.metrics.time_to_first_token.value, 1);
+    expect(decode[0]).toBe("decode");
+    expect(decode[2]).toBeCloseTo((first.metadata.request_end_ns - originNs) / 1e6, 1);
+    expect(p.bars.startMs[b]).toBeCloseTo((firstNs - originNs) / 1e6, 1);
+    // The run's first request on the epoch clock, which places server-metrics intervals.
+    expect(p.originEpochMs).toBeCloseTo(originNs / 1e6, 0);
+
+    const res = await getTimelineRequest(url(`/api/runs/${id}/timeline/requests/${p.bars.id[b]}`), {
+      params: Promise.resolve({ id, rid: String(p.bars.id[b]) }),
+    });
+    expect(res.status).toBe(200);
+    const r = timelineRequestSchema.parse(await res.json());
+    expect(r.requestId).toBe(first.metadata.x_request_id);
+    expect(r.ttftMs).toBeCloseTo(first.metrics.time_to_first_token.value, 6);
+    const none = await getTimelineRequest(url(`/api/runs/${id}/timeline/requests/99999`), {
+      params: Promise.resolve({ id, rid: "99999" }),
+    });
+    expect(none.status).toBe(404);
+  });
+});
+
+describe("GET /api/runs/{id}/timeline (multi-turn aiperf)", () => {
+  it("lanes requests by conversation, each lane holding its conversation's turns", async () => {
+    // test/generators/aiperf-multiturn.mjs: aiperf records with conversation_id and turn_index.
+    const run = generateMultiTurnRun(tmp("turns"), { conversations: 12, minTurns: 1, maxTurns: 20, seed: 4 });
+    const id = await uploadFiles([run.jsonlPath, run.summaryPath]);
+    const p = await timeline(id);
+    expect(p.lanesBy).toBe("conversation");
+    expect(p.laneChoices).toContain("conversation");
+    const perConversation = new Map<string, number>();
+    for (const r of run.requests)
+      perConversation.set(r.conversation, (perConversation.get(r.conversation) ?? 0) + 1);
+    expect(Object.fromEntries(p.lanes.map((l) => [l.key, l.requests]))).toEqual(
+      Object.fromEntries(perConversation),
+    );
+    // A conversation's turns run one after another: one row each.
+    expect(p.lanes.every((l) => l.rows === 1)).toBe(true);
+  });
+});
