@@ -115,8 +115,8 @@ export function TimelineView({ run }: RunViewProps) {
   return (
     <div className="space-y-4">
       <p className="text-sm text-muted" data-timeline-summary>
-        {formatCount(p.inWindow)} of the run&apos;s {formatCount(p.run.requests)} requests overlap{" "}
-        {formatMs(p.window.fromMs)} – {formatMs(p.window.toMs)}
+        {formatCount(p.inWindow)} of the run&apos;s {plural(p.run.requests, "request")}{" "}
+        {p.inWindow === 1 ? "overlaps" : "overlap"} {formatMs(p.window.fromMs)} – {formatMs(p.window.toMs)}
         {p.lanesBy !== "none" ? `, on ${plural(p.lanes.length, `${LANE_TEXT[p.lanesBy]} lane`)}` : ""}.
         {p.source === "aiperf"
           ? " Profiling requests only: the warm-up is left out, as in the statistics."
@@ -165,7 +165,7 @@ export function TimelineView({ run }: RunViewProps) {
         selectedId={req}
         cursorMs={cursorMs}
         onCursor={setCursorMs}
-        label={`Request timeline: ${formatCount(p.bars.id.length)} requests drawn`}
+        label={`Request timeline: ${plural(p.bars.id.length, "request")} drawn`}
       />
       <TimelineContext
         run={run}

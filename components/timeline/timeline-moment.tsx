@@ -1,7 +1,7 @@
 "use client";
 
 import type { TimelinePayload } from "@/lib/api/timeline";
-import { formatMs, ordinal } from "@/lib/format-number";
+import { formatMs, ordinal, plural } from "@/lib/format-number";
 
 const MAX_LANES = 12;
 
@@ -53,7 +53,7 @@ export function TimelineMoment({
         ))}
       </ul>
       {rows.length > shown.length ? (
-        <p className="text-muted">and {rows.length - shown.length} more lanes</p>
+        <p className="text-muted">and {plural(rows.length - shown.length, "more lane")}</p>
       ) : null}
     </div>
   );
