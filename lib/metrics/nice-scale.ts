@@ -60,6 +60,13 @@ export function niceBins(
   const step = niceStep(max - min, Math.max(1, target));
   const first = Math.floor(min / step + 1e-9);
   const k = Math.max(1, Math.ceil(max / step - 1e-9) - first);
+  // Near the largest doubles a round edge overflows to ±Infinity (stored as null): split evenly.
+  if (
+    !Number.isFinite(max - min) ||
+    !Number.isFinite(at(first, step)) ||
+    !Number.isFinite(at(first + k, step))
+  )
+    return evenBins(values, min, max, Math.max(1, target));
   const bins = Array.from({ length: k }, (_, i) => ({
     start: at(first + i, step),
     end: at(first + i + 1, step),
@@ -70,6 +77,25 @@ export function niceBins(
     // The epsilon keeps a value on an edge (0.3 / 0.1 = 2.9999…) in the bin the edge starts.
     const b = Math.floor((values[i] - start) / step + 1e-9);
     bins[Math.min(k - 1, Math.max(0, b))].count++;
+  }
+  return bins;
+}
+
+/** `target` bins of equal width over [min, max], for ranges no round edge can span. */
+function evenBins(
+  values: ArrayLike<number>,
+  min: number,
+  max: number,
+  target: number,
+): Array<{ start: number; end: number; count: number }> {
+  // Scaled before subtracting, so a span past the largest double stays finite.
+  const width = max / target - min / target;
+  // A weighted mean of the ends, whose terms stay finite where min + i × width would not.
+  const edge = (i: number) => (i === target ? max : min * (1 - i / target) + max * (i / target));
+  const bins = Array.from({ length: target }, (_, i) => ({ start: edge(i), end: edge(i + 1), count: 0 }));
+  for (let i = 0; i < values.length; i++) {
+    const b = Math.floor(values[i] / width - min / width);
+    bins[Math.min(target - 1, Math.max(0, b))].count++;
   }
   return bins;
 }

@@ -60,6 +60,20 @@ describe("nice histogram bins", () => {
   it("one value gets one bin of zero width", () => {
     expect(niceBins([5, 5], 5, 5, 40)).toEqual([{ start: 5, end: 5, count: 2 }]);
   });
+  it("values near the largest doubles get even, finite bins that hold every value", () => {
+    // A mutated record's latency of −1.6e308 ms: the round edge below it would be −2e308 = −∞.
+    for (const values of [
+      [-1.6000000002000003e308, 3700, 3783],
+      [-1.6e308, 0, 1.6e308],
+    ]) {
+      const bins = niceBins(values, values[0], values[values.length - 1], 3);
+      expect(bins).toHaveLength(3);
+      for (const b of bins) expect(Number.isFinite(b.start) && Number.isFinite(b.end)).toBe(true);
+      expect(bins[0].start).toBe(values[0]);
+      expect(bins[2].end).toBe(values[values.length - 1]);
+      expect(bins.reduce((n, b) => n + b.count, 0)).toBe(values.length);
+    }
+  });
 });
 
 describe("readable axes of the chart kit", () => {
