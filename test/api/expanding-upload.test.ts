@@ -218,6 +218,10 @@ describe("on a real socket", () => {
     expect(res.statusCode, text).toBe(413);
     expect(JSON.parse(text).error.code).toBe("payload_too_large");
     expect(clientError).toBeNull();
-    expect(await leftovers(t.app, t.dataDir)).toEqual({ runs: [], blobs: [] });
+    // The answer leaves while the upload is still arriving; the refused file's temporary blob
+    // goes as its stream is torn down, just after.
+    await expect
+      .poll(() => leftovers(t.app, t.dataDir), { timeout: 10_000 })
+      .toEqual({ runs: [], blobs: [] });
   });
 });
