@@ -9,7 +9,7 @@ import { COMPARE_STATS } from "@/lib/api/compare-schemas";
 
 /**
  * URL state of a series page: the latency statistic its trends show, the window of earlier runs
- * each run is judged against, and the SLOs of its goodput trend. Each is a discrete choice, so
+ * each run is judged against, the SLOs of its goodput trend and the verdicts' thresholds. Each is a discrete choice, so
  * each is a step of history.
  */
 const STEP = { history: "push" } as const;
@@ -19,6 +19,8 @@ export const seriesSearchParams = {
   window: parseAsInteger.withDefault(10).withOptions(STEP),
   /** The goodput trend's SLOs, written as the sweep page writes them (lib/api/slo.ts) */
   slo: parseAsString.withDefault("").withOptions(STEP),
+  /** The smallest change that counts, per metric (`ttft.p99:5%,throughput:3%`; docs/metrics.md) */
+  thresholds: parseAsString.withDefault("").withOptions(STEP),
 };
 
 export const seriesSearchParamsCache = createSearchParamsCache(seriesSearchParams);

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useQueryStates } from "nuqs";
+import { useState } from "react";
 import { ChartLineSeriesTrend } from "@/components/charts/chart-line-series-trend";
 import { ChartSourceProvider } from "@/components/charts/export-context";
 import { COMPARE_STATS, type CompareStat } from "@/lib/api/compare-schemas";
@@ -53,11 +54,11 @@ function trends(stat: CompareStat) {
 }
 
 export function SeriesPage({ name }: { name: string }) {
-  const [{ stat, window, slo }, setParams] = useQueryStates(seriesSearchParams);
+  const [{ stat, window, slo, thresholds }, setParams] = useQueryStates(seriesSearchParams);
   // Stored figures and run-level verdicts first (the server rendered them); the latency verdicts,
   // a bootstrap over every run's requests, replace them when they arrive.
-  const quick = useQuery(seriesQueryOptions(name, stat, window, "run"));
-  const full = useQuery(seriesQueryOptions(name, stat, window, "all"));
+  const quick = useQuery(seriesQueryOptions(name, stat, window, "run", thresholds));
+  const full = useQuery(seriesQueryOptions(name, stat, window, "all", thresholds));
   const fresh = full.data && !full.isPlaceholderData ? full.data : undefined;
   const query = fresh ? full : quick.data ? quick : full;
   const data = fresh ?? quick.data ?? full.data;
@@ -96,7 +97,18 @@ export function SeriesPage({ name }: { name: string }) {
             ))}
           </select>
         </label>
+        <ThresholdsField
+          key={thresholds}
+          value={thresholds}
+          onApply={(v) => void setParams({ thresholds: v })}
+        />
       </div>
+      {thresholds ? (
+        <p className="text-sm text-muted" data-testid="series-thresholds">
+          Smallest changes that count, from this page&apos;s link: {thresholds.split(",").join(", ")}; every
+          other metric at its default (5% for latency, 3% for throughput).
+        </p>
+      ) : null}
       {query.isError ? (
         <p className="text-sm text-danger">Could not load the series: {query.error.message}</p>
       ) : null}
@@ -212,5 +224,38 @@ function SeriesBody({
         )}
       </section>
     </>
+  );
+}
+
+/**
+ * The verdicts' thresholds (`ttft.p99:5%,throughput:3%`), applied on Enter or when the field is
+ * left; the server says what is wrong with a bad one.
+ */
+function ThresholdsField({ value, onApply }: { value: string; onApply: (v: string) => void }) {
+  const [text, setText] = useState(value);
+  const apply = () => {
+    const v = text.replace(/\s+/g, "");
+    if (v !== value) onApply(v);
+  };
+  return (
+    <form
+      className="flex items-center gap-2 text-sm"
+      onSubmit={(e) => {
+        e.preventDefault();
+        apply();
+      }}
+    >
+      <label className="flex items-center gap-2">
+        Thresholds
+        <input
+          className="input w-56 py-1 font-mono text-xs"
+          aria-label="Thresholds"
+          placeholder="ttft.p99:5%,throughput:3%"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onBlur={apply}
+        />
+      </label>
+    </form>
   );
 }

@@ -28,6 +28,6 @@ export const queryKeys = {
       ? (["compare", runs.join(","), baseline, stat, noise] as const)
       : (["compare", runs.join(","), baseline, stat] as const),
   allSeries: () => ["series"] as const,
-  series: (name: string, stat: CompareStat, window: number, judge: "run" | "all") =>
-    ["series", name, stat, window, judge] as const,
+  series: (name: string, stat: CompareStat, window: number, judge: "run" | "all", thresholds = "") =>
+    ["series", name, stat, window, judge, thresholds] as const,
 };

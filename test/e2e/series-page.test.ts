@@ -3,7 +3,7 @@
  * numbers as their order key, runs 20 and 26 with every TTFT 15% slower. Runs are aiperf exports
  * from test/generators/aiperf.mjs (aiperf's profile_export.jsonl record layout), 2,000 requests
  * each, TTFT uniform on [20, 120) ms. Checks the trends' order and marks, the legend, the goodput
- * trend under the URL's SLO and the run header's link to its series.
+ * trend under the URL's SLO, the URL's verdict thresholds and the run header's link to its series.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -85,6 +85,26 @@ describe("series page", () => {
     const chart = goodput.locator('figure[data-chart="series-goodput"]');
     await chart.locator("svg.recharts-surface").first().waitFor({ timeout: 60_000 });
     await expect(chart.innerText()).resolves.toMatch(/meeting TTFT ≤ 100 ms per request/);
+    await page.close();
+  }, 120_000);
+
+  it("judges with the thresholds in the page's link, and says what is wrong with a bad one", async () => {
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    // Runs 20 and 26 are 15% slower: under a 30% TTFT p50 threshold that is no regression.
+    await gotoHydrated(page, `${t.app.url}/series/${SERIES}?thresholds=ttft.p50:30%25`);
+    await expect(page.getByTestId("series-thresholds").innerText()).resolves.toMatch(/ttft\.p50:30%/);
+    await expect(page.getByLabel("Thresholds").inputValue()).resolves.toBe("ttft.p50:30%");
+    await page.getByTestId("series-judging").waitFor({ state: "detached", timeout: 90_000 });
+    const marks = await page
+      .getByTestId("series-marked")
+      .innerText()
+      .then((text) => text.split("\n").filter((l) => /TTFT p50:/.test(l)));
+    expect(marks).toEqual([]);
+    // Typed into the field: the URL carries it, and the server's reason shows.
+    await page.getByLabel("Thresholds").fill("ttft.p50:lots");
+    await page.getByLabel("Thresholds").press("Enter");
+    await page.waitForURL(/thresholds=ttft\.p50(%3A|:)lots/);
+    await page.getByText(/Could not load the series: .*not a percentage/).waitFor({ timeout: 30_000 });
     await page.close();
   }, 120_000);
 
