@@ -1,7 +1,7 @@
 "use client";
 
 import { ChartContainer, type SeriesConfig } from "@/components/charts/chart-container";
-import { niceTicks } from "@/lib/metrics/nice-scale";
+import { logTicks, niceTicks } from "@/lib/metrics/nice-scale";
 import { formatNumber } from "@/lib/format-number";
 import type { PlotPoint, SweepAxis, SweepSeries } from "@/lib/metrics/sweep-chart-rows";
 
@@ -9,18 +9,6 @@ export interface OverlaidSweep {
   name: string;
   color: string;
   series: SweepSeries;
-}
-
-/** Round ticks of a log axis: 1, 2 and 5 of each decade the values span. */
-export function logTicks(min: number, max: number): number[] {
-  if (!(min > 0) || !(max > 0)) return [];
-  const out: number[] = [];
-  for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)); e++)
-    for (const m of [1, 2, 5]) {
-      const v = Number((m * 10 ** e).toPrecision(12));
-      if (v >= min / 2 && v <= max * 2) out.push(v);
-    }
-  return out;
 }
 
 /** Round ticks and the domain they span for a value axis of the sweep charts, linear from 0 or log. */

@@ -75,7 +75,15 @@ export function SweepPage({ id }: { id: string }) {
         <div className="flex flex-wrap items-start gap-3">
           <SweepHeader sweep={sweep} patch={patch} />
           <CopyLinkButton />
-          <SweepReportLink id={id} stat={stat} basis={basis} slo={state.slo} />
+          <SweepReportLink
+            id={id}
+            stat={stat}
+            basis={basis}
+            slo={state.slo}
+            logx={logx}
+            logy={logy}
+            glogx={state.glogx}
+          />
         </div>
         <SweepControls stat={stat} basis={basis} logx={logx} logy={logy} onChange={(p) => void setState(p)} />
         <OverlayPicker

@@ -99,3 +99,15 @@ function evenBins(
   }
   return bins;
 }
+
+/** Round ticks of a log axis: 1, 2 and 5 of each decade the values span. */
+export function logTicks(min: number, max: number): number[] {
+  if (!(min > 0) || !(max > 0)) return [];
+  const out: number[] = [];
+  for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)); e++)
+    for (const m of [1, 2, 5]) {
+      const v = Number((m * 10 ** e).toPrecision(12));
+      if (v >= min / 2 && v <= max * 2) out.push(v);
+    }
+  return out;
+}

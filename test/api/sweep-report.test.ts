@@ -2,7 +2,7 @@
  * GET /api/sweeps/{id}/report.html: one self-contained HTML file of a sweep (docs/formats.md
  * §Offline report): the three Pareto charts with each point labelled by its load, the table of
  * every point with aiperf's own summary values (the real qwen c1/c2/c4 captures), and goodput
- * against concurrency under the SLO the link carries.
+ * against concurrency under the SLO the link carries, on the log axes it asks for.
  */
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -55,6 +55,26 @@ describe("sweep report", () => {
     expect(html).toContain("Highest load meeting TTFT p99 ≤ 60 ms: c2.");
     // The records are a sample of the summary's requests: said per run.
     expect(html).toContain("c1: the records hold 10 of the 64 requests");
+  });
+
+  it("draws the log axes the page had: concurrency 1, 2, 4 evenly spaced on a log goodput axis", async () => {
+    const id = await qwenSweep();
+    const goodputXs = async (query: string) => {
+      const html = await (await report(id, query)).text();
+      const figure = html.slice(html.indexOf('data-chart="sweep-goodput"'));
+      const points = figure.match(/<polyline class="mark"[^>]* points="([^"]+)"/)![1];
+      return { html, xs: points.split(" ").map((p) => Number(p.split(",")[0])) };
+    };
+    const linear = await goodputXs("?slo=ttft:p99:60");
+    // Linear: c2 → c4 spans twice c1 → c2.
+    expect((linear.xs[2] - linear.xs[1]) / (linear.xs[1] - linear.xs[0])).toBeCloseTo(2, 1);
+    expect(linear.html).not.toContain("log scale");
+    const log = await goodputXs("?slo=ttft:p99:60&logx=true&logy=true&glogx=true");
+    // Log: each doubling is the same step.
+    expect((log.xs[2] - log.xs[1]) / (log.xs[1] - log.xs[0])).toBeCloseTo(1, 2);
+    expect(log.html).toContain("Concurrency (requests in flight), log scale");
+    expect(log.html).toContain("log Pareto x, Pareto y, goodput x");
+    expect((await report(id, "?logx=maybe")).status).toBe(400);
   });
 
   it("says how to add goodput when the link has no SLO; refuses a bad query; 404 for an unknown sweep", async () => {

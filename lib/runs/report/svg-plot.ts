@@ -5,12 +5,14 @@
  * is anything to draw is `hasMarks`, asked before, so an empty frame is never drawn.
  */
 import { formatNumber } from "@/lib/format-number";
-import { niceTicks } from "@/lib/metrics/nice-scale";
+import { logTicks, niceTicks } from "@/lib/metrics/nice-scale";
 import { escapeHtml } from "./html";
 
 export interface Axis {
   title: string;
   unit: string;
+  /** A log scale (line and scatter plots): values at or below 0 cannot be placed and are not drawn */
+  log?: boolean;
 }
 
 export interface XySeries {
@@ -60,9 +62,13 @@ const finite = (v: number | null | undefined): v is number => typeof v === "numb
 export function hasMarks(plot: Plot): boolean {
   switch (plot.kind) {
     case "line":
-      return plot.series.some((s) => s.points.filter(([, y]) => finite(y)).length >= 2);
+      return plot.series.some(
+        (s) => placeable(s.points, plot.x, plot.y).filter(([x, y]) => finite(x) && finite(y)).length >= 2,
+      );
     case "scatter":
-      return plot.series.some((s) => s.points.some(([x, y]) => finite(x) && finite(y)));
+      return plot.series.some((s) =>
+        placeable(s.points, plot.x, plot.y).some(([x, y]) => finite(x) && finite(y)),
+      );
     case "histogram":
       return plot.bins.some((b) => b.count > 0);
     case "bars":
@@ -72,6 +78,9 @@ export function hasMarks(plot: Plot): boolean {
 }
 
 export const axisTitle = (a: Axis) => (a.unit ? `${a.title} (${a.unit})` : a.title);
+
+/** An axis title says when its scale is log, so equal steps are not read as equal differences. */
+const scaledTitle = (a: Axis) => (a.log ? `${axisTitle(a)}, log scale` : axisTitle(a));
 
 /** Max of many values without spreading them into an argument list. */
 function maxOf(values: Iterable<number>): number {
@@ -93,13 +102,45 @@ function svgOpen(height: number, label: string): string {
 /** Series past the palette's length are dashed, so no two lines of a chart look alike. */
 const dash = (i: number) => (i >= PALETTE.length ? ' stroke-dasharray="5 3"' : "");
 
+/**
+ * Where a value sits along an axis, as a share of its length: linear from 0 to the last round
+ * tick, or log between the round ticks around the positive values.
+ */
+function axisScale(
+  values: number[],
+  log: boolean | undefined,
+): { ticks: number[]; at: (v: number) => number } {
+  const positive = values.filter((v) => v > 0);
+  if (log && positive.length > 0) {
+    let min = Infinity;
+    for (const v of positive) if (v < min) min = v;
+    const ticks = logTicks(min, maxOf(positive));
+    const lo = Math.log10(ticks[0]);
+    const span = Math.log10(ticks[ticks.length - 1]) - lo || 1;
+    return { ticks, at: (v) => (Math.log10(v) - lo) / span };
+  }
+  const ticks = niceTicks(maxOf(values));
+  const max = ticks[ticks.length - 1];
+  return { ticks, at: (v) => v / max };
+}
+
+/** On a log axis a value at or below 0 has no place: it is left out as if not recorded. */
+function placeable(points: XySeries["points"], x: Axis, y: Axis): XySeries["points"] {
+  if (!x.log && !y.log) return points;
+  return points.map(
+    ([px, py]) => [x.log && !(px > 0) ? NaN : px, y.log && !((py ?? 0) > 0) ? null : py] as const,
+  );
+}
+
 function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }>, label: string): string {
   // A series with nothing recorded is not drawn nor listed in the legend; its table column says so.
   // Each keeps its slot (colour and dash) so one run or metric looks the same in every chart.
   const series =
     plot.kind === "histogram"
       ? []
-      : plot.series.map((s, slot) => ({ ...s, slot })).filter((s) => s.points.some(([, y]) => finite(y)));
+      : plot.series
+          .map((s, slot) => ({ ...s, points: placeable(s.points, plot.x, plot.y), slot }))
+          .filter((s) => s.points.some(([x, y]) => finite(x) && finite(y)));
   const xs =
     plot.kind === "histogram"
       ? plot.bins.map((b) => b.hi)
@@ -108,18 +149,18 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
     plot.kind === "histogram"
       ? plot.bins.map((b) => b.count)
       : series.flatMap((s) => s.points.map(([, y]) => y).filter(finite));
-  const xTicks = niceTicks(maxOf(xs));
-  const yTicks = niceTicks(maxOf(ys));
+  const xScale = axisScale(xs, plot.kind !== "histogram" && plot.x.log);
+  const yScale = axisScale(ys, plot.kind !== "histogram" && plot.y.log);
+  const xTicks = xScale.ticks;
+  const yTicks = yScale.ticks;
   const left = 64;
   const top = 12;
   const right = 16;
   const plotW = W - left - right;
   const legendRows = series.length > 1 ? Math.ceil(series.length / 4) : 0;
   const height = top + PLOT_H + 52 + legendRows * 18;
-  const xMax = xTicks[xTicks.length - 1];
-  const yMax = yTicks[yTicks.length - 1];
-  const sx = (v: number) => left + (v / xMax) * plotW;
-  const sy = (v: number) => top + PLOT_H - (v / yMax) * PLOT_H;
+  const sx = (v: number) => left + xScale.at(v) * plotW;
+  const sy = (v: number) => top + PLOT_H - yScale.at(v) * PLOT_H;
   const parts = [svgOpen(height, label)];
   for (const t of yTicks)
     parts.push(
@@ -134,8 +175,8 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
   parts.push(
     `<line x1="${left}" x2="${left + plotW}" y1="${top + PLOT_H}" y2="${top + PLOT_H}" stroke="#6b7280"/>`,
     `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + PLOT_H}" stroke="#6b7280"/>`,
-    `<text x="${left + plotW / 2}" y="${top + PLOT_H + 34}" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(plot.x))}</text>`,
-    `<text transform="translate(14 ${top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(plot.y))}</text>`,
+    `<text x="${left + plotW / 2}" y="${top + PLOT_H + 34}" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(scaledTitle(plot.x))}</text>`,
+    `<text transform="translate(14 ${top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(scaledTitle(plot.y))}</text>`,
   );
   if (plot.kind === "histogram") {
     for (const b of plot.bins) {

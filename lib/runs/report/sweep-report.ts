@@ -56,7 +56,18 @@ function sweepSection(sweep: Sweep): Section {
   return { id: "sweep", title: "Sweep", blocks, figures: [] };
 }
 
-function paretoFigure(sweep: Sweep, chart: SweepChartId, stat: SweepStat, basis: ThroughputBasis): Figure {
+interface LogAxes {
+  x: boolean;
+  y: boolean;
+}
+
+function paretoFigure(
+  sweep: Sweep,
+  chart: SweepChartId,
+  stat: SweepStat,
+  basis: ThroughputBasis,
+  log: LogAxes,
+): Figure {
   const { x, y } = chartAxes(chart, basis);
   const s = sweepSeries(sweep, stat, x, y);
   const onFrontier = new Set(s.frontier.map((p) => p.runId));
@@ -67,8 +78,8 @@ function paretoFigure(sweep: Sweep, chart: SweepChartId, stat: SweepStat, basis:
     description: `${x.perStat || y.perStat ? `${stat} per run; ` : ""}each point is a run, labelled by its load; the line is the Pareto frontier${unplotted ? `. Not drawn: ${unplotted}` : ""}`,
     plot: {
       kind: "scatter",
-      x: { title: x.title, unit: x.unit },
-      y: { title: y.title, unit: y.unit },
+      x: { title: x.title, unit: x.unit, log: log.x },
+      y: { title: y.title, unit: y.unit, log: log.y },
       series: [
         { label: sweep.name, points: s.points.map((p) => [p.x, p.y]), labels: s.points.map((p) => p.label) },
         { label: "Pareto frontier", mark: "line", points: s.frontier.map((p) => [p.x, p.y]) },
@@ -93,7 +104,7 @@ const POINT_COLUMNS = [
   ["tpotMs", "TPOT (ms)"],
 ] as const;
 
-function pointsSection(sweep: Sweep, stat: SweepStat, basis: ThroughputBasis): Section {
+function pointsSection(sweep: Sweep, stat: SweepStat, basis: ThroughputBasis, log: LogAxes): Section {
   const missing = new Map<string, string>();
   const rows = sweep.runs.map((r) => {
     const p = r.points[stat];
@@ -118,11 +129,16 @@ function pointsSection(sweep: Sweep, stat: SweepStat, basis: ThroughputBasis): S
     id: "pareto",
     title: `Pareto charts (${stat})`,
     blocks,
-    figures: CHARTS.map((c) => paretoFigure(sweep, c, stat, basis)),
+    figures: CHARTS.map((c) => paretoFigure(sweep, c, stat, basis, log)),
   };
 }
 
-async function goodputSection(app: IngestDeps, sweep: Sweep, slos: readonly Slo[]): Promise<Section> {
+async function goodputSection(
+  app: IngestDeps,
+  sweep: Sweep,
+  slos: readonly Slo[],
+  logX: boolean,
+): Promise<Section> {
   if (slos.length === 0)
     return {
       id: "goodput",
@@ -146,7 +162,7 @@ async function goodputSection(app: IngestDeps, sweep: Sweep, slos: readonly Slo[
     description: `Requests per second meeting ${what}, from every recorded request`,
     plot: {
       kind: "line",
-      x: { title: "Concurrency", unit: "requests in flight" },
+      x: { title: "Concurrency", unit: "requests in flight", log: logX },
       y: { title: "Goodput", unit: "req/s" },
       series: [
         { label: sweep.name, points: plotted.map((r) => [r.concurrency!, r.goodput.goodputReqPerS.value]) },
@@ -179,6 +195,12 @@ async function goodputSection(app: IngestDeps, sweep: Sweep, slos: readonly Slo[
   };
 }
 
+/** The log axes the report was saved with, in its subtitle ("" when every axis is linear). */
+function logAxesText(q: SweepReportQuery): string {
+  const axes = [q.logx && "Pareto x", q.logy && "Pareto y", q.glogx && "goodput x"].filter(Boolean);
+  return axes.length ? ` · log ${axes.join(", ")}` : "";
+}
+
 export async function sweepReportDoc(
   app: IngestDeps,
   sweep: Sweep,
@@ -187,11 +209,11 @@ export async function sweepReportDoc(
 ): Promise<ReportDoc> {
   return {
     title: `Sweep: ${sweep.name}`,
-    subtitle: `Runlens sweep report · ${sweep.runs.length} runs · statistic ${q.stat} · ${q.basis} tokens per GPU · written ${formatDateTime(generatedAt)}`,
+    subtitle: `Runlens sweep report · ${sweep.runs.length} runs · statistic ${q.stat} · ${q.basis} tokens per GPU${logAxesText(q)} · written ${formatDateTime(generatedAt)}`,
     sections: [
       sweepSection(sweep),
-      pointsSection(sweep, q.stat, q.basis),
-      await goodputSection(app, sweep, q.slo),
+      pointsSection(sweep, q.stat, q.basis, { x: q.logx, y: q.logy }),
+      await goodputSection(app, sweep, q.slo, q.glogx),
     ],
   };
 }
