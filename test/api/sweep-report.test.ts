@@ -74,6 +74,7 @@ describe("sweep report", () => {
     expect((log.xs[2] - log.xs[1]) / (log.xs[1] - log.xs[0])).toBeCloseTo(1, 2);
     expect(log.html).toContain("Concurrency (requests in flight), log scale");
     expect(log.html).toContain("log Pareto x, Pareto y, goodput x");
+    expect(log.html).toContain("the y axis is on a log scale");
     expect((await report(id, "?logx=maybe")).status).toBe(400);
   });
 

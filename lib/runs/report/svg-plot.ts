@@ -79,7 +79,10 @@ export function hasMarks(plot: Plot): boolean {
 
 export const axisTitle = (a: Axis) => (a.unit ? `${a.title} (${a.unit})` : a.title);
 
-/** An axis title says when its scale is log, so equal steps are not read as equal differences. */
+/**
+ * The x axis title says when its scale is log, so equal steps are not read as equal differences.
+ * A vertical title has no room for it: a log y axis is said in the figure's description.
+ */
 const scaledTitle = (a: Axis) => (a.log ? `${axisTitle(a)}, log scale` : axisTitle(a));
 
 /** Max of many values without spreading them into an argument list. */
@@ -176,7 +179,7 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
     `<line x1="${left}" x2="${left + plotW}" y1="${top + PLOT_H}" y2="${top + PLOT_H}" stroke="#6b7280"/>`,
     `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + PLOT_H}" stroke="#6b7280"/>`,
     `<text x="${left + plotW / 2}" y="${top + PLOT_H + 34}" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(scaledTitle(plot.x))}</text>`,
-    `<text transform="translate(14 ${top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(scaledTitle(plot.y))}</text>`,
+    `<text transform="translate(14 ${top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(plot.y))}</text>`,
   );
   if (plot.kind === "histogram") {
     for (const b of plot.bins) {

@@ -75,7 +75,7 @@ function paretoFigure(
   return {
     id: `sweep-${chart}`,
     title: SWEEP_CHARTS[chart].title,
-    description: `${x.perStat || y.perStat ? `${stat} per run; ` : ""}each point is a run, labelled by its load; the line is the Pareto frontier${unplotted ? `. Not drawn: ${unplotted}` : ""}`,
+    description: `${x.perStat || y.perStat ? `${stat} per run; ` : ""}each point is a run, labelled by its load; the line is the Pareto frontier${log.y ? "; the y axis is on a log scale" : ""}${unplotted ? `. Not drawn: ${unplotted}` : ""}`,
     plot: {
       kind: "scatter",
       x: { title: x.title, unit: x.unit, log: log.x },
