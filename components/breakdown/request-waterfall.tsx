@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { ChartAreaWaterfallSteps } from "@/components/charts/chart-area-waterfall-steps";
 import { ChartBarWaterfallRequest } from "@/components/charts/chart-bar-waterfall-request";
+import { RequestDetailFrame } from "@/components/request-detail/request-detail-frame";
 import { requestDetailQueryOptions } from "./query-options";
 import { RequestFacts } from "./request-facts";
 import { RequestStepsTable } from "./request-steps-table";
@@ -19,15 +20,7 @@ export function RequestWaterfall({
 }) {
   const q = useQuery(requestDetailQueryOptions(runId, idx));
   return (
-    <section className="space-y-3 rounded-lg border border-accent/40 p-3" aria-label="request waterfall">
-      <div className="flex items-center justify-between">
-        <h3 className="text-sm font-semibold">Request detail</h3>
-        <button type="button" className="btn-ghost text-xs" onClick={onClose}>
-          Close
-        </button>
-      </div>
-      {q.isLoading ? <p className="text-sm text-muted">Loading request…</p> : null}
-      {q.error ? <p className="text-sm text-muted">This request could not be loaded.</p> : null}
+    <RequestDetailFrame label="request waterfall" loading={q.isLoading} failed={!!q.error} onClose={onClose}>
       {q.data ? (
         <>
           <ChartBarWaterfallRequest detail={q.data} />
@@ -36,6 +29,6 @@ export function RequestWaterfall({
           <RequestStepsTable detail={q.data} />
         </>
       ) : null}
-    </section>
+    </RequestDetailFrame>
   );
 }

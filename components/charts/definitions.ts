@@ -55,13 +55,10 @@ export const SERVER_GAUGE: FigureDefinition = {
   method: "gauge samples (a level, not a count)",
 };
 
-/** The definition as one line: "window: … · requests: … · method: …". */
+/** The parts of a definition, in the order its line reads. */
+const PARTS = ["window", "requests", "method"] as const;
+
+/** The definition as one line: "window: … · requests: … · method: …", a part it lacks left out. */
 export function definitionText(d: FigureDefinition): string {
-  return [
-    d.window ? `window: ${d.window}` : null,
-    d.requests ? `requests: ${d.requests}` : null,
-    d.method ? `method: ${d.method}` : null,
-  ]
-    .filter(Boolean)
-    .join(" · ");
+  return PARTS.flatMap((part) => (d[part] ? [`${part}: ${d[part]}`] : [])).join(" · ");
 }

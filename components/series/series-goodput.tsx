@@ -2,7 +2,7 @@
 
 import { useQueries } from "@tanstack/react-query";
 import { ChartLineSeriesTrend } from "@/components/charts/chart-line-series-trend";
-import { SloForm } from "@/components/sweeps/slo-form";
+import { GoodputSection } from "@/components/goodput/goodput-section";
 import { runGoodputQueryOptions } from "@/lib/api/query-options";
 import type { SeriesRun } from "@/lib/api/regression-schemas";
 import { describeSlo, parseSlos } from "@/lib/api/slo";
@@ -35,37 +35,35 @@ export function SeriesGoodput({
     verdicts: [],
   }));
   return (
-    <section className="space-y-3 rounded-lg border border-border bg-card p-4" data-testid="series-goodput">
-      <h2 className="text-sm font-semibold">Goodput under SLOs</h2>
-      <SloForm key={slo} slo={slo} onApply={onSlo} />
-      {slos === null ? (
-        <p className="text-sm text-danger">The SLO in the link cannot be read: {slo}</p>
-      ) : null}
-      {!active ? (
-        <p className="text-sm text-muted">
-          Set an SLO to see goodput: a TTFT, TPOT or E2E threshold, and each run&apos;s requests per second
-          meeting it is drawn over the series.
-        </p>
-      ) : counted < runs.length && failed.length === 0 ? (
-        <p className="text-sm text-muted">
-          Counting goodput from every request: {counted} of {runs.length} runs…
-        </p>
-      ) : (
-        <>
-          {failed.length > 0 ? (
-            <p className="text-sm text-danger">Goodput could not be counted for {failed.join("; ")}</p>
-          ) : null}
-          <ChartLineSeriesTrend
-            metric="goodput"
-            title="Goodput"
-            unit="req/s"
-            runs={rows}
-            judged={false}
-            description={`Requests per second meeting ${slos.map(describeSlo).join(", ")}, from every recorded request of each run, in series order`}
-            missing="No run has per-request rows to count goodput from: upload aiperf's profile_export.jsonl (or TensorRT-LLM perf metrics) with each run."
-          />
-        </>
-      )}
-    </section>
+    <GoodputSection
+      testId="series-goodput"
+      slo={slo}
+      slos={slos}
+      onSlo={onSlo}
+      unset="Set an SLO to see goodput: a TTFT, TPOT or E2E threshold, and each run's requests per second meeting it is drawn over the series."
+    >
+      {(set) =>
+        counted < runs.length && failed.length === 0 ? (
+          <p className="text-sm text-muted">
+            Counting goodput from every request: {counted} of {runs.length} runs…
+          </p>
+        ) : (
+          <>
+            {failed.length > 0 ? (
+              <p className="text-sm text-danger">Goodput could not be counted for {failed.join("; ")}</p>
+            ) : null}
+            <ChartLineSeriesTrend
+              metric="goodput"
+              title="Goodput"
+              unit="req/s"
+              runs={rows}
+              judged={false}
+              description={`Requests per second meeting ${set.map(describeSlo).join(", ")}, from every recorded request of each run, in series order`}
+              missing="No run has per-request rows to count goodput from: upload aiperf's profile_export.jsonl (or TensorRT-LLM perf metrics) with each run."
+            />
+          </>
+        )
+      }
+    </GoodputSection>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQueries } from "@tanstack/react-query";
+import { GoodputSection } from "@/components/goodput/goodput-section";
 import { ChartContainer, type SeriesConfig } from "@/components/charts/chart-container";
 import { paletteColor } from "@/components/charts/chart-theme";
 import { ticksFor } from "@/components/charts/chart-scatter-sweep-pareto";
@@ -10,7 +11,6 @@ import { describeSlo, parseSlos } from "@/lib/api/slo";
 import type { Sweep } from "@/lib/api/sweeps";
 import { formatNumber, formatRate } from "@/lib/format-number";
 import { loadLabel } from "@/lib/metrics/sweep-chart-rows";
-import { SloForm } from "./slo-form";
 
 type Row = { load: number; goodput: number | null; share: number | null; run: string };
 
@@ -63,18 +63,14 @@ export function SweepGoodput({
   const loads = all.map((r) => r.load).filter((v) => v > 0);
   const xt = ticksFor(loads.length ? loads : [1], logX);
   return (
-    <section className="space-y-3 rounded-lg border border-border bg-card p-4" data-testid="sweep-goodput">
-      <h2 className="text-sm font-semibold">Goodput under SLOs</h2>
-      <SloForm key={slo} slo={slo} onApply={onSlo} />
-      {slos === null ? (
-        <p className="text-sm text-danger">The SLO in the link cannot be read: {slo}</p>
-      ) : null}
-      {!active ? (
-        <p className="text-sm text-muted">
-          Set a TTFT, TPOT or E2E threshold to see each run&apos;s goodput and the highest concurrency that
-          meets it.
-        </p>
-      ) : (
+    <GoodputSection
+      testId="sweep-goodput"
+      slo={slo}
+      slos={slos}
+      onSlo={onSlo}
+      unset="Set a TTFT, TPOT or E2E threshold to see each run's goodput and the highest concurrency that meets it."
+    >
+      {(set) => (
         <>
           <ul className="space-y-1 text-sm">
             {queries.map((q, i) => {
@@ -88,8 +84,8 @@ export function SweepGoodput({
                     : q.isError
                       ? q.error.message
                       : run
-                        ? `highest load meeting ${slos.map(describeSlo).join(", ")}: ${loadLabel(run)}`
-                        : `no run meets ${slos.map(describeSlo).join(", ")}`}
+                        ? `highest load meeting ${set.map(describeSlo).join(", ")}: ${loadLabel(run)}`
+                        : `no run meets ${set.map(describeSlo).join(", ")}`}
                 </li>
               );
             })}
@@ -100,7 +96,7 @@ export function SweepGoodput({
           </label>
           <ChartContainer
             title="Goodput vs concurrency"
-            description={`Requests per second meeting ${slos.map(describeSlo).join(", ")}, from every recorded request`}
+            description={`Requests per second meeting ${set.map(describeSlo).join(", ")}, from every recorded request`}
             exportName="sweep-goodput"
             kind="line"
             series={series}
@@ -147,6 +143,6 @@ export function SweepGoodput({
           />
         </>
       )}
-    </section>
+    </GoodputSection>
   );
 }

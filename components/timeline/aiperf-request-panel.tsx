@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { formatCount, formatMs } from "@/lib/format-number";
 import { timelineRequestQueryOptions } from "@/lib/api/timeline-query-options";
+import { RequestDetailFrame } from "@/components/request-detail/request-detail-frame";
 
 /** The drill-down of one aiperf record of the timeline: its exact x_request_id, where it is, its latencies. */
 export function AiperfRequestPanel({
@@ -36,15 +37,7 @@ export function AiperfRequestPanel({
       ]
     : [];
   return (
-    <section className="space-y-3 rounded-lg border border-accent/40 p-3" aria-label="request detail">
-      <div className="flex items-center justify-between">
-        <h3 className="text-sm font-semibold">Request detail</h3>
-        <button type="button" className="btn-ghost text-xs" onClick={onClose}>
-          Close
-        </button>
-      </div>
-      {q.isLoading ? <p className="text-sm text-muted">Loading request…</p> : null}
-      {q.error ? <p className="text-sm text-muted">This request could not be loaded.</p> : null}
+    <RequestDetailFrame label="request detail" loading={q.isLoading} failed={!!q.error} onClose={onClose}>
       {r ? (
         <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
           {rows.map(([k, v]) => (
@@ -55,6 +48,6 @@ export function AiperfRequestPanel({
           ))}
         </dl>
       ) : null}
-    </section>
+    </RequestDetailFrame>
   );
 }

@@ -11,7 +11,7 @@ import { judgeMetric, type MetricVerdict } from "@/lib/metrics/regression/judge"
 import { mergeSorted, slideSorted } from "@/lib/metrics/regression/sorted-pool";
 import { median, MIN_HISTORY, noiseBand } from "@/lib/metrics/regression/spread";
 import type { Db } from "@/lib/store/db";
-import { listSeries, requestValues, seriesRuns } from "@/lib/store/series-repo";
+import { listSeries, requestValuesByRun, seriesRuns } from "@/lib/store/series-repo";
 import { runLevelValue, summaries } from "./verdicts";
 
 /** Shown beside the judged metrics: KV usage is context, high can mean busy or starved. */
@@ -49,7 +49,7 @@ async function judgeRequests(
 ): Promise<(MetricVerdict | null)[]> {
   const held = new Map<number, Float64Array>();
   const load = async (i: number) => {
-    if (!held.has(i)) held.set(i, await requestValues(db, [runs[i].id], metric.field!));
+    if (!held.has(i)) held.set(i, (await requestValuesByRun(db, [runs[i].id], metric.field!))[0]);
     return held.get(i)!;
   };
   const out: (MetricVerdict | null)[] = [];

@@ -9,10 +9,11 @@ import { collectorMismatches } from "@/lib/metrics/collectors-mismatch";
 import { runMetrics } from "@/lib/metrics/compare";
 import { defaultVerdictMetrics, type VerdictMetric } from "@/lib/metrics/regression/catalog";
 import { judgeMetric, type JudgeOptions, type MetricInput } from "@/lib/metrics/regression/judge";
+import { mergeSortedRuns } from "@/lib/metrics/regression/sorted-pool";
 import { median } from "@/lib/metrics/regression/spread";
 import type { Db } from "@/lib/store/db";
 import { getFiles, type RunRow } from "@/lib/store/runs-repo";
-import { requestValues, seriesRuns } from "@/lib/store/series-repo";
+import { requestValuesByRun, seriesRuns } from "@/lib/store/series-repo";
 import { composeRunSummary, readRunSummary } from "./read-run";
 
 /** Earlier runs whose spread scales a run-level verdict when the baseline is one run. */
@@ -87,7 +88,7 @@ export async function judgeRun(db: Db, runId: string, req: JudgeRequest): Promis
   const values = new Map<string, Promise<Float64Array>>();
   const load = (ids: string[], field: NonNullable<VerdictMetric["field"]>) => {
     const key = `${ids.join(",")}|${field}`;
-    if (!values.has(key)) values.set(key, requestValues(db, ids, field));
+    if (!values.has(key)) values.set(key, requestValuesByRun(db, ids, field).then(mergeSortedRuns));
     return values.get(key)!;
   };
   const verdicts = [];

@@ -100,45 +100,23 @@ const SOURCES: Record<RequestField, { table: string; column: string; where: stri
 };
 
 /**
- * The field's recorded values of the given runs pooled, ascending, in a typed array (8 bytes a
- * request: a million-request run is 8 MB, not a million row objects). Each run's values come
- * from its stored blob (./metric-values.ts); a run ingested before blobs were stored is read
- * from its request rows, until a re-ingest stores its blob.
+ * The field's recorded values of each given run, ascending, in typed arrays (8 bytes a request: a
+ * million-request run is 8 MB, not a million row objects), in the order of `runIds`; the runs
+ * layer pools them (`mergeSortedRuns`, docs/metrics.md §Regressions). Each run's values come from its stored blob
+ * (./metric-values.ts); a run ingested before blobs were stored is read from its request rows,
+ * until a re-ingest stores its blob.
  */
-export async function requestValues(db: Db, runIds: string[], field: RequestField): Promise<Float64Array> {
+export async function requestValuesByRun(
+  db: Db,
+  runIds: string[],
+  field: RequestField,
+): Promise<Float64Array[]> {
   const { table, column, where } = SOURCES[field];
   const stored = await readMetricValues(db, runIds, field);
   const parts: Float64Array[] = [];
   for (const id of runIds)
     parts.push(stored.get(id) ?? (await oneRunValues(db, id, table, column, where)).sort());
-  return mergeSorted(parts);
-}
-
-/**
- * One ascending array of ascending parts, merged pairwise in rounds: linear in the values per
- * round and log₂(parts) rounds, where a sort of the pooled values is n·log n.
- */
-export function mergeSorted(parts: Float64Array[]): Float64Array {
-  if (parts.length === 0) return new Float64Array(0);
-  let round = parts;
-  while (round.length > 1) {
-    const next: Float64Array[] = [];
-    for (let p = 0; p < round.length; p += 2)
-      next.push(p + 1 < round.length ? mergeTwo(round[p], round[p + 1]) : round[p]);
-    round = next;
-  }
-  return round[0];
-}
-
-function mergeTwo(a: Float64Array, b: Float64Array): Float64Array {
-  const out = new Float64Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) out[k++] = a[i] <= b[j] ? a[i++] : b[j++];
-  out.set(a.subarray(i), k);
-  out.set(b.subarray(j), k + a.length - i);
-  return out;
+  return parts;
 }
 
 async function oneRunValues(db: Db, id: string, table: string, column: string, where: string) {

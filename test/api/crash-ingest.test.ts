@@ -3,7 +3,6 @@
  * raw files survive, the next process marks it failed (heartbeat stopped) and re-ingest
  * completes it. The ingest runs in a child process (jiti runs the TypeScript sources).
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,24 +15,15 @@ import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import { claimForIngest, failInterruptedIngests, INTERRUPTED_MESSAGE } from "@/lib/store/interrupted-ingest";
 import { trtRecordText } from "../fixtures/bad/generate-big";
 import { ingestingRunWithRows } from "../helpers/crash";
+import {
+  CRASH_RECORDS,
+  CRASH_STALE_MS,
+  spawnIngest,
+  waitForStaleHeartbeat,
+  writeCrashInput,
+} from "../helpers/crash-ingest";
 import { runRow } from "../helpers/run-row";
 import { idParams, useTestApp } from "../helpers/test-app";
-
-const ROOT = path.resolve(__dirname, "../..");
-const RECORDS = 50_000;
-const STALE_MS = 1000;
-
-const CHILD = `
-import fs from "node:fs";
-import { POST } from "@/app/api/runs/route";
-async function main() {
-  const form = new FormData();
-  form.append("file", new Blob([fs.readFileSync(process.argv[2])]), "perf_metrics-0.jsonl");
-  const res = await POST(new Request("http://localhost/api/runs", { method: "POST", body: form }));
-  console.log("finished", res.status);
-}
-main();
-`;
 
 let dir: string;
 let dataDir: string;
@@ -41,50 +31,16 @@ let input: string;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-crash-"));
   dataDir = path.join(dir, "data");
-  input = path.join(dir, "perf_metrics-0.jsonl");
-  const fd = fs.openSync(input, "w");
-  for (let i = 0; i < RECORDS; i += 1000) {
-    const lines: string[] = [];
-    for (let k = i; k < i + 1000; k++) lines.push(trtRecordText(k));
-    fs.writeSync(fd, lines.join("\n") + "\n");
-  }
-  fs.closeSync(fd);
-  fs.writeFileSync(path.join(dir, "child.ts"), CHILD);
+  input = writeCrashInput(dir);
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe("crash in the middle of an ingest", () => {
   it("leaves a failed run with its raw files, which re-ingest completes", async () => {
-    const child = spawn(
-      process.execPath,
-      [path.join(ROOT, "node_modules/jiti/lib/jiti-cli.mjs"), path.join(dir, "child.ts"), input],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          JITI_ALIAS: JSON.stringify({ "@": ROOT }),
-          DATA_DIR: dataDir,
-          DATABASE_URL: "",
-          RUNLENS_EXAMPLES: "off",
-          RUNLENS_INGEST_STALE_MS: String(STALE_MS),
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let output = "";
-    child.stdout.on("data", (d) => (output += String(d)));
-    child.stderr.on("data", (d) => (output += String(d)));
-    const exited = new Promise<NodeJS.Signals | null>((r) =>
-      child.once("exit", (_code, signal) => r(signal)),
-    );
-
-    const runId = await ingestingRunWithRows(path.join(dataDir, "runlens.sqlite"), 120_000).catch((err) => {
-      child.kill("SIGKILL");
-      throw new Error(`${(err as Error).message}\n${output}`);
-    });
-    child.kill("SIGKILL");
-    expect(await exited).toBe("SIGKILL");
-    expect(output).not.toContain("finished");
+    const ingest = spawnIngest(dir, input, { DATA_DIR: dataDir, DATABASE_URL: "" });
+    const runId = await ingest.until(ingestingRunWithRows(path.join(dataDir, "runlens.sqlite"), 120_000));
+    expect(await ingest.kill()).toBe("SIGKILL");
+    expect(ingest.output()).not.toContain("finished");
 
     // Right after the kill, before any restart: not complete, not listed.
     const raw = new Database(path.join(dataDir, "runlens.sqlite"), { readonly: true });
@@ -96,8 +52,11 @@ describe("crash in the middle of an ingest", () => {
     expect(before).toEqual({ status: "ingesting", summary: null });
 
     // "Restart": a new process context on the same data directory, once the heartbeat is stale.
-    await new Promise((r) => setTimeout(r, STALE_MS + 200));
-    const { cleanup } = await useTestApp({ DATA_DIR: dataDir, RUNLENS_INGEST_STALE_MS: String(STALE_MS) });
+    await waitForStaleHeartbeat();
+    const { cleanup } = await useTestApp({
+      DATA_DIR: dataDir,
+      RUNLENS_INGEST_STALE_MS: String(CRASH_STALE_MS),
+    });
     try {
       const run = await (
         await getRun(new Request(`http://localhost/api/runs/${runId}`), idParams(runId))
@@ -127,8 +86,8 @@ describe("crash in the middle of an ingest", () => {
       const done = await again.json();
       expect(done.status).toBe("ready");
       expect(done.error).toBeNull();
-      expect(done.files[0].records).toBe(RECORDS);
-      expect(done.timeBreakdown.requestCount).toBe(RECORDS);
+      expect(done.files[0].records).toBe(CRASH_RECORDS);
+      expect(done.timeBreakdown.requestCount).toBe(CRASH_RECORDS);
     } finally {
       await cleanup();
     }

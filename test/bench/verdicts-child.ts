@@ -23,7 +23,7 @@ import { judgeRun } from "@/lib/runs/verdicts";
 import { migrate, openPostgres, openSqlite, type Db } from "@/lib/store/db";
 import { rawSqlite } from "@/lib/store/raw-sqlite";
 import { commitRun, insertRun } from "@/lib/store/runs-repo";
-import { requestValues, setRunSeries } from "@/lib/store/series-repo";
+import { requestValuesByRun, setRunSeries } from "@/lib/store/series-repo";
 import { prng } from "../generators/prng.mjs";
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -142,7 +142,10 @@ async function judge(dir: string, source: "blobs" | "rows") {
   t = performance.now();
   const values = new Map<string, [Float64Array, Float64Array]>();
   for (const field of ["ttft", "itl", "e2e"] as const)
-    values.set(field, [await requestValues(db, ["run"], field), await requestValues(db, ["base"], field)]);
+    values.set(field, [
+      (await requestValuesByRun(db, ["run"], field))[0],
+      (await requestValuesByRun(db, ["base"], field))[0],
+    ]);
   const loaded = performance.now();
   for (const m of metrics) {
     const [run, baseline] = values.get(m.field!)!;

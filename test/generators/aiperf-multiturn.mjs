@@ -25,34 +25,11 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { HTTP_500, requestMetrics } from "./aiperf-summary.mjs";
 import { prng } from "./prng.mjs";
 
 const BASE_NS = 1764590400000000000n;
 const BLOCK = 16;
-
-/** numpy.percentile's default (linear) on an ascending array. */
-function pct(sorted, q) {
-  const n = sorted.length;
-  if (n === 1) return sorted[0];
-  const rank = (q / 100) * (n - 1);
-  const lo = Math.floor(rank);
-  const hi = Math.ceil(rank);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
-}
-
-function block(values, unit) {
-  const s = Float64Array.from(values).sort();
-  const n = s.length;
-  let sum = 0;
-  for (const v of s) sum += v;
-  const avg = sum / n;
-  let sq = 0;
-  for (const v of s) sq += (v - avg) ** 2;
-  const out = { unit, avg };
-  for (const q of [1, 5, 10, 25, 50, 75, 90, 95, 99]) out[`p${q}`] = pct(s, q);
-  Object.assign(out, { min: s[0], max: s[n - 1], std: Math.sqrt(sq / n), count: n, sum });
-  return out;
-}
 
 /**
  * aiperf's run-level theoretical prefix-cache hit (post_processors
@@ -169,7 +146,7 @@ export function generateMultiTurnRun(outDir, opts = {}) {
       let body;
       if (r.failed || r.cancelled) {
         const error = r.failed
-          ? { code: 500, type: "HTTPStatusError", message: "500 server error" }
+          ? HTTP_500
           : { code: 499, type: "RequestCancellationError", message: "Request was cancelled" };
         body = { metadata: meta, metrics: { error_isl: { value: r.prompt, unit: "tokens" } }, error };
       } else {
@@ -201,36 +178,21 @@ export function generateMultiTurnRun(outDir, opts = {}) {
     maxEnd = Math.max(maxEnd, r.endMs);
   }
   const durationS = (maxEnd - minStart) / 1000;
-  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
   const errors = requests.length - ok.length;
   const summary = {
     schema_version: "1.1",
     aiperf_version: "0.7.0",
     benchmark_id: "synthetic-multiturn",
-    request_throughput: { unit: "requests/sec", avg: ok.length / durationS },
-    request_latency: block(
-      ok.map((r) => r.e2e),
-      "ms",
+    ...requestMetrics(
+      {
+        ttft: ok.map((r) => r.ttft),
+        e2e: ok.map((r) => r.e2e),
+        itl: ok.map((r) => r.itl),
+        isl: ok.map((r) => r.prompt),
+        osl: ok.map((r) => r.answer),
+      },
+      durationS,
     ),
-    request_count: { unit: "requests", avg: ok.length },
-    time_to_first_token: block(
-      ok.map((r) => r.ttft),
-      "ms",
-    ),
-    inter_token_latency: block(
-      ok.map((r) => r.itl),
-      "ms",
-    ),
-    output_token_throughput: { unit: "tokens/sec", avg: sum(ok.map((r) => r.answer)) / durationS },
-    output_sequence_length: block(
-      ok.map((r) => r.answer),
-      "tokens",
-    ),
-    input_sequence_length: block(
-      ok.map((r) => r.prompt),
-      "tokens",
-    ),
-    benchmark_duration: { unit: "sec", avg: durationS },
     ...(errors > 0 ? { error_request_count: { unit: "requests", avg: errors } } : {}),
     ...(opts.theoretical ? { theoretical_prefix_cache_hit: theoretical(ok) } : {}),
     input_config: {

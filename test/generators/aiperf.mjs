@@ -15,31 +15,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { once } from "node:events";
+import { HTTP_500, requestMetrics } from "./aiperf-summary.mjs";
 import { prng } from "./prng.mjs";
-
-/** numpy.percentile's default (linear) on an ascending array: written here independently of lib/. */
-function pct(sorted, q) {
-  const n = sorted.length;
-  if (n === 1) return sorted[0];
-  const rank = (q / 100) * (n - 1);
-  const lo = Math.floor(rank);
-  const hi = Math.ceil(rank);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
-}
-
-function block(values, unit) {
-  const s = Float64Array.from(values).sort();
-  const n = s.length;
-  let sum = 0;
-  for (const v of s) sum += v;
-  const avg = sum / n;
-  let sq = 0;
-  for (const v of s) sq += (v - avg) ** 2;
-  const out = { unit, avg };
-  for (const q of [1, 5, 10, 25, 50, 75, 90, 95, 99]) out[`p${q}`] = pct(s, q);
-  Object.assign(out, { min: s[0], max: s[n - 1], std: Math.sqrt(sq / n), count: n, sum });
-  return out;
-}
 
 const BASE_NS = 1762551940061660356n;
 
@@ -127,15 +104,7 @@ export async function generateAiperfRun(outDir, opts = {}) {
     schema_version: "1.1",
     aiperf_version: "0.7.0",
     benchmark_id: "synthetic",
-    request_throughput: { unit: "requests/sec", avg: ok.ttft.length / durationS },
-    request_latency: block(ok.e2e, "ms"),
-    request_count: { unit: "requests", avg: ok.ttft.length },
-    time_to_first_token: block(ok.ttft, "ms"),
-    inter_token_latency: block(ok.itl, "ms"),
-    output_token_throughput: { unit: "tokens/sec", avg: totalOsl / durationS },
-    output_sequence_length: block(ok.osl, "tokens"),
-    input_sequence_length: block(ok.isl, "tokens"),
-    benchmark_duration: { unit: "sec", avg: durationS },
+    ...requestMetrics(ok, durationS),
     total_osl: { unit: "tokens", avg: totalOsl },
     total_isl: { unit: "tokens", avg: totalIsl },
     ...(errors > 0 ? { error_request_count: { unit: "requests", avg: errors } } : {}),
@@ -145,7 +114,7 @@ export async function generateAiperfRun(outDir, opts = {}) {
       errors > 0
         ? [
             {
-              error_details: { code: 500, type: "HTTPStatusError", message: "500 server error" },
+              error_details: HTTP_500,
               count: errors,
             },
           ]

@@ -17,7 +17,7 @@ import { gateResultSchema } from "@/lib/api/regression-schemas";
 import { REQUEST_FIELDS } from "@/lib/metrics/regression/catalog";
 import type { AppContext } from "@/lib/server/app-context";
 import { readMetricValues } from "@/lib/store/metric-values";
-import { requestValues } from "@/lib/store/series-repo";
+import { requestValuesByRun } from "@/lib/store/series-repo";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { writeLatencyRun } from "../generators/trtllm-latency.mjs";
@@ -84,7 +84,7 @@ export function metricValuesCases(env: { app: AppContext }): void {
     // The request rows are the definition: with the blobs gone the reader falls back to them.
     await db.deleteFrom("run_metric_values").where("run_id", "=", id).execute();
     for (const f of ["ttft", "itl", "e2e"] as const)
-      expect(Array.from(await requestValues(db, [id], f))).toEqual(Array.from(blobs.get(f)!));
+      expect(Array.from((await requestValuesByRun(db, [id], f))[0])).toEqual(Array.from(blobs.get(f)!));
   });
 
   it("gives the same verdicts from the blobs as from the request rows, and re-ingest stores them again", async () => {
@@ -142,7 +142,7 @@ export function metricValuesCases(env: { app: AppContext }): void {
     expect(Array.from(e2e)).toEqual([900, 1100, 1700, 2300].map((v) => expect.closeTo(v, 6)));
     expect((await readMetricValues(db, [id], "ttft")).get(id)!.length).toBe(0);
     await db.deleteFrom("run_metric_values").where("run_id", "=", id).execute();
-    expect(Array.from(await requestValues(db, [id], "server_ttft"))).toEqual(Array.from(ttft));
-    expect(Array.from(await requestValues(db, [id], "server_e2e"))).toEqual(Array.from(e2e));
+    expect(Array.from((await requestValuesByRun(db, [id], "server_ttft"))[0])).toEqual(Array.from(ttft));
+    expect(Array.from((await requestValuesByRun(db, [id], "server_e2e"))[0])).toEqual(Array.from(e2e));
   });
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
+import { migrate, openPostgres, type DbHandle } from "@/lib/store/db";
 import type { AppContext } from "@/lib/server/app-context";
 import { openTestApp } from "./test-app";
 
@@ -49,6 +50,28 @@ export function usePgTestApp(): { app: AppContext } {
   });
   afterAll(async () => {
     await cleanup?.();
+    await drop?.();
+  });
+  return env;
+}
+
+/**
+ * Registers hooks giving the enclosing `describe` a migrated store on a fresh schema, without an
+ * app context (closed and dropped after); read `.db` inside the tests.
+ */
+export function usePgStore(): { db: DbHandle["db"] } {
+  const env = {} as { db: DbHandle["db"] };
+  let h: DbHandle | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const s = await freshSchema();
+    drop = s.drop;
+    h = openPostgres(PG_URL!, { schema: s.schema });
+    await migrate(h);
+    env.db = h.db;
+  });
+  afterAll(async () => {
+    await h?.close();
     await drop?.();
   });
   return env;

@@ -3,27 +3,14 @@
  * VALUES path stores: NULLs, awkward strings, NaN and large integers, and an omitted column.
  * Skipped unless RUNLENS_TEST_DATABASE_URL is set.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { BatchInserter } from "@/lib/store/batch-insert";
-import { migrate, openPostgres, type DbHandle } from "@/lib/store/db";
 import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
-import { freshSchema, PG_URL } from "../helpers/pg-schema";
+import { PG_URL, usePgStore } from "../helpers/pg-schema";
 import { AWKWARD, awkwardRows, expectOmittedColumnIsNull } from "../helpers/batch-insert-cases";
 
 describe.skipIf(!PG_URL)("BatchInserter on PostgreSQL", () => {
-  let h: DbHandle;
-  let drop: () => Promise<void>;
-
-  beforeAll(async () => {
-    const s = await freshSchema();
-    drop = s.drop;
-    h = openPostgres(PG_URL!, { schema: s.schema });
-    await migrate(h);
-  });
-  afterAll(async () => {
-    await h?.close();
-    await drop?.();
-  });
+  const h = usePgStore();
 
   it("stores every value as the multi-row VALUES insert does", async () => {
     const inserter = new BatchInserter(h.db, "aiperf_requests", 15, 1000);

@@ -5,7 +5,6 @@
  * not added to). The ingest runs in a child process (jiti runs the TypeScript sources).
  * Skipped unless RUNLENS_TEST_DATABASE_URL is set.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,25 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import { INTERRUPTED_MESSAGE } from "@/lib/store/interrupted-ingest";
-import { trtRecordText } from "../fixtures/bad/generate-big";
+import {
+  CRASH_RECORDS,
+  CRASH_STALE_MS,
+  spawnIngest,
+  waitForStaleHeartbeat,
+  writeCrashInput,
+} from "../helpers/crash-ingest";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
 import { idParams, useTestApp } from "../helpers/test-app";
-
-const ROOT = path.resolve(__dirname, "../..");
-const RECORDS = 50_000;
-const STALE_MS = 1000;
-
-const CHILD = `
-import fs from "node:fs";
-import { POST } from "@/app/api/runs/route";
-async function main() {
-  const form = new FormData();
-  form.append("file", new Blob([fs.readFileSync(process.argv[2])]), "perf_metrics-0.jsonl");
-  const res = await POST(new Request("http://localhost/api/runs", { method: "POST", body: form }));
-  console.log("finished", res.status);
-}
-main();
-`;
 
 /** Polls until a run is ingesting with request rows already stored; resolves with its id. */
 async function ingestingRunWithRows(client: pg.Client, timeoutMs: number): Promise<string> {
@@ -60,15 +49,7 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
   beforeAll(async () => {
     schema = await freshSchema();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-crash-pg-"));
-    input = path.join(dir, "perf_metrics-0.jsonl");
-    const fd = fs.openSync(input, "w");
-    for (let i = 0; i < RECORDS; i += 1000) {
-      const lines: string[] = [];
-      for (let k = i; k < i + 1000; k++) lines.push(trtRecordText(k));
-      fs.writeSync(fd, lines.join("\n") + "\n");
-    }
-    fs.closeSync(fd);
-    fs.writeFileSync(path.join(dir, "child.ts"), CHILD);
+    input = writeCrashInput(dir);
   });
   afterAll(async () => {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -77,47 +58,21 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
 
   it("leaves a failed run whose re-ingest stores each request once", async () => {
     const dataDir = path.join(dir, "data");
-    const child = spawn(
-      process.execPath,
-      [path.join(ROOT, "node_modules/jiti/lib/jiti-cli.mjs"), path.join(dir, "child.ts"), input],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          JITI_ALIAS: JSON.stringify({ "@": ROOT }),
-          DATA_DIR: dataDir,
-          DATABASE_URL: schema.url,
-          RUNLENS_EXAMPLES: "off",
-          RUNLENS_INGEST_STALE_MS: String(STALE_MS),
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let output = "";
-    child.stdout.on("data", (d) => (output += String(d)));
-    child.stderr.on("data", (d) => (output += String(d)));
-    const exited = new Promise<NodeJS.Signals | null>((r) =>
-      child.once("exit", (_code, signal) => r(signal)),
-    );
-
+    const ingest = spawnIngest(dir, input, { DATA_DIR: dataDir, DATABASE_URL: schema.url });
     const client = new pg.Client({ connectionString: schema.url });
     await client.connect();
     try {
-      const runId = await ingestingRunWithRows(client, 150_000).catch((err) => {
-        child.kill("SIGKILL");
-        throw new Error(`${(err as Error).message}\n${output}`);
-      });
-      child.kill("SIGKILL");
-      expect(await exited).toBe("SIGKILL");
-      expect(output).not.toContain("finished");
+      const runId = await ingest.until(ingestingRunWithRows(client, 150_000));
+      expect(await ingest.kill()).toBe("SIGKILL");
+      expect(ingest.output()).not.toContain("finished");
       const before = await client.query("select status, summary from runs where id = $1", [runId]);
       expect(before.rows[0]).toEqual({ status: "ingesting", summary: null });
 
-      await new Promise((r) => setTimeout(r, STALE_MS + 200));
+      await waitForStaleHeartbeat();
       const { cleanup } = await useTestApp({
         DATA_DIR: dataDir,
         DATABASE_URL: schema.url,
-        RUNLENS_INGEST_STALE_MS: String(STALE_MS),
+        RUNLENS_INGEST_STALE_MS: String(CRASH_STALE_MS),
       });
       try {
         const run = await (
@@ -132,12 +87,12 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
         expect(again.status).toBe(200);
         const done = await again.json();
         expect(done.status).toBe("ready");
-        expect(done.files[0].records).toBe(RECORDS);
+        expect(done.files[0].records).toBe(CRASH_RECORDS);
         const rows = await client.query(
           "select count(*)::int as n, count(distinct idx)::int as d from trtllm_requests where run_id = $1",
           [runId],
         );
-        expect(rows.rows[0]).toEqual({ n: RECORDS, d: RECORDS });
+        expect(rows.rows[0]).toEqual({ n: CRASH_RECORDS, d: CRASH_RECORDS });
       } finally {
         await cleanup();
       }

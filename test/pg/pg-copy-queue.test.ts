@@ -3,10 +3,9 @@
  * rows) returns only once the batch has landed, and a batch the server refuses fails `drain`
  * whole, leaving none of its rows. Skipped unless RUNLENS_TEST_DATABASE_URL is set.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate, openPostgres, type DbHandle } from "@/lib/store/db";
+import { describe, expect, it } from "vitest";
 import { copiesSettled, CopyQueue, rawPgPool } from "@/lib/store/pg-copy";
-import { freshSchema, PG_URL } from "../helpers/pg-schema";
+import { PG_URL, usePgStore } from "../helpers/pg-schema";
 
 const COLUMNS = ["run_id", "file_id", "line", "phase", "ok", "cancelled", "start_ms", "end_ms"];
 const row = (runId: string, line: number, endMs: unknown = line + 1) => [
@@ -21,8 +20,7 @@ const row = (runId: string, line: number, endMs: unknown = line + 1) => [
 ];
 
 describe.skipIf(!PG_URL)("CopyQueue on PostgreSQL", () => {
-  let h: DbHandle;
-  let drop: () => Promise<void>;
+  const h = usePgStore();
   const count = async (runId: string) =>
     Number(
       (
@@ -33,17 +31,6 @@ describe.skipIf(!PG_URL)("CopyQueue on PostgreSQL", () => {
           .executeTakeFirstOrThrow()
       ).n,
     );
-
-  beforeAll(async () => {
-    const s = await freshSchema();
-    drop = s.drop;
-    h = openPostgres(PG_URL!, { schema: s.schema });
-    await migrate(h);
-  });
-  afterAll(async () => {
-    await h?.close();
-    await drop?.();
-  });
 
   it("settles only once the batch in flight has landed", async () => {
     const q = new CopyQueue(rawPgPool(h.db)!, "aiperf_requests", COLUMNS);

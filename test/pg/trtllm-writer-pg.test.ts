@@ -4,12 +4,11 @@
  * last batch.
  * Skipped unless RUNLENS_TEST_DATABASE_URL is set.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate, openPostgres, type DbHandle } from "@/lib/store/db";
+import { describe, expect, it } from "vitest";
 import type { TrtllmRequestsTable } from "@/lib/store/tables/trtllm";
 import { TrtllmRequestsWriter } from "@/lib/store/trtllm-requests-writer";
 import { AWKWARD } from "../helpers/batch-insert-cases";
-import { freshSchema, PG_URL } from "../helpers/pg-schema";
+import { PG_URL, usePgStore } from "../helpers/pg-schema";
 
 function rows(runId: string, n: number): TrtllmRequestsTable[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -47,19 +46,7 @@ function rows(runId: string, n: number): TrtllmRequestsTable[] {
 }
 
 describe.skipIf(!PG_URL)("TrtllmRequestsWriter on PostgreSQL", () => {
-  let h: DbHandle;
-  let drop: () => Promise<void>;
-
-  beforeAll(async () => {
-    const s = await freshSchema();
-    drop = s.drop;
-    h = openPostgres(PG_URL!, { schema: s.schema });
-    await migrate(h);
-  });
-  afterAll(async () => {
-    await h?.close();
-    await drop?.();
-  });
+  const h = usePgStore();
 
   it("stores through COPY what the multi-row INSERT stores", async () => {
     const copy = new TrtllmRequestsWriter(h.db, "postgres");

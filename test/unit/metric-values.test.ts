@@ -6,9 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { REQUEST_FIELDS } from "@/lib/metrics/regression/catalog";
 import { logRequestValues, mergeRequestValues, ValueColumn } from "@/lib/metrics/regression/request-values";
+import { mergeSortedRuns } from "@/lib/metrics/regression/sorted-pool";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
 import { decodeMetricValues, encodeMetricValues } from "@/lib/store/metric-values";
-import { mergeSorted } from "@/lib/store/series-repo";
 import { prng } from "../generators/prng.mjs";
 
 const sortedCopy = (...parts: Float64Array[]) => {
@@ -55,7 +55,7 @@ describe("pooling sorted runs", () => {
       [64, 64, 64, 64, 64, 64, 64],
     ]) {
       const parts = sizes.map((n) => randomSorted(rand, n));
-      expect(Array.from(mergeSorted(parts))).toEqual(Array.from(sortedCopy(...parts)));
+      expect(Array.from(mergeSortedRuns(parts))).toEqual(Array.from(sortedCopy(...parts)));
     }
   });
 

@@ -65,6 +65,32 @@ const texts = SAMPLES.map((f) => ({
   text: fs.readFileSync(path.join(FIX, f), "utf8"),
 }));
 
+/**
+ * A fresh seed every run, so each run tries new inputs (random by default); a failure names it,
+ * and RUNLENS_PROPERTY_SEED=<seed> replays that run's inputs exactly.
+ */
+const SEED = propertySeed(process.env.RUNLENS_PROPERTY_SEED);
+
+function propertySeed(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === "") return (Math.random() * 0x1_0000_0000) | 0;
+  const seed = Number(raw);
+  if (!Number.isSafeInteger(seed)) throw new Error(`RUNLENS_PROPERTY_SEED must be an integer, not ${raw}`);
+  return seed;
+}
+
+/** fc.assert on this run's seed; a failure says how to replay it. */
+async function checkProperty<Ts extends [unknown, ...unknown[]]>(
+  property: fc.IAsyncProperty<Ts>,
+  numRuns: number,
+): Promise<void> {
+  try {
+    await fc.assert(property, { numRuns, seed: SEED });
+  } catch (err) {
+    if (err instanceof Error) err.message = `replay with RUNLENS_PROPERTY_SEED=${SEED}\n${err.message}`;
+    throw err;
+  }
+}
+
 /** Values a hostile or broken writer puts where a number, string or object belongs. */
 const wrongValue = fc.oneof(
   fc.constantFrom(
@@ -248,7 +274,7 @@ function expectServable(results: AnalyzerResult[]): void {
 
 describe("analyzers on mutated real files", () => {
   it("never throw when fields get values of the wrong type", async () => {
-    await fc.assert(
+    await checkProperty(
       fc.asyncProperty(
         fc.constantFrom(...texts),
         fc.array(fc.tuple(fc.nat(), fc.nat(), wrongValue), { minLength: 1, maxLength: 6 }),
@@ -265,13 +291,13 @@ describe("analyzers on mutated real files", () => {
           }
         },
       ),
-      { numRuns: 400 },
+      400,
     );
     expect(recordsSeen).toBeGreaterThan(400);
   });
 
   it("never throw when bytes are cut, flipped, inserted or lines duplicated", async () => {
-    await fc.assert(
+    await checkProperty(
       fc.asyncProperty(
         fc.constantFrom(...texts),
         fc.array(textMutation, { minLength: 1, maxLength: 4 }),
@@ -284,12 +310,12 @@ describe("analyzers on mutated real files", () => {
           }
         },
       ),
-      { numRuns: 300 },
+      300,
     );
   });
 
   it("never throw on arbitrary JSON lines or arbitrary bytes", async () => {
-    await fc.assert(
+    await checkProperty(
       fc.asyncProperty(
         fc.oneof(
           fc
@@ -302,7 +328,7 @@ describe("analyzers on mutated real files", () => {
           await ingest("any.jsonl", bytes);
         },
       ),
-      { numRuns: 300 },
+      300,
     );
   });
 });

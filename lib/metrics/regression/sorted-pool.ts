@@ -19,6 +19,23 @@ export function mergeSorted(a: Float64Array, b: Float64Array): Float64Array {
 }
 
 /**
+ * One ascending array of ascending parts (the runs of a baseline pooled), merged pairwise in
+ * rounds: linear in the values per round and log₂(parts) rounds, where a sort of the pooled values
+ * is n·log n. One part is returned as it is.
+ */
+export function mergeSortedRuns(parts: Float64Array[]): Float64Array {
+  if (parts.length === 0) return new Float64Array(0);
+  let round = parts;
+  while (round.length > 1) {
+    const next: Float64Array[] = [];
+    for (let p = 0; p < round.length; p += 2)
+      next.push(p + 1 < round.length ? mergeSorted(round[p], round[p + 1]) : round[p]);
+    round = next;
+  }
+  return round[0];
+}
+
+/**
  * pool − part, each value of part taken once, both ascending; part must be a sub-multiset of
  * pool (it is one of the runs pooled), else this throws rather than return a wrong pool.
  */

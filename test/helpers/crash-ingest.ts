@@ -1,0 +1,93 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { trtRecordText } from "../fixtures/bad/generate-big";
+
+/**
+ * The set-up of the crash-in-an-ingest tests (SQLite and PostgreSQL): a TensorRT-LLM perf-metrics
+ * file large enough that its ingest is still running when killed, and a child process uploading
+ * it through the real route (jiti runs the TypeScript sources).
+ */
+const ROOT = path.resolve(__dirname, "../..");
+
+/** Requests in the file: enough that request rows land well before the commit. */
+export const CRASH_RECORDS = 50_000;
+/** The heartbeat age after which the next process calls the killed ingest interrupted. */
+export const CRASH_STALE_MS = 1000;
+
+const CHILD = `
+import fs from "node:fs";
+import { POST } from "@/app/api/runs/route";
+async function main() {
+  const form = new FormData();
+  form.append("file", new Blob([fs.readFileSync(process.argv[2])]), "perf_metrics-0.jsonl");
+  const res = await POST(new Request("http://localhost/api/runs", { method: "POST", body: form }));
+  console.log("finished", res.status);
+}
+main();
+`;
+
+/** Writes the perf-metrics file and the uploading child script into dir; returns the file's path. */
+export function writeCrashInput(dir: string): string {
+  const input = path.join(dir, "perf_metrics-0.jsonl");
+  const fd = fs.openSync(input, "w");
+  for (let i = 0; i < CRASH_RECORDS; i += 1000) {
+    const lines: string[] = [];
+    for (let k = i; k < i + 1000; k++) lines.push(trtRecordText(k));
+    fs.writeSync(fd, lines.join("\n") + "\n");
+  }
+  fs.closeSync(fd);
+  fs.writeFileSync(path.join(dir, "child.ts"), CHILD);
+  return input;
+}
+
+export interface IngestChild {
+  /** What the child printed so far, stdout and stderr. */
+  output: () => string;
+  /** Waits for p; if it fails, kills the child and fails with what the child printed. */
+  until: <T>(p: Promise<T>) => Promise<T>;
+  /** SIGKILLs the child; resolves with the signal it died of. */
+  kill: () => Promise<NodeJS.Signals | null>;
+}
+
+/** Starts the child uploading input (from writeCrashInput) into the store at DATA_DIR / DATABASE_URL. */
+export function spawnIngest(
+  dir: string,
+  input: string,
+  env: { DATA_DIR: string; DATABASE_URL: string },
+): IngestChild {
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/jiti/lib/jiti-cli.mjs"), path.join(dir, "child.ts"), input],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        JITI_ALIAS: JSON.stringify({ "@": ROOT }),
+        ...env,
+        RUNLENS_EXAMPLES: "off",
+        RUNLENS_INGEST_STALE_MS: String(CRASH_STALE_MS),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let output = "";
+  child.stdout.on("data", (d) => (output += String(d)));
+  child.stderr.on("data", (d) => (output += String(d)));
+  const exited = new Promise<NodeJS.Signals | null>((r) => child.once("exit", (_code, signal) => r(signal)));
+  return {
+    output: () => output,
+    until: (p) =>
+      p.catch((err) => {
+        child.kill("SIGKILL");
+        throw new Error(`${(err as Error).message}\n${output}`);
+      }),
+    kill: () => {
+      child.kill("SIGKILL");
+      return exited;
+    },
+  };
+}
+
+/** Waits until the killed ingest's heartbeat is stale, as a restart long enough after would find it. */
+export const waitForStaleHeartbeat = () => new Promise((r) => setTimeout(r, CRASH_STALE_MS + 200));
