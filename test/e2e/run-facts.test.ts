@@ -95,8 +95,8 @@ describe("run facts in the browser", () => {
     await editor.getByLabel("Role 2 EP").fill("4");
     await page.getByRole("button", { name: "Save facts" }).click();
     await expect.poll(() => roles.textContent()).toContain("prefill ×2 (TP 2), decode (TP 4 · EP 4)");
-    if (process.env.RUNLENS_SHOTS_DIR)
-      await page.screenshot({ path: path.join(process.env.RUNLENS_SHOTS_DIR, "run-roles-edited.png") });
+    if (process.env.RUNLENS_SCREENSHOT_DIR)
+      await page.screenshot({ path: path.join(process.env.RUNLENS_SCREENSHOT_DIR, "run-roles-edited.png") });
     expect(await roles.textContent()).toContain("edited");
     expect(await roles.getAttribute("title")).toBe("Source: edited");
 

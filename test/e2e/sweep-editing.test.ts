@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { gotoHydrated, useAppAndBrowser } from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures/aiperf");
-const SHOTS = process.env.RUNLENS_SHOTS_DIR;
+const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR;
 
 async function uploadQwen(url: string, c: number): Promise<string> {
   const form = new FormData();

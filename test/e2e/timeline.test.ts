@@ -13,7 +13,7 @@ import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
 import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
 
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || "/work/shots/timeline20";
+const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || path.join(os.tmpdir(), "runlens-timeline-shots");
 
 interface ListedRun {
   id: string;
