@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { expectNamedTracks, expectNestedTracks, traceFileSchema } from "../helpers/chrome-trace-schema";
 import { gotoHydrated, useAppAndBrowser } from "./harness";
 
-const SHOTS = process.env.RUNLENS_SHOTS_DIR;
+const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR;
 const REPORT_KEYS =
   /^(aiperf-(distribution|over-time|ttft-vs-input|timeline|gpu|timeslices)|trtllm-|sm-endpoints$|sm-series-all$)/;
 

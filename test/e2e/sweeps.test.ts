@@ -13,7 +13,7 @@ import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { launchBrowser, startApp, type RunningApp, gotoHydrated } from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures/aiperf");
-const SHOTS = process.env.RUNLENS_SHOTS_DIR;
+const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sweeps-e2e-"));
 
 async function uploadFolder(url: string, files: Array<{ name: string; path: string }>, name?: string) {
