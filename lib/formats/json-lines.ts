@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { PARSE_FAILED, parseJsonText } from "./json-text.mjs";
 import { readLineBatches, type LineReaderOptions, type LineReport } from "./read-lines";
 
 export interface FileWarning {
@@ -27,8 +28,8 @@ export class WarningLog {
    * A bad value that can recur on every line (a negative token count): listed once, at the end,
    * with how many times it was seen, so it never crowds out the skipped lines.
    */
-  count(message: string): void {
-    this.counted.set(message, (this.counted.get(message) ?? 0) + 1);
+  count(message: string, times = 1): void {
+    this.counted.set(message, (this.counted.get(message) ?? 0) + times);
   }
 
   /** The listed warnings, one line saying how many more were not listed, then the counted ones. */
@@ -72,16 +73,23 @@ export class JsonLineParser {
 
   /** The line's value, or PARSE_FAILED for a line to pass over (blank, or logged as skipped). */
   parse(lineNo: number, text: string): unknown {
+    const trimmed = text.trim();
+    const value = trimmed === "" ? PARSE_FAILED : parseJsonText(trimmed);
+    this.note(lineNo, trimmed === "" ? "blank" : value === PARSE_FAILED ? "bad" : "parsed");
+    if (value !== PARSE_FAILED) this.text = trimmed;
+    return value;
+  }
+
+  /**
+   * What `parse` logs for a line, given how the line parsed: for lines parsed elsewhere (the
+   * aiperf parse thread), so their warnings come out in the same order as when parsed here.
+   */
+  note(lineNo: number, outcome: "blank" | "bad" | "parsed"): void {
     this.logOverlong(lineNo);
     // A bad line is logged once the next line arrives: only then is it known not to be the last.
     if (this.pendingBad !== 0) this.logBad(this.pendingBad, "not valid JSON");
     this.lastLineNo = lineNo;
-    const trimmed = text.trim();
-    if (trimmed === "") return PARSE_FAILED;
-    const value = parseJsonText(trimmed);
-    if (value === PARSE_FAILED) this.pendingBad = lineNo;
-    else this.text = trimmed;
-    return value;
+    if (outcome === "bad") this.pendingBad = lineNo;
   }
 
   /** After the last line: logs what is still pending. */
@@ -176,18 +184,5 @@ export async function eachRecordLine<T extends object>(
   return { warnings, skipped: result.skipped };
 }
 
-export const PARSE_FAILED: unique symbol = Symbol("parse-failed");
-
-/** JSON.parse that returns PARSE_FAILED instead of throwing, and accepts NaN/Infinity as null. */
-export function parseJsonText(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    if (!/NaN|Infinity/.test(text)) return PARSE_FAILED;
-    try {
-      return JSON.parse(text.replace(/(?<=[:,[]\s*)-?(?:NaN|Infinity)(?=\s*[,}\]])/g, "null"));
-    } catch {
-      return PARSE_FAILED;
-    }
-  }
-}
+// Shared with the aiperf parse thread, which loads plain JavaScript only.
+export { PARSE_FAILED, parseJsonText } from "./json-text.mjs";

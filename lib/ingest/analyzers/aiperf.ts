@@ -10,7 +10,6 @@
 import path from "node:path";
 import { parseGpuSample } from "@/lib/formats/aiperf-gpu-telemetry";
 import { readWholeText } from "@/lib/formats/aiperf-read";
-import { parseAiperfRecord } from "@/lib/formats/aiperf-records";
 import { parseSummaryJson } from "@/lib/formats/aiperf-summary";
 import { parseSummaryCsv } from "@/lib/formats/aiperf-summary-csv";
 import {
@@ -27,6 +26,7 @@ import {
   type SummaryFile,
 } from "@/lib/metrics/aiperf-run-result";
 import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
+import { ingestRecordFile } from "./aiperf-record-ingest";
 import { slowestRequestsPayload } from "./aiperf-slowest";
 import { TURNS_CHART } from "@/lib/api/turns";
 import { PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
@@ -35,17 +35,13 @@ import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
 import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import { logRequestValues } from "@/lib/metrics/regression/request-values";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
-import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
+import { RequestLog } from "@/lib/metrics/requests-log";
 import { reanchorRequests } from "@/lib/store/aiperf-requests";
 import { BatchInserter } from "@/lib/store/batch-insert";
-import { AIPERF_REQUEST_COLUMNS, type AiperfRequestsTable } from "@/lib/store/tables/aiperf";
+import { AIPERF_REQUEST_COLUMNS } from "@/lib/store/tables/aiperf";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 
 const KINDS = new Set(["aiperf-records", "aiperf-summary", "aiperf-gpu-telemetry", "aiperf-inputs"]);
-
-/** Integer columns take whole token counts only: a fractional count from a broken writer reads as absent. */
-const integerOrNull = (v: number | null) =>
-  v !== null && Number.isInteger(v) && Math.abs(v) <= 0x7fffffff ? v : null;
 
 /** The folder a file sits in within the upload: records and summary of one trial share it. */
 const dirOf = (name: string) => path.posix.dirname(name.replace(/\\/g, "/"));
@@ -70,71 +66,9 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
     const rows = (inserter ??= new BatchInserter(ctx.db, "aiperf_requests", AIPERF_REQUEST_COLUMNS));
     const from = log.length;
     reuse.reset();
-    let records = 0;
-    let warmup = 0;
-    const options = { maxLineBytes: ctx.limits.maxLineBytes };
-    const read = await eachRecordLine(await file.open(), options, parseAiperfRecord, (r, lineNo) => {
-      records++;
-      const flags =
-        (r.phase === "warmup" ? FLAG_WARMUP : 0) |
-        (r.error ? FLAG_ERROR : 0) |
-        (r.cancelled ? FLAG_CANCELLED : 0);
-      if (r.phase === "warmup") warmup++;
-      else if (!r.cancelled)
-        clock.noteRequest(
-          r.startNs === null ? null : Number(r.startNs),
-          r.endNs === null ? null : Number(r.endNs),
-        );
-      const i = log.length;
-      log.add(r, flags);
-      const conversationId = r.conversationId ?? null;
-      const turnIndex = r.turnIndex ?? null;
-      const cachedTokens = r.cachedTokens ?? null;
-      const possible = reuse.next(
-        conversationId,
-        turnIndex,
-        r.inputTokens,
-        r.outputTokens,
-        r.error !== null,
-        r.phase === "profiling",
-      );
-      turns.add(turnIndex, cachedTokens, possible);
-      const startMs = log.cols.startMs[i];
-      const endMs = log.cols.endMs[i];
-      if (r.error && r.phase === "profiling")
-        errors.add(r.error.type, r.error.code, r.error.message, startMs);
-      const row: AiperfRequestsTable = {
-        run_id: ctx.runId,
-        file_id: file.id,
-        line: lineNo,
-        request_id: r.requestId,
-        phase: r.phase,
-        ok: r.error ? 0 : 1,
-        cancelled: r.cancelled ? 1 : 0,
-        error_type: r.error?.type ?? null,
-        start_ms: Number.isFinite(startMs) ? startMs : null,
-        end_ms: Number.isFinite(endMs) ? endMs : null,
-        ttft_ms: r.ttftMs,
-        e2e_ms: r.e2eMs,
-        itl_ms: r.itlMs,
-        input_tokens: r.inputTokens,
-        output_tokens: r.outputTokens,
-        conversation_id: conversationId,
-        turn_index: turnIndex,
-        cached_tokens: integerOrNull(cachedTokens),
-        possible_reuse_tokens: integerOrNull(possible),
-        worker_id: r.workerId ?? null,
-      };
-      if (rows.push(row)) return rows.flush();
-    });
-    await rows.flush();
+    const report = await ingestRecordFile(file, ctx, { log, turns, reuse, errors, clock, rows });
     recordDirs.push({ dir: dirOf(file.name), from, to: log.length });
-    return {
-      records,
-      skipped: read.skipped,
-      warnings: read.warnings.toList(),
-      meta: { warmupRecords: warmup },
-    };
+    return report;
   }
 
   async function ingestGpu(file: IngestFile, ctx: IngestContext): Promise<FileReport> {

@@ -1,0 +1,21 @@
+import type { AiperfRecord } from "./aiperf-records";
+
+/** A nanosecond timestamp read from the line's text (exact, unlike the parsed number); null when absent. */
+export declare function nsFromText(text: string, key: string): bigint | null;
+
+/** Said once per file with how many records had it (docs/metrics.md §Requests). */
+export declare const NEGATIVE_TOKENS: string;
+
+/** Parses one record; a string (the reason) when the line is not an aiperf record. */
+export declare function parseAiperfRecord(
+  value: unknown,
+  text: string,
+  badValue?: (message: string) => void,
+): AiperfRecord | string;
+
+/** aiperf's (latency − TTFT) / (OSL − 1), for records that omit the tag; null below 2 output tokens. */
+export declare function derivedItlMs(
+  ttftMs: number | null,
+  e2eMs: number | null,
+  outputTokens: number | null,
+): number | null;

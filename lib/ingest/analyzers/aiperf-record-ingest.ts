@@ -1,0 +1,238 @@
+/**
+ * aiperf `profile_export.jsonl` into the run's request columns and `aiperf_requests` rows
+ * (docs/formats.md §aiperf records). Lines are split here, then parsed in blocks on the parse
+ * thread (lib/ingest/record-block-parser.ts) while the next lines arrive; each block's columns
+ * are then logged, counted and written here in line order. Skipped lines are reported with their
+ * numbers exactly as a line-by-line read reports them: the warnings are replayed per line
+ * through the same JsonLineParser.
+ */
+import {
+  BLOCK_CANCELLED,
+  BLOCK_ERROR,
+  BLOCK_HAS_END,
+  BLOCK_HAS_START,
+  BLOCK_WARMUP,
+  LINE_BAD_JSON,
+  LINE_BLANK,
+  LINE_NOT_RECORD,
+  LINE_RECORD,
+  NO_TURN_INDEX,
+  type RecordBlock,
+} from "@/lib/formats/aiperf-record-block.mjs";
+import { JsonLineParser, WarningLog } from "@/lib/formats/json-lines";
+import { readLineBatches } from "@/lib/formats/read-lines";
+import type { PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
+import type { ProfilingClock } from "@/lib/metrics/profiling-window";
+import type { ErrorTally } from "@/lib/metrics/requests-errors";
+import {
+  FLAG_CANCELLED,
+  FLAG_ERROR,
+  FLAG_WARMUP,
+  type RequestLog,
+  type RequestValues,
+} from "@/lib/metrics/requests-log";
+import type { BatchInserter } from "@/lib/store/batch-insert";
+import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
+import type { FileReport, IngestContext, IngestFile } from "../analyzer";
+import { RecordBlockParser, THREAD_AFTER_CHARS } from "../record-block-parser";
+
+/** Characters of lines per block: large enough that a block's message costs little, small enough to overlap. */
+const BLOCK_CHARS = 1 << 20;
+/** Blocks sent ahead of the one being written: the parse thread keeps busy while this one works. */
+const BLOCKS_AHEAD = 2;
+
+/** What reading one file has found so far */
+interface FileRead {
+  parser: JsonLineParser;
+  warnings: WarningLog;
+  result: { skipped: number };
+  records: number;
+  warmup: number;
+}
+
+export interface RecordSinks {
+  log: RequestLog;
+  turns: TurnColumns;
+  reuse: PossibleReuse;
+  errors: ErrorTally;
+  clock: ProfilingClock;
+  rows: BatchInserter<"aiperf_requests">;
+}
+
+/** Integer columns take whole token counts only: a fractional count from a broken writer reads as absent. */
+const integerOrNull = (v: number | null) =>
+  v !== null && Number.isInteger(v) && Math.abs(v) <= 0x7fffffff ? v : null;
+
+/** A column's "not recorded" (NaN) as the null a record and a row carry */
+const orNull = (v: number) => (Number.isNaN(v) ? null : v);
+
+export interface BlockOptions {
+  /** Characters of lines per block */
+  blockChars?: number;
+  /** Characters parsed on this thread before the parse thread starts (see RecordBlockParser) */
+  threadAfterChars?: number;
+}
+
+/** Reads one records file into the sinks. */
+export async function ingestRecordFile(
+  file: IngestFile,
+  ctx: IngestContext,
+  s: RecordSinks,
+  { blockChars = BLOCK_CHARS, threadAfterChars = THREAD_AFTER_CHARS }: BlockOptions = {},
+): Promise<FileReport> {
+  const warnings = new WarningLog();
+  const result = { skipped: 0 };
+  const read: FileRead = {
+    parser: new JsonLineParser(warnings, result),
+    warnings,
+    result,
+    records: 0,
+    warmup: 0,
+  };
+  const { parser } = read;
+  const blocks = new RecordBlockParser(threadAfterChars);
+  const ahead: Array<{ lineNos: Int32Array; block: Promise<RecordBlock> }> = [];
+  let texts: string[] = [];
+  let lineNos: number[] = [];
+  let chars = 0;
+  const send = () => {
+    const block = blocks.parse(texts.join("\n"));
+    // Awaited in turn below; until then a failure must not count as unhandled.
+    block.catch(() => {});
+    ahead.push({ lineNos: Int32Array.from(lineNos), block });
+    texts = [];
+    lineNos = [];
+    chars = 0;
+  };
+  const take = async () => {
+    const next = ahead.shift()!;
+    await writeBlock(next.lineNos, await next.block, file, ctx, s, read);
+  };
+  try {
+    const options = { maxLineBytes: ctx.limits.maxLineBytes };
+    for await (const lines of readLineBatches(await file.open(), parser.report, options)) {
+      for (const line of lines) {
+        texts.push(line.text);
+        lineNos.push(line.lineNo);
+        chars += line.text.length + 1;
+      }
+      if (chars < blockChars) continue;
+      send();
+      while (ahead.length > BLOCKS_AHEAD) await take();
+    }
+    if (texts.length > 0) send();
+    while (ahead.length > 0) await take();
+  } finally {
+    await blocks.close();
+  }
+  parser.finish();
+  await s.rows.flush();
+  return {
+    records: read.records,
+    skipped: result.skipped,
+    warnings: warnings.toList(),
+    meta: { warmupRecords: read.warmup },
+  };
+}
+
+/** One parsed block, line by line: warnings replayed, records logged and their rows written. */
+async function writeBlock(
+  lineNos: Int32Array,
+  b: RecordBlock,
+  file: IngestFile,
+  ctx: IngestContext,
+  s: RecordSinks,
+  read: FileRead,
+): Promise<void> {
+  const { log, turns, reuse, errors, clock, rows } = s;
+  const { parser, warnings, result } = read;
+  const wide = new Map(b.wideNs.map(([k, which, text]) => [`${which}${k}`, BigInt(text)]));
+  const v: RequestValues = {
+    startNs: null,
+    endNs: null,
+    ttftMs: null,
+    e2eMs: null,
+    itlMs: null,
+    inputTokens: null,
+    outputTokens: null,
+  };
+  let k = 0;
+  let reason = 0;
+  let error = 0;
+  for (let i = 0; i < b.lines; i++) {
+    const outcome = b.outcome[i];
+    const lineNo = lineNos[i];
+    parser.note(lineNo, outcome === LINE_BLANK ? "blank" : outcome === LINE_BAD_JSON ? "bad" : "parsed");
+    if (outcome === LINE_NOT_RECORD) {
+      result.skipped++;
+      warnings.add(`skipped line: ${b.reasons[reason++]}`, lineNo);
+      continue;
+    }
+    if (outcome !== LINE_RECORD) continue;
+    read.records++;
+    const f = b.flags[k];
+    const warmup = (f & BLOCK_WARMUP) !== 0;
+    const cancelled = (f & BLOCK_CANCELLED) !== 0;
+    const err = (f & BLOCK_ERROR) !== 0 ? b.errors[error++] : null;
+    v.startNs = f & BLOCK_HAS_START ? b.startNs[k] : null;
+    v.endNs = f & BLOCK_HAS_END ? b.endNs[k] : null;
+    if (wide.size > 0) {
+      v.startNs = wide.get(`start${k}`) ?? v.startNs;
+      v.endNs = wide.get(`end${k}`) ?? v.endNs;
+    }
+    v.ttftMs = orNull(b.ttftMs[k]);
+    v.e2eMs = orNull(b.e2eMs[k]);
+    v.itlMs = orNull(b.itlMs[k]);
+    v.inputTokens = orNull(b.inputTokens[k]);
+    v.outputTokens = orNull(b.outputTokens[k]);
+    const cachedTokens = orNull(b.cachedTokens[k]);
+    const turnIndex = b.turn[k] === NO_TURN_INDEX ? null : b.turn[k];
+    const conversationId = b.conversationId[k];
+    const flags = (warmup ? FLAG_WARMUP : 0) | (err ? FLAG_ERROR : 0) | (cancelled ? FLAG_CANCELLED : 0);
+    if (warmup) read.warmup++;
+    else if (!cancelled)
+      clock.noteRequest(
+        v.startNs === null ? null : Number(v.startNs),
+        v.endNs === null ? null : Number(v.endNs),
+      );
+    const at = log.length;
+    log.add(v, flags);
+    const possible = reuse.next(
+      conversationId,
+      turnIndex,
+      v.inputTokens,
+      v.outputTokens,
+      err !== null,
+      !warmup,
+    );
+    turns.add(turnIndex, cachedTokens, possible);
+    const startMs = log.cols.startMs[at];
+    const endMs = log.cols.endMs[at];
+    if (err && !warmup) errors.add(err[1], err[2], err[3], startMs);
+    const row: AiperfRequestsTable = {
+      run_id: ctx.runId,
+      file_id: file.id,
+      line: lineNo,
+      request_id: b.requestId[k],
+      phase: warmup ? "warmup" : "profiling",
+      ok: err ? 0 : 1,
+      cancelled: cancelled ? 1 : 0,
+      error_type: err ? err[1] : null,
+      start_ms: Number.isFinite(startMs) ? startMs : null,
+      end_ms: Number.isFinite(endMs) ? endMs : null,
+      ttft_ms: v.ttftMs,
+      e2e_ms: v.e2eMs,
+      itl_ms: v.itlMs,
+      input_tokens: v.inputTokens,
+      output_tokens: v.outputTokens,
+      conversation_id: conversationId,
+      turn_index: turnIndex,
+      cached_tokens: integerOrNull(cachedTokens),
+      possible_reuse_tokens: integerOrNull(possible),
+      worker_id: b.workerId[k],
+    };
+    k++;
+    if (rows.push(row)) await rows.flush();
+  }
+  for (const [message, times] of b.badValues) warnings.count(message, times);
+}

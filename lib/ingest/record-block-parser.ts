@@ -1,0 +1,92 @@
+/**
+ * Parses blocks of aiperf record lines on a thread of their own, so JSON.parse and reading the
+ * records run on the second core while this thread receives, hashes and stores the upload. The
+ * columns come back as moved buffers (lib/formats/aiperf-record-block.mjs): copying objects
+ * between threads costs as much as parsing them. Blocks resolve in the order they were sent.
+ *
+ * The thread starts once a file has sent `threadAfterChars` of lines: a small file is parsed
+ * here, by the same function, sooner than a thread would start. So are all blocks without the
+ * thread's script (a bundle run from elsewhere) or with `RUNLENS_PARSE_THREAD=inline`.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { parseRecordBlock, type RecordBlock } from "@/lib/formats/aiperf-record-block.mjs";
+
+const WORKER_SCRIPT = "lib/ingest/aiperf-parse-worker.mjs";
+
+/** Characters of lines parsed here before the thread starts: a few ms of parsing, about a thread's start-up. */
+export const THREAD_AFTER_CHARS = 4 << 20;
+
+type Reply = { id: number; block?: RecordBlock; error?: string };
+
+export class RecordBlockParser {
+  private worker: Worker | null = null;
+  private readonly script: string | null;
+  private sentChars = 0;
+  private nextId = 1;
+  private readonly waiting = new Map<
+    number,
+    { resolve: (b: RecordBlock) => void; reject: (e: Error) => void }
+  >();
+  private failed: Error | null = null;
+
+  constructor(private readonly threadAfterChars = THREAD_AFTER_CHARS) {
+    const script = path.join(process.cwd(), WORKER_SCRIPT);
+    this.script = process.env.RUNLENS_PARSE_THREAD !== "inline" && fs.existsSync(script) ? script : null;
+  }
+
+  /** Whether blocks go to the parse thread (from now on) */
+  get threaded(): boolean {
+    return this.worker !== null;
+  }
+
+  /** The columns of `text` (lines joined by "\n"). */
+  parse(text: string): Promise<RecordBlock> {
+    if (this.failed) return Promise.reject(this.failed);
+    const worker = this.workerFor(text.length);
+    if (!worker) {
+      try {
+        return Promise.resolve(parseRecordBlock(text));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+    const id = this.nextId++;
+    const p = new Promise<RecordBlock>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
+    worker.postMessage({ id, text });
+    return p;
+  }
+
+  /** Stops the thread; blocks still waiting fail. */
+  async close(): Promise<void> {
+    await this.worker?.terminate();
+  }
+
+  private workerFor(chars: number): Worker | null {
+    this.sentChars += chars;
+    if (this.worker || !this.script || this.sentChars <= this.threadAfterChars) return this.worker;
+    const worker = new Worker(this.script, {
+      // A block's strings live only until its columns are filled: a small young generation
+      // collects them at once instead of letting the thread's heap grow first.
+      resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 256 },
+    });
+    worker.on("message", (m: Reply) => {
+      const w = this.waiting.get(m.id);
+      if (!w) return;
+      this.waiting.delete(m.id);
+      if (m.block) w.resolve(m.block);
+      else w.reject(new Error(`aiperf parse thread: ${m.error}`));
+    });
+    worker.on("error", (err) => this.failAll(err));
+    worker.on("exit", () => this.failAll(new Error("the aiperf parse thread stopped")));
+    this.worker = worker;
+    return worker;
+  }
+
+  private failAll(err: Error): void {
+    this.failed ??= err;
+    for (const w of this.waiting.values()) w.reject(err);
+    this.waiting.clear();
+  }
+}
