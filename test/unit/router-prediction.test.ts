@@ -14,6 +14,7 @@ import {
   buildRouterPrediction,
   MISSING_ENGINES,
   MISSING_ROUTER,
+  routerRunInfo,
 } from "@/lib/metrics/server-metrics/router-prediction";
 import { summarizeServerMetrics } from "@/lib/metrics/server-metrics/summarize";
 import { dynamoRouterRun, toJsonl } from "../generators/dynamo-router-scrapes.mjs";
@@ -106,6 +107,15 @@ describe("predicted vs delivered hit rate", () => {
     expect(pts[1].predicted).toBeCloseTo(0.8, 12);
     expect(pts[0].delivered).toBeCloseTo(0.45, 12);
     expect(pts[1].delivered).toBeCloseTo(0.7, 12);
+  });
+
+  it("gives the compare page the run's figures only when one pool has both sides", async () => {
+    expect(routerRunInfo(await payloadOf(handCase()))).toEqual({
+      routerPredictedHitRate: expect.closeTo(0.68, 12),
+      routerDeliveredHitRate: expect.closeTo(0.6, 12),
+      routerHitRateGapPoints: expect.closeTo(-8, 10),
+    });
+    expect(routerRunInfo(await payloadOf(handCase({ ...POOL, dynamo_component: "prefill" })))).toEqual({});
   });
 
   it("the frontend whose router metrics name the workers' component stays the frontend", async () => {

@@ -325,3 +325,18 @@ export function buildRouterPrediction(facts: readonly EndpointFacts[]): RouterPr
     series,
   };
 }
+
+/**
+ * The run's own figures for the compare page: those of its one pool with both sides. With
+ * several such pools there is no one run figure (a mean would hide which pool fell short).
+ */
+export function routerRunInfo(p: RouterPredictionPayload | null): Record<string, number> {
+  const both = (p?.pools ?? []).filter((x) => x.predicted !== null && x.delivered !== null);
+  if (both.length !== 1) return {};
+  const [pool] = both;
+  return {
+    routerPredictedHitRate: pool.predicted!,
+    routerDeliveredHitRate: pool.delivered!,
+    routerHitRateGapPoints: pool.gapPoints!,
+  };
+}
