@@ -22,6 +22,7 @@ export function dynamoRouterRun(opts?: {
   seconds?: number;
   perSecond?: number;
   seed?: number;
+  withRouter?: boolean;
   workers?: { url: string; shortfall: number }[];
 }): { run: RouterRun; truth: { predictedSum: number; requests: number; perWorker: WorkerTruth[] } };
 export function toJsonl(run: RouterRun, keep?: (scrape: RouterScrape) => boolean): string;

@@ -13,7 +13,7 @@
  * Written from reading that source; nothing is copied. The output is a `run` for
  * aiperf-server-metrics.mjs (`toJsonl`, `toJson`, `toPrometheusText`) plus the truth it was built from.
  *
- * Usage: node test/generators/dynamo-router-scrapes.mjs <outDir> [seconds]
+ * Usage: node test/generators/dynamo-router-scrapes.mjs <outDir> [seconds] [no-router]
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -31,7 +31,23 @@ const LE = Array.from({ length: 21 }, (_, i) => (i * 0.05).toFixed(2).replace(/\
 
 const HIERARCHY = { dynamo_namespace: "dynamo", dynamo_component: "backend", dynamo_endpoint: "generate" };
 
+function routerFamily(router) {
+  return {
+    type: "histogram",
+    help: "Predicted KV cache hit rate at routing time (0.0-1.0)",
+    samples: [
+      {
+        labels: { ...HIERARCHY, router_id: "7587888160958628000" },
+        buckets: { ...router.buckets },
+        sum: router.sum,
+        count: router.count,
+      },
+    ],
+  };
+}
+
 /**
+ * `withRouter: false` is a frontend started without `--router-mode kv`: no router histogram.
  * `workers`: per worker, `{ url, shortfall }`: the share of the predicted overlap the engine does
  * not find (its KV events lag the router's index, or it evicted the blocks). Requests are routed
  * round the workers; each has a prompt of whole blocks and a predicted overlap drawn per second.
@@ -40,6 +56,7 @@ export function dynamoRouterRun({
   seconds = 60,
   perSecond = 8,
   seed = 5,
+  withRouter = true,
   workers = [
     { url: "http://worker-0:9090/metrics", shortfall: 0 },
     { url: "http://worker-1:9090/metrics", shortfall: 0.5 },
@@ -95,18 +112,7 @@ export function dynamoRouterRun({
           help: "Total number of LLM requests processed",
           samples: [{ labels: { model: "Qwen/Qwen3-0.6B" }, value: requestsTotal }],
         },
-        [`dynamo_component_router_kv_hit_rate`]: {
-          type: "histogram",
-          help: "Predicted KV cache hit rate at routing time (0.0-1.0)",
-          samples: [
-            {
-              labels: { ...HIERARCHY, router_id: "7587888160958628000" },
-              buckets: { ...router.buckets },
-              sum: router.sum,
-              count: router.count,
-            },
-          ],
-        },
+        ...(withRouter ? { dynamo_component_router_kv_hit_rate: routerFamily(router) } : {}),
       },
     });
     workers.forEach((w, i) => {
@@ -140,8 +146,8 @@ export function dynamoRouterRun({
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [outDir, seconds] = process.argv.slice(2);
+  const [outDir, seconds, mode] = process.argv.slice(2);
   fs.mkdirSync(outDir, { recursive: true });
-  const { run } = dynamoRouterRun({ seconds: Number(seconds ?? 60) });
+  const { run } = dynamoRouterRun({ seconds: Number(seconds ?? 60), withRouter: mode !== "no-router" });
   fs.writeFileSync(path.join(outDir, "server_metrics_export.jsonl"), toJsonl(run));
 }
