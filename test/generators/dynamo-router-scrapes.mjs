@@ -13,7 +13,7 @@
  * Written from reading that source; nothing is copied. The output is a `run` for
  * aiperf-server-metrics.mjs (`toJsonl`, `toJson`, `toPrometheusText`) plus the truth it was built from.
  *
- * Usage: node test/generators/dynamo-router-scrapes.mjs <outDir> [seconds] [no-router]
+ * Usage: node test/generators/dynamo-router-scrapes.mjs <outDir> [seconds] [no-router | in-step]
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -148,6 +148,15 @@ export function dynamoRouterRun({
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [outDir, seconds, mode] = process.argv.slice(2);
   fs.mkdirSync(outDir, { recursive: true });
-  const { run } = dynamoRouterRun({ seconds: Number(seconds ?? 60), withRouter: mode !== "no-router" });
+  // "no-router": a frontend without --router-mode kv; "in-step": every worker finds what was predicted.
+  const workers =
+    mode === "in-step"
+      ? [0, 1].map((i) => ({ url: `http://worker-${i}:9090/metrics`, shortfall: 0 }))
+      : undefined;
+  const { run } = dynamoRouterRun({
+    seconds: Number(seconds ?? 60),
+    withRouter: mode !== "no-router",
+    workers,
+  });
   fs.writeFileSync(path.join(outDir, "server_metrics_export.jsonl"), toJsonl(run));
 }
