@@ -55,6 +55,13 @@ export const SERVER_GAUGE: FigureDefinition = {
   method: "gauge samples (a level, not a count)",
 };
 
+export const ROUTER_PREDICTION: FigureDefinition = {
+  window: "scrape intervals, from the first",
+  requests: "every request the router routed (predicted); all traffic the pool's engines saw (delivered)",
+  method:
+    "predicted = Δsum / Δcount of the router's hit-rate histogram (a mean over requests of overlap blocks / prompt blocks); delivered = Δcached / Δprompt tokens of the engines' own counters (token-weighted)",
+};
+
 /** The parts of a definition, in the order its line reads. */
 const PARTS = ["window", "requests", "method"] as const;
 

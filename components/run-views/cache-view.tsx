@@ -14,6 +14,7 @@ import { formatCount, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { hasCacheData } from "@/lib/api/run-views";
 import { ManifestEmptyView } from "./empty-view";
+import { RouterPredictionSection } from "./router-prediction-section";
 
 export function CacheView({ run }: RunViewProps) {
   const sm = run.serverMetrics;
@@ -84,6 +85,7 @@ export function CacheView({ run }: RunViewProps) {
           ) : null}
         </>
       ) : null}
+      <RouterPredictionSection runId={run.id} enabled={run.info.routerPrediction === true} />
     </div>
   );
 }

@@ -47,9 +47,9 @@ export function toType(t: unknown, name: string): MetricType {
 }
 
 /** The timeslice fields read, in column order; which one is the value depends on the metric type. */
-export const SLICE_FIELDS = ["start_ns", "end_ns", "total", "sum", "avg", "max"] as const;
+export const SLICE_FIELDS = ["start_ns", "end_ns", "total", "sum", "avg", "max", "count"] as const;
 const FIELDS = SLICE_FIELDS.length;
-const [START, END, TOTAL, SUM, AVG, MAX] = [0, 1, 2, 3, 4, 5];
+const [START, END, TOTAL, SUM, AVG, MAX, COUNT] = [0, 1, 2, 3, 4, 5, 6];
 
 /**
  * A series' timeslices as read, before the metric's type is known (aiperf writes `type` first,
@@ -105,6 +105,8 @@ export class SliceColumns {
       value: new Float64Array(kept),
       max: new Float64Array(kept),
     };
+    const count = type === "histogram" ? new Float64Array(kept) : null;
+    let withCount = 0;
     let k = 0;
     for (let r = 0; r < this.rows; r++) {
       const o = r * FIELDS;
@@ -115,8 +117,15 @@ export class SliceColumns {
       slices.value[k] = v;
       const max = d[o + MAX];
       slices.max[k] = type === "gauge" && !Number.isNaN(max) ? max : v;
+      if (count) {
+        const c = d[o + COUNT];
+        count[k] = Number.isNaN(c) ? 0 : c;
+        if (!Number.isNaN(c)) withCount++;
+      }
       k++;
     }
+    // Every interval needs its count, or a per-interval mean would read a gap as zero observations.
+    if (count && kept > 0 && withCount === kept) slices.count = count;
     return slices;
   }
 }

@@ -134,7 +134,15 @@ export const FRONTEND_OUTPUT_TOKENS = [
   "dynamo_frontend_output_sequence_tokens",
 ];
 export const FRONTEND_CACHED_TOKENS = "dynamo_frontend_cached_tokens";
+/**
+ * Dynamo's KV router: a histogram (0..1) of the overlap it predicted for the worker it chose,
+ * one observation per routed request, labelled with the workers' `dynamo_component`.
+ */
 export const ROUTER_KV_HIT_RATE = "dynamo_component_router_kv_hit_rate";
+/** llm-d's endpoint picker (approximate prefix plugin): matched / total prefix of the chosen endpoint. */
+export const LLMD_PREFIX_HIT_RATIO = "inference_extension_prefix_indexer_hit_ratio";
+/** Labels that name the worker pool a router metric is about (Dynamo's metrics hierarchy). */
+export const POOL_LABELS = ["dynamo_namespace", "dynamo_component"];
 export const ROUTER_SHARED_HIT_RATE = "dynamo_component_router_shared_cache_hit_rate";
 
 /**

@@ -155,7 +155,11 @@ export function cutScrapes(log: ScrapeLog, phase: PhaseWindow | null): MetricSet
           : rateS > 0
             ? { total, rate: total / rateS }
             : { total };
-      set.series.push({ ...base, stats, slices: clipLast(counterSlices(counted, gridStart, step), gridEnd) });
+      const slices = clipLast(counterSlices(counted, gridStart, step), gridEnd);
+      // The same sample times, so the count intervals line up one for one with the sum ones.
+      if (track.type === "histogram" && counts)
+        slices.count = counterSlices({ t: counted.t, v: counts.subarray(ref) }, gridStart, step).value;
+      set.series.push({ ...base, stats, slices });
     }
     // The samples are folded into the series: let them go before the next track's slices are built.
     track.release();

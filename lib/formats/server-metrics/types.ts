@@ -17,6 +17,11 @@ export interface Slices {
   value: Float64Array;
   /** Gauges: the largest sample in the interval; otherwise (or when the input has none) the value. */
   max: Float64Array;
+  /**
+   * Histograms only, where the input has it: the observations in the interval, so a mean per
+   * interval (Δsum / Δcount, e.g. the router's predicted hit rate) can be read.
+   */
+  count?: Float64Array;
 }
 
 export interface MetricSeries {

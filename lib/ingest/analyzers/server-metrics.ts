@@ -23,6 +23,8 @@ import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import { normalizeEndpoint } from "@/lib/formats/endpoint";
 import { jsonlCapacityWarning } from "@/lib/metrics/server-metrics/capacity";
 import { buildServerMetricsCharts } from "@/lib/metrics/server-metrics/charts";
+import { routerRunInfo } from "@/lib/metrics/server-metrics/router-prediction";
+import { SM_ROUTER_CHART, type RouterPredictionPayload } from "@/lib/api/router-prediction";
 import { summarizeServerMetrics } from "@/lib/metrics/server-metrics/summarize";
 import { emptyMetricSet, mergeMetricSets, type MetricSet } from "@/lib/formats/server-metrics/types";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
@@ -156,11 +158,16 @@ export function serverMetricsAnalyzer(clock = new ProfilingClock()): Analyzer {
     if (sets.prometheus.files.length > 0) info.serverMetricsPrometheusScrapes = sets.prometheus.files.length;
     if (chosen) info.serverMetricsExport = chosen;
     const backend = summary.block.backend ?? logs[0]?.engine ?? null;
+    const charts = set.series.length > 0 ? buildServerMetricsCharts(summary) : {};
+    Object.assign(
+      info,
+      routerRunInfo((charts[SM_ROUTER_CHART] as RouterPredictionPayload | undefined) ?? null),
+    );
     return {
       serverMetrics: { ...summary.block, backend },
       endpoints: summary.rows,
       info,
-      charts: set.series.length > 0 ? buildServerMetricsCharts(summary) : {},
+      charts,
       warnings: [...warnings, ...summary.warnings],
       backend,
       facts: withLogFacts(

@@ -12,6 +12,8 @@ import {
 } from "@/lib/api/server-metrics-charts";
 import type { EndpointFacts } from "./endpoint-facts";
 import { combineCache, combineUsage, prefillSide, ROLE_ORDER, type ServerMetricsSummary } from "./summarize";
+import { SM_ROUTER_CHART } from "@/lib/api/router-prediction";
+import { buildRouterPrediction } from "./router-prediction";
 import { buildSeries } from "./timeseries";
 
 function sum(values: (number | null)[]): number | null {
@@ -120,5 +122,7 @@ export function buildServerMetricsCharts(summary: ServerMetricsSummary): Record<
     groups,
   };
   charts[SM_ENDPOINTS_CHART] = payload;
+  const router = buildRouterPrediction(facts);
+  if (router) charts[SM_ROUTER_CHART] = router;
   return charts;
 }

@@ -30,17 +30,24 @@ export function roleFromLabel(key: string, value: string): EndpointRole | null {
   return null;
 }
 
+function isRouterFamily(name: string): boolean {
+  return name.startsWith("dynamo_component_router") || name.startsWith("dynamo_router");
+}
+
 const ROLE_KEYS = ["dynamo_component", "component", "disaggregation_mode", "engine_type"];
 const PRIORITY: EndpointRole[] = ["prefill", "decode", "combined", "router", "frontend"];
 
 export function endpointRole(series: readonly MetricSeries[]): EndpointRole {
   const seen = new Set<EndpointRole>();
-  for (const s of series)
+  for (const s of series) {
+    // A router's metrics carry the labels of the workers it routes to, not its own role.
+    if (isRouterFamily(s.name)) continue;
     for (const k of ROLE_KEYS) {
       const v = s.labels[k];
       const r = v === undefined ? null : roleFromLabel(k, v);
       if (r) seen.add(r);
     }
+  }
   const hasEngine = series.some((s) => engineOf(s.name) !== null);
   const engineRoles = PRIORITY.filter(
     (r) => seen.has(r) && (r !== "frontend" && r !== "router" ? true : !hasEngine),
@@ -48,10 +55,7 @@ export function endpointRole(series: readonly MetricSeries[]): EndpointRole {
   if (engineRoles.length > 0) return engineRoles[0];
   if (!hasEngine) {
     if (series.some((s) => s.name.startsWith("dynamo_frontend_"))) return "frontend";
-    if (
-      series.some((s) => s.name.startsWith("dynamo_component_router") || s.name.startsWith("dynamo_router"))
-    )
-      return "router";
+    if (series.some((s) => isRouterFamily(s.name))) return "router";
   }
   return "combined";
 }

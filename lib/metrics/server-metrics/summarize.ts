@@ -11,6 +11,7 @@
 import type { EndpointRole, EndpointRow, ServerMetricsBlock } from "@/lib/api/schemas";
 import type { LogCapacity } from "@/lib/formats/server-log";
 import { detectBackend } from "./backend";
+import { hasRouterSide } from "./router-side";
 import { bandwidthMethod, endpointFacts, type EndpointFacts } from "./endpoint-facts";
 import { isDecodeSide, isPrefillSide } from "./roles";
 import { rate } from "./select";
@@ -202,6 +203,8 @@ export function summarizeServerMetrics(
     tokenTotalsSource:
       frontendInput !== null ? "dynamo frontend" : promptEngine !== null ? "engine counters by role" : null,
   };
+  // The Cache view fetches the predicted-vs-delivered payload only when it was stored.
+  if (hasRouterSide(facts)) info.routerPrediction = true;
   if (capacityFromMetrics === null && logTokens !== null)
     info.kvCapacityNote = logs.map((l) => `${l.engine}: ${l.note}`).join("; ");
 

@@ -21,13 +21,13 @@ import type { MetricSeries } from "@/lib/formats/server-metrics/types";
 export const MAX_POINTS = 2000;
 
 /** Per-interval accumulators of one quantity, indexed like the group's sorted interval starts. */
-interface Cells {
+export interface Cells {
   sum: Float64Array;
   n: Float64Array;
   max: Float64Array;
 }
 
-function cells(size: number): Cells {
+export function cells(size: number): Cells {
   return {
     sum: new Float64Array(size),
     n: new Float64Array(size),
@@ -52,7 +52,7 @@ function sameValues(a: Float64Array | null, b: Float64Array): boolean {
  * Positions of interval starts among the group's sorted starts. The series of one endpoint
  * usually share their start times: a run of equal start columns is looked up once.
  */
-class Slots {
+export class Slots {
   private readonly slot = new Map<number, number>();
   private lastStart: Float64Array | null = null;
   private lastIndex = new Int32Array(0);
@@ -72,7 +72,7 @@ class Slots {
 }
 
 /** Adds every slice of `series` (in order, so each sum is the same float as before) at its interval's index. */
-function collect(slots: Slots, series: readonly MetricSeries[], scaled = false): Cells {
+export function collect(slots: Slots, series: readonly MetricSeries[], scaled = false): Cells {
   const c = cells(slots.keys.length);
   for (const s of series) {
     const sl = s.slices;
@@ -94,8 +94,8 @@ function collect(slots: Slots, series: readonly MetricSeries[], scaled = false):
 }
 
 /** Σ over series of each interval's value (counters, or gauges added across engines). */
-const total = (c: Cells, i: number) => (c.n[i] > 0 ? c.sum[i] : null);
-const mean = (c: Cells, i: number) => (c.n[i] > 0 ? c.sum[i] / c.n[i] : null);
+export const total = (c: Cells, i: number) => (c.n[i] > 0 ? c.sum[i] : null);
+export const mean = (c: Cells, i: number) => (c.n[i] > 0 ? c.sum[i] / c.n[i] : null);
 
 export function buildSeries(
   id: string,

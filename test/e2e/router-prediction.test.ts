@@ -1,0 +1,87 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { apiUpload, useAppAndBrowser, gotoHydrated } from "./harness";
+
+const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
+
+describe("cache view of a run behind Dynamo's KV-aware router", () => {
+  const t = useAppAndBrowser();
+
+  it("draws predicted vs delivered over time and lists the pool's gap with each worker's own rate", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-router-"));
+    // A frontend with --router-mode kv and two vLLM workers, one of which finds half the predicted overlap.
+    execFileSync(process.execPath, ["test/generators/dynamo-router-scrapes.mjs", dir, "60"]);
+    const run = await apiUpload(t.app.url, [{ path: path.join(dir, "server_metrics_export.jsonl") }], {
+      name: "e2e dynamo kv router",
+    });
+    const res = await fetch(`${t.app.url}/api/runs/${run.id}/charts/sm-router`);
+    expect(res.status).toBe(200);
+    const payload = await res.json();
+    const pool = payload.pools[0];
+    expect(pool.label).toBe("backend");
+    expect(pool.gapPoints).toBeLessThan(0);
+
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=cache`);
+    const section = page.getByTestId("router-prediction");
+    await section.waitFor({ timeout: 30_000 });
+    const chart = section.locator('[data-chart="router-predicted-vs-delivered"]');
+    await chart.locator("path.recharts-line-curve").first().waitFor({ timeout: 30_000 });
+    expect(await chart.locator("path.recharts-line-curve").count()).toBe(2);
+
+    const table = page.getByTestId("router-prediction-table");
+    const poolRow = table.locator('tbody tr[data-row="pool"]');
+    expect(await poolRow.count()).toBe(1);
+    const pct = (v: number) => `${(v * 100).toLocaleString("en-US", { maximumFractionDigits: 1 })}%`;
+    await expect
+      .poll(() => poolRow.locator('[data-stat="predicted"]').textContent())
+      .toBe(pct(pool.predicted));
+    expect(await poolRow.locator('[data-stat="delivered"]').textContent()).toBe(pct(pool.delivered));
+    expect(await poolRow.locator('[data-stat="gap"]').textContent()).toMatch(/^−\d+(\.\d+)? pts$/);
+    // Both workers under the pool, each with its own delivered rate and no prediction of its own.
+    const workers = table.locator('tbody tr[data-row="endpoint"]');
+    expect(await workers.count()).toBe(2);
+    expect(await workers.first().locator('[data-stat="predicted"]').textContent()).toBe("per pool only");
+    await page.screenshot({ path: path.join(SHOTS, "cache-router-prediction.png"), fullPage: true });
+  });
+
+  it("a frontend without the KV router says the prediction is missing and how to get it, with no empty chart", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-router-"));
+    execFileSync(process.execPath, ["test/generators/dynamo-router-scrapes.mjs", dir, "30", "no-router"]);
+    const run = await apiUpload(t.app.url, [{ path: path.join(dir, "server_metrics_export.jsonl") }], {
+      name: "e2e dynamo without kv router",
+    });
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=cache`);
+    const missing = page.getByTestId("router-missing");
+    await missing.waitFor({ timeout: 30_000 });
+    expect(await missing.textContent()).toContain("--router-mode kv");
+    const section = page.getByTestId("router-prediction");
+    expect(await section.locator("[data-chart]").count()).toBe(0);
+    expect(await page.getByTestId("router-prediction-table").count()).toBe(0);
+    await page.screenshot({ path: path.join(SHOTS, "cache-router-missing.png"), fullPage: true });
+  });
+
+  it("compare puts each run's gap beside the other's", async () => {
+    const up = async (mode: string, name: string) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-router-"));
+      execFileSync(process.execPath, ["test/generators/dynamo-router-scrapes.mjs", dir, "30", mode]);
+      return (await apiUpload(t.app.url, [{ path: path.join(dir, "server_metrics_export.jsonl") }], { name }))
+        .id;
+    };
+    const a = await up("lagging", "router, one worker lagging");
+    const b = await up("in-step", "router, workers in step");
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await gotoHydrated(page, `${t.app.url}/compare?runs=${a},${b}`);
+    const row = page.locator('tr[data-metric="routerGap"]');
+    await row.waitFor({ timeout: 30_000 });
+    // The lagging run delivers well under the prediction; the run in step only rounds blocks down.
+    const text = (await row.textContent()) ?? "";
+    expect(text.match(/-?\d+(\.\d+)? pts/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
+    await row.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SHOTS, "compare-router-gap.png"), fullPage: true });
+  });
+});
