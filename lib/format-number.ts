@@ -30,6 +30,13 @@ export function formatRate(r: number | null | undefined): string {
   return `${(r * 100).toLocaleString("en-US", { maximumFractionDigits: 1 })}%`;
 }
 
+/** A difference of two rates, already in percentage points: "−8.2 pp", "+1 pp", "±0 pp". */
+export function formatPoints(p: number | null | undefined): string {
+  if (p === null || p === undefined || !Number.isFinite(p)) return "—";
+  const sign = p > 0 ? "+" : p < 0 ? "−" : "±";
+  return `${sign}${Math.abs(p).toLocaleString("en-US", { maximumFractionDigits: 1 })} pp`;
+}
+
 export function formatBytes(b: number | null | undefined): string {
   if (b === null || b === undefined || !Number.isFinite(b)) return "—";
   const units = ["B", "KB", "MB", "GB", "TB"];

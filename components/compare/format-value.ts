@@ -3,6 +3,7 @@ import {
   formatCount,
   formatMs,
   formatNumber,
+  formatPoints,
   formatRate,
   plural,
 } from "@/lib/format-number";
@@ -21,6 +22,8 @@ export function formatValue(v: number | null, unit: string): string {
       return formatCount(v);
     case "GPU":
       return plural(v, "GPU");
+    case "pp":
+      return formatPoints(v);
     default:
       return `${formatNumber(v)} ${unit}`;
   }
@@ -30,7 +33,8 @@ export function formatValue(v: number | null, unit: string): string {
 export function formatChange(v: number | null, unit: string): string {
   if (v === null) return "—";
   const sign = v > 0 ? "+" : v < 0 ? "−" : "±";
-  if (unit === "ratio") return `${sign}${formatNumber(Math.abs(v) * 100, 1)} pp`;
+  if (unit === "ratio" || unit === "pp")
+    return `${sign}${formatNumber(Math.abs(unit === "pp" ? v : v * 100), 1)} pp`;
   return `${sign}${formatValue(Math.abs(v), unit)}`;
 }
 

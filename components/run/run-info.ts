@@ -2,7 +2,7 @@
  * The run header's "info" entries (what a file said about its run beyond the run facts) as
  * people read them: "vLLM pooled ITL p99: 12.5 ms", not "vllmPooledItlP99Ms 12.5".
  */
-import { formatMs, formatNumber, formatRate } from "@/lib/format-number";
+import { formatMs, formatNumber, formatPoints, formatRate } from "@/lib/format-number";
 
 /** Entries that tell a view what to say (e.g. why a timeline is missing), not facts about the run. */
 const VIEW_HINTS = new Set(["requestTimeline", "routerPrediction"]);
@@ -34,6 +34,7 @@ export function shownInfo(key: string, v: InfoValue): boolean {
 export function infoLabel(key: string): string {
   const words = key
     .replace(/Ms$/, "")
+    .replace(/Points$/, "")
     .replace(/PerS$/, "/s")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .toLowerCase()
@@ -44,11 +45,15 @@ export function infoLabel(key: string): string {
     .replace(/ \/s$/, "/s");
 }
 
-/** Milliseconds as times, rates as percentages, other numbers for people; text as it is. */
+/**
+ * Milliseconds as times, rates as percentages, a difference of rates as signed percentage points,
+ * other numbers for people; text as it is.
+ */
 export function infoValue(key: string, v: InfoValue): string {
   if (typeof v === "boolean") return v ? "yes" : "no";
   if (typeof v !== "number") return String(v);
   if (/Ms$/.test(key)) return formatMs(v);
   if (/HitRate$/.test(key)) return formatRate(v);
+  if (/Points$/.test(key)) return formatPoints(v);
   return formatNumber(v, 4);
 }

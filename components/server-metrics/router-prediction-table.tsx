@@ -2,7 +2,7 @@
 
 import { DataTable } from "@/components/charts/data-table";
 import { ROUTER_PREDICTION } from "@/components/charts/definitions";
-import { formatCount, formatNumber, formatRate, NOT_EXPORTED } from "@/lib/format-number";
+import { formatCount, formatPoints, formatRate, NOT_EXPORTED } from "@/lib/format-number";
 import type { RouterPool, RouterPoolEndpoint } from "@/lib/api/router-prediction";
 
 /** A pool row, then one row per engine endpoint of it (delivered only: the router names no worker). */
@@ -10,12 +10,6 @@ type Row =
   { kind: "pool"; pool: RouterPool } | { kind: "endpoint"; pool: RouterPool | null; ep: RouterPoolEndpoint };
 
 const rate = (v: number | null) => (v === null ? NOT_EXPORTED : formatRate(v));
-
-export function formatGapPoints(v: number | null): string {
-  if (v === null) return "—";
-  const s = formatNumber(Math.abs(v), 1);
-  return v > 0.05 ? `+${s} pts` : v < -0.05 ? `−${s} pts` : `${formatNumber(0, 1)} pts`;
-}
 
 function rowsOf(pools: RouterPool[], unmatched: RouterPoolEndpoint[]): Row[] {
   const rows: Row[] = [];
@@ -101,7 +95,7 @@ export function RouterPredictionTable({
           header: "gap",
           num: true,
           attrs: () => ({ "data-stat": "gap" }),
-          cell: (r) => (r.kind === "pool" ? formatGapPoints(r.pool.gapPoints) : ""),
+          cell: (r) => (r.kind === "pool" ? formatPoints(r.pool.gapPoints) : ""),
         },
       ]}
     />

@@ -153,7 +153,7 @@ export function runMetrics(run: RunSummary, stat: CompareStat): MetricValue[] {
     num(info.routerPredictedHitRate),
   );
   add(
-    ["routerGap", "Router gap (delivered − predicted)", "Cache", "pts", "higher"],
+    ["routerGap", "Router gap (delivered − predicted)", "Cache", "pp", "higher"],
     num(info.routerHitRateGapPoints),
   );
   add(["kvCapacity", "KV capacity", "KV cache", "tokens", "higher"], sm?.kvCache.gpuTotalTokens);
@@ -236,7 +236,9 @@ export function compareRuns(runs: RunSummary[], baselineId: string, stat: Compar
       baseline: base,
       cells: perRun.map((p) => {
         const value = p.metrics.get(m.key)?.value ?? null;
-        return { runId: p.id, value, ...computeDelta(base, value, m.direction) };
+        const delta = computeDelta(base, value, m.direction);
+        // A value in percentage points is itself a difference: its change is in points, never in percent.
+        return { runId: p.id, value, ...delta, ...(m.unit === "pp" ? { percent: null } : {}) };
       }),
     };
   });

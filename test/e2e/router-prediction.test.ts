@@ -40,7 +40,7 @@ describe("cache view of a run behind Dynamo's KV-aware router", () => {
       .poll(() => poolRow.locator('[data-stat="predicted"]').textContent())
       .toBe(pct(pool.predicted));
     expect(await poolRow.locator('[data-stat="delivered"]').textContent()).toBe(pct(pool.delivered));
-    expect(await poolRow.locator('[data-stat="gap"]').textContent()).toMatch(/^−\d+(\.\d+)? pts$/);
+    expect(await poolRow.locator('[data-stat="gap"]').textContent()).toMatch(/^−\d+(\.\d+)? pp$/);
     // Both workers under the pool, each with its own delivered rate and no prediction of its own.
     const workers = table.locator('tbody tr[data-row="endpoint"]');
     expect(await workers.count()).toBe(2);
@@ -80,7 +80,9 @@ describe("cache view of a run behind Dynamo's KV-aware router", () => {
     await row.waitFor({ timeout: 30_000 });
     // The lagging run delivers well under the prediction; the run in step only rounds blocks down.
     const text = (await row.textContent()) ?? "";
-    expect(text.match(/-?\d+(\.\d+)? pts/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
+    // Signed points, and no percent change of a value that is itself a difference.
+    expect(text.match(/[−+±]\d+(\.\d+)? pp/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
+    expect(text).not.toMatch(/%/);
     await row.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, "compare-router-gap.png"), fullPage: true });
   });

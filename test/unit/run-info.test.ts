@@ -15,6 +15,9 @@ describe("run header info", () => {
   it("gives milliseconds as times and flags as yes or no", () => {
     expect(infoValue("vllmPooledItlP99Ms", 12.3456)).toBe("12.3 ms");
     expect(infoValue("prefixCacheHitRate", 0.25)).toBe("25%");
+    // A gap between two hit rates is signed points, with a minus sign, not a raw float.
+    expect(infoValue("routerHitRateGapPoints", -12.555)).toBe("−12.6 pp");
+    expect(infoLabel("routerHitRateGapPoints")).toBe("router hit rate gap");
     expect(infoValue("burstiness", 1)).toBe("1");
     expect(infoValue("streaming", true)).toBe("yes");
   });
