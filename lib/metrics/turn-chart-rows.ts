@@ -3,7 +3,7 @@
  * values null where the turn has none (a turn whose requests all failed has no TTFT), so a line
  * skips it rather than dropping to 0.
  */
-import type { TurnRow, TurnsPayload } from "@/lib/api/turns";
+import type { ReuseIntervalsPayload, TurnRow, TurnsPayload } from "@/lib/api/turns";
 
 export type TurnBandMetric = "ttftMs" | "e2eMs" | "inputTokens" | "outputTokens";
 
@@ -207,4 +207,80 @@ export function compareTurnRows(
       }
       return { turn, label: t.label, values, deltas };
     });
+}
+
+export interface IntervalReuseRow {
+  /** Seconds from the first interval's start */
+  t: number;
+  /** Tokens per second of the interval, so a short or merged interval draws at its rate */
+  gpu: number | null;
+  external: number | null;
+  recomputed: number | null;
+  fresh: number | null;
+  ceiling: number | null;
+  prompt: number | null;
+  /** The interval's counts as stored, for the table and the CSV */
+  promptTokens: number | null;
+  gpuTokens: number | null;
+  externalTokens: number | null;
+  recomputedTokens: number | null;
+  newTokens: number | null;
+  possibleTokens: number | null;
+  requests: number;
+  durationS: number | null;
+}
+
+/**
+ * The reuse stack per interval as rates: gpu + external + recomputed + fresh = prompt in every
+ * row where the engines counted the interval. A row without a duration or a prompt count draws
+ * nothing (null), never 0.
+ */
+export function intervalReuseRows(p: ReuseIntervalsPayload): IntervalReuseRow[] {
+  return p.points.map((q) => {
+    const d = q.durationS;
+    const rate = (v: number | null) => (v === null || d === null || !(d > 0) ? null : v / d);
+    return {
+      t: q.t,
+      gpu: rate(q.gpuTokens),
+      external: rate(q.externalTokens),
+      recomputed: rate(q.recomputedReusableTokens),
+      fresh: rate(q.newTokens),
+      ceiling: rate(q.possibleTokens),
+      prompt: rate(q.promptTokens),
+      promptTokens: q.promptTokens,
+      gpuTokens: q.gpuTokens,
+      externalTokens: q.externalTokens,
+      recomputedTokens: q.recomputedReusableTokens,
+      newTokens: q.newTokens,
+      possibleTokens: q.possibleTokens,
+      requests: q.requests,
+      durationS: d,
+    };
+  });
+}
+
+/** Run totals of the interval stack: shares of the possible reuse served by each tier. */
+export function intervalReuseTotals(p: ReuseIntervalsPayload) {
+  let prompt = 0;
+  let gpu = 0;
+  let external = 0;
+  let recomputed = 0;
+  let possible = 0;
+  for (const q of p.points) {
+    if (q.promptTokens === null || q.recomputedReusableTokens === null) continue;
+    prompt += q.promptTokens;
+    gpu += q.gpuTokens ?? 0;
+    external += q.externalTokens ?? 0;
+    recomputed += q.recomputedReusableTokens;
+    possible += Math.min(q.possibleTokens ?? 0, q.promptTokens);
+  }
+  return {
+    prompt,
+    gpu,
+    external,
+    recomputed,
+    possible,
+    /** Of the possible reuse, the share some tier served */
+    achievedShare: possible > 0 ? (possible - recomputed) / possible : null,
+  };
 }

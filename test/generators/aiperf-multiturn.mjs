@@ -22,13 +22,35 @@
  * TTFT = 15 ms + 0.05 ms per uncached prompt token + U[0, 5) ms; ITL U[8, 16) ms;
  * latency = TTFT + ITL × (OSL − 1). Conversations run one at a time on each of `concurrency`
  * workers, turns back to back; records are written in completion order.
+ *
+ * Optional extras, for the reuse views:
+ * - `inputs`: aiperf's inputs.json (aiperf `dataset/dataset_manager.py` `_generate_input_payloads`:
+ *   `{data: [{session_id, payloads}]}`, one OpenAI chat body per turn, `session_id` = the records'
+ *   `conversation_id`). Text is words of exactly CHARS_PER_TOKEN characters per token. "delta":
+ *   each payload holds the turn's new user message only (aiperf formats one Turn per payload and
+ *   replays the history itself); "history": each payload carries the earlier messages and the
+ *   answers too (a trace replay's shape), so it begins with the previous payload.
+ * - `serverMetrics`: the vLLM engine's aiperf server_metrics_export.json over the same requests,
+ *   `vllm:prompt_tokens_by_source` by `source` (vLLM `v1/metrics/loggers.py`): a request's prompt
+ *   counts when its first token comes (failed and cancelled ones count nothing), its cached
+ *   history as local_cache_hit, or, when evicted from GPU but found in the CPU tier
+ *   (probability `externalHit`), as external_kv_transfer; the rest local_compute. The records'
+ *   usage cached tokens count both tiers, as vLLM's num_cached_tokens does.
  */
 import fs from "node:fs";
 import path from "node:path";
+import { toJson as serverMetricsJson } from "./aiperf-server-metrics.mjs";
 import { prng } from "./prng.mjs";
 
 const BASE_NS = 1764590400000000000n;
 const BLOCK = 16;
+const CHARS_PER_TOKEN = 4;
+/** `tokens` tokens of text, CHARS_PER_TOKEN characters each ("w12 " is one token). */
+const text = (tokens, tag) =>
+  Array.from(
+    { length: tokens },
+    (_, i) => `${`${tag}${i % 10}`.padStart(CHARS_PER_TOKEN - 1, "x").slice(1 - CHARS_PER_TOKEN)} `,
+  ).join("");
 
 /** numpy.percentile's default (linear) on an ascending array. */
 function pct(sorted, q) {
@@ -92,6 +114,7 @@ export function generateMultiTurnRun(outDir, opts = {}) {
   const withCached = opts.cached !== false;
   const errorEvery = opts.errorEvery ?? 0;
   const cancelEvery = opts.cancelEvery ?? 0;
+  const externalHit = opts.externalHit ?? 0;
   const uniform = (lo, hi) => lo + Math.floor(rand() * (hi - lo));
   const fixed = (v, lo, hi) => (typeof v === "number" ? v : uniform(lo, hi));
 
@@ -104,10 +127,16 @@ export function generateMultiTurnRun(outDir, opts = {}) {
     let history = 0;
     for (let t = 0; t < turns; t++) {
       const i = n++;
-      const prompt = t === 0 ? fixed(opts.firstPrompt, 200, 2000) : history + fixed(opts.userTokens, 50, 500);
+      const user = t === 0 ? fixed(opts.firstPrompt, 200, 2000) : fixed(opts.userTokens, 50, 500);
+      const prompt = t === 0 ? user : history + user;
       const answer = fixed(opts.answerTokens, 20, 300);
       const evicted = t > 0 && rand() < evict;
-      const cached = t === 0 || evicted ? 0 : Math.floor(history / BLOCK) * BLOCK;
+      // Drawn only when asked for, so runs without a CPU tier keep their numbers.
+      const onHost = evicted && externalHit > 0 && rand() < externalHit;
+      const blocks = Math.floor(history / BLOCK) * BLOCK;
+      const gpuCached = t === 0 || evicted ? 0 : blocks;
+      const externalCached = onHost ? blocks : 0;
+      const cached = gpuCached + externalCached;
       const failed = errorEvery > 0 && i % errorEvery === errorEvery - 1;
       const cancelled = !failed && cancelEvery > 0 && i % cancelEvery === cancelEvery - 1;
       const ttft = 15 + 0.05 * (prompt - cached) + rand() * 5;
@@ -121,7 +150,10 @@ export function generateMultiTurnRun(outDir, opts = {}) {
         conversation: `conv-${String(c).padStart(5, "0")}`,
         session: c,
         turn: t,
+        user,
         prompt,
+        gpuCached: failed || cancelled ? null : gpuCached,
+        externalCached: failed || cancelled ? null : externalCached,
         answer: failed || cancelled ? null : answer,
         cached: failed || cancelled ? null : cached,
         failed,
@@ -247,7 +279,77 @@ export function generateMultiTurnRun(outDir, opts = {}) {
   };
   const summaryPath = path.join(outDir, "profile_export_aiperf.json");
   fs.writeFileSync(summaryPath, JSON.stringify(summary, null, 2));
-  return { jsonlPath, summaryPath, requests, summary };
+  const inputsPath = opts.inputs ? writeInputs(outDir, requests, opts.inputs) : null;
+  const serverMetricsPath = opts.serverMetrics
+    ? writeServerMetrics(outDir, requests, opts.serverMetrics.sliceS ?? 1, minStart, maxEnd)
+    : null;
+  return { jsonlPath, summaryPath, inputsPath, serverMetricsPath, requests, summary };
+}
+
+/** inputs.json of the run's conversations, in the shape `inputs` names (see the header). */
+function writeInputs(outDir, requests, shape) {
+  const sessions = new Map();
+  for (const r of requests) {
+    const s = sessions.get(r.conversation) ?? {
+      session_id: r.conversation,
+      payloads: [],
+      history: [],
+      prevPrompt: 0,
+    };
+    sessions.set(r.conversation, s);
+    const message = { role: "user", content: [{ type: "text", text: text(r.user, `u${r.turn}`) }] };
+    const messages = shape === "history" ? [...s.history, message] : [message];
+    s.payloads.push({ messages, model: "synthetic/multiturn", stream: true });
+    s.history = [...messages, { role: "assistant", content: text(r.answer ?? 0, "a") }];
+    // What each shape makes reusable: the history mode shares the previous payload (its prompt),
+    // not the dataset's answer text; the delta mode everything but the new message.
+    r.inputsPossible = r.turn === 0 ? 0 : shape === "history" ? s.prevPrompt : r.history;
+    s.prevPrompt = r.prompt;
+  }
+  const data = [...sessions.values()].map(({ session_id, payloads }) => ({ session_id, payloads }));
+  const file = path.join(outDir, "inputs.json");
+  fs.writeFileSync(file, JSON.stringify({ data }, null, 2));
+  return file;
+}
+
+/** The engine's server_metrics_export.json: cumulative prompt tokens by source, scraped every 250 ms. */
+function writeServerMetrics(outDir, requests, sliceS, minStartMs, maxEndMs) {
+  const counted = requests
+    .filter((r) => !r.failed && !r.cancelled)
+    .map((r) => ({ at: r.startMs + r.ttft, r }))
+    .sort((a, b) => a.at - b.at);
+  const ms = (v) => Number(BASE_NS) + Math.round(v * 1e6);
+  const scrapes = [];
+  const totals = { local_cache_hit: 0, external_kv_transfer: 0, local_compute: 0 };
+  let k = 0;
+  for (let t = minStartMs - 500; t <= maxEndMs + 500; t += 250) {
+    for (; k < counted.length && counted[k].at <= t; k++) {
+      const r = counted[k].r;
+      totals.local_cache_hit += r.gpuCached;
+      totals.external_kv_transfer += r.externalCached;
+      totals.local_compute += r.prompt - r.gpuCached - r.externalCached;
+    }
+    const samples = Object.entries(totals).map(([source, value]) => ({
+      labels: { engine: "0", model_name: "synthetic/multiturn", source },
+      value,
+    }));
+    scrapes.push({
+      t: ms(t),
+      families: {
+        "vllm:prompt_tokens_by_source": { type: "counter", help: "Prompt tokens by source", samples },
+      },
+    });
+  }
+  const run = {
+    endpoints: [{ url: "http://127.0.0.1:8000/metrics", scrapes }],
+    window: { startNs: ms(minStartMs), endNs: ms(maxEndMs) },
+    sliceS,
+    benchmarkId: "synthetic-multiturn",
+    inputConfig: {},
+  };
+  const file = path.join(outDir, "server_metrics_export.json");
+  fs.writeFileSync(file, serverMetricsJson(run));
+  return file;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

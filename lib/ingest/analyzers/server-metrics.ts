@@ -23,7 +23,10 @@ import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import { normalizeEndpoint } from "@/lib/formats/endpoint";
 import { jsonlCapacityWarning } from "@/lib/metrics/server-metrics/capacity";
 import { buildServerMetricsCharts } from "@/lib/metrics/server-metrics/charts";
-import { summarizeServerMetrics } from "@/lib/metrics/server-metrics/summarize";
+import { prefillSide, summarizeServerMetrics } from "@/lib/metrics/server-metrics/summarize";
+import { servedIntervals } from "@/lib/metrics/server-metrics/timeseries";
+import { ReuseFeed, reuseIntervals } from "@/lib/metrics/reuse-intervals";
+import { REUSE_INTERVALS_CHART } from "@/lib/api/turns";
 import { emptyMetricSet, mergeMetricSets, type MetricSet } from "@/lib/formats/server-metrics/types";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 
@@ -32,9 +35,10 @@ const PREFERENCE: ExportFormat[] = ["json", "jsonl", "csv"];
 
 /**
  * `clock`: the profiling phase as the aiperf files place it. Raw JSONL scrapes are kept until
- * `finish` and cut to that phase then (the other exports were cut by aiperf itself).
+ * `finish` and cut to that phase then (the other exports were cut by aiperf itself). `feed`: the
+ * records' possible reuse, stacked against the engines' cache counters per interval.
  */
-export function serverMetricsAnalyzer(clock = new ProfilingClock()): Analyzer {
+export function serverMetricsAnalyzer(clock = new ProfilingClock(), feed = new ReuseFeed()): Analyzer {
   const sets: Record<ExportFormat, { set: MetricSet; files: string[] }> = {
     json: { set: emptyMetricSet(), files: [] },
     jsonl: { set: emptyMetricSet(), files: [] },
@@ -156,11 +160,19 @@ export function serverMetricsAnalyzer(clock = new ProfilingClock()): Analyzer {
     if (sets.prometheus.files.length > 0) info.serverMetricsPrometheusScrapes = sets.prometheus.files.length;
     if (chosen) info.serverMetricsExport = chosen;
     const backend = summary.block.backend ?? logs[0]?.engine ?? null;
+    const charts = set.series.length > 0 ? buildServerMetricsCharts(summary) : {};
+    const served = feed.requests ? servedIntervals(prefillSide(summary.facts)) : null;
+    const stack = served && feed.requests ? reuseIntervals(served, feed.requests) : null;
+    if (stack) {
+      charts[REUSE_INTERVALS_CHART] = stack;
+      // The Turns view's reuse-over-time section reads this.
+      info.reuseIntervals = stack.points.length;
+    }
     return {
       serverMetrics: { ...summary.block, backend },
       endpoints: summary.rows,
       info,
-      charts: set.series.length > 0 ? buildServerMetricsCharts(summary) : {},
+      charts,
       warnings: [...warnings, ...summary.warnings],
       backend,
       facts: withLogFacts(
