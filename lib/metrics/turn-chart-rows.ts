@@ -134,6 +134,7 @@ export const TURN_COMPARE_METRICS = {
   inputMean: { label: "prompt length mean", unit: "tokens", higherIsBetter: null },
   hitPct: { label: "cache hit rate", unit: "%", higherIsBetter: true },
   possiblePct: { label: "possible reuse (ceiling)", unit: "%", higherIsBetter: null },
+  achievedPct: { label: "possible reuse served", unit: "%", higherIsBetter: true },
 } as const;
 export type TurnCompareMetric = keyof typeof TURN_COMPARE_METRICS;
 export const TURN_COMPARE_METRIC_IDS = Object.keys(TURN_COMPARE_METRICS) as TurnCompareMetric[];
@@ -152,6 +153,10 @@ function turnValue(r: TurnRow, metric: TurnCompareMetric): number | null {
       return r.hitRate === null ? null : r.hitRate * 100;
     case "possiblePct":
       return r.possibleRate === null ? null : r.possibleRate * 100;
+    case "achievedPct":
+      return r.reuse && r.reuse.possibleTokens > 0
+        ? (100 * (r.reuse.possibleTokens - r.reuse.recomputedReusableTokens)) / r.reuse.possibleTokens
+        : null;
   }
 }
 
@@ -183,7 +188,7 @@ export function compareTurnRows(
       t.byRun.set(id, r);
       turns.set(r.turn, t);
     }
-  const points = metric === "hitPct" || metric === "possiblePct";
+  const points = metric === "hitPct" || metric === "possiblePct" || metric === "achievedPct";
   return [...turns.entries()]
     .sort(([a], [b]) => a - b)
     .map(([turn, t]) => {
@@ -283,4 +288,87 @@ export function intervalReuseTotals(p: ReuseIntervalsPayload) {
     /** Of the possible reuse, the share some tier served */
     achievedShare: possible > 0 ? (possible - recomputed) / possible : null,
   };
+}
+
+/** One compared run's reuse stack, as shares of its prompt tokens (percent). */
+export interface CompareReuseRow {
+  runId: string;
+  /** "intervals": the engines' counters per tier; "turns": the responses' usage, tiers not told apart */
+  source: "intervals" | "turns";
+  gpuPct: number;
+  /** Null when the run's counters name no host/external tier (or the source cannot tell) */
+  externalPct: number | null;
+  recomputedPct: number;
+  newPct: number;
+  possiblePct: number;
+  /** Of the possible reuse, the share some tier served; null when nothing was reusable */
+  achievedPct: number | null;
+  promptTokens: number;
+}
+
+/**
+ * A run's stack for the compare page: from the per-interval payload when the run has one (it
+ * splits the tiers), else from the per-turn totals (cached tokens of any tier count as GPU there
+ * is no way to tell: `externalPct` null). Null when neither has prompt tokens.
+ */
+export function compareReuseRow(
+  runId: string,
+  intervals: ReuseIntervalsPayload | null,
+  turns: TurnsPayload | null,
+): CompareReuseRow | null {
+  const pct = (v: number, of: number) => (100 * v) / of;
+  if (intervals) {
+    const t = intervalReuseTotals(intervals);
+    if (t.prompt > 0)
+      return {
+        runId,
+        source: "intervals",
+        gpuPct: pct(t.gpu, t.prompt),
+        externalPct: intervals.externalSource === null ? null : pct(t.external, t.prompt),
+        recomputedPct: pct(t.recomputed, t.prompt),
+        newPct: pct(t.prompt - t.gpu - t.external - t.recomputed, t.prompt),
+        possiblePct: pct(t.possible, t.prompt),
+        achievedPct: t.achievedShare === null ? null : t.achievedShare * 100,
+        promptTokens: t.prompt,
+      };
+  }
+  if (turns) {
+    const t = reuseTotals(turns);
+    if (t.prompt > 0)
+      return {
+        runId,
+        source: "turns",
+        gpuPct: pct(t.cached, t.prompt),
+        externalPct: null,
+        recomputedPct: pct(t.recomputed, t.prompt),
+        newPct: pct(t.prompt - t.cached - t.recomputed, t.prompt),
+        possiblePct: pct(t.possible, t.prompt),
+        achievedPct: t.achievedShare === null ? null : t.achievedShare * 100,
+        promptTokens: t.prompt,
+      };
+  }
+  return null;
+}
+
+/** Each row's change against the baseline's, in percentage points; null on the baseline or a missing side. */
+export function compareReuseDeltas(
+  rows: readonly CompareReuseRow[],
+  baselineId: string,
+): Record<string, Record<"gpuPct" | "externalPct" | "recomputedPct" | "achievedPct", number | null>> {
+  const base = rows.find((r) => r.runId === baselineId) ?? null;
+  const out: ReturnType<typeof compareReuseDeltas> = {};
+  for (const r of rows) {
+    const d = (k: "gpuPct" | "externalPct" | "recomputedPct" | "achievedPct") => {
+      const a = r[k];
+      const b = base?.[k] ?? null;
+      return r === base || a === null || b === null ? null : a - b;
+    };
+    out[r.runId] = {
+      gpuPct: d("gpuPct"),
+      externalPct: d("externalPct"),
+      recomputedPct: d("recomputedPct"),
+      achievedPct: d("achievedPct"),
+    };
+  }
+  return out;
 }

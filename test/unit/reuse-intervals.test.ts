@@ -23,7 +23,13 @@ import { estimatePossible } from "@/lib/metrics/inputs-reuse";
 import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import { ReuseFeed, reuseIntervals, splitInterval, type ReuseRequests } from "@/lib/metrics/reuse-intervals";
 import type { ServedIntervals } from "@/lib/metrics/server-metrics/timeseries";
-import { intervalReuseRows, intervalReuseTotals } from "@/lib/metrics/turn-chart-rows";
+import {
+  compareReuseDeltas,
+  compareReuseRow,
+  compareTurnRows,
+  intervalReuseRows,
+  intervalReuseTotals,
+} from "@/lib/metrics/turn-chart-rows";
 import { generateMultiTurnRun, type MultiTurnRequest } from "../generators/aiperf-multiturn.mjs";
 import { runAnalyzer } from "../helpers/analyze";
 import { diskFile } from "./aiperf-helpers";
@@ -274,4 +280,61 @@ describe("possible reuse from inputs.json", () => {
           expect(total(p.rows.map((r) => r.reuse!.possibleTokens))).toBeLessThan(fromRecords);
         }
       });
+});
+
+describe("the reuse stacks of compared runs", () => {
+  const served: ServedIntervals = {
+    startNs: [BASE_NS],
+    durationNs: [1e9],
+    prompt: [1000],
+    gpu: [200],
+    external: [300],
+    sources: ["vllm prompt_tokens_by_source"],
+  };
+
+  it("stacks a run with counters by tier and one with usage only from its turns, with deltas in points", async () => {
+    // Run A: 1000 prompt, 200 GPU, 300 CPU tier, ceiling 800 → 300 recomputed, 200 new.
+    const a = compareReuseRow("a", reuseIntervals(served, requests([[0.5, 1000, 800]])), null)!;
+    expect(a).toMatchObject({
+      source: "intervals",
+      gpuPct: 20,
+      externalPct: 30,
+      recomputedPct: 30,
+      newPct: 20,
+    });
+    expect(a.possiblePct).toBe(80);
+    expect(a.achievedPct).toBeCloseTo(62.5, 12);
+    // Run B: the generator's run without server metrics, stacked from its turns.
+    const gen = generateMultiTurnRun(path.join(dir, "compare-b"), { conversations: 12, maxTurns: 5 });
+    const { aiperf } = await ingest(gen);
+    const turns = turnsPayloadSchema.parse(aiperf.result.charts![TURNS_CHART]);
+    const b = compareReuseRow("b", null, turns)!;
+    const done = gen.requests.filter(ok);
+    const prompt = total(done.map((r) => r.prompt));
+    expect(b.source).toBe("turns");
+    expect(b.externalPct).toBeNull();
+    expect(b.gpuPct).toBeCloseTo((100 * total(done.map((r) => Math.min(r.cached!, r.prompt)))) / prompt, 9);
+    expect(b.gpuPct + b.recomputedPct + b.newPct).toBeCloseTo(100, 9);
+    const d = compareReuseDeltas([a, b], "a");
+    expect(d.a).toEqual({ gpuPct: null, externalPct: null, recomputedPct: null, achievedPct: null });
+    expect(d.b.gpuPct).toBeCloseTo(b.gpuPct - 20, 9);
+    // No external tier on one side: no delta, never a difference against 0.
+    expect(d.b.externalPct).toBeNull();
+    // The served share of the possible reuse, per turn, with its change in points.
+    const rows = compareTurnRows(
+      [
+        { id: "b", payload: turns },
+        { id: "b2", payload: turns },
+      ],
+      "achievedPct",
+      "b",
+    );
+    const t1 = turns.rows[1].reuse!;
+    expect(rows[1].values.b).toBeCloseTo(
+      (100 * (t1.possibleTokens - t1.recomputedReusableTokens)) / t1.possibleTokens,
+      9,
+    );
+    expect(rows[1].deltas.b2).toBe(0);
+    expect(rows[0].values.b).toBeNull();
+  });
 });
