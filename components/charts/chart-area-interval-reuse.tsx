@@ -24,7 +24,7 @@ export function ChartAreaIntervalReuse({ data }: { data: ReuseIntervalsPayload }
       definition={{
         window: "profiling phase, per server-metrics interval",
         requests:
-          "prompt tokens the engines counted; the ceiling: successful profiling requests whose first token fell in the interval",
+          "prompt tokens the engines counted; the ceiling: successful profiling requests with a known possible reuse whose first token fell in the interval",
         method: `GPU: ${data.servedSource}; host/external: ${data.externalSource ?? "not counted by these engines"}; possible: ${possible}; recomputed = possible − served (never below 0); new = the rest`,
       }}
       exportName="reuse-over-time"

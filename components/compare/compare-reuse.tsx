@@ -17,6 +17,9 @@ import { shortLabels } from "@/lib/metrics/short-labels";
 
 const pct = (v: number | null) => (v === null ? "not counted" : `${formatNumber(v, 1)}%`);
 const pt = (d: number | null) => (d === null ? "" : `${d >= 0 ? "+" : ""}${formatNumber(d, 1)} pt`);
+/** More served (any tier) is better, more recomputed is worse. */
+const tone = (d: number | null, higherIsBetter: boolean) =>
+  d === null || Math.abs(d) < 0.05 ? "text-muted" : d > 0 === higherIsBetter ? "text-ok" : "text-danger";
 
 /**
  * Each compared multi-turn run's prompt tokens as one stacked bar (GPU cache, host/external
@@ -57,7 +60,7 @@ export function CompareReuse({ data }: { data: CompareResponse }) {
     <section className="space-y-2" data-testid="compare-reuse">
       <ChartContainer
         title="Achieved vs possible reuse"
-        description="each run's prompt tokens by where they came from, in % of its prompt tokens; the grey bar under it is the possible reuse"
+        description="each run's prompt tokens by where they came from, in % of its prompt tokens; the bar under it is the possible reuse"
         definition={{
           window: "each run's profiling phase",
           requests:
@@ -90,7 +93,7 @@ export function CompareReuse({ data }: { data: CompareResponse }) {
           recomputedPct: { label: "reusable, recomputed", color: "var(--chart-7)", stack: "s" },
           newPct: { label: "new to the conversation", color: "var(--chart-8)", stack: "s" },
           // Its own bar under the stack: the ceiling the served parts reach toward.
-          possiblePct: { label: "possible reuse (ceiling)", color: "var(--muted)", stack: "c" },
+          possiblePct: { label: "possible reuse (ceiling)", color: "var(--chart-1)", stack: "c" },
         }}
         x={{ title: "share of prompt tokens", unit: "%", domain: [0, 100] }}
         y={{ key: "axis", width: 140, fullName: (l) => full.get(l) ?? l }}
@@ -124,7 +127,10 @@ export function CompareReuse({ data }: { data: CompareResponse }) {
                 num: true,
                 cell: (r: CompareReuseRow) => (
                   <>
-                    {pct(r[k])} <span className="text-xs text-muted">{pt(deltas[r.runId]?.[k] ?? null)}</span>
+                    {pct(r[k])}{" "}
+                    <span className={`text-xs ${tone(deltas[r.runId]?.[k] ?? null, k !== "recomputedPct")}`}>
+                      {pt(deltas[r.runId]?.[k] ?? null)}
+                    </span>
                   </>
                 ),
               })),
