@@ -22,7 +22,7 @@ export interface MultiTurnOptions {
   /** Write inputs.json: payloads of the new message only ("delta") or carrying the history */
   inputs?: "delta" | "history";
   /** Write the engine's server_metrics_export.json with intervals of `sliceS` seconds */
-  serverMetrics?: { sliceS?: number };
+  serverMetrics?: { sliceS?: number; scrapeMs?: number };
 }
 
 export interface MultiTurnRequest {

@@ -222,7 +222,11 @@ export function generateMultiTurnRun(outDir, opts = {}) {
         .replaceAll('"@END@"', `${endNs}`);
     });
   const jsonlPath = path.join(outDir, "profile_export.jsonl");
-  fs.writeFileSync(jsonlPath, lines.join("\n") + "\n");
+  // In chunks: a million records outgrow one string.
+  const fd = fs.openSync(jsonlPath, "w");
+  for (let i = 0; i < lines.length; i += 10_000)
+    fs.writeSync(fd, lines.slice(i, i + 10_000).join("\n") + "\n");
+  fs.closeSync(fd);
 
   const ok = requests.filter((r) => !r.failed && !r.cancelled);
   // Loops, not Math.min(...xs): a spread of a million values overflows the call stack.
@@ -281,39 +285,54 @@ export function generateMultiTurnRun(outDir, opts = {}) {
   fs.writeFileSync(summaryPath, JSON.stringify(summary, null, 2));
   const inputsPath = opts.inputs ? writeInputs(outDir, requests, opts.inputs) : null;
   const serverMetricsPath = opts.serverMetrics
-    ? writeServerMetrics(outDir, requests, opts.serverMetrics.sliceS ?? 1, minStart, maxEnd)
+    ? writeServerMetrics(outDir, requests, opts.serverMetrics, minStart, maxEnd)
     : null;
   return { jsonlPath, summaryPath, inputsPath, serverMetricsPath, requests, summary };
 }
 
-/** inputs.json of the run's conversations, in the shape `inputs` names (see the header). */
+/**
+ * inputs.json of the run's conversations, in the shape `inputs` names (see the header), written
+ * one session at a time (a million turns of text outgrow one string).
+ */
 function writeInputs(outDir, requests, shape) {
-  const sessions = new Map();
+  const byConv = new Map();
   for (const r of requests) {
-    const s = sessions.get(r.conversation) ?? {
-      session_id: r.conversation,
-      payloads: [],
-      history: [],
-      prevPrompt: 0,
-    };
-    sessions.set(r.conversation, s);
-    const message = { role: "user", content: [{ type: "text", text: text(r.user, `u${r.turn}`) }] };
-    const messages = shape === "history" ? [...s.history, message] : [message];
-    s.payloads.push({ messages, model: "synthetic/multiturn", stream: true });
-    s.history = [...messages, { role: "assistant", content: text(r.answer ?? 0, "a") }];
-    // What each shape makes reusable: the history mode shares the previous payload (its prompt),
-    // not the dataset's answer text; the delta mode everything but the new message.
-    r.inputsPossible = r.turn === 0 ? 0 : shape === "history" ? s.prevPrompt : r.history;
-    s.prevPrompt = r.prompt;
+    const list = byConv.get(r.conversation) ?? [];
+    list.push(r);
+    byConv.set(r.conversation, list);
   }
-  const data = [...sessions.values()].map(({ session_id, payloads }) => ({ session_id, payloads }));
   const file = path.join(outDir, "inputs.json");
-  fs.writeFileSync(file, JSON.stringify({ data }, null, 2));
+  const fd = fs.openSync(file, "w");
+  fs.writeSync(fd, '{\n  "data": [');
+  let first = true;
+  for (const [id, turns] of byConv) {
+    const payloads = [];
+    let history = [];
+    let prevPrompt = 0;
+    for (const r of turns) {
+      const message = { role: "user", content: [{ type: "text", text: text(r.user, `u${r.turn}`) }] };
+      const messages = shape === "history" ? [...history, message] : [message];
+      payloads.push({ messages, model: "synthetic/multiturn", stream: true });
+      if (shape === "history")
+        history = [...messages, { role: "assistant", content: text(r.answer ?? 0, "a") }];
+      // What each shape makes reusable: the history mode shares the previous payload (its
+      // prompt), not the dataset's answer text; the delta mode everything but the new message.
+      r.inputsPossible = r.turn === 0 ? 0 : shape === "history" ? prevPrompt : r.history;
+      prevPrompt = r.prompt;
+    }
+    fs.writeSync(fd, `${first ? "" : ","}\n    ${JSON.stringify({ session_id: id, payloads })}`);
+    first = false;
+  }
+  fs.writeSync(fd, "\n  ]\n}\n");
+  fs.closeSync(fd);
   return file;
 }
 
-/** The engine's server_metrics_export.json: cumulative prompt tokens by source, scraped every 250 ms. */
-function writeServerMetrics(outDir, requests, sliceS, minStartMs, maxEndMs) {
+/**
+ * The engine's server_metrics_export.json: cumulative prompt tokens by source, scraped every
+ * `scrapeMs` (250 ms unless given), in timeslices of `sliceS` (1 s unless given).
+ */
+function writeServerMetrics(outDir, requests, { sliceS = 1, scrapeMs = 250 }, minStartMs, maxEndMs) {
   const counted = requests
     .filter((r) => !r.failed && !r.cancelled)
     .map((r) => ({ at: r.startMs + r.ttft, r }))
@@ -322,7 +341,7 @@ function writeServerMetrics(outDir, requests, sliceS, minStartMs, maxEndMs) {
   const scrapes = [];
   const totals = { local_cache_hit: 0, external_kv_transfer: 0, local_compute: 0 };
   let k = 0;
-  for (let t = minStartMs - 500; t <= maxEndMs + 500; t += 250) {
+  for (let t = minStartMs - 2 * scrapeMs; t <= maxEndMs + 2 * scrapeMs; t += scrapeMs) {
     for (; k < counted.length && counted[k].at <= t; k++) {
       const r = counted[k].r;
       totals.local_cache_hit += r.gpuCached;
