@@ -17,6 +17,19 @@ const pct = (v: number) => `${formatNumber(v * 100, 1)}%`;
 export function IntervalReuseSection({ run }: RunViewProps) {
   const has = typeof run.info.reuseIntervals === "number" && run.info.reuseIntervals > 0;
   const q = useRunChart(run.id, REUSE_INTERVALS_CHART, reuseIntervalsPayloadSchema, has);
+  const scraped = run.info.serverMetricsExport != null || run.info.serverMetricsPrometheusScrapes != null;
+  if (!has && scraped)
+    return (
+      <p
+        className="rounded-lg border border-border bg-card p-4 text-sm text-muted"
+        data-testid="interval-reuse-missing"
+      >
+        Reuse over time needs the engines&apos; prompt-token cache counters per interval, and this run&apos;s
+        server metrics have none with intervals: vLLM prompt_tokens_by_source or prefix_cache_hits / queries,
+        SGLang cached_tokens with prompt_tokens, TensorRT-LLM prompt_cached_tokens. aiperf&apos;s export
+        (server_metrics_export.json, .jsonl or .csv) carries them per interval when the engine publishes them.
+      </p>
+    );
   if (!has)
     return (
       <p
