@@ -17,7 +17,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
  * one-second timeslices shaped like the real aiperf-real-c4 export (~11 KB per endpoint-second:
  * 16 × 1,800 is 327 MB, 64 × 3,600 is 2.6 GB). `large` is ~4.2 GB in all, before the multi-turn
  * run: conversations of 1–20 turns (~10.5 requests each) with aiperf's inputs.json (~1.2 KB of
- * text per turn) and the engine's prompt tokens by source in 10 s timeslices.
+ * text per turn) and the engine's prompt tokens by source in 10 s timeslices; `large` is 75k
+ * conversations (~790k requests, ~1.8 GB), under the default 2 GiB upload limit.
  */
 export const SIZES = {
   small: {
@@ -45,7 +46,7 @@ export const SIZES = {
     smSeconds: 3_600,
     smJsonEndpoints: 64,
     smJsonSeconds: 3_600,
-    mtConversations: 100_000,
+    mtConversations: 75_000,
   },
 };
 
