@@ -11,6 +11,7 @@ import { CollectorWarning } from "./collector-warning";
 import { CollectorsTable } from "./collectors-table";
 import { useCompareBasket } from "./compare-basket";
 import { CompareCdf } from "./compare-cdf";
+import { CompareReuse } from "./compare-reuse";
 import { CompareTurns } from "./compare-turns";
 import { CompareMetricCharts } from "./compare-metric-charts";
 import { CompareRunList } from "./compare-run-list";
@@ -106,6 +107,7 @@ export function ComparePage() {
             <ChartBarCompareSegments runs={data.runs} stat={data.stat} />
             <CompareCdf data={data} />
             <CompareTurns data={data} />
+            <CompareReuse data={data} />
             <CompareMetricCharts
               data={data}
               runs={data.runs.map((r, i) => ({ id: r.id, name: r.name, color: runColor(i) }))}

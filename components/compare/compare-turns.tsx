@@ -88,7 +88,9 @@ export function CompareTurns({ data }: { data: CompareResponse }) {
               ? "Σ cached / Σ prompt tokens of the turn (usage_prompt_cache_read_tokens)"
               : metric === "possiblePct"
                 ? "Σ min(prompt, previous turn's prompt + answer) / Σ prompt tokens of the turn"
-                : "linear-interpolated percentiles and means of the turn's requests",
+                : metric === "achievedPct"
+                  ? "(Σ possible − Σ reusable but recomputed) / Σ possible tokens of the turn"
+                  : "linear-interpolated percentiles and means of the turn's requests",
         }}
         exportName={`compare-turns-${metric}`}
         missing={`No compared run has ${m.label} by turn${metric === "hitPct" ? ": its records carry no usage_prompt_cache_read_tokens" : ""}.`}

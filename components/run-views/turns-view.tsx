@@ -12,6 +12,7 @@ import { TURNS_CHART, turnsPayloadSchema } from "@/lib/api/turns";
 import { formatCount, formatNumber, plural } from "@/lib/format-number";
 import { reuseTotals } from "@/lib/metrics/turn-chart-rows";
 import { ManifestEmptyView } from "./empty-view";
+import { IntervalReuseSection } from "./interval-reuse-section";
 
 const pct = (v: number | null) => (v === null ? "not recorded" : `${formatNumber(v * 100, 1)}%`);
 
@@ -80,7 +81,11 @@ export function TurnsView({ run }: RunViewProps) {
             the previous turn&apos;s prompt and answer, which aiperf resends as history; a prefix shared
             across conversations (a common system prompt) is not in it, and is what aiperf&apos;s theoretical
             hit rate counts.
+            {d.possibleSource === "inputs"
+              ? " Here the possible reuse is an estimate from inputs.json: each turn's text shared with earlier turns of its conversation, scaled to tokens by the request's ISL."
+              : ""}
           </p>
+          <IntervalReuseSection run={run} />
         </>
       ) : null}
     </div>

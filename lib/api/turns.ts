@@ -64,6 +64,52 @@ export const turnsPayloadSchema = z.object({
   cachedKnown: z.boolean(),
   /** aiperf's run-level theoretical prefix-cache hit rate (0..1), when the summary gives it */
   theoreticalHitRate: z.number().nullable(),
+  /**
+   * How the possible reuse was counted: from the records (previous turn's prompt + answer) or
+   * estimated from inputs.json's text scaled by ISL; absent on runs stored before it was said.
+   */
+  possibleSource: z.enum(["records", "inputs"]).optional(),
   rows: z.array(turnRowSchema),
 });
 export type TurnsPayload = z.infer<typeof turnsPayloadSchema>;
+
+/** The reuse stack per server-metrics interval (docs/metrics.md §Reuse per interval). */
+export const REUSE_INTERVALS_CHART = "reuse-intervals";
+
+/**
+ * One scrape interval: the engines' prompt tokens split so the parts add up to them (served from
+ * GPU cache, from a host/CPU/external tier, reusable but recomputed, new), and the possible reuse
+ * of the requests whose prefill fell in the interval, drawn as the ceiling.
+ */
+export const reuseIntervalSchema = z.object({
+  /** Seconds from the first interval's start */
+  t: z.number(),
+  durationS: z.number().nullable(),
+  /** The engines' prompt tokens of the interval (their cache lookups' denominator); null: not counted */
+  promptTokens: z.number().nullable(),
+  gpuTokens: z.number().nullable(),
+  /** Null when no counter of the run names a host, CPU or external tier */
+  externalTokens: z.number().nullable(),
+  recomputedReusableTokens: z.number().nullable(),
+  newTokens: z.number().nullable(),
+  /** Σ possible reuse of the interval's requests that have it; null when none has */
+  possibleTokens: z.number().nullable(),
+  /** Σ prompt tokens (ISL) of the same requests, as aiperf counted them */
+  clientPromptTokens: z.number(),
+  requests: z.number(),
+});
+export type ReuseInterval = z.infer<typeof reuseIntervalSchema>;
+
+export const reuseIntervalsPayloadSchema = z.object({
+  /** Epoch ms of the first interval's start */
+  startEpochMs: z.number().nullable(),
+  /** Which counters gave the GPU and the external parts, in words */
+  servedSource: z.string(),
+  externalSource: z.string().nullable(),
+  /** How the possible reuse was counted */
+  possibleSource: z.enum(["records", "inputs"]),
+  /** Profiling requests whose prefill fell outside every interval (not in any point) */
+  requestsOutside: z.number(),
+  points: z.array(reuseIntervalSchema),
+});
+export type ReuseIntervalsPayload = z.infer<typeof reuseIntervalsPayloadSchema>;

@@ -131,15 +131,18 @@ export class TurnColumns {
   turn = new Int32Array(1024).fill(NO_TURN);
   cached = new Float64Array(1024).fill(NaN);
   possible = new Float64Array(1024).fill(NaN);
+  /** The request's conversation in a ConversationIndex, NO_TURN when not indexed */
+  conv = new Int32Array(1024).fill(NO_TURN);
   /** Whether any record carried a turn index above 0 (a multi-turn run) */
   multiTurn = false;
   /** Whether any record carried the server's cached prompt tokens */
   anyCached = false;
 
-  add(turn: number | null, cached: number | null, possible: number): void {
+  add(turn: number | null, cached: number | null, possible: number, conv = NO_TURN): void {
     if (this.length === this.cap) this.grow();
     const i = this.length++;
     this.turn[i] = turn ?? NO_TURN;
+    this.conv[i] = conv;
     this.cached[i] = cached ?? NaN;
     this.possible[i] = possible;
     if (turn !== null && turn > 0) this.multiTurn = true;
@@ -151,10 +154,35 @@ export class TurnColumns {
     const turn = new Int32Array(this.cap).fill(NO_TURN);
     turn.set(this.turn);
     this.turn = turn;
+    const conv = new Int32Array(this.cap).fill(NO_TURN);
+    conv.set(this.conv);
+    this.conv = conv;
     for (const k of ["cached", "possible"] as const) {
       const next = new Float64Array(this.cap).fill(NaN);
       next.set(this[k]);
       this[k] = next;
     }
+  }
+}
+
+/**
+ * Conversation ids of the run by number, so a request's conversation can be found again once
+ * every file is read (inputs.json may come after the records). At most `max` ids: past that, a
+ * request's conversation is not indexed and keeps the possible reuse its records gave.
+ */
+export class ConversationIndex {
+  readonly ids: string[] = [];
+  private readonly map = new Map<string, number>();
+
+  constructor(private readonly max = MAX_OPEN_CONVERSATIONS) {}
+
+  of(id: string | null): number {
+    if (id === null) return NO_TURN;
+    const known = this.map.get(id);
+    if (known !== undefined) return known;
+    if (this.ids.length >= this.max) return NO_TURN;
+    this.map.set(id, this.ids.length);
+    this.ids.push(id);
+    return this.ids.length - 1;
   }
 }

@@ -3,7 +3,7 @@
  * values null where the turn has none (a turn whose requests all failed has no TTFT), so a line
  * skips it rather than dropping to 0.
  */
-import type { TurnRow, TurnsPayload } from "@/lib/api/turns";
+import type { ReuseIntervalsPayload, TurnRow, TurnsPayload } from "@/lib/api/turns";
 
 export type TurnBandMetric = "ttftMs" | "e2eMs" | "inputTokens" | "outputTokens";
 
@@ -134,6 +134,7 @@ export const TURN_COMPARE_METRICS = {
   inputMean: { label: "prompt length mean", unit: "tokens", higherIsBetter: null },
   hitPct: { label: "cache hit rate", unit: "%", higherIsBetter: true },
   possiblePct: { label: "possible reuse (ceiling)", unit: "%", higherIsBetter: null },
+  achievedPct: { label: "possible reuse served", unit: "%", higherIsBetter: true },
 } as const;
 export type TurnCompareMetric = keyof typeof TURN_COMPARE_METRICS;
 export const TURN_COMPARE_METRIC_IDS = Object.keys(TURN_COMPARE_METRICS) as TurnCompareMetric[];
@@ -152,6 +153,10 @@ function turnValue(r: TurnRow, metric: TurnCompareMetric): number | null {
       return r.hitRate === null ? null : r.hitRate * 100;
     case "possiblePct":
       return r.possibleRate === null ? null : r.possibleRate * 100;
+    case "achievedPct":
+      return r.reuse && r.reuse.possibleTokens > 0
+        ? (100 * (r.reuse.possibleTokens - r.reuse.recomputedReusableTokens)) / r.reuse.possibleTokens
+        : null;
   }
 }
 
@@ -183,7 +188,7 @@ export function compareTurnRows(
       t.byRun.set(id, r);
       turns.set(r.turn, t);
     }
-  const points = metric === "hitPct" || metric === "possiblePct";
+  const points = metric === "hitPct" || metric === "possiblePct" || metric === "achievedPct";
   return [...turns.entries()]
     .sort(([a], [b]) => a - b)
     .map(([turn, t]) => {
@@ -207,4 +212,163 @@ export function compareTurnRows(
       }
       return { turn, label: t.label, values, deltas };
     });
+}
+
+export interface IntervalReuseRow {
+  /** Seconds from the first interval's start */
+  t: number;
+  /** Tokens per second of the interval, so a short or merged interval draws at its rate */
+  gpu: number | null;
+  external: number | null;
+  recomputed: number | null;
+  fresh: number | null;
+  ceiling: number | null;
+  prompt: number | null;
+  /** The interval's counts as stored, for the table and the CSV */
+  promptTokens: number | null;
+  gpuTokens: number | null;
+  externalTokens: number | null;
+  recomputedTokens: number | null;
+  newTokens: number | null;
+  possibleTokens: number | null;
+  requests: number;
+  durationS: number | null;
+}
+
+/**
+ * The reuse stack per interval as rates: gpu + external + recomputed + fresh = prompt in every
+ * row where the engines counted the interval. A row without a duration or a prompt count draws
+ * nothing (null), never 0.
+ */
+export function intervalReuseRows(p: ReuseIntervalsPayload): IntervalReuseRow[] {
+  return p.points.map((q) => {
+    const d = q.durationS;
+    const rate = (v: number | null) => (v === null || d === null || !(d > 0) ? null : v / d);
+    return {
+      t: q.t,
+      gpu: rate(q.gpuTokens),
+      external: rate(q.externalTokens),
+      recomputed: rate(q.recomputedReusableTokens),
+      fresh: rate(q.newTokens),
+      ceiling: rate(q.possibleTokens),
+      prompt: rate(q.promptTokens),
+      promptTokens: q.promptTokens,
+      gpuTokens: q.gpuTokens,
+      externalTokens: q.externalTokens,
+      recomputedTokens: q.recomputedReusableTokens,
+      newTokens: q.newTokens,
+      possibleTokens: q.possibleTokens,
+      requests: q.requests,
+      durationS: d,
+    };
+  });
+}
+
+/** Run totals of the interval stack: shares of the possible reuse served by each tier. */
+export function intervalReuseTotals(p: ReuseIntervalsPayload) {
+  let prompt = 0;
+  let gpu = 0;
+  let external = 0;
+  let recomputed = 0;
+  let possible = 0;
+  for (const q of p.points) {
+    if (q.promptTokens === null || q.recomputedReusableTokens === null) continue;
+    prompt += q.promptTokens;
+    gpu += q.gpuTokens ?? 0;
+    external += q.externalTokens ?? 0;
+    recomputed += q.recomputedReusableTokens;
+    possible += Math.min(q.possibleTokens ?? 0, q.promptTokens);
+  }
+  return {
+    prompt,
+    gpu,
+    external,
+    recomputed,
+    possible,
+    /** Of the possible reuse, the share some tier served */
+    achievedShare: possible > 0 ? (possible - recomputed) / possible : null,
+  };
+}
+
+/** One compared run's reuse stack, as shares of its prompt tokens (percent). */
+export interface CompareReuseRow {
+  runId: string;
+  /** "intervals": the engines' counters per tier; "turns": the responses' usage, tiers not told apart */
+  source: "intervals" | "turns";
+  gpuPct: number;
+  /** Null when the run's counters name no host/external tier (or the source cannot tell) */
+  externalPct: number | null;
+  recomputedPct: number;
+  newPct: number;
+  possiblePct: number;
+  /** Of the possible reuse, the share some tier served; null when nothing was reusable */
+  achievedPct: number | null;
+  promptTokens: number;
+}
+
+/**
+ * A run's stack for the compare page: from the per-interval payload when the run has one (it
+ * splits the tiers), else from the per-turn totals (cached tokens of any tier count as GPU there
+ * is no way to tell: `externalPct` null). Null when neither has prompt tokens.
+ */
+export function compareReuseRow(
+  runId: string,
+  intervals: ReuseIntervalsPayload | null,
+  turns: TurnsPayload | null,
+): CompareReuseRow | null {
+  const pct = (v: number, of: number) => (100 * v) / of;
+  if (intervals) {
+    const t = intervalReuseTotals(intervals);
+    if (t.prompt > 0)
+      return {
+        runId,
+        source: "intervals",
+        gpuPct: pct(t.gpu, t.prompt),
+        externalPct: intervals.externalSource === null ? null : pct(t.external, t.prompt),
+        recomputedPct: pct(t.recomputed, t.prompt),
+        newPct: pct(t.prompt - t.gpu - t.external - t.recomputed, t.prompt),
+        possiblePct: pct(t.possible, t.prompt),
+        achievedPct: t.achievedShare === null ? null : t.achievedShare * 100,
+        promptTokens: t.prompt,
+      };
+  }
+  if (turns) {
+    const t = reuseTotals(turns);
+    if (t.prompt > 0)
+      return {
+        runId,
+        source: "turns",
+        gpuPct: pct(t.cached, t.prompt),
+        externalPct: null,
+        recomputedPct: pct(t.recomputed, t.prompt),
+        newPct: pct(t.prompt - t.cached - t.recomputed, t.prompt),
+        possiblePct: pct(t.possible, t.prompt),
+        achievedPct: t.achievedShare === null ? null : t.achievedShare * 100,
+        promptTokens: t.prompt,
+      };
+  }
+  return null;
+}
+
+/** Each row's change against the baseline's, in percentage points; null on the baseline or a missing side. */
+export function compareReuseDeltas(
+  rows: readonly CompareReuseRow[],
+  baselineId: string,
+): Record<string, Record<"gpuPct" | "externalPct" | "recomputedPct" | "achievedPct", number | null>> {
+  const base = rows.find((r) => r.runId === baselineId) ?? null;
+  const out: ReturnType<typeof compareReuseDeltas> = {};
+  for (const r of rows) {
+    const d = (k: "gpuPct" | "externalPct" | "recomputedPct" | "achievedPct") => {
+      const a = r[k];
+      const b = base?.[k] ?? null;
+      return r === base || a === null || b === null ? null : a - b;
+    };
+    out[r.runId] = {
+      gpuPct: d("gpuPct"),
+      externalPct: d("externalPct"),
+      recomputedPct: d("recomputedPct"),
+      achievedPct: d("achievedPct"),
+    };
+  }
+  return out;
 }

@@ -85,6 +85,7 @@ export function turnsPayload(
   turns: TurnColumns,
   conversations: number,
   theoreticalHitRate: number | null,
+  possibleSource: "records" | "inputs" = "records",
 ): TurnsPayload | null {
   if (!turns.multiTurn) return null;
   const accs: Acc[] = [];
@@ -149,5 +150,12 @@ export function turnsPayload(
       reuse: a.reuse.requests > 0 ? a.reuse : null,
     });
   });
-  return { conversations, withoutTurn, cachedKnown: turns.anyCached, theoreticalHitRate, rows };
+  return {
+    conversations,
+    withoutTurn,
+    cachedKnown: turns.anyCached,
+    theoreticalHitRate,
+    possibleSource,
+    rows,
+  };
 }

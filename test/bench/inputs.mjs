@@ -15,7 +15,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
  * JSONL per request), aiperf records (~630 B each), server-metrics endpoints × seconds of raw
  * 0.5 s scrapes (~2.5 KB per scrape), and aiperf's server_metrics_export.json of endpoints ×
  * one-second timeslices shaped like the real aiperf-real-c4 export (~11 KB per endpoint-second:
- * 16 × 1,800 is 327 MB, 64 × 3,600 is 2.6 GB). `large` is ~4.2 GB in all.
+ * 16 × 1,800 is 327 MB, 64 × 3,600 is 2.6 GB). `large` is ~4.2 GB in all, before the multi-turn
+ * run: conversations of 1–20 turns (~10.5 requests each) with aiperf's inputs.json (~1.2 KB of
+ * text per turn) and the engine's prompt tokens by source in 10 s timeslices; `large` is 75k
+ * conversations (~790k requests, ~1.8 GB), under the default 2 GiB upload limit.
  */
 export const SIZES = {
   small: {
@@ -25,6 +28,7 @@ export const SIZES = {
     smSeconds: 300,
     smJsonEndpoints: 4,
     smJsonSeconds: 300,
+    mtConversations: 2_000,
   },
   default: {
     trtllmRequests: 20_000,
@@ -33,6 +37,7 @@ export const SIZES = {
     smSeconds: 600,
     smJsonEndpoints: 16,
     smJsonSeconds: 1_800,
+    mtConversations: 20_000,
   },
   large: {
     trtllmRequests: 100_000,
@@ -41,6 +46,7 @@ export const SIZES = {
     smSeconds: 3_600,
     smJsonEndpoints: 64,
     smJsonSeconds: 3_600,
+    mtConversations: 75_000,
   },
 };
 
@@ -119,6 +125,18 @@ export async function prepareInputs(
         runNode(
           `import {generateAiperfRun} from "./test/generators/aiperf.mjs";` +
             `await generateAiperfRun(${JSON.stringify(d)},{records:${spec.aiperfRecords},csv:false});`,
+        ),
+    },
+    {
+      kind: "aiperf-multiturn",
+      view: "turns",
+      label: `aiperf multi-turn, ${spec.mtConversations.toLocaleString("en")} conversations + inputs.json + server metrics`,
+      dir: path.join(dir, "aiperf-multiturn"),
+      gen: (d) =>
+        runNode(
+          `import {generateMultiTurnRun} from "./test/generators/aiperf-multiturn.mjs";` +
+            `generateMultiTurnRun(${JSON.stringify(d)},{conversations:${spec.mtConversations},concurrency:256,` +
+            `inputs:"delta",externalHit:0.5,serverMetrics:{sliceS:10,scrapeMs:1000}});`,
         ),
     },
     {

@@ -5,7 +5,7 @@
 // of the run page's heaviest controls in headless Chromium, per input kind and per store.
 //
 //   npm run bench -- [--size small|default|large] [--store sqlite|postgres|both] [--repeat 1]
-//                    [--port 3107] [--readers 4] [--kinds trtllm,aiperf,server-metrics,server-metrics-json]
+//                    [--port 3107] [--readers 4] [--kinds trtllm,aiperf,aiperf-multiturn,server-metrics,server-metrics-json]
 //                    [--only timeline]
 //
 // --repeat N uploads each input N times and reports the median upload time (a shared machine
@@ -37,7 +37,8 @@ const USAGE = `usage: npm run bench -- [--size small|default|large] [--store sql
   --readers  clients per read path (GET /api/runs/{id}, GET /api/health) kept busy during one
              more upload of each input, for read latency under load (default 4)
   --kinds    only these inputs: trtllm, aiperf, server-metrics (raw JSONL scrapes),
-             server-metrics-json (aiperf's JSON export, streamed); default all
+             server-metrics-json (aiperf's JSON export, streamed), aiperf-multiturn
+             (records + inputs.json + server metrics: the Turns view's reuse); default all
   --only timeline
              upload the TensorRT-LLM and aiperf inputs once and measure only the request
              timeline (first paint, pan/zoom frame time), skipping the other measurements`;

@@ -17,6 +17,12 @@ export interface MultiTurnOptions {
   answerTokens?: number;
   /** Write aiperf's theoretical_prefix_cache_hit (block-level, percent) in the summary */
   theoretical?: boolean;
+  /** Probability an evicted history is found in the CPU tier (served as external_kv_transfer) */
+  externalHit?: number;
+  /** Write inputs.json: payloads of the new message only ("delta") or carrying the history */
+  inputs?: "delta" | "history";
+  /** Write the engine's server_metrics_export.json with intervals of `sliceS` seconds */
+  serverMetrics?: { sliceS?: number; scrapeMs?: number };
 }
 
 export interface MultiTurnRequest {
@@ -24,7 +30,14 @@ export interface MultiTurnRequest {
   conversation: string;
   session: number;
   turn: number;
+  /** The turn's new user message, in tokens */
+  user: number;
   prompt: number;
+  /** Prompt tokens served from GPU cache, and from the CPU tier; null when failed or cancelled */
+  gpuCached: number | null;
+  externalCached: number | null;
+  /** What the inputs.json estimate gives for this request (set when `inputs` is asked for) */
+  inputsPossible?: number;
   /** null for a failed or cancelled request */
   answer: number | null;
   cached: number | null;
@@ -43,4 +56,11 @@ export interface MultiTurnRequest {
 export declare function generateMultiTurnRun(
   outDir: string,
   opts?: MultiTurnOptions,
-): { jsonlPath: string; summaryPath: string; requests: MultiTurnRequest[]; summary: Record<string, unknown> };
+): {
+  jsonlPath: string;
+  summaryPath: string;
+  inputsPath: string | null;
+  serverMetricsPath: string | null;
+  requests: MultiTurnRequest[];
+  summary: Record<string, unknown>;
+};

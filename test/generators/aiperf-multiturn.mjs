@@ -22,14 +22,36 @@
  * TTFT = 15 ms + 0.05 ms per uncached prompt token + U[0, 5) ms; ITL U[8, 16) ms;
  * latency = TTFT + ITL × (OSL − 1). Conversations run one at a time on each of `concurrency`
  * workers, turns back to back; records are written in completion order.
+ *
+ * Optional extras, for the reuse views:
+ * - `inputs`: aiperf's inputs.json (aiperf `dataset/dataset_manager.py` `_generate_input_payloads`:
+ *   `{data: [{session_id, payloads}]}`, one OpenAI chat body per turn, `session_id` = the records'
+ *   `conversation_id`). Text is words of exactly CHARS_PER_TOKEN characters per token. "delta":
+ *   each payload holds the turn's new user message only (aiperf formats one Turn per payload and
+ *   replays the history itself); "history": each payload carries the earlier messages and the
+ *   answers too (a trace replay's shape), so it begins with the previous payload.
+ * - `serverMetrics`: the vLLM engine's aiperf server_metrics_export.json over the same requests,
+ *   `vllm:prompt_tokens_by_source` by `source` (vLLM `v1/metrics/loggers.py`): a request's prompt
+ *   counts when its first token comes (failed and cancelled ones count nothing), its cached
+ *   history as local_cache_hit, or, when evicted from GPU but found in the CPU tier
+ *   (probability `externalHit`), as external_kv_transfer; the rest local_compute. The records'
+ *   usage cached tokens count both tiers, as vLLM's num_cached_tokens does.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { HTTP_500, requestMetrics } from "./aiperf-summary.mjs";
+import { toJson as serverMetricsJson } from "./aiperf-server-metrics.mjs";
 import { prng } from "./prng.mjs";
 
 const BASE_NS = 1764590400000000000n;
 const BLOCK = 16;
+const CHARS_PER_TOKEN = 4;
+/** `tokens` tokens of text, CHARS_PER_TOKEN characters each ("w12 " is one token). */
+const text = (tokens, tag) =>
+  Array.from(
+    { length: tokens },
+    (_, i) => `${`${tag}${i % 10}`.padStart(CHARS_PER_TOKEN - 1, "x").slice(1 - CHARS_PER_TOKEN)} `,
+  ).join("");
 
 /**
  * aiperf's run-level theoretical prefix-cache hit (post_processors
@@ -69,6 +91,7 @@ export function generateMultiTurnRun(outDir, opts = {}) {
   const withCached = opts.cached !== false;
   const errorEvery = opts.errorEvery ?? 0;
   const cancelEvery = opts.cancelEvery ?? 0;
+  const externalHit = opts.externalHit ?? 0;
   const uniform = (lo, hi) => lo + Math.floor(rand() * (hi - lo));
   const fixed = (v, lo, hi) => (typeof v === "number" ? v : uniform(lo, hi));
 
@@ -81,10 +104,16 @@ export function generateMultiTurnRun(outDir, opts = {}) {
     let history = 0;
     for (let t = 0; t < turns; t++) {
       const i = n++;
-      const prompt = t === 0 ? fixed(opts.firstPrompt, 200, 2000) : history + fixed(opts.userTokens, 50, 500);
+      const user = t === 0 ? fixed(opts.firstPrompt, 200, 2000) : fixed(opts.userTokens, 50, 500);
+      const prompt = t === 0 ? user : history + user;
       const answer = fixed(opts.answerTokens, 20, 300);
       const evicted = t > 0 && rand() < evict;
-      const cached = t === 0 || evicted ? 0 : Math.floor(history / BLOCK) * BLOCK;
+      // Drawn only when asked for, so runs without a CPU tier keep their numbers.
+      const onHost = evicted && externalHit > 0 && rand() < externalHit;
+      const blocks = Math.floor(history / BLOCK) * BLOCK;
+      const gpuCached = t === 0 || evicted ? 0 : blocks;
+      const externalCached = onHost ? blocks : 0;
+      const cached = gpuCached + externalCached;
       const failed = errorEvery > 0 && i % errorEvery === errorEvery - 1;
       const cancelled = !failed && cancelEvery > 0 && i % cancelEvery === cancelEvery - 1;
       const ttft = 15 + 0.05 * (prompt - cached) + rand() * 5;
@@ -98,7 +127,10 @@ export function generateMultiTurnRun(outDir, opts = {}) {
         conversation: `conv-${String(c).padStart(5, "0")}`,
         session: c,
         turn: t,
+        user,
         prompt,
+        gpuCached: failed || cancelled ? null : gpuCached,
+        externalCached: failed || cancelled ? null : externalCached,
         answer: failed || cancelled ? null : answer,
         cached: failed || cancelled ? null : cached,
         failed,
@@ -167,7 +199,11 @@ export function generateMultiTurnRun(outDir, opts = {}) {
         .replaceAll('"@END@"', `${endNs}`);
     });
   const jsonlPath = path.join(outDir, "profile_export.jsonl");
-  fs.writeFileSync(jsonlPath, lines.join("\n") + "\n");
+  // In chunks: a million records outgrow one string.
+  const fd = fs.openSync(jsonlPath, "w");
+  for (let i = 0; i < lines.length; i += 10_000)
+    fs.writeSync(fd, lines.slice(i, i + 10_000).join("\n") + "\n");
+  fs.closeSync(fd);
 
   const ok = requests.filter((r) => !r.failed && !r.cancelled);
   // Loops, not Math.min(...xs): a spread of a million values overflows the call stack.
@@ -209,7 +245,92 @@ export function generateMultiTurnRun(outDir, opts = {}) {
   };
   const summaryPath = path.join(outDir, "profile_export_aiperf.json");
   fs.writeFileSync(summaryPath, JSON.stringify(summary, null, 2));
-  return { jsonlPath, summaryPath, requests, summary };
+  const inputsPath = opts.inputs ? writeInputs(outDir, requests, opts.inputs) : null;
+  const serverMetricsPath = opts.serverMetrics
+    ? writeServerMetrics(outDir, requests, opts.serverMetrics, minStart, maxEnd)
+    : null;
+  return { jsonlPath, summaryPath, inputsPath, serverMetricsPath, requests, summary };
+}
+
+/**
+ * inputs.json of the run's conversations, in the shape `inputs` names (see the header), written
+ * one session at a time (a million turns of text outgrow one string).
+ */
+function writeInputs(outDir, requests, shape) {
+  const byConv = new Map();
+  for (const r of requests) {
+    const list = byConv.get(r.conversation) ?? [];
+    list.push(r);
+    byConv.set(r.conversation, list);
+  }
+  const file = path.join(outDir, "inputs.json");
+  const fd = fs.openSync(file, "w");
+  fs.writeSync(fd, '{\n  "data": [');
+  let first = true;
+  for (const [id, turns] of byConv) {
+    const payloads = [];
+    let history = [];
+    let prevPrompt = 0;
+    for (const r of turns) {
+      const message = { role: "user", content: [{ type: "text", text: text(r.user, `u${r.turn}`) }] };
+      const messages = shape === "history" ? [...history, message] : [message];
+      payloads.push({ messages, model: "synthetic/multiturn", stream: true });
+      if (shape === "history")
+        history = [...messages, { role: "assistant", content: text(r.answer ?? 0, "a") }];
+      // What each shape makes reusable: the history mode shares the previous payload (its
+      // prompt), not the dataset's answer text; the delta mode everything but the new message.
+      r.inputsPossible = r.turn === 0 ? 0 : shape === "history" ? prevPrompt : r.history;
+      prevPrompt = r.prompt;
+    }
+    fs.writeSync(fd, `${first ? "" : ","}\n    ${JSON.stringify({ session_id: id, payloads })}`);
+    first = false;
+  }
+  fs.writeSync(fd, "\n  ]\n}\n");
+  fs.closeSync(fd);
+  return file;
+}
+
+/**
+ * The engine's server_metrics_export.json: cumulative prompt tokens by source, scraped every
+ * `scrapeMs` (250 ms unless given), in timeslices of `sliceS` (1 s unless given).
+ */
+function writeServerMetrics(outDir, requests, { sliceS = 1, scrapeMs = 250 }, minStartMs, maxEndMs) {
+  const counted = requests
+    .filter((r) => !r.failed && !r.cancelled)
+    .map((r) => ({ at: r.startMs + r.ttft, r }))
+    .sort((a, b) => a.at - b.at);
+  const ms = (v) => Number(BASE_NS) + Math.round(v * 1e6);
+  const scrapes = [];
+  const totals = { local_cache_hit: 0, external_kv_transfer: 0, local_compute: 0 };
+  let k = 0;
+  for (let t = minStartMs - 2 * scrapeMs; t <= maxEndMs + 2 * scrapeMs; t += scrapeMs) {
+    for (; k < counted.length && counted[k].at <= t; k++) {
+      const r = counted[k].r;
+      totals.local_cache_hit += r.gpuCached;
+      totals.external_kv_transfer += r.externalCached;
+      totals.local_compute += r.prompt - r.gpuCached - r.externalCached;
+    }
+    const samples = Object.entries(totals).map(([source, value]) => ({
+      labels: { engine: "0", model_name: "synthetic/multiturn", source },
+      value,
+    }));
+    scrapes.push({
+      t: ms(t),
+      families: {
+        "vllm:prompt_tokens_by_source": { type: "counter", help: "Prompt tokens by source", samples },
+      },
+    });
+  }
+  const run = {
+    endpoints: [{ url: "http://127.0.0.1:8000/metrics", scrapes }],
+    window: { startNs: ms(minStartMs), endNs: ms(maxEndMs) },
+    sliceS,
+    benchmarkId: "synthetic-multiturn",
+    inputConfig: {},
+  };
+  const file = path.join(outDir, "server_metrics_export.json");
+  fs.writeFileSync(file, serverMetricsJson(run));
+  return file;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -13,7 +13,7 @@ import { parseAiperfRecord } from "@/lib/formats/aiperf-records";
 import { eachRecordLine } from "@/lib/formats/json-lines";
 import type { FileReport, IngestContext, IngestFile } from "@/lib/ingest/analyzer";
 import { ingestRecordFile, type BlockOptions } from "@/lib/ingest/analyzers/aiperf-record-ingest";
-import { PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
+import { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
 import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
@@ -96,6 +96,7 @@ async function sinksOnFreshStore() {
     log: new RequestLog(),
     turns: new TurnColumns(),
     reuse: new PossibleReuse(),
+    conversations: new ConversationIndex(),
     errors: new ErrorTally(),
     clock: new ProfilingClock(),
     rows: new BatchInserter(handle.db, "aiperf_requests", AIPERF_REQUEST_COLUMNS),
@@ -132,7 +133,12 @@ async function lineByLine(file: IngestFile, ctx: IngestContext, s: Sinks): Promi
       r.error !== null,
       r.phase === "profiling",
     );
-    s.turns.add(r.turnIndex ?? null, r.cachedTokens ?? null, possible);
+    s.turns.add(
+      r.turnIndex ?? null,
+      r.cachedTokens ?? null,
+      possible,
+      s.conversations.of(r.conversationId ?? null),
+    );
     const startMs = s.log.cols.startMs[i];
     const endMs = s.log.cols.endMs[i];
     if (r.error && r.phase === "profiling")

@@ -21,7 +21,7 @@ import {
 } from "@/lib/formats/aiperf-record-block.mjs";
 import { JsonLineParser, WarningLog } from "@/lib/formats/json-lines";
 import { readLineBatches } from "@/lib/formats/read-lines";
-import type { PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
+import type { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
 import type { ProfilingClock } from "@/lib/metrics/profiling-window";
 import type { ErrorTally } from "@/lib/metrics/requests-errors";
 import {
@@ -54,6 +54,8 @@ export interface RecordSinks {
   log: RequestLog;
   turns: TurnColumns;
   reuse: PossibleReuse;
+  /** Each request's conversation as a dense index, for the inputs.json reuse estimate */
+  conversations: ConversationIndex;
   errors: ErrorTally;
   clock: ProfilingClock;
   rows: BatchInserter<"aiperf_requests">;
@@ -144,7 +146,7 @@ async function writeBlock(
   s: RecordSinks,
   read: FileRead,
 ): Promise<void> {
-  const { log, turns, reuse, errors, clock, rows } = s;
+  const { log, turns, reuse, conversations, errors, clock, rows } = s;
   const { parser, warnings, result } = read;
   const wide = new Map(b.wideNs.map(([k, which, text]) => [`${which}${k}`, BigInt(text)]));
   const v: RequestValues = {
@@ -205,7 +207,7 @@ async function writeBlock(
       err !== null,
       !warmup,
     );
-    turns.add(turnIndex, cachedTokens, possible);
+    turns.add(turnIndex, cachedTokens, possible, conversations.of(conversationId));
     const startMs = log.cols.startMs[at];
     const endMs = log.cols.endMs[at];
     if (err && !warmup) errors.add(err[1], err[2], err[3], startMs);

@@ -29,13 +29,16 @@ import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { ingestRecordFile } from "./aiperf-record-ingest";
 import { slowestRequestsPayload } from "./aiperf-slowest";
 import { TURNS_CHART } from "@/lib/api/turns";
-import { PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
+import { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
+import { readInputsSessions } from "@/lib/formats/aiperf-inputs";
+import { applyInputsReuse, InputsReuse } from "@/lib/metrics/inputs-reuse";
+import { ReuseFeed, type ReuseRequests } from "@/lib/metrics/reuse-intervals";
 import { turnsPayload } from "@/lib/metrics/turn-stats";
 import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
 import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import { logRequestValues } from "@/lib/metrics/regression/request-values";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
-import { RequestLog } from "@/lib/metrics/requests-log";
+import { FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
 import { reanchorRequests } from "@/lib/store/aiperf-requests";
 import { BatchInserter } from "@/lib/store/batch-insert";
 import { AIPERF_REQUEST_COLUMNS } from "@/lib/store/tables/aiperf";
@@ -46,13 +49,18 @@ const KINDS = new Set(["aiperf-records", "aiperf-summary", "aiperf-gpu-telemetry
 /** The folder a file sits in within the upload: records and summary of one trial share it. */
 const dirOf = (name: string) => path.posix.dirname(name.replace(/\\/g, "/"));
 
-/** `clock` learns the profiling phase from the records and the summary (read by other analyzers). */
-export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
+/**
+ * `clock` learns the profiling phase from the records and the summary, `feed` the requests' possible
+ * reuse (both read by the server-metrics analyzer).
+ */
+export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFeed()): Analyzer {
   // One shared clock: every record and GPU sample is on the same ms axis (see RequestLog.relMs).
   const log = new RequestLog();
   /** Turn, cached and possibly reusable prompt tokens of each logged request, indexed like `log` */
   const turns = new TurnColumns();
   const reuse = new PossibleReuse();
+  const conversations = new ConversationIndex();
+  const inputs = new InputsReuse();
   /** Record index range [from, to) per folder, for per-trial agreement */
   const recordDirs: Array<{ dir: string; from: number; to: number }> = [];
   const errors = new ErrorTally();
@@ -66,7 +74,15 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
     const rows = (inserter ??= new BatchInserter(ctx.db, "aiperf_requests", AIPERF_REQUEST_COLUMNS));
     const from = log.length;
     reuse.reset();
-    const report = await ingestRecordFile(file, ctx, { log, turns, reuse, errors, clock, rows });
+    const report = await ingestRecordFile(file, ctx, {
+      log,
+      turns,
+      reuse,
+      conversations,
+      errors,
+      clock,
+      rows,
+    });
     recordDirs.push({ dir: dirOf(file.name), from, to: log.length });
     return report;
   }
@@ -95,6 +111,22 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
     return { records: t.slices.length, skipped: 0, warnings: [], meta: { timeslices: t.slices.length } };
   }
 
+  /** inputs.json streams: it inlines images and audio and can dwarf the records. */
+  async function ingestInputs(file: IngestFile): Promise<FileReport> {
+    try {
+      const read = await readInputsSessions(await file.open(), (s) => inputs.add(s));
+      return {
+        records: read.sessions,
+        skipped: read.skipped,
+        warnings: [],
+        meta: { sessions: read.sessions },
+      };
+    } catch (err) {
+      if (!(err instanceof JsonSyntaxError)) throw err;
+      return { records: 0, skipped: 1, warnings: [{ message: `not valid JSON: ${err.message}` }] };
+    }
+  }
+
   async function ingestDocument(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
     if (file.format === "timeslices-json") return ingestTimeslicesJson(file);
     const text = await readWholeText(await file.open(), ctx.limits.maxJsonDocumentBytes);
@@ -120,10 +152,6 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
       return { records: 0, skipped: 1, warnings: [{ message: "not valid JSON" }] };
     }
     const d = doc as Record<string, unknown>;
-    if (file.kind === "aiperf-inputs") {
-      const n = Array.isArray(d.data) ? d.data.length : 0;
-      return { records: n, skipped: 0, warnings: [], meta: { sessions: n } };
-    }
     if (file.format === "aggregate-json") {
       notes.push(
         `${file.name}: aiperf multi-run aggregate kept as uploaded; statistics here pool the trials' records`,
@@ -149,6 +177,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
     async ingestFile(file, ctx) {
       if (file.kind === "aiperf-records") return ingestRecords(file, ctx);
       if (file.kind === "aiperf-gpu-telemetry") return ingestGpu(file, ctx);
+      if (file.kind === "aiperf-inputs") return ingestInputs(file);
       return ingestDocument(file, ctx);
     },
     async finish(ctx) {
@@ -160,12 +189,15 @@ export function aiperfAnalyzer(clock = new ProfilingClock()): Analyzer {
           [AIPERF_SLOWEST_CHART]: await slowestRequestsPayload(ctx.db, ctx.runId, log),
         };
       const theoretical = result.info?.theoreticalCacheHitRate;
+      const fromInputs = turns.multiTurn ? applyInputsReuse(log, turns, conversations, inputs) : 0;
       const perTurn = turnsPayload(
         log,
         turns,
         reuse.conversations,
         typeof theoretical === "number" ? theoretical : null,
+        fromInputs > 0 ? "inputs" : "records",
       );
+      if (perTurn) feed.requests = reuseRequests(log, turns, fromInputs > 0 ? "inputs" : "records");
       if (perTurn) {
         result.charts = { ...result.charts, [TURNS_CHART]: perTurn };
         // The Turns view's has-data rule (lib/api/run-views.ts) reads these.
@@ -185,4 +217,34 @@ async function finishRun(ctx: IngestContext, s: AiperfRunState): Promise<Analyze
   // Rows were written relative to the first timestamp seen; re-anchor them to the first request.
   if (s.log.length > 0 && originMs !== 0) await reanchorRequests(ctx.db, ctx.runId, originMs);
   return aiperfRunResult(s, originMs);
+}
+
+/** Successful profiling requests with a known possible reuse, for the reuse stack per interval. */
+function reuseRequests(log: RequestLog, turns: TurnColumns, source: ReuseRequests["source"]): ReuseRequests {
+  const c = log.cols;
+  const base = log.baseNs === null ? NaN : Number(log.baseNs) / 1e6;
+  let n = 0;
+  const keep = (i: number) =>
+    !(log.flags[i] & (FLAG_WARMUP | FLAG_ERROR)) &&
+    Number.isFinite(turns.possible[i]) &&
+    Number.isFinite(c.inputTokens[i]);
+  for (let i = 0; i < log.length; i++) if (keep(i)) n++;
+  const out: ReuseRequests = {
+    length: n,
+    atEpochMs: new Float64Array(n),
+    prompt: new Float64Array(n),
+    possible: new Float64Array(n),
+    source,
+  };
+  let j = 0;
+  for (let i = 0; i < log.length; i++) {
+    if (!keep(i)) continue;
+    const ttft = c.ttftMs[i];
+    // The engine counts a prompt when it prefills it: by the first token, or at the start at worst.
+    out.atEpochMs[j] = base + c.startMs[i] + (Number.isFinite(ttft) ? ttft : 0);
+    out.prompt[j] = c.inputTokens[i];
+    out.possible[j] = Math.min(turns.possible[i], c.inputTokens[i]);
+    j++;
+  }
+  return out;
 }

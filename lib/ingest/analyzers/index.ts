@@ -1,4 +1,5 @@
 import { ProfilingClock } from "@/lib/metrics/profiling-window";
+import { ReuseFeed } from "@/lib/metrics/reuse-intervals";
 import type { Analyzer } from "../analyzer";
 import { aiperfAnalyzer } from "./aiperf";
 import { benchImportAnalyzer } from "./bench-import";
@@ -13,16 +14,18 @@ import { trtllmSideFilesAnalyzer } from "./trtllm-side-files";
  * The analyzers of one ingest, fresh per run. A file goes to the first analyzer that accepts it;
  * the record counter takes whatever is left; a file identical to an earlier one goes to none.
  * Each family adds its factory here. The aiperf analyzer tells the server-metrics one when the
- * profiling phase ran (the clock), so raw scrapes are counted over that phase only.
+ * profiling phase ran (the clock), so raw scrapes are counted over that phase only, and what each
+ * request could reuse (the reuse feed), stacked against the engines' cache counters.
  */
 export function createAnalyzers(): Analyzer[] {
   const clock = new ProfilingClock();
+  const reuse = new ReuseFeed();
   return skipIdenticalFiles([
     trtllmAnalyzer(),
     trtllmSideFilesAnalyzer(),
-    aiperfAnalyzer(clock),
+    aiperfAnalyzer(clock, reuse),
     benchImportAnalyzer(),
-    serverMetricsAnalyzer(clock),
+    serverMetricsAnalyzer(clock, reuse),
     engineConfigAnalyzer(),
     recordCounter(),
   ]);

@@ -25,7 +25,10 @@ import { jsonlCapacityWarning } from "@/lib/metrics/server-metrics/capacity";
 import { buildServerMetricsCharts } from "@/lib/metrics/server-metrics/charts";
 import { routerRunInfo } from "@/lib/metrics/server-metrics/router-prediction";
 import { SM_ROUTER_CHART, type RouterPredictionPayload } from "@/lib/api/router-prediction";
-import { summarizeServerMetrics } from "@/lib/metrics/server-metrics/summarize";
+import { prefillSide, summarizeServerMetrics } from "@/lib/metrics/server-metrics/summarize";
+import { servedIntervals } from "@/lib/metrics/server-metrics/timeseries";
+import { ReuseFeed, reuseIntervals } from "@/lib/metrics/reuse-intervals";
+import { REUSE_INTERVALS_CHART } from "@/lib/api/turns";
 import { emptyMetricSet, mergeMetricSets, type MetricSet } from "@/lib/formats/server-metrics/types";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 
@@ -34,9 +37,10 @@ const PREFERENCE: ExportFormat[] = ["json", "jsonl", "csv"];
 
 /**
  * `clock`: the profiling phase as the aiperf files place it. Raw JSONL scrapes are kept until
- * `finish` and cut to that phase then (the other exports were cut by aiperf itself).
+ * `finish` and cut to that phase then (the other exports were cut by aiperf itself). `feed`: the
+ * records' possible reuse, stacked against the engines' cache counters per interval.
  */
-export function serverMetricsAnalyzer(clock = new ProfilingClock()): Analyzer {
+export function serverMetricsAnalyzer(clock = new ProfilingClock(), feed = new ReuseFeed()): Analyzer {
   const sets: Record<ExportFormat, { set: MetricSet; files: string[] }> = {
     json: { set: emptyMetricSet(), files: [] },
     jsonl: { set: emptyMetricSet(), files: [] },
@@ -163,6 +167,13 @@ export function serverMetricsAnalyzer(clock = new ProfilingClock()): Analyzer {
       info,
       routerRunInfo((charts[SM_ROUTER_CHART] as RouterPredictionPayload | undefined) ?? null),
     );
+    const served = feed.requests ? servedIntervals(prefillSide(summary.facts)) : null;
+    const stack = served && feed.requests ? reuseIntervals(served, feed.requests) : null;
+    if (stack) {
+      charts[REUSE_INTERVALS_CHART] = stack;
+      // The Turns view's reuse-over-time section reads this.
+      info.reuseIntervals = stack.points.length;
+    }
     return {
       serverMetrics: { ...summary.block, backend },
       endpoints: summary.rows,

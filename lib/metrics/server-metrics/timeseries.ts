@@ -97,12 +97,8 @@ export function collect(slots: Slots, series: readonly MetricSeries[], scaled = 
 export const total = (c: Cells, i: number) => (c.n[i] > 0 ? c.sum[i] : null);
 export const mean = (c: Cells, i: number) => (c.n[i] > 0 ? c.sum[i] / c.n[i] : null);
 
-export function buildSeries(
-  id: string,
-  label: string,
-  group: readonly EndpointFacts[],
-  prefillSide: readonly EndpointFacts[],
-): SmSeriesPayload {
+/** The group's interval starts (epoch ns, sorted) and each one's longest duration in ns. */
+function intervalStarts(group: readonly EndpointFacts[]) {
   const durations = new Map<number, number>();
   let lastStart: Float64Array | null = null;
   let lastEnd: Float64Array | null = null;
@@ -118,7 +114,16 @@ export function buildSeries(
         durations.set(start, Math.max(durations.get(start) ?? 0, sl.endNs[i] - start));
       }
     }
-  const keys = [...durations.keys()].sort((a, b) => a - b);
+  return { keys: [...durations.keys()].sort((a, b) => a - b), durations };
+}
+
+export function buildSeries(
+  id: string,
+  label: string,
+  group: readonly EndpointFacts[],
+  prefillSide: readonly EndpointFacts[],
+): SmSeriesPayload {
+  const { keys, durations } = intervalStarts(group);
   const slot = new Slots(keys);
 
   const counted = prefillSide.filter((f) => f.cache !== null);
@@ -239,4 +244,50 @@ export function downsample(points: SmPoint[], maxPoints = MAX_POINTS): SmPoint[]
     out.push(merged as SmPoint);
   }
   return out;
+}
+
+/** Prompt tokens of each interval by where the engines served them, before any downsampling. */
+export interface ServedIntervals {
+  /** Interval starts, epoch ns, sorted */
+  startNs: number[];
+  durationNs: number[];
+  /** Σ prompt tokens looked up (the cache counters' denominator); null where no counter covers it */
+  prompt: (number | null)[];
+  gpu: (number | null)[];
+  /** Null everywhere when no endpoint's counters name a host, CPU or external tier */
+  external: (number | null)[] | null;
+  /** The cache selections used, joined (e.g. "vllm prompt_tokens_by_source") */
+  sources: string[];
+}
+
+/**
+ * The prefill-side endpoints' cache counters per interval, for the reuse stack. Unlike the hit
+ * rate series, an external tier counted against its own lookups (vLLM's
+ * external_prefix_cache_queries) is kept: vLLM's scheduler counts those hits past the local GPU
+ * hit, so they never overlap it (docs/metrics.md §Reuse per interval).
+ */
+export function servedIntervals(prefillSide: readonly EndpointFacts[]): ServedIntervals | null {
+  const counted = prefillSide.filter((f) => f.cache !== null);
+  if (counted.length === 0) return null;
+  const { keys, durations } = intervalStarts(counted);
+  if (keys.length === 0) return null;
+  const slot = new Slots(keys);
+  const den = collect(
+    slot,
+    counted.flatMap((f) => f.cache!.den),
+  );
+  const gpu = collect(
+    slot,
+    counted.flatMap((f) => f.cache!.gpu),
+  );
+  const extSeries = counted.flatMap((f) => f.cache!.ext);
+  const ext = extSeries.length > 0 ? collect(slot, extSeries) : null;
+  return {
+    startNs: keys,
+    durationNs: keys.map((k) => durations.get(k) ?? 0),
+    prompt: keys.map((_, i) => total(den, i)),
+    gpu: keys.map((_, i) => total(gpu, i)),
+    external: ext ? keys.map((_, i) => total(ext, i)) : null,
+    sources: [...new Set(counted.map((f) => f.cache!.source))],
+  };
 }

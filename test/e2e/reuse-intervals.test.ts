@@ -1,0 +1,90 @@
+/**
+ * Reuse over time in the Turns view and the reuse stacks on the compare page, on generated
+ * multi-turn aiperf runs uploaded with the engine's server metrics and inputs.json
+ * (test/generators/aiperf-multiturn.mjs: aiperf's record and inputs.json shapes, vLLM's
+ * prompt_tokens_by_source counter).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
+import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
+
+const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reuse-e2e-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+type Gen = ReturnType<typeof generateMultiTurnRun>;
+const upload = (url: string, gen: Gen, name: string) =>
+  apiUpload(
+    url,
+    [gen.jsonlPath, gen.summaryPath, gen.inputsPath, gen.serverMetricsPath]
+      .filter((p): p is string => p !== null)
+      .map((p) => ({ path: p })),
+    { name },
+  );
+
+describe("reuse over time", () => {
+  const t = useAppAndBrowser();
+
+  it("stacks each interval's prompt tokens by tier under the possible-reuse ceiling, and compares runs", async () => {
+    // The same conversations with a CPU tier that holds most evicted histories, and without one.
+    const common = { conversations: 120, maxTurns: 14, concurrency: 8, seed: 21, evict: 0.45 } as const;
+    const withTier = generateMultiTurnRun(path.join(dir, "tier"), {
+      ...common,
+      externalHit: 0.8,
+      inputs: "delta",
+      serverMetrics: { sliceS: 2 },
+    });
+    const without = generateMultiTurnRun(path.join(dir, "no-tier"), {
+      ...common,
+      serverMetrics: { sliceS: 2 },
+    });
+    const a = await upload(t.app.url, withTier, "CPU offload on");
+    const b = await upload(t.app.url, without, "CPU offload off");
+
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await gotoHydrated(page, `${t.app.url}/runs/${a.id}?view=turns`);
+    const section = page.getByTestId("interval-reuse");
+    await section.waitFor({ timeout: 30_000 });
+    const chart = page.locator('[data-chart="reuse-over-time"]');
+    await chart.waitFor({ timeout: 15_000 });
+    expect(await chart.getAttribute("data-chart-empty")).toBeNull();
+    await expect.poll(() => chart.locator(".recharts-area").count(), { timeout: 15_000 }).toBe(4);
+    const facts = await page.getByTestId("interval-reuse-facts").textContent();
+    expect(facts).toMatch(/possible reuse served\d+(\.\d)?% of [\d,]+ tokens/);
+    expect(facts).toMatch(/host \/ external\d+(\.\d)?%/);
+    const sources = await page.getByTestId("interval-reuse-sources").textContent();
+    expect(sources).toContain("vllm prompt_tokens_by_source");
+    expect(sources).toContain("estimate from inputs.json");
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: path.join(SHOTS, "turns-view-reuse.png"), fullPage: true });
+    await chart.screenshot({ path: path.join(SHOTS, "reuse-over-time.png") });
+
+    await gotoHydrated(page, `${t.app.url}/compare?runs=${a.id},${b.id}&turnMetric=achievedPct`);
+    const compare = page.getByTestId("compare-reuse");
+    await compare.waitFor({ timeout: 30_000 });
+    const deltas = page.getByTestId("compare-reuse-deltas");
+    await expect.poll(() => deltas.textContent(), { timeout: 15_000 }).toContain("CPU offload on (baseline)");
+    // Without the tier, more of the possible reuse is recomputed: a negative change of the served share.
+    expect(await deltas.textContent()).toMatch(/-\d+(\.\d)? pt/);
+    await page.waitForTimeout(600);
+    await compare.screenshot({ path: path.join(SHOTS, "compare-reuse.png") });
+    await page
+      .getByTestId("compare-turns")
+      .screenshot({ path: path.join(SHOTS, "compare-turns-achieved.png") });
+    await page.close();
+  });
+
+  it("says which file gives reuse over time when the run has no server metrics", async () => {
+    const gen = generateMultiTurnRun(path.join(dir, "records-only"), { conversations: 30, maxTurns: 6 });
+    const run = await upload(t.app.url, gen, "records only");
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=turns`);
+    const missing = page.getByTestId("interval-reuse-missing");
+    await missing.waitFor({ timeout: 30_000 });
+    expect(await missing.textContent()).toContain("server_metrics_export.json");
+    await page.close();
+  });
+});
