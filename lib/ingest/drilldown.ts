@@ -1,0 +1,30 @@
+/**
+ * The drill-down half of an ingest (README.md §HTTP API, `drilldownReadyAt`): work only the
+ * drill-down views read (request rows re-anchored, the slowest-request lists read back from them),
+ * done after the summary is committed and the upload has its answer. The process keeps a list of
+ * the ones under way so that closing the store can wait for them.
+ */
+
+// On globalThis, as for the app context: the bundle may hold several copies of this module.
+const KEY = Symbol.for("runlens.drilldowns");
+const holder = globalThis as { [KEY]?: Set<Promise<unknown>> };
+const pending = (holder[KEY] ??= new Set());
+
+/** Keeps `work` on the list until it settles; returns it. */
+export function trackDrilldown<T>(work: Promise<T>): Promise<T> {
+  pending.add(work);
+  const done = () => pending.delete(work);
+  work.then(done, done);
+  return work;
+}
+
+/** Resolves once every drill-down under way has settled (whatever its outcome). */
+export async function drilldownsSettled(): Promise<void> {
+  while (pending.size > 0) await Promise.allSettled([...pending]);
+}
+
+/** Milliseconds to wait before building a drill-down: a test hook, 0 (no wait) unless set. */
+export function testDrilldownDelayMs(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.RUNLENS_TEST_DRILLDOWN_DELAY_MS);
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}
