@@ -2,7 +2,8 @@
  * "Summary ready" before "drill-down ready" (README.md §HTTP API): an upload answers once the
  * summary is stored, while the aiperf request rows are re-anchored and the slowest-request lists
  * read back from them in the background. Meanwhile the run is listed with its final summary, says
- * its drill-down is not ready, and cannot be deleted or re-ingested; then the drill-down lands
+ * its drill-down is not ready, its drill-down routes answer 409, and it cannot be deleted or
+ * re-ingested; then the drill-down lands
  * whole, with the same numbers an upload that waits for it gets.
  */
 import { describe, expect, it } from "vitest";
@@ -10,6 +11,7 @@ import { POST as upload } from "@/app/api/runs/route";
 import { DELETE as deleteRun, GET as getRun } from "@/app/api/runs/[id]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import { GET as listRoute } from "@/app/api/runs/[id]/aiperf/requests/route";
+import { GET as timelineRoute } from "@/app/api/runs/[id]/timeline/route";
 import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { failInterruptedIngests } from "@/lib/store/interrupted-ingest";
 import { getChartData } from "@/lib/store/runs-repo";
@@ -68,6 +70,18 @@ describe("an upload whose drill-down is built after it answers", () => {
       const again = await reingest(new Request("http://localhost/x", { method: "POST" }), idParams(id));
       expect(again.status).toBe(409);
       expect(await failInterruptedIngests(app.store.db, app.config.ingestStaleMs)).toBe(0);
+      // Drill-down routes answer nothing partial meanwhile.
+      const list = await listRoute(
+        new Request(`http://localhost/api/runs/${id}/aiperf/requests?sort=ttft`),
+        idParams(id),
+      );
+      expect(list.status).toBe(409);
+      expect((await list.json()).error.code).toBe("drilldown_building");
+      const timeline = await timelineRoute(
+        new Request(`http://localhost/api/runs/${id}/timeline`),
+        idParams(id),
+      );
+      expect(timeline.status).toBe(409);
 
       let run = building;
       for (let i = 0; i < 200 && run.drilldownReadyAt === null; i++) {
