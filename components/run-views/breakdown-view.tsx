@@ -4,6 +4,8 @@ import { useQueryState } from "nuqs";
 import { useMemo } from "react";
 import { SCOPE_OPTIONS, ToggleGroup } from "@/components/breakdown/breakdown-controls";
 import { RequestBreakdownSection } from "@/components/breakdown/request-breakdown-section";
+import { DrilldownNotice } from "@/components/run/drilldown-notice";
+import { drilldownBuilding } from "@/lib/api/drilldown";
 import { SegmentLegend } from "@/components/breakdown/segment-legend";
 import { StepStatsTable } from "@/components/breakdown/step-stats-table";
 import { useRunChart } from "@/components/charts/use-run-chart";
@@ -109,7 +111,11 @@ export function BreakdownView({ run }: RunViewProps) {
       ) : (
         <p className="text-sm text-muted">Loading segments…</p>
       )}
-      <RequestBreakdownSection runId={run.id} ready={segmentsDone} />
+      {drilldownBuilding(run) ? (
+        <DrilldownNotice what="The request list and each request's waterfall" />
+      ) : (
+        <RequestBreakdownSection runId={run.id} ready={segmentsDone} />
+      )}
       {below}
     </div>
   );

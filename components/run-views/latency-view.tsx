@@ -27,6 +27,8 @@ import {
 } from "@/lib/api/aiperf-charts";
 import { hasAiperfAgreement } from "@/lib/api/run-views";
 import { TrtllmLatencySection } from "@/components/trtllm-latency/trtllm-latency-section";
+import { DrilldownNotice } from "@/components/run/drilldown-notice";
+import { drilldownBuilding } from "@/lib/api/drilldown";
 import { EmptyView } from "./empty-view";
 
 export function LatencyView({ run }: RunViewProps) {
@@ -34,6 +36,7 @@ export function LatencyView({ run }: RunViewProps) {
   // TPOT is TensorRT-LLM's; aiperf records open on TTFT instead.
   const metric = urlMetric === "tpotMs" ? "ttftMs" : urlMetric;
   const fromRecords = run.requests?.source === "aiperf";
+  const building = drilldownBuilding(run);
   const dist = useRunChart(run.id, AIPERF_CHART_KEYS.distribution, distributionPayloadSchema, fromRecords);
   // The histogram and CDF come first: the two scatter charts (2,000 points each) took seconds to
   // draw and held them back when they shared a commit, so they are fetched once the distribution
@@ -111,7 +114,11 @@ export function LatencyView({ run }: RunViewProps) {
           {afterFirst && ttftInput.data && ttftInput.data.points.length > 0 ? (
             <ChartScatterTtftInput data={ttftInput.data} />
           ) : null}
-          <SlowestRequests runId={run.id} metric={metric} label={label} enabled={afterFirst} />
+          {building ? (
+            <DrilldownNotice what="The slowest requests" />
+          ) : (
+            <SlowestRequests runId={run.id} metric={metric} label={label} enabled={afterFirst} />
+          )}
         </>
       ) : null}
       {slices.data && slices.data.slices.length > 0 ? (

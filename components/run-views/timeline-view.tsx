@@ -17,6 +17,8 @@ import { TimelineMoment } from "@/components/timeline/timeline-moment";
 import { hasTimelineData } from "@/lib/api/run-views";
 import type { TimelineLanes, TimelinePayload } from "@/lib/api/timeline";
 import { formatCount, formatMs, plural } from "@/lib/format-number";
+import { DrilldownNotice } from "@/components/run/drilldown-notice";
+import { drilldownBuilding } from "@/lib/api/drilldown";
 import { ManifestEmptyView } from "./empty-view";
 
 const LANE_TEXT: Record<TimelineLanes, string> = {
@@ -53,13 +55,14 @@ function Legend({ p }: { p: TimelinePayload }) {
  */
 export function TimelineView({ run }: RunViewProps) {
   const has = hasTimelineData(run);
+  const building = drilldownBuilding(run);
   const [tfrom, setTfrom] = useQueryState("tfrom", runSearchParams.tfrom);
   const [tto, setTto] = useQueryState("tto", runSearchParams.tto);
   const [lanes, setLanes] = useQueryState("lanes", runSearchParams.lanes);
   const [req, setReq] = useQueryState("req", runSearchParams.req);
   const q = useQuery({
     ...timelineQueryOptions(run.id, { from: tfrom, to: tto, lanes }),
-    enabled: has,
+    enabled: has && !building,
     placeholderData: keepPreviousData,
   });
   const p = q.data;
@@ -98,6 +101,7 @@ export function TimelineView({ run }: RunViewProps) {
   );
 
   if (!has) return <ManifestEmptyView id="timeline" title="No per-request records in this run" />;
+  if (building) return <DrilldownNotice what="The request timeline and each request's detail" />;
   if (q.error)
     return <p className="text-sm text-muted">The timeline could not be loaded: {q.error.message}</p>;
   if (!p || !shown || !bounds) return <p className="text-sm text-muted">Loading requests…</p>;

@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
+import { DRILLDOWN_POLL_MS, drilldownBuilding } from "./drilldown";
 import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./query-keys";
 import { runListSchema, runSummarySchema } from "./schemas";
@@ -45,6 +46,9 @@ export function runQueryOptions(id: string) {
     queryFn: () => fetchJson(`/api/runs/${encodeURIComponent(id)}`, runSummarySchema),
     // A ready run only changes by rename/relabel (which invalidates it) or re-ingest.
     staleTime: 60_000,
+    // ...and once, when its drill-down is stored: asked again until then.
+    refetchInterval: (query) =>
+      query.state.data && drilldownBuilding(query.state.data) ? DRILLDOWN_POLL_MS : false,
   });
 }
 

@@ -194,8 +194,19 @@ export const runHeadSchema = z.object({
   status: runStatusSchema,
 });
 
+/**
+ * When a run's summary and its drill-down (request lists, timeline, slowest requests) were
+ * stored, ISO; null: not yet (README.md §HTTP API). A ready run whose drill-down is null is
+ * still being built: its summary and charts are final, its drill-down views wait.
+ */
+export const readinessSchema = z.object({
+  summaryReadyAt: z.string().nullable(),
+  drilldownReadyAt: z.string().nullable(),
+});
+
 export const runSummarySchema = summaryBlocksSchema.extend({
   ...runHeadSchema.shape,
+  ...readinessSchema.shape,
   aggregatorVersion: z.number(),
   files: z.array(runFileSchema),
   error: z.string().nullable(),
@@ -245,11 +256,20 @@ export const uploadResponseSchema = z.object({
     }),
   ),
   warnings: z.array(z.string()),
+  ...readinessSchema.shape,
   /** An upload holding several run folders made one run per folder and this sweep of them */
   sweep: z.object({ id: z.string(), url: z.string() }).optional(),
   /** Every run the upload made, in folder order, when it made a sweep (the fields above are the first's) */
   runs: z
-    .array(z.object({ id: z.string(), url: z.string(), folder: z.string(), status: runStatusSchema }))
+    .array(
+      z.object({
+        id: z.string(),
+        url: z.string(),
+        folder: z.string(),
+        status: runStatusSchema,
+        ...readinessSchema.shape,
+      }),
+    )
     .optional(),
 });
 

@@ -76,6 +76,11 @@ export interface AnalyzerResult {
    * find none (docs/metrics.md §Regressions).
    */
   requestValues?: RequestValues;
+  /**
+   * Work only the drill-down views need (lib/ingest/drilldown.ts), run after the summary is
+   * committed; returns more chart payloads, stored with the drill-down's ready stamp.
+   */
+  drilldown?: () => Promise<Record<string, unknown>>;
 }
 
 export interface Analyzer {

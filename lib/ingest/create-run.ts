@@ -108,7 +108,13 @@ export function uploadResponse(
       };
     }),
     warnings: [...new Set([...uploadWarnings, ...outcome.warnings])],
+    summaryReadyAt: isoOrNull(outcome.summaryReadyAt),
+    drilldownReadyAt: isoOrNull(outcome.drilldownReadyAt),
   };
+}
+
+function isoOrNull(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
 }
 
 /**

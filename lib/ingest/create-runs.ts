@@ -88,7 +88,14 @@ export async function createRunsFromUpload(
       ...made[0],
       warnings: [...new Set([...warnings, ...made.flatMap((r) => r.warnings)])],
       sweep: { id: sweepId, url: `/sweeps/${sweepId}` },
-      runs: made.map((r, i) => ({ id: r.id, url: r.url, folder: keys[i], status: r.status })),
+      runs: made.map((r, i) => ({
+        id: r.id,
+        url: r.url,
+        folder: keys[i],
+        status: r.status,
+        summaryReadyAt: r.summaryReadyAt,
+        drilldownReadyAt: r.drilldownReadyAt,
+      })),
     };
   } catch (err) {
     const tables = analyzerTables();

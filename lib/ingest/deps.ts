@@ -11,6 +11,11 @@ export interface IngestDeps {
     maxJsonDocumentBytes: number;
     /** An `ingesting` run whose heartbeat is older than this was interrupted. */
     ingestStaleMs: number;
+    /**
+     * "background" (the default): an upload answers once its summary is stored and builds its
+     * drill-down afterwards; "inline": it answers once both are stored.
+     */
+    drilldown?: "background" | "inline";
   };
   store: DbHandle;
   blobs: BlobStore;

@@ -19,7 +19,9 @@ import { sqliteWriterFor } from "@/lib/store/sqlite-writer";
 import { filePart } from "@/lib/store/file-part";
 import {
   clearDerived,
+  commitDrilldown,
   commitRun,
+  failDrilldown,
   getFiles,
   getRun,
   markRunStatus,
@@ -27,6 +29,7 @@ import {
 } from "@/lib/store/runs-repo";
 import type { AnalyzerResult, FileReport, IngestContext, IngestFile } from "./analyzer";
 import { createAnalyzers } from "./analyzers";
+import { testCommitDelayMs, testDrilldownDelayMs, trackDrilldown } from "./drilldown";
 import type { IngestDeps } from "./deps";
 import { publicMessage } from "./errors";
 import { mergeFacts } from "./merge-facts";
@@ -37,6 +40,10 @@ export interface IngestOutcome {
   status: "ready" | "failed";
   reports: Map<string, FileReport>;
   warnings: string[];
+  /** When the summary was committed (epoch ms); null when the ingest failed */
+  summaryReadyAt: number | null;
+  /** When the drill-down was (epoch ms); null while it is being built or when the ingest failed */
+  drilldownReadyAt: number | null;
 }
 
 /**
@@ -117,9 +124,15 @@ export class IngestSession {
     await copiesSettled(this.app.store.db);
   }
 
-  /** Summarises and commits the run (`ready`), or marks it `failed` after any analyzer failure. */
+  /**
+   * Summarises and commits the run (`ready`, summary ready), or marks it `failed` after any
+   * analyzer failure. Drill-down work the analyzers returned is built afterwards
+   * (lib/ingest/drilldown.ts): in the background by default, the heartbeat beating until it is
+   * stored; before this resolves when the config says "inline".
+   */
   async finish(files: FileRow[]): Promise<IngestOutcome> {
     const db = this.app.store.db;
+    let drilldown: Promise<number | null> | null = null;
     try {
       if (this.failure) throw this.failure;
       const results: AnalyzerResult[] = [];
@@ -134,7 +147,12 @@ export class IngestSession {
       const run = await getRun(db, this.runId);
       const uploadWarnings = run ? (JSON.parse(run.warnings) as string[]) : [];
       const blocks = mergeResults(results, [...uploadWarnings, ...notes]);
-      await commitRun(db, this.runId, {
+      const steps = results.flatMap((r) => (r.drilldown ? [r.drilldown] : []));
+      const delayMs = testDrilldownDelayMs();
+      const pending = steps.length > 0 || delayMs > 0;
+      const commitDelayMs = testCommitDelayMs();
+      if (commitDelayMs > 0) await new Promise((r) => setTimeout(r, commitDelayMs));
+      const summaryReadyAt = await commitRun(db, this.runId, {
         blocks,
         backend: pickBackend(blocks, results),
         requestCount: pickRequestCount(blocks, results),
@@ -154,8 +172,28 @@ export class IngestSession {
             meta: JSON.stringify(r?.meta ?? {}),
           };
         }),
+        drilldownPending: pending,
       });
-      return { status: "ready", reports: this.reports, warnings: blocks.warnings };
+      const outcome: IngestOutcome = {
+        status: "ready",
+        reports: this.reports,
+        warnings: blocks.warnings,
+        summaryReadyAt,
+        drilldownReadyAt: pending ? null : summaryReadyAt,
+      };
+      if (!pending) return outcome;
+      drilldown = trackDrilldown(this.buildDrilldown(steps, delayMs));
+      if (this.app.config.drilldown !== "inline") return outcome;
+      const readyAt = await drilldown;
+      if (readyAt !== null) return { ...outcome, drilldownReadyAt: readyAt };
+      const failed = await getRun(db, this.runId);
+      return {
+        status: "failed",
+        reports: this.reports,
+        warnings: [failed?.error ?? "ingest failed"],
+        summaryReadyAt: null,
+        drilldownReadyAt: null,
+      };
     } catch (err) {
       const message = "ingest failed: " + publicMessage(err);
       // The full error (stack, paths) goes to the server log only.
@@ -163,7 +201,38 @@ export class IngestSession {
       await this.settle().catch(() => {});
       await clearDerived(db, this.runId, this.tables).catch(() => {});
       await markRunStatus(db, this.runId, "failed", message).catch(() => {});
-      return { status: "failed", reports: this.reports, warnings: [message] };
+      return {
+        status: "failed",
+        reports: this.reports,
+        warnings: [message],
+        summaryReadyAt: null,
+        drilldownReadyAt: null,
+      };
+    } finally {
+      // The drill-down ends the heartbeat itself once it is stored.
+      if (!drilldown) this.end();
+    }
+  }
+
+  /**
+   * Builds and stores the drill-down of a committed run; resolves with its ready stamp, or null
+   * when it failed (the run is then failed, see failDrilldown) or the run was no longer waiting
+   * for it (deleted, or failed by a sweeper that took the heartbeat for stopped). Never throws.
+   */
+  private async buildDrilldown(
+    steps: Array<() => Promise<Record<string, unknown>>>,
+    delayMs: number,
+  ): Promise<number | null> {
+    const db = this.app.store.db;
+    try {
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+      const charts: Record<string, unknown> = {};
+      for (const step of steps) Object.assign(charts, await step());
+      return (await commitDrilldown(db, this.runId, charts)) ? Date.now() : null;
+    } catch (err) {
+      console.error(`[runlens] run ${this.runId}: drill-down failed`, err);
+      await failDrilldown(db, this.runId, "ingest failed: " + publicMessage(err)).catch(() => {});
+      return null;
     } finally {
       this.end();
     }
@@ -189,7 +258,13 @@ export async function ingestRun(app: IngestDeps, runId: string): Promise<IngestO
     await markRunStatus(app.store.db, runId, "failed", "ingest failed: " + publicMessage(err)).catch(
       () => {},
     );
-    return { status: "failed", reports: session.reports, warnings: ["ingest failed: " + publicMessage(err)] };
+    return {
+      status: "failed",
+      reports: session.reports,
+      warnings: ["ingest failed: " + publicMessage(err)],
+      summaryReadyAt: null,
+      drilldownReadyAt: null,
+    };
   }
   for (const row of files)
     await session.ingest({

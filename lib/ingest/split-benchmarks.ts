@@ -162,7 +162,14 @@ export async function splitBenchmarks(
       ...responses[0],
       warnings: [...new Set(responses.flatMap((r) => r.warnings))],
       sweep: { id: sweepId, url: `/sweeps/${sweepId}` },
-      runs: responses.map((r, i) => ({ id: r.id, url: r.url, folder: names[i], status: r.status })),
+      runs: responses.map((r, i) => ({
+        id: r.id,
+        url: r.url,
+        folder: names[i],
+        status: r.status,
+        summaryReadyAt: r.summaryReadyAt,
+        drilldownReadyAt: r.drilldownReadyAt,
+      })),
     };
   } catch (err) {
     const tables = analyzerTables();

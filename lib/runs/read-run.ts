@@ -27,6 +27,8 @@ export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
   return {
     ...runHead(run),
     aggregatorVersion: run.aggregator_version,
+    summaryReadyAt: isoOrNull(run.summary_ready_at),
+    drilldownReadyAt: isoOrNull(run.drilldown_ready_at),
     error: run.error,
     series: run.series ?? null,
     commit: run.commit_ref ?? null,
@@ -48,6 +50,10 @@ export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
     facts,
     derived: runDerived(blocks, facts),
   };
+}
+
+function isoOrNull(ms: number | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : new Date(ms).toISOString();
 }
 
 export async function readRunSummary(db: Db, id: string): Promise<RunSummary | null> {

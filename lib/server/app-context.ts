@@ -1,5 +1,6 @@
 import path from "node:path";
 import { analyzerTables } from "@/lib/ingest/analyzers";
+import { drilldownsSettled } from "@/lib/ingest/drilldown";
 import { dropInterruptedUploads, failInterruptedIngests } from "@/lib/store/interrupted-ingest";
 import type { BlobStore } from "@/lib/store/blob-store";
 import { migrate, openPostgres, openSqlite, type DbHandle } from "@/lib/store/db";
@@ -83,6 +84,8 @@ export async function resetAppContext(): Promise<void> {
   if (current) {
     const app = await current;
     app.stop();
+    // A drill-down still being built writes to the store: it finishes first.
+    await drilldownsSettled();
     await app.store.close().catch(() => {});
   }
 }

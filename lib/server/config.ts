@@ -15,6 +15,8 @@ export interface AppConfig {
   privateMode: boolean;
   /** An `ingesting` run whose heartbeat is older than this was interrupted (see lib/store/interrupted-ingest.ts). */
   ingestStaleMs: number;
+  /** When an upload answers: once its summary is stored ("background"), or its drill-down too ("inline") */
+  drilldown: "background" | "inline";
   /** The blob collector removes only unused blobs and temp leftovers older than this. */
   blobGcGraceMs: number;
 }
@@ -43,6 +45,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     seedExamples: (env.RUNLENS_EXAMPLES ?? "on") !== "off",
     privateMode: env.RUNLENS_PRIVATE === "true",
     ingestStaleMs: intEnv("RUNLENS_INGEST_STALE_MS", 60_000),
+    drilldown: env.RUNLENS_DRILLDOWN === "inline" ? "inline" : "background",
     blobGcGraceMs: intEnv("RUNLENS_BLOB_GC_GRACE_MS", 60 * 60_000),
   };
 }

@@ -3,9 +3,15 @@
  * touches its run's `updated_at` every few seconds (the heartbeat); a run still `ingesting` whose
  * heartbeat is older than the stale threshold cannot belong to a live ingest on any instance, so
  * the sweeper marks it `failed`. Its raw files are untouched, so POST /reingest completes it.
+ *
+ * The same holds between "summary ready" and "drill-down ready" (migration 012): the run is
+ * `ready` with `drilldown_ready_at` null, and its ingest still beats. One whose beat stopped lost
+ * its drill-down half: the sweeper fails it too, taking its summary and charts with it, so it is
+ * never shown half built, and re-ingest completes it from its raw files.
  */
-import { sql } from "kysely";
+import { sql, type ExpressionBuilder } from "kysely";
 import type { Db } from "@/lib/store/db";
+import type { Database } from "@/lib/store/schema";
 
 export const INTERRUPTED_MESSAGE =
   "ingest was interrupted (the server stopped mid-ingest); re-ingest to complete the run";
@@ -21,8 +27,17 @@ export async function touchIngest(db: Db, runId: string, now = Date.now()): Prom
     .updateTable("runs")
     .set({ updated_at: now })
     .where("id", "=", runId)
-    .where("status", "=", "ingesting")
+    .where((eb) => eb.or([eb("status", "=", "ingesting"), buildingDrilldown(eb)]))
     .execute();
+}
+
+/** `ready`, summary committed, drill-down not yet: an ingest still owns the run. */
+function buildingDrilldown(eb: ExpressionBuilder<Database, "runs">) {
+  return eb.and([
+    eb("status", "=", "ready"),
+    eb("summary_ready_at", "is not", null),
+    eb("drilldown_ready_at", "is", null),
+  ]);
 }
 
 /**
@@ -37,7 +52,33 @@ export async function failInterruptedIngests(db: Db, staleMs: number, now = Date
     .where("status", "=", "ingesting")
     .where("updated_at", "<", now - staleMs)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return Number(result.numUpdatedRows) + (await failInterruptedDrilldowns(db, staleMs, now));
+}
+
+/**
+ * Fails the runs whose drill-down was being built by a process that died: summary, readiness
+ * stamps and chart payloads go, so the run reads as any interrupted ingest (per-request rows are
+ * replaced by the re-ingest). The guard in the update keeps a drill-down that committed meanwhile.
+ */
+async function failInterruptedDrilldowns(db: Db, staleMs: number, now: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const failed = await trx
+      .updateTable("runs")
+      .set({
+        status: "failed",
+        error: INTERRUPTED_MESSAGE,
+        summary: null,
+        summary_ready_at: null,
+        updated_at: now,
+      })
+      .where((eb) => buildingDrilldown(eb))
+      .where("updated_at", "<", now - staleMs)
+      .returning("id")
+      .execute();
+    const ids = failed.map((r) => r.id);
+    if (ids.length > 0) await trx.deleteFrom("chart_data").where("run_id", "in", ids).execute();
+    return ids.length;
+  });
 }
 
 /**
@@ -79,9 +120,16 @@ export async function dropInterruptedUploads(
 export async function claimForIngest(db: Db, runId: string, now = Date.now()): Promise<boolean> {
   const result = await db
     .updateTable("runs")
-    .set({ status: "ingesting", error: null, updated_at: now })
+    .set({
+      status: "ingesting",
+      error: null,
+      updated_at: now,
+      summary_ready_at: null,
+      drilldown_ready_at: null,
+    })
     .where("id", "=", runId)
     .where("status", "!=", "ingesting")
+    .where((eb) => eb.not(buildingDrilldown(eb)))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

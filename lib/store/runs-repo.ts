@@ -145,6 +145,8 @@ export interface FinishedRun {
   facts?: ExtractedFacts;
   /** Each verdict metric's per-request values, ascending (see ./metric-values.ts) */
   metricValues?: ReadonlyMap<string, Float64Array>;
+  /** Drill-down work follows (`commitDrilldown`): the run is ready, its drill-down not yet */
+  drilldownPending?: boolean;
 }
 
 const CHARTS_PER_INSERT = 8;
@@ -153,7 +155,7 @@ const CHARTS_PER_INSERT = 8;
  * Commits an ingest: summary, file reports, chart payloads, per-request metric values and the
  * `ready` status in one transaction.
  */
-export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<void> {
+export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<number> {
   const ingestedAt = Date.now();
   // A large run's payloads took most of a second to serialise in one go, a second in which the
   // server answered nothing; and on SQLite every read waits for the transaction's one connection.
@@ -191,11 +193,14 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
         aggregator_version: done.aggregatorVersion,
         error: null,
         updated_at: ingestedAt,
+        summary_ready_at: ingestedAt,
+        drilldown_ready_at: done.drilldownPending ? null : ingestedAt,
         ...extractedFactColumns(done.facts ?? {}, edits?.fact_edits ?? null),
       })
       .where("id", "=", id)
       .execute();
   });
+  return ingestedAt;
 }
 
 export async function markRunStatus(
@@ -204,7 +209,87 @@ export async function markRunStatus(
   status: RunRow["status"],
   error: string | null = null,
 ): Promise<void> {
-  await db.updateTable("runs").set({ status, error, updated_at: Date.now() }).where("id", "=", id).execute();
+  // A run that is not ready has neither its summary nor its drill-down to show.
+  const readiness = status === "ready" ? {} : { summary_ready_at: null, drilldown_ready_at: null };
+  await db
+    .updateTable("runs")
+    .set({ status, error, updated_at: Date.now(), ...readiness })
+    .where("id", "=", id)
+    .execute();
+}
+
+/**
+ * Stores the drill-down half of a committed ingest (chart payloads only the drill-down views
+ * read) and stamps `drilldown_ready_at`, in one transaction. Only while the run is still ready
+ * and waiting for it: a run the sweeper failed, re-ingested or deleted meanwhile gets nothing.
+ * Returns whether it was stored.
+ */
+export async function commitDrilldown(db: Db, id: string, charts: Record<string, unknown>): Promise<boolean> {
+  const rows: Array<{ run_id: string; key: string; data: string }> = [];
+  for (const [key, data] of Object.entries(charts)) {
+    rows.push({ run_id: id, key, data: JSON.stringify(data) });
+    await nextTurn();
+  }
+  return db.transaction().execute(async (trx) => {
+    const now = Date.now();
+    const stamped = await trx
+      .updateTable("runs")
+      .set({ drilldown_ready_at: now, updated_at: now })
+      .where("id", "=", id)
+      .where("status", "=", "ready")
+      .where("drilldown_ready_at", "is", null)
+      .where("summary_ready_at", "is not", null)
+      .executeTakeFirst();
+    if (Number(stamped.numUpdatedRows) !== 1) return false;
+    if (rows.length > 0) {
+      await trx
+        .deleteFrom("chart_data")
+        .where("run_id", "=", id)
+        .where(
+          "key",
+          "in",
+          rows.map((r) => r.key),
+        )
+        .execute();
+      for (let i = 0; i < rows.length; i += CHARTS_PER_INSERT)
+        await trx
+          .insertInto("chart_data")
+          .values(rows.slice(i, i + CHARTS_PER_INSERT))
+          .execute();
+    }
+    return true;
+  });
+}
+
+/**
+ * A drill-down that could not be built fails its run: status, message, and the summary and chart
+ * payloads already shown go, so the run is never shown half built; re-ingest completes it.
+ */
+export async function failDrilldown(db: Db, id: string, message: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("runs")
+      .set({
+        status: "failed",
+        error: message,
+        summary: null,
+        summary_ready_at: null,
+        drilldown_ready_at: null,
+        updated_at: Date.now(),
+      })
+      .where("id", "=", id)
+      .where("status", "=", "ready")
+      .where("drilldown_ready_at", "is", null)
+      .execute();
+    await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
+  });
+}
+
+/** A committed run whose drill-down is still being built (see `commitDrilldown`). */
+export function drilldownPending(
+  run: Pick<RunRow, "status" | "summary_ready_at" | "drilldown_ready_at">,
+): boolean {
+  return run.status === "ready" && run.summary_ready_at !== null && run.drilldown_ready_at === null;
 }
 
 /** Removes every derived row of a run (per-request tables, chart payloads), keeping catalog and files. */

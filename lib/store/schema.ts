@@ -33,6 +33,9 @@ export interface RunsTable {
   branch: string | null;
   /** The run's place in its series as the uploader gave it (migration 011); null: its upload time */
   series_order: string | null;
+  /** When the summary was committed and when the drill-down rows and lists were (migration 012); null: not yet */
+  summary_ready_at: number | null;
+  drilldown_ready_at: number | null;
   /** Facts read from the files at ingest (ExtractedFacts, JSON); null before migration 005 */
   facts: string | null;
   /** A user's fact corrections (FactEdits, JSON); never touched by ingest */

@@ -14,7 +14,7 @@ import { GET as download } from "@/app/api/runs/[id]/files/[fileId]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import { claimForIngest, failInterruptedIngests, INTERRUPTED_MESSAGE } from "@/lib/store/interrupted-ingest";
 import { trtRecordText } from "../fixtures/bad/generate-big";
-import { ingestingRunWithRows } from "../helpers/crash";
+import { ingestingRunWithRows, runBetweenSummaryAndDrilldown } from "../helpers/crash";
 import {
   CRASH_RECORDS,
   CRASH_STALE_MS,
@@ -37,7 +37,12 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe("crash in the middle of an ingest", () => {
   it("leaves a failed run with its raw files, which re-ingest completes", async () => {
-    const ingest = spawnIngest(dir, input, { DATA_DIR: dataDir, DATABASE_URL: "" });
+    const ingest = spawnIngest(dir, input, {
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      // Holds the commit back once every row is written: the kill lands mid-ingest on any machine.
+      RUNLENS_TEST_COMMIT_DELAY_MS: "600000",
+    });
     const runId = await ingest.until(ingestingRunWithRows(path.join(dataDir, "runlens.sqlite"), 120_000));
     expect(await ingest.kill()).toBe("SIGKILL");
     expect(ingest.output()).not.toContain("finished");
@@ -92,6 +97,76 @@ describe("crash in the middle of an ingest", () => {
       await cleanup();
     }
   }, 180_000); // the child compiles the sources first: slow on a busy machine
+});
+
+describe("crash between summary ready and drill-down ready", () => {
+  it("leaves the run failed with nothing half shown, and re-ingest completes it", async () => {
+    const records = 2000;
+    const small = path.join(dir, "small", "perf_metrics-0.jsonl");
+    fs.mkdirSync(path.dirname(small), { recursive: true });
+    fs.writeFileSync(small, Array.from({ length: records }, (_, k) => trtRecordText(k)).join("\n") + "\n");
+    const windowDir = path.join(dir, "data-window");
+    const ingest = spawnIngest(dir, small, {
+      DATA_DIR: windowDir,
+      DATABASE_URL: "",
+      RUNLENS_DRILLDOWN: "background",
+      // Holds the drill-down back, so the kill lands after the summary is committed.
+      RUNLENS_TEST_DRILLDOWN_DELAY_MS: "600000",
+    });
+    const dbFile = path.join(windowDir, "runlens.sqlite");
+    const runId = await ingest.until(runBetweenSummaryAndDrilldown(dbFile, 120_000));
+    expect(await ingest.kill()).toBe("SIGKILL");
+
+    // Right after the kill: the summary was stored and shown, the drill-down was not.
+    const raw = new Database(dbFile, { readonly: true });
+    const before = raw
+      .prepare("select status, summary is not null as summary, drilldown_ready_at from runs where id = ?")
+      .get(runId);
+    const charts = () =>
+      (raw.prepare("select count(*) as n from chart_data where run_id = ?").get(runId) as { n: number }).n;
+    expect(before).toEqual({ status: "ready", summary: 1, drilldown_ready_at: null });
+    expect(charts()).toBeGreaterThan(0);
+
+    await waitForStaleHeartbeat();
+    const { cleanup } = await useTestApp({
+      DATA_DIR: windowDir,
+      RUNLENS_INGEST_STALE_MS: String(CRASH_STALE_MS),
+    });
+    try {
+      // After the restart: failed like any interrupted ingest, its summary and charts gone.
+      const run = await (
+        await getRun(new Request(`http://localhost/api/runs/${runId}`), idParams(runId))
+      ).json();
+      expect(run.status).toBe("failed");
+      expect(run.error).toBe(INTERRUPTED_MESSAGE);
+      expect(run.timeBreakdown).toBeNull();
+      expect(run.summaryReadyAt).toBeNull();
+      expect(run.drilldownReadyAt).toBeNull();
+      expect(charts()).toBe(0);
+      const list = await (await listRuns(new Request("http://localhost/api/runs"))).json();
+      expect(list.runs.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
+        [runId, "failed"],
+      ]);
+
+      const again = await reingest(
+        new Request(`http://localhost/api/runs/${runId}/reingest`, { method: "POST" }),
+        idParams(runId),
+      );
+      expect(again.status).toBe(200);
+      const done = await again.json();
+      expect(done.status).toBe("ready");
+      expect(done.timeBreakdown.requestCount).toBe(records);
+      expect(typeof done.summaryReadyAt).toBe("string");
+      expect(typeof done.drilldownReadyAt).toBe("string");
+      const rows = raw
+        .prepare("select count(*) as n, count(distinct idx) as d from trtllm_requests where run_id = ?")
+        .get(runId);
+      expect(rows).toEqual({ n: records, d: records });
+    } finally {
+      raw.close();
+      await cleanup();
+    }
+  }, 180_000);
 });
 
 describe("interrupted-ingest rules", () => {

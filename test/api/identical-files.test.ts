@@ -46,7 +46,18 @@ async function contentOf(id: string) {
     .execute();
   const charts = Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.data)]));
   const rest = { ...run };
-  for (const k of ["id", "name", "createdAt", "updatedAt", "ingestedAt", "files", "url"]) delete rest[k];
+  for (const k of [
+    "id",
+    "name",
+    "createdAt",
+    "updatedAt",
+    "ingestedAt",
+    "summaryReadyAt",
+    "drilldownReadyAt",
+    "files",
+    "url",
+  ])
+    delete rest[k];
   return { run: rest, charts };
 }
 

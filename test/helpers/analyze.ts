@@ -63,5 +63,15 @@ export async function runAnalyzer(
     accepted.push(f.name);
     reports.push(await analyzer.ingestFile(f, ctx));
   }
-  return { handle, ctx, reports, accepted, result: await analyzer.finish(ctx) };
+  return { handle, ctx, reports, accepted, result: await finishWithDrilldown(analyzer, ctx) };
+}
+
+/**
+ * `analyzer.finish` followed by its drill-down step, as an ingest runs them (the summary first,
+ * then the rows the drill-down reads and the charts it returns, merged into the result's).
+ */
+export async function finishWithDrilldown(analyzer: Analyzer, ctx: IngestContext): Promise<AnalyzerResult> {
+  const { drilldown, ...result } = await analyzer.finish(ctx);
+  if (!drilldown) return result;
+  return { ...result, charts: { ...result.charts, ...(await drilldown()) } };
 }

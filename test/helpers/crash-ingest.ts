@@ -50,11 +50,14 @@ export interface IngestChild {
   kill: () => Promise<NodeJS.Signals | null>;
 }
 
-/** Starts the child uploading input (from writeCrashInput) into the store at DATA_DIR / DATABASE_URL. */
+/**
+ * Starts the child uploading input (from writeCrashInput, or any perf-metrics file) into the store
+ * at DATA_DIR / DATABASE_URL; other entries of env (e.g. RUNLENS_DRILLDOWN) are passed on.
+ */
 export function spawnIngest(
   dir: string,
   input: string,
-  env: { DATA_DIR: string; DATABASE_URL: string },
+  env: { DATA_DIR: string; DATABASE_URL: string } & Record<string, string>,
 ): IngestChild {
   const child = spawn(
     process.execPath,

@@ -16,6 +16,8 @@ export function runRow(row: Pick<RunRow, "id" | "name" | "status" | "updated_at"
     commit_ref: null,
     branch: null,
     series_order: null,
+    summary_ready_at: null,
+    drilldown_ready_at: null,
     facts: null,
     fact_edits: null,
     list_model: null,

@@ -29,6 +29,10 @@ export async function openTestApp(env: Record<string, string | undefined> = {}):
     RUNLENS_API_TOKEN: undefined,
     RUNLENS_PRIVATE: undefined,
     RUNLENS_MAX_UPLOAD_BYTES: undefined,
+    // Uploads answer with their drill-down built, so a test reads its request lists at once;
+    // the tests of the background drill-down ask for "background".
+    RUNLENS_DRILLDOWN: "inline",
+    RUNLENS_TEST_DRILLDOWN_DELAY_MS: undefined,
     ...env,
   };
   for (const [k, v] of Object.entries(vars)) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { aiperfAnalyzer } from "@/lib/ingest/analyzers/aiperf";
 import { listRequests } from "@/lib/store/aiperf-requests";
 import { migrate, openPostgres } from "@/lib/store/db";
-import { ingestContext } from "../helpers/analyze";
+import { finishWithDrilldown, ingestContext } from "../helpers/analyze";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
 import { fixtureFile } from "../unit/aiperf-helpers";
 
@@ -15,7 +15,7 @@ describe.skipIf(!PG_URL)("aiperf analyzer on PostgreSQL", () => {
       const ctx = ingestContext(handle);
       const a = aiperfAnalyzer();
       await a.ingestFile(fixtureFile("qwen-c4__profile_export.jsonl"), ctx);
-      const result = await a.finish(ctx);
+      const result = await finishWithDrilldown(a, ctx);
       expect(result.requests!.ttftMs!.p99).toBeCloseTo(70.73962603, 9);
       const first = await listRequests(handle.db, "r1", { sort: "start", order: "asc", limit: 1 });
       expect(first.total).toBe(10);

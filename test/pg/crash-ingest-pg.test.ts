@@ -20,6 +20,7 @@ import {
   waitForStaleHeartbeat,
   writeCrashInput,
 } from "../helpers/crash-ingest";
+import { trtRecordText } from "../fixtures/bad/generate-big";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
 import { idParams, useTestApp } from "../helpers/test-app";
 
@@ -58,7 +59,12 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
 
   it("leaves a failed run whose re-ingest stores each request once", async () => {
     const dataDir = path.join(dir, "data");
-    const ingest = spawnIngest(dir, input, { DATA_DIR: dataDir, DATABASE_URL: schema.url });
+    const ingest = spawnIngest(dir, input, {
+      DATA_DIR: dataDir,
+      DATABASE_URL: schema.url,
+      // Holds the commit back once every row is written: the kill lands mid-ingest on any machine.
+      RUNLENS_TEST_COMMIT_DELAY_MS: "600000",
+    });
     const client = new pg.Client({ connectionString: schema.url });
     await client.connect();
     try {
@@ -100,4 +106,89 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
       await client.end();
     }
   }, 240_000);
+
+  it("fails a run killed between its summary and its drill-down, and re-ingest completes it", async () => {
+    const records = 2000;
+    const small = path.join(dir, "small", "perf_metrics-0.jsonl");
+    fs.mkdirSync(path.dirname(small), { recursive: true });
+    fs.writeFileSync(small, Array.from({ length: records }, (_, k) => trtRecordText(k)).join("\n") + "\n");
+    const windowSchema = await freshSchema();
+    const ingest = spawnIngest(dir, small, {
+      DATA_DIR: path.join(dir, "data-window"),
+      DATABASE_URL: windowSchema.url,
+      RUNLENS_DRILLDOWN: "background",
+      // Holds the drill-down back, so the kill lands after the summary is committed.
+      RUNLENS_TEST_DRILLDOWN_DELAY_MS: "600000",
+    });
+    const client = new pg.Client({ connectionString: windowSchema.url });
+    await client.connect();
+    try {
+      const runId = await ingest.until(inDrilldownWindow(client, 150_000));
+      expect(await ingest.kill()).toBe("SIGKILL");
+      const charts = async () =>
+        (await client.query("select count(*)::int as n from chart_data where run_id = $1", [runId])).rows[0]
+          .n;
+      const before = await client.query(
+        "select status, summary is not null as summary, drilldown_ready_at from runs where id = $1",
+        [runId],
+      );
+      expect(before.rows[0]).toEqual({ status: "ready", summary: true, drilldown_ready_at: null });
+      expect(await charts()).toBeGreaterThan(0);
+
+      await waitForStaleHeartbeat();
+      const { cleanup } = await useTestApp({
+        DATA_DIR: path.join(dir, "data-window"),
+        DATABASE_URL: windowSchema.url,
+        RUNLENS_INGEST_STALE_MS: String(CRASH_STALE_MS),
+      });
+      try {
+        const run = await (
+          await getRun(new Request(`http://localhost/api/runs/${runId}`), idParams(runId))
+        ).json();
+        expect(run.status).toBe("failed");
+        expect(run.error).toBe(INTERRUPTED_MESSAGE);
+        expect(run.timeBreakdown).toBeNull();
+        expect(run.summaryReadyAt).toBeNull();
+        expect(run.drilldownReadyAt).toBeNull();
+        expect(await charts()).toBe(0);
+        const again = await reingest(
+          new Request(`http://localhost/api/runs/${runId}/reingest`, { method: "POST" }),
+          idParams(runId),
+        );
+        expect(again.status).toBe(200);
+        const done = await again.json();
+        expect(done.status).toBe("ready");
+        expect(done.timeBreakdown.requestCount).toBe(records);
+        expect(typeof done.drilldownReadyAt).toBe("string");
+        const rows = await client.query(
+          "select count(*)::int as n, count(distinct idx)::int as d from trtllm_requests where run_id = $1",
+          [runId],
+        );
+        expect(rows.rows[0]).toEqual({ n: records, d: records });
+      } finally {
+        await cleanup();
+      }
+    } finally {
+      await client.end();
+      await windowSchema.drop();
+    }
+  }, 240_000);
 });
+
+/** Polls until a run has its summary committed and its drill-down not yet; resolves with its id. */
+async function inDrilldownWindow(client: pg.Client, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const r = await client.query(
+        `select id from runs where status = 'ready'
+           and summary_ready_at is not null and drilldown_ready_at is null`,
+      );
+      if (r.rows[0]) return r.rows[0].id as string;
+    } catch {
+      // the schema is not migrated yet
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error("no run got between its summary and its drill-down in time");
+}

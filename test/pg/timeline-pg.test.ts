@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { aiperfAnalyzer } from "@/lib/ingest/analyzers/aiperf";
 import { migrate, openPostgres, openSqlite, type DbHandle } from "@/lib/store/db";
 import { eachAiperfTimelineRow, type AiperfTimelineRow } from "@/lib/store/timeline-rows";
-import { ingestContext } from "../helpers/analyze";
+import { finishWithDrilldown, ingestContext } from "../helpers/analyze";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
 import { fixtureFile } from "../unit/aiperf-helpers";
 
@@ -12,7 +12,7 @@ async function rowsOn(handle: DbHandle) {
   const ctx = ingestContext(handle);
   const a = aiperfAnalyzer();
   await a.ingestFile(fixtureFile("qwen-c4__profile_export.jsonl"), ctx);
-  await a.finish(ctx);
+  await finishWithDrilldown(a, ctx);
   const rows: AiperfTimelineRow[] = [];
   await eachAiperfTimelineRow(handle.db, "r1", (r) => rows.push([...r] as AiperfTimelineRow));
   return rows.sort((x, y) => x[1] - y[1]);

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { aiperfAnalyzer } from "@/lib/ingest/analyzers/aiperf";
 import { migrate, openPostgres } from "@/lib/store/db";
 import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
-import { ingestContext } from "../helpers/analyze";
+import { finishWithDrilldown, ingestContext } from "../helpers/analyze";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
 import { diskFile } from "../unit/aiperf-helpers";
 
@@ -21,7 +21,7 @@ describe.skipIf(!PG_URL)("multi-turn aiperf requests on PostgreSQL", () => {
       const ctx = ingestContext(handle);
       const a = aiperfAnalyzer();
       await a.ingestFile(diskFile(gen.jsonlPath, "profile_export.jsonl"), ctx);
-      await a.finish(ctx);
+      await finishWithDrilldown(a, ctx);
       const rows = await handle.db
         .selectFrom("aiperf_requests")
         .select(["request_id", "conversation_id", "turn_index", "cached_tokens", "possible_reuse_tokens"])

@@ -44,6 +44,7 @@ import { createAnalyzers } from "@/lib/ingest/analyzers";
 import { mergeCharts, mergeResults } from "@/lib/ingest/merge-results";
 import { AIPERF_SLOWEST_CHART, slowestPayloadSchema } from "@/lib/api/aiperf-requests";
 import { migrate, openSqlite, type DbHandle } from "@/lib/store/db";
+import { finishWithDrilldown } from "../helpers/analyze";
 
 const FIX = path.resolve(__dirname, "../fixtures");
 const SAMPLES = [
@@ -225,7 +226,7 @@ async function ingest(name: string, bytes: Buffer) {
   const report = analyzer ? await analyzer.ingestFile(file, ctx) : null;
   if (report && analyzer?.name !== "record-counter") recordsSeen += report.records;
   const results = [];
-  for (const a of analyzers) results.push(await a.finish(ctx));
+  for (const a of analyzers) results.push(await finishWithDrilldown(a, ctx));
   expectServable(results);
   return report && { ...report, kind: detected.kind };
 }

@@ -32,6 +32,8 @@ function run(over: Partial<RunSummary>): RunSummary {
     labels: [],
     status: "ready",
     aggregatorVersion: 4,
+    summaryReadyAt: null,
+    drilldownReadyAt: null,
     files: [],
     error: null,
     collectors: {} as RunSummary["collectors"],

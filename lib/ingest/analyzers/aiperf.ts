@@ -181,13 +181,10 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
       return ingestDocument(file, ctx);
     },
     async finish(ctx) {
-      const result = await finishRun(ctx, { log, recordDirs, errors, gpu, summaries, notes, timeslices });
-      // After finishRun: the stored lists carry the re-anchored start times.
-      if (log.length > 0)
-        result.charts = {
-          ...result.charts,
-          [AIPERF_SLOWEST_CHART]: await slowestRequestsPayload(ctx.db, ctx.runId, log),
-        };
+      const result = finishRun({ log, recordDirs, errors, gpu, summaries, notes, timeslices });
+      // Only the drill-down reads the rows: re-anchoring them and the slowest lists read back
+      // from them come after the summary (lib/ingest/drilldown.ts).
+      if (log.length > 0) result.drilldown = () => requestDrilldown(ctx, log);
       const theoretical = result.info?.theoreticalCacheHitRate;
       const fromInputs = turns.multiTurn ? applyInputsReuse(log, turns, conversations, inputs) : 0;
       const perTurn = turnsPayload(
@@ -212,11 +209,16 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
   };
 }
 
-async function finishRun(ctx: IngestContext, s: AiperfRunState): Promise<AnalyzerResult> {
-  const originMs = runOriginMs(s.log);
+function finishRun(s: AiperfRunState): AnalyzerResult {
+  return aiperfRunResult(s, runOriginMs(s.log));
+}
+
+/** The request rows re-anchored, then the slowest lists, which carry the re-anchored starts. */
+async function requestDrilldown(ctx: IngestContext, log: RequestLog): Promise<Record<string, unknown>> {
+  const originMs = runOriginMs(log);
   // Rows were written relative to the first timestamp seen; re-anchor them to the first request.
-  if (s.log.length > 0 && originMs !== 0) await reanchorRequests(ctx.db, ctx.runId, originMs);
-  return aiperfRunResult(s, originMs);
+  if (originMs !== 0) await reanchorRequests(ctx.db, ctx.runId, originMs);
+  return { [AIPERF_SLOWEST_CHART]: await slowestRequestsPayload(ctx.db, ctx.runId, log) };
 }
 
 /** Successful profiling requests with a known possible reuse, for the reuse stack per interval. */

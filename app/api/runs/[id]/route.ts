@@ -5,7 +5,7 @@ import { readRunSummary } from "@/lib/runs/read-run";
 import { jsonError, jsonOk } from "@/lib/server/http";
 import { route } from "@/lib/server/route";
 import { patchRunFacts } from "@/lib/store/run-facts";
-import { getRun, updateRunMeta } from "@/lib/store/runs-repo";
+import { drilldownPending, getRun, updateRunMeta } from "@/lib/store/runs-repo";
 import { setRunSeries } from "@/lib/store/series-repo";
 
 export const dynamic = "force-dynamic";
@@ -37,7 +37,7 @@ export const DELETE = route({ auth: "write", params: runParamsSchema }, async ({
   const run = await getRun(app.store.db, id);
   if (!run) return null;
   // Deleting under a live ingest would leave its later rows orphaned; an interrupted one is `failed` by now.
-  if (run.status === "ingesting")
+  if (run.status === "ingesting" || drilldownPending(run))
     return jsonError(409, "ingest_in_progress", "this run is being ingested; delete it when that is done");
   await deleteRunAndBlobs(app, id);
   return new Response(null, { status: 204 });

@@ -1,6 +1,7 @@
 import { requestListQuerySchema, requestListSchema } from "@/lib/api/aiperf-requests";
 import { runParamsSchema } from "@/lib/api/route-params";
 import { jsonOk } from "@/lib/server/http";
+import { drilldownBuildingError } from "@/lib/server/drilldown-guard";
 import { route } from "@/lib/server/route";
 import { slowestRequests } from "@/lib/store/aiperf-requests";
 import { getRun } from "@/lib/store/runs-repo";
@@ -12,6 +13,8 @@ export const GET = route(
   { auth: "read", params: runParamsSchema, query: requestListQuerySchema },
   async ({ app, params: { id }, query }) => {
     if (!(await getRun(app.store.db, id))) return null;
+    const building = await drilldownBuildingError(app.store.db, id);
+    if (building) return building;
     return jsonOk(requestListSchema, await slowestRequests(app.store.db, id, query));
   },
 );

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { runParamsSchema } from "@/lib/api/route-params";
 import { timelineRequestSchema } from "@/lib/api/timeline";
 import { jsonOk } from "@/lib/server/http";
+import { drilldownBuildingError } from "@/lib/server/drilldown-guard";
 import { route } from "@/lib/server/route";
 import { timelineRequest } from "@/lib/runs/run-timeline";
 
@@ -19,6 +20,8 @@ const paramsSchema = runParamsSchema.extend({
 export const GET = route(
   { auth: "read", params: paramsSchema, resource: "request" },
   async ({ app, params }) => {
+    const building = await drilldownBuildingError(app.store.db, params.id);
+    if (building) return building;
     const r = await timelineRequest(app.store.db, params.id, params.rid);
     return r ? jsonOk(timelineRequestSchema, r) : null;
   },

@@ -2,6 +2,7 @@ import { requestParamsSchema } from "@/lib/api/route-params";
 import { requestDetailSchema } from "@/lib/api/trtllm-charts";
 import { requestDetail } from "@/lib/runs/trtllm-requests";
 import { jsonOk } from "@/lib/server/http";
+import { drilldownBuildingError } from "@/lib/server/drilldown-guard";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
@@ -10,6 +11,8 @@ export const dynamic = "force-dynamic";
 export const GET = route(
   { auth: "read", params: requestParamsSchema, resource: "request" },
   async ({ app, params: { id, idx } }) => {
+    const building = await drilldownBuildingError(app.store.db, id);
+    if (building) return building;
     const detail = await requestDetail(app.store.db, id, idx);
     return detail && jsonOk(requestDetailSchema, detail);
   },

@@ -1,0 +1,43 @@
+/**
+ * The drill-down half of an ingest (README.md §HTTP API, `drilldownReadyAt`): work only the
+ * drill-down views read (request rows re-anchored, the slowest-request lists read back from them),
+ * done after the summary is committed and the upload has its answer. The process keeps a list of
+ * the ones under way so that closing the store can wait for them.
+ */
+
+// On globalThis, as for the app context: the bundle may hold several copies of this module.
+const KEY = Symbol.for("runlens.drilldowns");
+const holder = globalThis as { [KEY]?: Set<Promise<unknown>> };
+const pending = (holder[KEY] ??= new Set());
+
+/** Keeps `work` on the list until it settles; returns it. */
+export function trackDrilldown<T>(work: Promise<T>): Promise<T> {
+  pending.add(work);
+  const done = () => pending.delete(work);
+  work.then(done, done);
+  return work;
+}
+
+/** Resolves once every drill-down under way has settled (whatever its outcome). */
+export async function drilldownsSettled(): Promise<void> {
+  while (pending.size > 0) await Promise.allSettled([...pending]);
+}
+
+/** Milliseconds to wait before building a drill-down: a test hook, 0 (no wait) unless set. */
+export function testDrilldownDelayMs(env: NodeJS.ProcessEnv = process.env): number {
+  return delayFrom(env.RUNLENS_TEST_DRILLDOWN_DELAY_MS);
+}
+
+/**
+ * Milliseconds to wait between the analyzers' last row and the run's commit: a test hook, so a
+ * crash test can kill an ingest while its rows are written and its run is not committed; 0 (no
+ * wait) unless set.
+ */
+export function testCommitDelayMs(env: NodeJS.ProcessEnv = process.env): number {
+  return delayFrom(env.RUNLENS_TEST_COMMIT_DELAY_MS);
+}
+
+function delayFrom(text: string | undefined): number {
+  const n = Number(text);
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}
