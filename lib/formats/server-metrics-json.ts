@@ -67,7 +67,9 @@ export class SliceColumns {
       grown.set(this.data);
       this.data = grown;
     }
-    this.data.set(row, this.rows * FIELDS);
+    const d = this.data;
+    const o = this.rows * FIELDS;
+    for (let f = 0; f < FIELDS; f++) d[o + f] = row[f];
     this.rows++;
   }
 

@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { SERVER_NODE_FLAGS } from "../../bin/node-flags.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
@@ -22,16 +23,20 @@ export const CHROMIUM_ARGS = [
 const LOG_TAIL = 200_000;
 
 /**
- * Runs bin/server.mjs on 127.0.0.1:port with `env` over the production defaults and resolves once
+ * Runs bin/server.mjs (with the V8 flags `npm start` gives it) on 127.0.0.1:port with `env` over the production defaults and resolves once
  * /api/health answers; rejects with the server's output if it exits or is not up within 60 s.
  */
 export async function startNextServer({ port, env = {} }) {
   let output = "";
-  const child = spawn(process.execPath, [SERVER_BIN, "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...SERVER_NODE_FLAGS, SERVER_BIN, "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const keep = (d) => (output = (output + d).slice(-LOG_TAIL));
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);

@@ -143,3 +143,123 @@ describe("JsonTokenizer", () => {
     }
   });
 });
+
+/** Rebuilds the value, skipping (wantsValue false) every container under a member named `skip`. */
+class SkipNamed extends Rebuild {
+  private pendingSkip = false;
+  override key(name: string): void {
+    super.key(name);
+    this.pendingSkip = name === "skip";
+  }
+  wantsValue(): boolean {
+    const wanted = !this.pendingSkip;
+    this.pendingSkip = false;
+    return wanted;
+  }
+  override scalar(v: string | number | boolean | null): void {
+    this.pendingSkip = false;
+    super.scalar(v);
+  }
+}
+
+function tokenizeSkipping(bytes: Buffer, chunk: number): unknown {
+  const h = new SkipNamed();
+  const t = new JsonTokenizer(h);
+  for (let i = 0; i < bytes.length; i += chunk) t.write(bytes.subarray(i, i + chunk));
+  t.end();
+  return h.value;
+}
+
+function offsetOf(run: () => unknown): number | null {
+  try {
+    run();
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) return e.offset;
+    throw e;
+  }
+  return null;
+}
+
+describe("JsonTokenizer, skipping what the handler does not want", () => {
+  const skipped = `{"a": 1, "skip": {"x": [1, 2.5, "s\\u00e9\\"", {"y": null}], "z": -Infinity}, "b": [true], "skip": [[[]]], "c": "d"}`;
+
+  it("raises no event inside a subtree the handler does not want, at every chunk size", () => {
+    const bytes = Buffer.from(skipped);
+    for (const chunk of [1, 2, 3, 7, 64, bytes.length]) {
+      const value = tokenizeSkipping(bytes, chunk) as Record<string, unknown>;
+      // The skipped member's value never arrived: its name is there with nothing set.
+      expect(value).toEqual({ a: 1, b: [true], c: "d" });
+    }
+  });
+
+  it.each([
+    [`{"skip": {"x": [1, 2,]}, "b": 1}`, "expected a value"],
+    [`{"skip": {"x": 01}}`, "bad number"],
+    [`{"skip": {"x": 1.e5}}`, "bad number"],
+    [`{"skip": ["\\q"]}`, "bad escape"],
+    [`{"skip": ["\\u12g4"]}`, "bad escape"],
+    [`{"skip": ["a\u0002"]}`, "control character"],
+    [`{"skip": [nope]}`, "unknown literal"],
+    [`{"skip": {"x" 1}}`, "expected ':'"],
+    [`{"skip": [1}`, "expected ',' or ']'"],
+    [`{"skip": [1, 2]`, "truncated"],
+  ])("still refuses %s where JSON.parse does, at the same byte", (text, message) => {
+    expect(() => JSON.parse(text)).toThrow();
+    const bytes = Buffer.from(text);
+    const unskipped = offsetOf(() => tokenize(bytes, 1000));
+    expect(unskipped).not.toBeNull();
+    for (const chunk of [1, 2, 5, 1000]) {
+      let err: unknown;
+      try {
+        tokenizeSkipping(bytes, chunk);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(JsonSyntaxError);
+      expect((err as JsonSyntaxError).offset).toBe(unskipped);
+      expect((err as Error).message).toContain(message);
+    }
+  });
+});
+
+describe("JsonTokenizer, member names", () => {
+  it("decodes thousands of distinct and repeated names as JSON.parse does, however they are cut", () => {
+    // More names than the decoder keeps, several of a length, some past its longest kept name,
+    // multi-byte ones among them: each must come back as itself, never as a neighbour's.
+    const names = Array.from({ length: 3000 }, (_, i) =>
+      i % 7 === 0 ? `größe-${i}` : i % 11 === 0 ? `${"n".repeat(40)}${i}` : `k${i}`,
+    );
+    const doc = `[${Array.from({ length: 4 }, () => `{${names.map((n, i) => `"${n}": ${i}`).join(", ")}}`).join(", ")}]`;
+    const bytes = Buffer.from(doc);
+    for (const chunk of [3, 17, 4096]) expect(tokenize(bytes, chunk)).toEqual(JSON.parse(doc));
+  });
+});
+
+describe("numberAt, integers past 2^53", () => {
+  it("rounds them to the double Number() gives", () => {
+    const rand = prng(53);
+    const texts = [
+      "9007199254740993", // 2^53 + 1: a tie, rounds to even
+      "9007199254740995",
+      "18446744073709551615", // 2^64 - 1
+      "18446744073709551616", // 2^64
+      "99999999999999999999",
+      "100000000000000000000", // 21 digits: through Number
+      "1796112917272328095", // an aiperf nanosecond clock
+      "-1796112917272328095",
+      "4294967296",
+      "4294967295",
+    ];
+    for (let i = 0; i < 20_000; i++) {
+      const digits = 16 + Math.floor(rand() * 5);
+      let s = rand() < 0.2 ? "-" : "";
+      s += String(1 + Math.floor(rand() * 9));
+      for (let d = 1; d < digits; d++) s += String(Math.floor(rand() * 10));
+      texts.push(s);
+    }
+    for (const s of texts) {
+      const b = Buffer.from(`x${s}x`);
+      expect(Object.is(numberAt(b, 1, b.length - 1), Number(s)), s).toBe(true);
+    }
+  });
+});

@@ -52,6 +52,17 @@ export function serverMetricsAnalyzer(clock = new ProfilingClock(), feed = new R
   const scrapeLogs: ScrapeLog[] = [];
 
   async function ingestFile(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
+    if (file.format === "jsonl" && sets.json.files.length > 0) {
+      // The JSON export of the same scrapes came first and is what counts (PREFERENCE), so the
+      // raw scrapes, often the largest file of a run, are stored as sent but not read.
+      sets.jsonl.files.push(file.name);
+      return {
+        records: 0,
+        skipped: 0,
+        warnings: [],
+        meta: { note: `not read: the JSON export ${sets.json.files.join(", ")} of the same scrapes is used` },
+      };
+    }
     const warnings = new WarningLog();
     const stream = await file.open();
     const counts = { records: 0, skipped: 0 };
@@ -73,6 +84,8 @@ export function serverMetricsAnalyzer(clock = new ProfilingClock(), feed = new R
       case "json":
         format = "json";
         set = await readServerMetricsJson(stream, warnings);
+        // JSONL scrapes read before it would not be counted (PREFERENCE): their tracks can go now.
+        if (set) scrapeLogs.length = 0;
         break;
       case "csv":
         format = "csv";
