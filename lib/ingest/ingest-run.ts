@@ -29,6 +29,7 @@ import type { AnalyzerResult, FileReport, IngestContext, IngestFile } from "./an
 import { createAnalyzers } from "./analyzers";
 import type { IngestDeps } from "./deps";
 import { publicMessage } from "./errors";
+import { timelineColumnsOf } from "./timeline-columns";
 import { mergeFacts } from "./merge-facts";
 import { mergeCharts, mergeResults, pickBackend, pickRequestCount } from "./merge-results";
 import { AGGREGATOR_VERSION } from "./version";
@@ -141,6 +142,7 @@ export class IngestSession {
         aggregatorVersion: AGGREGATOR_VERSION,
         charts: mergeCharts(results),
         metricValues: mergeRequestValues(results.map((r) => r.requestValues)),
+        timeline: await timelineColumnsOf(db, this.runId, files, results),
         facts: mergeFacts(
           results.map((r, i) => ({ analyzer: this.analyzers[i].name, facts: r.facts, backend: r.backend })),
         ),

@@ -11,6 +11,7 @@ import { writeMetricValues } from "./metric-values";
 import { extractedFactColumns } from "./run-facts";
 import type { FilesTable, RunsTable } from "./schema";
 import { storeText } from "./store-text";
+import { writeTimelineColumns, type StoredColumns } from "./timeline-columns";
 
 export type RunRow = RunsTable;
 export type FileRow = FilesTable;
@@ -145,13 +146,15 @@ export interface FinishedRun {
   facts?: ExtractedFacts;
   /** Each verdict metric's per-request values, ascending (see ./metric-values.ts) */
   metricValues?: ReadonlyMap<string, Float64Array>;
+  /** The request timeline's columns, when the run has per-request rows (see ./timeline-columns.ts) */
+  timeline?: { count: number; stored: StoredColumns } | null;
 }
 
 const CHARTS_PER_INSERT = 8;
 
 /**
- * Commits an ingest: summary, file reports, chart payloads, per-request metric values and the
- * `ready` status in one transaction.
+ * Commits an ingest: summary, file reports, chart payloads, per-request metric values, the
+ * request timeline's columns and the `ready` status in one transaction.
  */
 export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<void> {
   const ingestedAt = Date.now();
@@ -179,6 +182,7 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
         .values(charts.slice(i, i + CHARTS_PER_INSERT))
         .execute();
     if (done.metricValues) await writeMetricValues(trx, id, done.metricValues);
+    if (done.timeline) await writeTimelineColumns(trx, id, done.timeline.count, done.timeline.stored);
     const edits = await trx.selectFrom("runs").select("fact_edits").where("id", "=", id).executeTakeFirst();
     await trx
       .updateTable("runs")
@@ -213,6 +217,7 @@ export async function clearDerived(db: Db, id: string, tables: readonly string[]
     for (const table of tables) await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
     await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
     await trx.deleteFrom("run_metric_values").where("run_id", "=", id).execute();
+    await trx.deleteFrom("run_timeline_columns").where("run_id", "=", id).execute();
   });
 }
 
@@ -227,6 +232,7 @@ export async function deleteRun(db: Db, id: string, tables: readonly string[]): 
     for (const table of tables) await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
     await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
     await trx.deleteFrom("run_metric_values").where("run_id", "=", id).execute();
+    await trx.deleteFrom("run_timeline_columns").where("run_id", "=", id).execute();
     await trx.deleteFrom("run_labels").where("run_id", "=", id).execute();
     await trx.deleteFrom("sweep_runs").where("run_id", "=", id).execute();
     await trx.deleteFrom("files").where("run_id", "=", id).execute();

@@ -11,6 +11,7 @@ import { conversationsMigration } from "./008-conversations";
 import { metricValuesMigration } from "./009-metric-values";
 import { aiperfWorkerMigration } from "./010-aiperf-worker";
 import { seriesOrderMigration } from "./011-series-order";
+import { timelineColumnsMigration } from "./015-timeline-columns";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -29,5 +30,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "009-metric-values": metricValuesMigration(dialect),
     "010-aiperf-worker": aiperfWorkerMigration(dialect),
     "011-series-order": seriesOrderMigration(dialect),
+    "015-timeline-columns": timelineColumnsMigration(dialect),
   };
 }
