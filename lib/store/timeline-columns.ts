@@ -111,20 +111,31 @@ export function decodeStoredColumns(bytes: Uint8Array): StoredColumns | null {
 }
 
 /**
- * Replaces the run's stored timeline with `stored` (`count` requests). Called inside the
- * transaction that commits the run, so the columns and the `ready` status land together.
+ * The largest blob stored: SQLite refuses a value past 1 GB and PostgreSQL a bytea past 1 GB, and
+ * a failed insert would fail the run's commit. A run past it (some ten million requests) keeps
+ * no columns and is read from its rows, as before they were stored.
+ */
+export const MAX_TIMELINE_BYTES = 512 * 2 ** 20;
+
+/**
+ * Replaces the run's stored timeline with `stored` (`count` requests); stores none past
+ * `maxBytes`. Called inside the transaction that commits the run, so the columns and the
+ * `ready` status land together. Returns whether the columns were stored.
  */
 export async function writeTimelineColumns(
   trx: Db,
   runId: string,
   count: number,
   stored: StoredColumns,
-): Promise<void> {
+  maxBytes = MAX_TIMELINE_BYTES,
+): Promise<boolean> {
   await trx.deleteFrom("run_timeline_columns").where("run_id", "=", runId).execute();
-  await trx
-    .insertInto("run_timeline_columns")
-    .values({ run_id: runId, count, data: encodeStoredColumns(stored) })
-    .execute();
+  const columnBytes = Object.values(stored.columns).reduce((n, c) => n + c.byteLength, 0);
+  if (columnBytes > maxBytes) return false;
+  const data = encodeStoredColumns(stored);
+  if (data.byteLength > maxBytes) return false;
+  await trx.insertInto("run_timeline_columns").values({ run_id: runId, count, data }).execute();
+  return true;
 }
 
 /** Whether the run has a stored timeline (one index lookup, no blob read). */

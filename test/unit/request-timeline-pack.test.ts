@@ -14,7 +14,13 @@ import {
 } from "@/lib/metrics/request-timeline";
 import { packTimeline, unpackTimeline } from "@/lib/metrics/request-timeline-pack";
 import { AIPERF_TIMELINE_SEGMENTS, aiperfParts } from "@/lib/metrics/request-timeline-parts";
-import { decodeStoredColumns, encodeStoredColumns } from "@/lib/store/timeline-columns";
+import { migrate, openSqlite } from "@/lib/store/db";
+import {
+  decodeStoredColumns,
+  encodeStoredColumns,
+  readTimelineColumns,
+  writeTimelineColumns,
+} from "@/lib/store/timeline-columns";
 import { prng } from "../generators/prng.mjs";
 
 /**
@@ -159,5 +165,26 @@ describe("stored timeline columns", () => {
     const packed = packTimeline(t);
     const other = { ...packed, meta: { ...packed.meta, block: 7 } };
     expect(Array.from(unpackTimeline(other)!.blockMaxEndMs)).toEqual(Array.from(t.blockMaxEndMs));
+  });
+});
+
+describe("storing timeline columns", () => {
+  it("writes one blob a run, replaces it, and stores none past the size limit", async () => {
+    const handle = openSqlite(":memory:");
+    try {
+      await migrate(handle);
+      const t = generated(2 * TIMELINE_BLOCK);
+      const packed = packTimeline(t);
+      expect(await writeTimelineColumns(handle.db, "r1", t.n, packed)).toBe(true);
+      expectSame(t, unpackTimeline((await readTimelineColumns(handle.db, "r1"))!)!);
+      const small = generated(10);
+      expect(await writeTimelineColumns(handle.db, "r1", small.n, packTimeline(small))).toBe(true);
+      expect(unpackTimeline((await readTimelineColumns(handle.db, "r1"))!)!.n).toBe(10);
+      // Past the limit the old columns go too: the run is read from its rows.
+      expect(await writeTimelineColumns(handle.db, "r1", t.n, packed, 1000)).toBe(false);
+      expect(await readTimelineColumns(handle.db, "r1")).toBeNull();
+    } finally {
+      await handle.close();
+    }
   });
 });
