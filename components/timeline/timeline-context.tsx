@@ -62,7 +62,7 @@ const colour = (i: number) => `var(--chart-${(i % 8) + 1})`;
  * known, and none is guessed.
  */
 const TRTLLM_CLOCKS =
-  "Server metrics cannot be placed on this timeline: TensorRT-LLM stamps its perf metrics on the serving host's steady clock (seconds from an arbitrary start, usually the host's boot) and no record carries a wall-clock time, while scrape intervals are on the wall clock. Nothing in the upload reads one moment on both clocks, so the offset between them is not known and is not guessed. See server metrics on the KV and Cache views.";
+  "TensorRT-LLM stamps its perf metrics on the serving host's steady clock (seconds from an arbitrary start, usually the host's boot) and no record carries a wall-clock time, while scrape intervals are on the wall clock. Nothing in the upload reads one moment on both clocks, so the offset between them is not known and is not guessed.";
 
 /**
  * Server metrics beside the timeline, on its time axis (docs/metrics.md §Request timeline):
@@ -89,7 +89,11 @@ export function TimelineContext(props: {
   );
   let body: React.ReactNode;
   if (source === "trtllm")
-    body = note(has ? TRTLLM_CLOCKS : `No server metrics in this run. ${TRTLLM_CLOCKS}`);
+    body = note(
+      has
+        ? `Server metrics cannot be placed on this timeline: ${TRTLLM_CLOCKS} See them on the KV and Cache views.`
+        : `No server metrics in this run, and scrapes could not be placed on this timeline either: ${TRTLLM_CLOCKS} Upload Prometheus /metrics scrapes of the engines to see running and waiting requests, KV usage and hit rate on the KV and Cache views.`,
+    );
   else if (!has)
     body = note(
       "No server metrics in this run: upload aiperf's server_metrics_export.jsonl (aiperf --server-metrics) or Prometheus /metrics scrapes of the engines to see running and waiting requests, KV usage and hit rate here, on the timeline's time axis.",
