@@ -6,7 +6,8 @@
 //
 //   node test/bench/timeline-read.mjs [--requests 1000000] [--rounds 3]
 //
-// The TypeScript sources run through jiti. Prints each round's times in ms and the blob's size.
+// The TypeScript sources run through jiti. Prints each round's wall and CPU times in ms and the
+// blob's size.
 // Not part of `npm test`.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
