@@ -56,6 +56,15 @@ function useContextSeries(run: RunSummary, enabled: boolean) {
 const colour = (i: number) => `var(--chart-${(i % 8) + 1})`;
 
 /**
+ * Why a TensorRT-LLM timeline has no strips (docs/formats.md §TensorRT-LLM perf metrics, clocks):
+ * its stamps are on the serving host's steady clock and no record carries a wall-clock time,
+ * while scrape intervals are on the wall clock. No moment is read on both, so no offset is
+ * known, and none is guessed.
+ */
+const TRTLLM_CLOCKS =
+  "TensorRT-LLM stamps its perf metrics on the serving host's steady clock (seconds from an arbitrary start, usually the host's boot) and no record carries a wall-clock time, while scrape intervals are on the wall clock. Nothing in the upload reads one moment on both clocks, so the offset between them is not known and is not guessed.";
+
+/**
  * Server metrics beside the timeline, on its time axis (docs/metrics.md §Request timeline):
  * running and waiting requests per worker, KV usage against capacity, hit rate per interval.
  * The intervals are placed by their epoch start against the run's first request; where either
@@ -79,15 +88,17 @@ export function TimelineContext(props: {
     </p>
   );
   let body: React.ReactNode;
-  if (!has)
+  if (source === "trtllm")
+    body = note(
+      has
+        ? `Server metrics cannot be placed on this timeline: ${TRTLLM_CLOCKS} See them on the KV and Cache views.`
+        : `No server metrics in this run, and scrapes could not be placed on this timeline either: ${TRTLLM_CLOCKS} Upload Prometheus /metrics scrapes of the engines to see running and waiting requests, KV usage and hit rate on the KV and Cache views.`,
+    );
+  else if (!has)
     body = note(
       "No server metrics in this run: upload aiperf's server_metrics_export.jsonl (aiperf --server-metrics) or Prometheus /metrics scrapes of the engines to see running and waiting requests, KV usage and hit rate here, on the timeline's time axis.",
     );
   else if (ctx.loading) body = note("Loading server metrics…");
-  else if (source === "trtllm")
-    body = note(
-      "Server metrics cannot be placed on this timeline: TensorRT-LLM perf metrics carry steady-clock times that start at no known wall-clock moment. See them on the KV and Cache views.",
-    );
   else if (originEpochMs === null || !ctx.total || ctx.total.startEpochMs === null)
     body = note(
       "This run was stored before the timeline kept the clocks of requests and server metrics: re-ingest it (POST /api/runs/{id}/reingest) to place its server metrics here.",

@@ -32,6 +32,7 @@ import { createAnalyzers } from "./analyzers";
 import { testCommitDelayMs, testDrilldownDelayMs, trackDrilldown } from "./drilldown";
 import type { IngestDeps } from "./deps";
 import { publicMessage } from "./errors";
+import { timelineColumnsOf } from "./timeline-columns";
 import { mergeFacts } from "./merge-facts";
 import { mergeCharts, mergeResults, pickBackend, pickRequestCount } from "./merge-results";
 import { AGGREGATOR_VERSION } from "./version";
@@ -150,6 +151,9 @@ export class IngestSession {
       const steps = results.flatMap((r) => (r.drilldown ? [r.drilldown] : []));
       const delayMs = testDrilldownDelayMs();
       const pending = steps.length > 0 || delayMs > 0;
+      // The timeline is built from the stored rows once they are final: after the drill-down
+      // steps where there are any (aiperf re-anchors its rows there), else with the summary.
+      const timelineWithSummary = steps.length === 0;
       const commitDelayMs = testCommitDelayMs();
       if (commitDelayMs > 0) await new Promise((r) => setTimeout(r, commitDelayMs));
       const summaryReadyAt = await commitRun(db, this.runId, {
@@ -159,6 +163,7 @@ export class IngestSession {
         aggregatorVersion: AGGREGATOR_VERSION,
         charts: mergeCharts(results),
         metricValues: mergeRequestValues(results.map((r) => r.requestValues)),
+        timeline: timelineWithSummary ? await timelineColumnsOf(db, this.runId, files, results) : null,
         facts: mergeFacts(
           results.map((r, i) => ({ analyzer: this.analyzers[i].name, facts: r.facts, backend: r.backend })),
         ),
@@ -182,7 +187,11 @@ export class IngestSession {
         drilldownReadyAt: pending ? null : summaryReadyAt,
       };
       if (!pending) return outcome;
-      drilldown = trackDrilldown(this.buildDrilldown(steps, delayMs));
+      const timeline = timelineWithSummary
+        ? null
+        : (charts: Record<string, unknown>) =>
+            timelineColumnsOf(db, this.runId, files, [...results, { charts }]);
+      drilldown = trackDrilldown(this.buildDrilldown(steps, delayMs, timeline));
       if (this.app.config.drilldown !== "inline") return outcome;
       const readyAt = await drilldown;
       if (readyAt !== null) return { ...outcome, drilldownReadyAt: readyAt };
@@ -222,13 +231,15 @@ export class IngestSession {
   private async buildDrilldown(
     steps: Array<() => Promise<Record<string, unknown>>>,
     delayMs: number,
+    timelineOf: ((charts: Record<string, unknown>) => ReturnType<typeof timelineColumnsOf>) | null,
   ): Promise<number | null> {
     const db = this.app.store.db;
     try {
       if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
       const charts: Record<string, unknown> = {};
       for (const step of steps) Object.assign(charts, await step());
-      return (await commitDrilldown(db, this.runId, charts)) ? Date.now() : null;
+      const timeline = timelineOf ? await timelineOf(charts) : null;
+      return (await commitDrilldown(db, this.runId, charts, timeline)) ? Date.now() : null;
     } catch (err) {
       console.error(`[runlens] run ${this.runId}: drill-down failed`, err);
       await failDrilldown(db, this.runId, "ingest failed: " + publicMessage(err)).catch(() => {});

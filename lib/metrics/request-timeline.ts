@@ -3,7 +3,7 @@
  * from its start to its end, split into the parts its producer recorded, on lanes packed into
  * rows. A run's requests are held column-wise, sorted by start, so a window is two binary
  * searches and one pass however large the run: a million requests are ~40 MB here, not a
- * million objects.
+ * million objects. The same columns are what a run stores at ingest (request-timeline-pack.ts).
  */
 import type { TimelineLanes, TimelinePayload } from "@/lib/api/timeline";
 
@@ -14,10 +14,14 @@ export interface TimelineSegmentDef {
 }
 
 /** One lane grouping of the run: the lane of each request (by its sorted position) and the names. */
-interface LaneGrouping {
+export interface LaneGrouping {
   keys: string[];
-  of: Int32Array;
+  /** As narrow as the number of keys allows: a million requests on a few lanes are 1 MB, not 4. */
+  of: Uint8Array | Uint16Array | Int32Array;
 }
+
+/** Requests per block of the coarse window index. */
+export const TIMELINE_BLOCK = 1024;
 
 export interface RequestTimeline {
   source: "trtllm" | "aiperf";
@@ -27,10 +31,12 @@ export interface RequestTimeline {
   startMs: Float64Array;
   endMs: Float64Array;
   /**
-   * The largest end among requests 0…i (by start): non-decreasing, so the first request that may
-   * still be running at a time is found by binary search, however long the longest request.
+   * The coarse window index: entry b is the largest end among requests 0 … (b+1)·TIMELINE_BLOCK−1
+   * (by start). It never decreases, so the first block that may hold a request still running at
+   * a time is found by binary search, however long the longest request; a window then scans at
+   * most one block it does not need.
    */
-  maxEndMs: Float64Array;
+  blockMaxEndMs: Float64Array;
   /** Parts of request i: entries partOffset[i] … partOffset[i+1]-1. */
   partOffset: Int32Array;
   partSeg: Uint8Array;
@@ -109,7 +115,7 @@ export class TimelineBuilder {
       id: new Int32Array(n),
       startMs: new Float64Array(n),
       endMs: new Float64Array(n),
-      maxEndMs: new Float64Array(n),
+      blockMaxEndMs: new Float64Array(Math.ceil(n / TIMELINE_BLOCK)),
       partOffset: new Int32Array(n + 1),
       partSeg: new Uint8Array(this.partSeg.length),
       partStartMs: new Float64Array(this.partSeg.length),
@@ -124,7 +130,7 @@ export class TimelineBuilder {
       t.startMs[i] = this.start[src];
       t.endMs[i] = this.end[src];
       maxEnd = Math.max(maxEnd, this.end[src]);
-      t.maxEndMs[i] = maxEnd;
+      t.blockMaxEndMs[Math.floor(i / TIMELINE_BLOCK)] = maxEnd;
       t.partOffset[i] = at;
       for (let p = firstPart[src]; p < firstPart[src + 1]; p++, at++) {
         t.partSeg[at] = this.partSeg[p];
@@ -134,12 +140,19 @@ export class TimelineBuilder {
     });
     t.partOffset[n] = at;
     for (const [g, k] of this.laneKeys) {
-      const of = new Int32Array(n);
+      const of = laneColumn(k.index.size, n);
       order.forEach((src, i) => (of[i] = k.of[src]));
       t.lanes[g] = { keys: [...k.index.keys()], of };
     }
     return t;
   }
+}
+
+/** A column of `n` lane numbers below `keys`, in the narrowest integer type that holds them. */
+export function laneColumn(keys: number, n: number): LaneGrouping["of"] {
+  if (keys <= 0x100) return new Uint8Array(n);
+  if (keys <= 0x10000) return new Uint16Array(n);
+  return new Int32Array(n);
 }
 
 /** First index in [0, n) whose value is ≥ x (n when none), for a non-decreasing array. */
@@ -166,10 +179,23 @@ function upperBound(a: Float64Array, x: number): number {
   return lo;
 }
 
+/**
+ * The sorted positions [lo, hi) that may overlap [from, to]: every request before `lo` ended
+ * before `from` (its block's running maximum of ends says so), every one from `hi` on starts
+ * after `to`. Those in between still need their own end checked.
+ */
+export function windowCandidates(t: RequestTimeline, fromMs: number, toMs: number): [number, number] {
+  const lo = Math.min(t.n, lowerBound(t.blockMaxEndMs, fromMs) * TIMELINE_BLOCK);
+  return [lo, Math.max(lo, upperBound(t.startMs, toMs))];
+}
+
+/** The largest end of the run's requests (its end on the timeline); 0 for none. */
+export const runEndMs = (t: RequestTimeline) =>
+  t.blockMaxEndMs.length > 0 ? t.blockMaxEndMs[t.blockMaxEndMs.length - 1] : 0;
+
 /** The sorted positions of the requests that overlap [from, to] (a request touching an edge counts). */
 export function overlapping(t: RequestTimeline, fromMs: number, toMs: number): number[] {
-  const lo = lowerBound(t.maxEndMs, fromMs);
-  const hi = upperBound(t.startMs, toMs);
+  const [lo, hi] = windowCandidates(t, fromMs, toMs);
   const out: number[] = [];
   for (let i = lo; i < hi; i++) if (t.endMs[i] >= fromMs) out.push(i);
   return out;
@@ -259,16 +285,15 @@ export function timelineWindow(
   q: { fromMs?: number; toMs?: number; lanes?: TimelineLanes; limit: number },
 ): TimelinePayload {
   const runStart = t.n > 0 ? t.startMs[0] : 0;
-  const runEnd = t.n > 0 ? t.maxEndMs[t.n - 1] : 0;
+  const runEnd = runEndMs(t);
   const fromMs = q.fromMs ?? runStart;
   const toMs = Math.max(q.toMs ?? runEnd, fromMs);
   const lanesBy = pickLanes(t, q.lanes);
   const grouping = t.lanes[lanesBy];
   // Two passes over the window's candidates, nothing allocated per request: a whole
   // million-request run is counted, then every k-th picked.
-  const lo = lowerBound(t.maxEndMs, fromMs);
-  const hi = upperBound(t.startMs, toMs);
-  const of = grouping?.of ?? new Int32Array(t.n);
+  const [lo, hi] = windowCandidates(t, fromMs, toMs);
+  const of = grouping?.of ?? new Uint8Array(t.n);
   const perLane = new Int32Array(grouping ? grouping.keys.length : 1);
   let inWindow = 0;
   for (let i = lo; i < hi; i++)

@@ -1,8 +1,9 @@
 /**
- * The request timeline of a run (GET /api/runs/{id}/timeline): its requests read once into a
- * column-wise timeline (lib/metrics/request-timeline.ts), kept for the next windows, then cut to
- * the window asked for. Panning and zooming a million-request run asks for a window every few
- * frames; reading the rows again each time would take the better part of a second.
+ * The request timeline of a run (GET /api/runs/{id}/timeline): its columns, stored at ingest
+ * (lib/ingest/timeline-columns.ts), read once into a column-wise timeline
+ * (lib/metrics/request-timeline.ts), kept for the next windows, then cut to the window asked
+ * for. Panning and zooming a million-request run asks for a window every few frames; reading
+ * the blob again each time would take a tenth of a second, the rows of an older run seconds.
  */
 import type { QueryClient } from "@tanstack/react-query";
 import { hasTimelineData } from "@/lib/api/run-views";
@@ -15,17 +16,13 @@ import {
   type TimelineQuery,
   type TimelineRequest,
 } from "@/lib/api/timeline";
-import { TimelineBuilder, timelineWindow, type RequestTimeline } from "@/lib/metrics/request-timeline";
-import {
-  AIPERF_TIMELINE_SEGMENTS,
-  aiperfParts,
-  trtllmParts,
-  trtllmTimelineSegments,
-} from "@/lib/metrics/request-timeline-parts";
-import type { SegmentValue } from "@/lib/metrics/time-breakdown";
+import { AIPERF_ORIGIN_CHART, originOf, timelineFromRows } from "@/lib/ingest/timeline-columns";
+import { timelineWindow, type RequestTimeline } from "@/lib/metrics/request-timeline";
+import { unpackTimeline } from "@/lib/metrics/request-timeline-pack";
 import type { Db } from "@/lib/store/db";
 import { getChartData, getFiles, getRun, type RunRow } from "@/lib/store/runs-repo";
-import { aiperfRequestAt, eachAiperfTimelineRow, eachTrtllmTimelineRow } from "@/lib/store/timeline-rows";
+import { hasTimelineColumns, readTimelineColumns } from "@/lib/store/timeline-columns";
+import { aiperfRequestAt } from "@/lib/store/timeline-rows";
 
 /** Timelines of the last few runs asked for: a million-request timeline is ~40 MB. */
 const KEEP = 3;
@@ -39,67 +36,17 @@ const cache = (holder[KEY] ??= new Map());
 const cacheKey = (run: RunRow) => `${run.id}:${run.updated_at}:${run.aggregator_version}`;
 
 const LINE_BITS = AIPERF_LINE_BITS;
-export const aiperfRequestId = (fileIndex: number, line: number) => fileIndex * LINE_BITS + line;
 
-async function buildTrtllm(db: Db, runId: string): Promise<RequestTimeline | null> {
-  let builder: TimelineBuilder | null = null;
-  await eachTrtllmTimelineRow(db, runId, ([idx, mode, ctx, gen, arrival, e2e, timesJson, segmentsJson]) => {
-    builder ??= new TimelineBuilder(
-      "trtllm",
-      trtllmTimelineSegments(mode),
-      mode === "disaggregated" ? ["worker", "ctx-worker", "none"] : ["worker", "none"],
-    );
-    const times = JSON.parse(timesJson) as Record<string, number | null>;
-    const parts = trtllmParts(mode, times, JSON.parse(segmentsJson) as SegmentValue[]);
-    // The bar spans what was recorded: arrival to last token, widened to any part past it.
-    let end = arrival !== null && e2e !== null ? arrival + e2e : null;
-    for (let p = 2; p < parts.length; p += 3) end = Math.max(end ?? parts[p], parts[p]);
-    // Disaggregated requests are laned by the worker that decoded them; the context side has its own grouping.
-    builder.push(idx, arrival, end, { worker: gen ?? ctx, "ctx-worker": ctx, none: "" }, parts);
-  });
-  return (builder as TimelineBuilder | null)?.finish(null) ?? null;
-}
-
-/** Where the run's stored aiperf charts put its first request on the epoch clock, when they do. */
-async function aiperfOrigin(db: Db, runId: string): Promise<number | null> {
-  const data = await getChartData(db, runId, AIPERF_ORIGIN_CHART);
-  if (!data) return null;
-  const v = (JSON.parse(data) as { originEpochMs?: unknown }).originEpochMs;
-  return typeof v === "number" && Number.isFinite(v) ? v : null;
-}
-
-/** The stored chart that carries the epoch time of an aiperf run's first request. */
-export const AIPERF_ORIGIN_CHART = "aiperf-timeline";
-
-async function buildAiperf(db: Db, runId: string): Promise<RequestTimeline | null> {
-  // Every file of the run: imported tools' per-request rows name their own result files.
-  const files = await getFiles(db, runId);
-  const fileIndex = new Map(files.map((f, i) => [f.id, i]));
-  const fileName = new Map(files.map((f) => [f.id, f.name]));
-  // aiperf's worker is the client process that sent the request (`metadata.worker_id`).
-  const builder = new TimelineBuilder("aiperf", AIPERF_TIMELINE_SEGMENTS, [
-    "conversation",
-    "worker",
-    "file",
-    "none",
-  ]);
-  await eachAiperfTimelineRow(db, runId, ([fileId, line, ok, start, end, ttft, conversation, worker]) => {
-    const f = fileIndex.get(fileId) ?? files.length;
-    if (start === null || end === null) return;
-    builder.push(
-      aiperfRequestId(f, line),
-      start,
-      end,
-      { conversation, worker, file: fileName.get(fileId) ?? null, none: "" },
-      aiperfParts(start, end, ttft, ok === 1),
-    );
-  });
-  if (builder.length === 0) return null;
-  return builder.finish(await aiperfOrigin(db, runId));
-}
-
+/**
+ * The columns stored at ingest (one blob read); for a run ingested before they were stored, or
+ * stored in another version, its rows, through the builder the ingest uses.
+ */
 async function build(db: Db, run: RunRow): Promise<RequestTimeline | null> {
-  return (await buildTrtllm(db, run.id)) ?? (await buildAiperf(db, run.id));
+  const stored = await readTimelineColumns(db, run.id);
+  const t = stored && unpackTimeline(stored);
+  if (t) return t;
+  const origin = originOf(JSON.parse((await getChartData(db, run.id, AIPERF_ORIGIN_CHART)) ?? "null"));
+  return timelineFromRows(db, run.id, await getFiles(db, run.id), origin);
 }
 
 /** The run's timeline, read once per version of the run; null when it has no per-request rows. */
@@ -177,9 +124,10 @@ export async function prefetchTimeline(
   if (!hasTimelineData(run)) return;
   const row = await getRun(db, run.id);
   if (!row || row.status !== "ready") return;
-  // A run read for the first time takes seconds: the page is sent at once and the view asks for
-  // its window (the read is already under way); only a kept timeline is put in the page.
-  if (!cache.has(cacheKey(row))) {
+  // A run with stored columns is read in a tenth of a second and its first window goes out with
+  // the page. One stored before them takes seconds to read from its rows: the page is sent at
+  // once and the view asks for its window (the read is already under way).
+  if (!cache.has(cacheKey(row)) && !(await hasTimelineColumns(db, run.id))) {
     void runTimeline(db, row).catch(() => {});
     return;
   }

@@ -11,6 +11,7 @@ import { writeMetricValues } from "./metric-values";
 import { extractedFactColumns } from "./run-facts";
 import type { FilesTable, RunsTable } from "./schema";
 import { storeText } from "./store-text";
+import { writeTimelineColumns, type StoredColumns } from "./timeline-columns";
 
 export type RunRow = RunsTable;
 export type FileRow = FilesTable;
@@ -147,13 +148,15 @@ export interface FinishedRun {
   metricValues?: ReadonlyMap<string, Float64Array>;
   /** Drill-down work follows (`commitDrilldown`): the run is ready, its drill-down not yet */
   drilldownPending?: boolean;
+  /** The request timeline's columns, when the run has per-request rows (see ./timeline-columns.ts) */
+  timeline?: { count: number; stored: StoredColumns } | null;
 }
 
 const CHARTS_PER_INSERT = 8;
 
 /**
- * Commits an ingest: summary, file reports, chart payloads, per-request metric values and the
- * `ready` status in one transaction.
+ * Commits an ingest: summary, file reports, chart payloads, per-request metric values, the
+ * request timeline's columns and the `ready` status in one transaction.
  */
 export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<number> {
   const ingestedAt = Date.now();
@@ -181,6 +184,7 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
         .values(charts.slice(i, i + CHARTS_PER_INSERT))
         .execute();
     if (done.metricValues) await writeMetricValues(trx, id, done.metricValues);
+    if (done.timeline) await writeTimelineColumns(trx, id, done.timeline.count, done.timeline.stored);
     const edits = await trx.selectFrom("runs").select("fact_edits").where("id", "=", id).executeTakeFirst();
     await trx
       .updateTable("runs")
@@ -224,7 +228,12 @@ export async function markRunStatus(
  * and waiting for it: a run the sweeper failed, re-ingested or deleted meanwhile gets nothing.
  * Returns whether it was stored.
  */
-export async function commitDrilldown(db: Db, id: string, charts: Record<string, unknown>): Promise<boolean> {
+export async function commitDrilldown(
+  db: Db,
+  id: string,
+  charts: Record<string, unknown>,
+  timeline: FinishedRun["timeline"] = null,
+): Promise<boolean> {
   const rows: Array<{ run_id: string; key: string; data: string }> = [];
   for (const [key, data] of Object.entries(charts)) {
     rows.push({ run_id: id, key, data: JSON.stringify(data) });
@@ -241,6 +250,7 @@ export async function commitDrilldown(db: Db, id: string, charts: Record<string,
       .where("summary_ready_at", "is not", null)
       .executeTakeFirst();
     if (Number(stamped.numUpdatedRows) !== 1) return false;
+    if (timeline) await writeTimelineColumns(trx, id, timeline.count, timeline.stored);
     if (rows.length > 0) {
       await trx
         .deleteFrom("chart_data")
@@ -298,6 +308,7 @@ export async function clearDerived(db: Db, id: string, tables: readonly string[]
     for (const table of tables) await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
     await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
     await trx.deleteFrom("run_metric_values").where("run_id", "=", id).execute();
+    await trx.deleteFrom("run_timeline_columns").where("run_id", "=", id).execute();
   });
 }
 
@@ -312,6 +323,7 @@ export async function deleteRun(db: Db, id: string, tables: readonly string[]): 
     for (const table of tables) await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
     await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
     await trx.deleteFrom("run_metric_values").where("run_id", "=", id).execute();
+    await trx.deleteFrom("run_timeline_columns").where("run_id", "=", id).execute();
     await trx.deleteFrom("run_labels").where("run_id", "=", id).execute();
     await trx.deleteFrom("sweep_runs").where("run_id", "=", id).execute();
     await trx.deleteFrom("files").where("run_id", "=", id).execute();

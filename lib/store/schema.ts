@@ -7,6 +7,7 @@ import type { AiperfTables } from "./tables/aiperf";
 import type { MetricValuesTables } from "./tables/metric-values";
 import type { ServerMetricsTables } from "./tables/server-metrics";
 import type { SweepTables } from "./tables/sweeps";
+import type { TimelineColumnsTables } from "./tables/timeline-columns";
 import type { TrtllmTables } from "./tables/trtllm";
 
 export interface RunsTable {
@@ -115,4 +116,5 @@ export type Database = CoreTables &
   AiperfTables &
   ServerMetricsTables &
   SweepTables &
-  MetricValuesTables;
+  MetricValuesTables &
+  TimelineColumnsTables;

@@ -12,14 +12,19 @@ import { POST as upload } from "@/app/api/runs/route";
 import { GET as getTimeline } from "@/app/api/runs/[id]/timeline/route";
 import { GET as getTimelineRequest } from "@/app/api/runs/[id]/timeline/requests/[rid]/route";
 import { GET as getDetail } from "@/app/api/runs/[id]/trtllm/requests/[idx]/route";
+import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
+import { DELETE as deleteRun } from "@/app/api/runs/[id]/route";
 import { timelinePayloadSchema, timelineRequestSchema, type TimelinePayload } from "@/lib/api/timeline";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
+import { unpackTimeline } from "@/lib/metrics/request-timeline-pack";
+import { forgetTimelines } from "@/lib/runs/run-timeline";
+import { readTimelineColumns } from "@/lib/store/timeline-columns";
 import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
-freshAppEachTest();
+const app = freshAppEachTest();
 
 const url = (p: string) => new Request(`http://localhost${p}`);
 const tmp = (name: string) => fs.mkdtempSync(path.join(os.tmpdir(), `runlens-timeline-${name}-`));
@@ -206,5 +211,56 @@ describe("GET /api/runs/{id}/timeline (multi-turn aiperf)", () => {
     );
     // A conversation's turns run one after another: one row each.
     expect(p.lanes.every((l) => l.rows === 1)).toBe(true);
+  });
+});
+
+describe("the timeline stored at ingest", () => {
+  /** Every window the view asks for on `id`, as the route answers it. */
+  const windows = async (id: string) => {
+    const whole = await timeline(id);
+    const span = whole.run.endMs - whole.run.startMs;
+    const tenth = `from=${whole.run.startMs + span * 0.45}&to=${whole.run.startMs + span * 0.55}`;
+    return [whole, await timeline(id, "lanes=none&limit=7"), await timeline(id, tenth)];
+  };
+
+  it("answers from the columns stored with the run exactly what the run's rows give", async () => {
+    const trt = generateTrtllmRun({ dir: tmp("stored-trt"), mode: "disaggregated", requests: 80, seed: 3 });
+    const turns = generateMultiTurnRun(tmp("stored-turns"), { conversations: 9, maxTurns: 12, seed: 5 });
+    const db = app.app.store.db;
+    for (const files of [trt.files, [turns.jsonlPath, turns.summaryPath]]) {
+      const id = await uploadFiles(files);
+      const row = await db
+        .selectFrom("run_timeline_columns")
+        .select("count")
+        .where("run_id", "=", id)
+        .executeTakeFirstOrThrow();
+      const stored = unpackTimeline((await readTimelineColumns(db, id))!);
+      expect(stored?.n).toBe(Number(row.count));
+      const fromColumns = await windows(id);
+      expect(fromColumns[0].run.requests).toBe(stored?.n);
+      // Without the stored columns (a run ingested before they were kept), the rows are read.
+      await db.deleteFrom("run_timeline_columns").where("run_id", "=", id).execute();
+      forgetTimelines();
+      expect(await windows(id)).toEqual(fromColumns);
+    }
+  });
+
+  it("is replaced by a re-ingest and removed with the run", async () => {
+    const dir = tmp("stored-aiperf");
+    const run = await generateAiperfRun(dir, { records: 40, concurrency: 2, csv: false });
+    const id = await uploadFiles([run.jsonlPath, run.summaryPath]);
+    const db = app.app.store.db;
+    const count = () =>
+      db.selectFrom("run_timeline_columns").select("run_id").where("run_id", "=", id).execute();
+    expect(await count()).toHaveLength(1);
+    const again = await reingest(url(`/api/runs/${id}/reingest`), idParams(id));
+    expect(again.status).toBeLessThan(300);
+    expect(await count()).toHaveLength(1);
+    const gone = await deleteRun(
+      new Request(`http://localhost/api/runs/${id}`, { method: "DELETE" }),
+      idParams(id),
+    );
+    expect(gone.status).toBeLessThan(300);
+    expect(await count()).toHaveLength(0);
   });
 });

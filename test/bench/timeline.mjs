@@ -1,5 +1,6 @@
-// The Timeline view in headless Chromium: first paint of the canvas (server cold: the run's rows
-// read for the first time, then warm), the frame time of wheel zoom and Shift+wheel pan, and the
+// The Timeline view in headless Chromium: first paint of the canvas (server cold: the run's
+// timeline read for the first time, from its stored columns or, for a run stored before them,
+// its rows; then warm), the frame time of wheel zoom and Shift+wheel pan, and the
 // time from a gesture's end to the new window's bars; plus the timeline route's own latency.
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../helpers/next-server.mjs";
@@ -109,7 +110,7 @@ async function timed(url) {
 
 /**
  * Timeline figures of one run (README.md §Performance): `firstPaintColdMs` is the first visit
- * (the server reads the run's rows then), `firstPaintWarmMs` a second visit in a fresh browser
+ * (the server reads the run's stored timeline columns then, or its rows for a run stored before them), `firstPaintWarmMs` a second visit in a fresh browser
  * context; frame times are p50/p95/max of `2 × frames` zooms and pans each; `refetchMs` from the last
  * gesture to the new window's bars drawn; `api` the route alone, warm, whole run and a tenth of it.
  */

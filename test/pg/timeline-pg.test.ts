@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { aiperfAnalyzer } from "@/lib/ingest/analyzers/aiperf";
 import { migrate, openPostgres, openSqlite, type DbHandle } from "@/lib/store/db";
+import { timelineColumnsOf } from "@/lib/ingest/timeline-columns";
+import { timelineWindow } from "@/lib/metrics/request-timeline";
+import { unpackTimeline } from "@/lib/metrics/request-timeline-pack";
+import type { FileRow } from "@/lib/store/runs-repo";
+import { readTimelineColumns, writeTimelineColumns } from "@/lib/store/timeline-columns";
 import { eachAiperfTimelineRow, type AiperfTimelineRow } from "@/lib/store/timeline-rows";
 import { finishWithDrilldown, ingestContext } from "../helpers/analyze";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
@@ -29,6 +34,38 @@ describe.skipIf(!PG_URL)("request timeline rows on PostgreSQL", () => {
       expect(a).toHaveLength(10);
       expect(a).toEqual(b);
       expect(typeof a[0][3]).toBe("number");
+    } finally {
+      await pg.close();
+      await lite.close();
+      await drop();
+    }
+  });
+});
+
+/** The whole-run window of the fixture's timeline, stored as columns on a store and read back. */
+async function storedWindowOn(handle: DbHandle) {
+  await migrate(handle);
+  const ctx = ingestContext(handle);
+  const a = aiperfAnalyzer();
+  await a.ingestFile(fixtureFile("qwen-c4__profile_export.jsonl"), ctx);
+  const result = await a.finish(ctx);
+  const files = [{ id: "f0", ord: 0, name: "qwen-c4__profile_export.jsonl" } as FileRow];
+  const columns = await timelineColumnsOf(handle.db, "r1", files, [result]);
+  await writeTimelineColumns(handle.db, "r1", columns!.count, columns!.stored);
+  const t = unpackTimeline((await readTimelineColumns(handle.db, "r1"))!);
+  return timelineWindow(t!, { limit: 5000 });
+}
+
+describe.skipIf(!PG_URL)("stored timeline columns on PostgreSQL", () => {
+  it("reads back the blob SQLite reads back", async () => {
+    const { url, drop } = await freshSchema();
+    const pg = openPostgres(url);
+    const lite = openSqlite(":memory:");
+    try {
+      const a = await storedWindowOn(pg);
+      expect(a.inWindow).toBe(10);
+      expect(a.originEpochMs).not.toBeNull();
+      expect(a).toEqual(await storedWindowOn(lite));
     } finally {
       await pg.close();
       await lite.close();

@@ -25,7 +25,8 @@ describe("request timeline windows", () => {
     const t = fourRequests();
     // By start: 1 (0–100), 4 (10–1000), 2 (50–60), 3 (150–400).
     expect(Array.from(t.id)).toEqual([1, 4, 2, 3]);
-    expect(Array.from(t.maxEndMs)).toEqual([100, 1000, 1000, 1000]);
+    // One block of the coarse index: the largest end of all four.
+    expect(Array.from(t.blockMaxEndMs)).toEqual([1000]);
     expect(overlapping(t, 500, 600).map((i) => t.id[i])).toEqual([4]);
     expect(overlapping(t, 55, 160).map((i) => t.id[i])).toEqual([1, 4, 2, 3]);
     // A request that ends exactly where the window starts is in it.

@@ -12,6 +12,7 @@ import { metricValuesMigration } from "./009-metric-values";
 import { aiperfWorkerMigration } from "./010-aiperf-worker";
 import { seriesOrderMigration } from "./011-series-order";
 import { ingestReadinessMigration } from "./012-ingest-readiness";
+import { timelineColumnsMigration } from "./015-timeline-columns";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -31,5 +32,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "010-aiperf-worker": aiperfWorkerMigration(dialect),
     "011-series-order": seriesOrderMigration(dialect),
     "012-ingest-readiness": ingestReadinessMigration(dialect),
+    "015-timeline-columns": timelineColumnsMigration(dialect),
   };
 }

@@ -1,0 +1,119 @@
+/**
+ * A run's request timeline from its stored per-request rows (docs/metrics.md §Request timeline):
+ * built once when the run is ingested, after every analyzer has written and re-anchored its rows,
+ * and stored as columns beside the summary; and built the same way for a run stored before the
+ * columns were kept. One builder for both, so a stored timeline is exactly what the rows give.
+ */
+import { AIPERF_CHART_KEYS } from "@/lib/api/aiperf-charts";
+import { AIPERF_LINE_BITS } from "@/lib/api/timeline";
+import { TimelineBuilder, type RequestTimeline } from "@/lib/metrics/request-timeline";
+import { packTimeline } from "@/lib/metrics/request-timeline-pack";
+import {
+  AIPERF_TIMELINE_SEGMENTS,
+  aiperfParts,
+  trtllmParts,
+  trtllmTimelineSegments,
+} from "@/lib/metrics/request-timeline-parts";
+import type { SegmentValue } from "@/lib/metrics/time-breakdown";
+import type { Db } from "@/lib/store/db";
+import { copiesSettled } from "@/lib/store/pg-copy";
+import type { FileRow } from "@/lib/store/runs-repo";
+import { sqliteWriterFor } from "@/lib/store/sqlite-writer";
+import { eachAiperfTimelineRow, eachTrtllmTimelineRow } from "@/lib/store/timeline-rows";
+import type { StoredColumns } from "@/lib/store/timeline-columns";
+
+/** The stored chart that carries the epoch time of an aiperf run's first request. */
+export const AIPERF_ORIGIN_CHART = AIPERF_CHART_KEYS.timeline;
+
+/** An aiperf bar's drill-down id: the record's file (its place in the run's file list) and line. */
+export const aiperfRequestId = (fileIndex: number, line: number) => fileIndex * AIPERF_LINE_BITS + line;
+
+/** Where a run's aiperf timeline chart puts its first request on the epoch clock, when it does. */
+export function originOf(chart: unknown): number | null {
+  const v =
+    typeof chart === "object" && chart !== null ? (chart as { originEpochMs?: unknown }).originEpochMs : null;
+  return typeof v === "number" && Number.isFinite(v) ? v : null;
+}
+
+async function fromTrtllmRows(db: Db, runId: string): Promise<RequestTimeline | null> {
+  let builder: TimelineBuilder | null = null;
+  await eachTrtllmTimelineRow(db, runId, ([idx, mode, ctx, gen, arrival, e2e, timesJson, segmentsJson]) => {
+    builder ??= new TimelineBuilder(
+      "trtllm",
+      trtllmTimelineSegments(mode),
+      mode === "disaggregated" ? ["worker", "ctx-worker", "none"] : ["worker", "none"],
+    );
+    const times = JSON.parse(timesJson) as Record<string, number | null>;
+    const parts = trtllmParts(mode, times, JSON.parse(segmentsJson) as SegmentValue[]);
+    // The bar spans what was recorded: arrival to last token, widened to any part past it.
+    let end = arrival !== null && e2e !== null ? arrival + e2e : null;
+    for (let p = 2; p < parts.length; p += 3) end = Math.max(end ?? parts[p], parts[p]);
+    // Disaggregated requests are laned by the worker that decoded them; the context side has its own grouping.
+    builder.push(idx, arrival, end, { worker: gen ?? ctx, "ctx-worker": ctx, none: "" }, parts);
+  });
+  return (builder as TimelineBuilder | null)?.finish(null) ?? null;
+}
+
+async function fromAiperfRows(
+  db: Db,
+  runId: string,
+  files: readonly FileRow[],
+  originEpochMs: number | null,
+): Promise<RequestTimeline | null> {
+  // Every file of the run, in the order the drill-down finds them by: imported tools'
+  // per-request rows name their own result files.
+  const ordered = [...files].sort((a, b) => a.ord - b.ord);
+  const fileIndex = new Map(ordered.map((f, i) => [f.id, i]));
+  const fileName = new Map(ordered.map((f) => [f.id, f.name]));
+  // aiperf's worker is the client process that sent the request (`metadata.worker_id`).
+  const builder = new TimelineBuilder("aiperf", AIPERF_TIMELINE_SEGMENTS, [
+    "conversation",
+    "worker",
+    "file",
+    "none",
+  ]);
+  await eachAiperfTimelineRow(db, runId, ([fileId, line, ok, start, end, ttft, conversation, worker]) => {
+    const f = fileIndex.get(fileId) ?? ordered.length;
+    if (start === null || end === null) return;
+    builder.push(
+      aiperfRequestId(f, line),
+      start,
+      end,
+      { conversation, worker, file: fileName.get(fileId) ?? null, none: "" },
+      aiperfParts(start, end, ttft, ok === 1),
+    );
+  });
+  if (builder.length === 0) return null;
+  return builder.finish(originEpochMs);
+}
+
+/** The run's timeline from its rows; null when it has no per-request rows with a start and an end. */
+export async function timelineFromRows(
+  db: Db,
+  runId: string,
+  files: readonly FileRow[],
+  originEpochMs: number | null,
+): Promise<RequestTimeline | null> {
+  return (await fromTrtllmRows(db, runId)) ?? (await fromAiperfRows(db, runId, files, originEpochMs));
+}
+
+/**
+ * The columns a run's commit stores (lib/store/timeline-columns.ts), from the rows its analyzers
+ * wrote; `results` are the analyzers' results, whose aiperf timeline chart carries the epoch
+ * time of the first request. Null when the run has no timeline.
+ */
+export async function timelineColumnsOf(
+  db: Db,
+  runId: string,
+  files: readonly FileRow[],
+  results: ReadonlyArray<{ charts?: Record<string, unknown> }>,
+): Promise<{ count: number; stored: StoredColumns } | null> {
+  // Every row handed to the SQLite writer thread or a PostgreSQL COPY is in before the read.
+  await sqliteWriterFor(db)?.idle();
+  await copiesSettled(db);
+  const chart = results.find((r) => r.charts?.[AIPERF_ORIGIN_CHART] !== undefined)?.charts?.[
+    AIPERF_ORIGIN_CHART
+  ];
+  const t = await timelineFromRows(db, runId, files, originOf(chart));
+  return t ? { count: t.n, stored: packTimeline(t) } : null;
+}

@@ -1,0 +1,164 @@
+/**
+ * A run's request timeline as one stored blob (docs/metrics.md §Request timeline): named
+ * typed-array columns and a JSON description beside them. The store keeps what it is given; what
+ * the columns mean is lib/metrics/request-timeline-pack.ts's. A million-request run is one read
+ * of ~60 MB, where its rows took seconds.
+ *
+ * Layout: a little-endian u32 header length, the header (UTF-8 JSON: `meta` and each column's
+ * name, type, length and byte offset), then the columns, each starting on an 8-byte boundary
+ * from the start of the blob, so a column is read as a view of the blob's memory, not copied.
+ */
+import { endianness } from "node:os";
+import { sql } from "kysely";
+import type { Db } from "./db";
+import { rawSqlite } from "./raw-sqlite";
+
+export type StoredColumn = Float64Array | Int32Array | Uint16Array | Uint8Array;
+
+export interface StoredColumns {
+  /** JSON-serialisable description of the columns, kept as given. */
+  meta: unknown;
+  columns: Record<string, StoredColumn>;
+}
+
+const TYPES = {
+  f64: Float64Array,
+  i32: Int32Array,
+  u16: Uint16Array,
+  u8: Uint8Array,
+} as const;
+type TypeName = keyof typeof TYPES;
+
+interface ColumnEntry {
+  name: string;
+  type: TypeName;
+  length: number;
+  offset: number;
+}
+
+const LITTLE_ENDIAN = endianness() === "LE";
+const align8 = (n: number) => Math.ceil(n / 8) * 8;
+
+function typeOf(c: StoredColumn): TypeName {
+  if (c instanceof Float64Array) return "f64";
+  if (c instanceof Int32Array) return "i32";
+  if (c instanceof Uint16Array) return "u16";
+  return "u8";
+}
+
+/** Reverses each element's bytes in place: the stored order on a big-endian machine. */
+function swapBytes(bytes: Uint8Array, size: number): void {
+  if (size === 1) return;
+  for (let i = 0; i < bytes.length; i += size) bytes.subarray(i, i + size).reverse();
+}
+
+export function encodeStoredColumns(stored: StoredColumns): Buffer {
+  const entries: ColumnEntry[] = [];
+  let at = 0;
+  for (const [name, c] of Object.entries(stored.columns)) {
+    entries.push({ name, type: typeOf(c), length: c.length, offset: at });
+    at = align8(at + c.byteLength);
+  }
+  const header = Buffer.from(JSON.stringify({ meta: stored.meta, columns: entries }), "utf8");
+  const dataStart = align8(4 + header.length);
+  const out = Buffer.alloc(dataStart + at);
+  out.writeUInt32LE(header.length, 0);
+  header.copy(out, 4);
+  for (const e of entries) {
+    const c = stored.columns[e.name];
+    const bytes = new Uint8Array(c.buffer, c.byteOffset, c.byteLength);
+    out.set(bytes, dataStart + e.offset);
+    if (!LITTLE_ENDIAN)
+      swapBytes(out.subarray(dataStart + e.offset, dataStart + e.offset + c.byteLength), c.BYTES_PER_ELEMENT);
+  }
+  return out;
+}
+
+/** The columns of a stored blob, or null when the bytes are not such a blob. */
+export function decodeStoredColumns(bytes: Uint8Array): StoredColumns | null {
+  if (bytes.byteLength < 4) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLength = view.getUint32(0, true);
+  if (4 + headerLength > bytes.byteLength) return null;
+  let header: { meta?: unknown; columns?: ColumnEntry[] };
+  try {
+    header = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + 4, headerLength).toString("utf8"));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(header.columns)) return null;
+  const dataStart = align8(4 + headerLength);
+  const columns: Record<string, StoredColumn> = {};
+  for (const e of header.columns) {
+    const Type = TYPES[e.type];
+    if (!Type || !Number.isInteger(e.length) || !Number.isInteger(e.offset)) return null;
+    const from = dataStart + e.offset;
+    const size = e.length * Type.BYTES_PER_ELEMENT;
+    if (e.offset < 0 || e.length < 0 || from + size > bytes.byteLength) return null;
+    const start = bytes.byteOffset + from;
+    // A view where the memory is aligned and in order; a copy otherwise.
+    if (LITTLE_ENDIAN && start % Type.BYTES_PER_ELEMENT === 0) {
+      columns[e.name] = new Type(bytes.buffer as ArrayBuffer, start, e.length);
+      continue;
+    }
+    const copy = new Type(e.length);
+    const raw = new Uint8Array(copy.buffer);
+    raw.set(bytes.subarray(from, from + size));
+    if (!LITTLE_ENDIAN) swapBytes(raw, Type.BYTES_PER_ELEMENT);
+    columns[e.name] = copy;
+  }
+  return { meta: header.meta ?? null, columns };
+}
+
+/**
+ * The largest blob stored: SQLite refuses a value past 1 GB and PostgreSQL a bytea past 1 GB, and
+ * a failed insert would fail the run's commit. A run past it (some ten million requests) keeps
+ * no columns and is read from its rows, as before they were stored.
+ */
+export const MAX_TIMELINE_BYTES = 512 * 2 ** 20;
+
+/**
+ * Replaces the run's stored timeline with `stored` (`count` requests); stores none past
+ * `maxBytes`. Called inside the transaction that commits the run, so the columns and the
+ * `ready` status land together. Returns whether the columns were stored.
+ */
+export async function writeTimelineColumns(
+  trx: Db,
+  runId: string,
+  count: number,
+  stored: StoredColumns,
+  maxBytes = MAX_TIMELINE_BYTES,
+): Promise<boolean> {
+  await trx.deleteFrom("run_timeline_columns").where("run_id", "=", runId).execute();
+  const columnBytes = Object.values(stored.columns).reduce((n, c) => n + c.byteLength, 0);
+  if (columnBytes > maxBytes) return false;
+  const data = encodeStoredColumns(stored);
+  if (data.byteLength > maxBytes) return false;
+  await trx.insertInto("run_timeline_columns").values({ run_id: runId, count, data }).execute();
+  return true;
+}
+
+/** Whether the run has a stored timeline (one index lookup, no blob read). */
+export async function hasTimelineColumns(db: Db, runId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("run_timeline_columns")
+    .select("count")
+    .where("run_id", "=", runId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The run's stored timeline; null when it was ingested before timelines were stored, or the blob is unreadable. */
+export async function readTimelineColumns(db: Db, runId: string): Promise<StoredColumns | null> {
+  const query = db.selectFrom("run_timeline_columns").where("run_id", "=", runId);
+  if (rawSqlite(db)) {
+    const row = await query.select("data").executeTakeFirst();
+    return row ? decodeStoredColumns(row.data) : null;
+  }
+  // PostgreSQL sends bytea as hex text; base64 is a third smaller and faster to decode (as for
+  // the metric values, ./metric-values.ts).
+  const row = await query
+    .select(sql<string>`encode(${sql.ref("data")}, 'base64')`.as("b64"))
+    .executeTakeFirst();
+  return row ? decodeStoredColumns(Buffer.from(row.b64, "base64")) : null;
+}

@@ -1,0 +1,190 @@
+/**
+ * The request timeline as stored columns (docs/metrics.md §Request timeline): packed, written as
+ * one blob, read back and unpacked, it is the timeline it was, and its coarse window index finds
+ * exactly the requests a brute-force scan finds, at block edges and the run's ends too.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  overlapping,
+  runEndMs,
+  TIMELINE_BLOCK,
+  TimelineBuilder,
+  timelineWindow,
+  type RequestTimeline,
+} from "@/lib/metrics/request-timeline";
+import { packTimeline, unpackTimeline } from "@/lib/metrics/request-timeline-pack";
+import { AIPERF_TIMELINE_SEGMENTS, aiperfParts } from "@/lib/metrics/request-timeline-parts";
+import { migrate, openSqlite } from "@/lib/store/db";
+import {
+  decodeStoredColumns,
+  encodeStoredColumns,
+  readTimelineColumns,
+  writeTimelineColumns,
+} from "@/lib/store/timeline-columns";
+import { prng } from "../generators/prng.mjs";
+
+/**
+ * `n` aiperf-shaped requests in shuffled order: mostly short, every 500th one long (it runs over
+ * many blocks), some failed, 300 conversations (past 256 keys, so that lane column is 16-bit).
+ */
+function generated(n: number, seed = 3): RequestTimeline {
+  const rand = prng(seed);
+  const b = new TimelineBuilder("aiperf", AIPERF_TIMELINE_SEGMENTS, ["conversation", "worker", "none"]);
+  const order = Array.from({ length: n }, (_, i) => i).sort(() => rand() - 0.5);
+  for (const i of order) {
+    const start = i * 10 + Math.floor(rand() * 5);
+    const end = start + (i % 500 === 0 ? 40_000 : 5 + Math.floor(rand() * 40));
+    const ok = i % 97 !== 0;
+    b.push(
+      i,
+      start,
+      end,
+      { conversation: `c${i % 300}`, worker: `w${i % 3}`, none: "" },
+      aiperfParts(start, end, i % 13 === 0 ? null : 2, ok),
+    );
+  }
+  return b.finish(1_700_000_000_000);
+}
+
+const stored = (t: RequestTimeline) => decodeStoredColumns(encodeStoredColumns(packTimeline(t)))!;
+
+function expectSame(a: RequestTimeline, b: RequestTimeline) {
+  expect(b.source).toBe(a.source);
+  expect(b.n).toBe(a.n);
+  expect(b.originEpochMs).toBe(a.originEpochMs);
+  expect(b.segments).toEqual([...a.segments]);
+  for (const k of [
+    "id",
+    "startMs",
+    "endMs",
+    "blockMaxEndMs",
+    "partOffset",
+    "partSeg",
+    "partStartMs",
+    "partEndMs",
+  ] as const) {
+    expect(b[k].constructor).toBe(a[k].constructor);
+    expect(Array.from(b[k])).toEqual(Array.from(a[k]));
+  }
+  expect(Object.keys(b.lanes).sort()).toEqual(Object.keys(a.lanes).sort());
+  for (const [g, l] of Object.entries(a.lanes)) {
+    const m = b.lanes[g as keyof typeof b.lanes]!;
+    expect(m.keys).toEqual(l.keys);
+    expect(m.of.constructor).toBe(l.of.constructor);
+    expect(Array.from(m.of)).toEqual(Array.from(l.of));
+  }
+}
+
+/** The overlap rule applied to every request, no index. */
+function bruteForce(t: RequestTimeline, from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < t.n; i++) if (t.startMs[i] <= to && t.endMs[i] >= from) out.push(i);
+  return out;
+}
+
+describe("stored timeline columns", () => {
+  it("round-trips every column, lane and name through the blob", () => {
+    const t = generated(3 * TIMELINE_BLOCK + 17);
+    expect(t.lanes.conversation!.of).toBeInstanceOf(Uint16Array);
+    expect(t.lanes.worker!.of).toBeInstanceOf(Uint8Array);
+    expect(t.blockMaxEndMs).toHaveLength(4);
+    const back = unpackTimeline(stored(t))!;
+    expectSame(t, back);
+    // And so does every window the route answers.
+    for (const q of [
+      { limit: 5000 },
+      { limit: 100, lanes: "conversation" as const },
+      { fromMs: 5000, toMs: 9000, limit: 5000, lanes: "worker" as const },
+    ])
+      expect(timelineWindow(back, q)).toEqual(timelineWindow(t, q));
+  });
+
+  it("reads a blob that does not start on an 8-byte boundary", () => {
+    const t = generated(50);
+    const bytes = encodeStoredColumns(packTimeline(t));
+    const shifted = new Uint8Array(bytes.length + 3);
+    shifted.set(bytes, 3);
+    expectSame(t, unpackTimeline(decodeStoredColumns(shifted.subarray(3))!)!);
+  });
+
+  it("finds a window's requests as a scan of every request does, at block edges and the run's ends", () => {
+    const t = generated(4 * TIMELINE_BLOCK);
+    const at = (i: number) => t.startMs[i];
+    const windows: Array<[number, number]> = [
+      [at(0), runEndMs(t)],
+      [-1000, -1],
+      [runEndMs(t) + 1, runEndMs(t) + 2],
+      [runEndMs(t), runEndMs(t)],
+      [at(0), at(0)],
+      // A window that opens exactly on the first request of a block, or just before it.
+      [at(TIMELINE_BLOCK), at(TIMELINE_BLOCK) + 3],
+      [at(TIMELINE_BLOCK) - 0.5, at(TIMELINE_BLOCK)],
+      [at(2 * TIMELINE_BLOCK - 1), at(2 * TIMELINE_BLOCK)],
+      [at(3 * TIMELINE_BLOCK), at(4 * TIMELINE_BLOCK - 1)],
+      // Opening where a request ends: it is in the window.
+      [t.endMs[TIMELINE_BLOCK + 5], t.endMs[TIMELINE_BLOCK + 5] + 1],
+      // Late in the run, where the long requests of early blocks still run.
+      [30_000, 30_010],
+    ];
+    const back = unpackTimeline(stored(t))!;
+    for (const [from, to] of windows) {
+      const want = bruteForce(t, from, to);
+      expect(overlapping(t, from, to)).toEqual(want);
+      expect(overlapping(back, from, to)).toEqual(want);
+      expect(timelineWindow(back, { fromMs: from, toMs: to, limit: 20_000 }).inWindow).toBe(want.length);
+    }
+    // The long request that started in the first block is in a window 3 blocks later.
+    expect(overlapping(t, at(3 * TIMELINE_BLOCK), at(3 * TIMELINE_BLOCK)).map((i) => t.id[i])).toContain(0);
+  });
+
+  it("keeps an empty timeline empty", () => {
+    const t = new TimelineBuilder("trtllm", [], ["none"]).finish(null);
+    const back = unpackTimeline(stored(t))!;
+    expect(back.n).toBe(0);
+    expect(runEndMs(back)).toBe(0);
+    expect(overlapping(back, 0, 100)).toEqual([]);
+  });
+
+  it("refuses what is not a timeline of this version, so the run is read from its rows", () => {
+    const t = generated(40);
+    const packed = packTimeline(t);
+    expect(unpackTimeline({ ...packed, meta: { ...packed.meta, version: 99 } })).toBeNull();
+    expect(
+      unpackTimeline({ ...packed, columns: { ...packed.columns, endMs: t.endMs.subarray(0, 39) } }),
+    ).toBeNull();
+    // A lane number past its keys names no lane.
+    const lanes = packed.meta.lanes.map((l) => (l.by === "worker" ? { ...l, keys: ["w0"] } : l));
+    expect(unpackTimeline({ ...packed, meta: { ...packed.meta, lanes } })).toBeNull();
+    const bytes = encodeStoredColumns(packed);
+    expect(decodeStoredColumns(bytes.subarray(0, bytes.length - 8))).toBeNull();
+    expect(decodeStoredColumns(new Uint8Array(2))).toBeNull();
+  });
+
+  it("rebuilds the window index of columns stored with another block size", () => {
+    const t = generated(3 * TIMELINE_BLOCK);
+    const packed = packTimeline(t);
+    const other = { ...packed, meta: { ...packed.meta, block: 7 } };
+    expect(Array.from(unpackTimeline(other)!.blockMaxEndMs)).toEqual(Array.from(t.blockMaxEndMs));
+  });
+});
+
+describe("storing timeline columns", () => {
+  it("writes one blob a run, replaces it, and stores none past the size limit", async () => {
+    const handle = openSqlite(":memory:");
+    try {
+      await migrate(handle);
+      const t = generated(2 * TIMELINE_BLOCK);
+      const packed = packTimeline(t);
+      expect(await writeTimelineColumns(handle.db, "r1", t.n, packed)).toBe(true);
+      expectSame(t, unpackTimeline((await readTimelineColumns(handle.db, "r1"))!)!);
+      const small = generated(10);
+      expect(await writeTimelineColumns(handle.db, "r1", small.n, packTimeline(small))).toBe(true);
+      expect(unpackTimeline((await readTimelineColumns(handle.db, "r1"))!)!.n).toBe(10);
+      // Past the limit the old columns go too: the run is read from its rows.
+      expect(await writeTimelineColumns(handle.db, "r1", t.n, packed, 1000)).toBe(false);
+      expect(await readTimelineColumns(handle.db, "r1")).toBeNull();
+    } finally {
+      await handle.close();
+    }
+  });
+});
