@@ -7,6 +7,7 @@ import path from "node:path";
 export async function streamUpload(baseUrl, files, fields = {}) {
   const boundary = `----runlens-bench-${Date.now().toString(16)}`;
   const url = new URL("/api/runs", baseUrl);
+  const startedAt = Date.now();
   const t0 = process.hrtime.bigint();
   const res = await new Promise((resolve, reject) => {
     const req = http.request(
@@ -38,5 +39,5 @@ export async function streamUpload(baseUrl, files, fields = {}) {
   });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${res.body.slice(0, 500)}`);
-  return { seconds, body: JSON.parse(res.body) };
+  return { seconds, startedAt, body: JSON.parse(res.body) };
 }
