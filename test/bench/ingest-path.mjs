@@ -208,7 +208,9 @@ async function inProcessRows(inputs) {
         }
     } finally {
       app.stop();
-      await app.store.close();
+      // Closing a SQLite store waits for its writer thread's exit, which an idle (unreferenced)
+      // worker never reports here: the timer keeps this process alive meanwhile.
+      await Promise.race([app.store.close(), new Promise((r) => setTimeout(r, 2000))]);
       await resetAppContext().catch(() => {});
       if (schema) await dropPgSchema(pgUrl, schema).catch(() => {});
       fs.rmSync(dataDir, { recursive: true, force: true });
