@@ -5,7 +5,7 @@ import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type MigrationPr
 import pg from "pg";
 import type { DialectName } from "./dialect";
 import { allMigrations } from "./migrations";
-import { registerRawPg } from "./pg-copy";
+import { endCopyPool, registerRawPg } from "./pg-copy";
 import { registerRawSqlite } from "./raw-sqlite";
 import { closeSqliteWriter } from "./sqlite-writer";
 import { storableTextDialect } from "./store-text";
@@ -59,7 +59,14 @@ export function openPostgres(url: string, options: { schema?: string } = {}): Db
   pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<Database>({ dialect: storableTextDialect(new PostgresDialect({ pool })) });
   registerRawPg(db, pool);
-  return { db, dialect: "postgres", close: () => db.destroy() };
+  return {
+    db,
+    dialect: "postgres",
+    close: async () => {
+      await endCopyPool(pool);
+      await db.destroy();
+    },
+  };
 }
 
 export async function migrate(handle: DbHandle): Promise<void> {

@@ -29,6 +29,9 @@ export const SIZES = {
     smJsonEndpoints: 4,
     smJsonSeconds: 300,
     mtConversations: 2_000,
+    agenticRecords: 20_000,
+    agenticEndpoints: 4,
+    agenticSeconds: 300,
   },
   default: {
     trtllmRequests: 20_000,
@@ -38,6 +41,9 @@ export const SIZES = {
     smJsonEndpoints: 16,
     smJsonSeconds: 1_800,
     mtConversations: 20_000,
+    agenticRecords: 300_000,
+    agenticEndpoints: 16,
+    agenticSeconds: 1_800,
   },
   large: {
     trtllmRequests: 100_000,
@@ -47,8 +53,38 @@ export const SIZES = {
     smJsonEndpoints: 64,
     smJsonSeconds: 3_600,
     mtConversations: 75_000,
+    // The generator writes its JSONL as one string: 600k records (~400 MB) stay under V8's limit.
+    agenticRecords: 600_000,
+    agenticEndpoints: 64,
+    agenticSeconds: 3_600,
   },
 };
+
+/** Kinds measured when `--kinds` is not given; the multi-turn and agentic peer runs are measured on request. */
+export const DEFAULT_KINDS = ["trtllm", "aiperf", "server-metrics", "server-metrics-json"];
+
+/**
+ * Turn counts of the agentic run's conversations: every count of 1–20 equally often (13 is prime
+ * to 20, so c·13 mod 20 visits each), then conversations of 20 and one shorter to make exactly
+ * `records` requests.
+ */
+export function agenticTurns(records) {
+  const turns = [];
+  let left = records;
+  for (let c = 0; left >= 20 * 20; c++) {
+    const t = ((c * 13) % 20) + 1;
+    turns.push(t);
+    left -= t;
+  }
+  for (; left > 0; left -= Math.min(20, left)) turns.push(Math.min(20, left));
+  return turns;
+}
+
+/**
+ * Workers of the agentic run: a conversation's turns take ~2 s each (generator's ITL × answer),
+ * so this many workers spread the requests over about `seconds`, the run the server metrics cover.
+ */
+const agenticConcurrency = (records, seconds) => Math.max(8, Math.round((records * 2) / seconds));
 
 function listFiles(dir) {
   return fs
@@ -162,7 +198,28 @@ export async function prepareInputs(
           seconds: spec.smJsonSeconds,
         }),
     },
-  ].filter((k) => !only || only.includes(k.kind));
+    {
+      // The issue's side-by-side run against the peer: multi-turn aiperf records plus the
+      // server-metrics JSON of the same run, uploaded as one run.
+      kind: "agentic",
+      view: "turns",
+      label: `agentic: aiperf multi-turn, ${spec.agenticRecords.toLocaleString("en")} requests + server-metrics JSON, ${spec.agenticEndpoints} endpoints × ${spec.agenticSeconds.toLocaleString("en")} timeslices`,
+      dir: path.join(dir, "agentic"),
+      gen: async (d) => {
+        runNode(
+          `import {generateMultiTurnRun} from "./test/generators/aiperf-multiturn.mjs";` +
+            `import {agenticTurns} from "./test/bench/inputs.mjs";` +
+            `const turns = agenticTurns(${spec.agenticRecords});` +
+            `generateMultiTurnRun(${JSON.stringify(d)},{conversations:turns.length,turns,` +
+            `concurrency:${agenticConcurrency(spec.agenticRecords, spec.agenticSeconds)}});`,
+        );
+        await writeLongServerMetricsJson(path.join(d, "server_metrics_export.json"), {
+          endpoints: spec.agenticEndpoints,
+          seconds: spec.agenticSeconds,
+        });
+      },
+    },
+  ].filter((k) => (only ? only.includes(k.kind) : DEFAULT_KINDS.includes(k.kind)));
   const out = [];
   for (const k of kinds) {
     const done = path.join(k.dir, ".complete");

@@ -29,6 +29,36 @@ export async function summaryLatency(baseUrl, runId, count) {
   return { p50Ms: percentile(times, 50), p99Ms: percentile(times, 99), bytes };
 }
 
+/** An instant of the run GET as epoch ms (a number as stored, or an ISO string); null when absent. */
+function instantMs(v) {
+  if (typeof v === "number" && Number.isFinite(v)) return v;
+  if (typeof v === "string" && !Number.isNaN(Date.parse(v))) return Date.parse(v);
+  return null;
+}
+
+/**
+ * Seconds from the upload's start to "summary ready" and "drill-down ready", from the run GET's
+ * `summaryReadyAt` and `drilldownReadyAt` (epoch ms or ISO). A field the server does not send is
+ * null (printed "—"); one it sends as null is polled until it is set or `waitMs` has passed.
+ */
+export async function readyTimes(baseUrl, runId, startedAt, { waitMs = 300_000, everyMs = 250 } = {}) {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const res = await fetch(`${baseUrl}/api/runs/${runId}`);
+    if (!res.ok) throw new Error(`summary GET ${res.status}`);
+    const run = await res.json();
+    const summary = instantMs(run.summaryReadyAt);
+    const drilldown = instantMs(run.drilldownReadyAt);
+    const pending = "drilldownReadyAt" in run && drilldown === null;
+    if (!pending || Date.now() > until)
+      return {
+        summaryReadySeconds: summary === null ? null : (summary - startedAt) / 1000,
+        drilldownReadySeconds: drilldown === null ? null : (drilldown - startedAt) / 1000,
+      };
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
 /** The longest array anywhere in a payload: a chart's largest series. */
 export function largestArray(value) {
   if (Array.isArray(value)) return Math.max(value.length, ...value.map(largestArray));

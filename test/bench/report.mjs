@@ -1,6 +1,8 @@
 // The benchmark's console table.
 const mb = (b) => (b / 1e6).toFixed(1);
 const fix = (x, d = 1) => (x === null || x === undefined ? "–" : x.toFixed(d));
+/** Seconds to "summary ready" / "drill-down ready": "—" when the server does not say. */
+const readyCell = (x) => (x === null || x === undefined ? "—" : x.toFixed(1));
 
 /** The view and the chart that drew first on each visit ("latency: latency-histogram / same"). */
 export function firstCharts(f) {
@@ -20,8 +22,8 @@ export function printTable(report) {
     "MB",
     "records",
     "s",
-    "summary s",
-    "drill-down s",
+    "summary ready s",
+    "drill-down ready s",
     "MB/s",
     "rec/s",
     "floor MB/s",
@@ -42,8 +44,8 @@ export function printTable(report) {
     mb(r.inputBytes),
     String(r.records),
     fix(r.ingestSeconds),
-    fix(r.summaryReadySeconds),
-    fix(r.drilldownReadySeconds),
+    readyCell(r.summaryReadySeconds),
+    readyCell(r.drilldownReadySeconds),
     fix(r.ingestMbPerSecond),
     r.ingestRecordsPerSecond.toFixed(0),
     fix(r.floorMbPerSecond),
@@ -93,10 +95,44 @@ export function printTable(report) {
     cells.map((c, i) => (i < 2 ? c.padEnd(loadWidths[i]) : c.padStart(loadWidths[i]))).join("  ");
   console.log(loadLine(loadHead));
   for (const r of loadRows) console.log(loadLine(r));
+  printPeer(report.results);
   printInteractions(report.interactions ?? []);
   console.log(
     "\nbudgets (README.md §Performance): ratio ≥ 0.50, RSS peak ≤ 300 MB for a 1 GB upload, GET p50 ≤ 50 ms, ≤ 2,000 points per series, first chart ≤ 2,000 ms (again: a second visit, fresh browser context), interaction p75 ≤ 100 ms",
   );
+}
+
+/** The agentic run beside the peer's quoted figures, with the ratios and the issue's targets. */
+export function printPeer(results) {
+  const runs = results.filter((r) => r.peer);
+  if (runs.length === 0) return;
+  const p = runs[0].peer;
+  console.log(
+    `\nagentic run against the peer (${p.name}: figures quoted, it cannot run here; target ≥ ${p.targetSpeedup}× faster, ≥ ${p.targetMemoryRatio}× less memory):`,
+  );
+  const head = [
+    "store",
+    "ours s",
+    "peer s (quoted)",
+    "× faster",
+    "ours peak MB",
+    "peer peak MB (quoted)",
+    "× less memory",
+  ];
+  const rows = runs.map((r) => [
+    r.store,
+    fix(r.ingestSeconds),
+    fix(r.peer.seconds),
+    fix(r.peer.speedup),
+    mb(r.rssPeakBytes),
+    mb(r.peer.peakRssBytes),
+    fix(r.peer.memoryRatio),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) =>
+    cells.map((c, i) => (i < 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  console.log(line(head));
+  for (const r of rows) console.log(line(r));
 }
 
 /** Interaction latency (Event Timing: input to the next paint) of the run page's heaviest controls. */

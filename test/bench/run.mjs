@@ -5,7 +5,7 @@
 // of the run page's heaviest controls in headless Chromium, per input kind and per store.
 //
 //   npm run bench -- [--size small|default|large] [--store sqlite|postgres|both] [--repeat 1]
-//                    [--port 3107] [--readers 4] [--kinds trtllm,aiperf,aiperf-multiturn,server-metrics,server-metrics-json]
+//                    [--port 3107] [--readers 4] [--kinds trtllm,aiperf,aiperf-multiturn,server-metrics,server-metrics-json,agentic]
 //                    [--only timeline]
 //
 // --repeat N uploads each input N times and reports the median upload time (a shared machine
@@ -19,7 +19,8 @@ import path from "node:path";
 import { parseFloor } from "./floor.mjs";
 import { prepareInputs } from "./inputs.mjs";
 import { interactionLatency } from "./interaction.mjs";
-import { chartSizes, firstChartMs, readsDuringUpload, summaryLatency } from "./measure.mjs";
+import { chartSizes, firstChartMs, readsDuringUpload, readyTimes, summaryLatency } from "./measure.mjs";
+import { PEER } from "./peer.mjs";
 import { dropPgSchema, freshPgSchema } from "./pg.mjs";
 import { printTable } from "./report.mjs";
 import { ensureBuild, ROOT, sampleRss, startServer } from "./server.mjs";
@@ -38,7 +39,10 @@ const USAGE = `usage: npm run bench -- [--size small|default|large] [--store sql
              more upload of each input, for read latency under load (default 4)
   --kinds    only these inputs: trtllm, aiperf, server-metrics (raw JSONL scrapes),
              server-metrics-json (aiperf's JSON export, streamed), aiperf-multiturn
-             (records + inputs.json + server metrics: the Turns view's reuse); default all
+             (records + inputs.json + server metrics: the Turns view's reuse), agentic (the run measured
+             against InferenceX's aggregation: 300k multi-turn aiperf records plus a
+             server-metrics JSON of 16 endpoints × 1,800 timeslices, one upload; the peer's
+             figures are quoted); default all but aiperf-multiturn and agentic
   --only timeline
              upload the TensorRT-LLM and aiperf inputs once and measure only the request
              timeline (first paint, pan/zoom frame time), skipping the other measurements`;
@@ -131,14 +135,13 @@ async function benchStore(store, inputs, floors) {
         const rss = sampleRss(server.pid);
         const up = await streamUpload(server.url, input.files, { name: `bench ${input.kind}` });
         uploads.push({ ...up, mem: rss.stop() });
-        process.stderr.write(
-          `${up.seconds.toFixed(1)} s ${up.body.status} (drill-down ${up.drilldownSeconds?.toFixed(1) ?? "–"} s), `,
-        );
+        process.stderr.write(`${up.seconds.toFixed(1)} s ${up.body.status}, `);
       }
       const byTime = [...uploads].sort((a, b) => a.seconds - b.seconds);
       const up = byTime[Math.floor((byTime.length - 1) / 2)];
       const mem = uploads.reduce((a, u) => (u.mem.peakBytes > a.peakBytes ? u.mem : a), uploads[0].mem);
       const records = up.body.files.reduce((a, f) => a + f.records, 0);
+      const ready = await readyTimes(server.url, up.body.id, up.startedAt);
       process.stderr.write(`summary GETs … `);
       const summary = await summaryLatency(server.url, up.body.id, 200);
       process.stderr.write(`reads under load … `);
@@ -167,9 +170,9 @@ async function benchStore(store, inputs, floors) {
         records,
         ingestSeconds: up.seconds,
         ingestSecondsAll: uploads.map((u) => u.seconds),
-        // From the upload's start: its answer (the summary is stored), then the run's drill-down.
-        summaryReadySeconds: up.summarySeconds,
-        drilldownReadySeconds: up.drilldownSeconds,
+        // From the upload's start, by the run GET's own instants; null when it has none.
+        summaryReadySeconds: ready.summaryReadySeconds,
+        drilldownReadySeconds: ready.drilldownReadySeconds,
         ingestMbPerSecond: mbPerSecond,
         ingestRecordsPerSecond: records / up.seconds,
         floorMbPerSecond,
@@ -190,6 +193,16 @@ async function benchStore(store, inputs, floors) {
         maxChartPoints: charts.reduce((a, c) => Math.max(a, c.largestSeries), 0),
         maxChartBytes: charts.reduce((a, c) => Math.max(a, c.bytes), 0),
         firstChartMs: firstChart,
+        // The peer cannot run here: its figures are the issue's, quoted, beside ours.
+        ...(input.kind === "agentic"
+          ? {
+              peer: {
+                ...PEER,
+                speedup: PEER.seconds / up.seconds,
+                memoryRatio: PEER.peakRssBytes / mem.peakBytes,
+              },
+            }
+          : {}),
       });
     }
     process.stderr.write(`[${store}] interactions … `);

@@ -7,6 +7,7 @@ import path from "node:path";
 export async function streamUpload(baseUrl, files, fields = {}) {
   const boundary = `----runlens-bench-${Date.now().toString(16)}`;
   const url = new URL("/api/runs", baseUrl);
+  const startedAt = Date.now();
   const t0 = process.hrtime.bigint();
   const res = await new Promise((resolve, reject) => {
     const req = http.request(
@@ -39,24 +40,5 @@ export async function streamUpload(baseUrl, files, fields = {}) {
   // The upload answers once the summary is stored ("summary ready").
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${res.body.slice(0, 500)}`);
-  const body = JSON.parse(res.body);
-  const drilldownSeconds = await drilldownReady(baseUrl, body, t0);
-  return { seconds, summarySeconds: seconds, drilldownSeconds, body };
-}
-
-/**
- * Seconds from the upload's start until its run says its drill-down is built (README.md §HTTP
- * API, `drilldownReadyAt`), polling the run every 25 ms; null when the run did not become ready.
- */
-async function drilldownReady(baseUrl, body, t0) {
-  const since = () => Number(process.hrtime.bigint() - t0) / 1e9;
-  if (body.status !== "ready") return null;
-  if (body.drilldownReadyAt) return since();
-  const url = new URL(`/api/runs/${body.id}`, baseUrl);
-  for (;;) {
-    const run = await (await fetch(url)).json();
-    if (run.drilldownReadyAt) return since();
-    if (run.status !== "ready") return null;
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return { seconds, startedAt, body: JSON.parse(res.body) };
 }

@@ -1,10 +1,12 @@
 /**
- * One COPY in flight: `copiesSettled` (what a failed ingest waits for before it removes the run's
- * rows) returns only once the batch has landed, and a batch the server refuses fails `drain`
- * whole, leaving none of its rows. Skipped unless RUNLENS_TEST_DATABASE_URL is set.
+ * COPYs in flight: `copiesSettled` (what a failed ingest waits for before it removes the run's
+ * rows) returns only once the batches have landed, and a batch the server refuses fails `drain`
+ * whole, leaving none of its rows. COPY sessions commit without waiting for the WAL flush; the
+ * main pool, where the run is marked ready, still waits. Skipped unless RUNLENS_TEST_DATABASE_URL
+ * is set.
  */
 import { describe, expect, it } from "vitest";
-import { copiesSettled, CopyQueue, rawPgPool } from "@/lib/store/pg-copy";
+import { copiesSettled, copyPoolOf, CopyQueue, rawPgPool } from "@/lib/store/pg-copy";
 import { PG_URL, usePgStore } from "../helpers/pg-schema";
 
 const COLUMNS = ["run_id", "file_id", "line", "phase", "ok", "cancelled", "start_ms", "end_ms"];
@@ -53,5 +55,28 @@ describe.skipIf(!PG_URL)("CopyQueue on PostgreSQL", () => {
     await q.send(row("after", 1));
     await q.drain();
     expect(await count("after")).toBe(1);
+  });
+
+  it("lands every batch when more are sent than fit in flight", async () => {
+    const q = new CopyQueue(rawPgPool(h.db)!, "aiperf_requests", COLUMNS);
+    for (let b = 0; b < 5; b++)
+      await q.send(Array.from({ length: 1_000 }, (_, i) => row("many", b * 1_000 + i)).flat());
+    await q.drain();
+    expect(await count("many")).toBe(5_000);
+    const lines = await h.db
+      .selectFrom("aiperf_requests")
+      .select("line")
+      .where("run_id", "=", "many")
+      .orderBy("line")
+      .execute();
+    expect(lines.map((r) => r.line)).toEqual(Array.from({ length: 5_000 }, (_, i) => i));
+  });
+
+  it("commits COPYs without waiting for the WAL flush, and nothing else", async () => {
+    const setting = async (pool: import("pg").Pool) =>
+      (await pool.query("select current_setting('synchronous_commit') as s")).rows[0].s;
+    const pool = rawPgPool(h.db)!;
+    expect(await setting(copyPoolOf(pool))).toBe("off");
+    expect(await setting(pool)).not.toBe("off");
   });
 });
