@@ -93,22 +93,25 @@ export async function ingestRecordFile(
   };
   const { parser } = read;
   const blocks = new RecordBlockParser(threadAfterChars);
-  const ahead: Array<{ lineNos: Int32Array; block: Promise<RecordBlock> }> = [];
+  // Each block is written as soon as it is parsed and the one before it is written, whether or
+  // not more of the upload has arrived: rows land while a slow body is still coming in.
+  let writing: Promise<void> = Promise.resolve();
+  /** One promise per block sent and not yet awaited, settled once that block is written */
+  const written: Array<Promise<void>> = [];
   let texts: string[] = [];
   let lineNos: number[] = [];
   let chars = 0;
   const send = () => {
     const block = blocks.parse(texts.join("\n"));
-    // Awaited in turn below; until then a failure must not count as unhandled.
+    // Awaited in turn by the chain below; until then a failure must not count as unhandled.
     block.catch(() => {});
-    ahead.push({ lineNos: Int32Array.from(lineNos), block });
+    const nos = Int32Array.from(lineNos);
+    writing = writing.then(async () => writeBlock(nos, await block, file, ctx, s, read));
+    writing.catch(() => {});
+    written.push(writing);
     texts = [];
     lineNos = [];
     chars = 0;
-  };
-  const take = async () => {
-    const next = ahead.shift()!;
-    await writeBlock(next.lineNos, await next.block, file, ctx, s, read);
   };
   try {
     const options = { maxLineBytes: ctx.limits.maxLineBytes };
@@ -117,14 +120,16 @@ export async function ingestRecordFile(
         texts.push(line.text);
         lineNos.push(line.lineNo);
         chars += line.text.length + 1;
+        if (chars < blockChars) continue;
+        send();
+        // Backpressure: at most BLOCKS_AHEAD blocks parsed or written behind the one being split.
+        while (written.length > BLOCKS_AHEAD) await written.shift();
       }
-      if (chars < blockChars) continue;
-      send();
-      while (ahead.length > BLOCKS_AHEAD) await take();
     }
     if (texts.length > 0) send();
-    while (ahead.length > 0) await take();
+    await writing;
   } finally {
+    await writing.catch(() => {});
     await blocks.close();
   }
   parser.finish();
