@@ -146,15 +146,15 @@ export function runMetrics(run: RunSummary, stat: CompareStat): MetricValue[] {
   add(["cacheHitRate", "Cache hit rate", "Cache", "ratio", "higher"], sm?.cache.overallHitRate);
   add(["gpuCacheHitRate", "GPU cache hit rate", "Cache", "ratio", "higher"], sm?.cache.gpuHitRate);
   // docs/metrics.md §Predicted vs delivered hit rate: set only when the run has one router pool with both sides.
-  const info = run.info as Record<string, unknown>;
+  const info = run.info as Record<string, unknown> | undefined;
   const num = (v: unknown) => (typeof v === "number" ? v : null);
   add(
     ["routerPredicted", "Router predicted hit rate", "Cache", "ratio", "neutral"],
-    num(info.routerPredictedHitRate),
+    num(info?.routerPredictedHitRate),
   );
   add(
     ["routerGap", "Router gap (delivered − predicted)", "Cache", "pp", "higher"],
-    num(info.routerHitRateGapPoints),
+    num(info?.routerHitRateGapPoints),
   );
   add(["kvCapacity", "KV capacity", "KV cache", "tokens", "higher"], sm?.kvCache.gpuTotalTokens);
   // Usage is context, not a goal: high usage can mean a busy cache or a starved one.
