@@ -28,12 +28,17 @@ export function FilesView({ run }: RunViewProps) {
           ),
         },
         { header: "Size", num: true, className: "whitespace-nowrap", cell: (f) => formatBytes(f.bytes) },
-        { header: "Records", num: true, cell: (f) => formatCount(f.records) },
+        {
+          header: "Records",
+          num: true,
+          className: (f) => (wasRead(f) ? "" : "text-muted"),
+          cell: (f) => (wasRead(f) ? formatCount(f.records) : <span title="stored, not read">—</span>),
+        },
         {
           header: "Skipped",
           num: true,
-          className: (f) => (f.skipped > 0 ? "text-warn" : ""),
-          cell: (f) => formatCount(f.skipped),
+          className: (f) => (!wasRead(f) ? "text-muted" : f.skipped > 0 ? "text-warn" : ""),
+          cell: (f) => (wasRead(f) ? formatCount(f.skipped) : "—"),
         },
         { header: "Warnings", className: "text-xs", cell: (f) => <Warnings warnings={f.warnings} /> },
         {
@@ -48,6 +53,12 @@ export function FilesView({ run }: RunViewProps) {
     />
   );
 }
+
+/**
+ * Whether an analyzer read the file: a file no analyzer knows, or one left unread because another
+ * file of the upload holds the same data, has no record count (never shown as 0 records).
+ */
+const wasRead = (f: File) => f.kind !== "unknown" && f.meta?.notRead !== true;
 
 function Warnings({ warnings }: { warnings: File["warnings"] }) {
   if (warnings.length === 0) return <span className="text-muted">—</span>;
@@ -65,7 +76,7 @@ function Warnings({ warnings }: { warnings: File["warnings"] }) {
 
 function FileMeta({ meta }: { meta?: Record<string, unknown> }) {
   const entries = Object.entries(meta ?? {}).filter(
-    ([, v]) => v !== null && v !== undefined && typeof v !== "object",
+    ([k, v]) => k !== "notRead" && v !== null && v !== undefined && typeof v !== "object",
   );
   if (entries.length === 0) return null;
   return (

@@ -3,6 +3,7 @@
  * server-metrics upload), as a user opens them: no chart frame without data marks, a tab enabled
  * only when its view has something to show, and no request for a payload the run cannot have.
  */
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
@@ -223,6 +224,42 @@ describe("views that never mislead", () => {
     expect(await page.locator("table").first().innerText()).not.toMatch(/(^|\s)0%/);
     expect(await emptySurfaces(page)).toEqual([]);
     await page.screenshot({ path: path.join(SHOTS, "honest-compare-trtllm.png"), fullPage: true });
+    await page.close();
+  });
+  it("Files: a file stored but not read has no record count, never 0 records", async () => {
+    // The real aiperf run's server metrics in both exports: the JSON export is read, the JSONL of
+    // the same scrapes is stored and not read; a notes file no analyzer knows is stored only.
+    const dir = path.join(FIX, "aiperf-real-c4");
+    const notes = path.join(os.tmpdir(), `runlens-notes-${process.pid}.txt`);
+    fs.writeFileSync(notes, "run on the lab cluster\n");
+    const { id } = await apiUpload(
+      t.app.url,
+      [
+        { path: path.join(dir, "server_metrics_export.json") },
+        { path: path.join(dir, "server_metrics_export.jsonl") },
+        { path: notes },
+      ],
+      { name: "not-read files" },
+    );
+    fs.rmSync(notes, { force: true });
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${t.app.url}/runs/${id}?view=files`);
+    const table = page.getByTestId("files-table");
+    await table.waitFor();
+    await table.getByText("server_metrics_export.jsonl").waitFor();
+    const rows = await table
+      .locator("tbody tr")
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => (td.textContent ?? "").trim())),
+      );
+    const cells = (name: string) => rows.find((r) => r[0] === name) ?? [];
+    const jsonl = cells("server_metrics_export.jsonl");
+    expect(jsonl.join(" | ")).toContain("not read: the JSON export");
+    expect(jsonl.slice(3, 5)).toEqual(["—", "—"]);
+    const other = cells(path.basename(notes));
+    expect(other.slice(3, 5)).toEqual(["—", "—"]);
+    const json = cells("server_metrics_export.json");
+    expect(Number(json[3].replace(/,/g, ""))).toBeGreaterThan(0);
     await page.close();
   });
 });

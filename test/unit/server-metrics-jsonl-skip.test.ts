@@ -50,7 +50,10 @@ describe("server-metrics JSONL beside the JSON export", () => {
       records: 0,
       skipped: 0,
       warnings: [],
-      meta: { note: "not read: the JSON export server_metrics_export.json of the same scrapes is used" },
+      meta: {
+        notRead: true,
+        note: "not read: the JSON export server_metrics_export.json of the same scrapes is used",
+      },
     });
     const alone = await runAnalyzer(serverMetricsAnalyzer(), [diskIngestFile(JSON_EXPORT)]);
     expect(numbers(both.result)).toEqual(numbers(alone.result));

@@ -60,7 +60,10 @@ export function serverMetricsAnalyzer(clock = new ProfilingClock(), feed = new R
         records: 0,
         skipped: 0,
         warnings: [],
-        meta: { note: `not read: the JSON export ${sets.json.files.join(", ")} of the same scrapes is used` },
+        meta: {
+          notRead: true,
+          note: `not read: the JSON export ${sets.json.files.join(", ")} of the same scrapes is used`,
+        },
       };
     }
     const warnings = new WarningLog();
