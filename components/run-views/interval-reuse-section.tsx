@@ -7,6 +7,7 @@ import type { RunViewProps } from "@/components/run/run-view-props";
 import { REUSE_INTERVALS_CHART, reuseIntervalsPayloadSchema } from "@/lib/api/turns";
 import { formatCount, formatNumber, plural } from "@/lib/format-number";
 import { intervalReuseTotals } from "@/lib/metrics/turn-chart-rows";
+import { Fact } from "./fact";
 
 const pct = (v: number) => `${formatNumber(v * 100, 1)}%`;
 
@@ -86,14 +87,5 @@ export function IntervalReuseSection({ run }: RunViewProps) {
         </>
       ) : null}
     </section>
-  );
-}
-
-function Fact({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="flex gap-1">
-      <dt className="text-muted">{label}</dt>
-      <dd className="font-medium">{value}</dd>
-    </div>
   );
 }

@@ -13,6 +13,7 @@ import { formatCount, formatNumber, plural } from "@/lib/format-number";
 import { reuseTotals } from "@/lib/metrics/turn-chart-rows";
 import { ManifestEmptyView } from "./empty-view";
 import { IntervalReuseSection } from "./interval-reuse-section";
+import { Fact } from "./fact";
 
 const pct = (v: number | null) => (v === null ? "not recorded" : `${formatNumber(v * 100, 1)}%`);
 
@@ -88,15 +89,6 @@ export function TurnsView({ run }: RunViewProps) {
           <IntervalReuseSection run={run} />
         </>
       ) : null}
-    </div>
-  );
-}
-
-function Fact({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="flex gap-1">
-      <dt className="text-muted">{label}</dt>
-      <dd className="font-medium">{value}</dd>
     </div>
   );
 }
