@@ -12,8 +12,8 @@ export const VOLATILE_KEYS = new Set([
 ]);
 
 /**
- * The ids an upload was given (run, files, the chart version of its URLs), each with the name it
- * is written as: a file by its name, so a renamed id still says which file it was.
+ * The ids an upload was given (its run and files), each with the name it is written as: a file by
+ * its name, so the dump still says which file an id was.
  */
 export function volatileIds(summary, upload) {
   const ids = new Map();
