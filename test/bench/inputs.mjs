@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateScrapes } from "../generators/server-metrics.mjs";
 import { writeLongServerMetricsJson } from "../generators/aiperf-server-metrics-long.mjs";
+import { BASE_NS as MULTITURN_BASE_NS } from "../generators/aiperf-multiturn.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -213,9 +214,11 @@ export async function prepareInputs(
             `generateMultiTurnRun(${JSON.stringify(d)},{conversations:turns.length,turns,` +
             `concurrency:${agenticConcurrency(spec.agenticRecords, spec.agenticSeconds)}});`,
         );
+        // The scrapes cover the records' minutes, as the two files of one aiperf run do.
         await writeLongServerMetricsJson(path.join(d, "server_metrics_export.json"), {
           endpoints: spec.agenticEndpoints,
           seconds: spec.agenticSeconds,
+          startNs: MULTITURN_BASE_NS,
         });
       },
     },

@@ -43,7 +43,8 @@ import { HTTP_500, requestMetrics } from "./aiperf-summary.mjs";
 import { toJson as serverMetricsJson } from "./aiperf-server-metrics.mjs";
 import { prng } from "./prng.mjs";
 
-const BASE_NS = 1764590400000000000n;
+/** Epoch nanoseconds of the first request: 2025-12-01T12:00:00Z. */
+export const BASE_NS = 1764590400000000000n;
 const BLOCK = 16;
 const CHARS_PER_TOKEN = 4;
 /** `tokens` tokens of text, CHARS_PER_TOKEN characters each ("w12 " is one token). */

@@ -65,11 +65,19 @@ function typed(text) {
 
 const NS = 1_000_000_000n;
 
-export async function writeLongServerMetricsJson(file, { endpoints = 16, seconds = 1800, seed = 11 } = {}) {
+/**
+ * `startNs` (a BigInt of epoch nanoseconds) moves the export's first timeslice, so that it can
+ * cover the same minutes as records generated beside it; by default it starts where the real
+ * export does.
+ */
+export async function writeLongServerMetricsJson(
+  file,
+  { endpoints = 16, seconds = 1800, seed = 11, startNs } = {},
+) {
   const text = fs.readFileSync(REAL_EXPORT, "utf8");
   const real = typed(text);
   const rand = prng(seed);
-  const t0 = BigInt(real.metrics["vllm:num_requests_running"].series[0].timeslices[0].start_ns);
+  const t0 = startNs ?? BigInt(real.metrics["vllm:num_requests_running"].series[0].timeslices[0].start_ns);
   const urls = Array.from(
     { length: endpoints },
     (_, e) => `http://10.0.${e >> 8}.${(e & 255) + 1}:8000/metrics`,
