@@ -9,6 +9,7 @@
  * - Dynamo frontend hit rate is published as the overall rate when engines have none (T10).
  */
 import type { EndpointRole, EndpointRow, ServerMetricsBlock } from "@/lib/api/schemas";
+import { compareEndpointNames } from "@/lib/api/endpoint-order";
 import type { LogCapacity } from "@/lib/formats/server-log";
 import { detectBackend } from "./backend";
 import { hasRouterSide } from "./router-side";
@@ -114,7 +115,7 @@ export function summarizeServerMetrics(
   }
   const disaggregated = hasPrefillLabel(set.series);
   const facts = [...byEndpoint.entries()]
-    .sort((a, b) => a[0].localeCompare(b[0]))
+    .sort((a, b) => compareEndpointNames(a[0], b[0]))
     .map(([ep, series]) => endpointFacts(ep, series, set.windows.get(ep) ?? null, disaggregated));
 
   const backend = detectBackend(set.series.map((s) => s.name));
