@@ -39,8 +39,10 @@ export function CacheView({ run }: RunViewProps) {
   if (theoretical !== null) facts.push(["aiperf theoretical hit rate", formatRate(theoretical)]);
   const frontend = run.info.frontendCacheHitRate;
   if (typeof frontend === "number") facts.push(["Dynamo frontend hit rate", formatRate(frontend)]);
+  // The router section below lists the predicted rate per pool; this older figure is for runs without it.
   const router = run.info.routerKvHitRate;
-  if (typeof router === "number") facts.push(["router predicted hit rate", formatRate(router)]);
+  if (typeof router === "number" && run.info.routerPrediction !== true)
+    facts.push(["router predicted hit rate", formatRate(router)]);
   const d = endpoints.data;
   const s = series.data;
   return (

@@ -6,7 +6,7 @@ import { CopyLinkButton } from "./copy-link-button";
 import { ExportLinks } from "./export-links";
 import { RunFactsEditor, RunFactsList } from "./run-facts";
 import { RunLabelsEditor } from "./run-labels-editor";
-import { infoLabel, infoValue, shownInfo } from "./run-info";
+import { headerInfo, infoLabel, infoValue } from "./run-info";
 import { RunNameEditor } from "./run-name-editor";
 import { RunSeries } from "./run-series";
 
@@ -15,9 +15,7 @@ const SHOWN_AS_FACTS = new Set(["model", "concurrency", "requestRate"]);
 
 /** Name (renamable), its series (editable), labels (editable), when, collectors, run facts, compare, export and share buttons. */
 export function RunHeader({ run }: { run: RunSummary }) {
-  const info = Object.entries(run.info).filter(
-    ([k, v]) => shownInfo(k, v) && !(SHOWN_AS_FACTS.has(k) && run.facts[k as "model"]),
-  );
+  const info = headerInfo(run.info, (k) => SHOWN_AS_FACTS.has(k) && Boolean(run.facts[k as "model"]));
   return (
     <header className="space-y-2">
       <div className="flex flex-wrap items-start gap-3">

@@ -25,9 +25,32 @@ const WORDS: Record<string, string> = {
 
 export type InfoValue = string | number | boolean | null;
 
+/**
+ * Older entries kept in the run summary for the runs and API clients that read them, but not
+ * shown beside the entry that replaced them: `routerKvHitRate` (the mean of the router
+ * histogram's averages) says what `routerPredictedHitRate` (Σ sum / Σ count of the router's
+ * one pool, docs/metrics.md §Predicted vs delivered hit rate) says better.
+ */
+const SUPERSEDED_BY: Record<string, string> = { routerKvHitRate: "routerPredictedHitRate" };
+
 /** Whether an entry is shown at all: set, and a fact about the run rather than a view hint. */
 export function shownInfo(key: string, v: InfoValue): boolean {
   return v !== null && v !== "" && !VIEW_HINTS.has(key);
+}
+
+/**
+ * The entries the run header lists: shown ones, less those the run facts state (`asFacts`) and
+ * those an entry present in the same run replaced.
+ */
+export function headerInfo(
+  info: Record<string, InfoValue>,
+  asFacts: (key: string) => boolean,
+): [string, InfoValue][] {
+  return Object.entries(info).filter(([k, v]) => {
+    if (!shownInfo(k, v) || asFacts(k)) return false;
+    const successor = SUPERSEDED_BY[k];
+    return successor === undefined || !shownInfo(successor, info[successor] ?? null);
+  });
 }
 
 /** "vllmPooledItlP99Ms" → "vLLM pooled ITL p99", "peakOutputTokensPerS" → "peak output tokens/s". */

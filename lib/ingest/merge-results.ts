@@ -2,6 +2,7 @@
  * Combines what each analyzer produced into the run's summary blocks. Pure: the pipeline
  * calls it, tests call it.
  */
+import { compareEndpointNames } from "@/lib/api/endpoint-order";
 import type { Collectors, EndpointRow, SummaryBlocks } from "@/lib/api/schemas";
 import type { AnalyzerResult } from "./analyzer";
 
@@ -46,7 +47,8 @@ export function mergeEndpoints(results: AnalyzerResult[]): EndpointRow[] {
       byKey.set(e.endpoint, current);
     }
   }
-  return [...byKey.values()];
+  // One order for every table and chart of endpoints, whichever analyzer named them first.
+  return [...byKey.values()].sort((a, b) => compareEndpointNames(a.endpoint, b.endpoint));
 }
 
 export function mergeResults(results: AnalyzerResult[], extraWarnings: string[] = []): SummaryBlocks {

@@ -3,6 +3,7 @@
  * token-weighted (Σcached / Σprompt, docs/metrics.md §Cache hit rate) — averaging endpoint rates would let a
  * nearly idle endpoint count as much as a busy one.
  */
+import { compareEndpointNames } from "@/lib/api/endpoint-order";
 import type { EndpointRole, RunSummary } from "@/lib/api/schemas";
 
 export interface HitRateRow {
@@ -12,6 +13,8 @@ export interface HitRateRow {
   /** runId → hit rate (0..1) or null when the run has no value */
   values: Record<string, number | null>;
 }
+
+const ROLE_ORDER: EndpointRole[] = ["prefill", "combined", "decode", "frontend", "router"];
 
 /** An endpoint's rate from server-metrics counters, else from TRT-LLM perf metrics. */
 function endpointRate(e: RunSummary["endpoints"][number]): number | null {
@@ -35,10 +38,11 @@ export function endpointHitRates(runs: RunSummary[]): HitRateRow[] {
     }
   }
   for (const row of rows.values()) for (const run of runs) row.values[run.id] ??= null;
-  return [...rows.values()];
+  // Prefill first, as the role rows and the bar charts; natural order within a role.
+  return [...rows.values()].sort(
+    (a, b) => ROLE_ORDER.indexOf(a.role) - ROLE_ORDER.indexOf(b.role) || compareEndpointNames(a.key, b.key),
+  );
 }
-
-const ROLE_ORDER: EndpointRole[] = ["prefill", "combined", "decode", "frontend", "router"];
 
 /** Token-weighted hit rate per role; falls back to request-weighted perf-metrics rates when no tokens are known. */
 export function roleHitRates(runs: RunSummary[]): HitRateRow[] {

@@ -5,6 +5,7 @@
 import { normalizeEndpoint } from "@/lib/formats/endpoint";
 import type { JoinResult } from "./trtllm-join";
 import { BlockTally } from "./trtllm-kv";
+import { compareEndpointNames } from "@/lib/api/endpoint-order";
 import type { WorkerRole } from "./trtllm-roles";
 
 /** Block-weighted hit rates per worker file and per role, and each file's tally for endpointRows. */
@@ -32,7 +33,8 @@ export function hitRates(join: JoinResult, workerNames: readonly string[]) {
     payload: {
       byWorker: byFile
         .map((t, i) => ({ worker: workerNames[i], role: join.fileRoles[i], ...row(t) }))
-        .filter((w) => w.requests > 0),
+        .filter((w) => w.requests > 0)
+        .sort((a, b) => compareEndpointNames(a.worker, b.worker)),
       byRole: byRole.filter((r) => r.requests > 0),
     },
   };

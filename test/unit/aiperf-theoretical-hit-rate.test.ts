@@ -3,27 +3,52 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { theoreticalCacheHitRate } from "@/lib/metrics/aiperf-theoretical-hit-rate";
+import { theoreticalPrefixCacheHit } from "../generators/aiperf-theoretical-prefix";
 import { fixture, idParams, uploadRequest, useTestApp } from "../helpers/test-app";
 
 describe("aiperf theoretical prefix-cache hit rate", () => {
-  it("is sum / count when aiperf gives both (schema 1.1+), in the unit's scale", () => {
-    // 40 requests whose per-request hits add up to 30 (ratio) or 3,000 (percent): 0.75 either way.
-    expect(theoreticalCacheHitRate({ unit: "ratio", avg: 0.7, count: 40, sum: 30 })).toBeCloseTo(0.75, 12);
-    expect(theoreticalCacheHitRate({ unit: "%", avg: 70, count: 40, sum: 3000 })).toBeCloseTo(0.75, 12);
+  // Four profiled turns, hit / total blocks: 0/4, 3/4, 6/8, 8/8 → Σ 17 / 24 = 0.708333…
+  const turns = [
+    { hit: 0, total: 4 },
+    { hit: 3, total: 4 },
+    { hit: 6, total: 8 },
+    { hit: 8, total: 8 },
+  ];
+
+  it("is Σ hit blocks / Σ total blocks (sum / count) from schema 1.1 on, though the unit is %", () => {
+    const entry = theoreticalPrefixCacheHit(turns)!;
+    expect(entry).toEqual({ unit: "%", avg: (100 * 17) / 24, count: 24, sum: 17 });
+    expect(theoreticalCacheHitRate(entry)).toBeCloseTo(17 / 24, 12);
   });
-  it("reads aiperf's block counts (sum = hit blocks, count = blocks) as a fraction though the unit is %", () => {
-    // post_processors/theoretical_prefix_cache_accumulator.py: avg = 100 × hit / total, sum = hit, count = total.
-    expect(theoreticalCacheHitRate({ unit: "%", avg: 90.75, count: 4000, sum: 3630 })).toBeCloseTo(
-      0.9075,
-      12,
-    );
+
+  it("is the avg in percent / 100 on schema 1.0, which has no sum or count", () => {
+    const entry = theoreticalPrefixCacheHit(turns, { schema: "1.0" })!;
+    expect(entry).toEqual({ unit: "%", avg: (100 * 17) / 24 });
+    expect(theoreticalCacheHitRate(entry)).toBeCloseTo(17 / 24, 12);
+    // Below 1 %, as percent: 1 hit block of 400 is 0.25 %, a rate of 0.0025.
+    expect(
+      theoreticalCacheHitRate(theoreticalPrefixCacheHit([{ hit: 1, total: 400 }], { schema: "1.0" })),
+    ).toBe(0.0025);
   });
-  it("is the average, read as percent when the unit says so or it exceeds 1", () => {
-    expect(theoreticalCacheHitRate({ unit: "%", avg: 97.45 })).toBeCloseTo(0.9745, 12);
+
+  it("a loader's miscount above the total (accumulators before the per-turn clamp) is 100 %, not 1 %", () => {
+    // 26 hit blocks stamped on 24: sum / count = 1.083…, which the later accumulator clamps per turn.
+    const over = [...turns.slice(0, 3), { hit: 17, total: 8 }];
+    const entry = theoreticalPrefixCacheHit(over, { clampTurns: false })!;
+    expect(entry.sum! / entry.count!).toBeCloseTo(26 / 24, 12);
+    expect(theoreticalCacheHitRate(entry)).toBe(1);
+    // What the clamping accumulator writes for the same turns: (0 + 3 + 6 + 8) / 24.
+    expect(theoreticalCacheHitRate(theoreticalPrefixCacheHit(over))).toBeCloseTo(17 / 24, 12);
+  });
+
+  it("reads the avg in the unit it states, and gives no rate for a unit aiperf never writes", () => {
     expect(theoreticalCacheHitRate({ unit: "ratio", avg: 0.42 })).toBeCloseTo(0.42, 12);
-    expect(theoreticalCacheHitRate({ unit: undefined, avg: 42 })).toBeCloseTo(0.42, 12);
+    expect(theoreticalCacheHitRate({ unit: undefined, avg: 42 })).toBeNull();
+    expect(theoreticalCacheHitRate({ unit: "blocks", avg: 42 })).toBeNull();
   });
+
   it("is null when absent", () => {
+    expect(theoreticalPrefixCacheHit([{ hit: 0, total: 0 }])).toBeUndefined();
     expect(theoreticalCacheHitRate(undefined)).toBeNull();
     expect(theoreticalCacheHitRate({ unit: "%" })).toBeNull();
   });

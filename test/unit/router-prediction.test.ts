@@ -17,6 +17,7 @@ import {
   routerRunInfo,
 } from "@/lib/metrics/server-metrics/router-prediction";
 import { summarizeServerMetrics } from "@/lib/metrics/server-metrics/summarize";
+import { headerInfo } from "@/components/run/run-info";
 import { dynamoRouterRun, toJsonl } from "../generators/dynamo-router-scrapes.mjs";
 
 const NS = 1e9;
@@ -183,6 +184,22 @@ describe("predicted vs delivered hit rate", () => {
     const s = set.series.find((x) => x.name === "dynamo_component_router_kv_hit_rate");
     expect(Array.from(s!.slices!.count!)).toEqual([4, 6]);
     expect(Array.from(s!.slices!.value)).toEqual([2.0, 4.8]);
+  });
+
+  it("the run header lists the router's predicted hit rate once, the pool's figure", async () => {
+    const { run, truth } = dynamoRouterRun({ seconds: 30 });
+    const src = Readable.from([Buffer.from(toJsonl(run))]);
+    const set = await readServerMetricsJsonl(src, new WarningLog(), { records: 0, skipped: 0 }, 1 << 20);
+    const summary = summarizeServerMetrics(set);
+    const p = buildServerMetricsCharts(summary)[SM_ROUTER_CHART] as RouterPredictionPayload;
+    // The run info as the server-metrics analyzer stores it: the older figure stays for the API.
+    const info = { ...summary.info, ...routerRunInfo(p) };
+    expect(info.routerKvHitRate).toBeCloseTo(truth.predictedSum / truth.requests, 10);
+    const shown = headerInfo(info, () => false).map(([k]) => k);
+    expect(shown).toContain("routerPredictedHitRate");
+    expect(shown).not.toContain("routerKvHitRate");
+    // A run stored before the router section keeps its only figure in the header.
+    expect(headerInfo({ routerKvHitRate: 0.5 }, () => false)).toEqual([["routerKvHitRate", 0.5]]);
   });
 
   it("matches the generator's truth, and is stored with the run's charts", async () => {

@@ -8,6 +8,7 @@ import { parseServerMetricsJson } from "@/lib/formats/server-metrics-json";
 import { summarizeServerMetrics } from "@/lib/metrics/server-metrics/summarize";
 import { buildServerMetricsCharts } from "@/lib/metrics/server-metrics/charts";
 import type { SmEndpointsPayload } from "@/lib/api/server-metrics-charts";
+import { serverMetricsFacts } from "@/lib/metrics/server-metrics/run-facts";
 
 type Stats = Record<string, number>;
 interface S {
@@ -233,6 +234,72 @@ describe("Dynamo frontend + TensorRT-LLM workers", () => {
     const prefill = payload.roles.find((r) => r.role === "prefill");
     expect(prefill?.hitRate).toBeCloseTo(0.4, 10);
     expect(payload.roles.map((r) => r.role)).toEqual(["prefill", "decode", "frontend"]);
+  });
+});
+
+/**
+ * Dynamo names a worker's component `prefill` for a prefill worker and `backend` (vLLM, SGLang:
+ * `components/src/dynamo/{vllm,sglang}/args.py`) or `tensorrt_llm` (TensorRT-LLM:
+ * `components/src/dynamo/trtllm/args.py`, `DEFAULT_ENDPOINT_COMPONENT`) for every other one,
+ * aggregated or decode, in ai-dynamo/dynamo.
+ */
+describe("Dynamo workers named backend", () => {
+  const workers = (component: string, eps: string[], prefill: string[] = []) =>
+    doc({
+      "vllm:prompt_tokens": {
+        type: "counter",
+        series: [
+          ...eps.map((ep) => ({ ep, labels: { dynamo_component: component }, stats: { total: 10000 } })),
+          ...prefill.map((ep) => ({ ep, labels: { dynamo_component: "prefill" }, stats: { total: 30000 } })),
+        ],
+      },
+      "vllm:prefix_cache_queries": {
+        type: "counter",
+        series: [
+          ...eps.map((ep) => ({ ep, labels: { dynamo_component: component }, stats: { total: 10000 } })),
+          ...prefill.map((ep) => ({ ep, labels: { dynamo_component: "prefill" }, stats: { total: 30000 } })),
+        ],
+      },
+      "vllm:prefix_cache_hits": {
+        type: "counter",
+        series: [
+          ...eps.map((ep, i) => ({
+            ep,
+            labels: { dynamo_component: component },
+            stats: { total: i === 0 ? 2000 : 6000 },
+          })),
+          ...prefill.map((ep) => ({ ep, labels: { dynamo_component: "prefill" }, stats: { total: 9000 } })),
+        ],
+      },
+    });
+
+  it("two backend workers and no prefill component are two aggregated workers, not decode ×2", () => {
+    const s = summarize(workers("backend", ["w1:9000", "w2:9000"]));
+    expect(s.rows.map((r) => r.role)).toEqual(["combined", "combined"]);
+    // Both own their cache hits: (2,000 + 6,000) / (10,000 + 10,000) = 0.4.
+    expect(s.block.cache.gpuHitRate).toBeCloseTo(0.4, 10);
+    expect(s.info.cacheHitRateScope).toBe("all engine endpoints");
+    const facts = serverMetricsFacts([], s.rows, s.block.backend);
+    expect(facts.roles?.value).toEqual([
+      { role: "combined", count: 2, tp: null, pp: null, ep: null, dp: null },
+    ]);
+  });
+
+  it("beside a prefill worker, backend workers decode and the hit rate is the prefill side's", () => {
+    const s = summarize(workers("backend", ["w1:9000", "w2:9000"], ["p1:9000"]));
+    expect(s.rows.map((r) => [r.endpoint, r.role])).toEqual([
+      ["p1:9000", "prefill"],
+      ["w1:9000", "decode"],
+      ["w2:9000", "decode"],
+    ]);
+    // 9,000 / 30,000 = 0.3; the decode workers' cached tokens are KV received from prefill.
+    expect(s.block.cache.gpuHitRate).toBeCloseTo(0.3, 10);
+  });
+
+  it("TensorRT-LLM's tensorrt_llm component reads the same way", () => {
+    expect(summarize(workers("tensorrt_llm", ["w1:9000"])).rows.map((r) => r.role)).toEqual(["combined"]);
+    const disagg = summarize(workers("tensorrt_llm", ["w1:9000"], ["p1:9000"]));
+    expect(disagg.rows.map((r) => r.role)).toEqual(["prefill", "decode"]);
   });
 });
 

@@ -6,7 +6,9 @@
  * what the reader it replaced (JSON.parse of the whole document) gave on the same bytes. The
  * digests below were taken with that reader, and taken again when the series payloads gained
  * their `startEpochMs` (the request timeline's clock; a structural diff of the two results showed
- * that field added and nothing else changed). Edge documents are checked against the parser of
+ * that field added and nothing else changed), and again when endpoints were listed in natural
+ * order (the long export's order-free hash, test/helpers/order-free.ts, is the one the text order
+ * gave). Edge documents are checked against the parser of
  * a whole document, which shares the same rules.
  */
 import { createHash } from "node:crypto";
@@ -22,20 +24,29 @@ import { serverMetricsAnalyzer } from "@/lib/ingest/analyzers/server-metrics";
 import { migrate, openSqlite } from "@/lib/store/db";
 import { writeLongServerMetricsJson } from "../generators/aiperf-server-metrics-long.mjs";
 import { diskIngestFile, ingestContext } from "../helpers/analyze";
+import { orderFree } from "../helpers/order-free";
 
 const REAL = path.resolve(__dirname, "../fixtures/aiperf-real-c4/server_metrics_export.json");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-sm-stream-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-/** sha256 of the analyzer's file report and result as JSON: what the run stores from this file. */
-async function analyzedDigest(file: string): Promise<string> {
+const sha256 = (v: unknown) => createHash("sha256").update(JSON.stringify(v)).digest("hex");
+
+/**
+ * sha256 of the analyzer's file report and result as JSON: what the run stores from this file;
+ * and of the same with its endpoint order taken out (test/helpers/order-free.ts).
+ */
+async function analyzedDigests(file: string): Promise<{ raw: string; orderFree: string }> {
   const handle = openSqlite(":memory:");
   await migrate(handle);
   const ctx = ingestContext(handle);
   const analyzer = serverMetricsAnalyzer();
   const report = await analyzer.ingestFile(diskIngestFile(file), ctx);
   const result = await analyzer.finish(ctx);
-  return createHash("sha256").update(JSON.stringify({ report, result })).digest("hex");
+  return {
+    raw: sha256({ report, result }),
+    orderFree: sha256(orderFree({ report, result }, result.charts ?? {})),
+  };
 }
 
 function chunked(text: string | Buffer, size: number): Readable {
@@ -55,9 +66,9 @@ async function both(text: string, chunk = 7) {
 
 describe("server-metrics JSON, streamed", () => {
   it("stores byte for byte what the whole-document reader stored, on the real export", async () => {
-    expect(await analyzedDigest(REAL)).toBe(
-      "c211ae7438f71f97a7c401c2dbccc9ae5b85a168228271ac1c935464a55ce27d",
-    );
+    const d = await analyzedDigests(REAL);
+    expect(d.orderFree).toBe("36f3433fbee8a43f5ccd9e3a6d8aae04a50489d26f12bad5b0984adcc5a038c8");
+    expect(d.raw).toBe("c211ae7438f71f97a7c401c2dbccc9ae5b85a168228271ac1c935464a55ce27d");
   });
 
   it("gives the whole-document parse's MetricSet on the real export, in any chunking", async () => {
@@ -73,9 +84,11 @@ describe("server-metrics JSON, streamed", () => {
     const file = path.join(tmp, "server_metrics_export.json");
     await writeLongServerMetricsJson(file, { endpoints: 16, seconds: 1800 });
     expect(fs.statSync(file).size).toBeGreaterThan(300e6);
-    expect(await analyzedDigest(file)).toBe(
-      "f8b366864444dadae172620f16c9509fc121d21699c018b9e78006f52d221265",
-    );
+    const d = await analyzedDigests(file);
+    // Endpoints 10.0.0.1 … 10.0.0.16 in natural order: the order-free hash is the one the text
+    // order gave (taken before the change), so only the order changed; the raw hash is re-taken.
+    expect(d.orderFree).toBe("f3a4d889a766853b0601a0083744c03757451f453bec3f77a1ab6665411c50aa");
+    expect(d.raw).toBe("ac684a4f0484d9e987b03d9bab4cb32cacafa5003be233c59ccf2a29ba33c41e");
     fs.rmSync(file);
   }, 300_000);
 

@@ -25,7 +25,7 @@ describe("offload series selection", () => {
       counter("vllm:kv_offload_total_time", 2, { transfer_type: "gpu_to_cpu" }),
       counter("vllm:kv_offload_total_time", 0.25, { transfer_type: "cpu_to_gpu" }),
     ];
-    const f = endpointFacts("e", s, WINDOW);
+    const f = endpointFacts("e", s, WINDOW, false);
     expect(f.offloadBytesGpuToCpu).toBe(4e9);
     expect(f.offloadBandwidthGpuToCpu).toBe(2e9);
     expect(f.offloadBandwidthCpuToGpu).toBe(4e9);
@@ -39,13 +39,13 @@ describe("offload series selection", () => {
       counter("vllm:kv_offload_total_time", 1.5, { transfer_type: "GPU_to_CPU" }),
     ];
     expect(offloadSeries(s).gpuToCpu!.source).toBe("vllm:kv_offload_store_bytes");
-    expect(endpointFacts("e", s, WINDOW).offloadBytesGpuToCpu).toBe(3e9);
+    expect(endpointFacts("e", s, WINDOW, false).offloadBytesGpuToCpu).toBe(3e9);
     expect(offloadSeries(s).cpuToGpu).toBeNull();
   });
 
   it("TensorRT-LLM's offload and onboard bytes, without time counters, are an average over the window", () => {
     const s = [counter("trtllm_kv_cache_offload_bytes", 5e8), counter("trtllm_kv_cache_onboard_bytes", 1e8)];
-    const f = endpointFacts("e", s, WINDOW);
+    const f = endpointFacts("e", s, WINDOW, false);
     expect(f.offloadBandwidthGpuToCpu).toBe(5e7);
     expect(f.offloadBandwidthMethod).toBe("average rate (bytes / window)");
   });
@@ -59,6 +59,6 @@ describe("offload series selection", () => {
       stats: { count: 10, sum: 9e9 },
     };
     expect(offloadSeries([size]).gpuToCpu).toBeNull();
-    expect(endpointFacts("e", [size], WINDOW).offloadBytesGpuToCpu).toBeNull();
+    expect(endpointFacts("e", [size], WINDOW, false).offloadBytesGpuToCpu).toBeNull();
   });
 });

@@ -4,6 +4,7 @@
  * instead of dropping to 0.
  */
 import type { EndpointRole } from "@/lib/api/schemas";
+import { compareEndpointNames } from "@/lib/api/endpoint-order";
 import type { SmEndpointDetail, SmEndpointsPayload, SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 
 export interface EndpointBarRow {
@@ -27,7 +28,9 @@ export function endpointBarRows(
   return rows
     .filter((r) => r[metric] !== null)
     .map((r) => ({ endpoint: r.endpoint, role: r.role, value: r[metric] as number }))
-    .sort((a, b) => order.indexOf(a.role) - order.indexOf(b.role) || a.endpoint.localeCompare(b.endpoint));
+    .sort(
+      (a, b) => order.indexOf(a.role) - order.indexOf(b.role) || compareEndpointNames(a.endpoint, b.endpoint),
+    );
 }
 
 /** The endpoint picker's value ("all", "role:<role>", an endpoint) → the series chart to fetch. */

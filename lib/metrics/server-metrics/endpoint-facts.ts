@@ -132,12 +132,14 @@ function usageSeries(series: readonly MetricSeries[]): MetricSeries[] {
   return engine.length > 0 ? engine : ofNames(series, DYNAMO_USAGE_GAUGES);
 }
 
+/** `disaggregated`: the run has a prefill side (`hasPrefillLabel` over all its series). */
 export function endpointFacts(
   endpoint: string,
   series: MetricSeries[],
   knownWindow: EndpointWindow | null,
+  disaggregated: boolean,
 ): EndpointFacts {
-  const role = endpointRole(series);
+  const role = endpointRole(series, disaggregated);
   const engine = series.map((s) => engineOf(s.name)).find((e) => e !== null) ?? null;
   const window = windowOf(series, knownWindow);
   const windowS = window?.s ?? null;

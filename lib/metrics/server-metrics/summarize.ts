@@ -9,11 +9,12 @@
  * - Dynamo frontend hit rate is published as the overall rate when engines have none (T10).
  */
 import type { EndpointRole, EndpointRow, ServerMetricsBlock } from "@/lib/api/schemas";
+import { compareEndpointNames } from "@/lib/api/endpoint-order";
 import type { LogCapacity } from "@/lib/formats/server-log";
 import { detectBackend } from "./backend";
 import { hasRouterSide } from "./router-side";
 import { bandwidthMethod, endpointFacts, type EndpointFacts } from "./endpoint-facts";
-import { isDecodeSide, isPrefillSide } from "./roles";
+import { hasPrefillLabel, isDecodeSide, isPrefillSide } from "./roles";
 import { rate } from "./select";
 import type { MetricSet } from "@/lib/formats/server-metrics/types";
 
@@ -27,7 +28,7 @@ export interface ServerMetricsSummary {
 
 const isEngine = (f: EndpointFacts) => f.engine !== null && f.role !== "frontend" && f.role !== "router";
 
-/** Prefill-side engine endpoints; decode-only runs (e.g. Dynamo "backend" workers) use every engine endpoint. */
+/** Prefill-side engine endpoints; decode-only runs use every engine endpoint. */
 export function prefillSide(facts: readonly EndpointFacts[]): EndpointFacts[] {
   const engines = facts.filter(isEngine);
   const side = engines.filter((f) => isPrefillSide(f.role));
@@ -112,9 +113,10 @@ export function summarizeServerMetrics(
     list.push(s);
     byEndpoint.set(s.endpoint, list);
   }
+  const disaggregated = hasPrefillLabel(set.series);
   const facts = [...byEndpoint.entries()]
-    .sort((a, b) => a[0].localeCompare(b[0]))
-    .map(([ep, series]) => endpointFacts(ep, series, set.windows.get(ep) ?? null));
+    .sort((a, b) => compareEndpointNames(a[0], b[0]))
+    .map(([ep, series]) => endpointFacts(ep, series, set.windows.get(ep) ?? null, disaggregated));
 
   const backend = detectBackend(set.series.map((s) => s.name));
   if (set.series.length > 0 && backend === null) {
