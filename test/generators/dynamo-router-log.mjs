@@ -13,7 +13,7 @@
  *   the fields (lib/runtime/src/logging.rs).
  * Written from reading that source; nothing is copied. Worker ids are etcd lease ids (> 2^53).
  *
- * Usage: node test/generators/dynamo-router-log.mjs <outDir> [seconds] [jsonl | info-only | one-worker]
+ * Usage: node test/generators/dynamo-router-log.mjs <outDir> [seconds] [modes: jsonl,info-only,one-worker]
  *   writes frontend.log (or frontend.jsonl) and the scrapes of the same run (server_metrics_export.jsonl).
  */
 import fs from "node:fs";
@@ -167,10 +167,12 @@ export function routerLog(
 export { BLOCK };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [outDir, seconds, mode] = process.argv.slice(2);
+  const [outDir, seconds, mode = ""] = process.argv.slice(2);
+  const modes = new Set(mode.split(","));
   fs.mkdirSync(outDir, { recursive: true });
-  const workers =
-    mode === "one-worker" ? [{ url: "http://worker-0:9090/metrics", shortfall: 0.25 }] : undefined;
+  const workers = modes.has("one-worker")
+    ? [{ url: "http://worker-0:9090/metrics", shortfall: 0.25 }]
+    : undefined;
   const { run, truth } = dynamoRouterRun({ seconds: Number(seconds ?? 60), workers });
   const warmup = [0, 1, 2].map((i) => ({
     tNs: run.window.startNs - 20e9 + i * 1e9,
@@ -178,10 +180,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     overlap: 0,
     blocks: 10,
   }));
-  const format = mode === "jsonl" ? "jsonl" : "text";
+  const format = modes.has("jsonl") ? "jsonl" : "text";
   fs.writeFileSync(
     path.join(outDir, format === "jsonl" ? "frontend.jsonl" : "frontend.log"),
-    routerLog(truth.decisions, { format, debug: mode !== "info-only", warmup, bad: 2 }),
+    routerLog(truth.decisions, { format, debug: !modes.has("info-only"), warmup, bad: 2 }),
   );
   fs.writeFileSync(path.join(outDir, "server_metrics_export.jsonl"), toJsonl(run));
 }
