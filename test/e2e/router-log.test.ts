@@ -59,6 +59,7 @@ describe("cache view of a run with the KV router's log", () => {
     expect(await section.textContent()).toContain("3 outside the scrapes' window");
     await section.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, "cache-router-log.png"), fullPage: true });
+    await section.screenshot({ path: path.join(SHOTS, "cache-router-log-section.png") });
   });
 
   it("maps the one worker of a one-worker run to its engine and shows its own gap (JSONL log)", async () => {
@@ -76,6 +77,9 @@ describe("cache view of a run with the KV router's log", () => {
     expect(await worker.locator('[data-stat="gap"]').textContent()).toMatch(/^−\d+(\.\d+)? pp$/);
     await page.getByTestId("router-log").scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, "cache-router-log-one-worker.png"), fullPage: true });
+    await page
+      .getByTestId("router-log")
+      .screenshot({ path: path.join(SHOTS, "cache-router-log-one-worker-section.png") });
   });
 
   it("a log at INFO says to log at DEBUG, with no empty chart", async () => {

@@ -188,6 +188,7 @@ describe("predicted vs delivered from the router log", () => {
     expect(q.decisions).toBe(0);
     expect(q.predicted).toBeNull();
     expect(q.missing).toBe(MISSING_BLOCKS);
+    expect(q.mapping).toContain("nothing to show per worker");
     expect(q.points).toEqual([]);
   });
 

@@ -20,10 +20,10 @@ export class RouterLogFeed {
 }
 
 export const SOURCE =
-  "Dynamo frontend log, `[ROUTING] Best: worker_<id> dp_rank=<r> with <overlap>/<prompt> blocks overlap` (DEBUG), one line per routed request";
+  "Dynamo frontend log, [ROUTING] Best lines (DEBUG: the chosen worker and its overlap / the prompt's blocks), one per routed request";
 export const MISSING_BLOCKS =
-  "The log has the router's choices (`Selected worker` lines, INFO) but not the prompt's size: start the frontend " +
-  "with DYN_LOG=debug (or DYN_LOG=info,dynamo_llm::kv_router=debug) so it writes a `[ROUTING] Best` line per request.";
+  "The log has the router's choices (Selected worker lines, INFO) but not the prompt's size: start the frontend " +
+  "with DYN_LOG=debug (or DYN_LOG=info,dynamo_llm::kv_router=debug) so it writes a [ROUTING] Best line per request.";
 export const MISSING_DECISIONS =
   "The router log has no routing decision in the scrapes' window: upload the frontend's log of the benchmark itself.";
 
@@ -132,6 +132,11 @@ function mappingOf(
   workers: WorkerAcc[],
   engines: readonly EndpointFacts[],
 ): { note: string; endpoint: EndpointFacts | null } {
+  if (workers.length === 0)
+    return {
+      note: "No routing decision was counted, so there is nothing to show per worker.",
+      endpoint: null,
+    };
   if (engines.length === 0)
     return {
       note: "No engine scrapes in the upload, so per worker only the prediction is known.",
