@@ -62,6 +62,14 @@ export const ROUTER_PREDICTION: FigureDefinition = {
     "predicted = Δsum / Δcount of the router's hit-rate histogram (a mean over requests of overlap blocks / prompt blocks); delivered = Δcached / Δprompt tokens of the engines' own counters (token-weighted)",
 };
 
+export const ROUTER_LOG_PREDICTION: FigureDefinition = {
+  window: "scrape intervals, from the first (the log's own span when there are no scrapes)",
+  requests:
+    "every request the router log routed in the window (predicted); all traffic the prefill-side engines saw (delivered)",
+  method:
+    "predicted = Σ overlap blocks / Σ prompt blocks of the router's [ROUTING] Best lines (block-weighted); delivered = Δcached / Δprompt tokens of the engines' own counters (token-weighted)",
+};
+
 /** The parts of a definition, in the order its line reads. */
 const PARTS = ["window", "requests", "method"] as const;
 

@@ -14,6 +14,7 @@ import { formatCount, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { hasCacheData } from "@/lib/api/run-views";
 import { ManifestEmptyView } from "./empty-view";
+import { RouterLogSection } from "./router-log-section";
 import { RouterPredictionSection } from "./router-prediction-section";
 
 export function CacheView({ run }: RunViewProps) {
@@ -88,6 +89,7 @@ export function CacheView({ run }: RunViewProps) {
         </>
       ) : null}
       <RouterPredictionSection runId={run.id} enabled={run.info.routerPrediction === true} />
+      <RouterLogSection runId={run.id} enabled={run.info.routerLog === true} />
     </div>
   );
 }

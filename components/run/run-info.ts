@@ -5,7 +5,7 @@
 import { formatMs, formatNumber, formatPoints, formatRate } from "@/lib/format-number";
 
 /** Entries that tell a view what to say (e.g. why a timeline is missing), not facts about the run. */
-const VIEW_HINTS = new Set(["requestTimeline", "routerPrediction"]);
+const VIEW_HINTS = new Set(["requestTimeline", "routerPrediction", "routerLog"]);
 
 /** Words written as their tools and the field write them. */
 const WORDS: Record<string, string> = {

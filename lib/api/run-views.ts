@@ -34,7 +34,12 @@ export function hasCacheData(r: RunSummary): boolean {
     (c !== undefined && [c.gpuHitRate, c.cpuHitRate, c.overallHitRate].some(isNumber)) ||
     isNumber(r.timeBreakdown?.kvCacheHitRate) ||
     r.endpoints.some((e) => isNumber(e.cacheHitRate) || isNumber(e.kvCacheHitRate)) ||
-    [r.info.theoreticalCacheHitRate, r.info.frontendCacheHitRate, r.info.routerKvHitRate].some(isNumber)
+    [
+      r.info.theoreticalCacheHitRate,
+      r.info.frontendCacheHitRate,
+      r.info.routerKvHitRate,
+      r.info.routerLogPredictedHitRate,
+    ].some(isNumber)
   );
 }
 

@@ -1,4 +1,5 @@
 import type { Detected } from "./kinds";
+import { ROUTING_MARK } from "./router-log";
 import { benchDocumentKind, benchLineKind, sniffBenchDocument } from "./detect-bench";
 import { PARSE_FAILED, parseJsonText } from "./json-lines";
 import { headAsUtf8 } from "./text-encoding";
@@ -45,6 +46,8 @@ function looksBinary(head: Buffer): boolean {
   for (let i = 0; i < n; i++) {
     const b = head[i];
     if (b === 0) return true;
+    // ANSI colour codes (ESC [): Dynamo's and many servers' logs keep them even in a file.
+    if (b === 0x1b && head[i + 1] === 0x5b) continue;
     if (b < 9 || (b > 13 && b < 32)) control++;
   }
   if (n > 0 && control / n > 0.05) return true;
@@ -69,6 +72,8 @@ function detectJson(text: string, complete: boolean): Detected {
   const firstValue = firstIsWholeLine ? parseJsonText(first) : PARSE_FAILED;
   const moreLines = lines.slice(1).some((l) => l.trim() !== "");
 
+  if (isObject(firstValue) && isDynamoJsonLog(firstValue) && looksLikeRouterLog(text))
+    return { kind: "router-log", format: "jsonl" };
   if (isObject(firstValue) && (moreLines || lineRecordKind(firstValue))) {
     const kind = lineRecordKind(firstValue);
     if (kind) return kind;
@@ -267,6 +272,7 @@ function detectText(text: string): Detected {
   if (/^benchmarks:/m.test(text) && /type_:\s*generative_benchmark/.test(text))
     return { kind: "guidellm-report", format: "yaml" };
   if (looksLikeEngineYaml(lines)) return { kind: "engine-config", format: "yaml" };
+  if (looksLikeRouterLog(text)) return { kind: "router-log", format: "text" };
   if (looksLikeServerLog(text)) return { kind: "server-log", format: "text" };
   return UNKNOWN_TEXT;
 }
@@ -306,6 +312,20 @@ const LOG_MARKERS = /\b(vllm|sglang|tensorrt_llm|TRT-LLM|trtllm|dynamo|EngineCor
 const KV_POOL_LINE = /GPU KV cache size:\s*[\d,]+\s*tokens|max_total_num_tokens=\d/;
 const LOG_LINE =
   /^(\[?\d{4}-\d\d-\d\d|\[\d\d:\d\d|\(\w[\w-]*(?: pid=\d+)?\)|(INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\b|\[[A-Z][\w-]*\]|I\d{4} )/;
+
+/**
+ * A Dynamo frontend's log with routing decisions (lib/formats/router-log.ts). A log that also has
+ * engine KV pool lines (everything in one file) stays a server log, whose pool sizes it gives.
+ */
+function looksLikeRouterLog(text: string): boolean {
+  const routed = text.includes(ROUTING_MARK) || /Selected worker\b.*worker_type/.test(text);
+  return routed && !KV_POOL_LINE.test(text);
+}
+
+/** Dynamo's JSONL logging (DYN_LOGGING_JSONL=1): every line has these keys. */
+function isDynamoJsonLog(v: Record<string, unknown>): boolean {
+  return ["time", "level", "target", "message"].every((k) => typeof v[k] === "string");
+}
 
 function looksLikeServerLog(text: string): boolean {
   if (KV_POOL_LINE.test(text)) return true;

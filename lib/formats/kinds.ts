@@ -10,6 +10,7 @@ import type { Kind } from "@/lib/api/kinds";
  * - aiperf-gpu-telemetry: "jsonl"
  * - aiperf-inputs: "json"
  * - server-log: "text"
+ * - router-log: "text" | "jsonl" (Dynamo frontend log with routing decisions)
  * - engine-config: "yaml" | "json"
  * - guidellm-report: "json" | "yaml"
  * - unknown: "binary" | "empty" | "text" | "json"

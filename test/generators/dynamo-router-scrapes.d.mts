@@ -24,5 +24,19 @@ export function dynamoRouterRun(opts?: {
   seed?: number;
   withRouter?: boolean;
   workers?: { url: string; shortfall: number }[];
-}): { run: RouterRun; truth: { predictedSum: number; requests: number; perWorker: WorkerTruth[] } };
+}): {
+  run: RouterRun;
+  truth: {
+    predictedSum: number;
+    requests: number;
+    perWorker: WorkerTruth[];
+    decisions: RouterDecisionTruth[];
+  };
+};
+export interface RouterDecisionTruth {
+  tNs: number;
+  worker: number;
+  overlap: number;
+  blocks: number;
+}
 export function toJsonl(run: RouterRun, keep?: (scrape: RouterScrape) => boolean): string;

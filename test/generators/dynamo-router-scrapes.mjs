@@ -69,6 +69,8 @@ export function dynamoRouterRun({
     predictedSum: 0,
     requests: 0,
     perWorker: workers.map(() => ({ queries: 0, hits: 0, predictedSum: 0, requests: 0 })),
+    /** Each routed request: when (epoch ns), which worker, the overlap and prompt blocks (the router log's line) */
+    decisions: [],
   };
   const fe = { url: "http://frontend:8000/metrics", scrapes: [] };
   const eps = workers.map((w) => ({ url: w.url, scrapes: [] }));
@@ -97,6 +99,12 @@ export function dynamoRouterRun({
         requestsTotal++;
         truth.predictedSum += p;
         truth.requests++;
+        truth.decisions.push({
+          tNs: T0 + (s - 1) * NS + ((r + 0.5) * NS) / perSecond,
+          worker: w,
+          overlap,
+          blocks,
+        });
         const pw = truth.perWorker[w];
         pw.queries += tokens;
         pw.hits += found;

@@ -1,11 +1,13 @@
 import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import { ReuseFeed } from "@/lib/metrics/reuse-intervals";
+import { RouterLogFeed } from "@/lib/metrics/server-metrics/router-log-prediction";
 import type { Analyzer } from "../analyzer";
 import { aiperfAnalyzer } from "./aiperf";
 import { benchImportAnalyzer } from "./bench-import";
 import { engineConfigAnalyzer } from "./engine-config";
 import { skipIdenticalFiles } from "./identical-files";
 import { recordCounter } from "./record-counter";
+import { routerLogAnalyzer } from "./router-log";
 import { serverMetricsAnalyzer } from "./server-metrics";
 import { trtllmAnalyzer } from "./trtllm";
 import { trtllmSideFilesAnalyzer } from "./trtllm-side-files";
@@ -15,17 +17,20 @@ import { trtllmSideFilesAnalyzer } from "./trtllm-side-files";
  * the record counter takes whatever is left; a file identical to an earlier one goes to none.
  * Each family adds its factory here. The aiperf analyzer tells the server-metrics one when the
  * profiling phase ran (the clock), so raw scrapes are counted over that phase only, and what each
- * request could reuse (the reuse feed), stacked against the engines' cache counters.
+ * request could reuse (the reuse feed), stacked against the engines' cache counters. The router
+ * log analyzer hands the router's decisions to it likewise (the router feed).
  */
 export function createAnalyzers(): Analyzer[] {
   const clock = new ProfilingClock();
   const reuse = new ReuseFeed();
+  const routed = new RouterLogFeed();
   return skipIdenticalFiles([
     trtllmAnalyzer(),
     trtllmSideFilesAnalyzer(),
     aiperfAnalyzer(clock, reuse),
     benchImportAnalyzer(),
-    serverMetricsAnalyzer(clock, reuse),
+    routerLogAnalyzer(routed),
+    serverMetricsAnalyzer(clock, reuse, routed),
     engineConfigAnalyzer(),
     recordCounter(),
   ]);

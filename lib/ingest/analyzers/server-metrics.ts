@@ -29,6 +29,8 @@ import { prefillSide, summarizeServerMetrics } from "@/lib/metrics/server-metric
 import { servedIntervals } from "@/lib/metrics/server-metrics/timeseries";
 import { ReuseFeed, reuseIntervals } from "@/lib/metrics/reuse-intervals";
 import { REUSE_INTERVALS_CHART } from "@/lib/api/turns";
+import { ROUTER_LOG_CHART } from "@/lib/api/router-log";
+import { buildRouterLogPrediction, RouterLogFeed } from "@/lib/metrics/server-metrics/router-log-prediction";
 import { emptyMetricSet, mergeMetricSets, type MetricSet } from "@/lib/formats/server-metrics/types";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 
@@ -38,9 +40,14 @@ const PREFERENCE: ExportFormat[] = ["json", "jsonl", "csv"];
 /**
  * `clock`: the profiling phase as the aiperf files place it. Raw JSONL scrapes are kept until
  * `finish` and cut to that phase then (the other exports were cut by aiperf itself). `feed`: the
- * records' possible reuse, stacked against the engines' cache counters per interval.
+ * records' possible reuse, stacked against the engines' cache counters per interval. `routed`: the
+ * router log's decisions, set beside the engines' own counters.
  */
-export function serverMetricsAnalyzer(clock = new ProfilingClock(), feed = new ReuseFeed()): Analyzer {
+export function serverMetricsAnalyzer(
+  clock = new ProfilingClock(),
+  feed = new ReuseFeed(),
+  routed = new RouterLogFeed(),
+): Analyzer {
   const sets: Record<ExportFormat, { set: MetricSet; files: string[] }> = {
     json: { set: emptyMetricSet(), files: [] },
     jsonl: { set: emptyMetricSet(), files: [] },
@@ -163,7 +170,8 @@ export function serverMetricsAnalyzer(clock = new ProfilingClock(), feed = new R
     mergeMetricSets(set, sets.prometheus.set);
     if (set.series.length === 0 && logs.length === 0) {
       const facts = withLogFacts({}, logFacts.result());
-      return Object.keys(facts).length > 0 ? { facts } : {};
+      const routerOnly = routerLogResult([]);
+      return { ...routerOnly, ...(Object.keys(facts).length > 0 ? { facts } : {}) };
     }
     if ([...set.windows.values()].some((w) => w.source.startsWith(SCRAPE_SPAN_PREFIX)))
       warnings.push(
@@ -183,6 +191,9 @@ export function serverMetricsAnalyzer(clock = new ProfilingClock(), feed = new R
       info,
       routerRunInfo((charts[SM_ROUTER_CHART] as RouterPredictionPayload | undefined) ?? null),
     );
+    const fromLog = routerLogResult(summary.facts);
+    Object.assign(charts, fromLog.charts);
+    Object.assign(info, fromLog.info);
     const served = feed.requests ? servedIntervals(prefillSide(summary.facts)) : null;
     const stack = served && feed.requests ? reuseIntervals(served, feed.requests) : null;
     if (stack) {
@@ -202,6 +213,15 @@ export function serverMetricsAnalyzer(clock = new ProfilingClock(), feed = new R
         logFacts.result(),
       ),
     };
+  }
+
+  /** The router log's decisions beside the engines (none without a router log in the upload). */
+  function routerLogResult(facts: Parameters<typeof buildRouterLogPrediction>[1]): AnalyzerResult {
+    const payload = buildRouterLogPrediction(routed, facts);
+    if (!payload) return {};
+    const info: Record<string, number | boolean> = { routerLog: true };
+    if (payload.predicted !== null) info.routerLogPredictedHitRate = payload.predicted;
+    return { charts: { [ROUTER_LOG_CHART]: payload }, info };
   }
 
   return {
