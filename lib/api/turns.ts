@@ -69,6 +69,13 @@ export const turnsPayloadSchema = z.object({
    * estimated from inputs.json's text scaled by ISL; absent on runs stored before it was said.
    */
   possibleSource: z.enum(["records", "inputs"]).optional(),
+  /**
+   * With inputs.json: profiling requests whose possible reuse is its estimate (the others keep
+   * the records' count), and those among them whose payload had image, audio or video parts,
+   * which the estimate does not count. Absent without inputs.json.
+   */
+  inputsRequests: z.number().optional(),
+  inputsNonText: z.number().optional(),
   rows: z.array(turnRowSchema),
 });
 export type TurnsPayload = z.infer<typeof turnsPayloadSchema>;
