@@ -48,3 +48,14 @@ export async function storeInputsReuse(
       and aiperf_requests.input_tokens is not null`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
+
+/** The stored inputs.json turn of one request's conversation and turn, if any. */
+export async function inputsTurnOf(db: Db, runId: string, conversationId: string, turn: number) {
+  return db
+    .selectFrom("aiperf_inputs_turns")
+    .select(["isl_scale", "token_offset", "non_text"])
+    .where("run_id", "=", runId)
+    .where("conversation_id", "=", conversationId)
+    .where("turn_index", "=", turn)
+    .executeTakeFirst();
+}
