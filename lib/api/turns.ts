@@ -80,6 +80,13 @@ export const turnsPayloadSchema = z.object({
 });
 export type TurnsPayload = z.infer<typeof turnsPayloadSchema>;
 
+/** How a Turns payload's possible reuse was counted, in the words of a chart's method line. */
+export function possibleReuseMethod(p: Pick<TurnsPayload, "possibleSource">): string {
+  return p.possibleSource === "inputs"
+    ? "inputs.json's text shared with earlier turns, scaled by the request's ISL (the records' previous prompt + answer where inputs.json lacks the turn)"
+    : "the previous turn's prompt + answer";
+}
+
 /** The reuse stack per server-metrics interval (docs/metrics.md §Reuse per interval). */
 export const REUSE_INTERVALS_CHART = "reuse-intervals";
 
