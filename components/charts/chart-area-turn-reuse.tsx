@@ -2,7 +2,7 @@
 
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatNumber } from "@/lib/format-number";
-import type { TurnsPayload } from "@/lib/api/turns";
+import { possibleReuseMethod, type TurnsPayload } from "@/lib/api/turns";
 import { turnReuseRows } from "@/lib/metrics/turn-chart-rows";
 
 /**
@@ -19,8 +19,7 @@ export function ChartAreaTurnReuse({ data }: { data: TurnsPayload }) {
       definition={{
         window: "profiling phase, by aiperf's turn_index",
         requests: "successful profiling requests with prompt, cached and reusable tokens known",
-        method:
-          "cached: the server's usage_prompt_cache_read_tokens (any tier; per-request usage does not say which); possible: the previous turn's prompt + answer, capped at the prompt; recomputed = possible − cached; new = the rest",
+        method: `cached: the server's usage_prompt_cache_read_tokens (any tier; per-request usage does not say which); possible: ${possibleReuseMethod(data)}, capped at the prompt; recomputed = possible − cached; new = the rest`,
       }}
       exportName="turns-reuse"
       missing={

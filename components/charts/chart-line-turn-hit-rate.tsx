@@ -2,7 +2,7 @@
 
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatNumber } from "@/lib/format-number";
-import type { TurnsPayload } from "@/lib/api/turns";
+import { possibleReuseMethod, type TurnsPayload } from "@/lib/api/turns";
 import { turnRateRows } from "@/lib/metrics/turn-chart-rows";
 import { ReferenceMark } from "./reference-marks";
 
@@ -24,8 +24,7 @@ export function ChartLineTurnHitRate({ data }: { data: TurnsPayload }) {
       definition={{
         window: "profiling phase, by aiperf's turn_index",
         requests: "successful profiling requests of the turn",
-        method:
-          "Σ cached / Σ prompt tokens (usage_prompt_cache_read_tokens); possible: Σ min(prompt, previous turn's prompt + answer) / Σ prompt",
+        method: `Σ cached / Σ prompt tokens (usage_prompt_cache_read_tokens); possible: Σ min(prompt, ${possibleReuseMethod(data)}) / Σ prompt`,
       }}
       exportName="turns-hit-rate"
       missing="No turn has prompt tokens with cached or reusable counts."

@@ -87,7 +87,7 @@ export function CompareTurns({ data }: { data: CompareResponse }) {
             metric === "hitPct"
               ? "Σ cached / Σ prompt tokens of the turn (usage_prompt_cache_read_tokens)"
               : metric === "possiblePct"
-                ? "Σ min(prompt, previous turn's prompt + answer) / Σ prompt tokens of the turn"
+                ? "Σ min(prompt, possible reuse) / Σ prompt tokens of the turn; possible: the previous turn's prompt + answer, or inputs.json's estimate on a run uploaded with it"
                 : metric === "achievedPct"
                   ? "(Σ possible − Σ reusable but recomputed) / Σ possible tokens of the turn"
                   : "linear-interpolated percentiles and means of the turn's requests",

@@ -76,7 +76,7 @@ export function IntervalReuseSection({ run }: RunViewProps) {
             {d.externalSource ? `; ${d.externalSource}` : ""}); Dynamo KVBM and LMCache serve through
             vLLM&apos;s KV connector, so they are counted there. The possible reuse is{" "}
             {d.possibleSource === "inputs"
-              ? "an estimate from inputs.json: each turn's text shared with earlier turns, scaled to tokens by the request's ISL"
+              ? "an estimate from inputs.json: each turn's text shared with earlier turns, scaled to tokens by the request's ISL (image, audio and video parts not counted)"
               : "each request's previous turn's prompt and answer (records' ISL and output length)"}
             , put in the interval of the request&apos;s first token; it is counted with aiperf&apos;s
             tokenizer, the parts with the engine&apos;s.

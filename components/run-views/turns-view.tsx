@@ -8,7 +8,7 @@ import { ChartStatus } from "@/components/charts/chart-status";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { hasTurnData } from "@/lib/api/run-views";
-import { TURNS_CHART, turnsPayloadSchema } from "@/lib/api/turns";
+import { TURNS_CHART, turnsPayloadSchema, type TurnsPayload } from "@/lib/api/turns";
 import { formatCount, formatNumber, plural } from "@/lib/format-number";
 import { reuseTotals } from "@/lib/metrics/turn-chart-rows";
 import { ManifestEmptyView } from "./empty-view";
@@ -49,6 +49,14 @@ export function TurnsView({ run }: RunViewProps) {
               label="hit rate (all turns)"
               value={totals.prompt > 0 ? pct(totals.cached / totals.prompt) : "not recorded"}
             />
+            <Fact
+              label="possible reuse from"
+              value={
+                d.possibleSource === "inputs"
+                  ? `inputs.json estimate${d.inputsRequests !== undefined ? ` (${plural(d.inputsRequests, "request", "requests")})` : ""}`
+                  : "records (previous turn's prompt and answer)"
+              }
+            />
             {d.theoreticalHitRate !== null ? (
               <Fact label="aiperf theoretical (run)" value={pct(d.theoreticalHitRate)} />
             ) : null}
@@ -82,13 +90,30 @@ export function TurnsView({ run }: RunViewProps) {
             the previous turn&apos;s prompt and answer, which aiperf resends as history; a prefix shared
             across conversations (a common system prompt) is not in it, and is what aiperf&apos;s theoretical
             hit rate counts.
-            {d.possibleSource === "inputs"
-              ? " Here the possible reuse is an estimate from inputs.json: each turn's text shared with earlier turns of its conversation, scaled to tokens by the request's ISL."
-              : ""}
+            {d.possibleSource === "inputs" ? <InputsSource d={d} /> : null}
           </p>
           <IntervalReuseSection run={run} />
         </>
       ) : null}
     </div>
+  );
+}
+
+/** What the inputs.json estimate covers and what it leaves out (docs/metrics.md §Turns, "From inputs.json"). */
+function InputsSource({ d }: { d: TurnsPayload }) {
+  const nonText = d.inputsNonText ?? 0;
+  return (
+    <span data-testid="turns-inputs-source">
+      {" "}
+      Here the possible reuse is an estimate from inputs.json
+      {d.inputsRequests !== undefined
+        ? ` for ${plural(d.inputsRequests, "profiling request", "profiling requests")}`
+        : ""}
+      : each turn&apos;s text shared with earlier turns of its conversation, scaled to tokens by the
+      request&apos;s ISL; a request whose turn inputs.json does not hold keeps the records&apos; count, which
+      its request detail gives beside the estimate. Only text is counted: inputs.json carries no token counts,
+      so image, audio and video parts are left out
+      {nonText > 0 ? ` (${plural(nonText, "request's payload has", "requests' payloads have")} some)` : ""}.
+    </span>
   );
 }

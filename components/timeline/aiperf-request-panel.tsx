@@ -4,8 +4,12 @@ import { useQuery } from "@tanstack/react-query";
 import { formatCount, formatMs } from "@/lib/format-number";
 import { timelineRequestQueryOptions } from "@/lib/api/timeline-query-options";
 import { RequestDetailFrame } from "@/components/request-detail/request-detail-frame";
+import { requestReuseRows } from "./request-reuse-rows";
 
-/** The drill-down of one aiperf record of the timeline: its exact x_request_id, where it is, its latencies. */
+/**
+ * The drill-down of one aiperf record of the timeline: its exact x_request_id, where it is, its
+ * latencies, and on a multi-turn run its turn and reuse.
+ */
 export function AiperfRequestPanel({
   runId,
   rid,
@@ -34,6 +38,7 @@ export function AiperfRequestPanel({
         ["inter-token latency", r.itlMs === null ? "not recorded" : formatMs(r.itlMs)],
         ["input tokens", r.inputTokens === null ? "not recorded" : formatCount(r.inputTokens)],
         ["output tokens", r.outputTokens === null ? "not recorded" : formatCount(r.outputTokens)],
+        ...requestReuseRows(r),
       ]
     : [];
   return (

@@ -103,5 +103,22 @@ export const timelineRequestSchema = z.object({
   itlMs: z.number().nullable(),
   inputTokens: z.number().nullable(),
   outputTokens: z.number().nullable(),
+  /** aiperf's conversation_id and turn_index; null on a single-turn record */
+  conversationId: z.string().nullable(),
+  turnIndex: z.number().int().nullable(),
+  /** Prompt tokens the response said were served from cache */
+  cachedTokens: z.number().nullable(),
+  /**
+   * The prompt tokens earlier turns made reusable (docs/metrics.md §Turns): the records' count
+   * (previous prompt and answer) and inputs.json's estimate, each null when not known; `source`
+   * names the one the Turns view and the reuse stack count for this request.
+   */
+  possibleReuse: z.object({
+    records: z.number().nullable(),
+    inputs: z.number().nullable(),
+    source: z.enum(["inputs", "records"]).nullable(),
+    /** Whether this turn's payload in inputs.json had image, audio or video parts (not counted) */
+    inputsNonText: z.boolean().nullable(),
+  }),
 });
 export type TimelineRequest = z.infer<typeof timelineRequestSchema>;

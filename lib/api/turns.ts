@@ -69,9 +69,23 @@ export const turnsPayloadSchema = z.object({
    * estimated from inputs.json's text scaled by ISL; absent on runs stored before it was said.
    */
   possibleSource: z.enum(["records", "inputs"]).optional(),
+  /**
+   * With inputs.json: profiling requests whose possible reuse is its estimate (the others keep
+   * the records' count), and those among them whose payload had image, audio or video parts,
+   * which the estimate does not count. Absent without inputs.json.
+   */
+  inputsRequests: z.number().optional(),
+  inputsNonText: z.number().optional(),
   rows: z.array(turnRowSchema),
 });
 export type TurnsPayload = z.infer<typeof turnsPayloadSchema>;
+
+/** How a Turns payload's possible reuse was counted, in the words of a chart's method line. */
+export function possibleReuseMethod(p: Pick<TurnsPayload, "possibleSource">): string {
+  return p.possibleSource === "inputs"
+    ? "inputs.json's text shared with earlier turns, scaled by the request's ISL (the records' previous prompt + answer where inputs.json lacks the turn)"
+    : "the previous turn's prompt + answer";
+}
 
 /** The reuse stack per server-metrics interval (docs/metrics.md §Reuse per interval). */
 export const REUSE_INTERVALS_CHART = "reuse-intervals";

@@ -23,6 +23,7 @@ import type { Db } from "@/lib/store/db";
 import { getChartData, getFiles, getRun, type RunRow } from "@/lib/store/runs-repo";
 import { hasTimelineColumns, readTimelineColumns } from "@/lib/store/timeline-columns";
 import { aiperfRequestAt } from "@/lib/store/timeline-rows";
+import { inputsTurnOf } from "@/lib/store/aiperf-inputs-reuse";
 
 /** Timelines of the last few runs asked for: a million-request timeline is ~40 MB. */
 const KEEP = 3;
@@ -92,6 +93,14 @@ export async function timelineRequest(db: Db, runId: string, id: number): Promis
   if (!file) return null;
   const r = await aiperfRequestAt(db, runId, file.id, id % LINE_BITS, t.startMs[at]);
   if (!r) return null;
+  const records = r.possible_reuse_tokens ?? null;
+  const inputs = r.inputs_reuse_tokens ?? null;
+  const conversationId = r.conversation_id ?? null;
+  const turnIndex = r.turn_index ?? null;
+  const turn =
+    conversationId !== null && turnIndex !== null
+      ? await inputsTurnOf(db, runId, conversationId, turnIndex)
+      : undefined;
   return {
     id,
     requestId: r.request_id,
@@ -107,6 +116,16 @@ export async function timelineRequest(db: Db, runId: string, id: number): Promis
     itlMs: r.itl_ms,
     inputTokens: r.input_tokens,
     outputTokens: r.output_tokens,
+    conversationId,
+    turnIndex,
+    cachedTokens: r.cached_tokens ?? null,
+    // The charts count the estimate wherever inputs.json gave one (lib/metrics/inputs-reuse.ts).
+    possibleReuse: {
+      records,
+      inputs,
+      source: inputs !== null ? "inputs" : records !== null ? "records" : null,
+      inputsNonText: turn ? turn.non_text === 1 : null,
+    },
   };
 }
 

@@ -212,6 +212,47 @@ describe("GET /api/runs/{id}/timeline (multi-turn aiperf)", () => {
     // A conversation's turns run one after another: one row each.
     expect(p.lanes.every((l) => l.rows === 1)).toBe(true);
   });
+
+  it("opens a turn's request detail with the possible reuse the charts use and the records' count beside it", async () => {
+    // Two conversations of 3 and 2 turns (ISL 1000, 1150, 1300; answers 50); inputs.json carries
+    // the history, so its estimate is ISL(k) × chars(k − 1) / chars(k): 1000 at turn 1, 1150 at
+    // turn 2, where the records' previous prompt and answer give 1050 and 1200.
+    const run = generateMultiTurnRun(tmp("turn-detail"), {
+      conversations: 2,
+      turns: [3, 2],
+      firstPrompt: 1000,
+      userTokens: 100,
+      answerTokens: 50,
+      evict: 0,
+      inputs: "history",
+    });
+    const id = await uploadFiles([run.jsonlPath, run.summaryPath, run.inputsPath!]);
+    const p = await timeline(id);
+    const details = [];
+    for (const rid of p.bars.id) {
+      const res = await getTimelineRequest(url(`/api/runs/${id}/timeline/requests/${rid}`), {
+        params: Promise.resolve({ id, rid: String(rid) }),
+      });
+      expect(res.status).toBe(200);
+      details.push(timelineRequestSchema.parse(await res.json()));
+    }
+    const seen = details
+      .map((r) => [r.conversationId, r.turnIndex, r.possibleReuse] as const)
+      .sort((a, b) => `${a[0]}${a[1]}`.localeCompare(`${b[0]}${b[1]}`));
+    const reuse = (records: number, inputs: number) => ({
+      records,
+      inputs,
+      source: "inputs",
+      inputsNonText: false,
+    });
+    expect(seen).toEqual([
+      ["conv-00000", 0, reuse(0, 0)],
+      ["conv-00000", 1, reuse(1050, 1000)],
+      ["conv-00000", 2, reuse(1200, 1150)],
+      ["conv-00001", 0, reuse(0, 0)],
+      ["conv-00001", 1, reuse(1050, 1000)],
+    ]);
+  });
 });
 
 describe("the timeline stored at ingest", () => {

@@ -1,7 +1,9 @@
 /**
  * The Turns view on a generated multi-turn aiperf run (test/generators/aiperf-multiturn.mjs,
  * aiperf's record format): the tab is enabled only for it, every chart is drawn, the facts state
- * the achieved share of the possible reuse, and a run without cached tokens says so.
+ * the achieved share of the possible reuse, and a run without cached tokens says so. With aiperf's
+ * inputs.json (the generator's follows aiperf `src/aiperf/dataset/dataset_manager.py`, with an
+ * image part as aiperf inlines it), the view and a turn's request detail say which count is used.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -109,6 +111,70 @@ describe("Turns view", () => {
     // The ceiling alone is still drawn as a rate.
     expect(await page.locator('[data-chart="turns-hit-rate"]').getAttribute("data-chart-empty")).toBeNull();
     await page.screenshot({ path: path.join(SHOTS, "turns-view-no-cached.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("the Turns view says the possible reuse is the inputs.json estimate", async () => {
+    const gen = generateMultiTurnRun(path.join(dir, "inputs"), {
+      conversations: 60,
+      maxTurns: 10,
+      seed: 8,
+      evict: 0.3,
+      inputs: "history",
+      serverMetrics: { sliceS: 2 },
+    });
+    // One turn sends an image as well, which the estimate cannot count.
+    const doc = JSON.parse(fs.readFileSync(gen.inputsPath!, "utf8"));
+    const session = doc.data.find((d: { payloads: unknown[] }) => d.payloads.length > 1);
+    const messages = session.payloads[1].messages;
+    messages[messages.length - 1].content.push({
+      type: "image_url",
+      image_url: { url: "data:image/png;base64,iVBORw0KGgo=" },
+    });
+    fs.writeFileSync(gen.inputsPath!, JSON.stringify(doc));
+    const run = await apiUpload(
+      t.app.url,
+      [gen.jsonlPath, gen.summaryPath, gen.inputsPath!, gen.serverMetricsPath!].map((p) => ({ path: p })),
+      { name: "multi-turn with inputs.json" },
+    );
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=turns`);
+    const facts = page.getByTestId("turns-facts");
+    // No warm-up, failures or cancellations: every request has its turn in inputs.json.
+    const profiling = gen.requests.length;
+    await expect
+      .poll(() => facts.textContent(), { timeout: 30_000 })
+      .toContain(`possible reuse frominputs.json estimate (${profiling} requests)`);
+    const source = await page.getByTestId("turns-inputs-source").textContent();
+    expect(source).toContain("estimate from inputs.json");
+    expect(source).toContain("image, audio and video parts are left out (1 request's payload has some)");
+    await page.getByTestId("interval-reuse").waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId("interval-reuse-sources").textContent()).toContain(
+      "image, audio and video parts not counted",
+    );
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: path.join(SHOTS, "turns-view-inputs.png"), fullPage: true });
+    await page
+      .locator('[data-chart="reuse-over-time"]')
+      .screenshot({ path: path.join(SHOTS, "reuse-over-time-inputs.png") });
+
+    // The request detail of the turn with the image: the estimate, the records' count, the image.
+    const timeline = await (await fetch(`${t.app.url}/api/runs/${run.id}/timeline`)).json();
+    let rid: number | null = null;
+    for (const id of timeline.bars.id as number[]) {
+      const r = await (await fetch(`${t.app.url}/api/runs/${run.id}/timeline/requests/${id}`)).json();
+      if (r.conversationId === session.session_id && r.turnIndex === 1) rid = id;
+    }
+    expect(rid).not.toBeNull();
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=timeline&req=${rid}`);
+    const detail = page.getByRole("region", { name: "request detail" });
+    await expect
+      .poll(() => detail.textContent(), { timeout: 30_000 })
+      .toContain("estimated from inputs.json");
+    expect(await detail.textContent()).toContain("records' count");
+    expect(await detail.textContent()).toContain("image, audio or video parts");
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: path.join(SHOTS, "timeline-request-inputs.png"), fullPage: true });
     await page.close();
   });
 });

@@ -1,4 +1,4 @@
-/** Conversation, turn and reuse columns of aiperf requests (migration 008) on PostgreSQL. */
+/** Conversation, turn and reuse columns of aiperf requests (migrations 008, 016) on PostgreSQL. */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -38,6 +38,49 @@ describe.skipIf(!PG_URL)("multi-turn aiperf requests on PostgreSQL", () => {
           possible_reuse_tokens: r.history,
         });
       }
+    } finally {
+      await handle.close();
+      await drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("stores the inputs.json estimate per request as on SQLite", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "turns-pg-inputs-"));
+    // As test/unit/inputs-reuse-rows.test.ts: history payloads, estimates 1000 and 1150.
+    const gen = generateMultiTurnRun(dir, {
+      conversations: 2,
+      turns: [3, 2],
+      firstPrompt: 1000,
+      userTokens: 100,
+      answerTokens: 50,
+      evict: 0,
+      inputs: "history",
+    });
+    const { url, drop } = await freshSchema();
+    const handle = openPostgres(url);
+    try {
+      await migrate(handle);
+      const ctx = ingestContext(handle);
+      const a = aiperfAnalyzer();
+      await a.ingestFile(diskFile(gen.jsonlPath, "profile_export.jsonl"), ctx);
+      await a.ingestFile(diskFile(gen.inputsPath!, "inputs.json"), ctx);
+      await finishWithDrilldown(a, ctx);
+      const rows = await handle.db
+        .selectFrom("aiperf_requests")
+        .select(["conversation_id", "turn_index", "possible_reuse_tokens", "inputs_reuse_tokens"])
+        .orderBy("conversation_id")
+        .orderBy("turn_index")
+        .execute();
+      expect(
+        rows.map((r) => [r.conversation_id, r.turn_index, r.possible_reuse_tokens, r.inputs_reuse_tokens]),
+      ).toEqual([
+        ["conv-00000", 0, 0, 0],
+        ["conv-00000", 1, 1050, 1000],
+        ["conv-00000", 2, 1200, 1150],
+        ["conv-00001", 0, 0, 0],
+        ["conv-00001", 1, 1050, 1000],
+      ]);
     } finally {
       await handle.close();
       await drop();

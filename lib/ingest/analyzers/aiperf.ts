@@ -31,7 +31,7 @@ import { slowestRequestsPayload } from "./aiperf-slowest";
 import { TURNS_CHART } from "@/lib/api/turns";
 import { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
 import { readInputsSessions } from "@/lib/formats/aiperf-inputs";
-import { applyInputsReuse, InputsReuse } from "@/lib/metrics/inputs-reuse";
+import { applyInputsReuse, InputsReuse, inputsTurnLines } from "@/lib/metrics/inputs-reuse";
 import { ReuseFeed, type ReuseRequests } from "@/lib/metrics/reuse-intervals";
 import { turnsPayload } from "@/lib/metrics/turn-stats";
 import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
@@ -39,6 +39,7 @@ import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import { logRequestValues } from "@/lib/metrics/regression/request-values";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
+import { storeInputsReuse } from "@/lib/store/aiperf-inputs-reuse";
 import { reanchorRequests } from "@/lib/store/aiperf-requests";
 import { BatchInserter } from "@/lib/store/batch-insert";
 import { AIPERF_REQUEST_COLUMNS } from "@/lib/store/tables/aiperf";
@@ -172,7 +173,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
 
   return {
     name: "aiperf",
-    tables: ["aiperf_requests"],
+    tables: ["aiperf_requests", "aiperf_inputs_turns"],
     accepts: (file) => KINDS.has(file.kind),
     async ingestFile(file, ctx) {
       if (file.kind === "aiperf-records") return ingestRecords(file, ctx);
@@ -186,15 +187,27 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
       // from them come after the summary (lib/ingest/drilldown.ts).
       if (log.length > 0) result.drilldown = () => requestDrilldown(ctx, log);
       const theoretical = result.info?.theoreticalCacheHitRate;
-      const fromInputs = turns.multiTurn ? applyInputsReuse(log, turns, conversations, inputs) : 0;
+      const applied = turns.multiTurn ? applyInputsReuse(log, turns, conversations, inputs) : null;
+      const source = applied && applied.replaced > 0 ? "inputs" : "records";
+      // The rows get the same estimate the charts use, now that every file is read.
+      if (applied && applied.replaced > 0)
+        await storeInputsReuse(
+          ctx.db,
+          ctx.runId,
+          inputsTurnLines(conversations, inputs, applied.tokensPerChar),
+        );
       const perTurn = turnsPayload(
         log,
         turns,
         reuse.conversations,
         typeof theoretical === "number" ? theoretical : null,
-        fromInputs > 0 ? "inputs" : "records",
+        source,
       );
-      if (perTurn) feed.requests = reuseRequests(log, turns, fromInputs > 0 ? "inputs" : "records");
+      if (perTurn && applied && source === "inputs") {
+        perTurn.inputsRequests = applied.profiling;
+        perTurn.inputsNonText = applied.nonText;
+      }
+      if (perTurn) feed.requests = reuseRequests(log, turns, source);
       if (perTurn) {
         result.charts = { ...result.charts, [TURNS_CHART]: perTurn };
         // The Turns view's has-data rule (lib/api/run-views.ts) reads these.

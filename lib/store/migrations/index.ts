@@ -13,6 +13,7 @@ import { aiperfWorkerMigration } from "./010-aiperf-worker";
 import { seriesOrderMigration } from "./011-series-order";
 import { ingestReadinessMigration } from "./012-ingest-readiness";
 import { timelineColumnsMigration } from "./015-timeline-columns";
+import { inputsReuseMigration } from "./016-inputs-reuse";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -33,5 +34,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "011-series-order": seriesOrderMigration(dialect),
     "012-ingest-readiness": ingestReadinessMigration(dialect),
     "015-timeline-columns": timelineColumnsMigration(dialect),
+    "016-inputs-reuse": inputsReuseMigration(dialect),
   };
 }

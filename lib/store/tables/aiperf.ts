@@ -31,6 +31,11 @@ export interface AiperfRequestsTable {
   cached_tokens?: number | null;
   /** Prompt tokens the previous turn of the conversation made reusable (docs/metrics.md §Turns) */
   possible_reuse_tokens?: number | null;
+  /**
+   * The same ceiling estimated from inputs.json (migration 016), set once every file is read;
+   * null when the upload has no inputs.json or it does not hold the request's turn.
+   */
+  inputs_reuse_tokens?: number | null;
   /** The aiperf worker that sent the request (`metadata.worker_id`); null when the record names none */
   worker_id: string | null;
 }
@@ -59,6 +64,31 @@ export const AIPERF_REQUEST_COLUMNS = [
   "worker_id",
 ] as const satisfies ReadonlyArray<keyof AiperfRequestsTable>;
 
+/**
+ * One turn of a conversation as inputs.json gives it (migration 016), for the conversations the
+ * records hold: its possible reuse is `isl_scale × ISL + token_offset`, clamped to [0, ISL], with
+ * ISL the request's prompt length (docs/metrics.md §Turns, "From inputs.json").
+ */
+export interface AiperfInputsTurnsTable {
+  run_id: string;
+  conversation_id: string;
+  turn_index: number;
+  isl_scale: number;
+  token_offset: number;
+  /** 1 when the payload had image, audio or video parts, which the estimate does not count */
+  non_text: number;
+}
+
+export const AIPERF_INPUTS_TURN_COLUMNS = [
+  "run_id",
+  "conversation_id",
+  "turn_index",
+  "isl_scale",
+  "token_offset",
+  "non_text",
+] as const satisfies ReadonlyArray<keyof AiperfInputsTurnsTable>;
+
 export interface AiperfTables {
   aiperf_requests: AiperfRequestsTable;
+  aiperf_inputs_turns: AiperfInputsTurnsTable;
 }

@@ -1,0 +1,27 @@
+import type { Kysely, Migration } from "kysely";
+import { columnTypes, type DialectName } from "../dialect";
+import { createTable } from "./create-table";
+
+/**
+ * The possible reuse estimated from aiperf's inputs.json, per request (docs/metrics.md §Turns,
+ * "From inputs.json"): `aiperf_inputs_turns` keeps each turn's estimate as a line in the
+ * request's prompt length (`isl_scale × ISL + token_offset`) and whether its payload had parts
+ * the estimate does not count (images, audio, video); `aiperf_requests.inputs_reuse_tokens` is
+ * the estimate of each request, beside the records' own `possible_reuse_tokens`. Null on a run
+ * without inputs.json and on one stored before this migration.
+ */
+export function inputsReuseMigration(dialect: DialectName): Migration {
+  const t = columnTypes(dialect);
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("aiperf_requests").addColumn("inputs_reuse_tokens", t.real).execute();
+      await createTable(
+        db,
+        t,
+        "aiperf_inputs_turns",
+        "run_id text!, conversation_id text!, turn_index int!, isl_scale real!, token_offset real!, non_text int!",
+        ["run_id", "conversation_id", "turn_index"],
+      );
+    },
+  };
+}
