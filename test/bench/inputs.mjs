@@ -130,14 +130,16 @@ export async function writeServerMetricsJsonl(file, { endpoints, seconds }) {
 }
 
 /**
+ * Where the generated inputs are kept: RUNLENS_BENCH_INPUTS, else one folder in the temp dir that
+ * every checkout on the machine shares (set the variable to give concurrent benches their own).
+ */
+export const INPUTS_DIR = process.env.RUNLENS_BENCH_INPUTS || path.join(os.tmpdir(), "runlens-bench-inputs");
+
+/**
  * Returns [{kind, label, view (the run page tab with its main charts), files: [path…], bytes}] for
  * the size (only the kinds in `only`, when given), generating what is missing.
  */
-export async function prepareInputs(
-  size,
-  only = null,
-  baseDir = path.join(os.tmpdir(), "runlens-bench-inputs"),
-) {
+export async function prepareInputs(size, only = null, baseDir = INPUTS_DIR) {
   const spec = SIZES[size];
   if (!spec) throw new Error(`unknown size ${size}: ${Object.keys(SIZES).join(", ")}`);
   const dir = path.join(baseDir, size);

@@ -33,6 +33,7 @@ const USAGE = `usage: npm run bench -- [--size small|default|large] [--store sql
 
   --size     inputs: small (a smoke run), default (~320 MB), large (~1.6 GB)
   --store    which stores to measure (default both; PostgreSQL at RUNLENS_BENCH_PG_URL)
+             (inputs are generated once into RUNLENS_BENCH_INPUTS, default $TMPDIR/runlens-bench-inputs)
   --repeat   uploads per input; the median time and the highest RSS peak are reported
   --port     the server's port
   --readers  clients per read path (GET /api/runs/{id}, GET /api/health) kept busy during one

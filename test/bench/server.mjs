@@ -18,9 +18,10 @@ export function ensureBuild(distDir) {
   if (r.status !== 0) throw new Error("next build failed");
 }
 
-export async function startServer({ distDir, port, dataDir, databaseUrl }) {
+export async function startServer({ distDir, port, dataDir, databaseUrl, nodeFlags }) {
   const server = await startNextServer({
     port,
+    nodeFlags,
     env: {
       RUNLENS_DIST_DIR: distDir,
       DATA_DIR: dataDir,

@@ -23,20 +23,16 @@ export const CHROMIUM_ARGS = [
 const LOG_TAIL = 200_000;
 
 /**
- * Runs bin/server.mjs (with the V8 flags `npm start` gives it) on 127.0.0.1:port with `env` over the production defaults and resolves once
+ * Runs bin/server.mjs (with the V8 flags `npm start` gives it, or `nodeFlags`) on 127.0.0.1:port with `env` over the production defaults and resolves once
  * /api/health answers; rejects with the server's output if it exits or is not up within 60 s.
  */
-export async function startNextServer({ port, env = {} }) {
+export async function startNextServer({ port, env = {}, nodeFlags = SERVER_NODE_FLAGS }) {
   let output = "";
-  const child = spawn(
-    process.execPath,
-    [...SERVER_NODE_FLAGS, SERVER_BIN, "-p", String(port), "-H", "127.0.0.1"],
-    {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  const child = spawn(process.execPath, [...nodeFlags, SERVER_BIN, "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const keep = (d) => (output = (output + d).slice(-LOG_TAIL));
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);
