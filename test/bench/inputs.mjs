@@ -129,14 +129,16 @@ export async function writeServerMetricsJsonl(file, { endpoints, seconds }) {
 }
 
 /**
+ * Where inputs are cached: RUNLENS_BENCH_INPUTS when set (a directory of one's own, so concurrent
+ * bench runs do not write the same files), else the OS temp dir.
+ */
+export const INPUTS_DIR = process.env.RUNLENS_BENCH_INPUTS || path.join(os.tmpdir(), "runlens-bench-inputs");
+
+/**
  * Returns [{kind, label, view (the run page tab with its main charts), files: [path…], bytes}] for
  * the size (only the kinds in `only`, when given), generating what is missing.
  */
-export async function prepareInputs(
-  size,
-  only = null,
-  baseDir = path.join(os.tmpdir(), "runlens-bench-inputs"),
-) {
+export async function prepareInputs(size, only = null, baseDir = INPUTS_DIR) {
   const spec = SIZES[size];
   if (!spec) throw new Error(`unknown size ${size}: ${Object.keys(SIZES).join(", ")}`);
   const dir = path.join(baseDir, size);
