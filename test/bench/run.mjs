@@ -45,7 +45,10 @@ const USAGE = `usage: npm run bench -- [--size small|default|large] [--store sql
              figures are quoted); default all but aiperf-multiturn and agentic
   --only timeline
              upload the TensorRT-LLM and aiperf inputs once and measure only the request
-             timeline (first paint, pan/zoom frame time), skipping the other measurements`;
+             timeline (first paint, pan/zoom frame time), skipping the other measurements
+  --warm-up off,on
+             with --only timeline: a fresh server per run and setting of RUNLENS_WARM_UP,
+             back to back on the same stored runs`;
 
 if (process.argv.includes("--help") || process.argv.includes("-h")) {
   console.log(USAGE);
@@ -67,6 +70,8 @@ const pgUrl = process.env.RUNLENS_BENCH_PG_URL || "postgres://postgres@127.0.0.1
 const stores = storeArg === "both" ? ["sqlite", "postgres"] : [storeArg];
 const kinds = arg("kinds", null)?.split(",") ?? null;
 const only = arg("only", null);
+// `--warm-up off,on`: each run's fresh server once per setting, back to back (RUNLENS_WARM_UP).
+const warmUps = arg("warm-up", null)?.split(",") ?? [undefined];
 if (only !== null && only !== "timeline") {
   console.error(`--only takes "timeline", not ${only}`);
   process.exit(2);
@@ -90,8 +95,8 @@ async function timelines(url, store, runs) {
 }
 
 /** The server's own warm-up time from its log; null when it warms nothing (RUNLENS_WARM_UP=off, no run). */
-async function warmedUp(server, waitMs = 60_000) {
-  if (process.env.RUNLENS_WARM_UP === "off") return null;
+async function warmedUp(server, setting, waitMs = 60_000) {
+  if ((setting ?? process.env.RUNLENS_WARM_UP) === "off") return null;
   const until = Date.now() + waitMs;
   for (;;) {
     const m = server.logs().match(/warmed the run page in (\d+) ms/);
@@ -134,20 +139,27 @@ async function benchTimelineOnly(store, inputs) {
       await server.stop();
     }
     const out = [];
-    for (const run of runs) {
-      const fresh = await startServer({ distDir, port, dataDir, databaseUrl });
-      try {
-        // A server that warms its run page at start (bin/warm-routes.mjs) is started once that is
-        // done; idle is what the process then holds before any page is asked for.
-        const warmUpMs = await warmedUp(fresh);
-        await new Promise((r) => setTimeout(r, 1000));
-        const idleRssBytes = rssNow(fresh.pid);
-        const [t] = await timelines(fresh.url, store, [run]);
-        out.push({ ...t, warmUpMs, idleRssBytes, rssAfterBytes: rssNow(fresh.pid) });
-      } finally {
-        await fresh.stop();
+    for (const run of runs)
+      for (const warmUp of warmUps) {
+        const fresh = await startServer({ distDir, port, dataDir, databaseUrl, warmUp });
+        try {
+          // A server that warms its run page at start (bin/warm-routes.mjs) is started once that is
+          // done; idle is what the process then holds before any page is asked for.
+          const warmUpMs = await warmedUp(fresh, warmUp);
+          await new Promise((r) => setTimeout(r, 1000));
+          const idleRssBytes = rssNow(fresh.pid);
+          const [t] = await timelines(fresh.url, store, [run]);
+          out.push({
+            ...t,
+            warmUp: warmUp ?? null,
+            warmUpMs,
+            idleRssBytes,
+            rssAfterBytes: rssNow(fresh.pid),
+          });
+        } finally {
+          await fresh.stop();
+        }
       }
-    }
     return out;
   } finally {
     if (schema) await dropPgSchema(pgUrl, schema).catch(() => {});

@@ -18,10 +18,11 @@ export function ensureBuild(distDir) {
   if (r.status !== 0) throw new Error("next build failed");
 }
 
-export async function startServer({ distDir, port, dataDir, databaseUrl }) {
+export async function startServer({ distDir, port, dataDir, databaseUrl, warmUp }) {
   const server = await startNextServer({
     port,
     env: {
+      ...(warmUp ? { RUNLENS_WARM_UP: warmUp } : {}),
       RUNLENS_DIST_DIR: distDir,
       DATA_DIR: dataDir,
       RUNLENS_EXAMPLES: "off",
