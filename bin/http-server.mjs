@@ -3,6 +3,7 @@
 // before RUNLENS_UPLOAD_TIMEOUT_MS could take effect; here the upload timeout governs, and every
 // answer the server writes itself has the JSON error shape of the routes.
 import http from "node:http";
+import { warmRunPage, warmUpEnabled } from "./warm-routes.mjs";
 
 /** Methods the app's routes can answer; Next fails with a 500 on any other. */
 export const ALLOWED_METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH"];
@@ -149,6 +150,14 @@ export async function serve({ dir, port, hostname }) {
     server.listen(port, hostname, resolve);
   });
   console.log(`[runlens] listening on http://${hostname ?? "localhost"}:${port}`);
+  if (warmUpEnabled()) {
+    const { port: bound } = server.address();
+    const local = !hostname || hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname;
+    const host = local.includes(":") ? `[${local}]` : local;
+    void warmRunPage(`http://${host}:${bound}`).then((w) => {
+      if (w) console.log(`[runlens] warmed the run page in ${Math.round(w.ms)} ms (${w.status})`);
+    });
+  }
   let stopping = false;
   const stop = () => {
     if (stopping) return;

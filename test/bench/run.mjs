@@ -46,7 +46,10 @@ const USAGE = `usage: npm run bench -- [--size small|default|large] [--store sql
              figures are quoted); default all but aiperf-multiturn and agentic
   --only timeline
              upload the TensorRT-LLM and aiperf inputs once and measure only the request
-             timeline (first paint, pan/zoom frame time), skipping the other measurements`;
+             timeline (first paint, pan/zoom frame time), skipping the other measurements
+  --warm-up off,on
+             with --only timeline: a fresh server per run and setting of RUNLENS_WARM_UP,
+             back to back on the same stored runs`;
 
 if (process.argv.includes("--help") || process.argv.includes("-h")) {
   console.log(USAGE);
@@ -68,6 +71,8 @@ const pgUrl = process.env.RUNLENS_BENCH_PG_URL || "postgres://postgres@127.0.0.1
 const stores = storeArg === "both" ? ["sqlite", "postgres"] : [storeArg];
 const kinds = arg("kinds", null)?.split(",") ?? null;
 const only = arg("only", null);
+// `--warm-up off,on`: each run's fresh server once per setting, back to back (RUNLENS_WARM_UP).
+const warmUps = arg("warm-up", null)?.split(",") ?? [undefined];
 if (only !== null && only !== "timeline") {
   console.error(`--only takes "timeline", not ${only}`);
   process.exit(2);
@@ -90,26 +95,74 @@ async function timelines(url, store, runs) {
   return out;
 }
 
-/** `--only timeline`: one upload of each per-request input, then the timeline figures. */
+/** The server's own warm-up time from its log; null when it warms nothing (RUNLENS_WARM_UP=off, no run). */
+async function warmedUp(server, setting, waitMs = 60_000) {
+  if ((setting ?? process.env.RUNLENS_WARM_UP) === "off") return null;
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const m = server.logs().match(/warmed the run page in (\d+) ms/);
+    if (m) return Number(m[1]);
+    if (Date.now() > until) return null;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Resident memory of a process tree now (/proc), in bytes. */
+const rssNow = (pid) => sampleRss(pid, 1000).stop().baselineBytes;
+
+/**
+ * `--only timeline`: one upload of each per-request input, its drill-down awaited (a timeline is
+ * stored with it, and a drill-down still building would share the cores with the visit); then
+ * per run a fresh server on the same data, so the cold visit pays everything a first visit after
+ * a restart pays (modules, compiled code, the stored columns), with the server's idle RSS.
+ */
 async function benchTimelineOnly(store, inputs) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `runlens-bench-${store}-`));
   const schema = store === "postgres" ? await freshPgSchema(pgUrl) : null;
   const databaseUrl = schema
     ? `${pgUrl}${pgUrl.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`
     : null;
-  const server = await startServer({ distDir, port, dataDir, databaseUrl });
   try {
-    await warmUp(server.url);
     const runs = [];
-    for (const input of inputs.filter((i) => i.kind === "aiperf" || i.kind === "trtllm")) {
-      process.stderr.write(`[${store}] ${input.label}: upload … `);
-      const up = await streamUpload(server.url, input.files, { name: `bench ${input.kind}` });
-      process.stderr.write(`${up.seconds.toFixed(1)} s ${up.body.status}\n`);
-      runs.push({ kind: input.kind, runId: up.body.id });
+    const server = await startServer({ distDir, port, dataDir, databaseUrl });
+    try {
+      await warmUp(server.url);
+      for (const input of inputs.filter((i) => i.kind === "aiperf" || i.kind === "trtllm")) {
+        process.stderr.write(`[${store}] ${input.label}: upload … `);
+        const up = await streamUpload(server.url, input.files, { name: `bench ${input.kind}` });
+        const ready = await readyTimes(server.url, up.body.id, up.startedAt);
+        process.stderr.write(
+          `${up.seconds.toFixed(1)} s ${up.body.status}, drill-down ready at ${ready.drilldownReadySeconds?.toFixed(1) ?? "–"} s\n`,
+        );
+        runs.push({ kind: input.kind, runId: up.body.id });
+      }
+    } finally {
+      await server.stop();
     }
-    return await timelines(server.url, store, runs);
+    const out = [];
+    for (const run of runs)
+      for (const warmUp of warmUps) {
+        const fresh = await startServer({ distDir, port, dataDir, databaseUrl, warmUp });
+        try {
+          // A server that warms its run page at start (bin/warm-routes.mjs) is started once that is
+          // done; idle is what the process then holds before any page is asked for.
+          const warmUpMs = await warmedUp(fresh, warmUp);
+          await new Promise((r) => setTimeout(r, 1000));
+          const idleRssBytes = rssNow(fresh.pid);
+          const [t] = await timelines(fresh.url, store, [run]);
+          out.push({
+            ...t,
+            warmUp: warmUp ?? null,
+            warmUpMs,
+            idleRssBytes,
+            rssAfterBytes: rssNow(fresh.pid),
+          });
+        } finally {
+          await fresh.stop();
+        }
+      }
+    return out;
   } finally {
-    await server.stop();
     if (schema) await dropPgSchema(pgUrl, schema).catch(() => {});
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

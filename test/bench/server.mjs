@@ -18,11 +18,12 @@ export function ensureBuild(distDir) {
   if (r.status !== 0) throw new Error("next build failed");
 }
 
-export async function startServer({ distDir, port, dataDir, databaseUrl, nodeFlags }) {
+export async function startServer({ distDir, port, dataDir, databaseUrl, nodeFlags, warmUp }) {
   const server = await startNextServer({
     port,
     nodeFlags,
     env: {
+      ...(warmUp ? { RUNLENS_WARM_UP: warmUp } : {}),
       RUNLENS_DIST_DIR: distDir,
       DATA_DIR: dataDir,
       RUNLENS_EXAMPLES: "off",

@@ -14,7 +14,22 @@ function recordFirstDraw() {
     observer.disconnect();
     const first = { drawnMs: performance.now(), bars: Number(c.getAttribute("data-bars")) };
     window.__runlensTimeline = first;
-    requestAnimationFrame((frameMs) => (first.frameMs = frameMs));
+    requestAnimationFrame((frameMs) => {
+      // Where the time went: the server's answer (first byte, last byte of the HTML), the
+      // scripts (the last one's last byte) and the document parsed, all on the same clock.
+      const nav = performance.getEntriesByType("navigation")[0];
+      const scripts = performance
+        .getEntriesByType("resource")
+        .filter((r) => r.initiatorType === "script" && r.startTime < first.drawnMs);
+      first.phases = {
+        firstByteMs: nav?.responseStart ?? null,
+        htmlMs: nav?.responseEnd ?? null,
+        scriptsMs: scripts.length ? Math.max(...scripts.map((r) => r.responseEnd)) : null,
+        domContentLoadedMs: nav?.domContentLoadedEventEnd || null,
+        drawnMs: first.drawnMs,
+      };
+      first.frameMs = frameMs;
+    });
   }).observe(document, {
     childList: true,
     subtree: true,
@@ -152,6 +167,8 @@ export async function timelineBench(baseUrl, runId, { frames = 10 } = {}) {
       barsDrawn: warm.first.bars,
       firstPaintColdMs: cold.first.frameMs,
       firstPaintWarmMs: warm.first.frameMs,
+      phasesCold: cold.first.phases,
+      phasesWarm: warm.first.phases,
       zoomFrame: stats(g.zoom),
       panFrame: stats(g.pan),
       refetchMs,
@@ -174,7 +191,16 @@ export function printTimeline(list) {
       continue;
     }
     console.log(
-      `  ${t.store} ${t.kind}, ${t.requests.toLocaleString("en")} requests (${t.barsDrawn.toLocaleString("en")} bars drawn): first paint ${fix(t.firstPaintColdMs)} ms cold, ${fix(t.firstPaintWarmMs)} ms warm; zoom frame p50 ${fix(t.zoomFrame.p50Ms)} / p95 ${fix(t.zoomFrame.p95Ms)} / max ${fix(t.zoomFrame.maxMs)} ms (${t.zoomFrame.over100} of ${t.zoomFrame.count} over 100 ms); pan frame p50 ${fix(t.panFrame.p50Ms)} / p95 ${fix(t.panFrame.p95Ms)} / max ${fix(t.panFrame.maxMs)} ms (${t.panFrame.over100} of ${t.panFrame.count} over 100 ms); new window drawn ${fix(t.refetchMs)} ms after the gesture; route ${fix(t.api.wholeMs)} ms whole run (${(t.api.wholeBytes / 1e6).toFixed(2)} MB), ${fix(t.api.tenthMs)} ms a tenth`,
+      `  ${t.store} ${t.kind}${t.warmUp ? ` (RUNLENS_WARM_UP=${t.warmUp})` : ""}, ${t.requests.toLocaleString("en")} requests (${t.barsDrawn.toLocaleString("en")} bars drawn): first paint ${fix(t.firstPaintColdMs)} ms cold, ${fix(t.firstPaintWarmMs)} ms warm; zoom frame p50 ${fix(t.zoomFrame.p50Ms)} / p95 ${fix(t.zoomFrame.p95Ms)} / max ${fix(t.zoomFrame.maxMs)} ms (${t.zoomFrame.over100} of ${t.zoomFrame.count} over 100 ms); pan frame p50 ${fix(t.panFrame.p50Ms)} / p95 ${fix(t.panFrame.p95Ms)} / max ${fix(t.panFrame.maxMs)} ms (${t.panFrame.over100} of ${t.panFrame.count} over 100 ms); new window drawn ${fix(t.refetchMs)} ms after the gesture; route ${fix(t.api.wholeMs)} ms whole run (${(t.api.wholeBytes / 1e6).toFixed(2)} MB), ${fix(t.api.tenthMs)} ms a tenth`,
     );
+    const ph = (p) =>
+      p
+        ? `first byte ${fix(p.firstByteMs)}, HTML ${fix(p.htmlMs)}, scripts ${fix(p.scriptsMs)}, DOMContentLoaded ${fix(p.domContentLoadedMs)}, canvas drawn ${fix(p.drawnMs)} ms`
+        : "–";
+    console.log(`    cold: ${ph(t.phasesCold)}\n    warm: ${ph(t.phasesWarm)}`);
+    if (t.idleRssBytes)
+      console.log(
+        `    fresh server: ${t.warmUpMs === null ? "no warm-up" : `warmed its run page in ${fix(t.warmUpMs)} ms`}; idle RSS ${(t.idleRssBytes / 2 ** 20).toFixed(0)} MiB, ${(t.rssAfterBytes / 2 ** 20).toFixed(0)} MiB after the visits`,
+      );
   }
 }
