@@ -135,7 +135,8 @@ export async function writeServerMetricsJsonl(file, { endpoints, seconds }) {
 export async function prepareInputs(
   size,
   only = null,
-  baseDir = path.join(os.tmpdir(), "runlens-bench-inputs"),
+  // RUNLENS_BENCH_INPUTS: a cache of one's own, when several benches share the temp dir.
+  baseDir = process.env.RUNLENS_BENCH_INPUTS || path.join(os.tmpdir(), "runlens-bench-inputs"),
 ) {
   const spec = SIZES[size];
   if (!spec) throw new Error(`unknown size ${size}: ${Object.keys(SIZES).join(", ")}`);

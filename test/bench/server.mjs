@@ -18,9 +18,11 @@ export function ensureBuild(distDir) {
   if (r.status !== 0) throw new Error("next build failed");
 }
 
-export async function startServer({ distDir, port, dataDir, databaseUrl }) {
+/** `cpuProfDir`: the server (and each of its threads) writes a .cpuprofile there when it stops. */
+export async function startServer({ distDir, port, dataDir, databaseUrl, cpuProfDir = null }) {
   const server = await startNextServer({
     port,
+    ...(cpuProfDir ? { nodeArgs: ["--cpu-prof", "--cpu-prof-dir", cpuProfDir], stopGraceMs: 60_000 } : {}),
     env: {
       RUNLENS_DIST_DIR: distDir,
       DATA_DIR: dataDir,
