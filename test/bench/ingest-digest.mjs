@@ -29,6 +29,17 @@ const port = Number(arg("port", "3108"));
 /** Columns that differ between two uploads of the same bytes: ids, names and instants. */
 const VARYING = /^(id|run_id|file_id|name|created_at|updated_at|ingested_at|heartbeat_at|.*_ready_at)$/;
 
+/** A column's value as digested: blobs as base64, the summary without the instant it was stored at. */
+function storedValue(table, columns, key, v) {
+  if (Buffer.isBuffer(v)) return v.toString("base64");
+  if (table === "runs" && columns[Number(key)] === "summary" && typeof v === "string") {
+    const summary = JSON.parse(v);
+    delete summary.ingestedAt;
+    return JSON.stringify(summary);
+  }
+  return v;
+}
+
 function digestRun(file, runId) {
   const db = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
@@ -55,7 +66,7 @@ function digestRun(file, runId) {
         .prepare(`select ${kept.map((c) => `"${c}"`).join(",")} from "${table}" where "${key}" = ?`)
         .raw()
         .all(runId)
-        .map((r) => anonymise(JSON.stringify(r, (_, v) => (Buffer.isBuffer(v) ? v.toString("base64") : v))))
+        .map((r) => anonymise(JSON.stringify(r, (k, v) => storedValue(table, kept, k, v))))
         .sort();
       const hash = crypto.createHash("sha256");
       for (const r of rows) hash.update(`${r}\n`);
