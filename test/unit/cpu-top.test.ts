@@ -4,6 +4,7 @@
  * intervals count. Hand-made profile, hand-computed answers.
  */
 import { describe, expect, it } from "vitest";
+// @ts-expect-error: a plain ES module of the bench, without types
 import { selfTimes, threadName } from "../bench/cpu-top.mjs";
 
 const frame = (functionName: string, lineNumber = 0) => ({
