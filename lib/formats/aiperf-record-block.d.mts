@@ -50,5 +50,8 @@ export interface RecordBlock {
 /** Reads lines joined by "\n" with the per-line rules of JsonLineParser and parseAiperfRecord. */
 export declare function parseRecordBlock(text: string): RecordBlock;
 
+/** `parseRecordBlock` of the UTF-8 text `bytes[0, length)`, lines joined by "\n". */
+export declare function parseRecordBytes(bytes: Uint8Array, length: number): RecordBlock;
+
 /** The block's typed arrays' buffers, to move rather than copy it to another thread. */
 export declare function blockTransfer(block: RecordBlock): ArrayBuffer[];

@@ -3,6 +3,7 @@
 // rather than as objects to be copied. Plain JavaScript: the parse thread
 // (lib/ingest/aiperf-parse-worker.mjs) runs without a TypeScript loader. Types, and what each
 // column holds, in aiperf-record-block.d.mts.
+import { Buffer } from "node:buffer";
 import { parseAiperfRecord } from "./aiperf-record-read.mjs";
 import { PARSE_FAILED, parseJsonText } from "./json-text.mjs";
 
@@ -124,6 +125,15 @@ export function parseRecordBlock(text) {
     wideNs,
     badValues: [...badValues],
   };
+}
+
+/**
+ * `parseRecordBlock` of the UTF-8 text `bytes[0, length)`: lines joined by "\n", as LineSplitter
+ * cut them. Decoding the block at once gives the text that decoding each line gives: "\n" ends
+ * any broken sequence before it, so a bad byte becomes the same U+FFFD either way.
+ */
+export function parseRecordBytes(bytes, length) {
+  return parseRecordBlock(Buffer.from(bytes.buffer, bytes.byteOffset, length).toString("utf8"));
 }
 
 /** The block's typed arrays' buffers: moved, not copied, when the block is posted to another thread. */

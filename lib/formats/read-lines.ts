@@ -23,6 +23,17 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 const NO_BYTES = Buffer.alloc(0);
 
 /**
+ * Takes one line: its number and its bytes, `bytes[start, end)`, without the line end (and the
+ * BOM). The bytes are the source's: valid only during the call.
+ */
+export type LineSink = (lineNo: number, bytes: Buffer, start: number, end: number) => void;
+
+const textSink =
+  (out: Line[]): LineSink =>
+  (lineNo, bytes, start, end) =>
+    out.push({ lineNo, text: bytes.toString("utf8", start, end) });
+
+/**
  * Splits bytes into text lines (LF, CRLF or a lone CR, UTF-8, a leading BOM dropped), synchronously, one
  * chunk at a time, without buffering more than one line. An overlong line is dropped while it
  * streams by and its number added to `report.overlongLines`.
@@ -45,6 +56,11 @@ export class LineSplitter {
 
   /** Appends the lines `chunk` completes to `out`. */
   push(chunk: Buffer, out: Line[]): void {
+    this.pushTo(chunk, textSink(out));
+  }
+
+  /** Hands each line `chunk` completes to `sink`, as bytes: for a reader that decodes them elsewhere. */
+  pushTo(chunk: Buffer, sink: LineSink): void {
     if (chunk.length === 0) return;
     let start = 0;
     // A CR that ended the previous chunk and this LF are one CRLF line end.
@@ -57,7 +73,7 @@ export class LineSplitter {
       if (cr !== -1 && cr < start) cr = chunk.indexOf(0x0d, start);
       if (cr !== -1 && (nl === -1 || cr < nl)) nl = cr;
       if (nl === -1) break;
-      this.take(chunk, start, nl, out);
+      this.take(chunk, start, nl, sink);
       start = nl + 1;
       if (nl === cr) {
         if (start === chunk.length) this.afterCr = true;
@@ -84,14 +100,19 @@ export class LineSplitter {
    * rather than "malformed".
    */
   end(out: Line[]): void {
+    this.endTo(textSink(out));
+  }
+
+  /** `end`, handing the last line to `sink` as bytes. */
+  endTo(sink: LineSink): void {
     if (this.partBytes > 0 || this.overlong) {
       this.report.endedWithoutNewline = true;
-      this.take(NO_BYTES, 0, 0, out);
+      this.take(NO_BYTES, 0, 0, sink);
     }
   }
 
   /** The line ending at `chunk[end]`, after any buffered parts. */
-  private take(chunk: Buffer, start: number, end: number, out: Line[]): void {
+  private take(chunk: Buffer, start: number, end: number, sink: LineSink): void {
     const lineNo = ++this.lineNo;
     // A line that arrives inside one chunk is measured here; one spread over chunks was already
     // flagged while it streamed. Either way the limit does not depend on how the bytes were cut.
@@ -116,7 +137,7 @@ export class LineSplitter {
       if (end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf)
         start += 3;
     }
-    out.push({ lineNo, text: buf.toString("utf8", start, end) });
+    sink(lineNo, buf, start, end);
   }
 }
 

@@ -1,15 +1,19 @@
-// The thread behind RecordBlockParser (lib/ingest/record-block-parser.ts): it parses each block
-// of aiperf record lines it is sent into typed columns and answers with the block id and the
-// columns, their buffers moved rather than copied. Blocks are answered in the order they arrive.
+// The thread behind RecordBlockParser (lib/ingest/record-block-parser.ts): it decodes and parses
+// each block of aiperf record lines it is sent (their bytes, moved here) into typed columns and
+// answers with the block id and the columns, their buffers moved rather than copied. Blocks are
+// answered in the order they arrive.
 import { parentPort } from "node:worker_threads";
-import { blockTransfer, parseRecordBlock } from "../formats/aiperf-record-block.mjs";
+import { blockTransfer, parseRecordBytes } from "../formats/aiperf-record-block.mjs";
 
-parentPort.on("message", ({ id, text }) => {
+parentPort.on("message", ({ id, bytes, length }) => {
   let block;
   try {
-    block = parseRecordBlock(text);
+    block = parseRecordBytes(bytes, length);
   } catch (err) {
-    parentPort.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
+    parentPort.postMessage({
+      id,
+      error: err instanceof Error ? err.message : String(err),
+    });
     return;
   }
   parentPort.postMessage({ id, block }, blockTransfer(block));

@@ -4,26 +4,29 @@
  * columns come back as moved buffers (lib/formats/aiperf-record-block.mjs): copying objects
  * between threads costs as much as parsing them. Blocks resolve in the order they were sent.
  *
- * The thread starts once a file has sent `threadAfterChars` of lines: a small file is parsed
+ * A block is the lines' bytes (lib/ingest/line-blocks.ts), moved to the thread, which decodes
+ * and splits them: the receiving thread makes no string per line.
+ *
+ * The thread starts once a file has sent `threadAfterBytes` of lines: a small file is parsed
  * here, by the same function, sooner than a thread would start. So are all blocks without the
  * thread's script (a bundle run from elsewhere) or with `RUNLENS_PARSE_THREAD=inline`.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { parseRecordBlock, type RecordBlock } from "@/lib/formats/aiperf-record-block.mjs";
+import { parseRecordBytes, type RecordBlock } from "@/lib/formats/aiperf-record-block.mjs";
 
 const WORKER_SCRIPT = "lib/ingest/aiperf-parse-worker.mjs";
 
-/** Characters of lines parsed here before the thread starts: a few ms of parsing, about a thread's start-up. */
-export const THREAD_AFTER_CHARS = 4 << 20;
+/** Bytes of lines parsed here before the thread starts: a few ms of parsing, about a thread's start-up. */
+export const THREAD_AFTER_BYTES = 4 << 20;
 
 type Reply = { id: number; block?: RecordBlock; error?: string };
 
 export class RecordBlockParser {
   private worker: Worker | null = null;
   private readonly script: string | null;
-  private sentChars = 0;
+  private sentBytes = 0;
   private nextId = 1;
   private readonly waiting = new Map<
     number,
@@ -31,7 +34,7 @@ export class RecordBlockParser {
   >();
   private failed: Error | null = null;
 
-  constructor(private readonly threadAfterChars = THREAD_AFTER_CHARS) {
+  constructor(private readonly threadAfterBytes = THREAD_AFTER_BYTES) {
     const script = path.join(process.cwd(), WORKER_SCRIPT);
     this.script = process.env.RUNLENS_PARSE_THREAD !== "inline" && fs.existsSync(script) ? script : null;
   }
@@ -41,20 +44,23 @@ export class RecordBlockParser {
     return this.worker !== null;
   }
 
-  /** The columns of `text` (lines joined by "\n"). */
-  parse(text: string): Promise<RecordBlock> {
+  /**
+   * The columns of the lines in `bytes[0, length)` (UTF-8, joined by "\n"). `bytes` must own
+   * its buffer: it is moved to the thread, and unusable here afterwards.
+   */
+  parse(bytes: Uint8Array<ArrayBuffer>, length: number): Promise<RecordBlock> {
     if (this.failed) return Promise.reject(this.failed);
-    const worker = this.workerFor(text.length);
+    const worker = this.workerFor(length);
     if (!worker) {
       try {
-        return Promise.resolve(parseRecordBlock(text));
+        return Promise.resolve(parseRecordBytes(bytes, length));
       } catch (err) {
         return Promise.reject(err);
       }
     }
     const id = this.nextId++;
     const p = new Promise<RecordBlock>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
-    worker.postMessage({ id, text });
+    worker.postMessage({ id, bytes, length }, [bytes.buffer]);
     return p;
   }
 
@@ -63,11 +69,11 @@ export class RecordBlockParser {
     await this.worker?.terminate();
   }
 
-  private workerFor(chars: number): Worker | null {
-    this.sentChars += chars;
-    if (this.worker || !this.script || this.sentChars <= this.threadAfterChars) return this.worker;
+  private workerFor(bytes: number): Worker | null {
+    this.sentBytes += bytes;
+    if (this.worker || !this.script || this.sentBytes <= this.threadAfterBytes) return this.worker;
     const worker = new Worker(this.script, {
-      // A block's strings live only until its columns are filled: a small young generation
+      // A block's text and strings live only until its columns are filled: a small young generation
       // collects them at once instead of letting the thread's heap grow first.
       resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 256 },
     });

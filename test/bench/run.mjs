@@ -22,6 +22,7 @@ import { interactionLatency } from "./interaction.mjs";
 import { chartSizes, firstChartMs, readsDuringUpload, readyTimes, summaryLatency } from "./measure.mjs";
 import { PEER } from "./peer.mjs";
 import { dropPgSchema, freshPgSchema } from "./pg.mjs";
+import { report as cpuTop } from "./cpu-top.mjs";
 import { printTable } from "./report.mjs";
 import { ensureBuild, ROOT, sampleRss, startServer } from "./server.mjs";
 import { printTimeline, timelineBench } from "./timeline.mjs";
@@ -49,7 +50,12 @@ const USAGE = `usage: npm run bench -- [--size small|default|large] [--store sql
              timeline (first paint, pan/zoom frame time), skipping the other measurements
   --warm-up off,on
              with --only timeline: a fresh server per run and setting of RUNLENS_WARM_UP,
-             back to back on the same stored runs`;
+             back to back on the same stored runs
+  --cpu-prof DIR
+             profile instead of measuring: per store and input, a fresh server run with
+             --cpu-prof into DIR/<store>-<kind>/, warmed up, the input uploaded --repeat times;
+             then the hottest 10 functions by self time per thread during the uploads
+             (test/bench/cpu-top.mjs; the intervals are in windows.json beside the profiles)`;
 
 if (process.argv.includes("--help") || process.argv.includes("-h")) {
   console.log(USAGE);
@@ -73,6 +79,7 @@ const kinds = arg("kinds", null)?.split(",") ?? null;
 const only = arg("only", null);
 // `--warm-up off,on`: each run's fresh server once per setting, back to back (RUNLENS_WARM_UP).
 const warmUps = arg("warm-up", null)?.split(",") ?? [undefined];
+const cpuProfDir = arg("cpu-prof", null);
 if (only !== null && only !== "timeline") {
   console.error(`--only takes "timeline", not ${only}`);
   process.exit(2);
@@ -165,6 +172,47 @@ async function benchTimelineOnly(store, inputs) {
   } finally {
     if (schema) await dropPgSchema(pgUrl, schema).catch(() => {});
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** `--cpu-prof DIR`: one profiled server per input, its uploads' intervals, the top-10 tables. */
+async function profileStore(store, inputs) {
+  for (const input of inputs) {
+    const dir = path.resolve(cpuProfDir, `${store}-${input.kind}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `runlens-bench-${store}-`));
+    const schema = store === "postgres" ? await freshPgSchema(pgUrl) : null;
+    const databaseUrl = schema
+      ? `${pgUrl}${pgUrl.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`
+      : null;
+    const server = await startServer({ distDir, port, dataDir, databaseUrl, cpuProfDir: dir });
+    const windows = [];
+    try {
+      await warmUp(server.url);
+      process.stderr.write(`[${store}] ${input.label}: profiled upload … `);
+      for (let i = 0; i < repeat; i++) {
+        // CLOCK_MONOTONIC in µs, the clock V8 stamps the server's samples with.
+        const startUs = Number(process.hrtime.bigint() / 1000n);
+        const up = await streamUpload(server.url, input.files, { name: `bench ${input.kind}` });
+        windows.push({ startUs, endUs: Number(process.hrtime.bigint() / 1000n), seconds: up.seconds });
+        process.stderr.write(`${up.seconds.toFixed(1)} s, `);
+      }
+      process.stderr.write("done\n");
+    } finally {
+      await server.stop();
+      if (schema) await dropPgSchema(pgUrl, schema).catch(() => {});
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+    fs.writeFileSync(path.join(dir, "windows.json"), JSON.stringify(windows, null, 2));
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith(".cpuprofile"))
+      .sort()
+      .map((f) => path.join(dir, f));
+    const seconds = windows.map((w) => w.seconds.toFixed(1)).join(" / ");
+    console.log(`\n## ${store}, ${input.label}: upload ${seconds} s (profiled)\n`);
+    console.log(cpuTop(files, { windows }));
   }
 }
 
@@ -295,6 +343,10 @@ async function main() {
     const file = path.join(dir, `bench-timeline-${when.replace(/[:.]/g, "-")}.json`);
     fs.writeFileSync(file, JSON.stringify({ when, size, loadAverage: os.loadavg(), timeline }, null, 2));
     console.log(`\nwrote ${path.relative(ROOT, file)}`);
+    return;
+  }
+  if (cpuProfDir) {
+    for (const store of stores) await profileStore(store, inputs);
     return;
   }
   const floors = new Map();

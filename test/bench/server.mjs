@@ -18,10 +18,20 @@ export function ensureBuild(distDir) {
   if (r.status !== 0) throw new Error("next build failed");
 }
 
-export async function startServer({ distDir, port, dataDir, databaseUrl, nodeFlags, warmUp }) {
+/** `cpuProfDir`: the server (and each of its threads) writes a .cpuprofile there when it stops. */
+export async function startServer({
+  distDir,
+  port,
+  dataDir,
+  databaseUrl,
+  nodeFlags,
+  warmUp,
+  cpuProfDir = null,
+}) {
   const server = await startNextServer({
     port,
     nodeFlags,
+    ...(cpuProfDir ? { nodeArgs: ["--cpu-prof", "--cpu-prof-dir", cpuProfDir], stopGraceMs: 60_000 } : {}),
     env: {
       ...(warmUp ? { RUNLENS_WARM_UP: warmUp } : {}),
       RUNLENS_DIST_DIR: distDir,

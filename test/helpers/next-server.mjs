@@ -25,14 +25,26 @@ const LOG_TAIL = 200_000;
 /**
  * Runs bin/server.mjs (with the V8 flags `npm start` gives it, or `nodeFlags`) on 127.0.0.1:port with `env` over the production defaults and resolves once
  * /api/health answers; rejects with the server's output if it exits or is not up within 60 s.
+ * `nodeArgs` go before the script (e.g. --cpu-prof); `stopGraceMs` is how long stop() waits for
+ * the exit after SIGTERM (a CPU profile is written on the way out).
  */
-export async function startNextServer({ port, env = {}, nodeFlags = SERVER_NODE_FLAGS }) {
+export async function startNextServer({
+  port,
+  env = {},
+  nodeFlags = SERVER_NODE_FLAGS,
+  nodeArgs = [],
+  stopGraceMs = 5000,
+}) {
   let output = "";
-  const child = spawn(process.execPath, [...nodeFlags, SERVER_BIN, "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeFlags, ...nodeArgs, SERVER_BIN, "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const keep = (d) => (output = (output + d).slice(-LOG_TAIL));
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);
@@ -55,12 +67,12 @@ export async function startNextServer({ port, env = {}, nodeFlags = SERVER_NODE_
     url,
     child,
     logs: () => output,
-    /** SIGTERM, then SIGKILL if it has not exited within 5 s. */
+    /** SIGTERM, then SIGKILL if it has not exited within stopGraceMs. */
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
-      const t = setTimeout(() => child.kill("SIGKILL"), 5000);
+      const t = setTimeout(() => child.kill("SIGKILL"), stopGraceMs);
       await exited;
       clearTimeout(t);
     },

@@ -216,9 +216,9 @@ describe("aiperf records read in blocks", () => {
     expect(want.report.meta?.warmupRecords).toBe(40);
     expect(want.errors.length).toBeGreaterThan(0);
     for (const how of [
-      { blockChars: 9000, threadAfterChars: 0 },
-      { blockChars: 9000, threadAfterChars: 100_000 },
-      { blockChars: 1 << 20, threadAfterChars: Infinity },
+      { blockBytes: 9000, threadAfterBytes: 0 },
+      { blockBytes: 9000, threadAfterBytes: 100_000 },
+      { blockBytes: 1 << 20, threadAfterBytes: Infinity },
     ]) {
       const got = await readWith(bytes, how);
       expect(got.report, JSON.stringify(how)).toEqual(want.report);
@@ -231,11 +231,31 @@ describe("aiperf records read in blocks", () => {
     }
   });
 
+  it("decode broken UTF-8 as a line-by-line read does, inside a record and at a line's end", async () => {
+    const [head, tail] = real[0].split('"x_request_id": "');
+    const bytes = Buffer.concat([
+      Buffer.from(`${head}"x_request_id": "a`),
+      Buffer.from([0xff, 0xe2, 0x82]),
+      Buffer.from(`b${tail}\n${real[1]}`),
+      Buffer.from([0xe2, 0x82, 0x0a, 0xc3, 0x0d, 0x0a]),
+      Buffer.from(`${real[2]}\n`),
+    ]);
+    const want = await readWith(bytes, "line by line");
+    expect(want.rows.map((r) => r.line)).toEqual([1, 4]);
+    expect(want.rows[0].request_id).toBe("a\ufffd\ufffdb" + tail.slice(0, tail.indexOf('"')));
+    expect(want.report.warnings.map((w) => w.line)).toEqual([2, 3]);
+    for (const blockBytes of [10, 1 << 20]) {
+      const got = await readWith(bytes, { blockBytes, threadAfterBytes: 0 });
+      expect(got.report).toEqual(want.report);
+      expect(got.rows).toEqual(want.rows);
+    }
+  });
+
   it("name the partial last line as such, after the lines before it", async () => {
-    const got = await readWith(bytes, { blockChars: 9000, threadAfterChars: 0 });
+    const got = await readWith(bytes, { blockBytes: 9000, threadAfterBytes: 0 });
     expect(got.report.warnings.at(-1)?.message).toMatch(/^negative token count.*\(40×\)$/);
     const small = Buffer.from(`${real[0]}\n${real[1]}\n${real[2].slice(0, 50)}`);
-    const tail = await readWith(small, { blockChars: 10, threadAfterChars: 0 });
+    const tail = await readWith(small, { blockBytes: 10, threadAfterBytes: 0 });
     expect(tail.report).toMatchObject({ records: 2, skipped: 1 });
     expect(tail.report.warnings).toEqual([
       { line: 3, message: "skipped line: partial last line (file ends mid-record)" },

@@ -1,7 +1,8 @@
 /**
  * aiperf `profile_export.jsonl` into the run's request columns and `aiperf_requests` rows
- * (docs/formats.md §aiperf records). Lines are split here, then parsed in blocks on the parse
- * thread (lib/ingest/record-block-parser.ts) while the next lines arrive; each block's columns
+ * (docs/formats.md §aiperf records). Lines are cut here and their bytes gathered into blocks
+ * (lib/ingest/line-blocks.ts), which are decoded and parsed on the parse thread
+ * (lib/ingest/record-block-parser.ts) while the next lines arrive; each block's columns
  * are then logged, counted and written here in line order. Skipped lines are reported with their
  * numbers exactly as a line-by-line read reports them: the warnings are replayed per line
  * through the same JsonLineParser.
@@ -20,7 +21,7 @@ import {
   type RecordBlock,
 } from "@/lib/formats/aiperf-record-block.mjs";
 import { JsonLineParser, WarningLog } from "@/lib/formats/json-lines";
-import { readLineBatches } from "@/lib/formats/read-lines";
+import { LineSplitter } from "@/lib/formats/read-lines";
 import type { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
 import type { ProfilingClock } from "@/lib/metrics/profiling-window";
 import type { ErrorTally } from "@/lib/metrics/requests-errors";
@@ -34,10 +35,11 @@ import {
 import type { BatchInserter } from "@/lib/store/batch-insert";
 import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 import type { FileReport, IngestContext, IngestFile } from "../analyzer";
-import { RecordBlockParser, THREAD_AFTER_CHARS } from "../record-block-parser";
+import { type LineBlock, LineBlockBuilder } from "../line-blocks";
+import { RecordBlockParser, THREAD_AFTER_BYTES } from "../record-block-parser";
 
-/** Characters of lines per block: large enough that a block's message costs little, small enough to overlap. */
-const BLOCK_CHARS = 1 << 20;
+/** Bytes of lines per block: large enough that a block's message costs little, small enough to overlap. */
+const BLOCK_BYTES = 1 << 20;
 /** Blocks sent ahead of the one being written: the parse thread keeps busy while this one works. */
 const BLOCKS_AHEAD = 2;
 
@@ -69,10 +71,10 @@ const integerOrNull = (v: number | null) =>
 const orNull = (v: number) => (Number.isNaN(v) ? null : v);
 
 export interface BlockOptions {
-  /** Characters of lines per block */
-  blockChars?: number;
-  /** Characters parsed on this thread before the parse thread starts (see RecordBlockParser) */
-  threadAfterChars?: number;
+  /** Bytes of lines per block */
+  blockBytes?: number;
+  /** Bytes parsed on this thread before the parse thread starts (see RecordBlockParser) */
+  threadAfterBytes?: number;
 }
 
 /** Reads one records file into the sinks. */
@@ -80,7 +82,7 @@ export async function ingestRecordFile(
   file: IngestFile,
   ctx: IngestContext,
   s: RecordSinks,
-  { blockChars = BLOCK_CHARS, threadAfterChars = THREAD_AFTER_CHARS }: BlockOptions = {},
+  { blockBytes = BLOCK_BYTES, threadAfterBytes = THREAD_AFTER_BYTES }: BlockOptions = {},
 ): Promise<FileReport> {
   const warnings = new WarningLog();
   const result = { skipped: 0 };
@@ -92,41 +94,31 @@ export async function ingestRecordFile(
     warmup: 0,
   };
   const { parser } = read;
-  const blocks = new RecordBlockParser(threadAfterChars);
+  const blocks = new RecordBlockParser(threadAfterBytes);
   // Each block is written as soon as it is parsed and the one before it is written, whether or
   // not more of the upload has arrived: rows land while a slow body is still coming in.
   let writing: Promise<void> = Promise.resolve();
   /** One promise per block sent and not yet awaited, settled once that block is written */
   const written: Array<Promise<void>> = [];
-  let texts: string[] = [];
-  let lineNos: number[] = [];
-  let chars = 0;
-  const send = () => {
-    const block = blocks.parse(texts.join("\n"));
+  const send = ({ bytes, length, lineNos }: LineBlock) => {
+    const block = blocks.parse(bytes, length);
     // Awaited in turn by the chain below; until then a failure must not count as unhandled.
     block.catch(() => {});
-    const nos = Int32Array.from(lineNos);
-    writing = writing.then(async () => writeBlock(nos, await block, file, ctx, s, read));
+    writing = writing.then(async () => writeBlock(lineNos, await block, file, ctx, s, read));
     writing.catch(() => {});
     written.push(writing);
-    texts = [];
-    lineNos = [];
-    chars = 0;
   };
+  const splitter = new LineSplitter(parser.report, { maxLineBytes: ctx.limits.maxLineBytes });
+  // A chunk larger than a block is cut into blocks as its lines go by.
+  const lines = new LineBlockBuilder(blockBytes, send);
   try {
-    const options = { maxLineBytes: ctx.limits.maxLineBytes };
-    for await (const lines of readLineBatches(await file.open(), parser.report, options)) {
-      for (const line of lines) {
-        texts.push(line.text);
-        lineNos.push(line.lineNo);
-        chars += line.text.length + 1;
-        if (chars < blockChars) continue;
-        send();
-        // Backpressure: at most BLOCKS_AHEAD blocks parsed or written behind the one being split.
-        while (written.length > BLOCKS_AHEAD) await written.shift();
-      }
+    for await (const chunk of (await file.open()) as AsyncIterable<Buffer>) {
+      splitter.pushTo(chunk, lines.add);
+      // Backpressure: at most BLOCKS_AHEAD blocks parsed or written behind the one being gathered.
+      while (written.length > BLOCKS_AHEAD) await written.shift();
     }
-    if (texts.length > 0) send();
+    splitter.endTo(lines.add);
+    lines.flush();
     await writing;
   } finally {
     await writing.catch(() => {});
