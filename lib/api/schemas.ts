@@ -225,6 +225,7 @@ export const runSummarySchema = summaryBlocksSchema.extend({
 });
 
 export const runListItemSchema = runHeadSchema.extend({
+  ...readinessSchema.shape,
   kinds: z.array(z.string()),
   /** The backend fact (edits included), else the backend the files named */
   backend: z.string().nullable(),
