@@ -254,6 +254,8 @@ export const uploadResponseSchema = z.object({
       records: z.number(),
       skipped: z.number(),
       warnings: z.array(fileWarningSchema),
+      /** What the analyzer said of the file; `notRead: true`: nothing of it was counted or kept */
+      meta: runFileSchema.shape.meta,
     }),
   ),
   warnings: z.array(z.string()),
