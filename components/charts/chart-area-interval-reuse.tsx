@@ -1,6 +1,7 @@
 "use client";
 
 import { ChartContainer } from "@/components/charts/chart-container";
+import { reuseAreaSeries } from "@/components/charts/reuse-series";
 import { formatNumber } from "@/lib/format-number";
 import type { ReuseIntervalsPayload } from "@/lib/api/turns";
 import { intervalReuseRows } from "@/lib/metrics/turn-chart-rows";
@@ -42,22 +43,7 @@ export function ChartAreaIntervalReuse({ data }: { data: ReuseIntervalsPayload }
         "new (tok)": "newTokens",
         "possible (tok)": "possibleTokens",
       }}
-      series={{
-        gpu: { label: "served from GPU cache", color: "var(--chart-5)", stack: "p", fillOpacity: 0.7 },
-        ...(data.externalSource
-          ? {
-              external: {
-                label: "served from host / external tier",
-                color: "var(--chart-3)",
-                stack: "p",
-                fillOpacity: 0.7,
-              },
-            }
-          : {}),
-        recomputed: { label: "reusable, recomputed", color: "var(--chart-7)", stack: "p", fillOpacity: 0.7 },
-        fresh: { label: "new to the conversation", color: "var(--chart-8)", stack: "p", fillOpacity: 0.35 },
-        ceiling: { label: "possible reuse (ceiling)", color: "var(--fg)", mark: "line", dots: false },
-      }}
+      series={reuseAreaSeries("gpu", Boolean(data.externalSource))}
       x={{ key: "t", title: "time since first scrape", unit: "s", numeric: true }}
       y={{ title: "prompt tokens", unit: "tok/s" }}
       tooltip={{ label: (t) => `${formatNumber(Number(t), 0)} s`, value: (v) => rate(v) }}

@@ -1,6 +1,7 @@
 "use client";
 
 import { ChartContainer } from "@/components/charts/chart-container";
+import { reuseAreaSeries } from "@/components/charts/reuse-series";
 import { formatNumber } from "@/lib/format-number";
 import { possibleReuseMethod, type TurnsPayload } from "@/lib/api/turns";
 import { turnReuseRows } from "@/lib/metrics/turn-chart-rows";
@@ -38,12 +39,7 @@ export function ChartAreaTurnReuse({ data }: { data: TurnsPayload }) {
         "possible (mean tok)": "ceiling",
         "prompt (mean tok)": "prompt",
       }}
-      series={{
-        cached: { label: "served from cache", color: "var(--chart-5)", stack: "p", fillOpacity: 0.7 },
-        recomputed: { label: "reusable, recomputed", color: "var(--chart-7)", stack: "p", fillOpacity: 0.7 },
-        fresh: { label: "new to the conversation", color: "var(--chart-8)", stack: "p", fillOpacity: 0.35 },
-        ceiling: { label: "possible reuse (ceiling)", color: "var(--fg)", mark: "line", dots: false },
-      }}
+      series={reuseAreaSeries("cached", false)}
       x={{ key: "turn", title: "turn (0 = first)", numeric: true, integers: true }}
       y={{ title: "mean prompt", unit: "tokens" }}
       tooltip={{ label: (t) => `turn ${String(t)}`, value: (v) => tok(v) }}

@@ -3,6 +3,7 @@
 import { useQueries } from "@tanstack/react-query";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { DataTable } from "@/components/charts/data-table";
+import { REUSE_PARTS } from "@/components/charts/reuse-series";
 import type { CompareResponse } from "@/lib/api/compare-schemas";
 import { runChartQueryOptions } from "@/lib/api/query-options";
 import {
@@ -86,12 +87,10 @@ export function CompareReuse({ data }: { data: CompareResponse }) {
           "possible served %": "achievedPct",
         }}
         series={{
-          gpuPct: { label: "served from GPU cache", color: "var(--chart-5)", stack: "s" },
-          ...(anyExternal
-            ? { external: { label: "served from host / external tier", color: "var(--chart-3)", stack: "s" } }
-            : {}),
-          recomputedPct: { label: "reusable, recomputed", color: "var(--chart-7)", stack: "s" },
-          newPct: { label: "new to the conversation", color: "var(--chart-8)", stack: "s" },
+          gpuPct: { ...REUSE_PARTS.gpu, stack: "s" },
+          ...(anyExternal ? { external: { ...REUSE_PARTS.external, stack: "s" } } : {}),
+          recomputedPct: { ...REUSE_PARTS.recomputed, stack: "s" },
+          newPct: { ...REUSE_PARTS.fresh, stack: "s" },
           // Its own bar under the stack: the ceiling the served parts reach toward.
           possiblePct: { label: "possible reuse (ceiling)", color: "var(--chart-1)", stack: "c" },
         }}

@@ -225,6 +225,7 @@ export const runSummarySchema = summaryBlocksSchema.extend({
 });
 
 export const runListItemSchema = runHeadSchema.extend({
+  ...readinessSchema.shape,
   kinds: z.array(z.string()),
   /** The backend fact (edits included), else the backend the files named */
   backend: z.string().nullable(),
@@ -253,6 +254,8 @@ export const uploadResponseSchema = z.object({
       records: z.number(),
       skipped: z.number(),
       warnings: z.array(fileWarningSchema),
+      /** What the analyzer said of the file; `notRead: true`: nothing of it was counted or kept */
+      meta: runFileSchema.shape.meta,
     }),
   ),
   warnings: z.array(z.string()),

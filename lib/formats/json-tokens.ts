@@ -36,6 +36,8 @@ export class JsonSyntaxError extends Error {
     message: string,
     /** Offset into the document's bytes (a leading byte order mark counted). */
     readonly offset: number,
+    /** The bytes ended before the document did: a file cut off, not one written wrong. */
+    readonly truncated = false,
   ) {
     super(`${message} at byte ${offset}`);
     this.name = "JsonSyntaxError";
@@ -353,7 +355,7 @@ export class JsonTokenizer {
     }
     if (this.state !== DONE) {
       const what = this.state === IN_STRING ? "inside a string" : `with ${this.depth} open containers`;
-      throw new JsonSyntaxError(`the document ends ${what} (truncated?)`, this.consumed);
+      throw new JsonSyntaxError(`the document ends ${what} (truncated?)`, this.consumed, true);
     }
   }
 

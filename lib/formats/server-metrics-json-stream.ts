@@ -251,8 +251,8 @@ class ServerMetricsReader implements JsonTokenHandler {
 }
 
 /**
- * The MetricSet of a streamed export, or null when it is not valid JSON (a warning names the
- * byte where it broke; nothing of the file is kept). Any size: no document limit applies.
+ * The MetricSet of a streamed export, or null when it is not valid JSON or is cut off (a warning
+ * names the byte where it broke; nothing of the file is kept). Any size: no document limit applies.
  */
 export async function readServerMetricsJson(
   stream: Readable,
@@ -279,7 +279,11 @@ export async function readServerMetricsJson(
       failure = err;
     }
   if (failure) {
-    warnings.add(`the server-metrics JSON is not valid JSON: ${failure.message}; nothing of it was read`);
+    warnings.add(
+      failure.truncated
+        ? `the server-metrics JSON is cut off: the document stops after ${failure.offset.toLocaleString("en-US")} bytes, unfinished; none of its metrics were kept (part of an export counts only some endpoints and intervals); the file is stored as sent: upload the complete export`
+        : `the server-metrics JSON is not valid JSON: ${failure.message}; nothing of it was read`,
+    );
     return null;
   }
   return reader.result(warnings);

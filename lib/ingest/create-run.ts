@@ -105,6 +105,7 @@ export function uploadResponse(
         records: report?.records ?? 0,
         skipped: report?.skipped ?? 0,
         warnings: report?.warnings ?? [],
+        ...(report?.meta ? { meta: report.meta } : {}),
       };
     }),
     warnings: [...new Set([...uploadWarnings, ...outcome.warnings])],

@@ -15,16 +15,28 @@ import type { LiveSink, ReceivedUpload, UploadLimits } from "./upload-types";
 
 class ByteLimit extends Transform {
   bytes = 0;
+  /** The body went past the limit (one sent chunked, without a declared length). */
+  crossed = false;
   constructor(private readonly max: number) {
     super();
   }
   _transform(chunk: Buffer, _e: BufferEncoding, done: TransformCallback) {
     this.bytes += chunk.length;
-    if (this.bytes > this.max)
+    if (this.bytes > this.max) {
+      this.crossed = true;
       return done(new UploadError(413, "payload_too_large", `upload exceeds ${this.max} bytes`));
+    }
     done(null, chunk);
   }
 }
+
+/**
+ * How long the rest of a body over the size limit is read and dropped after the 413 has gone out:
+ * long enough for a client still sending to read the answer and stop (as nginx's lingering close
+ * does), where closing at once would reset the connection under it and lose the answer. Time, not
+ * bytes, bounds it: dropped bytes cost no storage.
+ */
+const LINGER_MS = 30_000;
 
 /**
  * The request body, read as a Node stream that can be let go of without cancelling the body:
@@ -173,10 +185,13 @@ export async function receiveUpload(
     const refused = uploadFailure(failure, bodyBroke);
     if (!bodyBroke || !(refused instanceof UploadError)) throw refused;
     // A refused part: the rest of the body is still read (and dropped) within the upload's limits,
-    // so the connection ends cleanly. At the timeout or the size limit it is not read any more.
-    if (refusedPart && !timedOut) {
+    // so the connection ends cleanly. Past the size limit (a part is refused then too) it is read
+    // for LINGER_MS, so the client hears the 413 before the connection closes. At the timeout it
+    // is not read any more.
+    if (!timedOut && (refusedPart || limit.crossed)) {
       const timeLeft = limits.uploadTimeoutMs ? limits.uploadTimeoutMs - (Date.now() - started) : undefined;
-      body.discardRest(limits.maxUploadBytes - limit.bytes, timeLeft);
+      if (limit.crossed) body.discardRest(Infinity, Math.min(LINGER_MS, timeLeft ?? LINGER_MS));
+      else body.discardRest(limits.maxUploadBytes - limit.bytes, timeLeft);
       throw refused;
     }
     throw leavingBodyUnread(refused);

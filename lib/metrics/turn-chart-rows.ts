@@ -316,38 +316,36 @@ export function compareReuseRow(
   intervals: ReuseIntervalsPayload | null,
   turns: TurnsPayload | null,
 ): CompareReuseRow | null {
-  const pct = (v: number, of: number) => (100 * v) / of;
   if (intervals) {
     const t = intervalReuseTotals(intervals);
-    if (t.prompt > 0)
-      return {
-        runId,
-        source: "intervals",
-        gpuPct: pct(t.gpu, t.prompt),
-        externalPct: intervals.externalSource === null ? null : pct(t.external, t.prompt),
-        recomputedPct: pct(t.recomputed, t.prompt),
-        newPct: pct(t.prompt - t.gpu - t.external - t.recomputed, t.prompt),
-        possiblePct: pct(t.possible, t.prompt),
-        achievedPct: t.achievedShare === null ? null : t.achievedShare * 100,
-        promptTokens: t.prompt,
-      };
+    if (t.prompt > 0) return shareRow(runId, "intervals", t, intervals.externalSource !== null);
   }
   if (turns) {
     const t = reuseTotals(turns);
-    if (t.prompt > 0)
-      return {
-        runId,
-        source: "turns",
-        gpuPct: pct(t.cached, t.prompt),
-        externalPct: null,
-        recomputedPct: pct(t.recomputed, t.prompt),
-        newPct: pct(t.prompt - t.cached - t.recomputed, t.prompt),
-        possiblePct: pct(t.possible, t.prompt),
-        achievedPct: t.achievedShare === null ? null : t.achievedShare * 100,
-        promptTokens: t.prompt,
-      };
+    if (t.prompt > 0) return shareRow(runId, "turns", { ...t, gpu: t.cached, external: 0 }, false);
   }
   return null;
+}
+
+/** A run's reuse totals as percent of its prompt tokens; `externalPct` null unless `tiersTold`. */
+function shareRow(
+  runId: string,
+  source: CompareReuseRow["source"],
+  t: ReturnType<typeof intervalReuseTotals>,
+  tiersTold: boolean,
+): CompareReuseRow {
+  const pct = (v: number) => (100 * v) / t.prompt;
+  return {
+    runId,
+    source,
+    gpuPct: pct(t.gpu),
+    externalPct: tiersTold ? pct(t.external) : null,
+    recomputedPct: pct(t.recomputed),
+    newPct: pct(t.prompt - t.gpu - t.external - t.recomputed),
+    possiblePct: pct(t.possible),
+    achievedPct: t.achievedShare === null ? null : t.achievedShare * 100,
+    promptTokens: t.prompt,
+  };
 }
 
 /** Each row's change against the baseline's, in percentage points; null on the baseline or a missing side. */

@@ -5,11 +5,31 @@
  */
 import type { QueryClient } from "@tanstack/react-query";
 import { chartVersion } from "@/lib/api/chart-version";
+import { drilldownBuilding } from "@/lib/api/drilldown";
 import { runChartQueryOptions } from "@/lib/api/query-options";
 import { runView, type RunViewId } from "@/lib/api/run-views";
 import type { RunSummary } from "@/lib/api/schemas";
+import type { TimelineWindowParams } from "@/lib/api/timeline-query-options";
 import type { Db } from "@/lib/store/db";
 import { getChartData } from "@/lib/store/runs-repo";
+import { prefetchTimeline } from "./run-timeline";
+
+/**
+ * What the server render puts in the cache for the view opened: its first chart, and on the
+ * Timeline view the window in the URL. A drill-down route (the timeline) is not read while the
+ * run's drill-down is being built: its route answers 409 then (README.md §HTTP API), and the view
+ * shows that it is building and asks again once it is ready.
+ */
+export async function prefetchRunView(
+  queryClient: QueryClient,
+  db: Db,
+  run: RunSummary,
+  view: RunViewId,
+  timeline: TimelineWindowParams,
+): Promise<void> {
+  await prefetchFirstChart(queryClient, db, run, view);
+  if (view === "timeline" && !drilldownBuilding(run)) await prefetchTimeline(queryClient, db, run, timeline);
+}
 
 export async function prefetchFirstChart(
   queryClient: QueryClient,

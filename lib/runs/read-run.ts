@@ -2,7 +2,7 @@ import type { RunSummary, SummaryBlocks } from "@/lib/api/schemas";
 import type { FileWarning } from "@/lib/formats/json-lines";
 import type { Kind } from "@/lib/api/kinds";
 import type { Db } from "@/lib/store/db";
-import { runHead } from "@/lib/store/run-list";
+import { runHead, runReadiness } from "@/lib/store/run-list";
 import { rowFacts } from "@/lib/store/run-facts";
 import { runDerived } from "./run-derived";
 import { getFiles, getRun, type FileRow, type RunRow } from "@/lib/store/runs-repo";
@@ -27,8 +27,7 @@ export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
   return {
     ...runHead(run),
     aggregatorVersion: run.aggregator_version,
-    summaryReadyAt: isoOrNull(run.summary_ready_at),
-    drilldownReadyAt: isoOrNull(run.drilldown_ready_at),
+    ...runReadiness(run),
     error: run.error,
     series: run.series ?? null,
     commit: run.commit_ref ?? null,
@@ -50,10 +49,6 @@ export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
     facts,
     derived: runDerived(blocks, facts),
   };
-}
-
-function isoOrNull(ms: number | null | undefined): string | null {
-  return ms === null || ms === undefined ? null : new Date(ms).toISOString();
 }
 
 export async function readRunSummary(db: Db, id: string): Promise<RunSummary | null> {

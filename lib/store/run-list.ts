@@ -157,9 +157,19 @@ export function runHead(r: RunRow): RunHead {
   };
 }
 
+/** When the run's summary and drill-down were stored (ISO), null while not yet. */
+export function runReadiness(r: RunRow): Pick<RunListItem, "summaryReadyAt" | "drilldownReadyAt"> {
+  return { summaryReadyAt: isoOrNull(r.summary_ready_at), drilldownReadyAt: isoOrNull(r.drilldown_ready_at) };
+}
+
+function isoOrNull(ms: number | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : new Date(ms).toISOString();
+}
+
 export function toListItem(r: RunRow): RunListItem {
   return {
     ...runHead(r),
+    ...runReadiness(r),
     kinds: JSON.parse(r.kinds) as string[],
     backend: r.list_backend ?? r.backend,
     requestCount: r.request_count,

@@ -9,17 +9,18 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { GET as listRuns } from "@/app/api/runs/route";
-import { DELETE as deleteRun, GET as getRun } from "@/app/api/runs/[id]/route";
+import { DELETE as deleteRun } from "@/app/api/runs/[id]/route";
 import { GET as download } from "@/app/api/runs/[id]/files/[fileId]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
-import { claimForIngest, failInterruptedIngests, INTERRUPTED_MESSAGE } from "@/lib/store/interrupted-ingest";
+import { claimForIngest, failInterruptedIngests } from "@/lib/store/interrupted-ingest";
 import { trtRecordText } from "../fixtures/bad/generate-big";
 import { ingestingRunWithRows, runBetweenSummaryAndDrilldown } from "../helpers/crash";
 import {
   CRASH_RECORDS,
-  CRASH_STALE_MS,
+  expectInterruptedRun,
+  expectReingestReady,
+  restartAfterCrash,
   spawnIngest,
-  waitForStaleHeartbeat,
   writeCrashInput,
 } from "../helpers/crash-ingest";
 import { runRow } from "../helpers/run-row";
@@ -56,20 +57,10 @@ describe("crash in the middle of an ingest", () => {
     raw.close();
     expect(before).toEqual({ status: "ingesting", summary: null });
 
-    // "Restart": a new process context on the same data directory, once the heartbeat is stale.
-    await waitForStaleHeartbeat();
-    const { cleanup } = await useTestApp({
-      DATA_DIR: dataDir,
-      RUNLENS_INGEST_STALE_MS: String(CRASH_STALE_MS),
-    });
+    const { cleanup } = await restartAfterCrash({ DATA_DIR: dataDir });
     try {
-      const run = await (
-        await getRun(new Request(`http://localhost/api/runs/${runId}`), idParams(runId))
-      ).json();
-      expect(run.status).toBe("failed");
-      expect(run.error).toBe(INTERRUPTED_MESSAGE);
+      const run = await expectInterruptedRun(runId);
       expect(run.requests).toBeNull();
-      expect(run.timeBreakdown).toBeNull();
       const list = await (await listRuns(new Request("http://localhost/api/runs"))).json();
       expect(list.runs.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
         [runId, "failed"],
@@ -83,14 +74,7 @@ describe("crash in the middle of an ingest", () => {
       expect(res.status).toBe(200);
       expect(Buffer.from(await res.arrayBuffer()).equals(fs.readFileSync(input))).toBe(true);
 
-      const again = await reingest(
-        new Request(`http://localhost/api/runs/${runId}/reingest`, { method: "POST" }),
-        idParams(runId),
-      );
-      expect(again.status).toBe(200);
-      const done = await again.json();
-      expect(done.status).toBe("ready");
-      expect(done.error).toBeNull();
+      const done = await expectReingestReady(runId);
       expect(done.files[0].records).toBe(CRASH_RECORDS);
       expect(done.timeBreakdown.requestCount).toBe(CRASH_RECORDS);
     } finally {
@@ -127,34 +111,17 @@ describe("crash between summary ready and drill-down ready", () => {
     expect(before).toEqual({ status: "ready", summary: 1, drilldown_ready_at: null });
     expect(charts()).toBeGreaterThan(0);
 
-    await waitForStaleHeartbeat();
-    const { cleanup } = await useTestApp({
-      DATA_DIR: windowDir,
-      RUNLENS_INGEST_STALE_MS: String(CRASH_STALE_MS),
-    });
+    const { cleanup } = await restartAfterCrash({ DATA_DIR: windowDir });
     try {
       // After the restart: failed like any interrupted ingest, its summary and charts gone.
-      const run = await (
-        await getRun(new Request(`http://localhost/api/runs/${runId}`), idParams(runId))
-      ).json();
-      expect(run.status).toBe("failed");
-      expect(run.error).toBe(INTERRUPTED_MESSAGE);
-      expect(run.timeBreakdown).toBeNull();
-      expect(run.summaryReadyAt).toBeNull();
-      expect(run.drilldownReadyAt).toBeNull();
+      await expectInterruptedRun(runId);
       expect(charts()).toBe(0);
       const list = await (await listRuns(new Request("http://localhost/api/runs"))).json();
       expect(list.runs.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
         [runId, "failed"],
       ]);
 
-      const again = await reingest(
-        new Request(`http://localhost/api/runs/${runId}/reingest`, { method: "POST" }),
-        idParams(runId),
-      );
-      expect(again.status).toBe(200);
-      const done = await again.json();
-      expect(done.status).toBe("ready");
+      const done = await expectReingestReady(runId);
       expect(done.timeBreakdown.requestCount).toBe(records);
       expect(typeof done.summaryReadyAt).toBe("string");
       expect(typeof done.drilldownReadyAt).toBe("string");

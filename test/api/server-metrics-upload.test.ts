@@ -66,7 +66,7 @@ describe("server metrics upload", () => {
     expect(run.endpoints.map((e) => e.endpoint).sort()).toEqual(["127.0.0.1:8001", "127.0.0.1:8002"]);
   });
 
-  it("says where a truncated server-metrics JSON breaks and keeps none of its series", async () => {
+  it("says a truncated server-metrics JSON is cut off, keeps none of its series and counts nothing", async () => {
     const text = fs.readFileSync(fixture("aiperf-real-c4/server_metrics_export.json"));
     const res = await upload(
       uploadRequest([{ name: "server_metrics_export.json", content: text.subarray(0, 150_000) }]),
@@ -77,13 +77,32 @@ describe("server metrics upload", () => {
     expect(file?.warnings).toEqual([
       {
         message:
-          "the server-metrics JSON is not valid JSON: the document ends inside a string (truncated?) at byte 150000; nothing of it was read",
+          "the server-metrics JSON is cut off: the document stops after 150,000 bytes, unfinished; none of its metrics were kept (part of an export counts only some endpoints and intervals); the file is stored as sent: upload the complete export",
       },
     ]);
+    // Nothing was read, so nothing was skipped either: the Files view shows no counts for it.
+    expect(file?.meta).toEqual({
+      notRead: true,
+      note: "nothing kept: the document is incomplete or not valid JSON",
+    });
     const run = runSummarySchema.parse(
       await (await getRun(new Request(`http://localhost/api/runs/${body.id}`), idParams(body.id))).json(),
     );
     expect(run.serverMetrics ?? null).toBeNull();
     expect(run.endpoints).toEqual([]);
+  });
+
+  it("says where a server-metrics JSON written wrong breaks, apart from one cut off", async () => {
+    const text = fs.readFileSync(fixture("aiperf-real-c4/server_metrics_export.json"), "utf8");
+    const at = text.indexOf('"metrics"');
+    const broken = text.slice(0, at) + "," + text.slice(at);
+    const res = await upload(uploadRequest([{ name: "server_metrics_export.json", content: broken }]));
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBeLessThan(500);
+    const [warning] = body.files[0].warnings;
+    expect(warning.message).toMatch(
+      /^the server-metrics JSON is not valid JSON: .* at byte \d+; nothing of it was read$/,
+    );
+    expect(body.files[0].meta.notRead).toBe(true);
   });
 });

@@ -262,4 +262,26 @@ describe("views that never mislead", () => {
     expect(Number(json[3].replace(/,/g, ""))).toBeGreaterThan(0);
     await page.close();
   });
+
+  it("Files: a server-metrics export cut off says so and shows no counts, never 0 skipped", async () => {
+    const whole = fs.readFileSync(path.join(FIX, "aiperf-real-c4", "server_metrics_export.json"));
+    const cut = path.join(os.tmpdir(), `runlens-cut-${process.pid}`, "server_metrics_export.json");
+    fs.mkdirSync(path.dirname(cut), { recursive: true });
+    fs.writeFileSync(cut, whole.subarray(0, 150_000));
+    const { id } = await apiUpload(t.app.url, [{ path: cut }], { name: "cut-off export" });
+    fs.rmSync(path.dirname(cut), { recursive: true, force: true });
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${t.app.url}/runs/${id}?view=files`);
+    const table = page.getByTestId("files-table");
+    await table.getByText("server_metrics_export.json").waitFor();
+    const cells = await table
+      .locator("tbody tr")
+      .first()
+      .evaluate((tr) => [...tr.querySelectorAll("td")].map((td) => (td.textContent ?? "").trim()));
+    expect(cells.slice(3, 5)).toEqual(["—", "—"]);
+    expect(cells[1]).toContain("nothing kept");
+    expect(cells[5]).toContain("cut off: the document stops after 150,000 bytes");
+    await page.screenshot({ path: path.join(SHOTS, "files-cut-off-export.png"), fullPage: true });
+    await page.close();
+  });
 });

@@ -1,12 +1,18 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { expect } from "vitest";
+import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
+import { INTERRUPTED_MESSAGE } from "@/lib/store/interrupted-ingest";
 import { trtRecordText } from "../fixtures/bad/generate-big";
+import { idParams, openTestApp } from "./test-app";
 
 /**
  * The set-up of the crash-in-an-ingest tests (SQLite and PostgreSQL): a TensorRT-LLM perf-metrics
  * file large enough that its ingest is still running when killed, and a child process uploading
- * it through the real route (jiti runs the TypeScript sources).
+ * it through the real route (jiti runs the TypeScript sources); then the checks after the restart,
+ * the same on both stores.
  */
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -94,3 +100,36 @@ export function spawnIngest(
 
 /** Waits until the killed ingest's heartbeat is stale, as a restart long enough after would find it. */
 export const waitForStaleHeartbeat = () => new Promise((r) => setTimeout(r, CRASH_STALE_MS + 200));
+
+/**
+ * "Restart": once the killed ingest's heartbeat is stale, a new app context on the same data
+ * directory (and database, when DATABASE_URL is given), as the next process would open it.
+ */
+export async function restartAfterCrash(env: { DATA_DIR: string; DATABASE_URL?: string }) {
+  await waitForStaleHeartbeat();
+  return openTestApp({ ...env, RUNLENS_INGEST_STALE_MS: String(CRASH_STALE_MS) });
+}
+
+/** After the restart: the run is failed as an interrupted ingest, with nothing of it half shown. */
+export async function expectInterruptedRun(runId: string) {
+  const run = await (await getRun(new Request(`http://localhost/api/runs/${runId}`), idParams(runId))).json();
+  expect(run.status).toBe("failed");
+  expect(run.error).toBe(INTERRUPTED_MESSAGE);
+  expect(run.timeBreakdown).toBeNull();
+  expect(run.summaryReadyAt).toBeNull();
+  expect(run.drilldownReadyAt).toBeNull();
+  return run;
+}
+
+/** Re-ingests the run from its stored raw files; expects it ready and resolves with its summary. */
+export async function expectReingestReady(runId: string) {
+  const again = await reingest(
+    new Request(`http://localhost/api/runs/${runId}/reingest`, { method: "POST" }),
+    idParams(runId),
+  );
+  expect(again.status).toBe(200);
+  const done = await again.json();
+  expect(done.status).toBe("ready");
+  expect(done.error).toBeNull();
+  return done;
+}

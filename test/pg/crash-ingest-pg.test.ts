@@ -10,19 +10,16 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as getRun } from "@/app/api/runs/[id]/route";
-import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
-import { INTERRUPTED_MESSAGE } from "@/lib/store/interrupted-ingest";
 import {
   CRASH_RECORDS,
-  CRASH_STALE_MS,
+  expectInterruptedRun,
+  expectReingestReady,
+  restartAfterCrash,
   spawnIngest,
-  waitForStaleHeartbeat,
   writeCrashInput,
 } from "../helpers/crash-ingest";
 import { trtRecordText } from "../fixtures/bad/generate-big";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
-import { idParams, useTestApp } from "../helpers/test-app";
 
 /** Polls until a run is ingesting with request rows already stored; resolves with its id. */
 async function ingestingRunWithRows(client: pg.Client, timeoutMs: number): Promise<string> {
@@ -74,25 +71,10 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
       const before = await client.query("select status, summary from runs where id = $1", [runId]);
       expect(before.rows[0]).toEqual({ status: "ingesting", summary: null });
 
-      await waitForStaleHeartbeat();
-      const { cleanup } = await useTestApp({
-        DATA_DIR: dataDir,
-        DATABASE_URL: schema.url,
-        RUNLENS_INGEST_STALE_MS: String(CRASH_STALE_MS),
-      });
+      const { cleanup } = await restartAfterCrash({ DATA_DIR: dataDir, DATABASE_URL: schema.url });
       try {
-        const run = await (
-          await getRun(new Request(`http://localhost/api/runs/${runId}`), idParams(runId))
-        ).json();
-        expect(run.status).toBe("failed");
-        expect(run.error).toBe(INTERRUPTED_MESSAGE);
-        const again = await reingest(
-          new Request(`http://localhost/api/runs/${runId}/reingest`, { method: "POST" }),
-          idParams(runId),
-        );
-        expect(again.status).toBe(200);
-        const done = await again.json();
-        expect(done.status).toBe("ready");
+        await expectInterruptedRun(runId);
+        const done = await expectReingestReady(runId);
         expect(done.files[0].records).toBe(CRASH_RECORDS);
         const rows = await client.query(
           "select count(*)::int as n, count(distinct idx)::int as d from trtllm_requests where run_id = $1",
@@ -135,29 +117,14 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
       expect(before.rows[0]).toEqual({ status: "ready", summary: true, drilldown_ready_at: null });
       expect(await charts()).toBeGreaterThan(0);
 
-      await waitForStaleHeartbeat();
-      const { cleanup } = await useTestApp({
+      const { cleanup } = await restartAfterCrash({
         DATA_DIR: path.join(dir, "data-window"),
         DATABASE_URL: windowSchema.url,
-        RUNLENS_INGEST_STALE_MS: String(CRASH_STALE_MS),
       });
       try {
-        const run = await (
-          await getRun(new Request(`http://localhost/api/runs/${runId}`), idParams(runId))
-        ).json();
-        expect(run.status).toBe("failed");
-        expect(run.error).toBe(INTERRUPTED_MESSAGE);
-        expect(run.timeBreakdown).toBeNull();
-        expect(run.summaryReadyAt).toBeNull();
-        expect(run.drilldownReadyAt).toBeNull();
+        await expectInterruptedRun(runId);
         expect(await charts()).toBe(0);
-        const again = await reingest(
-          new Request(`http://localhost/api/runs/${runId}/reingest`, { method: "POST" }),
-          idParams(runId),
-        );
-        expect(again.status).toBe(200);
-        const done = await again.json();
-        expect(done.status).toBe("ready");
+        const done = await expectReingestReady(runId);
         expect(done.timeBreakdown.requestCount).toBe(records);
         expect(typeof done.drilldownReadyAt).toBe("string");
         const rows = await client.query(

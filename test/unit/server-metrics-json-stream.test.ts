@@ -119,14 +119,14 @@ describe("server-metrics JSON, streamed", () => {
       }
   });
 
-  it("refuses malformed JSON with the byte where it breaks, keeping nothing of the file", async () => {
+  it("refuses a cut-off or malformed export with the byte where it breaks, keeping nothing of it", async () => {
     const text = fs.readFileSync(REAL);
     const warnings = new WarningLog();
     expect(await readServerMetricsJson(chunked(text.subarray(0, 100_000), 4096), warnings)).toBeNull();
     expect(warnings.toList()).toEqual([
       {
         message:
-          "the server-metrics JSON is not valid JSON: the document ends with 6 open containers (truncated?) at byte 100000; nothing of it was read",
+          "the server-metrics JSON is cut off: the document stops after 100,000 bytes, unfinished; none of its metrics were kept (part of an export counts only some endpoints and intervals); the file is stored as sent: upload the complete export",
       },
     ]);
     const broken = Buffer.concat([text.subarray(0, 5000), Buffer.from("}"), text.subarray(5000)]);

@@ -6,8 +6,7 @@ import { RunPage } from "@/components/run/run-page";
 import { runSearchParamsCache } from "@/components/run/search-params";
 import { getQueryClient } from "@/lib/api/query-client";
 import { runQueryOptions } from "@/lib/api/query-options";
-import { prefetchFirstChart } from "@/lib/runs/prefetch-first-chart";
-import { prefetchTimeline } from "@/lib/runs/run-timeline";
+import { prefetchRunView } from "@/lib/runs/prefetch-first-chart";
 import { readRunSummary } from "@/lib/runs/read-run";
 import { getAppContext } from "@/lib/server/app-context";
 import { isValidId } from "@/lib/store/ids";
@@ -39,9 +38,7 @@ export default async function RunRoute({ params, searchParams }: Props) {
   queryClient.setQueryData(runQueryOptions(id).queryKey, run);
   const { view, tfrom, tto, lanes } = runSearchParamsCache.parse(await searchParams);
   const app = await getAppContext();
-  await prefetchFirstChart(queryClient, app.store.db, run, view);
-  if (view === "timeline")
-    await prefetchTimeline(queryClient, app.store.db, run, { from: tfrom, to: tto, lanes });
+  await prefetchRunView(queryClient, app.store.db, run, view, { from: tfrom, to: tto, lanes });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <RunPage id={id} />

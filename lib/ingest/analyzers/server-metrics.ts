@@ -35,6 +35,8 @@ import { emptyMetricSet, mergeMetricSets, type MetricSet } from "@/lib/formats/s
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 
 type ExportFormat = "json" | "jsonl" | "csv" | "prometheus";
+/** The report's meta of an export none of which was kept (its warning says why). */
+const NOT_KEPT = { notRead: true, note: "nothing kept: the document is incomplete or not valid JSON" };
 const PREFERENCE: ExportFormat[] = ["json", "jsonl", "csv"];
 
 /**
@@ -94,8 +96,10 @@ export function serverMetricsAnalyzer(
       case "json":
         format = "json";
         set = await readServerMetricsJson(stream, warnings);
+        // Not valid or cut off: nothing of it is kept, so it has no counts (never "0 skipped").
+        if (!set) return { records: 0, skipped: 0, warnings: warnings.toList(), meta: NOT_KEPT };
         // JSONL scrapes read before it would not be counted (PREFERENCE): their tracks can go now.
-        if (set) scrapeLogs.length = 0;
+        scrapeLogs.length = 0;
         break;
       case "csv":
         format = "csv";

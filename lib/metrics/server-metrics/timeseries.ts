@@ -117,6 +117,20 @@ function intervalStarts(group: readonly EndpointFacts[]) {
   return { keys: [...durations.keys()].sort((a, b) => a - b), durations };
 }
 
+/** The prompt tokens looked up (den) and served from GPU cache per interval, of endpoints with cache counters. */
+function cacheCells(slot: Slots, counted: readonly EndpointFacts[]) {
+  return {
+    den: collect(
+      slot,
+      counted.flatMap((f) => f.cache!.den),
+    ),
+    gpu: collect(
+      slot,
+      counted.flatMap((f) => f.cache!.gpu),
+    ),
+  };
+}
+
 export function buildSeries(
   id: string,
   label: string,
@@ -127,14 +141,7 @@ export function buildSeries(
   const slot = new Slots(keys);
 
   const counted = prefillSide.filter((f) => f.cache !== null);
-  const den = collect(
-    slot,
-    counted.flatMap((f) => f.cache!.den),
-  );
-  const gpu = collect(
-    slot,
-    counted.flatMap((f) => f.cache!.gpu),
-  );
+  const { den, gpu } = cacheCells(slot, counted);
   const ext = collect(
     slot,
     counted.flatMap((f) => (f.cache!.ext.length && f.counts?.extShared ? f.cache!.ext : [])),
@@ -272,14 +279,7 @@ export function servedIntervals(prefillSide: readonly EndpointFacts[]): ServedIn
   const { keys, durations } = intervalStarts(counted);
   if (keys.length === 0) return null;
   const slot = new Slots(keys);
-  const den = collect(
-    slot,
-    counted.flatMap((f) => f.cache!.den),
-  );
-  const gpu = collect(
-    slot,
-    counted.flatMap((f) => f.cache!.gpu),
-  );
+  const { den, gpu } = cacheCells(slot, counted);
   const extSeries = counted.flatMap((f) => f.cache!.ext);
   const ext = extSeries.length > 0 ? collect(slot, extSeries) : null;
   return {

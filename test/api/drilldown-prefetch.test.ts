@@ -1,0 +1,79 @@
+/**
+ * A run whose drill-down is still being built (README.md §HTTP API): the run list says so with
+ * `summaryReadyAt` / `drilldownReadyAt`, and the run page's server render puts no drill-down
+ * route (the Timeline view's window) in its cache until the drill-down is ready, while the
+ * view's first chart, stored with the summary, is prefetched as always.
+ */
+import { QueryClient } from "@tanstack/react-query";
+import { describe, expect, it } from "vitest";
+import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
+import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { runListSchema, runSummarySchema, type RunSummary } from "@/lib/api/schemas";
+import { timelineQueryOptions } from "@/lib/api/timeline-query-options";
+import { prefetchRunView } from "@/lib/runs/prefetch-first-chart";
+import { forgetTimelines } from "@/lib/runs/run-timeline";
+import { slowestCaseRecords } from "../helpers/aiperf-slowest-case";
+import { idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+
+async function runOf(id: string): Promise<RunSummary> {
+  const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
+  return runSummarySchema.parse(await res.json());
+}
+
+async function listed(id: string) {
+  const res = await listRuns(new Request("http://localhost/api/runs"));
+  return runListSchema.parse(await res.json()).runs.find((r) => r.id === id);
+}
+
+const WINDOW = { from: null, to: null, lanes: null };
+
+/** Timelines read or being read (lib/runs/run-timeline.ts keeps them on globalThis). */
+const keptTimelines = () =>
+  (globalThis as { [k: symbol]: Map<string, unknown> | undefined })[Symbol.for("runlens.requestTimelines")]
+    ?.size ?? 0;
+
+describe("a run between its summary and its drill-down", () => {
+  it("is listed with its readiness, and its page prefetches no drill-down route meanwhile", async () => {
+    const { app, cleanup } = await useTestApp({
+      RUNLENS_DRILLDOWN: "background",
+      RUNLENS_TEST_DRILLDOWN_DELAY_MS: "2000",
+    });
+    try {
+      const answer = await (
+        await upload(uploadRequest([{ name: "profile_export.jsonl", content: slowestCaseRecords() }]))
+      ).json();
+      const id = answer.id as string;
+      const building = await runOf(id);
+      expect(building.drilldownReadyAt).toBeNull();
+      expect(await listed(id)).toMatchObject({
+        status: "ready",
+        summaryReadyAt: answer.summaryReadyAt,
+        drilldownReadyAt: null,
+      });
+
+      forgetTimelines();
+      const early = new QueryClient();
+      await prefetchRunView(early, app.store.db, building, "timeline", WINDOW);
+      expect(early.getQueryData(timelineQueryOptions(id, WINDOW).queryKey)).toBeUndefined();
+      // Nor is a read of the rows started, while the drill-down is rewriting them.
+      expect(keptTimelines()).toBe(0);
+      // The first chart of a view is a summary payload: there already.
+      const latency = new QueryClient();
+      await prefetchRunView(latency, app.store.db, building, "latency", WINDOW);
+      expect(latency.getQueryCache().getAll()).toHaveLength(1);
+
+      let run = building;
+      for (let i = 0; i < 200 && run.drilldownReadyAt === null; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        run = await runOf(id);
+      }
+      expect(run.drilldownReadyAt).not.toBeNull();
+      expect((await listed(id))?.drilldownReadyAt).toBe(run.drilldownReadyAt);
+      const ready = new QueryClient();
+      await prefetchRunView(ready, app.store.db, run, "timeline", WINDOW);
+      expect(ready.getQueryData(timelineQueryOptions(id, WINDOW).queryKey)).toBeDefined();
+    } finally {
+      await cleanup();
+    }
+  });
+});
