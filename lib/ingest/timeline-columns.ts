@@ -5,9 +5,14 @@
  * columns were kept. One builder for both, so a stored timeline is exactly what the rows give.
  */
 import { AIPERF_CHART_KEYS } from "@/lib/api/aiperf-charts";
-import { AIPERF_LINE_BITS } from "@/lib/api/timeline";
-import { TimelineBuilder, type RequestTimeline } from "@/lib/metrics/request-timeline";
-import { packTimeline } from "@/lib/metrics/request-timeline-pack";
+import { AIPERF_LINE_BITS, TIMELINE_DEFAULT_LIMIT, type TimelinePayload } from "@/lib/api/timeline";
+import {
+  TIMELINE_WINDOW_VERSION,
+  TimelineBuilder,
+  timelineWindow,
+  type RequestTimeline,
+} from "@/lib/metrics/request-timeline";
+import { packTimeline, TIMELINE_PACK_VERSION } from "@/lib/metrics/request-timeline-pack";
 import {
   AIPERF_TIMELINE_SEGMENTS,
   aiperfParts,
@@ -98,8 +103,51 @@ export async function timelineFromRows(
 }
 
 /**
- * The columns a run's commit stores (lib/store/timeline-columns.ts), from the rows its analyzers
- * wrote; `results` are the analyzers' results, whose aiperf timeline chart carries the epoch
+ * What a first visit of the Timeline view shows, stored beside the columns (docs/metrics.md
+ * §Request timeline, "First window"): the whole run on its default lanes at the default bar
+ * limit, as the route cuts it from the columns, with the versions it was cut by.
+ */
+export interface StoredFirstWindow {
+  version: number;
+  pack: number;
+  limit: number;
+  payload: TimelinePayload;
+}
+
+export function firstWindowOf(t: RequestTimeline): string {
+  const stored: StoredFirstWindow = {
+    version: TIMELINE_WINDOW_VERSION,
+    pack: TIMELINE_PACK_VERSION,
+    limit: TIMELINE_DEFAULT_LIMIT,
+    payload: timelineWindow(t, { limit: TIMELINE_DEFAULT_LIMIT }),
+  };
+  return JSON.stringify(stored);
+}
+
+/**
+ * The stored first window when it answers `q` (the whole run at the limit it was cut at, on the
+ * lanes it chose) and was cut by this version; null otherwise, and the window is cut from the columns.
+ */
+export function firstWindowFor(
+  json: string | null,
+  q: { from?: number; to?: number; lanes?: string; limit: number },
+): TimelinePayload | null {
+  if (json === null || q.from !== undefined || q.to !== undefined) return null;
+  let stored: Partial<StoredFirstWindow>;
+  try {
+    stored = JSON.parse(json) as Partial<StoredFirstWindow>;
+  } catch {
+    return null;
+  }
+  if (stored.version !== TIMELINE_WINDOW_VERSION || stored.pack !== TIMELINE_PACK_VERSION) return null;
+  if (stored.limit !== q.limit || !stored.payload) return null;
+  if (q.lanes !== undefined && q.lanes !== stored.payload.lanesBy) return null;
+  return stored.payload;
+}
+
+/**
+ * The columns a run's commit stores (lib/store/timeline-columns.ts) and its first window, from
+ * the rows its analyzers wrote; `results` are the analyzers' results, whose aiperf timeline chart carries the epoch
  * time of the first request. Null when the run has no timeline.
  */
 export async function timelineColumnsOf(
@@ -107,7 +155,7 @@ export async function timelineColumnsOf(
   runId: string,
   files: readonly FileRow[],
   results: ReadonlyArray<{ charts?: Record<string, unknown> }>,
-): Promise<{ count: number; stored: StoredColumns } | null> {
+): Promise<{ count: number; stored: StoredColumns; firstWindow: string } | null> {
   // Every row handed to the SQLite writer thread or a PostgreSQL COPY is in before the read.
   await sqliteWriterFor(db)?.idle();
   await copiesSettled(db);
@@ -115,5 +163,5 @@ export async function timelineColumnsOf(
     AIPERF_ORIGIN_CHART
   ];
   const t = await timelineFromRows(db, runId, files, originOf(chart));
-  return t ? { count: t.n, stored: packTimeline(t) } : null;
+  return t ? { count: t.n, stored: packTimeline(t), firstWindow: firstWindowOf(t) } : null;
 }

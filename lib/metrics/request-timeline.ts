@@ -279,6 +279,12 @@ const natural = new Intl.Collator("en", { numeric: true });
 export const MAX_LANES = 100;
 const round = (v: number) => Math.round(v * 100) / 100;
 
+/**
+ * Bumped when what timelineWindow answers changes: a first window stored at ingest by another
+ * version is not served (lib/runs/run-timeline.ts cuts it from the columns instead).
+ */
+export const TIMELINE_WINDOW_VERSION = 1;
+
 /** The payload of one window: the overlapping requests (or their sample), laned and packed. */
 export function timelineWindow(
   t: RequestTimeline,

@@ -16,12 +16,21 @@ import {
   type TimelineQuery,
   type TimelineRequest,
 } from "@/lib/api/timeline";
-import { AIPERF_ORIGIN_CHART, originOf, timelineFromRows } from "@/lib/ingest/timeline-columns";
+import {
+  AIPERF_ORIGIN_CHART,
+  firstWindowFor,
+  originOf,
+  timelineFromRows,
+} from "@/lib/ingest/timeline-columns";
 import { timelineWindow, type RequestTimeline } from "@/lib/metrics/request-timeline";
 import { unpackTimeline } from "@/lib/metrics/request-timeline-pack";
 import type { Db } from "@/lib/store/db";
 import { getChartData, getFiles, getRun, type RunRow } from "@/lib/store/runs-repo";
-import { hasTimelineColumns, readTimelineColumns } from "@/lib/store/timeline-columns";
+import {
+  hasTimelineColumns,
+  readTimelineColumns,
+  readTimelineFirstWindow,
+} from "@/lib/store/timeline-columns";
 import { aiperfRequestAt } from "@/lib/store/timeline-rows";
 import { inputsTurnOf } from "@/lib/store/aiperf-inputs-reuse";
 
@@ -75,6 +84,12 @@ export async function timelinePayload(
 ): Promise<TimelinePayload | null> {
   const run = await getRun(db, runId);
   if (!run || run.status !== "ready") return null;
+  // The first visit's window was stored at ingest: served alone, the columns are read at the
+  // first other window (a pan, a zoom, other lanes), not before.
+  if (!cache.has(cacheKey(run)) && q.from === undefined && q.to === undefined) {
+    const first = firstWindowFor(await readTimelineFirstWindow(db, run.id), q);
+    if (first) return first;
+  }
   const t = await runTimeline(db, run);
   if (!t) return null;
   return timelineWindow(t, { fromMs: q.from, toMs: q.to, lanes: q.lanes, limit: q.limit });
@@ -143,8 +158,8 @@ export async function prefetchTimeline(
   if (!hasTimelineData(run)) return;
   const row = await getRun(db, run.id);
   if (!row || row.status !== "ready") return;
-  // A run with stored columns is read in a tenth of a second and its first window goes out with
-  // the page. One stored before them takes seconds to read from its rows: the page is sent at
+  // A run with stored columns has its first window stored beside them (or is read in a tenth of
+  // a second, stored before that): the window goes out with the page. One stored before them takes seconds to read from its rows: the page is sent at
   // once and the view asks for its window (the read is already under way).
   if (!cache.has(cacheKey(row)) && !(await hasTimelineColumns(db, run.id))) {
     void runTimeline(db, row).catch(() => {});

@@ -11,7 +11,7 @@ import { writeMetricValues } from "./metric-values";
 import { extractedFactColumns } from "./run-facts";
 import type { FilesTable, RunsTable } from "./schema";
 import { storeText } from "./store-text";
-import { writeTimelineColumns, type StoredColumns } from "./timeline-columns";
+import { MAX_TIMELINE_BYTES, writeTimelineColumns, type StoredColumns } from "./timeline-columns";
 
 export type RunRow = RunsTable;
 export type FileRow = FilesTable;
@@ -149,10 +149,13 @@ export interface FinishedRun {
   /** Drill-down work follows (`commitDrilldown`): the run is ready, its drill-down not yet */
   drilldownPending?: boolean;
   /** The request timeline's columns, when the run has per-request rows (see ./timeline-columns.ts) */
-  timeline?: { count: number; stored: StoredColumns } | null;
+  timeline?: { count: number; stored: StoredColumns; firstWindow?: string | null } | null;
 }
 
 const CHARTS_PER_INSERT = 8;
+
+const storeTimeline = (trx: Db, id: string, t: NonNullable<FinishedRun["timeline"]>) =>
+  writeTimelineColumns(trx, id, t.count, t.stored, MAX_TIMELINE_BYTES, t.firstWindow ?? null);
 
 /**
  * Commits an ingest: summary, file reports, chart payloads, per-request metric values, the
@@ -184,7 +187,7 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
         .values(charts.slice(i, i + CHARTS_PER_INSERT))
         .execute();
     if (done.metricValues) await writeMetricValues(trx, id, done.metricValues);
-    if (done.timeline) await writeTimelineColumns(trx, id, done.timeline.count, done.timeline.stored);
+    if (done.timeline) await storeTimeline(trx, id, done.timeline);
     const edits = await trx.selectFrom("runs").select("fact_edits").where("id", "=", id).executeTakeFirst();
     await trx
       .updateTable("runs")
@@ -250,7 +253,7 @@ export async function commitDrilldown(
       .where("summary_ready_at", "is not", null)
       .executeTakeFirst();
     if (Number(stamped.numUpdatedRows) !== 1) return false;
-    if (timeline) await writeTimelineColumns(trx, id, timeline.count, timeline.stored);
+    if (timeline) await storeTimeline(trx, id, timeline);
     if (rows.length > 0) {
       await trx
         .deleteFrom("chart_data")

@@ -118,7 +118,8 @@ export function decodeStoredColumns(bytes: Uint8Array): StoredColumns | null {
 export const MAX_TIMELINE_BYTES = 512 * 2 ** 20;
 
 /**
- * Replaces the run's stored timeline with `stored` (`count` requests); stores none past
+ * Replaces the run's stored timeline with `stored` (`count` requests) and, beside it, the JSON
+ * of its first window (`firstWindow`, see lib/ingest/timeline-columns.ts); stores none past
  * `maxBytes`. Called inside the transaction that commits the run, so the columns and the
  * `ready` status land together. Returns whether the columns were stored.
  */
@@ -128,14 +129,28 @@ export async function writeTimelineColumns(
   count: number,
   stored: StoredColumns,
   maxBytes = MAX_TIMELINE_BYTES,
+  firstWindow: string | null = null,
 ): Promise<boolean> {
   await trx.deleteFrom("run_timeline_columns").where("run_id", "=", runId).execute();
   const columnBytes = Object.values(stored.columns).reduce((n, c) => n + c.byteLength, 0);
   if (columnBytes > maxBytes) return false;
   const data = encodeStoredColumns(stored);
   if (data.byteLength > maxBytes) return false;
-  await trx.insertInto("run_timeline_columns").values({ run_id: runId, count, data }).execute();
+  await trx
+    .insertInto("run_timeline_columns")
+    .values({ run_id: runId, count, data, first_window: firstWindow })
+    .execute();
   return true;
+}
+
+/** The JSON of the run's stored first window (one small read, not the blob); null when none was stored. */
+export async function readTimelineFirstWindow(db: Db, runId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("run_timeline_columns")
+    .select("first_window")
+    .where("run_id", "=", runId)
+    .executeTakeFirst();
+  return row?.first_window ?? null;
 }
 
 /** Whether the run has a stored timeline (one index lookup, no blob read). */

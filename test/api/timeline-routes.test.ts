@@ -14,14 +14,21 @@ import { GET as getTimelineRequest } from "@/app/api/runs/[id]/timeline/requests
 import { GET as getDetail } from "@/app/api/runs/[id]/trtllm/requests/[idx]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import { DELETE as deleteRun } from "@/app/api/runs/[id]/route";
-import { timelinePayloadSchema, timelineRequestSchema, type TimelinePayload } from "@/lib/api/timeline";
+import {
+  TIMELINE_DEFAULT_LIMIT,
+  timelinePayloadSchema,
+  timelineRequestSchema,
+  type TimelinePayload,
+} from "@/lib/api/timeline";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
+import { firstWindowFor } from "@/lib/ingest/timeline-columns";
+import { timelineWindow } from "@/lib/metrics/request-timeline";
 import { unpackTimeline } from "@/lib/metrics/request-timeline-pack";
 import { forgetTimelines } from "@/lib/runs/run-timeline";
-import { readTimelineColumns } from "@/lib/store/timeline-columns";
+import { readTimelineColumns, readTimelineFirstWindow } from "@/lib/store/timeline-columns";
 import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
 const app = freshAppEachTest();
@@ -284,6 +291,81 @@ describe("the timeline stored at ingest", () => {
       forgetTimelines();
       expect(await windows(id)).toEqual(fromColumns);
     }
+  });
+
+  it("stores the first window the route cuts from the columns, and serves it without them", async () => {
+    const db = app.app.store.db;
+    const runs = [
+      // TensorRT-LLM disaggregated and aggregated: lanes by worker.
+      generateTrtllmRun({ dir: tmp("first-disagg"), mode: "disaggregated", requests: 90, seed: 11 }).files,
+      generateTrtllmRun({ dir: tmp("first-agg"), mode: "aggregated", requests: 70, seed: 12 }).files,
+      // aiperf multi-turn: lanes by conversation, past MAX_LANES conversations so some share a lane.
+      (({ jsonlPath, summaryPath }) => [jsonlPath, summaryPath])(
+        generateMultiTurnRun(tmp("first-turns"), { conversations: 130, maxTurns: 6, seed: 9 }),
+      ),
+      // aiperf single-turn, sampled: more records than a small limit would draw.
+      await (async () => {
+        const r = await generateAiperfRun(tmp("first-aiperf"), { records: 60, concurrency: 3, csv: false });
+        return [r.jsonlPath, r.summaryPath];
+      })(),
+    ];
+    const lanesSeen = new Set<string>();
+    for (const files of runs) {
+      const id = await uploadFiles(files);
+      const json = await readTimelineFirstWindow(db, id);
+      expect(json).not.toBeNull();
+      const stored = firstWindowFor(json, { limit: TIMELINE_DEFAULT_LIMIT });
+      const t = unpackTimeline((await readTimelineColumns(db, id))!)!;
+      const cut = timelineWindow(t, { limit: TIMELINE_DEFAULT_LIMIT });
+      expect(stored).toEqual(cut);
+      expect(stored!.inWindow).toBe(t.n);
+      lanesSeen.add(cut.lanesBy);
+      // Only the whole run at the default limit, on the default lanes or those asked by name.
+      expect(firstWindowFor(json, { limit: TIMELINE_DEFAULT_LIMIT, lanes: cut.lanesBy })).toEqual(cut);
+      expect(firstWindowFor(json, { limit: TIMELINE_DEFAULT_LIMIT, lanes: "none" })).toBeNull();
+      expect(firstWindowFor(json, { limit: 7 })).toBeNull();
+      expect(firstWindowFor(json, { limit: TIMELINE_DEFAULT_LIMIT, from: 0 })).toBeNull();
+      expect(
+        firstWindowFor(json!.replace('"version":1', '"version":0'), { limit: TIMELINE_DEFAULT_LIMIT }),
+      ).toBeNull();
+      // The route, a fresh server's first visit, answers it; a run stored without one cuts the same.
+      forgetTimelines();
+      expect(await timeline(id)).toEqual(cut);
+      await db
+        .updateTable("run_timeline_columns")
+        .set({ first_window: null })
+        .where("run_id", "=", id)
+        .execute();
+      forgetTimelines();
+      expect(await timeline(id)).toEqual(cut);
+    }
+    expect([...lanesSeen].sort()).toEqual(["conversation", "worker"]);
+  });
+
+  it("answers the first visit from the stored window alone: neither the columns nor the rows are read", async () => {
+    const turns = generateMultiTurnRun(tmp("first-alone"), { conversations: 7, maxTurns: 5, seed: 2 });
+    const id = await uploadFiles([turns.jsonlPath, turns.summaryPath]);
+    const db = app.app.store.db;
+    forgetTimelines();
+    const whole = await timeline(id);
+    const zoom = await timeline(
+      id,
+      `from=${whole.run.startMs}&to=${(whole.run.startMs + whole.run.endMs) / 2}`,
+    );
+    // An unreadable blob and no rows: only the stored window is left to answer from.
+    await db
+      .updateTable("run_timeline_columns")
+      .set({ data: new Uint8Array(1) })
+      .where("run_id", "=", id)
+      .execute();
+    await db.deleteFrom("aiperf_requests").where("run_id", "=", id).execute();
+    forgetTimelines();
+    expect(await timeline(id)).toEqual(whole);
+    const res = await getTimeline(
+      url(`/api/runs/${id}/timeline?from=${whole.run.startMs}&to=${zoom.window.toMs}`),
+      idParams(id),
+    );
+    expect(res.status).toBe(404);
   });
 
   it("is replaced by a re-ingest and removed with the run", async () => {

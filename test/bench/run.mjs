@@ -14,6 +14,8 @@
 //
 // Prints a table and writes test-results/bench-<timestamp>.json. Not part of `npm test`.
 import fs from "node:fs";
+import Database from "better-sqlite3";
+import pg from "pg";
 import os from "node:os";
 import path from "node:path";
 import { parseFloor } from "./floor.mjs";
@@ -51,6 +53,10 @@ const USAGE = `usage: npm run bench -- [--size small|default|large] [--store sql
   --warm-up off,on
              with --only timeline: a fresh server per run and setting of RUNLENS_WARM_UP,
              back to back on the same stored runs
+  --first-window stored,columns
+             with --only timeline: a fresh server per run and setting; "columns" first clears
+             the run's stored first window (as on a run stored before it was kept), so the page's
+             first window is cut from the columns; "stored" puts it back
   --cpu-prof DIR
              profile instead of measuring: per store and input, a fresh server run with
              --cpu-prof into DIR/<store>-<kind>/, warmed up, the input uploaded --repeat times;
@@ -79,6 +85,13 @@ const kinds = arg("kinds", null)?.split(",") ?? null;
 const only = arg("only", null);
 // `--warm-up off,on`: each run's fresh server once per setting, back to back (RUNLENS_WARM_UP).
 const warmUps = arg("warm-up", null)?.split(",") ?? [undefined];
+// `--first-window stored,columns`: each run's fresh server with and without its stored first window.
+const firstWindows = arg("first-window", null)?.split(",") ?? [undefined];
+for (const w of firstWindows)
+  if (w !== undefined && w !== "stored" && w !== "columns") {
+    console.error(`--first-window takes "stored" and "columns", not ${w}`);
+    process.exit(2);
+  }
 const cpuProfDir = arg("cpu-prof", null);
 if (only !== null && only !== "timeline") {
   console.error(`--only takes "timeline", not ${only}`);
@@ -147,8 +160,12 @@ async function benchTimelineOnly(store, inputs) {
       await server.stop();
     }
     const out = [];
+    const settings = warmUps.flatMap((warmUp) =>
+      firstWindows.map((firstWindow) => ({ warmUp, firstWindow })),
+    );
     for (const run of runs)
-      for (const warmUp of warmUps) {
+      for (const { warmUp, firstWindow } of settings) {
+        if (firstWindow) await setFirstWindow({ dataDir, databaseUrl, runId: run.runId, firstWindow });
         const fresh = await startServer({ distDir, port, dataDir, databaseUrl, warmUp });
         try {
           // A server that warms its run page at start (bin/warm-routes.mjs) is started once that is
@@ -160,6 +177,7 @@ async function benchTimelineOnly(store, inputs) {
           out.push({
             ...t,
             warmUp: warmUp ?? null,
+            firstWindow: firstWindow ?? null,
             warmUpMs,
             idleRssBytes,
             rssAfterBytes: rssNow(fresh.pid),
@@ -172,6 +190,40 @@ async function benchTimelineOnly(store, inputs) {
   } finally {
     if (schema) await dropPgSchema(pgUrl, schema).catch(() => {});
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `--first-window`: with the server stopped, clears the run's stored first window ("columns",
+ * kept aside) or puts the kept one back ("stored").
+ */
+const keptWindows = new Map();
+async function setFirstWindow({ dataDir, databaseUrl, runId, firstWindow }) {
+  const select = "select first_window from run_timeline_columns where run_id = $1";
+  const update = "update run_timeline_columns set first_window = $2 where run_id = $1";
+  let query;
+  let close = async () => {};
+  if (databaseUrl) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    query = async (text, params) => (await client.query(text, params)).rows;
+    close = () => client.end();
+  } else {
+    const db = new Database(path.join(dataDir, "runlens.sqlite"));
+    query = async (text, params) => {
+      const st = db.prepare(text.replace(/\$\d/g, "?"));
+      return st.reader ? st.all(...params) : (st.run(...params), []);
+    };
+    close = async () => db.close();
+  }
+  try {
+    const [row] = await query(select, [runId]);
+    if (!row) throw new Error(`run ${runId} has no stored timeline`);
+    if (row.first_window !== null) keptWindows.set(runId, row.first_window);
+    const value = firstWindow === "stored" ? (keptWindows.get(runId) ?? null) : null;
+    await query(update, [runId, value]);
+  } finally {
+    await close();
   }
 }
 

@@ -191,7 +191,7 @@ export function printTimeline(list) {
       continue;
     }
     console.log(
-      `  ${t.store} ${t.kind}${t.warmUp ? ` (RUNLENS_WARM_UP=${t.warmUp})` : ""}, ${t.requests.toLocaleString("en")} requests (${t.barsDrawn.toLocaleString("en")} bars drawn): first paint ${fix(t.firstPaintColdMs)} ms cold, ${fix(t.firstPaintWarmMs)} ms warm; zoom frame p50 ${fix(t.zoomFrame.p50Ms)} / p95 ${fix(t.zoomFrame.p95Ms)} / max ${fix(t.zoomFrame.maxMs)} ms (${t.zoomFrame.over100} of ${t.zoomFrame.count} over 100 ms); pan frame p50 ${fix(t.panFrame.p50Ms)} / p95 ${fix(t.panFrame.p95Ms)} / max ${fix(t.panFrame.maxMs)} ms (${t.panFrame.over100} of ${t.panFrame.count} over 100 ms); new window drawn ${fix(t.refetchMs)} ms after the gesture; route ${fix(t.api.wholeMs)} ms whole run (${(t.api.wholeBytes / 1e6).toFixed(2)} MB), ${fix(t.api.tenthMs)} ms a tenth`,
+      `  ${t.store} ${t.kind}${t.warmUp ? ` (RUNLENS_WARM_UP=${t.warmUp})` : ""}${t.firstWindow ? ` (first window ${t.firstWindow === "stored" ? "stored" : "cut from the columns"})` : ""}, ${t.requests.toLocaleString("en")} requests (${t.barsDrawn.toLocaleString("en")} bars drawn): first paint ${fix(t.firstPaintColdMs)} ms cold, ${fix(t.firstPaintWarmMs)} ms warm; zoom frame p50 ${fix(t.zoomFrame.p50Ms)} / p95 ${fix(t.zoomFrame.p95Ms)} / max ${fix(t.zoomFrame.maxMs)} ms (${t.zoomFrame.over100} of ${t.zoomFrame.count} over 100 ms); pan frame p50 ${fix(t.panFrame.p50Ms)} / p95 ${fix(t.panFrame.p95Ms)} / max ${fix(t.panFrame.maxMs)} ms (${t.panFrame.over100} of ${t.panFrame.count} over 100 ms); new window drawn ${fix(t.refetchMs)} ms after the gesture; route ${fix(t.api.wholeMs)} ms whole run (${(t.api.wholeBytes / 1e6).toFixed(2)} MB), ${fix(t.api.tenthMs)} ms a tenth`,
     );
     const ph = (p) =>
       p

@@ -1,11 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { aiperfAnalyzer } from "@/lib/ingest/analyzers/aiperf";
 import { migrate, openPostgres, openSqlite, type DbHandle } from "@/lib/store/db";
-import { timelineColumnsOf } from "@/lib/ingest/timeline-columns";
+import { firstWindowFor, timelineColumnsOf } from "@/lib/ingest/timeline-columns";
 import { timelineWindow } from "@/lib/metrics/request-timeline";
 import { unpackTimeline } from "@/lib/metrics/request-timeline-pack";
 import type { FileRow } from "@/lib/store/runs-repo";
-import { readTimelineColumns, writeTimelineColumns } from "@/lib/store/timeline-columns";
+import {
+  MAX_TIMELINE_BYTES,
+  readTimelineColumns,
+  readTimelineFirstWindow,
+  writeTimelineColumns,
+} from "@/lib/store/timeline-columns";
 import { eachAiperfTimelineRow, type AiperfTimelineRow } from "@/lib/store/timeline-rows";
 import { finishWithDrilldown, ingestContext } from "../helpers/analyze";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
@@ -51,9 +56,11 @@ async function storedWindowOn(handle: DbHandle) {
   const result = await a.finish(ctx);
   const files = [{ id: "f0", ord: 0, name: "qwen-c4__profile_export.jsonl" } as FileRow];
   const columns = await timelineColumnsOf(handle.db, "r1", files, [result]);
-  await writeTimelineColumns(handle.db, "r1", columns!.count, columns!.stored);
+  const { count, stored, firstWindow } = columns!;
+  await writeTimelineColumns(handle.db, "r1", count, stored, MAX_TIMELINE_BYTES, firstWindow);
   const t = unpackTimeline((await readTimelineColumns(handle.db, "r1"))!);
-  return timelineWindow(t!, { limit: 5000 });
+  const first = firstWindowFor(await readTimelineFirstWindow(handle.db, "r1"), { limit: 5000 });
+  return { cut: timelineWindow(t!, { limit: 5000 }), first };
 }
 
 describe.skipIf(!PG_URL)("stored timeline columns on PostgreSQL", () => {
@@ -63,8 +70,10 @@ describe.skipIf(!PG_URL)("stored timeline columns on PostgreSQL", () => {
     const lite = openSqlite(":memory:");
     try {
       const a = await storedWindowOn(pg);
-      expect(a.inWindow).toBe(10);
-      expect(a.originEpochMs).not.toBeNull();
+      expect(a.cut.inWindow).toBe(10);
+      expect(a.cut.originEpochMs).not.toBeNull();
+      // The first window stored beside the columns is the window cut from them, on both stores.
+      expect(a.first).toEqual(a.cut);
       expect(a).toEqual(await storedWindowOn(lite));
     } finally {
       await pg.close();

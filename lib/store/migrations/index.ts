@@ -14,6 +14,7 @@ import { seriesOrderMigration } from "./011-series-order";
 import { ingestReadinessMigration } from "./012-ingest-readiness";
 import { timelineColumnsMigration } from "./015-timeline-columns";
 import { inputsReuseMigration } from "./016-inputs-reuse";
+import { timelineFirstWindowMigration } from "./017-timeline-first-window";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -35,5 +36,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "012-ingest-readiness": ingestReadinessMigration(dialect),
     "015-timeline-columns": timelineColumnsMigration(dialect),
     "016-inputs-reuse": inputsReuseMigration(dialect),
+    "017-timeline-first-window": timelineFirstWindowMigration(dialect),
   };
 }

@@ -6,6 +6,8 @@ export interface RunTimelineColumnsTable {
   /** Requests on the timeline */
   count: number;
   data: Uint8Array;
+  /** JSON of the first window cut from the columns at ingest (../migrations/017-timeline-first-window.ts); null before it */
+  first_window: string | null;
 }
 
 export interface TimelineColumnsTables {
