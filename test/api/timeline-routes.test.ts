@@ -22,7 +22,7 @@ import {
 } from "@/lib/api/timeline";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
+import { generateMultiTurnRun, HAND_CASE } from "../generators/aiperf-multiturn.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { firstWindowFor } from "@/lib/ingest/timeline-columns";
 import { timelineWindow } from "@/lib/metrics/request-timeline";
@@ -224,15 +224,7 @@ describe("GET /api/runs/{id}/timeline (multi-turn aiperf)", () => {
     // Two conversations of 3 and 2 turns (ISL 1000, 1150, 1300; answers 50); inputs.json carries
     // the history, so its estimate is ISL(k) × chars(k − 1) / chars(k): 1000 at turn 1, 1150 at
     // turn 2, where the records' previous prompt and answer give 1050 and 1200.
-    const run = generateMultiTurnRun(tmp("turn-detail"), {
-      conversations: 2,
-      turns: [3, 2],
-      firstPrompt: 1000,
-      userTokens: 100,
-      answerTokens: 50,
-      evict: 0,
-      inputs: "history",
-    });
+    const run = generateMultiTurnRun(tmp("turn-detail"), { ...HAND_CASE, inputs: "history" });
     const id = await uploadFiles([run.jsonlPath, run.summaryPath, run.inputsPath!]);
     const p = await timeline(id);
     const details = [];

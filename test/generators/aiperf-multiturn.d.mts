@@ -64,3 +64,13 @@ export declare function generateMultiTurnRun(
   requests: MultiTurnRequest[];
   summary: Record<string, unknown>;
 };
+
+/** The small case the tests compute by hand (2 conversations of 3 and 2 turns, nothing evicted). */
+export declare const HAND_CASE: Readonly<
+  Required<
+    Pick<
+      MultiTurnOptions,
+      "conversations" | "turns" | "firstPrompt" | "userTokens" | "answerTokens" | "evict"
+    >
+  >
+>;

@@ -43,6 +43,19 @@ import { HTTP_500, requestMetrics } from "./aiperf-summary.mjs";
 import { toJson as serverMetricsJson } from "./aiperf-server-metrics.mjs";
 import { prng } from "./prng.mjs";
 
+/**
+ * The small case the tests compute by hand: two conversations of 3 and 2 turns, a first prompt of
+ * 1000 tokens, 100 per user message, 50 per answer, nothing evicted.
+ */
+export const HAND_CASE = Object.freeze({
+  conversations: 2,
+  turns: [3, 2],
+  firstPrompt: 1000,
+  userTokens: 100,
+  answerTokens: 50,
+  evict: 0,
+});
+
 /** Epoch nanoseconds of the first request: 2025-12-01T12:00:00Z. */
 export const BASE_NS = 1764590400000000000n;
 const BLOCK = 16;

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { aiperfAnalyzer } from "@/lib/ingest/analyzers/aiperf";
 import { migrate, openPostgres } from "@/lib/store/db";
-import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
+import { generateMultiTurnRun, HAND_CASE } from "../generators/aiperf-multiturn.mjs";
 import { finishWithDrilldown, ingestContext } from "../helpers/analyze";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
 import { diskFile } from "../unit/aiperf-helpers";
@@ -48,15 +48,7 @@ describe.skipIf(!PG_URL)("multi-turn aiperf requests on PostgreSQL", () => {
   it("stores the inputs.json estimate per request as on SQLite", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "turns-pg-inputs-"));
     // As test/unit/inputs-reuse-rows.test.ts: history payloads, estimates 1000 and 1150.
-    const gen = generateMultiTurnRun(dir, {
-      conversations: 2,
-      turns: [3, 2],
-      firstPrompt: 1000,
-      userTokens: 100,
-      answerTokens: 50,
-      evict: 0,
-      inputs: "history",
-    });
+    const gen = generateMultiTurnRun(dir, { ...HAND_CASE, inputs: "history" });
     const { url, drop } = await freshSchema();
     const handle = openPostgres(url);
     try {

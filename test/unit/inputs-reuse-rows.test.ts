@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { TURNS_CHART, turnsPayloadSchema } from "@/lib/api/turns";
 import { aiperfAnalyzer } from "@/lib/ingest/analyzers/aiperf";
 import type { Db } from "@/lib/store/db";
-import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
+import { generateMultiTurnRun, HAND_CASE } from "../generators/aiperf-multiturn.mjs";
 import { runAnalyzer } from "../helpers/analyze";
 import { diskFile } from "./aiperf-helpers";
 
@@ -28,15 +28,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 // then the answer and the new message. Its estimate is ISL(k) × chars(k − 1) / chars(k):
 //   turn 1: 1150 × 4000 / 4600 = 1000;  turn 2: 1300 × 4600 / 5200 = 1150.
 // Conversation 1's turn 1 also sends an image, whose tokens the estimate cannot count.
-const gen = generateMultiTurnRun(path.join(dir, "run"), {
-  conversations: 2,
-  turns: [3, 2],
-  firstPrompt: 1000,
-  userTokens: 100,
-  answerTokens: 50,
-  evict: 0,
-  inputs: "history",
-});
+const gen = generateMultiTurnRun(path.join(dir, "run"), { ...HAND_CASE, inputs: "history" });
 const doc = JSON.parse(fs.readFileSync(gen.inputsPath!, "utf8"));
 const image = { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } };
 const withImage = doc.data[1].payloads[1].messages;

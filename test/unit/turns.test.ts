@@ -15,7 +15,7 @@ import { parseAiperfRecord } from "@/lib/formats/aiperf-records";
 import { PossibleReuse } from "@/lib/metrics/conversation-turns";
 import { splitPrompt } from "@/lib/metrics/turn-stats";
 import { compareTurnRows, reuseTotals, turnReuseRows } from "@/lib/metrics/turn-chart-rows";
-import { generateMultiTurnRun, type MultiTurnRequest } from "../generators/aiperf-multiturn.mjs";
+import { generateMultiTurnRun, type MultiTurnRequest, HAND_CASE } from "../generators/aiperf-multiturn.mjs";
 import { analyze, diskFile, generatedFiles } from "./aiperf-helpers";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiperf-turns-"));
@@ -145,14 +145,7 @@ describe("achieved vs possible reuse, hand-computed", () => {
   //   turn 1: prompts 1150 + 1150; reusable 1050 each; cached ⌊1050/16⌋·16 = 1040 each.
   //   turn 2: prompt 1300 (conversation 0 only); reusable 1150 + 50 = 1200; cached 75·16 = 1200.
   it("gives each turn's parts and hit rate", async () => {
-    const { payload } = await turnsOf("hand", {
-      conversations: 2,
-      turns: [3, 2],
-      firstPrompt: 1000,
-      userTokens: 100,
-      answerTokens: 50,
-      evict: 0,
-    });
+    const { payload } = await turnsOf("hand", { ...HAND_CASE });
     expect(payload.conversations).toBe(2);
     expect(payload.rows.map((r) => [r.turn, r.requests])).toEqual([
       [0, 2],
@@ -317,14 +310,7 @@ describe("per-turn statistics on a generated run of conversations of 1–20 turn
 
 describe("turn rows the charts draw", () => {
   it("stack mean tokens per request to the mean prompt, and total the achieved share", async () => {
-    const { payload } = await turnsOf("rows", {
-      conversations: 2,
-      turns: [3, 2],
-      firstPrompt: 1000,
-      userTokens: 100,
-      answerTokens: 50,
-      evict: 0,
-    });
+    const { payload } = await turnsOf("rows", { ...HAND_CASE });
     const rows = turnReuseRows(payload);
     // Turn 1: two requests of 1150 tokens, 1040 cached, 1050 reusable.
     expect(rows[1]).toMatchObject({
