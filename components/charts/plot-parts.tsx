@@ -181,6 +181,7 @@ export function seriesMarks<R extends object>(
             {...(s.noStroke ? { strokeWidth: 0 } : {})}
             dot={s.noStroke ? { r: 5, fill: s.color, stroke: s.color } : (s.dots ?? false)}
             {...(s.noStroke && !s.hidden && s.legend !== false ? { legendType: "circle" as const } : {})}
+            {...(s.dashed ? { strokeDasharray: "6 4", legendType: "plainline" as const } : {})}
             connectNulls={s.connectNulls}
           />
         );

@@ -23,6 +23,8 @@ export interface SeriesSpec<R = Record<string, unknown>> {
   /** Id of the y axis this series is measured on, when the chart has two. */
   axis?: string;
   dots?: boolean;
+  /** A dashed line: the second of two quantities drawn in one colour (a run's delivered beside its predicted). */
+  dashed?: boolean;
   connectNulls?: boolean;
   fillOpacity?: number;
   /** No outline (stacked bands that touch); on a line, dots without the line between them. */

@@ -12,6 +12,7 @@ import { CollectorsTable } from "./collectors-table";
 import { useCompareBasket } from "./compare-basket";
 import { CompareCdf } from "./compare-cdf";
 import { CompareReuse } from "./compare-reuse";
+import { CompareRouterLog } from "./compare-router-log";
 import { CompareTurns } from "./compare-turns";
 import { CompareMetricCharts } from "./compare-metric-charts";
 import { CompareRunList } from "./compare-run-list";
@@ -108,6 +109,7 @@ export function ComparePage() {
             <CompareCdf data={data} />
             <CompareTurns data={data} />
             <CompareReuse data={data} />
+            <CompareRouterLog data={data} />
             <CompareMetricCharts
               data={data}
               runs={data.runs.map((r, i) => ({ id: r.id, name: r.name, color: runColor(i) }))}

@@ -7,6 +7,7 @@ import {
 } from "nuqs/server";
 import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import { COMPARE_STATS } from "@/lib/api/compare-schemas";
+import { ROUTER_LOG_OVERLAYS } from "@/lib/metrics/compare-router-log";
 import { TURN_COMPARE_METRIC_IDS } from "@/lib/metrics/turn-chart-rows";
 
 /**
@@ -27,6 +28,8 @@ export const compareSearchParams = {
   metric: parseAsStringLiteral(LATENCY_METRICS).withDefault("ttftMs").withOptions(STEP),
   /** The metric of the turn curves overlaid for multi-turn runs (docs/metrics.md §Turns) */
   turnMetric: parseAsStringLiteral(TURN_COMPARE_METRIC_IDS).withDefault("ttftP50").withOptions(STEP),
+  /** What the router-log overlay draws: both hit rates of each run, or their gap */
+  routerOverlay: parseAsStringLiteral(ROUTER_LOG_OVERLAYS).withDefault("rates").withOptions(STEP),
   /** The noise-aware verdicts' baseline: "" (the baseline run) or `last:N` of each run's series */
   noise: parseAsStringLiteral(NOISE_BASELINES).withDefault("").withOptions(STEP),
 };

@@ -67,3 +67,7 @@ export type RouterLogPoint = z.infer<typeof routerLogPointSchema>;
 export type RouterLogPayload = z.infer<typeof routerLogPayloadSchema>;
 
 export const ROUTER_LOG_CHART = "router-log";
+
+/** How to get the router's per-request decisions into the frontend's log: one wording wherever it is missing. */
+export const ROUTER_LOG_HOW =
+  "start the frontend with DYN_LOG=debug (or DYN_LOG=info,dynamo_llm::kv_router=debug) so it writes a [ROUTING] Best line per request";

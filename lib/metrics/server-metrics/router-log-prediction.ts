@@ -6,7 +6,12 @@
  * Σ cached / Σ prompt tokens, so the two rates can stand side by side; a mean of per-request
  * ratios would let short prompts count as much as long ones.
  */
-import type { RouterLogPayload, RouterLogPoint, RouterLogWorker } from "@/lib/api/router-log";
+import {
+  ROUTER_LOG_HOW,
+  type RouterLogPayload,
+  type RouterLogPoint,
+  type RouterLogWorker,
+} from "@/lib/api/router-log";
 import type { RouterLog } from "@/lib/formats/router-log";
 import type { EndpointFacts } from "./endpoint-facts";
 import { clampFraction } from "./select";
@@ -21,9 +26,7 @@ export class RouterLogFeed {
 
 export const SOURCE =
   "Dynamo frontend log, [ROUTING] Best lines (DEBUG: the chosen worker and its overlap / the prompt's blocks), one per routed request";
-export const MISSING_BLOCKS =
-  "The log has the router's choices (Selected worker lines, INFO) but not the prompt's size: start the frontend " +
-  "with DYN_LOG=debug (or DYN_LOG=info,dynamo_llm::kv_router=debug) so it writes a [ROUTING] Best line per request.";
+export const MISSING_BLOCKS = `The log has the router's choices (Selected worker lines, INFO) but not the prompt's size: ${ROUTER_LOG_HOW}.`;
 export const MISSING_DECISIONS =
   "The router log has no routing decision in the scrapes' window: upload the frontend's log of the benchmark itself.";
 

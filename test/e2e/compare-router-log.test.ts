@@ -1,0 +1,75 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
+
+const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
+
+/** The frontend's log and the engines' scrapes of one run (test/generators/dynamo-router-log.mjs). */
+function generate(mode?: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-compare-router-log-"));
+  execFileSync(process.execPath, [
+    "test/generators/dynamo-router-log.mjs",
+    dir,
+    "60",
+    ...(mode ? [mode] : []),
+  ]);
+  return {
+    log: { path: path.join(dir, "frontend.log") },
+    scrapes: { path: path.join(dir, "server_metrics_export.jsonl") },
+  };
+}
+
+const pct = (v: number) => `${(v * 100).toLocaleString("en-US", { maximumFractionDigits: 1 })}%`;
+
+describe("compare runs with the KV router's log", () => {
+  const t = useAppAndBrowser();
+
+  it("overlays each run's predicted and delivered hit rate, tables the gap against the baseline and names the run without a log", async () => {
+    const two = generate();
+    const one = generate("one-worker");
+    const a = await apiUpload(t.app.url, [two.log, two.scrapes], { name: "two workers" });
+    const b = await apiUpload(t.app.url, [one.log, one.scrapes], { name: "one worker" });
+    const c = await apiUpload(t.app.url, [two.scrapes], { name: "scrapes only" });
+    const payload = async (id: string) =>
+      (await fetch(`${t.app.url}/api/runs/${id}/charts/router-log`)).json();
+    const pa = await payload(a.id);
+    const pb = await payload(b.id);
+
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    await gotoHydrated(page, `${t.app.url}/compare?runs=${a.id},${b.id},${c.id}&baseline=${a.id}`);
+    const section = page.getByTestId("compare-router-log");
+    await section.waitFor({ timeout: 30_000 });
+    const chart = section.locator('[data-chart="compare-router-log-rates"]');
+    await chart.locator("path.recharts-line-curve").first().waitFor({ timeout: 30_000 });
+    // Predicted and delivered of each run with a log; nothing for the run without one.
+    expect(await chart.locator("path.recharts-line-curve").count()).toBe(4);
+    const table = page.getByTestId("compare-router-log-table");
+    const row = (id: string) => table.locator(`tbody tr[data-run="${id}"]`);
+    await expect
+      .poll(() => row(b.id).locator('[data-stat="predictedPct"] [data-value]').textContent())
+      .toBe(pct(pb.predicted));
+    expect(await row(a.id).locator('[data-stat="deliveredPct"] [data-value]').textContent()).toBe(
+      pct(pa.delivered),
+    );
+    expect(await row(a.id).locator("[data-delta]").allTextContents()).toEqual(["", "", ""]);
+    const dGap = (pb.gapPoints - pa.gapPoints).toLocaleString("en-US", { maximumFractionDigits: 1 });
+    expect(await row(b.id).locator('[data-stat="gapPoints"] [data-delta]').textContent()).toBe(
+      `${pb.gapPoints > pa.gapPoints ? "+" : "−"}${dGap.replace("-", "")} pp`,
+    );
+    expect(await table.locator("tbody tr").count()).toBe(2);
+    const absent = page.getByTestId("compare-router-log-absent");
+    expect(await absent.textContent()).toContain("scrapes only");
+    expect(await absent.textContent()).toContain("DYN_LOG=debug");
+    await section.scrollIntoViewIfNeeded();
+    await section.screenshot({ path: path.join(SHOTS, "compare-router-log.png") });
+
+    await page.getByLabel("Router log overlay").selectOption("gap");
+    const gap = section.locator('[data-chart="compare-router-log-gap"]');
+    await gap.locator("path.recharts-line-curve").first().waitFor({ timeout: 30_000 });
+    expect(await gap.locator("path.recharts-line-curve").count()).toBe(2);
+    await section.screenshot({ path: path.join(SHOTS, "compare-router-log-gap.png") });
+  });
+});
