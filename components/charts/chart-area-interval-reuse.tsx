@@ -11,7 +11,13 @@ import { intervalReuseRows } from "@/lib/metrics/turn-chart-rows";
  * served from GPU cache, from a host/CPU/external tier, reusable but recomputed, and new, with the
  * possible reuse of the interval's requests drawn as the ceiling (docs/metrics.md §Reuse per interval).
  */
-export function ChartAreaIntervalReuse({ data }: { data: ReuseIntervalsPayload }) {
+export function ChartAreaIntervalReuse({
+  data,
+  actions,
+}: {
+  data: ReuseIntervalsPayload;
+  actions?: React.ReactNode;
+}) {
   const rows = intervalReuseRows(data);
   const rate = (v: number) => `${formatNumber(v, 0)} tok/s`;
   const possible =
@@ -30,6 +36,7 @@ export function ChartAreaIntervalReuse({ data }: { data: ReuseIntervalsPayload }
       }}
       exportName="reuse-over-time"
       missing="No interval has both the engines' prompt-token counters and requests with a known possible reuse."
+      actions={actions}
       kind="area"
       data={rows}
       csv={{

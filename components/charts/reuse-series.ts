@@ -11,6 +11,8 @@ export const REUSE_PARTS = {
   external: { label: "served from host / external tier", color: "var(--chart-3)" },
   recomputed: { label: "reusable, recomputed", color: "var(--chart-7)" },
   fresh: { label: "new to the conversation", color: "var(--chart-8)" },
+  // One endpoint's recomputed and new tokens, which only the run's possible reuse tells apart.
+  computed: { label: "computed by this endpoint (reusable or new)", color: "var(--chart-6)" },
   ceiling: { label: "possible reuse (ceiling)", color: "var(--fg)" },
 } as const;
 

@@ -1,5 +1,6 @@
 "use client";
 
+import { ChartAreaEndpointReuse } from "@/components/charts/chart-area-endpoint-reuse";
 import { ChartAreaIntervalReuse } from "@/components/charts/chart-area-interval-reuse";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useRunChart } from "@/components/charts/use-run-chart";
@@ -7,6 +8,8 @@ import type { RunViewProps } from "@/components/run/run-view-props";
 import { REUSE_INTERVALS_CHART, reuseIntervalsPayloadSchema } from "@/lib/api/turns";
 import { formatCount, formatNumber, plural } from "@/lib/format-number";
 import { intervalReuseTotals } from "@/lib/metrics/turn-chart-rows";
+import { useEndpointChoice } from "@/components/server-metrics/use-sm-chart";
+import { EndpointReuseFacts, EndpointReusePicker } from "./endpoint-reuse";
 import { Fact } from "./fact";
 
 const pct = (v: number) => `${formatNumber(v * 100, 1)}%`;
@@ -18,6 +21,7 @@ const pct = (v: number) => `${formatNumber(v * 100, 1)}%`;
 export function IntervalReuseSection({ run }: RunViewProps) {
   const has = typeof run.info.reuseIntervals === "number" && run.info.reuseIntervals > 0;
   const q = useRunChart(run.id, REUSE_INTERVALS_CHART, reuseIntervalsPayloadSchema, has);
+  const [choice, setChoice] = useEndpointChoice();
   const scraped = run.info.serverMetricsExport != null || run.info.serverMetricsPrometheusScrapes != null;
   if (!has && scraped)
     return (
@@ -46,10 +50,26 @@ export function IntervalReuseSection({ run }: RunViewProps) {
     );
   const d = q.data;
   const t = d ? intervalReuseTotals(d) : null;
+  // Several prefill-side endpoints: the stack of one of them, picked like the server-metrics charts'.
+  const one = d?.endpoints.find((e) => e.endpoint === choice) ?? null;
+  const picker =
+    d && d.endpoints.length > 1 ? (
+      <EndpointReusePicker
+        endpoints={d.endpoints}
+        value={one?.endpoint ?? "all"}
+        onChange={(e) => void setChoice(e)}
+      />
+    ) : null;
   return (
     <section className="space-y-2" data-testid="interval-reuse">
       <ChartStatus loading={q.isLoading} error={q.error} what="reuse over time" />
-      {d && t ? (
+      {d && one ? (
+        <>
+          <EndpointReuseFacts data={one} external={one.points.some((p) => p.externalTokens !== null)} />
+          <ChartAreaEndpointReuse data={one} servedSource={d.servedSource} actions={picker} />
+        </>
+      ) : null}
+      {d && t && !one ? (
         <>
           <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="interval-reuse-facts">
             <Fact label="engines' prompt tokens" value={formatCount(t.prompt)} />
@@ -69,7 +89,11 @@ export function IntervalReuseSection({ run }: RunViewProps) {
               }
             />
           </dl>
-          <ChartAreaIntervalReuse data={d} />
+          <ChartAreaIntervalReuse data={d} actions={picker} />
+        </>
+      ) : null}
+      {d ? (
+        <>
           <p className="text-xs text-muted" data-testid="interval-reuse-sources">
             Sources: GPU and host/external parts are the engines&apos; own counters per scrape interval (
             {d.servedSource}
@@ -84,6 +108,13 @@ export function IntervalReuseSection({ run }: RunViewProps) {
               ? ` ${plural(d.requestsOutside, "request fell", "requests fell")} outside every scrape interval and ${d.requestsOutside === 1 ? "is" : "are"} not in the ceiling.`
               : ""}
           </p>
+          {one ? (
+            <p className="text-xs text-muted" data-testid="interval-reuse-endpoint-note">
+              No possible-reuse ceiling for one endpoint: the records do not say which endpoint prefilled a
+              request, so the possible reuse is known for the whole run only, and this endpoint&apos;s
+              recomputed and new tokens are one part, what it computed.
+            </p>
+          ) : null}
         </>
       ) : null}
     </section>

@@ -114,6 +114,29 @@ export const reuseIntervalSchema = z.object({
 });
 export type ReuseInterval = z.infer<typeof reuseIntervalSchema>;
 
+/**
+ * One endpoint's parts of an interval, on the run's intervals. The possible reuse is the
+ * records', and they do not say which endpoint prefilled a request, so an endpoint has no ceiling
+ * and its recomputed-reusable and new tokens are one part: what it computed.
+ */
+export const endpointReuseIntervalSchema = z.object({
+  t: z.number(),
+  durationS: z.number().nullable(),
+  promptTokens: z.number().nullable(),
+  gpuTokens: z.number().nullable(),
+  /** Null when this endpoint's counters name no host, CPU or external tier */
+  externalTokens: z.number().nullable(),
+  /** prompt − GPU − host/external: prefilled by this endpoint, reusable or new */
+  computedTokens: z.number().nullable(),
+});
+export type EndpointReuseInterval = z.infer<typeof endpointReuseIntervalSchema>;
+
+export const endpointReuseSchema = z.object({
+  endpoint: z.string(),
+  points: z.array(endpointReuseIntervalSchema),
+});
+export type EndpointReuse = z.infer<typeof endpointReuseSchema>;
+
 export const reuseIntervalsPayloadSchema = z.object({
   /** Epoch ms of the first interval's start */
   startEpochMs: z.number().nullable(),
@@ -125,5 +148,7 @@ export const reuseIntervalsPayloadSchema = z.object({
   /** Profiling requests whose prefill fell outside every interval (not in any point) */
   requestsOutside: z.number(),
   points: z.array(reuseIntervalSchema),
+  /** The prefill-side endpoints' own stacks when there are several (stored from aggregator version 11 on) */
+  endpoints: z.array(endpointReuseSchema).default([]),
 });
 export type ReuseIntervalsPayload = z.infer<typeof reuseIntervalsPayloadSchema>;

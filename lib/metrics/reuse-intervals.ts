@@ -11,7 +11,12 @@
  * conversations' history offered that no tier served. The possible reuse itself is drawn as the
  * ceiling, as the records count it (aiperf's ISL tokenizer, not the engine's).
  */
-import type { ReuseInterval, ReuseIntervalsPayload } from "@/lib/api/turns";
+import type {
+  EndpointReuse,
+  EndpointReuseInterval,
+  ReuseInterval,
+  ReuseIntervalsPayload,
+} from "@/lib/api/turns";
 import { MAX_POINTS } from "./server-metrics/timeseries";
 import type { ServedIntervals } from "./server-metrics/timeseries";
 
@@ -144,7 +149,51 @@ export function reuseIntervals(
     possibleSource: requests.source,
     requestsOutside: outside,
     points,
+    endpoints: [],
   };
+}
+
+/**
+ * One endpoint's stack on the run's intervals (`servedIntervalsByEndpoint`), merged like the
+ * run's: GPU and host/external split as the run's are, and the rest is what the endpoint
+ * computed. No ceiling: the records do not say which endpoint prefilled a request, and sharing
+ * the run's possible reuse out by prompt tokens would draw a ceiling the data does not give.
+ */
+export function endpointReuseIntervals(
+  endpoint: string,
+  served: ServedIntervals,
+  maxPoints = MAX_POINTS,
+): EndpointReuse {
+  const n = served.startNs.length;
+  const k = Math.max(1, Math.ceil(n / maxPoints));
+  const first = served.startNs[0];
+  const points: EndpointReuseInterval[] = [];
+  for (let from = 0; from < n; from += k) {
+    const to = Math.min(from + k, n);
+    let prompt: number | null = null;
+    let gpu = 0;
+    let ext: number | null = null;
+    let dur = 0;
+    for (let i = from; i < to; i++) {
+      const v = served.prompt[i];
+      if (v !== null) prompt = (prompt ?? 0) + v;
+      gpu += served.gpu[i] ?? 0;
+      const e = served.external?.[i] ?? null;
+      if (e !== null) ext = (ext ?? 0) + e;
+      dur += served.durationNs[i];
+    }
+    const parts =
+      prompt === null ? null : splitInterval(prompt, gpu, served.external ? (ext ?? 0) : null, null);
+    points.push({
+      t: (served.startNs[from] - first) / 1e9,
+      durationS: dur > 0 ? dur / 1e9 : null,
+      promptTokens: prompt,
+      gpuTokens: parts?.gpuTokens ?? null,
+      externalTokens: parts?.externalTokens ?? null,
+      computedTokens: parts === null ? null : prompt! - parts.gpuTokens! - (parts.externalTokens ?? 0),
+    });
+  }
+  return { endpoint, points };
 }
 
 /** Which counter gave the external part, per cache selection (lib/metrics/server-metrics/hit-rate.ts). */

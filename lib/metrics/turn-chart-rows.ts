@@ -3,7 +3,7 @@
  * values null where the turn has none (a turn whose requests all failed has no TTFT), so a line
  * skips it rather than dropping to 0.
  */
-import type { ReuseIntervalsPayload, TurnRow, TurnsPayload } from "@/lib/api/turns";
+import type { EndpointReuse, ReuseIntervalsPayload, TurnRow, TurnsPayload } from "@/lib/api/turns";
 
 export type TurnBandMetric = "ttftMs" | "e2eMs" | "inputTokens" | "outputTokens";
 
@@ -262,6 +262,53 @@ export function intervalReuseRows(p: ReuseIntervalsPayload): IntervalReuseRow[] 
       durationS: d,
     };
   });
+}
+
+export interface EndpointReuseRow {
+  t: number;
+  gpu: number | null;
+  external: number | null;
+  computed: number | null;
+  promptTokens: number | null;
+  gpuTokens: number | null;
+  externalTokens: number | null;
+  computedTokens: number | null;
+  durationS: number | null;
+}
+
+/** One endpoint's stack as rates: gpu + external + computed = its prompt tokens per second. */
+export function endpointReuseRows(e: EndpointReuse): EndpointReuseRow[] {
+  return e.points.map((q) => {
+    const d = q.durationS;
+    const rate = (v: number | null) => (v === null || d === null || !(d > 0) ? null : v / d);
+    return {
+      t: q.t,
+      gpu: rate(q.gpuTokens),
+      external: rate(q.externalTokens),
+      computed: rate(q.computedTokens),
+      promptTokens: q.promptTokens,
+      gpuTokens: q.gpuTokens,
+      externalTokens: q.externalTokens,
+      computedTokens: q.computedTokens,
+      durationS: d,
+    };
+  });
+}
+
+/** One endpoint's totals over the intervals its counters cover. */
+export function endpointReuseTotals(e: EndpointReuse) {
+  let prompt = 0;
+  let gpu = 0;
+  let external = 0;
+  let computed = 0;
+  for (const q of e.points) {
+    if (q.promptTokens === null) continue;
+    prompt += q.promptTokens;
+    gpu += q.gpuTokens ?? 0;
+    external += q.externalTokens ?? 0;
+    computed += q.computedTokens ?? 0;
+  }
+  return { prompt, gpu, external, computed };
 }
 
 /** Run totals of the interval stack: shares of the possible reuse served by each tier. */

@@ -77,6 +77,49 @@ describe("reuse over time", () => {
     await page.close();
   });
 
+  it("draws one endpoint's stack without a ceiling when the run has several engines", async () => {
+    const gen = generateMultiTurnRun(path.join(dir, "engines"), {
+      conversations: 60,
+      maxTurns: 10,
+      concurrency: 6,
+      seed: 5,
+      evict: 0.4,
+      externalHit: 0.5,
+      serverMetrics: { sliceS: 2, engines: 3 },
+    });
+    const run = await upload(t.app.url, gen, "three engines");
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=turns`);
+    const picker = page.getByTestId("interval-reuse-endpoint");
+    await picker.waitFor({ timeout: 30_000 });
+    expect(await picker.locator("option").allTextContents()).toEqual([
+      "whole run",
+      "engine-0:8000",
+      "engine-1:8000",
+      "engine-2:8000",
+    ]);
+    await picker.selectOption("engine-1:8000");
+    await page.waitForURL(/endpoint=engine-1/);
+    const chart = page.locator('[data-chart="reuse-over-time-engine-1:8000"]');
+    await chart.waitFor({ timeout: 15_000 });
+    // GPU, host/external and computed; no ceiling line.
+    await expect.poll(() => chart.locator(".recharts-area").count(), { timeout: 15_000 }).toBe(3);
+    expect(await chart.locator(".recharts-line").count()).toBe(0);
+    const mine = gen.requests.filter((r) => !r.failed && !r.cancelled && r.worker % 3 === 1);
+    const prompt = mine.reduce((s, r) => s + r.prompt, 0);
+    const facts = await page.getByTestId("interval-reuse-facts").textContent();
+    expect(facts).toContain(`engine-1:8000's prompt tokens${prompt.toLocaleString("en-US")}`);
+    expect(facts).toContain("possible reusewhole run only");
+    expect(await page.getByTestId("interval-reuse-endpoint-note").textContent()).toContain(
+      "No possible-reuse ceiling for one endpoint",
+    );
+    await page.waitForTimeout(600);
+    await page
+      .getByTestId("interval-reuse")
+      .screenshot({ path: path.join(SHOTS, "reuse-over-time-endpoint.png") });
+    await page.close();
+  });
+
   it("says which file gives reuse over time when the run has no server metrics", async () => {
     const gen = generateMultiTurnRun(path.join(dir, "records-only"), { conversations: 30, maxTurns: 6 });
     const run = await upload(t.app.url, gen, "records only");

@@ -22,7 +22,12 @@ export interface MultiTurnOptions {
   /** Write inputs.json: payloads of the new message only ("delta") or carrying the history */
   inputs?: "delta" | "history";
   /** Write the engine's server_metrics_export.json with intervals of `sliceS` seconds */
-  serverMetrics?: { sliceS?: number; scrapeMs?: number };
+  serverMetrics?: {
+    sliceS?: number;
+    scrapeMs?: number;
+    /** Engines scraped apart, each prefilling the requests of aiperf workers `worker % engines` */
+    engines?: number;
+  };
 }
 
 export interface MultiTurnRequest {

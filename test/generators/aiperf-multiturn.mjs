@@ -306,37 +306,55 @@ function writeInputs(outDir, requests, shape) {
 
 /**
  * The engine's server_metrics_export.json: cumulative prompt tokens by source, scraped every
- * `scrapeMs` (250 ms unless given), in timeslices of `sliceS` (1 s unless given).
+ * `scrapeMs` (250 ms unless given), in timeslices of `sliceS` (1 s unless given). With
+ * `engines` > 1, each request is prefilled by engine `worker % engines` (aiperf's worker stands
+ * in for the router's choice) and every engine is its own scraped endpoint with its own counters.
  */
-function writeServerMetrics(outDir, requests, { sliceS = 1, scrapeMs = 250 }, minStartMs, maxEndMs) {
+function writeServerMetrics(
+  outDir,
+  requests,
+  { sliceS = 1, scrapeMs = 250, engines = 1 },
+  minStartMs,
+  maxEndMs,
+) {
   const counted = requests
     .filter((r) => !r.failed && !r.cancelled)
     .map((r) => ({ at: r.startMs + r.ttft, r }))
     .sort((a, b) => a.at - b.at);
   const ms = (v) => Number(BASE_NS) + Math.round(v * 1e6);
-  const scrapes = [];
-  const totals = { local_cache_hit: 0, external_kv_transfer: 0, local_compute: 0 };
+  const scrapes = Array.from({ length: engines }, () => []);
+  const totals = Array.from({ length: engines }, () => ({
+    local_cache_hit: 0,
+    external_kv_transfer: 0,
+    local_compute: 0,
+  }));
   let k = 0;
   for (let t = minStartMs - 2 * scrapeMs; t <= maxEndMs + 2 * scrapeMs; t += scrapeMs) {
     for (; k < counted.length && counted[k].at <= t; k++) {
       const r = counted[k].r;
-      totals.local_cache_hit += r.gpuCached;
-      totals.external_kv_transfer += r.externalCached;
-      totals.local_compute += r.prompt - r.gpuCached - r.externalCached;
+      const e = totals[r.worker % engines];
+      e.local_cache_hit += r.gpuCached;
+      e.external_kv_transfer += r.externalCached;
+      e.local_compute += r.prompt - r.gpuCached - r.externalCached;
     }
-    const samples = Object.entries(totals).map(([source, value]) => ({
-      labels: { engine: "0", model_name: "synthetic/multiturn", source },
-      value,
-    }));
-    scrapes.push({
-      t: ms(t),
-      families: {
-        "vllm:prompt_tokens_by_source": { type: "counter", help: "Prompt tokens by source", samples },
-      },
+    totals.forEach((tot, e) => {
+      const samples = Object.entries(tot).map(([source, value]) => ({
+        labels: { engine: "0", model_name: "synthetic/multiturn", source },
+        value,
+      }));
+      scrapes[e].push({
+        t: ms(t),
+        families: {
+          "vllm:prompt_tokens_by_source": { type: "counter", help: "Prompt tokens by source", samples },
+        },
+      });
     });
   }
   const run = {
-    endpoints: [{ url: "http://127.0.0.1:8000/metrics", scrapes }],
+    endpoints: scrapes.map((list, e) => ({
+      url: engines === 1 ? "http://127.0.0.1:8000/metrics" : `http://engine-${e}:8000/metrics`,
+      scrapes: list,
+    })),
     window: { startNs: ms(minStartMs), endNs: ms(maxEndMs) },
     sliceS,
     benchmarkId: "synthetic-multiturn",

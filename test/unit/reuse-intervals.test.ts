@@ -21,12 +21,20 @@ import { aiperfAnalyzer } from "@/lib/ingest/analyzers/aiperf";
 import { serverMetricsAnalyzer } from "@/lib/ingest/analyzers/server-metrics";
 import { estimatePossible } from "@/lib/metrics/inputs-reuse";
 import { ProfilingClock } from "@/lib/metrics/profiling-window";
-import { ReuseFeed, reuseIntervals, splitInterval, type ReuseRequests } from "@/lib/metrics/reuse-intervals";
+import {
+  endpointReuseIntervals,
+  ReuseFeed,
+  reuseIntervals,
+  splitInterval,
+  type ReuseRequests,
+} from "@/lib/metrics/reuse-intervals";
 import type { ServedIntervals } from "@/lib/metrics/server-metrics/timeseries";
 import {
   compareReuseDeltas,
   compareReuseRow,
   compareTurnRows,
+  endpointReuseRows,
+  endpointReuseTotals,
   intervalReuseRows,
   intervalReuseTotals,
 } from "@/lib/metrics/turn-chart-rows";
@@ -208,6 +216,85 @@ describe("the reuse stack of a generated multi-turn run with a CPU tier", () => 
     const { aiperf } = await ingest(gen);
     expect(aiperf.result.charts![REUSE_INTERVALS_CHART]).toBeUndefined();
     expect(aiperf.result.info?.reuseIntervals).toBeUndefined();
+  });
+});
+
+describe("the reuse stack per endpoint", () => {
+  it("splits one endpoint's intervals into GPU, external and computed, merged like the run's (hand-computed)", () => {
+    // Three 1 s intervals merged two by two: (1000 + 500) prompt, (600 + 100) GPU, (100 + 0)
+    // external → computed 1500 − 700 − 100 = 700; the last: 800 prompt, GPU 900 capped at 800.
+    const served: ServedIntervals = {
+      startNs: [BASE_NS, BASE_NS + 1e9, BASE_NS + 2e9],
+      durationNs: [1e9, 1e9, 1e9],
+      prompt: [1000, 500, 800],
+      gpu: [600, 100, 900],
+      external: [100, null, 50],
+      sources: ["vllm prompt_tokens_by_source"],
+    };
+    const e = endpointReuseIntervals("engine-0:8000", served, 2);
+    expect(e.points).toEqual([
+      { t: 0, durationS: 2, promptTokens: 1500, gpuTokens: 700, externalTokens: 100, computedTokens: 700 },
+      { t: 2, durationS: 1, promptTokens: 800, gpuTokens: 800, externalTokens: 0, computedTokens: 0 },
+    ]);
+    expect(endpointReuseRows(e)[0]).toMatchObject({ gpu: 350, external: 50, computed: 350 });
+    expect(endpointReuseTotals(e)).toEqual({ prompt: 2300, gpu: 1500, external: 100, computed: 700 });
+    // An endpoint whose counters name no tier has no external part, not a 0.
+    const noTier = endpointReuseIntervals("engine-1:8000", { ...served, external: null }, 3);
+    expect(noTier.points[0]).toMatchObject({ externalTokens: null, computedTokens: 400 });
+  });
+
+  it("on a generated run of three engines, each endpoint's parts sum to its prompt tokens, and the endpoints' to the run's", async () => {
+    const gen = generateMultiTurnRun(path.join(dir, "engines"), {
+      conversations: 30,
+      maxTurns: 6,
+      concurrency: 6,
+      evict: 0.4,
+      externalHit: 0.5,
+      serverMetrics: { sliceS: 1, engines: 3 },
+    });
+    const { sm } = await ingest(gen);
+    const p = reuseIntervalsPayloadSchema.parse(sm!.result.charts![REUSE_INTERVALS_CHART]);
+    expect(p.endpoints.map((e) => e.endpoint).sort()).toEqual([
+      "engine-0:8000",
+      "engine-1:8000",
+      "engine-2:8000",
+    ]);
+    const done = gen.requests.filter(ok);
+    for (const e of p.endpoints) {
+      expect(e.points.map((q) => q.t)).toEqual(p.points.map((q) => q.t));
+      for (const q of e.points)
+        if (q.promptTokens !== null)
+          expect(q.gpuTokens! + q.externalTokens! + q.computedTokens!).toBe(q.promptTokens);
+      // The generator's own per-engine truth: the requests of aiperf workers w with w % 3 = engine.
+      const engine = Number(e.endpoint.slice("engine-".length, e.endpoint.indexOf(":")));
+      const mine = done.filter((r) => r.worker % 3 === engine);
+      const t = endpointReuseTotals(e);
+      expect(t.prompt).toBe(total(mine.map((r) => r.prompt)));
+      expect(t.gpu).toBe(total(mine.map((r) => r.gpuCached!)));
+      expect(t.external).toBe(total(mine.map((r) => r.externalCached!)));
+      expect(t.prompt).toBeGreaterThan(0);
+    }
+    p.points.forEach((q, i) => {
+      const sum = (k: "promptTokens" | "gpuTokens" | "externalTokens" | "computedTokens") =>
+        total(p.endpoints.map((e) => e.points[i][k] ?? 0));
+      expect(sum("promptTokens")).toBe(q.promptTokens ?? 0);
+      expect(sum("gpuTokens")).toBe(q.gpuTokens ?? 0);
+      expect(sum("externalTokens")).toBe(q.externalTokens ?? 0);
+      if (q.newTokens !== null) expect(sum("computedTokens")).toBe(q.recomputedReusableTokens! + q.newTokens);
+    });
+    expect(intervalReuseTotals(p).prompt).toBe(total(done.map((r) => r.prompt)));
+  });
+
+  it("a run of one engine has no per-endpoint stacks: its stack is the run's", async () => {
+    const gen = generateMultiTurnRun(path.join(dir, "one-engine"), {
+      conversations: 10,
+      maxTurns: 4,
+      serverMetrics: { sliceS: 1 },
+    });
+    const { sm } = await ingest(gen);
+    expect(reuseIntervalsPayloadSchema.parse(sm!.result.charts![REUSE_INTERVALS_CHART]).endpoints).toEqual(
+      [],
+    );
   });
 });
 

@@ -58,6 +58,7 @@ describe("reuse area series", () => {
           requests: 4,
         },
       ],
+      endpoints: [],
     });
     const drawn = Object.fromEntries(
       Object.keys(reuseAreaSeries("gpu", true)).map((k) => [k, row[k as keyof IntervalReuseRow]]),

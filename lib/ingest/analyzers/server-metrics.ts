@@ -26,8 +26,8 @@ import { buildServerMetricsCharts } from "@/lib/metrics/server-metrics/charts";
 import { routerRunInfo } from "@/lib/metrics/server-metrics/router-prediction";
 import { SM_ROUTER_CHART, type RouterPredictionPayload } from "@/lib/api/router-prediction";
 import { prefillSide, summarizeServerMetrics } from "@/lib/metrics/server-metrics/summarize";
-import { servedIntervals } from "@/lib/metrics/server-metrics/timeseries";
-import { ReuseFeed, reuseIntervals } from "@/lib/metrics/reuse-intervals";
+import { servedIntervals, servedIntervalsByEndpoint } from "@/lib/metrics/server-metrics/timeseries";
+import { endpointReuseIntervals, ReuseFeed, reuseIntervals } from "@/lib/metrics/reuse-intervals";
 import { REUSE_INTERVALS_CHART } from "@/lib/api/turns";
 import { ROUTER_LOG_CHART } from "@/lib/api/router-log";
 import { buildRouterLogPrediction, RouterLogFeed } from "@/lib/metrics/server-metrics/router-log-prediction";
@@ -201,6 +201,9 @@ export function serverMetricsAnalyzer(
     const served = feed.requests ? servedIntervals(prefillSide(summary.facts)) : null;
     const stack = served && feed.requests ? reuseIntervals(served, feed.requests) : null;
     if (stack) {
+      stack.endpoints = servedIntervalsByEndpoint(prefillSide(summary.facts)).map((e) =>
+        endpointReuseIntervals(e.endpoint, e.served),
+      );
       charts[REUSE_INTERVALS_CHART] = stack;
       // The Turns view's reuse-over-time section reads this.
       info.reuseIntervals = stack.points.length;

@@ -278,12 +278,36 @@ export function servedIntervals(prefillSide: readonly EndpointFacts[]): ServedIn
   if (counted.length === 0) return null;
   const { keys, durations } = intervalStarts(counted);
   if (keys.length === 0) return null;
+  return servedOn(new Slots(keys), durations, counted);
+}
+
+/**
+ * The same per endpoint, each on the intervals of the whole prefill side, so an interval of one
+ * endpoint is the interval of the run and the endpoints' parts add up to the run's. Empty with
+ * fewer than two counted endpoints: one endpoint's stack is the run's.
+ */
+export function servedIntervalsByEndpoint(
+  prefillSide: readonly EndpointFacts[],
+): { endpoint: string; served: ServedIntervals }[] {
+  const counted = prefillSide.filter((f) => f.cache !== null);
+  if (counted.length < 2) return [];
+  const { keys, durations } = intervalStarts(counted);
+  if (keys.length === 0) return [];
   const slot = new Slots(keys);
+  return counted.map((f) => ({ endpoint: f.endpoint, served: servedOn(slot, durations, [f]) }));
+}
+
+function servedOn(
+  slot: Slots,
+  durations: ReadonlyMap<number, number>,
+  counted: readonly EndpointFacts[],
+): ServedIntervals {
+  const keys = slot.keys;
   const { den, gpu } = cacheCells(slot, counted);
   const extSeries = counted.flatMap((f) => f.cache!.ext);
   const ext = extSeries.length > 0 ? collect(slot, extSeries) : null;
   return {
-    startNs: keys,
+    startNs: [...keys],
     durationNs: keys.map((k) => durations.get(k) ?? 0),
     prompt: keys.map((_, i) => total(den, i)),
     gpu: keys.map((_, i) => total(gpu, i)),
