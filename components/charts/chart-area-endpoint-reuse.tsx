@@ -30,7 +30,7 @@ export function ChartAreaEndpointReuse({
   return (
     <ChartContainer
       title={`Reuse over time on ${data.endpoint}`}
-      description="this endpoint's prompt tokens per second of each scrape interval, by where it got them; no possible-reuse line: the records do not say which endpoint prefilled a request, so the ceiling is the whole run's only"
+      description="this endpoint's prompt tokens per second of each scrape interval, by where it got them (no possible-reuse line: it is known for the whole run only)"
       definition={{
         window: "profiling phase, per server-metrics interval (the run's intervals)",
         requests: "prompt tokens this endpoint's own counters counted",

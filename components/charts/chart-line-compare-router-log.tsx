@@ -97,7 +97,7 @@ export function ChartLineCompareRouterLog({
       }}
       y={
         overlay === "gap"
-          ? { title: "delivered − predicted", unit: "pp", tickUnit: " pp" }
+          ? { title: "delivered − predicted", unit: "pp", format: formatPoints }
           : { title: "hit rate", unit: "%", tickUnit: "%", domain: [0, 100] }
       }
       tooltip={{

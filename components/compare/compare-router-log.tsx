@@ -117,8 +117,8 @@ export function CompareRouterLog({ data }: { data: CompareResponse }) {
       ))}
       {without.length > 0 ? (
         <p className="text-sm text-muted" data-testid="compare-router-log-absent">
-          No router log in {without.map(({ run }) => run.name).join(", ")}: {ROUTER_LOG_HOW}, and upload the
-          frontend&apos;s log with the run.
+          No router log in {without.map(({ run }) => `“${run.name}”`).join(", ")}: {ROUTER_LOG_HOW}, and
+          upload the frontend&apos;s log with the run.
         </p>
       ) : null}
     </section>

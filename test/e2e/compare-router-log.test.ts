@@ -1,21 +1,22 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { routerLog } from "../generators/dynamo-router-log.mjs";
+import { dynamoRouterRun, toJsonl } from "../generators/dynamo-router-scrapes.mjs";
 import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
 
 const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 
-/** The frontend's log and the engines' scrapes of one run (test/generators/dynamo-router-log.mjs). */
-function generate(mode?: string) {
+/**
+ * The frontend's log and the engines' scrapes of one run (test/generators/dynamo-router-log.mjs
+ * over dynamo-router-scrapes.mjs), written to files as a user would upload them.
+ */
+function generate(opts: Parameters<typeof dynamoRouterRun>[0]) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-compare-router-log-"));
-  execFileSync(process.execPath, [
-    "test/generators/dynamo-router-log.mjs",
-    dir,
-    "60",
-    ...(mode ? [mode] : []),
-  ]);
+  const { run, truth } = dynamoRouterRun(opts);
+  fs.writeFileSync(path.join(dir, "frontend.log"), routerLog(truth.decisions));
+  fs.writeFileSync(path.join(dir, "server_metrics_export.jsonl"), toJsonl(run));
   return {
     log: { path: path.join(dir, "frontend.log") },
     scrapes: { path: path.join(dir, "server_metrics_export.jsonl") },
@@ -28,10 +29,14 @@ describe("compare runs with the KV router's log", () => {
   const t = useAppAndBrowser();
 
   it("overlays each run's predicted and delivered hit rate, tables the gap against the baseline and names the run without a log", async () => {
-    const two = generate();
-    const one = generate("one-worker");
-    const a = await apiUpload(t.app.url, [two.log, two.scrapes], { name: "two workers" });
-    const b = await apiUpload(t.app.url, [one.log, one.scrapes], { name: "one worker" });
+    const two = generate({ seconds: 60, seed: 5 });
+    const one = generate({
+      seconds: 60,
+      seed: 11,
+      workers: [{ url: "http://worker-0:9090/metrics", shortfall: 0.1 }],
+    });
+    const a = await apiUpload(t.app.url, [two.log, two.scrapes], { name: "two workers, one half short" });
+    const b = await apiUpload(t.app.url, [one.log, one.scrapes], { name: "one worker, 10% short" });
     const c = await apiUpload(t.app.url, [two.scrapes], { name: "scrapes only" });
     const payload = async (id: string) =>
       (await fetch(`${t.app.url}/api/runs/${id}/charts/router-log`)).json();
