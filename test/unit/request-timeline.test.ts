@@ -98,14 +98,14 @@ describe("request timeline windows", () => {
     expect(partsOf(2)).toEqual([[3, 50, 60]]);
   });
 
-  it("sends the parts as counts per bar and offsets from the bar's start, and reads them back exactly", () => {
+  it("sends the parts as counts per bar, gaps and lengths, and reads them back exactly", () => {
     const p = timelineWindow(fourRequests(), { limit: 100, fromMs: 0, toMs: 120 });
     const w = encodeTimeline(p);
     // Bars 1 (0–100: TTFT 0–20, decode 20–100), 4 (10–1000: 10–40, 40–1000), 2 (50–60, failed).
     expect(w.bars.parts).toEqual([2, 2, 1]);
     expect(w.parts.seg).toEqual([0, 1, 0, 1, 3]);
-    expect(w.parts.startOffsetMs).toEqual([0, 20, 0, 30, 0]);
-    expect(w.parts.endOffsetMs).toEqual([20, 100, 30, 990, 10]);
+    expect(w.parts.gapMs).toEqual([0, 0, 0, 0, 0]);
+    expect(w.parts.lengthMs).toEqual([20, 80, 30, 960, 10]);
     expect(decodeTimeline(timelineWireSchema.parse(w))).toEqual(p);
     // Hundredths of a millisecond survive the offsets both ways.
     const fine = { ...p, bars: { ...p.bars, startMs: [1234.57, 10, 50] } };
