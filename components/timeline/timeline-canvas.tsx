@@ -4,7 +4,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { coloursOf, useTheme, useWidth } from "./use-canvas-env";
 import type { TimelinePayload } from "@/lib/api/timeline";
 import { describeBar } from "./describe-bar";
-import { drawTimeline, partsBySegment } from "./timeline-draw";
+import { drawTimeline } from "./timeline-draw";
 import {
   barAt,
   clampWindow,
@@ -38,7 +38,6 @@ export function TimelineCanvas(props: {
   const width = useWidth(box);
   const theme = useTheme();
   const layout = useMemo(() => layoutTimeline(p, width), [p, width]);
-  const bySeg = useMemo(() => partsBySegment(p), [p]);
   const [focused, setFocused] = useState(-1);
   const [hovered, setHovered] = useState<{ bar: number; x: number; y: number } | null>(null);
   const selected = selectedId === null ? -1 : p.bars.id.indexOf(selectedId);
@@ -58,10 +57,11 @@ export function TimelineCanvas(props: {
       c.height = Math.round(layout.height * dpr);
     }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawTimeline(ctx, p, layout, view, bySeg, coloursOf(c, p), { cursorMs, selected, focused });
+    const parts = drawTimeline(ctx, p, layout, view, coloursOf(c, p), { cursorMs, selected, focused });
+    c.dataset.partsDrawn = String(parts);
     c.dataset.drawnFrom = String(view.from);
     c.dataset.drawnTo = String(view.to);
-  }, [p, layout, view, bySeg, theme, cursorMs, selected, focused, width]);
+  }, [p, layout, view, theme, cursorMs, selected, focused, width]);
 
   // Wheel: a native listener, since React's is passive and the page would scroll under the zoom.
   useEffect(() => {

@@ -1,6 +1,6 @@
 /**
  * One frame of the timeline canvas: lane bands and names, time grid and ticks, every bar's parts
- * (one fill colour at a time), the selected bar's outline and the hover cursor. Thousands of
+ * (one fill colour at a time; drawnParts), the selected bar's outline and the hover cursor. Thousands of
  * bars draw in a few milliseconds this way; an SVG node per part took seconds to lay out.
  */
 import type { TimelinePayload } from "@/lib/api/timeline";
@@ -23,14 +23,67 @@ export function resolveColour(el: Element, colour: string): string {
   return getComputedStyle(el).getPropertyValue(m[1]).trim() || "#888";
 }
 
-/** Part indices grouped by segment, so a frame sets each fill colour once. */
-export function partsBySegment(p: TimelinePayload): Int32Array[] {
+/**
+ * The parts a frame draws, grouped by segment (each fill colour is set once), and how many there
+ * are. A part at least a pixel wide is always drawn. Parts narrower than a pixel are drawn as
+ * slivers of at least 0.75 px, and where several of one bar's fall in the same pixel column only
+ * the longest of them is drawn, as their sliver would hide the rest anyway: at the whole-run
+ * zoom a TensorRT-LLM bar of fourteen recorded steps is a few pixels wide, and drawing every
+ * step would paint each column up to fourteen times (docs/metrics.md §Request timeline,
+ * "Drawing"). Parts outside `[left, right]` (px) are left out. `p`'s parts are in bar order and,
+ * within a bar, in time order, as the route sends them.
+ */
+export function drawnParts(
+  p: TimelinePayload,
+  l: TimelineLayout,
+  v: ViewWindow,
+  left: number,
+  right: number,
+): { bySeg: Int32Array[]; count: number } {
+  const n = p.parts.seg.length;
+  const kept = new Int32Array(n);
+  let count = 0;
+  // The sub-pixel part kept for the current bar's current column, and that column.
+  let held = -1;
+  let heldCol = 0;
+  let heldLen = 0;
+  const flush = () => {
+    if (held >= 0) kept[count++] = held;
+    held = -1;
+  };
+  for (let k = 0; k < n; k++) {
+    if (k > 0 && p.parts.bar[k] !== p.parts.bar[k - 1]) flush();
+    const x1 = xOf(l, v, p.parts.startMs[k]);
+    const x2 = xOf(l, v, p.parts.endMs[k]);
+    if (x2 < left || x1 > right) continue;
+    if (x2 - x1 >= 1) {
+      kept[count++] = k;
+      continue;
+    }
+    const col = Math.floor(x1);
+    const len = p.parts.endMs[k] - p.parts.startMs[k];
+    if (held >= 0 && col === heldCol) {
+      if (len > heldLen) {
+        held = k;
+        heldLen = len;
+      }
+      continue;
+    }
+    flush();
+    held = k;
+    heldCol = col;
+    heldLen = len;
+  }
+  flush();
   const counts = new Array<number>(p.segments.length).fill(0);
-  for (const s of p.parts.seg) counts[s]++;
-  const out = counts.map((n) => new Int32Array(n));
+  for (let i = 0; i < count; i++) counts[p.parts.seg[kept[i]]]++;
+  const bySeg = counts.map((c) => new Int32Array(c));
   const at = new Array<number>(p.segments.length).fill(0);
-  p.parts.seg.forEach((s, k) => (out[s][at[s]++] = k));
-  return out;
+  for (let i = 0; i < count; i++) {
+    const s = p.parts.seg[kept[i]];
+    bySeg[s][at[s]++] = kept[i];
+  }
+  return { bySeg, count };
 }
 
 /** One unit for the whole axis: ms below 2 s of span, s below 10 min, else min. */
@@ -57,10 +110,9 @@ export function drawTimeline(
   p: TimelinePayload,
   l: TimelineLayout,
   v: ViewWindow,
-  bySeg: Int32Array[],
   c: DrawColours,
   marks: { cursorMs: number | null; selected: number; focused: number },
-): void {
+): number {
   ctx.clearRect(0, 0, l.width, l.height);
   const plotBottom = l.height - AXIS_H;
   ctx.font = "12px ui-sans-serif, system-ui, sans-serif";
@@ -90,13 +142,13 @@ export function drawTimeline(
   const h = Math.max(1, l.rowH - (l.rowH > 4 ? 1 : 0));
   const left = GUTTER - 2;
   const right = l.width - RIGHT + 2;
-  bySeg.forEach((parts, s) => {
+  const drawn = drawnParts(p, l, v, left, right);
+  drawn.bySeg.forEach((parts, s) => {
     ctx.fillStyle = c.segments[s];
     for (let k = 0; k < parts.length; k++) {
       const part = parts[k];
       const x1 = xOf(l, v, p.parts.startMs[part]);
       const x2 = xOf(l, v, p.parts.endMs[part]);
-      if (x2 < left || x1 > right) continue;
       const a = Math.max(x1, left);
       ctx.fillRect(a, l.barTop[p.parts.bar[part]], Math.max(0.75, Math.min(x2, right) - a), h);
     }
@@ -120,4 +172,5 @@ export function drawTimeline(
       ctx.fillRect(Math.round(x), 0, 1, plotBottom);
     }
   }
+  return drawn.count;
 }

@@ -1,12 +1,19 @@
 import { queryOptions } from "@tanstack/react-query";
 import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./query-keys";
-import { timelinePayloadSchema, timelineRequestSchema, type TimelineLanes } from "./timeline";
+import { decodeTimeline, timelineRequestSchema, timelineWireSchema, type TimelineLanes } from "./timeline";
 
 export interface TimelineWindowParams {
   from: number | null;
   to: number | null;
   lanes: TimelineLanes | null;
+}
+
+/** A window the server render sends with the page, as the route's JSON text (lib/runs/run-timeline.ts). */
+export interface TimelineSeedData {
+  runId: string;
+  window: TimelineWindowParams;
+  json: string;
 }
 
 /** One window of the timeline; a ready run's requests never change, so a window is fetched once. */
@@ -17,7 +24,10 @@ export function timelineQueryOptions(runId: string, w: TimelineWindowParams) {
   if (w.lanes !== null) qs.set("lanes", w.lanes);
   return queryOptions({
     queryKey: queryKeys.timeline(runId, w),
-    queryFn: () => fetchJson(`/api/runs/${encodeURIComponent(runId)}/timeline?${qs}`, timelinePayloadSchema),
+    queryFn: async () =>
+      decodeTimeline(
+        await fetchJson(`/api/runs/${encodeURIComponent(runId)}/timeline?${qs}`, timelineWireSchema),
+      ),
     staleTime: Infinity,
   });
 }

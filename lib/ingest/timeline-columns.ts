@@ -5,7 +5,14 @@
  * columns were kept. One builder for both, so a stored timeline is exactly what the rows give.
  */
 import { AIPERF_CHART_KEYS } from "@/lib/api/aiperf-charts";
-import { AIPERF_LINE_BITS, TIMELINE_DEFAULT_LIMIT, type TimelinePayload } from "@/lib/api/timeline";
+import {
+  AIPERF_LINE_BITS,
+  decodeTimeline,
+  encodeTimeline,
+  TIMELINE_DEFAULT_LIMIT,
+  type TimelinePayload,
+  type TimelineWire,
+} from "@/lib/api/timeline";
 import {
   TIMELINE_WINDOW_VERSION,
   TimelineBuilder,
@@ -111,38 +118,80 @@ export interface StoredFirstWindow {
   version: number;
   pack: number;
   limit: number;
-  payload: TimelinePayload;
+  /** The payload's lanes, beside it so a request on named lanes is answered without parsing it. */
+  lanesBy?: string;
+  /** Last: the stored text ends with the payload's own JSON in its wire form, sent as it is. */
+  payload: TimelineWire;
 }
 
 export function firstWindowOf(t: RequestTimeline): string {
+  const payload = timelineWindow(t, { limit: TIMELINE_DEFAULT_LIMIT });
   const stored: StoredFirstWindow = {
     version: TIMELINE_WINDOW_VERSION,
     pack: TIMELINE_PACK_VERSION,
     limit: TIMELINE_DEFAULT_LIMIT,
-    payload: timelineWindow(t, { limit: TIMELINE_DEFAULT_LIMIT }),
+    lanesBy: payload.lanesBy,
+    payload: encodeTimeline(payload),
   };
   return JSON.stringify(stored);
 }
 
+const PAYLOAD_KEY = ',"payload":';
+
 /**
- * The stored first window when it answers `q` (the whole run at the limit it was cut at, on the
- * lanes it chose) and was cut by this version; null otherwise, and the window is cut from the columns.
+ * The stored first window's payload as JSON text, when it answers `q` (the whole run at the
+ * limit it was cut at, on the lanes it chose) and was cut by this version; null otherwise, and
+ * the window is cut from the columns. The payload is the stored text's last member, after a
+ * header of numbers and the lanes' name, so it is sliced out rather than parsed and written
+ * again (docs/metrics.md §Request timeline, "First window").
  */
+export function firstWindowTextFor(
+  json: string | null,
+  q: { from?: number; to?: number; lanes?: string; limit: number },
+): string | null {
+  if (json === null || q.from !== undefined || q.to !== undefined) return null;
+  const at = json.indexOf(PAYLOAD_KEY);
+  if (at === -1 || !json.endsWith("}")) return null;
+  let head: Partial<StoredFirstWindow>;
+  try {
+    head = JSON.parse(`${json.slice(0, at)}}`) as Partial<StoredFirstWindow>;
+  } catch {
+    return null;
+  }
+  if (head.pack !== TIMELINE_PACK_VERSION || head.limit !== q.limit) return null;
+  const text = json.slice(at + PAYLOAD_KEY.length, -1);
+  if (!text.startsWith("{")) return null;
+  // Version 1 stored the payload as the views draw it, with no lanes beside it: put in its wire
+  // form once here, rather than the run's columns read for it.
+  if (head.version === WINDOW_VERSION_BEFORE_WIRE) {
+    const old = parsed<TimelinePayload>(text);
+    if (!old || (q.lanes !== undefined && q.lanes !== old.lanesBy)) return null;
+    return JSON.stringify(encodeTimeline(old));
+  }
+  if (head.version !== TIMELINE_WINDOW_VERSION) return null;
+  if (q.lanes !== undefined && q.lanes !== head.lanesBy) return null;
+  return text;
+}
+
+/** The first window's version before its payload was stored in wire form. */
+const WINDOW_VERSION_BEFORE_WIRE = 1;
+
+function parsed<T>(text: string): T | null {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** The stored first window's payload when it answers `q` (firstWindowTextFor), as the views draw it. */
 export function firstWindowFor(
   json: string | null,
   q: { from?: number; to?: number; lanes?: string; limit: number },
 ): TimelinePayload | null {
-  if (json === null || q.from !== undefined || q.to !== undefined) return null;
-  let stored: Partial<StoredFirstWindow>;
-  try {
-    stored = JSON.parse(json) as Partial<StoredFirstWindow>;
-  } catch {
-    return null;
-  }
-  if (stored.version !== TIMELINE_WINDOW_VERSION || stored.pack !== TIMELINE_PACK_VERSION) return null;
-  if (stored.limit !== q.limit || !stored.payload) return null;
-  if (q.lanes !== undefined && q.lanes !== stored.payload.lanesBy) return null;
-  return stored.payload;
+  const text = firstWindowTextFor(json, q);
+  const wire = text === null ? null : parsed<TimelineWire>(text);
+  return wire && decodeTimeline(wire);
 }
 
 /**

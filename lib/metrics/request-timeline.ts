@@ -283,7 +283,7 @@ const round = (v: number) => Math.round(v * 100) / 100;
  * Bumped when what timelineWindow answers changes: a first window stored at ingest by another
  * version is not served (lib/runs/run-timeline.ts cuts it from the columns instead).
  */
-export const TIMELINE_WINDOW_VERSION = 1;
+export const TIMELINE_WINDOW_VERSION = 2;
 
 /** The payload of one window: the overlapping requests (or their sample), laned and packed. */
 export function timelineWindow(

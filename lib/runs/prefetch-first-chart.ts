@@ -9,14 +9,14 @@ import { drilldownBuilding } from "@/lib/api/drilldown";
 import { runChartQueryOptions } from "@/lib/api/query-options";
 import { runView, type RunViewId } from "@/lib/api/run-views";
 import type { RunSummary } from "@/lib/api/schemas";
-import type { TimelineWindowParams } from "@/lib/api/timeline-query-options";
+import type { TimelineSeedData, TimelineWindowParams } from "@/lib/api/timeline-query-options";
 import type { Db } from "@/lib/store/db";
 import { getChartData } from "@/lib/store/runs-repo";
-import { prefetchTimeline } from "./run-timeline";
+import { timelineSeed } from "./run-timeline";
 
 /**
- * What the server render puts in the cache for the view opened: its first chart, and on the
- * Timeline view the window in the URL. A drill-down route (the timeline) is not read while the
+ * What the server render puts in the cache for the view opened: its first chart; and on the
+ * Timeline view what it sends beside the cache, the window in the URL (timelineSeed). A drill-down route (the timeline) is not read while the
  * run's drill-down is being built: its route answers 409 then (README.md §HTTP API), and the view
  * shows that it is building and asks again once it is ready.
  */
@@ -26,9 +26,10 @@ export async function prefetchRunView(
   run: RunSummary,
   view: RunViewId,
   timeline: TimelineWindowParams,
-): Promise<void> {
+): Promise<TimelineSeedData | null> {
   await prefetchFirstChart(queryClient, db, run, view);
-  if (view === "timeline" && !drilldownBuilding(run)) await prefetchTimeline(queryClient, db, run, timeline);
+  if (view === "timeline" && !drilldownBuilding(run)) return timelineSeed(db, run, timeline);
+  return null;
 }
 
 export async function prefetchFirstChart(

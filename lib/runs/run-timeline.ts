@@ -5,20 +5,22 @@
  * for. Panning and zooming a million-request run asks for a window every few frames; reading
  * the blob again each time would take a tenth of a second, the rows of an older run seconds.
  */
-import type { QueryClient } from "@tanstack/react-query";
 import { hasTimelineData } from "@/lib/api/run-views";
 import type { RunSummary } from "@/lib/api/schemas";
-import { timelineQueryOptions, type TimelineWindowParams } from "@/lib/api/timeline-query-options";
+import type { TimelineSeedData, TimelineWindowParams } from "@/lib/api/timeline-query-options";
 import {
   AIPERF_LINE_BITS,
+  decodeTimeline,
+  encodeTimeline,
   timelineQuerySchema,
   type TimelinePayload,
+  type TimelineWire,
   type TimelineQuery,
   type TimelineRequest,
 } from "@/lib/api/timeline";
 import {
   AIPERF_ORIGIN_CHART,
-  firstWindowFor,
+  firstWindowTextFor,
   originOf,
   timelineFromRows,
 } from "@/lib/ingest/timeline-columns";
@@ -77,22 +79,34 @@ export async function runTimeline(db: Db, run: RunRow): Promise<RequestTimeline 
   return t;
 }
 
+/**
+ * One window of the run's timeline as the JSON text of its wire form (GET /api/runs/{id}/timeline,
+ * lib/api/timeline.ts); null when the run
+ * has no per-request rows. The first visit's window was stored at ingest and goes out as stored,
+ * the columns read at the first other window (a pan, a zoom, other lanes), not before.
+ */
+export async function timelinePayloadText(db: Db, runId: string, q: TimelineQuery): Promise<string | null> {
+  const run = await getRun(db, runId);
+  if (!run || run.status !== "ready") return null;
+  if (!cache.has(cacheKey(run)) && q.from === undefined && q.to === undefined) {
+    const first = firstWindowTextFor(await readTimelineFirstWindow(db, run.id), q);
+    if (first) return first;
+  }
+  const t = await runTimeline(db, run);
+  if (!t) return null;
+  return JSON.stringify(
+    encodeTimeline(timelineWindow(t, { fromMs: q.from, toMs: q.to, lanes: q.lanes, limit: q.limit })),
+  );
+}
+
+/** One window of the run's timeline; null when the run has no per-request rows. */
 export async function timelinePayload(
   db: Db,
   runId: string,
   q: TimelineQuery,
 ): Promise<TimelinePayload | null> {
-  const run = await getRun(db, runId);
-  if (!run || run.status !== "ready") return null;
-  // The first visit's window was stored at ingest: served alone, the columns are read at the
-  // first other window (a pan, a zoom, other lanes), not before.
-  if (!cache.has(cacheKey(run)) && q.from === undefined && q.to === undefined) {
-    const first = firstWindowFor(await readTimelineFirstWindow(db, run.id), q);
-    if (first) return first;
-  }
-  const t = await runTimeline(db, run);
-  if (!t) return null;
-  return timelineWindow(t, { fromMs: q.from, toMs: q.to, lanes: q.lanes, limit: q.limit });
+  const text = await timelinePayloadText(db, runId, q);
+  return text === null ? null : decodeTimeline(JSON.parse(text) as TimelineWire);
 }
 
 /** One aiperf request of the timeline by its drill-down id; null when the run has none by that id. */
@@ -145,34 +159,37 @@ export async function timelineRequest(db: Db, runId: string, id: number): Promis
 }
 
 /**
- * The Timeline view's first window, put in the page's cache by the server render, so its canvas
- * needs no round trip after hydration. Nothing is put there for a run without per-request rows
- * (the view says so) or a window the query schema refuses (the browser's request reports it).
+ * The Timeline view's first window for the server render to send with the page, so its canvas
+ * needs no round trip after hydration: as JSON text, which the page carries as one string and
+ * the browser parses once (components/timeline/timeline-seed.tsx), rather than as an object of
+ * some hundred thousand numbers walked one by one on both sides. Null for a run without
+ * per-request rows (the view says so) or a window the query schema refuses (the browser's
+ * request reports it).
  */
-export async function prefetchTimeline(
-  client: QueryClient,
+export async function timelineSeed(
   db: Db,
   run: RunSummary,
   w: TimelineWindowParams,
-): Promise<void> {
-  if (!hasTimelineData(run)) return;
+): Promise<TimelineSeedData | null> {
+  if (!hasTimelineData(run)) return null;
   const row = await getRun(db, run.id);
-  if (!row || row.status !== "ready") return;
+  if (!row || row.status !== "ready") return null;
   // A run with stored columns has its first window stored beside them (or is read in a tenth of
-  // a second, stored before that): the window goes out with the page. One stored before them takes seconds to read from its rows: the page is sent at
-  // once and the view asks for its window (the read is already under way).
+  // a second, stored before that): the window goes out with the page. One stored before them
+  // takes seconds to read from its rows: the page is sent at once and the view asks for its
+  // window (the read is already under way).
   if (!cache.has(cacheKey(row)) && !(await hasTimelineColumns(db, run.id))) {
     void runTimeline(db, row).catch(() => {});
-    return;
+    return null;
   }
   const q = timelineQuerySchema.safeParse({
     from: w.from ?? undefined,
     to: w.to ?? undefined,
     lanes: w.lanes ?? undefined,
   });
-  if (!q.success) return;
-  const payload = await timelinePayload(db, run.id, q.data);
-  if (payload) client.setQueryData(timelineQueryOptions(run.id, w).queryKey, payload);
+  if (!q.success) return null;
+  const json = await timelinePayloadText(db, run.id, q.data);
+  return json === null ? null : { runId: run.id, window: w, json };
 }
 
 /** Drops every kept timeline (tests that re-ingest a run under the same version). */

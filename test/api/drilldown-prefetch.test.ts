@@ -1,7 +1,7 @@
 /**
  * A run whose drill-down is still being built (README.md §HTTP API): the run list says so with
  * `summaryReadyAt` / `drilldownReadyAt`, and the run page's server render puts no drill-down
- * route (the Timeline view's window) in its cache until the drill-down is ready, while the
+ * route (the Timeline view's window) with it until the drill-down is ready, while the
  * view's first chart, stored with the summary, is prefetched as always.
  */
 import { QueryClient } from "@tanstack/react-query";
@@ -9,6 +9,8 @@ import { describe, expect, it } from "vitest";
 import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { runListSchema, runSummarySchema, type RunSummary } from "@/lib/api/schemas";
+import { GET as timelineRoute } from "@/app/api/runs/[id]/timeline/route";
+import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { timelineQueryOptions } from "@/lib/api/timeline-query-options";
 import { prefetchRunView } from "@/lib/runs/prefetch-first-chart";
 import { forgetTimelines } from "@/lib/runs/run-timeline";
@@ -53,7 +55,7 @@ describe("a run between its summary and its drill-down", () => {
 
       forgetTimelines();
       const early = new QueryClient();
-      await prefetchRunView(early, app.store.db, building, "timeline", WINDOW);
+      expect(await prefetchRunView(early, app.store.db, building, "timeline", WINDOW)).toBeNull();
       expect(early.getQueryData(timelineQueryOptions(id, WINDOW).queryKey)).toBeUndefined();
       // Nor is a read of the rows started, while the drill-down is rewriting them.
       expect(keptTimelines()).toBe(0);
@@ -70,8 +72,12 @@ describe("a run between its summary and its drill-down", () => {
       expect(run.drilldownReadyAt).not.toBeNull();
       expect((await listed(id))?.drilldownReadyAt).toBe(run.drilldownReadyAt);
       const ready = new QueryClient();
-      await prefetchRunView(ready, app.store.db, run, "timeline", WINDOW);
-      expect(ready.getQueryData(timelineQueryOptions(id, WINDOW).queryKey)).toBeDefined();
+      // The window goes with the page as its route's JSON text (components/timeline/timeline-seed.tsx).
+      const seed = await prefetchRunView(ready, app.store.db, run, "timeline", WINDOW);
+      expect(seed).toMatchObject({ runId: id, window: WINDOW });
+      const res = await timelineRoute(new Request(`http://localhost/api/runs/${id}/timeline`), idParams(id));
+      expect(seed!.json).toBe(await res.text());
+      expect(decodeTimeline(timelineWireSchema.parse(JSON.parse(seed!.json))).inWindow).toBeGreaterThan(0);
     } finally {
       await cleanup();
     }

@@ -16,15 +16,17 @@ import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import { DELETE as deleteRun } from "@/app/api/runs/[id]/route";
 import {
   TIMELINE_DEFAULT_LIMIT,
-  timelinePayloadSchema,
+  decodeTimeline,
+  encodeTimeline,
   timelineRequestSchema,
+  timelineWireSchema,
   type TimelinePayload,
 } from "@/lib/api/timeline";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateMultiTurnRun, HAND_CASE } from "../generators/aiperf-multiturn.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
-import { firstWindowFor } from "@/lib/ingest/timeline-columns";
+import { firstWindowFor, firstWindowTextFor } from "@/lib/ingest/timeline-columns";
 import { timelineWindow } from "@/lib/metrics/request-timeline";
 import { unpackTimeline } from "@/lib/metrics/request-timeline-pack";
 import { forgetTimelines } from "@/lib/runs/run-timeline";
@@ -45,7 +47,8 @@ async function uploadFiles(files: string[]): Promise<string> {
 async function timeline(id: string, qs = ""): Promise<TimelinePayload> {
   const res = await getTimeline(url(`/api/runs/${id}/timeline?${qs}`), idParams(id));
   expect(res.status).toBe(200);
-  return timelinePayloadSchema.parse(await res.json());
+  expect(res.headers.get("content-type")).toContain("application/json");
+  return decodeTimeline(timelineWireSchema.parse(await res.json()));
 }
 
 /** The parts of bar `b`: [segment name, start, end]. */
@@ -318,8 +321,22 @@ describe("the timeline stored at ingest", () => {
       expect(firstWindowFor(json, { limit: 7 })).toBeNull();
       expect(firstWindowFor(json, { limit: TIMELINE_DEFAULT_LIMIT, from: 0 })).toBeNull();
       expect(
-        firstWindowFor(json!.replace('"version":1', '"version":0'), { limit: TIMELINE_DEFAULT_LIMIT }),
+        firstWindowFor(json!.replace('"version":2', '"version":0'), { limit: TIMELINE_DEFAULT_LIMIT }),
       ).toBeNull();
+      // Stored as text ending with the wire form, sent as it is; one stored by version 1 (the
+      // payload as drawn, no lanes beside it) is still served, put in wire form on the way out.
+      expect(firstWindowTextFor(json, { limit: TIMELINE_DEFAULT_LIMIT })).toBe(
+        JSON.stringify(encodeTimeline(cut)),
+      );
+      const v1 = JSON.stringify({
+        version: 1,
+        pack: JSON.parse(json!).pack,
+        limit: TIMELINE_DEFAULT_LIMIT,
+        payload: cut,
+      });
+      expect(firstWindowFor(v1, { limit: TIMELINE_DEFAULT_LIMIT })).toEqual(cut);
+      expect(firstWindowFor(v1, { limit: TIMELINE_DEFAULT_LIMIT, lanes: cut.lanesBy })).toEqual(cut);
+      expect(firstWindowFor(v1, { limit: TIMELINE_DEFAULT_LIMIT, lanes: "none" })).toBeNull();
       // The route, a fresh server's first visit, answers it; a run stored without one cuts the same.
       forgetTimelines();
       expect(await timeline(id)).toEqual(cut);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { timeTicks } from "@/components/timeline/timeline-draw";
+import { decodeTimeline, encodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import {
   MAX_LANES,
   TimelineBuilder,
@@ -95,6 +96,28 @@ describe("request timeline windows", () => {
       [1, 40, 1000],
     ]);
     expect(partsOf(2)).toEqual([[3, 50, 60]]);
+  });
+
+  it("sends the parts as counts per bar, gaps and lengths, and reads them back exactly", () => {
+    const p = timelineWindow(fourRequests(), { limit: 100, fromMs: 0, toMs: 120 });
+    const w = encodeTimeline(p);
+    // Bars 1 (0–100: TTFT 0–20, decode 20–100), 4 (10–1000: 10–40, 40–1000), 2 (50–60, failed).
+    expect(w.bars.parts).toEqual([2, 2, 1]);
+    expect(w.parts.seg).toEqual([0, 1, 0, 1, 3]);
+    expect(w.parts.gapMs).toEqual([0, 0, 0, 0, 0]);
+    expect(w.parts.lengthMs).toEqual([20, 80, 30, 960, 10]);
+    expect(decodeTimeline(timelineWireSchema.parse(w))).toEqual(p);
+    // Hundredths of a millisecond survive the offsets both ways.
+    const fine = { ...p, bars: { ...p.bars, startMs: [1234.57, 10, 50] } };
+    fine.parts = {
+      ...p.parts,
+      startMs: [1234.57, 1254.58, 10, 40, 50],
+      endMs: [1254.58, 1334.99, 40, 1000, 60],
+    };
+    expect(decodeTimeline(encodeTimeline(fine))).toEqual(fine);
+    // Counts that do not add up to the parts are refused, not drawn on the wrong bars.
+    expect(() => decodeTimeline({ ...w, bars: { ...w.bars, parts: [2, 2, 2] } })).toThrow(/disagree/);
+    expect(() => encodeTimeline({ ...p, parts: { ...p.parts, bar: [1, 0, 1, 2, 2] } })).toThrow(/order/);
   });
 });
 

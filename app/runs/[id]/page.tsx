@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import type { SearchParams } from "nuqs/server";
 import { RunPage } from "@/components/run/run-page";
+import { TimelineSeed } from "@/components/timeline/timeline-seed";
 import { runSearchParamsCache } from "@/components/run/search-params";
 import { getQueryClient } from "@/lib/api/query-client";
 import { runQueryOptions } from "@/lib/api/query-options";
@@ -38,10 +39,16 @@ export default async function RunRoute({ params, searchParams }: Props) {
   queryClient.setQueryData(runQueryOptions(id).queryKey, run);
   const { view, tfrom, tto, lanes } = runSearchParamsCache.parse(await searchParams);
   const app = await getAppContext();
-  await prefetchRunView(queryClient, app.store.db, run, view, { from: tfrom, to: tto, lanes });
+  const timeline = await prefetchRunView(queryClient, app.store.db, run, view, {
+    from: tfrom,
+    to: tto,
+    lanes,
+  });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <RunPage id={id} />
+      <TimelineSeed seed={timeline}>
+        <RunPage id={id} />
+      </TimelineSeed>
     </HydrationBoundary>
   );
 }
