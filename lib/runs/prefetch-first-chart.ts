@@ -26,9 +26,11 @@ export async function prefetchRunView(
   run: RunSummary,
   view: RunViewId,
   timeline: TimelineWindowParams,
+  { warmUp = false } = {},
 ): Promise<TimelineSeedData | null> {
   await prefetchFirstChart(queryClient, db, run, view);
-  if (view === "timeline" && !drilldownBuilding(run)) return timelineSeed(db, run, timeline);
+  if (view === "timeline" && !drilldownBuilding(run))
+    return timelineSeed(db, run, timeline, { storedOnly: warmUp });
   return null;
 }
 

@@ -85,13 +85,20 @@ export async function runTimeline(db: Db, run: RunRow): Promise<RequestTimeline 
  * has no per-request rows. The first visit's window was stored at ingest and goes out as stored,
  * the columns read at the first other window (a pan, a zoom, other lanes), not before.
  */
-export async function timelinePayloadText(db: Db, runId: string, q: TimelineQuery): Promise<string | null> {
+export async function timelinePayloadText(
+  db: Db,
+  runId: string,
+  q: TimelineQuery,
+  { storedOnly = false } = {},
+): Promise<string | null> {
   const run = await getRun(db, runId);
   if (!run || run.status !== "ready") return null;
   if (!cache.has(cacheKey(run)) && q.from === undefined && q.to === undefined) {
     const first = firstWindowTextFor(await readTimelineFirstWindow(db, run.id), q);
     if (first) return first;
   }
+  // The server's own warm-up renders the page without reading a run's timeline into memory.
+  if (storedOnly) return null;
   const t = await runTimeline(db, run);
   if (!t) return null;
   return JSON.stringify(
@@ -164,16 +171,23 @@ export async function timelineRequest(db: Db, runId: string, id: number): Promis
  * the browser parses once (components/timeline/timeline-seed.tsx), rather than as an object of
  * some hundred thousand numbers walked one by one on both sides. Null for a run without
  * per-request rows (the view says so) or a window the query schema refuses (the browser's
- * request reports it).
+ * request reports it). `storedOnly`: the stored first window, or nothing without a read started.
  */
 export async function timelineSeed(
   db: Db,
   run: RunSummary,
   w: TimelineWindowParams,
+  { storedOnly = false } = {},
 ): Promise<TimelineSeedData | null> {
   if (!hasTimelineData(run)) return null;
   const row = await getRun(db, run.id);
   if (!row || row.status !== "ready") return null;
+  if (storedOnly) {
+    // The server's warm-up (bin/warm-routes.mjs): the stored first window or nothing, no read started.
+    const q = timelineQuerySchema.safeParse({});
+    const json = q.success ? await timelinePayloadText(db, run.id, q.data, { storedOnly }) : null;
+    return json === null ? null : { runId: run.id, window: w, json };
+  }
   // A run with stored columns has its first window stored beside them (or is read in a tenth of
   // a second, stored before that): the window goes out with the page. One stored before them
   // takes seconds to read from its rows: the page is sent at once and the view asks for its

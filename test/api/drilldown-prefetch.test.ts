@@ -78,6 +78,27 @@ describe("a run between its summary and its drill-down", () => {
       const res = await timelineRoute(new Request(`http://localhost/api/runs/${id}/timeline`), idParams(id));
       expect(seed!.json).toBe(await res.text());
       expect(decodeTimeline(timelineWireSchema.parse(JSON.parse(seed!.json))).inWindow).toBeGreaterThan(0);
+
+      // The server's warm-up (bin/warm-routes.mjs) sends the stored first window, and where none
+      // is stored (a run stored before it) sends nothing and starts no read of the run's timeline.
+      forgetTimelines();
+      const warm = await prefetchRunView(new QueryClient(), app.store.db, run, "timeline", WINDOW, {
+        warmUp: true,
+      });
+      expect(warm?.json).toBe(seed!.json);
+      await app.store.db
+        .updateTable("run_timeline_columns")
+        .set({ first_window: null })
+        .where("run_id", "=", id)
+        .execute();
+      expect(
+        await prefetchRunView(new QueryClient(), app.store.db, run, "timeline", WINDOW, { warmUp: true }),
+      ).toBeNull();
+      expect(keptTimelines()).toBe(0);
+      // A visitor's page then cuts it from the columns, as for such a run.
+      expect((await prefetchRunView(new QueryClient(), app.store.db, run, "timeline", WINDOW))?.json).toBe(
+        seed!.json,
+      );
     } finally {
       await cleanup();
     }

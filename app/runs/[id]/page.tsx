@@ -1,5 +1,6 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import type { SearchParams } from "nuqs/server";
 import { RunPage } from "@/components/run/run-page";
@@ -13,6 +14,9 @@ import { getAppContext } from "@/lib/server/app-context";
 import { isValidId } from "@/lib/store/ids";
 
 export const dynamic = "force-dynamic";
+
+/** Sent by the server's warm-up (bin/warm-routes.mjs). */
+const WARM_UP_HEADER = "x-runlens-warm-up";
 
 type Props = {
   params: Promise<{ id: string }>;
@@ -39,11 +43,16 @@ export default async function RunRoute({ params, searchParams }: Props) {
   queryClient.setQueryData(runQueryOptions(id).queryKey, run);
   const { view, tfrom, tto, lanes } = runSearchParamsCache.parse(await searchParams);
   const app = await getAppContext();
-  const timeline = await prefetchRunView(queryClient, app.store.db, run, view, {
-    from: tfrom,
-    to: tto,
-    lanes,
-  });
+  // The server's own warm-up after it starts (bin/warm-routes.mjs) reads no run's timeline into memory.
+  const warmUp = (await headers()).get(WARM_UP_HEADER) === "1";
+  const timeline = await prefetchRunView(
+    queryClient,
+    app.store.db,
+    run,
+    view,
+    { from: tfrom, to: tto, lanes },
+    { warmUp },
+  );
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <TimelineSeed seed={timeline}>
