@@ -109,20 +109,11 @@ export function reuseIntervals(
   const points: ReuseInterval[] = [];
   for (let from = 0; from < n; from += k) {
     const to = Math.min(from + k, n);
-    let prompt: number | null = null;
-    let gpu = 0;
-    let ext: number | null = null;
-    let dur = 0;
+    const { prompt, gpu, ext, dur } = mergeServed(served, from, to);
     let p = 0;
     let c = 0;
     let reqs = 0;
     for (let i = from; i < to; i++) {
-      const v = served.prompt[i];
-      if (v !== null) prompt = (prompt ?? 0) + v;
-      gpu += served.gpu[i] ?? 0;
-      const e = served.external?.[i] ?? null;
-      if (e !== null) ext = (ext ?? 0) + e;
-      dur += served.durationNs[i];
       p += possible[i];
       c += client[i];
       reqs += count[i];
@@ -170,18 +161,7 @@ export function endpointReuseIntervals(
   const points: EndpointReuseInterval[] = [];
   for (let from = 0; from < n; from += k) {
     const to = Math.min(from + k, n);
-    let prompt: number | null = null;
-    let gpu = 0;
-    let ext: number | null = null;
-    let dur = 0;
-    for (let i = from; i < to; i++) {
-      const v = served.prompt[i];
-      if (v !== null) prompt = (prompt ?? 0) + v;
-      gpu += served.gpu[i] ?? 0;
-      const e = served.external?.[i] ?? null;
-      if (e !== null) ext = (ext ?? 0) + e;
-      dur += served.durationNs[i];
-    }
+    const { prompt, gpu, ext, dur } = mergeServed(served, from, to);
     const parts =
       prompt === null ? null : splitInterval(prompt, gpu, served.external ? (ext ?? 0) : null, null);
     points.push({
@@ -194,6 +174,26 @@ export function endpointReuseIntervals(
     });
   }
   return { endpoint, points };
+}
+
+/**
+ * The served counters of intervals `from`…`to` merged into one point: prompt and host/external
+ * tokens stay null when no interval counted them, GPU tokens and the duration add up.
+ */
+function mergeServed(served: ServedIntervals, from: number, to: number) {
+  let prompt: number | null = null;
+  let gpu = 0;
+  let ext: number | null = null;
+  let dur = 0;
+  for (let i = from; i < to; i++) {
+    const v = served.prompt[i];
+    if (v !== null) prompt = (prompt ?? 0) + v;
+    gpu += served.gpu[i] ?? 0;
+    const e = served.external?.[i] ?? null;
+    if (e !== null) ext = (ext ?? 0) + e;
+    dur += served.durationNs[i];
+  }
+  return { prompt, gpu, ext, dur };
 }
 
 /** Which counter gave the external part, per cache selection (lib/metrics/server-metrics/hit-rate.ts). */

@@ -235,6 +235,11 @@ export interface IntervalReuseRow {
   durationS: number | null;
 }
 
+/** Tokens of an interval per second of it; null without a count or a positive duration. */
+function perSecond(v: number | null, durationS: number | null): number | null {
+  return v === null || durationS === null || !(durationS > 0) ? null : v / durationS;
+}
+
 /**
  * The reuse stack per interval as rates: gpu + external + recomputed + fresh = prompt in every
  * row where the engines counted the interval. A row without a duration or a prompt count draws
@@ -243,7 +248,7 @@ export interface IntervalReuseRow {
 export function intervalReuseRows(p: ReuseIntervalsPayload): IntervalReuseRow[] {
   return p.points.map((q) => {
     const d = q.durationS;
-    const rate = (v: number | null) => (v === null || d === null || !(d > 0) ? null : v / d);
+    const rate = (v: number | null) => perSecond(v, d);
     return {
       t: q.t,
       gpu: rate(q.gpuTokens),
@@ -280,7 +285,7 @@ export interface EndpointReuseRow {
 export function endpointReuseRows(e: EndpointReuse): EndpointReuseRow[] {
   return e.points.map((q) => {
     const d = q.durationS;
-    const rate = (v: number | null) => (v === null || d === null || !(d > 0) ? null : v / d);
+    const rate = (v: number | null) => perSecond(v, d);
     return {
       t: q.t,
       gpu: rate(q.gpuTokens),

@@ -10,11 +10,8 @@ import type { RunSummary } from "@/lib/api/schemas";
 import type { TimelineSeedData, TimelineWindowParams } from "@/lib/api/timeline-query-options";
 import {
   AIPERF_LINE_BITS,
-  decodeTimeline,
   encodeTimeline,
   timelineQuerySchema,
-  type TimelinePayload,
-  type TimelineWire,
   type TimelineQuery,
   type TimelineRequest,
 } from "@/lib/api/timeline";
@@ -106,16 +103,6 @@ export async function timelinePayloadText(
   );
 }
 
-/** One window of the run's timeline; null when the run has no per-request rows. */
-export async function timelinePayload(
-  db: Db,
-  runId: string,
-  q: TimelineQuery,
-): Promise<TimelinePayload | null> {
-  const text = await timelinePayloadText(db, runId, q);
-  return text === null ? null : decodeTimeline(JSON.parse(text) as TimelineWire);
-}
-
 /** One aiperf request of the timeline by its drill-down id; null when the run has none by that id. */
 export async function timelineRequest(db: Db, runId: string, id: number): Promise<TimelineRequest | null> {
   const run = await getRun(db, runId);
@@ -182,27 +169,21 @@ export async function timelineSeed(
   if (!hasTimelineData(run)) return null;
   const row = await getRun(db, run.id);
   if (!row || row.status !== "ready") return null;
-  if (storedOnly) {
-    // The server's warm-up (bin/warm-routes.mjs): the stored first window or nothing, no read started.
-    const q = timelineQuerySchema.safeParse({});
-    const json = q.success ? await timelinePayloadText(db, run.id, q.data, { storedOnly }) : null;
-    return json === null ? null : { runId: run.id, window: w, json };
-  }
-  // A run with stored columns has its first window stored beside them (or is read in a tenth of
-  // a second, stored before that): the window goes out with the page. One stored before them
-  // takes seconds to read from its rows: the page is sent at once and the view asks for its
-  // window (the read is already under way).
-  if (!cache.has(cacheKey(row)) && !(await hasTimelineColumns(db, run.id))) {
-    void runTimeline(db, row).catch(() => {});
-    return null;
-  }
   const q = timelineQuerySchema.safeParse({
     from: w.from ?? undefined,
     to: w.to ?? undefined,
     lanes: w.lanes ?? undefined,
   });
   if (!q.success) return null;
-  const json = await timelinePayloadText(db, run.id, q.data);
+  // A run with stored columns has its first window stored beside them (or is read in a tenth of
+  // a second, stored before that): the window goes out with the page. One stored before them
+  // takes seconds to read from its rows: the page is sent at once and the view asks for its
+  // window (the read is already under way). The server's warm-up starts no read.
+  if (!storedOnly && !cache.has(cacheKey(row)) && !(await hasTimelineColumns(db, run.id))) {
+    void runTimeline(db, row).catch(() => {});
+    return null;
+  }
+  const json = await timelinePayloadText(db, run.id, q.data, { storedOnly });
   return json === null ? null : { runId: run.id, window: w, json };
 }
 
