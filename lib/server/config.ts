@@ -24,14 +24,17 @@ export interface AppConfig {
 const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
 
-function intEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
+/** A positive integer setting, or the fallback when it is unset or not one. */
+function positiveInt(raw: string | undefined, fallback: number): number {
   if (!raw) return fallback;
   const n = Number(raw);
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  // Every setting comes from the `env` given (a test or the bench passes its own), never from
+  // process.env behind the caller's back.
+  const intEnv = (name: string, fallback: number) => positiveInt(env[name], fallback);
   return {
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR || "data"),
     databaseUrl: env.DATABASE_URL || null,
