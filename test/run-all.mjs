@@ -60,6 +60,39 @@ function build() {
   return r.status === 0;
 }
 
+/**
+ * The browser tests need Chromium. A fresh machine has none: as root with apt-get (as CI runs),
+ * install Debian's package; otherwise stop at once with the one command that installs it,
+ * instead of letting every browser test fail.
+ */
+function ensureChromium() {
+  const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+  if (fs.existsSync(chromium)) return true;
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  const hasApt = fs.existsSync("/usr/bin/apt-get");
+  if (isRoot && hasApt && !process.env.CHROMIUM_PATH) {
+    console.log("Chromium is missing: installing Debian's chromium package (apt-get, ~1 min)");
+    const aptEnv = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+    const update = spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env: aptEnv });
+    const install =
+      update.status === 0 &&
+      spawnSync("apt-get", ["install", "-y", "-qq", "chromium"], { stdio: "inherit", env: aptEnv });
+    if (install && install.status === 0 && fs.existsSync(chromium)) return true;
+  }
+  console.error(
+    `The browser tests need Chromium at ${chromium}. Install it first: ` +
+      (hasApt ? "sudo apt-get install -y chromium" : "install Chromium") +
+      " (or set CHROMIUM_PATH to a Chromium binary), then run npm test again.",
+  );
+  return false;
+}
+
+if (!ensureChromium()) {
+  fs.writeFileSync(path.join(out, "totals.json"), JSON.stringify({ passed: 0, failed: 1, skipped: 0 }));
+  console.log("0 passed, 1 failed, 0 skipped");
+  process.exit(1);
+}
+
 vitest("unit");
 if (process.env.RUNLENS_SKIP_BUILD === "1" && fs.existsSync(path.join(root, ".next", "BUILD_ID")))
   steps.push("build: skipped");
