@@ -42,11 +42,36 @@ const layerRules = {
             message: "layers: lib/ never imports app/ or components/.",
           },
           {
+            // Two zones, since a zone's exceptions are paths inside each of its `from` folders:
+            // one zone over app/ and lib/ with "./api" excepted would open app/api too.
             target: "./components",
-            from: ["./app", "./lib"],
+            from: "./app",
+            message: "layers: components never import app/ (route handlers and pages included).",
+          },
+          {
+            target: "./components",
+            from: "./lib",
             except: ["./api", "./metrics", "./format-number.ts"],
             message:
               "layers: components import only lib/api, lib/metrics and lib/format-number (never app/, store, ingest, runs or server).",
+          },
+          {
+            // lib/format-number is a leaf beside lib/api: the browser and every layer use it.
+            target: "./lib/format-number.ts",
+            from: "./lib",
+            except: ["./format-number.ts"],
+            message: "layers: lib/format-number is a leaf (it imports nothing of lib/).",
+          },
+          {
+            // bin/ is plain Node that runs before (and without) the app's TypeScript.
+            target: "./bin",
+            from: ["./lib", "./app", "./components", "./test"],
+            message: "layers: bin/ imports only bin/, Node built-ins and npm packages.",
+          },
+          {
+            target: ["./lib", "./app", "./components"],
+            from: "./bin",
+            message: "layers: nothing of the app imports bin/ (the server entry and CLI).",
           },
         ],
       },
@@ -54,10 +79,79 @@ const layerRules = {
   },
 };
 
+/** No spread arguments in lib/ (see below); repeated where another rule set replaces the list. */
+const NO_SPREAD_ARGUMENTS = {
+  selector: "CallExpression > SpreadElement, NewExpression > SpreadElement",
+  message:
+    "No spread arguments in lib/: an unbounded array overflows the call stack. Use a loop (push, Math.max) or a fixed-size tuple parameter.",
+};
+
+/**
+ * lib/metrics is pure (docs/architecture.md): every number is a function of its inputs, so it
+ * reads no file, no environment and no clock.
+ */
+const pureMetrics = {
+  files: ["lib/metrics/**/*.{ts,tsx,mjs}"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          {
+            group: [
+              "node:*",
+              "fs",
+              "fs/*",
+              "path",
+              "os",
+              "child_process",
+              "worker_threads",
+              "net",
+              "http",
+              "https",
+            ],
+            message: "lib/metrics is pure: no Node built-ins (no IO). Pass the data in.",
+          },
+        ],
+      },
+    ],
+    "no-restricted-properties": [
+      "error",
+      { object: "Date", property: "now", message: "lib/metrics is pure: no clock. Pass the time in." },
+      { object: "performance", property: "now", message: "lib/metrics is pure: no clock. Pass the time in." },
+      {
+        object: "process",
+        property: "env",
+        message: "lib/metrics is pure: no environment. Pass the setting in.",
+      },
+      {
+        object: "Math",
+        property: "random",
+        message: "lib/metrics is pure: use the seeded stream in regression/.",
+      },
+    ],
+    "no-restricted-syntax": [
+      "error",
+      NO_SPREAD_ARGUMENTS,
+      {
+        selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+        message: "lib/metrics is pure: no clock (new Date() reads it). Pass the time in.",
+      },
+    ],
+  },
+};
+
+/** No import cycles in the app's own code (a cycle makes load order decide what is defined). */
+const noCycles = {
+  files: ["lib/**/*.{ts,tsx,mjs}", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+  rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },
+};
+
 const config = [
   ...nextVitals,
   ...nextTs,
   layerRules,
+  noCycles,
   {
     ignores: [
       ".next*/**",
@@ -73,15 +167,9 @@ const config = [
     // scrape, records of a run) the call throws "Maximum call stack size exceeded".
     files: ["lib/**/*.{ts,tsx,mjs}"],
     rules: {
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector: "CallExpression > SpreadElement, NewExpression > SpreadElement",
-          message:
-            "No spread arguments in lib/: an unbounded array overflows the call stack. Use a loop (push, Math.max) or a fixed-size tuple parameter.",
-        },
-      ],
+      "no-restricted-syntax": ["error", NO_SPREAD_ARGUMENTS],
     },
   },
+  pureMetrics,
 ];
 export default config;

@@ -10,8 +10,8 @@ const root = path.resolve(__dirname, "../..");
  * Lints one planted file with the project's own configuration. The file sits inside the tree
  * (the layer zones are paths of the tree) and is removed whatever happens.
  */
-async function lintPlanted(relDir: string, source: string): Promise<ESLint.LintResult> {
-  const file = path.join(root, relDir, `layers-probe-${randomUUID()}.ts`);
+async function lintPlanted(relDir: string, source: string, ext = "ts"): Promise<ESLint.LintResult> {
+  const file = path.join(root, relDir, `layers-probe-${randomUUID()}.${ext}`);
   fs.writeFileSync(file, source);
   try {
     const eslint = new ESLint({ cwd: root });
@@ -62,5 +62,79 @@ describe("layer rules in the lint configuration", () => {
       ].join("\n"),
     );
     expect(result.messages).toEqual([]);
+  });
+
+  it("fails a component importing a route handler under app/api", async () => {
+    const errors = layerErrors(
+      await lintPlanted(
+        "components",
+        'import { GET } from "@/app/api/runs/route";\nexport const probe = GET;\n',
+      ),
+    );
+    expect(errors).toHaveLength(1);
+    expect(errors[0].message).toContain("components never import app/");
+  });
+
+  it("keeps lib/format-number a leaf", async () => {
+    const eslint = new ESLint({ cwd: root });
+    const [result] = await eslint.lintText(
+      'import type { Db } from "@/lib/store/db";\nexport type Probe = Db;\n',
+      { filePath: path.join(root, "lib/format-number.ts") },
+    );
+    expect(layerErrors(result).map((m) => m.message)).toEqual([
+      expect.stringContaining("lib/format-number is a leaf"),
+    ]);
+  });
+
+  it("fails bin/ importing the app, and the app importing bin/", async () => {
+    const fromBin = layerErrors(
+      await lintPlanted(
+        "bin",
+        'import { formatNumber } from "../lib/format-number";\nexport const probe = formatNumber;\n',
+        "mjs",
+      ),
+    );
+    expect(fromBin.map((m) => m.message)).toEqual([expect.stringContaining("bin/ imports only bin/")]);
+    const intoBin = layerErrors(
+      await lintPlanted(
+        "lib/runs",
+        'import { serve } from "../../bin/http-server.mjs";\nexport const probe = serve;\n',
+      ),
+    );
+    expect(intoBin.map((m) => m.message)).toEqual([
+      expect.stringContaining("nothing of the app imports bin/"),
+    ]);
+  });
+
+  it.each([
+    ['import fs from "node:fs";\nexport const probe = fs;\n', "no-restricted-imports"],
+    ["export const probe = () => Date.now();\n", "no-restricted-properties"],
+    ["export const probe = () => performance.now();\n", "no-restricted-properties"],
+    ["export const probe = () => process.env.X;\n", "no-restricted-properties"],
+    ["export const probe = () => new Date();\n", "no-restricted-syntax"],
+  ])("keeps lib/metrics pure: %s", async (source, rule) => {
+    const result = await lintPlanted("lib/metrics", source);
+    const errors = result.messages.filter((m) => m.ruleId === rule);
+    expect(errors).toHaveLength(1);
+    expect(errors[0].message).toContain("lib/metrics is pure");
+  });
+
+  it("fails an import cycle", async () => {
+    const a = `layers-cycle-a-${randomUUID()}`;
+    const b = `layers-cycle-b-${randomUUID()}`;
+    const dir = path.join(root, "lib/runs");
+    fs.writeFileSync(path.join(dir, `${a}.ts`), `import { b } from "./${b}";\nexport const a = () => b();\n`);
+    fs.writeFileSync(
+      path.join(dir, `${b}.ts`),
+      `import { a } from "./${a}";\nexport const b = (): unknown => a;\n`,
+    );
+    try {
+      const eslint = new ESLint({ cwd: root });
+      const [result] = await eslint.lintFiles([path.join(dir, `${a}.ts`)]);
+      expect(result.messages.filter((m) => m.ruleId === "import/no-cycle")).toHaveLength(1);
+    } finally {
+      fs.rmSync(path.join(dir, `${a}.ts`), { force: true });
+      fs.rmSync(path.join(dir, `${b}.ts`), { force: true });
+    }
   });
 });

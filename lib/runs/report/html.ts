@@ -3,14 +3,10 @@
  * its style inline and system fonts only, so it opens from disk with no network. Every text that
  * came from an upload goes through `escapeHtml`.
  */
+import { escapeHtml } from "./escape-html";
 import { renderPlot, hasMarks, type Plot } from "./svg-plot";
 
-export function escapeHtml(s: string): string {
-  return s.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
-  );
-}
+export { escapeHtml };
 
 export interface Table {
   columns: string[];

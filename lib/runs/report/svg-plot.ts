@@ -6,7 +6,7 @@
  */
 import { formatNumber } from "@/lib/format-number";
 import { logTicks, niceTicks } from "@/lib/metrics/nice-scale";
-import { escapeHtml } from "./html";
+import { escapeHtml } from "./escape-html";
 
 export interface Axis {
   title: string;
