@@ -31,16 +31,24 @@ export async function createAppContext(config: AppConfig = readConfig()): Promis
       : new FsBlobStore(path.join(config.dataDir, "blobs"), store.db);
   // Every instance sweeps: whichever is alive finds the runs of one that died mid-ingest.
   const tables = analyzerTables();
+  // A failed sweep or collection is tried again at the next tick; it is logged, never swallowed.
   const sweep = async () => {
-    await dropInterruptedUploads(store.db, config.ingestStaleMs, tables).catch(() => []);
-    await failInterruptedIngests(store.db, config.ingestStaleMs).catch(() => 0);
+    await dropInterruptedUploads(store.db, config.ingestStaleMs, tables).catch((err) =>
+      logBackgroundFailure("dropping interrupted uploads", err),
+    );
+    await failInterruptedIngests(store.db, config.ingestStaleMs).catch((err) =>
+      logBackgroundFailure("marking interrupted ingests failed", err),
+    );
   };
   await sweep();
   const sweeper = setInterval(sweep, config.ingestStaleMs);
   sweeper.unref();
   // Every instance collects too: blobs left by a dead instance's uploads, temp files and chunks
   // of crashed uploads. The locked check makes concurrent collectors safe.
-  const collect = () => blobs.collect({ graceMs: config.blobGcGraceMs }).catch(() => {});
+  const collect = () =>
+    blobs
+      .collect({ graceMs: config.blobGcGraceMs })
+      .catch((err) => logBackgroundFailure("collecting unused blobs", err));
   // Also once at start-up, without waiting for it: a crash-looping server still cleans up.
   void collect();
   const collector = setInterval(collect, blobGcIntervalMs(config.blobGcGraceMs));
@@ -54,6 +62,12 @@ export async function createAppContext(config: AppConfig = readConfig()): Promis
       clearInterval(collector);
     },
   };
+}
+
+/** One line on stderr for a background task that failed; the next tick tries again. */
+function logBackgroundFailure(task: string, err: unknown): void {
+  const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  console.error(`runlens: background task failed (${task}); retrying at its next tick: ${text}`);
 }
 
 /** How often the blob collector runs: a few times per grace period, at most every 15 minutes. */

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readConfig } from "@/lib/server/config";
 
 const GiB = 1024 ** 3;
+const env = (vars: Record<string, string>) => vars as NodeJS.ProcessEnv;
 
 describe("readConfig", () => {
   const saved = process.env.RUNLENS_MAX_UPLOAD_BYTES;
@@ -13,15 +14,15 @@ describe("readConfig", () => {
 
   it("reads every number from the env it is given, not from process.env", () => {
     delete process.env.RUNLENS_MAX_UPLOAD_BYTES;
-    const c = readConfig({ RUNLENS_MAX_UPLOAD_BYTES: String(8 * GiB), RUNLENS_MAX_LINE_BYTES: "1024" });
+    const c = readConfig(env({ RUNLENS_MAX_UPLOAD_BYTES: String(8 * GiB), RUNLENS_MAX_LINE_BYTES: "1024" }));
     expect(c.maxUploadBytes).toBe(8 * GiB);
     expect(c.maxLineBytes).toBe(1024);
     process.env.RUNLENS_MAX_UPLOAD_BYTES = "5";
-    expect(readConfig({}).maxUploadBytes).toBe(2 * GiB);
+    expect(readConfig(env({})).maxUploadBytes).toBe(2 * GiB);
   });
 
   it("falls back on a value that is not a positive number", () => {
-    expect(readConfig({ RUNLENS_MAX_UPLOAD_BYTES: "-3" }).maxUploadBytes).toBe(2 * GiB);
-    expect(readConfig({ RUNLENS_MAX_UPLOAD_BYTES: "lots" }).maxUploadBytes).toBe(2 * GiB);
+    expect(readConfig(env({ RUNLENS_MAX_UPLOAD_BYTES: "-3" })).maxUploadBytes).toBe(2 * GiB);
+    expect(readConfig(env({ RUNLENS_MAX_UPLOAD_BYTES: "lots" })).maxUploadBytes).toBe(2 * GiB);
   });
 });
