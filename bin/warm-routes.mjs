@@ -1,5 +1,5 @@
 // A fresh server renders its first run page in seconds: the page's server and client-component
-// modules are loaded and their code compiled on that first request (README.md §Performance,
+// modules are loaded and their code compiled on that first request (docs/performance.md,
 // "Timeline first paint"). Rendering one page of a stored run right after start-up pays that
 // before a user's first visit does.
 

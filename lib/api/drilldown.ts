@@ -1,5 +1,5 @@
 /**
- * A run's drill-down readiness as the API states it (README.md §HTTP API): a ready run whose
+ * A run's drill-down readiness as the API states it (docs/http-api.md): a ready run whose
  * `drilldownReadyAt` is null has its summary and charts stored, while its request lists, request
  * timeline and slowest requests are still being built.
  */

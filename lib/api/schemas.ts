@@ -1,5 +1,5 @@
 /**
- * Response and request shapes of the HTTP API (README.md §HTTP API). The browser and the route
+ * Response and request shapes of the HTTP API (docs/http-api.md). The browser and the route
  * handlers import the same schemas; types come from them.
  */
 import { z } from "zod";
@@ -196,7 +196,7 @@ export const runHeadSchema = z.object({
 
 /**
  * When a run's summary and its drill-down (request lists, timeline, slowest requests) were
- * stored, ISO; null: not yet (README.md §HTTP API). A ready run whose drill-down is null is
+ * stored, ISO; null: not yet (docs/http-api.md). A ready run whose drill-down is null is
  * still being built: its summary and charts are final, its drill-down views wait.
  */
 export const readinessSchema = z.object({

@@ -1,5 +1,5 @@
 /**
- * The drill-down half of an ingest (README.md §HTTP API, `drilldownReadyAt`): work only the
+ * The drill-down half of an ingest (docs/http-api.md, `drilldownReadyAt`): work only the
  * drill-down views read (request rows re-anchored, the slowest-request lists read back from them),
  * done after the summary is committed and the upload has its answer. The process keeps a list of
  * the ones under way so that closing the store can wait for them.

@@ -1,5 +1,5 @@
 /**
- * The `requests` block of the run summary (docs/metrics.md §Requests; README.md §HTTP API) from aiperf
+ * The `requests` block of the run summary (docs/metrics.md §Requests; docs/http-api.md) from aiperf
  * records. Latency and token statistics use profiling-phase successful records only; warmup and error
  * records are counted separately (counting them in would let a 20 s failed request or a cold
  * warmup request move p99). Duration and throughput follow aiperf's own definitions:

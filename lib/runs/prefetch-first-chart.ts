@@ -17,7 +17,7 @@ import { timelineSeed } from "./run-timeline";
 /**
  * What the server render puts in the cache for the view opened: its first chart; and on the
  * Timeline view what it sends beside the cache, the window in the URL (timelineSeed). A drill-down route (the timeline) is not read while the
- * run's drill-down is being built: its route answers 409 then (README.md §HTTP API), and the view
+ * run's drill-down is being built: its route answers 409 then (docs/http-api.md), and the view
  * shows that it is building and asks again once it is ready.
  */
 export async function prefetchRunView(

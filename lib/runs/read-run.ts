@@ -18,7 +18,7 @@ export const EMPTY_BLOCKS: SummaryBlocks = {
   warnings: [],
 };
 
-/** The run summary (README.md §HTTP API): catalog fields plus the blocks computed at ingest. */
+/** The run summary (docs/http-api.md): catalog fields plus the blocks computed at ingest. */
 export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
   const blocks: SummaryBlocks = run.summary
     ? { ...EMPTY_BLOCKS, ...(JSON.parse(run.summary) as SummaryBlocks) }

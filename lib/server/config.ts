@@ -1,6 +1,6 @@
 import path from "node:path";
 
-/** Environment settings, read once per process (see README "Configuration"). */
+/** Environment settings, read once per process (docs/configuration.md). */
 export interface AppConfig {
   dataDir: string;
   databaseUrl: string | null;

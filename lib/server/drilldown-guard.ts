@@ -4,7 +4,7 @@ import { jsonError } from "./http";
 
 /**
  * The answer of a drill-down route (request lists, timeline, one request, trace) while the run's
- * drill-down is still being built (README.md §HTTP API): `409 drilldown_building`, never part of
+ * drill-down is still being built (docs/http-api.md): `409 drilldown_building`, never part of
  * a list. Null when the route may answer (the run is unknown, not ready, or its drill-down is).
  */
 export async function drilldownBuildingError(db: Db, runId: string): Promise<Response | null> {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 
-/** The one error shape (README.md §HTTP API); never a stack trace or a file path. */
+/** The one error shape (docs/http-api.md); never a stack trace or a file path. */
 export function jsonError(status: number, code: string, message: string, details?: unknown): Response {
   const error: { code: string; message: string; details?: unknown } = { code, message };
   if (details !== undefined) error.details = details;

@@ -67,7 +67,7 @@ function flatArrayLiteral(values: unknown[], width: number, at: number): string 
  * instance is the root one (a transaction's rows must go on its own connection); otherwise as
  * `INSERT … SELECT * FROM unnest($1::t[], …)`: one array parameter per column, so the server
  * parses a short statement instead of one with tens of thousands of placeholders (≈ 3× faster
- * than multi-row VALUES for the per-request tables, see README "Performance"). On SQLite the
+ * than multi-row VALUES for the per-request tables, see docs/performance.md). On SQLite the
  * statement for a batch shape is prepared once and reused, skipping Kysely's compile and
  * SQLite's prepare of a 30,000-parameter statement on every batch.
  *

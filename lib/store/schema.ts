@@ -22,7 +22,7 @@ export interface RunsTable {
   kinds: string;
   backend: string | null;
   request_count: number | null;
-  /** The precomputed run summary (README.md §HTTP API), JSON; null until ingest committed */
+  /** The precomputed run summary (docs/http-api.md), JSON; null until ingest committed */
   summary: string | null;
   /** Upload-level warnings, JSON array of strings */
   warnings: string;

@@ -1,5 +1,5 @@
 /**
- * A run whose drill-down is still being built (README.md §HTTP API): the run list says so with
+ * A run whose drill-down is still being built (docs/http-api.md): the run list says so with
  * `summaryReadyAt` / `drilldownReadyAt`, and the run page's server render puts no drill-down
  * route (the Timeline view's window) with it until the drill-down is ready, while the
  * view's first chart, stored with the summary, is prefetched as always.

@@ -1,5 +1,5 @@
 /**
- * "Summary ready" before "drill-down ready" (README.md §HTTP API): an upload answers once the
+ * "Summary ready" before "drill-down ready" (docs/http-api.md): an upload answers once the
  * summary is stored, while the aiperf request rows are re-anchored and the slowest-request lists
  * read back from them in the background. Meanwhile the run is listed with its final summary, says
  * its drill-down is not ready, its drill-down routes answer 409, and it cannot be deleted or

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The hottest functions by self time in V8 CPU profiles (`node --cpu-prof` writes one
-// .cpuprofile per thread), per thread: README.md §Performance, "Where ingest spends its time".
+// .cpuprofile per thread), per thread: docs/performance.md, "Where ingest spends its time".
 //
 //   node test/bench/cpu-top.mjs [--top 10] [--windows windows.json] <file.cpuprofile | dir>…
 //

@@ -1,4 +1,4 @@
-// Canonical JSON for the before/after dump (README.md §Performance, "Before/after dump"): keys
+// Canonical JSON for the before/after dump (docs/performance.md, "Before/after dump"): keys
 // sorted at every depth, and what differs between two uploads of the same bytes taken out, so two
 // dumps of the same numbers are byte-identical.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Compares two dumps of dump.mjs (README.md §Performance, "Before/after dump"), file by file:
+// Compares two dumps of dump.mjs (docs/performance.md, "Before/after dump"), file by file:
 // identical, or the values that changed (path, before, after) and the keys only one side has.
 //
 //   node test/bench/dump-diff.mjs A B [--examples 5]

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The before/after dump (README.md §Performance, "Before/after dump"): uploads each bench input
+// The before/after dump (docs/performance.md, "Before/after dump"): uploads each bench input
 // through POST /api/runs and writes what the server computed from it (the upload's answer, the run
 // summary, every chart payload the run has, a few drill-down lists) as canonical JSON, so two
 // servers (two commits, two stores) can be compared byte for byte with dump-diff.mjs.
@@ -41,7 +41,7 @@ const ALL_KINDS = [
   "agentic",
 ];
 
-/** Drill-down reads whose numbers come from the stored request rows (README.md §HTTP API). */
+/** Drill-down reads whose numbers come from the stored request rows (docs/http-api.md). */
 const DRILLDOWN = {
   "aiperf-e2e-desc": "aiperf/requests?sort=e2e&order=desc&limit=200",
   "aiperf-ttft-desc": "aiperf/requests?sort=ttft&order=desc&limit=200",

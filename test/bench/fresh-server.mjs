@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The server's side of a first visit (README.md §Performance, "Timeline first paint"): starts the
+// The server's side of a first visit (docs/performance.md, "Timeline first paint"): starts the
 // built app fresh, waits for its own warm-up when it has one, and times page requests in turn,
 // each from request to last byte, with the idle RSS. The runs are an aiperf upload of the
 // default-size bench input, stored once in a data dir of its own and reused.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // What an upload stored, as one digest per table: for checking that a change to the ingest path
-// changes no stored number (README.md §Performance, "Where ingest spends its time"). Uploads the
+// changes no stored number (docs/performance.md, "Where ingest spends its time"). Uploads the
 // bench inputs (test/bench/inputs.mjs) to the built server on SQLite, then reads every row of
 // the run from every table with a run_id (summary, chart payloads, request rows, blobs' rows…),
 // with the run's and its files' ids and the clock's columns left out, and prints

@@ -2,7 +2,7 @@
 // The upload path alone, in this process (no Next.js server, no build): the bench's inputs through
 // `uploadRun` (what POST /api/runs calls) on SQLite and on PostgreSQL, with the wall time, this
 // process's CPU time and, on PostgreSQL, the CPU time of the server backends that served it. For
-// finding where ingest time goes and comparing the stores by measurement (README.md §Performance);
+// finding where ingest time goes and comparing the stores by measurement (docs/performance.md);
 // `npm run bench` remains the measurement of record.
 //
 //   node test/bench/ingest-path.mjs [--size default] [--kinds aiperf,trtllm] [--store both] [--repeat 2]

@@ -5,7 +5,7 @@
 // the RSS peaked it prints RSS (anonymous / file-backed), each thread's V8 heap (used / committed)
 // and the external and ArrayBuffer memory; what anonymous memory is left is native (SQLite's page
 // cache, malloc arenas, thread stacks). Not part of `npm test`; `npm run bench` remains the
-// measurement of record (README.md §Performance, "Peak memory during ingest").
+// measurement of record (docs/performance.md, "Peak memory during ingest").
 //
 //   node test/bench/memory-breakdown.mjs [--kinds aiperf,server-metrics-json] [--dist .next-bench]
 //                                        [--port 3117] [--flags "--max-semi-space-size=4 …"]

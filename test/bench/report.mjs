@@ -98,7 +98,7 @@ export function printTable(report) {
   printPeer(report.results);
   printInteractions(report.interactions ?? []);
   console.log(
-    "\ntargets (README.md §Performance): summary ready ≥ 0.8× the floor, peak RSS ≤ 256 MB whatever the input, PostgreSQL within 1.5× of SQLite, summary GET p50 ≤ 10 ms at 1M, ≤ 2,000 points per series, first chart ≤ 1,000 ms at 1M (again: a second visit, fresh browser context), interaction p75 ≤ 100 ms; against the peer on the agentic run ≥ 10× faster and ≥ 8× less memory",
+    "\ntargets (docs/performance.md): summary ready ≥ 0.8× the floor, peak RSS ≤ 256 MB whatever the input, PostgreSQL within 1.5× of SQLite, summary GET p50 ≤ 10 ms at 1M, ≤ 2,000 points per series, first chart ≤ 1,000 ms at 1M (again: a second visit, fresh browser context), interaction p75 ≤ 100 ms; against the peer on the agentic run ≥ 10× faster and ≥ 8× less memory",
   );
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runlens benchmark (README.md §Performance): ingest through the real HTTP upload against the bare-parse
+// Runlens benchmark (docs/performance.md): ingest through the real HTTP upload against the bare-parse
 // floor, the server's peak memory, summary GET latency (alone, and while the same input is
 // uploaded again), chart payload sizes, the time to the first chart and the interaction latency
 // of the run page's heaviest controls in headless Chromium, per input kind and per store.

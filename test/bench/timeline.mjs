@@ -124,7 +124,7 @@ async function timed(url) {
 }
 
 /**
- * Timeline figures of one run (README.md §Performance): `firstPaintColdMs` is the first visit
+ * Timeline figures of one run (docs/performance.md): `firstPaintColdMs` is the first visit
  * (the server reads the run's stored timeline columns then, or its rows for a run stored before them), `firstPaintWarmMs` a second visit in a fresh browser
  * context; frame times are p50/p95/max of `2 × frames` zooms and pans each; `refetchMs` from the last
  * gesture to the new window's bars drawn; `api` the route alone, warm, whole run and a tenth of it.

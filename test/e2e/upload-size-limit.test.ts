@@ -2,7 +2,7 @@
  * An upload over RUNLENS_MAX_UPLOAD_BYTES, sent to the server `npm start` runs (bin/server.mjs):
  * the client hears `413 payload_too_large` as JSON while it is still sending, whether the body
  * declared its length or came chunked, and is not reset before it has read the answer
- * (README.md §Errors). Nothing of the upload is kept.
+ * (docs/http-api.md §Errors). Nothing of the upload is kept.
  */
 import fs from "node:fs";
 import net from "node:net";

@@ -1,7 +1,7 @@
 /**
  * A fresh server renders one stored run's page right after it starts (bin/warm-routes.mjs), so
  * the first visit after a restart does not load and compile the run page's modules itself
- * (README.md §Performance, "Timeline first paint"). The built app on real sockets: a run is
+ * (docs/performance.md, "Timeline first paint"). The built app on real sockets: a run is
  * uploaded, the server restarted on the same data, and its log and its first page read.
  */
 import fs from "node:fs";

@@ -33,7 +33,7 @@ export async function ingestingRunWithRows(dbFile: string, timeoutMs: number): P
 
 /**
  * Polls a SQLite store another process is writing until a run has its summary committed and its
- * drill-down not yet (README.md §HTTP API): the moment to kill that process. Resolves with its id.
+ * drill-down not yet (docs/http-api.md): the moment to kill that process. Resolves with its id.
  */
 export async function runBetweenSummaryAndDrilldown(dbFile: string, timeoutMs: number): Promise<string> {
   const deadline = Date.now() + timeoutMs;

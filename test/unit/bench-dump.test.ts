@@ -1,5 +1,5 @@
 /**
- * The before/after dump (README.md §Performance, "Before/after dump"): dump files are canonical
+ * The before/after dump (docs/performance.md, "Before/after dump"): dump files are canonical
  * (sorted keys, upload ids and instants taken out), and dump-diff says per file whether it is
  * identical, which values changed and which keys only one side has, on two small hand-made dumps.
  */

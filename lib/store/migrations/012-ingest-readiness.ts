@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from "kysely";
 import { columnTypes, type DialectName } from "../dialect";
 
 /**
- * When a run's summary and its drill-down became readable (epoch ms; README.md §HTTP API). An
+ * When a run's summary and its drill-down became readable (epoch ms; docs/http-api.md). An
  * ingest commits the summary first (the run is listed and its charts shown) and builds what only
  * the drill-down views read afterwards; `drilldown_ready_at` stays null until that is stored. Runs
  * committed before this migration had both at once: they get their last update time for both.
