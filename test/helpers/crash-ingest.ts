@@ -83,13 +83,25 @@ export function spawnIngest(
   let output = "";
   child.stdout.on("data", (d) => (output += String(d)));
   child.stderr.on("data", (d) => (output += String(d)));
-  const exited = new Promise<NodeJS.Signals | null>((r) => child.once("exit", (_code, signal) => r(signal)));
+  let exitedEarly: (why: Error) => void = () => {};
+  const earlyExit = new Promise<never>((_, reject) => (exitedEarly = reject));
+  earlyExit.catch(() => {});
+  const exited = new Promise<NodeJS.Signals | null>((r) =>
+    child.once("exit", (code, signal) => {
+      exitedEarly(new Error(`the uploading child exited (code ${code}, signal ${signal}) before that`));
+      r(signal);
+    }),
+  );
   return {
     output: () => output,
+    // A child that dies is not waited for until the timeout; either way the failure says what was
+    // awaited and shows everything the child printed.
     until: (p) =>
-      p.catch((err) => {
+      Promise.race([p, earlyExit]).catch((err) => {
         child.kill("SIGKILL");
-        throw new Error(`${(err as Error).message}\n${output}`);
+        throw new Error(
+          `${(err as Error).message}\n--- the uploading child printed:\n${output || "(nothing)"}`,
+        );
       }),
     kill: () => {
       child.kill("SIGKILL");

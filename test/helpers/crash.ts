@@ -8,27 +8,32 @@ import Database from "better-sqlite3";
  */
 export async function ingestingRunWithRows(dbFile: string, timeoutMs: number): Promise<string> {
   const deadline = Date.now() + timeoutMs;
+  let seen = "no database file yet";
   while (Date.now() < deadline) {
     if (fs.existsSync(dbFile)) {
       const db = new Database(dbFile, { readonly: true, fileMustExist: true });
       try {
         const run = db.prepare("select id from runs where status = 'ingesting'").get() as
           { id: string } | undefined;
+        seen = "database open, no run ingesting yet";
         if (run) {
           const { n } = db
             .prepare("select count(*) as n from trtllm_requests where run_id = ?")
             .get(run.id) as { n: number };
+          seen = `run ${run.id} ingesting with ${n} request rows`;
           if (n > 0) return run.id;
         }
       } catch {
-        // the schema is not there yet
+        seen = "database file there, schema not yet";
       } finally {
         db.close();
       }
     }
     await new Promise((r) => setTimeout(r, 25));
   }
-  throw new Error("no run got into its ingest in time");
+  throw new Error(
+    `waited ${timeoutMs} ms for a run that is ingesting and has request rows in ${dbFile}; last seen: ${seen}`,
+  );
 }
 
 /**
@@ -37,10 +42,12 @@ export async function ingestingRunWithRows(dbFile: string, timeoutMs: number): P
  */
 export async function runBetweenSummaryAndDrilldown(dbFile: string, timeoutMs: number): Promise<string> {
   const deadline = Date.now() + timeoutMs;
+  let seen = "no database file yet";
   while (Date.now() < deadline) {
     if (fs.existsSync(dbFile)) {
       const db = new Database(dbFile, { readonly: true, fileMustExist: true });
       try {
+        seen = "database open, no run between its summary and its drill-down yet";
         const run = db
           .prepare(
             `select id from runs where status = 'ready'
@@ -49,12 +56,14 @@ export async function runBetweenSummaryAndDrilldown(dbFile: string, timeoutMs: n
           .get() as { id: string } | undefined;
         if (run) return run.id;
       } catch {
-        // the schema is not there yet
+        seen = "database file there, schema not yet";
       } finally {
         db.close();
       }
     }
     await new Promise((r) => setTimeout(r, 25));
   }
-  throw new Error("no run got between its summary and its drill-down in time");
+  throw new Error(
+    `waited ${timeoutMs} ms for a run between its summary and its drill-down in ${dbFile}; last seen: ${seen}`,
+  );
 }
