@@ -269,6 +269,17 @@ async function profileStore(store, inputs) {
   }
 }
 
+/** Bytes of every file under dir (the data dir's size on disk, as the files say). */
+function dirBytes(dir) {
+  let total = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) total += dirBytes(p);
+    else if (e.isFile()) total += fs.statSync(p).size;
+  }
+  return total;
+}
+
 async function benchStore(store, inputs, floors) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `runlens-bench-${store}-`));
   const schema = store === "postgres" ? await freshPgSchema(pgUrl) : null;
@@ -286,10 +297,15 @@ async function benchStore(store, inputs, floors) {
     for (const input of inputs) {
       process.stderr.write(`[${store}] ${input.label}: upload … `);
       const uploads = [];
+      // What the first upload adds to the data dir (SQLite: database, WAL and blobs; later uploads
+      // of the same bytes share the blobs, so only the first counts). null on PostgreSQL.
+      const dirBefore = store === "sqlite" ? dirBytes(dataDir) : null;
+      let dataDirGrowthBytes = null;
       for (let i = 0; i < repeat; i++) {
         const rss = sampleRss(server.pid);
         const up = await streamUpload(server.url, input.files, { name: `bench ${input.kind}` });
         uploads.push({ ...up, mem: rss.stop() });
+        if (i === 0 && dirBefore !== null) dataDirGrowthBytes = dirBytes(dataDir) - dirBefore;
         process.stderr.write(`${up.seconds.toFixed(1)} s ${up.body.status}, `);
       }
       const byTime = [...uploads].sort((a, b) => a.seconds - b.seconds);
@@ -342,6 +358,8 @@ async function benchStore(store, inputs, floors) {
           floor.duckdb && ready.summaryReadySeconds ? ready.summaryReadySeconds / floor.duckdb.seconds : null,
         // What the ingest itself costs: the peak over the idle server's RSS.
         ingestMemoryBytes: mem.peakBytes - mem.baselineBytes,
+        dataDirGrowthBytes,
+        dataDirGrowthOverInput: dataDirGrowthBytes === null ? null : dataDirGrowthBytes / input.bytes,
         rssBaselineBytes: mem.baselineBytes,
         rssPeakBytes: mem.peakBytes,
         summaryGetP50Ms: summary.p50Ms,
