@@ -135,8 +135,15 @@ export async function gateRun(db: Db, runId: string, req: GateRequest): Promise<
   if (!judgement) return null;
   if (req.nameBaseline === false && req.baseline.kind !== "run") {
     const n = judgement.baseline.runIds.length;
+    const own = (ids: string[]) => ids.filter((id) => id === runId);
     judgement = {
       ...judgement,
+      collectorMismatches: judgement.collectorMismatches.map((m) => ({
+        ...m,
+        onRunIds: own(m.onRunIds),
+        offRunIds: own(m.offRunIds),
+        unknownRunIds: own(m.unknownRunIds),
+      })),
       baseline: {
         label: `${judgement.baseline.label} (${n} run${n === 1 ? "" : "s"}; not named in private mode)`,
         runIds: [],

@@ -15,6 +15,7 @@ import { publicOrigin } from "@/lib/server/public-origin";
 import { readConfig } from "@/lib/server/config";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
+import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { appForTest, idParams, uploadRequest } from "../helpers/test-app";
 
 const SERIES = "nightly/links";
@@ -101,7 +102,23 @@ describe("verdicts in private mode", () => {
     const TOKEN = "private-token";
     await appForTest({ RUNLENS_PRIVATE: "true", RUNLENS_API_TOKEN: TOKEN });
     const auth = { authorization: `Bearer ${TOKEN}` };
-    const others = [await uploadInto(1, auth), await uploadInto(2, auth)];
+    // A TensorRT-LLM run first: its collectors are known where the aiperf runs' are not, so the
+    // judgement's collector notes would list the runs too.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gate-links-trt-"));
+    const gen = generateTrtllmRun({ dir, mode: "aggregated", requests: 30, seed: 3 });
+    const trt = await upload(
+      uploadRequest(
+        gen.files.map((p: string) => ({ name: path.basename(p), path: p })),
+        { series: SERIES },
+        auth,
+      ),
+    );
+    expect(trt.status).toBe(201);
+    const others = [
+      ((await trt.json()) as { id: string }).id,
+      await uploadInto(1, auth),
+      await uploadInto(2, auth),
+    ];
     const id = await uploadInto(3, auth);
     for (const qs of ["baseline=last", "baseline=last:99"]) {
       const res = await verdictsAt(id, qs);
@@ -117,6 +134,7 @@ describe("verdicts in private mode", () => {
     }
     const withToken = gateResultSchema.parse(await (await verdictsAt(id, "baseline=last:99", auth)).json());
     expect(withToken.judgement!.baseline.runIds).toEqual(others);
-    expect(withToken.compareUrl).toContain(others[1]);
+    expect(withToken.compareUrl).toContain(others[2]);
+    expect(withToken.judgement!.collectorMismatches.flatMap((m) => m.unknownRunIds)).toContain(others[1]);
   });
 });
