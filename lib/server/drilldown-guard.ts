@@ -14,12 +14,13 @@ import { jsonError } from "./http";
  *
  * Null when the route may answer (the run is unknown, or ready with its drill-down stored).
  * `drilldown: false` is for routes that read rows stored before the summary (goodput): they may
- * answer while only the drill-down half is being built.
+ * answer while only the drill-down half is being built. `failed: false` lets a failed run pass
+ * (a chart of a failed run is simply not there).
  */
 export async function drilldownBuildingError(
   db: Db,
   runId: string,
-  opts: { drilldown?: boolean } = {},
+  opts: { drilldown?: boolean; failed?: boolean } = {},
 ): Promise<Response | null> {
   const run = await db
     .selectFrom("runs")
@@ -33,7 +34,7 @@ export async function drilldownBuildingError(
       "drilldown_building",
       "this run is being ingested; ask again once GET /api/runs/{id} is ready with drilldownReadyAt",
     );
-  if (run.status === "failed")
+  if (run.status === "failed" && (opts.failed ?? true))
     return jsonError(
       409,
       "run_failed",

@@ -87,12 +87,12 @@ describe("gate and verdict links", () => {
     expect(publicOrigin(req, { publicUrl: null })).toBe("http://localhost:3621");
     const config = readConfig({
       RUNLENS_PUBLIC_URL: "https://runlens.example.com/lens/",
-    } as NodeJS.ProcessEnv);
+    } as unknown as NodeJS.ProcessEnv);
     expect(publicOrigin(new Request("http://localhost:3621/x", { headers: PROXIED }), config)).toBe(
       "https://runlens.example.com/lens",
     );
     expect(
-      readConfig({ RUNLENS_PUBLIC_URL: "javascript:alert(1)" } as NodeJS.ProcessEnv).publicUrl,
+      readConfig({ RUNLENS_PUBLIC_URL: "javascript:alert(1)" } as unknown as NodeJS.ProcessEnv).publicUrl,
     ).toBeNull();
   });
 });

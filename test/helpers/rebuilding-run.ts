@@ -14,6 +14,7 @@ import { GET as timeline } from "@/app/api/runs/[id]/timeline/route";
 import { GET as timelineRequest } from "@/app/api/runs/[id]/timeline/requests/[rid]/route";
 import { GET as trace } from "@/app/api/runs/[id]/trace.json/route";
 import { GET as goodput } from "@/app/api/runs/[id]/goodput/route";
+import { GET as chart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { GET as trtllmSample } from "@/app/api/runs/[id]/trtllm/requests/route";
 import { GET as trtllmDetail } from "@/app/api/runs/[id]/trtllm/requests/[idx]/route";
 import type { AppContext } from "@/lib/server/app-context";
@@ -114,6 +115,10 @@ export async function expectRebuildingAnswers409(app: AppContext): Promise<void>
       // The re-ingest has cleared the old rows and is writing the new ones.
       await new Promise((r) => setTimeout(r, 300));
       expect(await drilldownAnswers(id)).toEqual(all("409 drilldown_building"));
+      // Its charts are cleared until the commit: being built, not absent.
+      const key = id === aiperf ? "aiperf-slowest" : "trtllm-segments";
+      const c = await chart(get(`/api/runs/${id}/charts/${key}`), { params: Promise.resolve({ id, key }) });
+      expect(c.status).toBe(409);
       expect((await work).status).toBe(200);
     }
   } finally {
@@ -125,6 +130,11 @@ export async function expectRebuildingAnswers409(app: AppContext): Promise<void>
   expect(after.timeline).toBe("200");
   expect(after["trace.json"]).toBe("200");
   expect((await drilldownAnswers(trtllm))["trtllm/requests/0"]).toBe("200");
+  const key = "aiperf-slowest";
+  expect(
+    (await chart(get(`/api/runs/${aiperf}/charts/${key}`), { params: Promise.resolve({ id: aiperf, key }) }))
+      .status,
+  ).toBe(200);
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
