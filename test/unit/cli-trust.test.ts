@@ -205,5 +205,14 @@ describe("the CLI's folder walk", () => {
       `runlens: symlink loop: ${path.join(dir, "sub", "up")} leads back to ${fs.realpathSync(dir)}\n`,
     );
     expect(seen).toHaveLength(0);
+
+    // Two links naming each other never resolve.
+    const pair = folder();
+    fs.symlinkSync(path.join(pair, "b"), path.join(pair, "a"));
+    fs.symlinkSync(path.join(pair, "a"), path.join(pair, "b"));
+    const res2 = await cli(["upload", pair, "--server", base]);
+    expect(res2.code).toBe(1);
+    expect(res2.stderr).toBe(`runlens: symlink loop: ${path.join(pair, "a")} never resolves\n`);
+    expect(seen).toHaveLength(0);
   });
 });
