@@ -124,16 +124,42 @@ function baseUrl(server) {
   }
 }
 
-/** Every regular file under the given paths; dot-files and dot-folders (.git, .DS_Store) are skipped. */
+/**
+ * Every regular file under the given paths; dot-files and dot-folders (.git, .DS_Store) are
+ * skipped. A path given on the command line is read wherever it points, but inside a folder a
+ * symbolic link is followed only when its target lies inside that folder: one pointing out of it
+ * (`passwd.txt → /etc/passwd`) is skipped with a warning, never uploaded, and one leading back
+ * to a folder being walked is a loop, an error.
+ */
 function collectFiles(paths) {
   const out = [];
-  const walk = (p, rel) => {
-    const st = fs.statSync(p, { throwIfNoEntry: false });
+  const warn = (msg) => process.stderr.write(`runlens: ${msg}\n`);
+  const inside = (root, real) =>
+    real === root || real.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`);
+  const walk = (p, rel, root, stack) => {
+    let st = fs.lstatSync(p, { throwIfNoEntry: false });
     if (!st) throw new CliError(`no such file or folder: ${p}`);
+    if (st.isSymbolicLink()) {
+      let real;
+      try {
+        real = fs.realpathSync(p);
+      } catch (err) {
+        if (err.code === "ELOOP") throw new CliError(`symlink loop: ${p} never resolves`);
+        warn(`skipped ${p}: a symbolic link to nothing`);
+        return;
+      }
+      if (!inside(root, real)) {
+        warn(`skipped ${p}: a symbolic link to ${real}, outside ${root}`);
+        return;
+      }
+      st = fs.statSync(real);
+    }
     if (st.isDirectory()) {
+      const real = fs.realpathSync(p);
+      if (stack.includes(real)) throw new CliError(`symlink loop: ${p} leads back to ${real}`);
       for (const name of fs.readdirSync(p).sort()) {
         if (name.startsWith(".")) continue;
-        walk(path.join(p, name), rel ? `${rel}/${name}` : name);
+        walk(path.join(p, name), rel ? `${rel}/${name}` : name, root, [...stack, real]);
       }
     } else if (st.isFile()) out.push({ path: p, name: rel, bytes: st.size });
   };
@@ -141,10 +167,24 @@ function collectFiles(paths) {
     const st = fs.statSync(p, { throwIfNoEntry: false });
     if (!st) throw new CliError(`no such file or folder: ${p}`);
     // A folder's files keep their path inside it, so same-named files in subfolders stay apart.
-    walk(p, st.isDirectory() ? "" : path.basename(p));
+    if (st.isDirectory()) walk(p, "", fs.realpathSync(p), []);
+    else if (st.isFile()) out.push({ path: p, name: path.basename(p), bytes: st.size });
   }
   return out;
 }
+
+/** A JSON object, or null: an answer that is not one (an HTML page of a proxy) is no answer. */
+async function jsonObject(res) {
+  const body = await res.json().catch(() => null);
+  return body !== null && typeof body === "object" && !Array.isArray(body) ? body : null;
+}
+
+/** What an answer of the wrong shape says about itself, for the error line. */
+function answerKind(res) {
+  return `${res.status} ${res.headers.get("content-type")?.split(";")[0] ?? "without a content type"}`;
+}
+
+const isString = (v) => typeof v === "string" && v.length > 0;
 
 async function upload(opts) {
   if (opts.paths.length === 0) throw new CliError("nothing to upload: give a folder or files");
@@ -169,13 +209,14 @@ async function upload(opts) {
       `cannot reach ${base.origin}: ${err.cause?.code ?? err.cause?.message ?? err.message}`,
     );
   }
-  const body = await res.json().catch(() => null);
+  const body = await jsonObject(res);
   if (!res.ok) {
     const e = body?.error;
     throw new CliError(
       `upload failed (${res.status}${e?.code ? ` ${e.code}` : ""}): ${e?.message ?? res.statusText}`,
     );
   }
+  checkUploadAnswer(res, body);
   for (const f of body.files ?? []) {
     process.stderr.write(
       `${f.kind.padEnd(22)} ${f.name} (${f.records} records${f.skipped ? `, ${f.skipped} skipped` : ""})\n`,
@@ -208,6 +249,51 @@ async function upload(opts) {
   return gate(base, body.id, opts, headers);
 }
 
+/**
+ * An upload's answer must be a run (an id and its URL, a status) or a sweep of runs; anything
+ * else (a login page, a proxy's `200 {"ok":true}`) is an error, never a link to `…/undefined`.
+ */
+function checkUploadAnswer(res, body) {
+  const bad = (what) => {
+    throw new CliError(`the server's answer is not a Runlens upload answer (${answerKind(res)}: ${what})`);
+  };
+  if (!body) bad("not a JSON object");
+  if (body.files !== undefined && !Array.isArray(body.files)) bad("files is not a list");
+  for (const f of body.files ?? [])
+    if (!f || typeof f !== "object" || !isString(f.kind) || !isString(f.name))
+      bad("a file without kind or name");
+  if (body.warnings !== undefined && !Array.isArray(body.warnings)) bad("warnings is not a list");
+  if (body.sweep !== undefined && body.sweep !== null) {
+    if (!isString(body.sweep.url)) bad("a sweep without its URL");
+    if (!Array.isArray(body.runs)) bad("a sweep without its runs");
+    for (const r of body.runs)
+      if (!r || !isString(r.url) || !isString(r.status) || typeof r.folder !== "string")
+        bad("a sweep run without URL or status");
+    return;
+  }
+  if (!isString(body.id) || !isString(body.url)) bad("no run id or URL");
+  if (!["ready", "failed", "ingesting"].includes(body.status)) bad("no run status");
+}
+
+const GATE_OUTCOMES = { pass: 0, fail: 1, unjudged: 2 };
+
+/**
+ * A gate's answer must say one outcome with its exit code (0 pass, 1 fail, 2 unjudged), its
+ * reasons, and the summary asked for; anything else could not be judged (exit 2), never a pass
+ * or a regression.
+ */
+function checkGateAnswer(res, body, format) {
+  const bad = (what) => {
+    throw new GateError(`the server's answer is not a Runlens gate answer (${answerKind(res)}: ${what})`);
+  };
+  if (!body) bad("not a JSON object");
+  if (!Object.hasOwn(GATE_OUTCOMES, body.outcome)) bad("no outcome");
+  if (body.exitCode !== GATE_OUTCOMES[body.outcome])
+    bad(`exit code ${JSON.stringify(body.exitCode)} for ${body.outcome}`);
+  if (!Array.isArray(body.reasons) || !body.reasons.every((r) => typeof r === "string")) bad("no reasons");
+  if (format !== "json" && typeof body.markdown !== "string") bad("no Markdown summary");
+}
+
 /** The run's verdicts against its baseline: the summary on stdout, the gate's exit code returned. */
 async function gate(base, id, opts, headers) {
   const url = new URL(`api/runs/${id}/verdicts`, base);
@@ -220,9 +306,10 @@ async function gate(base, id, opts, headers) {
   } catch (err) {
     throw new CliError(`cannot reach ${base.origin}: ${err.cause?.code ?? err.message}`);
   }
-  const body = await res.json().catch(() => null);
+  const body = await jsonObject(res);
   if (!res.ok)
     throw new CliError(`verdicts failed (${res.status}): ${body?.error?.message ?? res.statusText}`);
+  checkGateAnswer(res, body, opts.format);
   process.stdout.write(opts.format === "json" ? `${JSON.stringify(body, null, 2)}\n` : body.markdown);
   for (const r of body.reasons) process.stderr.write(`runlens: ${r}\n`);
   return body.exitCode;
@@ -253,7 +340,10 @@ function runTarget(run, server) {
 async function exportRun(opts) {
   const { id, base } = runTarget(opts.run, opts.server);
   const file = opts.what === "trace" ? "trace.json" : "report.html";
-  const headers = opts.token ? { Authorization: `Bearer ${opts.token}` } : {};
+  // The token goes only to the configured server (--server, RUNLENS_SERVER), never to whatever
+  // host a run URL names: reads need none, and a link is no reason to trust its host.
+  const trusted = opts.server ? baseUrl(opts.server).origin : null;
+  const headers = opts.token && base.origin === trusted ? { Authorization: `Bearer ${opts.token}` } : {};
   // A GET is safe to repeat: a store that answers 503 (busy) or a dropped connection gets two
   // more tries before the export gives up.
   let res;
@@ -312,11 +402,14 @@ async function main(argv) {
   if (opts.gate && !["markdown", "json"].includes(opts.format))
     throw new GateError(`--format must be markdown or json, not ${opts.format}`);
   if (!opts.gate) return upload(opts);
-  // A gate that could not judge (bad arguments, no server, a refused upload) exits 2, not 1.
+  // A gate that could not judge (bad arguments, no server, a refused upload, an answer of the
+  // wrong shape, any error of its own) exits 2, never 1 (a regression) or 0 (a pass).
   try {
     return await upload(opts);
   } catch (err) {
-    throw err instanceof CliError ? new GateError(err.message) : err;
+    throw err instanceof CliError
+      ? new GateError(err.message)
+      : new GateError(`could not judge: unexpected error: ${err?.message ?? err}`);
   }
 }
 

@@ -2,13 +2,30 @@ import { chartFigure, figurePng, type FigureText } from "./export-figure";
 
 export type CsvRow = Record<string, string | number | boolean | null | undefined>;
 
-/** RFC 4180 CSV: header from the union of keys, fields quoted when needed. */
+/** A text that is only a number (a sign, digits, a fraction, an exponent, a percent sign). */
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?%?$/i;
+
+/**
+ * A text cell as a spreadsheet must read it: one that starts with `=`, `+`, `-`, `@`, a tab or a
+ * CR would be evaluated as a formula (run names, folder names and endpoint URLs come from
+ * uploads), so it gets a leading `'`, which shows it as text. Numbers, and texts that are only a
+ * number, stay as they are.
+ */
+export function csvText(v: CsvRow[string]): string {
+  if (v === null || v === undefined) return "";
+  if (typeof v !== "string") return String(v);
+  return /^[=+\-@\t\r]/.test(v) && !PLAIN_NUMBER.test(v) ? `'${v}` : v;
+}
+
+/**
+ * RFC 4180 CSV: header from the union of keys, fields quoted when needed, text cells neutralised
+ * against formula injection (`csvText`).
+ */
 export function toCsv(rows: CsvRow[]): string {
   const columns: string[] = [];
   for (const row of rows) for (const k of Object.keys(row)) if (!columns.includes(k)) columns.push(k);
   const cell = (v: CsvRow[string]) => {
-    if (v === null || v === undefined) return "";
-    const s = String(v);
+    const s = csvText(v);
     return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
   return (

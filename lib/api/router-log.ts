@@ -24,6 +24,19 @@ export const routerLogWorkerSchema = z.object({
   gapPoints: num,
 });
 
+/**
+ * The workers past the ones listed (`ROUTER_LOG_MAX_WORKERS`, those with most routed requests
+ * first), pooled: how many, and what the router predicted for them together.
+ */
+export const routerLogOtherWorkersSchema = z.object({
+  count: z.number(),
+  requests: z.number(),
+  overlapBlocks: z.number(),
+  totalBlocks: z.number(),
+  /** Σ overlap blocks / Σ prompt blocks of the requests routed to them */
+  predicted: num,
+});
+
 export const routerLogPointSchema = z.object({
   /** Seconds from `startEpochMs` */
   t: z.number(),
@@ -51,7 +64,10 @@ export const routerLogPayloadSchema = z.object({
   delivered: num,
   deliveredMethod: z.string().nullable(),
   gapPoints: num,
+  /** The workers with most routed requests, at most `ROUTER_LOG_MAX_WORKERS` of them */
   workers: z.array(routerLogWorkerSchema),
+  /** Every other worker of the log in one row; null (absent in older payloads) when none is left out */
+  otherWorkers: routerLogOtherWorkersSchema.nullable().optional(),
   /** How workers were matched to scrape endpoints, or why they could not be */
   mapping: z.string(),
   /** What is absent and how to get it; null when both sides are present */
@@ -63,10 +79,17 @@ export const routerLogPayloadSchema = z.object({
 });
 
 export type RouterLogWorker = z.infer<typeof routerLogWorkerSchema>;
+export type RouterLogOtherWorkers = z.infer<typeof routerLogOtherWorkersSchema>;
 export type RouterLogPoint = z.infer<typeof routerLogPointSchema>;
 export type RouterLogPayload = z.infer<typeof routerLogPayloadSchema>;
 
 export const ROUTER_LOG_CHART = "router-log";
+
+/**
+ * Workers a router-log payload lists one by one; the rest are one "N other workers" row, so a
+ * log naming 200,000 workers is a payload of kilobytes, not of tens of megabytes.
+ */
+export const ROUTER_LOG_MAX_WORKERS = 50;
 
 /** How to get the router's per-request decisions into the frontend's log: one wording wherever it is missing. */
 export const ROUTER_LOG_HOW =

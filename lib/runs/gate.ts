@@ -15,6 +15,12 @@ export interface GateRequest {
   seed?: number;
   /** Where links point: the server's public origin */
   origin: string;
+  /**
+   * Whether the answer may name the baseline's runs (their ids, and the compare link that holds
+   * them): false in private mode without the token, where one run's link must not lead to the
+   * other runs of its series. A baseline the caller named by id is named back.
+   */
+  nameBaseline?: boolean;
 }
 
 export class GateInputError extends Error {}
@@ -127,6 +133,26 @@ export async function gateRun(db: Db, runId: string, req: GateRequest): Promise<
     return { ...result, judgement: null, markdown: gateMarkdown(result, null) };
   }
   if (!judgement) return null;
+  if (req.nameBaseline === false && req.baseline.kind !== "run") {
+    const n = judgement.baseline.runIds.length;
+    const own = (ids: string[]) => ids.filter((id) => id === runId);
+    judgement = {
+      ...judgement,
+      collectorMismatches: judgement.collectorMismatches.map((m) => ({
+        ...m,
+        onRunIds: own(m.onRunIds),
+        offRunIds: own(m.offRunIds),
+        unknownRunIds: own(m.unknownRunIds),
+      })),
+      baseline: {
+        label: `${judgement.baseline.label} (${n} run${n === 1 ? "" : "s"}; not named in private mode)`,
+        runIds: [],
+      },
+    };
+    const decided = decide(judgement, rules);
+    const result = { ...decided, runUrl, compareUrl: null };
+    return { ...result, judgement, markdown: gateMarkdown(result, judgement) };
+  }
   const ids = [judgement.baseline.runIds.at(-1), runId].filter(Boolean).join(",");
   const noise = req.baseline.kind === "last" && req.baseline.n > 1 ? `&noise=last:${req.baseline.n}` : "";
   const compareUrl = `${req.origin}/compare?runs=${ids}&baseline=${judgement.baseline.runIds.at(-1)}${noise}`;

@@ -21,7 +21,8 @@ export async function sweepGoodput(
   const runs: SweepGoodput["runs"] = [];
   for (const runId of found.runIds) {
     const row = await getRun(app.store.db, runId);
-    const goodput = row && (await runGoodput(app.store, runId, slos));
+    // A run being re-ingested, or failed, has no final request rows to judge (docs/http-api.md).
+    const goodput = row?.status === "ready" && (await runGoodput(app.store, runId, slos));
     if (!row || !goodput) continue;
     const f = facts.get(runId);
     runs.push({

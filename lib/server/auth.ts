@@ -6,7 +6,7 @@ import { jsonError } from "./http";
  * Write routes need `Authorization: Bearer <RUNLENS_API_TOKEN>` when the token is set. Both
  * sides are hashed first so the comparison is constant-time whatever the lengths.
  */
-export function checkWriteAuth(req: Request, config: AppConfig): Response | null {
+export function checkWriteAuth(req: Request, config: Pick<AppConfig, "apiToken">): Response | null {
   if (!config.apiToken) return null;
   const header = req.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());

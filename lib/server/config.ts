@@ -19,10 +19,27 @@ export interface AppConfig {
   drilldown: "background" | "inline";
   /** The blob collector removes only unused blobs and temp leftovers older than this. */
   blobGcGraceMs: number;
+  /**
+   * Where links in answers point (`RUNLENS_PUBLIC_URL`, an http(s) URL without a trailing slash);
+   * null: the address each request was made to (lib/server/public-origin.ts)
+   */
+  publicUrl: string | null;
 }
 
 const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
+
+/** An http(s) URL as origin plus path, without a trailing slash; null when unset or not one. */
+function publicUrl(raw: string | undefined): string | null {
+  if (!raw) return null;
+  try {
+    const u = new URL(raw.trim());
+    if (u.protocol !== "http:" && u.protocol !== "https:") return null;
+    return `${u.origin}${u.pathname}`.replace(/\/+$/, "");
+  } catch {
+    return null;
+  }
+}
 
 /** A positive integer setting, or the fallback when it is unset or not one. */
 function positiveInt(raw: string | undefined, fallback: number): number {
@@ -50,5 +67,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ingestStaleMs: intEnv("RUNLENS_INGEST_STALE_MS", 60_000),
     drilldown: env.RUNLENS_DRILLDOWN === "inline" ? "inline" : "background",
     blobGcGraceMs: intEnv("RUNLENS_BLOB_GC_GRACE_MS", 60 * 60_000),
+    publicUrl: publicUrl(env.RUNLENS_PUBLIC_URL),
   };
 }

@@ -3,20 +3,48 @@ import { drilldownPending } from "@/lib/store/runs-repo";
 import { jsonError } from "./http";
 
 /**
- * The answer of a drill-down route (request lists, timeline, one request, trace) while the run's
- * drill-down is still being built (docs/http-api.md): `409 drilldown_building`, never part of
- * a list. Null when the route may answer (the run is unknown, not ready, or its drill-down is).
+ * The answer of a route that reads a run's per-request rows (request lists, timeline, one
+ * request, trace, slowest lists, goodput) when those rows are not the run's final ones
+ * (docs/http-api.md §Summary ready, drill-down ready):
+ *
+ * - the run is `ingesting` (an upload still arriving, or a re-ingest rebuilding it: its rows are
+ *   being removed and written again), or `ready` with its drill-down still being built:
+ *   `409 drilldown_building`, never part of a list;
+ * - the run is `failed`: whatever rows an interrupted ingest left are no answer, `409 run_failed`.
+ *
+ * Null when the route may answer (the run is unknown, or ready with its drill-down stored).
+ * `drilldown: false` is for routes that read rows stored before the summary (goodput): they may
+ * answer while only the drill-down half is being built. `failed: false` lets a failed run pass
+ * (a chart of a failed run is simply not there).
  */
-export async function drilldownBuildingError(db: Db, runId: string): Promise<Response | null> {
+export async function drilldownBuildingError(
+  db: Db,
+  runId: string,
+  opts: { drilldown?: boolean; failed?: boolean } = {},
+): Promise<Response | null> {
   const run = await db
     .selectFrom("runs")
     .select(["status", "summary_ready_at", "drilldown_ready_at"])
     .where("id", "=", runId)
     .executeTakeFirst();
-  if (!run || !drilldownPending(run)) return null;
-  return jsonError(
-    409,
-    "drilldown_building",
-    "this run's drill-down is still being built; ask again once GET /api/runs/{id} has drilldownReadyAt",
-  );
+  if (!run) return null;
+  if (run.status === "ingesting")
+    return jsonError(
+      409,
+      "drilldown_building",
+      "this run is being ingested; ask again once GET /api/runs/{id} is ready with drilldownReadyAt",
+    );
+  if (run.status === "failed" && (opts.failed ?? true))
+    return jsonError(
+      409,
+      "run_failed",
+      "this run failed to ingest, so it has no request rows to serve; POST /api/runs/{id}/reingest to complete it",
+    );
+  if ((opts.drilldown ?? true) && drilldownPending(run))
+    return jsonError(
+      409,
+      "drilldown_building",
+      "this run's drill-down is still being built; ask again once GET /api/runs/{id} has drilldownReadyAt",
+    );
+  return null;
 }

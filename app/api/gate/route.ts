@@ -3,6 +3,7 @@ import { uploadRun } from "@/lib/ingest/upload-run";
 import { GateInputError, gateMarkdown, gateOptions, gateRun } from "@/lib/runs/gate";
 import { gateResponse } from "@/lib/server/gate-response";
 import { jsonError } from "@/lib/server/http";
+import { mayNameOtherRuns, publicOrigin } from "@/lib/server/public-origin";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
@@ -26,7 +27,7 @@ export const POST = route({ auth: "write", query: gateQuerySchema }, async ({ re
     branch: query.branch,
     order: query.order,
   });
-  const origin = new URL(req.url).origin;
+  const origin = publicOrigin(req, app.config);
   if (created.status !== "ready") {
     const result = {
       outcome: "unjudged" as const,
@@ -39,7 +40,11 @@ export const POST = route({ auth: "write", query: gateQuerySchema }, async ({ re
     return gateResponse({ ...result, markdown: gateMarkdown(result, null) }, query.format);
   }
   try {
-    const result = await gateRun(app.store.db, created.id, { ...query, origin });
+    const result = await gateRun(app.store.db, created.id, {
+      ...query,
+      origin,
+      nameBaseline: mayNameOtherRuns(req, app.config),
+    });
     return result && gateResponse(result, query.format);
   } catch (err) {
     if (err instanceof GateInputError) return jsonError(400, "bad_request", err.message);

@@ -18,6 +18,7 @@ import { clampFraction } from "./select";
 import { combineCache, prefillSide } from "./summarize";
 import { MAX_POINTS, servedIntervals, type ServedIntervals } from "./timeseries";
 import { MISSING_ENGINES } from "./router-prediction";
+import { boundWorkers } from "../router-log-workers";
 
 /** The router logs of one ingest, filled as they are read and used once the scrapes are summarised. */
 export class RouterLogFeed {
@@ -217,13 +218,19 @@ export function buildRouterLogPrediction(
     }
   }
   const byWorker = [...accs.values()].sort(
-    (a, b) => b.requests - a.requests || a.workerId.localeCompare(b.workerId),
+    // Code-point order on ties: localeCompare over 200,000 workers held the event loop for seconds.
+    (a, b) =>
+      b.requests - a.requests ||
+      (a.workerId < b.workerId ? -1 : a.workerId > b.workerId ? 1 : (a.dpRank ?? -1) - (b.dpRank ?? -1)),
   );
   const { note, endpoint } = mappingOf(byWorker, engines);
   const cache = engines.length > 0 ? combineCache(engines) : null;
   const delivered = cache?.gpuHitRate ?? null;
   const predicted = ratio(overlap, total);
-  const workers: RouterLogWorker[] = byWorker.map((a) => {
+  // The workers with most routed requests one by one, the rest in one row: a log naming
+  // 200,000 workers must not make a payload of tens of megabytes (docs/metrics.md).
+  const { shown, other: otherWorkers } = boundWorkers(byWorker);
+  const workers: RouterLogWorker[] = shown.map((a) => {
     const p = ratio(a.overlapBlocks, a.totalBlocks);
     const d = endpoint ? endpoint.hitRate : null;
     return { ...a, predicted: p, endpoint: endpoint?.endpoint ?? null, delivered: d, gapPoints: gap(p, d) };
@@ -262,6 +269,7 @@ export function buildRouterLogPrediction(
     deliveredMethod: cache?.method ?? null,
     gapPoints: gap(predicted, delivered),
     workers,
+    otherWorkers,
     mapping: note,
     missing,
     stepS,

@@ -3,6 +3,7 @@ import { runParamsSchema } from "@/lib/api/route-params";
 import { GateInputError, gateRun } from "@/lib/runs/gate";
 import { gateResponse } from "@/lib/server/gate-response";
 import { jsonError } from "@/lib/server/http";
+import { mayNameOtherRuns, publicOrigin } from "@/lib/server/public-origin";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
@@ -15,7 +16,11 @@ export const GET = route(
   { auth: "read", params: runParamsSchema, query: verdictsQuerySchema },
   async ({ req, app, params: { id }, query }) => {
     try {
-      const result = await gateRun(app.store.db, id, { ...query, origin: new URL(req.url).origin });
+      const result = await gateRun(app.store.db, id, {
+        ...query,
+        origin: publicOrigin(req, app.config),
+        nameBaseline: mayNameOtherRuns(req, app.config),
+      });
       return result && gateResponse(result, query.format);
     } catch (err) {
       if (err instanceof GateInputError) return jsonError(400, "bad_request", err.message);

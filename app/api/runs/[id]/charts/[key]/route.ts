@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { storedChartVersion } from "@/lib/api/chart-version";
 import { chartParamsSchema, chartQuerySchema } from "@/lib/api/route-params";
+import { drilldownBuildingError } from "@/lib/server/drilldown-guard";
 import { IMMUTABLE_CACHE } from "@/lib/server/http";
 import { route } from "@/lib/server/route";
 import { getChartData, getRun } from "@/lib/store/runs-repo";
@@ -16,7 +17,9 @@ export const GET = route(
   { auth: "read", params: chartParamsSchema, resource: "chart", query: chartQuerySchema },
   async ({ req, app, params: { id, key }, query: { v } }) => {
     const data = await getChartData(app.store.db, id, key);
-    if (data === undefined) return null;
+    // A run being (re-)ingested has no charts until its commit: that is "being built", not "none".
+    if (data === undefined)
+      return drilldownBuildingError(app.store.db, id, { drilldown: false, failed: false });
     // The run after the payload: a re-ingest committing in between makes the version stale, never
     // the payload older than the version it is cached under.
     const run = v === undefined ? undefined : await getRun(app.store.db, id);
