@@ -33,6 +33,15 @@ export interface BenchResult {
   comparableStats?: string[];
   /** The tool's benchmark duration (s), which its throughputs divide by */
   durationS: number | null;
+  /**
+   * Per-request token lengths of the successful requests when the file lists them without the
+   * timing arrays (vLLM's `input_lens`/`output_lens` beside a summary): token statistics only.
+   */
+  tokenLens?: { input: number[] | null; output: number[] | null } | null;
+  /** GPUs the engine served with, as the file states them (SGLang's server_info parallelism) */
+  gpuCount?: { value: number; source: string } | null;
+  /** The serving engine's version, as the file states it (SGLang's server_info.version) */
+  engineVersion?: { value: string; source: string } | null;
   /** Facts worth a line in the run header (burstiness, dataset, …) */
   facts: Record<string, string | number | boolean>;
   /** What the reader had to say about this benchmark (a dropped field, an assumption) */

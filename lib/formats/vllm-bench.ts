@@ -67,11 +67,27 @@ const RESULT_KEYS = new Set([
 export function readVllmResult(d: Record<string, unknown>): BenchResult {
   const notes: string[] = [];
   const completed = num(d.completed) ?? 0;
-  const failed = num(d.failed);
+  const prompts = num(d.num_prompts);
+  // The older benchmark_serving.py writes no `failed`: every prompt that did not complete failed.
+  const stated = num(d.failed);
+  const failed = stated ?? (prompts !== null && prompts >= completed ? prompts - completed : null);
+  if (stated === null && failed !== null && failed > 0)
+    notes.push(
+      `vLLM's result has no failed count (older schema): ${failed} failed is num_prompts ${prompts} − completed ${completed}`,
+    );
+  // With no completed request vLLM still writes every latency statistic, as 0.0 (np.mean(0)):
+  // placeholders, not measurements. A statistic nobody measured (TTFT on a non-streamed endpoint,
+  // TPOT of one-token outputs) is written the same way, all 0.0.
+  const none = completed === 0;
+  if (none)
+    notes.push(
+      `no successful request: ${failed === null ? "every request" : `all ${failed} requests`} failed, and vLLM's 0.0 latencies for this run are placeholders, not measurements`,
+    );
+  const placeholders: string[] = [];
   const rate = d.request_rate === "inf" ? "inf" : num(d.request_rate);
   const records = readRequests(d, notes);
-  const block = (name: string) =>
-    metricBlock("ms", {
+  const block = (name: string, label: string) => {
+    const b = metricBlock("ms", {
       avg: d[`mean_${name}_ms`],
       std: d[`std_${name}_ms`],
       p50: d[`median_${name}_ms`] ?? d[`p50_${name}_ms`],
@@ -80,6 +96,22 @@ export function readVllmResult(d: Record<string, unknown>): BenchResult {
       p95: d[`p95_${name}_ms`],
       p99: d[`p99_${name}_ms`],
     });
+    if (!b || none) return null;
+    const values = Object.values(b).filter((v): v is number => typeof v === "number");
+    if (values.every((v) => v === 0)) {
+      placeholders.push(label);
+      return null;
+    }
+    return b;
+  };
+  const ttft = block("ttft", "TTFT");
+  const tpot = block("tpot", "TPOT");
+  const e2el = block("e2el", "E2EL");
+  const itl = block("itl", "ITL");
+  if (placeholders.length > 0)
+    notes.push(
+      `vLLM wrote 0.0 for every ${placeholders.join(", ")} statistic: no request measured it (a non-streamed endpoint has no TTFT; one-token outputs have no TPOT), so it is not shown`,
+    );
   const summary = toolSummary(
     {
       request_count: metricBlock("requests", { avg: completed }),
@@ -87,19 +119,21 @@ export function readVllmResult(d: Record<string, unknown>): BenchResult {
       benchmark_duration: metricBlock("sec", { avg: d.duration }),
       request_throughput: metricBlock("requests/sec", { avg: d.request_throughput }),
       output_token_throughput: metricBlock("tokens/sec", { avg: d.output_throughput }),
+      total_token_throughput: metricBlock("tokens/sec", { avg: d.total_token_throughput }),
+      total_isl: metricBlock("tokens", { avg: d.total_input_tokens }),
       total_osl: metricBlock("tokens", { avg: d.total_output_tokens }),
-      time_to_first_token: block("ttft"),
+      time_to_first_token: ttft,
       // vLLM's TPOT, (latency − TTFT) / (output − 1) per request, is aiperf's inter-token
       // latency; vLLM's own "ITL" pools every gap between chunks and is another statistic.
-      inter_token_latency: block("tpot"),
-      request_latency: block("e2el"),
+      inter_token_latency: tpot,
+      request_latency: e2el,
     },
     {
       model: str(d.model_id),
       endpointType: str(d.endpoint_type) ?? str(d.backend),
       concurrency: num(d.max_concurrency),
       requestRate: typeof rate === "number" ? rate : null,
-      requestCount: num(d.num_prompts),
+      requestCount: prompts,
     },
   );
   const swept =
@@ -109,11 +143,15 @@ export function readVllmResult(d: Record<string, unknown>): BenchResult {
         )
       : [];
   const facts = factsOf({
-    vllmPooledItlMeanMs: d.mean_itl_ms,
-    vllmPooledItlP99Ms: d.p99_itl_ms,
+    vllmPooledItlMeanMs: itl ? d.mean_itl_ms : null,
+    vllmPooledItlMedianMs: itl ? d.median_itl_ms : null,
+    vllmPooledItlP99Ms: itl ? d.p99_itl_ms : null,
     burstiness: d.burstiness,
-    peakOutputTokensPerS: d.max_output_tokens_per_s,
-    peakConcurrentRequests: d.max_concurrent_requests,
+    // Maxima over the successful requests' timeline: 0 when there were none.
+    peakOutputTokensPerS: none ? null : d.max_output_tokens_per_s,
+    peakConcurrentRequests: none ? null : d.max_concurrent_requests,
+    totalInputTokens: d.total_input_tokens,
+    totalTokenThroughputPerS: d.total_token_throughput,
     requestGoodputPerS: d.request_goodput ?? d["request_goodput:"],
     sweepRun: d.run_number,
     ...Object.fromEntries(swept.map(([k, v]) => [`sweep.${k}`, v])),
@@ -126,7 +164,7 @@ export function readVllmResult(d: Record<string, unknown>): BenchResult {
     backend: str(d.backend) ?? str(d.endpoint_type),
     concurrency: num(d.max_concurrency),
     requestRate: rate,
-    numPrompts: num(d.num_prompts),
+    numPrompts: prompts,
     records,
     summary,
     comparable: [
@@ -139,9 +177,32 @@ export function readVllmResult(d: Record<string, unknown>): BenchResult {
       "output_token_throughput",
     ],
     durationS: num(d.duration),
+    tokenLens: records ? null : successfulLens(d, completed),
     facts,
     notes,
   };
+}
+
+/**
+ * `input_lens`/`output_lens` without the timing arrays: the successful requests' lengths. vLLM
+ * lists every request, a failed one with output length 0 (and an error string with
+ * --save-detailed), so those are left out.
+ */
+function successfulLens(d: Record<string, unknown>, completed: number): BenchResult["tokenLens"] {
+  const inputs = numbers(d.input_lens);
+  const outputs = numbers(d.output_lens);
+  if (!inputs && !outputs) return null;
+  const n = (inputs ?? outputs)!.length;
+  const errors = Array.isArray(d.errors) && d.errors.length === n ? d.errors : null;
+  const ok = (i: number) =>
+    errors ? errors[i] === "" || errors[i] === null : completed >= n || (outputs?.[i] ?? 0) > 0;
+  const pick = (a: Array<number | null> | null) => {
+    if (!a || a.length !== n) return null;
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) if (ok(i) && a[i] !== null) out.push(a[i]!);
+    return out.length > 0 ? out : null;
+  };
+  return { input: pick(inputs), output: pick(outputs) };
 }
 
 const numbers = (v: unknown): Array<number | null> | null =>
