@@ -16,6 +16,7 @@ import { overTimePayload, timelinePayload, ttftVsInputPayload } from "./aiperf-t
 import { computeRequestsBlock } from "./requests";
 import type { ErrorTally } from "./requests-errors";
 import { pick, type RequestLog } from "./requests-log";
+import { requestWords } from "./request-words";
 import { computeStats } from "./stats";
 
 export interface BenchRunResult {
@@ -84,7 +85,11 @@ export function benchRunResult(
       groups,
       summary: [],
     };
-    const rows = compareWithTool(requests, b.summary, b.comparable, b.comparableStats);
+    // The tool's TPOT is compared under its own name (aiperf's tag for it is inter-token latency).
+    const itl = requestWords({ info: { benchmarkTool: b.tool }, requests: null }).itl;
+    const rows = compareWithTool(requests, b.summary, b.comparable, b.comparableStats).map((r) =>
+      r.metric.startsWith("Inter-token latency") ? { ...r, metric: `${itl.short} (ms)` } : r,
+    );
     if (rows.length > 0) {
       charts[AIPERF_CHART_KEYS.agreement] = {
         sources: [source],

@@ -14,6 +14,8 @@ import { POST as upload } from "@/app/api/runs/route";
 import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
 import { runSummarySchema, uploadResponseSchema, type RunSummary } from "@/lib/api/schemas";
 import { sweepSchema } from "@/lib/api/sweeps";
+import { requestWords } from "@/lib/metrics/request-words";
+import { latencyTables } from "@/lib/runs/report/run-sections";
 import { sglangLine2024 } from "../generators/sglang-bench";
 import { describeRealPublic, realPublicFile, realPublicParts } from "../helpers/real-public";
 import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
@@ -102,6 +104,19 @@ describeRealPublic(FOLDER, () => {
       expect(run.derived.tokPerUser.mean.value).toBeCloseTo(mean, 9);
       expect(run.derived.note).toMatch(/1000 ÷ each successful request's TPOT/);
       expect(run.derived.source).toBe("SGLang bench_serving per-request arrays");
+      // M4: SGLang's TPOT row is named TPOT; SGLang's pooled ITL stays ITL, apart. Our TPOT ends
+      // at the last token, SGLang's at the last chunk: a little lower, and the run says so.
+      expect(requestWords(run).itl.short).toBe("TPOT");
+      expect(requestWords(run).timings).toBe(
+        "client-side timings from SGLang bench_serving's per-request arrays",
+      );
+      const table = latencyTables(run)[0];
+      expect(table.kind === "table" && table.table.rows.map((row) => row[0])).toContain(
+        "TPOT (time per output token)",
+      );
+      expect(r.itlMs!.mean).toBeLessThanOrEqual(n(j.mean_tpot_ms));
+      expect((n(j.mean_tpot_ms) - r.itlMs!.mean) / n(j.mean_tpot_ms)).toBeLessThan(1e-3);
+      expect(run.warnings.join("\n")).toMatch(/TTFT \+ the sum of the request's ITLs \(its last token\)/);
     });
 
   it("the 2024 line (medians, mean E2E, output throughput, completed, duration) is read, not refused", async () => {

@@ -15,6 +15,9 @@ import { POST as upload } from "@/app/api/runs/route";
 import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
 import { runSummarySchema, uploadResponseSchema, type RunSummary } from "@/lib/api/schemas";
 import { sweepSchema, type Sweep } from "@/lib/api/sweeps";
+import { requestWords } from "@/lib/metrics/request-words";
+import { latencyTables } from "@/lib/runs/report/run-sections";
+import { requestTiles } from "@/components/run-views/overview-request-tiles";
 import { vllmBenchResult } from "../generators/vllm-bench";
 import { describeRealPublic, realPublicFile, realPublicJson, realPublicParts } from "../helpers/real-public";
 import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
@@ -116,6 +119,17 @@ describeRealPublic(GLM, () => {
     expect(run.derived.source).toBe("vLLM bench serve result");
     expect(run.derived.totalTokPerSPerGpu.reason).not.toMatch(/not measured/);
     expect(run.warnings.join("\n")).not.toMatch(/no successful request/);
+    // M4: in vLLM's words, not aiperf's; the row holding vLLM's TPOT is named TPOT.
+    const words = requestWords(run);
+    expect(words.itl.short).toBe("TPOT");
+    expect(words.successful).toBe("successful (vLLM bench serve's completed)");
+    expect(words.timings).toBe("vLLM bench serve's own run-level figures (no per-request arrays uploaded)");
+    const tiles = requestTiles(run);
+    expect(JSON.stringify(tiles)).not.toMatch(/aiperf/);
+    const table = latencyTables(run)[0];
+    expect(table.kind === "table" && table.table.rows.map((row) => row[0])).toContain(
+      "TPOT (time per output token)",
+    );
   });
 
   it("TP4, all 100 failed: no latency at all, 'no successful request' and vLLM's failed count", async () => {
@@ -145,6 +159,13 @@ describeRealPublic(GLM, () => {
       expect(run.derived.tokPerUser[s].value).toBeNull();
       expect(run.derived.tokPerUser[s].reason).toBe("no successful request");
     }
+    // Never "0 requests, 0 errors" and never 0 ms on the Overview.
+    const tiles = requestTiles(run);
+    expect(tiles[0]).toMatchObject({
+      value: "100",
+      hint: expect.stringMatching(/^no successful request · 100 errors/),
+    });
+    expect(tiles.find((t) => t.label.startsWith("TTFT"))!.value).not.toMatch(/\d ms/);
   });
 
   it("the older schema (no `failed`): every prompt that did not complete failed", async () => {
