@@ -155,7 +155,10 @@ export function readVllmResult(d: Record<string, unknown>): BenchResult {
     requestGoodputPerS: d.request_goodput ?? d["request_goodput:"],
     sweepRun: d.run_number,
     ...Object.fromEntries(swept.map(([k, v]) => [`sweep.${k}`, v])),
+    ...multiTurnFacts(d),
   });
+  const reasons = failureReasons(d);
+  if (reasons) notes.push(reasons);
   return {
     tool: TOOL,
     toolVersion: str(d.vllm_version) ?? str(d.version),
@@ -181,6 +184,63 @@ export function readVllmResult(d: Record<string, unknown>): BenchResult {
     facts,
     notes,
   };
+}
+
+/** Most turns whose figures become run facts (a long conversation would flood the header). */
+const MAX_TURN_FACTS = 32;
+
+/**
+ * The multi-turn result of vLLM's Rust `vllm-bench` (rust/src/bench/src/output/json.rs
+ * `build_multi_turn_result_json`): conversation counts, and `per_turn_metrics[]` with each turn's
+ * completed and failed requests and its figures. The run-level figures cover every turn.
+ */
+function multiTurnFacts(d: Record<string, unknown>): Record<string, unknown> {
+  if (d.mode !== "multi_turn" && !Array.isArray(d.per_turn_metrics)) return {};
+  const out: Record<string, unknown> = {
+    mode: d.mode,
+    conversations: d.num_conversations,
+    turnsPerConversation: d.turns_per_conversation,
+    conversationsCompleted: d.conversations_completed,
+    conversationsFailed: d.conversations_failed,
+    avgTurnsCompleted: d.avg_turns_completed,
+    avgConversationDurationMs: d.avg_conversation_duration_ms,
+  };
+  const turns = Array.isArray(d.per_turn_metrics) ? d.per_turn_metrics.filter(isObject) : [];
+  for (const t of turns.slice(0, MAX_TURN_FACTS)) {
+    const i = num(t.turn_index);
+    if (i === null) continue;
+    const none = num(t.completed) === 0;
+    out[`turn${i}Completed`] = t.completed;
+    out[`turn${i}Failed`] = t.failed;
+    // A turn with no completed request has 0.0 placeholders, as the run has.
+    if (!none) {
+      out[`turn${i}MeanTtftMs`] = t.mean_ttft_ms;
+      out[`turn${i}MeanTpotMs`] = t.mean_tpot_ms;
+      out[`turn${i}MeanE2elMs`] = t.mean_e2el_ms;
+      out[`turn${i}OutputThroughputPerS`] = t.output_throughput;
+    }
+  }
+  return out;
+}
+
+/**
+ * The Rust `vllm-bench` writes `failed_requests[]` (index, error, …) whenever a request failed,
+ * with or without --save-detailed: the reasons, grouped, for a result without per-request arrays.
+ */
+function failureReasons(d: Record<string, unknown>): string | null {
+  if (!Array.isArray(d.failed_requests) || Array.isArray(d.ttfts)) return null;
+  const counts = new Map<string, number>();
+  for (const f of d.failed_requests) {
+    if (!isObject(f)) continue;
+    const text = typeof f.error === "string" && f.error.trim() !== "" ? f.error.trim() : "no reason given";
+    const lines = text.split(/\r?\n/);
+    const last = lines[lines.length - 1].trim();
+    const key = last.length > 80 ? `${last.slice(0, 77)}…` : last;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  if (counts.size === 0) return null;
+  const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  return `vLLM's failed_requests: ${top.map(([k, c]) => `${c} × ${k}`).join("; ")}${counts.size > 3 ? `; and ${counts.size - 3} more reasons` : ""}`;
 }
 
 /**

@@ -9,7 +9,7 @@
  * benchmarks/benchmark_serving.py (the older script) writes no `failed`.
  */
 import fs from "node:fs";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
@@ -18,7 +18,7 @@ import { sweepSchema, type Sweep } from "@/lib/api/sweeps";
 import { requestWords } from "@/lib/metrics/request-words";
 import { latencyTables } from "@/lib/runs/report/run-sections";
 import { requestTiles } from "@/components/run-views/overview-request-tiles";
-import { vllmBenchResult } from "../generators/vllm-bench";
+import { vllmBenchResult, vllmMultiTurnResult } from "../generators/vllm-bench";
 import { describeRealPublic, realPublicFile, realPublicJson, realPublicParts } from "../helpers/real-public";
 import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
@@ -311,5 +311,63 @@ describeRealPublic(V01, () => {
         for (const reason of Object.values(p.missing)) expect(reason).not.toMatch(/in this run's files/);
     }
     expect(filled).toBe(files.filter((f) => realPublicJson<Json>(V01, f).completed !== 0).length);
+  });
+});
+
+/**
+ * Shapes no shared file has, generated from vLLM's sources: the Rust `vllm-bench`
+ * (rust/src/bench/src/output/json.rs: the multi-turn result with `per_turn_metrics[]` and
+ * `failed_requests[]`, `append_result` lines joined by a newline) and vllm/benchmarks/serve.py
+ * `--save-detailed` with every request failed.
+ */
+describe("vLLM bench results no shared file holds", () => {
+  it("the multi-turn result: its counts and figures, each turn's, and the failed requests' reasons", async () => {
+    const res = vllmMultiTurnResult({ conversations: 6, turns: 3, errorEvery: 7 });
+    const turns = res.per_turn_metrics as Json[];
+    const run = await uploadText("multi-turn.json", JSON.stringify(res));
+    const r = run.requests!;
+    expect(r.count - r.errorCount).toBe(res.completed);
+    expect(r.errorCount).toBe(res.failed);
+    expect(r.ttftMs!.mean).toBe(res.mean_ttft_ms);
+    expect(r.itlMs!.mean).toBe(res.mean_tpot_ms);
+    expect(run.info.turnsPerConversation).toBe(3);
+    expect(run.info.conversationsFailed).toBe(res.conversations_failed);
+    for (const t of turns) {
+      expect(run.info[`turn${n(t.turn_index)}Completed`]).toBe(t.completed);
+      expect(run.info[`turn${n(t.turn_index)}Failed`]).toBe(t.failed);
+      expect(run.info[`turn${n(t.turn_index)}MeanTtftMs`]).toBe(t.mean_ttft_ms);
+    }
+    expect(run.warnings.join("\n")).toContain(
+      `vLLM's failed_requests: ${n(res.failed)} × Internal Server Error`,
+    );
+  });
+
+  it("Rust --append-result lines (no trailing newline) are a sweep of vLLM's own figures", async () => {
+    const lines = [2, 8].map((c, i) => vllmBenchResult({ concurrency: c, seed: 30 + i, requests: 24 }));
+    const res = await upload(
+      uploadRequest([{ name: "appended.jsonl", content: lines.map((l) => JSON.stringify(l)).join("\n") }]),
+    );
+    expect(res.status).toBe(201);
+    const body = uploadResponseSchema.parse(await res.json());
+    const sweep = await readSweep(body.sweep!.id);
+    expect(sweep.runs.map((x) => x.concurrency)).toEqual([2, 8]);
+    for (const [i, point] of sweep.runs.entries()) {
+      expect(point.source).toBe("summary");
+      expect(point.points.mean.ttftMs).toBe(lines[i].mean_ttft_ms);
+      expect(point.points.p99.tpotMs).toBe(lines[i].p99_tpot_ms);
+      expect(point.points.mean.totalTokPerS).toBe(lines[i].total_token_throughput);
+    }
+  });
+
+  it("--save-detailed with every request failed: no latency from the rows either", async () => {
+    const res = vllmBenchResult({ requests: 12, errorEvery: 1, detailed: true });
+    expect(res.completed).toBe(0);
+    const run = await uploadText("detailed-failed.json", JSON.stringify(res));
+    expect(run.requests!.count).toBe(12);
+    expect(run.requests!.errorCount).toBe(12);
+    expectNoLatency(run);
+    expect(run.info.vllmPooledItlMeanMs).toBeUndefined();
+    expect(run.warnings.join("\n")).toMatch(/no successful request: all 12 requests failed/);
+    expect(run.derived.tokPerUser.p50.reason).toBe("no successful request");
   });
 });
