@@ -15,6 +15,7 @@ import {
   recordFromSeconds,
   str,
   toolSummary,
+  withoutOutOfRange,
   type BenchResult,
 } from "./bench-result";
 
@@ -44,8 +45,10 @@ export function sglangResultsOf(lines: unknown[]): BenchResult[] {
   return lines.filter(isSglangBenchResult).map(readSglangResult);
 }
 
-export function readSglangResult(d: Record<string, unknown>): BenchResult {
+export function readSglangResult(raw: Record<string, unknown>): BenchResult {
   const notes: string[] = [];
+  const { value: d, note: outOfRange } = withoutOutOfRange(raw, TOOL);
+  if (outOfRange) notes.push(outOfRange);
   const rate = d.request_rate === "inf" || d.request_rate === null ? "inf" : num(d.request_rate);
   const block = (name: string, extra: Record<string, unknown> = {}) =>
     metricBlock("ms", {

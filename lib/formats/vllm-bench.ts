@@ -17,6 +17,7 @@ import {
   recordFromSeconds,
   str,
   toolSummary,
+  withoutOutOfRange,
   type BenchResult,
 } from "./bench-result";
 
@@ -64,9 +65,12 @@ const RESULT_KEYS = new Set([
   "run_number",
 ]);
 
-export function readVllmResult(d: Record<string, unknown>): BenchResult {
+export function readVllmResult(raw: Record<string, unknown>): BenchResult {
   const notes: string[] = [];
-  const completed = num(d.completed) ?? 0;
+  const { value: d, note: outOfRange } = withoutOutOfRange(raw, TOOL);
+  if (outOfRange) notes.push(outOfRange);
+  const completedStated = num(d.completed);
+  const completed = completedStated ?? 0;
   const prompts = num(d.num_prompts);
   // The older benchmark_serving.py writes no `failed`: every prompt that did not complete failed.
   const stated = num(d.failed);
@@ -78,7 +82,7 @@ export function readVllmResult(d: Record<string, unknown>): BenchResult {
   // With no completed request vLLM still writes every latency statistic, as 0.0 (np.mean(0)):
   // placeholders, not measurements. A statistic nobody measured (TTFT on a non-streamed endpoint,
   // TPOT of one-token outputs) is written the same way, all 0.0.
-  const none = completed === 0;
+  const none = completedStated === 0;
   if (none)
     notes.push(
       `no successful request: ${failed === null ? "every request" : `all ${failed} requests`} failed, and vLLM's 0.0 latencies for this run are placeholders, not measurements`,

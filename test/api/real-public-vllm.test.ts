@@ -18,6 +18,7 @@ import { sweepSchema, type Sweep } from "@/lib/api/sweeps";
 import { requestWords } from "@/lib/metrics/request-words";
 import { latencyTables } from "@/lib/runs/report/run-sections";
 import { requestTiles } from "@/components/run-views/overview-request-tiles";
+import { sglangLine } from "../generators/sglang-bench";
 import { vllmBenchResult, vllmMultiTurnResult } from "../generators/vllm-bench";
 import { describeRealPublic, realPublicFile, realPublicJson, realPublicParts } from "../helpers/real-public";
 import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
@@ -369,5 +370,53 @@ describe("vLLM bench results no shared file holds", () => {
     expect(run.info.vllmPooledItlMeanMs).toBeUndefined();
     expect(run.warnings.join("\n")).toMatch(/no successful request: all 12 requests failed/);
     expect(run.derived.tokPerUser.p50.reason).toBe("no successful request");
+  });
+});
+
+/** Issue 31 N3/N15: one bad value is one warning; the run's other values stand. */
+describe("an out-of-range value in a vLLM or SGLang result", () => {
+  it("vLLM: 1e300 figures and a start time from another epoch are skipped and named; the rest stands", async () => {
+    const res = vllmBenchResult({ requests: 20, detailed: true });
+    const good = vllmBenchResult({ requests: 20, detailed: true });
+    res.p99_ttft_ms = 1e300;
+    res.duration = 1e300;
+    (res.ttfts as number[])[3] = 1e300;
+    // A Unix-epoch stamp among perf_counter seconds.
+    (res.start_times as number[])[5] = 1.7e9;
+    const run = await uploadText("bad-values.json", JSON.stringify(res));
+    const note = run.warnings.find((w) => w.includes("out-of-range"))!;
+    expect(note).toMatch(/4 out-of-range values in vLLM bench serve's result skipped/);
+    for (const place of [
+      "p99_ttft_ms = 1.000e+300",
+      "duration = 1.000e+300",
+      "ttfts[3] = 1.000e+300",
+      "start_times[5] = 1.700e+9",
+    ])
+      expect(note).toContain(place);
+    const r = run.requests!;
+    // Every request is still counted; the duration is the requests' own window, never 1e300.
+    expect(r.count).toBe(20);
+    expect(r.durationS).not.toBeNull();
+    expect(r.durationS!).toBeLessThan(1000);
+    expect(r.requestThroughputPerS!).toBeGreaterThan(0);
+    // The request with the bad TTFT has none; the others' TTFT are vLLM's.
+    expect(r.ttftMs!.count).toBe(19);
+    expect(r.e2eMs!.count).toBe(20);
+    // The others' TTFT is vLLM's statistic over them (the same requests, one skipped).
+    const ttfts = (good.ttfts as number[]).filter((_, i) => i !== 3).map((t) => t * 1000);
+    expect(r.ttftMs!.mean).toBeCloseTo(ttfts.reduce((x, y) => x + y, 0) / ttfts.length, 9);
+  });
+
+  it("SGLang: a 1e300 TTFT in the details and in the figures is skipped and named", async () => {
+    const s = sglangLine({ requests: 20, details: true });
+    (s.ttfts as number[])[0] = 1e300;
+    s.mean_e2e_latency_ms = 1e300;
+    const run = await uploadText("sglang-bad.jsonl", JSON.stringify(s) + "\n");
+    const note = run.warnings.find((w) => w.includes("out-of-range"))!;
+    expect(note).toContain("ttfts[0] = 1.000e+300");
+    expect(note).toContain("mean_e2e_latency_ms = 1.000e+300");
+    expect(run.requests!.count).toBe(20);
+    expect(run.requests!.ttftMs!.count).toBe(19);
+    expect(run.requests!.durationS).toBe(s.duration);
   });
 });
