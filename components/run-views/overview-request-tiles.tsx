@@ -33,8 +33,8 @@ export function requestTiles(run: RunSummary): Tile[] {
       label: "Requests (errors included)",
       value: formatCount(counts.all),
       hint:
-        counts.successful === 0 && counts.errors > 0
-          ? `no successful request · ${plural(counts.errors, "error")} · ${warmupText(r)}`
+        counts.successful === 0 && (counts.errors > 0 || r.source === "tool-summary")
+          ? `no successful request · ${counts.errors > 0 ? plural(counts.errors, "error") : `${words.producer} does not count its failed requests here`} · ${warmupText(r)}`
           : `${formatCount(counts.successful)} ${words.successful} · ${plural(counts.errors, "error")} · ${warmupText(r)}`,
       definition: words.countDefinition,
       testId: "tile-requests",

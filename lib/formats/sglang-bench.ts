@@ -50,7 +50,20 @@ export function readSglangResult(raw: Record<string, unknown>): BenchResult {
   const { value: d, note: outOfRange } = withoutOutOfRange(raw, TOOL);
   if (outOfRange) notes.push(outOfRange);
   const rate = d.request_rate === "inf" || d.request_rate === null ? "inf" : num(d.request_rate);
-  const block = (name: string, extra: Record<string, unknown> = {}) =>
+  // SGLang adapted vLLM's calculate_metrics: np.mean(ttfts or 0) and the like, so a line with
+  // no completed request (or a statistic nobody measured) holds 0.0 placeholders.
+  const none = num(d.completed) === 0;
+  const placeholders: string[] = [];
+  const block = (name: string, extra: Record<string, unknown> = {}) => {
+    const b = measured(name, extra);
+    if (!b || none) return null;
+    if (Object.values(b).every((v) => typeof v !== "number" || v === 0)) {
+      placeholders.push(name);
+      return null;
+    }
+    return b;
+  };
+  const measured = (name: string, extra: Record<string, unknown>) =>
     metricBlock("ms", {
       avg: d[`mean_${name}_ms`],
       std: d[`std_${name}_ms`],
@@ -64,6 +77,10 @@ export function readSglangResult(raw: Record<string, unknown>): BenchResult {
   const completed = num(d.completed) ?? 0;
   const duration = num(d.duration);
   const records = readRequests(d, notes);
+  if (none)
+    notes.push(
+      `no successful request: SGLang's 0.0 latencies for this run are placeholders, not measurements${records ? "" : " (the line does not count the failed requests)"}`,
+    );
   const failed = records ? records.filter((r) => r.error).length : null;
   if (!records)
     notes.push(
@@ -77,6 +94,14 @@ export function readSglangResult(raw: Record<string, unknown>): BenchResult {
       "this SGLang line (2024 schema) has no request_throughput: it is completed ÷ duration here, SGLang's own definition",
     );
   }
+  const ttft = block("ttft");
+  const tpot = block("tpot");
+  const e2e = block("e2e_latency");
+  const pooled = block("itl");
+  if (placeholders.length > 0)
+    notes.push(
+      `SGLang wrote 0.0 for every ${placeholders.map((p) => p.replace("_latency", "").toUpperCase()).join(", ")} statistic: no request measured it, so it is not shown`,
+    );
   const summary = toolSummary(
     {
       request_count: metricBlock("requests", { avg: completed }),
@@ -86,10 +111,10 @@ export function readSglangResult(raw: Record<string, unknown>): BenchResult {
       total_token_throughput: metricBlock("tokens/sec", { avg: d.total_throughput }),
       total_isl: metricBlock("tokens", { avg: d.total_input_tokens }),
       total_osl: metricBlock("tokens", { avg: d.total_output_tokens }),
-      time_to_first_token: block("ttft"),
+      time_to_first_token: ttft,
       // SGLang's TPOT is aiperf's inter-token latency; its "ITL" pools the gaps between chunks.
-      inter_token_latency: block("tpot"),
-      request_latency: block("e2e_latency"),
+      inter_token_latency: tpot,
+      request_latency: e2e,
     },
     {
       model: str(d.model_id) ?? str(d.model) ?? str(serverInfo(d).model_path),
@@ -101,15 +126,15 @@ export function readSglangResult(raw: Record<string, unknown>): BenchResult {
   // A statistic the line gives without a mean (the 2024 line's medians) is not a full
   // statistic on the page: it is stated as SGLang's figure beside the run.
   const medianOnly = (name: string) =>
-    d[`mean_${name}_ms`] === undefined ? d[`median_${name}_ms`] : undefined;
+    d[`mean_${name}_ms`] === undefined && !none ? d[`median_${name}_ms`] : undefined;
   const facts = factsOf({
     dataset: d.dataset_name,
-    sglangMedianTtftMs: medianOnly("ttft"),
-    sglangMedianE2eLatencyMs: d.p99_e2e_latency_ms === undefined ? d.median_e2e_latency_ms : undefined,
-    sglangMeanE2eLatencyMs: d.p99_e2e_latency_ms === undefined ? d.mean_e2e_latency_ms : undefined,
-    sglangPooledItlMeanMs: d.mean_itl_ms,
-    sglangPooledItlMedianMs: d.median_itl_ms,
-    sglangPooledItlP99Ms: d.p99_itl_ms,
+    sglangMedianTtftMs: ttft ? medianOnly("ttft") : undefined,
+    sglangMedianE2eLatencyMs: e2e && d.p99_e2e_latency_ms === undefined ? d.median_e2e_latency_ms : undefined,
+    sglangMeanE2eLatencyMs: e2e && d.p99_e2e_latency_ms === undefined ? d.mean_e2e_latency_ms : undefined,
+    sglangPooledItlMeanMs: pooled ? d.mean_itl_ms : undefined,
+    sglangPooledItlMedianMs: pooled ? d.median_itl_ms : undefined,
+    sglangPooledItlP99Ms: pooled ? d.p99_itl_ms : undefined,
     sglangConcurrency: d.concurrency,
     acceptLength: d.accept_length,
     randomInputLen: d.random_input_len,
@@ -118,8 +143,8 @@ export function readSglangResult(raw: Record<string, unknown>): BenchResult {
     totalOutputTokens: d.total_output_tokens,
     inputTokenThroughputPerS: d.input_throughput,
     totalTokenThroughputPerS: d.total_throughput,
-    peakOutputTokensPerS: d.max_output_tokens_per_s,
-    peakConcurrentRequests: d.max_concurrent_requests,
+    peakOutputTokensPerS: none ? undefined : d.max_output_tokens_per_s,
+    peakConcurrentRequests: none ? undefined : d.max_concurrent_requests,
   });
   const server = serverInfo(d);
   return {

@@ -8,7 +8,7 @@
  * (test/generators/sglang-bench.ts `sglangLine2024`).
  */
 import fs from "node:fs";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
@@ -16,7 +16,8 @@ import { runSummarySchema, uploadResponseSchema, type RunSummary } from "@/lib/a
 import { sweepSchema } from "@/lib/api/sweeps";
 import { requestWords } from "@/lib/metrics/request-words";
 import { latencyTables } from "@/lib/runs/report/run-sections";
-import { sglangLine2024 } from "../generators/sglang-bench";
+import { requestTiles } from "@/components/run-views/overview-request-tiles";
+import { sglangLine, sglangLine2024 } from "../generators/sglang-bench";
 import { describeRealPublic, realPublicFile, realPublicParts } from "../helpers/real-public";
 import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
@@ -169,5 +170,33 @@ describeRealPublic(FOLDER, () => {
       expect(point.points.mean.ttftMs).toBeNull();
       expect(point.points.mean.missing.ttftMs).toBe("SGLang bench_serving's result has no mean of TTFT");
     }
+  });
+});
+
+/**
+ * No shared SGLang file has a run in which nothing completed. SGLang adapted vLLM's
+ * calculate_metrics (python/sglang/bench_serving.py: np.mean(ttfts or 0) …), so such a line holds
+ * 0.0 for every latency statistic, and without --output-details no failed count at all.
+ */
+describe("an SGLang line with no completed request", () => {
+  it("shows no latency and says no successful request, never '0 requests, 0 errors'", async () => {
+    const line = sglangLine({ requests: 10, errorEvery: 1 });
+    expect(line.completed).toBe(0);
+    expect(line.mean_ttft_ms).toBe(0);
+    const res = await upload(
+      uploadRequest([{ name: "sglang-failed.jsonl", content: JSON.stringify(line) + "\n" }]),
+    );
+    expect(res.status).toBe(201);
+    const run = await readRun(uploadResponseSchema.parse(await res.json()).id);
+    expect(run.requests!.ttftMs).toBeNull();
+    expect(run.requests!.e2eMs).toBeNull();
+    expect(run.requests!.itlMs).toBeNull();
+    expect(run.info.sglangPooledItlMeanMs).toBeUndefined();
+    expect(run.warnings.join("\n")).toMatch(/no successful request: SGLang's 0\.0 latencies/);
+    const tiles = requestTiles(run);
+    expect(tiles[0].hint).toMatch(
+      /^no successful request · SGLang bench_serving does not count its failed requests here/,
+    );
+    expect(run.derived.tokPerUser.p50.reason).toBe("no successful request");
   });
 });
