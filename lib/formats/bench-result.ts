@@ -38,6 +38,11 @@ export interface BenchResult {
    * timing arrays (vLLM's `input_lens`/`output_lens` beside a summary): token statistics only.
    */
   tokenLens?: { input: number[] | null; output: number[] | null } | null;
+  /**
+   * The successful requests' end-to-end latencies (ms) when the file lists them without the other
+   * arrays and writes no E2E statistics (vLLM keeps `latencies` without --save-detailed)
+   */
+  e2eValuesMs?: number[] | null;
   /** GPUs the engine served with, as the file states them (SGLang's server_info parallelism) */
   gpuCount?: { value: number; source: string } | null;
   /** The serving engine's version, as the file states it (SGLang's server_info.version) */

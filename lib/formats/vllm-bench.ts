@@ -185,6 +185,7 @@ export function readVllmResult(raw: Record<string, unknown>): BenchResult {
     ],
     durationS: num(d.duration),
     tokenLens: records ? null : successfulLens(d, completed),
+    e2eValuesMs: records || e2el ? null : successfulLatencies(d, completed, notes),
     facts,
     notes,
   };
@@ -245,6 +246,31 @@ function failureReasons(d: Record<string, unknown>): string | null {
   if (counts.size === 0) return null;
   const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);
   return `vLLM's failed_requests: ${top.map(([k, c]) => `${c} × ${k}`).join("; ")}${counts.size > 3 ? `; and ${counts.size - 3} more reasons` : ""}`;
+}
+
+/**
+ * vllm/benchmarks/serve.py keeps `latencies` (every request, seconds; 0.0 for a failed one)
+ * without --save-detailed, while E2EL statistics are written only when selected: the successful
+ * requests' latencies are then the run's E2E, when they are as many as vLLM's `completed`.
+ */
+function successfulLatencies(
+  d: Record<string, unknown>,
+  completed: number,
+  notes: string[],
+): number[] | null {
+  const latencies = numbers(d.latencies);
+  if (!latencies || completed === 0) return null;
+  const ok = latencies.filter((v): v is number => v !== null && v > 0).map((v) => v * 1000);
+  if (ok.length !== completed) {
+    notes.push(
+      `vLLM's latencies list ${ok.length} successful requests where it counts ${completed} completed: no end-to-end latency is taken from them`,
+    );
+    return null;
+  }
+  notes.push(
+    "vLLM wrote no E2EL statistics: end-to-end latency is taken from its per-request latencies (numpy's linear percentiles, as vLLM's)",
+  );
+  return ok;
 }
 
 /**

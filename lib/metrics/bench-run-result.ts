@@ -236,7 +236,7 @@ export function requestsFromTool(b: BenchResult): RequestsBlock | null {
     warmupSource: "tool",
     durationS: b.durationS ?? m.benchmark_duration?.avg ?? null,
     ttftMs: statsOf(m.time_to_first_token, ok),
-    e2eMs: statsOf(m.request_latency, ok),
+    e2eMs: statsOf(m.request_latency, ok) ?? lensStats(b.e2eValuesMs),
     itlMs: statsOf(m.inter_token_latency, ok),
     inputTokens: statsOf(m.input_sequence_length, ok) ?? lensStats(b.tokenLens?.input),
     outputTokens: statsOf(m.output_sequence_length, ok) ?? lensStats(b.tokenLens?.output),

@@ -93,9 +93,16 @@ export function pointInputsFromAiperfSummary(summary: AiperfSummary): PointInput
  * GuideLLM, genai-perf), read into aiperf's tags by its reader: the same reading as aiperf's
  * summary, with the tool named where a statistic is missing.
  */
-export function pointInputsFromToolSummary(summary: AiperfSummary, producer: string): PointInputs {
+export function pointInputsFromToolSummary(
+  summary: AiperfSummary,
+  producer: string,
+  e2eValuesMs?: ArrayLike<number> | null,
+): PointInputs {
+  const inputs = pointInputsFromAiperfSummary(summary);
   return {
-    ...pointInputsFromAiperfSummary(summary),
+    ...inputs,
+    // Per-request latencies the tool listed without E2E statistics (vLLM's `latencies`).
+    e2eMs: inputs.e2eMs ?? (e2eValuesMs ? latencyStats(e2eValuesMs) : null),
     producer,
     successful: summary.metrics.request_count?.avg ?? null,
   };

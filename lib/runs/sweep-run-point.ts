@@ -136,7 +136,7 @@ async function pointSource(app: IngestDeps, runId: string, blocks: SummaryBlocks
     const tool = await readToolResult(app, files);
     if (tool)
       return {
-        inputs: pointInputsFromToolSummary(tool.summary, tool.tool),
+        inputs: pointInputsFromToolSummary(tool.summary, tool.tool, tool.e2eValuesMs),
         source: "summary",
         sourceNote: `no per-request arrays in this run's files: these are ${tool.tool}'s own figures`,
       };

@@ -18,6 +18,7 @@ import { sweepSchema, type Sweep } from "@/lib/api/sweeps";
 import { requestWords } from "@/lib/metrics/request-words";
 import { latencyTables } from "@/lib/runs/report/run-sections";
 import { requestTiles } from "@/components/run-views/overview-request-tiles";
+import { npMean, npMedian, npPercentile } from "../generators/bench-numpy";
 import { sglangLine } from "../generators/sglang-bench";
 import { vllmBenchResult, vllmMultiTurnResult } from "../generators/vllm-bench";
 import { describeRealPublic, realPublicFile, realPublicJson, realPublicParts } from "../helpers/real-public";
@@ -358,6 +359,37 @@ describe("vLLM bench results no shared file holds", () => {
       expect(point.points.p99.tpotMs).toBe(lines[i].p99_tpot_ms);
       expect(point.points.mean.totalTokPerS).toBe(lines[i].total_token_throughput);
     }
+  });
+
+  it("without --save-detailed and E2EL: end-to-end latency from vLLM's kept per-request latencies", async () => {
+    // serve.py keeps `latencies` (0.0 for a failed request) when it deletes the detailed arrays.
+    const res = vllmBenchResult({ requests: 30, errorEvery: 6 });
+    expect(res.ttfts).toBeUndefined();
+    expect(res.mean_e2el_ms).toBeUndefined();
+    const ok = (res.latencies as number[]).filter((v) => v > 0);
+    expect(ok.length).toBe(res.completed);
+    const run = await uploadText("latencies.json", JSON.stringify(res));
+    const e2e = run.requests!.e2eMs!;
+    expect(e2e.count).toBe(ok.length);
+    expect(e2e.mean).toBeCloseTo(npMean(ok) * 1000, 9);
+    expect(e2e.p50).toBeCloseTo(npMedian(ok) * 1000, 9);
+    expect(e2e.p99).toBeCloseTo(npPercentile(ok, 99) * 1000, 9);
+    expect(run.warnings.join("\n")).toMatch(
+      /no E2EL statistics: end-to-end latency is taken from its per-request latencies/,
+    );
+    const res2 = await upload(
+      uploadRequest([
+        {
+          name: "two.jsonl",
+          content: [res, vllmBenchResult({ requests: 30, concurrency: 8, seed: 9 })]
+            .map((x) => JSON.stringify(x))
+            .join("\n"),
+        },
+      ]),
+    );
+    const body = uploadResponseSchema.parse(await res2.json());
+    const sweep = await readSweep(body.sweep!.id);
+    expect(sweep.runs[0].points.p90.e2eMs).toBeCloseTo(npPercentile(ok, 90) * 1000, 9);
   });
 
   it("--save-detailed with every request failed: no latency from the rows either", async () => {
