@@ -34,8 +34,8 @@ export function RequestCounts({
       ))}
       {r.source === "tool-summary" ? (
         <p className="w-full text-xs text-muted">
-          Figures from {words.producer}&apos;s own summary: its per-request arrays (vLLM --save-detailed,
-          SGLang --output-details) give distributions and charts.
+          Figures from the benchmark tool&apos;s own summary ({words.producer}): its per-request arrays (vLLM
+          --save-detailed, SGLang --output-details) give distributions and charts.
         </p>
       ) : null}
       {r.source === "aiperf-summary" ? (
