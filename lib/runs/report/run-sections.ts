@@ -77,7 +77,7 @@ export function latencyTables(run: RunSummary): Section["blocks"] {
   if (r) {
     out.push({
       kind: "table",
-      title: `Request latency (${r.source}: ${formatCount(r.count)} requests, ${formatCount(r.errorCount)} errors)`,
+      title: `Request latency (${r.source === "tool-summary" ? `${requestWords(run).producer}'s own figures` : r.source}: ${formatCount(r.count)} requests, ${formatCount(r.errorCount)} errors)`,
       table: {
         columns: STAT_COLUMNS,
         rows: [
