@@ -1,6 +1,7 @@
 import { AIPERF_SUCCESSFUL } from "@/components/charts/definitions";
 import { StatsTable } from "@/components/charts/stats-table";
 import type { RequestsBlock } from "@/lib/api/schemas";
+import { AIPERF_WORDS, type RequestWords } from "@/lib/metrics/request-words";
 
 type Metric = "ttftMs" | "e2eMs" | "itlMs" | "inputTokens" | "outputTokens";
 
@@ -13,15 +14,27 @@ export const AIPERF_STATS_ROWS: Array<{ key: Metric; label: string; ms: boolean 
 ];
 
 /** The run's request statistics, one row per metric (profiling-phase successful requests). */
-export function LatencyStatsTable({ requests }: { requests: RequestsBlock }) {
+export function LatencyStatsTable({
+  requests,
+  words = AIPERF_WORDS,
+}: {
+  requests: RequestsBlock;
+  /** Whose words the rows are in: an imported tool's TPOT is named TPOT */
+  words?: RequestWords;
+}) {
   return (
     <StatsTable
       testId="latency-stats"
-      rows={AIPERF_STATS_ROWS.map((r) => ({ id: r.key, label: r.label, ms: r.ms, stats: requests[r.key] }))}
+      rows={AIPERF_STATS_ROWS.map((r) => ({
+        id: r.key,
+        label: r.key === "itlMs" ? words.itl.label : r.label,
+        ms: r.ms,
+        stats: requests[r.key],
+      }))}
       definition={
         requests.source === "aiperf-summary"
           ? { ...AIPERF_SUCCESSFUL, method: "aiperf's own summary statistics (no records uploaded)" }
-          : AIPERF_SUCCESSFUL
+          : { ...AIPERF_SUCCESSFUL, method: words.timings }
       }
     />
   );

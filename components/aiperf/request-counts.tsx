@@ -1,14 +1,22 @@
 import type { RequestsBlock } from "@/lib/api/schemas";
 import { formatCount, formatNumber } from "@/lib/format-number";
 import { requestCountFacts } from "@/lib/metrics/request-definitions";
+import { AIPERF_WORDS, type RequestWords } from "@/lib/metrics/request-words";
 import { warmupText } from "./warmup-text";
 
 /** Counts, duration and throughput of the requests block, in one line of figures. */
-export function RequestCounts({ requests: r }: { requests: RequestsBlock }) {
+export function RequestCounts({
+  requests: r,
+  words = AIPERF_WORDS,
+}: {
+  requests: RequestsBlock;
+  /** Whose words the counts are in (an imported tool's, or aiperf's) */
+  words?: RequestWords;
+}) {
   const counts = requestCountFacts(r);
   const items: Array<[string, string]> = [
     ["profiling requests (errors included)", formatCount(counts.all)],
-    ["successful (aiperf's request count)", formatCount(counts.successful)],
+    [words.successful, formatCount(counts.successful)],
     ["errors", formatCount(counts.errors)],
     ["cancelled", formatCount(r.cancelledCount ?? null)],
     ["not measured", warmupText(r)],
@@ -26,8 +34,8 @@ export function RequestCounts({ requests: r }: { requests: RequestsBlock }) {
       ))}
       {r.source === "tool-summary" ? (
         <p className="w-full text-xs text-muted">
-          Figures from the benchmark tool&apos;s own summary: its per-request arrays (vLLM --save-detailed,
-          SGLang --output-details) give distributions and charts.
+          Figures from the benchmark tool&apos;s own summary ({words.producer}): its per-request arrays (vLLM
+          --save-detailed, SGLang --output-details) give distributions and charts.
         </p>
       ) : null}
       {r.source === "aiperf-summary" ? (

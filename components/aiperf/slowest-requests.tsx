@@ -33,11 +33,17 @@ export function SlowestRequests({
   metric,
   label,
   enabled,
+  timings = "client-side timings from aiperf's records",
+  itlShort = "ITL",
 }: {
   runId: string;
   metric: LatencyMetricId;
   label: string;
   enabled: boolean;
+  /** How the timings were taken, in the producer's words */
+  timings?: string;
+  /** The producer's short name of the itlMs column (an imported tool's TPOT) */
+  itlShort?: string;
 }) {
   const { data } = useQuery({ ...slowestQuery(runId, SORT[metric]), enabled });
   if (!data || data.rows.length === 0) return null;
@@ -52,7 +58,7 @@ export function SlowestRequests({
       rowKey={(r, i) => `${r.requestId}-${i}`}
       definition={{
         ...AIPERF_SUCCESSFUL,
-        method: `client-side timings from aiperf's records, the ten largest ${label.toLowerCase()} values; start is seconds from the first request`,
+        method: `${timings}, the ten largest ${label.toLowerCase()} values; start is seconds from the first request`,
       }}
       definitionNote="one time unit for the table"
       columns={[
@@ -64,7 +70,7 @@ export function SlowestRequests({
         },
         { header: "TTFT", num: true, cell: (r) => ms(r.ttftMs) },
         { header: "end-to-end", num: true, cell: (r) => ms(r.e2eMs) },
-        { header: "ITL", num: true, cell: (r) => ms(r.itlMs) },
+        { header: itlShort, num: true, cell: (r) => ms(r.itlMs) },
         {
           header: "in / out tokens",
           num: true,

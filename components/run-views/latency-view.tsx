@@ -7,6 +7,7 @@ import { LATENCY_METRIC_OPTIONS, metricLabel } from "@/components/aiperf/latency
 import { LatencyStatsTable } from "@/components/aiperf/latency-stats-table";
 import { RequestCounts } from "@/components/aiperf/request-counts";
 import { SlowestRequests } from "@/components/aiperf/slowest-requests";
+import { requestWords } from "@/lib/metrics/request-words";
 import { TrialsNote } from "@/components/aiperf/trials-note";
 import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
 import { useRunChart } from "@/components/charts/use-run-chart";
@@ -77,19 +78,23 @@ export function LatencyView({ run }: RunViewProps) {
       </EmptyView>
     );
   }
-  const label = metricLabel(metric);
+  const words = requestWords(run);
+  const label = metric === "itlMs" ? words.itl.label : metricLabel(metric);
   const d = dist.data?.metrics[metric] ?? null;
   // The distribution opens the view and the statistics table follows it: with the table first,
   // a 390 px phone showed no chart on its first screen.
   return (
     <div className="space-y-4">
-      <RequestCounts requests={run.requests} />
+      <RequestCounts requests={run.requests} words={words} />
       <TrialsNote runId={run.id} enabled={typeof run.info.trials === "number"} />
       {fromRecords ? (
         <>
           <ToggleGroup
             label="metric"
-            options={LATENCY_METRIC_OPTIONS.map((o) => ({ id: o.id, text: o.short }))}
+            options={LATENCY_METRIC_OPTIONS.map((o) => ({
+              id: o.id,
+              text: o.id === "itlMs" ? words.itl.short : o.short,
+            }))}
             value={metric}
             onChange={(m) => void setMetric(m)}
           />
@@ -104,7 +109,7 @@ export function LatencyView({ run }: RunViewProps) {
           ) : null}
         </>
       ) : null}
-      <LatencyStatsTable requests={run.requests} />
+      <LatencyStatsTable requests={run.requests} words={words} />
       <AgreementNotice runId={run.id} enabled={hasAiperfAgreement(run)} />
       {fromRecords ? (
         <>
@@ -117,7 +122,14 @@ export function LatencyView({ run }: RunViewProps) {
           {building ? (
             <DrilldownNotice what="The slowest requests" />
           ) : (
-            <SlowestRequests runId={run.id} metric={metric} label={label} enabled={afterFirst} />
+            <SlowestRequests
+              runId={run.id}
+              metric={metric}
+              label={label}
+              enabled={afterFirst}
+              timings={words.timings}
+              itlShort={words.itl.short}
+            />
           )}
         </>
       ) : null}

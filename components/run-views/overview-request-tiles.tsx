@@ -7,6 +7,7 @@ function pair(p50: number | null, p99: number | null): string {
   return `${u.format(p50)} / ${u.format(p99)}`;
 }
 import { outputTokenFacts, requestCountFacts } from "@/lib/metrics/request-definitions";
+import { requestWords, type RequestWords } from "@/lib/metrics/request-words";
 import { warmupText } from "@/components/aiperf/warmup-text";
 
 export interface Tile {
@@ -26,13 +27,16 @@ export function requestTiles(run: RunSummary): Tile[] {
   const r = run.requests;
   if (!r) return [];
   const counts = requestCountFacts(r);
+  const words = requestWords(run);
   return [
     {
       label: "Requests (errors included)",
       value: formatCount(counts.all),
-      hint: `${formatCount(counts.successful)} successful (aiperf's request count) · ${plural(counts.errors, "error")} · ${warmupText(r)}`,
-      definition:
-        "Profiling requests, failed ones included. aiperf's request_count counts successful requests only; warm-up requests are in neither.",
+      hint:
+        counts.successful === 0 && (counts.errors > 0 || r.source === "tool-summary")
+          ? `no successful request · ${counts.errors > 0 ? plural(counts.errors, "error") : `${words.producer} does not count its failed requests here`} · ${warmupText(r)}`
+          : `${formatCount(counts.successful)} ${words.successful} · ${plural(counts.errors, "error")} · ${warmupText(r)}`,
+      definition: words.countDefinition,
       testId: "tile-requests",
     },
     {
@@ -54,15 +58,18 @@ export function requestTiles(run: RunSummary): Tile[] {
           ? `${formatNumber(r.requestThroughputPerS, 3)} requests/s`
           : undefined,
     },
-    ...outputTokenTiles(run),
+    ...outputTokenTiles(run, words),
   ];
 }
 
 /** Client and server output-token totals: one tile when they agree, both when they differ. */
-function outputTokenTiles(run: RunSummary): Tile[] {
+function outputTokenTiles(run: RunSummary, words: RequestWords): Tile[] {
   const t = outputTokenFacts(run);
   if (t.client === null && t.server === null) return [];
-  const client = "Σ output tokens of successful profiling requests, as aiperf counted them (total_osl)";
+  const client =
+    words.producer === "aiperf"
+      ? "Σ output tokens of successful profiling requests, as aiperf counted them (total_osl)"
+      : `Σ output tokens of successful requests, as ${words.producer} counted them`;
   const server =
     "the engine's generation-token counter over the server-metrics window: it also counts tokens of failed, cancelled and warm-up requests, and of any other client";
   if (t.client !== null && t.server !== null && !t.differ)
@@ -80,7 +87,7 @@ function outputTokenTiles(run: RunSummary): Tile[] {
     tiles.push({
       label: "Output tokens (client)",
       value: formatCount(t.client),
-      hint: t.server !== null ? "aiperf's count of successful requests" : undefined,
+      hint: t.server !== null ? `${words.producer}'s count of successful requests` : undefined,
       definition: `${client[0].toUpperCase()}${client.slice(1)}.`,
       testId: "tile-output-tokens-client",
     });

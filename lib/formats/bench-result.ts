@@ -33,6 +33,20 @@ export interface BenchResult {
   comparableStats?: string[];
   /** The tool's benchmark duration (s), which its throughputs divide by */
   durationS: number | null;
+  /**
+   * Per-request token lengths of the successful requests when the file lists them without the
+   * timing arrays (vLLM's `input_lens`/`output_lens` beside a summary): token statistics only.
+   */
+  tokenLens?: { input: number[] | null; output: number[] | null } | null;
+  /**
+   * The successful requests' end-to-end latencies (ms) when the file lists them without the other
+   * arrays and writes no E2E statistics (vLLM keeps `latencies` without --save-detailed)
+   */
+  e2eValuesMs?: number[] | null;
+  /** GPUs the engine served with, as the file states them (SGLang's server_info parallelism) */
+  gpuCount?: { value: number; source: string } | null;
+  /** The serving engine's version, as the file states it (SGLang's server_info.version) */
+  engineVersion?: { value: string; source: string } | null;
   /** Facts worth a line in the run header (burstiness, dataset, …) */
   facts: Record<string, string | number | boolean>;
   /** What the reader had to say about this benchmark (a dropped field, an assumption) */
@@ -151,4 +165,81 @@ function errorType(message: string): string {
   const m = /^([A-Za-z_][\w.]*(?:Error|Exception|Timeout)\w*)\b/.exec(last);
   if (m) return m[1];
   return last.length > 60 ? `${last.slice(0, 57)}…` : last || "Error";
+}
+
+/**
+ * The plausible range of a tool's value by what its key says it is. A value outside it (1e300,
+ * a timestamp from another epoch, a negative count) is no measurement: it is skipped and
+ * reported with its place, and the rest of the result stands.
+ */
+const RANGES: Array<{ test: RegExp; min: number; max: number }> = [
+  // Milliseconds: up to about 11.6 days for one request.
+  { test: /_ms$/, min: 0, max: 1e9 },
+  // Seconds: a benchmark's duration, per-request TTFT, gaps and latencies (about 11.6 days).
+  { test: /^(duration|ttfts|itls|latencies|queue_times)$/, min: 0, max: 1e6 },
+  // Rates: requests or tokens per second.
+  { test: /(throughput|goodput|_per_s|^request_rate)$/, min: 0, max: 1e12 },
+  // Counts and token lengths.
+  {
+    test: /^(completed|failed|num_prompts|max_concurrency|max_concurrent_requests|concurrency|total_\w*tokens\w*|input_lens|output_lens)$/,
+    min: 0,
+    max: 1e12,
+  },
+];
+
+function rangeOf(key: string): { min: number; max: number } | null {
+  for (const r of RANGES) if (r.test.test(key)) return r;
+  return null;
+}
+
+const shown = (v: number) =>
+  Math.abs(v) >= 1e6 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(3) : String(v);
+
+/**
+ * A copy of a result with every out-of-range number replaced by null (top-level figures, the
+ * per-request arrays, `itls` lists), and a note naming each place; `start_times` more than a
+ * day from the others' median (a clock from another epoch) are skipped too. Null when nothing
+ * was out of range.
+ */
+export function withoutOutOfRange(
+  d: Record<string, unknown>,
+  tool: string,
+): { value: Record<string, unknown>; note: string | null } {
+  const places: string[] = [];
+  const check = (v: unknown, key: string, place: string): unknown => {
+    // Infinity is a value some tools mean (SGLang's unbounded request_rate): readers decide.
+    if (typeof v !== "number" || !Number.isFinite(v)) return v;
+    const r = rangeOf(key);
+    if (r && (v < r.min || v > r.max)) {
+      places.push(`${place} = ${shown(v)}`);
+      return null;
+    }
+    return v;
+  };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(d)) {
+    if (Array.isArray(v) && rangeOf(k))
+      out[k] = v.map((x, i) =>
+        Array.isArray(x) ? x.map((y, j) => check(y, k, `${k}[${i}][${j}]`)) : check(x, k, `${k}[${i}]`),
+      );
+    else out[k] = check(v, k, k);
+  }
+  if (Array.isArray(d.start_times)) {
+    const t = d.start_times.filter((x): x is number => typeof x === "number" && Number.isFinite(x));
+    const sorted = [...t].sort((a, b) => a - b);
+    const median = sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0;
+    out.start_times = d.start_times.map((x, i) => {
+      if (typeof x !== "number" || !Number.isFinite(x)) return x;
+      if (Math.abs(x - median) > 86_400) {
+        places.push(`start_times[${i}] = ${shown(x)}`);
+        return null;
+      }
+      return x;
+    });
+  }
+  if (places.length === 0) return { value: d, note: null };
+  return {
+    value: out,
+    note: `${places.length} out-of-range value${places.length === 1 ? "" : "s"} in ${tool}'s result skipped (the rest stands): ${places.slice(0, 5).join("; ")}${places.length > 5 ? `; and ${places.length - 5} more` : ""}`,
+  };
 }

@@ -17,6 +17,7 @@ import {
   recordFromSeconds,
   str,
   toolSummary,
+  withoutOutOfRange,
   type BenchResult,
 } from "./bench-result";
 
@@ -64,14 +65,33 @@ const RESULT_KEYS = new Set([
   "run_number",
 ]);
 
-export function readVllmResult(d: Record<string, unknown>): BenchResult {
+export function readVllmResult(raw: Record<string, unknown>): BenchResult {
   const notes: string[] = [];
-  const completed = num(d.completed) ?? 0;
-  const failed = num(d.failed);
+  const { value: d, note: outOfRange } = withoutOutOfRange(raw, TOOL);
+  if (outOfRange) notes.push(outOfRange);
+  const completedStated = num(d.completed);
+  const completed = completedStated ?? 0;
+  const prompts = num(d.num_prompts);
+  // The older benchmark_serving.py writes no `failed`: every prompt that did not complete failed.
+  const stated = num(d.failed);
+  const failed = stated ?? (prompts !== null && prompts >= completed ? prompts - completed : null);
+  if (stated === null && failed !== null && failed > 0)
+    notes.push(
+      `vLLM's result has no failed count (older schema): ${failed} failed is num_prompts ${prompts} − completed ${completed}`,
+    );
+  // With no completed request vLLM still writes every latency statistic, as 0.0 (np.mean(0)):
+  // placeholders, not measurements. A statistic nobody measured (TTFT on a non-streamed endpoint,
+  // TPOT of one-token outputs) is written the same way, all 0.0.
+  const none = completedStated === 0;
+  if (none)
+    notes.push(
+      `no successful request: ${failed === null ? "every request" : `all ${failed} requests`} failed, and vLLM's 0.0 latencies for this run are placeholders, not measurements`,
+    );
+  const placeholders: string[] = [];
   const rate = d.request_rate === "inf" ? "inf" : num(d.request_rate);
   const records = readRequests(d, notes);
-  const block = (name: string) =>
-    metricBlock("ms", {
+  const block = (name: string, label: string) => {
+    const b = metricBlock("ms", {
       avg: d[`mean_${name}_ms`],
       std: d[`std_${name}_ms`],
       p50: d[`median_${name}_ms`] ?? d[`p50_${name}_ms`],
@@ -80,6 +100,22 @@ export function readVllmResult(d: Record<string, unknown>): BenchResult {
       p95: d[`p95_${name}_ms`],
       p99: d[`p99_${name}_ms`],
     });
+    if (!b || none) return null;
+    const values = Object.values(b).filter((v): v is number => typeof v === "number");
+    if (values.every((v) => v === 0)) {
+      placeholders.push(label);
+      return null;
+    }
+    return b;
+  };
+  const ttft = block("ttft", "TTFT");
+  const tpot = block("tpot", "TPOT");
+  const e2el = block("e2el", "E2EL");
+  const itl = block("itl", "ITL");
+  if (placeholders.length > 0)
+    notes.push(
+      `vLLM wrote 0.0 for every ${placeholders.join(", ")} statistic: no request measured it (a non-streamed endpoint has no TTFT; one-token outputs have no TPOT), so it is not shown`,
+    );
   const summary = toolSummary(
     {
       request_count: metricBlock("requests", { avg: completed }),
@@ -87,19 +123,21 @@ export function readVllmResult(d: Record<string, unknown>): BenchResult {
       benchmark_duration: metricBlock("sec", { avg: d.duration }),
       request_throughput: metricBlock("requests/sec", { avg: d.request_throughput }),
       output_token_throughput: metricBlock("tokens/sec", { avg: d.output_throughput }),
+      total_token_throughput: metricBlock("tokens/sec", { avg: d.total_token_throughput }),
+      total_isl: metricBlock("tokens", { avg: d.total_input_tokens }),
       total_osl: metricBlock("tokens", { avg: d.total_output_tokens }),
-      time_to_first_token: block("ttft"),
+      time_to_first_token: ttft,
       // vLLM's TPOT, (latency − TTFT) / (output − 1) per request, is aiperf's inter-token
       // latency; vLLM's own "ITL" pools every gap between chunks and is another statistic.
-      inter_token_latency: block("tpot"),
-      request_latency: block("e2el"),
+      inter_token_latency: tpot,
+      request_latency: e2el,
     },
     {
       model: str(d.model_id),
       endpointType: str(d.endpoint_type) ?? str(d.backend),
       concurrency: num(d.max_concurrency),
       requestRate: typeof rate === "number" ? rate : null,
-      requestCount: num(d.num_prompts),
+      requestCount: prompts,
     },
   );
   const swept =
@@ -109,15 +147,22 @@ export function readVllmResult(d: Record<string, unknown>): BenchResult {
         )
       : [];
   const facts = factsOf({
-    vllmPooledItlMeanMs: d.mean_itl_ms,
-    vllmPooledItlP99Ms: d.p99_itl_ms,
+    vllmPooledItlMeanMs: itl ? d.mean_itl_ms : null,
+    vllmPooledItlMedianMs: itl ? d.median_itl_ms : null,
+    vllmPooledItlP99Ms: itl ? d.p99_itl_ms : null,
     burstiness: d.burstiness,
-    peakOutputTokensPerS: d.max_output_tokens_per_s,
-    peakConcurrentRequests: d.max_concurrent_requests,
+    // Maxima over the successful requests' timeline: 0 when there were none.
+    peakOutputTokensPerS: none ? null : d.max_output_tokens_per_s,
+    peakConcurrentRequests: none ? null : d.max_concurrent_requests,
+    totalInputTokens: d.total_input_tokens,
+    totalTokenThroughputPerS: d.total_token_throughput,
     requestGoodputPerS: d.request_goodput ?? d["request_goodput:"],
     sweepRun: d.run_number,
     ...Object.fromEntries(swept.map(([k, v]) => [`sweep.${k}`, v])),
+    ...multiTurnFacts(d),
   });
+  const reasons = failureReasons(d);
+  if (reasons) notes.push(reasons);
   return {
     tool: TOOL,
     toolVersion: str(d.vllm_version) ?? str(d.version),
@@ -126,7 +171,7 @@ export function readVllmResult(d: Record<string, unknown>): BenchResult {
     backend: str(d.backend) ?? str(d.endpoint_type),
     concurrency: num(d.max_concurrency),
     requestRate: rate,
-    numPrompts: num(d.num_prompts),
+    numPrompts: prompts,
     records,
     summary,
     comparable: [
@@ -139,9 +184,115 @@ export function readVllmResult(d: Record<string, unknown>): BenchResult {
       "output_token_throughput",
     ],
     durationS: num(d.duration),
+    tokenLens: records ? null : successfulLens(d, completed),
+    e2eValuesMs: records || e2el ? null : successfulLatencies(d, completed, notes),
     facts,
     notes,
   };
+}
+
+/** Most turns whose figures become run facts (a long conversation would flood the header). */
+const MAX_TURN_FACTS = 32;
+
+/**
+ * The multi-turn result of vLLM's Rust `vllm-bench` (rust/src/bench/src/output/json.rs
+ * `build_multi_turn_result_json`): conversation counts, and `per_turn_metrics[]` with each turn's
+ * completed and failed requests and its figures. The run-level figures cover every turn.
+ */
+function multiTurnFacts(d: Record<string, unknown>): Record<string, unknown> {
+  if (d.mode !== "multi_turn" && !Array.isArray(d.per_turn_metrics)) return {};
+  const out: Record<string, unknown> = {
+    mode: d.mode,
+    conversations: d.num_conversations,
+    turnsPerConversation: d.turns_per_conversation,
+    conversationsCompleted: d.conversations_completed,
+    conversationsFailed: d.conversations_failed,
+    avgTurnsCompleted: d.avg_turns_completed,
+    avgConversationDurationMs: d.avg_conversation_duration_ms,
+  };
+  const turns = Array.isArray(d.per_turn_metrics) ? d.per_turn_metrics.filter(isObject) : [];
+  for (const t of turns.slice(0, MAX_TURN_FACTS)) {
+    const i = num(t.turn_index);
+    if (i === null) continue;
+    const none = num(t.completed) === 0;
+    out[`turn${i}Completed`] = t.completed;
+    out[`turn${i}Failed`] = t.failed;
+    // A turn with no completed request has 0.0 placeholders, as the run has.
+    if (!none) {
+      out[`turn${i}MeanTtftMs`] = t.mean_ttft_ms;
+      out[`turn${i}MeanTpotMs`] = t.mean_tpot_ms;
+      out[`turn${i}MeanE2elMs`] = t.mean_e2el_ms;
+      out[`turn${i}OutputThroughputPerS`] = t.output_throughput;
+    }
+  }
+  return out;
+}
+
+/**
+ * The Rust `vllm-bench` writes `failed_requests[]` (index, error, …) whenever a request failed,
+ * with or without --save-detailed: the reasons, grouped, for a result without per-request arrays.
+ */
+function failureReasons(d: Record<string, unknown>): string | null {
+  if (!Array.isArray(d.failed_requests) || Array.isArray(d.ttfts)) return null;
+  const counts = new Map<string, number>();
+  for (const f of d.failed_requests) {
+    if (!isObject(f)) continue;
+    const text = typeof f.error === "string" && f.error.trim() !== "" ? f.error.trim() : "no reason given";
+    const lines = text.split(/\r?\n/);
+    const last = lines[lines.length - 1].trim();
+    const key = last.length > 80 ? `${last.slice(0, 77)}…` : last;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  if (counts.size === 0) return null;
+  const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  return `vLLM's failed_requests: ${top.map(([k, c]) => `${c} × ${k}`).join("; ")}${counts.size > 3 ? `; and ${counts.size - 3} more reasons` : ""}`;
+}
+
+/**
+ * vllm/benchmarks/serve.py keeps `latencies` (every request, seconds; 0.0 for a failed one)
+ * without --save-detailed, while E2EL statistics are written only when selected: the successful
+ * requests' latencies are then the run's E2E, when they are as many as vLLM's `completed`.
+ */
+function successfulLatencies(
+  d: Record<string, unknown>,
+  completed: number,
+  notes: string[],
+): number[] | null {
+  const latencies = numbers(d.latencies);
+  if (!latencies || completed === 0) return null;
+  const ok = latencies.filter((v): v is number => v !== null && v > 0).map((v) => v * 1000);
+  if (ok.length !== completed) {
+    notes.push(
+      `vLLM's latencies list ${ok.length} successful requests where it counts ${completed} completed: no end-to-end latency is taken from them`,
+    );
+    return null;
+  }
+  notes.push(
+    "vLLM wrote no E2EL statistics: end-to-end latency is taken from its per-request latencies (numpy's linear percentiles, as vLLM's)",
+  );
+  return ok;
+}
+
+/**
+ * `input_lens`/`output_lens` without the timing arrays: the successful requests' lengths. vLLM
+ * lists every request, a failed one with output length 0 (and an error string with
+ * --save-detailed), so those are left out.
+ */
+function successfulLens(d: Record<string, unknown>, completed: number): BenchResult["tokenLens"] {
+  const inputs = numbers(d.input_lens);
+  const outputs = numbers(d.output_lens);
+  if (!inputs && !outputs) return null;
+  const n = (inputs ?? outputs)!.length;
+  const errors = Array.isArray(d.errors) && d.errors.length === n ? d.errors : null;
+  const ok = (i: number) =>
+    errors ? errors[i] === "" || errors[i] === null : completed >= n || (outputs?.[i] ?? 0) > 0;
+  const pick = (a: Array<number | null> | null) => {
+    if (!a || a.length !== n) return null;
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) if (ok(i) && a[i] !== null) out.push(a[i]!);
+    return out.length > 0 ? out : null;
+  };
+  return { input: pick(inputs), output: pick(outputs) };
 }
 
 const numbers = (v: unknown): Array<number | null> | null =>

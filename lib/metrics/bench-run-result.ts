@@ -7,13 +7,17 @@ import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { RequestsBlock, Stats, SummaryBlocks } from "@/lib/api/schemas";
 import type { SummaryMetric } from "@/lib/formats/aiperf-summary";
+import type { ThroughputInputs } from "@/lib/api/derived-throughput";
 import type { BenchResult } from "@/lib/formats/bench-result";
+import { throughputFromRecords } from "./aiperf-throughput";
 import { compareWithTool, toolDisagreement } from "./bench-agreement";
 import { computeDistribution } from "./aiperf-distribution";
 import { overTimePayload, timelinePayload, ttftVsInputPayload } from "./aiperf-timeline";
 import { computeRequestsBlock } from "./requests";
 import type { ErrorTally } from "./requests-errors";
 import { pick, type RequestLog } from "./requests-log";
+import { requestWords } from "./request-words";
+import { computeStats } from "./stats";
 
 export interface BenchRunResult {
   requests: RequestsBlock | null;
@@ -22,6 +26,8 @@ export interface BenchRunResult {
   charts: Record<string, unknown>;
   warnings: string[];
   backend: string | null;
+  /** The run's throughput inputs (docs/metrics.md §Derived throughput), from the rows or the tool's figures */
+  throughput: ThroughputInputs | null;
 }
 
 /**
@@ -79,7 +85,11 @@ export function benchRunResult(
       groups,
       summary: [],
     };
-    const rows = compareWithTool(requests, b.summary, b.comparable, b.comparableStats);
+    // The tool's TPOT is compared under its own name (aiperf's tag for it is inter-token latency).
+    const itl = requestWords({ info: { benchmarkTool: b.tool }, requests: null }).itl;
+    const rows = compareWithTool(requests, b.summary, b.comparable, b.comparableStats).map((r) =>
+      r.metric.startsWith("Inter-token latency") ? { ...r, metric: `${itl.short} (ms)` } : r,
+    );
     if (rows.length > 0) {
       charts[AIPERF_CHART_KEYS.agreement] = {
         sources: [source],
@@ -95,7 +105,52 @@ export function benchRunResult(
   const info = runInfo(b);
   // Said in the run's facts so the Throughput view explains the missing timeline, not a failed fetch.
   if (log.length > 0 && !Number.isFinite(log.firstProfilingStartMs())) info.requestTimeline = false;
-  return { requests, facts: runFacts(b, requests), info, charts, warnings, backend: backendOf(b) };
+  const throughput = requests ? throughputOf(b, log, requests) : null;
+  return {
+    requests,
+    facts: runFacts(b, requests),
+    info,
+    charts,
+    warnings,
+    backend: backendOf(b),
+    throughput,
+  };
+}
+
+const perStat = (s: Stats | null) =>
+  s ? { mean: s.mean, p50: s.p50, p90: s.p90 ?? null, p99: s.p99 } : null;
+
+/**
+ * The throughput the run's per-GPU and per-user figures are made of. With per-request rows:
+ * their throughput over the tool's duration and tok/s per user from each request's TPOT; the
+ * tool's own total token throughput where it wrote one. Without: the tool's figures.
+ */
+function throughputOf(b: BenchResult, log: RequestLog, requests: RequestsBlock): ThroughputInputs {
+  const m = b.summary.metrics;
+  const duration = b.durationS ?? m.benchmark_duration?.avg ?? null;
+  const isl = m.total_isl?.avg;
+  const osl = m.total_osl?.avg;
+  const toolTotal =
+    m.total_token_throughput?.avg ??
+    (duration && duration > 0 && isl !== undefined && osl !== undefined ? (isl + osl) / duration : null);
+  if (requests.source !== "tool-summary" && log.length > 0) {
+    const t = throughputFromRecords(log, requests);
+    return {
+      ...t,
+      source: `${b.tool} per-request arrays`,
+      note: `tok/s per user is 1000 ÷ each successful request's TPOT, (E2E − TTFT) ÷ (output tokens − 1) as ${b.tool} defines it per request, then its mean and percentiles over the requests (the mean of 1000/TPOT, not 1000 ÷ mean TPOT)`,
+      totalTokPerS: toolTotal ?? t.totalTokPerS,
+    };
+  }
+  return {
+    source: `${b.tool} result`,
+    note: null,
+    outputTokPerS: requests.outputTokenThroughputPerS ?? null,
+    totalTokPerS: toolTotal,
+    requestsPerS: requests.requestThroughputPerS ?? null,
+    tpotMs: perStat(requests.itlMs),
+    tokPerUser: null,
+  };
 }
 
 /** The runs table's backend column: the tool and what it drove, so compare shows which tool measured. */
@@ -114,9 +169,16 @@ function runFacts(b: BenchResult, requests: RequestsBlock | null): ExtractedFact
   if (b.concurrency !== null && b.concurrency > 0) facts.concurrency = { value: b.concurrency, source };
   if (typeof b.requestRate === "number" && b.requestRate > 0)
     facts.requestRate = { value: b.requestRate, source };
-  const measured = requests?.source === "tool-summary" ? `${b.tool} mean` : "mean of the imported requests";
+  const measured =
+    requests?.source !== "tool-summary"
+      ? "mean of the imported requests"
+      : b.tokenLens
+        ? `mean of ${b.tool}'s per-request lengths (successful requests)`
+        : `${b.tool} mean`;
   if (requests?.inputTokens) facts.isl = { value: requests.inputTokens.mean, source: measured };
   if (requests?.outputTokens) facts.osl = { value: requests.outputTokens.mean, source: measured };
+  if (b.gpuCount) facts.gpuCount = b.gpuCount;
+  if (b.engineVersion) facts.backendVersion = b.engineVersion;
   return facts;
 }
 
@@ -158,6 +220,8 @@ function withToolFigures(block: RequestsBlock, b: BenchResult): RequestsBlock {
   return out;
 }
 
+const lensStats = (lens: number[] | null | undefined): Stats | null => (lens ? computeStats(lens) : null);
+
 /** The run-level figures alone (no per-request arrays in the file), labelled as the tool's own. */
 export function requestsFromTool(b: BenchResult): RequestsBlock | null {
   const m = b.summary.metrics;
@@ -172,10 +236,10 @@ export function requestsFromTool(b: BenchResult): RequestsBlock | null {
     warmupSource: "tool",
     durationS: b.durationS ?? m.benchmark_duration?.avg ?? null,
     ttftMs: statsOf(m.time_to_first_token, ok),
-    e2eMs: statsOf(m.request_latency, ok),
+    e2eMs: statsOf(m.request_latency, ok) ?? lensStats(b.e2eValuesMs),
     itlMs: statsOf(m.inter_token_latency, ok),
-    inputTokens: statsOf(m.input_sequence_length, ok),
-    outputTokens: statsOf(m.output_sequence_length, ok),
+    inputTokens: statsOf(m.input_sequence_length, ok) ?? lensStats(b.tokenLens?.input),
+    outputTokens: statsOf(m.output_sequence_length, ok) ?? lensStats(b.tokenLens?.output),
     requestThroughputPerS: m.request_throughput?.avg ?? null,
     outputTokenThroughputPerS: m.output_token_throughput?.avg ?? null,
     outputTokensTotal: m.total_osl?.avg ?? null,

@@ -28,6 +28,8 @@ export interface DerivedInputs {
    * per-request reciprocals): the mean of 1000 / TPOT is not 1000 / mean TPOT.
    */
   tokPerUser?: PerStat | null;
+  /** Successful requests, when known: with none, nothing per request was measured */
+  successful?: number | null;
 }
 
 export interface DerivedFigures {
@@ -54,6 +56,7 @@ function perUser(stat: DerivedStat, i: DerivedInputs): DerivedValue {
   if (stat === "p50" && known(tpot) && tpot <= 0) return missing("TPOT is zero");
   const fromTpot = tokPerUserFromTpotStat(stat, tpot);
   if (fromTpot !== null) return value(fromTpot);
+  if (i.successful === 0) return missing("no successful request");
   if (!i.tpotMs) return missing("TPOT not measured (needs streamed responses)");
   return missing(`the ${stat} of tok/s/user needs per-request TPOT`);
 }

@@ -10,8 +10,11 @@ import { derivedThroughput } from "./derived-throughput";
 import { tokPerUserStats } from "./per-user-throughput";
 import { percentileSorted, sortedFinite } from "./stats";
 
-/** A distribution read at the four sweep statistics. */
-export type StatSet = Record<SweepStat, number>;
+/**
+ * A distribution read at the four sweep statistics; a statistic the producer did not write
+ * (vLLM's default percentiles are 99 only, so no p90) is null.
+ */
+export type StatSet = Record<SweepStat, number | null>;
 
 export interface PointInputs {
   outputTokPerS: number | null;
@@ -25,6 +28,10 @@ export interface PointInputs {
    * (./per-user-throughput.ts); a statistic not known is null and the point says what it needs.
    */
   tokPerSPerUser: Partial<Record<SweepStat, number | null>> | null;
+  /** The producer whose own figures these are, when they come from its summary (names what it lacks) */
+  producer?: string;
+  /** Successful requests, when known: with none, nothing per request was measured */
+  successful?: number | null;
 }
 
 const DIRECT: Record<SweepStat, number | "mean"> = { mean: "mean", p50: 50, p90: 90, p99: 99 };
@@ -54,13 +61,12 @@ function summaryStats(
   const key = (q: number | "mean") => (q === "mean" ? "avg" : (`p${q}` as SummaryStatKey));
   const conv = (v: number | undefined) =>
     v === undefined ? NaN : isTimeUnit(block.unit) ? toMs(v, block.unit) : v;
-  const out = {
-    mean: conv(block[key(at.mean)]),
-    p50: conv(block[key(at.p50)]),
-    p90: conv(block[key(at.p90)]),
-    p99: conv(block[key(at.p99)]),
+  const read = (q: number | "mean") => {
+    const v = conv(block[key(q)]);
+    return Number.isFinite(v) ? v : null;
   };
-  return Object.values(out).every(Number.isFinite) ? out : null;
+  const out = { mean: read(at.mean), p50: read(at.p50), p90: read(at.p90), p99: read(at.p99) };
+  return Object.values(out).some((v) => v !== null) ? out : null;
 }
 
 /** Inputs from aiperf's own summary (profile_export_aiperf.json), read as aiperf wrote them. */
@@ -83,6 +89,26 @@ export function pointInputsFromAiperfSummary(summary: AiperfSummary): PointInput
 }
 
 /**
+ * Inputs from an imported tool's own run-level figures (vLLM bench serve, SGLang bench_serving,
+ * GuideLLM, genai-perf), read into aiperf's tags by its reader: the same reading as aiperf's
+ * summary, with the tool named where a statistic is missing.
+ */
+export function pointInputsFromToolSummary(
+  summary: AiperfSummary,
+  producer: string,
+  e2eValuesMs?: ArrayLike<number> | null,
+): PointInputs {
+  const inputs = pointInputsFromAiperfSummary(summary);
+  return {
+    ...inputs,
+    // Per-request latencies the tool listed without E2E statistics (vLLM's `latencies`).
+    e2eMs: inputs.e2eMs ?? (e2eValuesMs ? latencyStats(e2eValuesMs) : null),
+    producer,
+    successful: summary.metrics.request_count?.avg ?? null,
+  };
+}
+
+/**
  * The point at one statistic. Per-GPU figures need the GPU count: unknown, they stay null and
  * say so (never divided by an assumed 1).
  */
@@ -96,6 +122,7 @@ export function sweepPoint(inputs: PointInputs, gpuCount: number | null, stat: S
     tpotMs: inputs.tpotMs,
     tokPerUser: inputs.tokPerSPerUser,
     gpuCount,
+    successful: inputs.successful,
   });
   const perGpu = (key: "outputTokPerSPerGpu" | "totalTokPerSPerGpu" | "requestsPerSPerGpu") => {
     const d = derived[key];
@@ -106,17 +133,27 @@ export function sweepPoint(inputs: PointInputs, gpuCount: number | null, stat: S
     const d = derived.tokPerUser[stat];
     if (d.value === null)
       missing.tokPerSPerUser =
-        inputs.tpotMs || inputs.tokPerSPerUser
+        inputs.tpotMs || inputs.tokPerSPerUser || inputs.successful === 0
           ? (d.reason ?? "not measured")
           : "no per-request TPOT in this run's files";
     return d.value;
   };
+  const none = inputs.successful === 0;
   const at = (key: string, s: StatSet | null, what: string) => {
-    if (s === null) missing[key] = `no ${what} in this run's files`;
-    return s === null ? null : s[stat];
+    const v = s === null ? null : s[stat];
+    if (v === null)
+      missing[key] = none
+        ? `no successful request: no ${what}`
+        : inputs.producer
+          ? `${inputs.producer}'s result has no ${s === null ? what : `${stat} of ${what}`}`
+          : `no ${what} in this run's files`;
+    return v;
   };
   const plain = (key: string, v: number | null, what: string) => {
-    if (v === null) missing[key] = `no ${what} in this run's files`;
+    if (v === null)
+      missing[key] = inputs.producer
+        ? `${inputs.producer}'s result has no ${what}`
+        : `no ${what} in this run's files`;
     return v;
   };
   return {

@@ -62,6 +62,7 @@ export function runDerived(blocks: SummaryBlocks, facts: RunFacts): DerivedThrou
       tpotMs: inputs?.tpotMs ?? null,
       tokPerUser: inputs?.tokPerUser ?? null,
       gpuCount,
+      successful: blocks.requests ? blocks.requests.count - blocks.requests.errorCount : null,
     }),
   };
 }

@@ -6,16 +6,22 @@
 import { summaryBlocksSchema, type SummaryBlocks } from "@/lib/api/schemas";
 import { SWEEP_STATS, type SweepRun } from "@/lib/api/sweeps";
 import { parseSummaryJson, type AiperfSummary } from "@/lib/formats/aiperf-summary";
+import { readWholeText } from "@/lib/formats/aiperf-read";
+import type { BenchResult } from "@/lib/formats/bench-result";
+import { BENCH_RESULT_KINDS, benchResultOfText } from "@/lib/formats/bench-results";
+import { genaiPerfResults } from "@/lib/formats/genai-perf";
+import { filePart } from "@/lib/store/file-part";
 import type { IngestDeps } from "@/lib/ingest/deps";
 import {
   pointInputsFromAiperfSummary,
   pointInputsFromRecords,
+  pointInputsFromToolSummary,
   sweepPoint,
   type PointInputs,
   type StatSet,
 } from "@/lib/metrics/sweep-point";
 import { recordsOrSummary } from "@/lib/metrics/records-or-summary";
-import { getFiles, getRun } from "@/lib/store/runs-repo";
+import { getFiles, getRun, type FileRow } from "@/lib/store/runs-repo";
 import { aiperfMeasuredRows } from "@/lib/store/sweep-point-rows";
 import type { RunFacts } from "@/lib/api/run-facts";
 import { EMPTY_FACTS } from "@/lib/api/run-facts";
@@ -40,6 +46,44 @@ async function readAiperfSummary(
   if (summaryCache.size > 256) summaryCache.delete(summaryCache.keys().next().value!);
   summaryCache.set(sha256, parsed);
   return parsed;
+}
+
+/** Tool results by blob hash and part: a blob never changes. */
+const toolCache = new Map<string, BenchResult | null>();
+
+/**
+ * The imported tool's own result for this run (vLLM bench serve, SGLang bench_serving, GuideLLM,
+ * a genai-perf summary), read again from its file: the benchmark the run holds.
+ */
+async function readToolResult(app: IngestDeps, files: FileRow[]): Promise<BenchResult | null> {
+  for (const f of files) {
+    const genai = f.kind === "genai-perf-summary";
+    if (!genai && !BENCH_RESULT_KINDS.has(f.kind)) continue;
+    const part = filePart(f);
+    const key = `${f.sha256}#${part ?? ""}`;
+    if (!toolCache.has(key)) {
+      let result: BenchResult | null = null;
+      try {
+        // Read whole as the importer reads it, within the same document limit.
+        const text = await readWholeText(await app.blobs.open(f.sha256), app.config.maxJsonDocumentBytes);
+        if (text === null) result = null;
+        else if (genai) {
+          const doc: unknown = JSON.parse(text);
+          result =
+            typeof doc === "object" && doc !== null
+              ? (genaiPerfResults(null, doc as Record<string, unknown>)[0] ?? null)
+              : null;
+        } else result = benchResultOfText(f.kind, f.format === "yaml", text, part);
+      } catch {
+        result = null;
+      }
+      if (toolCache.size > 256) toolCache.delete(toolCache.keys().next().value!);
+      toolCache.set(key, result);
+    }
+    const hit = toolCache.get(key);
+    if (hit) return hit;
+  }
+  return null;
 }
 
 interface Sourced {
@@ -86,6 +130,16 @@ async function pointSource(app: IngestDeps, runId: string, blocks: SummaryBlocks
   if (choice?.from === "records" && req) {
     const rows = await aiperfMeasuredRows(app.store.db, runId);
     return { inputs: pointInputsFromRecords(rows, req.durationS), source: "records", sourceNote: null };
+  }
+  // An imported tool's result without per-request rows: its own figures are the run's.
+  if (req?.source === "tool-summary") {
+    const tool = await readToolResult(app, files);
+    if (tool)
+      return {
+        inputs: pointInputsFromToolSummary(tool.summary, tool.tool, tool.e2eValuesMs),
+        source: "summary",
+        sourceNote: `no per-request arrays in this run's files: these are ${tool.tool}'s own figures`,
+      };
   }
   return (
     fromTrtllm(blocks) ?? {

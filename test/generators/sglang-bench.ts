@@ -108,3 +108,32 @@ export function sglangSweep(levels: number[], o: SglangOptions = {}): string {
       .join("\n") + "\n"
   );
 }
+
+/**
+ * The 2024 line (python/sglang/bench_serving.py of v0.2/v0.3, kept by
+ * benchmark/lora/lora_bench.py): written only when median TTFT, mean ITL and output throughput
+ * exist, with this key set alone: no mean TTFT, no TPOT, no p99, no request throughput.
+ */
+export function sglangLine2024(o: SglangOptions = {}): Record<string, unknown> {
+  const full = sglangLine({ ...o, details: false });
+  const keys = [
+    "backend",
+    "dataset_name",
+    "request_rate",
+    "total_input_tokens",
+    "total_output_tokens",
+    "total_output_tokens_retokenized",
+    "mean_e2e_latency_ms",
+    "median_e2e_latency_ms",
+    "median_ttft_ms",
+    "median_itl_ms",
+    "output_throughput",
+    "sharegpt_output_len",
+    "random_input_len",
+    "random_output_len",
+    "random_range_ratio",
+    "duration",
+    "completed",
+  ];
+  return Object.fromEntries(keys.map((k) => [k, full[k]]));
+}

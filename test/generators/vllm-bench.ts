@@ -161,3 +161,96 @@ export function vllmBenchResult(o: VllmBenchOptions = {}): Record<string, unknow
       delete result[k];
   return result;
 }
+
+/**
+ * The multi-turn result of vLLM's Rust `vllm-bench` (rust/src/bench/src/output/json.rs
+ * `build_multi_turn_result_json`): conversation counts, overall `completed`/`failed` and figures
+ * over every turn, `failed_requests[]` when a turn failed, and `per_turn_metrics[]` (each turn's
+ * `turn_index`, `num_samples`, counts, throughputs and figures). Turn t of every conversation is
+ * request i with i % turns = t.
+ */
+export function vllmMultiTurnResult(
+  o: VllmBenchOptions & { conversations?: number; turns?: number } = {},
+): Record<string, unknown> {
+  const conversations = o.conversations ?? 8;
+  const turns = o.turns ?? 3;
+  const reqs = vllmRequests({ ...o, requests: conversations * turns });
+  const first = Math.min(...reqs.map((r) => r.startS));
+  const last = Math.max(...reqs.map((r) => r.startS + r.latencyS));
+  const duration = last - first + 0.0125;
+  const figures = (rs: VllmRequest[]) => {
+    const ok = rs.filter((r) => r.error === "");
+    const input = ok.reduce((a, r) => a + r.inputLen, 0);
+    const output = ok.reduce((a, r) => a + r.outputLen, 0);
+    const out: Record<string, unknown> = {
+      completed: ok.length,
+      failed: rs.length - ok.length,
+      total_input_tokens: input,
+      total_output_tokens: output,
+      request_throughput: ok.length / duration,
+      input_throughput: input / duration,
+      output_throughput: output / duration,
+      total_token_throughput: (input + output) / duration,
+    };
+    const values: Record<string, number[]> = {
+      ttft: ok.map((r) => r.ttftS),
+      tpot: ok.filter((r) => r.outputLen > 1).map((r) => (r.latencyS - r.ttftS) / (r.outputLen - 1)),
+      itl: ok.flatMap((r) => r.itlS),
+    };
+    for (const [m, v] of Object.entries(values)) {
+      out[`mean_${m}_ms`] = npMean(v) * 1000;
+      out[`median_${m}_ms`] = npMedian(v) * 1000;
+      out[`std_${m}_ms`] = npStd(v) * 1000;
+      out[`p99_${m}_ms`] = npPercentile(v, 99) * 1000;
+    }
+    return out;
+  };
+  const overall = figures(reqs);
+  const failedConversations = new Set(reqs.flatMap((r, i) => (r.error ? [Math.floor(i / turns)] : []))).size;
+  return {
+    date: "20261201-101500",
+    mode: "multi_turn",
+    backend: "openai-chat",
+    model_id: o.model ?? "meta-llama/Llama-3.1-8B-Instruct",
+    num_conversations: conversations,
+    max_model_len: null,
+    turns_per_conversation: turns,
+    multi_turn_concurrency: o.concurrency ?? 4,
+    inter_turn_delay_ms: 0,
+    duration,
+    conversations_completed: conversations - failedConversations,
+    conversations_failed: failedConversations,
+    avg_turns_completed: (reqs.length - n(overall.failed)) / conversations,
+    avg_conversation_duration_ms: 1234.5,
+    completed: overall.completed,
+    failed: overall.failed,
+    ...(n(overall.failed) > 0
+      ? {
+          failed_requests: reqs.flatMap((r, i) =>
+            r.error
+              ? [
+                  {
+                    conversation_id: `conv-${Math.floor(i / turns)}`,
+                    turn_index: i % turns,
+                    error: r.error,
+                    prompt_len: r.inputLen,
+                    start_time: r.startS,
+                    latency: 0,
+                    ttft: 0,
+                    output_tokens: 0,
+                    itl: [],
+                  },
+                ]
+              : [],
+          ),
+        }
+      : {}),
+    ...Object.fromEntries(Object.entries(overall).filter(([k]) => k !== "completed" && k !== "failed")),
+    per_turn_metrics: Array.from({ length: turns }, (_, t) => {
+      const rs = reqs.filter((_, i) => i % turns === t);
+      return { turn_index: t, num_samples: rs.length, ...figures(rs) };
+    }),
+  };
+}
+
+const n = (v: unknown) => v as number;

@@ -14,10 +14,7 @@ import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { readWholeText } from "@/lib/formats/aiperf-read";
 import type { BenchResult } from "@/lib/formats/bench-result";
 import { genaiPerfResults, readGenaiPerfExport } from "@/lib/formats/genai-perf";
-import { guidellmResults, isGuidellmReport, parseGuidellmYaml } from "@/lib/formats/guidellm";
-import { PARSE_FAILED, parseJsonText } from "@/lib/formats/json-lines";
-import { sglangResultsOf } from "@/lib/formats/sglang-bench";
-import { vllmResultsOf } from "@/lib/formats/vllm-bench";
+import { benchFileDocuments, benchResultsOf } from "@/lib/formats/bench-results";
 import { runOriginMs } from "@/lib/metrics/aiperf-run-result";
 import { benchRunResult } from "@/lib/metrics/bench-run-result";
 import { logRequestValues } from "@/lib/metrics/regression/request-values";
@@ -36,21 +33,6 @@ const KINDS = new Set([
   "genai-perf-summary",
   "guidellm-report",
 ]);
-
-function resultsOf(kind: string, docs: unknown[]): BenchResult[] {
-  if (kind === "vllm-bench") return vllmResultsOf(docs);
-  if (kind === "sglang-bench") return sglangResultsOf(docs);
-  return isGuidellmReport(docs[0]) ? guidellmResults(docs[0]) : [];
-}
-
-/** A whole JSON document, or (appended results, SGLang's JSONL) one value per non-empty line. */
-function documents(text: string): unknown[] | null {
-  const whole = parseJsonText(text.trim());
-  if (whole !== PARSE_FAILED) return [whole];
-  const lines = text.split(/\r\n|\r|\n/).filter((l) => l.trim() !== "");
-  const values = lines.map((l) => parseJsonText(l.trim()));
-  return values.some((v) => v !== PARSE_FAILED) ? values.filter((v) => v !== PARSE_FAILED) : null;
-}
 
 interface Chosen {
   result: BenchResult;
@@ -86,7 +68,7 @@ export function benchImportAnalyzer(): Analyzer {
         warnings: [{ message: "larger than the JSON document limit; stored but not read" }],
       };
     const yaml = file.format === "yaml";
-    const docs = yaml ? [parseGuidellmYaml(text)] : documents(text);
+    const docs = benchFileDocuments(text, yaml);
     if (!docs || docs[0] === null)
       return {
         records: 0,
@@ -112,7 +94,7 @@ export function benchImportAnalyzer(): Analyzer {
         meta: { experiments: doc.experiments.length, toolVersion: doc.version },
       };
     }
-    const all = resultsOf(file.kind, docs);
+    const all = benchResultsOf(file.kind, docs);
     const part = file.part;
     const results = part === undefined ? all : all.slice(part, part + 1);
     const warnings =
@@ -195,6 +177,7 @@ export function benchImportAnalyzer(): Analyzer {
       warnings: out.warnings,
       backend: out.backend,
       facts: out.facts,
+      ...(out.throughput ? { throughput: out.throughput } : {}),
       requestCount: out.requests?.count ?? null,
       ...(log.length > 0 ? { requestValues: logRequestValues(log) } : {}),
     };

@@ -1,4 +1,5 @@
 /** The summary parts of a run's report: facts, files, statistics tables; pure over the run summary. */
+import { requestWords } from "@/lib/metrics/request-words";
 import type { RunSummary, Stats } from "@/lib/api/schemas";
 import { formatBytes, formatCount, formatDateTime, formatNumber, formatRate } from "@/lib/format-number";
 import { ALTERNATIVE_SEGMENTS } from "@/lib/metrics/time-breakdown";
@@ -76,13 +77,13 @@ export function latencyTables(run: RunSummary): Section["blocks"] {
   if (r) {
     out.push({
       kind: "table",
-      title: `Request latency (${r.source}: ${formatCount(r.count)} requests, ${formatCount(r.errorCount)} errors)`,
+      title: `Request latency (${r.source === "tool-summary" ? `${requestWords(run).producer}'s own figures` : r.source}: ${formatCount(r.count)} requests, ${formatCount(r.errorCount)} errors)`,
       table: {
         columns: STAT_COLUMNS,
         rows: [
           statRow("Time to first token", "ms", r.ttftMs),
           statRow("End-to-end latency", "ms", r.e2eMs),
-          statRow("Inter-token latency", "ms", r.itlMs),
+          statRow(requestWords(run).itl.label, "ms", r.itlMs),
           statRow("Input length", "tokens", r.inputTokens),
           statRow("Output length", "tokens", r.outputTokens),
         ],
