@@ -37,6 +37,17 @@ export interface BenchResult {
   facts: Record<string, string | number | boolean>;
   /** What the reader had to say about this benchmark (a dropped field, an assumption) */
   notes: string[];
+  /**
+   * The per-request list holds a part of the requests the tool's own figures describe (GuideLLM's
+   * `sample_size`, a stripped list): the run's figures are then the tool's, and the rows only
+   * draw charts that say they are a sample. Absent when the list is whole.
+   */
+  partial?: { records: number; described: number };
+  /**
+   * Warm-up requests the tool's configuration states (genai-perf `warmup_request_count`) when its
+   * files hold no warm-up rows; absent when the tool does not say.
+   */
+  warmupConfigured?: number;
 }
 
 /** One file's benchmarks, in file order; a sweep or appended results hold several. */

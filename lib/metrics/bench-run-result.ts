@@ -52,15 +52,10 @@ export function benchRunResult(
   const charts: Record<string, unknown> = {};
   let requests: RequestsBlock | null = null;
   if (log.length > 0) {
-    // Neither tool writes its warm-up requests: how many were sent is not in the file.
-    requests = withToolFigures(
-      {
-        ...withToolDuration(computeRequestsBlock(log), b.durationS, log),
-        warmupCount: null,
-        warmupSource: "tool",
-      },
-      b,
-    );
+    const fromRows = withWarmup(withToolDuration(computeRequestsBlock(log), b.durationS, log), b);
+    // A partial list (a sample) is not the run: the tool's own figures are, and the rows only
+    // draw the charts, which the run's warnings call a sample.
+    requests = b.partial ? withWarmup(requestsFromTool(b) ?? fromRows, b) : withToolFigures(fromRows, b);
     const ok = log.measuredIndices();
     charts[AIPERF_CHART_KEYS.distribution] = {
       metrics: Object.fromEntries(
@@ -79,7 +74,7 @@ export function benchRunResult(
       groups,
       summary: [],
     };
-    const rows = compareWithTool(requests, b.summary, b.comparable, b.comparableStats);
+    const rows = b.partial ? [] : compareWithTool(requests, b.summary, b.comparable, b.comparableStats);
     if (rows.length > 0) {
       charts[AIPERF_CHART_KEYS.agreement] = {
         sources: [source],
@@ -90,12 +85,25 @@ export function benchRunResult(
       if (w) warnings.push(w);
     }
   } else {
-    requests = requestsFromTool(b);
+    const tool = requestsFromTool(b);
+    requests = tool && withWarmup(tool, b);
   }
   const info = runInfo(b);
   // Said in the run's facts so the Throughput view explains the missing timeline, not a failed fetch.
   if (log.length > 0 && !Number.isFinite(log.firstProfilingStartMs())) info.requestTimeline = false;
   return { requests, facts: runFacts(b, requests), info, charts, warnings, backend: backendOf(b) };
+}
+
+/**
+ * Warm-up as the tool's files say it: rows it listed outside its measurement window (GuideLLM)
+ * are counted as such; else the count its configuration states (genai-perf's
+ * `warmup_request_count`); else unknown, since vLLM and SGLang do not write theirs.
+ */
+function withWarmup(block: RequestsBlock, b: BenchResult): RequestsBlock {
+  if (block.source !== "tool-summary" && block.warmupCount) return { ...block, warmupSource: "records" };
+  if (b.warmupConfigured !== undefined)
+    return { ...block, warmupCount: b.warmupConfigured, warmupSource: "config" };
+  return { ...block, warmupCount: null, warmupSource: "tool" };
 }
 
 /** The runs table's backend column: the tool and what it drove, so compare shows which tool measured. */

@@ -10,6 +10,7 @@
  * benchmark is the run, and when nothing splits it (several result files, several genai-perf
  * experiments) the run says how many were left out.
  */
+import { createHash } from "node:crypto";
 import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { readWholeText } from "@/lib/formats/aiperf-read";
 import type { BenchResult } from "@/lib/formats/bench-result";
@@ -22,7 +23,7 @@ import { runOriginMs } from "@/lib/metrics/aiperf-run-result";
 import { benchRunResult } from "@/lib/metrics/bench-run-result";
 import { logRequestValues } from "@/lib/metrics/regression/request-values";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
-import { FLAG_ERROR, RequestLog } from "@/lib/metrics/requests-log";
+import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
 import { reanchorRequests } from "@/lib/store/aiperf-requests";
 import { BatchInserter } from "@/lib/store/batch-insert";
 import { AIPERF_REQUEST_COLUMNS, type AiperfRequestsTable } from "@/lib/store/tables/aiperf";
@@ -36,6 +37,26 @@ const KINDS = new Set([
   "genai-perf-summary",
   "guidellm-report",
 ]);
+
+/**
+ * What identifies one benchmark's result whatever file holds it: the tool's own figures, load,
+ * counts and duration (the per-request rows follow from them). Two copies of one report give one.
+ */
+export function benchFingerprint(r: BenchResult): string {
+  const key = JSON.stringify([
+    r.tool,
+    r.toolVersion,
+    r.label,
+    r.model,
+    r.concurrency,
+    r.requestRate,
+    r.numPrompts,
+    r.durationS,
+    r.records?.length ?? null,
+    r.summary.metrics,
+  ]);
+  return createHash("sha256").update(key).digest("hex").slice(0, 16);
+}
 
 function resultsOf(kind: string, docs: unknown[]): BenchResult[] {
   if (kind === "vllm-bench") return vllmResultsOf(docs);
@@ -65,8 +86,26 @@ export function benchImportAnalyzer(): Analyzer {
   let genaiExport: { file: IngestFile; doc: ReturnType<typeof readGenaiPerfExport> } | null = null;
   let genaiSummary: Record<string, unknown> | null = null;
 
+  /** Each benchmark read so far by its fingerprint, with the file it came from. */
+  const seen = new Map<string, string>();
+  const repeats: string[] = [];
+
   /** The first benchmark seen becomes the run; the others are counted for the warning. */
-  function offer(results: BenchResult[], file: IngestFile | null): void {
+  function offer(all: BenchResult[], file: IngestFile | null): void {
+    // The same report twice (GuideLLM's benchmarks.json beside its benchmarks.yaml) is one.
+    const results = all.filter((r) => {
+      const fp = benchFingerprint(r);
+      const first = seen.get(fp);
+      if (first !== undefined) {
+        if (file)
+          repeats.push(
+            `${file.name} holds the same benchmark${r.label ? ` (${r.label})` : ""} as ${first}: read once`,
+          );
+        return false;
+      }
+      seen.set(fp, file?.name ?? r.tool);
+      return true;
+    });
     if (results.length === 0) return;
     if (chosen === null) {
       chosen = { result: results[0], file };
@@ -129,6 +168,8 @@ export function benchImportAnalyzer(): Analyzer {
         benchmarks: all.length,
         // Each benchmark's load (concurrency@rate): a sweep varies it, repeated runs do not.
         loads: all.map((r) => `${r.concurrency ?? ""}@${r.requestRate ?? ""}`).join(","),
+        // Each benchmark's content: equal in two files that hold one report (JSON and YAML).
+        fingerprints: all.map(benchFingerprint).join(","),
         ...(part === undefined ? {} : { part }),
         perRequest: results.some((r) => r.records !== null),
       },
@@ -153,18 +194,23 @@ export function benchImportAnalyzer(): Analyzer {
       for (const r of result.records) {
         line++;
         const i = log.length;
-        log.add(r, r.error ? FLAG_ERROR : 0);
+        // GuideLLM's requests outside its measurement window are listed but not measured.
+        const warmup = r.phase === "warmup";
+        log.add(
+          r,
+          (r.error ? FLAG_ERROR : 0) | (warmup ? FLAG_WARMUP : 0) | (r.cancelled ? FLAG_CANCELLED : 0),
+        );
         const startMs = log.cols.startMs[i];
         const endMs = log.cols.endMs[i];
-        if (r.error) errors.add(r.error.type, r.error.code, r.error.message, startMs);
+        if (r.error && !warmup) errors.add(r.error.type, r.error.code, r.error.message, startMs);
         const row: AiperfRequestsTable = {
           run_id: ctx.runId,
           file_id: pick.file.id,
           line,
           request_id: r.requestId,
-          phase: "profiling",
+          phase: warmup ? "warmup" : "profiling",
           ok: r.error ? 0 : 1,
-          cancelled: 0,
+          cancelled: r.cancelled ? 1 : 0,
           error_type: r.error?.type ?? null,
           start_ms: Number.isFinite(startMs) ? startMs : null,
           end_ms: Number.isFinite(endMs) ? endMs : null,
@@ -182,6 +228,7 @@ export function benchImportAnalyzer(): Analyzer {
     const originMs = runOriginMs(log);
     if (log.length > 0 && originMs !== 0) await reanchorRequests(ctx.db, ctx.runId, originMs);
     const out = benchRunResult(result, log, errors, originMs, pick.file?.name ?? result.tool);
+    for (const w of new Set(repeats)) out.warnings.push(w);
     if (left > 0)
       out.warnings.push(
         `this upload holds ${left + 1} benchmarks (${[pick.file?.name, ...leftFiles].filter(Boolean).join(", ")}); only the first${result.label ? ` (${result.label})` : ""} was imported: upload each benchmark on its own to see and compare the others`,
