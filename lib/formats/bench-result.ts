@@ -4,6 +4,7 @@
  * tool's own run-level figures under aiperf's metric tags in milliseconds, so one agreement check
  * and one run-level fallback serve every producer.
  */
+import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { AiperfRecord } from "./aiperf-records";
 import type { AiperfSummary, SummaryMetric } from "./aiperf-summary";
 
@@ -48,6 +49,8 @@ export interface BenchResult {
    * files hold no warm-up rows; absent when the tool does not say.
    */
   warmupConfigured?: number;
+  /** Run facts the file states beyond model and load (GPUs, hardware, ISL/OSL), with their sources */
+  runFacts?: ExtractedFacts;
 }
 
 /** One file's benchmarks, in file order; a sweep or appended results hold several. */

@@ -1,6 +1,6 @@
 import type { Detected } from "./kinds";
 import { ROUTING_MARK } from "./router-log";
-import { benchDocumentKind, benchLineKind, sniffBenchDocument } from "./detect-bench";
+import { benchArrayKind, benchDocumentKind, benchLineKind, sniffBenchDocument } from "./detect-bench";
 import { PARSE_FAILED, parseJsonText } from "./json-lines";
 import { headAsUtf8 } from "./text-encoding";
 import { sniffPhaseKeyed } from "./trtllm-phases";
@@ -199,6 +199,8 @@ function documentKind(doc: unknown): Detected {
     const firstObj = doc.find(isObject);
     const sweep = firstObj ? benchDocumentKind(firstObj) : null;
     if (sweep?.kind === "vllm-bench") return sweep;
+    const results = benchArrayKind(doc);
+    if (results) return results;
     if (firstObj && isTrtllmRecord(firstObj)) return { kind: "trtllm-perf-metrics", format: "json-array" };
     const side = sideFileFormatOf(firstObj);
     return side ? { kind: "trtllm-side-file", format: side } : { kind: "unknown", format: "json" };
@@ -235,6 +237,8 @@ function hasSeries(metrics: Record<string, unknown>): boolean {
 function sniffDocument(text: string): Detected {
   const has = (key: string) => new RegExp(`"${key}"\\s*:`).test(text);
   if (text[0] === "[") {
+    const results = sniffBenchDocument(text);
+    if (results?.kind === "inferencex-result") return results;
     if (
       ["perf_metrics", "ctx_perf_metrics", "gen_perf_metrics", "timing_metrics"].some(has) ||
       sniffPhaseKeyed(text)

@@ -125,7 +125,7 @@ function runFacts(b: BenchResult, requests: RequestsBlock | null): ExtractedFact
   const measured = requests?.source === "tool-summary" ? `${b.tool} mean` : "mean of the imported requests";
   if (requests?.inputTokens) facts.isl = { value: requests.inputTokens.mean, source: measured };
   if (requests?.outputTokens) facts.osl = { value: requests.outputTokens.mean, source: measured };
-  return facts;
+  return { ...facts, ...b.runFacts };
 }
 
 function runInfo(b: BenchResult): SummaryBlocks["info"] {

@@ -16,6 +16,7 @@ import { readWholeText } from "@/lib/formats/aiperf-read";
 import type { BenchResult } from "@/lib/formats/bench-result";
 import { genaiPerfResults, readGenaiPerfExport } from "@/lib/formats/genai-perf";
 import { guidellmResults, isGuidellmReport, parseGuidellmYaml } from "@/lib/formats/guidellm";
+import { inferencexResults } from "@/lib/formats/inferencex-result";
 import { PARSE_FAILED, parseJsonText } from "@/lib/formats/json-lines";
 import { sglangResultsOf } from "@/lib/formats/sglang-bench";
 import { vllmResultsOf } from "@/lib/formats/vllm-bench";
@@ -36,6 +37,7 @@ const KINDS = new Set([
   "genai-perf-export",
   "genai-perf-summary",
   "guidellm-report",
+  "inferencex-result",
 ]);
 
 /**
@@ -60,6 +62,7 @@ export function benchFingerprint(r: BenchResult): string {
 
 function resultsOf(kind: string, docs: unknown[]): BenchResult[] {
   if (kind === "vllm-bench") return vllmResultsOf(docs);
+  if (kind === "inferencex-result") return inferencexResults(docs[0]);
   if (kind === "sglang-bench") return sglangResultsOf(docs);
   return isGuidellmReport(docs[0]) ? guidellmResults(docs[0]) : [];
 }
@@ -89,6 +92,7 @@ export function benchImportAnalyzer(): Analyzer {
   /** Each benchmark read so far by its fingerprint, with the file it came from. */
   const seen = new Map<string, string>();
   const repeats: string[] = [];
+  const aggregates: string[] = [];
 
   /** The first benchmark seen becomes the run; the others are counted for the warning. */
   function offer(all: BenchResult[], file: IngestFile | null): void {
@@ -158,7 +162,14 @@ export function benchImportAnalyzer(): Analyzer {
       part !== undefined && results.length === 0
         ? [{ message: `holds ${all.length} benchmarks: benchmark ${part + 1} is not in it` }]
         : [];
-    offer(results, file);
+    // InferenceX's sweep aggregate (agg_bmk.json) read whole is several runs, never one: the
+    // upload is split into them, or (beside the aiperf files of one of them) it is only named.
+    const aggregate = file.kind === "inferencex-result" && part === undefined && all.length > 1;
+    if (aggregate)
+      aggregates.push(
+        `${file.name} is InferenceX's aggregate of ${all.length} runs (${all.map((r) => r.label).join("; ")}): not read as this run; upload it alone to see each as a run`,
+      );
+    else offer(results, file);
     const n = results.reduce((a, r) => a + (r.records?.length ?? 0), 0);
     return {
       records: n || results.length,
@@ -184,7 +195,7 @@ export function benchImportAnalyzer(): Analyzer {
       else left += results.length;
     }
     const pick = chosen as Chosen | null;
-    if (!pick) return {};
+    if (!pick) return aggregates.length > 0 ? { warnings: aggregates } : {};
     const { result } = pick;
     const log = new RequestLog();
     const errors = new ErrorTally();
@@ -229,6 +240,7 @@ export function benchImportAnalyzer(): Analyzer {
     if (log.length > 0 && originMs !== 0) await reanchorRequests(ctx.db, ctx.runId, originMs);
     const out = benchRunResult(result, log, errors, originMs, pick.file?.name ?? result.tool);
     for (const w of new Set(repeats)) out.warnings.push(w);
+    for (const w of aggregates) out.warnings.push(w);
     if (left > 0)
       out.warnings.push(
         `this upload holds ${left + 1} benchmarks (${[pick.file?.name, ...leftFiles].filter(Boolean).join(", ")}); only the first${result.label ? ` (${result.label})` : ""} was imported: upload each benchmark on its own to see and compare the others`,

@@ -1,0 +1,169 @@
+/**
+ * InferenceX result files as InferenceX's CI wrote them, uploaded through the route and read
+ * back from the API; the known answers are the files' own fields, parsed here.
+ *
+ * - real-public/inferencex-agg-kimik2.5-mi355x-vllm0.21: three fixed-ISL/OSL `agg_*.json`
+ *   (InferenceX utils/process_result.py: `*_ms` → seconds under the name less `_ms`,
+ *   `*_intvty` = 1000 / TPOT, `tput_per_gpu` = total tokens/s ÷ tp × pp × pcp).
+ * - real-public/aiperf-0.8.0-sglang-glm5.1-agentic-conc16: `inferencex_agentic_result.json`
+ *   (utils/agentic/aggregation/process_agentic_result.py `build_agg`) and the sweep's
+ *   `sweep_aggregate/agg_bmk.json`, an array of 12 such results.
+ */
+import fs from "node:fs";
+import { expect, it } from "vitest";
+import { POST as upload } from "@/app/api/runs/route";
+import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { runSummarySchema, type RunSummary } from "@/lib/api/schemas";
+import { detectKind } from "@/lib/formats/detect";
+import { describeRealPublic, realPublicFile, realPublicJson, realPublicParts } from "../helpers/real-public";
+import { appForTest, idParams, uploadRequest } from "../helpers/test-app";
+
+const AGG = "inferencex-agg-kimik2.5-mi355x-vllm0.21";
+const AGENTIC = "aiperf-0.8.0-sglang-glm5.1-agentic-conc16";
+
+type Result = Record<string, number | string | boolean | null>;
+
+async function uploadParts(parts: Array<{ name: string; path: string }>) {
+  const res = await upload(uploadRequest(parts));
+  const body = (await res.json()) as {
+    id: string;
+    warnings: string[];
+    runs?: Array<{ id: string }>;
+    sweep?: { id: string };
+  };
+  expect(res.status, JSON.stringify(body)).toBe(201);
+  return body;
+}
+
+async function summary(id: string): Promise<RunSummary> {
+  const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
+  return runSummarySchema.parse(await res.json());
+}
+
+/** Every field of the result is in the run header under InferenceX's own name. */
+function expectEveryField(run: RunSummary, r: Result) {
+  for (const [k, v] of Object.entries(r)) {
+    if (v === null || typeof v === "object") continue;
+    const key = Object.keys(run.info).find((x) => x === `inferencex ${k}` || x === `inferencex ${k} (s)`);
+    expect(key, k).toBeDefined();
+    expect(run.info[key!], k).toBe(v);
+  }
+}
+
+describeRealPublic(AGG, () => {
+  const files = fs.readdirSync(realPublicFile(AGG, "")).filter((f) => f.startsWith("agg_"));
+
+  it.each(files)("%s alone is a run showing InferenceX's numbers", async (name) => {
+    await appForTest();
+    const r = realPublicJson<Result>(AGG, name);
+    const { id } = await uploadParts([{ name, path: realPublicFile(AGG, name) }]);
+    const run = await summary(id);
+    expectEveryField(run, r);
+    // No request count in a fixed-ISL/OSL result: no requests block to invent one for; every
+    // figure is in the header under its name, and the facts say what ran.
+    expect(run.requests).toBeNull();
+    expect(run.facts.gpuCount).toMatchObject({ value: r.tp });
+    expect(run.facts.concurrency).toMatchObject({ value: r.conc });
+    expect(run.facts.isl).toMatchObject({ value: r.isl });
+    expect(run.facts.model).toMatchObject({ value: r.model });
+    expect(run.info.benchmarkTool).toBe("InferenceX");
+  });
+
+  it("a folder of them is one run per file", async () => {
+    await appForTest();
+    const body = await uploadParts(realPublicParts(AGG));
+    expect(body.runs).toHaveLength(files.length);
+    const concs = await Promise.all(
+      body.runs!.map(async (x) => (await summary(x.id)).facts.concurrency?.value),
+    );
+    expect(concs.sort()).toEqual(files.map((f) => realPublicJson<Result>(AGG, f).conc).sort());
+  });
+});
+
+describeRealPublic(AGENTIC, () => {
+  const agentic = realPublicJson<Result>(AGENTIC, "inferencex_agentic_result.json");
+  const agg = realPublicJson<Result[]>(AGENTIC, "sweep_aggregate/agg_bmk.json");
+
+  it("detects the agentic result and the sweep aggregate", () => {
+    for (const rel of ["inferencex_agentic_result.json", "sweep_aggregate/agg_bmk.json"])
+      expect(detectKind(fs.readFileSync(realPublicFile(AGENTIC, rel)), true).kind).toBe("inferencex-result");
+  });
+
+  it("reads the agentic result alone as a run", async () => {
+    await appForTest();
+    const { id } = await uploadParts([
+      {
+        name: "inferencex_agentic_result.json",
+        path: realPublicFile(AGENTIC, "inferencex_agentic_result.json"),
+      },
+    ]);
+    const run = await summary(id);
+    expectEveryField(run, agentic);
+    const q = run.requests!;
+    expect(q.count).toBe(agentic.num_requests_total);
+    expect(q.count - q.errorCount).toBe(agentic.num_requests_successful);
+    expect(q.outputTokenThroughputPerS).toBe(agentic.output_tput_tps);
+    expect(q.durationS).toBe(agentic.duration_seconds);
+    expect(run.facts.gpuCount).toMatchObject({ value: agentic.tp });
+    expect(run.facts.concurrency).toMatchObject({ value: agentic.conc });
+  });
+
+  it("reads the 12-run aggregate alone as InferenceX's 12 runs", async () => {
+    await appForTest();
+    const body = await uploadParts([
+      { name: "sweep_aggregate/agg_bmk.json", path: realPublicFile(AGENTIC, "sweep_aggregate/agg_bmk.json") },
+    ]);
+    expect(agg).toHaveLength(12);
+    expect(body.runs).toHaveLength(agg.length);
+    expect(body.sweep).toBeDefined();
+    const ttfts = await Promise.all(
+      body.runs!.map(async (x) => (await summary(x.id)).info["inferencex mean_ttft (s)"]),
+    );
+    expect(ttfts).toEqual(agg.map((r) => r.mean_ttft));
+  });
+
+  it("beside the aiperf files of the same run adds InferenceX's figures, not a second run", async () => {
+    await appForTest();
+    const body = await uploadParts(realPublicParts(AGENTIC));
+    expect(body.runs).toBeUndefined();
+    const run = await summary(body.id);
+    // aiperf's own requests are the run's; InferenceX's are stated beside them.
+    expect(run.requests!.source).toBe("aiperf");
+    expect(run.info["inferencex mean_ttft (s)"]).toBe(agentic.mean_ttft);
+    expect(run.requests!.ttftMs!.mean).toBeCloseTo((agentic.mean_ttft as number) * 1000, 6);
+    expect(run.warnings.join("\n")).toMatch(/agg_bmk\.json is InferenceX's aggregate of 12 runs/);
+  });
+});
+
+/**
+ * Newer agentic results nest the request figures (InferenceX utils/agentic/aggregation/
+ * request_metrics.py `compute_request_metrics` → `request_metrics.latency.ttft.p50`, …): a
+ * reference output of InferenceX's aggregation (test/fixtures/inferencex-aggregation) is read
+ * under the same names as the flat ones.
+ */
+it("reads the nested request_metrics of newer agentic results", async () => {
+  const { inferencexResults } = await import("@/lib/formats/inferencex-result");
+  const doc = JSON.parse(
+    fs.readFileSync(
+      "test/fixtures/inferencex-aggregation/cases/req-throughput-per-gpu/reference-output.main-843c6254.json",
+      "utf8",
+    ),
+  ) as {
+    num_requests_successful: number;
+    request_metrics: {
+      latency: Record<string, Record<string, number>>;
+      throughput: { output: { tokens_per_second: number }; per_gpu: { total_tput_tps: number } };
+    };
+  };
+  const [r] = inferencexResults(doc);
+  const m = doc.request_metrics;
+  expect(r.summary.metrics.time_to_first_token).toMatchObject({
+    avg: m.latency.ttft.mean * 1000,
+    p50: m.latency.ttft.p50 * 1000,
+    p95: m.latency.ttft.p95 * 1000,
+  });
+  expect(r.summary.metrics.request_latency!.p90).toBeCloseTo(m.latency.e2el.p90 * 1000, 9);
+  expect(r.summary.metrics.output_token_throughput!.avg).toBe(m.throughput.output.tokens_per_second);
+  expect(r.summary.metrics.request_count!.avg).toBe(doc.num_requests_successful);
+  expect(r.facts["inferencex tput_per_gpu"]).toBe(m.throughput.per_gpu.total_tput_tps);
+});
