@@ -51,6 +51,11 @@ export interface BenchResult {
   warmupConfigured?: number;
   /** Run facts the file states beyond model and load (GPUs, hardware, ISL/OSL), with their sources */
   runFacts?: ExtractedFacts;
+  /**
+   * The tool's own tok/s per user (1000 ÷ each request's TPOT) per statistic, when it wrote them
+   * with that definition (genai-perf `output_token_throughput_per_user`)
+   */
+  tokPerUser?: Record<"mean" | "p50" | "p90" | "p99", number | null>;
 }
 
 /** One file's benchmarks, in file order; a sweep or appended results hold several. */

@@ -4,6 +4,7 @@
  * as an aiperf run; without, the tool's own run-level figures. Pure: the analyzer fills the log.
  */
 import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "@/lib/api/aiperf-charts";
+import type { ThroughputInputs } from "@/lib/api/derived-throughput";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { RequestsBlock, Stats, SummaryBlocks } from "@/lib/api/schemas";
 import type { SummaryMetric } from "@/lib/formats/aiperf-summary";
@@ -22,6 +23,8 @@ export interface BenchRunResult {
   charts: Record<string, unknown>;
   warnings: string[];
   backend: string | null;
+  /** The tool's own per-user throughput, when it wrote it (else derived from the requests block) */
+  throughput?: ThroughputInputs;
 }
 
 /**
@@ -91,7 +94,30 @@ export function benchRunResult(
   const info = runInfo(b);
   // Said in the run's facts so the Throughput view explains the missing timeline, not a failed fetch.
   if (log.length > 0 && !Number.isFinite(log.firstProfilingStartMs())) info.requestTimeline = false;
-  return { requests, facts: runFacts(b, requests), info, charts, warnings, backend: backendOf(b) };
+  const throughput = b.tokPerUser ? toolThroughput(b, requests) : undefined;
+  return {
+    requests,
+    facts: runFacts(b, requests),
+    info,
+    charts,
+    warnings,
+    backend: backendOf(b),
+    ...(throughput ? { throughput } : {}),
+  };
+}
+
+/** The derived figures' inputs with the tool's own tok/s per user (same definition as ours). */
+function toolThroughput(b: BenchResult, requests: RequestsBlock | null): ThroughputInputs {
+  const s = requests?.itlMs;
+  return {
+    source: `${b.tool} summary`,
+    note: null,
+    outputTokPerS: requests?.outputTokenThroughputPerS ?? null,
+    totalTokPerS: null,
+    requestsPerS: requests?.requestThroughputPerS ?? null,
+    tpotMs: s ? { mean: s.mean, p50: s.p50, p90: s.p90 ?? null, p99: s.p99 } : null,
+    tokPerUser: b.tokPerUser!,
+  };
 }
 
 /**

@@ -254,6 +254,7 @@ export function benchImportAnalyzer(): Analyzer {
       warnings: out.warnings,
       backend: out.backend,
       facts: out.facts,
+      ...(out.throughput ? { throughput: out.throughput } : {}),
       requestCount: out.requests?.count ?? null,
       ...(log.length > 0 ? { requestValues: logRequestValues(log) } : {}),
     };
