@@ -12,7 +12,7 @@ import { expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { runSummarySchema, type RunSummary } from "@/lib/api/schemas";
-import { describeRealPublic, realPublicFile, realPublicJson } from "../helpers/real-public";
+import { describeRealPublic, realPublicJson } from "../helpers/real-public";
 import { appForTest, idParams, uploadRequest } from "../helpers/test-app";
 import { genaiPerfArtifacts } from "../generators/genai-perf";
 
