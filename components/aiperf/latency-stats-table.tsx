@@ -1,4 +1,4 @@
-import { AIPERF_SUCCESSFUL } from "@/components/charts/definitions";
+import { AIPERF_SUCCESSFUL, requestsDefinition } from "@/components/charts/definitions";
 import { StatsTable } from "@/components/charts/stats-table";
 import type { RequestsBlock } from "@/lib/api/schemas";
 
@@ -13,15 +13,23 @@ export const AIPERF_STATS_ROWS: Array<{ key: Metric; label: string; ms: boolean 
 ];
 
 /** The run's request statistics, one row per metric (profiling-phase successful requests). */
-export function LatencyStatsTable({ requests }: { requests: RequestsBlock }) {
+export function LatencyStatsTable({
+  requests,
+  tool = null,
+}: {
+  requests: RequestsBlock;
+  tool?: string | null;
+}) {
   return (
     <StatsTable
       testId="latency-stats"
       rows={AIPERF_STATS_ROWS.map((r) => ({ id: r.key, label: r.label, ms: r.ms, stats: requests[r.key] }))}
       definition={
-        requests.source === "aiperf-summary"
-          ? { ...AIPERF_SUCCESSFUL, method: "aiperf's own summary statistics (no records uploaded)" }
-          : AIPERF_SUCCESSFUL
+        tool !== null
+          ? requestsDefinition(tool, requests.source)
+          : requests.source === "aiperf-summary"
+            ? { ...AIPERF_SUCCESSFUL, method: "aiperf's own summary statistics (no records uploaded)" }
+            : AIPERF_SUCCESSFUL
       }
     />
   );

@@ -4,11 +4,20 @@ import { requestCountFacts } from "@/lib/metrics/request-definitions";
 import { warmupText } from "./warmup-text";
 
 /** Counts, duration and throughput of the requests block, in one line of figures. */
-export function RequestCounts({ requests: r }: { requests: RequestsBlock }) {
+export function RequestCounts({
+  requests: r,
+  tool = null,
+}: {
+  requests: RequestsBlock;
+  tool?: string | null;
+}) {
   const counts = requestCountFacts(r);
   const items: Array<[string, string]> = [
-    ["profiling requests (errors included)", formatCount(counts.all)],
-    ["successful (aiperf's request count)", formatCount(counts.successful)],
+    [tool ? "requests (errors included)" : "profiling requests (errors included)", formatCount(counts.all)],
+    [
+      tool ? `successful (${tool}'s count)` : "successful (aiperf's request count)",
+      formatCount(counts.successful),
+    ],
     ["errors", formatCount(counts.errors)],
     ["cancelled", formatCount(r.cancelledCount ?? null)],
     ["not measured", warmupText(r)],
@@ -26,8 +35,9 @@ export function RequestCounts({ requests: r }: { requests: RequestsBlock }) {
       ))}
       {r.source === "tool-summary" ? (
         <p className="w-full text-xs text-muted">
-          Figures from the benchmark tool&apos;s own summary: its per-request arrays (vLLM --save-detailed,
-          SGLang --output-details) give distributions and charts.
+          Figures from the benchmark tool&apos;s own summary{tool ? ` (${tool})` : ""}: its per-request
+          results (vLLM --save-detailed, SGLang --output-details, GuideLLM&apos;s whole request list,
+          genai-perf&apos;s profile_export.json) give distributions and charts.
         </p>
       ) : null}
       {r.source === "aiperf-summary" ? (

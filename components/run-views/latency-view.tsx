@@ -3,6 +3,7 @@
 import { useQueryState } from "nuqs";
 import { AgreementNotice } from "@/components/aiperf/agreement-notice";
 import { ChartStatus } from "@/components/charts/chart-status";
+import { benchmarkTool, requestsDefinition } from "@/components/charts/definitions";
 import { LATENCY_METRIC_OPTIONS, metricLabel } from "@/components/aiperf/latency-metric";
 import { LatencyStatsTable } from "@/components/aiperf/latency-stats-table";
 import { RequestCounts } from "@/components/aiperf/request-counts";
@@ -79,11 +80,14 @@ export function LatencyView({ run }: RunViewProps) {
   }
   const label = metricLabel(metric);
   const d = dist.data?.metrics[metric] ?? null;
+  // An imported tool's rows are described in its words, not aiperf's.
+  const tool = benchmarkTool(run.info);
+  const definition = requestsDefinition(tool);
   // The distribution opens the view and the statistics table follows it: with the table first,
   // a 390 px phone showed no chart on its first screen.
   return (
     <div className="space-y-4">
-      <RequestCounts requests={run.requests} />
+      <RequestCounts requests={run.requests} tool={tool} />
       <TrialsNote runId={run.id} enabled={typeof run.info.trials === "number"} />
       {fromRecords ? (
         <>
@@ -96,20 +100,25 @@ export function LatencyView({ run }: RunViewProps) {
           <ChartStatus loading={dist.isLoading} error={dist.error} what="distribution" />
           {d ? (
             <div className="grid gap-4 lg:grid-cols-2">
-              <ChartHistogramLatency dist={d} label={label} />
-              <ChartLineCdfLatency dist={d} label={label} />
+              <ChartHistogramLatency dist={d} label={label} definition={definition} />
+              <ChartLineCdfLatency dist={d} label={label} definition={definition} />
             </div>
           ) : dist.data ? (
             <p className="text-sm text-muted">No successful request recorded {label.toLowerCase()}.</p>
           ) : null}
         </>
       ) : null}
-      <LatencyStatsTable requests={run.requests} />
+      <LatencyStatsTable requests={run.requests} tool={tool} />
       <AgreementNotice runId={run.id} enabled={hasAiperfAgreement(run)} />
       {fromRecords ? (
         <>
           {afterFirst && overTime.data ? (
-            <ChartScatterLatencyOverTime data={overTime.data} metric={metric} label={label} />
+            <ChartScatterLatencyOverTime
+              data={overTime.data}
+              metric={metric}
+              label={label}
+              definition={definition}
+            />
           ) : null}
           {afterFirst && ttftInput.data && ttftInput.data.points.length > 0 ? (
             <ChartScatterTtftInput data={ttftInput.data} />

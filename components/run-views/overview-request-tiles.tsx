@@ -8,6 +8,7 @@ function pair(p50: number | null, p99: number | null): string {
 }
 import { outputTokenFacts, requestCountFacts } from "@/lib/metrics/request-definitions";
 import { warmupText } from "@/components/aiperf/warmup-text";
+import { benchmarkTool } from "@/components/charts/definitions";
 
 export interface Tile {
   label: string;
@@ -26,13 +27,15 @@ export function requestTiles(run: RunSummary): Tile[] {
   const r = run.requests;
   if (!r) return [];
   const counts = requestCountFacts(r);
+  const tool = benchmarkTool(run.info);
   return [
     {
       label: "Requests (errors included)",
       value: formatCount(counts.all),
-      hint: `${formatCount(counts.successful)} successful (aiperf's request count) · ${plural(counts.errors, "error")} · ${warmupText(r)}`,
-      definition:
-        "Profiling requests, failed ones included. aiperf's request_count counts successful requests only; warm-up requests are in neither.",
+      hint: `${formatCount(counts.successful)} successful (${tool ? `${tool}'s count` : "aiperf's request count"}) · ${plural(counts.errors, "error")} · ${warmupText(r)}`,
+      definition: tool
+        ? `Requests ${tool} measured, failed ones included; the successful ones are ${tool}'s count. Warm-up requests are in neither${r.warmupCount === null ? " (how many ran is not in its files)" : ""}.`
+        : "Profiling requests, failed ones included. aiperf's request_count counts successful requests only; warm-up requests are in neither.",
       testId: "tile-requests",
     },
     {
