@@ -5,7 +5,12 @@
  */
 import { isGenaiPerfExport, isGenaiPerfSummary, sniffGenaiPerfExport } from "./genai-perf";
 import { isGuidellmReport, sniffGuidellmReport } from "./guidellm";
-import { isInferencexAggregate, isInferencexResult, sniffInferencexResult } from "./inferencex-result";
+import {
+  isInferencexAggregate,
+  isInferencexResult,
+  isInferencexRunStats,
+  sniffInferencexResult,
+} from "./inferencex-result";
 import type { Detected } from "./kinds";
 import { isSglangBenchResult, sniffSglangBench } from "./sglang-bench";
 import { isVllmBenchResult, sniffVllmBench } from "./vllm-bench";
@@ -19,7 +24,8 @@ export function benchLineKind(v: Record<string, unknown>): Detected | null {
 
 /** A whole JSON document: one result, a vLLM sweep summary's first entry, a genai-perf file. */
 export function benchDocumentKind(doc: Record<string, unknown>): Detected | null {
-  if (isInferencexResult(doc)) return { kind: "inferencex-result", format: "json" };
+  if (isInferencexResult(doc) || isInferencexRunStats(doc))
+    return { kind: "inferencex-result", format: "json" };
   if (isSglangBenchResult(doc)) return { kind: "sglang-bench", format: "json" };
   if (isVllmBenchResult(doc)) return { kind: "vllm-bench", format: "json" };
   if (isGenaiPerfExport(doc)) return { kind: "genai-perf-export", format: "json" };

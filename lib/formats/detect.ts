@@ -2,6 +2,7 @@ import type { Detected } from "./kinds";
 import { ROUTING_MARK } from "./router-log";
 import { benchArrayKind, benchDocumentKind, benchLineKind, sniffBenchDocument } from "./detect-bench";
 import { PARSE_FAILED, parseJsonText } from "./json-lines";
+import { isInferencexSweepCsvHeader } from "./inferencex-result";
 import { headAsUtf8 } from "./text-encoding";
 import { sniffPhaseKeyed } from "./trtllm-phases";
 import { sideFileFormatOf, sniffSideFileKeys } from "./trtllm-side-files";
@@ -270,6 +271,7 @@ function detectText(text: string): Detected {
   if (/^Timeslice,Metric,Unit,Stat,Value/.test(firstData))
     return { kind: "aiperf-summary", format: "timeslices-csv" };
   if (/^Metric,(avg|Value)\b/.test(firstData)) return { kind: "aiperf-summary", format: "csv" };
+  if (isInferencexSweepCsvHeader(firstData)) return { kind: "inferencex-result", format: "csv" };
 
   if (looksLikePrometheus(lines)) return { kind: "aiperf-server-metrics", format: "prometheus" };
   // A GuideLLM report saved as YAML (`benchmarks.yaml`) has `backend:` keys too: asked first.

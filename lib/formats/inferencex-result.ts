@@ -16,9 +16,11 @@
  *   `duration_seconds` (first start → last end). Newer releases nest these under
  *   `request_metrics` (`latency.ttft.mean`, `throughput.total.tokens_per_second`, …), read here
  *   as their flat names.
- * - A sweep's aggregate (`agg_bmk.json`): a JSON array of such results, one per run.
+ * - A sweep's aggregate (`agg_bmk.json`): a JSON array of such results, one per run; its
+ *   `summary.csv` (one row per experiment, ms) and the CI's `run_stats.json` (jobs per hardware).
  */
 import { factsOf, isObject, metricBlock, num, str, toolSummary, type BenchResult } from "./bench-result";
+import { splitCsvRow } from "./csv";
 
 const TOOL = "InferenceX";
 
@@ -198,4 +200,106 @@ function readResult(doc: Record<string, unknown>): BenchResult {
         : {}),
     },
   };
+}
+
+/**
+ * The header of the agentic sweep's `summary.csv` (utils/agentic-benchmark/scripts/
+ * collect_sweep_results.py): one row per experiment, times in ms, `*_tpot_ms` from aiperf's
+ * inter-token latency, `status` SUCCESS or FAILED.
+ */
+export function isInferencexSweepCsvHeader(line: string): boolean {
+  return (
+    /^exp_name,/.test(line) && /(^|,)throughput_rps(,|$)/.test(line) && /(^|,)mean_ttft_ms(,|$)/.test(line)
+  );
+}
+
+/** The experiments of a `summary.csv`, one result per row. */
+export function inferencexSweepCsvResults(text: string): BenchResult[] {
+  const lines = text.split(/\r\n|\r|\n/).filter((l) => l.trim() !== "");
+  if (lines.length === 0 || !isInferencexSweepCsvHeader(lines[0])) return [];
+  const head = splitCsvRow(lines[0]);
+  return lines.slice(1).map((line) => {
+    const cells = splitCsvRow(line);
+    const row: Record<string, string | number> = {};
+    head.forEach((h, k) => {
+      const c = (cells[k] ?? "").trim();
+      row[h] = c !== "" && Number.isFinite(Number(c)) ? Number(c) : c;
+    });
+    return sweepCsvResult(row);
+  });
+}
+
+function sweepCsvResult(row: Record<string, string | number>): BenchResult {
+  const ok = row.status === "SUCCESS";
+  const n = num(row.num_requests);
+  const stats = (name: string) =>
+    metricBlock("ms", {
+      avg: row[`mean_${name}_ms`],
+      p50: row[`p50_${name}_ms`],
+      p90: row[`p90_${name}_ms`],
+      p99: row[`p99_${name}_ms`],
+      count: n ?? undefined,
+    });
+  const summary = toolSummary(
+    ok
+      ? {
+          request_count: n === null ? null : metricBlock("requests", { avg: n }),
+          request_throughput: metricBlock("requests/sec", { avg: row.throughput_rps }),
+          output_token_throughput: metricBlock("tokens/sec", { avg: row.output_throughput_tps }),
+          total_token_throughput: metricBlock("tokens/sec", { avg: row.total_throughput_tps }),
+          time_to_first_token: stats("ttft"),
+          inter_token_latency: stats("tpot"),
+          request_latency: stats("latency"),
+        }
+      : {},
+    { concurrency: num(row.conc) },
+  );
+  const offload = typeof row.offload === "string" && row.offload !== "" ? row.offload : null;
+  const named: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) named[`inferencex summary.csv ${k}`] = v;
+  return {
+    tool: TOOL,
+    toolVersion: null,
+    label: [
+      `conc ${row.conc ?? "?"}`,
+      offload && offload !== "none" ? `offload ${offload}` : null,
+      `tp ${row.tp ?? "?"}`,
+    ]
+      .filter(Boolean)
+      .join(" · "),
+    model: null,
+    backend: null,
+    concurrency: num(row.conc),
+    requestRate: null,
+    numPrompts: n,
+    records: null,
+    summary,
+    comparable: [],
+    durationS: null,
+    facts: factsOf(named),
+    notes: ok
+      ? []
+      : [`InferenceX marked this experiment ${row.status || "not successful"}: it wrote no figures for it`],
+  };
+}
+
+/**
+ * `run_stats.json` (utils/calc_success_rate.py): CI jobs per hardware, `{hw: {n_success, total}}`.
+ * About the CI, not one benchmark: its counts become run facts of whatever run it joins.
+ */
+export function isInferencexRunStats(v: unknown): v is Record<string, { n_success: number; total: number }> {
+  if (!isObject(v)) return false;
+  const values = Object.values(v);
+  return (
+    values.length > 0 &&
+    values.every((x) => isObject(x) && typeof x.n_success === "number" && typeof x.total === "number")
+  );
+}
+
+/** The hardware that ran jobs, as "12 of 12 jobs succeeded" facts. */
+export function inferencexRunStatsFacts(v: Record<string, { n_success: number; total: number }>) {
+  const facts: Record<string, string> = {};
+  for (const [hw, s] of Object.entries(v))
+    if (s.total > 0) facts[`inferencex run_stats ${hw}`] = `${s.n_success} of ${s.total} jobs succeeded`;
+  return facts;
 }

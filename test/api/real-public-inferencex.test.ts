@@ -122,6 +122,49 @@ describeRealPublic(AGENTIC, () => {
     expect(ttfts).toEqual(agg.map((r) => r.mean_ttft));
   });
 
+  // utils/agentic-benchmark/scripts/collect_sweep_results.py: one row per experiment, in ms.
+  it("reads the sweep's summary.csv alone as one run per experiment", async () => {
+    await appForTest();
+    const text = fs.readFileSync(realPublicFile(AGENTIC, "sweep_aggregate/summary.csv"), "utf8");
+    const [head, ...rows] = text.trim().split("\n");
+    const cols = head.split(",");
+    const table = rows.map((r) => Object.fromEntries(r.split(",").map((c, k) => [cols[k], c])));
+    const body = await uploadParts([
+      { name: "sweep_aggregate/summary.csv", path: realPublicFile(AGENTIC, "sweep_aggregate/summary.csv") },
+    ]);
+    expect(body.runs).toHaveLength(table.length);
+    const runs = await Promise.all(body.runs!.map((x) => summary(x.id)));
+    runs.forEach((run, k) => {
+      const row = table[k];
+      expect(run.requests!.count).toBe(Number(row.num_requests));
+      expect(run.requests!.ttftMs!.mean).toBe(Number(row.mean_ttft_ms));
+      expect(run.requests!.ttftMs!.p99).toBe(Number(row.p99_ttft_ms));
+      expect(run.requests!.e2eMs!.p50).toBe(Number(row.p50_latency_ms));
+      expect(run.requests!.requestThroughputPerS).toBe(Number(row.throughput_rps));
+      expect(run.facts.concurrency).toMatchObject({ value: Number(row.conc) });
+    });
+  });
+
+  // utils/calc_success_rate.py: CI jobs per hardware.
+  it("reads run_stats.json as InferenceX's job counts", async () => {
+    await appForTest();
+    const stats = realPublicJson<Record<string, { n_success: number; total: number }>>(
+      AGENTIC,
+      "sweep_aggregate/run_stats.json",
+    );
+    const { id } = await uploadParts([
+      {
+        name: "sweep_aggregate/run_stats.json",
+        path: realPublicFile(AGENTIC, "sweep_aggregate/run_stats.json"),
+      },
+    ]);
+    const run = await summary(id);
+    expect(run.info["inferencex run_stats mi355x"]).toBe(
+      `${stats.mi355x.n_success} of ${stats.mi355x.total} jobs succeeded`,
+    );
+    expect(run.info["inferencex run_stats h100"]).toBeUndefined();
+  });
+
   it("beside the aiperf files of the same run adds InferenceX's figures, not a second run", async () => {
     await appForTest();
     const body = await uploadParts(realPublicParts(AGENTIC));
@@ -132,6 +175,8 @@ describeRealPublic(AGENTIC, () => {
     expect(run.info["inferencex mean_ttft (s)"]).toBe(agentic.mean_ttft);
     expect(run.requests!.ttftMs!.mean).toBeCloseTo((agentic.mean_ttft as number) * 1000, 6);
     expect(run.warnings.join("\n")).toMatch(/agg_bmk\.json is InferenceX's aggregate of 12 runs/);
+    expect(run.warnings.join("\n")).toMatch(/summary\.csv is InferenceX's sweep summary of 12 runs/);
+    expect(run.info["inferencex run_stats mi355x"]).toBe("12 of 12 jobs succeeded");
   });
 });
 

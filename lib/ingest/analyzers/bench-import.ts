@@ -16,7 +16,12 @@ import { readWholeText } from "@/lib/formats/aiperf-read";
 import type { BenchResult } from "@/lib/formats/bench-result";
 import { genaiPerfResults, readGenaiPerfExport } from "@/lib/formats/genai-perf";
 import { guidellmResults, isGuidellmReport, parseGuidellmYaml } from "@/lib/formats/guidellm";
-import { inferencexResults } from "@/lib/formats/inferencex-result";
+import {
+  inferencexResults,
+  inferencexRunStatsFacts,
+  inferencexSweepCsvResults,
+  isInferencexRunStats,
+} from "@/lib/formats/inferencex-result";
 import { PARSE_FAILED, parseJsonText } from "@/lib/formats/json-lines";
 import { sglangResultsOf } from "@/lib/formats/sglang-bench";
 import { vllmResultsOf } from "@/lib/formats/vllm-bench";
@@ -62,7 +67,8 @@ export function benchFingerprint(r: BenchResult): string {
 
 function resultsOf(kind: string, docs: unknown[]): BenchResult[] {
   if (kind === "vllm-bench") return vllmResultsOf(docs);
-  if (kind === "inferencex-result") return inferencexResults(docs[0]);
+  if (kind === "inferencex-result")
+    return typeof docs[0] === "string" ? inferencexSweepCsvResults(docs[0]) : inferencexResults(docs[0]);
   if (kind === "sglang-bench") return sglangResultsOf(docs);
   return isGuidellmReport(docs[0]) ? guidellmResults(docs[0]) : [];
 }
@@ -93,6 +99,8 @@ export function benchImportAnalyzer(): Analyzer {
   const seen = new Map<string, string>();
   const repeats: string[] = [];
   const aggregates: string[] = [];
+  /** InferenceX's CI job counts (run_stats.json): facts of whatever run they join */
+  const runStats: Record<string, string> = {};
 
   /** The first benchmark seen becomes the run; the others are counted for the warning. */
   function offer(all: BenchResult[], file: IngestFile | null): void {
@@ -128,8 +136,16 @@ export function benchImportAnalyzer(): Analyzer {
         skipped: 1,
         warnings: [{ message: "larger than the JSON document limit; stored but not read" }],
       };
+    if (file.kind === "inferencex-result") {
+      const doc = file.format === "json" ? parseJsonText(text.trim()) : PARSE_FAILED;
+      if (doc !== PARSE_FAILED && isInferencexRunStats(doc)) {
+        Object.assign(runStats, inferencexRunStatsFacts(doc));
+        return { records: 1, skipped: 0, warnings: [] };
+      }
+    }
     const yaml = file.format === "yaml";
-    const docs = yaml ? [parseGuidellmYaml(text)] : documents(text);
+    const csv = file.kind === "inferencex-result" && file.format === "csv";
+    const docs = yaml ? [parseGuidellmYaml(text)] : csv ? [text] : documents(text);
     if (!docs || docs[0] === null)
       return {
         records: 0,
@@ -167,7 +183,7 @@ export function benchImportAnalyzer(): Analyzer {
     const aggregate = file.kind === "inferencex-result" && part === undefined && all.length > 1;
     if (aggregate)
       aggregates.push(
-        `${file.name} is InferenceX's aggregate of ${all.length} runs (${all.map((r) => r.label).join("; ")}): not read as this run; upload it alone to see each as a run`,
+        `${file.name} is InferenceX's ${file.format === "csv" ? "sweep summary" : "aggregate"} of ${all.length} runs (${all.map((r) => r.label).join("; ")}): not read as this run; upload it alone to see each as a run`,
       );
     else offer(results, file);
     const n = results.reduce((a, r) => a + (r.records?.length ?? 0), 0);
@@ -195,7 +211,11 @@ export function benchImportAnalyzer(): Analyzer {
       else left += results.length;
     }
     const pick = chosen as Chosen | null;
-    if (!pick) return aggregates.length > 0 ? { warnings: aggregates } : {};
+    if (!pick)
+      return {
+        ...(aggregates.length > 0 ? { warnings: aggregates } : {}),
+        ...(Object.keys(runStats).length > 0 ? { info: { ...runStats } } : {}),
+      };
     const { result } = pick;
     const log = new RequestLog();
     const errors = new ErrorTally();
@@ -249,7 +269,7 @@ export function benchImportAnalyzer(): Analyzer {
       out.charts[AIPERF_SLOWEST_CHART] = await slowestRequestsPayload(ctx.db, ctx.runId, log);
     return {
       requests: out.requests,
-      info: out.info,
+      info: { ...out.info, ...runStats },
       charts: out.charts,
       warnings: out.warnings,
       backend: out.backend,
