@@ -9,6 +9,7 @@ import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { RequestsBlock, Stats, SummaryBlocks } from "@/lib/api/schemas";
 import type { SummaryMetric } from "@/lib/formats/aiperf-summary";
 import type { BenchResult } from "@/lib/formats/bench-result";
+import { throughputFromRecords } from "./aiperf-throughput";
 import { compareWithTool, toolDisagreement } from "./bench-agreement";
 import { computeDistribution } from "./aiperf-distribution";
 import { overTimePayload, timelinePayload, ttftVsInputPayload } from "./aiperf-timeline";
@@ -94,7 +95,13 @@ export function benchRunResult(
   const info = runInfo(b);
   // Said in the run's facts so the Throughput view explains the missing timeline, not a failed fetch.
   if (log.length > 0 && !Number.isFinite(log.firstProfilingStartMs())) info.requestTimeline = false;
-  const throughput = b.tokPerUser ? toolThroughput(b, requests) : undefined;
+  // tok/s per user: the tool's own where it wrote it with our definition, else 1000 ÷ TPOT of
+  // each request of a whole list (a sample's are not the run's).
+  const throughput = b.tokPerUser
+    ? toolThroughput(b, requests)
+    : log.length > 0 && !b.partial && requests?.source === "aiperf"
+      ? throughputFromRecords(log, requests)
+      : undefined;
   return {
     requests,
     facts: runFacts(b, requests),

@@ -15,6 +15,8 @@ import { POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { runSummarySchema, type RunSummary } from "@/lib/api/schemas";
 import { guidellmResults } from "@/lib/formats/guidellm";
+import { benchmarkTool, definitionText, requestsDefinition } from "@/components/charts/definitions";
+import { requestTiles } from "@/components/run-views/overview-request-tiles";
 import { describeRealPublic, realPublicFile, realPublicJson } from "../helpers/real-public";
 import { appForTest, idParams, uploadRequest } from "../helpers/test-app";
 import { guidellmBenchmark, guidellmReport } from "../generators/guidellm";
@@ -166,6 +168,19 @@ it("counts only the requests inside GuideLLM's measurement window (warm-up and c
   expect(r.ttftMs!.mean).toBeCloseTo(mean("time_to_first_token_ms"), 9);
   expect(r.e2eMs!.mean).toBeCloseTo(mean("request_latency") * 1000, 6);
   expect(r.requestThroughputPerS).toBeCloseTo(inside.length / (end - start), 9);
+  // tok/s per user from the rows of a whole list: 1000 ÷ each request's TPOT (GuideLLM's ITL).
+  const perUser = inside.map((x) => 1000 / x.inter_token_latency_ms);
+  expect(run.derived.tokPerUser.mean.value).toBeCloseTo(
+    perUser.reduce((a, v) => a + v, 0) / perUser.length,
+    9,
+  );
+  // Described in GuideLLM's words, its measurement window named.
+  const tiles = requestTiles(run);
+  expect(tiles[0].hint).toMatch(/successful \(GuideLLM's count\)/);
+  expect(tiles[0].hint).not.toMatch(/aiperf/);
+  expect(definitionText(requestsDefinition(benchmarkTool(run.info)))).toMatch(
+    /GuideLLM's benchmark \(its measurement window\).*warm-up and cool-down excluded.*GuideLLM's per-request results/,
+  );
   const said = run.warnings.join("\n");
   expect(said).toMatch(
     new RegExp(`${reqs.length - inside.length} listed requests lie outside GuideLLM's measurement window`),
