@@ -164,7 +164,28 @@ function readBenchmark(
     facts,
     notes,
     ...(partial ? { partial: { records: kept, described: successful! } } : {}),
+    ...warmupOf(config),
   };
+}
+
+/**
+ * The warm-up GuideLLM was told to run, when its config says: none at all (neither a count nor a
+ * duration: older `args.warmup_number` / `warmup_duration`, report schema 2 `config.warmup`
+ * percent / value), or the older count, whose requests it left out of its lists. A warm-up bounded
+ * by time alone has no count here.
+ */
+function warmupOf(config: Record<string, unknown>): { warmupConfigured?: number } {
+  if ("warmup_number" in config || "warmup_duration" in config) {
+    const n = num(config.warmup_number);
+    if (n !== null) return { warmupConfigured: n };
+    return config.warmup_duration === null || config.warmup_duration === undefined
+      ? { warmupConfigured: 0 }
+      : {};
+  }
+  const w = config.warmup;
+  if (w === null || (isObject(w) && num(w.percent) === null && num(w.value) === null))
+    return { warmupConfigured: 0 };
+  return {};
 }
 
 /** A rate distribution's mean over successful requests; GuideLLM writes one with count 0 as 0. */

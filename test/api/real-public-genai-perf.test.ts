@@ -65,6 +65,22 @@ describeRealPublic(FOLDER, () => {
     expect(run.info.benchmarkTool).toBe("genai-perf");
   });
 
+  it("two summaries in one upload: the second is said to be another run, never dropped silently", async () => {
+    await appForTest();
+    const res = await upload(
+      uploadRequest([
+        { name: V1, content: JSON.stringify(realPublicJson(FOLDER, V1)) },
+        { name: V2, content: JSON.stringify(realPublicJson(FOLDER, V2)) },
+      ]),
+    );
+    const { id } = (await res.json()) as { id: string };
+    const run = await summary(id);
+    expect(run.requests!.count).toBe(realPublicJson<Doc>(FOLDER, V1).request_count.avg);
+    expect(run.warnings.join("\n")).toMatch(
+      new RegExp(`${V2.replace(/\./g, "\\.")} is another genai-perf summary`),
+    );
+  });
+
   it("the older summary's output_token_throughput_per_request is shown under its name, not as tok/s per user", async () => {
     await appForTest();
     const doc = realPublicJson<Doc>(FOLDER, V1);

@@ -44,6 +44,7 @@ describeRealPublic(FOLDER, () => {
       metrics: Record<string, Metric>;
       request_totals: { successful: number; errored: number; incomplete: number };
       duration: number;
+      args: { warmup_number: number | null; warmup_duration: number | null };
       requests: { successful: unknown[] };
     }>;
   }>(FOLDER, "benchmarks_stripped.json");
@@ -67,6 +68,10 @@ describeRealPublic(FOLDER, () => {
     expect(r.e2eMs!.mean).toBeCloseTo(m.request_latency.successful.mean * 1000, 6); // 644.47
     expect(r.inputTokens!.mean).toBeCloseTo(m.prompt_token_count.successful.mean, 9);
     expect(r.durationS).toBeCloseTo(b.duration, 9);
+    // args.warmup_number and warmup_duration are null: GuideLLM ran no warm-up.
+    expect(b.args.warmup_number).toBeNull();
+    expect(b.args.warmup_duration).toBeNull();
+    expect(r).toMatchObject({ warmupCount: 0, warmupSource: "config" });
     const said = run.warnings.join("\n");
     expect(said).toMatch(/sample of 1 of the 46 successful requests its metrics count/);
 

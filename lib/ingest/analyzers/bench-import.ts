@@ -94,6 +94,7 @@ export function benchImportAnalyzer(): Analyzer {
   const leftFiles: string[] = [];
   let genaiExport: { file: IngestFile; doc: ReturnType<typeof readGenaiPerfExport> } | null = null;
   let genaiSummary: Record<string, unknown> | null = null;
+  let genaiSummaryFile = "";
 
   /** Each benchmark read so far by its fingerprint, with the file it came from. */
   const seen = new Map<string, string>();
@@ -153,7 +154,16 @@ export function benchImportAnalyzer(): Analyzer {
         warnings: [{ message: yaml ? "not a GuideLLM YAML report" : "not valid JSON" }],
       };
     if (file.kind === "genai-perf-summary") {
-      genaiSummary = docs[0] as Record<string, unknown>;
+      // One genai-perf summary describes the run; another one is another run, said so.
+      if (genaiSummary === null) {
+        genaiSummary = docs[0] as Record<string, unknown>;
+        genaiSummaryFile = file.name;
+      } else if (JSON.stringify(docs[0]) === JSON.stringify(genaiSummary))
+        repeats.push(`${file.name} holds the same genai-perf summary as ${genaiSummaryFile}: read once`);
+      else
+        aggregates.push(
+          `${file.name} is another genai-perf summary (another run): only ${genaiSummaryFile} was read; upload each on its own`,
+        );
       return { records: 1, skipped: 0, warnings: [] };
     }
     if (file.kind === "genai-perf-export") {
