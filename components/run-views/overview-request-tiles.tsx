@@ -28,6 +28,12 @@ export function requestTiles(run: RunSummary): Tile[] {
   if (!r) return [];
   const counts = requestCountFacts(r);
   const tool = benchmarkTool(run.info);
+  // A tool's own summary may lack a median or p99 (InferenceX's agentic results write mean, p75,
+  // p90, p95): its figures are in the run header under its names.
+  const whyMissing =
+    r.source === "tool-summary" && r.count - r.errorCount > 0
+      ? `${tool ?? "the tool"}'s summary has no p50 and p99 of it (its figures are in the header)`
+      : NO_SUCCESS;
   return [
     {
       label: "Requests (errors included)",
@@ -41,12 +47,12 @@ export function requestTiles(run: RunSummary): Tile[] {
     {
       label: "TTFT p50 / p99",
       value: r.ttftMs ? pair(r.ttftMs.p50, r.ttftMs.p99) : NOT_RECORDED,
-      hint: r.ttftMs ? undefined : NO_SUCCESS,
+      hint: r.ttftMs ? undefined : whyMissing,
     },
     {
       label: "End-to-end p50 / p99",
       value: r.e2eMs ? pair(r.e2eMs.p50, r.e2eMs.p99) : NOT_RECORDED,
-      hint: r.e2eMs ? undefined : NO_SUCCESS,
+      hint: r.e2eMs ? undefined : whyMissing,
     },
     {
       label: "Output tokens/s",

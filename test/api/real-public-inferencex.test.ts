@@ -14,6 +14,7 @@ import { expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { runSummarySchema, type RunSummary } from "@/lib/api/schemas";
+import { requestTiles } from "@/components/run-views/overview-request-tiles";
 import { detectKind } from "@/lib/formats/detect";
 import { describeRealPublic, realPublicFile, realPublicJson, realPublicParts } from "../helpers/real-public";
 import { appForTest, idParams, uploadRequest } from "../helpers/test-app";
@@ -106,6 +107,9 @@ describeRealPublic(AGENTIC, () => {
     expect(q.durationS).toBe(agentic.duration_seconds);
     expect(run.facts.gpuCount).toMatchObject({ value: agentic.tp });
     expect(run.facts.concurrency).toMatchObject({ value: agentic.conc });
+    // No median or p99 in the file: the tile says so, and never that no request recorded it.
+    const ttftTile = requestTiles(run).find((t) => t.label.startsWith("TTFT"))!;
+    expect(ttftTile.hint).toMatch(/InferenceX's summary has no p50 and p99/);
   });
 
   it("reads the 12-run aggregate alone as InferenceX's 12 runs", async () => {
