@@ -178,6 +178,9 @@ describeRealPublic(AGENTIC, () => {
     expect(run.requests!.source).toBe("aiperf");
     expect(run.info["inferencex mean_ttft (s)"]).toBe(agentic.mean_ttft);
     expect(run.requests!.ttftMs!.mean).toBeCloseTo((agentic.mean_ttft as number) * 1000, 6);
+    // InferenceX's figures held to the records they were computed from.
+    expect(run.info.inferencexAgreesWithRecords).toMatch(/^4 of 4 figures/);
+    expect(run.warnings.join("\n")).not.toMatch(/InferenceX's result disagrees/);
     expect(run.warnings.join("\n")).toMatch(/agg_bmk\.json is InferenceX's aggregate of 12 runs/);
     expect(run.warnings.join("\n")).toMatch(/summary\.csv is InferenceX's sweep summary of 12 runs/);
     expect(run.info["inferencex run_stats mi355x"]).toBe("12 of 12 jobs succeeded");
@@ -215,4 +218,33 @@ it("reads the nested request_metrics of newer agentic results", async () => {
   expect(r.summary.metrics.output_token_throughput!.avg).toBe(m.throughput.output.tokens_per_second);
   expect(r.summary.metrics.request_count!.avg).toBe(doc.num_requests_successful);
   expect(r.facts["inferencex tput_per_gpu"]).toBe(m.throughput.per_gpu.total_tput_tps);
+});
+
+it("an InferenceX result that does not match the records beside it is said to differ", async () => {
+  const { inferencexAgreement } = await import("@/lib/metrics/inferencex-agreement");
+  const stats = { count: 10, mean: 120, p50: 118, p99: 150 };
+  const requests = {
+    source: "aiperf",
+    count: 10,
+    errorCount: 0,
+    warmupCount: 0,
+    durationS: 10,
+    ttftMs: stats,
+    e2eMs: { ...stats, mean: 900 },
+    itlMs: null,
+    inputTokens: null,
+    outputTokens: null,
+    outputTokenThroughputPerS: 50,
+  };
+  const same = {
+    "inferencex num_requests_successful": 10,
+    "inferencex mean_ttft (s)": 0.12,
+    "inferencex mean_e2el (s)": 0.9,
+  };
+  expect(inferencexAgreement(requests, same)).toEqual({ compared: 3, differences: [] });
+  const other = { ...same, "inferencex mean_ttft (s)": 0.2 };
+  expect(inferencexAgreement(requests, other)!.differences).toEqual([
+    "TTFT mean (ms) 120 here vs 200 in InferenceX",
+  ]);
+  expect(inferencexAgreement({ ...requests, source: "tool-summary" }, same)).toBeNull();
 });
