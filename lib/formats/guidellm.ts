@@ -116,6 +116,8 @@ function readBenchmark(
       request_throughput: rate(metrics, "requests_per_second", "requests/sec"),
       output_token_throughput: rate(metrics, "output_tokens_per_second", "tokens/sec"),
       total_token_throughput: rate(metrics, "tokens_per_second", "tokens/sec"),
+      total_isl: total(metrics, "prompt_token_count"),
+      total_osl: total(metrics, "output_token_count"),
     },
     {
       model: modelOf(b, reportConfig),
@@ -138,6 +140,11 @@ function readBenchmark(
     guidellmTotalTokensPerS: summary.metrics.total_token_throughput?.avg,
     // Token-weighted (each request by its output tokens − 1), unlike a mean over requests.
     guidellmItlMeanMsTokenWeighted: summary.metrics.inter_token_latency?.avg,
+    // GuideLLM's TPOT ((last token − start) / output tokens, weighted by output tokens) and the
+    // mean concurrency it measured over its window: its own columns, under its own names.
+    guidellmTpotMeanMs: dist(metrics, "time_per_output_token_ms", "ms")?.avg,
+    guidellmTpotP99Ms: dist(metrics, "time_per_output_token_ms", "ms")?.p99,
+    guidellmMeanConcurrency: rate(metrics, "request_concurrency", "requests")?.avg,
   });
   return {
     tool: TOOL,
@@ -186,6 +193,13 @@ function warmupOf(config: Record<string, unknown>): { warmupConfigured?: number 
   if (w === null || (isObject(w) && num(w.percent) === null && num(w.value) === null))
     return { warmupConfigured: 0 };
   return {};
+}
+
+/** Σ of a distribution's successful values (`total_sum`): GuideLLM's "Tok Total" columns. */
+function total(metrics: Record<string, unknown>, key: string) {
+  const m = metrics[key];
+  const d = isObject(m) && isObject(m.successful) ? m.successful : null;
+  return d && num(d.count) ? metricBlock("tokens", { avg: d.total_sum }) : null;
 }
 
 /** A rate distribution's mean over successful requests; GuideLLM writes one with count 0 as 0. */

@@ -23,7 +23,7 @@ import { guidellmBenchmark, guidellmReport } from "../generators/guidellm";
 
 const FOLDER = "guidellm-0.2-stripped-fixture";
 
-type Dist = { mean: number; count: number };
+type Dist = { mean: number; median: number; count: number; total_sum: number };
 type Metric = Record<"successful" | "errored" | "incomplete" | "total", Dist>;
 
 async function uploadParts(parts: Array<{ name: string; path?: string; content?: string }>) {
@@ -68,6 +68,13 @@ describeRealPublic(FOLDER, () => {
     expect(r.e2eMs!.mean).toBeCloseTo(m.request_latency.successful.mean * 1000, 6); // 644.47
     expect(r.inputTokens!.mean).toBeCloseTo(m.prompt_token_count.successful.mean, 9);
     expect(r.durationS).toBeCloseTo(b.duration, 9);
+    // The console's other columns: Tok Total, TPOT, Concurrency, Tot Tok/sec, incomplete.
+    expect(r.outputTokensTotal).toBe(m.output_token_count.successful.total_sum); // 5888
+    expect(r.ttftMs!.p50).toBe(m.time_to_first_token_ms.successful.median);
+    expect(run.info.guidellmTpotMeanMs).toBe(m.time_per_output_token_ms.successful.mean);
+    expect(run.info.guidellmMeanConcurrency).toBe(m.request_concurrency.successful.mean);
+    expect(run.info.guidellmTotalTokensPerS).toBe(m.tokens_per_second.successful.mean);
+    expect(run.info.incompleteRequests).toBe(b.request_totals.incomplete);
     // args.warmup_number and warmup_duration are null: GuideLLM ran no warm-up.
     expect(b.args.warmup_number).toBeNull();
     expect(b.args.warmup_duration).toBeNull();
