@@ -67,6 +67,20 @@ function checkInferencex(blocks: SummaryBlocks): void {
     );
 }
 
+/**
+ * A result's info as it joins the run: an InferenceX result beside aiperf's own records (which
+ * make the run) adds only its figures under InferenceX's names, not its run-level entries
+ * (benchmark tool, endpoint, request count), which are the aiperf run's.
+ */
+function joiningInfo(r: AnalyzerResult, results: AnalyzerResult[]): AnalyzerResult["info"] {
+  if (r.info?.benchmarkTool !== "InferenceX") return r.info;
+  const aiperfRun = results.some(
+    (o) => o.requests?.source === "aiperf" && o.info?.benchmarkTool === undefined,
+  );
+  if (!aiperfRun) return r.info;
+  return Object.fromEntries(Object.entries(r.info).filter(([k]) => k.startsWith("inferencex ")));
+}
+
 export function mergeResults(results: AnalyzerResult[], extraWarnings: string[] = []): SummaryBlocks {
   const pick = <K extends "requests" | "timeBreakdown" | "serverMetrics">(k: K): SummaryBlocks[K] =>
     (results.find((r) => r[k] != null)?.[k] ?? null) as SummaryBlocks[K];
@@ -84,7 +98,10 @@ export function mergeResults(results: AnalyzerResult[], extraWarnings: string[] 
     timeBreakdown: pick("timeBreakdown"),
     serverMetrics: pick("serverMetrics"),
     endpoints: mergeEndpoints(results),
-    info: results.reduce<SummaryBlocks["info"]>((info, r) => Object.assign(info, r.info), {}),
+    info: results.reduce<SummaryBlocks["info"]>(
+      (info, r) => Object.assign(info, joiningInfo(r, results)),
+      {},
+    ),
     warnings: [...extraWarnings, ...results.flatMap((r) => r.warnings ?? [])],
     throughput: results.find((r) => r.throughput)?.throughput ?? null,
   };

@@ -180,6 +180,9 @@ describeRealPublic(AGENTIC, () => {
     expect(run.requests!.ttftMs!.mean).toBeCloseTo((agentic.mean_ttft as number) * 1000, 6);
     // InferenceX's figures held to the records they were computed from.
     expect(run.info.inferencexAgreesWithRecords).toMatch(/^4 of 4 figures/);
+    // The run is aiperf's: its labels are aiperf's, not InferenceX's.
+    expect(run.info.benchmarkTool).toBeUndefined();
+    expect(requestTiles(run)[0].hint).toMatch(/aiperf's request count/);
     expect(run.warnings.join("\n")).not.toMatch(/InferenceX's result disagrees/);
     expect(run.warnings.join("\n")).toMatch(/agg_bmk\.json is InferenceX's aggregate of 12 runs/);
     expect(run.warnings.join("\n")).toMatch(/summary\.csv is InferenceX's sweep summary of 12 runs/);
