@@ -4,6 +4,7 @@
  * tool's own run-level figures under aiperf's metric tags in milliseconds, so one agreement check
  * and one run-level fallback serve every producer.
  */
+import type { ThroughputInputs } from "@/lib/api/derived-throughput";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { AiperfRecord } from "./aiperf-records";
 import type { AiperfSummary, SummaryMetric } from "./aiperf-summary";
@@ -56,6 +57,8 @@ export interface BenchResult {
    * with that definition (genai-perf `output_token_throughput_per_user`)
    */
   tokPerUser?: Record<"mean" | "p50" | "p90" | "p99", number | null>;
+  /** The derived figures' inputs as the tool states them, when it has no requests block (InferenceX) */
+  throughput?: ThroughputInputs;
 }
 
 /** One file's benchmarks, in file order; a sweep or appended results hold several. */

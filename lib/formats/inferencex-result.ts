@@ -166,6 +166,23 @@ function readResult(doc: Record<string, unknown>): BenchResult {
     if (typeof v !== "number" && typeof v !== "string" && typeof v !== "boolean") continue;
     named[`inferencex ${k}${SECONDS.test(k) ? " (s)" : ""}`] = v;
   }
+  // The derived figures as InferenceX computed them: token throughputs (total = tput_per_gpu ×
+  // the GPUs it divided by), and TPOT, whose median gives tok/s per user exactly (1000 ÷ median).
+  const totalTps =
+    num(d.total_tput_tps) ??
+    (num(d.tput_per_gpu) !== null && gpus ? num(d.tput_per_gpu)! * gpus.count : null);
+  const tpot = summary.metrics.inter_token_latency;
+  const throughput = {
+    source: "InferenceX result",
+    note: null,
+    outputTokPerS: outputTps,
+    totalTokPerS: totalTps,
+    requestsPerS: null,
+    tpotMs: tpot
+      ? { mean: tpot.avg ?? null, p50: tpot.p50 ?? null, p90: tpot.p90 ?? null, p99: tpot.p99 ?? null }
+      : null,
+    tokPerUser: null,
+  };
   return {
     tool: TOOL,
     toolVersion: null,
@@ -182,6 +199,7 @@ function readResult(doc: Record<string, unknown>): BenchResult {
     durationS: num(d.duration_seconds),
     facts: factsOf(named),
     notes,
+    throughput,
     runFacts: {
       ...(gpus ? { gpuCount: { value: gpus.count, source: `InferenceX result (${gpus.how})` } } : {}),
       ...(str(d.hw) ? { gpuModel: { value: str(d.hw)!, source: "InferenceX result hw" } } : {}),

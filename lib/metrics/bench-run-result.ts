@@ -97,11 +97,13 @@ export function benchRunResult(
   if (log.length > 0 && !Number.isFinite(log.firstProfilingStartMs())) info.requestTimeline = false;
   // tok/s per user: the tool's own where it wrote it with our definition, else 1000 ÷ TPOT of
   // each request of a whole list (a sample's are not the run's).
-  const throughput = b.tokPerUser
-    ? toolThroughput(b, requests)
-    : log.length > 0 && !b.partial && requests?.source === "aiperf"
-      ? throughputFromRecords(log, requests)
-      : undefined;
+  const throughput = b.throughput
+    ? b.throughput
+    : b.tokPerUser
+      ? toolThroughput(b, requests)
+      : log.length > 0 && !b.partial && requests?.source === "aiperf"
+        ? throughputFromRecords(log, requests)
+        : undefined;
   return {
     requests,
     facts: runFacts(b, requests),

@@ -63,6 +63,10 @@ describeRealPublic(AGG, () => {
     // No request count in a fixed-ISL/OSL result: no requests block to invent one for; every
     // figure is in the header under its name, and the facts say what ran.
     expect(run.requests).toBeNull();
+    // Derived figures as InferenceX's: per GPU its own, tok/s per user at the median 1000 ÷ TPOT.
+    expect(run.derived.outputTokPerSPerGpu.value).toBeCloseTo(r.output_tput_per_gpu as number, 9);
+    expect(run.derived.totalTokPerSPerGpu.value).toBeCloseTo(r.tput_per_gpu as number, 9);
+    expect(run.derived.tokPerUser.p50.value).toBeCloseTo(r.median_intvty as number, 9);
     expect(run.facts.gpuCount).toMatchObject({ value: r.tp });
     expect(run.facts.concurrency).toMatchObject({ value: r.conc });
     expect(run.facts.isl).toMatchObject({ value: r.isl });
