@@ -1,4 +1,4 @@
-import { AIPERF_SUCCESSFUL } from "@/components/charts/definitions";
+import { AIPERF_SUCCESSFUL, requestsDefinition } from "@/components/charts/definitions";
 import { StatsTable } from "@/components/charts/stats-table";
 import type { RequestsBlock } from "@/lib/api/schemas";
 import { AIPERF_WORDS, type RequestWords } from "@/lib/metrics/request-words";
@@ -32,9 +32,11 @@ export function LatencyStatsTable({
         stats: requests[r.key],
       }))}
       definition={
-        requests.source === "aiperf-summary"
-          ? { ...AIPERF_SUCCESSFUL, method: "aiperf's own summary statistics (no records uploaded)" }
-          : { ...AIPERF_SUCCESSFUL, method: words.timings }
+        words.producer !== AIPERF_WORDS.producer
+          ? requestsDefinition(words.producer, requests.source)
+          : requests.source === "aiperf-summary"
+            ? { ...AIPERF_SUCCESSFUL, method: "aiperf's own summary statistics (no records uploaded)" }
+            : AIPERF_SUCCESSFUL
       }
     />
   );

@@ -15,7 +15,12 @@ export function RequestCounts({
 }) {
   const counts = requestCountFacts(r);
   const items: Array<[string, string]> = [
-    ["profiling requests (errors included)", formatCount(counts.all)],
+    [
+      words.producer === AIPERF_WORDS.producer
+        ? "profiling requests (errors included)"
+        : "requests (errors included)",
+      formatCount(counts.all),
+    ],
     [words.successful, formatCount(counts.successful)],
     ["errors", formatCount(counts.errors)],
     ["cancelled", formatCount(r.cancelledCount ?? null)],
@@ -34,8 +39,9 @@ export function RequestCounts({
       ))}
       {r.source === "tool-summary" ? (
         <p className="w-full text-xs text-muted">
-          Figures from the benchmark tool&apos;s own summary ({words.producer}): its per-request arrays (vLLM
-          --save-detailed, SGLang --output-details) give distributions and charts.
+          Figures from the benchmark tool&apos;s own summary ({words.producer}): its per-request results (vLLM
+          --save-detailed, SGLang --output-details, GuideLLM&apos;s whole request list, genai-perf&apos;s
+          profile_export.json) give distributions and charts.
         </p>
       ) : null}
       {r.source === "aiperf-summary" ? (

@@ -3,6 +3,7 @@
 import { useQueryState } from "nuqs";
 import { AgreementNotice } from "@/components/aiperf/agreement-notice";
 import { ChartStatus } from "@/components/charts/chart-status";
+import { benchmarkTool, requestsDefinition } from "@/components/charts/definitions";
 import { LATENCY_METRIC_OPTIONS, metricLabel } from "@/components/aiperf/latency-metric";
 import { LatencyStatsTable } from "@/components/aiperf/latency-stats-table";
 import { RequestCounts } from "@/components/aiperf/request-counts";
@@ -81,6 +82,9 @@ export function LatencyView({ run }: RunViewProps) {
   const words = requestWords(run);
   const label = metric === "itlMs" ? words.itl.label : metricLabel(metric);
   const d = dist.data?.metrics[metric] ?? null;
+  // An imported tool's rows are described in its words, not aiperf's.
+  const tool = benchmarkTool(run.info);
+  const definition = requestsDefinition(tool);
   // The distribution opens the view and the statistics table follows it: with the table first,
   // a 390 px phone showed no chart on its first screen.
   return (
@@ -101,8 +105,8 @@ export function LatencyView({ run }: RunViewProps) {
           <ChartStatus loading={dist.isLoading} error={dist.error} what="distribution" />
           {d ? (
             <div className="grid gap-4 lg:grid-cols-2">
-              <ChartHistogramLatency dist={d} label={label} />
-              <ChartLineCdfLatency dist={d} label={label} />
+              <ChartHistogramLatency dist={d} label={label} definition={definition} />
+              <ChartLineCdfLatency dist={d} label={label} definition={definition} />
             </div>
           ) : dist.data ? (
             <p className="text-sm text-muted">No successful request recorded {label.toLowerCase()}.</p>
@@ -114,7 +118,12 @@ export function LatencyView({ run }: RunViewProps) {
       {fromRecords ? (
         <>
           {afterFirst && overTime.data ? (
-            <ChartScatterLatencyOverTime data={overTime.data} metric={metric} label={label} />
+            <ChartScatterLatencyOverTime
+              data={overTime.data}
+              metric={metric}
+              label={label}
+              definition={definition}
+            />
           ) : null}
           {afterFirst && ttftInput.data && ttftInput.data.points.length > 0 ? (
             <ChartScatterTtftInput data={ttftInput.data} />

@@ -9,6 +9,7 @@ function pair(p50: number | null, p99: number | null): string {
 import { outputTokenFacts, requestCountFacts } from "@/lib/metrics/request-definitions";
 import { requestWords, type RequestWords } from "@/lib/metrics/request-words";
 import { warmupText } from "@/components/aiperf/warmup-text";
+import { benchmarkTool } from "@/components/charts/definitions";
 
 export interface Tile {
   label: string;
@@ -28,6 +29,13 @@ export function requestTiles(run: RunSummary): Tile[] {
   if (!r) return [];
   const counts = requestCountFacts(r);
   const words = requestWords(run);
+  const tool = benchmarkTool(run.info);
+  // A tool's own summary may lack a median or p99 (InferenceX's agentic results write mean, p75,
+  // p90, p95): its figures are in the run header under its names.
+  const whyMissing =
+    r.source === "tool-summary" && r.count - r.errorCount > 0
+      ? `${tool ?? "the tool"}'s summary has no p50 and p99 of it (its figures are in the header)`
+      : NO_SUCCESS;
   return [
     {
       label: "Requests (errors included)",
@@ -36,18 +44,18 @@ export function requestTiles(run: RunSummary): Tile[] {
         counts.successful === 0 && (counts.errors > 0 || r.source === "tool-summary")
           ? `no successful request · ${counts.errors > 0 ? plural(counts.errors, "error") : `${words.producer} does not count its failed requests here`} · ${warmupText(r)}`
           : `${formatCount(counts.successful)} ${words.successful} · ${plural(counts.errors, "error")} · ${warmupText(r)}`,
-      definition: words.countDefinition,
+      definition: `${words.countDefinition}${tool && r.warmupCount === null ? ` (How many warm-up requests ran is not in ${tool}'s files.)` : ""}`,
       testId: "tile-requests",
     },
     {
       label: "TTFT p50 / p99",
       value: r.ttftMs ? pair(r.ttftMs.p50, r.ttftMs.p99) : NOT_RECORDED,
-      hint: r.ttftMs ? undefined : NO_SUCCESS,
+      hint: r.ttftMs ? undefined : whyMissing,
     },
     {
       label: "End-to-end p50 / p99",
       value: r.e2eMs ? pair(r.e2eMs.p50, r.e2eMs.p99) : NOT_RECORDED,
-      hint: r.e2eMs ? undefined : NO_SUCCESS,
+      hint: r.e2eMs ? undefined : whyMissing,
     },
     {
       label: "Output tokens/s",

@@ -12,6 +12,7 @@ const WORDS: Record<string, string> = {
   vllm: "vLLM",
   sglang: "SGLang",
   aiperf: "aiperf",
+  inferencex: "InferenceX",
   ttft: "TTFT",
   itl: "ITL",
   tpot: "TPOT",

@@ -4,6 +4,8 @@
  * tool's own run-level figures under aiperf's metric tags in milliseconds, so one agreement check
  * and one run-level fallback serve every producer.
  */
+import type { ThroughputInputs } from "@/lib/api/derived-throughput";
+import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { AiperfRecord } from "./aiperf-records";
 import type { AiperfSummary, SummaryMetric } from "./aiperf-summary";
 
@@ -51,6 +53,26 @@ export interface BenchResult {
   facts: Record<string, string | number | boolean>;
   /** What the reader had to say about this benchmark (a dropped field, an assumption) */
   notes: string[];
+  /**
+   * The per-request list holds a part of the requests the tool's own figures describe (GuideLLM's
+   * `sample_size`, a stripped list): the run's figures are then the tool's, and the rows only
+   * draw charts that say they are a sample. Absent when the list is whole.
+   */
+  partial?: { records: number; described: number };
+  /**
+   * Warm-up requests the tool's configuration states (genai-perf `warmup_request_count`) when its
+   * files hold no warm-up rows; absent when the tool does not say.
+   */
+  warmupConfigured?: number;
+  /** Run facts the file states beyond model and load (GPUs, hardware, ISL/OSL), with their sources */
+  runFacts?: ExtractedFacts;
+  /**
+   * The tool's own tok/s per user (1000 ÷ each request's TPOT) per statistic, when it wrote them
+   * with that definition (genai-perf `output_token_throughput_per_user`)
+   */
+  tokPerUser?: Record<"mean" | "p50" | "p90" | "p99", number | null>;
+  /** The derived figures' inputs as the tool states them, when it has no requests block (InferenceX) */
+  throughput?: ThroughputInputs;
 }
 
 /** One file's benchmarks, in file order; a sweep or appended results hold several. */

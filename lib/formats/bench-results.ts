@@ -1,19 +1,28 @@
 /**
  * A benchmark tool's result file read into its benchmarks (docs/formats.md §Benchmark tools): the
- * one place that turns a stored vLLM, SGLang or GuideLLM file into `BenchResult`s, for the
+ * one place that turns a stored vLLM, SGLang, GuideLLM or InferenceX file into `BenchResult`s, for the
  * importer and for anything that reads the tool's own figures again later (a sweep's points).
  */
 import type { BenchResult } from "./bench-result";
 import { guidellmResults, isGuidellmReport, parseGuidellmYaml } from "./guidellm";
+import { inferencexResults, inferencexSweepCsvResults } from "./inferencex-result";
 import { PARSE_FAILED, parseJsonText } from "./json-lines";
 import { sglangResultsOf } from "./sglang-bench";
 import { vllmResultsOf } from "./vllm-bench";
 
 /** Kinds whose file alone holds one or more results (genai-perf pairs two files). */
-export const BENCH_RESULT_KINDS = new Set(["vllm-bench", "sglang-bench", "guidellm-report"]);
+export const BENCH_RESULT_KINDS = new Set([
+  "vllm-bench",
+  "sglang-bench",
+  "guidellm-report",
+  "inferencex-result",
+]);
 
 export function benchResultsOf(kind: string, docs: unknown[]): BenchResult[] {
   if (kind === "vllm-bench") return vllmResultsOf(docs);
+  // InferenceX's sweep summary.csv is handed over as its text; its JSON results as documents.
+  if (kind === "inferencex-result")
+    return typeof docs[0] === "string" ? inferencexSweepCsvResults(docs[0]) : inferencexResults(docs[0]);
   if (kind === "sglang-bench") return sglangResultsOf(docs);
   return isGuidellmReport(docs[0]) ? guidellmResults(docs[0]) : [];
 }
@@ -27,19 +36,21 @@ export function benchDocuments(text: string): unknown[] | null {
   return values.some((v) => v !== PARSE_FAILED) ? values.filter((v) => v !== PARSE_FAILED) : null;
 }
 
-/** The file's documents: GuideLLM's YAML report is one document. */
-export function benchFileDocuments(text: string, yaml: boolean): unknown[] | null {
-  return yaml ? [parseGuidellmYaml(text)] : benchDocuments(text);
+/** The file's documents: GuideLLM's YAML report is one document, InferenceX's CSV its text. */
+export function benchFileDocuments(text: string, format: string): unknown[] | null {
+  if (format === "yaml") return [parseGuidellmYaml(text)];
+  if (format === "csv") return [text];
+  return benchDocuments(text);
 }
 
 /** The benchmark a run holds: its part of a multi-benchmark file, or the file's first. */
 export function benchResultOfText(
   kind: string,
-  yaml: boolean,
+  format: string,
   text: string,
   part: number | undefined,
 ): BenchResult | null {
-  const docs = benchFileDocuments(text, yaml);
+  const docs = benchFileDocuments(text, format);
   if (!docs || docs[0] === null) return null;
   const all = benchResultsOf(kind, docs);
   return all[part ?? 0] ?? null;

@@ -5,6 +5,12 @@
  */
 import { isGenaiPerfExport, isGenaiPerfSummary, sniffGenaiPerfExport } from "./genai-perf";
 import { isGuidellmReport, sniffGuidellmReport } from "./guidellm";
+import {
+  isInferencexAggregate,
+  isInferencexResult,
+  isInferencexRunStats,
+  sniffInferencexResult,
+} from "./inferencex-result";
 import type { Detected } from "./kinds";
 import { isSglangBenchResult, sniffSglangBench } from "./sglang-bench";
 import { isVllmBenchResult, sniffVllmBench } from "./vllm-bench";
@@ -18,6 +24,8 @@ export function benchLineKind(v: Record<string, unknown>): Detected | null {
 
 /** A whole JSON document: one result, a vLLM sweep summary's first entry, a genai-perf file. */
 export function benchDocumentKind(doc: Record<string, unknown>): Detected | null {
+  if (isInferencexResult(doc) || isInferencexRunStats(doc))
+    return { kind: "inferencex-result", format: "json" };
   if (isSglangBenchResult(doc)) return { kind: "sglang-bench", format: "json" };
   if (isVllmBenchResult(doc)) return { kind: "vllm-bench", format: "json" };
   if (isGenaiPerfExport(doc)) return { kind: "genai-perf-export", format: "json" };
@@ -28,9 +36,15 @@ export function benchDocumentKind(doc: Record<string, unknown>): Detected | null
 
 /** A document larger than the detection head, by the key names in its first megabyte. */
 export function sniffBenchDocument(text: string): Detected | null {
+  if (sniffInferencexResult(text)) return { kind: "inferencex-result", format: "json" };
   if (sniffSglangBench(text)) return { kind: "sglang-bench", format: "json" };
   if (sniffVllmBench(text)) return { kind: "vllm-bench", format: "json" };
   if (sniffGenaiPerfExport(text)) return { kind: "genai-perf-export", format: "json" };
   if (sniffGuidellmReport(text)) return { kind: "guidellm-report", format: "json" };
   return null;
+}
+
+/** A JSON array of benchmark results: InferenceX's sweep aggregate (`agg_bmk.json`). */
+export function benchArrayKind(doc: unknown[]): Detected | null {
+  return isInferencexAggregate(doc) ? { kind: "inferencex-result", format: "json" } : null;
 }

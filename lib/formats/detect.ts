@@ -1,7 +1,8 @@
 import type { Detected } from "./kinds";
 import { ROUTING_MARK } from "./router-log";
-import { benchDocumentKind, benchLineKind, sniffBenchDocument } from "./detect-bench";
+import { benchArrayKind, benchDocumentKind, benchLineKind, sniffBenchDocument } from "./detect-bench";
 import { PARSE_FAILED, parseJsonText } from "./json-lines";
+import { isInferencexSweepCsvHeader } from "./inferencex-result";
 import { headAsUtf8 } from "./text-encoding";
 import { sniffPhaseKeyed } from "./trtllm-phases";
 import { sideFileFormatOf, sniffSideFileKeys } from "./trtllm-side-files";
@@ -199,6 +200,8 @@ function documentKind(doc: unknown): Detected {
     const firstObj = doc.find(isObject);
     const sweep = firstObj ? benchDocumentKind(firstObj) : null;
     if (sweep?.kind === "vllm-bench") return sweep;
+    const results = benchArrayKind(doc);
+    if (results) return results;
     if (firstObj && isTrtllmRecord(firstObj)) return { kind: "trtllm-perf-metrics", format: "json-array" };
     const side = sideFileFormatOf(firstObj);
     return side ? { kind: "trtllm-side-file", format: side } : { kind: "unknown", format: "json" };
@@ -235,6 +238,8 @@ function hasSeries(metrics: Record<string, unknown>): boolean {
 function sniffDocument(text: string): Detected {
   const has = (key: string) => new RegExp(`"${key}"\\s*:`).test(text);
   if (text[0] === "[") {
+    const results = sniffBenchDocument(text);
+    if (results?.kind === "inferencex-result") return results;
     if (
       ["perf_metrics", "ctx_perf_metrics", "gen_perf_metrics", "timing_metrics"].some(has) ||
       sniffPhaseKeyed(text)
@@ -266,6 +271,7 @@ function detectText(text: string): Detected {
   if (/^Timeslice,Metric,Unit,Stat,Value/.test(firstData))
     return { kind: "aiperf-summary", format: "timeslices-csv" };
   if (/^Metric,(avg|Value)\b/.test(firstData)) return { kind: "aiperf-summary", format: "csv" };
+  if (isInferencexSweepCsvHeader(firstData)) return { kind: "inferencex-result", format: "csv" };
 
   if (looksLikePrometheus(lines)) return { kind: "aiperf-server-metrics", format: "prometheus" };
   // A GuideLLM report saved as YAML (`benchmarks.yaml`) has `backend:` keys too: asked first.

@@ -77,16 +77,29 @@ function readBenchmark(
   const metrics = isObject(b.metrics) ? b.metrics : {};
   const config = isObject(b.config) ? b.config : isObject(b.args) ? b.args : {};
   const strategy = isObject(config.strategy) ? config.strategy : {};
-  const totals = isObject(metrics.request_totals) ? metrics.request_totals : {};
+  // Report schema 2 keeps the totals in `metrics`, the older generation beside them.
+  const totals = isObject(metrics.request_totals)
+    ? metrics.request_totals
+    : isObject(b.request_totals)
+      ? b.request_totals
+      : {};
   const successful = num(totals.successful);
   const errored = num(totals.errored);
   const incomplete = num(totals.incomplete);
-  const records = readRequests(b);
-  const sampled =
-    records !== null && successful !== null && records.filter((r) => !r.error).length !== successful;
-  if (sampled)
+  const window = measureWindow(b);
+  const records = readRequests(b, window);
+  const outside = records?.filter((r) => r.phase === "warmup").length ?? 0;
+  if (outside > 0)
     notes.push(
-      `GuideLLM kept a sample of ${records!.filter((r) => !r.error).length} of ${successful} successful requests (sample_size): the statistics here are of the sample`,
+      `${outside} listed request${outside === 1 ? " lies" : "s lie"} outside GuideLLM's measurement window (warm-up or cool-down: ending before it starts or starting after it ends): left out of every statistic, as GuideLLM leaves them out of its metrics`,
+    );
+  const kept = records?.filter((r) => !r.error && r.phase === "profiling").length ?? 0;
+  const partial = records !== null && successful !== null && kept !== successful;
+  if (partial)
+    notes.push(
+      kept < successful!
+        ? `GuideLLM's request list is a sample of ${kept} of the ${successful} successful requests its metrics count (sample_size, or a stripped list): the run's figures are GuideLLM's own, and charts drawn from the list are of that sample`
+        : `GuideLLM's request list holds ${kept} successful requests in its measurement window where its metrics count ${successful}: the run's figures are GuideLLM's own, and the charts drawn from the list are not the run's`,
     );
   const summary = toolSummary(
     {
@@ -98,6 +111,13 @@ function readBenchmark(
       request_latency: dist(metrics, "request_latency", "ms", 1000),
       input_sequence_length: dist(metrics, "prompt_token_count", "tokens"),
       output_sequence_length: dist(metrics, "output_token_count", "tokens"),
+      // GuideLLM's "Per Second" and "Out Tok/sec" columns: means of its rate distributions over
+      // the measurement window (src/guidellm/schemas/statistics.py rate_distribution_from_timings).
+      request_throughput: rate(metrics, "requests_per_second", "requests/sec"),
+      output_token_throughput: rate(metrics, "output_tokens_per_second", "tokens/sec"),
+      total_token_throughput: rate(metrics, "tokens_per_second", "tokens/sec"),
+      total_isl: total(metrics, "prompt_token_count"),
+      total_osl: total(metrics, "output_token_count"),
     },
     {
       model: modelOf(b, reportConfig),
@@ -105,6 +125,10 @@ function readBenchmark(
       requestRate: num(strategy.rate),
     },
   );
+  if (partial && summary.metrics.inter_token_latency)
+    notes.push(
+      "inter-token latency is GuideLLM's: each request weighted by its output tokens − 1 (metrics.py inter_token_latency_ms)",
+    );
   const kind = str(strategy.type_);
   const label = kind
     ? [kind, num(strategy.streams) ?? num(strategy.rate)].filter((x) => x !== null).join(" ")
@@ -112,7 +136,15 @@ function readBenchmark(
   const facts = factsOf({
     guidellmStrategy: kind,
     incompleteRequests: incomplete || null,
-    guidellmMeanRequestsPerS: dist(metrics, "requests_per_second", "requests/sec")?.avg,
+    guidellmMeanRequestsPerS: summary.metrics.request_throughput?.avg,
+    guidellmTotalTokensPerS: summary.metrics.total_token_throughput?.avg,
+    // Token-weighted (each request by its output tokens − 1), unlike a mean over requests.
+    guidellmItlMeanMsTokenWeighted: summary.metrics.inter_token_latency?.avg,
+    // GuideLLM's TPOT ((last token − start) / output tokens, weighted by output tokens) and the
+    // mean concurrency it measured over its window: its own columns, under its own names.
+    guidellmTpotMeanMs: dist(metrics, "time_per_output_token_ms", "ms")?.avg,
+    guidellmTpotP99Ms: dist(metrics, "time_per_output_token_ms", "ms")?.p99,
+    guidellmMeanConcurrency: rate(metrics, "request_concurrency", "requests")?.avg,
   });
   return {
     tool: TOOL,
@@ -128,22 +160,79 @@ function readBenchmark(
     records,
     summary,
     // GuideLLM's percentiles are read off its own CDF (the value at or above each rank), not
-    // interpolated, and a sampled request list is not every request: only counts and means of
-    // an unsampled list are held to its figures.
-    comparable: sampled
+    // interpolated, and its ITL mean weights each request by its output tokens − 1; a partial
+    // request list is not every request: only counts and means of a whole list are held to its
+    // figures, ITL not among them.
+    comparable: partial
       ? []
-      : [
-          "request_count",
-          "error_request_count",
-          "time_to_first_token",
-          "request_latency",
-          "inter_token_latency",
-        ],
+      : ["request_count", "error_request_count", "time_to_first_token", "request_latency"],
     comparableStats: ["count", "mean"],
     durationS: num(b.duration) ?? runDuration(b),
     facts,
     notes,
+    ...(partial ? { partial: { records: kept, described: successful! } } : {}),
+    ...warmupOf(config),
   };
+}
+
+/**
+ * The warm-up GuideLLM was told to run, when its config says: none at all (neither a count nor a
+ * duration: older `args.warmup_number` / `warmup_duration`, report schema 2 `config.warmup`
+ * percent / value), or the older count, whose requests it left out of its lists. A warm-up bounded
+ * by time alone has no count here.
+ */
+function warmupOf(config: Record<string, unknown>): { warmupConfigured?: number } {
+  if ("warmup_number" in config || "warmup_duration" in config) {
+    const n = num(config.warmup_number);
+    if (n !== null) return { warmupConfigured: n };
+    return config.warmup_duration === null || config.warmup_duration === undefined
+      ? { warmupConfigured: 0 }
+      : {};
+  }
+  const w = config.warmup;
+  if (w === null || (isObject(w) && num(w.percent) === null && num(w.value) === null))
+    return { warmupConfigured: 0 };
+  return {};
+}
+
+/** Σ of a distribution's successful values (`total_sum`): GuideLLM's "Tok Total" columns. */
+function total(metrics: Record<string, unknown>, key: string) {
+  const m = metrics[key];
+  const d = isObject(m) && isObject(m.successful) ? m.successful : null;
+  return d && num(d.count) ? metricBlock("tokens", { avg: d.total_sum }) : null;
+}
+
+/** A rate distribution's mean over successful requests; GuideLLM writes one with count 0 as 0. */
+function rate(metrics: Record<string, unknown>, key: string, unit: string) {
+  const m = metrics[key];
+  const d = isObject(m) && isObject(m.successful) ? m.successful : null;
+  return d && num(d.count) ? metricBlock(unit, { avg: d.mean }) : null;
+}
+
+/**
+ * GuideLLM's measurement window (report schema 2: `scheduler_metrics.measure_start_time` /
+ * `measure_end_time`, which the benchmark's `start_time` / `end_time` repeat). Its metrics count
+ * only the requests overlapping it (accumulator.py `get_within_range`); the request list holds
+ * every request, warm-up and cool-down included. The older generation dropped warm-up and
+ * cool-down requests from both (aggregator.py), and its `start_time` / `end_time` span its
+ * requests, so the same rule keeps them all.
+ */
+function measureWindow(b: Record<string, unknown>): { start: number; end: number } | null {
+  const sm = isObject(b.scheduler_metrics) ? b.scheduler_metrics : {};
+  const start = num(sm.measure_start_time) ?? num(b.start_time);
+  const end = num(sm.measure_end_time) ?? num(b.end_time);
+  return start !== null && end !== null && end >= start ? { start, end } : null;
+}
+
+/** accumulator.py `get_within_range`: ends at or after the start, starts at or before the end. */
+function inWindow(
+  start: number | null,
+  end: number | null,
+  w: { start: number; end: number } | null,
+): boolean {
+  if (w === null || end === null) return true;
+  if (end < w.start) return false;
+  return start !== null ? start <= w.end : end <= w.end;
 }
 
 /**
@@ -174,21 +263,32 @@ function runDuration(b: Record<string, unknown>): number | null {
   return start !== null && end !== null && end > start ? end - start : null;
 }
 
-/** Successful, errored and incomplete requests with GuideLLM's own per-request figures. */
-function readRequests(b: Record<string, unknown>): AiperfRecord[] | null {
+/**
+ * Successful, errored and incomplete requests with GuideLLM's own per-request figures; those
+ * outside the measurement window are kept as not measured (phase "warmup").
+ */
+function readRequests(
+  b: Record<string, unknown>,
+  window: { start: number; end: number } | null,
+): AiperfRecord[] | null {
   if (!isObject(b.requests)) return null;
   const out: AiperfRecord[] = [];
   for (const status of ["successful", "errored", "incomplete"] as const) {
     const list = b.requests[status];
     if (!Array.isArray(list)) continue;
-    for (const r of list) if (isObject(r)) out.push(requestRecord(r, status, out.length));
+    for (const r of list) if (isObject(r)) out.push(requestRecord(r, status, out.length, window));
   }
   return out.length > 0 ? out : null;
 }
 
 const sToNs = (s: number | null) => (s === null ? null : BigInt(Math.round(s * 1e9)));
 
-function requestRecord(r: Record<string, unknown>, status: string, i: number): AiperfRecord {
+function requestRecord(
+  r: Record<string, unknown>,
+  status: string,
+  i: number,
+  window: { start: number; end: number } | null,
+): AiperfRecord {
   const start = num(r.request_start_time) ?? num(r.start_time);
   const end = num(r.request_end_time) ?? num(r.end_time);
   const failed = status !== "successful";
@@ -198,7 +298,7 @@ function requestRecord(r: Record<string, unknown>, status: string, i: number): A
     (status === "incomplete" ? "incomplete (cancelled at the end of the benchmark)" : "errored");
   return {
     requestId: str(r.request_id) ?? String(i),
-    phase: "profiling",
+    phase: inWindow(start, end, window) ? "profiling" : "warmup",
     cancelled: status === "incomplete",
     startNs: sToNs(start),
     endNs: sToNs(end),

@@ -4,6 +4,7 @@
  */
 import { compareEndpointNames } from "@/lib/api/endpoint-order";
 import type { Collectors, EndpointRow, SummaryBlocks } from "@/lib/api/schemas";
+import { inferencexAgreement } from "@/lib/metrics/inferencex-agreement";
 import type { AnalyzerResult } from "./analyzer";
 
 /** An endpoint row with nothing known yet: every number null, role `combined`. */
@@ -51,6 +52,35 @@ export function mergeEndpoints(results: AnalyzerResult[]): EndpointRow[] {
   return [...byKey.values()].sort((a, b) => compareEndpointNames(a.endpoint, b.endpoint));
 }
 
+/**
+ * An InferenceX result beside the aiperf records it describes is no second run: its figures join
+ * the run's info, and here they are held to the records' (agreement said either way).
+ */
+function checkInferencex(blocks: SummaryBlocks): void {
+  const check = inferencexAgreement(blocks.requests, blocks.info);
+  if (!check) return;
+  if (check.differences.length === 0)
+    blocks.info.inferencexAgreesWithRecords = `${check.compared} of ${check.compared} figures (successful requests, TTFT and E2E means, output tokens/s)`;
+  else
+    blocks.warnings.push(
+      `InferenceX's result disagrees with the aiperf records on ${check.differences.length} of ${check.compared} figures: ${check.differences.join("; ")}. It may describe another run.`,
+    );
+}
+
+/**
+ * A result's info as it joins the run: an InferenceX result beside aiperf's own records (which
+ * make the run) adds only its figures under InferenceX's names, not its run-level entries
+ * (benchmark tool, endpoint, request count), which are the aiperf run's.
+ */
+function joiningInfo(r: AnalyzerResult, results: AnalyzerResult[]): AnalyzerResult["info"] {
+  if (r.info?.benchmarkTool !== "InferenceX") return r.info;
+  const aiperfRun = results.some(
+    (o) => o.requests?.source === "aiperf" && o.info?.benchmarkTool === undefined,
+  );
+  if (!aiperfRun) return r.info;
+  return Object.fromEntries(Object.entries(r.info).filter(([k]) => k.startsWith("inferencex ")));
+}
+
 export function mergeResults(results: AnalyzerResult[], extraWarnings: string[] = []): SummaryBlocks {
   const pick = <K extends "requests" | "timeBreakdown" | "serverMetrics">(k: K): SummaryBlocks[K] =>
     (results.find((r) => r[k] != null)?.[k] ?? null) as SummaryBlocks[K];
@@ -62,16 +92,21 @@ export function mergeResults(results: AnalyzerResult[], extraWarnings: string[] 
   const collectors = Object.fromEntries(
     collectorKeys.map((k) => [k, mergeCollector(results.map((r) => r.collectors?.[k]))]),
   ) as Collectors;
-  return {
+  const blocks: SummaryBlocks = {
     collectors,
     requests: pick("requests"),
     timeBreakdown: pick("timeBreakdown"),
     serverMetrics: pick("serverMetrics"),
     endpoints: mergeEndpoints(results),
-    info: results.reduce<SummaryBlocks["info"]>((info, r) => Object.assign(info, r.info), {}),
+    info: results.reduce<SummaryBlocks["info"]>(
+      (info, r) => Object.assign(info, joiningInfo(r, results)),
+      {},
+    ),
     warnings: [...extraWarnings, ...results.flatMap((r) => r.warnings ?? [])],
     throughput: results.find((r) => r.throughput)?.throughput ?? null,
   };
+  checkInferencex(blocks);
+  return blocks;
 }
 
 export function mergeCharts(results: AnalyzerResult[]): Record<string, unknown> {

@@ -57,7 +57,10 @@ const VLLM_SUMMARY_FILE = /(^|\/)summary\.json$/;
 
 /** The upload's benchmarks, or null when it is not a split case (one benchmark, one load, too many). */
 export function splitUnits(files: FileRow[]): BenchUnit[] | null {
+  // InferenceX results beside aiperf files describe (or aggregate) the aiperf run: not runs of their own.
+  const aiperfRun = files.some((f) => f.kind === "aiperf-records" || f.kind === "aiperf-summary");
   const holding = files
+    .filter((file) => !(aiperfRun && file.kind === "inferencex-result"))
     .map((file) => ({ file, meta: metaOf(file) }))
     .filter(({ meta }) => typeof meta.benchmarks === "number" && meta.benchmarks > 0);
   if (holding.some(({ meta }) => meta.part !== undefined)) return null;

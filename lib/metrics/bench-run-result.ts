@@ -58,15 +58,10 @@ export function benchRunResult(
   const charts: Record<string, unknown> = {};
   let requests: RequestsBlock | null = null;
   if (log.length > 0) {
-    // Neither tool writes its warm-up requests: how many were sent is not in the file.
-    requests = withToolFigures(
-      {
-        ...withToolDuration(computeRequestsBlock(log), b.durationS, log),
-        warmupCount: null,
-        warmupSource: "tool",
-      },
-      b,
-    );
+    const fromRows = withWarmup(withToolDuration(computeRequestsBlock(log), b.durationS, log), b);
+    // A partial list (a sample) is not the run: the tool's own figures are, and the rows only
+    // draw the charts, which the run's warnings call a sample.
+    requests = b.partial ? withWarmup(requestsFromTool(b) ?? fromRows, b) : withToolFigures(fromRows, b);
     const ok = log.measuredIndices();
     charts[AIPERF_CHART_KEYS.distribution] = {
       metrics: Object.fromEntries(
@@ -85,11 +80,14 @@ export function benchRunResult(
       groups,
       summary: [],
     };
-    // The tool's TPOT is compared under its own name (aiperf's tag for it is inter-token latency).
+    // The tool's TPOT is compared under its own name (aiperf's tag for it is inter-token latency);
+    // a partial list (a sample) is not compared with the tool's whole-run figures.
     const itl = requestWords({ info: { benchmarkTool: b.tool }, requests: null }).itl;
-    const rows = compareWithTool(requests, b.summary, b.comparable, b.comparableStats).map((r) =>
-      r.metric.startsWith("Inter-token latency") ? { ...r, metric: `${itl.short} (ms)` } : r,
-    );
+    const rows = b.partial
+      ? []
+      : compareWithTool(requests, b.summary, b.comparable, b.comparableStats).map((r) =>
+          r.metric.startsWith("Inter-token latency") ? { ...r, metric: `${itl.short} (ms)` } : r,
+        );
     if (rows.length > 0) {
       charts[AIPERF_CHART_KEYS.agreement] = {
         sources: [source],
@@ -100,12 +98,18 @@ export function benchRunResult(
       if (w) warnings.push(w);
     }
   } else {
-    requests = requestsFromTool(b);
+    const tool = requestsFromTool(b);
+    requests = tool && withWarmup(tool, b);
   }
   const info = runInfo(b);
   // Said in the run's facts so the Throughput view explains the missing timeline, not a failed fetch.
   if (log.length > 0 && !Number.isFinite(log.firstProfilingStartMs())) info.requestTimeline = false;
-  const throughput = requests ? throughputOf(b, log, requests) : null;
+  // The tool's own per-user throughput where it wrote it with our definition; else from a whole
+  // list's rows (1000 ÷ TPOT of each request) or the tool's run-level figures (a sample's rows are
+  // not the run's).
+  const throughput =
+    b.throughput ??
+    (requests ? throughputOf(b, b.partial ? null : log, requests, b.tokPerUser ?? null) : null);
   return {
     requests,
     facts: runFacts(b, requests),
@@ -125,7 +129,12 @@ const perStat = (s: Stats | null) =>
  * their throughput over the tool's duration and tok/s per user from each request's TPOT; the
  * tool's own total token throughput where it wrote one. Without: the tool's figures.
  */
-function throughputOf(b: BenchResult, log: RequestLog, requests: RequestsBlock): ThroughputInputs {
+function throughputOf(
+  b: BenchResult,
+  log: RequestLog | null,
+  requests: RequestsBlock,
+  toolTokPerUser: ThroughputInputs["tokPerUser"] | null,
+): ThroughputInputs {
   const m = b.summary.metrics;
   const duration = b.durationS ?? m.benchmark_duration?.avg ?? null;
   const isl = m.total_isl?.avg;
@@ -133,7 +142,7 @@ function throughputOf(b: BenchResult, log: RequestLog, requests: RequestsBlock):
   const toolTotal =
     m.total_token_throughput?.avg ??
     (duration && duration > 0 && isl !== undefined && osl !== undefined ? (isl + osl) / duration : null);
-  if (requests.source !== "tool-summary" && log.length > 0) {
+  if (!toolTokPerUser && log && requests.source !== "tool-summary" && log.length > 0) {
     const t = throughputFromRecords(log, requests);
     return {
       ...t,
@@ -143,14 +152,26 @@ function throughputOf(b: BenchResult, log: RequestLog, requests: RequestsBlock):
     };
   }
   return {
-    source: `${b.tool} result`,
+    source: toolTokPerUser ? `${b.tool} summary` : `${b.tool} result`,
     note: null,
     outputTokPerS: requests.outputTokenThroughputPerS ?? null,
     totalTokPerS: toolTotal,
     requestsPerS: requests.requestThroughputPerS ?? null,
     tpotMs: perStat(requests.itlMs),
-    tokPerUser: null,
+    tokPerUser: toolTokPerUser,
   };
+}
+
+/**
+ * Warm-up as the tool's files say it: rows it listed outside its measurement window (GuideLLM)
+ * are counted as such; else the count its configuration states (genai-perf's
+ * `warmup_request_count`); else unknown, since vLLM and SGLang do not write theirs.
+ */
+function withWarmup(block: RequestsBlock, b: BenchResult): RequestsBlock {
+  if (block.source !== "tool-summary" && block.warmupCount) return { ...block, warmupSource: "records" };
+  if (b.warmupConfigured !== undefined)
+    return { ...block, warmupCount: b.warmupConfigured, warmupSource: "config" };
+  return { ...block, warmupCount: null, warmupSource: "tool" };
 }
 
 /** The runs table's backend column: the tool and what it drove, so compare shows which tool measured. */
@@ -179,7 +200,7 @@ function runFacts(b: BenchResult, requests: RequestsBlock | null): ExtractedFact
   if (requests?.outputTokens) facts.osl = { value: requests.outputTokens.mean, source: measured };
   if (b.gpuCount) facts.gpuCount = b.gpuCount;
   if (b.engineVersion) facts.backendVersion = b.engineVersion;
-  return facts;
+  return { ...facts, ...b.runFacts };
 }
 
 function runInfo(b: BenchResult): SummaryBlocks["info"] {

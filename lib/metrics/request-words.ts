@@ -47,8 +47,8 @@ export function requestWords(run: {
   const count = COUNT_WORD[tool];
   return {
     producer: tool,
-    successful: count ? `successful (${tool}'s ${count})` : `successful (as ${tool} counts them)`,
-    countDefinition: `Requests ${tool} sent, failed ones included${count ? `; its ${count} counts the successful ones` : ""}. ${tool} does not write its warm-up requests.`,
+    successful: count ? `successful (${tool}'s ${count})` : `successful (${tool}'s count)`,
+    countDefinition: `Requests ${tool} sent, failed ones included${count ? `; its ${count} counts the successful ones` : `; the successful ones are ${tool}'s count`}. Warm-up requests are in neither.`,
     timings: summary
       ? `${tool}'s own run-level figures (no per-request arrays uploaded)`
       : `client-side timings from ${tool}'s per-request arrays`,

@@ -73,7 +73,7 @@ async function readToolResult(app: IngestDeps, files: FileRow[]): Promise<BenchR
             typeof doc === "object" && doc !== null
               ? (genaiPerfResults(null, doc as Record<string, unknown>)[0] ?? null)
               : null;
-        } else result = benchResultOfText(f.kind, f.format === "yaml", text, part);
+        } else result = benchResultOfText(f.kind, f.format, text, part);
       } catch {
         result = null;
       }

@@ -5,14 +5,24 @@
  * it (genai-perf/genai_perf/export_data/json_exporter.py: the statistics by metric, then
  * `input_config`), the statistics computed the way
  * genai-perf/genai_perf/profile_data_parser/llm_profile_data_parser.py does: latency = last
- * response − request, TTFT = first response − request, in ns, reported in ms.
+ * response − request, TTFT = first response − request, in ns, reported in ms. `roleChunk` starts
+ * each stream as vLLM and OpenAI do, with a role-only chunk (`delta: {role: "assistant"}`, no
+ * content) a few ms before the first token: genai-perf drops it (`_preprocess_response`), so its
+ * TTFT runs to the first chunk with content.
  */
 import { prng } from "./prng.mjs";
 import { npMean, npPercentile, npStd } from "./bench-numpy";
 
 const BASE_NS = 1_733_000_000_000_000_000;
 
-export function genaiPerfArtifacts(o: { requests?: number; concurrency?: number; seed?: number } = {}) {
+const ROLE_CHUNK =
+  'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}\n\n';
+const TOKEN_CHUNK =
+  'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"x"}}]}\n\n';
+
+export function genaiPerfArtifacts(
+  o: { requests?: number; concurrency?: number; seed?: number; roleChunk?: boolean } = {},
+) {
   const rand = prng(o.seed ?? 3);
   const n = o.requests ?? 30;
   const c = o.concurrency ?? 2;
@@ -26,13 +36,20 @@ export function genaiPerfArtifacts(o: { requests?: number; concurrency?: number;
     const stamps = [start + ttft];
     for (let k = 1; k < chunks; k++) stamps.push(stamps[k - 1] + Math.round(8_000 + rand() * 8_000) * 1024);
     free[w] = stamps[stamps.length - 1];
+    const role = o.roleChunk ? [start + Math.round(ttft / 2 / 1024) * 1024] : [];
     return {
       timestamp: start,
       request_inputs: {
         payload: JSON.stringify({ messages: [{ role: "user", content: "hello" }], stream: true }),
       },
-      response_timestamps: stamps,
-      response_outputs: stamps.map(() => ({ response: 'data: {"choices":[{"delta":{"content":"x"}}]}\n\n' })),
+      response_timestamps: [...role, ...stamps],
+      response_outputs: [
+        ...role.map(() => ({ response: ROLE_CHUNK })),
+        ...stamps.map(() => ({
+          response: o.roleChunk ? TOKEN_CHUNK : 'data: {"choices":[{"delta":{"content":"x"}}]}\n\n',
+        })),
+      ],
+      contentStamps: stamps,
     };
   });
   const exported = {
@@ -47,10 +64,10 @@ export function genaiPerfArtifacts(o: { requests?: number; concurrency?: number;
     for (const p of [1, 5, 10, 25, 50, 75, 90, 95, 99]) out[`p${p}`] = npPercentile(v, p);
     return { ...out, min: Math.min(...v), max: Math.max(...v), std: npStd(v) };
   };
-  const latencies = requests.map(
-    (r) => r.response_timestamps[r.response_timestamps.length - 1] - r.timestamp,
-  );
-  const ttfts = requests.map((r) => r.response_timestamps[0] - r.timestamp);
+  // genai-perf's figures run to the responses with content (the role-only chunk dropped).
+  const latencies = requests.map((r) => r.contentStamps[r.contentStamps.length - 1] - r.timestamp);
+  const ttfts = requests.map((r) => r.contentStamps[0] - r.timestamp);
+  for (const r of requests) delete (r as { contentStamps?: number[] }).contentStamps;
   const summary = {
     request_throughput: { unit: "requests/sec", avg: 12.5 },
     request_latency: ms(latencies),

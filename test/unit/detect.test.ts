@@ -42,7 +42,11 @@ function expectedKind(rel: string): { kind: Kind; format?: string } {
   if (/^time_breakdown_readme_.*\.json$/.test(base))
     return { kind: "trtllm-perf-metrics", format: "json-array" };
   if (base === "dynamo_doc_request_perf_metrics.json") return { kind: "trtllm-perf-metrics", format: "json" };
-  // Reference outputs, expectations, environment files, notes and reports: not inputs.
+  // InferenceX's own results (utils/agentic/aggregation/process_agentic_result.py `build_agg`):
+  // the aggregation study's reference outputs and a real result row are InferenceX result files.
+  if (/^reference-output\..*\.json$|^v3-agg-row-.*\.json$/.test(base))
+    return { kind: "inferencex-result", format: "json" };
+  // Expectations, environment files, notes and reports: not inputs.
   return { kind: "unknown" };
 }
 

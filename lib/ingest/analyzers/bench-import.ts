@@ -10,16 +10,19 @@
  * benchmark is the run, and when nothing splits it (several result files, several genai-perf
  * experiments) the run says how many were left out.
  */
+import { createHash } from "node:crypto";
 import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { readWholeText } from "@/lib/formats/aiperf-read";
 import type { BenchResult } from "@/lib/formats/bench-result";
 import { genaiPerfResults, readGenaiPerfExport } from "@/lib/formats/genai-perf";
 import { benchFileDocuments, benchResultsOf } from "@/lib/formats/bench-results";
+import { inferencexRunStatsFacts, isInferencexRunStats } from "@/lib/formats/inferencex-result";
+import { PARSE_FAILED, parseJsonText } from "@/lib/formats/json-lines";
 import { runOriginMs } from "@/lib/metrics/aiperf-run-result";
 import { benchRunResult } from "@/lib/metrics/bench-run-result";
 import { logRequestValues } from "@/lib/metrics/regression/request-values";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
-import { FLAG_ERROR, RequestLog } from "@/lib/metrics/requests-log";
+import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
 import { reanchorRequests } from "@/lib/store/aiperf-requests";
 import { BatchInserter } from "@/lib/store/batch-insert";
 import { AIPERF_REQUEST_COLUMNS, type AiperfRequestsTable } from "@/lib/store/tables/aiperf";
@@ -32,7 +35,28 @@ const KINDS = new Set([
   "genai-perf-export",
   "genai-perf-summary",
   "guidellm-report",
+  "inferencex-result",
 ]);
+
+/**
+ * What identifies one benchmark's result whatever file holds it: the tool's own figures, load,
+ * counts and duration (the per-request rows follow from them). Two copies of one report give one.
+ */
+export function benchFingerprint(r: BenchResult): string {
+  const key = JSON.stringify([
+    r.tool,
+    r.toolVersion,
+    r.label,
+    r.model,
+    r.concurrency,
+    r.requestRate,
+    r.numPrompts,
+    r.durationS,
+    r.records?.length ?? null,
+    r.summary.metrics,
+  ]);
+  return createHash("sha256").update(key).digest("hex").slice(0, 16);
+}
 
 interface Chosen {
   result: BenchResult;
@@ -46,9 +70,31 @@ export function benchImportAnalyzer(): Analyzer {
   const leftFiles: string[] = [];
   let genaiExport: { file: IngestFile; doc: ReturnType<typeof readGenaiPerfExport> } | null = null;
   let genaiSummary: Record<string, unknown> | null = null;
+  let genaiSummaryFile = "";
+
+  /** Each benchmark read so far by its fingerprint, with the file it came from. */
+  const seen = new Map<string, string>();
+  const repeats: string[] = [];
+  const aggregates: string[] = [];
+  /** InferenceX's CI job counts (run_stats.json): facts of whatever run they join */
+  const runStats: Record<string, string> = {};
 
   /** The first benchmark seen becomes the run; the others are counted for the warning. */
-  function offer(results: BenchResult[], file: IngestFile | null): void {
+  function offer(all: BenchResult[], file: IngestFile | null): void {
+    // The same report twice (GuideLLM's benchmarks.json beside its benchmarks.yaml) is one.
+    const results = all.filter((r) => {
+      const fp = benchFingerprint(r);
+      const first = seen.get(fp);
+      if (first !== undefined) {
+        if (file)
+          repeats.push(
+            `${file.name} holds the same benchmark${r.label ? ` (${r.label})` : ""} as ${first}: read once`,
+          );
+        return false;
+      }
+      seen.set(fp, file?.name ?? r.tool);
+      return true;
+    });
     if (results.length === 0) return;
     if (chosen === null) {
       chosen = { result: results[0], file };
@@ -67,8 +113,16 @@ export function benchImportAnalyzer(): Analyzer {
         skipped: 1,
         warnings: [{ message: "larger than the JSON document limit; stored but not read" }],
       };
+    if (file.kind === "inferencex-result") {
+      const doc = file.format === "json" ? parseJsonText(text.trim()) : PARSE_FAILED;
+      if (doc !== PARSE_FAILED && isInferencexRunStats(doc)) {
+        Object.assign(runStats, inferencexRunStatsFacts(doc));
+        return { records: 1, skipped: 0, warnings: [] };
+      }
+    }
     const yaml = file.format === "yaml";
-    const docs = benchFileDocuments(text, yaml);
+    const csv = file.kind === "inferencex-result" && file.format === "csv";
+    const docs = benchFileDocuments(text, yaml ? "yaml" : csv ? "csv" : "json");
     if (!docs || docs[0] === null)
       return {
         records: 0,
@@ -76,7 +130,16 @@ export function benchImportAnalyzer(): Analyzer {
         warnings: [{ message: yaml ? "not a GuideLLM YAML report" : "not valid JSON" }],
       };
     if (file.kind === "genai-perf-summary") {
-      genaiSummary = docs[0] as Record<string, unknown>;
+      // One genai-perf summary describes the run; another one is another run, said so.
+      if (genaiSummary === null) {
+        genaiSummary = docs[0] as Record<string, unknown>;
+        genaiSummaryFile = file.name;
+      } else if (JSON.stringify(docs[0]) === JSON.stringify(genaiSummary))
+        repeats.push(`${file.name} holds the same genai-perf summary as ${genaiSummaryFile}: read once`);
+      else
+        aggregates.push(
+          `${file.name} is another genai-perf summary (another run): only ${genaiSummaryFile} was read; upload each on its own`,
+        );
       return { records: 1, skipped: 0, warnings: [] };
     }
     if (file.kind === "genai-perf-export") {
@@ -101,7 +164,14 @@ export function benchImportAnalyzer(): Analyzer {
       part !== undefined && results.length === 0
         ? [{ message: `holds ${all.length} benchmarks: benchmark ${part + 1} is not in it` }]
         : [];
-    offer(results, file);
+    // InferenceX's sweep aggregate (agg_bmk.json) read whole is several runs, never one: the
+    // upload is split into them, or (beside the aiperf files of one of them) it is only named.
+    const aggregate = file.kind === "inferencex-result" && part === undefined && all.length > 1;
+    if (aggregate)
+      aggregates.push(
+        `${file.name} is InferenceX's ${file.format === "csv" ? "sweep summary" : "aggregate"} of ${all.length} runs (${all.map((r) => r.label).join("; ")}): not read as this run; upload it alone to see each as a run`,
+      );
+    else offer(results, file);
     const n = results.reduce((a, r) => a + (r.records?.length ?? 0), 0);
     return {
       records: n || results.length,
@@ -111,6 +181,8 @@ export function benchImportAnalyzer(): Analyzer {
         benchmarks: all.length,
         // Each benchmark's load (concurrency@rate): a sweep varies it, repeated runs do not.
         loads: all.map((r) => `${r.concurrency ?? ""}@${r.requestRate ?? ""}`).join(","),
+        // Each benchmark's content: equal in two files that hold one report (JSON and YAML).
+        fingerprints: all.map(benchFingerprint).join(","),
         ...(part === undefined ? {} : { part }),
         perRequest: results.some((r) => r.records !== null),
       },
@@ -125,7 +197,11 @@ export function benchImportAnalyzer(): Analyzer {
       else left += results.length;
     }
     const pick = chosen as Chosen | null;
-    if (!pick) return {};
+    if (!pick)
+      return {
+        ...(aggregates.length > 0 ? { warnings: aggregates } : {}),
+        ...(Object.keys(runStats).length > 0 ? { info: { ...runStats } } : {}),
+      };
     const { result } = pick;
     const log = new RequestLog();
     const errors = new ErrorTally();
@@ -135,18 +211,23 @@ export function benchImportAnalyzer(): Analyzer {
       for (const r of result.records) {
         line++;
         const i = log.length;
-        log.add(r, r.error ? FLAG_ERROR : 0);
+        // GuideLLM's requests outside its measurement window are listed but not measured.
+        const warmup = r.phase === "warmup";
+        log.add(
+          r,
+          (r.error ? FLAG_ERROR : 0) | (warmup ? FLAG_WARMUP : 0) | (r.cancelled ? FLAG_CANCELLED : 0),
+        );
         const startMs = log.cols.startMs[i];
         const endMs = log.cols.endMs[i];
-        if (r.error) errors.add(r.error.type, r.error.code, r.error.message, startMs);
+        if (r.error && !warmup) errors.add(r.error.type, r.error.code, r.error.message, startMs);
         const row: AiperfRequestsTable = {
           run_id: ctx.runId,
           file_id: pick.file.id,
           line,
           request_id: r.requestId,
-          phase: "profiling",
+          phase: warmup ? "warmup" : "profiling",
           ok: r.error ? 0 : 1,
-          cancelled: 0,
+          cancelled: r.cancelled ? 1 : 0,
           error_type: r.error?.type ?? null,
           start_ms: Number.isFinite(startMs) ? startMs : null,
           end_ms: Number.isFinite(endMs) ? endMs : null,
@@ -164,6 +245,8 @@ export function benchImportAnalyzer(): Analyzer {
     const originMs = runOriginMs(log);
     if (log.length > 0 && originMs !== 0) await reanchorRequests(ctx.db, ctx.runId, originMs);
     const out = benchRunResult(result, log, errors, originMs, pick.file?.name ?? result.tool);
+    for (const w of new Set(repeats)) out.warnings.push(w);
+    for (const w of aggregates) out.warnings.push(w);
     if (left > 0)
       out.warnings.push(
         `this upload holds ${left + 1} benchmarks (${[pick.file?.name, ...leftFiles].filter(Boolean).join(", ")}); only the first${result.label ? ` (${result.label})` : ""} was imported: upload each benchmark on its own to see and compare the others`,
@@ -172,7 +255,7 @@ export function benchImportAnalyzer(): Analyzer {
       out.charts[AIPERF_SLOWEST_CHART] = await slowestRequestsPayload(ctx.db, ctx.runId, log);
     return {
       requests: out.requests,
-      info: out.info,
+      info: { ...out.info, ...runStats },
       charts: out.charts,
       warnings: out.warnings,
       backend: out.backend,
