@@ -21,7 +21,12 @@ export function LatencyStatsTable({ requests }: { requests: RequestsBlock }) {
       definition={
         requests.source === "aiperf-summary"
           ? { ...AIPERF_SUCCESSFUL, method: "aiperf's own summary statistics (no records uploaded)" }
-          : AIPERF_SUCCESSFUL
+          : requests.recordsSample
+            ? {
+                ...AIPERF_SUCCESSFUL,
+                method: `aiperf's own summary statistics of every request (the records uploaded hold ${requests.recordsSample.records} of ${requests.recordsSample.described})`,
+              }
+            : AIPERF_SUCCESSFUL
       }
     />
   );

@@ -5,6 +5,7 @@ import { AgreementNotice } from "@/components/aiperf/agreement-notice";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { LATENCY_METRIC_OPTIONS, metricLabel } from "@/components/aiperf/latency-metric";
 import { LatencyStatsTable } from "@/components/aiperf/latency-stats-table";
+import { RecordsSampleLine, recordsDefinition } from "@/components/aiperf/records-sample";
 import { RequestCounts } from "@/components/aiperf/request-counts";
 import { SlowestRequests } from "@/components/aiperf/slowest-requests";
 import { TrialsNote } from "@/components/aiperf/trials-note";
@@ -79,6 +80,7 @@ export function LatencyView({ run }: RunViewProps) {
   }
   const label = metricLabel(metric);
   const d = dist.data?.metrics[metric] ?? null;
+  const definition = recordsDefinition(run.requests);
   // The distribution opens the view and the statistics table follows it: with the table first,
   // a 390 px phone showed no chart on its first screen.
   return (
@@ -87,6 +89,7 @@ export function LatencyView({ run }: RunViewProps) {
       <TrialsNote runId={run.id} enabled={typeof run.info.trials === "number"} />
       {fromRecords ? (
         <>
+          <RecordsSampleLine requests={run.requests} />
           <ToggleGroup
             label="metric"
             options={LATENCY_METRIC_OPTIONS.map((o) => ({ id: o.id, text: o.short }))}
@@ -96,8 +99,8 @@ export function LatencyView({ run }: RunViewProps) {
           <ChartStatus loading={dist.isLoading} error={dist.error} what="distribution" />
           {d ? (
             <div className="grid gap-4 lg:grid-cols-2">
-              <ChartHistogramLatency dist={d} label={label} />
-              <ChartLineCdfLatency dist={d} label={label} />
+              <ChartHistogramLatency dist={d} label={label} definition={definition} />
+              <ChartLineCdfLatency dist={d} label={label} definition={definition} />
             </div>
           ) : dist.data ? (
             <p className="text-sm text-muted">No successful request recorded {label.toLowerCase()}.</p>
@@ -109,10 +112,15 @@ export function LatencyView({ run }: RunViewProps) {
       {fromRecords ? (
         <>
           {afterFirst && overTime.data ? (
-            <ChartScatterLatencyOverTime data={overTime.data} metric={metric} label={label} />
+            <ChartScatterLatencyOverTime
+              data={overTime.data}
+              metric={metric}
+              label={label}
+              definition={definition}
+            />
           ) : null}
           {afterFirst && ttftInput.data && ttftInput.data.points.length > 0 ? (
-            <ChartScatterTtftInput data={ttftInput.data} />
+            <ChartScatterTtftInput data={ttftInput.data} definition={definition} />
           ) : null}
           {building ? (
             <DrilldownNotice what="The slowest requests" />

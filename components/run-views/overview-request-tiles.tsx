@@ -26,11 +26,14 @@ export function requestTiles(run: RunSummary): Tile[] {
   const r = run.requests;
   if (!r) return [];
   const counts = requestCountFacts(r);
+  const sample = r.recordsSample
+    ? ` · aiperf summary (records uploaded: ${formatCount(r.recordsSample.records)} of ${formatCount(r.recordsSample.described)})`
+    : "";
   return [
     {
       label: "Requests (errors included)",
       value: formatCount(counts.all),
-      hint: `${formatCount(counts.successful)} successful (aiperf's request count) · ${plural(counts.errors, "error")} · ${warmupText(r)}`,
+      hint: `${formatCount(counts.successful)} successful (aiperf's request count) · ${plural(counts.errors, "error")} · ${warmupText(r)}${sample}`,
       definition:
         "Profiling requests, failed ones included. aiperf's request_count counts successful requests only; warm-up requests are in neither.",
       testId: "tile-requests",
@@ -38,7 +41,7 @@ export function requestTiles(run: RunSummary): Tile[] {
     {
       label: "TTFT p50 / p99",
       value: r.ttftMs ? pair(r.ttftMs.p50, r.ttftMs.p99) : NOT_RECORDED,
-      hint: r.ttftMs ? undefined : NO_SUCCESS,
+      hint: r.ttftMs ? (sample ? "aiperf summary, every request" : undefined) : NO_SUCCESS,
     },
     {
       label: "End-to-end p50 / p99",
@@ -51,7 +54,7 @@ export function requestTiles(run: RunSummary): Tile[] {
         r.outputTokenThroughputPerS == null ? NOT_RECORDED : formatNumber(r.outputTokenThroughputPerS, 1),
       hint:
         r.requestThroughputPerS != null
-          ? `${formatNumber(r.requestThroughputPerS, 3)} requests/s`
+          ? `${formatNumber(r.requestThroughputPerS, 3)} requests/s${r.throughputSource ? " · aiperf's benchmark window" : ""}`
           : undefined,
     },
     ...outputTokenTiles(run),

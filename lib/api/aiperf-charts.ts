@@ -37,19 +37,28 @@ export const distributionSchema = z.object({
 });
 export type Distribution = z.infer<typeof distributionSchema>;
 
+/**
+ * On a chart drawn from aiperf's records: the records are a sample of the requests aiperf
+ * summarised (`records` of `described`), so the chart is of that sample, not of the run.
+ */
+export const recordsSampleSchema = z.object({ records: z.number(), described: z.number() });
+
 export const distributionPayloadSchema = z.object({
   metrics: z.record(z.string(), distributionSchema.nullable()),
+  sample: recordsSampleSchema.optional(),
 });
 
 export const overTimePayloadSchema = z.object({
   /** Records in the run; points hold an evenly spaced sample of them when there are more than 2,000 */
   total: z.number(),
   points: timePoints("ttftMs", "e2eMs", "itlMs"),
+  sample: recordsSampleSchema.optional(),
 });
 
 export const ttftVsInputPayloadSchema = z.object({
   total: z.number(),
   points: z.array(z.object({ inputTokens: z.number(), ttftMs: z.number() })),
+  sample: recordsSampleSchema.optional(),
 });
 
 export const timelinePayloadSchema = z.object({
@@ -71,6 +80,7 @@ export const timelinePayloadSchema = z.object({
       errorsPerS: z.number(),
     }),
   ),
+  sample: recordsSampleSchema.optional(),
 });
 
 export const errorsPayloadSchema = z.object({

@@ -106,6 +106,7 @@ export function toolSummary(
     errorSummary: [],
     wasCancelled: null,
     telemetryGpus: [],
+    warmupMetrics: null,
   };
 }
 

@@ -9,6 +9,7 @@ import type { Kind } from "@/lib/api/kinds";
  * - aiperf-server-metrics: "json" | "csv" | "jsonl" | "prometheus" (plain Prometheus text scrape)
  * - aiperf-gpu-telemetry: "jsonl"
  * - aiperf-inputs: "json"
+ * - aiperf-log: "text" (aiperf.log) | "command" (benchmark_command.txt) | "workload" (workload_distribution_summary.txt)
  * - server-log: "text"
  * - router-log: "text" | "jsonl" (Dynamo frontend log with routing decisions)
  * - engine-config: "yaml" | "json"
@@ -25,6 +26,8 @@ export type Format =
   | "aggregate-json"
   | "prometheus"
   | "text"
+  | "command"
+  | "workload"
   | "yaml"
   | "binary"
   | "empty"

@@ -4,6 +4,7 @@
  * Pure: the analyzer reads the files and re-anchors stored rows; this decides what they mean.
  */
 import type { RequestsBlock, SummaryBlocks } from "@/lib/api/schemas";
+import type { AiperfLog } from "@/lib/formats/aiperf-log";
 import type { AiperfSummary } from "@/lib/formats/aiperf-summary";
 import type { TimesliceExport } from "@/lib/formats/aiperf-timeslices";
 import { compareWithSummary, disagreementWarning, recordsSample } from "./aiperf-agreement";
@@ -20,7 +21,7 @@ import type { GpuTelemetry } from "./gpu-telemetry";
 import { computeRequestsBlock } from "./requests";
 import type { ErrorTally } from "./requests-errors";
 import { requestsFromSummary } from "./requests-from-summary";
-import { withConfiguredWarmup } from "./aiperf-warmup";
+import { warmupFromLog, warmupFromSummary, withConfiguredWarmup } from "./aiperf-warmup";
 import { FLAG_WARMUP, pick, RequestLog } from "./requests-log";
 
 export interface SummaryFile {
@@ -39,6 +40,8 @@ export interface AiperfRunState {
   summaries: SummaryFile[];
   notes: string[];
   timeslices: TimesliceExport[];
+  /** aiperf.log files read (their phases' outcome) */
+  logs?: AiperfLog[];
 }
 
 /** What an aiperf run contributes to the run summary; every part absent when it has no data. */
@@ -83,11 +86,16 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
     charts[AIPERF_CHART_KEYS.timeline] = timelinePayload(log, originMs);
   }
   const primary = primarySummary(s.summaries);
+  const trialDirs = new Set(s.recordDirs.map((d) => d.dir));
+  // One run's summary, not pooled trials': its own figures describe the run.
+  const single = primary && trialDirs.size <= 1 && new Set(s.summaries.map((x) => x.dir)).size === 1;
   if (!requests && primary) requests = requestsFromSummary(primary.summary);
+  else if (requests && single) requests = withSummaryFigures(requests, primary.summary, charts);
   if (requests)
     requests = withConfiguredWarmup(
       requests,
       trialConfigs(s.summaries).map((c) => c.warmup),
+      single || trialDirs.size <= 1 ? reportedWarmup(primary?.summary, s.logs ?? []) : null,
     );
 
   if (log.length > 0 || s.summaries.some((x) => x.summary.errorSummary.length > 0)) {
@@ -143,6 +151,62 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
     throughput: aiperfThroughput(log, requests, trials.length > 1 ? undefined : primary?.summary),
   };
 }
+
+/** The summary's `warmup_metrics` (schema 1.4+), else aiperf.log's warm-up phase (one log only). */
+function reportedWarmup(summary: AiperfSummary | undefined, logs: AiperfLog[]) {
+  return (
+    warmupFromSummary(summary?.warmupMetrics ?? null) ?? (logs.length === 1 ? warmupFromLog(logs[0]) : null)
+  );
+}
+
+/**
+ * The run's figures where aiperf's one summary gives them (docs/metrics.md §Records or summary):
+ * - records that are a sample of what it summarised (a shared excerpt: 10 of 64 records) carry
+ *   none of the run's figures, so the block is aiperf's, with `recordsSample` saying so; every
+ *   chart drawn from the records says it is that sample;
+ * - complete records keep their statistics, but requests/s, tok/s and the duration are aiperf's
+ *   own: aiperf divides by its benchmark window, which in some versions is the profiling phase's
+ *   wall time rather than first request to last response (the agreement check compares both).
+ */
+function withSummaryFigures(
+  ours: RequestsBlock,
+  summary: AiperfSummary,
+  charts: Record<string, unknown>,
+): RequestsBlock {
+  const whole = requestsFromSummary(summary);
+  if (!whole) return ours;
+  const part = recordsSample(ours, summary);
+  if (part) {
+    for (const key of RECORD_CHARTS) {
+      const c = charts[key];
+      if (c && typeof c === "object") charts[key] = { ...c, sample: part };
+    }
+    return {
+      ...whole,
+      source: "aiperf",
+      warmupCount: ours.warmupCount,
+      cancelledCount: ours.cancelledCount,
+      recordsSample: part,
+      throughputSource: "aiperf summary",
+    };
+  }
+  if (whole.requestThroughputPerS == null && whole.outputTokenThroughputPerS == null) return ours;
+  return {
+    ...ours,
+    durationS: whole.durationS ?? ours.durationS,
+    requestThroughputPerS: whole.requestThroughputPerS ?? ours.requestThroughputPerS,
+    outputTokenThroughputPerS: whole.outputTokenThroughputPerS ?? ours.outputTokenThroughputPerS,
+    throughputSource: "aiperf summary",
+  };
+}
+
+/** Charts computed from the records: each says when they are a sample of the run. */
+const RECORD_CHARTS = [
+  AIPERF_CHART_KEYS.distribution,
+  AIPERF_CHART_KEYS.overTime,
+  AIPERF_CHART_KEYS.ttftVsInput,
+  AIPERF_CHART_KEYS.timeline,
+];
 
 function profilingWindow(log: RequestLog): [number, number] | null {
   let a = Infinity;
