@@ -15,6 +15,7 @@ export function warmupText(r: RequestsBlock): string {
   if (r.warmupSource === "records") return `${n} (records)`;
   const failed = r.warmupErrorCount ? `, ${formatCount(r.warmupErrorCount)} failed` : "";
   if (r.warmupSource === "summary") return `${n} (aiperf summary warmup_metrics${failed})`;
+  if (r.warmupSource === "outputs") return `${n} (aiperf outputs.json warmup list)`;
   if (r.warmupSource === "log") return `${n} (aiperf.log warm-up phase${failed})`;
   return n;
 }

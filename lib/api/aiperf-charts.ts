@@ -16,6 +16,7 @@ export const AIPERF_CHART_KEYS = {
   gpu: "aiperf-gpu",
   trials: "aiperf-trials",
   timeslices: "aiperf-timeslices",
+  gpuSummary: "aiperf-gpu-summary",
 } as const;
 
 export const LATENCY_METRICS = ["ttftMs", "e2eMs", "itlMs"] as const;
@@ -156,6 +157,31 @@ export const gpuPayloadSchema = z.object({
   overlapsWindow: z.boolean().nullable(),
 });
 export type GpuPayload = z.infer<typeof gpuPayloadSchema>;
+
+/**
+ * aiperf's own GPU statistics from its summary's `telemetry_data` (no per-sample export uploaded):
+ * one row per physical GPU, each figure aiperf's over its telemetry window; null where not written.
+ */
+export const gpuSummaryPayloadSchema = z.object({
+  gpus: z.array(
+    z.object({
+      label: z.string(),
+      model: z.string().nullable(),
+      /** Utilisation or memory used above 0 at some time; null when neither was written */
+      busy: z.boolean().nullable(),
+      ...nullableNumbers(
+        "powerAvgW",
+        "powerMaxW",
+        "utilizationAvgPct",
+        "utilizationMaxPct",
+        "memoryUsedMaxGb",
+        /** max − min of the GPU's energy counter over the telemetry window (J) */
+        "energyJ",
+      ),
+    }),
+  ),
+});
+export type GpuSummaryPayload = z.infer<typeof gpuSummaryPayloadSchema>;
 
 export const trialsPayloadSchema = z.object({
   trials: z.array(z.object({ name: z.string(), records: z.number() })),

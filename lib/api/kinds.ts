@@ -33,7 +33,7 @@ export const KIND_LABELS: Record<Kind, string> = {
   "aiperf-server-metrics": "server metrics",
   "aiperf-gpu-telemetry": "GPU telemetry",
   "aiperf-inputs": "aiperf inputs",
-  "aiperf-log": "aiperf log or run notes",
+  "aiperf-log": "aiperf log, outputs or run notes",
   "server-log": "server log",
   "router-log": "KV router log (routing decisions)",
   "engine-config": "engine config",

@@ -63,10 +63,10 @@ export const requestsBlockSchema = z.object({
   warmupCount: z.number().nullable(),
   /**
    * Where warmupCount comes from: warm-up records, aiperf's summary `warmup_metrics` (schema 1.4+),
-   * its log's warm-up phase, or its input_config when it wrote none of these;
+   * outputs.json's `warmup` list (schema 1.1), its log's warm-up phase, or its input_config when it wrote none of these;
    * "tool": an imported benchmark tool that does not write its warm-up (count unknown)
    */
-  warmupSource: z.enum(["records", "summary", "log", "config", "tool"]).optional(),
+  warmupSource: z.enum(["records", "summary", "outputs", "log", "config", "tool"]).optional(),
   /** Warm-up requests that failed, where aiperf's summary or log says; absent when unknown */
   warmupErrorCount: z.number().nullable().optional(),
   /** The configured warm-up duration (s) when the config bounds it by time */

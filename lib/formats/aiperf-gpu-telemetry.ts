@@ -22,7 +22,7 @@ export interface GpuSample {
 export const GPU_METRIC_ALIASES = {
   powerW: ["gpu_power_usage", "nvidia_power_usage", "amd_power"],
   utilizationPct: ["gpu_utilization", "nvidia_gpu_utilization", "amd_gfx_activity"],
-  memoryUsedGb: ["gpu_memory_used", "nvidia_memory_used", "amd_memory_used"],
+  memoryUsedGb: ["gpu_memory_used", "nvidia_memory_used", "nvidia_gpu_memory_used", "amd_memory_used"],
   energyMj: ["energy_consumption", "nvidia_energy_consumption", "amd_energy_consumption"],
 } as const;
 

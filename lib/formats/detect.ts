@@ -217,6 +217,8 @@ function documentKind(doc: unknown): Detected {
     return { kind: "aiperf-server-metrics", format: "json" };
   if (Array.isArray(doc.data) && doc.data.some((d) => isObject(d) && Array.isArray(d.payloads)))
     return { kind: "aiperf-inputs", format: "json" };
+  const aiperfSide = aiperfSideDocument(doc);
+  if (aiperfSide) return { kind: "aiperf-log", format: aiperfSide };
   if (isSummaryBlocks(doc) || (isObject(doc.records) && isSummaryBlocks(doc.records)))
     return { kind: "aiperf-summary", format: "json" };
   if (isTrtllmRecord(doc)) return { kind: "trtllm-perf-metrics", format: "json" };
@@ -224,6 +226,26 @@ function documentKind(doc: unknown): Detected {
   if (side) return { kind: "trtllm-side-file", format: side };
   if (ENGINE_CONFIG_KEYS.some((k) => k in doc)) return { kind: "engine-config", format: "json" };
   return { kind: "unknown", format: "json" };
+}
+
+/**
+ * aiperf's other JSON artifacts (ai-dynamo/aiperf docs/reference/json-export-schema.md):
+ * `outputs.json` (schema 1.1: `data[]` profiling responses, `warmup[]`), a named phase's export
+ * wrapped as `{"phase": {…}, "data": {…}}`, and `phase_manifest.json`, which lists them.
+ */
+function aiperfSideDocument(
+  doc: Record<string, unknown>,
+): "outputs" | "phase-export" | "phase-manifest" | null {
+  if (
+    Array.isArray(doc.data) &&
+    (Array.isArray(doc.warmup) ||
+      doc.data.some((d) => isObject(d) && ("response_text" in d || "x_request_id" in d)))
+  )
+    return "outputs";
+  if (isObject(doc.phase) && isObject(doc.data)) return "phase-export";
+  if ("phases" in doc && JSON.stringify(doc.phases ?? null).includes("profile_export_aiperf"))
+    return "phase-manifest";
+  return null;
 }
 
 /** Metric blocks by tag; aiperf 0.1.x nested them under a top-level `records` map. */
@@ -258,6 +280,8 @@ function sniffDocument(text: string): Detected {
   if (has("timeslices")) return { kind: "aiperf-summary", format: "timeslices-json" };
   if (has("aggregation_type")) return { kind: "aiperf-summary", format: "aggregate-json" };
   if (has("payloads") && has("data")) return { kind: "aiperf-inputs", format: "json" };
+  if (has("data") && has("response_text") && has("x_request_id"))
+    return { kind: "aiperf-log", format: "outputs" };
   if (SUMMARY_TAGS.some(has) && has("unit")) return { kind: "aiperf-summary", format: "json" };
   if (has("timing_metrics")) return { kind: "trtllm-perf-metrics", format: "json" };
   if (ENGINE_CONFIG_KEYS.some(has)) return { kind: "engine-config", format: "json" };

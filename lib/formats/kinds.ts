@@ -10,6 +10,7 @@ import type { Kind } from "@/lib/api/kinds";
  * - aiperf-gpu-telemetry: "jsonl"
  * - aiperf-inputs: "json"
  * - aiperf-log: "text" (aiperf.log) | "command" (benchmark_command.txt) | "workload" (workload_distribution_summary.txt)
+ *   | "outputs" (outputs.json) | "phase-export" (phases/<name>/…, wrapped) | "phase-manifest" (phase_manifest.json)
  * - server-log: "text"
  * - router-log: "text" | "jsonl" (Dynamo frontend log with routing decisions)
  * - engine-config: "yaml" | "json"
@@ -28,6 +29,9 @@ export type Format =
   | "text"
   | "command"
   | "workload"
+  | "outputs"
+  | "phase-export"
+  | "phase-manifest"
   | "yaml"
   | "binary"
   | "empty"

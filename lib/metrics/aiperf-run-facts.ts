@@ -6,6 +6,7 @@
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { RequestsBlock } from "@/lib/api/schemas";
 import type { AiperfSummary, TelemetryGpu } from "@/lib/formats/aiperf-summary";
+import { hadWork } from "./aiperf-gpu-summary";
 import type { GpuTelemetry } from "./gpu-telemetry";
 
 const CONFIG = "aiperf input_config";
@@ -80,12 +81,6 @@ function gpuFacts(summary: AiperfSummary | undefined, gpu: GpuTelemetry): Extrac
     measured.length > 0 ? busy.size : null,
     models,
   );
-}
-
-/** Utilisation or memory used above 0 at some time: its max (or mean, where no max was written). */
-export function hadWork(g: TelemetryGpu): boolean {
-  const { utilizationPct: u, memoryUsedGb: m } = g.metrics;
-  return [u?.max, u?.avg, m?.max, m?.avg].some((v) => v !== undefined && v > 0);
 }
 
 function gpuCountFacts(

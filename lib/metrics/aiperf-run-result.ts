@@ -11,6 +11,7 @@ import { compareWithSummary, disagreementWarning, recordsSample } from "./aiperf
 import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { ThroughputInputs } from "@/lib/api/derived-throughput";
+import { gpuSummaryPayload } from "./aiperf-gpu-summary";
 import { aiperfFacts } from "./aiperf-run-facts";
 import { aiperfThroughput } from "./aiperf-throughput";
 import { theoreticalCacheHitRate } from "./aiperf-theoretical-hit-rate";
@@ -21,7 +22,7 @@ import type { GpuTelemetry } from "./gpu-telemetry";
 import { computeRequestsBlock } from "./requests";
 import type { ErrorTally } from "./requests-errors";
 import { requestsFromSummary } from "./requests-from-summary";
-import { warmupFromLog, warmupFromSummary, withConfiguredWarmup } from "./aiperf-warmup";
+import { warmupFromLog, warmupFromOutputs, warmupFromSummary, withConfiguredWarmup } from "./aiperf-warmup";
 import { FLAG_WARMUP, pick, RequestLog } from "./requests-log";
 
 export interface SummaryFile {
@@ -42,6 +43,8 @@ export interface AiperfRunState {
   timeslices: TimesliceExport[];
   /** aiperf.log files read (their phases' outcome) */
   logs?: AiperfLog[];
+  /** outputs.json files read: profiling responses, and warm-up responses (null: no such list) */
+  outputs?: Array<{ profiling: number; warmup: number | null }>;
 }
 
 /** What an aiperf run contributes to the run summary; every part absent when it has no data. */
@@ -88,14 +91,15 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
   const primary = primarySummary(s.summaries);
   const trialDirs = new Set(s.recordDirs.map((d) => d.dir));
   // One run's summary, not pooled trials': its own figures describe the run.
-  const single = primary && trialDirs.size <= 1 && new Set(s.summaries.map((x) => x.dir)).size === 1;
+  const single =
+    primary !== undefined && trialDirs.size <= 1 && new Set(s.summaries.map((x) => x.dir)).size === 1;
   if (!requests && primary) requests = requestsFromSummary(primary.summary);
-  else if (requests && single) requests = withSummaryFigures(requests, primary.summary, charts);
+  else if (requests && single && primary) requests = withSummaryFigures(requests, primary.summary, charts);
   if (requests)
     requests = withConfiguredWarmup(
       requests,
       trialConfigs(s.summaries).map((c) => c.warmup),
-      single || trialDirs.size <= 1 ? reportedWarmup(primary?.summary, s.logs ?? []) : null,
+      single || trialDirs.size <= 1 ? reportedWarmup(primary?.summary, s.logs ?? [], s.outputs ?? []) : null,
     );
 
   if (log.length > 0 || s.summaries.some((x) => x.summary.errorSummary.length > 0)) {
@@ -140,9 +144,16 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
       );
   }
 
+  // aiperf's own GPU statistics where no per-sample export was uploaded (the GPU view's table).
+  const gpuSummary =
+    s.gpu.size === 0 && single && primary ? gpuSummaryPayload(primary.summary.telemetryGpus) : null;
+  if (gpuSummary) charts[AIPERF_CHART_KEYS.gpuSummary] = gpuSummary;
+
+  const info = runInfo(primary?.summary, trials.length);
+  if (gpuSummary) info.telemetryGpus = gpuSummary.gpus.length;
   return {
     requests,
-    info: runInfo(primary?.summary, trials.length),
+    info,
     charts,
     warnings,
     requestCount: requests?.count ?? null,
@@ -152,10 +163,19 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
   };
 }
 
-/** The summary's `warmup_metrics` (schema 1.4+), else aiperf.log's warm-up phase (one log only). */
-function reportedWarmup(summary: AiperfSummary | undefined, logs: AiperfLog[]) {
+/**
+ * The summary's `warmup_metrics` (schema 1.4+), else outputs.json's warm-up list, else aiperf.log's
+ * warm-up phase (one file of each only: several are several runs).
+ */
+function reportedWarmup(
+  summary: AiperfSummary | undefined,
+  logs: AiperfLog[],
+  outputs: Array<{ warmup: number | null }>,
+) {
   return (
-    warmupFromSummary(summary?.warmupMetrics ?? null) ?? (logs.length === 1 ? warmupFromLog(logs[0]) : null)
+    warmupFromSummary(summary?.warmupMetrics ?? null) ??
+    (outputs.length === 1 ? warmupFromOutputs(outputs[0].warmup) : null) ??
+    (logs.length === 1 ? warmupFromLog(logs[0]) : null)
   );
 }
 
@@ -298,6 +318,10 @@ function runInfo(summary: AiperfSummary | undefined, trials: number): SummaryBlo
     set("aiperfVersion", summary.aiperfVersion);
     set("theoreticalCacheHitRate", theoreticalCacheHitRate(summary.metrics.theoretical_prefix_cache_hit));
     set("schemaVersion", summary.schemaVersion);
+    // aiperf's time-weighted figures (0.8+ "effective" metrics): concurrency actually held, and
+    // the total tokens/s over the time requests were in flight.
+    set("effectiveConcurrency", summary.metrics.effective_concurrency?.avg);
+    set("effectiveTotalThroughput", summary.metrics.effective_total_throughput?.avg);
   }
   if (trials > 1) set("trials", trials);
   return info;

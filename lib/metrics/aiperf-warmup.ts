@@ -14,7 +14,7 @@ import type { WarmupConfig } from "@/lib/formats/aiperf-warmup-config";
 export interface ReportedWarmup {
   count: number;
   errors: number | null;
-  source: "summary" | "log";
+  source: "summary" | "outputs" | "log";
 }
 
 /** Schema 1.4's `warmup_metrics`: successful plus failed warm-up requests, as aiperf counts them. */
@@ -23,6 +23,14 @@ export function warmupFromSummary(metrics: Record<string, SummaryMetric> | null)
   const errors = metrics?.error_request_count?.avg;
   if (ok === undefined && errors === undefined) return null;
   return { count: (ok ?? 0) + (errors ?? 0), errors: errors ?? 0, source: "summary" };
+}
+
+/**
+ * outputs.json (its schema 1.1) lists warm-up responses apart, in `warmup`: its length is the
+ * warm-up size (errors not told apart). A file without the list (schema 1.0) says nothing.
+ */
+export function warmupFromOutputs(warmup: number | null): ReportedWarmup | null {
+  return warmup === null ? null : { count: warmup, errors: null, source: "outputs" };
 }
 
 /**

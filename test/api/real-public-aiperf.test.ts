@@ -19,6 +19,7 @@ import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import {
   agreementPayloadSchema,
   distributionPayloadSchema,
+  gpuSummaryPayloadSchema,
   overTimePayloadSchema,
   timelinePayloadSchema,
   ttftVsInputPayloadSchema,
@@ -39,7 +40,12 @@ type Summary = Record<string, Block> & {
   telemetry_data?: {
     endpoints: Record<
       string,
-      { gpus: Record<string, { gpu_uuid: string; metrics: Record<string, { avg?: number; max?: number }> }> }
+      {
+        gpus: Record<
+          string,
+          { gpu_uuid: string; metrics: Record<string, { avg?: number; min?: number; max?: number }> }
+        >;
+      }
     >;
   };
 };
@@ -231,9 +237,24 @@ describeRealPublic("aiperf-summary-gptoss20b-k8s-dcgm", () => {
     const busy = gpus.filter(worked).length;
     expect([busy, gpus.length]).toEqual([1, 8]);
 
-    const run = await summaryOf(await uploadRun(realPublicParts(folder)));
+    const id = await uploadRun(realPublicParts(folder));
+    const run = await summaryOf(id);
     const r = run.requests!;
     expect(r.source).toBe("aiperf-summary");
+    // aiperf's telemetry_data is shown: power, utilisation, memory, and energy (counter max − min, MJ).
+    const table = gpuSummaryPayloadSchema.parse(await chart(id, "aiperf-gpu-summary")).gpus;
+    expect(table).toHaveLength(gpus.length);
+    expect(table.filter((g) => g.busy).length).toBe(busy);
+    gpus.forEach((g, i) => {
+      const m = g.metrics as Record<string, { avg?: number; min?: number; max?: number }>;
+      same(table[i].powerAvgW, m.gpu_power_usage.avg, `GPU ${i} power avg`);
+      same(table[i].utilizationMaxPct, m.gpu_utilization.max, `GPU ${i} utilisation max`);
+      same(
+        table[i].energyJ,
+        (m.energy_consumption.max! - m.energy_consumption.min!) * 1e6,
+        `GPU ${i} energy`,
+      );
+    });
     sameRequestStats(r, s);
     sameCountsAndRates(run, s);
     expect(r.warmupCount).toBe(s.input_config.loadgen.warmup_request_count);

@@ -19,6 +19,7 @@ import {
   type TimesliceExport,
 } from "@/lib/formats/aiperf-timeslices";
 import { eachRecordLine, PARSE_FAILED, parseJsonText } from "@/lib/formats/json-lines";
+import { readJsonObjectMembers } from "@/lib/formats/json-object-stream";
 import { JsonSyntaxError } from "@/lib/formats/json-tokens";
 import {
   aiperfRunResult,
@@ -54,6 +55,9 @@ const KINDS = new Set([
   "aiperf-log",
 ]);
 
+/** outputs.json's two lists (schema 1.1): profiling responses and warm-up responses */
+const OUTPUT_LISTS = new Set(["data", "warmup"]);
+
 /** The folder a file sits in within the upload: records and summary of one trial share it. */
 const dirOf = (name: string) => path.posix.dirname(name.replace(/\\/g, "/"));
 
@@ -77,6 +81,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
   const notes: string[] = [];
   const timeslices: TimesliceExport[] = [];
   const logs: AiperfLog[] = [];
+  const outputs: Array<{ profiling: number; warmup: number | null }> = [];
   let inserter: BatchInserter<"aiperf_requests"> | null = null;
 
   async function ingestRecords(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
@@ -141,6 +146,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
    * distribution summary are aiperf's own notes of the run, recognised and kept as uploaded.
    */
   async function ingestText(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
+    if (file.format === "outputs") return ingestOutputs(file);
     if (file.format !== "text") return { records: 1, skipped: 0, warnings: [], meta: { note: file.format } };
     const text = await readWholeText(await file.open(), ctx.limits.maxJsonDocumentBytes);
     if (text === null)
@@ -156,6 +162,32 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
       skipped: 0,
       warnings: [],
       meta: { phases: Object.keys(log.phases).join(", ") },
+    };
+  }
+
+  /** outputs.json holds every response's text: streamed, only its two lists counted. */
+  async function ingestOutputs(file: IngestFile): Promise<FileReport> {
+    const counts: Record<string, number> = {};
+    try {
+      await readJsonObjectMembers(await file.open(), OUTPUT_LISTS, {
+        member: () => {},
+        arrayStart: (key) => {
+          counts[key] = 0;
+        },
+        element: (key) => {
+          counts[key] = (counts[key] ?? 0) + 1;
+        },
+      });
+    } catch (err) {
+      if (!(err instanceof JsonSyntaxError)) throw err;
+      return { records: 0, skipped: 1, warnings: [{ message: `not valid JSON: ${err.message}` }] };
+    }
+    outputs.push({ profiling: counts.data ?? 0, warmup: counts.warmup ?? null });
+    return {
+      records: counts.data ?? 0,
+      skipped: 0,
+      warnings: [],
+      meta: { responses: counts.data ?? 0, warmupResponses: counts.warmup ?? null },
     };
   }
 
@@ -214,7 +246,17 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
       return ingestDocument(file, ctx);
     },
     async finish(ctx) {
-      const result = finishRun({ log, recordDirs, errors, gpu, summaries, notes, timeslices, logs });
+      const result = finishRun({
+        log,
+        recordDirs,
+        errors,
+        gpu,
+        summaries,
+        notes,
+        timeslices,
+        logs,
+        outputs,
+      });
       // Only the drill-down reads the rows: re-anchoring them and the slowest lists read back
       // from them come after the summary (lib/ingest/drilldown.ts).
       if (log.length > 0) result.drilldown = () => requestDrilldown(ctx, log);
