@@ -151,6 +151,11 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
 
   const info = runInfo(primary?.summary, trials.length);
   if (gpuSummary) info.telemetryGpus = gpuSummary.gpus.length;
+  // Requests aiperf cancelled at the end of profiling (in flight when its duration ran out): the
+  // log counts them apart; builds that export no record for them leave them out of the records.
+  const profiling = s.logs?.length === 1 ? s.logs[0].phases.profiling : undefined;
+  if (profiling?.cancelled && profiling.cancelled > (requests?.cancelledCount ?? 0))
+    info.profilingCancelledInLog = profiling.cancelled;
   return {
     requests,
     info,
@@ -321,7 +326,7 @@ function runInfo(summary: AiperfSummary | undefined, trials: number): SummaryBlo
     // aiperf's time-weighted figures (0.8+ "effective" metrics): concurrency actually held, and
     // the total tokens/s over the time requests were in flight.
     set("effectiveConcurrency", summary.metrics.effective_concurrency?.avg);
-    set("effectiveTotalThroughput", summary.metrics.effective_total_throughput?.avg);
+    set("effectiveTotalTokensPerS", summary.metrics.effective_total_throughput?.avg);
   }
   if (trials > 1) set("trials", trials);
   return info;

@@ -199,6 +199,7 @@ describeRealPublic("aiperf-0.8.0-sglang-glm5.1-agentic-conc16", () => {
     const s = realPublicJson<Summary>(folder, "profile_export_aiperf.json");
     const log = fs.readFileSync(realPublicFile(folder, "aiperf.log"), "utf8");
     const warm = /Phase warmup complete \| completed=(\d+), cancelled=\d+, errors=(\d+)/.exec(log)!;
+    const profiling = /Phase profiling complete \| completed=\d+, cancelled=(\d+)/.exec(log)!;
     let maxTurn = -1;
     for (const line of fs.readFileSync(realPublicFile(folder, "profile_export.jsonl"), "utf8").split("\n"))
       if (line.trim())
@@ -215,6 +216,8 @@ describeRealPublic("aiperf-0.8.0-sglang-glm5.1-agentic-conc16", () => {
     expect(r.warmupCount).toBe(Number(warm[1]));
     expect(r).toMatchObject({ warmupSource: "log", warmupErrorCount: Number(warm[2]) });
     expect(run.info.maxTurnIndex).toBe(maxTurn);
+    // aiperf cancelled the requests still in flight when its duration ran out: no records, counted apart.
+    expect(run.info.profilingCancelledInLog).toBe(Number(profiling[1]));
     expect(maxTurn).toBe(312);
     const kinds = Object.fromEntries(run.files.map((f) => [f.name, f.kind]));
     expect(kinds).toMatchObject({
