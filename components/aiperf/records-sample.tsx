@@ -25,8 +25,8 @@ export function RecordsSampleLine({ requests }: { requests: RequestsBlock | null
   if (!s) return null;
   return (
     <p className="rounded border border-warn/50 px-3 py-2 text-sm" data-testid="records-sample-line">
-      The charts below are drawn from {s}: the records uploaded are a sample of the run aiperf summarised. The
-      figures above and in the table are aiperf&apos;s own, of every request.
+      The charts here are drawn from {s}: the records uploaded are a sample of the run aiperf summarised. The
+      run&apos;s figures (Overview, statistics table) are aiperf&apos;s own, of every request.
     </p>
   );
 }
