@@ -94,7 +94,8 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
   const single =
     primary !== undefined && trialDirs.size <= 1 && new Set(s.summaries.map((x) => x.dir)).size === 1;
   if (!requests && primary) requests = requestsFromSummary(primary.summary);
-  else if (requests && single && primary) requests = withSummaryFigures(requests, primary.summary, charts);
+  else if (requests && single && primary)
+    requests = withSummaryFigures(requests, primary.summary, charts, primary.format === "json");
   if (requests)
     requests = withConfiguredWarmup(
       requests,
@@ -164,7 +165,12 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
     requestCount: requests?.count ?? null,
     facts: aiperfFacts(primary?.summary, requests, s.gpu),
     // Pooled trials have no one summary to defer to.
-    throughput: aiperfThroughput(log, requests, trials.length > 1 ? undefined : primary?.summary),
+    throughput: aiperfThroughput(
+      log,
+      requests,
+      trials.length > 1 ? undefined : primary?.summary,
+      primary?.format === "json",
+    ),
   };
 }
 
@@ -197,6 +203,7 @@ function withSummaryFigures(
   ours: RequestsBlock,
   summary: AiperfSummary,
   charts: Record<string, unknown>,
+  exactRates: boolean,
 ): RequestsBlock {
   const whole = requestsFromSummary(summary);
   if (!whole) return ours;
@@ -215,7 +222,9 @@ function withSummaryFigures(
       throughputSource: "aiperf summary",
     };
   }
-  if (whole.requestThroughputPerS == null && whole.outputTokenThroughputPerS == null) return ours;
+  // The CSV's rates are rounded to 2 decimals: the records' own agree with them within that.
+  if (!exactRates || (whole.requestThroughputPerS == null && whole.outputTokenThroughputPerS == null))
+    return ours;
   return {
     ...ours,
     durationS: whole.durationS ?? ours.durationS,

@@ -71,6 +71,8 @@ export function aiperfThroughput(
   log: RequestLog,
   requests: RequestsBlock | null,
   summary: AiperfSummary | undefined,
+  /** Whether the summary's rates are full precision (JSON); the CSV rounds them to 2 decimals */
+  exactRates = true,
 ): ThroughputInputs | null {
   const hasRecords = log.length > 0 && requests?.source === "aiperf";
   const choice = recordsOrSummary(
@@ -80,7 +82,7 @@ export function aiperfThroughput(
   );
   if (choice?.from === "records" && requests) {
     const ours = throughputFromRecords(log, requests);
-    return summary ? withAiperfRates(ours, throughputFromSummary(summary, null)) : ours;
+    return summary && exactRates ? withAiperfRates(ours, throughputFromSummary(summary, null)) : ours;
   }
   if (choice?.from === "summary" && summary) return throughputFromSummary(summary, choice.note);
   return null;
