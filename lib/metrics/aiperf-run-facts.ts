@@ -36,10 +36,11 @@ function lengths(
   config: string,
 ): ExtractedFacts {
   const out: ExtractedFacts = {};
-  const measured =
-    requests?.source === "aiperf-summary"
-      ? "aiperf summary mean"
-      : `mean of ${plural(requests?.inputTokens?.count ?? 0, "profiling record")}`;
+  // A sampled run's block is aiperf's summary too (its records are a sample of it).
+  const fromSummary = requests?.source === "aiperf-summary" || requests?.recordsSample !== undefined;
+  const measured = fromSummary
+    ? "aiperf summary mean"
+    : `mean of ${plural(requests?.inputTokens?.count ?? 0, "profiling record")}`;
   if (c?.syntheticIsl != null)
     out.isl = { value: c.syntheticIsl, source: `${config} (synthetic prompt mean)` };
   else if (requests?.inputTokens) out.isl = { value: requests.inputTokens.mean, source: measured };
@@ -48,10 +49,9 @@ function lengths(
   else if (requests?.outputTokens)
     out.osl = {
       value: requests.outputTokens.mean,
-      source:
-        requests.source === "aiperf-summary"
-          ? "aiperf summary mean"
-          : `mean of ${plural(requests.outputTokens.count, "profiling record")}`,
+      source: fromSummary
+        ? "aiperf summary mean"
+        : `mean of ${plural(requests.outputTokens.count, "profiling record")}`,
     };
   return out;
 }
