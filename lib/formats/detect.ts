@@ -242,7 +242,13 @@ function aiperfSideDocument(
       doc.data.some((d) => isObject(d) && ("response_text" in d || "x_request_id" in d)))
   )
     return "outputs";
-  if (isObject(doc.phase) && isObject(doc.data)) return "phase-export";
+  const data = isObject(doc.data) ? doc.data : null;
+  if (
+    isObject(doc.phase) &&
+    data &&
+    (isSummaryBlocks(data) || isObject(data.metrics) || isObject(data.endpoints))
+  )
+    return "phase-export";
   if ("phases" in doc && JSON.stringify(doc.phases ?? null).includes("profile_export_aiperf"))
     return "phase-manifest";
   return null;
