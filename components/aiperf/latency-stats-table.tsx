@@ -36,7 +36,12 @@ export function LatencyStatsTable({
           ? requestsDefinition(words.producer, requests.source)
           : requests.source === "aiperf-summary"
             ? { ...AIPERF_SUCCESSFUL, method: "aiperf's own summary statistics (no records uploaded)" }
-            : AIPERF_SUCCESSFUL
+            : requests.recordsSample
+              ? {
+                  ...AIPERF_SUCCESSFUL,
+                  method: `aiperf's own summary statistics of every request (the records uploaded hold ${requests.recordsSample.records} of ${requests.recordsSample.described})`,
+                }
+              : AIPERF_SUCCESSFUL
       }
     />
   );

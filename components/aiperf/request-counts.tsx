@@ -44,6 +44,17 @@ export function RequestCounts({
           profile_export.json) give distributions and charts.
         </p>
       ) : null}
+      {r.recordsSample ? (
+        <p className="w-full text-xs text-muted" data-testid="request-counts-sample">
+          Figures from aiperf&apos;s own summary of all {formatCount(r.recordsSample.described)} requests: the
+          records uploaded hold {formatCount(r.recordsSample.records)} of them.
+        </p>
+      ) : r.throughputSource === "aiperf summary" ? (
+        <p className="w-full text-xs text-muted" data-testid="request-counts-window">
+          Duration, requests/s and output tokens/s are aiperf&apos;s own, over its benchmark window
+          (benchmark_duration); the latency statistics are the records&apos;.
+        </p>
+      ) : null}
       {r.source === "aiperf-summary" ? (
         <p className="w-full text-xs text-muted">
           Figures from aiperf&apos;s own summary: upload profile_export.jsonl for distributions and charts.

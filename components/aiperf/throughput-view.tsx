@@ -2,6 +2,7 @@
 
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { EmptyView } from "@/components/run-views/empty-view";
+import { RecordsSampleLine } from "@/components/aiperf/records-sample";
 import { ChartAreaConcurrency } from "@/components/charts/chart-area-concurrency";
 import { ChartBarErrors } from "@/components/charts/chart-bar-errors";
 import { ChartLineThroughput } from "@/components/charts/chart-line-throughput";
@@ -31,6 +32,7 @@ export function ThroughputView({ run }: RunViewProps) {
   }
   return (
     <div className="space-y-4">
+      <RecordsSampleLine requests={run.requests} />
       {untimed ? (
         <p className="text-sm text-muted" data-testid="no-timeline">
           No throughput or concurrency over time: {String(run.info.benchmarkTool ?? "the benchmark tool")}{" "}

@@ -7,11 +7,15 @@ export function warmupText(r: RequestsBlock): string {
     if (r.warmupSource === "tool") return "warm-up not known (the benchmark tool does not write it)";
     if (r.warmupDurationS != null)
       return `warm-up of ${formatNumber(r.warmupDurationS, 1)} s (configured; count not exported)`;
-    return "warm-up not known (upload the JSON summary or records)";
+    return "warm-up not known (upload aiperf.log or the JSON summary)";
   }
   const n = `${formatCount(r.warmupCount)} warmup`;
   if (r.warmupSource === "config" && r.warmupCount === 0) return "no warm-up (configured)";
   if (r.warmupSource === "config") return `${n} (configured; no warm-up records uploaded)`;
   if (r.warmupSource === "records") return `${n} (records)`;
+  const failed = r.warmupErrorCount ? `, ${formatCount(r.warmupErrorCount)} failed` : "";
+  if (r.warmupSource === "summary") return `${n} (aiperf summary warmup_metrics${failed})`;
+  if (r.warmupSource === "outputs") return `${n} (aiperf outputs.json warmup list)`;
+  if (r.warmupSource === "log") return `${n} (aiperf.log warm-up phase${failed})`;
   return n;
 }

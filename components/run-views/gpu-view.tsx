@@ -6,11 +6,13 @@ import { ChartLineGpu } from "@/components/charts/chart-line-gpu";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { formatNumber, plural } from "@/lib/format-number";
 import { AIPERF_CHART_KEYS, gpuPayloadSchema } from "@/lib/api/aiperf-charts";
+import { GpuSummaryTable } from "@/components/aiperf/gpu-summary-table";
 import { EmptyView } from "./empty-view";
 
 export function GpuView({ run }: RunViewProps) {
   const hasTelemetry = run.files.some((f) => f.kind === "aiperf-gpu-telemetry");
   const gpu = useRunChart(run.id, AIPERF_CHART_KEYS.gpu, gpuPayloadSchema, hasTelemetry);
+  if (!hasTelemetry && typeof run.info.telemetryGpus === "number") return <GpuSummaryTable runId={run.id} />;
   if (!hasTelemetry) {
     return (
       <EmptyView title="No GPU telemetry in this run">

@@ -6,6 +6,7 @@ import { ChartStatus } from "@/components/charts/chart-status";
 import { benchmarkTool, requestsDefinition } from "@/components/charts/definitions";
 import { LATENCY_METRIC_OPTIONS, metricLabel } from "@/components/aiperf/latency-metric";
 import { LatencyStatsTable } from "@/components/aiperf/latency-stats-table";
+import { RecordsSampleLine, recordsDefinition } from "@/components/aiperf/records-sample";
 import { RequestCounts } from "@/components/aiperf/request-counts";
 import { SlowestRequests } from "@/components/aiperf/slowest-requests";
 import { requestWords } from "@/lib/metrics/request-words";
@@ -82,9 +83,10 @@ export function LatencyView({ run }: RunViewProps) {
   const words = requestWords(run);
   const label = metric === "itlMs" ? words.itl.label : metricLabel(metric);
   const d = dist.data?.metrics[metric] ?? null;
-  // An imported tool's rows are described in its words, not aiperf's.
+  // An imported tool's rows are described in its words, not aiperf's; a sample of aiperf's
+  // records says it is one.
   const tool = benchmarkTool(run.info);
-  const definition = requestsDefinition(tool);
+  const definition = tool ? requestsDefinition(tool) : recordsDefinition(run.requests);
   // The distribution opens the view and the statistics table follows it: with the table first,
   // a 390 px phone showed no chart on its first screen.
   return (
@@ -93,6 +95,7 @@ export function LatencyView({ run }: RunViewProps) {
       <TrialsNote runId={run.id} enabled={typeof run.info.trials === "number"} />
       {fromRecords ? (
         <>
+          <RecordsSampleLine requests={run.requests} />
           <ToggleGroup
             label="metric"
             options={LATENCY_METRIC_OPTIONS.map((o) => ({
@@ -126,7 +129,7 @@ export function LatencyView({ run }: RunViewProps) {
             />
           ) : null}
           {afterFirst && ttftInput.data && ttftInput.data.points.length > 0 ? (
-            <ChartScatterTtftInput data={ttftInput.data} />
+            <ChartScatterTtftInput data={ttftInput.data} definition={definition} />
           ) : null}
           {building ? (
             <DrilldownNotice what="The slowest requests" />

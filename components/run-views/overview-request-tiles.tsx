@@ -36,6 +36,9 @@ export function requestTiles(run: RunSummary): Tile[] {
     r.source === "tool-summary" && r.count - r.errorCount > 0
       ? `${tool ?? "the tool"}'s summary has no p50 and p99 of it (its figures are in the header)`
       : NO_SUCCESS;
+  const sample = r.recordsSample
+    ? ` · aiperf summary (records uploaded: ${formatCount(r.recordsSample.records)} of ${formatCount(r.recordsSample.described)})`
+    : "";
   return [
     {
       label: "Requests (errors included)",
@@ -43,14 +46,14 @@ export function requestTiles(run: RunSummary): Tile[] {
       hint:
         counts.successful === 0 && (counts.errors > 0 || r.source === "tool-summary")
           ? `no successful request · ${counts.errors > 0 ? plural(counts.errors, "error") : `${words.producer} does not count its failed requests here`} · ${warmupText(r)}`
-          : `${formatCount(counts.successful)} ${words.successful} · ${plural(counts.errors, "error")} · ${warmupText(r)}`,
+          : `${formatCount(counts.successful)} ${words.successful} · ${plural(counts.errors, "error")} · ${warmupText(r)}${sample}`,
       definition: `${words.countDefinition}${tool && r.warmupCount === null ? ` (How many warm-up requests ran is not in ${tool}'s files.)` : ""}`,
       testId: "tile-requests",
     },
     {
       label: "TTFT p50 / p99",
       value: r.ttftMs ? pair(r.ttftMs.p50, r.ttftMs.p99) : NOT_RECORDED,
-      hint: r.ttftMs ? undefined : whyMissing,
+      hint: r.ttftMs ? (sample ? "aiperf summary, every request" : undefined) : whyMissing,
     },
     {
       label: "End-to-end p50 / p99",
@@ -63,7 +66,7 @@ export function requestTiles(run: RunSummary): Tile[] {
         r.outputTokenThroughputPerS == null ? NOT_RECORDED : formatNumber(r.outputTokenThroughputPerS, 1),
       hint:
         r.requestThroughputPerS != null
-          ? `${formatNumber(r.requestThroughputPerS, 3)} requests/s`
+          ? `${formatNumber(r.requestThroughputPerS, 3)} requests/s${r.throughputSource ? " · aiperf's benchmark window" : ""}`
           : undefined,
     },
     ...outputTokenTiles(run, words),

@@ -19,6 +19,7 @@ import type { TimelineLanes, TimelinePayload } from "@/lib/api/timeline";
 import { formatCount, formatMs, plural } from "@/lib/format-number";
 import { DrilldownNotice } from "@/components/run/drilldown-notice";
 import { drilldownBuilding } from "@/lib/api/drilldown";
+import { RecordsSampleLine } from "@/components/aiperf/records-sample";
 import { ManifestEmptyView } from "./empty-view";
 
 const LANE_TEXT: Record<TimelineLanes, string> = {
@@ -118,6 +119,7 @@ export function TimelineView({ run }: RunViewProps) {
   };
   return (
     <div className="space-y-4">
+      <RecordsSampleLine requests={run.requests} />
       <p className="text-sm text-muted" data-timeline-summary>
         {formatCount(p.inWindow)} of the run&apos;s {plural(p.run.requests, "request")}{" "}
         {p.inWindow === 1 ? "overlaps" : "overlap"} {formatMs(p.window.fromMs)} – {formatMs(p.window.toMs)}

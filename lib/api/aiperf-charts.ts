@@ -16,6 +16,7 @@ export const AIPERF_CHART_KEYS = {
   gpu: "aiperf-gpu",
   trials: "aiperf-trials",
   timeslices: "aiperf-timeslices",
+  gpuSummary: "aiperf-gpu-summary",
 } as const;
 
 export const LATENCY_METRICS = ["ttftMs", "e2eMs", "itlMs"] as const;
@@ -37,19 +38,28 @@ export const distributionSchema = z.object({
 });
 export type Distribution = z.infer<typeof distributionSchema>;
 
+/**
+ * On a chart drawn from aiperf's records: the records are a sample of the requests aiperf
+ * summarised (`records` of `described`), so the chart is of that sample, not of the run.
+ */
+export const recordsSampleSchema = z.object({ records: z.number(), described: z.number() });
+
 export const distributionPayloadSchema = z.object({
   metrics: z.record(z.string(), distributionSchema.nullable()),
+  sample: recordsSampleSchema.optional(),
 });
 
 export const overTimePayloadSchema = z.object({
   /** Records in the run; points hold an evenly spaced sample of them when there are more than 2,000 */
   total: z.number(),
   points: timePoints("ttftMs", "e2eMs", "itlMs"),
+  sample: recordsSampleSchema.optional(),
 });
 
 export const ttftVsInputPayloadSchema = z.object({
   total: z.number(),
   points: z.array(z.object({ inputTokens: z.number(), ttftMs: z.number() })),
+  sample: recordsSampleSchema.optional(),
 });
 
 export const timelinePayloadSchema = z.object({
@@ -71,6 +81,7 @@ export const timelinePayloadSchema = z.object({
       errorsPerS: z.number(),
     }),
   ),
+  sample: recordsSampleSchema.optional(),
 });
 
 export const errorsPayloadSchema = z.object({
@@ -146,6 +157,31 @@ export const gpuPayloadSchema = z.object({
   overlapsWindow: z.boolean().nullable(),
 });
 export type GpuPayload = z.infer<typeof gpuPayloadSchema>;
+
+/**
+ * aiperf's own GPU statistics from its summary's `telemetry_data` (no per-sample export uploaded):
+ * one row per physical GPU, each figure aiperf's over its telemetry window; null where not written.
+ */
+export const gpuSummaryPayloadSchema = z.object({
+  gpus: z.array(
+    z.object({
+      label: z.string(),
+      model: z.string().nullable(),
+      /** Utilisation or memory used above 0 at some time; null when neither was written */
+      busy: z.boolean().nullable(),
+      ...nullableNumbers(
+        "powerAvgW",
+        "powerMaxW",
+        "utilizationAvgPct",
+        "utilizationMaxPct",
+        "memoryUsedMaxGb",
+        /** max − min of the GPU's energy counter over the telemetry window (J) */
+        "energyJ",
+      ),
+    }),
+  ),
+});
+export type GpuSummaryPayload = z.infer<typeof gpuSummaryPayloadSchema>;
 
 export const trialsPayloadSchema = z.object({
   trials: z.array(z.object({ name: z.string(), records: z.number() })),

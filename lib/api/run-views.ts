@@ -52,6 +52,11 @@ export function hasKvData(r: RunSummary): boolean {
   );
 }
 
+/** GPU telemetry samples, or the GPU statistics of aiperf's summary. */
+export function hasGpuTelemetry(r: RunSummary): boolean {
+  return r.files.some((f) => f.kind === "aiperf-gpu-telemetry") || isNumber(r.info.telemetryGpus);
+}
+
 /** Offload byte counters in the server metrics. */
 export function hasOffloadCounters(r: RunSummary): boolean {
   const o = r.serverMetrics?.kvOffload;
@@ -150,8 +155,9 @@ const VIEWS = [
   {
     id: "gpu",
     label: "GPU",
-    hasData: (r) => r.files.some((f) => f.kind === "aiperf-gpu-telemetry"),
-    missing: "upload aiperf gpu_telemetry_export.jsonl",
+    // The per-sample export, or aiperf's summary telemetry_data (a table of its statistics).
+    hasData: (r) => hasGpuTelemetry(r),
+    missing: "upload aiperf gpu_telemetry_export.jsonl, or a summary collected with --gpu-telemetry",
   },
   {
     id: "endpoints",

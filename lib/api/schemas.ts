@@ -62,10 +62,13 @@ export const requestsBlockSchema = z.object({
   /** null = a warm-up ran (the config says so, bounded by time only) but its size is unknown */
   warmupCount: z.number().nullable(),
   /**
-   * Where warmupCount comes from: warm-up records, or aiperf's input_config when it wrote none;
+   * Where warmupCount comes from: warm-up records, aiperf's summary `warmup_metrics` (schema 1.4+),
+   * outputs.json's `warmup` list (schema 1.1), its log's warm-up phase, or its input_config when it wrote none of these;
    * "tool": an imported benchmark tool that does not write its warm-up (count unknown)
    */
-  warmupSource: z.enum(["records", "config", "tool"]).optional(),
+  warmupSource: z.enum(["records", "summary", "outputs", "log", "config", "tool"]).optional(),
+  /** Warm-up requests that failed, where aiperf's summary or log says; absent when unknown */
+  warmupErrorCount: z.number().nullable().optional(),
   /** The configured warm-up duration (s) when the config bounds it by time */
   warmupDurationS: z.number().nullable().optional(),
   cancelledCount: z.number().optional(),
@@ -79,6 +82,17 @@ export const requestsBlockSchema = z.object({
   outputTokenThroughputPerS: z.number().nullable().optional(),
   /** Σ output tokens of successful profiling requests as the client counted them (aiperf's total_osl) */
   outputTokensTotal: z.number().nullable().optional(),
+  /**
+   * The records uploaded are a sample of the requests aiperf summarised (`records` profiling
+   * records of `described`): every figure of this block is then aiperf's summary's, and the charts
+   * drawn from the records are of the sample. Absent when the records are the whole run.
+   */
+  recordsSample: z.object({ records: z.number(), described: z.number() }).optional(),
+  /**
+   * "aiperf summary": duration, requests/s and output tokens/s are aiperf's own (its benchmark
+   * window); absent when they are computed from the records (first request to last response).
+   */
+  throughputSource: z.literal("aiperf summary").optional(),
 });
 
 export const segmentSchema = z.object({

@@ -18,10 +18,11 @@ export interface GpuSample {
   energyMj: number | null;
 }
 
-const ALIASES = {
+/** Each quantity's names across aiperf versions (schema 1.5 vendor-scoped them); also the summary's. */
+export const GPU_METRIC_ALIASES = {
   powerW: ["gpu_power_usage", "nvidia_power_usage", "amd_power"],
   utilizationPct: ["gpu_utilization", "nvidia_gpu_utilization", "amd_gfx_activity"],
-  memoryUsedGb: ["gpu_memory_used", "nvidia_memory_used", "amd_memory_used"],
+  memoryUsedGb: ["gpu_memory_used", "nvidia_memory_used", "nvidia_gpu_memory_used", "amd_memory_used"],
   energyMj: ["energy_consumption", "nvidia_energy_consumption", "amd_energy_consumption"],
 } as const;
 
@@ -56,9 +57,9 @@ export function parseGpuSample(value: unknown, text: string): GpuSample | string
     gpuUuid: str(o.gpu_uuid),
     gpuModel: str(o.gpu_model_name),
     hostname: str(o.hostname),
-    powerW: pick(d, ALIASES.powerW),
-    utilizationPct: pick(d, ALIASES.utilizationPct),
-    memoryUsedGb: pick(d, ALIASES.memoryUsedGb),
-    energyMj: pick(d, ALIASES.energyMj),
+    powerW: pick(d, GPU_METRIC_ALIASES.powerW),
+    utilizationPct: pick(d, GPU_METRIC_ALIASES.utilizationPct),
+    memoryUsedGb: pick(d, GPU_METRIC_ALIASES.memoryUsedGb),
+    energyMj: pick(d, GPU_METRIC_ALIASES.energyMj),
   };
 }

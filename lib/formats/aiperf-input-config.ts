@@ -88,7 +88,9 @@ export function readInputConfig(raw: unknown): AiperfRunConfig {
     concurrency: num(loadgen?.concurrency),
     requestRate: num(loadgen?.request_rate),
     requestCount: num(loadgen?.request_count),
-    warmup: warmupFromLoadgen(loadgen),
+    // A scenario (`--scenario inferencex-agentx-mvp`, aiperf 0.8+) sets its own warm-up without
+    // writing it to loadgen: the size is then unknown, not "none configured".
+    warmup: warmupFromLoadgen(loadgen) ?? (str(cfg.scenario) ? { requests: null, durationS: null } : null),
     configVersion: 1,
     ...syntheticLengths(obj(cfg.input)),
   };

@@ -2,6 +2,8 @@ import type { AiperfRecord } from "./aiperf-records";
 
 /** A nanosecond timestamp read from the line's text (exact, unlike the parsed number); null when absent. */
 export declare function nsFromText(text: string, key: string): bigint | null;
+export declare function nsMetricFromText(text: string, key: string): bigint | null;
+export declare const OLD_METRIC_TAGS: Readonly<Record<string, string>>;
 
 /** Said once per file with how many records had it (docs/metrics.md §Requests). */
 export declare const NEGATIVE_TOKENS: string;

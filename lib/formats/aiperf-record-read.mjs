@@ -55,6 +55,77 @@ function readNs(text, meta, key) {
   return nsFromText(text, key) ?? nsFromValue(meta[key]);
 }
 
+/**
+ * A nanosecond metric `"key": {"value": <integer>, …}` read from the line's text (aiperf 0.1.x
+ * records carry `min_request_timestamp` / `max_response_timestamp` per record this way).
+ */
+export function nsMetricFromText(text, key) {
+  const quoted = `"${key}"`;
+  const at = text.indexOf(quoted);
+  if (at === -1) return null;
+  let i = skipSpace(text, at + quoted.length);
+  if (text.charCodeAt(i) !== 0x3a /* : */) return null;
+  i = skipSpace(text, i + 1);
+  if (text.charCodeAt(i) !== 0x7b /* { */) return null;
+  const close = text.indexOf("}", i);
+  if (close === -1) return null;
+  return nsFromText(text.slice(i, close + 1), "value");
+}
+
+/**
+ * aiperf 0.1.x (before its tag rename in ai-dynamo/aiperf 43b78902, "Match GenAI-Perf format")
+ * wrote `ttft`/`ttst`; 0.1.0 wrote `benchmark_token_count` for what became `total_osl` and
+ * `input_throughput` for `prefill_throughput`.
+ */
+export const OLD_METRIC_TAGS = {
+  ttft: "time_to_first_token",
+  ttst: "time_to_second_token",
+  benchmark_token_count: "total_osl",
+  input_throughput: "prefill_throughput",
+};
+
+/** A metric by its tag, or by the short tag aiperf 0.1.x wrote for it. */
+function metricOf(metrics, tag) {
+  if (metrics[tag] !== undefined) return metrics[tag];
+  for (const [old, now] of Object.entries(OLD_METRIC_TAGS)) if (now === tag) return metrics[old];
+  return undefined;
+}
+
+/**
+ * aiperf 0.1.x wrote one wall-clock stamp, `timestamp_ns` (the request's start), and no end:
+ * its own max_response_timestamp is that stamp plus request_latency (ai-dynamo/aiperf v0.1.1,
+ * aiperf/metrics/types/max_response_metric.py), which the record also carries as a metric.
+ */
+function startNsOf(text, meta, metrics) {
+  return (
+    readNs(text, meta, "request_start_ns") ??
+    readNs(text, meta, "timestamp_ns") ??
+    (metrics.min_request_timestamp !== undefined ? nsMetricFromText(text, "min_request_timestamp") : null)
+  );
+}
+
+function endNsOf(text, meta, metrics, startNs, e2eMs) {
+  const end = readNs(text, meta, "request_end_ns");
+  if (end !== null) return end;
+  if (metrics.max_response_timestamp !== undefined) {
+    const max = nsMetricFromText(text, "max_response_timestamp");
+    if (max !== null) return max;
+  }
+  // Only where the record has no end of its own (0.1.x): start + latency, as aiperf did.
+  if (startNs !== null && e2eMs !== null && meta.request_start_ns === undefined)
+    return startNs + BigInt(Math.round(e2eMs * 1e6));
+  return null;
+}
+
+/**
+ * Cancelled: aiperf's `was_cancelled`; versions that write no such flag (0.1.x) report a
+ * cancellation only as error 499 `RequestCancellationError` (aiperf's --request-cancellation-rate).
+ */
+function cancelledOf(meta, error) {
+  if (typeof meta.was_cancelled === "boolean") return meta.was_cancelled;
+  return error !== null && (error.type === "RequestCancellationError" || error.code === 499);
+}
+
 function readError(raw) {
   if (!isObject(raw)) return null;
   const type = typeof raw.type === "string" && raw.type !== "" ? raw.type : null;
@@ -99,15 +170,19 @@ export function parseAiperfRecord(value, text, badValue = ignore) {
   if (!isObject(meta)) return "no metadata object";
   const metrics = isObject(value.metrics) ? value.metrics : {};
   const id = meta.x_request_id;
-  const ttftMs = metricNumber(metrics.time_to_first_token);
+  const ttftMs = metricNumber(metricOf(metrics, "time_to_first_token"));
   const e2eMs = metricNumber(metrics.request_latency);
   const outputTokens = tokenCount(metricNumber(metrics.output_sequence_length), badValue);
+  const error = readError(value.error);
+  const startNs = startNsOf(text, meta, metrics);
+  // 0.1.x named the phase `credit_phase`, later `benchmark_phase`.
+  const phase = meta.benchmark_phase ?? meta.credit_phase;
   return {
     requestId: typeof id === "string" ? id : typeof id === "number" ? String(id) : null,
-    phase: meta.benchmark_phase === "warmup" ? "warmup" : "profiling",
-    cancelled: meta.was_cancelled === true,
-    startNs: readNs(text, meta, "request_start_ns"),
-    endNs: readNs(text, meta, "request_end_ns"),
+    phase: phase === "warmup" ? "warmup" : "profiling",
+    cancelled: cancelledOf(meta, error),
+    startNs,
+    endNs: endNsOf(text, meta, metrics, startNs, e2eMs),
     ttftMs,
     e2eMs,
     itlMs: metricNumber(metrics.inter_token_latency) ?? derivedItlMs(ttftMs, e2eMs, outputTokens),
@@ -116,7 +191,7 @@ export function parseAiperfRecord(value, text, badValue = ignore) {
       badValue,
     ),
     outputTokens,
-    error: readError(value.error),
+    error,
     conversationId: idText(meta.conversation_id) ?? idText(meta.x_correlation_id),
     turnIndex: turnIndexOf(meta.turn_index),
     cachedTokens: tokenCount(metricNumber(metrics.usage_prompt_cache_read_tokens), badValue),

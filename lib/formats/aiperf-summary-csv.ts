@@ -65,5 +65,6 @@ export function parseSummaryCsv(text: string): AiperfSummary {
     errorSummary: [],
     wasCancelled: null,
     telemetryGpus: [],
+    warmupMetrics: null,
   };
 }

@@ -4,7 +4,9 @@
  * (pre-0.4), 1.0, and 1.1–1.5 (`count`/`sum`, `run_info`, v2 `input_config`). Unknown keys are
  * ignored; a bare number where a block is expected (hand-made files) counts as its `avg`.
  */
+import { GPU_METRIC_ALIASES } from "./aiperf-gpu-telemetry";
 import { readInputConfig, type AiperfRunConfig } from "./aiperf-input-config";
+import { OLD_METRIC_TAGS } from "./aiperf-record-read.mjs";
 
 export const SUMMARY_STAT_KEYS = [
   "avg",
@@ -44,6 +46,11 @@ export interface AiperfSummary {
   wasCancelled: boolean | null;
   /** GPUs the summary's `telemetry_data.endpoints` describe, one entry per exporter and GPU */
   telemetryGpus: TelemetryGpu[];
+  /**
+   * Schema 1.4+ `warmup_metrics`: the same blocks over warm-up requests only; null when the
+   * summary has none (older schemas, or no warm-up phase)
+   */
+  warmupMetrics: Record<string, SummaryMetric> | null;
 }
 
 export interface TelemetryGpu {
@@ -51,6 +58,8 @@ export interface TelemetryGpu {
   index: number | null;
   uuid: string | null;
   name: string | null;
+  /** The GPU's statistics over the run, under one name across versions; absent when not written */
+  metrics: Partial<Record<GpuQuantity, SummaryMetric>>;
 }
 
 /** `telemetry_data.endpoints.<host:port>.gpus.<gpu_N>` of a summary (schema 1.x). */
@@ -67,7 +76,31 @@ export function readTelemetryGpus(raw: unknown): TelemetryGpu[] {
         index: typeof gpu.gpu_index === "number" ? gpu.gpu_index : null,
         uuid: typeof gpu.gpu_uuid === "string" && gpu.gpu_uuid !== "" ? gpu.gpu_uuid : null,
         name: typeof gpu.gpu_name === "string" && gpu.gpu_name !== "" ? gpu.gpu_name : null,
+        metrics: telemetryMetrics(gpu.metrics),
       });
+    }
+  }
+  return out;
+}
+
+export type GpuQuantity = keyof typeof GPU_METRIC_ALIASES;
+
+/**
+ * Schema 1.5 renamed NVIDIA telemetry to `nvidia_*` (`nvidia_power_usage`, `nvidia_gpu_utilization`)
+ * and keeps AMD under `amd_*` (ai-dynamo/aiperf docs/reference/json-export-schema.md); older
+ * summaries write `gpu_power_usage`, `gpu_utilization`, `gpu_memory_used`, `energy_consumption`.
+ * Each quantity is read by whichever name the file uses.
+ */
+function telemetryMetrics(raw: unknown): Partial<Record<GpuQuantity, SummaryMetric>> {
+  const o = obj(raw) ?? {};
+  const out: Partial<Record<GpuQuantity, SummaryMetric>> = {};
+  for (const [q, names] of Object.entries(GPU_METRIC_ALIASES) as Array<[GpuQuantity, readonly string[]]>) {
+    for (const n of names) {
+      const block = readBlock(o[n]);
+      if (block) {
+        out[q] = block;
+        break;
+      }
     }
   }
   return out;
@@ -130,15 +163,29 @@ export function readErrorSummary(raw: unknown): SummaryErrorEntry[] {
   return out;
 }
 
+/** Metric blocks of an object by tag, aiperf 0.1.x short tags (`ttft`, `ttst`) read as today's. */
+function metricBlocks(o: Record<string, unknown>, skip: ReadonlySet<string>): Record<string, SummaryMetric> {
+  const metrics: Record<string, SummaryMetric> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (skip.has(k)) continue;
+    const block = readBlock(v);
+    if (block) metrics[OLD_METRIC_TAGS[k] ?? k] ??= block;
+  }
+  return metrics;
+}
+
+const NONE = new Set<string>();
+
 export function parseSummaryJson(doc: unknown): AiperfSummary | null {
   const d = obj(doc);
   if (!d) return null;
-  const metrics: Record<string, SummaryMetric> = {};
-  for (const [k, v] of Object.entries(d)) {
-    if (NON_METRIC_KEYS.has(k)) continue;
-    const block = readBlock(v);
-    if (block) metrics[k] = block;
-  }
+  // aiperf 0.1.x nested the blocks under a top-level `records` map.
+  const nested = obj(d.records);
+  const metrics = {
+    ...(nested ? metricBlocks(nested, NONE) : {}),
+    ...metricBlocks(d, new Set([...NON_METRIC_KEYS, "records"])),
+  };
+  const warmup = obj(d.warmup_metrics);
   return {
     schemaVersion: typeof d.schema_version === "string" ? d.schema_version : null,
     aiperfVersion: typeof d.aiperf_version === "string" ? d.aiperf_version : null,
@@ -147,5 +194,6 @@ export function parseSummaryJson(doc: unknown): AiperfSummary | null {
     errorSummary: readErrorSummary(d.error_summary),
     wasCancelled: typeof d.was_cancelled === "boolean" ? d.was_cancelled : null,
     telemetryGpus: readTelemetryGpus(d.telemetry_data),
+    warmupMetrics: warmup ? metricBlocks(warmup, NONE) : null,
   };
 }

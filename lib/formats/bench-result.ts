@@ -142,6 +142,7 @@ export function toolSummary(
     errorSummary: [],
     wasCancelled: null,
     telemetryGpus: [],
+    warmupMetrics: null,
   };
 }
 

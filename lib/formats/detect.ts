@@ -168,6 +168,8 @@ function sniffRecordKeys(line: string): Detected | null {
 /** aiperf summary metric tags; minimal summaries carry them as bare numbers, full ones as {unit, avg, …}. */
 const SUMMARY_TAGS = [
   "request_throughput",
+  // aiperf 0.1.x's short tag
+  "ttft",
   "request_latency",
   "time_to_first_token",
   "request_count",
@@ -218,15 +220,48 @@ function documentKind(doc: unknown): Detected {
     return { kind: "aiperf-server-metrics", format: "json" };
   if (Array.isArray(doc.data) && doc.data.some((d) => isObject(d) && Array.isArray(d.payloads)))
     return { kind: "aiperf-inputs", format: "json" };
-  if (
-    SUMMARY_TAGS.some((t) => (isObject(doc[t]) && "unit" in (doc[t] as object)) || typeof doc[t] === "number")
-  )
+  const aiperfSide = aiperfSideDocument(doc);
+  if (aiperfSide) return { kind: "aiperf-log", format: aiperfSide };
+  if (isSummaryBlocks(doc) || (isObject(doc.records) && isSummaryBlocks(doc.records)))
     return { kind: "aiperf-summary", format: "json" };
   if (isTrtllmRecord(doc)) return { kind: "trtllm-perf-metrics", format: "json" };
   const side = sideFileFormatOf(doc);
   if (side) return { kind: "trtllm-side-file", format: side };
   if (ENGINE_CONFIG_KEYS.some((k) => k in doc)) return { kind: "engine-config", format: "json" };
   return { kind: "unknown", format: "json" };
+}
+
+/**
+ * aiperf's other JSON artifacts (ai-dynamo/aiperf docs/reference/json-export-schema.md):
+ * `outputs.json` (schema 1.1: `data[]` profiling responses, `warmup[]`), a named phase's export
+ * wrapped as `{"phase": {…}, "data": {…}}`, and `phase_manifest.json`, which lists them.
+ */
+function aiperfSideDocument(
+  doc: Record<string, unknown>,
+): "outputs" | "phase-export" | "phase-manifest" | null {
+  if (
+    Array.isArray(doc.data) &&
+    (Array.isArray(doc.warmup) ||
+      doc.data.some((d) => isObject(d) && ("response_text" in d || "x_request_id" in d)))
+  )
+    return "outputs";
+  const data = isObject(doc.data) ? doc.data : null;
+  if (
+    isObject(doc.phase) &&
+    data &&
+    (isSummaryBlocks(data) || isObject(data.metrics) || isObject(data.endpoints))
+  )
+    return "phase-export";
+  if ("phases" in doc && JSON.stringify(doc.phases ?? null).includes("profile_export_aiperf"))
+    return "phase-manifest";
+  return null;
+}
+
+/** Metric blocks by tag; aiperf 0.1.x nested them under a top-level `records` map. */
+function isSummaryBlocks(doc: Record<string, unknown>): boolean {
+  return SUMMARY_TAGS.some(
+    (t) => (isObject(doc[t]) && "unit" in (doc[t] as object)) || typeof doc[t] === "number",
+  );
 }
 
 function hasSeries(metrics: Record<string, unknown>): boolean {
@@ -256,6 +291,8 @@ function sniffDocument(text: string): Detected {
   if (has("timeslices")) return { kind: "aiperf-summary", format: "timeslices-json" };
   if (has("aggregation_type")) return { kind: "aiperf-summary", format: "aggregate-json" };
   if (has("payloads") && has("data")) return { kind: "aiperf-inputs", format: "json" };
+  if (has("data") && has("response_text") && has("x_request_id"))
+    return { kind: "aiperf-log", format: "outputs" };
   if (SUMMARY_TAGS.some(has) && has("unit")) return { kind: "aiperf-summary", format: "json" };
   if (has("timing_metrics")) return { kind: "trtllm-perf-metrics", format: "json" };
   if (ENGINE_CONFIG_KEYS.some(has)) return { kind: "engine-config", format: "json" };
@@ -268,12 +305,13 @@ function detectText(text: string): Detected {
 
   if (/^#\s*AIPerf Server Metrics Export/i.test(lines[0]) || /^Endpoint,Type,Metric,Unit\b/.test(firstData))
     return { kind: "aiperf-server-metrics", format: "csv" };
-  if (/^Timeslice,Metric,Unit,Stat,Value/.test(firstData))
-    return { kind: "aiperf-summary", format: "timeslices-csv" };
+  if (isTimeslicesHeader(firstData)) return { kind: "aiperf-summary", format: "timeslices-csv" };
   if (/^Metric,(avg|Value)\b/.test(firstData)) return { kind: "aiperf-summary", format: "csv" };
   if (isInferencexSweepCsvHeader(firstData)) return { kind: "inferencex-result", format: "csv" };
 
   if (looksLikePrometheus(lines)) return { kind: "aiperf-server-metrics", format: "prometheus" };
+  const aiperfText = aiperfTextFormat(lines);
+  if (aiperfText) return { kind: "aiperf-log", format: aiperfText };
   // A GuideLLM report saved as YAML (`benchmarks.yaml`) has `backend:` keys too: asked first.
   if (/^benchmarks:/m.test(text) && /type_:\s*generative_benchmark/.test(text))
     return { kind: "guidellm-report", format: "yaml" };
@@ -281,6 +319,37 @@ function detectText(text: string): Detected {
   if (looksLikeRouterLog(text)) return { kind: "router-log", format: "text" };
   if (looksLikeServerLog(text)) return { kind: "server-log", format: "text" };
   return UNKNOWN_TEXT;
+}
+
+/**
+ * aiperf's tidy timeslices CSV: `Timeslice,Metric,Unit,Stat,Value`; newer builds add columns
+ * such as `Start_NS,End_NS` after the index, so the header is read by its column names.
+ */
+function isTimeslicesHeader(line: string): boolean {
+  const cols = line.split(",").map((c) => c.trim());
+  return cols[0] === "Timeslice" && ["Metric", "Stat", "Value"].every((c) => cols.includes(c));
+}
+
+/** aiperf's own log line: `2026-06-03 18:03:59.532 - PhaseRunner - NOTICE - …` */
+const AIPERF_LOG_LINE =
+  /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ - \S+ - (TRACE|DEBUG|INFO|NOTICE|SUCCESS|WARNING|ERROR|CRITICAL) - /;
+
+/**
+ * aiperf's text artifacts: its log (`aiperf.log`, the warm-up and profiling phases' outcome),
+ * the command it ran (`benchmark_command.txt`) and its workload distribution summary.
+ */
+function aiperfTextFormat(lines: string[]): "text" | "command" | "workload" | null {
+  const content = lines.filter((l) => l.trim() !== "");
+  if (content.length === 0) return null;
+  // Its lines may be followed by indented tables (lane dumps): the first line and the names decide.
+  if (
+    AIPERF_LOG_LINE.test(content[0]) &&
+    content.some((l) => AIPERF_LOG_LINE.test(l) && /\b(aiperf|AIPerf|PhaseRunner|records_manager)\b/.test(l))
+  )
+    return "text";
+  if (content.length <= 3 && /^\s*aiperf\s+profile\s/.test(content[0])) return "command";
+  if (content.some((l) => /^BENCHMARK WORKLOAD DISTRIBUTION ANALYSIS\s*$/.test(l.trim()))) return "workload";
+  return null;
 }
 
 const PROM_SAMPLE = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{.*\})?\s+[-+]?(\d|\.\d|NaN|Inf|\+Inf)/;

@@ -9,6 +9,8 @@ import type { Kind } from "@/lib/api/kinds";
  * - aiperf-server-metrics: "json" | "csv" | "jsonl" | "prometheus" (plain Prometheus text scrape)
  * - aiperf-gpu-telemetry: "jsonl"
  * - aiperf-inputs: "json"
+ * - aiperf-log: "text" (aiperf.log) | "command" (benchmark_command.txt) | "workload" (workload_distribution_summary.txt)
+ *   | "outputs" (outputs.json) | "phase-export" (phases/<name>/…, wrapped) | "phase-manifest" (phase_manifest.json)
  * - server-log: "text"
  * - router-log: "text" | "jsonl" (Dynamo frontend log with routing decisions)
  * - engine-config: "yaml" | "json"
@@ -26,6 +28,11 @@ export type Format =
   | "aggregate-json"
   | "prometheus"
   | "text"
+  | "command"
+  | "workload"
+  | "outputs"
+  | "phase-export"
+  | "phase-manifest"
   | "yaml"
   | "binary"
   | "empty"

@@ -71,7 +71,9 @@ export async function readServerMetricsCsv(stream: Readable, warnings: WarningLo
       info.set(key, list);
       continue;
     }
-    const type = row.Type as MetricType;
+    // aiperf's fourth type, "unknown" (an untyped Prometheus family), carries gauge-shaped
+    // statistics (ai-dynamo/aiperf docs/server-metrics/server-metrics-json-schema.md).
+    const type = (row.Type === "unknown" ? "gauge" : row.Type) as MetricType;
     if (type !== "gauge" && type !== "counter" && type !== "histogram") {
       warnings.add(`skipped line: unknown metric type "${row.Type}"`, pendingLine);
       continue;

@@ -17,6 +17,17 @@ const COMPARED: Array<{ tag: string; label: string; ours: keyof RequestsBlock }>
   { tag: "input_sequence_length", label: "Input tokens", ours: "inputTokens" },
   { tag: "output_sequence_length", label: "Output tokens", ours: "outputTokens" },
 ];
+/**
+ * aiperf's window figures beside the records' (first request to last response): they differ when
+ * aiperf divides by a longer window, e.g. the profiling phase's wall time, with the same records.
+ */
+export const WINDOW_ROWS = [
+  "Benchmark duration (s)",
+  "Request throughput (requests/s)",
+  "Output token throughput (tokens/s)",
+] as const;
+const isWindowRow = (r: AgreementRow) => (WINDOW_ROWS as readonly string[]).includes(r.metric);
+
 /** Our stat name → aiperf's (aiperf calls the mean `avg`). */
 const STATS: Array<[keyof Stats, keyof SummaryMetric]> = [
   ["count", "count"],
@@ -40,7 +51,12 @@ function theirValue(block: SummaryMetric, stat: keyof SummaryMetric): number | u
   return stat !== "count" && isTimeUnit(block.unit) ? toMs(raw, block.unit) : raw;
 }
 
-export function compareWithSummary(ours: RequestsBlock, summary: AiperfSummary): AgreementRow[] {
+/** `window: false` leaves out the duration and rate rows (a caller that compares its own). */
+export function compareWithSummary(
+  ours: RequestsBlock,
+  summary: AiperfSummary,
+  { window: withWindow = true }: { window?: boolean } = {},
+): AgreementRow[] {
   const rows: AgreementRow[] = [];
   const push = (metric: string, stat: string, o: number | null, a: number) =>
     rows.push({ metric, stat, ours: o, aiperf: a, agrees: o !== null && withinRounding(o, a) });
@@ -50,6 +66,16 @@ export function compareWithSummary(ours: RequestsBlock, summary: AiperfSummary):
   if (reqCount !== undefined) push("Requests (successful)", "count", successful, reqCount);
   const errCount = summary.metrics.error_request_count?.avg;
   if (errCount !== undefined) push("Requests (errors)", "count", ours.errorCount, errCount);
+
+  const m = summary.metrics;
+  const d = m.benchmark_duration;
+  const durationS = d?.avg !== undefined ? toMs(d.avg, d.unit ?? "sec") / 1000 : undefined;
+  const window: Array<[string, number | null | undefined, number | undefined]> = [
+    [WINDOW_ROWS[0], ours.durationS, durationS],
+    [WINDOW_ROWS[1], ours.requestThroughputPerS, m.request_throughput?.avg],
+    [WINDOW_ROWS[2], ours.outputTokenThroughputPerS, m.output_token_throughput?.avg],
+  ];
+  if (withWindow) for (const [label, o, a] of window) if (a !== undefined) push(label, "value", o ?? null, a);
 
   for (const { tag, label, ours: key } of COMPARED) {
     const block = summary.metrics[tag];
@@ -85,14 +111,28 @@ export function recordsSample(ours: RequestsBlock, summary: AiperfSummary): Reco
   return ours.count < described ? { records: ours.count, described } : null;
 }
 
+const fmt = (v: number | null) => (v === null ? "none" : Number(v.toPrecision(6)).toString());
+
 /** One line for the run's warnings; null when everything agrees. */
 export function disagreementWarning(rows: AgreementRow[], source: string): string | null {
-  const bad = rows.filter((r) => !r.agrees);
-  if (bad.length === 0) return null;
-  const fmt = (v: number | null) => (v === null ? "none" : Number(v.toPrecision(6)).toString());
+  const bad = rows.filter((r) => !r.agrees && !isWindowRow(r));
+  if (bad.length === 0) return windowWarning(rows, source);
   const shown = bad
     .slice(0, 3)
     .map((r) => `${r.metric} ${r.stat} ${fmt(r.ours)} here vs ${fmt(r.aiperf)} in aiperf`)
     .join("; ");
   return `aiperf summary disagrees: ${bad.length} of ${rows.length} statistics differ beyond rounding (${source}): ${shown}${bad.length > 3 ? "; and more" : ""}. The two files may not describe the same requests (another trial, an edited or filtered file).`;
+}
+
+/**
+ * Same requests, another window: the statistics agree but aiperf's duration and rates do not.
+ * The run shows aiperf's rates (lib/metrics/aiperf-run-result.ts), and says why they differ.
+ */
+function windowWarning(rows: AgreementRow[], source: string): string | null {
+  const bad = rows.filter((r) => !r.agrees && isWindowRow(r));
+  if (bad.length === 0) return null;
+  const shown = bad
+    .map((r) => `${r.metric} ${fmt(r.ours)} over the records vs ${fmt(r.aiperf)} in aiperf`)
+    .join("; ");
+  return `aiperf's benchmark window differs from the records' span (first request to last response) (${source}): ${shown}. The run shows aiperf's requests/s and tokens/s; every latency statistic agrees.`;
 }

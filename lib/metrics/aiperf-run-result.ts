@@ -4,12 +4,14 @@
  * Pure: the analyzer reads the files and re-anchors stored rows; this decides what they mean.
  */
 import type { RequestsBlock, SummaryBlocks } from "@/lib/api/schemas";
+import type { AiperfLog } from "@/lib/formats/aiperf-log";
 import type { AiperfSummary } from "@/lib/formats/aiperf-summary";
 import type { TimesliceExport } from "@/lib/formats/aiperf-timeslices";
 import { compareWithSummary, disagreementWarning, recordsSample } from "./aiperf-agreement";
 import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { ThroughputInputs } from "@/lib/api/derived-throughput";
+import { gpuSummaryPayload } from "./aiperf-gpu-summary";
 import { aiperfFacts } from "./aiperf-run-facts";
 import { aiperfThroughput } from "./aiperf-throughput";
 import { theoreticalCacheHitRate } from "./aiperf-theoretical-hit-rate";
@@ -20,7 +22,7 @@ import type { GpuTelemetry } from "./gpu-telemetry";
 import { computeRequestsBlock } from "./requests";
 import type { ErrorTally } from "./requests-errors";
 import { requestsFromSummary } from "./requests-from-summary";
-import { withConfiguredWarmup } from "./aiperf-warmup";
+import { warmupFromLog, warmupFromOutputs, warmupFromSummary, withConfiguredWarmup } from "./aiperf-warmup";
 import { FLAG_WARMUP, pick, RequestLog } from "./requests-log";
 
 export interface SummaryFile {
@@ -39,6 +41,10 @@ export interface AiperfRunState {
   summaries: SummaryFile[];
   notes: string[];
   timeslices: TimesliceExport[];
+  /** aiperf.log files read (their phases' outcome) */
+  logs?: AiperfLog[];
+  /** outputs.json files read: profiling responses, and warm-up responses (null: no such list) */
+  outputs?: Array<{ profiling: number; warmup: number | null }>;
 }
 
 /** What an aiperf run contributes to the run summary; every part absent when it has no data. */
@@ -83,11 +89,18 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
     charts[AIPERF_CHART_KEYS.timeline] = timelinePayload(log, originMs);
   }
   const primary = primarySummary(s.summaries);
+  const trialDirs = new Set(s.recordDirs.map((d) => d.dir));
+  // One run's summary, not pooled trials': its own figures describe the run.
+  const single =
+    primary !== undefined && trialDirs.size <= 1 && new Set(s.summaries.map((x) => x.dir)).size === 1;
   if (!requests && primary) requests = requestsFromSummary(primary.summary);
+  else if (requests && single && primary)
+    requests = withSummaryFigures(requests, primary.summary, charts, primary.format === "json");
   if (requests)
     requests = withConfiguredWarmup(
       requests,
       trialConfigs(s.summaries).map((c) => c.warmup),
+      single || trialDirs.size <= 1 ? reportedWarmup(primary?.summary, s.logs ?? [], s.outputs ?? []) : null,
     );
 
   if (log.length > 0 || s.summaries.some((x) => x.summary.errorSummary.length > 0)) {
@@ -132,17 +145,102 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
       );
   }
 
+  // aiperf's own GPU statistics where no per-sample export was uploaded (the GPU view's table).
+  const gpuSummary =
+    s.gpu.size === 0 && single && primary ? gpuSummaryPayload(primary.summary.telemetryGpus) : null;
+  if (gpuSummary) charts[AIPERF_CHART_KEYS.gpuSummary] = gpuSummary;
+
+  const info = runInfo(primary?.summary, trials.length);
+  if (gpuSummary) info.telemetryGpus = gpuSummary.gpus.length;
+  // Requests aiperf cancelled at the end of profiling (in flight when its duration ran out): the
+  // log counts them apart; builds that export no record for them leave them out of the records.
+  const profiling = s.logs?.length === 1 ? s.logs[0].phases.profiling : undefined;
+  if (profiling?.cancelled && profiling.cancelled > (requests?.cancelledCount ?? 0))
+    info.profilingCancelledInLog = profiling.cancelled;
   return {
     requests,
-    info: runInfo(primary?.summary, trials.length),
+    info,
     charts,
     warnings,
     requestCount: requests?.count ?? null,
     facts: aiperfFacts(primary?.summary, requests, s.gpu),
     // Pooled trials have no one summary to defer to.
-    throughput: aiperfThroughput(log, requests, trials.length > 1 ? undefined : primary?.summary),
+    throughput: aiperfThroughput(
+      log,
+      requests,
+      trials.length > 1 ? undefined : primary?.summary,
+      primary?.format === "json",
+    ),
   };
 }
+
+/**
+ * The summary's `warmup_metrics` (schema 1.4+), else outputs.json's warm-up list, else aiperf.log's
+ * warm-up phase (one file of each only: several are several runs).
+ */
+function reportedWarmup(
+  summary: AiperfSummary | undefined,
+  logs: AiperfLog[],
+  outputs: Array<{ warmup: number | null }>,
+) {
+  return (
+    warmupFromSummary(summary?.warmupMetrics ?? null) ??
+    (outputs.length === 1 ? warmupFromOutputs(outputs[0].warmup) : null) ??
+    (logs.length === 1 ? warmupFromLog(logs[0]) : null)
+  );
+}
+
+/**
+ * The run's figures where aiperf's one summary gives them (docs/metrics.md §Records or summary):
+ * - records that are a sample of what it summarised (a shared excerpt: 10 of 64 records) carry
+ *   none of the run's figures, so the block is aiperf's, with `recordsSample` saying so; every
+ *   chart drawn from the records says it is that sample;
+ * - complete records keep their statistics, but requests/s, tok/s and the duration are aiperf's
+ *   own: aiperf divides by its benchmark window, which in some versions is the profiling phase's
+ *   wall time rather than first request to last response (the agreement check compares both).
+ */
+function withSummaryFigures(
+  ours: RequestsBlock,
+  summary: AiperfSummary,
+  charts: Record<string, unknown>,
+  exactRates: boolean,
+): RequestsBlock {
+  const whole = requestsFromSummary(summary);
+  if (!whole) return ours;
+  const part = recordsSample(ours, summary);
+  if (part) {
+    for (const key of RECORD_CHARTS) {
+      const c = charts[key];
+      if (c && typeof c === "object") charts[key] = { ...c, sample: part };
+    }
+    return {
+      ...whole,
+      source: "aiperf",
+      warmupCount: ours.warmupCount,
+      cancelledCount: ours.cancelledCount,
+      recordsSample: part,
+      throughputSource: "aiperf summary",
+    };
+  }
+  // The CSV's rates are rounded to 2 decimals: the records' own agree with them within that.
+  if (!exactRates || (whole.requestThroughputPerS == null && whole.outputTokenThroughputPerS == null))
+    return ours;
+  return {
+    ...ours,
+    durationS: whole.durationS ?? ours.durationS,
+    requestThroughputPerS: whole.requestThroughputPerS ?? ours.requestThroughputPerS,
+    outputTokenThroughputPerS: whole.outputTokenThroughputPerS ?? ours.outputTokenThroughputPerS,
+    throughputSource: "aiperf summary",
+  };
+}
+
+/** Charts computed from the records: each says when they are a sample of the run. */
+const RECORD_CHARTS = [
+  AIPERF_CHART_KEYS.distribution,
+  AIPERF_CHART_KEYS.overTime,
+  AIPERF_CHART_KEYS.ttftVsInput,
+  AIPERF_CHART_KEYS.timeline,
+];
 
 function profilingWindow(log: RequestLog): [number, number] | null {
   let a = Infinity;
@@ -234,6 +332,10 @@ function runInfo(summary: AiperfSummary | undefined, trials: number): SummaryBlo
     set("aiperfVersion", summary.aiperfVersion);
     set("theoreticalCacheHitRate", theoreticalCacheHitRate(summary.metrics.theoretical_prefix_cache_hit));
     set("schemaVersion", summary.schemaVersion);
+    // aiperf's time-weighted figures (0.8+ "effective" metrics): concurrency actually held, and
+    // the total tokens/s over the time requests were in flight.
+    set("effectiveConcurrency", summary.metrics.effective_concurrency?.avg);
+    set("effectiveTotalTokensPerS", summary.metrics.effective_total_throughput?.avg);
   }
   if (trials > 1) set("trials", trials);
   return info;

@@ -71,6 +71,8 @@ export function aiperfThroughput(
   log: RequestLog,
   requests: RequestsBlock | null,
   summary: AiperfSummary | undefined,
+  /** Whether the summary's rates are full precision (JSON); the CSV rounds them to 2 decimals */
+  exactRates = true,
 ): ThroughputInputs | null {
   const hasRecords = log.length > 0 && requests?.source === "aiperf";
   const choice = recordsOrSummary(
@@ -78,7 +80,30 @@ export function aiperfThroughput(
     summary?.metrics.request_count?.avg,
     summary !== undefined,
   );
-  if (choice?.from === "records" && requests) return throughputFromRecords(log, requests);
+  if (choice?.from === "records" && requests) {
+    const ours = throughputFromRecords(log, requests);
+    return summary && exactRates ? withAiperfRates(ours, throughputFromSummary(summary, null)) : ours;
+  }
   if (choice?.from === "summary" && summary) return throughputFromSummary(summary, choice.note);
   return null;
+}
+
+export const AIPERF_WINDOW_NOTE =
+  "requests/s and tokens/s are aiperf's own, over its benchmark window (benchmark_duration); latency and per-user figures are the records'";
+
+/**
+ * Complete records beside their summary: the rates are aiperf's (its window may be the profiling
+ * phase's wall time rather than first request to last response), the rest the records'. A rate
+ * the summary lacks stays the records'.
+ */
+function withAiperfRates(ours: ThroughputInputs, theirs: ThroughputInputs): ThroughputInputs {
+  if (theirs.requestsPerS === null && theirs.outputTokPerS === null) return ours;
+  return {
+    ...ours,
+    // Still "records": the requests measured are the records' (a sample is "aiperf summary").
+    note: AIPERF_WINDOW_NOTE,
+    outputTokPerS: theirs.outputTokPerS ?? ours.outputTokPerS,
+    totalTokPerS: theirs.totalTokPerS ?? ours.totalTokPerS,
+    requestsPerS: theirs.requestsPerS ?? ours.requestsPerS,
+  };
 }

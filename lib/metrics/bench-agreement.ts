@@ -28,7 +28,7 @@ export function compareWithTool(
       .filter(([tag]) => keep.has(tag))
       .map(([tag, block]) => [tag, stats ? onlyStats(block, stats) : block]),
   );
-  const rows = compareWithSummary(ours, { ...summary, metrics }).map((r) => ({
+  const rows = compareWithSummary(ours, { ...summary, metrics }, { window: false }).map((r) => ({
     ...r,
     agrees: agrees(r.ours, r.aiperf!),
   }));

@@ -63,14 +63,20 @@ export class GpuTelemetry {
    * Physical GPUs: tracks with one `gpu_uuid` are one GPU however many exporters scraped it;
    * a track without a uuid counts as its own GPU. Models in the order first seen.
    */
-  distinctGpus(): { count: number; models: string[] } {
+  distinctGpus(): { count: number; models: string[]; busy: number | null } {
     const ids = new Set<string>();
+    const busy = new Set<string>();
+    let measured = false;
     const models: string[] = [];
     for (const [key, t] of this.tracks) {
-      ids.add(t.uuid ? `uuid:${t.uuid}` : `track:${key}`);
+      const id = t.uuid ? `uuid:${t.uuid}` : `track:${key}`;
+      ids.add(id);
       if (t.model && !models.includes(t.model)) models.push(t.model);
+      const work = [...t.utilizationPct, ...t.memoryUsedGb].filter((v): v is number => v !== null);
+      if (work.length > 0) measured = true;
+      if (work.some((v) => v > 0)) busy.add(id);
     }
-    return { count: ids.size, models };
+    return { count: ids.size, models, busy: measured ? busy.size : null };
   }
 
   /**

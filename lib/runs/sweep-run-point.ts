@@ -120,11 +120,14 @@ async function pointSource(app: IngestDeps, runId: string, blocks: SummaryBlocks
   const summaries = files.filter((f) => f.kind === "aiperf-summary" && f.format === "json");
   const summary = summaries.length === 1 ? await readAiperfSummary(app, summaries[0].sha256) : null;
   const req = blocks.requests;
-  const choice = recordsOrSummary(
-    req && req.source === "aiperf" ? req.count - req.errorCount : null,
-    summary?.metrics.request_count?.avg,
-    summary !== null,
-  );
+  // A sampled run's requests block is already the summary's; its records' own count decides.
+  const recorded =
+    req && req.source === "aiperf"
+      ? req.recordsSample
+        ? Math.min(req.recordsSample.records, (summary?.metrics.request_count?.avg ?? Infinity) - 1)
+        : req.count - req.errorCount
+      : null;
+  const choice = recordsOrSummary(recorded, summary?.metrics.request_count?.avg, summary !== null);
   if (choice?.from === "summary" && summary)
     return { inputs: pointInputsFromAiperfSummary(summary), source: "summary", sourceNote: choice.note };
   if (choice?.from === "records" && req) {

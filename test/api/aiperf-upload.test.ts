@@ -42,8 +42,13 @@ describe("aiperf upload end to end (qwen-c4 artifacts as a folder)", () => {
     const run = runSummarySchema.parse(
       await (await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id))).json(),
     );
-    expect(run.requests).toMatchObject({ source: "aiperf", count: 10, errorCount: 0 });
-    expect(run.requests!.ttftMs!.p99).toBeCloseTo(70.73962603, 9);
+    // aiperf's summary counts 64 requests: the run's figures are its; the 10 records are a sample.
+    expect(run.requests).toMatchObject({
+      source: "aiperf",
+      count: 64,
+      errorCount: 0,
+      recordsSample: { records: 10, described: 64 },
+    });
     expect(run.info).toMatchObject({ model: "Qwen/Qwen3-0.6B", concurrency: 4, endpointType: "chat" });
     // 10 records of the summary's 64 requests: a sample, said by the agreement payload, not a warning.
     expect(run.warnings.some((w) => w.startsWith("aiperf summary disagrees:"))).toBe(false);

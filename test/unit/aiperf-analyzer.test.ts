@@ -12,7 +12,8 @@ describe("aiperf analyzer on the qwen-c4 artifacts", () => {
       source: "aiperf",
       count: 10,
       errorCount: 0,
-      warmupCount: 0,
+      // No warm-up records and no summary to say whether aiperf warmed up: unknown, not 0.
+      warmupCount: null,
       cancelledCount: 0,
     });
     // Values from numpy.percentile / numpy.mean over the file's records.
@@ -76,7 +77,12 @@ describe("aiperf analyzer on every sample", () => {
         fixtureFile(`qwen-${c}__profile_export_aiperf.json`, 0),
         fixtureFile(`qwen-${c}__profile_export.jsonl`, 1),
       ]);
-      expect(result.requests).toMatchObject({ count: 10, source: "aiperf" });
+      // The run's figures are aiperf's summary's (64 requests); the records are said to be a sample.
+      expect(result.requests).toMatchObject({
+        count: 64,
+        source: "aiperf",
+        recordsSample: { records: 10, described: 64 },
+      });
       expect(result.warnings!.filter((x) => x.startsWith("aiperf summary disagrees:"))).toEqual([]);
       const agreement = agreementPayloadSchema.parse(result.charts!["aiperf-agreement"]);
       expect(agreement.sample).toMatchObject({ records: 10, described: 64 });

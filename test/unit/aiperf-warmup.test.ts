@@ -104,7 +104,7 @@ describe("warm-up count of a run, and its source", () => {
     await handle.close();
   });
 
-  it("the real 0.6 run configured no warm-up: 0, from its records", async () => {
+  it("the real 0.6 run configured no warm-up: 0, from its configuration", async () => {
     const { result, handle } = await analyze([
       fixtureFile("real-v0.6-c4/profile_export.jsonl", 0),
       fixtureFile("real-v0.6-c4/profile_export_aiperf.json", 1),
@@ -113,7 +113,7 @@ describe("warm-up count of a run, and its source", () => {
       count: 200,
       errorCount: 2,
       warmupCount: 0,
-      warmupSource: "records",
+      warmupSource: "config",
     });
     await handle.close();
   });

@@ -9,6 +9,7 @@
  */
 import path from "node:path";
 import { parseGpuSample } from "@/lib/formats/aiperf-gpu-telemetry";
+import { parseAiperfLog, type AiperfLog } from "@/lib/formats/aiperf-log";
 import { readWholeText } from "@/lib/formats/aiperf-read";
 import { parseSummaryJson } from "@/lib/formats/aiperf-summary";
 import { parseSummaryCsv } from "@/lib/formats/aiperf-summary-csv";
@@ -18,6 +19,7 @@ import {
   type TimesliceExport,
 } from "@/lib/formats/aiperf-timeslices";
 import { eachRecordLine, PARSE_FAILED, parseJsonText } from "@/lib/formats/json-lines";
+import { readJsonObjectMembers } from "@/lib/formats/json-object-stream";
 import { JsonSyntaxError } from "@/lib/formats/json-tokens";
 import {
   aiperfRunResult,
@@ -45,7 +47,16 @@ import { BatchInserter } from "@/lib/store/batch-insert";
 import { AIPERF_REQUEST_COLUMNS } from "@/lib/store/tables/aiperf";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 
-const KINDS = new Set(["aiperf-records", "aiperf-summary", "aiperf-gpu-telemetry", "aiperf-inputs"]);
+const KINDS = new Set([
+  "aiperf-records",
+  "aiperf-summary",
+  "aiperf-gpu-telemetry",
+  "aiperf-inputs",
+  "aiperf-log",
+]);
+
+/** outputs.json's two lists (schema 1.1): profiling responses and warm-up responses */
+const OUTPUT_LISTS = new Set(["data", "warmup"]);
 
 /** The folder a file sits in within the upload: records and summary of one trial share it. */
 const dirOf = (name: string) => path.posix.dirname(name.replace(/\\/g, "/"));
@@ -69,6 +80,8 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
   const summaries: SummaryFile[] = [];
   const notes: string[] = [];
   const timeslices: TimesliceExport[] = [];
+  const logs: AiperfLog[] = [];
+  const outputs: Array<{ profiling: number; warmup: number | null }> = [];
   let inserter: BatchInserter<"aiperf_requests"> | null = null;
 
   async function ingestRecords(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
@@ -128,6 +141,56 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
     }
   }
 
+  /**
+   * aiperf.log gives the warm-up phase's size; benchmark_command.txt and the workload
+   * distribution summary are aiperf's own notes of the run, recognised and kept as uploaded.
+   */
+  async function ingestText(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
+    if (file.format === "outputs") return ingestOutputs(file);
+    if (file.format !== "text") return { records: 1, skipped: 0, warnings: [], meta: { note: file.format } };
+    const text = await readWholeText(await file.open(), ctx.limits.maxJsonDocumentBytes);
+    if (text === null)
+      return {
+        records: 0,
+        skipped: 1,
+        warnings: [{ message: "larger than the document limit; stored but not read" }],
+      };
+    const log = parseAiperfLog(text);
+    logs.push(log);
+    return {
+      records: Object.keys(log.phases).length,
+      skipped: 0,
+      warnings: [],
+      meta: { phases: Object.keys(log.phases).join(", ") },
+    };
+  }
+
+  /** outputs.json holds every response's text: streamed, only its two lists counted. */
+  async function ingestOutputs(file: IngestFile): Promise<FileReport> {
+    const counts: Record<string, number> = {};
+    try {
+      await readJsonObjectMembers(await file.open(), OUTPUT_LISTS, {
+        member: () => {},
+        arrayStart: (key) => {
+          counts[key] = 0;
+        },
+        element: (key) => {
+          counts[key] = (counts[key] ?? 0) + 1;
+        },
+      });
+    } catch (err) {
+      if (!(err instanceof JsonSyntaxError)) throw err;
+      return { records: 0, skipped: 1, warnings: [{ message: `not valid JSON: ${err.message}` }] };
+    }
+    outputs.push({ profiling: counts.data ?? 0, warmup: counts.warmup ?? null });
+    return {
+      records: counts.data ?? 0,
+      skipped: 0,
+      warnings: [],
+      meta: { responses: counts.data ?? 0, warmupResponses: counts.warmup ?? null },
+    };
+  }
+
   async function ingestDocument(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
     if (file.format === "timeslices-json") return ingestTimeslicesJson(file);
     const text = await readWholeText(await file.open(), ctx.limits.maxJsonDocumentBytes);
@@ -179,10 +242,21 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
       if (file.kind === "aiperf-records") return ingestRecords(file, ctx);
       if (file.kind === "aiperf-gpu-telemetry") return ingestGpu(file, ctx);
       if (file.kind === "aiperf-inputs") return ingestInputs(file);
+      if (file.kind === "aiperf-log") return ingestText(file, ctx);
       return ingestDocument(file, ctx);
     },
     async finish(ctx) {
-      const result = finishRun({ log, recordDirs, errors, gpu, summaries, notes, timeslices });
+      const result = finishRun({
+        log,
+        recordDirs,
+        errors,
+        gpu,
+        summaries,
+        notes,
+        timeslices,
+        logs,
+        outputs,
+      });
       // Only the drill-down reads the rows: re-anchoring them and the slowest lists read back
       // from them come after the summary (lib/ingest/drilldown.ts).
       if (log.length > 0) result.drilldown = () => requestDrilldown(ctx, log);
@@ -214,7 +288,8 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
         result.info = {
           ...result.info,
           conversations: perTurn.conversations,
-          maxTurnIndex: perTurn.rows[perTurn.rows.length - 1].turn,
+          // The records' own maximum: the chart folds the long tail into its last bar.
+          maxTurnIndex: maxTurnIndex(log, turns) ?? perTurn.rows[perTurn.rows.length - 1].turn,
         };
       }
       return log.length > 0 ? { ...result, requestValues: logRequestValues(log) } : result;
@@ -232,6 +307,14 @@ async function requestDrilldown(ctx: IngestContext, log: RequestLog): Promise<Re
   // Rows were written relative to the first timestamp seen; re-anchor them to the first request.
   if (originMs !== 0) await reanchorRequests(ctx.db, ctx.runId, originMs);
   return { [AIPERF_SLOWEST_CHART]: await slowestRequestsPayload(ctx.db, ctx.runId, log) };
+}
+
+/** The highest turn index of a profiling record; null when none carries one. */
+function maxTurnIndex(log: RequestLog, turns: TurnColumns): number | null {
+  let max = -1;
+  for (let i = 0; i < log.length; i++)
+    if (!(log.flags[i] & FLAG_WARMUP) && turns.turn[i] > max) max = turns.turn[i];
+  return max >= 0 ? max : null;
 }
 
 /** Successful profiling requests with a known possible reuse, for the reuse stack per interval. */

@@ -4,10 +4,11 @@ import {
   AIPERF_CHART_KEYS,
   errorsPayloadSchema,
   gpuPayloadSchema,
+  gpuSummaryPayloadSchema,
   timelinePayloadSchema,
 } from "@/lib/api/aiperf-charts";
 import { formatNumber } from "@/lib/format-number";
-import type { Figure } from "./html";
+import type { Figure, Section } from "./html";
 import { figure, type Payloads } from "./figure-kit";
 
 type TimelinePoint = z.infer<typeof timelinePayloadSchema>["points"][number];
@@ -80,6 +81,42 @@ export function throughputFigures(p: Payloads): Figure[] {
       ),
     );
   return out;
+}
+
+/** aiperf's own per-GPU statistics (summary telemetry_data), where no samples were uploaded. */
+export function gpuSummaryTables(p: Payloads): Section["blocks"] {
+  const d = p.get(AIPERF_CHART_KEYS.gpuSummary, gpuSummaryPayloadSchema);
+  if (!d) return [];
+  const n = (v: number | null, digits: number, unit: string) =>
+    v === null ? "—" : `${formatNumber(v, digits)}${unit}`;
+  return [
+    {
+      kind: "table",
+      title: "GPUs (aiperf summary telemetry_data; busy: utilisation or memory used above 0)",
+      table: {
+        columns: [
+          "GPU",
+          "busy",
+          "power avg",
+          "power max",
+          "utilisation avg",
+          "utilisation max",
+          "memory used max",
+          "energy",
+        ],
+        rows: d.gpus.map((g) => [
+          g.model ? `${g.label} (${g.model})` : g.label,
+          g.busy === null ? "—" : g.busy ? "yes" : "idle",
+          n(g.powerAvgW, 1, " W"),
+          n(g.powerMaxW, 1, " W"),
+          n(g.utilizationAvgPct, 1, " %"),
+          n(g.utilizationMaxPct, 1, " %"),
+          n(g.memoryUsedMaxGb, 2, " GB"),
+          g.energyJ === null ? "—" : `${formatNumber(g.energyJ / 1000, 2)} kJ`,
+        ]),
+      },
+    },
+  ];
 }
 
 export function gpuFigures(p: Payloads): Figure[] {

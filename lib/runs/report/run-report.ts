@@ -14,7 +14,7 @@ import { chartPayloads } from "@/lib/store/chart-payloads";
 import { readRunSummary } from "../read-run";
 import { sampleRequests } from "../trtllm-requests";
 import { payloadsFrom, type Payloads } from "./figure-kit";
-import { gpuFigures, throughputFigures } from "./figures-aiperf";
+import { gpuFigures, gpuSummaryTables, throughputFigures } from "./figures-aiperf";
 import { breakdownFigures, REPORT_REQUEST_BARS } from "./figures-breakdown";
 import { latencyFigures } from "./figures-latency";
 import {
@@ -70,7 +70,7 @@ function viewContent(
     case "offload":
       return { blocks: [], figures: sm().offload };
     case "gpu":
-      return { blocks: [], figures: gpuFigures(p) };
+      return { blocks: gpuSummaryTables(p), figures: gpuFigures(p) };
     case "endpoints":
       return { blocks: endpointTables(run), figures: [] };
     default:
