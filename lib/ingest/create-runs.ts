@@ -1,9 +1,12 @@
 /**
- * Turns a received upload into its runs: one run as before, or, when files sit in two or more run
- * folders (sweep-layout.ts), one run per folder and a sweep linking them in folder order; one
- * file of several benchmarks is one run per benchmark and their sweep (split-benchmarks.ts).
+ * Turns a received upload into its runs (docs/formats.md §Sweep uploads): one run as before, or,
+ * when it holds several independent runs, one run each and a sweep linking them in folder order.
+ * Run folders are told by their names (sweep-layout.ts), or, where the names say nothing, by
+ * each folder holding its own aiperf run (its summary or records, outside aiperf's trial
+ * folders); one upload never pools the requests of different runs. One file of several
+ * benchmarks, or several benchmark results, is one run per benchmark (split-benchmarks.ts).
  * A run that cannot be made takes the runs already made by this upload with it: a sweep upload
- * is stored whole or not at all.
+ * is stored whole or not at all. An upload of more runs than a sweep holds is refused.
  */
 import type { UploadResponse } from "@/lib/api/schemas";
 import { newRunId } from "@/lib/store/ids";
@@ -11,13 +14,45 @@ import { insertSweep } from "@/lib/store/sweeps-repo";
 import { analyzerTables } from "./analyzers";
 import { createRunFromUpload } from "./create-run";
 import type { IngestDeps } from "./deps";
+import { UploadError } from "./errors";
 import { AIPERF_SWEEP_FILE } from "@/lib/formats/aiperf-sweep";
 import { deleteRun } from "@/lib/store/runs-repo";
 import { parseLabels } from "./run-rows";
-import { splitBenchmarks } from "./split-benchmarks";
+import { MAX_SPLIT_BENCHMARKS, splitBenchmarks } from "./split-benchmarks";
 import { runDirOf } from "./sweep-layout";
+import type { LiveIngest } from "./live-ingest";
 import type { SweepIngest } from "./sweep-ingest";
-import type { ReceivedUpload } from "./upload-types";
+import type { ReceivedUpload, StagedFile } from "./upload-types";
+
+/** Most runs one upload makes from its folders: the cap of a split file and of POST /api/sweeps. */
+export const MAX_UPLOAD_RUNS = MAX_SPLIT_BENCHMARKS;
+
+const AIPERF_RUN_KINDS = new Set(["aiperf-records", "aiperf-summary"]);
+/** aiperf's repeated trials of one configuration (`--num-profile-runs`): pooled, not split. */
+const TRIAL_DIR = /(^|\/)profile_runs\/(run|trial)_\d+$/;
+const dirOf = (name: string) => name.replace(/\\/g, "/").split("/").slice(0, -1).join("/");
+
+/**
+ * The folders of an upload that each hold their own aiperf run, when there are two or more and
+ * they are not aiperf's trial folders: a file belongs to the deepest of them above it.
+ */
+export function aiperfRunFolders(files: Pick<StagedFile, "name" | "kind" | "format">[]): string[] | null {
+  // An aggregate of trials or of a sweep is no run of its own.
+  const anchors = files.filter((f) => AIPERF_RUN_KINDS.has(f.kind) && f.format !== "aggregate-json");
+  const dirs = [...new Set(anchors.map((f) => dirOf(f.name)))];
+  if (dirs.length < 2 || dirs.every((d) => TRIAL_DIR.test(d))) return null;
+  // A folder above another run folder holds that run's files, not a run of its own.
+  const runDirs = dirs.filter((d) => !dirs.some((o) => o !== d && (d === "" || o.startsWith(`${d}/`))));
+  return runDirs.length >= 2 ? runDirs.sort() : null;
+}
+
+function deepestFolder(name: string, folders: string[]): string | undefined {
+  const dir = dirOf(name);
+  let best: string | undefined;
+  for (const f of folders)
+    if ((dir === f || dir.startsWith(`${f}/`)) && (best === undefined || f.length > best.length)) best = f;
+  return best;
+}
 
 export async function createRunsFromUpload(
   app: IngestDeps,
@@ -25,44 +60,89 @@ export async function createRunsFromUpload(
   sink: SweepIngest,
 ): Promise<UploadResponse> {
   const keys = sink.runKeys();
-  if (keys.length < 2) {
+  if (keys.length >= 2)
+    return folderRuns(
+      app,
+      upload,
+      sink,
+      keys,
+      (f) => runDirOf(f.name).key,
+      (k) => sink.groups.get(k),
+    );
+  const folders = aiperfRunFolders(upload.files.filter((f) => !AIPERF_SWEEP_FILE.test(f.name)));
+  if (folders) {
+    // The files streamed into one run; each folder is its own: the pooled ingest goes, and every
+    // folder's run reads its stored files.
     try {
-      const live = keys.length === 1 ? sink.groups.get(keys[0]) : undefined;
-      const whole = { ...upload, warnings: [...upload.warnings, ...sink.warnings] };
-      const made = await createRunFromUpload(app, whole, live);
-      // A file of several benchmarks becomes a run per benchmark and their sweep.
-      return await splitBenchmarks(app, whole, made);
+      for (const g of sink.groups.values()) await g.abandon();
     } catch (err) {
       await sink.abandon();
       throw err;
-    } finally {
-      await sink.lease.release().catch(() => {});
     }
+    const files = upload.files.map((f) => ({ ...f, id: undefined }));
+    return folderRuns(
+      app,
+      { ...upload, files },
+      sink,
+      folders,
+      (f) => deepestFolder(f.name, folders),
+      () => undefined,
+    );
   }
+  try {
+    const live = keys.length === 1 ? sink.groups.get(keys[0]) : undefined;
+    const whole = { ...upload, warnings: [...upload.warnings, ...sink.warnings] };
+    const made = await createRunFromUpload(app, whole, live);
+    // A file of several benchmarks, or several results, becomes a run per benchmark.
+    return await splitBenchmarks(app, whole, made);
+  } catch (err) {
+    await sink.abandon();
+    throw err;
+  } finally {
+    await sink.lease.release().catch(() => {});
+  }
+}
+
+/** One run per folder key, in key order, and a sweep of them. */
+async function folderRuns(
+  app: IngestDeps,
+  upload: ReceivedUpload,
+  sink: SweepIngest,
+  keys: string[],
+  keyOf: (f: StagedFile) => string | undefined,
+  liveOf: (key: string) => LiveIngest | undefined,
+): Promise<UploadResponse> {
   const made: UploadResponse[] = [];
   try {
+    if (keys.length > MAX_UPLOAD_RUNS)
+      throw new UploadError(
+        413,
+        "too_many_runs",
+        `this upload holds ${keys.length} run folders; at most ${MAX_UPLOAD_RUNS} runs are made from one upload: upload them in parts`,
+      );
     const ignored: string[] = [];
     const byKey = new Map<string, ReceivedUpload["files"]>(keys.map((k) => [k, []]));
     for (const f of upload.files) {
       if (AIPERF_SWEEP_FILE.test(f.name)) continue;
-      const files = byKey.get(runDirOf(f.name).key);
+      const key = keyOf(f);
+      const files = key === undefined ? undefined : byKey.get(key);
       if (files) files.push(f);
       else ignored.push(f.name);
     }
     const warnings = [...upload.warnings, ...sink.warnings];
+    const split = `this upload holds ${keys.length} runs, one per folder (${listed(keys)}): each is its own run, and together a sweep`;
+    warnings.push(split);
     if (ignored.length > 0)
-      warnings.push(
-        `${ignored.length} file(s) outside the run folders were not kept: ${ignored.slice(0, 5).join(", ")}${ignored.length > 5 ? ", …" : ""}`,
-      );
+      warnings.push(`${ignored.length} file(s) outside the run folders were not kept: ${listed(ignored)}`);
     for (const key of keys) {
       const part: ReceivedUpload = {
         files: byKey.get(key)!,
         // The upload's name names the sweep; each run is named for what it measured.
         fields: { labels: upload.fields.labels },
-        warnings: [],
+        warnings: [split],
         suggestedName: key,
       };
-      made.push(await createRunFromUpload(app, part, sink.groups.get(key)));
+      made.push(await createRunFromUpload(app, part, liveOf(key)));
     }
     const sweepId = newRunId();
     const now = Date.now();
@@ -103,4 +183,8 @@ export async function createRunsFromUpload(
     await sink.abandon();
     throw err;
   }
+}
+
+function listed(names: string[]): string {
+  return `${names.slice(0, 5).join(", ")}${names.length > 5 ? ", …" : ""}`;
 }
