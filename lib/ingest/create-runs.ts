@@ -36,9 +36,16 @@ const dirOf = (name: string) => name.replace(/\\/g, "/").split("/").slice(0, -1)
  * The folders of an upload that each hold their own aiperf run, when there are two or more and
  * they are not aiperf's trial folders: a file belongs to the deepest of them above it.
  */
-export function aiperfRunFolders(files: Pick<StagedFile, "name" | "kind" | "format">[]): string[] | null {
-  // An aggregate of trials or of a sweep is no run of its own.
-  const anchors = files.filter((f) => AIPERF_RUN_KINDS.has(f.kind) && f.format !== "aggregate-json");
+export function aiperfRunFolders(
+  files: Pick<StagedFile, "name" | "kind" | "format" | "sha256">[],
+): string[] | null {
+  // An aggregate of trials or of a sweep is no run of its own, nor is a copy of another file.
+  const seen = new Set<string>();
+  const anchors = files.filter((f) => {
+    if (!AIPERF_RUN_KINDS.has(f.kind) || f.format === "aggregate-json" || seen.has(f.sha256)) return false;
+    seen.add(f.sha256);
+    return true;
+  });
   const dirs = [...new Set(anchors.map((f) => dirOf(f.name)))];
   if (dirs.length < 2 || dirs.every((d) => TRIAL_DIR.test(d))) return null;
   // A folder above another run folder holds that run's files, not a run of its own.

@@ -10,6 +10,7 @@
  * benchmark is the run, and when nothing splits it (several result files, several genai-perf
  * experiments) the run says how many were left out.
  */
+import { createHash } from "node:crypto";
 import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { readWholeText } from "@/lib/formats/aiperf-read";
 import type { BenchResult } from "@/lib/formats/bench-result";
@@ -52,11 +53,63 @@ function documents(text: string): unknown[] | null {
   return values.some((v) => v !== PARSE_FAILED) ? values.filter((v) => v !== PARSE_FAILED) : null;
 }
 
+/** Most benchmarks of one file whose identities are kept (a split makes at most 64 runs). */
+const MAX_IDENTITIES = 64;
+
+/** A figure rounded to 9 significant digits, so a YAML copy of a JSON report reads the same. */
+const round = (v: number | null | undefined) => (typeof v === "number" ? Number(v.toPrecision(9)) : null);
+
+/**
+ * What tells one benchmark from another (`keys`: two files of the same benchmark, a report's
+ * JSON and YAML copies, give the same key), which workload it ran (`workloads`: model, dataset,
+ * input and output lengths as the tool states them; a sweep never mixes two) and its name
+ * (`labels`), for the split of an upload into runs (lib/ingest/split-benchmarks.ts).
+ */
+export function benchIdentities(results: BenchResult[]): Record<string, unknown> {
+  if (results.length > MAX_IDENTITIES) return {};
+  const key = (r: BenchResult) =>
+    createHash("sha1")
+      .update(
+        JSON.stringify([
+          r.tool,
+          r.label,
+          r.model,
+          r.concurrency,
+          r.requestRate,
+          r.numPrompts,
+          round(r.durationS),
+          r.records?.length ?? null,
+          round(r.summary.metrics.request_count?.avg),
+          round(r.summary.metrics.time_to_first_token?.avg),
+          round(r.summary.metrics.request_latency?.avg),
+        ]),
+      )
+      .digest("hex")
+      .slice(0, 16);
+  const workload = (r: BenchResult) =>
+    [
+      r.model ? `model ${r.model}` : null,
+      ...["dataset", "randomInputLen", "randomOutputLen"].map((k) =>
+        r.facts[k] === undefined ? null : `${k} ${String(r.facts[k])}`,
+      ),
+    ]
+      .filter(Boolean)
+      .join(", ");
+  return {
+    keys: results.map(key),
+    workloads: results.map(workload),
+    labels: results.map((r) => r.label ?? ""),
+  };
+}
+
 interface Chosen {
   result: BenchResult;
   /** The file whose rows are stored; null for a genai-perf summary alone */
   file: IngestFile | null;
 }
+
+const loadsOf = (results: BenchResult[]) =>
+  results.map((r) => `${r.concurrency ?? ""}@${r.requestRate ?? ""}`).join(",");
 
 export function benchImportAnalyzer(): Analyzer {
   let chosen: Chosen | null = null;
@@ -65,8 +118,28 @@ export function benchImportAnalyzer(): Analyzer {
   let genaiExport: { file: IngestFile; doc: ReturnType<typeof readGenaiPerfExport> } | null = null;
   let genaiSummary: Record<string, unknown> | null = null;
 
+  /** Benchmarks already offered, by identity: a second copy (a report's YAML beside its JSON) is read once. */
+  const seen = new Map<string, string>();
+  const duplicates: string[] = [];
+
   /** The first benchmark seen becomes the run; the others are counted for the warning. */
-  function offer(results: BenchResult[], file: IngestFile | null): void {
+  function offer(all: BenchResult[], file: IngestFile | null): void {
+    const keys = (benchIdentities(all).keys as string[] | undefined) ?? [];
+    const results = all.filter((_, i) => {
+      const key = keys[i];
+      if (key === undefined || !file) return true;
+      const first = seen.get(key);
+      if (first === undefined) {
+        seen.set(key, file.name);
+        return true;
+      }
+      duplicates.push(
+        first === file.name
+          ? `${file.name} holds one benchmark twice: read once`
+          : `${file.name} holds the same benchmark as ${first}: read once`,
+      );
+      return false;
+    });
     if (results.length === 0) return;
     if (chosen === null) {
       chosen = { result: results[0], file };
@@ -94,8 +167,19 @@ export function benchImportAnalyzer(): Analyzer {
         warnings: [{ message: yaml ? "not a GuideLLM YAML report" : "not valid JSON" }],
       };
     if (file.kind === "genai-perf-summary") {
-      genaiSummary = docs[0] as Record<string, unknown>;
-      return { records: 1, skipped: 0, warnings: [] };
+      const doc = docs[0] as Record<string, unknown>;
+      // Several summaries are several runs (split at upload); read whole, the first is the run.
+      if (genaiSummary) {
+        left += 1;
+        leftFiles.push(file.name);
+      } else genaiSummary = doc;
+      const results = genaiPerfResults(null, doc);
+      return {
+        records: 1,
+        skipped: 0,
+        warnings: [],
+        meta: { benchmarks: 1, loads: loadsOf(results), ...benchIdentities(results) },
+      };
     }
     if (file.kind === "genai-perf-export") {
       const doc = readGenaiPerfExport(docs[0] as Record<string, unknown>);
@@ -109,7 +193,13 @@ export function benchImportAnalyzer(): Analyzer {
         records: n,
         skipped: 0,
         warnings: [],
-        meta: { experiments: doc.experiments.length, toolVersion: doc.version },
+        // One run whatever its experiments (they are not split); its summary goes with it.
+        meta: {
+          experiments: doc.experiments.length,
+          toolVersion: doc.version,
+          benchmarks: 1,
+          genaiExport: true,
+        },
       };
     }
     const all = resultsOf(file.kind, docs);
@@ -128,7 +218,8 @@ export function benchImportAnalyzer(): Analyzer {
       meta: {
         benchmarks: all.length,
         // Each benchmark's load (concurrency@rate): a sweep varies it, repeated runs do not.
-        loads: all.map((r) => `${r.concurrency ?? ""}@${r.requestRate ?? ""}`).join(","),
+        loads: loadsOf(all),
+        ...benchIdentities(all),
         ...(part === undefined ? {} : { part }),
         perRequest: results.some((r) => r.records !== null),
       },
@@ -182,6 +273,7 @@ export function benchImportAnalyzer(): Analyzer {
     const originMs = runOriginMs(log);
     if (log.length > 0 && originMs !== 0) await reanchorRequests(ctx.db, ctx.runId, originMs);
     const out = benchRunResult(result, log, errors, originMs, pick.file?.name ?? result.tool);
+    for (const d of new Set(duplicates)) out.warnings.push(d);
     if (left > 0)
       out.warnings.push(
         `this upload holds ${left + 1} benchmarks (${[pick.file?.name, ...leftFiles].filter(Boolean).join(", ")}); only the first${result.label ? ` (${result.label})` : ""} was imported: upload each benchmark on its own to see and compare the others`,
