@@ -28,13 +28,14 @@ import type { ReceivedUpload, StagedFile } from "./upload-types";
 export const MAX_UPLOAD_RUNS = MAX_SPLIT_BENCHMARKS;
 
 const AIPERF_RUN_KINDS = new Set(["aiperf-records", "aiperf-summary"]);
-/** aiperf's repeated trials of one configuration (`--num-profile-runs`): pooled, not split. */
+/** aiperf's repeated trials of one configuration (`--num-profile-runs`): one run, of the folder above. */
 const TRIAL_DIR = /(^|\/)profile_runs\/(run|trial)_\d+$/;
 const dirOf = (name: string) => name.replace(/\\/g, "/").split("/").slice(0, -1).join("/");
 
 /**
- * The folders of an upload that each hold their own aiperf run, when there are two or more and
- * they are not aiperf's trial folders: a file belongs to the deepest of them above it.
+ * The folders of an upload that each hold their own aiperf run (its summary or records), when
+ * there are two or more: aiperf's trial folders (`profile_runs/run_N`) are the run of the folder
+ * above them, and a file belongs to the deepest run folder above it.
  */
 export function aiperfRunFolders(
   files: Pick<StagedFile, "name" | "kind" | "format" | "sha256">[],
@@ -46,18 +47,16 @@ export function aiperfRunFolders(
     seen.add(f.sha256);
     return true;
   });
-  const dirs = [...new Set(anchors.map((f) => dirOf(f.name)))];
-  if (dirs.length < 2 || dirs.every((d) => TRIAL_DIR.test(d))) return null;
-  // A folder above another run folder holds that run's files, not a run of its own.
-  const runDirs = dirs.filter((d) => !dirs.some((o) => o !== d && (d === "" || o.startsWith(`${d}/`))));
-  return runDirs.length >= 2 ? runDirs.sort() : null;
+  const dirs = new Set(anchors.map((f) => dirOf(f.name).replace(TRIAL_DIR, "")));
+  return dirs.size >= 2 ? [...dirs].sort() : null;
 }
 
 function deepestFolder(name: string, folders: string[]): string | undefined {
   const dir = dirOf(name);
   let best: string | undefined;
   for (const f of folders)
-    if ((dir === f || dir.startsWith(`${f}/`)) && (best === undefined || f.length > best.length)) best = f;
+    if ((f === "" || dir === f || dir.startsWith(`${f}/`)) && (best === undefined || f.length > best.length))
+      best = f;
   return best;
 }
 
@@ -147,7 +146,7 @@ async function folderRuns(
         // The upload's name names the sweep; each run is named for what it measured.
         fields: { labels: upload.fields.labels },
         warnings: [split],
-        suggestedName: key,
+        suggestedName: key || upload.suggestedName,
       };
       made.push(await createRunFromUpload(app, part, liveOf(key)));
     }
