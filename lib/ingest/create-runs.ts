@@ -14,18 +14,14 @@ import { insertSweep } from "@/lib/store/sweeps-repo";
 import { analyzerTables } from "./analyzers";
 import { createRunFromUpload } from "./create-run";
 import type { IngestDeps } from "./deps";
-import { UploadError } from "./errors";
 import { AIPERF_SWEEP_FILE } from "@/lib/formats/aiperf-sweep";
 import { deleteRun } from "@/lib/store/runs-repo";
 import { parseLabels } from "./run-rows";
-import { MAX_SPLIT_BENCHMARKS, splitBenchmarks } from "./split-benchmarks";
+import { splitBenchmarks } from "./split-benchmarks";
 import { runDirOf } from "./sweep-layout";
 import type { LiveIngest } from "./live-ingest";
-import type { SweepIngest } from "./sweep-ingest";
+import { MAX_UPLOAD_RUNS, tooManyRuns, type SweepIngest } from "./sweep-ingest";
 import type { ReceivedUpload, StagedFile } from "./upload-types";
-
-/** Most runs one upload makes from its folders: the cap of a split file and of POST /api/sweeps. */
-export const MAX_UPLOAD_RUNS = MAX_SPLIT_BENCHMARKS;
 
 const AIPERF_RUN_KINDS = new Set(["aiperf-records", "aiperf-summary"]);
 /** aiperf's repeated trials of one configuration (`--num-profile-runs`): one run, of the folder above. */
@@ -120,12 +116,7 @@ async function folderRuns(
 ): Promise<UploadResponse> {
   const made: UploadResponse[] = [];
   try {
-    if (keys.length > MAX_UPLOAD_RUNS)
-      throw new UploadError(
-        413,
-        "too_many_runs",
-        `this upload holds ${keys.length} run folders; at most ${MAX_UPLOAD_RUNS} runs are made from one upload: upload them in parts`,
-      );
+    if (keys.length > MAX_UPLOAD_RUNS) throw tooManyRuns(`${keys.length} run folders`);
     const ignored: string[] = [];
     const byKey = new Map<string, ReceivedUpload["files"]>(keys.map((k) => [k, []]));
     for (const f of upload.files) {

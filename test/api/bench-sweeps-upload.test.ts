@@ -153,7 +153,10 @@ describe("a file of several benchmarks", () => {
     const names = new Set<string>();
     for (const [i, r] of runs.entries()) {
       const run = await readRun(body.runs![i].id);
-      expect(run.requests!.ttftMs!.mean).toBeCloseTo(r.mean_ttft_ms as number, 9);
+      expect(run.requests!.ttftMs!.mean).toBeCloseTo(
+        (r as Record<string, unknown>).mean_ttft_ms as number,
+        9,
+      );
       expect(run.name).toContain(`run ${i}`);
       names.add(run.name);
     }

@@ -1,0 +1,79 @@
+/**
+ * How an upload of several runs is split (issue 31, "Splits are planned, bounded and atomic"):
+ * a split file's runs hold their own benchmark, never the upload's other files (N4); an upload
+ * of more run folders than a sweep holds is refused, as a split file and POST /api/sweeps are
+ * capped (N7). SGLang lines as python/sglang/bench_serving.py appends them
+ * (test/generators/sglang-bench.ts), aiperf records from test/fixtures/aiperf.
+ */
+import fs from "node:fs";
+import { describe, expect, it } from "vitest";
+import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
+import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
+import { runSummarySchema, uploadResponseSchema } from "@/lib/api/schemas";
+import { MAX_SWEEP_RUNS, sweepSchema } from "@/lib/api/sweeps";
+import { sglangSweep } from "../generators/sglang-bench";
+import { fixture, freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+
+freshAppEachTest();
+
+const AIPERF_RECORDS = fixture("aiperf/qwen-c4__profile_export.jsonl");
+
+async function readRun(id: string) {
+  const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
+  return runSummarySchema.parse(await res.json());
+}
+
+async function storedRunCount(): Promise<number> {
+  const res = await listRuns(new Request("http://localhost/api/runs?limit=200"));
+  return ((await res.json()) as { runs: unknown[] }).runs.length;
+}
+
+describe("a split upload", () => {
+  it("gives each benchmark's run its own file; an unrelated records file is a run of its own (N4)", async () => {
+    const levels = [1, 4, 16];
+    const records = fs
+      .readFileSync(AIPERF_RECORDS, "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "").length;
+    const res = await upload(
+      uploadRequest([
+        { name: "sweep.jsonl", content: sglangSweep(levels, { requests: 5, details: true }) },
+        { name: "other/profile_export.jsonl", path: AIPERF_RECORDS },
+      ]),
+    );
+    expect(res.status).toBe(201);
+    const body = uploadResponseSchema.parse(await res.json());
+    expect(body.runs).toHaveLength(4);
+    expect(body.warnings.join("\n")).toMatch(
+      /holds 3 benchmarks \(sweep\.jsonl\): each is its own run, and together a sweep; other\/profile_export\.jsonl, which belong to none of them, make a run of their own/,
+    );
+    const sweep = sweepSchema.parse(
+      await (
+        await getSweep(new Request(`http://localhost/api/sweeps/${body.sweep!.id}`), idParams(body.sweep!.id))
+      ).json(),
+    );
+    expect(sweep.runs.map((r) => r.concurrency)).toEqual(levels);
+    for (const [i] of levels.entries()) {
+      const run = await readRun(body.runs![i].id);
+      expect(run.files.map((f) => f.name)).toEqual(["sweep.jsonl"]);
+      expect(run.requests!.count).toBe(5);
+    }
+    const rest = await readRun(body.runs![3].id);
+    expect(rest.files.map((f) => f.name)).toEqual(["other/profile_export.jsonl"]);
+    expect(rest.requests!.count).toBe(records);
+    expect(await storedRunCount()).toBe(4);
+  });
+
+  it(`refuses more run folders than a sweep holds (${MAX_SWEEP_RUNS}), leaving no run (N7)`, async () => {
+    const head = fs.readFileSync(AIPERF_RECORDS, "utf8").split("\n").slice(0, 2).join("\n") + "\n";
+    const files = Array.from({ length: MAX_SWEEP_RUNS + 1 }, (_, i) => ({
+      name: `cfg_c${i + 1}/profile_export.jsonl`,
+      content: head,
+    }));
+    const res = await upload(uploadRequest(files));
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("too_many_runs");
+    expect(await storedRunCount()).toBe(0);
+  });
+});
