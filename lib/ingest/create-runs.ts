@@ -10,7 +10,13 @@
  */
 import type { UploadResponse } from "@/lib/api/schemas";
 import { newRunId } from "@/lib/store/ids";
-import { insertSweep } from "@/lib/store/sweeps-repo";
+import {
+  abandonPendingSplit,
+  addPendingRun,
+  beginPendingSplit,
+  finishPendingSplit,
+  pendingSplitHeartbeat,
+} from "@/lib/store/pending-splits";
 import { analyzerTables } from "./analyzers";
 import { createRunFromUpload } from "./create-run";
 import type { IngestDeps } from "./deps";
@@ -115,7 +121,19 @@ async function folderRuns(
   liveOf: (key: string) => LiveIngest | undefined,
 ): Promise<UploadResponse> {
   const made: UploadResponse[] = [];
+  const db = app.store.db;
+  const sweepName = (upload.fields.name?.trim() || upload.suggestedName).slice(0, 200);
+  // Until every run is made, they are a pending sweep: a kill leaves all of them or none.
+  const pendingId = newRunId();
+  let stopBeat = () => {};
+  let pending = false;
   try {
+    if (keys.length <= MAX_UPLOAD_RUNS) {
+      const started = keys.map((k) => liveOf(k)?.runId).filter((id): id is string => !!id);
+      await beginPendingSplit(db, pendingId, sweepName, started);
+      pending = true;
+      stopBeat = pendingSplitHeartbeat(db, pendingId, app.config.ingestStaleMs);
+    }
     if (keys.length > MAX_UPLOAD_RUNS) throw tooManyRuns(`${keys.length} run folders`);
     const ignored: string[] = [];
     const byKey = new Map<string, ReceivedUpload["files"]>(keys.map((k) => [k, []]));
@@ -139,17 +157,22 @@ async function folderRuns(
         warnings: [split],
         suggestedName: key || upload.suggestedName,
       };
-      made.push(await createRunFromUpload(app, part, liveOf(key)));
+      const live = liveOf(key);
+      made.push(
+        await createRunFromUpload(
+          app,
+          part,
+          live,
+          live ? undefined : (id) => addPendingRun(db, pendingId, id),
+        ),
+      );
     }
-    const sweepId = newRunId();
-    const now = Date.now();
-    await insertSweep(
-      app.store.db,
+    await finishPendingSplit(
+      db,
+      pendingId,
+      made.map((r) => r.id),
       {
-        id: sweepId,
-        name: (upload.fields.name?.trim() || upload.suggestedName).slice(0, 200),
-        created_at: now,
-        updated_at: now,
+        name: sweepName,
         meta: JSON.stringify({
           source: "upload",
           folders: keys,
@@ -157,8 +180,8 @@ async function folderRuns(
           ...(sink.aiperfSweep ? { aiperfSweep: sink.aiperfSweep } : {}),
         }),
       },
-      made.map((r) => r.id),
     );
+    const sweepId = pendingId;
     // Files that went to no run (and aiperf's sweep aggregate, kept in the sweep) leave no blob.
     await sink.lease.abandon();
     return {
@@ -176,9 +199,12 @@ async function folderRuns(
     };
   } catch (err) {
     const tables = analyzerTables();
-    for (const r of made) await deleteRun(app.store.db, r.id, tables).catch(() => {});
+    if (pending) await abandonPendingSplit(db, pendingId, [], tables).catch(() => {});
+    for (const r of made) await deleteRun(db, r.id, tables).catch(() => {});
     await sink.abandon();
     throw err;
+  } finally {
+    stopBeat();
   }
 }
 

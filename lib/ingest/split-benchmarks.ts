@@ -20,7 +20,13 @@
 import type { UploadResponse } from "@/lib/api/schemas";
 import { newFileId, newRunId } from "@/lib/store/ids";
 import { deleteRun, getFiles, getRun, insertRun, updateRunMeta, type FileRow } from "@/lib/store/runs-repo";
-import { insertSweep } from "@/lib/store/sweeps-repo";
+import {
+  abandonPendingSplit,
+  addPendingRun,
+  beginPendingSplit,
+  finishPendingSplit,
+  pendingSplitHeartbeat,
+} from "@/lib/store/pending-splits";
 import { analyzerTables } from "./analyzers";
 import { nameFromContent, uploadResponse } from "./create-run";
 import type { IngestDeps } from "./deps";
@@ -246,10 +252,15 @@ export async function splitBenchmarks(
       rows,
     );
     made.push(id);
+    await addPendingRun(db, pendingId, id);
     const outcome = await ingestRun(app, id);
     if (outcome.status === "ready") await nameFromContent(app, id, name);
     return uploadResponse(id, rows, outcome, warnings);
   };
+  // Until every run is made, they and the upload's run are a pending sweep: a kill leaves all or none.
+  const pendingId = newRunId();
+  await beginPendingSplit(db, pendingId, runName(upload), [first.id]);
+  const stopBeat = pendingSplitHeartbeat(db, pendingId, app.config.ingestStaleMs);
   try {
     const responses: UploadResponse[] = [];
     for (const [k, unit] of units.entries())
@@ -259,29 +270,24 @@ export async function splitBenchmarks(
     // Each run has its own copies of the file rows: the upload's run goes.
     await deleteRun(db, first.id, analyzerTables());
     const names = await Promise.all(made.map(async (id) => (await getRun(db, id))?.name ?? id));
-    let sweep: UploadResponse["sweep"];
-    if (plan.sweep) {
-      const sweepId = newRunId();
-      const now = Date.now();
-      await insertSweep(
-        db,
-        {
-          id: sweepId,
-          // The upload's name names the sweep; each run is named for what it measured.
-          name: runName(upload),
-          created_at: now,
-          updated_at: now,
-          meta: JSON.stringify({
-            source: "upload",
-            files: fileNames,
-            benchmarks: units.length,
-            labels: parseLabels(upload.fields.labels),
-          }),
-        },
-        made.slice(0, units.length),
-      );
-      sweep = { id: sweepId, url: `/sweeps/${sweepId}` };
-    }
+    const sweep = plan.sweep ? { id: pendingId, url: `/sweeps/${pendingId}` } : undefined;
+    await finishPendingSplit(
+      db,
+      pendingId,
+      made.slice(0, units.length),
+      plan.sweep
+        ? {
+            // The upload's name names the sweep; each run is named for what it measured.
+            name: runName(upload),
+            meta: JSON.stringify({
+              source: "upload",
+              files: fileNames,
+              benchmarks: units.length,
+              labels: parseLabels(upload.fields.labels),
+            }),
+          }
+        : null,
+    );
     return {
       ...responses[0],
       warnings: [...new Set(responses.flatMap((r) => r.warnings))],
@@ -296,9 +302,10 @@ export async function splitBenchmarks(
       })),
     };
   } catch (err) {
-    const tables = analyzerTables();
-    for (const id of made) await deleteRun(db, id, tables).catch(() => {});
+    await abandonPendingSplit(db, pendingId, made, analyzerTables()).catch(() => {});
     throw err;
+  } finally {
+    stopBeat();
   }
 }
 
