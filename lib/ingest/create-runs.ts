@@ -21,7 +21,8 @@ import { analyzerTables } from "./analyzers";
 import { createRunFromUpload } from "./create-run";
 import type { IngestDeps } from "./deps";
 import { AIPERF_SWEEP_FILE } from "@/lib/formats/aiperf-sweep";
-import { deleteRun } from "@/lib/store/runs-repo";
+import { rowFacts } from "@/lib/store/run-facts";
+import { deleteRun, getRun, updateRunMeta } from "@/lib/store/runs-repo";
 import { parseLabels } from "./run-rows";
 import { splitBenchmarks } from "./split-benchmarks";
 import { runDirOf } from "./sweep-layout";
@@ -145,7 +146,7 @@ async function folderRuns(
       else ignored.push(f.name);
     }
     const warnings = [...upload.warnings, ...sink.warnings];
-    const split = `this upload holds ${keys.length} runs, one per folder (${listed(keys)}): each is its own run, and together a sweep`;
+    const split = `this upload holds ${keys.length} runs, one per folder (${listed(keys)}): each is its own run`;
     warnings.push(split);
     if (ignored.length > 0)
       warnings.push(`${ignored.length} file(s) outside the run folders were not kept: ${listed(ignored)}`);
@@ -167,27 +168,35 @@ async function folderRuns(
         ),
       );
     }
+    const mix = await mixOf(
+      app,
+      made.map((r) => r.id),
+      keys,
+    );
+    if (mix.warning) warnings.push(mix.warning);
     await finishPendingSplit(
       db,
       pendingId,
       made.map((r) => r.id),
-      {
-        name: sweepName,
-        meta: JSON.stringify({
-          source: "upload",
-          folders: keys,
-          labels: parseLabels(upload.fields.labels),
-          ...(sink.aiperfSweep ? { aiperfSweep: sink.aiperfSweep } : {}),
-        }),
-      },
+      mix.sweep
+        ? {
+            name: sweepName,
+            meta: JSON.stringify({
+              source: "upload",
+              folders: keys,
+              labels: parseLabels(upload.fields.labels),
+              ...(sink.aiperfSweep ? { aiperfSweep: sink.aiperfSweep } : {}),
+            }),
+          }
+        : null,
     );
-    const sweepId = pendingId;
+    const sweep = mix.sweep ? { id: pendingId, url: `/sweeps/${pendingId}` } : undefined;
     // Files that went to no run (and aiperf's sweep aggregate, kept in the sweep) leave no blob.
     await sink.lease.abandon();
     return {
       ...made[0],
       warnings: [...new Set([...warnings, ...made.flatMap((r) => r.warnings)])],
-      sweep: { id: sweepId, url: `/sweeps/${sweepId}` },
+      ...(sweep ? { sweep } : {}),
       runs: made.map((r, i) => ({
         id: r.id,
         url: r.url,
@@ -206,6 +215,51 @@ async function folderRuns(
   } finally {
     stopBeat();
   }
+}
+
+/**
+ * Whether the folders' runs are one sweep: not when they measured different models (each stays a
+ * run, and the warning says why). Runs whose names read the same are told apart by their folder;
+ * a sweep over different input or output lengths says so.
+ */
+async function mixOf(
+  app: IngestDeps,
+  ids: string[],
+  keys: string[],
+): Promise<{ sweep: boolean; warning: string | null }> {
+  const db = app.store.db;
+  const rows = await Promise.all(ids.map((id) => getRun(db, id)));
+  const facts = rows.map((r) => (r ? rowFacts(r) : null));
+  const names = rows.map((r) => r?.name ?? "");
+  for (const [i, id] of ids.entries())
+    if (keys[i] && names.filter((n) => n === names[i]).length > 1 && !names[i].includes(keys[i]))
+      await updateRunMeta(db, id, { name: `${names[i]} · ${keys[i]}`.slice(0, 200) });
+  const models = [...new Set(facts.map((f) => f?.model?.value).filter((m): m is string => !!m))];
+  if (models.length > 1)
+    return {
+      sweep: false,
+      warning: `they are not one sweep: they measured different models (${listed(models)})`,
+    };
+  const spread = (k: "isl" | "osl") => {
+    const v = facts.map((f) => f?.[k]?.value).filter((x): x is number => typeof x === "number" && x > 0);
+    let lo = Infinity;
+    let hi = 0;
+    for (const x of v) {
+      lo = Math.min(lo, x);
+      hi = Math.max(hi, x);
+    }
+    return v.length > 1 && hi > 1.1 * lo ? v : null;
+  };
+  const isl = spread("isl");
+  const osl = spread("osl");
+  const differ = [
+    isl && `ISL ${listed(isl.map((x) => String(Math.round(x))))}`,
+    osl && `OSL ${listed(osl.map((x) => String(Math.round(x))))}`,
+  ].filter(Boolean);
+  return {
+    sweep: true,
+    warning: differ.length > 0 ? `the sweep's runs ran different workloads (${differ.join("; ")})` : null,
+  };
 }
 
 function listed(names: string[]): string {

@@ -76,4 +76,46 @@ describe("a split upload", () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("too_many_runs");
     expect(await storedRunCount()).toBe(0);
   });
+
+  it("folders of different models are a run each but no sweep, and the warning says why (M6)", async () => {
+    const summary = JSON.parse(
+      fs.readFileSync(fixture("aiperf/qwen-c2__profile_export_aiperf.json"), "utf8"),
+    ) as {
+      input_config: { endpoint: { model_names: string[] } };
+    };
+    const other = structuredClone(summary);
+    other.input_config.endpoint.model_names = ["example/other-model"];
+    const res = await upload(
+      uploadRequest([
+        { name: "qwen_c2/profile_export_aiperf.json", content: JSON.stringify(summary) },
+        { name: "other_c2/profile_export_aiperf.json", content: JSON.stringify(other) },
+      ]),
+    );
+    expect(res.status).toBe(201);
+    const body = uploadResponseSchema.parse(await res.json());
+    expect(body.runs).toHaveLength(2);
+    expect(body.sweep).toBeUndefined();
+    expect(body.warnings.join("\n")).toMatch(
+      /not one sweep: they measured different models \(Qwen\/Qwen3-0\.6B, example\/other-model\)/,
+    );
+    const models = await Promise.all(body.runs!.map(async (r) => (await readRun(r.id)).facts.model?.value));
+    expect(models).toEqual(["Qwen/Qwen3-0.6B", "example/other-model"]);
+  });
+
+  it("folders of one model and load are told apart by their folder's name (M6)", async () => {
+    const summary = fs.readFileSync(fixture("aiperf/qwen-c2__profile_export_aiperf.json"), "utf8");
+    const res = await upload(
+      uploadRequest([
+        { name: "tp1_c2/profile_export_aiperf.json", content: summary },
+        { name: "tp2_c2/profile_export_aiperf.json", content: summary },
+      ]),
+    );
+    const body = uploadResponseSchema.parse(await res.json());
+    expect(body.sweep).toBeDefined();
+    const names = await Promise.all(body.runs!.map(async (r) => (await readRun(r.id)).name));
+    expect(names).toEqual([
+      "Qwen/Qwen3-0.6B · concurrency 2 · tp1_c2",
+      "Qwen/Qwen3-0.6B · concurrency 2 · tp2_c2",
+    ]);
+  });
 });
