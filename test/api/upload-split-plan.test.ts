@@ -12,7 +12,9 @@ import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
 import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
 import { runSummarySchema, uploadResponseSchema } from "@/lib/api/schemas";
 import { MAX_SWEEP_RUNS, sweepSchema } from "@/lib/api/sweeps";
+import { vllmResultsOf, MAX_SWEPT_PARAMS } from "@/lib/formats/vllm-bench";
 import { sglangSweep } from "../generators/sglang-bench";
+import { vllmBenchResult } from "../generators/vllm-bench";
 import { fixture, freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
 freshAppEachTest();
@@ -117,5 +119,20 @@ describe("a split upload", () => {
       "Qwen/Qwen3-0.6B · concurrency 2 · tp1_c2",
       "Qwen/Qwen3-0.6B · concurrency 2 · tp2_c2",
     ]);
+  });
+
+  it("keeps at most a few short swept parameters of a vLLM sweep result as facts (N14)", () => {
+    // vllm/benchmarks/sweep/serve.py writes the combination's overrides beside the result.
+    const doc: Record<string, unknown> = {
+      ...vllmBenchResult({ requests: 4, concurrency: 2 }),
+      run_number: 1,
+    };
+    for (let i = 0; i < 100_000; i++) doc[`param_${i}`] = `value ${i}`;
+    doc.long_value = "x".repeat(10_000);
+    const [result] = vllmResultsOf([doc]);
+    const swept = Object.keys(result.facts).filter((k) => k.startsWith("sweep."));
+    expect(swept).toHaveLength(MAX_SWEPT_PARAMS);
+    expect(swept[0]).toBe("sweep.param_0");
+    expect(result.facts["sweep.long_value"]).toBeUndefined();
   });
 });
