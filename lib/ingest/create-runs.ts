@@ -24,7 +24,7 @@ import { AIPERF_SWEEP_FILE } from "@/lib/formats/aiperf-sweep";
 import { rowFacts } from "@/lib/store/run-facts";
 import { deleteRun, getRun, updateRunMeta } from "@/lib/store/runs-repo";
 import { parseLabels } from "./run-rows";
-import { splitBenchmarks } from "./split-benchmarks";
+import { makeSplitRuns, planSplit, plannedRows, splitBenchmarks } from "./split-benchmarks";
 import { runDirOf } from "./sweep-layout";
 import type { LiveIngest } from "./live-ingest";
 import { MAX_UPLOAD_RUNS, tooManyRuns, type SweepIngest } from "./sweep-ingest";
@@ -101,6 +101,13 @@ export async function createRunsFromUpload(
   try {
     const live = keys.length === 1 ? sink.groups.get(keys[0]) : undefined;
     const whole = { ...upload, warnings: [...upload.warnings, ...sink.warnings] };
+    // Benchmarks the live ingest found are planned before its run is committed: the run goes
+    // unwritten, and each benchmark's run reads its stored files.
+    const plan = live ? planSplit(plannedRows(upload, live.reports)) : null;
+    if (live && plan) {
+      await live.abandon();
+      return await makeSplitRuns(app, whole, plan, null);
+    }
     const made = await createRunFromUpload(app, whole, live);
     // A file of several benchmarks, or several results, becomes a run per benchmark.
     return await splitBenchmarks(app, whole, made);

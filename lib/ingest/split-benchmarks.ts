@@ -16,6 +16,9 @@
  * Runlens reads make one more run of their own, never copied into every run; files nobody reads go
  * with the first run. The same benchmark twice (a report's JSON and YAML copies) is one run. A
  * vLLM combination's `summary.json` repeats its `run=N.json` files and is left out beside them.
+ *
+ * The plan is made from what the analyzers reported of each file while the upload streamed,
+ * before its run is committed (create-runs.ts); a run already committed is split the same way.
  */
 import type { UploadResponse } from "@/lib/api/schemas";
 import { newFileId, newRunId } from "@/lib/store/ids";
@@ -29,6 +32,7 @@ import {
 } from "@/lib/store/pending-splits";
 import { analyzerTables } from "./analyzers";
 import { nameFromContent, uploadResponse } from "./create-run";
+import type { FileReport } from "./analyzer";
 import type { IngestDeps } from "./deps";
 import { ingestRun } from "./ingest-run";
 import { parseLabels, runName } from "./run-rows";
@@ -207,10 +211,44 @@ export async function splitBenchmarks(
   first: UploadResponse,
 ): Promise<UploadResponse> {
   if (first.status !== "ready") return first;
-  const db = app.store.db;
-  const files = await getFiles(db, first.id);
+  const files = await getFiles(app.store.db, first.id);
   const plan = planSplit(files);
   if (!plan) return first;
+  return makeSplitRuns(app, upload, plan, first.id);
+}
+
+/**
+ * The upload's files as the catalog rows the plan reads, with what the live ingest's analyzers
+ * reported of each (their benchmarks, loads and identities), before any run is committed.
+ */
+export function plannedRows(upload: ReceivedUpload, reports: ReadonlyMap<string, FileReport>): FileRow[] {
+  return upload.files.map((f, ord) => ({
+    id: f.id ?? newFileId(),
+    run_id: "",
+    ord,
+    name: f.name,
+    kind: f.kind,
+    format: f.format,
+    bytes: f.bytes,
+    sha256: f.sha256,
+    records: 0,
+    skipped: 0,
+    warnings: "[]",
+    meta: JSON.stringify((f.id && reports.get(f.id)?.meta) || {}),
+  }));
+}
+
+/**
+ * Makes the plan's runs from the upload's stored files (and its sweep, when they are one); the
+ * run the upload was first read into, when there is one, goes once they are all made.
+ */
+export async function makeSplitRuns(
+  app: IngestDeps,
+  upload: ReceivedUpload,
+  plan: SplitPlan,
+  firstId: string | null,
+): Promise<UploadResponse> {
+  const db = app.store.db;
   const { units, rest } = plan;
   const fileNames = [...new Set(units.map((u) => u.file.name))];
   const split =
@@ -259,7 +297,7 @@ export async function splitBenchmarks(
   };
   // Until every run is made, they and the upload's run are a pending sweep: a kill leaves all or none.
   const pendingId = newRunId();
-  await beginPendingSplit(db, pendingId, runName(upload), [first.id]);
+  await beginPendingSplit(db, pendingId, runName(upload), firstId ? [firstId] : []);
   const stopBeat = pendingSplitHeartbeat(db, pendingId, app.config.ingestStaleMs);
   try {
     const responses: UploadResponse[] = [];
@@ -268,7 +306,7 @@ export async function splitBenchmarks(
     await distinctNames(app, made, units);
     if (rest.length > 0) responses.push(await makeRun(rest, null, `${upload.suggestedName} (other files)`));
     // Each run has its own copies of the file rows: the upload's run goes.
-    await deleteRun(db, first.id, analyzerTables());
+    if (firstId) await deleteRun(db, firstId, analyzerTables());
     const names = await Promise.all(made.map(async (id) => (await getRun(db, id))?.name ?? id));
     const sweep = plan.sweep ? { id: pendingId, url: `/sweeps/${pendingId}` } : undefined;
     await finishPendingSplit(
