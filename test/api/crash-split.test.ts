@@ -14,13 +14,21 @@ import { GET as listRuns } from "@/app/api/runs/route";
 import { GET as listSweeps } from "@/app/api/sweeps/route";
 import { sglangSweep } from "../generators/sglang-bench";
 import { restartAfterCrash, spawnIngest } from "../helpers/crash-ingest";
+import { fixture } from "../helpers/test-app";
 
+/** Uploads the file argv[2] as sweep.jsonl, or every file of the folder argv[2] under its path. */
 const CHILD = `
 import fs from "node:fs";
+import path from "node:path";
 import { POST } from "@/app/api/runs/route";
 async function main() {
   const form = new FormData();
-  form.append("file", new Blob([fs.readFileSync(process.argv[2])]), "sweep.jsonl");
+  const input = process.argv[2];
+  if (fs.statSync(input).isDirectory()) {
+    for (const sub of fs.readdirSync(input).sort())
+      for (const f of fs.readdirSync(path.join(input, sub)))
+        form.append("file", new Blob([fs.readFileSync(path.join(input, sub, f))]), sub + "/" + f);
+  } else form.append("file", new Blob([fs.readFileSync(input)]), "sweep.jsonl");
   const res = await POST(new Request("http://localhost/api/runs", { method: "POST", body: form }));
   console.log("finished", res.status);
 }
@@ -42,6 +50,12 @@ beforeAll(() => {
     ),
   );
   fs.writeFileSync(path.join(dir, "child.ts"), CHILD);
+  // A folder sweep: twelve run folders of aiperf records (test/fixtures/aiperf, real aiperf output).
+  const records = fs.readFileSync(fixture("aiperf/qwen-c4__profile_export.jsonl"));
+  for (let c = 1; c <= 12; c++) {
+    fs.mkdirSync(path.join(dir, "folders", `cfg_c${c}`), { recursive: true });
+    fs.writeFileSync(path.join(dir, "folders", `cfg_c${c}`, "profile_export.jsonl"), records);
+  }
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -81,6 +95,32 @@ describe("crash during a multi-benchmark split", () => {
     expect(ingest.output()).not.toContain("finished");
 
     const { cleanup } = await restartAfterCrash({ DATA_DIR: dataDir });
+    try {
+      const runs = (await (await listRuns(new Request("http://localhost/api/runs"))).json()) as {
+        runs: unknown[];
+      };
+      expect(runs.runs).toEqual([]);
+      const sweeps = (await (await listSweeps(new Request("http://localhost/api/sweeps"))).json()) as {
+        sweeps: unknown[];
+      };
+      expect(sweeps.sweeps).toEqual([]);
+    } finally {
+      await cleanup();
+    }
+  }, 200_000);
+
+  it("of a folder sweep leaves none of its runs and no sweep either", async () => {
+    const data = path.join(dir, "data-folders");
+    const ingest = spawnIngest(dir, path.join(dir, "folders"), {
+      DATA_DIR: data,
+      DATABASE_URL: "",
+      RUNLENS_TEST_COMMIT_DELAY_MS: "300",
+    });
+    await ingest.until(readyRuns(path.join(data, "runlens.sqlite"), 2, 150_000));
+    expect(await ingest.kill()).toBe("SIGKILL");
+    expect(ingest.output()).not.toContain("finished");
+
+    const { cleanup } = await restartAfterCrash({ DATA_DIR: data });
     try {
       const runs = (await (await listRuns(new Request("http://localhost/api/runs"))).json()) as {
         runs: unknown[];
