@@ -78,6 +78,8 @@ export interface BenchUnit {
   /** Its own name within its file, or "" */
   label: string;
   companions: FileRow[];
+  /** Which benchmark of a companion of several is this one's (a copy of the unit's file) */
+  companionParts: Map<string, number>;
 }
 
 export interface SplitPlan {
@@ -122,6 +124,7 @@ export function planSplit(files: FileRow[]): SplitPlan | null {
         workload: strAt(meta.workloads, k) ?? "",
         label: strAt(meta.labels, k) ?? "",
         companions: [],
+        companionParts: new Map(),
       });
   }
   if (units.length > MAX_SPLIT_BENCHMARKS) return null;
@@ -133,7 +136,11 @@ export function planSplit(files: FileRow[]): SplitPlan | null {
       byKey.set(u.key, u);
       return true;
     }
-    if (u.file.id !== first.file.id && !first.companions.includes(u.file)) first.companions.push(u.file);
+    if (u.file.id !== first.file.id && !first.companions.includes(u.file)) {
+      first.companions.push(u.file);
+      // A copy of several benchmarks is read for the one it repeats, not for all of them.
+      if (u.part !== undefined) first.companionParts.set(u.file.id, u.part);
+    }
     return false;
   });
   // A genai-perf summary goes with the one per-request export of its folder.
@@ -272,10 +279,7 @@ export async function makeSplitRuns(
         records: 0,
         skipped: 0,
         warnings: "[]",
-        meta:
-          unit && f.id === unit.file.id && unit.part !== undefined
-            ? JSON.stringify({ part: unit.part })
-            : "{}",
+        meta: JSON.stringify(partOf(f, unit)),
       }));
     await insertRun(
       db,
@@ -364,6 +368,14 @@ async function distinctNames(app: IngestDeps, ids: string[], units: BenchUnit[])
     if (names[i].includes(tag)) continue;
     await updateRunMeta(db, id, { name: `${names[i]} · ${tag}`.slice(0, 200) });
   }
+}
+
+/** The file row meta that says which benchmark of `f` the unit's run reads, when it holds several. */
+function partOf(f: FileRow, unit: BenchUnit | null): { part?: number } {
+  if (!unit) return {};
+  if (f.id === unit.file.id) return unit.part === undefined ? {} : { part: unit.part };
+  const part = unit.companionParts.get(f.id);
+  return part === undefined ? {} : { part };
 }
 
 function listed(names: string[]): string {

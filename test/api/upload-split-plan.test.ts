@@ -13,6 +13,7 @@ import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
 import { runSummarySchema, uploadResponseSchema } from "@/lib/api/schemas";
 import { MAX_SWEEP_RUNS, sweepSchema } from "@/lib/api/sweeps";
 import { vllmResultsOf, MAX_SWEPT_PARAMS } from "@/lib/formats/vllm-bench";
+import { guidellmRateReport } from "../generators/guidellm";
 import { sglangSweep } from "../generators/sglang-bench";
 import { vllmBenchResult } from "../generators/vllm-bench";
 import { fixture, freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
@@ -134,5 +135,29 @@ describe("a split upload", () => {
     expect(swept).toHaveLength(MAX_SWEPT_PARAMS);
     expect(swept[0]).toBe("sweep.param_0");
     expect(result.facts["sweep.long_value"]).toBeUndefined();
+  });
+
+  it("a second copy of a rate sweep's report goes with the runs it repeats, read once each", async () => {
+    // GuideLLM writes one report as benchmarks.json and, asked to, again as another file.
+    const doc = guidellmRateReport([2, 5, 10], { requests: 6 });
+    const res = await upload(
+      uploadRequest([
+        { name: "benchmarks.json", content: JSON.stringify(doc) },
+        { name: "copy/benchmarks.json", content: JSON.stringify(doc, null, 2) },
+      ]),
+    );
+    expect(res.status).toBe(201);
+    const body = uploadResponseSchema.parse(await res.json());
+    expect(body.runs).toHaveLength(3);
+    expect(body.sweep).toBeDefined();
+    for (const r of body.runs!) {
+      const run = await readRun(r.id);
+      expect(run.files.map((f) => f.name)).toEqual(["benchmarks.json", "copy/benchmarks.json"]);
+      expect(run.requests!.count).toBe(6);
+      expect(run.warnings.join("\n")).not.toMatch(/only the first/);
+      expect(run.warnings).toContain(
+        "copy/benchmarks.json holds the same benchmark as benchmarks.json: read once",
+      );
+    }
   });
 });
