@@ -225,18 +225,24 @@ async function upload(opts) {
       process.stderr.write(`  warning${w.line ? ` line ${w.line}` : ""}: ${w.message}\n`);
   }
   for (const w of body.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
-  if (body.sweep) {
-    // One run per folder: each on stderr, the sweep's link on stdout for the CI job to keep.
+  if (body.sweep || (body.runs ?? []).length > 1) {
+    // Several runs: each on stderr, the sweep's link (else each run's) on stdout for the CI job to keep.
     for (const r of body.runs ?? [])
       process.stderr.write(`run ${r.folder.padEnd(20)} ${r.status.padEnd(8)} ${new URL(r.url, base).href}\n`);
     const failed = (body.runs ?? []).filter((r) => r.status === "failed");
+    const where = body.sweep
+      ? new URL(body.sweep.url, base).href
+      : failed.map((r) => new URL(r.url, base).href).join(" ");
     if (failed.length > 0)
       throw new CliError(
-        `${failed.length} run(s) of the sweep failed to ingest (${failed.map((r) => r.folder).join(", ")}): ${new URL(body.sweep.url, base)}`,
+        `${failed.length} run(s) of the upload failed to ingest (${failed.map((r) => r.folder).join(", ")}): ${where}`,
       );
-    process.stdout.write(`${new URL(body.sweep.url, base).href}\n`);
+    if (body.sweep) process.stdout.write(`${new URL(body.sweep.url, base).href}\n`);
+    else for (const r of body.runs) process.stdout.write(`${new URL(r.url, base).href}\n`);
     if (opts.gate)
-      throw new CliError("a CI gate judges one run, and this upload made a sweep: upload one run folder");
+      throw new CliError(
+        `a CI gate judges one run, and this upload made ${body.sweep ? "a sweep" : `${body.runs.length} runs`}: upload one run folder`,
+      );
     return 0;
   }
   if (body.status === "failed")

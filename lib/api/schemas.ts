@@ -274,9 +274,9 @@ export const uploadResponseSchema = z.object({
   ),
   warnings: z.array(z.string()),
   ...readinessSchema.shape,
-  /** An upload holding several run folders made one run per folder and this sweep of them */
+  /** An upload holding several runs made one run each and, when they are one sweep, this sweep of them */
   sweep: z.object({ id: z.string(), url: z.string() }).optional(),
-  /** Every run the upload made, in folder order, when it made a sweep (the fields above are the first's) */
+  /** Every run the upload made, in folder or upload order, when it made several (the fields above are the first's) */
   runs: z
     .array(
       z.object({

@@ -48,6 +48,10 @@ export function vllmResultsOf(docs: unknown[]): BenchResult[] {
 }
 
 /** The swept parameters a sweep run carries beside the result (serve and bench overrides). */
+/** Most swept parameters of a `vllm bench sweep` result kept as facts, and their longest name or value. */
+export const MAX_SWEPT_PARAMS = 32;
+const MAX_SWEPT_TEXT = 200;
+
 const RESULT_KEYS = new Set([
   "date",
   "endpoint_type",
@@ -140,11 +144,17 @@ export function readVllmResult(raw: Record<string, unknown>): BenchResult {
       requestCount: prompts,
     },
   );
+  // A combination's overrides, bounded: a handful of short parameters, never thousands of facts.
   const swept =
     typeof d.run_number === "number"
-      ? Object.entries(d).filter(
-          ([k, v]) => !RESULT_KEYS.has(k) && (typeof v === "string" || typeof v === "boolean"),
-        )
+      ? Object.entries(d)
+          .filter(
+            ([k, v]) =>
+              !RESULT_KEYS.has(k) &&
+              k.length <= MAX_SWEPT_TEXT &&
+              (typeof v === "boolean" || (typeof v === "string" && v.length <= MAX_SWEPT_TEXT)),
+          )
+          .slice(0, MAX_SWEPT_PARAMS)
       : [];
   const facts = factsOf({
     vllmPooledItlMeanMs: itl ? d.mean_itl_ms : null,

@@ -20,9 +20,11 @@ export async function createRunFromUpload(
   app: IngestDeps,
   upload: ReceivedUpload,
   live?: LiveIngest,
+  /** Called with the new run's id once its row exists, before its stored files are read */
+  onRun?: (id: string) => Promise<void>,
 ): Promise<UploadResponse> {
   try {
-    return await createRun(app, upload, live);
+    return await createRun(app, upload, live, onRun);
   } finally {
     // Committed file rows hold the blobs now, or the upload was dropped: the lease has no more use.
     await live?.releaseLease();
@@ -33,6 +35,7 @@ async function createRun(
   app: IngestDeps,
   upload: ReceivedUpload,
   live?: LiveIngest,
+  onRun?: (id: string) => Promise<void>,
 ): Promise<UploadResponse> {
   // The blobs this upload created go unless another run or upload uses them (best effort: the
   // store may be locked or away, and the collector removes what stays).
@@ -78,6 +81,7 @@ async function createRun(
       throw err;
     }
     await live?.releaseLease();
+    await onRun?.(id);
     outcome = await ingestRun(app, id);
   }
   if (outcome.status === "ready" && !upload.fields.name?.trim())

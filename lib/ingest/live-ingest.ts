@@ -3,7 +3,7 @@ import type { Format } from "@/lib/formats/kinds";
 import type { BlobLease } from "@/lib/store/blob-leases";
 import { newFileId, newRunId } from "@/lib/store/ids";
 import { deleteRun, finishUploadCatalog, insertRun, type FileRow } from "@/lib/store/runs-repo";
-import type { IngestFile } from "./analyzer";
+import type { FileReport, IngestFile } from "./analyzer";
 import { referenceAnalyzers } from "./analyzers";
 import type { IngestDeps } from "./deps";
 import { ingestRun, IngestSession, type IngestOutcome } from "./ingest-run";
@@ -34,6 +34,11 @@ export class LiveIngest implements LiveSink {
 
   get runId(): string | null {
     return this.session?.runId ?? null;
+  }
+
+  /** What the analyzers reported of each file read so far (by file id); empty when the ingest failed. */
+  get reports(): ReadonlyMap<string, FileReport> {
+    return this.session && !this.session.failed ? this.session.reports : new Map();
   }
 
   async open(file: { name: string; kind: Kind; format: Format; ord: number }): Promise<LiveFile | null> {

@@ -7,16 +7,29 @@
 import { Readable } from "node:stream";
 import { AIPERF_SWEEP_FILE, readAiperfSweep, type AiperfSweepExport } from "@/lib/formats/aiperf-sweep";
 import type { Kind } from "@/lib/api/kinds";
+import { MAX_SWEEP_RUNS } from "@/lib/api/sweeps";
 import type { Format } from "@/lib/formats/kinds";
 import type { BlobLease } from "@/lib/store/blob-leases";
 import { newFileId } from "@/lib/store/ids";
 import type { IngestDeps } from "./deps";
+import { UploadError } from "./errors";
 import { LiveIngest } from "./live-ingest";
 import { runDirOf } from "./sweep-layout";
 import type { LiveFile, LiveSink } from "./upload-types";
 
 /** An aiperf sweep aggregate is a few kilobytes per swept value; beyond this it is not read. */
 const MAX_SWEEP_EXPORT_BYTES = 8 << 20;
+
+/** Most runs one upload makes: the cap of a split file and of POST /api/sweeps. */
+export const MAX_UPLOAD_RUNS = MAX_SWEEP_RUNS;
+
+export function tooManyRuns(what: string): UploadError {
+  return new UploadError(
+    413,
+    "too_many_runs",
+    `this upload holds ${what}; at most ${MAX_UPLOAD_RUNS} runs are made from one upload: upload them in parts`,
+  );
+}
 
 export class SweepIngest implements LiveSink {
   readonly lease: BlobLease;
@@ -33,6 +46,9 @@ export class SweepIngest implements LiveSink {
     if (AIPERF_SWEEP_FILE.test(file.name)) return this.readSweepExport(file.name);
     const { key } = runDirOf(file.name);
     let group = this.groups.get(key);
+    if (!group && this.runKeys().length >= MAX_UPLOAD_RUNS)
+      // Refused as it arrives, before another run is started (the cap of a split file and of POST /api/sweeps).
+      throw tooManyRuns(`more than ${MAX_UPLOAD_RUNS} run folders`);
     if (!group) {
       group = new LiveIngest(this.app, this.lease);
       this.groups.set(key, group);

@@ -2,6 +2,7 @@ import path from "node:path";
 import { analyzerTables } from "@/lib/ingest/analyzers";
 import { drilldownsSettled } from "@/lib/ingest/drilldown";
 import { dropInterruptedUploads, failInterruptedIngests } from "@/lib/store/interrupted-ingest";
+import { dropInterruptedSplits } from "@/lib/store/pending-splits";
 import type { BlobStore } from "@/lib/store/blob-store";
 import { migrate, openPostgres, openSqlite, type DbHandle } from "@/lib/store/db";
 import { FsBlobStore } from "@/lib/store/fs-blob-store";
@@ -33,6 +34,10 @@ export async function createAppContext(config: AppConfig = readConfig()): Promis
   const tables = analyzerTables();
   // A failed sweep or collection is tried again at the next tick; it is logged, never swallowed.
   const sweep = async () => {
+    // An upload killed while it was made into several runs goes whole (lib/store/pending-splits.ts).
+    await dropInterruptedSplits(store.db, config.ingestStaleMs, tables).catch((err) =>
+      logBackgroundFailure("dropping interrupted splits", err),
+    );
     await dropInterruptedUploads(store.db, config.ingestStaleMs, tables).catch((err) =>
       logBackgroundFailure("dropping interrupted uploads", err),
     );

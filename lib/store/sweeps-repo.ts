@@ -57,6 +57,8 @@ export async function listSweeps(db: Db, limit: number): Promise<Array<SweepRow 
     .leftJoin("sweep_runs", "sweep_runs.sweep_id", "sweeps.id")
     .select(["sweeps.id", "sweeps.name", "sweeps.created_at", "sweeps.updated_at", "sweeps.meta"])
     .select((eb) => eb.fn.count<number>("sweep_runs.run_id").as("n"))
+    // An upload still making its runs (lib/store/pending-splits.ts) is no sweep yet.
+    .where("sweeps.meta", "not like", '%"pendingUpload":true%')
     .groupBy(["sweeps.id", "sweeps.name", "sweeps.created_at", "sweeps.updated_at", "sweeps.meta"])
     .orderBy("sweeps.created_at", "desc")
     .orderBy("sweeps.id", "desc")

@@ -138,22 +138,29 @@ describe("a file of several benchmarks", () => {
     expect(second.info).toMatchObject({ sweepRun: 0 });
   });
 
-  it("vLLM: a combination's summary.json of repeated runs at one load stays one run", async () => {
-    // --num-runs 3: three results of one combination, the same overrides in each.
+  it("vLLM: a combination's summary.json of repeated runs at one load is a run each, told apart by run", async () => {
+    // --num-runs 3: three results of one combination, the same overrides in each. Several results
+    // at one load are several runs, never "the first kept".
     const runs = [0, 1, 2].map((n) => ({
       ...vllmBenchResult({ requests: 10, concurrency: 4, seed: n + 1 }),
       run_number: n,
       max_concurrency: 4,
     }));
-    const res = await upload(
-      uploadRequest([{ name: "summary.json", content: JSON.stringify(runs, null, 4) }]),
-    );
-    expect(res.status).toBe(201);
-    const body = uploadResponseSchema.parse(await res.json());
-    expect(body.sweep).toBeUndefined();
-    expect(body.warnings.join("\n")).toMatch(
-      /holds 3 benchmarks \(summary\.json\); only the first \(run 0\)/,
-    );
+    const body = await uploadOne("summary.json", JSON.stringify(runs, null, 4));
+    expect(body.runs).toHaveLength(3);
+    expect(body.warnings.join("\n")).toMatch(/holds 3 benchmarks \(summary\.json\): each is its own run/);
+    expect(body.warnings.join("\n")).not.toMatch(/only the first/);
+    const names = new Set<string>();
+    for (const [i, r] of runs.entries()) {
+      const run = await readRun(body.runs![i].id);
+      expect(run.requests!.ttftMs!.mean).toBeCloseTo(
+        (r as Record<string, unknown>).mean_ttft_ms as number,
+        9,
+      );
+      expect(run.name).toContain(`run ${i}`);
+      names.add(run.name);
+    }
+    expect(names.size).toBe(3);
   });
 
   it("a re-ingest of a split run reads its own benchmark again", async () => {

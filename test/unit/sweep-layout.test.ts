@@ -18,6 +18,17 @@ describe("runDirOf", () => {
       concurrency: 64,
     });
     expect(runDirOf("sweep/qwen-c1/profile_export.jsonl").concurrency).toBe(1);
+    // A concurrency word in the folder's name: aiperf's default artifact folder
+    // (its summary's output.artifact_directory reads <model>-openai-chat-concurrency2), hand-made names.
+    expect(runDirOf("a/Qwen_Qwen3-0.6B-openai-chat-concurrency2/profile_export.jsonl")).toMatchObject({
+      key: "Qwen_Qwen3-0.6B-openai-chat-concurrency2",
+      concurrency: 2,
+    });
+    expect(runDirOf("qwen_concurrency4/x.json").concurrency).toBe(4);
+    expect(runDirOf("llama-conc16-tp2/x.json").concurrency).toBe(16);
+    // vLLM's sweep folders name an override, not a run folder: split by their results instead.
+    expect(runDirOf("exp/BENCH--max_concurrency=8/run=0.json").key).toBe("");
+    expect(runDirOf("concurrency-notes/x.json").key).toBe("");
   });
 
   it("leaves files outside any such folder, and trial folders, to the one run", () => {

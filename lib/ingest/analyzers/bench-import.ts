@@ -38,24 +38,53 @@ const KINDS = new Set([
   "inferencex-result",
 ]);
 
+/** Most benchmarks of one file whose identities are kept (a split makes at most 64 runs). */
+const MAX_IDENTITIES = 64;
+
+/** A figure rounded to 9 significant digits, so a YAML copy of a JSON report reads the same. */
+const round = (v: number | null | undefined) => (typeof v === "number" ? Number(v.toPrecision(9)) : null);
+
 /**
- * What identifies one benchmark's result whatever file holds it: the tool's own figures, load,
- * counts and duration (the per-request rows follow from them). Two copies of one report give one.
+ * What tells one benchmark from another (`keys`: two files of the same benchmark, a report's
+ * JSON and YAML copies, give the same key), which workload it ran (`workloads`: model, dataset,
+ * input and output lengths as the tool states them; a sweep never mixes two) and its name
+ * (`labels`), for the split of an upload into runs (lib/ingest/split-benchmarks.ts).
  */
-export function benchFingerprint(r: BenchResult): string {
-  const key = JSON.stringify([
-    r.tool,
-    r.toolVersion,
-    r.label,
-    r.model,
-    r.concurrency,
-    r.requestRate,
-    r.numPrompts,
-    r.durationS,
-    r.records?.length ?? null,
-    r.summary.metrics,
-  ]);
-  return createHash("sha256").update(key).digest("hex").slice(0, 16);
+export function benchIdentities(results: BenchResult[]): Record<string, unknown> {
+  if (results.length > MAX_IDENTITIES) return {};
+  const key = (r: BenchResult) =>
+    createHash("sha1")
+      .update(
+        JSON.stringify([
+          r.tool,
+          r.label,
+          r.model,
+          r.concurrency,
+          r.requestRate,
+          r.numPrompts,
+          round(r.durationS),
+          r.records?.length ?? null,
+          round(r.summary.metrics.request_count?.avg),
+          round(r.summary.metrics.time_to_first_token?.avg),
+          round(r.summary.metrics.request_latency?.avg),
+        ]),
+      )
+      .digest("hex")
+      .slice(0, 16);
+  const workload = (r: BenchResult) =>
+    [
+      r.model ? `model ${r.model}` : null,
+      ...["dataset", "randomInputLen", "randomOutputLen"].map((k) =>
+        r.facts[k] === undefined ? null : `${k} ${String(r.facts[k])}`,
+      ),
+    ]
+      .filter(Boolean)
+      .join(", ");
+  return {
+    keys: results.map(key),
+    workloads: results.map(workload),
+    labels: results.map((r) => r.label ?? ""),
+  };
 }
 
 interface Chosen {
@@ -64,36 +93,41 @@ interface Chosen {
   file: IngestFile | null;
 }
 
+const loadsOf = (results: BenchResult[]) =>
+  results.map((r) => `${r.concurrency ?? ""}@${r.requestRate ?? ""}`).join(",");
+
 export function benchImportAnalyzer(): Analyzer {
   let chosen: Chosen | null = null;
   let left = 0;
   const leftFiles: string[] = [];
   let genaiExport: { file: IngestFile; doc: ReturnType<typeof readGenaiPerfExport> } | null = null;
   let genaiSummary: Record<string, unknown> | null = null;
-  let genaiSummaryFile = "";
 
-  /** Each benchmark read so far by its fingerprint, with the file it came from. */
-  const seen = new Map<string, string>();
-  const repeats: string[] = [];
   const aggregates: string[] = [];
   /** InferenceX's CI job counts (run_stats.json): facts of whatever run they join */
   const runStats: Record<string, string> = {};
 
+  /** Benchmarks already offered, by identity: a second copy (a report's YAML beside its JSON) is read once. */
+  const seen = new Map<string, string>();
+  const duplicates: string[] = [];
+
   /** The first benchmark seen becomes the run; the others are counted for the warning. */
   function offer(all: BenchResult[], file: IngestFile | null): void {
-    // The same report twice (GuideLLM's benchmarks.json beside its benchmarks.yaml) is one.
-    const results = all.filter((r) => {
-      const fp = benchFingerprint(r);
-      const first = seen.get(fp);
-      if (first !== undefined) {
-        if (file)
-          repeats.push(
-            `${file.name} holds the same benchmark${r.label ? ` (${r.label})` : ""} as ${first}: read once`,
-          );
-        return false;
+    const keys = (benchIdentities(all).keys as string[] | undefined) ?? [];
+    const results = all.filter((_, i) => {
+      const key = keys[i];
+      if (key === undefined || !file) return true;
+      const first = seen.get(key);
+      if (first === undefined) {
+        seen.set(key, file.name);
+        return true;
       }
-      seen.set(fp, file?.name ?? r.tool);
-      return true;
+      duplicates.push(
+        first === file.name
+          ? `${file.name} holds one benchmark twice: read once`
+          : `${file.name} holds the same benchmark as ${first}: read once`,
+      );
+      return false;
     });
     if (results.length === 0) return;
     if (chosen === null) {
@@ -130,17 +164,19 @@ export function benchImportAnalyzer(): Analyzer {
         warnings: [{ message: yaml ? "not a GuideLLM YAML report" : "not valid JSON" }],
       };
     if (file.kind === "genai-perf-summary") {
-      // One genai-perf summary describes the run; another one is another run, said so.
-      if (genaiSummary === null) {
-        genaiSummary = docs[0] as Record<string, unknown>;
-        genaiSummaryFile = file.name;
-      } else if (JSON.stringify(docs[0]) === JSON.stringify(genaiSummary))
-        repeats.push(`${file.name} holds the same genai-perf summary as ${genaiSummaryFile}: read once`);
-      else
-        aggregates.push(
-          `${file.name} is another genai-perf summary (another run): only ${genaiSummaryFile} was read; upload each on its own`,
-        );
-      return { records: 1, skipped: 0, warnings: [] };
+      const doc = docs[0] as Record<string, unknown>;
+      // Several summaries are several runs (split at upload); read whole, the first is the run.
+      if (genaiSummary) {
+        left += 1;
+        leftFiles.push(file.name);
+      } else genaiSummary = doc;
+      const results = genaiPerfResults(null, doc);
+      return {
+        records: 1,
+        skipped: 0,
+        warnings: [],
+        meta: { benchmarks: 1, loads: loadsOf(results), ...benchIdentities(results) },
+      };
     }
     if (file.kind === "genai-perf-export") {
       const doc = readGenaiPerfExport(docs[0] as Record<string, unknown>);
@@ -154,7 +190,13 @@ export function benchImportAnalyzer(): Analyzer {
         records: n,
         skipped: 0,
         warnings: [],
-        meta: { experiments: doc.experiments.length, toolVersion: doc.version },
+        // One run whatever its experiments (they are not split); its summary goes with it.
+        meta: {
+          experiments: doc.experiments.length,
+          toolVersion: doc.version,
+          benchmarks: 1,
+          genaiExport: true,
+        },
       };
     }
     const all = benchResultsOf(file.kind, docs);
@@ -180,9 +222,8 @@ export function benchImportAnalyzer(): Analyzer {
       meta: {
         benchmarks: all.length,
         // Each benchmark's load (concurrency@rate): a sweep varies it, repeated runs do not.
-        loads: all.map((r) => `${r.concurrency ?? ""}@${r.requestRate ?? ""}`).join(","),
-        // Each benchmark's content: equal in two files that hold one report (JSON and YAML).
-        fingerprints: all.map(benchFingerprint).join(","),
+        loads: loadsOf(all),
+        ...benchIdentities(all),
         ...(part === undefined ? {} : { part }),
         perRequest: results.some((r) => r.records !== null),
       },
@@ -245,7 +286,7 @@ export function benchImportAnalyzer(): Analyzer {
     const originMs = runOriginMs(log);
     if (log.length > 0 && originMs !== 0) await reanchorRequests(ctx.db, ctx.runId, originMs);
     const out = benchRunResult(result, log, errors, originMs, pick.file?.name ?? result.tool);
-    for (const w of new Set(repeats)) out.warnings.push(w);
+    for (const d of new Set(duplicates)) out.warnings.push(d);
     for (const w of aggregates) out.warnings.push(w);
     if (left > 0)
       out.warnings.push(
