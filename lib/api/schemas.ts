@@ -114,8 +114,18 @@ export const timeBreakdownBlockSchema = z.object({
        * absent on runs ingested before it was kept
        */
       tokPerUser: statsSchema.nullable().optional(),
-      /** Requests whose output-token count is known (from their generation steps) */
+      /** Requests whose output-token count is known (from their generation steps or iterations) */
       tokensKnown: z.number(),
+      /**
+       * Of those, requests counted from the generation record's first_iter/last_iter (no step
+       * metrics); absent on runs ingested before it was kept
+       */
+      tokensFromIterations: z.number().optional(),
+      /**
+       * Requests whose first response left after their last token (not streamed): E2E = TTFT and
+       * no TPOT; absent on runs ingested before it was kept
+       */
+      oneResponse: z.number().optional(),
     })
     .optional(),
 });
