@@ -22,7 +22,10 @@ describe("ctx_request_id join on records written by TensorRT-LLM's record builde
     // carry the same request_id on both sides.
     const ctxIds = new Set<number>();
     let repeated = 0;
-    for (const r of gen.truth) ctxIds.has(r.ctxId) ? repeated++ : ctxIds.add(r.ctxId);
+    for (const r of gen.truth) {
+      if (ctxIds.has(r.ctxId)) repeated++;
+      else ctxIds.add(r.ctxId);
+    }
     expect(repeated).toBeGreaterThan(N / 3);
     expect(gen.truth.filter((r) => r.ctxId === r.genId).length).toBeGreaterThan(0);
 
