@@ -17,6 +17,8 @@ import { expect, it } from "vitest";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { runSummarySchema } from "@/lib/api/schemas";
 import { cacheFacts, endpointHitRateMissing } from "@/lib/metrics/server-metrics/cache-facts";
+import { hasCacheData } from "@/lib/api/run-views";
+import { serverTiles } from "@/components/run-views/overview-view";
 import { describeRealPublic, realPublicFile, realPublicParts } from "../helpers/real-public";
 import { freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
 
@@ -84,6 +86,10 @@ describeRealPublic(VLLM, () => {
     expect(facts.find((f) => f.label === "GPU hit rate")!.text).toBe("0 lookups (counters exported at 0)");
     expect(facts.every((f) => f.text !== null)).toBe(true);
     expect(endpointHitRateMissing(cache)).toContain("exported but looked up 0 prompt tokens");
+    // The Cache tab opens and the Overview tile says 0 lookups, not "not exported".
+    expect(hasCacheData(run)).toBe(true);
+    const tile = serverTiles(run).find((t) => t.label === "Cache hit rate (server)")!;
+    expect(tile.value).toBe("0 lookups");
   });
 });
 
