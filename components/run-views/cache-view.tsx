@@ -40,7 +40,13 @@ export function CacheView({ run }: RunViewProps) {
       facts.push(["GPU-cached tokens", orNotExported(sm.tokens.cachedTotal, "cachedTokens", formatCount)]);
     }
   }
+  const blockLookups = run.timeBreakdown?.kvBlockLookups ?? null;
   if (requestLevel !== null) facts.push(["perf-metrics hit rate (block-weighted)", formatRate(requestLevel)]);
+  else if (blockLookups === 0)
+    facts.push([
+      "perf-metrics hit rate (block-weighted)",
+      "0 block lookups (kv_cache_metrics reused and missed blocks at 0)",
+    ]);
   if (theoretical !== null) facts.push(["aiperf theoretical hit rate", formatRate(theoretical)]);
   const frontend = run.info.frontendCacheHitRate;
   if (typeof frontend === "number") facts.push(["Dynamo frontend hit rate", formatRate(frontend)]);

@@ -97,6 +97,11 @@ export const timeBreakdownBlockSchema = z.object({
   requestCount: z.number(),
   segments: z.array(segmentSchema),
   kvCacheHitRate: z.number().nullable(),
+  /**
+   * Blocks the hit rate's records looked up (Σ reused + missed); 0 = KV metrics at 0, so the
+   * rate is null for "0 lookups", not 0 %. Absent on runs ingested before it was kept.
+   */
+  kvBlockLookups: z.number().nullable().optional(),
   kvTransfer: z
     .object({ count: z.number(), bytes: statsSchema.nullable(), bandwidthGBps: statsSchema.nullable() })
     .nullable(),

@@ -147,7 +147,8 @@ export async function summarizeTrtllm(
   for (const w of stats.warnings) warnings.push(w);
   // docs/metrics.md §KV hit rate from perf metrics: block-weighted over prefill-side records when roles are
   // known.
-  const runHitRate = prefillTally.requests > 0 ? prefillTally.hitRate() : anyTally.hitRate();
+  const runTally = prefillTally.requests > 0 ? prefillTally : anyTally;
+  const runHitRate = runTally.hitRate();
   const transferStats = computeStats(transferBytes);
   const bandwidthStats = computeStats(bandwidths);
   const latencySummary = latency.summarize();
@@ -156,6 +157,7 @@ export async function summarizeTrtllm(
     requestCount: requests.length,
     segments: stats.segments,
     kvCacheHitRate: runHitRate,
+    kvBlockLookups: runTally.lookups(),
     kvTransfer:
       transferBytes.length || bandwidths.length
         ? { count: transferBytes.length, bytes: transferStats, bandwidthGBps: bandwidthStats }

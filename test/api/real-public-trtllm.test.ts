@@ -16,6 +16,7 @@ import { expect, it } from "vitest";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { effectiveCollectors } from "@/lib/metrics/collectors-mismatch";
+import { hasCacheData } from "@/lib/api/run-views";
 import { runSummarySchema } from "@/lib/api/schemas";
 import { segmentSharePayloadSchema, TRTLLM_CHART_KEYS } from "@/lib/api/trtllm-charts";
 import { closeShareSteps, segmentShareRows } from "@/lib/metrics/trtllm-chart-rows";
@@ -38,7 +39,12 @@ interface Timing {
 interface Side {
   request_id: number;
   ctx_request_id: number;
-  perf_metrics: { first_iter: number; last_iter: number; timing_metrics: Timing };
+  perf_metrics: {
+    first_iter: number;
+    last_iter: number;
+    timing_metrics: Timing;
+    kv_cache_metrics: { num_reused_blocks: number; num_missed_blocks: number };
+  };
 }
 interface DisaggRecord {
   disagg_server_arrival_time: number;
@@ -151,6 +157,17 @@ describeRealPublic(FOLDER, () => {
     expect(run.facts.backendVersion).toMatchObject({ value: meta.version });
     expect(run.files.find((f) => f.name === "metadata.json")!.kind).toBe("engine-config");
     expect(run.warnings.join("\n")).not.toContain("metadata.json");
+  });
+
+  it("KV metrics at 0 reused and 0 missed blocks are 0 lookups, never a 0 % hit rate", async () => {
+    const kv = records.map((r) => r.ctx_perf_metrics.perf_metrics.kv_cache_metrics);
+    const lookups = kv.reduce((n, k) => n + k.num_reused_blocks + k.num_missed_blocks, 0);
+    expect(lookups).toBe(0);
+    const run = await summary(await uploadRun(realPublicParts(FOLDER)));
+    expect(run.timeBreakdown!.kvBlockLookups).toBe(lookups);
+    expect(run.timeBreakdown!.kvCacheHitRate).toBeNull();
+    expect(run.endpoints.map((e) => e.kvCacheHitRate)).toEqual([null, null]);
+    expect(hasCacheData(run)).toBe(true);
   });
 
   it("the segment-share chart draws every arrival bucket", async () => {
