@@ -2,7 +2,7 @@
 
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatRate } from "@/lib/format-number";
-import { inScope, segmentColour, segmentShareRows } from "@/lib/metrics/trtllm-chart-rows";
+import { closeShareSteps, inScope, segmentColour, segmentShareRows } from "@/lib/metrics/trtllm-chart-rows";
 import type { SegmentScope, SegmentSharePayload } from "@/lib/api/trtllm-charts";
 import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 
@@ -24,7 +24,7 @@ export function ChartAreaSegmentShare({ payload, scope, actions }: Props) {
       height={280}
       actions={actions}
       kind="area"
-      data={rows}
+      data={closeShareSteps(rows, payload.bucketMs)}
       series={Object.fromEntries(
         payload.segmentNames
           .filter((n) => inScope(n, scope))

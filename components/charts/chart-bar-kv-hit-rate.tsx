@@ -15,12 +15,15 @@ export function ChartBarKvHitRate({ payload }: { payload: KvHitRatePayload }) {
   ];
   const full = new Map(rows.map((r) => [r.name, r.full]));
   type Row = (typeof rows)[number];
+  // Records with kv_cache_metrics whose blocks are all 0: looked up nothing, which is not "absent".
+  const zeroLookups =
+    rows.some((r) => r.requests > 0) && rows.every((r) => r.reusedBlocks + r.missedBlocks === 0);
   const detail = (r: Row) =>
     `(${formatCount(r.reusedBlocks)} reused, ${formatCount(r.missedBlocks)} missed, ${plural(r.requests, "request")})`;
   return (
     <ChartContainer<Row>
       title="KV-cache hit rate by role and worker"
-      description={`Σ reused / Σ (reused + missed) blocks; run (prefill side): ${payload.run === null ? "not recorded" : formatRate(payload.run)}`}
+      description={`Σ reused / Σ (reused + missed) blocks; run (prefill side): ${payload.run !== null ? formatRate(payload.run) : zeroLookups ? "0 block lookups" : "not recorded"}`}
       definition={{
         ...TRTLLM_COMPLETED,
         method: "blocks from each request's kv_cache_metrics, summed before dividing (block-weighted)",
@@ -34,7 +37,11 @@ export function ChartBarKvHitRate({ payload }: { payload: KvHitRatePayload }) {
         hitRate: "hitRate",
       }}
       exportName="kv-hit-rate"
-      missing="The perf metrics carry no kv_cache_metrics: TensorRT-LLM writes them with return_perf_metrics on."
+      missing={
+        zeroLookups
+          ? "Every record's kv_cache_metrics has 0 reused and 0 missed blocks: no block was looked up for reuse (block reuse off, or nothing to reuse), so there is no hit rate, not a 0 % one."
+          : "The perf metrics carry no kv_cache_metrics: TensorRT-LLM writes them with return_perf_metrics on."
+      }
       height={Math.max(176, rows.length * 28 + 56)}
       kind="bar"
       horizontal

@@ -35,16 +35,16 @@ const CHARTS: Array<[string, string, string, (d: CompareResponse) => Items, (v: 
   [
     [
       "compare-hit-rate-by-role",
-      "Cache hit rate by role",
-      "Token-weighted: Σ cached prompt tokens / Σ prompt tokens per role",
+      "GPU cache hit rate by role",
+      "Token-weighted: Σ GPU-cached prompt tokens / Σ prompt tokens per role",
       (d) => d.hitRates.byRole,
       formatRate,
       "hit rate (%)",
     ],
     [
       "compare-hit-rate-by-endpoint",
-      "Cache hit rate by endpoint",
-      "Each endpoint's own counters (or TRT-LLM perf-metrics block reuse) · decode counters beside prefill: n/a",
+      "GPU cache hit rate by endpoint",
+      "Each endpoint's own counters, GPU-cached / prompt tokens (or TRT-LLM perf-metrics block reuse) · decode counters beside prefill: n/a",
       (d) => d.hitRates.byEndpoint,
       formatRate,
       "hit rate (%)",

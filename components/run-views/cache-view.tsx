@@ -7,10 +7,11 @@ import { ChartLineHitRate } from "@/components/charts/chart-line-hit-rate";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { EndpointChoiceRow } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
-import { orNotExported } from "@/components/server-metrics/not-exported";
+import { NotExported, orNotExported } from "@/components/server-metrics/not-exported";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { formatCount, formatRate } from "@/lib/format-number";
+import { cacheFacts, endpointHitRateMissing } from "@/lib/metrics/server-metrics/cache-facts";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { hasCacheData } from "@/lib/api/run-views";
 import { ManifestEmptyView } from "./empty-view";
@@ -27,16 +28,25 @@ export function CacheView({ run }: RunViewProps) {
   const perEndpointRequestLevel = run.endpoints.filter((e) => e.kvCacheHitRate !== null);
   const facts: [string, ReactNode][] = [];
   if (sm) {
-    facts.push(["server GPU hit rate", orNotExported(sm.cache.gpuHitRate, "hitRate", formatRate)]);
-    if (sm.cache.cpuHitRate !== null)
-      facts.push(["CPU / external hit rate", formatRate(sm.cache.cpuHitRate)]);
-    if (sm.cache.gpuHitRate !== null || sm.cache.overallHitRate !== null) {
-      facts.push(["overall", orNotExported(sm.cache.overallHitRate, "hitRate", formatRate)]);
+    for (const f of cacheFacts(sm.cache, run.info))
+      facts.push([
+        f.label,
+        <span key={f.label} title={f.definition}>
+          {f.text ?? <NotExported what="hitRate" />}
+        </span>,
+      ]);
+    if (sm.cache.gpuHitRate !== null || sm.cache.overallHitRate !== null || sm.cache.lookupTokens != null) {
       facts.push(["prompt tokens", orNotExported(sm.tokens.promptTotal, "promptTokens", formatCount)]);
-      facts.push(["cached tokens", orNotExported(sm.tokens.cachedTotal, "cachedTokens", formatCount)]);
+      facts.push(["GPU-cached tokens", orNotExported(sm.tokens.cachedTotal, "cachedTokens", formatCount)]);
     }
   }
+  const blockLookups = run.timeBreakdown?.kvBlockLookups ?? null;
   if (requestLevel !== null) facts.push(["perf-metrics hit rate (block-weighted)", formatRate(requestLevel)]);
+  else if (blockLookups === 0)
+    facts.push([
+      "perf-metrics hit rate (block-weighted)",
+      "0 block lookups (kv_cache_metrics reused and missed blocks at 0)",
+    ]);
   if (theoretical !== null) facts.push(["aiperf theoretical hit rate", formatRate(theoretical)]);
   const frontend = run.info.frontendCacheHitRate;
   if (typeof frontend === "number") facts.push(["Dynamo frontend hit rate", formatRate(frontend)]);
@@ -51,10 +61,12 @@ export function CacheView({ run }: RunViewProps) {
       <FactsList items={facts} testId="cache-facts" />
       {sm?.cache.method ? (
         <p className="text-xs text-muted">
-          Server hit rate: {sm.cache.method}
-          {typeof run.info.cacheHitRateScope === "string" ? ` over ${run.info.cacheHitRateScope}` : ""}.
-          Decode endpoints are left out when prefill endpoints exist: the KV they receive from prefill is not
-          a cache hit.
+          Server hit rates: {sm.cache.method}
+          {sm.cache.countersExported?.length ? ` (${sm.cache.countersExported.join(", ")})` : ""}
+          {typeof run.info.cacheHitRateScope === "string" ? ` over ${run.info.cacheHitRateScope}` : ""}. GPU,
+          CPU/host and external are each that tier&apos;s served tokens over all prompt tokens looked up, and
+          overall is their sum. Decode endpoints are left out when prefill endpoints exist: the KV they
+          receive from prefill is not a cache hit.
         </p>
       ) : null}
       {sm ? (
@@ -70,7 +82,7 @@ export function CacheView({ run }: RunViewProps) {
             payload={d}
             roles={d.rows.filter((r) => r.hitRate !== null).map((r) => r.role)}
           />
-          <ChartBarEndpointHitRate rows={d.rows} />
+          <ChartBarEndpointHitRate rows={d.rows} missing={endpointHitRateMissing(sm?.cache ?? null)} />
           {perEndpointRequestLevel.length > 0 ? (
             <FactsList
               items={perEndpointRequestLevel.map((e) => [

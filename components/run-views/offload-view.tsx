@@ -42,7 +42,7 @@ export function OffloadView({ run }: RunViewProps) {
               ["bandwidth GPU → CPU", gbps(off.bandwidthGpuToCpuBytesPerSecond)],
               ["bandwidth CPU → GPU", gbps(off.bandwidthCpuToGpuBytesPerSecond)],
               [
-                "external (CPU-tier) hit rate",
+                "KV connector lookup hit rate (hits / tokens the GPU cache missed)",
                 typeof external === "number" ? formatRate(external) : "not exported",
               ],
             ]}

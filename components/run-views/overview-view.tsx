@@ -122,7 +122,7 @@ const notExported = (label: string, what: AbsentSeries): Tile => ({
   testId: "tile-not-exported",
 });
 
-function serverTiles(run: RunSummary): Tile[] {
+export function serverTiles(run: RunSummary): Tile[] {
   const s = run.serverMetrics;
   if (!s) return [];
   const hit = s.cache.overallHitRate ?? s.cache.gpuHitRate;
@@ -130,8 +130,21 @@ function serverTiles(run: RunSummary): Tile[] {
   const usage = (v: number | null) => (v === null ? NOT_EXPORTED : formatRate(v));
   const tiles: Tile[] = [
     hit === null
-      ? notExported("Cache hit rate (server)", "hitRate")
-      : { label: "Cache hit rate (server)", value: formatRate(hit), hint: s.cache.method ?? undefined },
+      ? s.cache.lookupTokens === 0
+        ? {
+            label: "Cache hit rate (server)",
+            value: "0 lookups",
+            hint: `prefix-cache counters exported at 0 (${(s.cache.countersExported ?? []).join(", ")})`,
+          }
+        : notExported("Cache hit rate (server)", "hitRate")
+      : {
+          label: "Cache hit rate (server)",
+          value: formatRate(hit),
+          hint:
+            s.cache.overallHitRate !== null
+              ? `overall (GPU + CPU/host + external), ${s.cache.method}`
+              : (s.cache.method ?? undefined),
+        },
     capacity === null
       ? notExported("KV capacity", "kvCapacity")
       : { label: "KV capacity", value: `${formatCount(capacity)} tokens` },

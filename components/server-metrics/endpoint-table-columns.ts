@@ -22,7 +22,7 @@ export const ENDPOINT_COLUMNS: EndpointColumn[] = [
   { key: "hitRate", label: "hit rate", format: rate },
   { key: "hitRateMethod", label: "from", format: text, text: true },
   { key: "requestLevelHitRate", label: "perf-metrics hit rate", format: rate },
-  { key: "cpuHitRate", label: "CPU/ext hit rate", format: rate },
+  { key: "cpuHitRate", label: "CPU/host + external hit rate", format: rate },
   { key: "promptTokens", label: "prompt tokens", format: count },
   { key: "cachedTokens", label: "cached tokens", format: count },
   { key: "generationTokens", label: "generation tokens", format: count },

@@ -61,7 +61,7 @@ export function OffloadEndpointTable({ rows }: { rows: SmEndpointDetail[] }) {
         },
         { header: "bandwidth method", cell: (r) => r.offloadBandwidthMethod ?? "not measurable" },
         {
-          header: "external hit rate",
+          header: "KV connector lookup hit rate",
           num: true,
           cell: (r) => (r.externalHitRate === null ? "not exported" : formatRate(r.externalHitRate)),
           attrs: () => ({ "data-stat": "external-hit-rate" }),

@@ -22,8 +22,13 @@ export interface Definition {
   text: string;
 }
 
-export function trtllmLatencyDefinitions(mode: TimeBreakdownBlock["mode"]): Definition[] {
+export function trtllmLatencyDefinitions(
+  mode: TimeBreakdownBlock["mode"],
+  latency?: TimeBreakdownBlock["latency"],
+): Definition[] {
   const disagg = mode === "disaggregated";
+  const fromIters = latency?.tokensFromIterations ?? 0;
+  const oneResponse = latency?.oneResponse ?? 0;
   return [
     {
       term: "TTFT",
@@ -33,13 +38,22 @@ export function trtllmLatencyDefinitions(mode: TimeBreakdownBlock["mode"]): Defi
     },
     {
       term: "E2E",
-      text: disagg
-        ? "from the same disaggregation-server arrival to the generation worker's last token (gen last_token_time)."
-        : "from the same arrival to the worker's last token (last_token_time).",
+      text:
+        (disagg
+          ? "TTFT + the time from the generation server's first response to its last token (gen last_token_time − server_first_token_time, both on the generation server's clock), so E2E ends where TTFT ends and is never shorter."
+          : "TTFT + the time from the server's first response to its last token (last_token_time − server_first_token_time), so E2E is never shorter than TTFT.") +
+        (oneResponse > 0
+          ? ` ${oneResponse} request(s) sent their first response after their last token (not streamed): their E2E equals their TTFT and they have no TPOT.`
+          : ""),
     },
     {
       term: "TPOT",
-      text: "(E2E − TTFT) / (output tokens − 1), only for requests with more than one output token. Perf metrics carry no token count: output tokens = 1 + the request's generation steps (+ accepted draft tokens), so TPOT needs per-step metrics (return_perf_metrics in the engine config).",
+      text:
+        "(E2E − TTFT) / (output tokens − 1), only for requests with more than one output token. Perf metrics carry no token count: output tokens = 1 (the context phase's token) + the request's generation steps (+ accepted draft tokens)" +
+        (disagg
+          ? "; without per-step metrics the steps are the generation record's iterations, last_iter − first_iter + 1 (127 iterations = 128 output tokens)."
+          : ", which need per-step metrics (step_metrics in the perf-metrics records).") +
+        (fromIters > 0 ? ` ${fromIters} request(s) counted from first_iter/last_iter.` : ""),
     },
     {
       term: "Requests",
@@ -51,6 +65,6 @@ export function trtllmLatencyDefinitions(mode: TimeBreakdownBlock["mode"]): Defi
 /** Why a metric has no value in any request, and what would record it. */
 export function missingText(metric: TrtllmLatencyId): string {
   if (metric === "tpotMs")
-    return "no request has a known output-token count: TPOT needs per-step metrics. Turn on return_perf_metrics in the engine config and upload the workers' perf-metrics files";
+    return "no request has a known output-token count: the records carry neither per-step metrics nor generation-side first_iter/last_iter";
   return `no completed request recorded both stamps of ${trtllmLatencyLabel(metric).toLowerCase()}`;
 }

@@ -24,14 +24,18 @@ export function trtllmLatencyTiles(run: RunSummary): Tile[] {
       label: "Server E2E p50 / p99",
       value: p50p99(l.e2eMs),
       hint: "perf metrics",
-      definition: `Outermost server arrival to the last token, ${source}.`,
+      definition: `TTFT + the generation server's first response to its last token, so never below TTFT, ${source}.`,
       testId: "tile-trtllm-e2e",
     },
     {
       label: "Server TPOT p50 / p99",
       value: p50p99(l.tpotMs),
-      hint: l.tpotMs ? "perf metrics" : "needs per-step metrics (return_perf_metrics)",
-      definition: `(E2E − TTFT) / (output tokens − 1) over requests with more than one output token; output tokens = 1 + generation steps (+ accepted draft tokens), ${source}.`,
+      hint: l.tpotMs
+        ? l.tokensFromIterations
+          ? "perf metrics (tokens from first_iter/last_iter)"
+          : "perf metrics"
+        : "no output-token count in the records",
+      definition: `(E2E − TTFT) / (output tokens − 1) over requests with more than one output token; output tokens = 1 + generation steps (step_metrics, else the generation record's last_iter − first_iter + 1) + accepted draft tokens, ${source}.`,
       testId: "tile-trtllm-tpot",
     },
   ];

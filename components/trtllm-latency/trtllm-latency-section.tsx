@@ -79,7 +79,7 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
       ) : null}
       <TrtllmLatencyStatsTable latency={breakdown.latency} />
       <dl className="space-y-1 text-xs text-muted" data-testid="trtllm-latency-definitions">
-        {trtllmLatencyDefinitions(breakdown.mode).map((def) => (
+        {trtllmLatencyDefinitions(breakdown.mode, breakdown.latency).map((def) => (
           <div key={def.term}>
             <dt className="inline font-medium text-fg">{def.term}: </dt>
             <dd className="inline">{def.text}</dd>

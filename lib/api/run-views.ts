@@ -31,8 +31,12 @@ const isNumber = (v: unknown): v is number => typeof v === "number" && Number.is
 export function hasCacheData(r: RunSummary): boolean {
   const c = r.serverMetrics?.cache;
   return (
-    (c !== undefined && [c.gpuHitRate, c.cpuHitRate, c.overallHitRate].some(isNumber)) ||
+    (c !== undefined &&
+      [c.gpuHitRate, c.cpuHitRate, c.overallHitRate, c.externalHitRate, c.gaugeHitRateAvg].some(isNumber)) ||
+    // Counters exported at 0 lookups are an idle cache the view says so of, not a missing one.
+    (c !== undefined && isNumber(c.lookupTokens)) ||
     isNumber(r.timeBreakdown?.kvCacheHitRate) ||
+    isNumber(r.timeBreakdown?.kvBlockLookups) ||
     r.endpoints.some((e) => isNumber(e.cacheHitRate) || isNumber(e.kvCacheHitRate)) ||
     [
       r.info.theoreticalCacheHitRate,

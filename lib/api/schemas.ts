@@ -111,6 +111,11 @@ export const timeBreakdownBlockSchema = z.object({
   requestCount: z.number(),
   segments: z.array(segmentSchema),
   kvCacheHitRate: z.number().nullable(),
+  /**
+   * Blocks the hit rate's records looked up (Σ reused + missed); 0 = KV metrics at 0, so the
+   * rate is null for "0 lookups", not 0 %. Absent on runs ingested before it was kept.
+   */
+  kvBlockLookups: z.number().nullable().optional(),
   kvTransfer: z
     .object({ count: z.number(), bytes: statsSchema.nullable(), bandwidthGBps: statsSchema.nullable() })
     .nullable(),
@@ -128,17 +133,47 @@ export const timeBreakdownBlockSchema = z.object({
        * absent on runs ingested before it was kept
        */
       tokPerUser: statsSchema.nullable().optional(),
-      /** Requests whose output-token count is known (from their generation steps) */
+      /** Requests whose output-token count is known (from their generation steps or iterations) */
       tokensKnown: z.number(),
+      /**
+       * Of those, requests counted from the generation record's first_iter/last_iter (no step
+       * metrics); absent on runs ingested before it was kept
+       */
+      tokensFromIterations: z.number().optional(),
+      /**
+       * Requests whose first response left after their last token (not streamed): E2E = TTFT and
+       * no TPOT; absent on runs ingested before it was kept
+       */
+      oneResponse: z.number().optional(),
     })
     .optional(),
 });
 
 export const serverMetricsBlockSchema = z.object({
   backend: z.string().nullable(),
+  /**
+   * Hit rates, one definition per label (docs/metrics.md §Cache hit rate): GPU, CPU/host and
+   * external are each that tier's served tokens over all prompt tokens looked up, overall their
+   * sum. The optional fields are absent on runs ingested before they were kept.
+   */
   cache: z.object({
     ...nullableNumbers("gpuHitRate", "cpuHitRate", "overallHitRate"),
     method: z.string().nullable(),
+    externalHitRate: z.number().nullable().optional(),
+    /** Prompt tokens the exported counters looked up, 0 included; null = no counter exported */
+    lookupTokens: z.number().nullable().optional(),
+    /** Tokens served per tier; null = the tier is not exported */
+    servedTokens: z
+      .object({ gpu: z.number().nullable(), host: z.number().nullable(), external: z.number().nullable() })
+      .optional(),
+    /** Mean of the engines' hit-rate gauges (SGLang cache_hit_rate, …), whatever the counters say */
+    gaugeHitRateAvg: z.number().nullable().optional(),
+    /** SGLang: 1 − uncached / prompt tokens from its prompt histograms */
+    histogramHitRate: z.number().nullable().optional(),
+    /** LMCache's own hit rate (num_hit_tokens / num_requested_tokens) */
+    lmcacheHitRate: z.number().nullable().optional(),
+    /** Counter families the rates were read from */
+    countersExported: z.array(z.string()).optional(),
   }),
   kvCache: z.object({
     ...nullableNumbers("gpuTotalTokens", "gpuUsageAvg", "gpuUsageMax"),

@@ -6,6 +6,7 @@ import { isInferencexSweepCsvHeader } from "./inferencex-result";
 import { headAsUtf8 } from "./text-encoding";
 import { sniffPhaseKeyed } from "./trtllm-phases";
 import { sideFileFormatOf, sniffSideFileKeys } from "./trtllm-side-files";
+import { isRunMetadata } from "./engine-parallelism";
 
 /** How many leading (decompressed) bytes detection looks at. */
 export const DETECT_HEAD_BYTES = 1 << 20;
@@ -228,6 +229,7 @@ function documentKind(doc: unknown): Detected {
   const side = sideFileFormatOf(doc);
   if (side) return { kind: "trtllm-side-file", format: side };
   if (ENGINE_CONFIG_KEYS.some((k) => k in doc)) return { kind: "engine-config", format: "json" };
+  if (isRunMetadata(doc)) return { kind: "engine-config", format: "json" };
   return { kind: "unknown", format: "json" };
 }
 

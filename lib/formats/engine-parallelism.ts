@@ -11,9 +11,36 @@ export interface EngineParallelism {
   roles: RoleFact[];
   engine: "vllm" | "sglang" | "trtllm" | null;
   dynamo: boolean;
-  /** From a container image tag (`…/vllm-runtime:0.4.1`) */
+  /** From a container image tag (`…/vllm-runtime:0.4.1`), or a run metadata file's `version` */
   version: string | null;
   model: string | null;
+  /** Set when the document is a benchmark's run metadata (isRunMetadata), not an engine config */
+  runMetadata?: boolean;
+}
+
+/** Engines by the names run metadata gives them in a `framework` / `engine` / `backend` value. */
+const FRAMEWORK = /^(tensorrt[-_]?llm|trt[-_]?llm|vllm|sglang)$/i;
+
+/** Role sections of a run metadata file, each an object of sizes. */
+const ROLE_SECTION = /^(context|generation|prefill|decode|ctx|gen)$/i;
+
+/**
+ * A benchmark harness's run metadata beside its results: the model and one object per serving
+ * role stating its instances and parallelism, e.g. `{"framework": "tensorrt-llm", "version":
+ * "1.2.1", "model": "Qwen/Qwen3-4B", "context": {"num_instances": 1, "tp": 1, "pp": 1},
+ * "generation": {…}}` (docs/formats.md §Engine configs). A document with top-level sizes and no
+ * role objects (a result file that repeats its config) is not one.
+ */
+export function isRunMetadata(doc: Record<string, unknown>): boolean {
+  if (typeof doc.model !== "string") return false;
+  return Object.entries(doc).some(
+    ([k, v]) =>
+      ROLE_SECTION.test(k) &&
+      typeof v === "object" &&
+      v !== null &&
+      !Array.isArray(v) &&
+      Object.keys(v).some((key) => SIZE_OF.has(key)),
+  );
 }
 
 type Size = "tp" | "pp" | "ep" | "dp" | "count";
@@ -87,6 +114,10 @@ class Collector {
   private engine(name: string): void {
     const e = name.toLowerCase();
     this.out.engine ??= e === "tensorrtllm" ? "trtllm" : (e as EngineParallelism["engine"]);
+  }
+
+  framework(raw: string): void {
+    if (FRAMEWORK.test(raw.trim())) this.engine(/^t/i.test(raw.trim()) ? "trtllm" : raw.trim());
   }
 
   finish(): EngineParallelism {
@@ -196,5 +227,15 @@ export function parallelismFromJson(doc: unknown, fallback = "combined"): Engine
     }
   };
   visit(doc, [], 0);
+  if (doc !== null && typeof doc === "object" && !Array.isArray(doc)) {
+    const top = doc as Record<string, unknown>;
+    if (isRunMetadata(top)) {
+      c.out.runMetadata = true;
+      const fw = top.framework ?? top.engine ?? top.backend;
+      if (typeof fw === "string") c.framework(fw);
+      if (c.out.engine && typeof top.version === "string" && /^v?\d/.test(top.version))
+        c.out.version ??= top.version.replace(/^v/, "");
+    }
+  }
   return c.finish();
 }

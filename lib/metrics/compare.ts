@@ -143,8 +143,14 @@ export function runMetrics(run: RunSummary, stat: CompareStat): MetricValue[] {
     dist,
   );
   const sm = run.serverMetrics;
-  add(["cacheHitRate", "Cache hit rate", "Cache", "ratio", "higher"], sm?.cache.overallHitRate);
+  // One definition per label (docs/metrics.md §Cache hit rate): tiers over all prompt tokens, overall their sum.
+  add(["cacheHitRate", "Overall cache hit rate", "Cache", "ratio", "higher"], sm?.cache.overallHitRate);
   add(["gpuCacheHitRate", "GPU cache hit rate", "Cache", "ratio", "higher"], sm?.cache.gpuHitRate);
+  add(["cpuCacheHitRate", "CPU/host cache hit rate", "Cache", "ratio", "higher"], sm?.cache.cpuHitRate);
+  add(
+    ["externalCacheHitRate", "External cache hit rate", "Cache", "ratio", "higher"],
+    sm?.cache.externalHitRate ?? null,
+  );
   // docs/metrics.md §Predicted vs delivered hit rate: set only when the run has one router pool with both sides.
   const info = run.info as Record<string, unknown> | undefined;
   const num = (v: unknown) => (typeof v === "number" ? v : null);

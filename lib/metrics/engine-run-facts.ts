@@ -8,26 +8,38 @@
 import type { ExtractedFacts, RoleFact } from "@/lib/api/run-facts";
 import type { EngineParallelism } from "@/lib/formats/engine-parallelism";
 
-const SOURCE = "engine config";
+const CONFIG_SOURCE = "engine config";
+export const RUN_METADATA_SOURCE = "run metadata";
 
 export function engineConfigFacts(configs: readonly EngineParallelism[]): ExtractedFacts {
   const facts: ExtractedFacts = {};
+  // A benchmark's run metadata (isRunMetadata) says what was deployed; it is named as such.
+  const source =
+    configs.length > 0 && configs.every((c) => c.runMetadata) ? RUN_METADATA_SOURCE : CONFIG_SOURCE;
   const roles = new Map<string, RoleFact>();
   for (const c of configs) for (const r of c.roles) if (!roles.has(r.role)) roles.set(r.role, r);
   const list = [...roles.values()];
   if (list.length > 0) {
-    facts.roles = { value: list, source: SOURCE };
+    facts.roles = { value: list, source };
     const gpus = gpuCount(list);
-    if (gpus !== null) facts.gpuCount = { value: gpus, source: `${SOURCE} (Σ replicas × TP × PP × DP)` };
+    if (gpus !== null)
+      facts.gpuCount = {
+        value: gpus,
+        source: `${source} (Σ ${source === CONFIG_SOURCE ? "replicas" : "instances"} × TP × PP × DP)`,
+      };
   }
   const engine = configs.find((c) => c.engine)?.engine ?? null;
   const dynamo = configs.some((c) => c.dynamo);
-  if (engine) facts.backend = { value: dynamo ? `dynamo+${engine}` : engine, source: SOURCE };
-  else if (dynamo) facts.backend = { value: "dynamo", source: SOURCE };
+  if (engine) facts.backend = { value: dynamo ? `dynamo+${engine}` : engine, source };
+  else if (dynamo) facts.backend = { value: "dynamo", source };
   const version = configs.find((c) => c.version)?.version;
-  if (version) facts.backendVersion = { value: version, source: `${SOURCE} (container image tag)` };
+  if (version)
+    facts.backendVersion = {
+      value: version,
+      source: source === CONFIG_SOURCE ? `${source} (container image tag)` : source,
+    };
   const model = configs.find((c) => c.model)?.model;
-  if (model) facts.model = { value: model, source: SOURCE };
+  if (model) facts.model = { value: model, source };
   return facts;
 }
 

@@ -223,10 +223,6 @@ export function requestFirstToken(t: RequestTimes): Seconds {
   );
 }
 
-export function requestLastToken(t: RequestTimes): Seconds {
-  return t.genLastToken ?? t.ctxLastToken;
-}
-
 export function spanMs(start: Seconds, end: Seconds): number | null {
   if (start === null || end === null || end < start) return null;
   return (end - start) * 1000;

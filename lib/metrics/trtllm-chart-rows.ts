@@ -127,6 +127,20 @@ export function segmentShareRows(
     });
 }
 
+/**
+ * The rows a step area draws: each bucket's row holds until the next, so the last bucket needs a
+ * closing point at its end, or it is a line of no width and a run of two buckets shows one.
+ * The CSV keeps the bucket rows alone.
+ */
+export function closeShareSteps(
+  rows: ReadonlyArray<Record<string, number>>,
+  bucketMs: number,
+): Array<Record<string, number>> {
+  if (rows.length === 0) return [];
+  const last = rows[rows.length - 1];
+  return [...rows, { ...last, startS: last.startS + bucketMs / 1000 }];
+}
+
 export type SegmentStatus = "recorded" | "not-recorded" | "excluded";
 
 export interface WaterfallRow {

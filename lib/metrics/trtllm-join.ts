@@ -93,12 +93,47 @@ interface Slot {
   unsure: WorkerEntry[] | null;
 }
 
-/** The side a worker record was on, from the worker request ids the disagg record's copies carry. */
+/** Stamps a worker record and the disagg record's copy of it share when the copy is the record itself. */
+const SAME_STAMPS = ["serverArrival", "arrival", "firstScheduled", "firstToken", "lastToken"] as const;
+
+/**
+ * Whether the disagg record's copy is this very worker record: TensorRT-LLM's record builder
+ * (tensorrt_llm/serve/perf_metrics.py, get_perf_metrics) embeds each worker's own `/perf_metrics`
+ * item unchanged, so its request id and every stamp are the worker record's. At least one stamp
+ * must be recorded on both, and none may differ.
+ */
+function isCopyOf(w: TrtllmWorkerRecord, copy: TrtllmWorkerRecord | null): boolean {
+  if (!copy || w.requestId === null || w.requestId !== copy.requestId) return false;
+  let shared = 0;
+  for (const k of SAME_STAMPS) {
+    const a = w.timing[k];
+    const b = copy.timing[k];
+    if (a === null || b === null) continue;
+    if (a !== b) return false;
+    shared++;
+  }
+  return shared > 0;
+}
+
+/**
+ * The side a worker record was on, from the worker request ids the disagg record's copies carry;
+ * where both sides carry the same id (each server numbers its own requests), from which copy is
+ * the record itself.
+ */
 function sideByRequestId(w: TrtllmWorkerRecord, d: TrtllmDisaggRecord): "ctx" | "gen" | null {
   if (w.requestId === null) return null;
   const ctx = w.requestId === d.ctx?.requestId;
   const gen = w.requestId === d.gen?.requestId;
-  return ctx && !gen ? "ctx" : gen && !ctx ? "gen" : null;
+  if (ctx !== gen) return ctx ? "ctx" : "gen";
+  if (!ctx) return null;
+  const ctxCopy = isCopyOf(w, d.ctx);
+  const genCopy = isCopyOf(w, d.gen);
+  return ctxCopy && !genCopy ? "ctx" : genCopy && !ctxCopy ? "gen" : null;
+}
+
+/** Of several disagg records, the ones whose copy is this worker record (empty when none is). */
+function copiesOf(w: TrtllmWorkerRecord, slots: readonly Slot[]): Slot[] {
+  return slots.filter((s) => isCopyOf(w, s.disagg!.rec.ctx) || isCopyOf(w, s.disagg!.rec.gen));
 }
 
 /** A URL's host, or null when it is not a URL. */
@@ -177,6 +212,9 @@ export function joinTrtllm(
   const ctxCandidates = (w: TrtllmWorkerRecord): Slot[] => {
     const all = w.ctxRequestId === null ? [] : (byCtxId.get(w.ctxRequestId) ?? []);
     if (all.length < 2) return all;
+    // The record that embeds this very worker record is its own, whatever the ids say.
+    const copies = copiesOf(w, all);
+    if (copies.length > 0) return copies;
     const named = all.filter((s) => sideByRequestId(w, s.disagg!.rec) !== null);
     return named.length > 0 ? named : all;
   };

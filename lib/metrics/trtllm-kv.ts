@@ -33,11 +33,18 @@ export class BlockTally {
     this.missed += other.missed;
   }
 
-  /** Σreused / Σ(reused + missed); null when no request had KV metrics, 0 when all had zero blocks. */
+  /**
+   * Σreused / Σ(reused + missed); null when no request had KV metrics, and null when every
+   * request looked up 0 blocks (reuse off, or nothing to reuse): 0 / 0 is "0 lookups", never 0 %.
+   */
   hitRate(): number | null {
-    if (this.requests === 0) return null;
     const denom = this.reused + this.missed;
-    return denom > 0 ? this.reused / denom : 0;
+    return this.requests > 0 && denom > 0 ? this.reused / denom : null;
+  }
+
+  /** Σ(reused + missed): the blocks looked up; null when no request had KV metrics. */
+  lookups(): number | null {
+    return this.requests > 0 ? this.reused + this.missed : null;
   }
 }
 

@@ -7,10 +7,11 @@
 import type { Distribution } from "@/lib/api/aiperf-charts";
 import type { TimeBreakdownBlock } from "@/lib/api/schemas";
 import type { TrtllmLatencyOverTimePayload } from "@/lib/api/trtllm-charts";
-import type { TrtllmSpeculative } from "@/lib/formats/trtllm-record";
+import type { Seconds, TrtllmSpeculative, TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
 import { distributionOfSorted } from "./aiperf-distribution";
 import { tokPerUserStats } from "./per-user-throughput";
 import { sortedFinite, statsOfSorted } from "./stats";
+import { requestFirstToken, requestStart, spanMs, type RequestTimes } from "./time-breakdown";
 
 /** The scatter's point cap, the same as the aiperf over-time chart's. */
 export const MAX_OVER_TIME_POINTS = 2000;
@@ -27,6 +28,60 @@ export function outputTokensOf(
 ): number | null {
   if (generationSteps <= 0) return null;
   return 1 + generationSteps + (speculative?.acceptedDraftTokens ?? 0);
+}
+
+/**
+ * Generation steps of a request: its step_metrics entries, else (step metrics off) the
+ * generation record's iterations, `last_iter − first_iter + 1`. A disaggregated generation
+ * worker runs no prefill, so each of its iterations emits one token (plus accepted drafts); an
+ * aggregated record's iterations include its prefill chunks, which the iteration span cannot
+ * tell apart, so it counts by steps only.
+ */
+export function generationStepsOf(
+  stepCount: number,
+  rec: Pick<TrtllmWorkerRecord, "firstIter" | "lastIter"> | null,
+  disaggregated: boolean,
+): number {
+  if (stepCount > 0 || !disaggregated || !rec) return stepCount;
+  const { firstIter, lastIter } = rec;
+  if (firstIter === null || lastIter === null || lastIter < firstIter) return 0;
+  return lastIter - firstIter + 1;
+}
+
+export interface RequestLatency {
+  ttftMs: number | null;
+  e2eMs: number | null;
+  /**
+   * The first response left after the last token (a response not streamed): the client got
+   * every token at once, so E2E = TTFT and there is no time per output token.
+   */
+  oneResponse: boolean;
+}
+
+/**
+ * TTFT and E2E of one request on one clock and to one end point (docs/metrics.md §Request
+ * latency from perf metrics). TTFT runs from the outermost server's arrival to the first token it
+ * sent back. E2E is TTFT plus the tokens that came after that first response: the last token
+ * minus the first response of the server that produced it (gen `last_token_time −
+ * server_first_token_time`, both the generation server's own stamps), never below 0. Ending E2E
+ * at the generation engine's last token instead, as a span from the disagg server's arrival,
+ * mixes two end points: on short or unstreamed requests the engine finishes before the disagg
+ * server relays the first token, and E2E came out shorter than TTFT. TensorRT-LLM's
+ * time-breakdown tool (tensorrt_llm/serve/scripts/time_breakdown/time_breakdown.py) likewise
+ * measures each span between two stamps of one server and clamps it at 0.
+ */
+export function requestLatency(t: RequestTimes): RequestLatency {
+  const start = requestStart(t);
+  const ttft = spanMs(start, requestFirstToken(t));
+  const gen = t.genLastToken !== null;
+  const last = gen ? t.genLastToken : t.ctxLastToken;
+  const firstOut: Seconds = gen
+    ? (t.genServerFirstToken ?? t.genFirstToken)
+    : (t.ctxServerFirstToken ?? t.ctxFirstToken);
+  if (ttft === null || last === null || firstOut === null)
+    return { ttftMs: ttft, e2eMs: ttft === null ? spanMs(start, last) : null, oneResponse: false };
+  const tailMs = (last - firstOut) * 1000;
+  return { ttftMs: ttft, e2eMs: ttft + Math.max(0, tailMs), oneResponse: tailMs < 0 };
 }
 
 /**
@@ -56,11 +111,23 @@ export class TrtllmLatencyColumns {
     this.tpotMs = new Float64Array(size).fill(NaN);
   }
 
-  set(idx: number, ttft: number | null, e2e: number | null, outputTokens: number | null): void {
+  /** Requests whose first response carried every token (RequestLatency.oneResponse). */
+  oneResponse = 0;
+  /** Requests whose token count came from first_iter/last_iter. */
+  tokensFromIterations = 0;
+
+  set(
+    idx: number,
+    ttft: number | null,
+    e2e: number | null,
+    outputTokens: number | null,
+    oneResponse = false,
+  ): void {
     this.ttftMs[idx] = nanIfNull(ttft);
     this.e2eMs[idx] = nanIfNull(e2e);
-    this.tpotMs[idx] = nanIfNull(tpotMs(ttft, e2e, outputTokens));
+    this.tpotMs[idx] = oneResponse ? NaN : nanIfNull(tpotMs(ttft, e2e, outputTokens));
     if (outputTokens !== null) this.tokensKnown++;
+    if (oneResponse) this.oneResponse++;
   }
 
   /** The summary block and the distribution payload; the columns may be dropped afterwards. */
@@ -70,6 +137,8 @@ export class TrtllmLatencyColumns {
       e2eMs: null,
       tpotMs: null,
       tokensKnown: this.tokensKnown,
+      tokensFromIterations: this.tokensFromIterations,
+      oneResponse: this.oneResponse,
     };
     const metrics: Record<string, Distribution | null> = {};
     for (const key of ["ttftMs", "e2eMs", "tpotMs"] as const) {

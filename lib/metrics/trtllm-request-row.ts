@@ -4,15 +4,8 @@
  */
 import { normalizeEndpoint } from "@/lib/formats/endpoint";
 import type { TrtllmKvBlocks, TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
-import {
-  TIME_KEYS,
-  requestFirstToken,
-  requestLastToken,
-  requestStart,
-  spanMs,
-  type BreakdownMode,
-  type SegmentValue,
-} from "./time-breakdown";
+import { TIME_KEYS, requestStart, spanMs, type BreakdownMode, type SegmentValue } from "./time-breakdown";
+import type { RequestLatency } from "./trtllm-latency";
 import type { JoinedRequest } from "./trtllm-join";
 import { requestHitRate } from "./trtllm-kv";
 import { roundMs } from "./trtllm-steps";
@@ -43,6 +36,8 @@ export interface RequestRowParts {
   chunkCount: number;
   /** Packed step entries (PackedStep in trtllm-steps.ts), capped per request */
   stepsJson: string;
+  /** TTFT and E2E (requestLatency in trtllm-latency.ts) */
+  latency: RequestLatency;
 }
 
 /** The stored row; its columns are the trtllm_requests table's, which the writer checks. */
@@ -64,8 +59,8 @@ export function requestRow(r: JoinedRequest, p: RequestRowParts) {
     ctx_worker: r.ctxFile !== null ? p.workerNames[r.ctxFile] : null,
     gen_worker: r.genFile !== null ? p.workerNames[r.genFile] : null,
     arrival_ms: toMs(start, p.origin),
-    ttft_ms: spanMs(start, requestFirstToken(t)),
-    e2e_ms: spanMs(start, requestLastToken(t)),
+    ttft_ms: p.latency.ttftMs,
+    e2e_ms: p.latency.e2eMs,
     times_json: JSON.stringify(times),
     segments_json: JSON.stringify(p.segments),
     kv_total_blocks: kv?.total ?? null,

@@ -27,7 +27,7 @@ import {
   type StepsPayload,
 } from "@/lib/api/trtllm-charts";
 import { StepValues, packedStepsJson } from "./trtllm-steps";
-import { outputTokensOf, TrtllmLatencyColumns } from "./trtllm-latency";
+import { generationStepsOf, outputTokensOf, requestLatency, TrtllmLatencyColumns } from "./trtllm-latency";
 
 export interface TrtllmSummary {
   timeBreakdown: TimeBreakdownBlock;
@@ -36,7 +36,7 @@ export interface TrtllmSummary {
   warnings: string[];
   /** Distinct requests, including any left out of the breakdown */
   requestCount: number;
-  /** Step metrics present ⇒ engine-level return_perf_metrics was on; null when the data cannot tell. */
+  /** Perf-metrics records present ⇒ engine-level return_perf_metrics was on; null when there are none. */
   returnPerfMetrics: boolean | null;
 }
 
@@ -113,6 +113,7 @@ export async function summarizeTrtllm(
 
     const iters = (stepRec ?? chunkRec) as TrtllmWorkerRecord | null;
     arrivals[idx] = toMs(start, origin) ?? NaN;
+    const reqLatency = requestLatency(t);
     const row = requestRow(r, {
       idx,
       mode,
@@ -126,9 +127,18 @@ export async function summarizeTrtllm(
       stepCount: steps.length,
       chunkCount: chunks.length,
       stepsJson: packedStepsJson(chunks, runMs(chunkOffset), steps, runMs(stepOff)),
+      latency: reqLatency,
     });
     // The drill-down's own TTFT and E2E, so the distribution and a request's detail never differ.
-    latency.set(idx, row.ttft_ms, row.e2e_ms, outputTokensOf(steps.length, stepRec?.speculative ?? null));
+    const genSteps = generationStepsOf(steps.length, stepRec, mode === "disaggregated");
+    if (steps.length === 0 && genSteps > 0) latency.tokensFromIterations++;
+    latency.set(
+      idx,
+      row.ttft_ms,
+      row.e2e_ms,
+      outputTokensOf(genSteps, stepRec?.speculative ?? null),
+      reqLatency.oneResponse,
+    );
     const written = emit(row);
     if (written) await written;
   }
@@ -137,7 +147,8 @@ export async function summarizeTrtllm(
   for (const w of stats.warnings) warnings.push(w);
   // docs/metrics.md §KV hit rate from perf metrics: block-weighted over prefill-side records when roles are
   // known.
-  const runHitRate = prefillTally.requests > 0 ? prefillTally.hitRate() : anyTally.hitRate();
+  const runTally = prefillTally.requests > 0 ? prefillTally : anyTally;
+  const runHitRate = runTally.hitRate();
   const transferStats = computeStats(transferBytes);
   const bandwidthStats = computeStats(bandwidths);
   const latencySummary = latency.summarize();
@@ -146,6 +157,7 @@ export async function summarizeTrtllm(
     requestCount: requests.length,
     segments: stats.segments,
     kvCacheHitRate: runHitRate,
+    kvBlockLookups: runTally.lookups(),
     kvTransfer:
       transferBytes.length || bandwidths.length
         ? { count: transferBytes.length, bytes: transferStats, bandwidthGBps: bandwidthStats }
@@ -206,7 +218,9 @@ export async function summarizeTrtllm(
     },
     warnings,
     requestCount: requests.length + join.leftOut.length,
-    returnPerfMetrics: sawSteps ? true : null,
+    // Per-request perf metrics exist only when the engine ran with return_perf_metrics on
+    // (tensorrt_llm/serve/scripts/time_breakdown/README.md, step 1): records prove it, steps or not.
+    returnPerfMetrics: sawSteps || requests.length > 0 ? true : null,
   };
 }
 

@@ -6,7 +6,7 @@
 import type { Goodput, Slo } from "@/lib/api/slo";
 import type { SummaryBlocks } from "@/lib/api/schemas";
 import { computeGoodput, type GoodputRow } from "@/lib/metrics/goodput";
-import { outputTokensOf, tpotMs } from "@/lib/metrics/trtllm-latency";
+import { generationStepsOf, outputTokensOf, tpotMs } from "@/lib/metrics/trtllm-latency";
 import type { Db } from "@/lib/store/db";
 import { aiperfGoodputRows, trtllmGoodputRows } from "@/lib/store/goodput-rows";
 import { getRun } from "@/lib/store/runs-repo";
@@ -60,7 +60,11 @@ export async function runGoodput(store: Store, runId: string, slos: readonly Slo
   let last = -Infinity;
   const rows: GoodputRow[] = trtllm.map((r) => {
     const tokens = outputTokensOf(
-      r.step_count,
+      generationStepsOf(
+        r.step_count,
+        { firstIter: r.first_iter, lastIter: r.last_iter },
+        r.mode === "disaggregated",
+      ),
       r.spec_accepted_tokens === null
         ? null
         : { acceptedDraftTokens: r.spec_accepted_tokens, draftTokens: 0 },

@@ -13,7 +13,16 @@ export async function aiperfGoodputRows(db: Db, runId: string) {
 export async function trtllmGoodputRows(db: Db, runId: string) {
   return db
     .selectFrom("trtllm_requests")
-    .select(["arrival_ms", "ttft_ms", "e2e_ms", "step_count", "spec_accepted_tokens"])
+    .select([
+      "arrival_ms",
+      "ttft_ms",
+      "e2e_ms",
+      "step_count",
+      "spec_accepted_tokens",
+      "mode",
+      "first_iter",
+      "last_iter",
+    ])
     .where("run_id", "=", runId)
     .execute();
 }

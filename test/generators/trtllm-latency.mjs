@@ -24,8 +24,15 @@ export function writeLatencyRun(opts) {
     // Arrivals 0.25 s apart; every stamp inside a request is placed from its TTFT and E2E.
     const arrival = base + i * 0.25;
     const firstToken = arrival + r.ttftMs / 1000;
-    const lastToken = arrival + r.e2eMs / 1000;
     const between = (f) => arrival + f * (firstToken - arrival);
+    // E2E ends where TTFT ends (docs/metrics.md §Request latency from perf metrics): TTFT + the
+    // generation server's first response → last token. The disagg server relays the first token
+    // 5 % of TTFT after the generation server sent it, so the engine's last token sits that much
+    // before the chosen E2E.
+    const lastToken =
+      opts.mode === "aggregated"
+        ? arrival + r.e2eMs / 1000
+        : arrival + r.e2eMs / 1000 - (firstToken - between(0.95));
     const steps = Array.from({ length: r.steps }, (_, j) => {
       const t = firstToken + ((j + 1) / r.steps) * (lastToken - firstToken);
       return {

@@ -213,11 +213,15 @@ describe("Prometheus scrapes through the analyzer", () => {
       `${FIX}/dynamo_frontend_metrics.prom`,
       `${FIX}/dynamo_trtllm_worker_metrics.prom`,
     ]);
-    expect(r.serverMetrics?.cache).toEqual({
+    expect(r.serverMetrics?.cache).toMatchObject({
       gpuHitRate: null,
       cpuHitRate: null,
       overallHitRate: null,
       method: null,
+      externalHitRate: null,
+      lookupTokens: null,
+      gaugeHitRateAvg: null,
+      countersExported: [],
     });
     expect(r.serverMetrics?.kvCache).toEqual({ gpuTotalTokens: null, gpuUsageAvg: null, gpuUsageMax: null });
     const worker = r.endpoints?.find((e) => e.endpoint === "dynamo_trtllm_worker_metrics");

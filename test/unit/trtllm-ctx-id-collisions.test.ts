@@ -26,9 +26,36 @@ const COLLIDING: Omit<GenerateOptions, "dir"> = {
   arrivalRatePerS: 0.5,
 };
 
-function generate(rename?: (name: string, i: number) => string) {
+/**
+ * The disagg server's copies as a build that restamps them on its own clock writes them: no
+ * longer the worker records themselves, so only a server name can tell which record is whose.
+ */
+function restampCopies(file: string, offsetS: number): void {
+  const lines = fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
+  const shift = (side: { perf_metrics: { timing_metrics: Record<string, number | null> } }) => {
+    const t = side.perf_metrics.timing_metrics;
+    for (const k of Object.keys(t)) if (typeof t[k] === "number" && k !== "kv_cache_size") t[k]! += offsetS;
+  };
+  const out = lines.map((l) => {
+    const r = JSON.parse(l);
+    shift(r.ctx_perf_metrics);
+    shift(r.gen_perf_metrics);
+    return JSON.stringify(r);
+  });
+  fs.writeFileSync(file, out.join("\n") + "\n");
+}
+
+function generate(rename?: (name: string, i: number) => string, restamp = false) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trtllm-collide-"));
   const gen = generateTrtllmRun({ dir, ...COLLIDING });
+  if (restamp)
+    restampCopies(
+      gen.files.find((f) => path.basename(f).includes("disagg"))!,
+      1e-4,
+    );
   return gen.files.map((f, i) => trtllmDiskFile(f, i, rename ? rename(path.basename(f), i) : undefined));
 }
 
@@ -54,10 +81,22 @@ describe("ctx_request_id join fallback with ids reused across ctx servers", () =
     ]);
   });
 
-  it("refuses, with a count, records whose server nothing names", async () => {
-    // File names that name no server host: every ctx id stays ambiguous.
+  it("joins each worker record to the disagg record that embeds it, whatever the file is named", async () => {
+    // File names that name no server host, but TensorRT-LLM's record builder embeds each worker
+    // record unchanged (tensorrt_llm/serve/perf_metrics.py): the copy says which record is whose.
     const r = await analyzeTrtllm(
       generate((name, i) => (name.includes("disagg") ? name : `perf_metrics-server-w${i}.jsonl`)),
+    );
+    expect(r.result.warnings ?? []).toEqual([]);
+    expect(r.result.info?.["TRT-LLM joins"]).toBe("0 by disagg_request_id, 16 by ctx_request_id");
+    expect(r.result.timeBreakdown!.kvTransfer!.count).toBe(8);
+  });
+
+  it("refuses, with a count, records whose server nothing names", async () => {
+    // File names that name no server host, and copies restamped on the disagg server's clock:
+    // every ctx id stays ambiguous.
+    const r = await analyzeTrtllm(
+      generate((name, i) => (name.includes("disagg") ? name : `perf_metrics-server-w${i}.jsonl`), true),
     );
     const tb = r.result.timeBreakdown!;
     expect(r.result.warnings).toContain(

@@ -123,7 +123,9 @@ describe("request latency from perf metrics", () => {
     const ttft = s.decode.map(
       (_, i) => upToGenSched(i) + s.gen_postprocessing[i] + s.disagg_postprocessing[i],
     );
-    const e2e = s.decode.map((_, i) => upToGenSched(i) + 0.8 * s.gen_postprocessing[i] + s.decode[i]);
+    // E2E = TTFT + the gen server's first response → its last token, never below 0 (the
+    // generator's last token is 0.8 of gen_postprocessing + decode after gen scheduling).
+    const e2e = s.decode.map((_, i) => ttft[i] + Math.max(0, s.decode[i] - 0.2 * s.gen_postprocessing[i]));
     const tpot = e2e.map((e, i) => (e - ttft[i]) / steps);
     const l = run.result.timeBreakdown!.latency!;
     for (const [got, values] of [

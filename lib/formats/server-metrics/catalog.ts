@@ -27,6 +27,16 @@ export const VLLM_EXTERNAL_QUERIES = "vllm:external_prefix_cache_queries";
 export const VLLM_BY_SOURCE = "vllm:prompt_tokens_by_source";
 /** SGLang cached prompt tokens by `cache_source` = device | host. */
 export const SGLANG_CACHED = "sglang:cached_tokens";
+/** SGLang histograms of prompt length per request, all and uncached (computed) tokens. */
+export const SGLANG_PROMPT_HISTOGRAM = "sglang:prompt_tokens_histogram";
+export const SGLANG_UNCACHED_HISTOGRAM = "sglang:uncached_prompt_tokens_histogram";
+/**
+ * LMCache's own counters (lmcache/observability.py): tokens its retrieves asked for and found.
+ * They count from the prompt's start, tokens the GPU cache also holds included, so they give
+ * LMCache's own hit rate, never the engine's external share.
+ */
+export const LMCACHE_REQUESTED_TOKENS = "lmcache:num_requested_tokens";
+export const LMCACHE_HIT_TOKENS = "lmcache:num_hit_tokens";
 export const TRTLLM_CACHED = "trtllm_prompt_cached_tokens";
 /** TRT-LLM cached tokens per `cache_tier` (gpu | host | disk), newer engines only. */
 export const TRTLLM_CACHED_BY_TIER = "trtllm_prompt_cache_hit_tokens";
@@ -159,6 +169,8 @@ export const KNOWN_COUNTERS = new Set<string>([
   VLLM_BY_SOURCE,
   SGLANG_CACHED,
   "sglang:realtime_tokens",
+  LMCACHE_REQUESTED_TOKENS,
+  LMCACHE_HIT_TOKENS,
   TRTLLM_CACHED,
   TRTLLM_CACHED_BY_TIER,
   ...ATOM_CACHED,

@@ -11,6 +11,7 @@ import {
   type SmSeriesPayload,
 } from "@/lib/api/server-metrics-charts";
 import type { EndpointFacts } from "./endpoint-facts";
+import { offGpu } from "./hit-rate";
 import { combineCache, combineUsage, prefillSide, ROLE_ORDER, type ServerMetricsSummary } from "./summarize";
 import { SM_ROUTER_CHART } from "@/lib/api/router-prediction";
 import { buildRouterPrediction } from "./router-prediction";
@@ -89,7 +90,8 @@ export function buildServerMetricsCharts(summary: ServerMetricsSummary): Record<
       cpuHitRate: f.cpuHitRate,
       promptTokens: f.promptTokens ?? f.frontendInputTokens,
       cachedTokens: f.counts ? f.counts.gpu : f.frontendCachedTokens,
-      externalCachedTokens: f.counts?.ext ?? null,
+      // CPU/host + external: every token served off the GPU, never counted as computed.
+      externalCachedTokens: f.counts ? offGpu(f.counts) : null,
       generationTokens: f.generationTokens ?? f.frontendOutputTokens,
       kvCapacityTokens: f.capacity?.tokens ?? null,
       kvPoolTokens: f.capacity?.pools ?? [],

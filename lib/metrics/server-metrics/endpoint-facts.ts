@@ -13,6 +13,8 @@ import {
   FRONTEND_OUTPUT_TOKENS,
   GENERATION_TOKENS,
   HIT_RATE_GAUGES,
+  LMCACHE_HIT_TOKENS,
+  LMCACHE_REQUESTED_TOKENS,
   PROMPT_TOKENS,
   REQUESTS_RUNNING,
   REQUESTS_WAITING,
@@ -20,9 +22,11 @@ import {
   ROUTER_SHARED_HIT_RATE,
   SGLANG_HOST_TOTAL,
   SGLANG_HOST_USED,
+  SGLANG_PROMPT_HISTOGRAM,
+  SGLANG_UNCACHED_HISTOGRAM,
   USAGE_GAUGES,
 } from "@/lib/formats/server-metrics/catalog";
-import { cacheCounts, cacheSelection, type CacheCounts, type CacheSelection } from "./hit-rate";
+import { cacheCounts, cacheSelection, offGpu, type CacheCounts, type CacheSelection } from "./hit-rate";
 import { externalCache, offloadSeries, offloadTiers, type ExternalCache, type OffloadTier } from "./offload";
 import { endpointRole } from "./roles";
 import {
@@ -52,7 +56,15 @@ export interface EndpointFacts {
   hitRate: number | null;
   hitRateMethod: "counters" | "gauge" | null;
   gaugeHitRateAvg: number | null;
+  /** (CPU/host + external) served / all prompt tokens: the off-GPU share. */
   cpuHitRate: number | null;
+  /**
+   * SGLang's uncached-prompt histogram: 1 − Σ uncached prompt tokens / Σ prompt tokens of the
+   * same requests (`sglang:uncached_prompt_tokens_histogram` over `prompt_tokens_histogram`).
+   */
+  histogramHitRate: number | null;
+  /** LMCache's own hit rate: `lmcache:num_hit_tokens / num_requested_tokens`. */
+  lmcacheHitRate: number | null;
   capacity: EndpointCapacity | null;
   usageAvg: number | null;
   usageMax: number | null;
@@ -70,7 +82,10 @@ export interface EndpointFacts {
   offloadTiers: OffloadTier[];
   /** vLLM external (KV connector) prefix-cache lookups, tokens. */
   external: ExternalCache;
-  /** external hits / external queries: the share of looked-up tokens the CPU tier (connector) served. */
+  /**
+   * external hits / external queries: of the prompt tokens the GPU cache missed, the share the KV
+   * connector served (a conditional lookup rate, not a share of all prompt tokens).
+   */
   externalHitRate: number | null;
   runningAvg: number | null;
   waitingAvg: number | null;
@@ -115,6 +130,19 @@ function windowOf(
 }
 
 const KVSTATS_PREFIX = "dynamo_component_kvstats_";
+
+/**
+ * 1 − uncached / prompt tokens from SGLang's two prompt histograms (their sums count tokens of the
+ * same requests); the prompt counter stands in when the prompt histogram is absent.
+ */
+function histogramHitRate(series: readonly MetricSeries[]): number | null {
+  const uncached = sumCounters(ofNames(series, SGLANG_UNCACHED_HISTOGRAM));
+  if (uncached === null) return null;
+  const prompt =
+    sumCounters(ofNames(series, SGLANG_PROMPT_HISTOGRAM)) ?? sumCounters(ofNames(series, PROMPT_TOKENS));
+  const r = rate(uncached, prompt);
+  return r === null ? null : clampFraction(1 - r);
+}
 
 /**
  * Dynamo registers its `kvstats_*` gauges at 0 when a worker starts and sets them only when the
@@ -183,7 +211,12 @@ export function endpointFacts(
     hitRate,
     hitRateMethod: counterRate !== null ? "counters" : gaugeHitRateAvg !== null ? "gauge" : null,
     gaugeHitRateAvg,
-    cpuHitRate: counts ? rate(counts.ext, counts.extDen) : null,
+    cpuHitRate: counts ? rate(offGpu(counts), counts.den) : null,
+    histogramHitRate: histogramHitRate(series),
+    lmcacheHitRate: rate(
+      sumCounters(ofNames(series, LMCACHE_HIT_TOKENS)),
+      sumCounters(ofNames(series, LMCACHE_REQUESTED_TOKENS)),
+    ),
     capacity: endpointCapacity(series),
     usageAvg: gaugeAvgFraction(usage),
     usageMax: gaugeMaxFraction(usage),

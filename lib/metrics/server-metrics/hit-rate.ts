@@ -19,50 +19,112 @@ import {
 import { ofNames, sumCounters } from "./select";
 import type { MetricSeries } from "@/lib/formats/server-metrics/types";
 
+/**
+ * Where a cached prompt token came from. Every tier is a share of the same denominator, all
+ * prompt tokens looked up (docs/metrics.md §Cache hit rate), so the overall rate is their sum.
+ * - gpu: the engine's own prefix cache in GPU memory;
+ * - host: the engine's CPU (host) tier: SGLang HiCache `host`, TensorRT-LLM `host`, vLLM's
+ *   CPU offloading connector;
+ * - external: a tier outside the engine: a KV connector such as LMCache or KVBM, SGLang
+ *   `storage`, TensorRT-LLM `disk`.
+ */
+export type CacheTier = "gpu" | "host" | "external";
+
 export interface CacheSelection {
   /** How the counters were read, for the summary's `method`. */
   source: string;
-  /** Prompt tokens looked up in the cache (the denominator). */
+  /** Every prompt token looked up in the cache (the one denominator). */
   den: MetricSeries[];
   /** Prompt tokens served from GPU cache. */
   gpu: MetricSeries[];
-  /** Prompt tokens served from CPU / external cache (host tier, LMCache, KV connector). */
+  /** Prompt tokens served from the CPU / host tier. */
+  host: MetricSeries[];
+  /** Prompt tokens served from an external tier (KV connector, storage, disk). */
   ext: MetricSeries[];
-  /** Denominator of the external rate: `den` unless the engine counts external lookups apart. */
-  extDen: MetricSeries[];
+  /**
+   * A connector's own lookups, where the engine counts them (vLLM
+   * `external_prefix_cache_hits / _queries`): queries are the prompt tokens the GPU cache did
+   * not cover, so hits / queries is a conditional rate, never shown as a tier's share.
+   */
+  lookupHits: MetricSeries[];
+  lookupQueries: MetricSeries[];
 }
 
-/** `extDen` is `den` itself unless given: the identity tells cacheCounts the two share a denominator. */
 const selection = (
   source: string,
   den: MetricSeries[],
-  gpu: MetricSeries[],
-  ext: MetricSeries[],
-  extDen: MetricSeries[] = den,
-): CacheSelection => ({ source, den, gpu, ext, extDen });
+  tiers: Partial<Record<CacheTier, MetricSeries[]>>,
+  lookup: { hits: MetricSeries[]; queries: MetricSeries[] } = { hits: [], queries: [] },
+): CacheSelection => ({
+  source,
+  den,
+  gpu: tiers.gpu ?? [],
+  host: tiers.host ?? [],
+  ext: tiers.external ?? [],
+  lookupHits: lookup.hits,
+  lookupQueries: lookup.queries,
+});
+
+/** SGLang `cache_source` (device | host | storage) as a tier; unlabelled = device. */
+function sglangTier(source: string | undefined): CacheTier {
+  const s = (source ?? "device").toLowerCase();
+  return s === "device" || s === "gpu" ? "gpu" : s === "host" || s === "cpu" ? "host" : "external";
+}
+
+/** TensorRT-LLM `cache_tier` (gpu | host | disk) as a tier. */
+function trtllmTier(tier: string | undefined): CacheTier {
+  const s = (tier ?? "gpu").toLowerCase();
+  return s === "gpu" ? "gpu" : s === "host" || s === "cpu" ? "host" : "external";
+}
+
+const byTier = (series: MetricSeries[], tierOf: (s: MetricSeries) => CacheTier) => ({
+  gpu: series.filter((s) => tierOf(s) === "gpu"),
+  host: series.filter((s) => tierOf(s) === "host"),
+  external: series.filter((s) => tierOf(s) === "external"),
+});
+
+/**
+ * vLLM counts what its KV connector served as external (`external_kv_transfer`,
+ * `external_prefix_cache_hits`) whichever connector it is. When the endpoint also exports
+ * LMCache's (`lmcache:*`) or Dynamo KVBM's (`kvbm_*`) series, the connector is that external
+ * cache; otherwise it is vLLM's CPU offloading connector, the host tier (InferenceX's aggregation
+ * calls it the CPU cache too).
+ */
+function vllmConnectorTier(series: readonly MetricSeries[]): CacheTier {
+  return series.some((s) => s.name.startsWith("lmcache:") || s.name.startsWith("kvbm_"))
+    ? "external"
+    : "host";
+}
 
 export function cacheSelection(series: readonly MetricSeries[]): CacheSelection | null {
+  const connector = vllmConnectorTier(series);
+  const externalHits = ofNames(series, VLLM_EXTERNAL_HITS);
+  const externalQueries = ofNames(series, VLLM_EXTERNAL_QUERIES);
+  const lookup = { hits: externalHits, queries: externalQueries };
   const bySource = ofNames(series, VLLM_BY_SOURCE).filter((s) => s.labels.source !== undefined);
   if (bySource.length > 0 && (sumCounters(bySource) ?? 0) > 0) {
     // vLLM's own split of every prompt token; preferred over prefix counters like the reference (T14).
     return selection(
       "vllm prompt_tokens_by_source",
       bySource,
-      bySource.filter((s) => s.labels.source === "local_cache_hit"),
-      bySource.filter((s) => s.labels.source === "external_kv_transfer"),
+      {
+        gpu: bySource.filter((s) => s.labels.source === "local_cache_hit"),
+        [connector]: bySource.filter((s) => s.labels.source === "external_kv_transfer"),
+      },
+      lookup,
     );
   }
   const queries = ofNames(series, VLLM_PREFIX_QUERIES);
   const hits = queries.length > 0 ? ofNames(series, VLLM_PREFIX_HITS) : [];
   if (hits.length > 0) {
-    const externalHits = ofNames(series, VLLM_EXTERNAL_HITS);
-    const externalQueries = ofNames(series, VLLM_EXTERNAL_QUERIES);
+    // prefix_cache_queries counts every prompt token looked up; the connector's hits are tokens
+    // the GPU cache missed (vllm/v1/core/sched/scheduler.py: its queries are num_tokens − local
+    // hits), so both tiers share the one denominator and never overlap.
     return selection(
       "vllm prefix_cache_hits / prefix_cache_queries",
       queries,
-      hits,
-      externalHits,
-      externalQueries,
+      { gpu: hits, [connector]: externalHits },
+      lookup,
     );
   }
   const prompt = ofNames(series, PROMPT_TOKENS);
@@ -71,40 +133,47 @@ export function cacheSelection(series: readonly MetricSeries[]): CacheSelection 
     return selection(
       "sglang cached_tokens / prompt_tokens",
       prompt,
-      sglang.filter((s) => (s.labels.cache_source ?? "device") === "device"),
-      sglang.filter((s) => (s.labels.cache_source ?? "device") !== "device"),
+      byTier(sglang, (s) => sglangTier(s.labels.cache_source)),
     );
   const trtCached = ofNames(series, TRTLLM_CACHED);
   const trtTier = ofNames(series, TRTLLM_CACHED_BY_TIER);
-  if ((trtCached.length > 0 || trtTier.length > 0) && prompt.length > 0)
-    return selection(
-      "trtllm prompt_cached_tokens / prompt_tokens",
-      prompt,
-      trtCached.length > 0 ? trtCached : trtTier.filter((s) => (s.labels.cache_tier ?? "gpu") === "gpu"),
-      trtTier.filter((s) => s.labels.cache_tier !== undefined && s.labels.cache_tier !== "gpu"),
-    );
+  if ((trtCached.length > 0 || trtTier.length > 0) && prompt.length > 0) {
+    const tiers = byTier(trtTier, (s) => trtllmTier(s.labels.cache_tier));
+    return selection("trtllm prompt_cached_tokens / prompt_tokens", prompt, {
+      ...tiers,
+      gpu: trtCached.length > 0 ? trtCached : tiers.gpu,
+    });
+  }
   const atomCached = ofNames(series, ATOM_CACHED);
   const atomFull = ofNames(series, ATOM_FULL);
   if (atomCached.length > 0 && atomFull.length > 0)
-    return selection("atom prefix_cache_cached_tokens / full_tokens", atomFull, atomCached, []);
+    return selection("atom prefix_cache_cached_tokens / full_tokens", atomFull, { gpu: atomCached });
   return null;
 }
 
 export interface CacheCounts {
+  /** Prompt tokens looked up; 0 is a real answer (an idle engine), null = no usable value. */
   den: number | null;
   gpu: number | null;
+  /** null = the engine exports no such tier (not 0). */
+  host: number | null;
   ext: number | null;
-  extDen: number | null;
-  /** Whether `ext` shares `den` (then overall = (gpu + ext) / den). */
-  extShared: boolean;
+  lookupHits: number | null;
+  lookupQueries: number | null;
 }
 
 export function cacheCounts(sel: CacheSelection): CacheCounts {
   return {
     den: sumCounters(sel.den),
     gpu: sumCounters(sel.gpu) ?? 0,
+    host: sumCounters(sel.host),
     ext: sumCounters(sel.ext),
-    extDen: sumCounters(sel.extDen),
-    extShared: sel.extDen === sel.den,
+    lookupHits: sumCounters(sel.lookupHits),
+    lookupQueries: sumCounters(sel.lookupQueries),
   };
+}
+
+/** Off-GPU tokens served: host + external, null when the engine exports neither tier. */
+export function offGpu(c: CacheCounts): number | null {
+  return c.host === null && c.ext === null ? null : (c.host ?? 0) + (c.ext ?? 0);
 }

@@ -14,6 +14,7 @@ import type { LogCapacity } from "@/lib/formats/server-log";
 import { detectBackend } from "./backend";
 import { hasRouterSide } from "./router-side";
 import { bandwidthMethod, endpointFacts, type EndpointFacts } from "./endpoint-facts";
+import type { CacheSelection } from "./hit-rate";
 import { hasPrefillLabel, isDecodeSide, isPrefillSide } from "./roles";
 import { rate } from "./select";
 import type { MetricSet } from "@/lib/formats/server-metrics/types";
@@ -41,6 +42,29 @@ export function decodeSide(facts: readonly EndpointFacts[]): EndpointFacts[] {
   return side.length > 0 ? side : engines;
 }
 
+/** Unweighted mean of the known values; null when none is known. */
+function meanOf(values: (number | null)[]): number | null {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length === 0 ? null : known.reduce((a, b) => a + b, 0) / known.length;
+}
+
+/** A per-endpoint rate weighted by each endpoint's prompt tokens (unweighted when any is unknown). */
+function tokenWeighted(
+  group: readonly EndpointFacts[],
+  of: (f: EndpointFacts) => number | null,
+): number | null {
+  const known = group.filter((f) => of(f) !== null);
+  if (known.length === 0) return null;
+  if (!known.every((f) => (f.promptTokens ?? 0) > 0)) return meanOf(known.map(of));
+  const total = known.reduce((a, f) => a + f.promptTokens!, 0);
+  return known.reduce((a, f) => a + of(f)! * f.promptTokens!, 0) / total;
+}
+
+/** The counter families an endpoint's cache selection read, for "exported at 0" texts. */
+function cacheFamilies(sel: CacheSelection): string[] {
+  return [...new Set([...sel.den, ...sel.gpu, ...sel.host, ...sel.ext].map((s) => s.name))];
+}
+
 function sum(values: (number | null)[]): number | null {
   let total: number | null = null;
   for (const v of values) if (v !== null) total = (total ?? 0) + v;
@@ -48,31 +72,60 @@ function sum(values: (number | null)[]): number | null {
 }
 
 export interface CacheResult {
+  /** GPU-served / all prompt tokens. */
   gpuHitRate: number | null;
+  /** CPU/host-tier-served / all prompt tokens; null when no endpoint exports a host tier. */
   cpuHitRate: number | null;
+  /** External-tier-served / all prompt tokens; null when no endpoint exports an external tier. */
+  externalHitRate: number | null;
+  /** (GPU + CPU/host + external) / all prompt tokens, at most 1. */
   overallHitRate: number | null;
   method: string | null;
   cachedTotal: number | null;
+  /** Tokens served per tier (null = tier not exported). */
+  served: { gpu: number | null; host: number | null; external: number | null };
+  /** Prompt tokens looked up by endpoints whose counters exist, 0 included; null = no counters. */
+  lookupTokens: number | null;
 }
 
-/** The token-weighted rate over a set of endpoints (also used per role by the time series). */
+const NO_CACHE: CacheResult = {
+  gpuHitRate: null,
+  cpuHitRate: null,
+  externalHitRate: null,
+  overallHitRate: null,
+  method: null,
+  cachedTotal: null,
+  served: { gpu: null, host: null, external: null },
+  lookupTokens: null,
+};
+
+/**
+ * The token-weighted rates over a set of endpoints (also used per role by the time series), one
+ * definition per label (docs/metrics.md §Cache hit rate): every tier's tokens over the same
+ * denominator, all prompt tokens looked up, so overall = GPU + CPU/host + external.
+ */
 export function combineCache(group: readonly EndpointFacts[]): CacheResult {
-  const withCounters = group.filter((f) => f.counts !== null && f.counts.den !== null && f.counts.den > 0);
+  const exported = group.filter((f) => f.counts !== null && f.counts.den !== null);
+  const lookupTokens = exported.length > 0 ? sum(exported.map((f) => f.counts!.den)) : null;
+  const withCounters = exported.filter((f) => f.counts!.den! > 0);
   if (withCounters.length > 0) {
     const den = sum(withCounters.map((f) => f.counts!.den))!;
     const gpu = sum(withCounters.map((f) => f.counts!.gpu)) ?? 0;
-    const extList = withCounters.filter((f) => f.counts!.ext !== null);
-    const ext = sum(extList.map((f) => f.counts!.ext));
-    const extDen = sum(extList.map((f) => f.counts!.extDen));
-    const sharedExt = sum(extList.filter((f) => f.counts!.extShared).map((f) => f.counts!.ext)) ?? 0;
+    const host = sum(withCounters.map((f) => f.counts!.host));
+    const ext = sum(withCounters.map((f) => f.counts!.ext));
     return {
       gpuHitRate: gpu / den,
-      cpuHitRate: rate(ext, extDen),
-      overallHitRate: Math.min(1, (gpu + sharedExt) / den),
+      cpuHitRate: rate(host, den),
+      externalHitRate: rate(ext, den),
+      overallHitRate: Math.min(1, (gpu + (host ?? 0) + (ext ?? 0)) / den),
       method: "token-weighted counters",
       cachedTotal: gpu,
+      served: { gpu, host, external: ext },
+      lookupTokens,
     };
   }
+  // Counters that exist at 0 lookups are an idle cache, not a missing one: no gauge stands in.
+  if (exported.length > 0) return { ...NO_CACHE, lookupTokens, method: "token-weighted counters" };
   const gauged = group.filter((f) => f.gaugeHitRateAvg !== null);
   if (gauged.length > 0) {
     const weighted = gauged.every((f) => (f.promptTokens ?? 0) > 0);
@@ -80,14 +133,13 @@ export function combineCache(group: readonly EndpointFacts[]): CacheResult {
     const total = gauged.reduce((a, f) => a + w(f), 0);
     const avg = gauged.reduce((a, f) => a + f.gaugeHitRateAvg! * w(f), 0) / total;
     return {
+      ...NO_CACHE,
       gpuHitRate: avg,
-      cpuHitRate: null,
       overallHitRate: avg,
       method: weighted ? "gauge avg weighted by prompt tokens" : "gauge avg unweighted",
-      cachedTotal: null,
     };
   }
-  return { gpuHitRate: null, cpuHitRate: null, overallHitRate: null, method: null, cachedTotal: null };
+  return NO_CACHE;
 }
 
 /** Mean usage over endpoints, weighted by capacity when every endpoint's capacity is known. */
@@ -167,6 +219,14 @@ export function summarizeServerMetrics(
       cpuHitRate: cache.cpuHitRate,
       overallHitRate: cache.overallHitRate,
       method: cache.method,
+      externalHitRate: cache.externalHitRate,
+      lookupTokens: cache.lookupTokens,
+      servedTokens: cache.served,
+      // The engines' other cache signals, each under its own definition, shown beside the rates.
+      gaugeHitRateAvg: meanOf(prefill.map((f) => f.gaugeHitRateAvg)),
+      histogramHitRate: tokenWeighted(prefill, (f) => f.histogramHitRate),
+      lmcacheHitRate: meanOf(prefill.map((f) => f.lmcacheHitRate)),
+      countersExported: [...new Set(prefill.flatMap((f) => (f.cache ? cacheFamilies(f.cache) : [])))],
     },
     kvCache: { gpuTotalTokens, gpuUsageAvg: usage.avg, gpuUsageMax: usage.max },
     kvOffload: {
@@ -194,7 +254,8 @@ export function summarizeServerMetrics(
           : "all engine endpoints",
     offloadBandwidthMethod: bandwidthMethod(offloadFacts.length > 0, hasTime, windowS),
     offloadCounterSource: [...new Set(offloadFacts.map((f) => f.offloadSource))].join("; ") || null,
-    // Σ hits / Σ queries over endpoints: token-weighted, so a busy endpoint counts for its tokens.
+    // Σ hits / Σ queries over endpoints: of the prompt tokens the GPU cache missed, the share
+    // the KV connector served (a lookup rate, not a share of all prompt tokens).
     externalPrefixCacheHitRate: rate(
       sum(facts.map((f) => f.external.hits)),
       sum(facts.map((f) => (f.external.hits === null ? null : f.external.queries))),

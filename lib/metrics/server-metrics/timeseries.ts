@@ -142,9 +142,10 @@ export function buildSeries(
 
   const counted = prefillSide.filter((f) => f.cache !== null);
   const { den, gpu } = cacheCells(slot, counted);
+  // Off-GPU tiers share the prompt-token denominator, so what they served is never "computed".
   const ext = collect(
     slot,
-    counted.flatMap((f) => (f.cache!.ext.length && f.counts?.extShared ? f.cache!.ext : [])),
+    counted.flatMap((f) => [...f.cache!.host, ...f.cache!.ext]),
   );
   const hitGauge = collect(
     slot,
@@ -304,7 +305,7 @@ function servedOn(
 ): ServedIntervals {
   const keys = slot.keys;
   const { den, gpu } = cacheCells(slot, counted);
-  const extSeries = counted.flatMap((f) => f.cache!.ext);
+  const extSeries = counted.flatMap((f) => [...f.cache!.host, ...f.cache!.ext]);
   const ext = extSeries.length > 0 ? collect(slot, extSeries) : null;
   return {
     startNs: [...keys],

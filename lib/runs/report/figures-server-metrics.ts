@@ -33,7 +33,7 @@ export function endpointFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; o
         "Cached prompt tokens over prompt tokens (token-weighted), per endpoint.",
         bars("Hit rate", "%", [
           { label: "GPU hit rate", values: rows.map((r) => pct(r.hitRate)) },
-          { label: "CPU hit rate", values: rows.map((r) => pct(r.cpuHitRate)) },
+          { label: "CPU/host + external hit rate", values: rows.map((r) => pct(r.cpuHitRate)) },
         ]),
         "no endpoint exported prefix-cache counters or a hit-rate gauge",
         "endpoint",
