@@ -19,6 +19,14 @@ export interface AppConfig {
   drilldown: "background" | "inline";
   /** The blob collector removes only unused blobs and temp leftovers older than this. */
   blobGcGraceMs: number;
+  /** DuckDB, the columnar run store's engine (docs/architecture.md §Where run data lives) */
+  duckdb: {
+    threads: number;
+    /** As DuckDB reads it: "256MB", "1GB" */
+    memoryLimit: string;
+    /** Where DuckDB spills what exceeds its memory limit */
+    tempDir: string;
+  };
 }
 
 const GiB = 1024 ** 3;
@@ -47,5 +55,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ingestStaleMs: intEnv("RUNLENS_INGEST_STALE_MS", 60_000),
     drilldown: env.RUNLENS_DRILLDOWN === "inline" ? "inline" : "background",
     blobGcGraceMs: intEnv("RUNLENS_BLOB_GC_GRACE_MS", 60 * 60_000),
+    duckdb: {
+      threads: intEnv("RUNLENS_DUCKDB_THREADS", 2),
+      memoryLimit: env.RUNLENS_DUCKDB_MEMORY_LIMIT || "256MB",
+      tempDir: path.resolve(
+        /*turbopackIgnore: true*/ env.RUNLENS_DUCKDB_TEMP_DIR ||
+          path.join(env.DATA_DIR || "data", "duckdb-tmp"),
+      ),
+    },
   };
 }
