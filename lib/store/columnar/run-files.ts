@@ -30,6 +30,19 @@ const fetching = new Map<string, Promise<void>>();
 export function attachRunFiles(db: Db, blobs: BlobStore, cacheDir: string): void {
   fs.mkdirSync(path.join(cacheDir, "tmp"), { recursive: true });
   attached.set(db, { blobs, cacheDir });
+  void sweepTmp(path.join(cacheDir, "tmp"));
+}
+
+/**
+ * Removes what a killed process left in the temp folder (a file cut off mid-write): only old
+ * files, since a fresh one may belong to a write under way.
+ */
+async function sweepTmp(dir: string, maxAgeMs = 60 * 60_000, now = Date.now()): Promise<void> {
+  for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
+    const file = path.join(dir, name);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (stat && now - stat.mtimeMs > maxAgeMs) await fs.promises.rm(file, { force: true });
+  }
 }
 
 /**
