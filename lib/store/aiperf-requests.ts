@@ -90,21 +90,19 @@ export async function requestRows(
 }
 
 /**
- * `requestRows` over the run's Parquet file: the same filters and order (ties by upload order:
- * file, then line). Identifiers come from SORT_COLUMN, values are bound.
+ * `requestRows` over the run's Parquet file: the same filters and order (ties by line, then
+ * file). `startsIn` is not applied: it only narrows a row read to an index's entries, and a
+ * top-N over the file's column needs no index (nor thousands of bound values on many ties).
+ * Identifiers come from SORT_COLUMN, values are bound.
  */
 async function fileRequestRows(
   src: string,
   column: (typeof SORT_COLUMN)[keyof typeof SORT_COLUMN],
   q: RequestListQuery,
-  narrow: { atLeast?: number; startsIn?: number[] },
+  narrow: { atLeast?: number },
 ): Promise<RequestList["rows"]> {
   const where = ["phase = 'profiling'", "ok = 1", `${column} is not null`];
   const values: number[] = [];
-  if (narrow.startsIn) {
-    if (narrow.startsIn.length === 0) return [];
-    where.push(`start_ms in (${narrow.startsIn.map((v) => `$${values.push(v)}::double`).join(", ")})`);
-  }
   if (narrow.atLeast !== undefined && q.order === "desc")
     where.push(`${column} >= $${values.push(narrow.atLeast)}::double`);
   const limit = `$${values.push(q.limit)}::integer`;
