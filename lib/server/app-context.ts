@@ -4,6 +4,8 @@ import { drilldownsSettled } from "@/lib/ingest/drilldown";
 import { dropInterruptedUploads, failInterruptedIngests } from "@/lib/store/interrupted-ingest";
 import { dropInterruptedSplits } from "@/lib/store/pending-splits";
 import type { BlobStore } from "@/lib/store/blob-store";
+import { configureColumnar } from "@/lib/store/columnar/engine";
+import { attachRunFiles } from "@/lib/store/columnar/run-files";
 import { migrate, openPostgres, openSqlite, type DbHandle } from "@/lib/store/db";
 import { FsBlobStore } from "@/lib/store/fs-blob-store";
 import { PgBlobStore } from "@/lib/store/pg-blob-store";
@@ -30,6 +32,9 @@ export async function createAppContext(config: AppConfig = readConfig()): Promis
     store.dialect === "postgres"
       ? new PgBlobStore(store.db)
       : new FsBlobStore(path.join(config.dataDir, "blobs"), store.db);
+  // Runs' Parquet files are blobs too, read through a local cache in the data dir.
+  attachRunFiles(store.db, blobs, path.join(config.dataDir, "columnar-cache"));
+  await configureColumnar(config.duckdb);
   // Every instance sweeps: whichever is alive finds the runs of one that died mid-ingest.
   const tables = analyzerTables();
   // A failed sweep or collection is tried again at the next tick; it is logged, never swallowed.

@@ -24,6 +24,14 @@ export interface AppConfig {
    * null: the address each request was made to (lib/server/public-origin.ts)
    */
   publicUrl: string | null;
+  /** DuckDB, the columnar run store's engine (docs/architecture.md §Where run data lives) */
+  duckdb: {
+    threads: number;
+    /** As DuckDB reads it: "256MB", "1GB" */
+    memoryLimit: string;
+    /** Where DuckDB spills what exceeds its memory limit */
+    tempDir: string;
+  };
 }
 
 const GiB = 1024 ** 3;
@@ -68,5 +76,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     drilldown: env.RUNLENS_DRILLDOWN === "inline" ? "inline" : "background",
     blobGcGraceMs: intEnv("RUNLENS_BLOB_GC_GRACE_MS", 60 * 60_000),
     publicUrl: publicUrl(env.RUNLENS_PUBLIC_URL),
+    duckdb: {
+      threads: intEnv("RUNLENS_DUCKDB_THREADS", 2),
+      memoryLimit: env.RUNLENS_DUCKDB_MEMORY_LIMIT || "256MB",
+      tempDir: path.resolve(
+        /*turbopackIgnore: true*/ env.RUNLENS_DUCKDB_TEMP_DIR ||
+          path.join(env.DATA_DIR || "data", "duckdb-tmp"),
+      ),
+    },
   };
 }

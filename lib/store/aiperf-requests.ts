@@ -11,6 +11,8 @@ import {
   type RequestListQuery,
   type SlowestPayload,
 } from "@/lib/api/aiperf-requests";
+import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
+import { queryRows } from "./columnar/engine";
 import type { Db } from "./db";
 import { getChartData } from "./runs-repo";
 
@@ -18,7 +20,8 @@ const SORT_COLUMN = { ttft: "ttft_ms", e2e: "e2e_ms", itl: "itl_ms", start: "sta
 
 /**
  * Ingest writes start and end times relative to the first timestamp it saw; once the run's first
- * request is known, they are shifted to count from it.
+ * request is known, they are shifted to count from it (rows of importers; a run's aiperf request
+ * file is written already shifted).
  */
 export async function reanchorRequests(db: Db, runId: string, originMs: number): Promise<void> {
   await db
@@ -30,6 +33,13 @@ export async function reanchorRequests(db: Db, runId: string, originMs: number):
 
 /** Profiling-phase successful requests (the population of the statistics), ordered by `sort`. */
 export async function listRequests(db: Db, runId: string, q: RequestListQuery): Promise<RequestList> {
+  const src = await aiperfRequestsSource(db, runId);
+  if (src) {
+    const [{ n }] = await queryRows<{ n: number }>(
+      `select count(*)::integer as n from ${src} where phase = 'profiling' and ok = 1`,
+    );
+    return { total: n, rows: await requestRows(db, runId, q) };
+  }
   const count = await measuredRows(db, runId)
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirst();
@@ -57,6 +67,8 @@ export async function requestRows(
   narrow: { atLeast?: number; startsIn?: number[] } = {},
 ): Promise<RequestList["rows"]> {
   const column = SORT_COLUMN[q.sort];
+  const src = await aiperfRequestsSource(db, runId);
+  if (src) return fileRequestRows(src, column, q, narrow);
   let query = measuredRows(db, runId).where(column, "is not", null);
   if (narrow.startsIn) query = query.where("start_ms", "in", narrow.startsIn);
   if (narrow.atLeast !== undefined && q.order === "desc") query = query.where(column, ">=", narrow.atLeast);
@@ -66,6 +78,48 @@ export async function requestRows(
     .orderBy("line", "asc")
     .limit(q.limit)
     .execute();
+  return rows.map((r) => ({
+    requestId: r.request_id,
+    startS: r.start_ms === null ? null : r.start_ms / 1000,
+    ttftMs: r.ttft_ms,
+    e2eMs: r.e2e_ms,
+    itlMs: r.itl_ms,
+    inputTokens: r.input_tokens,
+    outputTokens: r.output_tokens,
+  }));
+}
+
+/**
+ * `requestRows` over the run's Parquet file: the same filters and order (ties by line, then
+ * file). `startsIn` is not applied: it only narrows a row read to an index's entries, and a
+ * top-N over the file's column needs no index (nor thousands of bound values on many ties).
+ * Identifiers come from SORT_COLUMN, values are bound.
+ */
+async function fileRequestRows(
+  src: string,
+  column: (typeof SORT_COLUMN)[keyof typeof SORT_COLUMN],
+  q: RequestListQuery,
+  narrow: { atLeast?: number },
+): Promise<RequestList["rows"]> {
+  const where = ["phase = 'profiling'", "ok = 1", `${column} is not null`];
+  const values: number[] = [];
+  if (narrow.atLeast !== undefined && q.order === "desc")
+    where.push(`${column} >= $${values.push(narrow.atLeast)}::double`);
+  const limit = `$${values.push(q.limit)}::integer`;
+  const rows = await queryRows<{
+    request_id: string | null;
+    start_ms: number | null;
+    ttft_ms: number | null;
+    e2e_ms: number | null;
+    itl_ms: number | null;
+    input_tokens: number | null;
+    output_tokens: number | null;
+  }>(
+    `select request_id, start_ms, ttft_ms, e2e_ms, itl_ms, input_tokens, output_tokens from ${src}
+      where ${where.join(" and ")}
+      order by ${column} ${q.order === "desc" ? "desc" : "asc"}, line asc, file_id asc limit ${limit}`,
+    values,
+  );
   return rows.map((r) => ({
     requestId: r.request_id,
     startS: r.start_ms === null ? null : r.start_ms / 1000,

@@ -123,14 +123,15 @@ export async function removeUnusedBlobs(
           .where("sha256", "=", sha256)
           .where("expires_at", "<=", now)
           .execute();
-        const names = async (table: "files" | "blob_leases") =>
+        const names = async (table: "files" | "blob_leases" | "run_column_files") =>
           !!(await trx
             .selectFrom(table)
             .select("sha256")
             .where("sha256", "=", sha256)
             .limit(1)
             .executeTakeFirst());
-        if ((await names("files")) || (await names("blob_leases"))) return false;
+        if ((await names("files")) || (await names("run_column_files")) || (await names("blob_leases")))
+          return false;
         await remove(trx, sha256);
         return true;
       })
@@ -140,18 +141,22 @@ export async function removeUnusedBlobs(
   return removed;
 }
 
-/** Of `hashes`, those no file row references (candidates only: the locked check decides). */
+/**
+ * Of `hashes`, those no file row and no run's columnar file references (candidates only: the
+ * locked check decides).
+ */
 export async function unreferencedHashes(db: Db, hashes: readonly string[]): Promise<string[]> {
   if (hashes.length === 0) return [];
   const used = new Set<string>();
-  for (let i = 0; i < hashes.length; i += 500) {
-    const rows = await db
-      .selectFrom("files")
-      .select("sha256")
-      .where("sha256", "in", hashes.slice(i, i + 500))
-      .execute();
-    for (const r of rows) used.add(r.sha256);
-  }
+  for (const table of ["files", "run_column_files"] as const)
+    for (let i = 0; i < hashes.length; i += 500) {
+      const rows = await db
+        .selectFrom(table)
+        .select("sha256")
+        .where("sha256", "in", hashes.slice(i, i + 500))
+        .execute();
+      for (const r of rows) used.add(r.sha256);
+    }
   return hashes.filter((h) => !used.has(h));
 }
 

@@ -1,7 +1,23 @@
 /** The per-request columns goodput reads (docs/metrics.md §Goodput): every row of a run, no sample. */
+import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
+import { queryRows } from "./columnar/engine";
 import type { Db } from "./db";
 
-export async function aiperfGoodputRows(db: Db, runId: string) {
+interface AiperfGoodputRow {
+  ok: number;
+  cancelled: number;
+  ttft_ms: number | null;
+  itl_ms: number | null;
+  e2e_ms: number | null;
+  output_tokens: number | null;
+}
+
+export async function aiperfGoodputRows(db: Db, runId: string): Promise<AiperfGoodputRow[]> {
+  const src = await aiperfRequestsSource(db, runId);
+  if (src)
+    return queryRows<AiperfGoodputRow>(
+      `select ok, cancelled, ttft_ms, itl_ms, e2e_ms, output_tokens from ${src} where phase = 'profiling'`,
+    );
   return db
     .selectFrom("aiperf_requests")
     .select(["ok", "cancelled", "ttft_ms", "itl_ms", "e2e_ms", "output_tokens"])

@@ -106,6 +106,7 @@ export async function dropInterruptedUploads(
     if (ids.length === 0) return [];
     for (const table of tables)
       await sql`delete from ${sql.table(table)} where run_id in (${sql.join(ids)})`.execute(trx);
+    await trx.deleteFrom("run_column_files").where("run_id", "in", ids).execute();
     await trx.deleteFrom("chart_data").where("run_id", "in", ids).execute();
     await trx.deleteFrom("run_labels").where("run_id", "in", ids).execute();
     await trx.deleteFrom("runs").where("id", "in", ids).where("status", "=", "ingesting").execute();

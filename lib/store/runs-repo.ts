@@ -6,6 +6,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { sql } from "kysely";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { SummaryBlocks } from "@/lib/api/schemas";
+import { discardAiperfStages } from "./columnar/aiperf-request-file";
 import type { Db } from "./db";
 import { writeMetricValues } from "./metric-values";
 import { extractedFactColumns } from "./run-facts";
@@ -307,7 +308,10 @@ export function drilldownPending(
 
 /** Removes every derived row of a run (per-request tables, chart payloads), keeping catalog and files. */
 export async function clearDerived(db: Db, id: string, tables: readonly string[]): Promise<void> {
+  // The run's columnar files go with its rows; their blobs are left to the collector.
+  discardAiperfStages(id);
   await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("run_column_files").where("run_id", "=", id).execute();
     for (const table of tables) await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
     await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
     await trx.deleteFrom("run_metric_values").where("run_id", "=", id).execute();
@@ -321,8 +325,15 @@ export async function clearDerived(db: Db, id: string, tables: readonly string[]
  * this transaction a concurrent delete of another run sharing a blob is not yet visible.
  */
 export async function deleteRun(db: Db, id: string, tables: readonly string[]): Promise<string[]> {
+  discardAiperfStages(id);
   return db.transaction().execute(async (trx) => {
     const files = await trx.selectFrom("files").select("sha256").where("run_id", "=", id).execute();
+    const columnFiles = await trx
+      .selectFrom("run_column_files")
+      .select("sha256")
+      .where("run_id", "=", id)
+      .execute();
+    await trx.deleteFrom("run_column_files").where("run_id", "=", id).execute();
     for (const table of tables) await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
     await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
     await trx.deleteFrom("run_metric_values").where("run_id", "=", id).execute();
@@ -331,7 +342,7 @@ export async function deleteRun(db: Db, id: string, tables: readonly string[]): 
     await trx.deleteFrom("sweep_runs").where("run_id", "=", id).execute();
     await trx.deleteFrom("files").where("run_id", "=", id).execute();
     await trx.deleteFrom("runs").where("id", "=", id).execute();
-    return [...new Set(files.map((f) => f.sha256))];
+    return [...new Set([...files, ...columnFiles].map((f) => f.sha256))];
   });
 }
 

@@ -5,6 +5,7 @@
  */
 import type { AiperfTables } from "./tables/aiperf";
 import type { MetricValuesTables } from "./tables/metric-values";
+import type { RunColumnFilesTables } from "./tables/run-column-files";
 import type { ServerMetricsTables } from "./tables/server-metrics";
 import type { SweepTables } from "./tables/sweeps";
 import type { TimelineColumnsTables } from "./tables/timeline-columns";
@@ -117,4 +118,5 @@ export type Database = CoreTables &
   ServerMetricsTables &
   SweepTables &
   MetricValuesTables &
+  RunColumnFilesTables &
   TimelineColumnsTables;

@@ -6,6 +6,8 @@ import { sql } from "kysely";
 import { sortSeriesRuns } from "@/lib/api/series-order";
 import type { Db } from "./db";
 import { readMetricValues } from "./metric-values";
+import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
+import { queryArrays } from "./columnar/engine";
 import { rawSqlite } from "./raw-sqlite";
 import type { RunRow } from "./runs-repo";
 
@@ -120,6 +122,12 @@ export async function requestValuesByRun(
 }
 
 async function oneRunValues(db: Db, id: string, table: string, column: string, where: string) {
+  // A run whose aiperf requests are a Parquet file is read from it (same column, same filter).
+  const src = table === "aiperf_requests" ? await aiperfRequestsSource(db, id) : null;
+  if (src) {
+    const rows = await queryArrays(`select ${column} from ${src} where ${where} and ${column} is not null`);
+    return Float64Array.from(rows, (r) => Number(r[0])).filter(Number.isFinite);
+  }
   // Identifiers come from the fixed map above, never from the request.
   const text = `select ${column} from ${table} where run_id = ? and ${where} and ${column} is not null`;
   const sqlite = rawSqlite(db);

@@ -5,8 +5,11 @@
  * through the (run_id, start_ms) index), so the read yields to the event loop every
  * `YIELD_EVERY` rows: the server keeps answering meanwhile.
  */
+import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
+import { queryRows, streamRows } from "./columnar/engine";
 import type { Db } from "./db";
 import { rawSqlite } from "./raw-sqlite";
+import type { AiperfRequestsTable } from "./tables/aiperf";
 
 export type TrtllmTimelineRow = [
   idx: number,
@@ -87,7 +90,17 @@ export function eachTrtllmTimelineRow(db: Db, runId: string, fn: (r: TrtllmTimel
   return eachRow(db, TRTLLM_SQL, runId, all, TRTLLM_COLUMNS, fn);
 }
 
-export function eachAiperfTimelineRow(db: Db, runId: string, fn: (r: AiperfTimelineRow) => void) {
+export async function eachAiperfTimelineRow(db: Db, runId: string, fn: (r: AiperfTimelineRow) => void) {
+  const src = await aiperfRequestsSource(db, runId, { rowNumbers: true });
+  if (src) {
+    // In the order the rows' (run_id, start_ms) index gives them: by start, ties in upload order.
+    for await (const chunk of streamRows(
+      `select ${AIPERF_COLUMNS.join(", ")} from ${src} where phase = 'profiling'
+        order by start_ms nulls first, file_row_number`,
+    ))
+      for (const r of chunk) fn(r as AiperfTimelineRow);
+    return;
+  }
   const all = () =>
     db
       .selectFrom("aiperf_requests")
@@ -100,6 +113,14 @@ export function eachAiperfTimelineRow(db: Db, runId: string, fn: (r: AiperfTimel
 
 /** One aiperf record by its file and line; its start narrows the read to one entry of the (run_id, start_ms) index. */
 export async function aiperfRequestAt(db: Db, runId: string, fileId: string, line: number, startMs: number) {
+  const src = await aiperfRequestsSource(db, runId);
+  if (src) {
+    const rows = await queryRows<Omit<AiperfRequestsTable, "run_id">>(
+      `select * from ${src} where start_ms = $1::double and file_id = $2 and line = $3::integer limit 1`,
+      [startMs, fileId, line],
+    );
+    return rows.length === 0 ? undefined : { run_id: runId, ...rows[0] };
+  }
   return db
     .selectFrom("aiperf_requests")
     .selectAll()

@@ -2,6 +2,8 @@
  * Reads for the trace export, in pages so a large run streams out without being held in memory:
  * TensorRT-LLM rows by the per-request chart's sample, aiperf rows in start order.
  */
+import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
+import { queryRows, streamRows } from "./columnar/engine";
 import type { Db } from "./db";
 import { sampledIdx } from "./trtllm-requests";
 
@@ -47,7 +49,16 @@ function timedAiperf(db: Db, runId: string) {
     .where("end_ms", "is not", null);
 }
 
+const TIMED = "start_ms is not null and end_ms is not null";
+
 export async function aiperfTimedCount(db: Db, runId: string): Promise<number> {
+  const src = await aiperfRequestsSource(db, runId);
+  if (src) {
+    const [{ n }] = await queryRows<{ n: number }>(
+      `select count(*)::integer as n from ${src} where ${TIMED}`,
+    );
+    return n;
+  }
   const row = await timedAiperf(db, runId)
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();
@@ -59,6 +70,11 @@ export async function aiperfTimedCount(db: Db, runId: string): Promise<number> {
  * not offsets: an offset re-reads every earlier row, which is quadratic over a million records.
  */
 export async function* aiperfTracePages(db: Db, runId: string, page = 2000) {
+  const src = await aiperfRequestsSource(db, runId);
+  if (src) {
+    yield* aiperfFileTracePages(src, page);
+    return;
+  }
   let after: { start: number; file: string; line: number } | null = null;
   for (;;) {
     const from = after;
@@ -93,4 +109,49 @@ export async function* aiperfTracePages(db: Db, runId: string, page = 2000) {
     after = { start: last.start_ms as number, file: last.file_id, line: last.line };
     if (rows.length < page) return;
   }
+}
+
+const TRACE_COLUMNS = [
+  "file_id",
+  "line",
+  "request_id",
+  "phase",
+  "ok",
+  "error_type",
+  "start_ms",
+  "end_ms",
+  "ttft_ms",
+  "worker_id",
+] as const;
+
+type TraceRow = {
+  file_id: string;
+  line: number;
+  request_id: string | null;
+  phase: "profiling" | "warmup";
+  ok: number;
+  error_type: string | null;
+  start_ms: number | null;
+  end_ms: number | null;
+  ttft_ms: number | null;
+  worker_id: string | null;
+};
+
+/** The same pages from the run's Parquet file: one sorted read, streamed, cut into pages here. */
+async function* aiperfFileTracePages(src: string, page: number): AsyncGenerator<TraceRow[]> {
+  let rows: TraceRow[] = [];
+  for await (const chunk of streamRows(
+    `select ${TRACE_COLUMNS.join(", ")} from ${src} where ${TIMED} order by start_ms, file_id, line`,
+  )) {
+    for (const r of chunk) {
+      const row = {} as Record<string, unknown>;
+      TRACE_COLUMNS.forEach((c, i) => (row[c] = r[i]));
+      rows.push(row as TraceRow);
+      if (rows.length === page) {
+        yield rows;
+        rows = [];
+      }
+    }
+  }
+  if (rows.length > 0) yield rows;
 }

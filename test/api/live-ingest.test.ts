@@ -14,6 +14,7 @@ import { insertRun } from "@/lib/store/runs-repo";
 import { newFileId } from "@/lib/store/ids";
 import { trtRecordText } from "../fixtures/bad/generate-big";
 import { appForTest, streamingUploadRequest, uploadRequest } from "../helpers/test-app";
+import { aiperfRowCount } from "../helpers/aiperf-request-rows";
 
 const BOUNDARY = "----runlens-live-test";
 
@@ -83,13 +84,8 @@ async function until<T>(probe: () => Promise<T | null>, timeoutMs = 20_000): Pro
   }
 }
 
-async function aiperfRows(db: Db): Promise<number> {
-  const r = await db
-    .selectFrom("aiperf_requests")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .executeTakeFirst();
-  return Number(r?.n ?? 0);
-}
+/** Rows written or staged for the run's request file */
+const aiperfRows = (db: Db) => aiperfRowCount(db);
 
 /** Starts an upload of 6,000 records and returns once the first rows are in the database. */
 async function startUploadWithRows(db: Db) {

@@ -368,6 +368,7 @@ describe("the timeline stored at ingest", () => {
       .where("run_id", "=", id)
       .execute();
     await db.deleteFrom("aiperf_requests").where("run_id", "=", id).execute();
+    await db.deleteFrom("run_column_files").where("run_id", "=", id).execute();
     forgetTimelines();
     expect(await timeline(id)).toEqual(whole);
     const res = await getTimeline(

@@ -23,6 +23,7 @@ import {
   type TraceFile,
 } from "../helpers/chrome-trace-schema";
 import { fixture, freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
+import { storedAiperfRows } from "../helpers/aiperf-request-rows";
 
 const t0 = freshAppEachTest();
 
@@ -251,11 +252,7 @@ describe("trace export", () => {
     const id = await uploadRun([
       { name: "profile_export.jsonl", path: path.join(dir, "profile_export.jsonl") },
     ]);
-    const rows = await t0.app.store.db
-      .selectFrom("aiperf_requests")
-      .select(["worker_id"])
-      .where("run_id", "=", id)
-      .execute();
+    const rows = await storedAiperfRows(t0.app.store.db, id);
     expect(rows).toHaveLength(200);
     expect(new Set(rows.map((r) => r.worker_id))).toEqual(new Set(["worker_b7d88641"]));
   });

@@ -80,8 +80,9 @@ export async function expectStoredSlowestMatchRows(db: Db): Promise<void> {
     for (const r of body.rows) expect(Number(r.requestId!.slice(4))).toBeGreaterThan(4);
   expect(fromRows[4].rows[0]).toMatchObject({ requestId: "req-050", e2eMs: 4000, startS: null });
 
-  // Without the rows, the route still answers from the payload alone, identically.
+  // Without the rows (the run's request file), the route still answers from the payload alone, identically.
   await db.deleteFrom("aiperf_requests").where("run_id", "=", id).execute();
+  await db.deleteFrom("run_column_files").where("run_id", "=", id).execute();
   for (const [i, q] of queries.entries()) {
     const body = requestListSchema.parse(
       await (await getRequestList(id, `sort=${q.sort}&order=desc&limit=${q.limit}`)).json(),

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { aiperfAnalyzer } from "@/lib/ingest/analyzers/aiperf";
 import { migrate, openPostgres } from "@/lib/store/db";
 import { generateMultiTurnRun, HAND_CASE } from "../generators/aiperf-multiturn.mjs";
+import { storedAiperfRows } from "../helpers/aiperf-request-rows";
 import { finishWithDrilldown, ingestContext } from "../helpers/analyze";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
 import { diskFile } from "../unit/aiperf-helpers";
@@ -22,10 +23,15 @@ describe.skipIf(!PG_URL)("multi-turn aiperf requests on PostgreSQL", () => {
       const a = aiperfAnalyzer();
       await a.ingestFile(diskFile(gen.jsonlPath, "profile_export.jsonl"), ctx);
       await finishWithDrilldown(a, ctx);
-      const rows = await handle.db
-        .selectFrom("aiperf_requests")
-        .select(["request_id", "conversation_id", "turn_index", "cached_tokens", "possible_reuse_tokens"])
-        .execute();
+      const rows = (await storedAiperfRows(handle.db, ctx.runId)).map(
+        ({ request_id, conversation_id, turn_index, cached_tokens, possible_reuse_tokens }) => ({
+          request_id,
+          conversation_id,
+          turn_index,
+          cached_tokens,
+          possible_reuse_tokens,
+        }),
+      );
       expect(rows).toHaveLength(gen.requests.length);
       const truth = new Map(gen.requests.map((r) => [`req-${String(r.i).padStart(8, "0")}`, r]));
       for (const row of rows) {
@@ -58,12 +64,9 @@ describe.skipIf(!PG_URL)("multi-turn aiperf requests on PostgreSQL", () => {
       await a.ingestFile(diskFile(gen.jsonlPath, "profile_export.jsonl"), ctx);
       await a.ingestFile(diskFile(gen.inputsPath!, "inputs.json"), ctx);
       await finishWithDrilldown(a, ctx);
-      const rows = await handle.db
-        .selectFrom("aiperf_requests")
-        .select(["conversation_id", "turn_index", "possible_reuse_tokens", "inputs_reuse_tokens"])
-        .orderBy("conversation_id")
-        .orderBy("turn_index")
-        .execute();
+      const rows = (await storedAiperfRows(handle.db, ctx.runId)).sort(
+        (x, y) => x.conversation_id!.localeCompare(y.conversation_id!) || x.turn_index! - y.turn_index!,
+      );
       expect(
         rows.map((r) => [r.conversation_id, r.turn_index, r.possible_reuse_tokens, r.inputs_reuse_tokens]),
       ).toEqual([

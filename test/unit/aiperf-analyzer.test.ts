@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { agreementPayloadSchema, errorsPayloadSchema, gpuPayloadSchema } from "@/lib/api/aiperf-charts";
 import { analyze, fixtureFile } from "./aiperf-helpers";
+import { storedAiperfRows } from "../helpers/aiperf-request-rows";
 import { GPU_OUTSIDE_WINDOW } from "@/lib/metrics/aiperf-run-result";
 
 describe("aiperf analyzer on the qwen-c4 artifacts", () => {
@@ -32,7 +33,7 @@ describe("aiperf analyzer on the qwen-c4 artifacts", () => {
     expect(r.outputTokenThroughputPerS).toBeCloseTo(2000 / 11.272076517, 9);
     expect(result.requestCount).toBe(10);
 
-    const rows = await handle.db.selectFrom("aiperf_requests").selectAll().orderBy("start_ms").execute();
+    const rows = (await storedAiperfRows(handle.db, "r1")).sort((a, b) => a.start_ms! - b.start_ms!);
     expect(rows).toHaveLength(10);
     expect(rows[0].start_ms).toBe(0);
     expect(rows.every((row) => row.run_id === "r1" && typeof row.request_id === "string")).toBe(true);

@@ -17,6 +17,7 @@ import type { Db } from "@/lib/store/db";
 import { generateMultiTurnRun, HAND_CASE } from "../generators/aiperf-multiturn.mjs";
 import { runAnalyzer } from "../helpers/analyze";
 import { diskFile } from "./aiperf-helpers";
+import { storedAiperfRows } from "../helpers/aiperf-request-rows";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "inputs-reuse-rows-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -44,13 +45,15 @@ async function ingest(inputsFirst: boolean) {
   return runAnalyzer(aiperfAnalyzer(), inputsFirst ? [...inputs, ...records] : [...records, ...inputs]);
 }
 
-const requestRows = (db: Db) =>
-  db
-    .selectFrom("aiperf_requests")
-    .select(["conversation_id", "turn_index", "possible_reuse_tokens", "inputs_reuse_tokens"])
-    .orderBy("conversation_id")
-    .orderBy("turn_index")
-    .execute();
+const requestRows = async (db: Db) =>
+  (await storedAiperfRows(db, "r1"))
+    .map(({ conversation_id, turn_index, possible_reuse_tokens, inputs_reuse_tokens }) => ({
+      conversation_id,
+      turn_index,
+      possible_reuse_tokens,
+      inputs_reuse_tokens,
+    }))
+    .sort((a, b) => a.conversation_id!.localeCompare(b.conversation_id!) || a.turn_index! - b.turn_index!);
 
 describe("the inputs.json estimate per request, hand-computed", () => {
   for (const inputsFirst of [false, true])

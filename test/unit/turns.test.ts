@@ -17,6 +17,7 @@ import { splitPrompt } from "@/lib/metrics/turn-stats";
 import { compareTurnRows, reuseTotals, turnReuseRows } from "@/lib/metrics/turn-chart-rows";
 import { generateMultiTurnRun, type MultiTurnRequest, HAND_CASE } from "../generators/aiperf-multiturn.mjs";
 import { analyze, diskFile, generatedFiles } from "./aiperf-helpers";
+import { storedAiperfRows } from "../helpers/aiperf-request-rows";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiperf-turns-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -267,10 +268,7 @@ describe("per-turn statistics on a generated run of conversations of 1–20 turn
     expect(payload.rows[10].possibleRate!).toBeGreaterThan(0.9);
     expect(run.result.info).toMatchObject({ conversations: 120, maxTurnIndex: 19 });
 
-    const rows = await run.handle.db
-      .selectFrom("aiperf_requests")
-      .select(["request_id", "conversation_id", "turn_index", "cached_tokens", "possible_reuse_tokens"])
-      .execute();
+    const rows = await storedAiperfRows(run.handle.db, run.ctx.runId);
     const truth = new Map(gen.requests.map((r) => [`req-${String(r.i).padStart(8, "0")}`, r]));
     expect(rows).toHaveLength(gen.requests.length);
     for (const row of rows) {

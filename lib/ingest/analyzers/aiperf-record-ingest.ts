@@ -1,6 +1,6 @@
 /**
- * aiperf `profile_export.jsonl` into the run's request columns and `aiperf_requests` rows
- * (docs/formats.md §aiperf records). Lines are cut here and their bytes gathered into blocks
+ * aiperf `profile_export.jsonl` into the run's request columns and its request rows, staged
+ * for the run's Parquet file (docs/formats.md §aiperf records). Lines are cut here and their bytes gathered into blocks
  * (lib/ingest/line-blocks.ts), which are decoded and parsed on the parse thread
  * (lib/ingest/record-block-parser.ts) while the next lines arrive; each block's columns
  * are then logged, counted and written here in line order. Skipped lines are reported with their
@@ -32,7 +32,6 @@ import {
   type RequestLog,
   type RequestValues,
 } from "@/lib/metrics/requests-log";
-import type { BatchInserter } from "@/lib/store/batch-insert";
 import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 import type { FileReport, IngestContext, IngestFile } from "../analyzer";
 import { type LineBlock, LineBlockBuilder } from "../line-blocks";
@@ -60,7 +59,16 @@ export interface RecordSinks {
   conversations: ConversationIndex;
   errors: ErrorTally;
   clock: ProfilingClock;
-  rows: BatchInserter<"aiperf_requests">;
+  rows: RequestRowSink;
+}
+
+/**
+ * Where each record's row goes: the run's request file being staged (AiperfRequestStage), or a
+ * table's batch inserter. `push` says when the caller should await `flush`.
+ */
+export interface RequestRowSink {
+  push(row: AiperfRequestsTable): boolean;
+  flush(): Promise<void>;
 }
 
 /** Integer columns take whole token counts only: a fractional count from a broken writer reads as absent. */

@@ -41,10 +41,8 @@ import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import { logRequestValues } from "@/lib/metrics/regression/request-values";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
-import { storeInputsReuse } from "@/lib/store/aiperf-inputs-reuse";
-import { reanchorRequests } from "@/lib/store/aiperf-requests";
-import { BatchInserter } from "@/lib/store/batch-insert";
-import { AIPERF_REQUEST_COLUMNS } from "@/lib/store/tables/aiperf";
+import { storeInputsTurns, type InputsTurnLine } from "@/lib/store/aiperf-inputs-reuse";
+import { AiperfRequestStage } from "@/lib/store/columnar/aiperf-request-file";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 
 const KINDS = new Set([
@@ -82,10 +80,12 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
   const timeslices: TimesliceExport[] = [];
   const logs: AiperfLog[] = [];
   const outputs: Array<{ profiling: number; warmup: number | null }> = [];
-  let inserter: BatchInserter<"aiperf_requests"> | null = null;
+  /** The records' rows, staged until every file is read, then written as the run's Parquet file */
+  let stage: AiperfRequestStage | null = null;
 
   async function ingestRecords(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
-    const rows = (inserter ??= new BatchInserter(ctx.db, "aiperf_requests", AIPERF_REQUEST_COLUMNS));
+    const rows = (stage ??= new AiperfRequestStage(ctx.runId));
+    await rows.open();
     const from = log.length;
     reuse.reset();
     const report = await ingestRecordFile(file, ctx, {
@@ -236,6 +236,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
 
   return {
     name: "aiperf",
+    // aiperf_requests: rows of runs stored before the request file, replaced by it on re-ingest.
     tables: ["aiperf_requests", "aiperf_inputs_turns"],
     accepts: (file) => KINDS.has(file.kind),
     async ingestFile(file, ctx) {
@@ -257,19 +258,19 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
         logs,
         outputs,
       });
-      // Only the drill-down reads the rows: re-anchoring them and the slowest lists read back
-      // from them come after the summary (lib/ingest/drilldown.ts).
+      // Only the drill-down reads the request file: the slowest lists are read from it after
+      // the summary (lib/ingest/drilldown.ts).
       if (log.length > 0) result.drilldown = () => requestDrilldown(ctx, log);
       const theoretical = result.info?.theoreticalCacheHitRate;
       const applied = turns.multiTurn ? applyInputsReuse(log, turns, conversations, inputs) : null;
       const source = applied && applied.replaced > 0 ? "inputs" : "records";
       // The rows get the same estimate the charts use, now that every file is read.
-      if (applied && applied.replaced > 0)
-        await storeInputsReuse(
-          ctx.db,
-          ctx.runId,
-          inputsTurnLines(conversations, inputs, applied.tokensPerChar),
-        );
+      const lines =
+        applied && applied.replaced > 0
+          ? [...inputsTurnLines(conversations, inputs, applied.tokensPerChar)]
+          : [];
+      if (lines.length > 0) await storeInputsTurns(ctx.db, ctx.runId, lines);
+      await writeRequestFile(ctx, stage, log, lines);
       const perTurn = turnsPayload(
         log,
         turns,
@@ -301,11 +302,28 @@ function finishRun(s: AiperfRunState): AnalyzerResult {
   return aiperfRunResult(s, runOriginMs(s.log));
 }
 
-/** The request rows re-anchored, then the slowest lists, which carry the re-anchored starts. */
+/**
+ * Writes the staged rows as the run's Parquet file, before the summary is committed: a run is
+ * `ready` only with its file stored. Rows were staged relative to the first timestamp seen; the
+ * file counts them from the run's first request.
+ */
+async function writeRequestFile(
+  ctx: IngestContext,
+  stage: AiperfRequestStage | null,
+  log: RequestLog,
+  lines: InputsTurnLine[],
+): Promise<void> {
+  if (!stage) return;
+  if (stage.length === 0) return stage.discard();
+  await stage.write(
+    ctx.db,
+    runOriginMs(log),
+    lines.map((l) => ({ conversationId: l.conversationId, turn: l.turn, ...l.line })),
+  );
+}
+
+/** The slowest lists, read from the run's request file. */
 async function requestDrilldown(ctx: IngestContext, log: RequestLog): Promise<Record<string, unknown>> {
-  const originMs = runOriginMs(log);
-  // Rows were written relative to the first timestamp seen; re-anchor them to the first request.
-  if (originMs !== 0) await reanchorRequests(ctx.db, ctx.runId, originMs);
   return { [AIPERF_SLOWEST_CHART]: await slowestRequestsPayload(ctx.db, ctx.runId, log) };
 }
 

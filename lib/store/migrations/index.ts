@@ -15,6 +15,7 @@ import { ingestReadinessMigration } from "./012-ingest-readiness";
 import { timelineColumnsMigration } from "./015-timeline-columns";
 import { inputsReuseMigration } from "./016-inputs-reuse";
 import { timelineFirstWindowMigration } from "./017-timeline-first-window";
+import { runColumnFilesMigration } from "./018-run-column-files";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -37,5 +38,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "015-timeline-columns": timelineColumnsMigration(dialect),
     "016-inputs-reuse": inputsReuseMigration(dialect),
     "017-timeline-first-window": timelineFirstWindowMigration(dialect),
+    "018-run-column-files": runColumnFilesMigration(dialect),
   };
 }

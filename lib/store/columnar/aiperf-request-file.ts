@@ -1,0 +1,202 @@
+/**
+ * aiperf per-request records as one Parquet file per run (docs/architecture.md §Where run data
+ * lives). While the records stream in, their rows are appended to a DuckDB temp table of the
+ * ingest's own connection (spilled to DuckDB's temp folder past its memory limit); once every
+ * file is read, the run's origin is known and one COPY writes the file, zstd-compressed, with
+ * starts and ends counted from the run's first request and the inputs.json reuse estimate of each
+ * request. The columns are those of `aiperf_requests` without `run_id`, so a query over the file
+ * reads like one over the rows of runs stored before it.
+ */
+import fs from "node:fs";
+import type { DuckDBAppender, DuckDBConnection } from "@duckdb/node-api";
+import type { Db } from "../db";
+import { storeText } from "../store-text";
+import type { AiperfRequestsTable } from "../tables/aiperf";
+import { openConnection, quote } from "./engine";
+import { putRunFile, runFilePath, runFileTmpPath } from "./run-files";
+
+export const AIPERF_REQUESTS_FILE = "aiperf-requests";
+
+/** The staged columns, in append order; `seq` keeps the upload's order through the COPY */
+const STAGE_COLUMNS = `seq bigint, file_id varchar, line integer, request_id varchar, phase varchar,
+  ok integer, cancelled integer, error_type varchar, start_ms double, end_ms double, ttft_ms double,
+  e2e_ms double, itl_ms double, input_tokens double, output_tokens double, conversation_id varchar,
+  turn_index integer, cached_tokens integer, possible_reuse_tokens integer, worker_id varchar`;
+
+/** One turn's inputs.json estimate as a line in the prompt length (lib/store/aiperf-inputs-reuse.ts) */
+export interface InputsReuseLine {
+  conversationId: string;
+  turn: number;
+  scale: number;
+  offset: number;
+}
+
+/** Stages under way, by run: a failed ingest's are dropped with its other derived data. */
+const stages = new Map<string, Set<AiperfRequestStage>>();
+
+/** The row sink of the records reader (the BatchInserter's push/flush contract). */
+export class AiperfRequestStage {
+  private conn: DuckDBConnection | null = null;
+  private appender: DuckDBAppender | null = null;
+  private opening: Promise<void> | null = null;
+  private rows = 0;
+  private closed = false;
+
+  constructor(private readonly runId: string) {
+    let set = stages.get(runId);
+    if (!set) stages.set(runId, (set = new Set()));
+    set.add(this);
+  }
+
+  get length(): number {
+    return this.rows;
+  }
+
+  /** Opens the connection and the temp table; awaited before the first row. */
+  open(): Promise<void> {
+    this.opening ??= (async () => {
+      const conn = await openConnection();
+      this.conn = conn;
+      await conn.run(`create temp table aiperf_stage (${STAGE_COLUMNS})`);
+      this.appender = await conn.createAppender("aiperf_stage", "main", "temp");
+    })();
+    return this.opening;
+  }
+
+  /** Appends one row; never asks for a flush (the appender flushes itself). */
+  push(row: AiperfRequestsTable): boolean {
+    const a = this.appender;
+    if (!a) throw new Error("aiperf request stage used before open()");
+    a.appendBigInt(BigInt(this.rows++));
+    text(a, row.file_id);
+    a.appendInteger(row.line);
+    text(a, row.request_id);
+    text(a, row.phase);
+    a.appendInteger(row.ok);
+    a.appendInteger(row.cancelled);
+    text(a, row.error_type);
+    double(a, row.start_ms);
+    double(a, row.end_ms);
+    double(a, row.ttft_ms);
+    double(a, row.e2e_ms);
+    double(a, row.itl_ms);
+    double(a, row.input_tokens);
+    double(a, row.output_tokens);
+    text(a, row.conversation_id ?? null);
+    integer(a, row.turn_index ?? null);
+    integer(a, row.cached_tokens ?? null);
+    integer(a, row.possible_reuse_tokens ?? null);
+    text(a, row.worker_id);
+    a.endRow();
+    return false;
+  }
+
+  async flush(): Promise<void> {}
+
+  /**
+   * Writes the staged rows as the run's Parquet file: starts and ends shifted by `originMs`, each
+   * request's inputs.json estimate from `inputs` (same arithmetic as possibleOnLine in
+   * lib/metrics/inputs-reuse.ts: ISL × scale + offset, clamped to [0, ISL]; none without an ISL).
+   */
+  async write(db: Db, originMs: number, inputs: Iterable<InputsReuseLine> = []): Promise<void> {
+    await this.open();
+    const conn = this.conn!;
+    this.appender!.closeSync();
+    this.appender = null;
+    await conn.run(
+      "create temp table inputs_turns (conversation_id varchar, turn_index integer, isl_scale double, token_offset double)",
+    );
+    const lines = await conn.createAppender("inputs_turns", "main", "temp");
+    for (const l of inputs) {
+      lines.appendVarchar(l.conversationId);
+      lines.appendInteger(l.turn);
+      lines.appendDouble(l.scale);
+      lines.appendDouble(l.offset);
+      lines.endRow();
+    }
+    lines.closeSync();
+    // A double literal in exponent form: DuckDB reads it as the same double (a plain decimal
+    // literal would be a DECIMAL first).
+    const origin = `${(Number.isFinite(originMs) ? originMs : 0).toExponential()}::double`;
+    const v = "(s.input_tokens * t.isl_scale + t.token_offset)";
+    const tmp = runFileTmpPath(db);
+    try {
+      await conn.run(`copy (
+          select s.file_id, s.line, s.request_id, s.phase, s.ok, s.cancelled, s.error_type,
+            s.start_ms - ${origin} as start_ms, s.end_ms - ${origin} as end_ms,
+            s.ttft_ms, s.e2e_ms, s.itl_ms, s.input_tokens, s.output_tokens,
+            s.conversation_id, s.turn_index, s.cached_tokens, s.possible_reuse_tokens,
+            case when s.input_tokens is null or t.isl_scale is null then null
+              when ${v} < 0 then 0 when ${v} > s.input_tokens then s.input_tokens else ${v} end
+              as inputs_reuse_tokens,
+            s.worker_id
+          from aiperf_stage s left join inputs_turns t
+            on t.conversation_id = s.conversation_id and t.turn_index = s.turn_index
+          order by s.seq
+        ) to ${quote(tmp)} (format parquet, compression zstd)`);
+      await putRunFile(db, this.runId, AIPERF_REQUESTS_FILE, tmp, this.rows);
+    } finally {
+      await fs.promises.rm(tmp, { force: true });
+      this.discard();
+    }
+  }
+
+  /** Drops the staged rows (their temp tables go with the connection). */
+  discard(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.appender?.closeSync();
+    } catch {
+      // A failed append leaves the appender unusable; the connection below still closes.
+    }
+    this.appender = null;
+    this.conn?.closeSync();
+    this.conn = null;
+    const set = stages.get(this.runId);
+    set?.delete(this);
+    if (set?.size === 0) stages.delete(this.runId);
+  }
+}
+
+/** Drops every stage of `runId` under way (a failed or re-begun ingest). */
+export function discardAiperfStages(runId: string): void {
+  for (const s of [...(stages.get(runId) ?? [])]) s.discard();
+}
+
+/** Rows staged and not yet written, over every ingest under way: what a live ingest has read so far. */
+export function stagedAiperfRows(): number {
+  let n = 0;
+  for (const set of stages.values()) for (const s of set) n += s.length;
+  return n;
+}
+
+/** Text as both row stores keep it (./store-text.ts): a NUL becomes U+FFFD. */
+function text(a: DuckDBAppender, v: string | null): void {
+  if (v === null) a.appendNull();
+  else a.appendVarchar(storeText(v));
+}
+
+function double(a: DuckDBAppender, v: number | null): void {
+  if (v === null || Number.isNaN(v)) a.appendNull();
+  else a.appendDouble(v);
+}
+
+function integer(a: DuckDBAppender, v: number | null): void {
+  if (v === null) a.appendNull();
+  else a.appendInteger(v);
+}
+
+/**
+ * The run's aiperf request file as a DuckDB table expression; null: the run keeps rows (stored
+ * before it, or imported). `rowNumbers` adds `file_row_number`, the upload order.
+ */
+export async function aiperfRequestsSource(
+  db: Db,
+  runId: string,
+  { rowNumbers = false }: { rowNumbers?: boolean } = {},
+): Promise<string | null> {
+  const file = await runFilePath(db, runId, AIPERF_REQUESTS_FILE);
+  if (file === null) return null;
+  return `read_parquet(${quote(file)}${rowNumbers ? ", file_row_number = true" : ""})`;
+}

@@ -1,0 +1,118 @@
+/**
+ * The process's one DuckDB engine (docs/architecture.md §Where run data lives): an in-memory
+ * database that stages per-request columns while an upload streams in, writes them as a run's
+ * Parquet file and answers queries over such files. One instance per process, like the app
+ * context: several would each take the configured threads and memory. Its settings come from
+ * the app's configuration (`configureColumnar`, README §Configuration); until then, defaults
+ * that fit a small 2-core host.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from "@duckdb/node-api";
+
+export interface ColumnarSettings {
+  /** Worker threads DuckDB may use */
+  threads: number;
+  /** DuckDB's memory limit, as DuckDB reads it ("256MB", "1GB") */
+  memoryLimit: string;
+  /** Where DuckDB spills what does not fit its memory limit */
+  tempDir: string;
+}
+
+export const DEFAULT_COLUMNAR_SETTINGS: ColumnarSettings = {
+  threads: 2,
+  memoryLimit: "256MB",
+  tempDir: path.join(os.tmpdir(), "runlens-duckdb"),
+};
+
+interface EngineHolder {
+  settings: ColumnarSettings;
+  instance: Promise<DuckDBInstance> | null;
+}
+
+// On globalThis, as for the app context: the bundle may hold several copies of this module.
+const KEY = Symbol.for("runlens.columnarEngine");
+const holder = globalThis as { [KEY]?: EngineHolder };
+const engine = (holder[KEY] ??= { settings: DEFAULT_COLUMNAR_SETTINGS, instance: null });
+
+/** DuckDB's options: never fetch an extension (json and parquet are built in). */
+function options(s: ColumnarSettings): Record<string, string> {
+  return {
+    threads: String(s.threads),
+    memory_limit: s.memoryLimit,
+    temp_directory: s.tempDir,
+    autoinstall_known_extensions: "false",
+    autoload_known_extensions: "false",
+  };
+}
+
+/** Applies `settings`: at creation when the engine is not yet running, else to the running one. */
+export async function configureColumnar(settings: ColumnarSettings): Promise<void> {
+  engine.settings = settings;
+  fs.mkdirSync(settings.tempDir, { recursive: true });
+  if (!engine.instance) return;
+  const c = await (await engine.instance).connect();
+  try {
+    await c.run(`set threads = ${Math.max(1, Math.floor(settings.threads))}`);
+    await c.run(`set memory_limit = ${quote(settings.memoryLimit)}`);
+    await c.run(`set temp_directory = ${quote(settings.tempDir)}`);
+  } finally {
+    c.closeSync();
+  }
+}
+
+function instance(): Promise<DuckDBInstance> {
+  if (!engine.instance) {
+    fs.mkdirSync(engine.settings.tempDir, { recursive: true });
+    engine.instance = DuckDBInstance.create(":memory:", options(engine.settings)).catch((err) => {
+      engine.instance = null;
+      throw err;
+    });
+  }
+  return engine.instance;
+}
+
+/** A fresh connection, closed once `fn` settles. */
+export async function withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+  const c = await (await instance()).connect();
+  try {
+    return await fn(c);
+  } finally {
+    c.closeSync();
+  }
+}
+
+/** A connection the caller closes (an appender lives as long as its connection). */
+export async function openConnection(): Promise<DuckDBConnection> {
+  return (await instance()).connect();
+}
+
+/** Rows of `text` as objects of JS values (numbers for INTEGER and DOUBLE columns). */
+export async function queryRows<R>(text: string, values: DuckDBValue[] = []): Promise<R[]> {
+  return withConnection(async (c) => (await c.runAndReadAll(text, values)).getRowObjectsJS() as R[]);
+}
+
+/** A string as an SQL literal: for paths and settings, which DuckDB does not take as parameters. */
+export function quote(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/**
+ * The rows of `text` as arrays of JS values, one DuckDB chunk (about 2,000 rows) at a time: a
+ * million-row read never holds more than a chunk of row arrays.
+ */
+export async function* streamRows(text: string, values: DuckDBValue[] = []): AsyncGenerator<unknown[][]> {
+  const c = await openConnection();
+  try {
+    const result = await c.stream(text, values);
+    for await (const rows of result.yieldRowsJs()) yield rows as unknown[][];
+  } finally {
+    c.closeSync();
+  }
+}
+
+/** The rows of `text` as arrays of JS values, all at once (small answers). */
+export async function queryArrays(text: string, values: DuckDBValue[] = []): Promise<unknown[][]> {
+  return withConnection(async (c) => (await c.runAndReadAll(text, values)).getRowsJS() as unknown[][]);
+}

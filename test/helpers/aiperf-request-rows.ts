@@ -1,0 +1,29 @@
+/**
+ * A run's stored aiperf request rows wherever they are kept: its Parquet request file (runs
+ * stored since the columnar store) or `aiperf_requests` rows (imported tools, older runs).
+ */
+import { aiperfRequestsSource, stagedAiperfRows } from "@/lib/store/columnar/aiperf-request-file";
+import { queryRows } from "@/lib/store/columnar/engine";
+import type { Db } from "@/lib/store/db";
+import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
+
+export async function storedAiperfRows(db: Db, runId: string): Promise<AiperfRequestsTable[]> {
+  const src = await aiperfRequestsSource(db, runId);
+  if (!src) return db.selectFrom("aiperf_requests").selectAll().where("run_id", "=", runId).execute();
+  const rows = await queryRows<Omit<AiperfRequestsTable, "run_id">>(`select * from ${src}`);
+  return rows.map((r) => ({ run_id: runId, ...r }));
+}
+
+/** Rows of every run: stored as rows, in request files, and staged by ingests under way. */
+export async function aiperfRowCount(db: Db): Promise<number> {
+  const rows = await db
+    .selectFrom("aiperf_requests")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirst();
+  const files = await db
+    .selectFrom("run_column_files")
+    .select((eb) => eb.fn.sum<number>("rows").as("n"))
+    .where("name", "=", "aiperf-requests")
+    .executeTakeFirst();
+  return Number(rows?.n ?? 0) + Number(files?.n ?? 0) + stagedAiperfRows();
+}
