@@ -18,6 +18,7 @@ export const KINDS = [
   "genai-perf-export",
   "genai-perf-summary",
   "guidellm-report",
+  "dynamo-request-trace",
   "unknown",
 ] as const;
 
@@ -40,5 +41,6 @@ export const KIND_LABELS: Record<Kind, string> = {
   "genai-perf-export": "genai-perf per-request export",
   "genai-perf-summary": "genai-perf summary",
   "guidellm-report": "GuideLLM benchmarks report",
+  "dynamo-request-trace": "Dynamo request trace",
   unknown: "not recognised",
 };
