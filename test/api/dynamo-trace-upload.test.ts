@@ -15,6 +15,7 @@ import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { DYNAMO_TRACE_CHART, dynamoTraceSessionsPayloadSchema } from "@/lib/api/dynamo-trace";
 import { runSummarySchema } from "@/lib/api/schemas";
+// @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 import { freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
@@ -114,6 +115,7 @@ describe("Dynamo request trace upload", () => {
       { name: "run/profile_export_aiperf.json", path: gen.summaryPath },
       { name: "run/dynamo-request-trace.jsonl", content: text },
     ]);
+    fs.rmSync(dir, { recursive: true, force: true });
     const run = await summary(id);
     const req = (rows as Row[]).filter((r) => r.event_type === "request_end").map((r) => r.request);
     const withId = req.filter((r) => r.x_request_id !== undefined);
