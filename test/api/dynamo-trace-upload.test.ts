@@ -139,4 +139,24 @@ describe("Dynamo request trace upload", () => {
     );
     expect(said).toContain(`${40 - withId.length} aiperf records have no trace row`);
   });
+
+  it("beside aiperf records without x_request_id says the records lack the id", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dyn-trace-"));
+    const gen = await generateAiperfRun(dir, { records: 12, concurrency: 2, seed: 4, csv: false });
+    // An aiperf build that wrote no x_request_id: the metadata key is absent.
+    const stripped = fs.readFileSync(gen.jsonlPath, "utf8").replace(/"x_request_id":"[^"]*",/g, "");
+    const { text, rows } = dynamoRequestTrace({ requests: 12 });
+    const id = await uploadRun([
+      { name: "run/profile_export.jsonl", content: stripped },
+      { name: "run/profile_export_aiperf.json", path: gen.summaryPath },
+      { name: "run/dynamo-request-trace.jsonl", content: text },
+    ]);
+    fs.rmSync(dir, { recursive: true, force: true });
+    const run = await summary(id);
+    const req = (rows as Row[]).filter((r) => r.event_type === "request_end");
+    expect(run.info).toMatchObject({ dynamoTraceJoinedRequests: 0, dynamoTraceUnjoinedRequests: req.length });
+    const said = run.warnings.find((w) => w.startsWith("Dynamo request trace attached"))!;
+    expect(said).toContain(`0 of ${req.length} trace requests joined`);
+    expect(said).toContain("12 aiperf records carry no x_request_id (run/profile_export.jsonl lacks the id)");
+  });
 });

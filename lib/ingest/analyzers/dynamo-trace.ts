@@ -69,7 +69,7 @@ export function dynamoTraceAnalyzer(): Analyzer {
     ];
     const records = await ctx.db
       .selectFrom("aiperf_requests")
-      .select("request_id")
+      .select(["request_id", "file_id"])
       .where("run_id", "=", ctx.runId)
       .execute();
     const charts = { [DYNAMO_TRACE_CHART]: { sessions: f.perSession } };
@@ -101,10 +101,12 @@ export function dynamoTraceAnalyzer(): Analyzer {
     if (join.traceUnmatched > 0)
       parts.push(`${n(join.traceUnmatched)} trace requests name an x_request_id no aiperf record has`);
     if (join.recordsUnmatched > 0) parts.push(`${n(join.recordsUnmatched)} aiperf records have no trace row`);
-    if (join.recordsWithoutId > 0)
-      parts.push(
-        `${n(join.recordsWithoutId)} aiperf records carry no x_request_id (the aiperf records lack the id)`,
-      );
+    if (join.recordsWithoutId > 0) {
+      const fileIds = [...new Set(records.filter((r) => !r.request_id).map((r) => r.file_id))];
+      const named = await ctx.db.selectFrom("files").select("name").where("id", "in", fileIds).execute();
+      const which = named.length > 0 ? named.map((f) => f.name).join(", ") : "the per-request records";
+      parts.push(`${n(join.recordsWithoutId)} aiperf records carry no x_request_id (${which} lacks the id)`);
+    }
     warnings.push(parts.join("; "));
     return { info, charts, warnings };
   }
