@@ -159,4 +159,21 @@ describe("Dynamo request trace upload", () => {
     expect(said).toContain(`0 of ${req.length} trace requests joined`);
     expect(said).toContain("12 aiperf records carry no x_request_id (run/profile_export.jsonl lacks the id)");
   });
+
+  it("several shards of one trace are one run", async () => {
+    const a = dynamoRequestTrace({ requests: 10, seed: 1 });
+    const b = dynamoRequestTrace({
+      requests: 7,
+      seed: 2,
+      ids: Array.from({ length: 7 }, (_, i) => `b-${i}`),
+    });
+    const id = await uploadRun([
+      { name: "dynamo-request-trace.000000.jsonl.gz", content: gzipSync(Buffer.from(a.text)) },
+      { name: "dynamo-request-trace.000001.jsonl.gz", content: gzipSync(Buffer.from(b.text)) },
+    ]);
+    const run = await summary(id);
+    const ends = [...a.rows, ...b.rows].filter((r) => r.event_type === "request_end") as Row[];
+    expect(run.requests).toMatchObject({ source: "dynamo-request-trace", count: ends.length });
+    expect(run.info.dynamoTraceInputTokens).toBe(sum(ends.map((r) => r.request.input_tokens)));
+  });
 });
