@@ -20,6 +20,7 @@ export const KINDS = [
   "genai-perf-summary",
   "guidellm-report",
   "inferencex-result",
+  "dynamo-request-trace",
   "unknown",
 ] as const;
 
@@ -44,5 +45,6 @@ export const KIND_LABELS: Record<Kind, string> = {
   "genai-perf-summary": "genai-perf summary",
   "guidellm-report": "GuideLLM benchmarks report",
   "inferencex-result": "InferenceX result",
+  "dynamo-request-trace": "Dynamo request trace",
   unknown: "not recognised",
 };

@@ -1,5 +1,6 @@
 import type { Detected } from "./kinds";
 import { ROUTING_MARK } from "./router-log";
+import { DYNAMO_TRACE_SCHEMA } from "./dynamo-request-trace";
 import { benchArrayKind, benchDocumentKind, benchLineKind, sniffBenchDocument } from "./detect-bench";
 import { PARSE_FAILED, parseJsonText } from "./json-lines";
 import { isInferencexSweepCsvHeader } from "./inferencex-result";
@@ -119,6 +120,7 @@ function firstPolledObject(lines: string[], complete: boolean): Record<string, u
 
 /** A JSONL line's record type, or null when it is not a known per-line record. */
 function lineRecordKind(v: Record<string, unknown>): Detected | null {
+  if (v.schema === DYNAMO_TRACE_SCHEMA) return { kind: "dynamo-request-trace", format: "jsonl" };
   if (isObject(v.metadata) && isObject(v.metrics)) return { kind: "aiperf-records", format: "jsonl" };
   const bench = benchLineKind(v);
   if (bench) return bench;
@@ -144,11 +146,15 @@ function isTrtllmRecord(v: Record<string, unknown>): boolean {
   );
 }
 
+/** A Dynamo request-trace row whose first line outgrows the head (many replay hashes) */
+const DYNAMO_TRACE_MARK = /"schema"\s*:\s*"dynamo\.request\.trace\.v1"/;
+
 /** Keys only a per-request aiperf record's metadata has (a summary's metadata has none of them). */
 const RECORD_METADATA = /"(x_request_id|request_start_ns|request_end_ns|record_processor_id)"\s*:/;
 
 function sniffRecordKeys(line: string): Detected | null {
   const start = line.slice(0, 4096);
+  if (DYNAMO_TRACE_MARK.test(start)) return { kind: "dynamo-request-trace", format: "jsonl" };
   if (
     /"(ctx_perf_metrics|gen_perf_metrics|perf_metrics|timing_metrics)"\s*:/.test(start) ||
     sniffPhaseKeyed(start)

@@ -102,9 +102,11 @@ async function fileRequestRows(
   narrow: { atLeast?: number },
 ): Promise<RequestList["rows"]> {
   const where = ["phase = 'profiling'", "ok = 1", `${column} is not null`];
-  const values: number[] = [];
+  const values: Array<number | string> = [];
+  // Bound as text and cast: DuckDB's binding takes a whole JS number (-1e308 is one) as a BIGINT
+  // and throws past its range; the text of a number casts back to the same double.
   if (narrow.atLeast !== undefined && q.order === "desc")
-    where.push(`${column} >= $${values.push(narrow.atLeast)}::double`);
+    where.push(`${column} >= $${values.push(String(narrow.atLeast))}::double`);
   const limit = `$${values.push(q.limit)}::integer`;
   const rows = await queryRows<{
     request_id: string | null;

@@ -4,6 +4,7 @@ import { RouterLogFeed } from "@/lib/metrics/server-metrics/router-log-predictio
 import type { Analyzer } from "../analyzer";
 import { aiperfAnalyzer } from "./aiperf";
 import { benchImportAnalyzer } from "./bench-import";
+import { dynamoTraceAnalyzer } from "./dynamo-trace";
 import { engineConfigAnalyzer } from "./engine-config";
 import { skipIdenticalFiles } from "./identical-files";
 import { recordCounter } from "./record-counter";
@@ -29,6 +30,8 @@ export function createAnalyzers(): Analyzer[] {
     trtllmSideFilesAnalyzer(),
     aiperfAnalyzer(clock, reuse),
     benchImportAnalyzer(),
+    // After aiperf: a trace uploaded with aiperf records attaches to their run.
+    dynamoTraceAnalyzer(),
     routerLogAnalyzer(routed),
     serverMetricsAnalyzer(clock, reuse, routed),
     engineConfigAnalyzer(),

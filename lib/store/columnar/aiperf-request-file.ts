@@ -12,7 +12,7 @@ import type { DuckDBAppender, DuckDBConnection } from "@duckdb/node-api";
 import type { Db } from "../db";
 import { storeText } from "../store-text";
 import type { AiperfRequestsTable } from "../tables/aiperf";
-import { openConnection, quote } from "./engine";
+import { openConnection, queryRows, quote } from "./engine";
 import { putRunFile, runFilePath, runFileTmpPath } from "./run-files";
 
 export const AIPERF_REQUESTS_FILE = "aiperf-requests";
@@ -199,4 +199,25 @@ export async function aiperfRequestsSource(
   const file = await runFilePath(db, runId, AIPERF_REQUESTS_FILE);
   if (file === null) return null;
   return `read_parquet(${quote(file)}${rowNumbers ? ", file_row_number = true" : ""})`;
+}
+
+/**
+ * Each stored aiperf request's `x_request_id` and file, wherever the run keeps them: its request
+ * file, or rows (imported tools, runs stored before the request file). For joins by request id.
+ */
+export async function aiperfRequestIds(
+  db: Db,
+  runId: string,
+): Promise<Array<{ request_id: string | null; file_id: string }>> {
+  const src = await aiperfRequestsSource(db, runId);
+  const rows = await db
+    .selectFrom("aiperf_requests")
+    .select(["request_id", "file_id"])
+    .where("run_id", "=", runId)
+    .execute();
+  if (!src) return rows;
+  const fromFile = await queryRows<{ request_id: string | null; file_id: string }>(
+    `select request_id, file_id from ${src}`,
+  );
+  return rows.length === 0 ? fromFile : [...rows, ...fromFile];
 }

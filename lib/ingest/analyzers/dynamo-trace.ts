@@ -1,0 +1,118 @@
+/**
+ * Dynamo request traces (docs/formats.md §Dynamo request traces). Uploaded alone, the trace is
+ * the run: its requests block comes from the trace's own ttft_ms and total_time_ms. Uploaded with
+ * aiperf's per-request records, the aiperf run stays the run and the trace attaches to it by
+ * `x_request_id`; the summary says how many requests joined and which file lacks the id
+ * (docs/metrics.md §Dynamo request traces).
+ */
+import { DYNAMO_TRACE_CHART } from "@/lib/api/dynamo-trace";
+import {
+  readDynamoTrace,
+  type DynamoTrace,
+  type DynamoTraceRequest,
+  type DynamoTraceTool,
+} from "@/lib/formats/dynamo-request-trace";
+import { dynamoTraceFigures, dynamoTraceRequestsBlock, joinByRequestId } from "@/lib/metrics/dynamo-trace";
+import { aiperfRequestIds } from "@/lib/store/columnar/aiperf-request-file";
+import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
+
+const n = (v: number) => v.toLocaleString("en-US");
+
+export function dynamoTraceAnalyzer(): Analyzer {
+  const requests: DynamoTraceRequest[] = [];
+  const tools: DynamoTraceTool[] = [];
+  const otherEvents: Record<string, number> = {};
+  const names: string[] = [];
+  const withoutId = new Set<string>();
+
+  async function ingestFile(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
+    const { trace, warnings, skipped } = await readDynamoTrace(await file.open(), ctx.limits.maxLineBytes);
+    names.push(file.name);
+    for (const r of trace.requests) requests.push(r);
+    for (const t of trace.tools) tools.push(t);
+    for (const [k, v] of Object.entries(trace.otherEvents)) otherEvents[k] = (otherEvents[k] ?? 0) + v;
+    const missing = trace.requests.filter((r) => r.xRequestId === null).length;
+    if (missing > 0) withoutId.add(file.name);
+    return {
+      records: trace.requests.length + trace.tools.length,
+      skipped,
+      warnings: warnings.toList(),
+      meta: {
+        requestEnd: trace.requests.length,
+        toolEnd: trace.tools.length,
+        withoutXRequestId: missing,
+        note: `${n(trace.requests.length)} request_end, ${n(trace.tools.length)} tool_end rows`,
+      },
+    };
+  }
+
+  async function finish(ctx: IngestContext): Promise<AnalyzerResult> {
+    if (names.length === 0) return {};
+    const trace: DynamoTrace = { requests, tools, otherEvents };
+    const f = dynamoTraceFigures(trace);
+    const info: Record<string, string | number | null> = {
+      dynamoTraceRequests: f.requests,
+      dynamoTraceInputTokens: f.inputTokens,
+      dynamoTraceOutputTokens: f.outputTokens,
+      dynamoTraceCachedTokens: f.cachedTokens,
+      dynamoTraceRequestWeightedKvHitRate: f.kvHitRateRequestWeighted,
+      dynamoTraceTokenWeightedKvHitRate: f.kvHitRateTokenWeighted,
+      dynamoTraceCachedTokenHitRate: f.cachedTokenShare,
+      dynamoTraceSessions: f.sessions,
+      dynamoTraceRootSessions: f.rootSessions,
+      dynamoTraceTurns: f.turns,
+      dynamoTraceToolCalls: f.toolCalls,
+      dynamoTraceToolTimeMs: f.toolTimeMs,
+      dynamoTraceModelTimeMs: f.modelTimeMs,
+    };
+    const warnings: string[] = [
+      "Dynamo request trace: KV hit rate request-weighted is the mean of each request's kv_hit_rate; token-weighted weighs each by its input_tokens; cached-token hit rate is Σ cached_tokens ÷ Σ input_tokens (docs/metrics.md §Dynamo request traces)",
+    ];
+    const records = await aiperfRequestIds(ctx.db, ctx.runId);
+    const charts = { [DYNAMO_TRACE_CHART]: { sessions: f.perSession } };
+    if (records.length === 0)
+      return {
+        requests: dynamoTraceRequestsBlock(trace),
+        requestCount: f.requests,
+        info,
+        charts,
+        warnings,
+      };
+    const join = joinByRequestId(
+      trace,
+      records.map((r) => r.request_id),
+    );
+    // The trace's own TTFT, beside the client's in the aiperf requests block.
+    const ttft = dynamoTraceRequestsBlock(trace).ttftMs;
+    info.dynamoTraceTtftP50Ms = ttft?.p50 ?? null;
+    info.dynamoTraceTtftP99Ms = ttft?.p99 ?? null;
+    info.dynamoTraceJoinedRequests = join.joined;
+    info.dynamoTraceUnjoinedRequests = join.traceWithoutId + join.traceUnmatched;
+    const parts = [
+      `Dynamo request trace attached to the aiperf records by x_request_id: ${n(join.joined)} of ${n(f.requests)} trace requests joined`,
+    ];
+    if (join.traceWithoutId > 0)
+      parts.push(
+        `${n(join.traceWithoutId)} trace requests carry no x_request_id (${[...withoutId].join(", ")} lacks the id)`,
+      );
+    if (join.traceUnmatched > 0)
+      parts.push(`${n(join.traceUnmatched)} trace requests name an x_request_id no aiperf record has`);
+    if (join.recordsUnmatched > 0) parts.push(`${n(join.recordsUnmatched)} aiperf records have no trace row`);
+    if (join.recordsWithoutId > 0) {
+      const fileIds = [...new Set(records.filter((r) => !r.request_id).map((r) => r.file_id))];
+      const named = await ctx.db.selectFrom("files").select("name").where("id", "in", fileIds).execute();
+      const which = named.length > 0 ? named.map((f) => f.name).join(", ") : "the per-request records";
+      parts.push(`${n(join.recordsWithoutId)} aiperf records carry no x_request_id (${which} lacks the id)`);
+    }
+    warnings.push(parts.join("; "));
+    return { info, charts, warnings };
+  }
+
+  return {
+    name: "dynamo-trace",
+    tables: [],
+    accepts: (file) => file.kind === "dynamo-request-trace",
+    ingestFile,
+    finish,
+  };
+}

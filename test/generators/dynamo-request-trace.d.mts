@@ -1,0 +1,10 @@
+export function dynamoRequestTrace(opts?: {
+  requests?: number;
+  ids?: string[];
+  turns?: number;
+  noIdEvery?: number;
+  plain?: number;
+  subagentEvery?: number;
+  bad?: number;
+  seed?: number;
+}): { text: string; rows: Array<Record<string, unknown>>; badLines: number[] };
