@@ -8,7 +8,15 @@ const nextConfig: NextConfig = {
   // A separate output folder lets a second build (benchmarks, parallel checks) run beside the first.
   distDir: process.env.RUNLENS_DIST_DIR || ".next",
   // Ingest and the store run only on the server; keep native and stream-heavy modules external.
-  serverExternalPackages: ["@duckdb/node-api", "@duckdb/node-bindings", "better-sqlite3", "pg", "busboy", "yauzl", "tar-stream"],
+  serverExternalPackages: [
+    "@duckdb/node-api",
+    "@duckdb/node-bindings",
+    "better-sqlite3",
+    "pg",
+    "busboy",
+    "yauzl",
+    "tar-stream",
+  ],
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders(process.env.NODE_ENV === "production") }];
   },

@@ -37,10 +37,13 @@ export function realPublicParts(folder: string, sub = ""): Array<{ name: string;
   const start = path.join(root, sub);
   const out: Array<{ name: string; path: string }> = [];
   const walk = (dir: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const e of fs
+      .readdirSync(dir, { withFileTypes: true })
+      .sort((a, b) => a.name.localeCompare(b.name))) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name !== "PROVENANCE.md") out.push({ name: path.relative(root, p).split(path.sep).join("/"), path: p });
+      else if (e.name !== "PROVENANCE.md")
+        out.push({ name: path.relative(root, p).split(path.sep).join("/"), path: p });
     }
   };
   walk(start);
