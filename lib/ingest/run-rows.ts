@@ -17,7 +17,12 @@ export function runName(upload: ReceivedUpload): string {
   return (upload.fields.name?.trim() || upload.suggestedName).slice(0, 200);
 }
 
-export function fileRows(runId: string, staged: StagedFile[]): FileRow[] {
+/** The staged files as catalog rows of `runId`, each with the meta `metaOf` gives it (none: `{}`). */
+export function fileRows(
+  runId: string,
+  staged: StagedFile[],
+  metaOf: (f: StagedFile) => object | undefined = () => undefined,
+): FileRow[] {
   return staged.map((f, ord) => ({
     id: f.id ?? newFileId(),
     run_id: runId,
@@ -30,6 +35,6 @@ export function fileRows(runId: string, staged: StagedFile[]): FileRow[] {
     records: 0,
     skipped: 0,
     warnings: "[]",
-    meta: "{}",
+    meta: JSON.stringify(metaOf(f) || {}),
   }));
 }

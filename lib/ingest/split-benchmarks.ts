@@ -35,7 +35,7 @@ import { nameFromContent, uploadResponse } from "./create-run";
 import type { FileReport } from "./analyzer";
 import type { IngestDeps } from "./deps";
 import { ingestRun } from "./ingest-run";
-import { parseLabels, runName } from "./run-rows";
+import { fileRows, parseLabels, runName } from "./run-rows";
 import type { ReceivedUpload } from "./upload-types";
 import { AGGREGATOR_VERSION } from "./version";
 
@@ -232,20 +232,7 @@ export async function splitBenchmarks(
  * reported of each (their benchmarks, loads and identities), before any run is committed.
  */
 export function plannedRows(upload: ReceivedUpload, reports: ReadonlyMap<string, FileReport>): FileRow[] {
-  return upload.files.map((f, ord) => ({
-    id: f.id ?? newFileId(),
-    run_id: "",
-    ord,
-    name: f.name,
-    kind: f.kind,
-    format: f.format,
-    bytes: f.bytes,
-    sha256: f.sha256,
-    records: 0,
-    skipped: 0,
-    warnings: "[]",
-    meta: JSON.stringify((f.id && reports.get(f.id)?.meta) || {}),
-  }));
+  return fileRows("", upload.files, (f) => (f.id ? reports.get(f.id)?.meta : undefined));
 }
 
 /**

@@ -78,7 +78,20 @@ export async function requestRows(
     .orderBy("line", "asc")
     .limit(q.limit)
     .execute();
-  return rows.map((r) => ({
+  return rows.map(listRow);
+}
+
+/** One stored request as the request list shows it (starts in seconds). */
+function listRow(r: {
+  request_id: string | null;
+  start_ms: number | null;
+  ttft_ms: number | null;
+  e2e_ms: number | null;
+  itl_ms: number | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+}): RequestList["rows"][number] {
+  return {
     requestId: r.request_id,
     startS: r.start_ms === null ? null : r.start_ms / 1000,
     ttftMs: r.ttft_ms,
@@ -86,7 +99,7 @@ export async function requestRows(
     itlMs: r.itl_ms,
     inputTokens: r.input_tokens,
     outputTokens: r.output_tokens,
-  }));
+  };
 }
 
 /**
@@ -122,15 +135,7 @@ async function fileRequestRows(
       order by ${column} ${q.order === "desc" ? "desc" : "asc"}, line asc, file_id asc limit ${limit}`,
     values,
   );
-  return rows.map((r) => ({
-    requestId: r.request_id,
-    startS: r.start_ms === null ? null : r.start_ms / 1000,
-    ttftMs: r.ttft_ms,
-    e2eMs: r.e2e_ms,
-    itlMs: r.itl_ms,
-    inputTokens: r.input_tokens,
-    outputTokens: r.output_tokens,
-  }));
+  return rows.map(listRow);
 }
 
 /** The stored answer to `q`, or null when the payload does not cover it (ask the rows). */

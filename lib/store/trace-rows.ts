@@ -78,18 +78,7 @@ export async function* aiperfTracePages(db: Db, runId: string, page = 2000) {
   let after: { start: number; file: string; line: number } | null = null;
   for (;;) {
     const from = after;
-    let q = timedAiperf(db, runId).select([
-      "file_id",
-      "line",
-      "request_id",
-      "phase",
-      "ok",
-      "error_type",
-      "start_ms",
-      "end_ms",
-      "ttft_ms",
-      "worker_id",
-    ]);
+    let q = timedAiperf(db, runId).select(TRACE_COLUMNS);
     if (from)
       q = q.where((eb) =>
         eb.or([
