@@ -88,7 +88,9 @@ export class IngestSession {
     await markRunStatus(db, this.runId, "ingesting");
     this.stopHeartbeat = startHeartbeat(db, this.runId, this.app.config.ingestStaleMs);
     try {
-      await clearDerived(db, this.runId, this.tables);
+      // A re-ingest's earlier columnar files are replaced: their blobs go now, not at collection.
+      const unlinked = await clearDerived(db, this.runId, this.tables);
+      await this.app.blobs.removeUnused(unlinked).catch(() => []);
     } catch (err) {
       this.end();
       throw err;
@@ -208,7 +210,8 @@ export class IngestSession {
       // The full error (stack, paths) goes to the server log only.
       console.error(`[runlens] run ${this.runId}: ingest failed`, err);
       await this.settle().catch(() => {});
-      await clearDerived(db, this.runId, this.tables).catch(() => {});
+      const unlinked = await clearDerived(db, this.runId, this.tables).catch(() => []);
+      await this.app.blobs.removeUnused(unlinked).catch(() => []);
       await markRunStatus(db, this.runId, "failed", message).catch(() => {});
       return {
         status: "failed",

@@ -306,16 +306,25 @@ export function drilldownPending(
   return run.status === "ready" && run.summary_ready_at !== null && run.drilldown_ready_at === null;
 }
 
-/** Removes every derived row of a run (per-request tables, chart payloads), keeping catalog and files. */
-export async function clearDerived(db: Db, id: string, tables: readonly string[]): Promise<void> {
-  // The run's columnar files go with its rows; their blobs are left to the collector.
+/**
+ * Removes every derived row of a run (per-request tables, chart payloads), keeping catalog and
+ * files. Returns the blob hashes of the columnar files it unlinked: whether they can go is for the
+ * blob store's locked check after this commits (`BlobStore.removeUnused`), else the collector.
+ */
+export async function clearDerived(db: Db, id: string, tables: readonly string[]): Promise<string[]> {
   discardAiperfStages(id);
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
+    const columnFiles = await trx
+      .selectFrom("run_column_files")
+      .select("sha256")
+      .where("run_id", "=", id)
+      .execute();
     await trx.deleteFrom("run_column_files").where("run_id", "=", id).execute();
     for (const table of tables) await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
     await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
     await trx.deleteFrom("run_metric_values").where("run_id", "=", id).execute();
     await trx.deleteFrom("run_timeline_columns").where("run_id", "=", id).execute();
+    return [...new Set(columnFiles.map((f) => f.sha256))];
   });
 }
 

@@ -248,9 +248,19 @@ describe.skipIf(!PG_URL)("two instances sharing PostgreSQL", () => {
           .selectFrom("blob_chunks")
           .select("blob_key")
           .where("seq", "=", 0)
+          // Referenced by a raw file's row, or by a run's columnar request file (a blob too).
           .where(({ not, exists, selectFrom }) =>
             not(
               exists(selectFrom("files").select("id").whereRef("files.sha256", "=", "blob_chunks.blob_key")),
+            ),
+          )
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom("run_column_files")
+                  .select("run_id")
+                  .whereRef("run_column_files.sha256", "=", "blob_chunks.blob_key"),
+              ),
             ),
           )
           .execute();

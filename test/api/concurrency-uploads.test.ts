@@ -20,6 +20,16 @@ function blobFiles(dataDir: string): string[] {
     .filter((f) => f.endsWith(".gz") && !f.startsWith("tmp"));
 }
 
+/**
+ * The stored blobs less the columnar request files runs name (an aiperf run's Parquet file is a
+ * blob too): the raw files. A columnar file no run names any more is counted, so a leak shows.
+ */
+async function rawBlobFiles(t: Awaited<ReturnType<typeof appForTest>>): Promise<string[]> {
+  const named = await t.app.store.db.selectFrom("run_column_files").select("sha256").execute();
+  const columnar = new Set(named.map((r) => r.sha256));
+  return blobFiles(t.dataDir).filter((f) => !columnar.has(path.basename(f, ".gz")));
+}
+
 export async function parallelUploadsWithReaders(n: number): Promise<{ ids: string[]; reads: number[] }> {
   let uploading = true;
   const reads: number[] = [];
@@ -63,7 +73,7 @@ describe("concurrent uploads (SQLite)", () => {
       expect(run.name).toBe(`run-${i}`);
       expect(run.files[0].records).toBe(i % 2 === 0 ? 200 + i : 4);
     }
-    expect(blobFiles(t.dataDir)).toHaveLength(16);
+    expect(await rawBlobFiles(t)).toHaveLength(16);
   });
 
   it("the same file uploaded twice makes two runs sharing one blob, kept until both are gone", async () => {
@@ -76,10 +86,10 @@ describe("concurrent uploads (SQLite)", () => {
     const runA = await (await getRun(new Request("http://x"), idParams(ra.id))).json();
     const runB = await (await getRun(new Request("http://x"), idParams(rb.id))).json();
     expect(runA.files[0].sha256).toBe(runB.files[0].sha256);
-    expect(blobFiles(t.dataDir)).toHaveLength(1);
+    expect(await rawBlobFiles(t)).toHaveLength(1);
 
     await deleteRun(new Request("http://x", { method: "DELETE" }), idParams(ra.id));
-    expect(blobFiles(t.dataDir)).toHaveLength(1);
+    expect(await rawBlobFiles(t)).toHaveLength(1);
     expect((await getRun(new Request("http://x"), idParams(rb.id))).status).toBe(200);
     await deleteRun(new Request("http://x", { method: "DELETE" }), idParams(rb.id));
     expect(blobFiles(t.dataDir)).toHaveLength(0);
