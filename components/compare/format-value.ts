@@ -38,8 +38,9 @@ export function formatChange(v: number | null, unit: string): string {
   return `${sign}${formatValue(Math.abs(v), unit)}`;
 }
 
-export function formatPercent(p: number | null): string {
+/** A relative change; `compact` drops the decimal from 10% up (a table cell of eight runs). */
+export function formatPercent(p: number | null, compact = false): string {
   if (p === null) return "";
   const sign = p > 0 ? "+" : p < 0 ? "−" : "±";
-  return `${sign}${formatNumber(Math.abs(p) * 100, 1)}%`;
+  return `${sign}${formatNumber(Math.abs(p) * 100, compact && Math.abs(p) >= 0.1 ? 0 : 1)}%`;
 }
