@@ -17,7 +17,8 @@ import { PendingMark } from "./chart-pending";
 import { ChartTable } from "./chart-table";
 import { CHART_MARGIN, LEGEND_STYLE } from "./chart-theme";
 import { definitionText, type FigureDefinition } from "./definitions";
-import { downloadCsv, type CsvRow } from "./export";
+import { useChartSource } from "./export-context";
+import { downloadCsv, exportFileName, type CsvRow } from "./export";
 import { FigureExportButtons } from "./figure-export-buttons";
 import { plotMarks } from "./plot-marks";
 import { csvRow, legendText, plottedRow, seriesMarks, tooltipOf, xAxis, yAxis } from "./plot-parts";
@@ -95,6 +96,7 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
 }: ChartContainerProps<R>) {
   const ref = useRef<HTMLDivElement>(null);
   const figureRef = useRef<HTMLElement>(null);
+  const source = useChartSource();
   const descriptionRef = useRef<HTMLParagraphElement>(null);
   const [asTable, setAsTable] = useState(false);
   const active = useRef<unknown>(undefined);
@@ -252,7 +254,7 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
             <button
               type="button"
               className="btn-ghost"
-              onClick={() => downloadCsv(tableRows(), `${stem}.csv`)}
+              onClick={() => downloadCsv(tableRows(), exportFileName(source?.filePrefix, stem, "csv"))}
             >
               CSV
             </button>

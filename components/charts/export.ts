@@ -1,13 +1,20 @@
+import { NOT_EXPORTED, NOT_RECORDED } from "@/lib/format-number";
 import { chartFigure, figurePng, type FigureText } from "./export-figure";
 
 export type CsvRow = Record<string, string | number | boolean | null | undefined>;
 
-/** RFC 4180 CSV: header from the union of keys, fields quoted when needed. */
+/**
+ * What the page writes for a value the run does not have. In a file it is an empty cell, so a
+ * number column stays numbers (pandas reads "not recorded" as text and the whole column with it).
+ */
+const ABSENT_TEXT = new Set<unknown>([NOT_RECORDED, NOT_EXPORTED, "—"]);
+
+/** RFC 4180 CSV: header from the union of keys, fields quoted when needed, absent values empty. */
 export function toCsv(rows: CsvRow[]): string {
   const columns: string[] = [];
   for (const row of rows) for (const k of Object.keys(row)) if (!columns.includes(k)) columns.push(k);
   const cell = (v: CsvRow[string]) => {
-    if (v === null || v === undefined) return "";
+    if (v === null || v === undefined || ABSENT_TEXT.has(v)) return "";
     const s = String(v);
     return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
@@ -30,6 +37,11 @@ export function downloadBlob(blob: Blob, fileName: string): void {
 
 export function downloadCsv(rows: CsvRow[], fileName: string): void {
   downloadBlob(new Blob([toCsv(rows)], { type: "text/csv;charset=utf-8" }), fileName);
+}
+
+/** A file's name: the run's (or comparison's) prefix before the chart's stem, as PNG and SVG are named. */
+export function exportFileName(prefix: string | undefined, stem: string, ext: string): string {
+  return `${prefix ? `${slug(prefix)}-` : ""}${stem}.${ext}`;
 }
 
 /** A run name as a file-name part: lower case, words joined by "-". */
