@@ -4,7 +4,10 @@ import { DataTable } from "@/components/charts/data-table";
 import { downloadCsv } from "@/components/charts/export";
 import type { CompareResponse, DeltaRowDto } from "@/lib/api/compare-schemas";
 import { VerdictText } from "@/components/series/verdict-text";
-import { formatChange, formatPercent, formatValue } from "./format-value";
+import { formatBare, formatChange, formatPercent, formatValue, unitOfRow } from "./format-value";
+
+/** From this many runs the table is compact: units in the row names, smaller type, tighter cells. */
+const COMPACT_FROM = 5;
 
 const VERDICT_CLASS: Record<string, string> = {
   better: "text-ok",
@@ -70,6 +73,7 @@ export function DeltaTable({
   const judged = data.runs.filter((_, i) => data.rows.some((row) => row.cells[i].noise));
   const chosen = judged.find((r) => r.id === judge) ?? judged.at(-1);
   const at = chosen ? data.runs.indexOf(chosen) : -1;
+  const compact = data.runs.length >= COMPACT_FROM;
   return (
     <section className="space-y-2" aria-busy={pending || undefined} data-pending={pending ? "" : undefined}>
       <h2 className="text-sm font-semibold">Deltas against the baseline at {data.stat}</h2>
@@ -105,7 +109,7 @@ export function DeltaTable({
       <div className="pending-dim overflow-x-auto rounded-lg border border-border bg-card">
         <DataTable
           testId="delta-table"
-          className="table-sticky-first table-compact"
+          className={`table-sticky-first table-compact ${compact ? "table-dense" : ""}`}
           rows={data.rows}
           rowKey={(row) => row.key}
           rowAttrs={(row) => ({ "data-metric": row.key })}
@@ -127,8 +131,13 @@ export function DeltaTable({
                     </span>
                   ) : (
                     <span className="font-medium">{row.label}</span>
-                  )}{" "}
-                  <span className="text-xs text-muted">{ARROW[row.direction]}</span>
+                  )}
+                  {compact && unitOfRow(row.unit) ? (
+                    <span className="text-muted"> ({unitOfRow(row.unit)})</span>
+                  ) : null}{" "}
+                  <span className="text-xs text-muted" title={ARROW[row.direction]}>
+                    {compact ? ARROW[row.direction].slice(0, 1) : ARROW[row.direction]}
+                  </span>
                 </>
               ),
             },
@@ -138,15 +147,18 @@ export function DeltaTable({
               className: "whitespace-nowrap",
               attrs: (row: DeltaRowDto) => ({ "data-verdict": row.cells[i].verdict }),
               cell: (row: DeltaRowDto) => (
-                <DeltaCell row={row} cell={row.cells[i]} baseline={data.baseline} />
+                <DeltaCell row={row} cell={row.cells[i]} baseline={data.baseline} compact={compact} />
               ),
             })),
             ...(chosen
               ? [
                   {
                     header: (
-                      <span className="inline-block min-w-[12rem] whitespace-normal" title={chosen.name}>
-                        Verdict · <span className="normal-case">{shortName(chosen.name)}</span>
+                      <span
+                        className="line-clamp-2 min-w-[10rem] max-w-[14rem] whitespace-normal normal-case tracking-normal"
+                        title={chosen.name}
+                      >
+                        Verdict of {shortName(chosen.name, 40)}
                       </span>
                     ),
                     className: "whitespace-nowrap",
@@ -201,9 +213,12 @@ function shortName(name: string, max = 40): string {
  */
 function RunHeader({ name, baseline }: { name: string; baseline: boolean }) {
   return (
-    <span className="line-clamp-2 inline-block min-w-[5.5rem] max-w-[9rem] whitespace-normal" title={name}>
+    <span
+      className="line-clamp-2 min-w-[4.5rem] max-w-[7rem] whitespace-normal normal-case tracking-normal"
+      title={name}
+    >
       {baseline ? <span className="text-accent">(baseline) </span> : null}
-      {name}
+      {shortName(name, 30)}
     </span>
   );
 }
@@ -212,15 +227,19 @@ function DeltaCell({
   row,
   cell,
   baseline,
+  compact,
 }: {
   row: DeltaRowDto;
   cell: DeltaRowDto["cells"][number];
   baseline: string;
+  compact: boolean;
 }) {
   const change = cell.runId !== baseline && cell.verdict !== "missing";
   return (
     <>
-      <div className="inline">{formatValue(cell.value, row.unit)}</div>
+      <div className="inline">
+        {compact ? formatBare(cell.value, row.unit) : formatValue(cell.value, row.unit)}
+      </div>
       {change ? (
         <div
           className={`ml-1.5 inline text-xs ${VERDICT_CLASS[cell.verdict]}`}

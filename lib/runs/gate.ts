@@ -128,7 +128,11 @@ export async function gateRun(db: Db, runId: string, req: GateRequest): Promise<
       outcome: "unjudged" as const,
       exitCode: 2 as const,
       // A baseline of another model, GPU or workload gets no verdict rather than a confident one.
-      reasons: [err instanceof NotComparableError ? err.message : `no baseline: ${err.message}`],
+      reasons: [
+        err instanceof NotComparableError
+          ? `${err.message} (allowDifferent=1, or runlens --allow-different, judges it anyway)`
+          : `no baseline: ${err.message}`,
+      ],
       runUrl,
       compareUrl: null,
     };

@@ -97,9 +97,7 @@ export async function judgeRun(db: Db, runId: string, req: JudgeRequest): Promis
     for (const base of resolved.baselineRuns) {
       const diffs = runDifferences(run, base);
       if (diffs.length > 0)
-        throw new NotComparableError(
-          `not comparable with ${base.name}: ${differencesText(diffs)} (allowDifferent judges anyway)`,
-        );
+        throw new NotComparableError(`not comparable with ${base.name}: ${differencesText(diffs)}`);
     }
   }
   const metrics = req.metrics ?? defaultVerdictMetrics();
