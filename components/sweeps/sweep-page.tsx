@@ -2,6 +2,7 @@
 
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { useQueryStates } from "nuqs";
+import { perUserStatLabel } from "@/lib/metrics/derived-throughput";
 import { ChartScatterSweepPareto, type OverlaidSweep } from "@/components/charts/chart-scatter-sweep-pareto";
 import { paletteColor } from "@/components/charts/chart-theme";
 import { ChartSourceProvider } from "@/components/charts/export-context";
@@ -104,7 +105,7 @@ export function SweepPage({ id }: { id: string }) {
                 key={chart}
                 id={chart}
                 title={SWEEP_CHARTS[chart].title}
-                description={`${x.perStat || y.perStat ? `${stat} per run; ` : ""}each point is a run, labelled by its load; the line is the Pareto frontier${unplotted.length ? ` · not drawn: ${unplotted.map((u) => `${u.runName} (${u.reason})`).join("; ")}` : ""}`}
+                description={`${x.perStat || y.perStat ? `${stat} per run${x.key === "tokPerSPerUser" && stat !== perUserStatLabel(stat) ? ` (interactivity: its ${perUserStatLabel(stat)}, the slow tail)` : ""}; ` : ""}each point is a run, labelled by its load; the line is the Pareto frontier${unplotted.length ? ` · not drawn: ${unplotted.map((u) => `${u.runName} (${u.reason})`).join("; ")}` : ""}`}
                 x={x}
                 y={y}
                 sweeps={series}
