@@ -79,10 +79,11 @@ export function DeltaTable({
       <h2 className="text-sm font-semibold">Deltas against the baseline at {data.stat}</h2>
       <div className="pending-dim flex flex-wrap items-center justify-between gap-2">
         {chosen ? (
-          <label className="flex items-center gap-2 text-xs text-muted">
+          // Wraps on a phone: the run's name in the select must not widen the page.
+          <label className="flex min-w-0 max-w-full flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted">
             Verdicts of
             <select
-              className="input max-w-[22rem] py-0.5 text-xs"
+              className="input min-w-0 max-w-full py-0.5 text-xs sm:max-w-[22rem]"
               data-testid="verdict-run"
               value={chosen.id}
               onChange={(e) => onJudge(e.target.value)}
