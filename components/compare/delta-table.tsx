@@ -136,7 +136,7 @@ export function DeltaTable({
                   {compact && unitOfRow(row.unit) ? (
                     <span className="text-muted"> ({unitOfRow(row.unit)})</span>
                   ) : null}{" "}
-                  <span className="text-xs text-muted" title={ARROW[row.direction]}>
+                  <span className="text-xs text-muted" title={compact ? ARROW[row.direction] : undefined}>
                     {compact ? ARROW[row.direction].slice(0, 1) : ARROW[row.direction]}
                   </span>
                 </>
