@@ -66,6 +66,19 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${Math.round(n) === 1 ? one : many}`;
 }
 
+/**
+ * A message's "n thing(s)" in proper English: "1 request(s)" → "1 request", "3 worker record(s)"
+ * → "3 worker records", and "(s)" after no number → the plural. For warnings written (and stored
+ * with runs) before every writer used `plural`.
+ */
+export function properPlurals(text: string): string {
+  return text
+    .replace(/(\d[\d,.]*)((?:\s+[A-Za-z][\w-]*){1,3}?)\(s\)/g, (_, n: string, words: string) =>
+      Number(n.replace(/,/g, "")) === 1 ? `${n}${words}` : `${n}${words}s`,
+    )
+    .replace(/([A-Za-z])\(s\)/g, "$1s");
+}
+
 /** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 1,002nd. */
 export function ordinal(n: number): string {
   const i = Math.round(n);

@@ -19,19 +19,23 @@ export default async function CompareRoute({ searchParams }: { searchParams: Pro
   // `?sweeps=a,b` compares configurations: their frontiers overlaid on the first sweep's page.
   const sweeps = sweepsCompareHref(params.sweeps);
   if (sweeps) redirect(sweeps);
-  const { runs, baseline, stat, noise } = compareSearchParamsCache.parse(params);
+  const { runs, baseline, stat, noise, allowDifferent } = compareSearchParamsCache.parse(params);
   const queryClient = getQueryClient();
   const parsed = compareQuerySchema.safeParse({
     runs: runs.join(","),
     baseline: baseline || undefined,
     stat,
     noise: noise || undefined,
+    allowDifferent: allowDifferent ? "1" : undefined,
   });
   if (parsed.success) {
     const app = await getAppContext();
     const data = await loadComparison(app.store.db, parsed.data);
     if (data.runs.length > 0)
-      queryClient.setQueryData(compareQueryOptions({ runs, baseline, stat, noise }).queryKey, data);
+      queryClient.setQueryData(
+        compareQueryOptions({ runs, baseline, stat, noise, allowDifferent }).queryKey,
+        data,
+      );
   }
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

@@ -62,7 +62,12 @@ export function SlowestRequests({
       }}
       definitionNote="one time unit for the table"
       columns={[
-        { header: "x_request_id", className: "font-mono text-xs", cell: (r) => r.requestId ?? "—" },
+        {
+          // aiperf's x_request_id, as the server logged it: the column says what it is for.
+          header: <span title="aiperf's x_request_id, as sent to the server">Request ID</span>,
+          className: "font-mono text-xs",
+          cell: (r) => r.requestId ?? "—",
+        },
         {
           header: "start",
           num: true,

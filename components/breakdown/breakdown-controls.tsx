@@ -1,6 +1,7 @@
 "use client";
 
-import { useOptimistic, useTransition } from "react";
+import { useOptimistic } from "react";
+import { useChartTransition } from "@/components/charts/chart-pending";
 import type { SegmentScope } from "@/lib/api/trtllm-charts";
 
 /** The segment-scope toggle's options, shared by every chart that offers it. */
@@ -12,7 +13,7 @@ export const SCOPE_OPTIONS: ReadonlyArray<{ id: SegmentScope; text: string }> = 
 /**
  * A row of toggle buttons bound to one URL parameter. The pressed button moves at once; the
  * change itself is a transition, so redrawing the views behind it never holds back the paint
- * that shows the click landed.
+ * that shows the click landed; meanwhile the charts it changes say they are updating.
  */
 export function ToggleGroup<T extends string>({
   label,
@@ -25,7 +26,8 @@ export function ToggleGroup<T extends string>({
   value: T;
   onChange: (v: T) => void;
 }) {
-  const [pending, startTransition] = useTransition();
+  // The page's chart transition: every chart in its scope shows the change pending until drawn.
+  const [pending, startTransition] = useChartTransition();
   const [shown, setShown] = useOptimistic(value);
   return (
     <div className="flex items-center gap-1" role="group" aria-label={label} aria-busy={pending || undefined}>

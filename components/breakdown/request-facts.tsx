@@ -1,3 +1,4 @@
+import { infoLabel } from "@/components/run/run-info";
 import { formatBytes, formatMs, formatNumber, formatRate } from "@/lib/format-number";
 import type { RequestDetail } from "@/lib/api/trtllm-charts";
 import { NotRecordedText } from "./not-recorded";
@@ -51,9 +52,7 @@ export function RequestFacts({ detail }: { detail: RequestDetail }) {
         <tbody>
           {Object.entries(detail.times).map(([k, v]) => (
             <tr key={k}>
-              <td>
-                <code>{k}</code>
-              </td>
+              <td title={k}>{infoLabel(k)}</td>
               <td className="num">{v === null ? <NotRecordedText /> : formatMs(v - origin)}</td>
             </tr>
           ))}

@@ -18,10 +18,15 @@ export function ChartBarSegmentStats({ rows, stat, actions }: Props) {
   const note = missing.length
     ? `; not recorded in this run: ${missing.join(", ")}`
     : ", each at the chosen statistic";
+  // A sum of tails is not the tail of the sum: at p99 the stack ran past the run's E2E p99.
+  const caveat =
+    stat === "mean"
+      ? ""
+      : `. A stack of ${stat}s is not the ${stat} of the total: it can run past the run's E2E ${stat}`;
   return (
     <ChartContainer
       title={`Where the time goes (${stat})`}
-      description={`ms per segment${note}`}
+      description={`ms per segment${note}${caveat}`}
       definition={{
         ...TRTLLM_COMPLETED,
         method: "each segment's statistic over the requests that recorded it (server stamps)",

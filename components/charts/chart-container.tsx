@@ -13,10 +13,12 @@ import {
 import { ActiveRow } from "./active-row";
 import { positionExtent, readableAxis, valueExtent } from "./axis-ticks";
 import { CanvasMarks, DENSE_MARKS, markCount } from "./canvas-marks";
+import { PendingMark } from "./chart-pending";
 import { ChartTable } from "./chart-table";
 import { CHART_MARGIN, LEGEND_STYLE } from "./chart-theme";
 import { definitionText, type FigureDefinition } from "./definitions";
-import { downloadCsv, type CsvRow } from "./export";
+import { useChartSource } from "./export-context";
+import { downloadCsv, exportFileName, type CsvRow } from "./export";
 import { FigureExportButtons } from "./figure-export-buttons";
 import { plotMarks } from "./plot-marks";
 import { csvRow, legendText, plottedRow, seriesMarks, tooltipOf, xAxis, yAxis } from "./plot-parts";
@@ -93,6 +95,8 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
   missing,
 }: ChartContainerProps<R>) {
   const ref = useRef<HTMLDivElement>(null);
+  const figureRef = useRef<HTMLElement>(null);
+  const source = useChartSource();
   const descriptionRef = useRef<HTMLParagraphElement>(null);
   const [asTable, setAsTable] = useState(false);
   const active = useRef<unknown>(undefined);
@@ -130,8 +134,14 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
   const marks = kind ? plotMarks(kind, data, series, horizontal ? x : yAxes[0]) : "some";
   if (marks !== "some")
     return (
-      <figure className="rounded-lg border border-border bg-card p-4" data-chart={stem} data-chart-empty="">
+      <figure
+        ref={figureRef}
+        className="rounded-lg border border-border bg-card p-4"
+        data-chart={stem}
+        data-chart-empty=""
+      >
         <h3 className="text-sm font-semibold">{title}</h3>
+        <PendingMark figure={figureRef} />
         <p className="mt-1 text-sm text-muted" data-testid="chart-missing">
           {marks === "zeros" ? "Every value is 0 in this run. " : "Nothing to draw for this run. "}
           {missing}
@@ -205,10 +215,11 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
     );
   }
   return (
-    <figure className="rounded-lg border border-border bg-card p-4" data-chart={stem}>
+    <figure ref={figureRef} className="rounded-lg border border-border bg-card p-4" data-chart={stem}>
       <figcaption className="mb-3 flex flex-wrap items-start justify-between gap-2">
         <div>
           <h3 className="text-sm font-semibold">{title}</h3>
+          <PendingMark figure={figureRef} />
           {description ? (
             <p ref={descriptionRef} className="text-xs text-muted">
               {description}
@@ -243,7 +254,7 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
             <button
               type="button"
               className="btn-ghost"
-              onClick={() => downloadCsv(tableRows(), `${stem}.csv`)}
+              onClick={() => downloadCsv(tableRows(), exportFileName(source?.filePrefix, stem, "csv"))}
             >
               CSV
             </button>

@@ -15,7 +15,8 @@ export function ChartLineTurnHitRate({ data }: { data: TurnsPayload }) {
   const pct = (v: number) => `${formatNumber(v, 1)}%`;
   return (
     <ChartContainer
-      title="Cache hit rate by turn"
+      // Without served-from-cache counts the chart plots only the ceiling: its title says so.
+      title={data.cachedKnown ? "Cache hit rate by turn" : "Possible prefix reuse by turn"}
       description={
         data.cachedKnown
           ? "% of each turn's prompt tokens served from cache, beside the % an earlier turn made reusable"
@@ -26,7 +27,7 @@ export function ChartLineTurnHitRate({ data }: { data: TurnsPayload }) {
         requests: "successful profiling requests of the turn",
         method: `Σ cached / Σ prompt tokens (usage_prompt_cache_read_tokens); possible: Σ min(prompt, ${possibleReuseMethod(data)}) / Σ prompt`,
       }}
-      exportName="turns-hit-rate"
+      exportName={data.cachedKnown ? "turns-hit-rate" : "turns-possible-reuse"}
       missing="No turn has prompt tokens with cached or reusable counts."
       kind="line"
       data={rows}

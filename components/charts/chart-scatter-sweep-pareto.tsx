@@ -1,7 +1,7 @@
 "use client";
 
 import { ChartContainer, type SeriesConfig } from "@/components/charts/chart-container";
-import { logTicks, niceTicks } from "@/lib/metrics/nice-scale";
+import { fittedTicks, logTicks } from "@/lib/metrics/nice-scale";
 import { formatNumber } from "@/lib/format-number";
 import type { PlotPoint, SweepAxis, SweepSeries } from "@/lib/metrics/sweep-chart-rows";
 
@@ -11,7 +11,7 @@ export interface OverlaidSweep {
   series: SweepSeries;
 }
 
-/** Round ticks and the domain they span for a value axis of the sweep charts, linear from 0 or log. */
+/** Round ticks and the domain they span for a value axis of the sweep charts: fitted to the data, or log. */
 export function ticksFor(values: number[], log: boolean): { ticks: number[]; domain: [number, number] } {
   const max = Math.max(...values);
   if (log) {
@@ -19,8 +19,8 @@ export function ticksFor(values: number[], log: boolean): { ticks: number[]; dom
     const ticks = logTicks(min, max);
     return { ticks, domain: [ticks[0] ?? min, ticks[ticks.length - 1] ?? max] };
   }
-  const ticks = niceTicks(max);
-  return { ticks, domain: [0, ticks[ticks.length - 1]] };
+  const ticks = fittedTicks(Math.min(...values), max);
+  return { ticks, domain: [ticks[0], ticks[ticks.length - 1]] };
 }
 
 const tick = (v: number) => formatNumber(v, v < 10 ? 2 : v < 100 ? 1 : 0);

@@ -1,6 +1,13 @@
+import { NOT_EXPORTED, NOT_RECORDED } from "@/lib/format-number";
 import { chartFigure, figurePng, type FigureText } from "./export-figure";
 
 export type CsvRow = Record<string, string | number | boolean | null | undefined>;
+
+/**
+ * What the page writes for a value the run does not have. In a file it is an empty cell, so a
+ * number column stays numbers (pandas reads "not recorded" as text and the whole column with it).
+ */
+const ABSENT_TEXT = new Set<unknown>([NOT_RECORDED, NOT_EXPORTED, "—"]);
 
 /** A text that is only a number (a sign, digits, a fraction, an exponent, a percent sign). */
 const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?%?$/i;
@@ -12,14 +19,14 @@ const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?%?$/i;
  * number, stay as they are.
  */
 export function csvText(v: CsvRow[string]): string {
-  if (v === null || v === undefined) return "";
+  if (v === null || v === undefined || ABSENT_TEXT.has(v)) return "";
   if (typeof v !== "string") return String(v);
   return /^[=+\-@\t\r]/.test(v) && !PLAIN_NUMBER.test(v) ? `'${v}` : v;
 }
 
 /**
- * RFC 4180 CSV: header from the union of keys, fields quoted when needed, text cells neutralised
- * against formula injection (`csvText`).
+ * RFC 4180 CSV: header from the union of keys, fields quoted when needed, absent values empty,
+ * text cells neutralised against formula injection (`csvText`).
  */
 export function toCsv(rows: CsvRow[]): string {
   const columns: string[] = [];
@@ -47,6 +54,11 @@ export function downloadBlob(blob: Blob, fileName: string): void {
 
 export function downloadCsv(rows: CsvRow[], fileName: string): void {
   downloadBlob(new Blob([toCsv(rows)], { type: "text/csv;charset=utf-8" }), fileName);
+}
+
+/** A file's name: the run's (or comparison's) prefix before the chart's stem, as PNG and SVG are named. */
+export function exportFileName(prefix: string | undefined, stem: string, ext: string): string {
+  return `${prefix ? `${slug(prefix)}-` : ""}${stem}.${ext}`;
 }
 
 /** A run name as a file-name part: lower case, words joined by "-". */

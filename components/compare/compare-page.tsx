@@ -3,10 +3,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { useQueryStates } from "nuqs";
 import { ChartBarCompareSegments } from "@/components/charts/chart-bar-compare-segments";
+import { ChartTransitionScope, useChartTransition } from "@/components/charts/chart-pending";
 import { ChartSourceProvider } from "@/components/charts/export-context";
 import { CopyLinkButton } from "@/components/run/copy-link-button";
 import { compareQueryOptions } from "@/lib/api/compare-query-options";
 import { COMPARE_STATS, type CompareStat } from "@/lib/api/compare-schemas";
+import { ComparabilityWarning } from "./comparability-warning";
 import { CollectorWarning } from "./collector-warning";
 import { CollectorsTable } from "./collectors-table";
 import { useCompareBasket } from "./compare-basket";
@@ -26,8 +28,23 @@ import { compareSearchParams } from "./search-params";
 
 /** Runs against a baseline: every choice (runs, baseline, statistic, metric) is URL state. */
 export function ComparePage() {
-  const [{ runs, baseline, stat, noise }, setParams] = useQueryStates(compareSearchParams);
-  const query = useQuery(compareQueryOptions({ runs, baseline, stat, noise }));
+  const [{ runs, baseline, stat, noise, allowDifferent }] = useQueryStates(compareSearchParams);
+  const query = useQuery(compareQueryOptions({ runs, baseline, stat, noise, allowDifferent }));
+  // While the next comparison loads, the previous one stays up: every chart and the table say so.
+  return (
+    <ChartTransitionScope busy={query.isPlaceholderData}>
+      <CompareBody />
+    </ChartTransitionScope>
+  );
+}
+
+function CompareBody() {
+  const [{ runs, baseline, stat, noise, allowDifferent, judge }, setState] =
+    useQueryStates(compareSearchParams);
+  const [, startTransition] = useChartTransition();
+  const setParams = (p: Parameters<typeof setState>[0]) => startTransition(() => void setState(p));
+  const query = useQuery(compareQueryOptions({ runs, baseline, stat, noise, allowDifferent }));
+  const pending = query.isPlaceholderData;
   const data = query.data;
   const basket = useCompareBasket();
   // Choosing runs, in the picker or by removing one, is a step Back undoes (search-params.ts).
@@ -96,12 +113,18 @@ export function ComparePage() {
             onRemove={(id) => choose(runs.filter((r) => r !== id))}
           />
           <RunPicker chosen={runs} onChange={choose} />
+          <ComparabilityWarning data={data} onAllow={(a) => void setParams({ allowDifferent: a || null })} />
           <CollectorWarning data={data} />
           <CollectorsTable runs={data.runs} />
           {data.runs.length < 2 ? (
             <p className="text-sm text-muted">Add another run to compare against (“Add or remove runs”).</p>
           ) : null}
-          <DeltaTable data={data} />
+          <DeltaTable
+            data={data}
+            judge={judge}
+            onJudge={(id) => void setParams({ judge: id })}
+            pending={pending}
+          />
           <LeftOutLine absent={data.absent} />
           {/* Compare charts name their files compare-…; the figure lists the runs. */}
           <ChartSourceProvider source={{ name: data.runs.map((r) => r.name).join(" · ") }}>

@@ -4,7 +4,10 @@ import { DataTable } from "@/components/charts/data-table";
 import { downloadCsv } from "@/components/charts/export";
 import type { CompareResponse, DeltaRowDto } from "@/lib/api/compare-schemas";
 import { VerdictText } from "@/components/series/verdict-text";
-import { formatChange, formatPercent, formatValue } from "./format-value";
+import { formatBare, formatChange, formatPercent, formatValue, unitOfRow } from "./format-value";
+
+/** From this many runs the table is compact: units in the row names, smaller type, tighter cells. */
+const COMPACT_FROM = 5;
 
 const VERDICT_CLASS: Record<string, string> = {
   better: "text-ok",
@@ -20,6 +23,7 @@ const ARROW: Record<DeltaRowDto["direction"], string> = {
   neutral: "",
 };
 
+/** The deltas as a file: one row per metric and run, every number in its own column. */
 function csvRows(data: CompareResponse) {
   const name = (id: string) => data.runs.find((r) => r.id === id)?.name ?? id;
   return data.rows.flatMap((row) =>
@@ -45,14 +49,56 @@ function csvRows(data: CompareResponse) {
   );
 }
 
-/** Every comparable number, each run against the baseline, coloured by the metric's direction. */
-export function DeltaTable({ data }: { data: CompareResponse }) {
+/**
+ * Every comparable number, each run against the baseline, coloured by the metric's direction. A
+ * row is one line at any number of runs: a cell holds the value and its change in percent (the
+ * absolute change in its title and the CSV), and the noise-aware verdicts of one run, the one
+ * chosen above the table, sit in a single column rather than one column per run.
+ */
+export function DeltaTable({
+  data,
+  judge,
+  onJudge,
+  pending = false,
+}: {
+  data: CompareResponse;
+  /** The run whose verdicts the verdict column shows ("" = the last judged run) */
+  judge: string;
+  onJudge: (id: string) => void;
+  /** A new statistic or baseline is loading: the table is the previous one */
+  pending?: boolean;
+}) {
   if (data.rows.length === 0)
     return <p className="text-sm text-muted">These runs share no comparable metric.</p>;
+  const judged = data.runs.filter((_, i) => data.rows.some((row) => row.cells[i].noise));
+  const chosen = judged.find((r) => r.id === judge) ?? judged.at(-1);
+  const at = chosen ? data.runs.indexOf(chosen) : -1;
+  const compact = data.runs.length >= COMPACT_FROM;
   return (
-    <section className="space-y-2">
-      <div className="flex items-center justify-between">
-        <h2 className="text-sm font-semibold">Deltas against the baseline at {data.stat}</h2>
+    <section className="space-y-2" aria-busy={pending || undefined} data-pending={pending ? "" : undefined}>
+      <h2 className="text-sm font-semibold">Deltas against the baseline at {data.stat}</h2>
+      <div className="pending-dim flex flex-wrap items-center justify-between gap-2">
+        {chosen ? (
+          // Wraps on a phone: the run's name in the select must not widen the page.
+          <label className="flex min-w-0 max-w-full flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted">
+            Verdicts of
+            <select
+              className="input min-w-0 max-w-full py-0.5 text-xs sm:max-w-[22rem]"
+              data-testid="verdict-run"
+              value={chosen.id}
+              onChange={(e) => onJudge(e.target.value)}
+            >
+              {judged.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.name}
+                </option>
+              ))}
+            </select>
+            against {data.noise?.baseline}
+          </label>
+        ) : (
+          <span />
+        )}
         <button
           type="button"
           className="btn-ghost text-xs"
@@ -61,10 +107,10 @@ export function DeltaTable({ data }: { data: CompareResponse }) {
           CSV
         </button>
       </div>
-      <div className="overflow-x-auto rounded-lg border border-border bg-card">
+      <div className="pending-dim overflow-x-auto rounded-lg border border-border bg-card">
         <DataTable
           testId="delta-table"
-          className="table-sticky-first"
+          className={`table-sticky-first table-compact ${compact ? "table-dense" : ""}`}
           rows={data.rows}
           rowKey={(row) => row.key}
           rowAttrs={(row) => ({ "data-metric": row.key })}
@@ -86,58 +132,94 @@ export function DeltaTable({ data }: { data: CompareResponse }) {
                     </span>
                   ) : (
                     <span className="font-medium">{row.label}</span>
-                  )}{" "}
-                  <span className="text-xs text-muted">{ARROW[row.direction]}</span>
+                  )}
+                  {compact && unitOfRow(row.unit) ? (
+                    <span className="text-muted"> ({unitOfRow(row.unit)})</span>
+                  ) : null}{" "}
+                  <span className="text-xs text-muted" title={compact ? ARROW[row.direction] : undefined}>
+                    {compact ? ARROW[row.direction].slice(0, 1) : ARROW[row.direction]}
+                  </span>
                 </>
               ),
             },
             ...data.runs.map((r, i) => ({
               header: <RunHeader name={r.name} baseline={r.id === data.baseline} />,
               num: true,
+              className: "whitespace-nowrap",
               attrs: (row: DeltaRowDto) => ({ "data-verdict": row.cells[i].verdict }),
               cell: (row: DeltaRowDto) => (
-                <DeltaCell row={row} cell={row.cells[i]} baseline={data.baseline} />
+                <DeltaCell row={row} cell={row.cells[i]} baseline={data.baseline} compact={compact} />
               ),
             })),
-            ...noiseColumns(data),
+            ...(chosen
+              ? [
+                  {
+                    header: (
+                      <span
+                        className="line-clamp-2 min-w-[10rem] max-w-[14rem] whitespace-normal normal-case tracking-normal"
+                        title={chosen.name}
+                      >
+                        Verdict of {shortName(chosen.name, 40)}
+                      </span>
+                    ),
+                    className: "whitespace-nowrap",
+                    attrs: (row: DeltaRowDto) => ({
+                      "data-noise-verdict": row.cells[at].noise?.verdict ?? "",
+                    }),
+                    cell: (row: DeltaRowDto) => {
+                      const v = row.cells[at].noise;
+                      return v ? (
+                        <VerdictText v={v} compact />
+                      ) : (
+                        <span className="text-xs text-muted">no verdict</span>
+                      );
+                    },
+                  },
+                ]
+              : []),
           ]}
         />
       </div>
+      <NoVerdictNotes data={data} />
     </section>
   );
 }
 
-/**
- * One column per judged run: its noise-aware verdict with the 95% interval of the change; the
- * method, sample sizes, seed and threshold in the cell's title and under the verdict.
- */
-function noiseColumns(data: CompareResponse) {
-  return data.runs.flatMap((r, i) =>
-    data.rows.some((row) => row.cells[i].noise)
-      ? [
-          {
-            header: (
-              <>
-                {r.name} <span className="text-xs text-muted">verdict vs {data.noise?.baseline}</span>
-              </>
-            ),
-            attrs: (row: DeltaRowDto) => ({ "data-noise-verdict": row.cells[i].noise?.verdict ?? "" }),
-            cell: (row: DeltaRowDto) => {
-              const v = row.cells[i].noise;
-              return v ? <VerdictText v={v} /> : <span className="text-xs text-muted">no verdict</span>;
-            },
-          },
-        ]
-      : [],
+/** Why a run got no verdicts (no series baseline, or another model or workload than the baseline). */
+function NoVerdictNotes({ data }: { data: CompareResponse }) {
+  const notes = Object.entries(data.noise?.notes ?? {});
+  if (notes.length === 0) return null;
+  const name = (id: string) => data.runs.find((r) => r.id === id)?.name ?? id;
+  return (
+    <ul className="pending-dim space-y-0.5 text-xs text-muted" data-testid="verdict-notes">
+      {notes.map(([id, note]) => (
+        <li key={id}>
+          No verdicts for {name(id)}: {note}
+        </li>
+      ))}
+    </ul>
   );
 }
 
-/** A run's column header: its name wraps within the column, so eight runs fit a phone's scroll. */
+/** A long run name cut in the middle for a header: both the tool and the load stay readable. */
+function shortName(name: string, max = 40): string {
+  if (name.length <= max) return name;
+  const half = Math.floor((max - 1) / 2);
+  return `${name.slice(0, half)}…${name.slice(-half)}`;
+}
+
+/**
+ * A run's column header: its name in at most two lines (the whole name on hover), so eight runs
+ * fit a laptop screen and the header is as tall for eight runs as for three.
+ */
 function RunHeader({ name, baseline }: { name: string; baseline: boolean }) {
   return (
-    <span className="inline-block min-w-[7rem] max-w-[10rem] whitespace-normal">
-      {name}
-      {baseline ? <span className="ml-1 text-xs text-muted">(baseline)</span> : null}
+    <span
+      className="line-clamp-2 min-w-[4.5rem] max-w-[7rem] whitespace-normal normal-case tracking-normal"
+      title={name}
+    >
+      {baseline ? <span className="text-accent">(baseline) </span> : null}
+      {shortName(name, 30)}
     </span>
   );
 }
@@ -146,17 +228,25 @@ function DeltaCell({
   row,
   cell,
   baseline,
+  compact,
 }: {
   row: DeltaRowDto;
   cell: DeltaRowDto["cells"][number];
   baseline: string;
+  compact: boolean;
 }) {
+  const change = cell.runId !== baseline && cell.verdict !== "missing";
   return (
     <>
-      <div>{formatValue(cell.value, row.unit)}</div>
-      {cell.runId !== baseline && cell.verdict !== "missing" ? (
-        <div className={`text-xs ${VERDICT_CLASS[cell.verdict]}`}>
-          {formatChange(cell.absolute, row.unit)} {formatPercent(cell.percent)}
+      <div className="inline">
+        {compact ? formatBare(cell.value, row.unit) : formatValue(cell.value, row.unit)}
+      </div>
+      {change ? (
+        <div
+          className={`ml-1.5 inline text-xs ${VERDICT_CLASS[cell.verdict]}`}
+          title={`${formatChange(cell.absolute, row.unit)} against the baseline`}
+        >
+          {formatPercent(cell.percent, true) || formatChange(cell.absolute, row.unit)}
         </div>
       ) : null}
     </>

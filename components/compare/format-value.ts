@@ -29,6 +29,23 @@ export function formatValue(v: number | null, unit: string): string {
   }
 }
 
+/** Units a value writes itself (a percent, a byte rate that picks its own prefix, a GPU count). */
+const SELF_UNITS = new Set(["ratio", "pp", "B/s", "GPU"]);
+
+/**
+ * A compared value without its unit, for a table whose row names carry the unit once (the compare
+ * deltas at many runs); `unitOfRow` gives that unit, or "" when the value writes its own.
+ */
+export function formatBare(v: number | null, unit: string): string {
+  if (v === null) return "—";
+  if (SELF_UNITS.has(unit)) return formatValue(v, unit);
+  if (unit === "ms") return v.toLocaleString("en-US", { maximumFractionDigits: Math.abs(v) < 10 ? 3 : 1 });
+  if (unit === "tokens") return formatCount(v);
+  return formatNumber(v);
+}
+
+export const unitOfRow = (unit: string): string => (SELF_UNITS.has(unit) ? "" : unit);
+
 /** An absolute change: ratios change by percentage points, not percent. */
 export function formatChange(v: number | null, unit: string): string {
   if (v === null) return "—";
@@ -38,8 +55,9 @@ export function formatChange(v: number | null, unit: string): string {
   return `${sign}${formatValue(Math.abs(v), unit)}`;
 }
 
-export function formatPercent(p: number | null): string {
+/** A relative change; `compact` drops the decimal from 10% up (a table cell of eight runs). */
+export function formatPercent(p: number | null, compact = false): string {
   if (p === null) return "";
   const sign = p > 0 ? "+" : p < 0 ? "−" : "±";
-  return `${sign}${formatNumber(Math.abs(p) * 100, 1)}%`;
+  return `${sign}${formatNumber(Math.abs(p) * 100, compact && Math.abs(p) >= 0.1 ? 0 : 1)}%`;
 }

@@ -2,6 +2,7 @@ import {
   createSearchParamsCache,
   createSerializer,
   parseAsArrayOf,
+  parseAsBoolean,
   parseAsString,
   parseAsStringLiteral,
 } from "nuqs/server";
@@ -32,6 +33,10 @@ export const compareSearchParams = {
   routerOverlay: parseAsStringLiteral(ROUTER_LOG_OVERLAYS).withDefault("rates").withOptions(STEP),
   /** The noise-aware verdicts' baseline: "" (the baseline run) or `last:N` of each run's series */
   noise: parseAsStringLiteral(NOISE_BASELINES).withDefault("").withOptions(STEP),
+  /** Verdicts between runs that differ in what was benchmarked: the user says the difference is meant */
+  allowDifferent: parseAsBoolean.withDefault(false).withOptions(STEP),
+  /** The run whose noise-aware verdicts the delta table's verdict column shows ("" = the first judged) */
+  judge: parseAsString.withDefault("").withOptions(STEP),
 };
 
 export const compareSearchParamsCache = createSearchParamsCache(compareSearchParams);

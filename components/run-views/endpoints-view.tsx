@@ -1,7 +1,7 @@
 "use client";
 
 import { DataTable } from "@/components/charts/data-table";
-import { downloadCsv } from "@/components/charts/export";
+import { downloadCsv, exportFileName } from "@/components/charts/export";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { ENDPOINT_COLUMNS } from "@/components/server-metrics/endpoint-table-columns";
 import { WindowNote } from "@/components/server-metrics/window-note";
@@ -73,7 +73,7 @@ export function EndpointsView({ run }: RunViewProps) {
         <button
           type="button"
           className="btn-ghost text-xs"
-          onClick={() => downloadCsv(csv(), "endpoints.csv")}
+          onClick={() => downloadCsv(csv(), exportFileName(run.name, "endpoints", "csv"))}
         >
           CSV
         </button>

@@ -3,7 +3,8 @@
 import { DataTable } from "@/components/charts/data-table";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { KIND_LABELS } from "@/lib/api/kinds";
-import { formatBytes, formatCount } from "@/lib/format-number";
+import { infoLabel, infoValue, type InfoValue } from "@/components/run/run-info";
+import { formatBytes, formatCount, properPlurals } from "@/lib/format-number";
 
 type File = RunViewProps["run"]["files"][number];
 
@@ -67,7 +68,7 @@ function Warnings({ warnings }: { warnings: File["warnings"] }) {
       {warnings.map((w, i) => (
         <li key={i}>
           {w.line !== undefined ? <span className="text-muted">line {w.line}: </span> : null}
-          {w.message}
+          {properPlurals(w.message)}
         </li>
       ))}
     </ul>
@@ -79,7 +80,10 @@ function FileMeta({ meta }: { meta?: Record<string, unknown> }) {
     ([k, v]) => k !== "notRead" && v !== null && v !== undefined && typeof v !== "object",
   );
   if (entries.length === 0) return null;
+  // In words, as the run header writes its info ("lifetime counters: no"), never the stored keys.
   return (
-    <div className="text-xs text-muted">{entries.map(([k, v]) => `${k}: ${String(v)}`).join(" · ")}</div>
+    <div className="text-xs text-muted">
+      {entries.map(([k, v]) => `${infoLabel(k)}: ${infoValue(k, v as InfoValue)}`).join(" · ")}
+    </div>
   );
 }

@@ -4,6 +4,7 @@ import { openFactEditor } from "@/components/run/run-facts";
 import { GPU_COUNT_UNKNOWN, type DerivedValue } from "@/lib/api/derived-throughput";
 import type { RunSummary } from "@/lib/api/schemas";
 import { formatNumber } from "@/lib/format-number";
+import { perUserStatLabel } from "@/lib/metrics/derived-throughput";
 
 const DEFINITIONS = {
   output: "output tokens per second ÷ GPUs",
@@ -58,7 +59,8 @@ export function DerivedThroughputSection({ run }: { run: RunSummary }) {
   const perUser = d.tokPerUser;
   const spread = (["p50", "p90", "p99"] as const)
     .filter((s) => perUser[s].value !== null)
-    .map((s) => `${s} ${formatNumber(perUser[s].value, 1)}`)
+    // The tails of a higher-is-better rate are its slow ones: p99 reads the worst 1% (p1).
+    .map((s) => `${perUserStatLabel(s)} ${formatNumber(perUser[s].value, 1)}`)
     .join(" · ");
   return (
     <section className="space-y-2" aria-labelledby="derived-heading" data-testid="derived-throughput">

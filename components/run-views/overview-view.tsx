@@ -12,6 +12,7 @@ import {
   formatRate,
   NOT_EXPORTED,
   NOT_RECORDED,
+  properPlurals,
 } from "@/lib/format-number";
 import { trtllmLatencyTiles } from "@/components/trtllm-latency/overview-tiles";
 import { GoodputPanel } from "./goodput-panel";
@@ -61,7 +62,7 @@ export function OverviewView({ run }: RunViewProps) {
           <p className="mb-1 font-medium text-warn">Warnings</p>
           <ul className="list-inside list-disc space-y-0.5">
             {run.warnings.map((w, i) => (
-              <li key={i}>{w}</li>
+              <li key={i}>{properPlurals(w)}</li>
             ))}
           </ul>
         </div>

@@ -27,7 +27,7 @@ const LANE_TEXT: Record<TimelineLanes, string> = {
   "ctx-worker": "context worker",
   conversation: "conversation",
   file: "file",
-  none: "none",
+  none: "in-flight slots",
 };
 
 /** A gesture's last window reaches the URL (and the server) this long after it stops. */
@@ -89,6 +89,15 @@ export function TimelineView({ run }: RunViewProps) {
     [setTfrom, setTto],
   );
   useEffect(() => () => void (settle.current && clearTimeout(settle.current)), []);
+  // An opened request's detail sits below the charts: it is scrolled into view and takes focus,
+  // so a click on a bar visibly does something (and a keyboard user lands on it).
+  const detail = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = detail.current;
+    if (req === null || !el) return;
+    el.scrollIntoView({ block: "start", behavior: "smooth" });
+    el.focus({ preventScroll: true });
+  }, [req]);
   const client = useQueryClient();
   const open = useCallback(
     (bar: number) => {
@@ -182,11 +191,13 @@ export function TimelineView({ run }: RunViewProps) {
       />
       <TimelineMoment payload={p} cursorMs={cursorMs} />
       {req !== null ? (
-        p.source === "trtllm" ? (
-          <RequestWaterfall runId={run.id} idx={req} onClose={() => void setReq(null)} />
-        ) : (
-          <AiperfRequestPanel runId={run.id} rid={req} onClose={() => void setReq(null)} />
-        )
+        <div ref={detail} tabIndex={-1} data-testid="timeline-request-detail" className="scroll-mt-4">
+          {p.source === "trtllm" ? (
+            <RequestWaterfall runId={run.id} idx={req} onClose={() => void setReq(null)} />
+          ) : (
+            <AiperfRequestPanel runId={run.id} rid={req} onClose={() => void setReq(null)} />
+          )}
+        </div>
       ) : null}
     </div>
   );

@@ -1,25 +1,33 @@
-import type { Collectors } from "@/lib/api/schemas";
+import type { Collectors, RunSummary } from "@/lib/api/schemas";
+import { COLLECTOR_FLAGS, effectiveCollectors } from "@/lib/metrics/collectors-mismatch";
 
-const NAMES: Record<keyof Collectors, string> = {
-  returnPerfMetrics: "return_perf_metrics",
-  enableIterPerfStats: "enable_iter_perf_stats",
-  publishKvEvents: "publish_kv_events",
-};
-
-/** Which measurement collectors were on: they change what a run measures (docs/metrics.md §Collectors). */
-export function CollectorsBadges({ collectors }: { collectors: Collectors }) {
+/**
+ * Which measurement collectors were on: they change what a run measures (docs/metrics.md
+ * §Collectors). What the data proves counts (a time breakdown exists only with
+ * return_perf_metrics on); a state no file says is shown only on a TensorRT-LLM run, whose flags
+ * these are: on an aiperf-only run three "unknown" badges said nothing.
+ */
+export function CollectorsBadges({
+  run,
+}: {
+  run: Pick<RunSummary, "collectors" | "timeBreakdown" | "facts">;
+}) {
+  const states = effectiveCollectors(run);
+  const trtllm = run.timeBreakdown !== null || /trt/i.test(run.facts.backend?.value ?? "");
   return (
     <>
-      {(Object.keys(NAMES) as Array<keyof Collectors>).map((k) => {
-        const v = collectors[k];
-        const text = v === null ? "unknown" : v ? "on" : "off";
+      {(Object.keys(COLLECTOR_FLAGS) as Array<keyof Collectors>).map((k) => {
+        const { value: v, source } = states[k];
+        if (v === null && !trtllm) return null;
+        const text =
+          v === null ? "unknown" : `${v ? "on" : "off"}${source === "inferred" ? " (from the data)" : ""}`;
         return (
           <span
             key={k}
             className={`rounded px-2 py-0.5 font-mono ring-1 ring-border ${v === null ? "text-muted" : v ? "text-warn" : "text-ok"}`}
             title="Collector state: on means the run paid its measurement overhead"
           >
-            {NAMES[k]}: {text}
+            {COLLECTOR_FLAGS[k]}: {text}
           </span>
         );
       })}

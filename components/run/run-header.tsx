@@ -41,7 +41,7 @@ export function RunHeader({ run }: { run: RunSummary }) {
         {run.series ? null : <RunSeries key={run.id} run={run} />}
         <div className="flex flex-wrap items-center gap-2 text-xs">
           <RunLabelsEditor run={run} />
-          <CollectorsBadges collectors={run.collectors} />
+          <CollectorsBadges run={run} />
         </div>
         <RunFactsList facts={run.facts} />
         <RunFactsEditor key={run.id} run={run} />

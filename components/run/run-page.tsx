@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useQueryState } from "nuqs";
+import { ChartTransitionScope } from "@/components/charts/chart-pending";
 import { ChartSourceProvider } from "@/components/charts/export-context";
 import { runQueryOptions } from "@/lib/api/query-options";
 import { RunHeader } from "./run-header";
@@ -16,23 +17,25 @@ export function RunPage({ id }: { id: string }) {
   if (!run) return <p className="text-muted">Loading…</p>;
   const View = RUN_VIEW_COMPONENTS[view];
   return (
-    <div className="space-y-4">
-      <RunHeader run={run} />
-      <ViewTabs run={run} current={view} />
-      <div id={VIEW_PANEL_ID} role="tabpanel" aria-labelledby={viewTabId(view)} className="min-w-0">
-        {run.status === "ready" ? (
-          <ChartSourceProvider source={{ name: run.name, filePrefix: run.name }}>
-            <View run={run} />
-          </ChartSourceProvider>
-        ) : run.status === "failed" ? (
-          <div role="alert" className="rounded-lg border border-danger p-4 text-sm">
-            <p className="font-medium text-danger">This run failed to ingest.</p>
-            <p className="text-muted">{run.error ?? "Its raw files are kept; re-ingest to try again."}</p>
-          </div>
-        ) : (
-          <p className="text-sm text-muted">This run is still being ingested.</p>
-        )}
+    <ChartTransitionScope>
+      <div className="space-y-4">
+        <RunHeader run={run} />
+        <ViewTabs run={run} current={view} />
+        <div id={VIEW_PANEL_ID} role="tabpanel" aria-labelledby={viewTabId(view)} className="min-w-0">
+          {run.status === "ready" ? (
+            <ChartSourceProvider source={{ name: run.name, filePrefix: run.name }}>
+              <View run={run} />
+            </ChartSourceProvider>
+          ) : run.status === "failed" ? (
+            <div role="alert" className="rounded-lg border border-danger p-4 text-sm">
+              <p className="font-medium text-danger">This run failed to ingest.</p>
+              <p className="text-muted">{run.error ?? "Its raw files are kept; re-ingest to try again."}</p>
+            </div>
+          ) : (
+            <p className="text-sm text-muted">This run is still being ingested.</p>
+          )}
+        </div>
       </div>
-    </div>
+    </ChartTransitionScope>
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 
 import { useQueryState } from "nuqs";
-import { useEffect, useOptimistic, useRef, useTransition, type KeyboardEvent } from "react";
+import { useEffect, useOptimistic, useRef, type KeyboardEvent } from "react";
+import { useChartTransition } from "@/components/charts/chart-pending";
 import type { RunSummary } from "@/lib/api/schemas";
 import { DEFAULT_VIEW, RUN_VIEWS, type RunViewId } from "@/lib/api/run-views";
 import { runSearchParams } from "./search-params";
@@ -22,8 +23,8 @@ export function ViewTabs({ run, current: shown }: { run: RunSummary; current: Ru
   const [, setView] = useQueryState("view", runSearchParams.view);
   const list = useRef<HTMLDivElement>(null);
   // The tab is selected at once; the view behind it renders as a transition, so a heavy view
-  // never holds back the paint that shows the click landed.
-  const [, startTransition] = useTransition();
+  // never holds back the paint that shows the click landed; the old view's charts show it pending.
+  const [, startTransition] = useChartTransition();
   const [current, setCurrent] = useOptimistic(shown);
   const edges = useScrollEdges(list);
   useEffect(() => {

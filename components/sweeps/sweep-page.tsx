@@ -2,6 +2,8 @@
 
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { useQueryStates } from "nuqs";
+import { ChartTransitionScope, useChartTransition } from "@/components/charts/chart-pending";
+import { perUserStatLabel } from "@/lib/metrics/derived-throughput";
 import { ChartScatterSweepPareto, type OverlaidSweep } from "@/components/charts/chart-scatter-sweep-pareto";
 import { paletteColor } from "@/components/charts/chart-theme";
 import { ChartSourceProvider } from "@/components/charts/export-context";
@@ -30,7 +32,18 @@ const CHART_IDS = Object.keys(SWEEP_CHARTS) as SweepChartId[];
 
 /** A sweep's Pareto charts, its points and, overlaid, up to seven more sweeps and one run: all URL state. */
 export function SweepPage({ id }: { id: string }) {
-  const [state, setState] = useQueryStates(sweepSearchParams);
+  // A statistic or axis change marks the charts out of date until they are drawn again.
+  return (
+    <ChartTransitionScope>
+      <SweepBody id={id} />
+    </ChartTransitionScope>
+  );
+}
+
+function SweepBody({ id }: { id: string }) {
+  const [state, setQueryState] = useQueryStates(sweepSearchParams);
+  const [, startTransition] = useChartTransition();
+  const setState = (p: Parameters<typeof setQueryState>[0]) => startTransition(() => void setQueryState(p));
   const { stat, basis, logx, logy, read, at, run } = state;
   const others = state.with.filter((w) => w !== id).slice(0, MAX_OVERLAID_SWEEPS - 1);
   const main = useQuery(sweepQueryOptions(id));
@@ -104,7 +117,7 @@ export function SweepPage({ id }: { id: string }) {
                 key={chart}
                 id={chart}
                 title={SWEEP_CHARTS[chart].title}
-                description={`${x.perStat || y.perStat ? `${stat} per run; ` : ""}each point is a run, labelled by its load; the line is the Pareto frontier${unplotted.length ? ` · not drawn: ${unplotted.map((u) => `${u.runName} (${u.reason})`).join("; ")}` : ""}`}
+                description={`${x.perStat || y.perStat ? `${stat} per run${x.key === "tokPerSPerUser" && stat !== perUserStatLabel(stat) ? ` (interactivity: its ${perUserStatLabel(stat)}, the slow tail)` : ""}; ` : ""}each point is a run, labelled by its load; the line is the Pareto frontier${unplotted.length ? ` · not drawn: ${unplotted.map((u) => `${u.runName} (${u.reason})`).join("; ")}` : ""}`}
                 x={x}
                 y={y}
                 sweeps={series}

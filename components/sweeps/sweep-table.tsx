@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { DataTable } from "@/components/charts/data-table";
 import { downloadCsv } from "@/components/charts/export";
+import { perUserStatLabel } from "@/lib/metrics/derived-throughput";
 import { runHref } from "@/components/run/search-params";
 import type { Sweep, SweepRun, SweepStat } from "@/lib/api/sweeps";
 import { formatMs, formatNumber } from "@/lib/format-number";
@@ -99,7 +100,8 @@ export function SweepTable({
             attrs: () => ({ "data-stat": "outputTokPerSPerGpu" }),
           },
           {
-            header: "tok/s/user",
+            // At a tail statistic the slow tail: "p99" is the worst 1% (p1) of tok/s per user.
+            header: stat === perUserStatLabel(stat) ? "tok/s/user" : `tok/s/user ${perUserStatLabel(stat)}`,
             num: true,
             cell: (r) => num(r.points[stat].tokPerSPerUser),
             attrs: () => ({ "data-stat": "tokPerSPerUser" }),

@@ -23,7 +23,7 @@ export function AiperfRequestPanel({
   const r = q.data;
   const rows: Array<[string, string]> = r
     ? [
-        ["x_request_id", r.requestId ?? "not recorded"],
+        ["Request ID (sent as x_request_id)", r.requestId ?? "not recorded"],
         ["record", `${r.file ?? "?"}, line ${r.line}`],
         [
           "outcome",

@@ -9,6 +9,8 @@ export interface CompareParams {
   stat: CompareStat;
   /** `last:N`: the noise-aware verdicts judge each run against the last N runs of its series */
   noise?: string;
+  /** Verdicts between runs that differ in model, GPU, backend, ISL/OSL or concurrency, as the user meant */
+  allowDifferent?: boolean;
 }
 
 /** The comparison's query string, shared by the JSON and the offline report (/api/compare/report.html). */
@@ -16,6 +18,7 @@ export function compareSearch(p: CompareParams): URLSearchParams {
   const search = new URLSearchParams({ runs: p.runs.join(","), stat: p.stat });
   if (p.baseline) search.set("baseline", p.baseline);
   if (p.noise) search.set("noise", p.noise);
+  if (p.allowDifferent) search.set("allowDifferent", "1");
   return search;
 }
 
@@ -23,7 +26,7 @@ export function compareSearch(p: CompareParams): URLSearchParams {
 export function compareQueryOptions(p: CompareParams) {
   const search = compareSearch(p);
   return queryOptions({
-    queryKey: queryKeys.compare(p.runs, p.baseline, p.stat, p.noise),
+    queryKey: queryKeys.compare(p.runs, p.baseline, p.stat, p.noise, p.allowDifferent),
     queryFn: () => fetchJson(`/api/compare?${search}`, compareResponseSchema),
     enabled: p.runs.length > 0,
     // Switching the statistic or baseline keeps the previous table on screen until the new one arrives.

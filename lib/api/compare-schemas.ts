@@ -13,6 +13,12 @@ export const MAX_COMPARED_RUNS = 8;
 export const COMPARE_STATS = ["mean", "p50", "p75", "p90", "p95", "p99"] as const;
 export type CompareStat = (typeof COMPARE_STATS)[number];
 
+/** A yes/no query flag: `1`/`true` on, `0`/`false` (or absent) off. */
+export const queryFlagSchema = z
+  .enum(["1", "true", "0", "false"])
+  .optional()
+  .transform((v) => v === "1" || v === "true");
+
 export const compareQuerySchema = z.object({
   runs: z
     .string()
@@ -39,6 +45,8 @@ export const compareQuerySchema = z.object({
     .regex(/^last:([1-9]\d?)$/)
     .optional(),
   thresholds: z.string().max(1000).optional(),
+  /** Give verdicts between runs that differ in what was benchmarked (docs/metrics.md §Comparable runs) */
+  allowDifferent: queryFlagSchema,
 });
 
 const verdictSchema = z.enum(["better", "worse", "same", "neutral", "missing"]);
@@ -72,6 +80,20 @@ export const collectorMismatchSchema = z.object({
   kind: z.enum(["differs", "unknown"]),
 });
 
+export const factDifferenceSchema = z.object({
+  fact: z.enum(["model", "gpu", "backend", "isl", "osl", "concurrency"]),
+  label: z.string(),
+  /** The fact in the baseline run, and in the compared run */
+  a: z.string(),
+  b: z.string(),
+});
+
+/** How each run differs from the baseline in what was benchmarked, and whether verdicts are given anyway. */
+export const comparabilitySchema = z.object({
+  allowed: z.boolean(),
+  runs: z.array(z.object({ runId: z.string(), differences: z.array(factDifferenceSchema) })),
+});
+
 const hitRateRowSchema = z.object({
   key: z.string(),
   role: endpointRoleSchema,
@@ -90,6 +112,8 @@ export const compareResponseSchema = z.object({
   /** Names of the metrics no compared run has: left out of the rows and charts */
   absent: z.array(z.string()),
   collectorMismatches: z.array(collectorMismatchSchema),
+  /** Runs that differ from the baseline in model, GPU, backend, ISL/OSL or concurrency: no verdicts unless allowed */
+  comparability: comparabilitySchema.optional(),
   hitRates: z.object({ byEndpoint: z.array(hitRateRowSchema), byRole: z.array(hitRateRowSchema) }),
   /** What the noise-aware verdicts judge against, and per run why it has none */
   noise: z.object({ baseline: z.string(), notes: z.record(z.string(), z.string()) }).optional(),
@@ -98,3 +122,4 @@ export const compareResponseSchema = z.object({
 export type CompareQuery = z.infer<typeof compareQuerySchema>;
 export type CompareResponse = z.infer<typeof compareResponseSchema>;
 export type DeltaRowDto = z.infer<typeof deltaRowSchema>;
+export type Comparability = z.infer<typeof comparabilitySchema>;

@@ -23,10 +23,18 @@ export const queryKeys = {
   comparisons: () => ["compare"] as const,
   sweeps: () => ["sweeps"] as const,
   sweep: (id: string) => ["sweeps", id] as const,
-  compare: (runs: readonly string[], baseline: string, stat: CompareStat, noise = "") =>
-    noise
-      ? (["compare", runs.join(","), baseline, stat, noise] as const)
-      : (["compare", runs.join(","), baseline, stat] as const),
+  compare: (
+    runs: readonly string[],
+    baseline: string,
+    stat: CompareStat,
+    noise = "",
+    allowDifferent = false,
+  ) =>
+    allowDifferent
+      ? (["compare", runs.join(","), baseline, stat, noise, "allow-different"] as const)
+      : noise
+        ? (["compare", runs.join(","), baseline, stat, noise] as const)
+        : (["compare", runs.join(","), baseline, stat] as const),
   allSeries: () => ["series"] as const,
   series: (name: string, stat: CompareStat, window: number, judge: "run" | "all", thresholds = "") =>
     ["series", name, stat, window, judge, thresholds] as const,

@@ -3,7 +3,7 @@
  * GET /api/series/{name}, GET /api/runs/{id}/verdicts and POST /api/gate.
  */
 import { z } from "zod";
-import { collectorMismatchSchema, COMPARE_STATS } from "./compare-schemas";
+import { collectorMismatchSchema, COMPARE_STATS, queryFlagSchema } from "./compare-schemas";
 import { branchSchema, commitSchema, orderSchema, seriesNameSchema } from "./series-fields";
 import { metricVerdictSchema } from "./verdict-schema";
 
@@ -37,6 +37,8 @@ const judgeOptions = {
 export const verdictsQuerySchema = z.object({
   baseline: baselineSpecSchema.default({ kind: "last", n: 1 }),
   failOn: z.string().max(1000).optional(),
+  /** Judge a baseline that differs in model, GPU, backend, ISL/OSL or concurrency (docs/metrics.md §Comparable runs) */
+  allowDifferent: queryFlagSchema,
   format: z.enum(["json", "markdown"]).default("json"),
   ...judgeOptions,
 });

@@ -21,20 +21,30 @@ function endpointRate(e: RunSummary["endpoints"][number]): number | null {
   return e.cacheHitRate ?? e.kvCacheHitRate;
 }
 
+/** Whether a run serves disaggregated: its decode endpoints' rates are then n/a. */
+const disaggregated = (run: RunSummary) => run.endpoints.some((e) => e.role === "prefill");
+
 export function endpointHitRates(runs: RunSummary[]): HitRateRow[] {
   const rows = new Map<string, HitRateRow>();
+  const roles = new Map<string, Set<EndpointRole>>();
+  for (const run of runs)
+    for (const e of run.endpoints) roles.set(e.endpoint, (roles.get(e.endpoint) ?? new Set()).add(e.role));
   for (const run of runs) {
-    // Beside prefill endpoints, a decode endpoint's server-counter rate is n/a (the KV it receives
-    // from prefill is not a cache hit), as on the run's Cache view: a 0 % bar would read as a cold
-    // cache. TensorRT-LLM's own block-reuse rate of a generation worker stays.
-    const disagg = run.endpoints.some((e) => e.role === "prefill");
+    // Beside prefill endpoints a decode endpoint's rate is n/a, as on the run's Cache view: the KV
+    // it receives from prefill is not a cache hit (a 0 % bar would read as a cold cache, a
+    // generation worker's block reuse as a prefill hit rate).
+    const disagg = disaggregated(run);
     for (const e of run.endpoints) {
-      if (disagg && e.role === "decode" && e.kvCacheHitRate === null) continue;
+      if (disagg && e.role === "decode") continue;
       const rate = endpointRate(e);
       if (rate === null) continue;
-      const row = rows.get(e.endpoint) ?? { key: e.endpoint, role: e.role, values: {} };
+      // A group is one endpoint in one role: an address that is prefill in one run and decode in
+      // another is two groups, so a prefill bar never stands beside a decode bar.
+      const id = `${e.role}|${e.endpoint}`;
+      const key = (roles.get(e.endpoint)?.size ?? 1) > 1 ? `${e.endpoint} (${e.role})` : e.endpoint;
+      const row = rows.get(id) ?? { key, role: e.role, values: {} };
       row.values[run.id] = rate;
-      rows.set(e.endpoint, row);
+      rows.set(id, row);
     }
   }
   for (const row of rows.values()) for (const run of runs) row.values[run.id] ??= null;
@@ -51,7 +61,8 @@ export function roleHitRates(runs: RunSummary[]): HitRateRow[] {
     const values: Record<string, number | null> = {};
     let any = false;
     for (const run of runs) {
-      const eps = run.endpoints.filter((e) => e.role === role);
+      // A disaggregated run's decode role has no hit rate (see endpointHitRates).
+      const eps = role === "decode" && disaggregated(run) ? [] : run.endpoints.filter((e) => e.role === role);
       let cached = 0;
       let prompt = 0;
       for (const e of eps)

@@ -4,6 +4,7 @@
  */
 import type { CompareStat } from "@/lib/api/compare-schemas";
 import type { RunSummary, Stats } from "@/lib/api/schemas";
+import { perUserStatLabel } from "./derived-throughput";
 
 /** lower: latency, time. higher: throughput, hit rate, capacity, bandwidth. neutral: context only. */
 export type Direction = "lower" | "higher" | "neutral";
@@ -122,7 +123,11 @@ export function runMetrics(run: RunSummary, stat: CompareStat): MetricValue[] {
     );
     // Derived per-user figures exist at mean, p50, p90 and p99 only (docs/metrics.md §Derived throughput).
     const perUser = stat === "p75" || stat === "p95" ? null : d.tokPerUser[stat].value;
-    add(["tokPerUser", `Tok/s per user ${stat}`, "Per GPU", "tok/s/user", "higher"], perUser);
+    // A tail of a higher-is-better rate is its slow tail: "p99" reads the worst 1% (p1).
+    add(
+      ["tokPerUser", `Tok/s per user ${perUserStatLabel(stat)}`, "Per GPU", "tok/s/user", "higher"],
+      perUser,
+    );
   }
   const tb = run.timeBreakdown;
   // Server stamps (TensorRT-LLM perf metrics): their own rows, never mixed with a client's TTFT.

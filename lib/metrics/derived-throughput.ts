@@ -49,7 +49,29 @@ function perGpu(total: number | null, gpus: number | null, what: string): Derive
   return value(total / gpus);
 }
 
+/**
+ * What a tail statistic of tok/s per user reads (docs/metrics.md §Per-user throughput): the slow
+ * tail, as for a latency. "p99" is the p1 of the per-request values, "p90" their p10.
+ */
+export const PER_USER_TAIL: Partial<Record<DerivedStat, { percentile: string; worst: string }>> = {
+  p90: { percentile: "p10", worst: "worst 10%" },
+  p99: { percentile: "p1", worst: "worst 1%" },
+};
+
+/** A per-user figure's name at a statistic: "p50", or "worst 1% (p1)" for p99. */
+export function perUserStatLabel(stat: string): string {
+  const tail = PER_USER_TAIL[stat as DerivedStat];
+  return tail ? `${tail.worst} (${tail.percentile})` : stat;
+}
+
 function perUser(stat: DerivedStat, i: DerivedInputs): DerivedValue {
+  // The slow tail is 1000 ÷ the TPOT of the same tail: 1000 / x reverses order, so the p99 of TPOT
+  // is the p1 of tok/s per user (up to interpolation), and every run keeps its TPOT percentiles.
+  if (PER_USER_TAIL[stat]) {
+    const tailTpot = i.tpotMs?.[stat];
+    if (known(tailTpot)) return tailTpot > 0 ? value(1000 / tailTpot) : missing("TPOT is zero");
+    return missing(i.tpotMs ? `TPOT ${stat} not measured` : "TPOT not measured (needs streamed responses)");
+  }
   const measured = i.tokPerUser?.[stat];
   if (known(measured)) return value(measured);
   const tpot = i.tpotMs?.[stat];

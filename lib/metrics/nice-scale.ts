@@ -37,6 +37,18 @@ export function ticksWithin(lo: number, hi: number, target = 6, minStep = 0): nu
   return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => at(first + i, step));
 }
 
+/**
+ * Round ticks around the data, not from 0 (a sweep's Pareto axes): a frontier at 54–55 tok/s/user
+ * on a 0–60 axis was a sliver at its edge. The span is padded by 8% on each side (one value by 5%)
+ * so end points are not on the frame, and never crosses below 0 for data that does not.
+ */
+export function fittedTicks(min: number, max: number, target = 5): number[] {
+  if (!Number.isFinite(min) || !Number.isFinite(max) || max < min) return [0, 1];
+  const pad = max > min ? (max - min) * 0.08 : Math.abs(max) * 0.05;
+  const lo = min >= 0 ? Math.max(0, min - pad) : min - pad;
+  return pad === 0 ? ticksCovering(lo, max, target) : ticksCovering(lo, max + pad, target);
+}
+
 /** Round ticks from 0 to just above `max`. */
 export function niceTicks(max: number, target = 5): number[] {
   if (!(max > 0) || !Number.isFinite(max)) return [0, 1];

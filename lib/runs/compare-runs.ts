@@ -10,6 +10,7 @@ import { absentMetrics, compareRuns, type DeltaRow } from "@/lib/metrics/compare
 import { endpointHitRates, roleHitRates } from "@/lib/metrics/compare-endpoints";
 import { metricForCompareRow, parseThresholds } from "@/lib/metrics/regression/catalog";
 import type { Db } from "@/lib/store/db";
+import { runDifferences } from "@/lib/metrics/run-differences";
 import { chartKeys } from "@/lib/store/runs-repo";
 import { readRunSummary } from "./read-run";
 import { judgeRun, NoBaselineError } from "./verdicts";
@@ -20,6 +21,14 @@ export async function loadComparison(db: Db, query: CompareQuery): Promise<Compa
   const missing = query.runs.filter((id) => !runs.some((r) => r.id === id));
   const baseline = runs.find((r) => r.id === query.baseline)?.id ?? runs[0]?.id ?? "";
   const rows = compareRuns(runs, baseline, query.stat);
+  const comparability = compareComparability(runs, baseline, query.allowDifferent);
+  // A run of another model, GPU or workload gets numbers but no better/worse colour, unless meant.
+  if (!comparability.allowed)
+    for (const { runId } of comparability.runs)
+      for (const row of rows)
+        for (const cell of row.cells)
+          if (cell.runId === runId && (cell.verdict === "better" || cell.verdict === "worse"))
+            cell.verdict = "neutral";
   return {
     baseline,
     stat: query.stat,
@@ -32,9 +41,22 @@ export async function loadComparison(db: Db, query: CompareQuery): Promise<Compa
     rows,
     absent: absentMetrics(runs, query.stat),
     collectorMismatches: collectorMismatches(runs),
+    comparability,
     hitRates: { byEndpoint: endpointHitRates(runs), byRole: roleHitRates(runs) },
     noise: await addNoiseVerdicts(db, rows, runs, baseline, query),
   };
+}
+
+/** Each run's differences from the baseline in what was benchmarked; runs without any are left out. */
+function compareComparability(runs: RunSummary[], baselineId: string, allowed: boolean) {
+  const base = runs.find((r) => r.id === baselineId);
+  const differing = base
+    ? runs
+        .filter((r) => r.id !== baselineId)
+        .map((r) => ({ runId: r.id, differences: runDifferences(base, r) }))
+        .filter((r) => r.differences.length > 0)
+    : [];
+  return { allowed, runs: differing };
 }
 
 /**
@@ -61,7 +83,12 @@ async function addNoiseVerdicts(
     if (n === null && run.id === baselineId) continue;
     const spec = n === null ? { kind: "run" as const, id: baselineId } : { kind: "last" as const, n };
     try {
-      const judged = await judgeRun(db, run.id, { baseline: spec, metrics, thresholds });
+      const judged = await judgeRun(db, run.id, {
+        baseline: spec,
+        metrics,
+        thresholds,
+        allowDifferent: query.allowDifferent,
+      });
       const byMetric = new Map(judged?.verdicts.map((v) => [v.metric, v]));
       for (const row of rows) {
         const verdict = byMetric.get(metricForCompareRow(row.key, query.stat)?.id ?? "");

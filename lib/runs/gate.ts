@@ -5,7 +5,7 @@
 import type { GateResult, Judgement, MetricVerdictDto } from "@/lib/api/regression-schemas";
 import { parseFailOn, parseThresholds, type FailRule } from "@/lib/metrics/regression/catalog";
 import type { Db } from "@/lib/store/db";
-import { judgeRun, NoBaselineError } from "./verdicts";
+import { judgeRun, NoBaselineError, NotComparableError } from "./verdicts";
 import type { BaselineSpec } from "@/lib/api/regression-schemas";
 
 export interface GateRequest {
@@ -13,6 +13,8 @@ export interface GateRequest {
   failOn?: string;
   thresholds?: string;
   seed?: number;
+  /** Judge a baseline that differs in model, GPU, backend, ISL/OSL or concurrency */
+  allowDifferent?: boolean;
   /** Where links point: the server's public origin */
   origin: string;
   /**
@@ -120,13 +122,23 @@ export async function gateRun(db: Db, runId: string, req: GateRequest): Promise<
   const runUrl = `${req.origin}/runs/${runId}`;
   let judgement: Judgement | null;
   try {
-    judgement = await judgeRun(db, runId, { baseline: req.baseline, thresholds, seed: req.seed });
+    judgement = await judgeRun(db, runId, {
+      baseline: req.baseline,
+      thresholds,
+      seed: req.seed,
+      allowDifferent: req.allowDifferent,
+    });
   } catch (err) {
     if (!(err instanceof NoBaselineError)) throw err;
     const result = {
       outcome: "unjudged" as const,
       exitCode: 2 as const,
-      reasons: [`no baseline: ${err.message}`],
+      // A baseline of another model, GPU or workload gets no verdict rather than a confident one.
+      reasons: [
+        err instanceof NotComparableError
+          ? `${err.message} (allowDifferent=1, or runlens --allow-different, judges it anyway)`
+          : `no baseline: ${err.message}`,
+      ],
       runUrl,
       compareUrl: null,
     };

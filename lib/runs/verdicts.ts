@@ -11,6 +11,7 @@ import { defaultVerdictMetrics, type VerdictMetric } from "@/lib/metrics/regress
 import { judgeMetric, type JudgeOptions, type MetricInput } from "@/lib/metrics/regression/judge";
 import { mergeSortedRuns } from "@/lib/metrics/regression/sorted-pool";
 import { median } from "@/lib/metrics/regression/spread";
+import { differencesText, runDifferences } from "@/lib/metrics/run-differences";
 import type { Db } from "@/lib/store/db";
 import { getFiles, type RunRow } from "@/lib/store/runs-repo";
 import { requestValuesByRun, seriesRuns } from "@/lib/store/series-repo";
@@ -20,6 +21,12 @@ import { composeRunSummary, readRunSummary } from "./read-run";
 export const DEFAULT_WINDOW = 10;
 
 export class NoBaselineError extends Error {}
+
+/**
+ * The baseline is another experiment (docs/metrics.md §Comparable runs): the runs differ in model,
+ * GPU, backend, ISL/OSL or concurrency, and the user did not say that was meant.
+ */
+export class NotComparableError extends NoBaselineError {}
 
 /** A run-level figure of a summary by its compare key (the statistic does not matter for them). */
 export function runLevelValue(run: RunSummary, compareKey: string, stat: CompareStat = "p50"): number | null {
@@ -75,6 +82,8 @@ async function resolveBaseline(db: Db, run: RunSummary, spec: BaselineSpec): Pro
 export interface JudgeRequest extends JudgeOptions {
   baseline: BaselineSpec;
   metrics?: VerdictMetric[];
+  /** Judge even when the baseline differs in what was benchmarked (the user meant it) */
+  allowDifferent?: boolean;
 }
 
 /** The run's verdicts; throws NoBaselineError when there is nothing to judge it against. */
@@ -84,6 +93,13 @@ export async function judgeRun(db: Db, runId: string, req: JudgeRequest): Promis
   if (summary.status !== "ready") throw new NoBaselineError(`the run is ${summary.status}, not ready`);
   const run = summary;
   const resolved = await resolveBaseline(db, run, req.baseline);
+  if (!req.allowDifferent) {
+    for (const base of resolved.baselineRuns) {
+      const diffs = runDifferences(run, base);
+      if (diffs.length > 0)
+        throw new NotComparableError(`not comparable with ${base.name}: ${differencesText(diffs)}`);
+    }
+  }
   const metrics = req.metrics ?? defaultVerdictMetrics();
   const values = new Map<string, Promise<Float64Array>>();
   const load = (ids: string[], field: NonNullable<VerdictMetric["field"]>) => {

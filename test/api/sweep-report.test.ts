@@ -47,9 +47,11 @@ describe("sweep report", () => {
       expect(html).toContain(`data-chart="${chart}" data-drawn="true"`);
     // Each point labelled with its load beside its mark.
     for (const c of ["c1", "c2", "c4"]) expect(html).toMatch(new RegExp(`font-size="10">${c}</text>`));
-    // The points table at p90 holds aiperf's own p90 of output_token_throughput_per_user.
+    // The points table at p90 holds tok/s per user's slow tail: 1000 ÷ aiperf's own ITL p90
+    // (aiperf's p10 of output_token_throughput_per_user within 0.01%).
     const s1 = JSON.parse(fs.readFileSync(fixture("aiperf/qwen-c1__profile_export_aiperf.json"), "utf8"));
-    expect(html).toContain(`<td class="n">${formatNumber(s1.output_token_throughput_per_user.p90, 3)}</td>`);
+    expect(html).toContain(`<td class="n">${formatNumber(1000 / s1.inter_token_latency.p90, 3)}</td>`);
+    expect(html).toContain("tok/s/user worst 10% (p10)");
     expect(html).toContain("statistic p90");
     // TTFT p99 of the recorded requests: c1 32.8 ms, c2 57.8 ms, c4 70.7 ms → c2 is the highest meeting 60 ms.
     expect(html).toContain("Highest load meeting TTFT p99 ≤ 60 ms: c2.");

@@ -151,7 +151,13 @@ describe("GET /api/runs/{id}/timeline (aiperf)", () => {
       csv: false,
     });
     const id = await uploadFiles([run.jsonlPath, run.summaryPath]);
-    const p = await timeline(id);
+    // By default every request is packed into in-flight slots (review of 3 Dec 2026, item 12): one
+    // lane whose rows are the run's concurrency; aiperf's client workers are a lane choice.
+    const packed = await timeline(id);
+    expect(packed.lanesBy).toBe("none");
+    expect(packed.laneChoices).toContain("worker");
+    expect(packed.lanes[0].rows).toBeLessThanOrEqual(4);
+    const p = await timeline(id, "lanes=worker");
     expect(p.source).toBe("aiperf");
     // Profiling records only: the 6 warm-up requests are left out.
     expect(p.inWindow).toBe(300);
@@ -210,7 +216,8 @@ describe("GET /api/runs/{id}/timeline (multi-turn aiperf)", () => {
     // test/generators/aiperf-multiturn.mjs: aiperf records with conversation_id and turn_index.
     const run = generateMultiTurnRun(tmp("turns"), { conversations: 12, minTurns: 1, maxTurns: 20, seed: 4 });
     const id = await uploadFiles([run.jsonlPath, run.summaryPath]);
-    const p = await timeline(id);
+    expect((await timeline(id)).lanesBy).toBe("none");
+    const p = await timeline(id, "lanes=conversation");
     expect(p.lanesBy).toBe("conversation");
     expect(p.laneChoices).toContain("conversation");
     const perConversation = new Map<string, number>();
@@ -294,7 +301,7 @@ describe("the timeline stored at ingest", () => {
       // TensorRT-LLM disaggregated and aggregated: lanes by worker.
       generateTrtllmRun({ dir: tmp("first-disagg"), mode: "disaggregated", requests: 90, seed: 11 }).files,
       generateTrtllmRun({ dir: tmp("first-agg"), mode: "aggregated", requests: 70, seed: 12 }).files,
-      // aiperf multi-turn: lanes by conversation, past MAX_LANES conversations so some share a lane.
+      // aiperf multi-turn: packed into in-flight slots by default, past MAX_LANES conversations.
       (({ jsonlPath, summaryPath }) => [jsonlPath, summaryPath])(
         generateMultiTurnRun(tmp("first-turns"), { conversations: 130, maxTurns: 6, seed: 9 }),
       ),
@@ -317,11 +324,12 @@ describe("the timeline stored at ingest", () => {
       lanesSeen.add(cut.lanesBy);
       // Only the whole run at the default limit, on the default lanes or those asked by name.
       expect(firstWindowFor(json, { limit: TIMELINE_DEFAULT_LIMIT, lanes: cut.lanesBy })).toEqual(cut);
-      expect(firstWindowFor(json, { limit: TIMELINE_DEFAULT_LIMIT, lanes: "none" })).toBeNull();
+      const other = cut.lanesBy === "none" ? "conversation" : "none";
+      expect(firstWindowFor(json, { limit: TIMELINE_DEFAULT_LIMIT, lanes: other })).toBeNull();
       expect(firstWindowFor(json, { limit: 7 })).toBeNull();
       expect(firstWindowFor(json, { limit: TIMELINE_DEFAULT_LIMIT, from: 0 })).toBeNull();
       expect(
-        firstWindowFor(json!.replace('"version":2', '"version":0'), { limit: TIMELINE_DEFAULT_LIMIT }),
+        firstWindowFor(json!.replace('"version":3', '"version":2'), { limit: TIMELINE_DEFAULT_LIMIT }),
       ).toBeNull();
       // Stored as text ending with the wire form, sent as it is; one stored by version 1 (the
       // payload as drawn, no lanes beside it) is still served, put in wire form on the way out.
@@ -336,7 +344,7 @@ describe("the timeline stored at ingest", () => {
       });
       expect(firstWindowFor(v1, { limit: TIMELINE_DEFAULT_LIMIT })).toEqual(cut);
       expect(firstWindowFor(v1, { limit: TIMELINE_DEFAULT_LIMIT, lanes: cut.lanesBy })).toEqual(cut);
-      expect(firstWindowFor(v1, { limit: TIMELINE_DEFAULT_LIMIT, lanes: "none" })).toBeNull();
+      expect(firstWindowFor(v1, { limit: TIMELINE_DEFAULT_LIMIT, lanes: other })).toBeNull();
       // The route, a fresh server's first visit, answers it; a run stored without one cuts the same.
       forgetTimelines();
       expect(await timeline(id)).toEqual(cut);
@@ -348,7 +356,7 @@ describe("the timeline stored at ingest", () => {
       forgetTimelines();
       expect(await timeline(id)).toEqual(cut);
     }
-    expect([...lanesSeen].sort()).toEqual(["conversation", "worker"]);
+    expect([...lanesSeen].sort()).toEqual(["none", "worker"]);
   });
 
   it("answers the first visit from the stored window alone: neither the columns nor the rows are read", async () => {

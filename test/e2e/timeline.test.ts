@@ -149,7 +149,7 @@ describe("Timeline view", () => {
     await page.close();
   });
 
-  it("lanes a multi-turn aiperf run by conversation", async () => {
+  it("lanes a multi-turn aiperf run by conversation when asked", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-turns-"));
     const gen = generateMultiTurnRun(dir, {
       conversations: 24,
@@ -160,7 +160,8 @@ describe("Timeline view", () => {
     });
     const run = await apiUpload(t.app.url, [{ path: gen.jsonlPath }, { path: gen.summaryPath }]);
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1100 } });
-    await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=timeline`);
+    // By default the run is packed into in-flight slots; conversation lanes are a choice.
+    await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=timeline&lanes=conversation`);
     await page.locator(CANVAS).waitFor({ timeout: 30_000 });
     expect(await summary(page)).toMatch(/on 24 conversation lanes/);
     await findBar(page);

@@ -263,7 +263,9 @@ describe("hit rates by endpoint and role", () => {
     expect(rows[2].values).toEqual({ a: null, b: 0.2 });
   });
 
-  it("per endpoint leaves out a disaggregated run's decode counters (n/a), not its block reuse", () => {
+  // Review of 3 Dec 2026, item 15: a generation worker's block reuse stood beside another run's
+  // prefill rate; the run's Cache view calls a decode hit rate n/a, and so does compare now.
+  it("per endpoint and per role leaves out a disaggregated run's decode rates (n/a), block reuse included", () => {
     const withDecodeRate = summary("a", {
       endpoints: [
         ...a.endpoints,
@@ -272,6 +274,21 @@ describe("hit rates by endpoint and role", () => {
         endpoint({ endpoint: "gen0", role: "decode", kvCacheHitRate: 0.9, requestCount: 2 }),
       ],
     });
-    expect(endpointHitRates([withDecodeRate]).map((r) => r.key)).toEqual(["p0:8000", "p1:8000", "gen0"]);
+    expect(endpointHitRates([withDecodeRate]).map((r) => r.key)).toEqual(["p0:8000", "p1:8000"]);
+    expect(roleHitRates([withDecodeRate]).map((r) => r.key)).toEqual(["prefill"]);
+  });
+
+  it("never groups a prefill endpoint with a decode one of the same address in another run", () => {
+    const one = summary("one", {
+      endpoints: [endpoint({ endpoint: "w:8000", role: "prefill", kvCacheHitRate: 0.615, requestCount: 5 })],
+    });
+    const two = summary("two", {
+      endpoints: [endpoint({ endpoint: "w:8000", role: "combined", kvCacheHitRate: 0.947, requestCount: 5 })],
+    });
+    const rows = endpointHitRates([one, two]);
+    expect(rows.map((r) => [r.key, r.values])).toEqual([
+      ["w:8000 (prefill)", { one: 0.615, two: null }],
+      ["w:8000 (combined)", { one: null, two: 0.947 }],
+    ]);
   });
 });

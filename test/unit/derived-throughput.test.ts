@@ -27,11 +27,11 @@ describe("derived throughput", () => {
     expect(d.requestsPerSPerGpu).toEqual({ value: 0.4, reason: null });
     // Measured per request where known; 1000 / 25 ms = 40 tok/s at the median otherwise.
     expect(d.tokPerUser.mean).toEqual({ value: 51.5, reason: null });
-    expect(d.tokPerUser.p90).toEqual({ value: 60, reason: null });
     expect(d.tokPerUser.p50).toEqual({ value: 40, reason: null });
-    // p99 of 1000/TPOT is 1000 / p1 of TPOT, which the statistics do not hold.
-    expect(d.tokPerUser.p99.value).toBeNull();
-    expect(d.tokPerUser.p99.reason).toMatch(/per-request TPOT/);
+    // A tail is the slow one (the worst 10% / 1%): 1000 / TPOT p90 = 25, 1000 / TPOT p99 = 20,
+    // never the fast tail of the per-request values (60).
+    expect(d.tokPerUser.p90).toEqual({ value: 25, reason: null });
+    expect(d.tokPerUser.p99).toEqual({ value: 20, reason: null });
   });
 
   it("says the GPU count is unknown instead of assuming one GPU", () => {
@@ -85,13 +85,18 @@ describe("derived throughput in compare rows", () => {
           .filter((m) => m.group === "Per GPU")
           .map((m) => [m.key, m.value]),
       );
+    // tok/s per user at "p90" is its worst 10%: 1000 / TPOT p90 (30 ms).
+    const worst10 = 1000 / 30;
     expect(values(run(4))).toEqual({
       gpuCount: 4,
       outputTokPerGpu: 250,
       totalTokPerGpu: 750,
       requestsPerGpu: 1,
-      tokPerUser: 60,
+      tokPerUser: worst10,
     });
-    expect(values(run(null))).toMatchObject({ gpuCount: null, outputTokPerGpu: null, tokPerUser: 60 });
+    expect(values(run(null))).toMatchObject({ gpuCount: null, outputTokPerGpu: null, tokPerUser: worst10 });
+    expect(runMetrics(run(4), "p99").find((m) => m.key === "tokPerUser")?.label).toBe(
+      "Tok/s per user worst 1% (p1)",
+    );
   });
 });

@@ -1,6 +1,6 @@
 /** Numbers for people: never scientific notation (docs/style.md, "What a chart owes its reader"). */
 import { describe, expect, it } from "vitest";
-import { formatNumber, ordinal, plural, timeUnitFor } from "@/lib/format-number";
+import { formatNumber, ordinal, plural, properPlurals, timeUnitFor } from "@/lib/format-number";
 
 describe("formatNumber", () => {
   it("writes small numbers with three significant digits, not 1.5e-3", () => {
@@ -56,5 +56,29 @@ describe("plurals, ordinals and one time unit per table", () => {
     expect(small.unit).toBe("ms");
     expect(small.format(1234.56)).toBe("1,234.6 ms");
     expect(small.value(null)).toBe("not recorded");
+  });
+});
+
+describe("properPlurals", () => {
+  it("writes 'n thing(s)' as English, for the warnings stored before every writer counted", () => {
+    expect(properPlurals("1 request(s) had an end before the start")).toBe(
+      "1 request had an end before the start",
+    );
+    expect(properPlurals("3 aggregated worker record(s) in a disaggregated run")).toBe(
+      "3 aggregated worker records in a disaggregated run",
+    );
+    expect(properPlurals("GPU telemetry reports 1 GPU(s) through more than one exporter")).toBe(
+      "GPU telemetry reports 1 GPU through more than one exporter",
+    );
+    expect(properPlurals("Σ max_total_num_tokens over 2 DP rank(s)")).toBe(
+      "Σ max_total_num_tokens over 2 DP ranks",
+    );
+    expect(properPlurals("1,200 file(s) outside the run folders")).toBe(
+      "1,200 files outside the run folders",
+    );
+    expect(properPlurals("prefill and decode phase(s) without a server")).toBe(
+      "prefill and decode phases without a server",
+    );
+    expect(properPlurals("nothing to change")).toBe("nothing to change");
   });
 });

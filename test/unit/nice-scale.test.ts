@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { niceBins, niceStep, niceTicks, ticksCovering, ticksWithin } from "@/lib/metrics/nice-scale";
+import {
+  fittedTicks,
+  niceBins,
+  niceStep,
+  niceTicks,
+  ticksCovering,
+  ticksWithin,
+} from "@/lib/metrics/nice-scale";
 import { readableAxis } from "@/components/charts/axis-ticks";
 
 const isNiceStep = (step: number) => {
@@ -108,5 +115,23 @@ describe("tick text", () => {
   it("a 2.5 step keeps its decimal (never 0 / 3 / 5 / 8)", () => {
     const a = readableAxis({ title: "requests" }, [0, 12], "value");
     expect(a.ticks!.map(a.format!)).toEqual(["0", "2.5", "5", "7.5", "10", "12.5"]);
+  });
+});
+
+describe("fittedTicks", () => {
+  it("fits a sweep axis to its points instead of starting at 0", () => {
+    // Interactivity of the qwen c1/c2/c4 sweep: 54–55 tok/s/user, once a sliver of a 0–60 axis.
+    const t = fittedTicks(54.05, 55.07);
+    expect(t[0]).toBeGreaterThan(50);
+    expect(t[0]).toBeLessThanOrEqual(54.05);
+    expect(t[t.length - 1]).toBeGreaterThanOrEqual(55.07);
+    expect(t[t.length - 1]).toBeLessThan(57);
+  });
+
+  it("keeps 0 as the floor for data that starts near it, and pads one value", () => {
+    expect(fittedTicks(2, 1000)[0]).toBe(0);
+    const one = fittedTicks(3720, 3720);
+    expect(one[0]).toBeLessThan(3720);
+    expect(one[one.length - 1]).toBeGreaterThan(3720);
   });
 });

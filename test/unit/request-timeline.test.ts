@@ -184,8 +184,11 @@ describe("conversation lanes", () => {
     return b.finish();
   }
 
-  it("lanes a multi-turn run by conversation, in order of each conversation's first request", () => {
-    const p = timelineWindow(conversations(3, 2), { limit: 100 });
+  it("lanes a multi-turn run by conversation when asked, in order of each conversation's first request", () => {
+    // By default the requests are packed into in-flight slots (review of 3 Dec 2026, item 12):
+    // 100 conversation lanes hid the concurrency.
+    expect(timelineWindow(conversations(3, 2), { limit: 100 }).lanesBy).toBe("none");
+    const p = timelineWindow(conversations(3, 2), { limit: 100, lanes: "conversation" });
     expect(p.laneChoices).toEqual(["conversation", "none"]);
     expect(p.lanesBy).toBe("conversation");
     expect(p.lanes.map((l) => [l.label, l.requests, l.rows])).toEqual([
@@ -196,7 +199,7 @@ describe("conversation lanes", () => {
   });
 
   it("folds the conversations past the lane limit into one lane, none of their requests left out", () => {
-    const p = timelineWindow(conversations(250, 2), { limit: 1000 });
+    const p = timelineWindow(conversations(250, 2), { limit: 1000, lanes: "conversation" });
     expect(p.lanes).toHaveLength(MAX_LANES);
     expect(p.lanes[MAX_LANES - 1].label).toBe(`${250 - (MAX_LANES - 1)} other conversations`);
     expect(p.lanes.reduce((n, l) => n + l.requests, 0)).toBe(500);

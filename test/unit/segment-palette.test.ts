@@ -27,8 +27,16 @@ const VISIONS: Array<[string, (c: Rgb) => Rgb]> = [
   ["deuteranopia", (c) => simulate(c, DEUTERANOPIA)],
 ];
 
-const segmentColour = (name: string) => hexToRgb(light[`--seg-${name.replace(/_/g, "-")}`]);
+const THEMES = [
+  ["light", light],
+  ["dark", dark],
+] as const;
+const segmentOf = (vars: Record<string, string>, name: string) =>
+  hexToRgb(vars[`--seg-${name.replace(/_/g, "-")}`]);
 const NAMES = DISAGGREGATED_SEGMENTS.map((s) => s.name);
+
+/** WCAG 2.1 SC 1.4.11: a graphical object someone must see (a bar, a band) needs 3:1 against what is next to it. */
+const MIN_FILL_CONTRAST = 3;
 
 describe("colour math, pinned against published values", () => {
   it("CIEDE2000 matches Sharma, Wu & Dalal (2005) test pairs", () => {
@@ -61,32 +69,54 @@ describe("segment palette (app/globals.css)", () => {
     for (const name of [...NAMES, "decode"]) expect(light[`--seg-${name.replace(/_/g, "-")}`]).toMatch(/^#/);
   });
 
-  for (const [vision, see] of VISIONS) {
-    it(`keeps every pair of segments apart under ${vision} (CIEDE2000 ≥ ${MIN_DELTA_E})`, () => {
-      const close: string[] = [];
-      let min = Infinity;
-      for (let i = 0; i < NAMES.length; i++)
-        for (let j = i + 1; j < NAMES.length; j++) {
-          const d = deltaE2000(
-            rgbToLab(see(segmentColour(NAMES[i]))),
-            rgbToLab(see(segmentColour(NAMES[j]))),
-          );
-          min = Math.min(min, d);
-          if (d < MIN_DELTA_E) close.push(`${NAMES[i]} ~ ${NAMES[j]}: ${d.toFixed(1)}`);
-        }
-      expect(close).toEqual([]);
-      expect(min).toBeGreaterThanOrEqual(MIN_DELTA_E);
+  for (const [theme, vars] of THEMES)
+    for (const [vision, see] of VISIONS) {
+      it(`${theme}: keeps every pair of segments apart under ${vision} (CIEDE2000 ≥ ${MIN_DELTA_E})`, () => {
+        const close: string[] = [];
+        let min = Infinity;
+        for (let i = 0; i < NAMES.length; i++)
+          for (let j = i + 1; j < NAMES.length; j++) {
+            const d = deltaE2000(
+              rgbToLab(see(segmentOf(vars, NAMES[i]))),
+              rgbToLab(see(segmentOf(vars, NAMES[j]))),
+            );
+            min = Math.min(min, d);
+            if (d < MIN_DELTA_E) close.push(`${NAMES[i]} ~ ${NAMES[j]}: ${d.toFixed(1)}`);
+          }
+        expect(close).toEqual([]);
+        expect(min).toBeGreaterThanOrEqual(MIN_DELTA_E);
+      });
+    }
+
+  for (const [theme, vars] of THEMES)
+    it(`${theme}: every segment fill reaches ${MIN_FILL_CONTRAST}:1 against the card it is drawn on`, () => {
+      const faint = [...NAMES, "decode"]
+        .map((n) => [n, contrastRatio(segmentOf(vars, n), hexToRgb(vars["--card"]))] as const)
+        .filter(([, c]) => c < MIN_FILL_CONTRAST)
+        .map(([n, c]) => `${n} ${c.toFixed(2)}:1`);
+      expect(faint).toEqual([]);
     });
-  }
+
+  it("has a palette per theme: the dark theme sets its own fills", () => {
+    const own = [...NAMES, "decode"].filter(
+      (n) => cssVariables(css, ':root[data-theme="dark"]')[`--seg-${n.replace(/_/g, "-")}`],
+    );
+    expect(own.length).toBeGreaterThan(0);
+    // Prefill, the biggest TTFT segment, was 1.46:1 on the dark card with the light theme's fill.
+    expect(contrastRatio(segmentOf(dark, "ctx_processing"), hexToRgb(dark["--card"]))).toBeGreaterThanOrEqual(
+      3,
+    );
+  });
 
   it("tells the two queues apart by hue, not only by shade", () => {
-    for (const [, see] of VISIONS) {
-      const d = deltaE2000(
-        rgbToLab(see(segmentColour("ctx_queue"))),
-        rgbToLab(see(segmentColour("gen_queue_wait"))),
-      );
-      expect(d).toBeGreaterThan(20);
-    }
+    for (const [, vars] of THEMES)
+      for (const [, see] of VISIONS) {
+        const d = deltaE2000(
+          rgbToLab(see(segmentOf(vars, "ctx_queue"))),
+          rgbToLab(see(segmentOf(vars, "gen_queue_wait"))),
+        );
+        expect(d).toBeGreaterThan(20);
+      }
   });
 });
 

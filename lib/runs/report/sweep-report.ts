@@ -23,6 +23,7 @@ import { readSweep } from "../sweeps";
 import { cell } from "./figure-kit";
 import { renderReport, type Figure, type ReportDoc, type Section } from "./html";
 import type { BuiltReport } from "./run-report";
+import { perUserStatLabel } from "@/lib/metrics/derived-throughput";
 
 const CHARTS = Object.keys(SWEEP_CHARTS) as SweepChartId[];
 
@@ -121,7 +122,16 @@ function pointsSection(sweep: Sweep, stat: SweepStat, basis: ThroughputBasis, lo
     {
       kind: "table",
       title: `Every point (${stat})`,
-      table: { columns: ["load", ...POINT_COLUMNS.map(([, l]) => l)], rows },
+      // At a tail statistic tok/s per user is its slow tail: "p99" reads its worst 1% (p1).
+      table: {
+        columns: [
+          "load",
+          ...POINT_COLUMNS.map(([k, l]) =>
+            k === "tokPerSPerUser" && perUserStatLabel(stat) !== stat ? `${l} ${perUserStatLabel(stat)}` : l,
+          ),
+        ],
+        rows,
+      },
     },
   ];
   for (const reason of missing.keys()) blocks.push({ kind: "note", text: `Not measured: ${reason}.` });

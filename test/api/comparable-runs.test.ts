@@ -1,0 +1,110 @@
+/**
+ * Compare and the gate refuse a verdict between runs that benchmark different things
+ * (docs/metrics.md §Comparable runs) unless the user says it is meant. Runs are aiperf exports
+ * from test/generators/aiperf.mjs; the second run's model is set through PATCH, as a user would
+ * correct it, so the two differ in the model alone.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { GET as compare } from "@/app/api/compare/route";
+import { PATCH } from "@/app/api/runs/[id]/route";
+import { GET as verdicts } from "@/app/api/runs/[id]/verdicts/route";
+import { POST as upload } from "@/app/api/runs/route";
+import { compareResponseSchema } from "@/lib/api/compare-schemas";
+import { gateResultSchema } from "@/lib/api/regression-schemas";
+// @ts-expect-error plain ESM generator without type declarations
+import { generateAiperfRun } from "../generators/aiperf.mjs";
+import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+
+freshAppEachTest();
+
+const SERIES = "nightly/comparable";
+
+async function uploadInto(seed: number): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "comparable-"));
+  await generateAiperfRun(dir, { records: 400, seed, csv: false, ttftScale: seed === 2 ? 1.3 : 1 });
+  const files = ["profile_export.jsonl", "profile_export_aiperf.json"].map((name) => ({
+    name,
+    path: path.join(dir, name),
+  }));
+  const res = await upload(uploadRequest(files, { series: SERIES }));
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}
+
+async function setModel(id: string, model: string) {
+  const res = await PATCH(
+    new Request(`http://localhost/api/runs/${id}`, {
+      method: "PATCH",
+      body: JSON.stringify({ facts: { model } }),
+      headers: { "content-type": "application/json" },
+    }),
+    idParams(id),
+  );
+  expect(res.status).toBe(200);
+}
+
+const gateOf = async (id: string, qs: string) =>
+  gateResultSchema.parse(
+    await (
+      await verdicts(new Request(`http://localhost/api/runs/${id}/verdicts?${qs}`), idParams(id))
+    ).json(),
+  );
+
+const compareOf = async (qs: string) =>
+  compareResponseSchema.parse(
+    await (await compare(new Request(`http://localhost/api/compare?${qs}`))).json(),
+  );
+
+describe("comparable runs", () => {
+  it("withholds compare's verdicts and colours and the gate's verdict across models, unless allowed", async () => {
+    const a = await uploadInto(1);
+    const b = await uploadInto(2);
+    await setModel(a, "mock-llama-8b");
+    await setModel(b, "Qwen/Qwen3-0.6B");
+
+    const refused = await gateOf(b, "baseline=last&failOn=ttft.p50>5%25");
+    expect(refused.outcome).toBe("unjudged");
+    expect(refused.exitCode).toBe(2);
+    expect(refused.reasons[0]).toMatch(/not comparable .*model Qwen\/Qwen3-0\.6B vs mock-llama-8b/);
+    expect(refused.markdown).toContain("could not judge");
+
+    const allowed = await gateOf(b, "baseline=last&failOn=ttft.p50>5%25&allowDifferent=1");
+    // TTFT × 1.3 on the second run: judged, and past the 5% rule.
+    expect(allowed.outcome).toBe("fail");
+    expect(allowed.judgement!.verdicts.find((v) => v.metric === "ttft.p50")!.verdict).toBe("regressed");
+
+    const data = await compareOf(`runs=${a},${b}&stat=p50`);
+    expect(data.comparability).toEqual({
+      allowed: false,
+      runs: [
+        {
+          runId: b,
+          differences: [{ fact: "model", label: "model", a: "mock-llama-8b", b: "Qwen/Qwen3-0.6B" }],
+        },
+      ],
+    });
+    const ttft = data.rows.find((r) => r.key === "ttft")!;
+    expect(ttft.cells[1].percent!).toBeGreaterThan(0.2);
+    expect(ttft.cells[1].verdict).toBe("neutral");
+    expect(ttft.cells[1].noise).toBeUndefined();
+    expect(data.noise!.notes[b]).toMatch(/not comparable/);
+
+    const meant = await compareOf(`runs=${a},${b}&stat=p50&allowDifferent=true`);
+    expect(meant.comparability!.allowed).toBe(true);
+    const judged = meant.rows.find((r) => r.key === "ttft")!.cells[1];
+    expect(judged.verdict).toBe("worse");
+    expect(judged.noise!.verdict).toBe("regressed");
+  });
+
+  it("judges runs of one model as before", async () => {
+    const a = await uploadInto(1);
+    const b = await uploadInto(2);
+    const data = await compareOf(`runs=${a},${b}&stat=p50`);
+    expect(data.comparability!.runs).toEqual([]);
+    expect(data.rows.find((r) => r.key === "ttft")!.cells[1].noise!.verdict).toBe("regressed");
+    expect((await gateOf(b, "baseline=last&failOn=ttft.p50>5%25")).exitCode).toBe(1);
+  });
+});
