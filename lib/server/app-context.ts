@@ -37,17 +37,23 @@ export async function createAppContext(config: AppConfig = readConfig()): Promis
   await configureColumnar(config.duckdb);
   // Every instance sweeps: whichever is alive finds the runs of one that died mid-ingest.
   const tables = analyzerTables();
+  // Once the context is stopped its store closes under any task still running: that failure is
+  // the shutdown, not a fault to report.
+  let stopped = false;
+  const failed = (task: string, err: unknown) => {
+    if (!stopped) logBackgroundFailure(task, err);
+  };
   // A failed sweep or collection is tried again at the next tick; it is logged, never swallowed.
   const sweep = async () => {
     // An upload killed while it was made into several runs goes whole (lib/store/pending-splits.ts).
     await dropInterruptedSplits(store.db, config.ingestStaleMs, tables).catch((err) =>
-      logBackgroundFailure("dropping interrupted splits", err),
+      failed("dropping interrupted splits", err),
     );
     await dropInterruptedUploads(store.db, config.ingestStaleMs, tables).catch((err) =>
-      logBackgroundFailure("dropping interrupted uploads", err),
+      failed("dropping interrupted uploads", err),
     );
     await failInterruptedIngests(store.db, config.ingestStaleMs).catch((err) =>
-      logBackgroundFailure("marking interrupted ingests failed", err),
+      failed("marking interrupted ingests failed", err),
     );
   };
   await sweep();
@@ -56,9 +62,7 @@ export async function createAppContext(config: AppConfig = readConfig()): Promis
   // Every instance collects too: blobs left by a dead instance's uploads, temp files and chunks
   // of crashed uploads. The locked check makes concurrent collectors safe.
   const collect = () =>
-    blobs
-      .collect({ graceMs: config.blobGcGraceMs })
-      .catch((err) => logBackgroundFailure("collecting unused blobs", err));
+    blobs.collect({ graceMs: config.blobGcGraceMs }).catch((err) => failed("collecting unused blobs", err));
   // Also once at start-up, without waiting for it: a crash-looping server still cleans up.
   void collect();
   const collector = setInterval(collect, blobGcIntervalMs(config.blobGcGraceMs));
@@ -68,6 +72,7 @@ export async function createAppContext(config: AppConfig = readConfig()): Promis
     store,
     blobs,
     stop: () => {
+      stopped = true;
       clearInterval(sweeper);
       clearInterval(collector);
     },
