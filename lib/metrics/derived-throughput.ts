@@ -70,6 +70,7 @@ function perUser(stat: DerivedStat, i: DerivedInputs): DerivedValue {
   if (PER_USER_TAIL[stat]) {
     const tailTpot = i.tpotMs?.[stat];
     if (known(tailTpot)) return tailTpot > 0 ? value(1000 / tailTpot) : missing("TPOT is zero");
+    if (i.successful === 0) return missing("no successful request");
     return missing(i.tpotMs ? `TPOT ${stat} not measured` : "TPOT not measured (needs streamed responses)");
   }
   const measured = i.tokPerUser?.[stat];
