@@ -119,7 +119,7 @@ export function SweepTable({
             header: "Numbers from",
             cell: (r) => (
               <span className="text-xs text-muted" title={r.sourceNote ?? undefined}>
-                {r.source === "summary" ? "aiperf summary" : r.source}
+                {r.source === "summary" ? `${r.sourceProducer ?? "aiperf"} summary` : r.source}
                 {r.sourceNote ? " *" : ""}
               </span>
             ),

@@ -51,6 +51,8 @@ export const sweepRunSchema = z.object({
   source: z.enum(["records", "summary", "none"]),
   /** Why that source, when the choice matters (records that hold only a sample of the requests) */
   sourceNote: z.string().nullable(),
+  /** Whose summary, when the source is one: "aiperf", or the imported tool ("vLLM bench serve") */
+  sourceProducer: z.string().nullable().optional(),
   points: z.object({
     mean: sweepPointSchema,
     p50: sweepPointSchema,

@@ -90,6 +90,8 @@ interface Sourced {
   inputs: PointInputs | null;
   source: SweepRun["source"];
   sourceNote: string | null;
+  /** Whose summary (an imported tool's), where it is not aiperf's */
+  sourceProducer?: string;
 }
 
 /** TensorRT-LLM perf metrics: latency statistics (no throughput window, no per-request TPOT list here). */
@@ -142,6 +144,7 @@ async function pointSource(app: IngestDeps, runId: string, blocks: SummaryBlocks
         inputs: pointInputsFromToolSummary(tool.summary, tool.tool, tool.e2eValuesMs),
         source: "summary",
         sourceNote: `no per-request arrays in this run's files: these are ${tool.tool}'s own figures`,
+        sourceProducer: tool.tool,
       };
   }
   return (
@@ -194,6 +197,7 @@ export async function sweepMember(app: IngestDeps, runId: string): Promise<Sweep
       gpuCount: facts.gpuCount,
       source: src.source,
       sourceNote: src.sourceNote,
+      sourceProducer: src.source === "summary" ? (src.sourceProducer ?? "aiperf") : null,
       points: points as SweepRun["points"],
     },
   };

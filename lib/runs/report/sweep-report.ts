@@ -47,7 +47,7 @@ function sweepSection(sweep: Sweep): Section {
           r.name,
           r.id,
           r.gpuCount ? `${r.gpuCount.value} (${r.gpuCount.source})` : "unknown",
-          r.source === "summary" ? "aiperf summary" : r.source,
+          r.source === "summary" ? `${r.sourceProducer ?? "aiperf"} summary` : r.source,
         ]),
       },
     },
