@@ -77,6 +77,12 @@ export function benchIdentities(results: BenchResult[]): Record<string, unknown>
       ...["dataset", "randomInputLen", "randomOutputLen"].map((k) =>
         r.facts[k] === undefined ? null : `${k} ${String(r.facts[k])}`,
       ),
+      // Configured lengths the file states as run facts (InferenceX's isl/osl); a measured mean
+      // varies with the load and says nothing of the workload.
+      ...(["isl", "osl"] as const).map((k) => {
+        const f = r.runFacts?.[k];
+        return f && /configured/.test(f.source) ? `${k.toUpperCase()} ${String(f.value)}` : null;
+      }),
     ]
       .filter(Boolean)
       .join(", ");
