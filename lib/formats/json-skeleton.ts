@@ -9,6 +9,11 @@ import { JsonTokenizer, type JsonTokenHandler } from "./json-tokens";
 const MAX_DEPTH = 8;
 const MAX_ELEMENTS = 3;
 const MAX_STRING = 256;
+/**
+ * Values kept in all; past it only top-level scalars are (a document of a million keys stays
+ * small), and past four times it nothing more.
+ */
+const MAX_VALUES = 100_000;
 
 interface Frame {
   container: Record<string, unknown> | unknown[];
@@ -17,17 +22,20 @@ interface Frame {
 
 class SkeletonBuilder implements JsonTokenHandler {
   private readonly stack: Frame[] = [];
+  private kept = 0;
   root: unknown = undefined;
 
   /** Whether the next value is kept: not too deep, not past an array's first elements. */
   private keeping(): boolean {
     const top = this.stack[this.stack.length - 1];
     if (!top) return true;
-    if (this.stack.length > MAX_DEPTH) return false;
+    if (this.stack.length > MAX_DEPTH || this.kept >= 4 * MAX_VALUES) return false;
+    if (this.kept >= MAX_VALUES && this.stack.length > 1) return false;
     return !Array.isArray(top.container) || top.container.length < MAX_ELEMENTS;
   }
 
   private add(value: unknown): void {
+    this.kept++;
     const top = this.stack[this.stack.length - 1];
     if (!top) this.root = value;
     else if (Array.isArray(top.container)) top.container.push(value);

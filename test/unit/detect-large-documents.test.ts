@@ -77,6 +77,17 @@ describe("a document larger than the detection head", () => {
     expect(await outlineKind(sorted)).toEqual({ kind: "sglang-bench", format: "json" });
   });
 
+  it("an outline stays bounded: a map of many keys before the figures leaves them told", async () => {
+    const result = vllmBenchResult({ requests: 50, detailed: true, seed: 4 });
+    const many = Object.fromEntries(Array.from({ length: 300_000 }, (_, i) => [`k${i}`, { v: i }]));
+    const outline = (await jsonSkeleton(chunks(JSON.stringify({ aaa_map: many, ...result })))) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(outline.aaa_map as object).length).toBeLessThan(300_000);
+    expect(detectDocumentKind(outline)).toEqual({ kind: "vllm-bench", format: "json" });
+  });
+
   it("genai-perf's export and GuideLLM's report by their outline", async () => {
     const { exported } = genaiPerfArtifacts({ requests: 8000 });
     expect(await outlineKind(JSON.stringify(exported))).toEqual({
