@@ -94,8 +94,9 @@ function detectJson(text: string, complete: boolean): Detected {
   // Any other line that starts with `[` is a JSON array on one line: sniffing its keys would
   // call it JSONL and the whole array would be read as one line.
   if (firstValue === PARSE_FAILED && !firstIsWholeLine && first[0] === "{") {
-    // The first line does not fit in the head (huge step arrays): sniff its keys instead.
-    const sniffed = sniffRecordKeys(first);
+    // The first line does not fit in the head (huge step arrays): sniff its keys instead. A
+    // benchmark tool's one-line report has `metadata` and `metrics` too: its own keys go first.
+    const sniffed = sniffBenchDocument(first) ? null : sniffRecordKeys(first);
     if (sniffed) return sniffed;
   }
   const doc = complete ? parseJsonText(text.trim()) : PARSE_FAILED;
@@ -203,6 +204,32 @@ const ENGINE_CONFIG_KEYS = [
   "enable_attention_dp",
   "speculative_config",
 ];
+
+/**
+ * Whether `head` is the start of one JSON document that does not fit in it (not JSON lines whose
+ * first line is whole): its kind is then best told from the whole document's outline
+ * (`detectDocumentKind` of `jsonSkeleton`), since its telling keys may come after the head.
+ */
+export function isPartialJsonDocument(raw: Buffer, complete: boolean): boolean {
+  if (complete) return false;
+  const text = headAsUtf8(raw)
+    .toString("utf8")
+    .replace(/^\uFEFF/, "")
+    .trimStart();
+  if (text[0] !== "{" && text[0] !== "[") return false;
+  if (/^\[\d{4}-\d\d-\d\d|^\[\d\d:\d\d/.test(text)) return false;
+  const lines = text.split(LINE_END);
+  return lines.length < 2 || parseJsonText(lines[0].trim()) === PARSE_FAILED;
+}
+
+/** The kind of a whole JSON document (or its outline), by the rules small files are told by. */
+export function detectDocumentKind(doc: unknown): Detected {
+  try {
+    return documentKind(doc);
+  } catch {
+    return { kind: "unknown", format: "json" };
+  }
+}
 
 function documentKind(doc: unknown): Detected {
   if (Array.isArray(doc)) {
@@ -321,9 +348,13 @@ function detectText(text: string): Detected {
   const aiperfText = aiperfTextFormat(lines);
   if (aiperfText) return { kind: "aiperf-log", format: aiperfText };
   // A GuideLLM report saved as YAML (`benchmarks.yaml`) has `backend:` keys too: asked first.
-  if (/^benchmarks:/m.test(text) && /type_:\s*generative_benchmark/.test(text))
+  // PyYAML sorts keys, so a benchmark's `type_` may come after its requests, past the head;
+  // its other objects' `type_: generative_…` (request stats, worker, loader) come first.
+  const benchmarksKey = /^benchmarks:/m.test(text);
+  if (benchmarksKey && /type_:\s*generative_[a-z_]+/.test(text))
     return { kind: "guidellm-report", format: "yaml" };
-  if (looksLikeEngineYaml(lines)) return { kind: "engine-config", format: "yaml" };
+  // No engine's config has a top-level `benchmarks` list.
+  if (!benchmarksKey && looksLikeEngineYaml(lines)) return { kind: "engine-config", format: "yaml" };
   if (looksLikeRouterLog(text)) return { kind: "router-log", format: "text" };
   if (looksLikeServerLog(text)) return { kind: "server-log", format: "text" };
   return UNKNOWN_TEXT;

@@ -1,6 +1,12 @@
 /** One file into the blob store: its kind sniffed from the head, its bytes teed to a live analyzer. */
 import { PassThrough, Readable, Transform, type TransformCallback } from "node:stream";
-import { detectKind, DETECT_HEAD_BYTES } from "@/lib/formats/detect";
+import {
+  detectDocumentKind,
+  detectKind,
+  DETECT_HEAD_BYTES,
+  isPartialJsonDocument,
+} from "@/lib/formats/detect";
+import { jsonSkeleton } from "@/lib/formats/json-skeleton";
 import type { BlobLease } from "@/lib/store/blob-leases";
 import type { BlobStore } from "@/lib/store/blob-store";
 import { peek } from "./peek";
@@ -45,22 +51,33 @@ export async function stageStream(
 ): Promise<StagedFile> {
   // One byte past the detection window tells whether the head is the whole file.
   const { head, stream, ended } = await peek(source, DETECT_HEAD_BYTES + 1);
-  const detected = detectKind(head.subarray(0, DETECT_HEAD_BYTES), ended && head.length <= DETECT_HEAD_BYTES);
+  const window = head.subarray(0, DETECT_HEAD_BYTES);
+  const complete = ended && head.length <= DETECT_HEAD_BYTES;
+  let detected = detectKind(window, complete);
+  // One JSON document larger than the head: its telling keys may come after it, so its kind is
+  // told from the whole document's outline, read as the bytes are stored (no live analyzer then).
+  const partial = isPartialJsonDocument(window, complete);
   const liveFile =
-    live && detected.kind !== "unknown"
+    live && !partial && detected.kind !== "unknown"
       ? await live.sink.open({ name, kind: detected.kind, format: detected.format, ord: live.ord })
       : null;
   const body = Readable.from(stream, { objectMode: false });
   let input: Readable = body;
   let side: PassThrough | null = null;
   let fed: Promise<void> = Promise.resolve();
-  if (liveFile) {
+  let outline: Promise<unknown> = Promise.resolve(null);
+  if (liveFile || partial) {
     side = new PassThrough({ highWaterMark: 1 << 20 });
     const sideStream = side;
-    // Whatever the analyzer leaves unread is drained, so storing never waits on it.
-    fed = liveFile.consume(sideStream).finally(() => {
+    // Whatever the reader leaves unread is drained, so storing never waits on it.
+    const drain = () => {
       if (!sideStream.destroyed) sideStream.resume();
-    });
+    };
+    if (liveFile) fed = liveFile.consume(sideStream).finally(drain);
+    else {
+      outline = jsonSkeleton(sideStream).catch(() => null);
+      fed = outline.then(drain, drain);
+    }
     input = body.pipe(new Tee(sideStream));
   }
   // `pipe` does not forward errors: a failing source (truncated gzip) would leave the blob
@@ -78,6 +95,11 @@ export async function stageStream(
     throw err;
   }
   await fed;
+  const whole = await outline;
+  if (whole !== null) {
+    const told = detectDocumentKind(whole);
+    if (told.kind !== "unknown") detected = told;
+  }
   return {
     name,
     sha256: put.sha256,
