@@ -83,18 +83,21 @@ export async function* aiperfTracePages(db: Db, runId: string, page = 2000) {
   for (;;) {
     const from = after;
     let q = timedAiperf(db, runId).select(TRACE_COLUMNS);
+    // `start_ms >= …` first: the (run_id, start_ms) index then starts each page where the last ended.
     if (from)
-      q = q.where((eb) =>
-        eb.or([
-          eb("start_ms", ">", from.start),
-          eb.and([eb("start_ms", "=", from.start), eb("file_id", ">", from.file)]),
-          eb.and([
-            eb("start_ms", "=", from.start),
-            eb("file_id", "=", from.file),
-            eb("line", ">", from.line),
+      q = q
+        .where("start_ms", ">=", from.start)
+        .where((eb) =>
+          eb.or([
+            eb("start_ms", ">", from.start),
+            eb.and([eb("start_ms", "=", from.start), eb("file_id", ">", from.file)]),
+            eb.and([
+              eb("start_ms", "=", from.start),
+              eb("file_id", "=", from.file),
+              eb("line", ">", from.line),
+            ]),
           ]),
-        ]),
-      );
+        );
     const rows = await q.orderBy("start_ms").orderBy("file_id").orderBy("line").limit(page).execute();
     if (rows.length === 0) return;
     yield rows;
