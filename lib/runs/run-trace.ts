@@ -2,6 +2,7 @@
  * A run's requests as a Chrome JSON trace (docs/formats.md §Trace export), written out as text
  * chunks page by page so a large run streams instead of being built in memory.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { MAX_SAMPLE } from "@/lib/api/trtllm-charts";
 import { formatCount } from "@/lib/format-number";
 import {
@@ -86,6 +87,9 @@ function header(
   return `{"displayTimeUnit":"ms","otherData":${JSON.stringify(otherData)},"traceEvents":[\n${lines(events)}`;
 }
 
+/** TensorRT-LLM requests written per turn of the event loop. */
+const REQUESTS_PER_TURN = 20;
+
 const lines = (events: readonly TraceEvent[]) => events.map((e) => JSON.stringify(e)).join(",\n");
 
 async function* trtllmChunks(db: Db, run: RunRef, total: number): AsyncGenerator<string> {
@@ -104,8 +108,15 @@ async function* trtllmChunks(db: Db, run: RunRef, total: number): AsyncGenerator
   );
   const procs = new ProcessTable();
   for await (const rows of trtllmTracePages(db, run.id, total, MAX_SAMPLE)) {
-    const events: TraceEvent[] = [];
-    for (const r of rows) {
+    let events: TraceEvent[] = [];
+    for (const [i, r] of rows.entries()) {
+      // A request with its steps is ~10 kB of events: hand out each few requests' worth and let
+      // the server answer others between them, rather than build a page's megabytes in one turn.
+      if (i > 0 && i % REQUESTS_PER_TURN === 0) {
+        if (events.length > 0) yield `,\n${lines(events)}`;
+        events = [];
+        await nextTurn();
+      }
       const own = trtllmRequestEvents(
         {
           idx: r.idx,

@@ -2,6 +2,7 @@
  * Reads for the trace export, in pages so a large run streams out without being held in memory:
  * TensorRT-LLM rows by the per-request chart's sample, aiperf rows in start order.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
 import { queryRows, streamRows } from "./columnar/engine";
 import type { Db } from "./db";
@@ -37,6 +38,9 @@ export async function* trtllmTracePages(db: Db, runId: string, total: number, li
       .orderBy("idx")
       .execute();
     yield rows;
+    // better-sqlite3 answers synchronously: without a turn of the loop between pages, the whole
+    // trace would run as one chain of microtasks and hold every other request until it ends.
+    await nextTurn();
   }
 }
 
@@ -79,21 +83,25 @@ export async function* aiperfTracePages(db: Db, runId: string, page = 2000) {
   for (;;) {
     const from = after;
     let q = timedAiperf(db, runId).select(TRACE_COLUMNS);
+    // `start_ms >= …` first: the (run_id, start_ms) index then starts each page where the last ended.
     if (from)
-      q = q.where((eb) =>
-        eb.or([
-          eb("start_ms", ">", from.start),
-          eb.and([eb("start_ms", "=", from.start), eb("file_id", ">", from.file)]),
-          eb.and([
-            eb("start_ms", "=", from.start),
-            eb("file_id", "=", from.file),
-            eb("line", ">", from.line),
+      q = q
+        .where("start_ms", ">=", from.start)
+        .where((eb) =>
+          eb.or([
+            eb("start_ms", ">", from.start),
+            eb.and([eb("start_ms", "=", from.start), eb("file_id", ">", from.file)]),
+            eb.and([
+              eb("start_ms", "=", from.start),
+              eb("file_id", "=", from.file),
+              eb("line", ">", from.line),
+            ]),
           ]),
-        ]),
-      );
+        );
     const rows = await q.orderBy("start_ms").orderBy("file_id").orderBy("line").limit(page).execute();
     if (rows.length === 0) return;
     yield rows;
+    await nextTurn();
     const last = rows[rows.length - 1];
     after = { start: last.start_ms as number, file: last.file_id, line: last.line };
     if (rows.length < page) return;
