@@ -44,6 +44,9 @@ function SweepBody({ id }: { id: string }) {
   const [state, setQueryState] = useQueryStates(sweepSearchParams);
   const [, startTransition] = useChartTransition();
   const setState = (p: Parameters<typeof setQueryState>[0]) => startTransition(() => void setQueryState(p));
+  // A checkbox shows its new state at once: set inside a transition, React would hold the box at
+  // its old value until the charts are drawn again, and a click would seem to do nothing.
+  const setNow = (p: Parameters<typeof setQueryState>[0]) => void setQueryState(p);
   const { stat, basis, logx, logy, read, at, run } = state;
   const others = state.with.filter((w) => w !== id).slice(0, MAX_OVERLAID_SWEEPS - 1);
   const main = useQuery(sweepQueryOptions(id));
@@ -98,7 +101,13 @@ function SweepBody({ id }: { id: string }) {
             glogx={state.glogx}
           />
         </div>
-        <SweepControls stat={stat} basis={basis} logx={logx} logy={logy} onChange={(p) => void setState(p)} />
+        <SweepControls
+          stat={stat}
+          basis={basis}
+          logx={logx}
+          logy={logy}
+          onChange={(p) => ("logx" in p || "logy" in p ? setNow(p) : setState(p))}
+        />
         <OverlayPicker
           id={id}
           overlaid={loaded}
@@ -153,7 +162,7 @@ function SweepBody({ id }: { id: string }) {
           slo={state.slo}
           onSlo={(slo) => void setState({ slo: slo || null })}
           logX={state.glogx}
-          onLogX={(glogx) => void setState({ glogx })}
+          onLogX={(glogx) => setNow({ glogx })}
         />
         {patch.needsToken ? <TokenPrompt onSaved={() => patch.reset()} /> : null}
         <SweepTable sweep={sweep} stat={stat} onRemove={(runId) => patch.mutate({ removeRunIds: [runId] })} />

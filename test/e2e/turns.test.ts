@@ -108,8 +108,10 @@ describe("Turns view", () => {
     const reuse = page.locator('[data-chart="turns-reuse"]');
     expect(await reuse.getAttribute("data-chart-empty")).toBe("");
     expect(await reuse.textContent()).toContain("usage_prompt_cache_read_tokens");
-    // The ceiling alone is still drawn as a rate.
-    expect(await page.locator('[data-chart="turns-hit-rate"]').getAttribute("data-chart-empty")).toBeNull();
+    // The ceiling alone is still drawn as a rate, titled for what it plots.
+    const possible = page.locator('[data-chart="turns-possible-reuse"]');
+    expect(await possible.getAttribute("data-chart-empty")).toBeNull();
+    expect(await possible.textContent()).toContain("Possible prefix reuse by turn");
     await page.screenshot({ path: path.join(SHOTS, "turns-view-no-cached.png"), fullPage: true });
     await page.close();
   });
