@@ -59,16 +59,6 @@ export function CacheView({ run }: RunViewProps) {
   return (
     <div className="space-y-4">
       <FactsList items={facts} testId="cache-facts" />
-      {sm?.cache.method ? (
-        <p className="text-xs text-muted">
-          Server hit rates: {sm.cache.method}
-          {sm.cache.countersExported?.length ? ` (${sm.cache.countersExported.join(", ")})` : ""}
-          {typeof run.info.cacheHitRateScope === "string" ? ` over ${run.info.cacheHitRateScope}` : ""}. GPU,
-          CPU/host and external are each that tier&apos;s served tokens over all prompt tokens looked up, and
-          overall is their sum. Decode endpoints are left out when prefill endpoints exist: the KV they
-          receive from prefill is not a cache hit.
-        </p>
-      ) : null}
       {sm ? (
         <ChartStatus
           loading={endpoints.isLoading}
@@ -83,6 +73,17 @@ export function CacheView({ run }: RunViewProps) {
             roles={d.rows.filter((r) => r.hitRate !== null).map((r) => r.role)}
           />
           <ChartBarEndpointHitRate rows={d.rows} missing={endpointHitRateMissing(sm?.cache ?? null)} />
+          {/* The definitions follow the chart, so the chart opens the view on a phone. */}
+          {sm?.cache.method ? (
+            <p className="text-xs text-muted">
+              Server hit rates: {sm.cache.method}
+              {sm.cache.countersExported?.length ? ` (${sm.cache.countersExported.join(", ")})` : ""}
+              {typeof run.info.cacheHitRateScope === "string" ? ` over ${run.info.cacheHitRateScope}` : ""}.
+              GPU, CPU/host and external are each that tier&apos;s served tokens over all prompt tokens looked
+              up, and overall is their sum. Decode endpoints are left out when prefill endpoints exist: the KV
+              they receive from prefill is not a cache hit.
+            </p>
+          ) : null}
           {perEndpointRequestLevel.length > 0 ? (
             <FactsList
               items={perEndpointRequestLevel.map((e) => [

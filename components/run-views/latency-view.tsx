@@ -95,7 +95,6 @@ export function LatencyView({ run }: RunViewProps) {
       <TrialsNote runId={run.id} enabled={typeof run.info.trials === "number"} />
       {fromRecords ? (
         <>
-          <RecordsSampleLine requests={run.requests} />
           <ToggleGroup
             label="metric"
             options={LATENCY_METRIC_OPTIONS.map((o) => ({
@@ -114,6 +113,8 @@ export function LatencyView({ run }: RunViewProps) {
           ) : dist.data ? (
             <p className="text-sm text-muted">No successful request recorded {label.toLowerCase()}.</p>
           ) : null}
+          {/* Under the distribution, which opens the view (its definition line says it too). */}
+          <RecordsSampleLine requests={run.requests} />
         </>
       ) : null}
       <LatencyStatsTable requests={run.requests} words={words} />

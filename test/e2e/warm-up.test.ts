@@ -40,6 +40,15 @@ describe("warming the run page at start", () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(first.logs()).not.toMatch(/warmed/);
     const { id } = await apiUpload(first.url, [{ path: RUN }]);
+    // The upload answers with its summary; the timeline needs the drill-down, built after it.
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const run = (await (await fetch(`${first.url}/api/runs/${id}`)).json()) as {
+        drilldownReadyAt: string | null;
+      };
+      if (run.drilldownReadyAt) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
     await first.stop();
     apps = [];
 
