@@ -76,7 +76,8 @@ describe("making and changing a sweep in the browser", () => {
     await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
     await expect.poll(() => page.getByLabel("log concurrency axis").isChecked()).toBe(true);
     const goodput = page.locator('[data-testid="sweep-goodput"] figure[data-chart]');
-    expect(await goodput.getAttribute("data-chart-empty")).toBeNull();
+    // Drawn once the goodput of the reloaded page's SLO has arrived.
+    await expect.poll(() => goodput.getAttribute("data-chart-empty")).toBeNull();
     await expect
       .poll(() => goodput.locator(".recharts-line-dot, .recharts-dot").count())
       .toBeGreaterThanOrEqual(2);
