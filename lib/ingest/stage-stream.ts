@@ -41,6 +41,12 @@ class Tee extends Transform {
  * Stores one file's bytes, detecting its kind from the first megabyte before the rest flows.
  * With a live sink that takes the file, the bytes go to the blob store and to the sink at once.
  */
+/**
+ * Kinds a head of one large JSON document may wrongly give (a one-line GuideLLM report looks like
+ * an aiperf record, a document whose telling keys sort late looks like nothing).
+ */
+const UNSURE_FROM_HEAD = new Set<string>(["unknown", "aiperf-records", "engine-config"]);
+
 export async function stageStream(
   blobs: BlobStore,
   name: string,
@@ -54,9 +60,11 @@ export async function stageStream(
   const window = head.subarray(0, DETECT_HEAD_BYTES);
   const complete = ended && head.length <= DETECT_HEAD_BYTES;
   let detected = detectKind(window, complete);
-  // One JSON document larger than the head: its telling keys may come after it, so its kind is
-  // told from the whole document's outline, read as the bytes are stored (no live analyzer then).
-  const partial = isPartialJsonDocument(window, complete);
+  // One JSON document larger than the head whose head told nothing sure: its telling keys may
+  // come after it, so its kind is told from the whole document's outline, read as the bytes are
+  // stored (no live analyzer then). A head that names its kind by its own keys (aiperf's
+  // inputs.json and server-metrics export, a vLLM result) is believed and streamed live.
+  const partial = isPartialJsonDocument(window, complete) && UNSURE_FROM_HEAD.has(detected.kind);
   const liveFile =
     live && !partial && detected.kind !== "unknown"
       ? await live.sink.open({ name, kind: detected.kind, format: detected.format, ord: live.ord })
