@@ -56,6 +56,16 @@ describe.skipIf(!PG_URL)("scale-out: two instances on one PostgreSQL", () => {
     const original = fs.readFileSync(path.join(inputs, "aiperf/profile_export.jsonl"));
     expect(Buffer.from(await file.arrayBuffer()).equals(original)).toBe(true);
 
+    // A run is deleted once its drill-down, built by A after the summary, is stored too (before
+    // that a delete is refused with 409 ingest_in_progress).
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const run = (await (await fetch(`${b.url}/api/runs/${up.id}`)).json()) as {
+        drilldownReadyAt: string | null;
+      };
+      if (run.drilldownReadyAt) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
     expect((await fetch(`${b.url}/api/runs/${up.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await fetch(`${a.url}/api/runs/${up.id}`)).status).toBe(404);
     expect((await fetch(`${b.url}/api/runs/${up.id}`)).status).toBe(404);
