@@ -81,8 +81,8 @@ export async function requestRows(
   return rows.map(listRow);
 }
 
-/** One stored request as the request list shows it (starts in seconds). */
-function listRow(r: {
+/** The stored columns a request list reads, from rows or the request file alike. */
+interface ListColumns {
   request_id: string | null;
   start_ms: number | null;
   ttft_ms: number | null;
@@ -90,7 +90,10 @@ function listRow(r: {
   itl_ms: number | null;
   input_tokens: number | null;
   output_tokens: number | null;
-}): RequestList["rows"][number] {
+}
+
+/** One stored request as the request list shows it (starts in seconds). */
+function listRow(r: ListColumns): RequestList["rows"][number] {
   return {
     requestId: r.request_id,
     startS: r.start_ms === null ? null : r.start_ms / 1000,
@@ -121,15 +124,7 @@ async function fileRequestRows(
   if (narrow.atLeast !== undefined && q.order === "desc")
     where.push(`${column} >= $${values.push(String(narrow.atLeast))}::double`);
   const limit = `$${values.push(q.limit)}::integer`;
-  const rows = await queryRows<{
-    request_id: string | null;
-    start_ms: number | null;
-    ttft_ms: number | null;
-    e2e_ms: number | null;
-    itl_ms: number | null;
-    input_tokens: number | null;
-    output_tokens: number | null;
-  }>(
+  const rows = await queryRows<ListColumns>(
     `select request_id, start_ms, ttft_ms, e2e_ms, itl_ms, input_tokens, output_tokens from ${src}
       where ${where.join(" and ")}
       order by ${column} ${q.order === "desc" ? "desc" : "asc"}, line asc, file_id asc limit ${limit}`,

@@ -11,3 +11,5 @@ export declare function startNextServer(opts: { port: number; env?: Record<strin
   logs: () => string;
   stop(): Promise<void>;
 }>;
+
+export function freePort(): Promise<number>;

@@ -1,6 +1,7 @@
 // Starting the built app (bin/server.mjs, the server `npm start` runs) and headless Chromium,
 // shared by the browser tests and the benchmark. Plain ESM JavaScript so both vitest and a plain `node` script can import it.
 import { spawn } from "node:child_process";
+import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { SERVER_NODE_FLAGS } from "../../bin/node-flags.mjs";
@@ -28,6 +29,18 @@ const LOG_TAIL = 200_000;
  * `nodeArgs` go before the script (e.g. --cpu-prof); `stopGraceMs` is how long stop() waits for
  * the exit after SIGTERM (a CPU profile is written on the way out).
  */
+/** A TCP port free on the loopback interface now (for a server started next). */
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
 export async function startNextServer({
   port,
   env = {},

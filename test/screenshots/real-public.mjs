@@ -6,28 +6,16 @@
 //
 //   npm run build && node test/screenshots/real-public.mjs [output folder, default screenshots/real-public]
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, startNextServer } from "../helpers/next-server.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, freePort, startNextServer } from "../helpers/next-server.mjs";
 
 const REAL = path.resolve(
   process.env.RUNLENS_REAL_PUBLIC ?? path.join(ROOT, "../shared/fixtures/real-public"),
 );
 const out = path.resolve(process.argv[2] ?? "screenshots/real-public");
 const distDir = process.env.RUNLENS_DIST_DIR || ".next";
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 /** Every file of a folder as upload parts named by their path in it (PROVENANCE.md left out). */
 function parts(root) {

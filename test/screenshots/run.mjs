@@ -10,11 +10,10 @@
 // are read from each run page's tabs, so a view added to the manifest is photographed without
 // editing this script. Prints the number of PNGs written.
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, startNextServer } from "../helpers/next-server.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, freePort, startNextServer } from "../helpers/next-server.mjs";
 
 const VIEWPORTS = [
   { name: "1440", width: 1440, height: 900 },
@@ -29,17 +28,6 @@ const distDir = process.env.RUNLENS_DIST_DIR || ".next";
 if (!fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"))) {
   console.error(`no production build in ${distDir}: run \`npm run build\` first`);
   process.exit(1);
-}
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
 }
 
 /** A file-name part from a run or view name: lower case, dashes, at most 48 characters. */
