@@ -21,6 +21,13 @@ export async function warmUp(baseUrl) {
   await ok(`${baseUrl}/runs/${body.id}?view=latency`);
   await ok(run);
   await ok(`${run}/charts/aiperf-distribution`);
+  // The request list answers 409 drilldown_building until the run's request file is stored.
+  for (let i = 0; i < 600; i++) {
+    const res = await fetch(run);
+    const summary = await res.json();
+    if (!("drilldownReadyAt" in summary) || summary.drilldownReadyAt !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
   await ok(`${run}/aiperf/requests?sort=e2e&order=desc&limit=10`);
   await ok(run, { method: "DELETE" });
 }
