@@ -77,7 +77,7 @@ describe("crash after the request file is written, before the run commits", () =
       // Holds the commit back once the analyzers finished: the file is stored, the run is not.
       RUNLENS_TEST_COMMIT_DELAY_MS: "600000",
     });
-    const runId = await ingest.until(ingestingRunWithFile(path.join(dataDir, "runlens.sqlite"), 120_000));
+    const runId = await ingest.until(ingestingRunWithFile(path.join(dataDir, "runlens.sqlite"), 240_000));
     expect(await ingest.kill()).toBe("SIGKILL");
     expect(ingest.output()).not.toContain("finished");
 
@@ -98,5 +98,5 @@ describe("crash after the request file is written, before the run commits", () =
     } finally {
       await cleanup();
     }
-  }, 180_000); // the child compiles the sources first: slow on a busy machine
+  }, 300_000); // the child compiles the sources first: slow on a busy machine
 });
