@@ -1,6 +1,7 @@
 import path from "node:path";
 import { analyzerTables } from "@/lib/ingest/analyzers";
 import { drilldownsSettled } from "@/lib/ingest/drilldown";
+import { rebuildRowRuns } from "@/lib/ingest/rebuild-row-runs";
 import { dropInterruptedUploads, failInterruptedIngests } from "@/lib/store/interrupted-ingest";
 import { dropInterruptedSplits } from "@/lib/store/pending-splits";
 import type { BlobStore } from "@/lib/store/blob-store";
@@ -67,7 +68,7 @@ export async function createAppContext(config: AppConfig = readConfig()): Promis
   void collect();
   const collector = setInterval(collect, blobGcIntervalMs(config.blobGcGraceMs));
   collector.unref();
-  return {
+  const context: AppContext = {
     config,
     store,
     blobs,
@@ -75,9 +76,21 @@ export async function createAppContext(config: AppConfig = readConfig()): Promis
       stopped = true;
       clearInterval(sweeper);
       clearInterval(collector);
+      clearTimeout(rebuild);
     },
   };
+  // Runs stored as rows by an earlier version are rebuilt as columns in the background, once the
+  // server has started answering; a stopped context starts no further rebuild.
+  const rebuild = setTimeout(() => {
+    if (!config.rebuildRowRuns || stopped) return;
+    void rebuildRowRuns(context, () => stopped).catch((err) => failed("rebuilding runs stored as rows", err));
+  }, REBUILD_DELAY_MS);
+  rebuild.unref();
+  return context;
 }
+
+/** How long after start-up the rebuild of runs stored as rows begins */
+const REBUILD_DELAY_MS = 5_000;
 
 /** One line on stderr for a background task that failed; the next tick tries again. */
 function logBackgroundFailure(task: string, err: unknown): void {

@@ -20,6 +20,11 @@ export interface AppConfig {
   /** The blob collector removes only unused blobs and temp leftovers older than this. */
   blobGcGraceMs: number;
   /**
+   * Whether runs stored before the columnar request file are rebuilt from their raw files in the
+   * background at start-up (`RUNLENS_REBUILD_ROW_RUNS`, on unless "off"; lib/ingest/rebuild-row-runs.ts)
+   */
+  rebuildRowRuns: boolean;
+  /**
    * Where links in answers point (`RUNLENS_PUBLIC_URL`, an http(s) URL without a trailing slash);
    * null: the address each request was made to (lib/server/public-origin.ts)
    */
@@ -75,6 +80,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ingestStaleMs: intEnv("RUNLENS_INGEST_STALE_MS", 60_000),
     drilldown: env.RUNLENS_DRILLDOWN === "inline" ? "inline" : "background",
     blobGcGraceMs: intEnv("RUNLENS_BLOB_GC_GRACE_MS", 60 * 60_000),
+    rebuildRowRuns: (env.RUNLENS_REBUILD_ROW_RUNS ?? "on") !== "off",
     publicUrl: publicUrl(env.RUNLENS_PUBLIC_URL),
     duckdb: {
       threads: intEnv("RUNLENS_DUCKDB_THREADS", 2),

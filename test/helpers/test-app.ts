@@ -33,6 +33,8 @@ export async function openTestApp(env: Record<string, string | undefined> = {}):
     // the tests of the background drill-down ask for "background".
     RUNLENS_DRILLDOWN: "inline",
     RUNLENS_TEST_DRILLDOWN_DELAY_MS: undefined,
+    // Runs a test stores as rows stay rows; the rebuild's own tests turn it on.
+    RUNLENS_REBUILD_ROW_RUNS: "off",
     ...env,
   };
   for (const [k, v] of Object.entries(vars)) {

@@ -1,0 +1,213 @@
+/**
+ * Runs stored as `aiperf_requests` rows by an earlier Runlens are rebuilt from their stored raw
+ * files as a Parquet request file (docs/architecture.md §Where run data lives): by the rebuild
+ * itself on both stores, by a server started on such a store, and after a kill mid-rebuild.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as listRequests } from "@/app/api/runs/[id]/aiperf/requests/route";
+import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { rebuildRowRuns, runsStoredAsRows } from "@/lib/ingest/rebuild-row-runs";
+import { getAppContext, resetAppContext, type AppContext } from "@/lib/server/app-context";
+import { BatchInserter } from "@/lib/store/batch-insert";
+import type { Db } from "@/lib/store/db";
+import { AIPERF_REQUEST_COLUMNS } from "@/lib/store/tables/aiperf";
+import { storedAiperfRows } from "../helpers/aiperf-request-rows";
+import {
+  expectInterruptedRun,
+  expectReingestReady,
+  restartAfterCrash,
+  spawnIngest,
+} from "../helpers/crash-ingest";
+import { freshSchema, PG_URL } from "../helpers/pg-schema";
+import { fixture, idParams, openTestApp, uploadRun } from "../helpers/test-app";
+
+const C4 = ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({
+  name: `c4/${f}`,
+  path: path.join(fixture("aiperf-real-c4"), f),
+}));
+
+/** The run as an older Runlens stored it: its request rows in aiperf_requests, no request file. */
+async function storeAsRows(db: Db, id: string): Promise<number> {
+  const rows = await storedAiperfRows(db, id);
+  const inserter = new BatchInserter(db, "aiperf_requests", AIPERF_REQUEST_COLUMNS);
+  for (const r of rows) if (inserter.push(r)) await inserter.flush();
+  await inserter.flush();
+  await db.deleteFrom("run_column_files").where("run_id", "=", id).execute();
+  return rows.length;
+}
+
+async function requestList(id: string): Promise<string> {
+  const res = await listRequests(
+    new Request(`http://localhost/api/runs/${id}/aiperf/requests?sort=ttft&order=desc&limit=50`),
+    idParams(id),
+  );
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+async function runBody(id: string) {
+  return (await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id))).json();
+}
+
+async function storedAs(db: Db, id: string) {
+  const rows = await db
+    .selectFrom("aiperf_requests")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("run_id", "=", id)
+    .executeTakeFirst();
+  const file = await db
+    .selectFrom("run_column_files")
+    .select("rows")
+    .where("run_id", "=", id)
+    .where("name", "=", "aiperf-requests")
+    .executeTakeFirst();
+  return { rows: Number(rows?.n ?? 0), fileRows: file ? Number(file.rows) : null };
+}
+
+const stores: Array<[string, string | undefined]> = [["SQLite", undefined]];
+if (PG_URL) stores.push(["PostgreSQL", PG_URL]);
+
+describe.each(stores)("rebuilding runs stored as rows on %s", (_store, pgUrl) => {
+  let app: AppContext;
+  let cleanup: (() => Promise<void>) | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const schema = pgUrl ? await freshSchema(pgUrl) : undefined;
+    drop = schema?.drop;
+    ({ app, cleanup } = await openTestApp({ DATABASE_URL: schema?.url }));
+  });
+  afterAll(async () => {
+    await cleanup?.();
+    await drop?.();
+  });
+
+  it("rebuilds each such run as a request file, every answer the same as before", async () => {
+    const id = await uploadRun(C4);
+    const other = await uploadRun(C4.slice(1)); // a summary-only run: nothing to rebuild
+    const before = await runBody(id);
+    const list = await requestList(id);
+    expect(await storeAsRows(app.store.db, id)).toBe(200);
+    expect(await storedAs(app.store.db, id)).toEqual({ rows: 200, fileRows: null });
+    expect(await runsStoredAsRows(app.store.db)).toEqual([id]);
+
+    const outcome = await rebuildRowRuns(app);
+    expect(outcome).toEqual({ rebuilt: [id], failed: [], skipped: [] });
+    expect(await storedAs(app.store.db, id)).toEqual({ rows: 0, fileRows: 200 });
+    expect(await runsStoredAsRows(app.store.db)).toEqual([]);
+    const after = await runBody(id);
+    expect(after.status).toBe("ready");
+    expect(after.requests).toEqual(before.requests);
+    expect(after.timeBreakdown).toEqual(before.timeBreakdown);
+    expect(await requestList(id)).toBe(list);
+    expect((await runBody(other)).status).toBe("ready");
+    // Nothing left: a second pass finds no run.
+    expect(await rebuildRowRuns(app)).toEqual({ rebuilt: [], failed: [], skipped: [] });
+  });
+});
+
+describe("a server started on a store holding runs as rows", () => {
+  it("rebuilds them in the background once it has started", async () => {
+    const { app, dataDir, cleanup } = await openTestApp();
+    try {
+      const id = await uploadRun(C4);
+      const list = await requestList(id);
+      await storeAsRows(app.store.db, id);
+      // The next start-up, with the rebuild on (its default).
+      await resetAppContext();
+      process.env.DATA_DIR = dataDir;
+      process.env.RUNLENS_REBUILD_ROW_RUNS = "on";
+      const next = await getAppContext();
+      const deadline = Date.now() + 90_000;
+      let stored = await storedAs(next.store.db, id);
+      while (stored.fileRows === null && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        stored = await storedAs(next.store.db, id);
+      }
+      expect(stored).toEqual({ rows: 0, fileRows: 200 });
+      for (let i = 0; i < 300 && (await runBody(id)).drilldownReadyAt === null; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect((await runBody(id)).status).toBe("ready");
+      expect(await requestList(id)).toBe(list);
+    } finally {
+      await cleanup();
+    }
+  }, 150_000);
+});
+
+const CHILD = `
+import { getAppContext } from "@/lib/server/app-context";
+async function main() {
+  await getAppContext();
+  console.log("started");
+  setInterval(() => {}, 1000);
+}
+main();
+`;
+
+describe("a kill while a run stored as rows is rebuilt", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-rebuild-crash-"));
+    fs.writeFileSync(path.join(dir, "child.ts"), CHILD);
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("leaves the run failed with its raw files, and a re-ingest completes it", async () => {
+    const dataDir = path.join(dir, "data");
+    fs.mkdirSync(dataDir);
+    const first = await openTestApp({ DATA_DIR: dataDir });
+    let id: string;
+    let list: string;
+    try {
+      id = await uploadRun(C4);
+      list = await requestList(id);
+      await storeAsRows(first.app.store.db, id);
+    } finally {
+      await resetAppContext();
+    }
+    const child = spawnIngest(dir, "-", {
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      RUNLENS_REBUILD_ROW_RUNS: "on",
+      // Holds the rebuild's commit back once its request file is stored: the kill lands mid-rebuild.
+      RUNLENS_TEST_COMMIT_DELAY_MS: "600000",
+    });
+    const dbFile = path.join(dataDir, "runlens.sqlite");
+    await child.until(
+      (async () => {
+        const deadline = Date.now() + 240_000;
+        while (Date.now() < deadline) {
+          const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+          try {
+            const row = db
+              .prepare(
+                `select r.id from runs r join run_column_files f on f.run_id = r.id
+                  where r.status = 'ingesting' and r.id = ?`,
+              )
+              .get(id);
+            if (row) return;
+          } finally {
+            db.close();
+          }
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        throw new Error("the rebuild did not store the run's request file in time");
+      })(),
+    );
+    expect(await child.kill()).toBe("SIGKILL");
+    const restarted = await restartAfterCrash({ DATA_DIR: dataDir });
+    try {
+      await expectInterruptedRun(id);
+      const done = await expectReingestReady(id);
+      expect(done.files.map((f: { records: number | null }) => f.records)).toContain(200);
+      expect(await requestList(id)).toBe(list);
+      expect(await storedAs(restarted.app.store.db, id)).toEqual({ rows: 0, fileRows: 200 });
+    } finally {
+      await restarted.cleanup();
+    }
+  }, 300_000);
+});
