@@ -1,0 +1,104 @@
+/**
+ * A server killed (SIGKILL) while DuckDB writes an aiperf run's Parquet request file: after the
+ * restart the run is failed, never shown with half its data and with no request file named, and a
+ * re-ingest writes the whole file and completes it.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as listRequests } from "@/app/api/runs/[id]/aiperf/requests/route";
+// @ts-expect-error plain ESM generator without type declarations
+import { generateAiperfRun } from "../generators/aiperf.mjs";
+import {
+  expectInterruptedRun,
+  expectReingestReady,
+  restartAfterCrash,
+  spawnIngest,
+} from "../helpers/crash-ingest";
+import { idParams } from "../helpers/test-app";
+
+/** Enough records that the COPY to Parquet is still writing when the test sees its file. */
+const RECORDS = 100_000;
+
+const CHILD = `
+import fs from "node:fs";
+import { POST } from "@/app/api/runs/route";
+async function main() {
+  const form = new FormData();
+  form.append("file", new Blob([fs.readFileSync(process.argv[2])]), "profile_export.jsonl");
+  const res = await POST(new Request("http://localhost/api/runs", { method: "POST", body: form }));
+  console.log("finished", res.status);
+}
+main();
+`;
+
+/** Polls for DuckDB's Parquet file being written (the run-file temp folder): the moment to kill. */
+async function parquetBeingWritten(tmpDir: string, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const names = fs.existsSync(tmpDir) ? fs.readdirSync(tmpDir).filter((n) => n.endsWith(".parquet")) : [];
+    if (names.length > 0) return names[0];
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error("no Parquet file was being written in time");
+}
+
+let dir: string;
+let input: string;
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-crash-parquet-"));
+  input = (await generateAiperfRun(path.join(dir, "gen"), { records: RECORDS, concurrency: 8, csv: false }))
+    .jsonlPath;
+  fs.writeFileSync(path.join(dir, "child.ts"), CHILD);
+}, 120_000);
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("crash while the request file is written", () => {
+  it("leaves a failed run with no request file, which re-ingest completes", async () => {
+    const dataDir = path.join(dir, "data");
+    const ingest = spawnIngest(dir, input, { DATA_DIR: dataDir, DATABASE_URL: "" });
+    await ingest.until(parquetBeingWritten(path.join(dataDir, "columnar-cache", "tmp"), 240_000));
+    expect(await ingest.kill()).toBe("SIGKILL");
+    expect(ingest.output()).not.toContain("finished");
+
+    const { app, cleanup } = await restartAfterCrash({ DATA_DIR: dataDir });
+    try {
+      const ids = (await app.store.db.selectFrom("runs").select("id").execute()).map((r) => r.id);
+      expect(ids).toHaveLength(1);
+      const runId = ids[0];
+      const run = await expectInterruptedRun(runId);
+      expect(run.requests).toBeNull();
+      const named = await app.store.db
+        .selectFrom("run_column_files")
+        .select("run_id")
+        .where("run_id", "=", runId)
+        .execute();
+      expect(named).toEqual([]);
+      const list = await listRequests(
+        new Request(`http://localhost/api/runs/${runId}/aiperf/requests?sort=ttft&limit=5`),
+        idParams(runId),
+      );
+      expect(list.status).toBe(409);
+
+      const done = await expectReingestReady(runId);
+      expect(done.files[0].records).toBe(RECORDS);
+      const file = await app.store.db
+        .selectFrom("run_column_files")
+        .select("rows")
+        .where("run_id", "=", runId)
+        .executeTakeFirstOrThrow();
+      expect(Number(file.rows)).toBe(RECORDS);
+      const again = await (
+        await listRequests(
+          new Request(`http://localhost/api/runs/${runId}/aiperf/requests?sort=ttft&limit=5`),
+          idParams(runId),
+        )
+      ).json();
+      expect(again.total).toBe(done.requests.count);
+      expect(again.rows).toHaveLength(5);
+    } finally {
+      await cleanup();
+    }
+  }, 400_000); // the child compiles the sources first: slow on a busy machine
+});
