@@ -60,7 +60,11 @@ export function headerInfo(
  * shown as it is.
  */
 export function infoLabel(key: string): string {
-  if (/\s/.test(key)) return key;
+  if (/\s/.test(key))
+    return key
+      .split(" ")
+      .map((w) => WORDS[w] ?? w)
+      .join(" ");
   const words = key
     .replace(/Ms$/, "")
     .replace(/Points$/, "")

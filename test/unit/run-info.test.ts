@@ -15,6 +15,8 @@ describe("run header info", () => {
       "SGLang bench_serving console: Max ITL (ms)",
     );
     expect(infoValue("SGLang bench_serving console: Max ITL (ms)", "388.38")).toBe("388.38");
+    // InferenceX's field names keep their spelling; the tool's name is written as it writes it.
+    expect(infoLabel("inferencex mean_ttft (s)")).toBe("InferenceX mean_ttft (s)");
   });
 
   it("gives milliseconds as times and flags as yes or no", () => {
