@@ -79,7 +79,8 @@ describeRealPublic(GLM, () => {
     expect(tiles.some((t) => t.label.startsWith("Output tokens ("))).toBe(false);
     expect(tiles.find((t) => t.label === "Output tokens")).toBeUndefined();
     for (const v of Object.values(failed.derived.tokPerUser)) expect(v.value).toBeNull();
-    expect(failed.derived.outputTokPerSPerGpu.value).toBeNull();
+    for (const k of ["outputTokPerSPerGpu", "totalTokPerSPerGpu", "requestsPerSPerGpu"] as const)
+      expect(failed.derived[k]).toEqual({ value: null, reason: "no successful request" });
 
     // Compare: every cell of the failed run is empty, none 0; the TPOT row is named TPOT and holds vLLM's median TPOT.
     const cmp = compareResponseSchema.parse(
