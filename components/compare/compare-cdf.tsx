@@ -12,10 +12,17 @@ import {
   type LatencyMetric,
 } from "@/lib/api/aiperf-charts";
 import { cdfPoints } from "@/lib/metrics/compare-chart-rows";
+import { itlWordsOf } from "@/lib/metrics/request-words";
 import { runColor } from "./run-colors";
 import { compareSearchParams } from "./search-params";
 
 const LABELS: Record<LatencyMetric, string> = { ttftMs: "TTFT", e2eMs: "E2E latency", itlMs: "ITL" };
+
+/** The metrics' names in the compared runs' words: vLLM's and SGLang's per-request ITL is their TPOT. */
+const labelsFor = (data: CompareResponse): Record<LatencyMetric, string> => ({
+  ...LABELS,
+  itlMs: itlWordsOf(data.runs).short,
+});
 
 /** Latency CDF overlay from each run's stored aiperf distribution payload; runs without one are left out. */
 export function CompareCdf({ data }: { data: CompareResponse }) {
@@ -29,6 +36,7 @@ export function CompareCdf({ data }: { data: CompareResponse }) {
     ),
   });
   if (withDist.length === 0) return null;
+  const labels = labelsFor(data);
   const series = withDist.flatMap(({ run, color }, i) => {
     const dist = results[i]?.data?.metrics[metric];
     return dist ? [{ runId: run.id, run: run.name, color, points: cdfPoints(dist.cdf) }] : [];
@@ -42,10 +50,10 @@ export function CompareCdf({ data }: { data: CompareResponse }) {
     >
       {LATENCY_METRICS.map((m) => (
         <option key={m} value={m}>
-          {LABELS[m]}
+          {labels[m]}
         </option>
       ))}
     </select>
   );
-  return <ChartLineCompareCdf series={series} label={LABELS[metric]} actions={picker} />;
+  return <ChartLineCompareCdf series={series} label={labels[metric]} actions={picker} />;
 }

@@ -60,15 +60,18 @@ export function requestTiles(run: RunSummary): Tile[] {
       value: r.e2eMs ? pair(r.e2eMs.p50, r.e2eMs.p99) : NOT_RECORDED,
       hint: r.e2eMs ? undefined : whyMissing,
     },
-    {
-      label: "Output tokens/s",
-      value:
-        r.outputTokenThroughputPerS == null ? NOT_RECORDED : formatNumber(r.outputTokenThroughputPerS, 1),
-      hint:
-        r.requestThroughputPerS != null
-          ? `${formatNumber(r.requestThroughputPerS, 3)} requests/s${r.throughputSource ? " · aiperf's benchmark window" : ""}`
-          : undefined,
-    },
+    counts.successful === 0
+      ? // A rate over no successful request is no measurement (vLLM writes 0.0 for it).
+        { label: "Output tokens/s", value: NOT_RECORDED, hint: "no successful request: no throughput" }
+      : {
+          label: "Output tokens/s",
+          value:
+            r.outputTokenThroughputPerS == null ? NOT_RECORDED : formatNumber(r.outputTokenThroughputPerS, 1),
+          hint:
+            r.requestThroughputPerS != null
+              ? `${formatNumber(r.requestThroughputPerS, 3)} requests/s${r.throughputSource ? " · aiperf's benchmark window" : ""}`
+              : undefined,
+        },
     ...outputTokenTiles(run, words),
   ];
 }

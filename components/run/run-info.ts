@@ -54,8 +54,17 @@ export function headerInfo(
   });
 }
 
-/** "vllmPooledItlP99Ms" → "vLLM pooled ITL p99", "peakOutputTokensPerS" → "peak output tokens/s". */
+/**
+ * "vllmPooledItlP99Ms" → "vLLM pooled ITL p99", "peakOutputTokensPerS" → "peak output tokens/s".
+ * A key already in words (a tool's own label, "SGLang bench_serving console: Max ITL (ms)") is
+ * shown as it is.
+ */
 export function infoLabel(key: string): string {
+  if (/\s/.test(key))
+    return key
+      .split(" ")
+      .map((w) => WORDS[w] ?? w)
+      .join(" ");
   const words = key
     .replace(/Ms$/, "")
     .replace(/Points$/, "")

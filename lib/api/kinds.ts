@@ -21,6 +21,7 @@ export const KINDS = [
   "guidellm-report",
   "inferencex-result",
   "dynamo-request-trace",
+  "bench-console",
   "unknown",
 ] as const;
 
@@ -46,5 +47,6 @@ export const KIND_LABELS: Record<Kind, string> = {
   "guidellm-report": "GuideLLM benchmarks report",
   "inferencex-result": "InferenceX result",
   "dynamo-request-trace": "Dynamo request trace",
+  "bench-console": "benchmark console output (vLLM, SGLang, GuideLLM)",
   unknown: "not recognised",
 };

@@ -8,6 +8,7 @@ import { headAsUtf8 } from "./text-encoding";
 import { sniffPhaseKeyed } from "./trtllm-phases";
 import { sideFileFormatOf, sniffSideFileKeys } from "./trtllm-side-files";
 import { isRunMetadata } from "./engine-parallelism";
+import { benchConsoleTool } from "./bench-console";
 
 /** How many leading (decompressed) bytes detection looks at. */
 export const DETECT_HEAD_BYTES = 1 << 20;
@@ -347,6 +348,9 @@ function detectText(text: string): Detected {
   if (looksLikePrometheus(lines)) return { kind: "aiperf-server-metrics", format: "prometheus" };
   const aiperfText = aiperfTextFormat(lines);
   if (aiperfText) return { kind: "aiperf-log", format: aiperfText };
+  // A benchmark's printed summary ("Serving Benchmark Result", GuideLLM's tables), before the
+  // log rules: vLLM's console holds log lines of its own.
+  if (benchConsoleTool(text)) return { kind: "bench-console", format: "text" };
   // A GuideLLM report saved as YAML (`benchmarks.yaml`) has `backend:` keys too: asked first.
   // PyYAML sorts keys, so a benchmark's `type_` may come after its requests, past the head;
   // its other objects' `type_: generative_…` (request stats, worker, loader) come first.

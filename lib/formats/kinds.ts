@@ -15,6 +15,7 @@ import type { Kind } from "@/lib/api/kinds";
  * - router-log: "text" | "jsonl" (Dynamo frontend log with routing decisions)
  * - engine-config: "yaml" | "json"
  * - guidellm-report: "json" | "yaml"
+ * - bench-console: "text" (the summary a vLLM, SGLang or GuideLLM benchmark printed)
  * - inferencex-result: "json" (one result, an `agg_bmk.json` array of them, or `run_stats.json`) | "csv" (the sweep's `summary.csv`)
  * - unknown: "binary" | "empty" | "text" | "json"
  */

@@ -125,11 +125,13 @@ export function readVllmResult(raw: Record<string, unknown>): BenchResult {
       request_count: metricBlock("requests", { avg: completed }),
       error_request_count: failed === null ? null : metricBlock("requests", { avg: failed }),
       benchmark_duration: metricBlock("sec", { avg: d.duration }),
-      request_throughput: metricBlock("requests/sec", { avg: d.request_throughput }),
-      output_token_throughput: metricBlock("tokens/sec", { avg: d.output_throughput }),
-      total_token_throughput: metricBlock("tokens/sec", { avg: d.total_token_throughput }),
-      total_isl: metricBlock("tokens", { avg: d.total_input_tokens }),
-      total_osl: metricBlock("tokens", { avg: d.total_output_tokens }),
+      // With no completed request vLLM's throughputs and token totals are 0.0 over nothing:
+      // there is no successful request to have a rate or a token count, so none is shown.
+      request_throughput: none ? null : metricBlock("requests/sec", { avg: d.request_throughput }),
+      output_token_throughput: none ? null : metricBlock("tokens/sec", { avg: d.output_throughput }),
+      total_token_throughput: none ? null : metricBlock("tokens/sec", { avg: d.total_token_throughput }),
+      total_isl: none ? null : metricBlock("tokens", { avg: d.total_input_tokens }),
+      total_osl: none ? null : metricBlock("tokens", { avg: d.total_output_tokens }),
       time_to_first_token: ttft,
       // vLLM's TPOT, (latency − TTFT) / (output − 1) per request, is aiperf's inter-token
       // latency; vLLM's own "ITL" pools every gap between chunks and is another statistic.
@@ -164,9 +166,9 @@ export function readVllmResult(raw: Record<string, unknown>): BenchResult {
     // Maxima over the successful requests' timeline: 0 when there were none.
     peakOutputTokensPerS: none ? null : d.max_output_tokens_per_s,
     peakConcurrentRequests: none ? null : d.max_concurrent_requests,
-    totalInputTokens: d.total_input_tokens,
-    totalTokenThroughputPerS: d.total_token_throughput,
-    requestGoodputPerS: d.request_goodput ?? d["request_goodput:"],
+    totalInputTokens: none ? null : d.total_input_tokens,
+    totalTokenThroughputPerS: none ? null : d.total_token_throughput,
+    requestGoodputPerS: none ? null : (d.request_goodput ?? d["request_goodput:"]),
     sweepRun: d.run_number,
     ...Object.fromEntries(swept.map(([k, v]) => [`sweep.${k}`, v])),
     ...multiTurnFacts(d),

@@ -55,6 +55,19 @@ async function createRun(
       },
     );
   }
+  // A tool's console output says what it printed of a result: alone it is no run (its run would
+  // have no figure but those printed, and an all-failed run prints 0.00 for what it never measured).
+  if (recognised.every((f) => f.kind === "bench-console")) {
+    await drop();
+    throw new UploadError(
+      422,
+      "no_recognized_files",
+      "console output of a benchmark tool alone is not a run: upload it beside the tool's result file (vLLM --save-result JSON, SGLang --output-file JSONL, GuideLLM report), whose numbers it is matched to",
+      {
+        files: upload.files.map((f) => ({ name: f.name, kind: f.kind, format: f.format, bytes: f.bytes })),
+      },
+    );
+  }
   let id: string;
   let files: FileRow[];
   let outcome: IngestOutcome;

@@ -30,6 +30,7 @@ import {
   finishPendingSplit,
   pendingSplitHeartbeat,
 } from "@/lib/store/pending-splits";
+import { figuresMatch, type ConsoleFigures, type FigureKey } from "@/lib/formats/bench-console";
 import { analyzerTables } from "./analyzers";
 import { nameFromContent, uploadResponse } from "./create-run";
 import type { FileReport } from "./analyzer";
@@ -53,6 +54,8 @@ interface FileMeta {
   workloads?: unknown;
   labels?: unknown;
   genaiExport?: unknown;
+  figures?: unknown;
+  consoleFigures?: unknown;
 }
 
 const metaOf = (f: FileRow): FileMeta => {
@@ -62,6 +65,9 @@ const metaOf = (f: FileRow): FileMeta => {
     return {};
   }
 };
+
+const isRecord = (v: unknown): v is Record<string, never> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 const strAt = (v: unknown, k: number): string | undefined =>
   Array.isArray(v) && typeof v[k] === "string" ? (v[k] as string) : undefined;
@@ -77,6 +83,8 @@ export interface BenchUnit {
   workload: string;
   /** Its own name within its file, or "" */
   label: string;
+  /** The figures a console printed for it would state (bench-import `resultFigures`) */
+  figures: Partial<Record<FigureKey, number | null>> | null;
   companions: FileRow[];
   /** Which benchmark of a companion of several is this one's (a copy of the unit's file) */
   companionParts: Map<string, number>;
@@ -126,6 +134,7 @@ export function planSplit(files: FileRow[]): SplitPlan | null {
         key: strAt(meta.keys, k) ?? `${file.id}#${k}`,
         workload: strAt(meta.workloads, k) ?? "",
         label: strAt(meta.labels, k) ?? "",
+        figures: Array.isArray(meta.figures) && isRecord(meta.figures[k]) ? meta.figures[k] : null,
         companions: [],
         companionParts: new Map(),
       });
@@ -171,6 +180,18 @@ export function planSplit(files: FileRow[]): SplitPlan | null {
   const strays: FileRow[] = [];
   for (const f of files) {
     if (taken.has(f.id)) continue;
+    // A benchmark's console output goes with the benchmark whose numbers it printed, whatever its
+    // name; one that prints none of theirs is read by no run (the first says so).
+    if (f.kind === "bench-console") {
+      const printed = metaOf(f).consoleFigures;
+      const blocks = Array.isArray(printed) ? printed.filter(isRecord) : [];
+      const owner = units.find(
+        (u) => u.figures && blocks.some((b) => figuresMatch(b as ConsoleFigures, u.figures!)),
+      );
+      if (owner) owner.companions.push(f);
+      else strays.push(f);
+      continue;
+    }
     const owner =
       // A copy of a benchmark file (read once by the analyzer of identical files).
       [...unitFiles.values()].find((u) => u.file.sha256 === f.sha256) ??

@@ -5,6 +5,7 @@
 import type { CompareStat } from "@/lib/api/compare-schemas";
 import type { RunSummary, Stats } from "@/lib/api/schemas";
 import { perUserStatLabel } from "./derived-throughput";
+import { itlWordsOf } from "./request-words";
 
 /** lower: latency, time. higher: throughput, hit rate, capacity, bandwidth. neutral: context only. */
 export type Direction = "lower" | "higher" | "neutral";
@@ -99,7 +100,11 @@ export function runMetrics(run: RunSummary, stat: CompareStat): MetricValue[] {
   const r = run.requests;
   add(["ttft", "TTFT", "Latency", "ms", "lower"], statOf(r?.ttftMs, stat), dist);
   add(["e2e", "E2E latency", "Latency", "ms", "lower"], statOf(r?.e2eMs, stat), dist);
-  add(["itl", "ITL", "Latency", "ms", "lower"], statOf(r?.itlMs, stat), dist);
+  const itl = itlWordsOf([run]);
+  add(["itl", itl.short, "Latency", "ms", "lower"], statOf(r?.itlMs, stat), {
+    ...dist,
+    description: itl.description,
+  });
   add(["requestThroughput", "Request throughput", "Throughput", "req/s", "higher"], r?.requestThroughputPerS);
   add(
     ["outputTokenThroughput", "Output token throughput", "Throughput", "tok/s", "higher"],
@@ -235,11 +240,13 @@ export function compareRuns(runs: RunSummary[], baselineId: string, stat: Compar
         order.push(m);
       }
   const baseMetrics = perRun.find((p) => p.id === baseline.id)!.metrics;
+  // One row holds every run's ITL or TPOT: it is named in the words of all of them.
+  const itlShort = itlWordsOf(runs).short;
   return order.map((m) => {
     const base = baseMetrics.get(m.key)?.value ?? null;
     return {
       key: m.key,
-      label: m.label,
+      label: m.key === "itl" ? `${itlShort} ${stat}` : m.label,
       ...(m.description === undefined ? {} : { description: m.description }),
       group: m.group,
       unit: m.unit,

@@ -43,7 +43,14 @@ const known = (v: number | null | undefined): v is number => typeof v === "numbe
 const value = (v: number): DerivedValue => ({ value: v, reason: null });
 const missing = (reason: string): DerivedValue => ({ value: null, reason });
 
-function perGpu(total: number | null, gpus: number | null, what: string): DerivedValue {
+function perGpu(
+  total: number | null,
+  gpus: number | null,
+  what: string,
+  successful?: number | null,
+): DerivedValue {
+  // No successful request: no rate to divide (vLLM's 0.0 over nothing is no measurement).
+  if (successful === 0) return missing("no successful request");
   if (!known(total)) return missing(`${what} not measured`);
   if (!known(gpus) || gpus <= 0) return missing(GPU_COUNT_UNKNOWN);
   return value(total / gpus);
@@ -86,9 +93,9 @@ function perUser(stat: DerivedStat, i: DerivedInputs): DerivedValue {
 
 export function derivedThroughput(i: DerivedInputs): DerivedFigures {
   return {
-    outputTokPerSPerGpu: perGpu(i.outputTokPerS, i.gpuCount, "output token throughput"),
-    totalTokPerSPerGpu: perGpu(i.totalTokPerS, i.gpuCount, "total token throughput"),
-    requestsPerSPerGpu: perGpu(i.requestsPerS, i.gpuCount, "request throughput"),
+    outputTokPerSPerGpu: perGpu(i.outputTokPerS, i.gpuCount, "output token throughput", i.successful),
+    totalTokPerSPerGpu: perGpu(i.totalTokPerS, i.gpuCount, "total token throughput", i.successful),
+    requestsPerSPerGpu: perGpu(i.requestsPerS, i.gpuCount, "request throughput", i.successful),
     tokPerUser: Object.fromEntries(DERIVED_STATS.map((s) => [s, perUser(s, i)])) as Record<
       DerivedStat,
       DerivedValue

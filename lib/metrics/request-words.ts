@@ -57,3 +57,25 @@ export function requestWords(run: {
       : { label: "Inter-token latency", short: "ITL" },
   };
 }
+
+/**
+ * The name of the `itlMs` figure across several runs (Compare, its report): "TPOT" when every
+ * run's tool calls it so (vLLM, SGLang), "ITL" when every run is aiperf's or calls it ITL, and
+ * both names when the runs mix them. It is one quantity, (E2E − TTFT) ÷ (output tokens − 1) per
+ * request; only the tools' words differ.
+ */
+export function itlWordsOf(
+  runs: Array<{ info: Record<string, unknown>; requests: Pick<RequestsBlock, "source" | "itlMs"> | null }>,
+): { label: string; short: string; description: string } {
+  // A partial summary (a test's, an older client's) may lack its info: aiperf's words then.
+  const words = (r: (typeof runs)[number]) =>
+    requestWords({ info: r.info ?? {}, requests: r.requests ?? null });
+  const shorts = new Set(runs.filter((r) => r.requests?.itlMs).map((r) => words(r).itl.short));
+  if (shorts.size === 0) for (const r of runs) shorts.add(words(r).itl.short);
+  const description =
+    "Per request (E2E − TTFT) ÷ (output tokens − 1), over successful requests: aiperf, genai-perf and GuideLLM call it inter-token latency (ITL), vLLM bench serve and SGLang bench_serving call it TPOT (their own ITL pools every gap between chunks and is another figure).";
+  if (shorts.size === 1 && shorts.has("TPOT"))
+    return { label: "TPOT (time per output token)", short: "TPOT", description };
+  if (shorts.size > 1) return { label: "ITL / TPOT", short: "ITL / TPOT", description };
+  return { label: "Inter-token latency", short: "ITL", description };
+}

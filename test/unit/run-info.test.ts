@@ -10,6 +10,13 @@ describe("run header info", () => {
     expect(infoLabel("requestGoodputPerS")).toBe("request goodput/s");
     expect(infoLabel("randomInputLen")).toBe("random input length");
     expect(infoLabel("benchmarkToolVersion")).toBe("benchmark tool version");
+    // A tool's own printed label (lib/formats/bench-console.ts) stays in its words.
+    expect(infoLabel("SGLang bench_serving console: Max ITL (ms)")).toBe(
+      "SGLang bench_serving console: Max ITL (ms)",
+    );
+    expect(infoValue("SGLang bench_serving console: Max ITL (ms)", "388.38")).toBe("388.38");
+    // InferenceX's field names keep their spelling; the tool's name is written as it writes it.
+    expect(infoLabel("inferencex mean_ttft (s)")).toBe("InferenceX mean_ttft (s)");
   });
 
   it("gives milliseconds as times and flags as yes or no", () => {

@@ -14,6 +14,14 @@ import { createHash } from "node:crypto";
 import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { readWholeText } from "@/lib/formats/aiperf-read";
 import type { BenchResult } from "@/lib/formats/bench-result";
+import {
+  consoleFacts,
+  consoleFigures,
+  figuresMatch,
+  parseBenchConsole,
+  type BenchConsole,
+  type FigureKey,
+} from "@/lib/formats/bench-console";
 import { genaiPerfResults, readGenaiPerfExport } from "@/lib/formats/genai-perf";
 import { benchFileDocuments, benchResultsOf } from "@/lib/formats/bench-results";
 import { inferencexRunStatsFacts, isInferencexRunStats } from "@/lib/formats/inferencex-result";
@@ -36,6 +44,7 @@ const KINDS = new Set([
   "genai-perf-summary",
   "guidellm-report",
   "inferencex-result",
+  "bench-console",
 ]);
 
 /** Most benchmarks of one file whose identities are kept (a split makes at most 64 runs). */
@@ -43,6 +52,22 @@ const MAX_IDENTITIES = 64;
 
 /** A figure rounded to 9 significant digits, so a YAML copy of a JSON report reads the same. */
 const round = (v: number | null | undefined) => (typeof v === "number" ? Number(v.toPrecision(9)) : null);
+
+/** The figures of a result a console block prints too (lib/formats/bench-console.ts), to match them. */
+export function resultFigures(r: BenchResult): Partial<Record<FigureKey, number | null>> {
+  const m = r.summary.metrics;
+  const completed =
+    m.request_count?.avg ??
+    (r.records ? r.records.filter((x) => !x.error && x.phase !== "warmup").length : null);
+  return {
+    completed,
+    failed: m.error_request_count?.avg ?? null,
+    durationS: r.durationS ?? m.benchmark_duration?.avg ?? null,
+    inputTokens: m.total_isl?.avg ?? null,
+    outputTokens: m.total_osl?.avg ?? null,
+    ttftMeanMs: m.time_to_first_token?.avg ?? null,
+  };
+}
 
 /**
  * What tells one benchmark from another (`keys`: two files of the same benchmark, a report's
@@ -88,9 +113,15 @@ export function benchIdentities(results: BenchResult[]): Record<string, unknown>
       .join(", ");
   return {
     keys: results.map(key),
+    figures: results.map(resultFigures),
     workloads: results.map(workload),
     labels: results.map((r) => r.label ?? ""),
   };
+}
+
+/** The console's printed figures per block, kept in its file row for the split of an upload. */
+function consoleMeta(c: BenchConsole): Record<string, unknown> {
+  return { consoleFigures: c.blocks.map((b) => consoleFigures(c.tool, b)) };
 }
 
 interface Chosen {
@@ -110,6 +141,8 @@ export function benchImportAnalyzer(): Analyzer {
   let genaiSummary: Record<string, unknown> | null = null;
 
   const aggregates: string[] = [];
+  /** Console text the tools printed: matched to the run's benchmark in finish */
+  const consoles: Array<{ name: string; console: BenchConsole }> = [];
   /** InferenceX's CI job counts (run_stats.json): facts of whatever run they join */
   const runStats: Record<string, string> = {};
 
@@ -153,6 +186,23 @@ export function benchImportAnalyzer(): Analyzer {
         skipped: 1,
         warnings: [{ message: "larger than the JSON document limit; stored but not read" }],
       };
+    if (file.kind === "bench-console") {
+      const parsed = parseBenchConsole(text);
+      if (!parsed)
+        return {
+          records: 0,
+          skipped: 1,
+          warnings: [{ message: "no benchmark summary found in the console text" }],
+        };
+      consoles.push({ name: file.name, console: parsed });
+      return {
+        records: parsed.blocks.length,
+        skipped: 0,
+        warnings: [],
+        // What the split of an upload matches it to a benchmark by (lib/ingest/split-benchmarks.ts).
+        meta: { console: parsed.tool, ...consoleMeta(parsed) },
+      };
+    }
     if (file.kind === "inferencex-result") {
       const doc = file.format === "json" ? parseJsonText(text.trim()) : PARSE_FAILED;
       if (doc !== PARSE_FAILED && isInferencexRunStats(doc)) {
@@ -244,9 +294,13 @@ export function benchImportAnalyzer(): Analyzer {
       else left += results.length;
     }
     const pick = chosen as Chosen | null;
+    const unmatched = (c: { name: string; console: BenchConsole }) =>
+      `${c.name} is ${c.console.tool}'s console output, but no result file of this run states its numbers (successful requests, duration, token totals, mean TTFT): not read`;
     if (!pick)
       return {
-        ...(aggregates.length > 0 ? { warnings: aggregates } : {}),
+        ...(aggregates.length + consoles.length > 0
+          ? { warnings: [...aggregates, ...consoles.map(unmatched)] }
+          : {}),
         ...(Object.keys(runStats).length > 0 ? { info: { ...runStats } } : {}),
       };
     const { result } = pick;
@@ -293,6 +347,16 @@ export function benchImportAnalyzer(): Analyzer {
     if (log.length > 0 && originMs !== 0) await reanchorRequests(ctx.db, ctx.runId, originMs);
     const out = benchRunResult(result, log, errors, originMs, pick.file?.name ?? result.tool);
     for (const d of new Set(duplicates)) out.warnings.push(d);
+    const figures = resultFigures(result);
+    for (const c of consoles) {
+      const block = c.console.blocks.find((b) => figuresMatch(consoleFigures(c.console.tool, b), figures));
+      if (!block) {
+        out.warnings.push(unmatched(c));
+        continue;
+      }
+      Object.assign(out.info, consoleFacts(c.console, block, figures.failed ?? null));
+      out.info.consoleOutput = c.name;
+    }
     for (const w of aggregates) out.warnings.push(w);
     if (left > 0)
       out.warnings.push(

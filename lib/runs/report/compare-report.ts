@@ -11,6 +11,7 @@ import { formatDateTime, formatNumber } from "@/lib/format-number";
 import type { Db } from "@/lib/store/db";
 import { chartPayloads } from "@/lib/store/chart-payloads";
 import { loadComparison } from "../compare-runs";
+import { itlWordsOf } from "@/lib/metrics/request-words";
 import { cell, figure, METRIC_LABEL, payloadsFrom } from "./figure-kit";
 import { renderReport, type Figure, type ReportDoc, type Section } from "./html";
 import type { BuiltReport } from "./run-report";
@@ -114,14 +115,16 @@ async function cdfSection(db: Db, c: CompareResponse): Promise<Section> {
     }),
   );
   const metrics = [...new Set(dists.flatMap((x) => (x.d ? Object.keys(x.d.metrics) : [])))];
+  // The runs' own word for the per-request ITL: vLLM's and SGLang's TPOT.
+  const labels: Record<string, string> = { ...METRIC_LABEL, itlMs: itlWordsOf(c.runs).label };
   const figures = metrics.map((m) =>
     figure(
       `cdf-${m}`,
-      `${METRIC_LABEL[m] ?? m}: cumulative distribution per run`,
+      `${labels[m] ?? m}: cumulative distribution per run`,
       "Share of each run's requests at or below each value.",
       {
         kind: "line",
-        x: { title: METRIC_LABEL[m] ?? m, unit: "ms" },
+        x: { title: labels[m] ?? m, unit: "ms" },
         y: { title: "Requests at or below", unit: "%" },
         series: dists.map(({ run, d }) => ({
           label: run.name,

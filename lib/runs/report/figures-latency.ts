@@ -14,11 +14,16 @@ import { figure, METRIC_LABEL, type Payloads } from "./figure-kit";
 
 const NOT_RECORDED = "no request of the run recorded this metric";
 
-function distributionFigures(p: Payloads, key: string, source: string): Figure[] {
+function distributionFigures(
+  p: Payloads,
+  key: string,
+  source: string,
+  labels: Record<string, string>,
+): Figure[] {
   const payload = p.get(key, distributionPayloadSchema);
   if (!payload) return [];
   return Object.entries(payload.metrics).flatMap(([metric, d]) => {
-    const label = METRIC_LABEL[metric] ?? metric;
+    const label = labels[metric] ?? metric;
     const count = d ? `${formatCount(d.count)} ${source}` : "";
     return [
       figure(
@@ -49,7 +54,7 @@ function distributionFigures(p: Payloads, key: string, source: string): Figure[]
   });
 }
 
-function overTimeFigures(p: Payloads): Figure[] {
+function overTimeFigures(p: Payloads, labels: Record<string, string>): Figure[] {
   const aiperf = p.get(AIPERF_CHART_KEYS.overTime, overTimePayloadSchema);
   const trtllm = p.get(TRTLLM_CHART_KEYS.latencyOverTime, trtllmLatencyOverTimePayloadSchema);
   const sources = [
@@ -70,17 +75,17 @@ function overTimeFigures(p: Payloads): Figure[] {
     s.metrics.map((metric) =>
       figure(
         `${s.key}-${metric}`,
-        `${METRIC_LABEL[metric]} over the run`,
+        `${labels[metric]} over the run`,
         s.points.length < s.total
           ? `Each point a request at its start; ${formatCount(s.points.length)} evenly spaced of ${formatCount(s.total)}.`
           : `Each point a request at its start; all ${formatCount(s.total)}.`,
         {
           kind: "scatter",
           x: { title: "Time since the run's first request", unit: "s" },
-          y: { title: METRIC_LABEL[metric], unit: "ms" },
+          y: { title: labels[metric], unit: "ms" },
           series: [
             {
-              label: METRIC_LABEL[metric],
+              label: labels[metric],
               points: s.points.map((pt) => [pt.tS as number, pt[metric]] as const),
             },
           ],
@@ -142,11 +147,16 @@ function timeslices(p: Payloads): Figure[] {
   ];
 }
 
-export function latencyFigures(p: Payloads): Figure[] {
+/**
+ * The Latency view's figures; `itlLabel` names the per-request ITL in the run's producer's words
+ * (vLLM's and SGLang's TPOT, lib/metrics/request-words.ts).
+ */
+export function latencyFigures(p: Payloads, itlLabel: string = METRIC_LABEL.itlMs): Figure[] {
+  const labels = { ...METRIC_LABEL, itlMs: itlLabel };
   return [
-    ...distributionFigures(p, AIPERF_CHART_KEYS.distribution, "successful profiling requests"),
-    ...distributionFigures(p, TRTLLM_CHART_KEYS.latencyDistribution, "requests in the perf metrics"),
-    ...overTimeFigures(p),
+    ...distributionFigures(p, AIPERF_CHART_KEYS.distribution, "successful profiling requests", labels),
+    ...distributionFigures(p, TRTLLM_CHART_KEYS.latencyDistribution, "requests in the perf metrics", labels),
+    ...overTimeFigures(p, labels),
     ...ttftVsInput(p),
     ...timeslices(p),
   ];

@@ -16,6 +16,7 @@ import { sampleRequests } from "../trtllm-requests";
 import { payloadsFrom, type Payloads } from "./figure-kit";
 import { gpuFigures, gpuSummaryTables, throughputFigures } from "./figures-aiperf";
 import { breakdownFigures, REPORT_REQUEST_BARS } from "./figures-breakdown";
+import { requestWords } from "@/lib/metrics/request-words";
 import { latencyFigures } from "./figures-latency";
 import {
   endpointFigures,
@@ -57,7 +58,7 @@ function viewContent(
     case "latency":
       return {
         blocks: [...latencyTables(run), ...agreementTables(p), ...slowestTables(p)],
-        figures: latencyFigures(p),
+        figures: latencyFigures(p, requestWords(run).itl.label),
       };
     case "throughput":
       return { blocks: [], figures: throughputFigures(p) };

@@ -7,7 +7,9 @@ import type { Section, Table } from "./html";
 
 const collectorText = (v: boolean | null) => (v === null ? "unknown" : v ? "on" : "off");
 
+/** A camelCase key in words; a key already in words (a tool's own printed label) as it is. */
 function humanize(key: string): string {
+  if (/\s/.test(key)) return key;
   return key.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }
 
