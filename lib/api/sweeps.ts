@@ -48,9 +48,9 @@ export const sweepRunSchema = z.object({
   requestRate: num,
   gpuCount: factSchema.nullable(),
   /**
-   * The run's stated setup (model, backend and version, hardware, GPU count, roles, ISL, OSL) as
-   * one text: runs of a sweep at one load with the same setup are repeats of one point
-   * (docs/metrics.md §Sweeps). Absent from answers written before it existed.
+   * The run's stated setup (model, backend and version, hardware, GPU count, roles) as one text:
+   * runs of a sweep at one load with the same setup are repeats of one point (docs/metrics.md
+   * §Sweeps). Absent from answers written before it existed.
    */
   setup: z.string().nullable().optional(),
   /** Where the aggregates come from: the per-request records, or the producer's own summary */

@@ -136,9 +136,11 @@ export function loadLabel(run: {
 }
 
 /**
- * Which runs of a sweep repeat one point: the same load (concurrency, else request rate) and the
- * same setup (the run's stated model, backend and version, hardware, GPU count, roles, ISL, OSL).
- * A run that states no load is a point of its own.
+ * Which runs of a sweep may repeat one point: the same load (concurrency, else request rate) and
+ * the same setup (the run's stated model, backend and version, hardware, GPU count, roles). A run
+ * that states no load is a point of its own. ISL and OSL are left out: where no configuration
+ * states them they are the measured means, which differ from run to run (the upload warns when a
+ * sweep's runs ran lengths over 10% apart).
  */
 export function repeatKey(run: Pick<SweepRun, "id" | "concurrency" | "requestRate" | "setup">): string {
   const load =
@@ -156,7 +158,8 @@ export function sweepSeries(
   x: SweepAxis,
   y: SweepAxis,
 ): SweepSeries {
-  const groups = new Map<string, Array<{ run: SweepRun; x: number; y: number }>>();
+  type Member = { run: SweepRun; x: number; y: number };
+  const groups = new Map<string, Member[]>();
   const unplotted: SweepSeries["unplotted"] = [];
   for (const run of sweep.runs) {
     const p = run.points[stat];
