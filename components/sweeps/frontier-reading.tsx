@@ -44,7 +44,8 @@ function verdictText(
     return `outside each other's run-to-run spread: ${otherAhead ? other.name : base.name} wins here`;
   }
   const single = [base, other].filter((s) => s.r.y !== null && s.r.point.ySpread.runs < 2);
-  return `spread not known: ${single.map((s) => `${s.name} has one run at ${s.r.y === null ? "" : s.r.point.label}`).join(", ")}`;
+  if (single.length === 2) return "spread not known: one run each";
+  return `spread not known: ${single.map((s) => `${s.name} has one run at ${s.r.y === null ? "" : s.r.point.label}`).join("")}`;
 }
 
 /**
