@@ -30,6 +30,9 @@ function value(r: Reading<PlotPoint>, unit: string): string {
   return `${formatNumber(r.y, r.y < 100 ? 1 : 0)} ${unit}${at}${s.runs > 1 ? ` (runs ${formatNumber(s.lo, s.lo < 100 ? 1 : 0)}–${formatNumber(s.hi, s.hi < 100 ? 1 : 0)})` : ""}`;
 }
 
+/** "Output throughput per GPU" → "output throughput per GPU": a title inside a sentence. */
+const lowerFirst = (t: string) => t.charAt(0).toLowerCase() + t.slice(1);
+
 /** What the spread rule says about a sweep's reading against the first sweep's. */
 function verdictText(
   v: SpreadVerdict,
@@ -137,9 +140,9 @@ export function FrontierReading({
         </p>
       ) : null}
       <p className="mt-1 text-xs text-muted">
-        Each frontier is read as its step: the best {y.title.toLowerCase()} among the points with{" "}
-        {x.title.toLowerCase()} {x.sense === "max" ? "at least" : "at most"} this. Repeated runs of one load
-        are read at their median; two sweeps are within each other&apos;s spread when the runs&apos; min–max
+        Each frontier is read as its step: the best {lowerFirst(y.title)} among the points with{" "}
+        {lowerFirst(x.title)} {x.sense === "max" ? "at least" : "at most"} this. Repeated runs of one load are
+        read at their median; two sweeps are within each other&apos;s spread when the runs&apos; min–max
         ranges overlap.
       </p>
     </div>

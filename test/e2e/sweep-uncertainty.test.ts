@@ -195,6 +195,7 @@ describe("uncertainty on the Pareto front", () => {
       new RegExp(`gives ${Math.round(c4[0].y).toLocaleString("en-US")} tok/s/GPU at c4 ×3`),
     );
 
+    await expect.poll(() => page.locator("figure[data-pending]").count()).toBe(0);
     await shoot(page, "sweep-uncertainty-1440-light.png");
     await page.close();
     if (SHOTS)
@@ -209,6 +210,10 @@ describe("uncertainty on the Pareto front", () => {
         await p.getByLabel("Interactivity (tok/s/user)").fill(String(readAt));
         await p.waitForURL(/at=/);
         await expect.poll(() => p.getByTestId("spread-verdict").count()).toBe(2);
+        await expect
+          .poll(() => p.getByTestId("frontier-sentence").textContent())
+          .toContain(`at least ${readAt} `);
+        await expect.poll(() => p.locator("figure[data-pending]").count()).toBe(0);
         await shoot(p, `sweep-uncertainty-${w}-${scheme}.png`);
         await p.close();
       }
