@@ -25,10 +25,24 @@ export function ticksFor(values: number[], log: boolean): { ticks: number[]; dom
 
 const tick = (v: number) => formatNumber(v, v < 10 ? 2 : v < 100 ? 1 : 0);
 
+type Row = PlotPoint & { xBar?: [number, number]; yBar?: [number, number] };
+
+/** A point's rows with its interval as error bars only when repeated runs give it one. */
+const withBars = (points: PlotPoint[]): Row[] =>
+  points.map((p) =>
+    p.xSpread.runs > 1 ? { ...p, xBar: p.xErr, yBar: p.yErr } : { ...p, xBar: undefined, yBar: undefined },
+  );
+
+const spreadText = (p: PlotPoint, axis: "x" | "y") => {
+  const s = axis === "x" ? p.xSpread : p.ySpread;
+  return s.runs > 1 ? ` (median of ${s.runs} runs, ${formatNumber(s.lo)}–${formatNumber(s.hi)})` : "";
+};
+
 /**
- * One Pareto chart of overlaid sweeps: every run a point labelled with its load (c4), each
- * sweep's frontier the line through its undominated points, in that sweep's colour, and an
- * optional single run as a star.
+ * One Pareto chart of overlaid sweeps: every sweep point labelled with its load (c4; repeated runs
+ * of one load are one point at their median, "c4 ×3", with their min–max as bars on both axes),
+ * each sweep's frontier drawn as the step through its undominated points, in that sweep's colour,
+ * and an optional single run as a star.
  */
 export function ChartScatterSweepPareto({
   id,
@@ -53,20 +67,21 @@ export function ChartScatterSweepPareto({
   logY: boolean;
   missing: string;
 }) {
-  const series: SeriesConfig<PlotPoint> = {};
+  const series: SeriesConfig<Row> = {};
   sweeps.forEach((s, i) => {
     series[`s${i}`] = {
       label: s.name,
       color: s.color,
-      data: s.series.points,
+      data: withBars(s.series.points),
       dataKey: "y",
       // With many sweeps overlaid, only the first one's points are labelled: the rest would overprint.
       labels: i === 0 || sweeps.length <= 2 ? "label" : undefined,
+      errorBars: { x: "xBar", y: "yBar" },
     };
     series[`f${i}`] = {
       label: `${s.name} frontier`,
       color: s.color,
-      data: s.series.frontier,
+      data: s.series.steps,
       dataKey: "y",
       line: true,
       hidden: true,
@@ -82,8 +97,8 @@ export function ChartScatterSweepPareto({
       labels: "label",
     };
   const all = [...sweeps.flatMap((s) => s.series.points), ...(marked ? [marked] : [])];
-  const xs = all.map((p) => p.x);
-  const ys = all.map((p) => p.y);
+  const xs = all.flatMap((p) => [p.xSpread.lo, p.xSpread.hi]);
+  const ys = all.flatMap((p) => [p.ySpread.lo, p.ySpread.hi]);
   const xt = all.length ? ticksFor(xs, logX) : { ticks: [0, 1], domain: [0, 1] as [number, number] };
   const yt = all.length ? ticksFor(ys, logY) : { ticks: [0, 1], domain: [0, 1] as [number, number] };
   return (
@@ -116,7 +131,7 @@ export function ChartScatterSweepPareto({
       }}
       tooltip={{
         value: (v, key, row) => [
-          `${formatNumber(v)} ${key === "x" ? x.unit : y.unit}`,
+          `${formatNumber(v)} ${key === "x" ? x.unit : y.unit}${row.xSpread ? spreadText(row, key === "x" ? "x" : "y") : ""}`,
           `${row.label} · ${key === "x" ? x.title : y.title}`,
         ],
       }}
@@ -126,9 +141,14 @@ export function ChartScatterSweepPareto({
           s.series.points.map((p) => ({
             sweep: s.name,
             load: p.label,
-            run: p.runName,
+            run: p.runNames.join("; "),
+            runs: p.runIds.length,
             [`${x.title} (${x.unit})`]: p.x,
+            [`${x.title} min`]: p.xSpread.lo,
+            [`${x.title} max`]: p.xSpread.hi,
             [`${y.title} (${y.unit})`]: p.y,
+            [`${y.title} min`]: p.ySpread.lo,
+            [`${y.title} max`]: p.ySpread.hi,
             onFrontier: s.series.frontier.includes(p) ? "yes" : "no",
           })),
         ),
@@ -138,8 +158,13 @@ export function ChartScatterSweepPareto({
                 sweep: "(single run)",
                 load: marked.label,
                 run: marked.runName,
+                runs: 1,
                 [`${x.title} (${x.unit})`]: marked.x,
+                [`${x.title} min`]: marked.x,
+                [`${x.title} max`]: marked.x,
                 [`${y.title} (${y.unit})`]: marked.y,
+                [`${y.title} min`]: marked.y,
+                [`${y.title} max`]: marked.y,
                 onFrontier: "",
               },
             ]

@@ -1,6 +1,6 @@
 "use client";
 
-import { Area, Bar, Cell, LabelList, Line, Scatter, Tooltip, XAxis, YAxis } from "recharts";
+import { Area, Bar, Cell, ErrorBar, LabelList, Line, Scatter, Tooltip, XAxis, YAxis } from "recharts";
 import { AXIS_STYLE, TOOLTIP_ITEM_STYLE, TOOLTIP_STYLE } from "./chart-theme";
 import type { CsvRow } from "./export";
 import type { AxisSpec, CsvColumns, Mark, SeriesConfig, SeriesSpec, TooltipSpec } from "./plot-types";
@@ -206,6 +206,19 @@ export function seriesMarks<R extends object>(
             line={s.line ? { stroke: s.color, strokeWidth: 2 } : undefined}
             legendType={s.hidden ? "none" : s.line ? "line" : undefined}
           >
+            {(["x", "y"] as const).map((d) =>
+              s.errorBars?.[d] ? (
+                <ErrorBar
+                  key={d}
+                  dataKey={s.errorBars[d]}
+                  direction={d}
+                  width={6}
+                  stroke={s.color}
+                  strokeWidth={1.5}
+                  isAnimationActive={false}
+                />
+              ) : null,
+            )}
             {s.labels ? (
               <LabelList dataKey={s.labels} position="top" offset={8} fontSize={11} fill="var(--fg)" />
             ) : null}

@@ -35,6 +35,11 @@ export interface SeriesSpec<R = Record<string, unknown>> {
   labels?: string;
   /** A scatter series drawn as the line through its points (in row order), without dots. */
   line?: boolean;
+  /**
+   * Data keys of a scatter series' intervals on x and on y, each [below, above] the point (repeated
+   * runs' min–max around their median), drawn as error bars.
+   */
+  errorBars?: { x?: string; y?: string };
   /** The symbol of a scatter series' points (a run overlaid on sweeps is a star). */
   symbol?: "circle" | "diamond" | "star" | "triangle" | "square";
   /** Left out of the legend and the tooltip (the invisible offset bar of a waterfall). */

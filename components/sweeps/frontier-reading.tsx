@@ -2,7 +2,8 @@
 
 import { formatNumber } from "@/lib/format-number";
 import type { Reading } from "@/lib/metrics/pareto";
-import { readSweepsAt, type SweepAxis } from "@/lib/metrics/sweep-chart-rows";
+import type { SpreadVerdict } from "@/lib/metrics/run-spread";
+import { readSweepsAt, type PlotPoint, type SweepAxis } from "@/lib/metrics/sweep-chart-rows";
 import type { OverlaidSweep } from "@/components/charts/chart-scatter-sweep-pareto";
 
 const pct = (d: number) => `${d > 0 ? "+" : d < 0 ? "−" : ""}${formatNumber(Math.abs(d) * 100, 0)}%`;
@@ -22,13 +23,39 @@ export function defaultReadAt(sweeps: OverlaidSweep[]): number | null {
   return mid;
 }
 
-function value(r: Reading, unit: string): string {
-  return r.y === null ? `nothing (${r.reason})` : `${formatNumber(r.y, r.y < 100 ? 1 : 0)} ${unit}`;
+function value(r: Reading<PlotPoint>, unit: string): string {
+  if (r.y === null) return `nothing (${r.reason})`;
+  const s = r.point.ySpread;
+  const at = ` at ${r.point.label}`;
+  return `${formatNumber(r.y, r.y < 100 ? 1 : 0)} ${unit}${at}${s.runs > 1 ? ` (runs ${formatNumber(s.lo, s.lo < 100 ? 1 : 0)}–${formatNumber(s.hi, s.hi < 100 ? 1 : 0)})` : ""}`;
+}
+
+/** "Output throughput per GPU" → "output throughput per GPU": a title inside a sentence. */
+const lowerFirst = (t: string) => t.charAt(0).toLowerCase() + t.slice(1);
+
+/** What the spread rule says about a sweep's reading against the first sweep's. */
+function verdictText(
+  v: SpreadVerdict,
+  base: { name: string; r: Reading<PlotPoint> },
+  other: { name: string; r: Reading<PlotPoint> },
+  sense: "max" | "min",
+): string {
+  if (v === "within") return "within each other's run-to-run spread: no winner here";
+  if (base.r.y === null || other.r.y === null) return "";
+  if (v === "apart") {
+    const otherAhead = sense === "max" ? other.r.y > base.r.y : other.r.y < base.r.y;
+    return `outside each other's run-to-run spread: ${otherAhead ? other.name : base.name} wins here`;
+  }
+  const single = [base, other].filter((s) => s.r.y !== null && s.r.point.ySpread.runs < 2);
+  if (single.length === 2) return "spread not known: one run each";
+  return `spread not known: ${single.map((s) => `${s.name} has one run at ${s.r.y === null ? "" : s.r.point.label}`).join("")}`;
 }
 
 /**
- * The frontiers read at one x: "at 50 tok/s/user, A gives 1,830 tok/s/GPU, B gives 1,410
- * (−23%)", interpolated along each frontier, and which readings lie outside what a sweep measured.
+ * The frontiers read at one x: "at 50 tok/s/user, A gives 1,830 tok/s/GPU at c16, B gives 1,410
+ * (−23%, outside each other's run-to-run spread: A wins here)", each frontier read as the step it
+ * is drawn as, with the spread of the point read (its repeated runs' min–max) and whether two
+ * sweeps are within each other's spread (docs/metrics.md §Sweeps).
  */
 export function FrontierReading({
   sweeps,
@@ -50,8 +77,10 @@ export function FrontierReading({
       : readSweepsAt(
           sweeps.map((s) => s.series),
           where,
+          x,
+          y,
         );
-  const extrapolated = cmp ? sweeps.filter((_, i) => cmp.readings[i].how === "extrapolated") : [];
+  const beyond = cmp ? sweeps.filter((_, i) => cmp.readings[i].how === "beyond") : [];
   return (
     <div className="rounded-lg border border-border bg-card p-4 text-sm" data-testid="frontier-reading">
       <label className="flex flex-wrap items-center gap-2">
@@ -72,16 +101,30 @@ export function FrontierReading({
       </label>
       {cmp && where !== null ? (
         <p className="mt-2" data-testid="frontier-sentence">
-          At {formatNumber(where)} {x.unit},{" "}
+          {x.sense === "max" ? "With at least" : "Within"} {formatNumber(where)} {x.unit},{" "}
           {sweeps.map((s, i) => {
             const r = cmp.readings[i];
             const d = cmp.deltas[i];
+            const v = cmp.verdicts[i];
+            const said =
+              v === null
+                ? ""
+                : verdictText(v, { name: sweeps[0].name, r: cmp.readings[0] }, { name: s.name, r }, y.sense);
+            const paren = [d !== null ? pct(d) : "", said].filter(Boolean).join(", ");
             return (
               <span key={i}>
-                {i > 0 ? ", " : ""}
+                {i > 0 ? "; " : ""}
                 <span style={{ color: s.color }}>■</span> {s.name} gives {value(r, y.unit)}
-                {d !== null ? ` (${pct(d)})` : ""}
-                {r.how === "extrapolated" ? "†" : ""}
+                {r.how === "beyond" ? "†" : ""}
+                {paren ? (
+                  <>
+                    {" ("}
+                    <span data-testid="spread-verdict" data-verdict={v ?? ""}>
+                      {paren}
+                    </span>
+                    {")"}
+                  </>
+                ) : null}
               </span>
             );
           })}
@@ -90,12 +133,18 @@ export function FrontierReading({
       ) : (
         <p className="mt-2 text-muted">No frontier to read: no run of the sweep has both values.</p>
       )}
-      {extrapolated.length > 0 ? (
+      {beyond.length > 0 ? (
         <p className="mt-1 text-xs text-warn">
-          † extrapolated beyond the measured range of {extrapolated.map((s) => s.name).join(", ")}: the sweep
-          did not run there.
+          † past the measured range of {beyond.map((s) => s.name).join(", ")}: its nearest point is read; the
+          sweep did not run there, and may do better.
         </p>
       ) : null}
+      <p className="mt-1 text-xs text-muted">
+        Each frontier is read as its step: the best {lowerFirst(y.title)} among the points with{" "}
+        {lowerFirst(x.title)} {x.sense === "max" ? "at least" : "at most"} this. Repeated runs of one load are
+        read at their median; two sweeps are within each other&apos;s spread when the runs&apos; min–max
+        ranges overlap.
+      </p>
     </div>
   );
 }

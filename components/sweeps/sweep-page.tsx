@@ -14,6 +14,7 @@ import { MAX_OVERLAID_SWEEPS, type Sweep } from "@/lib/api/sweeps";
 import {
   chartAxes,
   loadLabel,
+  singleRunPoint,
   SWEEP_CHARTS,
   sweepSeries,
   type SweepChartId,
@@ -74,11 +75,7 @@ function SweepBody({ id }: { id: string }) {
     const yv = p[y.key];
     if (xv === null || yv === null) return null;
     return {
-      x: xv,
-      y: yv,
-      label: loadLabel(marked.data),
-      runId: marked.data.id,
-      runName: marked.data.name,
+      ...singleRunPoint(xv, yv, loadLabel(marked.data), marked.data.id, marked.data.name),
       name: `${marked.data.name} (run)`,
     };
   };
@@ -126,7 +123,7 @@ function SweepBody({ id }: { id: string }) {
                 key={chart}
                 id={chart}
                 title={SWEEP_CHARTS[chart].title}
-                description={`${x.perStat || y.perStat ? `${stat} per run${x.key === "tokPerSPerUser" && stat !== perUserStatLabel(stat) ? ` (interactivity: its ${perUserStatLabel(stat)}, the slow tail)` : ""}; ` : ""}each point is a run, labelled by its load; the line is the Pareto frontier${unplotted.length ? ` · not drawn: ${unplotted.map((u) => `${u.runName} (${u.reason})`).join("; ")}` : ""}`}
+                description={`${x.perStat || y.perStat ? `${stat} per run${x.key === "tokPerSPerUser" && stat !== perUserStatLabel(stat) ? ` (interactivity: its ${perUserStatLabel(stat)}, the slow tail)` : ""}; ` : ""}each point is a run, labelled by its load; repeated runs of one load are one point at their median, their min–max drawn as bars; the step is the Pareto frontier${unplotted.length ? ` · not drawn: ${unplotted.map((u) => `${u.runName} (${u.reason})`).join("; ")}` : ""}`}
                 x={x}
                 y={y}
                 sweeps={series}

@@ -3,8 +3,8 @@
  *
  * A point is on the frontier unless another point is at least as good on both axes and strictly
  * better on one. Two identical points tie: neither dominates, both stay (the table shows both;
- * the line passes through them once). The frontier is read by linear interpolation between its
- * neighbours in x; outside its x range the end segment is extended and the answer says so.
+ * the line passes through them once). The frontier is drawn and read as a step: at any x, the
+ * best y of the points at least as good in x.
  */
 
 export type Sense = "max" | "min";
@@ -40,66 +40,90 @@ export function paretoFrontier<T>(points: ParetoInput<T>[], axes: Axes): ParetoI
     .sort((a, b) => a.x - b.x || a.y - b.y);
 }
 
-export type Reading =
-  | { y: number; how: "exact" | "interpolated" | "extrapolated"; from: [number, number] }
+export type Reading<T extends { x: number; y: number } = { x: number; y: number }> =
+  | {
+      y: number;
+      /** exact: a point at x; step: the point the step takes between two; beyond: past the measured range */
+      how: "exact" | "step" | "beyond";
+      /** The frontier point that gives the reading */
+      point: T;
+    }
   | { y: null; how: "none"; reason: string };
 
-/**
- * How far past its measured x range a frontier is extended, as a share of that range: a little
- * past the ends is a fair guess, far past it the end segment's slope runs to absurd values
- * (negative throughput).
- */
-export const MAX_EXTRAPOLATION = 0.25;
+const qualifies = (px: number, x: number, s: Sense) => (s === "max" ? px >= x : px <= x);
 
 /**
- * The frontier's y at `x`: exact on a point, interpolated between the two frontier points around
- * it, or extrapolated along the nearest end segment (flagged: the sweep did not measure there),
- * at most MAX_EXTRAPOLATION of the measured range past its ends and never past 0 in y.
- * `from` gives the x range of the points used. A one-point frontier answers only at its own x.
+ * The frontier's y at `x`, read as the step it is drawn as: the best y among the frontier points
+ * at least as good as `x` on the x axis (interactivity at least `x`, latency at most `x`). Between
+ * two points that is the one past `x`; outside the measured range on the side a point still
+ * qualifies, the nearest end ("beyond": the sweep did not run there, so more may be possible); on
+ * the other side no point reaches `x` and there is no reading. No value is made up between points:
+ * a straight line between two loads is a configuration nobody ran.
  */
-export function readFrontier(frontier: Array<{ x: number; y: number }>, x: number): Reading {
+export function readFrontier<T extends { x: number; y: number }>(
+  frontier: readonly T[],
+  x: number,
+  axes: Axes,
+): Reading<T> {
   if (!Number.isFinite(x)) return { y: null, how: "none", reason: "no value to read at" };
-  // Tied points share an x: keep one per x so a segment never has zero width.
-  const pts = frontier.filter((p, i) => i === 0 || p.x !== frontier[i - 1].x);
+  const pts = frontier.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
   if (pts.length === 0) return { y: null, how: "none", reason: "the frontier has no points" };
-  const hit = pts.find((p) => p.x === x);
-  if (hit) return { y: hit.y, how: "exact", from: [hit.x, hit.x] };
-  if (pts.length === 1)
-    return { y: null, how: "none", reason: "a one-point frontier cannot be read away from its point" };
-  let i = pts.findIndex((p) => p.x > x);
-  const how = i <= 0 ? "extrapolated" : "interpolated";
-  const lo = pts[0].x;
-  const hi = pts[pts.length - 1].x;
-  const reach = MAX_EXTRAPOLATION * (hi - lo);
-  if (x < lo - reach || x > hi + reach)
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const p of pts) {
+    if (p.x < lo) lo = p.x;
+    if (p.x > hi) hi = p.x;
+  }
+  let best: T | null = null;
+  for (const p of pts)
+    if (qualifies(p.x, x, axes.x) && (best === null || better(p.y, best.y, axes.y))) best = p;
+  if (best === null) {
+    const edge = axes.x === "max" ? hi : lo;
     return {
       y: null,
       how: "none",
-      reason: `outside the measured range (${lo.toPrecision(4)} to ${hi.toPrecision(4)})`,
+      reason: `no point reaches it (the ${axes.x === "max" ? "highest" : "lowest"} is ${edge.toPrecision(4)})`,
     };
-  if (i === -1) i = pts.length - 1;
-  if (i === 0) i = 1;
-  const a = pts[i - 1];
-  const b = pts[i];
-  const y = a.y + ((b.y - a.y) * (x - a.x)) / (b.x - a.x);
-  if (how === "extrapolated" && y < 0 && Math.min(a.y, b.y) >= 0)
-    return { y: null, how: "none", reason: "extending the frontier here would go below 0" };
-  return { y, how, from: [a.x, b.x] };
+  }
+  const how = best.x === x ? "exact" : x < lo || x > hi ? "beyond" : "step";
+  return { y: best.y, how, point: best };
 }
 
-export interface FrontierComparison {
+/**
+ * The corners of the frontier drawn as a step, from its first point to its last in x order: from
+ * each point the line keeps the y a reader at that x gets (readFrontier) until the next point.
+ */
+export function frontierSteps(frontier: ReadonlyArray<{ x: number; y: number }>, axes: Axes) {
+  const pts = [...frontier]
+    .filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y))
+    .sort((a, b) => a.x - b.x)
+    .filter((p, i, all) => i === 0 || p.x !== all[i - 1].x);
+  const out: Array<{ x: number; y: number }> = [];
+  pts.forEach((p, i) => {
+    out.push({ x: p.x, y: p.y });
+    const next = pts[i + 1];
+    if (!next) return;
+    // Interactivity at least x (x maximised): just past a point the next one gives the reading;
+    // latency at most x (x minimised): a point's y holds until the next point.
+    out.push(axes.x === "max" ? { x: p.x, y: next.y } : { x: next.x, y: p.y });
+  });
+  return out;
+}
+
+export interface FrontierComparison<T extends { x: number; y: number }> {
   /** Each frontier's reading, in the order given (the first is the baseline) */
-  readings: Reading[];
+  readings: Reading<T>[];
   /** (y − baseline y) / |baseline y| for every frontier; null for the baseline or an unreadable one */
   deltas: Array<number | null>;
 }
 
 /** Every frontier read at the same x, each compared with the first. */
-export function compareFrontiersAt(
-  frontiers: Array<Array<{ x: number; y: number }>>,
+export function compareFrontiersAt<T extends { x: number; y: number }>(
+  frontiers: ReadonlyArray<readonly T[]>,
   x: number,
-): FrontierComparison {
-  const readings = frontiers.map((f) => readFrontier(f, x));
+  axes: Axes,
+): FrontierComparison<T> {
+  const readings = frontiers.map((f) => readFrontier(f, x, axes));
   const base = readings[0]?.y ?? null;
   const deltas = readings.map((r, i) =>
     i === 0 || r.y === null || base === null || base === 0 ? null : (r.y - base) / Math.abs(base),

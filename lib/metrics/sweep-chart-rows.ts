@@ -1,10 +1,12 @@
 /**
  * The sweep page's charts as data (docs/metrics.md §Sweeps): which point metric is on which axis,
- * which way each is better, and each sweep's points and Pareto frontier on them. Pure; the
+ * which way each is better, and each sweep's points (repeated runs of one point as its median with
+ * their min–max) and Pareto frontier on them. Pure; the
  * components draw what this returns.
  */
-import type { Sweep, SweepPoint, SweepStat } from "@/lib/api/sweeps";
-import { compareFrontiersAt, paretoFrontier, type Reading, type Sense } from "./pareto";
+import type { Sweep, SweepPoint, SweepRun, SweepStat } from "@/lib/api/sweeps";
+import { compareFrontiersAt, frontierSteps, paretoFrontier, type Reading, type Sense } from "./pareto";
+import { compareSpreads, spreadOf, type Spread, type SpreadVerdict } from "./run-spread";
 
 type PointKey = Exclude<keyof SweepPoint, "missing">;
 
@@ -71,17 +73,54 @@ export function chartAxes(chart: SweepChartId, basis: ThroughputBasis): { x: Swe
 }
 
 export interface PlotPoint {
+  /** The median of the point's runs on each axis (a single run's own value) */
   x: number;
   y: number;
-  /** "c4", "r2.5 req/s" or the run's name */
+  /** "c4", "r2.5 req/s" or the run's name; "c4 ×3" for three repeated runs */
   label: string;
+  /** The first run's id and name (the point's, when it has one run) */
   runId: string;
   runName: string;
+  /** Every run behind the point, in the sweep's order */
+  runIds: string[];
+  runNames: string[];
+  /** The runs' median, min and max on each axis */
+  xSpread: Spread;
+  ySpread: Spread;
+  /** The interval as offsets below and above the median, as a chart's error bars take it */
+  xErr: [number, number];
+  yErr: [number, number];
+}
+
+/** A point of one run: no spread known. */
+export function singleRunPoint(
+  x: number,
+  y: number,
+  label: string,
+  runId: string,
+  runName: string,
+): PlotPoint {
+  return {
+    x,
+    y,
+    label,
+    runId,
+    runName,
+    runIds: [runId],
+    runNames: [runName],
+    xSpread: { value: x, lo: x, hi: x, runs: 1 },
+    ySpread: { value: y, lo: y, hi: y, runs: 1 },
+    xErr: [0, 0],
+    yErr: [0, 0],
+  };
 }
 
 export interface SweepSeries {
+  /** One point per sweep point: repeated runs of one load and setup are one point */
   points: PlotPoint[];
   frontier: PlotPoint[];
+  /** The frontier's corners, drawn as a step (lib/metrics/pareto.ts frontierSteps) */
+  steps: Array<{ x: number; y: number }>;
   /** Runs with no point on this chart, and why */
   unplotted: Array<{ runName: string; reason: string }>;
 }
@@ -96,13 +135,31 @@ export function loadLabel(run: {
   return run.name;
 }
 
+/**
+ * Which runs of a sweep may repeat one point: the same load (concurrency, else request rate) and
+ * the same setup (the run's stated model, backend and version, hardware, GPU count, roles). A run
+ * that states no load is a point of its own. ISL and OSL are left out: where no configuration
+ * states them they are the measured means, which differ from run to run (the upload warns when a
+ * sweep's runs ran lengths over 10% apart).
+ */
+export function repeatKey(run: Pick<SweepRun, "id" | "concurrency" | "requestRate" | "setup">): string {
+  const load =
+    run.concurrency !== null
+      ? `c${run.concurrency}`
+      : run.requestRate !== null
+        ? `r${run.requestRate}`
+        : null;
+  return load === null ? `run ${run.id}` : `${load} ${run.setup ?? ""}`;
+}
+
 export function sweepSeries(
   sweep: Pick<Sweep, "runs">,
   stat: SweepStat,
   x: SweepAxis,
   y: SweepAxis,
 ): SweepSeries {
-  const points: PlotPoint[] = [];
+  type Member = { run: SweepRun; x: number; y: number };
+  const groups = new Map<string, Member[]>();
   const unplotted: SweepSeries["unplotted"] = [];
   for (const run of sweep.runs) {
     const p = run.points[stat];
@@ -112,22 +169,55 @@ export function sweepSeries(
       unplotted.push({ runName: run.name, reason: p.missing[xv === null ? x.key : y.key] ?? "not measured" });
       continue;
     }
-    points.push({ x: xv, y: yv, label: loadLabel(run), runId: run.id, runName: run.name });
+    const key = repeatKey(run);
+    const g = groups.get(key) ?? [];
+    g.push({ run, x: xv, y: yv });
+    groups.set(key, g);
   }
+  const points: PlotPoint[] = [];
+  for (const g of groups.values()) {
+    const xs = spreadOf(g.map((m) => m.x))!;
+    const ys = spreadOf(g.map((m) => m.y))!;
+    const first = g[0].run;
+    points.push({
+      x: xs.value,
+      y: ys.value,
+      label: g.length > 1 ? `${loadLabel(first)} ×${g.length}` : loadLabel(first),
+      runId: first.id,
+      runName: first.name,
+      runIds: g.map((m) => m.run.id),
+      runNames: g.map((m) => m.run.name),
+      xSpread: xs,
+      ySpread: ys,
+      xErr: [xs.value - xs.lo, xs.hi - xs.value],
+      yErr: [ys.value - ys.lo, ys.hi - ys.value],
+    });
+  }
+  const axes = { x: x.sense, y: y.sense };
   const frontier = paretoFrontier(
     points.map((p) => ({ x: p.x, y: p.y, item: p })),
-    { x: x.sense, y: y.sense },
+    axes,
   ).map((f) => f.item);
-  return { points, frontier, unplotted };
+  return { points, frontier, steps: frontierSteps(frontier, axes), unplotted };
 }
 
-/** Every sweep's frontier read at the same x, against the first sweep. */
-export function readSweepsAt(
-  series: SweepSeries[],
-  at: number,
-): { readings: Reading[]; deltas: Array<number | null> } {
-  return compareFrontiersAt(
+export interface SweepsReading {
+  readings: Reading<PlotPoint>[];
+  deltas: Array<number | null>;
+  /** Each reading against the first sweep's: within each other's run-to-run spread or not (null for the first, or an unreadable one) */
+  verdicts: Array<SpreadVerdict | null>;
+}
+
+/** Every sweep's frontier read at the same x, against the first sweep, with the spread verdict. */
+export function readSweepsAt(series: SweepSeries[], at: number, x: SweepAxis, y: SweepAxis): SweepsReading {
+  const { readings, deltas } = compareFrontiersAt(
     series.map((s) => s.frontier),
     at,
+    { x: x.sense, y: y.sense },
   );
+  const base = readings[0];
+  const verdicts = readings.map((r, i) =>
+    i === 0 || r.y === null || base?.y == null ? null : compareSpreads(base.point.ySpread, r.point.ySpread),
+  );
+  return { readings, deltas, verdicts };
 }

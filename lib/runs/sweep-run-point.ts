@@ -166,6 +166,13 @@ const EMPTY: PointInputs = {
   tokPerSPerUser: null,
 };
 
+/**
+ * The facts that make two runs at one load repeats of one sweep point when they agree. ISL and
+ * OSL are not among them: where no configuration states them they are measured means, which
+ * differ from run to run.
+ */
+const SETUP_FACTS = ["model", "backend", "backendVersion", "gpuModel", "gpuCount", "roles"] as const;
+
 export interface SweepMember {
   run: SweepRun;
   facts: RunFacts;
@@ -195,6 +202,7 @@ export async function sweepMember(app: IngestDeps, runId: string): Promise<Sweep
       concurrency: facts.concurrency?.value ?? null,
       requestRate: facts.requestRate?.value ?? null,
       gpuCount: facts.gpuCount,
+      setup: JSON.stringify(SETUP_FACTS.map((k) => facts[k]?.value ?? null)),
       source: src.source,
       sourceNote: src.sourceNote,
       sourceProducer: src.source === "summary" ? (src.sourceProducer ?? "aiperf") : null,

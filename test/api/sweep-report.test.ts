@@ -5,7 +5,11 @@
  * against concurrency under the SLO the link carries, on the log axes it asks for.
  */
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+// @ts-expect-error plain ESM generator without type declarations
+import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as getReport } from "@/app/api/sweeps/[id]/report.html/route";
 import { formatNumber } from "@/lib/format-number";
@@ -89,5 +93,58 @@ describe("sweep report", () => {
     expect((await report(id, "?stat=p42")).status).toBe(400);
     expect((await report(id, "?slo=nonsense")).status).toBe(400);
     expect((await report("no-such-sweep-1234")).status).toBe(404);
+  });
+  it("draws repeated runs as one point at aiperf's median with its min – max, and the frontier as a step", async () => {
+    // One configuration at c1, c4 three times and c16 (test/generators/aiperf.mjs: the records and
+    // the summary aiperf writes for exactly them, a server slowing down under load).
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sweep-repeats-"));
+    const files: Array<{ name: string; path: string }> = [];
+    const ttftP50: number[] = [];
+    for (const [i, [c, seed]] of [
+      [1, 1],
+      [4, 41],
+      [4, 42],
+      [4, 43],
+      [16, 161],
+    ].entries()) {
+      const dir = `trial${i}_c${c}`;
+      const g = await generateAiperfRun(path.join(tmp, dir), {
+        records: 40,
+        seed,
+        concurrency: c,
+        csv: false,
+        loadSlowdown: 0.03,
+      });
+      if (c === 4) ttftP50.push(JSON.parse(fs.readFileSync(g.summaryPath, "utf8")).time_to_first_token.p50);
+      files.push(
+        { name: `repeats/${dir}/profile_export.jsonl`, path: g.jsonlPath },
+        { name: `repeats/${dir}/profile_export_aiperf.json`, path: g.summaryPath },
+      );
+    }
+    const res = await upload(uploadRequest(files));
+    expect(res.status).toBe(201);
+    const id = ((await res.json()) as { sweep: { id: string } }).sweep.id;
+    const html = await (await report(id)).text();
+    fs.rmSync(tmp, { recursive: true, force: true });
+    const ttft = html.slice(html.indexOf('data-chart="sweep-ttft"'));
+    // TTFT against request throughput: c4's three runs are one row, at the median of aiperf's own
+    // p50 TTFTs, with their min – max.
+    const sorted = [...ttftP50].sort((a, b) => a - b);
+    const row = ttft.match(/<tr><td>c4 ×3<\/td>(.*?)<\/tr>/)![1];
+    const cells = [...row.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
+    expect(cells[0]).toBe("3");
+    expect(cells[3]).toBe(formatNumber(sorted[1], 3));
+    expect(cells[4]).toBe(`${formatNumber(sorted[0], 3)} – ${formatNumber(sorted[2], 3)}`);
+    // The single runs say so, and the repeated point is drawn with its bars.
+    expect(ttft).toMatch(/<tr><td>c1<\/td><td[^>]*>1<\/td>/);
+    expect(ttft).toContain("one run");
+    expect((ttft.slice(0, ttft.indexOf("</svg>")).match(/class="interval"/g) ?? []).length).toBe(1);
+    expect(ttft).toContain("repeated runs of one load are one point at their median");
+    // The frontier is a step: each of its segments is horizontal or vertical.
+    const line = ttft.match(/<polyline class="mark"[^>]* points="([^"]+)"/)![1];
+    const pts = line.split(" ").map((p) => p.split(",").map(Number));
+    expect(pts.length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < pts.length; i++)
+      expect(pts[i][0] === pts[i - 1][0] || pts[i][1] === pts[i - 1][1]).toBe(true);
   });
 });

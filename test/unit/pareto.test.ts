@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { compareFrontiersAt, paretoFrontier, readFrontier, type Axes } from "@/lib/metrics/pareto";
+import {
+  compareFrontiersAt,
+  frontierSteps,
+  paretoFrontier,
+  readFrontier,
+  type Axes,
+} from "@/lib/metrics/pareto";
 
 // Throughput per GPU (y, higher is better) against interactivity (x, higher is better).
 const maxMax: Axes = { x: "max", y: "max" };
@@ -52,47 +58,75 @@ describe("paretoFrontier", () => {
   });
 });
 
-describe("readFrontier", () => {
+describe("readFrontier (the step it is drawn as)", () => {
+  // Interactivity (x, max) against throughput per GPU (y, max): more interactivity, less throughput.
   const frontier = [
     { x: 20, y: 2000 },
     { x: 40, y: 1600 },
     { x: 80, y: 800 },
   ];
 
-  it("interpolates linearly between the neighbours", () => {
-    // 50 lies a quarter of the way from 40 to 80: 1600 + (800 − 1600) × 0.25 = 1400
-    expect(readFrontier(frontier, 50)).toEqual({ y: 1400, how: "interpolated", from: [40, 80] });
-    expect(readFrontier(frontier, 40)).toEqual({ y: 1600, how: "exact", from: [40, 40] });
+  it("reads the best y among the points with at least that interactivity: the next point past x", () => {
+    // At 50 tok/s/user only the point at 80 reaches it: 800, not a line's 1400 between 40 and 80.
+    expect(readFrontier(frontier, 50, maxMax)).toMatchObject({ y: 800, how: "step", point: { x: 80 } });
+    expect(readFrontier(frontier, 40, maxMax)).toMatchObject({ y: 1600, how: "exact", point: { x: 40 } });
+    expect(readFrontier(frontier, 20.5, maxMax)).toMatchObject({ y: 1600, how: "step" });
   });
 
-  it("says when it extrapolates beyond the measured range", () => {
-    // past 80 along the last segment: slope −20 per unit → at 90: 800 − 200 = 600
-    expect(readFrontier(frontier, 90)).toEqual({ y: 600, how: "extrapolated", from: [40, 80] });
-    // before 20 along the first segment: slope −20 → at 10: 2000 + 200 = 2200
-    expect(readFrontier(frontier, 10)).toEqual({ y: 2200, how: "extrapolated", from: [20, 40] });
+  it("reads past the low end off the nearest point, and nothing past the highest interactivity", () => {
+    expect(readFrontier(frontier, 10, maxMax)).toMatchObject({ y: 2000, how: "beyond", point: { x: 20 } });
+    const r = readFrontier(frontier, 90, maxMax);
+    expect(r.how).toBe("none");
+    expect(r.y).toBeNull();
+    if (r.how === "none") expect(r.reason).toBe("no point reaches it (the highest is 80.00)");
   });
 
-  it("extends a frontier only a quarter of its range past its ends, and never below 0", () => {
-    // range 20…80 (60 wide): up to 15 past either end
-    expect(readFrontier(frontier, 95).how).toBe("extrapolated");
-    expect(readFrontier(frontier, 96).how).toBe("none");
-    expect(readFrontier(frontier, 4).how).toBe("none");
-    // 20 → 1000, 30 → 100: slope −90 per unit; at 31.5 (within reach 2.5) it would be −35
+  it("reads a latency budget (x minimised) off the last point within it", () => {
+    // E2E ms (x, min) against throughput (y, max): more latency buys throughput.
+    const lat = [
+      { x: 500, y: 300 },
+      { x: 900, y: 700 },
+      { x: 2000, y: 1100 },
+    ];
+    const axes: Axes = { x: "min", y: "max" };
+    expect(readFrontier(lat, 1500, axes)).toMatchObject({ y: 700, how: "step", point: { x: 900 } });
+    expect(readFrontier(lat, 3000, axes)).toMatchObject({ y: 1100, how: "beyond" });
+    expect(readFrontier(lat, 400, axes).how).toBe("none");
+  });
+
+  it("reads a one-point frontier at and on the good side of its point only", () => {
+    expect(readFrontier([{ x: 5, y: 9 }], 5, maxMax).y).toBe(9);
+    expect(readFrontier([{ x: 5, y: 9 }], 4, maxMax)).toMatchObject({ y: 9, how: "beyond" });
+    expect(readFrontier([{ x: 5, y: 9 }], 6, maxMax).how).toBe("none");
+    expect(readFrontier([], 6, maxMax).how).toBe("none");
+  });
+
+  it("draws the step through the corners the reading takes", () => {
+    // x maximised: just past a point the next one gives the reading, so the step drops at each point.
+    expect(frontierSteps(frontier, maxMax)).toEqual([
+      { x: 20, y: 2000 },
+      { x: 20, y: 1600 },
+      { x: 40, y: 1600 },
+      { x: 40, y: 800 },
+      { x: 80, y: 800 },
+    ]);
+    // x minimised: a point's y holds until the next point.
     expect(
-      readFrontier(
+      frontierSteps(
         [
-          { x: 20, y: 1000 },
-          { x: 30, y: 100 },
+          { x: 500, y: 300 },
+          { x: 900, y: 700 },
         ],
-        31.5,
-      ).how,
-    ).toBe("none");
-  });
-
-  it("reads a one-point frontier only at its point", () => {
-    expect(readFrontier([{ x: 5, y: 9 }], 5).y).toBe(9);
-    expect(readFrontier([{ x: 5, y: 9 }], 6).how).toBe("none");
-    expect(readFrontier([], 6).how).toBe("none");
+        { x: "min", y: "max" },
+      ),
+    ).toEqual([
+      { x: 500, y: 300 },
+      { x: 900, y: 300 },
+      { x: 900, y: 700 },
+    ]);
+    // Every corner is read back as the step's value just inside it.
+    for (const x of [25, 39.9, 41, 79])
+      expect(readFrontier(frontier, x, maxMax).y).toBe(x <= 40 ? 1600 : 800);
   });
 
   it("compares frontiers at equal interactivity against the first", () => {
@@ -100,10 +134,10 @@ describe("readFrontier", () => {
       { x: 30, y: 1500 },
       { x: 70, y: 900 },
     ];
-    // B at 50: 1500 + (900 − 1500) × 0.5 = 1200; A at 50: 1400 → (1200 − 1400) / 1400 = −14.2857…%
-    const cmp = compareFrontiersAt([frontier, b], 50);
-    expect(cmp.readings.map((r) => r.y)).toEqual([1400, 1200]);
+    // At 50: A's step gives 800 (its point at 80), B's 900 (its point at 70): (900 − 800) / 800 = +12.5%
+    const cmp = compareFrontiersAt([frontier, b], 50, maxMax);
+    expect(cmp.readings.map((r) => r.y)).toEqual([800, 900]);
     expect(cmp.deltas[0]).toBeNull();
-    expect(cmp.deltas[1]).toBeCloseTo(-200 / 1400, 12);
+    expect(cmp.deltas[1]).toBeCloseTo(0.125, 12);
   });
 });

@@ -23,6 +23,11 @@ export interface XySeries {
   mark?: "line";
   /** In a scatter: a label per point, written beside it (a sweep point's load, "c4") */
   labels?: ReadonlyArray<string>;
+  /**
+   * In a scatter: an interval per point on each axis (repeated runs' min–max), drawn as bars
+   * through it; null for a point without one
+   */
+  intervals?: ReadonlyArray<{ x: readonly [number, number]; y: readonly [number, number] } | null>;
 }
 
 export interface BarSeries {
@@ -144,14 +149,16 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
       : plot.series
           .map((s, slot) => ({ ...s, points: placeable(s.points, plot.x, plot.y), slot }))
           .filter((s) => s.points.some(([x, y]) => finite(x) && finite(y)));
+  const spans = (axis: "x" | "y") =>
+    series.flatMap((s) => (s.intervals ?? []).flatMap((iv) => (iv ? [...iv[axis]] : [])).filter(finite));
   const xs =
     plot.kind === "histogram"
       ? plot.bins.map((b) => b.hi)
-      : series.flatMap((s) => s.points.map(([x]) => x).filter(finite));
+      : [...series.flatMap((s) => s.points.map(([x]) => x).filter(finite)), ...spans("x")];
   const ys =
     plot.kind === "histogram"
       ? plot.bins.map((b) => b.count)
-      : series.flatMap((s) => s.points.map(([, y]) => y).filter(finite));
+      : [...series.flatMap((s) => s.points.map(([, y]) => y).filter(finite)), ...spans("y")];
   const xScale = axisScale(xs, plot.kind !== "histogram" && plot.x.log);
   const yScale = axisScale(ys, plot.kind !== "histogram" && plot.y.log);
   const xTicks = xScale.ticks;
@@ -196,6 +203,17 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
     if (plot.kind === "scatter" && s.mark !== "line") {
       s.points.forEach(([x, y], k) => {
         if (!finite(x) || !finite(y)) return;
+        const iv = s.intervals?.[k];
+        const ok = (v: number, log: boolean | undefined) => finite(v) && (!log || v > 0);
+        if (iv && [...iv.x].every((v) => ok(v, plot.x.log)) && [...iv.y].every((v) => ok(v, plot.y.log))) {
+          const [x0, x1] = [sx(iv.x[0]), sx(iv.x[1])];
+          const [y0, y1] = [sy(iv.y[0]), sy(iv.y[1])];
+          const cx = sx(x);
+          const cy = sy(y);
+          parts.push(
+            `<path class="interval" stroke="${colour}" stroke-width="1.2" fill="none" d="M${f(x0)},${f(cy)}H${f(x1)}M${f(x0)},${f(cy - 3)}V${f(cy + 3)}M${f(x1)},${f(cy - 3)}V${f(cy + 3)}M${f(cx)},${f(y0)}V${f(y1)}M${f(cx - 3)},${f(y0)}H${f(cx + 3)}M${f(cx - 3)},${f(y1)}H${f(cx + 3)}"/>`,
+          );
+        }
         const text = s.labels?.[k];
         parts.push(
           `<circle class="mark" cx="${f(sx(x))}" cy="${f(sy(y))}" r="${text ? 3.5 : 2}" fill="${colour}" fill-opacity="0.7"/>`,

@@ -15,6 +15,7 @@ import {
   loadLabel,
   SWEEP_CHARTS,
   sweepSeries,
+  type PlotPoint,
   type SweepChartId,
   type ThroughputBasis,
 } from "@/lib/metrics/sweep-chart-rows";
@@ -71,25 +72,50 @@ function paretoFigure(
 ): Figure {
   const { x, y } = chartAxes(chart, basis);
   const s = sweepSeries(sweep, stat, x, y);
-  const onFrontier = new Set(s.frontier.map((p) => p.runId));
+  const onFrontier = new Set(s.frontier);
   const unplotted = s.unplotted.map((u) => `${u.runName} (${u.reason})`).join("; ");
+  const repeated = s.points.some((p) => p.runIds.length > 1);
+  const range = (sp: PlotPoint["xSpread"]) => (sp.runs > 1 ? `${cell(sp.lo)} – ${cell(sp.hi)}` : "one run");
   return {
     id: `sweep-${chart}`,
     title: SWEEP_CHARTS[chart].title,
-    description: `${x.perStat || y.perStat ? `${stat} per run; ` : ""}each point is a run, labelled by its load; the line is the Pareto frontier${log.y ? "; the y axis is on a log scale" : ""}${unplotted ? `. Not drawn: ${unplotted}` : ""}`,
+    description: `${x.perStat || y.perStat ? `${stat} per run; ` : ""}each point is a run, labelled by its load${repeated ? "; repeated runs of one load are one point at their median, their min–max drawn as bars" : ""}; the step is the Pareto frontier${log.y ? "; the y axis is on a log scale" : ""}${unplotted ? `. Not drawn: ${unplotted}` : ""}`,
     plot: {
       kind: "scatter",
       x: { title: x.title, unit: x.unit, log: log.x },
       y: { title: y.title, unit: y.unit, log: log.y },
       series: [
-        { label: sweep.name, points: s.points.map((p) => [p.x, p.y]), labels: s.points.map((p) => p.label) },
-        { label: "Pareto frontier", mark: "line", points: s.frontier.map((p) => [p.x, p.y]) },
+        {
+          label: sweep.name,
+          points: s.points.map((p) => [p.x, p.y]),
+          labels: s.points.map((p) => p.label),
+          intervals: s.points.map((p) =>
+            p.runIds.length > 1 ? { x: [p.xSpread.lo, p.xSpread.hi], y: [p.ySpread.lo, p.ySpread.hi] } : null,
+          ),
+        },
+        { label: "Pareto frontier", mark: "line", points: s.steps.map((p) => [p.x, p.y]) },
       ],
     },
     missing: `no run has both ${x.title.toLowerCase()} and ${y.title.toLowerCase()}${unplotted ? `: ${unplotted}` : ""}`,
     table: {
-      columns: ["load", `${x.title} (${x.unit})`, `${y.title} (${y.unit})`, "on the frontier"],
-      rows: s.points.map((p) => [p.label, cell(p.x), cell(p.y), onFrontier.has(p.runId) ? "yes" : ""]),
+      columns: [
+        "load",
+        "runs",
+        `${x.title} (${x.unit})`,
+        `${x.title} min – max`,
+        `${y.title} (${y.unit})`,
+        `${y.title} min – max`,
+        "on the frontier",
+      ],
+      rows: s.points.map((p) => [
+        p.label,
+        String(p.runIds.length),
+        cell(p.x),
+        range(p.xSpread),
+        cell(p.y),
+        range(p.ySpread),
+        onFrontier.has(p) ? "yes" : "",
+      ]),
     },
   };
 }
