@@ -74,7 +74,9 @@ export class Stager {
     at: { prefix: string; inArchive: boolean },
   ): Promise<void> {
     const gz = isGzip(head);
-    const inner = gz ? await peek(gunzipChunks(body, name, this.warn), 512) : { head, stream: body };
+    const inner = gz
+      ? await peek(gunzipChunks(body, name, this.warn, this.limits.maxExpansionRatio), 512)
+      : { head, stream: body };
     if (isTar(inner.head)) {
       if (!at.inArchive) this.archiveName ??= name;
       return this.stageTar(Readable.from(inner.stream), at.prefix);
@@ -149,7 +151,11 @@ export class Stager {
   private async stageMaybeGz(name: string, stream: Readable): Promise<void> {
     const { head, stream: body } = await peek(stream, 2);
     if (isGzip(head))
-      return this.stageFile(stripGzSuffix(name), Readable.from(gunzipChunks(body, name, this.warn)), true);
+      return this.stageFile(
+        stripGzSuffix(name),
+        Readable.from(gunzipChunks(body, name, this.warn, this.limits.maxExpansionRatio)),
+        true,
+      );
     return this.stageFile(name, Readable.from(body), true);
   }
 

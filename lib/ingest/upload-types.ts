@@ -36,6 +36,11 @@ export interface UploadLimits {
   uploadTimeoutMs?: number;
   maxArchiveEntries: number;
   maxExpandedBytes: number;
+  /**
+   * A gzip stream (a .gz part or entry) may expand at most this many times the compressed bytes
+   * read so far, once it is past EXPANSION_RATIO_FLOOR_BYTES; unset: no ratio limit.
+   */
+  maxExpansionRatio?: number;
 }
 
 export interface ReceivedUpload {

@@ -9,6 +9,8 @@ export interface AppConfig {
   uploadTimeoutMs: number;
   maxArchiveEntries: number;
   maxExpandedBytes: number;
+  /** A gzip stream expanding more than this many times its compressed size is a bomb (see lib/ingest/sniff.ts) */
+  maxExpansionRatio: number;
   maxLineBytes: number;
   maxJsonDocumentBytes: number;
   seedExamples: boolean;
@@ -73,6 +75,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     uploadTimeoutMs: intEnv("RUNLENS_UPLOAD_TIMEOUT_MS", 30 * 60_000),
     maxArchiveEntries: intEnv("RUNLENS_MAX_ARCHIVE_ENTRIES", 10_000),
     maxExpandedBytes: intEnv("RUNLENS_MAX_EXPANDED_BYTES", 8 * GiB),
+    maxExpansionRatio: intEnv("RUNLENS_MAX_EXPANSION_RATIO", 200),
     maxLineBytes: intEnv("RUNLENS_MAX_LINE_BYTES", 64 * MiB),
     maxJsonDocumentBytes: intEnv("RUNLENS_MAX_JSON_DOCUMENT_BYTES", 256 * MiB),
     seedExamples: (env.RUNLENS_EXAMPLES ?? "on") !== "off",

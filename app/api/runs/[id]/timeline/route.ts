@@ -16,7 +16,9 @@ export const GET = route(
     const building = await drilldownBuildingError(app.store.db, id);
     if (building) return building;
     const text = await timelinePayloadText(app.store.db, id, query);
-    if (text === null) return notFound("per-request records");
+    // A re-ingest that claimed the run after the check above has cleared its rows: say so, not 404.
+    if (text === null)
+      return (await drilldownBuildingError(app.store.db, id)) ?? notFound("per-request records");
     // The window's JSON as it was written (a stored first window is sent as stored); checked
     // against its schema outside production, as every answer is (lib/server/http.ts).
     if (process.env.NODE_ENV !== "production") timelineWireSchema.parse(JSON.parse(text));
