@@ -32,7 +32,6 @@ export async function openTestApp(env: Record<string, string | undefined> = {}):
     // Uploads answer with their drill-down built, so a test reads its request lists at once;
     // the tests of the background drill-down ask for "background".
     RUNLENS_DRILLDOWN: "inline",
-    RUNLENS_TEST_DRILLDOWN_DELAY_MS: undefined,
     ...env,
   };
   for (const [k, v] of Object.entries(vars)) {
