@@ -1,7 +1,7 @@
 /** Recognising compressed and archived parts by their magic bytes, and unpacking gzip safely. */
 import zlib, { createInflateRaw } from "node:zlib";
 import { isBlobTooLarge } from "@/lib/store/blob-store";
-import { UploadError } from "./errors";
+import { RequestError, UnusableContentError } from "@/lib/api/request-errors";
 
 /** zlib's CRC-32 (Node 20.15 and later); without it the member's size is still checked. */
 const crc32 = (zlib as { crc32?: (data: Buffer, value?: number) => number }).crc32;
@@ -29,9 +29,8 @@ export async function* gunzipChunks(
       yield* inflateMember(input);
     }
   } catch (err) {
-    if (err instanceof UploadError || isBlobTooLarge(err)) throw err;
-    throw new UploadError(
-      422,
+    if (err instanceof RequestError || isBlobTooLarge(err)) throw err;
+    throw new UnusableContentError(
       "bad_gzip",
       `${name.slice(0, 200)} is truncated or damaged (gzip data ends early or is corrupt)`,
     );
