@@ -13,7 +13,7 @@ import { parseAiperfRecord } from "@/lib/formats/aiperf-records";
 import { eachRecordLine } from "@/lib/formats/json-lines";
 import type { FileReport, IngestContext, IngestFile } from "@/lib/ingest/analyzer";
 import { ingestRecordFile, type BlockOptions } from "@/lib/ingest/analyzers/aiperf-record-ingest";
-import { aiperfRequestRow } from "@/lib/ingest/analyzers/aiperf-request-row";
+import { aiperfRecordRow } from "@/lib/ingest/analyzers/aiperf-request-row";
 import { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
 import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
@@ -144,29 +144,7 @@ async function lineByLine(file: IngestFile, ctx: IngestContext, s: Sinks): Promi
     const endMs = s.log.cols.endMs[i];
     if (r.error && r.phase === "profiling")
       s.errors.add(r.error.type, r.error.code, r.error.message, startMs);
-    if (
-      s.rows.push(
-        aiperfRequestRow(ctx.runId, file.id, lineNo, {
-          requestId: r.requestId,
-          warmup: r.phase === "warmup",
-          failed: Boolean(r.error),
-          errorType: r.error?.type ?? null,
-          cancelled: Boolean(r.cancelled),
-          startMs,
-          endMs,
-          ttftMs: r.ttftMs,
-          e2eMs: r.e2eMs,
-          itlMs: r.itlMs,
-          inputTokens: r.inputTokens,
-          outputTokens: r.outputTokens,
-          conversationId: r.conversationId,
-          turnIndex: r.turnIndex,
-          cachedTokens: r.cachedTokens,
-          possibleReuseTokens: possible,
-          workerId: r.workerId,
-        }),
-      )
-    )
+    if (s.rows.push(aiperfRecordRow(ctx.runId, file.id, lineNo, r, startMs, endMs, possible)))
       return s.rows.flush();
   });
   await s.rows.flush();

@@ -1,3 +1,4 @@
+import type { AiperfRecord } from "@/lib/formats/aiperf-records";
 import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 
 /** What one aiperf-shaped request stores, whichever reader produced it (records, imported tools). */
@@ -55,4 +56,38 @@ export function aiperfRequestRow(
     possible_reuse_tokens: integerOrNull(r.possibleReuseTokens),
     worker_id: r.workerId ?? null,
   };
+}
+
+/**
+ * The row of a parsed record, its start and end (ms) from the run's request log and the reuse
+ * ceiling its conversation gives it (null when not known).
+ */
+export function aiperfRecordRow(
+  runId: string,
+  fileId: string,
+  line: number,
+  r: AiperfRecord,
+  startMs: number,
+  endMs: number,
+  possibleReuseTokens: number | null = null,
+): AiperfRequestsTable {
+  return aiperfRequestRow(runId, fileId, line, {
+    requestId: r.requestId,
+    warmup: r.phase === "warmup",
+    failed: Boolean(r.error),
+    errorType: r.error?.type ?? null,
+    cancelled: Boolean(r.cancelled),
+    startMs,
+    endMs,
+    ttftMs: r.ttftMs,
+    e2eMs: r.e2eMs,
+    itlMs: r.itlMs,
+    inputTokens: r.inputTokens,
+    outputTokens: r.outputTokens,
+    conversationId: r.conversationId,
+    turnIndex: r.turnIndex,
+    cachedTokens: r.cachedTokens,
+    possibleReuseTokens,
+    workerId: r.workerId,
+  });
 }

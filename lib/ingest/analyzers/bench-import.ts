@@ -28,7 +28,7 @@ import { reanchorRequests } from "@/lib/store/aiperf-requests";
 import { BatchInserter } from "@/lib/store/batch-insert";
 import { AIPERF_REQUEST_COLUMNS } from "@/lib/store/tables/aiperf";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
-import { aiperfRequestRow } from "./aiperf-request-row";
+import { aiperfRecordRow } from "./aiperf-request-row";
 import { slowestRequestsPayload } from "./aiperf-slowest";
 
 const KINDS = new Set<string>(BENCH_RESULT_KINDS);
@@ -262,20 +262,7 @@ export function benchImportAnalyzer(): Analyzer {
         const startMs = log.cols.startMs[i];
         const endMs = log.cols.endMs[i];
         if (r.error && !warmup) errors.add(r.error.type, r.error.code, r.error.message, startMs);
-        const row = aiperfRequestRow(ctx.runId, pick.file.id, line, {
-          requestId: r.requestId,
-          warmup,
-          failed: Boolean(r.error),
-          errorType: r.error?.type ?? null,
-          cancelled: Boolean(r.cancelled),
-          startMs,
-          endMs,
-          ttftMs: r.ttftMs,
-          e2eMs: r.e2eMs,
-          itlMs: r.itlMs,
-          inputTokens: r.inputTokens,
-          outputTokens: r.outputTokens,
-        });
+        const row = aiperfRecordRow(ctx.runId, pick.file.id, line, r, startMs, endMs);
         if (rows.push(row)) await rows.flush();
       }
       await rows.flush();
