@@ -18,6 +18,7 @@ import { guidellmRateReport } from "../generators/guidellm";
 import { vllmBenchResult } from "../generators/vllm-bench";
 import { freshAppEachTest, uploadRequest } from "../helpers/test-app";
 import { readRun } from "../helpers/read-api";
+import { sortKeys } from "../helpers/sort-keys";
 
 freshAppEachTest();
 
@@ -26,17 +27,6 @@ async function uploadOne(name: string, content: string) {
   const res = await upload(uploadRequest([{ name, content }]));
   expect(res.status).toBe(201);
   return uploadResponseSchema.parse(await res.json());
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (typeof v !== "object" || v === null) return v;
-  const o = v as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, sortKeys(o[k])]),
-  );
 }
 
 describe("a document larger than the detection head", () => {
