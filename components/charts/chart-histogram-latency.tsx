@@ -7,20 +7,23 @@ import type { Distribution } from "@/lib/api/aiperf-charts";
 import { histogramRows } from "@/lib/metrics/aiperf-chart-rows";
 import { AIPERF_SUCCESSFUL, type FigureDefinition } from "@/components/charts/definitions";
 
-/** Requests per latency bin, with p50/p75/p90/p99 marked. */
-export function ChartHistogramLatency({
-  dist,
-  label,
-  population = "successful profiling request",
-  definition = AIPERF_SUCCESSFUL,
-}: {
+/** What a latency distribution figure (histogram, CDF) is drawn from. */
+export interface LatencyDistributionProps {
   dist: Distribution;
   label: string;
   /** Which requests the distribution counts (singular noun), for the description */
   population?: string;
   /** Which window, requests and method (definitions.ts) */
   definition?: FigureDefinition;
-}) {
+}
+
+/** Requests per latency bin, with p50/p75/p90/p99 marked. */
+export function ChartHistogramLatency({
+  dist,
+  label,
+  population = "successful profiling request",
+  definition = AIPERF_SUCCESSFUL,
+}: LatencyDistributionProps) {
   const rows = histogramRows(dist);
   return (
     <ChartContainer

@@ -3,9 +3,9 @@
 import { ChartContainer } from "@/components/charts/chart-container";
 import { latencyAxis, PercentileMarks } from "@/components/charts/reference-marks";
 import { formatMs } from "@/lib/format-number";
-import type { Distribution } from "@/lib/api/aiperf-charts";
 import { cdfRows } from "@/lib/metrics/aiperf-chart-rows";
-import { AIPERF_SUCCESSFUL, type FigureDefinition } from "@/components/charts/definitions";
+import type { LatencyDistributionProps } from "@/components/charts/chart-histogram-latency";
+import { AIPERF_SUCCESSFUL } from "@/components/charts/definitions";
 
 /** Share of requests at or below each latency, with the p50/p75/p90/p99 levels drawn. */
 export function ChartLineCdfLatency({
@@ -13,14 +13,7 @@ export function ChartLineCdfLatency({
   label,
   population = "successful profiling request",
   definition = AIPERF_SUCCESSFUL,
-}: {
-  dist: Distribution;
-  label: string;
-  /** Which requests the distribution counts (singular noun), for the description */
-  population?: string;
-  /** Which window, requests and method (definitions.ts) */
-  definition?: FigureDefinition;
-}) {
+}: LatencyDistributionProps) {
   const rows = cdfRows(dist);
   return (
     <ChartContainer

@@ -2,6 +2,16 @@
  * The input kinds a file can be: part of every file row the API returns, so the wire contract
  * owns them. Detection by content lives in lib/formats/detect.ts.
  */
+/** The kinds of other benchmark tools' result files, imported as one run each (or a sweep). */
+export const BENCH_RESULT_KINDS = [
+  "vllm-bench",
+  "sglang-bench",
+  "genai-perf-export",
+  "genai-perf-summary",
+  "guidellm-report",
+  "inferencex-result",
+] as const;
+
 export const KINDS = [
   "trtllm-perf-metrics",
   "trtllm-side-file",
@@ -14,12 +24,7 @@ export const KINDS = [
   "server-log",
   "router-log",
   "engine-config",
-  "vllm-bench",
-  "sglang-bench",
-  "genai-perf-export",
-  "genai-perf-summary",
-  "guidellm-report",
-  "inferencex-result",
+  ...BENCH_RESULT_KINDS,
   "dynamo-request-trace",
   "bench-console",
   "unknown",

@@ -29,6 +29,21 @@ export interface AiperfRunConfig {
   syntheticOsl: number | null;
 }
 
+/** A run config that says nothing: every setting unknown. */
+export const UNKNOWN_RUN_CONFIG: Readonly<AiperfRunConfig> = {
+  model: null,
+  endpointType: null,
+  endpointUrl: null,
+  streaming: null,
+  concurrency: null,
+  requestRate: null,
+  requestCount: null,
+  warmup: null,
+  configVersion: null,
+  syntheticIsl: null,
+  syntheticOsl: null,
+};
+
 function obj(v: unknown): Record<string, unknown> | null {
   return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }
@@ -40,17 +55,9 @@ export function readInputConfig(raw: unknown): AiperfRunConfig {
   const cfg = obj(raw) ?? {};
   const endpoint = obj(cfg.endpoint) ?? {};
   const empty: AiperfRunConfig = {
-    model: null,
+    ...UNKNOWN_RUN_CONFIG,
     endpointType: str(endpoint.type),
-    endpointUrl: null,
     streaming: bool(endpoint.streaming),
-    concurrency: null,
-    requestRate: null,
-    requestCount: null,
-    warmup: null,
-    configVersion: null,
-    syntheticIsl: null,
-    syntheticOsl: null,
   };
   const models = obj(cfg.models);
   if (models || Array.isArray(cfg.phases) || obj(cfg.phases)) {

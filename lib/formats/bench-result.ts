@@ -6,6 +6,7 @@
  */
 import type { ThroughputInputs } from "@/lib/api/derived-throughput";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
+import { UNKNOWN_RUN_CONFIG } from "./aiperf-input-config";
 import type { AiperfRecord } from "./aiperf-records";
 import type { AiperfSummary, SummaryMetric } from "./aiperf-summary";
 
@@ -125,20 +126,7 @@ export function toolSummary(
     schemaVersion: null,
     aiperfVersion: null,
     metrics: kept,
-    config: {
-      model: null,
-      endpointType: null,
-      endpointUrl: null,
-      streaming: null,
-      concurrency: null,
-      requestRate: null,
-      requestCount: null,
-      warmup: null,
-      configVersion: null,
-      syntheticIsl: null,
-      syntheticOsl: null,
-      ...config,
-    },
+    config: { ...UNKNOWN_RUN_CONFIG, ...config },
     errorSummary: [],
     wasCancelled: null,
     telemetryGpus: [],

@@ -3,7 +3,7 @@ import type { Kind } from "@/lib/api/kinds";
 import { newRunId } from "@/lib/store/ids";
 import { getRun, insertRun, updateRunMeta, type FileRow } from "@/lib/store/runs-repo";
 import type { IngestDeps } from "./deps";
-import { UploadError } from "./errors";
+import { UnusableContentError } from "@/lib/api/request-errors";
 import { ingestRun, type IngestOutcome } from "./ingest-run";
 import type { LiveIngest } from "./live-ingest";
 import { rowFacts } from "@/lib/store/run-facts";
@@ -46,8 +46,7 @@ async function createRun(
   const recognised = upload.files.filter((f) => f.kind !== "unknown");
   if (recognised.length === 0) {
     await drop();
-    throw new UploadError(
-      422,
+    throw new UnusableContentError(
       "no_recognized_files",
       "none of the uploaded files is a format Runlens reads",
       {
@@ -59,8 +58,7 @@ async function createRun(
   // have no figure but those printed, and an all-failed run prints 0.00 for what it never measured).
   if (recognised.every((f) => f.kind === "bench-console")) {
     await drop();
-    throw new UploadError(
-      422,
+    throw new UnusableContentError(
       "no_recognized_files",
       "console output of a benchmark tool alone is not a run: upload it beside the tool's result file (vLLM --save-result JSON, SGLang --output-file JSONL, GuideLLM report), whose numbers it is matched to",
       {

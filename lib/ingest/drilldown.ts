@@ -22,22 +22,3 @@ export function trackDrilldown<T>(work: Promise<T>): Promise<T> {
 export async function drilldownsSettled(): Promise<void> {
   while (pending.size > 0) await Promise.allSettled([...pending]);
 }
-
-/** Milliseconds to wait before building a drill-down: a test hook, 0 (no wait) unless set. */
-export function testDrilldownDelayMs(env: NodeJS.ProcessEnv = process.env): number {
-  return delayFrom(env.RUNLENS_TEST_DRILLDOWN_DELAY_MS);
-}
-
-/**
- * Milliseconds to wait between the analyzers' last row and the run's commit: a test hook, so a
- * crash test can kill an ingest while its rows are written and its run is not committed; 0 (no
- * wait) unless set.
- */
-export function testCommitDelayMs(env: NodeJS.ProcessEnv = process.env): number {
-  return delayFrom(env.RUNLENS_TEST_COMMIT_DELAY_MS);
-}
-
-function delayFrom(text: string | undefined): number {
-  const n = Number(text);
-  return Number.isFinite(n) && n > 0 ? n : 0;
-}

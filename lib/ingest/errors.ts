@@ -7,18 +7,3 @@ export function publicMessage(err: unknown): string {
   const firstLine = raw.split("\n")[0] ?? "";
   return firstLine.replace(/(?:[A-Za-z]:)?(?:[\\/][\w.@~-]+){2,}[\\/]?/g, "<path>").slice(0, 500);
 }
-
-/** A client-side problem with an upload: becomes a 4xx with the error shape of docs/http-api.md. */
-export class UploadError extends Error {
-  /** The rest of the request body is left unread: the answer closes the connection. */
-  closesConnection = false;
-
-  constructor(
-    public readonly status: number,
-    public readonly code: string,
-    message: string,
-    public readonly details?: unknown,
-  ) {
-    super(message);
-  }
-}

@@ -29,9 +29,10 @@ import {
 } from "@/lib/store/runs-repo";
 import type { AnalyzerResult, FileReport, IngestContext, IngestFile } from "./analyzer";
 import { createAnalyzers } from "./analyzers";
-import { testCommitDelayMs, testDrilldownDelayMs, trackDrilldown } from "./drilldown";
+import { trackDrilldown } from "./drilldown";
 import type { IngestDeps } from "./deps";
 import { publicMessage } from "./errors";
+import { ingestHolds } from "./ingest-holds";
 import { timelineColumnsOf } from "./timeline-columns";
 import { mergeFacts } from "./merge-facts";
 import { mergeCharts, mergeResults, pickBackend, pickRequestCount } from "./merge-results";
@@ -151,13 +152,12 @@ export class IngestSession {
       const uploadWarnings = run ? (JSON.parse(run.warnings) as string[]) : [];
       const blocks = mergeResults(results, [...uploadWarnings, ...notes]);
       const steps = results.flatMap((r) => (r.drilldown ? [r.drilldown] : []));
-      const delayMs = testDrilldownDelayMs();
-      const pending = steps.length > 0 || delayMs > 0;
+      const holds = ingestHolds();
+      const pending = steps.length > 0 || holds.beforeDrilldown !== undefined;
       // The timeline is built from the stored rows once they are final: after the drill-down
       // steps where there are any (aiperf re-anchors its rows there), else with the summary.
       const timelineWithSummary = steps.length === 0;
-      const commitDelayMs = testCommitDelayMs();
-      if (commitDelayMs > 0) await new Promise((r) => setTimeout(r, commitDelayMs));
+      await holds.beforeCommit?.();
       const summaryReadyAt = await commitRun(db, this.runId, {
         blocks,
         backend: pickBackend(blocks, results),
@@ -193,7 +193,7 @@ export class IngestSession {
         ? null
         : (charts: Record<string, unknown>) =>
             timelineColumnsOf(db, this.runId, files, [...results, { charts }]);
-      drilldown = trackDrilldown(this.buildDrilldown(steps, delayMs, timeline));
+      drilldown = trackDrilldown(this.buildDrilldown(steps, holds.beforeDrilldown, timeline));
       if (this.app.config.drilldown !== "inline") return outcome;
       const readyAt = await drilldown;
       if (readyAt !== null) return { ...outcome, drilldownReadyAt: readyAt };
@@ -233,12 +233,12 @@ export class IngestSession {
    */
   private async buildDrilldown(
     steps: Array<() => Promise<Record<string, unknown>>>,
-    delayMs: number,
+    hold: (() => Promise<void>) | undefined,
     timelineOf: ((charts: Record<string, unknown>) => ReturnType<typeof timelineColumnsOf>) | null,
   ): Promise<number | null> {
     const db = this.app.store.db;
     try {
-      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+      await hold?.();
       const charts: Record<string, unknown> = {};
       for (const step of steps) Object.assign(charts, await step());
       const timeline = timelineOf ? await timelineOf(charts) : null;

@@ -1,7 +1,7 @@
 /** Recognising compressed and archived parts by their magic bytes, and unpacking gzip safely. */
 import zlib, { createInflateRaw } from "node:zlib";
 import { isBlobTooLarge } from "@/lib/store/blob-store";
-import { UploadError } from "./errors";
+import { RequestError, TooLargeError, UnusableContentError } from "@/lib/api/request-errors";
 
 /** zlib's CRC-32 (Node 20.15 and later); without it the member's size is still checked. */
 const crc32 = (zlib as { crc32?: (data: Buffer, value?: number) => number }).crc32;
@@ -42,8 +42,7 @@ export async function* gunzipChunks(
       for await (const out of inflateMember(input)) {
         expanded += out.length;
         if (maxRatio && expanded > EXPANSION_RATIO_FLOOR_BYTES && expanded > maxRatio * input.pulled)
-          throw new UploadError(
-            413,
+          throw new TooLargeError(
             "payload_too_large",
             `${name.slice(0, 200)} expands more than ${maxRatio} times its compressed size (a gzip bomb?)`,
           );
@@ -51,9 +50,8 @@ export async function* gunzipChunks(
       }
     }
   } catch (err) {
-    if (err instanceof UploadError || isBlobTooLarge(err)) throw err;
-    throw new UploadError(
-      422,
+    if (err instanceof RequestError || isBlobTooLarge(err)) throw err;
+    throw new UnusableContentError(
       "bad_gzip",
       `${name.slice(0, 200)} is truncated or damaged (gzip data ends early or is corrupt)`,
     );

@@ -11,7 +11,7 @@ import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
 import yauzl from "yauzl";
 import { isBlobTooLarge, type BlobStore } from "@/lib/store/blob-store";
-import { UploadError } from "./errors";
+import { RequestError, TooLargeError, UnusableContentError } from "@/lib/api/request-errors";
 import { archiveStem, cleanUploadName, isJunkEntry, isUnsafeArchivePath, stripGzSuffix } from "./paths";
 import { peek } from "./peek";
 import { gunzipChunks, isGzip, isTar, isZip } from "./sniff";
@@ -89,8 +89,7 @@ export class Stager {
   private countEntry(): void {
     this.entries++;
     if (this.entries > this.limits.maxArchiveEntries)
-      throw new UploadError(
-        413,
+      throw new TooLargeError(
         "archive_too_many_entries",
         `an upload may hold at most ${this.limits.maxArchiveEntries} files, archive entries included`,
       );
@@ -119,8 +118,8 @@ export class Stager {
       await this.walkTar(extract, prefix);
       await done;
     } catch (err) {
-      if (err instanceof UploadError || isBlobTooLarge(err)) throw err;
-      throw new UploadError(422, "bad_archive", "the tar archive is truncated or damaged");
+      if (err instanceof RequestError || isBlobTooLarge(err)) throw err;
+      throw new UnusableContentError("bad_archive", "the tar archive is truncated or damaged");
     }
   }
 
@@ -171,15 +170,15 @@ export class Stager {
           { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: false },
           (err, z) =>
             err || !z
-              ? reject(new UploadError(422, "bad_archive", `${name} is not a readable zip archive`))
+              ? reject(new UnusableContentError("bad_archive", `${name} is not a readable zip archive`))
               : resolve(z),
         ),
       );
       try {
         await this.walkZip(zip);
       } catch (err) {
-        if (err instanceof UploadError || isBlobTooLarge(err)) throw err;
-        throw new UploadError(422, "bad_archive", "the zip archive is damaged");
+        if (err instanceof RequestError || isBlobTooLarge(err)) throw err;
+        throw new UnusableContentError("bad_archive", "the zip archive is damaged");
       } finally {
         zip.close();
       }
@@ -195,8 +194,7 @@ export class Stager {
    */
   private async walkZip(zip: yauzl.ZipFile): Promise<void> {
     if (this.entries + zip.entryCount > this.limits.maxArchiveEntries)
-      throw new UploadError(
-        413,
+      throw new TooLargeError(
         "archive_too_many_entries",
         `an upload may hold at most ${this.limits.maxArchiveEntries} files, archive entries included`,
       );
@@ -217,7 +215,7 @@ export class Stager {
       kept.push({ entry, fileName });
     }
     if (this.expanded + declared > this.limits.maxExpandedBytes)
-      throw new UploadError(413, "payload_too_large", "the archive expands beyond the configured limit");
+      throw new TooLargeError("payload_too_large", "the archive expands beyond the configured limit");
     for (const { entry, fileName } of kept) {
       const stream = await new Promise<Readable>((res, rej) =>
         zip.openReadStream(entry, (err, s) => (err || !s ? rej(err ?? new Error("zip entry")) : res(s))),

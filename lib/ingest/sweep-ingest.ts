@@ -12,7 +12,7 @@ import type { Format } from "@/lib/formats/kinds";
 import type { BlobLease } from "@/lib/store/blob-leases";
 import { newFileId } from "@/lib/store/ids";
 import type { IngestDeps } from "./deps";
-import { UploadError } from "./errors";
+import { TooLargeError } from "@/lib/api/request-errors";
 import { LiveIngest } from "./live-ingest";
 import { runDirOf } from "./sweep-layout";
 import type { LiveFile, LiveSink } from "./upload-types";
@@ -23,9 +23,8 @@ const MAX_SWEEP_EXPORT_BYTES = 8 << 20;
 /** Most runs one upload makes: the cap of a split file and of POST /api/sweeps. */
 export const MAX_UPLOAD_RUNS = MAX_SWEEP_RUNS;
 
-export function tooManyRuns(what: string): UploadError {
-  return new UploadError(
-    413,
+export function tooManyRuns(what: string): TooLargeError {
+  return new TooLargeError(
     "too_many_runs",
     `this upload holds ${what}; at most ${MAX_UPLOAD_RUNS} runs are made from one upload: upload them in parts`,
   );

@@ -8,7 +8,7 @@ import type { UploadResponse } from "@/lib/api/schemas";
 import { setRunSeries, type SeriesFields } from "@/lib/store/series-repo";
 import { createRunsFromUpload } from "./create-runs";
 import type { IngestDeps } from "./deps";
-import { UploadError } from "./errors";
+import { MalformedRequestError } from "@/lib/api/request-errors";
 import { SweepIngest } from "./sweep-ingest";
 import { receiveUpload } from "./upload";
 import type { ReceivedUpload, UploadLimits } from "./upload-types";
@@ -26,8 +26,7 @@ function seriesFields(upload: ReceivedUpload, given: SeriesFields): SeriesFields
   const parsed = seriesFieldsSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UploadError(
-      400,
+    throw new MalformedRequestError(
       "bad_series",
       `invalid ${String(issue.path[0] ?? "series field")}: ${issue.message}`,
     );

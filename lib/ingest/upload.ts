@@ -8,7 +8,14 @@ import { Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import Busboy from "busboy";
 import { isBlobTooLarge, type BlobStore } from "@/lib/store/blob-store";
-import { UploadError } from "./errors";
+import {
+  MalformedRequestError,
+  RequestError,
+  RequestTimeoutError,
+  TooLargeError,
+  UnsupportedMediaTypeError,
+  UnusableContentError,
+} from "@/lib/api/request-errors";
 import { cleanUploadName } from "./paths";
 import { Stager } from "./stager";
 import type { LiveSink, ReceivedUpload, UploadLimits } from "./upload-types";
@@ -24,7 +31,7 @@ class ByteLimit extends Transform {
     this.bytes += chunk.length;
     if (this.bytes > this.max) {
       this.crossed = true;
-      return done(new UploadError(413, "payload_too_large", `upload exceeds ${this.max} bytes`));
+      return done(new TooLargeError("payload_too_large", `upload exceeds ${this.max} bytes`));
     }
     done(null, chunk);
   }
@@ -84,7 +91,7 @@ class RequestBody {
 }
 
 /** The error, marked to close the connection: the rest of its request body will never be read. */
-function leavingBodyUnread(err: UploadError): UploadError {
+function leavingBodyUnread(err: RequestError): RequestError {
   err.closesConnection = true;
   return err;
 }
@@ -97,15 +104,14 @@ export async function receiveUpload(
 ): Promise<ReceivedUpload> {
   const contentType = req.headers.get("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("multipart/form-data"))
-    throw new UploadError(
-      415,
+    throw new UnsupportedMediaTypeError(
       "unsupported_media_type",
       "send the files as multipart/form-data (one `file` part each)",
     );
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limits.maxUploadBytes)
-    throw new UploadError(413, "payload_too_large", `upload exceeds ${limits.maxUploadBytes} bytes`);
-  if (!req.body) throw new UploadError(400, "empty_body", "the request has no body");
+    throw new TooLargeError("payload_too_large", `upload exceeds ${limits.maxUploadBytes} bytes`);
+  if (!req.body) throw new MalformedRequestError("empty_body", "the request has no body");
 
   const stager = new Stager(blobs, limits, sink);
   const fields: ReceivedUpload["fields"] = {};
@@ -117,7 +123,10 @@ export async function receiveUpload(
       limits: { fieldSize: 64 * 1024, fields: 50, parts: 100_000 },
     });
   } catch {
-    throw new UploadError(400, "bad_multipart", "the multipart body could not be read (missing boundary?)");
+    throw new MalformedRequestError(
+      "bad_multipart",
+      "the multipart body could not be read (missing boundary?)",
+    );
   }
 
   let chain: Promise<void> = Promise.resolve();
@@ -168,8 +177,7 @@ export async function receiveUpload(
     await chain;
   } catch (err) {
     if (timedOut)
-      failure ??= new UploadError(
-        408,
+      failure ??= new RequestTimeoutError(
         "upload_timeout",
         `the upload did not arrive within ${Math.round((limits.uploadTimeoutMs ?? 0) / 1000)} s`,
       );
@@ -183,7 +191,7 @@ export async function receiveUpload(
   if (failure) {
     await stager.discard();
     const refused = uploadFailure(failure, bodyBroke);
-    if (!bodyBroke || !(refused instanceof UploadError)) throw refused;
+    if (!bodyBroke || !(refused instanceof RequestError)) throw refused;
     // A refused part: the rest of the body is still read (and dropped) within the upload's limits,
     // so the connection ends cleanly. Past the size limit (a part is refused then too) it is read
     // for LINGER_MS, so the client hears the 413 before the connection closes. At the timeout it
@@ -198,24 +206,27 @@ export async function receiveUpload(
   }
   if (stager.files.length === 0) {
     if (stager.warnings.length > 0)
-      throw new UploadError(422, "no_usable_files", "every file in the upload was refused", {
+      throw new UnusableContentError("no_usable_files", "every file in the upload was refused", {
         warnings: stager.warnings,
       });
-    throw new UploadError(400, "no_files", "the upload contains no files (send `file` parts)");
+    throw new MalformedRequestError("no_files", "the upload contains no files (send `file` parts)");
   }
   return { files: stager.files, fields, warnings: stager.warnings, suggestedName: stager.suggestedName() };
 }
 
 /** Why an upload failed, as the client should hear it. */
 function uploadFailure(failure: unknown, bodyBroke: boolean): unknown {
-  if (failure instanceof UploadError) return failure;
+  if (failure instanceof RequestError) return failure;
   if (isBlobTooLarge(failure))
-    return new UploadError(413, "payload_too_large", "the upload expands beyond the configured limit");
+    return new TooLargeError("payload_too_large", "the upload expands beyond the configured limit");
   const msg = failure instanceof Error ? failure.message : String(failure);
   if (/Unexpected end of form|Malformed|boundary/i.test(msg))
-    return new UploadError(400, "bad_multipart", "the multipart body is malformed or truncated");
+    return new MalformedRequestError("bad_multipart", "the multipart body is malformed or truncated");
   // The request body itself failed (the client went away mid-upload): nothing was kept.
   if (bodyBroke)
-    return new UploadError(400, "upload_interrupted", "the upload was cut off before its body was complete");
+    return new MalformedRequestError(
+      "upload_interrupted",
+      "the upload was cut off before its body was complete",
+    );
   return failure;
 }

@@ -4,7 +4,7 @@
  */
 import type { Sweep } from "@/lib/api/sweeps";
 import type { IngestDeps } from "@/lib/ingest/deps";
-import { UploadError } from "@/lib/ingest/errors";
+import { UnusableContentError } from "@/lib/api/request-errors";
 import { newRunId } from "@/lib/store/ids";
 import { existingRunIds, getSweep, insertSweep, updateSweep } from "@/lib/store/sweeps-repo";
 import type { AiperfSweepExport } from "@/lib/formats/aiperf-sweep";
@@ -60,7 +60,9 @@ async function checkRuns(app: IngestDeps, runIds: string[]): Promise<void> {
   const found = await existingRunIds(app.store.db, runIds);
   const unknown = runIds.filter((r) => !found.has(r));
   if (unknown.length > 0)
-    throw new UploadError(422, "unknown_runs", `no such run: ${unknown.slice(0, 5).join(", ")}`, { unknown });
+    throw new UnusableContentError("unknown_runs", `no such run: ${unknown.slice(0, 5).join(", ")}`, {
+      unknown,
+    });
 }
 
 export async function createSweep(app: IngestDeps, name: string, runIds: string[]): Promise<string> {

@@ -1,4 +1,4 @@
-import { UploadError } from "@/lib/ingest/errors";
+import { TooLargeError } from "@/lib/api/request-errors";
 
 /** Small JSON request bodies (rename, labels) are capped: `req.json()` would buffer any size. */
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
@@ -11,7 +11,7 @@ export const MAX_JSON_BODY_BYTES = 64 * 1024;
 export async function readJsonBody(req: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<unknown> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > maxBytes)
-    throw new UploadError(413, "payload_too_large", `the JSON body exceeds ${maxBytes} bytes`);
+    throw new TooLargeError("payload_too_large", `the JSON body exceeds ${maxBytes} bytes`);
   if (!req.body) return undefined;
   const reader = req.body.getReader();
   const parts: Uint8Array[] = [];
@@ -22,7 +22,7 @@ export async function readJsonBody(req: Request, maxBytes = MAX_JSON_BODY_BYTES)
     bytes += value.byteLength;
     if (bytes > maxBytes) {
       await reader.cancel().catch(() => {});
-      throw new UploadError(413, "payload_too_large", `the JSON body exceeds ${maxBytes} bytes`);
+      throw new TooLargeError("payload_too_large", `the JSON body exceeds ${maxBytes} bytes`);
     }
     parts.push(value);
   }

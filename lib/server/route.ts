@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { UploadError } from "@/lib/ingest/errors";
+import { RequestError } from "@/lib/api/request-errors";
 import { getAppContext, type AppContext } from "./app-context";
 import { checkCrossSiteWrite, checkWriteAuth } from "./auth";
 import { jsonError, notFound } from "./http";
@@ -125,7 +125,7 @@ function isStorageFull(err: unknown): boolean {
  * 503, a full one a 507, anything else a 500 without internals.
  */
 function errorResponse(err: unknown): Response {
-  if (err instanceof UploadError) {
+  if (err instanceof RequestError) {
     const res = jsonError(err.status, err.code, err.message, err.details);
     // The unread rest of the body would otherwise hold a kept-alive connection.
     if (err.closesConnection) res.headers.set("Connection", "close");

@@ -1,7 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type MigrationProvider } from "kysely";
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  sql,
+  SqliteDialect,
+  type MigrationProvider,
+  type Transaction,
+} from "kysely";
 import pg from "pg";
 import type { DialectName } from "./dialect";
 import { allMigrations } from "./migrations";
@@ -12,6 +20,8 @@ import { storableTextDialect } from "./store-text";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
+/** A transaction of the store, as `db.transaction().execute` hands it in. */
+export type Trx = Transaction<Database>;
 
 export interface DbHandle {
   db: Db;

@@ -11,6 +11,7 @@
 import type { Db } from "./db";
 import { heartbeatIntervalMs } from "./interrupted-ingest";
 import { deleteRun } from "./runs-repo";
+import { setMembers } from "./sweeps-repo";
 
 /** The key in a sweep's meta that marks it pending. */
 const PENDING_KEY = "pendingUpload";
@@ -24,13 +25,7 @@ export async function beginPendingSplit(db: Db, id: string, name: string, runIds
       .insertInto("sweeps")
       .values({ id, name, created_at: now, updated_at: now, meta: JSON.stringify({ [PENDING_KEY]: true }) })
       .execute();
-    if (runIds.length > 0) {
-      await trx.deleteFrom("sweep_runs").where("run_id", "in", runIds).execute();
-      await trx
-        .insertInto("sweep_runs")
-        .values(runIds.map((run_id, ord) => ({ run_id, sweep_id: id, ord })))
-        .execute();
-    }
+    await setMembers(trx, id, runIds);
   });
 }
 
@@ -84,13 +79,7 @@ export async function finishPendingSplit(
       .set({ name: sweep.name, meta: sweep.meta, updated_at: Date.now() })
       .where("id", "=", id)
       .execute();
-    if (runIds.length > 0) {
-      await trx.deleteFrom("sweep_runs").where("run_id", "in", runIds).execute();
-      await trx
-        .insertInto("sweep_runs")
-        .values(runIds.map((run_id, ord) => ({ run_id, sweep_id: id, ord })))
-        .execute();
-    }
+    await setMembers(trx, id, runIds);
   });
 }
 

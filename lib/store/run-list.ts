@@ -4,22 +4,16 @@
  * its unknown values last in either direction.
  */
 import { sql } from "kysely";
+import type { RunListParams } from "@/lib/api/query-options";
 import type { RunHead, RunListItem, RunSort } from "@/lib/api/schemas";
 import type { Db } from "./db";
 import type { RunRow } from "./runs-repo";
 
-export interface ListRunsQuery {
-  q?: string;
-  label?: string;
-  model?: string;
-  gpu?: string;
-  backend?: string;
-  gpus?: number;
-  concurrency?: number;
+/** The list's query as the route parsed it: RunListParams with its sort and direction checked. */
+export interface ListRunsQuery extends Omit<RunListParams, "sort" | "dir" | "limit"> {
   sort?: RunSort;
   dir?: "asc" | "desc";
   limit: number;
-  cursor?: string;
 }
 
 interface Cursor {

@@ -7,7 +7,7 @@ import { sql } from "kysely";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { SummaryBlocks } from "@/lib/api/schemas";
 import { discardAiperfStages } from "./columnar/aiperf-request-file";
-import type { Db } from "./db";
+import type { Db, Trx } from "./db";
 import { writeMetricValues } from "./metric-values";
 import { extractedFactColumns } from "./run-facts";
 import type { FilesTable, RunsTable } from "./schema";
@@ -313,19 +313,23 @@ export function drilldownPending(
  */
 export async function clearDerived(db: Db, id: string, tables: readonly string[]): Promise<string[]> {
   discardAiperfStages(id);
-  return db.transaction().execute(async (trx) => {
-    const columnFiles = await trx
-      .selectFrom("run_column_files")
-      .select("sha256")
-      .where("run_id", "=", id)
-      .execute();
-    await trx.deleteFrom("run_column_files").where("run_id", "=", id).execute();
-    for (const table of tables) await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
-    await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
-    await trx.deleteFrom("run_metric_values").where("run_id", "=", id).execute();
-    await trx.deleteFrom("run_timeline_columns").where("run_id", "=", id).execute();
-    return [...new Set(columnFiles.map((f) => f.sha256))];
-  });
+  const unlinked = await db.transaction().execute((trx) => deleteDerived(trx, id, tables));
+  return [...new Set(unlinked)];
+}
+
+/** The derived rows of clearDerived, in the caller's transaction; returns the unlinked columnar blobs. */
+async function deleteDerived(trx: Trx, id: string, tables: readonly string[]): Promise<string[]> {
+  const columnFiles = await trx
+    .selectFrom("run_column_files")
+    .select("sha256")
+    .where("run_id", "=", id)
+    .execute();
+  await trx.deleteFrom("run_column_files").where("run_id", "=", id).execute();
+  for (const table of tables) await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
+  await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
+  await trx.deleteFrom("run_metric_values").where("run_id", "=", id).execute();
+  await trx.deleteFrom("run_timeline_columns").where("run_id", "=", id).execute();
+  return columnFiles.map((f) => f.sha256);
 }
 
 /**
@@ -337,21 +341,12 @@ export async function deleteRun(db: Db, id: string, tables: readonly string[]): 
   discardAiperfStages(id);
   return db.transaction().execute(async (trx) => {
     const files = await trx.selectFrom("files").select("sha256").where("run_id", "=", id).execute();
-    const columnFiles = await trx
-      .selectFrom("run_column_files")
-      .select("sha256")
-      .where("run_id", "=", id)
-      .execute();
-    await trx.deleteFrom("run_column_files").where("run_id", "=", id).execute();
-    for (const table of tables) await sql`delete from ${sql.table(table)} where run_id = ${id}`.execute(trx);
-    await trx.deleteFrom("chart_data").where("run_id", "=", id).execute();
-    await trx.deleteFrom("run_metric_values").where("run_id", "=", id).execute();
-    await trx.deleteFrom("run_timeline_columns").where("run_id", "=", id).execute();
+    const columnFiles = await deleteDerived(trx, id, tables);
     await trx.deleteFrom("run_labels").where("run_id", "=", id).execute();
     await trx.deleteFrom("sweep_runs").where("run_id", "=", id).execute();
     await trx.deleteFrom("files").where("run_id", "=", id).execute();
     await trx.deleteFrom("runs").where("id", "=", id).execute();
-    return [...new Set([...files, ...columnFiles].map((f) => f.sha256))];
+    return [...new Set([...files.map((f) => f.sha256), ...columnFiles])];
   });
 }
 

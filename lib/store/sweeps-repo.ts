@@ -2,7 +2,7 @@
  * Sweep queries: a sweep is a name plus an ordered list of runs. A run is in at most one sweep;
  * grouping it again moves it. Removing a run from a sweep, or deleting the sweep, keeps the run.
  */
-import type { Db } from "./db";
+import type { Db, Trx } from "./db";
 import type { SweepsTable } from "./tables/sweeps";
 
 export type SweepRow = SweepsTable;
@@ -12,9 +12,8 @@ export interface SweepWithRuns {
   runIds: string[];
 }
 
-type Trx = Parameters<Parameters<ReturnType<Db["transaction"]>["execute"]>[0]>[0];
-
-async function setMembers(trx: Trx, sweepId: string, runIds: string[]): Promise<void> {
+/** Makes `runIds`, in that order, the members of the sweep, moving any of them out of another. */
+export async function setMembers(trx: Trx, sweepId: string, runIds: string[]): Promise<void> {
   await trx.deleteFrom("sweep_runs").where("sweep_id", "=", sweepId).execute();
   if (runIds.length === 0) return;
   await trx.deleteFrom("sweep_runs").where("run_id", "in", runIds).execute();

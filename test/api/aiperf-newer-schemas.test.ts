@@ -10,24 +10,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
-import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { gpuSummaryPayloadSchema, timeslicesPayloadSchema } from "@/lib/api/aiperf-charts";
 import { runSummarySchema } from "@/lib/api/schemas";
 import { freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
+import { readChart } from "../helpers/read-api";
 
 freshAppEachTest();
 
 async function summaryOf(id: string) {
   const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
   return runSummarySchema.parse(await res.json());
-}
-
-async function chart(id: string, key: string): Promise<unknown> {
-  const res = await getChart(new Request(`http://localhost/api/runs/${id}/charts/${key}`), {
-    params: Promise.resolve({ id, key }),
-  });
-  expect(res.status).toBe(200);
-  return res.json();
 }
 
 const stats = (unit: string, base: number, count: number) => ({
@@ -130,7 +122,7 @@ describe("aiperf summary schema 1.5", () => {
       source: "aiperf summary telemetry_data (1 of 2 GPUs busy: utilisation or memory used above 0)",
     });
     expect(run.derived.outputTokPerSPerGpu.value).toBe(800);
-    const gpus = gpuSummaryPayloadSchema.parse(await chart(id, "aiperf-gpu-summary")).gpus;
+    const gpus = gpuSummaryPayloadSchema.parse(await readChart(id, "aiperf-gpu-summary")).gpus;
     expect(gpus.map((g) => [g.busy, g.powerAvgW, g.utilizationMaxPct, g.memoryUsedMaxGb])).toEqual([
       [true, 410.5, 100, 71.5],
       [false, 70.25, 0, 0],
@@ -225,7 +217,7 @@ describe("aiperf timeslices CSV with Start_NS,End_NS", () => {
       kind: "aiperf-summary",
       format: "timeslices-csv",
     });
-    const t = timeslicesPayloadSchema.parse(await chart(id, "aiperf-timeslices"));
+    const t = timeslicesPayloadSchema.parse(await readChart(id, "aiperf-timeslices"));
     expect(t.slices).toHaveLength(2);
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
-import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { runSummarySchema } from "@/lib/api/schemas";
 import {
   agreementPayloadSchema,
@@ -10,16 +9,9 @@ import {
   timelinePayloadSchema,
 } from "@/lib/api/aiperf-charts";
 import { fixture, freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+import { readChart } from "../helpers/read-api";
 
 freshAppEachTest();
-
-async function chart(id: string, key: string) {
-  const res = await getChart(new Request(`http://localhost/api/runs/${id}/charts/${key}`), {
-    params: Promise.resolve({ id, key }),
-  });
-  expect(res.status).toBe(200);
-  return res.json();
-}
 
 describe("aiperf upload end to end (qwen-c4 artifacts as a folder)", () => {
   it("fills the requests block and info, says the records are a sample of the summary, and serves the chart payloads", async () => {
@@ -52,14 +44,14 @@ describe("aiperf upload end to end (qwen-c4 artifacts as a folder)", () => {
     expect(run.info).toMatchObject({ model: "Qwen/Qwen3-0.6B", concurrency: 4, endpointType: "chat" });
     // 10 records of the summary's 64 requests: a sample, said by the agreement payload, not a warning.
     expect(run.warnings.some((w) => w.startsWith("aiperf summary disagrees:"))).toBe(false);
-    const agreement = agreementPayloadSchema.parse(await chart(id, "aiperf-agreement"));
+    const agreement = agreementPayloadSchema.parse(await readChart(id, "aiperf-agreement"));
     expect(agreement).toMatchObject({ disagreements: 0, sample: { records: 10, described: 64 } });
 
-    const dist = distributionPayloadSchema.parse(await chart(id, "aiperf-distribution"));
+    const dist = distributionPayloadSchema.parse(await readChart(id, "aiperf-distribution"));
     expect(dist.metrics.ttftMs!.p99).toBeCloseTo(70.73962603, 9);
-    const timeline = timelinePayloadSchema.parse(await chart(id, "aiperf-timeline"));
+    const timeline = timelinePayloadSchema.parse(await readChart(id, "aiperf-timeline"));
     expect(Math.max(...timeline.points.map((p) => p.inFlightMax))).toBeLessThanOrEqual(4);
-    const gpu = gpuPayloadSchema.parse(await chart(id, "aiperf-gpu"));
+    const gpu = gpuPayloadSchema.parse(await readChart(id, "aiperf-gpu"));
     expect(gpu.gpus.every((g) => g.points.length <= 2000)).toBe(true);
   });
 });

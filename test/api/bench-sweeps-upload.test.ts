@@ -12,17 +12,15 @@
  * The expected figures are the producer's own numbers in the same sample.
  */
 import { describe, expect, it } from "vitest";
-import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import { POST as upload } from "@/app/api/runs/route";
-import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
-import { runSummarySchema, uploadResponseSchema, type RunSummary } from "@/lib/api/schemas";
-import { sweepSchema, type Sweep } from "@/lib/api/sweeps";
+import { uploadResponseSchema } from "@/lib/api/schemas";
 import { MAX_SPLIT_BENCHMARKS } from "@/lib/ingest/split-benchmarks";
 import { guidellmRateReport } from "../generators/guidellm";
 import { sglangLine, sglangSweep } from "../generators/sglang-bench";
 import { vllmBenchResult } from "../generators/vllm-bench";
 import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+import { readRun, readSweep } from "../helpers/read-api";
 
 freshAppEachTest();
 
@@ -33,18 +31,6 @@ async function uploadOne(name: string, content: string, fields: Record<string, s
   expect(body.sweep).toBeDefined();
   expect(res.headers.get("location")).toBe(body.sweep!.url);
   return body;
-}
-
-async function readSweep(id: string): Promise<Sweep> {
-  const res = await getSweep(new Request(`http://localhost/api/sweeps/${id}`), idParams(id));
-  expect(res.status).toBe(200);
-  return sweepSchema.parse(await res.json());
-}
-
-async function readRun(id: string): Promise<RunSummary> {
-  const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
-  expect(res.status).toBe(200);
-  return runSummarySchema.parse(await res.json());
 }
 
 describe("a file of several benchmarks", () => {

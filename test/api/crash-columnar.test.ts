@@ -6,11 +6,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listRequests } from "@/app/api/runs/[id]/aiperf/requests/route";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
+import { pollStore } from "../helpers/crash";
 import {
   expectInterruptedRun,
   expectReingestReady,
@@ -21,41 +21,17 @@ import { idParams } from "../helpers/test-app";
 
 const RECORDS = 3000;
 
-const CHILD = `
-import fs from "node:fs";
-import { POST } from "@/app/api/runs/route";
-async function main() {
-  const form = new FormData();
-  form.append("file", new Blob([fs.readFileSync(process.argv[2])]), "profile_export.jsonl");
-  const res = await POST(new Request("http://localhost/api/runs", { method: "POST", body: form }));
-  console.log("finished", res.status);
-}
-main();
-`;
-
 /** Polls the store until an ingesting run has its request file named: the moment to kill. */
-async function ingestingRunWithFile(dbFile: string, timeoutMs: number): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (fs.existsSync(dbFile)) {
-      const db = new Database(dbFile, { readonly: true, fileMustExist: true });
-      try {
-        const row = db
-          .prepare(
-            `select f.run_id as id from run_column_files f join runs r on r.id = f.run_id
-              where r.status = 'ingesting'`,
-          )
-          .get() as { id: string } | undefined;
-        if (row) return row.id;
-      } catch {
-        // the schema is not there yet
-      } finally {
-        db.close();
-      }
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error("no run got its request file in time");
+function ingestingRunWithFile(dbFile: string, timeoutMs: number): Promise<string> {
+  return pollStore<string>(dbFile, timeoutMs, "an ingesting run with its request file named", (db) => {
+    const row = db
+      .prepare(
+        `select f.run_id as id from run_column_files f join runs r on r.id = f.run_id
+          where r.status = 'ingesting'`,
+      )
+      .get() as { id: string } | undefined;
+    return row ? { found: row.id } : { seen: "no ingesting run with a request file yet" };
+  });
 }
 
 let dir: string;
@@ -64,19 +40,14 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-crash-columnar-"));
   input = (await generateAiperfRun(path.join(dir, "gen"), { records: RECORDS, concurrency: 4, csv: false }))
     .jsonlPath;
-  fs.writeFileSync(path.join(dir, "child.ts"), CHILD);
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe("crash after the request file is written, before the run commits", () => {
   it("leaves a failed run, which re-ingest completes with a new file", async () => {
     const dataDir = path.join(dir, "data");
-    const ingest = spawnIngest(dir, input, {
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      // Holds the commit back once the analyzers finished: the file is stored, the run is not.
-      RUNLENS_TEST_COMMIT_DELAY_MS: "600000",
-    });
+    // Holds the commit back once the analyzers finished: the file is stored, the run is not.
+    const ingest = spawnIngest(input, { DATA_DIR: dataDir, DATABASE_URL: "" }, { commitMs: 600_000 });
     const runId = await ingest.until(ingestingRunWithFile(path.join(dataDir, "runlens.sqlite"), 240_000));
     expect(await ingest.kill()).toBe("SIGKILL");
     expect(ingest.output()).not.toContain("finished");

@@ -38,12 +38,8 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe("crash in the middle of an ingest", () => {
   it("leaves a failed run with its raw files, which re-ingest completes", async () => {
-    const ingest = spawnIngest(dir, input, {
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      // Holds the commit back once every row is written: the kill lands mid-ingest on any machine.
-      RUNLENS_TEST_COMMIT_DELAY_MS: "600000",
-    });
+    // Holds the commit back once every row is written: the kill lands mid-ingest on any machine.
+    const ingest = spawnIngest(input, { DATA_DIR: dataDir, DATABASE_URL: "" }, { commitMs: 600_000 });
     const runId = await ingest.until(ingestingRunWithRows(path.join(dataDir, "runlens.sqlite"), 120_000));
     expect(await ingest.kill()).toBe("SIGKILL");
     expect(ingest.output()).not.toContain("finished");
@@ -86,17 +82,14 @@ describe("crash in the middle of an ingest", () => {
 describe("crash between summary ready and drill-down ready", () => {
   it("leaves the run failed with nothing half shown, and re-ingest completes it", async () => {
     const records = 2000;
-    const small = path.join(dir, "small", "perf_metrics-0.jsonl");
-    fs.mkdirSync(path.dirname(small), { recursive: true });
-    fs.writeFileSync(small, Array.from({ length: records }, (_, k) => trtRecordText(k)).join("\n") + "\n");
+    const small = writeCrashInput(path.join(dir, "small"), records);
     const windowDir = path.join(dir, "data-window");
-    const ingest = spawnIngest(dir, small, {
-      DATA_DIR: windowDir,
-      DATABASE_URL: "",
-      RUNLENS_DRILLDOWN: "background",
+    const ingest = spawnIngest(
+      small,
+      { DATA_DIR: windowDir, DATABASE_URL: "", RUNLENS_DRILLDOWN: "background" },
       // Holds the drill-down back, so the kill lands after the summary is committed.
-      RUNLENS_TEST_DRILLDOWN_DELAY_MS: "600000",
-    });
+      { drilldownMs: 600_000 },
+    );
     const dbFile = path.join(windowDir, "runlens.sqlite");
     const runId = await ingest.until(runBetweenSummaryAndDrilldown(dbFile, 120_000));
     expect(await ingest.kill()).toBe("SIGKILL");

@@ -21,18 +21,6 @@ import { idParams } from "../helpers/test-app";
 /** Enough records that the COPY to Parquet is still writing when the test sees its file. */
 const RECORDS = 100_000;
 
-const CHILD = `
-import fs from "node:fs";
-import { POST } from "@/app/api/runs/route";
-async function main() {
-  const form = new FormData();
-  form.append("file", new Blob([fs.readFileSync(process.argv[2])]), "profile_export.jsonl");
-  const res = await POST(new Request("http://localhost/api/runs", { method: "POST", body: form }));
-  console.log("finished", res.status);
-}
-main();
-`;
-
 /** Polls for DuckDB's Parquet file being written (the run-file temp folder): the moment to kill. */
 async function parquetBeingWritten(tmpDir: string, timeoutMs: number): Promise<string> {
   const deadline = Date.now() + timeoutMs;
@@ -50,14 +38,13 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-crash-parquet-"));
   input = (await generateAiperfRun(path.join(dir, "gen"), { records: RECORDS, concurrency: 8, csv: false }))
     .jsonlPath;
-  fs.writeFileSync(path.join(dir, "child.ts"), CHILD);
 }, 120_000);
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe("crash while the request file is written", () => {
   it("leaves a failed run with no request file, which re-ingest completes", async () => {
     const dataDir = path.join(dir, "data");
-    const ingest = spawnIngest(dir, input, { DATA_DIR: dataDir, DATABASE_URL: "" });
+    const ingest = spawnIngest(input, { DATA_DIR: dataDir, DATABASE_URL: "" });
     await ingest.until(parquetBeingWritten(path.join(dataDir, "columnar-cache", "tmp"), 240_000));
     expect(await ingest.kill()).toBe("SIGKILL");
     expect(ingest.output()).not.toContain("finished");

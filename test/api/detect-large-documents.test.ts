@@ -11,13 +11,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { POST as upload } from "@/app/api/runs/route";
-import { runSummarySchema, uploadResponseSchema, type RunSummary } from "@/lib/api/schemas";
+import { uploadResponseSchema } from "@/lib/api/schemas";
 import { DETECT_HEAD_BYTES } from "@/lib/formats/detect";
 import { guidellmRateReport } from "../generators/guidellm";
 import { vllmBenchResult } from "../generators/vllm-bench";
-import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+import { freshAppEachTest, uploadRequest } from "../helpers/test-app";
+import { readRun } from "../helpers/read-api";
+import { sortKeys } from "../helpers/sort-keys";
 
 freshAppEachTest();
 
@@ -26,23 +27,6 @@ async function uploadOne(name: string, content: string) {
   const res = await upload(uploadRequest([{ name, content }]));
   expect(res.status).toBe(201);
   return uploadResponseSchema.parse(await res.json());
-}
-
-async function readRun(id: string): Promise<RunSummary> {
-  const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
-  expect(res.status).toBe(200);
-  return runSummarySchema.parse(await res.json());
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (typeof v !== "object" || v === null) return v;
-  const o = v as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, sortKeys(o[k])]),
-  );
 }
 
 describe("a document larger than the detection head", () => {

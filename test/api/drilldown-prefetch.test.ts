@@ -15,6 +15,7 @@ import { timelineQueryOptions } from "@/lib/api/timeline-query-options";
 import { prefetchRunView } from "@/lib/runs/prefetch-first-chart";
 import { forgetTimelines } from "@/lib/runs/run-timeline";
 import { slowestCaseRecords } from "../helpers/aiperf-slowest-case";
+import { holdIngests } from "../helpers/hold-ingests";
 import { idParams, uploadRequest, useTestApp } from "../helpers/test-app";
 
 async function runOf(id: string): Promise<RunSummary> {
@@ -36,10 +37,8 @@ const keptTimelines = () =>
 
 describe("a run between its summary and its drill-down", () => {
   it("is listed with its readiness, and its page prefetches no drill-down route meanwhile", async () => {
-    const { app, cleanup } = await useTestApp({
-      RUNLENS_DRILLDOWN: "background",
-      RUNLENS_TEST_DRILLDOWN_DELAY_MS: "2000",
-    });
+    const { app, cleanup } = await useTestApp({ RUNLENS_DRILLDOWN: "background" });
+    const release = holdIngests({ drilldownMs: 2000 });
     try {
       const answer = await (
         await upload(uploadRequest([{ name: "profile_export.jsonl", content: slowestCaseRecords() }]))
@@ -100,6 +99,7 @@ describe("a run between its summary and its drill-down", () => {
         seed!.json,
       );
     } finally {
+      release();
       await cleanup();
     }
   });

@@ -16,6 +16,7 @@ import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { failInterruptedIngests } from "@/lib/store/interrupted-ingest";
 import { getChartData } from "@/lib/store/runs-repo";
 import { slowestCaseRecords } from "../helpers/aiperf-slowest-case";
+import { holdIngests } from "../helpers/hold-ingests";
 import { idParams, uploadRequest, useTestApp } from "../helpers/test-app";
 
 async function runOf(id: string) {
@@ -43,10 +44,8 @@ async function stored(id: string) {
 
 describe("an upload whose drill-down is built after it answers", () => {
   it("answers with the summary ready, then the drill-down lands whole", async () => {
-    const { app, cleanup } = await useTestApp({
-      RUNLENS_DRILLDOWN: "background",
-      RUNLENS_TEST_DRILLDOWN_DELAY_MS: "1500",
-    });
+    const { app, cleanup } = await useTestApp({ RUNLENS_DRILLDOWN: "background" });
+    const release = holdIngests({ drilldownMs: 1500 });
     try {
       const res = await upload(
         uploadRequest([{ name: "profile_export.jsonl", content: slowestCaseRecords() }]),
@@ -95,7 +94,7 @@ describe("an upload whose drill-down is built after it answers", () => {
 
       // The same file through an upload that waits for its drill-down stores the same.
       process.env.RUNLENS_DRILLDOWN = "inline";
-      delete process.env.RUNLENS_TEST_DRILLDOWN_DELAY_MS;
+      release();
       const { resetAppContext } = await import("@/lib/server/app-context");
       await resetAppContext();
       const inline = await (
@@ -104,6 +103,7 @@ describe("an upload whose drill-down is built after it answers", () => {
       expect(inline.drilldownReadyAt).not.toBeNull();
       expect(await stored(inline.id)).toEqual(background);
     } finally {
+      release();
       await cleanup();
     }
   });

@@ -12,13 +12,13 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
-import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { DYNAMO_TRACE_CHART, dynamoTraceSessionsPayloadSchema } from "@/lib/api/dynamo-trace";
 import { runSummarySchema } from "@/lib/api/schemas";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 import { freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
+import { readChart } from "../helpers/read-api";
 
 freshAppEachTest();
 
@@ -36,14 +36,6 @@ function pct(values: number[], q: number): number {
 async function summary(id: string) {
   const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
   return runSummarySchema.parse(await res.json());
-}
-
-async function chart(id: string, key: string) {
-  const res = await getChart(new Request(`http://localhost/api/runs/${id}/charts/${key}`), {
-    params: Promise.resolve({ id, key }),
-  });
-  expect(res.status).toBe(200);
-  return res.json();
 }
 
 describe("Dynamo request trace upload", () => {
@@ -92,7 +84,7 @@ describe("Dynamo request trace upload", () => {
     expect(run.info.dynamoTraceTurns).toBe(agent.length);
     expect(run.warnings.some((w) => w.includes("token-weighted"))).toBe(true);
 
-    const sessions = dynamoTraceSessionsPayloadSchema.parse(await chart(id, DYNAMO_TRACE_CHART)).sessions;
+    const sessions = dynamoTraceSessionsPayloadSchema.parse(await readChart(id, DYNAMO_TRACE_CHART)).sessions;
     expect(sum(sessions.map((s) => s.turns))).toBe(agent.length);
     for (const s of sessions) {
       const mine = agent.filter((r) => r.agent_context.session_id === s.sessionId);

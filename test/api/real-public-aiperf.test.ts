@@ -14,8 +14,7 @@
  */
 import fs from "node:fs";
 import { expect, it } from "vitest";
-import { GET as getRun } from "@/app/api/runs/[id]/route";
-import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
+
 import {
   agreementPayloadSchema,
   distributionPayloadSchema,
@@ -24,9 +23,10 @@ import {
   timelinePayloadSchema,
   ttftVsInputPayloadSchema,
 } from "@/lib/api/aiperf-charts";
-import { runSummarySchema, type Stats } from "@/lib/api/schemas";
+import { type Stats } from "@/lib/api/schemas";
 import { describeRealPublic, realPublicFile, realPublicJson, realPublicParts } from "../helpers/real-public";
-import { freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
+import { freshAppEachTest, uploadRun } from "../helpers/test-app";
+import { readChart, readRun } from "../helpers/read-api";
 
 freshAppEachTest();
 
@@ -49,20 +49,6 @@ type Summary = Record<string, Block> & {
     >;
   };
 };
-
-async function summaryOf(id: string) {
-  const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
-  expect(res.status).toBe(200);
-  return runSummarySchema.parse(await res.json());
-}
-
-async function chart(id: string, key: string): Promise<unknown> {
-  const res = await getChart(new Request(`http://localhost/api/runs/${id}/charts/${key}`), {
-    params: Promise.resolve({ id, key }),
-  });
-  expect(res.status).toBe(200);
-  return res.json();
-}
 
 /** Equal to aiperf's full-precision float, up to float noise (the review's 1e-6 relative rule). */
 function same(ours: number | null | undefined, theirs: number | undefined, what: string) {
@@ -92,7 +78,7 @@ function sameStats(ours: Stats | null | undefined, block: Block | undefined, wha
 }
 
 /** The request statistics a run's requests block must carry, by aiperf's tag. */
-function sameRequestStats(r: NonNullable<Awaited<ReturnType<typeof summaryOf>>["requests"]>, s: Summary) {
+function sameRequestStats(r: NonNullable<Awaited<ReturnType<typeof readRun>>["requests"]>, s: Summary) {
   sameStats(r.ttftMs, s.time_to_first_token ?? s.ttft, "TTFT");
   sameStats(r.e2eMs, s.request_latency, "request latency");
   sameStats(r.itlMs, s.inter_token_latency, "inter-token latency");
@@ -101,7 +87,7 @@ function sameRequestStats(r: NonNullable<Awaited<ReturnType<typeof summaryOf>>["
 }
 
 /** aiperf's count, duration and rates: successful requests, its errors apart, its window. */
-function sameCountsAndRates(run: Awaited<ReturnType<typeof summaryOf>>, s: Summary) {
+function sameCountsAndRates(run: Awaited<ReturnType<typeof readRun>>, s: Summary) {
   const r = run.requests!;
   same(r.count - r.errorCount, s.request_count.avg, "successful requests (request_count)");
   same(r.errorCount, s.error_request_count?.avg ?? 0, "errors (error_request_count)");
@@ -122,7 +108,7 @@ describeRealPublic("aiperf-0.1.1-gptoss20b-cancellations", () => {
     const doc = realPublicJson<{ records: Summary } & Summary>(folder, "profile_export_aiperf.json");
     const s = { ...doc, ...doc.records } as Summary;
     const id = await uploadRun(realPublicParts(folder));
-    const run = await summaryOf(id);
+    const run = await readRun(id);
     expect(run.files.find((f) => f.name === "profile_export_aiperf.json")).toMatchObject({
       kind: "aiperf-summary",
       format: "json",
@@ -145,7 +131,7 @@ describeRealPublic("aiperf-0.1.1-gptoss20b-cancellations", () => {
     expect(run.facts.concurrency?.value).toBe(s.input_config.loadgen.concurrency);
     // The records and the summary describe the same requests: no warning blames the files.
     expect(run.warnings.filter((w) => /disagrees|not recognised/.test(w))).toEqual([]);
-    const agreement = agreementPayloadSchema.parse(await chart(id, "aiperf-agreement"));
+    const agreement = agreementPayloadSchema.parse(await readChart(id, "aiperf-agreement"));
     expect(agreement.disagreements).toBe(0);
     expect(agreement.rows.some((row) => row.metric === "Request throughput (requests/s)")).toBe(true);
   });
@@ -155,7 +141,7 @@ describeRealPublic("aiperf-0.2-inputs-json-canary", () => {
   it("reads every session of the inputs.json", async () => {
     const folder = "aiperf-0.2-inputs-json-canary";
     const doc = realPublicJson<{ data: unknown[] }>(folder, "inputs.json");
-    const run = await summaryOf(await uploadRun(realPublicParts(folder)));
+    const run = await readRun(await uploadRun(realPublicParts(folder)));
     expect(run.files[0]).toMatchObject({ kind: "aiperf-inputs", records: doc.data.length, skipped: 0 });
   });
 });
@@ -175,7 +161,7 @@ describeRealPublic("aiperf-0.3-qwen3-0.6b-plot-fixtures", () => {
       expect(profiling).toBeLessThan(described);
 
       const id = await uploadRun(realPublicParts(folder, sub));
-      const run = await summaryOf(id);
+      const run = await readRun(id);
       const r = run.requests!;
       expect(r.recordsSample).toEqual({ records: profiling, described });
       sameRequestStats(r, s);
@@ -183,10 +169,14 @@ describeRealPublic("aiperf-0.3-qwen3-0.6b-plot-fixtures", () => {
       expect(run.info.concurrency).toBe(s.input_config.loadgen.concurrency);
       expect(r.warmupCount).toBe(s.input_config.loadgen.warmup_request_count);
       const sample = { records: profiling, described };
-      expect(distributionPayloadSchema.parse(await chart(id, "aiperf-distribution")).sample).toEqual(sample);
-      expect(overTimePayloadSchema.parse(await chart(id, "aiperf-over-time")).sample).toEqual(sample);
-      expect(ttftVsInputPayloadSchema.parse(await chart(id, "aiperf-ttft-vs-input")).sample).toEqual(sample);
-      expect(timelinePayloadSchema.parse(await chart(id, "aiperf-timeline")).sample).toEqual(sample);
+      expect(distributionPayloadSchema.parse(await readChart(id, "aiperf-distribution")).sample).toEqual(
+        sample,
+      );
+      expect(overTimePayloadSchema.parse(await readChart(id, "aiperf-over-time")).sample).toEqual(sample);
+      expect(ttftVsInputPayloadSchema.parse(await readChart(id, "aiperf-ttft-vs-input")).sample).toEqual(
+        sample,
+      );
+      expect(timelinePayloadSchema.parse(await readChart(id, "aiperf-timeline")).sample).toEqual(sample);
       // Two exporters scrape one GPU (one uuid), and it did work: 1 GPU.
       expect(run.facts.gpuCount?.value).toBe(1);
     });
@@ -209,7 +199,7 @@ describeRealPublic("aiperf-0.8.0-sglang-glm5.1-agentic-conc16", () => {
         );
 
     const id = await uploadRun(realPublicParts(folder));
-    const run = await summaryOf(id);
+    const run = await readRun(id);
     const r = run.requests!;
     sameRequestStats(r, s);
     sameCountsAndRates(run, s);
@@ -225,7 +215,7 @@ describeRealPublic("aiperf-0.8.0-sglang-glm5.1-agentic-conc16", () => {
       "benchmark_command.txt": "aiperf-log",
       "workload_distribution_summary.txt": "aiperf-log",
     });
-    const agreement = agreementPayloadSchema.parse(await chart(id, "aiperf-agreement"));
+    const agreement = agreementPayloadSchema.parse(await readChart(id, "aiperf-agreement"));
     expect(agreement.disagreements).toBe(0);
   });
 });
@@ -241,11 +231,11 @@ describeRealPublic("aiperf-summary-gptoss20b-k8s-dcgm", () => {
     expect([busy, gpus.length]).toEqual([1, 8]);
 
     const id = await uploadRun(realPublicParts(folder));
-    const run = await summaryOf(id);
+    const run = await readRun(id);
     const r = run.requests!;
     expect(r.source).toBe("aiperf-summary");
     // aiperf's telemetry_data is shown: power, utilisation, memory, and energy (counter max − min, MJ).
-    const table = gpuSummaryPayloadSchema.parse(await chart(id, "aiperf-gpu-summary")).gpus;
+    const table = gpuSummaryPayloadSchema.parse(await readChart(id, "aiperf-gpu-summary")).gpus;
     expect(table).toHaveLength(gpus.length);
     expect(table.filter((g) => g.busy).length).toBe(busy);
     gpus.forEach((g, i) => {

@@ -9,10 +9,9 @@
  */
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
-import { runSummarySchema, uploadResponseSchema, type RunSummary } from "@/lib/api/schemas";
+import { uploadResponseSchema } from "@/lib/api/schemas";
 import { sweepSchema } from "@/lib/api/sweeps";
 import { requestWords } from "@/lib/metrics/request-words";
 import { latencyTables } from "@/lib/runs/report/run-sections";
@@ -20,18 +19,13 @@ import { requestTiles } from "@/components/run-views/overview-request-tiles";
 import { sglangLine, sglangLine2024 } from "../generators/sglang-bench";
 import { describeRealPublic, realPublicFile, realPublicParts } from "../helpers/real-public";
 import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+import { readRun } from "../helpers/read-api";
 
 freshAppEachTest();
 
 type Json = Record<string, unknown>;
 const n = (v: unknown) => v as number;
 const round2 = (v: number | null | undefined) => (v == null ? null : Math.round(v * 100) / 100);
-
-async function readRun(id: string): Promise<RunSummary> {
-  const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
-  expect(res.status).toBe(200);
-  return runSummarySchema.parse(await res.json());
-}
 
 /** SGLang writes `Infinity` for an unbounded rate: JSON.parse needs it quoted. */
 const parseLine = (line: string) => JSON.parse(line.replace(/:\s*Infinity\b/g, ': "Infinity"')) as Json;

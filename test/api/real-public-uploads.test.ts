@@ -7,18 +7,11 @@
  */
 import fs from "node:fs";
 import { expect, it } from "vitest";
-import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as listRuns, POST as upload } from "@/app/api/runs/route";
-import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
-import {
-  runSummarySchema,
-  uploadResponseSchema,
-  type RunSummary,
-  type UploadResponse,
-} from "@/lib/api/schemas";
-import { sweepSchema, type Sweep } from "@/lib/api/sweeps";
+import { uploadResponseSchema, type RunSummary, type UploadResponse } from "@/lib/api/schemas";
 import { describeRealPublic, realPublicFile, realPublicJson, realPublicParts } from "../helpers/real-public";
-import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+import { freshAppEachTest, uploadRequest } from "../helpers/test-app";
+import { readRun, readSweep } from "../helpers/read-api";
 
 freshAppEachTest();
 
@@ -28,18 +21,6 @@ async function send(parts: Part[]): Promise<UploadResponse> {
   const res = await upload(uploadRequest(parts));
   expect(res.status).toBe(201);
   return uploadResponseSchema.parse(await res.json());
-}
-
-async function readRun(id: string): Promise<RunSummary> {
-  const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
-  expect(res.status).toBe(200);
-  return runSummarySchema.parse(await res.json());
-}
-
-async function readSweep(id: string): Promise<Sweep> {
-  const res = await getSweep(new Request(`http://localhost/api/sweeps/${id}`), idParams(id));
-  expect(res.status).toBe(200);
-  return sweepSchema.parse(await res.json());
 }
 
 /** Every run of the upload, in its order. */

@@ -10,11 +10,8 @@
  */
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { POST as upload } from "@/app/api/runs/route";
-import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
-import { runSummarySchema, uploadResponseSchema, type RunSummary } from "@/lib/api/schemas";
-import { sweepSchema, type Sweep } from "@/lib/api/sweeps";
+import { uploadResponseSchema, type RunSummary } from "@/lib/api/schemas";
 import { requestWords } from "@/lib/metrics/request-words";
 import { latencyTables } from "@/lib/runs/report/run-sections";
 import { requestTiles } from "@/components/run-views/overview-request-tiles";
@@ -22,24 +19,13 @@ import { npMean, npMedian, npPercentile } from "../generators/bench-numpy";
 import { sglangLine } from "../generators/sglang-bench";
 import { vllmBenchResult, vllmMultiTurnResult } from "../generators/vllm-bench";
 import { describeRealPublic, realPublicFile, realPublicJson, realPublicParts } from "../helpers/real-public";
-import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+import { freshAppEachTest, uploadRequest } from "../helpers/test-app";
+import { readRun, readSweep } from "../helpers/read-api";
 
 freshAppEachTest();
 
 type Json = Record<string, unknown>;
 const n = (v: unknown) => v as number;
-
-async function readRun(id: string): Promise<RunSummary> {
-  const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
-  expect(res.status).toBe(200);
-  return runSummarySchema.parse(await res.json());
-}
-
-async function readSweep(id: string): Promise<Sweep> {
-  const res = await getSweep(new Request(`http://localhost/api/sweeps/${id}`), idParams(id));
-  expect(res.status).toBe(200);
-  return sweepSchema.parse(await res.json());
-}
 
 /** Uploads the named files of a folder (one result) and returns the run. */
 async function uploadFiles(folder: string, names: string[]): Promise<RunSummary> {

@@ -20,7 +20,7 @@ import {
   expectInterruptedRun,
   expectReingestReady,
   restartAfterCrash,
-  spawnIngest,
+  spawnTsChild,
 } from "../helpers/crash-ingest";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
 import { fixture, idParams, openTestApp, uploadRun } from "../helpers/test-app";
@@ -140,7 +140,10 @@ describe("a server started on a store holding runs as rows", () => {
 
 const CHILD = `
 import { getAppContext } from "@/lib/server/app-context";
+import { holdIngests } from "${path.resolve(__dirname, "../helpers/hold-ingests")}";
 async function main() {
+  // Holds the rebuild's commit back once its request file is stored: the kill lands mid-rebuild.
+  holdIngests({ commitMs: 600_000 });
   await getAppContext();
   console.log("started");
   setInterval(() => {}, 1000);
@@ -169,12 +172,10 @@ describe("a kill while a run stored as rows is rebuilt", () => {
     } finally {
       await resetAppContext();
     }
-    const child = spawnIngest(dir, "-", {
+    const child = spawnTsChild(path.join(dir, "child.ts"), [], {
       DATA_DIR: dataDir,
       DATABASE_URL: "",
       RUNLENS_REBUILD_ROW_RUNS: "on",
-      // Holds the rebuild's commit back once its request file is stored: the kill lands mid-rebuild.
-      RUNLENS_TEST_COMMIT_DELAY_MS: "600000",
     });
     const dbFile = path.join(dataDir, "runlens.sqlite");
     await child.until(

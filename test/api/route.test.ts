@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { UploadError } from "@/lib/ingest/errors";
+import { UnusableContentError } from "@/lib/api/request-errors";
 import { route } from "@/lib/server/route";
 import { useTestApp } from "../helpers/test-app";
 
@@ -204,7 +204,7 @@ describe("errors thrown by a handler", () => {
 
   it("keep a client mistake's status, code and details", async () => {
     const res = await throwing(
-      new UploadError(422, "no_usable_files", "every file was refused", { files: [] }),
+      new UnusableContentError("no_usable_files", "every file was refused", { files: [] }),
     );
     expect(res.status).toBe(422);
     expect(await res.json()).toEqual({

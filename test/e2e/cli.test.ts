@@ -1,15 +1,12 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { traceFileSchema } from "../helpers/chrome-trace-schema";
 import { startApp, type RunningApp } from "./harness";
+import { cli } from "../helpers/cli";
 
-const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "../..");
-const CLI = path.join(ROOT, "bin/runlens.mjs");
 const FOLDER = path.join(ROOT, "test/fixtures/compare/run-a");
 const TOKEN = "cli-test-token";
 
@@ -18,18 +15,6 @@ beforeAll(async () => {
   app = await startApp({ env: { RUNLENS_API_TOKEN: TOKEN } });
 });
 afterAll(async () => app?.stop());
-
-async function cli(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ...env } as NodeJS.ProcessEnv,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 describe("runlens upload", () => {
   it("uploads a parent folder of run folders as one sweep and prints the sweep's link", async () => {

@@ -42,15 +42,16 @@ export interface AnalyzedRun {
 }
 
 /**
- * Streams `files` (in order) through `analyzer` on a fresh in-memory store and finishes it.
- * A file the analyzer refuses fails the run unless `skipRefused` is set.
+ * Streams `files` (in order) through `analyzer` on a fresh in-memory store (or on `handle`,
+ * migrated here) and finishes it. A file the analyzer refuses fails the run unless `skipRefused`
+ * is set.
  */
 export async function runAnalyzer(
   analyzer: Analyzer,
   files: IngestFile[],
-  options: { skipRefused?: boolean } = {},
+  options: { skipRefused?: boolean; handle?: DbHandle } = {},
 ): Promise<AnalyzedRun> {
-  const handle = openSqlite(":memory:");
+  const handle = options.handle ?? openSqlite(":memory:");
   await migrate(handle);
   const ctx = ingestContext(handle);
   const reports: FileReport[] = [];

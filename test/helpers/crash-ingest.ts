@@ -6,12 +6,13 @@ import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import { INTERRUPTED_MESSAGE } from "@/lib/store/interrupted-ingest";
 import { trtRecordText } from "../fixtures/bad/generate-big";
+import type { HoldMs } from "./hold-ingests";
 import { idParams, openTestApp } from "./test-app";
 
 /**
  * The set-up of the crash-in-an-ingest tests (SQLite and PostgreSQL): a TensorRT-LLM perf-metrics
  * file large enough that its ingest is still running when killed, and a child process uploading
- * it through the real route (jiti runs the TypeScript sources); then the checks after the restart,
+ * it through the real route (jiti runs the TypeScript sources, test/helpers/upload-child.ts); then the checks after the restart,
  * the same on both stores.
  */
 const ROOT = path.resolve(__dirname, "../..");
@@ -21,29 +22,17 @@ export const CRASH_RECORDS = 50_000;
 /** The heartbeat age after which the next process calls the killed ingest interrupted. */
 export const CRASH_STALE_MS = 1000;
 
-const CHILD = `
-import fs from "node:fs";
-import { POST } from "@/app/api/runs/route";
-async function main() {
-  const form = new FormData();
-  form.append("file", new Blob([fs.readFileSync(process.argv[2])]), "perf_metrics-0.jsonl");
-  const res = await POST(new Request("http://localhost/api/runs", { method: "POST", body: form }));
-  console.log("finished", res.status);
-}
-main();
-`;
-
-/** Writes the perf-metrics file and the uploading child script into dir; returns the file's path. */
-export function writeCrashInput(dir: string): string {
+/** Writes a perf-metrics file of `records` requests (CRASH_RECORDS by default) into dir; returns its path. */
+export function writeCrashInput(dir: string, records = CRASH_RECORDS): string {
+  fs.mkdirSync(dir, { recursive: true });
   const input = path.join(dir, "perf_metrics-0.jsonl");
   const fd = fs.openSync(input, "w");
-  for (let i = 0; i < CRASH_RECORDS; i += 1000) {
+  for (let i = 0; i < records; i += 1000) {
     const lines: string[] = [];
-    for (let k = i; k < i + 1000; k++) lines.push(trtRecordText(k));
+    for (let k = i; k < Math.min(i + 1000, records); k++) lines.push(trtRecordText(k));
     fs.writeSync(fd, lines.join("\n") + "\n");
   }
   fs.closeSync(fd);
-  fs.writeFileSync(path.join(dir, "child.ts"), CHILD);
   return input;
 }
 
@@ -57,17 +46,34 @@ export interface IngestChild {
 }
 
 /**
- * Starts the child uploading input (from writeCrashInput, or any perf-metrics file) into the store
- * at DATA_DIR / DATABASE_URL; other entries of env (e.g. RUNLENS_DRILLDOWN) are passed on.
+ * Starts a child (test/helpers/upload-child.ts) uploading input, a file or a folder, into the
+ * store at DATA_DIR / DATABASE_URL, its ingests held as `hold` says; other entries of env (e.g.
+ * RUNLENS_DRILLDOWN) are passed on.
  */
 export function spawnIngest(
-  dir: string,
   input: string,
+  env: { DATA_DIR: string; DATABASE_URL: string } & Record<string, string>,
+  hold: HoldMs = {},
+): IngestChild {
+  return spawnTsChild(
+    path.join(ROOT, "test/helpers/upload-child.ts"),
+    [input, String(hold.commitMs ?? 0), String(hold.drilldownMs ?? 0)],
+    env,
+  );
+}
+
+/**
+ * Starts a TypeScript script (run by jiti, `@` resolving to the project) in a child process on the
+ * store at DATA_DIR / DATABASE_URL; what spawnIngest and the other crash tests' children run on.
+ */
+export function spawnTsChild(
+  script: string,
+  args: string[],
   env: { DATA_DIR: string; DATABASE_URL: string } & Record<string, string>,
 ): IngestChild {
   const child = spawn(
     process.execPath,
-    [path.join(ROOT, "node_modules/jiti/lib/jiti-cli.mjs"), path.join(dir, "child.ts"), input],
+    [path.join(ROOT, "node_modules/jiti/lib/jiti-cli.mjs"), script, ...args],
     {
       cwd: ROOT,
       env: {
@@ -75,7 +81,10 @@ export function spawnIngest(
         JITI_ALIAS: JSON.stringify({ "@": ROOT }),
         ...env,
         RUNLENS_EXAMPLES: "off",
-        RUNLENS_INGEST_STALE_MS: String(CRASH_STALE_MS),
+        // The child keeps the default staleness: with CRASH_STALE_MS its own sweeper took its
+        // run for interrupted whenever parsing held the heartbeat back that long (a loaded
+        // machine), and the run was gone before the kill. Only the restart uses CRASH_STALE_MS.
+        RUNLENS_INGEST_STALE_MS: "",
       },
       stdio: ["ignore", "pipe", "pipe"],
     },

@@ -76,3 +76,15 @@ export function usePgStore(): { db: DbHandle["db"] } {
   });
   return env;
 }
+
+/** Runs `fn` on a store opened on a fresh schema (not migrated), closed and dropped after. */
+export async function withPgStore<T>(fn: (handle: DbHandle) => Promise<T>): Promise<T> {
+  const { url, drop } = await freshSchema();
+  const handle = openPostgres(url);
+  try {
+    return await fn(handle);
+  } finally {
+    await handle.close();
+    await drop();
+  }
+}

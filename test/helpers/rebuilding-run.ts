@@ -22,6 +22,7 @@ import type { AppContext } from "@/lib/server/app-context";
 import { failInterruptedIngests } from "@/lib/store/interrupted-ingest";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { slowestCaseRecords } from "./aiperf-slowest-case";
+import { holdIngests } from "./hold-ingests";
 import { idParams, uploadRequest } from "./test-app";
 
 const get = (p: string) => new Request(`http://localhost${p}`);
@@ -107,8 +108,7 @@ export async function expectRebuildingAnswers409(app: AppContext): Promise<void>
   expect(ready.timeline).toBe("200");
   expect((await drilldownAnswers(trtllm))["trtllm/requests"]).toBe("200");
 
-  const saved = process.env.RUNLENS_TEST_COMMIT_DELAY_MS;
-  process.env.RUNLENS_TEST_COMMIT_DELAY_MS = "1500";
+  const release = holdIngests({ commitMs: 1500 });
   try {
     for (const id of [aiperf, trtllm]) {
       const work = reingest(new Request("http://localhost/x", { method: "POST" }), idParams(id));
@@ -123,8 +123,7 @@ export async function expectRebuildingAnswers409(app: AppContext): Promise<void>
       expect((await work).status).toBe(200);
     }
   } finally {
-    if (saved === undefined) delete process.env.RUNLENS_TEST_COMMIT_DELAY_MS;
-    else process.env.RUNLENS_TEST_COMMIT_DELAY_MS = saved;
+    release();
   }
   const after = await drilldownAnswers(aiperf);
   expect(after["aiperf/requests"]).toBe("200");

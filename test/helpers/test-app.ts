@@ -32,7 +32,6 @@ export async function openTestApp(env: Record<string, string | undefined> = {}):
     // Uploads answer with their drill-down built, so a test reads its request lists at once;
     // the tests of the background drill-down ask for "background".
     RUNLENS_DRILLDOWN: "inline",
-    RUNLENS_TEST_DRILLDOWN_DELAY_MS: undefined,
     // Runs a test stores as rows stay rows; the rebuild's own tests turn it on.
     RUNLENS_REBUILD_ROW_RUNS: "off",
     ...env,

@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as compare } from "@/app/api/compare/route";
 import { POST as upload } from "@/app/api/runs/route";
 import { compareResponseSchema } from "@/lib/api/compare-schemas";
-import { freshSchema, PG_URL } from "../helpers/pg-schema";
-import { fixture, uploadRequest, useTestApp } from "../helpers/test-app";
+import { PG_URL, usePgTestApp } from "../helpers/pg-schema";
+import { fixture, uploadRequest } from "../helpers/test-app";
 
 /** GET /api/compare on PostgreSQL: the chart-key lookup and summaries through the other dialect. */
 describe.skipIf(!PG_URL)("compare on PostgreSQL", () => {
-  let cleanup: () => Promise<void>;
-  let drop: () => Promise<void>;
-
-  beforeAll(async () => {
-    const s = await freshSchema();
-    drop = s.drop;
-    ({ cleanup } = await useTestApp({ DATABASE_URL: s.url }));
-  });
-  afterAll(async () => {
-    await cleanup?.();
-    await drop?.();
-  });
+  usePgTestApp();
 
   it("compares two runs against the baseline", async () => {
     const ids: string[] = [];

@@ -18,7 +18,6 @@ import {
   spawnIngest,
   writeCrashInput,
 } from "../helpers/crash-ingest";
-import { trtRecordText } from "../fixtures/bad/generate-big";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
 
 /** Polls until a run is ingesting with request rows already stored; resolves with its id. */
@@ -56,12 +55,8 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
 
   it("leaves a failed run whose re-ingest stores each request once", async () => {
     const dataDir = path.join(dir, "data");
-    const ingest = spawnIngest(dir, input, {
-      DATA_DIR: dataDir,
-      DATABASE_URL: schema.url,
-      // Holds the commit back once every row is written: the kill lands mid-ingest on any machine.
-      RUNLENS_TEST_COMMIT_DELAY_MS: "600000",
-    });
+    // Holds the commit back once every row is written: the kill lands mid-ingest on any machine.
+    const ingest = spawnIngest(input, { DATA_DIR: dataDir, DATABASE_URL: schema.url }, { commitMs: 600_000 });
     const client = new pg.Client({ connectionString: schema.url });
     await client.connect();
     try {
@@ -91,17 +86,18 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
 
   it("fails a run killed between its summary and its drill-down, and re-ingest completes it", async () => {
     const records = 2000;
-    const small = path.join(dir, "small", "perf_metrics-0.jsonl");
-    fs.mkdirSync(path.dirname(small), { recursive: true });
-    fs.writeFileSync(small, Array.from({ length: records }, (_, k) => trtRecordText(k)).join("\n") + "\n");
+    const small = writeCrashInput(path.join(dir, "small"), records);
     const windowSchema = await freshSchema();
-    const ingest = spawnIngest(dir, small, {
-      DATA_DIR: path.join(dir, "data-window"),
-      DATABASE_URL: windowSchema.url,
-      RUNLENS_DRILLDOWN: "background",
+    const ingest = spawnIngest(
+      small,
+      {
+        DATA_DIR: path.join(dir, "data-window"),
+        DATABASE_URL: windowSchema.url,
+        RUNLENS_DRILLDOWN: "background",
+      },
       // Holds the drill-down back, so the kill lands after the summary is committed.
-      RUNLENS_TEST_DRILLDOWN_DELAY_MS: "600000",
-    });
+      { drilldownMs: 600_000 },
+    );
     const client = new pg.Client({ connectionString: windowSchema.url });
     await client.connect();
     try {

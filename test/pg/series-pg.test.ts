@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { GET as verdicts } from "@/app/api/runs/[id]/verdicts/route";
 import { PATCH } from "@/app/api/runs/[id]/route";
 import { POST as upload } from "@/app/api/runs/route";
@@ -9,28 +9,17 @@ import { GET as seriesDetail } from "@/app/api/series/[...name]/route";
 import { gateResultSchema, seriesDetailSchema } from "@/lib/api/regression-schemas";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { freshSchema, PG_URL } from "../helpers/pg-schema";
-import { idParams, uploadRequest, useTestApp } from "../helpers/test-app";
+import { PG_URL, usePgTestApp } from "../helpers/pg-schema";
+import { idParams, uploadRequest } from "../helpers/test-app";
 
 /**
  * Series on PostgreSQL: migration 007's columns, migration 011's order key, the series order and the per-request values a
  * bootstrap reads, through the other dialect. aiperf exports from test/generators/aiperf.mjs.
  */
 describe.skipIf(!PG_URL)("series on PostgreSQL", () => {
-  let cleanup: () => Promise<void>;
-  let drop: () => Promise<void>;
+  usePgTestApp();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "series-pg-"));
-
-  beforeAll(async () => {
-    const s = await freshSchema();
-    drop = s.drop;
-    ({ cleanup } = await useTestApp({ DATABASE_URL: s.url }));
-  });
-  afterAll(async () => {
-    await cleanup?.();
-    await drop?.();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it("judges the last run of a series against the one before, from per-request values", async () => {
     const ids: string[] = [];

@@ -13,6 +13,7 @@ import { parseAiperfRecord } from "@/lib/formats/aiperf-records";
 import { eachRecordLine } from "@/lib/formats/json-lines";
 import type { FileReport, IngestContext, IngestFile } from "@/lib/ingest/analyzer";
 import { ingestRecordFile, type BlockOptions } from "@/lib/ingest/analyzers/aiperf-record-ingest";
+import { aiperfRecordRow } from "@/lib/ingest/analyzers/aiperf-request-row";
 import { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
 import { ProfilingClock } from "@/lib/metrics/profiling-window";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
@@ -143,32 +144,7 @@ async function lineByLine(file: IngestFile, ctx: IngestContext, s: Sinks): Promi
     const endMs = s.log.cols.endMs[i];
     if (r.error && r.phase === "profiling")
       s.errors.add(r.error.type, r.error.code, r.error.message, startMs);
-    const int = (v: number | null | undefined) =>
-      v !== null && v !== undefined && Number.isInteger(v) && Math.abs(v) <= 0x7fffffff ? v : null;
-    if (
-      s.rows.push({
-        run_id: ctx.runId,
-        file_id: file.id,
-        line: lineNo,
-        request_id: r.requestId,
-        phase: r.phase,
-        ok: r.error ? 0 : 1,
-        cancelled: r.cancelled ? 1 : 0,
-        error_type: r.error?.type ?? null,
-        start_ms: Number.isFinite(startMs) ? startMs : null,
-        end_ms: Number.isFinite(endMs) ? endMs : null,
-        ttft_ms: r.ttftMs,
-        e2e_ms: r.e2eMs,
-        itl_ms: r.itlMs,
-        input_tokens: r.inputTokens,
-        output_tokens: r.outputTokens,
-        conversation_id: r.conversationId ?? null,
-        turn_index: r.turnIndex ?? null,
-        cached_tokens: int(r.cachedTokens),
-        possible_reuse_tokens: int(possible),
-        worker_id: r.workerId ?? null,
-      })
-    )
+    if (s.rows.push(aiperfRecordRow(ctx.runId, file.id, lineNo, r, startMs, endMs, possible)))
       return s.rows.flush();
   });
   await s.rows.flush();

@@ -3,17 +3,14 @@
  * themselves (reliability probe N11, N12, N16). A fake server in this process records what the
  * CLI (a child process) sends and answers per case.
  */
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { cli } from "../helpers/cli";
 
-const run = promisify(execFile);
-const CLI = path.resolve(__dirname, "../../bin/runlens.mjs");
 const RUN_ID = "AAAAAAAAAAAAAAAAAAAAAA";
 
 interface Seen {
@@ -70,18 +67,6 @@ beforeEach(() => {
   seen = [];
   answers = {};
 });
-
-async function cli(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ...env } as NodeJS.ProcessEnv,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 function folder(files: Record<string, string> = { "a.jsonl": "{}\n" }): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-cli-trust-"));

@@ -20,6 +20,7 @@ import { genaiPerfArtifacts } from "../generators/genai-perf";
 import { guidellmReport } from "../generators/guidellm";
 import { sglangLine } from "../generators/sglang-bench";
 import { vllmBenchResult } from "../generators/vllm-bench";
+import { sortKeys } from "../helpers/sort-keys";
 
 const head = (text: string) => Buffer.from(text).subarray(0, DETECT_HEAD_BYTES);
 
@@ -33,17 +34,6 @@ async function outlineKind(text: string) {
   expect(isPartialJsonDocument(head(text), false)).toBe(true);
   const outline = await jsonSkeleton(chunks(text));
   return outline === null ? null : detectDocumentKind(outline);
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (typeof v !== "object" || v === null) return v;
-  const o = v as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, sortKeys(o[k])]),
-  );
 }
 
 describe("a document larger than the detection head", () => {

@@ -35,6 +35,7 @@ import {
 import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 import type { FileReport, IngestContext, IngestFile } from "../analyzer";
 import { type LineBlock, LineBlockBuilder } from "../line-blocks";
+import { aiperfRequestRow } from "./aiperf-request-row";
 import { RecordBlockParser, THREAD_AFTER_BYTES } from "../record-block-parser";
 
 /** Bytes of lines per block: large enough that a block's message costs little, small enough to overlap. */
@@ -70,10 +71,6 @@ export interface RequestRowSink {
   push(row: AiperfRequestsTable): boolean;
   flush(): Promise<void>;
 }
-
-/** Integer columns take whole token counts only: a fractional count from a broken writer reads as absent. */
-const integerOrNull = (v: number | null) =>
-  v !== null && Number.isInteger(v) && Math.abs(v) <= 0x7fffffff ? v : null;
 
 /** A column's "not recorded" (NaN) as the null a record and a row carry */
 const orNull = (v: number) => (Number.isNaN(v) ? null : v);
@@ -216,28 +213,25 @@ async function writeBlock(
     const startMs = log.cols.startMs[at];
     const endMs = log.cols.endMs[at];
     if (err && !warmup) errors.add(err[1], err[2], err[3], startMs);
-    const row: AiperfRequestsTable = {
-      run_id: ctx.runId,
-      file_id: file.id,
-      line: lineNo,
-      request_id: b.requestId[k],
-      phase: warmup ? "warmup" : "profiling",
-      ok: err ? 0 : 1,
-      cancelled: cancelled ? 1 : 0,
-      error_type: err ? err[1] : null,
-      start_ms: Number.isFinite(startMs) ? startMs : null,
-      end_ms: Number.isFinite(endMs) ? endMs : null,
-      ttft_ms: v.ttftMs,
-      e2e_ms: v.e2eMs,
-      itl_ms: v.itlMs,
-      input_tokens: v.inputTokens,
-      output_tokens: v.outputTokens,
-      conversation_id: conversationId,
-      turn_index: turnIndex,
-      cached_tokens: integerOrNull(cachedTokens),
-      possible_reuse_tokens: integerOrNull(possible),
-      worker_id: b.workerId[k],
-    };
+    const row = aiperfRequestRow(ctx.runId, file.id, lineNo, {
+      requestId: b.requestId[k],
+      warmup,
+      failed: err !== null,
+      errorType: err ? err[1] : null,
+      cancelled,
+      startMs,
+      endMs,
+      ttftMs: v.ttftMs,
+      e2eMs: v.e2eMs,
+      itlMs: v.itlMs,
+      inputTokens: v.inputTokens,
+      outputTokens: v.outputTokens,
+      conversationId,
+      turnIndex,
+      cachedTokens,
+      possibleReuseTokens: possible,
+      workerId: b.workerId[k],
+    });
     k++;
     if (rows.push(row)) await rows.flush();
   }

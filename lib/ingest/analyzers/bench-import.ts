@@ -12,6 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
+import { BENCH_RESULT_KINDS } from "@/lib/api/kinds";
 import { readWholeText } from "@/lib/formats/aiperf-read";
 import type { BenchResult } from "@/lib/formats/bench-result";
 import {
@@ -33,19 +34,13 @@ import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
 import { reanchorRequests } from "@/lib/store/aiperf-requests";
 import { BatchInserter } from "@/lib/store/batch-insert";
-import { AIPERF_REQUEST_COLUMNS, type AiperfRequestsTable } from "@/lib/store/tables/aiperf";
+import { AIPERF_REQUEST_COLUMNS } from "@/lib/store/tables/aiperf";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
+import { aiperfRecordRow } from "./aiperf-request-row";
 import { slowestRequestsPayload } from "./aiperf-slowest";
 
-const KINDS = new Set([
-  "vllm-bench",
-  "sglang-bench",
-  "genai-perf-export",
-  "genai-perf-summary",
-  "guidellm-report",
-  "inferencex-result",
-  "bench-console",
-]);
+/** The tools' result files, and their console output read beside them */
+const KINDS = new Set<string>([...BENCH_RESULT_KINDS, "bench-console"]);
 
 /** Most benchmarks of one file whose identities are kept (a split makes at most 64 runs). */
 const MAX_IDENTITIES = 64;
@@ -321,24 +316,7 @@ export function benchImportAnalyzer(): Analyzer {
         const startMs = log.cols.startMs[i];
         const endMs = log.cols.endMs[i];
         if (r.error && !warmup) errors.add(r.error.type, r.error.code, r.error.message, startMs);
-        const row: AiperfRequestsTable = {
-          run_id: ctx.runId,
-          file_id: pick.file.id,
-          line,
-          request_id: r.requestId,
-          phase: warmup ? "warmup" : "profiling",
-          ok: r.error ? 0 : 1,
-          cancelled: r.cancelled ? 1 : 0,
-          error_type: r.error?.type ?? null,
-          start_ms: Number.isFinite(startMs) ? startMs : null,
-          end_ms: Number.isFinite(endMs) ? endMs : null,
-          ttft_ms: r.ttftMs,
-          e2e_ms: r.e2eMs,
-          itl_ms: r.itlMs,
-          input_tokens: r.inputTokens,
-          output_tokens: r.outputTokens,
-          worker_id: null,
-        };
+        const row = aiperfRecordRow(ctx.runId, pick.file.id, line, r, startMs, endMs);
         if (rows.push(row)) await rows.flush();
       }
       await rows.flush();

@@ -1,0 +1,30 @@
+import { expect } from "vitest";
+import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
+import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
+import { runSummarySchema, type RunSummary } from "@/lib/api/schemas";
+import { sweepSchema, type Sweep } from "@/lib/api/sweeps";
+import { idParams } from "./test-app";
+
+/** GET /api/runs/{id}, expected to answer 200, read by its wire schema. */
+export async function readRun(id: string): Promise<RunSummary> {
+  const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
+  expect(res.status).toBe(200);
+  return runSummarySchema.parse(await res.json());
+}
+
+/** GET /api/sweeps/{id}, expected to answer 200, read by its wire schema. */
+export async function readSweep(id: string): Promise<Sweep> {
+  const res = await getSweep(new Request(`http://localhost/api/sweeps/${id}`), idParams(id));
+  expect(res.status).toBe(200);
+  return sweepSchema.parse(await res.json());
+}
+
+/** GET /api/runs/{id}/charts/{key}, expected to answer 200: the stored payload as sent. */
+export async function readChart(id: string, key: string): Promise<unknown> {
+  const res = await getChart(new Request(`http://localhost/api/runs/${id}/charts/${key}`), {
+    params: Promise.resolve({ id, key }),
+  });
+  expect(res.status).toBe(200);
+  return res.json();
+}

@@ -1,0 +1,34 @@
+/**
+ * Run by jiti in a child process (test/helpers/crash-ingest.ts, spawnIngest): uploads argv[2]
+ * through the real POST /api/runs and prints "finished <status>". A file goes under its own
+ * name, a folder as its files under their paths below it. argv[3] and argv[4] hold the ingest
+ * before its commit and before its drill-down that many milliseconds (0: not held).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { POST } from "@/app/api/runs/route";
+import { holdIngests } from "./hold-ingests";
+
+function filesBelow(dir: string, prefix = ""): Array<[string, string]> {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .flatMap((e): Array<[string, string]> =>
+      e.isDirectory()
+        ? filesBelow(path.join(dir, e.name), prefix + e.name + "/")
+        : [[path.join(dir, e.name), prefix + e.name]],
+    );
+}
+
+async function main() {
+  const [input, commitMs, drilldownMs] = process.argv.slice(2);
+  holdIngests({ commitMs: Number(commitMs), drilldownMs: Number(drilldownMs) });
+  const files: Array<[string, string]> = fs.statSync(input).isDirectory()
+    ? filesBelow(input)
+    : [[input, path.basename(input)]];
+  const form = new FormData();
+  for (const [file, name] of files) form.append("file", new Blob([fs.readFileSync(file)]), name);
+  const res = await POST(new Request("http://localhost/api/runs", { method: "POST", body: form }));
+  console.log("finished", res.status);
+}
+void main();
