@@ -3,7 +3,7 @@
 import { ChartContainer, type SeriesConfig } from "@/components/charts/chart-container";
 import { fittedTicks, logTicks } from "@/lib/metrics/nice-scale";
 import { formatNumber } from "@/lib/format-number";
-import type { PlotPoint, SweepAxis, SweepSeries } from "@/lib/metrics/sweep-chart-rows";
+import { axisUnit, type PlotPoint, type SweepAxis, type SweepSeries } from "@/lib/metrics/sweep-chart-rows";
 
 export interface OverlaidSweep {
   name: string;
@@ -24,6 +24,8 @@ export function ticksFor(values: number[], log: boolean): { ticks: number[]; dom
 }
 
 const tick = (v: number) => formatNumber(v, v < 10 ? 2 : v < 100 ? 1 : 0);
+/** Tick text in the axis's written unit (seconds for a millisecond axis past 10,000 ms). */
+const tickIn = (divisor: number) => (v: number) => tick(v / divisor);
 
 /**
  * One Pareto chart of overlaid sweeps: every run a point labelled with its load (c4), each
@@ -86,6 +88,8 @@ export function ChartScatterSweepPareto({
   const ys = all.map((p) => p.y);
   const xt = all.length ? ticksFor(xs, logX) : { ticks: [0, 1], domain: [0, 1] as [number, number] };
   const yt = all.length ? ticksFor(ys, logY) : { ticks: [0, 1], domain: [0, 1] as [number, number] };
+  const xu = axisUnit(x, xt.ticks);
+  const yu = axisUnit(y, yt.ticks);
   return (
     <ChartContainer
       title={title}
@@ -98,8 +102,8 @@ export function ChartScatterSweepPareto({
         key: "x",
         name: x.title,
         title: x.title,
-        unit: x.unit,
-        format: tick,
+        unit: xu.unit,
+        format: tickIn(xu.divisor),
         ticks: xt.ticks,
         domain: xt.domain,
         log: logX,
@@ -108,15 +112,17 @@ export function ChartScatterSweepPareto({
         key: "y",
         name: y.title,
         title: y.title,
-        unit: y.unit,
-        format: tick,
+        unit: yu.unit,
+        format: tickIn(yu.divisor),
         ticks: yt.ticks,
         domain: yt.domain,
         log: logY,
       }}
       tooltip={{
         value: (v, key, row) => [
-          `${formatNumber(v)} ${key === "x" ? x.unit : y.unit}`,
+          key === "x"
+            ? `${formatNumber(v / xu.divisor)} ${xu.unit}`
+            : `${formatNumber(v / yu.divisor)} ${yu.unit}`,
           `${row.label} · ${key === "x" ? x.title : y.title}`,
         ],
       }}

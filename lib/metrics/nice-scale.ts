@@ -8,12 +8,18 @@ const MULTIPLES = [1, 2, 2.5, 5, 10];
 /** Multiplying rather than summing keeps 0.1 × 3 from drifting to 0.30000000000000004. */
 const at = (i: number, step: number) => Number((i * step).toPrecision(12));
 
-/** The smallest round step giving at most `target` intervals over `span` (at least `minStep`). */
+/**
+ * The smallest round step giving at most `target` intervals over `span` (at least `minStep`). A
+ * `minStep` of 1 or more marks a count axis: its step is a whole number, so 2.5 is skipped (ticks
+ * 0 / 2.5 / 5 / 7.5 requests read as fractions of a request).
+ */
 export function niceStep(span: number, target = 5, minStep = 0): number {
   if (!(span > 0) || !Number.isFinite(span)) return Math.max(1, minStep);
   const raw = Math.max(span / target, minStep);
   const p = 10 ** Math.floor(Math.log10(raw));
-  return MULTIPLES.map((m) => m * p).find((s) => s >= raw * (1 - 1e-9))!;
+  return MULTIPLES.map((m) => m * p).find(
+    (s) => s >= raw * (1 - 1e-9) && (minStep < 1 || Number.isInteger(s)),
+  )!;
 }
 
 /** Round ticks from at or below `lo` to at or above `hi`: a value axis whose domain they set. */
