@@ -1,7 +1,7 @@
 "use client";
 
 import { ChartContainer, type SeriesConfig } from "@/components/charts/chart-container";
-import { fittedTicks, logTicks } from "@/lib/metrics/nice-scale";
+import { fittedTicks, logTicks, tickDecimals } from "@/lib/metrics/nice-scale";
 import { formatNumber } from "@/lib/format-number";
 import { axisUnit, type PlotPoint, type SweepAxis, type SweepSeries } from "@/lib/metrics/sweep-chart-rows";
 
@@ -23,9 +23,14 @@ export function ticksFor(values: number[], log: boolean): { ticks: number[]; dom
   return { ticks, domain: [ticks[0], ticks[ticks.length - 1]] };
 }
 
-const tick = (v: number) => formatNumber(v, v < 10 ? 2 : v < 100 ? 1 : 0);
-/** Tick text in the axis's written unit (seconds for a millisecond axis past 10,000 ms). */
-const tickIn = (divisor: number) => (v: number) => tick(v / divisor);
+/**
+ * Tick text in the axis's written unit (seconds for a millisecond axis past 10,000 ms), with the
+ * decimals its ticks need: all of them written alike (10.75 / 11 / 11.25, not 10.8 / 11 / 11.3).
+ */
+const tickIn = (divisor: number, ticks: readonly number[]) => {
+  const digits = tickDecimals(ticks.map((t) => t / divisor));
+  return (v: number) => (v / divisor).toLocaleString("en-US", { maximumFractionDigits: digits });
+};
 
 /**
  * One Pareto chart of overlaid sweeps: every run a point labelled with its load (c4), each
@@ -103,7 +108,7 @@ export function ChartScatterSweepPareto({
         name: x.title,
         title: x.title,
         unit: xu.unit,
-        format: tickIn(xu.divisor),
+        format: tickIn(xu.divisor, xt.ticks),
         ticks: xt.ticks,
         domain: xt.domain,
         log: logX,
@@ -113,7 +118,7 @@ export function ChartScatterSweepPareto({
         name: y.title,
         title: y.title,
         unit: yu.unit,
-        format: tickIn(yu.divisor),
+        format: tickIn(yu.divisor, yt.ticks),
         ticks: yt.ticks,
         domain: yt.domain,
         log: logY,

@@ -55,6 +55,24 @@ export function fittedTicks(min: number, max: number, target = 5): number[] {
   return pad === 0 ? ticksCovering(lo, max, target) : ticksCovering(lo, max + pad, target);
 }
 
+/**
+ * Decimals that write every tick exactly: 11.25 needs 2, so a 0.25 step is not printed as
+ * 10.8 / 11 / 11.3 (uneven labels for even ticks). At most 6.
+ */
+export function tickDecimals(ticks: readonly number[]): number {
+  let most = 0;
+  for (const t of ticks) {
+    let d = 0;
+    while (
+      d < 6 &&
+      Math.abs(t * 10 ** d - Math.round(t * 10 ** d)) > 1e-6 * Math.max(1, Math.abs(t) * 10 ** d)
+    )
+      d++;
+    most = Math.max(most, d);
+  }
+  return most;
+}
+
 /** Round ticks from 0 to just above `max`. */
 export function niceTicks(max: number, target = 5): number[] {
   if (!(max > 0) || !Number.isFinite(max)) return [0, 1];
