@@ -152,6 +152,7 @@ export function DeltaTable({
                   label={labels[i]}
                   color={runColor(i)}
                   baseline={r.id === data.baseline}
+                  wide={!compact}
                 />
               ),
               num: true,
@@ -222,15 +223,18 @@ function RunHeader({
   label,
   color,
   baseline,
+  wide,
 }: {
   name: string;
   label: string;
   color: string;
   baseline: boolean;
+  /** Fewer than five runs: room for a wider header. */
+  wide: boolean;
 }) {
   return (
     <span
-      className="line-clamp-3 min-w-[4.5rem] max-w-[7.5rem] whitespace-normal normal-case tracking-normal [overflow-wrap:anywhere]"
+      className={`line-clamp-4 min-w-[4.5rem] ${wide ? "max-w-[11rem]" : "max-w-[7.5rem]"} whitespace-normal normal-case tracking-normal [overflow-wrap:anywhere]`}
       title={name}
       data-run-header=""
     >

@@ -67,7 +67,7 @@ export function RunsTable({
                   onChange={() => onToggle(r.id)}
                 />
               </td>
-              <td className="min-w-[12rem] max-w-[16rem] [overflow-wrap:anywhere]">
+              <td className="min-w-[15rem] max-w-[16rem] [overflow-wrap:anywhere]">
                 <Link href={runHref(r.id)} className="font-medium text-accent hover:underline">
                   {r.name}
                 </Link>
