@@ -9,7 +9,7 @@ import { shortLabels } from "@/lib/metrics/short-labels";
 export const GUTTER = 160;
 /** Below this canvas width (a phone) the lane labels get a narrower gutter: 160 px was 40 % of it. */
 const NARROW = 480;
-const NARROW_GUTTER = 88;
+const NARROW_GUTTER = 96;
 
 /** Room left of the plot for the lane labels, by the canvas's width. */
 export const gutterFor = (width: number) => (width < NARROW ? NARROW_GUTTER : GUTTER);
@@ -52,7 +52,7 @@ export function layoutTimeline(p: TimelinePayload, width: number): TimelineLayou
   // "perf_metrics-server-gen0-200-20260101T000000Z" → "server-gen0-200": the prefix and the stamp are every file's.
   const bare = p.lanes.map((l) => l.label.replace(/^perf_metrics-/, "").replace(/-\d{8}T\d{6}Z$/, ""));
   const gutter = gutterFor(width);
-  const laneNames = shortLabels(bare, gutter === GUTTER ? 22 : 12);
+  const laneNames = shortLabels(bare, gutter === GUTTER ? 22 : 11);
   return { laneNames, width, gutter, height: y + AXIS_H, rowH, laneTop, laneH, barTop };
 }
 

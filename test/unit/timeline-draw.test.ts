@@ -109,7 +109,7 @@ describe("the lane labels' room on a phone", () => {
     ];
     const phone = layoutTimeline(p, 330);
     expect(phone.gutter / 330).toBeLessThan(0.3);
-    expect(phone.laneNames[0].length).toBeLessThanOrEqual(12);
+    expect(phone.laneNames[0].length).toBeLessThanOrEqual(11);
     // On a laptop the gutter and the labels stay as they were.
     const wide = layoutTimeline(p, WIDTH);
     expect(wide.gutter).toBe(GUTTER);
