@@ -222,7 +222,12 @@ export function seriesMarks<R extends object>(
             stackId={s.stack}
             fill={s.color}
             cursor={clickable ? "pointer" : undefined}
-            minPointSize={s.valueLabels ? (v) => (typeof v === "number" && v > 0 ? 2 : 0) : undefined}
+            // Not on a stack: there the library gave every run's empty slot of a row a 2 px bar.
+            minPointSize={
+              s.valueLabels && s.stack === undefined
+                ? (v) => (typeof v === "number" && v > 0 ? 2 : 0)
+                : undefined
+            }
           >
             {s.cell ? rows.map((r, i) => <Cell key={i} {...s.cell!(r)} />) : null}
             {s.valueLabels ? (
