@@ -53,6 +53,18 @@ export function formatBytesPerSecond(b: number | null | undefined): string {
   return b === null || b === undefined || !Number.isFinite(b) ? "—" : `${formatBytes(b)}/s`;
 }
 
+/**
+ * One unit for an axis of byte rates, from its largest value: the largest unit in which that
+ * value is at least 1 (a 9.5 GB/s axis in GB/s, one whose largest bar is 5 MB/s in MB/s, not
+ * "0.005 GB/s").
+ */
+export function byteRateUnit(max: number): { unit: string; divisor: number } {
+  const units = ["B/s", "KB/s", "MB/s", "GB/s", "TB/s"];
+  let i = 0;
+  while (i < units.length - 1 && Math.abs(max) >= 1000 ** (i + 1)) i++;
+  return { unit: units[i], divisor: 1000 ** i };
+}
+
 export function formatDateTime(iso: string): string {
   const d = new Date(iso);
   return d.toISOString().slice(0, 16).replace("T", " ") + " UTC";

@@ -3,7 +3,10 @@ import { segmentColour, type SegmentStatRow } from "@/lib/metrics/trtllm-chart-r
 import type { Statistic } from "@/lib/api/trtllm-charts";
 import { NotRecordedSwatch, NotRecordedText } from "./not-recorded";
 
-/** Legend and table in one: each segment's colour, one-line meaning, value at the statistic and coverage. */
+/**
+ * Legend and table in one: each segment's colour, value at the statistic, coverage and one-line
+ * meaning. The meaning comes last: on a phone it is the column that scrolls off, not the value.
+ */
 export function SegmentLegend({ rows, stat }: { rows: readonly SegmentStatRow[]; stat: Statistic }) {
   // One time unit for the whole table.
   const ms = timeUnitFor(rows.map((r) => r.valueMs)).format;
@@ -12,10 +15,10 @@ export function SegmentLegend({ rows, stat }: { rows: readonly SegmentStatRow[];
       <thead>
         <tr>
           <th>segment</th>
-          <th>what it measures</th>
           <th className="num">{stat}</th>
           <th className="num">recorded</th>
           <th className="num">not recorded</th>
+          <th>what it measures</th>
         </tr>
       </thead>
       <tbody>
@@ -35,7 +38,6 @@ export function SegmentLegend({ rows, stat }: { rows: readonly SegmentStatRow[];
                 <code>{r.name}</code>
               </span>
             </td>
-            <td className="text-muted">{r.label}</td>
             <td className="num">{r.valueMs === null ? <NotRecordedText /> : ms(r.valueMs)}</td>
             <td className="num">
               {formatCount(r.count)}
@@ -52,6 +54,7 @@ export function SegmentLegend({ rows, stat }: { rows: readonly SegmentStatRow[];
                 <span className="text-warn"> (+{formatCount(r.excluded)} excluded)</span>
               ) : null}
             </td>
+            <td className="min-w-[16rem] text-muted">{r.label}</td>
           </tr>
         ))}
       </tbody>

@@ -2,7 +2,7 @@
 
 import { ChartContainer } from "@/components/charts/chart-container";
 import { groupedRows } from "@/lib/metrics/compare-chart-rows";
-import { shortLabels } from "@/lib/metrics/short-labels";
+import { distinctLabels, shortLabels } from "@/lib/metrics/short-labels";
 
 export interface RunColumn {
   id: string;
@@ -15,7 +15,10 @@ interface Props {
   description: string;
   items: Array<{ key: string; values: Record<string, number | null> }>;
   runs: RunColumn[];
+  /** Tick text of the value axis. */
   format: (v: number) => string;
+  /** A bar's value in its label and tooltip, when it differs from the axis's ticks. */
+  valueFormat?: (v: number) => string;
   exportName: string;
   /** What is missing and how to get it, said when no run has the metric. */
   missing: string;
@@ -27,7 +30,15 @@ interface Props {
  * Grouped bars: one group per category (endpoint, role or metric), one bar per run. Used for
  * hit rates, KV capacity/usage, offload bandwidth and throughput on the compare page.
  */
-export function ChartBarCompareRuns({ items: all, runs, format, valueTitle, description, ...frame }: Props) {
+export function ChartBarCompareRuns({
+  items: all,
+  runs,
+  format,
+  valueFormat = format,
+  valueTitle,
+  description,
+  ...frame
+}: Props) {
   const has = (v: number | null | undefined) => v !== null && v !== undefined;
   // A category no run has a value for (a decode endpoint's hit rate) is an empty row: named in the
   // description instead, and kept in the CSV.
@@ -43,13 +54,23 @@ export function ChartBarCompareRuns({ items: all, runs, format, valueTitle, desc
   // Many categories, or a few long ones (the endpoints of several runs), printed over each other
   // side by side on x; they then run down y, one line each, with the full name on hover.
   const sideways = items.length > 6 || (items.length > 3 && items.some((i) => i.key.length > 12));
-  // Sized by its data: a band per category sideways; the legend (one line per run on a phone)
-  // takes its room from the plot, so it is added to the frame rather than squeezing the bars.
-  const legendRoom = 18 * shown.length;
+  // The legend names runs by what tells them apart (as the delta table's headers do), with the
+  // colours of the run list above, where the whole names are.
+  const legendNames = new Map(
+    distinctLabels(runs.map((r) => r.name)).map((l, i) => [runs[i].id, l] as const),
+  );
+  // Sized by its data: a band per category sideways; the legend takes its room from the plot, so
+  // it is added to the frame rather than squeezing the bars. A name of more than ~55 characters
+  // wraps on a half-width chart: a line each.
+  const legendRoom = shown.reduce(
+    (h, r) => h + 18 * Math.ceil((legendNames.get(r.id) ?? r.name).length / 55),
+    0,
+  );
   const height = sideways ? 70 + items.length * (slots * 10 + 14) + legendRoom : 200 + legendRoom;
+  // A category label has a bar group's width: long when there are few of them.
   const short = shortLabels(
     items.map((i) => i.key),
-    20,
+    items.length <= 3 && !sideways ? 32 : 20,
   );
   const full = new Map(items.map((i, n) => [short[n], i.key]));
   const rows = groupedRows(items).map((r, n) => ({ ...r, axis: short[n] }));
@@ -69,11 +90,20 @@ export function ChartBarCompareRuns({ items: all, runs, format, valueTitle, desc
       height={height}
       kind="bar"
       horizontal={sideways}
+      // Room for the value written past the longest bar.
+      marginRight={sideways ? 64 : 0}
       data={rows}
       series={Object.fromEntries(
         shown.map((r) => [
           r.id,
-          { label: r.name, color: r.color, format, ...(single ? { stack: "run" } : {}) },
+          {
+            label: legendNames.get(r.id) ?? r.name,
+            color: r.color,
+            format: valueFormat,
+            // Exact numbers without a hover; a small value beside a big one still shows a bar.
+            valueLabels: true,
+            ...(single ? { stack: "run" } : {}),
+          },
         ]),
       )}
       x={sideways ? { format, title: valueTitle } : { key: "axis", everyTick: true }}

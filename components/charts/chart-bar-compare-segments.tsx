@@ -5,7 +5,7 @@ import type { RunSummary } from "@/lib/api/schemas";
 import { formatMs } from "@/lib/format-number";
 import type { CompareStat } from "@/lib/api/compare-schemas";
 import { segmentBarRows } from "@/lib/metrics/compare-chart-rows";
-import { shortLabels } from "@/lib/metrics/short-labels";
+import { distinctLabels } from "@/lib/metrics/short-labels";
 import { segmentColour } from "@/lib/metrics/trtllm-chart-rows";
 import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 
@@ -14,9 +14,10 @@ export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; st
   const { segments, rows: byRun } = segmentBarRows(runs, stat);
   if (byRun.length === 0) return null;
   // Run names on one line each, short; the full name is the tick's hover title and the tooltip's.
-  const short = shortLabels(
+  const short = distinctLabels(
     byRun.map((r) => r.run),
     20,
+    26,
   );
   const rows: Array<(typeof byRun)[number] & { axis: string }> = byRun.map((r, i) => ({
     ...r,

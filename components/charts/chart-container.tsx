@@ -196,7 +196,7 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
           {(legend ?? visible.length > 1) ? (
             <Legend wrapperStyle={LEGEND_STYLE} itemSorter={null} formatter={legendText} />
           ) : null}
-          {seriesMarks(kind, series, data, onRowClick !== undefined, dense)}
+          {seriesMarks(kind, series, data, onRowClick !== undefined, dense, !!horizontal)}
           {dense && (kind === "bar" || kind === "scatter") ? (
             <CanvasMarks
               kind={kind}

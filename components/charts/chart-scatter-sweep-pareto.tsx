@@ -1,9 +1,9 @@
 "use client";
 
 import { ChartContainer, type SeriesConfig } from "@/components/charts/chart-container";
-import { fittedTicks, logTicks } from "@/lib/metrics/nice-scale";
+import { fittedTicks, logTicks, tickDecimals } from "@/lib/metrics/nice-scale";
 import { formatNumber } from "@/lib/format-number";
-import type { PlotPoint, SweepAxis, SweepSeries } from "@/lib/metrics/sweep-chart-rows";
+import { axisUnit, type PlotPoint, type SweepAxis, type SweepSeries } from "@/lib/metrics/sweep-chart-rows";
 
 export interface OverlaidSweep {
   name: string;
@@ -23,7 +23,14 @@ export function ticksFor(values: number[], log: boolean): { ticks: number[]; dom
   return { ticks, domain: [ticks[0], ticks[ticks.length - 1]] };
 }
 
-const tick = (v: number) => formatNumber(v, v < 10 ? 2 : v < 100 ? 1 : 0);
+/**
+ * Tick text in the axis's written unit (seconds for a millisecond axis past 10,000 ms), with the
+ * decimals its ticks need: all of them written alike (10.75 / 11 / 11.25, not 10.8 / 11 / 11.3).
+ */
+const tickIn = (divisor: number, ticks: readonly number[]) => {
+  const digits = tickDecimals(ticks.map((t) => t / divisor));
+  return (v: number) => (v / divisor).toLocaleString("en-US", { maximumFractionDigits: digits });
+};
 
 type Row = PlotPoint & { xBar?: [number, number]; yBar?: [number, number] };
 
@@ -33,9 +40,11 @@ const withBars = (points: PlotPoint[]): Row[] =>
     p.xSpread.runs > 1 ? { ...p, xBar: p.xErr, yBar: p.yErr } : { ...p, xBar: undefined, yBar: undefined },
   );
 
-const spreadText = (p: PlotPoint, axis: "x" | "y") => {
+const spreadText = (p: PlotPoint, axis: "x" | "y", divisor = 1) => {
   const s = axis === "x" ? p.xSpread : p.ySpread;
-  return s.runs > 1 ? ` (median of ${s.runs} runs, ${formatNumber(s.lo)}–${formatNumber(s.hi)})` : "";
+  return s.runs > 1
+    ? ` (median of ${s.runs} runs, ${formatNumber(s.lo / divisor)}–${formatNumber(s.hi / divisor)})`
+    : "";
 };
 
 /**
@@ -101,6 +110,8 @@ export function ChartScatterSweepPareto({
   const ys = all.flatMap((p) => [p.ySpread.lo, p.ySpread.hi]);
   const xt = all.length ? ticksFor(xs, logX) : { ticks: [0, 1], domain: [0, 1] as [number, number] };
   const yt = all.length ? ticksFor(ys, logY) : { ticks: [0, 1], domain: [0, 1] as [number, number] };
+  const xu = axisUnit(x, xt.ticks);
+  const yu = axisUnit(y, yt.ticks);
   return (
     <ChartContainer
       title={title}
@@ -113,8 +124,8 @@ export function ChartScatterSweepPareto({
         key: "x",
         name: x.title,
         title: x.title,
-        unit: x.unit,
-        format: tick,
+        unit: xu.unit,
+        format: tickIn(xu.divisor, xt.ticks),
         ticks: xt.ticks,
         domain: xt.domain,
         log: logX,
@@ -123,15 +134,15 @@ export function ChartScatterSweepPareto({
         key: "y",
         name: y.title,
         title: y.title,
-        unit: y.unit,
-        format: tick,
+        unit: yu.unit,
+        format: tickIn(yu.divisor, yt.ticks),
         ticks: yt.ticks,
         domain: yt.domain,
         log: logY,
       }}
       tooltip={{
         value: (v, key, row) => [
-          `${formatNumber(v)} ${key === "x" ? x.unit : y.unit}${row.xSpread ? spreadText(row, key === "x" ? "x" : "y") : ""}`,
+          `${formatNumber(v / (key === "x" ? xu : yu).divisor)} ${(key === "x" ? xu : yu).unit}${row.xSpread ? spreadText(row, key === "x" ? "x" : "y", (key === "x" ? xu : yu).divisor) : ""}`,
           `${row.label} · ${key === "x" ? x.title : y.title}`,
         ],
       }}

@@ -145,6 +145,8 @@ function categoryTick(fullName: (label: string) => string, fontSize: number) {
   return CategoryTick;
 }
 
+const formatTickValue = (v: number) => v.toLocaleString("en-US", { maximumFractionDigits: 2 });
+
 /** A scatter point drawn as nothing: the series is only its connecting line. */
 const NO_DOT = () => <g />;
 
@@ -155,6 +157,8 @@ export function seriesMarks<R extends object>(
   clickable: boolean,
   /** Registered for the tooltip and axes but not drawn (a canvas draws them). */
   hide = false,
+  /** Bars run sideways: a value label goes to the right of its bar, else above it. */
+  horizontal = false,
 ) {
   return Object.entries(series).map(([key, s]) => {
     const common = {
@@ -226,8 +230,30 @@ export function seriesMarks<R extends object>(
         );
       case "bar":
         return (
-          <Bar {...common} stackId={s.stack} fill={s.color} cursor={clickable ? "pointer" : undefined}>
+          <Bar
+            {...common}
+            stackId={s.stack}
+            fill={s.color}
+            cursor={clickable ? "pointer" : undefined}
+            // Not on a stack: there the library gave every run's empty slot of a row a 2 px bar.
+            minPointSize={
+              s.valueLabels && s.stack === undefined
+                ? (v) => (typeof v === "number" && v > 0 ? 2 : 0)
+                : undefined
+            }
+          >
             {s.cell ? rows.map((r, i) => <Cell key={i} {...s.cell!(r)} />) : null}
+            {s.valueLabels ? (
+              <LabelList
+                dataKey={s.dataKey ?? key}
+                position={horizontal ? "right" : "top"}
+                fontSize={10}
+                fill="var(--muted)"
+                formatter={(v: unknown) =>
+                  typeof v === "number" ? (s.format ? s.format(v) : formatTickValue(v)) : ""
+                }
+              />
+            ) : null}
             {s.labels ? (
               <LabelList dataKey={s.labels} position="right" fontSize={11} fill="var(--fg)" />
             ) : null}

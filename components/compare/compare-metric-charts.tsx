@@ -2,7 +2,13 @@
 
 import { ChartBarCompareRuns, type RunColumn } from "@/components/charts/chart-bar-compare-runs";
 import type { CompareResponse } from "@/lib/api/compare-schemas";
-import { formatCount, formatNumber, formatRate } from "@/lib/format-number";
+import {
+  byteRateUnit,
+  formatBytesPerSecond,
+  formatCount,
+  formatNumber,
+  formatRate,
+} from "@/lib/format-number";
 
 type Items = Parameters<typeof ChartBarCompareRuns>[0]["items"];
 
@@ -70,9 +76,9 @@ const CHARTS: Array<[string, string, string, (d: CompareResponse) => Items, (v: 
       "Offload bandwidth",
       "KV bytes moved per second between GPU and CPU",
       (d) => itemsOf(d, ["offloadGpuToCpu", "offloadCpuToGpu"]),
-      // One unit on the axis: formatBytesPerSecond picks KB/s, MB/s or GB/s per value.
-      (v) => `${formatNumber(v / 1e9, 3)} GB/s`,
-      "bandwidth (GB/s)",
+      // Replaced per comparison by the unit of its largest value (offloadAxis).
+      (v) => formatBytesPerSecond(v),
+      "bandwidth",
     ],
     [
       "compare-request-throughput",
@@ -92,18 +98,34 @@ const CHARTS: Array<[string, string, string, (d: CompareResponse) => Items, (v: 
     ],
   ];
 
+/**
+ * The offload chart's axis in one unit, chosen by its largest value; each bar's label and tooltip
+ * keep their own unit (5 MB/s beside 9.5 GB/s).
+ */
+function offloadAxis(items: Items): { format: (v: number) => string; valueTitle: string } {
+  const max = Math.max(0, ...items.flatMap((i) => Object.values(i.values).filter((v) => v !== null)));
+  const { unit, divisor } = byteRateUnit(max);
+  return { format: (v) => formatNumber(v / divisor, 2), valueTitle: `bandwidth (${unit})` };
+}
+
 /** Hit rate by endpoint and role, KV capacity and usage, offload bandwidth and throughput, run by run. */
 export function CompareMetricCharts({ data, runs }: { data: CompareResponse; runs: RunColumn[] }) {
   return (
     <div className="grid gap-4 lg:grid-cols-2">
-      {CHARTS.map(([exportName, title, description, items, format, valueTitle]) => (
-        <ChartBarCompareRuns
-          key={exportName}
-          {...{ exportName, title, description, runs, format, valueTitle }}
-          missing={MISSING[exportName]}
-          items={items(data)}
-        />
-      ))}
+      {CHARTS.map(([exportName, title, description, itemsFor, format, valueTitle]) => {
+        const items = itemsFor(data);
+        const axis = exportName === "compare-offload-bandwidth" ? offloadAxis(items) : { format, valueTitle };
+        return (
+          <ChartBarCompareRuns
+            key={exportName}
+            {...{ exportName, title, description, runs, items }}
+            format={axis.format}
+            valueFormat={format}
+            valueTitle={axis.valueTitle}
+            missing={MISSING[exportName]}
+          />
+        );
+      })}
     </div>
   );
 }

@@ -14,7 +14,7 @@ import {
 } from "@/lib/api/turns";
 import { formatCount, formatNumber } from "@/lib/format-number";
 import { compareReuseDeltas, compareReuseRow, type CompareReuseRow } from "@/lib/metrics/turn-chart-rows";
-import { shortLabels } from "@/lib/metrics/short-labels";
+import { distinctLabels } from "@/lib/metrics/short-labels";
 
 const pct = (v: number | null) => (v === null ? "not counted" : `${formatNumber(v, 1)}%`);
 const pt = (d: number | null) => (d === null ? "" : `${d >= 0 ? "+" : ""}${formatNumber(d, 1)} pt`);
@@ -46,9 +46,10 @@ export function CompareReuse({ data }: { data: CompareResponse }) {
   });
   const baseline = rows.some((r) => r.runId === data.baseline) ? data.baseline : (rows[0]?.runId ?? "");
   const deltas = compareReuseDeltas(rows, baseline);
-  const short = shortLabels(
+  const short = distinctLabels(
     rows.map((r) => r.name),
     20,
+    26,
   );
   const bars = rows.map((r, i) => ({
     ...r,

@@ -4,7 +4,9 @@ import { DataTable } from "@/components/charts/data-table";
 import { downloadCsv } from "@/components/charts/export";
 import type { CompareResponse, DeltaRowDto } from "@/lib/api/compare-schemas";
 import { VerdictText } from "@/components/series/verdict-text";
+import { distinctLabels } from "@/lib/metrics/short-labels";
 import { formatBare, formatChange, formatPercent, formatValue, unitOfRow } from "./format-value";
+import { runColor } from "./run-colors";
 
 /** From this many runs the table is compact: units in the row names, smaller type, tighter cells. */
 const COMPACT_FROM = 5;
@@ -74,6 +76,7 @@ export function DeltaTable({
   const chosen = judged.find((r) => r.id === judge) ?? judged.at(-1);
   const at = chosen ? data.runs.indexOf(chosen) : -1;
   const compact = data.runs.length >= COMPACT_FROM;
+  const labels = distinctLabels(data.runs.map((r) => r.name));
   return (
     <section className="space-y-2" aria-busy={pending || undefined} data-pending={pending ? "" : undefined}>
       <h2 className="text-sm font-semibold">Deltas against the baseline at {data.stat}</h2>
@@ -143,7 +146,15 @@ export function DeltaTable({
               ),
             },
             ...data.runs.map((r, i) => ({
-              header: <RunHeader name={r.name} baseline={r.id === data.baseline} />,
+              header: (
+                <RunHeader
+                  name={r.name}
+                  label={labels[i]}
+                  color={runColor(i)}
+                  baseline={r.id === data.baseline}
+                  wide={!compact}
+                />
+              ),
               num: true,
               className: "whitespace-nowrap",
               attrs: (row: DeltaRowDto) => ({ "data-verdict": row.cells[i].verdict }),
@@ -159,7 +170,7 @@ export function DeltaTable({
                         className="line-clamp-2 min-w-[10rem] max-w-[14rem] whitespace-normal normal-case tracking-normal"
                         title={chosen.name}
                       >
-                        Verdict of {shortName(chosen.name, 40)}
+                        Verdict of {labels[at]}
                       </span>
                     ),
                     className: "whitespace-nowrap",
@@ -201,25 +212,39 @@ function NoVerdictNotes({ data }: { data: CompareResponse }) {
   );
 }
 
-/** A long run name cut in the middle for a header: both the tool and the load stay readable. */
-function shortName(name: string, max = 40): string {
-  if (name.length <= max) return name;
-  const half = Math.floor((max - 1) / 2);
-  return `${name.slice(0, half)}…${name.slice(-half)}`;
-}
-
 /**
- * A run's column header: its name in at most two lines (the whole name on hover), so eight runs
- * fit a laptop screen and the header is as tall for eight runs as for three.
+ * A run's column header: its colour (as in the run list and the charts) and what tells its name
+ * from the others' (distinctLabels), in at most three lines with the whole name on hover, so
+ * eight runs fit a laptop screen. A long unbroken part (a model path, a file name) breaks
+ * anywhere rather than running over the next column's header.
  */
-function RunHeader({ name, baseline }: { name: string; baseline: boolean }) {
+function RunHeader({
+  name,
+  label,
+  color,
+  baseline,
+  wide,
+}: {
+  name: string;
+  label: string;
+  color: string;
+  baseline: boolean;
+  /** Fewer than five runs: room for a wider header. */
+  wide: boolean;
+}) {
   return (
     <span
-      className="line-clamp-2 min-w-[4.5rem] max-w-[7rem] whitespace-normal normal-case tracking-normal"
+      className={`line-clamp-4 min-w-[4.5rem] ${wide ? "max-w-[11rem]" : "max-w-[7.5rem]"} whitespace-normal normal-case tracking-normal [overflow-wrap:anywhere]`}
       title={name}
+      data-run-header=""
     >
+      <span
+        aria-hidden
+        className="mr-1 inline-block h-2.5 w-2.5 rounded-sm align-baseline"
+        style={{ background: color }}
+      />
       {baseline ? <span className="text-accent">(baseline) </span> : null}
-      {shortName(name, 30)}
+      {label}
     </span>
   );
 }

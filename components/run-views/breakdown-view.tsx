@@ -97,13 +97,22 @@ export function BreakdownView({ run }: RunViewProps) {
           <ChartBarSegmentStats
             rows={rows}
             stat={stat}
+            scope={scope}
             actions={
-              <ToggleGroup
-                label="statistic"
-                options={STATISTICS.map((s) => ({ id: s, text: s }))}
-                value={stat}
-                onChange={(s) => void setStat(s)}
-              />
+              <div className="flex flex-wrap items-center gap-2">
+                <ToggleGroup
+                  label="statistic"
+                  options={STATISTICS.map((s) => ({ id: s, text: s }))}
+                  value={stat}
+                  onChange={(s) => void setStat(s)}
+                />
+                <ToggleGroup
+                  label="segments in the headline bar"
+                  options={SCOPE_OPTIONS}
+                  value={scope}
+                  onChange={(s) => void setScope(s)}
+                />
+              </div>
             }
           />
           <SegmentLegend rows={rows} stat={stat} />

@@ -46,11 +46,14 @@ export function LatencyView({ run }: RunViewProps) {
   // is in and drawn after it has painted.
   const distDone = !dist.isLoading;
   const afterFirst = useAfterPaint(distDone);
+  // Imported tools' files without per-request start times (SGLang, older vLLM) store no
+  // latency-over-time chart: asking for it anyway was a 404 in the console.
+  const untimed = run.info.requestTimeline === false;
   const overTime = useRunChart(
     run.id,
     AIPERF_CHART_KEYS.overTime,
     overTimePayloadSchema,
-    fromRecords && distDone,
+    fromRecords && distDone && !untimed,
   );
   const ttftInput = useRunChart(
     run.id,
@@ -121,6 +124,12 @@ export function LatencyView({ run }: RunViewProps) {
       <AgreementNotice runId={run.id} enabled={hasAiperfAgreement(run)} />
       {fromRecords ? (
         <>
+          {untimed ? (
+            <p className="text-sm text-muted" data-testid="no-latency-over-time">
+              No latency over time: {String(run.info.benchmarkTool ?? "the benchmark tool")} wrote no
+              per-request start times in this file.
+            </p>
+          ) : null}
           {afterFirst && overTime.data ? (
             <ChartScatterLatencyOverTime
               data={overTime.data}

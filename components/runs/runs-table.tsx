@@ -8,6 +8,9 @@ import type { RunSort } from "@/lib/api/schemas";
 import { SortHeader, type SortState } from "./sort-header";
 import { StatusBadge } from "./status-badge";
 
+/** The run's inputs, by kind, in one line of text. */
+const contents = (r: RunListItem) => r.kinds.map((k) => KIND_LABELS[k as Kind] ?? k).join(", ");
+
 export function RunsTable({
   runs,
   onLabel,
@@ -29,8 +32,11 @@ export function RunsTable({
   const fact = (v: string | number | null) =>
     v === null ? <span className="text-muted">—</span> : typeof v === "number" ? formatNumber(v, 3) : v;
   return (
+    // Fits 1,440 px with every column (the right-hand ones were cut): tighter cells, the upload
+    // time on two lines, long names and the contents list wrapped in bounded columns. On a phone
+    // it scrolls inside its box; labels sit side by side, not one per line.
     <div className="overflow-x-auto rounded-lg border border-border bg-card">
-      <table className="table-base" data-testid="runs-table">
+      <table className="table-base table-compact" data-testid="runs-table">
         <thead>
           <tr>
             <th className="w-8">
@@ -61,14 +67,14 @@ export function RunsTable({
                   onChange={() => onToggle(r.id)}
                 />
               </td>
-              <td className="max-w-xs">
+              <td className="min-w-[15rem] max-w-[16rem] [overflow-wrap:anywhere]">
                 <Link href={runHref(r.id)} className="font-medium text-accent hover:underline">
                   {r.name}
                 </Link>
                 {r.status !== "ready" ? <StatusBadge status={r.status} /> : null}
               </td>
-              <td className="whitespace-nowrap text-muted">{formatDateTime(r.createdAt)}</td>
-              <td>
+              <td className="min-w-[5.5rem] text-xs text-muted">{formatDateTime(r.createdAt)}</td>
+              <td className={r.labels.length > 0 ? "min-w-[7rem]" : undefined}>
                 <div className="flex flex-wrap gap-1">
                   {r.labels.map((l) => (
                     <button
@@ -82,10 +88,10 @@ export function RunsTable({
                   ))}
                 </div>
               </td>
-              <td className="max-w-[12rem] break-words text-xs" data-col="model">
+              <td className="min-w-[6rem] max-w-[10rem] text-xs [overflow-wrap:anywhere]" data-col="model">
                 {fact(r.model)}
               </td>
-              <td className="text-xs" data-col="gpuModel">
+              <td className="min-w-[5rem] max-w-[8rem] text-xs" data-col="gpuModel">
                 {fact(r.gpuModel)}
               </td>
               <td className="num" data-col="gpuCount">
@@ -94,11 +100,13 @@ export function RunsTable({
               <td className="num" data-col="concurrency">
                 {fact(r.concurrency)}
               </td>
-              <td className="text-xs" data-col="backend">
+              <td className="min-w-[5rem] max-w-[8rem] text-xs" data-col="backend">
                 {fact(r.backend)}
               </td>
-              <td className="text-xs text-muted">
-                {r.kinds.map((k) => KIND_LABELS[k as Kind] ?? k).join(", ")}
+              <td className="min-w-[9rem] max-w-[14rem] text-xs text-muted">
+                <span className="line-clamp-2" title={contents(r)}>
+                  {contents(r)}
+                </span>
               </td>
               <td className="num">{r.requestCount === null ? "—" : formatCount(r.requestCount)}</td>
             </tr>

@@ -11,7 +11,7 @@ export function SweepHeader({ sweep, patch }: { sweep: Sweep; patch: ReturnType<
   const [name, setName] = useState(sweep.name);
   const facts = Object.entries(sweep.facts);
   return (
-    <div className="mr-auto space-y-1">
+    <div className="mr-auto min-w-0 space-y-1">
       {editing ? (
         <form
           className="flex items-center gap-2"
@@ -31,7 +31,7 @@ export function SweepHeader({ sweep, patch }: { sweep: Sweep; patch: ReturnType<
           </button>
         </form>
       ) : (
-        <h1 className="text-xl font-semibold">
+        <h1 className="text-xl font-semibold [overflow-wrap:anywhere]">
           {sweep.name}{" "}
           <button type="button" className="btn-ghost text-xs" onClick={() => setEditing(true)}>
             Rename

@@ -2,7 +2,7 @@
 
 import type { SmPoint, SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 import { ticksCovering } from "@/lib/metrics/nice-scale";
-import { GUTTER, RIGHT, type ViewWindow } from "./timeline-layout";
+import { gutterFor, RIGHT, type ViewWindow } from "./timeline-layout";
 
 const H = 96;
 const PAD = 8;
@@ -49,6 +49,7 @@ export function ContextStrip(props: {
     );
   const ticks = ticksCovering(0, props.yMax ?? Math.max(...values), 2);
   const top = ticks[ticks.length - 1] || 1;
+  const GUTTER = gutterFor(width);
   const plotW = Math.max(1, width - GUTTER - RIGHT);
   const x = (t: number) => GUTTER + ((t - view.from) / (view.to - view.from)) * plotW;
   const y = (v: number) => PAD + (1 - v / top) * (H - 2 * PAD);

@@ -5,7 +5,7 @@
  */
 import type { TimelinePayload } from "@/lib/api/timeline";
 import { ticksWithin } from "@/lib/metrics/nice-scale";
-import { AXIS_H, GUTTER, RIGHT, type TimelineLayout, type ViewWindow, xOf } from "./timeline-layout";
+import { AXIS_H, RIGHT, type TimelineLayout, type ViewWindow, xOf } from "./timeline-layout";
 
 export interface DrawColours {
   segments: string[];
@@ -119,28 +119,28 @@ export function drawTimeline(
   ctx.textBaseline = "middle";
   p.lanes.forEach((_, i) => {
     ctx.fillStyle = c.band;
-    ctx.fillRect(GUTTER, l.laneTop[i], l.width - GUTTER - RIGHT, l.laneH[i]);
+    ctx.fillRect(l.gutter, l.laneTop[i], l.width - l.gutter - RIGHT, l.laneH[i]);
     ctx.fillStyle = c.muted;
     ctx.textAlign = "right";
-    ctx.fillText(l.laneNames[i], GUTTER - 8, l.laneTop[i] + Math.min(l.laneH[i], 18) / 2);
+    ctx.fillText(l.laneNames[i], l.gutter - 8, l.laneTop[i] + Math.min(l.laneH[i], 18) / 2);
   });
-  const ticks = timeTicks(v, Math.max(2, Math.floor((l.width - GUTTER) / 110)));
+  const ticks = timeTicks(v, Math.max(2, Math.floor((l.width - l.gutter) / 110)));
   ctx.textBaseline = "alphabetic";
   ticks.forEach(({ ms: t, label }) => {
     const x = Math.round(xOf(l, v, t)) + 0.5;
     ctx.fillStyle = c.grid;
     ctx.fillRect(x, 0, 1, plotBottom);
     ctx.fillStyle = c.muted;
-    ctx.textAlign = x > l.width - RIGHT - 40 ? "right" : x < GUTTER + 40 ? "left" : "center";
+    ctx.textAlign = x > l.width - RIGHT - 40 ? "right" : x < l.gutter + 40 ? "left" : "center";
     ctx.fillText(label, x, l.height - 8);
   });
   // Bars clipped to the plot, so a bar that started before the window does not run into the names.
   ctx.save();
   ctx.beginPath();
-  ctx.rect(GUTTER, 0, l.width - GUTTER - RIGHT, plotBottom);
+  ctx.rect(l.gutter, 0, l.width - l.gutter - RIGHT, plotBottom);
   ctx.clip();
   const h = Math.max(1, l.rowH - (l.rowH > 4 ? 1 : 0));
-  const left = GUTTER - 2;
+  const left = l.gutter - 2;
   const right = l.width - RIGHT + 2;
   const drawn = drawnParts(p, l, v, left, right);
   drawn.bySeg.forEach((parts, s) => {
@@ -167,7 +167,7 @@ export function drawTimeline(
   ctx.restore();
   if (marks.cursorMs !== null) {
     const x = xOf(l, v, marks.cursorMs);
-    if (x >= GUTTER && x <= l.width - RIGHT) {
+    if (x >= l.gutter && x <= l.width - RIGHT) {
       ctx.fillStyle = c.fg;
       ctx.fillRect(Math.round(x), 0, 1, plotBottom);
     }

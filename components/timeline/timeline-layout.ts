@@ -7,6 +7,12 @@ import type { TimelinePayload } from "@/lib/api/timeline";
 import { shortLabels } from "@/lib/metrics/short-labels";
 
 export const GUTTER = 160;
+/** Below this canvas width (a phone) the lane labels get a narrower gutter: 160 px was 40 % of it. */
+const NARROW = 480;
+const NARROW_GUTTER = 96;
+
+/** Room left of the plot for the lane labels, by the canvas's width. */
+export const gutterFor = (width: number) => (width < NARROW ? NARROW_GUTTER : GUTTER);
 export const RIGHT = 12;
 export const AXIS_H = 24;
 const LANE_GAP = 6;
@@ -17,6 +23,8 @@ export interface TimelineLayout {
   /** Lane names as drawn: TensorRT-LLM worker files lose their shared name parts (the tooltip has the whole name). */
   laneNames: string[];
   width: number;
+  /** Room left of the plot for the lane labels (gutterFor). */
+  gutter: number;
   height: number;
   rowH: number;
   /** Top of each lane, and its height. */
@@ -43,7 +51,9 @@ export function layoutTimeline(p: TimelinePayload, width: number): TimelineLayou
   for (let b = 0; b < barTop.length; b++) barTop[b] = laneTop[p.bars.lane[b]] + p.bars.row[b] * rowH;
   // "perf_metrics-server-gen0-200-20260101T000000Z" → "server-gen0-200": the prefix and the stamp are every file's.
   const bare = p.lanes.map((l) => l.label.replace(/^perf_metrics-/, "").replace(/-\d{8}T\d{6}Z$/, ""));
-  return { laneNames: shortLabels(bare, 22), width, height: y + AXIS_H, rowH, laneTop, laneH, barTop };
+  const gutter = gutterFor(width);
+  const laneNames = shortLabels(bare, gutter === GUTTER ? 22 : 11);
+  return { laneNames, width, gutter, height: y + AXIS_H, rowH, laneTop, laneH, barTop };
 }
 
 export interface ViewWindow {
@@ -51,14 +61,14 @@ export interface ViewWindow {
   to: number;
 }
 
-export const plotWidth = (l: TimelineLayout) => Math.max(1, l.width - GUTTER - RIGHT);
+export const plotWidth = (l: TimelineLayout) => Math.max(1, l.width - l.gutter - RIGHT);
 
 export function xOf(l: TimelineLayout, v: ViewWindow, t: number): number {
-  return GUTTER + ((t - v.from) / (v.to - v.from)) * plotWidth(l);
+  return l.gutter + ((t - v.from) / (v.to - v.from)) * plotWidth(l);
 }
 
 export function tOf(l: TimelineLayout, v: ViewWindow, x: number): number {
-  return v.from + ((x - GUTTER) / plotWidth(l)) * (v.to - v.from);
+  return v.from + ((x - l.gutter) / plotWidth(l)) * (v.to - v.from);
 }
 
 /** The bar under (x, y), or -1; a bar narrower than 3 px is hit within 3 px of it. */

@@ -8,12 +8,18 @@ const MULTIPLES = [1, 2, 2.5, 5, 10];
 /** Multiplying rather than summing keeps 0.1 × 3 from drifting to 0.30000000000000004. */
 const at = (i: number, step: number) => Number((i * step).toPrecision(12));
 
-/** The smallest round step giving at most `target` intervals over `span` (at least `minStep`). */
+/**
+ * The smallest round step giving at most `target` intervals over `span` (at least `minStep`). A
+ * `minStep` of 1 or more marks a count axis: its step is a whole number, so 2.5 is skipped (ticks
+ * 0 / 2.5 / 5 / 7.5 requests read as fractions of a request).
+ */
 export function niceStep(span: number, target = 5, minStep = 0): number {
   if (!(span > 0) || !Number.isFinite(span)) return Math.max(1, minStep);
   const raw = Math.max(span / target, minStep);
   const p = 10 ** Math.floor(Math.log10(raw));
-  return MULTIPLES.map((m) => m * p).find((s) => s >= raw * (1 - 1e-9))!;
+  return MULTIPLES.map((m) => m * p).find(
+    (s) => s >= raw * (1 - 1e-9) && (minStep < 1 || Number.isInteger(s)),
+  )!;
 }
 
 /** Round ticks from at or below `lo` to at or above `hi`: a value axis whose domain they set. */
@@ -47,6 +53,24 @@ export function fittedTicks(min: number, max: number, target = 5): number[] {
   const pad = max > min ? (max - min) * 0.08 : Math.abs(max) * 0.05;
   const lo = min >= 0 ? Math.max(0, min - pad) : min - pad;
   return pad === 0 ? ticksCovering(lo, max, target) : ticksCovering(lo, max + pad, target);
+}
+
+/**
+ * Decimals that write every tick exactly: 11.25 needs 2, so a 0.25 step is not printed as
+ * 10.8 / 11 / 11.3 (uneven labels for even ticks). At most 6.
+ */
+export function tickDecimals(ticks: readonly number[]): number {
+  let most = 0;
+  for (const t of ticks) {
+    let d = 0;
+    while (
+      d < 6 &&
+      Math.abs(t * 10 ** d - Math.round(t * 10 ** d)) > 1e-6 * Math.max(1, Math.abs(t) * 10 ** d)
+    )
+      d++;
+    most = Math.max(most, d);
+  }
+  return most;
 }
 
 /** Round ticks from 0 to just above `max`. */

@@ -61,3 +61,55 @@ export function shortLabels(names: readonly string[], max = 24): string[] {
   const cut = names.map((n) => cutMiddle(n, max));
   return distinct(cut) ? cut : names.map((n, i) => `${cutMiddle(n, max - 4)} #${i + 1}`);
 }
+
+const FIELD = " · ";
+
+/**
+ * Labels that tell run names apart (Runlens names runs "model · backend · concurrency · file"):
+ * a field every name shares is dropped, and each remaining field is shortened among the names
+ * that agree on the fields before it, so two runs of one model differ by what differs between
+ * them ("TP4_DP2_CTX2048" vs "TP8_DP1_CTX1024") rather than by a middle cut of the whole name,
+ * which printed "Qwen/Qwen3.5-3…2_osl1024.json" for two different runs. `max` bounds each field.
+ * Names that are equal get "#n"; a lone name is cut to twice `max`. With `total` (an axis's
+ * room), the fields are cut shorter until every label fits it, or to 8 characters.
+ */
+export function distinctLabels(names: readonly string[], max = 24, total?: number): string[] {
+  const out = fieldLabels(names, max);
+  if (total === undefined || max <= 8 || out.every((l) => l.length <= total)) return out;
+  return distinctLabels(names, max - 2, total);
+}
+
+function fieldLabels(names: readonly string[], max: number): string[] {
+  if (names.length <= 1) return names.map((n) => cutMiddle(n, max * 2));
+  const fields = names.map((n) => n.split(FIELD));
+  const labels: string[][] = names.map(() => []);
+  const walk = (group: number[], f: number) => {
+    if (group.length <= 1) return;
+    if (group.every((i) => fields[i].length <= f)) return;
+    const value = (i: number) => fields[i][f] ?? "";
+    const distinctValues = [...new Set(group.map(value))];
+    if (distinctValues.length === 1) return walk(group, f + 1);
+    const short = new Map(distinctValues.map((v, k) => [v, shortLabels(distinctValues, max)[k]]));
+    for (const i of group) if (value(i) !== "") labels[i].push(short.get(value(i))!);
+    for (const v of distinctValues)
+      walk(
+        group.filter((i) => value(i) === v),
+        f + 1,
+      );
+  };
+  walk(
+    names.map((_, i) => i),
+    0,
+  );
+  const out = labels.map((l, i) => (l.length > 0 ? l.join(FIELD) : cutMiddle(names[i], max)));
+  // Equal names (or equal after all): numbered, in order.
+  const seen = new Map<string, number>();
+  const count = new Map<string, number>();
+  for (const l of out) count.set(l, (count.get(l) ?? 0) + 1);
+  return out.map((l) => {
+    if (count.get(l)! === 1) return l;
+    const n = (seen.get(l) ?? 0) + 1;
+    seen.set(l, n);
+    return `${l} #${n}`;
+  });
+}

@@ -221,3 +221,16 @@ export function readSweepsAt(series: SweepSeries[], at: number, x: SweepAxis, y:
   );
   return { readings, deltas, verdicts };
 }
+
+/**
+ * The unit an axis is written in: a millisecond axis whose ticks reach 10,000 ms is written in
+ * seconds (docs/metrics.md §Readable numbers, one unit per axis); `divisor` turns a stored value
+ * into that unit. Points stay in their stored unit, so the frontier and the CSV do not change.
+ */
+export function axisUnit(
+  axis: Pick<SweepAxis, "unit">,
+  ticks: readonly number[],
+): { unit: string; divisor: number } {
+  if (axis.unit === "ms" && ticks.some((t) => Math.abs(t) >= 10_000)) return { unit: "s", divisor: 1000 };
+  return { unit: axis.unit, divisor: 1 };
+}

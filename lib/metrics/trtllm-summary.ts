@@ -2,6 +2,7 @@
  * Everything a TensorRT-LLM run summary holds, computed from joined requests: the timeBreakdown
  * block, endpoint rows, chart payloads and one stored row per request. Pure: the analyzer does IO.
  */
+import { mixedClocks, mixedClocksWarning } from "./clock-mix";
 import type { EndpointRow, TimeBreakdownBlock } from "@/lib/api/schemas";
 import type { TrtllmKvBlocks, TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
 import { StepList } from "@/lib/formats/trtllm-step-list";
@@ -55,11 +56,15 @@ export async function summarizeTrtllm(
   const { mode, requests } = join;
   const warnings = [...join.warnings];
   let origin = Infinity;
+  const starts: Array<number | null> = [];
   for (const r of requests) {
     const s = requestStart(r.times);
+    starts.push(s);
     if (s !== null && s < origin) origin = s;
   }
   if (!Number.isFinite(origin)) origin = 0;
+  const clocks = mixedClocks(starts);
+  if (clocks) warnings.push(mixedClocksWarning(clocks));
 
   const offsets = clockOffsets(requests);
   const stepValues = new StepValues("steps");

@@ -43,6 +43,19 @@ describe("breakdown: TTFT segments only, on the TensorRT-LLM example runs", () =
     await page.waitForURL(/segments=ttft/);
     await perRequest.getByText("decode left out").first().waitFor();
     expect(await share.locator(`${DECODE}`).count()).toBe(0);
+    // The headline bar follows: its TTFT segments fill the bar instead of 1–5 px beside decode.
+    const headline = page.locator('[data-chart="time-breakdown-ttft-p50"]');
+    await headline.getByText("Where the time to first token goes (p50)").waitFor();
+    expect(
+      await headline.locator(`.recharts-bar-rectangle path${DECODE}, .recharts-bar ${DECODE}`).count(),
+    ).toBe(0);
+    expect(await headline.locator(".recharts-bar-rectangle").count()).toBeGreaterThan(2);
+    expect(
+      await headline
+        .getByRole("group", { name: "segments in the headline bar" })
+        .getByRole("button", { name: "TTFT segments only" })
+        .getAttribute("aria-pressed"),
+    ).toBe("true");
     expect(await page.evaluate(() => history.length)).toBe(before + 1);
     const ttftColumns = await tableColumns(perRequest);
     expect(ttftColumns).not.toContain("decode");
@@ -72,6 +85,9 @@ describe("breakdown: TTFT segments only, on the TensorRT-LLM example runs", () =
     await page.waitForURL((u) => !u.search.includes("scale=log"));
     await page.goBack();
     await page.waitForURL((u) => !u.search.includes("segments=ttft"));
+    const fullBar = page.locator('[data-chart="time-breakdown-p50"]');
+    await fullBar.getByText("Where the time goes (p50)").waitFor();
+    expect(await fullBar.locator(`.recharts-bar ${DECODE}`).count()).toBeGreaterThan(0);
     await perRequest.locator("canvas[data-canvas-marks]").waitFor({ timeout: 30_000 });
     expect(await tableColumns(perRequest)).toContain("decode");
     await page.close();

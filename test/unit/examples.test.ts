@@ -37,6 +37,17 @@ describe("example runs", () => {
     expect(await seedExamples(t.app)).toBe(0);
   });
 
+  it("every example names a real model, as the runs list and header show it", async () => {
+    const t = await useTestApp({ RUNLENS_EXAMPLES: "on" });
+    cleanup = t.cleanup;
+    await seedExamples(t.app);
+    const runs = await t.app.store.db.selectFrom("runs").select(["name", "list_model"]).execute();
+    // The 1P+3D example's scrape labelled its model "m", which the list and header printed as is.
+    const oneP3D = runs.find((r) => r.name === EXAMPLE_RUNS.find((e) => e.dir.includes("1p3d"))!.name);
+    expect(oneP3D?.list_model).toBe("meta-llama/Llama-3.1-8B-Instruct");
+    for (const r of runs) if (r.list_model !== null) expect(r.list_model.length).toBeGreaterThan(3);
+  });
+
   it("open without a disagreement with aiperf's summary or GPU telemetry outside the benchmark", async () => {
     const t = await useTestApp({ RUNLENS_EXAMPLES: "on" });
     cleanup = t.cleanup;

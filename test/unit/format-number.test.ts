@@ -1,6 +1,6 @@
 /** Numbers for people: never scientific notation (docs/style.md, "What a chart owes its reader"). */
 import { describe, expect, it } from "vitest";
-import { formatNumber, ordinal, plural, properPlurals, timeUnitFor } from "@/lib/format-number";
+import { byteRateUnit, formatNumber, ordinal, plural, properPlurals, timeUnitFor } from "@/lib/format-number";
 
 describe("formatNumber", () => {
   it("writes small numbers with three significant digits, not 1.5e-3", () => {
@@ -80,5 +80,16 @@ describe("properPlurals", () => {
       "prefill and decode phases without a server",
     );
     expect(properPlurals("nothing to change")).toBe("nothing to change");
+  });
+});
+
+describe("byteRateUnit", () => {
+  it("one unit for an axis of byte rates, the largest in which its largest value is at least 1", () => {
+    // Compare › Offload bandwidth: 5 MB/s beside 9.5 GB/s is read in GB/s; 5 MB/s alone in MB/s.
+    expect(byteRateUnit(9.5e9)).toEqual({ unit: "GB/s", divisor: 1e9 });
+    expect(byteRateUnit(5e6)).toEqual({ unit: "MB/s", divisor: 1e6 });
+    expect(byteRateUnit(999)).toEqual({ unit: "B/s", divisor: 1 });
+    expect(byteRateUnit(0)).toEqual({ unit: "B/s", divisor: 1 });
+    expect(byteRateUnit(3e15)).toEqual({ unit: "TB/s", divisor: 1e12 });
   });
 });

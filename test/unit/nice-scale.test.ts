@@ -40,6 +40,15 @@ describe("nice ticks", () => {
     expect(niceStep(3, 5, 1)).toBe(1);
     expect(ticksCovering(0, 2, 5, 1)).toEqual([0, 1, 2]);
   });
+  it("integer axes take whole steps: no 2.5 requests", () => {
+    // Requests by turn, SGLang agentic folder: 0 … 12 requests gave 0 / 2.5 / 5 / 7.5 / 10 / 12.5.
+    expect(ticksCovering(0, 12, 5, 1)).toEqual([0, 5, 10, 15]);
+    for (let hi = 1; hi < 5000; hi = Math.ceil(hi * 1.3))
+      for (const t of [...ticksCovering(0, hi, 5, 1), ...ticksWithin(0, hi, 6, 1)])
+        expect(Number.isInteger(t)).toBe(true);
+    // 25 is whole: a step of 2.5 × 10 is kept on a count axis.
+    expect(niceStep(120, 5, 1)).toBe(25);
+  });
   it("every step is round, over many ranges", () => {
     for (let span = 0.0013; span < 1e7; span *= 1.37) expect(isNiceStep(niceStep(span))).toBe(true);
   });

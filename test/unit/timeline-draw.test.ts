@@ -100,3 +100,19 @@ describe("the parts a timeline frame draws", () => {
     expect(drawn(p, { from: 100, to: 1100 })).toEqual([0, 1]);
   });
 });
+
+describe("the lane labels' room on a phone", () => {
+  it("a 330 px canvas gives the labels about a quarter of its width, not 160 px", () => {
+    const p = payload([[[0, 10, 20]]]);
+    p.lanes = [
+      { key: "w", label: "perf_metrics-server-gen-worker-2-20260101T000000Z", rows: 1, requests: 1 },
+    ];
+    const phone = layoutTimeline(p, 330);
+    expect(phone.gutter / 330).toBeLessThan(0.3);
+    expect(phone.laneNames[0].length).toBeLessThanOrEqual(11);
+    // On a laptop the gutter and the labels stay as they were.
+    const wide = layoutTimeline(p, WIDTH);
+    expect(wide.gutter).toBe(GUTTER);
+    expect(wide.laneNames[0]).toBe("server-gen-worker-2");
+  });
+});
