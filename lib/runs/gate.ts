@@ -2,6 +2,7 @@
  * The CI gate (docs/metrics.md §Regressions): a run's verdicts against its baseline, the rules
  * that fail it, and the Markdown summary a pull request gets.
  */
+import type { AcceptedDifferences } from "@/lib/api/comparability-schema";
 import type { GateResult, Judgement, MetricVerdictDto } from "@/lib/api/regression-schemas";
 import { parseFailOn, parseThresholds, type FailRule } from "@/lib/metrics/regression/catalog";
 import type { Db } from "@/lib/store/db";
@@ -13,8 +14,8 @@ export interface GateRequest {
   failOn?: string;
   thresholds?: string;
   seed?: number;
-  /** Judge a baseline that differs in model, GPU, backend, ISL/OSL or concurrency */
-  allowDifferent?: boolean;
+  /** Differences accepted by name, or all: judge a baseline that differs in them */
+  allowDifferent?: AcceptedDifferences;
   /** Where links point: the server's public origin */
   origin: string;
   /**
@@ -80,7 +81,7 @@ export function decide(
 const HEADLINE = { pass: "no regression", fail: "regression", unjudged: "could not judge" } as const;
 
 export function gateMarkdown(
-  result: Pick<GateResult, "outcome" | "reasons" | "runUrl" | "compareUrl">,
+  result: Pick<GateResult, "outcome" | "reasons" | "runUrl" | "compareUrl" | "comparability">,
   judgement: Judgement | null,
 ): string {
   const out = [`### Runlens: ${HEADLINE[result.outcome]}`, ""];
@@ -91,6 +92,16 @@ export function gateMarkdown(
   }
   for (const r of result.reasons) out.push(`- ${r}`);
   if (result.reasons.length) out.push("");
+  // The doctor's reasons, each with its evidence: why the pair was refused, or what to keep in mind.
+  for (const report of judgement?.comparability ?? result.comparability ?? [])
+    if (report.reasons.length > 0) {
+      out.push(`**Comparability: ${report.verdict}**`, "");
+      for (const r of report.reasons)
+        out.push(
+          `- ${r.severity === "blocking" ? (r.accepted ? "accepted" : "blocks") : "caveat"}: ${r.label} ${r.b} vs ${r.a} (baseline) — ${r.evidence}`,
+        );
+      out.push("");
+    }
   for (const m of judgement?.collectorMismatches ?? [])
     if (m.kind === "differs")
       out.push(
@@ -116,6 +127,14 @@ export function gateMarkdown(
   return `${out.join("\n")}\n`;
 }
 
+/** The names of the blocking differences, as `allowDifferent` takes them. */
+function acceptHint(err: NotComparableError): string {
+  const names = new Set(
+    err.reports.flatMap((r) => r.reasons.filter((x) => x.severity === "blocking" && !x.accepted).map((x) => x.name)),
+  );
+  return [...names].join(",");
+}
+
 /** The gate for a stored run; no baseline is an answer (exit 2), not an error. */
 export async function gateRun(db: Db, runId: string, req: GateRequest): Promise<GateResult | null> {
   const { rules, thresholds } = gateOptions(req.failOn, req.thresholds);
@@ -136,11 +155,12 @@ export async function gateRun(db: Db, runId: string, req: GateRequest): Promise<
       // A baseline of another model, GPU or workload gets no verdict rather than a confident one.
       reasons: [
         err instanceof NotComparableError
-          ? `${err.message} (allowDifferent=1, or runlens --allow-different, judges it anyway)`
+          ? `${err.message} (allowDifferent=${acceptHint(err)}, or runlens --allow-different ${acceptHint(err)}, accepts these differences)`
           : `no baseline: ${err.message}`,
       ],
       runUrl,
       compareUrl: null,
+      ...(err instanceof NotComparableError ? { comparability: err.reports } : {}),
     };
     return { ...result, judgement: null, markdown: gateMarkdown(result, null) };
   }
