@@ -310,7 +310,8 @@ async function gate(base, id, opts, headers) {
   const url = new URL(`api/runs/${id}/verdicts`, base);
   url.searchParams.set("baseline", opts.baseline ?? "last");
   if (opts.failOn) url.searchParams.set("failOn", opts.failOn);
-  if (opts.allowDifferent) url.searchParams.set("allowDifferent", opts.allowDifferent === "all" ? "1" : opts.allowDifferent);
+  if (opts.allowDifferent)
+    url.searchParams.set("allowDifferent", opts.allowDifferent === "all" ? "1" : opts.allowDifferent);
   url.searchParams.set("format", "json");
   let res;
   try {

@@ -130,7 +130,9 @@ export function gateMarkdown(
 /** The names of the blocking differences, as `allowDifferent` takes them. */
 function acceptHint(err: NotComparableError): string {
   const names = new Set(
-    err.reports.flatMap((r) => r.reasons.filter((x) => x.severity === "blocking" && !x.accepted).map((x) => x.name)),
+    err.reports.flatMap((r) =>
+      r.reasons.filter((x) => x.severity === "blocking" && !x.accepted).map((x) => x.name),
+    ),
   );
   return [...names].join(",");
 }
