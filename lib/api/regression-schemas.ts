@@ -60,7 +60,9 @@ export const judgementSchema = z.object({
   verdicts: z.array(metricVerdictSchema),
   collectorMismatches: z.array(collectorMismatchSchema),
   /** The doctor's report against each baseline run (none blocks, or its differences were accepted) */
-  comparability: z.array(comparabilityReportSchema.extend({ baselineRunId: z.string() })).optional(),
+  comparability: z
+    .array(comparabilityReportSchema.extend({ baselineRunId: z.string().nullable() }))
+    .optional(),
 });
 
 export const gateResultSchema = z.object({
@@ -72,7 +74,9 @@ export const gateResultSchema = z.object({
   compareUrl: z.string().nullable(),
   judgement: judgementSchema.nullable(),
   /** The doctor's reports when the baseline was not comparable (the judgement then is null) */
-  comparability: z.array(comparabilityReportSchema.extend({ baselineRunId: z.string() })).optional(),
+  comparability: z
+    .array(comparabilityReportSchema.extend({ baselineRunId: z.string().nullable() }))
+    .optional(),
   markdown: z.string(),
 });
 

@@ -104,12 +104,21 @@ function rolesText(roles: RoleFact[]): string {
     .join(", ");
 }
 
-function rolesKey(roles: RoleFact[]): string {
-  return JSON.stringify(
-    [...roles]
-      .map((r) => [norm(r.role), r.count, r.tp, r.pp, r.ep, r.dp])
-      .sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
-  );
+/**
+ * Whether two runs' roles differ: another set of roles (disaggregated against aggregated), or a
+ * role's worker count, TP, PP, EP or DP where both runs state it (an unstated one is no difference).
+ */
+function rolesDiffer(a: RoleFact[], b: RoleFact[]): boolean {
+  const byRole = (roles: RoleFact[]) => new Map(roles.map((r) => [norm(r.role), r]));
+  const ma = byRole(a);
+  const mb = byRole(b);
+  if (ma.size !== mb.size || [...ma.keys()].some((k) => !mb.has(k))) return true;
+  return [...ma].some(([k, x]) => {
+    const y = mb.get(k)!;
+    return (["count", "tp", "pp", "ep", "dp"] as const).some(
+      (d) => x[d] !== null && y[d] !== null && x[d] !== y[d],
+    );
+  });
 }
 
 /**
@@ -137,7 +146,7 @@ export function ksTwoSample(x: ArrayLike<number>, y: ArrayLike<number>): { d: nu
 }
 
 /** P(K > λ) of Kolmogorov's distribution: 2 Σ (−1)^(k−1) e^(−2k²λ²). */
-function kolmogorovQ(lambda: number): number {
+export function kolmogorovQ(lambda: number): number {
   if (lambda < 0.2) return 1;
   let sum = 0;
   for (let k = 1; k <= 100; k++) {
@@ -347,7 +356,7 @@ export function diagnose(
   text("backend", "system", "blocking", "backend", fa.backend, fb.backend);
   text("backend-version", "system", "caveat", "backend version", fa.backendVersion, fb.backendVersion);
   if (fa.roles && fb.roles && fa.roles.value.length > 0 && fb.roles.value.length > 0)
-    if (rolesKey(fa.roles.value) !== rolesKey(fb.roles.value))
+    if (rolesDiffer(fa.roles.value, fb.roles.value))
       out.push({
         name: "parallelism",
         group: "system",

@@ -141,6 +141,10 @@ function acceptHint(err: NotComparableError): string {
 export async function gateRun(db: Db, runId: string, req: GateRequest): Promise<GateResult | null> {
   const { rules, thresholds } = gateOptions(req.failOn, req.thresholds);
   const runUrl = `${req.origin}/runs/${runId}`;
+  const privateMode = req.nameBaseline === false && req.baseline.kind !== "run";
+  // In private mode the doctor's reports say what differs, never which run it differs from.
+  const hideIds = (reports: NonNullable<Judgement["comparability"]>) =>
+    privateMode ? reports.map((r) => ({ ...r, baselineRunId: null })) : reports;
   let judgement: Judgement | null;
   try {
     judgement = await judgeRun(db, runId, {
@@ -162,12 +166,12 @@ export async function gateRun(db: Db, runId: string, req: GateRequest): Promise<
       ],
       runUrl,
       compareUrl: null,
-      ...(err instanceof NotComparableError ? { comparability: err.reports } : {}),
+      ...(err instanceof NotComparableError ? { comparability: hideIds(err.reports) } : {}),
     };
     return { ...result, judgement: null, markdown: gateMarkdown(result, null) };
   }
   if (!judgement) return null;
-  if (req.nameBaseline === false && req.baseline.kind !== "run") {
+  if (privateMode) {
     const n = judgement.baseline.runIds.length;
     const own = (ids: string[]) => ids.filter((id) => id === runId);
     judgement = {
@@ -178,6 +182,7 @@ export async function gateRun(db: Db, runId: string, req: GateRequest): Promise<
         offRunIds: own(m.offRunIds),
         unknownRunIds: own(m.unknownRunIds),
       })),
+      comparability: judgement.comparability && hideIds(judgement.comparability),
       baseline: {
         label: `${judgement.baseline.label} (${n} run${n === 1 ? "" : "s"}; not named in private mode)`,
         runIds: [],
