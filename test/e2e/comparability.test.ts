@@ -18,13 +18,13 @@ const SHOTS = process.env.RUNLENS_SHOTS_DIR ?? fs.mkdtempSync(path.join(os.tmpdi
 describe("compare: is this A/B fair?", () => {
   const t = useAppAndBrowser();
 
-  const upload = async (name: string, opts: Record<string, unknown>) => {
+  const upload = async (name: string, opts: Record<string, unknown>, fields: Record<string, string> = {}) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "doctor-e2e-"));
     await generateAiperfRun(dir, { records: 300, csv: false, concurrency: 4, ...opts });
     const files = ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({
       path: path.join(dir, f),
     }));
-    return (await apiUpload(t.app.url, files, { name })).id;
+    return (await apiUpload(t.app.url, files, { name, ...fields })).id;
   };
 
   it("names each blocking difference with its evidence, withholds verdicts, and gives them once accepted", async () => {
@@ -88,6 +88,25 @@ describe("compare: is this A/B fair?", () => {
     );
     expect(await panel.locator("[data-reason]").count()).toBe(0);
     await panel.screenshot({ path: path.join(SHOTS, "compare-doctor-comparable-light-1440.png") });
+    await page.close();
+  });
+
+  it("series: the latest run, not comparable with the run before, shows why instead of verdicts", async () => {
+    const series = "doctor/e2e";
+    for (const seed of [1, 2, 3]) await upload(`build ${seed}`, { seed }, { series, order: String(seed) });
+    await upload("build 4", { seed: 4, concurrency: 8 }, { series, order: "4" });
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await gotoHydrated(page, `${t.app.url}/series/${series}`);
+    const note = page.getByTestId("series-comparability");
+    await expect.poll(() => note.getAttribute("data-verdict")).toBe("not comparable");
+    expect(await note.textContent()).toMatch(
+      /Not comparable with the run before it: no verdicts\..*concurrency 8 vs 4/,
+    );
+    expect(await page.getByTestId("series-latest").count()).toBe(0);
+    expect(await page.getByText("The first run of a series has nothing to be judged against.").count()).toBe(
+      0,
+    );
+    await note.screenshot({ path: path.join(SHOTS, "series-doctor-light-1440.png") });
     await page.close();
   });
 });
