@@ -129,7 +129,7 @@ function ReasonList({ reasons }: { reasons: ComparabilityReason[] }) {
             {x.accepted ? "accepted" : x.severity === "blocking" ? "blocks" : "caveat"}
           </span>
           <span className="text-muted">{GROUP[x.group]} · </span>
-          {x.label}: <strong>{x.b}</strong> vs {x.a}
+          {x.label}: {x.a} → <strong>{x.b}</strong>
           <span className="block pl-1 text-xs text-muted">{x.evidence}</span>
         </li>
       ))}

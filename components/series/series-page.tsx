@@ -282,7 +282,7 @@ function SeriesComparability({ report }: { report: ComparabilityReport | null })
         {report.reasons.map((r) => (
           <li key={r.name} className="break-words">
             {r.accepted ? "accepted: " : r.severity === "blocking" ? "" : "caveat: "}
-            {r.label} <strong>{r.b}</strong> vs {r.a}
+            {r.label} {r.a} → <strong>{r.b}</strong>
             <span className="block text-xs text-muted">{r.evidence}</span>
           </li>
         ))}

@@ -98,7 +98,7 @@ export function gateMarkdown(
       out.push(`**Comparability: ${report.verdict}**`, "");
       for (const r of report.reasons)
         out.push(
-          `- ${r.severity === "blocking" ? (r.accepted ? "accepted" : "blocks") : "caveat"}: ${r.label} ${r.b} vs ${r.a} (baseline) — ${r.evidence}`,
+          `- ${r.severity === "blocking" ? (r.accepted ? "accepted" : "blocks") : "caveat"}: ${r.label} ${r.a} (baseline) → ${r.b} — ${r.evidence}`,
         );
       out.push("");
     }

@@ -106,7 +106,7 @@ describe("the comparability doctor", () => {
     expect(refused.comparability![0].verdict).toBe("not comparable");
     expect(refused.markdown).toContain("**Comparability: not comparable**");
     expect(refused.markdown).toMatch(
-      /- blocks: error rate 10\.0% \(40 of 400\) vs 0\.0% \(0 of 400\) \(baseline\)/,
+      /- blocks: error rate 0\.0% \(0 of 400\) \(baseline\) → 10\.0% \(40 of 400\) — rates 10\.0 points apart/,
     );
 
     const half = await gateOf(b, "baseline=last&failOn=ttft.p50>5%25&allowDifferent=isl");

@@ -48,7 +48,7 @@ describe("compare: is this A/B fair?", () => {
       /ISL distribution: .*two-sample KS on the per-request token counts: D = 0\.\d\d, p < 0\.001/,
     );
     const errors = pair.locator('[data-reason="errors"]');
-    expect(await errors.textContent()).toMatch(/error rate: 10\.0% \(30 of 300\) vs 0\.0% \(0 of 300\)/);
+    expect(await errors.textContent()).toMatch(/error rate: 0\.0% \(0 of 300\) → 10\.0% \(30 of 300\)/);
     expect(await page.locator("td[data-noise-verdict]").count()).toBe(0);
     for (const scheme of ["light", "dark"] as const)
       for (const width of [1440, 390]) {
@@ -102,7 +102,7 @@ describe("compare: is this A/B fair?", () => {
     const note = page.getByTestId("series-comparability");
     await expect.poll(() => note.getAttribute("data-verdict")).toBe("not comparable");
     expect(await note.textContent()).toMatch(
-      /Not comparable with the run before it: no verdicts\..*concurrency 8 vs 4/,
+      /Not comparable with the run before it: no verdicts\..*concurrency 4 → 8/,
     );
     expect(await page.getByTestId("series-latest").count()).toBe(0);
     expect(await page.getByText("The first run of a series has nothing to be judged against.").count()).toBe(

@@ -53,7 +53,7 @@ describe("compare two TensorRT-LLM runs", () => {
     // enable_iter_perf_stats is on in the branch only: the doctor refuses the pair until it is accepted.
     const doctor = page.getByTestId("comparability");
     expect(await doctor.locator('[data-reason="collectors"]').textContent()).toContain(
-      "enable_iter_perf_stats on vs enable_iter_perf_stats off",
+      "enable_iter_perf_stats off → enable_iter_perf_stats on",
     );
     await doctor.getByTestId("comparability-accept").click();
     await page.waitForURL(/allowDifferent=collectors/);

@@ -152,7 +152,7 @@ describe("pending state and compare at eight runs", () => {
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
     await gotoHydrated(page, `${t.app.url}/compare?runs=${a},${b}`);
     const panel = page.getByTestId("comparability");
-    await expect.poll(() => panel.textContent()).toContain("model: Qwen/Qwen3-0.6B vs mock-llama-8b");
+    await expect.poll(() => panel.textContent()).toContain("model: mock-llama-8b → Qwen/Qwen3-0.6B");
     expect(await panel.getAttribute("data-verdict")).toBe("not comparable");
     expect(await page.getByTestId("verdict-notes").textContent()).toMatch(
       /No verdicts for qwen run: not comparable/,

@@ -43,7 +43,7 @@ function runsSection(c: CompareResponse): Section {
       text: `${name(r.runId)} against ${name(c.baseline)}: ${r.verdict}${r.reasons
         .map(
           (x) =>
-            `; ${x.accepted ? "accepted" : x.severity === "blocking" ? "blocks" : "caveat"}: ${x.label} ${x.b} vs ${x.a} (${x.evidence})`,
+            `; ${x.accepted ? "accepted" : x.severity === "blocking" ? "blocks" : "caveat"}: ${x.label} ${x.a} → ${x.b} (${x.evidence})`,
         )
         .join("")}`,
     });
