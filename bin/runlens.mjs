@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 const USAGE = `usage: runlens upload <dir|files…> [--server URL] [--name NAME] [--labels a,b] [--token TOKEN]
                       [--series S] [--commit SHA] [--branch B] [--order KEY]
                       [--baseline last|last:N|RUN_ID] [--fail-on RULES] [--format markdown|json]
-                      [--allow-different]
+                      [--allow-different NAMES]
        runlens export <run id|run URL> --trace|--report -o FILE [--server URL] [--token TOKEN]
 
 Uploads the files (folders are walked) to a Runlens server, prints the run URL on stdout and
@@ -22,7 +22,8 @@ printed instead (--name names the sweep). Defaults: RUNLENS_SERVER, RUNLENS_API_
 With --baseline or --fail-on it is a CI gate: it judges the run against the baseline (default
 last) and prints the verdicts (Markdown by default) on stdout. RULES like "ttft.p99>5%,throughput<-3%".
 Exit codes: 0 no regression, 1 a regression past a rule, 2 could not judge (no baseline, upload failed,
-or a baseline of another model, GPU, backend, ISL/OSL or concurrency: --allow-different judges it anyway).
+or a baseline not comparable with the run: another model, GPU, workload, collectors…). --allow-different
+NAMES accepts the named differences ("model,gpu", or "all"), as the gate's reasons name them.
 --order places the run in its series (and so its "last" baseline): a build number, a version
 (v1.2.0) or an ISO date (2026-12-01); without it, the upload time.
 
@@ -44,7 +45,7 @@ const OPTIONS = {
   order: { type: "string" },
   baseline: { type: "string" },
   "fail-on": { type: "string" },
-  "allow-different": { type: "boolean" },
+  "allow-different": { type: "string" },
   format: { type: "string" },
   help: { type: "boolean", short: "h" },
 };
@@ -96,7 +97,7 @@ function parseUploadArgs(argv, env = process.env) {
     order: values.order,
     baseline: values.baseline,
     failOn: values["fail-on"],
-    allowDifferent: values["allow-different"] === true,
+    allowDifferent: values["allow-different"],
     format: values.format ?? "markdown",
     gate: values.baseline !== undefined || values["fail-on"] !== undefined,
     paths: positionals,
@@ -309,7 +310,8 @@ async function gate(base, id, opts, headers) {
   const url = new URL(`api/runs/${id}/verdicts`, base);
   url.searchParams.set("baseline", opts.baseline ?? "last");
   if (opts.failOn) url.searchParams.set("failOn", opts.failOn);
-  if (opts.allowDifferent) url.searchParams.set("allowDifferent", "1");
+  if (opts.allowDifferent)
+    url.searchParams.set("allowDifferent", opts.allowDifferent === "all" ? "1" : opts.allowDifferent);
   url.searchParams.set("format", "json");
   let res;
   try {

@@ -26,7 +26,7 @@ export default async function CompareRoute({ searchParams }: { searchParams: Pro
     baseline: baseline || undefined,
     stat,
     noise: noise || undefined,
-    allowDifferent: allowDifferent ? "1" : undefined,
+    allowDifferent: allowDifferent || undefined,
   });
   if (parsed.success) {
     const app = await getAppContext();

@@ -8,7 +8,7 @@ import { ChartSourceProvider } from "@/components/charts/export-context";
 import { CopyLinkButton } from "@/components/run/copy-link-button";
 import { compareQueryOptions } from "@/lib/api/compare-query-options";
 import { COMPARE_STATS, type CompareStat } from "@/lib/api/compare-schemas";
-import { ComparabilityWarning } from "./comparability-warning";
+import { ComparabilityPanel } from "./comparability-panel";
 import { CollectorWarning } from "./collector-warning";
 import { CollectorsTable } from "./collectors-table";
 import { useCompareBasket } from "./compare-basket";
@@ -94,7 +94,7 @@ function CompareBody() {
           </select>
         </label>
         <NoiseBaselinePicker noise={noise} onChange={(n) => void setParams({ noise: n || null })} />
-        <CompareReportLink params={{ runs, baseline, stat, noise }} />
+        <CompareReportLink params={{ runs, baseline, stat, noise, allowDifferent }} />
         <CopyLinkButton />
       </div>
       {query.isError ? (
@@ -113,7 +113,7 @@ function CompareBody() {
             onRemove={(id) => choose(runs.filter((r) => r !== id))}
           />
           <RunPicker chosen={runs} onChange={choose} />
-          <ComparabilityWarning data={data} onAllow={(a) => void setParams({ allowDifferent: a || null })} />
+          <ComparabilityPanel data={data} onAccept={(a) => void setParams({ allowDifferent: a || null })} />
           <CollectorWarning data={data} />
           <CollectorsTable runs={data.runs} />
           {data.runs.length < 2 ? (

@@ -2,7 +2,6 @@ import {
   createSearchParamsCache,
   createSerializer,
   parseAsArrayOf,
-  parseAsBoolean,
   parseAsString,
   parseAsStringLiteral,
 } from "nuqs/server";
@@ -33,8 +32,12 @@ export const compareSearchParams = {
   routerOverlay: parseAsStringLiteral(ROUTER_LOG_OVERLAYS).withDefault("rates").withOptions(STEP),
   /** The noise-aware verdicts' baseline: "" (the baseline run) or `last:N` of each run's series */
   noise: parseAsStringLiteral(NOISE_BASELINES).withDefault("").withOptions(STEP),
-  /** Verdicts between runs that differ in what was benchmarked: the user says the difference is meant */
-  allowDifferent: parseAsBoolean.withDefault(false).withOptions(STEP),
+  /**
+   * Differences the user accepts (docs/metrics.md §Comparable runs): "" none, "1"/"true" all, or
+   * names ("model,gpu"); a run not comparable with the baseline gets verdicts once its blocking
+   * differences are accepted
+   */
+  allowDifferent: parseAsString.withDefault("").withOptions(STEP),
   /** The run whose noise-aware verdicts the delta table's verdict column shows ("" = the first judged) */
   judge: parseAsString.withDefault("").withOptions(STEP),
 };

@@ -6,6 +6,7 @@ import { useQueryStates } from "nuqs";
 import { useState } from "react";
 import { ChartLineSeriesTrend } from "@/components/charts/chart-line-series-trend";
 import { ChartSourceProvider } from "@/components/charts/export-context";
+import type { ComparabilityReport } from "@/lib/api/comparability-schema";
 import { COMPARE_STATS, type CompareStat } from "@/lib/api/compare-schemas";
 import type { SeriesDetail } from "@/lib/api/regression-schemas";
 import { seriesQueryOptions } from "@/lib/api/series-query-options";
@@ -206,8 +207,11 @@ function SeriesBody({
             {last.name}
           </Link>
         </h2>
+        <SeriesComparability report={last.comparability ?? null} />
         {last.verdicts.length === 0 ? (
-          <p className="text-sm text-muted">The first run of a series has nothing to be judged against.</p>
+          last.comparability?.verdict === "not comparable" ? null : (
+            <p className="text-sm text-muted">The first run of a series has nothing to be judged against.</p>
+          )
         ) : (
           <table className="w-full text-sm" data-testid="series-latest">
             <tbody>
@@ -257,5 +261,32 @@ function ThresholdsField({ value, onApply }: { value: string; onApply: (v: strin
         />
       </label>
     </form>
+  );
+}
+
+/**
+ * The comparability doctor on the latest run against the run before it (docs/metrics.md
+ * §Comparable runs): not comparable withholds its verdicts; caveats are listed above them.
+ */
+function SeriesComparability({ report }: { report: ComparabilityReport | null }) {
+  if (!report || report.reasons.length === 0) return null;
+  const refused = report.verdict === "not comparable";
+  return (
+    <div data-testid="series-comparability" data-verdict={report.verdict} className="text-sm">
+      <p className={refused ? "text-danger" : "text-warn"}>
+        {refused
+          ? "Not comparable with the run before it: no verdicts."
+          : "Comparable with the run before it, with caveats."}
+      </p>
+      <ul className="mt-1 list-disc pl-5">
+        {report.reasons.map((r) => (
+          <li key={r.name} className="break-words">
+            {r.accepted ? "accepted: " : r.severity === "blocking" ? "" : "caveat: "}
+            {r.label} {r.a} → <strong>{r.b}</strong>
+            <span className="block text-xs text-muted">{r.evidence}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -9,8 +9,8 @@ export interface CompareParams {
   stat: CompareStat;
   /** `last:N`: the noise-aware verdicts judge each run against the last N runs of its series */
   noise?: string;
-  /** Verdicts between runs that differ in model, GPU, backend, ISL/OSL or concurrency, as the user meant */
-  allowDifferent?: boolean;
+  /** Differences accepted: "1" all, names ("model,gpu"), "" none (docs/metrics.md §Comparable runs) */
+  allowDifferent?: string;
 }
 
 /** The comparison's query string, shared by the JSON and the offline report (/api/compare/report.html). */
@@ -18,7 +18,7 @@ export function compareSearch(p: CompareParams): URLSearchParams {
   const search = new URLSearchParams({ runs: p.runs.join(","), stat: p.stat });
   if (p.baseline) search.set("baseline", p.baseline);
   if (p.noise) search.set("noise", p.noise);
-  if (p.allowDifferent) search.set("allowDifferent", "1");
+  if (p.allowDifferent) search.set("allowDifferent", p.allowDifferent);
   return search;
 }
 

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { nullableNumbers } from "./fields";
 import { endpointRoleSchema, runSummarySchema } from "@/lib/api/schemas";
+import { allowDifferentSchema, comparabilityReportSchema } from "./comparability-schema";
 import { metricVerdictSchema } from "./verdict-schema";
 
 export const MAX_COMPARED_RUNS = 8;
@@ -46,7 +47,8 @@ export const compareQuerySchema = z.object({
     .optional(),
   thresholds: z.string().max(1000).optional(),
   /** Give verdicts between runs that differ in what was benchmarked (docs/metrics.md §Comparable runs) */
-  allowDifferent: queryFlagSchema,
+  /** Differences accepted by name (`model,gpu`), or all (`1`): docs/metrics.md §Comparable runs */
+  allowDifferent: allowDifferentSchema,
 });
 
 const verdictSchema = z.enum(["better", "worse", "same", "neutral", "missing"]);
@@ -80,18 +82,11 @@ export const collectorMismatchSchema = z.object({
   kind: z.enum(["differs", "unknown"]),
 });
 
-export const factDifferenceSchema = z.object({
-  fact: z.enum(["model", "gpu", "backend", "isl", "osl", "concurrency"]),
-  label: z.string(),
-  /** The fact in the baseline run, and in the compared run */
-  a: z.string(),
-  b: z.string(),
-});
-
-/** How each run differs from the baseline in what was benchmarked, and whether verdicts are given anyway. */
+/** The doctor's report on each compared run against the baseline, and the differences accepted. */
 export const comparabilitySchema = z.object({
-  allowed: z.boolean(),
-  runs: z.array(z.object({ runId: z.string(), differences: z.array(factDifferenceSchema) })),
+  /** The accepted differences as the URL writes them: "1" for all, names, or "" for none */
+  accepted: z.string(),
+  runs: z.array(comparabilityReportSchema.extend({ runId: z.string() })),
 });
 
 const hitRateRowSchema = z.object({
@@ -112,7 +107,7 @@ export const compareResponseSchema = z.object({
   /** Names of the metrics no compared run has: left out of the rows and charts */
   absent: z.array(z.string()),
   collectorMismatches: z.array(collectorMismatchSchema),
-  /** Runs that differ from the baseline in model, GPU, backend, ISL/OSL or concurrency: no verdicts unless allowed */
+  /** Each run's comparability with the baseline: "not comparable" runs get no verdicts unless accepted */
   comparability: comparabilitySchema.optional(),
   hitRates: z.object({ byEndpoint: z.array(hitRateRowSchema), byRole: z.array(hitRateRowSchema) }),
   /** What the noise-aware verdicts judge against, and per run why it has none */

@@ -23,15 +23,9 @@ export const queryKeys = {
   comparisons: () => ["compare"] as const,
   sweeps: () => ["sweeps"] as const,
   sweep: (id: string) => ["sweeps", id] as const,
-  compare: (
-    runs: readonly string[],
-    baseline: string,
-    stat: CompareStat,
-    noise = "",
-    allowDifferent = false,
-  ) =>
+  compare: (runs: readonly string[], baseline: string, stat: CompareStat, noise = "", allowDifferent = "") =>
     allowDifferent
-      ? (["compare", runs.join(","), baseline, stat, noise, "allow-different"] as const)
+      ? (["compare", runs.join(","), baseline, stat, noise, allowDifferent] as const)
       : noise
         ? (["compare", runs.join(","), baseline, stat, noise] as const)
         : (["compare", runs.join(","), baseline, stat] as const),

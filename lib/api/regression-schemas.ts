@@ -3,7 +3,8 @@
  * GET /api/series/{name}, GET /api/runs/{id}/verdicts and POST /api/gate.
  */
 import { z } from "zod";
-import { collectorMismatchSchema, COMPARE_STATS, queryFlagSchema } from "./compare-schemas";
+import { allowDifferentSchema, comparabilityReportSchema } from "./comparability-schema";
+import { collectorMismatchSchema, COMPARE_STATS } from "./compare-schemas";
 import { branchSchema, commitSchema, orderSchema, seriesNameSchema } from "./series-fields";
 import { metricVerdictSchema } from "./verdict-schema";
 
@@ -37,8 +38,8 @@ const judgeOptions = {
 export const verdictsQuerySchema = z.object({
   baseline: baselineSpecSchema.default({ kind: "last", n: 1 }),
   failOn: z.string().max(1000).optional(),
-  /** Judge a baseline that differs in model, GPU, backend, ISL/OSL or concurrency (docs/metrics.md §Comparable runs) */
-  allowDifferent: queryFlagSchema,
+  /** Differences accepted by name, or all: judge a baseline that differs in them (docs/metrics.md §Comparable runs) */
+  allowDifferent: allowDifferentSchema,
   format: z.enum(["json", "markdown"]).default("json"),
   ...judgeOptions,
 });
@@ -58,6 +59,10 @@ export const judgementSchema = z.object({
   baseline: z.object({ label: z.string(), runIds: z.array(z.string()) }),
   verdicts: z.array(metricVerdictSchema),
   collectorMismatches: z.array(collectorMismatchSchema),
+  /** The doctor's report against each baseline run (none blocks, or its differences were accepted) */
+  comparability: z
+    .array(comparabilityReportSchema.extend({ baselineRunId: z.string().nullable() }))
+    .optional(),
 });
 
 export const gateResultSchema = z.object({
@@ -68,6 +73,10 @@ export const gateResultSchema = z.object({
   runUrl: z.string().nullable(),
   compareUrl: z.string().nullable(),
   judgement: judgementSchema.nullable(),
+  /** The doctor's reports when the baseline was not comparable (the judgement then is null) */
+  comparability: z
+    .array(comparabilityReportSchema.extend({ baselineRunId: z.string().nullable() }))
+    .optional(),
   markdown: z.string(),
 });
 
@@ -86,6 +95,8 @@ export const seriesQuerySchema = z.object({
    * `all`: the latency verdicts too, each a bootstrap over the runs' stored requests
    */
   judge: z.enum(["run", "all"]).default("all"),
+  /** Differences accepted by name, or all: judge a run that differs from the one before in them */
+  allowDifferent: allowDifferentSchema,
   ...judgeOptions,
 });
 
@@ -103,6 +114,11 @@ export const seriesRunSchema = z.object({
   /** The noise band of each metric over the runs before this one: null with fewer than 3 */
   bands: z.record(z.string(), z.object({ low: z.number(), high: z.number() }).nullable()),
   verdicts: z.array(metricVerdictSchema),
+  /**
+   * The doctor's report against the run before it (null for the first run); a run not comparable
+   * with it gets no verdicts unless the difference is accepted
+   */
+  comparability: comparabilityReportSchema.nullable().optional(),
 });
 
 export const seriesDetailSchema = z.object({

@@ -1,34 +1,90 @@
 /**
- * What makes two runs different experiments rather than two measurements of one (docs/metrics.md
- * §Comparable runs): the model, the GPU (model and count), the serving backend, the input and
- * output lengths and the concurrency. A verdict across such a difference measures the difference,
- * not the change under test, so compare and the gate withhold theirs unless the user says the
- * difference is the point.
+ * The comparability doctor (docs/metrics.md §Comparable runs): is an A/B between two runs fair?
+ * Every difference in the workload, the system or the measurement that makes a verdict unsafe is
+ * a reason, with each side's value and the evidence it was read from. A blocking reason makes the
+ * pair "not comparable" (compare and the gate withhold their verdicts) unless the user accepts
+ * that difference by name; a caveat leaves the verdict standing, "comparable with caveats".
  */
-import type { RunFacts } from "@/lib/api/run-facts";
+import type {
+  AcceptedDifferences,
+  ComparabilityReason,
+  ComparabilityReport,
+  ComparabilityVerdict,
+  ReasonName,
+} from "@/lib/api/comparability-schema";
+import type { RoleFact, RunFacts } from "@/lib/api/run-facts";
+import type { Collectors, RequestsBlock, RunSummary, Stats, SummaryBlocks } from "@/lib/api/schemas";
+import { effectiveCollectors, COLLECTOR_FLAGS } from "./collectors-mismatch";
 
-export type ComparedFact = "model" | "gpu" | "backend" | "isl" | "osl" | "concurrency";
+type ReasonGroup = ComparabilityReason["group"];
+type ReasonSeverity = ComparabilityReason["severity"];
 
-export interface FactDifference {
-  fact: ComparedFact;
-  /** What the fact is called on the page ("model", "GPU", "ISL") */
-  label: string;
-  /** The fact in the first run and in the second, as the page writes it */
-  a: string;
-  b: string;
+/** Mean and median lengths within this relative gap are one workload (random lengths, early stops). */
+export const LENGTH_TOLERANCE = 0.1;
+/** p99 lengths are noisier: within this relative gap. */
+export const LENGTH_TAIL_TOLERANCE = 0.2;
+/** The two-sample KS test needs this many per-request lengths on each side. */
+export const KS_MIN_SAMPLES = 20;
+/** Distributions differ when the KS p-value is below this … */
+export const KS_ALPHA = 0.01;
+/** … and the largest gap between the two CDFs is at least this (a tiny shift in a huge run is no new workload). */
+export const KS_MIN_D = 0.1;
+/** Request counts that differ by more than this relative gap are a caveat. */
+export const REQUEST_COUNT_TOLERANCE = 0.1;
+/** Error or cancellation rates that differ by at least this many points are a caveat … */
+export const RATE_CAVEAT_POINTS = 0.01;
+/** … and block when they differ by at least this much with either run at or above RATE_BLOCK_LEVEL. */
+export const RATE_BLOCK_POINTS = 0.02;
+export const RATE_BLOCK_LEVEL = 0.05;
+/** Achieved concurrency below this share of the requested is a saturated load generator. */
+export const SATURATION_SHARE = 0.9;
+
+/** What the doctor reads of a run: its facts and what its summary stored. */
+export interface DoctorRun {
+  facts: Pick<
+    RunFacts,
+    | "model"
+    | "gpuModel"
+    | "gpuCount"
+    | "backend"
+    | "backendVersion"
+    | "roles"
+    | "isl"
+    | "osl"
+    | "concurrency"
+    | "requestRate"
+  >;
+  requests?: Pick<
+    RequestsBlock,
+    | "count"
+    | "errorCount"
+    | "cancelledCount"
+    | "warmupCount"
+    | "warmupSource"
+    | "inputTokens"
+    | "outputTokens"
+  > | null;
+  info?: SummaryBlocks["info"];
+  collectors?: Collectors;
+  timeBreakdown?: RunSummary["timeBreakdown"];
 }
 
-/**
- * Mean sequence lengths measured from two runs of one configuration differ a little (random
- * lengths, early stops); beyond this relative gap they are different workloads.
- */
-export const LENGTH_TOLERANCE = 0.1;
-
-type Facts = Pick<RunFacts, "model" | "gpuModel" | "gpuCount" | "backend" | "isl" | "osl" | "concurrency">;
+/** Per-request token counts where the run's request rows exist (ascending or not). */
+export interface TokenCounts {
+  input: Float64Array | null;
+  output: Float64Array | null;
+}
 
 const norm = (s: string) => s.trim().toLowerCase();
+const int = (v: number) => Math.round(v).toLocaleString("en-US");
+const tokens = (v: number) => `${int(v)} tokens`;
+const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
+const rel = (a: number, b: number) => {
+  const scale = Math.max(Math.abs(a), Math.abs(b));
+  return scale > 0 ? Math.abs(a - b) / scale : 0;
+};
 
-function gpuText(f: Facts): string | null {
+function gpuText(f: DoctorRun["facts"]): string | null {
   const model = f.gpuModel?.value ?? null;
   const count = f.gpuCount?.value ?? null;
   if (model === null && count === null) return null;
@@ -36,50 +92,391 @@ function gpuText(f: Facts): string | null {
   return count === null ? model : `${count} × ${model}`;
 }
 
-function lengthsDiffer(a: number, b: number): boolean {
-  const scale = Math.max(Math.abs(a), Math.abs(b));
-  return scale > 0 && Math.abs(a - b) / scale > LENGTH_TOLERANCE;
+function rolesText(roles: RoleFact[]): string {
+  return roles
+    .map((r) => {
+      const dims = (["tp", "pp", "ep", "dp"] as const)
+        .filter((k) => r[k] !== null)
+        .map((k) => `${k.toUpperCase()}${r[k]}`)
+        .join(" ");
+      return `${r.count !== null ? `${r.count} × ` : ""}${r.role}${dims ? ` ${dims}` : ""}`;
+    })
+    .join(", ");
 }
-
-const tokens = (v: number) => `${Math.round(v).toLocaleString("en-US")} tokens`;
 
 /**
- * The facts in which two runs differ. A fact one run does not state is no difference: it cannot
- * be shown, and refusing on it would refuse every run whose files do not say.
+ * Whether two runs' roles differ: another set of roles (disaggregated against aggregated), or a
+ * role's worker count, TP, PP, EP or DP where both runs state it (an unstated one is no difference).
  */
-export function runDifferences(a: { facts: Facts }, b: { facts: Facts }): FactDifference[] {
-  const out: FactDifference[] = [];
-  const text = (fact: ComparedFact, label: string, x: string | null, y: string | null) => {
-    if (x !== null && y !== null && norm(x) !== norm(y)) out.push({ fact, label, a: x, b: y });
-  };
-  text("model", "model", a.facts.model?.value ?? null, b.facts.model?.value ?? null);
-  // The count is compared only when both runs state it; a model alone still tells two GPUs apart.
-  const bothCounts = a.facts.gpuCount && b.facts.gpuCount;
-  const am = a.facts.gpuModel?.value ?? null;
-  const bm = b.facts.gpuModel?.value ?? null;
-  if (
-    (am !== null && bm !== null && norm(am) !== norm(bm)) ||
-    (bothCounts && a.facts.gpuCount!.value !== b.facts.gpuCount!.value)
-  )
-    out.push({ fact: "gpu", label: "GPU", a: gpuText(a.facts)!, b: gpuText(b.facts)! });
-  text("backend", "backend", a.facts.backend?.value ?? null, b.facts.backend?.value ?? null);
-  for (const [fact, label] of [
-    ["isl", "ISL"],
-    ["osl", "OSL"],
-  ] as const) {
-    const x = a.facts[fact]?.value;
-    const y = b.facts[fact]?.value;
-    if (x !== undefined && y !== undefined && lengthsDiffer(x, y))
-      out.push({ fact, label, a: tokens(x), b: tokens(y) });
-  }
-  const ca = a.facts.concurrency?.value;
-  const cb = b.facts.concurrency?.value;
-  if (ca !== undefined && cb !== undefined && ca !== cb)
-    out.push({ fact: "concurrency", label: "concurrency", a: String(ca), b: String(cb) });
-  return out;
+function rolesDiffer(a: RoleFact[], b: RoleFact[]): boolean {
+  const byRole = (roles: RoleFact[]) => new Map(roles.map((r) => [norm(r.role), r]));
+  const ma = byRole(a);
+  const mb = byRole(b);
+  if (ma.size !== mb.size || [...ma.keys()].some((k) => !mb.has(k))) return true;
+  return [...ma].some(([k, x]) => {
+    const y = mb.get(k)!;
+    return (["count", "tp", "pp", "ep", "dp"] as const).some(
+      (d) => x[d] !== null && y[d] !== null && x[d] !== y[d],
+    );
+  });
 }
 
-/** One line: "model Qwen3-0.6B vs mock-llama-8b; GPU 1 × RTX 6000 vs 2 × H100". */
-export function differencesText(diffs: FactDifference[]): string {
-  return diffs.map((d) => `${d.label} ${d.a} vs ${d.b}`).join("; ");
+/**
+ * Two-sample Kolmogorov–Smirnov test: D is the largest gap between the two empirical CDFs; p the
+ * asymptotic two-sided p-value (Kolmogorov's distribution at √(n·m/(n+m))·D, with Stephens'
+ * small-sample correction), as scipy's `ks_2samp(method="asymp")` gives it.
+ */
+export function ksTwoSample(x: ArrayLike<number>, y: ArrayLike<number>): { d: number; p: number } {
+  const a = Float64Array.from(x).sort();
+  const b = Float64Array.from(y).sort();
+  const n = a.length;
+  const m = b.length;
+  if (n === 0 || m === 0) return { d: 0, p: 1 };
+  let i = 0;
+  let j = 0;
+  let d = 0;
+  while (i < n && j < m) {
+    const v = Math.min(a[i], b[j]);
+    while (i < n && a[i] === v) i++;
+    while (j < m && b[j] === v) j++;
+    d = Math.max(d, Math.abs(i / n - j / m));
+  }
+  const en = Math.sqrt((n * m) / (n + m));
+  return { d, p: kolmogorovQ((en + 0.12 + 0.11 / en) * d) };
+}
+
+/** P(K > λ) of Kolmogorov's distribution: 2 Σ (−1)^(k−1) e^(−2k²λ²). */
+export function kolmogorovQ(lambda: number): number {
+  if (lambda < 0.2) return 1;
+  let sum = 0;
+  for (let k = 1; k <= 100; k++) {
+    const term = 2 * (k % 2 === 1 ? 1 : -1) * Math.exp(-2 * k * k * lambda * lambda);
+    sum += term;
+    if (Math.abs(term) < 1e-12) break;
+  }
+  return Math.min(1, Math.max(0, sum));
+}
+
+const pText = (p: number) => (p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`);
+
+/** One length (ISL or OSL): rows tested with KS, else the stored percentiles, else the stated means. */
+function lengthReason(
+  name: "isl" | "osl",
+  a: DoctorRun,
+  b: DoctorRun,
+  rowsA: Float64Array | null,
+  rowsB: Float64Array | null,
+): Omit<ComparabilityReason, "accepted"> | null {
+  const label = name === "isl" ? "ISL" : "OSL";
+  const base = { name, group: "workload" as const, severity: "blocking" as const };
+  if (rowsA && rowsB && rowsA.length >= KS_MIN_SAMPLES && rowsB.length >= KS_MIN_SAMPLES) {
+    const { d, p } = ksTwoSample(rowsA, rowsB);
+    if (p >= KS_ALPHA || d < KS_MIN_D) return null;
+    const mean = (v: Float64Array) => v.reduce((s, x) => s + x, 0) / v.length;
+    return {
+      ...base,
+      label: `${label} distribution`,
+      a: `mean ${tokens(mean(rowsA))}`,
+      b: `mean ${tokens(mean(rowsB))}`,
+      evidence: `two-sample KS on the per-request token counts: D = ${d.toFixed(2)}, ${pText(p)} (n = ${int(rowsA.length)} vs ${int(rowsB.length)}; differs at p < ${KS_ALPHA} and D ≥ ${KS_MIN_D})`,
+    };
+  }
+  const key = name === "isl" ? "inputTokens" : "outputTokens";
+  const sa: Stats | null | undefined = a.requests?.[key];
+  const sb: Stats | null | undefined = b.requests?.[key];
+  if (sa && sb) {
+    const checks: Array<[string, number, number, number]> = [
+      ["mean", sa.mean, sb.mean, LENGTH_TOLERANCE],
+      ["p50", sa.p50, sb.p50, LENGTH_TOLERANCE],
+      ["p99", sa.p99, sb.p99, LENGTH_TAIL_TOLERANCE],
+    ];
+    const off = checks.filter(([, x, y, tol]) => rel(x, y) > tol);
+    if (off.length === 0) return null;
+    const [stat, x, y] = off[0];
+    return {
+      ...base,
+      label,
+      a: `${stat} ${tokens(x)}`,
+      b: `${stat} ${tokens(y)}`,
+      evidence: `${off.map(([s, p, q, tol]) => `${s} ${int(p)} vs ${int(q)} (beyond ${tol * 100}%)`).join(", ")}; no per-request rows on both sides for a KS test`,
+    };
+  }
+  const fa = a.facts[name];
+  const fb = b.facts[name];
+  if (!fa || !fb || rel(fa.value, fb.value) <= LENGTH_TOLERANCE) return null;
+  return {
+    ...base,
+    label,
+    a: tokens(fa.value),
+    b: tokens(fb.value),
+    evidence: `${fa.source} vs ${fb.source}, beyond ${LENGTH_TOLERANCE * 100}%`,
+  };
+}
+
+type WarmupState = "warmed" | "none" | null;
+
+function warmupState(r: DoctorRun): WarmupState {
+  const q = r.requests;
+  if (!q || !q.warmupSource || q.warmupSource === "tool") return null;
+  if (q.warmupCount === null) return q.warmupSource === "config" ? "warmed" : null;
+  return q.warmupCount > 0 ? "warmed" : "none";
+}
+
+function warmupText(r: DoctorRun): string {
+  const q = r.requests!;
+  return warmupState(r) === "none"
+    ? "no warm-up"
+    : q.warmupCount === null
+      ? "a warm-up of unknown size, excluded"
+      : `${int(q.warmupCount)} warm-up requests, excluded`;
+}
+
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/**
+ * Everything that makes a verdict between run `a` (the baseline) and run `b` unsafe. A fact one
+ * run does not state is no difference: it cannot be shown, and refusing on it would refuse every
+ * run whose files do not say. `accept` names the differences the user means to compare.
+ */
+export function diagnose(
+  a: DoctorRun,
+  b: DoctorRun,
+  opts: { accept?: AcceptedDifferences; tokens?: [TokenCounts | null, TokenCounts | null] } = {},
+): ComparabilityReport {
+  const out: Array<Omit<ComparabilityReason, "accepted">> = [];
+  const fa = a.facts;
+  const fb = b.facts;
+  const text = (
+    name: ReasonName,
+    group: ReasonGroup,
+    severity: ReasonSeverity,
+    label: string,
+    x: { value: string; source: string } | null,
+    y: { value: string; source: string } | null,
+  ) => {
+    if (x && y && norm(x.value) !== norm(y.value))
+      out.push({
+        name,
+        group,
+        severity,
+        label,
+        a: x.value,
+        b: y.value,
+        evidence: sources(x.source, y.source),
+      });
+  };
+
+  // Workload
+  text("model", "workload", "blocking", "model", fa.model, fb.model);
+  const [ta, tb] = opts.tokens ?? [null, null];
+  for (const name of ["isl", "osl"] as const) {
+    const r = lengthReason(
+      name,
+      a,
+      b,
+      ta?.[name === "isl" ? "input" : "output"] ?? null,
+      tb?.[name === "isl" ? "input" : "output"] ?? null,
+    );
+    if (r) out.push(r);
+  }
+  if (fa.concurrency && fb.concurrency && fa.concurrency.value !== fb.concurrency.value)
+    out.push({
+      name: "concurrency",
+      group: "workload",
+      severity: "blocking",
+      label: "concurrency",
+      a: String(fa.concurrency.value),
+      b: String(fb.concurrency.value),
+      evidence: sources(fa.concurrency.source, fb.concurrency.source),
+    });
+  if (fa.requestRate && fb.requestRate && rel(fa.requestRate.value, fb.requestRate.value) > 1e-9)
+    out.push({
+      name: "request-rate",
+      group: "workload",
+      severity: "blocking",
+      label: "request rate",
+      a: `${fa.requestRate.value} req/s`,
+      b: `${fb.requestRate.value} req/s`,
+      evidence: sources(fa.requestRate.source, fb.requestRate.source),
+    });
+  const ca = a.requests?.count;
+  const cb = b.requests?.count;
+  if (ca && cb && rel(ca, cb) > REQUEST_COUNT_TOLERANCE)
+    out.push({
+      name: "request-count",
+      group: "workload",
+      severity: "caveat",
+      label: "request count",
+      a: `${int(ca)} requests`,
+      b: `${int(cb)} requests`,
+      evidence: `profiling requests differ by more than ${REQUEST_COUNT_TOLERANCE * 100}%: a shorter run holds less of the steady state and its tail percentiles rest on fewer requests`,
+    });
+  const turnsA = num(a.info?.maxTurnIndex);
+  const turnsB = num(b.info?.maxTurnIndex);
+  if (turnsA !== null || turnsB !== null) {
+    const t = (v: number | null) =>
+      v !== null && v > 0 ? `up to ${int(v + 1)} turns a conversation` : "single turn";
+    // A run without turn rows is single-turn only when its requests are known.
+    const known = (v: number | null, r: DoctorRun) => v !== null || (r.requests?.count ?? 0) > 0;
+    if (known(turnsA, a) && known(turnsB, b) && (turnsA ?? 0) !== (turnsB ?? 0)) {
+      const multiBoth = (turnsA ?? 0) > 0 && (turnsB ?? 0) > 0;
+      out.push({
+        name: "turns",
+        group: "workload",
+        severity: multiBoth ? "caveat" : "blocking",
+        label: "multi-turn shape",
+        a: t(turnsA),
+        b: t(turnsB),
+        evidence: multiBoth
+          ? "both runs are multi-turn, with different conversation lengths: later turns carry longer prompts and more cache reuse"
+          : "one run is multi-turn and the other single turn: prompts grow and reuse the cache turn by turn in one only",
+      });
+    }
+  }
+
+  // System
+  const am = fa.gpuModel?.value ?? null;
+  const bm = fb.gpuModel?.value ?? null;
+  if (
+    (am !== null && bm !== null && norm(am) !== norm(bm)) ||
+    (fa.gpuCount && fb.gpuCount && fa.gpuCount.value !== fb.gpuCount.value)
+  )
+    out.push({
+      name: "gpu",
+      group: "system",
+      severity: "blocking",
+      label: "GPU",
+      a: gpuText(fa)!,
+      b: gpuText(fb)!,
+      evidence: sources(
+        fa.gpuModel?.source ?? fa.gpuCount!.source,
+        fb.gpuModel?.source ?? fb.gpuCount!.source,
+      ),
+    });
+  text("backend", "system", "blocking", "backend", fa.backend, fb.backend);
+  text("backend-version", "system", "caveat", "backend version", fa.backendVersion, fb.backendVersion);
+  if (fa.roles && fb.roles && fa.roles.value.length > 0 && fb.roles.value.length > 0)
+    if (rolesDiffer(fa.roles.value, fb.roles.value))
+      out.push({
+        name: "parallelism",
+        group: "system",
+        severity: "blocking",
+        label: "parallelism",
+        a: rolesText(fa.roles.value),
+        b: rolesText(fb.roles.value),
+        evidence: sources(fa.roles.source, fb.roles.source),
+      });
+
+  // Measurement
+  if (a.collectors && b.collectors) {
+    const ea = effectiveCollectors({ collectors: a.collectors, timeBreakdown: a.timeBreakdown ?? null });
+    const eb = effectiveCollectors({ collectors: b.collectors, timeBreakdown: b.timeBreakdown ?? null });
+    const differ = (Object.keys(COLLECTOR_FLAGS) as Array<keyof Collectors>).filter(
+      (k) => ea[k].value !== null && eb[k].value !== null && ea[k].value !== eb[k].value,
+    );
+    if (differ.length > 0) {
+      const side = (e: typeof ea) =>
+        differ.map((k) => `${COLLECTOR_FLAGS[k]} ${e[k].value ? "on" : "off"}`).join(", ");
+      out.push({
+        name: "collectors",
+        group: "measurement",
+        severity: "blocking",
+        label: "performance collectors",
+        a: side(ea),
+        b: side(eb),
+        evidence: `on in one run only, they cost throughput and latency in that run alone (docs/metrics.md §Collectors); ${differ
+          .map((k) => `${COLLECTOR_FLAGS[k]} ${ea[k].source} vs ${eb[k].source}`)
+          .join(", ")}`,
+      });
+    }
+  }
+  const wa = warmupState(a);
+  const wb = warmupState(b);
+  if (wa !== null && wb !== null && wa !== wb)
+    out.push({
+      name: "warmup",
+      group: "measurement",
+      severity: "caveat",
+      label: "warm-up",
+      a: warmupText(a),
+      b: warmupText(b),
+      evidence:
+        "the run without a warm-up counts its first requests (compilation, empty caches, connection setup) in its figures",
+    });
+  for (const [name, label, of] of [
+    ["errors", "error rate", (q: NonNullable<DoctorRun["requests"]>) => q.errorCount],
+    ["cancellations", "cancellation rate", (q: NonNullable<DoctorRun["requests"]>) => q.cancelledCount],
+  ] as const) {
+    const qa = a.requests;
+    const qb = b.requests;
+    if (!qa || !qb || !qa.count || !qb.count) continue;
+    const na = of(qa);
+    const nb = of(qb);
+    if (na === undefined || nb === undefined) continue;
+    const ra = na / qa.count;
+    const rb = nb / qb.count;
+    const gap = Math.abs(ra - rb);
+    if (gap < RATE_CAVEAT_POINTS) continue;
+    const block = gap >= RATE_BLOCK_POINTS && Math.max(ra, rb) >= RATE_BLOCK_LEVEL;
+    out.push({
+      name,
+      group: "measurement",
+      severity: block ? "blocking" : "caveat",
+      label,
+      a: `${pct(ra)} (${int(na)} of ${int(qa.count)})`,
+      b: `${pct(rb)} (${int(nb)} of ${int(qb.count)})`,
+      evidence: `rates ${(gap * 100).toFixed(1)} points apart; the figures are of the requests that succeeded, so a run that fails or cancels more is judged on a different set${block ? ` (≥ ${RATE_BLOCK_POINTS * 100} points with a run at ≥ ${RATE_BLOCK_LEVEL * 100}%: not comparable)` : ""}`,
+    });
+  }
+  const sat = (r: DoctorRun) => {
+    const achieved = num(r.info?.effectiveConcurrency);
+    const asked = r.facts.concurrency?.value ?? null;
+    return achieved !== null && asked !== null && achieved < SATURATION_SHARE * asked
+      ? { achieved, asked }
+      : null;
+  };
+  const sa = sat(a);
+  const sb = sat(b);
+  if (sa || sb) {
+    const side = (r: DoctorRun) => {
+      const achieved = num(r.info?.effectiveConcurrency);
+      const asked = r.facts.concurrency?.value;
+      return achieved === null || asked === undefined
+        ? "not measured"
+        : `${achieved.toFixed(2)} of ${asked} requested`;
+    };
+    out.push({
+      name: "saturation",
+      group: "measurement",
+      severity: "caveat",
+      label: "achieved concurrency",
+      a: side(a),
+      b: side(b),
+      evidence: `aiperf's effective concurrency below ${SATURATION_SHARE * 100}% of the requested in ${sa && sb ? "both runs" : sa ? "the first run" : "the second run"}: the load generator (or the server's admission) did not hold the load, so the run measured a lighter one`,
+    });
+  }
+
+  const accept = opts.accept ?? new Set<ReasonName>();
+  const reasons = out.map((r) => ({
+    ...r,
+    accepted: r.severity === "blocking" && (accept === "all" || accept.has(r.name)),
+  }));
+  return { verdict: verdictOf(reasons), reasons };
+}
+
+function sources(x: string, y: string): string {
+  return x === y ? `from ${x}` : `from ${x} and ${y}`;
+}
+
+export function verdictOf(reasons: ComparabilityReason[]): ComparabilityVerdict {
+  if (reasons.some((r) => r.severity === "blocking" && !r.accepted)) return "not comparable";
+  return reasons.length > 0 ? "comparable with caveats" : "comparable";
+}
+
+/** The blocking reasons not accepted, on one line: "model Qwen3-0.6B vs mock-llama-8b; GPU …". */
+export function blockingText(reasons: ComparabilityReason[]): string {
+  return reasons
+    .filter((r) => r.severity === "blocking" && !r.accepted)
+    .map((r) => `${r.label} ${r.a} vs ${r.b}`)
+    .join("; ");
 }

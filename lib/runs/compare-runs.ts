@@ -10,9 +10,10 @@ import { absentMetrics, compareRuns, type DeltaRow } from "@/lib/metrics/compare
 import { endpointHitRates, roleHitRates } from "@/lib/metrics/compare-endpoints";
 import { metricForCompareRow, parseThresholds } from "@/lib/metrics/regression/catalog";
 import type { Db } from "@/lib/store/db";
-import { runDifferences } from "@/lib/metrics/run-differences";
 import { chartKeys } from "@/lib/store/runs-repo";
 import { readRunSummary } from "./read-run";
+import { acceptedParam, type AcceptedDifferences } from "@/lib/api/comparability-schema";
+import { diagnosePair, tokenCountsCache } from "./comparability";
 import { judgeRun, NoBaselineError } from "./verdicts";
 
 export async function loadComparison(db: Db, query: CompareQuery): Promise<CompareResponse> {
@@ -21,10 +22,10 @@ export async function loadComparison(db: Db, query: CompareQuery): Promise<Compa
   const missing = query.runs.filter((id) => !runs.some((r) => r.id === id));
   const baseline = runs.find((r) => r.id === query.baseline)?.id ?? runs[0]?.id ?? "";
   const rows = compareRuns(runs, baseline, query.stat);
-  const comparability = compareComparability(runs, baseline, query.allowDifferent);
-  // A run of another model, GPU or workload gets numbers but no better/worse colour, unless meant.
-  if (!comparability.allowed)
-    for (const { runId } of comparability.runs)
+  const comparability = await compareComparability(db, runs, baseline, query.allowDifferent);
+  // A run not comparable with the baseline gets numbers but no better/worse colour, unless accepted.
+  for (const { runId, verdict } of comparability.runs)
+    if (verdict === "not comparable")
       for (const row of rows)
         for (const cell of row.cells)
           if (cell.runId === runId && (cell.verdict === "better" || cell.verdict === "worse"))
@@ -47,16 +48,20 @@ export async function loadComparison(db: Db, query: CompareQuery): Promise<Compa
   };
 }
 
-/** Each run's differences from the baseline in what was benchmarked; runs without any are left out. */
-function compareComparability(runs: RunSummary[], baselineId: string, allowed: boolean) {
+/** The doctor's report on every compared run against the baseline. */
+async function compareComparability(
+  db: Db,
+  runs: RunSummary[],
+  baselineId: string,
+  accept: AcceptedDifferences,
+): Promise<NonNullable<CompareResponse["comparability"]>> {
   const base = runs.find((r) => r.id === baselineId);
-  const differing = base
-    ? runs
-        .filter((r) => r.id !== baselineId)
-        .map((r) => ({ runId: r.id, differences: runDifferences(base, r) }))
-        .filter((r) => r.differences.length > 0)
-    : [];
-  return { allowed, runs: differing };
+  const tokens = tokenCountsCache(db);
+  const out: NonNullable<CompareResponse["comparability"]>["runs"] = [];
+  if (base)
+    for (const r of runs)
+      if (r.id !== baselineId) out.push({ runId: r.id, ...(await diagnosePair(tokens, base, r, accept)) });
+  return { accepted: acceptedParam(accept), runs: out };
 }
 
 /**

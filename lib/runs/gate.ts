@@ -2,6 +2,7 @@
  * The CI gate (docs/metrics.md §Regressions): a run's verdicts against its baseline, the rules
  * that fail it, and the Markdown summary a pull request gets.
  */
+import type { AcceptedDifferences } from "@/lib/api/comparability-schema";
 import type { GateResult, Judgement, MetricVerdictDto } from "@/lib/api/regression-schemas";
 import { parseFailOn, parseThresholds, type FailRule } from "@/lib/metrics/regression/catalog";
 import type { Db } from "@/lib/store/db";
@@ -13,8 +14,8 @@ export interface GateRequest {
   failOn?: string;
   thresholds?: string;
   seed?: number;
-  /** Judge a baseline that differs in model, GPU, backend, ISL/OSL or concurrency */
-  allowDifferent?: boolean;
+  /** Differences accepted by name, or all: judge a baseline that differs in them */
+  allowDifferent?: AcceptedDifferences;
   /** Where links point: the server's public origin */
   origin: string;
   /**
@@ -80,7 +81,7 @@ export function decide(
 const HEADLINE = { pass: "no regression", fail: "regression", unjudged: "could not judge" } as const;
 
 export function gateMarkdown(
-  result: Pick<GateResult, "outcome" | "reasons" | "runUrl" | "compareUrl">,
+  result: Pick<GateResult, "outcome" | "reasons" | "runUrl" | "compareUrl" | "comparability">,
   judgement: Judgement | null,
 ): string {
   const out = [`### Runlens: ${HEADLINE[result.outcome]}`, ""];
@@ -91,6 +92,16 @@ export function gateMarkdown(
   }
   for (const r of result.reasons) out.push(`- ${r}`);
   if (result.reasons.length) out.push("");
+  // The doctor's reasons, each with its evidence: why the pair was refused, or what to keep in mind.
+  for (const report of judgement?.comparability ?? result.comparability ?? [])
+    if (report.reasons.length > 0) {
+      out.push(`**Comparability: ${report.verdict}**`, "");
+      for (const r of report.reasons)
+        out.push(
+          `- ${r.severity === "blocking" ? (r.accepted ? "accepted" : "blocks") : "caveat"}: ${r.label} ${r.a} (baseline) → ${r.b} — ${r.evidence}`,
+        );
+      out.push("");
+    }
   for (const m of judgement?.collectorMismatches ?? [])
     if (m.kind === "differs")
       out.push(
@@ -116,10 +127,24 @@ export function gateMarkdown(
   return `${out.join("\n")}\n`;
 }
 
+/** The names of the blocking differences, as `allowDifferent` takes them. */
+function acceptHint(err: NotComparableError): string {
+  const names = new Set(
+    err.reports.flatMap((r) =>
+      r.reasons.filter((x) => x.severity === "blocking" && !x.accepted).map((x) => x.name),
+    ),
+  );
+  return [...names].join(",");
+}
+
 /** The gate for a stored run; no baseline is an answer (exit 2), not an error. */
 export async function gateRun(db: Db, runId: string, req: GateRequest): Promise<GateResult | null> {
   const { rules, thresholds } = gateOptions(req.failOn, req.thresholds);
   const runUrl = `${req.origin}/runs/${runId}`;
+  const privateMode = req.nameBaseline === false && req.baseline.kind !== "run";
+  // In private mode the doctor's reports say what differs, never which run it differs from.
+  const hideIds = (reports: NonNullable<Judgement["comparability"]>) =>
+    privateMode ? reports.map((r) => ({ ...r, baselineRunId: null })) : reports;
   let judgement: Judgement | null;
   try {
     judgement = await judgeRun(db, runId, {
@@ -136,16 +161,17 @@ export async function gateRun(db: Db, runId: string, req: GateRequest): Promise<
       // A baseline of another model, GPU or workload gets no verdict rather than a confident one.
       reasons: [
         err instanceof NotComparableError
-          ? `${err.message} (allowDifferent=1, or runlens --allow-different, judges it anyway)`
+          ? `${err.message} (allowDifferent=${acceptHint(err)}, or runlens --allow-different ${acceptHint(err)}, accepts these differences)`
           : `no baseline: ${err.message}`,
       ],
       runUrl,
       compareUrl: null,
+      ...(err instanceof NotComparableError ? { comparability: hideIds(err.reports) } : {}),
     };
     return { ...result, judgement: null, markdown: gateMarkdown(result, null) };
   }
   if (!judgement) return null;
-  if (req.nameBaseline === false && req.baseline.kind !== "run") {
+  if (privateMode) {
     const n = judgement.baseline.runIds.length;
     const own = (ids: string[]) => ids.filter((id) => id === runId);
     judgement = {
@@ -156,6 +182,7 @@ export async function gateRun(db: Db, runId: string, req: GateRequest): Promise<
         offRunIds: own(m.offRunIds),
         unknownRunIds: own(m.unknownRunIds),
       })),
+      comparability: judgement.comparability && hideIds(judgement.comparability),
       baseline: {
         label: `${judgement.baseline.label} (${n} run${n === 1 ? "" : "s"}; not named in private mode)`,
         runIds: [],

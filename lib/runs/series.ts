@@ -12,6 +12,7 @@ import { mergeSorted, slideSorted } from "@/lib/metrics/regression/sorted-pool";
 import { median, MIN_HISTORY, noiseBand } from "@/lib/metrics/regression/spread";
 import type { Db } from "@/lib/store/db";
 import { listSeries, requestValuesByRun, seriesRuns } from "@/lib/store/series-repo";
+import { diagnosePair, tokenCountsCache } from "./comparability";
 import { runLevelValue, summaries } from "./verdicts";
 
 /** Shown beside the judged metrics: KV usage is context, high can mean busy or starved. */
@@ -93,6 +94,12 @@ export async function seriesDetail(db: Db, name: string, query: SeriesQuery): Pr
   if (query.judge === "all")
     for (const m of present.filter((x) => x.kind === "requests"))
       latency.set(m.id, await judgeRequests(db, runs, m, query, { thresholds, seed: query.seed }));
+  // The doctor on each run against the run before it: a run that is another experiment gets no
+  // verdicts (docs/metrics.md §Comparable runs), unless the difference is accepted.
+  const tokens = tokenCountsCache(db);
+  const reports = await Promise.all(
+    runs.map((r, i) => (i === 0 ? null : diagnosePair(tokens, runs[i - 1], r, query.allowDifferent))),
+  );
   const out: SeriesRun[] = runs.map((r, i) => {
     const before = windowBefore(i, query.window);
     const values: SeriesRun["metrics"] = {};
@@ -103,7 +110,8 @@ export async function seriesDetail(db: Db, name: string, query: SeriesQuery): Pr
       bands[m.id] = band && { low: band.center - band.halfWidth, high: band.center + band.halfWidth };
     }
     const verdicts: MetricVerdict[] = [];
-    if (before.length >= MIN_HISTORY)
+    const comparability = reports[i];
+    if (before.length >= MIN_HISTORY && comparability?.verdict !== "not comparable")
       for (const m of present) {
         if (m.kind === "requests") {
           const v = latency.get(m.id)?.[i];
@@ -131,6 +139,7 @@ export async function seriesDetail(db: Db, name: string, query: SeriesQuery): Pr
       metrics: values,
       bands,
       verdicts,
+      comparability,
     };
   });
   return { name, stat: query.stat, window: query.window, judged: query.judge, runs: out };

@@ -2,6 +2,7 @@
  * Loads what a run's verdicts need (its series, baseline runs, per-request values, run-level
  * history) and judges every metric (docs/metrics.md §Regressions).
  */
+import type { AcceptedDifferences } from "@/lib/api/comparability-schema";
 import type { CompareStat } from "@/lib/api/compare-schemas";
 import type { BaselineSpec, Judgement } from "@/lib/api/regression-schemas";
 import type { RunSummary } from "@/lib/api/schemas";
@@ -11,10 +12,11 @@ import { defaultVerdictMetrics, type VerdictMetric } from "@/lib/metrics/regress
 import { judgeMetric, type JudgeOptions, type MetricInput } from "@/lib/metrics/regression/judge";
 import { mergeSortedRuns } from "@/lib/metrics/regression/sorted-pool";
 import { median } from "@/lib/metrics/regression/spread";
-import { differencesText, runDifferences } from "@/lib/metrics/run-differences";
+import { blockingText } from "@/lib/metrics/run-differences";
 import type { Db } from "@/lib/store/db";
 import { getFiles, type RunRow } from "@/lib/store/runs-repo";
 import { requestValuesByRun, seriesRuns } from "@/lib/store/series-repo";
+import { diagnosePair, tokenCountsCache } from "./comparability";
 import { composeRunSummary, readRunSummary } from "./read-run";
 
 /** Earlier runs whose spread scales a run-level verdict when the baseline is one run. */
@@ -22,11 +24,20 @@ export const DEFAULT_WINDOW = 10;
 
 export class NoBaselineError extends Error {}
 
+type PairReport = NonNullable<Judgement["comparability"]>[number];
+
 /**
- * The baseline is another experiment (docs/metrics.md §Comparable runs): the runs differ in model,
- * GPU, backend, ISL/OSL or concurrency, and the user did not say that was meant.
+ * The baseline is another experiment (docs/metrics.md §Comparable runs): the doctor found a
+ * blocking difference the user did not accept. `reports` holds its report on every baseline run.
  */
-export class NotComparableError extends NoBaselineError {}
+export class NotComparableError extends NoBaselineError {
+  constructor(
+    message: string,
+    readonly reports: PairReport[],
+  ) {
+    super(message);
+  }
+}
 
 /** A run-level figure of a summary by its compare key (the statistic does not matter for them). */
 export function runLevelValue(run: RunSummary, compareKey: string, stat: CompareStat = "p50"): number | null {
@@ -82,8 +93,8 @@ async function resolveBaseline(db: Db, run: RunSummary, spec: BaselineSpec): Pro
 export interface JudgeRequest extends JudgeOptions {
   baseline: BaselineSpec;
   metrics?: VerdictMetric[];
-  /** Judge even when the baseline differs in what was benchmarked (the user meant it) */
-  allowDifferent?: boolean;
+  /** Differences the user accepts by name, or all: judge a baseline that differs in them */
+  allowDifferent?: AcceptedDifferences;
 }
 
 /** The run's verdicts; throws NoBaselineError when there is nothing to judge it against. */
@@ -93,13 +104,24 @@ export async function judgeRun(db: Db, runId: string, req: JudgeRequest): Promis
   if (summary.status !== "ready") throw new NoBaselineError(`the run is ${summary.status}, not ready`);
   const run = summary;
   const resolved = await resolveBaseline(db, run, req.baseline);
-  if (!req.allowDifferent) {
-    for (const base of resolved.baselineRuns) {
-      const diffs = runDifferences(run, base);
-      if (diffs.length > 0)
-        throw new NotComparableError(`not comparable with ${base.name}: ${differencesText(diffs)}`);
-    }
-  }
+  const tokens = tokenCountsCache(db);
+  const comparability: PairReport[] = [];
+  for (const base of resolved.baselineRuns)
+    comparability.push({
+      baselineRunId: base.id,
+      ...(await diagnosePair(tokens, base, run, req.allowDifferent ?? new Set())),
+    });
+  const refused = comparability.filter((c) => c.verdict === "not comparable");
+  if (refused.length > 0)
+    throw new NotComparableError(
+      refused
+        .map((c) => {
+          const name = resolved.baselineRuns.find((r) => r.id === c.baselineRunId)!.name;
+          return `not comparable with ${name}: ${blockingText(c.reasons)}`;
+        })
+        .join("; "),
+      comparability,
+    );
   const metrics = req.metrics ?? defaultVerdictMetrics();
   const values = new Map<string, Promise<Float64Array>>();
   const load = (ids: string[], field: NonNullable<VerdictMetric["field"]>) => {
@@ -152,5 +174,6 @@ export async function judgeRun(db: Db, runId: string, req: JudgeRequest): Promis
     baseline: { label: resolved.label, runIds: resolved.baselineRuns.map((r) => r.id) },
     verdicts,
     collectorMismatches: collectorMismatches([run, ...resolved.baselineRuns]),
+    comparability,
   };
 }

@@ -68,7 +68,7 @@ describe("comparable runs", () => {
     const refused = await gateOf(b, "baseline=last&failOn=ttft.p50>5%25");
     expect(refused.outcome).toBe("unjudged");
     expect(refused.exitCode).toBe(2);
-    expect(refused.reasons[0]).toMatch(/not comparable .*model Qwen\/Qwen3-0\.6B vs mock-llama-8b/);
+    expect(refused.reasons[0]).toMatch(/not comparable .*model mock-llama-8b vs Qwen\/Qwen3-0\.6B/);
     expect(refused.markdown).toContain("could not judge");
 
     const allowed = await gateOf(b, "baseline=last&failOn=ttft.p50>5%25&allowDifferent=1");
@@ -77,15 +77,25 @@ describe("comparable runs", () => {
     expect(allowed.judgement!.verdicts.find((v) => v.metric === "ttft.p50")!.verdict).toBe("regressed");
 
     const data = await compareOf(`runs=${a},${b}&stat=p50`);
-    expect(data.comparability).toEqual({
-      allowed: false,
-      runs: [
-        {
-          runId: b,
-          differences: [{ fact: "model", label: "model", a: "mock-llama-8b", b: "Qwen/Qwen3-0.6B" }],
-        },
-      ],
-    });
+    expect(data.comparability!.accepted).toBe("");
+    expect(data.comparability!.runs).toEqual([
+      {
+        runId: b,
+        verdict: "not comparable",
+        reasons: [
+          {
+            name: "model",
+            group: "workload",
+            severity: "blocking",
+            accepted: false,
+            label: "model",
+            a: "mock-llama-8b",
+            b: "Qwen/Qwen3-0.6B",
+            evidence: "from edited",
+          },
+        ],
+      },
+    ]);
     const ttft = data.rows.find((r) => r.key === "ttft")!;
     expect(ttft.cells[1].percent!).toBeGreaterThan(0.2);
     expect(ttft.cells[1].verdict).toBe("neutral");
@@ -93,7 +103,7 @@ describe("comparable runs", () => {
     expect(data.noise!.notes[b]).toMatch(/not comparable/);
 
     const meant = await compareOf(`runs=${a},${b}&stat=p50&allowDifferent=true`);
-    expect(meant.comparability!.allowed).toBe(true);
+    expect(meant.comparability!.accepted).toBe("1");
     const judged = meant.rows.find((r) => r.key === "ttft")!.cells[1];
     expect(judged.verdict).toBe("worse");
     expect(judged.noise!.verdict).toBe("regressed");
@@ -103,7 +113,7 @@ describe("comparable runs", () => {
     const a = await uploadInto(1);
     const b = await uploadInto(2);
     const data = await compareOf(`runs=${a},${b}&stat=p50`);
-    expect(data.comparability!.runs).toEqual([]);
+    expect(data.comparability!.runs).toEqual([{ runId: b, verdict: "comparable", reasons: [] }]);
     expect(data.rows.find((r) => r.key === "ttft")!.cells[1].noise!.verdict).toBe("regressed");
     expect((await gateOf(b, "baseline=last&failOn=ttft.p50>5%25")).exitCode).toBe(1);
   });

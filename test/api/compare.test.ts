@@ -26,9 +26,17 @@ describe("GET /api/compare", () => {
   it("returns both runs, deltas against the baseline at the statistic, and the collector mismatch", async () => {
     const a = await uploadRun("run-a", "baseline");
     const b = await uploadRun("run-b", "branch");
-    const res = await get(`runs=${a},${b}&baseline=${a}&stat=p50`);
+    // enable_iter_perf_stats is on in the branch only: not comparable until the user accepts it.
+    const refused = compareResponseSchema.parse(await (await get(`runs=${a},${b}&baseline=${a}`)).json());
+    expect(refused.comparability!.runs[0].verdict).toBe("not comparable");
+    expect(refused.comparability!.runs[0].reasons.map((r) => [r.name, r.a, r.b])).toEqual([
+      ["collectors", "enable_iter_perf_stats off", "enable_iter_perf_stats on"],
+    ]);
+    expect(refused.rows.find((r) => r.key === "segment:ctx_queue")!.cells[1].verdict).toBe("neutral");
+    const res = await get(`runs=${a},${b}&baseline=${a}&stat=p50&allowDifferent=collectors`);
     expect(res.status).toBe(200);
     const body = compareResponseSchema.parse(await res.json());
+    expect(body.comparability!.runs[0].verdict).toBe("comparable with caveats");
     expect(body.baseline).toBe(a);
     expect(body.runs.map((r) => r.name)).toEqual(["baseline", "branch"]);
     expect(body.missing).toEqual([]);
@@ -43,7 +51,7 @@ describe("GET /api/compare", () => {
     expect(queue.cells[1].verdict).toBe("better");
     // Decode 200/300/400 vs 100/150/200 at p90: 380 → 190.
     const p90 = compareResponseSchema.parse(
-      await (await get(`runs=${a},${b}&baseline=${b}&stat=p90`)).json(),
+      await (await get(`runs=${a},${b}&baseline=${b}&stat=p90&allowDifferent=collectors`)).json(),
     );
     const decode = p90.rows.find((r) => r.key === "segment:decode")!;
     expect(decode.baseline).toBeCloseTo(190, 6);
@@ -86,7 +94,8 @@ describe("GET /api/compare at p75", () => {
   it("reads p75 of every segment: rank 0.75 × 2 = 1.5, halfway between the 2nd and 3rd value", async () => {
     const a = await uploadRun("run-a", "baseline");
     const b = await uploadRun("run-b", "branch");
-    const res = await get(`runs=${a},${b}&stat=p75`);
+    // The runs differ in enable_iter_perf_stats (see above): accepted, so the verdicts show.
+    const res = await get(`runs=${a},${b}&stat=p75&allowDifferent=collectors`);
     expect(res.status).toBe(200);
     const body = compareResponseSchema.parse(await res.json());
     expect(body.stat).toBe("p75");

@@ -50,7 +50,14 @@ describe("compare two TensorRT-LLM runs", () => {
     await page.waitForURL(/\/compare\?runs=/);
     const table = page.getByTestId("delta-table");
     await expect.poll(() => table.textContent()).toContain("branch run");
-    expect(await page.getByTestId("collector-mismatch").textContent()).toContain("enable_iter_perf_stats");
+    // enable_iter_perf_stats is on in the branch only: the doctor refuses the pair until it is accepted.
+    const doctor = page.getByTestId("comparability");
+    expect(await doctor.locator('[data-reason="collectors"]').textContent()).toContain(
+      "enable_iter_perf_stats off → enable_iter_perf_stats on",
+    );
+    await doctor.getByTestId("comparability-accept").click();
+    await page.waitForURL(/allowDifferent=collectors/);
+    await expect.poll(() => doctor.getAttribute("data-verdict")).toBe("comparable with caveats");
     // Queue p50: 20 ms → 10 ms, −50 %.
     expect(await table.locator('tr[data-metric="segment:ctx_queue"]').textContent()).toContain("−50%");
 

@@ -151,18 +151,18 @@ describe("pending state and compare at eight runs", () => {
       });
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
     await gotoHydrated(page, `${t.app.url}/compare?runs=${a},${b}`);
-    const warning = page.getByTestId("comparability-warning");
-    await expect.poll(() => warning.textContent()).toContain("model Qwen/Qwen3-0.6B vs mock-llama-8b");
-    expect(await warning.getAttribute("data-allowed")).toBe("false");
+    const panel = page.getByTestId("comparability");
+    await expect.poll(() => panel.textContent()).toContain("model: mock-llama-8b → Qwen/Qwen3-0.6B");
+    expect(await panel.getAttribute("data-verdict")).toBe("not comparable");
     expect(await page.getByTestId("verdict-notes").textContent()).toMatch(
       /No verdicts for qwen run: not comparable/,
     );
     expect(await page.locator("td[data-noise-verdict]").count()).toBe(0);
     await page.screenshot({ path: path.join(SHOTS, "compare-not-comparable.png"), fullPage: true });
 
-    await warning.getByRole("button", { name: /I mean to compare them/ }).click();
-    await page.waitForURL(/allowDifferent=true/);
-    await expect.poll(() => warning.getAttribute("data-allowed")).toBe("true");
+    await panel.getByRole("button", { name: /Accept model: give verdicts/ }).click();
+    await page.waitForURL(/allowDifferent=model/);
+    await expect.poll(() => panel.getAttribute("data-accepted")).toBe("model");
     await expect.poll(() => page.locator("td[data-noise-verdict]").count()).toBeGreaterThan(0);
     await page.close();
   });

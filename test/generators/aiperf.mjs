@@ -61,7 +61,8 @@ export async function generateAiperfRun(outDir, opts = {}) {
     const w = i % concurrency;
     const ttft = (20 + rand() * 100) * slowdown * ttftScale;
     const itl = (8 + rand() * 8) * slowdown;
-    const isl = 100 + Math.floor(rand() * 2000);
+    // Input lengths uniform over [islBase, islBase + islSpan): two runs of one mean can differ in shape.
+    const isl = (opts.islBase ?? 100) + Math.floor(rand() * (opts.islSpan ?? 2000));
     const osl = 50 + Math.floor(rand() * 500);
     const e2e = ttft + itl * (osl - 1);
     const failed = phase === "profiling" && errorEvery > 0 && (i - warmup) % errorEvery === errorEvery - 1;

@@ -24,6 +24,11 @@ describe("runlens arguments", () => {
     [["upload", "dir", "--bogus"], "runlens: unknown option --bogus"],
     [["upload", "-x", "dir"], "runlens: unknown option -x"],
     [["upload", "dir", "--server"], "runlens: --server needs a value"],
+    // The gate accepts named differences: a bare flag would accept nothing the user named.
+    [
+      ["upload", "dir", "--baseline", "last", "--allow-different"],
+      "runlens: --allow-different needs a value",
+    ],
     [["upload", "dir", "--server=http://127.0.0.1:9", "--token"], "runlens: --token needs a value"],
     [["upload", "--help=yes"], "runlens: --help takes no value"],
     [["upload", "--server", "http://127.0.0.1:9"], "runlens: nothing to upload: give a folder or files"],

@@ -1,68 +1,299 @@
+/**
+ * The comparability doctor (docs/metrics.md §Comparable runs): one test per reason, each showing
+ * the difference it names, the side it leaves alone, and the verdict it leads to.
+ */
 import { describe, expect, it } from "vitest";
 import { EMPTY_FACTS, type RunFacts } from "@/lib/api/run-facts";
-import { differencesText, runDifferences } from "@/lib/metrics/run-differences";
+import type { RequestsBlock, Stats } from "@/lib/api/schemas";
+import {
+  blockingText,
+  diagnose,
+  kolmogorovQ,
+  ksTwoSample,
+  type DoctorRun,
+} from "@/lib/metrics/run-differences";
 
 const fact = <T>(value: T, source = "aiperf input_config") => ({ value, source, edited: false });
 
-function facts(over: Partial<RunFacts>): { facts: RunFacts } {
-  return { facts: { ...EMPTY_FACTS, ...over } };
-}
+const stats = (mean: number, p50 = mean, p99 = mean * 1.5): Stats => ({ count: 400, mean, p50, p99 });
 
-const llama = facts({
-  model: fact("mock-llama-8b"),
-  gpuModel: fact("NVIDIA H100 80GB HBM3"),
-  gpuCount: fact(2),
-  backend: fact("vllm"),
-  isl: fact(1000, "measured mean"),
-  osl: fact(200, "measured mean"),
-  concurrency: fact(4),
+type Requests = NonNullable<DoctorRun["requests"]>;
+const requests = (over: Partial<Requests> = {}): Requests => ({
+  count: 400,
+  errorCount: 0,
+  cancelledCount: 0,
+  warmupCount: 16,
+  warmupSource: "records" as RequestsBlock["warmupSource"],
+  inputTokens: stats(1000),
+  outputTokens: stats(200),
+  ...over,
 });
 
-describe("runDifferences", () => {
-  it("finds none between a run and itself, and none in case or spacing of a name", () => {
-    expect(runDifferences(llama, llama)).toEqual([]);
-    const same = facts({ ...llama.facts, model: fact(" Mock-Llama-8B "), backend: fact("VLLM") });
-    expect(runDifferences(llama, same)).toEqual([]);
-  });
+function run(over: Partial<RunFacts> = {}, rest: Omit<DoctorRun, "facts"> = {}): DoctorRun {
+  return {
+    facts: {
+      ...EMPTY_FACTS,
+      model: fact("mock-llama-8b"),
+      gpuModel: fact("NVIDIA H100 80GB HBM3", "GPU telemetry"),
+      gpuCount: fact(2, "GPU telemetry"),
+      backend: fact("vllm", "server metrics"),
+      isl: fact(1000, "measured mean"),
+      osl: fact(200, "measured mean"),
+      concurrency: fact(4),
+      ...over,
+    },
+    requests: requests(),
+    info: { concurrency: 4, effectiveConcurrency: 3.9 },
+    collectors: { returnPerfMetrics: null, enableIterPerfStats: null, publishKvEvents: null },
+    ...rest,
+  };
+}
 
-  it("names every fact two unrelated runs differ in, each side as the page writes it", () => {
-    const qwen = facts({
-      model: fact("Qwen/Qwen3-0.6B"),
-      gpuModel: fact("NVIDIA RTX 6000 Ada Generation"),
-      gpuCount: fact(1),
-      backend: fact("dynamo+trtllm"),
-      isl: fact(3000, "measured mean"),
-      osl: fact(150, "measured mean"),
-      concurrency: fact(1),
-    });
-    const diffs = runDifferences(llama, qwen);
-    expect(diffs.map((d) => d.fact)).toEqual(["model", "gpu", "backend", "isl", "osl", "concurrency"]);
-    expect(diffs[1]).toEqual({
-      fact: "gpu",
-      label: "GPU",
-      a: "2 × NVIDIA H100 80GB HBM3",
-      b: "1 × NVIDIA RTX 6000 Ada Generation",
-    });
-    expect(differencesText(diffs.slice(3, 4))).toBe("ISL 1,000 tokens vs 3,000 tokens");
-  });
+const base = run();
+const names = (a: DoctorRun, b: DoctorRun) => diagnose(a, b).reasons.map((r) => [r.name, r.severity]);
 
-  it("counts a GPU count as a difference on the same GPU model", () => {
-    const one = facts({ ...llama.facts, gpuCount: fact(1) });
-    expect(runDifferences(llama, one).map((d) => [d.fact, d.a, d.b])).toEqual([
-      ["gpu", "2 × NVIDIA H100 80GB HBM3", "1 × NVIDIA H100 80GB HBM3"],
-    ]);
-  });
-
-  it("takes measured lengths within 10% as the same workload, and beyond as another", () => {
-    const near = facts({ ...llama.facts, isl: fact(1090, "measured mean"), osl: fact(185, "measured mean") });
-    expect(runDifferences(llama, near)).toEqual([]);
-    const far = facts({ ...llama.facts, osl: fact(240, "measured mean") });
-    expect(runDifferences(llama, far).map((d) => d.fact)).toEqual(["osl"]);
+describe("diagnose", () => {
+  it("finds nothing between a run and itself, nor in the case or spacing of a name: comparable", () => {
+    expect(diagnose(base, base)).toEqual({ verdict: "comparable", reasons: [] });
+    const same = run({ model: fact(" Mock-Llama-8B "), backend: fact("VLLM", "server metrics") });
+    expect(diagnose(base, same).verdict).toBe("comparable");
   });
 
   it("counts a fact one run does not state as no difference", () => {
-    const bare = facts({ model: fact("mock-llama-8b") });
-    expect(runDifferences(llama, bare)).toEqual([]);
-    expect(runDifferences(bare, facts({}))).toEqual([]);
+    const bare: DoctorRun = { facts: { ...EMPTY_FACTS, model: fact("mock-llama-8b") } };
+    expect(diagnose(base, bare)).toEqual({ verdict: "comparable", reasons: [] });
+  });
+
+  it("model: blocks, each side and its source named", () => {
+    const r = diagnose(base, run({ model: fact("Qwen/Qwen3-0.6B", "edited") }));
+    expect(r.verdict).toBe("not comparable");
+    expect(r.reasons).toEqual([
+      {
+        name: "model",
+        group: "workload",
+        severity: "blocking",
+        accepted: false,
+        label: "model",
+        a: "mock-llama-8b",
+        b: "Qwen/Qwen3-0.6B",
+        evidence: "from aiperf input_config and edited",
+      },
+    ]);
+    expect(blockingText(r.reasons)).toBe("model mock-llama-8b vs Qwen/Qwen3-0.6B");
+  });
+
+  it("GPU: blocks on another model or another count of the same model", () => {
+    const one = diagnose(base, run({ gpuCount: fact(1, "GPU telemetry") }));
+    expect(one.reasons.map((r) => [r.name, r.a, r.b])).toEqual([
+      ["gpu", "2 × NVIDIA H100 80GB HBM3", "1 × NVIDIA H100 80GB HBM3"],
+    ]);
+    expect(names(base, run({ gpuModel: fact("NVIDIA B200", "GPU telemetry") }))).toEqual([
+      ["gpu", "blocking"],
+    ]);
+  });
+
+  it("backend blocks; backend version is a caveat", () => {
+    expect(names(base, run({ backend: fact("sglang", "server metrics") }))).toEqual([
+      ["backend", "blocking"],
+    ]);
+    const v = diagnose(
+      run({ backendVersion: fact("0.10.1", "engine config") }),
+      run({ backendVersion: fact("0.11.0", "engine config") }),
+    );
+    expect(v.verdict).toBe("comparable with caveats");
+    expect(v.reasons.map((r) => [r.name, r.severity, r.a, r.b])).toEqual([
+      ["backend-version", "caveat", "0.10.1", "0.11.0"],
+    ]);
+  });
+
+  it("parallelism: blocks when a role's TP/PP/EP/DP or worker count differs, not on role order", () => {
+    const roles = (tp: number) =>
+      fact(
+        [
+          { role: "prefill", count: 1, tp, pp: null, ep: null, dp: null },
+          { role: "decode", count: 2, tp: 4, pp: null, ep: null, dp: null },
+        ],
+        "engine config",
+      );
+    const a = run({ roles: roles(2) });
+    const swapped = run({ roles: fact([...roles(2).value].reverse(), "engine config") });
+    expect(diagnose(a, swapped).verdict).toBe("comparable");
+    // A TP one run does not state is no difference; another set of roles is.
+    const unstated = fact([
+      { role: "prefill", count: 1, tp: null, pp: null, ep: null, dp: null },
+      roles(2).value[1],
+    ]);
+    expect(diagnose(a, run({ roles: unstated })).verdict).toBe("comparable");
+    const aggregated = fact([{ role: "combined", count: 1, tp: 4, pp: null, ep: null, dp: null }]);
+    expect(names(a, run({ roles: aggregated }))).toEqual([["parallelism", "blocking"]]);
+    const r = diagnose(a, run({ roles: roles(4) }));
+    expect(r.reasons.map((x) => [x.name, x.a, x.b])).toEqual([
+      ["parallelism", "1 × prefill TP2, 2 × decode TP4", "1 × prefill TP4, 2 × decode TP4"],
+    ]);
+  });
+
+  it("concurrency and request rate: block on any difference", () => {
+    const eight = run({ concurrency: fact(8) }, { info: { concurrency: 8, effectiveConcurrency: 7.9 } });
+    expect(names(base, eight)).toEqual([["concurrency", "blocking"]]);
+    const rate = (v: number) => run({ concurrency: null, requestRate: fact(v) });
+    expect(names(rate(10), rate(10))).toEqual([]);
+    expect(diagnose(rate(10), rate(20)).reasons.map((r) => [r.name, r.a, r.b])).toEqual([
+      ["request-rate", "10 req/s", "20 req/s"],
+    ]);
+  });
+
+  it("ISL/OSL without rows: mean and p50 within 10%, p99 within 20%, from the stored statistics", () => {
+    const withLens = (input: Stats, output: Stats) =>
+      run({}, { requests: requests({ inputTokens: input, outputTokens: output }) });
+    const a = withLens(stats(1000, 1000, 1500), stats(200, 200, 300));
+    // Mean 9% off, p99 19% off: the same workload.
+    expect(names(a, withLens(stats(1090, 1050, 1780), stats(200, 200, 300)))).toEqual([]);
+    // Same mean and p50, a tail 40% longer: another workload.
+    const tail = diagnose(a, withLens(stats(1000, 1000, 1500), stats(200, 200, 500)));
+    expect(tail.reasons.map((r) => [r.name, r.label, r.a, r.b])).toEqual([
+      ["osl", "OSL", "p99 300 tokens", "p99 500 tokens"],
+    ]);
+    expect(tail.reasons[0].evidence).toMatch(/p99 300 vs 500 \(beyond 20%\); no per-request rows/);
+  });
+
+  it("ISL/OSL from the stated means alone when no statistics exist (config settings)", () => {
+    const cfg = (isl: number) => run({ isl: fact(isl, "aiperf input_config") }, { requests: null });
+    expect(names(cfg(1000), cfg(1080))).toEqual([]);
+    expect(diagnose(cfg(1000), cfg(3000)).reasons.map((r) => [r.name, r.a, r.b])).toEqual([
+      ["isl", "1,000 tokens", "3,000 tokens"],
+    ]);
+  });
+
+  it("ISL/OSL with rows: the two-sample KS test decides, not the means", () => {
+    // Same mean (550), different shape: one run's lengths are spread 100…1000, the other's fixed at 550.
+    const spread = Float64Array.from({ length: 200 }, (_, i) => 100 + (900 * i) / 199);
+    const fixed = Float64Array.from({ length: 200 }, () => 550);
+    const tokens = (input: Float64Array) => ({ input, output: null });
+    const r = diagnose(base, base, { tokens: [tokens(spread), tokens(fixed)] });
+    expect(r.verdict).toBe("not comparable");
+    expect(r.reasons[0]).toMatchObject({ name: "isl", label: "ISL distribution", a: "mean 550 tokens" });
+    expect(r.reasons[0].evidence).toMatch(/two-sample KS .* D = 0\.50, p < 0\.001 \(n = 200 vs 200/);
+    // Two draws of one distribution pass, although their stored means would say nothing else.
+    const shifted = Float64Array.from(spread, (v, i) => (i % 2 ? v + 3 : v - 3));
+    expect(diagnose(base, base, { tokens: [tokens(spread), tokens(shifted)] }).verdict).toBe("comparable");
+    // Under 20 rows a side, the stored statistics decide.
+    const few = tokens(spread.slice(0, 10));
+    expect(diagnose(base, base, { tokens: [few, tokens(fixed)] }).verdict).toBe("comparable");
+  });
+
+  it("request count: a caveat beyond 10%", () => {
+    expect(names(base, run({}, { requests: requests({ count: 430 }) }))).toEqual([]);
+    const r = diagnose(base, run({}, { requests: requests({ count: 100 }) }));
+    expect(r.verdict).toBe("comparable with caveats");
+    expect(r.reasons.map((x) => [x.name, x.a, x.b])).toEqual([
+      ["request-count", "400 requests", "100 requests"],
+    ]);
+  });
+
+  it("multi-turn shape: blocks single against multi-turn, a caveat between conversation lengths", () => {
+    const turns = (n: number | undefined) =>
+      run({}, { info: { concurrency: 4, ...(n === undefined ? {} : { maxTurnIndex: n }) } });
+    expect(diagnose(turns(undefined), turns(4)).reasons.map((r) => [r.name, r.severity, r.a, r.b])).toEqual([
+      ["turns", "blocking", "single turn", "up to 5 turns a conversation"],
+    ]);
+    expect(names(turns(2), turns(4))).toEqual([["turns", "caveat"]]);
+    expect(names(turns(4), turns(4))).toEqual([]);
+  });
+
+  it("collectors: a performance collector on in one run only blocks; inferred from a time breakdown", () => {
+    const off = run(
+      {},
+      { collectors: { returnPerfMetrics: false, enableIterPerfStats: false, publishKvEvents: null } },
+    );
+    const on = run(
+      {},
+      {
+        collectors: { returnPerfMetrics: null, enableIterPerfStats: true, publishKvEvents: null },
+        timeBreakdown: {
+          mode: "aggregated",
+          requestCount: 10,
+          segments: [],
+          kvCacheHitRate: null,
+          kvTransfer: null,
+        },
+      },
+    );
+    const r = diagnose(off, on);
+    expect(r.verdict).toBe("not comparable");
+    expect(r.reasons.map((x) => [x.name, x.a, x.b])).toEqual([
+      [
+        "collectors",
+        "return_perf_metrics off, enable_iter_perf_stats off",
+        "return_perf_metrics on, enable_iter_perf_stats on",
+      ],
+    ]);
+    expect(r.reasons[0].evidence).toMatch(/return_perf_metrics recorded vs inferred/);
+    // Unknown on one side is no difference here (compare notes it apart).
+    expect(names(off, base)).toEqual([]);
+  });
+
+  it("warm-up: a caveat when one run excluded a warm-up and the other had none", () => {
+    const none = run({}, { requests: requests({ warmupCount: 0, warmupSource: "config" }) });
+    const r = diagnose(base, none);
+    expect(r.reasons.map((x) => [x.name, x.severity, x.a, x.b])).toEqual([
+      ["warmup", "caveat", "16 warm-up requests, excluded", "no warm-up"],
+    ]);
+    const unknown = run({}, { requests: requests({ warmupCount: null, warmupSource: undefined }) });
+    expect(names(unknown, none)).toEqual([]);
+    const timed = run({}, { requests: requests({ warmupCount: null, warmupSource: "config" }) });
+    expect(diagnose(timed, none).reasons[0].a).toBe("a warm-up of unknown size, excluded");
+  });
+
+  it("errors and cancellations: a caveat at 1 point apart, blocking at 2 points with a run at 5% or more", () => {
+    const errs = (n: number) => run({}, { requests: requests({ errorCount: n }) });
+    expect(names(errs(0), errs(3))).toEqual([]); // 0.75 points
+    expect(names(errs(0), errs(6))).toEqual([["errors", "caveat"]]); // 1.5 points
+    expect(names(errs(0), errs(12))).toEqual([["errors", "caveat"]]); // 3 points, both under 5%
+    const r = diagnose(errs(16), errs(28)); // 4% vs 7%
+    expect(r.reasons.map((x) => [x.name, x.severity, x.a, x.b])).toEqual([
+      ["errors", "blocking", "4.0% (16 of 400)", "7.0% (28 of 400)"],
+    ]);
+    const cancels = run({}, { requests: requests({ cancelledCount: 40 }) });
+    expect(names(base, cancels)).toEqual([["cancellations", "blocking"]]);
+  });
+
+  it("saturation: a caveat when aiperf's effective concurrency falls under 90% of the requested", () => {
+    const held = (c: number) => run({}, { info: { concurrency: 4, effectiveConcurrency: c } });
+    expect(names(held(3.7), held(3.9))).toEqual([]);
+    const r = diagnose(held(3.9), held(2.5));
+    expect(r.reasons.map((x) => [x.name, x.severity, x.a, x.b])).toEqual([
+      ["saturation", "caveat", "3.90 of 4 requested", "2.50 of 4 requested"],
+    ]);
+    expect(r.reasons[0].evidence).toMatch(/in the second run/);
+  });
+
+  it("accepts blocking differences by name or all; a caveat stays a caveat", () => {
+    const other = run({ model: fact("Qwen/Qwen3-0.6B"), gpuCount: fact(1, "GPU telemetry") });
+    expect(diagnose(base, other, { accept: new Set(["model"]) }).verdict).toBe("not comparable");
+    const both = diagnose(base, other, { accept: new Set(["model", "gpu"]) });
+    expect(both.verdict).toBe("comparable with caveats");
+    expect(both.reasons.every((r) => r.accepted)).toBe(true);
+    expect(blockingText(both.reasons)).toBe("");
+    expect(diagnose(base, other, { accept: "all" }).verdict).toBe("comparable with caveats");
+    const caveat = diagnose(base, run({}, { requests: requests({ count: 100 }) }), { accept: "all" });
+    expect(caveat.reasons[0].accepted).toBe(false);
+  });
+});
+
+describe("ksTwoSample", () => {
+  it("matches scipy.stats.ks_2samp: D exactly, p within 1e-4 of its asymptotic p-value", () => {
+    // scipy 1.17: ks_2samp(arange(1, 61), arange(16, 76), method="asymp") → D 0.25, p 0.038724
+    const x = Float64Array.from({ length: 60 }, (_, i) => i + 1);
+    const y = Float64Array.from({ length: 60 }, (_, i) => i + 16);
+    const r = ksTwoSample(x, y);
+    expect(r.d).toBeCloseTo(0.25, 12);
+    expect(Math.abs(r.p - 0.038724)).toBeLessThan(1e-4);
+    // Ties across the samples step both CDFs at once: identical samples have D = 0.
+    expect(ksTwoSample([1, 2, 2, 3], [1, 2, 2, 3])).toEqual({ d: 0, p: 1 });
+  });
+
+  it("Kolmogorov's distribution: Q(1.0) = 0.2700, Q(1.36) = 0.0495 (the 5% critical value)", () => {
+    expect(kolmogorovQ(1.0)).toBeCloseTo(0.27, 4);
+    expect(kolmogorovQ(1.36)).toBeCloseTo(0.049486, 5);
   });
 });

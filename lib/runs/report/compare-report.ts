@@ -35,11 +35,25 @@ function runsSection(c: CompareResponse): Section {
       },
     },
   ];
-  for (const m of c.collectorMismatches)
+  // The comparability doctor's verdict per run, each reason with its evidence (a collector on in
+  // one run only is one of them).
+  const name = (id: string) => c.runs.find((r) => r.id === id)?.name ?? id;
+  for (const r of c.comparability?.runs ?? [])
     blocks.push({
       kind: "note",
-      text: `Collector ${m.flag} ${m.kind === "differs" ? "differs between the runs" : "is unknown for some runs"}: it changes what a run measures and costs throughput.`,
+      text: `${name(r.runId)} against ${name(c.baseline)}: ${r.verdict}${r.reasons
+        .map(
+          (x) =>
+            `; ${x.accepted ? "accepted" : x.severity === "blocking" ? "blocks" : "caveat"}: ${x.label} ${x.a} → ${x.b} (${x.evidence})`,
+        )
+        .join("")}`,
     });
+  for (const m of c.collectorMismatches)
+    if (m.kind === "unknown")
+      blocks.push({
+        kind: "note",
+        text: `Collector ${m.flag} is unknown for some runs: it changes what a run measures and costs throughput.`,
+      });
   if (c.missing.length > 0)
     blocks.push({ kind: "note", text: `Not found or not ready: ${c.missing.join(", ")}` });
   return { id: "runs", title: "Runs", blocks, figures: [] };
