@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useQueryState } from "nuqs";
+import { Suspense } from "react";
 import { ChartTransitionScope } from "@/components/charts/chart-pending";
 import { ChartSourceProvider } from "@/components/charts/export-context";
 import { runQueryOptions } from "@/lib/api/query-options";
@@ -24,7 +25,16 @@ export function RunPage({ id }: { id: string }) {
         <div id={VIEW_PANEL_ID} role="tabpanel" aria-labelledby={viewTabId(view)} className="min-w-0">
           {run.status === "ready" ? (
             <ChartSourceProvider source={{ name: run.name, filePrefix: run.name }}>
-              <View run={run} />
+              {/* A view's code loads with its first visit: only the panel waits for it. */}
+              <Suspense
+                fallback={
+                  <p className="text-sm text-muted" aria-busy="true">
+                    Loading this view…
+                  </p>
+                }
+              >
+                <View run={run} />
+              </Suspense>
             </ChartSourceProvider>
           ) : run.status === "failed" ? (
             <div role="alert" className="rounded-lg border border-danger p-4 text-sm">

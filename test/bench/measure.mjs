@@ -137,9 +137,20 @@ async function timeToChart(browser, url) {
     });
     const driverMs = performance.now() - t0;
     const first = await page.evaluate(() => window.__runlensFirstChart);
-    return { ms: first.frameMs, chart: first.chart, driverMs };
+    // Script the page received by its first chart: bytes on the wire (compressed) and decoded.
+    const script = await page.evaluate(() => {
+      let received = 0;
+      let decoded = 0;
+      for (const e of performance.getEntriesByType("resource")) {
+        if (e.initiatorType !== "script") continue;
+        received += e.encodedBodySize;
+        decoded += e.decodedBodySize;
+      }
+      return { received, decoded };
+    });
+    return { ms: first.frameMs, chart: first.chart, driverMs, script };
   } catch {
-    return { ms: null, chart: null, driverMs: null };
+    return { ms: null, chart: null, driverMs: null, script: null };
   } finally {
     await context.close();
   }
@@ -170,6 +181,8 @@ export async function firstChartMs(baseUrl, runId, view) {
       warmChart: warm.chart,
       coldDriverMs: cold.driverMs,
       warmDriverMs: warm.driverMs,
+      scriptKB: cold.script ? cold.script.received / 1024 : null,
+      scriptDecodedKB: cold.script ? cold.script.decoded / 1024 : null,
     };
   } finally {
     await browser.close();

@@ -128,9 +128,11 @@ describe("run page shell: history, tabs, keyboard, chart names", () => {
     await page.keyboard.press("ArrowLeft");
     await page.waitForURL(/view=files/);
     expect(await selectedTab(page)).toBe("files");
-    expect(await page.locator(`#${panelId}`).getAttribute("aria-labelledby")).toBe(
-      await page.getByRole("tab", { name: "Files" }).getAttribute("id"),
-    );
+    // The panel follows once the Files view's code has loaded (each view is its own chunk).
+    const filesTab = await page.getByRole("tab", { name: "Files" }).getAttribute("id");
+    await expect
+      .poll(() => page.locator(`#${panelId}`).getAttribute("aria-labelledby"), { timeout: 15_000 })
+      .toBe(filesTab);
     await page.close();
   });
 
