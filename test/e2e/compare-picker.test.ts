@@ -64,7 +64,15 @@ describe("compare: run picker, segment labels, p95, only metrics some run has", 
     await page.getByTestId(`pick-${aiperf.id}`).click();
     await expect.poll(() => runsParam(page)).toBe(`${trt.id},${aiperf.id}`);
     expect(await historyLength(page)).toBe(start + 2);
-    await expect.poll(() => page.getByTestId("delta-table").textContent()).toContain(aiperf.name);
+    // A run's column header shows what tells its name from the others', the whole name on hover.
+    await expect
+      .poll(() =>
+        page
+          .getByTestId("delta-table")
+          .locator("[data-run-header]")
+          .evaluateAll((els) => els.map((e) => e.getAttribute("title"))),
+      )
+      .toContain(aiperf.name);
 
     await page.goBack();
     await expect.poll(() => runsParam(page)).toBe(trt.id);
