@@ -4,19 +4,13 @@
  * and the trace export, on both stores.
  */
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as listRequests } from "@/app/api/runs/[id]/aiperf/requests/route";
 import { GET as goodput } from "@/app/api/runs/[id]/goodput/route";
 import { GET as getTrace } from "@/app/api/runs/[id]/trace.json/route";
-import type { AppContext } from "@/lib/server/app-context";
-import { BatchInserter } from "@/lib/store/batch-insert";
-import { AIPERF_REQUEST_COLUMNS } from "@/lib/store/tables/aiperf";
-import { storedAiperfRows } from "../helpers/aiperf-request-rows";
-import { freshSchema, PG_URL } from "../helpers/pg-schema";
-import { fixture, idParams, uploadRun, useTestApp } from "../helpers/test-app";
-
-const stores: Array<[string, string | undefined]> = [["SQLite", undefined]];
-if (PG_URL) stores.push(["PostgreSQL", PG_URL]);
+import { storeRunAsRows } from "../helpers/aiperf-request-rows";
+import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
+import { fixture, idParams, uploadRun } from "../helpers/test-app";
 
 const QUERIES = [
   "sort=ttft&order=desc&limit=20",
@@ -26,19 +20,8 @@ const QUERIES = [
   "sort=start&order=desc&limit=5",
 ];
 
-describe.each(stores)("a run's request file and its rows agree on %s", (_store, pgUrl) => {
-  let app: AppContext;
-  let cleanup: (() => Promise<void>) | undefined;
-  let drop: (() => Promise<void>) | undefined;
-  beforeAll(async () => {
-    const schema = pgUrl ? await freshSchema(pgUrl) : undefined;
-    drop = schema?.drop;
-    ({ app, cleanup } = await useTestApp({ DATABASE_URL: schema?.url }));
-  });
-  afterAll(async () => {
-    await cleanup?.();
-    await drop?.();
-  });
+describe.each(TEST_STORES)("a run's request file and its rows agree on %s", (_store, pgUrl) => {
+  const env = useStoreTestApp(pgUrl);
 
   const answers = async (id: string) => {
     const get = async (res: Response) => {
@@ -76,13 +59,7 @@ describe.each(stores)("a run's request file and its rows agree on %s", (_store, 
     );
     const fromFile = await answers(id);
     // The run as an older Runlens stored it: its rows in aiperf_requests, no request file.
-    const db = app.store.db;
-    const rows = await storedAiperfRows(db, id);
-    expect(rows).toHaveLength(200);
-    const inserter = new BatchInserter(db, "aiperf_requests", AIPERF_REQUEST_COLUMNS);
-    for (const r of rows) if (inserter.push(r)) await inserter.flush();
-    await inserter.flush();
-    await db.deleteFrom("run_column_files").where("run_id", "=", id).execute();
+    expect(await storeRunAsRows(env.app.store.db, id)).toBe(200);
     const fromRows = await answers(id);
     expect(fromRows).toEqual(fromFile);
   });

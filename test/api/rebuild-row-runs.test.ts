@@ -11,34 +11,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listRequests } from "@/app/api/runs/[id]/aiperf/requests/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { rebuildRowRuns, runsStoredAsRows } from "@/lib/ingest/rebuild-row-runs";
-import { getAppContext, resetAppContext, type AppContext } from "@/lib/server/app-context";
-import { BatchInserter } from "@/lib/store/batch-insert";
+import { getAppContext, resetAppContext } from "@/lib/server/app-context";
 import type { Db } from "@/lib/store/db";
-import { AIPERF_REQUEST_COLUMNS } from "@/lib/store/tables/aiperf";
-import { storedAiperfRows } from "../helpers/aiperf-request-rows";
+import { storeRunAsRows } from "../helpers/aiperf-request-rows";
 import {
   expectInterruptedRun,
   expectReingestReady,
   restartAfterCrash,
   spawnTsChild,
 } from "../helpers/crash-ingest";
-import { freshSchema, PG_URL } from "../helpers/pg-schema";
+import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { fixture, idParams, openTestApp, uploadRun } from "../helpers/test-app";
 
 const C4 = ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({
   name: `c4/${f}`,
   path: path.join(fixture("aiperf-real-c4"), f),
 }));
-
-/** The run as an older Runlens stored it: its request rows in aiperf_requests, no request file. */
-async function storeAsRows(db: Db, id: string): Promise<number> {
-  const rows = await storedAiperfRows(db, id);
-  const inserter = new BatchInserter(db, "aiperf_requests", AIPERF_REQUEST_COLUMNS);
-  for (const r of rows) if (inserter.push(r)) await inserter.flush();
-  await inserter.flush();
-  await db.deleteFrom("run_column_files").where("run_id", "=", id).execute();
-  return rows.length;
-}
 
 async function requestList(id: string): Promise<string> {
   const res = await listRequests(
@@ -68,36 +56,22 @@ async function storedAs(db: Db, id: string) {
   return { rows: Number(rows?.n ?? 0), fileRows: file ? Number(file.rows) : null };
 }
 
-const stores: Array<[string, string | undefined]> = [["SQLite", undefined]];
-if (PG_URL) stores.push(["PostgreSQL", PG_URL]);
-
-describe.each(stores)("rebuilding runs stored as rows on %s", (_store, pgUrl) => {
-  let app: AppContext;
-  let cleanup: (() => Promise<void>) | undefined;
-  let drop: (() => Promise<void>) | undefined;
-  beforeAll(async () => {
-    const schema = pgUrl ? await freshSchema(pgUrl) : undefined;
-    drop = schema?.drop;
-    ({ app, cleanup } = await openTestApp({ DATABASE_URL: schema?.url }));
-  });
-  afterAll(async () => {
-    await cleanup?.();
-    await drop?.();
-  });
+describe.each(TEST_STORES)("rebuilding runs stored as rows on %s", (_store, pgUrl) => {
+  const env = useStoreTestApp(pgUrl);
 
   it("rebuilds each such run as a request file, every answer the same as before", async () => {
     const id = await uploadRun(C4);
     const other = await uploadRun(C4.slice(1)); // a summary-only run: nothing to rebuild
     const before = await runBody(id);
     const list = await requestList(id);
-    expect(await storeAsRows(app.store.db, id)).toBe(200);
-    expect(await storedAs(app.store.db, id)).toEqual({ rows: 200, fileRows: null });
-    expect(await runsStoredAsRows(app.store.db)).toEqual([id]);
+    expect(await storeRunAsRows(env.app.store.db, id)).toBe(200);
+    expect(await storedAs(env.app.store.db, id)).toEqual({ rows: 200, fileRows: null });
+    expect(await runsStoredAsRows(env.app.store.db)).toEqual([id]);
 
-    const outcome = await rebuildRowRuns(app);
+    const outcome = await rebuildRowRuns(env.app);
     expect(outcome).toEqual({ rebuilt: [id], failed: [], skipped: [] });
-    expect(await storedAs(app.store.db, id)).toEqual({ rows: 0, fileRows: 200 });
-    expect(await runsStoredAsRows(app.store.db)).toEqual([]);
+    expect(await storedAs(env.app.store.db, id)).toEqual({ rows: 0, fileRows: 200 });
+    expect(await runsStoredAsRows(env.app.store.db)).toEqual([]);
     const after = await runBody(id);
     expect(after.status).toBe("ready");
     expect(after.requests).toEqual(before.requests);
@@ -105,7 +79,7 @@ describe.each(stores)("rebuilding runs stored as rows on %s", (_store, pgUrl) =>
     expect(await requestList(id)).toBe(list);
     expect((await runBody(other)).status).toBe("ready");
     // Nothing left: a second pass finds no run.
-    expect(await rebuildRowRuns(app)).toEqual({ rebuilt: [], failed: [], skipped: [] });
+    expect(await rebuildRowRuns(env.app)).toEqual({ rebuilt: [], failed: [], skipped: [] });
   });
 });
 
@@ -115,7 +89,7 @@ describe("a server started on a store holding runs as rows", () => {
     try {
       const id = await uploadRun(C4);
       const list = await requestList(id);
-      await storeAsRows(app.store.db, id);
+      await storeRunAsRows(app.store.db, id);
       // The next start-up, with the rebuild on (its default).
       await resetAppContext();
       process.env.DATA_DIR = dataDir;
@@ -168,7 +142,7 @@ describe("a kill while a run stored as rows is rebuilt", () => {
     try {
       id = await uploadRun(C4);
       list = await requestList(id);
-      await storeAsRows(first.app.store.db, id);
+      await storeRunAsRows(first.app.store.db, id);
     } finally {
       await resetAppContext();
     }

@@ -2,10 +2,11 @@
  * A run's stored aiperf request rows wherever they are kept: its Parquet request file (runs
  * stored since the columnar store) or `aiperf_requests` rows (imported tools, older runs).
  */
+import { BatchInserter } from "@/lib/store/batch-insert";
 import { aiperfRequestsSource, stagedAiperfRows } from "@/lib/store/columnar/aiperf-request-file";
 import { queryRows } from "@/lib/store/columnar/engine";
 import type { Db } from "@/lib/store/db";
-import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
+import { AIPERF_REQUEST_COLUMNS, type AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 
 export async function storedAiperfRows(db: Db, runId: string): Promise<AiperfRequestsTable[]> {
   const src = await aiperfRequestsSource(db, runId);
@@ -26,4 +27,17 @@ export async function aiperfRowCount(db: Db): Promise<number> {
     .where("name", "=", "aiperf-requests")
     .executeTakeFirst();
   return Number(rows?.n ?? 0) + Number(files?.n ?? 0) + stagedAiperfRows();
+}
+
+/**
+ * Stores a run as an older Runlens did: its request rows in `aiperf_requests`, no request file.
+ * Resolves with how many rows were moved.
+ */
+export async function storeRunAsRows(db: Db, runId: string): Promise<number> {
+  const rows = await storedAiperfRows(db, runId);
+  const inserter = new BatchInserter(db, "aiperf_requests", AIPERF_REQUEST_COLUMNS);
+  for (const r of rows) if (inserter.push(r)) await inserter.flush();
+  await inserter.flush();
+  await db.deleteFrom("run_column_files").where("run_id", "=", runId).execute();
+  return rows.length;
 }

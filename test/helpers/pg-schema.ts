@@ -33,18 +33,26 @@ export async function freshSchema(
   };
 }
 
+/** The stores a test runs on: SQLite always, PostgreSQL where RUNLENS_TEST_DATABASE_URL is set. */
+export const TEST_STORES: Array<[string, string | undefined]> = PG_URL
+  ? [
+      ["SQLite", undefined],
+      ["PostgreSQL", PG_URL],
+    ]
+  : [["SQLite", undefined]];
+
 /**
- * Registers hooks giving the enclosing `describe` an app context on a fresh schema (dropped
- * after); read `.app` inside the tests.
+ * Registers hooks giving the enclosing `describe` an app context: on a fresh PostgreSQL schema
+ * of `pgUrl` (dropped after), or on SQLite when it is undefined; read `.app` inside the tests.
  */
-export function usePgTestApp(): { app: AppContext } {
+export function useStoreTestApp(pgUrl: string | undefined): { app: AppContext } {
   const env = {} as { app: AppContext };
   let cleanup: (() => Promise<void>) | undefined;
   let drop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    const s = await freshSchema();
-    drop = s.drop;
-    const t = await openTestApp({ DATABASE_URL: s.url });
+    const s = pgUrl ? await freshSchema(pgUrl) : undefined;
+    drop = s?.drop;
+    const t = await openTestApp({ DATABASE_URL: s?.url });
     env.app = t.app;
     cleanup = t.cleanup;
   });
@@ -53,6 +61,14 @@ export function usePgTestApp(): { app: AppContext } {
     await drop?.();
   });
   return env;
+}
+
+/**
+ * Registers hooks giving the enclosing `describe` an app context on a fresh schema (dropped
+ * after); read `.app` inside the tests.
+ */
+export function usePgTestApp(): { app: AppContext } {
+  return useStoreTestApp(PG_URL!);
 }
 
 /**
