@@ -101,6 +101,8 @@ function isStoreUnavailable(err: unknown): boolean {
   return (
     [
       "SQLITE_BUSY",
+      "SQLITE_BUSY_SNAPSHOT",
+      "SQLITE_BUSY_TIMEOUT",
       "SQLITE_LOCKED",
       "ECONNREFUSED",
       "ECONNRESET",
@@ -134,8 +136,11 @@ function errorResponse(err: unknown): Response {
   // PostgreSQL refusing text it cannot encode: the request's text, not the server, is at fault.
   if (["22021", "22P05"].includes((err as { code?: string })?.code ?? ""))
     return jsonError(422, "unstorable_text", "the request holds text the database cannot store");
-  if (isStoreUnavailable(err))
-    return jsonError(503, "store_unavailable", "the database is busy or unreachable; try again shortly");
+  if (isStoreUnavailable(err)) {
+    const res = jsonError(503, "store_unavailable", "the database is busy or unreachable; try again shortly");
+    res.headers.set("Retry-After", "2");
+    return res;
+  }
   if (isStorageFull(err)) {
     console.error("[runlens] storage full:", err);
     return jsonError(507, "storage_full", "the server has no room left to store this; ask its operator");

@@ -15,6 +15,7 @@ import type { DialectName } from "./dialect";
 import { allMigrations } from "./migrations";
 import { endCopyPool, registerRawPg } from "./pg-copy";
 import { registerRawSqlite } from "./raw-sqlite";
+import { busyWaitingSqliteDialect } from "./sqlite-busy";
 import { closeSqliteWriter } from "./sqlite-writer";
 import { storableTextDialect } from "./store-text";
 import type { Database } from "./schema";
@@ -38,9 +39,10 @@ export function openSqlite(file: string): DbHandle {
   const sqlite = new SQLite(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
-  sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
-  const db = new Kysely<Database>({ dialect: storableTextDialect(new SqliteDialect({ database: sqlite })) });
+  const db = new Kysely<Database>({
+    dialect: storableTextDialect(busyWaitingSqliteDialect(new SqliteDialect({ database: sqlite }), sqlite)),
+  });
   registerRawSqlite(db, sqlite);
   return {
     db,

@@ -5,7 +5,9 @@ import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 
 const db = new Database(workerData.file, { fileMustExist: true });
-db.pragma("busy_timeout = 5000");
+// Off the main thread a long wait stops nothing else: the worker waits as long as a main-thread
+// statement may (lib/store/sqlite-busy.ts), not SQLite's usual few seconds.
+db.pragma(`busy_timeout = ${workerData.busyWaitMs}`);
 db.pragma("synchronous = NORMAL");
 
 const MAX_CACHED = 64;

@@ -13,6 +13,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Db } from "./db";
 import { rawSqlite } from "./raw-sqlite";
+import { busyWaitMs } from "./sqlite-busy";
 
 export type Statement = [text: string, params: unknown[]];
 
@@ -36,7 +37,7 @@ export class SqliteWriter {
 
   constructor(file: string, script: string) {
     this.worker = new Worker(script, {
-      workerData: { file },
+      workerData: { file, busyWaitMs: busyWaitMs() },
       // A batch lives only until it is written: a small young generation collects it at once,
       // where V8's defaults let the thread's heap grow by a hundred megabytes first.
       resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 },

@@ -98,10 +98,9 @@ describe("concurrent uploads (SQLite)", () => {
 
 describe("store unavailable (SQLite locked)", () => {
   it("a write while another process holds the write lock is a 503; it succeeds once the lock is released", async () => {
-    const t = await appForTest();
+    // Shorten the wait so the test does not sit out the default 30 s.
+    const t = await appForTest({ RUNLENS_SQLITE_BUSY_WAIT_MS: "300" });
     const created = await (await upload(uploadNo(1))).json();
-    // Shorten the wait so the test does not sit out the default busy timeout.
-    await (await import("kysely")).sql`pragma busy_timeout = 200`.execute(t.app.store.db);
     const other = new Database(path.join(t.dataDir, "runlens.sqlite"));
     other.exec("begin exclusive");
     const rename = () =>
