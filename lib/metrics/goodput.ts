@@ -41,11 +41,13 @@ export function computeGoodput(
       const missed = rows.reduce((n, r) => n + (meets(r, slo) ? 0 : 1), 0);
       return { slo, missed, observedMs: null, met: missed === 0 };
     }
-    const values = rows
-      .filter((r) => r.ok)
-      .map((r) => r[KEY[slo.metric]])
-      .filter(finite);
-    const stats = computeStats(values);
+    // One pass into a typed array (computeStats keeps the finite values): three array passes
+    // over a 200,000-request run made as many arrays of that size.
+    const key = KEY[slo.metric];
+    const values = new Float64Array(rows.length);
+    let n = 0;
+    for (const r of rows) if (r.ok) values[n++] = r[key] ?? NaN;
+    const stats = computeStats(values.subarray(0, n));
     const observed = stats ? (stats[slo.mode] ?? null) : null;
     return { slo, missed: null, observedMs: observed, met: observed !== null && observed <= slo.thresholdMs };
   });

@@ -1,6 +1,6 @@
 /** The per-request columns a sweep point is computed from: every measured aiperf request of a run. */
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
-import { queryArrays } from "./columnar/engine";
+import { queryRows, streamRows } from "./columnar/engine";
 import type { Db } from "./db";
 
 export interface MeasuredRows {
@@ -15,12 +15,24 @@ export interface MeasuredRows {
 export async function aiperfMeasuredRows(db: Db, runId: string): Promise<MeasuredRows> {
   const src = await aiperfRequestsSource(db, runId);
   if (src) {
-    const rows = await queryArrays(
+    // Straight into typed columns a chunk at a time (streamRows yields between chunks): no
+    // array per row is kept, and the server answers others while a large run is read.
+    const [{ n }] = await queryRows<{ n: number }>(
+      `select count(*)::integer as n from ${src} where phase = 'profiling' and ok = 1`,
+    );
+    const cols = Array.from({ length: 5 }, () => new Float64Array(n));
+    let i = 0;
+    for await (const chunk of streamRows(
       `select ttft_ms, e2e_ms, itl_ms, input_tokens, output_tokens from ${src}
         where phase = 'profiling' and ok = 1`,
-    );
-    const at = (i: number) => Float64Array.from(rows, (r) => (r[i] === null ? NaN : Number(r[i])));
-    return { ttftMs: at(0), e2eMs: at(1), tpotMs: at(2), inputTokens: at(3), outputTokens: at(4) };
+    ))
+      for (const r of chunk) {
+        if (i >= n) break;
+        for (let c = 0; c < 5; c++) cols[c][i] = r[c] === null ? NaN : Number(r[c]);
+        i++;
+      }
+    const [ttftMs, e2eMs, tpotMs, inputTokens, outputTokens] = cols.map((c) => c.subarray(0, i));
+    return { ttftMs, e2eMs, tpotMs, inputTokens, outputTokens };
   }
   const rows = await db
     .selectFrom("aiperf_requests")
