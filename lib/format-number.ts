@@ -3,9 +3,23 @@ export const NOT_RECORDED = "not recorded";
 /** A server metric whose series the run's exports do not carry (never shown as 0). */
 export const NOT_EXPORTED = "not exported";
 
+const formats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * `n.toLocaleString("en-US", options)`, with the formatter made once per options: each
+ * `toLocaleString` builds one, and a report of a large run formatted enough numbers for that to
+ * take seconds.
+ */
+function en(n: number, options?: Intl.NumberFormatOptions): string {
+  const key = options ? JSON.stringify(options) : "";
+  let f = formats.get(key);
+  if (!f) formats.set(key, (f = new Intl.NumberFormat("en-US", options)));
+  return f.format(n);
+}
+
 export function formatCount(n: number | null | undefined): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return "—";
-  return Math.round(n).toLocaleString("en-US");
+  return en(Math.round(n));
 }
 
 /**
@@ -15,26 +29,26 @@ export function formatCount(n: number | null | undefined): string {
 export function formatNumber(n: number | null | undefined, digits = 2): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return "—";
   const abs = Math.abs(n);
-  if (abs !== 0 && abs < 10 ** -digits) return n.toLocaleString("en-US", { maximumSignificantDigits: 3 });
-  return n.toLocaleString("en-US", { maximumFractionDigits: digits });
+  if (abs !== 0 && abs < 10 ** -digits) return en(n, { maximumSignificantDigits: 3 });
+  return en(n, { maximumFractionDigits: digits });
 }
 
 export function formatMs(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return NOT_RECORDED;
-  if (Math.abs(ms) >= 10_000) return `${(ms / 1000).toLocaleString("en-US", { maximumFractionDigits: 2 })} s`;
-  return `${ms.toLocaleString("en-US", { maximumFractionDigits: ms < 10 ? 3 : 1 })} ms`;
+  if (Math.abs(ms) >= 10_000) return `${en(ms / 1000, { maximumFractionDigits: 2 })} s`;
+  return `${en(ms, { maximumFractionDigits: ms < 10 ? 3 : 1 })} ms`;
 }
 
 export function formatRate(r: number | null | undefined): string {
   if (r === null || r === undefined || !Number.isFinite(r)) return "—";
-  return `${(r * 100).toLocaleString("en-US", { maximumFractionDigits: 1 })}%`;
+  return `${en(r * 100, { maximumFractionDigits: 1 })}%`;
 }
 
 /** A difference of two rates, already in percentage points: "−8.2 pp", "+1 pp", "±0 pp". */
 export function formatPoints(p: number | null | undefined): string {
   if (p === null || p === undefined || !Number.isFinite(p)) return "—";
   const sign = p > 0 ? "+" : p < 0 ? "−" : "±";
-  return `${sign}${Math.abs(p).toLocaleString("en-US", { maximumFractionDigits: 1 })} pp`;
+  return `${sign}${en(Math.abs(p), { maximumFractionDigits: 1 })} pp`;
 }
 
 export function formatBytes(b: number | null | undefined): string {
@@ -46,7 +60,7 @@ export function formatBytes(b: number | null | undefined): string {
     v /= 1000;
     i++;
   }
-  return `${v.toLocaleString("en-US", { maximumFractionDigits: i === 0 ? 0 : 2 })} ${units[i]}`;
+  return `${en(v, { maximumFractionDigits: i === 0 ? 0 : 2 })} ${units[i]}`;
 }
 
 export function formatBytesPerSecond(b: number | null | undefined): string {
@@ -120,8 +134,8 @@ export function timeUnitFor(valuesMs: ReadonlyArray<number | null | undefined>):
   const seconds = max >= 10_000;
   const value = (ms: number | null | undefined) => {
     if (ms === null || ms === undefined || !Number.isFinite(ms)) return NOT_RECORDED;
-    if (seconds) return (ms / 1000).toLocaleString("en-US", { maximumFractionDigits: 2 });
-    return ms.toLocaleString("en-US", { maximumFractionDigits: max < 10 ? 3 : 1 });
+    if (seconds) return en(ms / 1000, { maximumFractionDigits: 2 });
+    return en(ms, { maximumFractionDigits: max < 10 ? 3 : 1 });
   };
   const unit = seconds ? "s" : "ms";
   return {
