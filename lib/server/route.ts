@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { RequestError } from "@/lib/api/request-errors";
 import { getAppContext, type AppContext } from "./app-context";
 import { checkCrossSiteWrite, checkWriteAuth } from "./auth";
+import { clientOf, heavyReads, releasingWhenSent } from "./heavy-reads";
 import { jsonError, notFound } from "./http";
 import { readJsonBody } from "./read-json-body";
 
@@ -29,6 +30,11 @@ export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema>
    * so an upload can stream its body.
    */
   body?: B;
+  /**
+   * The route reads every request of a run (trace, report, goodput, sweep point, timeline): it
+   * waits for a place among the heavy reads the server runs at once (./heavy-reads.ts).
+   */
+  heavy?: boolean;
 }
 
 export interface RouteInput<P extends Schema, Q extends Schema, B extends Schema> {
@@ -77,7 +83,18 @@ export function route<
       const body = spec.body?.safeParse(await readJsonBody(req));
       if (body && !body.success) return badRequest("JSON body", body.error);
       const input = { req, app, params: params?.data, query: query?.data, body: body?.data };
-      return (await fn(input as RouteInput<P, Q, B>)) ?? notFound(spec.resource);
+      if (!spec.heavy) return (await fn(input as RouteInput<P, Q, B>)) ?? notFound(spec.resource);
+      const admitted = await heavyReads.admit(clientOf(req));
+      if (admitted instanceof Response) return admitted;
+      try {
+        return releasingWhenSent(
+          (await fn(input as RouteInput<P, Q, B>)) ?? notFound(spec.resource),
+          admitted,
+        );
+      } catch (err) {
+        admitted();
+        throw err;
+      }
     } catch (err) {
       return errorResponse(err);
     }

@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 /** Goodput under `?slo=ttft:p99:200,tpot:req:20,e2e:p90:5000` (docs/metrics.md §Goodput). */
 export const GET = route(
-  { auth: "read", params: runParamsSchema, query: goodputQuerySchema },
+  { auth: "read", params: runParamsSchema, query: goodputQuerySchema, heavy: true },
   async ({ app, params: { id }, query }) => {
     // Goodput reads every request row: none while they are being rewritten or after a failure.
     const building = await drilldownBuildingError(app.store.db, id, { drilldown: false });

@@ -6,7 +6,10 @@ import { route } from "@/lib/server/route";
 export const dynamic = "force-dynamic";
 
 /** GET /api/runs/{id}/report.html → one self-contained HTML file: summary, facts, every view's charts. */
-export const GET = route({ auth: "read", params: runParamsSchema }, async ({ app, params: { id } }) => {
-  const report = await runReport(app.store.db, id);
-  return report && htmlAttachment(report.html, report.name, "report.html");
-});
+export const GET = route(
+  { auth: "read", params: runParamsSchema, heavy: true },
+  async ({ app, params: { id } }) => {
+    const report = await runReport(app.store.db, id);
+    return report && htmlAttachment(report.html, report.name, "report.html");
+  },
+);

@@ -12,7 +12,7 @@ const traceQuerySchema = z.object({ source: z.enum(["trtllm", "aiperf"]).optiona
 
 /** GET /api/runs/{id}/trace.json → the run's requests as a Chrome JSON trace, streamed. */
 export const GET = route(
-  { auth: "read", params: runParamsSchema, query: traceQuerySchema },
+  { auth: "read", params: runParamsSchema, query: traceQuerySchema, heavy: true },
   async ({ app, params: { id }, query }) => {
     const building = await drilldownBuildingError(app.store.db, id);
     if (building) return building;

@@ -11,7 +11,13 @@ export const dynamic = "force-dynamic";
  * HTML file: the sweep's facts, its Pareto charts and points at that statistic, and its goodput.
  */
 export const GET = route(
-  { auth: "read", params: sweepIdParamsSchema, resource: "sweep", query: sweepReportQuerySchema },
+  {
+    auth: "read",
+    params: sweepIdParamsSchema,
+    resource: "sweep",
+    query: sweepReportQuerySchema,
+    heavy: true,
+  },
   async ({ app, params: { id }, query }) => {
     const report = await sweepReport(app, id, query);
     return report && htmlAttachment(report.html, report.name, "sweep-report.html");
