@@ -34,10 +34,10 @@ const RECORDS = 60_000;
 const STALL_BOUND_MS = 1_000;
 /**
  * The report and the sweep point still compute in one piece once their rows are read (SVG
- * figures; the statistics of every request): their bound is looser. Before, at this size and
- * load average 25: report 9.3 s, sweep point 5.2 s; now 1.7 and 1.9 s.
+ * figures; the statistics of every request): their bounds are looser. Before, at this size and
+ * load average 25: report 9.3 s, sweep point 5.2 s; now up to 2.2 s and 1.9 s.
  */
-const ONE_PIECE_BOUND_MS: Record<string, number> = { report: 3_000, "sweep point": 3_000 };
+const ONE_PIECE_BOUND_MS: Record<string, number> = { report: 5_000, "sweep point": 3_000 };
 
 const url = (p: string, headers: Record<string, string> = {}) =>
   new Request(`http://localhost${p}`, { headers });
