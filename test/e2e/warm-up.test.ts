@@ -66,5 +66,5 @@ describe("warming the run page at start", () => {
     apps.push(off);
     await new Promise((r) => setTimeout(r, 1500));
     expect(off.logs()).not.toMatch(/warmed/);
-  });
+  }, 480_000); // three server starts and an upload: minutes on a loaded machine
 });
