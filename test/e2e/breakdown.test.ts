@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { apiUpload, useAppAndBrowser, gotoHydrated, shot } from "./harness";
 
-
 describe("breakdown view of a disaggregated TensorRT-LLM run", () => {
   const t = useAppAndBrowser();
 

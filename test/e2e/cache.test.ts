@@ -5,7 +5,6 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { apiUpload, useAppAndBrowser, gotoHydrated, shot } from "./harness";
 
-
 describe("cache view of a disaggregated run", () => {
   const t = useAppAndBrowser();
 

@@ -13,7 +13,6 @@ import { describe, expect, it } from "vitest";
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { apiUpload, gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
-
 describe("compare: is this A/B fair?", () => {
   const t = useAppAndBrowser();
 

@@ -9,7 +9,6 @@ import type { RunListItem, RunSummary } from "@/lib/api/schemas";
 import { formatMs } from "@/lib/format-number";
 import { useAppAndBrowser, gotoHydrated, shot } from "./harness";
 
-
 const runsParam = (page: Page) => new URL(page.url()).searchParams.get("runs");
 const historyLength = (page: Page) => page.evaluate(() => history.length);
 

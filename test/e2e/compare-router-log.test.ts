@@ -6,7 +6,6 @@ import { routerLog } from "../generators/dynamo-router-log.mjs";
 import { dynamoRouterRun, toJsonl } from "../generators/dynamo-router-scrapes.mjs";
 import { apiUpload, gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
-
 /**
  * The frontend's log and the engines' scrapes of one run (test/generators/dynamo-router-log.mjs
  * over dynamo-router-scrapes.mjs), written to files as a user would upload them.

@@ -11,7 +11,6 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { apiUpload, useAppAndBrowser, shot } from "./harness";
 
-
 describe("offload view of a vLLM run", () => {
   const t = useAppAndBrowser();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-offload-"));

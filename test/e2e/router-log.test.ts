@@ -5,7 +5,6 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { apiUpload, useAppAndBrowser, gotoHydrated, shot } from "./harness";
 
-
 /** The frontend's log and the scrapes of the same run (test/generators/dynamo-router-log.mjs). */
 function generate(mode?: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-router-log-"));

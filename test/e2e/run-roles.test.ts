@@ -10,7 +10,6 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { apiUpload, gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
-
 describe("roles and endpoint order in the run views", () => {
   const t = useAppAndBrowser();
 

@@ -109,7 +109,6 @@ function corners(d: string): Array<[number, number]> {
   return [...d.matchAll(/[ML]\s*(-?[\d.]+)[ ,](-?[\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
 }
 
-
 describe("uncertainty on the Pareto front", () => {
   let app: RunningApp;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;

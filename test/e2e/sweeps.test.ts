@@ -30,7 +30,6 @@ const qwenFiles = [1, 2, 4].flatMap((c) =>
   })),
 );
 
-
 describe("sweep page", () => {
   let app: RunningApp;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;

@@ -13,7 +13,6 @@ import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
 import { apiUpload, gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
-
 interface ListedRun {
   id: string;
   name: string;

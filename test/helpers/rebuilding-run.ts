@@ -103,7 +103,11 @@ export async function expectRebuildingAnswers409(app: AppContext): Promise<void>
     try {
       work = reingest(new Request("http://localhost/x", { method: "POST" }), idParams(id));
       await gate.reached;
-      const run = await app.store.db.selectFrom("runs").select("status").where("id", "=", id).executeTakeFirst();
+      const run = await app.store.db
+        .selectFrom("runs")
+        .select("status")
+        .where("id", "=", id)
+        .executeTakeFirst();
       expect(run?.status).toBe("ingesting");
       expect(await drilldownAnswers(id)).toEqual(all("409 drilldown_building"));
       // Its charts are cleared until the commit: being built, not absent.
