@@ -38,6 +38,8 @@ export default defineConfig({
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // A page on a loaded machine takes seconds to show what a poll waits for (default 1 s).
+          expect: { poll: { timeout: 30_000 } },
           fileParallelism: false,
         },
       },

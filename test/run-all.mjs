@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
- * Runs every suite in order — unit and route-handler tests (plus PostgreSQL when
- * RUNLENS_TEST_DATABASE_URL is set), a production build, browser tests — and ends with one
- * line "N passed, N failed, N skipped" over all of them. Exit status is non-zero on any failure.
+ * Runs every suite — unit and route-handler tests (plus PostgreSQL when RUNLENS_TEST_DATABASE_URL
+ * is set) while the production build runs beside them (vitest gives the unit tests one worker on
+ * a 2-core machine: the build takes the other core), then the browser tests on that build — and
+ * ends with one line "N passed, N failed, N skipped" over all of them. Exit status is non-zero on
+ * any failure.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,18 +20,16 @@ const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const steps = [];
 
-function vitest(project) {
+/** Runs one vitest project; resolves with whether it passed, its tests counted in totals. */
+async function vitest(project) {
   const report = path.join(out, `${project}.json`);
   fs.rmSync(report, { force: true });
-  const r = spawnSync(
+  const child = spawn(
     bin("vitest"),
     ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
-    {
-      cwd: root,
-      env,
-      stdio: "inherit",
-    },
+    { cwd: root, env, stdio: "inherit" },
   );
+  const status = await new Promise((resolve) => child.on("close", (code) => resolve(code)));
   let counted = false;
   if (fs.existsSync(report)) {
     const json = JSON.parse(fs.readFileSync(report, "utf8"));
@@ -43,21 +43,35 @@ function vitest(project) {
     ).length;
     totals.failed += brokenFiles;
   }
-  if (r.status !== 0 && (!counted || totals.failed === 0)) totals.failed += 1;
-  steps.push(`${project}: ${r.status === 0 ? "ok" : "failed"}`);
-  return r.status === 0;
+  if (status !== 0 && (!counted || totals.failed === 0)) totals.failed += 1;
+  steps.push(`${project}: ${status === 0 ? "ok" : "failed"}`);
+  return status === 0;
 }
 
-function build() {
-  const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+const distDir = process.env.RUNLENS_DIST_DIR || ".next";
+const built = () => fs.existsSync(path.join(root, distDir, "BUILD_ID"));
+
+/**
+ * `next build`, its output kept in test-results/build.log (it runs beside the unit tests, whose
+ * output goes to the terminal) and shown when it fails.
+ */
+async function build() {
+  const logFile = path.join(out, "build.log");
+  const log = fs.openSync(logFile, "w");
+  const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
     cwd: root,
     env,
-    stdio: "inherit",
+    stdio: ["ignore", log, log],
   });
-  if (r.status === 0) totals.passed += 1;
-  else totals.failed += 1;
-  steps.push(`build: ${r.status === 0 ? "ok" : "failed"}`);
-  return r.status === 0;
+  const status = await new Promise((resolve) => child.on("close", (code) => resolve(code)));
+  fs.closeSync(log);
+  if (status === 0) totals.passed += 1;
+  else {
+    totals.failed += 1;
+    console.error(`\nnext build failed (${logFile}):\n${fs.readFileSync(logFile, "utf8")}`);
+  }
+  steps.push(`build: ${status === 0 ? "ok" : "failed"}`);
+  return status === 0;
 }
 
 /**
@@ -93,11 +107,10 @@ if (!ensureChromium()) {
   process.exit(1);
 }
 
-vitest("unit");
-if (process.env.RUNLENS_SKIP_BUILD === "1" && fs.existsSync(path.join(root, ".next", "BUILD_ID")))
-  steps.push("build: skipped");
-else build();
-if (fs.existsSync(path.join(root, ".next", "BUILD_ID"))) vitest("e2e");
+const skipBuild = process.env.RUNLENS_SKIP_BUILD === "1" && built();
+if (skipBuild) steps.push("build: skipped");
+const [, buildOk] = await Promise.all([vitest("unit"), skipBuild ? true : build()]);
+if (buildOk && built()) await vitest("e2e");
 else {
   totals.failed += 1;
   steps.push("e2e: not run (no build)");

@@ -8,14 +8,14 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as compare } from "@/app/api/compare/route";
-import { GET as verdicts } from "@/app/api/runs/[id]/verdicts/route";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as series } from "@/app/api/series/[...name]/route";
 import { compareResponseSchema } from "@/lib/api/compare-schemas";
-import { gateResultSchema, seriesDetailSchema } from "@/lib/api/regression-schemas";
+import { seriesDetailSchema } from "@/lib/api/regression-schemas";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+import { readGate } from "../helpers/read-api";
+import { freshAppEachTest, uploadRequest } from "../helpers/test-app";
 
 freshAppEachTest();
 
@@ -37,13 +37,6 @@ const compareOf = async (qs: string) => {
   const res = await compare(new Request(`http://localhost/api/compare?${qs}`));
   return { status: res.status, body: await res.json() };
 };
-
-const gateOf = async (id: string, qs: string) =>
-  gateResultSchema.parse(
-    await (
-      await verdicts(new Request(`http://localhost/api/runs/${id}/verdicts?${qs}`), idParams(id))
-    ).json(),
-  );
 
 const seriesOf = async (qs: string) =>
   seriesDetailSchema.parse(
@@ -96,7 +89,7 @@ describe("the comparability doctor", () => {
     await uploadRun({ seed: 1 });
     // 10% of the profiling requests fail, and the input lengths have another shape.
     const b = await uploadRun({ seed: 2, ttftScale: 1.3, errorEvery: 10, islBase: 1000, islSpan: 200 });
-    const refused = await gateOf(b, "baseline=last&failOn=ttft.p50>5%25");
+    const refused = await readGate(b, "baseline=last&failOn=ttft.p50>5%25");
     expect(refused.outcome).toBe("unjudged");
     expect(refused.exitCode).toBe(2);
     expect(refused.reasons[0]).toMatch(
@@ -109,12 +102,12 @@ describe("the comparability doctor", () => {
       /- blocks: error rate 0\.0% \(0 of 400\) \(baseline\) → 10\.0% \(40 of 400\) — rates 10\.0 points apart/,
     );
 
-    const half = await gateOf(b, "baseline=last&failOn=ttft.p50>5%25&allowDifferent=isl");
+    const half = await readGate(b, "baseline=last&failOn=ttft.p50>5%25&allowDifferent=isl");
     expect(half.exitCode).toBe(2);
     expect(half.reasons[0]).not.toMatch(/ISL/);
     expect(half.reasons[0]).toMatch(/error rate/);
 
-    const judged = await gateOf(b, "baseline=last&failOn=ttft.p50>5%25&allowDifferent=isl,errors");
+    const judged = await readGate(b, "baseline=last&failOn=ttft.p50>5%25&allowDifferent=isl,errors");
     expect(judged.outcome).toBe("fail");
     expect(judged.exitCode).toBe(1);
     expect(judged.judgement!.comparability![0].verdict).toBe("comparable with caveats");

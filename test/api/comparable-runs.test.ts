@@ -10,12 +10,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as compare } from "@/app/api/compare/route";
 import { PATCH } from "@/app/api/runs/[id]/route";
-import { GET as verdicts } from "@/app/api/runs/[id]/verdicts/route";
 import { POST as upload } from "@/app/api/runs/route";
 import { compareResponseSchema } from "@/lib/api/compare-schemas";
-import { gateResultSchema } from "@/lib/api/regression-schemas";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
+import { readGate } from "../helpers/read-api";
 import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
 freshAppEachTest();
@@ -46,13 +45,6 @@ async function setModel(id: string, model: string) {
   expect(res.status).toBe(200);
 }
 
-const gateOf = async (id: string, qs: string) =>
-  gateResultSchema.parse(
-    await (
-      await verdicts(new Request(`http://localhost/api/runs/${id}/verdicts?${qs}`), idParams(id))
-    ).json(),
-  );
-
 const compareOf = async (qs: string) =>
   compareResponseSchema.parse(
     await (await compare(new Request(`http://localhost/api/compare?${qs}`))).json(),
@@ -65,13 +57,13 @@ describe("comparable runs", () => {
     await setModel(a, "mock-llama-8b");
     await setModel(b, "Qwen/Qwen3-0.6B");
 
-    const refused = await gateOf(b, "baseline=last&failOn=ttft.p50>5%25");
+    const refused = await readGate(b, "baseline=last&failOn=ttft.p50>5%25");
     expect(refused.outcome).toBe("unjudged");
     expect(refused.exitCode).toBe(2);
     expect(refused.reasons[0]).toMatch(/not comparable .*model mock-llama-8b vs Qwen\/Qwen3-0\.6B/);
     expect(refused.markdown).toContain("could not judge");
 
-    const allowed = await gateOf(b, "baseline=last&failOn=ttft.p50>5%25&allowDifferent=1");
+    const allowed = await readGate(b, "baseline=last&failOn=ttft.p50>5%25&allowDifferent=1");
     // TTFT × 1.3 on the second run: judged, and past the 5% rule.
     expect(allowed.outcome).toBe("fail");
     expect(allowed.judgement!.verdicts.find((v) => v.metric === "ttft.p50")!.verdict).toBe("regressed");
@@ -115,6 +107,6 @@ describe("comparable runs", () => {
     const data = await compareOf(`runs=${a},${b}&stat=p50`);
     expect(data.comparability!.runs).toEqual([{ runId: b, verdict: "comparable", reasons: [] }]);
     expect(data.rows.find((r) => r.key === "ttft")!.cells[1].noise!.verdict).toBe("regressed");
-    expect((await gateOf(b, "baseline=last&failOn=ttft.p50>5%25")).exitCode).toBe(1);
+    expect((await readGate(b, "baseline=last&failOn=ttft.p50>5%25")).exitCode).toBe(1);
   });
 });

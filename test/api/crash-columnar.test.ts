@@ -16,6 +16,8 @@ import {
   expectReingestReady,
   restartAfterCrash,
   spawnIngest,
+  CHILD_WAIT_MS,
+  CRASH_TEST_MS,
 } from "../helpers/crash-ingest";
 import { idParams } from "../helpers/test-app";
 
@@ -44,30 +46,36 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe("crash after the request file is written, before the run commits", () => {
-  it("leaves a failed run, which re-ingest completes with a new file", async () => {
-    const dataDir = path.join(dir, "data");
-    // Holds the commit back once the analyzers finished: the file is stored, the run is not.
-    const ingest = spawnIngest(input, { DATA_DIR: dataDir, DATABASE_URL: "" }, { commitMs: 600_000 });
-    const runId = await ingest.until(ingestingRunWithFile(path.join(dataDir, "runlens.sqlite"), 240_000));
-    expect(await ingest.kill()).toBe("SIGKILL");
-    expect(ingest.output()).not.toContain("finished");
+  it(
+    "leaves a failed run, which re-ingest completes with a new file",
+    async () => {
+      const dataDir = path.join(dir, "data");
+      // Holds the commit back once the analyzers finished: the file is stored, the run is not.
+      const ingest = spawnIngest(input, { DATA_DIR: dataDir, DATABASE_URL: "" }, { commitMs: 600_000 });
+      const runId = await ingest.until(
+        ingestingRunWithFile(path.join(dataDir, "runlens.sqlite"), CHILD_WAIT_MS),
+      );
+      expect(await ingest.kill()).toBe("SIGKILL");
+      expect(ingest.output()).not.toContain("finished");
 
-    const { cleanup } = await restartAfterCrash({ DATA_DIR: dataDir });
-    try {
-      const run = await expectInterruptedRun(runId);
-      expect(run.requests).toBeNull();
-      const done = await expectReingestReady(runId);
-      expect(done.files[0].records).toBe(RECORDS);
-      const list = await (
-        await listRequests(
-          new Request(`http://localhost/api/runs/${runId}/aiperf/requests?sort=ttft&limit=5`),
-          idParams(runId),
-        )
-      ).json();
-      expect(list.total).toBe(done.requests.count);
-      expect(list.rows).toHaveLength(5);
-    } finally {
-      await cleanup();
-    }
-  }, 300_000); // the child compiles the sources first: slow on a busy machine
+      const { cleanup } = await restartAfterCrash({ DATA_DIR: dataDir });
+      try {
+        const run = await expectInterruptedRun(runId);
+        expect(run.requests).toBeNull();
+        const done = await expectReingestReady(runId);
+        expect(done.files[0].records).toBe(RECORDS);
+        const list = await (
+          await listRequests(
+            new Request(`http://localhost/api/runs/${runId}/aiperf/requests?sort=ttft&limit=5`),
+            idParams(runId),
+          )
+        ).json();
+        expect(list.total).toBe(done.requests.count);
+        expect(list.rows).toHaveLength(5);
+      } finally {
+        await cleanup();
+      }
+    },
+    CRASH_TEST_MS,
+  );
 });

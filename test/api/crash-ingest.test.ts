@@ -16,7 +16,9 @@ import { claimForIngest, failInterruptedIngests } from "@/lib/store/interrupted-
 import { trtRecordText } from "../fixtures/bad/generate-big";
 import { ingestingRunWithRows, runBetweenSummaryAndDrilldown } from "../helpers/crash";
 import {
+  CHILD_WAIT_MS,
   CRASH_RECORDS,
+  CRASH_TEST_MS,
   expectInterruptedRun,
   expectReingestReady,
   restartAfterCrash,
@@ -37,96 +39,106 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe("crash in the middle of an ingest", () => {
-  it("leaves a failed run with its raw files, which re-ingest completes", async () => {
-    // Holds the commit back once every row is written: the kill lands mid-ingest on any machine.
-    const ingest = spawnIngest(input, { DATA_DIR: dataDir, DATABASE_URL: "" }, { commitMs: 600_000 });
-    const runId = await ingest.until(ingestingRunWithRows(path.join(dataDir, "runlens.sqlite"), 120_000));
-    expect(await ingest.kill()).toBe("SIGKILL");
-    expect(ingest.output()).not.toContain("finished");
+  it(
+    "leaves a failed run with its raw files, which re-ingest completes",
+    async () => {
+      // Holds the commit back once every row is written: the kill lands mid-ingest on any machine.
+      const ingest = spawnIngest(input, { DATA_DIR: dataDir, DATABASE_URL: "" }, { commitMs: 600_000 });
+      const runId = await ingest.until(
+        ingestingRunWithRows(path.join(dataDir, "runlens.sqlite"), CHILD_WAIT_MS),
+      );
+      expect(await ingest.kill()).toBe("SIGKILL");
+      expect(ingest.output()).not.toContain("finished");
 
-    // Right after the kill, before any restart: not complete, not listed.
-    const raw = new Database(path.join(dataDir, "runlens.sqlite"), { readonly: true });
-    const before = raw.prepare("select status, summary from runs where id = ?").get(runId) as {
-      status: string;
-      summary: string | null;
-    };
-    raw.close();
-    expect(before).toEqual({ status: "ingesting", summary: null });
+      // Right after the kill, before any restart: not complete, not listed.
+      const raw = new Database(path.join(dataDir, "runlens.sqlite"), { readonly: true });
+      const before = raw.prepare("select status, summary from runs where id = ?").get(runId) as {
+        status: string;
+        summary: string | null;
+      };
+      raw.close();
+      expect(before).toEqual({ status: "ingesting", summary: null });
 
-    const { cleanup } = await restartAfterCrash({ DATA_DIR: dataDir });
-    try {
-      const run = await expectInterruptedRun(runId);
-      expect(run.requests).toBeNull();
-      const list = await (await listRuns(new Request("http://localhost/api/runs"))).json();
-      expect(list.runs.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
-        [runId, "failed"],
-      ]);
+      const { cleanup } = await restartAfterCrash({ DATA_DIR: dataDir });
+      try {
+        const run = await expectInterruptedRun(runId);
+        expect(run.requests).toBeNull();
+        const list = await (await listRuns(new Request("http://localhost/api/runs"))).json();
+        expect(list.runs.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
+          [runId, "failed"],
+        ]);
 
-      // The raw file is intact.
-      const fileId = run.files[0].id as string;
-      const res = await download(new Request("http://localhost/x"), {
-        params: Promise.resolve({ id: runId, fileId }),
-      });
-      expect(res.status).toBe(200);
-      expect(Buffer.from(await res.arrayBuffer()).equals(fs.readFileSync(input))).toBe(true);
+        // The raw file is intact.
+        const fileId = run.files[0].id as string;
+        const res = await download(new Request("http://localhost/x"), {
+          params: Promise.resolve({ id: runId, fileId }),
+        });
+        expect(res.status).toBe(200);
+        expect(Buffer.from(await res.arrayBuffer()).equals(fs.readFileSync(input))).toBe(true);
 
-      const done = await expectReingestReady(runId);
-      expect(done.files[0].records).toBe(CRASH_RECORDS);
-      expect(done.timeBreakdown.requestCount).toBe(CRASH_RECORDS);
-    } finally {
-      await cleanup();
-    }
-  }, 180_000); // the child compiles the sources first: slow on a busy machine
+        const done = await expectReingestReady(runId);
+        expect(done.files[0].records).toBe(CRASH_RECORDS);
+        expect(done.timeBreakdown.requestCount).toBe(CRASH_RECORDS);
+      } finally {
+        await cleanup();
+      }
+    },
+    CRASH_TEST_MS,
+  );
 });
 
 describe("crash between summary ready and drill-down ready", () => {
-  it("leaves the run failed with nothing half shown, and re-ingest completes it", async () => {
-    const records = 2000;
-    const small = writeCrashInput(path.join(dir, "small"), records);
-    const windowDir = path.join(dir, "data-window");
-    const ingest = spawnIngest(
-      small,
-      { DATA_DIR: windowDir, DATABASE_URL: "", RUNLENS_DRILLDOWN: "background" },
-      // Holds the drill-down back, so the kill lands after the summary is committed.
-      { drilldownMs: 600_000 },
-    );
-    const dbFile = path.join(windowDir, "runlens.sqlite");
-    const runId = await ingest.until(runBetweenSummaryAndDrilldown(dbFile, 120_000));
-    expect(await ingest.kill()).toBe("SIGKILL");
+  it(
+    "leaves the run failed with nothing half shown, and re-ingest completes it",
+    async () => {
+      const records = 2000;
+      const small = writeCrashInput(path.join(dir, "small"), records);
+      const windowDir = path.join(dir, "data-window");
+      const ingest = spawnIngest(
+        small,
+        { DATA_DIR: windowDir, DATABASE_URL: "", RUNLENS_DRILLDOWN: "background" },
+        // Holds the drill-down back, so the kill lands after the summary is committed.
+        { drilldownMs: 600_000 },
+      );
+      const dbFile = path.join(windowDir, "runlens.sqlite");
+      const runId = await ingest.until(runBetweenSummaryAndDrilldown(dbFile, CHILD_WAIT_MS));
+      expect(await ingest.kill()).toBe("SIGKILL");
 
-    // Right after the kill: the summary was stored and shown, the drill-down was not.
-    const raw = new Database(dbFile, { readonly: true });
-    const before = raw
-      .prepare("select status, summary is not null as summary, drilldown_ready_at from runs where id = ?")
-      .get(runId);
-    const charts = () =>
-      (raw.prepare("select count(*) as n from chart_data where run_id = ?").get(runId) as { n: number }).n;
-    expect(before).toEqual({ status: "ready", summary: 1, drilldown_ready_at: null });
-    expect(charts()).toBeGreaterThan(0);
-
-    const { cleanup } = await restartAfterCrash({ DATA_DIR: windowDir });
-    try {
-      // After the restart: failed like any interrupted ingest, its summary and charts gone.
-      await expectInterruptedRun(runId);
-      expect(charts()).toBe(0);
-      const list = await (await listRuns(new Request("http://localhost/api/runs"))).json();
-      expect(list.runs.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
-        [runId, "failed"],
-      ]);
-
-      const done = await expectReingestReady(runId);
-      expect(done.timeBreakdown.requestCount).toBe(records);
-      expect(typeof done.summaryReadyAt).toBe("string");
-      expect(typeof done.drilldownReadyAt).toBe("string");
-      const rows = raw
-        .prepare("select count(*) as n, count(distinct idx) as d from trtllm_requests where run_id = ?")
+      // Right after the kill: the summary was stored and shown, the drill-down was not.
+      const raw = new Database(dbFile, { readonly: true });
+      const before = raw
+        .prepare("select status, summary is not null as summary, drilldown_ready_at from runs where id = ?")
         .get(runId);
-      expect(rows).toEqual({ n: records, d: records });
-    } finally {
-      raw.close();
-      await cleanup();
-    }
-  }, 180_000);
+      const charts = () =>
+        (raw.prepare("select count(*) as n from chart_data where run_id = ?").get(runId) as { n: number }).n;
+      expect(before).toEqual({ status: "ready", summary: 1, drilldown_ready_at: null });
+      expect(charts()).toBeGreaterThan(0);
+
+      const { cleanup } = await restartAfterCrash({ DATA_DIR: windowDir });
+      try {
+        // After the restart: failed like any interrupted ingest, its summary and charts gone.
+        await expectInterruptedRun(runId);
+        expect(charts()).toBe(0);
+        const list = await (await listRuns(new Request("http://localhost/api/runs"))).json();
+        expect(list.runs.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
+          [runId, "failed"],
+        ]);
+
+        const done = await expectReingestReady(runId);
+        expect(done.timeBreakdown.requestCount).toBe(records);
+        expect(typeof done.summaryReadyAt).toBe("string");
+        expect(typeof done.drilldownReadyAt).toBe("string");
+        const rows = raw
+          .prepare("select count(*) as n, count(distinct idx) as d from trtllm_requests where run_id = ?")
+          .get(runId);
+        expect(rows).toEqual({ n: records, d: records });
+      } finally {
+        raw.close();
+        await cleanup();
+      }
+    },
+    CRASH_TEST_MS,
+  );
 });
 
 describe("interrupted-ingest rules", () => {

@@ -15,21 +15,22 @@ import {
   expectReingestReady,
   restartAfterCrash,
   spawnIngest,
+  CHILD_WAIT_MS,
+  CRASH_TEST_MS,
 } from "../helpers/crash-ingest";
 import { idParams } from "../helpers/test-app";
+import { waitUntil } from "../helpers/wait.mjs";
 
 /** Enough records that the COPY to Parquet is still writing when the test sees its file. */
 const RECORDS = 100_000;
 
 /** Polls for DuckDB's Parquet file being written (the run-file temp folder): the moment to kill. */
-async function parquetBeingWritten(tmpDir: string, timeoutMs: number): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const names = fs.existsSync(tmpDir) ? fs.readdirSync(tmpDir).filter((n) => n.endsWith(".parquet")) : [];
-    if (names.length > 0) return names[0];
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error("no Parquet file was being written in time");
+function parquetBeingWritten(tmpDir: string, timeoutMs: number): Promise<string> {
+  return waitUntil(
+    `a Parquet file being written in ${tmpDir}`,
+    () => (fs.existsSync(tmpDir) ? fs.readdirSync(tmpDir).find((n) => n.endsWith(".parquet")) : undefined),
+    { timeoutMs, intervalMs: 5 },
+  );
 }
 
 let dir: string;
@@ -42,50 +43,54 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe("crash while the request file is written", () => {
-  it("leaves a failed run with no request file, which re-ingest completes", async () => {
-    const dataDir = path.join(dir, "data");
-    const ingest = spawnIngest(input, { DATA_DIR: dataDir, DATABASE_URL: "" });
-    await ingest.until(parquetBeingWritten(path.join(dataDir, "columnar-cache", "tmp"), 240_000));
-    expect(await ingest.kill()).toBe("SIGKILL");
-    expect(ingest.output()).not.toContain("finished");
+  it(
+    "leaves a failed run with no request file, which re-ingest completes",
+    async () => {
+      const dataDir = path.join(dir, "data");
+      const ingest = spawnIngest(input, { DATA_DIR: dataDir, DATABASE_URL: "" });
+      await ingest.until(parquetBeingWritten(path.join(dataDir, "columnar-cache", "tmp"), CHILD_WAIT_MS));
+      expect(await ingest.kill()).toBe("SIGKILL");
+      expect(ingest.output()).not.toContain("finished");
 
-    const { app, cleanup } = await restartAfterCrash({ DATA_DIR: dataDir });
-    try {
-      const ids = (await app.store.db.selectFrom("runs").select("id").execute()).map((r) => r.id);
-      expect(ids).toHaveLength(1);
-      const runId = ids[0];
-      const run = await expectInterruptedRun(runId);
-      expect(run.requests).toBeNull();
-      const named = await app.store.db
-        .selectFrom("run_column_files")
-        .select("run_id")
-        .where("run_id", "=", runId)
-        .execute();
-      expect(named).toEqual([]);
-      const list = await listRequests(
-        new Request(`http://localhost/api/runs/${runId}/aiperf/requests?sort=ttft&limit=5`),
-        idParams(runId),
-      );
-      expect(list.status).toBe(409);
-
-      const done = await expectReingestReady(runId);
-      expect(done.files[0].records).toBe(RECORDS);
-      const file = await app.store.db
-        .selectFrom("run_column_files")
-        .select("rows")
-        .where("run_id", "=", runId)
-        .executeTakeFirstOrThrow();
-      expect(Number(file.rows)).toBe(RECORDS);
-      const again = await (
-        await listRequests(
+      const { app, cleanup } = await restartAfterCrash({ DATA_DIR: dataDir });
+      try {
+        const ids = (await app.store.db.selectFrom("runs").select("id").execute()).map((r) => r.id);
+        expect(ids).toHaveLength(1);
+        const runId = ids[0];
+        const run = await expectInterruptedRun(runId);
+        expect(run.requests).toBeNull();
+        const named = await app.store.db
+          .selectFrom("run_column_files")
+          .select("run_id")
+          .where("run_id", "=", runId)
+          .execute();
+        expect(named).toEqual([]);
+        const list = await listRequests(
           new Request(`http://localhost/api/runs/${runId}/aiperf/requests?sort=ttft&limit=5`),
           idParams(runId),
-        )
-      ).json();
-      expect(again.total).toBe(done.requests.count);
-      expect(again.rows).toHaveLength(5);
-    } finally {
-      await cleanup();
-    }
-  }, 400_000); // the child compiles the sources first: slow on a busy machine
+        );
+        expect(list.status).toBe(409);
+
+        const done = await expectReingestReady(runId);
+        expect(done.files[0].records).toBe(RECORDS);
+        const file = await app.store.db
+          .selectFrom("run_column_files")
+          .select("rows")
+          .where("run_id", "=", runId)
+          .executeTakeFirstOrThrow();
+        expect(Number(file.rows)).toBe(RECORDS);
+        const again = await (
+          await listRequests(
+            new Request(`http://localhost/api/runs/${runId}/aiperf/requests?sort=ttft&limit=5`),
+            idParams(runId),
+          )
+        ).json();
+        expect(again.total).toBe(done.requests.count);
+        expect(again.rows).toHaveLength(5);
+      } finally {
+        await cleanup();
+      }
+    },
+    CRASH_TEST_MS + 100_000,
+  ); // and a re-ingest of RECORDS requests
 });

@@ -13,7 +13,7 @@ import { GET as listRuns } from "@/app/api/runs/route";
 import { GET as listSweeps } from "@/app/api/sweeps/route";
 import { sglangSweep } from "../generators/sglang-bench";
 import { pollStore } from "../helpers/crash";
-import { restartAfterCrash, spawnIngest } from "../helpers/crash-ingest";
+import { CHILD_WAIT_MS, CRASH_TEST_MS, restartAfterCrash, spawnIngest } from "../helpers/crash-ingest";
 import { fixture } from "../helpers/test-app";
 
 let dir: string;
@@ -54,7 +54,7 @@ function readyRuns(dbFile: string, n: number, timeoutMs: number): Promise<number
  */
 async function expectKilledSplitLeavesNothing(input: string, data: string, ready: number): Promise<void> {
   const ingest = spawnIngest(input, { DATA_DIR: data, DATABASE_URL: "" }, { commitMs: 300 });
-  await ingest.until(readyRuns(path.join(data, "runlens.sqlite"), ready, 150_000));
+  await ingest.until(readyRuns(path.join(data, "runlens.sqlite"), ready, CHILD_WAIT_MS));
   expect(await ingest.kill()).toBe("SIGKILL");
   expect(ingest.output()).not.toContain("finished");
 
@@ -74,12 +74,20 @@ async function expectKilledSplitLeavesNothing(input: string, data: string, ready
 }
 
 describe("crash during a multi-benchmark split", () => {
-  it("leaves none of the upload's runs and no sweep once the next process sweeps", async () => {
-    // The upload's own run and two of its benchmarks' runs are ready.
-    await expectKilledSplitLeavesNothing(input, dataDir, 3);
-  }, 200_000);
+  it(
+    "leaves none of the upload's runs and no sweep once the next process sweeps",
+    async () => {
+      // The upload's own run and two of its benchmarks' runs are ready.
+      await expectKilledSplitLeavesNothing(input, dataDir, 3);
+    },
+    CRASH_TEST_MS,
+  );
 
-  it("of a folder sweep leaves none of its runs and no sweep either", async () => {
-    await expectKilledSplitLeavesNothing(path.join(dir, "folders"), path.join(dir, "data-folders"), 2);
-  }, 200_000);
+  it(
+    "of a folder sweep leaves none of its runs and no sweep either",
+    async () => {
+      await expectKilledSplitLeavesNothing(path.join(dir, "folders"), path.join(dir, "data-folders"), 2);
+    },
+    CRASH_TEST_MS,
+  );
 });

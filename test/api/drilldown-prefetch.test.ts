@@ -15,7 +15,8 @@ import { timelineQueryOptions } from "@/lib/api/timeline-query-options";
 import { prefetchRunView } from "@/lib/runs/prefetch-first-chart";
 import { forgetTimelines } from "@/lib/runs/run-timeline";
 import { slowestCaseRecords } from "../helpers/aiperf-slowest-case";
-import { holdIngests } from "../helpers/hold-ingests";
+import { gateIngests } from "../helpers/hold-ingests";
+import { waitUntil } from "../helpers/wait.mjs";
 import { idParams, uploadRequest, useTestApp } from "../helpers/test-app";
 
 async function runOf(id: string): Promise<RunSummary> {
@@ -38,7 +39,8 @@ const keptTimelines = () =>
 describe("a run between its summary and its drill-down", () => {
   it("is listed with its readiness, and its page prefetches no drill-down route meanwhile", async () => {
     const { app, cleanup } = await useTestApp({ RUNLENS_DRILLDOWN: "background" });
-    const release = holdIngests({ drilldownMs: 2000 });
+    // The drill-down waits until the checks on the run between its summary and it are done.
+    const drilldown = gateIngests("beforeDrilldown");
     try {
       const answer = await (
         await upload(uploadRequest([{ name: "profile_export.jsonl", content: slowestCaseRecords() }]))
@@ -63,11 +65,11 @@ describe("a run between its summary and its drill-down", () => {
       await prefetchRunView(latency, app.store.db, building, "latency", WINDOW);
       expect(latency.getQueryCache().getAll()).toHaveLength(1);
 
-      let run = building;
-      for (let i = 0; i < 200 && run.drilldownReadyAt === null; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        run = await runOf(id);
-      }
+      drilldown.release();
+      const run = await waitUntil(`run ${id}'s drill-down`, async () => {
+        const r = await runOf(id);
+        return r.drilldownReadyAt !== null && r;
+      });
       expect(run.drilldownReadyAt).not.toBeNull();
       expect((await listed(id))?.drilldownReadyAt).toBe(run.drilldownReadyAt);
       const ready = new QueryClient();
@@ -99,7 +101,7 @@ describe("a run between its summary and its drill-down", () => {
         seed!.json,
       );
     } finally {
-      release();
+      drilldown.release();
       await cleanup();
     }
   });

@@ -16,7 +16,8 @@ import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { failInterruptedIngests } from "@/lib/store/interrupted-ingest";
 import { getChartData } from "@/lib/store/runs-repo";
 import { slowestCaseRecords } from "../helpers/aiperf-slowest-case";
-import { holdIngests } from "../helpers/hold-ingests";
+import { gateIngests } from "../helpers/hold-ingests";
+import { waitUntil } from "../helpers/wait.mjs";
 import { idParams, uploadRequest, useTestApp } from "../helpers/test-app";
 
 async function runOf(id: string) {
@@ -45,7 +46,8 @@ async function stored(id: string) {
 describe("an upload whose drill-down is built after it answers", () => {
   it("answers with the summary ready, then the drill-down lands whole", async () => {
     const { app, cleanup } = await useTestApp({ RUNLENS_DRILLDOWN: "background" });
-    const release = holdIngests({ drilldownMs: 1500 });
+    // The drill-down waits until the checks on the run between its summary and it are done.
+    const drilldown = gateIngests("beforeDrilldown");
     try {
       const res = await upload(
         uploadRequest([{ name: "profile_export.jsonl", content: slowestCaseRecords() }]),
@@ -82,11 +84,11 @@ describe("an upload whose drill-down is built after it answers", () => {
       );
       expect(timeline.status).toBe(409);
 
-      let run = building;
-      for (let i = 0; i < 200 && run.drilldownReadyAt === null; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        run = await runOf(id);
-      }
+      drilldown.release();
+      const run = await waitUntil(`run ${id}'s drill-down`, async () => {
+        const r = await runOf(id);
+        return r.drilldownReadyAt !== null && r;
+      });
       expect(run.status).toBe("ready");
       expect(Date.parse(run.drilldownReadyAt)).toBeGreaterThanOrEqual(Date.parse(run.summaryReadyAt));
       expect(await getChartData(app.store.db, id, AIPERF_SLOWEST_CHART)).toBeDefined();
@@ -94,7 +96,6 @@ describe("an upload whose drill-down is built after it answers", () => {
 
       // The same file through an upload that waits for its drill-down stores the same.
       process.env.RUNLENS_DRILLDOWN = "inline";
-      release();
       const { resetAppContext } = await import("@/lib/server/app-context");
       await resetAppContext();
       const inline = await (
@@ -103,7 +104,7 @@ describe("an upload whose drill-down is built after it answers", () => {
       expect(inline.drilldownReadyAt).not.toBeNull();
       expect(await stored(inline.id)).toEqual(background);
     } finally {
-      release();
+      drilldown.release();
       await cleanup();
     }
   });

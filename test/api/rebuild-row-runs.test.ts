@@ -6,7 +6,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listRequests } from "@/app/api/runs/[id]/aiperf/requests/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
@@ -19,9 +18,12 @@ import {
   expectReingestReady,
   restartAfterCrash,
   spawnTsChild,
+  CHILD_WAIT_MS,
 } from "../helpers/crash-ingest";
+import { pollStore } from "../helpers/crash";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { fixture, idParams, openTestApp, uploadRun } from "../helpers/test-app";
+import { waitUntil } from "../helpers/wait.mjs";
 
 const C4 = ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({
   name: `c4/${f}`,
@@ -95,15 +97,12 @@ describe("a server started on a store holding runs as rows", () => {
       process.env.DATA_DIR = dataDir;
       process.env.RUNLENS_REBUILD_ROW_RUNS = "on";
       const next = await getAppContext();
-      const deadline = Date.now() + 90_000;
-      let stored = await storedAs(next.store.db, id);
-      while (stored.fileRows === null && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 200));
-        stored = await storedAs(next.store.db, id);
-      }
+      const stored = await waitUntil(`run ${id} rebuilt as a request file`, async () => {
+        const s = await storedAs(next.store.db, id);
+        return s.fileRows !== null && s;
+      });
       expect(stored).toEqual({ rows: 0, fileRows: 200 });
-      for (let i = 0; i < 300 && (await runBody(id)).drilldownReadyAt === null; i++)
-        await new Promise((r) => setTimeout(r, 100));
+      await waitUntil(`run ${id}'s drill-down`, async () => (await runBody(id)).drilldownReadyAt !== null);
       expect((await runBody(id)).status).toBe("ready");
       expect(await requestList(id)).toBe(list);
     } finally {
@@ -153,25 +152,16 @@ describe("a kill while a run stored as rows is rebuilt", () => {
     });
     const dbFile = path.join(dataDir, "runlens.sqlite");
     await child.until(
-      (async () => {
-        const deadline = Date.now() + 240_000;
-        while (Date.now() < deadline) {
-          const db = new Database(dbFile, { readonly: true, fileMustExist: true });
-          try {
-            const row = db
-              .prepare(
-                `select r.id from runs r join run_column_files f on f.run_id = r.id
-                  where r.status = 'ingesting' and r.id = ?`,
-              )
-              .get(id);
-            if (row) return;
-          } finally {
-            db.close();
-          }
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        throw new Error("the rebuild did not store the run's request file in time");
-      })(),
+      pollStore(dbFile, CHILD_WAIT_MS, "the rebuild storing the run's request file", (db) =>
+        db
+          .prepare(
+            `select r.id from runs r join run_column_files f on f.run_id = r.id
+              where r.status = 'ingesting' and r.id = ?`,
+          )
+          .get(id)
+          ? { found: true }
+          : { seen: "the run not yet ingesting with a request file" },
+      ),
     );
     expect(await child.kill()).toBe("SIGKILL");
     const restarted = await restartAfterCrash({ DATA_DIR: dataDir });

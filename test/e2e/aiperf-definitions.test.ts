@@ -11,9 +11,8 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
-import { apiUpload, useAppAndBrowser, gotoHydrated } from "./harness";
+import { apiUpload, useAppAndBrowser, gotoHydrated, shot } from "./harness";
 
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 const REAL = path.resolve(__dirname, "../fixtures/aiperf/real-v0.6-c4");
 const COMPARE = path.resolve(__dirname, "../fixtures/compare");
 
@@ -47,7 +46,7 @@ describe("aiperf definitions and p75 on screen", () => {
     const tokens = (await page.getByTestId("tile-output-tokens").textContent())!;
     expect(tokens).toContain("12,170");
     expect(tokens).toContain("client total and server counter agree");
-    await page.screenshot({ path: path.join(SHOTS, "overview-aiperf-definitions.png"), fullPage: true });
+    await shot(page, "overview-aiperf-definitions.png");
 
     await page.getByRole("tab", { name: "Latency" }).click();
     await page.waitForURL(/view=latency/);
@@ -60,10 +59,8 @@ describe("aiperf definitions and p75 on screen", () => {
       .poll(() => page.locator('[data-chart="latency-histogram"] .recharts-reference-line').count())
       .toBe(4);
     expect(await page.locator('[data-chart="latency-histogram"]').getByText("p75").count()).toBe(1);
-    await page.screenshot({ path: path.join(SHOTS, "latency-aiperf-p75.png"), fullPage: true });
-    await page
-      .locator('[data-chart="latency-histogram"]')
-      .screenshot({ path: path.join(SHOTS, "latency-histogram-p75.png") });
+    await shot(page, "latency-aiperf-p75.png");
+    await shot(page.locator('[data-chart="latency-histogram"]'), "latency-histogram-p75.png");
     await page.close();
   });
 
@@ -89,7 +86,7 @@ describe("aiperf definitions and p75 on screen", () => {
     expect(server).toContain("2,000");
     expect(server).toContain("1,725 more than the client counted");
     expect(await page.getByTestId("tile-output-tokens").count()).toBe(0);
-    await page.screenshot({ path: path.join(SHOTS, "overview-output-tokens-differ.png"), fullPage: true });
+    await shot(page, "overview-output-tokens-differ.png");
     await page.close();
   });
 
@@ -130,7 +127,7 @@ describe("aiperf definitions and p75 on screen", () => {
     await toggle.getByRole("button", { name: "p75" }).click();
     await page.getByText("Where the time goes (p75)").waitFor();
     expect(page.url()).toContain("stat=p75");
-    await page.screenshot({ path: path.join(SHOTS, "breakdown-p75.png"), fullPage: true });
+    await shot(page, "breakdown-p75.png");
     await page.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -3,10 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
-import { apiUpload, useAppAndBrowser, gotoHydrated } from "./harness";
-
-/** Where the screenshots go for a person to look at before the issue is resolved. */
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
+import { apiUpload, useAppAndBrowser, gotoHydrated, shot } from "./harness";
 
 describe("breakdown view of a disaggregated TensorRT-LLM run", () => {
   const t = useAppAndBrowser();
@@ -50,7 +47,7 @@ describe("breakdown view of a disaggregated TensorRT-LLM run", () => {
     expect(page.url()).toMatch(/req=\d+/);
     // The 5% of requests without ctx server_first_token_time say so rather than showing 0 ms.
     expect(await page.getByText("not recorded").count()).toBeGreaterThan(0);
-    await page.screenshot({ path: path.join(SHOTS, "breakdown-disagg-p99-waterfall.png"), fullPage: true });
+    await shot(page, "breakdown-disagg-p99-waterfall.png");
     await page.close();
   });
 });

@@ -3,9 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { apiUpload, useAppAndBrowser, gotoHydrated } from "./harness";
-
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
+import { apiUpload, useAppAndBrowser, gotoHydrated, shot } from "./harness";
 
 describe("cache view of a disaggregated run", () => {
   const t = useAppAndBrowser();
@@ -60,20 +58,20 @@ describe("cache view of a disaggregated run", () => {
       .locator('[data-chart="hit-rate-over-time"] path.recharts-line-curve')
       .getAttribute("d");
     expect(after).not.toBe(before);
-    await page.screenshot({ path: path.join(SHOTS, "cache-disagg-endpoint.png"), fullPage: true });
+    await shot(page, "cache-disagg-endpoint.png");
 
     await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=kv&endpoint=role:decode`);
     await page.getByText("KV cache used vs capacity — All decode").waitFor({ timeout: 30_000 });
-    await page.screenshot({ path: path.join(SHOTS, "kv-decode.png"), fullPage: true });
+    await shot(page, "kv-decode.png");
 
     await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=offload`);
     await page.getByText("Offload bandwidth GPU → CPU").waitFor({ timeout: 30_000 });
     await page.getByText("KV offload over time — All endpoints").waitFor({ timeout: 30_000 });
-    await page.screenshot({ path: path.join(SHOTS, "offload.png"), fullPage: true });
+    await shot(page, "offload.png");
 
     await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=endpoints`);
     await page.getByTestId("role-subtotals").waitFor({ timeout: 30_000 });
     expect(await page.getByTestId("endpoints-table").locator("tbody tr").count()).toBe(6);
-    await page.screenshot({ path: path.join(SHOTS, "endpoints.png"), fullPage: true });
+    await shot(page, "endpoints.png");
   });
 });

@@ -3,7 +3,7 @@
  * two aiperf runs (test/generators/aiperf.mjs, aiperf's record and summary shapes) with one ISL
  * mean but another ISL shape, and 10% failed requests in the second. The panel says "not
  * comparable" with both reasons and their evidence; accepting them by name gives the verdicts back.
- * Screenshots light and dark at 1440 and 390 px go to RUNLENS_SHOTS_DIR.
+ * Screenshots light and dark at 1440 and 390 px go to RUNLENS_SCREENSHOT_DIR.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -11,9 +11,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
-
-const SHOTS = process.env.RUNLENS_SHOTS_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "runlens-shots-"));
+import { apiUpload, gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
 describe("compare: is this A/B fair?", () => {
   const t = useAppAndBrowser();
@@ -60,7 +58,7 @@ describe("compare: is this A/B fair?", () => {
           return el.scrollWidth <= el.clientWidth && box.right <= window.innerWidth;
         });
         expect(fits).toBe(true);
-        await panel.screenshot({ path: path.join(SHOTS, `compare-doctor-${scheme}-${width}.png`) });
+        await shot(panel, `compare-doctor-${scheme}-${width}.png`);
       }
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.emulateMedia({ colorScheme: "light" });
@@ -70,7 +68,7 @@ describe("compare: is this A/B fair?", () => {
     await expect.poll(() => panel.getAttribute("data-verdict")).toBe("comparable with caveats");
     expect(await isl.getAttribute("data-severity")).toBe("accepted");
     await expect.poll(() => page.locator("td[data-noise-verdict]").count()).toBeGreaterThan(0);
-    await panel.screenshot({ path: path.join(SHOTS, "compare-doctor-accepted-light-1440.png") });
+    await shot(panel, "compare-doctor-accepted-light-1440.png");
 
     // Withholding again takes the verdicts away.
     await panel.getByTestId("comparability-accept").click();
@@ -89,7 +87,7 @@ describe("compare: is this A/B fair?", () => {
       /nightly 2 against nightly 1 \(baseline\): comparable — no difference/,
     );
     expect(await panel.locator("[data-reason]").count()).toBe(0);
-    await panel.screenshot({ path: path.join(SHOTS, "compare-doctor-comparable-light-1440.png") });
+    await shot(panel, "compare-doctor-comparable-light-1440.png");
     await page.close();
   });
 
@@ -108,7 +106,7 @@ describe("compare: is this A/B fair?", () => {
     expect(await page.getByText("The first run of a series has nothing to be judged against.").count()).toBe(
       0,
     );
-    await note.screenshot({ path: path.join(SHOTS, "series-doctor-light-1440.png") });
+    await shot(note, "series-doctor-light-1440.png");
     await page.close();
   });
 });

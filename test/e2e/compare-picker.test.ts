@@ -3,15 +3,11 @@
  * Back and Forward stepping through the picks), segment names as row labels with the sentence on
  * hover, p95 as a statistic, and no row or chart for a metric no compared run has.
  */
-import os from "node:os";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { RunListItem, RunSummary } from "@/lib/api/schemas";
 import { formatMs } from "@/lib/format-number";
-import { useAppAndBrowser, gotoHydrated } from "./harness";
-
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
+import { useAppAndBrowser, gotoHydrated, shot } from "./harness";
 
 const runsParam = (page: Page) => new URL(page.url()).searchParams.get("runs");
 const historyLength = (page: Page) => page.evaluate(() => history.length);
@@ -122,7 +118,7 @@ describe("compare: run picker, segment labels, p95, only metrics some run has", 
     expect(await ttft.locator("td[data-verdict] > div:first-child").allTextContents()).toContain(
       formatMs(summary.requests!.ttftMs!.p95),
     );
-    await page.screenshot({ path: path.join(SHOTS, "compare-picker-p95.png"), fullPage: true });
+    await shot(page, "compare-picker-p95.png");
     await page.close();
   });
 

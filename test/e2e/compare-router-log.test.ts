@@ -4,9 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { routerLog } from "../generators/dynamo-router-log.mjs";
 import { dynamoRouterRun, toJsonl } from "../generators/dynamo-router-scrapes.mjs";
-import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
-
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
+import { apiUpload, gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
 /**
  * The frontend's log and the engines' scrapes of one run (test/generators/dynamo-router-log.mjs
@@ -69,12 +67,12 @@ describe("compare runs with the KV router's log", () => {
     expect(await absent.textContent()).toContain("scrapes only");
     expect(await absent.textContent()).toContain("DYN_LOG=debug");
     await section.scrollIntoViewIfNeeded();
-    await section.screenshot({ path: path.join(SHOTS, "compare-router-log.png") });
+    await shot(section, "compare-router-log.png");
 
     await page.getByLabel("Router log overlay").selectOption("gap");
     const gap = section.locator('[data-chart="compare-router-log-gap"]');
     await gap.locator("path.recharts-line-curve").first().waitFor({ timeout: 30_000 });
     expect(await gap.locator("path.recharts-line-curve").count()).toBe(2);
-    await section.screenshot({ path: path.join(SHOTS, "compare-router-log-gap.png") });
+    await shot(section, "compare-router-log-gap.png");
   });
 });

@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { trtRecordText } from "../fixtures/bad/generate-big";
 import { ingestingRunWithRows } from "../helpers/crash";
+import { WAIT_MS, waitUntil } from "../helpers/wait.mjs";
 import { startApp, type RunningApp } from "./harness";
 
 const RECORDS = 60_000;
@@ -32,25 +33,28 @@ describe("server killed mid-ingest", () => {
     form.append("file", new Blob([fs.readFileSync(input)]), "perf_metrics-0.jsonl");
     const pending = fetch(`${first.url}/api/runs`, { method: "POST", body: form }).catch(() => null);
 
-    const id = await ingestingRunWithRows(path.join(dataDir, "runlens.sqlite"), 60_000);
+    const id = await ingestingRunWithRows(path.join(dataDir, "runlens.sqlite"), WAIT_MS);
     first.process.kill("SIGKILL");
     expect(await pending).toBeNull();
 
     const second = await startApp({ dataDir, env: ENV });
     // The first one is gone already; stopping it would only wait for an exit that has happened.
     apps = [second];
-    let run: { status: string; error: string | null; files: Array<{ id: string }> } | null = null;
-    for (let i = 0; i < 50; i++) {
-      run = await (await fetch(`${second.url}/api/runs/${id}`)).json();
-      if (run!.status !== "ingesting") break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(run!.status).toBe("failed");
-    expect(run!.error).toMatch(/interrupted/);
+    type Run = { status: string; error: string | null; files: Array<{ id: string }> };
+    const run = await waitUntil(
+      `run ${id} no longer ingesting after the restart`,
+      async () => {
+        const r = (await (await fetch(`${second.url}/api/runs/${id}`)).json()) as Run;
+        return r.status !== "ingesting" && r;
+      },
+      { intervalMs: 200, output: second.logs },
+    );
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatch(/interrupted/);
     const list = await (await fetch(`${second.url}/api/runs`)).json();
     expect(list.runs.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([[id, "failed"]]);
 
-    const file = await fetch(`${second.url}/api/runs/${id}/files/${run!.files[0].id}`);
+    const file = await fetch(`${second.url}/api/runs/${id}/files/${run.files[0].id}`);
     expect(Buffer.from(await file.arrayBuffer()).equals(fs.readFileSync(input))).toBe(true);
 
     const re = await fetch(`${second.url}/api/runs/${id}/reingest`, { method: "POST" });
@@ -61,5 +65,5 @@ describe("server killed mid-ingest", () => {
       RECORDS,
       RECORDS,
     ]);
-  });
+  }, 480_000); // two server starts, 60,000 requests ingested twice: minutes on a loaded machine
 });

@@ -10,9 +10,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { expectNamedTracks, expectNestedTracks, traceFileSchema } from "../helpers/chrome-trace-schema";
-import { gotoHydrated, useAppAndBrowser } from "./harness";
+import { gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR;
 const REPORT_KEYS =
   /^(aiperf-(distribution|over-time|ttft-vs-input|timeline|gpu|timeslices)|trtllm-|sm-endpoints$|sm-series-all$)/;
 
@@ -121,13 +120,9 @@ describe("run exports", () => {
           ids.some((id) => id.startsWith(key)),
           `${run.name}: ${key}`,
         ).toBe(true);
-      if (SHOTS) {
-        fs.mkdirSync(SHOTS, { recursive: true });
+      if (process.env.RUNLENS_SCREENSHOT_DIR) {
         await page.setViewportSize({ width: 900, height: 1200 });
-        await page.screenshot({
-          path: path.join(SHOTS, `report-${run.name.replace(/\W+/g, "-")}.png`),
-          fullPage: true,
-        });
+        await shot(page, `report-${run.name.replace(/\W+/g, "-")}.png`);
       }
       await context.close();
     }
@@ -144,7 +139,7 @@ describe("run exports", () => {
     expect(await button.getAttribute("href")).toBe(
       `/api/compare/report.html?${new URLSearchParams({ runs: ids, stat: "p90" })}`,
     );
-    if (SHOTS) await browse.screenshot({ path: path.join(SHOTS, "compare-page-report-button.png") });
+    await shot(browse, "compare-page-report-button.png");
     const [download] = await Promise.all([browse.waitForEvent("download"), button.click()]);
     expect(download.suggestedFilename()).toMatch(/\.html$/);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "runlens-compare-e2e-")), "compare.html");
@@ -157,7 +152,7 @@ describe("run exports", () => {
     expect(await page.locator("h2").allTextContents()).toEqual(
       expect.arrayContaining(["Runs", "Latency distributions"]),
     );
-    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, "report-compare.png"), fullPage: true });
+    await shot(page, "report-compare.png");
     await context.close();
   });
 });

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, startNextServer } from "../helpers/next-server.mjs";
 
@@ -100,4 +100,28 @@ export function useAppAndBrowser(opts: Parameters<typeof startApp>[0] = {}): {
 export async function gotoHydrated(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 30_000 });
+}
+
+/**
+ * A screenshot for a person to look at, never checked: taken only when RUNLENS_SCREENSHOT_DIR names
+ * a folder (`npm run screenshots` and reviews set it), of the whole page unless `fullPage` is false,
+ * after `settleMs` for the charts' animations. Without the folder a locator is still awaited
+ * visible, as its screenshot would have awaited it.
+ */
+export async function shot(
+  target: Page | Locator,
+  name: string,
+  opts: { fullPage?: boolean; settleMs?: number } = {},
+): Promise<void> {
+  const dir = process.env.RUNLENS_SCREENSHOT_DIR;
+  const isPage = "goto" in target;
+  if (!dir) {
+    if (!isPage) await target.waitFor({ state: "visible" });
+    return;
+  }
+  fs.mkdirSync(dir, { recursive: true });
+  if (opts.settleMs) await (isPage ? target : target.page()).waitForTimeout(opts.settleMs);
+  const file = path.join(dir, name);
+  if (isPage) await target.screenshot({ path: file, fullPage: opts.fullPage ?? true });
+  else await target.screenshot({ path: file });
 }

@@ -9,9 +9,8 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { RUN_VIEW_IDS } from "@/lib/api/run-views";
-import { apiUpload, useAppAndBrowser } from "./harness";
+import { apiUpload, useAppAndBrowser, shot } from "./harness";
 
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 const FIX = path.join(__dirname, "..", "fixtures");
 
 interface ListedRun {
@@ -117,7 +116,7 @@ describe("views that never mislead", () => {
     expect(await tile("KV hit rate (requests)").innerText()).toContain("94.7%");
     expect(await tiles.innerText()).not.toMatch(/(^|\s)0%/);
     expect(await page.getByTestId("run-warnings").innerText()).toContain("kvstats_* gauges were never set");
-    await page.screenshot({ path: path.join(SHOTS, "honest-trtllm-perf-overview.png"), fullPage: true });
+    await shot(page, "honest-trtllm-perf-overview.png");
 
     // KV has nothing: the tab is disabled, says what to upload, and a click does not open it.
     const kvTab = page.locator('[data-view="kv"]');
@@ -139,7 +138,7 @@ describe("views that never mislead", () => {
     const missing = page.locator('[data-chart="endpoint-hit-rate"] [data-testid="chart-missing"]');
     expect(await missing.innerText()).toContain("prefix-cache counters");
     expect(await page.locator('[data-chart="endpoint-hit-rate"] .recharts-surface').count()).toBe(0);
-    await page.screenshot({ path: path.join(SHOTS, "honest-trtllm-perf-cache.png"), fullPage: true });
+    await shot(page, "honest-trtllm-perf-cache.png");
 
     // Endpoints: the worker's usage and hit rate are absent, not 0 %.
     await page.goto(`${t.app.url}/runs/${run.id}?view=endpoints`);
@@ -148,7 +147,7 @@ describe("views that never mislead", () => {
     await settle(page);
     const worker = table.locator("tr", { hasText: "dynamo_trtllm_worker_metrics" });
     expect(await worker.innerText()).not.toMatch(/(^|\s)0%/);
-    await page.screenshot({ path: path.join(SHOTS, "honest-trtllm-perf-endpoints.png"), fullPage: true });
+    await shot(page, "honest-trtllm-perf-endpoints.png");
     await page.close();
   });
 
@@ -173,7 +172,7 @@ describe("views that never mislead", () => {
       offload: "true",
     });
     expect(await page.locator('[data-view="offload"]').getAttribute("title")).toContain("kv_offload_");
-    await page.screenshot({ path: path.join(SHOTS, "honest-tabs-1p3d.png") });
+    await shot(page, "honest-tabs-1p3d.png", { fullPage: false });
 
     // The vLLM docs export: the Cache view never draws an empty 0–100 % frame.
     const vllm = runs.find((r) => r.name === "vLLM server metrics")!;
@@ -181,7 +180,7 @@ describe("views that never mislead", () => {
     await page.locator('[data-view="cache"]').waitFor();
     await settle(page);
     expect(await emptySurfaces(page)).toEqual([]);
-    await page.screenshot({ path: path.join(SHOTS, "honest-vllm-doc-cache.png"), fullPage: true });
+    await shot(page, "honest-vllm-doc-cache.png");
     await page.close();
   });
 
@@ -195,7 +194,7 @@ describe("views that never mislead", () => {
     expect(await emptySurfaces(page)).toEqual([]);
     const lines = await page.getByTestId("chart-missing").allInnerTexts();
     expect(lines.some((l) => l.includes("No successful request"))).toBe(true);
-    await page.screenshot({ path: path.join(SHOTS, "honest-error-run-latency.png"), fullPage: true });
+    await shot(page, "honest-error-run-latency.png");
     // Its overview cards say what is not recorded instead of a bare dash.
     await page.goto(`${t.app.url}/runs/${run.id}`);
     const tiles = page.getByTestId("overview-tiles");
@@ -204,7 +203,7 @@ describe("views that never mislead", () => {
       "no successful request recorded it",
     );
     expect(await tiles.innerText()).not.toMatch(/^—$/m);
-    await page.screenshot({ path: path.join(SHOTS, "honest-error-run-overview.png"), fullPage: true });
+    await shot(page, "honest-error-run-overview.png");
     await page.close();
   });
 
@@ -223,7 +222,7 @@ describe("views that never mislead", () => {
       expect(await kv.getByTestId("chart-missing").innerText()).toContain("KV usage gauge");
     expect(await page.locator("table").first().innerText()).not.toMatch(/(^|\s)0%/);
     expect(await emptySurfaces(page)).toEqual([]);
-    await page.screenshot({ path: path.join(SHOTS, "honest-compare-trtllm.png"), fullPage: true });
+    await shot(page, "honest-compare-trtllm.png");
     await page.close();
   });
   it("Files: a file stored but not read has no record count, never 0 records", async () => {
@@ -281,7 +280,7 @@ describe("views that never mislead", () => {
     expect(cells.slice(3, 5)).toEqual(["—", "—"]);
     expect(cells[1]).toContain("nothing kept");
     expect(cells[5]).toContain("cut off: the document stops after 150,000 bytes");
-    await page.screenshot({ path: path.join(SHOTS, "files-cut-off-export.png"), fullPage: true });
+    await shot(page, "files-cut-off-export.png");
     await page.close();
   });
 });

@@ -11,9 +11,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { vllmBenchResult } from "../generators/vllm-bench";
 import { sglangLine, sglangSweep } from "../generators/sglang-bench";
-import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
+import { apiUpload, gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "imported-e2e-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -44,7 +43,7 @@ describe("runs imported from other benchmark tools", () => {
     // 300 requests, every 50th failed: 294 measured.
     expect(await stats.locator('[data-stat="ttftMs-count"]').innerText()).toBe("294");
     expect(await page.getByTestId("request-counts").innerText()).toContain("6");
-    await page.screenshot({ path: path.join(SHOTS, "imported-vllm-latency.png"), fullPage: true });
+    await shot(page, "imported-vllm-latency.png");
 
     await page.goto(`${t.app.url}/runs/${id}?view=throughput`);
     await page.locator("figure[data-chart]").first().waitFor({ timeout: 30_000 });
@@ -93,7 +92,7 @@ describe("runs imported from other benchmark tools", () => {
     const ttft = page.locator('figure[data-chart="sweep-ttft"]');
     expect(await ttft.getAttribute("data-chart-empty")).toBeNull();
     await expect.poll(() => ttft.locator(".recharts-scatter-symbol").count()).toBeGreaterThanOrEqual(3);
-    await page.screenshot({ path: path.join(SHOTS, "imported-sglang-sweep.png"), fullPage: true });
+    await shot(page, "imported-sglang-sweep.png");
     await page.close();
   });
 });

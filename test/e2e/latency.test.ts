@@ -7,6 +7,17 @@ import { launchBrowser, startApp, type RunningApp } from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures/aiperf");
 
+/** Uploads `folder` through the home page's folder picker and opens the new run's Latency view. */
+async function latencyOfUploadedFolder(browser: Browser, app: RunningApp, folder: string) {
+  const page = await browser.newPage();
+  await page.goto(app.url);
+  await page.getByTestId("folder-input").setInputFiles(folder);
+  await page.waitForURL(/\/runs\/[A-Za-z0-9_-]{22}/, { timeout: 30_000 });
+  await page.getByRole("tab", { name: "Latency" }).click();
+  await page.waitForURL(/view=latency/);
+  return page;
+}
+
 describe("latency view of an aiperf folder upload", () => {
   let app: RunningApp;
   let browser: Browser;
@@ -29,12 +40,7 @@ describe("latency view of an aiperf folder upload", () => {
   });
 
   it("shows aiperf's p99 TTFT of every request in the table and says the records are a sample of it", async () => {
-    const page = await browser.newPage();
-    await page.goto(app.url);
-    await page.getByTestId("folder-input").setInputFiles(folder);
-    await page.waitForURL(/\/runs\/[A-Za-z0-9_-]{22}/, { timeout: 30_000 });
-    await page.getByRole("tab", { name: "Latency" }).click();
-    await page.waitForURL(/view=latency/);
+    const page = await latencyOfUploadedFolder(browser, app, folder);
     // The run's figures are aiperf's own over its 64 requests (profile_export_aiperf.json: p99 TTFT
     // 70.733 ms, p99 latency 3,940.60 ms); the 10 records are a sample, drawn in the charts.
     const p99 = page.locator('[data-stat="ttftMs-p99"]');
@@ -84,12 +90,7 @@ describe("latency view when every request is present but a value differs", () =>
   });
 
   it("shows the disagreement with aiperf's summary, and no sample note", async () => {
-    const page = await browser.newPage();
-    await page.goto(app.url);
-    await page.getByTestId("folder-input").setInputFiles(folder);
-    await page.waitForURL(/\/runs\/[A-Za-z0-9_-]{22}/, { timeout: 30_000 });
-    await page.getByRole("tab", { name: "Latency" }).click();
-    await page.waitForURL(/view=latency/);
+    const page = await latencyOfUploadedFolder(browser, app, folder);
     const box = page.getByTestId("aiperf-disagreement");
     await expect.poll(() => box.textContent(), { timeout: 15_000 }).toContain("disagrees");
     expect(await box.textContent()).toContain("TTFT (ms)");

@@ -1,10 +1,7 @@
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RUN_VIEWS } from "@/lib/api/run-views";
-import { useAppAndBrowser } from "./harness";
+import { useAppAndBrowser, shot } from "./harness";
 
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 const PHONE = { width: 390, height: 844 };
 
 describe("a 390 px phone, every tab of every example run", () => {
@@ -75,7 +72,7 @@ describe("a 390 px phone, every tab of every example run", () => {
       expect(tables.length).toBeGreaterThan(0);
       for (const tb of tables) expect(tb.right).toBeLessThanOrEqual(PHONE.width);
       expect(tables.some((tb) => tb.scroll > tb.box)).toBe(true);
-      await page.screenshot({ path: path.join(SHOTS, `mobile-breakdown-${scheme}.png`) });
+      await shot(page, `mobile-breakdown-${scheme}.png`, { fullPage: false });
       await context.close();
     }
   });
@@ -108,7 +105,7 @@ describe("a 390 px phone, every tab of every example run", () => {
     });
     expect(tab.left).toBeGreaterThanOrEqual(row.left);
     expect(tab.right).toBeLessThanOrEqual(row.right);
-    await page.screenshot({ path: path.join(SHOTS, "mobile-tabs-cache.png") });
+    await shot(page, "mobile-tabs-cache.png", { fullPage: false });
     await context.close();
   });
 
@@ -151,7 +148,7 @@ describe("a 390 px phone, every tab of every example run", () => {
     const rows = await hit.locator(".recharts-yAxis .recharts-cartesian-axis-tick").count();
     expect(rows).toBeGreaterThan(3);
     expect(bars).toBe(rows);
-    await page.screenshot({ path: path.join(SHOTS, "mobile-compare.png"), fullPage: true });
+    await shot(page, "mobile-compare.png");
     await context.close();
   });
 });

@@ -9,9 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { apiUpload, useAppAndBrowser } from "./harness";
-
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
+import { apiUpload, useAppAndBrowser, shot } from "./harness";
 
 describe("offload view of a vLLM run", () => {
   const t = useAppAndBrowser();
@@ -35,7 +33,7 @@ describe("offload view of a vLLM run", () => {
     await page.getByTestId("offload-tier-table").waitFor();
     await page.getByText("KV offload over time — All endpoints").waitFor({ timeout: 30_000 });
     expect(await page.locator("main").textContent()).not.toMatch(/\de[-+]\d/);
-    await page.screenshot({ path: path.join(SHOTS, "offload-vllm.png"), fullPage: true });
+    await shot(page, "offload-vllm.png");
   });
 
   it("from the JSONL export alone, the KV view says the capacity is unknown and where it is", async () => {
@@ -47,6 +45,6 @@ describe("offload view of a vLLM run", () => {
     const note = page.getByTestId("kv-capacity-missing");
     await note.waitFor({ timeout: 30_000 });
     expect(await note.textContent()).toContain("server_metrics_export.json or server_metrics_export.csv");
-    await page.screenshot({ path: path.join(SHOTS, "kv-vllm-jsonl.png"), fullPage: true });
+    await shot(page, "kv-vllm-jsonl.png");
   });
 });

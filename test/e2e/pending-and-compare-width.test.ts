@@ -10,10 +10,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
+import { apiUpload, gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures/aiperf");
-const SHOTS = process.env.RUNLENS_SHOTS_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "runlens-shots-"));
 
 describe("pending state and compare at eight runs", () => {
   const t = useAppAndBrowser();
@@ -81,7 +80,7 @@ describe("pending state and compare at eight runs", () => {
       busy: fig.getAttribute("aria-busy"),
       decoration: getComputedStyle(fig.querySelector("h3")!).textDecorationLine,
     }));
-    await page.screenshot({ path: path.join(SHOTS, "pending-latency-metric.png") });
+    await shot(page, "pending-latency-metric.png", { fullPage: false });
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
     if (struck.busy === "true") expect(struck.decoration).toBe("line-through");
     await expect.poll(() => histogram.locator("h3").textContent()).toContain("Inter-token latency");
@@ -120,7 +119,7 @@ describe("pending state and compare at eight runs", () => {
     };
     const three = await measure(ids.slice(0, 3));
     const eight = await measure(ids);
-    await page.screenshot({ path: path.join(SHOTS, "compare-8-runs-1280.png"), fullPage: true });
+    await shot(page, "compare-8-runs-1280.png");
     expect(eight.tableWidth).toBeLessThanOrEqual(eight.cardWidth);
     expect(eight.pageWidth).toBeLessThanOrEqual(1280);
     // One text line per row: the line plus the cell's padding, never two lines.
@@ -158,7 +157,7 @@ describe("pending state and compare at eight runs", () => {
       /No verdicts for qwen run: not comparable/,
     );
     expect(await page.locator("td[data-noise-verdict]").count()).toBe(0);
-    await page.screenshot({ path: path.join(SHOTS, "compare-not-comparable.png"), fullPage: true });
+    await shot(page, "compare-not-comparable.png");
 
     await panel.getByRole("button", { name: /Accept model: give verdicts/ }).click();
     await page.waitForURL(/allowDifferent=model/);

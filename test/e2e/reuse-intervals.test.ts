@@ -9,9 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
-import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
+import { apiUpload, gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reuse-e2e-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -58,9 +57,8 @@ describe("reuse over time", () => {
     const sources = await page.getByTestId("interval-reuse-sources").textContent();
     expect(sources).toContain("vllm prompt_tokens_by_source");
     expect(sources).toContain("estimate from inputs.json");
-    await page.waitForTimeout(600);
-    await page.screenshot({ path: path.join(SHOTS, "turns-view-reuse.png"), fullPage: true });
-    await chart.screenshot({ path: path.join(SHOTS, "reuse-over-time.png") });
+    await shot(page, "turns-view-reuse.png", { settleMs: 600 });
+    await shot(chart, "reuse-over-time.png");
 
     await gotoHydrated(page, `${t.app.url}/compare?runs=${a.id},${b.id}&turnMetric=achievedPct`);
     const compare = page.getByTestId("compare-reuse");
@@ -69,11 +67,8 @@ describe("reuse over time", () => {
     await expect.poll(() => deltas.textContent(), { timeout: 15_000 }).toContain("CPU offload on (baseline)");
     // Without the tier, more of the possible reuse is recomputed: a negative change of the served share.
     expect(await deltas.textContent()).toMatch(/-\d+(\.\d)? pt/);
-    await page.waitForTimeout(600);
-    await compare.screenshot({ path: path.join(SHOTS, "compare-reuse.png") });
-    await page
-      .getByTestId("compare-turns")
-      .screenshot({ path: path.join(SHOTS, "compare-turns-achieved.png") });
+    await shot(compare, "compare-reuse.png", { settleMs: 600 });
+    await shot(page.getByTestId("compare-turns"), "compare-turns-achieved.png");
     await page.close();
   });
 
@@ -113,10 +108,7 @@ describe("reuse over time", () => {
     expect(await page.getByTestId("interval-reuse-endpoint-note").textContent()).toContain(
       "No possible-reuse ceiling for one endpoint",
     );
-    await page.waitForTimeout(600);
-    await page
-      .getByTestId("interval-reuse")
-      .screenshot({ path: path.join(SHOTS, "reuse-over-time-endpoint.png") });
+    await shot(page.getByTestId("interval-reuse"), "reuse-over-time-endpoint.png", { settleMs: 600 });
     await page.close();
   });
 

@@ -3,9 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { apiUpload, useAppAndBrowser, gotoHydrated } from "./harness";
-
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
+import { apiUpload, useAppAndBrowser, gotoHydrated, shot } from "./harness";
 
 /** The frontend's log and the scrapes of the same run (test/generators/dynamo-router-log.mjs). */
 function generate(mode?: string) {
@@ -58,8 +56,8 @@ describe("cache view of a run with the KV router's log", () => {
     expect(await workers.first().locator('[data-stat="delivered"]').textContent()).toBe("not mappable");
     expect(await section.textContent()).toContain("3 outside the scrapes' window");
     await section.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SHOTS, "cache-router-log.png"), fullPage: true });
-    await section.screenshot({ path: path.join(SHOTS, "cache-router-log-section.png") });
+    await shot(page, "cache-router-log.png");
+    await shot(section, "cache-router-log-section.png");
   });
 
   it("maps the one worker of a one-worker run to its engine and shows its own gap (JSONL log)", async () => {
@@ -76,10 +74,8 @@ describe("cache view of a run with the KV router's log", () => {
     expect(await worker.locator('[data-stat="delivered"]').textContent()).toBe(pct(p.workers[0].delivered));
     expect(await worker.locator('[data-stat="gap"]').textContent()).toMatch(/^−\d+(\.\d+)? pp$/);
     await page.getByTestId("router-log").scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SHOTS, "cache-router-log-one-worker.png"), fullPage: true });
-    await page
-      .getByTestId("router-log")
-      .screenshot({ path: path.join(SHOTS, "cache-router-log-one-worker-section.png") });
+    await shot(page, "cache-router-log-one-worker.png");
+    await shot(page.getByTestId("router-log"), "cache-router-log-one-worker-section.png");
   });
 
   it("a log at INFO says to log at DEBUG, with no empty chart", async () => {
@@ -93,6 +89,6 @@ describe("cache view of a run with the KV router's log", () => {
     expect(await section.locator("[data-chart]").count()).toBe(0);
     expect(await page.getByTestId("router-log-table").count()).toBe(0);
     await section.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SHOTS, "cache-router-log-info-only.png"), fullPage: true });
+    await shot(page, "cache-router-log-info-only.png");
   });
 });

@@ -3,9 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { apiUpload, useAppAndBrowser, gotoHydrated } from "./harness";
-
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
+import { apiUpload, useAppAndBrowser, gotoHydrated, shot } from "./harness";
 
 describe("cache view of a run behind Dynamo's KV-aware router", () => {
   const t = useAppAndBrowser();
@@ -45,7 +43,7 @@ describe("cache view of a run behind Dynamo's KV-aware router", () => {
     const workers = table.locator('tbody tr[data-row="endpoint"]');
     expect(await workers.count()).toBe(2);
     expect(await workers.first().locator('[data-stat="predicted"]').textContent()).toBe("per pool only");
-    await page.screenshot({ path: path.join(SHOTS, "cache-router-prediction.png"), fullPage: true });
+    await shot(page, "cache-router-prediction.png");
   });
 
   it("a frontend without the KV router says the prediction is missing and how to get it, with no empty chart", async () => {
@@ -62,7 +60,7 @@ describe("cache view of a run behind Dynamo's KV-aware router", () => {
     const section = page.getByTestId("router-prediction");
     expect(await section.locator("[data-chart]").count()).toBe(0);
     expect(await page.getByTestId("router-prediction-table").count()).toBe(0);
-    await page.screenshot({ path: path.join(SHOTS, "cache-router-missing.png"), fullPage: true });
+    await shot(page, "cache-router-missing.png");
   });
 
   it("compare puts each run's gap beside the other's", async () => {
@@ -84,6 +82,6 @@ describe("cache view of a run behind Dynamo's KV-aware router", () => {
     expect(text.match(/[−+±]\d+(\.\d+)? pp/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
     expect(text).not.toMatch(/%/);
     await row.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SHOTS, "compare-router-gap.png"), fullPage: true });
+    await shot(page, "compare-router-gap.png");
   });
 });

@@ -8,9 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
-
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
+import { apiUpload, gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
 describe("roles and endpoint order in the run views", () => {
   const t = useAppAndBrowser();
@@ -43,7 +41,7 @@ describe("roles and endpoint order in the run views", () => {
     await bars.first().waitFor({ timeout: 30_000 });
     const fills = await bars.evaluateAll((els) => els.map((e) => e.getAttribute("fill")));
     expect(fills).toEqual(["var(--role-combined)", "var(--role-combined)"]);
-    await page.screenshot({ path: path.join(SHOTS, "aggregated-dynamo-cache.png"), fullPage: true });
+    await shot(page, "aggregated-dynamo-cache.png");
     await page.close();
   });
 
@@ -60,7 +58,7 @@ describe("roles and endpoint order in the run views", () => {
       .locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value")
       .allTextContents();
     expect(ticks).toEqual(Array.from({ length: 12 }, (_, i) => `10.0.0.${i + 1}:8000`));
-    await page.screenshot({ path: path.join(SHOTS, "kv-natural-order.png"), fullPage: true });
+    await shot(page, "kv-natural-order.png");
     await page.close();
   });
 });

@@ -13,6 +13,7 @@ import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
 import { apiUpload, startApp, type RunningApp } from "./harness";
+import { waitUntil } from "../helpers/wait.mjs";
 
 describe.skipIf(!PG_URL)("scale-out: two instances on one PostgreSQL", () => {
   let a: RunningApp;
@@ -58,14 +59,13 @@ describe.skipIf(!PG_URL)("scale-out: two instances on one PostgreSQL", () => {
 
     // A run is deleted once its drill-down, built by A after the summary, is stored too (before
     // that a delete is refused with 409 ingest_in_progress).
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const run = (await (await fetch(`${b.url}/api/runs/${up.id}`)).json()) as {
-        drilldownReadyAt: string | null;
-      };
-      if (run.drilldownReadyAt) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitUntil(
+      `run ${up.id}'s drill-down`,
+      async () =>
+        ((await (await fetch(`${b.url}/api/runs/${up.id}`)).json()) as { drilldownReadyAt: string | null })
+          .drilldownReadyAt,
+      { intervalMs: 200, output: b.logs },
+    );
     expect((await fetch(`${b.url}/api/runs/${up.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await fetch(`${a.url}/api/runs/${up.id}`)).status).toBe(404);
     expect((await fetch(`${b.url}/api/runs/${up.id}`)).status).toBe(404);

@@ -9,10 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { gotoHydrated, useAppAndBrowser } from "./harness";
+import { gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures/aiperf");
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR;
 
 async function uploadQwen(url: string, c: number): Promise<string> {
   const form = new FormData();
@@ -81,7 +80,7 @@ describe("making and changing a sweep in the browser", () => {
     await expect
       .poll(() => goodput.locator(".recharts-line-dot, .recharts-dot").count())
       .toBeGreaterThanOrEqual(2);
-    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, "sweep-goodput-logx.png"), fullPage: true });
+    await shot(page, "sweep-goodput-logx.png");
 
     // The report button saves the page's view as one file that opens offline with every chart drawn.
     const link = page.getByTestId("export-sweep-report");
@@ -120,7 +119,7 @@ describe("making and changing a sweep in the browser", () => {
       expect(box!.height).toBeGreaterThan(100);
     }
     expect(await offline.locator("h1").textContent()).toBe("Sweep: qwen 0.6B, RTX 6000");
-    if (SHOTS) await offline.screenshot({ path: path.join(SHOTS, "sweep-report.png"), fullPage: true });
+    await shot(offline, "sweep-report.png");
     await context.close();
     await page.close();
   });

@@ -11,13 +11,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { gotoHydrated, launchBrowser, startApp, type RunningApp } from "./harness";
+import { gotoHydrated, launchBrowser, startApp, type RunningApp, shot } from "./harness";
 
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sweep-uncertainty-e2e-"));
 
 interface Cfg {
@@ -111,10 +109,6 @@ function corners(d: string): Array<[number, number]> {
   return [...d.matchAll(/[ML]\s*(-?[\d.]+)[ ,](-?[\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
 }
 
-async function shoot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, name), fullPage: true });
-}
-
 describe("uncertainty on the Pareto front", () => {
   let app: RunningApp;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
@@ -196,9 +190,9 @@ describe("uncertainty on the Pareto front", () => {
     );
 
     await expect.poll(() => page.locator("figure[data-pending]").count()).toBe(0);
-    await shoot(page, "sweep-uncertainty-1440-light.png");
+    await shot(page, "sweep-uncertainty-1440-light.png");
     await page.close();
-    if (SHOTS)
+    if (process.env.RUNLENS_SCREENSHOT_DIR)
       for (const [w, scheme] of [
         [1440, "dark"],
         [390, "light"],
@@ -214,7 +208,7 @@ describe("uncertainty on the Pareto front", () => {
           .poll(() => p.getByTestId("frontier-sentence").textContent())
           .toContain(`at least ${readAt} `);
         await expect.poll(() => p.locator("figure[data-pending]").count()).toBe(0);
-        await shoot(p, `sweep-uncertainty-${w}-${scheme}.png`);
+        await shot(p, `sweep-uncertainty-${w}-${scheme}.png`);
         await p.close();
       }
   });

@@ -6,14 +6,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { launchBrowser, startApp, type RunningApp, gotoHydrated } from "./harness";
+import { launchBrowser, startApp, type RunningApp, gotoHydrated, shot } from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures/aiperf");
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sweeps-e2e-"));
 
 async function uploadFolder(url: string, files: Array<{ name: string; path: string }>, name?: string) {
@@ -31,10 +29,6 @@ const qwenFiles = [1, 2, 4].flatMap((c) =>
     path: path.join(FIX, `qwen-c${c}__${f}`),
   })),
 );
-
-async function shoot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, name), fullPage: true });
-}
 
 describe("sweep page", () => {
   let app: RunningApp;
@@ -104,7 +98,7 @@ describe("sweep page", () => {
       ttft: await c1Ttft.textContent(),
       goodput: await goodput.getByTestId("highest-meeting").textContent(),
     };
-    await shoot(page, "sweep-page.png");
+    await shot(page, "sweep-page.png");
 
     await page.reload();
     await expect.poll(() => table.locator("tbody tr").count()).toBe(3);
@@ -127,7 +121,7 @@ describe("sweep page", () => {
       .toBe(8);
     // Each change against the first sweep, then what the spread rule says (single runs here: not known).
     expect(await sentence.textContent()).toMatch(/\(([−+])\d+%, spread not known: /);
-    await shoot(page, "sweep-overlay-8.png");
+    await shot(page, "sweep-overlay-8.png");
 
     // A single run marked on the charts, as InferenceX overlays an unofficial run.
     const runs = await (await fetch(`${app.url}/api/sweeps/${qwen}`)).json();

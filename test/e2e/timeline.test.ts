@@ -11,9 +11,7 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
-import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
-
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || path.join(os.tmpdir(), "runlens-timeline-shots");
+import { apiUpload, gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
 interface ListedRun {
   id: string;
@@ -43,7 +41,6 @@ describe("Timeline view", () => {
   };
 
   it("draws a TensorRT-LLM run on worker lanes, zooms by button and wheel, and opens a request", async () => {
-    fs.mkdirSync(SHOTS, { recursive: true });
     const id = await runNamed("300 requests (synthetic)");
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1100 } });
     const windowReads: string[] = [];
@@ -62,7 +59,7 @@ describe("Timeline view", () => {
     expect(await page.locator("[data-context-missing]").first().innerText()).toMatch(
       /steady clock .* not known and is not guessed/,
     );
-    await page.screenshot({ path: path.join(SHOTS, "timeline-trtllm-whole.png"), fullPage: true });
+    await shot(page, "timeline-trtllm-whole.png");
 
     await page.getByRole("button", { name: "zoom in" }).click();
     await page.waitForURL(/tfrom=/, { timeout: 10_000 });
@@ -92,7 +89,7 @@ describe("Timeline view", () => {
     await page.mouse.click(at.x, at.y);
     await page.getByRole("region", { name: "request waterfall" }).waitFor({ timeout: 30_000 });
     expect(page.url()).toMatch(/req=\d+/);
-    await page.screenshot({ path: path.join(SHOTS, "timeline-trtllm-zoomed-request.png"), fullPage: true });
+    await shot(page, "timeline-trtllm-zoomed-request.png");
 
     // Keyboard: the first bar by start, then Enter opens it.
     await page.getByRole("button", { name: "Close" }).click();
@@ -116,7 +113,7 @@ describe("Timeline view", () => {
     await page.locator("[data-timeline-moment]").waitFor();
     expect(await page.locator("[data-timeline-moment]").innerText()).toMatch(/in flight/);
     expect(await page.locator("[data-context-readout]").count()).toBeGreaterThan(0);
-    await page.screenshot({ path: path.join(SHOTS, "timeline-aiperf-context-hover.png"), fullPage: true });
+    await shot(page, "timeline-aiperf-context-hover.png");
     await page.mouse.click(at.x, at.y);
     const detail = page.getByRole("region", { name: "request detail" });
     await detail.getByText("x_request_id").waitFor({ timeout: 30_000 });
@@ -136,7 +133,7 @@ describe("Timeline view", () => {
       "A sample: every 3rd request by start time, 4,000 of the 12,000 in this window. Zoom in to see every request.",
     );
     expect(await page.locator(CANVAS).getAttribute("data-bars")).toBe("4000");
-    await page.screenshot({ path: path.join(SHOTS, "timeline-aiperf-sampled.png"), fullPage: true });
+    await shot(page, "timeline-aiperf-sampled.png");
     // Two halvings of the window hold about 3,000 requests: all of them drawn, no sample note.
     await page.locator(CANVAS).focus();
     await page.keyboard.press("+");
@@ -165,7 +162,7 @@ describe("Timeline view", () => {
     await page.locator(CANVAS).waitFor({ timeout: 30_000 });
     expect(await summary(page)).toMatch(/on 24 conversation lanes/);
     await findBar(page);
-    await page.screenshot({ path: path.join(SHOTS, "timeline-multiturn-conversations.png"), fullPage: true });
+    await shot(page, "timeline-multiturn-conversations.png");
     await page.close();
   });
 });

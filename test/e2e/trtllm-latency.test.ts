@@ -1,10 +1,8 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { useAppAndBrowser } from "./harness";
+import { useAppAndBrowser, shot } from "./harness";
 
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 const EXAMPLE = path.resolve(
   __dirname,
   "../../lib/examples/files/trtllm-disagg-synthetic/perf_metrics-disagg-router-1-20260101T000000Z.jsonl",
@@ -55,14 +53,14 @@ describe("latency view of the example TensorRT-LLM run (perf metrics only)", () 
     expect(await page.getByTestId("trtllm-latency-definitions").textContent()).toContain(
       "disagg_server_arrival_time",
     );
-    await page.screenshot({ path: path.join(SHOTS, "trtllm-latency-ttft.png"), fullPage: true });
+    await shot(page, "trtllm-latency-ttft.png");
 
     await page.getByRole("group", { name: "metric" }).getByRole("button", { name: "TPOT" }).click();
     await page.waitForURL(/metric=tpotMs/);
     await expect
       .poll(() => page.locator('[data-chart="latency-histogram"] h3').textContent())
       .toContain("Time per output token");
-    await page.screenshot({ path: path.join(SHOTS, "trtllm-latency-tpot.png"), fullPage: true });
+    await shot(page, "trtllm-latency-tpot.png");
     await page.close();
   });
 

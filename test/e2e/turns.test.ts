@@ -10,9 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
-import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
+import { apiUpload, gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "turns-e2e-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -57,11 +56,8 @@ describe("Turns view", () => {
     expect(await page.locator('[data-chart="turns-hit-rate"] .chart-mark-label').textContent()).toBe(
       "aiperf theoretical (run)",
     );
-    await page.waitForTimeout(600);
-    await page.screenshot({ path: path.join(SHOTS, "turns-view.png"), fullPage: true });
-    await page
-      .locator('[data-chart="turns-reuse"]')
-      .screenshot({ path: path.join(SHOTS, "turns-reuse.png") });
+    await shot(page, "turns-view.png", { settleMs: 600 });
+    await shot(page.locator('[data-chart="turns-reuse"]'), "turns-reuse.png");
     await page.close();
   });
 
@@ -85,8 +81,7 @@ describe("Turns view", () => {
     await expect.poll(() => table.textContent(), { timeout: 15_000 }).toContain("offload on (baseline)");
     // Later turns lose most of their cache when most histories are evicted: negative points.
     expect(await table.textContent()).toMatch(/-\d+(\.\d)? pt/);
-    await page.waitForTimeout(600);
-    await section.screenshot({ path: path.join(SHOTS, "compare-turns.png") });
+    await shot(section, "compare-turns.png", { settleMs: 600 });
     await page.close();
   });
 
@@ -112,7 +107,7 @@ describe("Turns view", () => {
     const possible = page.locator('[data-chart="turns-possible-reuse"]');
     expect(await possible.getAttribute("data-chart-empty")).toBeNull();
     expect(await possible.textContent()).toContain("Possible prefix reuse by turn");
-    await page.screenshot({ path: path.join(SHOTS, "turns-view-no-cached.png"), fullPage: true });
+    await shot(page, "turns-view-no-cached.png");
     await page.close();
   });
 
@@ -154,11 +149,8 @@ describe("Turns view", () => {
     expect(await page.getByTestId("interval-reuse-sources").textContent()).toContain(
       "image, audio and video parts not counted",
     );
-    await page.waitForTimeout(600);
-    await page.screenshot({ path: path.join(SHOTS, "turns-view-inputs.png"), fullPage: true });
-    await page
-      .locator('[data-chart="reuse-over-time"]')
-      .screenshot({ path: path.join(SHOTS, "reuse-over-time-inputs.png") });
+    await shot(page, "turns-view-inputs.png", { settleMs: 600 });
+    await shot(page.locator('[data-chart="reuse-over-time"]'), "reuse-over-time-inputs.png");
 
     // The request detail of the turn with the image: the estimate, the records' count, the image.
     const timeline = await (await fetch(`${t.app.url}/api/runs/${run.id}/timeline`)).json();
@@ -175,8 +167,7 @@ describe("Turns view", () => {
       .toContain("estimated from inputs.json");
     expect(await detail.textContent()).toContain("records' count");
     expect(await detail.textContent()).toContain("image, audio or video parts");
-    await page.waitForTimeout(400);
-    await page.screenshot({ path: path.join(SHOTS, "timeline-request-inputs.png"), fullPage: true });
+    await shot(page, "timeline-request-inputs.png", { settleMs: 400 });
     await page.close();
   });
 });

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { apiUpload, startApp, type RunningApp } from "./harness";
+import { waitUntil } from "../helpers/wait.mjs";
 import { ROOT } from "../helpers/next-server.mjs";
 
 const RUN = path.join(ROOT, "test/fixtures/aiperf/qwen-c4__profile_export.jsonl");
@@ -41,14 +42,13 @@ describe("warming the run page at start", () => {
     expect(first.logs()).not.toMatch(/warmed/);
     const { id } = await apiUpload(first.url, [{ path: RUN }]);
     // The upload answers with its summary; the timeline needs the drill-down, built after it.
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const run = (await (await fetch(`${first.url}/api/runs/${id}`)).json()) as {
-        drilldownReadyAt: string | null;
-      };
-      if (run.drilldownReadyAt) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitUntil(
+      `run ${id}'s drill-down`,
+      async () =>
+        ((await (await fetch(`${first.url}/api/runs/${id}`)).json()) as { drilldownReadyAt: string | null })
+          .drilldownReadyAt,
+      { intervalMs: 200, output: first.logs },
+    );
     await first.stop();
     apps = [];
 
@@ -66,5 +66,5 @@ describe("warming the run page at start", () => {
     apps.push(off);
     await new Promise((r) => setTimeout(r, 1500));
     expect(off.logs()).not.toMatch(/warmed/);
-  });
+  }, 480_000); // three server starts and an upload: minutes on a loaded machine
 });

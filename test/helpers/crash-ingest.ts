@@ -17,8 +17,18 @@ import { idParams, openTestApp } from "./test-app";
  */
 const ROOT = path.resolve(__dirname, "../..");
 
-/** Requests in the file: enough that request rows land well before the commit. */
-export const CRASH_RECORDS = 50_000;
+/**
+ * Requests in the file. The child holds its commit once every row is written (hold-ingests.ts),
+ * so the kill lands mid-ingest whatever the size: a few thousand rows are enough.
+ */
+export const CRASH_RECORDS = 5_000;
+/**
+ * How long a test waits for a child to reach the moment of the kill: the child loads and compiles
+ * the sources first, minutes on a loaded machine. A timeout shows what the child printed.
+ */
+export const CHILD_WAIT_MS = 240_000;
+/** A crash test's own time limit: the child's wait, then the restart and a re-ingest. */
+export const CRASH_TEST_MS = CHILD_WAIT_MS + 180_000;
 /** The heartbeat age after which the next process calls the killed ingest interrupted. */
 export const CRASH_STALE_MS = 1000;
 

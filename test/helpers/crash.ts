@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import Database from "better-sqlite3";
+import { waitUntil } from "./wait.mjs";
 
 /**
  * Polls a SQLite store that another process is writing (WAL lets a second connection read) until
@@ -12,24 +13,26 @@ export async function pollStore<T>(
   what: string,
   probe: (db: Database.Database) => { found: T } | { seen: string },
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
   let seen = "no database file yet";
-  while (Date.now() < deadline) {
-    if (fs.existsSync(dbFile)) {
+  const found = await waitUntil(
+    `${what} in ${dbFile}`,
+    () => {
+      if (!fs.existsSync(dbFile)) return undefined;
       const db = new Database(dbFile, { readonly: true, fileMustExist: true });
       try {
         const r = probe(db);
-        if ("found" in r) return r.found;
+        if ("found" in r) return { value: r.found };
         seen = r.seen;
       } catch {
         seen = "database file there, schema not yet";
       } finally {
         db.close();
       }
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`waited ${timeoutMs} ms for ${what} in ${dbFile}; last seen: ${seen}`);
+      return undefined;
+    },
+    { timeoutMs, intervalMs: 25, seen: () => seen },
+  );
+  return found.value;
 }
 
 /**

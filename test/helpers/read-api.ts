@@ -1,9 +1,11 @@
 import { expect } from "vitest";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { GET as getVerdicts } from "@/app/api/runs/[id]/verdicts/route";
 import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
 import { runSummarySchema, type RunSummary } from "@/lib/api/schemas";
 import { sweepSchema, type Sweep } from "@/lib/api/sweeps";
+import { gateResultSchema, type GateResult } from "@/lib/api/regression-schemas";
 import { idParams } from "./test-app";
 
 /** GET /api/runs/{id}, expected to answer 200, read by its wire schema. */
@@ -27,4 +29,10 @@ export async function readChart(id: string, key: string): Promise<unknown> {
   });
   expect(res.status).toBe(200);
   return res.json();
+}
+
+/** GET /api/runs/{id}/verdicts?{qs}: the gate's answer, read by its wire schema. */
+export async function readGate(id: string, qs: string): Promise<GateResult> {
+  const res = await getVerdicts(new Request(`http://localhost/api/runs/${id}/verdicts?${qs}`), idParams(id));
+  return gateResultSchema.parse(await res.json());
 }

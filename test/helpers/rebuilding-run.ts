@@ -22,7 +22,7 @@ import type { AppContext } from "@/lib/server/app-context";
 import { failInterruptedIngests } from "@/lib/store/interrupted-ingest";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { slowestCaseRecords } from "./aiperf-slowest-case";
-import { holdIngests } from "./hold-ingests";
+import { gateIngests } from "./hold-ingests";
 import { idParams, uploadRequest } from "./test-app";
 
 const get = (p: string) => new Request(`http://localhost${p}`);
@@ -74,19 +74,6 @@ const all = (answer: string) =>
     ].map((k) => [k, answer]),
   );
 
-async function waitFor(app: AppContext, id: string, pred: (status: string) => boolean) {
-  for (let i = 0; i < 400; i++) {
-    const run = await app.store.db
-      .selectFrom("runs")
-      .select("status")
-      .where("id", "=", id)
-      .executeTakeFirst();
-    if (run && pred(run.status)) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`run ${id} never reached the awaited status`);
-}
-
 async function uploaded(files: Array<{ name: string; path?: string; content?: string }>): Promise<string> {
   const res = await upload(uploadRequest(files));
   expect(res.status).toBe(201);
@@ -108,22 +95,29 @@ export async function expectRebuildingAnswers409(app: AppContext): Promise<void>
   expect(ready.timeline).toBe("200");
   expect((await drilldownAnswers(trtllm))["trtllm/requests"]).toBe("200");
 
-  const release = holdIngests({ commitMs: 1500 });
-  try {
-    for (const id of [aiperf, trtllm]) {
-      const work = reingest(new Request("http://localhost/x", { method: "POST" }), idParams(id));
-      await waitFor(app, id, (s) => s === "ingesting");
-      // The re-ingest has cleared the old rows and is writing the new ones.
-      await new Promise((r) => setTimeout(r, 300));
+  for (const id of [aiperf, trtllm]) {
+    // Held before its commit until the checks are done: the re-ingest has cleared the old rows
+    // and written the new ones, and the run is still ingesting.
+    const gate = gateIngests("beforeCommit");
+    let work: Promise<Response>;
+    try {
+      work = reingest(new Request("http://localhost/x", { method: "POST" }), idParams(id));
+      await gate.reached;
+      const run = await app.store.db
+        .selectFrom("runs")
+        .select("status")
+        .where("id", "=", id)
+        .executeTakeFirst();
+      expect(run?.status).toBe("ingesting");
       expect(await drilldownAnswers(id)).toEqual(all("409 drilldown_building"));
       // Its charts are cleared until the commit: being built, not absent.
       const key = id === aiperf ? "aiperf-slowest" : "trtllm-segments";
       const c = await chart(get(`/api/runs/${id}/charts/${key}`), { params: Promise.resolve({ id, key }) });
       expect(c.status).toBe(409);
-      expect((await work).status).toBe(200);
+    } finally {
+      gate.release();
     }
-  } finally {
-    release();
+    expect((await work).status).toBe(200);
   }
   const after = await drilldownAnswers(aiperf);
   expect(after["aiperf/requests"]).toBe("200");

@@ -2,12 +2,12 @@
  * Run by jiti in a child process (test/helpers/crash-ingest.ts, spawnIngest): uploads argv[2]
  * through the real POST /api/runs and prints "finished <status>". A file goes under its own
  * name, a folder as its files under their paths below it. argv[3] and argv[4] hold the ingest
- * before its commit and before its drill-down that many milliseconds (0: not held).
+ * before its commit and before its drill-down that many milliseconds (0: not held). It says when it
+ * has started, loaded the sources and begun the upload: a test that times out waiting on it shows
+ * how far it got.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { POST } from "@/app/api/runs/route";
-import { holdIngests } from "./hold-ingests";
 
 function filesBelow(dir: string, prefix = ""): Array<[string, string]> {
   return fs
@@ -21,6 +21,13 @@ function filesBelow(dir: string, prefix = ""): Array<[string, string]> {
 }
 
 async function main() {
+  const t0 = performance.now();
+  console.log("started");
+  const [{ POST }, { holdIngests }] = await Promise.all([
+    import("@/app/api/runs/route"),
+    import("./hold-ingests"),
+  ]);
+  console.log(`loaded the sources in ${Math.round(performance.now() - t0)} ms`);
   const [input, commitMs, drilldownMs] = process.argv.slice(2);
   holdIngests({ commitMs: Number(commitMs), drilldownMs: Number(drilldownMs) });
   const files: Array<[string, string]> = fs.statSync(input).isDirectory()
@@ -28,6 +35,7 @@ async function main() {
     : [[input, path.basename(input)]];
   const form = new FormData();
   for (const [file, name] of files) form.append("file", new Blob([fs.readFileSync(file)]), name);
+  console.log(`uploading ${files.length} file(s)`);
   const res = await POST(new Request("http://localhost/api/runs", { method: "POST", body: form }));
   console.log("finished", res.status);
 }

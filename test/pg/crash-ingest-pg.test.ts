@@ -11,7 +11,9 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  CHILD_WAIT_MS,
   CRASH_RECORDS,
+  CRASH_TEST_MS,
   expectInterruptedRun,
   expectReingestReady,
   restartAfterCrash,
@@ -19,24 +21,42 @@ import {
   writeCrashInput,
 } from "../helpers/crash-ingest";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
+import { waitUntil } from "../helpers/wait.mjs";
+
+/** Polls the schema the child writes until `sql` finds a run; resolves with its id. */
+function pollRunId(client: pg.Client, what: string, sql: string, timeoutMs: number): Promise<string> {
+  return waitUntil(
+    what,
+    async () => {
+      try {
+        return (await client.query(sql)).rows[0]?.id as string | undefined;
+      } catch {
+        return undefined; // the schema is not migrated yet
+      }
+    },
+    { timeoutMs, intervalMs: 25 },
+  );
+}
 
 /** Polls until a run is ingesting with request rows already stored; resolves with its id. */
-async function ingestingRunWithRows(client: pg.Client, timeoutMs: number): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const r = await client.query(
-        `select r.id from runs r where r.status = 'ingesting'
-           and exists (select 1 from trtllm_requests t where t.run_id = r.id)`,
-      );
-      if (r.rows[0]) return r.rows[0].id as string;
-    } catch {
-      // the schema is not migrated yet
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error("no run got into its ingest in time");
-}
+const ingestingRunWithRows = (client: pg.Client, timeoutMs: number) =>
+  pollRunId(
+    client,
+    "a run ingesting with request rows",
+    `select r.id from runs r where r.status = 'ingesting'
+       and exists (select 1 from trtllm_requests t where t.run_id = r.id)`,
+    timeoutMs,
+  );
+
+/** Polls until a run has its summary committed and its drill-down not yet; resolves with its id. */
+const inDrilldownWindow = (client: pg.Client, timeoutMs: number) =>
+  pollRunId(
+    client,
+    "a run between its summary and its drill-down",
+    `select id from runs where status = 'ready'
+       and summary_ready_at is not null and drilldown_ready_at is null`,
+    timeoutMs,
+  );
 
 describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
   let dir: string;
@@ -53,105 +73,99 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
     await schema?.drop();
   });
 
-  it("leaves a failed run whose re-ingest stores each request once", async () => {
-    const dataDir = path.join(dir, "data");
-    // Holds the commit back once every row is written: the kill lands mid-ingest on any machine.
-    const ingest = spawnIngest(input, { DATA_DIR: dataDir, DATABASE_URL: schema.url }, { commitMs: 600_000 });
-    const client = new pg.Client({ connectionString: schema.url });
-    await client.connect();
-    try {
-      const runId = await ingest.until(ingestingRunWithRows(client, 150_000));
-      expect(await ingest.kill()).toBe("SIGKILL");
-      expect(ingest.output()).not.toContain("finished");
-      const before = await client.query("select status, summary from runs where id = $1", [runId]);
-      expect(before.rows[0]).toEqual({ status: "ingesting", summary: null });
-
-      const { cleanup } = await restartAfterCrash({ DATA_DIR: dataDir, DATABASE_URL: schema.url });
-      try {
-        await expectInterruptedRun(runId);
-        const done = await expectReingestReady(runId);
-        expect(done.files[0].records).toBe(CRASH_RECORDS);
-        const rows = await client.query(
-          "select count(*)::int as n, count(distinct idx)::int as d from trtllm_requests where run_id = $1",
-          [runId],
-        );
-        expect(rows.rows[0]).toEqual({ n: CRASH_RECORDS, d: CRASH_RECORDS });
-      } finally {
-        await cleanup();
-      }
-    } finally {
-      await client.end();
-    }
-  }, 240_000);
-
-  it("fails a run killed between its summary and its drill-down, and re-ingest completes it", async () => {
-    const records = 2000;
-    const small = writeCrashInput(path.join(dir, "small"), records);
-    const windowSchema = await freshSchema();
-    const ingest = spawnIngest(
-      small,
-      {
-        DATA_DIR: path.join(dir, "data-window"),
-        DATABASE_URL: windowSchema.url,
-        RUNLENS_DRILLDOWN: "background",
-      },
-      // Holds the drill-down back, so the kill lands after the summary is committed.
-      { drilldownMs: 600_000 },
-    );
-    const client = new pg.Client({ connectionString: windowSchema.url });
-    await client.connect();
-    try {
-      const runId = await ingest.until(inDrilldownWindow(client, 150_000));
-      expect(await ingest.kill()).toBe("SIGKILL");
-      const charts = async () =>
-        (await client.query("select count(*)::int as n from chart_data where run_id = $1", [runId])).rows[0]
-          .n;
-      const before = await client.query(
-        "select status, summary is not null as summary, drilldown_ready_at from runs where id = $1",
-        [runId],
+  it(
+    "leaves a failed run whose re-ingest stores each request once",
+    async () => {
+      const dataDir = path.join(dir, "data");
+      // Holds the commit back once every row is written: the kill lands mid-ingest on any machine.
+      const ingest = spawnIngest(
+        input,
+        { DATA_DIR: dataDir, DATABASE_URL: schema.url },
+        { commitMs: 600_000 },
       );
-      expect(before.rows[0]).toEqual({ status: "ready", summary: true, drilldown_ready_at: null });
-      expect(await charts()).toBeGreaterThan(0);
-
-      const { cleanup } = await restartAfterCrash({
-        DATA_DIR: path.join(dir, "data-window"),
-        DATABASE_URL: windowSchema.url,
-      });
+      const client = new pg.Client({ connectionString: schema.url });
+      await client.connect();
       try {
-        await expectInterruptedRun(runId);
-        expect(await charts()).toBe(0);
-        const done = await expectReingestReady(runId);
-        expect(done.timeBreakdown.requestCount).toBe(records);
-        expect(typeof done.drilldownReadyAt).toBe("string");
-        const rows = await client.query(
-          "select count(*)::int as n, count(distinct idx)::int as d from trtllm_requests where run_id = $1",
+        const runId = await ingest.until(ingestingRunWithRows(client, CHILD_WAIT_MS));
+        expect(await ingest.kill()).toBe("SIGKILL");
+        expect(ingest.output()).not.toContain("finished");
+        const before = await client.query("select status, summary from runs where id = $1", [runId]);
+        expect(before.rows[0]).toEqual({ status: "ingesting", summary: null });
+
+        const { cleanup } = await restartAfterCrash({ DATA_DIR: dataDir, DATABASE_URL: schema.url });
+        try {
+          await expectInterruptedRun(runId);
+          const done = await expectReingestReady(runId);
+          expect(done.files[0].records).toBe(CRASH_RECORDS);
+          const rows = await client.query(
+            "select count(*)::int as n, count(distinct idx)::int as d from trtllm_requests where run_id = $1",
+            [runId],
+          );
+          expect(rows.rows[0]).toEqual({ n: CRASH_RECORDS, d: CRASH_RECORDS });
+        } finally {
+          await cleanup();
+        }
+      } finally {
+        await client.end();
+      }
+    },
+    CRASH_TEST_MS,
+  );
+
+  it(
+    "fails a run killed between its summary and its drill-down, and re-ingest completes it",
+    async () => {
+      const records = 2000;
+      const small = writeCrashInput(path.join(dir, "small"), records);
+      const windowSchema = await freshSchema();
+      const ingest = spawnIngest(
+        small,
+        {
+          DATA_DIR: path.join(dir, "data-window"),
+          DATABASE_URL: windowSchema.url,
+          RUNLENS_DRILLDOWN: "background",
+        },
+        // Holds the drill-down back, so the kill lands after the summary is committed.
+        { drilldownMs: 600_000 },
+      );
+      const client = new pg.Client({ connectionString: windowSchema.url });
+      await client.connect();
+      try {
+        const runId = await ingest.until(inDrilldownWindow(client, CHILD_WAIT_MS));
+        expect(await ingest.kill()).toBe("SIGKILL");
+        const charts = async () =>
+          (await client.query("select count(*)::int as n from chart_data where run_id = $1", [runId])).rows[0]
+            .n;
+        const before = await client.query(
+          "select status, summary is not null as summary, drilldown_ready_at from runs where id = $1",
           [runId],
         );
-        expect(rows.rows[0]).toEqual({ n: records, d: records });
+        expect(before.rows[0]).toEqual({ status: "ready", summary: true, drilldown_ready_at: null });
+        expect(await charts()).toBeGreaterThan(0);
+
+        const { cleanup } = await restartAfterCrash({
+          DATA_DIR: path.join(dir, "data-window"),
+          DATABASE_URL: windowSchema.url,
+        });
+        try {
+          await expectInterruptedRun(runId);
+          expect(await charts()).toBe(0);
+          const done = await expectReingestReady(runId);
+          expect(done.timeBreakdown.requestCount).toBe(records);
+          expect(typeof done.drilldownReadyAt).toBe("string");
+          const rows = await client.query(
+            "select count(*)::int as n, count(distinct idx)::int as d from trtllm_requests where run_id = $1",
+            [runId],
+          );
+          expect(rows.rows[0]).toEqual({ n: records, d: records });
+        } finally {
+          await cleanup();
+        }
       } finally {
-        await cleanup();
+        await client.end();
+        await windowSchema.drop();
       }
-    } finally {
-      await client.end();
-      await windowSchema.drop();
-    }
-  }, 240_000);
+    },
+    CRASH_TEST_MS,
+  );
 });
-
-/** Polls until a run has its summary committed and its drill-down not yet; resolves with its id. */
-async function inDrilldownWindow(client: pg.Client, timeoutMs: number): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const r = await client.query(
-        `select id from runs where status = 'ready'
-           and summary_ready_at is not null and drilldown_ready_at is null`,
-      );
-      if (r.rows[0]) return r.rows[0].id as string;
-    } catch {
-      // the schema is not migrated yet
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error("no run got between its summary and its drill-down in time");
-}
