@@ -53,9 +53,9 @@ export function CompareTurns({ data }: { data: CompareResponse }) {
         ? `${d >= 0 ? "+" : ""}${formatNumber(d, 1)} pt`
         : `${d >= 0 ? "+" : ""}${formatNumber(d * 100, 1)}%`;
   const tone = (d: number | null) =>
-    d === null || m.higherIsBetter === null || Math.abs(d) < 1e-9
+    d === null || m.direction === "neutral" || Math.abs(d) < 1e-9
       ? "text-muted"
-      : d > 0 === m.higherIsBetter
+      : d > 0 === (m.direction === "higher")
         ? "text-ok"
         : "text-danger";
   const picker = (
