@@ -2,9 +2,10 @@
 
 import { DataTable } from "@/components/charts/data-table";
 import { formatNumber } from "@/lib/format-number";
-import { AIPERF_CHART_KEYS, agreementPayloadSchema } from "@/lib/api/aiperf-charts";
+
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { RecordsSampleNote } from "./records-sample-note";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 /**
  * Our statistics against aiperf's own summary: a quiet line when they agree, the differing
@@ -12,7 +13,7 @@ import { RecordsSampleNote } from "./records-sample-note";
  * that hold fewer requests than the summary counts are a sample, said as such (RecordsSampleNote).
  */
 export function AgreementNotice({ runId, enabled }: { runId: string; enabled: boolean }) {
-  const { data } = useRunChart(runId, AIPERF_CHART_KEYS.agreement, agreementPayloadSchema, enabled);
+  const { data } = useRunChart(runId, AIPERF_CHARTS.agreement, enabled);
   if (!data) return null;
   const sampleNote = data.sample ? <RecordsSampleNote data={data} /> : null;
   if (data.disagreements === 0 && sampleNote) return sampleNote;

@@ -2,15 +2,16 @@
 
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useRunChart } from "@/components/charts/use-run-chart";
-import { AIPERF_CHART_KEYS, gpuSummaryPayloadSchema } from "@/lib/api/aiperf-charts";
+
 import { formatNumber } from "@/lib/format-number";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 const cell = (v: number | null, digits: number, unit: string) =>
   v === null ? "—" : `${formatNumber(v, digits)}${unit}`;
 
 /** aiperf's own GPU statistics (summary telemetry_data), one row per GPU, busy ones marked. */
 export function GpuSummaryTable({ runId }: { runId: string }) {
-  const q = useRunChart(runId, AIPERF_CHART_KEYS.gpuSummary, gpuSummaryPayloadSchema, true);
+  const q = useRunChart(runId, AIPERF_CHARTS.gpuSummary, true);
   const d = q.data;
   return (
     <div className="space-y-2">

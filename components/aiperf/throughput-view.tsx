@@ -6,23 +6,19 @@ import { RecordsSampleLine } from "@/components/aiperf/records-sample";
 import { ChartAreaConcurrency } from "@/components/charts/chart-area-concurrency";
 import { ChartBarErrors } from "@/components/charts/chart-bar-errors";
 import { ChartLineThroughput } from "@/components/charts/chart-line-throughput";
-import { AIPERF_CHART_KEYS, errorsPayloadSchema, timelinePayloadSchema } from "@/lib/api/aiperf-charts";
+
 import { ChartStatus } from "@/components/charts/chart-status";
 import { ErrorExamples } from "./error-examples";
 import { useRunChart } from "@/components/charts/use-run-chart";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 /** Throughput and in-flight concurrency over time, and the run's errors by type. */
 export function ThroughputView({ run }: RunViewProps) {
   const fromRecords = run.requests?.source === "aiperf";
   // Imported tools' files without per-request start times (SGLang, older vLLM) have no timeline.
   const untimed = run.info.requestTimeline === false;
-  const timeline = useRunChart(
-    run.id,
-    AIPERF_CHART_KEYS.timeline,
-    timelinePayloadSchema,
-    fromRecords && !untimed,
-  );
-  const errors = useRunChart(run.id, AIPERF_CHART_KEYS.errors, errorsPayloadSchema, fromRecords);
+  const timeline = useRunChart(run.id, AIPERF_CHARTS.timeline, fromRecords && !untimed);
+  const errors = useRunChart(run.id, AIPERF_CHARTS.errors, fromRecords);
   if (!fromRecords) {
     return (
       <EmptyView title="No per-request records in this run">

@@ -1,12 +1,12 @@
 "use client";
 
-import { AIPERF_CHART_KEYS, trialsPayloadSchema } from "@/lib/api/aiperf-charts";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { formatCount } from "@/lib/format-number";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 /** Explains how a multi-run upload (profile_runs/run_NNNN) is shown: one run, trials pooled. */
 export function TrialsNote({ runId, enabled }: { runId: string; enabled: boolean }) {
-  const { data } = useRunChart(runId, AIPERF_CHART_KEYS.trials, trialsPayloadSchema, enabled);
+  const { data } = useRunChart(runId, AIPERF_CHARTS.trials, enabled);
   if (!enabled || !data) return null;
   return (
     <p className="rounded-lg border border-border bg-card p-3 text-xs text-muted" data-testid="aiperf-trials">

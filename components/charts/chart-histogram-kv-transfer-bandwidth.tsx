@@ -4,8 +4,9 @@ import { ChartContainer } from "@/components/charts/chart-container";
 import { binRange, ReferenceMark } from "@/components/charts/reference-marks";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { formatNumber, plural } from "@/lib/format-number";
-import { histogramPayloadSchema, TRTLLM_CHART_KEYS } from "@/lib/api/trtllm-charts";
+
 import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
+import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 type Props = { runId: string; height?: number };
 const gbps = (v: number) => `${formatNumber(v, 2)} GB/s`;
@@ -16,7 +17,7 @@ const gbps = (v: number) => `${formatNumber(v, 2)} GB/s`;
  * no transfers.
  */
 export function ChartHistogramKvTransferBandwidth({ runId, height = 260 }: Props) {
-  const p = useRunChart(runId, TRTLLM_CHART_KEYS.kvTransferBandwidth, histogramPayloadSchema).data;
+  const p = useRunChart(runId, TRTLLM_CHARTS.kvTransferBandwidth).data;
   if (!p || p.count === 0) return null;
   const rows = p.bins.map((b) => ({ ...b, mid: (b.lo + b.hi) / 2 }));
   return (

@@ -5,16 +5,12 @@ import { useQueryState } from "nuqs";
 import { ChartLineCompareCdf } from "@/components/charts/chart-line-compare-cdf";
 import type { CompareResponse } from "@/lib/api/compare-schemas";
 import { runChartQueryOptions } from "@/lib/api/query-options";
-import {
-  AIPERF_CHART_KEYS,
-  distributionPayloadSchema,
-  LATENCY_METRICS,
-  type LatencyMetric,
-} from "@/lib/api/aiperf-charts";
+import { LATENCY_METRICS, type LatencyMetric } from "@/lib/api/aiperf-charts";
 import { cdfPoints } from "@/lib/metrics/compare-chart-rows";
 import { itlWordsOf } from "@/lib/metrics/request-words";
 import { runColor } from "./run-colors";
 import { compareSearchParams } from "./search-params";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 const LABELS: Record<LatencyMetric, string> = { ttftMs: "TTFT", e2eMs: "E2E latency", itlMs: "ITL" };
 
@@ -29,11 +25,9 @@ export function CompareCdf({ data }: { data: CompareResponse }) {
   const [metric, setMetric] = useQueryState("metric", compareSearchParams.metric);
   const withDist = data.runs
     .map((r, i) => ({ run: r, color: runColor(i) }))
-    .filter(({ run }) => data.chartKeys[run.id]?.includes(AIPERF_CHART_KEYS.distribution));
+    .filter(({ run }) => data.chartKeys[run.id]?.includes(AIPERF_CHARTS.distribution.key));
   const results = useQueries({
-    queries: withDist.map(({ run }) =>
-      runChartQueryOptions(run.id, AIPERF_CHART_KEYS.distribution, distributionPayloadSchema),
-    ),
+    queries: withDist.map(({ run }) => runChartQueryOptions(run.id, AIPERF_CHARTS.distribution)),
   });
   if (withDist.length === 0) return null;
   const labels = labelsFor(data);

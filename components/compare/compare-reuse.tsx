@@ -6,15 +6,11 @@ import { DataTable } from "@/components/charts/data-table";
 import { REUSE_PARTS } from "@/components/charts/reuse-series";
 import type { CompareResponse } from "@/lib/api/compare-schemas";
 import { runChartQueryOptions } from "@/lib/api/query-options";
-import {
-  REUSE_INTERVALS_CHART,
-  reuseIntervalsPayloadSchema,
-  TURNS_CHART,
-  turnsPayloadSchema,
-} from "@/lib/api/turns";
+
 import { formatCount, formatNumber } from "@/lib/format-number";
 import { compareReuseDeltas, compareReuseRow, type CompareReuseRow } from "@/lib/metrics/turn-chart-rows";
 import { distinctLabels } from "@/lib/metrics/short-labels";
+import { AIPERF_CHARTS, REUSE_INTERVALS_CHART } from "@/lib/api/chart-catalog";
 
 const pct = (v: number | null) => (v === null ? "not counted" : `${formatNumber(v, 1)}%`);
 const pt = (d: number | null) => (d === null ? "" : `${d >= 0 ? "+" : ""}${formatNumber(d, 1)} pt`);
@@ -29,15 +25,15 @@ const tone = (d: number | null, higherIsBetter: boolean) =>
  * counters is stacked from them; one with only the responses' usage from its turns.
  */
 export function CompareReuse({ data }: { data: CompareResponse }) {
-  const candidates = data.runs.filter((r) => data.chartKeys[r.id]?.includes(TURNS_CHART));
+  const candidates = data.runs.filter((r) => data.chartKeys[r.id]?.includes(AIPERF_CHARTS.turns.key));
   const intervals = useQueries({
     queries: candidates.map((r) => ({
-      ...runChartQueryOptions(r.id, REUSE_INTERVALS_CHART, reuseIntervalsPayloadSchema),
-      enabled: data.chartKeys[r.id]?.includes(REUSE_INTERVALS_CHART) ?? false,
+      ...runChartQueryOptions(r.id, REUSE_INTERVALS_CHART),
+      enabled: data.chartKeys[r.id]?.includes(REUSE_INTERVALS_CHART.key) ?? false,
     })),
   });
   const turns = useQueries({
-    queries: candidates.map((r) => runChartQueryOptions(r.id, TURNS_CHART, turnsPayloadSchema)),
+    queries: candidates.map((r) => runChartQueryOptions(r.id, AIPERF_CHARTS.turns)),
   });
   if (candidates.length === 0) return null;
   const rows: Array<CompareReuseRow & { name: string }> = candidates.flatMap((r, i) => {

@@ -6,7 +6,7 @@ import { ChartLineCompareRouterLog } from "@/components/charts/chart-line-compar
 import { DataTable } from "@/components/charts/data-table";
 import type { CompareResponse } from "@/lib/api/compare-schemas";
 import { runChartQueryOptions } from "@/lib/api/query-options";
-import { ROUTER_LOG_CHART, ROUTER_LOG_HOW, routerLogPayloadSchema } from "@/lib/api/router-log";
+import { ROUTER_LOG_HOW } from "@/lib/api/router-log";
 import { formatCount, formatNumber, formatPoints } from "@/lib/format-number";
 import {
   compareRouterLogDeltas,
@@ -18,6 +18,7 @@ import {
 } from "@/lib/metrics/compare-router-log";
 import { runColor } from "./run-colors";
 import { compareSearchParams } from "./search-params";
+import { ROUTER_LOG_CHART } from "@/lib/api/chart-catalog";
 
 const pct = (v: number | null) => (v === null ? "—" : `${formatNumber(v, 1)}%`);
 const delta = (d: number | null) => (d === null ? "" : formatPoints(d));
@@ -40,12 +41,12 @@ const COLUMNS: ReadonlyArray<[string, CompareRouterLogKey, (v: number | null) =>
 export function CompareRouterLog({ data }: { data: CompareResponse }) {
   const [overlay, setOverlay] = useQueryState("routerOverlay", compareSearchParams.routerOverlay);
   const colored = data.runs.map((run, i) => ({ run, color: runColor(i) }));
-  const withLog = colored.filter(({ run }) => data.chartKeys[run.id]?.includes(ROUTER_LOG_CHART));
+  const withLog = colored.filter(({ run }) => data.chartKeys[run.id]?.includes(ROUTER_LOG_CHART.key));
   const results = useQueries({
-    queries: withLog.map(({ run }) => runChartQueryOptions(run.id, ROUTER_LOG_CHART, routerLogPayloadSchema)),
+    queries: withLog.map(({ run }) => runChartQueryOptions(run.id, ROUTER_LOG_CHART)),
   });
   if (withLog.length === 0) return null;
-  const without = colored.filter(({ run }) => !data.chartKeys[run.id]?.includes(ROUTER_LOG_CHART));
+  const without = colored.filter(({ run }) => !data.chartKeys[run.id]?.includes(ROUTER_LOG_CHART.key));
   const loaded = withLog.flatMap(({ run, color }, i) => {
     const payload = results[i]?.data;
     return payload ? [{ run, color, payload }] : [];

@@ -6,7 +6,7 @@ import { ChartContainer } from "@/components/charts/chart-container";
 import { DataTable } from "@/components/charts/data-table";
 import type { CompareResponse } from "@/lib/api/compare-schemas";
 import { runChartQueryOptions } from "@/lib/api/query-options";
-import { TURNS_CHART, turnsPayloadSchema, type TurnsPayload } from "@/lib/api/turns";
+import { type TurnsPayload } from "@/lib/api/turns";
 import { formatMs, formatNumber } from "@/lib/format-number";
 import {
   compareTurnRows,
@@ -16,6 +16,7 @@ import {
 } from "@/lib/metrics/turn-chart-rows";
 import { runColor } from "./run-colors";
 import { compareSearchParams } from "./search-params";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 /**
  * Turn curves of the compared multi-turn runs on one axis (docs/metrics.md §Turns), and each
@@ -25,9 +26,9 @@ export function CompareTurns({ data }: { data: CompareResponse }) {
   const [metric, setMetric] = useQueryState("turnMetric", compareSearchParams.turnMetric);
   const withTurns = data.runs
     .map((r, i) => ({ run: r, color: runColor(i) }))
-    .filter(({ run }) => data.chartKeys[run.id]?.includes(TURNS_CHART));
+    .filter(({ run }) => data.chartKeys[run.id]?.includes(AIPERF_CHARTS.turns.key));
   const results = useQueries({
-    queries: withTurns.map(({ run }) => runChartQueryOptions(run.id, TURNS_CHART, turnsPayloadSchema)),
+    queries: withTurns.map(({ run }) => runChartQueryOptions(run.id, AIPERF_CHARTS.turns)),
   });
   if (withTurns.length === 0) return null;
   const loaded = withTurns.flatMap(({ run, color }, i) => {
@@ -53,9 +54,9 @@ export function CompareTurns({ data }: { data: CompareResponse }) {
         ? `${d >= 0 ? "+" : ""}${formatNumber(d, 1)} pt`
         : `${d >= 0 ? "+" : ""}${formatNumber(d * 100, 1)}%`;
   const tone = (d: number | null) =>
-    d === null || m.higherIsBetter === null || Math.abs(d) < 1e-9
+    d === null || m.direction === "neutral" || Math.abs(d) < 1e-9
       ? "text-muted"
-      : d > 0 === m.higherIsBetter
+      : d > 0 === (m.direction === "higher")
         ? "text-ok"
         : "text-danger";
   const picker = (

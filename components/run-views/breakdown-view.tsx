@@ -18,30 +18,24 @@ import type { RunViewProps } from "@/components/run/run-view-props";
 import { runSearchParams } from "@/components/run/search-params";
 import { formatRate, plural } from "@/lib/format-number";
 import { segmentStatRows } from "@/lib/metrics/trtllm-chart-rows";
-import {
-  kvHitRatePayloadSchema,
-  segmentSharePayloadSchema,
-  segmentsPayloadSchema,
-  STATISTICS,
-  stepsPayloadSchema,
-  TRTLLM_CHART_KEYS,
-} from "@/lib/api/trtllm-charts";
+import { STATISTICS } from "@/lib/api/trtllm-charts";
 import { EmptyView } from "./empty-view";
+import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 export function BreakdownView({ run }: RunViewProps) {
   const tb = run.timeBreakdown;
   const [stat, setStat] = useQueryState("stat", runSearchParams.stat);
   const [scope, setScope] = useQueryState("segments", runSearchParams.segments);
   const has = tb !== null;
-  const segments = useRunChart(run.id, TRTLLM_CHART_KEYS.segments, segmentsPayloadSchema, has);
+  const segments = useRunChart(run.id, TRTLLM_CHARTS.segments, has);
   // The segment chart comes first; the rest of the view is fetched once its payload is in and
   // drawn after it has painted, so their rendering never holds the first chart back.
   const segmentsDone = !segments.isLoading;
   const afterFirst = useAfterPaint(segmentsDone);
   const rest = has && segmentsDone;
-  const share = useRunChart(run.id, TRTLLM_CHART_KEYS.segmentShare, segmentSharePayloadSchema, rest);
-  const hit = useRunChart(run.id, TRTLLM_CHART_KEYS.kvHitRate, kvHitRatePayloadSchema, rest);
-  const steps = useRunChart(run.id, TRTLLM_CHART_KEYS.steps, stepsPayloadSchema, rest);
+  const share = useRunChart(run.id, TRTLLM_CHARTS.segmentShare, rest);
+  const hit = useRunChart(run.id, TRTLLM_CHARTS.kvHitRate, rest);
+  const steps = useRunChart(run.id, TRTLLM_CHARTS.steps, rest);
   // The charts below the per-request bars do not depend on the statistic: kept from one
   // render to the next so a toggle redraws only the segment chart.
   const below = useMemo(

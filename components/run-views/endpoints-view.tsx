@@ -8,8 +8,9 @@ import { WindowNote } from "@/components/server-metrics/window-note";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { formatCount, formatRate, plural } from "@/lib/format-number";
-import { SM_ENDPOINTS_CHART, smEndpointsPayloadSchema } from "@/lib/api/server-metrics-charts";
+
 import { EmptyView } from "./empty-view";
+import { SM_CHARTS } from "@/lib/api/chart-catalog";
 
 interface Row {
   endpoint: string;
@@ -17,7 +18,7 @@ interface Row {
 }
 
 export function EndpointsView({ run }: RunViewProps) {
-  const q = useRunChart(run.id, run.serverMetrics ? SM_ENDPOINTS_CHART : null, smEndpointsPayloadSchema);
+  const q = useRunChart(run.id, run.serverMetrics ? SM_CHARTS.endpoints : null);
   if (run.endpoints.length === 0) {
     return (
       <EmptyView title="No endpoints in this run">

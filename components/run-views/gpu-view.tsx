@@ -5,13 +5,14 @@ import { useRunChart } from "@/components/charts/use-run-chart";
 import { ChartLineGpu } from "@/components/charts/chart-line-gpu";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { formatNumber, plural } from "@/lib/format-number";
-import { AIPERF_CHART_KEYS, gpuPayloadSchema } from "@/lib/api/aiperf-charts";
+
 import { GpuSummaryTable } from "@/components/aiperf/gpu-summary-table";
 import { EmptyView } from "./empty-view";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 export function GpuView({ run }: RunViewProps) {
   const hasTelemetry = run.files.some((f) => f.kind === "aiperf-gpu-telemetry");
-  const gpu = useRunChart(run.id, AIPERF_CHART_KEYS.gpu, gpuPayloadSchema, hasTelemetry);
+  const gpu = useRunChart(run.id, AIPERF_CHARTS.gpu, hasTelemetry);
   if (!hasTelemetry && typeof run.info.telemetryGpus === "number") return <GpuSummaryTable runId={run.id} />;
   if (!hasTelemetry) {
     return (

@@ -5,12 +5,13 @@ import { ChartAreaIntervalReuse } from "@/components/charts/chart-area-interval-
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import type { RunViewProps } from "@/components/run/run-view-props";
-import { REUSE_INTERVALS_CHART, reuseIntervalsPayloadSchema } from "@/lib/api/turns";
+
 import { formatCount, formatNumber, plural } from "@/lib/format-number";
 import { intervalReuseTotals } from "@/lib/metrics/turn-chart-rows";
 import { useEndpointChoice } from "@/components/server-metrics/use-sm-chart";
 import { EndpointReuseFacts, EndpointReusePicker } from "./endpoint-reuse";
 import { Fact } from "./fact";
+import { REUSE_INTERVALS_CHART } from "@/lib/api/chart-catalog";
 
 const pct = (v: number) => `${formatNumber(v * 100, 1)}%`;
 
@@ -20,7 +21,7 @@ const pct = (v: number) => `${formatNumber(v * 100, 1)}%`;
  */
 export function IntervalReuseSection({ run }: RunViewProps) {
   const has = typeof run.info.reuseIntervals === "number" && run.info.reuseIntervals > 0;
-  const q = useRunChart(run.id, REUSE_INTERVALS_CHART, reuseIntervalsPayloadSchema, has);
+  const q = useRunChart(run.id, REUSE_INTERVALS_CHART, has);
   const [choice, setChoice] = useEndpointChoice();
   const scraped = run.info.serverMetricsExport != null || run.info.serverMetricsPrometheusScrapes != null;
   if (!has && scraped)

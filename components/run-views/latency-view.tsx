@@ -21,18 +21,13 @@ import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { ChartLineLatencyTimeslices } from "@/components/charts/chart-line-latency-timeslices";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { runSearchParams } from "@/components/run/search-params";
-import {
-  AIPERF_CHART_KEYS,
-  distributionPayloadSchema,
-  overTimePayloadSchema,
-  timeslicesPayloadSchema,
-  ttftVsInputPayloadSchema,
-} from "@/lib/api/aiperf-charts";
+
 import { hasAiperfAgreement } from "@/lib/api/run-views";
 import { TrtllmLatencySection } from "@/components/trtllm-latency/trtllm-latency-section";
 import { DrilldownNotice } from "@/components/run/drilldown-notice";
 import { drilldownBuilding } from "@/lib/api/drilldown";
 import { EmptyView } from "./empty-view";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 export function LatencyView({ run }: RunViewProps) {
   const [urlMetric, setMetric] = useQueryState("metric", runSearchParams.metric);
@@ -40,7 +35,7 @@ export function LatencyView({ run }: RunViewProps) {
   const metric = urlMetric === "tpotMs" ? "ttftMs" : urlMetric;
   const fromRecords = run.requests?.source === "aiperf";
   const building = drilldownBuilding(run);
-  const dist = useRunChart(run.id, AIPERF_CHART_KEYS.distribution, distributionPayloadSchema, fromRecords);
+  const dist = useRunChart(run.id, AIPERF_CHARTS.distribution, fromRecords);
   // The histogram and CDF come first: the two scatter charts (2,000 points each) took seconds to
   // draw and held them back when they shared a commit, so they are fetched once the distribution
   // is in and drawn after it has painted.
@@ -49,20 +44,10 @@ export function LatencyView({ run }: RunViewProps) {
   // Imported tools' files without per-request start times (SGLang, older vLLM) store no
   // latency-over-time chart: asking for it anyway was a 404 in the console.
   const untimed = run.info.requestTimeline === false;
-  const overTime = useRunChart(
-    run.id,
-    AIPERF_CHART_KEYS.overTime,
-    overTimePayloadSchema,
-    fromRecords && distDone && !untimed,
-  );
-  const ttftInput = useRunChart(
-    run.id,
-    AIPERF_CHART_KEYS.ttftVsInput,
-    ttftVsInputPayloadSchema,
-    fromRecords && distDone,
-  );
+  const overTime = useRunChart(run.id, AIPERF_CHARTS.overTime, fromRecords && distDone && !untimed);
+  const ttftInput = useRunChart(run.id, AIPERF_CHARTS.ttftVsInput, fromRecords && distDone);
   const hasSlices = run.files.some((f) => f.format === "timeslices-json" || f.format === "timeslices-csv");
-  const slices = useRunChart(run.id, AIPERF_CHART_KEYS.timeslices, timeslicesPayloadSchema, hasSlices);
+  const slices = useRunChart(run.id, AIPERF_CHARTS.timeslices, hasSlices);
   const trtllm = run.timeBreakdown?.latency
     ? { ...run.timeBreakdown, latency: run.timeBreakdown.latency }
     : null;

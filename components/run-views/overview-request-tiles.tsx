@@ -1,5 +1,6 @@
 import type { RunSummary } from "@/lib/api/schemas";
 import { formatCount, formatNumber, NOT_RECORDED, plural, timeUnitFor } from "@/lib/format-number";
+import { METRICS, pairLabel } from "@/lib/api/metric-catalog";
 
 /** A p50 / p99 pair in one unit ("6.48 s / 18.63 s", never "6,478.6 ms / 18.63 s"). */
 function pair(p50: number | null, p99: number | null): string {
@@ -51,20 +52,24 @@ export function requestTiles(run: RunSummary): Tile[] {
       testId: "tile-requests",
     },
     {
-      label: "TTFT p50 / p99",
+      label: pairLabel(METRICS.ttft),
       value: r.ttftMs ? pair(r.ttftMs.p50, r.ttftMs.p99) : NOT_RECORDED,
       hint: r.ttftMs ? (sample ? "aiperf summary, every request" : undefined) : whyMissing,
     },
     {
-      label: "End-to-end p50 / p99",
+      label: pairLabel(METRICS.e2e),
       value: r.e2eMs ? pair(r.e2eMs.p50, r.e2eMs.p99) : NOT_RECORDED,
       hint: r.e2eMs ? undefined : whyMissing,
     },
     counts.successful === 0
       ? // A rate over no successful request is no measurement (vLLM writes 0.0 for it).
-        { label: "Output tokens/s", value: NOT_RECORDED, hint: "no successful request: no throughput" }
+        {
+          label: METRICS.outputTokenThroughput.label,
+          value: NOT_RECORDED,
+          hint: "no successful request: no throughput",
+        }
       : {
-          label: "Output tokens/s",
+          label: METRICS.outputTokenThroughput.label,
           value:
             r.outputTokenThroughputPerS == null ? NOT_RECORDED : formatNumber(r.outputTokenThroughputPerS, 1),
           hint:

@@ -5,7 +5,8 @@ import { ChartStatus } from "@/components/charts/chart-status";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { RouterLogTable } from "@/components/server-metrics/router-log-table";
 import { formatCount } from "@/lib/format-number";
-import { ROUTER_LOG_CHART, routerLogPayloadSchema, type RouterLogPayload } from "@/lib/api/router-log";
+import { type RouterLogPayload } from "@/lib/api/router-log";
+import { ROUTER_LOG_CHART } from "@/lib/api/chart-catalog";
 
 /** What was left out of the comparison, in one line (nothing when nothing was). */
 function leftOut(p: RouterLogPayload): string | null {
@@ -23,7 +24,7 @@ function leftOut(p: RouterLogPayload): string | null {
  * time beside the engines' counters. Stored only for runs whose upload has a router log.
  */
 export function RouterLogSection({ runId, enabled }: { runId: string; enabled: boolean }) {
-  const q = useRunChart(runId, enabled ? ROUTER_LOG_CHART : null, routerLogPayloadSchema);
+  const q = useRunChart(runId, enabled ? ROUTER_LOG_CHART : null);
   if (!enabled) return null;
   const p = q.data;
   const note = p ? leftOut(p) : null;

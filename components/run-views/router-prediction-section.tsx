@@ -4,14 +4,15 @@ import { ChartLineRouterPrediction } from "@/components/charts/chart-line-router
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { RouterPredictionTable } from "@/components/server-metrics/router-prediction-table";
-import { routerPredictionPayloadSchema, SM_ROUTER_CHART } from "@/lib/api/router-prediction";
+
+import { SM_CHARTS } from "@/lib/api/chart-catalog";
 
 /**
  * The KV-aware router's predicted hit rate beside what the engines delivered. Stored only for
  * runs with router metrics or a Dynamo frontend; a run without either has no such section.
  */
 export function RouterPredictionSection({ runId, enabled }: { runId: string; enabled: boolean }) {
-  const q = useRunChart(runId, enabled ? SM_ROUTER_CHART : null, routerPredictionPayloadSchema);
+  const q = useRunChart(runId, enabled ? SM_CHARTS.router : null);
   if (!enabled) return null;
   const p = q.data;
   return (

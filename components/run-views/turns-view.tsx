@@ -8,19 +8,20 @@ import { ChartStatus } from "@/components/charts/chart-status";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { hasTurnData } from "@/lib/api/run-views";
-import { TURNS_CHART, turnsPayloadSchema, type TurnsPayload } from "@/lib/api/turns";
+import { type TurnsPayload } from "@/lib/api/turns";
 import { formatCount, formatNumber, plural } from "@/lib/format-number";
 import { reuseTotals } from "@/lib/metrics/turn-chart-rows";
 import { ManifestEmptyView } from "./empty-view";
 import { IntervalReuseSection } from "./interval-reuse-section";
 import { Fact } from "./fact";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 const pct = (v: number | null) => (v === null ? "not recorded" : `${formatNumber(v * 100, 1)}%`);
 
 /** Multi-turn runs: latency, lengths, outcomes and cache reuse by turn index (docs/metrics.md §Turns). */
 export function TurnsView({ run }: RunViewProps) {
   const has = hasTurnData(run);
-  const turns = useRunChart(run.id, TURNS_CHART, turnsPayloadSchema, has);
+  const turns = useRunChart(run.id, AIPERF_CHARTS.turns, has);
   if (!has) return <ManifestEmptyView id="turns" title="No multi-turn conversations in this run" />;
   const d = turns.data;
   const totals = d ? reuseTotals(d) : null;

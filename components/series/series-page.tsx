@@ -11,6 +11,7 @@ import { COMPARE_STATS, type CompareStat } from "@/lib/api/compare-schemas";
 import type { SeriesDetail } from "@/lib/api/regression-schemas";
 import { seriesQueryOptions } from "@/lib/api/series-query-options";
 import { formatDateTime } from "@/lib/format-number";
+import { seriesMetric } from "@/lib/metrics/regression/catalog";
 import { seriesSearchParams } from "./search-params";
 import { SeriesGoodput } from "./series-goodput";
 import { VerdictText } from "./verdict-text";
@@ -18,40 +19,21 @@ import { VerdictText } from "./verdict-text";
 /** The trends a series page draws, in order: latency at the chosen statistic, then run-level figures. */
 function trends(stat: CompareStat) {
   const aiperf = "Upload aiperf profile_export.jsonl with each run for per-request latency.";
-  return [
-    { metric: `ttft.${stat}`, title: `TTFT ${stat}`, unit: "ms", missing: `No run has TTFT. ${aiperf}` },
-    { metric: `itl.${stat}`, title: `ITL ${stat}`, unit: "ms", missing: `No run has ITL. ${aiperf}` },
-    {
-      metric: `e2e.${stat}`,
-      title: `E2E latency ${stat}`,
-      unit: "ms",
-      missing: `No run has E2E latency. ${aiperf}`,
-    },
-    {
-      metric: `server_ttft.${stat}`,
-      title: `Server TTFT ${stat}`,
-      unit: "ms",
-      missing: "No run has TensorRT-LLM perf metrics (return_perf_metrics).",
-    },
-    {
-      metric: "throughput",
-      title: "Output token throughput",
-      unit: "tok/s",
-      missing: "No run has an output token throughput (aiperf profile_export_aiperf.json).",
-    },
-    {
-      metric: "cache_hit_rate",
-      title: "Cache hit rate",
-      unit: "ratio",
-      missing: "No run has a cache hit rate: upload the server's metrics export with each run.",
-    },
-    {
-      metric: "kv_usage_peak",
-      title: "KV usage (peak)",
-      unit: "ratio",
-      missing: "No run has a KV usage gauge: upload the server's metrics export with each run.",
-    },
+  const serverMetrics = "upload the server's metrics export with each run.";
+  const lines: Array<[id: string, missing: string]> = [
+    [`ttft.${stat}`, `No run has TTFT. ${aiperf}`],
+    [`itl.${stat}`, `No run has ITL. ${aiperf}`],
+    [`e2e.${stat}`, `No run has E2E latency. ${aiperf}`],
+    [`server_ttft.${stat}`, "No run has TensorRT-LLM perf metrics (return_perf_metrics)."],
+    ["throughput", "No run has an output token throughput (aiperf profile_export_aiperf.json)."],
+    ["cache_hit_rate", `No run has a cache hit rate: ${serverMetrics}`],
+    ["kv_usage_peak", `No run has a KV usage gauge: ${serverMetrics}`],
   ];
+  // Titles and units are the metric catalog's (lib/api/metric-catalog.ts), as in compare and the gate.
+  return lines.flatMap(([id, missing]) => {
+    const m = seriesMetric(id);
+    return m ? [{ metric: id, title: m.label, unit: m.unit, missing }] : [];
+  });
 }
 
 export function SeriesPage({ name }: { name: string }) {

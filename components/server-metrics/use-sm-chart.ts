@@ -4,12 +4,9 @@ import { useQueryState } from "nuqs";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { runSearchParams } from "@/components/run/search-params";
-import { seriesChartKey } from "@/lib/metrics/server-metrics/chart-rows";
-import {
-  SM_ENDPOINTS_CHART,
-  smEndpointsPayloadSchema,
-  smSeriesPayloadSchema,
-} from "@/lib/api/server-metrics-charts";
+import { seriesChart } from "@/lib/metrics/server-metrics/chart-rows";
+
+import { SM_CHARTS } from "@/lib/api/chart-catalog";
 
 /** The endpoint picker's choice, kept in the URL: "all" | "role:<role>" | "<endpoint>". */
 export function useEndpointChoice() {
@@ -22,10 +19,10 @@ export function useEndpointChoice() {
  * parsing it does not hold the view's first chart back.
  */
 export function useSmData(runId: string, enabled: boolean) {
-  const endpoints = useRunChart(runId, enabled ? SM_ENDPOINTS_CHART : null, smEndpointsPayloadSchema);
+  const endpoints = useRunChart(runId, enabled ? SM_CHARTS.endpoints : null);
   const [choice] = useEndpointChoice();
   const afterFirst = useAfterPaint(endpoints.data !== undefined);
-  const key = endpoints.data && afterFirst ? seriesChartKey(endpoints.data, choice) : null;
-  const series = useRunChart(runId, key, smSeriesPayloadSchema);
+  const chart = endpoints.data && afterFirst ? seriesChart(endpoints.data, choice) : null;
+  const series = useRunChart(runId, chart);
   return { endpoints, series };
 }

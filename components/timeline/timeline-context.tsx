@@ -5,16 +5,12 @@ import { useRef } from "react";
 import { chartVersion } from "@/lib/api/chart-version";
 import { runChartQueryOptions, runQueryOptions } from "@/lib/api/query-options";
 import type { RunSummary } from "@/lib/api/schemas";
-import {
-  SM_ENDPOINTS_CHART,
-  smEndpointsPayloadSchema,
-  smSeriesPayloadSchema,
-  type SmSeriesPayload,
-} from "@/lib/api/server-metrics-charts";
+import { type SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 import { formatCount, formatNumber, formatRate } from "@/lib/format-number";
 import { useWidth } from "./use-canvas-env";
 import { ContextStrip } from "./context-strip";
 import type { ViewWindow } from "./timeline-layout";
+import { SM_CHARTS, SM_SERIES } from "@/lib/api/chart-catalog";
 
 /** Per-worker lines up to this many endpoints; more read as one line for all of them. */
 const MAX_WORKER_LINES = 8;
@@ -27,7 +23,7 @@ function useContextSeries(run: RunSummary, enabled: boolean) {
     refetchOnMount: false,
   });
   const endpoints = useQuery({
-    ...runChartQueryOptions(run.id, SM_ENDPOINTS_CHART, smEndpointsPayloadSchema, {}, version),
+    ...runChartQueryOptions(run.id, SM_CHARTS.endpoints, version),
     enabled: enabled && version !== undefined,
     retry: false,
   });
@@ -38,11 +34,13 @@ function useContextSeries(run: RunSummary, enabled: boolean) {
     ...(perEndpoint.length <= MAX_WORKER_LINES ? perEndpoint : []),
   ];
   const series = useQueries({
-    queries: wanted.map((g) => ({
-      ...runChartQueryOptions(run.id, g.chartKey, smSeriesPayloadSchema, {}, version),
-      enabled: version !== undefined,
-      retry: false,
-    })),
+    queries: wanted
+      .flatMap((g) => SM_SERIES.fromKey(g.chartKey) ?? [])
+      .map((chart) => ({
+        ...runChartQueryOptions(run.id, chart, version),
+        enabled: version !== undefined,
+        retry: false,
+      })),
   });
   const loaded = series.map((q) => q.data).filter((d): d is SmSeriesPayload => d !== undefined);
   return {

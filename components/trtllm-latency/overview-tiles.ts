@@ -1,4 +1,5 @@
 import type { Tile } from "@/components/run-views/overview-request-tiles";
+import { METRICS, pairLabel } from "@/lib/api/metric-catalog";
 import type { RunSummary, Stats } from "@/lib/api/schemas";
 import { formatMs } from "@/lib/format-number";
 
@@ -14,21 +15,21 @@ export function trtllmLatencyTiles(run: RunSummary): Tile[] {
   const source = "from TensorRT-LLM perf metrics (server stamps), completed requests";
   return [
     {
-      label: "Server TTFT p50 / p99",
+      label: pairLabel(METRICS.trtllmTtft),
       value: p50p99(l.ttftMs),
       hint: "perf metrics",
       definition: `Outermost server arrival to its first token sent, ${source}.`,
       testId: "tile-trtllm-ttft",
     },
     {
-      label: "Server E2E p50 / p99",
+      label: pairLabel(METRICS.trtllmE2e),
       value: p50p99(l.e2eMs),
       hint: "perf metrics",
       definition: `TTFT + the generation server's first response to its last token, so never below TTFT, ${source}.`,
       testId: "tile-trtllm-e2e",
     },
     {
-      label: "Server TPOT p50 / p99",
+      label: pairLabel(METRICS.trtllmTpot),
       value: p50p99(l.tpotMs),
       hint: l.tpotMs
         ? l.tokensFromIterations

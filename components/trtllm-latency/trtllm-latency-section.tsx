@@ -7,10 +7,10 @@ import { ChartScatterLatencyOverTime } from "@/components/charts/chart-scatter-l
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { useRunChart } from "@/components/charts/use-run-chart";
-import { distributionPayloadSchema } from "@/lib/api/aiperf-charts";
+
 import type { TimeBreakdownBlock } from "@/lib/api/schemas";
 import { formatMs, plural } from "@/lib/format-number";
-import { TRTLLM_CHART_KEYS, trtllmLatencyOverTimePayloadSchema } from "@/lib/api/trtllm-charts";
+
 import {
   missingText,
   TRTLLM_LATENCY_OPTIONS,
@@ -20,6 +20,7 @@ import {
 } from "./latency-definitions";
 import { TrtllmLatencyStatsTable } from "./latency-stats-table";
 import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
+import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 const POPULATION = "completed request";
 
@@ -32,15 +33,10 @@ interface Props {
 
 /** The latency view of a run whose per-request latency comes from TensorRT-LLM perf metrics. */
 export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Props) {
-  const dist = useRunChart(runId, TRTLLM_CHART_KEYS.latencyDistribution, distributionPayloadSchema);
+  const dist = useRunChart(runId, TRTLLM_CHARTS.latencyDistribution);
   // The scatter (up to 2,000 points) is fetched and drawn once the histogram has painted.
   const afterFirst = useAfterPaint(!dist.isLoading);
-  const overTime = useRunChart(
-    runId,
-    TRTLLM_CHART_KEYS.latencyOverTime,
-    trtllmLatencyOverTimePayloadSchema,
-    !dist.isLoading,
-  );
+  const overTime = useRunChart(runId, TRTLLM_CHARTS.latencyOverTime, !dist.isLoading);
   const label = trtllmLatencyLabel(metric);
   const d = dist.data?.metrics[metric] ?? null;
   const pointCount = overTime.data?.points.filter((p) => p[metric] !== null).length ?? 0;

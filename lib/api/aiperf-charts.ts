@@ -6,19 +6,6 @@ import { z } from "zod";
 import { nullableNumbers, timePoints } from "./fields";
 import { statsSchema } from "./schemas";
 
-export const AIPERF_CHART_KEYS = {
-  distribution: "aiperf-distribution",
-  overTime: "aiperf-over-time",
-  ttftVsInput: "aiperf-ttft-vs-input",
-  timeline: "aiperf-timeline",
-  errors: "aiperf-errors",
-  agreement: "aiperf-agreement",
-  gpu: "aiperf-gpu",
-  trials: "aiperf-trials",
-  timeslices: "aiperf-timeslices",
-  gpuSummary: "aiperf-gpu-summary",
-} as const;
-
 export const LATENCY_METRICS = ["ttftMs", "e2eMs", "itlMs"] as const;
 export type LatencyMetric = (typeof LATENCY_METRICS)[number];
 

@@ -26,9 +26,6 @@ export const requestListSchema = z.object({
 });
 export type RequestList = z.infer<typeof requestListSchema>;
 
-/** The chart key under which ingest stores the latency view's slowest-request lists. */
-export const AIPERF_SLOWEST_CHART = "aiperf-slowest";
-
 /** The sorts the latency view offers, slowest first; the route's default limit per list. */
 export const SLOWEST_SORTS = ["ttft", "e2e", "itl"] as const;
 export const SLOWEST_LIMIT = 20;

@@ -5,8 +5,6 @@
  */
 import { z } from "zod";
 
-export const DYNAMO_TRACE_CHART = "dynamo-trace-sessions";
-
 export const dynamoTraceSessionsPayloadSchema = z.object({
   sessions: z.array(
     z.object({

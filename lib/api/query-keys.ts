@@ -11,8 +11,9 @@ export const queryKeys = {
   runList: (params: object) => ["runs", params] as const,
   runListInfinite: (params: object) => ["runs", "infinite", params] as const,
   run: (id: string) => ["run", id] as const,
-  runChart: (id: string, key: string, params: object, version: string | null) =>
-    ["run", id, "chart", key, params, version] as const,
+  /** A stored chart payload: its key and shape version (lib/api/chart-catalog.ts), under the run's chart version. */
+  runChart: (id: string, chart: { key: string; version: number }, version: string | null) =>
+    ["run", id, "chart", chart.key, chart.version, version] as const,
   aiperfRequests: (id: string, sort: string) => ["run", id, "aiperf-requests", sort] as const,
   trtllmRequestSample: (id: string, sort: string, order: "asc" | "desc", limit: number) =>
     ["run", id, "trtllm-requests", sort, order, limit] as const,

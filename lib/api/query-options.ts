@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
+import type { ChartDef } from "./chart-catalog";
 import { DRILLDOWN_POLL_MS, drilldownBuilding } from "./drilldown";
 import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./query-keys";
@@ -54,27 +55,18 @@ export function runQueryOptions(id: string) {
 
 /**
  * Chart payloads computed at ingest; a ready run's charts never change until re-ingest, so they
- * are cached for good. `schema` validates the payload the chart expects. `version` (the run's
+ * are cached for good. The chart's schema (lib/api/chart-catalog.ts) validates its payload. `version` (the run's
  * `chartVersion`) goes into the URL, which the server then answers as immutable, and into the key,
  * so a re-ingested run's charts are fetched anew.
  */
-export function runChartQueryOptions<S extends z.ZodType>(
-  id: string,
-  key: string,
-  schema: S,
-  params: Record<string, string | number | undefined> = {},
-  version?: string,
-) {
-  const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") search.set(k, String(v));
-  if (version !== undefined) search.set("v", version);
-  const qs = search.toString();
+export function runChartQueryOptions<S extends z.ZodType>(id: string, chart: ChartDef<S>, version?: string) {
+  const qs = version === undefined ? "" : `?${new URLSearchParams({ v: version })}`;
   return queryOptions({
-    queryKey: queryKeys.runChart(id, key, params, version ?? null),
+    queryKey: queryKeys.runChart(id, chart, version ?? null),
     queryFn: () =>
       fetchJson(
-        `/api/runs/${encodeURIComponent(id)}/charts/${encodeURIComponent(key)}${qs ? `?${qs}` : ""}`,
-        schema,
+        `/api/runs/${encodeURIComponent(id)}/charts/${encodeURIComponent(chart.key)}${qs}`,
+        chart.schema,
       ),
     staleTime: Infinity,
   });

@@ -83,8 +83,6 @@ export type RouterLogOtherWorkers = z.infer<typeof routerLogOtherWorkersSchema>;
 export type RouterLogPoint = z.infer<typeof routerLogPointSchema>;
 export type RouterLogPayload = z.infer<typeof routerLogPayloadSchema>;
 
-export const ROUTER_LOG_CHART = "router-log";
-
 /**
  * Workers a router-log payload lists one by one; the rest are one "N other workers" row, so a
  * log naming 200,000 workers is a payload of kilobytes, not of tens of megabytes.

@@ -73,5 +73,3 @@ export type RouterPool = z.infer<typeof routerPoolSchema>;
 export type RouterPoint = z.infer<typeof routerPointSchema>;
 export type RouterSeries = z.infer<typeof routerSeriesSchema>;
 export type RouterPredictionPayload = z.infer<typeof routerPredictionPayloadSchema>;
-
-export const SM_ROUTER_CHART = "sm-router";

@@ -1,9 +1,5 @@
-import type { z } from "zod";
-import { AIPERF_CHART_KEYS, distributionPayloadSchema } from "./aiperf-charts";
+import { AIPERF_CHARTS, SM_CHARTS, TRTLLM_CHARTS, type ChartDef } from "./chart-catalog";
 import type { RunSummary } from "./schemas";
-import { SM_ENDPOINTS_CHART, smEndpointsPayloadSchema } from "./server-metrics-charts";
-import { segmentsPayloadSchema, TRTLLM_CHART_KEYS } from "./trtllm-charts";
-import { TURNS_CHART, turnsPayloadSchema } from "./turns";
 
 export interface RunViewManifest {
   /** The `?view=` value. */
@@ -20,10 +16,10 @@ export interface RunViewManifest {
    * The payload the view draws first, which the server puts in the page's cache so that chart
    * needs no round trip after hydration. Only small payloads, and only when the run stored one.
    */
-  firstChart?: { key: string; schema: z.ZodType };
+  firstChart?: ChartDef;
 }
 
-const serverMetricsFirst = { key: SM_ENDPOINTS_CHART, schema: smEndpointsPayloadSchema };
+const serverMetricsFirst = SM_CHARTS.endpoints;
 
 const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
@@ -100,7 +96,7 @@ const VIEWS = [
     hasData: (r) => r.requests !== null || r.timeBreakdown?.latency != null,
     missing:
       "upload aiperf profile_export.jsonl (per-request records) or its profile_export_aiperf.json, or TensorRT-LLM perf metrics (return_perf_metrics)",
-    firstChart: { key: AIPERF_CHART_KEYS.distribution, schema: distributionPayloadSchema },
+    firstChart: AIPERF_CHARTS.distribution,
   },
   {
     id: "throughput",
@@ -114,7 +110,7 @@ const VIEWS = [
     hasData: hasTurnData,
     missing:
       "upload aiperf profile_export.jsonl of a multi-turn run (records with conversation_id and turn_index above 0)",
-    firstChart: { key: TURNS_CHART, schema: turnsPayloadSchema },
+    firstChart: AIPERF_CHARTS.turns,
   },
   {
     id: "breakdown",
@@ -122,7 +118,7 @@ const VIEWS = [
     hasData: (r) => r.timeBreakdown !== null,
     missing:
       "upload TensorRT-LLM perf_metrics JSONL (worker and disagg-server files, written with return_perf_metrics on)",
-    firstChart: { key: TRTLLM_CHART_KEYS.segments, schema: segmentsPayloadSchema },
+    firstChart: TRTLLM_CHARTS.segments,
   },
   {
     id: "timeline",

@@ -130,5 +130,3 @@ export type SmRoleSubtotal = z.infer<typeof smRoleSubtotalSchema>;
 export type SmEndpointsPayload = z.infer<typeof smEndpointsPayloadSchema>;
 export type SmPoint = z.infer<typeof smPointSchema>;
 export type SmSeriesPayload = z.infer<typeof smSeriesPayloadSchema>;
-
-export const SM_ENDPOINTS_CHART = "sm-endpoints";

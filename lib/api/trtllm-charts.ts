@@ -6,17 +6,6 @@ import { z } from "zod";
 import { nullableNumbers, nullableStrings, timePoints } from "./fields";
 import { statsSchema } from "@/lib/api/schemas";
 
-export const TRTLLM_CHART_KEYS = {
-  segments: "trtllm-segments",
-  segmentShare: "trtllm-segment-share",
-  kvTransferBandwidth: "trtllm-kv-transfer-bandwidth",
-  kvHitRate: "trtllm-kv-hit-rate",
-  steps: "trtllm-steps",
-  /** Same shape as the aiperf distribution payload, with ttftMs, e2eMs and tpotMs */
-  latencyDistribution: "trtllm-latency-distribution",
-  latencyOverTime: "trtllm-latency-over-time",
-} as const;
-
 export const STATISTICS = ["mean", "p50", "p75", "p90", "p99"] as const;
 export type Statistic = (typeof STATISTICS)[number];
 

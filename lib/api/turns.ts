@@ -4,8 +4,6 @@
  */
 import { z } from "zod";
 
-export const TURNS_CHART = "aiperf-turns";
-
 /** p50, p90 and mean of one metric over a turn's successful requests that recorded it. */
 export const turnBandSchema = z.object({
   count: z.number(),
@@ -88,8 +86,6 @@ export function possibleReuseMethod(p: Pick<TurnsPayload, "possibleSource">): st
 }
 
 /** The reuse stack per server-metrics interval (docs/metrics.md §Reuse per interval). */
-export const REUSE_INTERVALS_CHART = "reuse-intervals";
-
 /**
  * One scrape interval: the engines' prompt tokens split so the parts add up to them (served from
  * GPU cache, from a host/CPU/external tier, reusable but recomputed, new), and the possible reuse

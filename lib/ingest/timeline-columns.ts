@@ -4,7 +4,6 @@
  * and stored as columns beside the summary; and built the same way for a run stored before the
  * columns were kept. One builder for both, so a stored timeline is exactly what the rows give.
  */
-import { AIPERF_CHART_KEYS } from "@/lib/api/aiperf-charts";
 import {
   AIPERF_LINE_BITS,
   decodeTimeline,
@@ -33,9 +32,10 @@ import type { FileRow } from "@/lib/store/runs-repo";
 import { sqliteWriterFor } from "@/lib/store/sqlite-writer";
 import { eachAiperfTimelineRow, eachTrtllmTimelineRow } from "@/lib/store/timeline-rows";
 import type { StoredColumns } from "@/lib/store/timeline-columns";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 /** The stored chart that carries the epoch time of an aiperf run's first request. */
-export const AIPERF_ORIGIN_CHART = AIPERF_CHART_KEYS.timeline;
+export const AIPERF_ORIGIN_CHART = AIPERF_CHARTS.timeline.key;
 
 /** An aiperf bar's drill-down id: the record's file (its place in the run's file list) and line. */
 export const aiperfRequestId = (fileIndex: number, line: number) => fileIndex * AIPERF_LINE_BITS + line;

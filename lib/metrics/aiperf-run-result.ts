@@ -8,7 +8,7 @@ import type { AiperfLog } from "@/lib/formats/aiperf-log";
 import type { AiperfSummary } from "@/lib/formats/aiperf-summary";
 import type { TimesliceExport } from "@/lib/formats/aiperf-timeslices";
 import { compareWithSummary, disagreementWarning, recordsSample } from "./aiperf-agreement";
-import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "@/lib/api/aiperf-charts";
+import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { ThroughputInputs } from "@/lib/api/derived-throughput";
 import { gpuSummaryPayload } from "./aiperf-gpu-summary";
@@ -24,6 +24,7 @@ import type { ErrorTally } from "./requests-errors";
 import { requestsFromSummary } from "./requests-from-summary";
 import { warmupFromLog, warmupFromOutputs, warmupFromSummary, withConfiguredWarmup } from "./aiperf-warmup";
 import { FLAG_WARMUP, pick, RequestLog } from "./requests-log";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 export interface SummaryFile {
   name: string;
@@ -79,14 +80,14 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
   let requests: RequestsBlock | null = null;
   if (log.length > 0) {
     requests = computeRequestsBlock(log);
-    charts[AIPERF_CHART_KEYS.distribution] = {
+    charts[AIPERF_CHARTS.distribution.key] = {
       metrics: Object.fromEntries(
         LATENCY_METRICS.map((m) => [m, distributionOfSorted(log.sortedMeasured(m))]),
       ),
     };
-    charts[AIPERF_CHART_KEYS.overTime] = overTimePayload(log, originMs);
-    charts[AIPERF_CHART_KEYS.ttftVsInput] = ttftVsInputPayload(log);
-    charts[AIPERF_CHART_KEYS.timeline] = timelinePayload(log, originMs);
+    charts[AIPERF_CHARTS.overTime.key] = overTimePayload(log, originMs);
+    charts[AIPERF_CHARTS.ttftVsInput.key] = ttftVsInputPayload(log);
+    charts[AIPERF_CHARTS.timeline.key] = timelinePayload(log, originMs);
   }
   const primary = primarySummary(s.summaries);
   const trialDirs = new Set(s.recordDirs.map((d) => d.dir));
@@ -105,7 +106,7 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
 
   if (log.length > 0 || s.summaries.some((x) => x.summary.errorSummary.length > 0)) {
     const groups = s.errors.list(originMs);
-    charts[AIPERF_CHART_KEYS.errors] = {
+    charts[AIPERF_CHARTS.errors.key] = {
       total: groups.reduce((a, g) => a + g.count, 0),
       groups,
       summary: primary?.summary.errorSummary ?? [],
@@ -113,14 +114,14 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
   }
 
   const agreement = agreementFor(s, warnings);
-  if (agreement) charts[AIPERF_CHART_KEYS.agreement] = agreement;
+  if (agreement) charts[AIPERF_CHARTS.agreement.key] = agreement;
 
   // JSON (unshifted first) before CSV: full precision; aiperf writes one export of each per run.
-  if (s.timeslices.length > 0) charts[AIPERF_CHART_KEYS.timeslices] = timeslicesPayload(s.timeslices[0]);
+  if (s.timeslices.length > 0) charts[AIPERF_CHARTS.timeslices.key] = timeslicesPayload(s.timeslices[0]);
 
   const trials = [...new Set(s.recordDirs.map((d) => d.dir))];
   if (trials.length > 1) {
-    charts[AIPERF_CHART_KEYS.trials] = {
+    charts[AIPERF_CHARTS.trials.key] = {
       trials: trials.map((dir) => ({
         name: dir,
         records: s.recordDirs.filter((d) => d.dir === dir).reduce((a, d) => a + d.to - d.from, 0),
@@ -137,7 +138,7 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
     for (const v of pick(log.column("outputTokens"), log.measuredIndices()))
       if (Number.isFinite(v)) outputTotal += v;
     const payload = s.gpu.payload(originMs, window, log.length > 0 ? outputTotal : null);
-    charts[AIPERF_CHART_KEYS.gpu] = payload;
+    charts[AIPERF_CHARTS.gpu.key] = payload;
     if (payload.overlapsWindow === false) warnings.push(GPU_OUTSIDE_WINDOW);
     if (payload.duplicateGpus > 0)
       warnings.push(
@@ -148,7 +149,7 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
   // aiperf's own GPU statistics where no per-sample export was uploaded (the GPU view's table).
   const gpuSummary =
     s.gpu.size === 0 && single && primary ? gpuSummaryPayload(primary.summary.telemetryGpus) : null;
-  if (gpuSummary) charts[AIPERF_CHART_KEYS.gpuSummary] = gpuSummary;
+  if (gpuSummary) charts[AIPERF_CHARTS.gpuSummary.key] = gpuSummary;
 
   const info = runInfo(primary?.summary, trials.length);
   if (gpuSummary) info.telemetryGpus = gpuSummary.gpus.length;
@@ -236,10 +237,10 @@ function withSummaryFigures(
 
 /** Charts computed from the records: each says when they are a sample of the run. */
 const RECORD_CHARTS = [
-  AIPERF_CHART_KEYS.distribution,
-  AIPERF_CHART_KEYS.overTime,
-  AIPERF_CHART_KEYS.ttftVsInput,
-  AIPERF_CHART_KEYS.timeline,
+  AIPERF_CHARTS.distribution.key,
+  AIPERF_CHARTS.overTime.key,
+  AIPERF_CHARTS.ttftVsInput.key,
+  AIPERF_CHARTS.timeline.key,
 ];
 
 function profilingWindow(log: RequestLog): [number, number] | null {

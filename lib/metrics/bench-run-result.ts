@@ -3,7 +3,7 @@
  * §Imported benchmark tools): with per-request rows, the same requests block and latency charts
  * as an aiperf run; without, the tool's own run-level figures. Pure: the analyzer fills the log.
  */
-import { AIPERF_CHART_KEYS, LATENCY_METRICS } from "@/lib/api/aiperf-charts";
+import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { RequestsBlock, Stats, SummaryBlocks } from "@/lib/api/schemas";
 import type { SummaryMetric } from "@/lib/formats/aiperf-summary";
@@ -18,6 +18,7 @@ import type { ErrorTally } from "./requests-errors";
 import { pick, type RequestLog } from "./requests-log";
 import { requestWords } from "./request-words";
 import { computeStats } from "./stats";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 export interface BenchRunResult {
   requests: RequestsBlock | null;
@@ -63,19 +64,19 @@ export function benchRunResult(
     // draw the charts, which the run's warnings call a sample.
     requests = b.partial ? withWarmup(requestsFromTool(b) ?? fromRows, b) : withToolFigures(fromRows, b);
     const ok = log.measuredIndices();
-    charts[AIPERF_CHART_KEYS.distribution] = {
+    charts[AIPERF_CHARTS.distribution.key] = {
       metrics: Object.fromEntries(
         LATENCY_METRICS.map((m) => [m, computeDistribution(pick(log.column(m), ok))]),
       ),
     };
-    charts[AIPERF_CHART_KEYS.ttftVsInput] = ttftVsInputPayload(log);
+    charts[AIPERF_CHARTS.ttftVsInput.key] = ttftVsInputPayload(log);
     const timed = Number.isFinite(log.firstProfilingStartMs());
     if (timed) {
-      charts[AIPERF_CHART_KEYS.overTime] = overTimePayload(log, originMs);
-      charts[AIPERF_CHART_KEYS.timeline] = timelinePayload(log, originMs);
+      charts[AIPERF_CHARTS.overTime.key] = overTimePayload(log, originMs);
+      charts[AIPERF_CHARTS.timeline.key] = timelinePayload(log, originMs);
     }
     const groups = errors.list(originMs);
-    charts[AIPERF_CHART_KEYS.errors] = {
+    charts[AIPERF_CHARTS.errors.key] = {
       total: groups.reduce((a, g) => a + g.count, 0),
       groups,
       summary: [],
@@ -89,7 +90,7 @@ export function benchRunResult(
           r.metric.startsWith("Inter-token latency") ? { ...r, metric: `${itl.short} (ms)` } : r,
         );
     if (rows.length > 0) {
-      charts[AIPERF_CHART_KEYS.agreement] = {
+      charts[AIPERF_CHARTS.agreement.key] = {
         sources: [source],
         rows: rows.map((r) => ({ ...r, source })),
         disagreements: rows.filter((r) => !r.agrees).length,

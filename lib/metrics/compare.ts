@@ -4,11 +4,10 @@
  */
 import type { CompareStat } from "@/lib/api/compare-schemas";
 import type { RunSummary, Stats } from "@/lib/api/schemas";
-import { perUserStatLabel } from "./derived-throughput";
+import { METRICS, readStat, statLabel, type Direction, type MetricId } from "@/lib/api/metric-catalog";
 import { itlWordsOf } from "./request-words";
 
-/** lower: latency, time. higher: throughput, hit rate, capacity, bandwidth. neutral: context only. */
-export type Direction = "lower" | "higher" | "neutral";
+export type { Direction };
 export type Verdict = "better" | "worse" | "same" | "neutral" | "missing";
 
 export interface MetricValue {
@@ -53,137 +52,113 @@ export function computeDelta(baseline: number | null, value: number | null, dire
   return { absolute, percent, verdict: improved ? "better" : "worse" };
 }
 
-/** A summary stored before p75 (or a segment before p95) was kept has none: missing, not 0. */
-function statOf(s: Stats | null | undefined, stat: CompareStat): number | null {
-  return s?.[stat] ?? null;
-}
-
-function segmentStat(
-  seg: {
-    meanMs: number | null;
-    p50Ms: number | null;
-    p75Ms?: number | null;
-    p90Ms: number | null;
-    p95Ms?: number | null;
-    p99Ms: number | null;
-  },
-  stat: CompareStat,
-): number | null {
-  return (
-    { mean: seg.meanMs, p50: seg.p50Ms, p75: seg.p75Ms, p90: seg.p90Ms, p95: seg.p95Ms, p99: seg.p99Ms }[
-      stat
-    ] ?? null
-  );
+/** A segment's statistics under the statistic names (a segment stored before p75 or p95 has none). */
+function segmentStats(seg: {
+  meanMs: number | null;
+  p50Ms: number | null;
+  p75Ms?: number | null;
+  p90Ms: number | null;
+  p95Ms?: number | null;
+  p99Ms: number | null;
+}): Partial<Record<CompareStat, number>> {
+  const all = {
+    mean: seg.meanMs,
+    p50: seg.p50Ms,
+    p75: seg.p75Ms,
+    p90: seg.p90Ms,
+    p95: seg.p95Ms,
+    p99: seg.p99Ms,
+  };
+  return Object.fromEntries(Object.entries(all).filter(([, v]) => typeof v === "number"));
 }
 
 /** Every comparable number of one run at the chosen statistic, in display order. */
 export function runMetrics(run: RunSummary, stat: CompareStat): MetricValue[] {
   const out: MetricValue[] = [];
-  // key, name, group, unit, direction: one line per metric reads as the table it is. A
-  // distribution (`ofStat`) is read at the statistic and says which one in its label.
+  // Name, group, unit and direction are the metric catalog's (lib/api/metric-catalog.ts). A
+  // distribution (`stats`) is read at the statistic, at the worst tail for a higher-is-better
+  // metric (its "p99" is the p1), and its label says which.
   const add = (
-    [key, name, group, unit, direction]: [string, string, string, string, Direction],
+    id: MetricId,
     value: number | null | undefined,
-    { ofStat = false, description }: { ofStat?: boolean; description?: string } = {},
-  ) =>
+    {
+      stats,
+      key = id,
+      name = METRICS[id].label,
+      description,
+    }: {
+      stats?: Partial<Record<string, number>> | null;
+      key?: string;
+      name?: string;
+      description?: string;
+    } = {},
+  ) => {
+    const m = METRICS[id];
     out.push({
       key,
-      label: ofStat ? `${name} ${stat}` : name,
+      label: stats === undefined ? name : `${name} ${statLabel(m, stat)}`,
       name,
       ...(description === undefined ? {} : { description }),
-      group,
-      unit,
-      direction,
-      value: value ?? null,
+      group: m.group,
+      unit: m.unit,
+      direction: m.direction,
+      value: stats === undefined ? (value ?? null) : readStat(m, stats, stat),
     });
-  const dist = { ofStat: true };
+  };
+  const dist = (stats: Stats | null | undefined) => ({ stats: stats ?? null });
   const r = run.requests;
-  add(["ttft", "TTFT", "Latency", "ms", "lower"], statOf(r?.ttftMs, stat), dist);
-  add(["e2e", "E2E latency", "Latency", "ms", "lower"], statOf(r?.e2eMs, stat), dist);
+  add("ttft", null, dist(r?.ttftMs));
+  add("e2e", null, dist(r?.e2eMs));
   const itl = itlWordsOf([run]);
-  add(["itl", itl.short, "Latency", "ms", "lower"], statOf(r?.itlMs, stat), {
-    ...dist,
-    description: itl.description,
-  });
-  add(["requestThroughput", "Request throughput", "Throughput", "req/s", "higher"], r?.requestThroughputPerS);
-  add(
-    ["outputTokenThroughput", "Output token throughput", "Throughput", "tok/s", "higher"],
-    r?.outputTokenThroughputPerS,
-  );
+  add("itl", null, { ...dist(r?.itlMs), name: itl.short, description: itl.description });
+  add("requestThroughput", r?.requestThroughputPerS);
+  add("outputTokenThroughput", r?.outputTokenThroughputPerS);
   // docs/metrics.md §Derived throughput: null (no row value) where the GPU count is unknown.
   const d = run.derived;
   if (d) {
-    add(["gpuCount", "GPUs", "Per GPU", "GPU", "neutral"], d.gpuCount);
-    add(
-      ["outputTokPerGpu", "Output tok/s per GPU", "Per GPU", "tok/s/GPU", "higher"],
-      d.outputTokPerSPerGpu.value,
-    );
-    add(
-      ["totalTokPerGpu", "Total tok/s per GPU", "Per GPU", "tok/s/GPU", "higher"],
-      d.totalTokPerSPerGpu.value,
-    );
-    add(
-      ["requestsPerGpu", "Requests/s per GPU", "Per GPU", "req/s/GPU", "higher"],
-      d.requestsPerSPerGpu.value,
-    );
-    // Derived per-user figures exist at mean, p50, p90 and p99 only (docs/metrics.md §Derived throughput).
+    add("gpuCount", d.gpuCount);
+    add("outputTokPerGpu", d.outputTokPerSPerGpu.value);
+    add("totalTokPerGpu", d.totalTokPerSPerGpu.value);
+    add("requestsPerGpu", d.requestsPerSPerGpu.value);
+    // Derived per-user figures exist at mean, p50, p90 and p99 only (docs/metrics.md §Derived
+    // throughput); their "p99" is already the worst 1% (1000 ÷ TPOT p99), named so by the catalog.
     const perUser = stat === "p75" || stat === "p95" ? null : d.tokPerUser[stat].value;
-    // A tail of a higher-is-better rate is its slow tail: "p99" reads the worst 1% (p1).
-    add(
-      ["tokPerUser", `Tok/s per user ${perUserStatLabel(stat)}`, "Per GPU", "tok/s/user", "higher"],
-      perUser,
-    );
+    add("tokPerUser", perUser, {
+      name: `${METRICS.tokPerUser.label} ${statLabel(METRICS.tokPerUser, stat)}`,
+    });
   }
   const tb = run.timeBreakdown;
   // Server stamps (TensorRT-LLM perf metrics): their own rows, never mixed with a client's TTFT.
-  add(["trtllmTtft", "Server TTFT", "Latency", "ms", "lower"], statOf(tb?.latency?.ttftMs, stat), dist);
-  add(["trtllmE2e", "Server E2E", "Latency", "ms", "lower"], statOf(tb?.latency?.e2eMs, stat), dist);
-  add(["trtllmTpot", "Server TPOT", "Latency", "ms", "lower"], statOf(tb?.latency?.tpotMs, stat), dist);
+  add("trtllmTtft", null, dist(tb?.latency?.ttftMs));
+  add("trtllmE2e", null, dist(tb?.latency?.e2eMs));
+  add("trtllmTpot", null, dist(tb?.latency?.tpotMs));
   // A segment row is named as the breakdown names it (ctx_queue); its sentence is the hover text,
   // since sentences wrapped the table's first column to two lines per row.
   for (const seg of tb?.segments ?? [])
-    add([`segment:${seg.name}`, seg.name, "Time breakdown", "ms", "lower"], segmentStat(seg, stat), {
-      ofStat: true,
+    add("segment", null, {
+      stats: segmentStats(seg),
+      key: `segment:${seg.name}`,
+      name: seg.name,
       description: seg.label,
     });
-  add(["kvCacheHitRate", "KV hit rate (perf metrics)", "Cache", "ratio", "higher"], tb?.kvCacheHitRate);
-  add(
-    ["kvTransferBandwidth", "KV transfer bandwidth", "Offload", "GB/s", "higher"],
-    statOf(tb?.kvTransfer?.bandwidthGBps, stat),
-    dist,
-  );
+  add("kvCacheHitRate", tb?.kvCacheHitRate);
+  add("kvTransferBandwidth", null, dist(tb?.kvTransfer?.bandwidthGBps));
   const sm = run.serverMetrics;
   // One definition per label (docs/metrics.md §Cache hit rate): tiers over all prompt tokens, overall their sum.
-  add(["cacheHitRate", "Overall cache hit rate", "Cache", "ratio", "higher"], sm?.cache.overallHitRate);
-  add(["gpuCacheHitRate", "GPU cache hit rate", "Cache", "ratio", "higher"], sm?.cache.gpuHitRate);
-  add(["cpuCacheHitRate", "CPU/host cache hit rate", "Cache", "ratio", "higher"], sm?.cache.cpuHitRate);
-  add(
-    ["externalCacheHitRate", "External cache hit rate", "Cache", "ratio", "higher"],
-    sm?.cache.externalHitRate ?? null,
-  );
+  add("cacheHitRate", sm?.cache.overallHitRate);
+  add("gpuCacheHitRate", sm?.cache.gpuHitRate);
+  add("cpuCacheHitRate", sm?.cache.cpuHitRate);
+  add("externalCacheHitRate", sm?.cache.externalHitRate ?? null);
   // docs/metrics.md §Predicted vs delivered hit rate: set only when the run has one router pool with both sides.
   const info = run.info as Record<string, unknown> | undefined;
   const num = (v: unknown) => (typeof v === "number" ? v : null);
-  add(
-    ["routerPredicted", "Router predicted hit rate", "Cache", "ratio", "neutral"],
-    num(info?.routerPredictedHitRate),
-  );
-  add(
-    ["routerGap", "Router gap (delivered − predicted)", "Cache", "pp", "higher"],
-    num(info?.routerHitRateGapPoints),
-  );
-  add(["kvCapacity", "KV capacity", "KV cache", "tokens", "higher"], sm?.kvCache.gpuTotalTokens);
-  // Usage is context, not a goal: high usage can mean a busy cache or a starved one.
-  add(["kvUsageAvg", "KV usage (avg)", "KV cache", "ratio", "neutral"], sm?.kvCache.gpuUsageAvg);
-  add(["kvUsageMax", "KV usage (max)", "KV cache", "ratio", "neutral"], sm?.kvCache.gpuUsageMax);
-  add(
-    ["offloadGpuToCpu", "Offload GPU→CPU", "Offload", "B/s", "higher"],
-    sm?.kvOffload.bandwidthGpuToCpuBytesPerSecond,
-  );
-  add(
-    ["offloadCpuToGpu", "Offload CPU→GPU", "Offload", "B/s", "higher"],
-    sm?.kvOffload.bandwidthCpuToGpuBytesPerSecond,
-  );
+  add("routerPredicted", num(info?.routerPredictedHitRate));
+  add("routerGap", num(info?.routerHitRateGapPoints));
+  add("kvCapacity", sm?.kvCache.gpuTotalTokens);
+  add("kvUsageAvg", sm?.kvCache.gpuUsageAvg);
+  add("kvUsageMax", sm?.kvCache.gpuUsageMax);
+  add("offloadGpuToCpu", sm?.kvOffload.bandwidthGpuToCpuBytesPerSecond);
+  add("offloadCpuToGpu", sm?.kvOffload.bandwidthCpuToGpuBytesPerSecond);
   return out;
 }
 

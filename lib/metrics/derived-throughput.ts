@@ -12,6 +12,7 @@ import {
   type DerivedStat,
   type DerivedValue,
 } from "@/lib/api/derived-throughput";
+import { METRICS, statLabel, tailOf } from "@/lib/api/metric-catalog";
 import { tokPerUserFromTpotStat } from "./per-user-throughput";
 
 type PerStat = Partial<Record<DerivedStat, number | null>>;
@@ -57,24 +58,18 @@ function perGpu(
 }
 
 /**
- * What a tail statistic of tok/s per user reads (docs/metrics.md §Per-user throughput): the slow
- * tail, as for a latency. "p99" is the p1 of the per-request values, "p90" their p10.
+ * A per-user figure's name at a statistic: "p50", or "worst 1% (p1)" for p99. tok/s per user is
+ * higher-is-better, so its tail statistics read the slow tail (docs/metrics.md §Per-user
+ * throughput; the rule is the metric catalog's, `tailOf`).
  */
-export const PER_USER_TAIL: Partial<Record<DerivedStat, { percentile: string; worst: string }>> = {
-  p90: { percentile: "p10", worst: "worst 10%" },
-  p99: { percentile: "p1", worst: "worst 1%" },
-};
-
-/** A per-user figure's name at a statistic: "p50", or "worst 1% (p1)" for p99. */
 export function perUserStatLabel(stat: string): string {
-  const tail = PER_USER_TAIL[stat as DerivedStat];
-  return tail ? `${tail.worst} (${tail.percentile})` : stat;
+  return statLabel(METRICS.tokPerUser, stat);
 }
 
 function perUser(stat: DerivedStat, i: DerivedInputs): DerivedValue {
   // The slow tail is 1000 ÷ the TPOT of the same tail: 1000 / x reverses order, so the p99 of TPOT
   // is the p1 of tok/s per user (up to interpolation), and every run keeps its TPOT percentiles.
-  if (PER_USER_TAIL[stat]) {
+  if (tailOf(METRICS.tokPerUser, stat) !== stat) {
     const tailTpot = i.tpotMs?.[stat];
     if (known(tailTpot)) return tailTpot > 0 ? value(1000 / tailTpot) : missing("TPOT is zero");
     if (i.successful === 0) return missing("no successful request");

@@ -21,7 +21,6 @@ import { BlockTally, histogram, transferBandwidthGBps } from "./trtllm-kv";
 import { endpointRows, hitRates } from "./trtllm-worker-rows";
 import {
   STEP_METRICS,
-  TRTLLM_CHART_KEYS,
   type KvHitRatePayload,
   type SegmentSharePayload,
   type SegmentsPayload,
@@ -29,6 +28,7 @@ import {
 } from "@/lib/api/trtllm-charts";
 import { StepValues, packedStepsJson } from "./trtllm-steps";
 import { generationStepsOf, outputTokensOf, requestLatency, TrtllmLatencyColumns } from "./trtllm-latency";
+import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 export interface TrtllmSummary {
   timeBreakdown: TimeBreakdownBlock;
@@ -208,18 +208,18 @@ export async function summarizeTrtllm(
     timeBreakdown,
     endpoints: endpointRows(join, workerNames, hit.byFile),
     charts: {
-      [TRTLLM_CHART_KEYS.segments]: segmentsPayload,
-      [TRTLLM_CHART_KEYS.segmentShare]: segmentShare(arrivals, segmentColumns),
-      [TRTLLM_CHART_KEYS.kvTransferBandwidth]: {
+      [TRTLLM_CHARTS.segments.key]: segmentsPayload,
+      [TRTLLM_CHARTS.segmentShare.key]: segmentShare(arrivals, segmentColumns),
+      [TRTLLM_CHARTS.kvTransferBandwidth.key]: {
         unit: "GB/s",
         count: bandwidths.length,
         stats: bandwidthStats,
         bins: histogram(bandwidths, 40),
       },
-      [TRTLLM_CHART_KEYS.kvHitRate]: { ...hit.payload, run: runHitRate } satisfies KvHitRatePayload,
-      [TRTLLM_CHART_KEYS.steps]: stepsPayload,
-      [TRTLLM_CHART_KEYS.latencyDistribution]: latencySummary.distribution,
-      [TRTLLM_CHART_KEYS.latencyOverTime]: latency.overTime(arrivals),
+      [TRTLLM_CHARTS.kvHitRate.key]: { ...hit.payload, run: runHitRate } satisfies KvHitRatePayload,
+      [TRTLLM_CHARTS.steps.key]: stepsPayload,
+      [TRTLLM_CHARTS.latencyDistribution.key]: latencySummary.distribution,
+      [TRTLLM_CHARTS.latencyOverTime.key]: latency.overTime(arrivals),
     },
     warnings,
     requestCount: requests.length + join.leftOut.length,

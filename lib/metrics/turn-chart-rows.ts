@@ -3,6 +3,7 @@
  * values null where the turn has none (a turn whose requests all failed has no TTFT), so a line
  * skips it rather than dropping to 0.
  */
+import { METRICS, metricAtStat, type Direction } from "@/lib/api/metric-catalog";
 import type { EndpointReuse, ReuseIntervalsPayload, TurnRow, TurnsPayload } from "@/lib/api/turns";
 
 export type TurnBandMetric = "ttftMs" | "e2eMs" | "inputTokens" | "outputTokens";
@@ -126,16 +127,23 @@ export function reuseTotals(p: TurnsPayload) {
   };
 }
 
-/** What the compare page overlays per turn across runs. */
+/** A latency of the catalog at a statistic, as the per-turn overlay names it. */
+const latencyAt = (id: "ttft" | "e2e", stat: "p50" | "p90") => ({
+  label: metricAtStat(METRICS[id], stat),
+  unit: METRICS[id].unit,
+  direction: METRICS[id].direction,
+});
+
+/** What the compare page overlays per turn across runs; latencies are the metric catalog's. */
 export const TURN_COMPARE_METRICS = {
-  ttftP50: { label: "TTFT p50", unit: "ms", higherIsBetter: false },
-  ttftP90: { label: "TTFT p90", unit: "ms", higherIsBetter: false },
-  e2eP50: { label: "latency p50", unit: "ms", higherIsBetter: false },
-  inputMean: { label: "prompt length mean", unit: "tokens", higherIsBetter: null },
-  hitPct: { label: "cache hit rate", unit: "%", higherIsBetter: true },
-  possiblePct: { label: "possible reuse (ceiling)", unit: "%", higherIsBetter: null },
-  achievedPct: { label: "possible reuse served", unit: "%", higherIsBetter: true },
-} as const;
+  ttftP50: latencyAt("ttft", "p50"),
+  ttftP90: latencyAt("ttft", "p90"),
+  e2eP50: latencyAt("e2e", "p50"),
+  inputMean: { label: "prompt length mean", unit: "tokens", direction: "neutral" },
+  hitPct: { label: "cache hit rate", unit: "%", direction: "higher" },
+  possiblePct: { label: "possible reuse (ceiling)", unit: "%", direction: "neutral" },
+  achievedPct: { label: "possible reuse served", unit: "%", direction: "higher" },
+} satisfies Record<string, { label: string; unit: string; direction: Direction }>;
 export type TurnCompareMetric = keyof typeof TURN_COMPARE_METRICS;
 export const TURN_COMPARE_METRIC_IDS = Object.keys(TURN_COMPARE_METRICS) as TurnCompareMetric[];
 

@@ -47,6 +47,6 @@ export async function prefetchFirstChart(
   if (stored === undefined) return;
   const parsed = firstChart.schema.safeParse(JSON.parse(stored));
   if (!parsed.success) return;
-  const options = runChartQueryOptions(run.id, firstChart.key, firstChart.schema, {}, chartVersion(run));
+  const options = runChartQueryOptions(run.id, firstChart, chartVersion(run));
   queryClient.setQueryData(options.queryKey, parsed.data);
 }

@@ -6,7 +6,12 @@
  */
 import type { SeriesDetail, SeriesQuery, SeriesRun } from "@/lib/api/regression-schemas";
 import type { RunSummary } from "@/lib/api/schemas";
-import { ALL_VERDICT_METRICS, parseThresholds, type VerdictMetric } from "@/lib/metrics/regression/catalog";
+import {
+  ALL_VERDICT_METRICS,
+  KV_USAGE_PEAK,
+  parseThresholds,
+  type VerdictMetric,
+} from "@/lib/metrics/regression/catalog";
 import { judgeMetric, type MetricVerdict } from "@/lib/metrics/regression/judge";
 import { mergeSorted, slideSorted } from "@/lib/metrics/regression/sorted-pool";
 import { median, MIN_HISTORY, noiseBand } from "@/lib/metrics/regression/spread";
@@ -14,9 +19,6 @@ import type { Db } from "@/lib/store/db";
 import { listSeries, requestValuesByRun, seriesRuns } from "@/lib/store/series-repo";
 import { diagnosePair, tokenCountsCache } from "./comparability";
 import { runLevelValue, summaries } from "./verdicts";
-
-/** Shown beside the judged metrics: KV usage is context, high can mean busy or starved. */
-const KV_USAGE_PEAK = { id: "kv_usage_peak", compareKey: "kvUsageMax" };
 
 export async function seriesList(db: Db) {
   const rows = await listSeries(db);

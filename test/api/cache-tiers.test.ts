@@ -11,10 +11,11 @@ import { describe, expect, it } from "vitest";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { runSummarySchema } from "@/lib/api/schemas";
-import { SM_ENDPOINTS_CHART, smEndpointsPayloadSchema } from "@/lib/api/server-metrics-charts";
+import { smEndpointsPayloadSchema } from "@/lib/api/server-metrics-charts";
 import { cacheFacts } from "@/lib/metrics/server-metrics/cache-facts";
 import { sglangScrape, trtllmScrape, vllmScrape } from "../generators/cache-tiers.mjs";
 import { freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
+import { SM_CHARTS } from "@/lib/api/chart-catalog";
 
 freshAppEachTest();
 
@@ -23,7 +24,7 @@ async function upload(name: string, content: string) {
   const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
   const run = runSummarySchema.parse(await res.json());
   const chart = await getChart(new Request(`http://localhost/api/runs/${id}/charts/x`), {
-    params: Promise.resolve({ id, key: SM_ENDPOINTS_CHART }),
+    params: Promise.resolve({ id, key: SM_CHARTS.endpoints.key }),
   });
   const endpoints = smEndpointsPayloadSchema.parse(await chart.json());
   return { run, cache: run.serverMetrics!.cache, endpoint: endpoints.rows[0] };

@@ -4,13 +4,13 @@ import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import { chartVersion } from "@/lib/api/chart-version";
 import { runSummarySchema } from "@/lib/api/schemas";
-import { AIPERF_CHART_KEYS } from "@/lib/api/aiperf-charts";
 import { IMMUTABLE_CACHE } from "@/lib/server/http";
 import { fixture, freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 freshAppEachTest();
 
-const KEY = AIPERF_CHART_KEYS.distribution;
+const KEY = AIPERF_CHARTS.distribution.key;
 
 const chart = (id: string, query: string, headers: Record<string, string> = {}) =>
   getChart(new Request(`http://localhost/api/runs/${id}/charts/${KEY}${query}`, { headers }), {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { GET as compare } from "@/app/api/compare/route";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { compareResponseSchema } from "@/lib/api/compare-schemas";
-import { ROUTER_LOG_CHART, routerLogPayloadSchema, type RouterLogPayload } from "@/lib/api/router-log";
+import { routerLogPayloadSchema, type RouterLogPayload } from "@/lib/api/router-log";
 import {
   compareRouterLogDeltas,
   compareRouterLogRow,
@@ -17,6 +17,7 @@ import {
 import { dynamoRouterRun, toJsonl } from "../generators/dynamo-router-scrapes.mjs";
 import { routerLog } from "../generators/dynamo-router-log.mjs";
 import { freshAppEachTest, uploadRun } from "../helpers/test-app";
+import { ROUTER_LOG_CHART } from "@/lib/api/chart-catalog";
 
 freshAppEachTest();
 
@@ -41,8 +42,8 @@ async function upload(name: string, opts: Opts, withLog = true) {
 }
 
 async function payloadOf(id: string): Promise<RouterLogPayload> {
-  const res = await getChart(new Request(`http://localhost/api/runs/${id}/charts/${ROUTER_LOG_CHART}`), {
-    params: Promise.resolve({ id, key: ROUTER_LOG_CHART }),
+  const res = await getChart(new Request(`http://localhost/api/runs/${id}/charts/${ROUTER_LOG_CHART.key}`), {
+    params: Promise.resolve({ id, key: ROUTER_LOG_CHART.key }),
   });
   expect(res.status).toBe(200);
   return routerLogPayloadSchema.parse(await res.json());
@@ -65,10 +66,10 @@ describe("router log across compared runs", () => {
     );
     expect(res.status).toBe(200);
     const body = compareResponseSchema.parse(await res.json());
-    expect(body.chartKeys[a.id]).toContain(ROUTER_LOG_CHART);
-    expect(body.chartKeys[b.id]).toContain(ROUTER_LOG_CHART);
+    expect(body.chartKeys[a.id]).toContain(ROUTER_LOG_CHART.key);
+    expect(body.chartKeys[b.id]).toContain(ROUTER_LOG_CHART.key);
     // The run without a log has no payload to draw: the page names it, it is never a 0.
-    expect(body.chartKeys[c.id]).not.toContain(ROUTER_LOG_CHART);
+    expect(body.chartKeys[c.id]).not.toContain(ROUTER_LOG_CHART.key);
 
     const rows = [
       compareRouterLogRow(a.id, await payloadOf(a.id)),

@@ -12,13 +12,14 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
-import { DYNAMO_TRACE_CHART, dynamoTraceSessionsPayloadSchema } from "@/lib/api/dynamo-trace";
+import { dynamoTraceSessionsPayloadSchema } from "@/lib/api/dynamo-trace";
 import { runSummarySchema } from "@/lib/api/schemas";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 import { freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
 import { readChart } from "../helpers/read-api";
+import { DYNAMO_TRACE_CHART } from "@/lib/api/chart-catalog";
 
 freshAppEachTest();
 
@@ -84,7 +85,9 @@ describe("Dynamo request trace upload", () => {
     expect(run.info.dynamoTraceTurns).toBe(agent.length);
     expect(run.warnings.some((w) => w.includes("token-weighted"))).toBe(true);
 
-    const sessions = dynamoTraceSessionsPayloadSchema.parse(await readChart(id, DYNAMO_TRACE_CHART)).sessions;
+    const sessions = dynamoTraceSessionsPayloadSchema.parse(
+      await readChart(id, DYNAMO_TRACE_CHART.key),
+    ).sessions;
     expect(sum(sessions.map((s) => s.turns))).toBe(agent.length);
     for (const s of sessions) {
       const mine = agent.filter((r) => r.agent_context.session_id === s.sessionId);

@@ -72,7 +72,7 @@ describeRealPublic(GLM, () => {
       expect(failed.info[k]).toBeUndefined();
     const tiles = requestTiles(failed);
     for (const t of tiles.slice(1)) expect(t.value).not.toMatch(/^0(\.0+)?\b/);
-    expect(tiles.find((t) => t.label === "Output tokens/s")).toMatchObject({
+    expect(tiles.find((t) => t.label === "Output token throughput")).toMatchObject({
       value: NOT_RECORDED,
       hint: "no successful request: no throughput",
     });

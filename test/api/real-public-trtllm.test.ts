@@ -18,12 +18,13 @@ import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { effectiveCollectors } from "@/lib/metrics/collectors-mismatch";
 import { hasCacheData } from "@/lib/api/run-views";
 import { runSummarySchema } from "@/lib/api/schemas";
-import { segmentSharePayloadSchema, TRTLLM_CHART_KEYS } from "@/lib/api/trtllm-charts";
+import { segmentSharePayloadSchema } from "@/lib/api/trtllm-charts";
 import { closeShareSteps, segmentShareRows } from "@/lib/metrics/trtllm-chart-rows";
 import { trtllmLatencyTiles } from "@/components/trtllm-latency/overview-tiles";
 import { trtllmLatencyDefinitions } from "@/components/trtllm-latency/latency-definitions";
 import { describeRealPublic, realPublicJson, realPublicParts } from "../helpers/real-public";
 import { freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
+import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 freshAppEachTest();
 
@@ -173,7 +174,7 @@ describeRealPublic(FOLDER, () => {
   it("the segment-share chart draws every arrival bucket", async () => {
     const id = await uploadRun(realPublicParts(FOLDER));
     const res = await getChart(new Request(`http://localhost/api/runs/${id}/charts/x`), {
-      params: Promise.resolve({ id, key: TRTLLM_CHART_KEYS.segmentShare }),
+      params: Promise.resolve({ id, key: TRTLLM_CHARTS.segmentShare.key }),
     });
     const payload = segmentSharePayloadSchema.parse(await res.json());
     // Arrivals from the first: 27 requests make ceil(27 / 20) = 2 buckets over the arrival span.

@@ -9,10 +9,11 @@
 import { describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as chart } from "@/app/api/runs/[id]/charts/[key]/route";
-import { ROUTER_LOG_CHART, ROUTER_LOG_MAX_WORKERS, routerLogPayloadSchema } from "@/lib/api/router-log";
+import { ROUTER_LOG_MAX_WORKERS, routerLogPayloadSchema } from "@/lib/api/router-log";
 import type { RouterLog } from "@/lib/formats/router-log";
 import { buildRouterLogPrediction, RouterLogFeed } from "@/lib/metrics/server-metrics/router-log-prediction";
 import { appForTest, uploadRequest } from "../helpers/test-app";
+import { ROUTER_LOG_CHART } from "@/lib/api/chart-catalog";
 
 const T0_MS = 1_760_000_000_000;
 const ID0 = 7_587_888_160_958_000_000n;
@@ -41,9 +42,12 @@ describe("a router log with very many workers", () => {
     const res = await upload(uploadRequest([{ name: "frontend.log", content: text }]));
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: string };
-    const answer = await chart(new Request(`http://localhost/api/runs/${id}/charts/${ROUTER_LOG_CHART}`), {
-      params: Promise.resolve({ id, key: ROUTER_LOG_CHART }),
-    });
+    const answer = await chart(
+      new Request(`http://localhost/api/runs/${id}/charts/${ROUTER_LOG_CHART.key}`),
+      {
+        params: Promise.resolve({ id, key: ROUTER_LOG_CHART.key }),
+      },
+    );
     expect(answer.status).toBe(200);
     const raw = await answer.text();
     expect(raw.length).toBeLessThan(64 * 1024);

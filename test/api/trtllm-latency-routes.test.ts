@@ -13,9 +13,10 @@ import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { distributionPayloadSchema } from "@/lib/api/aiperf-charts";
 import { runView } from "@/lib/api/run-views";
 import { runSummarySchema } from "@/lib/api/schemas";
-import { TRTLLM_CHART_KEYS, trtllmLatencyOverTimePayloadSchema } from "@/lib/api/trtllm-charts";
+import { trtllmLatencyOverTimePayloadSchema } from "@/lib/api/trtllm-charts";
 import { writeLatencyRun } from "../generators/trtllm-latency.mjs";
 import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 freshAppEachTest();
 
@@ -47,13 +48,13 @@ describe("TensorRT-LLM latency routes", () => {
     expect(l.tpotMs!.mean).toBeCloseTo(20, 6);
     expect(runView("latency").hasData(run)).toBe(true);
 
-    const dist = await chart(id, TRTLLM_CHART_KEYS.latencyDistribution);
+    const dist = await chart(id, TRTLLM_CHARTS.latencyDistribution.key);
     expect(dist.status).toBe(200);
     const d = distributionPayloadSchema.parse(await dist.json());
     expect(d.metrics.ttftMs!.p99).toBeCloseTo(100 + 0.99 * 200, 6);
     expect(d.metrics.tpotMs!.count).toBe(2);
 
-    const over = await chart(id, TRTLLM_CHART_KEYS.latencyOverTime);
+    const over = await chart(id, TRTLLM_CHARTS.latencyOverTime.key);
     expect(over.status).toBe(200);
     const o = trtllmLatencyOverTimePayloadSchema.parse(await over.json());
     expect(o.total).toBe(2);

@@ -1,16 +1,12 @@
 import { expect } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as listRoute } from "@/app/api/runs/[id]/aiperf/requests/route";
-import {
-  AIPERF_SLOWEST_CHART,
-  requestListSchema,
-  slowestPayloadSchema,
-  type RequestListQuery,
-} from "@/lib/api/aiperf-requests";
+import { requestListSchema, slowestPayloadSchema, type RequestListQuery } from "@/lib/api/aiperf-requests";
 import { listRequests } from "@/lib/store/aiperf-requests";
 import type { Db } from "@/lib/store/db";
 import { getChartData } from "@/lib/store/runs-repo";
 import { uploadRequest } from "./test-app";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 const BASE_NS = 1_762_551_940_000_000_000n;
 
@@ -66,7 +62,7 @@ export async function expectStoredSlowestMatchRows(db: Db): Promise<void> {
   const res = await upload(uploadRequest([{ name: "profile_export.jsonl", content: slowestCaseRecords() }]));
   expect(res.status).toBe(201);
   const { id } = await res.json();
-  const stored = await getChartData(db, id, AIPERF_SLOWEST_CHART);
+  const stored = await getChartData(db, id, AIPERF_CHARTS.slowest.key);
   expect(stored).toBeDefined();
   const payload = slowestPayloadSchema.parse(JSON.parse(stored!));
   // 80 records − 5 warmup − 4 failed profiling records (3, 20, 37, 54, 71 minus warmup 3).

@@ -11,13 +11,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { TURNS_CHART, turnsPayloadSchema } from "@/lib/api/turns";
+import { turnsPayloadSchema } from "@/lib/api/turns";
 import { aiperfAnalyzer } from "@/lib/ingest/analyzers/aiperf";
 import type { Db } from "@/lib/store/db";
 import { generateMultiTurnRun, HAND_CASE } from "../generators/aiperf-multiturn.mjs";
 import { runAnalyzer } from "../helpers/analyze";
 import { diskFile } from "./aiperf-helpers";
 import { storedAiperfRows } from "../helpers/aiperf-request-rows";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "inputs-reuse-rows-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -96,7 +97,7 @@ describe("the inputs.json estimate per request, hand-computed", () => {
         ["conv-00001", 1, 1],
       ]);
       // The charts use the same estimate: turn 1's ceiling is 1000 + 1000, turn 2's 1150.
-      const p = turnsPayloadSchema.parse(run.result.charts![TURNS_CHART]);
+      const p = turnsPayloadSchema.parse(run.result.charts![AIPERF_CHARTS.turns.key]);
       expect(p.possibleSource).toBe("inputs");
       expect(p.rows.map((r) => r.reuse!.possibleTokens)).toEqual([0, 2000, 1150]);
       expect([p.inputsRequests, p.inputsNonText]).toEqual([5, 1]);
@@ -116,7 +117,7 @@ describe("the inputs.json estimate per request, hand-computed", () => {
       [0, null],
       [1050, null],
     ]);
-    const p = turnsPayloadSchema.parse(run.result.charts![TURNS_CHART]);
+    const p = turnsPayloadSchema.parse(run.result.charts![AIPERF_CHARTS.turns.key]);
     expect(p.possibleSource).toBe("records");
     expect(p.inputsRequests).toBeUndefined();
     await run.handle.close();

@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import {
   agreementPayloadSchema,
-  AIPERF_CHART_KEYS,
   distributionPayloadSchema,
   errorsPayloadSchema,
   gpuPayloadSchema,
@@ -24,28 +23,24 @@ import {
   ttftVsInputPayloadSchema,
 } from "@/lib/api/aiperf-charts";
 import { summaryBlocksSchema } from "@/lib/api/schemas";
-import { TURNS_CHART, turnsPayloadSchema } from "@/lib/api/turns";
-import {
-  SM_ENDPOINTS_CHART,
-  smEndpointsPayloadSchema,
-  smSeriesPayloadSchema,
-} from "@/lib/api/server-metrics-charts";
+import { turnsPayloadSchema } from "@/lib/api/turns";
+import { smEndpointsPayloadSchema, smSeriesPayloadSchema } from "@/lib/api/server-metrics-charts";
 import {
   histogramPayloadSchema,
   kvHitRatePayloadSchema,
   segmentSharePayloadSchema,
   segmentsPayloadSchema,
   stepsPayloadSchema,
-  TRTLLM_CHART_KEYS,
   trtllmLatencyOverTimePayloadSchema,
 } from "@/lib/api/trtllm-charts";
 import { detectKind, DETECT_HEAD_BYTES } from "@/lib/formats/detect";
 import type { AnalyzerResult, IngestContext, IngestFile } from "@/lib/ingest/analyzer";
 import { createAnalyzers } from "@/lib/ingest/analyzers";
 import { mergeCharts, mergeResults } from "@/lib/ingest/merge-results";
-import { AIPERF_SLOWEST_CHART, slowestPayloadSchema } from "@/lib/api/aiperf-requests";
+import { slowestPayloadSchema } from "@/lib/api/aiperf-requests";
 import { migrate, openSqlite, type DbHandle } from "@/lib/store/db";
 import { finishWithDrilldown } from "../helpers/analyze";
+import { AIPERF_CHARTS, SM_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 const FIX = path.resolve(__dirname, "../fixtures");
 const SAMPLES = [
@@ -233,26 +228,26 @@ async function ingest(name: string, bytes: Buffer) {
 }
 
 const CHART_SCHEMAS: Record<string, z.ZodType> = {
-  [AIPERF_CHART_KEYS.distribution]: distributionPayloadSchema,
-  [AIPERF_CHART_KEYS.overTime]: overTimePayloadSchema,
-  [AIPERF_CHART_KEYS.ttftVsInput]: ttftVsInputPayloadSchema,
-  [AIPERF_CHART_KEYS.timeline]: timelinePayloadSchema,
-  [AIPERF_CHART_KEYS.errors]: errorsPayloadSchema,
-  [AIPERF_CHART_KEYS.agreement]: agreementPayloadSchema,
-  [AIPERF_CHART_KEYS.gpu]: gpuPayloadSchema,
-  [AIPERF_CHART_KEYS.gpuSummary]: gpuSummaryPayloadSchema,
-  [AIPERF_CHART_KEYS.trials]: trialsPayloadSchema,
-  [AIPERF_CHART_KEYS.timeslices]: timeslicesPayloadSchema,
-  [TRTLLM_CHART_KEYS.segments]: segmentsPayloadSchema,
-  [TRTLLM_CHART_KEYS.segmentShare]: segmentSharePayloadSchema,
-  [TRTLLM_CHART_KEYS.kvTransferBandwidth]: histogramPayloadSchema,
-  [TRTLLM_CHART_KEYS.kvHitRate]: kvHitRatePayloadSchema,
-  [TRTLLM_CHART_KEYS.steps]: stepsPayloadSchema,
-  [TRTLLM_CHART_KEYS.latencyDistribution]: distributionPayloadSchema,
-  [TRTLLM_CHART_KEYS.latencyOverTime]: trtllmLatencyOverTimePayloadSchema,
-  [AIPERF_SLOWEST_CHART]: slowestPayloadSchema,
-  [SM_ENDPOINTS_CHART]: smEndpointsPayloadSchema,
-  [TURNS_CHART]: turnsPayloadSchema,
+  [AIPERF_CHARTS.distribution.key]: distributionPayloadSchema,
+  [AIPERF_CHARTS.overTime.key]: overTimePayloadSchema,
+  [AIPERF_CHARTS.ttftVsInput.key]: ttftVsInputPayloadSchema,
+  [AIPERF_CHARTS.timeline.key]: timelinePayloadSchema,
+  [AIPERF_CHARTS.errors.key]: errorsPayloadSchema,
+  [AIPERF_CHARTS.agreement.key]: agreementPayloadSchema,
+  [AIPERF_CHARTS.gpu.key]: gpuPayloadSchema,
+  [AIPERF_CHARTS.gpuSummary.key]: gpuSummaryPayloadSchema,
+  [AIPERF_CHARTS.trials.key]: trialsPayloadSchema,
+  [AIPERF_CHARTS.timeslices.key]: timeslicesPayloadSchema,
+  [TRTLLM_CHARTS.segments.key]: segmentsPayloadSchema,
+  [TRTLLM_CHARTS.segmentShare.key]: segmentSharePayloadSchema,
+  [TRTLLM_CHARTS.kvTransferBandwidth.key]: histogramPayloadSchema,
+  [TRTLLM_CHARTS.kvHitRate.key]: kvHitRatePayloadSchema,
+  [TRTLLM_CHARTS.steps.key]: stepsPayloadSchema,
+  [TRTLLM_CHARTS.latencyDistribution.key]: distributionPayloadSchema,
+  [TRTLLM_CHARTS.latencyOverTime.key]: trtllmLatencyOverTimePayloadSchema,
+  [AIPERF_CHARTS.slowest.key]: slowestPayloadSchema,
+  [SM_CHARTS.endpoints.key]: smEndpointsPayloadSchema,
+  [AIPERF_CHARTS.turns.key]: turnsPayloadSchema,
 };
 const chartSchema = (key: string) =>
   CHART_SCHEMAS[key] ?? (key.startsWith("sm-series-") ? smSeriesPayloadSchema : null);

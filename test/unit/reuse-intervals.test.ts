@@ -9,13 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  REUSE_INTERVALS_CHART,
-  reuseIntervalsPayloadSchema,
-  TURNS_CHART,
-  turnsPayloadSchema,
-  type ReuseIntervalsPayload,
-} from "@/lib/api/turns";
+import { reuseIntervalsPayloadSchema, turnsPayloadSchema, type ReuseIntervalsPayload } from "@/lib/api/turns";
 import { readInputsSessions, sessionTurns } from "@/lib/formats/aiperf-inputs";
 import { aiperfAnalyzer } from "@/lib/ingest/analyzers/aiperf";
 import { serverMetricsAnalyzer } from "@/lib/ingest/analyzers/server-metrics";
@@ -41,6 +35,7 @@ import {
 import { generateMultiTurnRun, type MultiTurnRequest } from "../generators/aiperf-multiturn.mjs";
 import { runAnalyzer } from "../helpers/analyze";
 import { diskFile } from "./aiperf-helpers";
+import { AIPERF_CHARTS, REUSE_INTERVALS_CHART } from "@/lib/api/chart-catalog";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reuse-intervals-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -190,7 +185,7 @@ describe("the reuse stack of a generated multi-turn run with a CPU tier", () => 
       serverMetrics: { sliceS: 1 },
     });
     const { sm } = await ingest(gen);
-    const p = reuseIntervalsPayloadSchema.parse(sm!.result.charts![REUSE_INTERVALS_CHART]);
+    const p = reuseIntervalsPayloadSchema.parse(sm!.result.charts![REUSE_INTERVALS_CHART.key]);
     expect(sm!.result.info?.reuseIntervals).toBe(p.points.length);
     expect(p.points.length).toBeGreaterThan(3);
     for (const q of p.points) {
@@ -214,7 +209,7 @@ describe("the reuse stack of a generated multi-turn run with a CPU tier", () => 
   it("a run without server metrics has no stack, and its Turns view says so by the info flag's absence", async () => {
     const gen = generateMultiTurnRun(path.join(dir, "no-sm"), { conversations: 10, maxTurns: 4 });
     const { aiperf } = await ingest(gen);
-    expect(aiperf.result.charts![REUSE_INTERVALS_CHART]).toBeUndefined();
+    expect(aiperf.result.charts![REUSE_INTERVALS_CHART.key]).toBeUndefined();
     expect(aiperf.result.info?.reuseIntervals).toBeUndefined();
   });
 });
@@ -253,7 +248,7 @@ describe("the reuse stack per endpoint", () => {
       serverMetrics: { sliceS: 1, engines: 3 },
     });
     const { sm } = await ingest(gen);
-    const p = reuseIntervalsPayloadSchema.parse(sm!.result.charts![REUSE_INTERVALS_CHART]);
+    const p = reuseIntervalsPayloadSchema.parse(sm!.result.charts![REUSE_INTERVALS_CHART.key]);
     expect(p.endpoints.map((e) => e.endpoint).sort()).toEqual([
       "engine-0:8000",
       "engine-1:8000",
@@ -292,9 +287,9 @@ describe("the reuse stack per endpoint", () => {
       serverMetrics: { sliceS: 1 },
     });
     const { sm } = await ingest(gen);
-    expect(reuseIntervalsPayloadSchema.parse(sm!.result.charts![REUSE_INTERVALS_CHART]).endpoints).toEqual(
-      [],
-    );
+    expect(
+      reuseIntervalsPayloadSchema.parse(sm!.result.charts![REUSE_INTERVALS_CHART.key]).endpoints,
+    ).toEqual([]);
   });
 });
 
@@ -354,7 +349,7 @@ describe("possible reuse from inputs.json", () => {
           errorEvery: 13,
         });
         const { aiperf } = await ingest(gen, inputsFirst);
-        const p = turnsPayloadSchema.parse(aiperf.result.charts![TURNS_CHART]);
+        const p = turnsPayloadSchema.parse(aiperf.result.charts![AIPERF_CHARTS.turns.key]);
         expect(p.possibleSource).toBe("inputs");
         for (const row of p.rows) {
           const mine = gen.requests.filter((r) => ok(r) && r.turn === row.turn);
@@ -394,7 +389,7 @@ describe("the reuse stacks of compared runs", () => {
     // Run B: the generator's run without server metrics, stacked from its turns.
     const gen = generateMultiTurnRun(path.join(dir, "compare-b"), { conversations: 12, maxTurns: 5 });
     const { aiperf } = await ingest(gen);
-    const turns = turnsPayloadSchema.parse(aiperf.result.charts![TURNS_CHART]);
+    const turns = turnsPayloadSchema.parse(aiperf.result.charts![AIPERF_CHARTS.turns.key]);
     const b = compareReuseRow("b", null, turns)!;
     const done = gen.requests.filter(ok);
     const prompt = total(done.map((r) => r.prompt));

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { WarningLog } from "@/lib/formats/json-lines";
 import { parseServerMetricsJson } from "@/lib/formats/server-metrics-json";
 import { readServerMetricsJsonl } from "@/lib/formats/server-metrics-jsonl";
-import { SM_ROUTER_CHART, type RouterPredictionPayload } from "@/lib/api/router-prediction";
+import { type RouterPredictionPayload } from "@/lib/api/router-prediction";
 import { buildServerMetricsCharts } from "@/lib/metrics/server-metrics/charts";
 import {
   buildRouterPrediction,
@@ -19,6 +19,7 @@ import {
 import { summarizeServerMetrics } from "@/lib/metrics/server-metrics/summarize";
 import { headerInfo } from "@/components/run/run-info";
 import { dynamoRouterRun, toJsonl } from "../generators/dynamo-router-scrapes.mjs";
+import { SM_CHARTS } from "@/lib/api/chart-catalog";
 
 const NS = 1e9;
 const T0 = 1_760_000_000 * NS;
@@ -191,7 +192,7 @@ describe("predicted vs delivered hit rate", () => {
     const src = Readable.from([Buffer.from(toJsonl(run))]);
     const set = await readServerMetricsJsonl(src, new WarningLog(), { records: 0, skipped: 0 }, 1 << 20);
     const summary = summarizeServerMetrics(set);
-    const p = buildServerMetricsCharts(summary)[SM_ROUTER_CHART] as RouterPredictionPayload;
+    const p = buildServerMetricsCharts(summary)[SM_CHARTS.router.key] as RouterPredictionPayload;
     // The run info as the server-metrics analyzer stores it: the older figure stays for the API.
     const info = { ...summary.info, ...routerRunInfo(p) };
     expect(info.routerKvHitRate).toBeCloseTo(truth.predictedSum / truth.requests, 10);
@@ -207,7 +208,7 @@ describe("predicted vs delivered hit rate", () => {
     const src = Readable.from([Buffer.from(toJsonl(run))]);
     const set = await readServerMetricsJsonl(src, new WarningLog(), { records: 0, skipped: 0 }, 1 << 20);
     const charts = buildServerMetricsCharts(summarizeServerMetrics(set));
-    const p = charts[SM_ROUTER_CHART] as RouterPredictionPayload;
+    const p = charts[SM_CHARTS.router.key] as RouterPredictionPayload;
     const pool = p.pools[0];
     expect(pool.requests).toBe(truth.requests);
     expect(pool.predicted).toBeCloseTo(truth.predictedSum / truth.requests, 10);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { endpointBarRows, hasField, seriesChartKey, timeRows } from "@/lib/metrics/server-metrics/chart-rows";
+import { endpointBarRows, hasField, seriesChart, timeRows } from "@/lib/metrics/server-metrics/chart-rows";
 import type { SmEndpointDetail, SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 
 const row = (endpoint: string, role: SmEndpointDetail["role"], hitRate: number | null) =>
@@ -23,8 +23,8 @@ describe("server-metrics chart rows", () => {
         { id: "p:1", label: "p:1", chartKey: "sm-series-ep-0" },
       ],
     };
-    expect(seriesChartKey(payload, "p:1")).toBe("sm-series-ep-0");
-    expect(seriesChartKey(payload, "gone:1")).toBe("sm-series-all");
+    expect(seriesChart(payload, "p:1")?.key).toBe("sm-series-ep-0");
+    expect(seriesChart(payload, "gone:1")?.key).toBe("sm-series-all");
   });
 
   it("time rows scale values and keep gaps as null", () => {

@@ -6,10 +6,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { TRTLLM_CHART_KEYS, segmentsPayloadSchema, type SegmentsPayload } from "@/lib/api/trtllm-charts";
+import { segmentsPayloadSchema, type SegmentsPayload } from "@/lib/api/trtllm-charts";
 import { segmentStatRows } from "@/lib/metrics/trtllm-chart-rows";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { analyzeTrtllm, trtllmDiskFile } from "../generators/trtllm-ingest";
+import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 const N = 10;
 
@@ -38,7 +39,7 @@ async function skewedRun() {
 describe("clock-skew clamp count", () => {
   it("counts, per segment, the values the clamp set to 0", async () => {
     const r = await skewedRun();
-    const payload = segmentsPayloadSchema.parse(r.result.charts![TRTLLM_CHART_KEYS.segments]);
+    const payload = segmentsPayloadSchema.parse(r.result.charts![TRTLLM_CHARTS.segments.key]);
     const pre = payload.segments.find((s) => s.name === "disagg_preprocessing")!;
     // Five values of 0.5 ms, five of −0.5 ms clamped to 0: all recorded, mean halved.
     expect(pre.clamped).toBe(N / 2);

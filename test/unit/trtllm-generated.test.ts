@@ -4,9 +4,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { computeStats } from "@/lib/metrics/stats";
 import { unpackSteps } from "@/lib/metrics/trtllm-steps";
-import { TRTLLM_CHART_KEYS, type KvHitRatePayload, type StepsPayload } from "@/lib/api/trtllm-charts";
+import { type KvHitRatePayload, type StepsPayload } from "@/lib/api/trtllm-charts";
 import { generateTrtllmRun, type GenerateOptions } from "../generators/trtllm.mjs";
 import { analyzeTrtllm, trtllmDiskFile, type TrtllmRun } from "../generators/trtllm-ingest";
+import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 async function generateAndAnalyze(opts: Omit<GenerateOptions, "dir">) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trtllm-gen-"));
@@ -80,12 +81,12 @@ describe("trtllm analyzer against generated runs with known truth", () => {
     expect(endpoints["ctx0:8001"].kvCacheHitRate).toBeCloseTo(ctx0.reused / (ctx0.reused + ctx0.missed), 12);
     expect(endpoints["gen1:8002"]).toMatchObject({ role: "decode", requestCount: 300, kvCacheHitRate: 0 });
 
-    const hit = r.result.charts![TRTLLM_CHART_KEYS.kvHitRate] as KvHitRatePayload;
+    const hit = r.result.charts![TRTLLM_CHARTS.kvHitRate.key] as KvHitRatePayload;
     expect(hit.byRole.map((x) => x.role).sort()).toEqual(["decode", "prefill"]);
     expect(hit.byRole.find((x) => x.role === "prefill")!.hitRate).toBeCloseTo(gen.truth.kvHitRate, 12);
 
     // Each worker's step clock offset is recovered before steps are placed.
-    const steps = r.result.charts![TRTLLM_CHART_KEYS.steps] as StepsPayload;
+    const steps = r.result.charts![TRTLLM_CHARTS.steps.key] as StepsPayload;
     for (const o of steps.offsets)
       expect(o.offsetS!, o.source).toBeCloseTo(gen.truth.clockOffsetsS[o.source], 6);
     const fwd = computeStats(gen.truth.stepForwardMs)!;
@@ -126,7 +127,7 @@ describe("trtllm analyzer against generated runs with known truth", () => {
     expect(r.result.timeBreakdown!.kvTransfer).toBeNull();
     expect(r.reports.map((x) => x.meta?.role)).toEqual(["combined", "combined"]);
     expect(r.result.endpoints!.map((e) => e.role)).toEqual(["combined", "combined"]);
-    const steps = r.result.charts![TRTLLM_CHART_KEYS.steps] as StepsPayload;
+    const steps = r.result.charts![TRTLLM_CHARTS.steps.key] as StepsPayload;
     for (const o of steps.offsets) expect(o.offsetS!).toBeCloseTo(gen.truth.clockOffsetsS[o.source], 6);
   });
 });

@@ -8,12 +8,13 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Distribution } from "@/lib/api/aiperf-charts";
-import { TRTLLM_CHART_KEYS, type TrtllmLatencyOverTimePayload } from "@/lib/api/trtllm-charts";
+import { type TrtllmLatencyOverTimePayload } from "@/lib/api/trtllm-charts";
 import { computeStats } from "@/lib/metrics/stats";
 import { outputTokensOf, tpotMs, TrtllmLatencyColumns } from "@/lib/metrics/trtllm-latency";
 import { writeLatencyRun, type RequestSpec } from "../generators/trtllm-latency.mjs";
 import { DISAGG_SEGMENTS, generateTrtllmRun } from "../generators/trtllm.mjs";
 import { analyzeTrtllm, trtllmDiskFile } from "../generators/trtllm-ingest";
+import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trtllm-latency-"));
 
@@ -57,7 +58,7 @@ describe("request latency from perf metrics", () => {
 
   it("stores the distribution in the aiperf payload shape, and each request's point at its arrival", async () => {
     const run = await analyzeSpec("disaggregated");
-    const dist = run.result.charts![TRTLLM_CHART_KEYS.latencyDistribution] as {
+    const dist = run.result.charts![TRTLLM_CHARTS.latencyDistribution.key] as {
       metrics: Record<string, Distribution | null>;
     };
     const ttft = dist.metrics.ttftMs!;
@@ -67,7 +68,7 @@ describe("request latency from perf metrics", () => {
     expect(ttft.bins.reduce((a, b) => a + b.count, 0)).toBe(5);
     expect(ttft.cdf.at(-1)!.fraction).toBe(1);
     expect(dist.metrics.tpotMs!.count).toBe(4);
-    const over = run.result.charts![TRTLLM_CHART_KEYS.latencyOverTime] as TrtllmLatencyOverTimePayload;
+    const over = run.result.charts![TRTLLM_CHARTS.latencyOverTime.key] as TrtllmLatencyOverTimePayload;
     expect(over.total).toBe(5);
     expect(over.points.map((p) => p.tS)).toEqual([0, 0.25, 0.5, 0.75, 1].map((t) => expect.closeTo(t, 6)));
     // The request without steps has TTFT and E2E but no TPOT: null, never 0.
@@ -83,7 +84,7 @@ describe("request latency from perf metrics", () => {
     expect(l.ttftMs!.count).toBe(5);
     expect(l.tpotMs).toBeNull();
     expect(l.tokensKnown).toBe(0);
-    const dist = run.result.charts![TRTLLM_CHART_KEYS.latencyDistribution] as {
+    const dist = run.result.charts![TRTLLM_CHARTS.latencyDistribution.key] as {
       metrics: Record<string, Distribution | null>;
     };
     expect(dist.metrics.tpotMs).toBeNull();

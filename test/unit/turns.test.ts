@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { hasTurnData, runView } from "@/lib/api/run-views";
 import type { RunSummary } from "@/lib/api/schemas";
-import { turnsPayloadSchema, TURNS_CHART, type TurnsPayload } from "@/lib/api/turns";
+import { turnsPayloadSchema, type TurnsPayload } from "@/lib/api/turns";
 import { parseAiperfRecord } from "@/lib/formats/aiperf-records";
 import { PossibleReuse } from "@/lib/metrics/conversation-turns";
 import { splitPrompt } from "@/lib/metrics/turn-stats";
@@ -18,6 +18,7 @@ import { compareTurnRows, reuseTotals, turnReuseRows } from "@/lib/metrics/turn-
 import { generateMultiTurnRun, type MultiTurnRequest, HAND_CASE } from "../generators/aiperf-multiturn.mjs";
 import { analyze, diskFile, generatedFiles } from "./aiperf-helpers";
 import { storedAiperfRows } from "../helpers/aiperf-request-rows";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiperf-turns-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -36,7 +37,7 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 async function turnsOf(sub: string, opts: Parameters<typeof generateMultiTurnRun>[1]) {
   const gen = generateMultiTurnRun(path.join(dir, sub), opts);
   const run = await analyze(generatedFiles(gen));
-  const payload = turnsPayloadSchema.parse(run.result.charts![TURNS_CHART]);
+  const payload = turnsPayloadSchema.parse(run.result.charts![AIPERF_CHARTS.turns.key]);
   return { gen, run, payload };
 }
 
@@ -300,7 +301,7 @@ describe("per-turn statistics on a generated run of conversations of 1–20 turn
   it("stores no Turns payload for a single-turn run", async () => {
     const gen = generateMultiTurnRun(path.join(dir, "single"), { conversations: 30, maxTurns: 1 });
     const run = await analyze([diskFile(gen.jsonlPath, "profile_export.jsonl")]);
-    expect(run.result.charts![TURNS_CHART]).toBeUndefined();
+    expect(run.result.charts![AIPERF_CHARTS.turns.key]).toBeUndefined();
     expect(run.result.info?.conversations).toBeUndefined();
     await run.handle.close();
   });

@@ -27,10 +27,8 @@ import {
   type AiperfRunState,
   type SummaryFile,
 } from "@/lib/metrics/aiperf-run-result";
-import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { ingestRecordFile } from "./aiperf-record-ingest";
 import { slowestRequestsPayload } from "./aiperf-slowest";
-import { TURNS_CHART } from "@/lib/api/turns";
 import { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
 import { readInputsSessions } from "@/lib/formats/aiperf-inputs";
 import { applyInputsReuse, InputsReuse, inputsTurnLines } from "@/lib/metrics/inputs-reuse";
@@ -44,6 +42,7 @@ import { FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log"
 import { storeInputsTurns, type InputsTurnLine } from "@/lib/store/aiperf-inputs-reuse";
 import { AiperfRequestStage } from "@/lib/store/columnar/aiperf-request-file";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 const KINDS = new Set([
   "aiperf-records",
@@ -284,7 +283,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
       }
       if (perTurn) feed.requests = reuseRequests(log, turns, source);
       if (perTurn) {
-        result.charts = { ...result.charts, [TURNS_CHART]: perTurn };
+        result.charts = { ...result.charts, [AIPERF_CHARTS.turns.key]: perTurn };
         // The Turns view's has-data rule (lib/api/run-views.ts) reads these.
         result.info = {
           ...result.info,
@@ -324,7 +323,7 @@ async function writeRequestFile(
 
 /** The slowest lists, read from the run's request file. */
 async function requestDrilldown(ctx: IngestContext, log: RequestLog): Promise<Record<string, unknown>> {
-  return { [AIPERF_SLOWEST_CHART]: await slowestRequestsPayload(ctx.db, ctx.runId, log) };
+  return { [AIPERF_CHARTS.slowest.key]: await slowestRequestsPayload(ctx.db, ctx.runId, log) };
 }
 
 /** The highest turn index of a profiling record; null when none carries one. */

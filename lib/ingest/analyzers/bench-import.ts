@@ -11,7 +11,6 @@
  * experiments) the run says how many were left out.
  */
 import { createHash } from "node:crypto";
-import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { BENCH_RESULT_KINDS } from "@/lib/api/kinds";
 import { readWholeText } from "@/lib/formats/aiperf-read";
 import type { BenchResult } from "@/lib/formats/bench-result";
@@ -38,6 +37,7 @@ import { AIPERF_REQUEST_COLUMNS } from "@/lib/store/tables/aiperf";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 import { aiperfRecordRow } from "./aiperf-request-row";
 import { slowestRequestsPayload } from "./aiperf-slowest";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 /** The tools' result files, and their console output read beside them */
 const KINDS = new Set<string>([...BENCH_RESULT_KINDS, "bench-console"]);
@@ -341,7 +341,7 @@ export function benchImportAnalyzer(): Analyzer {
         `this upload holds ${left + 1} benchmarks (${[pick.file?.name, ...leftFiles].filter(Boolean).join(", ")}); only the first${result.label ? ` (${result.label})` : ""} was imported: upload each benchmark on its own to see and compare the others`,
       );
     if (log.length > 0)
-      out.charts[AIPERF_SLOWEST_CHART] = await slowestRequestsPayload(ctx.db, ctx.runId, log);
+      out.charts[AIPERF_CHARTS.slowest.key] = await slowestRequestsPayload(ctx.db, ctx.runId, log);
     return {
       requests: out.requests,
       info: { ...out.info, ...runStats },

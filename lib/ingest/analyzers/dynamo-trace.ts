@@ -5,7 +5,6 @@
  * `x_request_id`; the summary says how many requests joined and which file lacks the id
  * (docs/metrics.md §Dynamo request traces).
  */
-import { DYNAMO_TRACE_CHART } from "@/lib/api/dynamo-trace";
 import {
   readDynamoTrace,
   type DynamoTrace,
@@ -15,6 +14,7 @@ import {
 import { dynamoTraceFigures, dynamoTraceRequestsBlock, joinByRequestId } from "@/lib/metrics/dynamo-trace";
 import { aiperfRequestIds } from "@/lib/store/columnar/aiperf-request-file";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
+import { DYNAMO_TRACE_CHART } from "@/lib/api/chart-catalog";
 
 const n = (v: number) => v.toLocaleString("en-US");
 
@@ -69,7 +69,7 @@ export function dynamoTraceAnalyzer(): Analyzer {
       "Dynamo request trace: KV hit rate request-weighted is the mean of each request's kv_hit_rate; token-weighted weighs each by its input_tokens; cached-token hit rate is Σ cached_tokens ÷ Σ input_tokens (docs/metrics.md §Dynamo request traces)",
     ];
     const records = await aiperfRequestIds(ctx.db, ctx.runId);
-    const charts = { [DYNAMO_TRACE_CHART]: { sessions: f.perSession } };
+    const charts = { [DYNAMO_TRACE_CHART.key]: { sessions: f.perSession } };
     if (records.length === 0)
       return {
         requests: dynamoTraceRequestsBlock(trace),

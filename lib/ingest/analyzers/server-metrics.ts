@@ -24,15 +24,14 @@ import { normalizeEndpoint } from "@/lib/formats/endpoint";
 import { jsonlCapacityWarning } from "@/lib/metrics/server-metrics/capacity";
 import { buildServerMetricsCharts } from "@/lib/metrics/server-metrics/charts";
 import { routerRunInfo } from "@/lib/metrics/server-metrics/router-prediction";
-import { SM_ROUTER_CHART, type RouterPredictionPayload } from "@/lib/api/router-prediction";
+import { type RouterPredictionPayload } from "@/lib/api/router-prediction";
 import { prefillSide, summarizeServerMetrics } from "@/lib/metrics/server-metrics/summarize";
 import { servedIntervals, servedIntervalsByEndpoint } from "@/lib/metrics/server-metrics/timeseries";
 import { endpointReuseIntervals, ReuseFeed, reuseIntervals } from "@/lib/metrics/reuse-intervals";
-import { REUSE_INTERVALS_CHART } from "@/lib/api/turns";
-import { ROUTER_LOG_CHART } from "@/lib/api/router-log";
 import { buildRouterLogPrediction, RouterLogFeed } from "@/lib/metrics/server-metrics/router-log-prediction";
 import { emptyMetricSet, mergeMetricSets, type MetricSet } from "@/lib/formats/server-metrics/types";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
+import { REUSE_INTERVALS_CHART, ROUTER_LOG_CHART, SM_CHARTS } from "@/lib/api/chart-catalog";
 
 type ExportFormat = "json" | "jsonl" | "csv" | "prometheus";
 /** The report's meta of an export none of which was kept (its warning says why). */
@@ -193,7 +192,7 @@ export function serverMetricsAnalyzer(
     const charts = set.series.length > 0 ? buildServerMetricsCharts(summary) : {};
     Object.assign(
       info,
-      routerRunInfo((charts[SM_ROUTER_CHART] as RouterPredictionPayload | undefined) ?? null),
+      routerRunInfo((charts[SM_CHARTS.router.key] as RouterPredictionPayload | undefined) ?? null),
     );
     const fromLog = routerLogResult(summary.facts);
     Object.assign(charts, fromLog.charts);
@@ -204,7 +203,7 @@ export function serverMetricsAnalyzer(
       stack.endpoints = servedIntervalsByEndpoint(prefillSide(summary.facts)).map((e) =>
         endpointReuseIntervals(e.endpoint, e.served),
       );
-      charts[REUSE_INTERVALS_CHART] = stack;
+      charts[REUSE_INTERVALS_CHART.key] = stack;
       // The Turns view's reuse-over-time section reads this.
       info.reuseIntervals = stack.points.length;
     }
@@ -228,7 +227,7 @@ export function serverMetricsAnalyzer(
     if (!payload) return {};
     const info: Record<string, number | boolean> = { routerLog: true };
     if (payload.predicted !== null) info.routerLogPredictedHitRate = payload.predicted;
-    return { charts: { [ROUTER_LOG_CHART]: payload }, info };
+    return { charts: { [ROUTER_LOG_CHART.key]: payload }, info };
   }
 
   return {

@@ -3,6 +3,7 @@
  * (`ttft.p99`, `throughput`), and the default thresholds (docs/metrics.md §Regressions).
  */
 import type { CompareStat } from "@/lib/api/compare-schemas";
+import { METRICS, statLabel, type MetricId } from "@/lib/api/metric-catalog";
 import type { LatencyStat } from "./bootstrap";
 
 /** Per-request latency columns: client (aiperf records) and server (TensorRT-LLM perf metrics). */
@@ -11,7 +12,9 @@ export type RequestField = "ttft" | "itl" | "e2e" | "server_ttft" | "server_e2e"
 export const REQUEST_FIELDS: readonly RequestField[] = ["ttft", "itl", "e2e", "server_ttft", "server_e2e"];
 
 export interface VerdictMetric {
+  /** The name in thresholds and gate rules: `ttft.p99`, `throughput` */
   id: string;
+  /** The catalog's name, with the statistic for a latency ("TTFT p99") */
   label: string;
   unit: string;
   direction: "lower" | "higher";
@@ -19,60 +22,63 @@ export interface VerdictMetric {
   kind: "requests" | "run";
   field?: RequestField;
   stat?: LatencyStat;
-  /** The key of the same number in the compare table (lib/metrics/compare.ts) */
-  compareKey: string;
+  /** The metric in the catalog (lib/api/metric-catalog.ts), also the compare table's row key */
+  compareKey: MetricId;
   /** Smallest relative change that counts as a regression or an improvement */
   threshold: number;
 }
 
 export const VERDICT_STATS: readonly LatencyStat[] = ["mean", "p50", "p90", "p99"];
 
-const LATENCY: Array<[RequestField, string, string]> = [
-  ["ttft", "TTFT", "ttft"],
-  ["itl", "ITL", "itl"],
-  ["e2e", "E2E latency", "e2e"],
-  ["server_ttft", "Server TTFT", "trtllmTtft"],
-  ["server_e2e", "Server E2E", "trtllmE2e"],
+/** Each per-request column and the catalog metric it measures. */
+const LATENCY: Array<[RequestField, MetricId]> = [
+  ["ttft", "ttft"],
+  ["itl", "itl"],
+  ["e2e", "e2e"],
+  ["server_ttft", "trtllmTtft"],
+  ["server_e2e", "trtllmE2e"],
 ];
 
 /** Latency is judged at 5%: below that a change rarely matters to a service level. */
 export const LATENCY_THRESHOLD = 0.05;
 
-function latencyMetric(
-  field: RequestField,
-  label: string,
-  compareKey: string,
-  stat: LatencyStat,
-): VerdictMetric {
+/** A judged metric's direction: the catalog's, which for a judged metric is never neutral. */
+function judged(id: MetricId): { label: string; unit: string; direction: "lower" | "higher" } {
+  const m = METRICS[id];
+  if (m.direction === "neutral") throw new Error(`${id} has no better direction to judge`);
+  return { label: m.label, unit: m.unit, direction: m.direction };
+}
+
+function latencyMetric(field: RequestField, metric: MetricId, stat: LatencyStat): VerdictMetric {
+  const m = judged(metric);
   return {
     id: `${field}.${stat}`,
-    label: `${label} ${stat}`,
-    unit: "ms",
-    direction: "lower",
+    ...m,
+    label: `${m.label} ${statLabel(m, stat)}`,
     kind: "requests",
     field,
     stat,
-    compareKey,
+    compareKey: metric,
     threshold: LATENCY_THRESHOLD,
   };
 }
 
 const RUN_LEVEL: VerdictMetric[] = [
-  run("throughput", "Output token throughput", "tok/s", "outputTokenThroughput", 0.03),
-  run("request_throughput", "Request throughput", "req/s", "requestThroughput", 0.03),
-  run("cache_hit_rate", "Cache hit rate", "ratio", "cacheHitRate", 0.02),
-  run("gpu_cache_hit_rate", "GPU cache hit rate", "ratio", "gpuCacheHitRate", 0.02),
-  run("kv_hit_rate", "KV hit rate (perf metrics)", "ratio", "kvCacheHitRate", 0.02),
+  run("throughput", "outputTokenThroughput", 0.03),
+  run("request_throughput", "requestThroughput", 0.03),
+  run("cache_hit_rate", "cacheHitRate", 0.02),
+  run("gpu_cache_hit_rate", "gpuCacheHitRate", 0.02),
+  run("kv_hit_rate", "kvCacheHitRate", 0.02),
 ];
 
-function run(id: string, label: string, unit: string, compareKey: string, threshold: number): VerdictMetric {
-  return { id, label, unit, direction: "higher", kind: "run", compareKey, threshold };
+function run(id: string, metric: MetricId, threshold: number): VerdictMetric {
+  return { id, ...judged(metric), kind: "run", compareKey: metric, threshold };
 }
 
 /** Every metric at every statistic a verdict can be asked for. */
 export const ALL_VERDICT_METRICS: VerdictMetric[] = [
-  ...LATENCY.flatMap(([field, label, key]) =>
-    (["mean", "p50", "p75", "p90", "p99"] as const).map((s) => latencyMetric(field, label, key, s)),
+  ...LATENCY.flatMap(([field, metric]) =>
+    (["mean", "p50", "p75", "p90", "p99"] as const).map((s) => latencyMetric(field, metric, s)),
   ),
   ...RUN_LEVEL,
 ];
@@ -93,6 +99,27 @@ export function metricForCompareRow(compareKey: string, stat: CompareStat): Verd
   return ALL_VERDICT_METRICS.find(
     (m) => m.compareKey === compareKey && (m.kind === "run" || m.stat === stat),
   );
+}
+
+/** A figure the series page draws: a verdict metric, or context it never judges. */
+export interface SeriesMetric {
+  id: string;
+  label: string;
+  unit: string;
+  compareKey: MetricId;
+}
+
+/** Drawn beside the judged metrics, never judged: KV usage is context, high can mean busy or starved. */
+export const KV_USAGE_PEAK: SeriesMetric = {
+  id: "kv_usage_peak",
+  label: METRICS.kvUsageMax.label,
+  unit: METRICS.kvUsageMax.unit,
+  compareKey: "kvUsageMax",
+};
+
+/** A series figure by its id (`ttft.p99`, `throughput`, `kv_usage_peak`), named and united by the catalog. */
+export function seriesMetric(id: string): SeriesMetric | undefined {
+  return id === KV_USAGE_PEAK.id ? KV_USAGE_PEAK : verdictMetric(id);
 }
 
 export type Thresholds = Record<string, number>;
@@ -140,7 +167,7 @@ export function parseFailOn(text: string): FailRule[] {
     .map((p) => p.trim())
     .filter(Boolean)
     .map((part) => {
-      const m = /^([a-z_]+(?:\.[a-z0-9]+)?)\s*([<>])\s*(.+)$/.exec(part);
+      const m = /^([a-z][a-z0-9_]*(?:\.[a-z0-9]+)?)\s*([<>])\s*(.+)$/.exec(part);
       if (!m) throw new Error(`rule "${part}" is not like ttft.p99>5% or throughput<-3%`);
       const metric = verdictMetric(m[1]);
       if (!metric) throw new Error(`unknown metric "${m[1]}" in rule "${part}"`);

@@ -6,6 +6,7 @@
 import type { EndpointRole } from "@/lib/api/schemas";
 import { compareEndpointNames } from "@/lib/api/endpoint-order";
 import type { SmEndpointDetail, SmEndpointsPayload, SmSeriesPayload } from "@/lib/api/server-metrics-charts";
+import { SM_SERIES, type SmSeriesChart } from "@/lib/api/chart-catalog";
 
 export interface EndpointBarRow {
   endpoint: string;
@@ -34,9 +35,9 @@ export function endpointBarRows(
 }
 
 /** The endpoint picker's value ("all", "role:<role>", an endpoint) → the series chart to fetch. */
-export function seriesChartKey(payload: SmEndpointsPayload, choice: string): string | null {
+export function seriesChart(payload: SmEndpointsPayload, choice: string): SmSeriesChart | null {
   const hit = payload.groups.find((g) => g.id === choice) ?? payload.groups.find((g) => g.id === "all");
-  return hit?.chartKey ?? null;
+  return hit ? SM_SERIES.fromKey(hit.chartKey) : null;
 }
 
 export interface TimeRow {

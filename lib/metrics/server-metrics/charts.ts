@@ -5,7 +5,6 @@
  */
 import type { EndpointRole } from "@/lib/api/schemas";
 import {
-  SM_ENDPOINTS_CHART,
   type SmEndpointsPayload,
   type SmRoleSubtotal,
   type SmSeriesPayload,
@@ -13,9 +12,9 @@ import {
 import type { EndpointFacts } from "./endpoint-facts";
 import { offGpu } from "./hit-rate";
 import { combineCache, combineUsage, prefillSide, ROLE_ORDER, type ServerMetricsSummary } from "./summarize";
-import { SM_ROUTER_CHART } from "@/lib/api/router-prediction";
 import { buildRouterPrediction } from "./router-prediction";
 import { buildSeries } from "./timeseries";
+import { SM_CHARTS, SM_SERIES } from "@/lib/api/chart-catalog";
 
 function sum(values: (number | null)[]): number | null {
   let total: number | null = null;
@@ -57,18 +56,23 @@ export function buildServerMetricsCharts(summary: ServerMetricsSummary): Record<
     addSeries(
       "all",
       "All endpoints",
-      "sm-series-all",
+      SM_SERIES.all().key,
       buildSeries("all", "All endpoints", facts, prefillSide(facts)),
     );
     for (const role of ROLE_ORDER) {
       const group = facts.filter((f) => f.role === role);
       if (group.length === 0) continue;
       const id = `role:${role}`;
-      addSeries(id, `All ${role}`, `sm-series-role-${role}`, buildSeries(id, `All ${role}`, group, group));
+      addSeries(id, `All ${role}`, SM_SERIES.role(role).key, buildSeries(id, `All ${role}`, group, group));
     }
     facts.forEach((f, i) => {
       if (hasSlices(f))
-        addSeries(f.endpoint, f.endpoint, `sm-series-ep-${i}`, buildSeries(f.endpoint, f.endpoint, [f], [f]));
+        addSeries(
+          f.endpoint,
+          f.endpoint,
+          SM_SERIES.endpoint(i).key,
+          buildSeries(f.endpoint, f.endpoint, [f], [f]),
+        );
     });
   }
   const roles = ROLE_ORDER.map((r) => [r, facts.filter((f) => f.role === r)] as const)
@@ -123,8 +127,8 @@ export function buildServerMetricsCharts(summary: ServerMetricsSummary): Record<
     roles,
     groups,
   };
-  charts[SM_ENDPOINTS_CHART] = payload;
+  charts[SM_CHARTS.endpoints.key] = payload;
   const router = buildRouterPrediction(facts);
-  if (router) charts[SM_ROUTER_CHART] = router;
+  if (router) charts[SM_CHARTS.router.key] = router;
   return charts;
 }

@@ -4,9 +4,8 @@
  * of metrics sharing a unit). Built as a `ReportDoc` like a run's, so other reports (a sweep's)
  * are one more builder over the same renderer.
  */
-import { AIPERF_CHART_KEYS, distributionPayloadSchema } from "@/lib/api/aiperf-charts";
+
 import type { CompareQuery, CompareResponse } from "@/lib/api/compare-schemas";
-import { TRTLLM_CHART_KEYS } from "@/lib/api/trtllm-charts";
 import { formatDateTime, formatNumber } from "@/lib/format-number";
 import type { Db } from "@/lib/store/db";
 import { chartPayloads } from "@/lib/store/chart-payloads";
@@ -15,8 +14,9 @@ import { itlWordsOf } from "@/lib/metrics/request-words";
 import { cell, figure, METRIC_LABEL, payloadsFrom } from "./figure-kit";
 import { renderReport, type Figure, type ReportDoc, type Section } from "./html";
 import type { BuiltReport } from "./run-report";
+import { AIPERF_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
-const DISTRIBUTIONS = [AIPERF_CHART_KEYS.distribution, TRTLLM_CHART_KEYS.latencyDistribution];
+const DISTRIBUTIONS = [AIPERF_CHARTS.distribution, TRTLLM_CHARTS.latencyDistribution];
 
 function runsSection(c: CompareResponse): Section {
   const blocks: Section["blocks"] = [
@@ -119,12 +119,16 @@ function deltaSection(c: CompareResponse): Section {
 async function cdfSection(db: Db, c: CompareResponse): Promise<Section> {
   const dists = await Promise.all(
     c.runs.map(async (r) => {
-      const p = payloadsFrom(await chartPayloads(db, r.id, DISTRIBUTIONS));
+      const p = payloadsFrom(
+        await chartPayloads(
+          db,
+          r.id,
+          DISTRIBUTIONS.map((c) => c.key),
+        ),
+      );
       return {
         run: r,
-        d:
-          p.get(DISTRIBUTIONS[0], distributionPayloadSchema) ??
-          p.get(DISTRIBUTIONS[1], distributionPayloadSchema),
+        d: p.get(DISTRIBUTIONS[0]) ?? p.get(DISTRIBUTIONS[1]),
       };
     }),
   );

@@ -1,19 +1,20 @@
 /** What the report's figure builders share: reading stored payloads, and turning points into tables. */
 import type { z } from "zod";
+import type { ChartDef } from "@/lib/api/chart-catalog";
 import { formatNumber } from "@/lib/format-number";
 import type { Figure, Table } from "./html";
 import { axisTitle, type Plot, type XySeries } from "./svg-plot";
 
-/** A run's stored chart payloads by key, parsed with their schema; null when absent or not of that shape. */
+/** A run's stored chart payloads, each read as its chart; null when absent or not of that shape. */
 export interface Payloads {
   keys: readonly string[];
-  get<S extends z.ZodType>(key: string, schema: S): z.output<S> | null;
+  get<S extends z.ZodType>(chart: ChartDef<S>): z.output<S> | null;
 }
 
 export function payloadsFrom(stored: ReadonlyMap<string, string>): Payloads {
   return {
     keys: [...stored.keys()],
-    get(key, schema) {
+    get({ key, schema }) {
       const raw = stored.get(key);
       if (raw === undefined) return null;
       const parsed = schema.safeParse(JSON.parse(raw));

@@ -1,22 +1,17 @@
 /** The Throughput and GPU views' charts for the report, from aiperf's records and telemetry. */
 import type { z } from "zod";
-import {
-  AIPERF_CHART_KEYS,
-  errorsPayloadSchema,
-  gpuPayloadSchema,
-  gpuSummaryPayloadSchema,
-  timelinePayloadSchema,
-} from "@/lib/api/aiperf-charts";
+import { timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 import { formatNumber } from "@/lib/format-number";
 import type { Figure, Section } from "./html";
 import { figure, type Payloads } from "./figure-kit";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 type TimelinePoint = z.infer<typeof timelinePayloadSchema>["points"][number];
 
 const TIME = { title: "Time since the run's first request", unit: "s" };
 
 export function throughputFigures(p: Payloads): Figure[] {
-  const tl = p.get(AIPERF_CHART_KEYS.timeline, timelinePayloadSchema);
+  const tl = p.get(AIPERF_CHARTS.timeline);
   const out: Figure[] = [];
   if (tl) {
     const line = (label: string, pick: (pt: TimelinePoint) => number) => ({
@@ -26,7 +21,7 @@ export function throughputFigures(p: Payloads): Figure[] {
     const window = `over a trailing ${formatNumber(tl.rateWindowS, 1)} s`;
     out.push(
       figure(
-        `${AIPERF_CHART_KEYS.timeline}-requests`,
+        `${AIPERF_CHARTS.timeline.key}-requests`,
         "Requests completed per second",
         `Completions ${window}; errors per second beside them.`,
         {
@@ -38,7 +33,7 @@ export function throughputFigures(p: Payloads): Figure[] {
         "the run is too short for two time buckets",
       ),
       figure(
-        `${AIPERF_CHART_KEYS.timeline}-tokens`,
+        `${AIPERF_CHARTS.timeline.key}-tokens`,
         "Output tokens per second",
         "Each request's tokens spread over its decode.",
         {
@@ -50,7 +45,7 @@ export function throughputFigures(p: Payloads): Figure[] {
         "the records carry no output token counts",
       ),
       figure(
-        `${AIPERF_CHART_KEYS.timeline}-in-flight`,
+        `${AIPERF_CHARTS.timeline.key}-in-flight`,
         "Requests in flight",
         `Per ${formatNumber(tl.bucketS, 2)} s bucket: average and maximum.`,
         {
@@ -63,11 +58,11 @@ export function throughputFigures(p: Payloads): Figure[] {
       ),
     );
   }
-  const errors = p.get(AIPERF_CHART_KEYS.errors, errorsPayloadSchema);
+  const errors = p.get(AIPERF_CHARTS.errors);
   if (errors && errors.total > 0)
     out.push(
       figure(
-        AIPERF_CHART_KEYS.errors,
+        AIPERF_CHARTS.errors.key,
         "Errors by type",
         `${formatNumber(errors.total, 0)} failed requests, grouped by type and code.`,
         {
@@ -85,7 +80,7 @@ export function throughputFigures(p: Payloads): Figure[] {
 
 /** aiperf's own per-GPU statistics (summary telemetry_data), where no samples were uploaded. */
 export function gpuSummaryTables(p: Payloads): Section["blocks"] {
-  const d = p.get(AIPERF_CHART_KEYS.gpuSummary, gpuSummaryPayloadSchema);
+  const d = p.get(AIPERF_CHARTS.gpuSummary);
   if (!d) return [];
   const n = (v: number | null, digits: number, unit: string) =>
     v === null ? "—" : `${formatNumber(v, digits)}${unit}`;
@@ -120,7 +115,7 @@ export function gpuSummaryTables(p: Payloads): Section["blocks"] {
 }
 
 export function gpuFigures(p: Payloads): Figure[] {
-  const gpu = p.get(AIPERF_CHART_KEYS.gpu, gpuPayloadSchema);
+  const gpu = p.get(AIPERF_CHARTS.gpu);
   if (!gpu) return [];
   const metrics = [
     ["powerW", "GPU power", "Power", "W"],
@@ -129,7 +124,7 @@ export function gpuFigures(p: Payloads): Figure[] {
   ] as const;
   return metrics.map(([key, title, axis, unit]) =>
     figure(
-      `${AIPERF_CHART_KEYS.gpu}-${key}`,
+      `${AIPERF_CHARTS.gpu.key}-${key}`,
       title,
       "One line per GPU as the telemetry export names it.",
       {

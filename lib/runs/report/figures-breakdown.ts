@@ -1,14 +1,5 @@
 /** The Breakdown view's charts for the report: segment statistics and shares, KV transfers and hits, steps. */
-import {
-  histogramPayloadSchema,
-  kvHitRatePayloadSchema,
-  segmentSharePayloadSchema,
-  segmentsPayloadSchema,
-  stepsPayloadSchema,
-  STEP_METRICS,
-  TRTLLM_CHART_KEYS,
-  type RequestSample,
-} from "@/lib/api/trtllm-charts";
+import { STEP_METRICS, type RequestSample } from "@/lib/api/trtllm-charts";
 import { formatCount, formatNumber } from "@/lib/format-number";
 import {
   inScope,
@@ -20,6 +11,7 @@ import {
 import type { Figure } from "./html";
 import { figure, type Payloads } from "./figure-kit";
 import { SEGMENT_HEX } from "./segment-colours";
+import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 const STEP_LABEL: Record<string, string> = {
   preprocessingMs: "preprocessing",
@@ -32,7 +24,7 @@ const STEP_LABEL: Record<string, string> = {
 };
 
 function segments(p: Payloads): Figure[] {
-  const payload = p.get(TRTLLM_CHART_KEYS.segments, segmentsPayloadSchema);
+  const payload = p.get(TRTLLM_CHARTS.segments);
   if (!payload) return [];
   // The same rows the view's segment table shows: a segment whose alternative was recorded instead is left out.
   const stats = ["p50", "p90", "p99"] as const;
@@ -42,7 +34,7 @@ function segments(p: Payloads): Figure[] {
   const byStat = stats.map((s) => ttft(segmentStatRows(payload, s)));
   return [
     figure(
-      TRTLLM_CHART_KEYS.segments,
+      TRTLLM_CHARTS.segments.key,
       "Where the time to first token goes: segments",
       `Per segment up to the first token, over the ${formatCount(payload.requestCount)} requests (${payload.mode}) where it was recorded; decode is in the table above.`,
       {
@@ -58,13 +50,13 @@ function segments(p: Payloads): Figure[] {
 }
 
 function share(p: Payloads): Figure[] {
-  const payload = p.get(TRTLLM_CHART_KEYS.segmentShare, segmentSharePayloadSchema);
+  const payload = p.get(TRTLLM_CHARTS.segmentShare);
   if (!payload) return [];
   const rows = segmentShareRows(payload, "ttft");
   const names = payload.segmentNames.filter((n) => rows.some((r) => r[n] !== undefined));
   return [
     figure(
-      TRTLLM_CHART_KEYS.segmentShare,
+      TRTLLM_CHARTS.segmentShare.key,
       "Share of TTFT per segment over the run",
       `Mean segment time as a share of the TTFT segments, per ${formatNumber(payload.bucketMs / 1000, 3)} s of arrivals.`,
       {
@@ -83,11 +75,11 @@ function share(p: Payloads): Figure[] {
 }
 
 function kvTransfer(p: Payloads): Figure[] {
-  const payload = p.get(TRTLLM_CHART_KEYS.kvTransferBandwidth, histogramPayloadSchema);
+  const payload = p.get(TRTLLM_CHARTS.kvTransferBandwidth);
   if (!payload) return [];
   return [
     figure(
-      TRTLLM_CHART_KEYS.kvTransferBandwidth,
+      TRTLLM_CHARTS.kvTransferBandwidth.key,
       "KV-cache transfer bandwidth",
       `Requests per bandwidth bin; ${formatCount(payload.count)} transfers.`,
       {
@@ -102,11 +94,11 @@ function kvTransfer(p: Payloads): Figure[] {
 }
 
 function kvHitRate(p: Payloads): Figure[] {
-  const payload = p.get(TRTLLM_CHART_KEYS.kvHitRate, kvHitRatePayloadSchema);
+  const payload = p.get(TRTLLM_CHARTS.kvHitRate);
   if (!payload) return [];
   return [
     figure(
-      TRTLLM_CHART_KEYS.kvHitRate,
+      TRTLLM_CHARTS.kvHitRate.key,
       "KV-cache block hit rate per worker",
       "Reused blocks over reused and missed, per worker file (block-weighted).",
       {
@@ -127,11 +119,11 @@ function kvHitRate(p: Payloads): Figure[] {
 }
 
 function steps(p: Payloads): Figure[] {
-  const payload = p.get(TRTLLM_CHART_KEYS.steps, stepsPayloadSchema);
+  const payload = p.get(TRTLLM_CHARTS.steps);
   if (!payload) return [];
   return (["steps", "chunks"] as const).map((kind) =>
     figure(
-      `${TRTLLM_CHART_KEYS.steps}-${kind}`,
+      `${TRTLLM_CHARTS.steps.key}-${kind}`,
       kind === "steps" ? "Generation step phases" : "Context chunk phases",
       "Median and p99 of each phase over every step recorded (time_breakdown_metrics).",
       {

@@ -1,26 +1,22 @@
 /** The Latency view's charts for the report: distributions, CDFs and latency over time. */
 import type { z } from "zod";
-import {
-  AIPERF_CHART_KEYS,
-  distributionPayloadSchema,
-  overTimePayloadSchema,
-  timeslicesPayloadSchema,
-  ttftVsInputPayloadSchema,
-} from "@/lib/api/aiperf-charts";
-import { TRTLLM_CHART_KEYS, trtllmLatencyOverTimePayloadSchema } from "@/lib/api/trtllm-charts";
+import { distributionPayloadSchema, timeslicesPayloadSchema } from "@/lib/api/aiperf-charts";
+
 import { formatCount } from "@/lib/format-number";
 import type { Figure } from "./html";
 import { figure, METRIC_LABEL, type Payloads } from "./figure-kit";
+import { AIPERF_CHARTS, TRTLLM_CHARTS, type ChartDef } from "@/lib/api/chart-catalog";
 
 const NOT_RECORDED = "no request of the run recorded this metric";
 
 function distributionFigures(
   p: Payloads,
-  key: string,
+  chart: ChartDef<typeof distributionPayloadSchema>,
   source: string,
   labels: Record<string, string>,
 ): Figure[] {
-  const payload = p.get(key, distributionPayloadSchema);
+  const payload = p.get(chart);
+  const key = chart.key;
   if (!payload) return [];
   return Object.entries(payload.metrics).flatMap(([metric, d]) => {
     const label = labels[metric] ?? metric;
@@ -55,17 +51,17 @@ function distributionFigures(
 }
 
 function overTimeFigures(p: Payloads, labels: Record<string, string>): Figure[] {
-  const aiperf = p.get(AIPERF_CHART_KEYS.overTime, overTimePayloadSchema);
-  const trtllm = p.get(TRTLLM_CHART_KEYS.latencyOverTime, trtllmLatencyOverTimePayloadSchema);
+  const aiperf = p.get(AIPERF_CHARTS.overTime);
+  const trtllm = p.get(TRTLLM_CHARTS.latencyOverTime);
   const sources = [
     aiperf && {
-      key: AIPERF_CHART_KEYS.overTime,
+      key: AIPERF_CHARTS.overTime.key,
       total: aiperf.total,
       points: aiperf.points as Array<Record<string, number | null>>,
       metrics: ["ttftMs", "e2eMs", "itlMs"],
     },
     trtllm && {
-      key: TRTLLM_CHART_KEYS.latencyOverTime,
+      key: TRTLLM_CHARTS.latencyOverTime.key,
       total: trtllm.total,
       points: trtllm.points as Array<Record<string, number | null>>,
       metrics: ["ttftMs", "e2eMs", "tpotMs"],
@@ -97,11 +93,11 @@ function overTimeFigures(p: Payloads, labels: Record<string, string>): Figure[] 
 }
 
 function ttftVsInput(p: Payloads): Figure[] {
-  const payload = p.get(AIPERF_CHART_KEYS.ttftVsInput, ttftVsInputPayloadSchema);
+  const payload = p.get(AIPERF_CHARTS.ttftVsInput);
   if (!payload) return [];
   return [
     figure(
-      AIPERF_CHART_KEYS.ttftVsInput,
+      AIPERF_CHARTS.ttftVsInput.key,
       "Time to first token against input length",
       `Each point a request; ${formatCount(payload.points.length)} of ${formatCount(payload.total)}.`,
       {
@@ -118,7 +114,7 @@ function ttftVsInput(p: Payloads): Figure[] {
 type Slice = z.infer<typeof timeslicesPayloadSchema>["slices"][number];
 
 function timeslices(p: Payloads): Figure[] {
-  const payload = p.get(AIPERF_CHART_KEYS.timeslices, timeslicesPayloadSchema);
+  const payload = p.get(AIPERF_CHARTS.timeslices);
   if (!payload) return [];
   const at = (i: number) => (payload.sliceDurationS ? i * payload.sliceDurationS : i);
   const x = payload.sliceDurationS ? { title: "Slice start", unit: "s" } : { title: "Slice", unit: "index" };
@@ -128,7 +124,7 @@ function timeslices(p: Payloads): Figure[] {
   });
   return [
     figure(
-      `${AIPERF_CHART_KEYS.timeslices}-latency`,
+      `${AIPERF_CHARTS.timeslices.key}-latency`,
       "Latency per time slice (aiperf)",
       "aiperf's own per-slice statistics (--slice-duration).",
       {
@@ -154,8 +150,8 @@ function timeslices(p: Payloads): Figure[] {
 export function latencyFigures(p: Payloads, itlLabel: string = METRIC_LABEL.itlMs): Figure[] {
   const labels = { ...METRIC_LABEL, itlMs: itlLabel };
   return [
-    ...distributionFigures(p, AIPERF_CHART_KEYS.distribution, "successful profiling requests", labels),
-    ...distributionFigures(p, TRTLLM_CHART_KEYS.latencyDistribution, "requests in the perf metrics", labels),
+    ...distributionFigures(p, AIPERF_CHARTS.distribution, "successful profiling requests", labels),
+    ...distributionFigures(p, TRTLLM_CHARTS.latencyDistribution, "requests in the perf metrics", labels),
     ...overTimeFigures(p, labels),
     ...ttftVsInput(p),
     ...timeslices(p),

@@ -1,17 +1,13 @@
 /** The Cache, KV, Offload and Endpoints views' charts for the report, from the server-metrics payloads. */
-import {
-  SM_ENDPOINTS_CHART,
-  smEndpointsPayloadSchema,
-  smSeriesPayloadSchema,
-  type SmPoint,
-} from "@/lib/api/server-metrics-charts";
+import { type SmPoint } from "@/lib/api/server-metrics-charts";
 import type { Figure } from "./html";
 import { figure, type Payloads } from "./figure-kit";
+import { SM_CHARTS, SM_SERIES, type SmSeriesChart } from "@/lib/api/chart-catalog";
 
 const pct = (v: number | null) => (v === null ? null : v * 100);
 
 export function endpointFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; offload: Figure[] } {
-  const payload = p.get(SM_ENDPOINTS_CHART, smEndpointsPayloadSchema);
+  const payload = p.get(SM_CHARTS.endpoints);
   if (!payload) return { cache: [], kv: [], offload: [] };
   const categories = payload.rows.map((r) => `${r.endpoint} (${r.role})`);
   const bars = (
@@ -28,7 +24,7 @@ export function endpointFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; o
   return {
     cache: [
       figure(
-        `${SM_ENDPOINTS_CHART}-hit-rate`,
+        `${SM_CHARTS.endpoints.key}-hit-rate`,
         "Prefix-cache hit rate per endpoint",
         "Cached prompt tokens over prompt tokens (token-weighted), per endpoint.",
         bars("Hit rate", "%", [
@@ -41,7 +37,7 @@ export function endpointFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; o
     ],
     kv: [
       figure(
-        `${SM_ENDPOINTS_CHART}-capacity`,
+        `${SM_CHARTS.endpoints.key}-capacity`,
         "KV-cache capacity per endpoint",
         "Tokens the KV pool holds, summed per pool.",
         bars("KV capacity", "tokens", [{ label: "capacity", values: rows.map((r) => r.kvCapacityTokens) }]),
@@ -49,7 +45,7 @@ export function endpointFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; o
         "endpoint",
       ),
       figure(
-        `${SM_ENDPOINTS_CHART}-usage`,
+        `${SM_CHARTS.endpoints.key}-usage`,
         "KV-cache usage per endpoint",
         "Average and maximum of the usage gauge over the window.",
         bars("KV usage", "%", [
@@ -62,7 +58,7 @@ export function endpointFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; o
     ],
     offload: [
       figure(
-        `${SM_ENDPOINTS_CHART}-offload`,
+        `${SM_CHARTS.endpoints.key}-offload`,
         "KV offload traffic per endpoint",
         "Bytes moved between GPU and CPU memory over the window.",
         bars("Bytes moved", "GB", [
@@ -84,7 +80,7 @@ export function endpointFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; o
 
 /** The whole run's series (all endpoints); each endpoint's are in `perEndpointSeriesFigures`. */
 export function seriesFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; offload: Figure[] } {
-  const s = p.get("sm-series-all", smSeriesPayloadSchema);
+  const s = p.get(SM_SERIES.all());
   if (!s) return { cache: [], kv: [], offload: [] };
   const x = { title: "Time since the first scrape interval", unit: "s" };
   const line = (label: string, pick: (pt: SmPoint) => number | null) => ({
@@ -94,7 +90,7 @@ export function seriesFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; off
   return {
     cache: [
       figure(
-        "sm-series-all-hit-rate",
+        `${SM_SERIES.all().key}-hit-rate`,
         "Prefix-cache hit rate over the run",
         "Per interval, over the endpoints that do prefill.",
         {
@@ -108,7 +104,7 @@ export function seriesFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; off
     ],
     kv: [
       figure(
-        "sm-series-all-kv-usage",
+        `${SM_SERIES.all().key}-kv-usage`,
         "KV-cache usage over the run",
         "Per interval: mean and maximum of the usage gauge.",
         {
@@ -120,7 +116,7 @@ export function seriesFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; off
         "the scrapes have fewer than two intervals with a KV usage gauge",
       ),
       figure(
-        "sm-series-all-queue",
+        `${SM_SERIES.all().key}-queue`,
         "Requests running and waiting",
         "Per interval, mean of the engine's gauges.",
         {
@@ -134,7 +130,7 @@ export function seriesFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; off
     ],
     offload: [
       figure(
-        "sm-series-all-offload",
+        `${SM_SERIES.all().key}-offload`,
         "KV offload rate over the run",
         "Bytes per second of the interval, each direction.",
         {
@@ -157,19 +153,22 @@ export function seriesFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; off
 }
 
 /** The series groups of single endpoints (not the run's nor a role's), when there are two or more. */
-function endpointGroups(p: Payloads): Array<{ label: string; chartKey: string; decode: boolean }> {
-  const payload = p.get(SM_ENDPOINTS_CHART, smEndpointsPayloadSchema);
+function endpointGroups(p: Payloads): Array<{ label: string; chart: SmSeriesChart; decode: boolean }> {
+  const payload = p.get(SM_CHARTS.endpoints);
   const roles = new Map((payload?.rows ?? []).map((r) => [r.endpoint, r.role]));
   const groups = (payload?.groups ?? [])
     .filter((g) => g.id !== "all" && !g.id.startsWith("role:"))
-    .map((g) => ({ label: g.label, chartKey: g.chartKey, decode: roles.get(g.id) === "decode" }));
+    .flatMap((g) => {
+      const chart = SM_SERIES.fromKey(g.chartKey);
+      return chart ? [{ label: g.label, chart, decode: roles.get(g.id) === "decode" }] : [];
+    });
   // One endpoint's series are the run's, drawn already.
   return groups.length >= 2 ? groups : [];
 }
 
 /** The stored series payloads the per-endpoint figures read, listed by the endpoints payload. */
 export function endpointSeriesKeys(p: Payloads): string[] {
-  return endpointGroups(p).map((g) => g.chartKey);
+  return endpointGroups(p).map((g) => g.chart.key);
 }
 
 /**
@@ -179,7 +178,7 @@ export function endpointSeriesKeys(p: Payloads): string[] {
  */
 export function perEndpointSeriesFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; offload: Figure[] } {
   const loaded = endpointGroups(p)
-    .map((g) => ({ ...g, s: p.get(g.chartKey, smSeriesPayloadSchema) }))
+    .map((g) => ({ ...g, s: p.get(g.chart) }))
     .filter((g): g is typeof g & { s: NonNullable<typeof g.s> } => g.s !== null);
   if (loaded.length < 2) return { cache: [], kv: [], offload: [] };
   const x = { title: "Time since the first scrape interval", unit: "s" };
@@ -191,7 +190,7 @@ export function perEndpointSeriesFigures(p: Payloads): { cache: Figure[]; kv: Fi
   return {
     cache: [
       figure(
-        "sm-series-ep-hit-rate",
+        `${SM_SERIES.prefix}ep-hit-rate`,
         "Prefix-cache hit rate per endpoint",
         `Per interval, one line per endpoint that does prefill (${prefill.map((g) => g.label).join(", ") || "none"}); the ${loaded.length - prefill.length} decode endpoint(s) have no prefill to hit.`,
         {
@@ -205,14 +204,14 @@ export function perEndpointSeriesFigures(p: Payloads): { cache: Figure[]; kv: Fi
     ],
     kv: [
       figure(
-        "sm-series-ep-kv-usage",
+        `${SM_SERIES.prefix}ep-kv-usage`,
         "KV-cache usage per endpoint",
         `Per interval, mean of each endpoint's usage gauge (${n}).`,
         { kind: "line", x, y: { title: "KV usage", unit: "%" }, series: lines((pt) => pct(pt.kvUsage)) },
         "no endpoint has two intervals with a KV usage gauge",
       ),
       figure(
-        "sm-series-ep-running",
+        `${SM_SERIES.prefix}ep-running`,
         "Requests running per endpoint",
         `Per interval, mean of each endpoint's running gauge (${n}).`,
         {
@@ -224,7 +223,7 @@ export function perEndpointSeriesFigures(p: Payloads): { cache: Figure[]; kv: Fi
         "no endpoint exported a running-requests gauge",
       ),
       figure(
-        "sm-series-ep-waiting",
+        `${SM_SERIES.prefix}ep-waiting`,
         "Requests waiting per endpoint",
         `Per interval, mean of each endpoint's waiting gauge (${n}).`,
         {
@@ -238,7 +237,7 @@ export function perEndpointSeriesFigures(p: Payloads): { cache: Figure[]; kv: Fi
     ],
     offload: [
       figure(
-        "sm-series-ep-offload",
+        `${SM_SERIES.prefix}ep-offload`,
         "KV offload rate per endpoint, GPU → CPU",
         `Bytes per second of the interval moved from GPU to CPU memory, one line per endpoint (${n}).`,
         {

@@ -3,12 +3,9 @@
  * charts, drawn from the payloads stored at ingest. A view without data says what it needs, as
  * its tab does; a chart without marks says what is missing instead of drawing a frame.
  */
-import { AIPERF_CHART_KEYS } from "@/lib/api/aiperf-charts";
-import { AIPERF_SLOWEST_CHART } from "@/lib/api/aiperf-requests";
 import { RUN_VIEWS, type RunViewId } from "@/lib/api/run-views";
 import type { RunSummary } from "@/lib/api/schemas";
-import { SM_ENDPOINTS_CHART } from "@/lib/api/server-metrics-charts";
-import { TRTLLM_CHART_KEYS, type RequestSample } from "@/lib/api/trtllm-charts";
+import { type RequestSample } from "@/lib/api/trtllm-charts";
 import type { Db } from "@/lib/store/db";
 import { chartPayloads } from "@/lib/store/chart-payloads";
 import { readRunSummary } from "../read-run";
@@ -27,15 +24,15 @@ import {
 import { renderReport, type Figure, type ReportDoc, type Section } from "./html";
 import { breakdownTables, endpointTables, latencyTables, summarySection } from "./run-sections";
 import { agreementTables, slowestTables } from "./tables-aiperf";
+import { AIPERF_CHARTS, SM_CHARTS, SM_SERIES, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 /** Every payload a report view draws from. */
 export const REPORT_CHART_KEYS = [
-  ...Object.values(AIPERF_CHART_KEYS),
-  AIPERF_SLOWEST_CHART,
-  ...Object.values(TRTLLM_CHART_KEYS),
-  SM_ENDPOINTS_CHART,
-  "sm-series-all",
-];
+  ...Object.values(AIPERF_CHARTS).filter((c) => c !== AIPERF_CHARTS.turns),
+  ...Object.values(TRTLLM_CHARTS),
+  SM_CHARTS.endpoints,
+  SM_SERIES.all(),
+].map((c) => c.key);
 
 /** Per view: the tables before its charts and the charts themselves. */
 function viewContent(
@@ -119,7 +116,7 @@ export interface BuiltReport {
 export async function runReport(db: Db, runId: string, now = new Date()): Promise<BuiltReport | null> {
   const run = await readRunSummary(db, runId);
   if (!run || run.status !== "ready") return null;
-  const endpoints = payloadsFrom(await chartPayloads(db, runId, [SM_ENDPOINTS_CHART]));
+  const endpoints = payloadsFrom(await chartPayloads(db, runId, [SM_CHARTS.endpoints.key]));
   const payloads = payloadsFrom(
     await chartPayloads(db, runId, [...REPORT_CHART_KEYS, ...endpointSeriesKeys(endpoints)]),
   );

@@ -3,16 +3,16 @@
  * requests by each metric, with their untouched request ids so a tail request can be found in
  * the server's logs, and the check of our statistics against the producer's own summary.
  */
-import { AIPERF_CHART_KEYS, agreementPayloadSchema } from "@/lib/api/aiperf-charts";
-import { AIPERF_SLOWEST_CHART, slowestPayloadSchema } from "@/lib/api/aiperf-requests";
+
 import { formatCount } from "@/lib/format-number";
 import { cell, type Payloads } from "./figure-kit";
 import type { Section } from "./html";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 const SORT_TITLE = { ttft: "time to first token", e2e: "end-to-end latency", itl: "inter-token latency" };
 
 export function slowestTables(p: Payloads): Section["blocks"] {
-  const s = p.get(AIPERF_SLOWEST_CHART, slowestPayloadSchema);
+  const s = p.get(AIPERF_CHARTS.slowest);
   if (!s || s.total === 0) return [];
   return (["ttft", "e2e", "itl"] as const)
     .filter((k) => s.lists[k].length > 0)
@@ -43,7 +43,7 @@ export function slowestTables(p: Payloads): Section["blocks"] {
 }
 
 export function agreementTables(p: Payloads): Section["blocks"] {
-  const a = p.get(AIPERF_CHART_KEYS.agreement, agreementPayloadSchema);
+  const a = p.get(AIPERF_CHARTS.agreement);
   if (!a || a.rows.length === 0) return [];
   const summary =
     a.disagreements === 0

@@ -1,0 +1,241 @@
+/**
+ * The chart catalog: one `defineChart` per stored chart payload. A chart's key string exists only
+ * here (test/unit/chart-catalog.test.ts greps the tree for it); the analyzers store a payload
+ * under `chart.key`, and the chart route's reader, the server prefetch (lib/runs/prefetch-first-chart.ts),
+ * the client hook (`useRunChart`) and the offline report take the chart object, so a payload is
+ * always read with the schema it was written for. A leaf: the browser bundles it.
+ *
+ * Adding a chart: its payload schema beside its family's (lib/api/*-charts.ts), one entry here,
+ * its pure compute in lib/metrics (docs/architecture.md §A new chart).
+ */
+import type { z } from "zod";
+import {
+  agreementPayloadSchema,
+  distributionPayloadSchema,
+  errorsPayloadSchema,
+  gpuPayloadSchema,
+  gpuSummaryPayloadSchema,
+  overTimePayloadSchema,
+  timelinePayloadSchema,
+  timeslicesPayloadSchema,
+  trialsPayloadSchema,
+  ttftVsInputPayloadSchema,
+} from "./aiperf-charts";
+import { slowestPayloadSchema } from "./aiperf-requests";
+import { dynamoTraceSessionsPayloadSchema } from "./dynamo-trace";
+import { routerLogPayloadSchema } from "./router-log";
+import { routerPredictionPayloadSchema } from "./router-prediction";
+import { smEndpointsPayloadSchema, smSeriesPayloadSchema } from "./server-metrics-charts";
+import {
+  histogramPayloadSchema,
+  kvHitRatePayloadSchema,
+  segmentSharePayloadSchema,
+  segmentsPayloadSchema,
+  stepsPayloadSchema,
+  trtllmLatencyOverTimePayloadSchema,
+} from "./trtllm-charts";
+import { reuseIntervalsPayloadSchema, turnsPayloadSchema } from "./turns";
+
+export interface ChartDef<S extends z.ZodType = z.ZodType> {
+  /** The stored payload's name, in `/api/runs/{id}/charts/{key}` */
+  readonly key: string;
+  /** The payload's wire schema: what ingest stores and every reader validates */
+  readonly schema: S;
+  /**
+   * The payload's shape version: raised when the schema changes incompatibly, so a payload of
+   * an older shape is never read as the new one (query keys carry it).
+   */
+  readonly version: number;
+  /** What the chart shows, for docs, tests and a payload without a figure yet */
+  readonly title: string;
+}
+
+/** The payload type of a chart. */
+export type ChartPayload<C extends ChartDef> = z.infer<C["schema"]>;
+
+const KEY = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+
+/** One chart: its key (lower-case words joined by "-"), schema, version and title. */
+export function defineChart<S extends z.ZodType>(def: {
+  key: string;
+  schema: S;
+  version: number;
+  title: string;
+}): ChartDef<S> {
+  if (!KEY.test(def.key)) throw new Error(`chart key "${def.key}" is not lower-case words joined by "-"`);
+  if (!Number.isInteger(def.version) || def.version < 1)
+    throw new Error(`chart ${def.key}: version must be ≥ 1`);
+  return Object.freeze({ ...def });
+}
+
+export const AIPERF_CHARTS = {
+  distribution: defineChart({
+    key: "aiperf-distribution",
+    schema: distributionPayloadSchema,
+    version: 1,
+    title: "Latency distribution (TTFT, E2E, ITL)",
+  }),
+  overTime: defineChart({
+    key: "aiperf-over-time",
+    schema: overTimePayloadSchema,
+    version: 1,
+    title: "Latency over time",
+  }),
+  ttftVsInput: defineChart({
+    key: "aiperf-ttft-vs-input",
+    schema: ttftVsInputPayloadSchema,
+    version: 1,
+    title: "TTFT against input length",
+  }),
+  timeline: defineChart({
+    key: "aiperf-timeline",
+    schema: timelinePayloadSchema,
+    version: 1,
+    title: "Throughput and concurrency over time",
+  }),
+  errors: defineChart({ key: "aiperf-errors", schema: errorsPayloadSchema, version: 1, title: "Errors" }),
+  agreement: defineChart({
+    key: "aiperf-agreement",
+    schema: agreementPayloadSchema,
+    version: 1,
+    title: "Agreement with aiperf's summary",
+  }),
+  gpu: defineChart({ key: "aiperf-gpu", schema: gpuPayloadSchema, version: 1, title: "GPU telemetry" }),
+  trials: defineChart({ key: "aiperf-trials", schema: trialsPayloadSchema, version: 1, title: "Trials" }),
+  timeslices: defineChart({
+    key: "aiperf-timeslices",
+    schema: timeslicesPayloadSchema,
+    version: 1,
+    title: "Latency per timeslice",
+  }),
+  gpuSummary: defineChart({
+    key: "aiperf-gpu-summary",
+    schema: gpuSummaryPayloadSchema,
+    version: 1,
+    title: "GPU summary",
+  }),
+  slowest: defineChart({
+    key: "aiperf-slowest",
+    schema: slowestPayloadSchema,
+    version: 1,
+    title: "Slowest requests",
+  }),
+  turns: defineChart({ key: "aiperf-turns", schema: turnsPayloadSchema, version: 1, title: "Turns" }),
+} as const;
+
+export const REUSE_INTERVALS_CHART = defineChart({
+  key: "reuse-intervals",
+  schema: reuseIntervalsPayloadSchema,
+  version: 1,
+  title: "Reuse per interval",
+});
+
+export const TRTLLM_CHARTS = {
+  segments: defineChart({
+    key: "trtllm-segments",
+    schema: segmentsPayloadSchema,
+    version: 1,
+    title: "Time breakdown segments",
+  }),
+  segmentShare: defineChart({
+    key: "trtllm-segment-share",
+    schema: segmentSharePayloadSchema,
+    version: 1,
+    title: "Segment share over time",
+  }),
+  kvTransferBandwidth: defineChart({
+    key: "trtllm-kv-transfer-bandwidth",
+    schema: histogramPayloadSchema,
+    version: 1,
+    title: "KV transfer bandwidth",
+  }),
+  kvHitRate: defineChart({
+    key: "trtllm-kv-hit-rate",
+    schema: kvHitRatePayloadSchema,
+    version: 1,
+    title: "KV hit rate (perf metrics)",
+  }),
+  steps: defineChart({ key: "trtllm-steps", schema: stepsPayloadSchema, version: 1, title: "Steps" }),
+  /** Same shape as the aiperf distribution payload, with ttftMs, e2eMs and tpotMs */
+  latencyDistribution: defineChart({
+    key: "trtllm-latency-distribution",
+    schema: distributionPayloadSchema,
+    version: 1,
+    title: "Server latency distribution (TTFT, E2E, TPOT)",
+  }),
+  latencyOverTime: defineChart({
+    key: "trtllm-latency-over-time",
+    schema: trtllmLatencyOverTimePayloadSchema,
+    version: 1,
+    title: "Server latency over time",
+  }),
+} as const;
+
+export const SM_CHARTS = {
+  endpoints: defineChart({
+    key: "sm-endpoints",
+    schema: smEndpointsPayloadSchema,
+    version: 1,
+    title: "Server metrics per endpoint",
+  }),
+  router: defineChart({
+    key: "sm-router",
+    schema: routerPredictionPayloadSchema,
+    version: 1,
+    title: "Router predicted vs delivered hit rate",
+  }),
+} as const;
+
+export const ROUTER_LOG_CHART = defineChart({
+  key: "router-log",
+  schema: routerLogPayloadSchema,
+  version: 1,
+  title: "Router log: predicted vs delivered",
+});
+
+export const DYNAMO_TRACE_CHART = defineChart({
+  key: "dynamo-trace-sessions",
+  schema: dynamoTraceSessionsPayloadSchema,
+  version: 1,
+  title: "Dynamo request trace sessions",
+});
+
+/**
+ * The server-metrics time series: one payload per endpoint, per role and for all endpoints, so
+ * a family of keys under one prefix. The endpoints payload names each group's chart by its key.
+ */
+export const SM_SERIES = {
+  prefix: "sm-series-",
+  all: () => smSeriesChart("all"),
+  role: (role: string) => smSeriesChart(`role-${role}`),
+  endpoint: (index: number) => smSeriesChart(`ep-${index}`),
+  /** The series chart a stored key names (from the endpoints payload), or null for any other key. */
+  fromKey: (key: string): SmSeriesChart | null =>
+    key.startsWith(SM_SERIES.prefix) ? smSeriesChart(key.slice(SM_SERIES.prefix.length)) : null,
+} as const;
+
+function smSeriesChart(group: string) {
+  return defineChart({
+    key: `${SM_SERIES.prefix}${group}`,
+    schema: smSeriesPayloadSchema,
+    version: 1,
+    title: "Server metrics over time",
+  });
+}
+
+export type SmSeriesChart = ChartDef<typeof smSeriesPayloadSchema>;
+
+/** Every chart of a fixed key (the server-metrics series are a family: `SM_SERIES`). */
+export const ALL_CHARTS: readonly ChartDef[] = [
+  ...Object.values(AIPERF_CHARTS),
+  REUSE_INTERVALS_CHART,
+  ...Object.values(TRTLLM_CHARTS),
+  ...Object.values(SM_CHARTS),
+  ROUTER_LOG_CHART,
+  DYNAMO_TRACE_CHART,
+];
+
+/** The chart a stored key names, or undefined: the one place a key string is read back. */
+export function chartByKey(key: string): ChartDef | undefined {
+  return ALL_CHARTS.find((c) => c.key === key) ?? SM_SERIES.fromKey(key) ?? undefined;
+}
