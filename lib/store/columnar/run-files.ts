@@ -60,8 +60,8 @@ function runFilesOf(db: Db): RunFiles {
 }
 
 /** A fresh path in the cache's temp folder, for a file about to be written and stored. */
-export function runFileTmpPath(db: Db): string {
-  return path.join(runFilesOf(db).cacheDir, "tmp", `${randomUUID()}.parquet`);
+export function runFileTmpPath(db: Db, ext = "parquet"): string {
+  return path.join(runFilesOf(db).cacheDir, "tmp", `${randomUUID()}.${ext}`);
 }
 
 const cachePath = (files: RunFiles, sha256: string) => path.join(files.cacheDir, `${sha256}.parquet`);
