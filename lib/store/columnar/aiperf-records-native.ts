@@ -194,7 +194,7 @@ export class AiperfRecordsRead {
 
   /** Reads `jsonl` into raw columns; throws what DuckDB refuses (a malformed line, a type it cannot cast). */
   static async open(db: Db, jsonl: string, maxObjectBytes: number): Promise<AiperfRecordsRead> {
-    const raw = runFileTmpPath(db);
+    const raw = runFileTmpPath(db, "records-raw");
     const c = await openConnection();
     try {
       await c.run(
@@ -268,7 +268,7 @@ export class AiperfRecordsRead {
     if (!c || !this.appender) throw new Error("aiperf records: no numbers appended");
     this.appender.closeSync();
     this.appender = null;
-    const seg = runFileTmpPath(this.db);
+    const seg = runFileTmpPath(this.db, "records-segment");
     await c.run(`copy (
         select (${seqFrom} + r.file_row_number)::bigint as seq, ${quote(fileId)} as file_id,
           (r.file_row_number + 1)::integer as line, r.request_id,
