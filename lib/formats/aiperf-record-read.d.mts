@@ -8,6 +8,12 @@ export declare const OLD_METRIC_TAGS: Readonly<Record<string, string>>;
 /** Said once per file with how many records had it (docs/metrics.md §Requests). */
 export declare const NEGATIVE_TOKENS: string;
 
+/**
+ * A token count as a record carries it: null past 2^53 or below 0 (the latter reported through
+ * `badValue` with NEGATIVE_TOKENS).
+ */
+export declare function tokenCount(v: number | null, badValue: (message: string) => void): number | null;
+
 /** Parses one record; a string (the reason) when the line is not an aiperf record. */
 export declare function parseAiperfRecord(
   value: unknown,

@@ -141,7 +141,7 @@ export const NEGATIVE_TOKENS = "negative token count read as not recorded";
  * No real count of tokens is past 2^53 (one that is would overflow the throughput sums to
  * Infinity) or below 0: either is a broken writer's value and reads as not recorded.
  */
-function tokenCount(v, badValue) {
+export function tokenCount(v, badValue) {
   if (v === null || v > Number.MAX_SAFE_INTEGER) return null;
   if (v < 0) {
     badValue(NEGATIVE_TOKENS);

@@ -40,4 +40,10 @@ export interface AiperfRecord {
 }
 
 // Read by plain JavaScript shared with the aiperf parse thread, which loads no TypeScript.
-export { derivedItlMs, NEGATIVE_TOKENS, nsFromText, parseAiperfRecord } from "./aiperf-record-read.mjs";
+export {
+  derivedItlMs,
+  NEGATIVE_TOKENS,
+  nsFromText,
+  parseAiperfRecord,
+  tokenCount,
+} from "./aiperf-record-read.mjs";

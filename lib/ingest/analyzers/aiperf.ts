@@ -27,7 +27,7 @@ import {
   type AiperfRunState,
   type SummaryFile,
 } from "@/lib/metrics/aiperf-run-result";
-import { ingestRecordFile } from "./aiperf-record-ingest";
+import { ingestRecordFileNative } from "./aiperf-native-ingest";
 import { slowestRequestsPayload } from "./aiperf-slowest";
 import { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
 import { readInputsSessions } from "@/lib/formats/aiperf-inputs";
@@ -87,15 +87,12 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
     await rows.open();
     const from = log.length;
     reuse.reset();
-    const report = await ingestRecordFile(file, ctx, {
-      log,
-      turns,
-      reuse,
-      conversations,
-      errors,
-      clock,
+    const report = await ingestRecordFileNative(
+      file,
+      ctx,
+      { log, turns, reuse, conversations, errors, clock, rows },
       rows,
-    });
+    );
     recordDirs.push({ dir: dirOf(file.name), from, to: log.length });
     return report;
   }

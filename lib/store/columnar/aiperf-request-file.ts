@@ -41,6 +41,8 @@ export class AiperfRequestStage {
   private opening: Promise<void> | null = null;
   private rows = 0;
   private closed = false;
+  /** Records DuckDB read itself (aiperf-records-native.ts), as staged rows in Parquet files */
+  private readonly segments: string[] = [];
 
   constructor(private readonly runId: string) {
     let set = stages.get(runId);
@@ -94,6 +96,16 @@ export class AiperfRequestStage {
   async flush(): Promise<void> {}
 
   /**
+   * Adds `rows` staged rows written to the Parquet file at `path` (in the stage's column order,
+   * `seq` from this stage's length), which the stage now owns.
+   */
+  addSegment(path: string, rows: number): void {
+    if (this.closed) throw new Error("aiperf request stage used after it was written");
+    this.segments.push(path);
+    this.rows += rows;
+  }
+
+  /**
    * Writes the staged rows as the run's Parquet file: starts and ends shifted by `originMs`, each
    * request's inputs.json estimate from `inputs` (same arithmetic as possibleOnLine in
    * lib/metrics/inputs-reuse.ts: ISL × scale + offset, clamped to [0, ISL]; none without an ISL).
@@ -130,7 +142,7 @@ export class AiperfRequestStage {
               when ${v} < 0 then 0 when ${v} > s.input_tokens then s.input_tokens else ${v} end
               as inputs_reuse_tokens,
             s.worker_id
-          from aiperf_stage s left join inputs_turns t
+          from ${this.source()} s left join inputs_turns t
             on t.conversation_id = s.conversation_id and t.turn_index = s.turn_index
           order by s.seq
         ) to ${quote(tmp)} (format parquet, compression zstd)`);
@@ -141,10 +153,18 @@ export class AiperfRequestStage {
     }
   }
 
-  /** Drops the staged rows (their temp tables go with the connection). */
+  /** The appended rows and the segments' as one table expression */
+  private source(): string {
+    if (this.segments.length === 0) return "aiperf_stage";
+    const files = this.segments.map(quote).join(", ");
+    return `(select * from aiperf_stage union all select * from read_parquet([${files}]))`;
+  }
+
+  /** Drops the staged rows (their temp tables go with the connection, segment files with them). */
   discard(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const f of this.segments) fs.rmSync(f, { force: true });
     try {
       this.appender?.closeSync();
     } catch {

@@ -59,9 +59,13 @@ function runFilesOf(db: Db): RunFiles {
   return files;
 }
 
-/** A fresh path in the cache's temp folder, for a file about to be written and stored. */
-export function runFileTmpPath(db: Db): string {
-  return path.join(runFilesOf(db).cacheDir, "tmp", `${randomUUID()}.parquet`);
+/**
+ * A fresh path in the cache's temp folder, for a file about to be written and stored (`.parquet`)
+ * or for an ingest's working files (another extension: a records file's local copy, its raw
+ * columns), swept like them when a killed process leaves them.
+ */
+export function runFileTmpPath(db: Db, ext = "parquet"): string {
+  return path.join(runFilesOf(db).cacheDir, "tmp", `${randomUUID()}.${ext}`);
 }
 
 const cachePath = (files: RunFiles, sha256: string) => path.join(files.cacheDir, `${sha256}.parquet`);

@@ -1,0 +1,262 @@
+/**
+ * aiperf `profile_export.jsonl` read by DuckDB (docs/architecture.md §The aiperf records read):
+ * the bytes go once to a local file, scanned on the way; DuckDB reads that file natively into
+ * raw columns (lib/store/columnar/aiperf-records-native.ts); the run's structures (request log,
+ * turns, reuse, conversations, errors, profiling clock) are fed from those columns with the line
+ * reader's own value rules (units, token counts, derived ITL), and the records' rows become a
+ * segment of the run's request file without a row object or an appended row each.
+ *
+ * The line reader (aiperf-record-ingest.ts) stays the reference and reads every file the native
+ * read cannot reproduce exactly: a malformed, blank, over-long or non-UTF-8 line, NaN/Infinity,
+ * surrogate or NUL escapes, a line that is not one object, old metric tags or 0.1.x stamps,
+ * numbers written as text or text as numbers, duplicate keys. The scan and DuckDB's own counts
+ * decide before any record reaches the run; in doubt, the line reader reads the local copy.
+ */
+import fs from "node:fs";
+import type { DuckDBValue, DuckDBVector } from "@duckdb/node-api";
+import { derivedItlMs, NEGATIVE_TOKENS, tokenCount } from "@/lib/formats/aiperf-records";
+import { toMs } from "@/lib/formats/aiperf-units";
+import { WarningLog } from "@/lib/formats/json-lines";
+import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, type RequestValues } from "@/lib/metrics/requests-log";
+import type { AiperfRequestStage } from "@/lib/store/columnar/aiperf-request-file";
+import {
+  AiperfRecordsRead,
+  UNIT_CODES,
+  type NativeChunk,
+  type NativeMetric,
+  type NativeNumbers,
+} from "@/lib/store/columnar/aiperf-records-native";
+import { runFileTmpPath } from "@/lib/store/columnar/run-files";
+import type { FileReport, IngestContext, IngestFile } from "../analyzer";
+import { spoolJsonl } from "../jsonl-spool";
+import { integerOrNull } from "./aiperf-request-row";
+import { ingestRecordFile, type RecordSinks } from "./aiperf-record-ingest";
+
+/** Texts only the line reader reads right: NaN/Infinity literals, surrogate and NUL escapes */
+const REFUSED = ["NaN", "Infinity", "\\ud", "\\uD", "\\u0000"];
+/** Stamp keys: each must occur once per record that has one, in its metadata (nsFromText reads the first) */
+const START_KEY = '"request_start_ns"';
+const END_KEY = '"request_end_ns"';
+
+/** How the last records files were read, for tests and the server log */
+export interface RecordsReadLog {
+  native: number;
+  lineReader: number;
+  /** Why the last file went to the line reader */
+  lastReason: string | null;
+}
+const KEY = Symbol.for("runlens.aiperfRecordsRead");
+const holder = globalThis as { [KEY]?: RecordsReadLog };
+export const recordsReadLog: RecordsReadLog = (holder[KEY] ??= {
+  native: 0,
+  lineReader: 0,
+  lastReason: null,
+});
+
+/** `RUNLENS_AIPERF_READ=lines` reads every records file with the line reader. */
+const nativeWanted = () => process.env.RUNLENS_AIPERF_READ !== "lines";
+
+/** Reads one records file into the sinks, natively when the file allows it. */
+export async function ingestRecordFileNative(
+  file: IngestFile,
+  ctx: IngestContext,
+  s: RecordSinks,
+  stage: AiperfRequestStage,
+): Promise<FileReport> {
+  if (!nativeWanted()) {
+    recordsReadLog.lineReader++;
+    recordsReadLog.lastReason = "RUNLENS_AIPERF_READ=lines";
+    return ingestRecordFile(file, ctx, s);
+  }
+  const local = runFileTmpPath(ctx.db, "jsonl");
+  try {
+    const scan = await spoolJsonl((await file.open()) as AsyncIterable<Buffer>, local, {
+      maxLineBytes: ctx.limits.maxLineBytes,
+      refused: REFUSED,
+      counted: [START_KEY, END_KEY],
+    });
+    let reason = scan.odd;
+    if (reason === null && scan.lines === 0) reason = "no lines";
+    if (reason === null) {
+      const read = await AiperfRecordsRead.open(ctx.db, local, Math.max(16 << 20, scan.maxLine + 1024)).catch(
+        (err: unknown) => `DuckDB: ${String(err instanceof Error ? err.message : err).split("\n")[0]}`,
+      );
+      if (typeof read === "string") reason = read;
+      else {
+        try {
+          const c = read.check;
+          if (c.rows !== scan.lines) reason = `${c.rows} records in ${scan.lines} lines`;
+          else if (c.odd > 0) reason = `${c.odd} records the line reader reads by other rules`;
+          else if (c.starts !== scan.counts.get(START_KEY) || c.ends !== scan.counts.get(END_KEY))
+            reason = "a stamp key outside a record's metadata, or a null stamp";
+          else {
+            const report = await feed(read, file, s, stage);
+            recordsReadLog.native++;
+            return report;
+          }
+        } finally {
+          await read.close();
+        }
+      }
+    }
+    recordsReadLog.lineReader++;
+    recordsReadLog.lastReason = reason;
+    const open = async () => fs.createReadStream(local, { highWaterMark: 1 << 20 });
+    return await ingestRecordFile({ ...file, open }, ctx, s);
+  } finally {
+    await fs.promises.rm(local, { force: true });
+  }
+}
+
+const METRIC_COLUMNS: NativeMetric[] = [
+  "time_to_first_token",
+  "request_latency",
+  "inter_token_latency",
+  "input_sequence_length",
+  "error_isl",
+  "output_sequence_length",
+  "usage_prompt_cache_read_tokens",
+];
+
+const COLUMNS = [
+  "warmup",
+  "cancelled",
+  "err",
+  "error_type",
+  "error_code",
+  "error_message",
+  "start_ns",
+  "end_ns",
+  "conversation_id",
+  "turn_index",
+  ...METRIC_COLUMNS.flatMap((m) => [`${m}_v`, `${m}_u`]),
+];
+
+/** A metric in canonical units, as metricNumber reads it; null when not recorded */
+function metric(chunk: NativeChunk, m: NativeMetric): (j: number) => number | null {
+  const value = chunk.column(`${m}_v`) as DuckDBVector<number>;
+  const unit = chunk.column(`${m}_u`) as DuckDBVector<number>;
+  return (j) => {
+    const v = value.getItem(j);
+    if (v === null || !Number.isFinite(v)) return null;
+    const u = unit.getItem(j) ?? 0;
+    return toMs(v, u === 0 ? undefined : UNIT_CODES[u - 1]);
+  };
+}
+
+function numbersOf(rows: number): NativeNumbers {
+  const f = () => new Float64Array(rows);
+  return {
+    rows,
+    startMs: f(),
+    endMs: f(),
+    ttftMs: f(),
+    e2eMs: f(),
+    itlMs: f(),
+    inputTokens: f(),
+    outputTokens: f(),
+    cachedTokens: f(),
+    possibleReuseTokens: f(),
+  };
+}
+
+const orNaN = (v: number | null | undefined) => (v === null || v === undefined ? NaN : v);
+
+/** The records, chunk by chunk, into the sinks exactly as writeBlock logs a parsed block. */
+async function feed(
+  read: AiperfRecordsRead,
+  file: IngestFile,
+  s: RecordSinks,
+  stage: AiperfRequestStage,
+): Promise<FileReport> {
+  const { log, turns, reuse, conversations, errors, clock } = s;
+  const seqFrom = stage.length;
+  let records = 0;
+  let warmups = 0;
+  let negatives = 0;
+  const bad = () => {
+    negatives++;
+  };
+  const v: RequestValues = {
+    startNs: null,
+    endNs: null,
+    ttftMs: null,
+    e2eMs: null,
+    itlMs: null,
+    inputTokens: null,
+    outputTokens: null,
+  };
+  for await (const chunk of read.chunks(COLUMNS)) {
+    const col = <T extends DuckDBValue>(name: string) => chunk.column(name) as DuckDBVector<T>;
+    const warmupCol = col<boolean>("warmup");
+    const cancelledCol = col<boolean>("cancelled");
+    const errCol = col<boolean>("err");
+    const typeCol = col<string>("error_type");
+    const codeCol = col<bigint>("error_code");
+    const messageCol = col<string>("error_message");
+    const startCol = col<bigint>("start_ns");
+    const endCol = col<bigint>("end_ns");
+    const convCol = col<string>("conversation_id");
+    const turnCol = col<number>("turn_index");
+    const ttft = metric(chunk, "time_to_first_token");
+    const e2e = metric(chunk, "request_latency");
+    const itl = metric(chunk, "inter_token_latency");
+    const isl = metric(chunk, "input_sequence_length");
+    const errorIsl = metric(chunk, "error_isl");
+    const osl = metric(chunk, "output_sequence_length");
+    const cachedOf = metric(chunk, "usage_prompt_cache_read_tokens");
+    const n = numbersOf(chunk.rows);
+    for (let j = 0; j < chunk.rows; j++) {
+      records++;
+      const warmup = warmupCol.getItem(j) === true;
+      const cancelled = cancelledCol.getItem(j) === true;
+      const failed = errCol.getItem(j) === true;
+      v.startNs = startCol.getItem(j);
+      v.endNs = endCol.getItem(j);
+      v.ttftMs = ttft(j);
+      v.e2eMs = e2e(j);
+      v.outputTokens = tokenCount(osl(j), bad);
+      v.itlMs = itl(j) ?? derivedItlMs(v.ttftMs, v.e2eMs, v.outputTokens);
+      v.inputTokens = tokenCount(isl(j) ?? errorIsl(j), bad);
+      const cachedTokens = tokenCount(cachedOf(j), bad);
+      const turnIndex = turnCol.getItem(j);
+      const conversationId = convCol.getItem(j);
+      const flags = (warmup ? FLAG_WARMUP : 0) | (failed ? FLAG_ERROR : 0) | (cancelled ? FLAG_CANCELLED : 0);
+      if (warmup) warmups++;
+      else if (!cancelled)
+        clock.noteRequest(
+          v.startNs === null ? null : Number(v.startNs),
+          v.endNs === null ? null : Number(v.endNs),
+        );
+      const at = log.length;
+      log.add(v, flags);
+      const possible = reuse.next(conversationId, turnIndex, v.inputTokens, v.outputTokens, failed, !warmup);
+      turns.add(turnIndex, cachedTokens, possible, conversations.of(conversationId));
+      const startMs = log.cols.startMs[at];
+      const endMs = log.cols.endMs[at];
+      if (failed && !warmup) {
+        const code = codeCol.getItem(j);
+        errors.add(
+          typeCol.getItem(j) ?? "Error",
+          code === null ? null : Number(code),
+          messageCol.getItem(j) ?? "",
+          startMs,
+        );
+      }
+      n.startMs[j] = Number.isFinite(startMs) ? startMs : NaN;
+      n.endMs[j] = Number.isFinite(endMs) ? endMs : NaN;
+      n.ttftMs[j] = orNaN(v.ttftMs);
+      n.e2eMs[j] = orNaN(v.e2eMs);
+      n.itlMs[j] = orNaN(v.itlMs);
+      n.inputTokens[j] = orNaN(v.inputTokens);
+      n.outputTokens[j] = orNaN(v.outputTokens);
+      n.cachedTokens[j] = orNaN(integerOrNull(cachedTokens));
+      n.possibleReuseTokens[j] = orNaN(integerOrNull(possible));
+    }
+    await read.appendNumbers(n);
+  }
+  stage.addSegment(await read.writeSegment(file.id, seqFrom), records);
+  const warnings = new WarningLog();
+  if (negatives > 0) warnings.count(NEGATIVE_TOKENS, negatives);
+  return { records, skipped: 0, warnings: warnings.toList(), meta: { warmupRecords: warmups } };
+}
