@@ -13,6 +13,7 @@ import { formatCount, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { hasKvData } from "@/lib/api/run-views";
 import { ManifestEmptyView } from "./empty-view";
+import { viewOfRun } from "@/components/run/view-of-run";
 
 export function KvView({ run }: RunViewProps) {
   const sm = run.serverMetrics;
@@ -72,3 +73,6 @@ export function KvView({ run }: RunViewProps) {
     </div>
   );
 }
+
+/** The view as the server page renders it for a first visit (`app/runs/[id]/first-view.ts`). */
+export const KvViewOfRun = viewOfRun(KvView);
