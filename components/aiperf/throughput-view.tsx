@@ -10,7 +10,6 @@ import { AIPERF_CHART_KEYS, errorsPayloadSchema, timelinePayloadSchema } from "@
 import { ChartStatus } from "@/components/charts/chart-status";
 import { ErrorExamples } from "./error-examples";
 import { useRunChart } from "@/components/charts/use-run-chart";
-import { viewOfRun } from "@/components/run/view-of-run";
 
 /** Throughput and in-flight concurrency over time, and the run's errors by type. */
 export function ThroughputView({ run }: RunViewProps) {
@@ -61,6 +60,3 @@ export function ThroughputView({ run }: RunViewProps) {
     </div>
   );
 }
-
-/** The view as the server page renders it for a first visit (`app/runs/[id]/first-view.ts`). */
-export const ThroughputViewOfRun = viewOfRun(ThroughputView);

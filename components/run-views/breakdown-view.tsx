@@ -27,7 +27,6 @@ import {
   TRTLLM_CHART_KEYS,
 } from "@/lib/api/trtllm-charts";
 import { EmptyView } from "./empty-view";
-import { viewOfRun } from "@/components/run/view-of-run";
 
 export function BreakdownView({ run }: RunViewProps) {
   const tb = run.timeBreakdown;
@@ -130,6 +129,3 @@ export function BreakdownView({ run }: RunViewProps) {
     </div>
   );
 }
-
-/** The view as the server page renders it for a first visit (`app/runs/[id]/first-view.ts`). */
-export const BreakdownViewOfRun = viewOfRun(BreakdownView);

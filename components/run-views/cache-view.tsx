@@ -17,7 +17,6 @@ import { hasCacheData } from "@/lib/api/run-views";
 import { ManifestEmptyView } from "./empty-view";
 import { RouterLogSection } from "./router-log-section";
 import { RouterPredictionSection } from "./router-prediction-section";
-import { viewOfRun } from "@/components/run/view-of-run";
 
 export function CacheView({ run }: RunViewProps) {
   const sm = run.serverMetrics;
@@ -107,6 +106,3 @@ export function CacheView({ run }: RunViewProps) {
     </div>
   );
 }
-
-/** The view as the server page renders it for a first visit (`app/runs/[id]/first-view.ts`). */
-export const CacheViewOfRun = viewOfRun(CacheView);

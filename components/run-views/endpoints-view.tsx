@@ -10,7 +10,6 @@ import { useRunChart } from "@/components/charts/use-run-chart";
 import { formatCount, formatRate, plural } from "@/lib/format-number";
 import { SM_ENDPOINTS_CHART, smEndpointsPayloadSchema } from "@/lib/api/server-metrics-charts";
 import { EmptyView } from "./empty-view";
-import { viewOfRun } from "@/components/run/view-of-run";
 
 interface Row {
   endpoint: string;
@@ -157,6 +156,3 @@ function RoleName({ role }: { role: string }) {
     </span>
   );
 }
-
-/** The view as the server page renders it for a first visit (`app/runs/[id]/first-view.ts`). */
-export const EndpointsViewOfRun = viewOfRun(EndpointsView);

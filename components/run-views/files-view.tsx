@@ -5,7 +5,6 @@ import type { RunViewProps } from "@/components/run/run-view-props";
 import { KIND_LABELS } from "@/lib/api/kinds";
 import { infoLabel, infoValue, type InfoValue } from "@/components/run/run-info";
 import { formatBytes, formatCount, properPlurals } from "@/lib/format-number";
-import { viewOfRun } from "@/components/run/view-of-run";
 
 type File = RunViewProps["run"]["files"][number];
 
@@ -88,6 +87,3 @@ function FileMeta({ meta }: { meta?: Record<string, unknown> }) {
     </div>
   );
 }
-
-/** The view as the server page renders it for a first visit (`app/runs/[id]/first-view.ts`). */
-export const FilesViewOfRun = viewOfRun(FilesView);

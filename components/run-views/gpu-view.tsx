@@ -8,7 +8,6 @@ import { formatNumber, plural } from "@/lib/format-number";
 import { AIPERF_CHART_KEYS, gpuPayloadSchema } from "@/lib/api/aiperf-charts";
 import { GpuSummaryTable } from "@/components/aiperf/gpu-summary-table";
 import { EmptyView } from "./empty-view";
-import { viewOfRun } from "@/components/run/view-of-run";
 
 export function GpuView({ run }: RunViewProps) {
   const hasTelemetry = run.files.some((f) => f.kind === "aiperf-gpu-telemetry");
@@ -77,6 +76,3 @@ export function GpuView({ run }: RunViewProps) {
     </div>
   );
 }
-
-/** The view as the server page renders it for a first visit (`app/runs/[id]/first-view.ts`). */
-export const GpuViewOfRun = viewOfRun(GpuView);

@@ -13,7 +13,6 @@ import { formatCount, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { hasKvData } from "@/lib/api/run-views";
 import { ManifestEmptyView } from "./empty-view";
-import { viewOfRun } from "@/components/run/view-of-run";
 
 export function KvView({ run }: RunViewProps) {
   const sm = run.serverMetrics;
@@ -73,6 +72,3 @@ export function KvView({ run }: RunViewProps) {
     </div>
   );
 }
-
-/** The view as the server page renders it for a first visit (`app/runs/[id]/first-view.ts`). */
-export const KvViewOfRun = viewOfRun(KvView);

@@ -33,7 +33,6 @@ import { TrtllmLatencySection } from "@/components/trtllm-latency/trtllm-latency
 import { DrilldownNotice } from "@/components/run/drilldown-notice";
 import { drilldownBuilding } from "@/lib/api/drilldown";
 import { EmptyView } from "./empty-view";
-import { viewOfRun } from "@/components/run/view-of-run";
 
 export function LatencyView({ run }: RunViewProps) {
   const [urlMetric, setMetric] = useQueryState("metric", runSearchParams.metric);
@@ -162,6 +161,3 @@ export function LatencyView({ run }: RunViewProps) {
     </div>
   );
 }
-
-/** The view as the server page renders it for a first visit (`app/runs/[id]/first-view.ts`). */
-export const LatencyViewOfRun = viewOfRun(LatencyView);

@@ -18,7 +18,6 @@ import { trtllmLatencyTiles } from "@/components/trtllm-latency/overview-tiles";
 import { GoodputPanel } from "./goodput-panel";
 import { DerivedThroughputSection } from "./overview-derived";
 import { requestTiles, type Tile } from "./overview-request-tiles";
-import { viewOfRun } from "@/components/run/view-of-run";
 
 /** The headline numbers of every block the run has, and its warnings. */
 export function OverviewView({ run }: RunViewProps) {
@@ -162,6 +161,3 @@ export function serverTiles(run: RunSummary): Tile[] {
     });
   return tiles;
 }
-
-/** The view as the server page renders it for a first visit (`app/runs/[id]/first-view.ts`). */
-export const OverviewViewOfRun = viewOfRun(OverviewView);

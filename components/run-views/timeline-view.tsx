@@ -21,7 +21,6 @@ import { DrilldownNotice } from "@/components/run/drilldown-notice";
 import { drilldownBuilding } from "@/lib/api/drilldown";
 import { RecordsSampleLine } from "@/components/aiperf/records-sample";
 import { ManifestEmptyView } from "./empty-view";
-import { viewOfRun } from "@/components/run/view-of-run";
 
 const LANE_TEXT: Record<TimelineLanes, string> = {
   worker: "worker",
@@ -203,6 +202,3 @@ export function TimelineView({ run }: RunViewProps) {
     </div>
   );
 }
-
-/** The view as the server page renders it for a first visit (`app/runs/[id]/first-view.ts`). */
-export const TimelineViewOfRun = viewOfRun(TimelineView);

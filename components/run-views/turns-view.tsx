@@ -14,7 +14,6 @@ import { reuseTotals } from "@/lib/metrics/turn-chart-rows";
 import { ManifestEmptyView } from "./empty-view";
 import { IntervalReuseSection } from "./interval-reuse-section";
 import { Fact } from "./fact";
-import { viewOfRun } from "@/components/run/view-of-run";
 
 const pct = (v: number | null) => (v === null ? "not recorded" : `${formatNumber(v * 100, 1)}%`);
 
@@ -118,6 +117,3 @@ function InputsSource({ d }: { d: TurnsPayload }) {
     </span>
   );
 }
-
-/** The view as the server page renders it for a first visit (`app/runs/[id]/first-view.ts`). */
-export const TurnsViewOfRun = viewOfRun(TurnsView);

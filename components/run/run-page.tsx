@@ -2,21 +2,16 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useQueryState } from "nuqs";
-import { Suspense, type ReactNode } from "react";
+import { Suspense } from "react";
 import { ChartTransitionScope } from "@/components/charts/chart-pending";
 import { ChartSourceProvider } from "@/components/charts/export-context";
 import { runQueryOptions } from "@/lib/api/query-options";
 import { RunHeader } from "./run-header";
 import { RUN_VIEW_COMPONENTS } from "./run-view-components";
-import type { RunViewId } from "@/lib/api/run-views";
 import { runSearchParams } from "./search-params";
 import { VIEW_PANEL_ID, ViewTabs, viewTabId } from "./view-tabs";
 
-/**
- * `first` is the view the page was opened on, as the server page rendered it (its code comes with
- * the page's first scripts: app/runs/[id]/first-view.ts); every other view loads on first visit.
- */
-export function RunPage({ id, first }: { id: string; first?: { view: RunViewId; panel: ReactNode } }) {
+export function RunPage({ id }: { id: string }) {
   const { data: run, error } = useQuery(runQueryOptions(id));
   const [view] = useQueryState("view", runSearchParams.view);
   if (error) return <p className="text-danger">Could not load the run: {error.message}</p>;
@@ -38,7 +33,7 @@ export function RunPage({ id, first }: { id: string; first?: { view: RunViewId; 
                   </p>
                 }
               >
-                {first?.view === view ? first.panel : <View run={run} />}
+                <View run={run} />
               </Suspense>
             </ChartSourceProvider>
           ) : run.status === "failed" ? (

@@ -12,7 +12,6 @@ import { prefetchRunView } from "@/lib/runs/prefetch-first-chart";
 import { readRunSummary } from "@/lib/runs/read-run";
 import { getAppContext } from "@/lib/server/app-context";
 import { isValidId } from "@/lib/store/ids";
-import { FIRST_VIEWS } from "./first-view";
 
 export const dynamic = "force-dynamic";
 
@@ -54,12 +53,10 @@ export default async function RunRoute({ params, searchParams }: Props) {
     { from: tfrom, to: tto, lanes },
     { warmUp },
   );
-  // The view opened is rendered here, not loaded by the page after hydration (first-view.ts).
-  const FirstView = FIRST_VIEWS[view];
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <TimelineSeed seed={timeline}>
-        <RunPage id={id} first={{ view, panel: <FirstView id={id} /> }} />
+        <RunPage id={id} />
       </TimelineSeed>
     </HydrationBoundary>
   );
