@@ -35,23 +35,35 @@ const median = (xs) => {
 
 /**
  * Installed in the page: resolves with the frame time (page clock) at which `selector` matches an
- * element that is not inside a figure marked pending, and with when a pending mark first showed.
+ * element that is not inside a figure marked pending and, when `changed` is given, whose figure's
+ * chart and title are no longer `changed` (the chart before a toggle); and with when a pending
+ * mark first showed. Resolves with frameMs null after 10 s.
  */
 function installWaiter() {
-  window.__runlensWait = (selector) =>
+  window.__runlensSignature = (el) => {
+    const fig = el?.closest("figure[data-chart]");
+    return fig ? `${fig.dataset.chart}|${fig.querySelector("h3")?.textContent}` : null;
+  };
+  window.__runlensWait = (selector, changed = null) =>
     new Promise((resolve) => {
       const out = { pendingMs: null };
       const check = () => {
-        if (out.pendingMs === null && document.querySelector("[data-pending], [aria-busy=true]"))
+        if (out.pendingMs === null && document.querySelector("[data-pending], figure[aria-busy=true]"))
           out.pendingMs = performance.now();
         const el = document.querySelector(selector);
         if (!el || el.closest("[data-pending]")) return false;
+        if (changed !== null && window.__runlensSignature(el) === changed) return false;
         observer.disconnect();
+        clearTimeout(timer);
         requestAnimationFrame((frameMs) => resolve({ ...out, frameMs }));
         return true;
       };
       const observer = new MutationObserver(check);
-      observer.observe(document, { childList: true, subtree: true, attributes: true });
+      const timer = setTimeout(() => {
+        observer.disconnect();
+        resolve({ ...out, frameMs: null });
+      }, 10_000);
+      observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
       check();
     });
 }
@@ -115,16 +127,25 @@ async function coldFirstChart(browser, url) {
   }
 }
 
-/** Click `selector`; ms from the click to the frame that paints `drawn` (not pending). */
-async function timedClick(page, selector, drawn) {
-  const wait = page.evaluate((s) => window.__runlensWait(s), drawn);
+/**
+ * Click `selector`; ms from the click to the frame that paints `drawn` (not pending; with
+ * `change`, a chart other than the one drawn before the click).
+ */
+async function timedClick(page, selector, drawn, change = false) {
+  const before = change
+    ? await page.evaluate((s) => window.__runlensSignature(document.querySelector(s)), drawn)
+    : null;
+  const wait = page.evaluate(([s, c]) => window.__runlensWait(s, c), [drawn, before]);
   const t = await page.evaluate((sel) => {
     const t0 = performance.now();
     document.querySelector(sel).click();
     return t0;
   }, selector);
   const r = await wait;
-  return { ms: r.frameMs - t, pendingMs: r.pendingMs === null ? null : r.pendingMs - t };
+  return {
+    ms: r.frameMs === null ? null : r.frameMs - t,
+    pendingMs: r.pendingMs === null ? null : Math.max(0, r.pendingMs - t),
+  };
 }
 
 const settle = (page) =>
