@@ -10,7 +10,7 @@
 // started on a fresh DATA_DIR, where the example runs seed themselves. `--dist a,b` starts one
 // server per build and alternates between them try by try (an A/B on a shared, loaded machine).
 //
-//   RUNLENS_DIST_DIR=.next-x node test/bench/pages.mjs [--repeat 3] [--runs name-substring] [--dist a,b]
+//   RUNLENS_DIST_DIR=.next-x node test/bench/pages.mjs [--repeat 3] [--runs 'name part|name part'] [--dist a,b]
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,7 +24,8 @@ const opt = (name, dflt) => {
   return i >= 0 ? argv[i + 1] : dflt;
 };
 const repeat = Number(opt("repeat", "3"));
-const only = opt("runs", "");
+/** Runs whose name contains one of these ("|"-separated); all when empty. */
+const only = opt("runs", "").split("|");
 const distDirs = opt("dist", process.env.RUNLENS_DIST_DIR || ".next").split(",");
 const DRAWN = ":is(.recharts-wrapper > svg.recharts-surface, canvas)";
 
@@ -215,7 +216,9 @@ async function startApp(distDir) {
     port: await freePort(),
     env: { DATA_DIR: dataDir, RUNLENS_EXAMPLES: "on", DATABASE_URL: "", RUNLENS_DIST_DIR: distDir },
   });
-  const runs = (await readyRuns(server.url)).filter((r) => r.status === "ready" && r.name.includes(only));
+  const runs = (await readyRuns(server.url)).filter(
+    (r) => r.status === "ready" && only.some((o) => r.name.includes(o)),
+  );
   // One visit of every page first, so the server's own first render is not measured.
   for (const run of runs) await fetch(`${server.url}/runs/${run.id}`).then((r) => r.text());
   return { distDir, url: server.url, runs: new Map(runs.map((r) => [r.name, r])), server, dataDir };
