@@ -14,7 +14,6 @@ import { byteRateUnit, formatBytes, formatNumber, formatRate } from "@/lib/forma
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { hasOffloadCounters, runView } from "@/lib/api/run-views";
 import { ManifestEmptyView } from "./empty-view";
-import { viewOfRun } from "@/components/run/view-of-run";
 
 /**
  * Both directions' bandwidth in one unit, the one their larger value reads in (5 MB/s beside
@@ -119,6 +118,3 @@ export function OffloadView({ run }: RunViewProps) {
     </div>
   );
 }
-
-/** The view as the server page renders it for a first visit (`app/runs/[id]/first-view.ts`). */
-export const OffloadViewOfRun = viewOfRun(OffloadView);
