@@ -130,20 +130,10 @@ describe.skipIf(!present)("readability with real producers' folders", () => {
     await page.close();
   });
 
-  it("at 390 px the sweep and compare pages of a sweep named after a long file name stay inside the screen", async () => {
+  it("at 390 px the sweep page and the compare page of a sweep named after a long file name stay inside the screen", async () => {
     await ready();
     const page = await t.browser.newPage({ viewport: { width: 390, height: 844 } });
-    const { runs: list } = (await (await fetch(`${t.app.url}/api/runs?limit=200`)).json()) as {
-      runs: Array<{ id: string }>;
-    };
-    const pages = [
-      `/sweeps/${sweeps[FOLDERS[3]]}`,
-      `/compare?sweeps=${sweeps[FOLDERS[3]]}`,
-      `/compare?runs=${list
-        .slice(0, 8)
-        .map((r) => r.id)
-        .join(",")}`,
-    ];
+    const pages = [`/sweeps/${sweeps[FOLDERS[3]]}`, `/compare?sweeps=${sweeps[FOLDERS[3]]}`];
     const wide: string[] = [];
     for (const p of pages) {
       await gotoHydrated(page, `${t.app.url}${p}`);
