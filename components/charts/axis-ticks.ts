@@ -84,24 +84,30 @@ function plainTick(step: number) {
 /**
  * The axis with round ticks (and the domain they span, for a value axis) from the data's extent.
  * An axis with its own ticks, a log scale or no ticks is left as it is. A millisecond axis whose
- * ticks reach 10,000 ms is written in seconds, title included: one unit per axis.
+ * ticks reach 10,000 ms is written in seconds, title included: one unit per axis. `target` is
+ * about how many ticks there are room for (fewer across a phone's width, so none is dropped).
  */
-export function readableAxis(a: AxisSpec, extent: Extent | null, role: "value" | "position"): AxisSpec {
+export function readableAxis(
+  a: AxisSpec,
+  extent: Extent | null,
+  role: "value" | "position",
+  target?: number,
+): AxisSpec {
   if (a.ticks || a.log || a.noTicks || a.hide || !extent) return a;
   const minStep = a.integers ? 1 : 0;
   const d = a.domain;
   const fixed = Array.isArray(d) && typeof d[0] === "number" && typeof d[1] === "number";
   let ticks: number[];
   let domain = a.domain;
-  if (fixed) ticks = ticksWithin(d[0] as number, d[1] as number, undefined, minStep);
+  if (fixed) ticks = ticksWithin(d[0] as number, d[1] as number, target, minStep);
   else if (role === "position") {
-    ticks = ticksWithin(extent[0], extent[1], undefined, minStep);
+    ticks = ticksWithin(extent[0], extent[1], target, minStep);
     domain = domain ?? [extent[0], extent[1]];
   } else {
     // A value axis starts at 0 (a bar's length, a rate), or at its lowest value below 0.
     const lo = Math.min(0, extent[0]);
     const hi = Array.isArray(d) && typeof d[1] === "number" ? d[1] : extent[1];
-    ticks = ticksCovering(lo, Math.max(hi, lo), 5, minStep);
+    ticks = ticksCovering(lo, Math.max(hi, lo), target ?? 5, minStep);
     domain = [ticks[0], ticks[ticks.length - 1]];
   }
   if (ticks.length === 0) return a;

@@ -18,6 +18,7 @@ import { ChartTable } from "./chart-table";
 import { CHART_MARGIN, LEGEND_STYLE } from "./chart-theme";
 import { definitionText, type FigureDefinition } from "./definitions";
 import { useChartSource } from "./export-context";
+import { horizontalTicks, useNarrow } from "./use-narrow";
 import { downloadCsv, exportFileName, type CsvRow } from "./export";
 import { FigureExportButtons } from "./figure-export-buttons";
 import { plotMarks } from "./plot-marks";
@@ -97,6 +98,7 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
   const ref = useRef<HTMLDivElement>(null);
   const figureRef = useRef<HTMLElement>(null);
   const source = useChartSource();
+  const narrow = useNarrow();
   const descriptionRef = useRef<HTMLParagraphElement>(null);
   const [asTable, setAsTable] = useState(false);
   const active = useRef<unknown>(undefined);
@@ -156,11 +158,13 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
     const dense = !horizontal && markCount(kind, data, series) >= DENSE_MARKS;
     // Round ticks on every number axis; the tooltip keeps the axes as given (its values are exact).
     const numericX = horizontal || kind === "scatter" || !!x.numeric;
+    // Across a phone the x axis gets fewer round ticks, so the library drops none of them.
+    const xTarget = horizontalTicks(narrow);
     const xShown = !numericX
       ? x
       : horizontal
-        ? readableAxis(x, valueExtent(data, series, undefined), "value")
-        : readableAxis(x, positionExtent(data, series, x.key), "position");
+        ? readableAxis(x, valueExtent(data, series, undefined), "value", xTarget)
+        : readableAxis(x, positionExtent(data, series, x.key), "position", xTarget);
     const yShown = horizontal
       ? yAxes
       : yAxes.map((a) =>

@@ -10,12 +10,19 @@ import { OffloadEndpointTable } from "@/components/server-metrics/offload-endpoi
 import { OffloadTierTable } from "@/components/server-metrics/offload-tier-table";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
-import { formatBytes, formatNumber, formatRate } from "@/lib/format-number";
+import { byteRateUnit, formatBytes, formatNumber, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { hasOffloadCounters, runView } from "@/lib/api/run-views";
 import { ManifestEmptyView } from "./empty-view";
 
-const gbps = (v: number | null) => (v === null ? "—" : `${formatNumber(v / 1e9, 2)} GB/s`);
+/**
+ * Both directions' bandwidth in one unit, the one their larger value reads in (5 MB/s beside
+ * 9.5 GB/s is "0.01 GB/s"; 5 MB/s beside 2 MB/s is MB/s, never "0.005 GB/s").
+ */
+function bandwidths(...values: (number | null)[]): string[] {
+  const { unit, divisor } = byteRateUnit(Math.max(0, ...values.filter((v) => v !== null)));
+  return values.map((v) => (v === null ? "—" : `${formatNumber(v / divisor, 2)} ${unit}`));
+}
 
 export function OffloadView({ run }: RunViewProps) {
   const sm = run.serverMetrics;
@@ -30,6 +37,10 @@ export function OffloadView({ run }: RunViewProps) {
   const method = run.info.offloadBandwidthMethod;
   const source = run.info.offloadCounterSource;
   const external = run.info.externalPrefixCacheHitRate;
+  const [outBandwidth, backBandwidth] = bandwidths(
+    off?.bandwidthGpuToCpuBytesPerSecond ?? null,
+    off?.bandwidthCpuToGpuBytesPerSecond ?? null,
+  );
   return (
     <div className="space-y-4">
       {hasOffload && off ? (
@@ -39,8 +50,8 @@ export function OffloadView({ run }: RunViewProps) {
             items={[
               ["GPU → CPU", formatBytes(off.bytesGpuToCpu)],
               ["CPU → GPU", formatBytes(off.bytesCpuToGpu)],
-              ["bandwidth GPU → CPU", gbps(off.bandwidthGpuToCpuBytesPerSecond)],
-              ["bandwidth CPU → GPU", gbps(off.bandwidthCpuToGpuBytesPerSecond)],
+              ["bandwidth GPU → CPU", outBandwidth],
+              ["bandwidth CPU → GPU", backBandwidth],
               [
                 "KV connector lookup hit rate (hits / tokens the GPU cache missed)",
                 typeof external === "number" ? formatRate(external) : "not exported",

@@ -5,8 +5,9 @@ import type { RunViewProps } from "./run-view-props";
 
 /**
  * The component of each view in the manifest (`@/lib/api/run-views`), which holds the rest. Each
- * view is its own chunk: the server renders the view asked for, and the page loads only that
- * view's code (and its chart kit) until another tab is opened.
+ * view is its own chunk: the server renders the view asked for and the page's HTML preloads its
+ * chunk; the page loads another view's code when it is about to be opened (`preloadRunView`) or is.
+ * Each `import()` sits inside its `dynamic()` call: that is how Next finds the chunk to preload.
  */
 export const RUN_VIEW_COMPONENTS: Record<RunViewId, ComponentType<RunViewProps>> = {
   overview: dynamic(() => import("@/components/run-views/overview-view").then((m) => m.OverviewView)),
@@ -22,3 +23,31 @@ export const RUN_VIEW_COMPONENTS: Record<RunViewId, ComponentType<RunViewProps>>
   endpoints: dynamic(() => import("@/components/run-views/endpoints-view").then((m) => m.EndpointsView)),
   files: dynamic(() => import("@/components/run-views/files-view").then((m) => m.FilesView)),
 };
+
+/** The same modules as above, loaded ahead of a tab's opening. */
+const PRELOADS: Record<RunViewId, () => Promise<unknown>> = {
+  overview: () => import("@/components/run-views/overview-view"),
+  latency: () => import("@/components/run-views/latency-view"),
+  throughput: () => import("@/components/aiperf/throughput-view"),
+  turns: () => import("@/components/run-views/turns-view"),
+  breakdown: () => import("@/components/run-views/breakdown-view"),
+  timeline: () => import("@/components/run-views/timeline-view"),
+  cache: () => import("@/components/run-views/cache-view"),
+  kv: () => import("@/components/run-views/kv-view"),
+  offload: () => import("@/components/run-views/offload-view"),
+  gpu: () => import("@/components/run-views/gpu-view"),
+  endpoints: () => import("@/components/run-views/endpoints-view"),
+  files: () => import("@/components/run-views/files-view"),
+};
+
+const preloaded = new Set<RunViewId>();
+
+/**
+ * Starts loading a view's code ahead of its tab being opened (hovered, focused, or a neighbour of
+ * the open tab once the page is idle), so the switch waits for no download. Once per view.
+ */
+export function preloadRunView(id: RunViewId): void {
+  if (preloaded.has(id)) return;
+  preloaded.add(id);
+  PRELOADS[id]().catch(() => preloaded.delete(id));
+}

@@ -5,6 +5,7 @@ import { useEffect, useOptimistic, useRef, type KeyboardEvent } from "react";
 import { useChartTransition } from "@/components/charts/chart-pending";
 import type { RunSummary } from "@/lib/api/schemas";
 import { DEFAULT_VIEW, RUN_VIEWS, type RunViewId } from "@/lib/api/run-views";
+import { preloadRunView } from "./run-view-components";
 import { runSearchParams } from "./search-params";
 import { scrollIntoRow, useScrollEdges } from "./use-scroll-edges";
 
@@ -32,6 +33,16 @@ export function ViewTabs({ run, current: shown }: { run: RunSummary; current: Ru
     const tab = row?.querySelector<HTMLElement>(`#${viewTabId(current)}`);
     if (row && tab) scrollIntoRow(row, tab);
   }, [current]);
+  // Once the page is idle, the code of the open tab's neighbours loads, so a switch to either
+  // waits for no download; any other tab's loads when it is pointed at or focused.
+  useEffect(() => {
+    const at = RUN_VIEWS.findIndex((v) => v.id === current);
+    const near = [RUN_VIEWS[at - 1], RUN_VIEWS[at + 1]].filter((v) => v !== undefined && v.hasData(run));
+    const idle = window.requestIdleCallback ?? ((f: () => void) => window.setTimeout(f, 200));
+    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
+    const handle = idle(() => near.forEach((v) => preloadRunView(v.id)));
+    return () => cancel(handle);
+  }, [current, run]);
   const page = (direction: 1 | -1) =>
     list.current?.scrollBy({ left: direction * list.current.clientWidth * 0.6, behavior: "smooth" });
   const select = (id: RunViewId) =>
@@ -87,6 +98,8 @@ export function ViewTabs({ run, current: shown }: { run: RunSummary; current: Ru
               data-view={v.id}
               // A view with nothing to show does not open: its tab says what to upload instead.
               onClick={() => (has ? select(v.id) : undefined)}
+              onPointerEnter={has ? () => preloadRunView(v.id) : undefined}
+              onFocus={has ? () => preloadRunView(v.id) : undefined}
               // Dimmed by colour alone (muted text keeps 4.5:1), never by opacity, which fell to 2.3:1.
               className={`-mb-px shrink-0 whitespace-nowrap border-b-2 px-3 py-2 text-sm ${
                 active ? "border-accent font-medium" : "border-transparent hover:border-border"

@@ -30,11 +30,15 @@ export function OverlayPicker({
   return (
     <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="overlay-picker">
       {overlaid.map((s, i) => (
-        <span key={s.id} className="flex items-center gap-1 rounded border border-border px-2 py-0.5">
+        <span
+          key={s.id}
+          className="flex min-w-0 max-w-full items-center gap-1 rounded border border-border px-2 py-0.5"
+          title={s.name}
+        >
           <span aria-hidden style={{ color: paletteColor(i) }}>
             ●
           </span>
-          {s.name}
+          <span className="min-w-0 truncate">{s.name}</span>
           {i > 0 ? (
             <button
               type="button"
@@ -49,7 +53,8 @@ export function OverlayPicker({
       ))}
       {candidates.length > 0 && !full ? (
         <select
-          className="input py-1"
+          // As wide as its longest sweep name at most the row: a long name widened a phone's page.
+          className="input max-w-full py-1"
           aria-label="Overlay a sweep"
           value=""
           onChange={(e) => e.target.value && onOverlay([...others, e.target.value])}

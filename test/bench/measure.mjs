@@ -102,7 +102,7 @@ export async function chartSizes(baseUrl, runId, storeInfo) {
  * chart (`data-chart` of its ChartContainer) it belongs to, and the frame that paints it (the
  * next animation frame), on the page's clock (milliseconds from navigation start).
  */
-function recordFirstChart() {
+export function recordFirstChart() {
   const note = () => {
     const svg = document.querySelector(".recharts-surface");
     if (!svg) return false;

@@ -30,6 +30,19 @@ describe("offload view of a vLLM run", () => {
     expect(await a.locator('[data-stat="bandwidth-cpu-to-gpu"]').textContent()).toBe("20.972");
     expect(await a.locator('[data-stat="external-hit-rate"]').textContent()).toBe("6.8%");
     expect(await page.getByTestId("offload-method").textContent()).toContain("bytes / transfer time");
+    // Both directions' bandwidth in one unit (review of 3 Dec, item 16: "0.005 GB/s" beside MB).
+    const facts = await page
+      .getByTestId("offload-facts")
+      .locator("div")
+      .evaluateAll((rows) =>
+        rows.map((r) => [r.querySelector("dt")?.textContent, r.querySelector("dd")?.textContent]),
+      );
+    const units = facts
+      .filter(([label]) => label?.startsWith("bandwidth"))
+      .map(([, value]) => value?.match(/^[\d.,]+ ([KMGT]?B\/s)$/)?.[1]);
+    expect(units).toHaveLength(2);
+    expect(units[0]).toBeDefined();
+    expect(units[1]).toBe(units[0]);
     await page.getByTestId("offload-tier-table").waitFor();
     await page.getByText("KV offload over time — All endpoints").waitFor({ timeout: 30_000 });
     expect(await page.locator("main").textContent()).not.toMatch(/\de[-+]\d/);

@@ -87,6 +87,52 @@ describe("pending state and compare at eight runs", () => {
     await page.close();
   });
 
+  it("marks the open view out of date the moment another tab is clicked, and loads a pointed-at tab's code ahead", async () => {
+    const files = ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({
+      path: path.join(FIX, `qwen-c4__${f}`),
+      name: f,
+    }));
+    const { id } = await apiUpload(t.app.url, files, { name: "qwen c4 tabs" });
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const scripts: string[] = [];
+    page.on("request", (r) => void (r.resourceType() === "script" && scripts.push(r.url())));
+    await gotoHydrated(page, `${t.app.url}/runs/${id}?view=latency`);
+    await page
+      .locator('figure[data-chart="latency-histogram"] svg.recharts-surface')
+      .waitFor({ timeout: 20_000 });
+    await page.waitForLoadState("networkidle");
+    // What the panel shows, in order: its tab, and whether its figures say they are out of date.
+    await page.evaluate(() => {
+      const log: Array<{ tab: string | null; busy: boolean }> = [];
+      (window as unknown as { tabLog: typeof log }).tabLog = log;
+      const panel = document.getElementById("run-view-panel")!;
+      const note = () =>
+        log.push({
+          tab: panel.getAttribute("aria-labelledby"),
+          busy: panel.querySelector('figure[aria-busy="true"]') !== null,
+        });
+      new MutationObserver(note).observe(panel, { attributes: true, subtree: true, childList: true });
+    });
+    await page.getByRole("tab", { name: "Timeline" }).click();
+    await expect
+      .poll(() => page.locator("#run-view-panel").getAttribute("aria-labelledby"))
+      .toBe("run-view-tab-timeline");
+    const log = await page.evaluate(
+      () => (window as unknown as { tabLog: Array<{ tab: string | null; busy: boolean }> }).tabLog,
+    );
+    const firstBusy = log.findIndex((e) => e.busy);
+    const firstNew = log.findIndex((e) => e.tab === "run-view-tab-timeline");
+    // The Latency charts were marked out of date before the Timeline replaced them.
+    expect(firstBusy).toBeGreaterThanOrEqual(0);
+    expect(firstBusy).toBeLessThan(firstNew);
+    expect(log[firstBusy].tab).toBe("run-view-tab-latency");
+    // Pointing at a tab asks for its view's code before the click.
+    const before = scripts.length;
+    await page.getByRole("tab", { name: "Files" }).hover();
+    await expect.poll(() => scripts.length).toBeGreaterThan(before);
+    await page.close();
+  });
+
   it("fits eight runs in 1,280 px with one-line rows, no taller than three runs", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 8; i++)

@@ -18,12 +18,15 @@ const FOLDERS = [
 ];
 const present = FOLDERS.every((f) => realPublicDir(f) !== null);
 
+const sweeps: Record<string, string> = {};
+
 async function uploadFolder(url: string, folder: string): Promise<string[]> {
   const form = new FormData();
   for (const f of realPublicParts(folder)) form.append("file", new Blob([fs.readFileSync(f.path)]), f.name);
   const res = await fetch(`${url}/api/runs`, { method: "POST", body: form });
   if (res.status !== 201) throw new Error(`${folder}: ${res.status} ${await res.text()}`);
-  const body = (await res.json()) as { id?: string; runs?: Array<{ id: string }> };
+  const body = (await res.json()) as { id?: string; runs?: Array<{ id: string }>; sweep?: { id: string } };
+  if (body.sweep) sweeps[folder] = body.sweep.id;
   return body.runs?.map((r) => r.id) ?? [body.id!];
 }
 
@@ -124,6 +127,25 @@ describe.skipIf(!present)("readability with real producers' folders", () => {
         1,
       );
     }
+    await page.close();
+  });
+
+  it("at 390 px the sweep page and the compare page of a sweep named after a long file name stay inside the screen", async () => {
+    await ready();
+    const page = await t.browser.newPage({ viewport: { width: 390, height: 844 } });
+    const pages = [`/sweeps/${sweeps[FOLDERS[3]]}`, `/compare?sweeps=${sweeps[FOLDERS[3]]}`];
+    const wide: string[] = [];
+    for (const p of pages) {
+      await gotoHydrated(page, `${t.app.url}${p}`);
+      await page.getByRole("heading", { level: 1 }).waitFor();
+      await page.waitForLoadState("networkidle");
+      // "atom_mtp_profile_tp4_conc64_isl8192_osl1024.json" as the title widened the page to 527 px,
+      // and the overlay select, as wide as the longest other sweep's name, to 423 px. Tables may
+      // scroll inside their own box; the page does not.
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (width > 390) wide.push(`${p}: ${width} px`);
+    }
+    expect(wide).toEqual([]);
     await page.close();
   });
 
