@@ -1,0 +1,68 @@
+/**
+ * The reuse ledgers of compared runs as rows: each step's block-weighted share of prompt tokens in
+ * %, each named loss in points, and their changes against the baseline in points
+ * (docs/metrics.md §Reuse ledger, "Compare"). Pure; the compare page's ledger section draws these.
+ */
+import type { LedgerLossId, ReuseLedgerPayload } from "@/lib/api/reuse-ledger";
+
+export const LEDGER_ROW_KEYS = [
+  "theoretical",
+  "predicted",
+  "gpu",
+  "offload",
+  "delivered",
+  "reported",
+  "routed-elsewhere",
+  "evicted-before-reuse",
+  "not-offloaded",
+  "recomputed-reusable",
+  "not-reported",
+] as const;
+export type LedgerRowKey = (typeof LEDGER_ROW_KEYS)[number];
+
+export type CompareLedgerRow = { runId: string; name: string } & Record<LedgerRowKey, number | null>;
+
+const pct = (v: number | null | undefined) => (v === null || v === undefined ? null : v * 100);
+
+export function compareLedgerRow(runId: string, name: string, p: ReuseLedgerPayload): CompareLedgerRow {
+  const step = (id: string) => p.steps.find((s) => s.id === id);
+  const tiers = step("delivered")?.tiers ?? null;
+  const host = tiers?.host.rate ?? null;
+  const ext = tiers?.external.rate ?? null;
+  const loss = (id: LedgerLossId) => p.losses.find((l) => l.id === id)?.points ?? null;
+  return {
+    runId,
+    name,
+    theoretical: pct(step("theoretical")?.blockWeighted.rate),
+    predicted: pct(step("predicted")?.blockWeighted.rate),
+    gpu: pct(tiers?.gpu.rate),
+    offload: host === null && ext === null ? null : pct((host ?? 0) + (ext ?? 0)),
+    delivered: pct(step("delivered")?.blockWeighted.rate),
+    reported: pct(step("reported")?.blockWeighted.rate),
+    "routed-elsewhere": loss("routed-elsewhere"),
+    "evicted-before-reuse": loss("evicted-before-reuse"),
+    "not-offloaded": loss("not-offloaded"),
+    "recomputed-reusable": loss("recomputed-reusable"),
+    "not-reported": loss("not-reported"),
+  };
+}
+
+/** Each run's change against the baseline, in points; null where either run has no value. */
+export function compareLedgerDeltas(
+  rows: readonly CompareLedgerRow[],
+  baseline: string,
+): Record<string, Record<LedgerRowKey, number | null>> {
+  const base = rows.find((r) => r.runId === baseline);
+  return Object.fromEntries(
+    rows.map((r) => [
+      r.runId,
+      Object.fromEntries(
+        LEDGER_ROW_KEYS.map((k) => {
+          const a = base?.[k] ?? null;
+          const b = r[k];
+          return [k, a === null || b === null ? null : b - a];
+        }),
+      ) as Record<LedgerRowKey, number | null>,
+    ]),
+  );
+}
