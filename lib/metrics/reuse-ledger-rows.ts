@@ -66,3 +66,42 @@ export function compareLedgerDeltas(
     ]),
   );
 }
+
+/** One bar of the run's ledger chart: a step (or a tier of the delivered step), block-weighted, in %. */
+export interface LedgerBarRow {
+  key: string;
+  label: string;
+  /** null: not measured (the bar is absent, the table says what to upload) */
+  pct: number | null;
+  tier: boolean;
+}
+
+/** The ledger's bars, top down: theoretical, predicted, delivered by tier then in all, reported. */
+export function ledgerBarRows(p: ReuseLedgerPayload): LedgerBarRow[] {
+  const rows: LedgerBarRow[] = [];
+  for (const s of p.steps) {
+    if (s.id === "delivered" && s.tiers) {
+      const tiers = [
+        ["gpu", "delivered: GPU"],
+        ["host", "delivered: host / CPU"],
+        ["external", "delivered: disk / external"],
+      ] as const;
+      for (const [k, label] of tiers)
+        rows.push({ key: `tier-${k}`, label, pct: pct(s.tiers[k].rate), tier: true });
+    }
+    rows.push({ key: s.id, label: s.label, pct: pct(s.blockWeighted.rate), tier: false });
+  }
+  return rows;
+}
+
+/** The ledger per interval as % rows for the time chart (t in seconds from the first interval). */
+export function ledgerIntervalRows(p: ReuseLedgerPayload) {
+  return p.intervals.map((i) => ({
+    t: i.t,
+    theoretical: pct(i.theoretical),
+    predicted: pct(i.predicted),
+    gpu: pct(i.gpu),
+    offload: pct(i.offload),
+    reported: pct(i.reported),
+  }));
+}

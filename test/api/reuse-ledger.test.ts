@@ -63,6 +63,7 @@ describe("the reuse ledger of an upload of records, inputs.json, server metrics 
       blocks: Math.ceil(r.prompt / BLOCK),
     }));
     const files = [gen.jsonlPath, gen.summaryPath, gen.inputsPath!, gen.serverMetricsPath!].map((p) => ({
+      name: path.basename(p),
       path: p,
     }));
     const id = await uploadRun([...files, { name: "frontend.log", content: routerLog(decisions) }], {
