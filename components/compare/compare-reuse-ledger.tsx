@@ -5,7 +5,7 @@ import { DataTable } from "@/components/charts/data-table";
 import type { CompareResponse } from "@/lib/api/compare-schemas";
 import { runChartQueryOptions } from "@/lib/api/query-options";
 import { REUSE_LEDGER_CHART, reuseLedgerPayloadSchema } from "@/lib/api/reuse-ledger";
-import { formatNumber } from "@/lib/format-number";
+import { formatNumber, formatPoints } from "@/lib/format-number";
 import {
   compareLedgerDeltas,
   compareLedgerRow,
@@ -29,7 +29,6 @@ const LOSSES: ReadonlyArray<readonly [string, LedgerRowKey]> = [
   ["not reported", "not-reported"],
 ];
 
-const pt = (d: number | null) => (d === null ? "" : `${d >= 0 ? "+" : "−"}${formatNumber(Math.abs(d), 1)} pt`);
 /** A step going up is better; a loss going up is worse. */
 const tone = (d: number | null, higherIsBetter: boolean) =>
   d === null || Math.abs(d) < 0.05 ? "text-muted" : d > 0 === higherIsBetter ? "text-ok" : "text-danger";
@@ -61,10 +60,10 @@ export function CompareReuseLedger({ data }: { data: CompareResponse }) {
       ) : (
         <>
           {formatNumber(r[k], 1)}
-          {step ? "%" : " pt"}
+          {step ? "%" : " pp"}
           {r.runId === baseline ? null : (
             <span className={`block text-xs ${tone(deltas[r.runId]?.[k] ?? null, step)}`}>
-              {pt(deltas[r.runId]?.[k] ?? null)}
+              {deltas[r.runId]?.[k] == null ? "" : formatPoints(deltas[r.runId][k])}
             </span>
           )}
         </>

@@ -138,7 +138,7 @@ function LedgerBody({ p }: { p: ReuseLedgerPayload }) {
           {
             header: "points",
             num: true,
-            cell: (l) => (l.points === null ? <span className="text-muted">not measured</span> : signed(l.points, " pt")),
+            cell: (l) => (l.points === null ? <span className="text-muted">not measured</span> : signed(l.points, " pp")),
           },
           { header: "tokens", num: true, cell: (l) => (l.tokens === null ? "—" : signed(l.tokens, "", 0)) },
           {

@@ -64,7 +64,7 @@ describe("reuse ledger", () => {
     expect(await row("delivered").textContent()).toMatch(/host \/ CPU \d+(\.\d)?%/);
     expect(await row("reported").textContent()).toMatch(/of [\d,]+ tokens/);
     const losses = page.getByTestId("reuse-ledger-losses");
-    expect(await losses.locator('tr[data-loss="evicted-before-reuse"]').textContent()).toMatch(/\d+(\.\d)? pt.*ms/);
+    expect(await losses.locator('tr[data-loss="evicted-before-reuse"]').textContent()).toMatch(/\d+(\.\d)? pp.*ms/);
     expect(await page.getByTestId("reuse-ledger-basis").textContent()).toContain("ms per computed prompt token");
     const chart = section.locator('[data-chart="reuse-ledger"]');
     expect(await chart.getAttribute("data-chart-empty")).toBeNull();
@@ -90,7 +90,7 @@ describe("reuse ledger", () => {
     await expect.poll(() => table.textContent(), { timeout: 30_000 }).toContain("CPU tier, router log (baseline)");
     const text = (await table.textContent()) ?? "";
     expect(text).toContain("not measured");
-    expect(text).toMatch(/[+−]\d+(\.\d)? pt/);
+    expect(text).toMatch(/[+−±]\d+(\.\d)? pp/);
     for (const scheme of ["light", "dark"] as const)
       for (const width of [1440, 390]) {
         await page.emulateMedia({ colorScheme: scheme });
