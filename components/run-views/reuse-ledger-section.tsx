@@ -89,7 +89,8 @@ function LedgerBody({ p }: { p: ReuseLedgerPayload }) {
         y={{ key: "label", width: 200 }}
         tooltip={{
           label: (l) => String(l),
-          value: (v, _k, row) => `${formatNumber(v, 1)}%${full.get(row.label)?.tier ? " of prompt tokens, this tier" : ""}`,
+          value: (v, _k, row) =>
+            `${formatNumber(v, 1)}%${full.get(row.label)?.tier ? " of prompt tokens, this tier" : ""}`,
         }}
       />
       <DataTable
@@ -138,7 +139,8 @@ function LedgerBody({ p }: { p: ReuseLedgerPayload }) {
           {
             header: "points",
             num: true,
-            cell: (l) => (l.points === null ? <span className="text-muted">not measured</span> : signed(l.points, " pp")),
+            cell: (l) =>
+              l.points === null ? <span className="text-muted">not measured</span> : signed(l.points, " pp"),
           },
           { header: "tokens", num: true, cell: (l) => (l.tokens === null ? "—" : signed(l.tokens, "", 0)) },
           {
@@ -154,9 +156,12 @@ function LedgerBody({ p }: { p: ReuseLedgerPayload }) {
         ]}
         after={
           <p className="px-3 pb-2 text-xs text-muted" data-testid="reuse-ledger-basis">
-            Points are the first step&apos;s share minus the second&apos;s (negative: the later step counted more).
-            Tokens are points of {p.basisTokens === null ? "—" : formatCount(p.basisTokens)} {p.basis ?? ""}.
-            TTFT: {p.ttftMsPerToken === null ? p.ttftFit : `${formatNumber(p.ttftMsPerToken, 3)} ms per computed prompt token, ${p.ttftFit}`}
+            Points are the first step&apos;s share minus the second&apos;s (negative: the later step counted
+            more). Tokens are points of {p.basisTokens === null ? "—" : formatCount(p.basisTokens)}{" "}
+            {p.basis ?? ""}. TTFT:{" "}
+            {p.ttftMsPerToken === null
+              ? p.ttftFit
+              : `${formatNumber(p.ttftMsPerToken, 3)} ms per computed prompt token, ${p.ttftFit}`}
             {p.ttftMsPerToken === null ? "" : "; times the lost share of the mean prompt"}.
           </p>
         }
@@ -193,8 +198,12 @@ function LedgerBody({ p }: { p: ReuseLedgerPayload }) {
             theoretical: { label: "theoretical", color: "var(--fg)" },
             ...(hasPredicted ? { predicted: { label: "router-predicted", color: "var(--chart-1)" } } : {}),
             gpu: { label: "delivered: GPU", color: "var(--chart-5)" },
-            ...(hasOffload ? { offload: { label: "delivered: host / external", color: "var(--chart-3)" } } : {}),
-            ...(hasReported ? { reported: { label: "reported (cached_tokens)", color: "var(--chart-7)" } } : {}),
+            ...(hasOffload
+              ? { offload: { label: "delivered: host / external", color: "var(--chart-3)" } }
+              : {}),
+            ...(hasReported
+              ? { reported: { label: "reported (cached_tokens)", color: "var(--chart-7)" } }
+              : {}),
           }}
           yTitle="share of prompt tokens"
           unit="%"
@@ -205,6 +214,7 @@ function LedgerBody({ p }: { p: ReuseLedgerPayload }) {
   );
 }
 
-const tokens = (v: number | null) => (v === null ? <span className="text-muted">not exported</span> : formatCount(v));
+const tokens = (v: number | null) =>
+  v === null ? <span className="text-muted">not exported</span> : formatCount(v);
 const rate = (v: number | null) => (v === null ? <span className="text-muted">—</span> : formatRate(v));
 const tierText = (f: LedgerFigure) => (f.rate === null ? "not exported" : formatRate(f.rate));

@@ -140,11 +140,16 @@ export function ttftPerComputedToken(r: ReuseRequests | null): { slope: number |
     sxx += x * x;
     sxy += x * y;
   }
-  if (n < 10) return { slope: null, fit: `not measured — ${n} requests with cached tokens and TTFT (10 needed)` };
+  if (n < 10)
+    return { slope: null, fit: `not measured — ${n} requests with cached tokens and TTFT (10 needed)` };
   const varX = sxx - (sx * sx) / n;
   if (!(varX > 0)) return { slope: null, fit: "not measured — every request computed as many prompt tokens" };
   const slope = (sxy - (sx * sy) / n) / varX;
-  if (!(slope > 0)) return { slope: null, fit: `not measured — TTFT does not grow with computed prompt tokens over ${n} requests` };
+  if (!(slope > 0))
+    return {
+      slope: null,
+      fit: `not measured — TTFT does not grow with computed prompt tokens over ${n} requests`,
+    };
   return {
     slope,
     fit: `least squares of TTFT on computed prompt tokens (prompt − cached) over ${n} requests`,
@@ -153,7 +158,13 @@ export function ttftPerComputedToken(r: ReuseRequests | null): { slope: number |
 
 function theoreticalStep(inp: LedgerInputs): LedgerStep {
   const r = inp.requests;
-  const byReq = r ? requestShares(r, (i) => r.possible[i], () => true) : null;
+  const byReq = r
+    ? requestShares(
+        r,
+        (i) => r.possible[i],
+        () => true,
+      )
+    : null;
   const recordsSource =
     r?.source === "inputs"
       ? "conversations' history, estimated from inputs.json"
@@ -167,7 +178,14 @@ function theoreticalStep(inp: LedgerInputs): LedgerStep {
             "aiperf theoretical_prefix_cache_hit: prompt hash blocks seen earlier in the run, with an unbounded cache (prefixes shared across conversations included)",
         })
       : byReq
-        ? figure({ rate: byReq.hit / byReq.of, hit: byReq.hit, of: byReq.of, requests: byReq.n, unit: "tokens", source: recordsSource })
+        ? figure({
+            rate: byReq.hit / byReq.of,
+            hit: byReq.hit,
+            of: byReq.of,
+            requests: byReq.n,
+            unit: "tokens",
+            source: recordsSource,
+          })
         : figure({ missing: NOT_MEASURED.theoretical });
   return {
     id: "theoretical",
@@ -241,7 +259,8 @@ function deliveredStep(cache: CacheFeed): LedgerStep {
     host: tier("host", NOT_MEASURED.tier.host),
     external: tier("ext", NOT_MEASURED.tier.external),
   };
-  const hit = den === null ? null : [tiers.gpu, tiers.host, tiers.external].reduce((s, t) => s + (t.hit ?? 0), 0);
+  const hit =
+    den === null ? null : [tiers.gpu, tiers.host, tiers.external].reduce((s, t) => s + (t.hit ?? 0), 0);
   return {
     id: "delivered",
     label: "engine-delivered (every tier)",
@@ -257,7 +276,8 @@ function deliveredStep(cache: CacheFeed): LedgerStep {
 function reportedStep(r: ReuseRequests | null): LedgerStep {
   const cached = r?.cached ? cachedOf(r) : null;
   const s = r && cached ? requestShares(r, cached, (i) => Number.isFinite(cached(i))) : null;
-  const source = "responses' usage.prompt_tokens_details.cached_tokens (aiperf usage_prompt_cache_read_tokens)";
+  const source =
+    "responses' usage.prompt_tokens_details.cached_tokens (aiperf usage_prompt_cache_read_tokens)";
   return {
     id: "reported",
     label: "reported to the client (cached_tokens)",
@@ -281,7 +301,13 @@ const STEP_NAMES: Record<string, string> = {
 
 /** The named losses between steps (block-weighted rates), in points, tokens and TTFT. */
 export function ledgerLosses(
-  rates: { theoretical: number | null; predicted: number | null; gpu: number | null; delivered: number | null; reported: number | null },
+  rates: {
+    theoretical: number | null;
+    predicted: number | null;
+    gpu: number | null;
+    delivered: number | null;
+    reported: number | null;
+  },
   basisTokens: number | null,
   ttftMsPerToken: number | null,
   meanPromptTokens: number | null,
@@ -344,7 +370,10 @@ function endpointsOf(cache: CacheFeed): LedgerEndpoint[] {
       delivered: served === null ? null : Math.min(1, served / e.den!),
       predictedBlocks: worker?.predicted ?? null,
       predictedRequests: pool?.predicted ?? null,
-      note: log && !worker ? "router log: worker not mappable to this endpoint (the scrapes do not name instance ids)" : null,
+      note:
+        log && !worker
+          ? "router log: worker not mappable to this endpoint (the scrapes do not name instance ids)"
+          : null,
     };
   });
 }
@@ -355,7 +384,13 @@ function intervalsOf(inp: LedgerInputs): LedgerInterval[] {
   if (!s || s.startNs.length === 0) return [];
   const n = s.startNs.length;
   const k = Math.ceil(n / (inp.maxPoints ?? 2000));
-  const acc = Array.from({ length: n }, () => ({ prompt: 0, possible: 0, cachedPrompt: 0, cached: 0, reqs: 0 }));
+  const acc = Array.from({ length: n }, () => ({
+    prompt: 0,
+    possible: 0,
+    cachedPrompt: 0,
+    cached: 0,
+    reqs: 0,
+  }));
   const r = inp.requests;
   if (r) {
     for (let i = 0; i < r.length; i++) {
@@ -394,7 +429,8 @@ function intervalsOf(inp: LedgerInputs): LedgerInterval[] {
       for (const key of Object.keys(a) as Array<keyof typeof a>) a[key] += acc[i][key];
     }
     const t = (s.startNs[from] - s.startNs[0]) / 1e9;
-    const share = (x: number | null, of: number | null) => (x === null || of === null || !(of > 0) ? null : Math.min(1, x / of));
+    const share = (x: number | null, of: number | null) =>
+      x === null || of === null || !(of > 0) ? null : Math.min(1, x / of);
     out.push({
       t,
       durationS: dur > 0 ? dur / 1e9 : null,
@@ -424,7 +460,12 @@ function intervalIndex(s: ServedIntervals, ns: number): number {
 
 /** The run's ledger, or null when no step has a source (the run says nothing about reuse). */
 export function buildReuseLedger(inp: LedgerInputs): ReuseLedgerPayload | null {
-  const steps = [theoreticalStep(inp), predictedStep(inp.cache), deliveredStep(inp.cache), reportedStep(inp.requests)];
+  const steps = [
+    theoreticalStep(inp),
+    predictedStep(inp.cache),
+    deliveredStep(inp.cache),
+    reportedStep(inp.requests),
+  ];
   if (steps.every((s) => s.blockWeighted.rate === null && s.requestWeighted.rate === null)) return null;
   const [theoretical, predicted, delivered, reported] = steps.map((s) => s.blockWeighted);
   const r = inp.requests;
@@ -437,7 +478,8 @@ export function buildReuseLedger(inp: LedgerInputs): ReuseLedgerPayload | null {
         ? { tokens: clientPrompt, what: "the requests' prompt tokens (aiperf's ISL)" }
         : { tokens: null, what: null };
   const fit = ttftPerComputedToken(r);
-  const offloadTier = steps[2].tiers !== null && (steps[2].tiers.host.rate !== null || steps[2].tiers.external.rate !== null);
+  const offloadTier =
+    steps[2].tiers !== null && (steps[2].tiers.host.rate !== null || steps[2].tiers.external.rate !== null);
   return {
     steps,
     losses: ledgerLosses(
@@ -458,7 +500,8 @@ export function buildReuseLedger(inp: LedgerInputs): ReuseLedgerPayload | null {
     ttftMsPerToken: fit.slope,
     ttftFit: fit.fit,
     endpoints: endpointsOf(inp.cache),
-    startEpochMs: inp.cache.served && inp.cache.served.startNs.length > 0 ? inp.cache.served.startNs[0] / 1e6 : null,
+    startEpochMs:
+      inp.cache.served && inp.cache.served.startNs.length > 0 ? inp.cache.served.startNs[0] / 1e6 : null,
     intervals: intervalsOf(inp),
   };
 }

@@ -19,7 +19,11 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
-import { REUSE_LEDGER_CHART, reuseLedgerPayloadSchema, type ReuseLedgerPayload } from "@/lib/api/reuse-ledger";
+import {
+  REUSE_LEDGER_CHART,
+  reuseLedgerPayloadSchema,
+  type ReuseLedgerPayload,
+} from "@/lib/api/reuse-ledger";
 import { runSummarySchema } from "@/lib/api/schemas";
 import { NOT_MEASURED } from "@/lib/metrics/reuse-ledger";
 import { BASE_NS, generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
@@ -79,7 +83,8 @@ describe("the reuse ledger of an upload of records, inputs.json, server metrics 
     const th = gen.summary.theoretical_prefix_cache_hit as { sum: number; count: number };
     expect(step("theoretical").blockWeighted).toMatchObject({ unit: "blocks" });
     expect(step("theoretical").blockWeighted.rate).toBeCloseTo(th.sum / th.count, 12);
-    const meanPossible = sum(done.map((r) => Math.min(r.inputsPossible ?? 0, r.prompt) / r.prompt)) / done.length;
+    const meanPossible =
+      sum(done.map((r) => Math.min(r.inputsPossible ?? 0, r.prompt) / r.prompt)) / done.length;
     expect(step("theoretical").requestWeighted.rate).toBeCloseTo(meanPossible, 6);
     expect(step("theoretical").requestWeighted.source).toContain("inputs.json");
 
@@ -124,7 +129,10 @@ describe("the reuse ledger of an upload of records, inputs.json, server metrics 
       100 * (step("predicted").blockWeighted.rate! - gpu / prompt),
       9,
     );
-    expect(loss["not-offloaded"].points).toBeCloseTo(100 * (step("predicted").blockWeighted.rate! - (gpu + host) / prompt), 9);
+    expect(loss["not-offloaded"].points).toBeCloseTo(
+      100 * (step("predicted").blockWeighted.rate! - (gpu + host) / prompt),
+      9,
+    );
     // Engines served exactly what responses reported: nothing lost between them.
     expect(loss["not-reported"].points).toBeCloseTo(0, 9);
     expect(loss["evicted-before-reuse"].ttftMsPerRequest).toBeGreaterThan(0);
@@ -133,7 +141,9 @@ describe("the reuse ledger of an upload of records, inputs.json, server metrics 
     expect(ledger.intervals.length).toBeGreaterThan(3);
     expect(sum(ledger.intervals.map((p) => p.requests))).toBe(done.length);
 
-    const run = runSummarySchema.parse(await (await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id))).json());
+    const run = runSummarySchema.parse(
+      await (await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id))).json(),
+    );
     expect(run.info.reuseLedger).toBe(true);
   });
 });
@@ -144,7 +154,9 @@ describeRealPublic(SGLANG, () => {
   it("a real SGLang agentic run: GPU-delivered 0 of the CSV's prompt tokens, reported not measured (no usage)", async () => {
     const csv = fs.readFileSync(realPublicFile(SGLANG, "server_metrics_export.csv"), "utf8");
     // The CSV's counter rows: sglang:prompt_tokens and sglang:cached_tokens{cache_source=device}, total column.
-    const promptLine = csv.split(/\r?\n/).find((l) => l.includes("sglang:prompt_tokens,") || l.includes("sglang:prompt_tokens\","));
+    const promptLine = csv
+      .split(/\r?\n/)
+      .find((l) => l.includes("sglang:prompt_tokens,") || l.includes('sglang:prompt_tokens",'));
     expect(promptLine).toBeDefined();
     const id = await uploadRun(
       ["profile_export.jsonl", "profile_export_aiperf.json", "server_metrics_export.csv"].map((n) => ({
@@ -161,9 +173,17 @@ describeRealPublic(SGLANG, () => {
       .readFileSync(realPublicFile(SGLANG, "profile_export.jsonl"), "utf8")
       .split("\n")
       .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as { metadata: { conversation_id: string; turn_index: number }; metrics: Record<string, { value: number }> });
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            metadata: { conversation_id: string; turn_index: number };
+            metrics: Record<string, { value: number }>;
+          },
+      );
     // Block-weighted theoretical: aiperf's own Σ hit / Σ total hash blocks (summary schema 1.1).
-    const summary = JSON.parse(fs.readFileSync(realPublicFile(SGLANG, "profile_export_aiperf.json"), "utf8")) as {
+    const summary = JSON.parse(
+      fs.readFileSync(realPublicFile(SGLANG, "profile_export_aiperf.json"), "utf8"),
+    ) as {
       theoretical_prefix_cache_hit: { sum: number; count: number };
     };
     const th = summary.theoretical_prefix_cache_hit;
@@ -176,7 +196,11 @@ describeRealPublic(SGLANG, () => {
     let n = 0;
     for (const r of records) {
       const k = r.metadata.turn_index;
-      const cur = { turn: k, isl: r.metrics.input_sequence_length.value, osl: r.metrics.output_sequence_length.value };
+      const cur = {
+        turn: k,
+        isl: r.metrics.input_sequence_length.value,
+        osl: r.metrics.output_sequence_length.value,
+      };
       const prev = last.get(r.metadata.conversation_id);
       const p = k === 0 ? 0 : prev && prev.turn === k - 1 ? Math.min(cur.isl, prev.isl + prev.osl) : null;
       if (p !== null) {

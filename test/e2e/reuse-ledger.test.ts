@@ -42,13 +42,24 @@ describe("reuse ledger", () => {
         })),
       ),
     );
-    const without = generateMultiTurnRun(path.join(dir, "no-tier"), { ...common, serverMetrics: { sliceS: 2 } });
+    const without = generateMultiTurnRun(path.join(dir, "no-tier"), {
+      ...common,
+      serverMetrics: { sliceS: 2 },
+    });
     const paths = (g: typeof withTier) =>
       [g.jsonlPath, g.summaryPath, g.inputsPath, g.serverMetricsPath].filter((p): p is string => p !== null);
-    const a = await apiUpload(t.app.url, [...paths(withTier), logPath].map((p) => ({ path: p })), {
-      name: "CPU tier, router log",
-    });
-    const b = await apiUpload(t.app.url, paths(without).map((p) => ({ path: p })), { name: "no tier, no log" });
+    const a = await apiUpload(
+      t.app.url,
+      [...paths(withTier), logPath].map((p) => ({ path: p })),
+      {
+        name: "CPU tier, router log",
+      },
+    );
+    const b = await apiUpload(
+      t.app.url,
+      paths(without).map((p) => ({ path: p })),
+      { name: "no tier, no log" },
+    );
 
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 1000 } });
     await gotoHydrated(page, `${t.app.url}/runs/${a.id}?view=cache`);
@@ -64,8 +75,12 @@ describe("reuse ledger", () => {
     expect(await row("delivered").textContent()).toMatch(/host \/ CPU \d+(\.\d)?%/);
     expect(await row("reported").textContent()).toMatch(/of [\d,]+ tokens/);
     const losses = page.getByTestId("reuse-ledger-losses");
-    expect(await losses.locator('tr[data-loss="evicted-before-reuse"]').textContent()).toMatch(/\d+(\.\d)? pp.*ms/);
-    expect(await page.getByTestId("reuse-ledger-basis").textContent()).toContain("ms per computed prompt token");
+    expect(await losses.locator('tr[data-loss="evicted-before-reuse"]').textContent()).toMatch(
+      /\d+(\.\d)? pp.*ms/,
+    );
+    expect(await page.getByTestId("reuse-ledger-basis").textContent()).toContain(
+      "ms per computed prompt token",
+    );
     const chart = section.locator('[data-chart="reuse-ledger"]');
     expect(await chart.getAttribute("data-chart-empty")).toBeNull();
     await page.locator('[data-chart="reuse-ledger-over-time"]').waitFor({ timeout: 15_000 });
@@ -87,7 +102,9 @@ describe("reuse ledger", () => {
 
     await gotoHydrated(page, `${t.app.url}/compare?runs=${a.id},${b.id}`);
     const table = page.getByTestId("compare-reuse-ledger-table");
-    await expect.poll(() => table.textContent(), { timeout: 30_000 }).toContain("CPU tier, router log (baseline)");
+    await expect
+      .poll(() => table.textContent(), { timeout: 30_000 })
+      .toContain("CPU tier, router log (baseline)");
     const text = (await table.textContent()) ?? "";
     expect(text).toContain("not measured");
     expect(text).toMatch(/[+−±]\d+(\.\d)? pp/);

@@ -221,7 +221,9 @@ describe("steps with no source", () => {
 
   it("no requests and no counters: no ledger; the TTFT fit says why it has no slope", () => {
     expect(buildReuseLedger({ requests: null, theoreticalBlocks: null, cache: new CacheFeed() })).toBeNull();
-    expect(ttftPerComputedToken(requests(2)).fit).toBe("not measured — 8 requests with cached tokens and TTFT (10 needed)");
+    expect(ttftPerComputedToken(requests(2)).fit).toBe(
+      "not measured — 8 requests with cached tokens and TTFT (10 needed)",
+    );
     const flat = requests();
     flat.ttftMs = flat.ttftMs!.map(() => 20);
     expect(ttftPerComputedToken(flat).slope).toBeNull();
@@ -233,8 +235,16 @@ describe("ledgers of compared runs", () => {
     const a = buildReuseLedger({ requests: requests(), theoreticalBlocks: null, cache: cacheFeed() })!;
     const b = buildReuseLedger({ requests: requests(), theoreticalBlocks: null, cache: cacheFeed(false) })!;
     const rows = [compareLedgerRow("a", "A", a), compareLedgerRow("b", "B", b)];
-    const expected = { theoretical: 60, predicted: 55, gpu: 40, offload: 10, delivered: 50, reported: 35 } as const;
-    for (const [k, v] of Object.entries(expected)) expect(rows[0][k as keyof typeof expected]).toBeCloseTo(v, 9);
+    const expected = {
+      theoretical: 60,
+      predicted: 55,
+      gpu: 40,
+      offload: 10,
+      delivered: 50,
+      reported: 35,
+    } as const;
+    for (const [k, v] of Object.entries(expected))
+      expect(rows[0][k as keyof typeof expected]).toBeCloseTo(v, 9);
     expect(rows[1].predicted).toBeNull();
     const d = compareLedgerDeltas(rows, "a");
     expect(d.b.delivered).toBeCloseTo(0, 9);
