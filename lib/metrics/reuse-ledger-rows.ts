@@ -3,8 +3,9 @@
  * %, each named loss in points, and their changes against the baseline in points
  * (docs/metrics.md §Reuse ledger, "Compare"). Pure; the compare page's ledger section draws these.
  */
-import type { LedgerLossId, ReuseLedgerPayload } from "@/lib/api/reuse-ledger";
+import { LEDGER_LOSS_IDS, type LedgerLossId, type ReuseLedgerPayload } from "@/lib/api/reuse-ledger";
 
+/** The steps (and the delivered step's GPU and offload tiers), then the losses. */
 export const LEDGER_ROW_KEYS = [
   "theoretical",
   "predicted",
@@ -12,11 +13,7 @@ export const LEDGER_ROW_KEYS = [
   "offload",
   "delivered",
   "reported",
-  "routed-elsewhere",
-  "evicted-before-reuse",
-  "not-offloaded",
-  "recomputed-reusable",
-  "not-reported",
+  ...LEDGER_LOSS_IDS,
 ] as const;
 export type LedgerRowKey = (typeof LEDGER_ROW_KEYS)[number];
 
@@ -39,11 +36,10 @@ export function compareLedgerRow(runId: string, name: string, p: ReuseLedgerPayl
     offload: host === null && ext === null ? null : pct((host ?? 0) + (ext ?? 0)),
     delivered: pct(step("delivered")?.blockWeighted.rate),
     reported: pct(step("reported")?.blockWeighted.rate),
-    "routed-elsewhere": loss("routed-elsewhere"),
-    "evicted-before-reuse": loss("evicted-before-reuse"),
-    "not-offloaded": loss("not-offloaded"),
-    "recomputed-reusable": loss("recomputed-reusable"),
-    "not-reported": loss("not-reported"),
+    ...(Object.fromEntries(LEDGER_LOSS_IDS.map((id) => [id, loss(id)])) as Record<
+      LedgerLossId,
+      number | null
+    >),
   };
 }
 
