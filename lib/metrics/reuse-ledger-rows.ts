@@ -67,7 +67,7 @@ export function compareLedgerDeltas(
 export interface LedgerBarRow {
   key: string;
   label: string;
-  /** null: not measured (the bar is absent, the table says what to upload) */
+  /** null: not measured (no bar; the label says so and the table says what to upload) */
   pct: number | null;
   tier: boolean;
 }
@@ -82,10 +82,18 @@ export function ledgerBarRows(p: ReuseLedgerPayload): LedgerBarRow[] {
         ["host", "delivered: host / CPU"],
         ["external", "delivered: disk / external"],
       ] as const;
-      for (const [k, label] of tiers)
-        rows.push({ key: `tier-${k}`, label, pct: pct(s.tiers[k].rate), tier: true });
+      for (const [k, label] of tiers) {
+        const v = pct(s.tiers[k].rate);
+        rows.push({
+          key: `tier-${k}`,
+          label: v === null ? `${label}: not exported` : label,
+          pct: v,
+          tier: true,
+        });
+      }
     }
-    rows.push({ key: s.id, label: s.label, pct: pct(s.blockWeighted.rate), tier: false });
+    const v = pct(s.blockWeighted.rate);
+    rows.push({ key: s.id, label: v === null ? `${s.label}: not measured` : s.label, pct: v, tier: false });
   }
   return rows;
 }

@@ -234,8 +234,10 @@ function predictedStep(cache: CacheFeed): LedgerStep {
 function sumBlocks(log: RouterLogPayload): { overlap: number; total: number } {
   let overlap = log.otherWorkers?.overlapBlocks ?? 0;
   let total = log.otherWorkers?.totalBlocks ?? 0;
+  // Dynamo logs aggregated workers as decode too; only a disaggregated log (one that left decode
+  // decisions out) has decode workers outside the prediction.
   for (const w of log.workers) {
-    if (w.workerType === "decode") continue;
+    if (log.decodeDecisions > 0 && w.workerType === "decode") continue;
     overlap += w.overlapBlocks;
     total += w.totalBlocks;
   }

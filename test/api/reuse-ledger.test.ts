@@ -98,6 +98,10 @@ describe("the reuse ledger of an upload of records, inputs.json, server metrics 
     const inWindow = decisions.filter((d) => Math.floor(d.tNs / 1e6) * 1e6 >= from && d.tNs < to);
     expect(inWindow.length).toBeGreaterThan(decisions.length * 0.9);
     expect(step("predicted").blockWeighted.requests).toBe(inWindow.length);
+    expect(step("predicted").blockWeighted).toMatchObject({
+      hit: sum(inWindow.map((d) => d.overlap)),
+      of: sum(inWindow.map((d) => d.blocks)),
+    });
     expect(step("predicted").blockWeighted.rate).toBeCloseTo(
       sum(inWindow.map((d) => d.overlap)) / sum(inWindow.map((d) => d.blocks)),
       12,
