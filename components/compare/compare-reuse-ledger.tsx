@@ -59,7 +59,8 @@ export function CompareReuseLedger({ data }: { data: CompareResponse }) {
         <span className="text-muted">not measured</span>
       ) : (
         <>
-          {formatNumber(r[k], 1)}
+          {r[k] < 0 ? "−" : ""}
+          {formatNumber(Math.abs(r[k]), 1)}
           {step ? "%" : " pp"}
           {r.runId === baseline ? null : (
             <span className={`block text-xs ${tone(deltas[r.runId]?.[k] ?? null, step)}`}>
