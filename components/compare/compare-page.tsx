@@ -14,6 +14,7 @@ import { CollectorsTable } from "./collectors-table";
 import { useCompareBasket } from "./compare-basket";
 import { CompareCdf } from "./compare-cdf";
 import { CompareReuse } from "./compare-reuse";
+import { CompareReuseLedger } from "./compare-reuse-ledger";
 import { CompareRouterLog } from "./compare-router-log";
 import { CompareTurns } from "./compare-turns";
 import { CompareMetricCharts } from "./compare-metric-charts";
@@ -132,6 +133,7 @@ function CompareBody() {
             <CompareCdf data={data} />
             <CompareTurns data={data} />
             <CompareReuse data={data} />
+            <CompareReuseLedger data={data} />
             <CompareRouterLog data={data} />
             <CompareMetricCharts
               data={data}

@@ -16,6 +16,7 @@ import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { hasCacheData } from "@/lib/api/run-views";
 import { ManifestEmptyView } from "./empty-view";
 import { RouterLogSection } from "./router-log-section";
+import { ReuseLedgerSection } from "./reuse-ledger-section";
 import { RouterPredictionSection } from "./router-prediction-section";
 
 export function CacheView({ run }: RunViewProps) {
@@ -59,6 +60,7 @@ export function CacheView({ run }: RunViewProps) {
   return (
     <div className="space-y-4">
       <FactsList items={facts} testId="cache-facts" />
+      <ReuseLedgerSection runId={run.id} enabled={run.info.reuseLedger === true} />
       {sm ? (
         <ChartStatus
           loading={endpoints.isLoading}

@@ -32,6 +32,8 @@ export function hasCacheData(r: RunSummary): boolean {
     // Counters exported at 0 lookups are an idle cache the view says so of, not a missing one.
     (c !== undefined && isNumber(c.lookupTokens)) ||
     isNumber(r.timeBreakdown?.kvCacheHitRate) ||
+    // The reuse ledger: a multi-turn run's records say what was reusable and what was reported.
+    r.info.reuseLedger === true ||
     isNumber(r.timeBreakdown?.kvBlockLookups) ||
     r.endpoints.some((e) => isNumber(e.cacheHitRate) || isNumber(e.kvCacheHitRate)) ||
     [

@@ -33,12 +33,18 @@ export interface ReuseRequests {
   prompt: Float64Array;
   /** Prompt tokens an earlier turn of the conversation made reusable */
   possible: Float64Array;
+  /** Cached prompt tokens the response reported (NaN: no usage), for the reuse ledger */
+  cached?: Float64Array;
+  /** TTFT in ms (NaN: not recorded), for the TTFT the ledger's losses cost */
+  ttftMs?: Float64Array;
   source: "records" | "inputs";
 }
 
 /** Passed to both analyzers of one ingest, like the profiling clock. */
 export class ReuseFeed {
   requests: ReuseRequests | null = null;
+  /** aiperf's theoretical_prefix_cache_hit (0..1), for the reuse ledger's theoretical step */
+  theoreticalBlocks: number | null = null;
 }
 
 /** Index of the interval holding `ns` (start ≤ ns < start + duration), or −1. */

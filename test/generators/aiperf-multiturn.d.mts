@@ -79,3 +79,6 @@ export declare const HAND_CASE: Readonly<
     >
   >
 >;
+
+/** Epoch ns of the run's start: a request's start is BASE_NS + startMs × 1e6. */
+export declare const BASE_NS: bigint;

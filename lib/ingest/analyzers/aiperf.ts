@@ -279,6 +279,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
         perTurn.inputsNonText = applied.nonText;
       }
       if (perTurn) feed.requests = reuseRequests(log, turns, source);
+      feed.theoreticalBlocks = typeof theoretical === "number" ? theoretical : null;
       if (perTurn) {
         result.charts = { ...result.charts, [AIPERF_CHARTS.turns.key]: perTurn };
         // The Turns view's has-data rule (lib/api/run-views.ts) reads these.
@@ -346,6 +347,8 @@ function reuseRequests(log: RequestLog, turns: TurnColumns, source: ReuseRequest
     atEpochMs: new Float64Array(n),
     prompt: new Float64Array(n),
     possible: new Float64Array(n),
+    cached: new Float64Array(n),
+    ttftMs: new Float64Array(n),
     source,
   };
   let j = 0;
@@ -356,6 +359,8 @@ function reuseRequests(log: RequestLog, turns: TurnColumns, source: ReuseRequest
     out.atEpochMs[j] = base + c.startMs[i] + (Number.isFinite(ttft) ? ttft : 0);
     out.prompt[j] = c.inputTokens[i];
     out.possible[j] = Math.min(turns.possible[i], c.inputTokens[i]);
+    out.cached![j] = turns.cached[i];
+    out.ttftMs![j] = ttft;
     j++;
   }
   return out;

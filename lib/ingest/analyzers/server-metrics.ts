@@ -29,6 +29,7 @@ import { prefillSide, summarizeServerMetrics } from "@/lib/metrics/server-metric
 import { servedIntervals, servedIntervalsByEndpoint } from "@/lib/metrics/server-metrics/timeseries";
 import { endpointReuseIntervals, ReuseFeed, reuseIntervals } from "@/lib/metrics/reuse-intervals";
 import { buildRouterLogPrediction, RouterLogFeed } from "@/lib/metrics/server-metrics/router-log-prediction";
+import { CacheFeed } from "@/lib/metrics/reuse-ledger";
 import { emptyMetricSet, mergeMetricSets, type MetricSet } from "@/lib/formats/server-metrics/types";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 import { REUSE_INTERVALS_CHART, ROUTER_LOG_CHART, SM_CHARTS } from "@/lib/api/chart-catalog";
@@ -42,12 +43,14 @@ const PREFERENCE: ExportFormat[] = ["json", "jsonl", "csv"];
  * `clock`: the profiling phase as the aiperf files place it. Raw JSONL scrapes are kept until
  * `finish` and cut to that phase then (the other exports were cut by aiperf itself). `feed`: the
  * records' possible reuse, stacked against the engines' cache counters per interval. `routed`: the
- * router log's decisions, set beside the engines' own counters.
+ * router log's decisions, set beside the engines' own counters. `cache`: what this analyzer hands
+ * on to the reuse ledger (the engines' counters and the router's payloads).
  */
 export function serverMetricsAnalyzer(
   clock = new ProfilingClock(),
   feed = new ReuseFeed(),
   routed = new RouterLogFeed(),
+  cache = new CacheFeed(),
 ): Analyzer {
   const sets: Record<ExportFormat, { set: MetricSet; files: string[] }> = {
     json: { set: emptyMetricSet(), files: [] },
@@ -197,7 +200,19 @@ export function serverMetricsAnalyzer(
     const fromLog = routerLogResult(summary.facts);
     Object.assign(charts, fromLog.charts);
     Object.assign(info, fromLog.info);
-    const served = feed.requests ? servedIntervals(prefillSide(summary.facts)) : null;
+    const engines = prefillSide(summary.facts);
+    cache.engines = engines.map((f) => ({
+      endpoint: f.endpoint,
+      role: f.role,
+      den: f.counts?.den ?? null,
+      gpu: f.counts?.gpu ?? null,
+      host: f.counts?.host ?? null,
+      ext: f.counts?.ext ?? null,
+    }));
+    cache.served = servedIntervals(engines);
+    cache.sources = cache.served?.sources ?? [];
+    cache.routerHistogram = (charts[SM_ROUTER_CHART] as RouterPredictionPayload | undefined) ?? null;
+    const served = feed.requests ? cache.served : null;
     const stack = served && feed.requests ? reuseIntervals(served, feed.requests) : null;
     if (stack) {
       stack.endpoints = servedIntervalsByEndpoint(prefillSide(summary.facts)).map((e) =>
@@ -224,6 +239,7 @@ export function serverMetricsAnalyzer(
   /** The router log's decisions beside the engines (none without a router log in the upload). */
   function routerLogResult(facts: Parameters<typeof buildRouterLogPrediction>[1]): AnalyzerResult {
     const payload = buildRouterLogPrediction(routed, facts);
+    cache.routerLog = payload;
     if (!payload) return {};
     const info: Record<string, number | boolean> = { routerLog: true };
     if (payload.predicted !== null) info.routerLogPredictedHitRate = payload.predicted;
