@@ -29,7 +29,7 @@ export interface OtlpSpan {
   name: string;
   /** The resource's `service.name` (Dynamo: `OTEL_SERVICE_NAME`, e.g. dynamo-frontend) */
   service: string | null;
-  /** Unix epoch milliseconds, microsecond-exact (from the nanosecond strings) */
+  /** Unix epoch milliseconds (a double: exact to about a quarter of a microsecond today) */
   startMs: number;
   endMs: number;
   attributes: Record<string, SpanValue>;
@@ -55,7 +55,8 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 export function nanosToMs(v: unknown): number | null {
   if (typeof v === "number") return Number.isFinite(v) && v > 0 ? v / 1e6 : null;
   if (typeof v !== "string" || !/^\d{1,20}$/.test(v)) return null;
-  // Whole microseconds are exact in a double (≈1.8e15 today); the last three digits are ns.
+  // Whole microseconds are exact in a double (≈1.8e15 today), so the digits are split there; the
+  // sum in milliseconds is then as exact as a double near 1.8e12 holds (≈0.24 µs).
   const us = v.length > 3 ? Number(v.slice(0, -3)) : 0;
   const ns = Number(v.slice(-3));
   const ms = us / 1000 + ns / 1e6;
@@ -92,7 +93,8 @@ const hexId = (v: unknown): string | null =>
  * (or ending before it starts) is left out and reported through `bad`.
  */
 export function spansOfExport(doc: unknown, bad: (m: string) => void): OtlpSpan[] | string {
-  if (!isObject(doc) || !Array.isArray(doc.resourceSpans)) return "not an OTLP trace export (no resourceSpans)";
+  if (!isObject(doc) || !Array.isArray(doc.resourceSpans))
+    return "not an OTLP trace export (no resourceSpans)";
   const out: OtlpSpan[] = [];
   for (const rs of doc.resourceSpans) {
     if (!isObject(rs)) continue;
@@ -171,7 +173,9 @@ export function requestsOfSpans(spans: OtlpSpan[]): OtlpRequest[] {
  */
 export function spanRole(s: OtlpSpan): SpanRole {
   const a = s.attributes;
-  const said = [a.disagg_role, a.phase, a.component].map((v) => (typeof v === "string" ? v.toLowerCase() : ""));
+  const said = [a.disagg_role, a.phase, a.component].map((v) =>
+    typeof v === "string" ? v.toLowerCase() : "",
+  );
   if (s.name.startsWith("kv_router.") || s.name.startsWith("router.") || s.name === "prefill_routing")
     return "router";
   if (s.name === "http-request") return "frontend";

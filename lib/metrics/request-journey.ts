@@ -139,10 +139,9 @@ export function requestJourney(
   missing: string[],
 ): RequestJourney {
   const server = serverView(spans, trace);
-  const origin =
-    client.sendEpochMs ??
-    server?.receivedMs ??
-    (spans && spans.spans.length > 0 ? Math.min(...spans.spans.map((s) => s.startMs)) : 0);
+  let firstSpan = Number.POSITIVE_INFINITY;
+  for (const s of spans?.spans ?? []) firstSpan = Math.min(firstSpan, s.startMs);
+  const origin = client.sendEpochMs ?? server?.receivedMs ?? (Number.isFinite(firstSpan) ? firstSpan : 0);
   const lanes: JourneyLane[] = [];
   if (client.sendEpochMs !== null && client.e2eMs !== null)
     lanes.push({
@@ -177,8 +176,7 @@ export function requestJourney(
         depth: depthOf(spans.spans, i),
         firstTokenMs: s.ttftMs === null ? null : s.startMs - origin + s.ttftMs,
         detail:
-          [s.service, s.workerId !== null ? `worker ${s.workerId}` : null].filter(Boolean).join(", ") ||
-          null,
+          [s.service, s.workerId !== null ? `worker ${s.workerId}` : null].filter(Boolean).join(", ") || null,
       }),
     );
   const gaps = gapsOf(client, server);
@@ -206,9 +204,11 @@ export function journeySummary(
   notes: string[],
 ): JourneySummary {
   const spansById = new Map<string, SpansRequest>();
-  for (const s of spans) if (s.xRequestId !== null && !spansById.has(s.xRequestId)) spansById.set(s.xRequestId, s);
+  for (const s of spans)
+    if (s.xRequestId !== null && !spansById.has(s.xRequestId)) spansById.set(s.xRequestId, s);
   const tracesById = new Map<string, TraceRequest>();
-  for (const t of traces) if (t.xRequestId !== null && !tracesById.has(t.xRequestId)) tracesById.set(t.xRequestId, t);
+  for (const t of traces)
+    if (t.xRequestId !== null && !tracesById.has(t.xRequestId)) tracesById.set(t.xRequestId, t);
   const send: number[] = [];
   const ttft: number[] = [];
   const e2e: number[] = [];

@@ -36,7 +36,10 @@ async function serverFiles(db: Db, runId: string): Promise<ServerFiles> {
   const origin = await getChartData(db, runId, AIPERF_ORIGIN_CHART);
   return {
     spans: await read<DynamoSpansPayload>(DYNAMO_SPANS_CHART, dynamoSpansPayloadSchema),
-    trace: await read<DynamoTraceRequestsPayload>(DYNAMO_TRACE_REQUESTS_CHART, dynamoTraceRequestsPayloadSchema),
+    trace: await read<DynamoTraceRequestsPayload>(
+      DYNAMO_TRACE_REQUESTS_CHART,
+      dynamoTraceRequestsPayloadSchema,
+    ),
     originEpochMs: origin === undefined ? null : originOf(JSON.parse(origin)),
   };
 }
@@ -47,9 +50,13 @@ const plural = (n: number, what: string) => `${n.toLocaleString("en-US")} ${what
 function serverNotes(f: ServerFiles): string[] {
   const notes: string[] = [];
   for (const w of f.spans?.withoutId ?? [])
-    notes.push(`${w.file} lacks x_request_id on ${plural(w.requests, "traced request")}: those cannot be joined`);
+    notes.push(
+      `${w.file} lacks x_request_id on ${plural(w.requests, "traced request")}: those cannot be joined`,
+    );
   for (const w of f.trace?.withoutId ?? [])
-    notes.push(`${w.file} lacks x_request_id on ${plural(w.requests, "request_end row")}: those cannot be joined`);
+    notes.push(
+      `${w.file} lacks x_request_id on ${plural(w.requests, "request_end row")}: those cannot be joined`,
+    );
   return notes;
 }
 
@@ -69,7 +76,9 @@ export async function runJourneySummary(db: Db, runId: string): Promise<JourneyS
   if (noId.length > 0) {
     const names = new Map((await getFiles(db, runId)).map((x) => [x.id, x.name]));
     const files = [...new Set(noId.map((r) => names.get(r.file_id) ?? "the per-request records"))];
-    notes.push(`${files.join(", ")} lacks x_request_id on ${plural(noId.length, "record")}: those cannot be joined`);
+    notes.push(
+      `${files.join(", ")} lacks x_request_id on ${plural(noId.length, "record")}: those cannot be joined`,
+    );
   }
   if (rows.length > 0 && f.originEpochMs === null)
     notes.push("The aiperf records carry no epoch start time: the send gap cannot be measured");
@@ -81,7 +90,9 @@ export async function runJourneySummary(db: Db, runId: string): Promise<JourneyS
   }));
   const summary = journeySummary(clients, f.spans?.requests ?? [], f.trace?.requests ?? [], notes);
   if (rows.length > 0 && summary.joined === 0 && noId.length < rows.length)
-    summary.notes.push("No aiperf record's x_request_id is named by the Dynamo files: they may be of another run");
+    summary.notes.push(
+      "No aiperf record's x_request_id is named by the Dynamo files: they may be of another run",
+    );
   return summary;
 }
 
@@ -89,7 +100,11 @@ export async function runJourneySummary(db: Db, runId: string): Promise<JourneyS
  * One aiperf request of the timeline (its drill-down id) on one axis with its server spans and
  * trace row; null when the run has no such request or no Dynamo spans or trace.
  */
-export async function timelineRequestJourney(db: Db, runId: string, rid: number): Promise<RequestJourney | null> {
+export async function timelineRequestJourney(
+  db: Db,
+  runId: string,
+  rid: number,
+): Promise<RequestJourney | null> {
   const f = await serverFiles(db, runId);
   if (!f.spans && !f.trace) return null;
   const r = await timelineRequest(db, runId, rid);
@@ -99,7 +114,9 @@ export async function timelineRequestJourney(db: Db, runId: string, rid: number)
   const spans = x !== null ? (f.spans?.requests.find((s) => s.xRequestId === x) ?? null) : null;
   const trace = x !== null ? (f.trace?.requests.find((t) => t.xRequestId === x) ?? null) : null;
   if (x === null)
-    missing.push(`This record carries no x_request_id (${r.file ?? "its file"} lacks the id): no server file can be joined`);
+    missing.push(
+      `This record carries no x_request_id (${r.file ?? "its file"} lacks the id): no server file can be joined`,
+    );
   else {
     if (f.spans && !spans)
       missing.push(
@@ -110,7 +127,8 @@ export async function timelineRequestJourney(db: Db, runId: string, rid: number)
         `No request_end row names x_request_id ${x}${f.trace.withoutId.length > 0 ? ` (${f.trace.withoutId.map((w) => w.file).join(", ")} lacks the id on some)` : ""}`,
       );
   }
-  if (f.originEpochMs === null) missing.push("The aiperf records carry no epoch start time: the client lane cannot be placed");
+  if (f.originEpochMs === null)
+    missing.push("The aiperf records carry no epoch start time: the client lane cannot be placed");
   const client: ClientRequest = {
     xRequestId: x,
     sendEpochMs: r.startMs !== null && f.originEpochMs !== null ? f.originEpochMs + r.startMs : null,

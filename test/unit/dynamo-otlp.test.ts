@@ -51,7 +51,12 @@ describe("Dynamo OTLP span reader", () => {
     expect(first.spans[0].service).toBe("dynamo-frontend");
     // The frontend received it sendGap(0) = 0.25 ms after the client sent it.
     expect(first.spans[0].startMs).toBeCloseTo(1764700000000.25, 6);
-    const roles = Object.fromEntries(first.spans.map((s) => [`${s.name}:${s.attributes.phase ?? s.attributes.component ?? s.attributes.disagg_role ?? ""}`, spanRole(s)]));
+    const roles = Object.fromEntries(
+      first.spans.map((s) => [
+        `${s.name}:${s.attributes.phase ?? s.attributes.component ?? s.attributes.disagg_role ?? ""}`,
+        spanRole(s),
+      ]),
+    );
     expect(roles).toMatchObject({
       "http-request:": "frontend",
       "kv_router.select_worker:": "router",
@@ -77,9 +82,21 @@ describe("Dynamo OTLP span reader", () => {
             scopeSpans: [
               {
                 spans: [
-                  { traceId: "01", spanId: "02", name: "x", startTimeUnixNano: "2000000", endTimeUnixNano: "1000000" },
+                  {
+                    traceId: "01",
+                    spanId: "02",
+                    name: "x",
+                    startTimeUnixNano: "2000000",
+                    endTimeUnixNano: "1000000",
+                  },
                   { spanId: "02", name: "x", startTimeUnixNano: "1", endTimeUnixNano: "2" },
-                  { traceId: "0a", spanId: "0b", name: "ok", startTimeUnixNano: "1000000", endTimeUnixNano: "3000000" },
+                  {
+                    traceId: "0a",
+                    spanId: "0b",
+                    name: "ok",
+                    startTimeUnixNano: "1000000",
+                    endTimeUnixNano: "3000000",
+                  },
                 ],
               },
             ],
@@ -98,7 +115,10 @@ describe("Dynamo OTLP span reader", () => {
 
   it("is recognised by its content, as JSON lines or one document", () => {
     const lines = dynamoOtlpSpans({ clients }).text;
-    expect(detectKind(Buffer.from(lines), true)).toMatchObject({ kind: "dynamo-otlp-spans", format: "jsonl" });
+    expect(detectKind(Buffer.from(lines), true)).toMatchObject({
+      kind: "dynamo-otlp-spans",
+      format: "jsonl",
+    });
     const doc = dynamoOtlpSpans({ clients, document: true }).text;
     expect(detectKind(Buffer.from(doc), true)).toMatchObject({ kind: "dynamo-otlp-spans", format: "json" });
     // A document larger than the head is told by its first key.
@@ -114,7 +134,9 @@ describe("client↔server gap", () => {
     expect(g).toEqual({ sendMs: 0.5, ttftMs: 2, e2eMs: 3 });
     expect(gapsOf(client, null)).toEqual({ sendMs: null, ttftMs: null, e2eMs: null });
     // Never 0 for what was not measured.
-    expect(gapsOf({ ...client, ttftMs: null }, { source: "trace", receivedMs: null, ttftMs: 1, totalMs: 1 })).toEqual({
+    expect(
+      gapsOf({ ...client, ttftMs: null }, { source: "trace", receivedMs: null, ttftMs: 1, totalMs: 1 }),
+    ).toEqual({
       sendMs: null,
       ttftMs: null,
       e2eMs: 199,
@@ -127,16 +149,39 @@ describe("client↔server gap", () => {
       xRequestId: "a",
       requestId: null,
       spans: [
-        { name: "http-request", role: "frontend" as const, service: null, startMs: 1001, endMs: 1190, parent: null, ttftMs: null, workerId: null },
+        {
+          name: "http-request",
+          role: "frontend" as const,
+          service: null,
+          startMs: 1001,
+          endMs: 1190,
+          parent: null,
+          ttftMs: null,
+          workerId: null,
+        },
       ],
     };
-    const trace = { xRequestId: "a", requestId: "r", receivedMs: 1002, ttftMs: 45, totalMs: 180, worker: null };
+    const trace = {
+      xRequestId: "a",
+      requestId: "r",
+      receivedMs: 1002,
+      ttftMs: 45,
+      totalMs: 180,
+      worker: null,
+    };
     expect(serverView(spans, trace)).toEqual({ source: "spans", receivedMs: 1001, ttftMs: 45, totalMs: 189 });
     expect(serverView(null, trace)).toEqual({ source: "trace", receivedMs: 1002, ttftMs: 45, totalMs: 180 });
   });
 
   it("puts the request on the client's axis and says when the clocks disagree", () => {
-    const trace = { xRequestId: "a", requestId: "r", receivedMs: 999, ttftMs: 45, totalMs: 180, worker: null };
+    const trace = {
+      xRequestId: "a",
+      requestId: "r",
+      receivedMs: 999,
+      ttftMs: 45,
+      totalMs: 180,
+      worker: null,
+    };
     const j = requestJourney(client, null, trace, []);
     expect(j.lanes.map((l) => [l.role, l.startMs, l.endMs, l.firstTokenMs])).toEqual([
       ["client", 0, 200, 50],
@@ -147,7 +192,12 @@ describe("client↔server gap", () => {
   });
 
   it("aggregates over joined requests with numpy-linear percentiles", () => {
-    const cs = [0, 1, 2, 3].map((i) => ({ xRequestId: `x${i}`, sendEpochMs: 1000 * i, ttftMs: 50, e2eMs: 200 }));
+    const cs = [0, 1, 2, 3].map((i) => ({
+      xRequestId: `x${i}`,
+      sendEpochMs: 1000 * i,
+      ttftMs: 50,
+      e2eMs: 200,
+    }));
     const traces = [0, 1, 2].map((i) => ({
       xRequestId: `x${i}`,
       requestId: `r${i}`,
@@ -156,7 +206,12 @@ describe("client↔server gap", () => {
       totalMs: 200 - 2 * (i + 1),
       worker: null,
     }));
-    const s = journeySummary([...cs, { xRequestId: null, sendEpochMs: 0, ttftMs: 1, e2eMs: 1 }], [], traces, []);
+    const s = journeySummary(
+      [...cs, { xRequestId: null, sendEpochMs: 0, ttftMs: 1, e2eMs: 1 }],
+      [],
+      traces,
+      [],
+    );
     expect(s.joined).toBe(3);
     expect(s.clientRequests).toBe(5);
     expect(s.serverSource).toBe("trace");

@@ -22,7 +22,8 @@ async function readFile(file: IngestFile, ctx: IngestContext) {
   // One export written as a (pretty-printed) document.
   const warnings = new WarningLog();
   const text = await readWholeText(await file.open(), ctx.limits.maxJsonDocumentBytes);
-  if (text === null) throw new Error("OTLP JSON document larger than the limit (RUNLENS_MAX_JSON_DOCUMENT_BYTES)");
+  if (text === null)
+    throw new Error("OTLP JSON document larger than the limit (RUNLENS_MAX_JSON_DOCUMENT_BYTES)");
   const doc = parseJsonText(text);
   const spans = doc === PARSE_FAILED ? "not JSON" : spansOfExport(doc, (m) => warnings.count(m));
   if (typeof spans === "string") throw new Error(`not an OTLP trace export: ${spans}`);
