@@ -42,7 +42,13 @@ describe("request detail: client to engine", () => {
     const summary = await (await fetch(`${t.app.url}/api/runs/${run.id}/journey`)).json();
     expect(summary.joined).toBe(clients.length);
 
-    const wire = await (await fetch(`${t.app.url}/api/runs/${run.id}/timeline`)).json();
+    // The timeline is the drill-down, built after the summary: wait for it.
+    let res = await fetch(`${t.app.url}/api/runs/${run.id}/timeline`);
+    for (let i = 0; i < 120 && res.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      res = await fetch(`${t.app.url}/api/runs/${run.id}/timeline`);
+    }
+    const wire = await res.json();
     const bars = decodeTimeline(timelineWireSchema.parse(wire)).bars.id;
     let rid = -1;
     for (const b of bars) {
