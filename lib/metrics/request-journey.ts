@@ -179,6 +179,23 @@ export function requestJourney(
           [s.service, s.workerId !== null ? `worker ${s.workerId}` : null].filter(Boolean).join(", ") || null,
       }),
     );
+  // A source whose clock puts it further from the send than the whole request lasted is not on
+  // the client's axis (another machine's clock, or another run's file): said, not drawn.
+  const limit = client.e2eMs;
+  const notes = [...missing];
+  let drawn = lanes;
+  if (limit !== null && client.sendEpochMs !== null)
+    for (const source of ["trace", "spans"] as const) {
+      const mine = drawn.filter((l) => l.source === source);
+      if (mine.length === 0) continue;
+      let first = Number.POSITIVE_INFINITY;
+      for (const l of mine) first = Math.min(first, l.startMs);
+      if (Math.abs(first) <= limit) continue;
+      drawn = drawn.filter((l) => l.source !== source);
+      notes.push(
+        `Not drawn: ${source === "trace" ? "the Dynamo request trace's row" : "the spans"} start ${(first / 1000).toFixed(3)} s from the client's send, further than the request lasted (${(limit / 1000).toFixed(3)} s): the two clocks disagree`,
+      );
+    }
   const gaps = gapsOf(client, server);
   let clockNote: string | null = null;
   if (gaps.sendMs !== null && gaps.sendMs < 0)
@@ -186,10 +203,10 @@ export function requestJourney(
   return {
     xRequestId: client.xRequestId,
     serverSource: server?.source ?? null,
-    lanes,
+    lanes: drawn,
     gaps,
     clockNote,
-    missing,
+    missing: notes,
   };
 }
 

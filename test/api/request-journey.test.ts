@@ -75,7 +75,12 @@ describe("client to engine on one axis", () => {
     const clients = clientsOfAiperf(jsonl);
     // Spans for the first 24 requests, every 8th trace without x_request_id.
     const spans = dynamoOtlpSpans({ clients: clients.slice(0, 24), noIdEvery: 8 });
-    const trace = dynamoRequestTrace({ requests: 20, ids: clients.slice(0, 20).map((c) => c.x) });
+    // The trace's frontend received each request 0.3 ms after the client's send.
+    const trace = dynamoRequestTrace({
+      requests: 20,
+      ids: clients.slice(0, 20).map((c) => c.x),
+      receivedMs: clients.slice(0, 20).map((c) => Number(c.startNs / 1000n) / 1000 + 0.3),
+    });
     const id = await uploadRun([
       { name: "run/profile_export.jsonl", path: gen.jsonlPath },
       { name: "run/profile_export_aiperf.json", path: gen.summaryPath },

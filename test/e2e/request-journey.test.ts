@@ -26,7 +26,12 @@ describe("request detail: client to engine", () => {
     const gen = await generateAiperfRun(dir, { records: 40, concurrency: 4, seed: 9, csv: false });
     const clients = clientsOfAiperf(fs.readFileSync(gen.jsonlPath, "utf8"));
     const spans = dynamoOtlpSpans({ clients: clients.slice(0, 32), noIdEvery: 16 });
-    const trace = dynamoRequestTrace({ requests: 40, ids: clients.map((c) => c.x) });
+    // The trace's frontend received each request 0.3 ms after the client's send, on the client's clock.
+    const trace = dynamoRequestTrace({
+      requests: 40,
+      ids: clients.map((c) => c.x),
+      receivedMs: clients.map((c) => Number(c.startNs / 1000n) / 1000 + 0.3),
+    });
     fs.writeFileSync(path.join(dir, "otel-traces.jsonl"), spans.text);
     fs.writeFileSync(path.join(dir, "dynamo-request-trace.jsonl"), trace.text);
     const run = await apiUpload(

@@ -191,6 +191,22 @@ describe("client↔server gap", () => {
     expect(j.clockNote).toContain("1.000 ms before the client sent it");
   });
 
+  it("does not draw a source its clock puts further from the send than the request lasted, and says so", () => {
+    const far = {
+      xRequestId: "a",
+      requestId: "r",
+      receivedMs: 1000 + 5000,
+      ttftMs: 45,
+      totalMs: 180,
+      worker: null,
+    };
+    const j = requestJourney(client, null, far, []);
+    expect(j.lanes.map((l) => l.role)).toEqual(["client"]);
+    expect(j.missing.join(" ")).toContain("start 5.000 s from the client's send");
+    // The gaps of durations stand; the send gap holds the clocks' offset.
+    expect(j.gaps).toEqual({ sendMs: 5000, ttftMs: 5, e2eMs: 20 });
+  });
+
   it("aggregates over joined requests with numpy-linear percentiles", () => {
     const cs = [0, 1, 2, 3].map((i) => ({
       xRequestId: `x${i}`,
