@@ -51,15 +51,20 @@ function Axis({ lo, hi, ticks }: { lo: number; hi: number; ticks: number[] }) {
   const at = (v: number) => `${((v - lo) / (hi - lo)) * 100}%`;
   return (
     <div className="relative h-5 text-[11px] text-muted" aria-hidden>
-      {ticks.map((t) => (
-        <span
-          key={t}
-          className="absolute top-0 -translate-x-1/2 font-mono whitespace-nowrap"
-          style={{ left: at(t) }}
-        >
-          {formatMs(t)}
-        </span>
-      ))}
+      {ticks.map((t) => {
+        const share = (t - lo) / (hi - lo);
+        // The end ticks keep their labels inside the axis (a phone's narrow track would cut them).
+        const shift = share < 0.05 ? "" : share > 0.95 ? "-translate-x-full" : "-translate-x-1/2";
+        return (
+          <span
+            key={t}
+            className={`absolute top-0 font-mono whitespace-nowrap ${shift}`}
+            style={{ left: at(t) }}
+          >
+            {formatMs(t)}
+          </span>
+        );
+      })}
     </div>
   );
 }
