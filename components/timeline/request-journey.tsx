@@ -212,7 +212,7 @@ export function JourneySummaryView({ s }: { s: JourneySummary }) {
                 <th className="font-normal">requests</th>
               </tr>
             </thead>
-            <tbody className="font-mono text-xs">
+            <tbody className="font-mono text-xs whitespace-nowrap">
               {rows.map(([name, st]) => (
                 <tr key={name}>
                   <td className="pr-4 font-sans">{name}</td>
