@@ -4,7 +4,7 @@ import { useQueries } from "@tanstack/react-query";
 import { DataTable } from "@/components/charts/data-table";
 import type { CompareResponse } from "@/lib/api/compare-schemas";
 import { runChartQueryOptions } from "@/lib/api/query-options";
-import { REUSE_LEDGER_CHART, reuseLedgerPayloadSchema } from "@/lib/api/reuse-ledger";
+import { REUSE_LEDGER_CHART } from "@/lib/api/chart-catalog";
 import { formatNumber, formatPoints } from "@/lib/format-number";
 import {
   compareLedgerDeltas,
@@ -39,9 +39,9 @@ const tone = (d: number | null, higherIsBetter: boolean) =>
  * Shown when at least one compared run stored a ledger.
  */
 export function CompareReuseLedger({ data }: { data: CompareResponse }) {
-  const candidates = data.runs.filter((r) => data.chartKeys[r.id]?.includes(REUSE_LEDGER_CHART));
+  const candidates = data.runs.filter((r) => data.chartKeys[r.id]?.includes(REUSE_LEDGER_CHART.key));
   const ledgers = useQueries({
-    queries: candidates.map((r) => runChartQueryOptions(r.id, REUSE_LEDGER_CHART, reuseLedgerPayloadSchema)),
+    queries: candidates.map((r) => runChartQueryOptions(r.id, REUSE_LEDGER_CHART)),
   });
   if (candidates.length === 0) return null;
   const rows: CompareLedgerRow[] = candidates.flatMap((r, i) => {

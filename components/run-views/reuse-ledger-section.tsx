@@ -5,12 +5,8 @@ import { ChartStatus } from "@/components/charts/chart-status";
 import { DataTable } from "@/components/charts/data-table";
 import { TimeLines } from "@/components/charts/time-lines";
 import { useRunChart } from "@/components/charts/use-run-chart";
-import {
-  REUSE_LEDGER_CHART,
-  reuseLedgerPayloadSchema,
-  type LedgerFigure,
-  type ReuseLedgerPayload,
-} from "@/lib/api/reuse-ledger";
+import { REUSE_LEDGER_CHART } from "@/lib/api/chart-catalog";
+import { type LedgerFigure, type ReuseLedgerPayload } from "@/lib/api/reuse-ledger";
 import { formatCount, formatMs, formatNumber, formatRate } from "@/lib/format-number";
 import { ledgerBarRows, ledgerIntervalRows } from "@/lib/metrics/reuse-ledger-rows";
 
@@ -52,7 +48,7 @@ const signed = (v: number | null, unit: string, digits = 1) =>
  * says anything about reuse; a step with no source says what to upload.
  */
 export function ReuseLedgerSection({ runId, enabled }: { runId: string; enabled: boolean }) {
-  const q = useRunChart(runId, enabled ? REUSE_LEDGER_CHART : null, reuseLedgerPayloadSchema);
+  const q = useRunChart(runId, enabled ? REUSE_LEDGER_CHART : null);
   if (!enabled) return null;
   const p = q.data;
   return (

@@ -9,6 +9,7 @@ import { RequestWaterfall } from "@/components/breakdown/request-waterfall";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { runSearchParams } from "@/components/run/search-params";
 import { AiperfRequestPanel } from "@/components/timeline/aiperf-request-panel";
+import { JourneySummaryPanel, RequestJourneyPanel } from "@/components/timeline/request-journey";
 import { timelineQueryOptions, timelineRequestQueryOptions } from "@/lib/api/timeline-query-options";
 import { TimelineCanvas } from "@/components/timeline/timeline-canvas";
 import { TimelineContext } from "@/components/timeline/timeline-context";
@@ -57,6 +58,10 @@ function Legend({ p }: { p: TimelinePayload }) {
 export function TimelineView({ run }: RunViewProps) {
   const has = hasTimelineData(run);
   const building = drilldownBuilding(run);
+  // Dynamo's spans or request trace beside aiperf's records: each request from client to engine.
+  const journey =
+    run.requests?.source === "aiperf" &&
+    (run.info.dynamoSpanRequests != null || run.info.dynamoTraceRequests != null);
   const [tfrom, setTfrom] = useQueryState("tfrom", runSearchParams.tfrom);
   const [tto, setTto] = useQueryState("tto", runSearchParams.tto);
   const [lanes, setLanes] = useQueryState("lanes", runSearchParams.lanes);
@@ -129,6 +134,7 @@ export function TimelineView({ run }: RunViewProps) {
   return (
     <div className="space-y-4">
       <RecordsSampleLine requests={run.requests} />
+      {journey ? <JourneySummaryPanel runId={run.id} /> : null}
       <p className="text-sm text-muted" data-timeline-summary>
         {formatCount(p.inWindow)} of the run&apos;s {plural(p.run.requests, "request")}{" "}
         {p.inWindow === 1 ? "overlaps" : "overlap"} {formatMs(p.window.fromMs)} – {formatMs(p.window.toMs)}
@@ -195,7 +201,9 @@ export function TimelineView({ run }: RunViewProps) {
           {p.source === "trtllm" ? (
             <RequestWaterfall runId={run.id} idx={req} onClose={() => void setReq(null)} />
           ) : (
-            <AiperfRequestPanel runId={run.id} rid={req} onClose={() => void setReq(null)} />
+            <AiperfRequestPanel runId={run.id} rid={req} onClose={() => void setReq(null)}>
+              {journey ? <RequestJourneyPanel runId={run.id} rid={req} /> : null}
+            </AiperfRequestPanel>
           )}
         </div>
       ) : null}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { formatCount, formatMs } from "@/lib/format-number";
 import { timelineRequestQueryOptions } from "@/lib/api/timeline-query-options";
 import { RequestDetailFrame } from "@/components/request-detail/request-detail-frame";
@@ -14,10 +15,13 @@ export function AiperfRequestPanel({
   runId,
   rid,
   onClose,
+  children,
 }: {
   runId: string;
   rid: number;
   onClose: () => void;
+  /** More of the request below its record (its server side, where the run has it) */
+  children?: ReactNode;
 }) {
   const q = useQuery(timelineRequestQueryOptions(runId, rid));
   const r = q.data;
@@ -53,6 +57,7 @@ export function AiperfRequestPanel({
           ))}
         </dl>
       ) : null}
+      {r ? children : null}
     </RequestDetailFrame>
   );
 }

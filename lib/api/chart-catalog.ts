@@ -23,6 +23,8 @@ import {
 } from "./aiperf-charts";
 import { slowestPayloadSchema } from "./aiperf-requests";
 import { dynamoTraceSessionsPayloadSchema } from "./dynamo-trace";
+import { dynamoSpansPayloadSchema, dynamoTraceRequestsPayloadSchema } from "./request-journey";
+import { reuseLedgerPayloadSchema } from "./reuse-ledger";
 import { routerLogPayloadSchema } from "./router-log";
 import { routerPredictionPayloadSchema } from "./router-prediction";
 import { smEndpointsPayloadSchema, smSeriesPayloadSchema } from "./server-metrics-charts";
@@ -200,6 +202,29 @@ export const DYNAMO_TRACE_CHART = defineChart({
   title: "Dynamo request trace sessions",
 });
 
+/** Stored with the run: each request's Dynamo spans (times Unix epoch ms). */
+export const DYNAMO_SPANS_CHART = defineChart({
+  key: "dynamo-spans",
+  schema: dynamoSpansPayloadSchema,
+  version: 1,
+  title: "Dynamo spans per request",
+});
+
+/** Stored with the run: each Dynamo request-trace row's ids and times (Unix epoch ms). */
+export const DYNAMO_TRACE_REQUESTS_CHART = defineChart({
+  key: "dynamo-trace-requests",
+  schema: dynamoTraceRequestsPayloadSchema,
+  version: 1,
+  title: "Dynamo request trace rows",
+});
+
+export const REUSE_LEDGER_CHART = defineChart({
+  key: "reuse-ledger",
+  schema: reuseLedgerPayloadSchema,
+  version: 1,
+  title: "Reuse ledger",
+});
+
 /**
  * The server-metrics time series: one payload per endpoint, per role and for all endpoints, so
  * a family of keys under one prefix. The endpoints payload names each group's chart by its key.
@@ -233,6 +258,9 @@ export const ALL_CHARTS: readonly ChartDef[] = [
   ...Object.values(SM_CHARTS),
   ROUTER_LOG_CHART,
   DYNAMO_TRACE_CHART,
+  DYNAMO_SPANS_CHART,
+  DYNAMO_TRACE_REQUESTS_CHART,
+  REUSE_LEDGER_CHART,
 ];
 
 /** The chart a stored key names, or undefined: the one place a key string is read back. */

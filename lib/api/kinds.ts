@@ -26,6 +26,7 @@ export const KINDS = [
   "engine-config",
   ...BENCH_RESULT_KINDS,
   "dynamo-request-trace",
+  "dynamo-otlp-spans",
   "bench-console",
   "unknown",
 ] as const;
@@ -52,6 +53,7 @@ export const KIND_LABELS: Record<Kind, string> = {
   "guidellm-report": "GuideLLM benchmarks report",
   "inferencex-result": "InferenceX result",
   "dynamo-request-trace": "Dynamo request trace",
+  "dynamo-otlp-spans": "Dynamo OpenTelemetry spans (OTLP JSON)",
   "bench-console": "benchmark console output (vLLM, SGLang, GuideLLM)",
   unknown: "not recognised",
 };

@@ -111,5 +111,3 @@ export const reuseLedgerPayloadSchema = z.object({
   intervals: z.array(ledgerIntervalSchema),
 });
 export type ReuseLedgerPayload = z.infer<typeof reuseLedgerPayloadSchema>;
-
-export const REUSE_LEDGER_CHART = "reuse-ledger";

@@ -123,6 +123,7 @@ function firstPolledObject(lines: string[], complete: boolean): Record<string, u
 /** A JSONL line's record type, or null when it is not a known per-line record. */
 function lineRecordKind(v: Record<string, unknown>): Detected | null {
   if (v.schema === DYNAMO_TRACE_SCHEMA) return { kind: "dynamo-request-trace", format: "jsonl" };
+  if (Array.isArray(v.resourceSpans)) return { kind: "dynamo-otlp-spans", format: "jsonl" };
   if (isObject(v.metadata) && isObject(v.metrics)) return { kind: "aiperf-records", format: "jsonl" };
   const bench = benchLineKind(v);
   if (bench) return bench;
@@ -151,12 +152,16 @@ function isTrtllmRecord(v: Record<string, unknown>): boolean {
 /** A Dynamo request-trace row whose first line outgrows the head (many replay hashes) */
 const DYNAMO_TRACE_MARK = /"schema"\s*:\s*"dynamo\.request\.trace\.v1"/;
 
+/** An OTLP trace export (ExportTraceServiceRequest) whose first line outgrows the head */
+const OTLP_SPANS_MARK = /^\{\s*"resourceSpans"\s*:\s*\[/;
+
 /** Keys only a per-request aiperf record's metadata has (a summary's metadata has none of them). */
 const RECORD_METADATA = /"(x_request_id|request_start_ns|request_end_ns|record_processor_id)"\s*:/;
 
 function sniffRecordKeys(line: string): Detected | null {
   const start = line.slice(0, 4096);
   if (DYNAMO_TRACE_MARK.test(start)) return { kind: "dynamo-request-trace", format: "jsonl" };
+  if (OTLP_SPANS_MARK.test(start)) return { kind: "dynamo-otlp-spans", format: "jsonl" };
   if (
     /"(ctx_perf_metrics|gen_perf_metrics|perf_metrics|timing_metrics)"\s*:/.test(start) ||
     sniffPhaseKeyed(start)
@@ -244,6 +249,7 @@ function documentKind(doc: unknown): Detected {
     return side ? { kind: "trtllm-side-file", format: side } : { kind: "unknown", format: "json" };
   }
   if (!isObject(doc)) return { kind: "unknown", format: "json" };
+  if (Array.isArray(doc.resourceSpans)) return { kind: "dynamo-otlp-spans", format: "json" };
   // Before the aiperf summary rule: a tool's result has bare-number `request_throughput` too.
   const bench = benchDocumentKind(doc);
   if (bench) return bench;
@@ -321,6 +327,7 @@ function sniffDocument(text: string): Detected {
   }
   const bench = sniffBenchDocument(text);
   if (bench) return bench;
+  if (/^\{\s*"resourceSpans"\s*:/.test(text)) return { kind: "dynamo-otlp-spans", format: "json" };
   // Server-metrics series carry their own nested "timeslices": test for them first.
   if (has("endpoints_configured") || (has("metrics") && has("series") && has("endpoint_url")))
     return { kind: "aiperf-server-metrics", format: "json" };

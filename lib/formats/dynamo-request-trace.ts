@@ -80,8 +80,9 @@ export function parseDynamoTraceLine(value: unknown, bad: (m: string) => void): 
   if (!event) return "no event_type";
   const time = value.event_time_unix_ms;
   const ctx = isObject(value.agent_context) ? value.agent_context : null;
-  const sessionId = str(ctx?.session_id);
-  const parentSessionId = str(ctx?.parent_session_id);
+  // Newer Dynamo names the session a trajectory (docs/agents/trajectory-ids.md): the same field.
+  const sessionId = str(ctx?.session_id) ?? str(ctx?.trajectory_id);
+  const parentSessionId = str(ctx?.parent_session_id) ?? str(ctx?.parent_trajectory_id);
   if (event === "request_end") {
     const q = value.request;
     if (!isObject(q)) return "request_end without a request object";

@@ -19,11 +19,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
-import {
-  REUSE_LEDGER_CHART,
-  reuseLedgerPayloadSchema,
-  type ReuseLedgerPayload,
-} from "@/lib/api/reuse-ledger";
+import { REUSE_LEDGER_CHART } from "@/lib/api/chart-catalog";
+import { reuseLedgerPayloadSchema, type ReuseLedgerPayload } from "@/lib/api/reuse-ledger";
 import { runSummarySchema } from "@/lib/api/schemas";
 import { NOT_MEASURED } from "@/lib/metrics/reuse-ledger";
 import { BASE_NS, generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
@@ -36,9 +33,12 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ledger-api-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 async function ledgerOf(id: string): Promise<ReuseLedgerPayload> {
-  const res = await getChart(new Request(`http://localhost/api/runs/${id}/charts/${REUSE_LEDGER_CHART}`), {
-    params: Promise.resolve({ id, key: REUSE_LEDGER_CHART }),
-  });
+  const res = await getChart(
+    new Request(`http://localhost/api/runs/${id}/charts/${REUSE_LEDGER_CHART.key}`),
+    {
+      params: Promise.resolve({ id, key: REUSE_LEDGER_CHART.key }),
+    },
+  );
   expect(res.status).toBe(200);
   return reuseLedgerPayloadSchema.parse(await res.json());
 }

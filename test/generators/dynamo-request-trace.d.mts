@@ -1,6 +1,7 @@
 export function dynamoRequestTrace(opts?: {
   requests?: number;
   ids?: string[];
+  receivedMs?: number[];
   turns?: number;
   noIdEvery?: number;
   plain?: number;

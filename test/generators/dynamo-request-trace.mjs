@@ -16,7 +16,8 @@ const BASE_MS = 1764700000000;
 const BLOCK = 16;
 
 /**
- * opts: requests (default 40), ids (x_request_id per request, else `req-NNNNNNNN` like the aiperf
+ * opts: requests (default 40), receivedMs (request_received_ms per request, else a clock of its
+ * own), ids (x_request_id per request, else `req-NNNNNNNN` like the aiperf
  * generator), turns per session (4), noIdEvery (every k-th request carries no x_request_id; 0 none),
  * plain (k: the first k requests carry no agent_context, the compact replay-only row), bad
  * (malformed lines appended between rows), seed.
@@ -51,7 +52,8 @@ export function dynamoRequestTrace(opts = {}) {
     const ttft = Math.round((15 + rand() * 120 + input * 0.01) * 1000) / 1000;
     const itl = Math.round((6 + rand() * 6) * 1000) / 1000;
     const total = Math.round((ttft + itl * (output - 1)) * 1000) / 1000;
-    const received = Math.round(t);
+    // opts.receivedMs: when the frontend received each request (e.g. a little after a client's send).
+    const received = opts.receivedMs ? opts.receivedMs[i] : Math.round(t);
     const id = opts.ids ? opts.ids[i] : `req-${String(i).padStart(8, "0")}`;
     const blocks = Math.ceil(input / BLOCK);
     const request = {

@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import { GET as compare } from "@/app/api/compare/route";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { compareResponseSchema } from "@/lib/api/compare-schemas";
-import { REUSE_LEDGER_CHART, reuseLedgerPayloadSchema } from "@/lib/api/reuse-ledger";
+import { REUSE_LEDGER_CHART } from "@/lib/api/chart-catalog";
+import { reuseLedgerPayloadSchema } from "@/lib/api/reuse-ledger";
 import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
 import { PG_URL, usePgTestApp } from "../helpers/pg-schema";
 import { uploadRun } from "../helpers/test-app";
@@ -33,9 +34,9 @@ describe.skipIf(!PG_URL)("reuse ledger on PostgreSQL", () => {
       }));
       const ids = [await uploadRun(files, { name: "a" }), await uploadRun(files, { name: "b" })];
       const res = await getChart(
-        new Request(`http://localhost/api/runs/${ids[0]}/charts/${REUSE_LEDGER_CHART}`),
+        new Request(`http://localhost/api/runs/${ids[0]}/charts/${REUSE_LEDGER_CHART.key}`),
         {
-          params: Promise.resolve({ id: ids[0], key: REUSE_LEDGER_CHART }),
+          params: Promise.resolve({ id: ids[0], key: REUSE_LEDGER_CHART.key }),
         },
       );
       expect(res.status).toBe(200);
@@ -49,7 +50,7 @@ describe.skipIf(!PG_URL)("reuse ledger on PostgreSQL", () => {
           await compare(new Request(`http://localhost/api/compare?runs=${ids.join(",")}&stat=p50`))
         ).json(),
       );
-      expect(body.chartKeys[ids[1]]).toContain(REUSE_LEDGER_CHART);
+      expect(body.chartKeys[ids[1]]).toContain(REUSE_LEDGER_CHART.key);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

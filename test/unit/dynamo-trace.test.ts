@@ -9,7 +9,7 @@ import { Readable } from "node:stream";
 import { createGunzip, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { detectKind } from "@/lib/formats/detect";
-import { readDynamoTrace } from "@/lib/formats/dynamo-request-trace";
+import { parseDynamoTraceLine, readDynamoTrace } from "@/lib/formats/dynamo-request-trace";
 import { dynamoTraceFigures, dynamoTraceRequestsBlock, joinByRequestId } from "@/lib/metrics/dynamo-trace";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 
@@ -82,6 +82,22 @@ describe("Dynamo request trace reader", () => {
     const { trace, skipped } = await readDynamoTrace(Readable.from([gz]).pipe(createGunzip()), MAX);
     expect(skipped).toBe(0);
     expect(trace.requests.map((r) => r.xRequestId)).toEqual(ends(rows).map((r) => r.request.x_request_id));
+  });
+
+  it("reads agent_context.trajectory_id (newer Dynamo) as the session", () => {
+    const row = parseDynamoTraceLine(
+      {
+        schema: "dynamo.request.trace.v1",
+        event_type: "request_end",
+        event_time_unix_ms: 1777312801000,
+        agent_context: { trajectory_id: "run-42:researcher", parent_trajectory_id: "run-42:planner" },
+        request: { request_id: "r", x_request_id: "x", total_time_ms: 1000 },
+      },
+      () => {},
+    );
+    expect(
+      typeof row !== "string" && row.kind === "request" && [row.r.sessionId, row.r.parentSessionId],
+    ).toEqual(["run-42:researcher", "run-42:planner"]);
   });
 
   it("a value Dynamo did not write is null, never 0", async () => {

@@ -5,6 +5,7 @@
  * `x_request_id`; the summary says how many requests joined and which file lacks the id
  * (docs/metrics.md §Dynamo request traces).
  */
+import type { DynamoTraceRequestsPayload } from "@/lib/api/request-journey";
 import {
   readDynamoTrace,
   type DynamoTrace,
@@ -14,7 +15,7 @@ import {
 import { dynamoTraceFigures, dynamoTraceRequestsBlock, joinByRequestId } from "@/lib/metrics/dynamo-trace";
 import { aiperfRequestIds } from "@/lib/store/columnar/aiperf-request-file";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
-import { DYNAMO_TRACE_CHART } from "@/lib/api/chart-catalog";
+import { DYNAMO_TRACE_CHART, DYNAMO_TRACE_REQUESTS_CHART } from "@/lib/api/chart-catalog";
 
 const n = (v: number) => v.toLocaleString("en-US");
 
@@ -24,6 +25,7 @@ export function dynamoTraceAnalyzer(): Analyzer {
   const otherEvents: Record<string, number> = {};
   const names: string[] = [];
   const withoutId = new Set<string>();
+  const withoutIdCount = new Map<string, number>();
 
   async function ingestFile(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
     const { trace, warnings, skipped } = await readDynamoTrace(await file.open(), ctx.limits.maxLineBytes);
@@ -32,7 +34,10 @@ export function dynamoTraceAnalyzer(): Analyzer {
     for (const t of trace.tools) tools.push(t);
     for (const [k, v] of Object.entries(trace.otherEvents)) otherEvents[k] = (otherEvents[k] ?? 0) + v;
     const missing = trace.requests.filter((r) => r.xRequestId === null).length;
-    if (missing > 0) withoutId.add(file.name);
+    if (missing > 0) {
+      withoutId.add(file.name);
+      withoutIdCount.set(file.name, missing);
+    }
     return {
       records: trace.requests.length + trace.tools.length,
       skipped,
@@ -69,7 +74,22 @@ export function dynamoTraceAnalyzer(): Analyzer {
       "Dynamo request trace: KV hit rate request-weighted is the mean of each request's kv_hit_rate; token-weighted weighs each by its input_tokens; cached-token hit rate is Σ cached_tokens ÷ Σ input_tokens (docs/metrics.md §Dynamo request traces)",
     ];
     const records = await aiperfRequestIds(ctx.db, ctx.runId);
-    const charts = { [DYNAMO_TRACE_CHART.key]: { sessions: f.perSession } };
+    // Each request's ids and times, for the request detail's client-to-engine axis.
+    const perRequest: DynamoTraceRequestsPayload = {
+      withoutId: [...withoutIdCount].map(([file, count]) => ({ file, requests: count })),
+      requests: requests.map((r) => ({
+        xRequestId: r.xRequestId,
+        requestId: r.requestId,
+        receivedMs: r.receivedMs,
+        ttftMs: r.ttftMs,
+        totalMs: r.totalTimeMs,
+        worker: null,
+      })),
+    };
+    const charts = {
+      [DYNAMO_TRACE_CHART.key]: { sessions: f.perSession },
+      [DYNAMO_TRACE_REQUESTS_CHART.key]: perRequest,
+    };
     if (records.length === 0)
       return {
         requests: dynamoTraceRequestsBlock(trace),

@@ -5,6 +5,7 @@ import { RouterLogFeed } from "@/lib/metrics/server-metrics/router-log-predictio
 import type { Analyzer } from "../analyzer";
 import { aiperfAnalyzer } from "./aiperf";
 import { benchImportAnalyzer } from "./bench-import";
+import { dynamoOtlpAnalyzer } from "./dynamo-otlp";
 import { dynamoTraceAnalyzer } from "./dynamo-trace";
 import { engineConfigAnalyzer } from "./engine-config";
 import { skipIdenticalFiles } from "./identical-files";
@@ -37,6 +38,7 @@ export function createAnalyzers(): Analyzer[] {
     benchImportAnalyzer(),
     // After aiperf: a trace uploaded with aiperf records attaches to their run.
     dynamoTraceAnalyzer(),
+    dynamoOtlpAnalyzer(),
     routerLogAnalyzer(routed),
     serverMetricsAnalyzer(clock, reuse, routed, cache),
     engineConfigAnalyzer(),

@@ -5,7 +5,7 @@
  * server-metrics analyzer's `finish`). It comes after both in `createAnalyzers`, whose order is the
  * order their `finish` runs in, and stores the one payload that combines them.
  */
-import { REUSE_LEDGER_CHART } from "@/lib/api/reuse-ledger";
+import { REUSE_LEDGER_CHART } from "@/lib/api/chart-catalog";
 import { buildReuseLedger, type CacheFeed } from "@/lib/metrics/reuse-ledger";
 import type { ReuseFeed } from "@/lib/metrics/reuse-intervals";
 import type { Analyzer, AnalyzerResult } from "../analyzer";
@@ -24,7 +24,7 @@ export function reuseLedgerAnalyzer(reuse: ReuseFeed, cache: CacheFeed): Analyze
       });
       if (!ledger) return {};
       // The Cache view's ledger section and the compare page read these.
-      return { charts: { [REUSE_LEDGER_CHART]: ledger }, info: { reuseLedger: true } };
+      return { charts: { [REUSE_LEDGER_CHART.key]: ledger }, info: { reuseLedger: true } };
     },
   };
 }

@@ -211,7 +211,7 @@ export function serverMetricsAnalyzer(
     }));
     cache.served = servedIntervals(engines);
     cache.sources = cache.served?.sources ?? [];
-    cache.routerHistogram = (charts[SM_ROUTER_CHART] as RouterPredictionPayload | undefined) ?? null;
+    cache.routerHistogram = (charts[SM_CHARTS.router.key] as RouterPredictionPayload | undefined) ?? null;
     const served = feed.requests ? cache.served : null;
     const stack = served && feed.requests ? reuseIntervals(served, feed.requests) : null;
     if (stack) {

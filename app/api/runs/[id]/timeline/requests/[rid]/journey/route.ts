@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { runParamsSchema } from "@/lib/api/route-params";
+import { requestJourneySchema } from "@/lib/api/request-journey";
+import { jsonOk } from "@/lib/server/http";
+import { drilldownBuildingError } from "@/lib/server/drilldown-guard";
+import { route } from "@/lib/server/route";
+import { timelineRequestJourney } from "@/lib/runs/request-journey";
+
+export const dynamic = "force-dynamic";
+
+const paramsSchema = runParamsSchema.extend({
+  rid: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31),
+});
+
+/** One aiperf request of the timeline with its Dynamo spans and trace row on one axis; 404 without them. */
+export const GET = route(
+  { auth: "read", params: paramsSchema, resource: "request" },
+  async ({ app, params }) => {
+    const building = await drilldownBuildingError(app.store.db, params.id);
+    if (building) return building;
+    const j = await timelineRequestJourney(app.store.db, params.id, params.rid);
+    return j ? jsonOk(requestJourneySchema, j) : null;
+  },
+);

@@ -1,0 +1,242 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import type { JourneyLane, JourneySummary, RequestJourney } from "@/lib/api/request-journey";
+import {
+  journeySummaryQueryOptions,
+  requestJourneyQueryOptions,
+} from "@/lib/api/request-journey-query-options";
+import type { Stats } from "@/lib/api/schemas";
+import { formatCount, formatMs } from "@/lib/format-number";
+import { ticksCovering } from "@/lib/metrics/nice-scale";
+
+const ROLE_COLOUR: Record<JourneyLane["role"], string> = {
+  client: "var(--chart-2)",
+  frontend: "var(--role-frontend)",
+  router: "var(--role-router)",
+  prefill: "var(--role-prefill)",
+  decode: "var(--role-decode)",
+  worker: "var(--role-combined)",
+};
+
+const ROLE_TEXT: Record<JourneyLane["role"], string> = {
+  client: "client",
+  frontend: "frontend",
+  router: "router",
+  prefill: "prefill",
+  decode: "decode",
+  worker: "worker",
+};
+
+/** What each gap is, as docs/metrics.md §Client to engine defines it. */
+const GAPS: Array<{ key: "sendMs" | "ttftMs" | "e2eMs"; name: string; means: string }> = [
+  {
+    key: "sendMs",
+    name: "send gap",
+    means: "server received − client sent: network and client-side queueing (two clocks: holds their offset)",
+  },
+  {
+    key: "ttftMs",
+    name: "TTFT gap",
+    means: "client TTFT − server TTFT: network and client on the first token",
+  },
+  {
+    key: "e2eMs",
+    name: "end-to-end gap",
+    means: "client end to end − server total time: network and client over the whole request",
+  },
+];
+
+function Axis({ lo, hi, ticks }: { lo: number; hi: number; ticks: number[] }) {
+  const at = (v: number) => `${((v - lo) / (hi - lo)) * 100}%`;
+  return (
+    <div className="relative h-5 text-[11px] text-muted" aria-hidden>
+      {ticks.map((t) => {
+        const share = (t - lo) / (hi - lo);
+        // The end ticks keep their labels inside the axis (a phone's narrow track would cut them).
+        const shift = share < 0.05 ? "" : share > 0.95 ? "-translate-x-full" : "-translate-x-1/2";
+        return (
+          <span
+            key={t}
+            className={`absolute top-0 font-mono whitespace-nowrap ${shift}`}
+            style={{ left: at(t) }}
+          >
+            {formatMs(t)}
+          </span>
+        );
+      })}
+    </div>
+  );
+}
+
+function Lane({ lane, lo, hi }: { lane: JourneyLane; lo: number; hi: number }) {
+  const at = (v: number) => ((v - lo) / (hi - lo)) * 100;
+  const left = at(lane.startMs);
+  const width = Math.max(at(lane.endMs) - left, 0.4);
+  const what = `${lane.label}: ${formatMs(lane.startMs)} → ${formatMs(lane.endMs)} (${formatMs(lane.endMs - lane.startMs)})${
+    lane.firstTokenMs !== null ? `, first token at ${formatMs(lane.firstTokenMs)}` : ""
+  }${lane.detail ? `; ${lane.detail}` : ""}`;
+  return (
+    <li className="grid grid-cols-1 gap-x-3 gap-y-0.5 sm:grid-cols-[minmax(0,18rem)_1fr]" title={what}>
+      <span className="truncate text-xs" style={{ paddingLeft: `${lane.depth * 0.75}rem` }}>
+        <span
+          className="mr-1 inline-block h-2.5 w-2.5 rounded-sm align-middle"
+          style={{ background: ROLE_COLOUR[lane.role] }}
+          aria-hidden
+        />
+        <span className="text-muted">{ROLE_TEXT[lane.role]} · </span>
+        {lane.label}
+      </span>
+      <span className="relative block h-4 rounded-sm bg-[color-mix(in_oklab,var(--muted)_12%,transparent)]">
+        <span
+          className="absolute top-0 h-4 rounded-sm"
+          style={{ left: `${left}%`, width: `${width}%`, background: ROLE_COLOUR[lane.role] }}
+        />
+        {lane.firstTokenMs !== null ? (
+          <span
+            className="absolute -top-0.5 h-5 w-0.5 bg-[var(--fg)]"
+            style={{ left: `${at(lane.firstTokenMs)}%` }}
+            aria-hidden
+          />
+        ) : null}
+      </span>
+      <span className="sr-only">{what}</span>
+    </li>
+  );
+}
+
+/** One request on one axis: the client's send, first token and end above the server's spans. */
+export function RequestJourneyView({ journey }: { journey: RequestJourney }) {
+  const lanes = journey.lanes;
+  let lo = 0;
+  let hi = 0;
+  for (const l of lanes) {
+    lo = Math.min(lo, l.startMs);
+    hi = Math.max(hi, l.endMs);
+  }
+  if (hi <= lo) hi = lo + 1;
+  const ticks = ticksCovering(lo, hi, 5).filter((t) => t >= lo && t <= hi);
+  const sources =
+    journey.serverSource === "spans"
+      ? "Dynamo's spans"
+      : journey.serverSource === "trace"
+        ? "Dynamo's request trace"
+        : null;
+  return (
+    <section className="space-y-2" aria-label="client to engine" data-testid="request-journey">
+      <h4 className="text-sm font-semibold">Client to engine</h4>
+      <p className="text-xs text-muted">
+        Milliseconds from the client&apos;s send{sources ? `; the server's view from ${sources}` : ""}. The
+        tick in a bar is its first token.
+      </p>
+      {lanes.length > 0 ? (
+        <div className="space-y-1">
+          <div className="grid grid-cols-1 gap-x-3 sm:grid-cols-[minmax(0,18rem)_1fr]">
+            <span className="hidden sm:block" />
+            <Axis lo={lo} hi={hi} ticks={ticks} />
+          </div>
+          <ul className="space-y-1.5" aria-label="lanes">
+            {lanes.map((l, i) => (
+              <Lane key={i} lane={l} lo={lo} hi={hi} />
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <dl
+        className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm"
+        aria-label="client to server gaps"
+      >
+        {GAPS.map((g) => (
+          <div key={g.key} className="contents">
+            <dt className="text-muted" title={g.means}>
+              {g.name}
+            </dt>
+            <dd className="font-mono text-xs leading-5">
+              {journey.gaps[g.key] === null ? "not measured" : formatMs(journey.gaps[g.key])}{" "}
+              <span className="font-sans text-muted">({g.means})</span>
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {journey.clockNote ? (
+        <p className="rounded border border-warn/50 px-3 py-2 text-xs">{journey.clockNote}</p>
+      ) : null}
+      {journey.missing.map((m) => (
+        <p key={m} className="text-xs text-muted" data-journey-missing>
+          {m}
+        </p>
+      ))}
+    </section>
+  );
+}
+
+/** The journey of one timeline request, fetched; says why when it cannot be loaded. */
+export function RequestJourneyPanel({ runId, rid }: { runId: string; rid: number }) {
+  const q = useQuery(requestJourneyQueryOptions(runId, rid));
+  if (q.isLoading) return <p className="text-sm text-muted">Loading the request&apos;s server side…</p>;
+  if (q.error || !q.data)
+    return <p className="text-sm text-muted">The request&apos;s server side could not be loaded.</p>;
+  return <RequestJourneyView journey={q.data} />;
+}
+
+const cell = (s: Stats | null, k: "p50" | "p90" | "p99") => (s ? formatMs(s[k]) : "not measured");
+
+/** The run's client↔server gap (p50, p90, p99) and which file lacks the shared id. */
+export function JourneySummaryView({ s }: { s: JourneySummary }) {
+  const rows: Array<[string, Stats | null]> = [
+    ["end-to-end gap", s.e2eGapMs],
+    ["TTFT gap", s.ttftGapMs],
+    ["send gap", s.sendGapMs],
+  ];
+  return (
+    <section
+      className="space-y-2 rounded-lg border border-border p-3"
+      aria-label="client to server gap"
+      data-testid="journey-summary"
+    >
+      <h3 className="text-sm font-semibold">Client ↔ server gap</h3>
+      <p className="text-xs text-muted">
+        {formatCount(s.joined)} of {formatCount(s.clientRequests)} client requests joined to Dynamo&apos;s{" "}
+        {s.serverSource === "trace" ? "request trace" : "spans"} by x_request_id. Open a request below to see
+        it on one axis.
+      </p>
+      {s.joined > 0 ? (
+        <div className="overflow-x-auto">
+          <table className="text-sm">
+            <thead>
+              <tr className="text-left text-xs text-muted">
+                <th className="pr-4 font-normal">gap</th>
+                <th className="pr-4 font-normal">p50</th>
+                <th className="pr-4 font-normal">p90</th>
+                <th className="pr-4 font-normal">p99</th>
+                <th className="font-normal">requests</th>
+              </tr>
+            </thead>
+            <tbody className="font-mono text-xs whitespace-nowrap">
+              {rows.map(([name, st]) => (
+                <tr key={name}>
+                  <td className="pr-4 font-sans">{name}</td>
+                  <td className="pr-4">{cell(st, "p50")}</td>
+                  <td className="pr-4">{cell(st, "p90")}</td>
+                  <td className="pr-4">{cell(st, "p99")}</td>
+                  <td>{st ? formatCount(st.count) : "0"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {s.notes.map((n) => (
+        <p key={n} className="text-xs text-muted" data-journey-note>
+          {n}
+        </p>
+      ))}
+    </section>
+  );
+}
+
+export function JourneySummaryPanel({ runId }: { runId: string }) {
+  const q = useQuery(journeySummaryQueryOptions(runId));
+  if (q.isLoading || !q.data) return null;
+  return <JourneySummaryView s={q.data} />;
+}

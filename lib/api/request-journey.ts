@@ -1,0 +1,104 @@
+/**
+ * One request from client to engine on one time axis (docs/metrics.md §Client to engine): the
+ * stored per-request payloads of Dynamo's spans and request trace, and the wire forms of
+ * GET /api/runs/{id}/journey (the run's client↔server gap) and
+ * GET /api/runs/{id}/timeline/requests/{rid}/journey (one request).
+ */
+import { z } from "zod";
+import { statsSchema } from "./schemas";
+
+export const spanRoleSchema = z.enum(["frontend", "router", "prefill", "decode", "worker"]);
+
+export const dynamoSpansPayloadSchema = z.object({
+  /** Files of spans whose requests carry no x_request_id, with how many such requests */
+  withoutId: z.array(z.object({ file: z.string(), requests: z.number() })),
+  requests: z.array(
+    z.object({
+      traceId: z.string(),
+      xRequestId: z.string().nullable(),
+      requestId: z.string().nullable(),
+      spans: z.array(
+        z.object({
+          name: z.string(),
+          role: spanRoleSchema,
+          service: z.string().nullable(),
+          startMs: z.number(),
+          endMs: z.number(),
+          /** Index of the parent span in this list; null: a root (or its parent was not exported) */
+          parent: z.number().nullable(),
+          /** Dynamo's `ttft_ms` on the span (http-request, engine.generate), as recorded */
+          ttftMs: z.number().nullable(),
+          workerId: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
+});
+export type DynamoSpansPayload = z.infer<typeof dynamoSpansPayloadSchema>;
+
+export const dynamoTraceRequestsPayloadSchema = z.object({
+  withoutId: z.array(z.object({ file: z.string(), requests: z.number() })),
+  requests: z.array(
+    z.object({
+      xRequestId: z.string().nullable(),
+      requestId: z.string(),
+      receivedMs: z.number().nullable(),
+      ttftMs: z.number().nullable(),
+      totalMs: z.number().nullable(),
+      worker: z.string().nullable(),
+    }),
+  ),
+});
+export type DynamoTraceRequestsPayload = z.infer<typeof dynamoTraceRequestsPayloadSchema>;
+
+/** Where the server's view of a request comes from. */
+export const serverSourceSchema = z.enum(["spans", "trace"]);
+
+/** One lane of the request's axis: ms from the client's send (negative: before it). */
+export const journeyLaneSchema = z.object({
+  label: z.string(),
+  /** client, frontend (the Dynamo trace's row or http-request span), router, prefill, decode, worker */
+  role: z.union([z.literal("client"), spanRoleSchema]),
+  source: z.enum(["aiperf", "trace", "spans"]),
+  startMs: z.number(),
+  endMs: z.number(),
+  depth: z.number(),
+  /** A moment inside the lane: the first token */
+  firstTokenMs: z.number().nullable(),
+  detail: z.string().nullable(),
+});
+export type JourneyLane = z.infer<typeof journeyLaneSchema>;
+
+export const journeyGapsSchema = z.object({
+  /** Server received − client sent (two clocks: includes their offset) */
+  sendMs: z.number().nullable(),
+  /** Client TTFT − server TTFT */
+  ttftMs: z.number().nullable(),
+  /** Client end-to-end − server total time */
+  e2eMs: z.number().nullable(),
+});
+
+export const requestJourneySchema = z.object({
+  xRequestId: z.string().nullable(),
+  serverSource: serverSourceSchema.nullable(),
+  lanes: z.array(journeyLaneSchema),
+  gaps: journeyGapsSchema,
+  /** Said when the clocks disagree (the server's span starts before the client sent) */
+  clockNote: z.string().nullable(),
+  /** Why a part is missing: which file lacks the id, or has no row for this one */
+  missing: z.array(z.string()),
+});
+export type RequestJourney = z.infer<typeof requestJourneySchema>;
+
+export const journeySummarySchema = z.object({
+  /** aiperf records with an x_request_id that a server file also names */
+  joined: z.number(),
+  clientRequests: z.number(),
+  serverSource: serverSourceSchema.nullable(),
+  e2eGapMs: statsSchema.nullable(),
+  ttftGapMs: statsSchema.nullable(),
+  sendGapMs: statsSchema.nullable(),
+  /** Which file lacks the shared id, and what did not join */
+  notes: z.array(z.string()),
+});
+export type JourneySummary = z.infer<typeof journeySummarySchema>;

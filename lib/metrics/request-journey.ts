@@ -1,0 +1,254 @@
+/**
+ * One request from client to engine on one time axis, and the client↔server gap over a run
+ * (docs/metrics.md §Client to engine). The client's view is aiperf's record (send, first token,
+ * end); the server's is Dynamo's spans (the `http-request` root: received, `ttft_ms`, end), else
+ * its request trace (`request_received_ms`, `ttft_ms`, `total_time_ms`). They join on the
+ * client's `x-request-id`, which aiperf writes as `x_request_id` and Dynamo records under the
+ * same name.
+ */
+import type {
+  DynamoSpansPayload,
+  DynamoTraceRequestsPayload,
+  JourneyLane,
+  JourneySummary,
+  RequestJourney,
+} from "@/lib/api/request-journey";
+import type { OtlpRequest } from "@/lib/formats/dynamo-otlp";
+import { spanRole } from "@/lib/formats/dynamo-otlp";
+import { computeStats } from "./stats";
+
+export type SpansRequest = DynamoSpansPayload["requests"][number];
+export type TraceRequest = DynamoTraceRequestsPayload["requests"][number];
+
+/** The client's view of one request: aiperf's x_request_id, send time (epoch ms), TTFT and E2E. */
+export interface ClientRequest {
+  xRequestId: string | null;
+  sendEpochMs: number | null;
+  ttftMs: number | null;
+  e2eMs: number | null;
+}
+
+/** The server's view of one request: when it was received, its TTFT and its total time. */
+export interface ServerView {
+  source: "spans" | "trace";
+  receivedMs: number | null;
+  ttftMs: number | null;
+  totalMs: number | null;
+}
+
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+const numeric = (v: unknown): number | null =>
+  typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : num(v);
+
+/** Requests' spans as stored: parent by index, role, Dynamo's ttft_ms and worker id where a span carries them. */
+export function spansPayloadOf(requests: OtlpRequest[]): DynamoSpansPayload["requests"] {
+  return requests.map((r) => {
+    const index = new Map(r.spans.map((s, i) => [s.spanId, i]));
+    return {
+      traceId: r.traceId,
+      xRequestId: r.xRequestId,
+      requestId: r.requestId,
+      spans: r.spans.map((s) => {
+        const worker = s.attributes.worker_id ?? s.attributes.instance_id;
+        return {
+          name: s.name,
+          role: spanRole(s),
+          service: s.service,
+          startMs: s.startMs,
+          endMs: s.endMs,
+          parent: s.parentSpanId !== null ? (index.get(s.parentSpanId) ?? null) : null,
+          // Dynamo records ttft_ms as a string with two decimals on engine.generate, a number elsewhere.
+          ttftMs: numeric(s.attributes.ttft_ms),
+          workerId: worker === undefined ? null : String(worker),
+        };
+      }),
+    };
+  });
+}
+
+/** The request's root span: Dynamo's `http-request`, else the earliest span without a parent. */
+export function rootSpan(r: SpansRequest): SpansRequest["spans"][number] | null {
+  return (
+    r.spans.find((s) => s.name === "http-request") ??
+    r.spans.filter((s) => s.parent === null).sort((a, b) => a.startMs - b.startMs)[0] ??
+    null
+  );
+}
+
+/** The server's view from the spans (preferred: they carry the root's own span), else from the trace row. */
+export function serverView(spans: SpansRequest | null, trace: TraceRequest | null): ServerView | null {
+  const root = spans ? rootSpan(spans) : null;
+  if (root)
+    return {
+      source: "spans",
+      receivedMs: root.startMs,
+      ttftMs: root.ttftMs ?? trace?.ttftMs ?? null,
+      totalMs: root.endMs - root.startMs,
+    };
+  if (trace)
+    return { source: "trace", receivedMs: trace.receivedMs, ttftMs: trace.ttftMs, totalMs: trace.totalMs };
+  return null;
+}
+
+export interface Gaps {
+  sendMs: number | null;
+  ttftMs: number | null;
+  e2eMs: number | null;
+}
+
+/**
+ * The client↔server gap of one request: send (server received − client sent, across two clocks),
+ * TTFT (client's − server's) and end to end (client's E2E − server's total time).
+ */
+export function gapsOf(client: ClientRequest, server: ServerView | null): Gaps {
+  if (!server) return { sendMs: null, ttftMs: null, e2eMs: null };
+  const diff = (a: number | null, b: number | null) => (a !== null && b !== null ? a - b : null);
+  return {
+    sendMs: diff(server.receivedMs, client.sendEpochMs),
+    ttftMs: diff(client.ttftMs, server.ttftMs),
+    e2eMs: diff(client.e2eMs, server.totalMs),
+  };
+}
+
+const SPAN_LABELS: Record<string, string> = {
+  "http-request": "frontend: HTTP request",
+  "kv_router.select_worker": "router: worker selection",
+  "kv_router.route_request": "router: dispatch to worker",
+  "router.route_request": "router: dispatch to worker",
+  prefill_routing: "router: prefill routing",
+  handle_payload: "worker: request received",
+  "engine.generate": "engine: generate",
+  generate: "worker: generate",
+};
+
+const depthOf = (spans: SpansRequest["spans"], i: number): number => {
+  let d = 0;
+  for (let p = spans[i].parent; p !== null && d < 32; p = spans[p].parent) d++;
+  return d;
+};
+
+/**
+ * One request on the client's axis (ms from its send): the client lane, the trace's row, then
+ * every span in start order indented by its depth. Without the client's send time the axis starts
+ * at the server's first moment.
+ */
+export function requestJourney(
+  client: ClientRequest,
+  spans: SpansRequest | null,
+  trace: TraceRequest | null,
+  missing: string[],
+): RequestJourney {
+  const server = serverView(spans, trace);
+  let firstSpan = Number.POSITIVE_INFINITY;
+  for (const s of spans?.spans ?? []) firstSpan = Math.min(firstSpan, s.startMs);
+  const origin = client.sendEpochMs ?? server?.receivedMs ?? (Number.isFinite(firstSpan) ? firstSpan : 0);
+  const lanes: JourneyLane[] = [];
+  if (client.sendEpochMs !== null && client.e2eMs !== null)
+    lanes.push({
+      label: "client (aiperf): sent → last token",
+      role: "client",
+      source: "aiperf",
+      startMs: client.sendEpochMs - origin,
+      endMs: client.sendEpochMs - origin + client.e2eMs,
+      depth: 0,
+      firstTokenMs: client.ttftMs === null ? null : client.sendEpochMs - origin + client.ttftMs,
+      detail: null,
+    });
+  if (trace && trace.receivedMs !== null && trace.totalMs !== null)
+    lanes.push({
+      label: "Dynamo frontend (request trace): received → finished",
+      role: "frontend",
+      source: "trace",
+      startMs: trace.receivedMs - origin,
+      endMs: trace.receivedMs - origin + trace.totalMs,
+      depth: 0,
+      firstTokenMs: trace.ttftMs === null ? null : trace.receivedMs - origin + trace.ttftMs,
+      detail: trace.worker ? `worker ${trace.worker}` : null,
+    });
+  if (spans)
+    spans.spans.forEach((s, i) =>
+      lanes.push({
+        label: SPAN_LABELS[s.name] ? `${SPAN_LABELS[s.name]} (${s.name})` : s.name,
+        role: s.role,
+        source: "spans",
+        startMs: s.startMs - origin,
+        endMs: s.endMs - origin,
+        depth: depthOf(spans.spans, i),
+        firstTokenMs: s.ttftMs === null ? null : s.startMs - origin + s.ttftMs,
+        detail:
+          [s.service, s.workerId !== null ? `worker ${s.workerId}` : null].filter(Boolean).join(", ") || null,
+      }),
+    );
+  // A source whose clock puts it further from the send than the whole request lasted is not on
+  // the client's axis (another machine's clock, or another run's file): said, not drawn.
+  const limit = client.e2eMs;
+  const notes = [...missing];
+  let drawn = lanes;
+  if (limit !== null && client.sendEpochMs !== null)
+    for (const source of ["trace", "spans"] as const) {
+      const mine = drawn.filter((l) => l.source === source);
+      if (mine.length === 0) continue;
+      let first = Number.POSITIVE_INFINITY;
+      for (const l of mine) first = Math.min(first, l.startMs);
+      if (Math.abs(first) <= limit) continue;
+      drawn = drawn.filter((l) => l.source !== source);
+      notes.push(
+        `Not drawn: ${source === "trace" ? "the Dynamo request trace's row" : "the spans"} start ${(first / 1000).toFixed(3)} s from the client's send, further than the request lasted (${(limit / 1000).toFixed(3)} s): the two clocks disagree`,
+      );
+    }
+  const gaps = gapsOf(client, server);
+  let clockNote: string | null = null;
+  if (gaps.sendMs !== null && gaps.sendMs < 0)
+    clockNote = `The server's clock and the client's disagree: the server received the request ${(-gaps.sendMs).toFixed(3)} ms before the client sent it. The send gap holds that offset; the TTFT and end-to-end gaps are differences of durations and do not.`;
+  return {
+    xRequestId: client.xRequestId,
+    serverSource: server?.source ?? null,
+    lanes: drawn,
+    gaps,
+    clockNote,
+    missing: notes,
+  };
+}
+
+/**
+ * The client↔server gap over the run: every aiperf record whose x_request_id a server file names,
+ * each gap's distribution (numpy-linear percentiles, as every statistic here).
+ */
+export function journeySummary(
+  clients: ClientRequest[],
+  spans: SpansRequest[],
+  traces: TraceRequest[],
+  notes: string[],
+): JourneySummary {
+  const spansById = new Map<string, SpansRequest>();
+  for (const s of spans)
+    if (s.xRequestId !== null && !spansById.has(s.xRequestId)) spansById.set(s.xRequestId, s);
+  const tracesById = new Map<string, TraceRequest>();
+  for (const t of traces)
+    if (t.xRequestId !== null && !tracesById.has(t.xRequestId)) tracesById.set(t.xRequestId, t);
+  const send: number[] = [];
+  const ttft: number[] = [];
+  const e2e: number[] = [];
+  let joined = 0;
+  const sources = new Set<"spans" | "trace">();
+  for (const c of clients) {
+    if (c.xRequestId === null) continue;
+    const server = serverView(spansById.get(c.xRequestId) ?? null, tracesById.get(c.xRequestId) ?? null);
+    if (!server) continue;
+    joined++;
+    sources.add(server.source);
+    const g = gapsOf(c, server);
+    if (g.sendMs !== null) send.push(g.sendMs);
+    if (g.ttftMs !== null) ttft.push(g.ttftMs);
+    if (g.e2eMs !== null) e2e.push(g.e2eMs);
+  }
+  return {
+    joined,
+    clientRequests: clients.length,
+    serverSource: sources.has("spans") ? "spans" : sources.has("trace") ? "trace" : null,
+    e2eGapMs: computeStats(e2e),
+    ttftGapMs: computeStats(ttft),
+    sendGapMs: computeStats(send),
+    notes,
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * One request from client to engine, and the client↔server gap over the run
+ * (docs/metrics.md §Client to engine): aiperf's records (the client) joined by x_request_id to
+ * Dynamo's spans and request trace (the server), both stored with the run at ingest.
+ */
+import { DYNAMO_SPANS_CHART, DYNAMO_TRACE_REQUESTS_CHART } from "@/lib/api/chart-catalog";
+import {
+  type DynamoSpansPayload,
+  type DynamoTraceRequestsPayload,
+  type JourneySummary,
+  type RequestJourney,
+} from "@/lib/api/request-journey";
+import { AIPERF_ORIGIN_CHART, originOf } from "@/lib/ingest/timeline-columns";
+import { journeySummary, requestJourney, type ClientRequest } from "@/lib/metrics/request-journey";
+import { aiperfClientTimes } from "@/lib/store/aiperf-client-times";
+import type { Db } from "@/lib/store/db";
+import { getChartData, getFiles, getRun } from "@/lib/store/runs-repo";
+import { timelineRequest } from "./run-timeline";
+
+interface ServerFiles {
+  spans: DynamoSpansPayload | null;
+  trace: DynamoTraceRequestsPayload | null;
+  originEpochMs: number | null;
+}
+
+async function serverFiles(db: Db, runId: string): Promise<ServerFiles> {
+  const read = async <T>(key: string, schema: { safeParse(v: unknown): { success: boolean; data?: T } }) => {
+    const text = await getChartData(db, runId, key);
+    if (text === undefined) return null;
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? (parsed.data ?? null) : null;
+  };
+  const origin = await getChartData(db, runId, AIPERF_ORIGIN_CHART);
+  return {
+    spans: await read<DynamoSpansPayload>(DYNAMO_SPANS_CHART.key, DYNAMO_SPANS_CHART.schema),
+    trace: await read<DynamoTraceRequestsPayload>(
+      DYNAMO_TRACE_REQUESTS_CHART.key,
+      DYNAMO_TRACE_REQUESTS_CHART.schema,
+    ),
+    originEpochMs: origin === undefined ? null : originOf(JSON.parse(origin)),
+  };
+}
+
+const plural = (n: number, what: string) => `${n.toLocaleString("en-US")} ${what}${n === 1 ? "" : "s"}`;
+
+/** Which server file lacks the shared id, for how many of its requests. */
+function serverNotes(f: ServerFiles): string[] {
+  const notes: string[] = [];
+  for (const w of f.spans?.withoutId ?? [])
+    notes.push(
+      `${w.file} lacks x_request_id on ${plural(w.requests, "traced request")}: those cannot be joined`,
+    );
+  for (const w of f.trace?.withoutId ?? [])
+    notes.push(
+      `${w.file} lacks x_request_id on ${plural(w.requests, "request_end row")}: those cannot be joined`,
+    );
+  return notes;
+}
+
+/** The run's client↔server gap; null when the run is not ready or holds no Dynamo spans or trace. */
+export async function runJourneySummary(db: Db, runId: string): Promise<JourneySummary | null> {
+  const run = await getRun(db, runId);
+  if (!run || run.status !== "ready") return null;
+  const f = await serverFiles(db, runId);
+  if (!f.spans && !f.trace) return null;
+  const rows = await aiperfClientTimes(db, runId);
+  const notes = serverNotes(f);
+  if (rows.length === 0)
+    notes.unshift(
+      "No client records in this run (aiperf's profile_export.jsonl): the gap needs the client's send, first token and end",
+    );
+  const noId = rows.filter((r) => !r.request_id);
+  if (noId.length > 0) {
+    const names = new Map((await getFiles(db, runId)).map((x) => [x.id, x.name]));
+    const files = [...new Set(noId.map((r) => names.get(r.file_id) ?? "the per-request records"))];
+    notes.push(
+      `${files.join(", ")} lacks x_request_id on ${plural(noId.length, "record")}: those cannot be joined`,
+    );
+  }
+  if (rows.length > 0 && f.originEpochMs === null)
+    notes.push("The aiperf records carry no epoch start time: the send gap cannot be measured");
+  const clients: ClientRequest[] = rows.map((r) => ({
+    xRequestId: r.request_id || null,
+    sendEpochMs: r.start_ms !== null && f.originEpochMs !== null ? f.originEpochMs + r.start_ms : null,
+    ttftMs: r.ttft_ms,
+    e2eMs: r.e2e_ms,
+  }));
+  const summary = journeySummary(clients, f.spans?.requests ?? [], f.trace?.requests ?? [], notes);
+  if (rows.length > 0 && summary.joined === 0 && noId.length < rows.length)
+    summary.notes.push(
+      "No aiperf record's x_request_id is named by the Dynamo files: they may be of another run",
+    );
+  return summary;
+}
+
+/**
+ * One aiperf request of the timeline (its drill-down id) on one axis with its server spans and
+ * trace row; null when the run has no such request or no Dynamo spans or trace.
+ */
+export async function timelineRequestJourney(
+  db: Db,
+  runId: string,
+  rid: number,
+): Promise<RequestJourney | null> {
+  const f = await serverFiles(db, runId);
+  if (!f.spans && !f.trace) return null;
+  const r = await timelineRequest(db, runId, rid);
+  if (!r) return null;
+  const x = r.requestId || null;
+  const missing: string[] = [];
+  const spans = x !== null ? (f.spans?.requests.find((s) => s.xRequestId === x) ?? null) : null;
+  const trace = x !== null ? (f.trace?.requests.find((t) => t.xRequestId === x) ?? null) : null;
+  if (x === null)
+    missing.push(
+      `This record carries no x_request_id (${r.file ?? "its file"} lacks the id): no server file can be joined`,
+    );
+  else {
+    if (f.spans && !spans)
+      missing.push(
+        `No traced request names x_request_id ${x}${f.spans.withoutId.length > 0 ? ` (${f.spans.withoutId.map((w) => w.file).join(", ")} lacks the id on some)` : ""}`,
+      );
+    if (f.trace && !trace)
+      missing.push(
+        `No request_end row names x_request_id ${x}${f.trace.withoutId.length > 0 ? ` (${f.trace.withoutId.map((w) => w.file).join(", ")} lacks the id on some)` : ""}`,
+      );
+  }
+  if (f.originEpochMs === null)
+    missing.push("The aiperf records carry no epoch start time: the client lane cannot be placed");
+  const client: ClientRequest = {
+    xRequestId: x,
+    sendEpochMs: r.startMs !== null && f.originEpochMs !== null ? f.originEpochMs + r.startMs : null,
+    ttftMs: r.ttftMs,
+    e2eMs: r.e2eMs,
+  };
+  return requestJourney(client, spans, trace, missing);
+}

@@ -1,0 +1,98 @@
+/**
+ * One request from client to engine in the browser (docs/metrics.md §Client to engine): aiperf
+ * records (test/generators/aiperf.mjs), Dynamo's request trace (test/generators/dynamo-request-trace.mjs)
+ * and Dynamo's OpenTelemetry spans (test/generators/dynamo-otlp.mjs, after ai-dynamo/dynamo's
+ * span definitions) in one run; the timeline shows the run's client↔server gap, and a request's
+ * detail its client lane above the frontend, router and engine spans on one axis.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
+// @ts-expect-error plain ESM generator without type declarations
+import { generateAiperfRun } from "../generators/aiperf.mjs";
+import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs";
+import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
+import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
+
+const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
+
+describe("request detail: client to engine", () => {
+  const t = useAppAndBrowser();
+
+  it("shows the gap over the run and one request's client lane above its server spans", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-journey-"));
+    const gen = await generateAiperfRun(dir, { records: 40, concurrency: 4, seed: 9, csv: false });
+    const clients = clientsOfAiperf(fs.readFileSync(gen.jsonlPath, "utf8"));
+    const spans = dynamoOtlpSpans({ clients: clients.slice(0, 32), noIdEvery: 16 });
+    // The trace's frontend received each request 0.3 ms after the client's send, on the client's clock.
+    const trace = dynamoRequestTrace({
+      requests: 40,
+      ids: clients.map((c) => c.x),
+      receivedMs: clients.map((c) => Number(c.startNs / 1000n) / 1000 + 0.3),
+    });
+    fs.writeFileSync(path.join(dir, "otel-traces.jsonl"), spans.text);
+    fs.writeFileSync(path.join(dir, "dynamo-request-trace.jsonl"), trace.text);
+    const run = await apiUpload(
+      t.app.url,
+      [
+        { path: gen.jsonlPath },
+        { path: gen.summaryPath },
+        { path: path.join(dir, "dynamo-request-trace.jsonl") },
+        { path: path.join(dir, "otel-traces.jsonl") },
+      ],
+      { name: "e2e client to engine" },
+    );
+    const summary = await (await fetch(`${t.app.url}/api/runs/${run.id}/journey`)).json();
+    expect(summary.joined).toBe(clients.length);
+
+    // The timeline is the drill-down, built after the summary: wait for it.
+    let res = await fetch(`${t.app.url}/api/runs/${run.id}/timeline`);
+    for (let i = 0; i < 120 && res.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      res = await fetch(`${t.app.url}/api/runs/${run.id}/timeline`);
+    }
+    const wire = await res.json();
+    const bars = decodeTimeline(timelineWireSchema.parse(wire)).bars.id;
+    let rid = -1;
+    for (const b of bars) {
+      const r = await (await fetch(`${t.app.url}/api/runs/${run.id}/timeline/requests/${b}`)).json();
+      if (r.requestId === clients[1].x) rid = b;
+    }
+    expect(rid).toBeGreaterThanOrEqual(0);
+
+    for (const [width, height] of [
+      [1440, 1100],
+      [390, 900],
+    ])
+      for (const scheme of ["light", "dark"] as const) {
+        const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
+        const page = await context.newPage();
+        await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=timeline&req=${rid}`);
+        const gap = page.getByTestId("journey-summary");
+        await gap.waitFor({ timeout: 30_000 });
+        expect(await gap.textContent()).toContain(
+          `${clients.length} of ${clients.length} client requests joined`,
+        );
+        expect(await gap.textContent()).toContain(
+          "otel-traces.jsonl lacks x_request_id on 2 traced requests",
+        );
+        const j = page.getByTestId("request-journey");
+        await j.waitFor({ timeout: 30_000 });
+        const lanes = j.locator('ul[aria-label="lanes"] > li');
+        // Client, the trace's frontend row, then 8 spans.
+        expect(await lanes.count()).toBe(10);
+        expect(await lanes.first().textContent()).toContain("client (aiperf)");
+        const text = (await j.textContent()) ?? "";
+        expect(text).toContain("engine: generate (engine.generate)");
+        expect(text).toContain("router: dispatch to worker (kv_router.route_request)");
+        expect(text).toMatch(/end-to-end gap\s*1\.5 ms/);
+        await gap.screenshot({ path: path.join(SHOTS, `journey-summary-${width}-${scheme}.png`) });
+        await j.scrollIntoViewIfNeeded();
+        await j.screenshot({ path: path.join(SHOTS, `journey-request-${width}-${scheme}.png`) });
+        await context.close();
+      }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
