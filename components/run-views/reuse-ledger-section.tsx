@@ -73,7 +73,7 @@ function LedgerBody({ p }: { p: ReuseLedgerPayload }) {
         title="Reuse ledger"
         description="each step's share of prompt tokens (block-weighted), from what the prompts could reuse to what the responses reported"
         definition={LEDGER_DEFINITION}
-        exportName="reuse-ledger"
+        exportName={REUSE_LEDGER_CHART.key}
         missing="No step of the ledger is measured: upload aiperf's records of a multi-turn run, the engines' server metrics or the Dynamo frontend's log."
         height={Math.max(200, 60 + bars.length * 34)}
         kind="bar"

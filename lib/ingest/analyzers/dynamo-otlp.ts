@@ -2,7 +2,7 @@
  * Dynamo's per-request OpenTelemetry spans (docs/formats.md §Dynamo OpenTelemetry spans). The
  * spans of every file are grouped by trace (a frontend's and its workers' exports may be separate
  * files), one request each; each request's spans are stored with the run (chart payload
- * `dynamo-spans`) for the request detail, which puts them on the client's time axis. Beside
+ * `DYNAMO_SPANS_CHART`) for the request detail, which puts them on the client's time axis. Beside
  * aiperf's records the summary says how many requests joined by x_request_id and which file lacks
  * the id (docs/metrics.md §Client to engine).
  */

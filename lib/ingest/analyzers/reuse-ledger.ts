@@ -12,7 +12,7 @@ import type { Analyzer, AnalyzerResult } from "../analyzer";
 
 export function reuseLedgerAnalyzer(reuse: ReuseFeed, cache: CacheFeed): Analyzer {
   return {
-    name: "reuse-ledger",
+    name: REUSE_LEDGER_CHART.key,
     tables: [],
     accepts: () => false,
     ingestFile: () => Promise.reject(new Error("the reuse ledger reads no file")),
