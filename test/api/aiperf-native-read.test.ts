@@ -150,7 +150,7 @@ async function dumpRun(app: { store: { db: Parameters<typeof chartKeys>[0] } }, 
   );
 }
 
-async function upload(parts: Part[], read: "lines" | undefined): Promise<string> {
+async function upload(parts: Part[], read: "lines" | "native"): Promise<string> {
   const saved = process.env.RUNLENS_AIPERF_READ;
   if (read) process.env.RUNLENS_AIPERF_READ = read;
   else delete process.env.RUNLENS_AIPERF_READ;
@@ -172,7 +172,7 @@ describe.each(TEST_STORES)("aiperf records read natively, %s", (_store, pgUrl) =
     const p = await parts();
     const lines = await upload(p, "lines");
     const before = recordsReadLog.native;
-    const fast = await upload(p, undefined);
+    const fast = await upload(p, "native");
     const took = recordsReadLog.native - before;
     expect(took, `records files read natively (${recordsReadLog.lastReason})`).toBe(native);
     expect(await dumpRun(env.app, fast)).toEqual(await dumpRun(env.app, lines));
@@ -194,7 +194,7 @@ describe("a large clean file with one malformed and one NaN line", () => {
     const parts = [{ name: "profile_export.jsonl", content: lines.join("\n") }];
     const fromLines = await upload(parts, "lines");
     const before = recordsReadLog.lineReader;
-    const id = await upload(parts, undefined);
+    const id = await upload(parts, "native");
     expect(recordsReadLog.lineReader - before).toBe(1);
     const f = (await readRun(id)).files[0];
     expect(f.skipped).toBe(1);
