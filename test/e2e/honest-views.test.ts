@@ -163,8 +163,10 @@ describe("views that never mislead", () => {
         out[v] = await page.locator(`[data-view="${v}"]`).getAttribute("aria-disabled");
       return out;
     };
-    // vLLM offload example: offload counters only, no cache counters, no KV gauges.
-    expect(await state("vLLM · KV offload to CPU")).toEqual({ cache: "true", kv: "true", offload: null });
+    // vLLM offload example: offload counters only, no cache counters, no KV gauges. Its records are
+    // multi-turn, so the Cache view has the reuse ledger's theoretical step (the conversations'
+    // history), the other steps saying what to upload.
+    expect(await state("vLLM · KV offload to CPU")).toEqual({ cache: null, kv: "true", offload: null });
     // 1 prefill + 3 decode: hit rates and capacities, no offload counters.
     expect(await state("TensorRT-LLM · 1 prefill + 3 decode server metrics")).toEqual({
       cache: null,
