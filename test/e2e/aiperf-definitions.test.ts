@@ -126,7 +126,7 @@ describe("aiperf definitions and p75 on screen", () => {
     expect(await toggle.getByRole("button").allTextContents()).toEqual(["mean", "p50", "p75", "p90", "p99"]);
     await toggle.getByRole("button", { name: "p75" }).click();
     await page.getByText("Where the time goes (p75)").waitFor();
-    expect(page.url()).toContain("stat=p75");
+    await expect.poll(() => page.url()).toContain("stat=p75");
     await shot(page, "breakdown-p75.png");
     await page.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -31,7 +31,7 @@ describe("breakdown view of a disaggregated TensorRT-LLM run", () => {
     await page.getByText("Where the time goes (p50)").waitFor({ timeout: 30_000 });
     await page.getByRole("group", { name: "statistic" }).getByRole("button", { name: "p99" }).click();
     await page.getByText("Where the time goes (p99)").waitFor();
-    expect(page.url()).toContain("stat=p99");
+    await expect.poll(() => page.url()).toContain("stat=p99");
 
     const chart = page.locator('[data-chart="per-request-breakdown"] svg.recharts-surface');
     // 300 requests × 14 segments are dense: drawn on the chart's canvas layer.
@@ -44,7 +44,7 @@ describe("breakdown view of a disaggregated TensorRT-LLM run", () => {
       .getByRole("region", { name: "request waterfall" })
       .getByText("waterfall")
       .waitFor({ timeout: 30_000 });
-    expect(page.url()).toMatch(/req=\d+/);
+    await expect.poll(() => page.url()).toMatch(/req=\d+/);
     // The 5% of requests without ctx server_first_token_time say so rather than showing 0 ms.
     expect(await page.getByText("not recorded").count()).toBeGreaterThan(0);
     await shot(page, "breakdown-disagg-p99-waterfall.png");

@@ -53,7 +53,7 @@ describe("cache view of a disaggregated run", () => {
       .getAttribute("d");
     await page.getByTestId("endpoint-picker").selectOption("10.2.0.2:8000");
     await page.getByText("Cache hit rate over time — 10.2.0.2:8000").waitFor({ timeout: 30_000 });
-    expect(page.url()).toContain("endpoint=10.2.0.2");
+    await expect.poll(() => page.url()).toContain("endpoint=10.2.0.2");
     const after = await page
       .locator('[data-chart="hit-rate-over-time"] path.recharts-line-curve')
       .getAttribute("d");

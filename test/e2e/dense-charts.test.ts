@@ -77,14 +77,15 @@ describe("dense charts: a canvas layer that keeps the chart's function", () => {
       await statButton(page, s).click();
       await page.getByText(`Where the time goes (${s})`).waitFor();
       expect(await statButton(page, s).getAttribute("aria-pressed")).toBe("true");
-      expect(page.url()).toContain(`stat=${s}`);
+      // The URL is written after the chart renders (the state map updates it asynchronously).
+      await expect.poll(() => page.url()).toContain(`stat=${s}`);
     }
     await page.locator(CHART).getByRole("button", { name: "View as table" }).click();
     const byTtft = await firstTableRequest(page);
     await sortButton(page, "end to end").click();
     expect(await sortButton(page, "end to end").getAttribute("aria-pressed")).toBe("true");
     await expect.poll(() => firstTableRequest(page), { timeout: 30_000 }).not.toBe(byTtft);
-    expect(page.url()).toContain("sort=e2e");
+    await expect.poll(() => page.url()).toContain("sort=e2e");
     await page.close();
   });
 
@@ -98,7 +99,7 @@ describe("dense charts: a canvas layer that keeps the chart's function", () => {
     await page.mouse.click(box.x + box.width * 0.5, box.y + box.height * 0.95);
     const region = page.getByRole("region", { name: "request waterfall" });
     await region.getByText("Request detail").waitFor({ timeout: 30_000 });
-    expect(page.url()).toMatch(/req=\d+/);
+    await expect.poll(() => page.url()).toMatch(/req=\d+/);
     await region.getByText("waterfall").first().waitFor({ timeout: 30_000 });
     await page.close();
   });

@@ -88,7 +88,7 @@ describe("Timeline view", () => {
     const at = await findBar(page);
     await page.mouse.click(at.x, at.y);
     await page.getByRole("region", { name: "request waterfall" }).waitFor({ timeout: 30_000 });
-    expect(page.url()).toMatch(/req=\d+/);
+    await expect.poll(() => page.url()).toMatch(/req=\d+/);
     await shot(page, "timeline-trtllm-zoomed-request.png");
 
     // Keyboard: the first bar by start, then Enter opens it.
