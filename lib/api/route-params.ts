@@ -12,14 +12,17 @@ export const chartParamsSchema = runParamsSchema.extend({ key: z.string().regex(
 
 export const fileParamsSchema = runParamsSchema.extend({ fileId: runIdSchema });
 
+const requestIndex = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31);
+
 /** A TensorRT-LLM request by its index in the run. */
-export const requestParamsSchema = runParamsSchema.extend({
-  idx: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31),
-});
+export const requestParamsSchema = runParamsSchema.extend({ idx: requestIndex });
+
+/** An aiperf request of the timeline by the id its bar carries. */
+export const timelineRequestParamsSchema = runParamsSchema.extend({ rid: requestIndex });
 
 /** `v` is the chart version the client believes current (lib/api/chart-version.ts). */
 export const chartQuerySchema = z.object({ v: z.string().optional() });

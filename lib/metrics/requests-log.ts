@@ -20,6 +20,19 @@ export type RequestValues = Pick<
   "startNs" | "endNs" | "ttftMs" | "e2eMs" | "itlMs" | "inputTokens" | "outputTokens"
 >;
 
+/** A request's values with nothing read yet: the readers fill one and reuse it record by record. */
+export function emptyRequestValues(): RequestValues {
+  return {
+    startNs: null,
+    endNs: null,
+    ttftMs: null,
+    e2eMs: null,
+    itlMs: null,
+    inputTokens: null,
+    outputTokens: null,
+  };
+}
+
 export interface RequestEntry extends RequestValues {
   flags: number;
 }

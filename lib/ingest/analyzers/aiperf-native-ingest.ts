@@ -17,7 +17,13 @@ import type { DuckDBValue, DuckDBVector } from "@duckdb/node-api";
 import { derivedItlMs, NEGATIVE_TOKENS, tokenCount } from "@/lib/formats/aiperf-records";
 import { toMs } from "@/lib/formats/aiperf-units";
 import { WarningLog } from "@/lib/formats/json-lines";
-import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, type RequestValues } from "@/lib/metrics/requests-log";
+import {
+  FLAG_CANCELLED,
+  FLAG_ERROR,
+  FLAG_WARMUP,
+  emptyRequestValues,
+  type RequestValues,
+} from "@/lib/metrics/requests-log";
 import type { AiperfRequestStage } from "@/lib/store/columnar/aiperf-request-file";
 import {
   AiperfRecordsRead,
@@ -181,15 +187,7 @@ async function feed(
   const bad = () => {
     negatives++;
   };
-  const v: RequestValues = {
-    startNs: null,
-    endNs: null,
-    ttftMs: null,
-    e2eMs: null,
-    itlMs: null,
-    inputTokens: null,
-    outputTokens: null,
-  };
+  const v: RequestValues = emptyRequestValues();
   for await (const chunk of read.chunks(COLUMNS)) {
     const col = <T extends DuckDBValue>(name: string) => chunk.column(name) as DuckDBVector<T>;
     const warmupCol = col<boolean>("warmup");

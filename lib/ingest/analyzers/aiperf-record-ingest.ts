@@ -29,6 +29,7 @@ import {
   FLAG_CANCELLED,
   FLAG_ERROR,
   FLAG_WARMUP,
+  emptyRequestValues,
   type RequestLog,
   type RequestValues,
 } from "@/lib/metrics/requests-log";
@@ -151,15 +152,7 @@ async function writeBlock(
   const { log, turns, reuse, conversations, errors, clock, rows } = s;
   const { parser, warnings, result } = read;
   const wide = new Map(b.wideNs.map(([k, which, text]) => [`${which}${k}`, BigInt(text)]));
-  const v: RequestValues = {
-    startNs: null,
-    endNs: null,
-    ttftMs: null,
-    e2eMs: null,
-    itlMs: null,
-    inputTokens: null,
-    outputTokens: null,
-  };
+  const v: RequestValues = emptyRequestValues();
   let k = 0;
   let reason = 0;
   let error = 0;

@@ -1,5 +1,4 @@
-import { z } from "zod";
-import { runParamsSchema } from "@/lib/api/route-params";
+import { timelineRequestParamsSchema } from "@/lib/api/route-params";
 import { requestJourneySchema } from "@/lib/api/request-journey";
 import { jsonOk } from "@/lib/server/http";
 import { drilldownBuildingError } from "@/lib/server/drilldown-guard";
@@ -8,17 +7,9 @@ import { timelineRequestJourney } from "@/lib/runs/request-journey";
 
 export const dynamic = "force-dynamic";
 
-const paramsSchema = runParamsSchema.extend({
-  rid: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31),
-});
-
 /** One aiperf request of the timeline with its Dynamo spans and trace row on one axis; 404 without them. */
 export const GET = route(
-  { auth: "read", params: paramsSchema, resource: "request" },
+  { auth: "read", params: timelineRequestParamsSchema, resource: "request" },
   async ({ app, params }) => {
     const building = await drilldownBuildingError(app.store.db, params.id);
     if (building) return building;
