@@ -56,6 +56,8 @@ export const runSearchParams = {
   tfrom: parseAsFloat,
   tto: parseAsFloat,
   lanes: parseAsStringLiteral(TIMELINE_LANES).withOptions(STEP),
+  /** Sessions view: the agent session opened in detail (its id). */
+  session: parseAsString.withOptions(STEP),
   /** Server-metrics views: "all" | "role:<role>" | "<endpoint>". */
   endpoint: parseAsString.withDefault("all").withOptions(STEP),
 };

@@ -22,6 +22,7 @@ import {
   ttftVsInputPayloadSchema,
 } from "./aiperf-charts";
 import { slowestPayloadSchema } from "./aiperf-requests";
+import { agentSessionsPayloadSchema } from "./agent-sessions";
 import { dynamoTraceSessionsPayloadSchema } from "./dynamo-trace";
 import { dynamoSpansPayloadSchema, dynamoTraceRequestsPayloadSchema } from "./request-journey";
 import { reuseLedgerPayloadSchema } from "./reuse-ledger";
@@ -202,6 +203,17 @@ export const DYNAMO_TRACE_CHART = defineChart({
   title: "Dynamo request trace sessions",
 });
 
+/**
+ * Agent sessions of an agentic run (docs/metrics.md §Agent sessions): from a Dynamo request
+ * trace when the run has one, else from aiperf's multi-turn records.
+ */
+export const AGENT_SESSIONS_CHART = defineChart({
+  key: "agent-sessions",
+  schema: agentSessionsPayloadSchema,
+  version: 1,
+  title: "Agent sessions",
+});
+
 /** Stored with the run: each request's Dynamo spans (times Unix epoch ms). */
 export const DYNAMO_SPANS_CHART = defineChart({
   key: "dynamo-spans",
@@ -258,6 +270,7 @@ export const ALL_CHARTS: readonly ChartDef[] = [
   ...Object.values(SM_CHARTS),
   ROUTER_LOG_CHART,
   DYNAMO_TRACE_CHART,
+  AGENT_SESSIONS_CHART,
   DYNAMO_SPANS_CHART,
   DYNAMO_TRACE_REQUESTS_CHART,
   REUSE_LEDGER_CHART,

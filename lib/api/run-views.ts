@@ -1,4 +1,4 @@
-import { AIPERF_CHARTS, SM_CHARTS, TRTLLM_CHARTS, type ChartDef } from "./chart-catalog";
+import { AGENT_SESSIONS_CHART, AIPERF_CHARTS, SM_CHARTS, TRTLLM_CHARTS, type ChartDef } from "./chart-catalog";
 import type { RunSummary } from "./schemas";
 
 export interface RunViewManifest {
@@ -87,6 +87,11 @@ export function hasTurnData(r: RunSummary): boolean {
   return isNumber(r.info.maxTurnIndex) && r.info.maxTurnIndex > 0;
 }
 
+/** Agent sessions: aiperf multi-turn records or a Dynamo request trace's agent_context. */
+export function hasAgentSessions(r: RunSummary): boolean {
+  return isNumber(r.info.agentSessions) && r.info.agentSessions > 0;
+}
+
 const VIEWS = [
   { id: "overview", label: "Overview", hasData: () => true, missing: "" },
   {
@@ -113,6 +118,14 @@ const VIEWS = [
     missing:
       "upload aiperf profile_export.jsonl of a multi-turn run (records with conversation_id and turn_index above 0)",
     firstChart: AIPERF_CHARTS.turns,
+  },
+  {
+    id: "sessions",
+    label: "Sessions",
+    hasData: hasAgentSessions,
+    missing:
+      "upload aiperf profile_export.jsonl of a multi-turn run, or a Dynamo request trace whose rows carry agent_context",
+    firstChart: AGENT_SESSIONS_CHART,
   },
   {
     id: "breakdown",

@@ -37,6 +37,8 @@ export interface RecordBlock {
   requestId: Array<string | null>;
   conversationId: Array<string | null>;
   workerId: Array<string | null>;
+  /** [session, parent session, agent depth] per record; null when the record names none */
+  lineage: Array<[string | null, string | null, number | null] | null>;
   /** [record, type, code, message] of each record with an error */
   errors: Array<[number, string, number | null, string]>;
   /** The reason of each LINE_NOT_RECORD line, in line order */

@@ -53,6 +53,8 @@ export function parseRecordBlock(text) {
   const requestId = [];
   const conversationId = [];
   const workerId = [];
+  /** [session, parent, depth] per record, null when the record names no session */
+  const lineage = [];
   const errors = [];
   const reasons = [];
   const wideNs = [];
@@ -100,6 +102,11 @@ export function parseRecordBlock(text) {
     requestId.push(r.requestId);
     conversationId.push(r.conversationId);
     workerId.push(r.workerId);
+    lineage.push(
+      r.sessionId === null && r.parentSessionId === null && r.agentDepth === null
+        ? null
+        : [r.sessionId, r.parentSessionId, r.agentDepth],
+    );
     if (r.error) errors.push([k, r.error.type, r.error.code, r.error.message]);
     k++;
   }
@@ -120,6 +127,7 @@ export function parseRecordBlock(text) {
     requestId,
     conversationId,
     workerId,
+    lineage,
     errors,
     reasons,
     wideNs,

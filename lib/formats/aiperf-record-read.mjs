@@ -196,6 +196,9 @@ export function parseAiperfRecord(value, text, badValue = ignore) {
     turnIndex: turnIndexOf(meta.turn_index),
     cachedTokens: tokenCount(metricNumber(metrics.usage_prompt_cache_read_tokens), badValue),
     workerId: typeof meta.worker_id === "string" && meta.worker_id !== "" ? meta.worker_id : null,
+    sessionId: idText(meta.x_correlation_id) ?? idText(meta.conversation_id),
+    parentSessionId: idText(meta.parent_correlation_id),
+    agentDepth: turnIndexOf(meta.agent_depth),
   };
 }
 

@@ -37,6 +37,14 @@ export interface AiperfRecord {
   cachedTokens?: number | null;
   /** The aiperf worker that sent it (`metadata.worker_id`); absent or null when the file names none */
   workerId?: string | null;
+  /**
+   * The agent session (aiperf `x_correlation_id`, else `conversation_id`), the session that
+   * spawned it (`parent_correlation_id`, written by a sub-agent fork, omitted for a root) and
+   * `agent_depth` (0 for a root; aiperf 0.8 on). Absent or null when not written.
+   */
+  sessionId?: string | null;
+  parentSessionId?: string | null;
+  agentDepth?: number | null;
 }
 
 // Read by plain JavaScript shared with the aiperf parse thread, which loads no TypeScript.

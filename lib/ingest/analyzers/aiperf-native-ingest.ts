@@ -139,6 +139,9 @@ const COLUMNS = [
   "end_ns",
   "conversation_id",
   "turn_index",
+  "session_id",
+  "parent_session_id",
+  "agent_depth",
   ...METRIC_COLUMNS.flatMap((m) => [`${m}_v`, `${m}_u`]),
 ];
 
@@ -200,6 +203,9 @@ async function feed(
     const endCol = col<bigint>("end_ns");
     const convCol = col<string>("conversation_id");
     const turnCol = col<number>("turn_index");
+    const sessionCol = col<string>("session_id");
+    const parentCol = col<string>("parent_session_id");
+    const depthCol = col<number>("agent_depth");
     const ttft = metric(chunk, "time_to_first_token");
     const e2e = metric(chunk, "request_latency");
     const itl = metric(chunk, "inter_token_latency");
@@ -234,6 +240,7 @@ async function feed(
       log.add(v, flags);
       const possible = reuse.next(conversationId, turnIndex, v.inputTokens, v.outputTokens, failed, !warmup);
       turns.add(turnIndex, cachedTokens, possible, conversations.of(conversationId));
+      s.sessions?.add(sessionCol.getItem(j), parentCol.getItem(j), depthCol.getItem(j));
       const startMs = log.cols.startMs[at];
       const endMs = log.cols.endMs[at];
       if (failed && !warmup) {

@@ -22,6 +22,7 @@ import {
 } from "@/lib/formats/aiperf-record-block.mjs";
 import { JsonLineParser, WarningLog } from "@/lib/formats/json-lines";
 import { LineSplitter } from "@/lib/formats/read-lines";
+import type { AgentSessionColumns } from "@/lib/metrics/agent-sessions";
 import type { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
 import type { ProfilingClock } from "@/lib/metrics/profiling-window";
 import type { ErrorTally } from "@/lib/metrics/requests-errors";
@@ -62,6 +63,8 @@ export interface RecordSinks {
   errors: ErrorTally;
   clock: ProfilingClock;
   rows: RequestRowSink;
+  /** Each request's agent session and its lineage (docs/metrics.md §Agent sessions) */
+  sessions?: AgentSessionColumns;
 }
 
 /**
@@ -203,6 +206,8 @@ async function writeBlock(
       !warmup,
     );
     turns.add(turnIndex, cachedTokens, possible, conversations.of(conversationId));
+    const lineage = b.lineage[k];
+    s.sessions?.add(lineage?.[0] ?? null, lineage?.[1] ?? null, lineage?.[2] ?? null);
     const startMs = log.cols.startMs[at];
     const endMs = log.cols.endMs[at];
     if (err && !warmup) errors.add(err[1], err[2], err[3], startMs);

@@ -29,6 +29,7 @@ import {
 } from "@/lib/metrics/aiperf-run-result";
 import { ingestRecordFileNative } from "./aiperf-native-ingest";
 import { slowestRequestsPayload } from "./aiperf-slowest";
+import { AgentSessionColumns, agentSessionsFromRecords } from "@/lib/metrics/agent-sessions";
 import { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
 import { readInputsSessions } from "@/lib/formats/aiperf-inputs";
 import { applyInputsReuse, InputsReuse, inputsTurnLines } from "@/lib/metrics/inputs-reuse";
@@ -42,7 +43,7 @@ import { FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log"
 import { storeInputsTurns, type InputsTurnLine } from "@/lib/store/aiperf-inputs-reuse";
 import { AiperfRequestStage } from "@/lib/store/columnar/aiperf-request-file";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
-import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
+import { AGENT_SESSIONS_CHART, AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 const KINDS = new Set([
   "aiperf-records",
@@ -69,6 +70,9 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
   const turns = new TurnColumns();
   const reuse = new PossibleReuse();
   const conversations = new ConversationIndex();
+  /** Each logged request's agent session, for the session tree */
+  const sessions = new AgentSessionColumns();
+  const recordFiles: string[] = [];
   const inputs = new InputsReuse();
   /** Record index range [from, to) per folder, for per-trial agreement */
   const recordDirs: Array<{ dir: string; from: number; to: number }> = [];
@@ -90,10 +94,11 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
     const report = await ingestRecordFileNative(
       file,
       ctx,
-      { log, turns, reuse, conversations, errors, clock, rows },
+      { log, turns, reuse, conversations, errors, clock, rows, sessions },
       rows,
     );
     recordDirs.push({ dir: dirOf(file.name), from, to: log.length });
+    recordFiles.push(file.name);
     return report;
   }
 
@@ -289,6 +294,12 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
           // The records' own maximum: the chart folds the long tail into its last bar.
           maxTurnIndex: maxTurnIndex(log, turns) ?? perTurn.rows[perTurn.rows.length - 1].turn,
         };
+      }
+      // Agent sessions (docs/metrics.md §Agent sessions); a Dynamo trace's, stored after, replaces them.
+      const agents = perTurn ? agentSessionsFromRecords(log, turns, sessions, recordFiles) : null;
+      if (agents) {
+        result.charts = { ...result.charts, [AGENT_SESSIONS_CHART.key]: agents };
+        result.info = { ...result.info, agentSessions: agents.sessions.length + agents.omitted };
       }
       return log.length > 0 ? { ...result, requestValues: logRequestValues(log) } : result;
     },

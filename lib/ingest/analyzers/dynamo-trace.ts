@@ -12,10 +12,15 @@ import {
   type DynamoTraceRequest,
   type DynamoTraceTool,
 } from "@/lib/formats/dynamo-request-trace";
+import { agentSessionsFromTrace } from "@/lib/metrics/agent-sessions";
 import { dynamoTraceFigures, dynamoTraceRequestsBlock, joinByRequestId } from "@/lib/metrics/dynamo-trace";
 import { aiperfRequestIds } from "@/lib/store/columnar/aiperf-request-file";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
-import { DYNAMO_TRACE_CHART, DYNAMO_TRACE_REQUESTS_CHART } from "@/lib/api/chart-catalog";
+import {
+  AGENT_SESSIONS_CHART,
+  DYNAMO_TRACE_CHART,
+  DYNAMO_TRACE_REQUESTS_CHART,
+} from "@/lib/api/chart-catalog";
 
 const n = (v: number) => v.toLocaleString("en-US");
 
@@ -86,10 +91,16 @@ export function dynamoTraceAnalyzer(): Analyzer {
         worker: null,
       })),
     };
-    const charts = {
+    const charts: Record<string, unknown> = {
       [DYNAMO_TRACE_CHART.key]: { sessions: f.perSession },
       [DYNAMO_TRACE_REQUESTS_CHART.key]: perRequest,
     };
+    // The trace's sessions carry tool time: they replace aiperf's, stored before (docs/metrics.md §Agent sessions).
+    const agents = agentSessionsFromTrace(trace, names);
+    if (agents) {
+      charts[AGENT_SESSIONS_CHART.key] = agents;
+      info.agentSessions = agents.sessions.length + agents.omitted;
+    }
     if (records.length === 0)
       return {
         requests: dynamoTraceRequestsBlock(trace),

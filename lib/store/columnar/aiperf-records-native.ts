@@ -40,7 +40,7 @@ export type NativeMetric = (typeof METRICS)[number];
 const COLUMNS = {
   metadata: `STRUCT(x_request_id JSON, benchmark_phase VARCHAR, credit_phase VARCHAR, was_cancelled JSON,
     request_start_ns JSON, timestamp_ns JSON, request_end_ns JSON, conversation_id JSON,
-    x_correlation_id JSON, turn_index JSON, worker_id JSON)`,
+    x_correlation_id JSON, turn_index JSON, worker_id JSON, parent_correlation_id JSON, agent_depth JSON)`,
   metrics: `STRUCT(${METRICS.map((m) => `${m} ${METRIC}`).join(", ")}, ttft JSON,
     min_request_timestamp JSON, max_response_timestamp JSON)`,
   error: "JSON",
@@ -76,6 +76,8 @@ function oddOf(): string {
     isNumber(`${m}.x_request_id`),
     isNumber(`${m}.conversation_id`),
     isNumber(`${m}.x_correlation_id`),
+    isNumber(`${m}.parent_correlation_id`),
+    `coalesce(json_type(${m}.agent_depth) in ('BIGINT', 'DOUBLE'), false)`,
     `(${m}.request_start_ns is not null and json_type(${m}.request_start_ns) not in ${INT_TYPES})`,
     `(${m}.request_end_ns is not null and json_type(${m}.request_end_ns) not in ${INT_TYPES})`,
     `(json_type(${m}.request_start_ns) in ${INT_TYPES} and try_cast(${m}.request_start_ns as bigint) is null)`,
@@ -130,6 +132,10 @@ function rawSelect(jsonl: string, maxObjectBytes: number): string {
     case when json_type(r.m.turn_index) = 'UBIGINT' and try_cast(r.m.turn_index as ubigint) <= 2147483647
       then try_cast(r.m.turn_index as integer) end as turn_index,
     nullif(${text("r.m.worker_id")}, '') as worker_id,
+    coalesce(nullif(${text("r.m.x_correlation_id")}, ''), nullif(${text("r.m.conversation_id")}, '')) as session_id,
+    nullif(${text("r.m.parent_correlation_id")}, '') as parent_session_id,
+    case when json_type(r.m.agent_depth) = 'UBIGINT' and try_cast(r.m.agent_depth as ubigint) <= 2147483647
+      then try_cast(r.m.agent_depth as integer) end as agent_depth,
     ${oddOf()} as odd
   from t as r`;
 }

@@ -1,0 +1,273 @@
+"use client";
+
+import { useQueryState } from "nuqs";
+import { useId, useState } from "react";
+import { ChartBarSessionTime } from "@/components/charts/chart-bar-session-time";
+import { ChartLineSessionCached } from "@/components/charts/chart-line-session-cached";
+import { ChartLineSessionTurns } from "@/components/charts/chart-line-session-turns";
+import { ChartStatus } from "@/components/charts/chart-status";
+import { useRunChart } from "@/components/charts/use-run-chart";
+import type { RunViewProps } from "@/components/run/run-view-props";
+import { runSearchParams } from "@/components/run/search-params";
+import type { AgentSession, AgentSessionsPayload } from "@/lib/api/agent-sessions";
+import { AGENT_SESSIONS_CHART } from "@/lib/api/chart-catalog";
+import { hasAgentSessions } from "@/lib/api/run-views";
+import { formatCount, formatMs, formatNumber, plural } from "@/lib/format-number";
+import {
+  sessionTotals,
+  sessionTree,
+  shortId,
+  type AgentSessionNode,
+} from "@/lib/metrics/agent-session-rows";
+import { ManifestEmptyView } from "./empty-view";
+import { Fact } from "./fact";
+
+const pct = (v: number | null) => (v === null ? "—" : `${formatNumber(v * 100, 1)}%`);
+const ms = (v: number | null) => (v === null ? "not recorded" : formatMs(v));
+
+/** What the cache stop means, said beside every figure of it (docs/metrics.md §Agent sessions). */
+const CACHE_STOP_RULE =
+  "the first turn whose cached prompt tokens fell below the previous turn's, although the history only grew";
+
+function turnLabel(p: AgentSessionsPayload): string {
+  return p.source === "aiperf-records"
+    ? "aiperf's turn_index"
+    : "the request's place in its session by request_received_ms (Dynamo writes no turn index)";
+}
+
+function cacheStopText(s: AgentSession, p: AgentSessionsPayload): string {
+  if (p.absent.cached !== null) return "not recorded";
+  if (s.cacheStop === null) return "fewer than two turns with cached tokens";
+  if (s.cacheStop === "held") return "never: the cached prefix never shrank";
+  const c = s.cacheStop;
+  return `turn ${c.turn}: ${formatCount(c.cachedTokens)} cached < ${formatCount(c.previousCachedTokens)} at turn ${c.previousTurn}`;
+}
+
+/** Agentic runs: the session tree, each session's turns, cache and tool time (docs/metrics.md §Agent sessions). */
+export function SessionsView({ run }: RunViewProps) {
+  const has = hasAgentSessions(run);
+  const q = useRunChart(run.id, AGENT_SESSIONS_CHART, has);
+  const [open, setOpen] = useQueryState("session", runSearchParams.session);
+  if (!has) return <ManifestEmptyView id="sessions" title="No agent sessions in this run" />;
+  const d = q.data;
+  return (
+    <div className="space-y-4">
+      <ChartStatus loading={q.isLoading} error={q.error} what="agent sessions" />
+      {d ? <SessionsBody d={d} open={open} setOpen={(id) => void setOpen(id)} /> : null}
+    </div>
+  );
+}
+
+function SessionsBody({
+  d,
+  open,
+  setOpen,
+}: {
+  d: AgentSessionsPayload;
+  open: string | null;
+  setOpen: (id: string) => void;
+}) {
+  const totals = sessionTotals(d);
+  const { roots, orphans } = sessionTree(d.sessions);
+  const selected = d.sessions.find((s) => s.id === open) ?? roots[0]?.session ?? null;
+  const source = d.source === "aiperf-records" ? "aiperf records" : "Dynamo request trace";
+  return (
+    <>
+      <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="sessions-facts">
+        <Fact
+          label="sessions"
+          value={`${formatCount(totals.sessions)} (${formatCount(totals.roots)} root, ${formatCount(totals.subAgents)} sub-agent)`}
+        />
+        <Fact label="turns" value={formatCount(totals.turns)} />
+        <Fact label="model time" value={ms(totals.modelTimeMs)} />
+        <Fact label="tool time" value={d.absent.tools !== null ? "not recorded" : ms(totals.toolTimeMs)} />
+        <Fact label="hit rate" value={d.absent.cached !== null ? "not recorded" : pct(totals.hitRate)} />
+        {d.absent.cached === null ? (
+          <Fact
+            label="cache stopped"
+            value={`in ${plural(totals.cacheStops, "session", "sessions")}, held in ${formatCount(totals.cacheHeld)}`}
+          />
+        ) : null}
+        <Fact label="from" value={`${source}: ${d.files.join(", ")}`} />
+      </dl>
+      <ul className="space-y-0.5 text-xs text-muted" data-testid="sessions-absent">
+        {d.absent.parent ? <li data-testid="sessions-absent-parent">Parents: {d.absent.parent}.</li> : null}
+        {d.absent.cached ? <li data-testid="sessions-absent-cached">Cache: {d.absent.cached}.</li> : null}
+        {d.absent.tools ? <li data-testid="sessions-absent-tools">Tool time: {d.absent.tools}.</li> : null}
+        {d.omitted > 0 ? (
+          <li>{plural(d.omitted, "session with few turns is", "sessions with few turns are")} left out.</li>
+        ) : null}
+        {d.withoutSession > 0 ? (
+          <li>{plural(d.withoutSession, "request names", "requests name")} no session and is not counted.</li>
+        ) : null}
+        {orphans > 0 ? (
+          <li>{plural(orphans, "session names a parent", "sessions name a parent")} not in the files: shown as a root.</li>
+        ) : null}
+      </ul>
+      <p className="text-xs text-muted">
+        Hit rate: Σ cached ÷ Σ input tokens of the session&apos;s successful turns. Cache stopped: {CACHE_STOP_RULE}.
+        Model time: Σ of the requests&apos; latency. Turn: {turnLabel(d)}.
+      </p>
+      <section aria-labelledby="session-tree-title" className="rounded-lg border border-border">
+        <h2 id="session-tree-title" className="border-b border-border px-3 py-2 text-sm font-medium">
+          Session tree
+        </h2>
+        <SessionTree roots={roots} d={d} selected={selected?.id ?? null} onOpen={setOpen} />
+      </section>
+      {selected ? <SessionDetail s={selected} d={d} onOpen={setOpen} /> : null}
+      {d.absent.tools === null ? (
+        <ChartBarSessionTime sessions={d.sessions} onOpen={setOpen} />
+      ) : null}
+    </>
+  );
+}
+
+function SessionTree({
+  roots,
+  d,
+  selected,
+  onOpen,
+}: {
+  roots: AgentSessionNode[];
+  d: AgentSessionsPayload;
+  selected: string | null;
+  onOpen: (id: string) => void;
+}) {
+  return (
+    <ul aria-label="Agent sessions and their sub-agents" className="divide-y divide-border" data-testid="session-tree">
+      {roots.map((n) => (
+        <TreeItem key={n.session.id} n={n} d={d} selected={selected} onOpen={onOpen} />
+      ))}
+    </ul>
+  );
+}
+
+function TreeItem({
+  n,
+  d,
+  selected,
+  onOpen,
+}: {
+  n: AgentSessionNode;
+  d: AgentSessionsPayload;
+  selected: string | null;
+  onOpen: (id: string) => void;
+}) {
+  const [expanded, setExpanded] = useState(true);
+  const groupId = useId();
+  const s = n.session;
+  const isOpen = s.id === selected;
+  return (
+    <li data-testid="session-node" data-session={s.id}>
+      <div
+        className={`flex flex-wrap items-center gap-x-4 gap-y-1 px-3 py-1.5 text-sm ${isOpen ? "bg-accent/10" : ""}`}
+        style={{ paddingLeft: `${0.75 + n.level * 1.25}rem` }}
+      >
+        {n.children.length > 0 ? (
+          <button
+            type="button"
+            className="w-5 text-muted hover:text-fg"
+            aria-expanded={expanded}
+            aria-controls={groupId}
+            aria-label={`${expanded ? "Collapse" : "Expand"} ${plural(n.children.length, "sub-agent", "sub-agents")} of ${s.id}`}
+            onClick={() => setExpanded((e) => !e)}
+          >
+            {expanded ? "▾" : "▸"}
+          </button>
+        ) : (
+          <span className="w-5" aria-hidden="true" />
+        )}
+        <button
+          type="button"
+          className="font-mono text-xs underline-offset-2 hover:underline"
+          aria-pressed={isOpen}
+          title={s.id}
+          onClick={() => onOpen(s.id)}
+        >
+          {shortId(s.id)}
+        </button>
+        {n.level > 0 ? <span className="text-xs text-muted">sub-agent</span> : null}
+        <span>{plural(s.turns.length, "turn", "turns")}</span>
+        <span>
+          <span className="text-muted">model </span>
+          {ms(s.modelTimeMs)}
+        </span>
+        <span>
+          <span className="text-muted">tool </span>
+          {d.absent.tools !== null ? "not recorded" : ms(s.toolTimeMs)}
+        </span>
+        <span>
+          <span className="text-muted">hit </span>
+          {d.absent.cached !== null ? "not recorded" : pct(s.hitRate)}
+        </span>
+        {s.cacheStop !== null && s.cacheStop !== "held" ? (
+          <span className="text-xs">cache stopped at turn {s.cacheStop.turn}</span>
+        ) : null}
+      </div>
+      {n.children.length > 0 && expanded ? (
+        <ul id={groupId} aria-label={`Sub-agents of ${s.id}`} className="divide-y divide-border border-t border-border">
+          {n.children.map((c) => (
+            <TreeItem key={c.session.id} n={c} d={d} selected={selected} onOpen={onOpen} />
+          ))}
+        </ul>
+      ) : null}
+    </li>
+  );
+}
+
+function SessionDetail({
+  s,
+  d,
+  onOpen,
+}: {
+  s: AgentSession;
+  d: AgentSessionsPayload;
+  onOpen: (id: string) => void;
+}) {
+  const children = d.sessions.filter((c) => c.parentId === s.id).length;
+  const parent = s.parentId !== null ? d.sessions.find((p) => p.id === s.parentId) : undefined;
+  return (
+    <section aria-labelledby="session-detail-title" className="space-y-3" data-testid="session-detail">
+      <h2 id="session-detail-title" className="text-sm font-medium">
+        Session <span className="break-all font-mono text-xs">{s.id}</span>
+      </h2>
+      <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="session-detail-facts">
+        <Fact label="turns" value={formatCount(s.turns.length)} />
+        <Fact label="model time" value={ms(s.modelTimeMs)} />
+        <Fact
+          label="tool time"
+          value={
+            d.absent.tools !== null
+              ? "not recorded"
+              : `${ms(s.toolTimeMs)} in ${plural(s.toolCalls ?? 0, "call", "calls")}`
+          }
+        />
+        <Fact label="hit rate" value={d.absent.cached !== null ? "not recorded" : pct(s.hitRate)} />
+        <Fact label="cache stopped" value={cacheStopText(s, d)} />
+        {s.depth !== null ? <Fact label="agent depth" value={String(s.depth)} /> : null}
+        {children > 0 ? <Fact label="sub-agents" value={formatCount(children)} /> : null}
+      </dl>
+      {s.parentId !== null ? (
+        <p className="text-xs">
+          Spawned by{" "}
+          {parent ? (
+            <button type="button" className="font-mono underline" onClick={() => onOpen(parent.id)}>
+              {shortId(parent.id)}
+            </button>
+          ) : (
+            <span className="font-mono">{s.parentId} (not in the files)</span>
+          )}
+        </p>
+      ) : null}
+      <div className="grid gap-4 lg:grid-cols-2">
+        <ChartLineSessionTurns session={s} turnLabel={turnLabel(d)} />
+        {d.absent.cached === null ? (
+          <ChartLineSessionCached
+            session={s}
+            source={d.source === "aiperf-records" ? "usage_prompt_cache_read_tokens" : "request.cached_tokens"}
+          />
+        ) : null}
+      </div>
+    </section>
+  );
+}

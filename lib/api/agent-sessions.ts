@@ -1,0 +1,70 @@
+/**
+ * The agent sessions payload (docs/metrics.md §Agent sessions): each session of an agentic run
+ * with its parent (a sub-agent's spawning session), its turns (TTFT against the prompt's input
+ * tokens, cached prompt tokens), model time, tool time, hit rate and the turn where the cache
+ * stopped hitting. Built from aiperf's per-request records or from a Dynamo request trace; where
+ * the files lack a field, `absent` says which file lacks it and the value is null, never 0.
+ */
+import { z } from "zod";
+
+export const agentTurnSchema = z.object({
+  /** aiperf's turn_index; for a Dynamo trace the request's place in its session by receive time */
+  turn: z.number().int(),
+  inputTokens: z.number().nullable(),
+  ttftMs: z.number().nullable(),
+  cachedTokens: z.number().nullable(),
+  /** The request's latency (aiperf request_latency, Dynamo total_time_ms) */
+  modelMs: z.number().nullable(),
+  failed: z.boolean(),
+});
+
+export const agentCacheStopSchema = z.object({
+  /** The first turn whose cached prompt tokens fell below the previous turn's */
+  turn: z.number().int(),
+  cachedTokens: z.number(),
+  previousTurn: z.number().int(),
+  previousCachedTokens: z.number(),
+});
+
+export const agentSessionSchema = z.object({
+  id: z.string(),
+  /** The spawning session's id; null for a root session */
+  parentId: z.string().nullable(),
+  /** aiperf's agent_depth (0 root); null where the file does not write it */
+  depth: z.number().int().nullable(),
+  turns: z.array(agentTurnSchema),
+  /** Σ of the turns' model time; null when no turn carries it */
+  modelTimeMs: z.number().nullable(),
+  /** Σ of the session's tool durations; null when the source records no tool time */
+  toolTimeMs: z.number().nullable(),
+  /** Tool calls of the session; null when the source records no tools */
+  toolCalls: z.number().int().nullable(),
+  /** Σ cached ÷ Σ input tokens over the turns carrying both; null when none does */
+  hitRate: z.number().nullable(),
+  /**
+   * The cache stop (the turn and both counts), `"held"` when the session's cached tokens never
+   * fell, null when cached tokens are not recorded or the session has fewer than two such turns
+   */
+  cacheStop: z.union([agentCacheStopSchema, z.literal("held")]).nullable(),
+});
+
+export const agentSessionsPayloadSchema = z.object({
+  source: z.enum(["aiperf-records", "dynamo-request-trace"]),
+  /** The files the sessions were read from */
+  files: z.array(z.string()),
+  sessions: z.array(agentSessionSchema),
+  /** Sessions left out past the cap (the longest by turns are kept) */
+  omitted: z.number().int(),
+  /** Turns not counted because their record named no session */
+  withoutSession: z.number().int(),
+  /** What the files lack, each naming the file and the field; null when present */
+  absent: z.object({
+    parent: z.string().nullable(),
+    cached: z.string().nullable(),
+    tools: z.string().nullable(),
+  }),
+});
+
+export type AgentTurn = z.infer<typeof agentTurnSchema>;
+export type AgentSession = z.infer<typeof agentSessionSchema>;
+export type AgentSessionsPayload = z.infer<typeof agentSessionsPayloadSchema>;

@@ -1,0 +1,267 @@
+/**
+ * Agent sessions of an agentic run (docs/metrics.md §Agent sessions): the session tree (root
+ * sessions and the sub-agent sessions they spawned), each session's turns with TTFT against the
+ * prompt's input tokens, its model time and tool time, its hit rate, and the turn where the cache
+ * stopped hitting.
+ *
+ * Two sources. aiperf's per-request records (MetricRecordMetadata in ai-dynamo/aiperf
+ * `src/aiperf/common/models/record_models.py`): a session is one `x_correlation_id` (shared by a
+ * session's turns), its parent the `parent_correlation_id` a sub-agent fork writes (the parent's
+ * x_correlation_id, omitted for a root), its depth `agent_depth`; a turn is `turn_index`. A Dynamo
+ * request trace: a session is `agent_context.session_id`, its parent `parent_session_id`, its
+ * tools the harness's `tool_end` rows. Nothing here is guessed: a field the files lack is null
+ * and `absent` names the file that lacks it.
+ */
+import type { AgentSession, AgentSessionsPayload, AgentTurn } from "@/lib/api/agent-sessions";
+import type { DynamoTrace } from "@/lib/formats/dynamo-request-trace";
+import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, type RequestLog } from "./requests-log";
+import type { TurnColumns } from "./conversation-turns";
+
+/** Sessions kept in the payload; past this many, the ones with the fewest turns are left out. */
+export const MAX_SESSIONS = 500;
+
+const NO_SESSION = -1;
+
+/**
+ * Each logged aiperf record's session, indexed like the run's RequestLog, and each session's
+ * lineage. One Int32 per record; one entry per session.
+ */
+export class AgentSessionColumns {
+  length = 0;
+  session = new Int32Array(1024).fill(NO_SESSION);
+  readonly ids: string[] = [];
+  readonly parents: Array<string | null> = [];
+  readonly depths: Array<number | null> = [];
+  private readonly slots = new Map<string, number>();
+  /** Whether any record wrote agent_depth or parent_correlation_id (aiperf 0.8 and later) */
+  lineageWritten = false;
+
+  constructor(private readonly max = 200_000) {}
+
+  /** One record: its session id (x_correlation_id, else the conversation), parent and depth. */
+  add(sessionId: string | null, parentId: string | null, depth: number | null): void {
+    if (this.length === this.session.length) {
+      const next = new Int32Array(this.session.length * 2).fill(NO_SESSION);
+      next.set(this.session);
+      this.session = next;
+    }
+    if (depth !== null || parentId !== null) this.lineageWritten = true;
+    let slot = sessionId === null ? NO_SESSION : (this.slots.get(sessionId) ?? NO_SESSION);
+    if (sessionId !== null && slot === NO_SESSION && this.ids.length < this.max) {
+      slot = this.ids.length;
+      this.slots.set(sessionId, slot);
+      this.ids.push(sessionId);
+      this.parents.push(parentId);
+      this.depths.push(depth);
+    } else if (slot !== NO_SESSION) {
+      if (this.parents[slot] === null && parentId !== null) this.parents[slot] = parentId;
+      if (this.depths[slot] === null && depth !== null) this.depths[slot] = depth;
+    }
+    this.session[this.length++] = slot;
+  }
+}
+
+interface SessionAcc {
+  id: string;
+  parentId: string | null;
+  depth: number | null;
+  turns: AgentTurn[];
+  toolTimeMs: number | null;
+  toolCalls: number;
+}
+
+const num = (v: number): number | null => (Number.isFinite(v) ? v : null);
+
+/**
+ * The first turn whose cached prompt tokens fell below the previous turn's (turns in order, only
+ * those that carry cached tokens and did not fail): the prefix served from cache shrank while the
+ * history only grew. "held" when it never fell over two or more such turns; null with fewer.
+ */
+export function cacheStop(turns: AgentTurn[]): AgentSession["cacheStop"] {
+  const known = turns.filter((t) => !t.failed && t.cachedTokens !== null).sort((a, b) => a.turn - b.turn);
+  if (known.length < 2) return null;
+  for (let i = 1; i < known.length; i++) {
+    if (known[i].cachedTokens! < known[i - 1].cachedTokens!)
+      return {
+        turn: known[i].turn,
+        cachedTokens: known[i].cachedTokens!,
+        previousTurn: known[i - 1].turn,
+        previousCachedTokens: known[i - 1].cachedTokens!,
+      };
+  }
+  return "held";
+}
+
+function finishSession(s: SessionAcc, toolsRecorded: boolean): AgentSession {
+  const turns = [...s.turns].sort((a, b) => a.turn - b.turn);
+  let model: number | null = null;
+  let cached = 0;
+  let input = 0;
+  let both = 0;
+  for (const t of turns) {
+    if (t.modelMs !== null) model = (model ?? 0) + t.modelMs;
+    if (!t.failed && t.cachedTokens !== null && t.inputTokens !== null) {
+      cached += Math.min(t.cachedTokens, t.inputTokens);
+      input += t.inputTokens;
+      both++;
+    }
+  }
+  return {
+    id: s.id,
+    parentId: s.parentId,
+    depth: s.depth,
+    turns,
+    modelTimeMs: model,
+    toolTimeMs: toolsRecorded ? (s.toolCalls > 0 ? s.toolTimeMs : 0) : null,
+    toolCalls: toolsRecorded ? s.toolCalls : null,
+    hitRate: both > 0 && input > 0 ? cached / input : null,
+    cacheStop: cacheStop(turns),
+  };
+}
+
+/** Keeps at most MAX_SESSIONS, dropping the sessions with the fewest turns first (stable). */
+function capped(all: AgentSession[]): { sessions: AgentSession[]; omitted: number } {
+  if (all.length <= MAX_SESSIONS) return { sessions: all, omitted: 0 };
+  const keep = new Set(
+    all
+      .map((s, i) => ({ i, n: s.turns.length }))
+      .sort((a, b) => b.n - a.n || a.i - b.i)
+      .slice(0, MAX_SESSIONS)
+      .map((x) => x.i),
+  );
+  return { sessions: all.filter((_, i) => keep.has(i)), omitted: all.length - MAX_SESSIONS };
+}
+
+/**
+ * Sessions from aiperf's profiling records (warm-up left out). Null when no record names a
+ * session with more than one turn: a single-turn run has no sessions to show.
+ */
+export function agentSessionsFromRecords(
+  log: RequestLog,
+  turns: TurnColumns,
+  sessions: AgentSessionColumns,
+  files: string[],
+): AgentSessionsPayload | null {
+  const acc = new Map<number, SessionAcc>();
+  let withoutSession = 0;
+  let anyCached = false;
+  const c = log.cols;
+  for (let i = 0; i < log.length && i < sessions.length; i++) {
+    const f = log.flags[i];
+    if (f & FLAG_WARMUP) continue;
+    const slot = sessions.session[i];
+    const turn = turns.turn[i];
+    if (slot === NO_SESSION || turn < 0) {
+      withoutSession++;
+      continue;
+    }
+    let s = acc.get(slot);
+    if (!s) {
+      s = {
+        id: sessions.ids[slot],
+        parentId: sessions.parents[slot],
+        depth: sessions.depths[slot],
+        turns: [],
+        toolTimeMs: null,
+        toolCalls: 0,
+      };
+      acc.set(slot, s);
+    }
+    const cached = num(turns.cached[i]);
+    if (cached !== null) anyCached = true;
+    s.turns.push({
+      turn,
+      inputTokens: num(c.inputTokens[i]),
+      ttftMs: num(c.ttftMs[i]),
+      cachedTokens: cached,
+      modelMs: num(c.e2eMs[i]),
+      failed: (f & (FLAG_ERROR | FLAG_CANCELLED)) !== 0,
+    });
+  }
+  const all = [...acc.values()];
+  if (!all.some((s) => s.turns.length > 1)) return null;
+  const named = files.length > 0 ? files.join(", ") : "profile_export.jsonl";
+  const { sessions: kept, omitted } = capped(all.map((s) => finishSession(s, false)));
+  return {
+    source: "aiperf-records",
+    files,
+    sessions: kept,
+    omitted,
+    withoutSession,
+    absent: {
+      parent: sessions.lineageWritten
+        ? null
+        : `${named} carries no agent_depth or parent_correlation_id (aiperf writes them from 0.8 on): every session is shown as a root`,
+      cached: anyCached
+        ? null
+        : `${named} carries no usage_prompt_cache_read_tokens (the server returned no usage.prompt_tokens_details.cached_tokens)`,
+      tools: `${named} records only model requests: aiperf writes no tool time`,
+    },
+  };
+}
+
+/** Sessions from a Dynamo request trace's agent_context; null when no row carries one. */
+export function agentSessionsFromTrace(trace: DynamoTrace, files: string[]): AgentSessionsPayload | null {
+  const acc = new Map<string, SessionAcc & { order: Array<{ at: number; line: number; t: AgentTurn }> }>();
+  const session = (id: string, parentId: string | null) => {
+    let s = acc.get(id);
+    if (!s) {
+      s = { id, parentId, depth: null, turns: [], toolTimeMs: null, toolCalls: 0, order: [] };
+      acc.set(id, s);
+    }
+    if (s.parentId === null && parentId !== null) s.parentId = parentId;
+    return s;
+  };
+  let withoutSession = 0;
+  let anyCached = false;
+  for (const r of trace.requests) {
+    if (r.sessionId === null) {
+      withoutSession++;
+      continue;
+    }
+    const s = session(r.sessionId, r.parentSessionId);
+    if (r.cachedTokens !== null) anyCached = true;
+    // Dynamo writes no turn index: a request's turn is its place in the session by receive time.
+    const at = r.receivedMs ?? r.eventTimeMs - (r.totalTimeMs ?? 0);
+    s.order.push({
+      at,
+      line: r.lineNo,
+      t: {
+        turn: 0,
+        inputTokens: r.inputTokens,
+        ttftMs: r.ttftMs,
+        cachedTokens: r.cachedTokens,
+        modelMs: r.totalTimeMs,
+        failed: false,
+      },
+    });
+  }
+  for (const t of trace.tools) {
+    if (t.sessionId === null) continue;
+    const s = session(t.sessionId, t.parentSessionId);
+    s.toolCalls++;
+    if (t.durationMs !== null) s.toolTimeMs = (s.toolTimeMs ?? 0) + t.durationMs;
+  }
+  if (acc.size === 0) return null;
+  for (const s of acc.values()) {
+    s.order.sort((a, b) => a.at - b.at || a.line - b.line);
+    s.turns = s.order.map((o, i) => ({ ...o.t, turn: i }));
+  }
+  const named = files.length > 0 ? files.join(", ") : "the request trace";
+  const toolsRecorded = trace.tools.length > 0;
+  const { sessions, omitted } = capped([...acc.values()].map((s) => finishSession(s, toolsRecorded)));
+  return {
+    source: "dynamo-request-trace",
+    files,
+    sessions,
+    omitted,
+    withoutSession,
+    absent: {
+      parent: null,
+      cached: anyCached ? null : `${named} carries no request.cached_tokens`,
+      tools: toolsRecorded
+        ? null
+        : `${named} has no tool_end rows (the agent harness writes them, event_source "harness")`,
+    },
+  };
+}
