@@ -1,7 +1,8 @@
 /**
  * The Dynamo request trace's chart payload (docs/metrics.md §Dynamo request traces): per
  * agent session, its turns, model time and tool time. Stored with the run, served by
- * /api/runs/{id}/charts/dynamo-trace-sessions; no view draws it yet.
+ * /api/runs/{id}/charts/dynamo-trace-sessions; the Sessions view draws the
+ * agent-sessions payload (lib/api/agent-sessions.ts).
  */
 import { z } from "zod";
 
