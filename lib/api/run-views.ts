@@ -1,4 +1,4 @@
-import { AGENT_SESSIONS_CHART, AIPERF_CHARTS, SM_CHARTS, TRTLLM_CHARTS, type ChartDef } from "./chart-catalog";
+import { AIPERF_CHARTS, SM_CHARTS, TRTLLM_CHARTS, type ChartDef } from "./chart-catalog";
 import type { RunSummary } from "./schemas";
 
 export interface RunViewManifest {
@@ -125,7 +125,7 @@ const VIEWS = [
     hasData: hasAgentSessions,
     missing:
       "upload aiperf profile_export.jsonl of a multi-turn run, or a Dynamo request trace whose rows carry agent_context",
-    firstChart: AGENT_SESSIONS_CHART,
+    // No firstChart: an agentic run's sessions payload (up to 20,000 turns) is too large for the page's HTML.
   },
   {
     id: "breakdown",

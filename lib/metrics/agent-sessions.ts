@@ -19,6 +19,8 @@ import type { TurnColumns } from "./conversation-turns";
 
 /** Sessions kept in the payload; past this many, the ones with the fewest turns are left out. */
 export const MAX_SESSIONS = 500;
+/** Turns kept in the payload over all its sessions (a session's turns are kept whole or not at all). */
+export const MAX_TURNS = 20_000;
 
 const NO_SESSION = -1;
 
@@ -119,17 +121,23 @@ function finishSession(s: SessionAcc, toolsRecorded: boolean): AgentSession {
   };
 }
 
-/** Keeps at most MAX_SESSIONS, dropping the sessions with the fewest turns first (stable). */
+/**
+ * Keeps at most MAX_SESSIONS sessions and MAX_TURNS turns in all, dropping the sessions with the
+ * fewest turns first; the kept ones stay in their order.
+ */
 function capped(all: AgentSession[]): { sessions: AgentSession[]; omitted: number } {
-  if (all.length <= MAX_SESSIONS) return { sessions: all, omitted: 0 };
-  const keep = new Set(
-    all
-      .map((s, i) => ({ i, n: s.turns.length }))
-      .sort((a, b) => b.n - a.n || a.i - b.i)
-      .slice(0, MAX_SESSIONS)
-      .map((x) => x.i),
-  );
-  return { sessions: all.filter((_, i) => keep.has(i)), omitted: all.length - MAX_SESSIONS };
+  const total = all.reduce((a, s) => a + s.turns.length, 0);
+  if (all.length <= MAX_SESSIONS && total <= MAX_TURNS) return { sessions: all, omitted: 0 };
+  const keep = new Set<number>();
+  let turns = 0;
+  const order = all.map((s, i) => ({ i, n: s.turns.length })).sort((a, b) => b.n - a.n || a.i - b.i);
+  for (const { i, n } of order) {
+    if (keep.size === MAX_SESSIONS) break;
+    if (turns + n > MAX_TURNS) continue;
+    keep.add(i);
+    turns += n;
+  }
+  return { sessions: all.filter((_, i) => keep.has(i)), omitted: all.length - keep.size };
 }
 
 /**

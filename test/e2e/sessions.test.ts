@@ -1,0 +1,105 @@
+/**
+ * The Sessions view in the browser (docs/metrics.md §Agent sessions): a Dynamo request trace of
+ * agent sessions with sub-agents and tool calls (test/generators/dynamo-request-trace.mjs, after
+ * ai-dynamo/dynamo lib/llm/src/request_trace/types.rs) shows its session tree, collapsible, and a
+ * session's turns, cache stop and tool time; the real aiperf 0.8.0 agentic records
+ * (real-public/aiperf-0.8.0-sglang-glm5.1-agentic-conc16, when ../shared is there) show their 18
+ * root sessions and name the file that lacks cached tokens and tool time.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
+import { realPublicDir, realPublicFile } from "../helpers/real-public";
+import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
+
+const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
+const AGENTIC = "aiperf-0.8.0-sglang-glm5.1-agentic-conc16";
+
+describe("sessions view", () => {
+  const t = useAppAndBrowser();
+
+  it("draws the session tree, collapses a root's sub-agents, and opens a sub-agent's turns", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-sessions-"));
+    const trace = dynamoRequestTrace({ requests: 30, turns: 5, subagentEvery: 3, seed: 11 });
+    fs.writeFileSync(path.join(dir, "dynamo-request-trace.jsonl"), trace.text);
+    const run = await apiUpload(t.app.url, [{ path: path.join(dir, "dynamo-request-trace.jsonl") }], {
+      name: "e2e agent sessions",
+    });
+    fs.rmSync(dir, { recursive: true, force: true });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- generated rows
+    const ends = (trace.rows as any[]).filter((r) => r.event_type === "request_end");
+    const sessions = [...new Set(ends.map((r) => r.agent_context.session_id as string))];
+    const child = ends.find((r) => r.agent_context.parent_session_id)!.agent_context;
+
+    for (const [width, height] of [
+      [1440, 1100],
+      [390, 900],
+    ])
+      for (const scheme of ["light", "dark"] as const) {
+        const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
+        const page = await context.newPage();
+        await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=sessions`);
+        const tree = page.getByTestId("session-tree");
+        await tree.waitFor({ timeout: 30_000 });
+        expect(await page.getByTestId("session-node").count()).toBe(sessions.length);
+        const facts = (await page.getByTestId("sessions-facts").textContent()) ?? "";
+        expect(facts).toContain(`${sessions.length} (`);
+        expect(facts).toContain("sub-agent");
+        const parentNode = page.locator(`[data-testid=session-node][data-session="${child.parent_session_id}"]`);
+        const toggle = parentNode.locator(":scope > div button[aria-expanded]");
+        const childNode = page.locator(`[data-testid=session-node][data-session="${child.session_id}"]`);
+        if (width === 1440 && scheme === "light") {
+          // Collapse and expand a root's sub-agents by keyboard.
+          expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+          await toggle.focus();
+          await page.keyboard.press("Enter");
+          await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("false");
+          expect(await childNode.count()).toBe(0);
+          await page.keyboard.press("Enter");
+          await expect.poll(() => childNode.count()).toBe(1);
+        }
+        await childNode.locator("button[aria-pressed]").first().click();
+        await page.waitForURL((u) => u.searchParams.get("session") === child.session_id);
+        const detail = page.getByTestId("session-detail");
+        await expect.poll(async () => (await detail.textContent()) ?? "").toContain(child.session_id);
+        const detailText = (await page.getByTestId("session-detail-facts").textContent()) ?? "";
+        expect(detailText).toMatch(/tool time.*in \d+ calls?/);
+        expect(detailText).toContain("cache stopped");
+        expect(await detail.textContent()).toContain(`Spawned by`);
+        await detail.locator("figure[data-chart]").first().waitFor({ timeout: 30_000 });
+        await page.screenshot({ path: path.join(SHOTS, `sessions-dynamo-${width}-${scheme}.png`), fullPage: true });
+        await context.close();
+      }
+  });
+
+  it.skipIf(realPublicDir(AGENTIC) === null)(
+    "real aiperf 0.8.0 agentic records: 18 root sessions; the records file lacks cached tokens and tool time",
+    async () => {
+      const run = await apiUpload(t.app.url, [{ path: realPublicFile(AGENTIC, "profile_export.jsonl") }], {
+        name: "e2e aiperf agentic sessions",
+      });
+      for (const [width, height] of [
+        [1440, 1100],
+        [390, 900],
+      ])
+        for (const scheme of ["light", "dark"] as const) {
+          const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
+          const page = await context.newPage();
+          await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=sessions`);
+          await page.getByTestId("session-tree").waitFor({ timeout: 30_000 });
+          expect(await page.getByTestId("session-node").count()).toBe(18);
+          expect(await page.getByTestId("sessions-absent-cached").textContent()).toContain(
+            "profile_export.jsonl carries no usage_prompt_cache_read_tokens",
+          );
+          expect(await page.getByTestId("sessions-absent-tools").textContent()).toContain(
+            "profile_export.jsonl records only model requests",
+          );
+          await page.getByTestId("session-detail").locator("figure[data-chart]").first().waitFor();
+          await page.screenshot({ path: path.join(SHOTS, `sessions-aiperf-${width}-${scheme}.png`), fullPage: true });
+          await context.close();
+        }
+    },
+  );
+});
