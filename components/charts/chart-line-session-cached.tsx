@@ -20,7 +20,11 @@ export function ChartLineSessionCached({ session, source }: { session: AgentSess
         method: `cached ÷ input tokens (${source})`,
       }}
       exportName="session-cached-share"
-      missing="No turn of this session carries cached tokens."
+      missing={
+        rows.length === 1
+          ? "One turn: the cached share by turn needs two."
+          : "No successful turn of this session carries cached tokens."
+      }
       kind="line"
       data={rows}
       csv={{ turn: "turn", "cached %": "cachedPct", "cached tokens": "cachedTokens", "input tokens": "inputTokens" }}

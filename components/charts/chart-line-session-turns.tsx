@@ -29,7 +29,11 @@ export function ChartLineSessionTurns({ session, turnLabel }: { session: AgentSe
         method: `TTFT and input tokens as the files record them; turn: ${turnLabel}`,
       }}
       exportName="session-ttft-prompt"
-      missing="No turn of this session has a TTFT or an input token count."
+      missing={
+        rows.length === 1
+          ? `One turn: TTFT ${rows[0].ttftMs === null ? "not recorded" : formatMs(rows[0].ttftMs)} at ${rows[0].inputTokens === null ? "an unrecorded number of" : formatCount(rows[0].inputTokens)} input tokens; no growth to draw.`
+          : "No turn of this session has a TTFT or an input token count."
+      }
       kind="line"
       data={rows}
       csv={{ turn: "turn", "TTFT ms": "ttftMs", "input tokens": "inputTokens", "cached tokens": "cachedTokens" }}

@@ -160,13 +160,13 @@ function TreeItem({
   return (
     <li data-testid="session-node" data-session={s.id}>
       <div
-        className={`flex flex-wrap items-center gap-x-4 gap-y-1 px-3 py-1.5 text-sm ${isOpen ? "bg-accent/10" : ""}`}
+        className={`flex items-start gap-2 px-3 py-1.5 text-sm ${isOpen ? "bg-accent/10" : ""}`}
         style={{ paddingLeft: `${0.75 + n.level * 1.25}rem` }}
       >
         {n.children.length > 0 ? (
           <button
             type="button"
-            className="w-5 text-muted hover:text-fg"
+            className="w-5 shrink-0 text-muted hover:text-fg"
             aria-expanded={expanded}
             aria-controls={groupId}
             aria-label={`${expanded ? "Collapse" : "Expand"} ${plural(n.children.length, "sub-agent", "sub-agents")} of ${s.id}`}
@@ -175,34 +175,43 @@ function TreeItem({
             {expanded ? "▾" : "▸"}
           </button>
         ) : (
-          <span className="w-5" aria-hidden="true" />
+          <span className="w-5 shrink-0" aria-hidden="true" />
         )}
-        <button
-          type="button"
-          className="font-mono text-xs underline-offset-2 hover:underline"
-          aria-pressed={isOpen}
-          title={s.id}
-          onClick={() => onOpen(s.id)}
-        >
-          {shortId(s.id)}
-        </button>
-        {n.level > 0 ? <span className="text-xs text-muted">sub-agent</span> : null}
-        <span>{plural(s.turns.length, "turn", "turns")}</span>
-        <span>
-          <span className="text-muted">model </span>
-          {ms(s.modelTimeMs)}
-        </span>
-        <span>
-          <span className="text-muted">tool </span>
-          {d.absent.tools !== null ? "not recorded" : ms(s.toolTimeMs)}
-        </span>
-        <span>
-          <span className="text-muted">hit </span>
-          {d.absent.cached !== null ? "not recorded" : pct(s.hitRate)}
-        </span>
-        {s.cacheStop !== null && s.cacheStop !== "held" ? (
-          <span className="text-xs">cache stopped at turn {s.cacheStop.turn}</span>
-        ) : null}
+        <div className="flex min-w-0 flex-wrap items-baseline gap-x-4 gap-y-0.5">
+          <span className="flex items-baseline gap-2">
+            <button
+              type="button"
+              className="font-mono text-xs underline-offset-2 hover:underline"
+              aria-pressed={isOpen}
+              title={s.id}
+              onClick={() => onOpen(s.id)}
+            >
+              {shortId(s.id)}
+            </button>
+            {n.level > 0 ? <span className="text-xs text-muted">sub-agent</span> : null}
+          </span>
+          <span>{plural(s.turns.length, "turn", "turns")}</span>
+          <span>
+            <span className="text-muted">model </span>
+            {ms(s.modelTimeMs)}
+          </span>
+          {/* Not recorded for the run: said once above the tree, not on every row. */}
+          {d.absent.tools === null ? (
+            <span>
+              <span className="text-muted">tool </span>
+              {ms(s.toolTimeMs)}
+            </span>
+          ) : null}
+          {d.absent.cached === null ? (
+            <span>
+              <span className="text-muted">hit </span>
+              {pct(s.hitRate)}
+            </span>
+          ) : null}
+          {s.cacheStop !== null && s.cacheStop !== "held" ? (
+            <span className="text-xs">cache stopped at turn {s.cacheStop.turn}</span>
+          ) : null}
+        </div>
       </div>
       {n.children.length > 0 && expanded ? (
         <ul id={groupId} aria-label={`Sub-agents of ${s.id}`} className="divide-y divide-border border-t border-border">
