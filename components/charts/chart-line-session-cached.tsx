@@ -7,7 +7,15 @@ import { sessionTurnRows } from "@/lib/metrics/agent-session-rows";
 import { ReferenceMark } from "./reference-marks";
 
 /** One session's cached share of each turn's prompt, with the turn where the cache stopped hitting. */
-export function ChartLineSessionCached({ session, source }: { session: AgentSession; source: string }) {
+export function ChartLineSessionCached({
+  session,
+  source,
+  turnAxis,
+}: {
+  session: AgentSession;
+  source: string;
+  turnAxis: string;
+}) {
   const rows = sessionTurnRows(session);
   const stop = session.cacheStop !== null && session.cacheStop !== "held" ? session.cacheStop : null;
   return (
@@ -29,7 +37,7 @@ export function ChartLineSessionCached({ session, source }: { session: AgentSess
       data={rows}
       csv={{ turn: "turn", "cached %": "cachedPct", "cached tokens": "cachedTokens", "input tokens": "inputTokens" }}
       series={{ cachedPct: { label: "served from cache", color: "var(--chart-5)", dots: true } }}
-      x={{ key: "turn", title: "turn", numeric: true, integers: true }}
+      x={{ key: "turn", title: turnAxis, numeric: true, integers: true }}
       y={{ title: "prompt tokens", unit: "%", domain: [0, 100], ticks: [0, 25, 50, 75, 100] }}
       tooltip={{
         label: (t) => `turn ${String(t)}`,

@@ -14,7 +14,15 @@ const countTick = (v: number) => v.toLocaleString("en-US", { maximumFractionDigi
  * that grows with the prompt shows as two lines rising together and a cache miss as TTFT jumping
  * where the prompt did not. The turn where the cache stopped hitting is marked.
  */
-export function ChartLineSessionTurns({ session, turnLabel }: { session: AgentSession; turnLabel: string }) {
+export function ChartLineSessionTurns({
+  session,
+  turnLabel,
+  turnAxis,
+}: {
+  session: AgentSession;
+  turnLabel: string;
+  turnAxis: string;
+}) {
   const rows = sessionTurnRows(session);
   const ttftMax = rows.reduce((m, r) => Math.max(m, r.ttftMs ?? 0), 0);
   const inMax = rows.reduce((m, r) => Math.max(m, r.inputTokens ?? 0), 0);
@@ -48,7 +56,7 @@ export function ChartLineSessionTurns({ session, turnLabel }: { session: AgentSe
           format: (v) => `${formatCount(v)} tokens`,
         },
       }}
-      x={{ key: "turn", title: "turn", numeric: true, integers: true }}
+      x={{ key: "turn", title: turnAxis, numeric: true, integers: true }}
       y={[
         { id: "ms", title: "TTFT", unit: "ms", format: countTick, ticks: niceTicks(ttftMax) },
         { id: "tok", title: "input", unit: "tokens", right: true, format: countTick, ticks: niceTicks(inMax) },

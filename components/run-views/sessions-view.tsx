@@ -35,6 +35,11 @@ function turnLabel(p: AgentSessionsPayload): string {
     : "the request's place in its session by request_received_ms (Dynamo writes no turn index)";
 }
 
+/** The x axis title of a session's turns: what the turn number counts. */
+function turnAxis(p: AgentSessionsPayload): string {
+  return p.source === "aiperf-records" ? "turn (aiperf turn_index)" : "turn (0 = first)";
+}
+
 function cacheStopText(s: AgentSession, p: AgentSessionsPayload): string {
   if (p.absent.cached !== null) return "not recorded";
   if (s.cacheStop === null) return "fewer than two turns with cached tokens";
@@ -269,10 +274,11 @@ function SessionDetail({
         </p>
       ) : null}
       <div className="grid gap-4 lg:grid-cols-2">
-        <ChartLineSessionTurns session={s} turnLabel={turnLabel(d)} />
+        <ChartLineSessionTurns session={s} turnLabel={turnLabel(d)} turnAxis={turnAxis(d)} />
         {d.absent.cached === null ? (
           <ChartLineSessionCached
             session={s}
+            turnAxis={turnAxis(d)}
             source={d.source === "aiperf-records" ? "usage_prompt_cache_read_tokens" : "request.cached_tokens"}
           />
         ) : null}
