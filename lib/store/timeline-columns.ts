@@ -80,16 +80,14 @@ const STRINGS_SLICE = 20_000;
 /** What stands for a long list while the rest of the header is parsed. */
 const LIST_MARK = "\u0000\u0001runlens-strings:";
 
-/** The index just past the JSON string that opens at `i`. */
+/** The index just past the JSON string that opens at `i` (its closing quote is one not escaped). */
 function stringEnd(text: string, i: number): number {
-  let j = i + 1;
-  while (j < text.length) {
-    const c = text.charCodeAt(j);
-    if (c === 0x5c) j += 2;
-    else if (c === 0x22) return j + 1;
-    else j++;
+  for (let j = text.indexOf('"', i + 1); j !== -1; j = text.indexOf('"', j + 1)) {
+    let k = j - 1;
+    while (text.charCodeAt(k) === 0x5c) k--;
+    if ((j - 1 - k) % 2 === 0) return j + 1;
   }
-  return j;
+  return text.length;
 }
 
 /**
@@ -102,7 +100,7 @@ function* parseJsonInSteps(text: string): Generator<void, unknown, void> {
   const lists: Array<{ start: number; end: number; cuts: number[] }> = [];
   let scanned = 0;
   for (let i = 0; i < text.length;) {
-    if (i - scanned > 1 << 20) {
+    if (i - scanned > 1 << 18) {
       scanned = i;
       yield;
     }
@@ -127,7 +125,10 @@ function* parseJsonInSteps(text: string): Generator<void, unknown, void> {
           break;
         }
         if (d !== 0x2c) break;
-        if (count % STRINGS_SLICE === 0) cuts.push(j);
+        if (count % STRINGS_SLICE === 0) {
+          cuts.push(j);
+          yield;
+        }
         j++;
       }
       if (strings && count >= STRINGS_SLICE) {
