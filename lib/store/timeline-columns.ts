@@ -13,6 +13,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { sql } from "kysely";
 import type { Db } from "./db";
 import { rawSqlite } from "./raw-sqlite";
+import { readSqliteBlob } from "./sqlite-blob-read";
 
 export type StoredColumn = Float64Array | Int32Array | Uint16Array | Uint8Array;
 
@@ -264,25 +265,45 @@ export async function hasTimelineColumns(db: Db, runId: string): Promise<boolean
 }
 
 /**
- * The blob is read this many bytes at a time, with a turn of the event loop between pieces:
- * better-sqlite3 answers synchronously, and a 200,000-request run's 15 MB in one read held the
- * server for half a second at rest, seconds on a loaded machine.
+ * On PostgreSQL the blob is read this many bytes at a time, with a turn of the event loop
+ * between pieces (its driver parses and decodes an answer on the main thread).
  */
 export const TIMELINE_READ_PIECE = 256 * 1024;
 
 /**
  * The run's stored timeline; null when it was ingested before timelines were stored, or the blob
- * is unreadable, or it went away while it was read (a re-ingest clears it first).
+ * is unreadable, or it went away while it was read (a re-ingest clears it first). On SQLite the
+ * blob is read on a worker thread (./sqlite-blob-read.ts: SQLite loads a blob whole even for a
+ * piece of it); its header is parsed in steps with a turn of the event loop between them.
  */
 export async function readTimelineColumns(
   db: Db,
   runId: string,
   piece = TIMELINE_READ_PIECE,
 ): Promise<StoredColumns | null> {
-  const sqlite = rawSqlite(db);
-  const sqlitePiece = sqlite?.prepare(
-    "select substr(data, ?, ?) as part from run_timeline_columns where run_id = ?",
-  );
+  const bytes = rawSqlite(db) ? await readSqliteColumns(db, runId) : await readPgColumns(db, runId, piece);
+  if (!bytes) return null;
+  const steps = decodeInSteps(bytes);
+  for (;;) {
+    await nextTurn();
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+async function readSqliteColumns(db: Db, runId: string): Promise<Uint8Array | null> {
+  const off = await readSqliteBlob(db, "select data from run_timeline_columns where run_id = ?", [runId]);
+  if (off !== undefined) return off;
+  // In memory (tests): inline.
+  const row = await db
+    .selectFrom("run_timeline_columns")
+    .select("data")
+    .where("run_id", "=", runId)
+    .executeTakeFirst();
+  return row?.data ?? null;
+}
+
+async function readPgColumns(db: Db, runId: string, piece: number): Promise<Uint8Array | null> {
   const head = await db
     .selectFrom("run_timeline_columns")
     .select(sql<number>`length(${sql.ref("data")})`.as("bytes"))
@@ -295,20 +316,12 @@ export async function readTimelineColumns(
   for (let at = 0; at < bytes; at += piece) {
     if (at > 0) await nextTurn();
     const length = Math.min(piece, bytes - at);
-    // SQLite's substr and PostgreSQL's substring count bytes of a blob from 1.
-    const part = sqlitePiece
-      ? ((sqlitePiece.get(at + 1, length, runId) as { part: Buffer } | undefined)?.part ?? null)
-      : await pgPiece(db, runId, at, length);
+    const part = await pgPiece(db, runId, at, length);
     // Gone (a re-ingest cleared it) or replaced by a blob of another size: not this timeline.
     if (!part || part.byteLength !== length) return null;
     out.set(part, at);
   }
-  const steps = decodeInSteps(out);
-  for (;;) {
-    await nextTurn();
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return out;
 }
 
 /** One piece of the blob from PostgreSQL, sent as base64 (a third smaller than bytea's hex, as for ./metric-values.ts). */
