@@ -78,7 +78,7 @@ function cpuSlices(): { stop(): number } {
 }
 
 async function measure(label: string, fn: () => Promise<Response>) {
-  const stalls = loopStalls();
+  const stalls = loopStalls({ wall: true });
   const slices = cpuSlices();
   const t0 = performance.now();
   const res = await fn();
