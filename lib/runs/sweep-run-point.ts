@@ -14,7 +14,7 @@ import { filePart } from "@/lib/store/file-part";
 import type { IngestDeps } from "@/lib/ingest/deps";
 import {
   pointInputsFromAiperfSummary,
-  pointInputsFromRecords,
+  pointInputsFromRecordsInSteps,
   pointInputsFromToolSummary,
   sweepPoint,
   type PointInputs,
@@ -26,6 +26,7 @@ import { storedSummary } from "./stored-summary";
 import { aiperfMeasuredRows } from "@/lib/store/sweep-point-rows";
 import type { RunFacts } from "@/lib/api/run-facts";
 import { EMPTY_FACTS } from "@/lib/api/run-facts";
+import { inTurns } from "./in-turns";
 import { readRunFacts } from "./run-facts";
 
 /** Parsed summaries by blob hash: a blob never changes, and a sweep page asks for the same ones often. */
@@ -134,7 +135,9 @@ async function pointSource(app: IngestDeps, runId: string, blocks: SummaryBlocks
     return { inputs: pointInputsFromAiperfSummary(summary), source: "summary", sourceNote: choice.note };
   if (choice?.from === "records" && req) {
     const rows = await aiperfMeasuredRows(app.store.db, runId);
-    return { inputs: pointInputsFromRecords(rows, req.durationS), source: "records", sourceNote: null };
+    // One statistic a turn: a sort of 200,000 values is tens of milliseconds of the server's time.
+    const inputs = await inTurns(pointInputsFromRecordsInSteps(rows, req.durationS));
+    return { inputs, source: "records", sourceNote: null };
   }
   // An imported tool's result without per-request rows: its own figures are the run's.
   if (req?.source === "tool-summary") {
