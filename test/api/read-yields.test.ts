@@ -31,10 +31,11 @@ import { waitUntil } from "../helpers/wait.mjs";
 const RECORDS = 120_000;
 /**
  * The most CPU (ms) the main thread may spend between two turns of the loop during a read. Now
- * 13–28 ms each. Before, on SQLite and PostgreSQL: a timeline window 82 and 156 ms in one piece,
- * the report 93 and 101 ms, the sweep point 99 and 90 ms (load average 15).
+ * 13–41 ms each. Before, on SQLite and PostgreSQL: a timeline window 82 and 156 ms in one piece,
+ * the report 93 and 101 ms, the sweep point 99 and 90 ms (load average 15). The bound sits between,
+ * with room for a loaded machine's cache misses and a collection inside a slice.
  */
-const SLICE_BOUND_MS = 50;
+const SLICE_BOUND_MS = 70;
 /** At least this many turns during a read: each read has more pieces than this. */
 const MIN_TURNS = 8;
 
