@@ -77,7 +77,7 @@ const nativeWanted = () => process.env.RUNLENS_AIPERF_READ === "native";
  */
 export const nativeReadOptions: { partBytes: number } = ((holder as { [PARTS]?: { partBytes: number } })[
   PARTS
-] ??= { partBytes: 16 << 20 });
+] ??= { partBytes: 32 << 20 });
 
 /** Why DuckDB's read of a part is not the line reader's, or null when it is */
 function mismatch(read: AiperfRecordsRead, part: SpoolPart): string | null {
