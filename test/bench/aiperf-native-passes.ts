@@ -3,6 +3,8 @@
 // of --repeat runs. Run through jiti with the "@" alias (see test/bench/series.mjs):
 //   JITI_ALIAS='{"@":"'$PWD'"}' node node_modules/jiti/lib/jiti-cli.mjs \
 //     test/bench/aiperf-native-passes.ts <profile_export.jsonl> [--repeat 3] [--explain]
+// --reads native:33554432,native:1e12,lines picks the whole reads timed: the reader and, for the
+// native one, its part size in bytes (default: parts of 32 MB, one part, the line reader).
 // Not part of `npm test` or `npm run bench`.
 import fs from "node:fs";
 import os from "node:os";
@@ -24,6 +26,10 @@ const input = process.argv[2];
 const at = process.argv.indexOf("--repeat");
 const repeat = at > 0 ? Number(process.argv[at + 1]) : 3;
 const MAX_LINE = 16 << 20;
+const readsAt = process.argv.indexOf("--reads");
+const reads = (readsAt > 0 ? process.argv[readsAt + 1] : "native:33554432,native:1e12,lines")
+  .split(",")
+  .map((r) => r.split(":"));
 
 type Took = { wall: number; cpu: number };
 const best = new Map<string, Took>();
@@ -105,14 +111,7 @@ async function main() {
     await read.close();
     fs.rmSync(local, { force: true });
     // The whole native read (spool, read, feed, segment), then the request file's COPY.
-    process.env.RUNLENS_AIPERF_READ = "native";
-    for (const [mode, part] of (process.env.X_MODES
-      ? JSON.parse(process.env.X_MODES)
-      : [
-          ["native", "16777216"],
-          ["native", "1e12"],
-          ["lines", ""],
-        ]) as Array<[string, string]>) {
+    for (const [mode, part = ""] of reads) {
       process.env.RUNLENS_AIPERF_READ = mode;
       nativeReadOptions.partBytes = Number(part);
       const stage = new AiperfRequestStage(`bench-${mode}-${r}`);
