@@ -9,6 +9,11 @@ export interface Line {
 export interface LineReaderOptions {
   /** Lines longer than this are skipped and reported, never held in memory whole. */
   maxLineBytes?: number;
+  /**
+   * Lines already read before this input (a file read from one of its lines on): numbering goes
+   * on from there, and the first line given is not the file's, so no byte-order mark is taken off.
+   */
+  linesBefore?: number;
 }
 
 export interface LineReport {
@@ -52,6 +57,8 @@ export class LineSplitter {
     options: LineReaderOptions = {},
   ) {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.lineNo = options.linesBefore ?? 0;
+    this.first = this.lineNo === 0;
   }
 
   /** Appends the lines `chunk` completes to `out`. */

@@ -1,6 +1,7 @@
 /**
- * A JSONL file's bytes written once to a local file for DuckDB to read natively
- * (docs/architecture.md §The aiperf records read), scanned on the way for what only the
+ * A JSONL file's bytes written once to local files, parts of whole lines, for DuckDB to read
+ * natively a part at a time while the rest arrives (docs/architecture.md §The aiperf records
+ * read), each part scanned on the way for what only the
  * line-by-line reader reads exactly: the scan says whether every line is one plain JSON object
  * (starts with `{`, ends with `}`, valid UTF-8, within the line limit, none of the refused
  * texts) and counts the lines and the occurrences of the counted texts. The scan is of bytes
@@ -85,38 +86,116 @@ class Scanner {
   }
 }
 
-/** Writes `source` to `path` and scans it (see above). */
-export async function spoolJsonl(
+/** One part of a spooled file: whole lines, in a file of their own, scanned on their own */
+export interface SpoolPart extends SpoolScan {
+  path: string;
+  /** Lines of the parts before this one */
+  linesBefore: number;
+}
+
+/**
+ * Writes `source` to local files of about `partBytes` each, cut at line breaks, and scans each
+ * (see above); `onPart` gets each part once its file is complete, in order, while the rest is
+ * still arriving. Once a part is odd it is not cut again: it holds the rest of the file. An empty
+ * source gives one empty part.
+ */
+export async function spoolJsonlParts(
   source: AsyncIterable<Buffer>,
-  path: string,
-  options: SpoolOptions,
-): Promise<SpoolScan> {
-  const out = fs.createWriteStream(path, { highWaterMark: 1 << 20 });
-  const scan = new Scanner(options);
-  let pending: Buffer = Buffer.alloc(0);
+  newPath: () => string,
+  options: SpoolOptions & { partBytes: number },
+  onPart: (part: SpoolPart) => void,
+): Promise<void> {
+  let out: fs.WriteStream | null = null;
+  let path = "";
+  let scan = new Scanner(options);
   let bytes = 0;
-  try {
-    for await (const chunk of source) {
-      bytes += chunk.length;
-      if (!out.write(chunk)) await once(out, "drain");
-      // Once odd, the file goes to the line reader: only its bytes are still needed.
-      if (scan.odd !== null) continue;
-      const data = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
-      const nl = data.lastIndexOf(LF);
-      if (nl === -1) {
-        pending = Buffer.from(data);
-        if (pending.length >= options.maxLineBytes) scan.odd ??= "a line longer than the line-length limit";
-        continue;
-      }
-      scan.region(data.subarray(0, nl + 1));
-      pending = Buffer.from(data.subarray(nl + 1));
-    }
-    if (pending.length > 0 && scan.odd === null) scan.region(pending);
+  let linesBefore = 0;
+  let parts = 0;
+  let pending: Buffer = Buffer.alloc(0);
+  const write = async (b: Buffer) => {
+    if (b.length === 0) return;
+    if (!out) out = fs.createWriteStream((path = newPath()), { highWaterMark: 1 << 20 });
+    bytes += b.length;
+    if (!out.write(b)) await once(out, "drain");
+  };
+  const close = async () => {
+    if (!out && parts > 0) return;
+    if (!out) out = fs.createWriteStream((path = newPath()));
     out.end();
     await finished(out);
+    out = null;
+    parts++;
+    onPart({
+      path,
+      linesBefore,
+      bytes,
+      lines: scan.lines,
+      maxLine: scan.maxLine,
+      odd: scan.odd,
+      counts: scan.counts,
+    });
+    linesBefore += scan.lines;
+    bytes = 0;
+    scan = new Scanner(options);
+  };
+  const take = async (region: Buffer) => {
+    scan.region(region);
+    await write(region);
+  };
+  const tooLong = async () => {
+    if (pending.length < options.maxLineBytes) return false;
+    scan.odd ??= "a line longer than the line-length limit";
+    await write(pending);
+    pending = Buffer.alloc(0);
+    return true;
+  };
+  try {
+    for await (const chunk of source) {
+      // Once odd, the part goes to the line reader: only its bytes are still needed.
+      if (scan.odd !== null) {
+        await write(chunk);
+        continue;
+      }
+      // Only the line cut by the chunk's start is copied; the chunk's whole lines are not.
+      let from = 0;
+      if (pending.length > 0) {
+        const first = chunk.indexOf(LF);
+        if (first === -1) {
+          pending = Buffer.concat([pending, chunk]);
+          await tooLong();
+          continue;
+        }
+        await take(Buffer.concat([pending, chunk.subarray(0, first + 1)]));
+        pending = Buffer.alloc(0);
+        from = first + 1;
+        if (scan.odd !== null) {
+          await write(chunk.subarray(from));
+          continue;
+        }
+      }
+      // The chunk's whole lines, cut where a part is full.
+      const nl = chunk.lastIndexOf(LF);
+      while (nl >= from && scan.odd === null) {
+        const full = from + Math.max(1, options.partBytes - bytes) - 1;
+        const cut = full < nl ? chunk.indexOf(LF, full) : nl;
+        await take(chunk.subarray(from, cut + 1));
+        from = cut + 1;
+        if (scan.odd === null && bytes >= options.partBytes) await close();
+      }
+      if (scan.odd !== null) {
+        await write(chunk.subarray(from));
+        continue;
+      }
+      pending = Buffer.from(chunk.subarray(from));
+      await tooLong();
+    }
+    if (pending.length > 0) {
+      if (scan.odd === null) scan.region(pending);
+      await write(pending);
+    }
+    await close();
   } catch (err) {
-    out.destroy();
+    (out as fs.WriteStream | null)?.destroy();
     throw err;
   }
-  return { bytes, lines: scan.lines, maxLine: scan.maxLine, odd: scan.odd, counts: scan.counts };
 }

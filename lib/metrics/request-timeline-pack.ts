@@ -11,6 +11,7 @@ import {
   type RequestTimeline,
   type TimelineSegmentDef,
 } from "./request-timeline";
+import { atOnce, type Steps } from "./steps";
 
 /** Bumped when the columns change meaning; a stored timeline of another version is read from rows. */
 export const TIMELINE_PACK_VERSION = 1;
@@ -92,6 +93,14 @@ export function unpackTimeline(stored: {
   meta: unknown;
   columns: Record<string, Column>;
 }): RequestTimeline | null {
+  return atOnce(unpackTimelineInSteps(stored));
+}
+
+/** unpackTimeline in steps: one lane grouping (its keys and the check of every request's lane) a step. */
+export function* unpackTimelineInSteps(stored: {
+  meta: unknown;
+  columns: Record<string, Column>;
+}): Steps<RequestTimeline | null> {
   const m = stored.meta;
   if (!isObject(m) || m.version !== TIMELINE_PACK_VERSION) return null;
   if (m.source !== "trtllm" && m.source !== "aiperf") return null;
@@ -115,6 +124,7 @@ export function unpackTimeline(stored: {
   if (!blockMaxEndMs) return null;
   const lanes: RequestTimeline["lanes"] = {};
   for (const l of m.lanes as unknown[]) {
+    yield;
     if (!isObject(l) || !Array.isArray(l.keys) || !TIMELINE_LANES.includes(l.by as TimelineLanes))
       return null;
     const of = c[`lane:${String(l.by)}`];

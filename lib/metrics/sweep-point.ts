@@ -9,6 +9,7 @@ import { isTimeUnit, toMs } from "@/lib/formats/aiperf-units";
 import { derivedThroughput } from "./derived-throughput";
 import { tokPerUserStats } from "./per-user-throughput";
 import { percentileSorted, sortedFinite } from "./stats";
+import { atOnce, type Steps } from "./steps";
 
 /**
  * A distribution read at the four sweep statistics; a statistic the producer did not write
@@ -185,6 +186,14 @@ export interface MeasuredColumns {
  * last profiling response, `durationS` of the requests block), so they match its summary.
  */
 export function pointInputsFromRecords(cols: MeasuredColumns, durationS: number | null): PointInputs {
+  return atOnce(pointInputsFromRecordsInSteps(cols, durationS));
+}
+
+/** pointInputsFromRecords in steps: one statistic (one sort of every request's value) a step. */
+export function* pointInputsFromRecordsInSteps(
+  cols: MeasuredColumns,
+  durationS: number | null,
+): Steps<PointInputs> {
   let output = 0;
   let input = 0;
   let inputKnown = true;
@@ -196,13 +205,21 @@ export function pointInputsFromRecords(cols: MeasuredColumns, durationS: number 
   }
   const n = cols.e2eMs.length;
   const rate = (v: number) => (durationS && durationS > 0 && n > 0 ? v / durationS : null);
+  yield;
+  const ttftMs = latencyStats(cols.ttftMs);
+  yield;
+  const e2eMs = latencyStats(cols.e2eMs);
+  yield;
+  const tpotMs = latencyStats(cols.tpotMs);
+  yield;
+  const tokPerSPerUser = interactivityFromTpot(cols.tpotMs);
   return {
     outputTokPerS: rate(output),
     totalTokPerS: inputKnown ? rate(input + output) : null,
     requestsPerS: rate(n),
-    ttftMs: latencyStats(cols.ttftMs),
-    e2eMs: latencyStats(cols.e2eMs),
-    tpotMs: latencyStats(cols.tpotMs),
-    tokPerSPerUser: interactivityFromTpot(cols.tpotMs),
+    ttftMs,
+    e2eMs,
+    tpotMs,
+    tokPerSPerUser,
   };
 }

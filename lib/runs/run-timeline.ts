@@ -22,9 +22,10 @@ import {
   timelineFromRows,
 } from "@/lib/ingest/timeline-columns";
 import { timelineWindow, type RequestTimeline } from "@/lib/metrics/request-timeline";
-import { unpackTimeline } from "@/lib/metrics/request-timeline-pack";
+import { unpackTimelineInSteps } from "@/lib/metrics/request-timeline-pack";
 import type { Db } from "@/lib/store/db";
-import { getChartData, getFiles, getRun, type RunRow } from "@/lib/store/runs-repo";
+import { getChartText } from "@/lib/store/chart-payloads";
+import { getFiles, getRun, type RunRow } from "@/lib/store/runs-repo";
 import {
   hasTimelineColumns,
   readTimelineColumns,
@@ -32,6 +33,7 @@ import {
 } from "@/lib/store/timeline-columns";
 import { aiperfRequestAt } from "@/lib/store/timeline-rows";
 import { inputsTurnOf } from "@/lib/store/aiperf-inputs-reuse";
+import { inTurns } from "./in-turns";
 
 /** Timelines of the last few runs asked for: a million-request timeline is ~40 MB. */
 const KEEP = 3;
@@ -51,10 +53,12 @@ const LINE_BITS = AIPERF_LINE_BITS;
  * stored in another version, its rows, through the builder the ingest uses.
  */
 async function build(db: Db, run: RunRow): Promise<RequestTimeline | null> {
+  // Read a piece at a time and unpacked a lane grouping at a time: the server answers others
+  // meanwhile (a 200,000-request run's first window other than the stored one held it seconds).
   const stored = await readTimelineColumns(db, run.id);
-  const t = stored && unpackTimeline(stored);
+  const t = stored && (await inTurns(unpackTimelineInSteps(stored)));
   if (t) return t;
-  const origin = originOf(JSON.parse((await getChartData(db, run.id, AIPERF_ORIGIN_CHART)) ?? "null"));
+  const origin = originOf(JSON.parse((await getChartText(db, run.id, AIPERF_ORIGIN_CHART)) ?? "null"));
   return timelineFromRows(db, run.id, await getFiles(db, run.id), origin);
 }
 

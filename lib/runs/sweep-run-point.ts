@@ -14,7 +14,7 @@ import { filePart } from "@/lib/store/file-part";
 import type { IngestDeps } from "@/lib/ingest/deps";
 import {
   pointInputsFromAiperfSummary,
-  pointInputsFromRecords,
+  pointInputsFromRecordsInSteps,
   pointInputsFromToolSummary,
   sweepPoint,
   type PointInputs,
@@ -22,9 +22,11 @@ import {
 } from "@/lib/metrics/sweep-point";
 import { recordsOrSummary } from "@/lib/metrics/records-or-summary";
 import { getFiles, getRun, type FileRow } from "@/lib/store/runs-repo";
+import { storedSummary } from "./stored-summary";
 import { aiperfMeasuredRows } from "@/lib/store/sweep-point-rows";
 import type { RunFacts } from "@/lib/api/run-facts";
 import { EMPTY_FACTS } from "@/lib/api/run-facts";
+import { inTurns } from "./in-turns";
 import { readRunFacts } from "./run-facts";
 
 /** Parsed summaries by blob hash: a blob never changes, and a sweep page asks for the same ones often. */
@@ -109,8 +111,7 @@ function fromTrtllm(blocks: SummaryBlocks): Sourced | null {
       ttftMs: set(lat.ttftMs),
       e2eMs: set(lat.e2eMs),
       tpotMs: set(lat.tpotMs),
-      // Per request at ingest; runs ingested before it was kept give the median only (from TPOT).
-      tokPerSPerUser: set(lat.tokPerUser ?? null),
+      tokPerSPerUser: set(lat.tokPerUser),
     },
     source: "records",
     sourceNote: null,
@@ -134,7 +135,9 @@ async function pointSource(app: IngestDeps, runId: string, blocks: SummaryBlocks
     return { inputs: pointInputsFromAiperfSummary(summary), source: "summary", sourceNote: choice.note };
   if (choice?.from === "records" && req) {
     const rows = await aiperfMeasuredRows(app.store.db, runId);
-    return { inputs: pointInputsFromRecords(rows, req.durationS), source: "records", sourceNote: null };
+    // One statistic a turn: a sort of 200,000 values is tens of milliseconds of the server's time.
+    const inputs = await inTurns(pointInputsFromRecordsInSteps(rows, req.durationS));
+    return { inputs, source: "records", sourceNote: null };
   }
   // An imported tool's result without per-request rows: its own figures are the run's.
   if (req?.source === "tool-summary") {
@@ -181,7 +184,7 @@ export interface SweepMember {
 export async function sweepMember(app: IngestDeps, runId: string): Promise<SweepMember | null> {
   const row = await getRun(app.store.db, runId);
   if (!row) return null;
-  const parsed = row.summary ? summaryBlocksSchema.safeParse(JSON.parse(row.summary)) : null;
+  const parsed = row.summary ? summaryBlocksSchema.safeParse(storedSummary(row).blocks) : null;
   const blocks = parsed?.success ? parsed.data : null;
   const facts = (await readRunFacts(app.store, runId)) ?? EMPTY_FACTS;
   const src: Sourced = blocks

@@ -12,7 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordsReadLog } from "@/lib/ingest/analyzers/aiperf-native-ingest";
+import { nativeReadOptions, recordsReadLog } from "@/lib/ingest/analyzers/aiperf-native-ingest";
 import { aiperfRequestsSource } from "@/lib/store/columnar/aiperf-request-file";
 import { queryRows } from "@/lib/store/columnar/engine";
 import { chartKeys } from "@/lib/store/runs-repo";
@@ -150,13 +150,19 @@ async function dumpRun(app: { store: { db: Parameters<typeof chartKeys>[0] } }, 
   );
 }
 
-async function upload(parts: Part[], read: "lines" | "native"): Promise<string> {
+/** Small parts: every file of more than a few records is read by DuckDB in several parts. */
+const SMALL_PARTS = 16 * 1024;
+
+async function upload(parts: Part[], read: "lines" | "native", partBytes?: number): Promise<string> {
   const saved = process.env.RUNLENS_AIPERF_READ;
+  const savedParts = nativeReadOptions.partBytes;
   if (read) process.env.RUNLENS_AIPERF_READ = read;
   else delete process.env.RUNLENS_AIPERF_READ;
+  if (partBytes !== undefined) nativeReadOptions.partBytes = partBytes;
   try {
     return await uploadRun(parts, { name: "same name" });
   } finally {
+    nativeReadOptions.partBytes = savedParts;
     if (saved === undefined) delete process.env.RUNLENS_AIPERF_READ;
     else process.env.RUNLENS_AIPERF_READ = saved;
   }
@@ -177,6 +183,21 @@ describe.each(TEST_STORES)("aiperf records read natively, %s", (_store, pgUrl) =
     expect(took, `records files read natively (${recordsReadLog.lastReason})`).toBe(native);
     expect(await dumpRun(env.app, fast)).toEqual(await dumpRun(env.app, lines));
   });
+
+  it.each(CASES.filter((c) => c.native > 0 && !c.name.startsWith("bad/")))(
+    "$name in parts of 16 KB: the same run as the line reader's",
+    async ({ parts, native }) => {
+      const p = await parts();
+      const lines = await upload(p, "lines");
+      const before = recordsReadLog.native;
+      const fast = await upload(p, "native", SMALL_PARTS);
+      expect(
+        recordsReadLog.native - before,
+        `records files read natively (${recordsReadLog.lastReason})`,
+      ).toBe(native);
+      expect(await dumpRun(env.app, fast)).toEqual(await dumpRun(env.app, lines));
+    },
+  );
 });
 
 describe("a large clean file with one malformed and one NaN line", () => {
@@ -196,6 +217,28 @@ describe("a large clean file with one malformed and one NaN line", () => {
     const before = recordsReadLog.lineReader;
     const id = await upload(parts, "native");
     expect(recordsReadLog.lineReader - before).toBe(1);
+    const f = (await readRun(id)).files[0];
+    expect(f.skipped).toBe(1);
+    expect(f.warnings).toEqual([{ line: 1500, message: "skipped line: not valid JSON" }]);
+    expect(f.records).toBe(2999);
+    expect(await dumpRun(env.app, id)).toEqual(await dumpRun(env.app, fromLines));
+  });
+
+  it("in parts: the parts before the bad line are read natively, the line reader reads on with the same line numbers", async () => {
+    const dir = path.join(gen, "broken-parts");
+    await generateAiperfRun(dir, { records: 3000, csv: false });
+    const lines = fs.readFileSync(path.join(dir, "profile_export.jsonl"), "utf8").split("\n");
+    lines[1499] = lines[1499].slice(0, 40);
+    lines[1999] = lines[1999].replace(
+      /"time_to_first_token":\{"value":[^,]+/,
+      '"time_to_first_token":{"value":NaN',
+    );
+    const parts = [{ name: "profile_export.jsonl", content: lines.join("\n") }];
+    const fromLines = await upload(parts, "lines");
+    const before = recordsReadLog.lineReader;
+    const id = await upload(parts, "native", SMALL_PARTS);
+    expect(recordsReadLog.lineReader - before).toBe(1);
+    expect(recordsReadLog.lastReason).toMatch(/from line [1-9]/);
     const f = (await readRun(id)).files[0];
     expect(f.skipped).toBe(1);
     expect(f.warnings).toEqual([{ line: 1500, message: "skipped line: not valid JSON" }]);

@@ -6,7 +6,9 @@
  *     npx vitest run --project soak test/soak/read-stalls.measure.test.ts
  *
  * RUNLENS_MEASURE_N sets the sizes (200,000); RUNLENS_MEASURE_DIR keeps the store and its runs
- * for the next measurement; RUNLENS_MEASURE_PG=1 measures PostgreSQL too.
+ * for the next measurement; RUNLENS_MEASURE_PG=1 measures PostgreSQL too. Each read prints its
+ * longest stall in wall time and its longest slice of the main thread's CPU between two turns of
+ * the loop: on a loaded machine the first is many times the second.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -37,16 +39,56 @@ const N = Number(process.env.RUNLENS_MEASURE_N ?? 200_000);
 const url = (p: string) => new Request(`http://localhost${p}`);
 const p = (id: string) => ({ params: Promise.resolve({ id }) });
 
+/**
+ * The main thread's CPU time in ms (Linux: its schedstat run time; elsewhere the process's), so a
+ * slice of it between two turns of the loop is what the read held the loop for, whatever the
+ * machine's load made of it in wall time.
+ */
+const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
+const mainThreadCpuMs = fs.existsSync(SCHEDSTAT)
+  ? () => Number(fs.readFileSync(SCHEDSTAT, "utf8").split(" ")[0]) / 1e6
+  : () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    };
+
+/** The most main-thread CPU (ms) between two turns of the loop, from now until `stop()`. */
+function cpuSlices(): { stop(): number } {
+  let last = mainThreadCpuMs();
+  let most = 0;
+  let running = true;
+  const note = () => {
+    const now = mainThreadCpuMs();
+    most = Math.max(most, now - last);
+    last = now;
+  };
+  const tick = () => {
+    if (!running) return;
+    note();
+    setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+  return {
+    stop() {
+      note();
+      running = false;
+      return most;
+    },
+  };
+}
+
 async function measure(label: string, fn: () => Promise<Response>) {
   const stalls = loopStalls({ wall: true });
+  const slices = cpuSlices();
   const t0 = performance.now();
   const res = await fn();
   const body = await res.arrayBuffer();
   const ms = performance.now() - t0;
+  const slice = slices.stop();
   const stall = stalls.stop();
   const note = res.status >= 400 ? Buffer.from(body).toString("utf8").slice(0, 60) : "";
   process.stdout.write(
-    `${label.padEnd(52)} ${String(res.status).padEnd(4)} ${String(body.byteLength).padStart(9)} B ${ms.toFixed(0).padStart(6)} ms  stall ${stall.toFixed(0).padStart(5)} ms ${note}\n`,
+    `${label.padEnd(52)} ${String(res.status).padEnd(4)} ${String(body.byteLength).padStart(9)} B ${ms.toFixed(0).padStart(6)} ms  stall ${stall.toFixed(0).padStart(5)} ms  cpu slice ${slice.toFixed(0).padStart(4)} ms ${note}\n`,
   );
 }
 

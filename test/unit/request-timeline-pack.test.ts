@@ -160,6 +160,25 @@ describe("stored timeline columns", () => {
     expect(decodeStoredColumns(new Uint8Array(2))).toBeNull();
   });
 
+  it("reads a header's long lists of names a slice at a time as one JSON.parse reads them", () => {
+    // Names with what a slice boundary must not split on: quotes, commas, backslashes, brackets.
+    const awkward = ['a","b', "c\\", '\\"', "[x]", "", "é ✓ 𝄞", ",", '"'];
+    const names = Array.from({ length: 50_123 }, (_, i) => `${awkward[i % awkward.length]}${i}`);
+    const meta = {
+      lanes: [
+        { by: "conversation", keys: names },
+        { by: "worker", keys: ["w0", "w1"] },
+        { by: "mixed", keys: [...names.slice(0, 30_000), 1] },
+      ],
+      short: names.slice(0, 5),
+      nested: { deeper: [names.slice(0, 20_000)] },
+    };
+    const bytes = encodeStoredColumns({ meta, columns: { id: new Int32Array([1, 2, 3]) } });
+    const decoded = decodeStoredColumns(bytes)!;
+    expect(decoded.meta).toEqual(JSON.parse(JSON.stringify(meta)));
+    expect(Array.from(decoded.columns.id)).toEqual([1, 2, 3]);
+  });
+
   it("rebuilds the window index of columns stored with another block size", () => {
     const t = generated(3 * TIMELINE_BLOCK);
     const packed = packTimeline(t);

@@ -1,7 +1,8 @@
 /**
  * aiperf `profile_export.jsonl` read by DuckDB (docs/architecture.md §The aiperf records read):
- * the bytes go once to a local file, scanned on the way; DuckDB reads that file natively into
- * raw columns (lib/store/columnar/aiperf-records-native.ts); the run's structures (request log,
+ * the bytes go once to local files of whole lines, parts scanned on the way; DuckDB reads each
+ * part natively into raw columns (lib/store/columnar/aiperf-records-native.ts) as soon as it is
+ * written, while the upload goes on; the run's structures (request log,
  * turns, reuse, conversations, errors, profiling clock) are fed from those columns with the line
  * reader's own value rules (units, token counts, derived ITL), and the records' rows become a
  * segment of the run's request file without a row object or an appended row each.
@@ -10,9 +11,11 @@
  * read cannot reproduce exactly: a malformed, blank, over-long or non-UTF-8 line, NaN/Infinity,
  * surrogate or NUL escapes, a line that is not one object, old metric tags or 0.1.x stamps,
  * numbers written as text or text as numbers, duplicate keys. The scan and DuckDB's own counts
- * decide before any record reaches the run; in doubt, the line reader reads the local copy.
+ * decide for each part before any of its records reaches the run; from the first part in doubt
+ * on, the line reader reads the local copy, its line numbers going on from the parts before.
  */
 import fs from "node:fs";
+import { Readable } from "node:stream";
 import type { DuckDBValue, DuckDBVector } from "@duckdb/node-api";
 import { derivedItlMs, NEGATIVE_TOKENS, tokenCount } from "@/lib/formats/aiperf-records";
 import { toMs } from "@/lib/formats/aiperf-units";
@@ -34,7 +37,7 @@ import {
 } from "@/lib/store/columnar/aiperf-records-native";
 import { runFileTmpPath } from "@/lib/store/columnar/run-files";
 import type { FileReport, IngestContext, IngestFile } from "../analyzer";
-import { spoolJsonl } from "../jsonl-spool";
+import { spoolJsonlParts, type SpoolPart } from "../jsonl-spool";
 import { integerOrNull } from "./aiperf-request-row";
 import { ingestRecordFile, type RecordSinks } from "./aiperf-record-ingest";
 
@@ -52,6 +55,7 @@ export interface RecordsReadLog {
   lastReason: string | null;
 }
 const KEY = Symbol.for("runlens.aiperfRecordsRead");
+const PARTS = Symbol.for("runlens.aiperfRecordsReadParts");
 const holder = globalThis as { [KEY]?: RecordsReadLog };
 export const recordsReadLog: RecordsReadLog = (holder[KEY] ??= {
   native: 0,
@@ -66,7 +70,37 @@ export const recordsReadLog: RecordsReadLog = (holder[KEY] ??= {
  */
 const nativeWanted = () => process.env.RUNLENS_AIPERF_READ === "native";
 
-/** Reads one records file into the sinks, natively when the file allows it. */
+/**
+ * Bytes of a part: the file is read by DuckDB a part at a time while the rest arrives, and each
+ * part is fed while DuckDB reads the next, so what is left once the upload ends is about one
+ * part's read, not the whole file's. Settable for tests (small parts split small files).
+ */
+export const nativeReadOptions: { partBytes: number } = ((holder as { [PARTS]?: { partBytes: number } })[
+  PARTS
+] ??= { partBytes: 32 << 20 });
+
+/** Why DuckDB's read of a part is not the line reader's, or null when it is */
+function mismatch(read: AiperfRecordsRead, part: SpoolPart): string | null {
+  const c = read.check;
+  if (c.rows !== part.lines) return `${c.rows} records in ${part.lines} lines`;
+  if (c.odd > 0) return `${c.odd} records the line reader reads by other rules`;
+  if (c.starts !== part.counts.get(START_KEY) || c.ends !== part.counts.get(END_KEY))
+    return "a stamp key outside a record's metadata, or a null stamp";
+  return null;
+}
+
+/** The bytes of `paths` one after the other */
+async function* concatenated(paths: readonly string[]): AsyncGenerator<Buffer> {
+  for (const p of paths)
+    for await (const chunk of fs.createReadStream(p, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
+}
+
+/**
+ * Reads one records file into the sinks, natively when the file allows it. The file is spooled
+ * in parts (lib/ingest/jsonl-spool.ts); DuckDB reads each part as soon as it is complete, one at
+ * a time, and each part that reads exactly as the line reader would is fed to the sinks in order.
+ * From the first part that does not, the line reader reads the rest, its lines numbered on.
+ */
 export async function ingestRecordFileNative(
   file: IngestFile,
   ctx: IngestContext,
@@ -75,46 +109,107 @@ export async function ingestRecordFileNative(
 ): Promise<FileReport> {
   if (!nativeWanted()) {
     recordsReadLog.lineReader++;
-    recordsReadLog.lastReason = "RUNLENS_AIPERF_READ is not native";
+    recordsReadLog.lastReason = "RUNLENS_AIPERF_READ is lines";
     return ingestRecordFile(file, ctx, s);
   }
-  const local = runFileTmpPath(ctx.db, "jsonl");
-  try {
-    const scan = await spoolJsonl((await file.open()) as AsyncIterable<Buffer>, local, {
+  const parts: Array<{ part: SpoolPart; read: Promise<AiperfRecordsRead | string> }> = [];
+  let spooling = true;
+  /** Set once a part goes to the line reader: later parts are not read by DuckDB */
+  let stopped = false;
+  let reads: Promise<unknown> = Promise.resolve();
+  let wake: (() => void) | null = null;
+  const arrived = () => {
+    wake?.();
+    wake = null;
+  };
+  const spooled = spoolJsonlParts(
+    (await file.open()) as AsyncIterable<Buffer>,
+    () => runFileTmpPath(ctx.db, "jsonl"),
+    {
       maxLineBytes: ctx.limits.maxLineBytes,
       refused: REFUSED,
       counted: [START_KEY, END_KEY],
-    });
-    let reason = scan.odd;
-    if (reason === null && scan.lines === 0) reason = "no lines";
-    if (reason === null) {
-      const read = await AiperfRecordsRead.open(ctx.db, local, Math.max(16 << 20, scan.maxLine + 1024)).catch(
-        (err: unknown) => `DuckDB: ${String(err instanceof Error ? err.message : err).split("\n")[0]}`,
-      );
+      partBytes: nativeReadOptions.partBytes,
+    },
+    (part) => {
+      const reason = part.odd ?? (part.lines === 0 ? "no lines" : null);
+      const read: Promise<AiperfRecordsRead | string> =
+        reason !== null
+          ? Promise.resolve(reason)
+          : reads.then(() =>
+              stopped
+                ? "not read"
+                : AiperfRecordsRead.open(ctx.db, part.path, Math.max(16 << 20, part.maxLine + 1024)).catch(
+                    (err: unknown) =>
+                      `DuckDB: ${String(err instanceof Error ? err.message : err).split("\n")[0]}`,
+                  ),
+            );
+      // One DuckDB read at a time: each takes the engine's threads.
+      reads = read;
+      parts.push({ part, read });
+      arrived();
+    },
+  ).finally(() => {
+    spooling = false;
+    arrived();
+  });
+  spooled.catch(() => {});
+  const done = { records: 0, warmups: 0, negatives: 0, lines: 0 };
+  let next = 0;
+  let reason: string | null = null;
+  try {
+    for (;;) {
+      while (next >= parts.length && spooling) await new Promise<void>((r) => (wake = r));
+      if (next >= parts.length) break;
+      const { part, read: reading } = parts[next];
+      const read = await reading;
       if (typeof read === "string") reason = read;
       else {
         try {
-          const c = read.check;
-          if (c.rows !== scan.lines) reason = `${c.rows} records in ${scan.lines} lines`;
-          else if (c.odd > 0) reason = `${c.odd} records the line reader reads by other rules`;
-          else if (c.starts !== scan.counts.get(START_KEY) || c.ends !== scan.counts.get(END_KEY))
-            reason = "a stamp key outside a record's metadata, or a null stamp";
-          else {
-            const report = await feed(read, file, s, stage);
-            recordsReadLog.native++;
-            return report;
+          reason = mismatch(read, part);
+          if (reason === null) {
+            const fed = await feed(read, file, s, stage, part.linesBefore);
+            done.records += fed.records;
+            done.warmups += fed.warmups;
+            done.negatives += fed.negatives;
+            done.lines += part.lines;
           }
         } finally {
           await read.close();
         }
       }
+      if (reason !== null) break;
+      next++;
+    }
+    stopped = reason !== null;
+    await spooled;
+    const warnings = new WarningLog();
+    if (done.negatives > 0) warnings.count(NEGATIVE_TOKENS, done.negatives);
+    if (reason === null) {
+      recordsReadLog.native++;
+      return {
+        records: done.records,
+        skipped: 0,
+        warnings: warnings.toList(),
+        meta: { warmupRecords: done.warmups },
+      };
     }
     recordsReadLog.lineReader++;
-    recordsReadLog.lastReason = reason;
-    const open = async () => fs.createReadStream(local, { highWaterMark: 1 << 20 });
-    return await ingestRecordFile({ ...file, open }, ctx, s);
+    recordsReadLog.lastReason = next > 0 ? `${reason} (from line ${done.lines + 1})` : reason;
+    const rest = parts.slice(next).map((p) => p.part.path);
+    const open = async () => Readable.from(concatenated(rest), { objectMode: false });
+    return await ingestRecordFile({ ...file, open }, ctx, s, {
+      resume: { lines: done.lines, warnings, records: done.records, warmup: done.warmups },
+    });
   } finally {
-    await fs.promises.rm(local, { force: true });
+    stopped = true;
+    await spooled.catch(() => {});
+    for (const { part, read } of parts.slice(next)) {
+      const r = await read.catch(() => null);
+      if (r !== null && typeof r !== "string") await r.close();
+      void part;
+    }
+    await Promise.all(parts.map(({ part }) => fs.promises.rm(part.path, { force: true })));
   }
 }
 
@@ -181,7 +276,8 @@ async function feed(
   file: IngestFile,
   s: RecordSinks,
   stage: AiperfRequestStage,
-): Promise<FileReport> {
+  linesBefore: number,
+): Promise<{ records: number; warmups: number; negatives: number }> {
   const { log, turns, reuse, conversations, errors, clock } = s;
   const seqFrom = stage.length;
   let records = 0;
@@ -264,8 +360,6 @@ async function feed(
     }
     await read.appendNumbers(n);
   }
-  stage.addSegment(await read.writeSegment(file.id, seqFrom), records);
-  const warnings = new WarningLog();
-  if (negatives > 0) warnings.count(NEGATIVE_TOKENS, negatives);
-  return { records, skipped: 0, warnings: warnings.toList(), meta: { warmupRecords: warmups } };
+  stage.addSegment(await read.writeSegment(file.id, seqFrom, linesBefore), records);
+  return { records, warmups, negatives };
 }

@@ -84,6 +84,12 @@ export interface BlockOptions {
   blockBytes?: number;
   /** Bytes parsed on this thread before the parse thread starts (see RecordBlockParser) */
   threadAfterBytes?: number;
+  /**
+   * The file read from one of its lines on, the lines before it already read into the same sinks
+   * (aiperf-native-ingest.ts): their count, the warnings they gave (these go on in the same log)
+   * and their records and warm-up records, which the report adds.
+   */
+  resume?: { lines: number; warnings: WarningLog; records: number; warmup: number };
 }
 
 /** Reads one records file into the sinks. */
@@ -91,16 +97,16 @@ export async function ingestRecordFile(
   file: IngestFile,
   ctx: IngestContext,
   s: RecordSinks,
-  { blockBytes = BLOCK_BYTES, threadAfterBytes = THREAD_AFTER_BYTES }: BlockOptions = {},
+  { blockBytes = BLOCK_BYTES, threadAfterBytes = THREAD_AFTER_BYTES, resume }: BlockOptions = {},
 ): Promise<FileReport> {
-  const warnings = new WarningLog();
+  const warnings = resume?.warnings ?? new WarningLog();
   const result = { skipped: 0 };
   const read: FileRead = {
     parser: new JsonLineParser(warnings, result),
     warnings,
     result,
-    records: 0,
-    warmup: 0,
+    records: resume?.records ?? 0,
+    warmup: resume?.warmup ?? 0,
   };
   const { parser } = read;
   const blocks = new RecordBlockParser(threadAfterBytes);
@@ -117,7 +123,10 @@ export async function ingestRecordFile(
     writing.catch(() => {});
     written.push(writing);
   };
-  const splitter = new LineSplitter(parser.report, { maxLineBytes: ctx.limits.maxLineBytes });
+  const splitter = new LineSplitter(parser.report, {
+    maxLineBytes: ctx.limits.maxLineBytes,
+    linesBefore: resume?.lines ?? 0,
+  });
   // A chunk larger than a block is cut into blocks as its lines go by.
   const lines = new LineBlockBuilder(blockBytes, send);
   try {

@@ -148,12 +148,20 @@ function timeslices(p: Payloads): Figure[] {
  * (vLLM's and SGLang's TPOT, lib/metrics/request-words.ts).
  */
 export function latencyFigures(p: Payloads, itlLabel: string = METRIC_LABEL.itlMs): Figure[] {
+  return latencyFigureParts(p, itlLabel).flatMap((part) => part());
+}
+
+/** The latency view's figures in parts, each made when called, in the order of latencyFigures. */
+export function latencyFigureParts(
+  p: Payloads,
+  itlLabel: string = METRIC_LABEL.itlMs,
+): Array<() => Figure[]> {
   const labels = { ...METRIC_LABEL, itlMs: itlLabel };
   return [
-    ...distributionFigures(p, AIPERF_CHARTS.distribution, "successful profiling requests", labels),
-    ...distributionFigures(p, TRTLLM_CHARTS.latencyDistribution, "requests in the perf metrics", labels),
-    ...overTimeFigures(p, labels),
-    ...ttftVsInput(p),
-    ...timeslices(p),
+    () => distributionFigures(p, AIPERF_CHARTS.distribution, "successful profiling requests", labels),
+    () => distributionFigures(p, TRTLLM_CHARTS.latencyDistribution, "requests in the perf metrics", labels),
+    () => overTimeFigures(p, labels),
+    () => ttftVsInput(p),
+    () => timeslices(p),
   ];
 }

@@ -4,6 +4,7 @@
  * came from an upload goes through `escapeHtml`.
  */
 import { escapeHtml } from "./escape-html";
+import { atOnce, type Steps } from "@/lib/metrics/steps";
 import { renderPlot, hasMarks, type Plot } from "./svg-plot";
 
 export { escapeHtml };
@@ -91,19 +92,29 @@ function blockHtml(b: Section["blocks"][number]): string {
 
 /** The whole document. No script, no external reference of any kind: the page is its own bytes. */
 export function renderReport(doc: ReportDoc): string {
+  return atOnce(renderReportInSteps(doc));
+}
+
+/** renderReport in steps: one figure (its SVG and its data table) a step. */
+export function* renderReportInSteps(doc: ReportDoc): Steps<string> {
   const nav = doc.sections.map((s) => `<a href="#${escapeHtml(s.id)}">${escapeHtml(s.title)}</a>`).join("");
-  const sections = doc.sections
-    .map(
-      (s) =>
-        `<section id="${escapeHtml(s.id)}"><h2>${escapeHtml(s.title)}</h2>${s.blocks.map(blockHtml).join("")}${s.figures.map(figureHtml).join("")}</section>`,
-    )
-    .join("\n");
+  const sections: string[] = [];
+  for (const s of doc.sections) {
+    const figures: string[] = [];
+    for (const f of s.figures) {
+      yield;
+      figures.push(figureHtml(f));
+    }
+    sections.push(
+      `<section id="${escapeHtml(s.id)}"><h2>${escapeHtml(s.title)}</h2>${s.blocks.map(blockHtml).join("")}${figures.join("")}</section>`,
+    );
+  }
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <title>${escapeHtml(doc.title)}</title><style>${STYLE}</style></head>
 <body><header><h1>${escapeHtml(doc.title)}</h1><p class="muted">${escapeHtml(doc.subtitle)}</p><nav>${nav}</nav></header>
-${sections}
+${sections.join("\n")}
 </body></html>
 `;
 }

@@ -14,14 +14,16 @@ import { payloadsFrom, type Payloads } from "./figure-kit";
 import { gpuFigures, gpuSummaryTables, throughputFigures } from "./figures-aiperf";
 import { breakdownFigures, REPORT_REQUEST_BARS } from "./figures-breakdown";
 import { requestWords } from "@/lib/metrics/request-words";
-import { latencyFigures } from "./figures-latency";
+import { latencyFigureParts } from "./figures-latency";
 import {
   endpointFigures,
   endpointSeriesKeys,
   perEndpointSeriesFigures,
   seriesFigures,
 } from "./figures-server-metrics";
-import { renderReport, type Figure, type ReportDoc, type Section } from "./html";
+import { renderReportInSteps, type Figure, type ReportDoc, type Section } from "./html";
+import { atOnce, type Steps } from "@/lib/metrics/steps";
+import { inTurns } from "../in-turns";
 import { breakdownTables, endpointTables, latencyTables, summarySection } from "./run-sections";
 import { agreementTables, slowestTables } from "./tables-aiperf";
 import { AIPERF_CHARTS, SM_CHARTS, SM_SERIES, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
@@ -34,13 +36,13 @@ export const REPORT_CHART_KEYS = [
   SM_SERIES.all(),
 ].map((c) => c.key);
 
-/** Per view: the tables before its charts and the charts themselves. */
+/** Per view: the tables before its charts and the charts themselves, in parts made when called (a step each). */
 function viewContent(
   id: RunViewId,
   run: RunSummary,
   p: Payloads,
   sample: RequestSample | null,
-): Pick<Section, "blocks" | "figures"> | null {
+): { blocks: () => Section["blocks"]; figures: Array<() => Figure[]> } | null {
   const sm = () => {
     const e = endpointFigures(p);
     const s = seriesFigures(p);
@@ -54,23 +56,23 @@ function viewContent(
   switch (id) {
     case "latency":
       return {
-        blocks: [...latencyTables(run), ...agreementTables(p), ...slowestTables(p)],
-        figures: latencyFigures(p, requestWords(run).itl.label),
+        blocks: () => [...latencyTables(run), ...agreementTables(p), ...slowestTables(p)],
+        figures: latencyFigureParts(p, requestWords(run).itl.label),
       };
     case "throughput":
-      return { blocks: [], figures: throughputFigures(p) };
+      return { blocks: () => [], figures: [() => throughputFigures(p)] };
     case "breakdown":
-      return { blocks: breakdownTables(run), figures: breakdownFigures(p, sample) };
+      return { blocks: () => breakdownTables(run), figures: [() => breakdownFigures(p, sample)] };
     case "cache":
-      return { blocks: [], figures: sm().cache };
+      return { blocks: () => [], figures: [() => sm().cache] };
     case "kv":
-      return { blocks: [], figures: sm().kv };
+      return { blocks: () => [], figures: [() => sm().kv] };
     case "offload":
-      return { blocks: [], figures: sm().offload };
+      return { blocks: () => [], figures: [() => sm().offload] };
     case "gpu":
-      return { blocks: gpuSummaryTables(p), figures: gpuFigures(p) };
+      return { blocks: () => gpuSummaryTables(p), figures: [() => gpuFigures(p)] };
     case "endpoints":
-      return { blocks: endpointTables(run), figures: [] };
+      return { blocks: () => endpointTables(run), figures: [() => []] };
     default:
       return null;
   }
@@ -83,8 +85,19 @@ export function runReportDoc(
   generatedAt: string,
   sample: RequestSample | null = null,
 ): ReportDoc {
+  return atOnce(runReportDocInSteps(run, p, generatedAt, sample));
+}
+
+/** runReportDoc in steps: a view's tables, then each part of its figures, a step each. */
+function* runReportDocInSteps(
+  run: RunSummary,
+  p: Payloads,
+  generatedAt: string,
+  sample: RequestSample | null,
+): Steps<ReportDoc> {
   const sections: Section[] = [summarySection(run, generatedAt)];
   for (const view of RUN_VIEWS) {
+    yield;
     const content = viewContent(view.id, run, p, sample);
     if (content === null) continue;
     if (!view.hasData(run)) {
@@ -96,13 +109,20 @@ export function runReportDoc(
       });
       continue;
     }
-    const blocks = [...content.blocks];
-    if (content.figures.length === 0 && blocks.length === 0)
+    const blocks = [...content.blocks()];
+    yield;
+    const parts: Figure[][] = [];
+    for (const [i, part] of content.figures.entries()) {
+      if (i > 0) yield;
+      parts.push(part());
+    }
+    const figures = parts.flat();
+    if (figures.length === 0 && blocks.length === 0)
       blocks.push({
         kind: "note",
         text: "This view's charts were not stored with the run; re-ingest it to add them.",
       });
-    sections.push({ id: view.id, title: view.label, blocks, figures: content.figures });
+    sections.push({ id: view.id, title: view.label, blocks, figures });
   }
   return { title: run.name, subtitle: `Runlens run report · ${run.id}`, sections };
 }
@@ -124,6 +144,9 @@ export async function runReport(db: Db, runId: string, now = new Date()): Promis
   const sample = run.timeBreakdown
     ? await sampleRequests(db, runId, "ttft", "desc", REPORT_REQUEST_BARS)
     : null;
-  const doc = runReportDoc(run, payloads, now.toISOString(), sample);
-  return { name: run.name, html: renderReport(doc), figures: doc.sections.flatMap((s) => s.figures) };
+  // A view's figures, then a figure's SVG, a turn at a time: a big run's report is seconds of
+  // the server's time at a loaded machine, given back between its pieces.
+  const doc = await inTurns(runReportDocInSteps(run, payloads, now.toISOString(), sample));
+  const html = await inTurns(renderReportInSteps(doc));
+  return { name: run.name, html, figures: doc.sections.flatMap((s) => s.figures) };
 }

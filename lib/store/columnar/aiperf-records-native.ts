@@ -98,7 +98,7 @@ function oddOf(): string {
   return odd.join(" or\n    ");
 }
 
-function rawSelect(jsonl: string, maxObjectBytes: number): string {
+export function rawSelect(jsonl: string, maxObjectBytes: number): string {
   const cols = Object.entries(COLUMNS)
     .map(([k, v]) => `${k}: ${quote(v.replace(/\s+/g, " "))}`)
     .join(", ");
@@ -266,10 +266,11 @@ export class AiperfRecordsRead {
   }
 
   /**
-   * Writes the records as staged rows (`seq` from `seqFrom`, `line` the line number) to a
-   * Parquet file in the stage's column order; its path.
+   * Writes the records as staged rows (`seq` from `seqFrom`, `line` the line number, after
+   * `linesBefore` lines of the file read before this part) to a Parquet file in the stage's
+   * column order; its path.
    */
-  async writeSegment(fileId: string, seqFrom: number): Promise<string> {
+  async writeSegment(fileId: string, seqFrom: number, linesBefore = 0): Promise<string> {
     const c = this.numbers;
     if (!c || !this.appender) throw new Error("aiperf records: no numbers appended");
     this.appender.closeSync();
@@ -277,7 +278,7 @@ export class AiperfRecordsRead {
     const seg = runFileTmpPath(this.db, "records-segment");
     await c.run(`copy (
         select (${seqFrom} + r.file_row_number)::bigint as seq, ${quote(fileId)} as file_id,
-          (r.file_row_number + 1)::integer as line, r.request_id,
+          (${linesBefore} + r.file_row_number + 1)::integer as line, r.request_id,
           case when r.warmup then 'warmup' else 'profiling' end as phase,
           case when r.err then 0 else 1 end as ok, r.cancelled::integer as cancelled, r.error_type,
           n.start_ms, n.end_ms, n.ttft_ms, n.e2e_ms, n.itl_ms, n.input_tokens, n.output_tokens,
