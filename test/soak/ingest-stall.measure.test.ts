@@ -30,7 +30,7 @@ it.skipIf(process.env.RUNLENS_MEASURE !== "1")(
           .join(" ")}`,
       );
       for (let k = 1; k <= 2; k++) {
-        const stalls = loopStalls();
+        const stalls = loopStalls({ wall: true });
         let peak = 0;
         const sampler = setInterval(() => (peak = Math.max(peak, mb())), 100);
         const t0 = performance.now();

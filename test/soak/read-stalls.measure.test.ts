@@ -38,7 +38,7 @@ const url = (p: string) => new Request(`http://localhost${p}`);
 const p = (id: string) => ({ params: Promise.resolve({ id }) });
 
 async function measure(label: string, fn: () => Promise<Response>) {
-  const stalls = loopStalls();
+  const stalls = loopStalls({ wall: true });
   const t0 = performance.now();
   const res = await fn();
   const body = await res.arrayBuffer();
