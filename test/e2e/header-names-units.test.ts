@@ -55,9 +55,9 @@ describe("run header facts, default names and units", () => {
       .poll(() => row.locator('[data-col="model"]').textContent(), { timeout: 30_000 })
       .toBe("meta-llama/Llama-3.1-8B-Instruct");
     await openHeader(page, `${t.app.url}/runs/${run.id}`);
-    expect(await page.locator('[data-testid="run-facts"] [data-fact="model"] dd').innerText()).toBe(
-      "meta-llama/Llama-3.1-8B-Instruct",
-    );
+    // The value, before its source (read out to a screen reader, not shown).
+    const model = await page.locator('[data-testid="run-facts"] [data-fact="model"] dd').innerText();
+    expect(model.split("\n")[0]).toBe("meta-llama/Llama-3.1-8B-Instruct");
     await page.close();
   });
 
@@ -134,6 +134,59 @@ describe("run header facts, default names and units", () => {
     expect(await table.locator('[data-stat="bandwidth-gpu-to-cpu"]').first().innerText()).toBe("5");
     await shot(page, "offload-units.png");
     await page.close();
+  });
+
+  it("number axes keep every round tick, evenly spaced and with thousands separators, at 1440 and 390 px", async () => {
+    // Where the review saw ticks dropped (0 / 2.5 / 5 / 7.5 / 12.5 GB/s, a phone's 0 / 400 / 1,000 ms)
+    // and written without separators: the offload, latency and throughput views.
+    const runs = await examples();
+    const views: Array<[RegExp, string]> = [
+      [/^vLLM · KV offload to CPU$/, "offload"],
+      [/^vLLM · KV offload, CPU and fs tiers/, "offload"],
+      [/^aiperf · mock-llama-8b on 2 vLLM-style servers/, "latency"],
+      [/^aiperf · mock-llama-8b on 2 vLLM-style servers/, "throughput"],
+      [/^TensorRT-LLM · disaggregated · 300 requests/, "latency"],
+    ];
+    const problems: string[] = [];
+    let axes = 0;
+    for (const width of [1440, 390]) {
+      const page = await t.browser.newPage({ viewport: { width, height: 900 } });
+      for (const [name, view] of views) {
+        const run = runs.find((r) => name.test(r.name))!;
+        await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=${view}`);
+        await page.locator("figure[data-chart] svg.recharts-surface").first().waitFor({ timeout: 30_000 });
+        await page.waitForLoadState("networkidle");
+        await page.waitForFunction(() => !/Loading [^…]*…/.test(document.body.innerText), null, {
+          timeout: 30_000,
+        });
+        const found = await page.evaluate(() =>
+          [...document.querySelectorAll("figure[data-chart] .recharts-cartesian-axis-tick-labels")].map(
+            (ax) => ({
+              chart: ax.closest("figure")!.getAttribute("data-chart"),
+              ticks: [...ax.querySelectorAll(".recharts-cartesian-axis-tick-value")].map((t) =>
+                (t.textContent ?? "").trim(),
+              ),
+            }),
+          ),
+        );
+        for (const a of found) {
+          const values = a.ticks.map((x) => /^(-?[\d,]*\.?\d+)\s*[A-Za-z/%]*$/.exec(x)?.[1]);
+          if (values.length < 3 || values.some((v) => v === undefined)) continue;
+          axes++;
+          const where = `${width} px ${run.name} › ${view} › ${a.chart}: ${JSON.stringify(a.ticks)}`;
+          const n = values.map((v) => Number(v!.replace(/,/g, ""))).sort((x, y) => x - y);
+          const log = n[0] > 0 && n.every((v, i) => i === 0 || Math.abs(v / n[i - 1] - 10) < 1e-6);
+          const steps = n.slice(1).map((v, i) => v - n[i]);
+          if (!log && steps.some((d) => Math.abs(d - steps[0]) > 1e-9 * Math.max(1, Math.abs(steps[0]))))
+            problems.push(`${where} unevenly spaced`);
+          if (a.ticks.some((x) => /\d{4}/.test(x) && !x.includes(",")))
+            problems.push(`${where} no separators`);
+        }
+      }
+      await page.close();
+    }
+    expect(axes).toBeGreaterThan(10);
+    expect(problems).toEqual([]);
   });
 
   it("the slowest requests' start column has one precision", async () => {
