@@ -83,27 +83,26 @@ const PERCENTILES = [
 /**
  * The p50, p75, p90 and p99 of a distribution as vertical marks on its value axis, labelled one
  * row each, right of the line in the axis's left half and left of it in the right half so none
- * leaves the plot. A payload stored before p75 was kept has none, and draws no p75 mark rather
- * than one at 0.
+ * leaves the plot.
  */
 export function PercentileMarks({
   at,
   domain,
 }: {
-  at: Partial<Record<(typeof PERCENTILES)[number]["key"], number>>;
+  at: Record<(typeof PERCENTILES)[number]["key"], number>;
   /** The value axis's range, to tell which half of the plot a mark is in. */
   domain: readonly [number, number];
 }) {
   const [lo, hi] = domain;
   const mid = (lo + hi) / 2;
-  return PERCENTILES.filter((m) => at[m.key] !== undefined).map((m, row) => (
+  return PERCENTILES.map((m, row) => (
     <ReferenceMark
       key={m.key}
       x={at[m.key]}
       label={m.key}
       color={m.color}
       row={row}
-      side={at[m.key]! > mid ? "left" : "right"}
+      side={at[m.key] > mid ? "left" : "right"}
     />
   ));
 }

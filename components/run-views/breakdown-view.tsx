@@ -1,5 +1,6 @@
 "use client";
 
+import { ChartStatus } from "@/components/charts/chart-status";
 import { useQueryState } from "nuqs";
 import { useMemo } from "react";
 import { SCOPE_OPTIONS, ToggleGroup } from "@/components/breakdown/breakdown-controls";
@@ -112,7 +113,7 @@ export function BreakdownView({ run }: RunViewProps) {
           <SegmentLegend rows={rows} stat={stat} />
         </>
       ) : (
-        <p className="text-sm text-muted">Loading segments…</p>
+        <ChartStatus loading={segments.isLoading} error={segments.error} what="segments" />
       )}
       {drilldownBuilding(run) ? (
         <DrilldownNotice what="The request list and each request's waterfall" />

@@ -21,6 +21,11 @@ export function RunPage({ id }: { id: string }) {
     <ChartTransitionScope>
       <div className="space-y-4">
         <RunHeader run={run} />
+        {run.recompute ? (
+          <p role="note" data-testid="run-recompute" className="rounded-lg border border-warn/50 p-3 text-sm">
+            {run.recompute}
+          </p>
+        ) : null}
         <ViewTabs run={run} current={view} />
         <div id={VIEW_PANEL_ID} role="tabpanel" aria-labelledby={viewTabId(view)} className="min-w-0">
           {run.status === "ready" ? (

@@ -4,7 +4,6 @@ import { DataTable } from "@/components/charts/data-table";
 import { ROUTER_LOG_PREDICTION } from "@/components/charts/definitions";
 import { formatCount, formatPoints, formatRate, NOT_EXPORTED } from "@/lib/format-number";
 import type { RouterLogOtherWorkers, RouterLogPayload, RouterLogWorker } from "@/lib/api/router-log";
-import { boundWorkers } from "@/lib/metrics/router-log-workers";
 
 /**
  * The pool first (every worker the log routed to), then each worker with its own prediction, at
@@ -23,8 +22,7 @@ function workerLabel(w: RouterLogWorker): string {
 }
 
 export function RouterLogTable({ payload }: { payload: RouterLogPayload }) {
-  // A payload stored before the list was bounded may list every worker: bounded here too.
-  const { shown, other } = boundWorkers(payload.workers, undefined, payload.otherWorkers ?? null);
+  const { workers: shown, otherWorkers: other } = payload;
   const rows: Row[] = [
     { kind: "pool", p: payload },
     ...shown.map((w) => ({ kind: "worker" as const, w })),

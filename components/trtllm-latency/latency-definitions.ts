@@ -24,9 +24,10 @@ export interface Definition {
 
 export function trtllmLatencyDefinitions(
   mode: TimeBreakdownBlock["mode"],
-  latency?: TimeBreakdownBlock["latency"],
+  latency: TimeBreakdownBlock["latency"],
 ): Definition[] {
   const disagg = mode === "disaggregated";
+  // Null only for a summary stored before the latency block was (its run says to re-ingest).
   const fromIters = latency?.tokensFromIterations ?? 0;
   const oneResponse = latency?.oneResponse ?? 0;
   return [

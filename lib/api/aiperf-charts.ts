@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { nullableNumbers, timePoints } from "./fields";
 import { statsSchema } from "./schemas";
+import type { UpgradeResult } from "./chart-upgrade";
 
 export const LATENCY_METRICS = ["ttftMs", "e2eMs", "itlMs"] as const;
 export type LatencyMetric = (typeof LATENCY_METRICS)[number];
@@ -14,8 +15,7 @@ export const distributionSchema = z.object({
   min: z.number(),
   max: z.number(),
   p50: z.number(),
-  /** Absent in payloads stored before p75 was kept */
-  p75: z.number().optional(),
+  p75: z.number(),
   p90: z.number(),
   p99: z.number(),
   /** Equal-width bins: [start, end) except the last, which includes max */
@@ -35,6 +35,21 @@ export const distributionPayloadSchema = z.object({
   metrics: z.record(z.string(), distributionSchema.nullable()),
   sample: recordsSampleSchema.optional(),
 });
+
+/**
+ * A distribution payload of version 1 (written before p75 was kept, or after): one whose every
+ * distribution holds its p75 is the current shape; one that lacks it cannot be given it (the
+ * values are not in the payload), so the run is recomputed.
+ */
+export function upgradeDistributionPayload(stored: Record<string, unknown>): UpgradeResult {
+  const metrics = (stored.metrics ?? {}) as Record<string, { p75?: unknown } | null>;
+  const lacking = Object.entries(metrics).filter(([, d]) => d !== null && typeof d.p75 !== "number");
+  if (lacking.length > 0)
+    return {
+      recompute: `stored before p75 was kept (${lacking.map(([m]) => m).join(", ")}): re-ingest the run to compute it`,
+    };
+  return { payload: stored };
+}
 
 export const overTimePayloadSchema = z.object({
   /** Records in the run; points hold an evenly spaced sample of them when there are more than 2,000 */

@@ -9,9 +9,11 @@
  * its pure compute in lib/metrics (docs/architecture.md §A new chart).
  */
 import type { z } from "zod";
+import type { ChartUpgrade } from "./chart-upgrade";
 import {
   agreementPayloadSchema,
   distributionPayloadSchema,
+  upgradeDistributionPayload,
   errorsPayloadSchema,
   gpuPayloadSchema,
   gpuSummaryPayloadSchema,
@@ -25,7 +27,7 @@ import { slowestPayloadSchema } from "./aiperf-requests";
 import { dynamoTraceSessionsPayloadSchema } from "./dynamo-trace";
 import { dynamoSpansPayloadSchema, dynamoTraceRequestsPayloadSchema } from "./request-journey";
 import { reuseLedgerPayloadSchema } from "./reuse-ledger";
-import { routerLogPayloadSchema } from "./router-log";
+import { routerLogPayloadSchema, upgradeRouterLogPayload } from "./router-log";
 import { routerPredictionPayloadSchema } from "./router-prediction";
 import { smEndpointsPayloadSchema, smSeriesPayloadSchema } from "./server-metrics-charts";
 import {
@@ -35,8 +37,9 @@ import {
   segmentsPayloadSchema,
   stepsPayloadSchema,
   trtllmLatencyOverTimePayloadSchema,
+  upgradeSegmentsPayload,
 } from "./trtllm-charts";
-import { reuseIntervalsPayloadSchema, turnsPayloadSchema } from "./turns";
+import { reuseIntervalsPayloadSchema, turnsPayloadSchema, upgradeTurnsPayload } from "./turns";
 
 export interface ChartDef<S extends z.ZodType = z.ZodType> {
   /** The stored payload's name, in `/api/runs/{id}/charts/{key}` */
@@ -50,7 +53,16 @@ export interface ChartDef<S extends z.ZodType = z.ZodType> {
   readonly version: number;
   /** What the chart shows, for docs, tests and a payload without a figure yet */
   readonly title: string;
+  /**
+   * Turns a payload stored at an older `version` into the current shape, from what it holds, or
+   * says that it cannot: the run is then recomputed from its raw files (re-ingest). Applied on
+   * read by `upgradeStoredPayload`, never by a component (docs/architecture.md §Stored payloads).
+   */
+  readonly upgrade?: ChartUpgrade;
 }
+
+/** A stored payload read with its chart: upgraded to the current shape and validated, or "recompute". */
+export type StoredPayloadRead<C extends ChartDef> = { payload: ChartPayload<C> } | { recompute: string };
 
 /** The payload type of a chart. */
 export type ChartPayload<C extends ChartDef> = z.infer<C["schema"]>;
@@ -63,19 +75,47 @@ export function defineChart<S extends z.ZodType>(def: {
   schema: S;
   version: number;
   title: string;
+  upgrade?: ChartUpgrade;
 }): ChartDef<S> {
   if (!KEY.test(def.key)) throw new Error(`chart key "${def.key}" is not lower-case words joined by "-"`);
   if (!Number.isInteger(def.version) || def.version < 1)
     throw new Error(`chart ${def.key}: version must be ≥ 1`);
+  if (def.version > 1 && !def.upgrade)
+    throw new Error(`chart ${def.key}: version ${def.version} needs an upgrade from the versions before it`);
   return Object.freeze({ ...def });
+}
+
+/**
+ * The one reading of a stored payload: one stored at an older version goes through its chart's
+ * upgrade, then the current schema validates it. A payload the schema refuses is the server's
+ * fault (an ingest wrote what its chart does not describe), so it throws.
+ */
+export function upgradeStoredPayload<C extends ChartDef>(
+  chart: C,
+  stored: unknown,
+  storedVersion: number,
+): StoredPayloadRead<C> {
+  let value = stored;
+  if (storedVersion < chart.version) {
+    if (!chart.upgrade || typeof stored !== "object" || stored === null || Array.isArray(stored))
+      throw new Error(`chart ${chart.key}: a version ${storedVersion} payload has no upgrade`);
+    const up = chart.upgrade(stored as Record<string, unknown>, storedVersion);
+    if ("recompute" in up) return up;
+    value = up.payload;
+  }
+  const parsed = chart.schema.safeParse(value);
+  if (!parsed.success)
+    throw new Error(`chart ${chart.key}: a stored version ${storedVersion} payload is not its shape: ${parsed.error.message}`);
+  return { payload: parsed.data as ChartPayload<C> };
 }
 
 export const AIPERF_CHARTS = {
   distribution: defineChart({
     key: "aiperf-distribution",
     schema: distributionPayloadSchema,
-    version: 1,
+    version: 2,
     title: "Latency distribution (TTFT, E2E, ITL)",
+    upgrade: upgradeDistributionPayload,
   }),
   overTime: defineChart({
     key: "aiperf-over-time",
@@ -122,7 +162,13 @@ export const AIPERF_CHARTS = {
     version: 1,
     title: "Slowest requests",
   }),
-  turns: defineChart({ key: "aiperf-turns", schema: turnsPayloadSchema, version: 1, title: "Turns" }),
+  turns: defineChart({
+    key: "aiperf-turns",
+    schema: turnsPayloadSchema,
+    version: 2,
+    title: "Turns",
+    upgrade: upgradeTurnsPayload,
+  }),
 } as const;
 
 export const REUSE_INTERVALS_CHART = defineChart({
@@ -136,8 +182,9 @@ export const TRTLLM_CHARTS = {
   segments: defineChart({
     key: "trtllm-segments",
     schema: segmentsPayloadSchema,
-    version: 1,
+    version: 2,
     title: "Time breakdown segments",
+    upgrade: upgradeSegmentsPayload,
   }),
   segmentShare: defineChart({
     key: "trtllm-segment-share",
@@ -162,8 +209,9 @@ export const TRTLLM_CHARTS = {
   latencyDistribution: defineChart({
     key: "trtllm-latency-distribution",
     schema: distributionPayloadSchema,
-    version: 1,
+    version: 2,
     title: "Server latency distribution (TTFT, E2E, TPOT)",
+    upgrade: upgradeDistributionPayload,
   }),
   latencyOverTime: defineChart({
     key: "trtllm-latency-over-time",
@@ -191,8 +239,9 @@ export const SM_CHARTS = {
 export const ROUTER_LOG_CHART = defineChart({
   key: "router-log",
   schema: routerLogPayloadSchema,
-  version: 1,
+  version: 2,
   title: "Router log: predicted vs delivered",
+  upgrade: upgradeRouterLogPayload,
 });
 
 export const DYNAMO_TRACE_CHART = defineChart({

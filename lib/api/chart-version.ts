@@ -3,15 +3,25 @@
  * rewrites them, and every ingest stores a new stamp, so a URL with the current version names
  * one payload for good and may be cached as immutable. Client and chart route derive it here.
  */
-export function chartVersion(run: { aggregatorVersion: number; ingestedAt?: number }): string {
-  return `${run.aggregatorVersion}.${run.ingestedAt ?? 0}`;
+export function chartVersion(run: { aggregatorVersion: number; ingestedAt: number }): string {
+  return `${run.aggregatorVersion}.${run.ingestedAt}`;
 }
 
-/** The version of a stored run row (its summary JSON holds the ingest stamp). */
-export function storedChartVersion(row: { aggregator_version: number; summary: string | null }): string {
+/**
+ * When the ingest that wrote a stored run row committed: the stamp its summary JSON holds, or,
+ * for a summary stored before the stamp was (lib/runs/stored-summary.ts), its summary's
+ * commit time, else 0.
+ */
+export function ingestStamp(row: { summary: string | null; summary_ready_at: number | null }): number {
   const stamp = row.summary ? (JSON.parse(row.summary) as { ingestedAt?: unknown }).ingestedAt : undefined;
-  return chartVersion({
-    aggregatorVersion: row.aggregator_version,
-    ingestedAt: typeof stamp === "number" ? stamp : undefined,
-  });
+  return typeof stamp === "number" ? stamp : (row.summary_ready_at ?? 0);
+}
+
+/** The version of a stored run row. */
+export function storedChartVersion(row: {
+  aggregator_version: number;
+  summary: string | null;
+  summary_ready_at: number | null;
+}): string {
+  return chartVersion({ aggregatorVersion: row.aggregator_version, ingestedAt: ingestStamp(row) });
 }

@@ -4,6 +4,7 @@
  * /api/runs/{id}/charts/router-log.
  */
 import { z } from "zod";
+import type { UpgradeResult } from "./chart-upgrade";
 
 const num = z.number().nullable();
 
@@ -66,8 +67,8 @@ export const routerLogPayloadSchema = z.object({
   gapPoints: num,
   /** The workers with most routed requests, at most `ROUTER_LOG_MAX_WORKERS` of them */
   workers: z.array(routerLogWorkerSchema),
-  /** Every other worker of the log in one row; null (absent in older payloads) when none is left out */
-  otherWorkers: routerLogOtherWorkersSchema.nullable().optional(),
+  /** Every other worker of the log in one row; null when none is left out */
+  otherWorkers: routerLogOtherWorkersSchema.nullable(),
   /** How workers were matched to scrape endpoints, or why they could not be */
   mapping: z.string(),
   /** What is absent and how to get it; null when both sides are present */
@@ -92,3 +93,41 @@ export const ROUTER_LOG_MAX_WORKERS = 50;
 /** How to get the router's per-request decisions into the frontend's log: one wording wherever it is missing. */
 export const ROUTER_LOG_HOW =
   "start the frontend with DYN_LOG=debug (or DYN_LOG=info,dynamo_llm::kv_router=debug) so it writes a [ROUTING] Best line per request";
+
+interface WorkerCounts {
+  requests: number;
+  overlapBlocks: number;
+  totalBlocks: number;
+}
+
+/**
+ * Bounding a router log's per-worker list (docs/metrics.md §Predicted vs delivered per worker):
+ * the first `max` workers (give them sorted, most routed requests first) one by one and the rest
+ * pooled, so a chart payload and the table drawn from it stay small whatever the log names.
+ * `other` is null when none is left out.
+ */
+export function boundWorkers<W extends WorkerCounts>(
+  sorted: readonly W[],
+  max = ROUTER_LOG_MAX_WORKERS,
+): { shown: W[]; other: RouterLogOtherWorkers | null } {
+  if (sorted.length <= max) return { shown: [...sorted], other: null };
+  const other = { count: 0, requests: 0, overlapBlocks: 0, totalBlocks: 0 };
+  for (let i = max; i < sorted.length; i++) {
+    other.count++;
+    other.requests += sorted[i].requests;
+    other.overlapBlocks += sorted[i].overlapBlocks;
+    other.totalBlocks += sorted[i].totalBlocks;
+  }
+  const predicted = other.totalBlocks > 0 ? Math.min(1, Math.max(0, other.overlapBlocks / other.totalBlocks)) : null;
+  return { shown: sorted.slice(0, max), other: { ...other, predicted } };
+}
+
+/**
+ * A router-log payload of version 1: one stored before the list was bounded lists every worker,
+ * most routed requests first, so it is bounded as the ingest bounds it now.
+ */
+export function upgradeRouterLogPayload(stored: Record<string, unknown>): UpgradeResult {
+  if ("otherWorkers" in stored) return { payload: stored };
+  const { shown, other } = boundWorkers(stored.workers as RouterLogWorker[]);
+  return { payload: { ...stored, workers: shown, otherWorkers: other } };
+}

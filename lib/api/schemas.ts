@@ -25,7 +25,7 @@ export const statsSchema = z.object({
   min: z.number().optional(),
   max: z.number().optional(),
   p50: z.number(),
-  /** Absent on runs ingested before p75 was kept, and where aiperf's summary did not write it */
+  /** Absent where a producer's summary did not write it (as min, max, p90 and p95) */
   p75: z.number().optional(),
   p90: z.number().optional(),
   p95: z.number().optional(),
@@ -99,11 +99,7 @@ export const segmentSchema = z.object({
   name: z.string(),
   label: z.string(),
   count: z.number(),
-  ...nullableNumbers("meanMs", "p50Ms", "p90Ms", "p99Ms"),
-  /** Absent on runs ingested before p75 was kept */
-  p75Ms: z.number().nullable().optional(),
-  /** Absent on runs ingested before p95 was kept (compare reads it) */
-  p95Ms: z.number().nullable().optional(),
+  ...nullableNumbers("meanMs", "p50Ms", "p75Ms", "p90Ms", "p95Ms", "p99Ms"),
 });
 
 export const timeBreakdownBlockSchema = z.object({
@@ -113,40 +109,39 @@ export const timeBreakdownBlockSchema = z.object({
   kvCacheHitRate: z.number().nullable(),
   /**
    * Blocks the hit rate's records looked up (Σ reused + missed); 0 = KV metrics at 0, so the
-   * rate is null for "0 lookups", not 0 %. Absent on runs ingested before it was kept.
+   * rate is null for "0 lookups", not 0 %. Null: no record looked up (or a summary stored before
+   * it was kept, lib/runs/stored-summary.ts, whose run says to re-ingest).
    */
-  kvBlockLookups: z.number().nullable().optional(),
+  kvBlockLookups: z.number().nullable(),
   kvTransfer: z
     .object({ count: z.number(), bytes: statsSchema.nullable(), bandwidthGBps: statsSchema.nullable() })
     .nullable(),
   /**
    * Per-request latency from the perf-metrics stamps (docs/metrics.md §Request latency from perf
-   * metrics); null = no request recorded it. Absent on runs ingested before it was kept.
+   * metrics), each statistic null when no request recorded it. Null: a summary stored before it
+   * was kept (lib/runs/stored-summary.ts), whose run says to re-ingest.
    */
   latency: z
     .object({
       ttftMs: statsSchema.nullable(),
       e2eMs: statsSchema.nullable(),
       tpotMs: statsSchema.nullable(),
-      /**
-       * tok/s per user of each request, 1000 ÷ its TPOT (docs/metrics.md §Per-user throughput);
-       * absent on runs ingested before it was kept
-       */
-      tokPerUser: statsSchema.nullable().optional(),
+      /** tok/s per user of each request, 1000 ÷ its TPOT (docs/metrics.md §Per-user throughput) */
+      tokPerUser: statsSchema.nullable(),
       /** Requests whose output-token count is known (from their generation steps or iterations) */
       tokensKnown: z.number(),
       /**
        * Of those, requests counted from the generation record's first_iter/last_iter (no step
-       * metrics); absent on runs ingested before it was kept
+       * metrics)
        */
-      tokensFromIterations: z.number().optional(),
+      tokensFromIterations: z.number(),
       /**
        * Requests whose first response left after their last token (not streamed): E2E = TTFT and
-       * no TPOT; absent on runs ingested before it was kept
+       * no TPOT
        */
-      oneResponse: z.number().optional(),
+      oneResponse: z.number(),
     })
-    .optional(),
+    .nullable(),
 });
 
 export const serverMetricsBlockSchema = z.object({
@@ -154,26 +149,29 @@ export const serverMetricsBlockSchema = z.object({
   /**
    * Hit rates, one definition per label (docs/metrics.md §Cache hit rate): GPU, CPU/host and
    * external are each that tier's served tokens over all prompt tokens looked up, overall their
-   * sum. The optional fields are absent on runs ingested before they were kept.
+   * sum. A summary stored before the per-tier fields were kept reads them as null
+   * (lib/runs/stored-summary.ts), and its run says to re-ingest.
    */
   cache: z.object({
     ...nullableNumbers("gpuHitRate", "cpuHitRate", "overallHitRate"),
     method: z.string().nullable(),
-    externalHitRate: z.number().nullable().optional(),
+    externalHitRate: z.number().nullable(),
     /** Prompt tokens the exported counters looked up, 0 included; null = no counter exported */
-    lookupTokens: z.number().nullable().optional(),
+    lookupTokens: z.number().nullable(),
     /** Tokens served per tier; null = the tier is not exported */
-    servedTokens: z
-      .object({ gpu: z.number().nullable(), host: z.number().nullable(), external: z.number().nullable() })
-      .optional(),
+    servedTokens: z.object({
+      gpu: z.number().nullable(),
+      host: z.number().nullable(),
+      external: z.number().nullable(),
+    }),
     /** Mean of the engines' hit-rate gauges (SGLang cache_hit_rate, …), whatever the counters say */
-    gaugeHitRateAvg: z.number().nullable().optional(),
+    gaugeHitRateAvg: z.number().nullable(),
     /** SGLang: 1 − uncached / prompt tokens from its prompt histograms */
-    histogramHitRate: z.number().nullable().optional(),
+    histogramHitRate: z.number().nullable(),
     /** LMCache's own hit rate (num_hit_tokens / num_requested_tokens) */
-    lmcacheHitRate: z.number().nullable().optional(),
+    lmcacheHitRate: z.number().nullable(),
     /** Counter families the rates were read from */
-    countersExported: z.array(z.string()).optional(),
+    countersExported: z.array(z.string()),
   }),
   kvCache: z.object({
     ...nullableNumbers("gpuTotalTokens", "gpuUsageAvg", "gpuUsageMax"),
@@ -223,15 +221,10 @@ export const summaryBlocksSchema = z.object({
   info: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   warnings: z.array(z.string()),
   /**
-   * The throughput derived figures are made of (docs/metrics.md §Derived throughput); absent on
-   * runs ingested before it was kept.
+   * The throughput derived figures are made of (docs/metrics.md §Derived throughput); null when
+   * the ingest kept none (they are then read from the requests block).
    */
-  throughput: throughputInputsSchema.nullable().optional(),
-  /**
-   * When the ingest that wrote this summary and the run's charts committed (epoch ms); with the
-   * aggregator version it versions the chart URLs. Absent on runs ingested before it was stored.
-   */
-  ingestedAt: z.number().optional(),
+  throughput: throughputInputsSchema.nullable(),
 });
 
 /** The catalog fields a run list item and a run summary both begin with. */
@@ -257,14 +250,24 @@ export const runSummarySchema = summaryBlocksSchema.extend({
   ...runHeadSchema.shape,
   ...readinessSchema.shape,
   aggregatorVersion: z.number(),
+  /**
+   * When the ingest that wrote this summary and the run's charts committed (epoch ms); with the
+   * aggregator version it versions the chart URLs.
+   */
+  ingestedAt: z.number(),
+  /**
+   * What the stored summary lacks because an older Runlens did not keep it, and how to get it
+   * (re-ingest); null when it lacks nothing (lib/runs/stored-summary.ts).
+   */
+  recompute: z.string().nullable(),
   files: z.array(runFileSchema),
   error: z.string().nullable(),
-  /** The run's series, commit and branch (docs/metrics.md §Regressions); absent before they existed */
-  series: z.string().nullable().optional(),
-  commit: z.string().nullable().optional(),
-  branch: z.string().nullable().optional(),
+  /** The run's series, commit and branch (docs/metrics.md §Regressions); null outside a series */
+  series: z.string().nullable(),
+  commit: z.string().nullable(),
+  branch: z.string().nullable(),
   /** The run's order key in its series (a number, version or ISO date); null: its upload time */
-  order: z.string().nullable().optional(),
+  order: z.string().nullable(),
   /** Where the run sits in its series: run `at` (1-based) of `of`; null outside a series or not ready */
   seriesPosition: z.object({ at: z.number(), of: z.number() }).nullable().optional(),
   /** What was benchmarked, each fact with its source (docs/metrics.md §Run facts) */

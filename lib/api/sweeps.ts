@@ -50,9 +50,9 @@ export const sweepRunSchema = z.object({
   /**
    * The run's stated setup (model, backend and version, hardware, GPU count, roles) as one text:
    * runs of a sweep at one load with the same setup are repeats of one point (docs/metrics.md
-   * §Sweeps). Absent from answers written before it existed.
+   * §Sweeps).
    */
-  setup: z.string().nullable().optional(),
+  setup: z.string().nullable(),
   /** Where the aggregates come from: the per-request records, or the producer's own summary */
   source: z.enum(["records", "summary", "none"]),
   /** Why that source, when the choice matters (records that hold only a sample of the requests) */

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { nullableNumbers, nullableStrings, timePoints } from "./fields";
 import { statsSchema } from "@/lib/api/schemas";
+import type { UpgradeResult } from "./chart-upgrade";
 
 export const STATISTICS = ["mean", "p50", "p75", "p90", "p99"] as const;
 export type Statistic = (typeof STATISTICS)[number];
@@ -21,15 +22,30 @@ export const segmentsPayloadSchema = z.object({
       notRecorded: z.number(),
       /** More negative than clock skew explains; left out and warned about */
       excluded: z.number(),
-      /** Small negatives (clock skew) clamped to 0 and counted as recorded; absent in older payloads */
-      clamped: z.number().optional(),
-      ...nullableNumbers("meanMs", "p50Ms", "p90Ms", "p99Ms"),
-      /** Absent in payloads stored before p75 was kept */
-      p75Ms: z.number().nullable().optional(),
+      /** Small negatives (clock skew) clamped to 0 and counted as recorded */
+      clamped: z.number(),
+      ...nullableNumbers("meanMs", "p50Ms", "p75Ms", "p90Ms", "p99Ms"),
     }),
   ),
 });
 export type SegmentsPayload = z.infer<typeof segmentsPayloadSchema>;
+
+/**
+ * A segments payload of version 1: the current shape when every segment says its clamped count
+ * and p75; one stored before they were kept cannot be given them (the request rows are not in
+ * the payload), so the run is recomputed.
+ */
+export function upgradeSegmentsPayload(stored: Record<string, unknown>): UpgradeResult {
+  const segments = (stored.segments ?? []) as Array<Record<string, unknown>>;
+  const lacking = new Set<string>();
+  for (const s of segments) {
+    if (typeof s.clamped !== "number") lacking.add("clamped counts");
+    if (!("p75Ms" in s)) lacking.add("p75");
+  }
+  if (lacking.size > 0)
+    return { recompute: `stored before ${[...lacking].join(" and ")} were kept: re-ingest the run to compute them` };
+  return { payload: stored };
+}
 
 export const segmentSharePayloadSchema = z.object({
   segmentNames: z.array(z.string()),

@@ -3,6 +3,7 @@
  * records carry turn indices above 0, and served by /api/runs/{id}/charts/aiperf-turns.
  */
 import { z } from "zod";
+import type { UpgradeResult } from "./chart-upgrade";
 
 /** p50, p90 and mean of one metric over a turn's successful requests that recorded it. */
 export const turnBandSchema = z.object({
@@ -64,9 +65,9 @@ export const turnsPayloadSchema = z.object({
   theoreticalHitRate: z.number().nullable(),
   /**
    * How the possible reuse was counted: from the records (previous turn's prompt + answer) or
-   * estimated from inputs.json's text scaled by ISL; absent on runs stored before it was said.
+   * estimated from inputs.json's text scaled by ISL.
    */
-  possibleSource: z.enum(["records", "inputs"]).optional(),
+  possibleSource: z.enum(["records", "inputs"]),
   /**
    * With inputs.json: profiling requests whose possible reuse is its estimate (the others keep
    * the records' count), and those among them whose payload had image, audio or video parts,
@@ -77,6 +78,14 @@ export const turnsPayloadSchema = z.object({
   rows: z.array(turnRowSchema),
 });
 export type TurnsPayload = z.infer<typeof turnsPayloadSchema>;
+
+/**
+ * A Turns payload of version 1: one stored before it said how its possible reuse was counted was
+ * counted from the records (the estimate from inputs.json came with the word for it).
+ */
+export function upgradeTurnsPayload(stored: Record<string, unknown>): UpgradeResult {
+  return { payload: { ...stored, possibleSource: stored.possibleSource ?? "records" } };
+}
 
 /** How a Turns payload's possible reuse was counted, in the words of a chart's method line. */
 export function possibleReuseMethod(p: Pick<TurnsPayload, "possibleSource">): string {

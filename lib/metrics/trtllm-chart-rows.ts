@@ -60,12 +60,11 @@ export function segmentStatRows(payload: SegmentsPayload, stat: Statistic): Segm
     .map((s) => ({
       name: s.name,
       label: s.label,
-      // A payload stored before p75 was kept has no p75Ms: not recorded, never 0.
-      valueMs: s[STAT_FIELD[stat]] ?? null,
+      valueMs: s[STAT_FIELD[stat]],
       count: s.count,
       notRecorded: s.notRecorded,
       excluded: s.excluded,
-      clamped: s.clamped ?? 0,
+      clamped: s.clamped,
     }));
 }
 

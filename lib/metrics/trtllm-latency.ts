@@ -136,6 +136,7 @@ export class TrtllmLatencyColumns {
       ttftMs: null,
       e2eMs: null,
       tpotMs: null,
+      tokPerUser: tokPerUserStats(this.tpotMs),
       tokensKnown: this.tokensKnown,
       tokensFromIterations: this.tokensFromIterations,
       oneResponse: this.oneResponse,
@@ -146,7 +147,6 @@ export class TrtllmLatencyColumns {
       block[key] = statsOfSorted(sorted);
       metrics[key] = distributionOfSorted(sorted);
     }
-    block.tokPerUser = tokPerUserStats(this.tpotMs);
     return { block, distribution: { metrics } };
   }
 

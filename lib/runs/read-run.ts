@@ -1,32 +1,25 @@
-import type { RunSummary, SummaryBlocks } from "@/lib/api/schemas";
+import type { RunSummary } from "@/lib/api/schemas";
 import type { FileWarning } from "@/lib/formats/json-lines";
 import type { Kind } from "@/lib/api/kinds";
 import type { Db } from "@/lib/store/db";
 import { runHead, runReadiness } from "@/lib/store/run-list";
 import { rowFacts } from "@/lib/store/run-facts";
 import { runDerived } from "./run-derived";
+import { storedSummary } from "./stored-summary";
 import { getFiles, getRun, type FileRow, type RunRow } from "@/lib/store/runs-repo";
 import { seriesRunIds } from "@/lib/store/series-repo";
 
-export const EMPTY_BLOCKS: SummaryBlocks = {
-  collectors: { returnPerfMetrics: null, enableIterPerfStats: null, publishKvEvents: null },
-  requests: null,
-  timeBreakdown: null,
-  serverMetrics: null,
-  endpoints: [],
-  info: {},
-  warnings: [],
-};
+export { EMPTY_BLOCKS } from "./stored-summary";
 
 /** The run summary (docs/http-api.md): catalog fields plus the blocks computed at ingest. */
 export function composeRunSummary(run: RunRow, files: FileRow[]): RunSummary {
-  const blocks: SummaryBlocks = run.summary
-    ? { ...EMPTY_BLOCKS, ...(JSON.parse(run.summary) as SummaryBlocks) }
-    : EMPTY_BLOCKS;
+  const { blocks, ingestedAt, recompute } = storedSummary(run);
   const facts = rowFacts(run);
   return {
     ...runHead(run),
     aggregatorVersion: run.aggregator_version,
+    ingestedAt,
+    recompute,
     ...runReadiness(run),
     error: run.error,
     series: run.series ?? null,

@@ -14,7 +14,8 @@ import { AIPERF_ORIGIN_CHART, originOf } from "@/lib/ingest/timeline-columns";
 import { journeySummary, requestJourney, type ClientRequest } from "@/lib/metrics/request-journey";
 import { aiperfClientTimes } from "@/lib/store/aiperf-client-times";
 import type { Db } from "@/lib/store/db";
-import { getChartData, getFiles, getRun } from "@/lib/store/runs-repo";
+import { getChartText } from "@/lib/store/chart-payloads";
+import { getFiles, getRun } from "@/lib/store/runs-repo";
 import { timelineRequest } from "./run-timeline";
 
 interface ServerFiles {
@@ -25,12 +26,12 @@ interface ServerFiles {
 
 async function serverFiles(db: Db, runId: string): Promise<ServerFiles> {
   const read = async <T>(key: string, schema: { safeParse(v: unknown): { success: boolean; data?: T } }) => {
-    const text = await getChartData(db, runId, key);
+    const text = await getChartText(db, runId, key);
     if (text === undefined) return null;
     const parsed = schema.safeParse(JSON.parse(text));
     return parsed.success ? (parsed.data ?? null) : null;
   };
-  const origin = await getChartData(db, runId, AIPERF_ORIGIN_CHART);
+  const origin = await getChartText(db, runId, AIPERF_ORIGIN_CHART);
   return {
     spans: await read<DynamoSpansPayload>(DYNAMO_SPANS_CHART.key, DYNAMO_SPANS_CHART.schema),
     trace: await read<DynamoTraceRequestsPayload>(

@@ -5,13 +5,13 @@
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Goodput, Slo } from "@/lib/api/slo";
-import type { SummaryBlocks } from "@/lib/api/schemas";
 import { computeGoodput, type GoodputRow } from "@/lib/metrics/goodput";
 import { generationStepsOf, outputTokensOf, tpotMs } from "@/lib/metrics/trtllm-latency";
 import type { Db } from "@/lib/store/db";
 import { aiperfGoodputRows, trtllmGoodputRows } from "@/lib/store/goodput-rows";
 import { getRun } from "@/lib/store/runs-repo";
 import { throughputInputs } from "./run-derived";
+import { storedSummary } from "./stored-summary";
 
 const MAP_SLICE = 20_000;
 
@@ -23,7 +23,7 @@ interface Store {
 export async function runGoodput(store: Store, runId: string, slos: readonly Slo[]): Promise<Goodput | null> {
   const run = await getRun(store.db, runId);
   if (!run) return null;
-  const blocks = run.summary ? (JSON.parse(run.summary) as SummaryBlocks) : null;
+  const blocks = run.summary ? storedSummary(run).blocks : null;
   const aiperf = await aiperfGoodputRows(store.db, runId);
   if (aiperf.length > 0) {
     const rows: GoodputRow[] = [];

@@ -24,7 +24,8 @@ import {
 import { timelineWindow, type RequestTimeline } from "@/lib/metrics/request-timeline";
 import { unpackTimeline } from "@/lib/metrics/request-timeline-pack";
 import type { Db } from "@/lib/store/db";
-import { getChartData, getFiles, getRun, type RunRow } from "@/lib/store/runs-repo";
+import { getChartText } from "@/lib/store/chart-payloads";
+import { getFiles, getRun, type RunRow } from "@/lib/store/runs-repo";
 import {
   hasTimelineColumns,
   readTimelineColumns,
@@ -54,7 +55,7 @@ async function build(db: Db, run: RunRow): Promise<RequestTimeline | null> {
   const stored = await readTimelineColumns(db, run.id);
   const t = stored && unpackTimeline(stored);
   if (t) return t;
-  const origin = originOf(JSON.parse((await getChartData(db, run.id, AIPERF_ORIGIN_CHART)) ?? "null"));
+  const origin = originOf(JSON.parse((await getChartText(db, run.id, AIPERF_ORIGIN_CHART)) ?? "null"));
   return timelineFromRows(db, run.id, await getFiles(db, run.id), origin);
 }
 

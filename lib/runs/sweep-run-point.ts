@@ -22,6 +22,7 @@ import {
 } from "@/lib/metrics/sweep-point";
 import { recordsOrSummary } from "@/lib/metrics/records-or-summary";
 import { getFiles, getRun, type FileRow } from "@/lib/store/runs-repo";
+import { storedSummary } from "./stored-summary";
 import { aiperfMeasuredRows } from "@/lib/store/sweep-point-rows";
 import type { RunFacts } from "@/lib/api/run-facts";
 import { EMPTY_FACTS } from "@/lib/api/run-facts";
@@ -109,8 +110,7 @@ function fromTrtllm(blocks: SummaryBlocks): Sourced | null {
       ttftMs: set(lat.ttftMs),
       e2eMs: set(lat.e2eMs),
       tpotMs: set(lat.tpotMs),
-      // Per request at ingest; runs ingested before it was kept give the median only (from TPOT).
-      tokPerSPerUser: set(lat.tokPerUser ?? null),
+      tokPerSPerUser: set(lat.tokPerUser),
     },
     source: "records",
     sourceNote: null,
@@ -181,7 +181,7 @@ export interface SweepMember {
 export async function sweepMember(app: IngestDeps, runId: string): Promise<SweepMember | null> {
   const row = await getRun(app.store.db, runId);
   if (!row) return null;
-  const parsed = row.summary ? summaryBlocksSchema.safeParse(JSON.parse(row.summary)) : null;
+  const parsed = row.summary ? summaryBlocksSchema.safeParse(storedSummary(row).blocks) : null;
   const blocks = parsed?.success ? parsed.data : null;
   const facts = (await readRunFacts(app.store, runId)) ?? EMPTY_FACTS;
   const src: Sourced = blocks

@@ -13,7 +13,7 @@ import {
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
 import { queryRows } from "./columnar/engine";
 import type { Db } from "./db";
-import { getChartData } from "./runs-repo";
+import { getChartText } from "./chart-payloads";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 const SORT_COLUMN = { ttft: "ttft_ms", e2e: "e2e_ms", itl: "itl_ms", start: "start_ms" } as const;
@@ -145,7 +145,7 @@ export function slowestFromPayload(payload: SlowestPayload, q: RequestListQuery)
  */
 export async function slowestRequests(db: Db, runId: string, q: RequestListQuery): Promise<RequestList> {
   if (q.order === "desc" && q.sort !== "start") {
-    const stored = await getChartData(db, runId, AIPERF_CHARTS.slowest.key);
+    const stored = await getChartText(db, runId, AIPERF_CHARTS.slowest.key);
     const payload = stored === undefined ? null : slowestPayloadSchema.safeParse(JSON.parse(stored));
     const answer = payload?.success ? slowestFromPayload(payload.data, q) : null;
     if (answer) return answer;

@@ -10,7 +10,8 @@ import { discardAiperfStages } from "./columnar/aiperf-request-file";
 import type { Db, Trx } from "./db";
 import { writeMetricValues } from "./metric-values";
 import { extractedFactColumns } from "./run-facts";
-import type { FilesTable, RunsTable } from "./schema";
+import { storedVersionOf } from "./chart-payloads";
+import type { ChartDataTable, FilesTable, RunsTable } from "./schema";
 import { storeText } from "./store-text";
 import { MAX_TIMELINE_BYTES, writeTimelineColumns, type StoredColumns } from "./timeline-columns";
 
@@ -168,9 +169,9 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
   // server answered nothing; and on SQLite every read waits for the transaction's one connection.
   // So they are serialised before the transaction, a turn of the event loop after each one; the
   // text is held until the commit, beside the payloads that are held until then anyway.
-  const charts: Array<{ run_id: string; key: string; data: string }> = [];
+  const charts: ChartDataTable[] = [];
   for (const [key, data] of Object.entries(done.charts)) {
-    charts.push({ run_id: id, key, data: JSON.stringify(data) });
+    charts.push({ run_id: id, key, data: JSON.stringify(data), version: storedVersionOf(key) });
     await nextTurn();
   }
   const summary = JSON.stringify({ ...done.blocks, ingestedAt });
@@ -238,9 +239,9 @@ export async function commitDrilldown(
   charts: Record<string, unknown>,
   timeline: FinishedRun["timeline"] = null,
 ): Promise<boolean> {
-  const rows: Array<{ run_id: string; key: string; data: string }> = [];
+  const rows: ChartDataTable[] = [];
   for (const [key, data] of Object.entries(charts)) {
-    rows.push({ run_id: id, key, data: JSON.stringify(data) });
+    rows.push({ run_id: id, key, data: JSON.stringify(data), version: storedVersionOf(key) });
     await nextTurn();
   }
   return db.transaction().execute(async (trx) => {
@@ -348,15 +349,6 @@ export async function deleteRun(db: Db, id: string, tables: readonly string[]): 
     await trx.deleteFrom("runs").where("id", "=", id).execute();
     return [...new Set([...files.map((f) => f.sha256), ...columnFiles])];
   });
-}
-
-export async function getChartData(db: Db, runId: string, key: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom("chart_data")
-    .select("data")
-    .where((eb) => eb.and({ run_id: runId, key }))
-    .executeTakeFirst();
-  return row?.data;
 }
 
 /** The chart keys stored for each run, sorted; every asked-for run has a list, empty when it has none. */

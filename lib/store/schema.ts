@@ -77,6 +77,8 @@ export interface ChartDataTable {
   run_id: string;
   key: string;
   data: string;
+  /** The `version` of the payload's chart when it was written (lib/api/chart-catalog.ts) */
+  version: number;
 }
 
 /** PostgreSQL mode only: gzip-compressed blob bytes in ordered chunks. */

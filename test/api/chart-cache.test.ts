@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
-import { chartVersion } from "@/lib/api/chart-version";
+import { chartVersion, storedChartVersion } from "@/lib/api/chart-version";
 import { runSummarySchema } from "@/lib/api/schemas";
 import { IMMUTABLE_CACHE } from "@/lib/server/http";
 import { fixture, freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
@@ -64,8 +64,11 @@ describe("chart cache headers", () => {
     expect((await chart(id, `?v=${chartVersion(again)}`)).headers.get("cache-control")).toBe(IMMUTABLE_CACHE);
   });
 
-  it("versions runs stored without an ingest stamp by their aggregator version alone", () => {
-    expect(chartVersion({ aggregatorVersion: 3 })).toBe("3.0");
+  it("versions runs stored without an ingest stamp by their summary's commit time", () => {
+    const row = { aggregator_version: 3, summary: "{}", summary_ready_at: 1_764_000_000_000 };
+    expect(storedChartVersion(row)).toBe("3.1764000000000");
+    expect(storedChartVersion({ ...row, summary_ready_at: null })).toBe("3.0");
+    expect(storedChartVersion({ ...row, summary: '{"ingestedAt":5}' })).toBe("3.5");
     expect(chartVersion({ aggregatorVersion: 3, ingestedAt: 1_764_000_000_000 })).toBe("3.1764000000000");
   });
 });

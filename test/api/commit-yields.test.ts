@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import type { AppContext } from "@/lib/server/app-context";
 import { newRunId } from "@/lib/store/ids";
-import { commitRun, getChartData, getRun, insertRun } from "@/lib/store/runs-repo";
+import { getChartText } from "@/lib/store/chart-payloads";
+import { commitRun, getRun, insertRun } from "@/lib/store/runs-repo";
 import { PG_URL, usePgTestApp } from "../helpers/pg-schema";
 import { freshAppEachTest } from "../helpers/test-app";
 
@@ -53,8 +54,8 @@ async function expectYieldingCommit(app: AppContext) {
   expect(statusDuringCommit).toBe("ingesting");
   expect((await getRun(app.store.db, id))?.status).toBe("ready");
   // The stored text is what JSON.stringify writes.
-  expect(await getChartData(app.store.db, id, "a")).toBe('{"points":[1,2,3]}');
-  expect(await getChartData(app.store.db, id, "b")).toBe('{"points":[4]}');
+  expect(await getChartText(app.store.db, id, "a")).toBe('{"points":[1,2,3]}');
+  expect(await getChartText(app.store.db, id, "b")).toBe('{"points":[4]}');
 }
 
 describe("commitRun (SQLite)", () => {

@@ -13,7 +13,7 @@ import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import { GET as listRoute } from "@/app/api/runs/[id]/aiperf/requests/route";
 import { GET as timelineRoute } from "@/app/api/runs/[id]/timeline/route";
 import { failInterruptedIngests } from "@/lib/store/interrupted-ingest";
-import { getChartData } from "@/lib/store/runs-repo";
+import { getChartText } from "@/lib/store/chart-payloads";
 import { slowestCaseRecords } from "../helpers/aiperf-slowest-case";
 import { gateIngests } from "../helpers/hold-ingests";
 import { waitUntil } from "../helpers/wait.mjs";
@@ -64,7 +64,7 @@ describe("an upload whose drill-down is built after it answers", () => {
       expect(building.requests.count).toBeGreaterThan(0);
       expect(building.summaryReadyAt).toBe(answer.summaryReadyAt);
       expect(building.drilldownReadyAt).toBeNull();
-      expect(await getChartData(app.store.db, id, AIPERF_CHARTS.slowest.key)).toBeUndefined();
+      expect(await getChartText(app.store.db, id, AIPERF_CHARTS.slowest.key)).toBeUndefined();
       // The ingest still owns the run: no delete, no second ingest, and its heartbeat beats.
       const del = await deleteRun(new Request("http://localhost/x", { method: "DELETE" }), idParams(id));
       expect(del.status).toBe(409);
@@ -91,7 +91,7 @@ describe("an upload whose drill-down is built after it answers", () => {
       });
       expect(run.status).toBe("ready");
       expect(Date.parse(run.drilldownReadyAt)).toBeGreaterThanOrEqual(Date.parse(run.summaryReadyAt));
-      expect(await getChartData(app.store.db, id, AIPERF_CHARTS.slowest.key)).toBeDefined();
+      expect(await getChartText(app.store.db, id, AIPERF_CHARTS.slowest.key)).toBeDefined();
       const background = await stored(id);
 
       // The same file through an upload that waits for its drill-down stores the same.

@@ -4,7 +4,7 @@ import { GET as listRoute } from "@/app/api/runs/[id]/aiperf/requests/route";
 import { requestListSchema, slowestPayloadSchema, type RequestListQuery } from "@/lib/api/aiperf-requests";
 import { listRequests } from "@/lib/store/aiperf-requests";
 import type { Db } from "@/lib/store/db";
-import { getChartData } from "@/lib/store/runs-repo";
+import { getChartText } from "@/lib/store/chart-payloads";
 import { uploadRequest } from "./test-app";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
@@ -62,7 +62,7 @@ export async function expectStoredSlowestMatchRows(db: Db): Promise<void> {
   const res = await upload(uploadRequest([{ name: "profile_export.jsonl", content: slowestCaseRecords() }]));
   expect(res.status).toBe(201);
   const { id } = await res.json();
-  const stored = await getChartData(db, id, AIPERF_CHARTS.slowest.key);
+  const stored = await getChartText(db, id, AIPERF_CHARTS.slowest.key);
   expect(stored).toBeDefined();
   const payload = slowestPayloadSchema.parse(JSON.parse(stored!));
   // 80 records − 5 warmup − 4 failed profiling records (3, 20, 37, 54, 71 minus warmup 3).

@@ -14,6 +14,7 @@ import {
   defineChart,
   SM_SERIES,
   type ChartPayload,
+  upgradeStoredPayload,
 } from "@/lib/api/chart-catalog";
 import { KINDS } from "@/lib/api/kinds";
 import { runChartQueryOptions } from "@/lib/api/query-options";
@@ -74,6 +75,8 @@ describe("chart catalog", () => {
     const schema = z.object({});
     expect(() => defineChart({ key: "Toy Chart", schema, version: 1, title: "t" })).toThrow(/lower-case/);
     expect(() => defineChart({ key: "toy", schema, version: 0, title: "t" })).toThrow(/version/);
+    // A version past the first reads the payloads stored before it: it says how.
+    expect(() => defineChart({ key: "toy", schema, version: 2, title: "t" })).toThrow(/needs an upgrade/);
   });
 
   describe("a toy chart built from the catalog alone", () => {
@@ -82,6 +85,11 @@ describe("chart catalog", () => {
       schema: z.object({ p50Ms: z.number().nullable(), points: z.array(z.tuple([z.number(), z.number()])) }),
       version: 2,
       title: "Toy latency",
+      // Version 1 kept the p50 in seconds; one stored without it cannot be given it.
+      upgrade: (old) =>
+        typeof old.p50S === "number" || old.p50S === null
+          ? { payload: { p50Ms: old.p50S === null ? null : old.p50S * 1000, points: old.points } }
+          : { recompute: "stored without its p50" },
     });
     afterEach(() => vi.unstubAllGlobals());
 
@@ -99,6 +107,15 @@ describe("chart catalog", () => {
     it("refuses a payload of another shape", async () => {
       vi.stubGlobal("fetch", async () => Response.json({ p50Ms: "fast" }));
       await expect(runChartQueryOptions("r", toy).queryFn!({} as never)).rejects.toThrow();
+    });
+
+    it("reads a payload stored at an older version through its upgrade, the current one as it is", () => {
+      const current = { p50Ms: 12.5, points: [[0, 10]] };
+      expect(upgradeStoredPayload(toy, current, 2)).toEqual({ payload: current });
+      expect(upgradeStoredPayload(toy, { p50S: 0.0125, points: [[0, 10]] }, 1)).toEqual({ payload: current });
+      expect(upgradeStoredPayload(toy, { points: [] }, 1)).toEqual({ recompute: "stored without its p50" });
+      // An upgrade that does not give the current shape is the server's fault, never served.
+      expect(() => upgradeStoredPayload(toy, { p50S: 1, points: "none" }, 1)).toThrow(/not its shape/);
     });
 
     it("is read by the offline report with the same object, absent or misshapen as null", () => {

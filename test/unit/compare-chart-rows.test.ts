@@ -8,7 +8,9 @@ const seg = (name: string, p50Ms: number | null) => ({
   count: 3,
   meanMs: 1,
   p50Ms,
+  p75Ms: null,
   p90Ms: 9,
+  p95Ms: null,
   p99Ms: 99,
 });
 
@@ -21,7 +23,9 @@ describe("compare chart rows", () => {
         requestCount: 3,
         segments: [seg("ctx_queue", 2), seg("decode", 5)],
         kvCacheHitRate: null,
+        kvBlockLookups: null,
         kvTransfer: null,
+        latency: null,
       },
     });
     const b = summary("b", {
@@ -31,7 +35,9 @@ describe("compare chart rows", () => {
         requestCount: 3,
         segments: [seg("gen_kv_transfer", 7), seg("decode", null)],
         kvCacheHitRate: null,
+        kvBlockLookups: null,
         kvTransfer: null,
+        latency: null,
       },
     });
     const none = summary("c");

@@ -56,9 +56,23 @@ describe("runMetrics / compareRuns", () => {
     timeBreakdown: {
       mode: "aggregated",
       requestCount: 10,
-      segments: [{ name: "ctx_queue", label: "Queue", count: 10, meanMs: 4, p50Ms: 3, p90Ms: 8, p99Ms: 9 }],
+      segments: [
+        {
+          name: "ctx_queue",
+          label: "Queue",
+          count: 10,
+          meanMs: 4,
+          p50Ms: 3,
+          p75Ms: null,
+          p90Ms: 8,
+          p95Ms: null,
+          p99Ms: 9,
+        },
+      ],
       kvCacheHitRate: 0.5,
+      kvBlockLookups: null,
       kvTransfer: null,
+      latency: null,
     },
   });
   const branch = summary("branch", {
@@ -66,8 +80,28 @@ describe("runMetrics / compareRuns", () => {
     timeBreakdown: {
       ...base.timeBreakdown!,
       segments: [
-        { name: "ctx_queue", label: "Queue", count: 10, meanMs: 6, p50Ms: 6, p90Ms: 8, p99Ms: 9 },
-        { name: "decode", label: "Decode", count: 10, meanMs: 50, p50Ms: 40, p90Ms: 60, p99Ms: 70 },
+        {
+          name: "ctx_queue",
+          label: "Queue",
+          count: 10,
+          meanMs: 6,
+          p50Ms: 6,
+          p75Ms: null,
+          p90Ms: 8,
+          p95Ms: null,
+          p99Ms: 9,
+        },
+        {
+          name: "decode",
+          label: "Decode",
+          count: 10,
+          meanMs: 50,
+          p50Ms: 40,
+          p75Ms: null,
+          p90Ms: 60,
+          p95Ms: null,
+          p99Ms: 70,
+        },
       ],
       kvCacheHitRate: 0.6,
     },
@@ -163,7 +197,9 @@ describe("metrics no compared run has", () => {
         requestCount: 4,
         segments,
         kvCacheHitRate: null,
+        kvBlockLookups: null,
         kvTransfer: null,
+        latency: null,
       },
     });
     const queue = compareRuns([run], "trt", "p95").find((r) => r.key === "segment:ctx_queue")!;
@@ -197,7 +233,9 @@ describe("collector mismatch", () => {
       requestCount: 3,
       segments: [],
       kvCacheHitRate: null,
+      kvBlockLookups: null,
       kvTransfer: null,
+      latency: null,
     };
     const a = summary("a", { timeBreakdown: tb });
     expect(effectiveCollectors(a).returnPerfMetrics).toEqual({ value: true, source: "inferred" });

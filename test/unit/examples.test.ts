@@ -6,7 +6,7 @@ import { agreementPayloadSchema, gpuPayloadSchema } from "@/lib/api/aiperf-chart
 import { EXAMPLE_RUNS, QWEN_SWEEP } from "@/lib/examples/examples";
 import { readSweep } from "@/lib/runs/sweeps";
 import { GPU_OUTSIDE_WINDOW } from "@/lib/metrics/aiperf-run-result";
-import { getChartData } from "@/lib/store/runs-repo";
+import { getChartText } from "@/lib/store/chart-payloads";
 import { seedExamples } from "@/lib/examples/seed-examples";
 import { useTestApp } from "../helpers/test-app";
 
@@ -60,7 +60,7 @@ describe("example runs", () => {
       const warnings = (JSON.parse(r.summary!) as { warnings: string[] }).warnings;
       expect(warnings.filter((w) => w.startsWith("aiperf summary disagrees"))).toEqual([]);
       if (sampled.has(r.name)) {
-        const agreement = JSON.parse((await getChartData(t.app.store.db, r.id, "aiperf-agreement"))!);
+        const agreement = JSON.parse((await getChartText(t.app.store.db, r.id, "aiperf-agreement"))!);
         expect(agreement).toMatchObject({ disagreements: 0, sample: { records: 10, described: 64 } });
       }
       // …and their GPU telemetry ends 1 s before the first request: it names the GPU, no more.
@@ -82,7 +82,7 @@ describe("example runs", () => {
     const summary = JSON.parse(run.summary!) as { requests: { count: number; errorCount: number } };
     expect(summary.requests).toMatchObject({ count: 200, errorCount: 2 });
     const chart = async (key: string) =>
-      JSON.parse((await getChartData(t.app.store.db, run.id, key))!) as unknown;
+      JSON.parse((await getChartText(t.app.store.db, run.id, key))!) as unknown;
     expect(agreementPayloadSchema.parse(await chart("aiperf-agreement")).disagreements).toBe(0);
     const gpu = gpuPayloadSchema.parse(await chart("aiperf-gpu"));
     expect(gpu).toMatchObject({ distinctGpus: 2, duplicateGpus: 0, overlapsWindow: true });

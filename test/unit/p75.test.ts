@@ -94,22 +94,24 @@ describe("p75 as a chosen statistic", () => {
     expect(m.get("e2e")!.value).toBeNull();
   });
 
-  it("the breakdown table and compare bars read p75Ms, absent in older payloads as not recorded", () => {
+  it("the breakdown table and compare bars read p75Ms, null as not recorded", () => {
     const seg = {
       name: "ctx_queue",
       label: "Queue",
       count: 4,
       meanMs: 25,
       p50Ms: 25,
+      p75Ms: null,
       p90Ms: 37,
+      p95Ms: null,
       p99Ms: 39.7,
     };
     const payload: SegmentsPayload = {
       mode: "aggregated",
       requestCount: 4,
       segments: [
-        { ...seg, p75Ms: 32.5, notRecorded: 0, excluded: 0 },
-        { ...seg, name: "decode", label: "Decode", notRecorded: 0, excluded: 0 },
+        { ...seg, p75Ms: 32.5, notRecorded: 0, excluded: 0, clamped: 0 },
+        { ...seg, name: "decode", label: "Decode", notRecorded: 0, excluded: 0, clamped: 0 },
       ],
     };
     expect(segmentStatRows(payload, "p75").map((r) => r.valueMs)).toEqual([32.5, null]);
@@ -122,7 +124,9 @@ describe("p75 as a chosen statistic", () => {
           { ...seg, name: "decode", label: "Decode" },
         ],
         kvCacheHitRate: null,
+        kvBlockLookups: null,
         kvTransfer: null,
+        latency: null,
       },
     });
     expect(segmentBarRows([run], "p75").rows[0]).toEqual({ runId: "b", run: "b", ctx_queue: 32.5 });

@@ -214,7 +214,9 @@ describe("diagnose", () => {
           requestCount: 10,
           segments: [],
           kvCacheHitRate: null,
+          kvBlockLookups: null,
           kvTransfer: null,
+          latency: null,
         },
       },
     );

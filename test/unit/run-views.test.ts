@@ -13,7 +13,19 @@ import { hasAiperfAgreement, hasCacheData, hasKvData, runView } from "@/lib/api/
 
 const EMPTY_SM: ServerMetricsBlock = {
   backend: "vllm",
-  cache: { gpuHitRate: null, cpuHitRate: null, overallHitRate: null, method: null },
+  cache: {
+    gpuHitRate: null,
+    cpuHitRate: null,
+    overallHitRate: null,
+    method: null,
+    externalHitRate: null,
+    lookupTokens: null,
+    servedTokens: { gpu: null, host: null, external: null },
+    gaugeHitRateAvg: null,
+    histogramHitRate: null,
+    lmcacheHitRate: null,
+    countersExported: [],
+  },
   kvCache: { gpuTotalTokens: null, gpuUsageAvg: null, gpuUsageMax: null },
   kvOffload: {
     bytesGpuToCpu: 1e7,
@@ -32,6 +44,12 @@ function run(over: Partial<RunSummary>): RunSummary {
     labels: [],
     status: "ready",
     aggregatorVersion: 4,
+    ingestedAt: 0,
+    recompute: null,
+    series: null,
+    commit: null,
+    branch: null,
+    order: null,
     summaryReadyAt: null,
     drilldownReadyAt: null,
     files: [],
@@ -72,7 +90,9 @@ describe("run-view manifest", () => {
         requestCount: 1,
         segments: [],
         kvCacheHitRate: 18 / 19,
+        kvBlockLookups: 19,
         kvTransfer: null,
+        latency: null,
       },
     });
     expect(hasCacheData(r)).toBe(true);

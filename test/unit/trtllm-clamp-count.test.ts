@@ -6,11 +6,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { segmentsPayloadSchema, type SegmentsPayload } from "@/lib/api/trtllm-charts";
+import { TRTLLM_CHARTS, upgradeStoredPayload } from "@/lib/api/chart-catalog";
+import { segmentsPayloadSchema } from "@/lib/api/trtllm-charts";
 import { segmentStatRows } from "@/lib/metrics/trtllm-chart-rows";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { analyzeTrtllm, trtllmDiskFile } from "../generators/trtllm-ingest";
-import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 const N = 10;
 
@@ -52,8 +52,8 @@ describe("clock-skew clamp count", () => {
     expect(row.clamped).toBe(N / 2);
   });
 
-  it("reads a segments payload written before the count as 0 clamped", () => {
-    const old: SegmentsPayload = {
+  it("a segments payload stored before the count was kept is recomputed, never read as 0 clamped", () => {
+    const old = {
       mode: "aggregated",
       requestCount: 1,
       segments: [
@@ -63,14 +63,15 @@ describe("clock-skew clamp count", () => {
           count: 1,
           notRecorded: 0,
           excluded: 0,
-          meanMs: 1,
-          p50Ms: 1,
-          p90Ms: 1,
-          p99Ms: 1,
+          ...{ meanMs: 1, p50Ms: 1, p75Ms: 1, p90Ms: 1, p99Ms: 1 },
         },
       ],
     };
-    const parsed = segmentsPayloadSchema.parse(old);
-    expect(segmentStatRows(parsed, "p50")[0].clamped).toBe(0);
+    expect(segmentsPayloadSchema.safeParse(old).success).toBe(false);
+    const read = upgradeStoredPayload(TRTLLM_CHARTS.segments, old, 1);
+    expect(read).toEqual({ recompute: expect.stringContaining("clamped counts") });
+    const kept = { ...old, segments: old.segments.map((x) => ({ ...x, clamped: 2 })) };
+    const upgraded = upgradeStoredPayload(TRTLLM_CHARTS.segments, kept, 1);
+    expect("payload" in upgraded && segmentStatRows(upgraded.payload, "p50")[0].clamped).toBe(2);
   });
 });

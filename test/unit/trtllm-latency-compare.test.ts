@@ -9,12 +9,16 @@ const breakdown = (ttft: number, e2e: number, tpot: number | null): TimeBreakdow
   requestCount: 10,
   segments: [],
   kvCacheHitRate: null,
+  kvBlockLookups: null,
   kvTransfer: null,
   latency: {
     ttftMs: stats(ttft),
     e2eMs: stats(e2e),
     tpotMs: tpot === null ? null : stats(tpot),
+    tokPerUser: null,
     tokensKnown: tpot === null ? 0 : 10,
+    tokensFromIterations: 0,
+    oneResponse: 0,
   },
 });
 

@@ -30,7 +30,7 @@ export function cacheFacts(
   cache: ServerMetricsBlock["cache"],
   info: Record<string, unknown> = {},
 ): CacheFact[] {
-  const lookups = cache.lookupTokens ?? null;
+  const lookups = cache.lookupTokens;
   const served = cache.servedTokens;
   const counters = cache.method === "token-weighted counters";
   const facts: CacheFact[] = [
@@ -38,27 +38,27 @@ export function cacheFacts(
       label: "overall hit rate",
       text: share(
         cache.overallHitRate,
-        served ? (served.gpu ?? 0) + (served.host ?? 0) + (served.external ?? 0) : null,
+        (served.gpu ?? 0) + (served.host ?? 0) + (served.external ?? 0),
         lookups,
       ),
       definition: `GPU + CPU/host + external: ${OF_PROMPT}`,
     },
     {
       label: counters || lookups !== null ? "GPU hit rate" : "GPU hit rate (gauge)",
-      text: share(cache.gpuHitRate, served?.gpu ?? null, lookups),
+      text: share(cache.gpuHitRate, served.gpu, lookups),
       definition: counters ? `GPU prefix cache: ${OF_PROMPT}` : `mean of the engines' hit-rate gauges`,
     },
   ];
-  if (cache.cpuHitRate !== null || (served?.host ?? null) !== null)
+  if (cache.cpuHitRate !== null || served.host !== null)
     facts.push({
       label: "CPU/host hit rate",
-      text: share(cache.cpuHitRate, served?.host ?? null, lookups),
+      text: share(cache.cpuHitRate, served.host, lookups),
       definition: `the engine's CPU (host) tier: ${OF_PROMPT}`,
     });
-  if ((cache.externalHitRate ?? null) !== null || (served?.external ?? null) !== null)
+  if (cache.externalHitRate !== null || served.external !== null)
     facts.push({
       label: "external hit rate",
-      text: share(cache.externalHitRate ?? null, served?.external ?? null, lookups),
+      text: share(cache.externalHitRate, served.external, lookups),
       definition: `a tier outside the engine (KV connector such as LMCache or KVBM, storage, disk): ${OF_PROMPT}`,
     });
   const lookup = info.externalPrefixCacheHitRate;
@@ -69,24 +69,24 @@ export function cacheFacts(
       definition:
         "vllm:external_prefix_cache_hits / external_prefix_cache_queries: of the prompt tokens the GPU cache missed, the share the connector served",
     });
-  if ((cache.gaugeHitRateAvg ?? null) !== null && counters)
+  if (cache.gaugeHitRateAvg !== null && counters)
     facts.push({
       label: "engine hit-rate gauge (mean)",
-      text: formatRate(cache.gaugeHitRateAvg!),
+      text: formatRate(cache.gaugeHitRateAvg),
       definition:
         "the mean of the engine's own hit-rate gauge (sglang:cache_hit_rate, trtllm_kv_cache_hit_rate) over the window: a per-interval ratio, not token-weighted",
     });
-  if ((cache.histogramHitRate ?? null) !== null)
+  if (cache.histogramHitRate !== null)
     facts.push({
       label: "uncached-prompt histogram",
-      text: formatRate(cache.histogramHitRate!),
+      text: formatRate(cache.histogramHitRate),
       definition:
         "1 − Σ sglang:uncached_prompt_tokens_histogram / Σ sglang:prompt_tokens_histogram: the prompt tokens SGLang did not compute",
     });
-  if ((cache.lmcacheHitRate ?? null) !== null)
+  if (cache.lmcacheHitRate !== null)
     facts.push({
       label: "LMCache hit rate (its own)",
-      text: formatRate(cache.lmcacheHitRate!),
+      text: formatRate(cache.lmcacheHitRate),
       definition:
         "lmcache:num_hit_tokens / num_requested_tokens: LMCache counts from the prompt's start, tokens the GPU cache also held included",
     });

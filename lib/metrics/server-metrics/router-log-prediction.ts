@@ -7,6 +7,7 @@
  * ratios would let short prompts count as much as long ones.
  */
 import {
+  boundWorkers,
   ROUTER_LOG_HOW,
   type RouterLogPayload,
   type RouterLogPoint,
@@ -18,7 +19,6 @@ import { clampFraction } from "./select";
 import { combineCache, prefillSide } from "./summarize";
 import { MAX_POINTS, servedIntervals, type ServedIntervals } from "./timeseries";
 import { MISSING_ENGINES } from "./router-prediction";
-import { boundWorkers } from "../router-log-workers";
 
 /** The router logs of one ingest, filled as they are read and used once the scrapes are summarised. */
 export class RouterLogFeed {

@@ -16,6 +16,7 @@ import { timelineColumnsMigration } from "./015-timeline-columns";
 import { inputsReuseMigration } from "./016-inputs-reuse";
 import { timelineFirstWindowMigration } from "./017-timeline-first-window";
 import { runColumnFilesMigration } from "./018-run-column-files";
+import { chartVersionMigration } from "./019-chart-version";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -39,5 +40,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "016-inputs-reuse": inputsReuseMigration(dialect),
     "017-timeline-first-window": timelineFirstWindowMigration(dialect),
     "018-run-column-files": runColumnFilesMigration(dialect),
+    "019-chart-version": chartVersionMigration(dialect),
   };
 }

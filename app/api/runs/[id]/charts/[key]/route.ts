@@ -1,25 +1,36 @@
 import { createHash } from "node:crypto";
+import { RECOMPUTE_NEEDED } from "@/lib/api/chart-upgrade";
 import { storedChartVersion } from "@/lib/api/chart-version";
 import { chartParamsSchema, chartQuerySchema } from "@/lib/api/route-params";
 import { drilldownBuildingError } from "@/lib/server/drilldown-guard";
-import { IMMUTABLE_CACHE } from "@/lib/server/http";
+import { IMMUTABLE_CACHE, jsonError } from "@/lib/server/http";
 import { route } from "@/lib/server/route";
-import { getChartData, getRun } from "@/lib/store/runs-repo";
+import { getChartData } from "@/lib/store/chart-payloads";
+import { getRun } from "@/lib/store/runs-repo";
 
 export const dynamic = "force-dynamic";
 
 /**
- * A chart payload precomputed at ingest, served as stored (already ≤ 2,000 points per series).
+ * A chart payload precomputed at ingest, served as stored (already ≤ 2,000 points per series),
+ * or, when it was stored at an older version of its chart, upgraded to the current shape; one
+ * that cannot be is `409 recompute_needed` with what it lacks (docs/http-api.md).
  * Asked with the run's current chart version (`?v=`, lib/api/chart-version.ts) it is immutable;
  * without it, or with a stale one, it is revalidated by ETag (re-ingest rewrites it in place).
  */
 export const GET = route(
   { auth: "read", params: chartParamsSchema, resource: "chart", query: chartQuerySchema },
   async ({ req, app, params: { id, key }, query: { v } }) => {
-    const data = await getChartData(app.store.db, id, key);
+    const read = await getChartData(app.store.db, id, key);
     // A run being (re-)ingested has no charts until its commit: that is "being built", not "none".
-    if (data === undefined)
+    if (read === undefined)
       return drilldownBuildingError(app.store.db, id, { drilldown: false, failed: false });
+    if ("recompute" in read)
+      return jsonError(
+        409,
+        RECOMPUTE_NEEDED,
+        `This chart was ${read.recompute} (POST /api/runs/${id}/reingest).`,
+      );
+    const data = read.text;
     // The run after the payload: a re-ingest committing in between makes the version stale, never
     // the payload older than the version it is cached under.
     const run = v === undefined ? undefined : await getRun(app.store.db, id);
