@@ -33,6 +33,17 @@ export function formatNumber(n: number | null | undefined, digits = 2): string {
   return en(n, { maximumFractionDigits: digits });
 }
 
+/**
+ * Exactly `digits` decimals, with thousands separators: one precision for a column of figures
+ * ("0.000 s … 3.786 s", not "0.000398 s" above "3.786 s"). A value too small for them reads 0.
+ */
+export function formatFixed(n: number | null | undefined, digits: number): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return "—";
+  const v = en(n, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  // "-0.000" for a tiny negative is still zero.
+  return /^-0[.,]?0*$/.test(v) ? v.slice(1) : v;
+}
+
 export function formatMs(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return NOT_RECORDED;
   if (Math.abs(ms) >= 10_000) return `${en(ms / 1000, { maximumFractionDigits: 2 })} s`;
@@ -68,15 +79,41 @@ export function formatBytesPerSecond(b: number | null | undefined): string {
 }
 
 /**
+ * One unit for a table column or axis of byte counts, from its largest value: the largest unit in
+ * which that value is at least 1 (10 MB beside 5 MB in MB, never "0.01 GB" beside "0.005 GB").
+ */
+export function byteUnit(max: number): { unit: string; divisor: number } {
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let i = 0;
+  while (i < units.length - 1 && Math.abs(max) >= 1000 ** (i + 1)) i++;
+  return { unit: units[i], divisor: 1000 ** i };
+}
+
+/**
  * One unit for an axis of byte rates, from its largest value: the largest unit in which that
  * value is at least 1 (a 9.5 GB/s axis in GB/s, one whose largest bar is 5 MB/s in MB/s, not
  * "0.005 GB/s").
  */
 export function byteRateUnit(max: number): { unit: string; divisor: number } {
-  const units = ["B/s", "KB/s", "MB/s", "GB/s", "TB/s"];
-  let i = 0;
-  while (i < units.length - 1 && Math.abs(max) >= 1000 ** (i + 1)) i++;
-  return { unit: units[i], divisor: 1000 ** i };
+  const { unit, divisor } = byteUnit(max);
+  return { unit: `${unit}/s`, divisor };
+}
+
+/**
+ * Byte counts (or rates) in one unit for all of them, from the largest (`byteUnit`): the unit and
+ * a writer of each value in it, without the unit (cells under a header that names it).
+ */
+export function bytesIn(values: ReadonlyArray<number | null | undefined>): {
+  unit: string;
+  value: (b: number | null | undefined) => string;
+} {
+  let max = 0;
+  for (const v of values) if (typeof v === "number" && Number.isFinite(v)) max = Math.max(max, Math.abs(v));
+  const { unit, divisor } = byteUnit(max);
+  return {
+    unit,
+    value: (b) => (b === null || b === undefined || !Number.isFinite(b) ? "—" : formatNumber(b / divisor, 3)),
+  };
 }
 
 export function formatDateTime(iso: string): string {

@@ -5,7 +5,7 @@ import { DataTable } from "@/components/charts/data-table";
 import { AIPERF_SUCCESSFUL } from "@/components/charts/definitions";
 import { fetchJson } from "@/lib/api/fetch-json";
 import { queryKeys } from "@/lib/api/query-keys";
-import { formatNumber, timeUnitFor } from "@/lib/format-number";
+import { formatFixed, formatNumber, timeUnitFor } from "@/lib/format-number";
 import { requestListSchema } from "@/lib/api/aiperf-requests";
 import type { LatencyMetricId } from "./latency-metric";
 
@@ -71,7 +71,8 @@ export function SlowestRequests({
         {
           header: "start",
           num: true,
-          cell: (r) => (r.startS === null ? "—" : `${formatNumber(r.startS, 3)} s`),
+          // One precision for the column: a request that started 0.4 ms in reads 0.000 s, not 0.000398 s.
+          cell: (r) => (r.startS === null ? "—" : `${formatFixed(r.startS, 3)} s`),
         },
         { header: "TTFT", num: true, cell: (r) => ms(r.ttftMs) },
         { header: "end-to-end", num: true, cell: (r) => ms(r.e2eMs) },

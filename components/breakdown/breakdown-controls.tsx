@@ -22,7 +22,8 @@ export function ToggleGroup<T extends string>({
   onChange,
 }: {
   label: string;
-  options: ReadonlyArray<{ id: T; text: string }>;
+  /** `disabled`: why the option cannot be chosen (it has no data in this run), shown as its tooltip. */
+  options: ReadonlyArray<{ id: T; text: string; disabled?: string }>;
   value: T;
   onChange: (v: T) => void;
 }) {
@@ -37,6 +38,8 @@ export function ToggleGroup<T extends string>({
           type="button"
           className={o.id === shown ? "btn" : "btn-ghost"}
           aria-pressed={o.id === shown}
+          disabled={o.disabled !== undefined}
+          title={o.disabled}
           onClick={() =>
             startTransition(() => {
               setShown(o.id);

@@ -123,3 +123,46 @@ export function readableAxis(
   } else if (!a.format) out.format = plainTick(step);
   return out;
 }
+
+/** About how wide a tick's text is at the kit's 11 px axis font (digits, units, separators). */
+const CHAR_PX = 7;
+/** Room kept between two tick texts. */
+const TICK_GAP_PX = 12;
+
+/** A tick as the axis writes it: the formatted value, then the tick unit. */
+export function tickText(a: AxisSpec, v: number): string {
+  return `${a.format ? a.format(v) : String(v)}${a.tickUnit ?? ""}`;
+}
+
+/**
+ * A horizontal number axis whose round ticks all fit `plotWidth` px, so the library, told to draw
+ * every tick, drops none: left to itself it thinned a 0 / 2.5 / 5 / 7.5 / 10 / 12.5 GB/s axis to
+ * "0 / 2.5 / 5 / 7.5 / 12.5", uneven labels that read as a wrong scale. Starting from `target`
+ * ticks, a coarser round step is taken until the widest label fits between its neighbours. With
+ * no width known yet (before the first layout) the axis is `readableAxis`'s, left to the library.
+ */
+export function fittedHorizontalAxis(
+  a: AxisSpec,
+  extent: Extent | null,
+  role: "value" | "position",
+  target: number | undefined,
+  plotWidth: number | null,
+): AxisSpec {
+  const first = readableAxis(a, extent, role, target);
+  if (plotWidth === null || plotWidth <= 0 || a.ticks || !first.ticks || first === a) return first;
+  for (let n = target ?? (role === "value" ? 5 : 6); n >= 1; n--) {
+    const shown = n === (target ?? (role === "value" ? 5 : 6)) ? first : readableAxis(a, extent, role, n);
+    const ticks = shown.ticks ?? [];
+    if (ticks.length < 2) return { ...shown, everyTick: true };
+    const d = shown.domain;
+    const span =
+      Array.isArray(d) && typeof d[0] === "number" && typeof d[1] === "number"
+        ? d[1] - d[0]
+        : ticks[ticks.length - 1] - ticks[0];
+    const step = ticks[1] - ticks[0];
+    const spacing = span > 0 ? (plotWidth * step) / span : plotWidth;
+    const widest = Math.max(...ticks.map((v) => tickText(shown, v).length)) * CHAR_PX;
+    if (spacing >= widest + TICK_GAP_PX) return { ...shown, everyTick: true };
+  }
+  return first;
+}

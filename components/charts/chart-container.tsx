@@ -11,7 +11,7 @@ import {
   ScatterChart,
 } from "recharts";
 import { ActiveRow } from "./active-row";
-import { positionExtent, readableAxis, valueExtent } from "./axis-ticks";
+import { fittedHorizontalAxis, positionExtent, readableAxis, tickText, valueExtent } from "./axis-ticks";
 import { CanvasMarks, DENSE_MARKS, markCount } from "./canvas-marks";
 import { PendingMark } from "./chart-pending";
 import { ChartTable } from "./chart-table";
@@ -101,6 +101,8 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
   const narrow = useNarrow();
   const descriptionRef = useRef<HTMLParagraphElement>(null);
   const [asTable, setAsTable] = useState(false);
+  // The plot's box, once laid out: how many x ticks fit in it.
+  const [boxWidth, setBoxWidth] = useState<number | null>(null);
   const active = useRef<unknown>(undefined);
   const onActive = useCallback((row: unknown) => void (active.current = row), []);
   const tableRows =
@@ -158,20 +160,29 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
     const dense = !horizontal && markCount(kind, data, series) >= DENSE_MARKS;
     // Round ticks on every number axis; the tooltip keeps the axes as given (its values are exact).
     const numericX = horizontal || kind === "scatter" || !!x.numeric;
-    // Across a phone the x axis gets fewer round ticks, so the library drops none of them.
-    const xTarget = horizontalTicks(narrow);
-    const xShown = !numericX
-      ? x
-      : horizontal
-        ? readableAxis(x, valueExtent(data, series, undefined), "value", xTarget)
-        : readableAxis(x, positionExtent(data, series, x.key), "position", xTarget);
     const yShown = horizontal
       ? yAxes
       : yAxes.map((a) =>
           readableAxis(a, valueExtent(data, series, a.id, kind === "scatter" ? a.key : undefined), "value"),
         );
+    // Across a phone the x axis gets fewer round ticks; and as many as fit the plot's width are
+    // all drawn, so the library drops none of them (a dropped tick leaves uneven labels).
+    const xTarget = horizontalTicks(narrow);
+    const plotWidth =
+      boxWidth === null
+        ? null
+        : boxWidth -
+          CHART_MARGIN.left -
+          CHART_MARGIN.right -
+          marginRight -
+          yAxesRoom(yShown, data, !!horizontal, boxWidth);
+    const xShown = !numericX
+      ? x
+      : horizontal
+        ? fittedHorizontalAxis(x, valueExtent(data, series, undefined), "value", xTarget, plotWidth)
+        : fittedHorizontalAxis(x, positionExtent(data, series, x.key), "position", xTarget, plotWidth);
     plot = (
-      <ResponsiveContainer width="100%" height="100%">
+      <ResponsiveContainer width="100%" height="100%" onResize={(w) => setBoxWidth(w)}>
         <Chart
           data={kind === "scatter" ? undefined : (data as unknown as object[])}
           layout={horizontal ? "vertical" : undefined}
@@ -274,4 +285,39 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
       )}
     </figure>
   );
+}
+
+/**
+ * About how much width the y axes take from the plot (their ticks and titles; a category axis its
+ * longest name, up to 45% of the chart), erring wide: a plot thought narrower gets fewer x ticks,
+ * never overprinted ones.
+ */
+function yAxesRoom<R extends object>(
+  axes: readonly AxisSpec[],
+  data: readonly R[],
+  categories: boolean,
+  boxWidth: number,
+): number {
+  const CHAR_PX = 7;
+  let room = 0;
+  for (const a of axes) {
+    if (a.hide) continue;
+    if (typeof a.width === "number") {
+      room += a.width;
+      continue;
+    }
+    const title = a.title ? 24 : 0;
+    if (categories) {
+      const longest = Math.max(
+        0,
+        ...data.map((r) => String((r as Record<string, unknown>)[a.key ?? ""] ?? "").length),
+      );
+      room += Math.min(longest * CHAR_PX + 12, 0.45 * boxWidth) + title;
+    } else {
+      const ticks = a.ticks ?? [];
+      const widest = Math.max(4, ...ticks.map((v) => tickText(a, v).length));
+      room += widest * CHAR_PX + 12 + title;
+    }
+  }
+  return room;
 }

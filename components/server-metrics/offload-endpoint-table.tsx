@@ -2,21 +2,30 @@
 
 import { DataTable } from "@/components/charts/data-table";
 import { SERVER_COUNTERS } from "@/components/charts/definitions";
-import { formatNumber, formatRate } from "@/lib/format-number";
+import { bytesIn, formatNumber, formatRate } from "@/lib/format-number";
 import type { SmEndpointDetail } from "@/lib/api/server-metrics-charts";
 
-const gb = (v: number | null) => (v === null ? "—" : formatNumber(v / 1e9, 3));
 const seconds = (v: number | null) => (v === null ? "—" : formatNumber(v, 4));
 
 /**
- * KV offload per endpoint and direction: bytes (GB), transfer seconds, bandwidth (GB/s) and the
- * method that gave it, with the endpoint's external (CPU-tier) prefix-cache hit rate.
+ * KV offload per endpoint and direction: bytes, transfer seconds, bandwidth and the method that
+ * gave it, with the endpoint's external (CPU-tier) prefix-cache hit rate. Bytes take one unit and
+ * bandwidths one unit for the whole table, from the largest of each (10 MB and 5 MB/s, never
+ * "0.01 GB" beside "0.005 GB/s").
  */
 export function OffloadEndpointTable({ rows }: { rows: SmEndpointDetail[] }) {
   const shown = rows.filter(
     (r) => r.offloadBytesGpuToCpu !== null || r.offloadBytesCpuToGpu !== null || r.externalHitRate !== null,
   );
   if (shown.length === 0) return null;
+  const bytes = bytesIn(shown.flatMap((r) => [r.offloadBytesGpuToCpu, r.offloadBytesCpuToGpu]));
+  const rates = bytesIn(
+    shown.flatMap((r) => [
+      r.offloadBandwidthGpuToCpuBytesPerSecond,
+      r.offloadBandwidthCpuToGpuBytesPerSecond,
+    ]),
+  );
+  const rate = `${rates.unit}/s`;
   return (
     <DataTable
       framed
@@ -27,11 +36,14 @@ export function OffloadEndpointTable({ rows }: { rows: SmEndpointDetail[] }) {
       definition={{
         ...SERVER_COUNTERS,
         method:
-          "byte and transfer-time counter deltas over the window; GB/s = bytes / seconds spent transferring where the engine counts them, else bytes / window length (see bandwidth method)",
+          "byte and transfer-time counter deltas over the window; bandwidth = bytes / seconds spent transferring where the engine counts them, else bytes / window length (see bandwidth method)",
       }}
       before={
         <p className="px-3 pt-2 text-sm font-medium">
-          KV offload per endpoint <span className="text-muted">— GB, seconds of transfer, GB/s</span>
+          KV offload per endpoint{" "}
+          <span className="text-muted">
+            — {bytes.unit}, seconds of transfer, {rate}
+          </span>
         </p>
       }
       after={
@@ -43,20 +55,20 @@ export function OffloadEndpointTable({ rows }: { rows: SmEndpointDetail[] }) {
       }
       columns={[
         { header: "endpoint", cell: (r) => r.endpoint },
-        { header: "GPU → CPU (GB)", num: true, cell: (r) => gb(r.offloadBytesGpuToCpu) },
+        { header: `GPU → CPU (${bytes.unit})`, num: true, cell: (r) => bytes.value(r.offloadBytesGpuToCpu) },
         { header: "time (s)", num: true, cell: (r) => seconds(r.offloadTimeGpuToCpuS) },
         {
-          header: "GB/s",
+          header: rate,
           num: true,
-          cell: (r) => gb(r.offloadBandwidthGpuToCpuBytesPerSecond),
+          cell: (r) => rates.value(r.offloadBandwidthGpuToCpuBytesPerSecond),
           attrs: () => ({ "data-stat": "bandwidth-gpu-to-cpu" }),
         },
-        { header: "CPU → GPU (GB)", num: true, cell: (r) => gb(r.offloadBytesCpuToGpu) },
+        { header: `CPU → GPU (${bytes.unit})`, num: true, cell: (r) => bytes.value(r.offloadBytesCpuToGpu) },
         { header: "time (s)", num: true, cell: (r) => seconds(r.offloadTimeCpuToGpuS) },
         {
-          header: "GB/s",
+          header: rate,
           num: true,
-          cell: (r) => gb(r.offloadBandwidthCpuToGpuBytesPerSecond),
+          cell: (r) => rates.value(r.offloadBandwidthCpuToGpuBytesPerSecond),
           attrs: () => ({ "data-stat": "bandwidth-cpu-to-gpu" }),
         },
         { header: "bandwidth method", cell: (r) => r.offloadBandwidthMethod ?? "not measurable" },

@@ -2,15 +2,17 @@
 
 import { DataTable } from "@/components/charts/data-table";
 import { SERVER_COUNTERS } from "@/components/charts/definitions";
-import { formatNumber, formatRate } from "@/lib/format-number";
+import { bytesIn, formatRate } from "@/lib/format-number";
 import type { SmEndpointDetail, SmOffloadTier } from "@/lib/api/server-metrics-charts";
-
-const gb = (v: number | null) => (v === null ? "—" : formatNumber(v / 1e9, 3));
 
 /** vLLM tiered offloading: traffic between the CPU tier and each secondary tier, per endpoint. */
 export function OffloadTierTable({ rows }: { rows: SmEndpointDetail[] }) {
   const tiers = rows.flatMap((r) => r.offloadTiers.map((t): [string, SmOffloadTier] => [r.endpoint, t]));
   if (tiers.length === 0) return null;
+  // One unit for the bytes and one for the bandwidths, from the largest of each.
+  const bytes = bytesIn(tiers.flatMap(([, t]) => [t.writeBytes, t.readBytes]));
+  const rates = bytesIn(tiers.flatMap(([, t]) => [t.writeBandwidth, t.readBandwidth]));
+  const rate = `${rates.unit}/s`;
   return (
     <DataTable
       framed
@@ -20,21 +22,23 @@ export function OffloadTierTable({ rows }: { rows: SmEndpointDetail[] }) {
       definition={{
         ...SERVER_COUNTERS,
         method:
-          "per-tier byte and transfer-time counter deltas over the window; GB/s = bytes / seconds spent transferring; chunk hit rate = chunk hits / chunk lookups",
+          "per-tier byte and transfer-time counter deltas over the window; bandwidth = bytes / seconds spent transferring; chunk hit rate = chunk hits / chunk lookups",
       }}
       before={
         <p className="px-3 pt-2 text-sm font-medium">
           Tiered offload{" "}
-          <span className="text-muted">— CPU tier ↔ secondary tier, GB and GB/s over transfer time</span>
+          <span className="text-muted">
+            — CPU tier ↔ secondary tier, {bytes.unit} and {rate} over transfer time
+          </span>
         </p>
       }
       columns={[
         { header: "endpoint", cell: ([ep]) => ep },
         { header: "tier", cell: ([, t]) => t.tier },
-        { header: "CPU → tier (GB)", num: true, cell: ([, t]) => gb(t.writeBytes) },
-        { header: "GB/s", num: true, cell: ([, t]) => gb(t.writeBandwidth) },
-        { header: "tier → CPU (GB)", num: true, cell: ([, t]) => gb(t.readBytes) },
-        { header: "GB/s", num: true, cell: ([, t]) => gb(t.readBandwidth) },
+        { header: `CPU → tier (${bytes.unit})`, num: true, cell: ([, t]) => bytes.value(t.writeBytes) },
+        { header: rate, num: true, cell: ([, t]) => rates.value(t.writeBandwidth) },
+        { header: `tier → CPU (${bytes.unit})`, num: true, cell: ([, t]) => bytes.value(t.readBytes) },
+        { header: rate, num: true, cell: ([, t]) => rates.value(t.readBandwidth) },
         {
           header: "chunk hit rate",
           num: true,

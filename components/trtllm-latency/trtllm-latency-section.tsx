@@ -49,7 +49,14 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
       </p>
       <ToggleGroup
         label="metric"
-        options={TRTLLM_LATENCY_OPTIONS.map((o) => ({ id: o.id, text: o.short }))}
+        // A metric no request recorded is not offered as if it had a chart (TPOT without step metrics).
+        options={TRTLLM_LATENCY_OPTIONS.map((o) => ({
+          id: o.id,
+          text: o.short,
+          ...(breakdown.latency[o.id] === null
+            ? { disabled: `${o.short} is not recorded in this run: ${missingText(o.id)}` }
+            : {}),
+        }))}
         value={metric}
         onChange={onMetric}
       />

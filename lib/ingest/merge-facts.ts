@@ -37,6 +37,8 @@ export function mergeFacts(named: readonly NamedFacts[]): ExtractedFacts {
     const found = ranked.map((n) => n.facts?.[key]).find((f) => f !== undefined);
     if (found) out[key] = found;
   }
+  const workerRoles = disaggregatedWorkerRoles(out as ExtractedFacts, named);
+  if (workerRoles) out.roles = workerRoles;
   Object.assign(out, workerCountFacts(out as ExtractedFacts, named));
   if (!out.backend) {
     const named1 = named.find((n) => n.backend);
@@ -47,6 +49,23 @@ export function mergeFacts(named: readonly NamedFacts[]): ExtractedFacts {
       };
   }
   return out as ExtractedFacts;
+}
+
+/**
+ * Server metrics call a worker "combined" when no label says its role (or only Dynamo's
+ * `tensorrt_llm` component, which aggregated and decode workers share). When the run's TensorRT-LLM
+ * perf metrics show prefill and decode workers, that default would contradict them on one screen
+ * ("combined ×1" beside disaggregated serving): the perf metrics' roles stand instead.
+ */
+function disaggregatedWorkerRoles(
+  merged: ExtractedFacts,
+  named: readonly NamedFacts[],
+): ExtractedFacts["roles"] | null {
+  const server = named.find((n) => n.analyzer === "server-metrics")?.facts?.roles;
+  const workers = named.find((n) => n.analyzer === "trtllm")?.facts?.roles;
+  if (!server || !workers || merged.roles !== server) return null;
+  if (!server.value.every((r) => r.role === "combined")) return null;
+  return workers.value.some((r) => r.role === "prefill" || r.role === "decode") ? workers : null;
 }
 
 function rank(order: string[], analyzer: string): number {

@@ -46,8 +46,9 @@ export function nameFacts(
 
 /**
  * "model · backend · concurrency N". Without model or concurrency, the serving mode and request
- * count tell runs of one backend apart; with nothing known, `fallback` (the file or folder name).
- * A backend alone says too little, so the fallback follows it.
+ * count follow the backend; without a load (concurrency or request rate), `fallback` (the file or
+ * folder name) ends the name, since the rest is shared by many runs; with nothing known, it is
+ * the name.
  */
 export function defaultRunName(f: NameFacts, fallback: string): string {
   const load =
@@ -57,10 +58,12 @@ export function defaultRunName(f: NameFacts, fallback: string): string {
         ? `${f.requestRate.toLocaleString("en-US")} req/s`
         : null;
   const parts = [f.model, f.backend, load];
-  if (f.model === null && load === null) {
+  if (f.model === null && load === null)
     parts.push(f.serving, f.requestCount === null ? null : plural(f.requestCount, "request", "requests"));
-    if (f.serving === null && f.requestCount === null) parts.push(fallback);
-  }
+  // Without a load, model, backend, serving mode and request count are shared by many runs
+  // (four single-request TensorRT-LLM uploads all read "trtllm · disaggregated · 1 request"):
+  // the file or folder name tells them apart.
+  if (load === null) parts.push(fallback);
   const known = parts.filter((p): p is string => p !== null);
   return (known.length > 0 ? known.join(" · ") : fallback).slice(0, MAX_NAME);
 }

@@ -27,7 +27,27 @@ describe("POST /api/runs", () => {
         },
       ]),
     );
-    expect(await nameOf((await trt.json()).id)).toBe("trtllm · disaggregated · 1 request");
+    expect(await nameOf((await trt.json()).id)).toBe(
+      "trtllm · disaggregated · 1 request · perf_metrics-disagg-reconstructed.jsonl",
+    );
+  });
+
+  it("tells unnamed runs without a load apart by their file (review of 3 Dec, item 22)", async () => {
+    // Each of these TensorRT-LLM records is one request of one serving mode: without the file
+    // name, three would read "trtllm · disaggregated · 1 request".
+    const files = [
+      "perf_metrics-disagg-reconstructed.jsonl",
+      "time_breakdown_readme_disaggregated.json",
+      "illustrative-perf_metrics-server-gen-worker.jsonl",
+      "time_breakdown_readme_aggregated.json",
+    ];
+    const names: string[] = [];
+    for (const name of files) {
+      const res = await upload(uploadRequest([{ name, path: fixture(`trtllm/${name}`) }]));
+      names.push(await nameOf((await res.json()).id));
+    }
+    expect(new Set(names).size).toBe(files.length);
+    for (const [i, name] of names.entries()) expect(name).toMatch(new RegExp(`^trtllm · .* · ${files[i]}$`));
   });
 
   it("keeps the uploader's own name over the default", async () => {

@@ -133,7 +133,7 @@ describe("pending state and compare at eight runs", () => {
     await page.close();
   });
 
-  it("fits eight runs in 1,280 px with one-line rows, no taller than three runs", async () => {
+  it("fits eight runs in 1,280 px with one-line rows, no taller than three runs, and in a 390 px phone without sideways scroll", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 8; i++)
       ids.push(
@@ -179,6 +179,40 @@ describe("pending state and compare at eight runs", () => {
         page.locator('tr[data-metric="ttft"] td[data-noise-verdict]').getAttribute("data-noise-verdict"),
       )
       .toBe("regressed");
+
+    // On a 390 px phone the same page stays inside the screen: the verdict run's select (sized to
+    // the longest run name) once made it 475 px wide. Tables scroll inside their own card.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await gotoHydrated(page, `${t.app.url}/compare?runs=${ids.join(",")}&judge=${ids[6]}`);
+    await page.getByTestId("delta-table").waitFor({ timeout: 30_000 });
+    await page.waitForLoadState("networkidle");
+    const phone = await page.evaluate(() => {
+      const vw = document.documentElement.clientWidth;
+      // Every element past the right edge that no scrolling or clipping box of its own holds in.
+      const past: string[] = [];
+      for (const el of document.querySelectorAll("body *")) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.right <= vw + 0.5) continue;
+        let held = false;
+        for (let p = el.parentElement; p && p !== document.body && !held; p = p.parentElement)
+          held = getComputedStyle(p).overflowX !== "visible" && p.getBoundingClientRect().right <= vw + 0.5;
+        if (!held) past.push(`${el.tagName.toLowerCase()}.${el.className} → ${Math.round(r.right)} px`);
+      }
+      const table = document.querySelector("[data-testid=delta-table]")!;
+      const select = document.querySelector("[data-testid=verdict-run]")!.getBoundingClientRect();
+      return {
+        pageWidth: document.documentElement.scrollWidth,
+        past: past.slice(0, 10),
+        tableScrolls: table.scrollWidth > table.clientWidth,
+        select: { left: select.left, right: select.right },
+      };
+    });
+    await shot(page, "compare-8-runs-390.png");
+    expect(phone.past).toEqual([]);
+    expect(phone.pageWidth).toBeLessThanOrEqual(390);
+    expect(phone.tableScrolls).toBe(true);
+    expect(phone.select.left).toBeGreaterThanOrEqual(0);
+    expect(phone.select.right).toBeLessThanOrEqual(390);
     await page.close();
   });
 

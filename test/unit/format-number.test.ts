@@ -1,6 +1,15 @@
 /** Numbers for people: never scientific notation (docs/style.md, "What a chart owes its reader"). */
 import { describe, expect, it } from "vitest";
-import { byteRateUnit, formatNumber, ordinal, plural, properPlurals, timeUnitFor } from "@/lib/format-number";
+import {
+  byteRateUnit,
+  bytesIn,
+  formatFixed,
+  formatNumber,
+  ordinal,
+  plural,
+  properPlurals,
+  timeUnitFor,
+} from "@/lib/format-number";
 
 describe("formatNumber", () => {
   it("writes small numbers with three significant digits, not 1.5e-3", () => {
@@ -91,5 +100,24 @@ describe("byteRateUnit", () => {
     expect(byteRateUnit(999)).toEqual({ unit: "B/s", divisor: 1 });
     expect(byteRateUnit(0)).toEqual({ unit: "B/s", divisor: 1 });
     expect(byteRateUnit(3e15)).toEqual({ unit: "TB/s", divisor: 1e12 });
+  });
+});
+
+describe("formatFixed", () => {
+  it("one precision for a column: the slowest requests' start reads 0.000 s beside 3.786 s, not 0.000398 s", () => {
+    expect([0.000398, 3.786, 12.5].map((s) => formatFixed(s, 3))).toEqual(["0.000", "3.786", "12.500"]);
+    expect(formatFixed(1234.5678, 1)).toBe("1,234.6");
+    expect(formatFixed(-0.0001, 3)).toBe("0.000");
+    expect(formatFixed(null, 3)).toBe("—");
+  });
+});
+
+describe("bytesIn", () => {
+  it("one unit for a column of bytes from its largest value: 10 MB and 5 MB, never 0.01 GB and 0.005 GB", () => {
+    const col = bytesIn([10e6, 5e6, null]);
+    expect(col.unit).toBe("MB");
+    expect([10e6, 5e6, null].map(col.value)).toEqual(["10", "5", "—"]);
+    expect(bytesIn([9.5e9, 5e6]).unit).toBe("GB");
+    expect(bytesIn([]).unit).toBe("B");
   });
 });

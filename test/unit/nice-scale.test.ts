@@ -7,7 +7,7 @@ import {
   ticksCovering,
   ticksWithin,
 } from "@/lib/metrics/nice-scale";
-import { readableAxis } from "@/components/charts/axis-ticks";
+import { fittedHorizontalAxis, readableAxis, tickText } from "@/components/charts/axis-ticks";
 
 const isNiceStep = (step: number) => {
   const p = 10 ** Math.floor(Math.log10(step) + 1e-9);
@@ -142,5 +142,33 @@ describe("fittedTicks", () => {
     const one = fittedTicks(3720, 3720);
     expect(one[0]).toBeLessThan(3720);
     expect(one[one.length - 1]).toBeGreaterThan(3720);
+  });
+});
+
+describe("x ticks that fit the plot's width", () => {
+  const evenly = (ticks: number[]) =>
+    ticks.slice(1).every((v, i) => Math.abs(v - ticks[i] - (ticks[1] - ticks[0])) < 1e-9);
+
+  it("a 12.5 GB/s axis in a half-width card keeps every tick it draws, evenly spaced (review of 3 Dec, item 16)", () => {
+    const spec = { title: "bandwidth", unit: "GB/s", tickUnit: " GB/s" };
+    // The library was left six ticks it had no room for and dropped 10: 0 / 2.5 / 5 / 7.5 / 12.5.
+    expect(readableAxis(spec, [0, 12.1], "value").ticks).toEqual([0, 2.5, 5, 7.5, 10, 12.5]);
+    const narrow = fittedHorizontalAxis(spec, [0, 12.1], "value", undefined, 300);
+    expect(narrow.everyTick).toBe(true);
+    expect(evenly(narrow.ticks!)).toBe(true);
+    const widest = Math.max(...narrow.ticks!.map((v) => tickText(narrow, v).length)) * 7;
+    expect(300 / (narrow.ticks!.length - 1)).toBeGreaterThanOrEqual(widest + 12);
+    // With room, all six.
+    expect(fittedHorizontalAxis(spec, [0, 12.1], "value", undefined, 900).ticks).toHaveLength(6);
+  });
+
+  it("a phone's latency range keeps round, even ticks; before layout the axis is left as it was", () => {
+    const spec = { title: "latency", unit: "ms" };
+    const a = fittedHorizontalAxis(spec, [38, 104], "position", 4, 220);
+    expect(a.everyTick).toBe(true);
+    expect(evenly(a.ticks!)).toBe(true);
+    const before = fittedHorizontalAxis(spec, [38, 104], "position", 4, null);
+    expect(before.ticks).toEqual(readableAxis(spec, [38, 104], "position", 4).ticks);
+    expect(before.everyTick).toBeUndefined();
   });
 });

@@ -468,4 +468,32 @@ describe("merging sources", () => {
       source: "TensorRT-LLM perf metrics",
     });
   });
+
+  it("roles the server metrics only defaulted to combined yield to the perf metrics' prefill and decode workers", () => {
+    const role = (r: string, count: number) => ({ role: r, count, tp: null, pp: null, ep: null, dp: null });
+    const server = { value: [role("combined", 1)], source: "server-metrics endpoints (role labels)" };
+    const workers = { value: [role("prefill", 1), role("decode", 2)], source: WORKER_FILES_SOURCE };
+    expect(
+      mergeFacts([
+        { analyzer: "trtllm", facts: { roles: workers } },
+        { analyzer: "server-metrics", facts: { roles: server } },
+      ]).roles,
+    ).toEqual(workers);
+    // Role labels the server metrics do carry still come first, and so does "combined" beside
+    // aggregated perf metrics.
+    const labelled = { value: [role("prefill", 1), role("decode", 3)], source: server.source };
+    expect(
+      mergeFacts([
+        { analyzer: "trtllm", facts: { roles: workers } },
+        { analyzer: "server-metrics", facts: { roles: labelled } },
+      ]).roles,
+    ).toEqual(labelled);
+    const aggregated = { value: [role("combined", 2)], source: WORKER_FILES_SOURCE };
+    expect(
+      mergeFacts([
+        { analyzer: "trtllm", facts: { roles: aggregated } },
+        { analyzer: "server-metrics", facts: { roles: server } },
+      ]).roles,
+    ).toEqual(server);
+  });
 });

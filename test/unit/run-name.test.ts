@@ -17,12 +17,12 @@ describe("default run names", () => {
   it("are model · backend · concurrency when the files say so", () => {
     const f = runFacts({ info: { model: "mock-llama-8b", concurrency: 4 } }, "vllm", 200);
     expect(defaultRunName(f, "profile_export.jsonl")).toBe("mock-llama-8b · vllm · concurrency 4");
-    expect(defaultRunName({ ...none, model: "m" }, "x")).toBe("m");
+    expect(defaultRunName({ ...none, model: "m", concurrency: 8 }, "x")).toBe("m · concurrency 8");
   });
   it("tell backend-only runs apart by serving mode and request count", () => {
     const f = runFacts({ info: { "TRT-LLM serving": "disaggregated" } }, "trtllm", 300);
     expect(defaultRunName(f, "perf_metrics-disagg-router-1.jsonl")).toBe(
-      "trtllm · disaggregated · 300 requests",
+      "trtllm · disaggregated · 300 requests · perf_metrics-disagg-router-1.jsonl",
     );
     expect(defaultRunName({ ...none, backend: "sglang" }, "case")).toBe("sglang · case");
   });
@@ -37,6 +37,17 @@ describe("default run names", () => {
     );
     expect(defaultRunName(nameFacts(facts, { info: {} }, null, 10), "x")).toBe(
       "Qwen/Qwen3-0.6B · dynamo+vllm · 2.5 req/s",
+    );
+  });
+  it("end with the file or folder name when no load is known, so runs that share the rest differ", () => {
+    const one = runFacts({ info: { "TRT-LLM serving": "disaggregated" } }, "trtllm", 1);
+    const a = defaultRunName(one, "perf_metrics-disagg-reconstructed.jsonl");
+    const b = defaultRunName(one, "time_breakdown_readme_disaggregated.json");
+    expect(a).toBe("trtllm · disaggregated · 1 request · perf_metrics-disagg-reconstructed.jsonl");
+    expect(a).not.toBe(b);
+    expect(defaultRunName({ ...none, requestCount: 1 }, "records.jsonl")).toBe("1 request · records.jsonl");
+    expect(defaultRunName({ ...none, model: "Qwen/Qwen3-0.6B", backend: "dynamo" }, "scrape.prom")).toBe(
+      "Qwen/Qwen3-0.6B · dynamo · scrape.prom",
     );
   });
   it("fall back to the file or folder name when nothing is known", () => {
