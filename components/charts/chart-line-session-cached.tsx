@@ -35,7 +35,12 @@ export function ChartLineSessionCached({
       }
       kind="line"
       data={rows}
-      csv={{ turn: "turn", "cached %": "cachedPct", "cached tokens": "cachedTokens", "input tokens": "inputTokens" }}
+      csv={{
+        turn: "turn",
+        "cached %": "cachedPct",
+        "cached tokens": "cachedTokens",
+        "input tokens": "inputTokens",
+      }}
       series={{ cachedPct: { label: "served from cache", color: "var(--chart-5)", dots: true } }}
       x={{ key: "turn", title: turnAxis, numeric: true, integers: true }}
       y={{ title: "prompt tokens", unit: "%", domain: [0, 100], ticks: [0, 25, 50, 75, 100] }}

@@ -44,7 +44,12 @@ export function ChartLineSessionTurns({
       }
       kind="line"
       data={rows}
-      csv={{ turn: "turn", "TTFT ms": "ttftMs", "input tokens": "inputTokens", "cached tokens": "cachedTokens" }}
+      csv={{
+        turn: "turn",
+        "TTFT ms": "ttftMs",
+        "input tokens": "inputTokens",
+        "cached tokens": "cachedTokens",
+      }}
       series={{
         ttftMs: { label: "TTFT", color: "var(--chart-4)", axis: "ms", dots: true, format: formatMs },
         inputTokens: {
@@ -59,7 +64,14 @@ export function ChartLineSessionTurns({
       x={{ key: "turn", title: turnAxis, numeric: true, integers: true }}
       y={[
         { id: "ms", title: "TTFT", unit: "ms", format: countTick, ticks: niceTicks(ttftMax) },
-        { id: "tok", title: "input", unit: "tokens", right: true, format: countTick, ticks: niceTicks(inMax) },
+        {
+          id: "tok",
+          title: "input",
+          unit: "tokens",
+          right: true,
+          format: countTick,
+          ticks: niceTicks(inMax),
+        },
       ]}
       tooltip={{ label: (t) => `turn ${String(t)}` }}
     >

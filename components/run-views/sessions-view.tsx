@@ -13,12 +13,7 @@ import type { AgentSession, AgentSessionsPayload } from "@/lib/api/agent-session
 import { AGENT_SESSIONS_CHART } from "@/lib/api/chart-catalog";
 import { hasAgentSessions } from "@/lib/api/run-views";
 import { formatCount, formatMs, formatNumber, plural } from "@/lib/format-number";
-import {
-  sessionTotals,
-  sessionTree,
-  shortId,
-  type AgentSessionNode,
-} from "@/lib/metrics/agent-session-rows";
+import { sessionTotals, sessionTree, shortId, type AgentSessionNode } from "@/lib/metrics/agent-session-rows";
 import { ManifestEmptyView } from "./empty-view";
 import { Fact } from "./fact";
 
@@ -95,6 +90,14 @@ function SessionsBody({
         ) : null}
         <Fact label="from" value={`${source}: ${d.files.join(", ")}`} />
       </dl>
+      {selected ? <SessionDetail s={selected} d={d} onOpen={setOpen} /> : null}
+      <section aria-labelledby="session-tree-title" className="rounded-lg border border-border">
+        <h2 id="session-tree-title" className="border-b border-border px-3 py-2 text-sm font-medium">
+          Session tree
+        </h2>
+        <SessionTree roots={roots} d={d} selected={selected?.id ?? null} onOpen={setOpen} />
+      </section>
+      {d.absent.tools === null ? <ChartBarSessionTime sessions={d.sessions} onOpen={setOpen} /> : null}
       <ul className="space-y-0.5 text-xs text-muted" data-testid="sessions-absent">
         {d.absent.parent ? <li data-testid="sessions-absent-parent">Parents: {d.absent.parent}.</li> : null}
         {d.absent.cached ? <li data-testid="sessions-absent-cached">Cache: {d.absent.cached}.</li> : null}
@@ -106,23 +109,16 @@ function SessionsBody({
           <li>{plural(d.withoutSession, "request names", "requests name")} no session and is not counted.</li>
         ) : null}
         {orphans > 0 ? (
-          <li>{plural(orphans, "session names a parent", "sessions name a parent")} not in the files: shown as a root.</li>
+          <li>
+            {plural(orphans, "session names a parent", "sessions name a parent")} not in the files: shown as a
+            root.
+          </li>
         ) : null}
       </ul>
       <p className="text-xs text-muted">
-        Hit rate: Σ cached ÷ Σ input tokens of the session&apos;s successful turns. Cache stopped: {CACHE_STOP_RULE}.
-        Model time: Σ of the requests&apos; latency. Turn: {turnLabel(d)}.
+        Hit rate: Σ cached ÷ Σ input tokens of the session&apos;s successful turns. Cache stopped:{" "}
+        {CACHE_STOP_RULE}. Model time: Σ of the requests&apos; latency. Turn: {turnLabel(d)}.
       </p>
-      <section aria-labelledby="session-tree-title" className="rounded-lg border border-border">
-        <h2 id="session-tree-title" className="border-b border-border px-3 py-2 text-sm font-medium">
-          Session tree
-        </h2>
-        <SessionTree roots={roots} d={d} selected={selected?.id ?? null} onOpen={setOpen} />
-      </section>
-      {selected ? <SessionDetail s={selected} d={d} onOpen={setOpen} /> : null}
-      {d.absent.tools === null ? (
-        <ChartBarSessionTime sessions={d.sessions} onOpen={setOpen} />
-      ) : null}
     </>
   );
 }
@@ -139,7 +135,11 @@ function SessionTree({
   onOpen: (id: string) => void;
 }) {
   return (
-    <ul aria-label="Agent sessions and their sub-agents" className="divide-y divide-border" data-testid="session-tree">
+    <ul
+      aria-label="Agent sessions and their sub-agents"
+      className="divide-y divide-border"
+      data-testid="session-tree"
+    >
       {roots.map((n) => (
         <TreeItem key={n.session.id} n={n} d={d} selected={selected} onOpen={onOpen} />
       ))}
@@ -219,7 +219,11 @@ function TreeItem({
         </div>
       </div>
       {n.children.length > 0 && expanded ? (
-        <ul id={groupId} aria-label={`Sub-agents of ${s.id}`} className="divide-y divide-border border-t border-border">
+        <ul
+          id={groupId}
+          aria-label={`Sub-agents of ${s.id}`}
+          className="divide-y divide-border border-t border-border"
+        >
           {n.children.map((c) => (
             <TreeItem key={c.session.id} n={c} d={d} selected={selected} onOpen={onOpen} />
           ))}
@@ -245,6 +249,18 @@ function SessionDetail({
       <h2 id="session-detail-title" className="text-sm font-medium">
         Session <span className="break-all font-mono text-xs">{s.id}</span>
       </h2>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <ChartLineSessionTurns session={s} turnLabel={turnLabel(d)} turnAxis={turnAxis(d)} />
+        {d.absent.cached === null ? (
+          <ChartLineSessionCached
+            session={s}
+            turnAxis={turnAxis(d)}
+            source={
+              d.source === "aiperf-records" ? "usage_prompt_cache_read_tokens" : "request.cached_tokens"
+            }
+          />
+        ) : null}
+      </div>
       <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="session-detail-facts">
         <Fact label="turns" value={formatCount(s.turns.length)} />
         <Fact label="model time" value={ms(s.modelTimeMs)} />
@@ -273,16 +289,6 @@ function SessionDetail({
           )}
         </p>
       ) : null}
-      <div className="grid gap-4 lg:grid-cols-2">
-        <ChartLineSessionTurns session={s} turnLabel={turnLabel(d)} turnAxis={turnAxis(d)} />
-        {d.absent.cached === null ? (
-          <ChartLineSessionCached
-            session={s}
-            turnAxis={turnAxis(d)}
-            source={d.source === "aiperf-records" ? "usage_prompt_cache_read_tokens" : "request.cached_tokens"}
-          />
-        ) : null}
-      </div>
     </section>
   );
 }

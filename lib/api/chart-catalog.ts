@@ -106,7 +106,9 @@ export function upgradeStoredPayload<C extends ChartDef>(
   }
   const parsed = chart.schema.safeParse(value);
   if (!parsed.success)
-    throw new Error(`chart ${chart.key}: a stored version ${storedVersion} payload is not its shape: ${parsed.error.message}`);
+    throw new Error(
+      `chart ${chart.key}: a stored version ${storedVersion} payload is not its shape: ${parsed.error.message}`,
+    );
   return { payload: parsed.data as ChartPayload<C> };
 }
 

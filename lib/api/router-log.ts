@@ -118,7 +118,8 @@ export function boundWorkers<W extends WorkerCounts>(
     other.overlapBlocks += sorted[i].overlapBlocks;
     other.totalBlocks += sorted[i].totalBlocks;
   }
-  const predicted = other.totalBlocks > 0 ? Math.min(1, Math.max(0, other.overlapBlocks / other.totalBlocks)) : null;
+  const predicted =
+    other.totalBlocks > 0 ? Math.min(1, Math.max(0, other.overlapBlocks / other.totalBlocks)) : null;
   return { shown: sorted.slice(0, max), other: { ...other, predicted } };
 }
 

@@ -43,7 +43,9 @@ export function upgradeSegmentsPayload(stored: Record<string, unknown>): Upgrade
     if (!("p75Ms" in s)) lacking.add("p75");
   }
   if (lacking.size > 0)
-    return { recompute: `stored before ${[...lacking].join(" and ")} were kept: re-ingest the run to compute them` };
+    return {
+      recompute: `stored before ${[...lacking].join(" and ")} were kept: re-ingest the run to compute them`,
+    };
   return { payload: stored };
 }
 

@@ -75,7 +75,9 @@ describeRealPublic(AGENTIC, () => {
       // The file's own shape: 18 sessions over 17 conversations (one conversation ran twice).
       expect(bySession.size).toBe(18);
       expect(new Set(records.map((r) => r.metadata.conversation_id)).size).toBe(17);
-      expect(records.every((r) => r.metadata.agent_depth === 0 && !("parent_correlation_id" in r.metadata))).toBe(true);
+      expect(
+        records.every((r) => r.metadata.agent_depth === 0 && !("parent_correlation_id" in r.metadata)),
+      ).toBe(true);
       expect(records.some((r) => "usage_prompt_cache_read_tokens" in r.metrics)).toBe(false);
 
       const native = recordsReadLog.native;
@@ -102,7 +104,9 @@ describeRealPublic(AGENTIC, () => {
         expect(s.depth).toBe(0);
         expect(s.turns.map((t) => t.turn)).toEqual(mine.map((r) => r.metadata.turn_index));
         expect(s.turns.map((t) => t.ttftMs)).toEqual(mine.map((r) => r.metrics.time_to_first_token.value));
-        expect(s.turns.map((t) => t.inputTokens)).toEqual(mine.map((r) => r.metrics.input_sequence_length.value));
+        expect(s.turns.map((t) => t.inputTokens)).toEqual(
+          mine.map((r) => r.metrics.input_sequence_length.value),
+        );
         expect(s.modelTimeMs).toBeCloseTo(sum(mine.map((r) => r.metrics.request_latency.value)), 6);
         // Not recorded is null, never 0.
         expect(s.turns.every((t) => t.cachedTokens === null)).toBe(true);
@@ -165,7 +169,9 @@ function forkRecords(): { text: string; records: Row[] } {
   add("sub-b", "conv-b", 1, 900, 608, 28, "root-a", 1);
   add("root-a", "conv-a", 3, 2500, 256, 160, null, 0);
   add("root-a", "conv-a", 4, 3000, 2496, 50, null, 0);
-  const text = records.map((r) => JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? Number(v) : v))).join("\n");
+  const text = records
+    .map((r) => JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? Number(v) : v)))
+    .join("\n");
   return { text: text + "\n", records };
 }
 
@@ -193,10 +199,17 @@ describe("agent sessions", () => {
       );
       expect(s.modelTimeMs).toBe(500 * mine.length);
     }
-    expect(root.cacheStop).toEqual({ turn: 3, cachedTokens: 256, previousTurn: 2, previousCachedTokens: 1392 });
+    expect(root.cacheStop).toEqual({
+      turn: 3,
+      cachedTokens: 256,
+      previousTurn: 2,
+      previousCachedTokens: 1392,
+    });
     expect(sub.cacheStop).toBe("held");
     const { roots } = sessionTree(p.sessions);
-    expect(roots.map((r) => [r.session.id, r.children.map((c) => c.session.id)])).toEqual([["root-a", ["sub-b"]]]);
+    expect(roots.map((r) => [r.session.id, r.children.map((c) => c.session.id)])).toEqual([
+      ["root-a", ["sub-b"]],
+    ]);
   });
 
   it("aiperf records before 0.8 (no agent_depth): the file that lacks the parents is named", async () => {
@@ -219,7 +232,11 @@ describe("agent sessions", () => {
     const tools = (rows as Row[]).filter((r) => r.event_type === "tool_end");
     const ids = [...new Set(ends.map((r) => r.agent_context.session_id as string))];
     expect(run.info.agentSessions).toBe(ids.length);
-    expect(p).toMatchObject({ source: "dynamo-request-trace", files: ["dynamo-request-trace.jsonl"], omitted: 0 });
+    expect(p).toMatchObject({
+      source: "dynamo-request-trace",
+      files: ["dynamo-request-trace.jsonl"],
+      omitted: 0,
+    });
     expect(p.absent).toEqual({ parent: null, cached: null, tools: null });
     expect(p.sessions.map((s) => s.id)).toEqual(ids);
     const children = ends.filter((r) => r.agent_context.parent_session_id);
@@ -238,7 +255,10 @@ describe("agent sessions", () => {
       const myTools = tools.filter((r) => r.agent_context.session_id === s.id);
       expect(s.toolCalls).toBe(myTools.length);
       expect(s.toolTimeMs).toBe(sum(myTools.map((r) => r.tool.duration_ms)));
-      expect(s.hitRate).toBeCloseTo(sum(q.map((r) => r.cached_tokens)) / sum(q.map((r) => r.input_tokens)), 12);
+      expect(s.hitRate).toBeCloseTo(
+        sum(q.map((r) => r.cached_tokens)) / sum(q.map((r) => r.input_tokens)),
+        12,
+      );
       expect(s.cacheStop).toEqual(expectedStop(q.map((r, i) => ({ turn: i, cached: r.cached_tokens }))));
     }
     // The generator's random hit rates make the cached prefix shrink somewhere.
@@ -290,7 +310,14 @@ describe("agent sessions", () => {
       hitRate: null,
       cacheStop: null,
     });
-    const tree = sessionTree([s("a", null), s("b", "a"), s("c", "b"), s("d", "gone"), s("x", "y"), s("y", "x")]);
+    const tree = sessionTree([
+      s("a", null),
+      s("b", "a"),
+      s("c", "b"),
+      s("d", "gone"),
+      s("x", "y"),
+      s("y", "x"),
+    ]);
     expect(tree.orphans).toBe(1);
     const flat = (ns: typeof tree.roots): string[] =>
       ns.flatMap((n) => [`${n.session.id}@${n.level}`, ...flat(n.children)]);

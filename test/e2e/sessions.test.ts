@@ -47,7 +47,9 @@ describe("sessions view", () => {
         const facts = (await page.getByTestId("sessions-facts").textContent()) ?? "";
         expect(facts).toContain(`${sessions.length} (`);
         expect(facts).toContain("sub-agent");
-        const parentNode = page.locator(`[data-testid=session-node][data-session="${child.parent_session_id}"]`);
+        const parentNode = page.locator(
+          `[data-testid=session-node][data-session="${child.parent_session_id}"]`,
+        );
         const toggle = parentNode.locator(":scope > div button[aria-expanded]");
         const childNode = page.locator(`[data-testid=session-node][data-session="${child.session_id}"]`);
         if (width === 1440 && scheme === "light") {
@@ -69,7 +71,10 @@ describe("sessions view", () => {
         expect(detailText).toContain("cache stopped");
         expect(await detail.textContent()).toContain(`Spawned by`);
         await detail.locator("figure[data-chart]").first().waitFor({ timeout: 30_000 });
-        await page.screenshot({ path: path.join(SHOTS, `sessions-dynamo-${width}-${scheme}.png`), fullPage: true });
+        await page.screenshot({
+          path: path.join(SHOTS, `sessions-dynamo-${width}-${scheme}.png`),
+          fullPage: true,
+        });
         await context.close();
       }
   });
@@ -97,7 +102,10 @@ describe("sessions view", () => {
             "profile_export.jsonl records only model requests",
           );
           await page.getByTestId("session-detail").locator("figure[data-chart]").first().waitFor();
-          await page.screenshot({ path: path.join(SHOTS, `sessions-aiperf-${width}-${scheme}.png`), fullPage: true });
+          await page.screenshot({
+            path: path.join(SHOTS, `sessions-aiperf-${width}-${scheme}.png`),
+            fullPage: true,
+          });
           await context.close();
         }
     },
