@@ -30,33 +30,55 @@ export const MAX_OPEN_CONVERSATIONS = 200_000;
  * Tracks each conversation's latest turn within one records file (trials reuse conversation ids).
  * A conversation's latest turn sits in a slot of typed arrays, found by its id: no object per
  * conversation, since this runs once per record of every aiperf run.
+ *
+ * Recency is a doubly linked list through the slots (`older`/`newer`, slot numbers in Int32Arrays),
+ * oldest at `head`: touching a conversation moves its slot to the tail and forgetting one takes the
+ * head, both in constant time. (Keeping recency as a Map's insertion order, deleting and
+ * re-inserting the id on every request, made finding the oldest key scan the map's deleted entries:
+ * minutes of main thread on a single-turn run of 600k requests, every one of them a new
+ * conversation past the limit.) A forgotten conversation's slot is reused by the next new one.
  */
 export class PossibleReuse {
-  /** Conversation id → slot; insertion order is recency (a touched id is re-inserted) */
+  /** Conversation id → slot */
   private slots = new Map<string, number>();
+  /** Each used slot's conversation id, to forget it from `slots` when evicted */
+  private ids: Array<string | undefined> = [];
   private turn: Int32Array;
   private inputTokens: Float64Array;
   private outputTokens: Float64Array;
   /** 1 once a profiling request of the slot's conversation was counted */
   private profiling: Uint8Array;
+  /** The slot touched before this one (toward `head`), −1 for the oldest */
+  private older: Int32Array;
+  /** The slot touched after this one (toward `tail`), −1 for the newest */
+  private newer: Int32Array;
+  /** The conversation idle longest, −1 when none */
+  private head = -1;
+  /** The conversation touched last, −1 when none */
+  private tail = -1;
+  /** Slots of forgotten conversations, reused before new ones */
   private free: number[] = [];
   private used = 0;
   /** Conversations with a profiling request, over every file */
   conversations = 0;
 
   constructor(private readonly maxOpen = MAX_OPEN_CONVERSATIONS) {
-    const n = Math.min(maxOpen + 1, 1024);
+    const n = Math.max(1, Math.min(maxOpen + 1, 1024));
     this.turn = new Int32Array(n);
     this.inputTokens = new Float64Array(n);
     this.outputTokens = new Float64Array(n);
     this.profiling = new Uint8Array(n);
+    this.older = new Int32Array(n);
+    this.newer = new Int32Array(n);
   }
 
   /** Starts a new file: conversations of another trial are not this one's history. */
   reset(): void {
     this.slots.clear();
+    this.ids = [];
     this.free = [];
     this.used = 0;
+    this.head = this.tail = -1;
   }
 
   private slotFor(): number {
@@ -69,8 +91,29 @@ export class PossibleReuse {
       this.inputTokens = grow(this.inputTokens, new Float64Array(cap));
       this.outputTokens = grow(this.outputTokens, new Float64Array(cap));
       this.profiling = grow(this.profiling, new Uint8Array(cap));
+      this.older = grow(this.older, new Int32Array(cap));
+      this.newer = grow(this.newer, new Int32Array(cap));
     }
     return this.used++;
+  }
+
+  /** Puts a slot that is in no list at the tail (the newest). */
+  private append(slot: number): void {
+    this.older[slot] = this.tail;
+    this.newer[slot] = -1;
+    if (this.tail === -1) this.head = slot;
+    else this.newer[this.tail] = slot;
+    this.tail = slot;
+  }
+
+  /** Takes a slot out of the list. */
+  private unlink(slot: number): void {
+    const older = this.older[slot];
+    const newer = this.newer[slot];
+    if (older === -1) this.head = newer;
+    else this.newer[older] = newer;
+    if (newer === -1) this.tail = older;
+    else this.older[newer] = older;
   }
 
   /**
@@ -91,12 +134,18 @@ export class PossibleReuse {
     if (slot === undefined) {
       slot = this.slotFor();
       this.slots.set(conversationId, slot);
+      this.ids[slot] = conversationId;
       this.profiling[slot] = 0;
       this.turn[slot] = -1;
+      this.append(slot);
       if (this.slots.size > this.maxOpen) {
-        const oldest = this.slots.keys().next().value!;
-        this.free.push(this.slots.get(oldest)!);
-        this.slots.delete(oldest);
+        // The head is the conversation idle longest (the new one itself only when maxOpen is 0:
+        // its slot is then written below and handed out again by the next new conversation).
+        const oldest = this.head;
+        this.unlink(oldest);
+        this.slots.delete(this.ids[oldest]!);
+        this.ids[oldest] = undefined;
+        this.free.push(oldest);
       }
     } else {
       if (
@@ -106,9 +155,11 @@ export class PossibleReuse {
         Number.isFinite(this.inputTokens[slot])
       )
         possible = Math.min(inputTokens, this.inputTokens[slot] + this.outputTokens[slot]);
-      // Re-inserted, so the map's first key is always the conversation idle longest.
-      this.slots.delete(conversationId);
-      this.slots.set(conversationId, slot);
+      // Moved to the tail, so the head is always the conversation idle longest.
+      if (slot !== this.tail) {
+        this.unlink(slot);
+        this.append(slot);
+      }
     }
     if (profiling && this.profiling[slot] === 0) {
       this.conversations++;
