@@ -14,6 +14,11 @@ import {
   sortInSteps,
 } from "@/lib/metrics/stats";
 import { atOnce, type Steps } from "@/lib/metrics/steps";
+import {
+  interactivityFromTpot,
+  latencyStats,
+  pointInputsFromRecordsInSteps,
+} from "@/lib/metrics/sweep-point";
 import { prng } from "../generators/prng.mjs";
 
 const bytes = (a: Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
@@ -92,5 +97,22 @@ describe("sortedFiniteInSteps and computeStatsInSteps", () => {
     const rand = prng(9);
     const values = Array.from({ length: 50_001 }, () => Math.floor(rand() * 4_000));
     expect(atOnce(computeStatsInSteps(values))).toStrictEqual(computeStats(values));
+  });
+});
+
+describe("the sweep point's statistics in steps", () => {
+  it("are the one-piece statistics of the same columns", () => {
+    const n = 60_000;
+    const ttftMs = randomValues(n, 21, true);
+    const e2eMs = randomValues(n, 22, false);
+    const tpotMs = randomValues(n, 23, true);
+    const tokens = Float64Array.from({ length: n }, (_, i) => i % 300);
+    const cols = { ttftMs, e2eMs, tpotMs, inputTokens: tokens, outputTokens: tokens };
+    const { value, steps } = run(pointInputsFromRecordsInSteps(cols, 120));
+    expect(value.ttftMs).toStrictEqual(latencyStats(ttftMs));
+    expect(value.e2eMs).toStrictEqual(latencyStats(e2eMs));
+    expect(value.tpotMs).toStrictEqual(latencyStats(tpotMs));
+    expect(value.tokPerSPerUser).toStrictEqual(interactivityFromTpot(tpotMs));
+    expect(steps).toBeGreaterThan(12);
   });
 });
