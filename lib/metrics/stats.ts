@@ -74,8 +74,8 @@ export function* sortInSteps(a: Float64Array): Steps<Float64Array> {
     a.subarray(lo, Math.min(n, lo + SORT_STEP)).sort();
     yield;
   }
-  let src = a;
-  let dst = new Float64Array(n);
+  let src: Float64Array = a;
+  let dst: Float64Array = new Float64Array(n);
   let work = 0;
   for (let width = SORT_STEP; width < n; width *= 2) {
     for (let lo = 0; lo < n; lo += 2 * width) {
