@@ -81,7 +81,12 @@ export function* computeGoodputInSteps(
     }
     const stats = yield* computeStatsInSteps(values.subarray(0, n));
     const observed = stats ? (stats[slo.mode] ?? null) : null;
-    checks.push({ slo, missed: null, observedMs: observed, met: observed !== null && observed <= slo.thresholdMs });
+    checks.push({
+      slo,
+      missed: null,
+      observedMs: observed,
+      met: observed !== null && observed <= slo.thresholdMs,
+    });
   }
   const runMeets = checks.every((c) => c.slo.mode === "req" || c.met);
   let meeting = 0;
