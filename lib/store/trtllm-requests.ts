@@ -37,7 +37,7 @@ export async function sampleRequestRows(
       .where("run_id", "=", runId)
       .where("idx", "in", wanted.slice(i, i + SAMPLE_PAGE))
       .execute();
-    rows.push(...page);
+    for (const r of page) rows.push(r);
   }
   const col = SORT_COLUMN[sort];
   const sign = order === "asc" ? 1 : -1;
