@@ -8,7 +8,8 @@
  */
 import type { DerivedValue } from "@/lib/api/derived-throughput";
 import type { Goodput, Slo, SloCheck, SloMetric } from "@/lib/api/slo";
-import { computeStats } from "./stats";
+import { computeStatsInSteps } from "./stats";
+import { atOnce, type Steps } from "./steps";
 
 export interface GoodputRow {
   ok: boolean;
@@ -30,33 +31,71 @@ function meets(row: GoodputRow, slo: Slo): boolean {
   return row.ok && finite(v) && v <= slo.thresholdMs;
 }
 
+/** Rows one step of `computeGoodputInSteps` reads in a pass. */
+const ROWS_A_STEP = 4_000;
+
 export function computeGoodput(
   rows: readonly GoodputRow[],
   slos: readonly Slo[],
   durationS: number | null,
-): Pick<Goodput, "requests" | "meeting" | "share" | "checks" | "goodputReqPerS" | "goodputTokPerS"> {
+): GoodputCounts {
+  return atOnce(computeGoodputInSteps(rows, slos, durationS));
+}
+
+type GoodputCounts = Pick<
+  Goodput,
+  "requests" | "meeting" | "share" | "checks" | "goodputReqPerS" | "goodputTokPerS"
+>;
+
+/**
+ * computeGoodput in steps (./steps.ts): every pass over the rows takes `ROWS_A_STEP` of them a
+ * step, and a percentile's sort is in steps (./stats.ts `computeStatsInSteps`), so a server
+ * computing the goodput of a 200,000-request run gives other requests a turn between them.
+ */
+export function* computeGoodputInSteps(
+  rows: readonly GoodputRow[],
+  slos: readonly Slo[],
+  durationS: number | null,
+): Steps<GoodputCounts> {
   const perRequest = slos.filter((s) => s.mode === "req");
-  const checks: SloCheck[] = slos.map((slo) => {
+  const checks: SloCheck[] = [];
+  for (const slo of slos) {
     if (slo.mode === "req") {
-      const missed = rows.reduce((n, r) => n + (meets(r, slo) ? 0 : 1), 0);
-      return { slo, missed, observedMs: null, met: missed === 0 };
+      let missed = 0;
+      for (let i = 0; i < rows.length; i++) {
+        if (!meets(rows[i], slo)) missed++;
+        if ((i + 1) % ROWS_A_STEP === 0) yield;
+      }
+      checks.push({ slo, missed, observedMs: null, met: missed === 0 });
+      continue;
     }
-    // One pass into a typed array (computeStats keeps the finite values): three array passes
+    // One pass into a typed array (the statistics keep the finite values): three array passes
     // over a 200,000-request run made as many arrays of that size.
     const key = KEY[slo.metric];
     const values = new Float64Array(rows.length);
     let n = 0;
-    for (const r of rows) if (r.ok) values[n++] = r[key] ?? NaN;
-    const stats = computeStats(values.subarray(0, n));
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      if (r.ok) values[n++] = r[key] ?? NaN;
+      if ((i + 1) % ROWS_A_STEP === 0) yield;
+    }
+    const stats = yield* computeStatsInSteps(values.subarray(0, n));
     const observed = stats ? (stats[slo.mode] ?? null) : null;
-    return { slo, missed: null, observedMs: observed, met: observed !== null && observed <= slo.thresholdMs };
-  });
+    checks.push({
+      slo,
+      missed: null,
+      observedMs: observed,
+      met: observed !== null && observed <= slo.thresholdMs,
+    });
+  }
   const runMeets = checks.every((c) => c.slo.mode === "req" || c.met);
   let meeting = 0;
   let tokens = 0;
   let tokensKnown = true;
   if (runMeets)
-    for (const r of rows) {
+    for (let i = 0; i < rows.length; i++) {
+      if ((i + 1) % ROWS_A_STEP === 0) yield;
+      const r = rows[i];
       if (!r.ok || !perRequest.every((s) => meets(r, s))) continue;
       meeting++;
       if (finite(r.outputTokens)) tokens += r.outputTokens;

@@ -6,7 +6,8 @@
  * larger-is-better metric, and neither do we: one "p90" means one number in aiperf's summary,
  * the run page, a sweep point and a comparison. Pure.
  */
-import { computeStats, type Stats } from "./stats";
+import { computeStats, computeStatsInSteps, type Stats } from "./stats";
+import type { Steps } from "./steps";
 
 /** One request's interactivity; a request with no TPOT, or TPOT 0 (one token), has none. */
 export function tokPerUserOf(tpotMs: number): number | null {
@@ -15,12 +16,23 @@ export function tokPerUserOf(tpotMs: number): number | null {
 
 /** Statistics of the per-request values, or null when no request has a TPOT. */
 export function tokPerUserStats(tpotMs: ArrayLike<number>): Stats | null {
+  return computeStats(perUserValues(tpotMs));
+}
+
+/** tokPerUserStats in steps (./stats.ts `computeStatsInSteps`): the same statistics. */
+export function* tokPerUserStatsInSteps(tpotMs: ArrayLike<number>): Steps<Stats | null> {
+  const perUser = perUserValues(tpotMs);
+  yield;
+  return yield* computeStatsInSteps(perUser);
+}
+
+function perUserValues(tpotMs: ArrayLike<number>): number[] {
   const perUser: number[] = [];
   for (let i = 0; i < tpotMs.length; i++) {
     const v = tokPerUserOf(tpotMs[i]);
     if (v !== null) perUser.push(v);
   }
-  return computeStats(perUser);
+  return perUser;
 }
 
 export type TokPerUserStat = "mean" | "p50" | "p90" | "p99";

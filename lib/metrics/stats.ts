@@ -4,6 +4,7 @@
  * and the TRT-LLM time-breakdown tool use. Non-finite values are dropped before anything else.
  */
 import { percentilesOf } from "./select";
+import type { Steps } from "./steps";
 
 export interface Stats {
   count: number;
@@ -42,6 +43,79 @@ export function sortedFinite(values: ArrayLike<number>): Float64Array {
     if (Number.isFinite(v)) out[n++] = v;
   }
   return out.subarray(0, n).sort();
+}
+
+/**
+ * Elements one step of `sortInSteps` handles: a run of this many sorted natively, or this many
+ * taken in a merge. A 200,000-value sort is then some 40 steps of well under a millisecond each.
+ */
+const SORT_STEP = 16_384;
+
+/**
+ * Whether an ascending typed-array sort puts `a` before `b` (its order: numbers ascending, −0
+ * before +0, NaN last), so a merge by it leaves what `Float64Array.prototype.sort` leaves.
+ */
+function sortsBefore(a: number, b: number): boolean {
+  if (a < b) return true;
+  if (a === b) return a === 0 && Object.is(a, -0) && !Object.is(b, -0);
+  return !Number.isNaN(a) && Number.isNaN(b);
+}
+
+/**
+ * `a.sort()` in steps (lib/metrics/steps.ts), in place, the same array after it byte for byte:
+ * runs of `SORT_STEP` values sorted natively, one a step, then merged pairwise, a step every
+ * `SORT_STEP` values taken. A server sorting a big run's values this way gives other requests a
+ * turn between the steps (lib/runs/in-turns.ts) instead of holding them for the whole sort.
+ */
+export function* sortInSteps(a: Float64Array): Steps<Float64Array> {
+  const n = a.length;
+  if (n <= SORT_STEP) return a.sort();
+  for (let lo = 0; lo < n; lo += SORT_STEP) {
+    a.subarray(lo, Math.min(n, lo + SORT_STEP)).sort();
+    yield;
+  }
+  let src: Float64Array = a;
+  let dst: Float64Array = new Float64Array(n);
+  let work = 0;
+  for (let width = SORT_STEP; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) {
+        // The left value on a tie: equal values are the same bytes, so which one goes first
+        // does not show.
+        dst[k++] = sortsBefore(src[j], src[i]) ? src[j++] : src[i++];
+        if (++work === SORT_STEP) {
+          work = 0;
+          yield;
+        }
+      }
+      dst.set(src.subarray(i, mid), k);
+      dst.set(src.subarray(j, hi), k + (mid - i));
+    }
+    [src, dst] = [dst, src];
+  }
+  if (src !== a) a.set(src);
+  return a;
+}
+
+/** `sortedFinite` in steps: the same values in the same order. */
+export function* sortedFiniteInSteps(values: ArrayLike<number>): Steps<Float64Array> {
+  const finite = finiteValues(values);
+  yield;
+  return yield* sortInSteps(finite);
+}
+
+/**
+ * `computeStats` in steps: the same statistics, bit for bit (the mean summed in ascending order,
+ * which `computeStats` matches where it sums in another, and the ranks read from the sorted
+ * values, which its selection finds).
+ */
+export function* computeStatsInSteps(values: ArrayLike<number>): Steps<Stats | null> {
+  return statsOfSorted(yield* sortedFiniteInSteps(values));
 }
 
 /** Stats of the finite values, or null when there are none. */

@@ -7,8 +7,8 @@ import type { SweepPoint, SweepStat } from "@/lib/api/sweeps";
 import type { AiperfSummary, SummaryMetric, SummaryStatKey } from "@/lib/formats/aiperf-summary";
 import { isTimeUnit, toMs } from "@/lib/formats/aiperf-units";
 import { derivedThroughput } from "./derived-throughput";
-import { tokPerUserStats } from "./per-user-throughput";
-import { percentileSorted, sortedFinite } from "./stats";
+import { tokPerUserStats, tokPerUserStatsInSteps } from "./per-user-throughput";
+import { percentileSorted, sortedFinite, sortedFiniteInSteps } from "./stats";
 import { atOnce, type Steps } from "./steps";
 
 /**
@@ -48,9 +48,19 @@ function statSet(sorted: Float64Array, at: Record<SweepStat, number | "mean">): 
 /** Latency read at the statistics from per-request values. */
 export const latencyStats = (values: ArrayLike<number>) => statSet(sortedFinite(values), DIRECT);
 
+/** latencyStats in steps (./stats.ts `sortInSteps`): the same numbers. */
+function* latencyStatsInSteps(values: ArrayLike<number>): Steps<StatSet | null> {
+  return statSet(yield* sortedFiniteInSteps(values), DIRECT);
+}
+
 /** Interactivity from per-request TPOT (ms), by the one definition of ./per-user-throughput.ts. */
 export function interactivityFromTpot(tpotMs: ArrayLike<number>): StatSet | null {
   const s = tokPerUserStats(tpotMs);
+  return s && { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99 };
+}
+
+function* interactivityFromTpotInSteps(tpotMs: ArrayLike<number>): Steps<StatSet | null> {
+  const s = yield* tokPerUserStatsInSteps(tpotMs);
   return s && { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99 };
 }
 
@@ -189,7 +199,10 @@ export function pointInputsFromRecords(cols: MeasuredColumns, durationS: number 
   return atOnce(pointInputsFromRecordsInSteps(cols, durationS));
 }
 
-/** pointInputsFromRecords in steps: one statistic (one sort of every request's value) a step. */
+/**
+ * pointInputsFromRecords in steps: each statistic's sort of every request's value is itself in
+ * steps (./stats.ts `sortInSteps`), so no step holds a 200,000-value sort.
+ */
 export function* pointInputsFromRecordsInSteps(
   cols: MeasuredColumns,
   durationS: number | null,
@@ -206,13 +219,10 @@ export function* pointInputsFromRecordsInSteps(
   const n = cols.e2eMs.length;
   const rate = (v: number) => (durationS && durationS > 0 && n > 0 ? v / durationS : null);
   yield;
-  const ttftMs = latencyStats(cols.ttftMs);
-  yield;
-  const e2eMs = latencyStats(cols.e2eMs);
-  yield;
-  const tpotMs = latencyStats(cols.tpotMs);
-  yield;
-  const tokPerSPerUser = interactivityFromTpot(cols.tpotMs);
+  const ttftMs = yield* latencyStatsInSteps(cols.ttftMs);
+  const e2eMs = yield* latencyStatsInSteps(cols.e2eMs);
+  const tpotMs = yield* latencyStatsInSteps(cols.tpotMs);
+  const tokPerSPerUser = yield* interactivityFromTpotInSteps(cols.tpotMs);
   return {
     outputTokPerS: rate(output),
     totalTokPerS: inputKnown ? rate(input + output) : null,

@@ -5,15 +5,18 @@
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Goodput, Slo } from "@/lib/api/slo";
-import { computeGoodput, type GoodputRow } from "@/lib/metrics/goodput";
+import { computeGoodputInSteps, type GoodputRow } from "@/lib/metrics/goodput";
 import { generationStepsOf, outputTokensOf, tpotMs } from "@/lib/metrics/trtllm-latency";
 import type { Db } from "@/lib/store/db";
-import { aiperfGoodputRows, trtllmGoodputRows } from "@/lib/store/goodput-rows";
+import { aiperfGoodputRows, trtllmGoodputPages } from "@/lib/store/goodput-rows";
 import { getRun } from "@/lib/store/runs-repo";
+import { inTurns } from "./in-turns";
 import { throughputInputs } from "./run-derived";
 import { storedSummary } from "./stored-summary";
 
 const MAP_SLICE = 20_000;
+/** TensorRT-LLM rows read a query, with a turn of the event loop between two queries. */
+const TRTLLM_PAGE = 4_000;
 
 interface Store {
   db: Db;
@@ -39,7 +42,7 @@ export async function runGoodput(store: Store, runId: string, slos: readonly Slo
         });
       await nextTurn();
     }
-    const result = computeGoodput(rows, slos, blocks?.requests?.durationS ?? null);
+    const result = await inTurns(computeGoodputInSteps(rows, slos, blocks?.requests?.durationS ?? null));
     const base = {
       slos: [...slos],
       source: "aiperf records",
@@ -64,32 +67,37 @@ export async function runGoodput(store: Store, runId: string, slos: readonly Slo
     }
     return { ...base, ...result, note: null };
   }
-  const trtllm = await trtllmGoodputRows(store.db, runId);
   let first = Infinity;
   let last = -Infinity;
-  const rows: GoodputRow[] = trtllm.map((r) => {
-    const tokens = outputTokensOf(
-      generationStepsOf(
-        r.step_count,
-        { firstIter: r.first_iter, lastIter: r.last_iter },
-        r.mode === "disaggregated",
-      ),
-      r.spec_accepted_tokens === null
-        ? null
-        : { acceptedDraftTokens: r.spec_accepted_tokens, draftTokens: 0 },
-    );
-    if (r.arrival_ms !== null) {
-      first = Math.min(first, r.arrival_ms);
-      if (r.e2e_ms !== null) last = Math.max(last, r.arrival_ms + r.e2e_ms);
+  const rows: GoodputRow[] = [];
+  // A page a query, a turn of the event loop between pages: a 200,000-request run read and
+  // mapped in one piece held the server for over a second.
+  for await (const page of trtllmGoodputPages(store.db, runId, TRTLLM_PAGE)) {
+    for (const r of page) {
+      const tokens = outputTokensOf(
+        generationStepsOf(
+          r.step_count,
+          { firstIter: r.first_iter, lastIter: r.last_iter },
+          r.mode === "disaggregated",
+        ),
+        r.spec_accepted_tokens === null
+          ? null
+          : { acceptedDraftTokens: r.spec_accepted_tokens, draftTokens: 0 },
+      );
+      if (r.arrival_ms !== null) {
+        first = Math.min(first, r.arrival_ms);
+        if (r.e2e_ms !== null) last = Math.max(last, r.arrival_ms + r.e2e_ms);
+      }
+      rows.push({
+        ok: true,
+        ttftMs: r.ttft_ms,
+        tpotMs: tpotMs(r.ttft_ms, r.e2e_ms, tokens),
+        e2eMs: r.e2e_ms,
+        outputTokens: tokens,
+      });
     }
-    return {
-      ok: true,
-      ttftMs: r.ttft_ms,
-      tpotMs: tpotMs(r.ttft_ms, r.e2e_ms, tokens),
-      e2eMs: r.e2e_ms,
-      outputTokens: tokens,
-    };
-  });
+    await nextTurn();
+  }
   // The window perf metrics span: first arrival to last completion.
   const durationS = last > first ? (last - first) / 1000 : null;
   return {
@@ -100,6 +108,6 @@ export async function runGoodput(store: Store, runId: string, slos: readonly Slo
         ? "duration: first request arrival to last completion in the perf metrics"
         : "no per-request rows: upload aiperf's profile_export.jsonl or TensorRT-LLM perf metrics",
     durationS,
-    ...computeGoodput(rows, slos, durationS),
+    ...(await inTurns(computeGoodputInSteps(rows, slos, durationS))),
   };
 }

@@ -1,13 +1,18 @@
 /** The TensorRT-LLM drill-down answers: stored request rows with their segments named. */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { MAX_SAMPLE, type RequestDetail, type RequestSample, type SampleSort } from "@/lib/api/trtllm-charts";
 import { segmentsFor, type SegmentValue } from "@/lib/metrics/time-breakdown";
 import { unpackSteps, type PackedStep } from "@/lib/metrics/trtllm-steps";
 import type { Db } from "@/lib/store/db";
 import { requestRow, sampleRequestRows } from "@/lib/store/trtllm-requests";
 
+/** Sampled requests shaped (their segments' JSON parsed) between two turns of the event loop. */
+const SHAPE_PAGE = 500;
+
 /**
  * An evenly strided sample of at most `limit` requests (every k-th by arrival order), so the
- * sample keeps the run's shape; then sorted, missing values last whatever the order.
+ * sample keeps the run's shape; then sorted, missing values last whatever the order. Read and
+ * shaped in pages, with a turn of the event loop between them.
  */
 export async function sampleRequests(
   db: Db,
@@ -20,19 +25,20 @@ export async function sampleRequests(
   if (!sample) return null;
   const { total: n, rows } = sample;
   const mode = rows[0].mode;
-  return {
-    mode,
-    total: n,
-    segmentNames: segmentsFor(mode).map((s) => s.name),
-    requests: rows.map((r) => ({
+  const requests: RequestSample["requests"] = [];
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0 && i % SHAPE_PAGE === 0) await nextTurn();
+    const r = rows[i];
+    requests.push({
       idx: r.idx,
       requestId: r.request_id,
       arrivalMs: r.arrival_ms,
       ttftMs: r.ttft_ms,
       e2eMs: r.e2e_ms,
       segments: JSON.parse(r.segments_json) as SegmentValue[],
-    })),
-  };
+    });
+  }
+  return { mode, total: n, segmentNames: segmentsFor(mode).map((s) => s.name), requests };
 }
 
 export async function requestDetail(db: Db, runId: string, idx: number): Promise<RequestDetail | null> {

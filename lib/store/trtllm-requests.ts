@@ -1,12 +1,17 @@
 /** Reads of the TensorRT-LLM per-request rows for the drill-down routes (shaped in lib/runs). */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { SampleSort } from "@/lib/api/trtllm-charts";
 import type { Db } from "./db";
+
+/** Sampled rows read a query (each holds its segments' JSON), a turn of the event loop between. */
+const SAMPLE_PAGE = 250;
 
 const SORT_COLUMN = { ttft: "ttft_ms", e2e: "e2e_ms", arrival: "arrival_ms" } as const;
 
 /**
  * The rows of an evenly strided sample of at most `limit` requests (every k-th by arrival order),
- * sorted, missing values last whatever the order; null when the run has none.
+ * sorted, missing values last whatever the order; null when the run has none. Read
+ * `SAMPLE_PAGE` rows a query, with a turn of the event loop between them.
  */
 export async function sampleRequestRows(
   db: Db,
@@ -23,12 +28,17 @@ export async function sampleRequestRows(
   const n = Number(total);
   if (n === 0) return null;
   const wanted = sampledIdx(n, limit);
-  const rows = await db
-    .selectFrom("trtllm_requests")
-    .select(["idx", "mode", "request_id", "arrival_ms", "ttft_ms", "e2e_ms", "segments_json"])
-    .where("run_id", "=", runId)
-    .where("idx", "in", wanted)
-    .execute();
+  const rows = [];
+  for (let i = 0; i < wanted.length; i += SAMPLE_PAGE) {
+    if (i > 0) await nextTurn();
+    const page = await db
+      .selectFrom("trtllm_requests")
+      .select(["idx", "mode", "request_id", "arrival_ms", "ttft_ms", "e2e_ms", "segments_json"])
+      .where("run_id", "=", runId)
+      .where("idx", "in", wanted.slice(i, i + SAMPLE_PAGE))
+      .execute();
+    for (const r of page) rows.push(r);
+  }
   const col = SORT_COLUMN[sort];
   const sign = order === "asc" ? 1 : -1;
   rows.sort((a, b) => {

@@ -14,8 +14,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import v8 from "node:v8";
-import vm from "node:vm";
 import { describe, expect, it } from "vitest";
 import { GET as report } from "@/app/api/runs/[id]/report.html/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
@@ -24,6 +22,7 @@ import { GET as timeline } from "@/app/api/runs/[id]/timeline/route";
 import { forgetTimelines } from "@/lib/runs/run-timeline";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
+import { collectGarbage, sliced } from "../helpers/cpu-slices";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams, uploadRun } from "../helpers/test-app";
 import { waitUntil } from "../helpers/wait.mjs";
@@ -38,56 +37,6 @@ const RECORDS = 120_000;
 const SLICE_BOUND_MS = 70;
 /** At least this many turns during a read: each read has more pieces than this. */
 const MIN_TURNS = 8;
-
-// The upload's garbage collected before each read, so a collection of it does not land in one.
-v8.setFlagsFromString("--expose-gc");
-const collectGarbage = vm.runInNewContext("gc") as () => void;
-
-/**
- * The main thread's CPU time in ms: its run time as the Linux scheduler counts it (the first
- * field of its schedstat, in ns), so the database's, DuckDB's and the collector's threads do not
- * count; elsewhere the process's CPU time.
- */
-const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
-const mainThreadCpuMs = fs.existsSync(SCHEDSTAT)
-  ? () => Number(fs.readFileSync(SCHEDSTAT, "utf8").split(" ")[0]) / 1e6
-  : () => {
-      const u = process.cpuUsage();
-      return (u.user + u.system) / 1000;
-    };
-
-/**
- * Runs `read` to the end of its body while a timer probe notes each turn of the event loop and
- * the main thread's CPU time at it: the number of turns, and the most CPU between two of them.
- */
-async function sliced(
-  read: () => Promise<Response>,
-): Promise<{ status: number; turns: number; slice: number }> {
-  let turns = 0;
-  let slice = 0;
-  let last = mainThreadCpuMs();
-  let running = true;
-  const note = () => {
-    const now = mainThreadCpuMs();
-    slice = Math.max(slice, now - last);
-    last = now;
-  };
-  const tick = () => {
-    if (!running) return;
-    note();
-    turns++;
-    setTimeout(tick, 0);
-  };
-  setTimeout(tick, 0);
-  try {
-    const res = await read();
-    await res.arrayBuffer();
-    note();
-    return { status: res.status, turns, slice };
-  } finally {
-    running = false;
-  }
-}
 
 describe.each(TEST_STORES)("reads in turns (%s)", (_store, pgUrl) => {
   const env = useStoreTestApp(pgUrl);

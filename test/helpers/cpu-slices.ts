@@ -1,0 +1,70 @@
+/**
+ * The main thread's CPU during a read, cut where the event loop took a turn (the read-yields
+ * tests, test/api/read-yields.test.ts and test/api/trtllm-read-yields.test.ts). Not a timing: a
+ * read that holds the loop shows as one long slice of CPU however fast or loaded the machine; a
+ * read that yields shows as many turns and short slices, however long it takes. The CPU is the
+ * main thread's (the database's, DuckDB's and the collector's threads do not hold the loop).
+ */
+import fs from "node:fs";
+import v8 from "node:v8";
+import vm from "node:vm";
+
+/**
+ * The main thread's CPU time in ms: its run time as the Linux scheduler counts it (the first
+ * field of its schedstat, in ns); elsewhere the process's CPU time.
+ */
+const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
+const mainThreadCpuMs = fs.existsSync(SCHEDSTAT)
+  ? () => Number(fs.readFileSync(SCHEDSTAT, "utf8").split(" ")[0]) / 1e6
+  : () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    };
+
+/** A full garbage collection, so an earlier step's garbage is not collected inside a read. */
+export function collectGarbage(): void {
+  v8.setFlagsFromString("--expose-gc");
+  (vm.runInNewContext("gc") as () => void)();
+}
+
+export interface Sliced {
+  status: number;
+  /** Turns of the event loop the probe saw during the read */
+  turns: number;
+  /** The most main-thread CPU (ms) between two of them */
+  slice: number;
+  /** The main thread's CPU (ms) over the whole read */
+  whole: number;
+}
+
+/**
+ * Runs `read` to the end of its body while a timer probe notes each turn of the event loop and
+ * the main thread's CPU time at it.
+ */
+export async function sliced(read: () => Promise<Response>): Promise<Sliced> {
+  let turns = 0;
+  let slice = 0;
+  const start = mainThreadCpuMs();
+  let last = start;
+  let running = true;
+  const note = () => {
+    const now = mainThreadCpuMs();
+    slice = Math.max(slice, now - last);
+    last = now;
+  };
+  const tick = () => {
+    if (!running) return;
+    note();
+    turns++;
+    setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+  try {
+    const res = await read();
+    await res.arrayBuffer();
+    note();
+    return { status: res.status, turns, slice, whole: last - start };
+  } finally {
+    running = false;
+  }
+}
