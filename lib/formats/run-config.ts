@@ -1,0 +1,200 @@
+/**
+ * The workload and engine configuration the comparability doctor reads (docs/metrics.md
+ * §Comparable runs), as run info entries: the dataset or prompt corpus, the random seed, the KV
+ * cache, KV offload and speculative decoding configuration, and aiperf's submission validity.
+ * Each entry has a companion `<key>Source` naming the field it was read from. A configuration is
+ * written as `name=value` pairs joined by ", ", so two runs are compared on the settings both
+ * state (docs/formats.md §Run configuration).
+ */
+
+export const RUN_CONFIG_KEYS = [
+  "dataset",
+  "randomSeed",
+  "kvCacheConfig",
+  "kvOffloadConfig",
+  "speculativeDecoding",
+] as const;
+export type RunConfigKey = (typeof RUN_CONFIG_KEYS)[number];
+
+export type RunConfigInfo = Record<string, string | number | boolean>;
+
+const obj = (v: unknown): Record<string, unknown> | null =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/** A setting's value as the pair list writes it (no ", " or "=" inside a value). */
+function settingText(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === "boolean") return v ? "on" : "off";
+  if (typeof v === "number") return Number.isFinite(v) ? String(v) : null;
+  if (typeof v === "string")
+    return v.trim() === "" ? null : v.trim().replace(/,\s*/g, ";").replace(/=/g, ":");
+  return null;
+}
+
+/** `name=value, name=value` from the settings that are set (null and undefined left out). */
+export function configText(settings: Array<[string, unknown]>): string | null {
+  const parts = settings
+    .map(([k, v]) => [k, settingText(v)] as const)
+    .filter((p): p is readonly [string, string] => p[1] !== null)
+    .map(([k, v]) => `${k}=${v}`);
+  return parts.length > 0 ? parts.join(", ") : null;
+}
+
+/** The settings of a `configText` string, by name. */
+export function parseConfigText(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of text.split(", ")) {
+    const i = part.indexOf("=");
+    if (i > 0) out.set(part.slice(0, i).trim(), part.slice(i + 1).trim());
+  }
+  return out;
+}
+
+function put(info: RunConfigInfo, key: RunConfigKey, value: string | number | null, source: string): void {
+  if (value === null) return;
+  info[key] = value;
+  info[`${key}Source`] = source;
+}
+
+/**
+ * aiperf's prompt source and seed from its summary (`input_config.input`, v1 `UserConfig`):
+ * `public_dataset` (a named public corpus), `file` (an input file, with `custom_dataset_type`),
+ * else synthetic prompts; `random_seed`. aiperf writes no hash of the prompts it sent. Newer
+ * builds also describe the corpus in `metadata.dataset` (`hf_dataset_name`, `loader`).
+ */
+export function aiperfRunConfig(inputConfig: unknown, metadata: unknown): RunConfigInfo {
+  const info: RunConfigInfo = {};
+  const input = obj(obj(inputConfig)?.input);
+  const meta = obj(metadata);
+  const ds = obj(meta?.dataset);
+  const hf = str(ds?.hf_dataset_name);
+  if (hf) put(info, "dataset", `public dataset ${hf}`, "aiperf metadata.dataset.hf_dataset_name");
+  else if (input) {
+    const pub = str(input.public_dataset);
+    const file = str(input.file);
+    const type = str(input.custom_dataset_type);
+    if (pub) put(info, "dataset", `public dataset ${pub}`, "aiperf input_config.input.public_dataset");
+    else if (file)
+      put(
+        info,
+        "dataset",
+        `input file ${file.split(/[\\/]/).pop()}${type ? ` (${type})` : ""}`,
+        "aiperf input_config.input.file",
+      );
+    else if (obj(input.prompt) || obj(input.conversation))
+      put(info, "dataset", "synthetic", "aiperf input_config.input (no file or public dataset)");
+  }
+  if (input) put(info, "randomSeed", num(input.random_seed), "aiperf input_config.input.random_seed");
+  if (meta && typeof meta.submission_valid === "boolean") {
+    info.submissionValid = meta.submission_valid;
+    const reasons = Array.isArray(meta.submission_invalid_reasons)
+      ? meta.submission_invalid_reasons.filter((r): r is string => typeof r === "string")
+      : [];
+    if (reasons.length > 0) info.submissionInvalidReasons = reasons.join("; ");
+  }
+  return info;
+}
+
+/**
+ * SGLang's server arguments as bench_serving writes them (`server_info`,
+ * python/sglang/srt/server_args.py): the KV cache (`kv_cache_dtype`, `mem_fraction_static`,
+ * `page_size`, `max_total_tokens`, `disable_radix_cache`), the offload tiers (HiCache:
+ * `enable_hierarchical_cache`, `hicache_*`; LMCache: `enable_lmcache`) and speculative decoding
+ * (`speculative_algorithm`, `speculative_num_steps`, `speculative_eagle_topk`,
+ * `speculative_num_draft_tokens`, `speculative_draft_model_path`).
+ */
+export function sglangRunConfig(serverInfo: unknown): RunConfigInfo {
+  const info: RunConfigInfo = {};
+  const s = obj(serverInfo);
+  if (!s) return info;
+  const src = "SGLang server_info";
+  const has = (k: string) => k in s;
+  if (has("kv_cache_dtype") || has("mem_fraction_static") || has("disable_radix_cache"))
+    put(
+      info,
+      "kvCacheConfig",
+      configText([
+        ["dtype", s.kv_cache_dtype],
+        ["prefix_caching", typeof s.disable_radix_cache === "boolean" ? !s.disable_radix_cache : null],
+        ["mem_fraction_static", s.mem_fraction_static],
+        ["page_size", s.page_size],
+        ["max_total_tokens", s.max_total_tokens],
+      ]),
+      src,
+    );
+  if (has("enable_hierarchical_cache") || has("enable_lmcache")) {
+    const hicache = s.enable_hierarchical_cache === true;
+    const lmcache = s.enable_lmcache === true;
+    const backend = str(s.hicache_storage_backend);
+    const tiers = [
+      hicache ? `HiCache${backend ? `+${backend}` : ""}` : null,
+      lmcache ? "LMCache" : null,
+    ].filter(Boolean);
+    put(
+      info,
+      "kvOffloadConfig",
+      configText([
+        ["offload", tiers.length > 0 ? tiers.join("+") : "none"],
+        ...(hicache
+          ? ([
+              ["hicache_ratio", s.hicache_ratio],
+              ["hicache_size", s.hicache_size],
+              ["hicache_write_policy", s.hicache_write_policy],
+            ] as Array<[string, unknown]>)
+          : []),
+      ]),
+      src,
+    );
+  }
+  if (has("speculative_algorithm")) {
+    const algo = str(s.speculative_algorithm);
+    put(
+      info,
+      "speculativeDecoding",
+      configText(
+        algo
+          ? [
+              ["method", algo],
+              ["num_steps", s.speculative_num_steps],
+              ["eagle_topk", s.speculative_eagle_topk],
+              ["num_draft_tokens", s.speculative_num_draft_tokens],
+              ["draft_model", str(s.speculative_draft_model_path)?.split(/[\\/]/).pop()],
+            ]
+          : [["method", "none"]],
+      ),
+      src,
+    );
+  }
+  return info;
+}
+
+/**
+ * InferenceX's result fields (utils/process_result.py): `spec_decoding` ("mtp", "none", …) and
+ * `offloading` (older `kv_offloading`: "none", "cpu", …).
+ */
+export function inferencexRunConfig(d: Record<string, unknown>): RunConfigInfo {
+  const info: RunConfigInfo = {};
+  const spec = str(d.spec_decoding);
+  if (spec) put(info, "speculativeDecoding", configText([["method", spec]]), "InferenceX spec_decoding");
+  const offKey = str(d.offloading) ? "offloading" : "kv_offloading";
+  const off = str(d[offKey]);
+  if (off) put(info, "kvOffloadConfig", configText([["offload", off]]), `InferenceX ${offKey}`);
+  return info;
+}
+
+/**
+ * GuideLLM's report (older generation, guidellm/benchmark/benchmark.py): the request loader's
+ * `data` (a synthetic spec such as "prompt_tokens=256,output_tokens=128", a file path or a
+ * Hugging Face dataset id) and `args.profile.random_seed`.
+ */
+export function guidellmRunConfig(b: Record<string, unknown>): RunConfigInfo {
+  const info: RunConfigInfo = {};
+  const loader = obj(b.request_loader);
+  const data = str(loader?.data);
+  if (data) put(info, "dataset", data, "GuideLLM request_loader.data");
+  const seed = num(obj(obj(b.args)?.profile)?.random_seed);
+  put(info, "randomSeed", seed, "GuideLLM args.profile.random_seed");
+  return info;
+}
