@@ -15,6 +15,12 @@ export const RUN_CONFIG_KEYS = [
   "speculativeDecoding",
 ] as const;
 export type RunConfigKey = (typeof RUN_CONFIG_KEYS)[number];
+/** The engine's settings among them (what the server ran, not what the client sent). */
+export const ENGINE_CONFIG_KEYS: readonly RunConfigKey[] = [
+  "kvCacheConfig",
+  "kvOffloadConfig",
+  "speculativeDecoding",
+];
 
 export type RunConfigInfo = Record<string, string | number | boolean>;
 
