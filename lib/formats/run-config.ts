@@ -204,3 +204,68 @@ export function guidellmRunConfig(b: Record<string, unknown>): RunConfigInfo {
   put(info, "randomSeed", seed, "GuideLLM args.profile.random_seed");
   return info;
 }
+
+/** `key` anywhere in a parsed config (Dynamo nests the engine's options per component). */
+function findKey(doc: unknown, key: string, depth = 0): Record<string, unknown> | null {
+  const o = obj(doc);
+  if (!o || depth > 16) return null;
+  const direct = obj(o[key]);
+  if (direct) return direct;
+  for (const v of Object.values(o)) {
+    const hit = findKey(v, key, depth + 1);
+    if (hit) return hit;
+  }
+  return null;
+}
+
+/**
+ * TensorRT-LLM's LLM API options (`extra-llm-api-config.yml`, tensorrt_llm/llmapi/llm_args.py):
+ * `kv_cache_config` (`enable_block_reuse` as `prefix_caching`, `dtype`,
+ * `free_gpu_memory_fraction`, `max_tokens`, `tokens_per_block`; `host_cache_size` bytes of host
+ * memory for offloaded blocks) and `speculative_config` (`decoding_type` as `method`,
+ * `max_draft_len`, `speculative_model_dir`). A section the config leaves out says nothing.
+ */
+export function trtllmRunConfig(doc: unknown): RunConfigInfo {
+  const info: RunConfigInfo = {};
+  const kv = findKey(doc, "kv_cache_config");
+  if (kv) {
+    put(
+      info,
+      "kvCacheConfig",
+      configText([
+        ["dtype", kv.dtype],
+        ["prefix_caching", typeof kv.enable_block_reuse === "boolean" ? kv.enable_block_reuse : null],
+        ["free_gpu_memory_fraction", kv.free_gpu_memory_fraction],
+        ["max_tokens", kv.max_tokens],
+        ["tokens_per_block", kv.tokens_per_block],
+      ]),
+      "TensorRT-LLM kv_cache_config",
+    );
+    const host = num(kv.host_cache_size);
+    if (host !== null)
+      put(
+        info,
+        "kvOffloadConfig",
+        configText([
+          ["offload", host > 0 ? "host" : "none"],
+          ["host_cache_size", host > 0 ? host : null],
+        ]),
+        "TensorRT-LLM kv_cache_config.host_cache_size",
+      );
+  }
+  const spec = findKey(doc, "speculative_config");
+  if (spec) {
+    const method = str(spec.decoding_type);
+    put(
+      info,
+      "speculativeDecoding",
+      configText([
+        ["method", method ?? "unknown"],
+        ["max_draft_len", spec.max_draft_len],
+        ["draft_model", str(spec.speculative_model_dir)?.split(/[\\/]/).pop()],
+      ]),
+      "TensorRT-LLM speculative_config",
+    );
+  }
+  return info;
+}

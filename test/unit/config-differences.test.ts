@@ -7,7 +7,9 @@
  * python/sglang/srt/server_args.py; InferenceX utils/process_result.py; GuideLLM
  * src/guidellm/benchmark/benchmark.py).
  */
+import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { parseDocument } from "yaml";
 import { EMPTY_FACTS } from "@/lib/api/run-facts";
 import {
   aiperfRunConfig,
@@ -16,7 +18,9 @@ import {
   inferencexRunConfig,
   parseConfigText,
   sglangRunConfig,
+  trtllmRunConfig,
 } from "@/lib/formats/run-config";
+import { engineConfigAnalyzer } from "@/lib/ingest/analyzers/engine-config";
 import { configReasons } from "@/lib/metrics/config-differences";
 import { diagnose, type DoctorRun } from "@/lib/metrics/run-differences";
 
@@ -208,6 +212,75 @@ describe("run config readers", () => {
       datasetSource: "GuideLLM request_loader.data",
       randomSeed: 42,
       randomSeedSource: "GuideLLM args.profile.random_seed",
+    });
+  });
+});
+
+describe("TensorRT-LLM engine config", () => {
+  // Generated after tensorrt_llm/llmapi/llm_args.py: KvCacheConfig (enable_block_reuse, dtype,
+  // free_gpu_memory_fraction, host_cache_size) and the speculative_config's decoding_type.
+  const yaml = (kv: string, spec = "") =>
+    `backend: pytorch\ntensor_parallel_size: 4\nkv_cache_config:\n${kv}${spec}`;
+  const read = (text: string) => trtllmRunConfig(parseDocument(text).toJS());
+
+  it("reads kv_cache_config, host_cache_size and speculative_config", () => {
+    const info = read(
+      yaml(
+        "  free_gpu_memory_fraction: 0.85\n  enable_block_reuse: true\n  host_cache_size: 45000000000\n",
+        "speculative_config:\n  decoding_type: Eagle\n  max_draft_len: 3\n  speculative_model_dir: /models/EAGLE3-LLaMA3.1-Instruct-8B\n",
+      ),
+    );
+    expect(info).toEqual({
+      kvCacheConfig: "prefix_caching=on, free_gpu_memory_fraction=0.85",
+      kvCacheConfigSource: "TensorRT-LLM kv_cache_config",
+      kvOffloadConfig: "offload=host, host_cache_size=45000000000",
+      kvOffloadConfigSource: "TensorRT-LLM kv_cache_config.host_cache_size",
+      speculativeDecoding: "method=Eagle, max_draft_len=3, draft_model=EAGLE3-LLaMA3.1-Instruct-8B",
+      speculativeDecodingSource: "TensorRT-LLM speculative_config",
+    });
+    // A config without the sections says nothing about them.
+    expect(read("backend: pytorch\nreturn_perf_metrics: true\n")).toEqual({});
+  });
+
+  it("host offload in one run only blocks; block reuse off blocks; a memory fraction is a caveat", () => {
+    const a = read(
+      yaml("  free_gpu_memory_fraction: 0.85\n  enable_block_reuse: true\n  host_cache_size: 0\n"),
+    );
+    const b = read(
+      yaml("  free_gpu_memory_fraction: 0.9\n  enable_block_reuse: true\n  host_cache_size: 45000000000\n"),
+    );
+    expect(configReasons(a, b).map((x) => [x.name, x.severity, x.a, x.b])).toEqual([
+      ["kv-cache", "caveat", "free_gpu_memory_fraction 0.85", "free_gpu_memory_fraction 0.9"],
+      ["kv-offload", "blocking", "offload none", "offload host"],
+    ]);
+    const c = read(
+      yaml("  free_gpu_memory_fraction: 0.85\n  enable_block_reuse: false\n  host_cache_size: 0\n"),
+    );
+    expect(configReasons(a, c).map((x) => [x.name, x.severity])).toEqual([["kv-cache", "blocking"]]);
+  });
+
+  it("the engine-config analyzer adds them to the run info", async () => {
+    const text = yaml(
+      "  enable_block_reuse: false\n",
+      "speculative_config:\n  decoding_type: MTP\n  num_nextn_predict_layers: 3\n",
+    );
+    const analyzer = engineConfigAnalyzer();
+    const file = {
+      name: "extra-llm-api-config.yml",
+      kind: "engine-config",
+      format: "yaml",
+      open: async () => Readable.from([Buffer.from(text)]),
+    } as unknown as Parameters<typeof analyzer.ingestFile>[0];
+    const ctx = { limits: { maxJsonDocumentBytes: 1 << 20 } } as unknown as Parameters<
+      typeof analyzer.ingestFile
+    >[1];
+    await analyzer.ingestFile(file, ctx);
+    const result = await analyzer.finish(ctx as never);
+    expect(result.info).toEqual({
+      kvCacheConfig: "prefix_caching=off",
+      kvCacheConfigSource: "TensorRT-LLM kv_cache_config",
+      speculativeDecoding: "method=MTP",
+      speculativeDecodingSource: "TensorRT-LLM speculative_config",
     });
   });
 });
