@@ -269,3 +269,47 @@ export function trtllmRunConfig(doc: unknown): RunConfigInfo {
   }
   return info;
 }
+
+/**
+ * vLLM's `vllm:cache_config_info` labels (every `CacheConfig` field as text, vllm/config/cache.py
+ * `metrics_info`): `cache_dtype` as `dtype`, `enable_prefix_caching` as `prefix_caching`,
+ * `gpu_memory_utilization`, `block_size`; and, from the vLLM versions that have them,
+ * `kv_offloading_size` (GiB of CPU buffer; "None" = no KV offloading) with
+ * `kv_offloading_backend` ("native" or "lmcache"). The first series that has the labels is read.
+ */
+export function vllmRunConfig(labelSets: ReadonlyArray<Record<string, string>>): RunConfigInfo {
+  const info: RunConfigInfo = {};
+  const l = labelSets.find((x) => "cache_dtype" in x || "enable_prefix_caching" in x);
+  if (!l) return info;
+  const src = "vLLM cache_config_info";
+  const flag = (v: string | undefined) => (v === "True" ? true : v === "False" ? false : null);
+  const value = (v: string | undefined) => (v === undefined || v === "None" ? null : v);
+  put(
+    info,
+    "kvCacheConfig",
+    configText([
+      ["dtype", value(l.cache_dtype)],
+      ["prefix_caching", flag(l.enable_prefix_caching)],
+      ["gpu_memory_utilization", value(l.gpu_memory_utilization)],
+      ["block_size", value(l.block_size)],
+    ]),
+    src,
+  );
+  if ("kv_offloading_size" in l) {
+    const size = value(l.kv_offloading_size);
+    put(
+      info,
+      "kvOffloadConfig",
+      configText(
+        size === null
+          ? [["offload", "none"]]
+          : [
+              ["offload", value(l.kv_offloading_backend) ?? "native"],
+              ["kv_offloading_size", size],
+            ],
+      ),
+      `${src} kv_offloading_size`,
+    );
+  }
+  return info;
+}

@@ -19,6 +19,7 @@ import {
   parseConfigText,
   sglangRunConfig,
   trtllmRunConfig,
+  vllmRunConfig,
 } from "@/lib/formats/run-config";
 import { engineConfigAnalyzer } from "@/lib/ingest/analyzers/engine-config";
 import { configReasons } from "@/lib/metrics/config-differences";
@@ -282,5 +283,47 @@ describe("TensorRT-LLM engine config", () => {
       speculativeDecoding: "method=MTP",
       speculativeDecodingSource: "TensorRT-LLM speculative_config",
     });
+  });
+});
+
+describe("vLLM cache_config_info", () => {
+  // Labels as vllm/config/cache.py metrics_info writes them: every CacheConfig field as str().
+  const labels = (over: Record<string, string>) => ({
+    block_size: "16",
+    cache_dtype: "auto",
+    enable_prefix_caching: "True",
+    gpu_memory_utilization: "0.9",
+    kv_offloading_size: "None",
+    kv_offloading_backend: "native",
+    engine: "0",
+    ...over,
+  });
+
+  it("KV offloading on in one run only blocks", () => {
+    const off = vllmRunConfig([labels({})]);
+    const on = vllmRunConfig([labels({ kv_offloading_size: "64.0", kv_offloading_backend: "lmcache" })]);
+    expect(off.kvOffloadConfig).toBe("offload=none");
+    expect(on.kvOffloadConfig).toBe("offload=lmcache, kv_offloading_size=64.0");
+    expect(
+      configReasons(off, on).map((x) => [x.name, x.severity, x.a, x.b, x.evidence.split(";")[0]]),
+    ).toEqual([
+      [
+        "kv-offload",
+        "blocking",
+        "offload none",
+        "offload lmcache",
+        "from vLLM cache_config_info kv_offloading_size",
+      ],
+    ]);
+  });
+
+  it("prefix caching off in one run blocks", () => {
+    const r = configReasons(
+      vllmRunConfig([labels({})]),
+      vllmRunConfig([labels({ enable_prefix_caching: "False" })]),
+    );
+    expect(r.map((x) => [x.name, x.severity, x.a, x.b])).toEqual([
+      ["kv-cache", "blocking", "prefix_caching on", "prefix_caching off"],
+    ]);
   });
 });

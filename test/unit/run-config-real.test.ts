@@ -4,11 +4,14 @@
  * 0.8.0's AgentX summary (public dataset, seed, `submission_valid: false` and its reason), SGLang
  * 0.5.9's bench_serving line (`dataset_name`, `server_info` KV cache, HiCache/LMCache off,
  * speculative decoding off), InferenceX results (`spec_decoding`, `offloading`) and GuideLLM's
- * report (request_loader data, args.profile.random_seed).
+ * report (request_loader data, args.profile.random_seed) and vLLM's `vllm:cache_config_info`.
  */
 import fs from "node:fs";
 import { expect, it } from "vitest";
 import { parseSummaryJson } from "@/lib/formats/aiperf-summary";
+import { WarningLog } from "@/lib/formats/json-lines";
+import { readPrometheusText } from "@/lib/formats/prometheus-text";
+import { vllmRunConfig } from "@/lib/formats/run-config";
 import { guidellmResults } from "@/lib/formats/guidellm";
 import { parseJsonText } from "@/lib/formats/json-lines";
 import { inferencexResults } from "@/lib/formats/inferencex-result";
@@ -105,5 +108,21 @@ it("aiperf-real-c4: synthetic prompts, seed 42, no submission verdict", () => {
     datasetSource: "aiperf input_config.input (no file or public dataset)",
     randomSeed: 42,
     randomSeedSource: "aiperf input_config.input.random_seed",
+  });
+});
+
+describeRealPublic("prometheus-vllm-v1-idle-scrape-qwen1.5", () => {
+  it("vLLM: cache_config_info's dtype, prefix caching, memory share and block size; no offload label", async () => {
+    const set = await readPrometheusText(
+      fs.createReadStream(realPublicFile("prometheus-vllm-v1-idle-scrape-qwen1.5", "vllm_metrics.txt")),
+      "worker",
+      new WarningLog(),
+      { records: 0, skipped: 0 },
+    );
+    const labels = set.series.filter((x) => x.name === "vllm:cache_config_info").map((x) => x.labels);
+    expect(vllmRunConfig(labels)).toEqual({
+      kvCacheConfig: "dtype=auto, prefix_caching=on, gpu_memory_utilization=0.25, block_size=16",
+      kvCacheConfigSource: "vLLM cache_config_info",
+    });
   });
 });
