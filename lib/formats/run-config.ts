@@ -104,6 +104,24 @@ export function aiperfRunConfig(inputConfig: unknown, metadata: unknown): RunCon
 }
 
 /**
+ * SGLang bench_serving's `dataset_name`: "random" and "random-ids" draw synthetic prompts of the
+ * configured lengths (python/sglang/bench_serving.py); other names (sharegpt,
+ * generated-shared-prefix, mmmu …) are corpora or shapes of their own.
+ */
+export function sglangDataset(name: unknown): RunConfigInfo {
+  const info: RunConfigInfo = {};
+  const n = str(name);
+  if (n)
+    put(
+      info,
+      "dataset",
+      n === "random" || n === "random-ids" ? `synthetic (SGLang ${n})` : n,
+      "SGLang bench_serving dataset_name",
+    );
+  return info;
+}
+
+/**
  * SGLang's server arguments as bench_serving writes them (`server_info`,
  * python/sglang/srt/server_args.py): the KV cache (`kv_cache_dtype`, `mem_fraction_static`,
  * `page_size`, `max_total_tokens`, `disable_radix_cache`), the offload tiers (HiCache:
@@ -199,7 +217,9 @@ export function guidellmRunConfig(b: Record<string, unknown>): RunConfigInfo {
   const info: RunConfigInfo = {};
   const loader = obj(b.request_loader);
   const data = str(loader?.data);
-  if (data) put(info, "dataset", data, "GuideLLM request_loader.data");
+  // A synthetic spec ("prompt_tokens=256,output_tokens=128") rather than a file or dataset id.
+  const synthetic = data !== null && /^\s*\{?\s*"?[a-z_]+"?\s*[=:]/.test(data);
+  if (data) put(info, "dataset", synthetic ? `synthetic (${data})` : data, "GuideLLM request_loader.data");
   const seed = num(obj(obj(b.args)?.profile)?.random_seed);
   put(info, "randomSeed", seed, "GuideLLM args.profile.random_seed");
   return info;

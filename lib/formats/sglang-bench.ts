@@ -6,7 +6,7 @@
  * `output_lens`, `ttfts`, `itls`, `generated_texts`, `errors`). A file of several lines is a
  * sweep (one line per request rate or concurrency).
  */
-import { sglangRunConfig } from "./run-config";
+import { sglangDataset, sglangRunConfig } from "./run-config";
 import type { AiperfRecord } from "./aiperf-records";
 import {
   factsOf,
@@ -129,8 +129,7 @@ export function readSglangResult(raw: Record<string, unknown>): BenchResult {
   const medianOnly = (name: string) =>
     d[`mean_${name}_ms`] === undefined && !none ? d[`median_${name}_ms`] : undefined;
   const facts = factsOf({
-    dataset: d.dataset_name,
-    datasetSource: str(d.dataset_name) ? "SGLang bench_serving dataset_name" : undefined,
+    ...sglangDataset(d.dataset_name),
     ...sglangRunConfig(d.server_info),
     sglangMedianTtftMs: ttft ? medianOnly("ttft") : undefined,
     sglangMedianE2eLatencyMs: e2e && d.p99_e2e_latency_ms === undefined ? d.median_e2e_latency_ms : undefined,

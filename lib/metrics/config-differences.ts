@@ -48,8 +48,10 @@ function specMethod(text: string): string | null {
 export function configReasons(a: Info, b: Info): Reason[] {
   const out: Reason[] = [];
 
+  // Synthetic prompts from any generator are one corpus: their lengths are tested (isl, osl).
+  const corpus = (v: string) => (norm(v).startsWith("synthetic") ? "synthetic" : norm(v));
   const ds = [sideOf(a, "dataset"), sideOf(b, "dataset")] as const;
-  if (ds[0] && ds[1] && norm(ds[0].value) !== norm(ds[1].value))
+  if (ds[0] && ds[1] && corpus(ds[0].value) !== corpus(ds[1].value))
     out.push({
       name: "dataset",
       group: "workload",

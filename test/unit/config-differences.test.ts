@@ -17,6 +17,7 @@ import {
   guidellmRunConfig,
   inferencexRunConfig,
   parseConfigText,
+  sglangDataset,
   sglangRunConfig,
   trtllmRunConfig,
   vllmRunConfig,
@@ -50,6 +51,20 @@ describe("configReasons", () => {
     expect(r.reasons[0].evidence).toContain("no producer writes a hash of its prompts");
     expect(diagnose(run(a), run(b), { accept: new Set(["dataset"]) }).verdict).toBe(
       "comparable with caveats",
+    );
+  });
+
+  it("dataset: synthetic prompts from any generator are one corpus (their lengths are tested apart)", () => {
+    const aiperf = aiperfRunConfig({ input: { prompt: {} } }, null);
+    const guidellm = guidellmRunConfig({ request_loader: { data: "prompt_tokens=256,output_tokens=128" } });
+    const sglang = sglangDataset("random");
+    expect(configReasons(aiperf, guidellm)).toEqual([]);
+    expect(configReasons(guidellm, sglang)).toEqual([]);
+    expect(configReasons(sglang, sglangDataset("generated-shared-prefix")).map((x) => [x.a, x.b])).toEqual([
+      ["synthetic (SGLang random)", "generated-shared-prefix"],
+    ]);
+    expect(guidellmRunConfig({ request_loader: { data: "/data/prompts.jsonl" } }).dataset).toBe(
+      "/data/prompts.jsonl",
     );
   });
 
@@ -209,7 +224,7 @@ describe("run config readers", () => {
         args: { profile: { random_seed: 42 } },
       }),
     ).toEqual({
-      dataset: "prompt_tokens=256,output_tokens=128",
+      dataset: "synthetic (prompt_tokens=256,output_tokens=128)",
       datasetSource: "GuideLLM request_loader.data",
       randomSeed: 42,
       randomSeedSource: "GuideLLM args.profile.random_seed",

@@ -73,7 +73,7 @@ describeRealPublic("sglang-0.5.9-bench-serving-output-details", () => {
     // SGLang writes `Infinity` for an unbounded request rate: read as Runlens reads JSON text.
     const r = readSglangResult(parseJsonText(line) as Record<string, unknown>);
     expect(r.facts).toMatchObject({
-      dataset: "random",
+      dataset: "synthetic (SGLang random)",
       datasetSource: "SGLang bench_serving dataset_name",
       kvCacheConfig: "dtype=auto, prefix_caching=on, mem_fraction_static=0.9, page_size=1",
       kvCacheConfigSource: "SGLang server_info",
@@ -91,7 +91,7 @@ describeRealPublic("guidellm-0.2-stripped-fixture", () => {
       realPublicJson("guidellm-0.2-stripped-fixture", "benchmarks_stripped.json") as Record<string, unknown>,
     );
     expect(r.facts).toMatchObject({
-      dataset: "prompt_tokens=256,output_tokens=128",
+      dataset: "synthetic (prompt_tokens=256,output_tokens=128)",
       datasetSource: "GuideLLM request_loader.data",
       randomSeed: 42,
       randomSeedSource: "GuideLLM args.profile.random_seed",
