@@ -3,7 +3,9 @@
  * (where RUNLENS_TEST_DATABASE_URL is set) PostgreSQL (docs/metrics.md §Comparable runs). Runs
  * are aiperf exports from test/generators/aiperf.mjs with the v1 `input_config.input` aiperf
  * writes (common/config/input_config.py: random_seed, public_dataset) and the AgentX summary's
- * `metadata` (submission_valid, submission_invalid_reasons), as in the real aiperf 0.8.0 file.
+ * `metadata` (submission_valid, submission_invalid_reasons), as in the real aiperf 0.8.0 file; and
+ * SGLang bench_serving lines (test/generators/sglang-bench.ts) with the `server_info` that
+ * python/sglang/bench_serving.py copies from the server's arguments (srt/server_args.py).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -14,6 +16,7 @@ import { POST as upload } from "@/app/api/runs/route";
 import { compareResponseSchema } from "@/lib/api/compare-schemas";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
+import { sglangLine } from "../generators/sglang-bench";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { readGate } from "../helpers/read-api";
 import { uploadRequest } from "../helpers/test-app";
@@ -64,6 +67,46 @@ describe.each(TEST_STORES)("the doctor's configuration reasons on %s", (store, p
     const seedOnly = await compareOf(`runs=${a},${c}`);
     expect(seedOnly.comparability!.runs[0].verdict).toBe("comparable with caveats");
     expect(seedOnly.comparability!.runs[0].reasons.map((r) => r.name)).toEqual(["seed"]);
+  });
+
+  it("SGLang: HiCache on in one run only and another speculative method, both not comparable, with server_info as evidence", async () => {
+    const server = (over: Record<string, unknown>) => ({
+      tp_size: 1,
+      kv_cache_dtype: "auto",
+      mem_fraction_static: 0.9,
+      page_size: 1,
+      disable_radix_cache: false,
+      enable_hierarchical_cache: false,
+      enable_lmcache: false,
+      hicache_ratio: 2.0,
+      hicache_size: 0,
+      hicache_write_policy: "write_through",
+      speculative_algorithm: null,
+      ...over,
+    });
+    const sg = async (name: string, over: Record<string, unknown>) => {
+      const line = { ...sglangLine({ requests: 40 }), server_info: server(over) };
+      const res = await upload(
+        uploadRequest([{ name: `${name}.jsonl`, content: JSON.stringify(line) + "\n" }], { series }),
+      );
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { id: string }).id;
+    };
+    const a = await sg("base", {});
+    const b = await sg("hicache-eagle", {
+      enable_hierarchical_cache: true,
+      speculative_algorithm: "EAGLE",
+      speculative_num_steps: 3,
+    });
+    const report = (await compareOf(`runs=${a},${b}`)).comparability!.runs[0];
+    expect(report.verdict).toBe("not comparable");
+    expect(report.reasons.map((r) => [r.name, r.group, r.severity, r.a, r.b])).toEqual([
+      ["kv-offload", "system", "blocking", "offload none", "offload HiCache"],
+      ["speculative-decoding", "system", "blocking", "method none", "method EAGLE"],
+    ]);
+    expect(report.reasons.every((r) => r.evidence.startsWith("from SGLang server_info;"))).toBe(true);
+    const accepted = await compareOf(`runs=${a},${b}&allowDifferent=kv-offload,speculative-decoding`);
+    expect(accepted.comparability!.runs[0].verdict).toBe("comparable with caveats");
   });
 
   it("gate: aiperf's submission_valid false in one run refuses, naming its reason, until accepted", async () => {
