@@ -84,7 +84,8 @@ export function infoLabel(key: string): string {
  */
 export function infoValue(key: string, v: InfoValue): string {
   if (typeof v === "boolean") return v ? "yes" : "no";
-  if (typeof v !== "number") return String(v);
+  // A seed is an identifier, not a quantity: every digit, no grouping.
+  if (typeof v !== "number" || /Seed$/.test(key)) return String(v);
   if (/Ms$/.test(key)) return formatMs(v);
   if (/HitRate$/.test(key)) return formatRate(v);
   if (/Points$/.test(key)) return formatPoints(v);

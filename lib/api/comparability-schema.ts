@@ -8,6 +8,8 @@ import { z } from "zod";
 /** Every reason the doctor gives, by the name `allowDifferent` accepts. */
 export const REASON_NAMES = [
   "model",
+  "dataset",
+  "seed",
   "isl",
   "osl",
   "concurrency",
@@ -18,11 +20,15 @@ export const REASON_NAMES = [
   "backend",
   "backend-version",
   "parallelism",
+  "kv-cache",
+  "kv-offload",
+  "speculative-decoding",
   "collectors",
   "warmup",
   "errors",
   "cancellations",
   "saturation",
+  "submission-valid",
 ] as const;
 export type ReasonName = (typeof REASON_NAMES)[number];
 

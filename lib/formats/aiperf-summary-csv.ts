@@ -66,5 +66,6 @@ export function parseSummaryCsv(text: string): AiperfSummary {
     wasCancelled: null,
     telemetryGpus: [],
     warmupMetrics: null,
+    runConfig: {},
   };
 }

@@ -6,6 +6,7 @@
  */
 import { GPU_METRIC_ALIASES } from "./aiperf-gpu-telemetry";
 import { readInputConfig, type AiperfRunConfig } from "./aiperf-input-config";
+import { aiperfRunConfig, type RunConfigInfo } from "./run-config";
 import { OLD_METRIC_TAGS } from "./aiperf-record-read.mjs";
 
 export const SUMMARY_STAT_KEYS = [
@@ -51,6 +52,8 @@ export interface AiperfSummary {
    * summary has none (older schemas, or no warm-up phase)
    */
   warmupMetrics: Record<string, SummaryMetric> | null;
+  /** Prompt source, seed and submission validity (./run-config.ts), as run info entries */
+  runConfig: RunConfigInfo;
 }
 
 export interface TelemetryGpu {
@@ -143,6 +146,7 @@ const NON_METRIC_KEYS = new Set([
   "incomplete_reason",
   "branch_stats",
   "pooled_spec_decode_acceptance_histogram",
+  "metadata",
 ]);
 
 export function readErrorSummary(raw: unknown): SummaryErrorEntry[] {
@@ -195,5 +199,6 @@ export function parseSummaryJson(doc: unknown): AiperfSummary | null {
     wasCancelled: typeof d.was_cancelled === "boolean" ? d.was_cancelled : null,
     telemetryGpus: readTelemetryGpus(d.telemetry_data),
     warmupMetrics: warmup ? metricBlocks(warmup, NONE) : null,
+    runConfig: aiperfRunConfig(d.input_config, d.metadata),
   };
 }

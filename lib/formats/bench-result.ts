@@ -131,6 +131,7 @@ export function toolSummary(
     wasCancelled: null,
     telemetryGpus: [],
     warmupMetrics: null,
+    runConfig: {},
   };
 }
 

@@ -10,6 +10,7 @@
  */
 import { parseDocument } from "yaml";
 import type { AiperfRecord } from "./aiperf-records";
+import { guidellmRunConfig } from "./run-config";
 import { factsOf, isObject, metricBlock, num, str, toolSummary, type BenchResult } from "./bench-result";
 
 const TOOL = "GuideLLM";
@@ -145,6 +146,7 @@ function readBenchmark(
     guidellmTpotMeanMs: dist(metrics, "time_per_output_token_ms", "ms")?.avg,
     guidellmTpotP99Ms: dist(metrics, "time_per_output_token_ms", "ms")?.p99,
     guidellmMeanConcurrency: rate(metrics, "request_concurrency", "requests")?.avg,
+    ...guidellmRunConfig(b),
   });
   return {
     tool: TOOL,

@@ -19,6 +19,7 @@
  * - A sweep's aggregate (`agg_bmk.json`): a JSON array of such results, one per run; its
  *   `summary.csv` (one row per experiment, ms) and the CI's `run_stats.json` (jobs per hardware).
  */
+import { inferencexRunConfig } from "./run-config";
 import { factsOf, isObject, metricBlock, num, str, toolSummary, type BenchResult } from "./bench-result";
 import { splitCsvRow } from "./csv";
 
@@ -197,7 +198,7 @@ function readResult(doc: Record<string, unknown>): BenchResult {
     summary,
     comparable: [],
     durationS: num(d.duration_seconds),
-    facts: factsOf(named),
+    facts: { ...factsOf(named), ...inferencexRunConfig(d) },
     notes,
     throughput,
     runFacts: {

@@ -6,6 +6,7 @@
  * `output_lens`, `ttfts`, `itls`, `generated_texts`, `errors`). A file of several lines is a
  * sweep (one line per request rate or concurrency).
  */
+import { sglangDataset, sglangRunConfig } from "./run-config";
 import type { AiperfRecord } from "./aiperf-records";
 import {
   factsOf,
@@ -128,7 +129,8 @@ export function readSglangResult(raw: Record<string, unknown>): BenchResult {
   const medianOnly = (name: string) =>
     d[`mean_${name}_ms`] === undefined && !none ? d[`median_${name}_ms`] : undefined;
   const facts = factsOf({
-    dataset: d.dataset_name,
+    ...sglangDataset(d.dataset_name),
+    ...sglangRunConfig(d.server_info),
     sglangMedianTtftMs: ttft ? medianOnly("ttft") : undefined,
     sglangMedianE2eLatencyMs: e2e && d.p99_e2e_latency_ms === undefined ? d.median_e2e_latency_ms : undefined,
     sglangMeanE2eLatencyMs: e2e && d.p99_e2e_latency_ms === undefined ? d.mean_e2e_latency_ms : undefined,

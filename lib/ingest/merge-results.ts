@@ -2,6 +2,7 @@
  * Combines what each analyzer produced into the run's summary blocks. Pure: the pipeline
  * calls it, tests call it.
  */
+import { ENGINE_CONFIG_KEYS } from "@/lib/formats/run-config";
 import { compareEndpointNames } from "@/lib/api/endpoint-order";
 import type { Collectors, EndpointRow, SummaryBlocks } from "@/lib/api/schemas";
 import { inferencexAgreement } from "@/lib/metrics/inferencex-agreement";
@@ -70,7 +71,8 @@ function checkInferencex(blocks: SummaryBlocks): void {
 /**
  * A result's info as it joins the run: an InferenceX result beside aiperf's own records (which
  * make the run) adds only its figures under InferenceX's names, not its run-level entries
- * (benchmark tool, endpoint, request count), which are the aiperf run's.
+ * (benchmark tool, endpoint, request count), which are the aiperf run's; its engine settings
+ * (speculative decoding, offloading), which aiperf does not state, join too.
  */
 function joiningInfo(r: AnalyzerResult, results: AnalyzerResult[]): AnalyzerResult["info"] {
   if (r.info?.benchmarkTool !== "InferenceX") return r.info;
@@ -78,7 +80,8 @@ function joiningInfo(r: AnalyzerResult, results: AnalyzerResult[]): AnalyzerResu
     (o) => o.requests?.source === "aiperf" && o.info?.benchmarkTool === undefined,
   );
   if (!aiperfRun) return r.info;
-  return Object.fromEntries(Object.entries(r.info).filter(([k]) => k.startsWith("inferencex ")));
+  const engine = (k: string) => ENGINE_CONFIG_KEYS.some((e) => k === e || k === `${e}Source`);
+  return Object.fromEntries(Object.entries(r.info).filter(([k]) => k.startsWith("inferencex ") || engine(k)));
 }
 
 export function mergeResults(results: AnalyzerResult[], extraWarnings: string[] = []): SummaryBlocks {

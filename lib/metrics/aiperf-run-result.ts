@@ -337,6 +337,7 @@ function runInfo(summary: AiperfSummary | undefined, trials: number): SummaryBlo
     // the total tokens/s over the time requests were in flight.
     set("effectiveConcurrency", summary.metrics.effective_concurrency?.avg);
     set("effectiveTotalTokensPerS", summary.metrics.effective_total_throughput?.avg);
+    for (const [k, v] of Object.entries(summary.runConfig ?? {})) set(k, v);
   }
   if (trials > 1) set("trials", trials);
   return info;

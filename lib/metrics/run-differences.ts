@@ -15,6 +15,7 @@ import type {
 import type { RoleFact, RunFacts } from "@/lib/api/run-facts";
 import type { Collectors, RequestsBlock, RunSummary, Stats, SummaryBlocks } from "@/lib/api/schemas";
 import { effectiveCollectors, COLLECTOR_FLAGS } from "./collectors-mismatch";
+import { configReasons } from "./config-differences";
 
 type ReasonGroup = ComparabilityReason["group"];
 type ReasonSeverity = ComparabilityReason["severity"];
@@ -266,8 +267,12 @@ export function diagnose(
       });
   };
 
+  const fromConfig = configReasons(a.info, b.info);
+  const configOf = (group: ReasonGroup) => fromConfig.filter((r) => r.group === group);
+
   // Workload
   text("model", "workload", "blocking", "model", fa.model, fb.model);
+  for (const r of configOf("workload")) out.push(r);
   const [ta, tb] = opts.tokens ?? [null, null];
   for (const name of ["isl", "osl"] as const) {
     const r = lengthReason(
@@ -367,6 +372,8 @@ export function diagnose(
         evidence: sources(fa.roles.source, fb.roles.source),
       });
 
+  for (const r of configOf("system")) out.push(r);
+
   // Measurement
   if (a.collectors && b.collectors) {
     const ea = effectiveCollectors({ collectors: a.collectors, timeBreakdown: a.timeBreakdown ?? null });
@@ -455,6 +462,8 @@ export function diagnose(
       evidence: `aiperf's effective concurrency below ${SATURATION_SHARE * 100}% of the requested in ${sa && sb ? "both runs" : sa ? "the first run" : "the second run"}: the load generator (or the server's admission) did not hold the load, so the run measured a lighter one`,
     });
   }
+
+  for (const r of configOf("measurement")) out.push(r);
 
   const accept = opts.accept ?? new Set<ReasonName>();
   const reasons = out.map((r) => ({

@@ -26,7 +26,9 @@ const BASE_NS = 1762551940061660356n;
  * concurrency, seed, config ("v1" | "v2" | "v2-map"), csv (boolean), prefix (file name stem),
  * ttftScale (every TTFT multiplied by it, an injected regression), warmupRecords (false: the warm-up requests run but are not exported, as aiperf builds that
  * export only the profiling phase do), warmupDurationS (the warm-up is bounded by time, not count),
- * loadSlowdown (TTFT and ITL × (1 + loadSlowdown × (concurrency − 1)); 0 by default).
+ * loadSlowdown (TTFT and ITL × (1 + loadSlowdown × (concurrency − 1)); 0 by default),
+ * input (v1 `input_config.input`: random_seed, public_dataset, file …), metadata (the summary's
+ * AgentX `metadata`: submission_valid, submission_invalid_reasons).
  *
  * The input_config follows aiperf's config models: v1 `UserConfig` (aiperf
  * `aiperf/common/config/loadgen_config.py`: `loadgen.warmup_request_count`, `warmup_duration`);
@@ -101,6 +103,8 @@ export async function generateAiperfRun(outDir, opts = {}) {
   const totalOsl = ok.osl.reduce((a, b) => a + b, 0);
   const totalIsl = ok.isl.reduce((a, b) => a + b, 0);
   const config = inputConfig(opts.config ?? "v1", { concurrency, records, warmup, warmupDurationS });
+  // v1 `input` (aiperf common/config/input_config.py: random_seed, public_dataset, file, prompt).
+  if (opts.input) config.input = opts.input;
   const summary = {
     schema_version: "1.1",
     aiperf_version: "0.7.0",
@@ -110,6 +114,8 @@ export async function generateAiperfRun(outDir, opts = {}) {
     total_isl: { unit: "tokens", avg: totalIsl },
     ...(errors > 0 ? { error_request_count: { unit: "requests", avg: errors } } : {}),
     input_config: config,
+    // AgentX scenario runs (aiperf 0.8+): `metadata.submission_valid` and its reasons.
+    ...(opts.metadata ? { metadata: opts.metadata } : {}),
     was_cancelled: false,
     error_summary:
       errors > 0

@@ -27,6 +27,9 @@ describe("run header info", () => {
     expect(infoLabel("routerHitRateGapPoints")).toBe("router hit rate gap");
     expect(infoValue("burstiness", 1)).toBe("1");
     expect(infoValue("streaming", true)).toBe("yes");
+    // A seed is an identifier: every digit, as the file wrote it.
+    expect(infoValue("randomSeed", 871715748)).toBe("871715748");
+    expect(infoLabel("kvCacheConfig")).toBe("KV cache config");
   });
 
   it("leaves out view hints and empty entries", () => {

@@ -68,9 +68,10 @@ describe("server-metrics JSON, streamed", () => {
   it("stores byte for byte what the whole-document reader stored, on the real export", async () => {
     const d = await analyzedDigests(REAL);
     // Re-taken when the cache block gained its per-tier fields (external rate, lookups, served
-    // tokens, the engines' other signals); the MetricSet test below pins the two readers equal.
-    expect(d.orderFree).toBe("6e474066b9080ff6dd3609ad17f761c4a48041981f8b57611ad8dfd0bd12c979");
-    expect(d.raw).toBe("3a6db499471f83545056ee271ea716a717e46074428e58fbea63ec3a71c99b93");
+    // tokens, the engines' other signals), and again when the run info gained vLLM's KV-cache
+    // settings from cache_config_info; the MetricSet test below pins the two readers equal.
+    expect(d.orderFree).toBe("2124cdf98fb57b8dfef2428bd8835a6d6e6b388938dc74cf0c0a7b408ec9df8f");
+    expect(d.raw).toBe("adbeff0224d27def0ba15cb68b4ea09cf6e37b3807b2ff1fbcef31e61f06eb8e");
   });
 
   it("gives the whole-document parse's MetricSet on the real export, in any chunking", async () => {
@@ -89,9 +90,10 @@ describe("server-metrics JSON, streamed", () => {
     const d = await analyzedDigests(file);
     // Endpoints 10.0.0.1 … 10.0.0.16 in natural order: the order-free hash is the one the text
     // order gave (taken before the change), so only the order changed; the raw hash is re-taken.
-    // Both re-taken when the cache block gained its per-tier fields.
-    expect(d.orderFree).toBe("14b7645c0a66e8ccbec3e656683ff3df066c30ccf73706e34874a2734e1e1b8a");
-    expect(d.raw).toBe("e1a86cc22a81192a87739af43be877a62a77bcd5744606d9ea1d719d94871e02");
+    // Both re-taken when the cache block gained its per-tier fields, and when the run info gained
+    // vLLM's KV-cache settings from cache_config_info.
+    expect(d.orderFree).toBe("2c563e6293267fc0cde31987981b2feb078cffb73be2f24dbd201c652d8039a5");
+    expect(d.raw).toBe("70990419bc1d415d2e85f4de2fbc484bbd7bcf0e77621d04fd99430398f0ddfe");
     fs.rmSync(file);
   }, 300_000);
 

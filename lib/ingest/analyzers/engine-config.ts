@@ -1,8 +1,10 @@
 /**
  * Engine configs (TRT-LLM `extra-llm-api-config.yml`, Dynamo YAML/JSON): records which
  * measurement collectors the run had on, so comparisons can warn when they differ (docs/metrics.md
- * §Collectors).
+ * §Collectors), and the KV-cache, offload and speculative decoding settings the comparability
+ * doctor compares (lib/formats/run-config.ts).
  */
+import { parseDocument } from "yaml";
 import type { Collectors } from "@/lib/api/schemas";
 import { collectorsFromJson, collectorsFromYaml, type EngineConfigFacts } from "@/lib/formats/engine-config";
 import {
@@ -12,8 +14,19 @@ import {
   type EngineParallelism,
 } from "@/lib/formats/engine-parallelism";
 import { PARSE_FAILED, parseJsonText, WarningLog } from "@/lib/formats/json-lines";
+import { trtllmRunConfig, type RunConfigInfo } from "@/lib/formats/run-config";
 import { engineConfigFacts } from "@/lib/metrics/engine-run-facts";
 import type { Analyzer, FileReport, IngestContext, IngestFile } from "../analyzer";
+
+/** The YAML config as data, or null when it does not parse (the key readers above still run). */
+function yamlDoc(text: string): unknown {
+  try {
+    const doc = parseDocument(text, { logLevel: "silent" });
+    return doc.errors.length > 0 ? null : doc.toJS({ maxAliasCount: 100 });
+  } catch {
+    return null;
+  }
+}
 
 async function readText(file: IngestFile, maxBytes: number): Promise<string | null> {
   const chunks: Buffer[] = [];
@@ -29,7 +42,13 @@ async function readText(file: IngestFile, maxBytes: number): Promise<string | nu
 export function engineConfigAnalyzer(): Analyzer {
   const collectors: Partial<Collectors> = {};
   const parallelism: EngineParallelism[] = [];
+  // The first config stating each setting (a prefill and a decode config usually agree).
+  const runConfig: RunConfigInfo = {};
   let files = 0;
+
+  function addRunConfig(found: RunConfigInfo): void {
+    for (const [k, v] of Object.entries(found)) if (!(k in runConfig)) runConfig[k] = v;
+  }
 
   async function ingestFile(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
     const warnings = new WarningLog();
@@ -47,9 +66,11 @@ export function engineConfigAnalyzer(): Analyzer {
       }
       facts = collectorsFromJson(doc);
       parallelism.push(parallelismFromJson(doc, roleOfFileName(file.name)));
+      addRunConfig(trtllmRunConfig(doc));
     } else {
       facts = collectorsFromYaml(text);
       parallelism.push(parallelismFromYaml(text, roleOfFileName(file.name)));
+      addRunConfig(trtllmRunConfig(yamlDoc(text)));
     }
     for (const u of facts.unreadable)
       warnings.add(`${u.key}: cannot read "${u.value}" as true/false`, u.line);
@@ -66,6 +87,12 @@ export function engineConfigAnalyzer(): Analyzer {
     accepts: (file) => file.kind === "engine-config",
     ingestFile,
     finish: async () =>
-      files === 0 ? {} : { collectors: { ...collectors }, facts: engineConfigFacts(parallelism) },
+      files === 0
+        ? {}
+        : {
+            collectors: { ...collectors },
+            facts: engineConfigFacts(parallelism),
+            ...(Object.keys(runConfig).length > 0 ? { info: { ...runConfig } } : {}),
+          },
   };
 }

@@ -9,6 +9,8 @@ import { WarningLog } from "@/lib/formats/json-lines";
 import { readPrometheusText } from "@/lib/formats/prometheus-text";
 import { readServerLog, type LogCapacity } from "@/lib/formats/server-log";
 import { LogFactsScanner } from "@/lib/formats/server-log-facts";
+import { vllmRunConfig } from "@/lib/formats/run-config";
+import { VLLM_CACHE_CONFIG_INFO } from "@/lib/formats/server-metrics/catalog";
 import { serverMetricsFacts, withLogFacts } from "@/lib/metrics/server-metrics/run-facts";
 import { readServerMetricsCsv } from "@/lib/formats/server-metrics-csv";
 import { readServerMetricsJson } from "@/lib/formats/server-metrics-json-stream";
@@ -188,7 +190,10 @@ export function serverMetricsAnalyzer(
       const w = jsonlCapacityWarning(summary.facts);
       if (w) warnings.push(w);
     }
-    const info = { ...summary.info };
+    const info = {
+      ...summary.info,
+      ...vllmRunConfig(set.series.filter((x) => x.name === VLLM_CACHE_CONFIG_INFO).map((x) => x.labels)),
+    };
     if (sets.prometheus.files.length > 0) info.serverMetricsPrometheusScrapes = sets.prometheus.files.length;
     if (chosen) info.serverMetricsExport = chosen;
     const backend = summary.block.backend ?? logs[0]?.engine ?? null;

@@ -1,0 +1,163 @@
+/**
+ * The comparability doctor's reasons read from the runs' configuration (docs/metrics.md
+ * §Comparable runs): the dataset or prompt corpus, the random seed, the KV cache, KV offload and
+ * speculative decoding configuration, and aiperf's `submission_valid`. Each reads the run info
+ * entries lib/formats/run-config.ts writes; a setting one run does not state is no difference.
+ */
+import type { ComparabilityReason } from "@/lib/api/comparability-schema";
+import type { SummaryBlocks } from "@/lib/api/schemas";
+import { parseConfigText } from "@/lib/formats/run-config";
+
+type Info = SummaryBlocks["info"] | undefined;
+type Reason = Omit<ComparabilityReason, "accepted">;
+
+/** KV-cache settings whose difference changes what is served (not only how much fits): blocking. */
+export const KV_CACHE_BLOCKING_SETTINGS = new Set(["prefix_caching", "dtype"]);
+
+const norm = (s: string) => s.trim().toLowerCase();
+
+function sideOf(info: Info, key: string): { value: string; source: string } | null {
+  const v = info?.[key];
+  if (v === null || v === undefined || v === "") return null;
+  const source = info?.[`${key}Source`];
+  return { value: String(v), source: typeof source === "string" ? source : `run info ${key}` };
+}
+
+function sources(x: string, y: string): string {
+  return x === y ? `from ${x}` : `from ${x} and ${y}`;
+}
+
+/** Settings stated by both runs with different values, by name (case-insensitive values). */
+function differingSettings(a: string, b: string): Array<[string, string, string]> {
+  const ma = parseConfigText(a);
+  const mb = parseConfigText(b);
+  const out: Array<[string, string, string]> = [];
+  for (const [k, va] of ma) {
+    const vb = mb.get(k);
+    if (vb !== undefined && norm(va) !== norm(vb)) out.push([k, va, vb]);
+  }
+  return out;
+}
+
+/** `method=none` (and no method at all beyond "none") reads as speculative decoding off. */
+function specMethod(text: string): string | null {
+  const m = parseConfigText(text).get("method");
+  return m === undefined ? null : norm(m) === "none" || norm(m) === "off" ? "none" : m;
+}
+
+export function configReasons(a: Info, b: Info): Reason[] {
+  const out: Reason[] = [];
+
+  // Synthetic prompts from any generator are one corpus: their lengths are tested (isl, osl).
+  const corpus = (v: string) => (norm(v).startsWith("synthetic") ? "synthetic" : norm(v));
+  const ds = [sideOf(a, "dataset"), sideOf(b, "dataset")] as const;
+  if (ds[0] && ds[1] && corpus(ds[0].value) !== corpus(ds[1].value))
+    out.push({
+      name: "dataset",
+      group: "workload",
+      severity: "blocking",
+      label: "dataset",
+      a: ds[0].value,
+      b: ds[1].value,
+      evidence: `${sources(ds[0].source, ds[1].source)}: other prompts (lengths, shared prefixes, turns) are another workload; no producer writes a hash of its prompts, so the named source is compared`,
+    });
+
+  const seed = [sideOf(a, "randomSeed"), sideOf(b, "randomSeed")] as const;
+  if (seed[0] && seed[1] && seed[0].value !== seed[1].value)
+    out.push({
+      name: "seed",
+      group: "workload",
+      severity: "caveat",
+      label: "random seed",
+      a: seed[0].value,
+      b: seed[1].value,
+      evidence: `${sources(seed[0].source, seed[1].source)}: another seed draws other prompts and lengths from the same distribution, so per-request figures differ by sampling alone`,
+    });
+
+  const kv = [sideOf(a, "kvCacheConfig"), sideOf(b, "kvCacheConfig")] as const;
+  if (kv[0] && kv[1]) {
+    const diff = differingSettings(kv[0].value, kv[1].value);
+    if (diff.length > 0) {
+      const block = diff.some(([k]) => KV_CACHE_BLOCKING_SETTINGS.has(k));
+      out.push({
+        name: "kv-cache",
+        group: "system",
+        severity: block ? "blocking" : "caveat",
+        label: "KV-cache configuration",
+        a: diff.map(([k, x]) => `${k} ${x}`).join(", "),
+        b: diff.map(([k, , y]) => `${k} ${y}`).join(", "),
+        evidence: `${sources(kv[0].source, kv[1].source)}; ${
+          block
+            ? "prefix caching or the KV data type differs: the engines reuse or store the cache differently"
+            : "the cache's size or layout differs: under load, capacity decides preemption and reuse"
+        }`,
+      });
+    }
+  }
+
+  const off = [sideOf(a, "kvOffloadConfig"), sideOf(b, "kvOffloadConfig")] as const;
+  if (off[0] && off[1]) {
+    const diff = differingSettings(off[0].value, off[1].value);
+    if (diff.length > 0) {
+      const tier = diff.some(([k]) => k === "offload");
+      out.push({
+        name: "kv-offload",
+        group: "system",
+        severity: tier ? "blocking" : "caveat",
+        label: "KV offload",
+        a: diff.map(([k, x]) => `${k} ${x}`).join(", "),
+        b: diff.map(([k, , y]) => `${k} ${y}`).join(", "),
+        evidence: `${sources(off[0].source, off[1].source)}; ${
+          tier
+            ? "the offload tiers differ: reuse that one run serves from host or external memory the other recomputes"
+            : "the same tier with other sizes or policies"
+        }`,
+      });
+    }
+  }
+
+  const spec = [sideOf(a, "speculativeDecoding"), sideOf(b, "speculativeDecoding")] as const;
+  if (spec[0] && spec[1]) {
+    const ma = specMethod(spec[0].value);
+    const mb = specMethod(spec[1].value);
+    const diff = differingSettings(spec[0].value, spec[1].value);
+    if (diff.length > 0) {
+      const method = ma !== null && mb !== null && norm(ma) !== norm(mb);
+      out.push({
+        name: "speculative-decoding",
+        group: "system",
+        severity: method ? "blocking" : "caveat",
+        label: "speculative decoding",
+        a: diff.map(([k, x]) => `${k} ${x}`).join(", "),
+        b: diff.map(([k, , y]) => `${k} ${y}`).join(", "),
+        evidence: `${sources(spec[0].source, spec[1].source)}; ${
+          method
+            ? "speculative decoding is on in one run only, or by another method: tokens per step, ITL and throughput change with the acceptance rate"
+            : "the same method with other draft settings: the acceptance rate and tokens per step differ"
+        }`,
+      });
+    }
+  }
+
+  const va = a?.submissionValid;
+  const vb = b?.submissionValid;
+  if (va === false || vb === false) {
+    const side = (v: unknown, info: Info) =>
+      v === false
+        ? `invalid${typeof info?.submissionInvalidReasons === "string" ? ` (${info.submissionInvalidReasons})` : ""}`
+        : v === true
+          ? "valid"
+          : "not stated";
+    const oneOnly = (va === false) !== (vb === false) && typeof va === "boolean" && typeof vb === "boolean";
+    out.push({
+      name: "submission-valid",
+      group: "measurement",
+      severity: oneOnly ? "blocking" : "caveat",
+      label: "aiperf submission validity",
+      a: side(va, a),
+      b: side(vb, b),
+      evidence: `aiperf's metadata.submission_valid is false in ${va === false && vb === false ? "both runs" : va === false ? "the first run" : "the second run"}: by its scenario's own rules the run is not a valid measurement${oneOnly ? " (valid in the other run: not comparable)" : ""}`,
+    });
+  }
+  return out;
+}
