@@ -2,11 +2,10 @@
 
 import { ReferenceLine } from "recharts";
 import { formatMs } from "@/lib/format-number";
+import { LABEL_HALO } from "./chart-theme";
 
 type Box = { x?: number; y?: number; width?: number; height?: number };
 
-// Text of a mark: haloed in the card colour so a line or bar under it never strikes it through.
-const HALO = { stroke: "var(--card)", strokeWidth: 3, paintOrder: "stroke" } as const;
 const FONT = 11;
 /** Rows of stacked labels, a little taller than the text's box so two rows never touch. */
 const ROW_H = 14;
@@ -30,7 +29,7 @@ function markLabel(text: string, color: string, row: number, side: "left" | "rig
         fontSize={FONT}
         fill={color}
         className="chart-mark-label"
-        {...HALO}
+        {...LABEL_HALO}
       >
         {text}
       </text>
