@@ -8,12 +8,9 @@
  *   them (ai-dynamo/aiperf src/aiperf/common/models/record_models.py: `agent_depth`, and
  *   `parent_correlation_id` = the parent's x_correlation_id, omitted for a root).
  * - aiperf records of a user-centric run with two profiling phases, where aiperf reuses an
- *   x_correlation_id over several conversations: each phase builds its own timing strategy
- *   (src/aiperf/timing/phase_orchestrator.py, a PhaseRunner per phase config;
- *   src/aiperf/timing/phase/runner.py `_build_strategy`), and UserCentricStrategy
- *   (src/aiperf/timing/strategies/user_centric_rate.py) numbers its users from 1 and names each
- *   user's session `x_correlation_id=str(user_id)` through ConversationSource.next
- *   (src/aiperf/timing/conversation_source.py), whose sampler goes on to other conversations.
+ *   x_correlation_id over several conversations, from test/generators/aiperf-user-centric.mjs
+ *   (after ai-dynamo/aiperf src/aiperf/timing/strategies/user_centric_rate.py,
+ *   src/aiperf/timing/conversation_source.py, src/aiperf/timing/phase/runner.py).
  * - A Dynamo request trace from test/generators/dynamo-request-trace.mjs, which follows
  *   ai-dynamo/dynamo lib/llm/src/request_trace/types.rs and agent_context.rs.
  */
@@ -25,6 +22,7 @@ import { hasAgentSessions } from "@/lib/api/run-views";
 import { recordsReadLog } from "@/lib/ingest/analyzers/aiperf-native-ingest";
 import { cacheStop } from "@/lib/metrics/agent-sessions";
 import { sessionTree } from "@/lib/metrics/agent-session-rows";
+import { aiperfUserCentric } from "../generators/aiperf-user-centric.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 import { describeRealPublic, realPublicFile } from "../helpers/real-public";
 import { readChart, readRun } from "../helpers/read-api";
@@ -184,66 +182,6 @@ function forkRecords(): { text: string; records: Row[] } {
   return { text: text + "\n", records };
 }
 
-/**
- * A user-centric run's records (user_centric_rate.py) over two profiling phases of 3 users and
- * conversations of 3 turns: setup_phase skips user 1 ("virtually done"), gives user 2 one turn
- * and user 3 two (virtual history: turns from turn_index 0, fewer of them), and adds user 4 with
- * every turn. The second phase's strategy numbers its users from 1 again and the shared
- * ConversationSource samples the next conversations: x_correlation_ids 2, 3 and 4 each span two
- * conversations whose turn indices repeat. One warm-up record uses id "2" too.
- */
-function reusedIdRecords(): { text: string; records: Row[] } {
-  const t0 = 1780520000000000000n;
-  const records: Row[] = [];
-  let conv = 0;
-  const phase = (benchmark_phase: "warmup" | "profiling", users: Array<[string, number]>) => {
-    for (const [user, turns] of users) {
-      const conversation = `conv-${conv++}`;
-      for (let turn = 0; turn < turns; turn++) {
-        const start = t0 + BigInt(records.length) * 1_000_000_000n;
-        records.push({
-          metadata: {
-            session_num: records.length,
-            x_request_id: `req-${records.length}`,
-            x_correlation_id: user,
-            conversation_id: conversation,
-            turn_index: turn,
-            agent_depth: 0,
-            request_start_ns: start,
-            request_end_ns: start + 400_000_000n,
-            worker_id: "worker_1",
-            record_processor_id: "rp_1",
-            benchmark_phase,
-            was_cancelled: false,
-          },
-          metrics: {
-            time_to_first_token: { value: 20 + records.length, unit: "ms" },
-            request_latency: { value: 400, unit: "ms" },
-            input_sequence_length: { value: 500 * (turn + 1), unit: "tokens" },
-            output_sequence_length: { value: 16, unit: "tokens" },
-            usage_prompt_cache_read_tokens: { value: 480 * turn, unit: "tokens" },
-          },
-        });
-      }
-    }
-  };
-  phase("warmup", [["2", 1]]);
-  phase("profiling", [
-    ["2", 1],
-    ["3", 2],
-    ["4", 3],
-  ]);
-  phase("profiling", [
-    ["2", 1],
-    ["3", 2],
-    ["4", 3],
-  ]);
-  const text = records
-    .map((r) => JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? Number(v) : v)))
-    .join("\n");
-  return { text: text + "\n", records };
-}
-
 describe("agent sessions: an x_correlation_id aiperf reused", () => {
   const before = process.env.RUNLENS_AIPERF_READ;
   afterEach(() => {
@@ -254,7 +192,7 @@ describe("agent sessions: an x_correlation_id aiperf reused", () => {
   for (const read of ["line reader", "native"] as const) {
     it(`(${read}) spans several conversations with repeated turn indices: split by conversation_id, and the view says so`, async () => {
       if (read === "native") process.env.RUNLENS_AIPERF_READ = "native";
-      const { text, records } = reusedIdRecords();
+      const { text, records } = aiperfUserCentric({ users: 3, turns: 3, phases: 2 });
       const profiling = records.filter((r) => r.metadata.benchmark_phase === "profiling");
       const id = await uploadRun([{ name: "uc/profile_export.jsonl", content: text }]);
       const p = await sessionsOf(id);
@@ -278,6 +216,9 @@ describe("agent sessions: an x_correlation_id aiperf reused", () => {
         // Each session's turns run 0, 1, … once each: no turn of another conversation mixed in.
         expect(s.turns.map((t) => t.turn)).toEqual(mine.map((_, i) => i));
         expect(s.turns.map((t) => t.ttftMs)).toEqual(mine.map((r) => r.metrics.time_to_first_token.value));
+        expect(s.turns.map((t) => t.cachedTokens)).toEqual(
+          mine.map((r) => r.metrics.usage_prompt_cache_read_tokens.value),
+        );
         expect(s.modelTimeMs).toBe(400 * mine.length);
         expect(s.cacheStop).toBe(mine.length < 2 ? null : "held");
         expect([s.parentId, s.depth]).toEqual([null, 0]);
