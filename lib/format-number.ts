@@ -44,10 +44,19 @@ export function formatFixed(n: number | null | undefined, digits: number): strin
   return /^-0[.,]?0*$/.test(v) ? v.slice(1) : v;
 }
 
+/**
+ * A duration: ms below 10 s (three decimals below 10 ms), else seconds. A negative one (a loss, a
+ * clock offset) takes the typographic minus like the other signed figures ("−0.687 ms"); one that
+ * rounds to zero reads 0.
+ */
 export function formatMs(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return NOT_RECORDED;
-  if (Math.abs(ms) >= 10_000) return `${en(ms / 1000, { maximumFractionDigits: 2 })} s`;
-  return `${en(ms, { maximumFractionDigits: ms < 10 ? 3 : 1 })} ms`;
+  const abs = Math.abs(ms);
+  const text =
+    abs >= 10_000
+      ? `${en(abs / 1000, { maximumFractionDigits: 2 })} s`
+      : `${en(abs, { maximumFractionDigits: abs < 10 ? 3 : 1 })} ms`;
+  return ms < 0 && !/^0 /.test(text) ? `−${text}` : text;
 }
 
 export function formatRate(r: number | null | undefined): string {

@@ -3,8 +3,8 @@
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatCount, formatNumber } from "@/lib/format-number";
 import type { AgentSession } from "@/lib/api/agent-sessions";
-import { sessionTurnRows } from "@/lib/metrics/agent-session-rows";
-import { ReferenceMark } from "./reference-marks";
+import { sessionTurnRows, turnSpan } from "@/lib/metrics/agent-session-rows";
+import { labelSide, ReferenceMark } from "./reference-marks";
 
 /** One session's cached share of each turn's prompt, with the turn where the cache stopped hitting. */
 export function ChartLineSessionCached({
@@ -53,7 +53,9 @@ export function ChartLineSessionCached({
       }}
       legend={false}
     >
-      {stop ? <ReferenceMark x={stop.turn} label="cache stopped" /> : null}
+      {stop ? (
+        <ReferenceMark x={stop.turn} label="cache stopped" side={labelSide(stop.turn, turnSpan(rows))} />
+      ) : null}
     </ChartContainer>
   );
 }

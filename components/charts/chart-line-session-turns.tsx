@@ -3,9 +3,9 @@
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatCount, formatMs } from "@/lib/format-number";
 import type { AgentSession } from "@/lib/api/agent-sessions";
-import { sessionTurnRows } from "@/lib/metrics/agent-session-rows";
+import { sessionTurnRows, turnSpan } from "@/lib/metrics/agent-session-rows";
 import { niceTicks } from "@/lib/metrics/nice-scale";
-import { ReferenceMark } from "./reference-marks";
+import { labelSide, ReferenceMark } from "./reference-marks";
 
 const countTick = (v: number) => v.toLocaleString("en-US", { maximumFractionDigits: 0 });
 
@@ -75,7 +75,14 @@ export function ChartLineSessionTurns({
       ]}
       tooltip={{ label: (t) => `turn ${String(t)}` }}
     >
-      {stop ? <ReferenceMark x={stop.turn} label="cache stopped" yAxisId="ms" /> : null}
+      {stop ? (
+        <ReferenceMark
+          x={stop.turn}
+          label="cache stopped"
+          yAxisId="ms"
+          side={labelSide(stop.turn, turnSpan(rows))}
+        />
+      ) : null}
     </ChartContainer>
   );
 }

@@ -18,6 +18,13 @@ export const LEGEND_STYLE = { fontSize: 11 } as const;
 /** Ticks, axis lines and axis titles. */
 export const AXIS_STYLE = { stroke: "var(--muted)", fontSize: 11 } as const;
 
+/**
+ * Text drawn over marks (point and bar labels, reference-line labels): haloed in the card colour
+ * the charts sit on, the stroke painted under the fill, so another series' line, point or bar
+ * passing under a label never overprints it.
+ */
+export const LABEL_HALO = { stroke: "var(--card)", strokeWidth: 3, paintOrder: "stroke" } as const;
+
 /** The n-th colour of the categorical palette (8 colours, then round again). */
 export function paletteColor(index: number): string {
   return `var(--chart-${(index % 8) + 1})`;

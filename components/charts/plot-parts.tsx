@@ -1,7 +1,7 @@
 "use client";
 
 import { Area, Bar, Cell, ErrorBar, LabelList, Line, Scatter, Tooltip, XAxis, YAxis } from "recharts";
-import { AXIS_STYLE, TOOLTIP_ITEM_STYLE, TOOLTIP_STYLE } from "./chart-theme";
+import { AXIS_STYLE, LABEL_HALO, TOOLTIP_ITEM_STYLE, TOOLTIP_STYLE } from "./chart-theme";
 import type { CsvRow } from "./export";
 import type { AxisSpec, CsvColumns, Mark, SeriesConfig, SeriesSpec, TooltipSpec } from "./plot-types";
 
@@ -224,7 +224,14 @@ export function seriesMarks<R extends object>(
               ) : null,
             )}
             {s.labels ? (
-              <LabelList dataKey={s.labels} position="top" offset={8} fontSize={11} fill="var(--fg)" />
+              <LabelList
+                dataKey={s.labels}
+                position="top"
+                offset={8}
+                fontSize={11}
+                fill="var(--fg)"
+                {...LABEL_HALO}
+              />
             ) : null}
           </Scatter>
         );
@@ -249,13 +256,14 @@ export function seriesMarks<R extends object>(
                 position={horizontal ? "right" : "top"}
                 fontSize={10}
                 fill="var(--muted)"
+                {...LABEL_HALO}
                 formatter={(v: unknown) =>
                   typeof v === "number" ? (s.format ? s.format(v) : formatTickValue(v)) : ""
                 }
               />
             ) : null}
             {s.labels ? (
-              <LabelList dataKey={s.labels} position="right" fontSize={11} fill="var(--fg)" />
+              <LabelList dataKey={s.labels} position="right" fontSize={11} fill="var(--fg)" {...LABEL_HALO} />
             ) : null}
           </Bar>
         );

@@ -2,11 +2,10 @@
 
 import { ReferenceLine } from "recharts";
 import { formatMs } from "@/lib/format-number";
+import { LABEL_HALO } from "./chart-theme";
 
 type Box = { x?: number; y?: number; width?: number; height?: number };
 
-// Text of a mark: haloed in the card colour so a line or bar under it never strikes it through.
-const HALO = { stroke: "var(--card)", strokeWidth: 3, paintOrder: "stroke" } as const;
 const FONT = 11;
 /** Rows of stacked labels, a little taller than the text's box so two rows never touch. */
 const ROW_H = 14;
@@ -30,7 +29,7 @@ function markLabel(text: string, color: string, row: number, side: "left" | "rig
         fontSize={FONT}
         fill={color}
         className="chart-mark-label"
-        {...HALO}
+        {...LABEL_HALO}
       >
         {text}
       </text>
@@ -93,8 +92,6 @@ export function PercentileMarks({
   /** The value axis's range, to tell which half of the plot a mark is in. */
   domain: readonly [number, number];
 }) {
-  const [lo, hi] = domain;
-  const mid = (lo + hi) / 2;
   return PERCENTILES.map((m, row) => (
     <ReferenceMark
       key={m.key}
@@ -102,9 +99,18 @@ export function PercentileMarks({
       label={m.key}
       color={m.color}
       row={row}
-      side={at[m.key] > mid ? "left" : "right"}
+      side={labelSide(at[m.key], domain)}
     />
   ));
+}
+
+/**
+ * The side of a vertical mark its label goes on so it stays in the plot: right of the line in the
+ * x axis's left half, left of it in the right half (a label right of a line near the right edge
+ * ran into the right axis's ticks on a phone).
+ */
+export function labelSide(x: number, domain: readonly [number, number]): "left" | "right" {
+  return x > (domain[0] + domain[1]) / 2 ? "left" : "right";
 }
 
 /** Tooltip title of a histogram bin: its range, read from the row under the cursor. */

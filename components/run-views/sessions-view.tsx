@@ -35,6 +35,17 @@ function turnAxis(p: AgentSessionsPayload): string {
   return p.source === "aiperf-records" ? "turn (aiperf turn_index)" : "turn (0 = first)";
 }
 
+/** Which id grouped the records into sessions, and the reused ids split by conversation. */
+function sessionIdsText(d: AgentSessionsPayload): string {
+  const ids = d.sessionIds;
+  if (ids.by === "agent_context.session_id") return "grouped by the trace's agent_context.session_id.";
+  const base = "grouped by aiperf's x_correlation_id (conversation_id where a record has none)";
+  if (ids.splitCount === 0) return `${base}.`;
+  const named = ids.splitByConversation.join(", ");
+  const more = ids.splitCount > ids.splitByConversation.length ? ", …" : "";
+  return `${base}; ${plural(ids.splitCount, "x_correlation_id spans", "x_correlation_ids span")} several conversations with a turn index repeated (aiperf reused the id: ${named}${more}), so ${ids.splitCount === 1 ? "its" : "their"} records are grouped by conversation_id instead, each session named x_correlation_id/conversation_id.`;
+}
+
 function cacheStopText(s: AgentSession, p: AgentSessionsPayload): string {
   if (p.absent.cached !== null) return "not recorded";
   if (s.cacheStop === null) return "fewer than two turns with cached tokens";
@@ -99,6 +110,7 @@ function SessionsBody({
       </section>
       {d.absent.tools === null ? <ChartBarSessionTime sessions={d.sessions} onOpen={setOpen} /> : null}
       <ul className="space-y-0.5 text-xs text-muted" data-testid="sessions-absent">
+        <li data-testid="sessions-ids">Sessions: {sessionIdsText(d)}</li>
         {d.absent.parent ? <li data-testid="sessions-absent-parent">Parents: {d.absent.parent}.</li> : null}
         {d.absent.cached ? <li data-testid="sessions-absent-cached">Cache: {d.absent.cached}.</li> : null}
         {d.absent.tools ? <li data-testid="sessions-absent-tools">Tool time: {d.absent.tools}.</li> : null}

@@ -6,6 +6,7 @@
  * the files lack a field, `absent` says which file lacks it and the value is null, never 0.
  */
 import { z } from "zod";
+import type { UpgradeResult } from "./chart-upgrade";
 
 export const agentTurnSchema = z.object({
   /** aiperf's turn_index; for a Dynamo trace the request's place in its session by receive time */
@@ -48,8 +49,26 @@ export const agentSessionSchema = z.object({
   cacheStop: z.union([agentCacheStopSchema, z.literal("held")]).nullable(),
 });
 
+/** Which id grouped the records into sessions, said on the view (docs/metrics.md §Agent sessions). */
+export const agentSessionIdsSchema = z.object({
+  /** The field whose value names a session (aiperf: conversation_id where a record has none) */
+  by: z.enum(["x_correlation_id", "agent_context.session_id"]),
+  /**
+   * x_correlation_ids that span several conversations with a turn index repeated (aiperf reused
+   * the id): each is split by conversation_id, a session named `x_correlation_id/conversation_id`.
+   * At most SPLIT_NAMED are named here.
+   */
+  splitByConversation: z.array(z.string()),
+  /** How many x_correlation_ids were split (all of them, named or not) */
+  splitCount: z.number().int(),
+});
+
+/** Split x_correlation_ids named in the payload; the count says how many in all. */
+export const SPLIT_NAMED = 20;
+
 export const agentSessionsPayloadSchema = z.object({
   source: z.enum(["aiperf-records", "dynamo-request-trace"]),
+  sessionIds: agentSessionIdsSchema,
   /** The files the sessions were read from */
   files: z.array(z.string()),
   sessions: z.array(agentSessionSchema),
@@ -65,6 +84,26 @@ export const agentSessionsPayloadSchema = z.object({
   }),
 });
 
+/**
+ * An agent sessions payload of version 1 (before it said which id grouped its sessions): a
+ * Dynamo trace's were grouped by agent_context.session_id as now; aiperf's by x_correlation_id
+ * alone, which merged the conversations of a reused id, so those are recomputed.
+ */
+export function upgradeAgentSessionsPayload(stored: Record<string, unknown>): UpgradeResult {
+  if (stored.source === "dynamo-request-trace")
+    return {
+      payload: {
+        ...stored,
+        sessionIds: { by: "agent_context.session_id", splitByConversation: [], splitCount: 0 },
+      },
+    };
+  return {
+    recompute:
+      "which id grouped the sessions (an x_correlation_id that aiperf reused over several conversations is now split by conversation_id)",
+  };
+}
+
+export type AgentSessionIds = z.infer<typeof agentSessionIdsSchema>;
 export type AgentTurn = z.infer<typeof agentTurnSchema>;
 export type AgentSession = z.infer<typeof agentSessionSchema>;
 export type AgentSessionsPayload = z.infer<typeof agentSessionsPayloadSchema>;

@@ -24,7 +24,7 @@ import {
   ttftVsInputPayloadSchema,
 } from "./aiperf-charts";
 import { slowestPayloadSchema } from "./aiperf-requests";
-import { agentSessionsPayloadSchema } from "./agent-sessions";
+import { agentSessionsPayloadSchema, upgradeAgentSessionsPayload } from "./agent-sessions";
 import { dynamoTraceSessionsPayloadSchema } from "./dynamo-trace";
 import { dynamoSpansPayloadSchema, dynamoTraceRequestsPayloadSchema } from "./request-journey";
 import { reuseLedgerPayloadSchema } from "./reuse-ledger";
@@ -261,7 +261,9 @@ export const DYNAMO_TRACE_CHART = defineChart({
 export const AGENT_SESSIONS_CHART = defineChart({
   key: "agent-sessions",
   schema: agentSessionsPayloadSchema,
-  version: 1,
+  // 2: sessionIds (which id grouped the sessions; a reused x_correlation_id split by conversation)
+  version: 2,
+  upgrade: upgradeAgentSessionsPayload,
   title: "Agent sessions",
 });
 

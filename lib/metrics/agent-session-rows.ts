@@ -63,6 +63,11 @@ export function sessionTurnRows(s: AgentSession) {
   }));
 }
 
+/** The first and last turn of a session's rows (turns in order): the span its turn axis draws. */
+export function turnSpan(rows: ReadonlyArray<{ turn: number }>): [number, number] {
+  return rows.length === 0 ? [0, 0] : [rows[0].turn, rows[rows.length - 1].turn];
+}
+
 /** Sessions drawn in the tool-against-model chart: the longest by model plus tool time. */
 export const TIME_ROWS = 20;
 

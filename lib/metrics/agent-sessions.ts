@@ -7,15 +7,25 @@
  * Two sources. aiperf's per-request records (MetricRecordMetadata in ai-dynamo/aiperf
  * `src/aiperf/common/models/record_models.py`): a session is one `x_correlation_id` (shared by a
  * session's turns), its parent the `parent_correlation_id` a sub-agent fork writes (the parent's
- * x_correlation_id, omitted for a root), its depth `agent_depth`; a turn is `turn_index`. A Dynamo
+ * x_correlation_id, omitted for a root), its depth `agent_depth`; a turn is `turn_index`. aiperf
+reuses an x_correlation_id over several conversations (ConversationSource.next takes the id from
+its caller; the user-centric strategy, `src/aiperf/timing/strategies/user_centric_rate.py`, names a
+session by its user number, `x_correlation_id=str(user_id)`, counted from 1 by each strategy): an
+id whose records span several conversation_ids with a turn index repeated is split by
+conversation_id, and the payload says so (`sessionIds`). A Dynamo
  * request trace: a session is `agent_context.session_id`, its parent `parent_session_id`, its
  * tools the harness's `tool_end` rows. Nothing here is guessed: a field the files lack is null
  * and `absent` names the file that lacks it.
  */
-import type { AgentSession, AgentSessionsPayload, AgentTurn } from "@/lib/api/agent-sessions";
+import {
+  SPLIT_NAMED,
+  type AgentSession,
+  type AgentSessionsPayload,
+  type AgentTurn,
+} from "@/lib/api/agent-sessions";
 import type { DynamoTrace } from "@/lib/formats/dynamo-request-trace";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, type RequestLog } from "./requests-log";
-import type { TurnColumns } from "./conversation-turns";
+import type { ConversationIndex, TurnColumns } from "./conversation-turns";
 
 /** Sessions kept in the payload; past this many, the ones with the fewest turns are left out. */
 export const MAX_SESSIONS = 500;
@@ -141,16 +151,50 @@ function capped(all: AgentSession[]): { sessions: AgentSession[]; omitted: numbe
 }
 
 /**
- * Sessions from aiperf's profiling records (warm-up left out). Null when no record names a
- * session with more than one turn: a single-turn run has no sessions to show.
+ * The sessions (x_correlation_ids, by slot) that aiperf reused: their profiling records span more
+ * than one conversation and repeat a turn index. One id, one conversation is one session however
+ * its turns run; several conversations with distinct turn indices are left as one session too.
+ */
+export function reusedSessions(
+  log: RequestLog,
+  turns: TurnColumns,
+  sessions: AgentSessionColumns,
+): Set<number> {
+  const firstConv = new Map<number, number>();
+  const manyConvs = new Set<number>();
+  const seen = new Map<number, Set<number>>();
+  const repeated = new Set<number>();
+  for (let i = 0; i < log.length && i < sessions.length; i++) {
+    if (log.flags[i] & FLAG_WARMUP) continue;
+    const slot = sessions.session[i];
+    const turn = turns.turn[i];
+    if (slot === NO_SESSION || turn < 0) continue;
+    const conv = turns.conv[i];
+    const first = firstConv.get(slot);
+    if (first === undefined) firstConv.set(slot, conv);
+    else if (first !== conv) manyConvs.add(slot);
+    let t = seen.get(slot);
+    if (!t) seen.set(slot, (t = new Set()));
+    if (t.has(turn)) repeated.add(slot);
+    else t.add(turn);
+  }
+  return new Set([...manyConvs].filter((slot) => repeated.has(slot)));
+}
+
+/**
+ * Sessions from aiperf's profiling records (warm-up left out): one per x_correlation_id, or per
+ * x_correlation_id and conversation_id where aiperf reused the id (`reusedSessions`). Null when no
+ * session has more than one turn: a single-turn run has no sessions to show.
  */
 export function agentSessionsFromRecords(
   log: RequestLog,
   turns: TurnColumns,
   sessions: AgentSessionColumns,
+  conversations: ConversationIndex,
   files: string[],
 ): AgentSessionsPayload | null {
-  const acc = new Map<number, SessionAcc>();
+  const reused = reusedSessions(log, turns, sessions);
+  const acc = new Map<string, SessionAcc>();
   let withoutSession = 0;
   let anyCached = false;
   const c = log.cols;
@@ -163,17 +207,20 @@ export function agentSessionsFromRecords(
       withoutSession++;
       continue;
     }
-    let s = acc.get(slot);
+    const split = reused.has(slot);
+    const conv = turns.conv[i];
+    const key = split ? `${slot}:${conv}` : String(slot);
+    let s = acc.get(key);
     if (!s) {
       s = {
-        id: sessions.ids[slot],
+        id: split ? `${sessions.ids[slot]}/${conversations.ids[conv] ?? "?"}` : sessions.ids[slot],
         parentId: sessions.parents[slot],
         depth: sessions.depths[slot],
         turns: [],
         toolTimeMs: null,
         toolCalls: 0,
       };
-      acc.set(slot, s);
+      acc.set(key, s);
     }
     const cached = num(turns.cached[i]);
     if (cached !== null) anyCached = true;
@@ -190,8 +237,14 @@ export function agentSessionsFromRecords(
   if (!all.some((s) => s.turns.length > 1)) return null;
   const named = files.length > 0 ? files.join(", ") : "profile_export.jsonl";
   const { sessions: kept, omitted } = capped(all.map((s) => finishSession(s, false)));
+  const splitIds = [...reused].map((slot) => sessions.ids[slot]);
   return {
     source: "aiperf-records",
+    sessionIds: {
+      by: "x_correlation_id",
+      splitByConversation: splitIds.slice(0, SPLIT_NAMED),
+      splitCount: splitIds.length,
+    },
     files,
     sessions: kept,
     omitted,
@@ -260,6 +313,7 @@ export function agentSessionsFromTrace(trace: DynamoTrace, files: string[]): Age
   const { sessions, omitted } = capped([...acc.values()].map((s) => finishSession(s, toolsRecorded)));
   return {
     source: "dynamo-request-trace",
+    sessionIds: { by: "agent_context.session_id", splitByConversation: [], splitCount: 0 },
     files,
     sessions,
     omitted,

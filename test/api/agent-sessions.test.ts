@@ -7,17 +7,22 @@
  * - aiperf records of a sub-agent fork written as aiperf 0.8's MetricRecordMetadata serialises
  *   them (ai-dynamo/aiperf src/aiperf/common/models/record_models.py: `agent_depth`, and
  *   `parent_correlation_id` = the parent's x_correlation_id, omitted for a root).
+ * - aiperf records of a user-centric run with two profiling phases, where aiperf reuses an
+ *   x_correlation_id over several conversations, from test/generators/aiperf-user-centric.mjs
+ *   (after ai-dynamo/aiperf src/aiperf/timing/strategies/user_centric_rate.py,
+ *   src/aiperf/timing/conversation_source.py, src/aiperf/timing/phase/runner.py).
  * - A Dynamo request trace from test/generators/dynamo-request-trace.mjs, which follows
  *   ai-dynamo/dynamo lib/llm/src/request_trace/types.rs and agent_context.rs.
  */
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentSessionsPayloadSchema, type AgentSessionsPayload } from "@/lib/api/agent-sessions";
-import { AGENT_SESSIONS_CHART } from "@/lib/api/chart-catalog";
+import { AGENT_SESSIONS_CHART, upgradeStoredPayload } from "@/lib/api/chart-catalog";
 import { hasAgentSessions } from "@/lib/api/run-views";
 import { recordsReadLog } from "@/lib/ingest/analyzers/aiperf-native-ingest";
 import { cacheStop } from "@/lib/metrics/agent-sessions";
 import { sessionTree } from "@/lib/metrics/agent-session-rows";
+import { aiperfUserCentric } from "../generators/aiperf-user-centric.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 import { describeRealPublic, realPublicFile } from "../helpers/real-public";
 import { readChart, readRun } from "../helpers/read-api";
@@ -93,6 +98,8 @@ describeRealPublic(AGENTIC, () => {
       expect(p.files).toEqual(["profile_export.jsonl"]);
       expect(p.omitted).toBe(0);
       expect(p.withoutSession).toBe(0);
+      // The conversation that ran twice ran under two ids: two sessions, no id split.
+      expect(p.sessionIds).toEqual({ by: "x_correlation_id", splitByConversation: [], splitCount: 0 });
       // agent_depth is written (0 everywhere): every session is a root, and that is known, not absent.
       expect(p.absent.parent).toBeNull();
       expect(p.absent.cached).toContain("profile_export.jsonl carries no usage_prompt_cache_read_tokens");
@@ -175,6 +182,82 @@ function forkRecords(): { text: string; records: Row[] } {
   return { text: text + "\n", records };
 }
 
+describe("agent sessions: an x_correlation_id aiperf reused", () => {
+  const before = process.env.RUNLENS_AIPERF_READ;
+  afterEach(() => {
+    if (before === undefined) delete process.env.RUNLENS_AIPERF_READ;
+    else process.env.RUNLENS_AIPERF_READ = before;
+  });
+
+  for (const read of ["line reader", "native"] as const) {
+    it(`(${read}) spans several conversations with repeated turn indices: split by conversation_id, and the view says so`, async () => {
+      if (read === "native") process.env.RUNLENS_AIPERF_READ = "native";
+      const { text, records } = aiperfUserCentric({ users: 3, turns: 3, phases: 2 });
+      const profiling = records.filter((r) => r.metadata.benchmark_phase === "profiling");
+      const id = await uploadRun([{ name: "uc/profile_export.jsonl", content: text }]);
+      const p = await sessionsOf(id);
+      // One session per (x_correlation_id, conversation_id) of the profiling records.
+      const expected = new Map<string, Row[]>();
+      for (const r of profiling) {
+        const k = `${r.metadata.x_correlation_id}/${r.metadata.conversation_id}`;
+        expected.set(k, [...(expected.get(k) ?? []), r]);
+      }
+      expect(expected.size).toBe(6);
+      expect(p.sessionIds).toEqual({
+        by: "x_correlation_id",
+        splitByConversation: ["2", "3", "4"],
+        splitCount: 3,
+      });
+      expect((await readRun(id)).info.agentSessions).toBe(6);
+      expect(p.withoutSession).toBe(0);
+      expect(p.sessions.map((s) => s.id)).toEqual([...expected.keys()]);
+      for (const s of p.sessions) {
+        const mine = expected.get(s.id)!;
+        // Each session's turns run 0, 1, … once each: no turn of another conversation mixed in.
+        expect(s.turns.map((t) => t.turn)).toEqual(mine.map((_, i) => i));
+        expect(s.turns.map((t) => t.ttftMs)).toEqual(mine.map((r) => r.metrics.time_to_first_token.value));
+        expect(s.turns.map((t) => t.cachedTokens)).toEqual(
+          mine.map((r) => r.metrics.usage_prompt_cache_read_tokens.value),
+        );
+        expect(s.modelTimeMs).toBe(400 * mine.length);
+        expect(s.cacheStop).toBe(mine.length < 2 ? null : "held");
+        expect([s.parentId, s.depth]).toEqual([null, 0]);
+      }
+      // The tree: six roots, no sub-agents, no orphans.
+      const tree = sessionTree(p.sessions);
+      expect(tree.orphans).toBe(0);
+      expect(tree.roots.map((r) => [r.session.id, r.children.length])).toEqual(
+        [...expected.keys()].map((k) => [k, 0]),
+      );
+    });
+  }
+
+  it("a payload stored before sessionIds: a trace's is read as grouped by session_id, aiperf's is recomputed", () => {
+    const v1 = (source: string) => ({
+      source,
+      files: ["f"],
+      sessions: [],
+      omitted: 0,
+      withoutSession: 0,
+      absent: { parent: null, cached: null, tools: null },
+    });
+    expect(upgradeStoredPayload(AGENT_SESSIONS_CHART, v1("dynamo-request-trace"), 1)).toMatchObject({
+      payload: { sessionIds: { by: "agent_context.session_id", splitByConversation: [], splitCount: 0 } },
+    });
+    expect(upgradeStoredPayload(AGENT_SESSIONS_CHART, v1("aiperf-records"), 1)).toEqual({
+      recompute: expect.stringContaining("x_correlation_id"),
+    });
+  });
+
+  it("x_correlation_ids each on one conversation are not split", async () => {
+    const { text } = forkRecords();
+    const id = await uploadRun([{ name: "run/profile_export.jsonl", content: text }]);
+    const p = await sessionsOf(id);
+    expect(p.sessionIds).toEqual({ by: "x_correlation_id", splitByConversation: [], splitCount: 0 });
+    expect(p.sessions.map((s) => s.id)).toEqual(["root-a", "sub-b"]);
+  });
+});
+
 describe("agent sessions", () => {
   it("aiperf sub-agent fork: parent_correlation_id makes the tree; the cache stop is the turn the cached prefix shrank", async () => {
     const { text, records } = forkRecords();
@@ -238,6 +321,7 @@ describe("agent sessions", () => {
       omitted: 0,
     });
     expect(p.absent).toEqual({ parent: null, cached: null, tools: null });
+    expect(p.sessionIds).toEqual({ by: "agent_context.session_id", splitByConversation: [], splitCount: 0 });
     expect(p.sessions.map((s) => s.id)).toEqual(ids);
     const children = ends.filter((r) => r.agent_context.parent_session_id);
     expect(children.length).toBeGreaterThan(0);

@@ -4,12 +4,16 @@
  * ai-dynamo/dynamo lib/llm/src/request_trace/types.rs) shows its session tree, collapsible, and a
  * session's turns, cache stop and tool time; the real aiperf 0.8.0 agentic records
  * (real-public/aiperf-0.8.0-sglang-glm5.1-agentic-conc16, when ../shared is there) show their 18
- * root sessions and name the file that lacks cached tokens and tool time.
+ * root sessions and name the file that lacks cached tokens and tool time; a user-centric aiperf
+ * run whose x_correlation_ids aiperf reused (test/generators/aiperf-user-centric.mjs, after
+ * ai-dynamo/aiperf src/aiperf/timing/strategies/user_centric_rate.py) shows one session per
+ * conversation and says which id grouped them.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { aiperfUserCentric } from "../generators/aiperf-user-centric.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 import { realPublicDir, realPublicFile } from "../helpers/real-public";
 import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
@@ -47,6 +51,9 @@ describe("sessions view", () => {
         const facts = (await page.getByTestId("sessions-facts").textContent()) ?? "";
         expect(facts).toContain(`${sessions.length} (`);
         expect(facts).toContain("sub-agent");
+        expect(await page.getByTestId("sessions-ids").textContent()).toBe(
+          "Sessions: grouped by the trace's agent_context.session_id.",
+        );
         const parentNode = page.locator(
           `[data-testid=session-node][data-session="${child.parent_session_id}"]`,
         );
@@ -95,6 +102,9 @@ describe("sessions view", () => {
           await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=sessions`);
           await page.getByTestId("session-tree").waitFor({ timeout: 30_000 });
           expect(await page.getByTestId("session-node").count()).toBe(18);
+          expect(await page.getByTestId("sessions-ids").textContent()).toBe(
+            "Sessions: grouped by aiperf's x_correlation_id (conversation_id where a record has none).",
+          );
           expect(await page.getByTestId("sessions-absent-cached").textContent()).toContain(
             "profile_export.jsonl carries no usage_prompt_cache_read_tokens",
           );
@@ -110,4 +120,37 @@ describe("sessions view", () => {
         }
     },
   );
+
+  it("a user-centric run that reused its x_correlation_ids: one session per conversation, and the note says why", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-sessions-uc-"));
+    const { text } = aiperfUserCentric({ users: 3, turns: 3, phases: 2 });
+    fs.writeFileSync(path.join(dir, "profile_export.jsonl"), text);
+    const run = await apiUpload(t.app.url, [{ path: path.join(dir, "profile_export.jsonl") }], {
+      name: "e2e user-centric sessions",
+    });
+    fs.rmSync(dir, { recursive: true, force: true });
+    for (const [width, height] of [
+      [1440, 1100],
+      [390, 900],
+    ])
+      for (const scheme of ["light", "dark"] as const) {
+        const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
+        const page = await context.newPage();
+        await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=sessions`);
+        await page.getByTestId("session-tree").waitFor({ timeout: 30_000 });
+        // Users 2, 3 and 4 of two phases: six conversations, six sessions.
+        expect(await page.getByTestId("session-node").count()).toBe(6);
+        expect(await page.locator("[data-testid=session-node][data-session='4/conv-3']").count()).toBe(1);
+        const note = (await page.getByTestId("sessions-ids").textContent()) ?? "";
+        expect(note).toContain("3 x_correlation_ids span several conversations with a turn index repeated");
+        expect(note).toContain("(aiperf reused the id: 2, 3, 4)");
+        expect(note).toContain("grouped by conversation_id instead");
+        await page.getByTestId("session-detail").locator("figure[data-chart]").first().waitFor();
+        await page.screenshot({
+          path: path.join(SHOTS, `sessions-user-centric-${width}-${scheme}.png`),
+          fullPage: true,
+        });
+        await context.close();
+      }
+  });
 });

@@ -78,6 +78,12 @@ describe("sweep page", () => {
       // The plot lays out after the first paint: wait for its marks.
       await expect.poll(() => fig.locator(".recharts-scatter-symbol").count()).toBeGreaterThanOrEqual(3);
       expect(await fig.locator(".recharts-label-list").first().textContent()).toMatch(/c1/);
+      // Haloed in the card colour: another sweep's line or point under a label never overprints it.
+      const label = fig.locator(".recharts-label-list text").first();
+      expect(await label.evaluate((t) => [t.getAttribute("paint-order"), t.getAttribute("stroke")])).toEqual([
+        "stroke",
+        "var(--card)",
+      ]);
     }
     // aiperf's own p50 TTFT of qwen c1 (its summary) is 30.668547999999998 ms.
     const c1Ttft = table.locator("tbody tr").first().locator('[data-stat="ttftMs"]');

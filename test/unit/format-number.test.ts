@@ -4,6 +4,7 @@ import {
   byteRateUnit,
   bytesIn,
   formatFixed,
+  formatMs,
   formatNumber,
   ordinal,
   plural,
@@ -29,6 +30,19 @@ describe("formatNumber", () => {
     expect(formatNumber(0)).toBe("0");
     expect(formatNumber(null)).toBe("—");
     expect(formatNumber(Number.NaN)).toBe("—");
+  });
+});
+
+describe("formatMs", () => {
+  it("a negative duration takes the typographic minus, with the precision of its size", () => {
+    expect(formatMs(-0.687)).toBe("−0.687 ms");
+    expect(formatMs(-687.349)).toBe("−687.3 ms");
+    expect(formatMs(-12_345)).toBe("−12.35 s");
+    expect(formatMs(0.687)).toBe("0.687 ms");
+    expect(formatMs(12_345)).toBe("12.35 s");
+    // A negative that rounds to zero is zero, not "−0 ms".
+    expect(formatMs(-0.0001)).toBe("0 ms");
+    expect(formatMs(null)).toBe("not recorded");
   });
 });
 

@@ -296,7 +296,9 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
         };
       }
       // Agent sessions (docs/metrics.md §Agent sessions); a Dynamo trace's, stored after, replaces them.
-      const agents = perTurn ? agentSessionsFromRecords(log, turns, sessions, recordFiles) : null;
+      const agents = perTurn
+        ? agentSessionsFromRecords(log, turns, sessions, conversations, recordFiles)
+        : null;
       if (agents) {
         result.charts = { ...result.charts, [AGENT_SESSIONS_CHART.key]: agents };
         result.info = { ...result.info, agentSessions: agents.sessions.length + agents.omitted };
