@@ -2,6 +2,7 @@
  * Time-breakdown segments (docs/metrics.md §Segments): where each request's
  * time goes, from the flat steady-clock timestamps of one request.
  */
+import { plural } from "@/lib/format-number";
 import type { Seconds } from "@/lib/formats/trtllm-record";
 import { computeStats } from "./stats";
 
@@ -307,7 +308,7 @@ export function segmentColumnStats(columns: SegmentColumns): SegmentStatsResult 
     excluded.push(dropped);
     if (dropped > 0)
       warnings.push(
-        `${def.name}: ${dropped} request(s) had an end more than ${SKEW_TOLERANCE_MS} ms before the start (worst ${worst.toFixed(1)} ms) and were left out`,
+        `${def.name}: ${plural(dropped, "request")} had an end more than ${SKEW_TOLERANCE_MS} ms before the start (worst ${worst.toFixed(1)} ms) and were left out`,
       );
     // Not recorded and excluded values are NaN, which computeStats drops.
     const s = computeStats(columns.columns[i]);

@@ -137,7 +137,7 @@ describeRealPublic(FOLDER, () => {
     const defs = trtllmLatencyDefinitions(run.timeBreakdown!.mode, l);
     expect(defs.find((d) => d.term === "TPOT")!.text).toContain("last_iter − first_iter + 1");
     expect(defs.find((d) => d.term === "E2E")!.text).toContain(
-      "22 request(s) sent their first response after their last token",
+      "22 requests sent their first response after their last token",
     );
     const tpotTile = trtllmLatencyTiles(run).find((t) => t.testId === "tile-trtllm-tpot")!;
     expect(tpotTile.hint).not.toContain("needs per-step metrics");

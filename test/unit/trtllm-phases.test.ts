@@ -190,7 +190,7 @@ describe("phase-keyed records that do not map unambiguously are refused with the
       "TensorRT-LLM phase-keyed perf-metrics record (schema_version 1): a `server` phase beside gen gives the request two timelines",
     );
     expect(refusal(withPhases({ gen: DISAGG.phases.gen }))).toBe(
-      "TensorRT-LLM phase-keyed perf-metrics record (schema_version 1): gen phase(s) without a `disagg` or `server` phase, so no server is known to have written them",
+      "TensorRT-LLM phase-keyed perf-metrics record (schema_version 1): gen phase without a `disagg` or `server` phase, so no server is known to have written them",
     );
     expect(refusal(withPhases({ disagg: DISAGG.phases.disagg }))).toBe(
       "TensorRT-LLM phase-keyed perf-metrics record (schema_version 1): a `disagg` phase without `ctx` or `gen` phases",
