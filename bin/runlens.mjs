@@ -240,7 +240,7 @@ async function upload(opts) {
       : failed.map((r) => new URL(r.url, base).href).join(" ");
     if (failed.length > 0)
       throw new CliError(
-        `${failed.length} run(s) of the upload failed to ingest (${failed.map((r) => r.folder).join(", ")}): ${where}`,
+        `${failed.length} ${failed.length === 1 ? "run" : "runs"} of the upload failed to ingest (${failed.map((r) => r.folder).join(", ")}): ${where}`,
       );
     if (body.sweep) process.stdout.write(`${new URL(body.sweep.url, base).href}\n`);
     else for (const r of body.runs) process.stdout.write(`${new URL(r.url, base).href}\n`);

@@ -11,7 +11,7 @@ const per = (unit: string) => (v: number) => `${countTick(v)} ${unit}`;
 
 /**
  * Output tokens per second with each request's tokens spread over its decode window, and
- * completed requests per second over a trailing window: each on its own titled axis.
+ * requests per second with each request spread over its lifetime: each on its own titled axis.
  */
 export function ChartLineThroughput({ data }: { data: z.infer<typeof timelinePayloadSchema> }) {
   const tokMax = data.points.reduce((m, p) => Math.max(m, p.outputTokensPerS), 0);
@@ -21,12 +21,13 @@ export function ChartLineThroughput({ data }: { data: z.infer<typeof timelinePay
       title="Throughput over time"
       description={
         `Successful profiling requests. Output tokens spread evenly from each request's first token to its end ` +
-        `(dispersed throughput), per ${data.bucketS} s; requests and errors by completion, over the last ${data.rateWindowS} s`
+        `(dispersed throughput), per ${data.bucketS} s; each request and error spread evenly from its start to its end`
       }
       definition={{
         window: "profiling phase, from the first request",
         requests: "successful profiling requests; errors/s counts failed ones (warm-up excluded)",
-        method: "output tokens spread over each decode window (dispersed); requests and errors by completion",
+        method:
+          "output tokens spread over each decode window (dispersed); each request and error spread over its lifetime, start to end",
       }}
       csvRows={() =>
         data.points.map(({ tS, requestsPerS, outputTokensPerS, errorsPerS }) => ({

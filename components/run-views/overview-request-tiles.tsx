@@ -1,4 +1,4 @@
-import type { RunSummary } from "@/lib/api/schemas";
+import type { RequestsBlock, RunSummary } from "@/lib/api/schemas";
 import { formatCount, formatNumber, NOT_RECORDED, plural, timeUnitFor } from "@/lib/format-number";
 import { METRICS, pairLabel } from "@/lib/api/metric-catalog";
 
@@ -19,10 +19,15 @@ export interface Tile {
   /** The definition, for the tile's title (hover) and screen readers */
   definition?: string;
   testId?: string;
+  /** "danger": the run has no successful request, so the tile has no figure (a red tile). */
+  tone?: "danger";
 }
 
 /** Why a latency tile has no value: statistics are over successful requests only. */
 const NO_SUCCESS = "no successful request recorded it";
+
+/** A tile's value in a run where every request failed: a statement, never 0 or a blank. */
+export const NO_SUCCESSFUL_REQUEST = "no successful request";
 
 /** The aiperf tiles of the overview, each labelled with the definition it uses. */
 export function requestTiles(run: RunSummary): Tile[] {
@@ -37,6 +42,13 @@ export function requestTiles(run: RunSummary): Tile[] {
     r.source === "tool-summary" && r.count - r.errorCount > 0
       ? `${tool ?? "the tool"}'s summary has no p50 and p99 of it (its figures are in the header)`
       : NO_SUCCESS;
+  // Every request failed: each figure over successful requests says so, in a red tile.
+  const allFailed = counts.successful === 0 && counts.all > 0;
+  const failedHint = `every request failed (${plural(counts.errors, "error")}): see Errors under Throughput`;
+  const latency = (label: string, s: RequestsBlock["ttftMs"], extra: Partial<Tile> = {}): Tile =>
+    allFailed && !s
+      ? { label, value: NO_SUCCESSFUL_REQUEST, hint: failedHint, tone: "danger", ...extra }
+      : { label, value: s ? pair(s.p50, s.p99) : NOT_RECORDED, hint: s ? undefined : whyMissing, ...extra };
   const sample = r.recordsSample
     ? ` · aiperf summary (records uploaded: ${formatCount(r.recordsSample.records)} of ${formatCount(r.recordsSample.described)})`
     : "";
@@ -50,23 +62,29 @@ export function requestTiles(run: RunSummary): Tile[] {
           : `${formatCount(counts.successful)} ${words.successful} · ${plural(counts.errors, "error")} · ${warmupText(r)}${sample}`,
       definition: `${words.countDefinition}${tool && r.warmupCount === null ? ` (How many warm-up requests ran is not in ${tool}'s files.)` : ""}`,
       testId: "tile-requests",
+      ...(allFailed ? { tone: "danger" as const } : {}),
     },
-    {
-      label: pairLabel(METRICS.ttft),
-      value: r.ttftMs ? pair(r.ttftMs.p50, r.ttftMs.p99) : NOT_RECORDED,
-      hint: r.ttftMs ? (sample ? "aiperf summary, every request" : undefined) : whyMissing,
-    },
-    {
-      label: pairLabel(METRICS.e2e),
-      value: r.e2eMs ? pair(r.e2eMs.p50, r.e2eMs.p99) : NOT_RECORDED,
-      hint: r.e2eMs ? undefined : whyMissing,
-    },
+    latency(
+      pairLabel(METRICS.ttft),
+      r.ttftMs,
+      r.ttftMs && sample
+        ? { testId: "tile-ttft", hint: "aiperf summary, every request" }
+        : { testId: "tile-ttft" },
+    ),
+    latency(pairLabel(METRICS.e2e), r.e2eMs, { testId: "tile-e2e" }),
+    // One quantity, (E2E − TTFT) ÷ (output tokens − 1) per request, in the producer's word.
+    latency(`${words.itl.short} p50 / p99`, r.itlMs, {
+      testId: "tile-itl",
+      definition: `${words.itl.label}: per successful request (E2E − TTFT) ÷ (output tokens − 1), as ${words.producer} computes it${words.itl.short === "ITL" ? "; vLLM bench serve and SGLang bench_serving call the same figure TPOT" : "; genai-perf and GuideLLM call the same figure inter-token latency (ITL)"}.`,
+    }),
     counts.successful === 0
       ? // A rate over no successful request is no measurement (vLLM writes 0.0 for it).
         {
           label: METRICS.outputTokenThroughput.label,
-          value: NOT_RECORDED,
-          hint: "no successful request: no throughput",
+          value: allFailed ? NO_SUCCESSFUL_REQUEST : NOT_RECORDED,
+          hint: allFailed ? failedHint : "no successful request: no throughput",
+          ...(allFailed ? { tone: "danger" as const } : {}),
+          testId: "tile-output-throughput",
         }
       : {
           label: METRICS.outputTokenThroughput.label,

@@ -34,12 +34,17 @@ export function OverviewView({ run }: RunViewProps) {
           {tiles.map((t) => (
             <div
               key={t.label}
-              className="rounded-lg border border-border bg-card p-3"
+              className={`rounded-lg border bg-card p-3 ${t.tone === "danger" ? "border-danger border-l-4" : "border-border"}`}
               title={t.definition}
               data-testid={t.testId}
+              data-tone={t.tone}
             >
               <div className="text-xs text-muted">{t.label}</div>
-              <div className="text-lg font-semibold tabular-nums">{t.value}</div>
+              <div
+                className={`text-lg font-semibold tabular-nums ${t.tone === "danger" ? "text-danger" : ""}`}
+              >
+                {t.value}
+              </div>
               {t.hint ? <div className="text-xs text-muted">{t.hint}</div> : null}
             </div>
           ))}

@@ -3,6 +3,7 @@
  * latency from perf metrics). The stamps are the server's own: they start when the outermost
  * TensorRT-LLM server received the request, not when a client sent it.
  */
+import { plural } from "@/lib/format-number";
 import type { TimeBreakdownBlock } from "@/lib/api/schemas";
 
 export const TRTLLM_LATENCY_OPTIONS = [
@@ -44,7 +45,7 @@ export function trtllmLatencyDefinitions(
           ? "TTFT + the time from the generation server's first response to its last token (gen last_token_time − server_first_token_time, both on the generation server's clock), so E2E ends where TTFT ends and is never shorter."
           : "TTFT + the time from the server's first response to its last token (last_token_time − server_first_token_time), so E2E is never shorter than TTFT.") +
         (oneResponse > 0
-          ? ` ${oneResponse} request(s) sent their first response after their last token (not streamed): their E2E equals their TTFT and they have no TPOT.`
+          ? ` ${plural(oneResponse, "request")} sent their first response after their last token (not streamed): their E2E equals their TTFT and they have no TPOT.`
           : ""),
     },
     {
@@ -54,7 +55,7 @@ export function trtllmLatencyDefinitions(
         (disagg
           ? "; without per-step metrics the steps are the generation record's iterations, last_iter − first_iter + 1 (127 iterations = 128 output tokens)."
           : ", which need per-step metrics (step_metrics in the perf-metrics records).") +
-        (fromIters > 0 ? ` ${fromIters} request(s) counted from first_iter/last_iter.` : ""),
+        (fromIters > 0 ? ` ${plural(fromIters, "request")} counted from first_iter/last_iter.` : ""),
     },
     {
       term: "Requests",

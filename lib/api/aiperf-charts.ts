@@ -71,8 +71,6 @@ export const timelinePayloadSchema = z.object({
    * request timeline. Added with aggregator version 8; older payloads read as unknown.
    */
   originEpochMs: z.number().nullable().default(null),
-  /** Width of the trailing window requests/s and errors/s are counted over */
-  rateWindowS: z.number(),
   points: z.array(
     z.object({
       tS: z.number(),

@@ -6,6 +6,7 @@
  * parallel ranks share their DP rank's pool), and a partial set of DP ranks gives no answer
  * rather than a silently low one.
  */
+import { plural } from "@/lib/format-number";
 import type { Readable } from "node:stream";
 import { readLines } from "./read-lines";
 
@@ -81,7 +82,12 @@ export async function readServerLog(
         pools,
         note: `${pools} of ${vllmDpSize} DP engine cores logged`,
       };
-    return { engine: "vllm", tokens: sum, pools, note: `Σ GPU KV cache size over ${pools} engine core(s)` };
+    return {
+      engine: "vllm",
+      tokens: sum,
+      pools,
+      note: `Σ GPU KV cache size over ${plural(pools, "engine core")}`,
+    };
   }
   if (sglangByDp.size > 0) {
     const sum = [...sglangByDp.values()].reduce((a, b) => a + b, 0);
@@ -105,7 +111,7 @@ export async function readServerLog(
       engine: "sglang",
       tokens: sum,
       pools: sglangByDp.size,
-      note: `Σ max_total_num_tokens over ${sglangByDp.size} DP rank(s)`,
+      note: `Σ max_total_num_tokens over ${plural(sglangByDp.size, "DP rank")}`,
     };
   }
   if (sglangBare !== null) {

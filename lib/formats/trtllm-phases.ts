@@ -57,7 +57,7 @@ export function phasesToLegacy(raw: Obj): PhasesResult {
   }
   if (!has("disagg"))
     return {
-      error: `${label}: ${names.join(" and ") || "no"} phase(s) without a \`disagg\` or \`server\` phase, so no server is known to have written them`,
+      error: `${label}: ${names.join(" and ") || "no"} ${names.length === 1 ? "phase" : "phases"} without a \`disagg\` or \`server\` phase, so no server is known to have written them`,
     };
   if (!has("ctx") && !has("gen"))
     return { error: `${label}: a \`disagg\` phase without \`ctx\` or \`gen\` phases` };

@@ -8,6 +8,7 @@
  * A run that cannot be made takes the runs already made by this upload with it: a sweep upload
  * is stored whole or not at all. An upload of more runs than a sweep holds is refused.
  */
+import { plural } from "@/lib/format-number";
 import type { UploadResponse } from "@/lib/api/schemas";
 import { newRunId } from "@/lib/store/ids";
 import {
@@ -156,7 +157,9 @@ async function folderRuns(
     const split = `this upload holds ${keys.length} runs, one per folder (${listed(keys)}): each is its own run`;
     warnings.push(split);
     if (ignored.length > 0)
-      warnings.push(`${ignored.length} file(s) outside the run folders were not kept: ${listed(ignored)}`);
+      warnings.push(
+        `${plural(ignored.length, "file")} outside the run folders were not kept: ${listed(ignored)}`,
+      );
     for (const key of keys) {
       const part: ReceivedUpload = {
         files: byKey.get(key)!,

@@ -3,6 +3,7 @@
  * records, else aiperf's own from the summary), run header facts, chart payloads and warnings.
  * Pure: the analyzer reads the files and re-anchors stored rows; this decides what they mean.
  */
+import { plural } from "@/lib/format-number";
 import type { RequestsBlock, SummaryBlocks } from "@/lib/api/schemas";
 import type { AiperfLog } from "@/lib/formats/aiperf-log";
 import type { AiperfSummary } from "@/lib/formats/aiperf-summary";
@@ -142,7 +143,7 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
     if (payload.overlapsWindow === false) warnings.push(GPU_OUTSIDE_WINDOW);
     if (payload.duplicateGpus > 0)
       warnings.push(
-        `GPU telemetry reports ${payload.duplicateGpus} GPU(s) through more than one exporter; energy counts each GPU once`,
+        `GPU telemetry reports ${plural(payload.duplicateGpus, "GPU")} through more than one exporter; energy counts each GPU once`,
       );
   }
 

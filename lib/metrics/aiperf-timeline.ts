@@ -9,16 +9,11 @@ import type {
   timelinePayloadSchema,
   ttftVsInputPayloadSchema,
 } from "@/lib/api/aiperf-charts";
-import { dispersedTokensPerS } from "./dispersed-throughput";
-import { FLAG_ERROR, FLAG_WARMUP, type RequestLog } from "./requests-log";
+import { dispersedRequestsPerS, dispersedTokensPerS } from "./dispersed-throughput";
+import type { RequestLog } from "./requests-log";
 
 export const MAX_POINTS = 2000;
 const TARGET_BUCKETS = 300;
-/**
- * Completions are counted over a trailing window of this many buckets (about a thirtieth of the
- * run): per bucket, a steady run would read 0 or 1 completion, a comb of 0 ↔ 5 req/s.
- */
-export const RATE_WINDOW_BUCKETS = 10;
 
 const finiteOrNull = (v: number) => (Number.isFinite(v) ? v : null);
 
@@ -67,8 +62,8 @@ export function ttftVsInputPayload(log: RequestLog): z.infer<typeof ttftVsInputP
 
 /**
  * Per bucket: output tokens per second spread over each request's decode window
- * (`dispersedTokensPerS`), completions and errors per second over the trailing
- * `RATE_WINDOW_BUCKETS` buckets (by end time), and in-flight requests. In-flight average is
+ * (`dispersedTokensPerS`), requests and errors per second each spread over its lifetime
+ * (`dispersedRequestsPerS`), and in-flight requests. In-flight average is
  * time-weighted (Σ overlap / bucket width), so a bucket with one 10 ms request reads 0.01, not 1;
  * the maximum is exact, from a sweep over start/end events. Warmup requests count as in flight
  * (they load the server) but not as throughput.
@@ -80,12 +75,9 @@ export function timelinePayload(log: RequestLog, originMs: number): z.infer<type
   const spanMs = lastMs - originMs;
   // Record times are ms from the log's first epoch timestamp (baseNs).
   const originEpochMs = log.baseNs !== null ? Number(log.baseNs) / 1e6 + originMs : null;
-  if (!Number.isFinite(spanMs) || spanMs <= 0)
-    return { bucketS: 0, rateWindowS: 0, originEpochMs, points: [] };
+  if (!Number.isFinite(spanMs) || spanMs <= 0) return { bucketS: 0, originEpochMs, points: [] };
   const bucketMs = niceBucketMs(spanMs / TARGET_BUCKETS);
   const k = Math.min(MAX_POINTS, Math.floor(spanMs / bucketMs) + 1);
-  const done = new Float64Array(k);
-  const errors = new Float64Array(k);
   const area = new Float64Array(k);
   const diff = new Float64Array(k + 1);
   const clampB = (t: number) => Math.max(0, Math.min(k - 1, Math.floor(t / bucketMs)));
@@ -95,12 +87,7 @@ export function timelinePayload(log: RequestLog, originMs: number): z.infer<type
     const s = c.startMs[i] - originMs;
     const e = c.endMs[i] - originMs;
     if (!Number.isFinite(s) || !Number.isFinite(e) || e < s) continue;
-    const f = log.flags[i];
     const be = clampB(e);
-    if (!(f & FLAG_WARMUP)) {
-      if (f & FLAG_ERROR) errors[be]++;
-      else done[be]++;
-    }
     starts.push(s);
     ends.push(e);
     const bs = clampB(s);
@@ -114,8 +101,8 @@ export function timelinePayload(log: RequestLog, originMs: number): z.infer<type
   }
   const maxIn = inFlightMax(Float64Array.from(starts).sort(), Float64Array.from(ends).sort(), bucketMs, k);
   const tokensPerS = dispersedTokensPerS(log, originMs, bucketMs, k);
-  const requestsPerS = trailingRatePerS(done, bucketMs, RATE_WINDOW_BUCKETS);
-  const errorsPerS = trailingRatePerS(errors, bucketMs, RATE_WINDOW_BUCKETS);
+  const requestsPerS = dispersedRequestsPerS(log, originMs, bucketMs, k);
+  const errorsPerS = dispersedRequestsPerS(log, originMs, bucketMs, k, true);
   const points = [];
   let full = 0;
   for (let b = 0; b < k; b++) {
@@ -131,25 +118,9 @@ export function timelinePayload(log: RequestLog, originMs: number): z.infer<type
   }
   return {
     bucketS: bucketMs / 1000,
-    rateWindowS: (RATE_WINDOW_BUCKETS * bucketMs) / 1000,
     originEpochMs,
     points,
   };
-}
-
-/**
- * Events per second over the trailing `w` buckets ending at each bucket; the first buckets divide
- * by the time elapsed so far, so the run's start does not read low.
- */
-export function trailingRatePerS(counts: Float64Array, bucketMs: number, w: number): Float64Array {
-  const out = new Float64Array(counts.length);
-  let sum = 0;
-  for (let b = 0; b < counts.length; b++) {
-    sum += counts[b];
-    if (b >= w) sum -= counts[b - w];
-    out[b] = (sum * 1000) / (Math.min(w, b + 1) * bucketMs);
-  }
-  return out;
 }
 
 /** Largest number of overlapping requests inside each bucket; an end at t comes before a start at t. */

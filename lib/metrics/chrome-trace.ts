@@ -4,7 +4,7 @@
  * Pure: the caller reads the rows and writes the events out.
  */
 import type { BreakdownMode, SegmentValue } from "./time-breakdown";
-import { segmentsFor } from "./time-breakdown";
+import { segmentStart, segmentsFor } from "./time-breakdown";
 import type { StepEntry } from "@/lib/api/trtllm-charts";
 
 export interface TraceEvent {
@@ -152,7 +152,7 @@ export function trtllmRequestEvents(row: TrtllmTraceRow, procs: ProcessTable): T
   let chain: { key: string; atUs: number } | null = null;
   segmentsFor(row.mode).forEach((def, i) => {
     const v = row.segments[i];
-    const start = row.times[def.start];
+    const start = segmentStart(def, row.times);
     if (typeof v !== "number" || start === null || start === undefined) return;
     const pid = procs.pid(workerName(row, sideOf(def.name, row.mode)));
     const decode = def.name === "decode";

@@ -35,33 +35,76 @@ export function dispersedTokensPerS(
   bucketMs: number,
   k: number,
 ): Float64Array {
+  return spreadPerS(bucketMs, k, (add) => {
+    for (let i = 0; i < log.length; i++) {
+      if (log.flags[i] & (FLAG_WARMUP | FLAG_ERROR)) continue;
+      const out = log.cols.outputTokens[i];
+      if (!(out > 0)) continue;
+      const w = decodeWindowMs(log, i, originMs);
+      if (w) add(w[0], w[1], out);
+    }
+  });
+}
+
+/**
+ * Requests per second with each request spread evenly over its lifetime, start to end (docs/metrics.md
+ * §Requests over time): a request in flight for 4 s adds 0.25 req/s to every instant of those 4 s,
+ * so the area under the curve is every request once and a steady run at concurrency 1 reads a
+ * flat 1 / E2E instead of a comb of completions. `errors`: failed profiling requests instead of
+ * successful ones. Warm-up requests count in neither. A request that starts and ends in the same
+ * instant counts whole in its bucket.
+ */
+export function dispersedRequestsPerS(
+  log: RequestLog,
+  originMs: number,
+  bucketMs: number,
+  k: number,
+  errors = false,
+): Float64Array {
+  return spreadPerS(bucketMs, k, (add) => {
+    const c = log.cols;
+    for (let i = 0; i < log.length; i++) {
+      const f = log.flags[i];
+      if (f & FLAG_WARMUP || Boolean(f & FLAG_ERROR) !== errors) continue;
+      const from = c.startMs[i] - originMs;
+      const to = c.endMs[i] - originMs;
+      if (!Number.isFinite(from) || !Number.isFinite(to) || to < from) continue;
+      add(from, to, 1);
+    }
+  });
+}
+
+/**
+ * Per second in each of `k` buckets of `bucketMs`, of amounts each spread evenly over its own
+ * window [from, to] (ms); an empty window puts its amount whole in its bucket. The area under the
+ * curve is every amount once.
+ */
+export function spreadPerS(
+  bucketMs: number,
+  k: number,
+  each: (add: (from: number, to: number, amount: number) => void) => void,
+): Float64Array {
   const tokens = new Float64Array(k);
   const fullRate = new Float64Array(k + 1);
   // How many requests decode through each whole bucket: where none does, the running rate is
   // reset to 0, so the float residue of +rate − rate (−7e-15) never reaches a chart.
   const fullCount = new Int32Array(k + 1);
   const clampB = (t: number) => Math.max(0, Math.min(k - 1, Math.floor(t / bucketMs)));
-  for (let i = 0; i < log.length; i++) {
-    if (log.flags[i] & (FLAG_WARMUP | FLAG_ERROR)) continue;
-    const out = log.cols.outputTokens[i];
-    if (!(out > 0)) continue;
-    const w = decodeWindowMs(log, i, originMs);
-    if (!w) continue;
-    const [from, to] = w;
-    const perMs = out / (to - from);
+  each((from, to, out) => {
     const bs = clampB(from);
     const be = clampB(to);
     if (bs === be) {
       tokens[bs] += out;
-      continue;
+      return;
     }
+    const perMs = out / (to - from);
     tokens[bs] += perMs * ((bs + 1) * bucketMs - from);
     tokens[be] += perMs * (to - be * bucketMs);
     fullRate[bs + 1] += perMs;
     fullRate[be] -= perMs;
     fullCount[bs + 1]++;
     fullCount[be]--;
-  }
+  });
   const perS = new Float64Array(k);
   let rate = 0;
   let decoding = 0;

@@ -4,7 +4,7 @@
  * happened, in the breakdown's colours. aiperf records carry a start, a first token and an end:
  * TTFT and decode. A part that was not recorded is not drawn, never drawn as 0 ms.
  */
-import { segmentsFor, type BreakdownMode, type SegmentValue } from "./time-breakdown";
+import { segmentStart, segmentsFor, type BreakdownMode, type SegmentValue } from "./time-breakdown";
 import type { TimelineSegmentDef } from "./request-timeline";
 
 /** The colour token of a TensorRT-LLM segment, as the breakdown view names it. */
@@ -27,7 +27,7 @@ export function trtllmParts(
   const parts: number[] = [];
   segmentsFor(mode).forEach((def, i) => {
     const v = values[i];
-    const at = times[def.start];
+    const at = segmentStart(def, times);
     if (typeof v !== "number" || at === null || at === undefined) return;
     parts.push(i, at, at + v);
   });

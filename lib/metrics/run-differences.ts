@@ -312,8 +312,8 @@ export function diagnose(
       group: "workload",
       severity: "caveat",
       label: "request count",
-      a: `${int(ca)} requests`,
-      b: `${int(cb)} requests`,
+      a: `${int(ca)} ${ca === 1 ? "request" : "requests"}`,
+      b: `${int(cb)} ${cb === 1 ? "request" : "requests"}`,
       evidence: `profiling requests differ by more than ${REQUEST_COUNT_TOLERANCE * 100}%: a shorter run holds less of the steady state and its tail percentiles rest on fewer requests`,
     });
   const turnsA = num(a.info?.maxTurnIndex);

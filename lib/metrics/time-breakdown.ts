@@ -2,6 +2,7 @@
  * Time-breakdown segments (docs/metrics.md §Segments): where each request's
  * time goes, from the flat steady-clock timestamps of one request.
  */
+import { plural } from "@/lib/format-number";
 import type { Seconds } from "@/lib/formats/trtllm-record";
 import { computeStats } from "./stats";
 
@@ -65,6 +66,8 @@ export interface SegmentDef {
    * finer ones (`gen_queue` for the three transfer spans) is never counted beside them.
    */
   without?: readonly TimeKey[];
+  /** The start stamp when `start` is not recorded (`decode`: the engine's first token). */
+  startOr?: TimeKey;
 }
 
 const seg = (
@@ -74,6 +77,25 @@ const seg = (
   end: TimeKey,
   without?: readonly TimeKey[],
 ): SegmentDef => (without ? { name, label, start, end, without } : { name, label, start, end });
+
+/**
+ * `decode` runs from the server's first response to the last token, both on the server that
+ * produced the tokens: the part of E2E after TTFT (lib/metrics/trtllm-latency.ts requestLatency).
+ * Measured from the engine's first token instead, it overlapped the postprocessing segments, and a
+ * request's stack ran past its own E2E (1,261.8 ms against 1,257.4 ms).
+ */
+const decodeSeg = (side: "ctx" | "gen"): SegmentDef => ({
+  name: "decode",
+  label: "Generate the remaining tokens (first response to last token)",
+  start: side === "ctx" ? "ctxServerFirstToken" : "genServerFirstToken",
+  end: side === "ctx" ? "ctxLastToken" : "genLastToken",
+  startOr: side === "ctx" ? "ctxFirstToken" : "genFirstToken",
+});
+
+/** Where a segment starts on its request's clock: its start stamp, else its fallback. */
+export function segmentStart(def: SegmentDef, times: Partial<Record<string, Seconds>>): Seconds {
+  return times[def.start] ?? (def.startOr ? (times[def.startOr] ?? null) : null);
+}
 
 /**
  * Segments that tile the same stretch of a request in two ways: `gen_queue` when the generation
@@ -112,7 +134,7 @@ export const AGGREGATED_SEGMENTS: readonly SegmentDef[] = [
     "Wait in the scheduler queue and allocate KV blocks",
     "Detokenise and send the first token out of the server",
   ),
-  seg("decode", "Generate the remaining tokens (first to last token)", "ctxFirstToken", "ctxLastToken"),
+  decodeSeg("ctx"),
 ];
 
 export const DISAGGREGATED_SEGMENTS: readonly SegmentDef[] = [
@@ -173,7 +195,7 @@ export const DISAGGREGATED_SEGMENTS: readonly SegmentDef[] = [
     "genServerFirstToken",
     "disaggFirstToken",
   ),
-  seg("decode", "Generate the remaining tokens (first to last token)", "genFirstToken", "genLastToken"),
+  decodeSeg("gen"),
 ];
 
 export function segmentsFor(mode: BreakdownMode): readonly SegmentDef[] {
@@ -205,10 +227,28 @@ function isSkew(ms: number): boolean {
   return ms < 0 && ms >= -SKEW_TOLERANCE_MS - 1e-6;
 }
 
+/**
+ * One request's segments (docs/metrics.md §Segments), fitted to the request's own TTFT and E2E so
+ * its stack never runs past them: the segments before the first token are cut where their running
+ * sum reaches TTFT (clock skew clamped to 0 can leave a few ms too many), and `decode` is E2E −
+ * TTFT, never below 0 (a response not streamed sent its first response after its last token).
+ */
 export function requestSegments(times: RequestTimes, mode: BreakdownMode): SegmentValue[] {
-  return segmentsFor(mode).map((s) =>
-    s.without?.some((k) => times[k] !== null) ? null : segmentDurationMs(times[s.start], times[s.end]),
-  );
+  const ttft = spanMs(requestStart(times), requestFirstToken(times));
+  let sum = 0;
+  return segmentsFor(mode).map((s) => {
+    if (s.without?.some((k) => times[k] !== null)) return null;
+    const start = segmentStart(s, times);
+    if (s.name === "decode") {
+      if (start === null || times[s.end] === null) return null;
+      return Math.max(0, (times[s.end]! - start) * 1000);
+    }
+    const v = segmentDurationMs(start, times[s.end]);
+    if (typeof v !== "number" || ttft === null) return v;
+    const fitted = Math.min(v, Math.max(0, ttft - sum));
+    sum += fitted;
+    return fitted;
+  });
 }
 
 /** When the client saw the request start: the outermost server's arrival that was recorded. */
@@ -277,8 +317,8 @@ export class SegmentColumns {
     values.forEach((v, i) => {
       if (typeof v === "number") {
         this.columns[i][request] = v;
-        if (v === 0 && defs && times) {
-          const start = times[defs[i].start];
+        if (v === 0 && defs && times && defs[i].name !== "decode") {
+          const start = segmentStart(defs[i], times);
           const end = times[defs[i].end];
           if (start !== null && end !== null && isSkew((end - start) * 1000)) this.clamped[i]++;
         }
@@ -307,7 +347,7 @@ export function segmentColumnStats(columns: SegmentColumns): SegmentStatsResult 
     excluded.push(dropped);
     if (dropped > 0)
       warnings.push(
-        `${def.name}: ${dropped} request(s) had an end more than ${SKEW_TOLERANCE_MS} ms before the start (worst ${worst.toFixed(1)} ms) and were left out`,
+        `${def.name}: ${plural(dropped, "request")} had an end more than ${SKEW_TOLERANCE_MS} ms before the start (worst ${worst.toFixed(1)} ms) and were left out`,
       );
     // Not recorded and excluded values are NaN, which computeStats drops.
     const s = computeStats(columns.columns[i]);

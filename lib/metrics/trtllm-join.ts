@@ -3,6 +3,7 @@
  * worker records on `disagg_request_id`, falling back to `ctx_request_id` (docs/metrics.md §Joins and roles),
  * and worker records alone when no disagg record names them.
  */
+import { plural } from "@/lib/format-number";
 import type { TrtllmDisaggRecord, TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
 import { emptyTimes, type BreakdownMode, type RequestTimes } from "./time-breakdown";
 import { fillSide } from "./trtllm-side-times";
@@ -282,7 +283,7 @@ export function joinTrtllm(
   }
   if (ambiguous > 0)
     warnings.push(
-      `${ambiguous} worker record(s) left out: their ctx_request_id names several disagg requests and neither the record nor its file names which server it came from`,
+      `${plural(ambiguous, "worker record")} left out: their ctx_request_id names several disagg requests and neither the record nor its file names which server it came from`,
     );
 
   const fileRoles = votes.map((v) => v.role());
@@ -327,7 +328,7 @@ export function joinTrtllm(
     leftOut = aggregatedList;
     if (aggregated.length > 0)
       warnings.push(
-        `${aggregated.length} aggregated worker record(s) in a disaggregated run were left out of the time breakdown (mixed serving modes)`,
+        `${plural(aggregated.length, "aggregated worker record")} in a disaggregated run were left out of the time breakdown (mixed serving modes)`,
       );
   }
   const fileServers = fileServerCounts.map(mostOften);

@@ -79,7 +79,9 @@ function header(
   };
   const label = sampled
     ? `sampled: ${formatCount(kept)} of ${formatCount(total)} requests (${rule})`
-    : `all ${formatCount(total)} requests`;
+    : total === 1
+      ? "the 1 request"
+      : `all ${formatCount(total)} requests`;
   const events: TraceEvent[] = [
     { name: "process_name", ph: "M", pid: 0, tid: 0, args: { name: `Runlens · ${run.name}` } },
     { name: label, ph: "i", s: "g", pid: 0, tid: 0, ts: 0, args: { ...otherData } },

@@ -1,7 +1,7 @@
 /** The TensorRT-LLM drill-down answers: stored request rows with their segments named. */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { MAX_SAMPLE, type RequestDetail, type RequestSample, type SampleSort } from "@/lib/api/trtllm-charts";
-import { segmentsFor, type SegmentValue } from "@/lib/metrics/time-breakdown";
+import { segmentStart, segmentsFor, type SegmentValue } from "@/lib/metrics/time-breakdown";
 import { unpackSteps, type PackedStep } from "@/lib/metrics/trtllm-steps";
 import type { Db } from "@/lib/store/db";
 import { requestRow, sampleRequestRows } from "@/lib/store/trtllm-requests";
@@ -63,7 +63,7 @@ export async function requestDetail(db: Db, runId: string, idx: number): Promise
     segments: segmentsFor(r.mode).map((def, i) => ({
       name: def.name,
       label: def.label,
-      startMs: times[def.start] ?? null,
+      startMs: segmentStart(def, times),
       value: values[i] ?? null,
     })),
     kv: {

@@ -16,9 +16,8 @@ import { GET as getCompareReport } from "@/app/api/compare/report.html/route";
 import { GET as getReport } from "@/app/api/runs/[id]/report.html/route";
 import { compareResponseSchema } from "@/lib/api/compare-schemas";
 import { runSummarySchema, uploadResponseSchema, type RunSummary } from "@/lib/api/schemas";
-import { NOT_RECORDED } from "@/lib/format-number";
 import { itlWordsOf } from "@/lib/metrics/request-words";
-import { requestTiles } from "@/components/run-views/overview-request-tiles";
+import { NO_SUCCESSFUL_REQUEST, requestTiles } from "@/components/run-views/overview-request-tiles";
 import { describeRealPublic, realPublicFile, realPublicParts } from "../helpers/real-public";
 import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
@@ -72,10 +71,23 @@ describeRealPublic(GLM, () => {
       expect(failed.info[k]).toBeUndefined();
     const tiles = requestTiles(failed);
     for (const t of tiles.slice(1)) expect(t.value).not.toMatch(/^0(\.0+)?\b/);
-    expect(tiles.find((t) => t.label === "Output token throughput")).toMatchObject({
-      value: NOT_RECORDED,
-      hint: "no successful request: no throughput",
-    });
+    // Every figure over successful requests says there was none, in a red tile: never 0, never blank.
+    for (const id of ["tile-requests", "tile-ttft", "tile-e2e", "tile-itl", "tile-output-throughput"])
+      expect(
+        tiles.find((t) => t.testId === id),
+        id,
+      ).toMatchObject({ tone: "danger" });
+    for (const id of ["tile-ttft", "tile-e2e", "tile-itl", "tile-output-throughput"])
+      expect(tiles.find((t) => t.testId === id)).toMatchObject({
+        value: NO_SUCCESSFUL_REQUEST,
+        hint: "every request failed (100 errors): see Errors under Throughput",
+      });
+    // vLLM's word for (E2E − TTFT) ÷ (output tokens − 1) is TPOT; the OK run's tile is named so and filled.
+    const okTpot = requestTiles(ok).find((t) => t.testId === "tile-itl")!;
+    expect(okTpot.label).toBe("TPOT p50 / p99");
+    expect(okTpot.value).toMatch(/ ms \/ .* ms$/);
+    expect(okTpot.tone).toBeUndefined();
+    expect(requestTiles(ok).some((t) => t.tone === "danger")).toBe(false);
     expect(tiles.some((t) => t.label.startsWith("Output tokens ("))).toBe(false);
     expect(tiles.find((t) => t.label === "Output tokens")).toBeUndefined();
     for (const v of Object.values(failed.derived.tokPerUser)) expect(v.value).toBeNull();

@@ -15,10 +15,11 @@
 import { expect, it } from "vitest";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { GET as getSample } from "@/app/api/runs/[id]/trtllm/requests/route";
 import { effectiveCollectors } from "@/lib/metrics/collectors-mismatch";
 import { hasCacheData } from "@/lib/api/run-views";
 import { runSummarySchema } from "@/lib/api/schemas";
-import { segmentSharePayloadSchema } from "@/lib/api/trtllm-charts";
+import { requestSampleSchema, segmentSharePayloadSchema } from "@/lib/api/trtllm-charts";
 import { closeShareSteps, segmentShareRows } from "@/lib/metrics/trtllm-chart-rows";
 import { trtllmLatencyTiles } from "@/components/trtllm-latency/overview-tiles";
 import { trtllmLatencyDefinitions } from "@/components/trtllm-latency/latency-definitions";
@@ -137,10 +138,39 @@ describeRealPublic(FOLDER, () => {
     const defs = trtllmLatencyDefinitions(run.timeBreakdown!.mode, l);
     expect(defs.find((d) => d.term === "TPOT")!.text).toContain("last_iter − first_iter + 1");
     expect(defs.find((d) => d.term === "E2E")!.text).toContain(
-      "22 request(s) sent their first response after their last token",
+      "22 requests sent their first response after their last token",
     );
     const tpotTile = trtllmLatencyTiles(run).find((t) => t.testId === "tile-trtllm-tpot")!;
     expect(tpotTile.hint).not.toContain("needs per-step metrics");
+  });
+
+  it("each request's stacked segments end at its own E2E: the TTFT segments tile TTFT, decode is E2E − TTFT", async () => {
+    const id = await uploadRun(realPublicParts(FOLDER));
+    const res = await getSample(new Request(`http://localhost/api/runs/${id}/trtllm/requests`), idParams(id));
+    const sample = requestSampleSchema.parse(await res.json());
+    expect(sample.total).toBe(27);
+    const decodeAt = sample.segmentNames.indexOf("decode");
+    const byTtft = new Map(ttft.map((t, i) => [t.toFixed(6), i]));
+    let checked = 0;
+    for (const r of sample.requests) {
+      const i = byTtft.get(r.ttftMs!.toFixed(6))!;
+      const v = r.segments.map((x) => (typeof x === "number" ? x : 0));
+      const ttftPart = v.reduce((a, x, k) => (k === decodeAt ? a : a + x), 0);
+      // Every stamp of this run chains, so the stack is exactly the request's own TTFT and E2E.
+      expect(ttftPart).toBeCloseTo(ttft[i], 6);
+      expect(v[decodeAt]).toBeCloseTo(Math.max(0, tail[i]), 6);
+      expect(ttftPart + v[decodeAt]).toBeCloseTo(e2e[i], 6);
+      expect(ttftPart + v[decodeAt]).toBeLessThanOrEqual(r.e2eMs! + 1e-6);
+      checked++;
+    }
+    expect(checked).toBe(27);
+    // Decode from the gen worker's first token instead overlapped gen_postprocessing: the stack
+    // then ran past E2E on 21 of the 27 requests of this run.
+    const engineDecode = records.map((r) => {
+      const t = r.gen_perf_metrics.perf_metrics.timing_metrics;
+      return ms(t.first_token_time, t.last_token_time);
+    });
+    expect(records.filter((_, i) => ttft[i] + engineDecode[i] > e2e[i])).toHaveLength(21);
   });
 
   it("proves return_perf_metrics was on, and reads metadata.json's model and GPUs as run facts", async () => {

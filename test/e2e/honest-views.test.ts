@@ -197,14 +197,19 @@ describe("views that never mislead", () => {
     const lines = await page.getByTestId("chart-missing").allInnerTexts();
     expect(lines.some((l) => l.includes("No successful request"))).toBe(true);
     await shot(page, "honest-error-run-latency.png");
-    // Its overview cards say what is not recorded instead of a bare dash.
+    // Its overview cards say there was no successful request, in red, instead of 0 or a bare dash.
     await page.goto(`${t.app.url}/runs/${run.id}`);
     const tiles = page.getByTestId("overview-tiles");
     await tiles.waitFor();
-    expect(await tiles.locator("> div", { hasText: "TTFT p50 / p99" }).innerText()).toContain(
-      "no successful request recorded it",
-    );
+    for (const id of ["tile-ttft", "tile-e2e", "tile-itl", "tile-output-throughput"]) {
+      const tile = page.getByTestId(id);
+      expect(await tile.getAttribute("data-tone"), id).toBe("danger");
+      expect(await tile.innerText(), id).toMatch(/no successful request\s+every request failed \(1 error\)/);
+    }
+    expect(await page.getByTestId("tile-requests").getAttribute("data-tone")).toBe("danger");
+    expect(await page.getByTestId("tile-itl").innerText()).toContain("ITL p50 / p99");
     expect(await tiles.innerText()).not.toMatch(/^—$/m);
+    expect(await tiles.innerText()).not.toMatch(/^0$/m);
     await shot(page, "honest-error-run-overview.png");
     await page.close();
   });

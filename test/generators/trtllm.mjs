@@ -176,7 +176,8 @@ export function generateTrtllmRun(opts) {
       const sched = arrival + ms(d.ctx_queue);
       const firstToken = sched + ms(d.ctx_processing);
       const serverFirstToken = firstToken + ms(d.ctx_postprocessing);
-      const lastToken = firstToken + ms(d.decode);
+      // decode runs from the server's first response (lib/metrics/time-breakdown.ts decodeSeg).
+      const lastToken = serverFirstToken + ms(d.decode);
       for (const s of segNames) truth[s].push(d[s]);
       kv.prefillReused += reused;
       kv.prefillMissed += missed;
@@ -218,7 +219,7 @@ export function generateTrtllmRun(opts) {
     const genServerFirstToken = genSched + ms(d.gen_postprocessing);
     const genFirstToken = genSched + 0.8 * ms(d.gen_postprocessing);
     const disaggFirstToken = genServerFirstToken + ms(d.disagg_postprocessing);
-    const genLastToken = genFirstToken + ms(d.decode);
+    const genLastToken = genServerFirstToken + ms(d.decode);
     const dropped = rand() < dropRate;
     // A request the gen worker took without a KV transfer (or whose stamps were not recorded).
     const noTransfer = noTransferRate > 0 && rand() < noTransferRate;

@@ -35,7 +35,7 @@ async function main() {
     : [[input, path.basename(input)]];
   const form = new FormData();
   for (const [file, name] of files) form.append("file", new Blob([fs.readFileSync(file)]), name);
-  console.log(`uploading ${files.length} file(s)`);
+  console.log(`uploading ${files.length} ${files.length === 1 ? "file" : "files"}`);
   const res = await POST(new Request("http://localhost/api/runs", { method: "POST", body: form }));
   console.log("finished", res.status);
 }

@@ -70,15 +70,27 @@ describe("timeline", () => {
     expect(at(0.7).inFlightAvg).toBeCloseTo(2, 9);
     expect(at(0.7).inFlightMax).toBe(2);
     expect(at(1.2).inFlightMax).toBe(1);
-    // Completions over the trailing 10 buckets (50 ms): the end at 1.0 s reads 1 / 0.05 s = 20
-    // requests/s in the 10 buckets from its own, so that stretch integrates to 1 completion.
-    expect(t.rateWindowS).toBeCloseTo(0.05, 12);
-    expect(at(0.995).requestsPerS).toBe(0);
-    expect(at(1.0).requestsPerS).toBeCloseTo(20, 9);
-    expect(at(1.045).requestsPerS).toBeCloseTo(20, 9);
-    expect(at(1.05).requestsPerS).toBe(0);
-    const first = t.points.filter((p) => p.tS > 0.9 && p.tS < 1.1);
-    expect(first.reduce((a, p) => a + p.requestsPerS * t.bucketS, 0)).toBeCloseTo(1, 9);
+  });
+  it("spreads each request over its lifetime: a steady run reads 1 / E2E per slot, not a comb of completions", () => {
+    // Concurrency 1, back to back: each request takes 1 s, so the server completes 1 req/s at
+    // every instant. Counted where each ends, 5 ms buckets read 200 req/s at each end and 0 between.
+    const log = new RequestLog();
+    for (let i = 0; i < 4; i++) log.push(entry(i * 1000, (i + 1) * 1000));
+    // A 2 s request that failed: 0.5 errors/s over its lifetime, never a request.
+    log.push(entry(1000, 3000, { flags: FLAG_ERROR }));
+    // A warm-up request counts in neither.
+    log.push(entry(0, 500, { flags: FLAG_WARMUP }));
+    const t = timelinePayload(log, log.cols.startMs[0]);
+    expect(t.bucketS).toBe(0.02);
+    const inside = t.points.filter((p) => p.tS < 3.98);
+    expect(inside.every((p) => Math.abs(p.requestsPerS - 1) < 1e-9)).toBe(true);
+    const at = (s: number) => t.points.find((p) => Math.abs(p.tS - s) < 1e-9)!;
+    expect(at(0.5).errorsPerS).toBe(0);
+    expect(at(1.5).errorsPerS).toBeCloseTo(0.5, 9);
+    expect(at(3.5).errorsPerS).toBe(0);
+    // The area is every request once: 4 successful, 1 failed.
+    expect(t.points.reduce((a, p) => a + p.requestsPerS * t.bucketS, 0)).toBeCloseTo(4, 9);
+    expect(t.points.reduce((a, p) => a + p.errorsPerS * t.bucketS, 0)).toBeCloseTo(1, 9);
   });
   // aiperf's dispersed throughput: ai-dynamo/aiperf src/aiperf/plot/core/data_preparation.py,
   // calculate_throughput_events — each request decodes at output tokens / (end − (start + TTFT))

@@ -35,8 +35,9 @@ const row = (steps: StepEntry[]) => ({
     ctxServerFirstToken: 41,
     ctxLastToken: 100,
   },
-  // Hand-computed: 1, 1, 28, 1 ms up to the first token (= TTFT 31 ms), decode 60 ms.
-  segments: [1, 1, 28, 1, 60],
+  // Hand-computed: 1, 1, 28, 1 ms up to the first token (= TTFT 31 ms), decode 59 ms from the
+  // server's first response (41) to the last token (100).
+  segments: [1, 1, 28, 1, 59],
   steps,
 });
 
@@ -54,7 +55,7 @@ describe("TensorRT-LLM request as trace events", () => {
       ["ctx_postprocessing", base, 40_000, 1000],
     ]);
     const decode = spans(events).find((e) => e.name === "decode")!;
-    expect([decode.tid, decode.ts, decode.dur]).toEqual([base + 1, 40_000, 60_000]);
+    expect([decode.tid, decode.ts, decode.dur]).toEqual([base + 1, 41_000, 59_000]);
   });
 
   it("leaves a segment not recorded without a span, never a 0 µs one", () => {

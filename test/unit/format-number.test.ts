@@ -1,4 +1,6 @@
 /** Numbers for people: never scientific notation (docs/style.md, "What a chart owes its reader"). */
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   byteRateUnit,
@@ -133,5 +135,29 @@ describe("bytesIn", () => {
     expect([10e6, 5e6, null].map(col.value)).toEqual(["10", "5", "—"]);
     expect(bytesIn([9.5e9, 5e6]).unit).toBe("GB");
     expect(bytesIn([]).unit).toBe("B");
+  });
+});
+
+describe("no writer leaves a count's plural to the reader", () => {
+  it("no source writes '${n} thing(s)': every counted noun goes through plural()", () => {
+    const root = path.resolve(__dirname, "../..");
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (/\.(ts|tsx|mjs)$/.test(e.name)) {
+          fs.readFileSync(p, "utf8")
+            .split("\n")
+            .forEach((line, i) => {
+              // A template slot, then up to three words, then "(s)": "${n} worker record(s)".
+              if (/\$\{[^}]+\}(?:\s+[A-Za-z][\w-]*){1,3}\(s\)/.test(line))
+                offenders.push(`${path.relative(root, p)}:${i + 1}`);
+            });
+        }
+      }
+    };
+    for (const d of ["lib", "components", "app", "bin"]) walk(path.join(root, d));
+    expect(offenders).toEqual([]);
   });
 });

@@ -141,11 +141,12 @@ describe("timeline bar parts", () => {
       ctxLastToken: 100,
     };
     // Aggregated segments: ctx_preprocessing, ctx_queue, ctx_processing, ctx_postprocessing, decode.
-    expect(trtllmParts("aggregated", times, [1, 4, 20, 1, 75])).toEqual([
-      0, 0, 1, 1, 1, 5, 2, 5, 25, 3, 25, 26, 4, 25, 100,
+    // decode runs from the server's first response (26) to the last token (100).
+    expect(trtllmParts("aggregated", times, [1, 4, 20, 1, 74])).toEqual([
+      0, 0, 1, 1, 1, 5, 2, 5, 25, 3, 25, 26, 4, 26, 100,
     ]);
-    expect(trtllmParts("aggregated", times, [1, null, 20, { excludedMs: -40 }, 75])).toEqual([
-      0, 0, 1, 2, 5, 25, 4, 25, 100,
+    expect(trtllmParts("aggregated", times, [1, null, 20, { excludedMs: -40 }, 74])).toEqual([
+      0, 0, 1, 2, 5, 25, 4, 26, 100,
     ]);
   });
 });

@@ -100,7 +100,7 @@ describe("ctx_request_id join fallback with ids reused across ctx servers", () =
     );
     const tb = r.result.timeBreakdown!;
     expect(r.result.warnings).toContain(
-      "TensorRT-LLM perf metrics: 16 worker record(s) left out: their ctx_request_id names several disagg requests and neither the record nor its file names which server it came from",
+      "TensorRT-LLM perf metrics: 16 worker records left out: their ctx_request_id names several disagg requests and neither the record nor its file names which server it came from",
     );
     expect(r.result.info?.["TRT-LLM joins"]).toBeUndefined();
     expect(tb.requestCount).toBe(8);

@@ -113,8 +113,8 @@ describe("request latency from perf metrics", () => {
     const run = await analyzeTrtllm(gen.files.map((f, i) => trtllmDiskFile(f, i)));
     const s = gen.truth.segments as Record<string, number[]>;
     // test/generators/trtllm.mjs lays each request out stamp after stamp: the disagg server's
-    // first token closes the tiled segments, and the gen worker's first token sits at 0.8 of
-    // gen_postprocessing, its last token `decode` after that.
+    // first token closes the tiled segments, and the gen server's last token comes `decode` after
+    // its first response.
     // Every tiled segment up to gen_post_transfer (gen_queue stands in for the three transfer
     // spans only where those stamps are absent, so it is not added beside them).
     const tiled = DISAGG_SEGMENTS.slice(0, DISAGG_SEGMENTS.indexOf("gen_post_transfer") + 1).filter(
@@ -124,9 +124,8 @@ describe("request latency from perf metrics", () => {
     const ttft = s.decode.map(
       (_, i) => upToGenSched(i) + s.gen_postprocessing[i] + s.disagg_postprocessing[i],
     );
-    // E2E = TTFT + the gen server's first response → its last token, never below 0 (the
-    // generator's last token is 0.8 of gen_postprocessing + decode after gen scheduling).
-    const e2e = s.decode.map((_, i) => ttft[i] + Math.max(0, s.decode[i] - 0.2 * s.gen_postprocessing[i]));
+    // E2E = TTFT + the gen server's first response → its last token, which is `decode`.
+    const e2e = s.decode.map((_, i) => ttft[i] + s.decode[i]);
     const tpot = e2e.map((e, i) => (e - ttft[i]) / steps);
     const l = run.result.timeBreakdown!.latency!;
     for (const [got, values] of [

@@ -149,4 +149,42 @@ describe("gen_queue: gen arrival to first scheduling without KV-transfer stamps 
     expect(stacked(bare)).toBeCloseTo(ttft, 9);
     expect(requestSegments(bare, "disaggregated")[names.indexOf("gen_queue")]).toBeCloseTo(10, 9);
   });
+
+  it("never stacks a request past its own TTFT and E2E, clock skew clamped to 0 included", () => {
+    // The gen server's clock runs 3 ms behind the ctx server's: disagg_relay reads −3 ms, which
+    // is clamped to 0 as skew, so the raw spans add up to TTFT + 3 ms.
+    const t: RequestTimes = {
+      ...emptyTimes(),
+      disaggArrival: 100,
+      ctxServerArrival: 100.001,
+      ctxArrival: 100.002,
+      ctxFirstScheduled: 100.004,
+      ctxFirstToken: 100.05,
+      ctxServerFirstToken: 100.051,
+      genServerArrival: 100.048,
+      genArrival: 100.049,
+      genFirstScheduled: 100.06,
+      genFirstToken: 100.065,
+      genServerFirstToken: 100.07,
+      genLastToken: 101,
+      disaggFirstToken: 100.071,
+    };
+    const names = segmentsFor("disaggregated").map((s) => s.name);
+    const v = requestSegments(t, "disaggregated");
+    const at = (n: string) => v[names.indexOf(n)] as number;
+    const ttftPart = v.reduce<number>(
+      (a, x, i) => (names[i] === "decode" || typeof x !== "number" ? a : a + x),
+      0,
+    );
+    expect(at("disagg_relay")).toBe(0);
+    expect(ttftPart).toBeCloseTo(71, 9);
+    // The 3 ms too many come off the end of the stack: disagg_postprocessing (1 ms) and 2 ms of
+    // gen_postprocessing.
+    expect(at("disagg_postprocessing")).toBeCloseTo(0, 9);
+    expect(at("gen_postprocessing")).toBeCloseTo(8, 9);
+    // decode = E2E − TTFT: the gen server's first response (100.070) to its last token.
+    expect(at("decode")).toBeCloseTo(930, 9);
+    // A response not streamed (last token before the first response): decode 0, not excluded.
+    expect(requestSegments({ ...t, genLastToken: 100.06 }, "disaggregated")[names.indexOf("decode")]).toBe(0);
+  });
 });

@@ -3,6 +3,7 @@
  * disagg-server JSONL, the older JSON array, a single object), joins them into requests in
  * `finish`, stores one row per request and the time-breakdown summary and charts.
  */
+import { plural } from "@/lib/format-number";
 import { readJsonArrayElements } from "@/lib/formats/json-array";
 import {
   eachJsonLine,
@@ -179,7 +180,7 @@ export function trtllmAnalyzer(): Analyzer {
       const warnings = summary.warnings.map((w) => `TensorRT-LLM perf metrics: ${w}`);
       if (incomplete > 0)
         warnings.push(
-          `TensorRT-LLM perf metrics: ${incomplete} record(s) with a status other than "complete" were left out`,
+          `TensorRT-LLM perf metrics: ${plural(incomplete, "record")} with a status other than "complete" were left out`,
         );
       return {
         timeBreakdown: summary.timeBreakdown,

@@ -18,12 +18,11 @@ export function throughputFigures(p: Payloads): Figure[] {
       label,
       points: tl.points.map((pt) => [pt.tS, pick(pt)] as const),
     });
-    const window = `over a trailing ${formatNumber(tl.rateWindowS, 1)} s`;
     out.push(
       figure(
         `${AIPERF_CHARTS.timeline.key}-requests`,
-        "Requests completed per second",
-        `Completions ${window}; errors per second beside them.`,
+        "Requests per second",
+        `Each request spread evenly over its lifetime, start to end (the area is every request once), per ${formatNumber(tl.bucketS, 3)} s; failed requests as errors per second beside them.`,
         {
           kind: "line",
           x: TIME,

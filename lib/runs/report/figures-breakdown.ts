@@ -36,7 +36,7 @@ function segments(p: Payloads): Figure[] {
     figure(
       TRTLLM_CHARTS.segments.key,
       "Where the time to first token goes: segments",
-      `Per segment up to the first token, over the ${formatCount(payload.requestCount)} requests (${payload.mode}) where it was recorded; decode is in the table above.`,
+      `Per segment up to the first token, over ${payload.requestCount === 1 ? "the 1 request" : `the ${formatCount(payload.requestCount)} requests`} (${payload.mode}) where it was recorded; decode is in the table above.`,
       {
         kind: "bars",
         categories: byStat[0].map((r) => r.name),

@@ -1,4 +1,5 @@
 /** The Cache, KV, Offload and Endpoints views' charts for the report, from the server-metrics payloads. */
+import { plural } from "@/lib/format-number";
 import { type SmPoint } from "@/lib/api/server-metrics-charts";
 import type { Figure } from "./html";
 import { figure, type Payloads } from "./figure-kit";
@@ -186,13 +187,13 @@ export function perEndpointSeriesFigures(p: Payloads): { cache: Figure[]; kv: Fi
     of.map((g) => ({ label: g.label, points: g.s.points.map((pt) => [pt.t, pick(pt)] as const) }));
   // A decode endpoint does no prefill, so it has no prefix hits to count (the app reads n/a).
   const prefill = loaded.filter((g) => !g.decode);
-  const n = `${loaded.length} endpoints`;
+  const n = plural(loaded.length, "endpoint");
   return {
     cache: [
       figure(
         `${SM_SERIES.prefix}ep-hit-rate`,
         "Prefix-cache hit rate per endpoint",
-        `Per interval, one line per endpoint that does prefill (${prefill.map((g) => g.label).join(", ") || "none"}); the ${loaded.length - prefill.length} decode endpoint(s) have no prefill to hit.`,
+        `Per interval, one line per endpoint that does prefill (${prefill.map((g) => g.label).join(", ") || "none"}); ${plural(loaded.length - prefill.length, "decode endpoint")} ${loaded.length - prefill.length === 1 ? "has" : "have"} no prefill to hit.`,
         {
           kind: "line",
           x,

@@ -1,7 +1,14 @@
 /** The summary parts of a run's report: facts, files, statistics tables; pure over the run summary. */
 import { requestWords } from "@/lib/metrics/request-words";
 import type { RunSummary, Stats } from "@/lib/api/schemas";
-import { formatBytes, formatCount, formatDateTime, formatNumber, formatRate } from "@/lib/format-number";
+import {
+  formatBytes,
+  formatCount,
+  formatDateTime,
+  formatNumber,
+  formatRate,
+  plural,
+} from "@/lib/format-number";
 import { ALTERNATIVE_SEGMENTS } from "@/lib/metrics/time-breakdown";
 import type { Section, Table } from "./html";
 
@@ -79,7 +86,7 @@ export function latencyTables(run: RunSummary): Section["blocks"] {
   if (r) {
     out.push({
       kind: "table",
-      title: `Request latency (${r.source === "tool-summary" ? `${requestWords(run).producer}'s own figures` : r.source}: ${formatCount(r.count)} requests, ${formatCount(r.errorCount)} errors)`,
+      title: `Request latency (${r.source === "tool-summary" ? `${requestWords(run).producer}'s own figures` : r.source}: ${plural(r.count, "request")}, ${plural(r.errorCount, "error")})`,
       table: {
         columns: STAT_COLUMNS,
         rows: [
@@ -133,7 +140,7 @@ export function breakdownTables(run: RunSummary): Section["blocks"] {
   return [
     {
       kind: "table",
-      title: `Segments (${tb.mode}, ${formatCount(tb.requestCount)} requests)`,
+      title: `Segments (${tb.mode}, ${plural(tb.requestCount, "request")})`,
       table: {
         columns: ["segment", "what it is", "recorded in", "mean ms", "p50 ms", "p90 ms", "p99 ms"],
         rows: tb.segments
