@@ -14,10 +14,13 @@ import { uploadNo } from "../helpers/concurrent-uploads";
 import { appForTest, idParams } from "../helpers/test-app";
 
 function blobFiles(dataDir: string): string[] {
-  return fs
-    .readdirSync(path.join(dataDir, "blobs"), { recursive: true })
-    .map(String)
-    .filter((f) => f.endsWith(".gz") && !f.startsWith("tmp"));
+  return (
+    fs
+      .readdirSync(path.join(dataDir, "blobs"), { recursive: true })
+      .map(String)
+      // Either form (lib/store/fs-blob-store.ts): `<sha>.gz`, or `<sha>` for bytes compressed already.
+      .filter((f) => /^[0-9a-f]{2}\/[0-9a-f]{64}(\.gz)?$/.test(f))
+  );
 }
 
 /**
