@@ -42,9 +42,14 @@ export class BlobEncoder extends Transform {
   encoding: BlobEncoding | null = null;
   private gz: Gzip | null = null;
 
+  /** `compress` false: only tells the encoding, the bytes pass as they are (gzipped later). */
+  constructor(private readonly compress = true) {
+    super();
+  }
+
   private start(encoding: BlobEncoding): void {
     this.encoding = encoding;
-    if (encoding !== "gzip") return;
+    if (encoding !== "gzip" || !this.compress) return;
     const gz = storeGzip();
     gz.on("data", (d: Buffer) => this.push(d));
     gz.on("error", (err) => this.destroy(err));

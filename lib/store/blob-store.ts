@@ -53,6 +53,14 @@ export interface BlobStore {
    * uploads, when older than `graceMs`.
    */
   collect(options: { graceMs: number; now?: number }): Promise<Collected>;
+  /**
+   * An ingest that stored blobs is done with its run (drill-down ready, or it ended otherwise):
+   * the store may do the work it put off (the file store gzips what it stored raw). Resolves when
+   * that work is done; never throws.
+   */
+  compressPending?(): Promise<void>;
+  /** Shutdown: starts no further background work. */
+  stop?(): void;
 }
 
 export class BlobTooLargeError extends Error {

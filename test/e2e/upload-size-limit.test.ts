@@ -114,7 +114,7 @@ describe("an upload over the size limit", () => {
     const kept = fs.existsSync(blobs)
       ? fs
           .readdirSync(blobs, { recursive: true })
-          .filter((f) => /^[0-9a-f]{2}\/[0-9a-f]{64}(\.gz)?$/.test(String(f)))
+          .filter((f) => /^[0-9a-f]{2}\/[0-9a-f]{64}(\.gz|\.raw)?$/.test(String(f)))
       : [];
     expect(kept).toEqual([]);
   });
