@@ -252,10 +252,15 @@ export class IngestSession {
     }
   }
 
-  /** Stops the heartbeat (the run is left as it is). */
+  /**
+   * Stops the heartbeat (the run is left as it is). The run's heavy work is over (its drill-down
+   * is ready, or it ended otherwise): the blob store may now gzip the raw files it stored as they
+   * came (lib/store/fs-blob-store.ts), in the background.
+   */
   end(): void {
     this.stopHeartbeat?.();
     this.stopHeartbeat = null;
+    void this.app.blobs.compressPending?.();
   }
 }
 

@@ -29,7 +29,7 @@ export async function createAppContext(config: AppConfig = readConfig()): Promis
     ? openPostgres(config.databaseUrl)
     : openSqlite(path.join(config.dataDir, "runlens.sqlite"));
   await migrate(store);
-  const blobs =
+  const blobs: BlobStore =
     store.dialect === "postgres"
       ? new PgBlobStore(store.db)
       : new FsBlobStore(path.join(config.dataDir, "blobs"), store.db);
@@ -77,6 +77,7 @@ export async function createAppContext(config: AppConfig = readConfig()): Promis
       clearInterval(sweeper);
       clearInterval(collector);
       clearTimeout(rebuild);
+      blobs.stop?.();
     },
   };
   // Runs stored as rows by an earlier version are rebuilt as columns in the background, once the

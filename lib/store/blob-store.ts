@@ -5,7 +5,7 @@ export interface PutResult {
   sha256: string;
   /** Uncompressed size */
   bytes: number;
-  /** Size as stored (gzip) */
+  /** Size as stored: gzip, or the bytes themselves when compressed already (lib/store/blob-encoding.ts) */
   storedBytes: number;
   /** False when identical content was already stored */
   created: boolean;
@@ -24,15 +24,21 @@ export interface Collected {
 }
 
 /**
- * Raw uploads, content-addressed by the sha256 of their uncompressed bytes and kept
- * gzip-compressed. Small on purpose: an S3-compatible store is the next implementation.
+ * Raw uploads, content-addressed by the sha256 of their original bytes and kept gzip-compressed,
+ * or as they are when compressed already (lib/store/blob-encoding.ts). Small on purpose: an S3-compatible store is the next implementation.
  */
 export interface BlobStore {
-  /** Streams `source` in, hashing and compressing on the way; never buffers the whole input. */
+  /**
+   * Streams `source` in, hashing and compressing on the way (unless its first bytes show it is
+   * compressed already); never buffers the whole input.
+   */
   put(source: Readable, options?: PutOptions): Promise<PutResult>;
   /** The original (uncompressed) bytes. */
   open(sha256: string): Promise<Readable>;
-  /** The stored gzip bytes as they are (for downloads with Content-Encoding: gzip). */
+  /**
+   * The bytes gzip-compressed (for downloads with Content-Encoding: gzip): a gzip blob as stored,
+   * one kept as it is compressed on the way out.
+   */
   openCompressed(sha256: string): Promise<Readable>;
   has(sha256: string): Promise<boolean>;
   /** A new lease for one upload; its leases lapse `ttlMs` after the last renewal. */
@@ -47,6 +53,14 @@ export interface BlobStore {
    * uploads, when older than `graceMs`.
    */
   collect(options: { graceMs: number; now?: number }): Promise<Collected>;
+  /**
+   * An ingest that stored blobs is done with its run (drill-down ready, or it ended otherwise):
+   * the store may do the work it put off (the file store gzips what it stored raw). Resolves when
+   * that work is done; never throws.
+   */
+  compressPending?(): Promise<void>;
+  /** Shutdown: starts no further background work. */
+  stop?(): void;
 }
 
 export class BlobTooLargeError extends Error {

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { PassThrough, Writable, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { createGunzip, createGzip } from "node:zlib";
+import { createGunzip } from "node:zlib";
 import { sql } from "kysely";
+import { BlobEncoder, storeGzip, type BlobEncoding } from "./blob-encoding";
 import { BlobLease, dropExpiredLeases, removeUnusedBlobs, unreferencedHashes } from "./blob-leases";
 import type { BlobStore, Collected, PutOptions, PutResult } from "./blob-store";
 import type { Db } from "./db";
@@ -12,7 +13,9 @@ const CHUNK_BYTES = 1 << 20;
 
 /**
  * Blobs as chunked `bytea` rows (PostgreSQL mode), so stateless app instances share raw files
- * through the one database. Chunks are written under a temporary key and renamed to the
+ * through the one database. The chunks hold the bytes gzip-compressed, or as they came when they
+ * are compressed already (lib/store/blob-encoding.ts); every chunk says which in `encoding`
+ * (null, from before migration 020: gzip). Chunks are written under a temporary key and renamed to the
  * content hash once the upload is complete. Every chunk carries its write time, so the collector
  * can tell a crashed upload's leftovers from one still arriving.
  */
@@ -69,6 +72,7 @@ export class PgBlobStore implements BlobStore {
   async put(source: Readable, options: PutOptions = {}): Promise<PutResult> {
     const tmpKey = `tmp-${randomUUID()}`;
     const hasher = new HashingStream(options.maxBytes);
+    const encoder = new BlobEncoder();
     let seq = 0;
     let storedBytes = 0;
     let pending: Buffer[] = [];
@@ -80,7 +84,13 @@ export class PgBlobStore implements BlobStore {
       pendingBytes = 0;
       await this.db
         .insertInto("blob_chunks")
-        .values({ blob_key: tmpKey, seq: seq++, data, written_at: Date.now() })
+        .values({
+          blob_key: tmpKey,
+          seq: seq++,
+          data,
+          written_at: Date.now(),
+          encoding: encoder.encoding ?? "gzip",
+        })
         .execute();
       storedBytes += data.length;
     };
@@ -96,7 +106,7 @@ export class PgBlobStore implements BlobStore {
       },
     });
     try {
-      await pipeline(source, hasher, createGzip({ level: 1, chunkSize: 256 << 10 }), sink);
+      await pipeline(source, hasher, encoder, sink);
       const sha256 = hasher.digest();
       // Leased before looking: a deletion either sees the lease or has already removed the blob.
       await options.lease?.hold(sha256);
@@ -141,12 +151,32 @@ export class PgBlobStore implements BlobStore {
   }
 
   async open(sha256: string): Promise<Readable> {
+    const encoding = await this.encodingOf(sha256);
+    const bytes = this.chunks(sha256);
     // Large output chunks: zlib's default 16 KiB pieces make inflating 2.5× slower.
-    return (await this.openCompressed(sha256)).pipe(createGunzip({ chunkSize: 256 << 10 }));
+    return encoding === "gzip" ? bytes.pipe(createGunzip({ chunkSize: 256 << 10 })) : bytes;
   }
 
   async openCompressed(sha256: string): Promise<Readable> {
-    if (!(await this.has(sha256))) throw new Error("blob not found");
+    const encoding = await this.encodingOf(sha256);
+    const bytes = this.chunks(sha256);
+    return encoding === "gzip" ? bytes : bytes.pipe(storeGzip());
+  }
+
+  /** How the blob's chunks hold its bytes; throws when there is no such blob. */
+  private async encodingOf(sha256: string): Promise<BlobEncoding> {
+    const row = await this.db
+      .selectFrom("blob_chunks")
+      .select("encoding")
+      .where("blob_key", "=", sha256)
+      .where("seq", "=", 0)
+      .executeTakeFirst();
+    if (!row) throw new Error("blob not found");
+    return row.encoding === "identity" ? "identity" : "gzip";
+  }
+
+  /** The stored chunks in order, as one stream. */
+  private chunks(sha256: string): Readable {
     const db = this.db;
     const out = new PassThrough();
     // Read chunk by chunk so a large blob never sits in memory whole.

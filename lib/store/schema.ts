@@ -81,13 +81,15 @@ export interface ChartDataTable {
   version: number;
 }
 
-/** PostgreSQL mode only: gzip-compressed blob bytes in ordered chunks. */
+/** PostgreSQL mode only: blob bytes in ordered chunks, gzip-compressed or as they came. */
 export interface BlobChunksTable {
   blob_key: string;
   seq: number;
   data: Uint8Array;
   /** When the chunk was written, or the blob last reused (epoch ms; null before migration 004) */
   written_at: number | null;
+  /** `identity` or `gzip` (lib/store/blob-encoding.ts); null before migration 020: gzip */
+  encoding: string | null;
 }
 
 /** An upload's hold on a blob until its file rows are committed (see lib/store/blob-leases.ts). */

@@ -13,11 +13,15 @@ import { DELETE as deleteRun, GET as getRun, PATCH as patchRun } from "@/app/api
 import { uploadNo } from "../helpers/concurrent-uploads";
 import { appForTest, idParams } from "../helpers/test-app";
 
+/** The stored blobs by hash (a blob being gzipped has its `.raw` and its `.gz` for a moment). */
 function blobFiles(dataDir: string): string[] {
-  return fs
+  const names = fs
     .readdirSync(path.join(dataDir, "blobs"), { recursive: true })
     .map(String)
-    .filter((f) => f.endsWith(".gz") && !f.startsWith("tmp"));
+    // Any form (lib/store/fs-blob-store.ts): `<sha>.gz`, `<sha>.raw` until gzipped, `<sha>` as it came.
+    .filter((f) => /^[0-9a-f]{2}\/[0-9a-f]{64}(\.gz|\.raw)?$/.test(f))
+    .map((f) => f.slice(0, 67));
+  return [...new Set(names)];
 }
 
 /**
@@ -27,7 +31,7 @@ function blobFiles(dataDir: string): string[] {
 async function rawBlobFiles(t: Awaited<ReturnType<typeof appForTest>>): Promise<string[]> {
   const named = await t.app.store.db.selectFrom("run_column_files").select("sha256").execute();
   const columnar = new Set(named.map((r) => r.sha256));
-  return blobFiles(t.dataDir).filter((f) => !columnar.has(path.basename(f, ".gz")));
+  return blobFiles(t.dataDir).filter((f) => !columnar.has(path.basename(f)));
 }
 
 export async function parallelUploadsWithReaders(n: number): Promise<{ ids: string[]; reads: number[] }> {

@@ -222,7 +222,7 @@ describe("a raw file lost from the blob store", () => {
       const blobs = fs
         .readdirSync(path.join(dataDir, "blobs"), { recursive: true })
         .map(String)
-        .filter((f) => f.endsWith(".gz") && !f.startsWith("tmp"));
+        .filter((f) => /^[0-9a-f]{2}\/[0-9a-f]{64}(\.gz|\.raw)?$/.test(f));
       for (const b of blobs) fs.rmSync(path.join(dataDir, "blobs", b));
 
       const file = await download(new Request("http://localhost/x"), {

@@ -130,7 +130,7 @@ describe("live ingest of an upload", () => {
       ? fs
           .readdirSync(blobs, { recursive: true })
           .map(String)
-          .filter((f) => f.endsWith(".gz"))
+          .filter((f) => /^[0-9a-f]{2}\/[0-9a-f]{64}(\.gz|\.raw)?$/.test(f))
       : [];
     expect(stored).toEqual([]);
     expect((await res.json()).error.code).toBe("upload_interrupted");

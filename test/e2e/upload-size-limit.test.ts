@@ -112,7 +112,9 @@ describe("an upload over the size limit", () => {
     expect((await res.json()).error.code).toBe("payload_too_large");
     const blobs = path.join(app.dataDir, "blobs");
     const kept = fs.existsSync(blobs)
-      ? fs.readdirSync(blobs, { recursive: true }).filter((f) => String(f).endsWith(".gz"))
+      ? fs
+          .readdirSync(blobs, { recursive: true })
+          .filter((f) => /^[0-9a-f]{2}\/[0-9a-f]{64}(\.gz|\.raw)?$/.test(String(f)))
       : [];
     expect(kept).toEqual([]);
   });

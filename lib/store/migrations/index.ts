@@ -17,6 +17,7 @@ import { inputsReuseMigration } from "./016-inputs-reuse";
 import { timelineFirstWindowMigration } from "./017-timeline-first-window";
 import { runColumnFilesMigration } from "./018-run-column-files";
 import { chartVersionMigration } from "./019-chart-version";
+import { blobEncodingMigration } from "./020-blob-encoding";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -41,5 +42,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "017-timeline-first-window": timelineFirstWindowMigration(dialect),
     "018-run-column-files": runColumnFilesMigration(dialect),
     "019-chart-version": chartVersionMigration(dialect),
+    "020-blob-encoding": blobEncodingMigration(dialect),
   };
 }
