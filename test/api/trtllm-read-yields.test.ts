@@ -17,11 +17,24 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as goodput } from "@/app/api/runs/[id]/goodput/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { GET as timeline } from "@/app/api/runs/[id]/timeline/route";
+import { GET as trace } from "@/app/api/runs/[id]/trace.json/route";
 import { GET as requestSample } from "@/app/api/runs/[id]/trtllm/requests/route";
+import { encodeTimeline } from "@/lib/api/timeline";
 import { goodputSchema, parseSlos, type Slo } from "@/lib/api/slo";
 import { requestSampleSchema } from "@/lib/api/trtllm-charts";
+import { ProcessTable, trtllmRequestEvents, type TraceEvent } from "@/lib/metrics/chrome-trace";
+import { TimelineBuilder, timelineWindow, type RequestTimeline } from "@/lib/metrics/request-timeline";
+import { trtllmParts, trtllmTimelineSegments } from "@/lib/metrics/request-timeline-parts";
 import { computeStats } from "@/lib/metrics/stats";
+import type { SegmentValue } from "@/lib/metrics/time-breakdown";
+import { unpackSteps, type PackedStep } from "@/lib/metrics/trtllm-steps";
+import { forgetTimelines } from "@/lib/runs/run-timeline";
+import { trtllmTraceHeader } from "@/lib/runs/run-trace";
+import type { Db } from "@/lib/store/db";
+import { sampledIdx } from "@/lib/store/trtllm-requests";
 import { generationStepsOf, outputTokensOf, tpotMs } from "@/lib/metrics/trtllm-latency";
+import { MAX_SAMPLE } from "@/lib/api/trtllm-charts";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { collectGarbage, sliced } from "../helpers/cpu-slices";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
@@ -187,4 +200,140 @@ describe.each(TEST_STORES)("TensorRT-LLM reads in turns (%s)", (_store, pgUrl) =
     // A page of 250 rows a query: 8 queries, a turn between two.
     expect(turns).toBeGreaterThanOrEqual(8);
   }, 120_000);
+
+  it("a timeline window is the unpaged one, read and shaped in slices", async () => {
+    expect(id, "the run above").not.toBe("");
+    // Not the stored first window (`from` given): the columns are read, unpacked and cut. At the
+    // largest limit, 15,000 bars of a stride of 2, each with its parts.
+    const query = "from=0&limit=20000";
+    const read = () => {
+      forgetTimelines();
+      return timeline(url(`/api/runs/${id}/timeline?${query}`), idParams(id));
+    };
+    const text = await (await read()).text();
+    const want = JSON.stringify(
+      encodeTimeline(
+        timelineWindow(await unpagedTimeline(env.app.store.db, id), { fromMs: 0, limit: 20_000 }),
+      ),
+    );
+    expect(text.length).toBe(want.length);
+    expect(text === want, "the window's bytes").toBe(true);
+    expect(JSON.parse(text)).toMatchObject({ inWindow: REQUESTS, stride: 2 });
+
+    collectGarbage();
+    const { status, turns, slice, whole } = await sliced(read);
+    console.log(
+      `timeline window: ${turns} turns, longest slice ${slice.toFixed(1)} of ${whole.toFixed(1)} ms of CPU`,
+    );
+    expect(status).toBe(200);
+    expect(turns).toBeGreaterThan(1);
+    expect(slice).toBeLessThan(whole / 2);
+  }, 120_000);
+
+  it("the trace export is the unpaged one, read and written in slices", async () => {
+    expect(id, "the run above").not.toBe("");
+    const read = () => trace(url(`/api/runs/${id}/trace.json`), idParams(id));
+    const text = await (await read()).text();
+    const want = await unpagedTrace(env.app.store.db, id);
+    expect(text.length).toBe(want.length);
+    expect(text === want, "the trace's bytes").toBe(true);
+    const parsed = JSON.parse(text) as { otherData: Record<string, string> };
+    expect(parsed.otherData.requestsInTrace).toBe("2000");
+
+    collectGarbage();
+    const { status, turns, slice, whole } = await sliced(read);
+    console.log(`trace: ${turns} turns, longest slice ${slice.toFixed(1)} of ${whole.toFixed(1)} ms of CPU`);
+    expect(status).toBe(200);
+    expect(turns).toBeGreaterThan(1);
+    expect(slice).toBeLessThan(whole / 2);
+  }, 120_000);
 });
+
+/**
+ * The run's timeline from every row in one query, by the builder the ingest uses
+ * (lib/ingest/timeline-columns.ts: the bar spans arrival to last token, widened to any part past it).
+ */
+async function unpagedTimeline(db: Db, runId: string): Promise<RequestTimeline> {
+  const rows = await db
+    .selectFrom("trtllm_requests")
+    .select([
+      "idx",
+      "mode",
+      "ctx_worker",
+      "gen_worker",
+      "arrival_ms",
+      "e2e_ms",
+      "times_json",
+      "segments_json",
+    ])
+    .where("run_id", "=", runId)
+    .execute();
+  let builder: TimelineBuilder | null = null;
+  for (const r of rows) {
+    builder ??= new TimelineBuilder(
+      "trtllm",
+      trtllmTimelineSegments(r.mode),
+      r.mode === "disaggregated" ? ["worker", "ctx-worker", "none"] : ["worker", "none"],
+    );
+    const times = JSON.parse(r.times_json) as Record<string, number | null>;
+    const parts = trtllmParts(r.mode, times, JSON.parse(r.segments_json) as SegmentValue[]);
+    let end = r.arrival_ms !== null && r.e2e_ms !== null ? r.arrival_ms + r.e2e_ms : null;
+    for (let p = 2; p < parts.length; p += 3) end = Math.max(end ?? parts[p], parts[p]);
+    builder.push(
+      r.idx,
+      r.arrival_ms,
+      end,
+      { worker: r.gen_worker ?? r.ctx_worker, "ctx-worker": r.ctx_worker, none: "" },
+      parts,
+    );
+  }
+  return builder!.finish(null);
+}
+
+/**
+ * The trace (docs/formats.md §Trace export) from the sampled rows read in one query, every event
+ * written at once, as the export wrote it before it was paged.
+ */
+async function unpagedTrace(db: Db, runId: string): Promise<string> {
+  const run = await db
+    .selectFrom("runs")
+    .select(["id", "name"])
+    .where("id", "=", runId)
+    .executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom("trtllm_requests")
+    .select([
+      "idx",
+      "mode",
+      "request_id",
+      "ctx_worker",
+      "gen_worker",
+      "times_json",
+      "segments_json",
+      "steps_json",
+    ])
+    .where("run_id", "=", runId)
+    .where("idx", "in", sampledIdx(REQUESTS, MAX_SAMPLE))
+    .orderBy("idx")
+    .execute();
+  const procs = new ProcessTable();
+  const events: TraceEvent[] = [];
+  for (const r of rows) {
+    const own = trtllmRequestEvents(
+      {
+        idx: r.idx,
+        mode: r.mode,
+        requestId: r.request_id,
+        ctxWorker: r.ctx_worker,
+        genWorker: r.gen_worker,
+        times: JSON.parse(r.times_json) as Record<string, number | null>,
+        segments: JSON.parse(r.segments_json) as SegmentValue[],
+        steps: unpackSteps(JSON.parse(r.steps_json) as PackedStep[]),
+      },
+      procs,
+    );
+    events.push(...procs.drain(), ...own);
+  }
+  const body = events.map((e) => JSON.stringify(e)).join(",\n");
+  return `${trtllmTraceHeader(run, REQUESTS)},\n${body}\n]}\n`;
+}
