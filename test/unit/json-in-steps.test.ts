@@ -30,7 +30,8 @@ describe("stringifyInSteps", () => {
         empty: [],
       },
     ],
-    ["a string that looks like a mark", { s: "\u0000runlens-json-x:0", a: numbers }],
+    ["a string that looks like a mark", { s: "\u0000runlens-json-array:0", a: numbers }],
+    ["a key that looks like a mark", { "\u0000runlens-json-array:0": 1, a: numbers }],
   ];
 
   it.each(cases)("%s: the same text as JSON.stringify", (_name, value) => {
