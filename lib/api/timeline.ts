@@ -108,11 +108,24 @@ const hundredths = (v: number) => Math.round(v * 100) / 100;
 
 /** The wire form of a payload whose parts are in bar order (as the route cuts them). */
 export function encodeTimeline(p: TimelinePayload): TimelineWire {
+  const steps = encodeTimelineInSteps(p);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Parts encoded per step of encodeTimelineInSteps. */
+const ENCODE_STEP = 16_384;
+
+/** encodeTimeline in steps (lib/metrics/steps.ts): a step every ENCODE_STEP parts. */
+export function* encodeTimelineInSteps(p: TimelinePayload): Generator<void, TimelineWire, void> {
   const { bars, parts, ...rest } = p;
   const counts = new Array<number>(bars.id.length).fill(0);
   const gapMs = new Array<number>(parts.bar.length);
   const lengthMs = new Array<number>(parts.bar.length);
   for (let i = 0; i < parts.bar.length; i++) {
+    if (i % ENCODE_STEP === ENCODE_STEP - 1) yield;
     const b = parts.bar[i];
     if (i > 0 && b < parts.bar[i - 1]) throw new Error("timeline parts out of bar order");
     const after = counts[b] === 0 ? bars.startMs[b] : parts.endMs[i - 1];

@@ -6,6 +6,7 @@
  * million objects. The same columns are what a run stores at ingest (request-timeline-pack.ts).
  */
 import type { TimelineLanes, TimelinePayload } from "@/lib/api/timeline";
+import { atOnce, type Steps } from "./steps";
 
 export interface TimelineSegmentDef {
   name: string;
@@ -226,15 +227,33 @@ export function sampleNote(stride: number, shown: number, inWindow: number): str
  * so concurrent requests stack and a lane is as tall as its peak concurrency among the shown bars.
  */
 export function packRows(start: ArrayLike<number>, end: ArrayLike<number>, lane: ArrayLike<number>) {
+  return atOnce(packRowsInSteps(start, end, lane));
+}
+
+/** Bars, parts or candidates handled per step of a window (a step is well under 10 ms). */
+export const WINDOW_STEP = 4096;
+
+/** packRows in steps: a step every WINDOW_STEP bars, or as many rows looked at. */
+export function* packRowsInSteps(
+  start: ArrayLike<number>,
+  end: ArrayLike<number>,
+  lane: ArrayLike<number>,
+): Steps<{ row: number[]; rowsOf: (l: number) => number }> {
   const rowEnds = new Map<number, number[]>();
   const row = new Array<number>(start.length);
+  let work = 0;
   for (let i = 0; i < start.length; i++) {
     let ends = rowEnds.get(lane[i]);
     if (!ends) rowEnds.set(lane[i], (ends = []));
     let r = ends.findIndex((e) => e <= start[i]);
+    work += 1 + (r === -1 ? ends.length : r);
     if (r === -1) r = ends.push(end[i]) - 1;
     else ends[r] = end[i];
     row[i] = r;
+    if (work >= WINDOW_STEP) {
+      work = 0;
+      yield;
+    }
   }
   return { row, rowsOf: (l: number) => rowEnds.get(l)?.length ?? 0 };
 }
@@ -297,6 +316,17 @@ export function timelineWindow(
   t: RequestTimeline,
   q: { fromMs?: number; toMs?: number; lanes?: TimelineLanes; limit: number },
 ): TimelinePayload {
+  return atOnce(timelineWindowInSteps(t, q));
+}
+
+/**
+ * timelineWindow in steps: its passes over the candidates, the packing and the parts a bounded
+ * piece (WINDOW_STEP) at a time, so a server cuts a window of a big run between other requests.
+ */
+export function* timelineWindowInSteps(
+  t: RequestTimeline,
+  q: { fromMs?: number; toMs?: number; lanes?: TimelineLanes; limit: number },
+): Steps<TimelinePayload> {
   const runStart = t.n > 0 ? t.startMs[0] : 0;
   const runEnd = runEndMs(t);
   const fromMs = q.fromMs ?? runStart;
@@ -309,14 +339,22 @@ export function timelineWindow(
   const of = grouping?.of ?? new Uint8Array(t.n);
   const perLane = new Int32Array(grouping ? grouping.keys.length : 1);
   let inWindow = 0;
-  for (let i = lo; i < hi; i++)
-    if (t.endMs[i] >= fromMs) {
-      inWindow++;
-      perLane[of[i]]++;
-    }
+  for (let s = lo; s < hi; s += WINDOW_STEP) {
+    yield;
+    const e = Math.min(hi, s + WINDOW_STEP);
+    for (let i = s; i < e; i++)
+      if (t.endMs[i] >= fromMs) {
+        inWindow++;
+        perLane[of[i]]++;
+      }
+  }
   const stride = sampleStride(inWindow, q.limit);
   const shown: number[] = [];
-  for (let i = lo, k = 0; i < hi; i++) if (t.endMs[i] >= fromMs && k++ % stride === 0) shown.push(i);
+  for (let s = lo, k = 0; s < hi; s += WINDOW_STEP) {
+    yield;
+    const e = Math.min(hi, s + WINDOW_STEP);
+    for (let i = s; i < e; i++) if (t.endMs[i] >= fromMs && k++ % stride === 0) shown.push(i);
+  }
 
   // Workers and files in natural order of their names, the unnamed lane last, every one with
   // requests here. Conversations, which are many, in order of their first drawn request, only
@@ -337,20 +375,29 @@ export function timelineWindow(
   const used = folded ? candidates.slice(0, MAX_LANES - 1) : candidates;
   const position = new Map(used.map((l, p) => [l, p]));
   const lane = shown.map((i) => position.get(laneOf(i)) ?? used.length);
-  const { row, rowsOf } = packRows(
+  yield;
+  const { row, rowsOf } = yield* packRowsInSteps(
     shown.map((i) => t.startMs[i]),
     shown.map((i) => t.endMs[i]),
     lane,
   );
   const parts: TimelinePayload["parts"] = { bar: [], seg: [], startMs: [], endMs: [] };
-  shown.forEach((i, b) => {
+  let work = 0;
+  for (let b = 0; b < shown.length; b++) {
+    const i = shown[b];
     for (let p = t.partOffset[i]; p < t.partOffset[i + 1]; p++) {
       parts.bar.push(b);
       parts.seg.push(t.partSeg[p]);
       parts.startMs.push(round(t.partStartMs[p]));
       parts.endMs.push(round(t.partEndMs[p]));
     }
-  });
+    work += 1 + t.partOffset[i + 1] - t.partOffset[i];
+    if (work >= WINDOW_STEP) {
+      work = 0;
+      yield;
+    }
+  }
+  yield;
   return {
     source: t.source,
     run: { startMs: runStart, endMs: runEnd, requests: t.n },

@@ -10,7 +10,7 @@ import type { RunSummary } from "@/lib/api/schemas";
 import type { TimelineSeedData, TimelineWindowParams } from "@/lib/api/timeline-query-options";
 import {
   AIPERF_LINE_BITS,
-  encodeTimeline,
+  encodeTimelineInSteps,
   timelineQuerySchema,
   type TimelineQuery,
   type TimelineRequest,
@@ -21,8 +21,10 @@ import {
   originOf,
   timelineFromRows,
 } from "@/lib/ingest/timeline-columns";
-import { timelineWindow, type RequestTimeline } from "@/lib/metrics/request-timeline";
+import { stringifyInSteps } from "@/lib/metrics/json-in-steps";
+import { timelineWindowInSteps, type RequestTimeline } from "@/lib/metrics/request-timeline";
 import { unpackTimelineInSteps } from "@/lib/metrics/request-timeline-pack";
+import type { Steps } from "@/lib/metrics/steps";
 import type { Db } from "@/lib/store/db";
 import { getChartText } from "@/lib/store/chart-payloads";
 import { getFiles, getRun, type RunRow } from "@/lib/store/runs-repo";
@@ -102,9 +104,22 @@ export async function timelinePayloadText(
   if (storedOnly) return null;
   const t = await runTimeline(db, run);
   if (!t) return null;
-  return JSON.stringify(
-    encodeTimeline(timelineWindow(t, { fromMs: q.from, toMs: q.to, lanes: q.lanes, limit: q.limit })),
-  );
+  // Cut, encoded and written a bounded piece a turn: a window of 20,000 bars of a big run, with
+  // their parts, held the server a few hundred ms in one piece.
+  return inTurns(windowTextInSteps(t, q));
+}
+
+function* windowTextInSteps(t: RequestTimeline, q: TimelineQuery): Steps<string> {
+  const window = yield* timelineWindowInSteps(t, {
+    fromMs: q.from,
+    toMs: q.to,
+    lanes: q.lanes,
+    limit: q.limit,
+  });
+  yield;
+  const wire = yield* encodeTimelineInSteps(window);
+  yield;
+  return yield* stringifyInSteps(wire);
 }
 
 /** One aiperf request of the timeline by its drill-down id; null when the run has none by that id. */

@@ -94,10 +94,11 @@ const REQUESTS_PER_TURN = 20;
 
 const lines = (events: readonly TraceEvent[]) => events.map((e) => JSON.stringify(e)).join(",\n");
 
-async function* trtllmChunks(db: Db, run: RunRef, total: number): AsyncGenerator<string> {
+/** The opening of a TensorRT-LLM run's trace of `total` requests, up to its first events. */
+export function trtllmTraceHeader(run: RunRef, total: number): string {
   const kept = Math.ceil(total / Math.max(1, Math.ceil(total / MAX_SAMPLE)));
   const stride = Math.ceil(total / MAX_SAMPLE);
-  yield header(
+  return header(
     run,
     "TensorRT-LLM perf metrics",
     total,
@@ -108,6 +109,10 @@ async function* trtllmChunks(db: Db, run: RunRef, total: number): AsyncGenerator
       "GPU step times carry no start stamp: each is placed at the CPU phase it was measured in",
     ],
   );
+}
+
+async function* trtllmChunks(db: Db, run: RunRef, total: number): AsyncGenerator<string> {
+  yield trtllmTraceHeader(run, total);
   const procs = new ProcessTable();
   for await (const rows of trtllmTracePages(db, run.id, total, MAX_SAMPLE)) {
     let events: TraceEvent[] = [];

@@ -8,13 +8,42 @@ import { queryRows, streamRows } from "./columnar/engine";
 import type { Db } from "./db";
 import { sampledIdx } from "./trtllm-requests";
 
+/** Request numbers (idx) counted per query of trtllmRequestCount. */
+export const COUNT_RANGE = 8192;
+
+/**
+ * The run's TensorRT-LLM requests, counted a range of COUNT_RANGE request numbers a query
+ * through the `(run_id, idx)` key, with a turn of the event loop between two queries: on SQLite
+ * a query runs on the main thread, and one count of a 200,000-request run's key walked every
+ * entry in one piece. The lowest and highest numbers (look-ups at the key's ends) bound the ranges.
+ */
 export async function trtllmRequestCount(db: Db, runId: string): Promise<number> {
-  const { n } = await db
-    .selectFrom("trtllm_requests")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("run_id", "=", runId)
-    .executeTakeFirstOrThrow();
-  return Number(n);
+  // Each end its own look-up (first and last entry of the key): one query asking both would walk it.
+  const end = (order: "asc" | "desc") =>
+    db
+      .selectFrom("trtllm_requests")
+      .select("idx")
+      .where("run_id", "=", runId)
+      .orderBy("idx", order)
+      .limit(1)
+      .executeTakeFirst();
+  const first = await end("asc");
+  const last = await end("desc");
+  if (!first || !last) return 0;
+  const [low, top] = [Number(first.idx), Number(last.idx)];
+  let total = 0;
+  for (let from = low; from <= top; from += COUNT_RANGE) {
+    if (from > low) await nextTurn();
+    const { n } = await db
+      .selectFrom("trtllm_requests")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("run_id", "=", runId)
+      .where("idx", ">=", from)
+      .where("idx", "<", from + COUNT_RANGE)
+      .executeTakeFirstOrThrow();
+    total += Number(n);
+  }
+  return total;
 }
 
 /** The sampled rows (the per-request chart's sample of at most `limit`), `page` at a time, by idx. */
