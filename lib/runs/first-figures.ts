@@ -47,7 +47,7 @@ const PERCENTILES = [
 ] as const;
 
 const en = (v: number, digits: number) => v.toLocaleString("en-US", { maximumFractionDigits: digits });
-const num = (v: number) => Number(v.toFixed(3)).toString();
+const num = (v: number) => Number(v.toFixed(2)).toString();
 /** The largest of `values` mapped by `f`, 0 for none (a loop: no spread of a long array). */
 function maxOf<T>(values: readonly T[], f: (v: T) => number): number {
   let m = 0;
