@@ -1,10 +1,17 @@
 /**
  * The Latency view's first figures are in the run page's HTML, drawn by the server
- * (lib/runs/first-figures.ts): with JavaScript off the reader sees the histogram and the CDF of the
- * stored distribution; with it on, Recharts draws the charts in the same boxes and the server's
- * drawings go. The run is the example aiperf run at concurrency 4 (lib/examples/files/aiperf-vllm-c4).
+ * (lib/runs/first-figures.ts): before the page's scripts have loaded and hydrated it, the reader
+ * sees the histogram and the CDF of the stored distribution; once hydrated, Recharts draws the
+ * charts in the same boxes and the server's drawings go. The run is the example aiperf run at
+ * concurrency 4 (lib/examples/files/aiperf-vllm-c4).
+ *
+ * "Before hydration" is a page whose script files are never served: the HTML's own inline
+ * scripts run (the theme, and React's placing of the view's streamed part, which arrives in the
+ * same response as a hidden segment), React never starts. With JavaScript off altogether that
+ * segment stays hidden and the panel says "Loading this view…", as every view's does.
  */
 import path from "node:path";
+import type { Browser, BrowserContextOptions } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { distributionPayloadSchema } from "@/lib/api/aiperf-charts";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
@@ -14,10 +21,18 @@ const C4 = path.resolve(__dirname, "../../lib/examples/files/aiperf-vllm-c4");
 const HISTOGRAM = '[data-chart="latency-histogram"]';
 const CDF = '[data-chart="latency-cdf"]';
 
+/** A page that gets the HTML but none of the app's script files: it shows the page as sent. */
+async function unhydratedPage(browser: Browser, options: BrowserContextOptions) {
+  const context = await browser.newContext(options);
+  await context.route("**/_next/static/**/*.js", (route) => route.abort());
+  const page = await context.newPage();
+  return { context, page };
+}
+
 describe("the Latency view's first figures before and after hydration", () => {
   const t = useAppAndBrowser();
 
-  it("are drawn by the server, visible without JavaScript, and replaced by the charts in the same box", async () => {
+  it("are drawn by the server, visible before hydration, and replaced by the charts in the same box", async () => {
     const { id } = await apiUpload(t.app.url, [
       { path: path.join(C4, "profile_export.jsonl") },
       { path: path.join(C4, "profile_export_aiperf.json") },
@@ -34,12 +49,10 @@ describe("the Latency view's first figures before and after hydration", () => {
     expect(html).toContain(`data-first-figure="latency-histogram" data-bars="${ttft.bins.length}"`);
     expect(html).toContain(`data-first-figure="latency-cdf" data-points="${ttft.cdf.length}"`);
 
-    // Without JavaScript: both drawings are on screen, in the charts' plot boxes.
-    const still = await t.browser.newContext({
-      javaScriptEnabled: false,
+    // Before hydration: both drawings are on screen, in the charts' plot boxes.
+    const { context: still, page: before } = await unhydratedPage(t.browser, {
       viewport: { width: 1440, height: 1000 },
     });
-    const before = await still.newPage();
     await before.goto(url);
     const histogram = before.locator(`${HISTOGRAM} svg[data-first-figure]`);
     await expect.poll(() => histogram.isVisible()).toBe(true);
@@ -47,11 +60,12 @@ describe("the Latency view's first figures before and after hydration", () => {
     expect(await histogram.locator("rect").count()).toBe(ttft.bins.length);
     const texts = await histogram.locator("text").allTextContents();
     expect(texts).toEqual(expect.arrayContaining(["Time to first token (ms)", "requests", "p50", "p99"]));
-    // Nothing of Recharts yet: the figure is the server's.
+    // Nothing of React or Recharts: the figure is the server's.
+    expect(await before.locator("html[data-hydrated]").count()).toBe(0);
     expect(await before.locator(`${HISTOGRAM} .recharts-surface`).count()).toBe(0);
     const boxBefore = await before.locator(`${HISTOGRAM} [data-plot]`).boundingBox();
     const figureBefore = await before.locator(HISTOGRAM).boundingBox();
-    await shot(before, "first-figure-no-js-1440.png");
+    await shot(before, "first-figure-unhydrated-light-1440.png");
     await still.close();
 
     // With JavaScript: Recharts draws in the same box and the server's drawing is gone.
@@ -70,7 +84,7 @@ describe("the Latency view's first figures before and after hydration", () => {
     await live.close();
   });
 
-  it("draws the phone's ticks and the dark theme's colours without JavaScript", async () => {
+  it("draws the phone's ticks and the dark theme before hydration", async () => {
     const { id } = await apiUpload(t.app.url, [
       { path: path.join(C4, "profile_export.jsonl") },
       { path: path.join(C4, "profile_export_aiperf.json") },
@@ -81,12 +95,10 @@ describe("the Latency view's first figures before and after hydration", () => {
       ["dark", 390],
       ["dark", 1440],
     ] as const) {
-      const context = await t.browser.newContext({
-        javaScriptEnabled: false,
+      const { context, page } = await unhydratedPage(t.browser, {
         colorScheme,
         viewport: { width, height: 900 },
       });
-      const page = await context.newPage();
       await page.goto(url);
       const figure = page.locator(`${HISTOGRAM} svg[data-first-figure]`);
       await expect.poll(() => figure.isVisible()).toBe(true);
@@ -94,7 +106,7 @@ describe("the Latency view's first figures before and after hydration", () => {
       const wide = await figure.locator(".first-figure-wide").isVisible();
       const narrow = await figure.locator(".first-figure-narrow").isVisible();
       expect([wide, narrow]).toEqual(width < 640 ? [false, true] : [true, false]);
-      await shot(page, `first-figure-no-js-${colorScheme}-${width}.png`);
+      await shot(page, `first-figure-unhydrated-${colorScheme}-${width}.png`);
       await context.close();
     }
   });
