@@ -128,7 +128,7 @@ function xTickSet(f: Frame, t: Ticks, cls: string): string {
 /** The y axis's width as the library sizes it ("auto"): widest tick, tick line, gap, title. */
 function yAxisWidth(t: Ticks): number {
   const widest = maxOf(t.values, (v) => t.text(v).length) * 6.2;
-  return Math.round(widest + 6 + 2 + 12 + 5);
+  return Math.round(widest + 6 + 2 + 16 + 5);
 }
 
 /**
@@ -171,10 +171,10 @@ function drawing(
     );
   }
   out.push(
-    `<text transform="translate(${MARGIN.left + 6 - left} ${PLOT_H / 2}) rotate(-90)" dy="0.71em" text-anchor="middle" ${TEXT}>${escapeHtml(f.yTitle)}</text>`,
+    `<text transform="translate(${MARGIN.left + 2 - left} ${PLOT_H / 2}) rotate(-90)" dy="0.71em" text-anchor="middle" ${TEXT}>${escapeHtml(f.yTitle)}</text>`,
   );
   out.push(
-    `<text x="50%" y="${HEIGHT - MARGIN.bottom - MARGIN.top - 6}" text-anchor="middle" ${TEXT}>${escapeHtml(f.xTitle)}</text>`,
+    `<text x="50%" y="${HEIGHT - MARGIN.bottom - MARGIN.top - 4}" text-anchor="middle" ${TEXT}>${escapeHtml(f.xTitle)}</text>`,
   );
   out.push(over);
   out.push("</svg>");
@@ -250,7 +250,7 @@ export function latencyCdfSvg(d: Distribution, label: string): string {
       return i === 0 ? `M${px} ${py}` : `H${px}V${py}`;
     })
     .join("");
-  const line = `<path d="${path}" fill="none" stroke="var(--chart-2)" stroke-width="1.5" vector-effect="non-scaling-stroke"/>`;
+  const line = `<path d="${path}" fill="none" stroke="var(--chart-2)" vector-effect="non-scaling-stroke"/>`;
   return drawing(
     {
       x,
