@@ -106,7 +106,10 @@ export async function chartSizes(baseUrl, runId, storeInfo) {
  */
 export function recordFirstChart() {
   const note = () => {
-    const svg = document.querySelector(".recharts-surface, svg[data-first-figure]");
+    // Not one still in a hidden streamed segment (React moves it into place with an inline script).
+    const svg = [...document.querySelectorAll(".recharts-surface, svg[data-first-figure]")].find(
+      (el) => !el.closest("[hidden]"),
+    );
     if (!svg) return false;
     const first = {
       domMs: performance.now(),
@@ -119,7 +122,7 @@ export function recordFirstChart() {
   };
   new MutationObserver((_, observer) => {
     if (note()) observer.disconnect();
-  }).observe(document, { childList: true, subtree: true });
+  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["hidden"] });
 }
 
 /**
