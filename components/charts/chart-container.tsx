@@ -63,6 +63,12 @@ export interface ChartContainerProps<R extends object = Record<string, unknown>>
    * has nothing to draw: a chart without data is never drawn as bare axes.
    */
   missing?: ReactNode;
+  /**
+   * The same figure drawn by the server as SVG markup (lib/runs/first-figures.ts), shown in the
+   * plot's box from the page's first paint until the library has drawn the chart over it
+   * (app/globals.css hides it then; it is dropped once the plot is measured).
+   */
+  still?: string;
 }
 
 const CHARTS = { line: LineChart, area: AreaChart, bar: BarChart, scatter: ScatterChart } as const;
@@ -94,6 +100,7 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
   barCategoryGap,
   onRowClick,
   missing,
+  still,
 }: ChartContainerProps<R>) {
   const ref = useRef<HTMLDivElement>(null);
   const figureRef = useRef<HTMLElement>(null);
@@ -279,7 +286,10 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
       {asTable && tableRows ? (
         <ChartTable rows={tableRows()} caption={title} />
       ) : (
-        <div ref={ref} style={{ height }} className="w-full" onKeyDown={onKeyDown}>
+        <div ref={ref} style={{ height }} className="relative w-full" data-plot="" onKeyDown={onKeyDown}>
+          {still && kind && boxWidth === null ? (
+            <div className="first-figure" dangerouslySetInnerHTML={{ __html: still }} />
+          ) : null}
           {plot}
         </div>
       )}

@@ -15,6 +15,8 @@ export interface LatencyDistributionProps {
   population?: string;
   /** Which window, requests and method (definitions.ts) */
   definition?: FigureDefinition;
+  /** The figure the server drew (lib/runs/first-figures.ts), shown until this one is drawn */
+  still?: string;
 }
 
 /** Requests per latency bin, with p50/p75/p90/p99 marked. */
@@ -23,6 +25,7 @@ export function ChartHistogramLatency({
   label,
   population = "successful profiling request",
   definition = AIPERF_SUCCESSFUL,
+  still,
 }: LatencyDistributionProps) {
   const rows = histogramRows(dist);
   return (
@@ -40,6 +43,7 @@ export function ChartHistogramLatency({
       x={latencyAxis(dist, label, "mid")}
       y={{ title: "requests", integers: true }}
       tooltip={{ label: binRange("start", "end", formatMs) }}
+      still={still}
     >
       <PercentileMarks at={dist} domain={[dist.min, dist.max]} />
     </ChartContainer>

@@ -13,6 +13,7 @@ export function ChartLineCdfLatency({
   label,
   population = "successful profiling request",
   definition = AIPERF_SUCCESSFUL,
+  still,
 }: LatencyDistributionProps) {
   const rows = cdfRows(dist);
   return (
@@ -29,6 +30,7 @@ export function ChartLineCdfLatency({
       x={latencyAxis(dist, label, "value")}
       y={{ title: "requests at or below", unit: "%", tickUnit: "%", domain: [0, 100] }}
       tooltip={{ label: (v) => formatMs(Number(v)), value: (v) => `${v.toFixed(1)}%` }}
+      still={still}
     >
       <PercentileMarks at={dist} domain={[dist.min, dist.max]} />
     </ChartContainer>

@@ -4,7 +4,7 @@ import { useQueryState } from "nuqs";
 import { AgreementNotice } from "@/components/aiperf/agreement-notice";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { benchmarkTool, requestsDefinition } from "@/components/charts/definitions";
-import { LATENCY_METRIC_OPTIONS, metricLabel } from "@/components/aiperf/latency-metric";
+import { LATENCY_METRIC_OPTIONS, latencyLabel } from "@/components/aiperf/latency-metric";
 import { LatencyStatsTable } from "@/components/aiperf/latency-stats-table";
 import { RecordsSampleLine, recordsDefinition } from "@/components/aiperf/records-sample";
 import { RequestCounts } from "@/components/aiperf/request-counts";
@@ -18,6 +18,7 @@ import { ChartLineCdfLatency } from "@/components/charts/chart-line-cdf-latency"
 import { ChartScatterLatencyOverTime } from "@/components/charts/chart-scatter-latency-over-time";
 import { ChartScatterTtftInput } from "@/components/charts/chart-scatter-ttft-input";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
+import { useStillFigure } from "@/components/run/still-figures";
 import { ChartLineLatencyTimeslices } from "@/components/charts/chart-line-latency-timeslices";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { runSearchParams } from "@/components/run/search-params";
@@ -46,6 +47,9 @@ export function LatencyView({ run }: RunViewProps) {
   const untimed = run.info.requestTimeline === false;
   const overTime = useRunChart(run.id, AIPERF_CHARTS.overTime, fromRecords && distDone && !untimed);
   const ttftInput = useRunChart(run.id, AIPERF_CHARTS.ttftVsInput, fromRecords && distDone);
+  // The server's drawing of the distribution (lib/runs/first-figures.ts), until the charts draw.
+  const stillHistogram = useStillFigure(`latency-histogram/${metric}`);
+  const stillCdf = useStillFigure(`latency-cdf/${metric}`);
   const hasSlices = run.files.some((f) => f.format === "timeslices-json" || f.format === "timeslices-csv");
   const slices = useRunChart(run.id, AIPERF_CHARTS.timeslices, hasSlices);
   const trtllm = run.timeBreakdown?.latency
@@ -69,7 +73,7 @@ export function LatencyView({ run }: RunViewProps) {
     );
   }
   const words = requestWords(run);
-  const label = metric === "itlMs" ? words.itl.label : metricLabel(metric);
+  const label = latencyLabel(run, metric);
   const d = dist.data?.metrics[metric] ?? null;
   // An imported tool's rows are described in its words, not aiperf's; a sample of aiperf's
   // records says it is one.
@@ -95,8 +99,8 @@ export function LatencyView({ run }: RunViewProps) {
           <ChartStatus loading={dist.isLoading} error={dist.error} what="distribution" />
           {d ? (
             <div className="grid gap-4 lg:grid-cols-2">
-              <ChartHistogramLatency dist={d} label={label} definition={definition} />
-              <ChartLineCdfLatency dist={d} label={label} definition={definition} />
+              <ChartHistogramLatency dist={d} label={label} definition={definition} still={stillHistogram} />
+              <ChartLineCdfLatency dist={d} label={label} definition={definition} still={stillCdf} />
             </div>
           ) : dist.data ? (
             <p className="text-sm text-muted">No successful request recorded {label.toLowerCase()}.</p>

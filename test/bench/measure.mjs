@@ -98,17 +98,23 @@ export async function chartSizes(baseUrl, runId, storeInfo) {
 }
 
 /**
- * Runs in the page before its scripts: notes the first Recharts surface to enter the DOM, which
- * chart (`data-chart` of its ChartContainer) it belongs to, and the frame that paints it (the
- * next animation frame), on the page's clock (milliseconds from navigation start).
+ * Runs in the page before its scripts: notes the first chart to enter the DOM, a Recharts surface
+ * or the drawing the server sent in the HTML (`svg[data-first-figure]`, lib/runs/first-figures.ts),
+ * which chart (`data-chart` of its ChartContainer) it belongs to, who drew it (`by`: "server" or
+ * "recharts"), and the frame that paints it (the next animation frame), on the page's clock
+ * (milliseconds from navigation start).
  */
 export function recordFirstChart() {
   const note = () => {
-    const svg = document.querySelector(".recharts-surface");
+    // Not one still in a hidden streamed segment (React moves it into place with an inline script).
+    const svg = [...document.querySelectorAll(".recharts-surface, svg[data-first-figure]")].find(
+      (el) => !el.closest("[hidden]"),
+    );
     if (!svg) return false;
     const first = {
       domMs: performance.now(),
       chart: svg.closest("[data-chart]")?.getAttribute("data-chart") ?? null,
+      by: svg.hasAttribute("data-first-figure") ? "server" : "recharts",
     };
     window.__runlensFirstChart = first;
     requestAnimationFrame((frameMs) => (first.frameMs = frameMs));
@@ -116,7 +122,7 @@ export function recordFirstChart() {
   };
   new MutationObserver((_, observer) => {
     if (note()) observer.disconnect();
-  }).observe(document, { childList: true, subtree: true });
+  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["hidden"] });
 }
 
 /**
@@ -148,17 +154,17 @@ async function timeToChart(browser, url) {
       }
       return { received, decoded };
     });
-    return { ms: first.frameMs, chart: first.chart, driverMs, script };
+    return { ms: first.frameMs, chart: first.chart, by: first.by, driverMs, script };
   } catch {
-    return { ms: null, chart: null, driverMs: null, script: null };
+    return { ms: null, chart: null, by: null, driverMs: null, script: null };
   } finally {
     await context.close();
   }
 }
 
 /**
- * Milliseconds from navigation start to the frame that paints the first Recharts surface of the
- * run page view (null: none within 30 s): `coldMs` is the first visit (empty browser cache, the
+ * Milliseconds from navigation start to the frame that paints the first chart of the run page
+ * view, the server's drawing or a Recharts surface (null: none within 30 s): `coldMs` is the first visit (empty browser cache, the
  * server's first render of the run), `warmMs` a second visit in a fresh browser context (server
  * warm, browser cold). `coldChart`/`warmChart` name the chart drawn first (its `data-chart`);
  * `*DriverMs` is when the test driver saw it (what earlier reports called the first chart).
@@ -179,6 +185,7 @@ export async function firstChartMs(baseUrl, runId, view) {
       warmMs: warm.ms,
       coldChart: cold.chart,
       warmChart: warm.chart,
+      coldDrawnBy: cold.by,
       coldDriverMs: cold.driverMs,
       warmDriverMs: warm.driverMs,
       scriptKB: cold.script ? cold.script.received / 1024 : null,

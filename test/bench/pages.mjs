@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Page speed of every example run in headless Chromium, on the page's own clock:
 //   - first chart: a cold visit (fresh browser context, no HTTP cache) to the run's chart view
-//     (its first enabled tab after the Overview), to the frame that paints the first chart;
+//     (its first enabled tab after the Overview), to the frame that paints the first chart, the
+//     drawing the server sent in the HTML or the first Recharts surface (measure.mjs);
 //     the script received by then (compressed bytes on the wire);
 //   - tab switch: Overview → that view, not yet loaded in the page, click to its chart painted;
 //   - toggle: each button of the view's first toggle row, click to the frame that paints the
@@ -117,12 +118,13 @@ async function coldFirstChart(browser, url) {
       return {
         ms: window.__runlensFirstChart.frameMs,
         chart: window.__runlensFirstChart.chart,
+        by: window.__runlensFirstChart.by,
         fcp,
         kb: received / 1024,
       };
     });
   } catch {
-    return { ms: null, chart: null, fcp: null, kb: null };
+    return { ms: null, chart: null, by: null, fcp: null, kb: null };
   } finally {
     await context.close();
   }
@@ -251,6 +253,7 @@ async function measureRun(browser, apps, name) {
       firstChartAll: cold.map((c) => (c.ms === null ? null : Math.round(c.ms))),
       fcpMs: median(cold.map((c) => c.fcp)),
       chart: cold[0]?.chart,
+      drawnBy: cold[0]?.by,
       scriptKB: median(cold.map((c) => c.kb)),
       tabSwitchMs: median(tabs.map((t) => t.ms)),
       tabSwitchAll: tabs.map((t) => (t.ms === null ? null : Math.round(t.ms))),
@@ -315,7 +318,8 @@ async function main() {
         r.build,
         r.run.slice(0, 48),
         r.view,
-        fmt(r.firstChartMs),
+        // "server": the first chart painted was the server's drawing in the HTML.
+        `${fmt(r.firstChartMs)}${r.drawnBy === "server" ? " (server)" : ""}`,
         fmt(r.fcpMs),
         fmt(r.scriptKB),
         fmt(r.tabSwitchMs),

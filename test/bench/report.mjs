@@ -4,9 +4,12 @@ const fix = (x, d = 1) => (x === null || x === undefined ? "–" : x.toFixed(d))
 /** Seconds to "summary ready" / "drill-down ready": "—" when the server does not say. */
 const readyCell = (x) => (x === null || x === undefined ? "—" : x.toFixed(1));
 
-/** The view and the chart that drew first on each visit ("latency: latency-histogram / same"). */
+/**
+ * The view and the chart that drew first on each visit ("latency: latency-histogram / same"),
+ * "(server)" when it was the server's drawing in the HTML (lib/runs/first-figures.ts).
+ */
 export function firstCharts(f) {
-  const cold = f.coldChart ?? "?";
+  const cold = `${f.coldChart ?? "?"}${f.coldDrawnBy === "server" ? " (server)" : ""}`;
   const warm = f.warmChart ?? "?";
   return `${f.view ?? "?"}: ${cold}${warm === cold ? "" : ` / ${warm}`}`;
 }

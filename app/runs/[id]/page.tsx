@@ -5,9 +5,12 @@ import { notFound } from "next/navigation";
 import type { SearchParams } from "nuqs/server";
 import { RunPage } from "@/components/run/run-page";
 import { TimelineSeed } from "@/components/timeline/timeline-seed";
+import { StillFigures } from "@/components/run/still-figures";
+import { latencyLabel } from "@/components/aiperf/latency-metric";
 import { runSearchParamsCache } from "@/components/run/search-params";
 import { getQueryClient } from "@/lib/api/query-client";
 import { runQueryOptions } from "@/lib/api/query-options";
+import { latencyFirstFigures } from "@/lib/runs/first-figures";
 import { prefetchRunView } from "@/lib/runs/prefetch-first-chart";
 import { readRunSummary } from "@/lib/runs/read-run";
 import { getAppContext } from "@/lib/server/app-context";
@@ -41,7 +44,7 @@ export default async function RunRoute({ params, searchParams }: Props) {
   if (!run) notFound();
   const queryClient = getQueryClient();
   queryClient.setQueryData(runQueryOptions(id).queryKey, run);
-  const { view, tfrom, tto, lanes } = runSearchParamsCache.parse(await searchParams);
+  const { view, tfrom, tto, lanes, metric: urlMetric } = runSearchParamsCache.parse(await searchParams);
   const app = await getAppContext();
   // The server's own warm-up after it starts (bin/warm-routes.mjs) reads no run's timeline into memory.
   const warmUp = (await headers()).get(WARM_UP_HEADER) === "1";
@@ -53,10 +56,19 @@ export default async function RunRoute({ params, searchParams }: Props) {
     { from: tfrom, to: tto, lanes },
     { warmUp },
   );
+  // The Latency view's distribution, drawn here so it is on screen with the HTML (as the view
+  // reads the metric: TPOT is TensorRT-LLM's, aiperf records open on TTFT).
+  const metric = urlMetric === "tpotMs" ? "ttftMs" : urlMetric;
+  const stills =
+    view === "latency" && (metric === "ttftMs" || metric === "e2eMs" || metric === "itlMs")
+      ? latencyFirstFigures(queryClient, run, metric, latencyLabel(run, metric))
+      : {};
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <TimelineSeed seed={timeline}>
-        <RunPage id={id} />
+        <StillFigures figures={stills}>
+          <RunPage id={id} />
+        </StillFigures>
       </TimelineSeed>
     </HydrationBoundary>
   );

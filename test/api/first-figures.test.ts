@@ -1,0 +1,136 @@
+/**
+ * The Latency view's first figures drawn on the server (lib/runs/first-figures.ts), for the
+ * example aiperf run at concurrency 4 (lib/examples/files/aiperf-vllm-c4): what the run page's
+ * server render puts in its HTML is a drawing of the stored distribution, one bar per bin and one
+ * step per CDF point, with the axis titles of the interactive charts; a run without records
+ * gets none.
+ */
+import path from "node:path";
+import { QueryClient } from "@tanstack/react-query";
+import { describe, expect, it } from "vitest";
+import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { GET as chart } from "@/app/api/runs/[id]/charts/[key]/route";
+import { distributionPayloadSchema, type Distribution } from "@/lib/api/aiperf-charts";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
+import { runSummarySchema, type RunSummary } from "@/lib/api/schemas";
+import { latencyCdfSvg, latencyFirstFigures, latencyHistogramSvg } from "@/lib/runs/first-figures";
+import { prefetchRunView } from "@/lib/runs/prefetch-first-chart";
+import { idParams, uploadRun, useTestApp } from "../helpers/test-app";
+
+const C4 = path.resolve(__dirname, "../../lib/examples/files/aiperf-vllm-c4");
+const WINDOW = { from: null, to: null, lanes: null };
+
+async function runOf(id: string): Promise<RunSummary> {
+  const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
+  return runSummarySchema.parse(await res.json());
+}
+
+async function distribution(id: string) {
+  const key = AIPERF_CHARTS.distribution.key;
+  const res = await chart(new Request(`http://localhost/api/runs/${id}/charts/${key}`), {
+    params: Promise.resolve({ id, key }),
+  });
+  expect(res.status).toBe(200);
+  return distributionPayloadSchema.parse(await res.json());
+}
+
+/** What one figure's markup draws: its bars, the steps of its line, its texts. */
+function read(svg: string) {
+  const path = /<path d="([^"]*)"/.exec(svg)?.[1] ?? "";
+  return {
+    bars: (svg.match(/<rect /g) ?? []).length,
+    // A step line through n points: a move to the first, then one step (H…V…) to each other.
+    points: path ? 1 + (path.match(/H/g) ?? []).length : 0,
+    texts: [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]),
+  };
+}
+
+describe("the Latency view's first figures, drawn on the server", () => {
+  it("draws the c4 example run's stored TTFT distribution: a bar per bin, a step per CDF point", async () => {
+    const { app, cleanup } = await useTestApp();
+    try {
+      const id = await uploadRun(
+        ["profile_export.jsonl", "profile_export_aiperf.json"].map((name) => ({
+          name,
+          path: path.join(C4, name),
+        })),
+      );
+      const run = await runOf(id);
+      const queryClient = new QueryClient();
+      await prefetchRunView(queryClient, app.store.db, run, "latency", WINDOW);
+      const figures = latencyFirstFigures(queryClient, run, "ttftMs", "Time to first token");
+      expect(Object.keys(figures).sort()).toEqual(["latency-cdf/ttftMs", "latency-histogram/ttftMs"]);
+
+      const ttft = (await distribution(id)).metrics.ttftMs as Distribution;
+      // 200 requests, 2 of them failed (the example's comment): 198 TTFTs.
+      expect(ttft.count).toBe(198);
+      const histogram = read(figures["latency-histogram/ttftMs"]);
+      expect(histogram.bars).toBe(ttft.bins.length);
+      expect(histogram.bars).toBeGreaterThan(5);
+      expect(figures["latency-histogram/ttftMs"]).toContain(`data-bars="${ttft.bins.length}"`);
+      // Axis titles as the interactive chart writes them (plot-parts.tsx: title, then unit).
+      expect(histogram.texts).toEqual(expect.arrayContaining(["Time to first token (ms)", "requests"]));
+      expect(histogram.texts).toEqual(expect.arrayContaining(["p50", "p75", "p90", "p99"]));
+
+      const cdf = read(figures["latency-cdf/ttftMs"]);
+      expect(cdf.points).toBe(ttft.cdf.length);
+      expect(cdf.bars).toBe(0);
+      expect(cdf.texts).toEqual(
+        expect.arrayContaining(["Time to first token (ms)", "requests at or below (%)", "0%", "100%"]),
+      );
+      // Colours are the theme's variables, never a fixed colour, so it reads light and dark.
+      for (const svg of Object.values(figures)) expect(svg).not.toMatch(/#[0-9a-f]{3,6}\b/i);
+
+      // Another metric is drawn for its own link (?metric=e2eMs).
+      const e2e = latencyFirstFigures(queryClient, run, "e2eMs", "End-to-end latency");
+      expect(read(e2e["latency-histogram/e2eMs"]).texts).toContain("End-to-end latency (ms)");
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("draws nothing for a run with only aiperf's summary (no distribution stored)", async () => {
+    const { app, cleanup } = await useTestApp();
+    try {
+      const id = await uploadRun([
+        { name: "profile_export_aiperf.json", path: path.join(C4, "profile_export_aiperf.json") },
+      ]);
+      const run = await runOf(id);
+      const queryClient = new QueryClient();
+      await prefetchRunView(queryClient, app.store.db, run, "latency", WINDOW);
+      expect(latencyFirstFigures(queryClient, run, "ttftMs", "Time to first token")).toEqual({});
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("the drawing's text", () => {
+  const dist: Distribution = {
+    count: 4,
+    min: 9_000,
+    max: 30_000,
+    p50: 12_000,
+    p75: 20_000,
+    p90: 28_000,
+    p99: 29_900,
+    bins: [
+      { start: 0, end: 10_000, count: 1 },
+      { start: 10_000, end: 20_000, count: 2 },
+      { start: 20_000, end: 30_000, count: 1 },
+    ],
+    cdf: [
+      { value: 9_000, fraction: 0.25 },
+      { value: 12_000, fraction: 0.75 },
+      { value: 30_000, fraction: 1 },
+    ],
+  };
+
+  it("is escaped, and a millisecond axis reaching 10,000 ms is written in seconds", () => {
+    const svg = latencyHistogramSvg(dist, `TPOT <script>alert("x")</script> & co`);
+    expect(svg).not.toContain("<script>");
+    expect(read(svg).texts).toContain("TPOT &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; co (s)");
+    expect(read(svg).texts).toEqual(expect.arrayContaining(["0 s", "10 s", "30 s"]));
+    expect(read(latencyCdfSvg(dist, "E2E")).points).toBe(3);
+  });
+});
