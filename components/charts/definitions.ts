@@ -3,20 +3,11 @@
  * §Cache hit rate, §KV offload): which window, which requests, which method. One vocabulary, so
  * the same population reads the same on every view.
  */
-export interface FigureDefinition {
-  /** The time span the figure covers: profiling phase, scrape intervals, telemetry samples. */
-  window?: string;
-  /** Which requests it counts. */
-  requests?: string;
-  /** How it is computed: counters or a gauge, bytes over transfer time or over the window. */
-  method?: string;
-}
+import { AIPERF_SUCCESSFUL, TRTLLM_COMPLETED, type FigureDefinition } from "@/lib/api/figure";
 
-export const AIPERF_SUCCESSFUL: FigureDefinition = {
-  window: "profiling phase",
-  requests: "successful profiling requests (errors and warm-up excluded)",
-  method: "client-side timings from aiperf's records",
-};
+// The definition type, its line and the two request populations the figure descriptions use live
+// in lib/api/figure.ts, which the report reads too.
+export { AIPERF_SUCCESSFUL, definitionText, TRTLLM_COMPLETED, type FigureDefinition } from "@/lib/api/figure";
 
 /**
  * The imported benchmark tool a run's requests come from (vLLM, SGLang, GuideLLM, genai-perf,
@@ -48,11 +39,6 @@ export const TURNS_SUCCESSFUL: FigureDefinition = {
   method: "client-side timings from aiperf's records; percentiles interpolate linearly",
 };
 
-export const TRTLLM_COMPLETED: FigureDefinition = {
-  window: "all of the perf-metrics files (the server marks no profiling phase)",
-  requests: "completed requests (warm-up included: the server cannot tell it apart)",
-  method: "server stamps, no network or client time",
-};
 
 export const TRTLLM_STEPS: FigureDefinition = {
   window: TRTLLM_COMPLETED.window,
@@ -93,11 +79,3 @@ export const ROUTER_LOG_PREDICTION: FigureDefinition = {
   method:
     "predicted = Σ overlap blocks / Σ prompt blocks of the router's [ROUTING] Best lines (block-weighted); delivered = Δcached / Δprompt tokens of the engines' own counters (token-weighted)",
 };
-
-/** The parts of a definition, in the order its line reads. */
-const PARTS = ["window", "requests", "method"] as const;
-
-/** The definition as one line: "window: … · requests: … · method: …", a part it lacks left out. */
-export function definitionText(d: FigureDefinition): string {
-  return PARTS.flatMap((part) => (d[part] ? [`${part}: ${d[part]}`] : [])).join(" · ");
-}

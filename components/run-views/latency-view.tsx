@@ -15,7 +15,8 @@ import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { ChartHistogramLatency } from "@/components/charts/chart-histogram-latency";
 import { ChartLineCdfLatency } from "@/components/charts/chart-line-cdf-latency";
-import { ChartScatterLatencyOverTime } from "@/components/charts/chart-scatter-latency-over-time";
+import { ChartFigure } from "@/components/charts/chart-figure";
+import { aiperfLatencyOverTimeFigure } from "@/lib/metrics/figures/latency-over-time";
 import { ChartScatterTtftInput } from "@/components/charts/chart-scatter-ttft-input";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { ChartLineLatencyTimeslices } from "@/components/charts/chart-line-latency-timeslices";
@@ -116,11 +117,11 @@ export function LatencyView({ run }: RunViewProps) {
             </p>
           ) : null}
           {afterFirst && overTime.data ? (
-            <ChartScatterLatencyOverTime
-              data={overTime.data}
-              metric={metric}
-              label={label}
-              definition={definition}
+            <ChartFigure
+              figure={aiperfLatencyOverTimeFigure(overTime.data, metric, {
+                itlName: words.itl.short,
+                definition,
+              })}
             />
           ) : null}
           {afterFirst && ttftInput.data && ttftInput.data.points.length > 0 ? (

@@ -57,7 +57,7 @@ function viewContent(
     case "latency":
       return {
         blocks: () => [...latencyTables(run), ...agreementTables(p), ...slowestTables(p)],
-        figures: latencyFigureParts(p, requestWords(run).itl.label),
+        figures: latencyFigureParts(p, requestWords(run).itl.label, requestWords(run).itl.short),
       };
     case "throughput":
       return { blocks: () => [], figures: [() => throughputFigures(p)] };
