@@ -50,7 +50,7 @@ export function figureProps(f: FigureDescription) {
     description: f.description,
     definition: f.definition,
     missing: f.missing,
-    exportName: f.id,
+    exportName: f.exportName,
     kind: f.kind,
     data: single ? rowsOf(0) : [],
     series,

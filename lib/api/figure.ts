@@ -84,8 +84,10 @@ export interface FigureTable {
 }
 
 export interface FigureDescription {
-  /** Stable id: the report's anchor, the page's export name */
+  /** Stable id: the report's anchor (one per chart and metric) */
   id: string;
+  /** The page's name of the chart (its `data-chart`) and the stem of its exported files */
+  exportName: string;
   kind: "scatter" | "line";
   title: string;
   /** One sentence under the title: what a point is, the sample */

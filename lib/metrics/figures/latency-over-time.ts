@@ -56,6 +56,7 @@ function overTimeFigure(data: OverTimeData, w: Words): FigureDescription {
       : `${formatCount(data.points.length)} of ${plural(data.total, "request")}`;
   return {
     id: `${w.key}-${w.metric}`,
+    exportName: "latency-over-time",
     kind: "scatter",
     title: `${w.label} over time`,
     description: `By request start, seconds from the first request${sampled ? ` · ${sample}` : ""}`,

@@ -102,6 +102,7 @@ export function reportFigure(f: FigureDescription): Figure {
     title: f.title,
     description: f.description,
     definition: definitionText(f.definition),
+    described: true,
     plot: {
       kind: f.kind,
       x: { title: f.x.label, unit: f.x.unit },

@@ -22,6 +22,8 @@ export interface Figure {
   description: string;
   /** Which window, requests and method (lib/api/figure.ts `definitionText`), a line under the description */
   definition?: string;
+  /** Drawn from a figure description the page draws too (lib/api/figure.ts, figure-kit.ts `reportFigure`) */
+  described?: true;
   plot: Plot;
   /** What the reader would need for this chart, when it has nothing to draw */
   missing: string;
