@@ -39,7 +39,6 @@ export const TURNS_SUCCESSFUL: FigureDefinition = {
   method: "client-side timings from aiperf's records; percentiles interpolate linearly",
 };
 
-
 export const TRTLLM_STEPS: FigureDefinition = {
   window: TRTLLM_COMPLETED.window,
   requests:

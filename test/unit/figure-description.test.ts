@@ -42,7 +42,9 @@ function pageSays(f: FigureDescription) {
     xTitle: p.x.title,
     yTitle: p.y.title,
     series: Object.values(p.series).map((s) => s.label),
-    colours: f.series.map((s) => (p.series[s.key].color === tokenVar(s.colour) ? tokenColour(s.colour) : "?")),
+    colours: f.series.map((s) =>
+      p.series[s.key].color === tokenVar(s.colour) ? tokenColour(s.colour) : "?",
+    ),
   };
 }
 
@@ -98,7 +100,10 @@ describe("figure descriptions", () => {
     for (const [runId, report] of reports) {
       const run = (await readRunSummary(t.app.store.db, runId))!;
       const p = payloadsFrom(
-        await chartPayloads(t.app.store.db, runId, [AIPERF_CHARTS.overTime.key, TRTLLM_CHARTS.latencyOverTime.key]),
+        await chartPayloads(t.app.store.db, runId, [
+          AIPERF_CHARTS.overTime.key,
+          TRTLLM_CHARTS.latencyOverTime.key,
+        ]),
       );
       // As the views build them: components/run-views/latency-view.tsx and
       // components/trtllm-latency/trtllm-latency-section.tsx.
@@ -107,7 +112,9 @@ describe("figure descriptions", () => {
       const words = requestWords(run);
       const page: FigureDescription[] = [
         ...(aiperf
-          ? AIPERF_OVER_TIME_METRICS.map((m) => aiperfLatencyOverTimeFigure(aiperf, m, { itlName: words.itl.short }))
+          ? AIPERF_OVER_TIME_METRICS.map((m) =>
+              aiperfLatencyOverTimeFigure(aiperf, m, { itlName: words.itl.short }),
+            )
           : []),
         ...(trtllm ? TRTLLM_OVER_TIME_METRICS.map((m) => trtllmLatencyOverTimeFigure(trtllm, m)) : []),
       ];

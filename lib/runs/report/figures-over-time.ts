@@ -17,7 +17,9 @@ export function overTimeFigures(p: Payloads, itlName?: string): Figure[] {
   const aiperf = p.get(AIPERF_CHARTS.overTime);
   const trtllm = p.get(TRTLLM_CHARTS.latencyOverTime);
   return [
-    ...(aiperf ? AIPERF_OVER_TIME_METRICS.map((m) => aiperfLatencyOverTimeFigure(aiperf, m, { itlName })) : []),
+    ...(aiperf
+      ? AIPERF_OVER_TIME_METRICS.map((m) => aiperfLatencyOverTimeFigure(aiperf, m, { itlName }))
+      : []),
     ...(trtllm ? TRTLLM_OVER_TIME_METRICS.map((m) => trtllmLatencyOverTimeFigure(trtllm, m)) : []),
   ].map(reportFigure);
 }
