@@ -3,35 +3,18 @@
  * §Cache hit rate, §KV offload): which window, which requests, which method. One vocabulary, so
  * the same population reads the same on every view.
  */
-import { AIPERF_SUCCESSFUL, TRTLLM_COMPLETED, type FigureDefinition } from "@/lib/api/figure";
+import { TRTLLM_COMPLETED, type FigureDefinition } from "@/lib/api/figure";
 
 // The definition type, its line and the two request populations the figure descriptions use live
 // in lib/api/figure.ts, which the report reads too.
-export { AIPERF_SUCCESSFUL, definitionText, TRTLLM_COMPLETED, type FigureDefinition } from "@/lib/api/figure";
-
-/**
- * The imported benchmark tool a run's requests come from (vLLM, SGLang, GuideLLM, genai-perf,
- * InferenceX: `info.benchmarkTool`), or null for aiperf's own: whose words the labels use.
- */
-export function benchmarkTool(info: Record<string, unknown>): string | null {
-  return typeof info.benchmarkTool === "string" && info.benchmarkTool !== "" ? info.benchmarkTool : null;
-}
-
-/** The definition of per-request figures in the words of the tool that measured them. */
-export function requestsDefinition(tool: string | null, source?: string): FigureDefinition {
-  if (tool === null) return AIPERF_SUCCESSFUL;
-  if (source === "tool-summary")
-    return {
-      window: `${tool}'s benchmark`,
-      requests: `successful requests as ${tool} counted them`,
-      method: `${tool}'s own summary statistics`,
-    };
-  return {
-    window: `${tool}'s benchmark${tool === "GuideLLM" ? " (its measurement window)" : ""}`,
-    requests: `successful requests (errors${tool === "GuideLLM" ? ", warm-up and cool-down" : ""} excluded)`,
-    method: `client-side timings from ${tool}'s per-request results`,
-  };
-}
+export {
+  AIPERF_SUCCESSFUL,
+  benchmarkTool,
+  definitionText,
+  requestsDefinition,
+  TRTLLM_COMPLETED,
+  type FigureDefinition,
+} from "@/lib/api/figure";
 
 export const TURNS_SUCCESSFUL: FigureDefinition = {
   window: "profiling phase, by aiperf's turn_index",

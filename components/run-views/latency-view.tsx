@@ -3,10 +3,9 @@
 import { useQueryState } from "nuqs";
 import { AgreementNotice } from "@/components/aiperf/agreement-notice";
 import { ChartStatus } from "@/components/charts/chart-status";
-import { benchmarkTool, requestsDefinition } from "@/components/charts/definitions";
 import { LATENCY_METRIC_OPTIONS, metricLabel } from "@/components/aiperf/latency-metric";
 import { LatencyStatsTable } from "@/components/aiperf/latency-stats-table";
-import { RecordsSampleLine, recordsDefinition } from "@/components/aiperf/records-sample";
+import { RecordsSampleLine } from "@/components/aiperf/records-sample";
 import { RequestCounts } from "@/components/aiperf/request-counts";
 import { SlowestRequests } from "@/components/aiperf/slowest-requests";
 import { requestWords } from "@/lib/metrics/request-words";
@@ -17,6 +16,7 @@ import { ChartHistogramLatency } from "@/components/charts/chart-histogram-laten
 import { ChartLineCdfLatency } from "@/components/charts/chart-line-cdf-latency";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { aiperfLatencyOverTimeFigure } from "@/lib/metrics/figures/latency-over-time";
+import { runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
 import { ChartScatterTtftInput } from "@/components/charts/chart-scatter-ttft-input";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { ChartLineLatencyTimeslices } from "@/components/charts/chart-line-latency-timeslices";
@@ -74,8 +74,7 @@ export function LatencyView({ run }: RunViewProps) {
   const d = dist.data?.metrics[metric] ?? null;
   // An imported tool's rows are described in its words, not aiperf's; a sample of aiperf's
   // records says it is one.
-  const tool = benchmarkTool(run.info);
-  const definition = tool ? requestsDefinition(tool) : recordsDefinition(run.requests);
+  const definition = runRequestsDefinition(run);
   // The distribution opens the view and the statistics table follows it: with the table first,
   // a 390 px phone showed no chart on its first screen.
   return (

@@ -36,6 +36,30 @@ export const TRTLLM_COMPLETED: FigureDefinition = {
 };
 
 /**
+ * The imported benchmark tool a run's requests come from (vLLM, SGLang, GuideLLM, genai-perf,
+ * InferenceX: `info.benchmarkTool`), or null for aiperf's own: whose words the labels use.
+ */
+export function benchmarkTool(info: Record<string, unknown>): string | null {
+  return typeof info.benchmarkTool === "string" && info.benchmarkTool !== "" ? info.benchmarkTool : null;
+}
+
+/** The definition of per-request figures in the words of the tool that measured them. */
+export function requestsDefinition(tool: string | null, source?: string): FigureDefinition {
+  if (tool === null) return AIPERF_SUCCESSFUL;
+  if (source === "tool-summary")
+    return {
+      window: `${tool}'s benchmark`,
+      requests: `successful requests as ${tool} counted them`,
+      method: `${tool}'s own summary statistics`,
+    };
+  return {
+    window: `${tool}'s benchmark${tool === "GuideLLM" ? " (its measurement window)" : ""}`,
+    requests: `successful requests (errors${tool === "GuideLLM" ? ", warm-up and cool-down" : ""} excluded)`,
+    method: `client-side timings from ${tool}'s per-request results`,
+  };
+}
+
+/**
  * The chart colours, one token per `--chart-N` variable of app/globals.css, light and dark. The
  * page draws `var(--chart-N)`; the report, a page without the app's stylesheet, writes the value
  * of its theme. test/unit/figure-description.test.ts holds this map to the stylesheet.

@@ -9,7 +9,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AIPERF_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
-import { CHART_COLOURS, tokenColour, tokenVar, type FigureDescription } from "@/lib/api/figure";
+import {
+  CHART_COLOURS,
+  definitionText,
+  tokenColour,
+  tokenVar,
+  type FigureDescription,
+} from "@/lib/api/figure";
 import { EXAMPLE_RUNS } from "@/lib/examples/examples";
 import { seedExamples } from "@/lib/examples/seed-examples";
 import {
@@ -19,6 +25,7 @@ import {
   trtllmLatencyOverTimeFigure,
 } from "@/lib/metrics/figures/latency-over-time";
 import { requestWords } from "@/lib/metrics/request-words";
+import { runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
 import { readRunSummary } from "@/lib/runs/read-run";
 import type { Figure } from "@/lib/runs/report/html";
 import { payloadsFrom } from "@/lib/runs/report/figure-kit";
@@ -37,6 +44,7 @@ function pageSays(f: FigureDescription) {
     id: f.id,
     title: p.title,
     description: p.description,
+    definition: definitionText(p.definition),
     xUnit: p.x.unit,
     yUnit: p.y.unit,
     xTitle: p.x.title,
@@ -54,6 +62,7 @@ function reportSays(f: Figure) {
     id: f.id,
     title: f.title,
     description: f.description,
+    definition: f.definition,
     xUnit: f.plot.x.unit,
     yUnit: f.plot.y.unit,
     xTitle: f.plot.x.title,
@@ -110,10 +119,11 @@ describe("figure descriptions", () => {
       const aiperf = p.get(AIPERF_CHARTS.overTime);
       const trtllm = p.get(TRTLLM_CHARTS.latencyOverTime);
       const words = requestWords(run);
+      const definition = runRequestsDefinition(run);
       const page: FigureDescription[] = [
         ...(aiperf
           ? AIPERF_OVER_TIME_METRICS.map((m) =>
-              aiperfLatencyOverTimeFigure(aiperf, m, { itlName: words.itl.short }),
+              aiperfLatencyOverTimeFigure(aiperf, m, { itlName: words.itl.short, definition }),
             )
           : []),
         ...(trtllm ? TRTLLM_OVER_TIME_METRICS.map((m) => trtllmLatencyOverTimeFigure(trtllm, m)) : []),

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { distributionPayloadSchema, timeslicesPayloadSchema } from "@/lib/api/aiperf-charts";
 
 import { formatCount } from "@/lib/format-number";
+import type { FigureDefinition } from "@/lib/api/figure";
 import type { Figure } from "./html";
 import { overTimeFigures } from "./figures-over-time";
 import { figure, METRIC_LABEL, type Payloads } from "./figure-kit";
@@ -110,8 +111,9 @@ export function latencyFigures(
   p: Payloads,
   itlLabel: string = METRIC_LABEL.itlMs,
   itlShort?: string,
+  definition?: FigureDefinition,
 ): Figure[] {
-  return latencyFigureParts(p, itlLabel, itlShort).flatMap((part) => part());
+  return latencyFigureParts(p, itlLabel, itlShort, definition).flatMap((part) => part());
 }
 
 /** The latency view's figures in parts, each made when called, in the order of latencyFigures. */
@@ -119,12 +121,13 @@ export function latencyFigureParts(
   p: Payloads,
   itlLabel: string = METRIC_LABEL.itlMs,
   itlShort?: string,
+  definition?: FigureDefinition,
 ): Array<() => Figure[]> {
   const labels = { ...METRIC_LABEL, itlMs: itlLabel };
   return [
     () => distributionFigures(p, AIPERF_CHARTS.distribution, "successful profiling requests", labels),
     () => distributionFigures(p, TRTLLM_CHARTS.latencyDistribution, "requests in the perf metrics", labels),
-    () => overTimeFigures(p, itlShort),
+    () => overTimeFigures(p, itlShort, definition),
     () => ttftVsInput(p),
     () => timeslices(p),
   ];

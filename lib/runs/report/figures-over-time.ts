@@ -9,16 +9,20 @@ import {
   TRTLLM_OVER_TIME_METRICS,
   trtllmLatencyOverTimeFigure,
 } from "@/lib/metrics/figures/latency-over-time";
+import type { FigureDefinition } from "@/lib/api/figure";
 import type { Figure } from "./html";
 import { reportFigure, type Payloads } from "./figure-kit";
 
-/** `itlName`: the per-request ITL in the words of the tool that measured it (lib/metrics/request-words.ts). */
-export function overTimeFigures(p: Payloads, itlName?: string): Figure[] {
+/**
+ * `itlName`: the per-request ITL in the words of the tool that measured it (lib/metrics/request-words.ts);
+ * `definition`: the run's requests as the page says them (lib/metrics/figures/request-definitions.ts).
+ */
+export function overTimeFigures(p: Payloads, itlName?: string, definition?: FigureDefinition): Figure[] {
   const aiperf = p.get(AIPERF_CHARTS.overTime);
   const trtllm = p.get(TRTLLM_CHARTS.latencyOverTime);
   return [
     ...(aiperf
-      ? AIPERF_OVER_TIME_METRICS.map((m) => aiperfLatencyOverTimeFigure(aiperf, m, { itlName }))
+      ? AIPERF_OVER_TIME_METRICS.map((m) => aiperfLatencyOverTimeFigure(aiperf, m, { itlName, definition }))
       : []),
     ...(trtllm ? TRTLLM_OVER_TIME_METRICS.map((m) => trtllmLatencyOverTimeFigure(trtllm, m)) : []),
   ].map(reportFigure);
