@@ -55,7 +55,8 @@ export function figureProps(f: FigureDescription) {
     data: single ? rowsOf(0) : [],
     series,
     x: axis(f.x, "x"),
-    y: axis(f.y),
+    // One series: the y axis reads its key (the dense scatter's canvas places and reads points by it).
+    y: axis(f.y, single ? f.series[0].key : undefined),
     legend: f.legend,
     csvRows,
   };
