@@ -126,9 +126,20 @@ export interface FigureDescription {
   legend: boolean;
 }
 
-/** A figure's table (and CSV): one row per x, one column per series, units in the headers. */
+/** A figure's table (and CSV): one column per series, units in the headers. */
 export function figureTable(f: FigureDescription): FigureTable {
   const head = (a: FigureAxis, name = a.label) => (a.unit ? `${name} (${a.unit})` : name);
+  // A scatter's table has a row per point (two requests may start at the same second); a point
+  // with no value is not one. A line's merges its series by x.
+  if (f.kind === "scatter")
+    return {
+      columns: [head(f.x), ...f.series.map((s) => head(f.y, s.name))],
+      rows: f.series.flatMap((s, i) =>
+        s.points.flatMap(([x, y]) =>
+          y === null ? [] : [[x, ...f.series.map((_, j) => (j === i ? y : null))]],
+        ),
+      ),
+    };
   const xs = new Map<number, Array<number | null>>();
   f.series.forEach((s, i) => {
     for (const [x, y] of s.points) {

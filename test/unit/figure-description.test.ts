@@ -134,6 +134,15 @@ describe("figure descriptions", () => {
         expect(inReport!.described).toBe(true);
         const said = pageSays(f);
         expect(reportSays(inReport!), `${report.name}: ${f.id}`).toEqual(said);
+        // The same table: a row per recorded point (two requests may start at the same second).
+        const recorded = f.series[0].points.filter(([, y]) => y !== null).length;
+        expect(figureProps(f).csvRows()).toHaveLength(recorded);
+        expect(inReport!.table.rows).toHaveLength(recorded);
+        expect(inReport!.table.columns).toEqual(
+          Object.keys(figureProps(f).csvRows()[0] ?? {}).length
+            ? Object.keys(figureProps(f).csvRows()[0])
+            : inReport!.table.columns,
+        );
         expect(said.yUnit).toBe("ms");
         expect(said.xUnit).toBe("s");
         compared.push(`${report.name}: ${f.title}`);
