@@ -1,23 +1,8 @@
-import { AIPERF_SUCCESSFUL, type FigureDefinition } from "@/components/charts/definitions";
 import type { RequestsBlock } from "@/lib/api/schemas";
-import { formatCount } from "@/lib/format-number";
+import { sampleText } from "@/lib/metrics/figures/request-definitions";
 
-/** "10 of 64 requests", when the records uploaded are a sample of what aiperf summarised. */
-export function sampleText(r: RequestsBlock | null | undefined): string | null {
-  const s = r?.recordsSample;
-  return s ? `${formatCount(s.records)} of ${formatCount(s.described)} requests` : null;
-}
-
-/** The definition of a chart drawn from aiperf's records: says when they are a sample of the run. */
-export function recordsDefinition(r: RequestsBlock | null | undefined): FigureDefinition {
-  const s = sampleText(r);
-  return s
-    ? {
-        ...AIPERF_SUCCESSFUL,
-        requests: `${s}: the records uploaded are a sample of the run aiperf summarised (successful profiling requests of the sample)`,
-      }
-    : AIPERF_SUCCESSFUL;
-}
+// The definition and sample words live with the figure descriptions, which the report reads too.
+export { recordsDefinition, sampleText } from "@/lib/metrics/figures/request-definitions";
 
 /** One line above charts drawn from a sample of the run's records. */
 export function RecordsSampleLine({ requests }: { requests: RequestsBlock | null | undefined }) {

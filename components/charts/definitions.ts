@@ -3,55 +3,23 @@
  * §Cache hit rate, §KV offload): which window, which requests, which method. One vocabulary, so
  * the same population reads the same on every view.
  */
-export interface FigureDefinition {
-  /** The time span the figure covers: profiling phase, scrape intervals, telemetry samples. */
-  window?: string;
-  /** Which requests it counts. */
-  requests?: string;
-  /** How it is computed: counters or a gauge, bytes over transfer time or over the window. */
-  method?: string;
-}
+import { TRTLLM_COMPLETED, type FigureDefinition } from "@/lib/api/figure";
 
-export const AIPERF_SUCCESSFUL: FigureDefinition = {
-  window: "profiling phase",
-  requests: "successful profiling requests (errors and warm-up excluded)",
-  method: "client-side timings from aiperf's records",
-};
-
-/**
- * The imported benchmark tool a run's requests come from (vLLM, SGLang, GuideLLM, genai-perf,
- * InferenceX: `info.benchmarkTool`), or null for aiperf's own: whose words the labels use.
- */
-export function benchmarkTool(info: Record<string, unknown>): string | null {
-  return typeof info.benchmarkTool === "string" && info.benchmarkTool !== "" ? info.benchmarkTool : null;
-}
-
-/** The definition of per-request figures in the words of the tool that measured them. */
-export function requestsDefinition(tool: string | null, source?: string): FigureDefinition {
-  if (tool === null) return AIPERF_SUCCESSFUL;
-  if (source === "tool-summary")
-    return {
-      window: `${tool}'s benchmark`,
-      requests: `successful requests as ${tool} counted them`,
-      method: `${tool}'s own summary statistics`,
-    };
-  return {
-    window: `${tool}'s benchmark${tool === "GuideLLM" ? " (its measurement window)" : ""}`,
-    requests: `successful requests (errors${tool === "GuideLLM" ? ", warm-up and cool-down" : ""} excluded)`,
-    method: `client-side timings from ${tool}'s per-request results`,
-  };
-}
+// The definition type, its line and the two request populations the figure descriptions use live
+// in lib/api/figure.ts, which the report reads too.
+export {
+  AIPERF_SUCCESSFUL,
+  benchmarkTool,
+  definitionText,
+  requestsDefinition,
+  TRTLLM_COMPLETED,
+  type FigureDefinition,
+} from "@/lib/api/figure";
 
 export const TURNS_SUCCESSFUL: FigureDefinition = {
   window: "profiling phase, by aiperf's turn_index",
   requests: "successful profiling requests of each turn (errors, cancellations and warm-up excluded)",
   method: "client-side timings from aiperf's records; percentiles interpolate linearly",
-};
-
-export const TRTLLM_COMPLETED: FigureDefinition = {
-  window: "all of the perf-metrics files (the server marks no profiling phase)",
-  requests: "completed requests (warm-up included: the server cannot tell it apart)",
-  method: "server stamps, no network or client time",
 };
 
 export const TRTLLM_STEPS: FigureDefinition = {
@@ -93,11 +61,3 @@ export const ROUTER_LOG_PREDICTION: FigureDefinition = {
   method:
     "predicted = Σ overlap blocks / Σ prompt blocks of the router's [ROUTING] Best lines (block-weighted); delivered = Δcached / Δprompt tokens of the engines' own counters (token-weighted)",
 };
-
-/** The parts of a definition, in the order its line reads. */
-const PARTS = ["window", "requests", "method"] as const;
-
-/** The definition as one line: "window: … · requests: … · method: …", a part it lacks left out. */
-export function definitionText(d: FigureDefinition): string {
-  return PARTS.flatMap((part) => (d[part] ? [`${part}: ${d[part]}`] : [])).join(" · ");
-}

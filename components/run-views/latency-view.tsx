@@ -3,10 +3,9 @@
 import { useQueryState } from "nuqs";
 import { AgreementNotice } from "@/components/aiperf/agreement-notice";
 import { ChartStatus } from "@/components/charts/chart-status";
-import { benchmarkTool, requestsDefinition } from "@/components/charts/definitions";
 import { LATENCY_METRIC_OPTIONS, latencyLabel } from "@/components/aiperf/latency-metric";
 import { LatencyStatsTable } from "@/components/aiperf/latency-stats-table";
-import { RecordsSampleLine, recordsDefinition } from "@/components/aiperf/records-sample";
+import { RecordsSampleLine } from "@/components/aiperf/records-sample";
 import { RequestCounts } from "@/components/aiperf/request-counts";
 import { SlowestRequests } from "@/components/aiperf/slowest-requests";
 import { requestWords } from "@/lib/metrics/request-words";
@@ -15,7 +14,9 @@ import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { ChartHistogramLatency } from "@/components/charts/chart-histogram-latency";
 import { ChartLineCdfLatency } from "@/components/charts/chart-line-cdf-latency";
-import { ChartScatterLatencyOverTime } from "@/components/charts/chart-scatter-latency-over-time";
+import { ChartFigure } from "@/components/charts/chart-figure";
+import { aiperfLatencyOverTimeFigure } from "@/lib/metrics/figures/latency-over-time";
+import { runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
 import { ChartScatterTtftInput } from "@/components/charts/chart-scatter-ttft-input";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { useStillFigure } from "@/components/run/still-figures";
@@ -77,8 +78,7 @@ export function LatencyView({ run }: RunViewProps) {
   const d = dist.data?.metrics[metric] ?? null;
   // An imported tool's rows are described in its words, not aiperf's; a sample of aiperf's
   // records says it is one.
-  const tool = benchmarkTool(run.info);
-  const definition = tool ? requestsDefinition(tool) : recordsDefinition(run.requests);
+  const definition = runRequestsDefinition(run);
   // The distribution opens the view and the statistics table follows it: with the table first,
   // a 390 px phone showed no chart on its first screen.
   return (
@@ -120,11 +120,11 @@ export function LatencyView({ run }: RunViewProps) {
             </p>
           ) : null}
           {afterFirst && overTime.data ? (
-            <ChartScatterLatencyOverTime
-              data={overTime.data}
-              metric={metric}
-              label={label}
-              definition={definition}
+            <ChartFigure
+              figure={aiperfLatencyOverTimeFigure(overTime.data, metric, {
+                itlName: words.itl.short,
+                definition,
+              })}
             />
           ) : null}
           {afterFirst && ttftInput.data && ttftInput.data.points.length > 0 ? (

@@ -3,7 +3,7 @@
 import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
 import { ChartHistogramLatency } from "@/components/charts/chart-histogram-latency";
 import { ChartLineCdfLatency } from "@/components/charts/chart-line-cdf-latency";
-import { ChartScatterLatencyOverTime } from "@/components/charts/chart-scatter-latency-over-time";
+import { ChartFigure } from "@/components/charts/chart-figure";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { useRunChart } from "@/components/charts/use-run-chart";
@@ -21,6 +21,7 @@ import {
 import { TrtllmLatencyStatsTable } from "./latency-stats-table";
 import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
+import { trtllmLatencyOverTimeFigure } from "@/lib/metrics/figures/latency-over-time";
 
 const POPULATION = "completed request";
 
@@ -90,12 +91,7 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
         ))}
       </dl>
       {afterFirst && overTime.data && pointCount > 1 ? (
-        <ChartScatterLatencyOverTime
-          data={overTime.data}
-          metric={metric}
-          label={label}
-          definition={TRTLLM_COMPLETED}
-        />
+        <ChartFigure figure={trtllmLatencyOverTimeFigure(overTime.data, metric)} />
       ) : null}
     </div>
   );

@@ -122,7 +122,7 @@ describe("dense charts: a canvas layer that keeps the chart's function", () => {
         box.y + box.height * (0.5 + (i % 8) * 0.06),
       );
     expect(await readout.locator("foreignObject > div").innerText()).toMatch(
-      /^start: .* s\n.*time to first token: .*ms$/is,
+      /^request start: .* s\n.*ttft: .*ms$/is,
     );
 
     await chart.getByRole("button", { name: "View as table" }).click();

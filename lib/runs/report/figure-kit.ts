@@ -1,6 +1,7 @@
 /** What the report's figure builders share: reading stored payloads, and turning points into tables. */
 import type { z } from "zod";
 import type { ChartDef } from "@/lib/api/chart-catalog";
+import { definitionText, figureTable, tokenColour, type FigureDescription } from "@/lib/api/figure";
 import { formatNumber } from "@/lib/format-number";
 import type { Figure, Table } from "./html";
 import { axisTitle, type Plot, type XySeries } from "./svg-plot";
@@ -87,4 +88,28 @@ export function figure(
         ? binsTable(axisTitle(plot.x), plot.bins)
         : xyTable(axisTitle(plot.x), plot.series);
   return { id, title, description, plot, missing, table };
+}
+
+/**
+ * A figure description (lib/api/figure.ts) as a report figure: the same title, words, axes, units,
+ * series names and colours the page's chart kit draws it with (components/charts/figure-props.ts);
+ * colours are the light theme's values of the page's tokens, the report being a light page.
+ */
+export function reportFigure(f: FigureDescription): Figure {
+  const table = figureTable(f);
+  return {
+    id: f.id,
+    title: f.title,
+    description: f.description,
+    definition: definitionText(f.definition),
+    described: true,
+    plot: {
+      kind: f.kind,
+      x: { title: f.x.label, unit: f.x.unit },
+      y: { title: f.y.label, unit: f.y.unit },
+      series: f.series.map((s) => ({ label: s.name, colour: tokenColour(s.colour), points: s.points })),
+    },
+    missing: f.missing,
+    table: { columns: table.columns, rows: table.rows.map((r) => r.map((v) => cell(v))) },
+  };
 }

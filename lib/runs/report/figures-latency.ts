@@ -3,7 +3,9 @@ import type { z } from "zod";
 import { distributionPayloadSchema, timeslicesPayloadSchema } from "@/lib/api/aiperf-charts";
 
 import { formatCount } from "@/lib/format-number";
+import type { FigureDefinition } from "@/lib/api/figure";
 import type { Figure } from "./html";
+import { overTimeFigures } from "./figures-over-time";
 import { figure, METRIC_LABEL, type Payloads } from "./figure-kit";
 import { AIPERF_CHARTS, TRTLLM_CHARTS, type ChartDef } from "@/lib/api/chart-catalog";
 
@@ -48,48 +50,6 @@ function distributionFigures(
       ),
     ];
   });
-}
-
-function overTimeFigures(p: Payloads, labels: Record<string, string>): Figure[] {
-  const aiperf = p.get(AIPERF_CHARTS.overTime);
-  const trtllm = p.get(TRTLLM_CHARTS.latencyOverTime);
-  const sources = [
-    aiperf && {
-      key: AIPERF_CHARTS.overTime.key,
-      total: aiperf.total,
-      points: aiperf.points as Array<Record<string, number | null>>,
-      metrics: ["ttftMs", "e2eMs", "itlMs"],
-    },
-    trtllm && {
-      key: TRTLLM_CHARTS.latencyOverTime.key,
-      total: trtllm.total,
-      points: trtllm.points as Array<Record<string, number | null>>,
-      metrics: ["ttftMs", "e2eMs", "tpotMs"],
-    },
-  ].filter((s) => s !== null);
-  return sources.flatMap((s) =>
-    s.metrics.map((metric) =>
-      figure(
-        `${s.key}-${metric}`,
-        `${labels[metric]} over the run`,
-        s.points.length < s.total
-          ? `Each point a request at its start; ${formatCount(s.points.length)} evenly spaced of ${formatCount(s.total)}.`
-          : `Each point a request at its start; all ${formatCount(s.total)}.`,
-        {
-          kind: "scatter",
-          x: { title: "Time since the run's first request", unit: "s" },
-          y: { title: labels[metric], unit: "ms" },
-          series: [
-            {
-              label: labels[metric],
-              points: s.points.map((pt) => [pt.tS as number, pt[metric]] as const),
-            },
-          ],
-        },
-        NOT_RECORDED,
-      ),
-    ),
-  );
 }
 
 function ttftVsInput(p: Payloads): Figure[] {
@@ -147,20 +107,27 @@ function timeslices(p: Payloads): Figure[] {
  * The Latency view's figures; `itlLabel` names the per-request ITL in the run's producer's words
  * (vLLM's and SGLang's TPOT, lib/metrics/request-words.ts).
  */
-export function latencyFigures(p: Payloads, itlLabel: string = METRIC_LABEL.itlMs): Figure[] {
-  return latencyFigureParts(p, itlLabel).flatMap((part) => part());
+export function latencyFigures(
+  p: Payloads,
+  itlLabel: string = METRIC_LABEL.itlMs,
+  itlShort?: string,
+  definition?: FigureDefinition,
+): Figure[] {
+  return latencyFigureParts(p, itlLabel, itlShort, definition).flatMap((part) => part());
 }
 
 /** The latency view's figures in parts, each made when called, in the order of latencyFigures. */
 export function latencyFigureParts(
   p: Payloads,
   itlLabel: string = METRIC_LABEL.itlMs,
+  itlShort?: string,
+  definition?: FigureDefinition,
 ): Array<() => Figure[]> {
   const labels = { ...METRIC_LABEL, itlMs: itlLabel };
   return [
     () => distributionFigures(p, AIPERF_CHARTS.distribution, "successful profiling requests", labels),
     () => distributionFigures(p, TRTLLM_CHARTS.latencyDistribution, "requests in the perf metrics", labels),
-    () => overTimeFigures(p, labels),
+    () => overTimeFigures(p, itlShort, definition),
     () => ttftVsInput(p),
     () => timeslices(p),
   ];

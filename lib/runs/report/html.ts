@@ -20,6 +20,10 @@ export interface Figure {
   id: string;
   title: string;
   description: string;
+  /** Which window, requests and method (lib/api/figure.ts `definitionText`), a line under the description */
+  definition?: string;
+  /** Drawn from a figure description the page draws too (lib/api/figure.ts, figure-kit.ts `reportFigure`) */
+  described?: true;
   plot: Plot;
   /** What the reader would need for this chart, when it has nothing to draw */
   missing: string;
@@ -81,7 +85,7 @@ function figureHtml(fig: Figure): string {
     fig.table.rows.length > 0
       ? `<details><summary>Data table (${fig.table.rows.length.toLocaleString("en-US")} rows)</summary>${tableHtml(fig.table)}</details>`
       : "";
-  return `<figure data-chart="${escapeHtml(fig.id)}" data-drawn="${drawn}"><h3>${escapeHtml(fig.title)}</h3><p class="muted">${escapeHtml(fig.description)}</p>${chart}${table}</figure>`;
+  return `<figure data-chart="${escapeHtml(fig.id)}" data-drawn="${drawn}"><h3>${escapeHtml(fig.title)}</h3><p class="muted">${escapeHtml(fig.description)}</p>${fig.definition ? `<p class="muted definition">${escapeHtml(fig.definition)}</p>` : ""}${chart}${table}</figure>`;
 }
 
 function blockHtml(b: Section["blocks"][number]): string {

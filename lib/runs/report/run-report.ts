@@ -14,6 +14,7 @@ import { payloadsFrom, type Payloads } from "./figure-kit";
 import { gpuFigures, gpuSummaryTables, throughputFigures } from "./figures-aiperf";
 import { breakdownFigures, REPORT_REQUEST_BARS } from "./figures-breakdown";
 import { requestWords } from "@/lib/metrics/request-words";
+import { runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
 import { latencyFigureParts } from "./figures-latency";
 import {
   endpointFigures,
@@ -57,7 +58,12 @@ function viewContent(
     case "latency":
       return {
         blocks: () => [...latencyTables(run), ...agreementTables(p), ...slowestTables(p)],
-        figures: latencyFigureParts(p, requestWords(run).itl.label),
+        figures: latencyFigureParts(
+          p,
+          requestWords(run).itl.label,
+          requestWords(run).itl.short,
+          runRequestsDefinition(run),
+        ),
       };
     case "throughput":
       return { blocks: () => [], figures: [() => throughputFigures(p)] };

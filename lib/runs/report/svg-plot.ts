@@ -17,6 +17,8 @@ export interface Axis {
 
 export interface XySeries {
   label: string;
+  /** A colour of the series' own (a figure description's token, lib/api/figure.ts), instead of the palette's */
+  colour?: string;
   /** null = not recorded at that x: the line breaks there */
   points: ReadonlyArray<readonly [number, number | null]>;
   /** In a scatter: "line" draws this series as a line through its points (a Pareto frontier) */
@@ -199,7 +201,7 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
   }
   series.forEach((s) => {
     const i = s.slot;
-    const colour = PALETTE[i % PALETTE.length];
+    const colour = s.colour ?? PALETTE[i % PALETTE.length];
     if (plot.kind === "scatter" && s.mark !== "line") {
       s.points.forEach(([x, y], k) => {
         if (!finite(x) || !finite(y)) return;

@@ -1,0 +1,155 @@
+/**
+ * A renderer-neutral figure: what a chart says, in words, units, series and colour tokens, with
+ * nothing of how it is drawn. The page's chart kit (`components/charts/chart-figure.tsx`) and the
+ * offline report's SVG (`lib/runs/report/figure-kit.ts`, `reportFigure`) both draw it, so a
+ * figure's title, axes, units, series names and colours are written once (docs/architecture.md
+ * §One figure description, two renderers). A leaf: the browser bundles it.
+ */
+
+/** Which window, requests and method a figure uses, the line under its description (docs/metrics.md §Requests). */
+export interface FigureDefinition {
+  /** The time span the figure covers: profiling phase, scrape intervals, telemetry samples. */
+  window?: string;
+  /** Which requests it counts. */
+  requests?: string;
+  /** How it is computed: counters or a gauge, bytes over transfer time or over the window. */
+  method?: string;
+}
+
+const DEFINITION_PARTS = ["window", "requests", "method"] as const;
+
+/** The definition line as the page and the report write it: "window: … · requests: … · method: …". */
+export function definitionText(d: FigureDefinition): string {
+  return DEFINITION_PARTS.flatMap((part) => (d[part] ? [`${part}: ${d[part]}`] : [])).join(" · ");
+}
+
+export const AIPERF_SUCCESSFUL: FigureDefinition = {
+  window: "profiling phase",
+  requests: "successful profiling requests (errors and warm-up excluded)",
+  method: "client-side timings from aiperf's records",
+};
+
+export const TRTLLM_COMPLETED: FigureDefinition = {
+  window: "all of the perf-metrics files (the server marks no profiling phase)",
+  requests: "completed requests (warm-up included: the server cannot tell it apart)",
+  method: "server stamps, no network or client time",
+};
+
+/**
+ * The imported benchmark tool a run's requests come from (vLLM, SGLang, GuideLLM, genai-perf,
+ * InferenceX: `info.benchmarkTool`), or null for aiperf's own: whose words the labels use.
+ */
+export function benchmarkTool(info: Record<string, unknown>): string | null {
+  return typeof info.benchmarkTool === "string" && info.benchmarkTool !== "" ? info.benchmarkTool : null;
+}
+
+/** The definition of per-request figures in the words of the tool that measured them. */
+export function requestsDefinition(tool: string | null, source?: string): FigureDefinition {
+  if (tool === null) return AIPERF_SUCCESSFUL;
+  if (source === "tool-summary")
+    return {
+      window: `${tool}'s benchmark`,
+      requests: `successful requests as ${tool} counted them`,
+      method: `${tool}'s own summary statistics`,
+    };
+  return {
+    window: `${tool}'s benchmark${tool === "GuideLLM" ? " (its measurement window)" : ""}`,
+    requests: `successful requests (errors${tool === "GuideLLM" ? ", warm-up and cool-down" : ""} excluded)`,
+    method: `client-side timings from ${tool}'s per-request results`,
+  };
+}
+
+/**
+ * The chart colours, one token per `--chart-N` variable of app/globals.css, light and dark. The
+ * page draws `var(--chart-N)`; the report, a page without the app's stylesheet, writes the value
+ * of its theme. test/unit/figure-description.test.ts holds this map to the stylesheet.
+ */
+export const CHART_COLOURS = {
+  "chart-1": { light: "#4f46e5", dark: "#818cf8" },
+  "chart-2": { light: "#0891b2", dark: "#22d3ee" },
+  "chart-3": { light: "#d97706", dark: "#fbbf24" },
+  "chart-4": { light: "#db2777", dark: "#f472b6" },
+  "chart-5": { light: "#16a34a", dark: "#4ade80" },
+  "chart-6": { light: "#7c3aed", dark: "#a78bfa" },
+  "chart-7": { light: "#dc2626", dark: "#f87171" },
+  "chart-8": { light: "#475569", dark: "#94a3b8" },
+} as const;
+
+export type ColourToken = keyof typeof CHART_COLOURS;
+export type Theme = "light" | "dark";
+
+/** The CSS a page draws a token with. */
+export const tokenVar = (token: ColourToken) => `var(--${token})`;
+
+/** The colour a token has in a theme, for a renderer without the stylesheet (the report). */
+export const tokenColour = (token: ColourToken, theme: Theme = "light") => CHART_COLOURS[token][theme];
+
+export interface FigureAxis {
+  /** The quantity, without its unit ("Request start") */
+  label: string;
+  /** "" for a count without unit */
+  unit: string;
+}
+
+export interface FigureSeries {
+  /** A stable key (a CSV column, a legend entry's id) */
+  key: string;
+  /** The name a legend, a tooltip and a table column say */
+  name: string;
+  colour: ColourToken;
+  /** [x, y]; y null = not recorded at that x (not drawn, never 0) */
+  points: ReadonlyArray<readonly [number, number | null]>;
+}
+
+export interface FigureTable {
+  columns: string[];
+  /** Numbers as recorded; null = not recorded */
+  rows: Array<Array<number | null>>;
+}
+
+export interface FigureDescription {
+  /** Stable id: the report's anchor (one per chart and metric) */
+  id: string;
+  /** The page's name of the chart (its `data-chart`) and the stem of its exported files */
+  exportName: string;
+  kind: "scatter" | "line";
+  title: string;
+  /** One sentence under the title: what a point is, the sample */
+  description: string;
+  definition: FigureDefinition;
+  /** What is absent and which file or flag gives it, shown in place of the plot when it has no mark */
+  missing: string;
+  x: FigureAxis;
+  y: FigureAxis;
+  series: FigureSeries[];
+  /** Whether the page shows a legend (one series needs none: the title names it) */
+  legend: boolean;
+}
+
+/** A figure's table (and CSV): one column per series, units in the headers. */
+export function figureTable(f: FigureDescription): FigureTable {
+  const head = (a: FigureAxis, name = a.label) => (a.unit ? `${name} (${a.unit})` : name);
+  // A scatter's table has a row per point (two requests may start at the same second); a point
+  // with no value is not one. A line's merges its series by x.
+  if (f.kind === "scatter")
+    return {
+      columns: [head(f.x), ...f.series.map((s) => head(f.y, s.name))],
+      rows: f.series.flatMap((s, i) =>
+        s.points.flatMap(([x, y]) =>
+          y === null ? [] : [[x, ...f.series.map((_, j) => (j === i ? y : null))]],
+        ),
+      ),
+    };
+  const xs = new Map<number, Array<number | null>>();
+  f.series.forEach((s, i) => {
+    for (const [x, y] of s.points) {
+      const row = xs.get(x) ?? f.series.map(() => null);
+      row[i] = y;
+      xs.set(x, row);
+    }
+  });
+  return {
+    columns: [head(f.x), ...f.series.map((s) => head(f.y, s.name))],
+    rows: [...xs.entries()].sort((a, b) => a[0] - b[0]).map(([x, ys]) => [x, ...ys]),
+  };
+}
