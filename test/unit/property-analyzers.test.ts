@@ -40,7 +40,7 @@ import { mergeCharts, mergeResults } from "@/lib/ingest/merge-results";
 import { slowestPayloadSchema } from "@/lib/api/aiperf-requests";
 import { migrate, openSqlite, type DbHandle } from "@/lib/store/db";
 import { finishWithDrilldown } from "../helpers/analyze";
-import { AIPERF_CHARTS, SM_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
+import { AIPERF_CHARTS, SM_CHARTS, TRTLLM_CHARTS, chartByKey } from "@/lib/api/chart-catalog";
 
 const FIX = path.resolve(__dirname, "../fixtures");
 const SAMPLES = [
@@ -249,8 +249,11 @@ const CHART_SCHEMAS: Record<string, z.ZodType> = {
   [SM_CHARTS.endpoints.key]: smEndpointsPayloadSchema,
   [AIPERF_CHARTS.turns.key]: turnsPayloadSchema,
 };
-const chartSchema = (key: string) =>
-  CHART_SCHEMAS[key] ?? (key.startsWith("sm-series-") ? smSeriesPayloadSchema : null);
+// Every other chart an analyzer may store (the reuse ledger, sessions, …) is checked against its
+// catalog schema: a chart the catalog does not know fails.
+const chartSchema = (key: string): z.ZodType | null =>
+  CHART_SCHEMAS[key] ??
+  (key.startsWith("sm-series-") ? smSeriesPayloadSchema : (chartByKey(key)?.schema ?? null));
 
 /** What a route serves: the stored JSON read back (NaN and ±Infinity come back as null). */
 const served = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
