@@ -9,6 +9,16 @@ import type { timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 const countTick = (v: number) => v.toLocaleString("en-US", { maximumFractionDigits: 1 });
 const per = (unit: string) => (v: number) => `${countTick(v)} ${unit}`;
 
+/** Tick labels with as many decimals as the ticks' step needs: a step of 0.25 shows 0.25, 0.5, 0.75. */
+function stepTick(ticks: number[]): (v: number) => string {
+  const step = ticks.length > 1 ? ticks[1] - ticks[0] : 1;
+  let digits = 0;
+  while (digits < 6 && Math.abs(step * 10 ** digits - Math.round(step * 10 ** digits)) > 1e-9 * 10 ** digits)
+    digits++;
+  return (v) =>
+    v.toLocaleString("en-US", { minimumFractionDigits: 0, maximumFractionDigits: Math.max(digits, 1) });
+}
+
 /**
  * Output tokens per second with each request's tokens spread over its decode window, and
  * requests per second with each request spread over its lifetime: each on its own titled axis.
@@ -16,6 +26,8 @@ const per = (unit: string) => (v: number) => `${countTick(v)} ${unit}`;
 export function ChartLineThroughput({ data }: { data: z.infer<typeof timelinePayloadSchema> }) {
   const tokMax = data.points.reduce((m, p) => Math.max(m, p.outputTokensPerS), 0);
   const reqMax = data.points.reduce((m, p) => Math.max(m, p.requestsPerS, p.errorsPerS), 0);
+  const tokTicks = niceTicks(tokMax);
+  const reqTicks = niceTicks(reqMax);
   return (
     <ChartContainer
       title="Throughput over time"
@@ -52,14 +64,14 @@ export function ChartLineThroughput({ data }: { data: z.infer<typeof timelinePay
       }}
       x={{ key: "tS", numeric: true, title: "time from the first request", unit: "s", format: secondsTick }}
       y={[
-        { id: "tok", title: "output tokens", unit: "tok/s", format: countTick, ticks: niceTicks(tokMax) },
+        { id: "tok", title: "output tokens", unit: "tok/s", format: stepTick(tokTicks), ticks: tokTicks },
         {
           id: "req",
           title: "requests",
           unit: "req/s",
           right: true,
-          format: countTick,
-          ticks: niceTicks(reqMax),
+          format: stepTick(reqTicks),
+          ticks: reqTicks,
         },
       ]}
     />

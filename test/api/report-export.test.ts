@@ -197,7 +197,9 @@ describe("run report", () => {
     const hit = byId.get("sm-series-ep-hit-rate")!;
     expect(hit[2]).toBe("true");
     expect((hit[3].match(/<polyline class="mark"/g) ?? []).length).toBe(1);
-    expect(hit[3]).toMatch(/one line per endpoint that does prefill \([^)]+\); 2 decode endpoints have no prefill/);
+    expect(hit[3]).toMatch(
+      /one line per endpoint that does prefill \([^)]+\); 2 decode endpoints have no prefill/,
+    );
   });
 
   it("escapes the uploader's text and answers 404 for unknown runs", async () => {
