@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useOptimistic } from "react";
 import { useQueryStates } from "nuqs";
 import { ChartBarCompareSegments } from "@/components/charts/chart-bar-compare-segments";
 import { ChartTransitionScope, useChartTransition } from "@/components/charts/chart-pending";
@@ -44,6 +45,8 @@ function CompareBody() {
     useQueryStates(compareSearchParams);
   const [, startTransition] = useChartTransition();
   const setParams = (p: Parameters<typeof setState>[0]) => startTransition(() => void setState(p));
+  // The baseline radio is controlled: it shows the choice at once while the URL and the deltas follow.
+  const [shownBaseline, showBaseline] = useOptimistic(baseline);
   const query = useQuery(compareQueryOptions({ runs, baseline, stat, noise, allowDifferent }));
   const pending = query.isPlaceholderData;
   const data = query.data;
@@ -109,8 +112,13 @@ function CompareBody() {
         <>
           <CompareRunList
             data={data}
-            baseline={baseline}
-            onBaseline={(id) => void setParams({ baseline: id })}
+            baseline={shownBaseline}
+            onBaseline={(id) =>
+              startTransition(() => {
+                showBaseline(id);
+                void setState({ baseline: id });
+              })
+            }
             onRemove={(id) => choose(runs.filter((r) => r !== id))}
           />
           <RunPicker chosen={runs} onChange={choose} />

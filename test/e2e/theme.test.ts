@@ -50,7 +50,8 @@ describe("theme toggle", () => {
       background: DARK_BG,
       atFirstBody: "dark",
     });
-    expect(await page.getByLabel("Theme").inputValue()).toBe("dark");
+    // The select reads the stored choice once the page has hydrated.
+    await expect.poll(() => page.getByLabel("Theme").inputValue()).toBe("dark");
     await page.close();
     await context.close();
   });
