@@ -61,6 +61,33 @@ export interface BlobStore {
   compressPending?(): Promise<void>;
   /** Shutdown: starts no further background work. */
   stop?(): void;
+  /**
+   * Makes `dest` a hard link to the blob's file when the store keeps its original bytes as a
+   * local file (the file store's blobs compressed already: a run's Parquet file); false when it
+   * keeps none (PostgreSQL's chunks, a gzipped blob) or cannot link there (another filesystem).
+   * `dest` must not exist.
+   */
+  linkOriginal?(sha256: string, dest: string): Promise<boolean>;
+  /** Calls `listener` with each hash `removeUnused` (or the collector) has deleted. */
+  onRemoved(listener: (sha256: string) => Promise<void>): void;
+}
+
+/** The removal listeners of a blob store: each is called once per removed hash; a failing one is logged. */
+export class RemovalListeners {
+  private readonly listeners: Array<(sha256: string) => Promise<void>> = [];
+
+  add(listener: (sha256: string) => Promise<void>): void {
+    this.listeners.push(listener);
+  }
+
+  async notify(removed: readonly string[]): Promise<string[]> {
+    for (const sha of removed)
+      for (const listener of this.listeners)
+        await listener(sha).catch((err) =>
+          console.error(`[runlens] after removing blob ${sha.slice(0, 12)}`, err),
+        );
+    return [...removed];
+  }
 }
 
 export class BlobTooLargeError extends Error {

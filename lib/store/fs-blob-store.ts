@@ -6,9 +6,10 @@ import { createGunzip } from "node:zlib";
 import type { Readable } from "node:stream";
 import { BlobEncoder, storeGzip, type BlobEncoding } from "./blob-encoding";
 import { BlobLease, dropExpiredLeases, removeUnusedBlobs, unreferencedHashes } from "./blob-leases";
-import type { BlobStore, Collected, PutOptions, PutResult } from "./blob-store";
+import { RemovalListeners, type BlobStore, type Collected, type PutOptions, type PutResult } from "./blob-store";
 import type { Db } from "./db";
 import { HashingStream } from "./hashing-stream";
+import { truncateWal } from "./raw-sqlite";
 
 /**
  * A stored blob's file name: gzip-compressed (`.gz`), the original bytes waiting to be gzipped
@@ -42,6 +43,7 @@ export class FsBlobStore implements BlobStore {
   private compressing: Promise<void> = Promise.resolve();
   private gzipRunning = false;
   private stopped = false;
+  private readonly removals = new RemovalListeners();
   /** The start-up work: old temp files swept, `.raw` leftovers found and gzipped. */
   readonly recovered: Promise<void>;
 
@@ -63,9 +65,9 @@ export class FsBlobStore implements BlobStore {
     return new BlobLease(this.db, ttlMs, (hashes) => this.removeUnused(hashes));
   }
 
-  removeUnused(hashes: readonly string[], now = Date.now()): Promise<string[]> {
+  async removeUnused(hashes: readonly string[], now = Date.now()): Promise<string[]> {
     // The file goes inside the checking transaction, which holds the database write lock.
-    return removeUnusedBlobs(
+    const removed = await removeUnusedBlobs(
       this.db,
       "sqlite",
       hashes,
@@ -73,6 +75,24 @@ export class FsBlobStore implements BlobStore {
         for (const form of FORMS) await fs.promises.rm(this.pathOf(sha, form), { force: true });
       },
       now,
+    );
+    return this.removals.notify(removed);
+  }
+
+  onRemoved(listener: (sha256: string) => Promise<void>): void {
+    this.removals.add(listener);
+  }
+
+  /**
+   * A blob kept as it is (compressed already) is linked, not copied: one file on disk for both
+   * names. Its bytes are never rewritten in place (a blob is renamed in whole, and only `.raw`
+   * files are gzipped), so the link stays the blob's content. A blob stored `.gz` or `.raw`, or a
+   * `dest` on another filesystem, gives false.
+   */
+  async linkOriginal(sha256: string, dest: string): Promise<boolean> {
+    return fs.promises.link(this.pathOf(sha256, "identity"), dest).then(
+      () => true,
+      () => false,
     );
   }
 
@@ -211,7 +231,8 @@ export class FsBlobStore implements BlobStore {
    * to a temp file, is renamed to `.gz`, then its `.raw` is deleted; the swap holds the database
    * write lock, as a removal does, so a blob removed meanwhile is not brought back. Resolves when
    * the queue is empty; never throws (a failure leaves the `.raw`, read as it is, for the next
-   * start-up or collection).
+   * start-up or collection). Then the catalog's WAL, grown by the ingest, is folded into the
+   * database and truncated (`truncateWal`).
    */
   compressPending(): Promise<void> {
     if (!this.gzipRunning) {
@@ -223,13 +244,21 @@ export class FsBlobStore implements BlobStore {
 
   private async drainGzip(): Promise<void> {
     try {
-      for (let next = first(this.pendingGzip); next !== undefined; next = first(this.pendingGzip)) {
-        if (this.stopped) return;
-        this.pendingGzip.delete(next);
-        await this.gzipRaw(next).catch((err) => {
-          // After shutdown the catalog closes under it: that is the shutdown, not a fault.
-          if (!this.stopped) console.error(`[runlens] gzip of stored blob ${next.slice(0, 12)} failed`, err);
+      while (!this.stopped) {
+        for (let next = first(this.pendingGzip); next !== undefined; next = first(this.pendingGzip)) {
+          if (this.stopped) return;
+          this.pendingGzip.delete(next);
+          await this.gzipRaw(next).catch((err) => {
+            // After shutdown the catalog closes under it: that is the shutdown, not a fault.
+            if (!this.stopped) console.error(`[runlens] gzip of stored blob ${next.slice(0, 12)} failed`, err);
+          });
+        }
+        // The ingest's writes are in the catalog's WAL: folded into the database, it shrinks to nothing.
+        await truncateWal(this.db).catch((err) => {
+          if (!this.stopped) console.error("[runlens] checkpoint of the catalog's WAL failed", err);
         });
+        // A blob queued during the checkpoint is gzipped in this run, which it found under way.
+        if (this.pendingGzip.size === 0) return;
       }
     } finally {
       // Cleared as the queue is found empty, in the same step: a blob queued after it starts a

@@ -5,7 +5,7 @@ import { createGunzip } from "node:zlib";
 import { sql } from "kysely";
 import { BlobEncoder, storeGzip, type BlobEncoding } from "./blob-encoding";
 import { BlobLease, dropExpiredLeases, removeUnusedBlobs, unreferencedHashes } from "./blob-leases";
-import type { BlobStore, Collected, PutOptions, PutResult } from "./blob-store";
+import { RemovalListeners, type BlobStore, type Collected, type PutOptions, type PutResult } from "./blob-store";
 import type { Db } from "./db";
 import { HashingStream } from "./hashing-stream";
 
@@ -20,15 +20,21 @@ const CHUNK_BYTES = 1 << 20;
  * can tell a crashed upload's leftovers from one still arriving.
  */
 export class PgBlobStore implements BlobStore {
+  private readonly removals = new RemovalListeners();
+
   constructor(private readonly db: Db) {}
+
+  onRemoved(listener: (sha256: string) => Promise<void>): void {
+    this.removals.add(listener);
+  }
 
   lease(ttlMs: number): BlobLease {
     return new BlobLease(this.db, ttlMs, (hashes) => this.removeUnused(hashes));
   }
 
-  removeUnused(hashes: readonly string[], now = Date.now()): Promise<string[]> {
+  async removeUnused(hashes: readonly string[], now = Date.now()): Promise<string[]> {
     // The same advisory lock as put's rename: a blob is never deleted while it is being reused.
-    return removeUnusedBlobs(
+    const removed = await removeUnusedBlobs(
       this.db,
       "postgres",
       hashes,
@@ -37,6 +43,7 @@ export class PgBlobStore implements BlobStore {
       },
       now,
     );
+    return this.removals.notify(removed);
   }
 
   async collect({ graceMs, now = Date.now() }: { graceMs: number; now?: number }): Promise<Collected> {

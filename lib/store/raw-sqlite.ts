@@ -19,3 +19,25 @@ export function registerRawSqlite(db: Db, sqlite: SQLite.Database): void {
 export function rawSqlite(db: Db): SQLite.Database | undefined {
   return handles.get(db);
 }
+
+/**
+ * Copies the catalog's write-ahead log into the database file and truncates the log to nothing
+ * (SQLite mode; PostgreSQL gives false). An ingest grows the WAL by about what it wrote, and
+ * SQLite's own checkpoints reuse the file rather than shrink it, so it would stay that big beside
+ * the database. Never waits for a lock: when another connection reads or writes, the WAL is left
+ * as it is (false) for the next call.
+ */
+export async function truncateWal(db: Db): Promise<boolean> {
+  const sqlite = rawSqlite(db);
+  if (!sqlite?.open) return false;
+  return db.connection().execute(async () => {
+    const wait = sqlite.pragma("busy_timeout", { simple: true }) as number;
+    sqlite.pragma("busy_timeout = 0");
+    try {
+      const [result] = sqlite.pragma("wal_checkpoint(TRUNCATE)") as Array<{ busy: number }>;
+      return result?.busy === 0;
+    } finally {
+      sqlite.pragma(`busy_timeout = ${wait}`);
+    }
+  });
+}

@@ -3,7 +3,10 @@
  * kept in the blob store like an uploaded file (the file store, or PostgreSQL's chunks), named by
  * a `run_column_files` row, and read by DuckDB from a local cache file: `<cache>/<sha256>.parquet`,
  * fetched from the blob store on first read. Content-addressed, so a cached file is never stale,
- * and written to a temp file and renamed, so a killed process leaves no half file behind.
+ * and written to a temp file and renamed, so a killed process leaves no half file behind. On the
+ * file store the cache file is a hard link to the blob (kept as written, zstd Parquet being
+ * compressed already), so the data dir holds the file once; elsewhere (PostgreSQL's chunks, a
+ * cache on another filesystem) it is a copy. Either goes when its blob is removed.
  */
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -29,7 +32,10 @@ const fetching = new Map<string, Promise<void>>();
 /** Where `db`'s runs keep their columnar files: the app context's blob store and a cache dir. */
 export function attachRunFiles(db: Db, blobs: BlobStore, cacheDir: string): void {
   fs.mkdirSync(path.join(cacheDir, "tmp"), { recursive: true });
-  attached.set(db, { blobs, cacheDir });
+  const files = { blobs, cacheDir };
+  attached.set(db, files);
+  // A hard link would keep a removed blob's bytes on disk; a copy would outlive every run.
+  blobs.onRemoved((sha256) => fs.promises.rm(cachePath(files, sha256), { force: true }));
   void sweepTmp(path.join(cacheDir, "tmp"));
 }
 
@@ -68,7 +74,7 @@ export function runFileTmpPath(db: Db, ext = "parquet"): string {
   return path.join(runFilesOf(db).cacheDir, "tmp", `${randomUUID()}.${ext}`);
 }
 
-const cachePath = (files: RunFiles, sha256: string) => path.join(files.cacheDir, `${sha256}.parquet`);
+const cachePath = (files: RunFiles, sha256: string): string => path.join(files.cacheDir, `${sha256}.parquet`);
 
 /**
  * Stores the file at `localPath` as the run's `name` (replacing an earlier one) and keeps it as
@@ -92,8 +98,25 @@ export async function putRunFile(
       .execute();
   });
   const cached = cachePath(files, put.sha256);
-  if (fs.existsSync(cached)) await fs.promises.rm(localPath, { force: true });
+  if (fs.existsSync(cached) || (await linkToCache(files, put.sha256, cached)))
+    await fs.promises.rm(localPath, { force: true });
   else await fs.promises.rename(localPath, cached);
+}
+
+/**
+ * Makes the cache file of `sha256` a hard link to its blob, through a temp name and a rename;
+ * false when the blob store keeps no local file to link to (see `BlobStore.linkOriginal`).
+ */
+async function linkToCache(files: RunFiles, sha256: string, cached: string): Promise<boolean> {
+  if (!files.blobs.linkOriginal) return false;
+  const tmp = path.join(files.cacheDir, "tmp", `${randomUUID()}.parquet`);
+  if (!(await files.blobs.linkOriginal(sha256, tmp))) return false;
+  try {
+    await fs.promises.rename(tmp, cached);
+  } finally {
+    await fs.promises.rm(tmp, { force: true });
+  }
+  return true;
 }
 
 /** The local path of the run's `name` file, fetched into the cache if need be; null: the run has none. */
@@ -118,6 +141,7 @@ export async function runFilePath(db: Db, runId: string, name: string): Promise<
 }
 
 async function fetchToCache(files: RunFiles, sha256: string, cached: string): Promise<void> {
+  if (await linkToCache(files, sha256, cached)) return;
   const tmp = path.join(files.cacheDir, "tmp", `${randomUUID()}.parquet`);
   try {
     await pipeline(await files.blobs.open(sha256), fs.createWriteStream(tmp));
