@@ -6,7 +6,13 @@ import { createGunzip } from "node:zlib";
 import type { Readable } from "node:stream";
 import { BlobEncoder, storeGzip, type BlobEncoding } from "./blob-encoding";
 import { BlobLease, dropExpiredLeases, removeUnusedBlobs, unreferencedHashes } from "./blob-leases";
-import { RemovalListeners, type BlobStore, type Collected, type PutOptions, type PutResult } from "./blob-store";
+import {
+  RemovalListeners,
+  type BlobStore,
+  type Collected,
+  type PutOptions,
+  type PutResult,
+} from "./blob-store";
 import type { Db } from "./db";
 import { HashingStream } from "./hashing-stream";
 import { truncateWal } from "./raw-sqlite";
@@ -250,7 +256,8 @@ export class FsBlobStore implements BlobStore {
           this.pendingGzip.delete(next);
           await this.gzipRaw(next).catch((err) => {
             // After shutdown the catalog closes under it: that is the shutdown, not a fault.
-            if (!this.stopped) console.error(`[runlens] gzip of stored blob ${next.slice(0, 12)} failed`, err);
+            if (!this.stopped)
+              console.error(`[runlens] gzip of stored blob ${next.slice(0, 12)} failed`, err);
           });
         }
         // The ingest's writes are in the catalog's WAL: folded into the database, it shrinks to nothing.

@@ -5,7 +5,13 @@ import { createGunzip } from "node:zlib";
 import { sql } from "kysely";
 import { BlobEncoder, storeGzip, type BlobEncoding } from "./blob-encoding";
 import { BlobLease, dropExpiredLeases, removeUnusedBlobs, unreferencedHashes } from "./blob-leases";
-import { RemovalListeners, type BlobStore, type Collected, type PutOptions, type PutResult } from "./blob-store";
+import {
+  RemovalListeners,
+  type BlobStore,
+  type Collected,
+  type PutOptions,
+  type PutResult,
+} from "./blob-store";
 import type { Db } from "./db";
 import { HashingStream } from "./hashing-stream";
 
