@@ -10,6 +10,15 @@
 export type PyValue = string | number | boolean | null | PyValue[] | { [k: string]: PyValue };
 
 const MAX_DEPTH = 32;
+// Sticky: each matches at the reader's position only, without copying the rest of the line.
+const NUMBER = /-?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|inf|nan)/y;
+const WORD = /[A-Za-z_][\w.]*/y;
+const KEY = /[A-Za-z_]\w*/y;
+
+function at(re: RegExp, s: string, i: number): string | null {
+  re.lastIndex = i;
+  return re.exec(s)?.[0] ?? null;
+}
 
 class Reader {
   i = 0;
@@ -26,21 +35,21 @@ class Reader {
     if (c === "{") return this.dict(depth);
     if (c === "[" || c === "(") return this.list(c === "[" ? "]" : ")", depth);
     if (c === "'" || c === '"') return this.string();
-    const num = /^-?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|inf|nan)/.exec(this.s.slice(this.i));
-    if (num) {
-      this.i += num[0].length;
-      const n = Number(num[0]);
-      return Number.isFinite(n) ? n : num[0];
+    const num = at(NUMBER, this.s, this.i);
+    if (num !== null) {
+      this.i += num.length;
+      const n = Number(num);
+      return Number.isFinite(n) ? n : num;
     }
-    const word = /^[A-Za-z_][\w.]*/.exec(this.s.slice(this.i));
-    if (!word) return undefined;
-    this.i += word[0].length;
-    if (word[0] === "True") return true;
-    if (word[0] === "False") return false;
-    if (word[0] === "None") return null;
+    const word = at(WORD, this.s, this.i);
+    if (word === null) return undefined;
+    this.i += word.length;
+    if (word === "True") return true;
+    if (word === "False") return false;
+    if (word === "None") return null;
     this.ws();
     if (this.s[this.i] !== "(") return undefined;
-    return this.call(word[0], depth);
+    return this.call(word, depth);
   }
 
   string(): string | undefined {
@@ -107,14 +116,14 @@ class Reader {
         this.i++;
         return out;
       }
-      const key = /^[A-Za-z_]\w*/.exec(this.s.slice(this.i));
-      if (!key) return undefined;
-      this.i += key[0].length;
+      const key = at(KEY, this.s, this.i);
+      if (key === null) return undefined;
+      this.i += key.length;
       this.ws();
       if (this.s[this.i++] !== "=") return undefined;
       const v = this.value(depth + 1);
       if (v === undefined) return undefined;
-      out[key[0]] = v;
+      out[key] = v;
       this.ws();
       if (this.s[this.i] === ",") this.i++;
       else if (this.s[this.i] !== ")") return undefined;
