@@ -199,6 +199,6 @@ export function parseSummaryJson(doc: unknown): AiperfSummary | null {
     wasCancelled: typeof d.was_cancelled === "boolean" ? d.was_cancelled : null,
     telemetryGpus: readTelemetryGpus(d.telemetry_data),
     warmupMetrics: warmup ? metricBlocks(warmup, NONE) : null,
-    runConfig: aiperfRunConfig(d.input_config, d.metadata),
+    runConfig: aiperfRunConfig(d.input_config, d.metadata, d.run_info),
   };
 }

@@ -9,6 +9,7 @@
 
 export const RUN_CONFIG_KEYS = [
   "dataset",
+  "datasetSampling",
   "randomSeed",
   "kvCacheConfig",
   "kvOffloadConfig",
@@ -65,18 +66,29 @@ function put(info: RunConfigInfo, key: RunConfigKey, value: string | number | nu
 }
 
 /**
- * aiperf's prompt source and seed from its summary (`input_config.input`, v1 `UserConfig`):
+ * aiperf's prompt source, sampling and seed from its summary, in both `input_config` layouts
+ * (lib/formats/aiperf-input-config.ts). v1 `UserConfig` (≤0.7, `input_config.input`):
  * `public_dataset` (a named public corpus), `file` (an input file, with `custom_dataset_type`),
- * else synthetic prompts; `random_seed`. aiperf writes no hash of the prompts it sent. Newer
- * builds also describe the corpus in `metadata.dataset` (`hf_dataset_name`, `loader`).
+ * else synthetic prompts; `random_seed`. v2 `BenchmarkConfig` (0.8+, aiperf
+ * src/aiperf/config/dataset/config.py): `datasets[]`, each `{name, type, …}` of type `synthetic`,
+ * `file` (`path` or inline `records`, `format`) or `public` (`dataset`, `hf_subset`), with
+ * `sampling` (sequential, random, shuffle) and `random_seed`; the profiling phase names the one it
+ * sends (`phases[].dataset`), else the only or first is read; the seed falls back to the config's
+ * and `run_info.random_seed`. Both layouts name one corpus alike ("input file x.jsonl
+ * (multi_turn)"), so a v1 and a v2 run of the same file compare equal. aiperf writes no hash of
+ * the prompts it sent. Newer builds also describe the corpus in `metadata.dataset`
+ * (`hf_dataset_name`, `loader`), which is read first.
  */
-export function aiperfRunConfig(inputConfig: unknown, metadata: unknown): RunConfigInfo {
+export function aiperfRunConfig(inputConfig: unknown, metadata: unknown, runInfo?: unknown): RunConfigInfo {
   const info: RunConfigInfo = {};
-  const input = obj(obj(inputConfig)?.input);
+  const cfg = obj(inputConfig);
+  const input = obj(cfg?.input);
   const meta = obj(metadata);
   const ds = obj(meta?.dataset);
   const hf = str(ds?.hf_dataset_name);
+  const v2 = cfg ? v2Dataset(cfg) : null;
   if (hf) put(info, "dataset", `public dataset ${hf}`, "aiperf metadata.dataset.hf_dataset_name");
+  else if (v2?.corpus) put(info, "dataset", v2.corpus, v2.source);
   else if (input) {
     const pub = str(input.public_dataset);
     const file = str(input.file);
@@ -92,7 +104,20 @@ export function aiperfRunConfig(inputConfig: unknown, metadata: unknown): RunCon
     else if (obj(input.prompt) || obj(input.conversation))
       put(info, "dataset", "synthetic", "aiperf input_config.input (no file or public dataset)");
   }
+  if (v2?.sampling) put(info, "datasetSampling", v2.sampling, `${v2.source}.sampling`);
+  else if (input)
+    put(
+      info,
+      "datasetSampling",
+      str(input.dataset_sampling_strategy),
+      "aiperf input_config.input.dataset_sampling_strategy",
+    );
   if (input) put(info, "randomSeed", num(input.random_seed), "aiperf input_config.input.random_seed");
+  else if (v2?.seed !== null && v2?.seed !== undefined)
+    put(info, "randomSeed", v2.seed, `${v2.source}.random_seed`);
+  else if (cfg && num(cfg.random_seed) !== null)
+    put(info, "randomSeed", num(cfg.random_seed), "aiperf input_config.random_seed");
+  else put(info, "randomSeed", num(obj(runInfo)?.random_seed), "aiperf run_info.random_seed");
   if (meta && typeof meta.submission_valid === "boolean") {
     info.submissionValid = meta.submission_valid;
     const reasons = Array.isArray(meta.submission_invalid_reasons)
@@ -101,6 +126,54 @@ export function aiperfRunConfig(inputConfig: unknown, metadata: unknown): RunCon
     if (reasons.length > 0) info.submissionInvalidReasons = reasons.join("; ");
   }
   return info;
+}
+
+interface V2Dataset {
+  corpus: string | null;
+  sampling: string | null;
+  seed: number | null;
+  source: string;
+}
+
+/** The v2 dataset the profiling phase sends, described as the v1 reader names a corpus. */
+function v2Dataset(cfg: Record<string, unknown>): V2Dataset | null {
+  const list: Array<Record<string, unknown>> = Array.isArray(cfg.datasets)
+    ? cfg.datasets.map(obj).filter((d): d is Record<string, unknown> => d !== null)
+    : obj(cfg.datasets)
+      ? Object.entries(obj(cfg.datasets)!).flatMap(([name, d]) => (obj(d) ? [{ name, ...obj(d) }] : []))
+      : obj(cfg.dataset)
+        ? [obj(cfg.dataset)!]
+        : [];
+  if (list.length === 0) return null;
+  const phases: Array<Record<string, unknown> | null> = Array.isArray(cfg.phases)
+    ? cfg.phases.map(obj)
+    : Object.entries(obj(cfg.phases) ?? {}).map(([name, p]) => (obj(p) ? { name, ...obj(p) } : null));
+  const profiling =
+    phases.find((p) => p?.name === "profiling" || p?.type === "profiling") ??
+    phases.find((p) => p && p.exclude_from_results !== true && p.name !== "warmup");
+  const named = str(profiling?.dataset);
+  const index = named ? list.findIndex((d) => d.name === named) : 0;
+  const d = list[index >= 0 ? index : 0];
+  const at = Array.isArray(cfg.datasets)
+    ? `aiperf input_config.datasets[${index >= 0 ? index : 0}]`
+    : "aiperf input_config.datasets";
+  const type = str(d.type);
+  const format = str(d.format);
+  let corpus: string | null = null;
+  if (type === "synthetic") corpus = "synthetic";
+  else if (type === "public") {
+    const name = str(d.dataset) ?? str(d.hf_weka_dataset);
+    const subset = str(d.hf_subset);
+    corpus = name ? `public dataset ${name}${subset ? ` (${subset})` : ""}` : null;
+  } else if (type === "file") {
+    const file = baseName(d.path);
+    corpus = file
+      ? `input file ${file}${format ? ` (${format})` : ""}`
+      : d.records !== undefined
+        ? `inline records${format ? ` (${format})` : ""}`
+        : null;
+  }
+  return { corpus, sampling: str(d.sampling), seed: num(d.random_seed), source: at };
 }
 
 /**
@@ -330,6 +403,114 @@ export function vllmRunConfig(labelSets: ReadonlyArray<Record<string, string>>):
       ),
       `${src} kv_offloading_size`,
     );
+  }
+  return info;
+}
+
+/** A JSON setting given as text (`--speculative-config '{"method": …}'`) or already an object. */
+function jsonSetting(v: unknown): Record<string, unknown> | null {
+  const o = obj(v);
+  if (o) return o;
+  const s = str(v);
+  if (!s || !s.startsWith("{")) return null;
+  try {
+    return obj(JSON.parse(s));
+  } catch {
+    return null;
+  }
+}
+
+const baseName = (v: unknown): string | null => str(v)?.split(/[\\/]/).pop() ?? null;
+
+/**
+ * The tier a vLLM KV connector serves reuse from (`kv_connector`, the names registered in
+ * vllm/distributed/kv_transfer/kv_connector/factory.py): LMCache's connectors offload to LMCache
+ * (CPU, disk, remote), `OffloadingConnector` is vLLM's native CPU offload (the same two
+ * `kv_offloading_backend` names `cache_config_info` gives), a `MultiConnector` is its
+ * `kv_connector_extra_config.connectors` in order; any other connector (Nixl, P2P NCCL,
+ * Mooncake …) moves KV between instances and is named as it is.
+ */
+function connectorTier(name: string, extra: Record<string, unknown> | null, depth = 0): string {
+  if (/^LMCache/i.test(name)) return "lmcache";
+  if (name === "OffloadingConnector") return "native";
+  if (name === "MultiConnector" && depth < 4 && Array.isArray(extra?.connectors)) {
+    const parts = extra.connectors
+      .map(obj)
+      .map((c) => {
+        const n = str(c?.kv_connector);
+        return n ? connectorTier(n, jsonSetting(c?.kv_connector_extra_config), depth + 1) : null;
+      })
+      .filter((p): p is string => p !== null);
+    if (parts.length > 0) return parts.join("+");
+  }
+  return name;
+}
+
+/**
+ * vLLM's serving arguments where a file states them (vllm/engine/arg_utils.py `EngineArgs`):
+ * `speculative_config` (`--speculative-config`, a JSON object: `method`, `num_speculative_tokens`,
+ * `model` of the draft; the engine's own repr names the count `num_spec_tokens`) and
+ * `kv_transfer_config` (`--kv-transfer-config`, vllm/config/kv_transfer.py `KVTransferConfig`:
+ * `kv_connector`, `kv_role`, `kv_connector_extra_config`), else `kv_offloading_size` with
+ * `kv_offloading_backend`. Each may be an object or its JSON text. `complete` says the arguments
+ * are every non-default one (vLLM's "non-default args" line), so an absent setting is vLLM's
+ * default: no speculative decoding, no connector, no offload; otherwise an absent setting says
+ * nothing.
+ */
+export function vllmServeRunConfig(
+  args: Record<string, unknown>,
+  source: string,
+  complete: boolean,
+): RunConfigInfo {
+  const info: RunConfigInfo = {};
+  const specRaw = args.speculative_config;
+  if (specRaw !== undefined || complete) {
+    const spec = jsonSetting(specRaw);
+    if (spec || specRaw === null || specRaw === undefined) {
+      const method = str(spec?.method);
+      put(
+        info,
+        "speculativeDecoding",
+        configText(
+          spec
+            ? [
+                ["method", method],
+                ["num_speculative_tokens", spec.num_speculative_tokens ?? spec.num_spec_tokens],
+                ["draft_model", baseName(spec.model)],
+              ]
+            : [["method", "none"]],
+        ),
+        `${source} speculative_config`,
+      );
+    }
+  }
+  const kvRaw = args.kv_transfer_config;
+  const kv = jsonSetting(kvRaw);
+  const connector = str(kv?.kv_connector);
+  if (connector) {
+    put(
+      info,
+      "kvOffloadConfig",
+      configText([
+        ["offload", connectorTier(connector, jsonSetting(kv?.kv_connector_extra_config))],
+        ["kv_connector", connector],
+        ["kv_role", kv?.kv_role],
+      ]),
+      `${source} kv_transfer_config`,
+    );
+  } else if (args.kv_offloading_size !== undefined && args.kv_offloading_size !== null) {
+    const size = num(args.kv_offloading_size) ?? num(Number(args.kv_offloading_size));
+    put(
+      info,
+      "kvOffloadConfig",
+      configText([
+        ["offload", str(args.kv_offloading_backend) ?? "native"],
+        ["kv_offloading_size", size],
+      ]),
+      `${source} kv_offloading_size`,
+    );
+  } else if (complete || kvRaw === null) {
+    put(info, "kvOffloadConfig", configText([["offload", "none"]]), `${source} kv_transfer_config`);
   }
   return info;
 }

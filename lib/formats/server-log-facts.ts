@@ -2,8 +2,13 @@
  * Run facts from engine startup logs (docs/formats.md §Server logs): the engine and its version,
  * the served model and the parallel sizes, from the lines each engine prints once at start —
  * vLLM's "vLLM API server version …" and "Initializing a V1 LLM engine (v…) with config: …",
- * SGLang's `server_args=ServerArgs(…)`, TensorRT-LLM's "TensorRT-LLM version: …".
+ * SGLang's `server_args=ServerArgs(…)`, TensorRT-LLM's "TensorRT-LLM version: …". vLLM's serving
+ * configuration the doctor compares (speculative decoding, KV connector or offload) is read from its
+ * "non-default args: {…}" line and the engine line's `speculative_config=…` (`runConfig()`).
  */
+import { readPythonRepr } from "./python-repr";
+import { vllmServeRunConfig, type RunConfigInfo } from "./run-config";
+
 export interface LogFacts {
   engine: "vllm" | "sglang" | "trtllm" | null;
   version: string | null;
@@ -17,6 +22,8 @@ export interface LogFacts {
 const VLLM_VERSION = /vLLM API server version (\d[\w.+-]*)|LLM engine \(v(\d[\w.+-]*)\)/;
 const VLLM_CONFIG = /LLM engine \(v[^)]*\) with config:/;
 const SGLANG_ARGS = /server_args=ServerArgs\(/;
+const VLLM_NON_DEFAULT = "non-default args: {";
+const VLLM_SPEC = "speculative_config=";
 const TRTLLM_VERSION = /TensorRT-LLM version:\s*(\d[\w.+-]*)/;
 
 const quoted = (line: string, key: string) =>
@@ -42,8 +49,21 @@ export class LogFactsScanner {
     ep: null,
   };
 
+  private config: RunConfigInfo = {};
+
+  /** Settings already read win: a log states its configuration once per engine start. */
+  private addConfig(c: RunConfigInfo): void {
+    for (const [k, v] of Object.entries(c)) if (!(k in this.config)) this.config[k] = v;
+  }
+
   line(text: string): void {
     const f = this.facts;
+    const nd = text.indexOf(VLLM_NON_DEFAULT);
+    if (nd >= 0) {
+      const args = readPythonRepr(text, nd + VLLM_NON_DEFAULT.length - 1)?.value;
+      if (args && typeof args === "object" && !Array.isArray(args))
+        this.addConfig(vllmServeRunConfig(args, "vLLM non-default args", true));
+    }
     const vv = VLLM_VERSION.exec(text);
     if (vv) {
       f.engine = "vllm";
@@ -55,6 +75,13 @@ export class LogFactsScanner {
       f.tp ??= sized(text, "tensor_parallel_size");
       f.pp ??= sized(text, "pipeline_parallel_size");
       f.dp ??= sized(text, "data_parallel_size");
+      const at = text.indexOf(VLLM_SPEC);
+      if (at >= 0) {
+        // `None`, or `SpeculativeConfig(method='eagle3', model='…', num_spec_tokens=3)`.
+        const spec = readPythonRepr(text, at + VLLM_SPEC.length)?.value;
+        if (spec === null || (typeof spec === "object" && !Array.isArray(spec)))
+          this.addConfig(vllmServeRunConfig({ speculative_config: spec }, "vLLM engine config", false));
+      }
       return;
     }
     if (SGLANG_ARGS.test(text)) {
@@ -71,6 +98,11 @@ export class LogFactsScanner {
       f.engine ??= "trtllm";
       f.version ??= tv[1];
     }
+  }
+
+  /** The speculative decoding and KV connector/offload settings the log stated (run info entries). */
+  runConfig(): RunConfigInfo {
+    return { ...this.config };
   }
 
   result(): LogFacts | null {

@@ -20,6 +20,7 @@ import {
   withoutOutOfRange,
   type BenchResult,
 } from "./bench-result";
+import { vllmServeRunConfig } from "./run-config";
 
 const TOOL = "vLLM bench serve";
 
@@ -172,6 +173,8 @@ export function readVllmResult(raw: Record<string, unknown>): BenchResult {
     sweepRun: d.run_number,
     ...Object.fromEntries(swept.map(([k, v]) => [`sweep.${k}`, v])),
     ...multiTurnFacts(d),
+    // The serving arguments a `vllm bench sweep` result carries among its serve overrides.
+    ...vllmServeRunConfig(d, "vLLM bench result", false),
   });
   const reasons = failureReasons(d);
   if (reasons) notes.push(reasons);

@@ -338,10 +338,35 @@ function runInfo(summary: AiperfSummary | undefined, trials: number): SummaryBlo
     // the total tokens/s over the time requests were in flight.
     set("effectiveConcurrency", summary.metrics.effective_concurrency?.avg);
     set("effectiveTotalTokensPerS", summary.metrics.effective_total_throughput?.avg);
+    for (const [k, v] of Object.entries(queueWaitInfo(summary.metrics))) set(k, v);
     for (const [k, v] of Object.entries(summary.runConfig ?? {})) set(k, v);
   }
   if (trials > 1) set("trials", trials);
   return info;
+}
+
+/**
+ * Client-side queueing, the doctor's evidence of a saturated load generator (docs/metrics.md
+ * §Comparable runs): aiperf's `credit_to_start_latency` (0.8+, src/aiperf/metrics/derived_latency.py:
+ * `request_start_ns − credit_issued_ns` per profiling record, the wait between when the scheduler
+ * issued a request and when a worker sent it), else the older `credit_drop_latency` (from when a
+ * worker received the credit to the send: the worker's part of that wait only).
+ */
+export function queueWaitInfo(metrics: AiperfSummary["metrics"]): Record<string, number | string> {
+  const full = metrics.credit_to_start_latency;
+  const block = full ?? metrics.credit_drop_latency;
+  if (!block || typeof block.p50 !== "number") return {};
+  const toMs = { ns: 1e-6, us: 1e-3, ms: 1, s: 1000, sec: 1000 }[block.unit ?? "ms"];
+  if (toMs === undefined) return {};
+  const out: Record<string, number | string> = {
+    queueWaitP50Ms: block.p50 * toMs,
+    queueWaitSource: full
+      ? "aiperf credit_to_start_latency (request_start_ns − credit_issued_ns)"
+      : "aiperf credit_drop_latency (credit received by a worker → request sent)",
+  };
+  if (typeof block.p90 === "number") out.queueWaitP90Ms = block.p90 * toMs;
+  if (typeof block.count === "number") out.queueWaitCount = block.count;
+  return out;
 }
 
 /** One configuration per trial folder, from its JSON summary (the CSV carries none). */

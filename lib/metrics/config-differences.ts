@@ -61,6 +61,21 @@ export function configReasons(a: Info, b: Info): Reason[] {
       b: ds[1].value,
       evidence: `${sources(ds[0].source, ds[1].source)}: other prompts (lengths, shared prefixes, turns) are another workload; no producer writes a hash of its prompts, so the named source is compared`,
     });
+  else {
+    // One corpus drawn another way (aiperf `sampling`: sequential, random, shuffle): other
+    // requests of it, in another order, so the same prompts do not meet the same cache state.
+    const sm = [sideOf(a, "datasetSampling"), sideOf(b, "datasetSampling")] as const;
+    if (sm[0] && sm[1] && norm(sm[0].value) !== norm(sm[1].value))
+      out.push({
+        name: "dataset",
+        group: "workload",
+        severity: "caveat",
+        label: "dataset sampling",
+        a: `${ds[0]?.value ?? "dataset"}, sampling ${sm[0].value}`,
+        b: `${ds[1]?.value ?? "dataset"}, sampling ${sm[1].value}`,
+        evidence: `${sources(sm[0].source, sm[1].source)}: the same corpus drawn another way (sequential, random with replacement, shuffled) sends other entries in another order, so repeats and prefix reuse differ`,
+      });
+  }
 
   const seed = [sideOf(a, "randomSeed"), sideOf(b, "randomSeed")] as const;
   if (seed[0] && seed[1] && seed[0].value !== seed[1].value)
@@ -121,15 +136,19 @@ export function configReasons(a: Info, b: Info): Reason[] {
     const ma = specMethod(spec[0].value);
     const mb = specMethod(spec[1].value);
     const diff = differingSettings(spec[0].value, spec[1].value);
-    if (diff.length > 0) {
-      const method = ma !== null && mb !== null && norm(ma) !== norm(mb);
+    // A configuration that names no method (vLLM infers it from the draft model) is still on:
+    // against "none" it differs though the two share no setting's name.
+    const onOff = (ma === "none") !== (mb === "none");
+    if (diff.length > 0 || onOff) {
+      const method = onOff || (ma !== null && mb !== null && norm(ma) !== norm(mb));
+      const whole = diff.length === 0 || (onOff && !diff.some(([k]) => k === "method"));
       out.push({
         name: "speculative-decoding",
         group: "system",
         severity: method ? "blocking" : "caveat",
         label: "speculative decoding",
-        a: diff.map(([k, x]) => `${k} ${x}`).join(", "),
-        b: diff.map(([k, , y]) => `${k} ${y}`).join(", "),
+        a: whole ? spec[0].value : diff.map(([k, x]) => `${k} ${x}`).join(", "),
+        b: whole ? spec[1].value : diff.map(([k, , y]) => `${k} ${y}`).join(", "),
         evidence: `${sources(spec[0].source, spec[1].source)}; ${
           method
             ? "speculative decoding is on in one run only, or by another method: tokens per step, ITL and throughput change with the acceptance rate"

@@ -39,6 +39,10 @@ export const RATE_BLOCK_POINTS = 0.02;
 export const RATE_BLOCK_LEVEL = 0.05;
 /** Achieved concurrency below this share of the requested is a saturated load generator. */
 export const SATURATION_SHARE = 0.9;
+/** Client-side queue wait at least this share of the TTFT (same percentile) is a saturated load generator … */
+export const QUEUE_WAIT_SHARE = 0.1;
+/** … when it is also at least this long (below it, clock skew between aiperf's processes). */
+export const QUEUE_WAIT_FLOOR_MS = 1;
 
 /** What the doctor reads of a run: its facts and what its summary stored. */
 export interface DoctorRun {
@@ -55,16 +59,19 @@ export interface DoctorRun {
     | "concurrency"
     | "requestRate"
   >;
-  requests?: Pick<
-    RequestsBlock,
-    | "count"
-    | "errorCount"
-    | "cancelledCount"
-    | "warmupCount"
-    | "warmupSource"
-    | "inputTokens"
-    | "outputTokens"
-  > | null;
+  requests?:
+    | (Pick<
+        RequestsBlock,
+        | "count"
+        | "errorCount"
+        | "cancelledCount"
+        | "warmupCount"
+        | "warmupSource"
+        | "inputTokens"
+        | "outputTokens"
+      > &
+        Partial<Pick<RequestsBlock, "ttftMs" | "e2eMs">>)
+    | null;
   info?: SummaryBlocks["info"];
   collectors?: Collectors;
   timeBreakdown?: RunSummary["timeBreakdown"];
@@ -435,31 +442,20 @@ export function diagnose(
       evidence: `rates ${(gap * 100).toFixed(1)} points apart; the figures are of the requests that succeeded, so a run that fails or cancels more is judged on a different set${block ? ` (≥ ${RATE_BLOCK_POINTS * 100} points with a run at ≥ ${RATE_BLOCK_LEVEL * 100}%: not comparable)` : ""}`,
     });
   }
-  const sat = (r: DoctorRun) => {
-    const achieved = num(r.info?.effectiveConcurrency);
-    const asked = r.facts.concurrency?.value ?? null;
-    return achieved !== null && asked !== null && achieved < SATURATION_SHARE * asked
-      ? { achieved, asked }
-      : null;
-  };
-  const sa = sat(a);
-  const sb = sat(b);
-  if (sa || sb) {
-    const side = (r: DoctorRun) => {
-      const achieved = num(r.info?.effectiveConcurrency);
-      const asked = r.facts.concurrency?.value;
-      return achieved === null || asked === undefined
-        ? "not measured"
-        : `${achieved.toFixed(2)} of ${asked} requested`;
-    };
+  const sa = saturationOf(a);
+  const sb = saturationOf(b);
+  if (sa.saturated || sb.saturated) {
+    const which =
+      sa.saturated && sb.saturated ? "both runs" : sa.saturated ? "the first run" : "the second run";
+    const why = [...new Set([...sa.evidence, ...sb.evidence])];
     out.push({
       name: "saturation",
       group: "measurement",
       severity: "caveat",
-      label: "achieved concurrency",
-      a: side(a),
-      b: side(b),
-      evidence: `aiperf's effective concurrency below ${SATURATION_SHARE * 100}% of the requested in ${sa && sb ? "both runs" : sa ? "the first run" : "the second run"}: the load generator (or the server's admission) did not hold the load, so the run measured a lighter one`,
+      label: "load generator",
+      a: sa.text,
+      b: sb.text,
+      evidence: `saturated load generator in ${which}: ${why.join("; ")}; the load generator (or the server's admission) did not hold the load, so the run measured a lighter one than it asked for`,
     });
   }
 
@@ -472,6 +468,51 @@ export function diagnose(
   }));
   return { verdict: verdictOf(reasons), reasons };
 }
+
+/**
+ * Whether a run's load generator held the load it was asked for (docs/metrics.md §Comparable
+ * runs): aiperf's effective (time-weighted) concurrency below SATURATION_SHARE of the requested,
+ * or client-side queueing (aiperf's wait from a request's credit being issued to its send, the
+ * run info's `queueWaitP50Ms` / `queueWaitP90Ms`) at least QUEUE_WAIT_SHARE of the TTFT at the
+ * same percentile (request latency where no TTFT was measured) and at least QUEUE_WAIT_FLOOR_MS.
+ */
+export function saturationOf(r: DoctorRun): { saturated: boolean; text: string; evidence: string[] } {
+  const parts: string[] = [];
+  const evidence: string[] = [];
+  const achieved = num(r.info?.effectiveConcurrency);
+  const asked = r.facts.concurrency?.value ?? null;
+  if (achieved !== null && asked !== null) {
+    parts.push(`concurrency ${achieved.toFixed(2)} of ${asked} requested`);
+    if (achieved < SATURATION_SHARE * asked)
+      evidence.push(`aiperf's effective concurrency below ${SATURATION_SHARE * 100}% of the requested`);
+  }
+  const w50 = num(r.info?.queueWaitP50Ms);
+  const w90 = num(r.info?.queueWaitP90Ms);
+  if (w50 !== null) {
+    const ttft = r.requests?.ttftMs ?? null;
+    const ref = ttft ?? r.requests?.e2eMs ?? null;
+    const refName = ttft ? "TTFT" : "request latency";
+    const src = typeof r.info?.queueWaitSource === "string" ? r.info.queueWaitSource : "aiperf";
+    parts.push(
+      `queue wait p50 ${ms(w50)}${w90 !== null ? `, p90 ${ms(w90)}` : ""}${ref ? ` against ${refName} p50 ${ms(ref.p50)}${ref.p90 !== undefined ? `, p90 ${ms(ref.p90)}` : ""}` : ""}`,
+    );
+    const large = (wait: number | null, at: number | undefined) =>
+      wait !== null && at !== undefined && wait >= QUEUE_WAIT_FLOOR_MS && wait >= QUEUE_WAIT_SHARE * at;
+    const hit50 = ref ? large(w50, ref.p50) : false;
+    const hit90 = ref ? large(w90, ref.p90) : false;
+    if (hit50 || hit90)
+      evidence.push(
+        `client-side queueing (${src}) at ${hit50 ? "p50" : "p90"} is at least ${QUEUE_WAIT_SHARE * 100}% of the ${refName}: requests waited in the load generator before they were sent`,
+      );
+  }
+  return {
+    saturated: evidence.length > 0,
+    text: parts.length > 0 ? parts.join("; ") : "not measured",
+    evidence,
+  };
+}
+
+const ms = (v: number) => `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ms`;
 
 function sources(x: string, y: string): string {
   return x === y ? `from ${x}` : `from ${x} and ${y}`;

@@ -28,7 +28,8 @@ const BASE_NS = 1762551940061660356n;
  * export only the profiling phase do), warmupDurationS (the warm-up is bounded by time, not count),
  * loadSlowdown (TTFT and ITL × (1 + loadSlowdown × (concurrency − 1)); 0 by default),
  * input (v1 `input_config.input`: random_seed, public_dataset, file …), metadata (the summary's
- * AgentX `metadata`: submission_valid, submission_invalid_reasons).
+ * AgentX `metadata`: submission_valid, submission_invalid_reasons), datasets (v2 `datasets[]`),
+ * summaryMetrics (further summary blocks, e.g. `credit_to_start_latency`).
  *
  * The input_config follows aiperf's config models: v1 `UserConfig` (aiperf
  * `aiperf/common/config/loadgen_config.py`: `loadgen.warmup_request_count`, `warmup_duration`);
@@ -105,6 +106,8 @@ export async function generateAiperfRun(outDir, opts = {}) {
   const config = inputConfig(opts.config ?? "v1", { concurrency, records, warmup, warmupDurationS });
   // v1 `input` (aiperf common/config/input_config.py: random_seed, public_dataset, file, prompt).
   if (opts.input) config.input = opts.input;
+  // v2 `datasets[]` (aiperf src/aiperf/config/dataset/config.py: name, type, path, format, sampling, random_seed).
+  if (opts.datasets) config.datasets = opts.datasets;
   const summary = {
     schema_version: "1.1",
     aiperf_version: "0.7.0",
@@ -113,6 +116,8 @@ export async function generateAiperfRun(outDir, opts = {}) {
     total_osl: { unit: "tokens", avg: totalOsl },
     total_isl: { unit: "tokens", avg: totalIsl },
     ...(errors > 0 ? { error_request_count: { unit: "requests", avg: errors } } : {}),
+    // Further summary blocks as aiperf writes them (0.8+ `credit_to_start_latency`, `effective_concurrency` …).
+    ...(opts.summaryMetrics ?? {}),
     input_config: config,
     // AgentX scenario runs (aiperf 0.8+): `metadata.submission_valid` and its reasons.
     ...(opts.metadata ? { metadata: opts.metadata } : {}),

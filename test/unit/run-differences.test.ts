@@ -264,9 +264,63 @@ describe("diagnose", () => {
     expect(names(held(3.7), held(3.9))).toEqual([]);
     const r = diagnose(held(3.9), held(2.5));
     expect(r.reasons.map((x) => [x.name, x.severity, x.a, x.b])).toEqual([
-      ["saturation", "caveat", "3.90 of 4 requested", "2.50 of 4 requested"],
+      ["saturation", "caveat", "concurrency 3.90 of 4 requested", "concurrency 2.50 of 4 requested"],
     ]);
     expect(r.reasons[0].evidence).toMatch(/in the second run/);
+  });
+
+  // aiperf 0.8+ (src/aiperf/metrics/derived_latency.py): credit_to_start_latency is
+  // request_start_ns − credit_issued_ns per profiling record; the run info carries its p50/p90.
+  it("saturation: a caveat when client-side queueing is 10% of the TTFT or more (p50 or p90), 1 ms at least", () => {
+    const queued = (
+      p50: number,
+      p90: number,
+      ttft: Stats | null = { count: 400, mean: 60, p50: 50, p90: 90, p99: 120 },
+    ) =>
+      run(
+        {},
+        {
+          requests: requests({ ttftMs: ttft }),
+          info: {
+            concurrency: 4,
+            effectiveConcurrency: 3.9,
+            queueWaitP50Ms: p50,
+            queueWaitP90Ms: p90,
+            queueWaitSource: "aiperf credit_to_start_latency (request_start_ns − credit_issued_ns)",
+          },
+        },
+      );
+    // 2 ms of 50, 8 ms of 90: under 10% at both percentiles.
+    expect(names(queued(2, 8), queued(2, 8))).toEqual([]);
+    // The p90 wait reaches 10% of the p90 TTFT (9 of 90).
+    const r = diagnose(queued(2, 8), queued(2, 9));
+    expect(r.reasons.map((x) => [x.name, x.severity, x.b])).toEqual([
+      [
+        "saturation",
+        "caveat",
+        "concurrency 3.90 of 4 requested; queue wait p50 2.00 ms, p90 9.00 ms against TTFT p50 50.0 ms, p90 90.0 ms",
+      ],
+    ]);
+    expect(r.reasons[0].evidence).toMatch(
+      /client-side queueing \(aiperf credit_to_start_latency .*\) at p90/,
+    );
+    expect(r.reasons[0].evidence).toMatch(/in the second run/);
+    // The p50 wait at 10% of the p50 TTFT.
+    expect(names(queued(5, 5), base)).toEqual([["saturation", "caveat"]]);
+    // Under the 1 ms floor: a 0.5 ms wait against a 2 ms TTFT is clock noise, not queueing.
+    const tiny = { count: 400, mean: 2, p50: 2, p90: 3, p99: 4 };
+    expect(names(queued(0.5, 0.5, tiny), base)).toEqual([]);
+    // No TTFT (not streamed): the request latency is the yardstick.
+    const noTtft = run(
+      {},
+      {
+        requests: requests({ ttftMs: null, e2eMs: { count: 400, mean: 40, p50: 40, p90: 60, p99: 80 } }),
+        info: { concurrency: 4, effectiveConcurrency: 3.9, queueWaitP50Ms: 4, queueWaitP90Ms: 5 },
+      },
+    );
+    const e2e = diagnose(base, noTtft).reasons[0];
+    expect(e2e.b).toMatch(/against request latency p50 40\.0 ms/);
+    expect(e2e.a).toBe("concurrency 3.90 of 4 requested");
   });
 
   it("accepts blocking differences by name or all; a caveat stays a caveat", () => {

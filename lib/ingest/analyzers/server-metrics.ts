@@ -9,7 +9,7 @@ import { WarningLog } from "@/lib/formats/json-lines";
 import { readPrometheusText } from "@/lib/formats/prometheus-text";
 import { readServerLog, type LogCapacity } from "@/lib/formats/server-log";
 import { LogFactsScanner } from "@/lib/formats/server-log-facts";
-import { vllmRunConfig } from "@/lib/formats/run-config";
+import { vllmRunConfig, type RunConfigInfo } from "@/lib/formats/run-config";
 import { VLLM_CACHE_CONFIG_INFO } from "@/lib/formats/server-metrics/catalog";
 import { serverMetricsFacts, withLogFacts } from "@/lib/metrics/server-metrics/run-facts";
 import { readServerMetricsCsv } from "@/lib/formats/server-metrics-csv";
@@ -179,7 +179,12 @@ export function serverMetricsAnalyzer(
     if (set.series.length === 0 && logs.length === 0) {
       const facts = withLogFacts({}, logFacts.result());
       const routerOnly = routerLogResult([]);
-      return { ...routerOnly, ...(Object.keys(facts).length > 0 ? { facts } : {}) };
+      const logConfig = logFacts.runConfig();
+      return {
+        ...routerOnly,
+        ...(Object.keys(facts).length > 0 ? { facts } : {}),
+        ...(Object.keys(logConfig).length > 0 ? { info: { ...routerOnly.info, ...logConfig } } : {}),
+      };
     }
     if ([...set.windows.values()].some((w) => w.source.startsWith(SCRAPE_SPAN_PREFIX)))
       warnings.push(
@@ -192,7 +197,10 @@ export function serverMetricsAnalyzer(
     }
     const info = {
       ...summary.info,
-      ...vllmRunConfig(set.series.filter((x) => x.name === VLLM_CACHE_CONFIG_INFO).map((x) => x.labels)),
+      ...servingConfig(
+        vllmRunConfig(set.series.filter((x) => x.name === VLLM_CACHE_CONFIG_INFO).map((x) => x.labels)),
+        logFacts.runConfig(),
+      ),
     };
     if (sets.prometheus.files.length > 0) info.serverMetricsPrometheusScrapes = sets.prometheus.files.length;
     if (chosen) info.serverMetricsExport = chosen;
@@ -258,4 +266,21 @@ export function serverMetricsAnalyzer(
     ingestFile,
     finish,
   };
+}
+
+/**
+ * vLLM's configuration from its metrics (`cache_config_info`) and from its log (non-default args,
+ * engine line). The metrics' KV cache stands; the log's KV connector (`--kv-transfer-config`),
+ * which `kv_offloading_size` does not show, wins over the metrics' offload entry when the log
+ * names one.
+ */
+function servingConfig(metrics: RunConfigInfo, log: RunConfigInfo): RunConfigInfo {
+  const out: RunConfigInfo = { ...log, ...metrics };
+  const logNamesConnector =
+    typeof log.kvOffloadConfig === "string" && /(^|, )kv_connector=/.test(log.kvOffloadConfig);
+  if (logNamesConnector) {
+    out.kvOffloadConfig = log.kvOffloadConfig;
+    out.kvOffloadConfigSource = log.kvOffloadConfigSource;
+  }
+  return out;
 }
