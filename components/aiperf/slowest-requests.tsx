@@ -14,6 +14,8 @@ import { AiperfRequestPanel } from "@/components/timeline/aiperf-request-panel";
 import { runSearchParams } from "@/components/run/search-params";
 import type { LatencyMetricId } from "./latency-metric";
 
+const ID_CLASS = "block max-w-[10ch] truncate sm:max-w-none";
+
 const SORT: Record<LatencyMetricId, "ttft" | "e2e" | "itl"> = { ttftMs: "ttft", e2eMs: "e2e", itlMs: "itl" };
 
 function slowestQuery(runId: string, sort: string) {
@@ -101,15 +103,20 @@ export function SlowestRequests({
             // aiperf's x_request_id, as the server logged it: the column says what it is for.
             header: <span title="aiperf's x_request_id, as sent to the server">Request ID</span>,
             className: "font-mono text-xs",
+            // A phone shows the id's first characters (the whole id is its title, the button's name and
+            // the detail's first line), so the latencies are on screen beside it.
             cell: (r) =>
               r.rid === null ? (
-                (r.requestId ?? "—")
+                <span className={ID_CLASS} title={r.requestId ?? undefined}>
+                  {r.requestId ?? "—"}
+                </span>
               ) : (
                 <button
                   type="button"
-                  className="break-all text-left text-accent underline decoration-dotted underline-offset-2 hover:decoration-solid"
+                  className={`${ID_CLASS} text-left text-accent underline decoration-dotted underline-offset-2 hover:decoration-solid aria-expanded:font-semibold aria-expanded:decoration-solid`}
                   aria-expanded={opened === r.rid}
                   aria-label={`Open request ${r.requestId ?? "without an id"} in detail`}
+                  title={r.requestId ?? undefined}
                   data-rid={r.rid}
                   onClick={() => open(r.rid!)}
                 >
