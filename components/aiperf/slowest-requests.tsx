@@ -86,7 +86,8 @@ export function SlowestRequests({
             <p className="text-sm font-semibold">Slowest requests by {label.toLowerCase()}</p>
             {data.reingestToOpen ? (
               <p className="text-xs text-muted" data-testid="slowest-reingest">
-                Stored before rows carried their ids: re-ingest the run to open a request from this table.
+                Stored before rows carried their ids: re-ingest the run (POST /api/runs/{runId}/reingest) to
+                open a request from this table.
               </p>
             ) : null}
           </div>

@@ -89,13 +89,20 @@ describe.each(TEST_STORES)("slowest lists' request ids on %s", (_name, pgUrl) =>
     const id = await uploadRun([{ name: "profile_export.jsonl", content: slowestCaseRecords() }]);
     const current = await storedPayload(db, id);
     // As version 1 wrote it: no ids, no re-ingest flag, no version column.
-    const { reingestToOpen: _, ...rest } = current;
-    const old = {
-      ...rest,
+    const old: Record<string, unknown> = {
+      ...current,
       lists: Object.fromEntries(
-        SLOWEST_SORTS.map((k) => [k, current.lists[k].map(({ rid: _rid, ...r }) => r)]),
+        SLOWEST_SORTS.map((k) => [
+          k,
+          current.lists[k].map((r) => {
+            const row: Record<string, unknown> = { ...r };
+            delete row.rid;
+            return row;
+          }),
+        ]),
       ),
     };
+    delete old.reingestToOpen;
     await db
       .deleteFrom("chart_data")
       .where("run_id", "=", id)

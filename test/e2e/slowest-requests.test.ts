@@ -134,7 +134,7 @@ describe("slowest requests open their request", () => {
     expect(await table.locator("button, a").count()).toBe(0);
     const note = page.getByTestId("slowest-reingest");
     expect(await note.count()).toBe(1);
-    expect(await note.textContent()).toContain("re-ingest");
+    expect(await note.textContent()).toContain(`re-ingest the run (POST /api/runs/${run.id}/reingest)`);
     await shot(page, "slowest-stored-without-ids-light-1440.png", { settleMs: 400 });
     await page.close();
   });
