@@ -37,7 +37,6 @@ import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 /** The stored chart that carries the epoch time of an aiperf run's first request. */
 export const AIPERF_ORIGIN_CHART = AIPERF_CHARTS.timeline.key;
 
-
 /** Where a run's aiperf timeline chart puts its first request on the epoch clock, when it does. */
 export function originOf(chart: unknown): number | null {
   const v =
