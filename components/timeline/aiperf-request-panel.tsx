@@ -48,11 +48,12 @@ export function AiperfRequestPanel({
   return (
     <RequestDetailFrame label="request detail" loading={q.isLoading} failed={!!q.error} onClose={onClose}>
       {r ? (
-        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+        // A phone stacks each value under its name: beside a column of names, values broke every few letters.
+        <dl className="grid grid-cols-1 gap-x-4 text-sm sm:grid-cols-[max-content_1fr] sm:gap-y-1">
           {rows.map(([k, v]) => (
             <div key={k} className="contents">
               <dt className="text-muted">{k}</dt>
-              <dd className="font-mono text-xs leading-5 break-all">{v}</dd>
+              <dd className="mb-2 font-mono text-xs leading-5 [overflow-wrap:anywhere] sm:mb-0">{v}</dd>
             </div>
           ))}
         </dl>

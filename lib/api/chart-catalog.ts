@@ -23,7 +23,7 @@ import {
   trialsPayloadSchema,
   ttftVsInputPayloadSchema,
 } from "./aiperf-charts";
-import { slowestPayloadSchema } from "./aiperf-requests";
+import { slowestPayloadSchema, upgradeSlowestPayload } from "./aiperf-requests";
 import { agentSessionsPayloadSchema, upgradeAgentSessionsPayload } from "./agent-sessions";
 import { dynamoTraceSessionsPayloadSchema } from "./dynamo-trace";
 import { dynamoSpansPayloadSchema, dynamoTraceRequestsPayloadSchema } from "./request-journey";
@@ -162,8 +162,9 @@ export const AIPERF_CHARTS = {
   slowest: defineChart({
     key: "aiperf-slowest",
     schema: slowestPayloadSchema,
-    version: 1,
+    version: 2,
     title: "Slowest requests",
+    upgrade: upgradeSlowestPayload,
   }),
   turns: defineChart({
     key: "aiperf-turns",

@@ -162,6 +162,9 @@ export function decodeTimeline(w: TimelineWire): TimelinePayload {
  */
 export const AIPERF_LINE_BITS = 2 ** 24;
 
+/** An aiperf bar's drill-down id: the record's file (its place in the run's file list) and line. */
+export const aiperfRequestId = (fileIndex: number, line: number) => fileIndex * AIPERF_LINE_BITS + line;
+
 /** One aiperf request of the timeline (TensorRT-LLM requests open the breakdown's drill-down). */
 export const timelineRequestSchema = z.object({
   id: z.number().int(),

@@ -5,7 +5,7 @@
  * columns were kept. One builder for both, so a stored timeline is exactly what the rows give.
  */
 import {
-  AIPERF_LINE_BITS,
+  aiperfRequestId,
   decodeTimeline,
   encodeTimeline,
   TIMELINE_DEFAULT_LIMIT,
@@ -36,9 +36,6 @@ import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 /** The stored chart that carries the epoch time of an aiperf run's first request. */
 export const AIPERF_ORIGIN_CHART = AIPERF_CHARTS.timeline.key;
-
-/** An aiperf bar's drill-down id: the record's file (its place in the run's file list) and line. */
-export const aiperfRequestId = (fileIndex: number, line: number) => fileIndex * AIPERF_LINE_BITS + line;
 
 /** Where a run's aiperf timeline chart puts its first request on the epoch clock, when it does. */
 export function originOf(chart: unknown): number | null {

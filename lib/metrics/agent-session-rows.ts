@@ -89,10 +89,19 @@ export function sessionTimeRows(sessions: AgentSession[], max = TIME_ROWS) {
   return { rows: rows.slice(0, max), total: rows.length };
 }
 
-/** A session id short enough for a row label: long hex ids keep their first 8 characters. */
+/**
+ * A session id short enough for a row label: long hex ids keep their first 8 characters. A
+ * session named `<x_correlation_id>/<conversation_id>` shortens each half, so the conversations
+ * of one reused correlation id read apart (both read "xxxxxxxx…" before).
+ */
 export function shortId(id: string): string {
-  return id.length > 14 ? `${id.slice(0, 8)}…` : id;
+  const slash = id.lastIndexOf("/");
+  if (slash > 0 && slash < id.length - 1 && id.length > 14)
+    return `${shortPart(id.slice(0, slash))}/${shortPart(id.slice(slash + 1))}`;
+  return shortPart(id);
 }
+
+const shortPart = (id: string) => (id.length > 14 ? `${id.slice(0, 8)}…` : id);
 
 /** The run's totals over every session in the payload. */
 export function sessionTotals(p: AgentSessionsPayload) {

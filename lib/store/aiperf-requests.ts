@@ -10,11 +10,13 @@ import {
   type RequestListQuery,
   type SlowestPayload,
 } from "@/lib/api/aiperf-requests";
+import { aiperfRequestId } from "@/lib/api/timeline";
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
 import { queryRows } from "./columnar/engine";
 import type { Db } from "./db";
 import { getChartText } from "./chart-payloads";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
+import { getFiles } from "./runs-repo";
 
 const SORT_COLUMN = { ttft: "ttft_ms", e2e: "e2e_ms", itl: "itl_ms", start: "start_ms" } as const;
 
@@ -38,12 +40,36 @@ export async function listRequests(db: Db, runId: string, q: RequestListQuery): 
     const [{ n }] = await queryRows<{ n: number }>(
       `select count(*)::integer as n from ${src} where phase = 'profiling' and ok = 1`,
     );
-    return { total: n, rows: await requestRows(db, runId, q) };
+    return { total: n, rows: await requestRows(db, runId, q), reingestToOpen: false };
   }
   const count = await measuredRows(db, runId)
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirst();
-  return { total: Number(count?.n ?? 0), rows: await requestRows(db, runId, q) };
+  return { total: Number(count?.n ?? 0), rows: await requestRows(db, runId, q), reingestToOpen: false };
+}
+
+/** How a stored row finds the id the run's request detail opens it by (`rid` of a request list). */
+type RidOf = (r: ListColumns) => number | null;
+
+/**
+ * The drill-down id of the run's rows, as the timeline gives it (lib/ingest/timeline-columns.ts):
+ * the file's place in the run's file list and the line, for a row with a start and an end (the
+ * timeline leaves the others out). A run with TensorRT-LLM requests has their timeline, whose ids
+ * are theirs: its aiperf rows get none.
+ */
+async function ridsOf(db: Db, runId: string): Promise<RidOf> {
+  const trtllm = await db
+    .selectFrom("trtllm_requests")
+    .select("idx")
+    .where("run_id", "=", runId)
+    .limit(1)
+    .executeTakeFirst();
+  if (trtllm) return () => null;
+  const fileIndex = new Map((await getFiles(db, runId)).map((f, i) => [f.id, i]));
+  return (r) => {
+    const f = fileIndex.get(r.file_id);
+    return f === undefined || r.start_ms === null || r.end_ms === null ? null : aiperfRequestId(f, r.line);
+  };
 }
 
 function measuredRows(db: Db, runId: string) {
@@ -68,23 +94,40 @@ export async function requestRows(
 ): Promise<RequestList["rows"]> {
   const column = SORT_COLUMN[q.sort];
   const src = await aiperfRequestsSource(db, runId);
-  if (src) return fileRequestRows(src, column, q, narrow);
+  const rid = await ridsOf(db, runId);
+  if (src) return fileRequestRows(src, column, q, narrow, rid);
   let query = measuredRows(db, runId).where(column, "is not", null);
   if (narrow.startsIn) query = query.where("start_ms", "in", narrow.startsIn);
   if (narrow.atLeast !== undefined && q.order === "desc") query = query.where(column, ">=", narrow.atLeast);
   const rows = await query
-    .select(["request_id", "start_ms", "ttft_ms", "e2e_ms", "itl_ms", "input_tokens", "output_tokens"])
+    .select(LIST_COLUMNS)
     .orderBy(column, q.order)
     .orderBy("line", "asc")
     .limit(q.limit)
     .execute();
-  return rows.map(listRow);
+  return rows.map((r) => listRow(r, rid));
 }
+
+const LIST_COLUMNS = [
+  "file_id",
+  "line",
+  "request_id",
+  "start_ms",
+  "end_ms",
+  "ttft_ms",
+  "e2e_ms",
+  "itl_ms",
+  "input_tokens",
+  "output_tokens",
+] as const;
 
 /** The stored columns a request list reads, from rows or the request file alike. */
 interface ListColumns {
+  file_id: string;
+  line: number;
   request_id: string | null;
   start_ms: number | null;
+  end_ms: number | null;
   ttft_ms: number | null;
   e2e_ms: number | null;
   itl_ms: number | null;
@@ -93,9 +136,10 @@ interface ListColumns {
 }
 
 /** One stored request as the request list shows it (starts in seconds). */
-function listRow(r: ListColumns): RequestList["rows"][number] {
+function listRow(r: ListColumns, rid: RidOf): RequestList["rows"][number] {
   return {
     requestId: r.request_id,
+    rid: rid(r),
     startS: r.start_ms === null ? null : r.start_ms / 1000,
     ttftMs: r.ttft_ms,
     e2eMs: r.e2e_ms,
@@ -116,6 +160,7 @@ async function fileRequestRows(
   column: (typeof SORT_COLUMN)[keyof typeof SORT_COLUMN],
   q: RequestListQuery,
   narrow: { atLeast?: number },
+  rid: RidOf,
 ): Promise<RequestList["rows"]> {
   const where = ["phase = 'profiling'", "ok = 1", `${column} is not null`];
   const values: Array<number | string> = [];
@@ -125,18 +170,22 @@ async function fileRequestRows(
     where.push(`${column} >= $${values.push(String(narrow.atLeast))}::double`);
   const limit = `$${values.push(q.limit)}::integer`;
   const rows = await queryRows<ListColumns>(
-    `select request_id, start_ms, ttft_ms, e2e_ms, itl_ms, input_tokens, output_tokens from ${src}
+    `select ${LIST_COLUMNS.join(", ")} from ${src}
       where ${where.join(" and ")}
       order by ${column} ${q.order === "desc" ? "desc" : "asc"}, line asc, file_id asc limit ${limit}`,
     values,
   );
-  return rows.map(listRow);
+  return rows.map((r) => listRow(r, rid));
 }
 
 /** The stored answer to `q`, or null when the payload does not cover it (ask the rows). */
 export function slowestFromPayload(payload: SlowestPayload, q: RequestListQuery): RequestList | null {
   if (q.order !== "desc" || q.sort === "start" || q.limit > payload.limit) return null;
-  return { total: payload.total, rows: payload.lists[q.sort].slice(0, q.limit) };
+  return {
+    total: payload.total,
+    rows: payload.lists[q.sort].slice(0, q.limit),
+    reingestToOpen: payload.reingestToOpen,
+  };
 }
 
 /**

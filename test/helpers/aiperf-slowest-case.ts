@@ -89,7 +89,7 @@ export async function expectStoredSlowestMatchRows(db: Db): Promise<void> {
   expect(requestListSchema.parse(await (await getRequestList(id, "")).json())).toEqual(fromRows[7]);
   // Queries the payload does not cover go to the rows (deleted here, so empty).
   const asc = requestListSchema.parse(await (await getRequestList(id, "sort=ttft&order=asc&limit=5")).json());
-  expect(asc).toEqual({ total: 0, rows: [] });
+  expect(asc).toEqual({ total: 0, rows: [], reingestToOpen: false });
   const long = requestListSchema.parse(await (await getRequestList(id, "sort=e2e&limit=21")).json());
   expect(long.rows).toEqual([]);
 }

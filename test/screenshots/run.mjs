@@ -3,7 +3,10 @@
 // the runs list, every view (tab) of every example run, the compare page empty and with all the
 // example runs, each in light and dark at 1440 px and 390 px.
 //
-//   npm run build && npm run screenshots -- [output folder, default screenshots/]
+//   npm run build && npm run screenshots -- [output folder, default screenshots/] [--views id,id]
+//
+// `--views sessions,latency` shoots only those views of the example runs that have them (not the runs list
+// or compare pages): a re-shoot after a change to a few views.
 //
 // It starts the built app (bin/server.mjs) on a temporary DATA_DIR, where the example runs seed
 // themselves, and drives headless Chromium (CHROMIUM_PATH, default /usr/bin/chromium). The views
@@ -23,7 +26,14 @@ const SCHEMES = ["light", "dark"];
 /** Views draw their later charts after the first has painted; this lets them land. */
 const SETTLE_MS = 400;
 
-const out = path.resolve(process.argv[2] ?? "screenshots");
+const args = process.argv.slice(2);
+const viewsAt = args.indexOf("--views");
+const onlyViews = viewsAt === -1 ? null : new Set(args.splice(viewsAt, 2)[1]?.split(",").filter(Boolean));
+if (onlyViews?.size === 0) {
+  console.error("--views needs view ids, comma separated (sessions,latency)");
+  process.exit(1);
+}
+const out = path.resolve(args[0] ?? "screenshots");
 const distDir = process.env.RUNLENS_DIST_DIR || ".next";
 if (!fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"))) {
   console.error(`no production build in ${distDir}: run \`npm run build\` first`);
@@ -70,21 +80,25 @@ async function runTabs(page) {
 /** Every page to photograph, in order: [{ name, url, ready? }] (ready: a locator to wait for). */
 async function pagesToShoot(browser, url, runs) {
   const page = await browser.newPage();
-  const list = [
-    { name: "runs", url: `${url}/` },
-    { name: "compare-empty", url: `${url}/compare` },
-  ];
+  const list = onlyViews
+    ? []
+    : [
+        { name: "runs", url: `${url}/` },
+        { name: "compare-empty", url: `${url}/compare` },
+      ];
   for (const run of runs) {
     await page.goto(`${url}/runs/${run.id}`);
     for (const tab of await runTabs(page))
-      list.push({
-        name: `run-${slug(run.name)}-${tab.id}${tab.enabled ? "" : "-disabled"}`,
-        url: `${url}/runs/${run.id}?view=${tab.id}`,
-        panel: true,
-      });
+      if (!onlyViews || (tab.enabled && onlyViews.has(tab.id)))
+        list.push({
+          name: `run-${slug(run.name)}-${tab.id}${tab.enabled ? "" : "-disabled"}`,
+          url: `${url}/runs/${run.id}?view=${tab.id}`,
+          panel: true,
+        });
   }
   const ready = runs.filter((r) => r.status === "ready").slice(0, 8);
-  list.push({ name: "compare-examples", url: `${url}/compare?runs=${ready.map((r) => r.id).join(",")}` });
+  if (!onlyViews)
+    list.push({ name: "compare-examples", url: `${url}/compare?runs=${ready.map((r) => r.id).join(",")}` });
   await page.close();
   return list;
 }

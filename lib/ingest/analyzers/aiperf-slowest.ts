@@ -28,7 +28,7 @@ export async function slowestRequestsPayload(
   const originMs = runOriginMs(log);
   const lists = {} as SlowestPayload["lists"];
   for (const sort of SLOWEST_SORTS) lists[sort] = await slowestList(db, runId, log, sort, originMs);
-  return { total: measuredCount(log), limit: SLOWEST_LIMIT, lists };
+  return { total: measuredCount(log), limit: SLOWEST_LIMIT, reingestToOpen: false, lists };
 }
 
 async function slowestList(
