@@ -3,12 +3,11 @@
  * aiperf records (profiling phase), or TensorRT-LLM perf metrics, whose TPOT is
  * (E2E − TTFT) / (output tokens − 1) with the output tokens counted from the generation steps.
  */
-import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Goodput, Slo } from "@/lib/api/slo";
 import { computeGoodputInSteps, type GoodputRow } from "@/lib/metrics/goodput";
 import { generationStepsOf, outputTokensOf, tpotMs } from "@/lib/metrics/trtllm-latency";
 import type { Db } from "@/lib/store/db";
-import { aiperfGoodputPages, trtllmGoodputPages } from "@/lib/store/goodput-rows";
+import { aiperfProfilingPages, trtllmGoodputPages } from "@/lib/store/goodput-rows";
 import { getRun } from "@/lib/store/runs-repo";
 import { inTurns } from "./in-turns";
 import { throughputInputs } from "./run-derived";
@@ -28,15 +27,14 @@ export async function runGoodput(store: Store, runId: string, slos: readonly Slo
   const blocks = run.summary ? storedSummary(run).blocks : null;
   const rows: GoodputRow[] = [];
   let okRows = 0;
-  // A page a query, a turn of the event loop between pages (as for TensorRT-LLM below): a
-  // 200,000-request run's rows read and mapped in one piece held the server.
-  for await (const page of aiperfGoodputPages(store.db, runId, PAGE)) {
+  // A page a query, a turn of the event loop after each (lib/store/goodput-rows.ts), as for
+  // TensorRT-LLM below: a 200,000-request run's rows read and mapped in one piece held the server.
+  for await (const page of aiperfProfilingPages(store.db, runId, PAGE)) {
     for (const r of page) {
       const ok = r.ok === 1 && r.cancelled === 0;
       if (ok) okRows++;
       rows.push({ ok, ttftMs: r.ttft_ms, tpotMs: r.itl_ms, e2eMs: r.e2e_ms, outputTokens: r.output_tokens });
     }
-    await nextTurn();
   }
   if (rows.length > 0) {
     const result = await inTurns(computeGoodputInSteps(rows, slos, blocks?.requests?.durationS ?? null));
@@ -90,7 +88,6 @@ export async function runGoodput(store: Store, runId: string, slos: readonly Slo
         outputTokens: tokens,
       });
     }
-    await nextTurn();
   }
   // The window perf metrics span: first arrival to last completion.
   const durationS = last > first ? (last - first) / 1000 : null;

@@ -1,4 +1,8 @@
-/** The per-request columns goodput reads (docs/metrics.md §Goodput): every row of a run, no sample. */
+/**
+ * The per-request columns goodput (docs/metrics.md §Goodput) and the sweep point read: every row
+ * of a run, no sample, a page at a time.
+ */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
 import { streamRowObjects } from "./columnar/engine";
 import type { Db } from "./db";
@@ -7,8 +11,9 @@ import type { Db } from "./db";
  * Every row a keyset read gives, `pageSize` rows a query: `page(after)` reads the rows after the
  * key of the previous page's last row (`after` null for the first page), in key order. On SQLite
  * a query runs on the main thread, so one query of 200,000 rows held the server for as long as
- * it took; each page here is a seek in an index, and between pages a caller gives the event loop
- * a turn. The key must be unique: rows of a key a page ended on would be skipped.
+ * it took; each page here is a seek in an index, with a turn of the event loop after it (as
+ * DuckDB's chunks, `streamRowObjects`). The key must be unique: rows of a key a page ended on
+ * would be skipped.
  */
 export async function* keysetPages<R, K>(
   page: (after: K | null) => Promise<R[]>,
@@ -20,19 +25,29 @@ export async function* keysetPages<R, K>(
     const rows = await page(after);
     if (rows.length === 0) return;
     yield rows;
+    await nextTurn();
     if (rows.length < pageSize) return;
     after = keyOf(rows[rows.length - 1]);
   }
 }
 
-const AIPERF_GOODPUT_COLUMNS = ["ok", "cancelled", "ttft_ms", "itl_ms", "e2e_ms", "output_tokens"] as const;
+const AIPERF_PROFILING_COLUMNS = [
+  "ok",
+  "cancelled",
+  "ttft_ms",
+  "itl_ms",
+  "e2e_ms",
+  "input_tokens",
+  "output_tokens",
+] as const;
 
-interface AiperfGoodputRow {
+interface AiperfProfilingRow {
   ok: number;
   cancelled: number;
   ttft_ms: number | null;
   itl_ms: number | null;
   e2e_ms: number | null;
+  input_tokens: number | null;
   output_tokens: number | null;
 }
 
@@ -41,15 +56,15 @@ interface AiperfGoodputRow {
  * (about 2,000 rows) a page, as DuckDB streams it; else `pageSize` rows a page from `aiperf_requests`
  * rows, keyset pages in (file, line) order through the (run_id, file_id, line) index (migration 021).
  */
-export async function* aiperfGoodputPages(
+export async function* aiperfProfilingPages(
   db: Db,
   runId: string,
   pageSize: number,
-): AsyncGenerator<AiperfGoodputRow[]> {
+): AsyncGenerator<AiperfProfilingRow[]> {
   const src = await aiperfRequestsSource(db, runId);
   if (src) {
-    yield* streamRowObjects<AiperfGoodputRow>(
-      `select ${AIPERF_GOODPUT_COLUMNS.join(", ")} from ${src} where phase = 'profiling'`,
+    yield* streamRowObjects<AiperfProfilingRow>(
+      `select ${AIPERF_PROFILING_COLUMNS.join(", ")} from ${src} where phase = 'profiling'`,
     );
     return;
   }
@@ -57,7 +72,7 @@ export async function* aiperfGoodputPages(
     (after: { file: string; line: number } | null) => {
       let q = db
         .selectFrom("aiperf_requests")
-        .select([...AIPERF_GOODPUT_COLUMNS, "file_id", "line"])
+        .select([...AIPERF_PROFILING_COLUMNS, "file_id", "line"])
         .where("run_id", "=", runId)
         .where("phase", "=", "profiling");
       if (after)
