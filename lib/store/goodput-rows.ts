@@ -31,6 +31,9 @@ export async function* keysetPages<R, K>(
   }
 }
 
+/** `aiperf_requests` rows read a query unless a caller says. */
+const AIPERF_PAGE = 4_000;
+
 const AIPERF_PROFILING_COLUMNS = [
   "ok",
   "cancelled",
@@ -59,7 +62,7 @@ interface AiperfProfilingRow {
 export async function* aiperfProfilingPages(
   db: Db,
   runId: string,
-  pageSize: number,
+  pageSize = AIPERF_PAGE,
 ): AsyncGenerator<AiperfProfilingRow[]> {
   const src = await aiperfRequestsSource(db, runId);
   if (src) {

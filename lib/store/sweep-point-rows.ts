@@ -4,9 +4,6 @@ import { queryRows, streamRows } from "./columnar/engine";
 import type { Db } from "./db";
 import { aiperfProfilingPages } from "./goodput-rows";
 
-/** Rows read a query from `aiperf_requests`. */
-const PAGE = 4_000;
-
 export interface MeasuredRows {
   ttftMs: Float64Array;
   e2eMs: Float64Array;
@@ -42,7 +39,7 @@ export async function aiperfMeasuredRows(db: Db, runId: string): Promise<Measure
   // event loop after each (./goodput-rows.ts); one query of every row held the server on SQLite.
   const cols: number[][] = [[], [], [], [], []];
   const value = (v: number | null) => (v === null ? NaN : Number(v));
-  for await (const page of aiperfProfilingPages(db, runId, PAGE))
+  for await (const page of aiperfProfilingPages(db, runId))
     for (const r of page) {
       if (r.ok !== 1) continue;
       cols[0].push(value(r.ttft_ms));
