@@ -35,6 +35,10 @@ export async function* keysetPages<R, K>(
 const AIPERF_PAGE = 4_000;
 
 const AIPERF_PROFILING_COLUMNS = [
+  "file_id",
+  "line",
+  "request_id",
+  "start_ms",
   "ok",
   "cancelled",
   "ttft_ms",
@@ -44,7 +48,11 @@ const AIPERF_PROFILING_COLUMNS = [
   "output_tokens",
 ] as const;
 
-interface AiperfProfilingRow {
+export interface AiperfProfilingRow {
+  file_id: string;
+  line: number;
+  request_id: string | null;
+  start_ms: number | null;
   ok: number;
   cancelled: number;
   ttft_ms: number | null;
@@ -75,7 +83,7 @@ export async function* aiperfProfilingPages(
     (after: { file: string; line: number } | null) => {
       let q = db
         .selectFrom("aiperf_requests")
-        .select([...AIPERF_PROFILING_COLUMNS, "file_id", "line"])
+        .select(AIPERF_PROFILING_COLUMNS)
         .where("run_id", "=", runId)
         .where("phase", "=", "profiling");
       if (after)
