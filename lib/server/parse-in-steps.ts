@@ -9,6 +9,7 @@
  * unchecked the very answers most likely to hold it. In steps, every value is checked by the same
  * schema: the long arrays a slice at a time by their element's schema, the rest at once.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { z } from "zod";
 import type { Steps } from "@/lib/metrics/steps";
 import { inTurns } from "@/lib/runs/in-turns";
@@ -18,7 +19,9 @@ const SLICE = 8192;
 
 /** `schema.parse(JSON.parse(text))` in turns; throws the ZodError of the first slice that fails. */
 export async function parseInSteps(schema: z.ZodType, text: string): Promise<void> {
-  await inTurns(checkInSteps(schema, JSON.parse(text) as unknown));
+  const value = JSON.parse(text) as unknown;
+  await nextTurn();
+  await inTurns(checkInSteps(schema, value));
 }
 
 interface LongArray {
