@@ -15,7 +15,8 @@ import type {
 } from "@/lib/api/request-journey";
 import type { OtlpRequest } from "@/lib/formats/dynamo-otlp";
 import { spanRole } from "@/lib/formats/dynamo-otlp";
-import { computeStats } from "./stats";
+import { computeStatsInSteps } from "./stats";
+import { atOnce, type Steps } from "./steps";
 
 export type SpansRequest = DynamoSpansPayload["requests"][number];
 export type TraceRequest = DynamoTraceRequestsPayload["requests"][number];
@@ -220,18 +221,39 @@ export function journeySummary(
   traces: TraceRequest[],
   notes: string[],
 ): JourneySummary {
+  return atOnce(journeySummaryInSteps(clients, spans, traces, notes));
+}
+
+/** Items one step of `journeySummaryInSteps` takes in a pass. */
+const ITEMS_A_STEP = 4_000;
+
+/**
+ * journeySummary in steps (./steps.ts): each pass takes `ITEMS_A_STEP` requests a step and the
+ * statistics sort in steps, so a server joining a 200,000-request run gives others a turn.
+ */
+export function* journeySummaryInSteps(
+  clients: ClientRequest[],
+  spans: SpansRequest[],
+  traces: TraceRequest[],
+  notes: string[],
+): Steps<JourneySummary> {
   const spansById = new Map<string, SpansRequest>();
-  for (const s of spans)
+  for (const [i, s] of spans.entries()) {
     if (s.xRequestId !== null && !spansById.has(s.xRequestId)) spansById.set(s.xRequestId, s);
+    if ((i + 1) % ITEMS_A_STEP === 0) yield;
+  }
   const tracesById = new Map<string, TraceRequest>();
-  for (const t of traces)
+  for (const [i, t] of traces.entries()) {
     if (t.xRequestId !== null && !tracesById.has(t.xRequestId)) tracesById.set(t.xRequestId, t);
+    if ((i + 1) % ITEMS_A_STEP === 0) yield;
+  }
   const send: number[] = [];
   const ttft: number[] = [];
   const e2e: number[] = [];
   let joined = 0;
   const sources = new Set<"spans" | "trace">();
-  for (const c of clients) {
+  for (const [i, c] of clients.entries()) {
+    if ((i + 1) % ITEMS_A_STEP === 0) yield;
     if (c.xRequestId === null) continue;
     const server = serverView(spansById.get(c.xRequestId) ?? null, tracesById.get(c.xRequestId) ?? null);
     if (!server) continue;
@@ -246,9 +268,9 @@ export function journeySummary(
     joined,
     clientRequests: clients.length,
     serverSource: sources.has("spans") ? "spans" : sources.has("trace") ? "trace" : null,
-    e2eGapMs: computeStats(e2e),
-    ttftGapMs: computeStats(ttft),
-    sendGapMs: computeStats(send),
+    e2eGapMs: yield* computeStatsInSteps(e2e),
+    ttftGapMs: yield* computeStatsInSteps(ttft),
+    sendGapMs: yield* computeStatsInSteps(send),
     notes,
   };
 }

@@ -11,11 +11,12 @@ import {
   type RequestJourney,
 } from "@/lib/api/request-journey";
 import { AIPERF_ORIGIN_CHART, originOf } from "@/lib/ingest/timeline-columns";
-import { journeySummary, requestJourney, type ClientRequest } from "@/lib/metrics/request-journey";
-import { aiperfClientTimes } from "@/lib/store/aiperf-client-times";
+import { journeySummaryInSteps, requestJourney, type ClientRequest } from "@/lib/metrics/request-journey";
 import type { Db } from "@/lib/store/db";
 import { getChartText } from "@/lib/store/chart-payloads";
+import { aiperfProfilingPages } from "@/lib/store/goodput-rows";
 import { getFiles, getRun } from "@/lib/store/runs-repo";
+import { inTurns } from "./in-turns";
 import { timelineRequest } from "./run-timeline";
 
 interface ServerFiles {
@@ -64,30 +65,38 @@ export async function runJourneySummary(db: Db, runId: string): Promise<JourneyS
   if (!run || run.status !== "ready") return null;
   const f = await serverFiles(db, runId);
   if (!f.spans && !f.trace) return null;
-  const rows = await aiperfClientTimes(db, runId);
+  // The client records a page at a time (lib/store/goodput-rows.ts, a turn after each) and the
+  // join in steps: a 200,000-request run's rows read, mapped and joined at once held the server.
+  const clients: ClientRequest[] = [];
+  const noId: string[] = [];
+  for await (const page of aiperfProfilingPages(db, runId))
+    for (const r of page) {
+      if (!r.request_id) noId.push(r.file_id);
+      clients.push({
+        xRequestId: r.request_id || null,
+        sendEpochMs: r.start_ms !== null && f.originEpochMs !== null ? f.originEpochMs + r.start_ms : null,
+        ttftMs: r.ttft_ms,
+        e2eMs: r.e2e_ms,
+      });
+    }
   const notes = serverNotes(f);
-  if (rows.length === 0)
+  if (clients.length === 0)
     notes.unshift(
       "No client records in this run (aiperf's profile_export.jsonl): the gap needs the client's send, first token and end",
     );
-  const noId = rows.filter((r) => !r.request_id);
   if (noId.length > 0) {
     const names = new Map((await getFiles(db, runId)).map((x) => [x.id, x.name]));
-    const files = [...new Set(noId.map((r) => names.get(r.file_id) ?? "the per-request records"))];
+    const files = [...new Set(noId.map((id) => names.get(id) ?? "the per-request records"))];
     notes.push(
       `${files.join(", ")} lacks x_request_id on ${plural(noId.length, "record")}: those cannot be joined`,
     );
   }
-  if (rows.length > 0 && f.originEpochMs === null)
+  if (clients.length > 0 && f.originEpochMs === null)
     notes.push("The aiperf records carry no epoch start time: the send gap cannot be measured");
-  const clients: ClientRequest[] = rows.map((r) => ({
-    xRequestId: r.request_id || null,
-    sendEpochMs: r.start_ms !== null && f.originEpochMs !== null ? f.originEpochMs + r.start_ms : null,
-    ttftMs: r.ttft_ms,
-    e2eMs: r.e2e_ms,
-  }));
-  const summary = journeySummary(clients, f.spans?.requests ?? [], f.trace?.requests ?? [], notes);
-  if (rows.length > 0 && summary.joined === 0 && noId.length < rows.length)
+  const summary = await inTurns(
+    journeySummaryInSteps(clients, f.spans?.requests ?? [], f.trace?.requests ?? [], notes),
+  );
+  if (clients.length > 0 && summary.joined === 0 && noId.length < clients.length)
     summary.notes.push(
       "No aiperf record's x_request_id is named by the Dynamo files: they may be of another run",
     );

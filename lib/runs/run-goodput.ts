@@ -3,20 +3,18 @@
  * aiperf records (profiling phase), or TensorRT-LLM perf metrics, whose TPOT is
  * (E2E − TTFT) / (output tokens − 1) with the output tokens counted from the generation steps.
  */
-import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Goodput, Slo } from "@/lib/api/slo";
 import { computeGoodputInSteps, type GoodputRow } from "@/lib/metrics/goodput";
 import { generationStepsOf, outputTokensOf, tpotMs } from "@/lib/metrics/trtllm-latency";
 import type { Db } from "@/lib/store/db";
-import { aiperfGoodputRows, trtllmGoodputPages } from "@/lib/store/goodput-rows";
+import { aiperfProfilingPages, trtllmGoodputPages } from "@/lib/store/goodput-rows";
 import { getRun } from "@/lib/store/runs-repo";
 import { inTurns } from "./in-turns";
 import { throughputInputs } from "./run-derived";
 import { storedSummary } from "./stored-summary";
 
-const MAP_SLICE = 20_000;
-/** TensorRT-LLM rows read a query, with a turn of the event loop between two queries. */
-const TRTLLM_PAGE = 4_000;
+/** Rows read a query, with a turn of the event loop between two queries. */
+const PAGE = 4_000;
 
 interface Store {
   db: Db;
@@ -27,21 +25,18 @@ export async function runGoodput(store: Store, runId: string, slos: readonly Slo
   const run = await getRun(store.db, runId);
   if (!run) return null;
   const blocks = run.summary ? storedSummary(run).blocks : null;
-  const aiperf = await aiperfGoodputRows(store.db, runId);
-  if (aiperf.length > 0) {
-    const rows: GoodputRow[] = [];
-    // Slices with a turn of the event loop between them: a large run's rows take a while.
-    for (let i = 0; i < aiperf.length; i += MAP_SLICE) {
-      for (const r of aiperf.slice(i, i + MAP_SLICE))
-        rows.push({
-          ok: r.ok === 1 && r.cancelled === 0,
-          ttftMs: r.ttft_ms,
-          tpotMs: r.itl_ms,
-          e2eMs: r.e2e_ms,
-          outputTokens: r.output_tokens,
-        });
-      await nextTurn();
+  const rows: GoodputRow[] = [];
+  let okRows = 0;
+  // A page a query, a turn of the event loop after each (lib/store/goodput-rows.ts), as for
+  // TensorRT-LLM below: a 200,000-request run's rows read and mapped in one piece held the server.
+  for await (const page of aiperfProfilingPages(store.db, runId, PAGE)) {
+    for (const r of page) {
+      const ok = r.ok === 1 && r.cancelled === 0;
+      if (ok) okRows++;
+      rows.push({ ok, ttftMs: r.ttft_ms, tpotMs: r.itl_ms, e2eMs: r.e2e_ms, outputTokens: r.output_tokens });
     }
+  }
+  if (rows.length > 0) {
     const result = await inTurns(computeGoodputInSteps(rows, slos, blocks?.requests?.durationS ?? null));
     const base = {
       slos: [...slos],
@@ -53,14 +48,13 @@ export async function runGoodput(store: Store, runId: string, slos: readonly Slo
     // count only the sampled requests over the whole run, so they scale the summary's rate.
     if (sampled?.source === "aiperf summary" && sampled.note && result.share !== null) {
       const req = sampled.requestsPerS;
-      const ok = rows.filter((r) => r.ok).length;
       return {
         ...base,
         ...result,
         note: `the records are a sample of the run (${sampled.note.replace(/;.*$/, "")}): the share is the recorded requests', and goodput is that share of aiperf's request throughput`,
         goodputReqPerS:
-          req !== null && ok > 0
-            ? { value: (result.meeting / ok) * req, reason: null }
+          req !== null && okRows > 0
+            ? { value: (result.meeting / okRows) * req, reason: null }
             : { value: null, reason: "request throughput unknown" },
         goodputTokPerS: { value: null, reason: "records are a sample: good tokens per second not known" },
       };
@@ -69,10 +63,8 @@ export async function runGoodput(store: Store, runId: string, slos: readonly Slo
   }
   let first = Infinity;
   let last = -Infinity;
-  const rows: GoodputRow[] = [];
-  // A page a query, a turn of the event loop between pages: a 200,000-request run read and
-  // mapped in one piece held the server for over a second.
-  for await (const page of trtllmGoodputPages(store.db, runId, TRTLLM_PAGE)) {
+  // A 200,000-request run read and mapped in one piece held the server for over a second.
+  for await (const page of trtllmGoodputPages(store.db, runId, PAGE)) {
     for (const r of page) {
       const tokens = outputTokensOf(
         generationStepsOf(
@@ -96,7 +88,6 @@ export async function runGoodput(store: Store, runId: string, slos: readonly Slo
         outputTokens: tokens,
       });
     }
-    await nextTurn();
   }
   // The window perf metrics span: first arrival to last completion.
   const durationS = last > first ? (last - first) / 1000 : null;

@@ -14,6 +14,7 @@ import { aiperfRequestId } from "@/lib/api/timeline";
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
 import { queryRows } from "./columnar/engine";
 import type { Db } from "./db";
+import { aiperfProfilingPages, type AiperfProfilingRow } from "./goodput-rows";
 import { getChartText } from "./chart-payloads";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 import { getFiles } from "./runs-repo";
@@ -42,10 +43,7 @@ export async function listRequests(db: Db, runId: string, q: RequestListQuery): 
     );
     return { total: n, rows: await requestRows(db, runId, q), reingestToOpen: false };
   }
-  const count = await measuredRows(db, runId)
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .executeTakeFirst();
-  return { total: Number(count?.n ?? 0), rows: await requestRows(db, runId, q), reingestToOpen: false };
+  return pagedRequestList(db, runId, q);
 }
 
 /** How a stored row finds the id the run's request detail opens it by (`rid` of a request list). */
@@ -70,6 +68,34 @@ async function ridsOf(db: Db, runId: string): Promise<RidOf> {
     const f = fileIndex.get(r.file_id);
     return f === undefined || r.start_ms === null || r.end_ms === null ? null : aiperfRequestId(f, r.line);
   };
+}
+
+/**
+ * `listRequests` over `aiperf_requests` rows, read in the shared pages (./goodput-rows.ts, a turn
+ * of the event loop after each): on SQLite the count and the sort of every row of a run were one
+ * query each on the main thread. The list is kept as the best `limit` rows so far, in the order
+ * of `fileRequestRows` (value, then line, then file).
+ */
+async function pagedRequestList(db: Db, runId: string, q: RequestListQuery): Promise<RequestList> {
+  const column = SORT_COLUMN[q.sort];
+  const sign = q.order === "desc" ? -1 : 1;
+  const cmp = (a: number, b: number) => (a < b ? -1 : a > b ? 1 : 0);
+  const before = (a: AiperfProfilingRow, b: AiperfProfilingRow) =>
+    sign * cmp(a[column] as number, b[column] as number) ||
+    cmp(a.line, b.line) ||
+    (a.file_id < b.file_id ? -1 : a.file_id > b.file_id ? 1 : 0);
+  const rid = await ridsOf(db, runId);
+  let total = 0;
+  let best: AiperfProfilingRow[] = [];
+  for await (const page of aiperfProfilingPages(db, runId)) {
+    const measured = page.filter((r) => r.ok === 1);
+    total += measured.length;
+    best = best
+      .concat(measured.filter((r) => r[column] !== null))
+      .sort(before)
+      .slice(0, q.limit);
+  }
+  return { total, rows: best.map((r) => listRow(r, rid)), reingestToOpen: false };
 }
 
 function measuredRows(db: Db, runId: string) {

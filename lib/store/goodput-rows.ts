@@ -1,29 +1,100 @@
-/** The per-request columns goodput reads (docs/metrics.md §Goodput): every row of a run, no sample. */
+/**
+ * The per-request columns goodput (docs/metrics.md §Goodput) and the sweep point read: every row
+ * of a run, no sample, a page at a time.
+ */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
-import { queryRows } from "./columnar/engine";
+import { streamRowObjects } from "./columnar/engine";
 import type { Db } from "./db";
 
-interface AiperfGoodputRow {
+/**
+ * Every row a keyset read gives, `pageSize` rows a query: `page(after)` reads the rows after the
+ * key of the previous page's last row (`after` null for the first page), in key order. On SQLite
+ * a query runs on the main thread, so one query of 200,000 rows held the server for as long as
+ * it took; each page here is a seek in an index, with a turn of the event loop after it (as
+ * DuckDB's chunks, `streamRowObjects`). The key must be unique: rows of a key a page ended on
+ * would be skipped.
+ */
+export async function* keysetPages<R, K>(
+  page: (after: K | null) => Promise<R[]>,
+  keyOf: (last: R) => K,
+  pageSize: number,
+): AsyncGenerator<R[]> {
+  let after: K | null = null;
+  for (;;) {
+    const rows = await page(after);
+    if (rows.length === 0) return;
+    yield rows;
+    await nextTurn();
+    if (rows.length < pageSize) return;
+    after = keyOf(rows[rows.length - 1]);
+  }
+}
+
+/** `aiperf_requests` rows read a query unless a caller says. */
+const AIPERF_PAGE = 4_000;
+
+const AIPERF_PROFILING_COLUMNS = [
+  "file_id",
+  "line",
+  "request_id",
+  "start_ms",
+  "end_ms",
+  "ok",
+  "cancelled",
+  "ttft_ms",
+  "itl_ms",
+  "e2e_ms",
+  "input_tokens",
+  "output_tokens",
+] as const;
+
+export interface AiperfProfilingRow {
+  file_id: string;
+  line: number;
+  request_id: string | null;
+  start_ms: number | null;
+  end_ms: number | null;
   ok: number;
   cancelled: number;
   ttft_ms: number | null;
   itl_ms: number | null;
   e2e_ms: number | null;
+  input_tokens: number | null;
   output_tokens: number | null;
 }
 
-export async function aiperfGoodputRows(db: Db, runId: string): Promise<AiperfGoodputRow[]> {
+/**
+ * Every profiling-phase aiperf request of a run: from the run's request file a DuckDB chunk
+ * (about 2,000 rows) a page, as DuckDB streams it; else `pageSize` rows a page from `aiperf_requests`
+ * rows, keyset pages in (file, line) order through the (run_id, file_id, line) index (migration 021).
+ */
+export async function* aiperfProfilingPages(
+  db: Db,
+  runId: string,
+  pageSize = AIPERF_PAGE,
+): AsyncGenerator<AiperfProfilingRow[]> {
   const src = await aiperfRequestsSource(db, runId);
-  if (src)
-    return queryRows<AiperfGoodputRow>(
-      `select ok, cancelled, ttft_ms, itl_ms, e2e_ms, output_tokens from ${src} where phase = 'profiling'`,
+  if (src) {
+    yield* streamRowObjects<AiperfProfilingRow>(
+      `select ${AIPERF_PROFILING_COLUMNS.join(", ")} from ${src} where phase = 'profiling'`,
     );
-  return db
-    .selectFrom("aiperf_requests")
-    .select(["ok", "cancelled", "ttft_ms", "itl_ms", "e2e_ms", "output_tokens"])
-    .where("run_id", "=", runId)
-    .where("phase", "=", "profiling")
-    .execute();
+    return;
+  }
+  yield* keysetPages(
+    (after: { file: string; line: number } | null) => {
+      let q = db
+        .selectFrom("aiperf_requests")
+        .select(AIPERF_PROFILING_COLUMNS)
+        .where("run_id", "=", runId)
+        .where("phase", "=", "profiling");
+      if (after)
+        q = q.where((eb) => eb(eb.refTuple("file_id", "line"), ">", eb.tuple(after.file, after.line)));
+      return q.orderBy("file_id").orderBy("line").limit(pageSize).execute();
+    },
+    (last) => ({ file: last.file_id, line: last.line }),
+    pageSize,
+  );
 }
 
 const TRTLLM_GOODPUT_COLUMNS = [
@@ -38,26 +109,19 @@ const TRTLLM_GOODPUT_COLUMNS = [
   "last_iter",
 ] as const;
 
-/**
- * Every TensorRT-LLM request row of a run, `pageSize` rows a page in idx order, each page one
- * query through the (run_id, idx) key: on SQLite a query runs on the main thread, so one query of
- * 200,000 rows held the server for as long as it took; between pages a caller gives the event
- * loop a turn.
- */
-export async function* trtllmGoodputPages(db: Db, runId: string, pageSize: number) {
-  let after = -1;
-  for (;;) {
-    const rows = await db
-      .selectFrom("trtllm_requests")
-      .select(TRTLLM_GOODPUT_COLUMNS)
-      .where("run_id", "=", runId)
-      .where("idx", ">", after)
-      .orderBy("idx")
-      .limit(pageSize)
-      .execute();
-    if (rows.length === 0) return;
-    yield rows;
-    if (rows.length < pageSize) return;
-    after = rows[rows.length - 1].idx;
-  }
+/** Every TensorRT-LLM request row of a run, `pageSize` rows a page in idx order, through the (run_id, idx) key. */
+export function trtllmGoodputPages(db: Db, runId: string, pageSize: number) {
+  return keysetPages(
+    (after: number | null) =>
+      db
+        .selectFrom("trtllm_requests")
+        .select(TRTLLM_GOODPUT_COLUMNS)
+        .where("run_id", "=", runId)
+        .where("idx", ">", after ?? -1)
+        .orderBy("idx")
+        .limit(pageSize)
+        .execute(),
+    (last) => last.idx,
+    pageSize,
+  );
 }

@@ -2,6 +2,7 @@
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
 import { queryRows, streamRows } from "./columnar/engine";
 import type { Db } from "./db";
+import { aiperfProfilingPages } from "./goodput-rows";
 
 export interface MeasuredRows {
   ttftMs: Float64Array;
@@ -34,23 +35,19 @@ export async function aiperfMeasuredRows(db: Db, runId: string): Promise<Measure
     const [ttftMs, e2eMs, tpotMs, inputTokens, outputTokens] = cols.map((c) => c.subarray(0, i));
     return { ttftMs, e2eMs, tpotMs, inputTokens, outputTokens };
   }
-  const rows = await db
-    .selectFrom("aiperf_requests")
-    .select(["ttft_ms", "e2e_ms", "itl_ms", "input_tokens", "output_tokens"])
-    .where("run_id", "=", runId)
-    .where("phase", "=", "profiling")
-    .where("ok", "=", 1)
-    .execute();
-  const col = (pick: (r: (typeof rows)[number]) => number | null) =>
-    Float64Array.from(rows, (r) => {
-      const v = pick(r);
-      return v === null ? NaN : Number(v);
-    });
-  return {
-    ttftMs: col((r) => r.ttft_ms),
-    e2eMs: col((r) => r.e2e_ms),
-    tpotMs: col((r) => r.itl_ms),
-    inputTokens: col((r) => r.input_tokens),
-    outputTokens: col((r) => r.output_tokens),
-  };
+  // Importers' rows (and runs stored before the request file): a page a query, a turn of the
+  // event loop after each (./goodput-rows.ts); one query of every row held the server on SQLite.
+  const cols: number[][] = [[], [], [], [], []];
+  const value = (v: number | null) => (v === null ? NaN : Number(v));
+  for await (const page of aiperfProfilingPages(db, runId))
+    for (const r of page) {
+      if (r.ok !== 1) continue;
+      cols[0].push(value(r.ttft_ms));
+      cols[1].push(value(r.e2e_ms));
+      cols[2].push(value(r.itl_ms));
+      cols[3].push(value(r.input_tokens));
+      cols[4].push(value(r.output_tokens));
+    }
+  const [ttftMs, e2eMs, tpotMs, inputTokens, outputTokens] = cols.map((c) => Float64Array.from(c));
+  return { ttftMs, e2eMs, tpotMs, inputTokens, outputTokens };
 }

@@ -3,38 +3,30 @@
  * comparability doctor tests two runs' ISL/OSL distributions on (docs/metrics.md §Comparable
  * runs). Every row, no sample; null when the run has no request rows.
  */
-import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
-import { queryRows } from "./columnar/engine";
 import type { Db } from "./db";
+import { aiperfProfilingPages } from "./goodput-rows";
 
 export interface RunTokenCounts {
   input: Float64Array | null;
   output: Float64Array | null;
 }
 
-interface Row {
-  input_tokens: number | null;
-  output_tokens: number | null;
-}
-
+/**
+ * The columns a page at a time (./goodput-rows.ts, a turn of the event loop after each): one query
+ * of every row, or one pass over them, held the server on a large run.
+ */
 export async function runTokenCounts(db: Db, runId: string): Promise<RunTokenCounts> {
-  const src = await aiperfRequestsSource(db, runId);
-  const rows: Row[] = src
-    ? await queryRows<Row>(
-        `select input_tokens, output_tokens from ${src} where phase = 'profiling' and ok = 1`,
-      )
-    : await db
-        .selectFrom("aiperf_requests")
-        .select(["input_tokens", "output_tokens"])
-        .where("run_id", "=", runId)
-        .where("phase", "=", "profiling")
-        .where("ok", "=", 1)
-        .execute();
-  const column = (k: keyof Row) => {
-    const v = Float64Array.from(
-      rows.flatMap((r) => (r[k] === null || !Number.isFinite(Number(r[k])) ? [] : [Number(r[k])])),
-    );
-    return v.length > 0 ? v : null;
+  const input: number[] = [];
+  const output: number[] = [];
+  const add = (to: number[], v: number | null) => {
+    if (v !== null && Number.isFinite(Number(v))) to.push(Number(v));
   };
-  return { input: column("input_tokens"), output: column("output_tokens") };
+  for await (const page of aiperfProfilingPages(db, runId))
+    for (const r of page) {
+      if (r.ok !== 1) continue;
+      add(input, r.input_tokens);
+      add(output, r.output_tokens);
+    }
+  const column = (v: number[]) => (v.length > 0 ? Float64Array.from(v) : null);
+  return { input: column(input), output: column(output) };
 }

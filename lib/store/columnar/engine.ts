@@ -96,14 +96,25 @@ export async function openConnection(): Promise<DuckDBConnection> {
  */
 export async function queryRows<R>(text: string, values: DuckDBValue[] = []): Promise<R[]> {
   const rows: R[] = [];
-  await withConnection(async (c) => {
+  for await (const chunk of streamRowObjects<R>(text, values)) for (const r of chunk) rows.push(r);
+  return rows;
+}
+
+/**
+ * The rows of `text` as objects of JS values, one DuckDB chunk (about 2,000 rows) at a time, with
+ * a turn of the event loop after each: a reader that keeps less than every row keeps no more.
+ */
+export async function* streamRowObjects<R>(text: string, values: DuckDBValue[] = []): AsyncGenerator<R[]> {
+  const c = await openConnection();
+  try {
     const result = await c.stream(text, values);
     for await (const chunk of result.yieldRowObjectJs()) {
-      for (const r of chunk) rows.push(r as R);
+      yield chunk as R[];
       await nextTurn();
     }
-  });
-  return rows;
+  } finally {
+    c.closeSync();
+  }
 }
 
 /** A string as an SQL literal: for paths and settings, which DuckDB does not take as parameters. */

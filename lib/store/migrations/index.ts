@@ -18,6 +18,7 @@ import { timelineFirstWindowMigration } from "./017-timeline-first-window";
 import { runColumnFilesMigration } from "./018-run-column-files";
 import { chartVersionMigration } from "./019-chart-version";
 import { blobEncodingMigration } from "./020-blob-encoding";
+import { aiperfRequestsLineKeyMigration } from "./021-aiperf-requests-line-key";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -43,5 +44,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "018-run-column-files": runColumnFilesMigration(dialect),
     "019-chart-version": chartVersionMigration(dialect),
     "020-blob-encoding": blobEncodingMigration(dialect),
+    "021-aiperf-requests-line-key": aiperfRequestsLineKeyMigration(),
   };
 }
