@@ -146,7 +146,7 @@ describe("data dir growth for a generated aiperf upload (file store, SQLite)", (
   let cleanup: (() => Promise<void>) | undefined;
   afterAll(async () => cleanup?.());
 
-  it("holds the raw upload gzipped, the Parquet file once, and an empty WAL, within its bound", async () => {
+  it("holds the raw upload gzipped, each Parquet file once, and an empty WAL, within its bound", async () => {
     const t = await useTestApp();
     cleanup = t.cleanup;
     const before = distinctBytes(files(t.dataDir));
