@@ -63,6 +63,23 @@ function longest(lengths: readonly number[]): number {
   return n;
 }
 
+/**
+ * A numeric vector's values as the typed array @duckdb/node-api keeps them in (`items`), when it
+ * is one of `like`'s type: copied in and out whole, where `getItem`/`setItem` take a call and a
+ * validity check a value (a million-request timeline's write took seconds of the main thread).
+ * Null when the vector keeps them otherwise; the caller then goes value by value.
+ */
+function itemsOf<T extends Column>(v: DuckDBVector, like: T): T | null {
+  const items = (v as unknown as { items?: unknown }).items;
+  return items instanceof (like.constructor as new (n: number) => T) ? (items as T) : null;
+}
+
+/** Whether the vector has no null (its validity mask is absent: every value valid). */
+function allValid(v: DuckDBVector): boolean {
+  const validity = (v as unknown as { validity?: { data?: unknown } }).validity;
+  return validity !== undefined && validity.data === null;
+}
+
 /** Rows a DuckDB data chunk holds (its standard vector size). */
 const CHUNK = 2048;
 
@@ -148,10 +165,14 @@ export async function writeTimelineFile(
               : i === partEndAt
                 ? elided.end
                 : null;
-          for (let j = 0; j < count; j++) {
-            const r = at + j;
-            v.setItem(j, r < c.length && !skip?.[r] ? (c[r] as never) : null);
-          }
+          const items = itemsOf(v, c);
+          if (items && at + count <= c.length && !skip?.subarray(at, at + count).includes(1))
+            items.set(c.subarray(at, at + count));
+          else
+            for (let j = 0; j < count; j++) {
+              const r = at + j;
+              v.setItem(j, r < c.length && !skip?.[r] ? (c[r] as never) : null);
+            }
           v.flush();
         });
         keyLists.forEach(({ keys }, k) => {
@@ -234,6 +255,11 @@ export async function readTimelineFile(
         const end = Math.min(count, c.length - at);
         if (end <= 0) return;
         const v: DuckDBVector = chunk.getColumnVector(i);
+        const items = itemsOf(v, c);
+        if (items && allValid(v)) {
+          c.set(items.subarray(0, end), at);
+          return;
+        }
         const isNull = nulls.get(i);
         for (let j = 0; j < end; j++) {
           const x = v.getItem(j) as number | null;
