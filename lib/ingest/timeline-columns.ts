@@ -31,7 +31,8 @@ import { copiesSettled } from "@/lib/store/pg-copy";
 import type { FileRow } from "@/lib/store/runs-repo";
 import { sqliteWriterFor } from "@/lib/store/sqlite-writer";
 import { eachAiperfTimelineRow, eachTrtllmTimelineRow } from "@/lib/store/timeline-rows";
-import type { StoredColumns } from "@/lib/store/timeline-columns";
+import { writeTimelineFile } from "@/lib/store/columnar/timeline-file";
+import { timelineFileColumns, type StoredColumns } from "@/lib/store/timeline-columns";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 /** The stored chart that carries the epoch time of an aiperf run's first request. */
@@ -194,7 +195,9 @@ export function firstWindowFor(
 /**
  * The columns a run's commit stores (lib/store/timeline-columns.ts) and its first window, from
  * the rows its analyzers wrote; `results` are the analyzers' results, whose aiperf timeline chart carries the epoch
- * time of the first request. Null when the run has no timeline.
+ * time of the first request. Null when the run has no timeline. The columns themselves are
+ * written here, as the run's timeline Parquet file (lib/store/columnar/timeline-file.ts); the
+ * commit stores their header beside the first window.
  */
 export async function timelineColumnsOf(
   db: Db,
@@ -209,5 +212,7 @@ export async function timelineColumnsOf(
     AIPERF_ORIGIN_CHART
   ];
   const t = await timelineFromRows(db, runId, files, originOf(chart));
-  return t ? { count: t.n, stored: packTimeline(t), firstWindow: firstWindowOf(t) } : null;
+  if (!t) return null;
+  const header = await writeTimelineFile(db, runId, packTimeline(t));
+  return { count: t.n, stored: timelineFileColumns(header), firstWindow: firstWindowOf(t) };
 }

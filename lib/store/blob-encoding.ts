@@ -1,6 +1,6 @@
 /**
- * How a blob's bytes are kept. Most uploads are text and are gzip-compressed (level 1) as they
- * are stored; bytes that are compressed already (a run's zstd Parquet file, a gzip, zstd, xz,
+ * How a blob's bytes are kept. Most uploads are text and are gzip-compressed (level 1 as they
+ * are stored, level 6 by the file store's background job); bytes that are compressed already (a run's zstd Parquet file, a gzip, zstd, xz,
  * bzip2 or zip file) are kept as they are: gzip would spend CPU on them and save nothing. The
  * choice is made from the first bytes alone (their magic number); either way a blob is named by
  * the sha256 of its original bytes, and both forms are read back the same.
@@ -27,9 +27,25 @@ export function encodingFor(head: Buffer): BlobEncoding {
     : "gzip";
 }
 
-/** gzip as the stores write it: level 1, 256 KiB output pieces. */
+/** gzip as the stores write it while an upload streams in: level 1, 256 KiB output pieces. */
 export function storeGzip(): Gzip {
   return createGzip({ level: 1, chunkSize: 256 << 10 });
+}
+
+/**
+ * The level of the file store's background gzip, after the run's drill-down is ready. zlib's
+ * stream runs on the thread pool, so the event loop is free at any level; what a level costs is
+ * CPU beside the server's other work. On a generated 100,000-request aiperf upload of 63.0 MB
+ * (`node test/bench/gzip-levels.mjs`, docs/performance.md §Data dir growth): level 1 gives
+ * 9.50 MB for ~0.32 s of CPU, level 6 7.65 MB (19% less) for ~0.65 s, level 9 7.26 MB (4% less
+ * again) for ~1.5 s. Level 6, zlib's default, is where the curve bends: past it each byte saved
+ * costs four times the CPU, and a 400 MB upload would hold a core ~10 s rather than ~4 s.
+ */
+export const BACKGROUND_GZIP_LEVEL = 6;
+
+/** gzip as the file store's background job writes it: `BACKGROUND_GZIP_LEVEL`, 256 KiB output pieces. */
+export function backgroundGzip(): Gzip {
+  return createGzip({ level: BACKGROUND_GZIP_LEVEL, chunkSize: 256 << 10 });
 }
 
 /**

@@ -4,7 +4,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import type { Readable } from "node:stream";
-import { BlobEncoder, storeGzip, type BlobEncoding } from "./blob-encoding";
+import { backgroundGzip, BlobEncoder, storeGzip, type BlobEncoding } from "./blob-encoding";
 import { BlobLease, dropExpiredLeases, removeUnusedBlobs, unreferencedHashes } from "./blob-leases";
 import {
   RemovalListeners,
@@ -290,7 +290,7 @@ export class FsBlobStore implements BlobStore {
       if (!source) return;
       await pipeline(
         source.createReadStream({ highWaterMark: 1 << 20 }),
-        storeGzip(),
+        backgroundGzip(),
         fs.createWriteStream(tmp),
       );
       await this.db.transaction().execute(async (trx) => {

@@ -7,11 +7,16 @@
  * Layout: a little-endian u32 header length, the header (UTF-8 JSON: `meta` and each column's
  * name, type, length and byte offset), then the columns, each starting on an 8-byte boundary
  * from the start of the blob, so a column is read as a view of the blob's memory, not copied.
+ *
+ * Runs stored since the columns moved to the run's Parquet files keep a blob of the header alone
+ * (`meta.timelineFile`, no column; ./columnar/timeline-file.ts), which `readTimelineColumns`
+ * follows to the file; runs stored before keep their columns here and are read as ever.
  */
 import { endianness } from "node:os";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { sql } from "kysely";
 import type { Db } from "./db";
+import { readTimelineFile, timelineFileHeaderOf, type TimelineFileHeader } from "./columnar/timeline-file";
 import { rawSqlite } from "./raw-sqlite";
 import { readSqliteBlob } from "./sqlite-blob-read";
 
@@ -287,8 +292,19 @@ export async function readTimelineColumns(
   for (;;) {
     await nextTurn();
     const r = steps.next();
-    if (r.done) return r.value;
+    if (!r.done) continue;
+    // A run stored since the columns moved to its Parquet file keeps only their header here.
+    const file = r.value && timelineFileHeaderOf(r.value.meta);
+    return file ? readTimelineFile(db, runId, file) : r.value;
   }
+}
+
+/**
+ * The columns as the catalog keeps them for a run whose timeline is in its Parquet file
+ * (./columnar/timeline-file.ts): the file's header alone, no column.
+ */
+export function timelineFileColumns(header: TimelineFileHeader): StoredColumns {
+  return { meta: { timelineFile: header }, columns: {} };
 }
 
 async function readSqliteColumns(db: Db, runId: string): Promise<Uint8Array | null> {

@@ -49,9 +49,16 @@ describe.each(stores)("aiperf records as a Parquet file on %s", (_store, pgUrl) 
   });
 
   it("stores every record in one file and no request rows", async () => {
-    const files = await app.store.db.selectFrom("run_column_files").selectAll().execute();
+    const files = await app.store.db
+      .selectFrom("run_column_files")
+      .selectAll()
+      .where("name", "=", "aiperf-requests")
+      .execute();
     expect(files).toEqual([expect.objectContaining({ run_id: id, name: "aiperf-requests" })]);
     expect(Number(files[0].rows)).toBe(200);
+    // Beside it, the run's timeline columns (lib/store/columnar/timeline-file.ts).
+    const all = await app.store.db.selectFrom("run_column_files").select("name").execute();
+    expect(all.map((f) => f.name).sort()).toEqual(["aiperf-requests", "timeline"]);
     const rows = await app.store.db.selectFrom("aiperf_requests").select("run_id").execute();
     expect(rows).toEqual([]);
   });
@@ -100,10 +107,16 @@ describe.each(stores)("aiperf records as a Parquet file on %s", (_store, pgUrl) 
     const before = await ask();
     expect(before.total).toBe(aiperf.request_count.avg);
     const cache = path.join(dataDir, "columnar-cache");
-    const cached = fs.readdirSync(cache).filter((f) => f.endsWith(".parquet"));
-    expect(cached).toHaveLength(1);
-    fs.rmSync(path.join(cache, cached[0]));
+    const { sha256 } = await app.store.db
+      .selectFrom("run_column_files")
+      .select("sha256")
+      .where("run_id", "=", id)
+      .where("name", "=", "aiperf-requests")
+      .executeTakeFirstOrThrow();
+    const cached = `${sha256}.parquet`;
+    expect(fs.readdirSync(cache)).toContain(cached);
+    fs.rmSync(path.join(cache, cached));
     expect(await ask()).toEqual(before);
-    expect(fs.existsSync(path.join(cache, cached[0]))).toBe(true);
+    expect(fs.existsSync(path.join(cache, cached))).toBe(true);
   });
 });

@@ -15,11 +15,15 @@ import { getAppContext, resetAppContext } from "@/lib/server/app-context";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 
-/** The part of the data dir a file belongs to, by its path there. */
-function partOf(rel: string): string {
+/**
+ * The part of the data dir a file belongs to, by its path there; a run's Parquet file by its
+ * name among the run's columnar files (`columnar`, by sha256).
+ */
+function partOf(rel: string, columnar: ReadonlyMap<string, string>): string {
   if (/^blobs\/[0-9a-f]{2}\/[0-9a-f]{64}\.gz$/.test(rel)) return "blobs, gzipped (raw upload)";
   if (/^blobs\/[0-9a-f]{2}\/[0-9a-f]{64}\.raw$/.test(rel)) return "blobs, not yet gzipped";
-  if (/^blobs\/[0-9a-f]{2}\/[0-9a-f]{64}$/.test(rel)) return "blobs, kept as they are (Parquet)";
+  if (/^blobs\/[0-9a-f]{2}\/[0-9a-f]{64}$/.test(rel))
+    return `blobs, Parquet (${columnar.get(rel.slice(-64)) ?? "named by no run"})`;
   if (/^columnar-cache\/[0-9a-f]{64}\.parquet$/.test(rel)) return "Parquet cache";
   return rel.replace(/[0-9a-f-]{20,}/g, "*");
 }
@@ -60,11 +64,16 @@ async function main() {
     await drilldownsSettled();
     await app.blobs.compressPending?.();
     const after = walk(dataDir);
+    const named = await app.store.db.selectFrom("run_column_files").select(["sha256", "name"]).execute();
+    const columnar = new Map(named.map((r) => [r.sha256, r.name]));
     const parts = new Map<string, number>();
-    for (const f of after) parts.set(partOf(f.rel), (parts.get(partOf(f.rel)) ?? 0) + f.stat.size);
+    for (const f of after) {
+      const part = partOf(f.rel, columnar);
+      parts.set(part, (parts.get(part) ?? 0) + f.stat.size);
+    }
     console.log(`input: ${records.toLocaleString("en")} records, ${inputBytes.toLocaleString("en")} B`);
     for (const [part, bytes] of [...parts].sort((a, b) => b[1] - a[1]))
-      console.log(`  ${part.padEnd(36)} ${bytes.toLocaleString("en").padStart(12)} B`);
+      console.log(`  ${part.padEnd(40)} ${bytes.toLocaleString("en").padStart(12)} B`);
     const linked = after.filter((f) => f.stat.nlink > 1).map((f) => f.rel);
     if (linked.length) console.log(`  hard links (counted once): ${linked.join(", ")}`);
     const growth = distinct(after) - before;

@@ -21,6 +21,9 @@ import {
   readTimelineColumns,
   writeTimelineColumns,
 } from "@/lib/store/timeline-columns";
+import { writeTimelineFile } from "@/lib/store/columnar/timeline-file";
+import { timelineFileColumns } from "@/lib/store/timeline-columns";
+import { trtllmParts, trtllmTimelineSegments } from "@/lib/metrics/request-timeline-parts";
 import { prng } from "../generators/prng.mjs";
 
 /**
@@ -201,6 +204,40 @@ describe("storing timeline columns", () => {
       expect(unpackTimeline((await readTimelineColumns(handle.db, "r1"))!)!.n).toBe(10);
       // Past the limit the old columns go too: the run is read from its rows.
       expect(await writeTimelineColumns(handle.db, "r1", t.n, packed, 1000)).toBe(false);
+      expect(await readTimelineColumns(handle.db, "r1")).toBeNull();
+    } finally {
+      await handle.close();
+    }
+  });
+});
+
+describe("timeline columns in the run's Parquet file", () => {
+  it("reads back every column, lane and name, part bounds stored as nulls put back bit for bit", async () => {
+    const handle = openSqlite(":memory:");
+    try {
+      await migrate(handle);
+      // aiperf-shaped: more than a DuckDB chunk of rows, 300 conversation keys, failed and whole bars.
+      const t = generated(3 * TIMELINE_BLOCK + 5);
+      // Parts that do not meet their request's bounds, a gap between parts, a zero of either sign,
+      // a missing part time (NaN), and a request with no part at all: each kept as it was.
+      const odd = new TimelineBuilder("trtllm", trtllmTimelineSegments("disaggregated"), ["worker", "none"]);
+      odd.push(1, 0, 10, { worker: "a" }, [0, -0, 4, 1, 5, 10]);
+      odd.push(2, -0, 12, { worker: "b" }, [0, 0, 3, 1, 3, NaN]);
+      odd.push(3, 5, 9, { worker: "a" }, []);
+      odd.push(4, 6, 20, { worker: "c" }, [0, 7, 8, 1, 8, 19, 2, 19, 20]);
+      odd.push(5, 7, 30, { worker: "a" }, trtllmParts("disaggregated", {}, []));
+      for (const one of [t, odd.finish(null), generated(0)]) {
+        const header = await writeTimelineFile(handle.db, "r1", packTimeline(one));
+        expect(await writeTimelineColumns(handle.db, "r1", one.n, timelineFileColumns(header))).toBe(true);
+        const back = unpackTimeline((await readTimelineColumns(handle.db, "r1"))!)!;
+        expectSame(one, back);
+        for (const k of ["startMs", "partStartMs", "partEndMs"] as const)
+          expect(Array.from(back[k]).map((v) => Object.is(v, -0))).toEqual(
+            Array.from(one[k]).map((v) => Object.is(v, -0)),
+          );
+      }
+      // The header alone is in the catalog, without the file the run has no columns.
+      await handle.db.deleteFrom("run_column_files").where("run_id", "=", "r1").execute();
       expect(await readTimelineColumns(handle.db, "r1")).toBeNull();
     } finally {
       await handle.close();
