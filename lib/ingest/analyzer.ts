@@ -77,6 +77,11 @@ export interface AnalyzerResult {
    */
   requestValues?: RequestValues;
   /**
+   * `requestValues` are also in the run's aiperf request file: a field no other analyzer gives is
+   * not stored in the catalog, the verdict reads it from the file (lib/store/series-repo.ts).
+   */
+  requestValuesInFile?: boolean;
+  /**
    * Work only the drill-down views need (lib/ingest/drilldown.ts), run after the summary is
    * committed; returns more chart payloads, stored with the drill-down's ready stamp.
    */

@@ -164,7 +164,10 @@ export class IngestSession {
         requestCount: pickRequestCount(blocks, results),
         aggregatorVersion: AGGREGATOR_VERSION,
         charts: mergeCharts(results),
-        metricValues: mergeRequestValues(results.map((r) => r.requestValues)),
+        metricValues: mergeRequestValues(
+          results.map((r) => r.requestValues),
+          results.map((r) => r.requestValuesInFile),
+        ),
         timeline: timelineWithSummary ? await timelineColumnsOf(db, this.runId, files, results) : null,
         facts: mergeFacts(
           results.map((r, i) => ({ analyzer: this.analyzers[i].name, facts: r.facts, backend: r.backend })),

@@ -18,6 +18,7 @@ import { median, MIN_HISTORY, noiseBand } from "@/lib/metrics/regression/spread"
 import type { Db } from "@/lib/store/db";
 import { listSeries, requestValuesByRun, seriesRuns } from "@/lib/store/series-repo";
 import { diagnosePair, tokenCountsCache } from "./comparability";
+import { sortValuesInTurns } from "./in-turns";
 import { runLevelValue, summaries } from "./verdicts";
 
 export async function seriesList(db: Db) {
@@ -52,7 +53,8 @@ async function judgeRequests(
 ): Promise<(MetricVerdict | null)[]> {
   const held = new Map<number, Float64Array>();
   const load = async (i: number) => {
-    if (!held.has(i)) held.set(i, (await requestValuesByRun(db, [runs[i].id], metric.field!))[0]);
+    if (!held.has(i))
+      held.set(i, (await requestValuesByRun(db, [runs[i].id], metric.field!, sortValuesInTurns))[0]);
     return held.get(i)!;
   };
   const out: (MetricVerdict | null)[] = [];

@@ -17,6 +17,7 @@ import type { Db } from "@/lib/store/db";
 import { getFiles, type RunRow } from "@/lib/store/runs-repo";
 import { requestValuesByRun, seriesRuns } from "@/lib/store/series-repo";
 import { diagnosePair, tokenCountsCache } from "./comparability";
+import { sortValuesInTurns } from "./in-turns";
 import { composeRunSummary, readRunSummary } from "./read-run";
 
 /** Earlier runs whose spread scales a run-level verdict when the baseline is one run. */
@@ -126,7 +127,8 @@ export async function judgeRun(db: Db, runId: string, req: JudgeRequest): Promis
   const values = new Map<string, Promise<Float64Array>>();
   const load = (ids: string[], field: NonNullable<VerdictMetric["field"]>) => {
     const key = `${ids.join(",")}|${field}`;
-    if (!values.has(key)) values.set(key, requestValuesByRun(db, ids, field).then(mergeSortedRuns));
+    if (!values.has(key))
+      values.set(key, requestValuesByRun(db, ids, field, sortValuesInTurns).then(mergeSortedRuns));
     return values.get(key)!;
   };
   const verdicts = [];

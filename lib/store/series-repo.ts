@@ -7,7 +7,7 @@ import { sortSeriesRuns } from "@/lib/api/series-order";
 import type { Db } from "./db";
 import { readMetricValues } from "./metric-values";
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
-import { queryArrays } from "./columnar/engine";
+import { streamRows } from "./columnar/engine";
 import { rawSqlite } from "./raw-sqlite";
 import type { RunRow } from "./runs-repo";
 
@@ -105,29 +105,30 @@ const SOURCES: Record<RequestField, { table: string; column: string; where: stri
  * The field's recorded values of each given run, ascending, in typed arrays (8 bytes a request: a
  * million-request run is 8 MB, not a million row objects), in the order of `runIds`; the runs
  * layer pools them (`mergeSortedRuns`, docs/metrics.md §Regressions). Each run's values come from its stored blob
- * (./metric-values.ts); a run ingested before blobs were stored is read from its request rows,
- * until a re-ingest stores its blob.
+ * (./metric-values.ts); an aiperf run with a request file stores none for its client fields and
+ * is read from the file; a run ingested before blobs were stored is read from its request rows,
+ * until a re-ingest stores its blob. What is read is sorted by `sort`, into the order a blob is
+ * stored in (the runs layer sorts in steps, a turn of the event loop between them:
+ * lib/runs/in-turns.ts `sortValuesInTurns`).
  */
 export async function requestValuesByRun(
   db: Db,
   runIds: string[],
   field: RequestField,
+  sort: (values: Float64Array) => Float64Array | Promise<Float64Array> = (v) => v.sort(),
 ): Promise<Float64Array[]> {
   const { table, column, where } = SOURCES[field];
   const stored = await readMetricValues(db, runIds, field);
   const parts: Float64Array[] = [];
   for (const id of runIds)
-    parts.push(stored.get(id) ?? (await oneRunValues(db, id, table, column, where)).sort());
+    parts.push(stored.get(id) ?? (await sort(await oneRunValues(db, id, table, column, where))));
   return parts;
 }
 
 async function oneRunValues(db: Db, id: string, table: string, column: string, where: string) {
   // A run whose aiperf requests are a Parquet file is read from it (same column, same filter).
   const src = table === "aiperf_requests" ? await aiperfRequestsSource(db, id) : null;
-  if (src) {
-    const rows = await queryArrays(`select ${column} from ${src} where ${where} and ${column} is not null`);
-    return Float64Array.from(rows, (r) => Number(r[0])).filter(Number.isFinite);
-  }
+  if (src) return fileValues(`select ${column} from ${src} where ${where} and ${column} is not null`);
   // Identifiers come from the fixed map above, never from the request.
   const text = `select ${column} from ${table} where run_id = ? and ${where} and ${column} is not null`;
   const sqlite = rawSqlite(db);
@@ -145,4 +146,25 @@ async function oneRunValues(db: Db, id: string, table: string, column: string, w
     db,
   );
   return Float64Array.from(rows.rows.map((r) => Number(r.v)).filter(Number.isFinite));
+}
+
+/**
+ * The finite values of a one-column DuckDB query, into a typed array a chunk (about 2,000 rows)
+ * at a time, a turn of the event loop after each (`streamRows`).
+ */
+async function fileValues(text: string): Promise<Float64Array> {
+  let out = new Float64Array(4096);
+  let n = 0;
+  for await (const chunk of streamRows(text))
+    for (const r of chunk) {
+      const v = Number(r[0]);
+      if (!Number.isFinite(v)) continue;
+      if (n === out.length) {
+        const next = new Float64Array(n * 2);
+        next.set(out);
+        out = next;
+      }
+      out[n++] = v;
+    }
+  return out.slice(0, n);
 }

@@ -14,9 +14,10 @@ import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import { GET as verdicts } from "@/app/api/runs/[id]/verdicts/route";
 import { POST as upload } from "@/app/api/runs/route";
 import { gateResultSchema } from "@/lib/api/regression-schemas";
-import { REQUEST_FIELDS } from "@/lib/metrics/regression/catalog";
 import type { AppContext } from "@/lib/server/app-context";
-import { readMetricValues } from "@/lib/store/metric-values";
+import { aiperfRequestsSource } from "@/lib/store/columnar/aiperf-request-file";
+import { queryArrays } from "@/lib/store/columnar/engine";
+import { readMetricValues, writeMetricValues } from "@/lib/store/metric-values";
 import { requestValuesByRun } from "@/lib/store/series-repo";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
@@ -64,61 +65,63 @@ async function storedRows(app: AppContext, ids: string[]) {
 const post = (id: string) => reingest(new Request("http://localhost", { method: "POST" }), idParams(id));
 
 export function metricValuesCases(env: { app: AppContext }): void {
-  it("stores each latency field of an aiperf run as one sorted blob equal to its request rows", async () => {
+  it("stores no client latency blob for an aiperf run with a request file: the verdict reads its file", async () => {
     const { id, ok } = await uploadAiperf(11, 1, { series: SERIES });
     const db = env.app.store.db;
     const rows = await storedRows(env.app, [id]);
-    // Every field has a row, the TensorRT-LLM ones empty: "none", not "read the request rows".
-    expect(rows.map((r) => [r.metric, Number(r.count)])).toEqual(
-      [...REQUEST_FIELDS].sort().map((f) => [f, f.startsWith("server_") ? 0 : ok]),
-    );
+    // Only the TensorRT-LLM fields have a row, empty: "none", not "read the request rows".
+    expect(rows.map((r) => [r.metric, Number(r.count)])).toEqual([
+      ["server_e2e", 0],
+      ["server_ttft", 0],
+    ]);
     // 2,000 profiling records, every 7th failed: 1,715 measured; the 25 warm-up records left out.
     expect(ok).toBe(2000 - Math.floor(2000 / 7));
-    const blobs = new Map<string, Float64Array>();
+    const src = (await aiperfRequestsSource(db, id))!;
+    expect(src).not.toBeNull();
     for (const f of ["ttft", "itl", "e2e"] as const) {
-      const blob = (await readMetricValues(db, [id], f)).get(id)!;
-      expect(blob.length).toBe(ok);
-      for (let i = 1; i < blob.length; i++) expect(blob[i]).toBeGreaterThanOrEqual(blob[i - 1]);
-      blobs.set(f, Float64Array.from(blob));
+      const values = (await requestValuesByRun(db, [id], f))[0];
+      expect(values.length).toBe(ok);
+      // DuckDB's own sort of the same rows: the order the blob was stored in.
+      const sorted = await queryArrays(
+        `select ${f}_ms from ${src} where phase = 'profiling' and ok = 1 and ${f}_ms is not null order by ${f}_ms`,
+      );
+      expect(Array.from(values)).toEqual(sorted.map((r) => Number(r[0])));
     }
-    // The request rows are the definition: with the blobs gone the reader falls back to them.
-    await db.deleteFrom("run_metric_values").where("run_id", "=", id).execute();
-    for (const f of ["ttft", "itl", "e2e"] as const)
-      expect(Array.from((await requestValuesByRun(db, [id], f))[0])).toEqual(Array.from(blobs.get(f)!));
   });
 
-  it("gives the same verdicts from the blobs as from the request rows, and re-ingest stores them again", async () => {
+  it("gives the same verdicts from the request files as from blobs of their values, and re-ingest stores none", async () => {
     const db = env.app.store.db;
     const base = await uploadAiperf(21, 1, { series: SERIES });
     const second = await uploadAiperf(22, 1, { series: SERIES });
     const run = await uploadAiperf(23, 1.1, { series: SERIES });
     const ids = [base.id, second.id, run.id];
     for (const qs of ["baseline=last", "baseline=last:2", `baseline=${base.id}`]) {
-      const fromBlobs = await judgement(run.id, qs);
-      expect(fromBlobs.verdicts.find((v) => v.metric === "ttft.p50")!.verdict).toBe("regressed");
-      const saved = await db.selectFrom("run_metric_values").selectAll().where("run_id", "in", ids).execute();
-      // A run ingested before the blobs existed: the same verdicts, read from the rows.
+      const fromFiles = await judgement(run.id, qs);
+      expect(fromFiles.verdicts.find((v) => v.metric === "ttft.p50")!.verdict).toBe("regressed");
+      // A run stored with its values as blobs (before the request file held them): the same verdicts.
+      for (const id of ids) {
+        const values = new Map<string, Float64Array>();
+        for (const f of ["ttft", "itl", "e2e"] as const)
+          values.set(f, Float64Array.from((await requestValuesByRun(db, [id], f))[0]));
+        await writeMetricValues(db, id, values);
+      }
+      expect((await storedRows(env.app, ids)).length).toBe(9);
+      expect(await judgement(run.id, qs)).toEqual(fromFiles);
       await db.deleteFrom("run_metric_values").where("run_id", "in", ids).execute();
-      expect(await judgement(run.id, qs)).toEqual(fromBlobs);
-      await db.insertInto("run_metric_values").values(saved).execute();
+      expect(await judgement(run.id, qs)).toEqual(fromFiles);
     }
 
-    await db.deleteFrom("run_metric_values").where("run_id", "=", run.id).execute();
     expect(await storedRows(env.app, [run.id])).toEqual([]);
     expect((await post(run.id)).status).toBe(200);
-    expect((await storedRows(env.app, [run.id])).map((r) => Number(r.count))).toEqual([
-      run.ok,
-      run.ok,
-      0,
-      0,
-      run.ok,
+    expect((await storedRows(env.app, [run.id])).map((r) => [r.metric, Number(r.count)])).toEqual([
+      ["server_e2e", 0],
+      ["server_ttft", 0],
     ]);
 
     expect(
       (await deleteRun(new Request("http://localhost", { method: "DELETE" }), idParams(run.id))).status,
     ).toBe(204);
     expect(await storedRows(env.app, [run.id])).toEqual([]);
-    expect((await storedRows(env.app, [base.id])).length).toBe(REQUEST_FIELDS.length);
   });
 
   it("stores a TensorRT-LLM run's server TTFT and E2E, the values of its request rows", async () => {

@@ -73,6 +73,17 @@ describe("pooling sorted runs", () => {
     expect(Array.from(merged.get("server_ttft")!)).toEqual([1, 2, 3]);
     expect(merged.get("itl")!.length).toBe(0);
   });
+
+  it("leaves out a field only values in the run's request file give; pools it when another analyzer gives it too", () => {
+    const file = { ttft: Float64Array.from([1, 4]), itl: Float64Array.from([5]) };
+    const alone = mergeRequestValues([file, { server_ttft: Float64Array.from([7]) }], [true, false]);
+    expect([...alone.keys()]).toEqual(REQUEST_FIELDS.filter((f) => f !== "ttft" && f !== "itl"));
+    expect(Array.from(alone.get("server_ttft")!)).toEqual([7]);
+    expect(alone.get("e2e")!.length).toBe(0);
+    const pooled = mergeRequestValues([file, { ttft: Float64Array.from([2]) }], [true]);
+    expect(Array.from(pooled.get("ttft")!)).toEqual([1, 2, 4]);
+    expect(pooled.has("itl")).toBe(false);
+  });
 });
 
 describe("an aiperf run's verdict values", () => {

@@ -271,7 +271,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
           ? [...inputsTurnLines(conversations, inputs, applied.tokensPerChar)]
           : [];
       if (lines.length > 0) await storeInputsTurns(ctx.db, ctx.runId, lines);
-      await writeRequestFile(ctx, stage, log, lines);
+      const inFile = await writeRequestFile(ctx, stage, log, lines);
       const perTurn = turnsPayload(
         log,
         turns,
@@ -303,7 +303,9 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
         result.charts = { ...result.charts, [AGENT_SESSIONS_CHART.key]: agents };
         result.info = { ...result.info, agentSessions: agents.sessions.length + agents.omitted };
       }
-      return log.length > 0 ? { ...result, requestValues: logRequestValues(log) } : result;
+      return log.length > 0
+        ? { ...result, requestValues: logRequestValues(log), requestValuesInFile: inFile }
+        : result;
     },
   };
 }
@@ -315,21 +317,25 @@ function finishRun(s: AiperfRunState): AnalyzerResult {
 /**
  * Writes the staged rows as the run's Parquet file, before the summary is committed: a run is
  * `ready` only with its file stored. Rows were staged relative to the first timestamp seen; the
- * file counts them from the run's first request.
+ * file counts them from the run's first request. True when the file is written.
  */
 async function writeRequestFile(
   ctx: IngestContext,
   stage: AiperfRequestStage | null,
   log: RequestLog,
   lines: InputsTurnLine[],
-): Promise<void> {
-  if (!stage) return;
-  if (stage.length === 0) return stage.discard();
+): Promise<boolean> {
+  if (!stage) return false;
+  if (stage.length === 0) {
+    stage.discard();
+    return false;
+  }
   await stage.write(
     ctx.db,
     runOriginMs(log),
     lines.map((l) => ({ conversationId: l.conversationId, turn: l.turn, ...l.line })),
   );
+  return true;
 }
 
 /** The slowest lists, read from the run's request file. */

@@ -42,14 +42,20 @@ export class ValueColumn {
 
 /**
  * Every field's values of a run from what its analyzers gathered, ascending; a field no analyzer
- * measured is empty, so a stored run says "none" instead of sending the reader to its rows.
+ * measured is empty, so a stored run says "none" instead of sending the reader to its rows. A
+ * field only parts in the run's request file give (`inFile[i]`: aiperf's, once its Parquet file
+ * is written) is left out: the verdict reads it from that file, and the catalog does not hold the
+ * values twice.
  */
 export function mergeRequestValues(
   parts: ReadonlyArray<RequestValues | undefined>,
+  inFile: ReadonlyArray<boolean | undefined> = [],
 ): Map<RequestField, Float64Array> {
   const out = new Map<RequestField, Float64Array>();
   for (const field of REQUEST_FIELDS) {
-    const given = parts.map((p) => p?.[field]).filter((v) => v !== undefined);
+    const givers = parts.flatMap((p, i) => (p?.[field] === undefined ? [] : [i]));
+    if (givers.length > 0 && givers.every((i) => inFile[i])) continue;
+    const given = givers.map((i) => parts[i]![field]!);
     if (given.length <= 1) {
       out.set(field, given[0] ?? new Float64Array(0));
       continue;
