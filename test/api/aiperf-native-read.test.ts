@@ -16,6 +16,7 @@ import { nativeReadOptions, recordsReadLog } from "@/lib/ingest/analyzers/aiperf
 import { aiperfRequestsSource } from "@/lib/store/columnar/aiperf-request-file";
 import { queryRows } from "@/lib/store/columnar/engine";
 import { chartKeys } from "@/lib/store/runs-repo";
+import { requestValuesByRun } from "@/lib/store/series-repo";
 // @ts-expect-error the bench's canonical JSON, plain ESM without type declarations
 import { canonical, volatileIds } from "../bench/dump-canonical.mjs";
 // @ts-expect-error plain ESM generator without type declarations
@@ -136,6 +137,12 @@ async function dumpRun(app: { store: { db: Parameters<typeof chartKeys>[0] } }, 
     .where("run_id", "=", id)
     .orderBy("metric")
     .execute();
+  // The verdicts' values, wherever the run keeps them (a run with a request file: the file).
+  const verdictValues: Record<string, string> = {};
+  for (const f of ["ttft", "itl", "e2e"] as const) {
+    const v = (await requestValuesByRun(app.store.db, [id], f))[0];
+    verdictValues[f] = Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64");
+  }
   const src = await aiperfRequestsSource(app.store.db, id);
   const rows = src ? await queryRows<Record<string, unknown>>(`select * from ${src}`) : [];
   const fileNames = new Map(summary.files.map((f) => [f.id, f.name]));
@@ -144,6 +151,7 @@ async function dumpRun(app: { store: { db: Parameters<typeof chartKeys>[0] } }, 
       summary,
       charts,
       values: values.map((v) => ({ ...v, values: Buffer.from(v.values).toString("base64") })),
+      verdictValues,
       rows: rows.map((r) => ({ ...r, file_id: fileNames.get(r.file_id as string) ?? r.file_id })),
     },
     ids,
