@@ -142,12 +142,15 @@ describe("a 390 px phone, every tab of every example run", () => {
     // Hit rate by endpoint: each endpoint belongs to one run, so one bar per endpoint row, and no
     // row for an endpoint without a value (decode endpoints).
     const hit = page.locator('figure[data-chart="compare-hit-rate-by-endpoint"]');
-    const bars = await hit
-      .locator(".recharts-bar-rectangle path")
-      .evaluateAll((els) => els.filter((el) => el.getBoundingClientRect().width > 1).length);
-    const rows = await hit.locator(".recharts-yAxis .recharts-cartesian-axis-tick").count();
-    expect(rows).toBeGreaterThan(3);
-    expect(bars).toBe(rows);
+    // The chart draws once its payload has arrived and its bars have grown: wait for both.
+    const ticks = hit.locator(".recharts-yAxis .recharts-cartesian-axis-tick");
+    await expect.poll(() => ticks.count(), { timeout: 30_000 }).toBeGreaterThan(3);
+    const rows = await ticks.count();
+    const bars = () =>
+      hit
+        .locator(".recharts-bar-rectangle path")
+        .evaluateAll((els) => els.filter((el) => el.getBoundingClientRect().width > 1).length);
+    await expect.poll(bars, { timeout: 10_000 }).toBe(rows);
     await shot(page, "mobile-compare.png");
     await context.close();
   });
