@@ -21,7 +21,6 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as requestList } from "@/app/api/runs/[id]/aiperf/requests/route";
 import { GET as goodput } from "@/app/api/runs/[id]/goodput/route";
-import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as sweepPoint } from "@/app/api/runs/[id]/sweep-point/route";
 import { GET as timeline } from "@/app/api/runs/[id]/timeline/route";
 import { goodputSchema, parseSlos } from "@/lib/api/slo";
@@ -36,8 +35,7 @@ import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { storedAiperfRows, storeRunAsRows } from "../helpers/aiperf-request-rows";
 import { collectGarbage, sliced } from "../helpers/cpu-slices";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
-import { idParams, uploadRun } from "../helpers/test-app";
-import { waitUntil } from "../helpers/wait.mjs";
+import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
 
 const RECORDS = 30_000;
 /** Rows a goodput query reads (lib/runs/run-goodput.ts): a read from rows has at least this many pages. */
@@ -66,17 +64,7 @@ describe.each(TEST_STORES)("aiperf reads in turns (%s)", (_store, pgUrl) => {
     } finally {
       fs.rmSync(gen, { recursive: true, force: true });
     }
-    await waitUntil(
-      "the run's drill-down is ready",
-      async () => {
-        const run = (await (await getRun(url(`/api/runs/${id}`), idParams(id))).json()) as {
-          status: string;
-          drilldownReadyAt?: number | null;
-        };
-        return run.status === "ready" && run.drilldownReadyAt != null;
-      },
-      { timeoutMs: 240_000 },
-    );
+    await waitForDrilldown(id);
     // Every profiling row at once, as goodput defines its rows (docs/metrics.md §Goodput).
     rows = (await storedAiperfRows(env.app.store.db, id))
       .filter((r) => r.phase === "profiling")

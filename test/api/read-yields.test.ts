@@ -16,7 +16,6 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as report } from "@/app/api/runs/[id]/report.html/route";
-import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as sweepPoint } from "@/app/api/runs/[id]/sweep-point/route";
 import { GET as timeline } from "@/app/api/runs/[id]/timeline/route";
 import { forgetTimelines } from "@/lib/runs/run-timeline";
@@ -24,8 +23,7 @@ import { forgetTimelines } from "@/lib/runs/run-timeline";
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { collectGarbage, sliced } from "../helpers/cpu-slices";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
-import { idParams, uploadRun } from "../helpers/test-app";
-import { waitUntil } from "../helpers/wait.mjs";
+import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
 
 const RECORDS = 120_000;
 /**
@@ -52,17 +50,7 @@ describe.each(TEST_STORES)("reads in turns (%s)", (_store, pgUrl) => {
     } finally {
       fs.rmSync(gen, { recursive: true, force: true });
     }
-    await waitUntil(
-      "the run's drill-down is ready",
-      async () => {
-        const run = (await (await getRun(url(`/api/runs/${id}`), idParams(id))).json()) as {
-          status: string;
-          drilldownReadyAt?: number | null;
-        };
-        return run.status === "ready" && run.drilldownReadyAt != null;
-      },
-      { timeoutMs: 240_000 },
-    );
+    await waitForDrilldown(id);
   }, 300_000);
 
   const reads: Array<[string, () => Promise<Response>]> = [

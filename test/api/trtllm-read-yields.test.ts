@@ -20,7 +20,6 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as goodput } from "@/app/api/runs/[id]/goodput/route";
-import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as timeline } from "@/app/api/runs/[id]/timeline/route";
 import { GET as trace } from "@/app/api/runs/[id]/trace.json/route";
 import { GET as requestSample } from "@/app/api/runs/[id]/trtllm/requests/route";
@@ -43,8 +42,7 @@ import { MAX_SAMPLE } from "@/lib/api/trtllm-charts";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { collectGarbage, sliced } from "../helpers/cpu-slices";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
-import { idParams, uploadRun } from "../helpers/test-app";
-import { waitUntil } from "../helpers/wait.mjs";
+import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
 
 const REQUESTS = 30_000;
 /** Rows a goodput query reads (lib/runs/run-goodput.ts): the read has at least this many pages. */
@@ -111,17 +109,7 @@ describe.each(TEST_STORES)("TensorRT-LLM reads in turns (%s)", (_store, pgUrl) =
     } finally {
       fs.rmSync(gen, { recursive: true, force: true });
     }
-    await waitUntil(
-      "the run's drill-down is ready",
-      async () => {
-        const run = (await (await getRun(url(`/api/runs/${id}`), idParams(id))).json()) as {
-          status: string;
-          drilldownReadyAt?: number | null;
-        };
-        return run.status === "ready" && run.drilldownReadyAt != null;
-      },
-      { timeoutMs: 240_000 },
-    );
+    await waitForDrilldown(id);
     // Every row in one query, mapped by the TPOT definition (lib/metrics/trtllm-latency.ts).
     const stored = await env.app.store.db
       .selectFrom("trtllm_requests")

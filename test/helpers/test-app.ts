@@ -132,3 +132,18 @@ export async function uploadRun(
 }
 
 export const idParams = (id: string) => ({ params: Promise.resolve({ id }) });
+
+/** Waits until the run is `ready` with its drill-down built, as `GET /api/runs/{id}` reports it. */
+export async function waitForDrilldown(id: string, timeoutMs = 240_000): Promise<void> {
+  const { GET } = await import("@/app/api/runs/[id]/route");
+  const { waitUntil } = await import("./wait.mjs");
+  await waitUntil(
+    "the run's drill-down is ready",
+    async () => {
+      const res = await GET(new Request(`http://localhost/api/runs/${id}`), idParams(id));
+      const run = (await res.json()) as { status: string; drilldownReadyAt?: number | null };
+      return run.status === "ready" && run.drilldownReadyAt != null;
+    },
+    { timeoutMs },
+  );
+}
