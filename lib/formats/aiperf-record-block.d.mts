@@ -33,6 +33,8 @@ export interface RecordBlock {
   inputTokens: Float64Array;
   outputTokens: Float64Array;
   cachedTokens: Float64Array;
+  /** aiperf's credit_to_start_latency of each record in ms (NaN: no credit_issued_ns) */
+  queueWaitMs: Float64Array;
   turn: Int32Array;
   requestId: Array<string | null>;
   conversationId: Array<string | null>;

@@ -49,6 +49,7 @@ export function parseRecordBlock(text) {
   const inputTokens = new Float64Array(n);
   const outputTokens = new Float64Array(n);
   const cachedTokens = new Float64Array(n);
+  const queueWaitMs = new Float64Array(n);
   const turn = new Int32Array(n);
   const requestId = [];
   const conversationId = [];
@@ -98,6 +99,7 @@ export function parseRecordBlock(text) {
     inputTokens[k] = r.inputTokens ?? NaN;
     outputTokens[k] = r.outputTokens ?? NaN;
     cachedTokens[k] = r.cachedTokens ?? NaN;
+    queueWaitMs[k] = r.queueWaitMs ?? NaN;
     turn[k] = r.turnIndex ?? NO_TURN_INDEX;
     requestId.push(r.requestId);
     conversationId.push(r.conversationId);
@@ -123,6 +125,7 @@ export function parseRecordBlock(text) {
     inputTokens,
     outputTokens,
     cachedTokens,
+    queueWaitMs,
     turn,
     requestId,
     conversationId,
@@ -157,6 +160,7 @@ export function blockTransfer(block) {
     block.inputTokens,
     block.outputTokens,
     block.cachedTokens,
+    block.queueWaitMs,
     block.turn,
   ].map((a) => a.buffer);
 }

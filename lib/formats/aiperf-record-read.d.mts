@@ -14,6 +14,16 @@ export declare const NEGATIVE_TOKENS: string;
  */
 export declare function tokenCount(v: number | null, badValue: (message: string) => void): number | null;
 
+/**
+ * aiperf's `credit_to_start_latency` of one record in ms (`request_start_ns − credit_issued_ns`
+ * as float64, clamped at 0); null without either stamp.
+ */
+export declare function queueWaitMs(
+  text: string,
+  meta: Record<string, unknown>,
+  startNs: bigint | null,
+): number | null;
+
 /** Parses one record; a string (the reason) when the line is not an aiperf record. */
 export declare function parseAiperfRecord(
   value: unknown,

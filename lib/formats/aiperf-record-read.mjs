@@ -163,6 +163,22 @@ function turnIndexOf(v) {
   return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 0x7fffffff ? v : null;
 }
 
+/**
+ * aiperf's client-side queue wait of one record, its `credit_to_start_latency` (aiperf
+ * src/aiperf/metrics/derived_latency.py): `request_start_ns − credit_issued_ns` in ms, both
+ * stamps as float64 as aiperf's column store holds them (so the figures are aiperf's to the last
+ * digit), clamped at 0 as aiperf clamps clock skew. `credit_issued_ns` is when the timing manager
+ * issued the credit, after the concurrency slot was taken (src/aiperf/credit/issuer.py);
+ * `request_start_ns` when the worker sent the request. Null without either stamp (aiperf before
+ * 0.6, fixed-schedule runs): not measured, never 0.
+ */
+export function queueWaitMs(text, meta, startNs) {
+  if (startNs === null || meta.request_start_ns === undefined || meta.request_start_ns === null) return null;
+  const issued = readNs(text, meta, "credit_issued_ns");
+  if (issued === null) return null;
+  return Math.max(Number(startNs) - Number(issued), 0) / 1e6;
+}
+
 /** Parses one record; a string (the reason) when the line is not an aiperf record. */
 export function parseAiperfRecord(value, text, badValue = ignore) {
   if (!isObject(value)) return "not a JSON object";
@@ -199,6 +215,7 @@ export function parseAiperfRecord(value, text, badValue = ignore) {
     sessionId: idText(meta.x_correlation_id) ?? idText(meta.conversation_id),
     parentSessionId: idText(meta.parent_correlation_id),
     agentDepth: turnIndexOf(meta.agent_depth),
+    queueWaitMs: queueWaitMs(text, meta, startNs),
   };
 }
 

@@ -45,6 +45,12 @@ export interface AiperfRecord {
   sessionId?: string | null;
   parentSessionId?: string | null;
   agentDepth?: number | null;
+  /**
+   * Client-side queue wait in ms, aiperf's `credit_to_start_latency` of this record
+   * (`request_start_ns − credit_issued_ns`, docs/metrics.md §Comparable runs); absent or null
+   * when the record has no `credit_issued_ns`.
+   */
+  queueWaitMs?: number | null;
 }
 
 // Read by plain JavaScript shared with the aiperf parse thread, which loads no TypeScript.
@@ -53,5 +59,6 @@ export {
   NEGATIVE_TOKENS,
   nsFromText,
   parseAiperfRecord,
+  queueWaitMs,
   tokenCount,
 } from "./aiperf-record-read.mjs";

@@ -16,6 +16,7 @@ import { gpuSummaryPayload } from "./aiperf-gpu-summary";
 import { aiperfFacts } from "./aiperf-run-facts";
 import { aiperfThroughput } from "./aiperf-throughput";
 import { theoreticalCacheHitRate } from "./aiperf-theoretical-hit-rate";
+import type { QueueWaits } from "./aiperf-queue-wait";
 import { distributionOfSorted } from "./aiperf-distribution";
 import { overTimePayload, timelinePayload, ttftVsInputPayload } from "./aiperf-timeline";
 import { timeslicesPayload } from "./aiperf-timeslices";
@@ -47,6 +48,8 @@ export interface AiperfRunState {
   logs?: AiperfLog[];
   /** outputs.json files read: profiling responses, and warm-up responses (null: no such list) */
   outputs?: Array<{ profiling: number; warmup: number | null }>;
+  /** Each profiling record's client-side queue wait, where records carry `credit_issued_ns` */
+  queueWaits?: QueueWaits;
 }
 
 /** What an aiperf run contributes to the run summary; every part absent when it has no data. */
@@ -152,7 +155,7 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
     s.gpu.size === 0 && single && primary ? gpuSummaryPayload(primary.summary.telemetryGpus) : null;
   if (gpuSummary) charts[AIPERF_CHARTS.gpuSummary.key] = gpuSummary;
 
-  const info = runInfo(primary?.summary, trials.length);
+  const info = runInfo(primary?.summary, trials.length, s.queueWaits?.info() ?? {});
   if (gpuSummary) info.telemetryGpus = gpuSummary.gpus.length;
   // Requests aiperf cancelled at the end of profiling (in flight when its duration ran out): the
   // log counts them apart; builds that export no record for them leave them out of the records.
@@ -317,7 +320,11 @@ function subLog(log: RequestLog, ranges: Array<{ from: number; to: number }>): R
   return out;
 }
 
-function runInfo(summary: AiperfSummary | undefined, trials: number): SummaryBlocks["info"] {
+function runInfo(
+  summary: AiperfSummary | undefined,
+  trials: number,
+  fromRecords: Record<string, number | string>,
+): SummaryBlocks["info"] {
   const info: SummaryBlocks["info"] = {};
   const set = (k: string, v: string | number | boolean | null | undefined) => {
     if (v !== null && v !== undefined) info[k] = v;
@@ -338,9 +345,9 @@ function runInfo(summary: AiperfSummary | undefined, trials: number): SummaryBlo
     // the total tokens/s over the time requests were in flight.
     set("effectiveConcurrency", summary.metrics.effective_concurrency?.avg);
     set("effectiveTotalTokensPerS", summary.metrics.effective_total_throughput?.avg);
-    for (const [k, v] of Object.entries(queueWaitInfo(summary.metrics))) set(k, v);
     for (const [k, v] of Object.entries(summary.runConfig ?? {})) set(k, v);
   }
+  for (const [k, v] of Object.entries(queueWaitInfo(summary?.metrics ?? {}, fromRecords))) set(k, v);
   if (trials > 1) set("trials", trials);
   return info;
 }
@@ -349,24 +356,44 @@ function runInfo(summary: AiperfSummary | undefined, trials: number): SummaryBlo
  * Client-side queueing, the doctor's evidence of a saturated load generator (docs/metrics.md
  * §Comparable runs): aiperf's `credit_to_start_latency` (0.8+, src/aiperf/metrics/derived_latency.py:
  * `request_start_ns − credit_issued_ns` per profiling record, the wait between when the scheduler
- * issued a request and when a worker sent it), else the older `credit_drop_latency` (from when a
- * worker received the credit to the send: the worker's part of that wait only).
+ * issued a request and when a worker sent it); else the same wait computed from the records
+ * (`fromRecords`, aiperf-queue-wait.ts: aiperf 0.6 and 0.7 records carry both stamps, their
+ * summaries no such metric); else the older `credit_drop_latency` (from when a worker received
+ * the credit to the send: the worker's part of that wait only). The records' share of requests
+ * that waited is kept beside the summary's figures, being in no summary.
  */
-export function queueWaitInfo(metrics: AiperfSummary["metrics"]): Record<string, number | string> {
+export function queueWaitInfo(
+  metrics: AiperfSummary["metrics"],
+  fromRecords: Record<string, number | string> = {},
+): Record<string, number | string> {
   const full = metrics.credit_to_start_latency;
-  const block = full ?? metrics.credit_drop_latency;
-  if (!block || typeof block.p50 !== "number") return {};
-  const toMs = { ns: 1e-6, us: 1e-3, ms: 1, s: 1000, sec: 1000 }[block.unit ?? "ms"];
-  if (toMs === undefined) return {};
-  const out: Record<string, number | string> = {
-    queueWaitP50Ms: block.p50 * toMs,
-    queueWaitSource: full
-      ? "aiperf credit_to_start_latency (request_start_ns − credit_issued_ns)"
-      : "aiperf credit_drop_latency (credit received by a worker → request sent)",
+  const fromSummary = (block: NonNullable<typeof full>, source: string) => {
+    if (typeof block.p50 !== "number") return null;
+    const toMs = { ns: 1e-6, us: 1e-3, ms: 1, s: 1000, sec: 1000 }[block.unit ?? "ms"];
+    if (toMs === undefined) return null;
+    const out: Record<string, number | string> = {
+      queueWaitP50Ms: block.p50 * toMs,
+      queueWaitSource: source,
+    };
+    if (typeof block.p90 === "number") out.queueWaitP90Ms = block.p90 * toMs;
+    if (typeof block.p99 === "number") out.queueWaitP99Ms = block.p99 * toMs;
+    if (typeof block.max === "number") out.queueWaitMaxMs = block.max * toMs;
+    if (typeof block.count === "number") out.queueWaitCount = block.count;
+    return out;
   };
-  if (typeof block.p90 === "number") out.queueWaitP90Ms = block.p90 * toMs;
-  if (typeof block.count === "number") out.queueWaitCount = block.count;
-  return out;
+  const summary =
+    full && fromSummary(full, "aiperf credit_to_start_latency (request_start_ns − credit_issued_ns)");
+  if (summary) {
+    for (const k of ["queueWaitJudged", "queueWaited"])
+      if (fromRecords[k] !== undefined) summary[k] = fromRecords[k];
+    return summary;
+  }
+  if (fromRecords.queueWaitP50Ms !== undefined) return fromRecords;
+  const drop = metrics.credit_drop_latency;
+  const older =
+    drop && fromSummary(drop, "aiperf credit_drop_latency (credit received by a worker → request sent)");
+  // Neither: at most how many records lack the stamp (queueWaitMissing), never a wait of 0.
+  return older ?? fromRecords;
 }
 
 /** One configuration per trial folder, from its JSON summary (the CSV carries none). */

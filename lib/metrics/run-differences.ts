@@ -482,8 +482,11 @@ export function diagnose(
  * Whether a run's load generator held the load it was asked for (docs/metrics.md §Comparable
  * runs): aiperf's effective (time-weighted) concurrency below SATURATION_SHARE of the requested,
  * or client-side queueing (aiperf's wait from a request's credit being issued to its send, the
- * run info's `queueWaitP50Ms` / `queueWaitP90Ms`) at least QUEUE_WAIT_SHARE of the TTFT at the
- * same percentile (request latency where no TTFT was measured) and at least QUEUE_WAIT_FLOOR_MS.
+ * run info's `queueWaitP50Ms` / `queueWaitP90Ms`, from aiperf's summary or its records) at least
+ * QUEUE_WAIT_SHARE of the TTFT at the same percentile (request latency where no TTFT was
+ * measured) and at least QUEUE_WAIT_FLOOR_MS. The side's text also gives the wait's p99 and max
+ * and, from records, how many requests waited that long against their own TTFT; a run whose
+ * files carry no queue wait says "queue wait not measured", never a wait of 0.
  */
 export function saturationOf(r: DoctorRun): { saturated: boolean; text: string; evidence: string[] } {
   const parts: string[] = [];
@@ -497,26 +500,42 @@ export function saturationOf(r: DoctorRun): { saturated: boolean; text: string; 
   }
   const w50 = num(r.info?.queueWaitP50Ms);
   const w90 = num(r.info?.queueWaitP90Ms);
+  const w99 = num(r.info?.queueWaitP99Ms);
+  const wMax = num(r.info?.queueWaitMaxMs);
+  const count = num(r.info?.queueWaitCount);
+  const judged = num(r.info?.queueWaitJudged);
+  const waited = num(r.info?.queueWaited);
+  const missing = num(r.info?.queueWaitMissing);
   if (w50 !== null) {
     const ttft = r.requests?.ttftMs ?? null;
-    const ref = ttft ?? r.requests?.e2eMs ?? null;
+    const ref = ttft ? ttft : (r.requests?.e2eMs ?? null);
     const refName = ttft ? "TTFT" : "request latency";
     const src = typeof r.info?.queueWaitSource === "string" ? r.info.queueWaitSource : "aiperf";
+    const tail = [w99 !== null ? `p99 ${ms(w99)}` : null, wMax !== null ? `max ${ms(wMax)}` : null]
+      .filter(Boolean)
+      .join(", ");
     parts.push(
-      `queue wait p50 ${ms(w50)}${w90 !== null ? `, p90 ${ms(w90)}` : ""}${ref ? ` against ${refName} p50 ${ms(ref.p50)}${ref.p90 !== undefined ? `, p90 ${ms(ref.p90)}` : ""}` : ""}`,
+      `queue wait p50 ${ms(w50)}${w90 !== null ? `, p90 ${ms(w90)}` : ""}${ref ? ` against ${refName} p50 ${ms(ref.p50)}${ref.p90 !== undefined ? `, p90 ${ms(ref.p90)}` : ""}` : ""}${tail ? `; ${tail}` : ""}`,
     );
+    if (judged !== null && waited !== null)
+      parts.push(
+        `${int(waited)} of ${int(judged)} requests (${pct(waited / judged)}) waited ≥ ${QUEUE_WAIT_SHARE * 100}% of their own ${refName}`,
+      );
     const large = (wait: number | null, at: number | undefined) =>
       wait !== null && at !== undefined && wait >= QUEUE_WAIT_FLOOR_MS && wait >= QUEUE_WAIT_SHARE * at;
     const hit50 = ref ? large(w50, ref.p50) : false;
     const hit90 = ref ? large(w90, ref.p90) : false;
     if (hit50 || hit90)
       evidence.push(
-        `client-side queueing (${src}) at ${hit50 ? "p50" : "p90"} is at least ${QUEUE_WAIT_SHARE * 100}% of the ${refName}: requests waited in the load generator before they were sent`,
+        `client-side queueing (${src}${count !== null ? `, ${int(count)} requests` : ""}) at ${hit50 ? "p50" : "p90"} is at least ${QUEUE_WAIT_SHARE * 100}% of the ${refName}${judged !== null && waited !== null ? `; ${int(waited)} of ${int(judged)} requests waited that long against their own` : ""}: requests waited in the load generator before they were sent`,
       );
-  }
+  } else
+    parts.push(
+      `queue wait not measured${missing !== null ? ` (${int(missing)} profiling records without credit_issued_ns)` : ""}`,
+    );
   return {
     saturated: evidence.length > 0,
-    text: parts.length > 0 ? parts.join("; ") : "not measured",
+    text: parts.join("; "),
     evidence,
   };
 }

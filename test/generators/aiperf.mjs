@@ -29,7 +29,10 @@ const BASE_NS = 1762551940061660356n;
  * loadSlowdown (TTFT and ITL × (1 + loadSlowdown × (concurrency − 1)); 0 by default),
  * input (v1 `input_config.input`: random_seed, public_dataset, file …), metadata (the summary's
  * AgentX `metadata`: submission_valid, submission_invalid_reasons), datasets (v2 `datasets[]`),
- * summaryMetrics (further summary blocks, e.g. `credit_to_start_latency`).
+ * summaryMetrics (further summary blocks, e.g. `credit_to_start_latency`), creditWaitMs (each record
+ * gets `credit_issued_ns` that many ms before its `request_start_ns`, as aiperf 0.6+ writes it
+ * (src/aiperf/common/models/record_models.py `MetricRecordMetadata`); a number, or a function of
+ * the record's index; none by default).
  *
  * The input_config follows aiperf's config models: v1 `UserConfig` (aiperf
  * `aiperf/common/config/loadgen_config.py`: `loadgen.warmup_request_count`, `warmup_duration`);
@@ -75,7 +78,12 @@ export async function generateAiperfRun(outDir, opts = {}) {
     // Whole nanoseconds, added as BigInt so the digits written are exact.
     const startNs = BASE_NS + BigInt(Math.round(startMs * 1e6));
     const endNs = startNs + BigInt(Math.round(durMs * 1e6));
-    const meta = `{"session_num":${i},"x_request_id":"req-${String(i).padStart(8, "0")}","x_correlation_id":"c-${i}","turn_index":0,"request_start_ns":${startNs},"request_ack_ns":${startNs + 1000n},"request_end_ns":${endNs},"worker_id":"worker_${w}","record_processor_id":"rp_0","benchmark_phase":"${phase}","was_cancelled":false}`;
+    const waitMs = typeof opts.creditWaitMs === "function" ? opts.creditWaitMs(i) : opts.creditWaitMs;
+    const credit =
+      waitMs === undefined || waitMs === null
+        ? ""
+        : `"credit_issued_ns":${startNs - BigInt(Math.round(waitMs * 1e6))},`;
+    const meta = `{"session_num":${i},"x_request_id":"req-${String(i).padStart(8, "0")}","x_correlation_id":"c-${i}","turn_index":0,${credit}"request_start_ns":${startNs},"request_ack_ns":${startNs + 1000n},"request_end_ns":${endNs},"worker_id":"worker_${w}","record_processor_id":"rp_0","benchmark_phase":"${phase}","was_cancelled":false}`;
     let line;
     if (failed) {
       errors++;

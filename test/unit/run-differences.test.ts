@@ -264,7 +264,13 @@ describe("diagnose", () => {
     expect(names(held(3.7), held(3.9))).toEqual([]);
     const r = diagnose(held(3.9), held(2.5));
     expect(r.reasons.map((x) => [x.name, x.severity, x.a, x.b])).toEqual([
-      ["saturation", "caveat", "concurrency 3.90 of 4 requested", "concurrency 2.50 of 4 requested"],
+      // A run whose files carry no queue wait says so, never a wait of 0.
+      [
+        "saturation",
+        "caveat",
+        "concurrency 3.90 of 4 requested; queue wait not measured",
+        "concurrency 2.50 of 4 requested; queue wait not measured",
+      ],
     ]);
     expect(r.reasons[0].evidence).toMatch(/in the second run/);
   });
@@ -320,7 +326,7 @@ describe("diagnose", () => {
     );
     const e2e = diagnose(base, noTtft).reasons[0];
     expect(e2e.b).toMatch(/against request latency p50 40\.0 ms/);
-    expect(e2e.a).toBe("concurrency 3.90 of 4 requested");
+    expect(e2e.a).toBe("concurrency 3.90 of 4 requested; queue wait not measured");
   });
 
   it("accepts blocking differences by name or all; a caveat stays a caveat", () => {

@@ -46,6 +46,7 @@ const REFUSED = ["NaN", "Infinity", "\\ud", "\\uD", "\\u0000"];
 /** Stamp keys: each must occur once per record that has one, in its metadata (nsFromText reads the first) */
 const START_KEY = '"request_start_ns"';
 const END_KEY = '"request_end_ns"';
+const CREDIT_KEY = '"credit_issued_ns"';
 
 /** How the last records files were read, for tests and the server log */
 export interface RecordsReadLog {
@@ -84,7 +85,11 @@ function mismatch(read: AiperfRecordsRead, part: SpoolPart): string | null {
   const c = read.check;
   if (c.rows !== part.lines) return `${c.rows} records in ${part.lines} lines`;
   if (c.odd > 0) return `${c.odd} records the line reader reads by other rules`;
-  if (c.starts !== part.counts.get(START_KEY) || c.ends !== part.counts.get(END_KEY))
+  if (
+    c.starts !== part.counts.get(START_KEY) ||
+    c.ends !== part.counts.get(END_KEY) ||
+    c.credits !== (part.counts.get(CREDIT_KEY) ?? 0)
+  )
     return "a stamp key outside a record's metadata, or a null stamp";
   return null;
 }
@@ -128,7 +133,7 @@ export async function ingestRecordFileNative(
     {
       maxLineBytes: ctx.limits.maxLineBytes,
       refused: REFUSED,
-      counted: [START_KEY, END_KEY],
+      counted: [START_KEY, END_KEY, CREDIT_KEY],
       partBytes: nativeReadOptions.partBytes,
     },
     (part) => {
@@ -232,6 +237,7 @@ const COLUMNS = [
   "error_message",
   "start_ns",
   "end_ns",
+  "credit_issued_ns",
   "conversation_id",
   "turn_index",
   "session_id",
@@ -297,6 +303,7 @@ async function feed(
     const messageCol = col<string>("error_message");
     const startCol = col<bigint>("start_ns");
     const endCol = col<bigint>("end_ns");
+    const creditCol = col<bigint>("credit_issued_ns");
     const convCol = col<string>("conversation_id");
     const turnCol = col<number>("turn_index");
     const sessionCol = col<string>("session_id");
@@ -334,6 +341,11 @@ async function feed(
         );
       const at = log.length;
       log.add(v, flags);
+      const issued = creditCol.getItem(j);
+      // aiperf's credit_to_start_latency, as the line reader computes it (queueWaitMs)
+      const wait =
+        issued === null || v.startNs === null ? null : Math.max(Number(v.startNs) - Number(issued), 0) / 1e6;
+      s.queueWaits?.add(wait, warmup, v.ttftMs, v.e2eMs);
       const possible = reuse.next(conversationId, turnIndex, v.inputTokens, v.outputTokens, failed, !warmup);
       turns.add(turnIndex, cachedTokens, possible, conversations.of(conversationId));
       s.sessions?.add(sessionCol.getItem(j), parentCol.getItem(j), depthCol.getItem(j));

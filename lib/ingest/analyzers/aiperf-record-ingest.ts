@@ -23,6 +23,7 @@ import {
 import { JsonLineParser, WarningLog } from "@/lib/formats/json-lines";
 import { LineSplitter } from "@/lib/formats/read-lines";
 import type { AgentSessionColumns } from "@/lib/metrics/agent-sessions";
+import type { QueueWaits } from "@/lib/metrics/aiperf-queue-wait";
 import type { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
 import type { ProfilingClock } from "@/lib/metrics/profiling-window";
 import type { ErrorTally } from "@/lib/metrics/requests-errors";
@@ -65,6 +66,8 @@ export interface RecordSinks {
   rows: RequestRowSink;
   /** Each request's agent session and its lineage (docs/metrics.md §Agent sessions) */
   sessions?: AgentSessionColumns;
+  /** Each profiling record's client-side queue wait (docs/metrics.md §Comparable runs) */
+  queueWaits?: QueueWaits;
 }
 
 /**
@@ -206,6 +209,7 @@ async function writeBlock(
       );
     const at = log.length;
     log.add(v, flags);
+    s.queueWaits?.add(orNull(b.queueWaitMs[k]), warmup, v.ttftMs, v.e2eMs);
     const possible = reuse.next(
       conversationId,
       turnIndex,

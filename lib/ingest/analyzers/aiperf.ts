@@ -30,6 +30,7 @@ import {
 import { ingestRecordFileNative } from "./aiperf-native-ingest";
 import { slowestRequestsPayload } from "./aiperf-slowest";
 import { AgentSessionColumns, agentSessionsFromRecords } from "@/lib/metrics/agent-sessions";
+import { QueueWaits } from "@/lib/metrics/aiperf-queue-wait";
 import { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
 import { readInputsSessions } from "@/lib/formats/aiperf-inputs";
 import { applyInputsReuse, InputsReuse, inputsTurnLines } from "@/lib/metrics/inputs-reuse";
@@ -72,6 +73,8 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
   const conversations = new ConversationIndex();
   /** Each logged request's agent session, for the session tree */
   const sessions = new AgentSessionColumns();
+  /** Each profiling record's client-side queue wait (docs/metrics.md §Comparable runs) */
+  const queueWaits = new QueueWaits();
   const recordFiles: string[] = [];
   const inputs = new InputsReuse();
   /** Record index range [from, to) per folder, for per-trial agreement */
@@ -94,7 +97,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
     const report = await ingestRecordFileNative(
       file,
       ctx,
-      { log, turns, reuse, conversations, errors, clock, rows, sessions },
+      { log, turns, reuse, conversations, errors, clock, rows, sessions, queueWaits },
       rows,
     );
     recordDirs.push({ dir: dirOf(file.name), from, to: log.length });
@@ -258,6 +261,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
         timeslices,
         logs,
         outputs,
+        queueWaits,
       });
       // Only the drill-down reads the request file: the slowest lists are read from it after
       // the summary (lib/ingest/drilldown.ts).

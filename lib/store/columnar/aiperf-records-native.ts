@@ -39,7 +39,7 @@ export type NativeMetric = (typeof METRICS)[number];
 
 const COLUMNS = {
   metadata: `STRUCT(x_request_id JSON, benchmark_phase VARCHAR, credit_phase VARCHAR, was_cancelled JSON,
-    request_start_ns JSON, timestamp_ns JSON, request_end_ns JSON, conversation_id JSON,
+    request_start_ns JSON, timestamp_ns JSON, request_end_ns JSON, credit_issued_ns JSON, conversation_id JSON,
     x_correlation_id JSON, turn_index JSON, worker_id JSON, parent_correlation_id JSON, agent_depth JSON)`,
   metrics: `STRUCT(${METRICS.map((m) => `${m} ${METRIC}`).join(", ")}, ttft JSON,
     min_request_timestamp JSON, max_response_timestamp JSON)`,
@@ -82,6 +82,8 @@ function oddOf(): string {
     `(${m}.request_end_ns is not null and json_type(${m}.request_end_ns) not in ${INT_TYPES})`,
     `(json_type(${m}.request_start_ns) in ${INT_TYPES} and try_cast(${m}.request_start_ns as bigint) is null)`,
     `(json_type(${m}.request_end_ns) in ${INT_TYPES} and try_cast(${m}.request_end_ns as bigint) is null)`,
+    `(${m}.credit_issued_ns is not null and json_type(${m}.credit_issued_ns) not in ${INT_TYPES})`,
+    `(json_type(${m}.credit_issued_ns) in ${INT_TYPES} and try_cast(${m}.credit_issued_ns as bigint) is null)`,
     `${m}.timestamp_ns is not null`,
     `coalesce(json_type(${m}.turn_index) in ('BIGINT', 'DOUBLE'), false)`,
     `${x}.ttft is not null`,
@@ -127,6 +129,7 @@ export function rawSelect(jsonl: string, maxObjectBytes: number): string {
     case when r.err then coalesce(${text(`${e} -> '$.message'`)}, '') end as error_message,
     ${stamp("r.m.request_start_ns")} as start_ns,
     ${stamp("r.m.request_end_ns")} as end_ns,
+    ${stamp("r.m.credit_issued_ns")} as credit_issued_ns,
     ${METRICS.map(metricColumns).join(",\n    ")},
     coalesce(nullif(${text("r.m.conversation_id")}, ''), nullif(${text("r.m.x_correlation_id")}, '')) as conversation_id,
     case when json_type(r.m.turn_index) = 'UBIGINT' and try_cast(r.m.turn_index as ubigint) <= 2147483647
@@ -145,9 +148,10 @@ export interface NativeCheck {
   rows: number;
   /** Records the line reader reads by rules not written here */
   odd: number;
-  /** Records with an integer request start / end */
+  /** Records with an integer request start / end / credit issued stamp */
   starts: number;
   ends: number;
+  credits: number;
 }
 
 /** The numbers of a block of records as the run's request file stores them (NaN: null) */
@@ -208,11 +212,18 @@ export class AiperfRecordsRead {
       );
       const row = (
         await c.runAndReadAll(
-          `select count(*)::double, count(*) filter (odd)::double, count(start_ns)::double, count(end_ns)::double
+          `select count(*)::double, count(*) filter (odd)::double, count(start_ns)::double, count(end_ns)::double,
+             count(credit_issued_ns)::double
            from read_parquet(${quote(raw)})`,
         )
       ).getRowsJS()[0] as number[];
-      return new AiperfRecordsRead(db, raw, { rows: row[0], odd: row[1], starts: row[2], ends: row[3] });
+      return new AiperfRecordsRead(db, raw, {
+        rows: row[0],
+        odd: row[1],
+        starts: row[2],
+        ends: row[3],
+        credits: row[4],
+      });
     } catch (err) {
       await fs.promises.rm(raw, { force: true });
       throw err;

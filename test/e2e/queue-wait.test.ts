@@ -1,0 +1,73 @@
+/**
+ * The queue wait read from aiperf's records on the Compare page's comparability panel
+ * (docs/metrics.md §Comparable runs, "Client-side queueing"), in real Chromium: the real aiperf
+ * 0.6.0 run test/fixtures/aiperf-real-c4 (records with `credit_issued_ns`, a summary without
+ * `credit_to_start_latency`) as the baseline, against a generated run of aiperf's record schema
+ * (test/generators/aiperf.mjs, `credit_issued_ns` as src/aiperf/common/models/record_models.py
+ * writes it) whose every fourth request waited 60 ms to be sent. The saturation reason shows
+ * both runs' waits, how many requests waited and the field they came from. Screenshots light
+ * and dark at 1440 and 390 px go to RUNLENS_SCREENSHOT_DIR.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+// @ts-expect-error plain ESM generator without type declarations
+import { generateAiperfRun } from "../generators/aiperf.mjs";
+import { apiUpload, gotoHydrated, shot, useAppAndBrowser } from "./harness";
+
+const REAL = path.resolve(__dirname, "../fixtures/aiperf-real-c4");
+
+describe("compare: client-side queueing from aiperf's records", () => {
+  const t = useAppAndBrowser();
+
+  it("shows each run's queue wait, the requests that waited and the field, and fits a phone", async () => {
+    const a = (
+      await apiUpload(
+        t.app.url,
+        ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({ path: path.join(REAL, f) })),
+        { name: "aiperf-real-c4" },
+      )
+    ).id;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "queue-wait-e2e-"));
+    await generateAiperfRun(dir, {
+      records: 200,
+      csv: false,
+      concurrency: 4,
+      creditWaitMs: (i: number) => (i % 4 === 3 ? 60 : 2),
+    });
+    const b = (
+      await apiUpload(
+        t.app.url,
+        ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({ path: path.join(dir, f) })),
+        { name: "queued" },
+      )
+    ).id;
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await gotoHydrated(page, `${t.app.url}/compare?runs=${a},${b}`);
+    const panel = page.getByTestId("comparability");
+    const reason = panel.getByTestId(`comparability-${b}`).locator('[data-reason="saturation"]');
+    await expect.poll(() => reason.getAttribute("data-severity")).toBe("caveat");
+    const text = (await reason.textContent()) ?? "";
+    // The real run's figures, from its 200 records (its 0.6.0 summary has none).
+    expect(text).toContain(
+      "queue wait p50 2.81 ms, p90 5.30 ms against TTFT p50 58.2 ms, p90 76.3 ms; p99 51.7 ms, max 71.6 ms; 19 of 198 requests (9.6%) waited ≥ 10% of their own TTFT",
+    );
+    expect(text).toMatch(/p90 60\.0 ms against TTFT .*; 50 of 200 requests \(25\.0%\) waited/);
+    expect(text).toContain(
+      "client-side queueing (aiperf records: request_start_ns − credit_issued_ns (credit_to_start_latency), 200 requests) at p90",
+    );
+    for (const scheme of ["light", "dark"] as const)
+      for (const width of [1440, 390]) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width, height: 900 });
+        const fits = await panel.evaluate((el) => {
+          const box = el.getBoundingClientRect();
+          return el.scrollWidth <= el.clientWidth && box.right <= window.innerWidth;
+        });
+        expect(fits).toBe(true);
+        await shot(panel, `compare-queue-wait-${scheme}-${width}.png`);
+      }
+    await page.close();
+  });
+});
