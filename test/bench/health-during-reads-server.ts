@@ -78,7 +78,7 @@ async function main() {
           { params: Promise.resolve(params) },
         );
         res.writeHead(answer.status, Object.fromEntries(answer.headers));
-        if (answer.body) for await (const chunk of answer.body) res.write(chunk);
+        if (answer.body) for await (const chunk of Readable.fromWeb(answer.body as never)) res.write(chunk);
         res.end();
         return;
       }

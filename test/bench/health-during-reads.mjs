@@ -47,7 +47,12 @@ const pct = (xs, q) => {
 };
 
 async function main() {
-  console.log(`uptime: ${os.loadavg().map((x) => x.toFixed(2)).join(" ")} (load 1/5/15 min, ${os.cpus().length} cores)`);
+  console.log(
+    `uptime: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")} (load 1/5/15 min, ${os.cpus().length} cores)`,
+  );
   let t = performance.now();
   const gen = await generateAiperfRun(path.join(work, "gen"), { records, csv: false, seed: 31 });
   const files = [
@@ -61,7 +66,9 @@ async function main() {
     files.push({ name: "run/otel-traces.jsonl", path: spansPath });
   }
   const sizes = files.map((f) => `${f.name} ${(fs.statSync(f.path).size / 1e6).toFixed(1)} MB`).join(", ");
-  console.log(`generated ${records.toLocaleString("en")} requests in ${((performance.now() - t) / 1000).toFixed(1)} s: ${sizes}`);
+  console.log(
+    `generated ${records.toLocaleString("en")} requests in ${((performance.now() - t) / 1000).toFixed(1)} s: ${sizes}`,
+  );
 
   const env = {
     ...process.env,
@@ -87,7 +94,10 @@ async function main() {
   }
   child = spawn(
     process.execPath,
-    [path.join(ROOT, "node_modules/jiti/lib/jiti-cli.mjs"), path.join(ROOT, "test/bench/health-during-reads-server.ts")],
+    [
+      path.join(ROOT, "node_modules/jiti/lib/jiti-cli.mjs"),
+      path.join(ROOT, "test/bench/health-during-reads-server.ts"),
+    ],
     { cwd: ROOT, env, stdio: ["ignore", "pipe", "inherit"] },
   );
   const port = await new Promise((resolve, reject) => {
@@ -119,19 +129,33 @@ async function main() {
     if (r.status === "ready" && r.drilldownReadyAt != null) break;
     await sleep(500);
   }
-  console.log(`stored with its drill-down in ${((performance.now() - t) / 1000).toFixed(1)} s (${pg ? "PostgreSQL" : "SQLite"}, ${checks ? "schema checks on" : "production"})`);
+  console.log(
+    `stored with its drill-down in ${((performance.now() - t) / 1000).toFixed(1)} s (${pg ? "PostgreSQL" : "SQLite"}, ${checks ? "schema checks on" : "production"})`,
+  );
   const chartKeys = JSON.parse((await get(`/__charts/${id}`)).body).sort();
 
   // Each phase: the reads in turn (`parallel` at once), /api/health polled meanwhile.
   const r = `/api/runs/${id}`;
   const phases = [
     { name: "trace.json ×3 at once", paths: [`${r}/trace.json`], parallel: 3 },
-    ...["ttft", "e2e", "itl"].map((s) => ({ name: `slowest list ${s} desc`, paths: [`${r}/aiperf/requests?sort=${s}&order=desc&limit=200`] })),
-    ...["ttft", "e2e", "itl", "start"].map((s) => ({ name: `request list ${s} asc`, paths: [`${r}/aiperf/requests?sort=${s}&order=asc&limit=200`] })),
+    ...["ttft", "e2e", "itl"].map((s) => ({
+      name: `slowest list ${s} desc`,
+      paths: [`${r}/aiperf/requests?sort=${s}&order=desc&limit=200`],
+    })),
+    ...["ttft", "e2e", "itl", "start"].map((s) => ({
+      name: `request list ${s} asc`,
+      paths: [`${r}/aiperf/requests?sort=${s}&order=asc&limit=200`],
+    })),
     { name: "request list start desc", paths: [`${r}/aiperf/requests?sort=start&order=desc&limit=200`] },
     { name: "timeline first window (stored)", forget: true, paths: [`${r}/timeline`] },
     { name: "timeline window, columns read", forget: true, paths: [`${r}/timeline?from=0&limit=20000`] },
-    { name: "timeline windows, kept columns", paths: [0, 0.25, 0.5, 0.75].map((f, i) => `${r}/timeline?from=${f * 1e6}&limit=${[2000, 5000, 20000, 20000][i]}${i === 3 ? "&lanes=conversation" : ""}`) },
+    {
+      name: "timeline windows, kept columns",
+      paths: [0, 0.25, 0.5, 0.75].map(
+        (f, i) =>
+          `${r}/timeline?from=${f * 1e6}&limit=${[2000, 5000, 20000, 20000][i]}${i === 3 ? "&lanes=conversation" : ""}`,
+      ),
+    },
     { name: "journey summary", paths: [`${r}/journey`] },
     { name: "goodput", paths: [`${r}/goodput?slo=ttft:p90:500,e2e:p99:20000`] },
     ...chartKeys.map((k) => ({ name: `chart ${k}`, paths: [`${r}/charts/${encodeURIComponent(k)}`] })),
@@ -173,7 +197,9 @@ async function main() {
     }
   }
 
-  const rows = [["route", "status", "bytes", "read ms", "health max", "health p99", "polls", "loop stall max"]];
+  const rows = [
+    ["route", "status", "bytes", "read ms", "health max", "health p99", "polls", "loop stall max"],
+  ];
   let worst = 0;
   let worstStall = 0;
   for (const [name, x] of results) {
@@ -191,9 +217,17 @@ async function main() {
     ]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  for (const row of rows) console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  "));
-  console.log(`worst health latency ${worst.toFixed(1)} ms; longest event-loop stall ${worstStall.toFixed(1)} ms (${rounds} rounds)`);
-  console.log(`uptime: ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  for (const row of rows)
+    console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  "));
+  console.log(
+    `worst health latency ${worst.toFixed(1)} ms; longest event-loop stall ${worstStall.toFixed(1)} ms (${rounds} rounds)`,
+  );
+  console.log(
+    `uptime: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
 }
 
 try {
