@@ -16,7 +16,7 @@ import { parseJsonInSteps } from "@/lib/metrics/json-in-steps";
 import { checkInSteps } from "@/lib/metrics/schema-in-steps";
 import { journeySummaryInSteps, requestJourney, type ClientRequest } from "@/lib/metrics/request-journey";
 import type { Db } from "@/lib/store/db";
-import { getChartText } from "@/lib/store/chart-payloads";
+import { getChartText, getLargeChartText } from "@/lib/store/chart-payloads";
 import { aiperfProfilingPages } from "@/lib/store/goodput-rows";
 import { getFiles, getRun } from "@/lib/store/runs-repo";
 import { inTurns } from "./in-turns";
@@ -32,11 +32,11 @@ interface ServerFiles {
 const JOURNEY_SLICE = 512;
 
 async function serverFiles(db: Db, runId: string): Promise<ServerFiles> {
-  // Parsed and checked a piece a turn (lib/metrics/json-in-steps.ts, schema-in-steps.ts): the spans of 20,000
-  // requests are some 30 MB of JSON, which parsed and checked in one piece held the server
-  // for over a second.
+  // Read off the main thread on SQLite, then parsed and checked a piece a turn
+  // (lib/metrics/json-in-steps.ts, schema-in-steps.ts): the spans of 20,000 requests are some
+  // 30 MB of JSON, which read, parsed and checked in one piece held the server for over a second.
   const read = async <S extends z.ZodType>(key: string, schema: S): Promise<z.output<S> | null> => {
-    const text = await getChartText(db, runId, key);
+    const text = await getLargeChartText(db, runId, key);
     if (text === undefined) return null;
     try {
       const value = await inTurns(parseJsonInSteps(text));
