@@ -3,6 +3,7 @@
  * (docs/metrics.md §Client to engine): aiperf's records (the client) joined by x_request_id to
  * Dynamo's spans and request trace (the server), both stored with the run at ingest.
  */
+import { z } from "zod";
 import { DYNAMO_SPANS_CHART, DYNAMO_TRACE_REQUESTS_CHART } from "@/lib/api/chart-catalog";
 import {
   type DynamoSpansPayload,
@@ -11,9 +12,11 @@ import {
   type RequestJourney,
 } from "@/lib/api/request-journey";
 import { AIPERF_ORIGIN_CHART, originOf } from "@/lib/ingest/timeline-columns";
+import { parseJsonInSteps } from "@/lib/metrics/json-in-steps";
+import { checkInSteps } from "@/lib/metrics/schema-in-steps";
 import { journeySummaryInSteps, requestJourney, type ClientRequest } from "@/lib/metrics/request-journey";
 import type { Db } from "@/lib/store/db";
-import { getChartText } from "@/lib/store/chart-payloads";
+import { getChartText, getLargeChartText } from "@/lib/store/chart-payloads";
 import { aiperfProfilingPages } from "@/lib/store/goodput-rows";
 import { getFiles, getRun } from "@/lib/store/runs-repo";
 import { inTurns } from "./in-turns";
@@ -25,20 +28,31 @@ interface ServerFiles {
   originEpochMs: number | null;
 }
 
+/** Requests checked a step: each holds its spans, some eight objects. */
+const JOURNEY_SLICE = 512;
+
 async function serverFiles(db: Db, runId: string): Promise<ServerFiles> {
-  const read = async <T>(key: string, schema: { safeParse(v: unknown): { success: boolean; data?: T } }) => {
-    const text = await getChartText(db, runId, key);
+  // Read off the main thread on SQLite, then parsed and checked a piece a turn
+  // (lib/metrics/json-in-steps.ts, schema-in-steps.ts): the spans of 20,000 requests are some
+  // 30 MB of JSON, which read, parsed and checked in one piece held the server for over a second.
+  const read = async <S extends z.ZodType>(key: string, schema: S): Promise<z.output<S> | null> => {
+    const text = await getLargeChartText(db, runId, key);
     if (text === undefined) return null;
-    const parsed = schema.safeParse(JSON.parse(text));
-    return parsed.success ? (parsed.data ?? null) : null;
+    try {
+      const value = await inTurns(parseJsonInSteps(text));
+      return (await inTurns(checkInSteps(schema, value, JOURNEY_SLICE))) as z.output<S>;
+    } catch (e) {
+      if (e instanceof z.ZodError) return null;
+      throw e;
+    }
   };
   const origin = await getChartText(db, runId, AIPERF_ORIGIN_CHART);
   return {
-    spans: await read<DynamoSpansPayload>(DYNAMO_SPANS_CHART.key, DYNAMO_SPANS_CHART.schema),
-    trace: await read<DynamoTraceRequestsPayload>(
+    spans: (await read(DYNAMO_SPANS_CHART.key, DYNAMO_SPANS_CHART.schema)) as DynamoSpansPayload | null,
+    trace: (await read(
       DYNAMO_TRACE_REQUESTS_CHART.key,
       DYNAMO_TRACE_REQUESTS_CHART.schema,
-    ),
+    )) as DynamoTraceRequestsPayload | null,
     originEpochMs: origin === undefined ? null : originOf(JSON.parse(origin)),
   };
 }

@@ -5,7 +5,9 @@
  * through here, so no component ever sees an older shape.
  */
 import { chartByKey, upgradeStoredPayload } from "@/lib/api/chart-catalog";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Db } from "./db";
+import { readSqliteBlob } from "./sqlite-blob-read";
 
 /**
  * A stored payload in its chart's current shape, as JSON text (the stored text itself when it was
@@ -38,6 +40,39 @@ export async function getChartData(db: Db, runId: string, key: string): Promise<
 export async function getChartText(db: Db, runId: string, key: string): Promise<string | undefined> {
   const read = await getChartData(db, runId, key);
   return read && "text" in read ? read.text : undefined;
+}
+
+/** Bytes decoded a turn by `getLargeChartText`. */
+const DECODE_PIECE = 1 << 20;
+
+/**
+ * `getChartText` for a payload that may be tens of MB (a run's Dynamo spans, 30 MB at 20,000
+ * traced requests): on SQLite the text is read on a worker thread (./sqlite-blob-read.ts) and
+ * decoded a MB a turn, where better-sqlite3 would read and decode it whole on the main thread.
+ * A payload stored at an older version of its chart is upgraded as `getChartText` does it.
+ */
+export async function getLargeChartText(db: Db, runId: string, key: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("chart_data")
+    .select("version")
+    .where((eb) => eb.and({ run_id: runId, key }))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  if (row.version < storedVersionOf(key)) return getChartText(db, runId, key);
+  const bytes = await readSqliteBlob(
+    db,
+    "select cast(data as blob) from chart_data where run_id = ? and key = ?",
+    [runId, key],
+  );
+  if (bytes === undefined) return getChartText(db, runId, key);
+  if (bytes === null) return undefined;
+  const decoder = new TextDecoder();
+  let text = "";
+  for (let from = 0; from < bytes.length; from += DECODE_PIECE) {
+    if (from > 0) await nextTurn();
+    text += decoder.decode(bytes.subarray(from, from + DECODE_PIECE), { stream: true });
+  }
+  return text + decoder.decode();
 }
 
 /**

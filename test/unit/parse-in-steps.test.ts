@@ -2,8 +2,9 @@
  * The schema check in steps (lib/server/parse-in-steps.ts) passes and fails exactly as one zod
  * parse of the whole value does, naming the same place, and takes its long arrays a slice a step.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { JSON_PARSE_PIECE } from "@/lib/metrics/json-in-steps";
 import { atOnce } from "@/lib/metrics/steps";
 import { checkInSteps, parseInSteps } from "@/lib/server/parse-in-steps";
 
@@ -41,7 +42,30 @@ describe("checkInSteps", () => {
     while (!steps.next().done) n++;
     // 20,000 ids and 20,000 times, 8,192 a slice: 3 slices each
     expect(n).toBe(6);
-    await expect(parseInSteps(schema, JSON.stringify(good()))).resolves.toBeUndefined();
+    // The output is zod's, the long arrays put back in their places.
+    await expect(parseInSteps(schema, JSON.stringify(good()))).resolves.toEqual(schema.parse(good()));
+    const extra = { ...good(), more: 1, cols: { ...good().cols, more: 2 } };
+    expect(atOnce(checkInSteps(schema, extra))).toEqual(schema.parse(extra));
+    const list = z.array(z.number());
+    expect(atOnce(checkInSteps(list, good().cols.at))).toEqual(good().cols.at);
+  });
+
+  it("parses the text a piece at a time: no JSON.parse of the whole (issue 31)", async () => {
+    const n = 100_000;
+    const big = {
+      ...good(),
+      cols: { id: Array.from({ length: n }, (_, i) => i), at: Array.from({ length: n }, (_, i) => i / 3) },
+    };
+    const text = JSON.stringify(big);
+    expect(text.length).toBeGreaterThan(4 * JSON_PARSE_PIECE);
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      expect(await parseInSteps(schema, text)).toEqual(big);
+      const longest = Math.max(...parse.mock.calls.map(([t]) => String(t).length));
+      expect(longest).toBeLessThanOrEqual(2 * JSON_PARSE_PIECE + 2);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it("fails where one parse fails, with the same issues", () => {
