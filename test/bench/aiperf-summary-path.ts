@@ -10,7 +10,8 @@
 //     m.generateAiperfRun("/tmp/aiperf-200k", { records: 200000, csv: false }))'
 // With `node --cpu-prof --cpu-prof-dir <dir>` (in place of `node`) and test/bench/cpu-top.mjs the
 // main thread's profile shows where each step's time goes; --windows writes the finish steps'
-// intervals for its --windows. Not part of `npm test` or `npm run bench`.
+// intervals for its --windows; BENCH_TRACE=1 names each step on stderr as it starts. Not part of
+// `npm test` or `npm run bench`.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
