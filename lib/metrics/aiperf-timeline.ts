@@ -81,15 +81,17 @@ export function timelinePayload(log: RequestLog, originMs: number): z.infer<type
   const area = new Float64Array(k);
   const diff = new Float64Array(k + 1);
   const clampB = (t: number) => Math.max(0, Math.min(k - 1, Math.floor(t / bucketMs)));
-  const starts: number[] = [];
-  const ends: number[] = [];
+  // Typed from the start: no boxed array a request, and sorted natively below.
+  const starts = new Float64Array(log.length);
+  const ends = new Float64Array(log.length);
+  let n = 0;
   for (let i = 0; i < log.length; i++) {
     const s = c.startMs[i] - originMs;
     const e = c.endMs[i] - originMs;
     if (!Number.isFinite(s) || !Number.isFinite(e) || e < s) continue;
     const be = clampB(e);
-    starts.push(s);
-    ends.push(e);
+    starts[n] = s;
+    ends[n++] = e;
     const bs = clampB(s);
     if (bs === be) area[bs] += e - s;
     else {
@@ -99,7 +101,7 @@ export function timelinePayload(log: RequestLog, originMs: number): z.infer<type
       diff[be] -= 1;
     }
   }
-  const maxIn = inFlightMax(Float64Array.from(starts).sort(), Float64Array.from(ends).sort(), bucketMs, k);
+  const maxIn = inFlightMax(starts.subarray(0, n).sort(), ends.subarray(0, n).sort(), bucketMs, k);
   const tokensPerS = dispersedTokensPerS(log, originMs, bucketMs, k);
   const requestsPerS = dispersedRequestsPerS(log, originMs, bucketMs, k);
   const errorsPerS = dispersedRequestsPerS(log, originMs, bucketMs, k, true);

@@ -53,6 +53,7 @@ export class RequestLog {
   /** Nanosecond stamp all `startMs`/`endMs` are relative to */
   baseNs: bigint | null = null;
   private sortedCache = new Map<RequestColumn, { length: number; values: Float64Array }>();
+  private measuredCache: { length: number; indices: Uint32Array } | null = null;
 
   /** Shared with other time series of the run (GPU samples), so they land on one axis. */
   relMs(ns: bigint | null): number {
@@ -106,11 +107,15 @@ export class RequestLog {
 
   /** Indices of profiling-phase records without an error: the population of every latency statistic. */
   measuredIndices(): Uint32Array {
+    // Kept until the log grows (the summary asks for them some ten times): callers only read them.
+    if (this.measuredCache?.length === this.length) return this.measuredCache.indices;
     const out = new Uint32Array(this.length);
     let n = 0;
     for (let i = 0; i < this.length; i++)
       if ((this.flags[i] & (FLAG_WARMUP | FLAG_ERROR)) === 0) out[n++] = i;
-    return out.subarray(0, n);
+    const indices = out.subarray(0, n);
+    this.measuredCache = { length: this.length, indices };
+    return indices;
   }
 
   /**

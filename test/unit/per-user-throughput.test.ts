@@ -11,7 +11,12 @@
 import { describe, expect, it } from "vitest";
 import { runMetrics } from "@/lib/metrics/compare";
 import { derivedThroughput } from "@/lib/metrics/derived-throughput";
-import { tokPerUserFromTpotStat, tokPerUserStats } from "@/lib/metrics/per-user-throughput";
+import {
+  tokPerUserFromTpotStat,
+  tokPerUserStats,
+  tokPerUserStatsOfSorted,
+} from "@/lib/metrics/per-user-throughput";
+import { sortedFinite } from "@/lib/metrics/stats";
 import { pointInputsFromRecords, sweepPoint } from "@/lib/metrics/sweep-point";
 import { TrtllmLatencyColumns } from "@/lib/metrics/trtllm-latency";
 import { effectiveFacts } from "@/lib/api/run-facts";
@@ -24,6 +29,27 @@ import { runDerived } from "@/lib/runs/run-derived";
 const TPOT = [20, 10, 50, NaN, 25, 0, 40];
 
 describe("tok/s per user", () => {
+  it("from TPOTs already sorted is the same statistics, bit for bit", () => {
+    // A small seeded generator: the same cases on every run.
+    let seed = 7;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const cases: number[][] = [
+      TPOT,
+      [],
+      [0, -0, -3, NaN, Infinity],
+      // Integers whose reciprocals are integers: computeStats takes its order-free sum there.
+      [1, 2, 4, 5, 8, 10, 20, 25, 40, 50, 100, 125, 200, 250, 500, 1000, 4, 4, 8],
+      // Ties, and TPOTs so small their reciprocal is infinite.
+      [5e-324, 1e-310, 3, 3, 3, 7.5, 7.5, 0, 12],
+      Array.from({ length: 5000 }, () => 2 + rand() * 40),
+      Array.from({ length: 5001 }, () =>
+        rand() < 0.1 ? NaN : rand() < 0.05 ? 0 : Math.round(rand() * 30) / 4,
+      ),
+    ];
+    for (const tpot of cases)
+      expect(tokPerUserStatsOfSorted(sortedFinite(tpot))).toStrictEqual(tokPerUserStats(tpot));
+  });
+
   it("is 1000 / TPOT per request, its percentiles over requests as numpy takes them", () => {
     const s = tokPerUserStats(TPOT)!;
     // sorted: 20, 25, 40, 50, 100

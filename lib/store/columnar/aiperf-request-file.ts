@@ -23,6 +23,14 @@ const STAGE_COLUMNS = `seq bigint, file_id varchar, line integer, request_id var
   e2e_ms double, itl_ms double, input_tokens double, output_tokens double, conversation_id varchar,
   turn_index integer, cached_tokens integer, possible_reuse_tokens integer, worker_id varchar`;
 
+/**
+ * Appended rows a flush of the appender moves into the temp table. DuckDB's appender keeps rows
+ * until about 200,000 (or its close): flushed on the way, the rows are in the table while the
+ * upload still arrives, and the close before the COPY (after the upload's last byte) has at most
+ * this many left to move, not the whole run's (docs/performance.md §The summary path).
+ */
+const FLUSH_ROWS = 16_384;
+
 /** One turn's inputs.json estimate as a line in the prompt length (lib/store/aiperf-inputs-reuse.ts) */
 export interface InputsReuseLine {
   conversationId: string;
@@ -65,7 +73,7 @@ export class AiperfRequestStage {
     return this.opening;
   }
 
-  /** Appends one row; never asks for a flush (the appender flushes itself). */
+  /** Appends one row; never asks for a flush (the appender is flushed every FLUSH_ROWS rows). */
   push(row: AiperfRequestsTable): boolean {
     const a = this.appender;
     if (!a) throw new Error("aiperf request stage used before open()");
@@ -90,6 +98,7 @@ export class AiperfRequestStage {
     integer(a, row.possible_reuse_tokens ?? null);
     text(a, row.worker_id);
     a.endRow();
+    if (this.rows % FLUSH_ROWS === 0) a.flushSync();
     return false;
   }
 
