@@ -6,7 +6,7 @@
 import { figureTable, tokenVar, type FigureAxis, type FigureDescription } from "@/lib/api/figure";
 import { formatMs, formatNumber } from "@/lib/format-number";
 import type { CsvRow } from "./export";
-import type { AxisSpec, SeriesConfig } from "./plot-types";
+import type { AxisSpec, Mark, SeriesConfig } from "./plot-types";
 import { secondsTick } from "./chart-theme";
 
 export type FigureRow = { x: number } & Record<string, number>;
@@ -15,6 +15,7 @@ export type FigureRow = { x: number } & Record<string, number>;
 export function unitFormat(unit: string): (v: number) => string {
   if (unit === "ms") return formatMs;
   if (unit === "s") return secondsTick;
+  if (unit === "%") return (v) => `${v.toFixed(1)}%`;
   return (v) => (unit ? `${formatNumber(v, 3)} ${unit}` : formatNumber(v, 3));
 }
 
@@ -22,14 +23,28 @@ const axis = (a: FigureAxis, key?: string): AxisSpec => ({
   ...(key ? { key } : {}),
   title: a.label,
   unit: a.unit,
-  format: unitFormat(a.unit),
+  // A percent axis's ticks are whole ("50%"); its tooltip says a tenth (unitFormat).
+  ...(a.unit === "%" ? { tickUnit: "%" } : { format: unitFormat(a.unit) }),
+  ...(a.domain ? { domain: [a.domain[0], a.domain[1]] as [number, number] } : {}),
+  ...(a.integers ? { integers: true } : {}),
 });
 
 export function figureProps(f: FigureDescription) {
-  // A point without a value is not drawn (never as 0); one row per point of each series.
+  // A point without a value is not drawn (never as 0); one row per point of each series. A
+  // histogram's row is a bin: its centre, its edges (the tooltip's range) and its count.
   const rowsOf = (i: number): FigureRow[] =>
-    f.series[i].points.flatMap(([x, y]) => (y === null ? [] : [{ x, [f.series[i].key]: y } as FigureRow]));
+    f.kind === "histogram"
+      ? (f.bins ?? []).map((b) => ({
+          x: (b.lo + b.hi) / 2,
+          start: b.lo,
+          end: b.hi,
+          [f.series[i].key]: b.count,
+        }))
+      : f.series[i].points.flatMap(([x, y]) =>
+          y === null ? [] : [{ x, [f.series[i].key]: y } as FigureRow],
+        );
   const single = f.series.length === 1;
+  const histogram = f.kind === "histogram";
   const series: SeriesConfig<FigureRow> = Object.fromEntries(
     f.series.map((s, i) => [
       s.key,
@@ -38,6 +53,7 @@ export function figureProps(f: FigureDescription) {
         color: tokenVar(s.colour),
         unit: f.y.unit,
         format: unitFormat(f.y.unit),
+        ...(f.step ? { step: true } : {}),
         ...(single ? {} : { data: rowsOf(i) }),
       },
     ]),
@@ -51,12 +67,14 @@ export function figureProps(f: FigureDescription) {
     definition: f.definition,
     missing: f.missing,
     exportName: f.exportName,
-    kind: f.kind,
+    kind: (f.kind === "histogram" ? "bar" : f.kind) satisfies Mark as Mark,
     data: single ? rowsOf(0) : [],
     series,
-    x: axis(f.x, "x"),
+    // A histogram's bins stand on a number axis, a pixel apart.
+    x: { ...axis(f.x, "x"), ...(histogram ? { numeric: true } : {}) },
+    ...(histogram ? { barCategoryGap: 1 } : {}),
     // One series: the y axis reads its key (the dense scatter's canvas places and reads points by it).
-    y: axis(f.y, single ? f.series[0].key : undefined),
+    y: axis(f.y, single && !histogram ? f.series[0].key : undefined),
     legend: f.legend,
     csvRows,
   };
