@@ -9,7 +9,8 @@ import type { CsvRow } from "./export";
 import type { AxisSpec, Mark, SeriesConfig } from "./plot-types";
 import { secondsTick } from "./chart-theme";
 
-export type FigureRow = { x: number } & Record<string, number>;
+/** A plotted row: x (a bar's category name) and a value per series key, a histogram's bin edges. */
+export type FigureRow = { x: number | string } & Record<string, number | string>;
 
 /** Tick and tooltip text of a value in its unit. */
 export function unitFormat(unit: string): (v: number) => string {
@@ -45,6 +46,7 @@ export function figureProps(f: FigureDescription) {
         );
   const single = f.series.length === 1;
   const histogram = f.kind === "histogram";
+  if (f.kind === "bars") return barsProps(f);
   const series: SeriesConfig<FigureRow> = Object.fromEntries(
     f.series.map((s, i) => [
       s.key,
@@ -58,9 +60,7 @@ export function figureProps(f: FigureDescription) {
       },
     ]),
   );
-  const table = figureTable(f);
-  const csvRows = (): CsvRow[] =>
-    table.rows.map((r) => Object.fromEntries(table.columns.map((c, i) => [c, r[i]])) as CsvRow);
+  const csvRows = csvRowsOf(f);
   return {
     title: f.title,
     description: f.description,
@@ -77,5 +77,49 @@ export function figureProps(f: FigureDescription) {
     y: axis(f.y, single && !histogram ? f.series[0].key : undefined),
     legend: f.legend,
     csvRows,
+  };
+}
+
+const csvRowsOf = (f: FigureDescription) => (): CsvRow[] => {
+  const table = figureTable(f);
+  return table.rows.map((r) => Object.fromEntries(table.columns.map((c, i) => [c, r[i]])) as CsvRow);
+};
+
+/**
+ * Bars: one horizontal row per category (long names stay readable), its series side by side; a
+ * value not recorded is no bar (never a 0-length one).
+ */
+function barsProps(f: FigureDescription) {
+  const categories = f.categories ?? [];
+  const data: FigureRow[] = categories.map((c, i) => {
+    const row: FigureRow = { x: c };
+    for (const s of f.series) {
+      const v = s.points.find(([x]) => x === i)?.[1];
+      if (v !== null && v !== undefined) row[s.key] = v;
+    }
+    return row;
+  });
+  const series: SeriesConfig<FigureRow> = Object.fromEntries(
+    f.series.map((s) => [
+      s.key,
+      { label: s.name, color: tokenVar(s.colour), unit: f.y.unit, format: unitFormat(f.y.unit) },
+    ]),
+  );
+  return {
+    title: f.title,
+    description: f.description,
+    definition: f.definition,
+    missing: f.missing,
+    exportName: f.exportName,
+    kind: "bar" as Mark,
+    horizontal: true,
+    height: Math.max(140, (16 + 24 * f.series.length) * categories.length + 56),
+    data,
+    series,
+    // The value runs along; the categories are named down the side (their axis needs no title).
+    x: axis(f.y),
+    y: { key: "x", width: 200 } as AxisSpec,
+    legend: f.legend,
+    csvRows: csvRowsOf(f),
   };
 }

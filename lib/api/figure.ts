@@ -121,8 +121,8 @@ export interface FigureSeries {
 
 export interface FigureTable {
   columns: string[];
-  /** Numbers as recorded; null = not recorded */
-  rows: Array<Array<number | null>>;
+  /** Numbers as recorded, a bar's category by its name; null = not recorded */
+  rows: Array<Array<number | string | null>>;
 }
 
 export interface FigureDescription {
@@ -132,9 +132,11 @@ export interface FigureDescription {
   exportName: string;
   /**
    * scatter: points; line: each series joined in x order; histogram: one bar per bin of `bins`
-   * (its one series names and colours the bars, a point per bin centre)
+   * (its one series names and colours the bars, a point per bin centre); bars: one row per
+   * category of `categories`, the series side by side (a point's x is its category's index, `x`
+   * names the categories and `y` is the value axis)
    */
-  kind: "scatter" | "line" | "histogram";
+  kind: "scatter" | "line" | "histogram" | "bars";
   title: string;
   /** One sentence under the title: what a point is, the sample */
   description: string;
@@ -148,6 +150,8 @@ export interface FigureDescription {
   legend: boolean;
   /** A histogram's bins, in x order */
   bins?: readonly FigureBin[];
+  /** Bars' categories, in the order drawn (a series' point [i, v] is category i's bar) */
+  categories?: readonly string[];
   /** A line drawn as steps (a cumulative distribution) */
   step?: boolean;
   /** Named positions on the x axis (the p50 … p99 of a distribution) */
@@ -162,6 +166,15 @@ export function figureTable(f: FigureDescription): FigureTable {
     return {
       columns: [head(f.x, `${f.x.label} from`), head(f.x, "to"), head(f.y, f.series[0]?.name ?? f.y.label)],
       rows: (f.bins ?? []).map((b) => [b.lo, b.hi, b.count]),
+    };
+  // Bars' table has a row per category, a column per series.
+  if (f.kind === "bars")
+    return {
+      columns: [f.x.label, ...f.series.map((s) => head(f.y, s.name))],
+      rows: (f.categories ?? []).map((c, i) => [
+        c,
+        ...f.series.map((s) => s.points.find(([x]) => x === i)?.[1] ?? null),
+      ]),
     };
   // A scatter's table has a row per point (two requests may start at the same second); a point
   // with no value is not one. A line's merges its series by x.

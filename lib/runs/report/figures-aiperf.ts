@@ -3,7 +3,8 @@ import type { z } from "zod";
 import { timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 import { formatNumber } from "@/lib/format-number";
 import type { Figure, Section } from "./html";
-import { figure, type Payloads } from "./figure-kit";
+import { figure, reportFigure, type Payloads } from "./figure-kit";
+import { aiperfErrorsFigure } from "@/lib/metrics/figures/errors";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 type TimelinePoint = z.infer<typeof timelinePayloadSchema>["points"][number];
@@ -57,23 +58,9 @@ export function throughputFigures(p: Payloads): Figure[] {
       ),
     );
   }
+  // Drawn from the description the Throughput view draws too (lib/metrics/figures/errors.ts).
   const errors = p.get(AIPERF_CHARTS.errors);
-  if (errors && errors.total > 0)
-    out.push(
-      figure(
-        AIPERF_CHARTS.errors.key,
-        "Errors by type",
-        `${formatNumber(errors.total, 0)} failed requests, grouped by type and code.`,
-        {
-          kind: "bars",
-          categories: errors.groups.map((g) => `${g.type}${g.code === null ? "" : ` ${g.code}`}`),
-          value: { title: "Requests", unit: "" },
-          series: [{ label: "errors", values: errors.groups.map((g) => g.count) }],
-        },
-        "no request failed",
-        "error",
-      ),
-    );
+  if (errors && errors.total > 0) out.push(reportFigure(aiperfErrorsFigure(errors)));
   return out;
 }
 

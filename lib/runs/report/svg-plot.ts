@@ -332,7 +332,7 @@ function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string
       if (!finite(v) || v === 0) return;
       const barH = (rowH - 6) / n;
       parts.push(
-        `<rect class="mark" x="${left}" y="${f(y0 + 3 + si * barH)}" width="${f(Math.max(1, sx(v) - left))}" height="${f(barH - 1)}" fill="${PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(plot.value.unit)}</title></rect>`,
+        `<rect class="mark" x="${left}" y="${f(y0 + 3 + si * barH)}" width="${f(Math.max(1, sx(v) - left))}" height="${f(barH - 1)}" fill="${s.colour ?? PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(plot.value.unit)}</title></rect>`,
       );
     });
   });
