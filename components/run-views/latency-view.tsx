@@ -16,7 +16,7 @@ import { ChartFigure } from "@/components/charts/chart-figure";
 import { aiperfLatencyOverTimeFigure } from "@/lib/metrics/figures/latency-over-time";
 import { aiperfLatencyDistributionFigures } from "@/lib/metrics/figures/latency-distribution";
 import { runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
-import { ChartScatterTtftInput } from "@/components/charts/chart-scatter-ttft-input";
+import { ttftVsInputFigure } from "@/lib/metrics/figures/ttft-vs-input";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { useStillFigure } from "@/components/run/still-figures";
 import { ChartLineLatencyTimeslices } from "@/components/charts/chart-line-latency-timeslices";
@@ -130,7 +130,7 @@ export function LatencyView({ run }: RunViewProps) {
             />
           ) : null}
           {afterFirst && ttftInput.data && ttftInput.data.points.length > 0 ? (
-            <ChartScatterTtftInput data={ttftInput.data} definition={definition} />
+            <ChartFigure figure={ttftVsInputFigure(ttftInput.data, definition)} />
           ) : null}
           {building ? (
             <DrilldownNotice what="The slowest requests" />

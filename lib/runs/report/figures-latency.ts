@@ -2,7 +2,6 @@
 import type { z } from "zod";
 import type { timeslicesPayloadSchema } from "@/lib/api/aiperf-charts";
 
-import { formatCount } from "@/lib/format-number";
 import type { FigureDefinition } from "@/lib/api/figure";
 import type { Figure } from "./html";
 import { overTimeFigures } from "./figures-over-time";
@@ -13,6 +12,7 @@ import {
   TRTLLM_DISTRIBUTION_METRICS,
   trtllmLatencyDistributionFigures,
 } from "@/lib/metrics/figures/latency-distribution";
+import { ttftVsInputFigure } from "@/lib/metrics/figures/ttft-vs-input";
 
 /**
  * The latency distributions, drawn from the descriptions the page draws too
@@ -39,23 +39,10 @@ function distributionFigures(
   ].map(reportFigure);
 }
 
-function ttftVsInput(p: Payloads): Figure[] {
+/** TTFT against input length, from the description the Latency view draws too (lib/metrics/figures/ttft-vs-input.ts). */
+function ttftVsInput(p: Payloads, definition?: FigureDefinition): Figure[] {
   const payload = p.get(AIPERF_CHARTS.ttftVsInput);
-  if (!payload) return [];
-  return [
-    figure(
-      AIPERF_CHARTS.ttftVsInput.key,
-      "Time to first token against input length",
-      `Each point a request; ${formatCount(payload.points.length)} of ${formatCount(payload.total)}.`,
-      {
-        kind: "scatter",
-        x: { title: "Input length", unit: "tokens" },
-        y: { title: "Time to first token", unit: "ms" },
-        series: [{ label: "TTFT", points: payload.points.map((pt) => [pt.inputTokens, pt.ttftMs] as const) }],
-      },
-      "the records carry no input length or no TTFT",
-    ),
-  ];
+  return payload ? [reportFigure(ttftVsInputFigure(payload, definition))] : [];
 }
 
 type Slice = z.infer<typeof timeslicesPayloadSchema>["slices"][number];
@@ -114,7 +101,7 @@ export function latencyFigureParts(
   return [
     () => distributionFigures(p, labels, definition),
     () => overTimeFigures(p, itlShort, definition),
-    () => ttftVsInput(p),
+    () => ttftVsInput(p, definition),
     () => timeslices(p),
   ];
 }
