@@ -50,7 +50,7 @@ export function ChartFigure({
         value: (v, key) =>
           key === "x"
             ? [xText(v), figure.x.label]
-            : figure.kind === "histogram" || figure.kind === "line"
+            : figure.kind === "histogram" || (figure.kind === "line" && figure.series.length === 1)
               ? yText(v)
               : [yText(v), names[key] ?? key],
       }}

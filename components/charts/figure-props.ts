@@ -70,8 +70,8 @@ export function figureProps(f: FigureDescription) {
     kind: (f.kind === "histogram" ? "bar" : f.kind) satisfies Mark as Mark,
     data: single ? rowsOf(0) : [],
     series,
-    // A histogram's bins stand on a number axis, a pixel apart.
-    x: { ...axis(f.x, "x"), ...(histogram ? { numeric: true } : {}) },
+    // Lines and a histogram's bins (a pixel apart) stand on a number axis, not on categories.
+    x: { ...axis(f.x, "x"), ...(f.kind !== "scatter" ? { numeric: true } : {}) },
     ...(histogram ? { barCategoryGap: 1 } : {}),
     // One series: the y axis reads its key (the dense scatter's canvas places and reads points by it).
     y: axis(f.y, single && !histogram ? f.series[0].key : undefined),
