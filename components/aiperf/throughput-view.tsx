@@ -4,7 +4,8 @@ import type { RunViewProps } from "@/components/run/run-view-props";
 import { EmptyView } from "@/components/run-views/empty-view";
 import { RecordsSampleLine } from "@/components/aiperf/records-sample";
 import { ChartAreaConcurrency } from "@/components/charts/chart-area-concurrency";
-import { ChartBarErrors } from "@/components/charts/chart-bar-errors";
+import { ChartFigure } from "@/components/charts/chart-figure";
+import { aiperfErrorsFigure } from "@/lib/metrics/figures/errors";
 import { ChartLineThroughput } from "@/components/charts/chart-line-throughput";
 
 import { ChartStatus } from "@/components/charts/chart-status";
@@ -45,7 +46,7 @@ export function ThroughputView({ run }: RunViewProps) {
       ) : null}
       {errors.data && errors.data.groups.length > 0 ? (
         <>
-          <ChartBarErrors data={errors.data} />
+          <ChartFigure figure={aiperfErrorsFigure(errors.data)} />
           <ErrorExamples data={errors.data} />
         </>
       ) : errors.data ? (

@@ -1,14 +1,38 @@
 "use client";
 
-import type { FigureDescription } from "@/lib/api/figure";
+import { tokenVar, type FigureDescription } from "@/lib/api/figure";
 import { ChartContainer } from "./chart-container";
 import { figureProps, unitFormat } from "./figure-props";
+import { binRange, labelSide, ReferenceMark } from "./reference-marks";
+
+/** The figure's named x positions (a distribution's percentiles), one label row each. */
+function Marks({ figure }: { figure: FigureDescription }) {
+  const xs = figure.series.flatMap((s) => s.points.map(([x]) => x));
+  const domain = figure.x.domain ?? [Math.min(...xs), Math.max(...xs)];
+  return (figure.marks ?? []).map((m, row) => (
+    <ReferenceMark
+      key={m.label}
+      x={m.x}
+      label={m.label}
+      color={tokenVar(m.colour)}
+      row={row}
+      side={labelSide(m.x, domain)}
+    />
+  ));
+}
 
 /**
  * A figure description (lib/api/figure.ts) drawn with the chart kit: the page's renderer of the
  * figures the offline report draws too (lib/runs/report/figure-kit.ts).
  */
-export function ChartFigure({ figure }: { figure: FigureDescription }) {
+export function ChartFigure({
+  figure,
+  still,
+}: {
+  figure: FigureDescription;
+  /** The figure the server drew (lib/runs/first-figures.ts), shown until this one is drawn */
+  still?: string;
+}) {
   const props = figureProps(figure);
   const xText = unitFormat(figure.x.unit);
   const yText = unitFormat(figure.y.unit);
@@ -17,8 +41,22 @@ export function ChartFigure({ figure }: { figure: FigureDescription }) {
     <ChartContainer
       {...props}
       tooltip={{
-        value: (v, key) => (key === "x" ? [xText(v), figure.x.label] : [yText(v), names[key] ?? key]),
+        // A bar's title is its bin's range; a line's, its x; a scatter names x among its values.
+        ...(figure.kind === "histogram"
+          ? { label: binRange("start", "end", xText) }
+          : figure.kind === "line"
+            ? { label: (v: unknown) => xText(Number(v)) }
+            : {}),
+        value: (v, key) =>
+          key === "x"
+            ? [xText(v), figure.x.label]
+            : figure.kind === "histogram" || (figure.kind === "line" && figure.series.length === 1)
+              ? yText(v)
+              : [yText(v), names[key] ?? key],
       }}
-    />
+      still={still}
+    >
+      {figure.marks?.length ? <Marks figure={figure} /> : null}
+    </ChartContainer>
   );
 }

@@ -6,15 +6,17 @@
 import { figureTable, tokenVar, type FigureAxis, type FigureDescription } from "@/lib/api/figure";
 import { formatMs, formatNumber } from "@/lib/format-number";
 import type { CsvRow } from "./export";
-import type { AxisSpec, SeriesConfig } from "./plot-types";
+import type { AxisSpec, Mark, SeriesConfig } from "./plot-types";
 import { secondsTick } from "./chart-theme";
 
-export type FigureRow = { x: number } & Record<string, number>;
+/** A plotted row: x (a bar's category name) and a value per series key, a histogram's bin edges. */
+export type FigureRow = { x: number | string } & Record<string, number | string>;
 
 /** Tick and tooltip text of a value in its unit. */
 export function unitFormat(unit: string): (v: number) => string {
   if (unit === "ms") return formatMs;
   if (unit === "s") return secondsTick;
+  if (unit === "%") return (v) => `${v.toFixed(1)}%`;
   return (v) => (unit ? `${formatNumber(v, 3)} ${unit}` : formatNumber(v, 3));
 }
 
@@ -22,14 +24,29 @@ const axis = (a: FigureAxis, key?: string): AxisSpec => ({
   ...(key ? { key } : {}),
   title: a.label,
   unit: a.unit,
-  format: unitFormat(a.unit),
+  // A percent axis's ticks are whole ("50%"); its tooltip says a tenth (unitFormat).
+  ...(a.unit === "%" ? { tickUnit: "%" } : { format: unitFormat(a.unit) }),
+  ...(a.domain ? { domain: [a.domain[0], a.domain[1]] as [number, number] } : {}),
+  ...(a.integers ? { integers: true } : {}),
 });
 
 export function figureProps(f: FigureDescription) {
-  // A point without a value is not drawn (never as 0); one row per point of each series.
+  // A point without a value is not drawn (never as 0); one row per point of each series. A
+  // histogram's row is a bin: its centre, its edges (the tooltip's range) and its count.
   const rowsOf = (i: number): FigureRow[] =>
-    f.series[i].points.flatMap(([x, y]) => (y === null ? [] : [{ x, [f.series[i].key]: y } as FigureRow]));
+    f.kind === "histogram"
+      ? (f.bins ?? []).map((b) => ({
+          x: (b.lo + b.hi) / 2,
+          start: b.lo,
+          end: b.hi,
+          [f.series[i].key]: b.count,
+        }))
+      : f.series[i].points.flatMap(([x, y]) =>
+          y === null ? [] : [{ x, [f.series[i].key]: y } as FigureRow],
+        );
   const single = f.series.length === 1;
+  const histogram = f.kind === "histogram";
+  if (f.kind === "bars") return barsProps(f);
   const series: SeriesConfig<FigureRow> = Object.fromEntries(
     f.series.map((s, i) => [
       s.key,
@@ -38,26 +55,71 @@ export function figureProps(f: FigureDescription) {
         color: tokenVar(s.colour),
         unit: f.y.unit,
         format: unitFormat(f.y.unit),
+        ...(f.step ? { step: true } : {}),
         ...(single ? {} : { data: rowsOf(i) }),
       },
     ]),
   );
-  const table = figureTable(f);
-  const csvRows = (): CsvRow[] =>
-    table.rows.map((r) => Object.fromEntries(table.columns.map((c, i) => [c, r[i]])) as CsvRow);
+  const csvRows = csvRowsOf(f);
   return {
     title: f.title,
     description: f.description,
     definition: f.definition,
     missing: f.missing,
     exportName: f.exportName,
-    kind: f.kind,
+    kind: (f.kind === "histogram" ? "bar" : f.kind) satisfies Mark as Mark,
     data: single ? rowsOf(0) : [],
     series,
-    x: axis(f.x, "x"),
+    // Lines and a histogram's bins (a pixel apart) stand on a number axis, not on categories.
+    x: { ...axis(f.x, "x"), ...(f.kind !== "scatter" ? { numeric: true } : {}) },
+    ...(histogram ? { barCategoryGap: 1 } : {}),
     // One series: the y axis reads its key (the dense scatter's canvas places and reads points by it).
-    y: axis(f.y, single ? f.series[0].key : undefined),
+    y: axis(f.y, single && !histogram ? f.series[0].key : undefined),
     legend: f.legend,
     csvRows,
+  };
+}
+
+const csvRowsOf = (f: FigureDescription) => (): CsvRow[] => {
+  const table = figureTable(f);
+  return table.rows.map((r) => Object.fromEntries(table.columns.map((c, i) => [c, r[i]])) as CsvRow);
+};
+
+/**
+ * Bars: one horizontal row per category (long names stay readable), its series side by side; a
+ * value not recorded is no bar (never a 0-length one).
+ */
+function barsProps(f: FigureDescription) {
+  const categories = f.categories ?? [];
+  const data: FigureRow[] = categories.map((c, i) => {
+    const row: FigureRow = { x: c };
+    for (const s of f.series) {
+      const v = s.points.find(([x]) => x === i)?.[1];
+      if (v !== null && v !== undefined) row[s.key] = v;
+    }
+    return row;
+  });
+  const series: SeriesConfig<FigureRow> = Object.fromEntries(
+    f.series.map((s) => [
+      s.key,
+      { label: s.name, color: tokenVar(s.colour), unit: f.y.unit, format: unitFormat(f.y.unit) },
+    ]),
+  );
+  return {
+    title: f.title,
+    description: f.description,
+    definition: f.definition,
+    missing: f.missing,
+    exportName: f.exportName,
+    kind: "bar" as Mark,
+    horizontal: true,
+    height: Math.max(140, (16 + 24 * f.series.length) * categories.length + 56),
+    data,
+    series,
+    // The value runs along; the categories are named down the side (their axis needs no title).
+    x: axis(f.y),
+    y: { key: "x", width: 200 } as AxisSpec,
+    legend: f.legend,
+    csvRows: csvRowsOf(f),
   };
 }

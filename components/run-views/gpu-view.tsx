@@ -2,7 +2,8 @@
 
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useRunChart } from "@/components/charts/use-run-chart";
-import { ChartLineGpu } from "@/components/charts/chart-line-gpu";
+import { ChartFigure } from "@/components/charts/chart-figure";
+import { GPU_METRICS, gpuFigure } from "@/lib/metrics/figures/gpu";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { formatNumber, plural } from "@/lib/format-number";
 
@@ -68,9 +69,9 @@ export function GpuView({ run }: RunViewProps) {
             </p>
           ) : null}
           <div className="grid gap-4 lg:grid-cols-2">
-            <ChartLineGpu data={d} metric="powerW" />
-            <ChartLineGpu data={d} metric="utilizationPct" />
-            <ChartLineGpu data={d} metric="memoryUsedGb" />
+            {GPU_METRICS.map((m) => (
+              <ChartFigure key={m} figure={gpuFigure(d, m)} />
+            ))}
           </div>
         </>
       ) : null}

@@ -12,12 +12,11 @@ import { requestWords } from "@/lib/metrics/request-words";
 import { TrialsNote } from "@/components/aiperf/trials-note";
 import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
 import { useRunChart } from "@/components/charts/use-run-chart";
-import { ChartHistogramLatency } from "@/components/charts/chart-histogram-latency";
-import { ChartLineCdfLatency } from "@/components/charts/chart-line-cdf-latency";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { aiperfLatencyOverTimeFigure } from "@/lib/metrics/figures/latency-over-time";
+import { aiperfLatencyDistributionFigures } from "@/lib/metrics/figures/latency-distribution";
 import { runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
-import { ChartScatterTtftInput } from "@/components/charts/chart-scatter-ttft-input";
+import { ttftVsInputFigure } from "@/lib/metrics/figures/ttft-vs-input";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { useStillFigure } from "@/components/run/still-figures";
 import { ChartLineLatencyTimeslices } from "@/components/charts/chart-line-latency-timeslices";
@@ -79,6 +78,9 @@ export function LatencyView({ run }: RunViewProps) {
   // An imported tool's rows are described in its words, not aiperf's; a sample of aiperf's
   // records says it is one.
   const definition = runRequestsDefinition(run);
+  const [histogram, cdf] = dist.data
+    ? aiperfLatencyDistributionFigures(dist.data, metric, { label, definition })
+    : [null, null];
   // The distribution opens the view and the statistics table follows it: with the table first,
   // a 390 px phone showed no chart on its first screen.
   return (
@@ -97,10 +99,10 @@ export function LatencyView({ run }: RunViewProps) {
             onChange={(m) => void setMetric(m)}
           />
           <ChartStatus loading={dist.isLoading} error={dist.error} what="distribution" />
-          {d ? (
+          {d && histogram && cdf ? (
             <div className="grid gap-4 lg:grid-cols-2">
-              <ChartHistogramLatency dist={d} label={label} definition={definition} still={stillHistogram} />
-              <ChartLineCdfLatency dist={d} label={label} definition={definition} still={stillCdf} />
+              <ChartFigure figure={histogram} still={stillHistogram} />
+              <ChartFigure figure={cdf} still={stillCdf} />
             </div>
           ) : dist.data ? (
             <p className="text-sm text-muted">No successful request recorded {label.toLowerCase()}.</p>
@@ -128,7 +130,7 @@ export function LatencyView({ run }: RunViewProps) {
             />
           ) : null}
           {afterFirst && ttftInput.data && ttftInput.data.points.length > 0 ? (
-            <ChartScatterTtftInput data={ttftInput.data} definition={definition} />
+            <ChartFigure figure={ttftVsInputFigure(ttftInput.data, definition)} />
           ) : null}
           {building ? (
             <DrilldownNotice what="The slowest requests" />

@@ -1,8 +1,6 @@
 "use client";
 
 import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
-import { ChartHistogramLatency } from "@/components/charts/chart-histogram-latency";
-import { ChartLineCdfLatency } from "@/components/charts/chart-line-cdf-latency";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
@@ -19,11 +17,9 @@ import {
   type TrtllmLatencyId,
 } from "./latency-definitions";
 import { TrtllmLatencyStatsTable } from "./latency-stats-table";
-import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 import { trtllmLatencyOverTimeFigure } from "@/lib/metrics/figures/latency-over-time";
-
-const POPULATION = "completed request";
+import { trtllmLatencyDistributionFigures } from "@/lib/metrics/figures/latency-distribution";
 
 interface Props {
   runId: string;
@@ -62,15 +58,11 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
         onChange={onMetric}
       />
       <ChartStatus loading={dist.isLoading} error={dist.error} what="distribution" />
-      {d && d.count > 1 ? (
+      {d && d.count > 1 && dist.data ? (
         <div className="grid gap-4 lg:grid-cols-2">
-          <ChartHistogramLatency
-            dist={d}
-            label={label}
-            population={POPULATION}
-            definition={TRTLLM_COMPLETED}
-          />
-          <ChartLineCdfLatency dist={d} label={label} population={POPULATION} definition={TRTLLM_COMPLETED} />
+          {trtllmLatencyDistributionFigures(dist.data, metric).map((f) => (
+            <ChartFigure key={f.id} figure={f} />
+          ))}
         </div>
       ) : d ? (
         <p className="text-sm text-muted" data-testid="trtllm-latency-missing">

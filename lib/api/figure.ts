@@ -89,6 +89,24 @@ export interface FigureAxis {
   label: string;
   /** "" for a count without unit */
   unit: string;
+  /** The span the axis shows, when not from 0 to its round top (a distribution's bins, a percent) */
+  domain?: readonly [number, number];
+  /** A count: ticks on whole numbers only */
+  integers?: boolean;
+}
+
+/** A histogram's bin: [lo, hi) holds `count` of what the figure counts. */
+export interface FigureBin {
+  lo: number;
+  hi: number;
+  count: number;
+}
+
+/** A named position on the x axis, drawn as a dashed line (a percentile of a distribution). */
+export interface FigureMark {
+  x: number;
+  label: string;
+  colour: ColourToken;
 }
 
 export interface FigureSeries {
@@ -103,8 +121,8 @@ export interface FigureSeries {
 
 export interface FigureTable {
   columns: string[];
-  /** Numbers as recorded; null = not recorded */
-  rows: Array<Array<number | null>>;
+  /** Numbers as recorded, a bar's category by its name; null = not recorded */
+  rows: Array<Array<number | string | null>>;
 }
 
 export interface FigureDescription {
@@ -112,7 +130,13 @@ export interface FigureDescription {
   id: string;
   /** The page's name of the chart (its `data-chart`) and the stem of its exported files */
   exportName: string;
-  kind: "scatter" | "line";
+  /**
+   * scatter: points; line: each series joined in x order; histogram: one bar per bin of `bins`
+   * (its one series names and colours the bars, a point per bin centre); bars: one row per
+   * category of `categories`, the series side by side (a point's x is its category's index, `x`
+   * names the categories and `y` is the value axis)
+   */
+  kind: "scatter" | "line" | "histogram" | "bars";
   title: string;
   /** One sentence under the title: what a point is, the sample */
   description: string;
@@ -124,11 +148,34 @@ export interface FigureDescription {
   series: FigureSeries[];
   /** Whether the page shows a legend (one series needs none: the title names it) */
   legend: boolean;
+  /** A histogram's bins, in x order */
+  bins?: readonly FigureBin[];
+  /** Bars' categories, in the order drawn (a series' point [i, v] is category i's bar) */
+  categories?: readonly string[];
+  /** A line drawn as steps (a cumulative distribution) */
+  step?: boolean;
+  /** Named positions on the x axis (the p50 … p99 of a distribution) */
+  marks?: readonly FigureMark[];
 }
 
 /** A figure's table (and CSV): one column per series, units in the headers. */
 export function figureTable(f: FigureDescription): FigureTable {
   const head = (a: FigureAxis, name = a.label) => (a.unit ? `${name} (${a.unit})` : name);
+  // A histogram's table has a row per bin: its edges and its count.
+  if (f.kind === "histogram")
+    return {
+      columns: [head(f.x, `${f.x.label} from`), head(f.x, "to"), head(f.y, f.series[0]?.name ?? f.y.label)],
+      rows: (f.bins ?? []).map((b) => [b.lo, b.hi, b.count]),
+    };
+  // Bars' table has a row per category, a column per series.
+  if (f.kind === "bars")
+    return {
+      columns: [f.x.label, ...f.series.map((s) => head(f.y, s.name))],
+      rows: (f.categories ?? []).map((c, i) => [
+        c,
+        ...f.series.map((s) => s.points.find(([x]) => x === i)?.[1] ?? null),
+      ]),
+    };
   // A scatter's table has a row per point (two requests may start at the same second); a point
   // with no value is not one. A line's merges its series by x.
   if (f.kind === "scatter")

@@ -205,7 +205,7 @@ function latencyFrame(d: Distribution, label: string) {
   return { lo, hi, x, wide, narrow, xTitle: `${label} (${wide.unit})` };
 }
 
-/** Requests per bin, as ChartHistogramLatency draws them (one bar per bin, a px apart). */
+/** Requests per bin, as the page draws the histogram (components/charts/chart-figure.tsx) (one bar per bin, a px apart). */
 export function latencyHistogramSvg(d: Distribution, label: string): string {
   const { x, wide, narrow, xTitle } = latencyFrame(d, label);
   const maxCount = maxOf(d.bins, (b) => b.count);
@@ -238,7 +238,7 @@ export function latencyHistogramSvg(d: Distribution, label: string): string {
   );
 }
 
-/** Percent of requests at or below each value, a step line as ChartLineCdfLatency draws it. */
+/** Percent of requests at or below each value, a step line as the page draws the CDF. */
 export function latencyCdfSvg(d: Distribution, label: string): string {
   const { x, wide, narrow, xTitle } = latencyFrame(d, label);
   const values = ticksWithin(0, 100);

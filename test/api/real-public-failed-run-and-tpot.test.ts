@@ -144,8 +144,8 @@ describeRealPublic(SGLANG, () => {
     const html = await (
       await getReport(new Request(`http://localhost/api/runs/${id}/report.html`), idParams(id))
     ).text();
-    expect(html).toContain("TPOT (time per output token): distribution");
-    expect(html).not.toContain("Inter-token latency: distribution");
+    expect(html).toContain("TPOT (time per output token): histogram");
+    expect(html).not.toContain("Inter-token latency: histogram");
   });
 });
 

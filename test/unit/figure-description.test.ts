@@ -12,6 +12,7 @@ import { AIPERF_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 import {
   CHART_COLOURS,
   definitionText,
+  figureTable,
   tokenColour,
   tokenVar,
   type FigureDescription,
@@ -24,11 +25,20 @@ import {
   TRTLLM_OVER_TIME_METRICS,
   trtllmLatencyOverTimeFigure,
 } from "@/lib/metrics/figures/latency-over-time";
+import {
+  aiperfLatencyDistributionFigures,
+  TRTLLM_DISTRIBUTION_METRICS,
+  trtllmLatencyDistributionFigures,
+} from "@/lib/metrics/figures/latency-distribution";
 import { requestWords } from "@/lib/metrics/request-words";
+import { aiperfErrorsFigure } from "@/lib/metrics/figures/errors";
+import { ttftVsInputFigure } from "@/lib/metrics/figures/ttft-vs-input";
+import { GPU_METRICS, gpuFigure } from "@/lib/metrics/figures/gpu";
+import { latencyLabel } from "@/components/aiperf/latency-metric";
 import { runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
 import { readRunSummary } from "@/lib/runs/read-run";
 import type { Figure } from "@/lib/runs/report/html";
-import { payloadsFrom } from "@/lib/runs/report/figure-kit";
+import { payloadsFrom, reportFigure } from "@/lib/runs/report/figure-kit";
 import { runReport } from "@/lib/runs/report/run-report";
 import { chartPayloads } from "@/lib/store/chart-payloads";
 import { figureProps } from "@/components/charts/figure-props";
@@ -40,6 +50,20 @@ type App = Awaited<ReturnType<typeof openTestApp>>;
 /** What a reader sees of a figure: its words, units, series names and colours. */
 function pageSays(f: FigureDescription) {
   const p = figureProps(f);
+  // Bars run along x: their value axis is the kit's x, their categories are named down the side.
+  if (f.kind === "bars")
+    return {
+      id: f.id,
+      title: p.title,
+      description: p.description,
+      definition: definitionText(p.definition),
+      value: [p.x.title, p.x.unit],
+      categories: p.data.map((r) => r.x),
+      series: Object.values(p.series).map((s) => s.label),
+      colours: f.series.map((s) =>
+        p.series[s.key].color === tokenVar(s.colour) ? tokenColour(s.colour) : "?",
+      ),
+    };
   return {
     id: f.id,
     title: p.title,
@@ -57,6 +81,30 @@ function pageSays(f: FigureDescription) {
 }
 
 function reportSays(f: Figure) {
+  if (f.plot.kind === "bars")
+    return {
+      id: f.id,
+      title: f.title,
+      description: f.description,
+      definition: f.definition,
+      value: [f.plot.value.title, f.plot.value.unit],
+      categories: f.plot.categories,
+      series: f.plot.series.map((s) => s.label),
+      colours: f.plot.series.map((s) => s.colour ?? "palette"),
+    };
+  if (f.plot.kind === "histogram")
+    return {
+      id: f.id,
+      title: f.title,
+      description: f.description,
+      definition: f.definition,
+      xUnit: f.plot.x.unit,
+      yUnit: f.plot.y.unit,
+      xTitle: f.plot.x.title,
+      yTitle: f.plot.y.title,
+      series: [f.plot.label],
+      colours: [f.plot.colour ?? "palette"],
+    };
   if (f.plot.kind !== "scatter" && f.plot.kind !== "line") throw new Error(`${f.id} is a ${f.plot.kind}`);
   return {
     id: f.id,
@@ -101,6 +149,177 @@ describe("figure descriptions", () => {
       expect(c.light).toBe(light[token]);
       expect(c.dark).toBe(dark[token]);
     }
+  });
+
+  it("the report and the page say the same of every latency distribution of every example", async () => {
+    const compared: string[] = [];
+    for (const [runId, report] of reports) {
+      const run = (await readRunSummary(t.app.store.db, runId))!;
+      const p = payloadsFrom(
+        await chartPayloads(t.app.store.db, runId, [
+          AIPERF_CHARTS.distribution.key,
+          TRTLLM_CHARTS.latencyDistribution.key,
+        ]),
+      );
+      // As the views build them: components/run-views/latency-view.tsx (the metric's name from
+      // components/aiperf/latency-metric.ts) and components/trtllm-latency/trtllm-latency-section.tsx.
+      const aiperf = p.get(AIPERF_CHARTS.distribution);
+      const trtllm = p.get(TRTLLM_CHARTS.latencyDistribution);
+      const definition = runRequestsDefinition(run);
+      const page: FigureDescription[] = [
+        ...(aiperf
+          ? (["ttftMs", "e2eMs", "itlMs"] as const).flatMap((m) =>
+              aiperfLatencyDistributionFigures(aiperf, m, { label: latencyLabel(run, m), definition }),
+            )
+          : []),
+        ...(trtllm
+          ? TRTLLM_DISTRIBUTION_METRICS.flatMap((m) => trtllmLatencyDistributionFigures(trtllm, m))
+          : []),
+      ];
+      for (const f of page) {
+        const inReport = report.figures.find((r) => r.id === f.id);
+        expect(inReport, `${report.name}: ${f.id} in the report`).toBeDefined();
+        expect(inReport!.described).toBe(true);
+        expect(reportSays(inReport!), `${report.name}: ${f.id}`).toEqual(pageSays(f));
+        // The same table: a row per bin, or per point of the CDF, with the CSV's columns.
+        const csv = figureProps(f).csvRows();
+        expect(inReport!.table.rows).toHaveLength(csv.length);
+        if (csv.length > 0) expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
+        // The same percentiles marked on both.
+        const marks =
+          inReport!.plot.kind === "line" || inReport!.plot.kind === "histogram" ? inReport!.plot.marks : [];
+        expect(marks?.map((m) => m.label)).toEqual(f.marks?.map((m) => m.label));
+        expect(pageSays(f).xUnit).toBe("ms");
+        compared.push(`${report.name}: ${f.title}`);
+      }
+    }
+    // The examples hold both families, and both kinds: a histogram and a CDF.
+    expect(compared.some((c) => c.endsWith(": Time to first token: histogram"))).toBe(true);
+    expect(compared.some((c) => c.endsWith(": Time per output token: CDF"))).toBe(true);
+  });
+
+  it("a distribution's histogram has a row per bin, and 'not recorded' is a figure with nothing drawn, never a 0", () => {
+    const d = {
+      count: 4,
+      min: 1,
+      max: 4,
+      p50: 2,
+      p75: 3,
+      p90: 4,
+      p99: 4,
+      bins: [
+        { start: 0, end: 2, count: 1 },
+        { start: 2, end: 4, count: 3 },
+      ],
+      cdf: [
+        { value: 1, fraction: 0.25 },
+        { value: 4, fraction: 1 },
+      ],
+    };
+    const [h, c] = trtllmLatencyDistributionFigures({ metrics: { ttftMs: d, tpotMs: null } }, "ttftMs");
+    expect(figureTable(h)).toEqual({
+      columns: ["Time to first token from (ms)", "to (ms)", "requests"],
+      rows: [
+        [0, 2, 1],
+        [2, 4, 3],
+      ],
+    });
+    expect(figureProps(h).data).toHaveLength(2);
+    expect(figureProps(c).series.percent.step).toBe(true);
+    expect(reportFigure(h).plot).toMatchObject({
+      kind: "histogram",
+      label: "requests",
+      colour: tokenColour("chart-1"),
+    });
+    const [none] = trtllmLatencyDistributionFigures({ metrics: { ttftMs: d, tpotMs: null } }, "tpotMs");
+    expect(none.bins).toEqual([]);
+    expect(none.marks).toEqual([]);
+    expect(figureProps(none).data).toEqual([]);
+    expect(reportFigure(none).table.rows).toEqual([]);
+  });
+
+  it("the report and the page say the same of the errors of every example with failed requests", async () => {
+    const compared: string[] = [];
+    for (const [runId, report] of reports) {
+      const p = payloadsFrom(await chartPayloads(t.app.store.db, runId, [AIPERF_CHARTS.errors.key]));
+      const errors = p.get(AIPERF_CHARTS.errors);
+      // As components/aiperf/throughput-view.tsx builds it, when a request failed.
+      if (!errors || errors.groups.length === 0) continue;
+      const f = aiperfErrorsFigure(errors);
+      const inReport = report.figures.find((r) => r.id === f.id);
+      expect(inReport?.described, `${report.name}: ${f.id}`).toBe(true);
+      expect(reportSays(inReport!)).toEqual(pageSays(f));
+      const csv = figureProps(f).csvRows();
+      expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
+      expect(inReport!.table.rows.map((r) => r[0])).toEqual(csv.map((r) => r.error));
+      compared.push(report.name);
+    }
+    expect(compared.length).toBeGreaterThan(0);
+  });
+
+  it("the report and the page say the same of every TTFT-vs-input figure of every example", async () => {
+    const compared: string[] = [];
+    for (const [runId, report] of reports) {
+      const run = (await readRunSummary(t.app.store.db, runId))!;
+      const p = payloadsFrom(await chartPayloads(t.app.store.db, runId, [AIPERF_CHARTS.ttftVsInput.key]));
+      const payload = p.get(AIPERF_CHARTS.ttftVsInput);
+      if (!payload) continue;
+      // As components/run-views/latency-view.tsx builds it.
+      const f = ttftVsInputFigure(payload, runRequestsDefinition(run));
+      const inReport = report.figures.find((r) => r.id === f.id);
+      expect(inReport?.described, `${report.name}: ${f.id}`).toBe(true);
+      expect(reportSays(inReport!)).toEqual(pageSays(f));
+      expect(inReport!.table.rows).toHaveLength(figureProps(f).csvRows().length);
+      compared.push(report.name);
+    }
+    expect(compared.length).toBeGreaterThan(0);
+  });
+
+  it("the report and the page say the same of every GPU figure of every example", async () => {
+    const compared: string[] = [];
+    for (const [runId, report] of reports) {
+      const p = payloadsFrom(await chartPayloads(t.app.store.db, runId, [AIPERF_CHARTS.gpu.key]));
+      const gpu = p.get(AIPERF_CHARTS.gpu);
+      if (!gpu) continue;
+      // As components/run-views/gpu-view.tsx builds them.
+      for (const f of GPU_METRICS.map((m) => gpuFigure(gpu, m))) {
+        const inReport = report.figures.find((r) => r.id === f.id);
+        expect(inReport?.described, `${report.name}: ${f.id}`).toBe(true);
+        expect(reportSays(inReport!)).toEqual(pageSays(f));
+        expect(inReport!.table.rows).toHaveLength(figureProps(f).csvRows().length);
+        compared.push(`${report.name}: ${f.title}`);
+      }
+    }
+    expect(compared.some((c) => c.endsWith(": GPU utilisation"))).toBe(true);
+  });
+
+  it("a bar not recorded is no bar, never a 0", () => {
+    const f: FigureDescription = {
+      ...aiperfErrorsFigure({ total: 1, groups: [], summary: [] }),
+      categories: ["a", "b"],
+      series: [
+        {
+          key: "count",
+          name: "requests",
+          colour: "chart-7",
+          points: [
+            [0, 3],
+            [1, null],
+          ],
+        },
+      ],
+    };
+    expect(figureProps(f).data).toEqual([{ x: "a", count: 3 }, { x: "b" }]);
+    expect(figureTable(f).rows).toEqual([
+      ["a", 3],
+      ["b", null],
+    ]);
+    const r = reportFigure(f);
+    expect(r.plot).toMatchObject({ kind: "bars", series: [{ values: [3, null] }] });
+    expect(r.table.rows).toEqual([
+      ["a", "3"],
+      ["b", "not recorded"],
+    ]);
   });
 
   it("the report and the page say the same of every latency-over-time figure of every example", async () => {
@@ -158,39 +377,46 @@ describe("figure descriptions", () => {
       for (const f of figures) (f.described ? described : kinds).add(f.id.replace(/-\d+(?=-|$)/g, "-N"));
     const notConverted = [...kinds].sort();
     expect([...described].sort()).toEqual([
+      "aiperf-distribution-e2eMs-cdf",
+      "aiperf-distribution-e2eMs-histogram",
+      "aiperf-distribution-itlMs-cdf",
+      "aiperf-distribution-itlMs-histogram",
+      "aiperf-distribution-ttftMs-cdf",
+      "aiperf-distribution-ttftMs-histogram",
+      "aiperf-errors",
+      "aiperf-gpu-memoryUsedGb",
+      "aiperf-gpu-powerW",
+      "aiperf-gpu-utilizationPct",
       "aiperf-over-time-e2eMs",
       "aiperf-over-time-itlMs",
       "aiperf-over-time-ttftMs",
+      "aiperf-ttft-vs-input",
+      "trtllm-latency-distribution-e2eMs-cdf",
+      "trtllm-latency-distribution-e2eMs-histogram",
+      "trtllm-latency-distribution-tpotMs-cdf",
+      "trtllm-latency-distribution-tpotMs-histogram",
+      "trtllm-latency-distribution-ttftMs-cdf",
+      "trtllm-latency-distribution-ttftMs-histogram",
       "trtllm-latency-over-time-e2eMs",
       "trtllm-latency-over-time-tpotMs",
       "trtllm-latency-over-time-ttftMs",
     ]);
     expect(notConverted).toEqual(NOT_YET_CONVERTED);
-    expect(`${notConverted.length} not yet converted`).toBe("41 not yet converted");
+    expect(`${notConverted.length} not yet converted`).toBe("24 not yet converted");
   });
 });
 
 /**
- * The report's figures (over every example run) still drawn by their own figure code: 41 of 47
- * kinds; the six latency-over-time figures (aiperf's and TensorRT-LLM's, a metric each) are
- * drawn from descriptions. Convert one and take it off this list.
+ * The report's figures (over every example run) still drawn by their own figure code: 24 of 47
+ * kinds; the six latency-over-time figures the twelve latency distributions (a histogram and a CDF
+ * per metric; aiperf's and TensorRT-LLM's) aiperf's errors by type, TTFT vs input length and the three GPU telemetry
+ * figures are drawn from descriptions. Convert one and take it off this list.
  */
 const NOT_YET_CONVERTED: string[] = [
-  "aiperf-distribution-e2eMs-cdf",
-  "aiperf-distribution-e2eMs-histogram",
-  "aiperf-distribution-itlMs-cdf",
-  "aiperf-distribution-itlMs-histogram",
-  "aiperf-distribution-ttftMs-cdf",
-  "aiperf-distribution-ttftMs-histogram",
-  "aiperf-errors",
-  "aiperf-gpu-memoryUsedGb",
-  "aiperf-gpu-powerW",
-  "aiperf-gpu-utilizationPct",
   "aiperf-timeline-in-flight",
   "aiperf-timeline-requests",
   "aiperf-timeline-tokens",
   "aiperf-timeslices-latency",
-  "aiperf-ttft-vs-input",
   "sm-endpoints-capacity",
   "sm-endpoints-hit-rate",
   "sm-endpoints-offload",
@@ -206,12 +432,6 @@ const NOT_YET_CONVERTED: string[] = [
   "sm-series-ep-waiting",
   "trtllm-kv-hit-rate",
   "trtllm-kv-transfer-bandwidth",
-  "trtllm-latency-distribution-e2eMs-cdf",
-  "trtllm-latency-distribution-e2eMs-histogram",
-  "trtllm-latency-distribution-tpotMs-cdf",
-  "trtllm-latency-distribution-tpotMs-histogram",
-  "trtllm-latency-distribution-ttftMs-cdf",
-  "trtllm-latency-distribution-ttftMs-histogram",
   "trtllm-request-bars",
   "trtllm-segment-share",
   "trtllm-segments",

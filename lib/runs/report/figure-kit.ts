@@ -97,19 +97,51 @@ export function figure(
  */
 export function reportFigure(f: FigureDescription): Figure {
   const table = figureTable(f);
+  const x = { title: f.x.label, unit: f.x.unit };
+  const y = { title: f.y.label, unit: f.y.unit };
+  const marks = (f.marks ?? []).map((m) => ({ x: m.x, label: m.label, colour: tokenColour(m.colour) }));
+  const valueAt = (s: FigureDescription["series"][number], i: number) =>
+    s.points.find(([x]) => x === i)?.[1] ?? null;
+  const plot: Plot =
+    f.kind === "bars"
+      ? {
+          kind: "bars",
+          categories: [...(f.categories ?? [])],
+          value: y,
+          series: f.series.map((s) => ({
+            label: s.name,
+            colour: tokenColour(s.colour),
+            values: (f.categories ?? []).map((_, i) => valueAt(s, i)),
+          })),
+        }
+      : f.kind === "histogram"
+        ? {
+            kind: "histogram",
+            x,
+            y,
+            bins: f.bins ?? [],
+            label: f.series[0]?.name,
+            colour: f.series[0] ? tokenColour(f.series[0].colour) : undefined,
+            marks,
+          }
+        : {
+            kind: f.kind,
+            x,
+            y,
+            series: f.series.map((s) => ({ label: s.name, colour: tokenColour(s.colour), points: s.points })),
+            marks,
+          };
   return {
     id: f.id,
     title: f.title,
     description: f.description,
     definition: definitionText(f.definition),
     described: true,
-    plot: {
-      kind: f.kind,
-      x: { title: f.x.label, unit: f.x.unit },
-      y: { title: f.y.label, unit: f.y.unit },
-      series: f.series.map((s) => ({ label: s.name, colour: tokenColour(s.colour), points: s.points })),
-    },
+    plot,
     missing: f.missing,
-    table: { columns: table.columns, rows: table.rows.map((r) => r.map((v) => cell(v))) },
+    table: {
+      columns: table.columns,
+      rows: table.rows.map((r) => r.map((v) => (typeof v === "string" ? v : cell(v)))),
+    },
   };
 }

@@ -3,7 +3,9 @@ import type { z } from "zod";
 import { timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 import { formatNumber } from "@/lib/format-number";
 import type { Figure, Section } from "./html";
-import { figure, type Payloads } from "./figure-kit";
+import { figure, reportFigure, type Payloads } from "./figure-kit";
+import { aiperfErrorsFigure } from "@/lib/metrics/figures/errors";
+import { GPU_METRICS, gpuFigure } from "@/lib/metrics/figures/gpu";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 type TimelinePoint = z.infer<typeof timelinePayloadSchema>["points"][number];
@@ -57,23 +59,9 @@ export function throughputFigures(p: Payloads): Figure[] {
       ),
     );
   }
+  // Drawn from the description the Throughput view draws too (lib/metrics/figures/errors.ts).
   const errors = p.get(AIPERF_CHARTS.errors);
-  if (errors && errors.total > 0)
-    out.push(
-      figure(
-        AIPERF_CHARTS.errors.key,
-        "Errors by type",
-        `${formatNumber(errors.total, 0)} failed requests, grouped by type and code.`,
-        {
-          kind: "bars",
-          categories: errors.groups.map((g) => `${g.type}${g.code === null ? "" : ` ${g.code}`}`),
-          value: { title: "Requests", unit: "" },
-          series: [{ label: "errors", values: errors.groups.map((g) => g.count) }],
-        },
-        "no request failed",
-        "error",
-      ),
-    );
+  if (errors && errors.total > 0) out.push(reportFigure(aiperfErrorsFigure(errors)));
   return out;
 }
 
@@ -113,29 +101,8 @@ export function gpuSummaryTables(p: Payloads): Section["blocks"] {
   ];
 }
 
+/** The GPU view's figures, from the descriptions it draws too (lib/metrics/figures/gpu.ts). */
 export function gpuFigures(p: Payloads): Figure[] {
   const gpu = p.get(AIPERF_CHARTS.gpu);
-  if (!gpu) return [];
-  const metrics = [
-    ["powerW", "GPU power", "Power", "W"],
-    ["utilizationPct", "GPU utilization", "Utilization", "%"],
-    ["memoryUsedGb", "GPU memory used", "Memory used", "GB"],
-  ] as const;
-  return metrics.map(([key, title, axis, unit]) =>
-    figure(
-      `${AIPERF_CHARTS.gpu.key}-${key}`,
-      title,
-      "One line per GPU as the telemetry export names it.",
-      {
-        kind: "line",
-        x: TIME,
-        y: { title: axis, unit },
-        series: gpu.gpus.map((g) => ({
-          label: g.label,
-          points: g.points.map((pt) => [pt.tS, pt[key]] as const),
-        })),
-      },
-      `the telemetry export has no ${axis.toLowerCase()} samples`,
-    ),
-  );
+  return gpu ? GPU_METRICS.map((m) => reportFigure(gpuFigure(gpu, m))) : [];
 }

@@ -1,74 +1,48 @@
 /** The Latency view's charts for the report: distributions, CDFs and latency over time. */
 import type { z } from "zod";
-import { distributionPayloadSchema, timeslicesPayloadSchema } from "@/lib/api/aiperf-charts";
+import type { timeslicesPayloadSchema } from "@/lib/api/aiperf-charts";
 
-import { formatCount } from "@/lib/format-number";
 import type { FigureDefinition } from "@/lib/api/figure";
 import type { Figure } from "./html";
 import { overTimeFigures } from "./figures-over-time";
-import { figure, METRIC_LABEL, type Payloads } from "./figure-kit";
-import { AIPERF_CHARTS, TRTLLM_CHARTS, type ChartDef } from "@/lib/api/chart-catalog";
+import { figure, METRIC_LABEL, reportFigure, type Payloads } from "./figure-kit";
+import { AIPERF_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
+import {
+  aiperfLatencyDistributionFigures,
+  TRTLLM_DISTRIBUTION_METRICS,
+  trtllmLatencyDistributionFigures,
+} from "@/lib/metrics/figures/latency-distribution";
+import { ttftVsInputFigure } from "@/lib/metrics/figures/ttft-vs-input";
 
-const NOT_RECORDED = "no request of the run recorded this metric";
-
+/**
+ * The latency distributions, drawn from the descriptions the page draws too
+ * (lib/metrics/figures/latency-distribution.ts): per metric, its histogram then its CDF.
+ */
 function distributionFigures(
   p: Payloads,
-  chart: ChartDef<typeof distributionPayloadSchema>,
-  source: string,
   labels: Record<string, string>,
+  definition?: FigureDefinition,
 ): Figure[] {
-  const payload = p.get(chart);
-  const key = chart.key;
-  if (!payload) return [];
-  return Object.entries(payload.metrics).flatMap(([metric, d]) => {
-    const label = labels[metric] ?? metric;
-    const count = d ? `${formatCount(d.count)} ${source}` : "";
-    return [
-      figure(
-        `${key}-${metric}-histogram`,
-        `${label}: distribution`,
-        `Requests per equal-width bin; ${count}.`,
-        {
-          kind: "histogram",
-          x: { title: label, unit: "ms" },
-          y: { title: "Requests", unit: "" },
-          bins: (d?.bins ?? []).map((b) => ({ lo: b.start, hi: b.end, count: b.count })),
-        },
-        NOT_RECORDED,
-      ),
-      figure(
-        `${key}-${metric}-cdf`,
-        `${label}: cumulative distribution`,
-        `Share of requests at or below each value; ${count}.`,
-        {
-          kind: "line",
-          x: { title: label, unit: "ms" },
-          y: { title: "Requests at or below", unit: "%" },
-          series: [{ label, points: (d?.cdf ?? []).map((c) => [c.value, c.fraction * 100] as const) }],
-        },
-        NOT_RECORDED,
-      ),
-    ];
-  });
+  const aiperf = p.get(AIPERF_CHARTS.distribution);
+  const trtllm = p.get(TRTLLM_CHARTS.latencyDistribution);
+  return [
+    ...(aiperf
+      ? Object.keys(aiperf.metrics).flatMap((m) =>
+          aiperfLatencyDistributionFigures(aiperf, m, { label: labels[m] ?? m, definition }),
+        )
+      : []),
+    ...(trtllm
+      ? TRTLLM_DISTRIBUTION_METRICS.filter((m) => m in trtllm.metrics).flatMap((m) =>
+          trtllmLatencyDistributionFigures(trtllm, m),
+        )
+      : []),
+  ].map(reportFigure);
 }
 
-function ttftVsInput(p: Payloads): Figure[] {
+/** TTFT against input length, from the description the Latency view draws too (lib/metrics/figures/ttft-vs-input.ts). */
+function ttftVsInput(p: Payloads, definition?: FigureDefinition): Figure[] {
   const payload = p.get(AIPERF_CHARTS.ttftVsInput);
-  if (!payload) return [];
-  return [
-    figure(
-      AIPERF_CHARTS.ttftVsInput.key,
-      "Time to first token against input length",
-      `Each point a request; ${formatCount(payload.points.length)} of ${formatCount(payload.total)}.`,
-      {
-        kind: "scatter",
-        x: { title: "Input length", unit: "tokens" },
-        y: { title: "Time to first token", unit: "ms" },
-        series: [{ label: "TTFT", points: payload.points.map((pt) => [pt.inputTokens, pt.ttftMs] as const) }],
-      },
-      "the records carry no input length or no TTFT",
-    ),
-  ];
+  return payload ? [reportFigure(ttftVsInputFigure(payload, definition))] : [];
 }
 
 type Slice = z.infer<typeof timeslicesPayloadSchema>["slices"][number];
@@ -125,10 +99,9 @@ export function latencyFigureParts(
 ): Array<() => Figure[]> {
   const labels = { ...METRIC_LABEL, itlMs: itlLabel };
   return [
-    () => distributionFigures(p, AIPERF_CHARTS.distribution, "successful profiling requests", labels),
-    () => distributionFigures(p, TRTLLM_CHARTS.latencyDistribution, "requests in the perf metrics", labels),
+    () => distributionFigures(p, labels, definition),
     () => overTimeFigures(p, itlShort, definition),
-    () => ttftVsInput(p),
+    () => ttftVsInput(p, definition),
     () => timeslices(p),
   ];
 }

@@ -40,9 +40,25 @@ export interface BarSeries {
   values: ReadonlyArray<number | null>;
 }
 
+/** A named position on the x axis (a percentile), drawn as a dashed vertical line with its label */
+export interface XMark {
+  x: number;
+  label: string;
+  colour: string;
+}
+
 export type Plot =
-  | { kind: "line" | "scatter"; x: Axis; y: Axis; series: XySeries[] }
-  | { kind: "histogram"; x: Axis; y: Axis; bins: ReadonlyArray<{ lo: number; hi: number; count: number }> }
+  | { kind: "line" | "scatter"; x: Axis; y: Axis; series: XySeries[]; marks?: readonly XMark[] }
+  | {
+      kind: "histogram";
+      x: Axis;
+      y: Axis;
+      bins: ReadonlyArray<{ lo: number; hi: number; count: number }>;
+      /** What a bar counts (the legend's and the table's word) and its colour, else the palette's first */
+      label?: string;
+      colour?: string;
+      marks?: readonly XMark[];
+    }
   | { kind: "bars"; categories: string[]; value: Axis; series: BarSeries[] }
   /** One vertical column per category (a request), its series stacked bottom to top */
   | { kind: "stacked"; categories: string[]; category: Axis; value: Axis; series: BarSeries[] };
@@ -195,7 +211,7 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
       if (b.count <= 0) continue;
       const x = sx(b.lo);
       parts.push(
-        `<rect class="mark" x="${f(x)}" y="${f(sy(b.count))}" width="${f(Math.max(1, sx(b.hi) - x - 1))}" height="${f(top + PLOT_H - sy(b.count))}" fill="${PALETTE[0]}"><title>${formatNumber(b.lo, 4)}–${formatNumber(b.hi, 4)} ${escapeHtml(plot.x.unit)}: ${formatNumber(b.count, 0)}</title></rect>`,
+        `<rect class="mark" x="${f(x)}" y="${f(sy(b.count))}" width="${f(Math.max(1, sx(b.hi) - x - 1))}" height="${f(top + PLOT_H - sy(b.count))}" fill="${plot.colour ?? PALETTE[0]}"><title>${formatNumber(b.lo, 4)}–${formatNumber(b.hi, 4)} ${escapeHtml(plot.x.unit)}: ${formatNumber(b.count, 0)}</title></rect>`,
       );
     }
   }
@@ -231,6 +247,16 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
       parts.push(
         `<polyline class="mark" fill="none" stroke="${colour}" stroke-width="1.5"${dash(i)} points="${run.map(([x, y]) => `${f(sx(x))},${f(sy(y))}`).join(" ")}"/>`,
       );
+  });
+  // Marks on the x axis (a distribution's percentiles), one label row each so close ones never meet.
+  (plot.marks ?? []).forEach((m, row) => {
+    if (!finite(m.x) || (plot.x.log && m.x <= 0)) return;
+    const x = sx(m.x);
+    const right = x < left + plotW / 2;
+    parts.push(
+      `<line class="x-mark" x1="${f(x)}" x2="${f(x)}" y1="${top}" y2="${top + PLOT_H}" stroke="${m.colour}" stroke-dasharray="4 2"/>`,
+      `<text x="${f(right ? x + 4 : x - 4)}" y="${top + 11 + row * 14}" text-anchor="${right ? "start" : "end"}" fill="${m.colour}">${escapeHtml(m.label)}</text>`,
+    );
   });
   if (legendRows > 0) parts.push(legend(series, top + PLOT_H + 50, plot.kind === "line"));
   parts.push("</svg>");
@@ -306,7 +332,7 @@ function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string
       if (!finite(v) || v === 0) return;
       const barH = (rowH - 6) / n;
       parts.push(
-        `<rect class="mark" x="${left}" y="${f(y0 + 3 + si * barH)}" width="${f(Math.max(1, sx(v) - left))}" height="${f(barH - 1)}" fill="${PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(plot.value.unit)}</title></rect>`,
+        `<rect class="mark" x="${left}" y="${f(y0 + 3 + si * barH)}" width="${f(Math.max(1, sx(v) - left))}" height="${f(barH - 1)}" fill="${s.colour ?? PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(plot.value.unit)}</title></rect>`,
       );
     });
   });
