@@ -35,6 +35,8 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
+          // Seeds the example runs once; the files wanting them start on a copy (harness.ts).
+          globalSetup: ["test/e2e/examples-setup.ts"],
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,

@@ -4,8 +4,10 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, startNextServer } from "../helpers/next-server.mjs";
+import { waitUntil } from "../helpers/wait.mjs";
+import { TEMPLATE_DATA, TEMPLATE_FAILED, TEMPLATE_READY } from "./examples-setup";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -74,21 +76,50 @@ export async function apiUpload(
 }
 
 /**
+ * A new data directory holding the example runs, copied from the one the global set-up seeded
+ * (examples-setup.ts); waits for that seeding if it is still under way. The caller removes it.
+ */
+export async function seededExamplesDataDir(): Promise<string> {
+  const folder = inject("examplesTemplate");
+  const failed = path.join(folder, TEMPLATE_FAILED);
+  await waitUntil(
+    `the example runs seeded once for the browser tests (test/e2e/examples-setup.ts, in ${folder})`,
+    () => fs.existsSync(path.join(folder, TEMPLATE_READY)) || fs.existsSync(failed),
+    // Within the e2e project's hook timeout (180 s), with time left to start the app after.
+    { timeoutMs: 110_000, intervalMs: 100 },
+  );
+  if (fs.existsSync(failed))
+    throw new Error(`seeding the example runs failed: ${fs.readFileSync(failed, "utf8")}`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-"));
+  // The server was stopped cleanly: its write-ahead log is checkpointed, its shared memory stale.
+  fs.cpSync(path.join(folder, TEMPLATE_DATA), dataDir, {
+    recursive: true,
+    filter: (src) => !src.endsWith("-shm"),
+  });
+  return dataDir;
+}
+
+/**
  * For a describe block: starts the built app and a browser before its tests and stops both
- * after. Read `.app` and `.browser` inside tests (they are set once beforeAll has run).
+ * after. Read `.app` and `.browser` inside tests (they are set once beforeAll has run). With
+ * RUNLENS_EXAMPLES=on the app starts on a copy of the examples seeded once for every file
+ * (seededExamplesDataDir), as a server that had seeded them itself would have them.
  */
 export function useAppAndBrowser(opts: Parameters<typeof startApp>[0] = {}): {
   app: RunningApp;
   browser: Browser;
 } {
   const env = {} as { app: RunningApp; browser: Browser };
+  let copied: string | undefined;
   beforeAll(async () => {
-    env.app = await startApp(opts);
+    if (opts.env?.RUNLENS_EXAMPLES === "on" && !opts.dataDir) copied = await seededExamplesDataDir();
+    env.app = await startApp(copied ? { ...opts, dataDir: copied } : opts);
     env.browser = await launchBrowser();
   });
   afterAll(async () => {
     await env.browser?.close();
     await env.app?.stop();
+    if (copied) fs.rmSync(copied, { recursive: true, force: true });
   });
   return env;
 }
