@@ -56,7 +56,13 @@ export async function startApp(
   };
 }
 
+/**
+ * The browser for a test file: a connection to the Chromium the global set-up launched
+ * (browser-setup.ts), or one of its own when there is none. Close it when done.
+ */
 export async function launchBrowser(): Promise<Browser> {
+  const shared = inject("browserWsEndpoint");
+  if (shared) return chromium.connect(shared);
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
