@@ -35,7 +35,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
-          // Seeds the example runs once (the files wanting them start on a copy) and launches one
+          // A folder for the example runs seeded once (the files wanting them start on a copy) and one
           // Chromium that every file connects to (harness.ts).
           globalSetup: ["test/e2e/examples-setup.ts", "test/e2e/browser-setup.ts"],
           environment: "node",
