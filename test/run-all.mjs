@@ -145,6 +145,9 @@ const browser = (async () => {
 await Promise.all([unit, browser]);
 
 fs.writeFileSync(path.join(out, "totals.json"), JSON.stringify(totals));
+// In the order they start (they end in any order).
+const order = ["unit", "build", "e2e"];
+steps.sort((a, b) => order.indexOf(a.split(":")[0]) - order.indexOf(b.split(":")[0]));
 console.log(`\n${steps.join(" · ")}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed > 0 ? 1 : 0);
