@@ -35,6 +35,9 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
+          // A folder for the example runs seeded once (the files wanting them start on a copy) and one
+          // Chromium that every file connects to (harness.ts).
+          globalSetup: ["test/e2e/examples-setup.ts", "test/e2e/browser-setup.ts"],
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,

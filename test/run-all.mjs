@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
  * Runs every suite — unit and route-handler tests (plus PostgreSQL when RUNLENS_TEST_DATABASE_URL
- * is set) while the production build runs beside them (vitest gives the unit tests one worker on
- * a 2-core machine: the build takes the other core), then the browser tests on that build — and
- * ends with one line "N passed, N failed, N skipped" over all of them. Exit status is non-zero on
- * any failure.
+ * is set) while the production build and then the browser tests on that build run beside them
+ * (vitest gives the unit tests one worker on a 2-core machine: the build, then the browser tests,
+ * take the other core) — and ends with one line "N passed, N failed, N skipped" over all of them.
+ * The browser tests' output is held back while the unit tests print, then shown; all of it is also
+ * in test-results/e2e.log. Exit status is non-zero on any failure.
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -20,15 +21,36 @@ const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const steps = [];
 
-/** Runs one vitest project; resolves with whether it passed, its tests counted in totals. */
-async function vitest(project) {
+/**
+ * Runs one vitest project; resolves with whether it passed, its tests counted in totals. With
+ * `held`, its output goes to test-results/<project>.log and is shown on the terminal only once
+ * `held.until` has resolved (what it printed before, then the rest as it comes).
+ */
+async function vitest(project, held) {
   const report = path.join(out, `${project}.json`);
   fs.rmSync(report, { force: true });
   const child = spawn(
     bin("vitest"),
     ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
-    { cwd: root, env, stdio: "inherit" },
+    { cwd: root, env, stdio: held ? ["ignore", "pipe", "pipe"] : "inherit" },
   );
+  if (held) {
+    const log = fs.createWriteStream(path.join(out, `${project}.log`));
+    const pending = [];
+    let showing = false;
+    const pass = (to) => (chunk) => {
+      log.write(chunk);
+      if (showing) to.write(chunk);
+      else pending.push([to, chunk]);
+    };
+    child.stdout.on("data", pass(process.stdout));
+    child.stderr.on("data", pass(process.stderr));
+    held.until.then(() => {
+      for (const [to, chunk] of pending.splice(0)) to.write(chunk);
+      showing = true;
+    });
+    child.on("close", () => log.end());
+  }
   const status = await new Promise((resolve) => child.on("close", (code) => resolve(code)));
   let counted = false;
   if (fs.existsSync(report)) {
@@ -109,14 +131,23 @@ if (!ensureChromium()) {
 
 const skipBuild = process.env.RUNLENS_SKIP_BUILD === "1" && built();
 if (skipBuild) steps.push("build: skipped");
-const [, buildOk] = await Promise.all([vitest("unit"), skipBuild ? true : build()]);
-if (buildOk && built()) await vitest("e2e");
-else {
-  totals.failed += 1;
-  steps.push("e2e: not run (no build)");
-}
+const unit = vitest("unit");
+// The browser tests start as soon as the build is there, not after the unit tests: until then the
+// second core did nothing once the build was done.
+const browser = (async () => {
+  const buildOk = skipBuild ? true : await build();
+  if (buildOk && built()) await vitest("e2e", { until: unit });
+  else {
+    totals.failed += 1;
+    steps.push("e2e: not run (no build)");
+  }
+})();
+await Promise.all([unit, browser]);
 
 fs.writeFileSync(path.join(out, "totals.json"), JSON.stringify(totals));
+// In the order they start (they end in any order).
+const order = ["unit", "build", "e2e"];
+steps.sort((a, b) => order.indexOf(a.split(":")[0]) - order.indexOf(b.split(":")[0]));
 console.log(`\n${steps.join(" · ")}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed > 0 ? 1 : 0);

@@ -31,9 +31,21 @@ describe("server killed mid-ingest", () => {
     apps.push(first);
     const form = new FormData();
     form.append("file", new Blob([fs.readFileSync(input)]), "perf_metrics-0.jsonl");
-    const pending = fetch(`${first.url}/api/runs`, { method: "POST", body: form }).catch(() => null);
+    let answered = "";
+    const pending = fetch(`${first.url}/api/runs`, { method: "POST", body: form }).then(
+      async (res) => {
+        answered = `the upload was answered ${res.status}: ${await res.text()}\n`;
+        return res;
+      },
+      () => null,
+    );
 
-    const id = await ingestingRunWithRows(path.join(dataDir, "runlens.sqlite"), WAIT_MS);
+    // A timeout shows what the server printed (and the upload's answer, if it came first).
+    const id = await ingestingRunWithRows(
+      path.join(dataDir, "runlens.sqlite"),
+      WAIT_MS,
+      () => `${answered}${first.logs()}`,
+    );
     first.process.kill("SIGKILL");
     expect(await pending).toBeNull();
 

@@ -4,8 +4,10 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, startNextServer } from "../helpers/next-server.mjs";
+import { waitUntil } from "../helpers/wait.mjs";
+import { TEMPLATE_CLAIM, TEMPLATE_DATA, TEMPLATE_FAILED, TEMPLATE_READY } from "./examples-setup";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -54,7 +56,13 @@ export async function startApp(
   };
 }
 
+/**
+ * The browser for a test file: a connection to the Chromium the global set-up launched
+ * (browser-setup.ts), or one of its own when there is none. Close it when done.
+ */
 export async function launchBrowser(): Promise<Browser> {
+  const shared = inject("browserWsEndpoint");
+  if (shared) return chromium.connect(shared);
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
@@ -73,22 +81,104 @@ export async function apiUpload(
   return res.json();
 }
 
+/** How long seeding the example runs may take (a server start and 9 ingests), on a loaded machine. */
+const SEED_MS = 120_000;
+
+/**
+ * Seeds the example runs into `dataDir` with the built app (a server started with
+ * RUNLENS_EXAMPLES=on, stopped once every example is ready with its drill-down); a timeout says
+ * what it waited for, the runs it still waited on and what the server printed.
+ */
+async function seedExamples(dataDir: string): Promise<void> {
+  const server = await startApp({ dataDir, env: { RUNLENS_EXAMPLES: "on" } });
+  try {
+    let seen = "no answer from /api/runs yet";
+    await waitUntil(
+      "every example run ready with its drill-down",
+      async () => {
+        const { runs } = (await (await fetch(`${server.url}/api/runs`)).json()) as {
+          runs: Array<{ name: string; status: string; drilldownReadyAt?: unknown }>;
+        };
+        const waiting = runs.filter(
+          (r) => r.status === "ingesting" || (r.status === "ready" && r.drilldownReadyAt == null),
+        );
+        seen = `${runs.length} runs, waiting for: ${waiting.map((r) => r.name).join("; ") || "none"}`;
+        return runs.length > 0 && waiting.length === 0;
+      },
+      { timeoutMs: SEED_MS, intervalMs: 200, seen: () => seen, output: server.logs },
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * A new data directory holding the example runs, copied from the one seeded once for every test
+ * file (examples-setup.ts): the first file to ask seeds it, the others wait for it if they must.
+ * The caller removes the directory.
+ */
+export async function seededExamplesDataDir(): Promise<string> {
+  const folder = inject("examplesTemplate");
+  const ready = path.join(folder, TEMPLATE_READY);
+  const failed = path.join(folder, TEMPLATE_FAILED);
+  let claimed = false;
+  try {
+    fs.closeSync(fs.openSync(path.join(folder, TEMPLATE_CLAIM), "wx"));
+    claimed = true;
+  } catch {
+    // another file seeds them
+  }
+  if (claimed) {
+    try {
+      await seedExamples(path.join(folder, TEMPLATE_DATA));
+      fs.writeFileSync(ready, "");
+    } catch (err) {
+      fs.writeFileSync(failed, (err as Error).message);
+      throw err;
+    }
+  } else {
+    await waitUntil(
+      `the example runs seeded once for the browser tests (test/e2e/examples-setup.ts, in ${folder})`,
+      () => fs.existsSync(ready) || fs.existsSync(failed),
+      { timeoutMs: SEED_MS, intervalMs: 100 },
+    );
+    if (fs.existsSync(failed))
+      throw new Error(`seeding the example runs failed: ${fs.readFileSync(failed, "utf8")}`);
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-"));
+  // The server was stopped cleanly: its write-ahead log is checkpointed, its shared memory stale.
+  fs.cpSync(path.join(folder, TEMPLATE_DATA), dataDir, {
+    recursive: true,
+    filter: (src) => !src.endsWith("-shm"),
+  });
+  return dataDir;
+}
+
 /**
  * For a describe block: starts the built app and a browser before its tests and stops both
- * after. Read `.app` and `.browser` inside tests (they are set once beforeAll has run).
+ * after. Read `.app` and `.browser` inside tests (they are set once beforeAll has run). With
+ * RUNLENS_EXAMPLES=on the app starts on a copy of the examples seeded once for every file
+ * (seededExamplesDataDir), as a server that had seeded them itself would have them.
  */
 export function useAppAndBrowser(opts: Parameters<typeof startApp>[0] = {}): {
   app: RunningApp;
   browser: Browser;
 } {
   const env = {} as { app: RunningApp; browser: Browser };
-  beforeAll(async () => {
-    env.app = await startApp(opts);
-    env.browser = await launchBrowser();
-  });
+  let copied: string | undefined;
+  beforeAll(
+    async () => {
+      if (opts.env?.RUNLENS_EXAMPLES === "on" && !opts.dataDir) copied = await seededExamplesDataDir();
+      env.app = await startApp(copied ? { ...opts, dataDir: copied } : opts);
+      env.browser = await launchBrowser();
+      // The first file wanting the examples seeds them first: two server starts, nine ingests.
+    },
+    opts.env?.RUNLENS_EXAMPLES === "on" ? 360_000 : undefined,
+  );
   afterAll(async () => {
     await env.browser?.close();
     await env.app?.stop();
+    if (copied) fs.rmSync(copied, { recursive: true, force: true });
   });
   return env;
 }

@@ -14,9 +14,7 @@ import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
-import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
-
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
+import { apiUpload, gotoHydrated, shot, useAppAndBrowser } from "./harness";
 
 describe("request detail: client to engine", () => {
   const t = useAppAndBrowser();
@@ -88,9 +86,9 @@ describe("request detail: client to engine", () => {
         expect(text).toContain("engine: generate (engine.generate)");
         expect(text).toContain("router: dispatch to worker (kv_router.route_request)");
         expect(text).toMatch(/end-to-end gap\s*1\.5 ms/);
-        await gap.screenshot({ path: path.join(SHOTS, `journey-summary-${width}-${scheme}.png`) });
+        await shot(gap, `journey-summary-${width}-${scheme}.png`);
         await j.scrollIntoViewIfNeeded();
-        await j.screenshot({ path: path.join(SHOTS, `journey-request-${width}-${scheme}.png`) });
+        await shot(j, `journey-request-${width}-${scheme}.png`);
         await context.close();
       }
     fs.rmSync(dir, { recursive: true, force: true });

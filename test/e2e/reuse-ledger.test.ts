@@ -12,9 +12,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BASE_NS, generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
 import { routerLog } from "../generators/dynamo-router-log.mjs";
-import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
+import { apiUpload, gotoHydrated, shot, useAppAndBrowser } from "./harness";
 
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ledger-e2e-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -88,8 +87,7 @@ describe("reuse ledger", () => {
       for (const width of [1440, 390]) {
         await page.emulateMedia({ colorScheme: scheme });
         await page.setViewportSize({ width, height: 1000 });
-        await page.waitForTimeout(500);
-        await section.screenshot({ path: path.join(SHOTS, `reuse-ledger-${scheme}-${width}.png`) });
+        await shot(section, `reuse-ledger-${scheme}-${width}.png`, { settleMs: 500 });
       }
     await page.emulateMedia({ colorScheme: "light" });
     await page.setViewportSize({ width: 1440, height: 1000 });
@@ -112,10 +110,9 @@ describe("reuse ledger", () => {
       for (const width of [1440, 390]) {
         await page.emulateMedia({ colorScheme: scheme });
         await page.setViewportSize({ width, height: 900 });
-        await page.waitForTimeout(400);
-        await page
-          .getByTestId("compare-reuse-ledger")
-          .screenshot({ path: path.join(SHOTS, `compare-reuse-ledger-${scheme}-${width}.png`) });
+        await shot(page.getByTestId("compare-reuse-ledger"), `compare-reuse-ledger-${scheme}-${width}.png`, {
+          settleMs: 400,
+        });
       }
     await page.close();
   });

@@ -16,9 +16,8 @@ import { describe, expect, it } from "vitest";
 import { aiperfUserCentric } from "../generators/aiperf-user-centric.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 import { realPublicDir, realPublicFile } from "../helpers/real-public";
-import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
+import { apiUpload, gotoHydrated, shot, useAppAndBrowser } from "./harness";
 
-const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 const AGENTIC = "aiperf-0.8.0-sglang-glm5.1-agentic-conc16";
 
 describe("sessions view", () => {
@@ -78,10 +77,7 @@ describe("sessions view", () => {
         expect(detailText).toContain("cache stopped");
         expect(await detail.textContent()).toContain(`Spawned by`);
         await detail.locator("figure[data-chart]").first().waitFor({ timeout: 30_000 });
-        await page.screenshot({
-          path: path.join(SHOTS, `sessions-dynamo-${width}-${scheme}.png`),
-          fullPage: true,
-        });
+        await shot(page, `sessions-dynamo-${width}-${scheme}.png`);
         await context.close();
       }
   });
@@ -112,10 +108,7 @@ describe("sessions view", () => {
             "profile_export.jsonl records only model requests",
           );
           await page.getByTestId("session-detail").locator("figure[data-chart]").first().waitFor();
-          await page.screenshot({
-            path: path.join(SHOTS, `sessions-aiperf-${width}-${scheme}.png`),
-            fullPage: true,
-          });
+          await shot(page, `sessions-aiperf-${width}-${scheme}.png`);
           await context.close();
         }
     },
@@ -146,10 +139,7 @@ describe("sessions view", () => {
         expect(note).toContain("(aiperf reused the id: 2, 3, 4)");
         expect(note).toContain("grouped by conversation_id instead");
         await page.getByTestId("session-detail").locator("figure[data-chart]").first().waitFor();
-        await page.screenshot({
-          path: path.join(SHOTS, `sessions-user-centric-${width}-${scheme}.png`),
-          fullPage: true,
-        });
+        await shot(page, `sessions-user-centric-${width}-${scheme}.png`);
         await context.close();
       }
   });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { useAppAndBrowser, shot } from "./harness";
+import { gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
 const EXAMPLE = path.resolve(
   __dirname,
@@ -32,9 +32,11 @@ describe("latency view of the example TensorRT-LLM run (perf metrics only)", () 
     const want = `${p99.toLocaleString("en-US", { maximumFractionDigits: 1 })} ms`;
 
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(t.app.url);
+    await gotoHydrated(page, t.app.url);
     await page.getByText("TensorRT-LLM · disaggregated · 300 requests (synthetic)").click();
     await page.waitForURL(/\/runs\//);
+    // The run page's tabs answer once it has hydrated (a click before that is lost on a loaded machine).
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 30_000 });
     const tab = page.getByRole("tab", { name: "Latency" });
     await expect.poll(() => tab.isDisabled(), { timeout: 30_000 }).toBe(false);
     await tab.click();
@@ -66,9 +68,11 @@ describe("latency view of the example TensorRT-LLM run (perf metrics only)", () 
 
   it("draws no chart frame for one request, and takes TPOT from the generation iterations", async () => {
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(t.app.url);
+    await gotoHydrated(page, t.app.url);
     await page.getByText("TensorRT-LLM · disaggregated perf metrics").click();
     await page.waitForURL(/\/runs\//);
+    // The run page's tabs answer once it has hydrated (a click before that is lost on a loaded machine).
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 30_000 });
     await page.getByRole("tab", { name: "Latency" }).click();
     await page.waitForURL(/view=latency/);
     const missing = page.getByTestId("trtllm-latency-missing");

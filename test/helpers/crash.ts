@@ -5,13 +5,15 @@ import { waitUntil } from "./wait.mjs";
 /**
  * Polls a SQLite store that another process is writing (WAL lets a second connection read) until
  * `probe` finds what it looks for (returns `{ found }`) or the time is up; the probe may say what
- * it saw meanwhile (`{ seen }`), and the timeout names `what` was awaited and the last thing seen.
+ * it saw meanwhile (`{ seen }`), and the timeout names `what` was awaited and the last thing seen,
+ * and shows `output()` when given: what the process writing the store printed.
  */
 export async function pollStore<T>(
   dbFile: string,
   timeoutMs: number,
   what: string,
   probe: (db: Database.Database) => { found: T } | { seen: string },
+  output?: () => string,
 ): Promise<T> {
   let seen = "no database file yet";
   const found = await waitUntil(
@@ -30,25 +32,35 @@ export async function pollStore<T>(
       }
       return undefined;
     },
-    { timeoutMs, intervalMs: 25, seen: () => seen },
+    { timeoutMs, intervalMs: 25, seen: () => seen, output },
   );
   return found.value;
 }
 
 /**
  * Polls until a run is still ingesting and already has request rows: the moment to kill that
- * process. Resolves with the run's id.
+ * process. Resolves with the run's id; a timeout shows `output()` when given (what that process printed).
  */
-export function ingestingRunWithRows(dbFile: string, timeoutMs: number): Promise<string> {
-  return pollStore<string>(dbFile, timeoutMs, "a run that is ingesting and has request rows", (db) => {
-    const run = db.prepare("select id from runs where status = 'ingesting'").get() as
-      { id: string } | undefined;
-    if (!run) return { seen: "database open, no run ingesting yet" };
-    const { n } = db.prepare("select count(*) as n from trtllm_requests where run_id = ?").get(run.id) as {
-      n: number;
-    };
-    return n > 0 ? { found: run.id } : { seen: `run ${run.id} ingesting with ${n} request rows` };
-  });
+export function ingestingRunWithRows(
+  dbFile: string,
+  timeoutMs: number,
+  output?: () => string,
+): Promise<string> {
+  return pollStore<string>(
+    dbFile,
+    timeoutMs,
+    "a run that is ingesting and has request rows",
+    (db) => {
+      const run = db.prepare("select id from runs where status = 'ingesting'").get() as
+        { id: string } | undefined;
+      if (!run) return { seen: "database open, no run ingesting yet" };
+      const { n } = db.prepare("select count(*) as n from trtllm_requests where run_id = ?").get(run.id) as {
+        n: number;
+      };
+      return n > 0 ? { found: run.id } : { seen: `run ${run.id} ingesting with ${n} request rows` };
+    },
+    output,
+  );
 }
 
 /**
