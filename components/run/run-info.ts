@@ -24,6 +24,15 @@ const WORDS: Record<string, string> = {
   len: "length",
 };
 
+/** Entries whose key, read word by word, would not say what they count. */
+const NAMED: Record<string, string> = {
+  queueWaitCount: "requests with a queue wait",
+  queueWaitJudged: "requests judged for queue wait",
+  queueWaited: "requests that waited in the load generator",
+  queueWaitMissing: "records without queue-wait stamps",
+  queueWaitSource: "queue wait source",
+};
+
 export type InfoValue = string | number | boolean | null;
 
 /**
@@ -60,6 +69,8 @@ export function headerInfo(
  * shown as it is.
  */
 export function infoLabel(key: string): string {
+  const named = NAMED[key];
+  if (named) return named;
   if (/\s/.test(key))
     return key
       .split(" ")

@@ -17,6 +17,10 @@ describe("run header info", () => {
     expect(infoValue("SGLang bench_serving console: Max ITL (ms)", "388.38")).toBe("388.38");
     // InferenceX's field names keep their spelling; the tool's name is written as it writes it.
     expect(infoLabel("inferencex mean_ttft (s)")).toBe("InferenceX mean_ttft (s)");
+    // Counts whose words alone would read as a wait ("queue wait missing 10").
+    expect(infoLabel("queueWaitMissing")).toBe("records without queue-wait stamps");
+    expect(infoLabel("queueWaited")).toBe("requests that waited in the load generator");
+    expect(infoLabel("queueWaitP99Ms")).toBe("queue wait p99");
   });
 
   it("gives milliseconds as times and flags as yes or no", () => {
