@@ -14,7 +14,7 @@ import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
-import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
+import { apiUpload, forEachLook, useAppAndBrowser } from "./harness";
 
 const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 
@@ -62,14 +62,10 @@ describe("request detail: client to engine", () => {
     }
     expect(rid).toBeGreaterThanOrEqual(0);
 
-    for (const [width, height] of [
-      [1440, 1100],
-      [390, 900],
-    ])
-      for (const scheme of ["light", "dark"] as const) {
-        const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
-        const page = await context.newPage();
-        await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=timeline&req=${rid}`);
+    await forEachLook(
+      t.browser,
+      `${t.app.url}/runs/${run.id}?view=timeline&req=${rid}`,
+      async (page, { width, scheme }) => {
         const gap = page.getByTestId("journey-summary");
         await gap.waitFor({ timeout: 30_000 });
         expect(await gap.textContent()).toContain(
@@ -91,8 +87,8 @@ describe("request detail: client to engine", () => {
         await gap.screenshot({ path: path.join(SHOTS, `journey-summary-${width}-${scheme}.png`) });
         await j.scrollIntoViewIfNeeded();
         await j.screenshot({ path: path.join(SHOTS, `journey-request-${width}-${scheme}.png`) });
-        await context.close();
-      }
+      },
+    );
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

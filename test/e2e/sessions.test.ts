@@ -16,7 +16,7 @@ import { describe, expect, it } from "vitest";
 import { aiperfUserCentric } from "../generators/aiperf-user-centric.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 import { realPublicDir, realPublicFile } from "../helpers/real-public";
-import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
+import { apiUpload, forEachLook, useAppAndBrowser } from "./harness";
 
 const SHOTS = process.env.RUNLENS_SCREENSHOT_DIR || os.tmpdir();
 const AGENTIC = "aiperf-0.8.0-sglang-glm5.1-agentic-conc16";
@@ -37,14 +37,10 @@ describe("sessions view", () => {
     const sessions = [...new Set(ends.map((r) => r.agent_context.session_id as string))];
     const child = ends.find((r) => r.agent_context.parent_session_id)!.agent_context;
 
-    for (const [width, height] of [
-      [1440, 1100],
-      [390, 900],
-    ])
-      for (const scheme of ["light", "dark"] as const) {
-        const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
-        const page = await context.newPage();
-        await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=sessions`);
+    await forEachLook(
+      t.browser,
+      `${t.app.url}/runs/${run.id}?view=sessions`,
+      async (page, { width, scheme }) => {
         const tree = page.getByTestId("session-tree");
         await tree.waitFor({ timeout: 30_000 });
         expect(await page.getByTestId("session-node").count()).toBe(sessions.length);
@@ -82,8 +78,8 @@ describe("sessions view", () => {
           path: path.join(SHOTS, `sessions-dynamo-${width}-${scheme}.png`),
           fullPage: true,
         });
-        await context.close();
-      }
+      },
+    );
   });
 
   it.skipIf(realPublicDir(AGENTIC) === null)(
@@ -92,14 +88,10 @@ describe("sessions view", () => {
       const run = await apiUpload(t.app.url, [{ path: realPublicFile(AGENTIC, "profile_export.jsonl") }], {
         name: "e2e aiperf agentic sessions",
       });
-      for (const [width, height] of [
-        [1440, 1100],
-        [390, 900],
-      ])
-        for (const scheme of ["light", "dark"] as const) {
-          const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
-          const page = await context.newPage();
-          await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=sessions`);
+      await forEachLook(
+        t.browser,
+        `${t.app.url}/runs/${run.id}?view=sessions`,
+        async (page, { width, scheme }) => {
           await page.getByTestId("session-tree").waitFor({ timeout: 30_000 });
           expect(await page.getByTestId("session-node").count()).toBe(18);
           expect(await page.getByTestId("sessions-ids").textContent()).toBe(
@@ -116,8 +108,8 @@ describe("sessions view", () => {
             path: path.join(SHOTS, `sessions-aiperf-${width}-${scheme}.png`),
             fullPage: true,
           });
-          await context.close();
-        }
+        },
+      );
     },
   );
 
@@ -129,14 +121,10 @@ describe("sessions view", () => {
       name: "e2e user-centric sessions",
     });
     fs.rmSync(dir, { recursive: true, force: true });
-    for (const [width, height] of [
-      [1440, 1100],
-      [390, 900],
-    ])
-      for (const scheme of ["light", "dark"] as const) {
-        const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
-        const page = await context.newPage();
-        await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=sessions`);
+    await forEachLook(
+      t.browser,
+      `${t.app.url}/runs/${run.id}?view=sessions`,
+      async (page, { width, scheme }) => {
         await page.getByTestId("session-tree").waitFor({ timeout: 30_000 });
         // Users 2, 3 and 4 of two phases: six conversations, six sessions.
         expect(await page.getByTestId("session-node").count()).toBe(6);
@@ -150,7 +138,7 @@ describe("sessions view", () => {
           path: path.join(SHOTS, `sessions-user-centric-${width}-${scheme}.png`),
           fullPage: true,
         });
-        await context.close();
-      }
+      },
+    );
   });
 });
