@@ -9,6 +9,7 @@ import { LATENCY_METRICS, type LatencyMetric } from "@/lib/api/aiperf-charts";
 import { cdfPoints } from "@/lib/metrics/compare-chart-rows";
 import { itlWordsOf } from "@/lib/metrics/request-words";
 import { runColor } from "./run-colors";
+import { ChartPicker } from "./chart-picker";
 import { compareSearchParams } from "./search-params";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
@@ -36,18 +37,13 @@ export function CompareCdf({ data }: { data: CompareResponse }) {
     return dist ? [{ runId: run.id, run: run.name, color, points: cdfPoints(dist.cdf) }] : [];
   });
   const picker = (
-    <select
-      aria-label="Latency metric"
-      className="input py-0.5 text-xs"
+    <ChartPicker<LatencyMetric>
+      label="Latency metric"
       value={metric}
-      onChange={(e) => void setMetric(e.target.value === "ttftMs" ? null : (e.target.value as LatencyMetric))}
-    >
-      {LATENCY_METRICS.map((m) => (
-        <option key={m} value={m}>
-          {labels[m]}
-        </option>
-      ))}
-    </select>
+      defaultValue="ttftMs"
+      options={LATENCY_METRICS.map((m) => [m, labels[m]] as const)}
+      onPick={(v) => void setMetric(v)}
+    />
   );
   return <ChartLineCompareCdf series={series} label={labels[metric]} actions={picker} />;
 }

@@ -17,6 +17,7 @@ import {
   type RouterLogOverlay,
 } from "@/lib/metrics/compare-router-log";
 import { runColor } from "./run-colors";
+import { ChartPicker } from "./chart-picker";
 import { compareSearchParams } from "./search-params";
 import { ROUTER_LOG_CHART } from "@/lib/api/chart-catalog";
 
@@ -58,17 +59,16 @@ export function CompareRouterLog({ data }: { data: CompareResponse }) {
   const baseline = rows.some((r) => r.runId === data.baseline) ? data.baseline : (rows[0]?.runId ?? "");
   const deltas = compareRouterLogDeltas(rows, baseline);
   const picker = (
-    <select
-      aria-label="Router log overlay"
-      className="input py-0.5 text-xs"
+    <ChartPicker<RouterLogOverlay>
+      label="Router log overlay"
       value={overlay}
-      onChange={(e) =>
-        void setOverlay(e.target.value === "rates" ? null : (e.target.value as RouterLogOverlay))
-      }
-    >
-      <option value="rates">predicted and delivered</option>
-      <option value="gap">gap (delivered − predicted)</option>
-    </select>
+      defaultValue="rates"
+      options={[
+        ["rates", "predicted and delivered"],
+        ["gap", "gap (delivered − predicted)"],
+      ]}
+      onPick={(v) => void setOverlay(v)}
+    />
   );
   const notes = loaded.filter(({ payload }) => payload.missing !== null);
   return (

@@ -15,6 +15,7 @@ import {
   type TurnCompareMetric,
 } from "@/lib/metrics/turn-chart-rows";
 import { runColor } from "./run-colors";
+import { ChartPicker } from "./chart-picker";
 import { compareSearchParams } from "./search-params";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
@@ -60,20 +61,13 @@ export function CompareTurns({ data }: { data: CompareResponse }) {
         ? "text-ok"
         : "text-danger";
   const picker = (
-    <select
-      aria-label="Turn metric"
-      className="input py-0.5 text-xs"
+    <ChartPicker<TurnCompareMetric>
+      label="Turn metric"
       value={metric}
-      onChange={(e) =>
-        void setMetric(e.target.value === "ttftP50" ? null : (e.target.value as TurnCompareMetric))
-      }
-    >
-      {TURN_COMPARE_METRIC_IDS.map((id) => (
-        <option key={id} value={id}>
-          {TURN_COMPARE_METRICS[id].label}
-        </option>
-      ))}
-    </select>
+      defaultValue="ttftP50"
+      options={TURN_COMPARE_METRIC_IDS.map((id) => [id, TURN_COMPARE_METRICS[id].label] as const)}
+      onPick={(v) => void setMetric(v)}
+    />
   );
   const baseName = loaded.find((r) => r.id === baseline)?.name ?? "";
   return (

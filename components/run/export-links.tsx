@@ -1,5 +1,24 @@
 import type { RunSummary } from "@/lib/api/schemas";
 
+/** One download of the run, named by the server. */
+function ExportLink({
+  href,
+  testId,
+  title,
+  label,
+}: {
+  href: string;
+  testId: string;
+  title: string;
+  label: string;
+}) {
+  return (
+    <a className="btn-ghost py-1.5 text-sm" href={href} download data-testid={testId} title={title}>
+      {label}
+    </a>
+  );
+}
+
 /**
  * Downloads of the run: its requests as a trace for Perfetto or chrome://tracing (only when the
  * run has per-request records), and the offline HTML report. Plain links: the server names the files.
@@ -10,25 +29,19 @@ export function ExportLinks({ run }: { run: RunSummary }) {
   return (
     <>
       {traceable ? (
-        <a
-          className="btn-ghost py-1.5 text-sm"
+        <ExportLink
           href={`${base}/trace.json`}
-          download
-          data-testid="export-trace"
+          testId="export-trace"
           title="Every request as a track, for ui.perfetto.dev or chrome://tracing"
-        >
-          Trace
-        </a>
+          label="Trace"
+        />
       ) : null}
-      <a
-        className="btn-ghost py-1.5 text-sm"
+      <ExportLink
         href={`${base}/report.html`}
-        download
-        data-testid="export-report"
+        testId="export-report"
         title="One HTML file with the summary and every chart, readable offline"
-      >
-        Report
-      </a>
+        label="Report"
+      />
     </>
   );
 }

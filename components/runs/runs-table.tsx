@@ -11,6 +11,20 @@ import { StatusBadge } from "./status-badge";
 /** The run's inputs, by kind, in one line of text. */
 const contents = (r: RunListItem) => r.kinds.map((k) => KIND_LABELS[k as Kind] ?? k).join(", ");
 
+/** The run-fact columns: sortable, headed by `label`, each cell the fact or a dash. */
+const FACT_COLUMNS: ReadonlyArray<{
+  key: "model" | "gpuModel" | "gpuCount" | "concurrency" | "backend";
+  label: string;
+  numeric?: boolean;
+  className: string;
+}> = [
+  { key: "model", label: "Model", className: "min-w-[6rem] max-w-[10rem] text-xs [overflow-wrap:anywhere]" },
+  { key: "gpuModel", label: "Hardware", className: "min-w-[5rem] max-w-[8rem] text-xs" },
+  { key: "gpuCount", label: "GPUs", numeric: true, className: "num" },
+  { key: "concurrency", label: "Concurrency", numeric: true, className: "num" },
+  { key: "backend", label: "Backend", className: "min-w-[5rem] max-w-[8rem] text-xs" },
+];
+
 export function RunsTable({
   runs,
   onLabel,
@@ -45,11 +59,9 @@ export function RunsTable({
             <th>Name</th>
             <SortHeader column="created" label="Uploaded" {...header} />
             <th>Labels</th>
-            <SortHeader column="model" label="Model" {...header} />
-            <SortHeader column="gpuModel" label="Hardware" {...header} />
-            <SortHeader column="gpuCount" label="GPUs" numeric {...header} />
-            <SortHeader column="concurrency" label="Concurrency" numeric {...header} />
-            <SortHeader column="backend" label="Backend" {...header} />
+            {FACT_COLUMNS.map((c) => (
+              <SortHeader key={c.key} column={c.key} label={c.label} numeric={c.numeric} {...header} />
+            ))}
             <th>Contents</th>
             <th className="num">Requests</th>
           </tr>
@@ -88,21 +100,11 @@ export function RunsTable({
                   ))}
                 </div>
               </td>
-              <td className="min-w-[6rem] max-w-[10rem] text-xs [overflow-wrap:anywhere]" data-col="model">
-                {fact(r.model)}
-              </td>
-              <td className="min-w-[5rem] max-w-[8rem] text-xs" data-col="gpuModel">
-                {fact(r.gpuModel)}
-              </td>
-              <td className="num" data-col="gpuCount">
-                {fact(r.gpuCount)}
-              </td>
-              <td className="num" data-col="concurrency">
-                {fact(r.concurrency)}
-              </td>
-              <td className="min-w-[5rem] max-w-[8rem] text-xs" data-col="backend">
-                {fact(r.backend)}
-              </td>
+              {FACT_COLUMNS.map((c) => (
+                <td key={c.key} className={c.className} data-col={c.key}>
+                  {fact(r[c.key])}
+                </td>
+              ))}
               <td className="min-w-[9rem] max-w-[14rem] text-xs text-muted">
                 <span className="line-clamp-2" title={contents(r)}>
                   {contents(r)}

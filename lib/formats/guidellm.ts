@@ -76,14 +76,10 @@ function readBenchmark(
 ): BenchResult {
   const notes: string[] = [];
   const metrics = isObject(b.metrics) ? b.metrics : {};
-  const config = isObject(b.config) ? b.config : isObject(b.args) ? b.args : {};
+  const config = firstObject(b.config, b.args);
   const strategy = isObject(config.strategy) ? config.strategy : {};
   // Report schema 2 keeps the totals in `metrics`, the older generation beside them.
-  const totals = isObject(metrics.request_totals)
-    ? metrics.request_totals
-    : isObject(b.request_totals)
-      ? b.request_totals
-      : {};
+  const totals = firstObject(metrics.request_totals, b.request_totals);
   const successful = num(totals.successful);
   const errored = num(totals.errored);
   const incomplete = num(totals.incomplete);
@@ -254,12 +250,13 @@ function modelOf(b: Record<string, unknown>, reportConfig: Record<string, unknow
   return isObject(b.worker) ? str(b.worker.backend_model) : null;
 }
 
+/** The first of `candidates` that is an object (the place a field moved to between report schemas), else {}. */
+function firstObject(...candidates: unknown[]): Record<string, unknown> {
+  return (candidates.find(isObject) as Record<string, unknown> | undefined) ?? {};
+}
+
 function runDuration(b: Record<string, unknown>): number | null {
-  const stats = isObject(b.run_stats)
-    ? b.run_stats
-    : isObject(b.scheduler_metrics)
-      ? b.scheduler_metrics
-      : {};
+  const stats = firstObject(b.run_stats, b.scheduler_metrics);
   const start = num(stats.start_time);
   const end = num(stats.end_time);
   return start !== null && end !== null && end > start ? end - start : null;

@@ -29,7 +29,7 @@ export const WINDOW_ROWS = [
 const isWindowRow = (r: AgreementRow) => (WINDOW_ROWS as readonly string[]).includes(r.metric);
 
 /** Our stat name → aiperf's (aiperf calls the mean `avg`). */
-const STATS: Array<[keyof Stats, keyof SummaryMetric]> = [
+export const SUMMARY_STATS: Array<[keyof Stats, keyof SummaryMetric]> = [
   ["count", "count"],
   ["mean", "avg"],
   ["min", "min"],
@@ -81,7 +81,7 @@ export function compareWithSummary(
     const block = summary.metrics[tag];
     if (!block) continue;
     const stats = ours[key] as Stats | null;
-    for (const [mine, theirs] of STATS) {
+    for (const [mine, theirs] of SUMMARY_STATS) {
       const a = theirValue(block, theirs);
       if (a === undefined) continue;
       push(label, mine, stats?.[mine] ?? null, a);

@@ -40,6 +40,38 @@ function differingSettings(a: string, b: string): Array<[string, string, string]
 }
 
 /** `method=none` (and no method at all beyond "none") reads as speculative decoding off. */
+/**
+ * A "system" reason when both runs state a configuration (`sides`) and some of its settings
+ * differ, naming only the differing settings on each side: blocking when `blocks` says the
+ * differences change what is measured, a caveat otherwise, with the matching explanation.
+ */
+function settingsDifference(
+  out: Reason[],
+  sides: readonly [ReturnType<typeof sideOf>, ReturnType<typeof sideOf>],
+  r: {
+    name: Reason["name"];
+    label: string;
+    blocks: (diff: Array<[string, string, string]>) => boolean;
+    blocking: string;
+    caveat: string;
+  },
+): void {
+  const [x, y] = sides;
+  if (!x || !y) return;
+  const diff = differingSettings(x.value, y.value);
+  if (diff.length === 0) return;
+  const block = r.blocks(diff);
+  out.push({
+    name: r.name,
+    group: "system",
+    severity: block ? "blocking" : "caveat",
+    label: r.label,
+    a: diff.map(([k, v]) => `${k} ${v}`).join(", "),
+    b: diff.map(([k, , v]) => `${k} ${v}`).join(", "),
+    evidence: `${sources(x.source, y.source)}; ${block ? r.blocking : r.caveat}`,
+  });
+}
+
 function specMethod(text: string): string | null {
   const m = parseConfigText(text).get("method");
   return m === undefined ? null : norm(m) === "none" || norm(m) === "off" ? "none" : m;
@@ -89,47 +121,22 @@ export function configReasons(a: Info, b: Info): Reason[] {
       evidence: `${sources(seed[0].source, seed[1].source)}: another seed draws other prompts and lengths from the same distribution, so per-request figures differ by sampling alone`,
     });
 
-  const kv = [sideOf(a, "kvCacheConfig"), sideOf(b, "kvCacheConfig")] as const;
-  if (kv[0] && kv[1]) {
-    const diff = differingSettings(kv[0].value, kv[1].value);
-    if (diff.length > 0) {
-      const block = diff.some(([k]) => KV_CACHE_BLOCKING_SETTINGS.has(k));
-      out.push({
-        name: "kv-cache",
-        group: "system",
-        severity: block ? "blocking" : "caveat",
-        label: "KV-cache configuration",
-        a: diff.map(([k, x]) => `${k} ${x}`).join(", "),
-        b: diff.map(([k, , y]) => `${k} ${y}`).join(", "),
-        evidence: `${sources(kv[0].source, kv[1].source)}; ${
-          block
-            ? "prefix caching or the KV data type differs: the engines reuse or store the cache differently"
-            : "the cache's size or layout differs: under load, capacity decides preemption and reuse"
-        }`,
-      });
-    }
-  }
+  settingsDifference(out, [sideOf(a, "kvCacheConfig"), sideOf(b, "kvCacheConfig")], {
+    name: "kv-cache",
+    label: "KV-cache configuration",
+    blocks: (diff) => diff.some(([k]) => KV_CACHE_BLOCKING_SETTINGS.has(k)),
+    blocking: "prefix caching or the KV data type differs: the engines reuse or store the cache differently",
+    caveat: "the cache's size or layout differs: under load, capacity decides preemption and reuse",
+  });
 
-  const off = [sideOf(a, "kvOffloadConfig"), sideOf(b, "kvOffloadConfig")] as const;
-  if (off[0] && off[1]) {
-    const diff = differingSettings(off[0].value, off[1].value);
-    if (diff.length > 0) {
-      const tier = diff.some(([k]) => k === "offload");
-      out.push({
-        name: "kv-offload",
-        group: "system",
-        severity: tier ? "blocking" : "caveat",
-        label: "KV offload",
-        a: diff.map(([k, x]) => `${k} ${x}`).join(", "),
-        b: diff.map(([k, , y]) => `${k} ${y}`).join(", "),
-        evidence: `${sources(off[0].source, off[1].source)}; ${
-          tier
-            ? "the offload tiers differ: reuse that one run serves from host or external memory the other recomputes"
-            : "the same tier with other sizes or policies"
-        }`,
-      });
-    }
-  }
+  settingsDifference(out, [sideOf(a, "kvOffloadConfig"), sideOf(b, "kvOffloadConfig")], {
+    name: "kv-offload",
+    label: "KV offload",
+    blocks: (diff) => diff.some(([k]) => k === "offload"),
+    blocking:
+      "the offload tiers differ: reuse that one run serves from host or external memory the other recomputes",
+    caveat: "the same tier with other sizes or policies",
+  });
 
   const spec = [sideOf(a, "speculativeDecoding"), sideOf(b, "speculativeDecoding")] as const;
   if (spec[0] && spec[1]) {

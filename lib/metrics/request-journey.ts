@@ -144,28 +144,42 @@ export function requestJourney(
   for (const s of spans?.spans ?? []) firstSpan = Math.min(firstSpan, s.startMs);
   const origin = client.sendEpochMs ?? server?.receivedMs ?? (Number.isFinite(firstSpan) ? firstSpan : 0);
   const lanes: JourneyLane[] = [];
+  /** A top lane from its start (epoch ms), how long it lasted and when its first token came, after its start. */
+  const topLane = (
+    lane: Pick<JourneyLane, "label" | "role" | "source" | "detail">,
+    startEpochMs: number,
+    durationMs: number,
+    ttftMs: number | null,
+  ): JourneyLane => ({
+    ...lane,
+    startMs: startEpochMs - origin,
+    endMs: startEpochMs - origin + durationMs,
+    depth: 0,
+    firstTokenMs: ttftMs === null ? null : startEpochMs - origin + ttftMs,
+  });
   if (client.sendEpochMs !== null && client.e2eMs !== null)
-    lanes.push({
-      label: "client (aiperf): sent → last token",
-      role: "client",
-      source: "aiperf",
-      startMs: client.sendEpochMs - origin,
-      endMs: client.sendEpochMs - origin + client.e2eMs,
-      depth: 0,
-      firstTokenMs: client.ttftMs === null ? null : client.sendEpochMs - origin + client.ttftMs,
-      detail: null,
-    });
+    lanes.push(
+      topLane(
+        { label: "client (aiperf): sent → last token", role: "client", source: "aiperf", detail: null },
+        client.sendEpochMs,
+        client.e2eMs,
+        client.ttftMs,
+      ),
+    );
   if (trace && trace.receivedMs !== null && trace.totalMs !== null)
-    lanes.push({
-      label: "Dynamo frontend (request trace): received → finished",
-      role: "frontend",
-      source: "trace",
-      startMs: trace.receivedMs - origin,
-      endMs: trace.receivedMs - origin + trace.totalMs,
-      depth: 0,
-      firstTokenMs: trace.ttftMs === null ? null : trace.receivedMs - origin + trace.ttftMs,
-      detail: trace.worker ? `worker ${trace.worker}` : null,
-    });
+    lanes.push(
+      topLane(
+        {
+          label: "Dynamo frontend (request trace): received → finished",
+          role: "frontend",
+          source: "trace",
+          detail: trace.worker ? `worker ${trace.worker}` : null,
+        },
+        trace.receivedMs,
+        trace.totalMs,
+        trace.ttftMs,
+      ),
+    );
   if (spans)
     spans.spans.forEach((s, i) =>
       lanes.push({

@@ -7,7 +7,11 @@ import type { Goodput, Slo } from "@/lib/api/slo";
 import { computeGoodputInSteps, type GoodputRow } from "@/lib/metrics/goodput";
 import { generationStepsOf, outputTokensOf, tpotMs } from "@/lib/metrics/trtllm-latency";
 import type { Db } from "@/lib/store/db";
-import { aiperfProfilingPages, trtllmGoodputPages } from "@/lib/store/goodput-rows";
+import {
+  aiperfProfilingPages,
+  trtllmGoodputPages,
+  type TrtllmGoodputColumns,
+} from "@/lib/store/goodput-rows";
 import { getRun } from "@/lib/store/runs-repo";
 import { inTurns } from "./in-turns";
 import { throughputInputs } from "./run-derived";
@@ -18,6 +22,28 @@ const PAGE = 4_000;
 
 interface Store {
   db: Db;
+}
+
+/**
+ * A stored TensorRT-LLM request as goodput sees it: its output tokens counted from its generation
+ * steps (plus accepted draft tokens), and its TPOT from them.
+ */
+export function trtllmGoodputRow(r: TrtllmGoodputColumns): GoodputRow {
+  const tokens = outputTokensOf(
+    generationStepsOf(
+      r.step_count,
+      { firstIter: r.first_iter, lastIter: r.last_iter },
+      r.mode === "disaggregated",
+    ),
+    r.spec_accepted_tokens === null ? null : { acceptedDraftTokens: r.spec_accepted_tokens, draftTokens: 0 },
+  );
+  return {
+    ok: true,
+    ttftMs: r.ttft_ms,
+    tpotMs: tpotMs(r.ttft_ms, r.e2e_ms, tokens),
+    e2eMs: r.e2e_ms,
+    outputTokens: tokens,
+  };
 }
 
 /** Goodput of one run; null when the run does not exist. */
@@ -66,27 +92,11 @@ export async function runGoodput(store: Store, runId: string, slos: readonly Slo
   // A 200,000-request run read and mapped in one piece held the server for over a second.
   for await (const page of trtllmGoodputPages(store.db, runId, PAGE)) {
     for (const r of page) {
-      const tokens = outputTokensOf(
-        generationStepsOf(
-          r.step_count,
-          { firstIter: r.first_iter, lastIter: r.last_iter },
-          r.mode === "disaggregated",
-        ),
-        r.spec_accepted_tokens === null
-          ? null
-          : { acceptedDraftTokens: r.spec_accepted_tokens, draftTokens: 0 },
-      );
       if (r.arrival_ms !== null) {
         first = Math.min(first, r.arrival_ms);
         if (r.e2e_ms !== null) last = Math.max(last, r.arrival_ms + r.e2e_ms);
       }
-      rows.push({
-        ok: true,
-        ttftMs: r.ttft_ms,
-        tpotMs: tpotMs(r.ttft_ms, r.e2e_ms, tokens),
-        e2eMs: r.e2e_ms,
-        outputTokens: tokens,
-      });
+      rows.push(trtllmGoodputRow(r));
     }
   }
   // The window perf metrics span: first arrival to last completion.

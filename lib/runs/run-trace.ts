@@ -22,6 +22,7 @@ import {
   aiperfTracePages,
   trtllmRequestCount,
   trtllmTracePages,
+  type TrtllmTraceColumns,
 } from "@/lib/store/trace-rows";
 
 export type TraceSource = "trtllm" | "aiperf";
@@ -111,6 +112,20 @@ export function trtllmTraceHeader(run: RunRef, total: number): string {
   );
 }
 
+/** A stored TensorRT-LLM request row as the trace's events are drawn from it. */
+export function traceRequestOf(r: TrtllmTraceColumns) {
+  return {
+    idx: r.idx,
+    mode: r.mode,
+    requestId: r.request_id,
+    ctxWorker: r.ctx_worker,
+    genWorker: r.gen_worker,
+    times: JSON.parse(r.times_json) as Record<string, number | null>,
+    segments: JSON.parse(r.segments_json) as SegmentValue[],
+    steps: unpackSteps(JSON.parse(r.steps_json) as PackedStep[]),
+  };
+}
+
 async function* trtllmChunks(db: Db, run: RunRef, total: number): AsyncGenerator<string> {
   yield trtllmTraceHeader(run, total);
   const procs = new ProcessTable();
@@ -124,19 +139,7 @@ async function* trtllmChunks(db: Db, run: RunRef, total: number): AsyncGenerator
         events = [];
         await nextTurn();
       }
-      const own = trtllmRequestEvents(
-        {
-          idx: r.idx,
-          mode: r.mode,
-          requestId: r.request_id,
-          ctxWorker: r.ctx_worker,
-          genWorker: r.gen_worker,
-          times: JSON.parse(r.times_json) as Record<string, number | null>,
-          segments: JSON.parse(r.segments_json) as SegmentValue[],
-          steps: unpackSteps(JSON.parse(r.steps_json) as PackedStep[]),
-        },
-        procs,
-      );
+      const own = trtllmRequestEvents(traceRequestOf(r), procs);
       for (const e of procs.drain()) events.push(e);
       for (const e of own) events.push(e);
     }

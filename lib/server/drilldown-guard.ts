@@ -2,6 +2,11 @@ import type { Db } from "@/lib/store/db";
 import { drilldownPending } from "@/lib/store/runs-repo";
 import { jsonError } from "./http";
 
+export interface DrilldownGuardOptions {
+  drilldown?: boolean;
+  failed?: boolean;
+}
+
 /**
  * The answer of a route that reads a run's per-request rows (request lists, timeline, one
  * request, trace, slowest lists, goodput) when those rows are not the run's final ones
@@ -20,7 +25,7 @@ import { jsonError } from "./http";
 export async function drilldownBuildingError(
   db: Db,
   runId: string,
-  opts: { drilldown?: boolean; failed?: boolean } = {},
+  opts: DrilldownGuardOptions = {},
 ): Promise<Response | null> {
   const run = await db
     .selectFrom("runs")

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { RequestError } from "@/lib/api/request-errors";
 import { getAppContext, type AppContext } from "./app-context";
+import { drilldownBuildingError, type DrilldownGuardOptions } from "./drilldown-guard";
 import { checkCrossSiteWrite, checkWriteAuth } from "./auth";
 import { clientOf, heavyReads, releasingWhenSent } from "./heavy-reads";
 import { jsonError, notFound } from "./http";
@@ -35,6 +36,12 @@ export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema>
    * waits for a place among the heavy reads the server runs at once (./heavy-reads.ts).
    */
   heavy?: boolean;
+  /**
+   * The route reads the per-request rows of the run `params.id` names: while they are being
+   * built, or after a failed ingest, it answers the 409 of ./drilldown-guard.ts and the handler
+   * does not run (`true`, or that guard's options).
+   */
+  requestRows?: true | DrilldownGuardOptions;
 }
 
 export interface RouteInput<P extends Schema, Q extends Schema, B extends Schema> {
@@ -64,7 +71,19 @@ export function route<
   P extends Schema = undefined,
   Q extends Schema = undefined,
   B extends Schema = undefined,
->(spec: RouteSpec<P, Q, B>, fn: (input: RouteInput<P, Q, B>) => Promise<Response | null>): RouteHandler<P> {
+>(
+  spec: RouteSpec<P, Q, B>,
+  handle: (input: RouteInput<P, Q, B>) => Promise<Response | null>,
+): RouteHandler<P> {
+  const rows = spec.requestRows;
+  const fn = !rows
+    ? handle
+    : async (input: RouteInput<P, Q, B>) =>
+        (await drilldownBuildingError(
+          input.app.store.db,
+          (input.params as { id: string }).id,
+          rows === true ? {} : rows,
+        )) ?? handle(input);
   const handler = async (req: Request, ctx?: { params?: Promise<unknown> }): Promise<Response> => {
     try {
       const app = await getAppContext();

@@ -1,5 +1,7 @@
 import type { Readable } from "node:stream";
-import type { BlobLease } from "./blob-leases";
+import { BlobLease, removeUnusedBlobs, type RemoveBlob } from "./blob-leases";
+import type { Db } from "./db";
+import type { DialectName } from "./dialect";
 
 export interface PutResult {
   sha256: string;
@@ -87,6 +89,35 @@ export class RemovalListeners {
           console.error(`[runlens] after removing blob ${sha.slice(0, 12)}`, err),
         );
     return [...removed];
+  }
+}
+
+/**
+ * Removal as both stores do it: leases whose release removes what they held once nothing names
+ * it, the locked check-and-delete (`removeBlob` deletes one blob's bytes inside its transaction),
+ * and the listeners told of each removed hash.
+ */
+export class BlobRemoval {
+  private readonly listeners = new RemovalListeners();
+
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: DialectName,
+    private readonly removeBlob: RemoveBlob,
+  ) {}
+
+  lease(ttlMs: number): BlobLease {
+    return new BlobLease(this.db, ttlMs, (hashes) => this.removeUnused(hashes));
+  }
+
+  async removeUnused(hashes: readonly string[], now = Date.now()): Promise<string[]> {
+    return this.listeners.notify(
+      await removeUnusedBlobs(this.db, this.dialect, hashes, this.removeBlob, now),
+    );
+  }
+
+  onRemoved(listener: (sha256: string) => Promise<void>): void {
+    this.listeners.add(listener);
   }
 }
 

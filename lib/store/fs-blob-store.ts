@@ -5,14 +5,8 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import type { Readable } from "node:stream";
 import { backgroundGzip, BlobEncoder, storeGzip, type BlobEncoding } from "./blob-encoding";
-import { BlobLease, dropExpiredLeases, removeUnusedBlobs, unreferencedHashes } from "./blob-leases";
-import {
-  RemovalListeners,
-  type BlobStore,
-  type Collected,
-  type PutOptions,
-  type PutResult,
-} from "./blob-store";
+import { dropExpiredLeases, unreferencedHashes, type BlobLease } from "./blob-leases";
+import { BlobRemoval, type BlobStore, type Collected, type PutOptions, type PutResult } from "./blob-store";
 import type { Db } from "./db";
 import { HashingStream } from "./hashing-stream";
 import { truncateWal } from "./raw-sqlite";
@@ -49,7 +43,7 @@ export class FsBlobStore implements BlobStore {
   private compressing: Promise<void> = Promise.resolve();
   private gzipRunning = false;
   private stopped = false;
-  private readonly removals = new RemovalListeners();
+  private readonly removal: BlobRemoval;
   /** The start-up work: old temp files swept, `.raw` leftovers found and gzipped. */
   readonly recovered: Promise<void>;
 
@@ -57,6 +51,10 @@ export class FsBlobStore implements BlobStore {
     private readonly dir: string,
     private readonly db: Db,
   ) {
+    // The file goes inside the checking transaction, which holds the database write lock.
+    this.removal = new BlobRemoval(db, "sqlite", async (_trx, sha) => {
+      for (const form of FORMS) await fs.promises.rm(this.pathOf(sha, form), { force: true });
+    });
     fs.mkdirSync(path.join(dir, "tmp"), { recursive: true });
     void this.sweepTmp();
     this.recovered = this.resumeCompression().then(
@@ -68,25 +66,15 @@ export class FsBlobStore implements BlobStore {
   }
 
   lease(ttlMs: number): BlobLease {
-    return new BlobLease(this.db, ttlMs, (hashes) => this.removeUnused(hashes));
+    return this.removal.lease(ttlMs);
   }
 
-  async removeUnused(hashes: readonly string[], now = Date.now()): Promise<string[]> {
-    // The file goes inside the checking transaction, which holds the database write lock.
-    const removed = await removeUnusedBlobs(
-      this.db,
-      "sqlite",
-      hashes,
-      async (_trx, sha) => {
-        for (const form of FORMS) await fs.promises.rm(this.pathOf(sha, form), { force: true });
-      },
-      now,
-    );
-    return this.removals.notify(removed);
+  removeUnused(hashes: readonly string[], now = Date.now()): Promise<string[]> {
+    return this.removal.removeUnused(hashes, now);
   }
 
   onRemoved(listener: (sha256: string) => Promise<void>): void {
-    this.removals.add(listener);
+    this.removal.onRemoved(listener);
   }
 
   /**

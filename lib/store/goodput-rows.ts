@@ -6,6 +6,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
 import { streamRowObjects } from "./columnar/engine";
 import type { Db } from "./db";
+import type { TrtllmRequestsTable } from "./tables/trtllm";
 
 /**
  * Every row a keyset read gives, `pageSize` rows a query: `page(after)` reads the rows after the
@@ -97,7 +98,8 @@ export async function* aiperfProfilingPages(
   );
 }
 
-const TRTLLM_GOODPUT_COLUMNS = [
+/** The columns goodput reads of a TensorRT-LLM request row. */
+export const TRTLLM_GOODPUT_COLUMNS = [
   "idx",
   "arrival_ms",
   "ttft_ms",
@@ -108,6 +110,7 @@ const TRTLLM_GOODPUT_COLUMNS = [
   "first_iter",
   "last_iter",
 ] as const;
+export type TrtllmGoodputColumns = Pick<TrtllmRequestsTable, (typeof TRTLLM_GOODPUT_COLUMNS)[number]>;
 
 /** Every TensorRT-LLM request row of a run, `pageSize` rows a page in idx order, through the (run_id, idx) key. */
 export function trtllmGoodputPages(db: Db, runId: string, pageSize: number) {

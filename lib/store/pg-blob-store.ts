@@ -4,14 +4,8 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { sql } from "kysely";
 import { BlobEncoder, storeGzip, type BlobEncoding } from "./blob-encoding";
-import { BlobLease, dropExpiredLeases, removeUnusedBlobs, unreferencedHashes } from "./blob-leases";
-import {
-  RemovalListeners,
-  type BlobStore,
-  type Collected,
-  type PutOptions,
-  type PutResult,
-} from "./blob-store";
+import { dropExpiredLeases, unreferencedHashes, type BlobLease } from "./blob-leases";
+import { BlobRemoval, type BlobStore, type Collected, type PutOptions, type PutResult } from "./blob-store";
 import type { Db } from "./db";
 import { HashingStream } from "./hashing-stream";
 
@@ -26,30 +20,25 @@ const CHUNK_BYTES = 1 << 20;
  * can tell a crashed upload's leftovers from one still arriving.
  */
 export class PgBlobStore implements BlobStore {
-  private readonly removals = new RemovalListeners();
+  // The same advisory lock as put's rename: a blob is never deleted while it is being reused.
+  private readonly removal: BlobRemoval;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.removal = new BlobRemoval(db, "postgres", async (trx, sha) => {
+      await trx.deleteFrom("blob_chunks").where("blob_key", "=", sha).execute();
+    });
+  }
 
   onRemoved(listener: (sha256: string) => Promise<void>): void {
-    this.removals.add(listener);
+    this.removal.onRemoved(listener);
   }
 
   lease(ttlMs: number): BlobLease {
-    return new BlobLease(this.db, ttlMs, (hashes) => this.removeUnused(hashes));
+    return this.removal.lease(ttlMs);
   }
 
-  async removeUnused(hashes: readonly string[], now = Date.now()): Promise<string[]> {
-    // The same advisory lock as put's rename: a blob is never deleted while it is being reused.
-    const removed = await removeUnusedBlobs(
-      this.db,
-      "postgres",
-      hashes,
-      async (trx, sha) => {
-        await trx.deleteFrom("blob_chunks").where("blob_key", "=", sha).execute();
-      },
-      now,
-    );
-    return this.removals.notify(removed);
+  removeUnused(hashes: readonly string[], now = Date.now()): Promise<string[]> {
+    return this.removal.removeUnused(hashes, now);
   }
 
   async collect({ graceMs, now = Date.now() }: { graceMs: number; now?: number }): Promise<Collected> {

@@ -19,7 +19,8 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type SQLite from "better-sqlite3";
-import { CompiledQuery, type DatabaseConnection, type Dialect } from "kysely";
+import { CompiledQuery, type Dialect } from "kysely";
+import { patchedDialect } from "./patched-dialect";
 
 /** How long SQLite itself may block the main thread on a lock, per attempt. */
 export const MAIN_BUSY_TIMEOUT_MS = 50;
@@ -54,43 +55,29 @@ export async function whileBusy<T>(
   }
 }
 
-const patched = new WeakSet<DatabaseConnection>();
-
 /** `dialect` (a SqliteDialect over `sqlite`) with immediate transactions and lock waits off the main thread. */
 export function busyWaitingSqliteDialect(dialect: Dialect, sqlite: SQLite.Database): Dialect {
   sqlite.pragma(`busy_timeout = ${MAIN_BUSY_TIMEOUT_MS}`);
-  return {
-    createAdapter: () => dialect.createAdapter(),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
-    createDriver: () => {
-      const driver = dialect.createDriver();
-      const acquire = driver.acquireConnection.bind(driver);
-      const release = driver.releaseConnection.bind(driver);
+  return patchedDialect(
+    dialect,
+    (connection, { acquire, release }) => {
       // SQLite has one connection, which Kysely lends out one holder at a time: a statement
       // waiting for the lock hands it back while it sleeps, so reads (health, lists) go on.
       // Outside a transaction nothing depends on holding it across the pause.
-      const pauseFor = (connection: DatabaseConnection) => async (ms: number) => {
+      const pause = async (ms: number) => {
         await release(connection);
         await sleep(ms);
         await acquire();
       };
-      driver.acquireConnection = async () => {
-        const connection = await acquire();
-        if (!patched.has(connection)) {
-          const execute = connection.executeQuery.bind(connection);
-          const pause = pauseFor(connection);
-          connection.executeQuery = (q) =>
-            sqlite.inTransaction ? execute(q) : whileBusy(() => execute(q), pause);
-          patched.add(connection);
-        }
-        return connection;
-      };
+      const execute = connection.executeQuery.bind(connection);
+      connection.executeQuery = (q) =>
+        sqlite.inTransaction ? execute(q) : whileBusy(() => execute(q), pause);
+    },
+    (driver) => {
       // The connection is patched in place above, so the begin waits for the lock as any statement.
       driver.beginTransaction = async (connection) => {
         await connection.executeQuery(CompiledQuery.raw("begin immediate"));
       };
-      return driver;
     },
-  };
+  );
 }

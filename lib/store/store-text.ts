@@ -4,7 +4,8 @@
  * either store has its NULs replaced by U+FFFD, the character that stands for text that could not
  * be kept. JSON text columns need nothing more: JSON.stringify writes a NUL as the escape `\u0000`.
  */
-import type { CompiledQuery, DatabaseConnection, Dialect } from "kysely";
+import type { CompiledQuery, Dialect } from "kysely";
+import { patchedDialect } from "./patched-dialect";
 
 export function storeText(s: string): string {
   return s.indexOf("\u0000") === -1 ? s : s.replaceAll("\u0000", "\uFFFD");
@@ -27,33 +28,15 @@ function storableQuery(q: CompiledQuery): CompiledQuery {
   return parameters === q.parameters ? q : { ...q, parameters };
 }
 
-const storable = new WeakSet<DatabaseConnection>();
-
 /**
  * `dialect` with every query's parameters made storable on their way to the database: one place
- * for the query builder, raw SQL and compiled queries alike. Connections are patched once; the
- * driver keeps its own objects, which it needs for transactions and releasing them.
+ * for the query builder, raw SQL and compiled queries alike. Connections are patched once.
  */
 export function storableTextDialect(dialect: Dialect): Dialect {
-  return {
-    createAdapter: () => dialect.createAdapter(),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
-    createDriver: () => {
-      const driver = dialect.createDriver();
-      const acquire = driver.acquireConnection.bind(driver);
-      driver.acquireConnection = async () => {
-        const connection = await acquire();
-        if (!storable.has(connection)) {
-          const execute = connection.executeQuery.bind(connection);
-          const stream = connection.streamQuery.bind(connection);
-          connection.executeQuery = (q) => execute(storableQuery(q));
-          connection.streamQuery = (q, chunkSize) => stream(storableQuery(q), chunkSize);
-          storable.add(connection);
-        }
-        return connection;
-      };
-      return driver;
-    },
-  };
+  return patchedDialect(dialect, (connection) => {
+    const execute = connection.executeQuery.bind(connection);
+    const stream = connection.streamQuery.bind(connection);
+    connection.executeQuery = (q) => execute(storableQuery(q));
+    connection.streamQuery = (q, chunkSize) => stream(storableQuery(q), chunkSize);
+  });
 }

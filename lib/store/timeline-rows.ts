@@ -72,7 +72,8 @@ async function eachRow<R extends unknown[]>(
   }
 }
 
-const TRTLLM_COLUMNS = [
+/** The columns a timeline bar reads of a TensorRT-LLM request row. */
+export const TRTLLM_TIMELINE_COLUMNS = [
   "idx",
   "mode",
   "ctx_worker",
@@ -95,8 +96,8 @@ const AIPERF_COLUMNS = [
 
 export function eachTrtllmTimelineRow(db: Db, runId: string, fn: (r: TrtllmTimelineRow) => void) {
   const all = () =>
-    db.selectFrom("trtllm_requests").select(TRTLLM_COLUMNS).where("run_id", "=", runId).execute();
-  return eachRow(db, TRTLLM_SQL, runId, all, TRTLLM_COLUMNS, fn);
+    db.selectFrom("trtllm_requests").select(TRTLLM_TIMELINE_COLUMNS).where("run_id", "=", runId).execute();
+  return eachRow(db, TRTLLM_SQL, runId, all, TRTLLM_TIMELINE_COLUMNS, fn);
 }
 
 export async function eachAiperfTimelineRow(db: Db, runId: string, fn: (r: AiperfTimelineRow) => void) {

@@ -6,6 +6,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
 import { queryRows, streamRows } from "./columnar/engine";
 import type { Db } from "./db";
+import type { TrtllmRequestsTable } from "./tables/trtllm";
 import { sampledIdx } from "./trtllm-requests";
 
 /** Request numbers (idx) counted per query of trtllmRequestCount. */
@@ -46,22 +47,26 @@ export async function trtllmRequestCount(db: Db, runId: string): Promise<number>
   return total;
 }
 
+/** The columns the trace export reads of a TensorRT-LLM request row. */
+export const TRTLLM_TRACE_COLUMNS = [
+  "idx",
+  "mode",
+  "request_id",
+  "ctx_worker",
+  "gen_worker",
+  "times_json",
+  "segments_json",
+  "steps_json",
+] as const;
+export type TrtllmTraceColumns = Pick<TrtllmRequestsTable, (typeof TRTLLM_TRACE_COLUMNS)[number]>;
+
 /** The sampled rows (the per-request chart's sample of at most `limit`), `page` at a time, by idx. */
 export async function* trtllmTracePages(db: Db, runId: string, total: number, limit: number, page = 200) {
   const wanted = sampledIdx(total, limit);
   for (let i = 0; i < wanted.length; i += page) {
     const rows = await db
       .selectFrom("trtllm_requests")
-      .select([
-        "idx",
-        "mode",
-        "request_id",
-        "ctx_worker",
-        "gen_worker",
-        "times_json",
-        "segments_json",
-        "steps_json",
-      ])
+      .select(TRTLLM_TRACE_COLUMNS)
       .where("run_id", "=", runId)
       .where("idx", "in", wanted.slice(i, i + page))
       .orderBy("idx")

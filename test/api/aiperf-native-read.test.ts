@@ -208,19 +208,23 @@ describe.each(TEST_STORES)("aiperf records read natively, %s", (_store, pgUrl) =
   );
 });
 
+/** 3,000 generated records with line 1500 cut short (not JSON) and line 2000's TTFT a bare NaN. */
+async function brokenRecords(dir: string) {
+  await generateAiperfRun(dir, { records: 3000, csv: false });
+  const lines = fs.readFileSync(path.join(dir, "profile_export.jsonl"), "utf8").split("\n");
+  lines[1499] = lines[1499].slice(0, 40);
+  lines[1999] = lines[1999].replace(
+    /"time_to_first_token":\{"value":[^,]+/,
+    '"time_to_first_token":{"value":NaN',
+  );
+  return [{ name: "profile_export.jsonl", content: lines.join("\n") }];
+}
+
 describe("a large clean file with one malformed and one NaN line", () => {
   const env = useStoreTestApp(undefined);
 
   it("goes to the line reader, which reports both lines by number as before", async () => {
-    const dir = path.join(gen, "broken");
-    await generateAiperfRun(dir, { records: 3000, csv: false });
-    const lines = fs.readFileSync(path.join(dir, "profile_export.jsonl"), "utf8").split("\n");
-    lines[1499] = lines[1499].slice(0, 40);
-    lines[1999] = lines[1999].replace(
-      /"time_to_first_token":\{"value":[^,]+/,
-      '"time_to_first_token":{"value":NaN',
-    );
-    const parts = [{ name: "profile_export.jsonl", content: lines.join("\n") }];
+    const parts = await brokenRecords(path.join(gen, "broken"));
     const fromLines = await upload(parts, "lines");
     const before = recordsReadLog.lineReader;
     const id = await upload(parts, "native");
@@ -233,15 +237,7 @@ describe("a large clean file with one malformed and one NaN line", () => {
   });
 
   it("in parts: the parts before the bad line are read natively, the line reader reads on with the same line numbers", async () => {
-    const dir = path.join(gen, "broken-parts");
-    await generateAiperfRun(dir, { records: 3000, csv: false });
-    const lines = fs.readFileSync(path.join(dir, "profile_export.jsonl"), "utf8").split("\n");
-    lines[1499] = lines[1499].slice(0, 40);
-    lines[1999] = lines[1999].replace(
-      /"time_to_first_token":\{"value":[^,]+/,
-      '"time_to_first_token":{"value":NaN',
-    );
-    const parts = [{ name: "profile_export.jsonl", content: lines.join("\n") }];
+    const parts = await brokenRecords(path.join(gen, "broken-parts"));
     const fromLines = await upload(parts, "lines");
     const before = recordsReadLog.lineReader;
     const id = await upload(parts, "native", SMALL_PARTS);

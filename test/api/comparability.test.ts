@@ -3,35 +3,20 @@
  * §Comparable runs). Runs are aiperf exports from test/generators/aiperf.mjs, which writes records
  * and the summary as aiperf's exporters do (aiperf `exporters/` record and JSON summary shapes).
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as compare } from "@/app/api/compare/route";
-import { POST as upload } from "@/app/api/runs/route";
 import { GET as series } from "@/app/api/series/[...name]/route";
 import { compareResponseSchema } from "@/lib/api/compare-schemas";
 import { seriesDetailSchema } from "@/lib/api/regression-schemas";
-// @ts-expect-error plain ESM generator without type declarations
-import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { readGate } from "../helpers/read-api";
-import { freshAppEachTest, uploadRequest } from "../helpers/test-app";
+import { freshAppEachTest, uploadGeneratedAiperf } from "../helpers/test-app";
 
 freshAppEachTest();
 
 const SERIES = "nightly/doctor";
 
-async function uploadRun(opts: Record<string, unknown>): Promise<string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "doctor-"));
-  await generateAiperfRun(dir, { records: 400, csv: false, ...opts });
-  const files = ["profile_export.jsonl", "profile_export_aiperf.json"].map((name) => ({
-    name,
-    path: path.join(dir, name),
-  }));
-  const res = await upload(uploadRequest(files, { series: SERIES }));
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
+const uploadRun = (opts: Record<string, unknown>) =>
+  uploadGeneratedAiperf({ records: 400, ...opts }, { series: SERIES });
 
 const compareOf = async (qs: string) => {
   const res = await compare(new Request(`http://localhost/api/compare?${qs}`));

@@ -4,34 +4,19 @@
  * from test/generators/aiperf.mjs; the second run's model is set through PATCH, as a user would
  * correct it, so the two differ in the model alone.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as compare } from "@/app/api/compare/route";
 import { PATCH } from "@/app/api/runs/[id]/route";
-import { POST as upload } from "@/app/api/runs/route";
 import { compareResponseSchema } from "@/lib/api/compare-schemas";
-// @ts-expect-error plain ESM generator without type declarations
-import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { readGate } from "../helpers/read-api";
-import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+import { freshAppEachTest, idParams, uploadGeneratedAiperf } from "../helpers/test-app";
 
 freshAppEachTest();
 
 const SERIES = "nightly/comparable";
 
-async function uploadInto(seed: number): Promise<string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "comparable-"));
-  await generateAiperfRun(dir, { records: 400, seed, csv: false, ttftScale: seed === 2 ? 1.3 : 1 });
-  const files = ["profile_export.jsonl", "profile_export_aiperf.json"].map((name) => ({
-    name,
-    path: path.join(dir, name),
-  }));
-  const res = await upload(uploadRequest(files, { series: SERIES }));
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
+const uploadInto = (seed: number) =>
+  uploadGeneratedAiperf({ records: 400, seed, ttftScale: seed === 2 ? 1.3 : 1 }, { series: SERIES });
 
 async function setModel(id: string, model: string) {
   const res = await PATCH(

@@ -24,6 +24,7 @@ import {
   ttftVsInputPayloadSchema,
 } from "@/lib/api/aiperf-charts";
 import { type Stats } from "@/lib/api/schemas";
+import { SUMMARY_STATS } from "@/lib/metrics/aiperf-agreement";
 import { describeRealPublic, realPublicFile, realPublicJson, realPublicParts } from "../helpers/real-public";
 import { freshAppEachTest, uploadRun } from "../helpers/test-app";
 import { readChart, readRun } from "../helpers/read-api";
@@ -59,16 +60,8 @@ function same(ours: number | null | undefined, theirs: number | undefined, what:
   );
 }
 
-const STATS: Array<[keyof Stats, string]> = [
-  ["mean", "avg"],
-  ["min", "min"],
-  ["max", "max"],
-  ["p50", "p50"],
-  ["p75", "p75"],
-  ["p90", "p90"],
-  ["p95", "p95"],
-  ["p99", "p99"],
-];
+/** aiperf's statistics of a metric but its count, by our name and aiperf's. */
+const STATS: Array<[keyof Stats, string]> = SUMMARY_STATS.filter(([o]) => o !== "count");
 
 /** Every statistic aiperf wrote for the metric (ms blocks are ms in both). */
 function sameStats(ours: Stats | null | undefined, block: Block | undefined, what: string) {

@@ -9,25 +9,19 @@
  */
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { POST as upload } from "@/app/api/runs/route";
-import { runSummarySchema, uploadResponseSchema, type RunSummary } from "@/lib/api/schemas";
+import { uploadResponseSchema } from "@/lib/api/schemas";
 import { detectKind } from "@/lib/formats/detect";
 import { vllmBenchResult } from "../generators/vllm-bench";
 import { sglangLine } from "../generators/sglang-bench";
 import { sglangConsole, vllmConsole } from "../generators/bench-console";
 import { describeRealPublic, realPublicFile, realPublicParts } from "../helpers/real-public";
-import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+import { readRun } from "../helpers/read-api";
+import { freshAppEachTest, uploadRequest } from "../helpers/test-app";
 
 freshAppEachTest();
 
 type Json = Record<string, unknown>;
-
-async function readRun(id: string): Promise<RunSummary> {
-  const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
-  expect(res.status).toBe(200);
-  return runSummarySchema.parse(await res.json());
-}
 
 /** The "label: value" lines of the last "Serving Benchmark Result" block, as printed. */
 function printed(path: string): Map<string, string> {

@@ -9,27 +9,21 @@
  */
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as compare } from "@/app/api/compare/route";
 import { GET as getCompareReport } from "@/app/api/compare/report.html/route";
 import { GET as getReport } from "@/app/api/runs/[id]/report.html/route";
 import { compareResponseSchema } from "@/lib/api/compare-schemas";
-import { runSummarySchema, uploadResponseSchema, type RunSummary } from "@/lib/api/schemas";
+import { uploadResponseSchema } from "@/lib/api/schemas";
 import { itlWordsOf } from "@/lib/metrics/request-words";
 import { NO_SUCCESSFUL_REQUEST, requestTiles } from "@/components/run-views/overview-request-tiles";
 import { describeRealPublic, realPublicFile, realPublicParts } from "../helpers/real-public";
+import { readRun } from "../helpers/read-api";
 import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
 
 freshAppEachTest();
 
 type Json = Record<string, unknown>;
-
-async function readRun(id: string): Promise<RunSummary> {
-  const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
-  expect(res.status).toBe(200);
-  return runSummarySchema.parse(await res.json());
-}
 
 /** A report's visible text, cells separated by " | ". */
 function reportText(html: string): string {

@@ -9,53 +9,41 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { POST as upload } from "@/app/api/runs/route";
-import { GET as getRun } from "@/app/api/runs/[id]/route";
-import { runSummarySchema } from "@/lib/api/schemas";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
-import { freshAppEachTest, idParams, uploadRequest } from "../helpers/test-app";
+import { readRun } from "../helpers/read-api";
+import { freshAppEachTest, uploadRun } from "../helpers/test-app";
 
 freshAppEachTest();
 
-function writeConfig(dir: string, name: string, text: string) {
-  const p = path.join(dir, name);
-  fs.writeFileSync(p, text);
-  return { name, path: p };
-}
-
-async function factsOf(files: { name: string; path: string }[]) {
-  const res = await upload(uploadRequest(files));
-  expect(res.status).toBe(201);
-  const { id } = (await res.json()) as { id: string };
-  const run = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
-  return runSummarySchema.parse(await run.json()).facts;
+/**
+ * Uploads a generated TensorRT-LLM run of `opts` with the engine configs `configs` (file name →
+ * YAML) beside its perf-metrics files; the run's facts, and the generated files.
+ */
+async function factsOf(opts: Record<string, unknown>, configs: Record<string, string> = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-gpus-"));
+  try {
+    const gen = generateTrtllmRun({ dir, ...opts });
+    const files = gen.files.map((p) => ({ name: path.basename(p), path: p }));
+    for (const [name, text] of Object.entries(configs)) {
+      fs.writeFileSync(path.join(dir, name), text);
+      files.push({ name, path: path.join(dir, name) });
+    }
+    return { facts: (await readRun(await uploadRun(files))).facts, gen };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe("GPU count of a TensorRT-LLM run", () => {
   it("disaggregated: Σ per role of worker files × TP × PP, both sources named", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-gpus-"));
-    const gen = generateTrtllmRun({
-      dir,
-      mode: "disaggregated",
-      requests: 40,
-      seed: 3,
-      ctxWorkers: 2,
-      genWorkers: 1,
-    });
-    const files = [
-      ...gen.files.map((p) => ({ name: path.basename(p), path: p })),
-      writeConfig(
-        dir,
-        "ctx_extra-llm-api-config.yml",
-        "tensor_parallel_size: 2\npipeline_parallel_size: 1\n",
-      ),
-      writeConfig(
-        dir,
-        "gen_extra-llm-api-config.yml",
-        "tensor_parallel_size: 4\npipeline_parallel_size: 2\nmoe_expert_parallel_size: 4\nenable_attention_dp: true\n",
-      ),
-    ];
-    const facts = await factsOf(files);
+    const { facts } = await factsOf(
+      { mode: "disaggregated", requests: 40, seed: 3, ctxWorkers: 2, genWorkers: 1 },
+      {
+        "ctx_extra-llm-api-config.yml": "tensor_parallel_size: 2\npipeline_parallel_size: 1\n",
+        "gen_extra-llm-api-config.yml":
+          "tensor_parallel_size: 4\npipeline_parallel_size: 2\nmoe_expert_parallel_size: 4\nenable_attention_dp: true\n",
+      },
+    );
     // 2 prefill workers × TP 2 × PP 1 + 1 decode worker × TP 4 × PP 2 (EP and attention DP reuse the TP ranks)
     expect(facts.gpuCount?.value).toBe(12);
     expect(facts.gpuCount?.source).toMatch(/engine config/);
@@ -67,13 +55,10 @@ describe("GPU count of a TensorRT-LLM run", () => {
   });
 
   it("aggregated: one config for every worker", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-gpus-"));
-    const gen = generateTrtllmRun({ dir, mode: "aggregated", requests: 20, seed: 4 });
-    const files = [
-      ...gen.files.map((p) => ({ name: path.basename(p), path: p })),
-      writeConfig(dir, "extra-llm-api-config.yml", "tensor_parallel_size: 8\n"),
-    ];
-    const facts = await factsOf(files);
+    const { facts, gen } = await factsOf(
+      { mode: "aggregated", requests: 20, seed: 4 },
+      { "extra-llm-api-config.yml": "tensor_parallel_size: 8\n" },
+    );
     const workers = gen.files.filter((f) => !/disagg/.test(path.basename(f))).length;
     expect(facts.gpuCount?.value).toBe(workers * 8);
     expect(facts.roles?.value).toEqual([
@@ -82,16 +67,13 @@ describe("GPU count of a TensorRT-LLM run", () => {
   });
 
   it("without an engine config: workers counted, GPUs unknown (never 1)", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-gpus-"));
-    const gen = generateTrtllmRun({
-      dir,
+    const { facts } = await factsOf({
       mode: "disaggregated",
       requests: 20,
       seed: 5,
       ctxWorkers: 1,
       genWorkers: 2,
     });
-    const facts = await factsOf(gen.files.map((p) => ({ name: path.basename(p), path: p })));
     expect(facts.gpuCount).toBeNull();
     expect(facts.roles?.value.map((r) => [r.role, r.count, r.tp])).toEqual([
       ["prefill", 1, null],

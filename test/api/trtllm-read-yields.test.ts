@@ -31,13 +31,14 @@ import { TimelineBuilder, timelineWindow, type RequestTimeline } from "@/lib/met
 import { trtllmParts, trtllmTimelineSegments } from "@/lib/metrics/request-timeline-parts";
 import { computeStats } from "@/lib/metrics/stats";
 import type { SegmentValue } from "@/lib/metrics/time-breakdown";
-import { unpackSteps, type PackedStep } from "@/lib/metrics/trtllm-steps";
 import { forgetTimelines, timelinePayloadText } from "@/lib/runs/run-timeline";
-import { trtllmTraceHeader } from "@/lib/runs/run-trace";
+import { traceRequestOf, trtllmTraceHeader } from "@/lib/runs/run-trace";
+import { trtllmGoodputRow } from "@/lib/runs/run-goodput";
+import { TRTLLM_GOODPUT_COLUMNS } from "@/lib/store/goodput-rows";
+import { TRTLLM_TIMELINE_COLUMNS } from "@/lib/store/timeline-rows";
 import type { Db } from "@/lib/store/db";
-import { trtllmRequestCount } from "@/lib/store/trace-rows";
+import { TRTLLM_TRACE_COLUMNS, trtllmRequestCount } from "@/lib/store/trace-rows";
 import { sampledIdx } from "@/lib/store/trtllm-requests";
-import { generationStepsOf, outputTokensOf, tpotMs } from "@/lib/metrics/trtllm-latency";
 import { MAX_SAMPLE } from "@/lib/api/trtllm-charts";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { collectGarbage, sliced } from "../helpers/cpu-slices";
@@ -113,37 +114,10 @@ describe.each(TEST_STORES)("TensorRT-LLM reads in turns (%s)", (_store, pgUrl) =
     // Every row in one query, mapped by the TPOT definition (lib/metrics/trtllm-latency.ts).
     const stored = await env.app.store.db
       .selectFrom("trtllm_requests")
-      .select([
-        "arrival_ms",
-        "ttft_ms",
-        "e2e_ms",
-        "step_count",
-        "spec_accepted_tokens",
-        "mode",
-        "first_iter",
-        "last_iter",
-      ])
+      .select(TRTLLM_GOODPUT_COLUMNS)
       .where("run_id", "=", id)
       .execute();
-    rows = stored.map((r) => {
-      const tokens = outputTokensOf(
-        generationStepsOf(
-          r.step_count,
-          { firstIter: r.first_iter, lastIter: r.last_iter },
-          r.mode === "disaggregated",
-        ),
-        r.spec_accepted_tokens === null
-          ? null
-          : { acceptedDraftTokens: r.spec_accepted_tokens, draftTokens: 0 },
-      );
-      return {
-        ttftMs: r.ttft_ms,
-        tpotMs: tpotMs(r.ttft_ms, r.e2e_ms, tokens),
-        e2eMs: r.e2e_ms,
-        outputTokens: tokens,
-        arrivalMs: r.arrival_ms,
-      };
-    });
+    rows = stored.map((r) => ({ ...trtllmGoodputRow(r), arrivalMs: r.arrival_ms }));
     expect(rows.length).toBe(REQUESTS);
   }, 300_000);
 
@@ -282,16 +256,7 @@ describe.each(TEST_STORES)("TensorRT-LLM reads in turns (%s)", (_store, pgUrl) =
 async function unpagedTimeline(db: Db, runId: string): Promise<RequestTimeline> {
   const rows = await db
     .selectFrom("trtllm_requests")
-    .select([
-      "idx",
-      "mode",
-      "ctx_worker",
-      "gen_worker",
-      "arrival_ms",
-      "e2e_ms",
-      "times_json",
-      "segments_json",
-    ])
+    .select(TRTLLM_TIMELINE_COLUMNS)
     .where("run_id", "=", runId)
     .execute();
   let builder: TimelineBuilder | null = null;
@@ -328,16 +293,7 @@ async function unpagedTrace(db: Db, runId: string): Promise<string> {
     .executeTakeFirstOrThrow();
   const rows = await db
     .selectFrom("trtllm_requests")
-    .select([
-      "idx",
-      "mode",
-      "request_id",
-      "ctx_worker",
-      "gen_worker",
-      "times_json",
-      "segments_json",
-      "steps_json",
-    ])
+    .select(TRTLLM_TRACE_COLUMNS)
     .where("run_id", "=", runId)
     .where("idx", "in", sampledIdx(REQUESTS, MAX_SAMPLE))
     .orderBy("idx")
@@ -345,19 +301,7 @@ async function unpagedTrace(db: Db, runId: string): Promise<string> {
   const procs = new ProcessTable();
   const events: TraceEvent[] = [];
   for (const r of rows) {
-    const own = trtllmRequestEvents(
-      {
-        idx: r.idx,
-        mode: r.mode,
-        requestId: r.request_id,
-        ctxWorker: r.ctx_worker,
-        genWorker: r.gen_worker,
-        times: JSON.parse(r.times_json) as Record<string, number | null>,
-        segments: JSON.parse(r.segments_json) as SegmentValue[],
-        steps: unpackSteps(JSON.parse(r.steps_json) as PackedStep[]),
-      },
-      procs,
-    );
+    const own = trtllmRequestEvents(traceRequestOf(r), procs);
     events.push(...procs.drain(), ...own);
   }
   const body = events.map((e) => JSON.stringify(e)).join(",\n");

@@ -10,8 +10,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { generateTrtllmRun } from "../generators/trtllm.mjs";
-import { apiUpload, useAppAndBrowser, gotoHydrated, shot } from "./harness";
+import { apiUpload, gotoHydrated, shot, uploadGeneratedTrtllm, useAppAndBrowser } from "./harness";
 
 const REAL = path.resolve(__dirname, "../fixtures/aiperf/real-v0.6-c4");
 const COMPARE = path.resolve(__dirname, "../fixtures/compare");
@@ -112,11 +111,9 @@ describe("aiperf definitions and p75 on screen", () => {
   });
 
   it("the breakdown statistic toggle offers p75", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-trtllm-p75-"));
-    const gen = generateTrtllmRun({ dir, mode: "disaggregated", requests: 200, seed: 5 });
-    const run = await apiUpload(
+    const run = await uploadGeneratedTrtllm(
       t.app.url,
-      gen.files.map((p) => ({ path: p })),
+      { mode: "disaggregated", requests: 200, seed: 5 },
       { name: "breakdown at p75" },
     );
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -129,7 +126,6 @@ describe("aiperf definitions and p75 on screen", () => {
     await expect.poll(() => page.url()).toContain("stat=p75");
     await shot(page, "breakdown-p75.png");
     await page.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("compare reads every run at p75", async () => {

@@ -1,27 +1,21 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { generateTrtllmRun } from "../generators/trtllm.mjs";
-import { apiUpload, useAppAndBrowser, gotoHydrated, shot } from "./harness";
+
+import { gotoHydrated, shot, uploadGeneratedTrtllm, useAppAndBrowser } from "./harness";
 
 describe("breakdown view of a disaggregated TensorRT-LLM run", () => {
   const t = useAppAndBrowser();
 
   it("switches p50 → p99 and opens one request's waterfall", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-trtllm-"));
-    const gen = generateTrtllmRun({
-      dir,
-      mode: "disaggregated",
-      requests: 300,
-      seed: 2,
-      ctxWorkers: 2,
-      genWorkers: 2,
-      dropServerFirstTokenRate: 0.05,
-    });
-    const run = await apiUpload(
+    const run = await uploadGeneratedTrtllm(
       t.app.url,
-      gen.files.map((p) => ({ path: p })),
+      {
+        mode: "disaggregated",
+        requests: 300,
+        seed: 2,
+        ctxWorkers: 2,
+        genWorkers: 2,
+        dropServerFirstTokenRate: 0.05,
+      },
       { name: "e2e disagg breakdown" },
     );
     expect(run.files.map((f) => f.kind)).toEqual(Array(5).fill("trtllm-perf-metrics"));

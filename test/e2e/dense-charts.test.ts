@@ -5,8 +5,8 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { generateTrtllmRun } from "../generators/trtllm.mjs";
-import { apiUpload, useAppAndBrowser, gotoHydrated } from "./harness";
+
+import { apiUpload, gotoHydrated, uploadGeneratedTrtllm, useAppAndBrowser } from "./harness";
 
 // The generated runs follow TensorRT-LLM's perf-metrics records and aiperf's profile_export.jsonl
 // (test/generators/trtllm.mjs and aiperf.mjs name the producer sources); 300 requests × 14
@@ -26,11 +26,9 @@ describe("dense charts: a canvas layer that keeps the chart's function", () => {
   let aiperfUrl = "";
 
   beforeAll(async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-dense-"));
-    const gen = generateTrtllmRun({ dir, mode: "disaggregated", requests: 300, seed: 7 });
-    const run = await apiUpload(
+    const run = await uploadGeneratedTrtllm(
       t.app.url,
-      gen.files.map((p) => ({ path: p })),
+      { mode: "disaggregated", requests: 300, seed: 7 },
       { name: "e2e dense" },
     );
     runUrl = `${t.app.url}/runs/${run.id}`;

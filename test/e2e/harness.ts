@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
+import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, startNextServer } from "../helpers/next-server.mjs";
 import { waitUntil } from "../helpers/wait.mjs";
 import { TEMPLATE_CLAIM, TEMPLATE_DATA, TEMPLATE_FAILED, TEMPLATE_READY } from "./examples-setup";
@@ -155,6 +156,28 @@ export async function seededExamplesDataDir(): Promise<string> {
 }
 
 /**
+ * Generates a TensorRT-LLM run of `opts` (test/generators/trtllm.mjs) in a temporary folder and
+ * uploads its files through the HTTP API, as apiUpload does.
+ */
+export async function uploadGeneratedTrtllm(
+  url: string,
+  opts: Record<string, unknown>,
+  fields: Record<string, string> = {},
+): ReturnType<typeof apiUpload> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-trtllm-"));
+  try {
+    const gen = generateTrtllmRun({ dir, ...opts });
+    return await apiUpload(
+      url,
+      gen.files.map((p: string) => ({ path: p })),
+      fields,
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * For a describe block: starts the built app and a browser before its tests and stops both
  * after. Read `.app` and `.browser` inside tests (they are set once beforeAll has run). With
  * RUNLENS_EXAMPLES=on the app starts on a copy of the examples seeded once for every file
@@ -181,6 +204,42 @@ export function useAppAndBrowser(opts: Parameters<typeof startApp>[0] = {}): {
     if (copied) fs.rmSync(copied, { recursive: true, force: true });
   });
   return env;
+}
+
+/** A look at a view: its viewport and colour scheme. */
+export interface Look {
+  width: number;
+  height: number;
+  scheme: "light" | "dark";
+}
+
+/** The viewports a view is looked at in: a desktop and a phone. */
+export const LOOK_VIEWPORTS: ReadonlyArray<readonly [number, number]> = [
+  [1440, 1100],
+  [390, 900],
+];
+
+/**
+ * Opens `url` hydrated in a fresh browser context for each viewport in light and in dark, and runs
+ * `fn` on its page; each context is closed before the next opens.
+ */
+export async function forEachLook(
+  browser: Browser,
+  url: string,
+  fn: (page: Page, look: Look) => Promise<void>,
+  viewports = LOOK_VIEWPORTS,
+): Promise<void> {
+  for (const [width, height] of viewports)
+    for (const scheme of ["light", "dark"] as const) {
+      const context = await browser.newContext({ viewport: { width, height }, colorScheme: scheme });
+      try {
+        const page = await context.newPage();
+        await gotoHydrated(page, url);
+        await fn(page, { width, height, scheme });
+      } finally {
+        await context.close();
+      }
+    }
 }
 
 /**

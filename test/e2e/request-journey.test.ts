@@ -14,7 +14,7 @@ import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
-import { apiUpload, gotoHydrated, shot, useAppAndBrowser } from "./harness";
+import { apiUpload, forEachLook, shot, useAppAndBrowser } from "./harness";
 
 describe("request detail: client to engine", () => {
   const t = useAppAndBrowser();
@@ -60,14 +60,10 @@ describe("request detail: client to engine", () => {
     }
     expect(rid).toBeGreaterThanOrEqual(0);
 
-    for (const [width, height] of [
-      [1440, 1100],
-      [390, 900],
-    ])
-      for (const scheme of ["light", "dark"] as const) {
-        const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
-        const page = await context.newPage();
-        await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=timeline&req=${rid}`);
+    await forEachLook(
+      t.browser,
+      `${t.app.url}/runs/${run.id}?view=timeline&req=${rid}`,
+      async (page, { width, scheme }) => {
         const gap = page.getByTestId("journey-summary");
         await gap.waitFor({ timeout: 30_000 });
         expect(await gap.textContent()).toContain(
@@ -89,8 +85,8 @@ describe("request detail: client to engine", () => {
         await shot(gap, `journey-summary-${width}-${scheme}.png`);
         await j.scrollIntoViewIfNeeded();
         await shot(j, `journey-request-${width}-${scheme}.png`);
-        await context.close();
-      }
+      },
+    );
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

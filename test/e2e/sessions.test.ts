@@ -16,8 +16,7 @@ import { describe, expect, it } from "vitest";
 import { aiperfUserCentric } from "../generators/aiperf-user-centric.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 import { realPublicDir, realPublicFile } from "../helpers/real-public";
-import { apiUpload, gotoHydrated, shot, useAppAndBrowser } from "./harness";
-
+import { apiUpload, forEachLook, shot, useAppAndBrowser } from "./harness";
 const AGENTIC = "aiperf-0.8.0-sglang-glm5.1-agentic-conc16";
 
 describe("sessions view", () => {
@@ -36,14 +35,10 @@ describe("sessions view", () => {
     const sessions = [...new Set(ends.map((r) => r.agent_context.session_id as string))];
     const child = ends.find((r) => r.agent_context.parent_session_id)!.agent_context;
 
-    for (const [width, height] of [
-      [1440, 1100],
-      [390, 900],
-    ])
-      for (const scheme of ["light", "dark"] as const) {
-        const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
-        const page = await context.newPage();
-        await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=sessions`);
+    await forEachLook(
+      t.browser,
+      `${t.app.url}/runs/${run.id}?view=sessions`,
+      async (page, { width, scheme }) => {
         const tree = page.getByTestId("session-tree");
         await tree.waitFor({ timeout: 30_000 });
         expect(await page.getByTestId("session-node").count()).toBe(sessions.length);
@@ -78,8 +73,8 @@ describe("sessions view", () => {
         expect(await detail.textContent()).toContain(`Spawned by`);
         await detail.locator("figure[data-chart]").first().waitFor({ timeout: 30_000 });
         await shot(page, `sessions-dynamo-${width}-${scheme}.png`);
-        await context.close();
-      }
+      },
+    );
   });
 
   it.skipIf(realPublicDir(AGENTIC) === null)(
@@ -88,14 +83,10 @@ describe("sessions view", () => {
       const run = await apiUpload(t.app.url, [{ path: realPublicFile(AGENTIC, "profile_export.jsonl") }], {
         name: "e2e aiperf agentic sessions",
       });
-      for (const [width, height] of [
-        [1440, 1100],
-        [390, 900],
-      ])
-        for (const scheme of ["light", "dark"] as const) {
-          const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
-          const page = await context.newPage();
-          await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=sessions`);
+      await forEachLook(
+        t.browser,
+        `${t.app.url}/runs/${run.id}?view=sessions`,
+        async (page, { width, scheme }) => {
           await page.getByTestId("session-tree").waitFor({ timeout: 30_000 });
           expect(await page.getByTestId("session-node").count()).toBe(18);
           expect(await page.getByTestId("sessions-ids").textContent()).toBe(
@@ -109,8 +100,8 @@ describe("sessions view", () => {
           );
           await page.getByTestId("session-detail").locator("figure[data-chart]").first().waitFor();
           await shot(page, `sessions-aiperf-${width}-${scheme}.png`);
-          await context.close();
-        }
+        },
+      );
     },
   );
 
@@ -122,14 +113,10 @@ describe("sessions view", () => {
       name: "e2e user-centric sessions",
     });
     fs.rmSync(dir, { recursive: true, force: true });
-    for (const [width, height] of [
-      [1440, 1100],
-      [390, 900],
-    ])
-      for (const scheme of ["light", "dark"] as const) {
-        const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
-        const page = await context.newPage();
-        await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=sessions`);
+    await forEachLook(
+      t.browser,
+      `${t.app.url}/runs/${run.id}?view=sessions`,
+      async (page, { width, scheme }) => {
         await page.getByTestId("session-tree").waitFor({ timeout: 30_000 });
         // Users 2, 3 and 4 of two phases: six conversations, six sessions.
         expect(await page.getByTestId("session-node").count()).toBe(6);
@@ -140,7 +127,7 @@ describe("sessions view", () => {
         expect(note).toContain("grouped by conversation_id instead");
         await page.getByTestId("session-detail").locator("figure[data-chart]").first().waitFor();
         await shot(page, `sessions-user-centric-${width}-${scheme}.png`);
-        await context.close();
-      }
+      },
+    );
   });
 });

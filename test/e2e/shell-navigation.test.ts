@@ -1,12 +1,9 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DISAGGREGATED_SEGMENTS } from "@/lib/metrics/time-breakdown";
 import { RUN_VIEWS } from "@/lib/api/run-views";
-import { generateTrtllmRun } from "../generators/trtllm.mjs";
-import { apiUpload, useAppAndBrowser } from "./harness";
+
+import { uploadGeneratedTrtllm, useAppAndBrowser } from "./harness";
 
 // The generated run follows TensorRT-LLM's perf-metrics records (see test/generators/trtllm.mjs
 // for the producer source it mirrors); here it only has to give the breakdown view bars to open.
@@ -22,18 +19,9 @@ describe("run page shell: history, tabs, keyboard, chart names", () => {
   let runId = "";
 
   beforeAll(async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-shell-"));
-    const gen = generateTrtllmRun({
-      dir,
-      mode: "disaggregated",
-      requests: 60,
-      seed: 5,
-      ctxWorkers: 1,
-      genWorkers: 1,
-    });
-    const run = await apiUpload(
+    const run = await uploadGeneratedTrtllm(
       t.app.url,
-      gen.files.map((p) => ({ path: p })),
+      { mode: "disaggregated", requests: 60, seed: 5, ctxWorkers: 1, genWorkers: 1 },
       { name: "e2e shell" },
     );
     runId = run.id;
@@ -186,18 +174,9 @@ describe("run page shell: history, tabs, keyboard, chart names", () => {
   });
 
   it("writes legend text in the text colour, not the series colour", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-shell-b-"));
-    const gen = generateTrtllmRun({
-      dir,
-      mode: "disaggregated",
-      requests: 40,
-      seed: 6,
-      ctxWorkers: 1,
-      genWorkers: 1,
-    });
-    const other = await apiUpload(
+    const other = await uploadGeneratedTrtllm(
       t.app.url,
-      gen.files.map((p) => ({ path: p })),
+      { mode: "disaggregated", requests: 40, seed: 6, ctxWorkers: 1, genWorkers: 1 },
       { name: "e2e shell b" },
     );
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });

@@ -14,7 +14,7 @@ import { requestListSchema, type RequestList } from "@/lib/api/aiperf-requests";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 import { formatMs } from "@/lib/format-number";
 import { fixture } from "../helpers/test-app";
-import { apiUpload, gotoHydrated, shot, useAppAndBrowser } from "./harness";
+import { apiUpload, forEachLook, gotoHydrated, shot, useAppAndBrowser } from "./harness";
 
 describe("slowest requests open their request", () => {
   const t = useAppAndBrowser();
@@ -53,14 +53,10 @@ describe("slowest requests open their request", () => {
     expect(first.rid).not.toBeNull();
     expect(second.rid).not.toBeNull();
 
-    for (const [width, height] of [
-      [1440, 900],
-      [390, 844],
-    ])
-      for (const scheme of ["light", "dark"] as const) {
-        const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
-        const page = await context.newPage();
-        await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=latency`);
+    await forEachLook(
+      t.browser,
+      `${t.app.url}/runs/${run.id}?view=latency`,
+      async (page, { width, scheme }) => {
         const table = page.getByTestId("slowest-requests");
         await table.waitFor({ timeout: 30_000 });
         const buttons = table.locator("tbody tr button[data-rid]");
@@ -98,8 +94,12 @@ describe("slowest requests open their request", () => {
           .toBe(first.requestId);
         await page.goBack();
         await expect.poll(() => detail.count()).toBe(0);
-        await context.close();
-      }
+      },
+      [
+        [1440, 900],
+        [390, 844],
+      ],
+    );
   });
 
   it("a list stored before rows carried ids keeps its rows plain and says once that re-ingest opens them", async () => {

@@ -131,6 +131,33 @@ export async function uploadRun(
   return ((await res.json()) as { id: string }).id;
 }
 
+/** The records and summary a generated aiperf run (test/generators/aiperf.mjs) wrote in `dir`, as uploadRequest takes them. */
+export function aiperfExportFiles(dir: string): Array<{ name: string; path: string }> {
+  return ["profile_export.jsonl", "profile_export_aiperf.json"].map((name) => ({
+    name,
+    path: path.join(dir, name),
+  }));
+}
+
+/**
+ * Generates an aiperf run of `opts` (records only, no CSV) in a temporary folder, uploads its
+ * records and summary with `fields`, and returns the new run's id.
+ */
+export async function uploadGeneratedAiperf(
+  opts: Record<string, unknown>,
+  fields: Record<string, string> = {},
+): Promise<string> {
+  // @ts-expect-error plain ESM generator without type declarations
+  const { generateAiperfRun } = await import("../generators/aiperf.mjs");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-aiperf-"));
+  try {
+    await generateAiperfRun(dir, { csv: false, ...opts });
+    return await uploadRun(aiperfExportFiles(dir), fields);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export const idParams = (id: string) => ({ params: Promise.resolve({ id }) });
 
 /** Waits until the run is `ready` with its drill-down built, as `GET /api/runs/{id}` reports it. */

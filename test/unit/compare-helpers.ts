@@ -21,6 +21,25 @@ export function endpoint(e: Partial<EndpointRow> & Pick<EndpointRow, "endpoint">
   return { ...EMPTY_ENDPOINT, ...e };
 }
 
+/** An aiperf requests block of 10 requests over 10 s (TTFT p50 100 ms, E2E p50 1 s); `over` changes it. */
+export function aiperfRequests(
+  over: Partial<NonNullable<RunSummary["requests"]>> = {},
+): NonNullable<RunSummary["requests"]> {
+  return {
+    source: "aiperf",
+    count: 10,
+    errorCount: 0,
+    warmupCount: 0,
+    durationS: 10,
+    ttftMs: stats(100),
+    e2eMs: stats(1000),
+    itlMs: null,
+    inputTokens: null,
+    outputTokens: null,
+    ...over,
+  };
+}
+
 /** A run summary with every block empty, as the store composes it; tests fill what they compare. */
 export function summary(id: string, over: Partial<RunSummary> = {}): RunSummary {
   const run = runRow({ id, name: id, status: "ready", updated_at: 0, created_at: Date.parse("2026-11-29") });

@@ -3,7 +3,7 @@ import { collectorMismatches, effectiveCollectors } from "@/lib/metrics/collecto
 import { absentMetrics, compareRuns, computeDelta, runMetrics, SEGMENTS_NAME } from "@/lib/metrics/compare";
 import { segmentStats } from "@/lib/metrics/time-breakdown";
 import { endpointHitRates, roleHitRates } from "@/lib/metrics/compare-endpoints";
-import { endpoint, stats, summary } from "./compare-helpers";
+import { aiperfRequests, endpoint, stats, summary } from "./compare-helpers";
 
 describe("computeDelta", () => {
   it("lower-is-better: a smaller latency is better, with absolute and % change", () => {
@@ -39,20 +39,11 @@ describe("computeDelta", () => {
 
 describe("runMetrics / compareRuns", () => {
   const base = summary("base", {
-    requests: {
-      source: "aiperf",
-      count: 10,
-      errorCount: 0,
-      warmupCount: 0,
-      durationS: 10,
+    requests: aiperfRequests({
       ttftMs: stats(100, { p90: 180 }),
-      e2eMs: stats(1000),
-      itlMs: null,
-      inputTokens: null,
-      outputTokens: null,
       requestThroughputPerS: 5,
       outputTokenThroughputPerS: 500,
-    },
+    }),
     timeBreakdown: {
       mode: "aggregated",
       requestCount: 10,
@@ -157,19 +148,7 @@ describe("runMetrics / compareRuns", () => {
 
 describe("metrics no compared run has", () => {
   const aiperf = summary("aiperf", {
-    requests: {
-      source: "aiperf",
-      count: 10,
-      errorCount: 0,
-      warmupCount: 0,
-      durationS: 10,
-      ttftMs: stats(100),
-      e2eMs: stats(1000),
-      itlMs: null,
-      inputTokens: null,
-      outputTokens: null,
-      requestThroughputPerS: 5,
-    },
+    requests: aiperfRequests({ requestThroughputPerS: 5 }),
   });
 
   it("are named once, without the statistic, and never given a row", () => {

@@ -86,25 +86,22 @@ describe("plurals, ordinals and one time unit per table", () => {
 
 describe("properPlurals", () => {
   it("writes 'n thing(s)' as English, for the warnings stored before every writer counted", () => {
-    expect(properPlurals("1 request(s) had an end before the start")).toBe(
-      "1 request had an end before the start",
-    );
-    expect(properPlurals("3 aggregated worker record(s) in a disaggregated run")).toBe(
-      "3 aggregated worker records in a disaggregated run",
-    );
-    expect(properPlurals("GPU telemetry reports 1 GPU(s) through more than one exporter")).toBe(
-      "GPU telemetry reports 1 GPU through more than one exporter",
-    );
-    expect(properPlurals("Σ max_total_num_tokens over 2 DP rank(s)")).toBe(
-      "Σ max_total_num_tokens over 2 DP ranks",
-    );
-    expect(properPlurals("1,200 file(s) outside the run folders")).toBe(
-      "1,200 files outside the run folders",
-    );
-    expect(properPlurals("prefill and decode phase(s) without a server")).toBe(
-      "prefill and decode phases without a server",
-    );
-    expect(properPlurals("nothing to change")).toBe("nothing to change");
+    for (const [stored, shown] of [
+      ["1 request(s) had an end before the start", "1 request had an end before the start"],
+      [
+        "3 aggregated worker record(s) in a disaggregated run",
+        "3 aggregated worker records in a disaggregated run",
+      ],
+      [
+        "GPU telemetry reports 1 GPU(s) through more than one exporter",
+        "GPU telemetry reports 1 GPU through more than one exporter",
+      ],
+      ["Σ max_total_num_tokens over 2 DP rank(s)", "Σ max_total_num_tokens over 2 DP ranks"],
+      ["1,200 file(s) outside the run folders", "1,200 files outside the run folders"],
+      ["prefill and decode phase(s) without a server", "prefill and decode phases without a server"],
+      ["nothing to change", "nothing to change"],
+    ])
+      expect(properPlurals(stored)).toBe(shown);
   });
 });
 

@@ -15,7 +15,7 @@ import { requestsFromSummary } from "@/lib/metrics/requests-from-summary";
 import { segmentStats } from "@/lib/metrics/time-breakdown";
 import { segmentStatRows } from "@/lib/metrics/trtllm-chart-rows";
 import { analyze, fixtureFile } from "./aiperf-helpers";
-import { stats, summary } from "./compare-helpers";
+import { aiperfRequests, stats, summary } from "./compare-helpers";
 
 describe("p75 by the linear percentile rule", () => {
   it("is 32.5 on 10, 20, 30, 40: rank 0.75 × 3 = 2.25, a quarter of the way from 30 to 40", () => {
@@ -76,18 +76,7 @@ describe("p75 on the real aiperf run", () => {
 describe("p75 as a chosen statistic", () => {
   it("compare reads p75, and a summary stored before p75 was kept reads missing, not 0", () => {
     const withP75 = summary("a", {
-      requests: {
-        source: "aiperf",
-        count: 10,
-        errorCount: 0,
-        warmupCount: 0,
-        durationS: 1,
-        ttftMs: stats(40, { p75: 55 }),
-        e2eMs: stats(400),
-        itlMs: null,
-        inputTokens: null,
-        outputTokens: null,
-      },
+      requests: aiperfRequests({ durationS: 1, ttftMs: stats(40, { p75: 55 }), e2eMs: stats(400) }),
     });
     const m = new Map(runMetrics(withP75, "p75").map((x) => [x.key, x]));
     expect(m.get("ttft")).toMatchObject({ label: "TTFT p75", value: 55 });

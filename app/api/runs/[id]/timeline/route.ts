@@ -11,13 +11,11 @@ export const dynamic = "force-dynamic";
 
 /** The requests overlapping `from`…`to` (ms from the run's first request) on lanes; a labelled sample above `limit`. */
 export const GET = route(
-  { auth: "read", params: runParamsSchema, query: timelineQuerySchema },
+  { auth: "read", params: runParamsSchema, query: timelineQuerySchema, requestRows: true },
   async ({ app, params: { id }, query }) => {
     if (!(await getRun(app.store.db, id))) return null;
-    const building = await drilldownBuildingError(app.store.db, id);
-    if (building) return building;
     const text = await timelinePayloadText(app.store.db, id, query);
-    // A re-ingest that claimed the run after the check above has cleared its rows: say so, not 404.
+    // A re-ingest that claimed the run after the requestRows check has cleared its rows: say so, not 404.
     if (text === null)
       return (await drilldownBuildingError(app.store.db, id)) ?? notFound("per-request records");
     // The window's JSON as it was written (a stored first window is sent as stored); checked

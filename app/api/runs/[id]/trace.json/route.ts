@@ -3,7 +3,6 @@ import { runParamsSchema } from "@/lib/api/route-params";
 import { runTrace } from "@/lib/runs/run-trace";
 import { attachmentName, textStream } from "@/lib/server/download";
 import { jsonError } from "@/lib/server/http";
-import { drilldownBuildingError } from "@/lib/server/drilldown-guard";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
@@ -12,10 +11,8 @@ const traceQuerySchema = z.object({ source: z.enum(["trtllm", "aiperf"]).optiona
 
 /** GET /api/runs/{id}/trace.json → the run's requests as a Chrome JSON trace, streamed. */
 export const GET = route(
-  { auth: "read", params: runParamsSchema, query: traceQuerySchema, heavy: true },
+  { auth: "read", params: runParamsSchema, query: traceQuerySchema, heavy: true, requestRows: true },
   async ({ app, params: { id }, query }) => {
-    const building = await drilldownBuildingError(app.store.db, id);
-    if (building) return building;
     const trace = await runTrace(app.store.db, id, query.source);
     if (trace === null) return null;
     if (trace === "empty")

@@ -1,7 +1,6 @@
 import { requestListQuerySchema, requestListSchema } from "@/lib/api/aiperf-requests";
 import { runParamsSchema } from "@/lib/api/route-params";
 import { jsonOk } from "@/lib/server/http";
-import { drilldownBuildingError } from "@/lib/server/drilldown-guard";
 import { route } from "@/lib/server/route";
 import { slowestRequests } from "@/lib/store/aiperf-requests";
 import { getRun } from "@/lib/store/runs-repo";
@@ -10,11 +9,9 @@ export const dynamic = "force-dynamic";
 
 /** The run's aiperf requests ordered by TTFT, end-to-end latency, ITL or start (≤ 200 rows). */
 export const GET = route(
-  { auth: "read", params: runParamsSchema, query: requestListQuerySchema },
+  { auth: "read", params: runParamsSchema, query: requestListQuerySchema, requestRows: true },
   async ({ app, params: { id }, query }) => {
     if (!(await getRun(app.store.db, id))) return null;
-    const building = await drilldownBuildingError(app.store.db, id);
-    if (building) return building;
     return jsonOk(requestListSchema, await slowestRequests(app.store.db, id, query));
   },
 );

@@ -1,7 +1,6 @@
 import { timelineRequestParamsSchema } from "@/lib/api/route-params";
 import { timelineRequestSchema } from "@/lib/api/timeline";
 import { jsonOk } from "@/lib/server/http";
-import { drilldownBuildingError } from "@/lib/server/drilldown-guard";
 import { route } from "@/lib/server/route";
 import { timelineRequest } from "@/lib/runs/run-timeline";
 
@@ -9,10 +8,8 @@ export const dynamic = "force-dynamic";
 
 /** One aiperf request of the timeline by the id its bar carries (TensorRT-LLM bars open /trtllm/requests/{idx}). */
 export const GET = route(
-  { auth: "read", params: timelineRequestParamsSchema, resource: "request" },
+  { auth: "read", params: timelineRequestParamsSchema, resource: "request", requestRows: true },
   async ({ app, params }) => {
-    const building = await drilldownBuildingError(app.store.db, params.id);
-    if (building) return building;
     const r = await timelineRequest(app.store.db, params.id, params.rid);
     return r ? jsonOk(timelineRequestSchema, r) : null;
   },

@@ -1,7 +1,6 @@
 import { timelineRequestParamsSchema } from "@/lib/api/route-params";
 import { requestJourneySchema } from "@/lib/api/request-journey";
 import { jsonOk } from "@/lib/server/http";
-import { drilldownBuildingError } from "@/lib/server/drilldown-guard";
 import { route } from "@/lib/server/route";
 import { timelineRequestJourney } from "@/lib/runs/request-journey";
 
@@ -9,10 +8,8 @@ export const dynamic = "force-dynamic";
 
 /** One aiperf request of the timeline with its Dynamo spans and trace row on one axis; 404 without them. */
 export const GET = route(
-  { auth: "read", params: timelineRequestParamsSchema, resource: "request" },
+  { auth: "read", params: timelineRequestParamsSchema, resource: "request", requestRows: true },
   async ({ app, params }) => {
-    const building = await drilldownBuildingError(app.store.db, params.id);
-    if (building) return building;
     const j = await timelineRequestJourney(app.store.db, params.id, params.rid);
     return j ? jsonOk(requestJourneySchema, j) : null;
   },
