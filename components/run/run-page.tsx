@@ -9,6 +9,7 @@ import { runQueryOptions } from "@/lib/api/query-options";
 import { RunHeader } from "./run-header";
 import { RUN_VIEW_COMPONENTS } from "./run-view-components";
 import { runSearchParams } from "./search-params";
+import { ViewPreview } from "./view-preview";
 import { VIEW_PANEL_ID, ViewTabs, viewTabId } from "./view-tabs";
 
 export function RunPage({ id }: { id: string }) {
@@ -30,14 +31,9 @@ export function RunPage({ id }: { id: string }) {
         <div id={VIEW_PANEL_ID} role="tabpanel" aria-labelledby={viewTabId(view)} className="min-w-0">
           {run.status === "ready" ? (
             <ChartSourceProvider source={{ name: run.name, filePrefix: run.name }}>
-              {/* A view's code loads with its first visit: only the panel waits for it. */}
-              <Suspense
-                fallback={
-                  <p className="text-sm text-muted" aria-busy="true">
-                    Loading this view…
-                  </p>
-                }
-              >
+              {/* A view's code loads with its first visit: meanwhile (and without JavaScript) the
+                  panel shows what the server knows of the view, never a bare loading line. */}
+              <Suspense fallback={<ViewPreview run={run} view={view} />}>
                 <View run={run} />
               </Suspense>
             </ChartSourceProvider>
