@@ -16,21 +16,25 @@ import { requestWords } from "@/lib/metrics/request-words";
 import { useStillFigureList } from "./still-figures";
 
 /**
- * What a view shows from the run's summary alone while its code loads, and for good when the
- * browser runs no JavaScript: the view's headline numbers (the Overview's tiles, the same
+ * What a view shows from the run's summary alone while its code loads (without the drawings), and
+ * what a browser without JavaScript shows in its place (components/run/run-page.tsx): the view's headline numbers (the Overview's tiles, the same
  * figures), the tables the summary holds (latency statistics, the time breakdown's segments, the
  * endpoints, the files) and the figures the server drew (lib/runs/first-figures.ts). It is the
  * page's own HTML, never a bare loading line; the view replaces it once its code has loaded.
  */
-export function ViewPreview({ run, view }: { run: RunSummary; view: RunViewId }) {
+export function ViewPreview({
+  run,
+  view,
+  drawings = true,
+}: {
+  run: RunSummary;
+  view: RunViewId;
+  /** The server's drawings too (the page's HTML for a browser without JavaScript) */
+  drawings?: boolean;
+}) {
   const tiles = previewTiles(run, view);
   return (
-    <div className="space-y-4" data-testid="view-preview" data-view={view} aria-busy="true">
-      <noscript>
-        <p className="text-sm text-muted">
-          Charts are drawn with JavaScript: below are the figures the server has for this view.
-        </p>
-      </noscript>
+    <div className="space-y-4" data-testid="view-preview" data-view={view}>
       {tiles.length > 0 ? (
         <div className="grid grid-cols-2 gap-3 md:grid-cols-4" data-testid="preview-tiles">
           {tiles.map((t) => (
@@ -50,7 +54,7 @@ export function ViewPreview({ run, view }: { run: RunSummary; view: RunViewId })
           ))}
         </div>
       ) : null}
-      <ViewTables run={run} view={view} />
+      <ViewTables run={run} view={view} drawings={drawings} />
     </div>
   );
 }
@@ -77,10 +81,10 @@ function previewTiles(run: RunSummary, view: RunViewId): Tile[] {
   return tiles.length > 0 || view === "files" ? tiles : headlineTiles(run);
 }
 
-function ViewTables({ run, view }: { run: RunSummary; view: RunViewId }) {
+function ViewTables({ run, view, drawings }: { run: RunSummary; view: RunViewId; drawings: boolean }) {
   switch (view) {
     case "latency":
-      return <LatencyPreview run={run} />;
+      return <LatencyPreview run={run} drawings={drawings} />;
     case "breakdown":
       return <SegmentsTable run={run} />;
     case "endpoints":
@@ -93,8 +97,9 @@ function ViewTables({ run, view }: { run: RunSummary; view: RunViewId }) {
 }
 
 /** The distribution the server drew (aiperf records) and the run's latency statistics. */
-function LatencyPreview({ run }: { run: RunSummary }) {
-  const stills = useStillFigureList();
+function LatencyPreview({ run, drawings }: { run: RunSummary; drawings: boolean }) {
+  const all = useStillFigureList();
+  const stills = drawings ? all : [];
   const latency = run.timeBreakdown?.latency ?? null;
   return (
     <>

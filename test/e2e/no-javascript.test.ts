@@ -46,8 +46,10 @@ describe("run views with JavaScript off", () => {
         if (!view.hasData(run)) continue;
         await page.goto(`${t.app.url}/runs/${run.id}?view=${view.id}`);
         const panel = page.locator("#run-view-panel");
-        const preview = panel.getByTestId("view-preview");
-        expect(await preview.isVisible(), `${run.name} · ${view.label}`).toBe(true);
+        // The preview the panel shows without JavaScript, the live view's part hidden.
+        const preview = panel.locator('[data-testid="view-preview"]:visible');
+        expect(await preview.count(), `${run.name} · ${view.label}`).toBe(1);
+        expect(await panel.getByTestId("no-javascript").isVisible()).toBe(true);
         const text = (await panel.innerText()).trim();
         expect(text, `${run.name} · ${view.label}`).not.toContain("Loading this view");
         // Real content: at least one figure with a digit in a tile or a table cell.
@@ -78,22 +80,24 @@ describe("run views with JavaScript off", () => {
         });
         const page = await context.newPage();
         await page.goto(`${t.app.url}/runs/${aiperf.id}?view=latency`);
-        const preview = page.locator("#run-view-panel").getByTestId("view-preview");
+        const preview = page.locator('#run-view-panel [data-testid="view-preview"]:visible');
         expect(await preview.locator('[data-stat="ttftMs-count"]').innerText()).toBe(
           aiperf.requests!.ttftMs!.count.toLocaleString("en-US"),
         );
         // The server's drawing of the distribution: bars in an SVG, visible without the chart library.
-        const still = preview.locator('[data-still="latency-histogram/ttftMs"] svg');
+        const still = preview.locator('[data-still="latency-histogram/ttftMs"] svg[data-first-figure]');
         expect(await still.isVisible()).toBe(true);
         expect(await still.locator("rect, path").count()).toBeGreaterThan(5);
         await shot(page, `nojs-latency-${scheme}-${width}.png`);
 
         await page.goto(`${t.app.url}/runs/${trtllm.id}?view=latency`);
-        const trt = page.locator("#run-view-panel").getByTestId("view-preview");
+        const trt = page.locator('#run-view-panel [data-testid="view-preview"]:visible');
         expect(await trt.locator('[data-stat="ttftMs-count"]').innerText()).toBe("300");
 
         await page.goto(`${t.app.url}/runs/${trtllm.id}?view=breakdown`);
-        const rows = page.locator("#run-view-panel").getByTestId("preview-segments").locator("tbody tr");
+        const rows = page
+          .locator('#run-view-panel [data-testid="preview-segments"]:visible')
+          .locator("tbody tr");
         expect(await rows.count()).toBe(trtllm.timeBreakdown!.segments.length);
         expect(await rows.first().isVisible()).toBe(true);
         await shot(page, `nojs-breakdown-${scheme}-${width}.png`);
