@@ -65,7 +65,7 @@ export function TrtllmSlowestRequests({
         rowKey={(r) => String(r.idx)}
         definition={{
           ...TRTLLM_COMPLETED,
-          method: `the server's own stamps from TensorRT-LLM perf metrics; the ${rows.length} largest of ${plural(count, "request")} that recorded it; start is seconds from the first arrival`,
+          method: `the server's own stamps from TensorRT-LLM perf metrics; ${rows.length < count ? `the ${rows.length} largest of the ${plural(count, "request")} that recorded it` : `every request that recorded it (${count})`}; start is seconds from the first arrival`,
         }}
         definitionNote="one time unit for the table"
         columns={[
