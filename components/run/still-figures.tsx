@@ -22,3 +22,8 @@ export function StillFigures({
 export function useStillFigure(key: string): string | undefined {
   return useContext(StillFiguresContext)[key];
 }
+
+/** Every figure the server drew, as `[key, svg]` pairs, in the order it drew them. */
+export function useStillFigureList(): Array<[string, string]> {
+  return Object.entries(useContext(StillFiguresContext));
+}

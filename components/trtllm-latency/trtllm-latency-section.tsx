@@ -17,6 +17,7 @@ import {
   type TrtllmLatencyId,
 } from "./latency-definitions";
 import { TrtllmLatencyStatsTable } from "./latency-stats-table";
+import { TrtllmSlowestRequests } from "./slowest-requests";
 import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 import { trtllmLatencyOverTimeFigure } from "@/lib/metrics/figures/latency-over-time";
 import { trtllmLatencyDistributionFigures } from "@/lib/metrics/figures/latency-distribution";
@@ -85,6 +86,7 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
       {afterFirst && overTime.data && pointCount > 1 ? (
         <ChartFigure figure={trtllmLatencyOverTimeFigure(overTime.data, metric)} />
       ) : null}
+      <TrtllmSlowestRequests runId={runId} metric={metric} label={label} enabled={afterFirst} />
     </div>
   );
 }

@@ -38,6 +38,7 @@ import {
   segmentsPayloadSchema,
   stepsPayloadSchema,
   trtllmLatencyOverTimePayloadSchema,
+  trtllmSlowestPayloadSchema,
   upgradeSegmentsPayload,
 } from "./trtllm-charts";
 import { reuseIntervalsPayloadSchema, turnsPayloadSchema, upgradeTurnsPayload } from "./turns";
@@ -222,6 +223,12 @@ export const TRTLLM_CHARTS = {
     schema: trtllmLatencyOverTimePayloadSchema,
     version: 1,
     title: "Server latency over time",
+  }),
+  slowest: defineChart({
+    key: "trtllm-slowest",
+    schema: trtllmSlowestPayloadSchema,
+    version: 1,
+    title: "Slowest requests (server latency)",
   }),
 } as const;
 

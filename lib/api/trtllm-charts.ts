@@ -203,3 +203,36 @@ export const trtllmLatencyOverTimePayloadSchema = z.object({
   points: timePoints("ttftMs", "e2eMs", "tpotMs"),
 });
 export type TrtllmLatencyOverTimePayload = z.infer<typeof trtllmLatencyOverTimePayloadSchema>;
+
+/** Rows per list of the latency view's slowest requests. */
+export const TRTLLM_SLOWEST_LIMIT = 10;
+
+const trtllmSlowestRowsSchema = z.array(
+  z.object({
+    /** The request's position in the run: the id its detail opens by (`/trtllm/requests/{idx}`, the timeline's `req`) */
+    idx: z.number().int(),
+    /** The engine's request_id (the generation record's when disaggregated) */
+    requestId: z.string().nullable(),
+    /** The disagg server's request id, when the records carry one */
+    disaggRequestId: z.string().nullable(),
+    ...nullableNumbers("startS", "ttftMs", "e2eMs", "tpotMs", "outputTokens"),
+  }),
+);
+
+/**
+ * The latency view's slowest requests of a TensorRT-LLM run: per metric, the requests with the
+ * largest server TTFT, E2E or TPOT (docs/metrics.md §Request latency from perf metrics), largest
+ * first, ties in arrival order; `counts` are the requests that recorded each metric.
+ */
+export const trtllmSlowestPayloadSchema = z.object({
+  total: z.number(),
+  limit: z.number(),
+  counts: z.object({ ttftMs: z.number(), e2eMs: z.number(), tpotMs: z.number() }),
+  lists: z.object({
+    ttftMs: trtllmSlowestRowsSchema,
+    e2eMs: trtllmSlowestRowsSchema,
+    tpotMs: trtllmSlowestRowsSchema,
+  }),
+});
+export type TrtllmSlowestPayload = z.infer<typeof trtllmSlowestPayloadSchema>;
+export type TrtllmSlowestRow = TrtllmSlowestPayload["lists"]["ttftMs"][number];

@@ -29,6 +29,7 @@ import {
 import { StepValues, packedStepsJson } from "./trtllm-steps";
 import { generationStepsOf, outputTokensOf, requestLatency, TrtllmLatencyColumns } from "./trtllm-latency";
 import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
+import { TrtllmSlowest } from "./trtllm-slowest";
 
 export interface TrtllmSummary {
   timeBreakdown: TimeBreakdownBlock;
@@ -71,6 +72,7 @@ export async function summarizeTrtllm(
   const chunkValues = new StepValues("chunks");
   const segmentColumns = new SegmentColumns(mode, requests.length);
   const latency = new TrtllmLatencyColumns(requests.length);
+  const slowest = new TrtllmSlowest();
   // Arrival ms per request, NaN when not recorded.
   const arrivals = new Float64Array(requests.length);
   const prefillTally = new BlockTally();
@@ -137,13 +139,19 @@ export async function summarizeTrtllm(
     // The drill-down's own TTFT and E2E, so the distribution and a request's detail never differ.
     const genSteps = generationStepsOf(steps.length, stepRec, mode === "disaggregated");
     if (steps.length === 0 && genSteps > 0) latency.tokensFromIterations++;
-    latency.set(
+    const outputTokens = outputTokensOf(genSteps, stepRec?.speculative ?? null);
+    latency.set(idx, row.ttft_ms, row.e2e_ms, outputTokens, reqLatency.oneResponse);
+    const tpot = latency.tpotMs[idx];
+    slowest.add({
       idx,
-      row.ttft_ms,
-      row.e2e_ms,
-      outputTokensOf(genSteps, stepRec?.speculative ?? null),
-      reqLatency.oneResponse,
-    );
+      requestId: row.request_id,
+      disaggRequestId: row.disagg_request_id,
+      startS: row.arrival_ms === null ? null : row.arrival_ms / 1000,
+      ttftMs: row.ttft_ms,
+      e2eMs: row.e2e_ms,
+      tpotMs: Number.isFinite(tpot) ? tpot : null,
+      outputTokens,
+    });
     const written = emit(row);
     if (written) await written;
   }
@@ -220,6 +228,7 @@ export async function summarizeTrtllm(
       [TRTLLM_CHARTS.steps.key]: stepsPayload,
       [TRTLLM_CHARTS.latencyDistribution.key]: latencySummary.distribution,
       [TRTLLM_CHARTS.latencyOverTime.key]: latency.overTime(arrivals),
+      [TRTLLM_CHARTS.slowest.key]: slowest.payload(),
     },
     warnings,
     requestCount: requests.length + join.leftOut.length,

@@ -8,7 +8,8 @@
  * "Before hydration" is a page whose script files are never served: the HTML's own inline
  * scripts run (the theme, and React's placing of the view's streamed part, which arrives in the
  * same response as a hidden segment), React never starts. With JavaScript off altogether that
- * segment stays hidden and the panel says "Loading this view…", as every view's does.
+ * segment stays hidden and the panel shows the view's preview from the summary, with these same
+ * drawings (components/run/view-preview.tsx, test/e2e/no-javascript.test.ts).
  */
 import path from "node:path";
 import type { Browser, BrowserContextOptions } from "playwright-core";

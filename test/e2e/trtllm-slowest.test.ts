@@ -1,0 +1,59 @@
+/**
+ * The Latency view of a TensorRT-LLM-only run (the example's perf metrics, no aiperf records)
+ * lists its slowest requests by server TTFT, E2E and TPOT; a row's request ID opens that
+ * request's waterfall below the table, by its place in the run (`req` in the URL, the timeline's),
+ * and Back closes it. Screenshots go to RUNLENS_SCREENSHOT_DIR.
+ */
+import { describe, expect, it } from "vitest";
+import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
+import { trtllmSlowestPayloadSchema } from "@/lib/api/trtllm-charts";
+import { gotoHydrated, shot, useAppAndBrowser } from "./harness";
+
+describe("slowest requests of a TensorRT-LLM run", () => {
+  const t = useAppAndBrowser({ env: { RUNLENS_EXAMPLES: "on" } });
+
+  it("lists the ten slowest by the metric picked and opens a row's waterfall; Back closes it", async () => {
+    const { runs } = (await (await fetch(`${t.app.url}/api/runs?label=trtllm`)).json()) as {
+      runs: Array<{ id: string; name: string }>;
+    };
+    const run = runs.find((r) => r.name.includes("300 requests (synthetic)"))!;
+    let res: Response | null = null;
+    await expect
+      .poll(
+        async () => {
+          res = await fetch(`${t.app.url}/api/runs/${run.id}/charts/${TRTLLM_CHARTS.slowest.key}`);
+          return res.status;
+        },
+        { timeout: 120_000 },
+      )
+      .toBe(200);
+    const payload = trtllmSlowestPayloadSchema.parse(await res!.json());
+
+    for (const [width, height] of [
+      [1440, 900],
+      [390, 844],
+    ])
+      for (const scheme of ["light", "dark"] as const) {
+        const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
+        const page = await context.newPage();
+        await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=latency&metric=e2eMs`);
+        const table = page.getByTestId("trtllm-slowest-requests");
+        await table.waitFor({ timeout: 30_000 });
+        const buttons = table.locator("tbody tr button[data-rid]");
+        expect(await buttons.count()).toBe(payload.lists.e2eMs.length);
+        const first = payload.lists.e2eMs[0];
+        expect(await buttons.first().getAttribute("data-rid")).toBe(String(first.idx));
+
+        await buttons.first().click();
+        const detail = page.getByTestId("trtllm-slowest-request-detail");
+        await detail.waitFor({ timeout: 15_000 });
+        await expect.poll(() => new URL(page.url()).searchParams.get("req")).toBe(String(first.idx));
+        expect(await buttons.first().getAttribute("aria-expanded")).toBe("true");
+        await shot(page, `trtllm-slowest-${scheme}-${width}.png`);
+
+        await page.goBack();
+        await expect.poll(() => detail.count(), { timeout: 15_000 }).toBe(0);
+        await context.close();
+      }
+  });
+});
