@@ -152,6 +152,9 @@ async function benchTimelineOnly(store, inputs) {
         process.stderr.write(`[${store}] ${input.label}: upload … `);
         const up = await streamUpload(server.url, input.files, { name: `bench ${input.kind}` });
         const ready = await readyTimes(server.url, up.body.id, up.startedAt);
+        // One upload's growth, once it has settled; with --repeat the later uploads share its blobs.
+        if (dirBefore !== null && repeat === 1)
+          dataDirGrowthBytes = (await settledDirBytes(dataDir)) - dirBefore;
         process.stderr.write(
           `${up.seconds.toFixed(1)} s ${up.body.status}, drill-down ready at ${ready.drilldownReadySeconds?.toFixed(1) ?? "–"} s\n`,
         );
@@ -269,15 +272,46 @@ async function profileStore(store, inputs) {
   }
 }
 
-/** Bytes of every file under dir (the data dir's size on disk, as the files say). */
-function dirBytes(dir) {
+/**
+ * Bytes of every file under dir (the data dir's size on disk, as the files say), each file once:
+ * a Parquet cache file hard-linked to its blob is one file, not two.
+ */
+function dirBytes(dir, seen = new Set()) {
   let total = 0;
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) total += dirBytes(p);
-    else if (e.isFile()) total += fs.statSync(p).size;
+    if (e.isDirectory()) total += dirBytes(p, seen);
+    else if (e.isFile()) {
+      const st = fs.statSync(p);
+      const inode = `${st.dev}:${st.ino}`;
+      if (seen.has(inode)) continue;
+      seen.add(inode);
+      total += st.size;
+    }
   }
   return total;
+}
+
+/** Whether any blob under dir still waits for its background gzip (a `.raw` file). */
+function rawBlobsLeft(dir) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (e.isDirectory() && rawBlobsLeft(path.join(dir, e.name))) return true;
+    if (e.isFile() && e.name.endsWith(".raw")) return true;
+  }
+  return false;
+}
+
+/**
+ * The data dir's size once the upload's background work is done (drill-down ready, raw files
+ * gzipped, the WAL truncated): what the upload leaves on disk, as docs/performance.md §Data dir
+ * growth measures it. Waits at most 120 s for the gzip, then measures what is there.
+ */
+async function settledDirBytes(dataDir) {
+  const until = Date.now() + 120_000;
+  while (rawBlobsLeft(dataDir) && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
+  // The WAL is truncated after the background gzip: give it a moment to land.
+  await new Promise((r) => setTimeout(r, 1_000));
+  return dirBytes(dataDir);
 }
 
 async function benchStore(store, inputs, floors) {
@@ -305,7 +339,6 @@ async function benchStore(store, inputs, floors) {
         const rss = sampleRss(server.pid);
         const up = await streamUpload(server.url, input.files, { name: `bench ${input.kind}` });
         uploads.push({ ...up, mem: rss.stop() });
-        if (i === 0 && dirBefore !== null) dataDirGrowthBytes = dirBytes(dataDir) - dirBefore;
         process.stderr.write(`${up.seconds.toFixed(1)} s ${up.body.status}, `);
       }
       const byTime = [...uploads].sort((a, b) => a.seconds - b.seconds);
@@ -313,6 +346,9 @@ async function benchStore(store, inputs, floors) {
       const mem = uploads.reduce((a, u) => (u.mem.peakBytes > a.peakBytes ? u.mem : a), uploads[0].mem);
       const records = up.body.files.reduce((a, f) => a + f.records, 0);
       const ready = await readyTimes(server.url, up.body.id, up.startedAt);
+      // One upload's growth, once it has settled; with --repeat the later uploads share its blobs.
+      if (dirBefore !== null && repeat === 1)
+        dataDirGrowthBytes = (await settledDirBytes(dataDir)) - dirBefore;
       process.stderr.write(`summary GETs … `);
       const summary = await summaryLatency(server.url, up.body.id, 200);
       process.stderr.write(`reads under load … `);
