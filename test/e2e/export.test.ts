@@ -13,7 +13,7 @@ import { expectNamedTracks, expectNestedTracks, traceFileSchema } from "../helpe
 import { gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
 const REPORT_KEYS =
-  /^(aiperf-(distribution|over-time|ttft-vs-input|timeline|gpu|timeslices)|trtllm-|sm-endpoints$|sm-series-all$)/;
+  /^(aiperf-(distribution|over-time|ttft-vs-input|timeline|gpu|timeslices)|trtllm-(?!slowest$)|sm-endpoints$|sm-series-all$)/;
 
 describe("run exports", () => {
   const env = useAppAndBrowser({ env: { RUNLENS_EXAMPLES: "on" } });
@@ -113,6 +113,14 @@ describe("run exports", () => {
         ).toBe(1);
       if (await page.locator('figure[data-chart="aiperf-distribution-ttftMs-cdf"]').count())
         expect(await page.locator("h3", { hasText: /^Slowest \d+ of [\d,]+ requests by/ }).count()).toBe(3);
+      // A TensorRT-LLM run's slowest requests are tables, one per metric with requests that have it.
+      if ((await storedKeys(run.id)).includes("trtllm-slowest"))
+        expect(
+          await page
+            .locator("h3", { hasText: /^Slowest \d+ of [\d,]+ requests by server time to first token/ })
+            .count(),
+          run.name,
+        ).toBe(1);
       // Every chart payload the run stored for a view is in the report, drawn or said missing.
       const ids = await figures.evaluateAll((els) => els.map((e) => e.getAttribute("data-chart")!));
       for (const key of (await storedKeys(run.id)).filter((k) => REPORT_KEYS.test(k)))

@@ -26,7 +26,7 @@ import { renderReportInSteps, type Figure, type ReportDoc, type Section } from "
 import { atOnce, type Steps } from "@/lib/metrics/steps";
 import { inTurns } from "../in-turns";
 import { breakdownTables, endpointTables, latencyTables, summarySection } from "./run-sections";
-import { agreementTables, slowestTables } from "./tables-aiperf";
+import { agreementTables, slowestTables, trtllmSlowestTables } from "./tables-aiperf";
 import { AIPERF_CHARTS, SM_CHARTS, SM_SERIES, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 /** Every payload a report view draws from. */
@@ -57,7 +57,12 @@ function viewContent(
   switch (id) {
     case "latency":
       return {
-        blocks: () => [...latencyTables(run), ...agreementTables(p), ...slowestTables(p)],
+        blocks: () => [
+          ...latencyTables(run),
+          ...agreementTables(p),
+          ...slowestTables(p),
+          ...trtllmSlowestTables(p),
+        ],
         figures: latencyFigureParts(
           p,
           requestWords(run).itl.label,

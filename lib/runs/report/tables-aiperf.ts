@@ -7,7 +7,7 @@
 import { formatCount } from "@/lib/format-number";
 import { cell, type Payloads } from "./figure-kit";
 import type { Section } from "./html";
-import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
+import { AIPERF_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 const SORT_TITLE = { ttft: "time to first token", e2e: "end-to-end latency", itl: "inter-token latency" };
 
@@ -36,6 +36,48 @@ export function slowestTables(p: Payloads): Section["blocks"] {
           cell(r.e2eMs),
           cell(r.itlMs),
           cell(r.inputTokens, 0),
+          cell(r.outputTokens, 0),
+        ]),
+      },
+    }));
+}
+
+const TRTLLM_SORT_TITLE = {
+  ttftMs: "server time to first token",
+  e2eMs: "server end-to-end latency",
+  tpotMs: "time per output token",
+};
+
+/**
+ * The same tables for a TensorRT-LLM run's perf metrics: per metric, the requests with the largest
+ * server TTFT, E2E or TPOT, as the Latency view lists them (docs/metrics.md), with the engine's
+ * request id and the disagg server's where the records carry one.
+ */
+export function trtllmSlowestTables(p: Payloads): Section["blocks"] {
+  const s = p.get(TRTLLM_CHARTS.slowest);
+  if (!s || s.total === 0) return [];
+  return (["ttftMs", "e2eMs", "tpotMs"] as const)
+    .filter((k) => s.lists[k].length > 0)
+    .map((k) => ({
+      kind: "table" as const,
+      title: `Slowest ${formatCount(s.lists[k].length)} of ${formatCount(s.counts[k])} requests by ${TRTLLM_SORT_TITLE[k]}`,
+      table: {
+        columns: [
+          "request id",
+          "disagg request id",
+          "start (s)",
+          "TTFT (ms)",
+          "end-to-end (ms)",
+          "TPOT (ms)",
+          "output (tokens)",
+        ],
+        rows: s.lists[k].map((r) => [
+          r.requestId ?? "not recorded",
+          r.disaggRequestId ?? "not recorded",
+          cell(r.startS),
+          cell(r.ttftMs),
+          cell(r.e2eMs),
+          cell(r.tpotMs),
           cell(r.outputTokens, 0),
         ]),
       },
