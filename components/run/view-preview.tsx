@@ -34,7 +34,7 @@ export function ViewPreview({
 }) {
   const tiles = previewTiles(run, view);
   return (
-    <div className="space-y-4" data-testid="view-preview" data-view={view}>
+    <div className="space-y-4" data-testid="view-preview" data-preview-of={view}>
       {tiles.length > 0 ? (
         <div className="grid grid-cols-2 gap-3 md:grid-cols-4" data-testid="preview-tiles">
           {tiles.map((t) => (
