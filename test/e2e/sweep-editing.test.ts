@@ -70,7 +70,8 @@ describe("making and changing a sweep in the browser", () => {
     await page.waitForURL(/slo=/);
     const logx = page.getByLabel("log concurrency axis");
     await logx.check();
-    await page.waitForURL(/glogx=true/);
+    // Both the SLO and the log axis in the URL before the reload reads it back.
+    await page.waitForURL((u) => u.searchParams.has("slo") && u.searchParams.get("glogx") === "true");
     await page.reload();
     await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
     await expect.poll(() => page.getByLabel("log concurrency axis").isChecked()).toBe(true);
