@@ -5,6 +5,7 @@ import { properPlurals } from "@/lib/format-number";
 import { GoodputPanel } from "./goodput-panel";
 import { DerivedThroughputSection } from "./overview-derived";
 import { headlineTiles } from "./headline-tiles";
+import { TileGrid } from "./tile-grid";
 import type { Tile } from "./overview-request-tiles";
 
 export { serverTiles } from "./headline-tiles";
@@ -15,25 +16,7 @@ export function OverviewView({ run }: RunViewProps) {
   return (
     <div className="space-y-4">
       {tiles.length > 0 ? (
-        <div className="grid grid-cols-2 gap-3 md:grid-cols-4" data-testid="overview-tiles">
-          {tiles.map((t) => (
-            <div
-              key={t.label}
-              className={`rounded-lg border bg-card p-3 ${t.tone === "danger" ? "border-danger border-l-4" : "border-border"}`}
-              title={t.definition}
-              data-testid={t.testId}
-              data-tone={t.tone}
-            >
-              <div className="text-xs text-muted">{t.label}</div>
-              <div
-                className={`text-lg font-semibold tabular-nums ${t.tone === "danger" ? "text-danger" : ""}`}
-              >
-                {t.value}
-              </div>
-              {t.hint ? <div className="text-xs text-muted">{t.hint}</div> : null}
-            </div>
-          ))}
-        </div>
+        <TileGrid tiles={tiles} testId="overview-tiles" marked />
       ) : (
         <p className="text-sm text-muted">
           This run has no charted data yet: see the Files view for what was uploaded and how each file was

@@ -9,6 +9,7 @@ import { breakdownTiles, headlineTiles, serverTiles } from "@/components/run-vie
 import { requestTiles, type Tile } from "@/components/run-views/overview-request-tiles";
 import { TrtllmLatencyStatsTable } from "@/components/trtllm-latency/latency-stats-table";
 import { trtllmLatencyTiles } from "@/components/trtllm-latency/overview-tiles";
+import { TileGrid } from "@/components/run-views/tile-grid";
 import type { RunViewId } from "@/lib/api/run-views";
 import type { RunSummary } from "@/lib/api/schemas";
 import { formatBytes, formatCount, formatMs } from "@/lib/format-number";
@@ -35,25 +36,7 @@ export function ViewPreview({
   const tiles = previewTiles(run, view);
   return (
     <div className="space-y-4" data-testid="view-preview" data-preview-of={view}>
-      {tiles.length > 0 ? (
-        <div className="grid grid-cols-2 gap-3 md:grid-cols-4" data-testid="preview-tiles">
-          {tiles.map((t) => (
-            <div
-              key={t.label}
-              className={`rounded-lg border bg-card p-3 ${t.tone === "danger" ? "border-danger border-l-4" : "border-border"}`}
-              title={t.definition}
-            >
-              <div className="text-xs text-muted">{t.label}</div>
-              <div
-                className={`text-lg font-semibold tabular-nums ${t.tone === "danger" ? "text-danger" : ""}`}
-              >
-                {t.value}
-              </div>
-              {t.hint ? <div className="text-xs text-muted">{t.hint}</div> : null}
-            </div>
-          ))}
-        </div>
-      ) : null}
+      {tiles.length > 0 ? <TileGrid tiles={tiles} testId="preview-tiles" /> : null}
       <ViewTables run={run} view={view} drawings={drawings} />
     </div>
   );
