@@ -17,14 +17,17 @@ export const AIPERF_STATS_ROWS: Array<{ key: Metric; label: string; ms: boolean 
 export function LatencyStatsTable({
   requests,
   words = AIPERF_WORDS,
+  testId = "latency-stats",
 }: {
   requests: RequestsBlock;
+  /** The view's table keeps the default; a preview of the view names its copy apart */
+  testId?: string;
   /** Whose words the rows are in: an imported tool's TPOT is named TPOT */
   words?: RequestWords;
 }) {
   return (
     <StatsTable
-      testId="latency-stats"
+      testId={testId}
       rows={AIPERF_STATS_ROWS.map((r) => ({
         id: r.key,
         label: r.key === "itlMs" ? words.itl.label : r.label,

@@ -105,9 +105,9 @@ function LatencyPreview({ run, drawings }: { run: RunSummary; drawings: boolean 
         </div>
       ) : null}
       {run.requests ? (
-        <LatencyStatsTable requests={run.requests} words={requestWords(run)} />
+        <LatencyStatsTable requests={run.requests} words={requestWords(run)} testId="preview-latency-stats" />
       ) : latency ? (
-        <TrtllmLatencyStatsTable latency={latency} />
+        <TrtllmLatencyStatsTable latency={latency} testId="preview-trtllm-latency-stats" />
       ) : null}
     </>
   );

@@ -9,12 +9,19 @@ type Latency = NonNullable<TimeBreakdownBlock["latency"]>;
  * TTFT, E2E and TPOT statistics of a TensorRT-LLM run. A metric no request recorded gets no row
  * of blanks: one line under the table names it and says what would record it.
  */
-export function TrtllmLatencyStatsTable({ latency }: { latency: Latency }) {
+export function TrtllmLatencyStatsTable({
+  latency,
+  testId = "trtllm-latency-stats",
+}: {
+  latency: Latency;
+  /** The view's table keeps the default; a preview of the view names its copy apart */
+  testId?: string;
+}) {
   const rows = TRTLLM_LATENCY_OPTIONS.filter((o) => latency[o.id] !== null);
   const missing = TRTLLM_LATENCY_OPTIONS.filter((o) => latency[o.id] === null);
   return (
     <StatsTable
-      testId="trtllm-latency-stats"
+      testId={testId}
       rows={rows.map((o) => ({ id: o.id, label: `${o.label} (${o.short})`, ms: true, stats: latency[o.id] }))}
       definition={TRTLLM_COMPLETED}
       after={

@@ -50,7 +50,7 @@ describe("aiperf definitions and p75 on screen", () => {
     await page.getByRole("tab", { name: "Latency" }).click();
     await page.waitForURL(/view=latency/);
     // aiperf's own p75 of this run's TTFT is 70.0027035 ms; ours from the records is the same.
-    const p75 = page.locator('[data-stat="ttftMs-p75"]');
+    const p75 = page.getByTestId("latency-stats").locator('[data-stat="ttftMs-p75"]');
     await expect.poll(() => p75.textContent(), { timeout: 15_000 }).toBe("70 ms");
     const counts = (await page.getByTestId("request-counts").textContent())!;
     expect(counts).toContain("successful (aiperf's request count)198");
