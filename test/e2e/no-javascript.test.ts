@@ -32,6 +32,7 @@ describe("run views with JavaScript off", () => {
     return out;
   }
 
+  // Each test loads dozens of server-rendered pages in turn: on a loaded machine that takes minutes.
   it("every view of every example shows its figures, not a loading line", async () => {
     const runs = await exampleRuns();
     expect(runs.length).toBeGreaterThan(5);
@@ -62,7 +63,7 @@ describe("run views with JavaScript off", () => {
       }
     expect(checked).toBeGreaterThan(20);
     await context.close();
-  });
+  }, 600_000);
 
   it("the Latency and Breakdown views carry the summary's statistics, the server's drawing and every segment", async () => {
     const runs = await exampleRuns();
@@ -103,5 +104,5 @@ describe("run views with JavaScript off", () => {
         await shot(page, `nojs-breakdown-${scheme}-${width}.png`);
         await context.close();
       }
-  });
+  }, 600_000);
 });
