@@ -1,25 +1,13 @@
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, startNextServer } from "../helpers/next-server.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, freePort, ROOT, startNextServer } from "../helpers/next-server.mjs";
 import { waitUntil } from "../helpers/wait.mjs";
 import { TEMPLATE_CLAIM, TEMPLATE_DATA, TEMPLATE_FAILED, TEMPLATE_READY } from "./examples-setup";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 export interface RunningApp {
   url: string;
@@ -41,10 +29,13 @@ export async function startApp(
     throw new Error(`no production build in ${distDir}: run \`npx next build\` first`);
   const port = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-"));
+  const started = Date.now();
   const server = await startNextServer({
     port,
     env: { DATA_DIR: dataDir, RUNLENS_EXAMPLES: "off", DATABASE_URL: "", ...opts.env },
   });
+  // One line per server start, for counting them and their cost (test-results/e2e.log).
+  console.error(`[runlens e2e] server up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return {
     url: server.url,
     dataDir,
