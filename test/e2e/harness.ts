@@ -54,9 +54,30 @@ export async function startApp(
  */
 export async function launchBrowser(): Promise<Browser> {
   const shared = inject("browserWsEndpoint");
-  if (shared) return chromium.connect(shared);
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  const browser = shared
+    ? await chromium.connect(shared)
+    : await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  // Every page it opens may take NAVIGATION_MS to load, not Playwright's 30 s.
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultNavigationTimeout(NAVIGATION_MS);
+    return context;
+  };
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    page.context().setDefaultNavigationTimeout(NAVIGATION_MS);
+    return page;
+  };
+  return browser;
 }
+
+/**
+ * How long a page may take to load: on 2 cores with two browser-test files at once beside other
+ * work, a page the server renders has taken over Playwright's 30 s to reach "load".
+ */
+const NAVIGATION_MS = 90_000;
 
 /** Uploads files through the HTTP API (multipart) and returns the parsed 201 body. */
 export async function apiUpload(
