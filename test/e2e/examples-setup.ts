@@ -26,7 +26,20 @@ declare module "vitest" {
   }
 }
 
+/**
+ * Names a folder shared by several runs of the browser tests at once (test/run-all.mjs runs them in
+ * batches, two at a time once the unit tests are done): the examples are then seeded once for all
+ * of them, and the folder is left for whoever set it to remove.
+ */
+export const SHARED_TEMPLATE_ENV = "RUNLENS_E2E_EXAMPLES_TEMPLATE";
+
 export default function setup(project: TestProject): () => void {
+  const shared = process.env[SHARED_TEMPLATE_ENV];
+  if (shared) {
+    fs.mkdirSync(shared, { recursive: true });
+    project.provide("examplesTemplate", shared);
+    return () => {};
+  }
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-examples-"));
   project.provide("examplesTemplate", folder);
   return () => fs.rmSync(folder, { recursive: true, force: true });

@@ -1,25 +1,13 @@
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, startNextServer } from "../helpers/next-server.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, freePort, ROOT, startNextServer } from "../helpers/next-server.mjs";
 import { waitUntil } from "../helpers/wait.mjs";
 import { TEMPLATE_CLAIM, TEMPLATE_DATA, TEMPLATE_FAILED, TEMPLATE_READY } from "./examples-setup";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 export interface RunningApp {
   url: string;
@@ -41,10 +29,13 @@ export async function startApp(
     throw new Error(`no production build in ${distDir}: run \`npx next build\` first`);
   const port = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-"));
+  const started = Date.now();
   const server = await startNextServer({
     port,
     env: { DATA_DIR: dataDir, RUNLENS_EXAMPLES: "off", DATABASE_URL: "", ...opts.env },
   });
+  // One line per server start, for counting them and their cost (test-results/e2e.log).
+  console.error(`[runlens e2e] server up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return {
     url: server.url,
     dataDir,
@@ -63,9 +54,30 @@ export async function startApp(
  */
 export async function launchBrowser(): Promise<Browser> {
   const shared = inject("browserWsEndpoint");
-  if (shared) return chromium.connect(shared);
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  const browser = shared
+    ? await chromium.connect(shared)
+    : await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  // Every page it opens may take NAVIGATION_MS to load, not Playwright's 30 s.
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultNavigationTimeout(NAVIGATION_MS);
+    return context;
+  };
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    page.context().setDefaultNavigationTimeout(NAVIGATION_MS);
+    return page;
+  };
+  return browser;
 }
+
+/**
+ * How long a page may take to load: on 2 cores with two browser-test files at once beside other
+ * work, a page the server renders has taken over Playwright's 30 s to reach "load".
+ */
+const NAVIGATION_MS = 90_000;
 
 /** Uploads files through the HTTP API (multipart) and returns the parsed 201 body. */
 export async function apiUpload(

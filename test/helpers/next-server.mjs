@@ -29,13 +29,34 @@ const LOG_TAIL = 200_000;
  * `nodeArgs` go before the script (e.g. --cpu-prof); `stopGraceMs` is how long stop() waits for
  * the exit after SIGTERM (a CPU profile is written on the way out).
  */
-/** A TCP port free on the loopback interface now (for a server started next). */
+/**
+ * A TCP port free on the loopback interface now (for a server started next). With
+ * RUNLENS_E2E_PORTS="<first>-<last>" (test/run-all.mjs gives each of its concurrent browser-test
+ * runs a range of its own, below the kernel's ephemeral ports) the port is taken from that range, so
+ * two runs never pick the same port between one's check and its server's listen.
+ */
 export async function freePort() {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.RUNLENS_E2E_PORTS ?? "");
+  if (!range) return listenOnce(0);
+  const [first, last] = [Number(range[1]), Number(range[2])];
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = first + Math.floor(Math.random() * (last - first + 1));
+    try {
+      return await listenOnce(port);
+    } catch {
+      // taken: try another
+    }
+  }
+  throw new Error(`no free port in RUNLENS_E2E_PORTS=${process.env.RUNLENS_E2E_PORTS} after 50 tries`);
+}
+
+/** Listens on `port` (0: any) of 127.0.0.1, closes, and resolves with the port it had. */
+function listenOnce(port) {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
+    srv.listen(port, "127.0.0.1", () => {
+      const { port: got } = srv.address();
+      srv.close(() => resolve(got));
     });
     srv.on("error", reject);
   });
