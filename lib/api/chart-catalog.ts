@@ -26,7 +26,11 @@ import {
 import { slowestPayloadSchema, upgradeSlowestPayload } from "./aiperf-requests";
 import { agentSessionsPayloadSchema, upgradeAgentSessionsPayload } from "./agent-sessions";
 import { dynamoTraceSessionsPayloadSchema } from "./dynamo-trace";
-import { dynamoSpansPayloadSchema, dynamoTraceRequestsPayloadSchema } from "./request-journey";
+import {
+  dynamoSpanRootsPayloadSchema,
+  dynamoSpansPayloadSchema,
+  dynamoTraceRequestsPayloadSchema,
+} from "./request-journey";
 import { reuseLedgerPayloadSchema } from "./reuse-ledger";
 import { routerLogPayloadSchema, upgradeRouterLogPayload } from "./router-log";
 import { routerPredictionPayloadSchema } from "./router-prediction";
@@ -295,6 +299,18 @@ export const DYNAMO_SPANS_CHART = defineChart({
 });
 
 /**
+ * Stored with the run: each traced request's root span (times Unix epoch ms), what the journey
+ * summary joins; not served by the chart route (one row per traced request).
+ */
+export const DYNAMO_SPAN_ROOTS_CHART = defineChart({
+  key: "dynamo-span-roots",
+  schema: dynamoSpanRootsPayloadSchema,
+  version: 1,
+  title: "Dynamo root span per request",
+  served: false,
+});
+
+/**
  * Stored with the run: each Dynamo request-trace row's ids and times (Unix epoch ms), read by the
  * request journey only; not served by the chart route (one row per request of the trace).
  */
@@ -348,6 +364,7 @@ export const ALL_CHARTS: readonly ChartDef[] = [
   DYNAMO_TRACE_CHART,
   AGENT_SESSIONS_CHART,
   DYNAMO_SPANS_CHART,
+  DYNAMO_SPAN_ROOTS_CHART,
   DYNAMO_TRACE_REQUESTS_CHART,
   REUSE_LEDGER_CHART,
 ];

@@ -19,7 +19,7 @@ import type { Db } from "@/lib/store/db";
 import { getFiles, getRun } from "@/lib/store/runs-repo";
 import {
   aiperfTimedCount,
-  aiperfTracePages,
+  aiperfTraceSample,
   trtllmRequestCount,
   trtllmTracePages,
   type TrtllmTraceColumns,
@@ -164,15 +164,14 @@ async function* aiperfChunks(db: Db, run: RunRef, total: number): AsyncGenerator
   const fileNames = new Map((await getFiles(db, run.id)).map((f) => [f.id, f.name]));
   const procs = new ProcessTable();
   const lanes = new LaneTable();
-  // The over-time charts' rule: positions ⌊i · n / max⌋ of the start-ordered records.
+  // The over-time charts' rule: positions ⌊i · n / max⌋ of the start-ordered records, the only
+  // ones read.
   const step = total > MAX_POINTS ? total / MAX_POINTS : 1;
-  let position = 0;
+  const positions = Array.from({ length: kept }, (_, i) => Math.floor(i * step));
   let seq = 0;
-  for await (const rows of aiperfTracePages(db, run.id)) {
+  for await (const rows of aiperfTraceSample(db, run.id, positions)) {
     const events: TraceEvent[] = [];
     for (const r of rows) {
-      const at = position++;
-      if (seq >= kept || at !== Math.floor(seq * step)) continue;
       const own = aiperfRequestEvents(
         {
           seq: seq++,
