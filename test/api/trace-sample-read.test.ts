@@ -6,6 +6,9 @@
  * the sample dropped: on a 200,000-request run some 7 s of CPU in one export, most of it garbage
  * collection, which held /api/health for up to 2 s (node --cpu-prof at load 35).
  *
+ * And its events are written 200 requests a turn: the sample is one page, whose events were
+ * written in one 1.1 MB piece (0.3–0.7 s of the loop at load 40).
+ *
  * Not a timing: the rows DuckDB converts for the export are counted, and the trace's requests are
  * those at the sampled positions of the generated records (test/generators/aiperf.mjs), ordered
  * by their `request_start_ns` as aiperf writes it. On each store.
@@ -65,17 +68,27 @@ describe.each(TEST_STORES)("an aiperf trace reads only its sample (%s)", (_store
         yield rows;
       }
     });
-    let text: string;
+    const chunks: number[] = [];
+    let text = "";
     try {
       const res = await getTrace(new Request(`http://localhost/api/runs/${id}/trace.json`), idParams(id));
       expect(res.status).toBe(200);
-      text = await res.text();
+      const decoder = new TextDecoder();
+      const reader = res.body!.getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        chunks.push(r.value.byteLength);
+        text += decoder.decode(r.value, { stream: true });
+      }
+      text += decoder.decode();
     } finally {
       spy.mockRestore();
     }
     console.log(
-      `trace of ${RECORDS} records: ${converted} rows converted from DuckDB, ${text.length} characters`,
+      `trace of ${RECORDS} records: ${converted} rows converted from DuckDB, ${text.length} characters in ${chunks.length} chunks, the largest ${Math.max(...chunks)} B`,
     );
+    // Written 200 requests a turn (some 110 kB): before, the sample's events in one 1.1 MB piece.
+    expect(chunks.length).toBeGreaterThanOrEqual(KEPT / 200);
+    expect(Math.max(...chunks)).toBeLessThan(256 * 1024);
     const trace = JSON.parse(text) as {
       otherData: Record<string, string>;
       traceEvents: Array<{ ph: string; cat?: string; args?: { request?: string } }>;
