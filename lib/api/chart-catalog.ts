@@ -26,7 +26,11 @@ import {
 import { slowestPayloadSchema, upgradeSlowestPayload } from "./aiperf-requests";
 import { agentSessionsPayloadSchema, upgradeAgentSessionsPayload } from "./agent-sessions";
 import { dynamoTraceSessionsPayloadSchema } from "./dynamo-trace";
-import { dynamoSpansPayloadSchema, dynamoTraceRequestsPayloadSchema } from "./request-journey";
+import {
+  dynamoSpanRootsPayloadSchema,
+  dynamoSpansPayloadSchema,
+  dynamoTraceRequestsPayloadSchema,
+} from "./request-journey";
 import { reuseLedgerPayloadSchema } from "./reuse-ledger";
 import { routerLogPayloadSchema, upgradeRouterLogPayload } from "./router-log";
 import { routerPredictionPayloadSchema } from "./router-prediction";
@@ -61,6 +65,12 @@ export interface ChartDef<S extends z.ZodType = z.ZodType> {
    * read by `upgradeStoredPayload`, never by a component (docs/architecture.md §Stored payloads).
    */
   readonly upgrade?: ChartUpgrade;
+  /**
+   * False for per-request data stored with the run for a server-side reader (the request
+   * journey, lib/runs/request-journey.ts): the chart route never serves it whole (tens of MB on a
+   * large run, which no view draws) and answers `404 chart_not_served` (docs/http-api.md).
+   */
+  readonly served: boolean;
 }
 
 /** A stored payload read with its chart: upgraded to the current shape and validated, or "recompute". */
@@ -78,13 +88,14 @@ export function defineChart<S extends z.ZodType>(def: {
   version: number;
   title: string;
   upgrade?: ChartUpgrade;
+  served?: false;
 }): ChartDef<S> {
   if (!KEY.test(def.key)) throw new Error(`chart key "${def.key}" is not lower-case words joined by "-"`);
   if (!Number.isInteger(def.version) || def.version < 1)
     throw new Error(`chart ${def.key}: version must be ≥ 1`);
   if (def.version > 1 && !def.upgrade)
     throw new Error(`chart ${def.key}: version ${def.version} needs an upgrade from the versions before it`);
-  return Object.freeze({ ...def });
+  return Object.freeze({ ...def, served: def.served ?? true });
 }
 
 /**
@@ -275,20 +286,40 @@ export const AGENT_SESSIONS_CHART = defineChart({
   title: "Agent sessions",
 });
 
-/** Stored with the run: each request's Dynamo spans (times Unix epoch ms). */
+/**
+ * Stored with the run: each request's Dynamo spans (times Unix epoch ms), read by the request
+ * journey only; not served by the chart route (32 MB for 20,000 traced requests).
+ */
 export const DYNAMO_SPANS_CHART = defineChart({
   key: "dynamo-spans",
   schema: dynamoSpansPayloadSchema,
   version: 1,
   title: "Dynamo spans per request",
+  served: false,
 });
 
-/** Stored with the run: each Dynamo request-trace row's ids and times (Unix epoch ms). */
+/**
+ * Stored with the run: each traced request's root span (times Unix epoch ms), what the journey
+ * summary joins; not served by the chart route (one row per traced request).
+ */
+export const DYNAMO_SPAN_ROOTS_CHART = defineChart({
+  key: "dynamo-span-roots",
+  schema: dynamoSpanRootsPayloadSchema,
+  version: 1,
+  title: "Dynamo root span per request",
+  served: false,
+});
+
+/**
+ * Stored with the run: each Dynamo request-trace row's ids and times (Unix epoch ms), read by the
+ * request journey only; not served by the chart route (one row per request of the trace).
+ */
 export const DYNAMO_TRACE_REQUESTS_CHART = defineChart({
   key: "dynamo-trace-requests",
   schema: dynamoTraceRequestsPayloadSchema,
   version: 1,
   title: "Dynamo request trace rows",
+  served: false,
 });
 
 export const REUSE_LEDGER_CHART = defineChart({
@@ -333,6 +364,7 @@ export const ALL_CHARTS: readonly ChartDef[] = [
   DYNAMO_TRACE_CHART,
   AGENT_SESSIONS_CHART,
   DYNAMO_SPANS_CHART,
+  DYNAMO_SPAN_ROOTS_CHART,
   DYNAMO_TRACE_REQUESTS_CHART,
   REUSE_LEDGER_CHART,
 ];

@@ -13,3 +13,9 @@ export type ChartUpgrade = (stored: Record<string, unknown>, storedVersion: numb
 
 /** The code a chart read answers when its stored payload must be recomputed (409). */
 export const RECOMPUTE_NEEDED = "recompute_needed";
+
+/**
+ * The code the chart route answers (404) for a payload stored for a server-side reader only
+ * (`served: false` in the chart catalog), never served whole.
+ */
+export const CHART_NOT_SERVED = "chart_not_served";

@@ -36,6 +36,24 @@ export const dynamoSpansPayloadSchema = z.object({
 });
 export type DynamoSpansPayload = z.infer<typeof dynamoSpansPayloadSchema>;
 
+/**
+ * Each traced request's root span only (the `http-request` span, else the earliest without a
+ * parent), the first request of each x_request_id: what the run's journey summary joins, stored
+ * beside the spans so the summary does not read every span (a tenth of their size).
+ */
+export const dynamoSpanRootsPayloadSchema = z.object({
+  withoutId: z.array(z.object({ file: z.string(), requests: z.number() })),
+  requests: z.array(
+    z.object({
+      xRequestId: z.string(),
+      startMs: z.number(),
+      endMs: z.number(),
+      ttftMs: z.number().nullable(),
+    }),
+  ),
+});
+export type DynamoSpanRootsPayload = z.infer<typeof dynamoSpanRootsPayloadSchema>;
+
 export const dynamoTraceRequestsPayloadSchema = z.object({
   withoutId: z.array(z.object({ file: z.string(), requests: z.number() })),
   requests: z.array(

@@ -7,6 +7,7 @@
  * same name.
  */
 import type {
+  DynamoSpanRootsPayload,
   DynamoSpansPayload,
   DynamoTraceRequestsPayload,
   JourneyLane,
@@ -19,6 +20,7 @@ import { computeStatsInSteps } from "./stats";
 import { atOnce, type Steps } from "./steps";
 
 export type SpansRequest = DynamoSpansPayload["requests"][number];
+export type SpanRoot = DynamoSpanRootsPayload["requests"][number];
 export type TraceRequest = DynamoTraceRequestsPayload["requests"][number];
 
 /** The client's view of one request: aiperf's x_request_id, send time (epoch ms), TTFT and E2E. */
@@ -76,9 +78,33 @@ export function rootSpan(r: SpansRequest): SpansRequest["spans"][number] | null 
   );
 }
 
+/**
+ * Each traced request's root span, the first request of each x_request_id (as the summary joins
+ * them): the requests of the stored `DYNAMO_SPAN_ROOTS_CHART` payload.
+ */
+export function spanRootsOf(requests: SpansRequest[]): SpanRoot[] {
+  const seen = new Set<string>();
+  const roots: SpanRoot[] = [];
+  for (const r of requests) {
+    if (r.xRequestId === null || seen.has(r.xRequestId)) continue;
+    seen.add(r.xRequestId);
+    const root = rootSpan(r);
+    if (root)
+      roots.push({ xRequestId: r.xRequestId, startMs: root.startMs, endMs: root.endMs, ttftMs: root.ttftMs });
+  }
+  return roots;
+}
+
 /** The server's view from the spans (preferred: they carry the root's own span), else from the trace row. */
 export function serverView(spans: SpansRequest | null, trace: TraceRequest | null): ServerView | null {
-  const root = spans ? rootSpan(spans) : null;
+  return serverViewOfRoot(spans ? rootSpan(spans) : null, trace);
+}
+
+/** serverView from the request's root span alone (`rootSpan`, or as stored: `DYNAMO_SPAN_ROOTS_CHART`). */
+export function serverViewOfRoot(
+  root: Pick<SpanRoot, "startMs" | "endMs" | "ttftMs"> | null,
+  trace: TraceRequest | null,
+): ServerView | null {
   if (root)
     return {
       source: "spans",
@@ -235,7 +261,7 @@ export function journeySummary(
   traces: TraceRequest[],
   notes: string[],
 ): JourneySummary {
-  return atOnce(journeySummaryInSteps(clients, spans, traces, notes));
+  return atOnce(journeySummaryInSteps(clients, spanRootsOf(spans), traces, notes));
 }
 
 /** Items one step of `journeySummaryInSteps` takes in a pass. */
@@ -247,13 +273,13 @@ const ITEMS_A_STEP = 4_000;
  */
 export function* journeySummaryInSteps(
   clients: ClientRequest[],
-  spans: SpansRequest[],
+  roots: SpanRoot[],
   traces: TraceRequest[],
   notes: string[],
 ): Steps<JourneySummary> {
-  const spansById = new Map<string, SpansRequest>();
-  for (const [i, s] of spans.entries()) {
-    if (s.xRequestId !== null && !spansById.has(s.xRequestId)) spansById.set(s.xRequestId, s);
+  const rootsById = new Map<string, SpanRoot>();
+  for (const [i, s] of roots.entries()) {
+    if (!rootsById.has(s.xRequestId)) rootsById.set(s.xRequestId, s);
     if ((i + 1) % ITEMS_A_STEP === 0) yield;
   }
   const tracesById = new Map<string, TraceRequest>();
@@ -269,7 +295,10 @@ export function* journeySummaryInSteps(
   for (const [i, c] of clients.entries()) {
     if ((i + 1) % ITEMS_A_STEP === 0) yield;
     if (c.xRequestId === null) continue;
-    const server = serverView(spansById.get(c.xRequestId) ?? null, tracesById.get(c.xRequestId) ?? null);
+    const server = serverViewOfRoot(
+      rootsById.get(c.xRequestId) ?? null,
+      tracesById.get(c.xRequestId) ?? null,
+    );
     if (!server) continue;
     joined++;
     sources.add(server.source);

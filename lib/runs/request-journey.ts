@@ -4,8 +4,13 @@
  * Dynamo's spans and request trace (the server), both stored with the run at ingest.
  */
 import { z } from "zod";
-import { DYNAMO_SPANS_CHART, DYNAMO_TRACE_REQUESTS_CHART } from "@/lib/api/chart-catalog";
 import {
+  DYNAMO_SPAN_ROOTS_CHART,
+  DYNAMO_SPANS_CHART,
+  DYNAMO_TRACE_REQUESTS_CHART,
+} from "@/lib/api/chart-catalog";
+import {
+  type DynamoSpanRootsPayload,
   type DynamoSpansPayload,
   type DynamoTraceRequestsPayload,
   type JourneySummary,
@@ -14,7 +19,12 @@ import {
 import { AIPERF_ORIGIN_CHART, originOf } from "@/lib/ingest/timeline-columns";
 import { parseJsonInSteps } from "@/lib/metrics/json-in-steps";
 import { checkInSteps } from "@/lib/metrics/schema-in-steps";
-import { journeySummaryInSteps, requestJourney, type ClientRequest } from "@/lib/metrics/request-journey";
+import {
+  journeySummaryInSteps,
+  requestJourney,
+  spanRootsOf,
+  type ClientRequest,
+} from "@/lib/metrics/request-journey";
 import type { Db } from "@/lib/store/db";
 import { getChartText, getLargeChartText } from "@/lib/store/chart-payloads";
 import { aiperfProfilingPages } from "@/lib/store/goodput-rows";
@@ -23,7 +33,8 @@ import { inTurns } from "./in-turns";
 import { timelineRequest } from "./run-timeline";
 
 interface ServerFiles {
-  spans: DynamoSpansPayload | null;
+  /** Every span of each request (the request journey), or each request's root span (the summary) */
+  spans: DynamoSpansPayload | DynamoSpanRootsPayload | null;
   trace: DynamoTraceRequestsPayload | null;
   originEpochMs: number | null;
 }
@@ -31,7 +42,7 @@ interface ServerFiles {
 /** Requests checked a step: each holds its spans, some eight objects. */
 const JOURNEY_SLICE = 512;
 
-async function serverFiles(db: Db, runId: string): Promise<ServerFiles> {
+async function serverFiles(db: Db, runId: string, want: "spans" | "roots"): Promise<ServerFiles> {
   // Read off the main thread on SQLite, then parsed and checked a piece a turn
   // (lib/metrics/json-in-steps.ts, schema-in-steps.ts): the spans of 20,000 requests are some
   // 30 MB of JSON, which read, parsed and checked in one piece held the server for over a second.
@@ -47,14 +58,33 @@ async function serverFiles(db: Db, runId: string): Promise<ServerFiles> {
     }
   };
   const origin = await getChartText(db, runId, AIPERF_ORIGIN_CHART);
+  // The summary joins root spans only: stored apart (a tenth of the spans' text) since they were;
+  // a run stored before reads every span and takes their roots.
+  const roots =
+    want === "roots"
+      ? ((await read(
+          DYNAMO_SPAN_ROOTS_CHART.key,
+          DYNAMO_SPAN_ROOTS_CHART.schema,
+        )) as DynamoSpanRootsPayload | null)
+      : null;
   return {
-    spans: (await read(DYNAMO_SPANS_CHART.key, DYNAMO_SPANS_CHART.schema)) as DynamoSpansPayload | null,
+    spans:
+      roots ?? ((await read(DYNAMO_SPANS_CHART.key, DYNAMO_SPANS_CHART.schema)) as DynamoSpansPayload | null),
     trace: (await read(
       DYNAMO_TRACE_REQUESTS_CHART.key,
       DYNAMO_TRACE_REQUESTS_CHART.schema,
     )) as DynamoTraceRequestsPayload | null,
     originEpochMs: origin === undefined ? null : originOf(JSON.parse(origin)),
   };
+}
+
+/** Each request's root span: as stored, or from every span of a run stored before they were. */
+function rootsOf(spans: ServerFiles["spans"]) {
+  if (!spans) return [];
+  const requests = spans.requests;
+  return requests.length > 0 && "spans" in requests[0]
+    ? spanRootsOf((spans as DynamoSpansPayload).requests)
+    : (spans as DynamoSpanRootsPayload).requests;
 }
 
 const plural = (n: number, what: string) => `${n.toLocaleString("en-US")} ${what}${n === 1 ? "" : "s"}`;
@@ -77,7 +107,7 @@ function serverNotes(f: ServerFiles): string[] {
 export async function runJourneySummary(db: Db, runId: string): Promise<JourneySummary | null> {
   const run = await getRun(db, runId);
   if (!run || run.status !== "ready") return null;
-  const f = await serverFiles(db, runId);
+  const f = await serverFiles(db, runId, "roots");
   if (!f.spans && !f.trace) return null;
   // The client records a page at a time (lib/store/goodput-rows.ts, a turn after each) and the
   // join in steps: a 200,000-request run's rows read, mapped and joined at once held the server.
@@ -108,7 +138,7 @@ export async function runJourneySummary(db: Db, runId: string): Promise<JourneyS
   if (clients.length > 0 && f.originEpochMs === null)
     notes.push("The aiperf records carry no epoch start time: the send gap cannot be measured");
   const summary = await inTurns(
-    journeySummaryInSteps(clients, f.spans?.requests ?? [], f.trace?.requests ?? [], notes),
+    journeySummaryInSteps(clients, rootsOf(f.spans), f.trace?.requests ?? [], notes),
   );
   if (clients.length > 0 && summary.joined === 0 && noId.length < clients.length)
     summary.notes.push(
@@ -126,7 +156,7 @@ export async function timelineRequestJourney(
   runId: string,
   rid: number,
 ): Promise<RequestJourney | null> {
-  const f = await serverFiles(db, runId);
+  const f = (await serverFiles(db, runId, "spans")) as ServerFiles & { spans: DynamoSpansPayload | null };
   if (!f.spans && !f.trace) return null;
   const r = await timelineRequest(db, runId, rid);
   if (!r) return null;

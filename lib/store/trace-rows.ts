@@ -168,12 +168,64 @@ type TraceRow = {
   worker_id: string | null;
 };
 
-/** The same pages from the run's Parquet file: one sorted read, streamed, cut into pages here. */
-async function* aiperfFileTracePages(src: string, page: number): AsyncGenerator<TraceRow[]> {
+/**
+ * The timed aiperf records at `positions` (0-based, increasing) of the start order (then file and
+ * line), in that order, `page` at a time: the trace's sample. From the run's Parquet file DuckDB
+ * numbers the records and hands over only those (2,000 of a 200,000-request run; converting every
+ * record to JS values to keep 1 in 100 held the server for seconds, most of it garbage
+ * collection); from rows, the keyset pages are walked and the rest skipped.
+ */
+export async function* aiperfTraceSample(
+  db: Db,
+  runId: string,
+  positions: readonly number[],
+  page = 2000,
+): AsyncGenerator<TraceRow[]> {
+  if (positions.length === 0) return;
+  for (let i = 0; i < positions.length; i++)
+    if (
+      !Number.isSafeInteger(positions[i]) ||
+      positions[i] < 0 ||
+      (i > 0 && positions[i] <= positions[i - 1])
+    )
+      throw new Error("trace sample positions must be increasing non-negative integers");
+  const src = await aiperfRequestsSource(db, runId);
+  if (src) {
+    yield* aiperfFileTracePages(src, page, positions);
+    return;
+  }
+  let at = 0;
+  let k = 0;
+  for await (const rows of aiperfTracePages(db, runId, page)) {
+    const kept: TraceRow[] = [];
+    for (const r of rows) {
+      if (at++ === positions[k]) {
+        kept.push(r as TraceRow);
+        k++;
+      }
+    }
+    if (kept.length > 0) yield kept;
+    if (k === positions.length) return;
+  }
+}
+
+/**
+ * The same pages from the run's Parquet file: one sorted read, streamed, cut into pages here;
+ * with `positions`, only the records at those places of the order.
+ */
+async function* aiperfFileTracePages(
+  src: string,
+  page: number,
+  positions?: readonly number[],
+): AsyncGenerator<TraceRow[]> {
   let rows: TraceRow[] = [];
-  for await (const chunk of streamRows(
-    `select ${TRACE_COLUMNS.join(", ")} from ${src} where ${TIMED} order by start_ms, file_id, line`,
-  )) {
+  const columns = TRACE_COLUMNS.join(", ");
+  const order = "start_ms, file_id, line";
+  const text = positions
+    ? // The positions are checked integers (aiperfTraceSample), written into the text as numbers.
+      `select ${columns} from (select ${columns}, row_number() over (order by ${order}) - 1 as pos from ${src} where ${TIMED}) where pos in (${positions.join(", ")}) order by pos`
+    : `select ${columns} from ${src} where ${TIMED} order by ${order}`;
+  for await (const chunk of streamRows(text)) {
     for (const r of chunk) {
       const row = {} as Record<string, unknown>;
       TRACE_COLUMNS.forEach((c, i) => (row[c] = r[i]));

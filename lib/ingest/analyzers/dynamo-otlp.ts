@@ -2,17 +2,18 @@
  * Dynamo's per-request OpenTelemetry spans (docs/formats.md §Dynamo OpenTelemetry spans). The
  * spans of every file are grouped by trace (a frontend's and its workers' exports may be separate
  * files), one request each; each request's spans are stored with the run (chart payload
- * `DYNAMO_SPANS_CHART`) for the request detail, which puts them on the client's time axis. Beside
+ * `DYNAMO_SPANS_CHART`) for the request detail, which puts them on the client's time axis, and
+ * each request's root span alone (`DYNAMO_SPAN_ROOTS_CHART`) for the run's summary. Beside
  * aiperf's records the summary says how many requests joined by x_request_id and which file lacks
  * the id (docs/metrics.md §Client to engine).
  */
-import { DYNAMO_SPANS_CHART } from "@/lib/api/chart-catalog";
-import type { DynamoSpansPayload } from "@/lib/api/request-journey";
+import { DYNAMO_SPAN_ROOTS_CHART, DYNAMO_SPANS_CHART } from "@/lib/api/chart-catalog";
+import type { DynamoSpanRootsPayload, DynamoSpansPayload } from "@/lib/api/request-journey";
 import { readWholeText } from "@/lib/formats/aiperf-read";
 import { readDynamoOtlp, requestsOfSpans, spansOfExport, type OtlpSpan } from "@/lib/formats/dynamo-otlp";
 import { WarningLog } from "@/lib/formats/json-lines";
 import { parseJsonText, PARSE_FAILED } from "@/lib/formats/json-text.mjs";
-import { spansPayloadOf } from "@/lib/metrics/request-journey";
+import { spanRootsOf, spansPayloadOf } from "@/lib/metrics/request-journey";
 import { aiperfRequestIds } from "@/lib/store/columnar/aiperf-request-file";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 
@@ -72,6 +73,10 @@ export function dynamoOtlpAnalyzer(): Analyzer {
       withoutId: [...withoutId].map(([file, count]) => ({ file, requests: count })),
       requests: spansPayloadOf(requests),
     };
+    const roots: DynamoSpanRootsPayload = {
+      withoutId: payload.withoutId,
+      requests: spanRootsOf(payload.requests),
+    };
     const info: Record<string, string | number | null> = {
       dynamoSpans: spans.length,
       dynamoSpanRequests: requests.length,
@@ -91,7 +96,11 @@ export function dynamoOtlpAnalyzer(): Analyzer {
       if (noId > 0) parts.push(`${n(noId)} aiperf records carry no x_request_id`);
       warnings.push(parts.join("; "));
     }
-    return { info, charts: { [DYNAMO_SPANS_CHART.key]: payload }, warnings };
+    return {
+      info,
+      charts: { [DYNAMO_SPANS_CHART.key]: payload, [DYNAMO_SPAN_ROOTS_CHART.key]: roots },
+      warnings,
+    };
   }
 
   return {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { RECOMPUTE_NEEDED } from "@/lib/api/chart-upgrade";
+import { chartByKey } from "@/lib/api/chart-catalog";
+import { CHART_NOT_SERVED, RECOMPUTE_NEEDED } from "@/lib/api/chart-upgrade";
 import { storedChartVersion } from "@/lib/api/chart-version";
 import { chartParamsSchema, chartQuerySchema } from "@/lib/api/route-params";
 import { drilldownBuildingError } from "@/lib/server/drilldown-guard";
@@ -16,10 +17,19 @@ export const dynamic = "force-dynamic";
  * that cannot be is `409 recompute_needed` with what it lacks (docs/http-api.md).
  * Asked with the run's current chart version (`?v=`, lib/api/chart-version.ts) it is immutable;
  * without it, or with a stale one, it is revalidated by ETag (re-ingest rewrites it in place).
+ * Per-request data stored for a server-side reader (`served: false` in the chart catalog: a run's
+ * Dynamo spans and request-trace rows, tens of MB on a large run) is never served whole: `404
+ * chart_not_served`, before anything is read.
  */
 export const GET = route(
   { auth: "read", params: chartParamsSchema, resource: "chart", query: chartQuerySchema },
   async ({ req, app, params: { id, key }, query: { v } }) => {
+    if (chartByKey(key)?.served === false)
+      return jsonError(
+        404,
+        CHART_NOT_SERVED,
+        `${key} is per-request data read by the request journey: GET /api/runs/${id}/journey, or /api/runs/${id}/timeline/requests/{rid}/journey for one request.`,
+      );
     const read = await getChartData(app.store.db, id, key);
     // A run being (re-)ingested has no charts until its commit: that is "being built", not "none".
     if (read === undefined)

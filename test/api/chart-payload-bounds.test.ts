@@ -1,0 +1,121 @@
+/**
+ * Every chart payload the chart route serves is bounded (issue 31, "chart payloads are
+ * bounded"): a run's per-request Dynamo data (its spans, 32 MB for 20,000 traced requests of a
+ * 200,000-request run, and its request-trace rows) is stored for the request journey and never
+ * served whole by GET /api/runs/{id}/charts/{key}; it answers `404 chart_not_served`, before
+ * reading anything. Before, the route answered the whole stored text. On each store.
+ *
+ * The run: aiperf records (test/generators/aiperf.mjs) with Dynamo's OTLP spans for each request
+ * (test/generators/dynamo-otlp.mjs) and its request trace for the first 200
+ * (test/generators/dynamo-request-trace.mjs), uploaded as one run. Not a timing: bytes answered
+ * per stored key.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { GET as chartRoute } from "@/app/api/runs/[id]/charts/[key]/route";
+import { GET as journey } from "@/app/api/runs/[id]/journey/route";
+import { GET as requestJourney } from "@/app/api/runs/[id]/timeline/requests/[rid]/journey/route";
+import { GET as timeline } from "@/app/api/runs/[id]/timeline/route";
+import { ALL_CHARTS, DYNAMO_SPANS_CHART, DYNAMO_TRACE_REQUESTS_CHART } from "@/lib/api/chart-catalog";
+import { CHART_NOT_SERVED } from "@/lib/api/chart-upgrade";
+import { journeySummarySchema, requestJourneySchema } from "@/lib/api/request-journey";
+import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
+import { getChartText } from "@/lib/store/chart-payloads";
+// @ts-expect-error plain ESM generator without type declarations
+import { generateAiperfRun } from "../generators/aiperf.mjs";
+import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs";
+import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
+import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
+import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
+
+const RECORDS = 1500;
+const TRACED = 200;
+/** The most any served chart of this run may answer: the spans alone are some 2.5 MB. */
+const SERVED_BOUND = 256 * 1024;
+
+describe.each(TEST_STORES)("chart payloads served are bounded (%s)", (_store, pgUrl) => {
+  const env = useStoreTestApp(pgUrl);
+
+  it("serves no run's per-request Dynamo data whole, and the journey still reads it", async () => {
+    const gen = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-chart-bounds-"));
+    let id: string;
+    try {
+      const run = await generateAiperfRun(gen, { records: RECORDS, concurrency: 8, seed: 11, csv: false });
+      const clients = clientsOfAiperf(fs.readFileSync(run.jsonlPath, "utf8"));
+      // The trace for the first requests only: each of its rows is an agent session too, which the
+      // Sessions view lists (agent-sessions), and those are not what this test bounds.
+      const traced = clients.slice(0, TRACED);
+      const trace = dynamoRequestTrace({
+        requests: TRACED,
+        ids: traced.map((c: { x: string }) => c.x),
+        receivedMs: traced.map((c: { startNs: bigint }) => Number(c.startNs / 1000n) / 1000 + 0.3),
+      });
+      id = await uploadRun([
+        { name: "run/profile_export.jsonl", path: run.jsonlPath },
+        { name: "run/profile_export_aiperf.json", path: run.summaryPath },
+        { name: "run/dynamo-request-trace.jsonl", content: trace.text },
+        { name: "run/otel-traces.jsonl", content: dynamoOtlpSpans({ clients }).text },
+      ]);
+    } finally {
+      fs.rmSync(gen, { recursive: true, force: true });
+    }
+    await waitForDrilldown(id);
+    const db = env.app.store.db;
+    const spansText = (await getChartText(db, id, DYNAMO_SPANS_CHART.key))!;
+    const traceText = (await getChartText(db, id, DYNAMO_TRACE_REQUESTS_CHART.key))!;
+    // Stored; the spans larger than the bound, so serving them whole breaks it.
+    expect(Buffer.byteLength(spansText)).toBeGreaterThan(4 * SERVED_BOUND);
+    expect(traceText.length).toBeGreaterThan(0);
+
+    const keys = (await db.selectFrom("chart_data").select("key").where("run_id", "=", id).execute()).map(
+      (r) => r.key,
+    );
+    expect(keys).toEqual(expect.arrayContaining([DYNAMO_SPANS_CHART.key, DYNAMO_TRACE_REQUESTS_CHART.key]));
+    const answered: string[] = [];
+    for (const key of keys) {
+      const res = await chartRoute(new Request(`http://localhost/api/runs/${id}/charts/${key}`), {
+        params: Promise.resolve({ id, key }),
+      });
+      const bytes = (await res.arrayBuffer()).byteLength;
+      answered.push(`${key} ${res.status} ${bytes} B`);
+      expect(bytes, key).toBeLessThanOrEqual(SERVED_BOUND);
+      const chart = ALL_CHARTS.find((c) => c.key === key);
+      if (chart?.served === false) expect(res.status, key).toBe(404);
+      else expect(res.status, key).toBe(200);
+    }
+    console.log(
+      `stored: spans ${Buffer.byteLength(spansText)} B, trace rows ${Buffer.byteLength(traceText)} B; served: ${answered.join(", ")}`,
+    );
+    const refused = await chartRoute(new Request(`http://localhost/api/runs/${id}/charts/dynamo-spans`), {
+      params: Promise.resolve({ id, key: DYNAMO_SPANS_CHART.key }),
+    });
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(CHART_NOT_SERVED);
+
+    // What reads the data still has it: the summary joins every request, one request has its spans.
+    const s = journeySummarySchema.parse(
+      await (await journey(new Request(`http://localhost/api/runs/${id}/journey`), idParams(id))).json(),
+    );
+    expect(s.joined).toBe(RECORDS);
+    expect(s.serverSource).toBe("spans");
+    const bars = decodeTimeline(
+      timelineWireSchema.parse(
+        await (await timeline(new Request(`http://localhost/api/runs/${id}/timeline`), idParams(id))).json(),
+      ),
+    ).bars;
+    const rid = String(bars.id[0]);
+    const one = requestJourneySchema.parse(
+      await (
+        await requestJourney(
+          new Request(`http://localhost/api/runs/${id}/timeline/requests/${rid}/journey`),
+          {
+            params: Promise.resolve({ id, rid }),
+          },
+        )
+      ).json(),
+    );
+    expect(one.lanes.some((l) => l.source === "spans")).toBe(true);
+    expect(one.lanes.some((l) => l.source === "trace")).toBe(true);
+  }, 180_000);
+});
