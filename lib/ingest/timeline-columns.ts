@@ -82,19 +82,23 @@ async function fromAiperfRows(
     "file",
     "none",
   ]);
-  await eachAiperfTimelineRow(db, runId, ([fileId, line, ok, start, end, ttft, conversation, worker]) => {
-    const f = fileIndex.get(fileId) ?? ordered.length;
-    if (start === null || end === null) return;
-    builder.push(
-      aiperfRequestId(f, line),
-      start,
-      end,
-      { conversation, worker, file: fileName.get(fileId) ?? null, none: "" },
-      aiperfParts(start, end, ttft, ok === 1),
-    );
-  });
+  const inFileOrder = await eachAiperfTimelineRow(
+    db,
+    runId,
+    ([fileId, line, ok, start, end, ttft, conversation, worker]) => {
+      const f = fileIndex.get(fileId) ?? ordered.length;
+      if (start === null || end === null) return;
+      builder.push(
+        aiperfRequestId(f, line),
+        start,
+        end,
+        { conversation, worker, file: fileName.get(fileId) ?? null, none: "" },
+        aiperfParts(start, end, ttft, ok === 1),
+      );
+    },
+  );
   if (builder.length === 0) return null;
-  return builder.finish(originEpochMs);
+  return builder.finish(originEpochMs, { lanesInStartOrder: inFileOrder });
 }
 
 /** The run's timeline from its rows; null when it has no per-request rows with a start and an end. */

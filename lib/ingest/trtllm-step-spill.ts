@@ -38,7 +38,14 @@ const closer = new FinalizationRegistry<number>((fd) => {
 
 export class StepSpill {
   private fd: number | null = null;
-  private readonly buffer = new Float64Array(BUFFER_VALUES);
+  /**
+   * Allocated on first use: every ingest's analyzers make stores (4 MB each), and a run without
+   * TensorRT-LLM steps never needs one (docs/performance.md §Ingest memory).
+   */
+  private buf: Float64Array | null = null;
+  private get buffer(): Float64Array {
+    return (this.buf ??= new Float64Array(BUFFER_VALUES));
+  }
   private buffered = 0;
   /** Values written to the file */
   private flushed = 0;

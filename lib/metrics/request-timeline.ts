@@ -99,7 +99,12 @@ export class TimelineBuilder {
     }
   }
 
-  finish(originEpochMs: number | null = null): RequestTimeline {
+  /**
+   * `lanesInStartOrder`: number each grouping's lanes by their first request in start order
+   * rather than in the order the requests were pushed, so requests read in any order give the
+   * lanes that a read by start gives.
+   */
+  finish(originEpochMs: number | null = null, { lanesInStartOrder = false } = {}): RequestTimeline {
     const n = this.id.length;
     const order = Array.from({ length: n }, (_, i) => i);
     // Ties by drill-down id, so a run reads the same order (and the same sample) every time.
@@ -142,8 +147,23 @@ export class TimelineBuilder {
     t.partOffset[n] = at;
     for (const [g, k] of this.laneKeys) {
       const of = laneColumn(k.index.size, n);
-      order.forEach((src, i) => (of[i] = k.of[src]));
-      t.lanes[g] = { keys: [...k.index.keys()], of };
+      const keys = [...k.index.keys()];
+      if (!lanesInStartOrder) {
+        order.forEach((src, i) => (of[i] = k.of[src]));
+        t.lanes[g] = { keys, of };
+        continue;
+      }
+      const renumbered = new Int32Array(keys.length).fill(-1);
+      const inOrder: string[] = [];
+      order.forEach((src, i) => {
+        const was = k.of[src];
+        if (renumbered[was] < 0) {
+          renumbered[was] = inOrder.length;
+          inOrder.push(keys[was]);
+        }
+        of[i] = renumbered[was];
+      });
+      t.lanes[g] = { keys: inOrder, of };
     }
     return t;
   }

@@ -100,16 +100,24 @@ export function eachTrtllmTimelineRow(db: Db, runId: string, fn: (r: TrtllmTimel
   return eachRow(db, TRTLLM_SQL, runId, all, TRTLLM_TIMELINE_COLUMNS, fn);
 }
 
-export async function eachAiperfTimelineRow(db: Db, runId: string, fn: (r: AiperfTimelineRow) => void) {
-  const src = await aiperfRequestsSource(db, runId, { rowNumbers: true });
+/**
+ * The profiling rows of an aiperf run; resolves true when they came in the file's order (the
+ * run's request file), not by start: sorted by start in DuckDB, a 600,000-request run held about
+ * 230 MB of DuckDB's memory for the sort (docs/performance.md §Ingest memory), and the timeline
+ * sorts them by start anyway (TimelineBuilder.finish, `lanesInStartOrder`).
+ */
+export async function eachAiperfTimelineRow(
+  db: Db,
+  runId: string,
+  fn: (r: AiperfTimelineRow) => void,
+): Promise<boolean> {
+  const src = await aiperfRequestsSource(db, runId);
   if (src) {
-    // In the order the rows' (run_id, start_ms) index gives them: by start, ties in upload order.
     for await (const chunk of streamRows(
-      `select ${AIPERF_COLUMNS.join(", ")} from ${src} where phase = 'profiling'
-        order by start_ms nulls first, file_row_number`,
+      `select ${AIPERF_COLUMNS.join(", ")} from ${src} where phase = 'profiling'`,
     ))
       for (const r of chunk) fn(r as AiperfTimelineRow);
-    return;
+    return true;
   }
   const all = () =>
     db
@@ -118,7 +126,8 @@ export async function eachAiperfTimelineRow(db: Db, runId: string, fn: (r: Aiper
       .where("run_id", "=", runId)
       .where("phase", "=", "profiling")
       .execute();
-  return eachRow(db, AIPERF_SQL, runId, all, AIPERF_COLUMNS, fn);
+  await eachRow(db, AIPERF_SQL, runId, all, AIPERF_COLUMNS, fn);
+  return false;
 }
 
 /** One aiperf record by its file and line; its start narrows the read to one entry of the (run_id, start_ms) index. */

@@ -114,7 +114,7 @@ async function main() {
     for (const [mode, part = ""] of reads) {
       process.env.RUNLENS_AIPERF_READ = mode;
       nativeReadOptions.partBytes = Number(part);
-      const stage = new AiperfRequestStage(`bench-${mode}-${r}`);
+      const stage = new AiperfRequestStage(`bench-${mode}-${r}`, handle.db);
       await stage.open();
       const s = sinks(stage);
       await timed(`${mode} ${part}: whole read`, () => ingestRecordFileNative(file, ctx, s, stage));

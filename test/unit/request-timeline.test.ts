@@ -213,3 +213,38 @@ describe("conversation lanes", () => {
     expect(p.lanesBy).toBe("none");
   });
 });
+
+describe("lanes numbered in start order", () => {
+  // 60 requests on 7 conversations and 3 workers, starts with ties, read once by start (ties by
+  // id) and once in a shuffled order, as the run's request file gives them.
+  const requests = Array.from({ length: 60 }, (_, i) => ({
+    id: i,
+    start: ((i * 37) % 23) * 10,
+    end: ((i * 37) % 23) * 10 + 5 + (i % 4),
+    conversation: `c${(i * 5) % 7}`,
+    worker: `w${(i * 11) % 3}`,
+  }));
+  const build = (rows: typeof requests, lanesInStartOrder: boolean) => {
+    const b = new TimelineBuilder("aiperf", AIPERF_TIMELINE_SEGMENTS, ["conversation", "worker", "none"]);
+    for (const r of rows)
+      b.push(
+        r.id,
+        r.start,
+        r.end,
+        { conversation: r.conversation, worker: r.worker, none: "" },
+        aiperfParts(r.start, r.end, 2, true),
+      );
+    return b.finish(1000, { lanesInStartOrder });
+  };
+  const byStart = [...requests].sort((a, b) => a.start - b.start || a.id - b.id);
+  const shuffled = requests.map((r, i) => requests[(i * 13) % 60]);
+
+  it("gives from any order the lanes a read by start gives", () => {
+    expect(new Set(shuffled.map((r) => r.id)).size).toBe(60);
+    const want = build(byStart, false);
+    const got = build(shuffled, true);
+    expect(got).toEqual(want);
+    // The plain numbering follows the order pushed: here not the one by start.
+    expect(build(shuffled, false).lanes.conversation!.keys).not.toEqual(want.lanes.conversation!.keys);
+  });
+});

@@ -90,7 +90,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
   let stage: AiperfRequestStage | null = null;
 
   async function ingestRecords(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
-    const rows = (stage ??= new AiperfRequestStage(ctx.runId));
+    const rows = (stage ??= new AiperfRequestStage(ctx.runId, ctx.db));
     await rows.open();
     const from = log.length;
     reuse.reset();

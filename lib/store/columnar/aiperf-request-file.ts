@@ -1,7 +1,8 @@
 /**
  * aiperf per-request records as one Parquet file per run (docs/architecture.md §Where run data
  * lives). While the records stream in, their rows are appended to a DuckDB temp table of the
- * ingest's own connection (spilled to DuckDB's temp folder past its memory limit); once every
+ * ingest's own connection, moved every `spillRows` rows to a local Parquet segment so that what
+ * DuckDB holds does not grow with the run; once every
  * file is read, the run's origin is known and one COPY writes the file, zstd-compressed, with
  * starts and ends counted from the run's first request and the inputs.json reuse estimate of each
  * request. The columns are those of `aiperf_requests` without `run_id`, so a query over the file
@@ -31,6 +32,18 @@ const STAGE_COLUMNS = `seq bigint, file_id varchar, line integer, request_id var
  */
 const FLUSH_ROWS = 16_384;
 
+/**
+ * `spillRows`: rows the temp table holds before they are moved to a Parquet segment (in seq
+ * order, so the segments read one after the other are the upload's order). DuckDB keeps the
+ * staged rows in memory, about 200 bytes a row: a 600,000-record run's were over 100 MB of its
+ * buffer (docs/performance.md §Ingest memory). A multiple of FLUSH_ROWS; settable for tests.
+ * `peakRowsHeld`: the most rows the last written stage's table held at once, for tests.
+ */
+const OPTIONS = Symbol.for("runlens.aiperfStageOptions");
+export const aiperfStageOptions: { spillRows: number; peakRowsHeld: number } = ((
+  globalThis as { [OPTIONS]?: { spillRows: number; peakRowsHeld: number } }
+)[OPTIONS] ??= { spillRows: 65_536, peakRowsHeld: 0 });
+
 /** One turn's inputs.json estimate as a line in the prompt length (lib/store/aiperf-inputs-reuse.ts) */
 export interface InputsReuseLine {
   conversationId: string;
@@ -48,11 +61,26 @@ export class AiperfRequestStage {
   private appender: DuckDBAppender | null = null;
   private opening: Promise<void> | null = null;
   private rows = 0;
+  /** Rows in the temp table now, not yet moved to a segment */
+  private tableRows = 0;
+  /** Most rows the temp table held at once, for tests */
+  private peakTableRows = 0;
+  /**
+   * Whether the segments, read in list order, are the staged rows in seq order: false once a
+   * segment DuckDB read itself is added while the table still holds earlier rows.
+   */
+  private inOrder = true;
   private closed = false;
-  /** Records DuckDB read itself (aiperf-records-native.ts), as staged rows in Parquet files */
+  /**
+   * Staged rows in Parquet files, in the order they were added: rows moved out of the temp
+   * table, and records DuckDB read itself (aiperf-records-native.ts)
+   */
   private readonly segments: string[] = [];
 
-  constructor(private readonly runId: string) {
+  constructor(
+    private readonly runId: string,
+    private readonly db: Db,
+  ) {
     let set = stages.get(runId);
     if (!set) stages.set(runId, (set = new Set()));
     set.add(this);
@@ -73,7 +101,10 @@ export class AiperfRequestStage {
     return this.opening;
   }
 
-  /** Appends one row; never asks for a flush (the appender is flushed every FLUSH_ROWS rows). */
+  /**
+   * Appends one row (the appender is flushed every FLUSH_ROWS rows); asks for a flush, which
+   * moves the table's rows to a segment, once the table holds aiperfStageOptions.spillRows.
+   */
   push(row: AiperfRequestsTable): boolean {
     const a = this.appender;
     if (!a) throw new Error("aiperf request stage used before open()");
@@ -98,11 +129,37 @@ export class AiperfRequestStage {
     integer(a, row.possible_reuse_tokens ?? null);
     text(a, row.worker_id);
     a.endRow();
-    if (this.rows % FLUSH_ROWS === 0) a.flushSync();
-    return false;
+    this.tableRows++;
+    if (this.tableRows > this.peakTableRows) this.peakTableRows = this.tableRows;
+    if (this.tableRows % FLUSH_ROWS === 0) a.flushSync();
+    return this.tableRows >= aiperfStageOptions.spillRows;
   }
 
-  async flush(): Promise<void> {}
+  /** Moves the table's rows to a segment once it holds aiperfStageOptions.spillRows. */
+  async flush(): Promise<void> {
+    if (this.tableRows >= aiperfStageOptions.spillRows) await this.spill();
+  }
+
+  /**
+   * Moves the temp table's rows to a new segment, in the table's order (which is the order they
+   * were appended: nothing here asks DuckDB to reorder), and starts the table afresh unless
+   * `last` (the stage is being written).
+   */
+  private async spill(last = false): Promise<void> {
+    if (this.tableRows === 0) return;
+    const conn = this.conn!;
+    this.appender?.closeSync();
+    this.appender = null;
+    const seg = runFileTmpPath(this.db, "requests-segment");
+    // Listed first: a failed ingest's discard removes whatever the COPY left.
+    this.segments.push(seg);
+    await conn.run(`copy aiperf_stage to ${quote(seg)} (format parquet, compression snappy)`);
+    await conn.run("drop table aiperf_stage");
+    this.tableRows = 0;
+    if (last) return;
+    await conn.run(`create temp table aiperf_stage (${STAGE_COLUMNS})`);
+    this.appender = await conn.createAppender("aiperf_stage", "main", "temp");
+  }
 
   /**
    * Adds `rows` staged rows written to the Parquet file at `path` (in the stage's column order,
@@ -110,6 +167,7 @@ export class AiperfRequestStage {
    */
   addSegment(path: string, rows: number): void {
     if (this.closed) throw new Error("aiperf request stage used after it was written");
+    if (this.tableRows > 0) this.inOrder = false;
     this.segments.push(path);
     this.rows += rows;
   }
@@ -128,7 +186,9 @@ export class AiperfRequestStage {
       "create temp table inputs_turns (conversation_id varchar, turn_index integer, isl_scale double, token_offset double)",
     );
     const lines = await conn.createAppender("inputs_turns", "main", "temp");
+    let estimates = 0;
     for (const l of inputs) {
+      estimates++;
       lines.appendVarchar(l.conversationId);
       lines.appendInteger(l.turn);
       lines.appendDouble(l.scale);
@@ -141,7 +201,26 @@ export class AiperfRequestStage {
     const origin = `${(Number.isFinite(originMs) ? originMs : 0).toExponential()}::double`;
     const v = "(s.input_tokens * t.isl_scale + t.token_offset)";
     const tmp = runFileTmpPath(db);
+    aiperfStageOptions.peakRowsHeld = this.peakTableRows;
     try {
+      if (estimates === 0 && this.inOrder) {
+        // The usual case: no estimate to join, the segments in seq order. Read one after the
+        // other, as DuckDB keeps a read's order into a COPY without ORDER BY (its
+        // preserve_insertion_order, on by default), they are written as they come: no sort of
+        // the whole run, which held every row in DuckDB's memory at once.
+        await this.spill(true);
+        const files = this.segments.map(quote).join(", ");
+        await conn.run(`copy (
+            select s.file_id, s.line, s.request_id, s.phase, s.ok, s.cancelled, s.error_type,
+              s.start_ms - ${origin} as start_ms, s.end_ms - ${origin} as end_ms,
+              s.ttft_ms, s.e2e_ms, s.itl_ms, s.input_tokens, s.output_tokens,
+              s.conversation_id, s.turn_index, s.cached_tokens, s.possible_reuse_tokens,
+              null::double as inputs_reuse_tokens, s.worker_id
+            from read_parquet([${files}]) s
+          ) to ${quote(tmp)} (format parquet, compression zstd)`);
+        await putRunFile(db, this.runId, AIPERF_REQUESTS_FILE, tmp, this.rows);
+        return;
+      }
       await conn.run(`copy (
           select s.file_id, s.line, s.request_id, s.phase, s.ok, s.cancelled, s.error_type,
             s.start_ms - ${origin} as start_ms, s.end_ms - ${origin} as end_ms,
