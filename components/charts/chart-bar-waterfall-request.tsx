@@ -23,7 +23,13 @@ export function ChartBarWaterfallRequest({ detail }: { detail: RequestDetail }) 
       title={`Request ${detail.requestId ?? `#${detail.idx}`}: waterfall`}
       description="Each segment from its start, ms after the request arrived; hatched = not recorded"
       definition={{ method: "this request's server stamps, each segment from its own start" }}
-      csv={{ segment: "name", startMs: "offsetMs", durationMs: (r) => (recorded(r) ? r.durationMs : r.text) }}
+      // A segment without a duration has an empty duration cell and says why in its own column.
+      csv={{
+        segment: "name",
+        start_ms: "offsetMs",
+        duration_ms: (r) => (recorded(r) ? r.durationMs : null),
+        status: (r) => (recorded(r) ? "recorded" : r.text),
+      }}
       exportName={`request-${detail.idx}-waterfall`}
       missing="This request has no recorded segment timings."
       height={Math.max(196, rows.length * 26 + 56)}

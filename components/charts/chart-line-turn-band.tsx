@@ -22,7 +22,7 @@ export function ChartLineTurnBand({ data, metric }: { data: TurnsPayload; metric
   return (
     <ChartContainer
       title={m.title}
-      description={`${m.what} of each turn's successful requests: p50, p90 and mean`}
+      description={`${m.what} of each turn's successful requests: p50, p90 and mean (dashed)`}
       definition={TURNS_SUCCESSFUL}
       exportName={`turns-${metric}`}
       missing={`No successful request of any turn recorded ${m.what}.`}
@@ -32,7 +32,9 @@ export function ChartLineTurnBand({ data, metric }: { data: TurnsPayload; metric
       series={{
         p50: line("p50", "var(--chart-1)"),
         p90: line("p90", "var(--chart-7)"),
-        mean: line("mean", "var(--chart-5)"),
+        // Dashed and drawn last: where the mean sits on the p50 (a symmetric turn), the p50 shows
+        // through the gaps instead of being hidden under it.
+        mean: { ...line("mean", "var(--chart-5)"), dashed: true },
       }}
       x={{ key: "turn", title: "turn (0 = first)", numeric: true, integers: true }}
       y={{ title: m.ms ? "latency" : "length", unit: m.unit, format: m.ms ? formatMs : undefined }}

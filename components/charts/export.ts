@@ -25,8 +25,19 @@ export function csvText(v: CsvRow[string]): string {
 }
 
 /**
- * RFC 4180 CSV: header from the union of keys, fields quoted when needed, absent values empty,
- * text cells neutralised against formula injection (`csvText`).
+ * A column's name in the file: a code-style key in snake case with its unit ("ttftMs" → "ttft_ms",
+ * "requestsPerS" → "requests_per_s", "fromGBps" → "from_gbps"), as the producers' own CSVs and a
+ * pandas user write them; names already in words or snake case ("hit rate %", "gen_queue", "p50")
+ * are kept as they are.
+ */
+export function csvHeader(key: string): string {
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(key) || !/[a-z0-9][A-Z]/.test(key)) return key;
+  return key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+}
+
+/**
+ * RFC 4180 CSV: header from the union of keys (named by `csvHeader`), fields quoted when needed,
+ * absent values empty, text cells neutralised against formula injection (`csvText`).
  */
 export function toCsv(rows: CsvRow[]): string {
   const columns: string[] = [];
@@ -36,8 +47,10 @@ export function toCsv(rows: CsvRow[]): string {
     return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
   return (
-    [columns.map(cell).join(","), ...rows.map((r) => columns.map((c) => cell(r[c])).join(","))].join("\r\n") +
-    "\r\n"
+    [
+      columns.map((c) => cell(csvHeader(c))).join(","),
+      ...rows.map((r) => columns.map((c) => cell(r[c])).join(",")),
+    ].join("\r\n") + "\r\n"
   );
 }
 

@@ -100,8 +100,26 @@ export function TimelineView({ run }: RunViewProps) {
   useEffect(() => {
     const el = detail.current;
     if (req === null || !el) return;
-    el.scrollIntoView({ block: "start", behavior: "smooth" });
+    const scroll = () => el.scrollIntoView({ block: "start", behavior: "smooth" });
+    scroll();
     el.focus({ preventScroll: true });
+    // The detail's content arrives after the click: while it is a loading line the page may end too
+    // soon below it to bring its top up, so it is scrolled to again as it grows, until the reader
+    // scrolls or types themselves.
+    let height = el.offsetHeight;
+    const grown = new ResizeObserver(() => {
+      if (el.offsetHeight <= height) return;
+      height = el.offsetHeight;
+      scroll();
+    });
+    grown.observe(el);
+    const stop = () => grown.disconnect();
+    const input = ["wheel", "touchmove", "keydown"] as const;
+    for (const e of input) window.addEventListener(e, stop, { once: true, passive: true });
+    return () => {
+      stop();
+      for (const e of input) window.removeEventListener(e, stop);
+    };
   }, [req]);
   const client = useQueryClient();
   const open = useCallback(

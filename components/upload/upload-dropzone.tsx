@@ -51,7 +51,11 @@ export function UploadDropzone() {
         e.preventDefault();
         setOver(true);
       }}
-      onDragLeave={() => setOver(false)}
+      // Leaving for one of the zone's own children (its inputs, buttons, text) is no leaving: the
+      // highlight stays, instead of flickering off and on as the pointer crosses them.
+      onDragLeave={(e) => {
+        if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) setOver(false);
+      }}
       onDrop={onDrop}
       className={`rounded-xl border-2 border-dashed p-6 transition-colors ${over ? "border-accent bg-card" : "border-border"}`}
     >

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DISAGGREGATED_SEGMENTS } from "@/lib/metrics/time-breakdown";
 import { RUN_VIEWS } from "@/lib/api/run-views";
 
-import { uploadGeneratedTrtllm, useAppAndBrowser } from "./harness";
+import { gotoHydrated, uploadGeneratedTrtllm, useAppAndBrowser } from "./harness";
 
 // The generated run follows TensorRT-LLM's perf-metrics records (see test/generators/trtllm.mjs
 // for the producer source it mirrors); here it only has to give the breakdown view bars to open.
@@ -204,6 +204,45 @@ describe("run page shell: history, tabs, keyboard, chart names", () => {
       expect(outline.style, selector).toBe("solid");
       expect(outline.width, selector).toBeGreaterThanOrEqual(2);
     }
+    await page.close();
+  });
+
+  it("serves a favicon: a first visit asks for nothing that answers 404", async () => {
+    // Review of 3 Dec, item 25: browsers ask for /favicon.ico whatever the page links.
+    const icon = await fetch(`${t.app.url}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toMatch(/^image\//);
+    expect((await icon.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    const context = await t.browser.newContext();
+    const page = await context.newPage();
+    const failed: string[] = [];
+    page.on("response", (r) => {
+      if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+    });
+    await gotoHydrated(page, runUrl);
+    await gotoHydrated(page, t.app.url);
+    expect(failed).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps the drop zone lit while a drag crosses its own controls, and clears it once the drag leaves", async () => {
+    // Review of 1 Dec, item 22: dragleave fires on the zone as the pointer moves onto one of its
+    // children, and the highlight flickered off and on.
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await gotoHydrated(page, t.app.url);
+    const zone = page.getByTestId("dropzone");
+    const lit = () => zone.evaluate((el) => el.classList.contains("border-accent"));
+    const frames = () =>
+      page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await zone.dispatchEvent("dragover");
+    await expect.poll(lit).toBe(true);
+    const input = await page.getByPlaceholder("Run name (optional)").elementHandle();
+    await zone.dispatchEvent("dragleave", { relatedTarget: input });
+    await frames();
+    expect(await lit()).toBe(true);
+    const outside = await page.locator("body").elementHandle();
+    await zone.dispatchEvent("dragleave", { relatedTarget: outside });
+    await expect.poll(lit).toBe(false);
     await page.close();
   });
 });

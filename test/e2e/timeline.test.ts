@@ -121,6 +121,36 @@ describe("Timeline view", () => {
     await page.close();
   });
 
+  it("scrolls an opened request's detail into a 900 px window and gives it focus", async () => {
+    // Review of 3 Dec, item 8: the detail opened below the context charts, out of sight, so a
+    // click on a bar seemed to do nothing.
+    const id = await runNamed("mock-llama-8b");
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await gotoHydrated(page, `${t.app.url}/runs/${id}?view=timeline`);
+    await page.locator(CANVAS).waitFor({ timeout: 30_000 });
+    await page.locator("[data-context-strip]").first().waitFor({ timeout: 30_000 });
+    const at = await findBar(page);
+    await page.mouse.click(at.x, at.y);
+    const detail = page.getByTestId("timeline-request-detail");
+    await detail.getByText("x_request_id").waitFor({ timeout: 30_000 });
+    // Below the fold without the scroll: the window moved to it, its top in the upper half (or as
+    // far as the page goes, with the whole detail on screen).
+    await expect
+      .poll(
+        () =>
+          detail.evaluate((el) => {
+            const r = el.getBoundingClientRect();
+            const atEnd = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+            return r.top < window.innerHeight / 2 || (atEnd && r.bottom <= window.innerHeight);
+          }),
+        { timeout: 15_000 },
+      )
+      .toBe(true);
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    expect(await detail.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.close();
+  });
+
   it("labels a sample above 5,000 requests in the window and drops it once zoomed in", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-timeline-"));
     const gen = await generateAiperfRun(dir, { records: 12_000, concurrency: 16, csv: false });

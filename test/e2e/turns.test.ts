@@ -52,6 +52,17 @@ describe("Turns view", () => {
       await expect.poll(() => figure.locator(".recharts-wrapper").count(), { timeout: 15_000 }).toBe(1);
       expect(await figure.getByTestId("chart-definition").textContent()).toContain("turn_index");
     }
+    // The mean is dashed and drawn over the p50 and p90 (review of 3 Dec, item 14): where a turn's
+    // mean equals its p50, the p50 shows through the dashes instead of being hidden under it.
+    for (const chart of ["turns-ttftMs", "turns-e2eMs"]) {
+      const curves = page.locator(`[data-chart="${chart}"] .recharts-line-curve`);
+      await expect.poll(() => curves.count()).toBe(3);
+      expect(await curves.evaluateAll((els) => els.map((e) => e.getAttribute("stroke-dasharray")))).toEqual([
+        null,
+        null,
+        "6 4",
+      ]);
+    }
     // aiperf's run-level theoretical hit rate is drawn as a level on the hit-rate chart.
     expect(await page.locator('[data-chart="turns-hit-rate"] .chart-mark-label').textContent()).toBe(
       "aiperf theoretical (run)",

@@ -1,6 +1,6 @@
 /** A chart's CSV is named for its run and keeps number columns numeric (review of 3 Dec 2026, item 20). */
 import { describe, expect, it } from "vitest";
-import { exportFileName, toCsv } from "@/components/charts/export";
+import { csvHeader, exportFileName, toCsv } from "@/components/charts/export";
 import { NOT_EXPORTED, NOT_RECORDED } from "@/lib/format-number";
 
 describe("chart CSV", () => {
@@ -19,5 +19,16 @@ describe("chart CSV", () => {
       "aiperf-qwen-qwen3-0-6b-concurrency-4-latency-histogram.csv",
     );
     expect(exportFileName(undefined, "compare-segments-p50", "csv")).toBe("compare-segments-p50.csv");
+  });
+
+  it("names columns as a CSV reader expects, never by Runlens's own camelCase keys", () => {
+    const csv = toCsv([
+      { tS: 0.5, requestsPerS: 2, ttftMs: 41.2, e2eMs: 900, requestId: "a", fromGBps: 1.5 },
+    ]);
+    expect(csv.split("\r\n")[0]).toBe("t_s,requests_per_s,ttft_ms,e2e_ms,request_id,from_gbps");
+    // Names already in words, snake case or a statistic stay as they are.
+    for (const kept of ["hit rate %", "gen_queue", "p50", "x_request_id", "TTFT", "model s", "concurrency"])
+      expect(csvHeader(kept)).toBe(kept);
+    expect(csvHeader("inFlightAvg")).toBe("in_flight_avg");
   });
 });
