@@ -85,7 +85,7 @@ describe("compare two TensorRT-LLM runs", () => {
     expect(png.bytes.length).toBeGreaterThan(1000);
     const csv = await download(page, () => figure.getByRole("button", { name: "CSV" }).click());
     const lines = csv.bytes.toString("utf8").trim().split(/\r\n/);
-    expect(lines[0]).toBe("run,runId,segment,p90Ms");
+    expect(lines[0]).toBe("run,run_id,segment,p90_ms");
     const decodeLine = lines.find((l) => l.startsWith(`main baseline,${a},decode,`));
     expect(Number(decodeLine?.split(",")[3])).toBeCloseTo(380, 6);
     const deltas = await download(page, () => page.getByRole("button", { name: "CSV" }).first().click());
