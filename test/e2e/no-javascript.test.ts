@@ -127,6 +127,11 @@ describe("run views with JavaScript off", () => {
         await page.goto(`${t.app.url}/runs/${trtllm.id}?view=latency`);
         const trt = page.locator('#run-view-panel [data-testid="view-preview"]:visible');
         expect(await trt.locator('[data-stat="ttftMs-count"]').innerText()).toBe("300");
+        // A TensorRT-LLM run's distribution is drawn by the server as aiperf's is.
+        const trtStill = trt.locator('[data-still="latency-histogram/ttftMs"] svg[data-first-figure]');
+        expect(await trtStill.isVisible()).toBe(true);
+        expect(await trtStill.locator("rect").count()).toBeGreaterThan(5);
+        await shot(page, `nojs-trtllm-latency-${scheme}-${width}.png`);
 
         await page.goto(`${t.app.url}/runs/${trtllm.id}?view=breakdown`);
         const rows = page
