@@ -62,7 +62,8 @@ describe("run views with JavaScript off", () => {
       }
     expect(checked).toBeGreaterThan(20);
     await context.close();
-  });
+    // Every view of every example, about fifty pages: past the project's two minutes on a loaded machine.
+  }, 600_000);
 
   it("follows the system's light or dark preference from the stylesheet alone", async () => {
     const runs = await exampleRuns();
