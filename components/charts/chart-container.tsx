@@ -56,6 +56,8 @@ export interface ChartContainerProps<R extends object = Record<string, unknown>>
   legend?: boolean;
   /** Room beyond the shared margin, for labels drawn past the bars. */
   marginRight?: number;
+  /** Room beyond the shared margin above the plot, for the label rows of x marks (reference-marks.tsx). */
+  marginTop?: number;
   barCategoryGap?: number;
   onRowClick?: (index: number) => void;
   /**
@@ -97,6 +99,7 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
   tooltip = {},
   legend,
   marginRight = 0,
+  marginTop = 0,
   barCategoryGap,
   onRowClick,
   missing,
@@ -193,7 +196,11 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
         <Chart
           data={kind === "scatter" ? undefined : (data as unknown as object[])}
           layout={horizontal ? "vertical" : undefined}
-          margin={{ ...CHART_MARGIN, right: CHART_MARGIN.right + marginRight }}
+          margin={{
+            ...CHART_MARGIN,
+            top: CHART_MARGIN.top + marginTop,
+            right: CHART_MARGIN.right + marginRight,
+          }}
           barCategoryGap={barCategoryGap}
           // The name as aria-label, not an SVG <title>: a <title> repeats the heading's text.
           role={onRowClick ? "application" : "img"}

@@ -3,23 +3,17 @@
 import { tokenVar, type FigureDescription } from "@/lib/api/figure";
 import { ChartContainer } from "./chart-container";
 import { figureProps, unitFormat } from "./figure-props";
-import { binRange, labelSide, ReferenceMark } from "./reference-marks";
+import { binRange, markRowsRoom, XMarks } from "./reference-marks";
 
-/** The figure's named x positions (a distribution's percentiles), one label row each. */
-function Marks({ figure }: { figure: FigureDescription }) {
+/** The figure's x axis span, to tell which half of the plot a mark is in. */
+function xDomain(figure: FigureDescription): readonly [number, number] {
   const xs = figure.series.flatMap((s) => s.points.map(([x]) => x));
-  const domain = figure.x.domain ?? [Math.min(...xs), Math.max(...xs)];
-  return (figure.marks ?? []).map((m, row) => (
-    <ReferenceMark
-      key={m.label}
-      x={m.x}
-      label={m.label}
-      color={tokenVar(m.colour)}
-      row={row}
-      side={labelSide(m.x, domain)}
-    />
-  ));
+  return figure.x.domain ?? [Math.min(...xs), Math.max(...xs)];
 }
+
+/** The figure's named x positions (a distribution's percentiles), in the label rows above the plot. */
+const marksOf = (figure: FigureDescription) =>
+  (figure.marks ?? []).map((m) => ({ x: m.x, label: m.label, color: tokenVar(m.colour) }));
 
 /**
  * A figure description (lib/api/figure.ts) drawn with the chart kit: the page's renderer of the
@@ -37,9 +31,12 @@ export function ChartFigure({
   const xText = unitFormat(figure.x.unit);
   const yText = unitFormat(figure.y.unit);
   const names = Object.fromEntries(figure.series.map((s) => [s.key, s.name]));
+  const marks = marksOf(figure);
+  const domain = marks.length > 0 ? xDomain(figure) : ([0, 1] as const);
   return (
     <ChartContainer
       {...props}
+      marginTop={markRowsRoom(marks, domain)}
       tooltip={{
         // A bar's title is its bin's range; a line's, its x; a scatter names x among its values.
         ...(figure.kind === "histogram"
@@ -56,7 +53,7 @@ export function ChartFigure({
       }}
       still={still}
     >
-      {figure.marks?.length ? <Marks figure={figure} /> : null}
+      {marks.length > 0 ? <XMarks marks={marks} domain={domain} /> : null}
     </ChartContainer>
   );
 }

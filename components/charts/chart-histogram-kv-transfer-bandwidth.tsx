@@ -1,7 +1,7 @@
 "use client";
 
 import { ChartContainer } from "@/components/charts/chart-container";
-import { binRange, ReferenceMark } from "@/components/charts/reference-marks";
+import { binRange, markRowsRoom, XMarks } from "@/components/charts/reference-marks";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { formatNumber, plural } from "@/lib/format-number";
 
@@ -36,6 +36,12 @@ export function ChartHistogramKvTransferBandwidth({ runId, height = 260 }: Props
       kind="bar"
       data={rows}
       barCategoryGap={1}
+      // The p50's name sits in a row above the bars, not on the tallest one.
+      marginTop={
+        p.stats
+          ? markRowsRoom([{ x: p.stats.p50, label: "p50" }], [p.bins[0].lo, p.bins[p.bins.length - 1].hi])
+          : 0
+      }
       series={{ count: { label: "transfers", color: "var(--seg-gen-kv-transfer)" } }}
       // The axis spans the bins' edges: on an automatic domain the first bar, centred on its bin's
       // middle, reached left over the y-axis ticks.
@@ -50,7 +56,12 @@ export function ChartHistogramKvTransferBandwidth({ runId, height = 260 }: Props
       y={{ title: "transfers", integers: true }}
       tooltip={{ label: binRange("lo", "hi", gbps) }}
     >
-      {p.stats ? <ReferenceMark x={p.stats.p50} label="p50" color="var(--fg)" /> : null}
+      {p.stats ? (
+        <XMarks
+          marks={[{ x: p.stats.p50, label: "p50", color: "var(--fg)" }]}
+          domain={[p.bins[0].lo, p.bins[p.bins.length - 1].hi]}
+        />
+      ) : null}
     </ChartContainer>
   );
 }

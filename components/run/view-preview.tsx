@@ -8,6 +8,7 @@ import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 import { breakdownTiles, headlineTiles, serverTiles } from "@/components/run-views/headline-tiles";
 import { requestTiles, type Tile } from "@/components/run-views/overview-request-tiles";
 import { TrtllmLatencyStatsTable } from "@/components/trtllm-latency/latency-stats-table";
+import { trtllmLatencyLabel, type TrtllmLatencyId } from "@/components/trtllm-latency/latency-definitions";
 import { trtllmLatencyTiles } from "@/components/trtllm-latency/overview-tiles";
 import { TileGrid } from "@/components/run-views/tile-grid";
 import type { RunViewId } from "@/lib/api/run-views";
@@ -79,7 +80,7 @@ function ViewTables({ run, view, drawings }: { run: RunSummary; view: RunViewId;
   }
 }
 
-/** The distribution the server drew (aiperf records) and the run's latency statistics. */
+/** The distribution the server drew (aiperf records, TensorRT-LLM perf metrics) and the run's latency statistics. */
 function LatencyPreview({ run, drawings }: { run: RunSummary; drawings: boolean }) {
   const all = useStillFigureList();
   const stills = drawings ? all : [];
@@ -90,7 +91,11 @@ function LatencyPreview({ run, drawings }: { run: RunSummary; drawings: boolean 
         <div className="grid gap-4 lg:grid-cols-2">
           {stills.map(([key, svg]) => {
             const [kind, metric] = key.split("/");
-            const label = latencyLabel(run, metric as LatencyMetricId);
+            // A TensorRT-LLM run's figures name its metrics in their words (its latency section's).
+            const label =
+              run.requests === null
+                ? trtllmLatencyLabel(metric as TrtllmLatencyId)
+                : latencyLabel(run, metric as LatencyMetricId);
             return (
               <Figure
                 key={key}

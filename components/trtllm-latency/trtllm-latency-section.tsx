@@ -5,6 +5,7 @@ import { ChartFigure } from "@/components/charts/chart-figure";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { useRunChart } from "@/components/charts/use-run-chart";
+import { useStillFigure } from "@/components/run/still-figures";
 
 import type { TimeBreakdownBlock } from "@/lib/api/schemas";
 import { formatMs, plural } from "@/lib/format-number";
@@ -36,6 +37,11 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
   const afterFirst = useAfterPaint(!dist.isLoading);
   const overTime = useRunChart(runId, TRTLLM_CHARTS.latencyOverTime, !dist.isLoading);
   const label = trtllmLatencyLabel(metric);
+  // The server's drawing of the distribution (lib/runs/first-figures.ts), until the charts draw.
+  const stills = {
+    histogram: useStillFigure(`latency-histogram/${metric}`),
+    cdf: useStillFigure(`latency-cdf/${metric}`),
+  };
   const d = dist.data?.metrics[metric] ?? null;
   const pointCount = overTime.data?.points.filter((p) => p[metric] !== null).length ?? 0;
   // The distribution comes first and the statistics table and definitions follow it, so a 390 px
@@ -62,7 +68,11 @@ export function TrtllmLatencySection({ runId, breakdown, metric, onMetric }: Pro
       {d && d.count > 1 && dist.data ? (
         <div className="grid gap-4 lg:grid-cols-2">
           {trtllmLatencyDistributionFigures(dist.data, metric).map((f) => (
-            <ChartFigure key={f.id} figure={f} />
+            <ChartFigure
+              key={f.id}
+              figure={f}
+              still={f.kind === "histogram" ? stills.histogram : stills.cdf}
+            />
           ))}
         </div>
       ) : d ? (

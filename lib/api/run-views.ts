@@ -16,7 +16,7 @@ export interface RunViewManifest {
    * The payload the view draws first, which the server puts in the page's cache so that chart
    * needs no round trip after hydration. Only small payloads, and only when the run stored one.
    */
-  firstChart?: ChartDef;
+  firstChart?: ChartDef | ((run: RunSummary) => ChartDef);
 }
 
 const serverMetricsFirst = SM_CHARTS.endpoints;
@@ -103,7 +103,11 @@ const VIEWS = [
     hasData: (r) => r.requests !== null || r.timeBreakdown?.latency != null,
     missing:
       "upload aiperf profile_export.jsonl (per-request records) or its profile_export_aiperf.json, or TensorRT-LLM perf metrics (return_perf_metrics)",
-    firstChart: AIPERF_CHARTS.distribution,
+    // A run whose latency is TensorRT-LLM's perf metrics alone opens on their distribution.
+    firstChart: (r: RunSummary) =>
+      r.requests === null && r.timeBreakdown?.latency
+        ? TRTLLM_CHARTS.latencyDistribution
+        : AIPERF_CHARTS.distribution,
   },
   {
     id: "throughput",

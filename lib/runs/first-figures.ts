@@ -8,7 +8,10 @@
  * The drawing follows the chart kit's layout (components/charts/chart-container.tsx,
  * plot-parts.tsx, axis-ticks.ts): the same margins, axis titles with their unit, round ticks
  * (lib/metrics/nice-scale.ts, a millisecond axis written in seconds from 10,000 ms on), grid,
- * percentile marks and colours, which are the theme's CSS variables so it reads in light and dark.
+ * percentile marks with their names in the label rows above the plot (lib/api/figure-mark-rows.ts)
+ * and colours, which are the theme's CSS variables so it reads in light and dark. It draws the
+ * figure description the live chart draws (lib/metrics/figures/latency-distribution.ts), for
+ * aiperf's records and TensorRT-LLM's perf metrics alike.
  * The server does not know the plot's width: the plot is placed by CSS (its left and right
  * margins in px) and every x position is a percentage of it; the marks are drawn in a box
  * stretched to the plot with strokes that do not scale. The x ticks come in two sets, for a wide
@@ -16,10 +19,18 @@
  */
 import type { QueryClient } from "@tanstack/react-query";
 import type { Distribution } from "@/lib/api/aiperf-charts";
-import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
+import { AIPERF_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
+import { tokenVar, type FigureDescription } from "@/lib/api/figure";
+import { MARK_LABEL, markLabelRows, markLabelSide, markRowsHeight } from "@/lib/api/figure-mark-rows";
 import { chartVersion } from "@/lib/api/chart-version";
 import { runChartQueryOptions } from "@/lib/api/query-options";
 import type { RunSummary } from "@/lib/api/schemas";
+import {
+  aiperfLatencyDistributionFigures,
+  TRTLLM_DISTRIBUTION_METRICS,
+  trtllmLatencyDistributionFigures,
+  type TrtllmDistributionMetric,
+} from "@/lib/metrics/figures/latency-distribution";
 import { ticksCovering, ticksWithin } from "@/lib/metrics/nice-scale";
 import { escapeHtml } from "./report/escape-html";
 
@@ -31,20 +42,12 @@ const HEIGHT = 300;
 const MARGIN = { top: 16, right: 16, bottom: 4, left: 4 } as const;
 /** An x axis with a title is 40 px high (plot-parts.tsx). */
 const X_AXIS = 40;
-const PLOT_H = HEIGHT - MARGIN.top - MARGIN.bottom - X_AXIS;
 /** About how wide a character of the 11 px axis font is, as axis-ticks.ts reckons. */
 const CHAR_PX = 7;
 const TICK_GAP_PX = 12;
 /** Plot widths the x ticks are fitted to: a half-width chart on a laptop, and a phone's. */
 const WIDE_PLOT_PX = 440;
 const NARROW_PLOT_PX = 250;
-/** The percentile marks of reference-marks.tsx, one label row each. */
-const PERCENTILES = [
-  { key: "p50", color: "var(--chart-5)" },
-  { key: "p75", color: "var(--chart-6)" },
-  { key: "p90", color: "var(--chart-3)" },
-  { key: "p99", color: "var(--chart-7)" },
-] as const;
 
 const en = (v: number, digits: number) => v.toLocaleString("en-US", { maximumFractionDigits: digits });
 const num = (v: number) => Number(v.toFixed(2)).toString();
@@ -95,6 +98,10 @@ function fittedMsTicks(lo: number, hi: number, target: number | undefined, plotW
 }
 
 interface Frame {
+  /** The plot's top in the chart's box: the shared margin and the marks' label rows */
+  top: number;
+  /** The plot's height */
+  plotH: number;
   /** x of a value as a percentage of the plot's width */
   x: (v: number) => number;
   /** y of a value in px from the plot's top */
@@ -115,10 +122,10 @@ function xTickSet(f: Frame, t: Ticks, cls: string): string {
   t.values.forEach((v, i) => {
     const at = `${num(f.x(v))}%`;
     const anchor = i === 0 ? "start" : i === t.values.length - 1 ? "end" : "middle";
-    if (f.verticalGrid) out.push(`<line x1="${at}" x2="${at}" y1="0" y2="${PLOT_H}" stroke="var(--grid)"/>`);
-    out.push(`<line x1="${at}" x2="${at}" y1="${PLOT_H}" y2="${PLOT_H + 6}" stroke="var(--muted)"/>`);
+    if (f.verticalGrid) out.push(`<line x1="${at}" x2="${at}" y1="0" y2="${f.plotH}" stroke="var(--grid)"/>`);
+    out.push(`<line x1="${at}" x2="${at}" y1="${f.plotH}" y2="${f.plotH + 6}" stroke="var(--muted)"/>`);
     out.push(
-      `<text x="${at}" y="${PLOT_H + 8}" dy="0.71em" text-anchor="${anchor}" ${TEXT}>${escapeHtml(t.text(v))}</text>`,
+      `<text x="${at}" y="${f.plotH + 8}" dy="0.71em" text-anchor="${anchor}" ${TEXT}>${escapeHtml(t.text(v))}</text>`,
     );
   });
   out.push("</g>");
@@ -133,8 +140,8 @@ function yAxisWidth(t: Ticks): number {
 
 /**
  * The frame and marks of one figure: an HTML box the size of the chart's plot area, its SVG
- * drawn over it with the axes outside (overflow visible). `marks` are drawn in a 1000 × PLOT_H
- * box stretched to the plot.
+ * drawn over it with the axes outside (overflow visible). `marks` are drawn in a 1000 × plot
+ * height box stretched to the plot.
  */
 function drawing(
   f: Frame,
@@ -151,7 +158,7 @@ function drawing(
     .join("");
   const out: string[] = [
     `<svg data-first-figure="${name}"${data} role="img" aria-label="${escapeHtml(title)}" overflow="visible"`,
-    ` style="position:absolute;left:${left}px;top:${MARGIN.top}px;width:calc(100% - ${left + right}px);height:${PLOT_H}px;overflow:visible">`,
+    ` style="position:absolute;left:${left}px;top:${f.top}px;width:calc(100% - ${left + right}px);height:${f.plotH}px;overflow:visible">`,
   ];
   // Horizontal grid at the y ticks, the y axis with its ticks and title.
   for (const v of f.yTicks.values)
@@ -159,10 +166,10 @@ function drawing(
   out.push(xTickSet(f, f.xTicks.wide, "first-figure-wide"));
   out.push(xTickSet(f, f.xTicks.narrow, "first-figure-narrow"));
   out.push(
-    `<svg width="100%" height="${PLOT_H}" viewBox="0 0 1000 ${PLOT_H}" preserveAspectRatio="none" overflow="visible">${marks}</svg>`,
+    `<svg width="100%" height="${f.plotH}" viewBox="0 0 1000 ${f.plotH}" preserveAspectRatio="none" overflow="visible">${marks}</svg>`,
   );
-  out.push(`<line x1="0" x2="0" y1="0" y2="${PLOT_H}" stroke="var(--muted)"/>`);
-  out.push(`<line x1="0" x2="100%" y1="${PLOT_H}" y2="${PLOT_H}" stroke="var(--muted)"/>`);
+  out.push(`<line x1="0" x2="0" y1="0" y2="${f.plotH}" stroke="var(--muted)"/>`);
+  out.push(`<line x1="0" x2="100%" y1="${f.plotH}" y2="${f.plotH}" stroke="var(--muted)"/>`);
   for (const v of f.yTicks.values) {
     const y = num(f.y(v));
     out.push(`<line x1="-6" x2="0" y1="${y}" y2="${y}" stroke="var(--muted)"/>`);
@@ -171,109 +178,171 @@ function drawing(
     );
   }
   out.push(
-    `<text transform="translate(${MARGIN.left + 2 - left} ${PLOT_H / 2}) rotate(-90)" dy="0.71em" text-anchor="middle" ${TEXT}>${escapeHtml(f.yTitle)}</text>`,
+    `<text transform="translate(${MARGIN.left + 2 - left} ${f.plotH / 2}) rotate(-90)" dy="0.71em" text-anchor="middle" ${TEXT}>${escapeHtml(f.yTitle)}</text>`,
   );
   out.push(
-    `<text x="50%" y="${HEIGHT - MARGIN.bottom - MARGIN.top - 4}" text-anchor="middle" ${TEXT}>${escapeHtml(f.xTitle)}</text>`,
+    `<text x="50%" y="${HEIGHT - MARGIN.bottom - f.top - 4}" text-anchor="middle" ${TEXT}>${escapeHtml(f.xTitle)}</text>`,
   );
   out.push(over);
   out.push("</svg>");
   return out.join("");
 }
 
-/** The p50–p99 marks: dashed lines, their names on one row each, away from the nearer edge. */
-function percentileMarks(d: Distribution, x: (v: number) => number): string {
-  const mid = (d.min + d.max) / 2;
-  return PERCENTILES.map((m, row) => {
-    const v = d[m.key];
-    const at = `${num(x(v))}%`;
-    const left = v > mid;
-    return (
-      `<line x1="${at}" x2="${at}" y1="0" y2="${PLOT_H}" stroke="${m.color}" stroke-dasharray="4 2"/>` +
-      `<text x="${at}" dx="${left ? -4 : 4}" y="${11 + row * 14}" text-anchor="${left ? "end" : "start"}" font-size="11" fill="${m.color}" stroke="var(--card)" stroke-width="3" paint-order="stroke">${m.key}</text>`
-    );
-  }).join("");
+/**
+ * A figure's x marks (its p50 … p99): dashed lines over the plot, their names in the label rows
+ * above it (lib/api/figure-mark-rows.ts, as the page's chart kit places them), on the side of
+ * the line away from the nearer edge.
+ */
+function markLines(f: FigureDescription, plotH: number, x: (v: number) => number, domain: Span): string {
+  const marks = f.marks ?? [];
+  const rows = markLabelRows(marks, domain);
+  return marks
+    .map((m, i) => {
+      const at = `${num(x(m.x))}%`;
+      const left = markLabelSide(m.x, domain) === "left";
+      const color = tokenVar(m.colour);
+      const y = -MARK_LABEL.offsetPx - rows[i] * MARK_LABEL.rowPx;
+      return (
+        `<line x1="${at}" x2="${at}" y1="0" y2="${plotH}" stroke="${color}" stroke-dasharray="4 2"/>` +
+        `<text x="${at}" dx="${left ? -MARK_LABEL.offsetPx : MARK_LABEL.offsetPx}" y="${y}" text-anchor="${left ? "end" : "start"}" font-size="${MARK_LABEL.fontPx}" fill="${color}" stroke="var(--card)" stroke-width="3" paint-order="stroke">${escapeHtml(m.label)}</text>`
+      );
+    })
+    .join("");
 }
 
-/** The latency axis of a distribution (reference-marks.tsx latencyAxis): the span of its bins. */
-function latencyFrame(d: Distribution, label: string) {
-  const lo = Math.min(d.min, d.bins[0]?.start ?? d.min);
-  const hi = Math.max(d.max, d.bins[d.bins.length - 1]?.end ?? d.max);
+type Span = readonly [number, number];
+
+/**
+ * The plot's top and height: the shared margin grows by the marks' label rows as the chart
+ * kit's does (reference-marks.tsx markRowsRoom).
+ */
+function plotBox(f: FigureDescription, domain: Span) {
+  const marks = f.marks ?? [];
+  const rows = marks.length > 0 ? markRowsHeight(markLabelRows(marks, domain)) + MARK_LABEL.offsetPx : 0;
+  const top = Math.max(MARGIN.top, rows);
+  return { top, plotH: HEIGHT - top - MARGIN.bottom - X_AXIS };
+}
+
+/** The latency axis of a distribution figure: the span of its bins (its x domain), fitted ticks. */
+function latencyFrame(f: FigureDescription) {
+  // A distribution figure spans its bins (its x domain); failing that, its points.
+  let domain: Span = f.x.domain ?? [Infinity, -Infinity];
+  if (!f.x.domain)
+    for (const s of f.series)
+      for (const [v] of s.points) domain = [Math.min(domain[0], v), Math.max(domain[1], v)];
+  const [lo, hi] = domain;
   const wide = fittedMsTicks(lo, hi, undefined, WIDE_PLOT_PX);
   const narrow = fittedMsTicks(lo, hi, 4, NARROW_PLOT_PX);
   const x = (v: number) => (hi > lo ? ((v - lo) / (hi - lo)) * 100 : 50);
-  return { lo, hi, x, wide, narrow, xTitle: `${label} (${wide.unit})` };
+  return { domain, x, wide, narrow, xTitle: `${f.x.label} (${wide.unit})` };
 }
 
-/** Requests per bin, as the page draws the histogram (components/charts/chart-figure.tsx) (one bar per bin, a px apart). */
-export function latencyHistogramSvg(d: Distribution, label: string): string {
-  const { x, wide, narrow, xTitle } = latencyFrame(d, label);
-  const maxCount = maxOf(d.bins, (b) => b.count);
+const axisTitle = (a: FigureDescription["y"]) => (a.unit ? `${a.label} (${a.unit})` : a.label);
+
+/** A histogram figure's bins, as the page draws them (one bar per bin, a px apart). */
+export function histogramStillSvg(f: FigureDescription): string {
+  const { domain, x, wide, narrow, xTitle } = latencyFrame(f);
+  const { top, plotH } = plotBox(f, domain);
+  const bins = f.bins ?? [];
+  const maxCount = maxOf(bins, (b) => b.count);
   const values = ticksCovering(0, maxCount, 5, 1);
-  const top = values[values.length - 1] || 1;
+  const yTop = values[values.length - 1] || 1;
   const step = values.length > 1 ? values[1] - values[0] : 1;
-  const y = (v: number) => PLOT_H - (v / top) * PLOT_H;
-  const bars = d.bins
+  const y = (v: number) => plotH - (v / yTop) * plotH;
+  const fill = tokenVar(f.series[0]?.colour ?? "chart-1");
+  const bars = bins
     .map((b) => {
-      const x0 = x(b.start) * 10;
-      const w = (x(b.end) - x(b.start)) * 10;
-      return `<rect x="${num(x0)}" y="${num(y(b.count))}" width="${num(w)}" height="${num(PLOT_H - y(b.count))}" fill="var(--chart-1)" stroke="var(--card)" vector-effect="non-scaling-stroke"/>`;
+      const x0 = x(b.lo) * 10;
+      const w = (x(b.hi) - x(b.lo)) * 10;
+      return `<rect x="${num(x0)}" y="${num(y(b.count))}" width="${num(w)}" height="${num(plotH - y(b.count))}" fill="${fill}" stroke="var(--card)" vector-effect="non-scaling-stroke"/>`;
     })
     .join("");
   return drawing(
     {
+      top,
+      plotH,
       x,
       y,
       xTicks: { wide, narrow },
       yTicks: { values, text: (v) => en(v, decimalsOf(step)) },
       xTitle,
-      yTitle: "requests",
+      yTitle: axisTitle(f.y),
       verticalGrid: false,
     },
-    "latency-histogram",
-    `${label}: histogram`,
+    f.exportName,
+    f.title,
     bars,
-    percentileMarks(d, x),
-    { bars: d.bins.length },
+    markLines(f, plotH, x, domain),
+    { bars: bins.length },
   );
 }
 
-/** Percent of requests at or below each value, a step line as the page draws the CDF. */
-export function latencyCdfSvg(d: Distribution, label: string): string {
-  const { x, wide, narrow, xTitle } = latencyFrame(d, label);
+/** A step-line figure (a CDF in percent), as the page draws it. */
+export function stepLineStillSvg(f: FigureDescription): string {
+  const { domain, x, wide, narrow, xTitle } = latencyFrame(f);
+  const { top, plotH } = plotBox(f, domain);
   const values = ticksWithin(0, 100);
-  const y = (v: number) => PLOT_H - (v / 100) * PLOT_H;
-  const path = d.cdf
-    .map((p, i) => {
-      const px = num(x(p.value) * 10);
-      const py = num(y(p.fraction * 100));
-      return i === 0 ? `M${px} ${py}` : `H${px}V${py}`;
+  const y = (v: number) => plotH - (v / 100) * plotH;
+  const points = f.series[0]?.points ?? [];
+  const path = points
+    .flatMap(([px, py], i) => {
+      if (py === null) return [];
+      const sx = num(x(px) * 10);
+      const sy = num(y(py));
+      return [i === 0 ? `M${sx} ${sy}` : `H${sx}V${sy}`];
     })
     .join("");
-  const line = `<path d="${path}" fill="none" stroke="var(--chart-2)" vector-effect="non-scaling-stroke"/>`;
+  const line = `<path d="${path}" fill="none" stroke="${tokenVar(f.series[0]?.colour ?? "chart-2")}" vector-effect="non-scaling-stroke"/>`;
   return drawing(
     {
+      top,
+      plotH,
       x,
       y,
       xTicks: { wide, narrow },
       yTicks: { values, text: (v) => `${en(v, decimalsOf(values[1] - values[0]))}%` },
       xTitle,
-      yTitle: "requests at or below (%)",
+      yTitle: axisTitle(f.y),
       verticalGrid: true,
     },
-    "latency-cdf",
-    `${label}: CDF`,
+    f.exportName,
+    f.title,
     line,
-    percentileMarks(d, x),
-    { points: d.cdf.length },
+    markLines(f, plotH, x, domain),
+    { points: points.length },
   );
+}
+
+/** The one-distribution payload a figure description is made from. */
+const single = (d: Distribution) => ({ metrics: { m: d } });
+
+/** aiperf's histogram of one distribution, labelled `label` (the Latency view's first figure). */
+export function latencyHistogramSvg(d: Distribution, label: string): string {
+  return histogramStillSvg(aiperfLatencyDistributionFigures(single(d), "m", { label })[0]);
+}
+
+/** aiperf's CDF of one distribution, labelled `label`. */
+export function latencyCdfSvg(d: Distribution, label: string): string {
+  return stepLineStillSvg(aiperfLatencyDistributionFigures(single(d), "m", { label })[1]);
+}
+
+/** A distribution's histogram and CDF, by `<exportName>/<metric>`, when it has bins and points. */
+function stills(figures: readonly [FigureDescription, FigureDescription], metric: string): StillFigures {
+  const [histogram, cdf] = figures;
+  if (!histogram.bins?.length || !cdf.series[0]?.points.length) return {};
+  return {
+    [`${histogram.exportName}/${metric}`]: histogramStillSvg(histogram),
+    [`${cdf.exportName}/${metric}`]: stepLineStillSvg(cdf),
+  };
 }
 
 /**
  * The Latency view's first figures for `metric` (its histogram and CDF), drawn from the
- * distribution payload the prefetch put in `queryClient`; none when the prefetch found none (a
- * run without aiperf records, or one to recompute) or the metric has no distribution. `label` is
- * the metric's name as the view writes it (components/aiperf/latency-metric.ts).
+ * distribution payload the prefetch put in `queryClient`, as the figure descriptions the view
+ * draws: aiperf's records' (labelled `label`, the metric's name as the view writes it,
+ * components/aiperf/latency-metric.ts), or, for a run whose latency is TensorRT-LLM's perf
+ * metrics alone, theirs. None when the prefetch found none (a run with only a summary, or one to
+ * recompute), the metric has no distribution, or a single request (the view draws no chart then).
  */
 export function latencyFirstFigures(
   queryClient: QueryClient,
@@ -281,13 +350,21 @@ export function latencyFirstFigures(
   metric: string,
   label: string,
 ): StillFigures {
+  if (run.requests === null && run.timeBreakdown?.latency) {
+    if (!isTrtllmMetric(metric)) return {};
+    const options = runChartQueryOptions(run.id, TRTLLM_CHARTS.latencyDistribution, chartVersion(run));
+    const payload = queryClient.getQueryData(options.queryKey);
+    const d = payload?.metrics[metric];
+    // The view draws a distribution of more than one request (trtllm-latency-section.tsx).
+    if (!payload || !d || d.count < 2) return {};
+    return stills(trtllmLatencyDistributionFigures(payload, metric), metric);
+  }
   if (run.requests?.source !== "aiperf") return {};
   const options = runChartQueryOptions(run.id, AIPERF_CHARTS.distribution, chartVersion(run));
   const payload = queryClient.getQueryData(options.queryKey);
-  const d = payload?.metrics[metric];
-  if (!d || d.bins.length === 0 || d.cdf.length === 0) return {};
-  return {
-    [`latency-histogram/${metric}`]: latencyHistogramSvg(d, label),
-    [`latency-cdf/${metric}`]: latencyCdfSvg(d, label),
-  };
+  if (!payload?.metrics[metric]) return {};
+  return stills(aiperfLatencyDistributionFigures(payload, metric, { label }), metric);
 }
+
+const isTrtllmMetric = (m: string): m is TrtllmDistributionMetric =>
+  (TRTLLM_DISTRIBUTION_METRICS as readonly string[]).includes(m);

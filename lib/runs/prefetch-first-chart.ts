@@ -40,7 +40,8 @@ export async function prefetchFirstChart(
   run: RunSummary,
   view: RunViewId,
 ): Promise<void> {
-  const { hasData, firstChart } = runView(view);
+  const { hasData, firstChart: first } = runView(view);
+  const firstChart = typeof first === "function" ? first(run) : first;
   if (run.status !== "ready" || !firstChart || !hasData(run)) return;
   // A view may have data without its first chart's payload (latency from an aiperf summary alone).
   const stored = await getChartData(db, run.id, firstChart.key);

@@ -10,7 +10,8 @@ interface Clash {
 
 /**
  * Every text label of every chart on the page (reference-line labels, axis ticks and titles, lane
- * labels): none may leave its drawing, and no two may intersect. Boxes come from the browser's
+ * labels): none may leave its drawing, no two may intersect, and no mark's name (a percentile)
+ * may sit on a bar. Boxes come from the browser's
  * layout (getBoundingClientRect), so rotated axis titles and haloes count as drawn.
  */
 async function labelClashes(page: Page, where: string): Promise<Clash[]> {
@@ -51,6 +52,18 @@ async function labelClashes(page: Page, where: string): Promise<Clash[]> {
           )
             out.push({ chart, what: `"${labels[i].t}" overlaps "${labels[j].t}"` });
         }
+      // A mark's name (a percentile) is never drawn on a bar: it sat on the tallest one.
+      const bars = [...svg.querySelectorAll(".recharts-bar-rectangle path, .recharts-bar-rectangle rect")]
+        .map((b) => b.getBoundingClientRect())
+        .filter((r) => r.width > 0 && r.height > 0);
+      for (const m of svg.querySelectorAll("text.chart-mark-label")) {
+        const r = m.getBoundingClientRect();
+        if (r.width === 0) continue;
+        const on = bars.find(
+          (b) => r.left < b.right && b.left < r.right && r.top < b.bottom - inset && b.top < r.bottom - inset,
+        );
+        if (on) out.push({ chart, what: `"${text(m)}" is drawn on a bar` });
+      }
     }
     return out;
   });

@@ -65,6 +65,40 @@ describe("run views with JavaScript off", () => {
     await context.close();
   }, 600_000);
 
+  it("follows the system's light or dark preference from the stylesheet alone", async () => {
+    const runs = await exampleRuns();
+    // The tokens of app/globals.css: the page's background and the bars' colour in each theme.
+    const expected = {
+      light: { bg: "rgb(248, 250, 252)", bar: "rgb(79, 70, 229)", scheme: "light" },
+      dark: { bg: "rgb(11, 17, 32)", bar: "rgb(129, 140, 248)", scheme: "dark" },
+    };
+    const aiperf = runs.find((r) => r.name.includes("mock-llama-8b"))!;
+    for (const scheme of ["dark", "light"] as const) {
+      const context = await t.browser.newContext({
+        javaScriptEnabled: false,
+        viewport: { width: 1440, height: 900 },
+        colorScheme: scheme,
+      });
+      const page = await context.newPage();
+      for (const url of ["/", `/runs/${aiperf.id}?view=latency`]) {
+        await page.goto(`${t.app.url}${url}`);
+        // No script ran: nothing set the theme on <html>.
+        expect(await page.locator("html").getAttribute("data-theme")).toBeNull();
+        const seen = await page.evaluate(() => ({
+          bg: getComputedStyle(document.body).backgroundColor,
+          scheme: getComputedStyle(document.documentElement).colorScheme,
+        }));
+        expect(seen, `${scheme} ${url}`).toEqual({
+          bg: expected[scheme].bg,
+          scheme: expected[scheme].scheme,
+        });
+      }
+      const bar = page.locator('[data-still="latency-histogram/ttftMs"] svg[data-first-figure] rect').first();
+      expect(await bar.evaluate((e) => getComputedStyle(e).fill)).toBe(expected[scheme].bar);
+      await context.close();
+    }
+  });
+
   it("the Latency and Breakdown views carry the summary's statistics, the server's drawing and every segment", async () => {
     const runs = await exampleRuns();
     const aiperf = runs.find((r) => r.name.includes("mock-llama-8b"))!;
@@ -94,6 +128,11 @@ describe("run views with JavaScript off", () => {
         await page.goto(`${t.app.url}/runs/${trtllm.id}?view=latency`);
         const trt = page.locator('#run-view-panel [data-testid="view-preview"]:visible');
         expect(await trt.locator('[data-stat="ttftMs-count"]').innerText()).toBe("300");
+        // A TensorRT-LLM run's distribution is drawn by the server as aiperf's is.
+        const trtStill = trt.locator('[data-still="latency-histogram/ttftMs"] svg[data-first-figure]');
+        expect(await trtStill.isVisible()).toBe(true);
+        expect(await trtStill.locator("rect").count()).toBeGreaterThan(5);
+        await shot(page, `nojs-trtllm-latency-${scheme}-${width}.png`);
 
         await page.goto(`${t.app.url}/runs/${trtllm.id}?view=breakdown`);
         const rows = page

@@ -43,7 +43,9 @@ describe("chart catalog", () => {
     expect(chartByKey("sm-series-ep-3")?.schema).toBe(SM_SERIES.all().schema);
     expect(chartByKey("no-such-chart")).toBeUndefined();
     // Every view's first chart is a catalog chart, so the prefetch and the hook agree on it.
-    for (const v of RUN_VIEWS) if (v.firstChart) expect(chartByKey(v.firstChart.key)).toBe(v.firstChart);
+    for (const v of RUN_VIEWS)
+      if (v.firstChart && typeof v.firstChart !== "function")
+        expect(chartByKey(v.firstChart.key)).toBe(v.firstChart);
   });
 
   it("no chart key string appears in the source outside the catalog", () => {

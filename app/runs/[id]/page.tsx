@@ -57,12 +57,12 @@ export default async function RunRoute({ params, searchParams }: Props) {
     { warmUp },
   );
   // The Latency view's distribution, drawn here so it is on screen with the HTML (as the view
-  // reads the metric: TPOT is TensorRT-LLM's, aiperf records open on TTFT).
-  const metric = urlMetric === "tpotMs" ? "ttftMs" : urlMetric;
-  const stills =
-    view === "latency" && (metric === "ttftMs" || metric === "e2eMs" || metric === "itlMs")
-      ? latencyFirstFigures(queryClient, run, metric, latencyLabel(run, metric))
-      : {};
+  // reads the metric: TPOT is TensorRT-LLM's, ITL aiperf's; each opens on TTFT without its own).
+  const trtllm = run.requests === null;
+  const metric = urlMetric === (trtllm ? "itlMs" : "tpotMs") ? "ttftMs" : urlMetric;
+  // TensorRT-LLM's figures carry their own metric names; aiperf's are in the run's tool's words.
+  const label = metric === "tpotMs" ? "" : latencyLabel(run, metric);
+  const stills = view === "latency" ? latencyFirstFigures(queryClient, run, metric, label) : {};
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <TimelineSeed seed={timeline}>
