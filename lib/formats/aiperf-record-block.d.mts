@@ -10,6 +10,7 @@ export declare const BLOCK_ERROR: 2;
 export declare const BLOCK_CANCELLED: 4;
 export declare const BLOCK_HAS_START: 8;
 export declare const BLOCK_HAS_END: 16;
+export declare const BLOCK_SPAN_STAMPED: 32;
 
 /** `RecordBlock.turn` of a record without a turn index */
 export declare const NO_TURN_INDEX: -1;

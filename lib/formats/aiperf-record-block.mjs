@@ -19,6 +19,8 @@ export const BLOCK_ERROR = 2;
 export const BLOCK_CANCELLED = 4;
 export const BLOCK_HAS_START = 8;
 export const BLOCK_HAS_END = 16;
+/** The record states request_start_ns and request_end_ns itself (AiperfRecord.spanStamped) */
+export const BLOCK_SPAN_STAMPED = 32;
 
 /** `turn` of a record without a turn index */
 export const NO_TURN_INDEX = -1;
@@ -92,6 +94,7 @@ export function parseRecordBlock(text) {
       f |= BLOCK_HAS_END;
       putNs(r.endNs, k, endNs, "end", wideNs);
     }
+    if (r.spanStamped) f |= BLOCK_SPAN_STAMPED;
     flags[k] = f;
     ttftMs[k] = r.ttftMs ?? NaN;
     e2eMs[k] = r.e2eMs ?? NaN;

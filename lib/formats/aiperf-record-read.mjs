@@ -179,6 +179,9 @@ export function queueWaitMs(text, meta, startNs) {
   return Math.max(Number(startNs) - Number(issued), 0) / 1e6;
 }
 
+/** A stamp the record states itself (read as readNs reads it) */
+const isStamp = (v) => v !== null && v !== undefined;
+
 /** Parses one record; a string (the reason) when the line is not an aiperf record. */
 export function parseAiperfRecord(value, text, badValue = ignore) {
   if (!isObject(value)) return "not a JSON object";
@@ -191,6 +194,7 @@ export function parseAiperfRecord(value, text, badValue = ignore) {
   const outputTokens = tokenCount(metricNumber(metrics.output_sequence_length), badValue);
   const error = readError(value.error);
   const startNs = startNsOf(text, meta, metrics);
+  const endNs = endNsOf(text, meta, metrics, startNs, e2eMs);
   // 0.1.x named the phase `credit_phase`, later `benchmark_phase`.
   const phase = meta.benchmark_phase ?? meta.credit_phase;
   return {
@@ -198,7 +202,9 @@ export function parseAiperfRecord(value, text, badValue = ignore) {
     phase: phase === "warmup" ? "warmup" : "profiling",
     cancelled: cancelledOf(meta, error),
     startNs,
-    endNs: endNsOf(text, meta, metrics, startNs, e2eMs),
+    endNs,
+    spanStamped:
+      startNs !== null && endNs !== null && isStamp(meta.request_start_ns) && isStamp(meta.request_end_ns),
     ttftMs,
     e2eMs,
     itlMs: metricNumber(metrics.inter_token_latency) ?? derivedItlMs(ttftMs, e2eMs, outputTokens),

@@ -51,6 +51,12 @@ export interface AiperfRecord {
    * when the record has no `credit_issued_ns`.
    */
   queueWaitMs?: number | null;
+  /**
+   * Whether the record states both `request_start_ns` and `request_end_ns` itself (aiperf 0.2
+   * on), not a start read from 0.1's `timestamp_ns` and an end of start + latency: the stamps
+   * aiperf's effective concurrency is computed from (docs/metrics.md §Comparable runs).
+   */
+  spanStamped?: boolean;
 }
 
 // Read by plain JavaScript shared with the aiperf parse thread, which loads no TypeScript.

@@ -8,7 +8,12 @@ import type { RequestsBlock, SummaryBlocks } from "@/lib/api/schemas";
 import type { AiperfLog } from "@/lib/formats/aiperf-log";
 import type { AiperfSummary } from "@/lib/formats/aiperf-summary";
 import type { TimesliceExport } from "@/lib/formats/aiperf-timeslices";
-import { compareWithSummary, disagreementWarning, recordsSample } from "./aiperf-agreement";
+import {
+  compareWithSummary,
+  disagreementWarning,
+  recordsSample,
+  type RecordsSample,
+} from "./aiperf-agreement";
 import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { ThroughputInputs } from "@/lib/api/derived-throughput";
@@ -17,6 +22,7 @@ import { aiperfFacts } from "./aiperf-run-facts";
 import { aiperfThroughput } from "./aiperf-throughput";
 import { theoreticalCacheHitRate } from "./aiperf-theoretical-hit-rate";
 import type { QueueWaits } from "./aiperf-queue-wait";
+import { type HeldConcurrency, SUMMARY_CONCURRENCY_SOURCE } from "./aiperf-held-concurrency";
 import { distributionOfSorted } from "./aiperf-distribution";
 import { overTimePayload, timelinePayload, ttftVsInputPayload } from "./aiperf-timeline";
 import { timeslicesPayload } from "./aiperf-timeslices";
@@ -50,6 +56,8 @@ export interface AiperfRunState {
   outputs?: Array<{ profiling: number; warmup: number | null }>;
   /** Each profiling record's client-side queue wait, where records carry `credit_issued_ns` */
   queueWaits?: QueueWaits;
+  /** Each profiling record's span, where records carry request_start_ns and request_end_ns */
+  concurrency?: HeldConcurrency;
 }
 
 /** What an aiperf run contributes to the run summary; every part absent when it has no data. */
@@ -156,6 +164,10 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
   if (gpuSummary) charts[AIPERF_CHARTS.gpuSummary.key] = gpuSummary;
 
   const info = runInfo(primary?.summary, trials.length, s.queueWaits?.info() ?? {});
+  for (const [k, v] of Object.entries(
+    heldConcurrencyInfo(primary?.summary, s.concurrency?.info() ?? {}, requests?.recordsSample ?? null),
+  ))
+    info[k] = v;
   if (gpuSummary) info.telemetryGpus = gpuSummary.gpus.length;
   // Requests aiperf cancelled at the end of profiling (in flight when its duration ran out): the
   // log counts them apart; builds that export no record for them leave them out of the records.
@@ -341,15 +353,41 @@ function runInfo(
     set("aiperfVersion", summary.aiperfVersion);
     set("theoreticalCacheHitRate", theoreticalCacheHitRate(summary.metrics.theoretical_prefix_cache_hit));
     set("schemaVersion", summary.schemaVersion);
-    // aiperf's time-weighted figures (0.8+ "effective" metrics): concurrency actually held, and
-    // the total tokens/s over the time requests were in flight.
-    set("effectiveConcurrency", summary.metrics.effective_concurrency?.avg);
+    // aiperf's time-weighted total tokens/s over the time requests were in flight (0.8+); its
+    // effective concurrency is read by heldConcurrencyInfo.
     set("effectiveTotalTokensPerS", summary.metrics.effective_total_throughput?.avg);
     for (const [k, v] of Object.entries(summary.runConfig ?? {})) set(k, v);
   }
   for (const [k, v] of Object.entries(queueWaitInfo(summary?.metrics ?? {}, fromRecords))) set(k, v);
   if (trials > 1) set("trials", trials);
   return info;
+}
+
+/**
+ * The concurrency the run held, the doctor's other evidence of a saturated load generator
+ * (docs/metrics.md §Comparable runs, "Held concurrency"): aiperf's own `effective_concurrency`
+ * average (0.8+); else the same figure from the records (`fromRecords`,
+ * aiperf-held-concurrency.ts), unless the records are a sample of the run the summary describes
+ * (fewer records than its requests: their span is not the run's), which is then said. Records
+ * without the stamps are counted (`effectiveConcurrencyMissing`), never read as a concurrency.
+ */
+export function heldConcurrencyInfo(
+  summary: AiperfSummary | undefined,
+  fromRecords: Record<string, number | string>,
+  sample: RecordsSample | null,
+): Record<string, number | string> {
+  const own = summary?.metrics.effective_concurrency?.avg;
+  if (typeof own === "number" && Number.isFinite(own))
+    return { effectiveConcurrency: own, effectiveConcurrencySource: SUMMARY_CONCURRENCY_SOURCE };
+  if (sample && fromRecords.effectiveConcurrency !== undefined) {
+    const out: Record<string, number | string> = {
+      effectiveConcurrencyUnmeasured: `the records hold ${sample.records} of the ${sample.described} requests aiperf's summary describes`,
+    };
+    if (fromRecords.effectiveConcurrencyMissing !== undefined)
+      out.effectiveConcurrencyMissing = fromRecords.effectiveConcurrencyMissing;
+    return out;
+  }
+  return fromRecords;
 }
 
 /**

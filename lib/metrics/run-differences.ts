@@ -491,13 +491,9 @@ export function diagnose(
 export function saturationOf(r: DoctorRun): { saturated: boolean; text: string; evidence: string[] } {
   const parts: string[] = [];
   const evidence: string[] = [];
-  const achieved = num(r.info?.effectiveConcurrency);
-  const asked = r.facts.concurrency?.value ?? null;
-  if (achieved !== null && asked !== null) {
-    parts.push(`concurrency ${achieved.toFixed(2)} of ${asked} requested`);
-    if (achieved < SATURATION_SHARE * asked)
-      evidence.push(`aiperf's effective concurrency below ${SATURATION_SHARE * 100}% of the requested`);
-  }
+  const held = heldConcurrencyOf(r);
+  if (held.text) parts.push(held.text);
+  if (held.evidence) evidence.push(held.evidence);
   const w50 = num(r.info?.queueWaitP50Ms);
   const w90 = num(r.info?.queueWaitP90Ms);
   const w99 = num(r.info?.queueWaitP99Ms);
@@ -537,6 +533,46 @@ export function saturationOf(r: DoctorRun): { saturated: boolean; text: string; 
     saturated: evidence.length > 0,
     text: parts.join("; "),
     evidence,
+  };
+}
+
+/**
+ * The concurrency side of the saturation reason (docs/metrics.md §Comparable runs, "Held
+ * concurrency"): the run's effective concurrency (aiperf's summary, else its records) against the
+ * requested one. Under a request rate the concurrency is a ceiling, not a target: it is shown, not
+ * judged. A requested concurrency without a held one is "not measured", with why where known.
+ */
+function heldConcurrencyOf(r: DoctorRun): { text: string | null; evidence: string | null } {
+  const achieved = num(r.info?.effectiveConcurrency);
+  const asked = r.facts.concurrency?.value ?? null;
+  const rate = r.facts.requestRate?.value ?? null;
+  const source =
+    typeof r.info?.effectiveConcurrencySource === "string" ? r.info.effectiveConcurrencySource : "aiperf";
+  const count = num(r.info?.effectiveConcurrencyCount);
+  const missing = num(r.info?.effectiveConcurrencyMissing);
+  const unmeasured =
+    typeof r.info?.effectiveConcurrencyUnmeasured === "string" ? r.info.effectiveConcurrencyUnmeasured : null;
+  if (achieved === null) {
+    if (asked === null && missing === null && unmeasured === null) return { text: null, evidence: null };
+    const why =
+      unmeasured ??
+      (missing !== null
+        ? `${int(missing)} profiling records without request_start_ns and request_end_ns`
+        : null);
+    return { text: `concurrency not measured${why ? ` (${why})` : ""}`, evidence: null };
+  }
+  if (asked === null)
+    return { text: `concurrency ${achieved.toFixed(2)} held (none requested)`, evidence: null };
+  if (rate !== null)
+    return {
+      text: `concurrency ${achieved.toFixed(2)} held, at most ${asked} at ${rate} requests/s (a ceiling, not a target)`,
+      evidence: null,
+    };
+  const text = `concurrency ${achieved.toFixed(2)} of ${asked} requested`;
+  if (achieved >= SATURATION_SHARE * asked) return { text, evidence: null };
+  return {
+    text,
+    evidence: `effective concurrency below ${SATURATION_SHARE * 100}% of the requested (${achieved.toFixed(2)} of ${asked}; ${source}${count !== null ? `, ${int(count)} requests` : ""})`,
   };
 }
 

@@ -90,10 +90,13 @@ describe.each(TEST_STORES)("the doctor's newer sources on %s", (store, pgUrl) =>
     });
     const report = await reasonsOf(a, b);
     expect(report.reasons.map((r) => [r.name, r.severity])).toEqual([["saturation", "caveat"]]);
-    expect(report.reasons[0].b).toMatch(/^queue wait p50 40\.0 ms, p90 80\.0 ms against TTFT p50 /);
+    // Both held their 8 workers until the last send (the records' effective concurrency).
+    expect(report.reasons[0].b).toMatch(
+      /^concurrency 7\.\d\d of 8 requested; queue wait p50 40\.0 ms, p90 80\.0 ms against TTFT p50 /,
+    );
     // Run a's records carry no credit_issued_ns: not measured, never a wait of 0.
-    expect(report.reasons[0].a).toBe(
-      "queue wait not measured (200 profiling records without credit_issued_ns)",
+    expect(report.reasons[0].a).toMatch(
+      /^concurrency 7\.\d\d of 8 requested; queue wait not measured \(200 profiling records without credit_issued_ns\)$/,
     );
     expect(report.reasons[0].evidence).toMatch(
       /client-side queueing \(aiperf credit_to_start_latency \(request_start_ns − credit_issued_ns\), 200 requests\) at p50/,
@@ -111,10 +114,10 @@ describe.each(TEST_STORES)("the doctor's newer sources on %s", (store, pgUrl) =>
     expect(report.reasons.map((r) => [r.name, r.severity])).toEqual([["saturation", "caveat"]]);
     const [r] = report.reasons;
     expect(r.a).toMatch(
-      /^queue wait p50 2\.00 ms, p90 2\.00 ms against TTFT p50 [\d.]+ ms, p90 [\d.]+ ms; p99 2\.00 ms, max 2\.00 ms; 0 of 200 requests \(0\.0%\) waited ≥ 10% of their own TTFT$/,
+      /^concurrency 7\.\d\d of 8 requested; queue wait p50 2\.00 ms, p90 2\.00 ms against TTFT p50 [\d.]+ ms, p90 [\d.]+ ms; p99 2\.00 ms, max 2\.00 ms; 0 of 200 requests \(0\.0%\) waited ≥ 10% of their own TTFT$/,
     );
     expect(r.b).toMatch(
-      /^queue wait p50 2\.00 ms, p90 60\.0 ms against TTFT .*; p99 60\.0 ms, max 60\.0 ms; 50 of 200 requests \(25\.0%\) waited/,
+      /^concurrency 7\.\d\d of 8 requested; queue wait p50 2\.00 ms, p90 60\.0 ms against TTFT .*; p99 60\.0 ms, max 60\.0 ms; 50 of 200 requests \(25\.0%\) waited/,
     );
     expect(r.evidence).toMatch(
       /^saturated load generator in the second run: client-side queueing \(aiperf records: request_start_ns − credit_issued_ns \(credit_to_start_latency\), 200 requests\) at p90 is at least 10% of the TTFT; 50 of 200 requests waited that long/,

@@ -5,7 +5,9 @@
  * `credit_to_start_latency`) as the baseline, against a generated run of aiperf's record schema
  * (test/generators/aiperf.mjs, `credit_issued_ns` as src/aiperf/common/models/record_models.py
  * writes it) whose every fourth request waited 60 ms to be sent. The saturation reason shows
- * both runs' waits, how many requests waited and the field they came from. Screenshots light
+ * both runs' waits, how many requests waited and the field they came from; a second generated run
+ * whose workers idle between requests shows the concurrency it held (aiperf's effective
+ * concurrency, computed from its records) below the 4 requested. Screenshots light
  * and dark at 1440 and 390 px go to RUNLENS_SCREENSHOT_DIR.
  */
 import fs from "node:fs";
@@ -51,7 +53,7 @@ describe("compare: client-side queueing from aiperf's records", () => {
     const text = (await reason.textContent()) ?? "";
     // The real run's figures, from its 200 records (its 0.6.0 summary has none).
     expect(text).toContain(
-      "queue wait p50 2.81 ms, p90 5.30 ms against TTFT p50 58.2 ms, p90 76.3 ms; p99 51.7 ms, max 71.6 ms; 19 of 198 requests (9.6%) waited ≥ 10% of their own TTFT",
+      "concurrency 3.94 of 4 requested; queue wait p50 2.81 ms, p90 5.30 ms against TTFT p50 58.2 ms, p90 76.3 ms; p99 51.7 ms, max 71.6 ms; 19 of 198 requests (9.6%) waited ≥ 10% of their own TTFT",
     );
     expect(text).toMatch(/p90 60\.0 ms against TTFT .*; 50 of 200 requests \(25\.0%\) waited/);
     expect(text).toContain(
@@ -67,6 +69,56 @@ describe("compare: client-side queueing from aiperf's records", () => {
         });
         expect(fits).toBe(true);
         await shot(panel, `compare-queue-wait-${scheme}-${width}.png`);
+      }
+    await page.close();
+  });
+
+  it("shows a run that held less than its requested concurrency, from its records, and fits a phone", async () => {
+    const a = (
+      await apiUpload(
+        t.app.url,
+        ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({ path: path.join(REAL, f) })),
+        { name: "aiperf-real-c4" },
+      )
+    ).id;
+    // Each worker idles 1.5 s between a response and its next send: about 2.8 of 4 in flight.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "held-concurrency-e2e-"));
+    await generateAiperfRun(dir, {
+      records: 200,
+      csv: false,
+      concurrency: 4,
+      sendGapMs: 1500,
+      creditWaitMs: 2,
+    });
+    const b = (
+      await apiUpload(
+        t.app.url,
+        ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({ path: path.join(dir, f) })),
+        { name: "idle workers" },
+      )
+    ).id;
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await gotoHydrated(page, `${t.app.url}/compare?runs=${a},${b}`);
+    const panel = page.getByTestId("comparability");
+    const reason = panel.getByTestId(`comparability-${b}`).locator('[data-reason="saturation"]');
+    await expect.poll(() => reason.getAttribute("data-severity")).toBe("caveat");
+    const text = (await reason.textContent()) ?? "";
+    expect(text).toContain("concurrency 3.94 of 4 requested; queue wait p50 2.81 ms");
+    expect(text).toMatch(/concurrency 2\.\d\d of 4 requested; queue wait p50 2\.00 ms/);
+    expect(text).toMatch(
+      /saturated load generator in the second run: effective concurrency below 90% of the requested \(2\.\d\d of 4; aiperf records: time-weighted requests in flight, request_start_ns → request_end_ns \(effective_concurrency\), 200 requests\)/,
+    );
+    expect(text).not.toContain("client-side queueing");
+    for (const scheme of ["light", "dark"] as const)
+      for (const width of [1440, 390]) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width, height: 900 });
+        const fits = await panel.evaluate((el) => {
+          const box = el.getBoundingClientRect();
+          return el.scrollWidth <= el.clientWidth && box.right <= window.innerWidth;
+        });
+        expect(fits).toBe(true);
+        await shot(panel, `compare-held-concurrency-${scheme}-${width}.png`);
       }
     await page.close();
   });

@@ -10,7 +10,8 @@
  * Distributions (seeded, reproducible): TTFT uniform on [20, 120) ms, input tokens uniform
  * integers on [100, 2100), output tokens uniform integers on [50, 550), ITL uniform on
  * [8, 16) ms; end-to-end latency = TTFT + ITL × (OSL − 1), exactly aiperf's relation.
- * Requests run back to back on `concurrency` workers, so in-flight concurrency is that number.
+ * Requests run back to back on `concurrency` workers, each sent to the worker free first, so
+ * in-flight concurrency is that number until the last request is sent.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -32,7 +33,8 @@ const BASE_NS = 1762551940061660356n;
  * summaryMetrics (further summary blocks, e.g. `credit_to_start_latency`), creditWaitMs (each record
  * gets `credit_issued_ns` that many ms before its `request_start_ns`, as aiperf 0.6+ writes it
  * (src/aiperf/common/models/record_models.py `MetricRecordMetadata`); a number, or a function of
- * the record's index; none by default).
+ * the record's index; none by default), sendGapMs (how long a worker idles between a response and
+ * its next send, 0.5 ms by default: a longer gap holds less than the requested concurrency).
  *
  * The input_config follows aiperf's config models: v1 `UserConfig` (aiperf
  * `aiperf/common/config/loadgen_config.py`: `loadgen.warmup_request_count`, `warmup_duration`);
@@ -64,7 +66,10 @@ export async function generateAiperfRun(outDir, opts = {}) {
   const total = warmup + records;
   for (let i = 0; i < total; i++) {
     const phase = i < warmup ? "warmup" : "profiling";
-    const w = i % concurrency;
+    // The next request goes to the worker free first, as aiperf's concurrency slots refill: each
+    // slot is busy until the last request is sent, so the run holds its concurrency until then.
+    let w = 0;
+    for (let k = 1; k < concurrency; k++) if (workerFreeMs[k] < workerFreeMs[w]) w = k;
     const ttft = (20 + rand() * 100) * slowdown * ttftScale;
     const itl = (8 + rand() * 8) * slowdown;
     // Input lengths uniform over [islBase, islBase + islSpan): two runs of one mean can differ in shape.
@@ -72,7 +77,7 @@ export async function generateAiperfRun(outDir, opts = {}) {
     const osl = 50 + Math.floor(rand() * 500);
     const e2e = ttft + itl * (osl - 1);
     const failed = phase === "profiling" && errorEvery > 0 && (i - warmup) % errorEvery === errorEvery - 1;
-    const startMs = workerFreeMs[w] + 0.5;
+    const startMs = workerFreeMs[w] + (opts.sendGapMs ?? 0.5);
     const durMs = failed ? 5 : e2e;
     workerFreeMs[w] = startMs + durMs;
     // Whole nanoseconds, added as BigInt so the digits written are exact.

@@ -195,8 +195,9 @@ describe("the real aiperf 0.6.0 run (test/fixtures/aiperf-real-c4)", () => {
     const run = doctorRun(result, 4);
     const s = saturationOf(run);
     expect(s.saturated).toBe(false);
+    // It also held 3.94 of its 4 requested (test/unit/held-concurrency-records.test.ts).
     expect(s.text).toBe(
-      "queue wait p50 2.81 ms, p90 5.30 ms against TTFT p50 58.2 ms, p90 76.3 ms; p99 51.7 ms, max 71.6 ms; 19 of 198 requests (9.6%) waited ≥ 10% of their own TTFT",
+      "concurrency 3.94 of 4 requested; queue wait p50 2.81 ms, p90 5.30 ms against TTFT p50 58.2 ms, p90 76.3 ms; p99 51.7 ms, max 71.6 ms; 19 of 198 requests (9.6%) waited ≥ 10% of their own TTFT",
     );
     expect(diagnose(run, run).reasons).toEqual([]);
   });
@@ -217,12 +218,15 @@ describe("the real aiperf 0.6.0 run (test/fixtures/aiperf-real-c4)", () => {
     const reasons = diagnose(doctorRun(real.result, 4), doctorRun(saturated.result, 4)).reasons;
     const r = reasons.find((x) => x.name === "saturation")!;
     expect([r.name, r.severity]).toEqual(["saturation", "caveat"]);
-    expect(r.a).toMatch(/^queue wait p50 2\.81 ms, p90 5\.30 ms against TTFT p50 58\.2 ms/);
-    expect(r.b).toBe(
-      "queue wait p50 40.0 ms, p90 40.0 ms against TTFT p50 50.0 ms, p90 50.0 ms; p99 40.0 ms, max 40.0 ms; 30 of 30 requests (100.0%) waited ≥ 10% of their own TTFT",
+    expect(r.a).toMatch(
+      /^concurrency 3\.94 of 4 requested; queue wait p50 2\.81 ms, p90 5\.30 ms against TTFT p50 58\.2 ms/,
     );
-    expect(r.evidence).toBe(
-      `saturated load generator in the second run: client-side queueing (${RECORDS_QUEUE_WAIT_SOURCE}, 30 requests) at p50 is at least 10% of the TTFT; 30 of 30 requests waited that long against their own: requests waited in the load generator before they were sent; the load generator (or the server's admission) did not hold the load, so the run measured a lighter one than it asked for`,
+    // One request a second, each 500 ms: it held about half a request of the 4 asked for, too.
+    expect(r.b).toBe(
+      "concurrency 0.51 of 4 requested; queue wait p50 40.0 ms, p90 40.0 ms against TTFT p50 50.0 ms, p90 50.0 ms; p99 40.0 ms, max 40.0 ms; 30 of 30 requests (100.0%) waited ≥ 10% of their own TTFT",
+    );
+    expect(r.evidence).toContain(
+      `client-side queueing (${RECORDS_QUEUE_WAIT_SOURCE}, 30 requests) at p50 is at least 10% of the TTFT; 30 of 30 requests waited that long against their own: requests waited in the load generator before they were sent; the load generator (or the server's admission) did not hold the load, so the run measured a lighter one than it asked for`,
     );
   });
 });
@@ -258,7 +262,7 @@ describeRealPublic("aiperf-0.1.1-gptoss20b-cancellations", () => {
     const s = saturationOf(doctorRun(result, 10));
     expect(s).toEqual({
       saturated: false,
-      text: "queue wait not measured (100 profiling records without credit_issued_ns)",
+      text: "concurrency not measured (100 profiling records without request_start_ns and request_end_ns); queue wait not measured (100 profiling records without credit_issued_ns)",
       evidence: [],
     });
   });

@@ -346,6 +346,8 @@ async function feed(
       const wait =
         issued === null || v.startNs === null ? null : Math.max(Number(v.startNs) - Number(issued), 0) / 1e6;
       s.queueWaits?.add(wait, warmup, v.ttftMs, v.e2eMs);
+      // Only request_start_ns / request_end_ns are read here: each stamp is the record's own.
+      s.concurrency?.add(v.startNs, v.endNs, true, warmup);
       const possible = reuse.next(conversationId, turnIndex, v.inputTokens, v.outputTokens, failed, !warmup);
       turns.add(turnIndex, cachedTokens, possible, conversations.of(conversationId));
       s.sessions?.add(sessionCol.getItem(j), parentCol.getItem(j), depthCol.getItem(j));

@@ -11,6 +11,7 @@ import {
   BLOCK_CANCELLED,
   BLOCK_ERROR,
   BLOCK_HAS_END,
+  BLOCK_SPAN_STAMPED,
   BLOCK_HAS_START,
   BLOCK_WARMUP,
   LINE_BAD_JSON,
@@ -24,6 +25,7 @@ import { JsonLineParser, WarningLog } from "@/lib/formats/json-lines";
 import { LineSplitter } from "@/lib/formats/read-lines";
 import type { AgentSessionColumns } from "@/lib/metrics/agent-sessions";
 import type { QueueWaits } from "@/lib/metrics/aiperf-queue-wait";
+import type { HeldConcurrency } from "@/lib/metrics/aiperf-held-concurrency";
 import type { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
 import type { ProfilingClock } from "@/lib/metrics/profiling-window";
 import type { ErrorTally } from "@/lib/metrics/requests-errors";
@@ -68,6 +70,8 @@ export interface RecordSinks {
   sessions?: AgentSessionColumns;
   /** Each profiling record's client-side queue wait (docs/metrics.md §Comparable runs) */
   queueWaits?: QueueWaits;
+  /** Each profiling record's span, for the concurrency the run held (docs/metrics.md §Comparable runs) */
+  concurrency?: HeldConcurrency;
 }
 
 /**
@@ -210,6 +214,7 @@ async function writeBlock(
     const at = log.length;
     log.add(v, flags);
     s.queueWaits?.add(orNull(b.queueWaitMs[k]), warmup, v.ttftMs, v.e2eMs);
+    s.concurrency?.add(v.startNs, v.endNs, (f & BLOCK_SPAN_STAMPED) !== 0, warmup);
     const possible = reuse.next(
       conversationId,
       turnIndex,

@@ -31,6 +31,7 @@ import { ingestRecordFileNative } from "./aiperf-native-ingest";
 import { slowestRequestsPayload } from "./aiperf-slowest";
 import { AgentSessionColumns, agentSessionsFromRecords } from "@/lib/metrics/agent-sessions";
 import { QueueWaits } from "@/lib/metrics/aiperf-queue-wait";
+import { HeldConcurrency } from "@/lib/metrics/aiperf-held-concurrency";
 import { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
 import { readInputsSessions } from "@/lib/formats/aiperf-inputs";
 import { applyInputsReuse, InputsReuse, inputsTurnLines } from "@/lib/metrics/inputs-reuse";
@@ -75,6 +76,8 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
   const sessions = new AgentSessionColumns();
   /** Each profiling record's client-side queue wait (docs/metrics.md §Comparable runs) */
   const queueWaits = new QueueWaits();
+  /** Each profiling record's span, per trial folder: the concurrency the run held */
+  const concurrency = new HeldConcurrency();
   const recordFiles: string[] = [];
   const inputs = new InputsReuse();
   /** Record index range [from, to) per folder, for per-trial agreement */
@@ -94,10 +97,11 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
     await rows.open();
     const from = log.length;
     reuse.reset();
+    concurrency.trial(dirOf(file.name));
     const report = await ingestRecordFileNative(
       file,
       ctx,
-      { log, turns, reuse, conversations, errors, clock, rows, sessions, queueWaits },
+      { log, turns, reuse, conversations, errors, clock, rows, sessions, queueWaits, concurrency },
       rows,
     );
     recordDirs.push({ dir: dirOf(file.name), from, to: log.length });
@@ -262,6 +266,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
         logs,
         outputs,
         queueWaits,
+        concurrency,
       });
       // Only the drill-down reads the request file: the slowest lists are read from it after
       // the summary (lib/ingest/drilldown.ts).
