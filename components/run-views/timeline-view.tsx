@@ -15,6 +15,7 @@ import { TimelineCanvas } from "@/components/timeline/timeline-canvas";
 import { TimelineContext } from "@/components/timeline/timeline-context";
 import { clampWindow, zoomWindow, type ViewWindow } from "@/components/timeline/timeline-layout";
 import { TimelineMoment } from "@/components/timeline/timeline-moment";
+import { useRevealOnOpen } from "@/components/timeline/opened-request";
 import { hasTimelineData } from "@/lib/api/run-views";
 import type { TimelineLanes, TimelinePayload } from "@/lib/api/timeline";
 import { formatCount, formatMs, plural } from "@/lib/format-number";
@@ -94,15 +95,8 @@ export function TimelineView({ run }: RunViewProps) {
     [setTfrom, setTto],
   );
   useEffect(() => () => void (settle.current && clearTimeout(settle.current)), []);
-  // An opened request's detail sits below the charts: it is scrolled into view and takes focus,
-  // so a click on a bar visibly does something (and a keyboard user lands on it).
-  const detail = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const el = detail.current;
-    if (req === null || !el) return;
-    el.scrollIntoView({ block: "start", behavior: "smooth" });
-    el.focus({ preventScroll: true });
-  }, [req]);
+  // An opened request's detail sits below the charts, its top brought into view.
+  const detail = useRevealOnOpen(req, "start");
   const client = useQueryClient();
   const open = useCallback(
     (bar: number) => {

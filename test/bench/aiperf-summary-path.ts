@@ -22,6 +22,7 @@ import { createAppContext } from "@/lib/server/app-context";
 import { readConfig } from "@/lib/server/config";
 import { AGGREGATOR_VERSION } from "@/lib/ingest/version";
 import { insertRun, type FileRow } from "@/lib/store/runs-repo";
+import { BestTimes } from "./best-times";
 
 const input = process.argv[2];
 const at = process.argv.indexOf("--repeat");
@@ -31,19 +32,10 @@ const windowsAt = process.argv.indexOf("--windows");
 const windows: Array<{ startUs: number; endUs: number }> = [];
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-type Took = { wall: number; cpu: number };
-const best = new Map<string, Took>();
-async function timed<T>(name: string, fn: () => Promise<T>): Promise<T> {
+const times = new BestTimes();
+function timed<T>(name: string, fn: () => Promise<T>): Promise<T> {
   if (process.env.BENCH_TRACE) console.error(`… ${name}`);
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  const r = await fn();
-  const wall = (performance.now() - t0) / 1000;
-  const c = process.cpuUsage(c0);
-  const cpu = (c.user + c.system) / 1e6;
-  const b = best.get(name);
-  best.set(name, { wall: Math.min(b?.wall ?? Infinity, wall), cpu: Math.min(b?.cpu ?? Infinity, cpu) });
-  return r;
+  return times.timed(name, fn);
 }
 
 async function once(r: number): Promise<void> {
@@ -102,15 +94,7 @@ async function once(r: number): Promise<void> {
 async function main() {
   for (let r = 0; r < repeat; r++) await once(r);
   if (windowsAt > 0) fs.writeFileSync(process.argv[windowsAt + 1], JSON.stringify(windows));
-  console.log(`input ${input}, ${repeat} runs, minimum of each (wall s / CPU s, all threads):`);
-  for (const [k, v] of best)
-    console.log(`${k.padEnd(32)} ${v.wall.toFixed(2).padStart(6)}  ${v.cpu.toFixed(2).padStart(6)}`);
-  console.log(
-    `load: ${os
-      .loadavg()
-      .map((x) => x.toFixed(2))
-      .join(" ")}`,
-  );
+  times.print(input, repeat);
 }
 
 main().then(
