@@ -1,20 +1,22 @@
 "use client";
 
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useQueryState } from "nuqs";
-import { useEffect, useRef } from "react";
 import { DataTable } from "@/components/charts/data-table";
 import { AIPERF_SUCCESSFUL } from "@/components/charts/definitions";
 import { fetchJson } from "@/lib/api/fetch-json";
 import { queryKeys } from "@/lib/api/query-keys";
-import { formatFixed, formatNumber, timeUnitFor } from "@/lib/format-number";
+import { formatNumber, timeUnitFor } from "@/lib/format-number";
 import { requestListSchema } from "@/lib/api/aiperf-requests";
 import { timelineRequestQueryOptions } from "@/lib/api/timeline-query-options";
 import { AiperfRequestPanel } from "@/components/timeline/aiperf-request-panel";
-import { runSearchParams } from "@/components/run/search-params";
+import {
+  OpenedRequestDetail,
+  REQUEST_ID_CLASS,
+  RequestIdButton,
+  startColumn,
+  useOpenedRequest,
+} from "@/components/timeline/opened-request";
 import type { LatencyMetricId } from "./latency-metric";
-
-const ID_CLASS = "block max-w-[10ch] truncate sm:max-w-none";
 
 const SORT: Record<LatencyMetricId, "ttft" | "e2e" | "itl"> = { ttftMs: "ttft", e2eMs: "e2e", itlMs: "itl" };
 
@@ -56,26 +58,11 @@ export function SlowestRequests({
   itlShort?: string;
 }) {
   const { data } = useQuery({ ...slowestQuery(runId, SORT[metric]), enabled });
-  const [req, setReq] = useQueryState("req", runSearchParams.req);
   const client = useQueryClient();
-  // Only an id of this table opens here: `req` is shared with the views that open a request
-  // (another view's id, or a row of another metric's list, opens nothing).
-  const opened = req !== null && data?.rows.some((r) => r.rid === req) ? req : null;
-  // The detail sits below the table: scrolled into view and focused, so the click visibly does something.
-  const detail = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const el = detail.current;
-    if (opened === null || !el) return;
-    el.scrollIntoView({ block: "nearest", behavior: "smooth" });
-    el.focus({ preventScroll: true });
-  }, [opened]);
+  const state = useOpenedRequest((rid) => data?.rows.some((r) => r.rid === rid) ?? false);
   if (!data || data.rows.length === 0) return null;
   // One time unit for the whole table.
   const ms = timeUnitFor(data.rows.flatMap((r) => [r.ttftMs, r.e2eMs, r.itlMs])).format;
-  const open = (rid: number) => {
-    void client.prefetchQuery(timelineRequestQueryOptions(runId, rid));
-    void setReq(rid === opened ? null : rid);
-  };
   return (
     <div className="space-y-4">
       <DataTable
@@ -104,33 +91,24 @@ export function SlowestRequests({
             // aiperf's x_request_id, as the server logged it: the column says what it is for.
             header: <span title="aiperf's x_request_id, as sent to the server">Request ID</span>,
             className: "font-mono text-xs",
-            // A phone shows the id's first characters (the whole id is its title, the button's name and
-            // the detail's first line), so the latencies are on screen beside it.
             cell: (r) =>
               r.rid === null ? (
-                <span className={ID_CLASS} title={r.requestId ?? undefined}>
+                <span className={REQUEST_ID_CLASS} title={r.requestId ?? undefined}>
                   {r.requestId ?? "—"}
                 </span>
               ) : (
-                <button
-                  type="button"
-                  className={`${ID_CLASS} text-left text-accent underline decoration-dotted underline-offset-2 hover:decoration-solid aria-expanded:font-semibold aria-expanded:decoration-solid`}
-                  aria-expanded={opened === r.rid}
-                  aria-label={`Open request ${r.requestId ?? "without an id"} in detail`}
+                <RequestIdButton
+                  state={state}
+                  rid={r.rid}
+                  name={r.requestId ?? "without an id"}
                   title={r.requestId ?? undefined}
-                  data-rid={r.rid}
-                  onClick={() => open(r.rid!)}
+                  onOpen={() => void client.prefetchQuery(timelineRequestQueryOptions(runId, r.rid!))}
                 >
                   {r.requestId ?? "open"}
-                </button>
+                </RequestIdButton>
               ),
           },
-          {
-            header: "start",
-            num: true,
-            // One precision for the column: a request that started 0.4 ms in reads 0.000 s, not 0.000398 s.
-            cell: (r) => (r.startS === null ? "—" : `${formatFixed(r.startS, 3)} s`),
-          },
+          startColumn(),
           { header: "TTFT", num: true, cell: (r) => ms(r.ttftMs) },
           { header: "end-to-end", num: true, cell: (r) => ms(r.e2eMs) },
           { header: itlShort, num: true, cell: (r) => ms(r.itlMs) },
@@ -141,11 +119,9 @@ export function SlowestRequests({
           },
         ]}
       />
-      {opened !== null ? (
-        <div ref={detail} tabIndex={-1} data-testid="slowest-request-detail" className="scroll-mt-4">
-          <AiperfRequestPanel runId={runId} rid={opened} onClose={() => void setReq(null)} />
-        </div>
-      ) : null}
+      <OpenedRequestDetail opened={state.opened} detailRef={state.detail} testId="slowest-request-detail">
+        {(rid) => <AiperfRequestPanel runId={runId} rid={rid} onClose={state.close} />}
+      </OpenedRequestDetail>
     </div>
   );
 }

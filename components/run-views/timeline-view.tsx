@@ -15,6 +15,7 @@ import { TimelineCanvas } from "@/components/timeline/timeline-canvas";
 import { TimelineContext } from "@/components/timeline/timeline-context";
 import { clampWindow, zoomWindow, type ViewWindow } from "@/components/timeline/timeline-layout";
 import { TimelineMoment } from "@/components/timeline/timeline-moment";
+import { useRevealOnOpen } from "@/components/timeline/opened-request";
 import { hasTimelineData } from "@/lib/api/run-views";
 import type { TimelineLanes, TimelinePayload } from "@/lib/api/timeline";
 import { formatCount, formatMs, plural } from "@/lib/format-number";
@@ -94,33 +95,8 @@ export function TimelineView({ run }: RunViewProps) {
     [setTfrom, setTto],
   );
   useEffect(() => () => void (settle.current && clearTimeout(settle.current)), []);
-  // An opened request's detail sits below the charts: it is scrolled into view and takes focus,
-  // so a click on a bar visibly does something (and a keyboard user lands on it).
-  const detail = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const el = detail.current;
-    if (req === null || !el) return;
-    const scroll = () => el.scrollIntoView({ block: "start", behavior: "smooth" });
-    scroll();
-    el.focus({ preventScroll: true });
-    // The detail's content arrives after the click: while it is a loading line the page may end too
-    // soon below it to bring its top up, so it is scrolled to again as it grows, until the reader
-    // scrolls or types themselves.
-    let height = el.offsetHeight;
-    const grown = new ResizeObserver(() => {
-      if (el.offsetHeight <= height) return;
-      height = el.offsetHeight;
-      scroll();
-    });
-    grown.observe(el);
-    const stop = () => grown.disconnect();
-    const input = ["wheel", "touchmove", "keydown"] as const;
-    for (const e of input) window.addEventListener(e, stop, { once: true, passive: true });
-    return () => {
-      stop();
-      for (const e of input) window.removeEventListener(e, stop);
-    };
-  }, [req]);
+  // An opened request's detail sits below the charts, its top brought into view.
+  const detail = useRevealOnOpen(req, "start");
   const client = useQueryClient();
   const open = useCallback(
     (bar: number) => {

@@ -1,18 +1,19 @@
 "use client";
 
-import { useQueryState } from "nuqs";
-import { useEffect, useRef } from "react";
 import { ApiError } from "@/lib/api/fetch-json";
 import { DataTable } from "@/components/charts/data-table";
 import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { RequestWaterfall } from "@/components/breakdown/request-waterfall";
-import { runSearchParams } from "@/components/run/search-params";
+import {
+  OpenedRequestDetail,
+  RequestIdButton,
+  startColumn,
+  useOpenedRequest,
+} from "@/components/timeline/opened-request";
 import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
-import { formatFixed, formatNumber, plural, timeUnitFor } from "@/lib/format-number";
+import { formatNumber, plural, timeUnitFor } from "@/lib/format-number";
 import type { TrtllmLatencyId } from "./latency-definitions";
-
-const ID_CLASS = "block max-w-[10ch] truncate sm:max-w-none";
 
 /**
  * The ten requests with the largest server TTFT, E2E or TPOT of a TensorRT-LLM run (the metric
@@ -32,17 +33,8 @@ export function TrtllmSlowestRequests({
   enabled: boolean;
 }) {
   const q = useRunChart(runId, TRTLLM_CHARTS.slowest, enabled);
-  const [req, setReq] = useQueryState("req", runSearchParams.req);
   const rows = q.data?.lists[metric] ?? [];
-  // Only a request of this table opens here: `req` is shared with the timeline.
-  const opened = req !== null && rows.some((r) => r.idx === req) ? req : null;
-  const detail = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const el = detail.current;
-    if (opened === null || !el) return;
-    el.scrollIntoView({ block: "nearest", behavior: "smooth" });
-    el.focus({ preventScroll: true });
-  }, [opened]);
+  const state = useOpenedRequest((rid) => rows.some((r) => r.idx === rid));
   if (q.error instanceof ApiError && q.error.status === 404)
     return (
       <p className="text-sm text-muted" data-testid="trtllm-slowest-reingest">
@@ -77,36 +69,31 @@ export function TrtllmSlowestRequests({
             cell: (r) => {
               const id = r.requestId ?? r.disaggRequestId ?? `#${r.idx + 1}`;
               return (
-                <button
-                  type="button"
-                  className={`${ID_CLASS} text-left text-accent underline decoration-dotted underline-offset-2 hover:decoration-solid aria-expanded:font-semibold aria-expanded:decoration-solid`}
-                  aria-expanded={opened === r.idx}
-                  aria-label={`Open request ${id} in detail`}
+                <RequestIdButton
+                  state={state}
+                  rid={r.idx}
+                  name={id}
                   title={r.disaggRequestId ? `disagg request ${r.disaggRequestId}` : undefined}
-                  data-rid={r.idx}
-                  onClick={() => void setReq(opened === r.idx ? null : r.idx)}
                 >
                   {id}
-                </button>
+                </RequestIdButton>
               );
             },
           },
-          {
-            header: "start",
-            num: true,
-            cell: (r) => (r.startS === null ? "—" : `${formatFixed(r.startS, 3)} s`),
-          },
+          startColumn(),
           { header: "TTFT", num: true, cell: (r) => ms(r.ttftMs) },
           { header: "E2E", num: true, cell: (r) => ms(r.e2eMs) },
           { header: "TPOT", num: true, cell: (r) => ms(r.tpotMs) },
           { header: "out tokens", num: true, cell: (r) => formatNumber(r.outputTokens, 0) },
         ]}
       />
-      {opened !== null ? (
-        <div ref={detail} tabIndex={-1} data-testid="trtllm-slowest-request-detail" className="scroll-mt-4">
-          <RequestWaterfall runId={runId} idx={opened} onClose={() => void setReq(null)} />
-        </div>
-      ) : null}
+      <OpenedRequestDetail
+        opened={state.opened}
+        detailRef={state.detail}
+        testId="trtllm-slowest-request-detail"
+      >
+        {(idx) => <RequestWaterfall runId={runId} idx={idx} onClose={state.close} />}
+      </OpenedRequestDetail>
     </div>
   );
 }

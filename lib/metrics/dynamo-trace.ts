@@ -6,7 +6,7 @@
  */
 import type { RequestsBlock } from "@/lib/api/schemas";
 import type { DynamoTrace, DynamoTraceRequest } from "@/lib/formats/dynamo-request-trace";
-import { computeStats } from "./stats";
+import { computeStats, sumKnown } from "./stats";
 
 export interface DynamoTraceSession {
   sessionId: string;
@@ -43,14 +43,8 @@ export interface DynamoTraceFigures {
   perSession: DynamoTraceSession[];
 }
 
-function sumOf(rows: DynamoTraceRequest[], pick: (r: DynamoTraceRequest) => number | null): number | null {
-  let total: number | null = null;
-  for (const r of rows) {
-    const v = pick(r);
-    if (v !== null) total = (total ?? 0) + v;
-  }
-  return total;
-}
+const sumOf = (rows: DynamoTraceRequest[], pick: (r: DynamoTraceRequest) => number | null) =>
+  sumKnown(rows.map(pick));
 
 export function dynamoTraceFigures(trace: DynamoTrace): DynamoTraceFigures {
   const rows = trace.requests;

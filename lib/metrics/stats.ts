@@ -18,6 +18,13 @@ export interface Stats {
   p99: number;
 }
 
+/** Σ of the known values; null when none is known (0 is a real answer). */
+export function sumKnown(values: Iterable<number | null | undefined>): number | null {
+  let total: number | null = null;
+  for (const v of values) if (v !== null && v !== undefined) total = (total ?? 0) + v;
+  return total;
+}
+
 /** Linear-interpolated percentile of an ascending array; q in [0, 100]. */
 export function percentileSorted(sorted: ArrayLike<number>, q: number): number {
   const n = sorted.length;

@@ -5,6 +5,7 @@
  */
 import type { Seconds, TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
 import { StepList } from "@/lib/formats/trtllm-step-list";
+import { Float64Column } from "./float-column";
 import { MAX_CORRECTED_GAP_S } from "./trtllm-clock-offset";
 import type { StepEntry, StepMetric } from "@/lib/api/trtllm-charts";
 
@@ -13,25 +14,6 @@ const ms = (a: Seconds, b: Seconds) => (a === null || b === null ? null : (b - a
 /** Milliseconds rounded to 0.1 µs for storage and display (never for statistics). */
 export const roundMs = (v: number) => Math.round(v * 1e4) / 1e4;
 const roundOrNull = (v: number | null) => (v === null ? null : roundMs(v));
-
-/** A growable Float64 column: 8 bytes a value where a JS array of boxed numbers took far more. */
-class Column {
-  private data = new Float64Array(1024);
-  length = 0;
-
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = v;
-  }
-
-  values(): Float64Array {
-    return this.data.subarray(0, this.length);
-  }
-}
 
 /** Values one metric collects at most, so a huge run cannot exhaust memory. */
 export const MAX_STEP_VALUES = 2_000_000;
@@ -71,7 +53,7 @@ export class StepValues {
 
   /** One metric's values, in request and step order, up to the cap. */
   values(metric: StepMetric): Float64Array {
-    const out = new Column();
+    const out = new Float64Column();
     const w = StepList.WIDTH;
     const pick = METRIC_OF[metric];
     for (let r = 0; r < this.records.length; r++) {

@@ -24,6 +24,7 @@ import { closeShareSteps, segmentShareRows } from "@/lib/metrics/trtllm-chart-ro
 import { trtllmLatencyTiles } from "@/components/trtllm-latency/overview-tiles";
 import { trtllmLatencyDefinitions } from "@/components/trtllm-latency/latency-definitions";
 import { describeRealPublic, realPublicJson, realPublicParts } from "../helpers/real-public";
+import { disaggSpans, spanMs } from "../helpers/trtllm-disagg-spans";
 import { freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
 import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
@@ -84,21 +85,8 @@ async function summary(id: string) {
 describeRealPublic(FOLDER, () => {
   const records = realPublicJson<DisaggRecord[]>(FOLDER, RECORDS);
   const meta = realPublicJson<Metadata>(FOLDER, "metadata.json");
-  const ms = (a: number, b: number) => (b - a) * 1000;
-  const ttft = records.map((r) => ms(r.disagg_server_arrival_time, r.disagg_server_first_token_time));
-  const tail = records.map((r) =>
-    ms(
-      r.gen_perf_metrics.perf_metrics.timing_metrics.server_first_token_time,
-      r.gen_perf_metrics.perf_metrics.timing_metrics.last_token_time,
-    ),
-  );
-  const e2e = ttft.map((t, i) => t + Math.max(0, tail[i]));
-  const genIters = records.map(
-    (r) => r.gen_perf_metrics.perf_metrics.last_iter - r.gen_perf_metrics.perf_metrics.first_iter + 1,
-  );
-  // Requests streamed after their first response: the others sent every token at once.
-  const streamed = records.map((_, i) => i).filter((i) => tail[i] > 0);
-  const tpot = streamed.map((i) => (e2e[i] - ttft[i]) / genIters[i]);
+  const ms = spanMs;
+  const { ttft, tail, e2e, genIters, streamed, tpot } = disaggSpans(records);
 
   it("the excerpt is what PROVENANCE.md says: 22 engine-end E2E values below TTFT, 5 requests of 128 tokens", () => {
     const engineEnd = records.map((r) =>

@@ -18,6 +18,7 @@ import {
   type TrtllmSlowestPayload,
 } from "@/lib/api/trtllm-charts";
 import { describeRealPublic, realPublicJson, realPublicParts } from "../helpers/real-public";
+import { disaggSpans, spanMs, type DisaggSpanRecord } from "../helpers/trtllm-disagg-spans";
 import { freshAppEachTest, uploadRun } from "../helpers/test-app";
 
 freshAppEachTest();
@@ -52,34 +53,9 @@ async function expectRowsOpen(id: string, payload: TrtllmSlowestPayload) {
 const FOLDER = "trtllm-1.2.1-disagg-perf-metrics-ddps-lab";
 const RECORDS = "kv_transfer_p2048_d128_r1.0.EXCERPT-first27.json";
 
-interface Timing {
-  server_first_token_time: number;
-  last_token_time: number;
-}
-interface DisaggRecord {
-  disagg_server_arrival_time: number;
-  disagg_server_first_token_time: number;
-  gen_perf_metrics: { perf_metrics: { first_iter: number; last_iter: number; timing_metrics: Timing } };
-}
-
 describeRealPublic(FOLDER, () => {
-  const records = realPublicJson<DisaggRecord[]>(FOLDER, RECORDS);
-  const ms = (a: number, b: number) => (b - a) * 1000;
-  // TensorRT-LLM's spans, as test/api/real-public-trtllm.test.ts writes them out: TTFT from the
-  // disagg server's arrival to its first token; E2E = TTFT + the generation server's own
-  // first-response-to-last-token span, clamped at 0; TPOT over the generation iterations.
-  const ttft = records.map((r) => ms(r.disagg_server_arrival_time, r.disagg_server_first_token_time));
-  const tail = records.map((r) =>
-    ms(
-      r.gen_perf_metrics.perf_metrics.timing_metrics.server_first_token_time,
-      r.gen_perf_metrics.perf_metrics.timing_metrics.last_token_time,
-    ),
-  );
-  const e2e = ttft.map((t, i) => t + Math.max(0, tail[i]));
-  const iters = records.map(
-    (r) => r.gen_perf_metrics.perf_metrics.last_iter - r.gen_perf_metrics.perf_metrics.first_iter + 1,
-  );
-  const tpot = records.flatMap((_, i) => (tail[i] > 0 ? [(e2e[i] - ttft[i]) / iters[i]] : []));
+  const records = realPublicJson<DisaggSpanRecord[]>(FOLDER, RECORDS);
+  const { ttft, e2e, tpot } = disaggSpans(records);
 
   it("lists the ten largest server TTFT and E2E of 27 requests, and the 5 TPOTs, each opening its request", async () => {
     const id = await uploadRun(realPublicParts(FOLDER));
@@ -122,8 +98,8 @@ describe("the example TensorRT-LLM run's slowest requests", () => {
       .readFileSync(router.path, "utf8")
       .trim()
       .split("\n")
-      .map((l) => JSON.parse(l) as DisaggRecord)
-      .map((r) => ms(r.disagg_server_arrival_time, r.disagg_server_first_token_time));
+      .map((l) => JSON.parse(l) as DisaggSpanRecord)
+      .map((r) => spanMs(r.disagg_server_arrival_time, r.disagg_server_first_token_time));
     expect(p.counts.ttftMs).toBe(300);
     const got = p.lists.ttftMs.map((r) => r.ttftMs!);
     largest(ttft).forEach((v, i) => expect(got[i]).toBeCloseTo(v, 6));
@@ -135,7 +111,3 @@ describe("the example TensorRT-LLM run's slowest requests", () => {
     await expectRowsOpen(id, p);
   });
 });
-
-function ms(a: number, b: number) {
-  return (b - a) * 1000;
-}

@@ -12,15 +12,13 @@ import path from "node:path";
 import type { IngestContext, IngestFile } from "@/lib/ingest/analyzer";
 import { ingestRecordFileNative, nativeReadOptions } from "@/lib/ingest/analyzers/aiperf-native-ingest";
 import { spoolJsonlParts, type SpoolPart } from "@/lib/ingest/jsonl-spool";
-import { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
-import { ProfilingClock } from "@/lib/metrics/profiling-window";
-import { ErrorTally } from "@/lib/metrics/requests-errors";
-import { RequestLog } from "@/lib/metrics/requests-log";
 import { AiperfRequestStage } from "@/lib/store/columnar/aiperf-request-file";
 import * as native from "@/lib/store/columnar/aiperf-records-native";
 import { openConnection, quote } from "@/lib/store/columnar/engine";
 import { runFileTmpPath } from "@/lib/store/columnar/run-files";
 import { migrate, openSqlite } from "@/lib/store/db";
+import { freshRecordSinks } from "../helpers/record-sinks";
+import { BestTimes } from "./best-times";
 
 const input = process.argv[2];
 const at = process.argv.indexOf("--repeat");
@@ -31,27 +29,11 @@ const reads = (readsAt > 0 ? process.argv[readsAt + 1] : "native:33554432,native
   .split(",")
   .map((r) => r.split(":"));
 
-type Took = { wall: number; cpu: number };
-const best = new Map<string, Took>();
-async function timed<T>(name: string, fn: () => Promise<T>): Promise<T> {
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  const r = await fn();
-  const wall = (performance.now() - t0) / 1000;
-  const c = process.cpuUsage(c0);
-  const cpu = (c.user + c.system) / 1e6;
-  const b = best.get(name);
-  best.set(name, { wall: Math.min(b?.wall ?? Infinity, wall), cpu: Math.min(b?.cpu ?? Infinity, cpu) });
-  return r;
-}
+const times = new BestTimes();
+const timed = <T>(name: string, fn: () => Promise<T>) => times.timed(name, fn);
 
-(globalThis as { __passes?: unknown }).__passes = (k: string, c0: NodeJS.CpuUsage, t0: number) => {
-  const wall = (performance.now() - t0) / 1000;
-  const c = process.cpuUsage(c0);
-  const cpu = (c.user + c.system) / 1e6;
-  const b = best.get(k);
-  best.set(k, { wall: Math.min(b?.wall ?? Infinity, wall), cpu: Math.min(b?.cpu ?? Infinity, cpu) });
-};
+(globalThis as { __passes?: unknown }).__passes = (k: string, c0: NodeJS.CpuUsage, t0: number) =>
+  times.note(k, c0, t0);
 
 /** The whole file spooled as one part, scanned as the native read scans it */
 async function spool(file: IngestFile): Promise<SpoolPart> {
@@ -92,15 +74,7 @@ async function main() {
     sha256: "x",
     open: async () => fs.createReadStream(input, { highWaterMark: 1 << 20 }),
   } as IngestFile;
-  const sinks = (stage: AiperfRequestStage) => ({
-    log: new RequestLog(),
-    turns: new TurnColumns(),
-    reuse: new PossibleReuse(),
-    conversations: new ConversationIndex(),
-    errors: new ErrorTally(),
-    clock: new ProfilingClock(),
-    rows: stage,
-  });
+  const sinks = (stage: AiperfRequestStage) => freshRecordSinks(stage);
   for (let r = 0; r < repeat; r++) {
     // The passes of the native read, one by one.
     const scan = await timed("1 spool + scan, one part", () => spool(file));
@@ -136,15 +110,7 @@ async function main() {
     c.closeSync();
     fs.rmSync(local, { force: true });
   }
-  console.log(`input ${input}, ${repeat} runs, minimum of each (wall s / CPU s, all threads):`);
-  for (const [k, v] of best)
-    console.log(`${k.padEnd(32)} ${v.wall.toFixed(2).padStart(6)}  ${v.cpu.toFixed(2).padStart(6)}`);
-  console.log(
-    `load: ${os
-      .loadavg()
-      .map((x) => x.toFixed(2))
-      .join(" ")}`,
-  );
+  times.print(input, repeat);
   fs.rmSync(dir, { recursive: true, force: true });
 }
 

@@ -11,7 +11,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { apiUpload, gotoHydrated, useAppAndBrowser, shot } from "./harness";
+import { apiUpload, expectFitsEachLook, gotoHydrated, useAppAndBrowser, shot } from "./harness";
 
 describe("compare: is this A/B fair?", () => {
   const t = useAppAndBrowser();
@@ -48,18 +48,8 @@ describe("compare: is this A/B fair?", () => {
     const errors = pair.locator('[data-reason="errors"]');
     expect(await errors.textContent()).toMatch(/error rate: 0\.0% \(0 of 300\) → 10\.0% \(30 of 300\)/);
     expect(await page.locator("td[data-noise-verdict]").count()).toBe(0);
-    for (const scheme of ["light", "dark"] as const)
-      for (const width of [1440, 390]) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.setViewportSize({ width, height: 900 });
-        // Nothing of the panel runs off a phone's screen.
-        const fits = await panel.evaluate((el) => {
-          const box = el.getBoundingClientRect();
-          return el.scrollWidth <= el.clientWidth && box.right <= window.innerWidth;
-        });
-        expect(fits).toBe(true);
-        await shot(panel, `compare-doctor-${scheme}-${width}.png`);
-      }
+    // Nothing of the panel runs off a phone's screen.
+    await expectFitsEachLook(page, panel, "compare-doctor");
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.emulateMedia({ colorScheme: "light" });
 

@@ -7,10 +7,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { expectNamedTracks, expectNestedTracks, traceFileSchema } from "../helpers/chrome-trace-schema";
-import { gotoHydrated, useAppAndBrowser, shot } from "./harness";
+import { gotoHydrated, openOffline, useAppAndBrowser, shot } from "./harness";
 
 const REPORT_KEYS =
   /^(aiperf-(distribution|over-time|ttft-vs-input|timeline|gpu|timeslices)|trtllm-(?!slowest$)|sm-endpoints$|sm-series-all$)/;
@@ -26,26 +25,6 @@ describe("run exports", () => {
   async function storedKeys(id: string): Promise<string[]> {
     const res = await fetch(`${env.app.url}/api/compare?runs=${id}`);
     return ((await res.json()) as { chartKeys: Record<string, string[]> }).chartKeys[id];
-  }
-
-  /** Opens a saved report from disk, offline, every request aborted and recorded. */
-  async function openOffline(file: string) {
-    const context = await env.browser.newContext({ offline: true });
-    const own = pathToFileURL(file).href;
-    const attempted: string[] = [];
-    // The report's own file is the one load allowed; anything else it asked for is recorded and refused.
-    await context.route("**/*", (route) => {
-      if (route.request().url() === own) return route.continue();
-      attempted.push(route.request().url());
-      return route.abort();
-    });
-    const page = await context.newPage();
-    page.on("request", (r) => {
-      if (r.url() !== own && !attempted.includes(r.url())) attempted.push(r.url());
-    });
-    await page.goto(pathToFileURL(file).href);
-    await page.waitForLoadState("load");
-    return { context, page, attempted };
   }
 
   it("the buttons download the trace and the report of an example run", async () => {
@@ -86,7 +65,7 @@ describe("run exports", () => {
       expect(res.status).toBe(200);
       const file = path.join(dir, `${run.id}.html`);
       fs.writeFileSync(file, await res.text());
-      const { context, page, attempted } = await openOffline(file);
+      const { context, page, attempted } = await openOffline(env.browser, file);
       expect(attempted, run.name).toEqual([]);
 
       const figures = page.locator("figure[data-chart]");
@@ -154,7 +133,7 @@ describe("run exports", () => {
     await download.saveAs(file);
     await browse.close();
     expect(fs.readFileSync(file, "utf8")).toMatch(/^<!doctype html>/);
-    const { context, page, attempted } = await openOffline(file);
+    const { context, page, attempted } = await openOffline(env.browser, file);
     expect(attempted).toEqual([]);
     expect(await page.locator("svg").count()).toBe(await page.locator('figure[data-drawn="true"]').count());
     expect(await page.locator("h2").allTextContents()).toEqual(

@@ -2,8 +2,9 @@ import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Locator, type Page } from "playwright-core";
-import { afterAll, beforeAll, inject } from "vitest";
+import { pathToFileURL } from "node:url";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, freePort, ROOT, startNextServer } from "../helpers/next-server.mjs";
 import { waitUntil } from "../helpers/wait.mjs";
@@ -285,4 +286,49 @@ export async function shot(
   const file = path.join(dir, name);
   if (isPage) await target.screenshot({ path: file, fullPage: opts.fullPage ?? true });
   else await target.screenshot({ path: file });
+}
+
+/**
+ * Checks that nothing of `el` runs off the screen (its own width and the viewport's) in light and
+ * dark at 1440 and 390 px wide on the page as it stands, with a screenshot of each as
+ * `<name>-<scheme>-<width>.png`.
+ */
+export async function expectFitsEachLook(page: Page, el: Locator, name: string): Promise<void> {
+  for (const scheme of ["light", "dark"] as const)
+    for (const width of [1440, 390]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: 900 });
+      const fits = await el.evaluate((e) => {
+        const box = e.getBoundingClientRect();
+        return e.scrollWidth <= e.clientWidth && box.right <= window.innerWidth;
+      });
+      expect(fits, `${name} fits at ${width} px, ${scheme}`).toBe(true);
+      await shot(el, `${name}-${scheme}-${width}.png`);
+    }
+}
+
+/**
+ * Opens a saved report from disk in an offline context: the report's own file is the one load
+ * allowed; anything else it asked for is recorded in `attempted` and refused.
+ */
+export async function openOffline(
+  browser: Browser,
+  file: string,
+  viewport?: { width: number; height: number },
+): Promise<{ context: BrowserContext; page: Page; attempted: string[] }> {
+  const context = await browser.newContext({ offline: true, ...(viewport ? { viewport } : {}) });
+  const own = pathToFileURL(file).href;
+  const attempted: string[] = [];
+  await context.route("**/*", (route) => {
+    if (route.request().url() === own) return route.continue();
+    attempted.push(route.request().url());
+    return route.abort();
+  });
+  const page = await context.newPage();
+  page.on("request", (r) => {
+    if (r.url() !== own && !attempted.includes(r.url())) attempted.push(r.url());
+  });
+  await page.goto(own);
+  await page.waitForLoadState("load");
+  return { context, page, attempted };
 }

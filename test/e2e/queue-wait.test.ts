@@ -16,7 +16,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { apiUpload, gotoHydrated, shot, useAppAndBrowser } from "./harness";
+import { apiUpload, expectFitsEachLook, gotoHydrated, useAppAndBrowser } from "./harness";
 
 const REAL = path.resolve(__dirname, "../fixtures/aiperf-real-c4");
 
@@ -59,17 +59,8 @@ describe("compare: client-side queueing from aiperf's records", () => {
     expect(text).toContain(
       "client-side queueing (aiperf records: request_start_ns − credit_issued_ns (credit_to_start_latency), 200 requests) at p90",
     );
-    for (const scheme of ["light", "dark"] as const)
-      for (const width of [1440, 390]) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.setViewportSize({ width, height: 900 });
-        const fits = await panel.evaluate((el) => {
-          const box = el.getBoundingClientRect();
-          return el.scrollWidth <= el.clientWidth && box.right <= window.innerWidth;
-        });
-        expect(fits).toBe(true);
-        await shot(panel, `compare-queue-wait-${scheme}-${width}.png`);
-      }
+    // Nothing of the panel runs off a phone's screen.
+    await expectFitsEachLook(page, panel, "compare-queue-wait");
     await page.close();
   });
 

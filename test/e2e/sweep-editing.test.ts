@@ -7,9 +7,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { gotoHydrated, useAppAndBrowser, shot } from "./harness";
+import { gotoHydrated, openOffline, useAppAndBrowser, shot } from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures/aiperf");
 
@@ -91,18 +90,11 @@ describe("making and changing a sweep in the browser", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sweep-report-")), "report.html");
     await download.saveAs(file);
 
-    const context = await t.browser.newContext({ offline: true });
-    const own = pathToFileURL(file).href;
-    const attempted: string[] = [];
-    await context.route("**/*", (route) => {
-      if (route.request().url() === own) return route.continue();
-      attempted.push(route.request().url());
-      return route.abort();
-    });
-    const offline = await context.newPage();
-    await offline.setViewportSize({ width: 900, height: 1200 });
-    await offline.goto(own);
-    await offline.waitForLoadState("load");
+    const {
+      context,
+      page: offline,
+      attempted,
+    } = await openOffline(t.browser, file, { width: 900, height: 1200 });
     expect(attempted).toEqual([]);
     const figures = offline.locator("figure[data-chart]");
     expect(await figures.evaluateAll((els) => els.map((e) => e.getAttribute("data-chart")))).toEqual([

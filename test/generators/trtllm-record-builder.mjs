@@ -26,6 +26,16 @@ import { prng } from "./prng.mjs";
 /**
  * @param {{dir: string, requests: number, ctxServers?: number, genServers?: number, seed?: number}} opts
  */
+/** A side's KV-cache metrics when every block was newly allocated: none reused, none missed. */
+function freshBlocks(blocks) {
+  return {
+    num_total_allocated_blocks: blocks,
+    num_new_allocated_blocks: blocks,
+    num_reused_blocks: 0,
+    num_missed_blocks: 0,
+  };
+}
+
 export function generateRecordBuilderRun(opts) {
   const rand = prng(opts.seed ?? 3);
   const nCtx = opts.ctxServers ?? 2;
@@ -71,12 +81,7 @@ export function generateRecordBuilderRun(opts) {
           server_first_token_time: ctxFirstToken + 0.002,
           last_token_time: ctxFirstToken,
         },
-        kv_cache_metrics: {
-          num_total_allocated_blocks: blocks,
-          num_new_allocated_blocks: blocks,
-          num_reused_blocks: 0,
-          num_missed_blocks: 0,
-        },
+        kv_cache_metrics: freshBlocks(blocks),
       },
       ctx_request_id: ctxId,
     };
@@ -96,12 +101,7 @@ export function generateRecordBuilderRun(opts) {
           kv_cache_transfer_start: kvStart,
           kv_cache_transfer_end: kvEnd,
         },
-        kv_cache_metrics: {
-          num_total_allocated_blocks: blocks,
-          num_new_allocated_blocks: blocks,
-          num_reused_blocks: 0,
-          num_missed_blocks: 0,
-        },
+        kv_cache_metrics: freshBlocks(blocks),
       },
       ctx_request_id: ctxId,
     };

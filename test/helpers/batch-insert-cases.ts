@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { BatchInserter } from "@/lib/store/batch-insert";
 import type { Db } from "@/lib/store/db";
+import type { Database } from "@/lib/store/schema";
 import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 
 /** Text that breaks naive quoting in an INSERT, a PostgreSQL array literal or COPY's text format. */
@@ -62,4 +63,37 @@ export async function expectOmittedColumnIsNull(db: Db, [a, b]: AiperfRequestsTa
     { line: a.line, error_type: a.error_type },
     { line: b.line, error_type: null },
   ]);
+}
+
+/**
+ * The reference a bulk path is checked against: `ref` stored through Kysely's multi-row VALUES,
+ * `chunk` rows at a time.
+ */
+export async function insertThroughValues<T extends "aiperf_requests" | "trtllm_requests">(
+  db: Db,
+  table: T,
+  ref: ReadonlyArray<Database[T]>,
+  chunk: number,
+): Promise<void> {
+  for (let i = 0; i < ref.length; i += chunk)
+    await db
+      .insertInto(table)
+      .values(ref.slice(i, i + chunk) as never)
+      .execute();
+}
+
+/** The rows stored under `runId`, ordered by `by`, their run id made one so two runs compare. */
+export async function storedRows<T extends "aiperf_requests" | "trtllm_requests">(
+  db: Db,
+  table: T,
+  runId: string,
+  by: "line" | "idx",
+): Promise<Array<Database[T]>> {
+  const rows = (await db
+    .selectFrom(table as "aiperf_requests")
+    .selectAll()
+    .where("run_id", "=", runId)
+    .orderBy(by as "line")
+    .execute()) as unknown as Array<Database[T]>;
+  return rows.map((r) => ({ ...r, run_id: "x" }));
 }

@@ -37,11 +37,16 @@ export interface Sliced {
   whole: number;
 }
 
+export interface CpuSlices {
+  /** Notes the CPU up to now and stops the probe: what it saw from its start */
+  stop(): Omit<Sliced, "status">;
+}
+
 /**
- * Runs `read` to the end of its body while a timer probe notes each turn of the event loop and
- * the main thread's CPU time at it.
+ * Starts a timer probe that notes each turn of the event loop and the main thread's CPU time at
+ * it, until `stop()`.
  */
-export async function sliced(read: () => Promise<Response>): Promise<Sliced> {
+export function cpuSlices(): CpuSlices {
   let turns = 0;
   let slice = 0;
   const start = mainThreadCpuMs();
@@ -59,12 +64,23 @@ export async function sliced(read: () => Promise<Response>): Promise<Sliced> {
     setTimeout(tick, 0);
   };
   setTimeout(tick, 0);
+  return {
+    stop() {
+      if (running) note();
+      running = false;
+      return { turns, slice, whole: last - start };
+    },
+  };
+}
+
+/** Runs `read` to the end of its body under a `cpuSlices` probe. */
+export async function sliced(read: () => Promise<Response>): Promise<Sliced> {
+  const probe = cpuSlices();
   try {
     const res = await read();
     await res.arrayBuffer();
-    note();
-    return { status: res.status, turns, slice, whole: last - start };
+    return { status: res.status, ...probe.stop() };
   } finally {
-    running = false;
+    probe.stop();
   }
 }

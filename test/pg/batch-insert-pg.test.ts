@@ -7,7 +7,13 @@ import { describe, expect, it, vi } from "vitest";
 import { BatchInserter } from "@/lib/store/batch-insert";
 import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 import { PG_URL, usePgStore } from "../helpers/pg-schema";
-import { AWKWARD, awkwardRows, expectOmittedColumnIsNull } from "../helpers/batch-insert-cases";
+import {
+  AWKWARD,
+  awkwardRows,
+  expectOmittedColumnIsNull,
+  insertThroughValues,
+  storedRows,
+} from "../helpers/batch-insert-cases";
 
 describe.skipIf(!PG_URL)("BatchInserter on PostgreSQL", () => {
   const h = usePgStore();
@@ -23,17 +29,10 @@ describe.skipIf(!PG_URL)("BatchInserter on PostgreSQL", () => {
     values.mockRestore();
     expect(inserter.inserted).toBe(rows.length);
     // The reference: the same rows through Kysely's VALUES, 500 at a time.
-    const ref = awkwardRows("values", 2_500, { nanEndAt: 3 });
-    for (let i = 0; i < ref.length; i += 500)
-      await h.db
-        .insertInto("aiperf_requests")
-        .values(ref.slice(i, i + 500))
-        .execute();
+    await insertThroughValues(h.db, "aiperf_requests", awkwardRows("values", 2_500, { nanEndAt: 3 }), 500);
 
-    const read = (runId: string) =>
-      h.db.selectFrom("aiperf_requests").selectAll().where("run_id", "=", runId).orderBy("line").execute();
-    const got = (await read("unnest")).map((r) => ({ ...r, run_id: "x" }));
-    const want = (await read("values")).map((r) => ({ ...r, run_id: "x" }));
+    const got = await storedRows(h.db, "aiperf_requests", "unnest", "line");
+    const want = await storedRows(h.db, "aiperf_requests", "values", "line");
     expect(got).toHaveLength(2_500);
     expect(got).toEqual(want);
     expect(got[1].request_id).toBe(AWKWARD[1] + 1);
@@ -50,11 +49,9 @@ describe.skipIf(!PG_URL)("BatchInserter on PostgreSQL", () => {
     await inserter.flush();
     expect(values).not.toHaveBeenCalled();
     values.mockRestore();
-    const read = (runId: string) =>
-      h.db.selectFrom("aiperf_requests").selectAll().where("run_id", "=", runId).orderBy("line").execute();
-    const got = (await read("fixed")).map((r) => ({ ...r, run_id: "x" }));
+    const got = await storedRows(h.db, "aiperf_requests", "fixed", "line");
     expect(got).toHaveLength(2_500);
-    expect(got).toEqual((await read("unnest")).map((r) => ({ ...r, run_id: "x" })));
+    expect(got).toEqual(await storedRows(h.db, "aiperf_requests", "unnest", "line"));
   });
 
   it("treats a column some rows leave out as NULL", async () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { TrtllmRequestsTable } from "@/lib/store/tables/trtllm";
 import { TrtllmRequestsWriter } from "@/lib/store/trtllm-requests-writer";
-import { AWKWARD } from "../helpers/batch-insert-cases";
+import { AWKWARD, insertThroughValues, storedRows } from "../helpers/batch-insert-cases";
 import { PG_URL, usePgStore } from "../helpers/pg-schema";
 
 function rows(runId: string, n: number): TrtllmRequestsTable[] {
@@ -54,16 +54,9 @@ describe.skipIf(!PG_URL)("TrtllmRequestsWriter on PostgreSQL", () => {
     await copy.flush();
     expect(copy.inserted).toBe(1_000);
     // The reference: the same rows through Kysely's multi-row VALUES, 250 at a time.
-    const ref = rows("insert", 1_000);
-    for (let i = 0; i < ref.length; i += 250)
-      await h.db
-        .insertInto("trtllm_requests")
-        .values(ref.slice(i, i + 250))
-        .execute();
-    const read = (runId: string) =>
-      h.db.selectFrom("trtllm_requests").selectAll().where("run_id", "=", runId).orderBy("idx").execute();
-    const got = (await read("copy")).map((r) => ({ ...r, run_id: "x" }));
-    const want = (await read("insert")).map((r) => ({ ...r, run_id: "x" }));
+    await insertThroughValues(h.db, "trtllm_requests", rows("insert", 1_000), 250);
+    const got = await storedRows(h.db, "trtllm_requests", "copy", "idx");
+    const want = await storedRows(h.db, "trtllm_requests", "insert", "idx");
     expect(got).toHaveLength(1_000);
     expect(got).toEqual(want);
     expect(got[1].request_id).toBe(AWKWARD[1] + 1);

@@ -32,50 +32,13 @@ import { chartKeys } from "@/lib/store/runs-repo";
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
+import { cpuSlices } from "../helpers/cpu-slices";
 import { loopStalls } from "../helpers/loop-stalls";
 import { openTestApp, uploadRequest } from "../helpers/test-app";
 
 const N = Number(process.env.RUNLENS_MEASURE_N ?? 200_000);
 const url = (p: string) => new Request(`http://localhost${p}`);
 const p = (id: string) => ({ params: Promise.resolve({ id }) });
-
-/**
- * The main thread's CPU time in ms (Linux: its schedstat run time; elsewhere the process's), so a
- * slice of it between two turns of the loop is what the read held the loop for, whatever the
- * machine's load made of it in wall time.
- */
-const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
-const mainThreadCpuMs = fs.existsSync(SCHEDSTAT)
-  ? () => Number(fs.readFileSync(SCHEDSTAT, "utf8").split(" ")[0]) / 1e6
-  : () => {
-      const u = process.cpuUsage();
-      return (u.user + u.system) / 1000;
-    };
-
-/** The most main-thread CPU (ms) between two turns of the loop, from now until `stop()`. */
-function cpuSlices(): { stop(): number } {
-  let last = mainThreadCpuMs();
-  let most = 0;
-  let running = true;
-  const note = () => {
-    const now = mainThreadCpuMs();
-    most = Math.max(most, now - last);
-    last = now;
-  };
-  const tick = () => {
-    if (!running) return;
-    note();
-    setTimeout(tick, 0);
-  };
-  setTimeout(tick, 0);
-  return {
-    stop() {
-      note();
-      running = false;
-      return most;
-    },
-  };
-}
 
 async function measure(label: string, fn: () => Promise<Response>) {
   const stalls = loopStalls({ wall: true });
@@ -84,7 +47,7 @@ async function measure(label: string, fn: () => Promise<Response>) {
   const res = await fn();
   const body = await res.arrayBuffer();
   const ms = performance.now() - t0;
-  const slice = slices.stop();
+  const { slice } = slices.stop();
   const stall = stalls.stop();
   const note = res.status >= 400 ? Buffer.from(body).toString("utf8").slice(0, 60) : "";
   process.stdout.write(

@@ -14,13 +14,11 @@ import { eachRecordLine } from "@/lib/formats/json-lines";
 import type { FileReport, IngestContext, IngestFile } from "@/lib/ingest/analyzer";
 import { ingestRecordFile, type BlockOptions } from "@/lib/ingest/analyzers/aiperf-record-ingest";
 import { aiperfRecordRow } from "@/lib/ingest/analyzers/aiperf-request-row";
-import { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
-import { ProfilingClock } from "@/lib/metrics/profiling-window";
-import { ErrorTally } from "@/lib/metrics/requests-errors";
-import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
+import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP } from "@/lib/metrics/requests-log";
 import { BatchInserter } from "@/lib/store/batch-insert";
 import { migrate, openSqlite } from "@/lib/store/db";
 import { AIPERF_REQUEST_COLUMNS } from "@/lib/store/tables/aiperf";
+import { freshRecordSinks } from "../helpers/record-sinks";
 import { AIPERF_FIXTURES } from "./aiperf-helpers";
 
 const fixtureLines = (name: string) =>
@@ -93,15 +91,7 @@ async function sinksOnFreshStore() {
     dialect: handle.dialect,
     limits: { maxLineBytes: MAX_LINE_BYTES, maxJsonDocumentBytes: 1 << 20 },
   };
-  const sinks = {
-    log: new RequestLog(),
-    turns: new TurnColumns(),
-    reuse: new PossibleReuse(),
-    conversations: new ConversationIndex(),
-    errors: new ErrorTally(),
-    clock: new ProfilingClock(),
-    rows: new BatchInserter(handle.db, "aiperf_requests", AIPERF_REQUEST_COLUMNS),
-  };
+  const sinks = freshRecordSinks(new BatchInserter(handle.db, "aiperf_requests", AIPERF_REQUEST_COLUMNS));
   return { handle, ctx, sinks };
 }
 

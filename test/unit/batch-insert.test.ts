@@ -6,7 +6,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { arrayLiteral, BatchInserter } from "@/lib/store/batch-insert";
 import { migrate, openSqlite, type DbHandle } from "@/lib/store/db";
 import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
-import { AWKWARD, awkwardRows, expectOmittedColumnIsNull } from "../helpers/batch-insert-cases";
+import {
+  AWKWARD,
+  awkwardRows,
+  expectOmittedColumnIsNull,
+  insertThroughValues,
+  storedRows,
+} from "../helpers/batch-insert-cases";
 
 describe("BatchInserter on SQLite", () => {
   let h: DbHandle;
@@ -31,14 +37,9 @@ describe("BatchInserter on SQLite", () => {
     values.mockRestore();
     expect(inserter.inserted).toBe(2_500);
 
-    const ref = awkwardRows("values", 2_500);
-    for (let i = 0; i < ref.length; i += 500)
-      await h.db
-        .insertInto("aiperf_requests")
-        .values(ref.slice(i, i + 500))
-        .execute();
-    const got = (await read("prepared")).map((r) => ({ ...r, run_id: "x" }));
-    const want = (await read("values")).map((r) => ({ ...r, run_id: "x" }));
+    await insertThroughValues(h.db, "aiperf_requests", awkwardRows("values", 2_500), 500);
+    const got = await storedRows(h.db, "aiperf_requests", "prepared", "line");
+    const want = await storedRows(h.db, "aiperf_requests", "values", "line");
     expect(got).toHaveLength(2_500);
     expect(got).toEqual(want);
     expect(got[0].request_id).toBeNull();
@@ -61,9 +62,9 @@ describe("BatchInserter on SQLite", () => {
     const plain = new BatchInserter(h.db, "aiperf_requests", 15, 1000);
     for (const r of awkwardRows("objects", 2_500)) await plain.add(r);
     await plain.flush();
-    const got = (await read("fixed")).map((r) => ({ ...r, run_id: "x" }));
+    const got = await storedRows(h.db, "aiperf_requests", "fixed", "line");
     expect(got).toHaveLength(2_500);
-    expect(got).toEqual((await read("objects")).map((r) => ({ ...r, run_id: "x" })));
+    expect(got).toEqual(await storedRows(h.db, "aiperf_requests", "objects", "line"));
   });
 
   it("treats a column some rows leave out as NULL", async () => {

@@ -100,6 +100,24 @@ describe("JSONL of bare RequestPerfMetrics objects (tensorrt_llm/serve/perf_metr
   });
 });
 
+/** A disaggregated request's stamps up to the context server's first response (s). */
+const CTX_STAMPS: RequestTimes = {
+  ...emptyTimes(),
+  disaggArrival: 100,
+  ctxServerArrival: 100.001,
+  ctxArrival: 100.002,
+  ctxFirstScheduled: 100.004,
+  ctxFirstToken: 100.05,
+  ctxServerFirstToken: 100.051,
+};
+const DISAGG_NAMES = segmentsFor("disaggregated").map((s) => s.name);
+/** The segments that stack up to TTFT (all but decode), summed over those recorded. */
+const stacked = (times: RequestTimes) =>
+  requestSegments(times, "disaggregated").reduce<number>(
+    (sum, v, i) => (DISAGG_NAMES[i] === "decode" || typeof v !== "number" ? sum : sum + v),
+    0,
+  );
+
 describe("gen_queue: gen arrival to first scheduling without KV-transfer stamps (tensorrt_llm/serve/scripts/time_breakdown)", () => {
   it("is recorded exactly for the requests without transfer stamps, with the generator's values", async () => {
     const gen = generated({ mode: "disaggregated", requests: 300, seed: 11, noTransferStampsRate: 0.3 });
@@ -119,13 +137,7 @@ describe("gen_queue: gen arrival to first scheduling without KV-transfer stamps 
 
   it("tiles TTFT with or without the transfer stamps, never counting both", () => {
     const t: RequestTimes = {
-      ...emptyTimes(),
-      disaggArrival: 100,
-      ctxServerArrival: 100.001,
-      ctxArrival: 100.002,
-      ctxFirstScheduled: 100.004,
-      ctxFirstToken: 100.05,
-      ctxServerFirstToken: 100.051,
+      ...CTX_STAMPS,
       genServerArrival: 100.053,
       genArrival: 100.054,
       genKvTransferStart: 100.056,
@@ -136,31 +148,19 @@ describe("gen_queue: gen arrival to first scheduling without KV-transfer stamps 
       genLastToken: 101,
       disaggFirstToken: 100.073,
     };
-    const names = segmentsFor("disaggregated").map((s) => s.name);
-    const stacked = (times: RequestTimes) =>
-      requestSegments(times, "disaggregated").reduce<number>(
-        (sum, v, i) => (names[i] === "decode" || typeof v !== "number" ? sum : sum + v),
-        0,
-      );
     const ttft = (100.073 - 100) * 1000;
     expect(stacked(t)).toBeCloseTo(ttft, 9);
-    expect(requestSegments(t, "disaggregated")[names.indexOf("gen_queue")]).toBeNull();
+    expect(requestSegments(t, "disaggregated")[DISAGG_NAMES.indexOf("gen_queue")]).toBeNull();
     const bare = { ...t, genKvTransferStart: null, genKvTransferEnd: null };
     expect(stacked(bare)).toBeCloseTo(ttft, 9);
-    expect(requestSegments(bare, "disaggregated")[names.indexOf("gen_queue")]).toBeCloseTo(10, 9);
+    expect(requestSegments(bare, "disaggregated")[DISAGG_NAMES.indexOf("gen_queue")]).toBeCloseTo(10, 9);
   });
 
   it("never stacks a request past its own TTFT and E2E, clock skew clamped to 0 included", () => {
     // The gen server's clock runs 3 ms behind the ctx server's: disagg_relay reads −3 ms, which
     // is clamped to 0 as skew, so the raw spans add up to TTFT + 3 ms.
     const t: RequestTimes = {
-      ...emptyTimes(),
-      disaggArrival: 100,
-      ctxServerArrival: 100.001,
-      ctxArrival: 100.002,
-      ctxFirstScheduled: 100.004,
-      ctxFirstToken: 100.05,
-      ctxServerFirstToken: 100.051,
+      ...CTX_STAMPS,
       genServerArrival: 100.048,
       genArrival: 100.049,
       genFirstScheduled: 100.06,
@@ -169,13 +169,9 @@ describe("gen_queue: gen arrival to first scheduling without KV-transfer stamps 
       genLastToken: 101,
       disaggFirstToken: 100.071,
     };
-    const names = segmentsFor("disaggregated").map((s) => s.name);
     const v = requestSegments(t, "disaggregated");
-    const at = (n: string) => v[names.indexOf(n)] as number;
-    const ttftPart = v.reduce<number>(
-      (a, x, i) => (names[i] === "decode" || typeof x !== "number" ? a : a + x),
-      0,
-    );
+    const at = (n: string) => v[DISAGG_NAMES.indexOf(n)] as number;
+    const ttftPart = stacked(t);
     expect(at("disagg_relay")).toBe(0);
     expect(ttftPart).toBeCloseTo(71, 9);
     // The 3 ms too many come off the end of the stack: disagg_postprocessing (1 ms) and 2 ms of
@@ -185,6 +181,8 @@ describe("gen_queue: gen arrival to first scheduling without KV-transfer stamps 
     // decode = E2E − TTFT: the gen server's first response (100.070) to its last token.
     expect(at("decode")).toBeCloseTo(930, 9);
     // A response not streamed (last token before the first response): decode 0, not excluded.
-    expect(requestSegments({ ...t, genLastToken: 100.06 }, "disaggregated")[names.indexOf("decode")]).toBe(0);
+    expect(
+      requestSegments({ ...t, genLastToken: 100.06 }, "disaggregated")[DISAGG_NAMES.indexOf("decode")],
+    ).toBe(0);
   });
 });

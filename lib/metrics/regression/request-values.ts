@@ -5,6 +5,7 @@
  * requests without an error, TensorRT-LLM's every joined request, finite values only.
  */
 import { REQUEST_FIELDS, type RequestField } from "./catalog";
+import { Float64Column } from "../float-column";
 import type { RequestColumn, RequestLog } from "../requests-log";
 
 export type RequestValues = Partial<Record<RequestField, Float64Array>>;
@@ -22,21 +23,15 @@ export function logRequestValues(log: RequestLog): RequestValues {
 
 /** A growing column of one field's finite values, handed over ascending. */
 export class ValueColumn {
-  private values = new Float64Array(1024);
-  private length = 0;
+  private readonly column = new Float64Column();
 
   add(v: number | null): void {
     if (v === null || !Number.isFinite(v)) return;
-    if (this.length === this.values.length) {
-      const next = new Float64Array(this.values.length * 2);
-      next.set(this.values);
-      this.values = next;
-    }
-    this.values[this.length++] = v;
+    this.column.push(v);
   }
 
   sorted(): Float64Array {
-    return this.values.slice(0, this.length).sort();
+    return this.column.values().slice().sort();
   }
 }
 

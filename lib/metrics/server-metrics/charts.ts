@@ -3,6 +3,7 @@
  * summary row has no field for), per-role subtotals, and one time-series payload per picker
  * choice (whole run, each role, each endpoint), so the browser fetches only what it shows.
  */
+import { sumKnown } from "../stats";
 import type { EndpointRole } from "@/lib/api/schemas";
 import {
   type SmEndpointsPayload,
@@ -16,12 +17,6 @@ import { buildRouterPrediction } from "./router-prediction";
 import { buildSeries } from "./timeseries";
 import { SM_CHARTS, SM_SERIES } from "@/lib/api/chart-catalog";
 
-function sum(values: (number | null)[]): number | null {
-  let total: number | null = null;
-  for (const v of values) if (v !== null) total = (total ?? 0) + v;
-  return total;
-}
-
 function roleSubtotal(role: EndpointRole, group: EndpointFacts[]): SmRoleSubtotal {
   const cache = combineCache(group);
   const usage = combineUsage(group);
@@ -30,14 +25,14 @@ function roleSubtotal(role: EndpointRole, group: EndpointFacts[]): SmRoleSubtota
     endpoints: group.length,
     hitRate: cache.gpuHitRate,
     hitRateMethod: cache.method,
-    promptTokens: sum(group.map((f) => f.promptTokens ?? f.frontendInputTokens)),
+    promptTokens: sumKnown(group.map((f) => f.promptTokens ?? f.frontendInputTokens)),
     cachedTokens: cache.cachedTotal,
-    generationTokens: sum(group.map((f) => f.generationTokens ?? f.frontendOutputTokens)),
-    kvCapacityTokens: sum(group.map((f) => f.capacity?.tokens ?? null)),
+    generationTokens: sumKnown(group.map((f) => f.generationTokens ?? f.frontendOutputTokens)),
+    kvCapacityTokens: sumKnown(group.map((f) => f.capacity?.tokens ?? null)),
     kvUsageAvg: usage.avg,
     kvUsageMax: usage.max,
-    offloadBytesGpuToCpu: sum(group.map((f) => f.offloadBytesGpuToCpu)),
-    offloadBytesCpuToGpu: sum(group.map((f) => f.offloadBytesCpuToGpu)),
+    offloadBytesGpuToCpu: sumKnown(group.map((f) => f.offloadBytesGpuToCpu)),
+    offloadBytesCpuToGpu: sumKnown(group.map((f) => f.offloadBytesCpuToGpu)),
   };
 }
 

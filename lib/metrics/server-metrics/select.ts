@@ -1,5 +1,6 @@
 /** Small readers over a list of series: the only places that decide which stat key to trust. */
 import type { MetricSeries } from "@/lib/formats/server-metrics/types";
+import { sumKnown } from "../stats";
 
 export function ofNames(series: readonly MetricSeries[], names: readonly string[] | string): MetricSeries[] {
   const set = new Set(typeof names === "string" ? [names] : names);
@@ -20,12 +21,7 @@ export function counterValue(s: MetricSeries): number | null {
 
 /** Σ window deltas; null when no series had a usable value (0 is a real answer, trap T19). */
 export function sumCounters(series: readonly MetricSeries[]): number | null {
-  let total: number | null = null;
-  for (const s of series) {
-    const v = counterValue(s);
-    if (v !== null) total = (total ?? 0) + v;
-  }
-  return total;
+  return sumKnown(series.map(counterValue));
 }
 
 /** Percent-valued gauges (0..100) become fractions; fractions are clamped to 1. Decided per series so avg and max agree. */
@@ -60,9 +56,7 @@ export function gaugeMaxFraction(series: readonly MetricSeries[]): number | null
 
 /** Σ of the series' mean values (e.g. running requests over several engines of one endpoint). */
 export function gaugeAvgSum(series: readonly MetricSeries[]): number | null {
-  let total: number | null = null;
-  for (const s of series) if (s.stats.avg !== undefined) total = (total ?? 0) + s.stats.avg;
-  return total;
+  return sumKnown(series.map((s) => s.stats.avg));
 }
 
 export function rate(num: number | null, den: number | null): number | null {

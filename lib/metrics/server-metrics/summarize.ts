@@ -8,6 +8,7 @@
  *   side, never both roles added (T5);
  * - Dynamo frontend hit rate is published as the overall rate when engines have none (T10).
  */
+import { sumKnown } from "../stats";
 import type { EndpointRole, EndpointRow, ServerMetricsBlock } from "@/lib/api/schemas";
 import { compareEndpointNames } from "@/lib/api/endpoint-order";
 import type { LogCapacity } from "@/lib/formats/server-log";
@@ -65,12 +66,6 @@ function cacheFamilies(sel: CacheSelection): string[] {
   return [...new Set([...sel.den, ...sel.gpu, ...sel.host, ...sel.ext].map((s) => s.name))];
 }
 
-function sum(values: (number | null)[]): number | null {
-  let total: number | null = null;
-  for (const v of values) if (v !== null) total = (total ?? 0) + v;
-  return total;
-}
-
 export interface CacheResult {
   /** GPU-served / all prompt tokens. */
   gpuHitRate: number | null;
@@ -106,13 +101,13 @@ const NO_CACHE: CacheResult = {
  */
 export function combineCache(group: readonly EndpointFacts[]): CacheResult {
   const exported = group.filter((f) => f.counts !== null && f.counts.den !== null);
-  const lookupTokens = exported.length > 0 ? sum(exported.map((f) => f.counts!.den)) : null;
+  const lookupTokens = exported.length > 0 ? sumKnown(exported.map((f) => f.counts!.den)) : null;
   const withCounters = exported.filter((f) => f.counts!.den! > 0);
   if (withCounters.length > 0) {
-    const den = sum(withCounters.map((f) => f.counts!.den))!;
-    const gpu = sum(withCounters.map((f) => f.counts!.gpu)) ?? 0;
-    const host = sum(withCounters.map((f) => f.counts!.host));
-    const ext = sum(withCounters.map((f) => f.counts!.ext));
+    const den = sumKnown(withCounters.map((f) => f.counts!.den))!;
+    const gpu = sumKnown(withCounters.map((f) => f.counts!.gpu)) ?? 0;
+    const host = sumKnown(withCounters.map((f) => f.counts!.host));
+    const ext = sumKnown(withCounters.map((f) => f.counts!.ext));
     return {
       gpuHitRate: gpu / den,
       cpuHitRate: rate(host, den),
@@ -183,8 +178,8 @@ export function summarizeServerMetrics(
   const frontends = facts.filter((f) => f.frontendInputTokens !== null || f.frontendOutputTokens !== null);
 
   const cache = combineCache(prefill);
-  const frontendCached = sum(frontends.map((f) => f.frontendCachedTokens));
-  const frontendInput = sum(frontends.map((f) => f.frontendInputTokens));
+  const frontendCached = sumKnown(frontends.map((f) => f.frontendCachedTokens));
+  const frontendInput = sumKnown(frontends.map((f) => f.frontendInputTokens));
   const frontendHitRate = rate(frontendCached, frontendInput);
   if (cache.overallHitRate === null && frontendHitRate !== null) {
     cache.overallHitRate = frontendHitRate;
@@ -192,26 +187,27 @@ export function summarizeServerMetrics(
   }
 
   const engineCaps = facts.filter((f) => f.capacity !== null);
-  const logTokens = logs.some((l) => l.tokens !== null) ? sum(logs.map((l) => l.tokens)) : null;
+  const logTokens = logs.some((l) => l.tokens !== null) ? sumKnown(logs.map((l) => l.tokens)) : null;
   for (const l of logs) if (l.tokens === null) warnings.push(`server log: KV capacity not used (${l.note})`);
-  const capacityFromMetrics = engineCaps.length > 0 ? sum(engineCaps.map((f) => f.capacity!.tokens)) : null;
+  const capacityFromMetrics =
+    engineCaps.length > 0 ? sumKnown(engineCaps.map((f) => f.capacity!.tokens)) : null;
   const gpuTotalTokens = capacityFromMetrics ?? logTokens;
 
   const usage = combineUsage(facts.filter((f) => f.role !== "frontend" && f.role !== "router"));
   const offloadFacts = facts.filter(
     (f) => f.offloadBytesGpuToCpu !== null || f.offloadBytesCpuToGpu !== null,
   );
-  const bytesOut = sum(offloadFacts.map((f) => f.offloadBytesGpuToCpu));
-  const bytesIn = sum(offloadFacts.map((f) => f.offloadBytesCpuToGpu));
-  const timeOut = sum(offloadFacts.map((f) => f.offloadTimeGpuToCpuS));
-  const timeIn = sum(offloadFacts.map((f) => f.offloadTimeCpuToGpuS));
+  const bytesOut = sumKnown(offloadFacts.map((f) => f.offloadBytesGpuToCpu));
+  const bytesIn = sumKnown(offloadFacts.map((f) => f.offloadBytesCpuToGpu));
+  const timeOut = sumKnown(offloadFacts.map((f) => f.offloadTimeGpuToCpuS));
+  const timeIn = sumKnown(offloadFacts.map((f) => f.offloadTimeCpuToGpuS));
   const hasTime = timeOut !== null || timeIn !== null;
   const windowS = offloadFacts.reduce<number | null>(
     (a, f) => (f.windowS === null ? a : Math.max(a ?? 0, f.windowS)),
     null,
   );
 
-  const promptEngine = sum(prefill.map((f) => f.promptTokens));
+  const promptEngine = sumKnown(prefill.map((f) => f.promptTokens));
   const block: ServerMetricsBlock = {
     backend,
     cache: {
@@ -239,7 +235,8 @@ export function summarizeServerMetrics(
       promptTotal: frontendInput ?? promptEngine,
       cachedTotal: cache.cachedTotal ?? frontendCached,
       generationTotal:
-        sum(frontends.map((f) => f.frontendOutputTokens)) ?? sum(decode.map((f) => f.generationTokens)),
+        sumKnown(frontends.map((f) => f.frontendOutputTokens)) ??
+        sumKnown(decode.map((f) => f.generationTokens)),
     },
   };
 
@@ -257,8 +254,8 @@ export function summarizeServerMetrics(
     // Σ hits / Σ queries over endpoints: of the prompt tokens the GPU cache missed, the share
     // the KV connector served (a lookup rate, not a share of all prompt tokens).
     externalPrefixCacheHitRate: rate(
-      sum(facts.map((f) => f.external.hits)),
-      sum(facts.map((f) => (f.external.hits === null ? null : f.external.queries))),
+      sumKnown(facts.map((f) => f.external.hits)),
+      sumKnown(facts.map((f) => (f.external.hits === null ? null : f.external.queries))),
     ),
     frontendCacheHitRate: frontendHitRate,
     routerKvHitRate: facts.map((f) => f.routerKvHitRate).find((v) => v !== null) ?? null,

@@ -86,11 +86,10 @@ const CHUNK = 2048;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
 /**
- * Which part bounds are stored as nulls: `start[p]` when it equals its request's start (a first
- * part) or the end of the part before; `end[p]` when it is its request's last part and equals
- * the request's end. Null when the columns are not a timeline's (no such elision then).
+ * A timeline's request and part bounds among the columns, with a part offset per request and one
+ * after the last; null when the columns are not a timeline's.
  */
-function elisions(c: Record<string, Column>): { start: Uint8Array; end: Uint8Array } | null {
+function boundColumns(c: Record<string, Column>) {
   const { startMs, endMs, partOffset, partStartMs, partEndMs } = c;
   if (
     !(startMs instanceof Float64Array) ||
@@ -98,7 +97,22 @@ function elisions(c: Record<string, Column>): { start: Uint8Array; end: Uint8Arr
     !(partOffset instanceof Int32Array) ||
     !(partStartMs instanceof Float64Array) ||
     !(partEndMs instanceof Float64Array) ||
-    partOffset.length !== startMs.length + 1 ||
+    partOffset.length !== startMs.length + 1
+  )
+    return null;
+  return { startMs, endMs, partOffset, partStartMs, partEndMs };
+}
+
+/**
+ * Which part bounds are stored as nulls: `start[p]` when it equals its request's start (a first
+ * part) or the end of the part before; `end[p]` when it is its request's last part and equals
+ * the request's end. Null when the columns are not a timeline's (no such elision then).
+ */
+function elisions(c: Record<string, Column>): { start: Uint8Array; end: Uint8Array } | null {
+  const b = boundColumns(c);
+  if (!b) return null;
+  const { startMs, endMs, partOffset, partStartMs, partEndMs } = b;
+  if (
     endMs.length !== startMs.length ||
     partEndMs.length !== partStartMs.length ||
     partOffset[startMs.length] !== partStartMs.length
@@ -305,17 +319,9 @@ async function restoreBounds(
   startNull: Uint8Array | undefined,
   endNull: Uint8Array | undefined,
 ): Promise<boolean> {
-  const { startMs, endMs, partOffset, partStartMs, partEndMs } = c;
-  if (!startNull || !endNull) return false;
-  if (
-    !(startMs instanceof Float64Array) ||
-    !(endMs instanceof Float64Array) ||
-    !(partOffset instanceof Int32Array) ||
-    !(partStartMs instanceof Float64Array) ||
-    !(partEndMs instanceof Float64Array) ||
-    partOffset.length !== startMs.length + 1
-  )
-    return false;
+  const b = boundColumns(c);
+  if (!startNull || !endNull || !b) return false;
+  const { startMs, endMs, partOffset, partStartMs, partEndMs } = b;
   for (let i = 0; i < startMs.length; i++) {
     if (i % 65_536 === 65_535) await nextTurn();
     const from = partOffset[i];
