@@ -515,10 +515,11 @@ describe("figure descriptions", () => {
 });
 
 /**
- * The report's figures (over every example run) still drawn by their own figure code: 24 of 47
- * kinds; the six latency-over-time figures the twelve latency distributions (a histogram and a CDF
- * per metric; aiperf's and TensorRT-LLM's) aiperf's errors by type, TTFT vs input length and the three GPU telemetry
- * figures are drawn from descriptions. Convert one and take it off this list.
+ * The report's figures (over every example run) still drawn by their own figure code: 22 of 47
+ * kinds; the six latency-over-time figures, the twelve latency distributions (a histogram and a CDF
+ * per metric; aiperf's and TensorRT-LLM's), aiperf's errors by type, TTFT vs input length, the three
+ * GPU telemetry figures, the per-request breakdown and the KV transfer bandwidth are drawn from
+ * descriptions. Convert one and take it off this list.
  */
 const NOT_YET_CONVERTED: string[] = [
   "aiperf-timeline-in-flight",
