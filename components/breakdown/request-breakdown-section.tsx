@@ -2,11 +2,21 @@
 
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useQueryState } from "nuqs";
-import { useCallback, useMemo } from "react";
-import { ChartBarBreakdownRequests } from "@/components/charts/chart-bar-breakdown-requests";
+import { memo, useCallback, useMemo } from "react";
+import { ChartFigure } from "@/components/charts/chart-figure";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { runSearchParams } from "@/components/run/search-params";
-import { SAMPLE_SORTS, VALUE_SCALES, type SampleSort } from "@/lib/api/trtllm-charts";
+import {
+  SAMPLE_SORTS,
+  VALUE_SCALES,
+  type RequestSample,
+  type SampleSort,
+  type SegmentScope,
+  type ValueScale,
+} from "@/lib/api/trtllm-charts";
+import { requestBreakdownFigure } from "@/lib/metrics/figures/breakdown";
+import { inScope } from "@/lib/metrics/trtllm-chart-rows";
+import { SegmentTooltip } from "./segment-tooltip";
 import { SCOPE_OPTIONS, ToggleGroup } from "./breakdown-controls";
 import { requestDetailQueryOptions, requestSampleQueryOptions } from "./query-options";
 import { RequestWaterfall } from "./request-waterfall";
@@ -14,6 +24,62 @@ import { RequestWaterfall } from "./request-waterfall";
 const SORT_TEXT: Record<SampleSort, string> = { ttft: "TTFT", e2e: "end to end", arrival: "arrival" };
 // 500 bars read as well as 2,000 and draw in a quarter of the time, so the first chart is not held back.
 const SAMPLE_SIZE = 500;
+
+/**
+ * The log axis starts at the power of ten below the shortest bar, so every bar shows; a stack's
+ * lowest band starts at 0, which a log axis cannot place, and is cut at that floor.
+ */
+function logFloor(sample: RequestSample, scope: SegmentScope): number {
+  let min = Infinity;
+  sample.requests.forEach((r) => {
+    let total = 0;
+    r.segments.forEach((v, i) => {
+      if (typeof v === "number" && inScope(sample.segmentNames[i], scope)) total += v;
+    });
+    if (total > 0) min = Math.min(min, total);
+  });
+  return Number.isFinite(min) ? 10 ** Math.floor(Math.log10(min)) : 1;
+}
+
+/**
+ * The per-request breakdown (lib/metrics/figures/breakdown.ts), one stacked column per sampled
+ * request; clicking a column opens that request's waterfall. Memoised: its thousands of bars are
+ * redrawn only when the sample, the segments shown or the axis change, never by a toggle beside
+ * it (give it a stable `onSelect` and `actions`).
+ */
+const RequestBreakdownChart = memo(function RequestBreakdownChart({
+  sample,
+  scope,
+  scale,
+  onSelect,
+  actions,
+}: {
+  sample: RequestSample;
+  scope: SegmentScope;
+  scale: ValueScale;
+  onSelect: (idx: number) => void;
+  actions?: React.ReactNode;
+}) {
+  const figure = useMemo(() => requestBreakdownFigure(sample, scope, scale), [sample, scope, scale]);
+  const names = useMemo(() => figure.series.map((s) => s.name), [figure]);
+  const y = useMemo(
+    () =>
+      scale === "log"
+        ? { log: true, domain: [logFloor(sample, scope), "auto"] as [number, "auto"] }
+        : undefined,
+    [sample, scope, scale],
+  );
+  return (
+    <ChartFigure
+      figure={figure}
+      interaction="Click a bar for its waterfall"
+      actions={actions}
+      onRowClick={(i) => onSelect(sample.requests[i].idx)}
+      tooltip={{ content: <SegmentTooltip segmentNames={names} title={(r) => `request ${String(r.x)}`} /> }}
+      y={y}
+    />
+  );
+});
 
 /**
  * Per-request stacked bars (sorted by the URL's `sort`, segments per `segments`, axis per `scale`)
@@ -73,7 +139,7 @@ export function RequestBreakdownSection({ runId, ready }: { runId: string; ready
     <div className="space-y-4">
       {!q.error && !(draw && q.data) ? <p className="text-sm text-muted">Loading requests…</p> : null}
       {draw && q.data ? (
-        <ChartBarBreakdownRequests
+        <RequestBreakdownChart
           sample={q.data}
           scope={scope}
           scale={scale}

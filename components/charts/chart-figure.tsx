@@ -1,7 +1,8 @@
 "use client";
 
 import { tokenVar, type FigureDescription } from "@/lib/api/figure";
-import { ChartContainer } from "./chart-container";
+import type { ReactNode } from "react";
+import { ChartContainer, type AxisSpec, type TooltipSpec } from "./chart-container";
 import { figureProps, unitFormat } from "./figure-props";
 import { binRange, markRowsRoom, XMarks } from "./reference-marks";
 
@@ -22,12 +23,35 @@ const marksOf = (figure: FigureDescription) =>
 export function ChartFigure({
   figure,
   still,
+  interaction,
+  actions,
+  onRowClick,
+  tooltip,
+  y,
 }: {
   figure: FigureDescription;
   /** The figure the server drew (lib/runs/first-figures.ts), shown until this one is drawn */
   still?: string;
+  /**
+   * What the page lets a reader do with the figure, said after its description (the report,
+   * static, leaves it out): "click a bar for its waterfall"
+   */
+  interaction?: string;
+  /** The view's controls beside the title */
+  actions?: ReactNode;
+  /** A click on a row (a bar's category, by index) */
+  onRowClick?: (index: number) => void;
+  /** The view's own tooltip, in place of the one drawn from the description */
+  tooltip?: TooltipSpec;
+  /** How the view draws the value axis (a log scale), over the description's words and unit */
+  y?: Partial<AxisSpec>;
 }) {
-  const props = figureProps(figure);
+  const described = figureProps(figure);
+  const props = {
+    ...described,
+    ...(interaction ? { description: `${described.description}. ${interaction}` } : {}),
+    ...(y ? { y: { ...described.y, ...y } } : {}),
+  };
   const xText = unitFormat(figure.x.unit);
   const yText = unitFormat(figure.y.unit);
   const names = Object.fromEntries(figure.series.map((s) => [s.key, s.name]));
@@ -37,20 +61,24 @@ export function ChartFigure({
     <ChartContainer
       {...props}
       marginTop={markRowsRoom(marks, domain)}
-      tooltip={{
-        // A bar's title is its bin's range; a line's, its x; a scatter names x among its values.
-        ...(figure.kind === "histogram"
-          ? { label: binRange("start", "end", xText) }
-          : figure.kind === "line"
-            ? { label: (v: unknown) => xText(Number(v)) }
-            : {}),
-        value: (v, key) =>
-          key === "x"
-            ? [xText(v), figure.x.label]
-            : figure.kind === "histogram" || (figure.kind === "line" && figure.series.length === 1)
-              ? yText(v)
-              : [yText(v), names[key] ?? key],
-      }}
+      actions={actions}
+      onRowClick={onRowClick}
+      tooltip={
+        tooltip ?? {
+          // A bar's title is its bin's range; a line's, its x; a scatter names x among its values.
+          ...(figure.kind === "histogram"
+            ? { label: binRange("start", "end", xText) }
+            : figure.kind === "line"
+              ? { label: (v: unknown) => xText(Number(v)) }
+              : {}),
+          value: (v, key) =>
+            key === "x"
+              ? [xText(v), figure.x.label]
+              : figure.kind === "histogram" || (figure.kind === "line" && figure.series.length === 1)
+                ? yText(v)
+                : [yText(v), names[key] ?? key],
+        }
+      }
       still={still}
     >
       {marks.length > 0 ? <XMarks marks={marks} domain={domain} /> : null}

@@ -9,8 +9,14 @@ import type { CsvRow } from "./export";
 import type { AxisSpec, Mark, SeriesConfig } from "./plot-types";
 import { secondsTick } from "./chart-theme";
 
-/** A plotted row: x (a bar's category name) and a value per series key, a histogram's bin edges. */
-export type FigureRow = { x: number | string } & Record<string, number | string>;
+/**
+ * A plotted row: x (a bar's category name) and a value per series key, a histogram's bin edges;
+ * a stacked column's row also names its bands not recorded (`notRecorded`, the series' names).
+ */
+export type FigureRow = { x: number | string } & Record<string, number | string | string[]>;
+
+/** The key of a stacked column's row that lists the names of its bands not recorded. */
+export const NOT_RECORDED = "notRecorded";
 
 /** Tick and tooltip text of a value in its unit. */
 export function unitFormat(unit: string): (v: number) => string {
@@ -47,6 +53,7 @@ export function figureProps(f: FigureDescription) {
   const single = f.series.length === 1;
   const histogram = f.kind === "histogram";
   if (f.kind === "bars") return barsProps(f);
+  if (f.kind === "stacked") return stackedProps(f);
   const series: SeriesConfig<FigureRow> = Object.fromEntries(
     f.series.map((s, i) => [
       s.key,
@@ -119,6 +126,45 @@ function barsProps(f: FigureDescription) {
     // The value runs along; the categories are named down the side (their axis needs no title).
     x: axis(f.y),
     y: { key: "x", width: 200 } as AxisSpec,
+    legend: f.legend,
+    csvRows: csvRowsOf(f),
+  };
+}
+
+/**
+ * Stacked columns: one per category, left to right, too many to name one by one (a few hundred
+ * requests read as a profile); a band not recorded is left out of its column and named in the
+ * row's `notRecorded`.
+ */
+function stackedProps(f: FigureDescription) {
+  const categories = f.categories ?? [];
+  const data: FigureRow[] = categories.map((c) => ({ x: c, [NOT_RECORDED]: [] as string[] }));
+  for (const s of f.series)
+    for (const [i, v] of s.points) {
+      const row = data[i];
+      if (!row) continue;
+      if (v === null) (row[NOT_RECORDED] as string[]).push(s.name);
+      else row[s.key] = v;
+    }
+  const series: SeriesConfig<FigureRow> = Object.fromEntries(
+    f.series.map((s) => [
+      s.key,
+      { label: s.name, color: tokenVar(s.colour), unit: f.y.unit, format: unitFormat(f.y.unit), stack: "s" },
+    ]),
+  );
+  return {
+    title: f.title,
+    description: f.description,
+    definition: f.definition,
+    missing: f.missing,
+    exportName: f.exportName,
+    kind: "bar" as Mark,
+    height: 330,
+    data,
+    series,
+    barCategoryGap: categories.length > 200 ? 0 : 1,
+    x: { key: "x", title: f.x.label, noTicks: true } as AxisSpec,
+    y: axis(f.y),
     legend: f.legend,
     csvRows: csvRowsOf(f),
   };

@@ -13,7 +13,7 @@ import { useRunChart } from "@/components/charts/use-run-chart";
 import { ChartAreaSegmentShare } from "@/components/charts/chart-area-segment-share";
 import { ChartBarKvHitRate } from "@/components/charts/chart-bar-kv-hit-rate";
 import { ChartBarSegmentStats } from "@/components/charts/chart-bar-segment-stats";
-import { ChartHistogramKvTransferBandwidth } from "@/components/charts/chart-histogram-kv-transfer-bandwidth";
+import { KvTransferFigure } from "@/components/breakdown/kv-transfer-figure";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { runSearchParams } from "@/components/run/search-params";
@@ -59,7 +59,7 @@ export function BreakdownView({ run }: RunViewProps) {
           ) : null}
           <div className="grid gap-4 lg:grid-cols-2">
             {hit.data && hit.data.byWorker.length > 0 ? <ChartBarKvHitRate payload={hit.data} /> : null}
-            <ChartHistogramKvTransferBandwidth runId={run.id} />
+            <KvTransferFigure runId={run.id} />
           </div>
           {steps.data && (steps.data.steps.forwardMs || steps.data.chunks.forwardMs) ? (
             <StepStatsTable payload={steps.data} />

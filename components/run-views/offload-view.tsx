@@ -1,7 +1,7 @@
 "use client";
 
 import { ChartBarEndpointOffload } from "@/components/charts/chart-bar-endpoint-offload";
-import { ChartHistogramKvTransferBandwidth } from "@/components/charts/chart-histogram-kv-transfer-bandwidth";
+import { KvTransferFigure } from "@/components/breakdown/kv-transfer-figure";
 import { ChartLineOffload } from "@/components/charts/chart-line-offload";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { EndpointChoiceRow } from "@/components/server-metrics/endpoint-picker";
@@ -81,7 +81,7 @@ export function OffloadView({ run }: RunViewProps) {
           ]}
         />
       ) : null}
-      {transfer ? <ChartHistogramKvTransferBandwidth runId={run.id} /> : null}
+      {transfer ? <KvTransferFigure runId={run.id} /> : null}
       {hasOffload ? (
         <ChartStatus loading={endpoints.isLoading} error={endpoints.error} what="per-endpoint offload" />
       ) : null}

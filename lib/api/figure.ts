@@ -75,14 +75,47 @@ export const CHART_COLOURS = {
   "chart-8": { light: "#475569", dark: "#94a3b8" },
 } as const;
 
-export type ColourToken = keyof typeof CHART_COLOURS;
+/**
+ * The time-breakdown segments' colours, one token per `--seg-*` variable of app/globals.css
+ * (checked there for colour-blind safety and contrast), light and dark; held to the stylesheet by
+ * test/unit/figure-description.test.ts.
+ */
+export const SEGMENT_COLOURS = {
+  "seg-disagg-preprocessing": { light: "#888899", dark: "#dddddd" },
+  "seg-ctx-preprocessing": { light: "#5599cc", dark: "#99ddff" },
+  "seg-ctx-queue": { light: "#889900", dark: "#eedd44" },
+  "seg-ctx-processing": { light: "#332288", dark: "#6655cc" },
+  "seg-ctx-postprocessing": { light: "#3377ff", dark: "#77aadd" },
+  "seg-disagg-relay": { light: "#666633", dark: "#777744" },
+  "seg-gen-preprocessing": { light: "#556655", dark: "#aaaa00" },
+  "seg-gen-queue": { light: "#444400", dark: "#888800" },
+  "seg-gen-queue-wait": { light: "#995577", dark: "#ee99aa" },
+  "seg-gen-kv-transfer": { light: "#771144", dark: "#aa4477" },
+  "seg-gen-post-transfer": { light: "#994499", dark: "#cc77aa" },
+  "seg-gen-postprocessing": { light: "#6611ff", dark: "#aa66ff" },
+  "seg-disagg-postprocessing": { light: "#441111", dark: "#ee5577" },
+  "seg-decode": { light: "#119977", dark: "#119977" },
+} as const;
+
+/** The text colour (`--fg`): a mark that is no series (the p50 of a histogram drawn in a segment's colour). */
+export const FG_COLOUR = { fg: { light: "#0f172a", dark: "#e2e8f0" } } as const;
+
+const FIGURE_COLOURS = { ...CHART_COLOURS, ...SEGMENT_COLOURS, ...FG_COLOUR };
+
+export type ColourToken = keyof typeof FIGURE_COLOURS;
 export type Theme = "light" | "dark";
+
+/** A time-breakdown segment's token (`ctx_queue` → `seg-ctx-queue`); an unknown segment is drawn grey. */
+export function segmentToken(name: string): ColourToken {
+  const token = `seg-${name.replace(/_/g, "-")}`;
+  return token in SEGMENT_COLOURS ? (token as ColourToken) : "chart-8";
+}
 
 /** The CSS a page draws a token with. */
 export const tokenVar = (token: ColourToken) => `var(--${token})`;
 
 /** The colour a token has in a theme, for a renderer without the stylesheet (the report). */
-export const tokenColour = (token: ColourToken, theme: Theme = "light") => CHART_COLOURS[token][theme];
+export const tokenColour = (token: ColourToken, theme: Theme = "light") => FIGURE_COLOURS[token][theme];
 
 export interface FigureAxis {
   /** The quantity, without its unit ("Request start") */
@@ -134,9 +167,12 @@ export interface FigureDescription {
    * scatter: points; line: each series joined in x order; histogram: one bar per bin of `bins`
    * (its one series names and colours the bars, a point per bin centre); bars: one row per
    * category of `categories`, the series side by side (a point's x is its category's index, `x`
-   * names the categories and `y` is the value axis)
+   * names the categories and `y` is the value axis); stacked: one column per category of
+   * `categories`, left to right, the series stacked bottom to top in their order (a point's x is
+   * its category's index; a category without a point has no band of that series, a null point is
+   * a band not recorded)
    */
-  kind: "scatter" | "line" | "histogram" | "bars";
+  kind: "scatter" | "line" | "histogram" | "bars" | "stacked";
   title: string;
   /** One sentence under the title: what a point is, the sample */
   description: string;
@@ -167,8 +203,8 @@ export function figureTable(f: FigureDescription): FigureTable {
       columns: [head(f.x, `${f.x.label} from`), head(f.x, "to"), head(f.y, f.series[0]?.name ?? f.y.label)],
       rows: (f.bins ?? []).map((b) => [b.lo, b.hi, b.count]),
     };
-  // Bars' table has a row per category, a column per series.
-  if (f.kind === "bars")
+  // Bars' (and stacked columns') table has a row per category, a column per series.
+  if (f.kind === "bars" || f.kind === "stacked")
     return {
       columns: [f.x.label, ...f.series.map((s) => head(f.y, s.name))],
       rows: (f.categories ?? []).map((c, i) => [

@@ -158,7 +158,7 @@ describe("run report", () => {
     // each column its segments up to the first token, so a column's bands add up to its TTFT.
     const bars = figures(html).find((f) => f[1] === "trtllm-request-bars")!;
     expect(bars[2]).toBe("true");
-    expect(bars[3]).toContain("All 60 requests, slowest first");
+    expect(bars[3]).toContain("60 requests, ms per segment up to the first token");
     expect(bars[3]).toContain("Data table (60 rows)");
     const rows = [...bars[3].matchAll(/<tr><td[^>]*>([^<]*)<\/td>((?:<td[^>]*>[^<]*<\/td>)+)<\/tr>/g)].map(
       (m) => [...m[2].matchAll(/>([^<]*)</g)].map((c) => c[1]),

@@ -32,7 +32,8 @@ describe("breakdown: TTFT segments only, on the TensorRT-LLM example runs", () =
     const share = page.locator('[data-chart="segment-share-over-time"]');
     await perRequest.locator("canvas[data-canvas-marks]").waitFor({ timeout: 30_000 });
     await share.locator(".recharts-area").first().waitFor({ timeout: 30_000 });
-    expect(await tableColumns(perRequest)).toContain("decode");
+    // The table is the figure's: a column per segment, its unit in the header.
+    expect(await tableColumns(perRequest)).toContain("decode (ms)");
     expect(await share.locator(`.recharts-area path${DECODE}`).count()).toBeGreaterThan(0);
     const before = await page.evaluate(() => history.length);
 
@@ -58,7 +59,7 @@ describe("breakdown: TTFT segments only, on the TensorRT-LLM example runs", () =
     ).toBe("true");
     expect(await page.evaluate(() => history.length)).toBe(before + 1);
     const ttftColumns = await tableColumns(perRequest);
-    expect(ttftColumns).not.toContain("decode");
+    expect(ttftColumns).not.toContain("decode (ms)");
     expect(ttftColumns.length).toBeGreaterThan(4);
 
     // The tooltip lists the shown segments in pipeline order, without decode.
@@ -89,7 +90,7 @@ describe("breakdown: TTFT segments only, on the TensorRT-LLM example runs", () =
     await fullBar.getByText("Where the time goes (p50)").waitFor();
     expect(await fullBar.locator(`.recharts-bar ${DECODE}`).count()).toBeGreaterThan(0);
     await perRequest.locator("canvas[data-canvas-marks]").waitFor({ timeout: 30_000 });
-    expect(await tableColumns(perRequest)).toContain("decode");
+    expect(await tableColumns(perRequest)).toContain("decode (ms)");
     await page.close();
   });
 });

@@ -12,6 +12,8 @@ import { AIPERF_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 import {
   CHART_COLOURS,
   definitionText,
+  FG_COLOUR,
+  SEGMENT_COLOURS,
   figureTable,
   tokenColour,
   tokenVar,
@@ -34,6 +36,9 @@ import { requestWords } from "@/lib/metrics/request-words";
 import { aiperfErrorsFigure } from "@/lib/metrics/figures/errors";
 import { ttftVsInputFigure } from "@/lib/metrics/figures/ttft-vs-input";
 import { GPU_METRICS, gpuFigure } from "@/lib/metrics/figures/gpu";
+import { kvTransferBandwidthFigure, requestBreakdownFigure } from "@/lib/metrics/figures/breakdown";
+import { sampleRequests } from "@/lib/runs/trtllm-requests";
+import { REPORT_REQUEST_BARS } from "@/lib/runs/report/figures-breakdown";
 import { latencyLabel } from "@/components/aiperf/latency-metric";
 import { runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
 import { readRunSummary } from "@/lib/runs/read-run";
@@ -50,6 +55,21 @@ type App = Awaited<ReturnType<typeof openTestApp>>;
 /** What a reader sees of a figure: its words, units, series names and colours. */
 function pageSays(f: FigureDescription) {
   const p = figureProps(f);
+  // Stacked columns: the categories along x (too many to name one by one), the value up y.
+  if (f.kind === "stacked")
+    return {
+      id: f.id,
+      title: p.title,
+      description: p.description,
+      definition: definitionText(p.definition),
+      category: [p.x.title, f.x.unit],
+      value: [p.y.title, p.y.unit],
+      categories: p.data.map((r) => r.x),
+      series: Object.values(p.series).map((s) => s.label),
+      colours: f.series.map((s) =>
+        p.series[s.key].color === tokenVar(s.colour) ? tokenColour(s.colour) : "?",
+      ),
+    };
   // Bars run along x: their value axis is the kit's x, their categories are named down the side.
   if (f.kind === "bars")
     return {
@@ -81,6 +101,18 @@ function pageSays(f: FigureDescription) {
 }
 
 function reportSays(f: Figure) {
+  if (f.plot.kind === "stacked")
+    return {
+      id: f.id,
+      title: f.title,
+      description: f.description,
+      definition: f.definition,
+      category: [f.plot.category.title, f.plot.category.unit],
+      value: [f.plot.value.title, f.plot.value.unit],
+      categories: f.plot.categories,
+      series: f.plot.series.map((s) => s.label),
+      colours: f.plot.series.map((s) => s.colour ?? "palette"),
+    };
   if (f.plot.kind === "bars")
     return {
       id: f.id,
@@ -149,6 +181,78 @@ describe("figure descriptions", () => {
       expect(c.light).toBe(light[token]);
       expect(c.dark).toBe(dark[token]);
     }
+  });
+
+  it("the segment colour tokens and the text colour are the stylesheet's, light and dark", () => {
+    const css = fs.readFileSync(path.join(__dirname, "../../app/globals.css"), "utf8");
+    const pick = (selector: string) =>
+      Object.fromEntries(
+        Object.entries(cssVariables(css, selector))
+          .filter(([k]) => k.startsWith("--seg-") || k === "--fg")
+          .map(([k, v]) => [k.slice(2), v.toLowerCase()]),
+      );
+    const light = pick(":root");
+    const dark = pick(':root[data-theme="dark"]');
+    const tokens = { ...SEGMENT_COLOURS, ...FG_COLOUR };
+    expect(Object.keys(tokens).sort()).toEqual(Object.keys(light).sort());
+    for (const [token, c] of Object.entries(tokens)) {
+      expect(c.light).toBe(light[token]);
+      expect(c.dark).toBe(dark[token]);
+    }
+  });
+
+  it("the report and the page say the same of the per-request breakdown and the KV transfer bandwidth of every example", async () => {
+    const compared: string[] = [];
+    for (const [runId, report] of reports) {
+      const run = (await readRunSummary(t.app.store.db, runId))!;
+      const p = payloadsFrom(
+        await chartPayloads(t.app.store.db, runId, [TRTLLM_CHARTS.kvTransferBandwidth.key]),
+      );
+      const transfer = p.get(TRTLLM_CHARTS.kvTransferBandwidth);
+      // As the views build them: components/breakdown/request-breakdown-section.tsx (sorted by
+      // TTFT, the TTFT segments shown, a linear axis) and components/breakdown/kv-transfer-figure.tsx.
+      const sample = run.timeBreakdown
+        ? await sampleRequests(t.app.store.db, runId, "ttft", "desc", REPORT_REQUEST_BARS)
+        : null;
+      const page: FigureDescription[] = [
+        ...(sample && sample.requests.length > 0 ? [requestBreakdownFigure(sample, "ttft")] : []),
+        ...(transfer && transfer.count > 0 ? [kvTransferBandwidthFigure(transfer)] : []),
+      ];
+      for (const f of page) {
+        const inReport = report.figures.find((r) => r.id === f.id);
+        expect(inReport?.described, `${report.name}: ${f.id}`).toBe(true);
+        expect(reportSays(inReport!), `${report.name}: ${f.id}`).toEqual(pageSays(f));
+        const csv = figureProps(f).csvRows();
+        expect(inReport!.table.rows).toHaveLength(csv.length);
+        if (csv.length > 0) expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
+        compared.push(`${report.name}: ${f.title}`);
+      }
+    }
+    expect(compared.some((c) => c.endsWith(": Per-request breakdown"))).toBe(true);
+    expect(compared.some((c) => c.endsWith(": KV transfer bandwidth"))).toBe(true);
+  });
+
+  it("a stacked column's band not recorded is no band, named in its row, never a 0", () => {
+    const sample = {
+      mode: "disaggregated",
+      total: 2,
+      segmentNames: ["ctx_queue", "gen_kv_transfer", "decode"],
+      requests: [
+        { idx: 0, requestId: "a", ttftMs: 3, e2eMs: 9, segments: [1, 2, 6] },
+        { idx: 1, requestId: "b", ttftMs: 1, e2eMs: 5, segments: [1, null, 4] },
+      ],
+    } as unknown as Parameters<typeof requestBreakdownFigure>[0];
+    const f = requestBreakdownFigure(sample, "ttft");
+    expect(f.series.map((s) => s.name)).toEqual(["ctx_queue", "gen_kv_transfer"]);
+    expect(f.series[0].colour).toBe("seg-ctx-queue");
+    const rows = figureProps(f).data;
+    expect(rows[1]).toEqual({ x: "b", ctx_queue: 1, notRecorded: ["gen_kv_transfer"] });
+    const r = reportFigure(f);
+    expect(r.plot).toMatchObject({
+      kind: "stacked",
+      series: [{ values: [1, 1], colour: SEGMENT_COLOURS["seg-ctx-queue"].light }, { values: [2, null] }],
+    });
+    expect(r.table.rows[1]).toEqual(["b", "1", "not recorded"]);
   });
 
   it("the report and the page say the same of every latency distribution of every example", async () => {
@@ -376,41 +480,46 @@ describe("figure descriptions", () => {
     for (const { figures } of reports.values())
       for (const f of figures) (f.described ? described : kinds).add(f.id.replace(/-\d+(?=-|$)/g, "-N"));
     const notConverted = [...kinds].sort();
-    expect([...described].sort()).toEqual([
-      "aiperf-distribution-e2eMs-cdf",
-      "aiperf-distribution-e2eMs-histogram",
-      "aiperf-distribution-itlMs-cdf",
-      "aiperf-distribution-itlMs-histogram",
-      "aiperf-distribution-ttftMs-cdf",
-      "aiperf-distribution-ttftMs-histogram",
-      "aiperf-errors",
-      "aiperf-gpu-memoryUsedGb",
-      "aiperf-gpu-powerW",
-      "aiperf-gpu-utilizationPct",
-      "aiperf-over-time-e2eMs",
-      "aiperf-over-time-itlMs",
-      "aiperf-over-time-ttftMs",
-      "aiperf-ttft-vs-input",
-      "trtllm-latency-distribution-e2eMs-cdf",
-      "trtllm-latency-distribution-e2eMs-histogram",
-      "trtllm-latency-distribution-tpotMs-cdf",
-      "trtllm-latency-distribution-tpotMs-histogram",
-      "trtllm-latency-distribution-ttftMs-cdf",
-      "trtllm-latency-distribution-ttftMs-histogram",
-      "trtllm-latency-over-time-e2eMs",
-      "trtllm-latency-over-time-tpotMs",
-      "trtllm-latency-over-time-ttftMs",
-    ]);
+    expect([...described].sort()).toEqual(
+      [
+        "aiperf-distribution-e2eMs-cdf",
+        "aiperf-distribution-e2eMs-histogram",
+        "aiperf-distribution-itlMs-cdf",
+        "aiperf-distribution-itlMs-histogram",
+        "aiperf-distribution-ttftMs-cdf",
+        "aiperf-distribution-ttftMs-histogram",
+        "aiperf-errors",
+        "aiperf-gpu-memoryUsedGb",
+        "aiperf-gpu-powerW",
+        "aiperf-gpu-utilizationPct",
+        "aiperf-over-time-e2eMs",
+        "aiperf-over-time-itlMs",
+        "aiperf-over-time-ttftMs",
+        "aiperf-ttft-vs-input",
+        "trtllm-latency-distribution-e2eMs-cdf",
+        "trtllm-latency-distribution-e2eMs-histogram",
+        "trtllm-latency-distribution-tpotMs-cdf",
+        "trtllm-latency-distribution-tpotMs-histogram",
+        "trtllm-latency-distribution-ttftMs-cdf",
+        "trtllm-latency-distribution-ttftMs-histogram",
+        "trtllm-latency-over-time-e2eMs",
+        "trtllm-latency-over-time-tpotMs",
+        "trtllm-latency-over-time-ttftMs",
+        "trtllm-kv-transfer-bandwidth",
+        "trtllm-request-bars",
+      ].sort(),
+    );
     expect(notConverted).toEqual(NOT_YET_CONVERTED);
-    expect(`${notConverted.length} not yet converted`).toBe("24 not yet converted");
+    expect(`${notConverted.length} not yet converted`).toBe("22 not yet converted");
   });
 });
 
 /**
- * The report's figures (over every example run) still drawn by their own figure code: 24 of 47
- * kinds; the six latency-over-time figures the twelve latency distributions (a histogram and a CDF
- * per metric; aiperf's and TensorRT-LLM's) aiperf's errors by type, TTFT vs input length and the three GPU telemetry
- * figures are drawn from descriptions. Convert one and take it off this list.
+ * The report's figures (over every example run) still drawn by their own figure code: 22 of 47
+ * kinds; the six latency-over-time figures, the twelve latency distributions (a histogram and a CDF
+ * per metric; aiperf's and TensorRT-LLM's), aiperf's errors by type, TTFT vs input length, the three
+ * GPU telemetry figures, the per-request breakdown and the KV transfer bandwidth are drawn from
+ * descriptions. Convert one and take it off this list.
  */
 const NOT_YET_CONVERTED: string[] = [
   "aiperf-timeline-in-flight",
@@ -431,8 +540,6 @@ const NOT_YET_CONVERTED: string[] = [
   "sm-series-ep-running",
   "sm-series-ep-waiting",
   "trtllm-kv-hit-rate",
-  "trtllm-kv-transfer-bandwidth",
-  "trtllm-request-bars",
   "trtllm-segment-share",
   "trtllm-segments",
   "trtllm-steps-chunks",

@@ -103,34 +103,53 @@ export function reportFigure(f: FigureDescription): Figure {
   const valueAt = (s: FigureDescription["series"][number], i: number) =>
     s.points.find(([x]) => x === i)?.[1] ?? null;
   const plot: Plot =
-    f.kind === "bars"
+    f.kind === "stacked"
       ? {
-          kind: "bars",
+          kind: "stacked",
           categories: [...(f.categories ?? [])],
+          category: x,
           value: y,
-          series: f.series.map((s) => ({
-            label: s.name,
-            colour: tokenColour(s.colour),
-            values: (f.categories ?? []).map((_, i) => valueAt(s, i)),
-          })),
+          series: f.series.map((s) => {
+            const at = new Map(s.points);
+            return {
+              label: s.name,
+              colour: tokenColour(s.colour),
+              values: (f.categories ?? []).map((_, i) => at.get(i) ?? null),
+            };
+          }),
         }
-      : f.kind === "histogram"
+      : f.kind === "bars"
         ? {
-            kind: "histogram",
-            x,
-            y,
-            bins: f.bins ?? [],
-            label: f.series[0]?.name,
-            colour: f.series[0] ? tokenColour(f.series[0].colour) : undefined,
-            marks,
+            kind: "bars",
+            categories: [...(f.categories ?? [])],
+            value: y,
+            series: f.series.map((s) => ({
+              label: s.name,
+              colour: tokenColour(s.colour),
+              values: (f.categories ?? []).map((_, i) => valueAt(s, i)),
+            })),
           }
-        : {
-            kind: f.kind,
-            x,
-            y,
-            series: f.series.map((s) => ({ label: s.name, colour: tokenColour(s.colour), points: s.points })),
-            marks,
-          };
+        : f.kind === "histogram"
+          ? {
+              kind: "histogram",
+              x,
+              y,
+              bins: f.bins ?? [],
+              label: f.series[0]?.name,
+              colour: f.series[0] ? tokenColour(f.series[0].colour) : undefined,
+              marks,
+            }
+          : {
+              kind: f.kind,
+              x,
+              y,
+              series: f.series.map((s) => ({
+                label: s.name,
+                colour: tokenColour(s.colour),
+                points: s.points,
+              })),
+              marks,
+            };
   return {
     id: f.id,
     title: f.title,

@@ -3,14 +3,14 @@ import { STEP_METRICS, type RequestSample } from "@/lib/api/trtllm-charts";
 import { formatCount, formatNumber } from "@/lib/format-number";
 import {
   inScope,
-  requestBarRows,
   segmentShareRows,
   segmentStatRows,
   type SegmentStatRow,
 } from "@/lib/metrics/trtllm-chart-rows";
 import type { Figure } from "./html";
-import { figure, type Payloads } from "./figure-kit";
-import { SEGMENT_HEX } from "./segment-colours";
+import { figure, reportFigure, type Payloads } from "./figure-kit";
+import { segmentToken, tokenColour } from "@/lib/api/figure";
+import { kvTransferBandwidthFigure, requestBreakdownFigure } from "@/lib/metrics/figures/breakdown";
 import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 const STEP_LABEL: Record<string, string> = {
@@ -65,7 +65,7 @@ function share(p: Payloads): Figure[] {
         y: { title: "Share of TTFT", unit: "%" },
         series: names.map((n) => ({
           label: n,
-          colour: SEGMENT_HEX[n],
+          colour: tokenColour(segmentToken(n)),
           points: rows.map((r) => [r.startS, r[n] === undefined ? null : r[n] * 100] as const),
         })),
       },
@@ -76,21 +76,7 @@ function share(p: Payloads): Figure[] {
 
 function kvTransfer(p: Payloads): Figure[] {
   const payload = p.get(TRTLLM_CHARTS.kvTransferBandwidth);
-  if (!payload) return [];
-  return [
-    figure(
-      TRTLLM_CHARTS.kvTransferBandwidth.key,
-      "KV-cache transfer bandwidth",
-      `Requests per bandwidth bin; ${formatCount(payload.count)} transfers.`,
-      {
-        kind: "histogram",
-        x: { title: "Bandwidth", unit: payload.unit },
-        y: { title: "Requests", unit: "" },
-        bins: payload.bins,
-      },
-      "no request recorded KV-transfer stamps and size (disaggregated serving with return_perf_metrics)",
-    ),
-  ];
+  return payload && payload.count > 0 ? [reportFigure(kvTransferBandwidthFigure(payload))] : [];
 }
 
 function kvHitRate(p: Payloads): Figure[] {
@@ -145,38 +131,12 @@ function steps(p: Payloads): Figure[] {
 export const REPORT_REQUEST_BARS = 400;
 
 /**
- * The view's per-request chart: one column per sampled request (every k-th by arrival, as the
- * view samples), its segments up to the first token stacked, so each column is that request's
- * TTFT; sorted by TTFT, slowest first. Decode is left out as in the segment chart.
+ * The view's per-request breakdown, its segments up to the first token (decode left out, so each
+ * column is that request's TTFT), sorted by TTFT, slowest first.
  */
 export function requestBarsFigure(sample: RequestSample | null): Figure[] {
   if (!sample || sample.requests.length === 0) return [];
-  const rows = requestBarRows(sample, "ttft");
-  const names = sample.segmentNames.filter((n) => inScope(n, "ttft"));
-  const ids = rows.map((r) => String(r.label));
-  const sampled = sample.requests.length < sample.total;
-  return [
-    figure(
-      "trtllm-request-bars",
-      "Per request: where each time to first token goes",
-      sample.total === 1
-        ? `The run's one request: its segments up to its first token (${sample.mode}).`
-        : `${sampled ? `${formatCount(sample.requests.length)} of the ${formatCount(sample.total)} requests (every k-th by arrival)` : `All ${formatCount(sample.total)} requests`}, slowest first; each column is one request's segments up to its first token (${sample.mode}).`,
-      {
-        kind: "stacked",
-        categories: ids,
-        category: { title: "Requests, by time to first token (slowest first)", unit: "" },
-        value: { title: "Time to first token", unit: "ms" },
-        series: names.map((n) => ({
-          label: n,
-          colour: SEGMENT_HEX[n],
-          values: rows.map((r) => (typeof r[n] === "number" ? (r[n] as number) : null)),
-        })),
-      },
-      "no request recorded a segment up to its first token",
-      "request",
-    ),
-  ];
+  return [reportFigure(requestBreakdownFigure(sample, "ttft"))];
 }
 
 export function breakdownFigures(p: Payloads, sample: RequestSample | null = null): Figure[] {

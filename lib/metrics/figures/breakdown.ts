@@ -1,0 +1,103 @@
+/**
+ * The Breakdown view's figures of TensorRT-LLM perf metrics, as renderer-neutral descriptions
+ * (lib/api/figure.ts): the per-request breakdown (stacked columns, one per sampled request, in the
+ * segments' colours) and the KV transfer bandwidth histogram. The view
+ * (components/run-views/breakdown-view.tsx and its request section) and the offline report both
+ * draw them.
+ */
+import { TRTLLM_CHARTS, type ChartPayload } from "@/lib/api/chart-catalog";
+import { METRICS } from "@/lib/api/metric-catalog";
+import { segmentToken, TRTLLM_COMPLETED, type FigureDescription } from "@/lib/api/figure";
+import type { RequestSample, SegmentScope, ValueScale } from "@/lib/api/trtllm-charts";
+import { formatCount, plural } from "@/lib/format-number";
+import { inScope, NOT_RECORDED_KEY, requestBarRows } from "@/lib/metrics/trtllm-chart-rows";
+
+/**
+ * One stacked column per sampled request (in the sample's order), its segments in `scope`
+ * stacked; a segment the request did not record is a null point (named "not recorded"), one
+ * another segment covers is no point.
+ */
+export function requestBreakdownFigure(
+  sample: RequestSample,
+  scope: SegmentScope,
+  scale: ValueScale = "linear",
+): FigureDescription {
+  const rows = requestBarRows(sample, scope);
+  const names = sample.segmentNames.filter((n) => inScope(n, scope));
+  const gaps = rows.filter((r) => (r[NOT_RECORDED_KEY] as string[]).length > 0).length;
+  const what =
+    scope === "ttft"
+      ? "ms per segment up to the first token (decode left out, so each bar is TTFT)"
+      : "ms per segment";
+  const count =
+    rows.length < sample.total
+      ? `${formatCount(rows.length)} of ${plural(sample.total, "request")} (evenly sampled)`
+      : plural(sample.total, "request");
+  return {
+    id: "trtllm-request-bars",
+    exportName: "per-request-breakdown",
+    kind: "stacked",
+    title: "Per-request breakdown",
+    description: `${count}, ${what}${scale === "log" ? "; log axis: bar tops are true, band heights are not proportional" : ""}${gaps ? `. ${plural(gaps, "request")} ${gaps === 1 ? "has" : "have"} segments not recorded: missing from the bar, named in the tooltip` : ""}`,
+    definition: TRTLLM_COMPLETED,
+    missing:
+      "It needs per-request segment times: upload TensorRT-LLM perf_metrics JSONL written with return_perf_metrics on.",
+    x: { label: "requests (sampled, in the chosen order)", unit: "" },
+    y: { label: scope === "ttft" ? "time to first token" : "time", unit: "ms" },
+    categories: rows.map((r) => String(r.label)),
+    series: names.map((n) => ({
+      key: n,
+      name: n,
+      colour: segmentToken(n),
+      points: rows.flatMap((r, i): Array<readonly [number, number | null]> =>
+        typeof r[n] === "number"
+          ? [[i, r[n] as number] as const]
+          : (r[NOT_RECORDED_KEY] as string[]).includes(n)
+            ? [[i, null] as const]
+            : [],
+      ),
+    })),
+    legend: false,
+  };
+}
+
+/** Per-request KV-cache transfer bandwidth: kv_cache_size over the transfer's duration, binned. */
+export function kvTransferBandwidthFigure(
+  payload: ChartPayload<typeof TRTLLM_CHARTS.kvTransferBandwidth>,
+): FigureDescription {
+  const { bins } = payload;
+  const bandwidth = METRICS.kvTransferBandwidth;
+  return {
+    id: TRTLLM_CHARTS.kvTransferBandwidth.key,
+    exportName: "kv-transfer-bandwidth",
+    kind: "histogram",
+    title: bandwidth.label,
+    description: `${plural(payload.count, "transfer")}, ctx → gen worker, per request: kv_cache_size / transfer time (bytes over time, not over the run), GB/s = 10⁹ bytes/s`,
+    definition: {
+      ...TRTLLM_COMPLETED,
+      requests: "requests whose transfer has both its bytes and its duration",
+      method: "bytes / transfer time per request (the link while it moved), not bytes / run time",
+    },
+    missing:
+      "No KV transfer has both its bytes and its duration: it needs disaggregated TensorRT-LLM perf metrics with KV transfer timings.",
+    // The axis spans the bins' edges: on an automatic domain the first bar, centred on its bin's
+    // middle, reached left over the y-axis ticks.
+    x: {
+      label: "transfer bandwidth",
+      unit: bandwidth.unit,
+      ...(bins.length ? { domain: [bins[0].lo, bins[bins.length - 1].hi] as const } : {}),
+    },
+    y: { label: "transfers", unit: "", integers: true },
+    series: [
+      {
+        key: "count",
+        name: "transfers",
+        colour: segmentToken("gen_kv_transfer"),
+        points: bins.map((b) => [(b.lo + b.hi) / 2, b.count] as const),
+      },
+    ],
+    bins,
+    marks: payload.stats ? [{ x: payload.stats.p50, label: "p50", colour: "fg" }] : [],
+    legend: false,
+  };
+}
