@@ -21,7 +21,9 @@ import {
   readTimelineColumns,
   writeTimelineColumns,
 } from "@/lib/store/timeline-columns";
-import { writeTimelineFile } from "@/lib/store/columnar/timeline-file";
+import { timelineFileOptions, writeTimelineFile } from "@/lib/store/columnar/timeline-file";
+import { queryArrays, quote } from "@/lib/store/columnar/engine";
+import { runFilePath } from "@/lib/store/columnar/run-files";
 import { timelineFileColumns } from "@/lib/store/timeline-columns";
 import { trtllmParts, trtllmTimelineSegments } from "@/lib/metrics/request-timeline-parts";
 import { prng } from "../generators/prng.mjs";
@@ -240,6 +242,50 @@ describe("timeline columns in the run's Parquet file", () => {
       await handle.db.deleteFrom("run_column_files").where("run_id", "=", "r1").execute();
       expect(await readTimelineColumns(handle.db, "r1")).toBeNull();
     } finally {
+      await handle.close();
+    }
+  });
+
+  it("holds at most spillRows rows in DuckDB and writes the file from its segments, rows in order", async () => {
+    const handle = openSqlite(":memory:");
+    const spillRows = timelineFileOptions.spillRows;
+    try {
+      await migrate(handle);
+      timelineFileOptions.spillRows = 2048;
+      timelineFileOptions.peakRowsHeld = -1;
+      // 10,000 requests: some 20,000 part rows, ten segments of one DuckDB chunk each.
+      const t = generated(10_000);
+      const packed = packTimeline(t);
+      const header = await writeTimelineFile(handle.db, "r1", packed);
+      expect(timelineFileOptions.peakRowsHeld).toBeGreaterThan(0);
+      expect(timelineFileOptions.peakRowsHeld).toBeLessThanOrEqual(2048);
+      const rows = Math.max(...header.columns.map((c) => c.length), ...header.keys.map((k) => k.count));
+      expect(rows).toBeGreaterThan(5 * 2048);
+      // Each column of its own type, in the header's order, the key columns text.
+      const file = quote((await runFilePath(handle.db, "r1", header.file))!);
+      const schema = await queryArrays(
+        `select column_name, column_type from (describe select * from read_parquet(${file}))`,
+      );
+      const duck = { f64: "DOUBLE", i32: "INTEGER", u16: "USMALLINT", u8: "UTINYINT" };
+      expect(schema).toEqual([
+        ...header.columns.map((c) => [c.name, duck[c.type]]),
+        ...header.keys.map((k) => [`keys:${k.by}`, "VARCHAR"]),
+      ]);
+      // Every column but the part bounds (stored with nulls) as it was written, in the file's
+      // row order, nulls past its length; the bounds through the read below.
+      for (const c of header.columns) {
+        if (c.name === "partStartMs" || c.name === "partEndMs") continue;
+        const values = (
+          await queryArrays(
+            `select "${c.name}" from read_parquet(${file}, file_row_number = true) order by file_row_number`,
+          )
+        ).map((r) => (r[0] === null ? null : Number(r[0])));
+        expect(values).toEqual([...Array.from(packed.columns[c.name]), ...Array(rows - c.length).fill(null)]);
+      }
+      expect(await writeTimelineColumns(handle.db, "r1", t.n, timelineFileColumns(header))).toBe(true);
+      expectSame(t, unpackTimeline((await readTimelineColumns(handle.db, "r1"))!)!);
+    } finally {
+      timelineFileOptions.spillRows = spillRows;
       await handle.close();
     }
   });

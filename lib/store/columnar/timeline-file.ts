@@ -7,6 +7,11 @@
  * column's name, type and length) and the first window; the file is named by a
  * `run_column_files` row (`timeline`), written before the commit that names the header.
  *
+ * The rows go through a DuckDB temp table a chunk at a time, moved to a local Parquet segment
+ * every `timelineFileOptions.spillRows` rows; the file is then written from the segments read one
+ * after the other, so what DuckDB holds does not grow with the run (docs/performance.md §Ingest
+ * memory).
+ *
  * A part that starts where its request starts, or where the part before it ends, and a last part
  * that ends where its request ends, store a null for that bound (aiperf's two parts of a request
  * then store one number, not four); reading puts the bound back, bit for bit.
@@ -20,6 +25,7 @@ import {
   USMALLINT,
   UTINYINT,
   VARCHAR,
+  type DuckDBAppender,
   type DuckDBType,
   type DuckDBVector,
 } from "@duckdb/node-api";
@@ -82,6 +88,18 @@ function allValid(v: DuckDBVector): boolean {
 
 /** Rows a DuckDB data chunk holds (its standard vector size). */
 const CHUNK = 2048;
+
+/**
+ * `spillRows`: rows the temp table holds before they are moved to a Parquet segment (in the
+ * order they were appended, so the segments read one after the other are the timeline's rows in
+ * order). DuckDB keeps the table's rows in memory: a 600,000-request aiperf run's whole timeline
+ * was 237 MB of its buffer (docs/performance.md §Ingest memory). A multiple of CHUNK; settable
+ * for tests. `peakRowsHeld`: the most rows the last written file's table held at once, for tests.
+ */
+const OPTIONS = Symbol.for("runlens.timelineFileOptions");
+export const timelineFileOptions: { spillRows: number; peakRowsHeld: number } = ((
+  globalThis as { [OPTIONS]?: { spillRows: number; peakRowsHeld: number } }
+)[OPTIONS] ??= { spillRows: 65_536, peakRowsHeld: 0 });
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
@@ -160,11 +178,30 @@ export async function writeTimelineFile(
   const types = [...columns.map((c) => DUCK[c.type]), ...keyLists.map(() => VARCHAR)];
   const conn = await openConnection();
   const tmp = runFileTmpPath(db);
+  const schema = names.map((n, i) => `${ident(n)} ${types[i].toString()}`).join(", ");
+  const spillRows = Math.max(CHUNK, Math.floor(timelineFileOptions.spillRows / CHUNK) * CHUNK);
+  /** Parquet files of the rows moved out of the table, in row order */
+  const segments: string[] = [];
+  let tableRows = 0;
+  let peak = 0;
   try {
-    await conn.run(
-      `create temp table timeline (${names.map((n, i) => `${ident(n)} ${types[i].toString()}`).join(", ")})`,
-    );
-    const appender = await conn.createAppender("timeline", "main", "temp");
+    await conn.run(`create temp table timeline (${schema})`);
+    let appender: DuckDBAppender | null = await conn.createAppender("timeline", "main", "temp");
+    /** Moves the table's rows to a new segment, in the order they were appended. */
+    const spill = async (last: boolean) => {
+      appender?.closeSync();
+      appender = null;
+      if (tableRows === 0) return;
+      const seg = runFileTmpPath(db, "timeline-segment");
+      // Listed first: the cleanup below removes whatever the COPY left.
+      segments.push(seg);
+      await conn.run(`copy timeline to ${quote(seg)} (format parquet, compression snappy)`);
+      await conn.run("drop table timeline");
+      tableRows = 0;
+      if (last) return;
+      await conn.run(`create temp table timeline (${schema})`);
+      appender = await conn.createAppender("timeline", "main", "temp");
+    };
     try {
       for (let at = 0; at < rows; at += CHUNK) {
         const count = Math.min(CHUNK, rows - at);
@@ -195,20 +232,33 @@ export async function writeTimelineFile(
             v.setItem(j, at + j < keys.length ? (storeText(keys[at + j]) as never) : null);
           v.flush();
         });
-        appender.appendDataChunk(chunk);
+        appender!.appendDataChunk(chunk);
+        tableRows += count;
+        peak = Math.max(peak, tableRows);
+        if (tableRows >= spillRows) await spill(false);
         await nextTurn();
       }
+      // With no segment (a short timeline) the table is copied as it is.
+      if (segments.length > 0) await spill(true);
     } finally {
-      appender.closeSync();
+      (appender as DuckDBAppender | null)?.closeSync();
     }
-    // Version 2 pages: doubles split by byte and integers delta-coded, which zstd then packs to
-    // two thirds of version 1's (3.4 MB against 5.2 MB for a generated 100,000-request aiperf run,
-    // before the part bounds' nulls took it to 2.1 MB).
-    await conn.run(`copy timeline to ${quote(tmp)} (format parquet, compression zstd, parquet_version v2)`);
+    timelineFileOptions.peakRowsHeld = peak;
+    // Segments read one after the other: DuckDB keeps a read's order into a COPY without ORDER BY
+    // (its preserve_insertion_order, on by default), so the file's rows are the timeline's rows
+    // in order. Version 2 pages: doubles split by byte and integers delta-coded, which zstd then
+    // packs to two thirds of version 1's (3.4 MB against 5.2 MB for a generated 100,000-request
+    // aiperf run, before the part bounds' nulls took it to 2.1 MB).
+    const source =
+      segments.length === 0
+        ? "timeline"
+        : `(select ${names.map(ident).join(", ")} from read_parquet([${segments.map(quote).join(", ")}]))`;
+    await conn.run(`copy ${source} to ${quote(tmp)} (format parquet, compression zstd, parquet_version v2)`);
     await putRunFile(db, runId, TIMELINE_FILE, tmp, rows);
   } finally {
     conn.closeSync();
     await fs.promises.rm(tmp, { force: true });
+    for (const f of segments) await fs.promises.rm(f, { force: true });
   }
   return {
     file: TIMELINE_FILE,
