@@ -100,17 +100,7 @@ describe("compare: client-side queueing from aiperf's records", () => {
       /saturated load generator in the second run: effective concurrency below 90% of the requested \(2\.\d\d of 4; aiperf records: time-weighted requests in flight, request_start_ns → request_end_ns \(effective_concurrency\), 200 requests\)/,
     );
     expect(text).not.toContain("client-side queueing");
-    for (const scheme of ["light", "dark"] as const)
-      for (const width of [1440, 390]) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.setViewportSize({ width, height: 900 });
-        const fits = await panel.evaluate((el) => {
-          const box = el.getBoundingClientRect();
-          return el.scrollWidth <= el.clientWidth && box.right <= window.innerWidth;
-        });
-        expect(fits).toBe(true);
-        await shot(panel, `compare-held-concurrency-${scheme}-${width}.png`);
-      }
+    await expectFitsEachLook(page, panel, "compare-held-concurrency");
     await page.close();
   });
 });
