@@ -311,12 +311,12 @@ describe("vLLM --speculative-config and --kv-transfer-config", () => {
       kv_buffer_size: 1e9,
     });
     expect(readPythonRepr("{'a': <function f at 0x1>}")).toBeUndefined();
-    // A long line is read in one pass (each token matched in place, not on a copy of the rest).
+    // A long line is read in one pass (each token matched in place, not on a copy of the rest): a
+    // copy of the rest per token would move about 10^11 characters for this 1.3 MB line, far past
+    // the test's time limit, so no clock is read here.
     const long = `{${Array.from({ length: 50_000 }, (_, i) => `'k${i}': [${i}, 1.5, None]`).join(", ")}}`;
-    const t0 = performance.now();
     const big = readPythonRepr(long)?.value as Record<string, unknown>;
     expect(Object.keys(big)).toHaveLength(50_000);
-    expect(performance.now() - t0).toBeLessThan(2000);
     expect(readPythonRepr("{'a': 1")).toBeUndefined();
   });
 });
