@@ -4,20 +4,13 @@
  * is set) while the production build and then the browser tests on that build run beside them
  * (vitest gives the unit tests one worker on a 2-core machine: the build, then the browser tests,
  * take the other core) — and ends with one line "N passed, N failed, N skipped" over all of them.
- *
- * The browser tests run in batches of files, one vitest run each, longest files first (by the
- * durations the last run left in test-results/e2e-durations.json, else test/e2e/durations.json):
- * one batch at a time while the unit tests run, two at a time once they are done, so the second
- * core is not idle for the browser tests' last minutes. Each file starts its own servers on its
- * own data, so two files at once share nothing but the example runs' template, seeded once for
- * every batch (RUNLENS_E2E_EXAMPLES_TEMPLATE), and each lane takes its servers' ports from a range
- * of its own (RUNLENS_E2E_PORTS). A batch's output is shown once the unit tests' is done and the
- * batch has ended (never two batches interleaved); all of it is also in test-results/e2e.log.
- * Exit status is non-zero on any failure.
+ * The browser tests' output is held back while the unit tests print, then shown; all of it is also
+ * in test-results/e2e.log. Before the closing line it names every failed test (file, test, the
+ * error's first line), so the last lines of a long log say what failed. Exit status is non-zero on
+ * any failure.
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -29,56 +22,79 @@ const bin = (name) => path.join(root, "node_modules", ".bin", name);
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const steps = [];
+/** One line per failed test or file that failed to load: "project › file › test: first error line". */
+const failures = [];
+
+/** The failures a vitest JSON report names, added to `failures`. */
+function listFailures(project, json) {
+  const firstLine = (messages) =>
+    String((messages ?? [])[0] ?? "")
+      .replace(/\u001b\[[0-9;]*m/g, "")
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.trim()
+      .slice(0, 240) ?? "";
+  for (const file of json.testResults ?? []) {
+    const name = path.relative(root, file.name ?? "");
+    const failed = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+    for (const t of failed)
+      failures.push(`${project} › ${name} › ${t.fullName ?? t.title}: ${firstLine(t.failureMessages)}`);
+    if (file.status === "failed" && failed.length === 0)
+      failures.push(`${project} › ${name}: ${firstLine([file.message])}`);
+  }
+}
 
 /**
- * Runs one vitest project (only `files` when given); resolves with whether it passed and its JSON
- * report, its tests counted in totals. With `held`, its output is kept and handed to `held.log`
- * and `held.show` once the run has ended; `name` names its report (test-results/<name>.json).
+ * Runs one vitest project; resolves with whether it passed, its tests counted in totals. With
+ * `held`, its output goes to test-results/<project>.log and is shown on the terminal only once
+ * `held.until` has resolved (what it printed before, then the rest as it comes).
  */
-async function vitest(project, { files = [], name = project, held, extraEnv = {} } = {}) {
-  const report = path.join(out, `${name}.json`);
+async function vitest(project, held) {
+  const report = path.join(out, `${project}.json`);
   fs.rmSync(report, { force: true });
   const child = spawn(
     bin("vitest"),
-    [
-      "run",
-      "--project",
-      project,
-      "--reporter=default",
-      "--reporter=json",
-      `--outputFile.json=${report}`,
-      ...files,
-    ],
-    { cwd: root, env: { ...env, ...extraEnv }, stdio: held ? ["ignore", "pipe", "pipe"] : "inherit" },
+    ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+    { cwd: root, env, stdio: held ? ["ignore", "pipe", "pipe"] : "inherit" },
   );
-  const chunks = [];
   if (held) {
-    child.stdout.on("data", (c) => chunks.push(c));
-    child.stderr.on("data", (c) => chunks.push(c));
+    const log = fs.createWriteStream(path.join(out, `${project}.log`));
+    const pending = [];
+    let showing = false;
+    const pass = (to) => (chunk) => {
+      log.write(chunk);
+      if (showing) to.write(chunk);
+      else pending.push([to, chunk]);
+    };
+    child.stdout.on("data", pass(process.stdout));
+    child.stderr.on("data", pass(process.stderr));
+    held.until.then(() => {
+      for (const [to, chunk] of pending.splice(0)) to.write(chunk);
+      showing = true;
+    });
+    child.on("close", () => log.end());
   }
   const status = await new Promise((resolve) => child.on("close", (code) => resolve(code)));
-  if (held) {
-    const text = Buffer.concat(chunks);
-    held.log.write(text);
-    held.show(text);
-  }
-  const failedBefore = totals.failed;
-  let json;
+  let counted = false;
   if (fs.existsSync(report)) {
-    json = JSON.parse(fs.readFileSync(report, "utf8"));
+    const json = JSON.parse(fs.readFileSync(report, "utf8"));
     totals.passed += json.numPassedTests ?? 0;
     totals.failed += json.numFailedTests ?? 0;
     totals.skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+    counted = true;
     // A suite that failed to load has no failed test but a failed file: count it.
     const brokenFiles = (json.testResults ?? []).filter(
       (f) => f.status === "failed" && (f.assertionResults ?? []).length === 0,
     ).length;
     totals.failed += brokenFiles;
+    listFailures(project, json);
   }
-  // A run that failed without a failed test (a crash, a global set-up error) counts once.
-  if (status !== 0 && totals.failed === failedBefore) totals.failed += 1;
-  if (!held) steps.push(`${project}: ${status === 0 ? "ok" : "failed"}`);
-  return { ok: status === 0, json };
+  if (status !== 0 && (!counted || totals.failed === 0)) {
+    totals.failed += 1;
+    failures.push(`${project}: vitest exited with ${status} and no failed test in its report`);
+  }
+  steps.push(`${project}: ${status === 0 ? "ok" : "failed"}`);
+  return status === 0;
 }
 
 const distDir = process.env.RUNLENS_DIST_DIR || ".next";
@@ -102,6 +118,7 @@ async function build() {
   else {
     totals.failed += 1;
     console.error(`\nnext build failed (${logFile}):\n${fs.readFileSync(logFile, "utf8")}`);
+    failures.push(`build: next build exited with ${status} (${path.relative(root, logFile)})`);
   }
   steps.push(`build: ${status === 0 ? "ok" : "failed"}`);
   return status === 0;
@@ -140,87 +157,6 @@ if (!ensureChromium()) {
   process.exit(1);
 }
 
-/** Seconds each browser-test file took: in this machine's last run, else the committed figures. */
-function lastDurations() {
-  for (const file of [path.join(out, "e2e-durations.json"), path.join(root, "test/e2e/durations.json")])
-    try {
-      return JSON.parse(fs.readFileSync(file, "utf8"));
-    } catch {
-      // none there
-    }
-  return {};
-}
-
-/** A file not timed yet counts as this many seconds (the untimed files of the last CI averaged 30). */
-const UNTIMED_S = 30;
-/** Seconds of files in one batch while the unit tests run (each batch starts vitest and Chromium). */
-const BATCH_ALONE_S = 150;
-/** The least seconds of files in one batch once two batches run at a time. */
-const BATCH_MIN_S = 30;
-
-/**
- * The browser tests: batches of files taken longest first from one queue, by one lane while the
- * unit tests run and by two once they have ended. Resolves once every batch has ended.
- */
-async function browserTests(unitDone) {
-  const seconds = lastDurations();
-  const cost = (f) => seconds[f] ?? UNTIMED_S;
-  const queue = fs
-    .readdirSync(path.join(root, "test/e2e"))
-    .filter((f) => f.endsWith(".test.ts"))
-    .map((f) => `test/e2e/${f}`)
-    .sort((a, b) => cost(b) - cost(a) || a.localeCompare(b));
-  let unitEnded = false;
-  const log = fs.createWriteStream(path.join(out, "e2e.log"));
-  const pending = [];
-  const show = (text) => (unitEnded ? process.stdout.write(text) : pending.push(text));
-  const template = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-examples-"));
-  const took = {};
-  let ok = true;
-  let batches = 0;
-
-  const take = () => {
-    const left = queue.reduce((sum, f) => sum + cost(f), 0);
-    const target = unitEnded ? Math.max(BATCH_MIN_S, left / 4) : BATCH_ALONE_S;
-    const files = [];
-    let sum = 0;
-    while (queue.length > 0 && (files.length === 0 || sum + cost(queue[0]) <= target)) {
-      sum += cost(queue[0]);
-      files.push(queue.shift());
-    }
-    return files;
-  };
-  const lane = async (index) => {
-    for (let files = take(); files.length > 0; files = take()) {
-      batches += 1;
-      const run = await vitest("e2e", {
-        files,
-        name: `e2e-${batches}`,
-        held: { log, show },
-        extraEnv: {
-          RUNLENS_E2E_EXAMPLES_TEMPLATE: template,
-          // Below the kernel's ephemeral ports (32768 and up), one range per lane.
-          RUNLENS_E2E_PORTS: index === 0 ? "20000-25999" : "26000-31999",
-        },
-      });
-      ok &&= run.ok;
-      for (const f of run.json?.testResults ?? [])
-        if (f.endTime && f.startTime)
-          took[path.relative(root, f.name)] = Math.round((f.endTime - f.startTime) / 100) / 10;
-    }
-  };
-
-  const first = lane(0);
-  await unitDone;
-  unitEnded = true;
-  for (const text of pending.splice(0)) process.stdout.write(text);
-  await Promise.all([first, lane(1)]);
-  log.end();
-  fs.rmSync(template, { recursive: true, force: true });
-  fs.writeFileSync(path.join(out, "e2e-durations.json"), JSON.stringify({ ...seconds, ...took }, null, 2));
-  steps.push(`e2e: ${ok ? "ok" : "failed"} (${batches} batches)`);
-}
-
 const skipBuild = process.env.RUNLENS_SKIP_BUILD === "1" && built();
 if (skipBuild) steps.push("build: skipped");
 const unit = vitest("unit");
@@ -228,7 +164,7 @@ const unit = vitest("unit");
 // second core did nothing once the build was done.
 const browser = (async () => {
   const buildOk = skipBuild ? true : await build();
-  if (buildOk && built()) await browserTests(unit);
+  if (buildOk && built()) await vitest("e2e", { until: unit });
   else {
     totals.failed += 1;
     steps.push("e2e: not run (no build)");
@@ -240,6 +176,7 @@ fs.writeFileSync(path.join(out, "totals.json"), JSON.stringify(totals));
 // In the order they start (they end in any order).
 const order = ["unit", "build", "e2e"];
 steps.sort((a, b) => order.indexOf(a.split(":")[0]) - order.indexOf(b.split(":")[0]));
+if (failures.length > 0) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 console.log(`\n${steps.join(" · ")}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed > 0 ? 1 : 0);

@@ -27,9 +27,8 @@ declare module "vitest" {
 }
 
 /**
- * Names a folder shared by several runs of the browser tests at once (test/run-all.mjs runs them in
- * batches, two at a time once the unit tests are done): the examples are then seeded once for all
- * of them, and the folder is left for whoever set it to remove.
+ * Names a folder shared by several runs of the browser tests started side by side: the examples are
+ * then seeded once for all of them, and the folder is left for whoever set it to remove.
  */
 export const SHARED_TEMPLATE_ENV = "RUNLENS_E2E_EXAMPLES_TEMPLATE";
 

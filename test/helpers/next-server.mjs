@@ -31,9 +31,9 @@ const LOG_TAIL = 200_000;
  */
 /**
  * A TCP port free on the loopback interface now (for a server started next). With
- * RUNLENS_E2E_PORTS="<first>-<last>" (test/run-all.mjs gives each of its concurrent browser-test
- * runs a range of its own, below the kernel's ephemeral ports) the port is taken from that range, so
- * two runs never pick the same port between one's check and its server's listen.
+ * RUNLENS_E2E_PORTS="<first>-<last>" (for browser-test runs started side by side, each given a range
+ * of its own below the kernel's ephemeral ports) the port is taken from that range, so two runs
+ * never pick the same port between one's check and its server's listen.
  */
 export async function freePort() {
   const range = /^(\d+)-(\d+)$/.exec(process.env.RUNLENS_E2E_PORTS ?? "");
