@@ -33,7 +33,7 @@ import { trackDrilldown } from "./drilldown";
 import type { IngestDeps } from "./deps";
 import { publicMessage } from "./errors";
 import { ingestHolds } from "./ingest-holds";
-import { timelineColumnsOf } from "./timeline-columns";
+import { AIPERF_ORIGIN_CHART, timelineColumnsOf } from "./timeline-columns";
 import { mergeFacts } from "./merge-facts";
 import { mergeCharts, mergeResults, pickBackend, pickRequestCount } from "./merge-results";
 import { AGGREGATOR_VERSION } from "./version";
@@ -54,7 +54,10 @@ export interface IngestOutcome {
  */
 export class IngestSession {
   readonly reports = new Map<string, FileReport>();
-  private readonly analyzers = createAnalyzers();
+  /** Emptied once `finish` has their results: a drill-down then holds only what its steps keep. */
+  private analyzers = createAnalyzers();
+  /** The analyzers' tables, kept past their release for a failed ingest's cleanup */
+  private readonly analyzerTables = [...new Set(this.analyzers.flatMap((a) => a.tables))];
   private readonly ctx: IngestContext;
   private stopHeartbeat: (() => void) | null = null;
   private failure: unknown = null;
@@ -76,7 +79,7 @@ export class IngestSession {
   }
 
   get tables(): string[] {
-    return [...new Set(this.analyzers.flatMap((a) => a.tables))];
+    return [...this.analyzerTables];
   }
 
   get failed(): boolean {
@@ -141,6 +144,10 @@ export class IngestSession {
       if (this.failure) throw this.failure;
       const results: AnalyzerResult[] = [];
       for (const a of this.analyzers) results.push(await a.finish(this.ctx));
+      // Nothing reads the analyzers after their finish: what their drill-down steps need, the
+      // steps hold (docs/performance.md §Ingest memory of an aiperf upload).
+      const analyzerNames = this.analyzers.map((a) => a.name);
+      this.analyzers = [];
       const unknown = files.filter((f) => f.kind === "unknown").map((f) => f.name);
       const notes = unknown.length
         ? [
@@ -170,7 +177,7 @@ export class IngestSession {
         ),
         timeline: timelineWithSummary ? await timelineColumnsOf(db, this.runId, files, results) : null,
         facts: mergeFacts(
-          results.map((r, i) => ({ analyzer: this.analyzers[i].name, facts: r.facts, backend: r.backend })),
+          results.map((r, i) => ({ analyzer: analyzerNames[i], facts: r.facts, backend: r.backend })),
         ),
         files: files.map((f) => {
           const r = this.reports.get(f.id);
@@ -192,10 +199,15 @@ export class IngestSession {
         drilldownReadyAt: pending ? null : summaryReadyAt,
       };
       if (!pending) return outcome;
+      // The timeline reads only the charts that carry the run's origin: not the results' whole-run
+      // columns (requestValues), which would otherwise stay alive through the drill-down.
+      const originCharts = results.flatMap((r) => originChartsOf(r.charts));
+      results.length = 0;
+      const runId = this.runId;
       const timeline = timelineWithSummary
         ? null
         : (charts: Record<string, unknown>) =>
-            timelineColumnsOf(db, this.runId, files, [...results, { charts }]);
+            timelineColumnsOf(db, runId, files, [...originCharts, { charts }]);
       drilldown = trackDrilldown(this.buildDrilldown(steps, holds.beforeDrilldown, timeline));
       if (this.app.config.drilldown !== "inline") return outcome;
       const readyAt = await drilldown;
@@ -242,8 +254,7 @@ export class IngestSession {
     const db = this.app.store.db;
     try {
       await hold?.();
-      const charts: Record<string, unknown> = {};
-      for (const step of steps) Object.assign(charts, await step());
+      const charts = await runSteps(steps);
       const timeline = timelineOf ? await timelineOf(charts) : null;
       return (await commitDrilldown(db, this.runId, charts, timeline)) ? Date.now() : null;
     } catch (err) {
@@ -265,6 +276,27 @@ export class IngestSession {
     this.stopHeartbeat = null;
     void this.app.blobs.compressPending?.();
   }
+}
+
+/**
+ * Runs the drill-down steps in order and merges their charts. Each step leaves the list before it
+ * runs, so what it holds (an aiperf run's request columns) is garbage once it is done, before the
+ * timeline is built.
+ */
+async function runSteps(
+  steps: Array<() => Promise<Record<string, unknown>>>,
+): Promise<Record<string, unknown>> {
+  const charts: Record<string, unknown> = {};
+  for (let step = steps.shift(); step; step = steps.shift()) Object.assign(charts, await step());
+  return charts;
+}
+
+/** The one chart of an analyzer's results that the timeline reads (the run's origin), when it has it. */
+function originChartsOf(
+  charts: Record<string, unknown> | undefined,
+): Array<{ charts: Record<string, unknown> }> {
+  const chart = charts?.[AIPERF_ORIGIN_CHART];
+  return chart === undefined ? [] : [{ charts: { [AIPERF_ORIGIN_CHART]: chart } }];
 }
 
 /** Re-ingest (and the fallback for uploads not ingested live): reads the run's stored files back. */

@@ -6,6 +6,7 @@
  * million objects. The same columns are what a run stores at ingest (request-timeline-pack.ts).
  */
 import type { TimelineLanes, TimelinePayload } from "@/lib/api/timeline";
+import { ChunkedColumn } from "./chunked-column";
 import { atOnce, type Steps } from "./steps";
 
 export interface TimelineSegmentDef {
@@ -50,27 +51,45 @@ export interface RequestTimeline {
 /**
  * Collects requests in any order (as the store reads them), then sorts them by start once.
  * Lane keys are per grouping; a request without a key for a grouping goes to its "unknown" lane.
+ *
+ * The requests are held in chunked typed columns (lib/metrics/chunked-column.ts), about 74 bytes
+ * a request with two parts and four groupings, and `finish` moves them into the timeline one
+ * column at a time, each builder column released once copied: the builder and the timeline are
+ * never both held whole (docs/performance.md §Ingest memory of an aiperf upload).
  */
 export class TimelineBuilder {
-  private readonly id: number[] = [];
-  private readonly start: number[] = [];
-  private readonly end: number[] = [];
-  private readonly partCount: number[] = [];
-  private readonly partSeg: number[] = [];
-  private readonly partStart: number[] = [];
-  private readonly partEnd: number[] = [];
-  private readonly laneKeys = new Map<TimelineLanes, { index: Map<string, number>; of: number[] }>();
+  private readonly id = new ChunkedColumn(Int32Array);
+  private readonly start = new ChunkedColumn(Float64Array);
+  private readonly end = new ChunkedColumn(Float64Array);
+  /** Parts pushed up to and including each request: request i's are partsTo[i-1] … partsTo[i]-1. */
+  private readonly partsTo = new ChunkedColumn(Int32Array);
+  private readonly partSeg = new ChunkedColumn(Uint8Array);
+  private readonly partStart = new ChunkedColumn(Float64Array);
+  private readonly partEnd = new ChunkedColumn(Float64Array);
+  private readonly laneKeys = new Map<
+    TimelineLanes,
+    { index: Map<string, number>; of: ChunkedColumn<Int32Array> }
+  >();
 
   constructor(
     readonly source: "trtllm" | "aiperf",
     readonly segments: readonly TimelineSegmentDef[],
     readonly groupings: readonly TimelineLanes[],
   ) {
-    for (const g of groupings) this.laneKeys.set(g, { index: new Map(), of: [] });
+    for (const g of groupings) this.laneKeys.set(g, { index: new Map(), of: new ChunkedColumn(Int32Array) });
   }
 
   get length(): number {
     return this.id.length;
+  }
+
+  /** Bytes of the builder's columns (their chunks' capacity), not counting the lane keys. */
+  get bytes(): number {
+    let b = 0;
+    for (const c of [this.id, this.start, this.end, this.partsTo, this.partSeg, this.partStart, this.partEnd])
+      b += c.bytes;
+    for (const k of this.laneKeys.values()) b += k.of.bytes;
+    return b;
   }
 
   /** `parts` is flat: segment index, start ms, end ms, … A request without a start or an end is left out. */
@@ -90,7 +109,7 @@ export class TimelineBuilder {
       this.partStart.push(parts[p + 1]);
       this.partEnd.push(parts[p + 2]);
     }
-    this.partCount.push(parts.length / 3);
+    this.partsTo.push(this.partSeg.length);
     for (const [g, k] of this.laneKeys) {
       const key = lanes[g] ?? "";
       let at = k.index.get(key);
@@ -102,18 +121,19 @@ export class TimelineBuilder {
   /**
    * `lanesInStartOrder`: number each grouping's lanes by their first request in start order
    * rather than in the order the requests were pushed, so requests read in any order give the
-   * lanes that a read by start gives.
+   * lanes that a read by start gives. The builder is empty afterwards.
    */
   finish(originEpochMs: number | null = null, { lanesInStartOrder = false } = {}): RequestTimeline {
     const n = this.id.length;
-    const order = Array.from({ length: n }, (_, i) => i);
+    const parts = this.partSeg.length;
+    const order = new Int32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
     // Ties by drill-down id, so a run reads the same order (and the same sample) every time.
-    const before = (a: number, b: number) => this.start[a] - this.start[b] || this.id[a] - this.id[b];
+    const { start, id } = this;
+    const before = (a: number, b: number) => start.get(a) - start.get(b) || id.get(a) - id.get(b);
     let sorted = true;
     for (let i = 1; i < n && sorted; i++) sorted = before(i - 1, i) <= 0;
     if (!sorted) order.sort(before);
-    const firstPart = new Int32Array(n + 1);
-    for (let i = 0; i < n; i++) firstPart[i + 1] = firstPart[i] + this.partCount[i];
     const t: RequestTimeline = {
       source: this.source,
       segments: this.segments,
@@ -123,46 +143,67 @@ export class TimelineBuilder {
       endMs: new Float64Array(n),
       blockMaxEndMs: new Float64Array(Math.ceil(n / TIMELINE_BLOCK)),
       partOffset: new Int32Array(n + 1),
-      partSeg: new Uint8Array(this.partSeg.length),
-      partStartMs: new Float64Array(this.partSeg.length),
-      partEndMs: new Float64Array(this.partSeg.length),
+      partSeg: new Uint8Array(0),
+      partStartMs: new Float64Array(0),
+      partEndMs: new Float64Array(0),
       lanes: {},
       originEpochMs,
     };
-    let at = 0;
-    let maxEnd = -Infinity;
-    order.forEach((src, i) => {
-      t.id[i] = this.id[src];
-      t.startMs[i] = this.start[src];
-      t.endMs[i] = this.end[src];
-      maxEnd = Math.max(maxEnd, this.end[src]);
-      t.blockMaxEndMs[Math.floor(i / TIMELINE_BLOCK)] = maxEnd;
-      t.partOffset[i] = at;
-      for (let p = firstPart[src]; p < firstPart[src + 1]; p++, at++) {
-        t.partSeg[at] = this.partSeg[p];
-        t.partStartMs[at] = this.partStart[p];
-        t.partEndMs[at] = this.partEnd[p];
+    // Each column is copied in start order, then the builder's is released.
+    const firstPart = (src: number) => (src === 0 ? 0 : this.partsTo.get(src - 1));
+    for (let i = 0; i < n; i++) {
+      const src = order[i];
+      t.partOffset[i + 1] = t.partOffset[i] + this.partsTo.get(src) - firstPart(src);
+    }
+    const moveParts = <T extends Float64Array | Uint8Array>(from: ChunkedColumn<T>, to: T): T => {
+      for (let i = 0; i < n; i++) {
+        const src = order[i];
+        for (let p = firstPart(src), at = t.partOffset[i]; p < this.partsTo.get(src); p++, at++)
+          to[at] = from.get(p);
       }
-    });
-    t.partOffset[n] = at;
+      from.release();
+      return to;
+    };
+    t.partStartMs = moveParts(this.partStart, new Float64Array(parts));
+    t.partEndMs = moveParts(this.partEnd, new Float64Array(parts));
+    t.partSeg = moveParts(this.partSeg, new Uint8Array(parts));
+    this.partsTo.release();
+    const move = <T extends Float64Array | Int32Array>(from: ChunkedColumn<T>, to: T): void => {
+      for (let i = 0; i < n; i++) to[i] = from.get(order[i]);
+    };
+    move(this.end, t.endMs);
+    this.end.release();
+    let maxEnd = -Infinity;
+    for (let i = 0; i < n; i++) {
+      maxEnd = Math.max(maxEnd, t.endMs[i]);
+      t.blockMaxEndMs[Math.floor(i / TIMELINE_BLOCK)] = maxEnd;
+    }
+    // The sort is done: start and id are no longer read through the comparator.
+    move(this.start, t.startMs);
+    this.start.release();
+    move(this.id, t.id);
+    this.id.release();
     for (const [g, k] of this.laneKeys) {
       const of = laneColumn(k.index.size, n);
       const keys = [...k.index.keys()];
+      k.index.clear();
       if (!lanesInStartOrder) {
-        order.forEach((src, i) => (of[i] = k.of[src]));
+        for (let i = 0; i < n; i++) of[i] = k.of.get(order[i]);
+        k.of.release();
         t.lanes[g] = { keys, of };
         continue;
       }
       const renumbered = new Int32Array(keys.length).fill(-1);
       const inOrder: string[] = [];
-      order.forEach((src, i) => {
-        const was = k.of[src];
+      for (let i = 0; i < n; i++) {
+        const was = k.of.get(order[i]);
         if (renumbered[was] < 0) {
           renumbered[was] = inOrder.length;
           inOrder.push(keys[was]);
         }
         of[i] = renumbered[was];
-      });
+      }
+      k.of.release();
       t.lanes[g] = { keys: inOrder, of };
     }
     return t;

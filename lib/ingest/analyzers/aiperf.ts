@@ -270,7 +270,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
       });
       // Only the drill-down reads the request file: the slowest lists are read from it after
       // the summary (lib/ingest/drilldown.ts).
-      if (log.length > 0) result.drilldown = () => requestDrilldown(ctx, log);
+      if (log.length > 0) result.drilldown = requestDrilldown(ctx, log);
       const theoretical = result.info?.theoreticalCacheHitRate;
       const applied = turns.multiTurn ? applyInputsReuse(log, turns, conversations, inputs) : null;
       const source = applied && applied.replaced > 0 ? "inputs" : "records";
@@ -347,9 +347,14 @@ async function writeRequestFile(
   return true;
 }
 
-/** The slowest lists, read from the run's request file. */
-async function requestDrilldown(ctx: IngestContext, log: RequestLog): Promise<Record<string, unknown>> {
-  return { [AIPERF_CHARTS.slowest.key]: await slowestRequestsPayload(ctx.db, ctx.runId, log) };
+/**
+ * The drill-down step: the slowest lists, read from the run's request file. Made here, outside the
+ * analyzer, so that the step holds the request log and nothing else of the analyzer's state (its
+ * turn and reuse columns, its maps of conversation and session ids), which are garbage once the
+ * summary is committed (docs/performance.md §Ingest memory of an aiperf upload).
+ */
+function requestDrilldown(ctx: IngestContext, log: RequestLog): () => Promise<Record<string, unknown>> {
+  return async () => ({ [AIPERF_CHARTS.slowest.key]: await slowestRequestsPayload(ctx.db, ctx.runId, log) });
 }
 
 /** The highest turn index of a profiling record; null when none carries one. */
