@@ -283,7 +283,7 @@ export class IngestSession {
  * runs, so what it holds (an aiperf run's request columns) is garbage once it is done, before the
  * timeline is built.
  */
-async function runSteps(
+export async function runSteps(
   steps: Array<() => Promise<Record<string, unknown>>>,
 ): Promise<Record<string, unknown>> {
   const charts: Record<string, unknown> = {};
