@@ -4,6 +4,10 @@
  * and are a line apart, and values spanning decades are offered a log axis.
  */
 import { describe, expect, it } from "vitest";
+import type { FigureDescription } from "@/lib/api/figure";
+import { figureProps } from "@/components/charts/figure-props";
+import { reportFigure } from "@/lib/runs/report/figure-kit";
+import { renderPlot } from "@/lib/runs/report/svg-plot";
 import {
   decadesSpanned,
   drawnLength,
@@ -108,5 +112,49 @@ describe("value text", () => {
     expect(unitText("GB/s")(9.5)).toBe("9.5 GB/s");
     expect(unitText("%")(45)).toBe("45.0%");
     expect(unitText("s")(3.14159)).toBe("3.1 s");
+  });
+});
+
+describe("page and report write the same bars", () => {
+  it("labels each bar of a figure description with the same text, and draws a small value as long", () => {
+    const f: FigureDescription = {
+      id: "t",
+      exportName: "t",
+      kind: "bars",
+      title: "Offload",
+      description: "",
+      definition: {},
+      missing: "",
+      x: { label: "endpoint", unit: "" },
+      y: { label: "bandwidth", unit: "GB/s" },
+      series: [
+        {
+          key: "v",
+          name: "bandwidth",
+          colour: "chart-1",
+          points: [
+            [0, 9.5],
+            [1, 0.005],
+            [2, null],
+          ],
+        },
+      ],
+      legend: false,
+      categories: ["a", "b", "c"],
+    };
+    const page = figureProps(f);
+    const s = page.series.v;
+    expect(s.valueLabels).toBe(true);
+    const pageTexts = page.data.flatMap((r) => (typeof r.v === "number" ? [s.format!(r.v)] : []));
+    const svg = renderPlot(reportFigure(f).plot, "t");
+    const reportTexts = [...svg.matchAll(/<text class="value-label"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(reportTexts).toEqual(pageTexts);
+    expect(pageTexts).toEqual(["9.5 GB/s", "0.005 GB/s"]);
+    // The 0.005 bar: MIN_BAR_PX wide in the report; the missing one: no bar at all.
+    const widths = [...svg.matchAll(/<rect class="mark"[^>]* width="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(widths).toHaveLength(2);
+    expect(Math.min(...widths)).toBeGreaterThanOrEqual(MIN_BAR_PX);
+    // The page keeps room right of the bars for the widest label.
+    expect("marginRight" in page && page.marginRight).toBe(labelRoomPx(pageTexts));
   });
 });
