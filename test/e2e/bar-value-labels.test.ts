@@ -155,11 +155,10 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
     await ttftHeadline.getByRole("group", { name: "time axis" }).getByRole("button", { name: "log" }).click();
     await page.waitForURL(/scale=log/);
     const log = await segments("time-breakdown-ttft-log-p50");
-    // On the log axis from below the first band's end, the narrowest band is wider than on the linear one.
+    // On the log axis, from the power of ten below the first band's end, every band is drawn and
+    // the first ones (a fraction of a millisecond) open up.
     expect(log.bands.length).toBe(ttft.bands.length);
-    expect(Math.min(...log.bands.map((b) => b.width))).toBeGreaterThan(
-      Math.min(...ttft.bands.map((b) => b.width)),
-    );
+    expect(log.bands[0].width).toBeGreaterThan(ttft.bands[0].width);
     await page.close();
   }, 300_000);
 });
