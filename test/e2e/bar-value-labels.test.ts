@@ -1,7 +1,7 @@
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { MIN_BAR_PX } from "@/lib/metrics/bar-labels";
-import { forEachLook, gotoHydrated } from "./harness";
+import { forEachLook, gotoHydrated, shot } from "./harness";
 import { useAppAndBrowser } from "./harness";
 
 interface Box {
@@ -62,6 +62,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
       await chart.scrollIntoViewIfNeeded();
       const { bars, labels, frame } = await barsAndLabels(chart);
       const where = `${look.width} ${look.scheme}`;
+      await shot(chart, `compare-offload-bandwidth-${look.scheme}-${look.width}.png`);
       // Every bar drawn is at least MIN_BAR_PX long (they run sideways: their length is the width).
       expect(bars.length, where).toBeGreaterThanOrEqual(3);
       for (const b of bars)
@@ -146,6 +147,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
     await page.waitForURL(/segments=ttft/);
     const ttft = await segments("time-breakdown-ttft-p50");
     expect(ttft.bands.some((b) => b.decode)).toBe(false);
+    await shot(page.locator('figure[data-chart="time-breakdown-ttft-p50"]'), "headline-ttft.png");
     const ttftWidth = ttft.bands.reduce((s, b) => s + b.width, 0);
     // The TTFT segments now fill the bar: several times the room they had beside decode.
     expect(ttftWidth).toBeGreaterThan(0.8 * ttft.plotWidth);
@@ -155,6 +157,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
     await ttftHeadline.getByRole("group", { name: "time axis" }).getByRole("button", { name: "log" }).click();
     await page.waitForURL(/scale=log/);
     const log = await segments("time-breakdown-ttft-log-p50");
+    await shot(page.locator('figure[data-chart="time-breakdown-ttft-log-p50"]'), "headline-ttft-log.png");
     // On the log axis, from the power of ten below the first band's end, every band is drawn and
     // the first ones (a fraction of a millisecond) open up.
     expect(log.bands.length).toBe(ttft.bands.length);
