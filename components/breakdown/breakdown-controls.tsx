@@ -1,8 +1,10 @@
 "use client";
 
+import { useQueryState } from "nuqs";
 import { useOptimistic } from "react";
 import { useChartTransition } from "@/components/charts/chart-pending";
-import type { SegmentScope } from "@/lib/api/trtllm-charts";
+import { runSearchParams } from "@/components/run/search-params";
+import { VALUE_SCALES, type SegmentScope } from "@/lib/api/trtllm-charts";
 
 /** The segment-scope toggle's options, shared by every chart that offers it. */
 export const SCOPE_OPTIONS: ReadonlyArray<{ id: SegmentScope; text: string }> = [
@@ -51,5 +53,39 @@ export function ToggleGroup<T extends string>({
         </button>
       ))}
     </div>
+  );
+}
+
+/**
+ * The segments shown ("all segments" / "TTFT segments only"), bound to the URL's `segments`: one
+ * control, one state, for every breakdown chart that offers it (the headline bar, the per-request
+ * stacks, the share over time), so they never disagree.
+ */
+export function SegmentScopeToggle() {
+  const [scope, setScope] = useQueryState("segments", runSearchParams.segments);
+  return (
+    <ToggleGroup
+      label="segments shown"
+      options={SCOPE_OPTIONS}
+      value={scope}
+      onChange={(s) => void setScope(s)}
+    />
+  );
+}
+
+/**
+ * The time axis (linear / log), bound to the URL's `scale`: one control, one state, for the
+ * headline bar and the per-request stacks; a log axis starts below the shortest bar
+ * (lib/metrics/bar-labels.ts `logFloor`).
+ */
+export function ValueScaleToggle() {
+  const [scale, setScale] = useQueryState("scale", runSearchParams.scale);
+  return (
+    <ToggleGroup
+      label="time axis"
+      options={VALUE_SCALES.map((s) => ({ id: s, text: s }))}
+      value={scale}
+      onChange={(s) => void setScale(s)}
+    />
   );
 }

@@ -8,16 +8,16 @@ import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { runSearchParams } from "@/components/run/search-params";
 import {
   SAMPLE_SORTS,
-  VALUE_SCALES,
   type RequestSample,
   type SampleSort,
   type SegmentScope,
   type ValueScale,
 } from "@/lib/api/trtllm-charts";
 import { requestBreakdownFigure } from "@/lib/metrics/figures/breakdown";
+import { logFloor } from "@/lib/metrics/bar-labels";
 import { inScope } from "@/lib/metrics/trtllm-chart-rows";
 import { SegmentTooltip } from "./segment-tooltip";
-import { SCOPE_OPTIONS, ToggleGroup } from "./breakdown-controls";
+import { SegmentScopeToggle, ToggleGroup, ValueScaleToggle } from "./breakdown-controls";
 import { requestDetailQueryOptions, requestSampleQueryOptions } from "./query-options";
 import { RequestWaterfall } from "./request-waterfall";
 
@@ -29,16 +29,15 @@ const SAMPLE_SIZE = 500;
  * The log axis starts at the power of ten below the shortest bar, so every bar shows; a stack's
  * lowest band starts at 0, which a log axis cannot place, and is cut at that floor.
  */
-function logFloor(sample: RequestSample, scope: SegmentScope): number {
-  let min = Infinity;
-  sample.requests.forEach((r) => {
-    let total = 0;
-    r.segments.forEach((v, i) => {
-      if (typeof v === "number" && inScope(sample.segmentNames[i], scope)) total += v;
-    });
-    if (total > 0) min = Math.min(min, total);
-  });
-  return Number.isFinite(min) ? 10 ** Math.floor(Math.log10(min)) : 1;
+function requestsLogFloor(sample: RequestSample, scope: SegmentScope): number {
+  return logFloor(
+    sample.requests.map((r) =>
+      r.segments.reduce<number>(
+        (total, v, i) => total + (typeof v === "number" && inScope(sample.segmentNames[i], scope) ? v : 0),
+        0,
+      ),
+    ),
+  );
 }
 
 /**
@@ -65,7 +64,7 @@ const RequestBreakdownChart = memo(function RequestBreakdownChart({
   const y = useMemo(
     () =>
       scale === "log"
-        ? { log: true, domain: [logFloor(sample, scope), "auto"] as [number, "auto"] }
+        ? { log: true, domain: [requestsLogFloor(sample, scope), "auto"] as [number, "auto"] }
         : undefined,
     [sample, scope, scale],
   );
@@ -89,8 +88,8 @@ const RequestBreakdownChart = memo(function RequestBreakdownChart({
  */
 export function RequestBreakdownSection({ runId, ready }: { runId: string; ready: boolean }) {
   const [sort, setSort] = useQueryState("sort", runSearchParams.sort);
-  const [scope, setScope] = useQueryState("segments", runSearchParams.segments);
-  const [scale, setScale] = useQueryState("scale", runSearchParams.scale);
+  const [scope] = useQueryState("segments", runSearchParams.segments);
+  const [scale] = useQueryState("scale", runSearchParams.scale);
   const [req, setReq] = useQueryState("req", runSearchParams.req);
   // Slowest first for latencies, earliest first for arrival.
   const order = sort === "arrival" ? "asc" : "desc";
@@ -119,21 +118,11 @@ export function RequestBreakdownSection({ runId, ready }: { runId: string; ready
           value={sort}
           onChange={(s) => void setSort(s)}
         />
-        <ToggleGroup
-          label="segments shown"
-          options={SCOPE_OPTIONS}
-          value={scope}
-          onChange={(s) => void setScope(s)}
-        />
-        <ToggleGroup
-          label="time axis"
-          options={VALUE_SCALES.map((s) => ({ id: s, text: s }))}
-          value={scale}
-          onChange={(s) => void setScale(s)}
-        />
+        <SegmentScopeToggle />
+        <ValueScaleToggle />
       </>
     ),
-    [sort, setSort, scope, setScope, scale, setScale],
+    [sort, setSort],
   );
   return (
     <div className="space-y-4">

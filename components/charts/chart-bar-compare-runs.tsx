@@ -1,6 +1,19 @@
 "use client";
 
+import { useState } from "react";
+import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
 import { ChartContainer } from "@/components/charts/chart-container";
+import { useNarrow } from "@/components/charts/use-narrow";
+import { VALUE_SCALES, type ValueScale } from "@/lib/api/trtllm-charts";
+import {
+  decadesSpanned,
+  labelledBandPx,
+  labelLinePx,
+  labelRoomPx,
+  labelsFitAbove,
+  logFloor,
+  wantsLogOption,
+} from "@/lib/metrics/bar-labels";
 import { groupedRows } from "@/lib/metrics/compare-chart-rows";
 import { distinctLabels, shortLabels } from "@/lib/metrics/short-labels";
 
@@ -39,6 +52,8 @@ export function ChartBarCompareRuns({
   description,
   ...frame
 }: Props) {
+  const narrow = useNarrow();
+  const [scale, setScale] = useState<ValueScale>("linear");
   const has = (v: number | null | undefined) => v !== null && v !== undefined;
   // A category no run has a value for (a decode endpoint's hit rate) is an empty row: named in the
   // description instead, and kept in the CSV.
@@ -51,22 +66,39 @@ export function ChartBarCompareRuns({
   // run, rather than a group of slots of which all but one are empty.
   const single = items.every((i) => shown.filter((r) => has(i.values[r.id])).length <= 1);
   const slots = single ? 1 : shown.length;
-  // Many categories, or a few long ones (the endpoints of several runs), printed over each other
-  // side by side on x; they then run down y, one line each, with the full name on hover.
-  const sideways = items.length > 6 || (items.length > 3 && items.some((i) => i.key.length > 12));
+  // Each bar's value is written past its end (lib/metrics/bar-labels.ts). Above vertical bars
+  // only when every label fits its bar's width (a plot of about 380 px, 240 on a phone);
+  // otherwise, and for many categories or a few long ones (the endpoints of several runs, printed
+  // over each other side by side on x), the bars run down y, one row each, the label to the right.
+  const values = items.flatMap((i) => shown.map((r) => i.values[r.id]));
+  const texts = values.flatMap((v) => (typeof v === "number" ? [valueFormat(v)] : []));
+  const sideways =
+    items.length > 6 ||
+    (items.length > 3 && items.some((i) => i.key.length > 12)) ||
+    !labelsFitAbove(narrow ? 240 : 380, items.length, slots, texts);
+  // Values spanning decades (5 MB/s beside 9.5 GB/s): a log axis shows the small ones too.
+  const offerLog = wantsLogOption(values);
+  const log = offerLog && scale === "log";
+  const valueAxis = {
+    format,
+    title: valueTitle,
+    ...(log ? { log: true, domain: [logFloor(values), "auto"] as [number, "auto"] } : {}),
+  };
   // The legend names runs by what tells them apart (as the delta table's headers do), with the
   // colours of the run list above, where the whole names are.
   const legendNames = new Map(
     distinctLabels(runs.map((r) => r.name)).map((l, i) => [runs[i].id, l] as const),
   );
-  // Sized by its data: a band per category sideways; the legend takes its room from the plot, so
-  // it is added to the frame rather than squeezing the bars. A name of more than ~55 characters
-  // wraps on a half-width chart: a line each.
+  // Sized by its data: a band per category sideways, tall enough that the labels of its bars are
+  // a line apart; the legend takes its room from the plot, so it is added to the frame rather
+  // than squeezing the bars. A name of more than ~55 characters wraps on a half-width chart.
   const legendRoom = shown.reduce(
     (h, r) => h + 18 * Math.ceil((legendNames.get(r.id) ?? r.name).length / 55),
     0,
   );
-  const height = sideways ? 70 + items.length * (slots * 10 + 14) + legendRoom : 200 + legendRoom;
+  const height = sideways
+    ? 70 + items.length * labelledBandPx(slots) + legendRoom
+    : 200 + labelLinePx() + legendRoom;
   // A category label has a bar group's width: long when there are few of them.
   const short = shortLabels(
     items.map((i) => i.key),
@@ -77,7 +109,21 @@ export function ChartBarCompareRuns({
   return (
     <ChartContainer
       {...frame}
-      description={empty.length > 0 ? `${description} · no value: ${empty.join(", ")}` : description}
+      description={`${description}${empty.length > 0 ? ` · no value: ${empty.join(", ")}` : ""}${
+        offerLog && !log
+          ? ` · values span ${Math.floor(decadesSpanned(values))} decades: try the log axis`
+          : ""
+      }`}
+      actions={
+        offerLog ? (
+          <ToggleGroup
+            label="value axis"
+            options={VALUE_SCALES.map((s) => ({ id: s, text: s }))}
+            value={scale}
+            onChange={setScale}
+          />
+        ) : undefined
+      }
       definition={{
         window: "each run's own, as on its views",
         method: "each run's figure as its own views compute it; a run without the metric has no bar",
@@ -90,8 +136,9 @@ export function ChartBarCompareRuns({
       height={height}
       kind="bar"
       horizontal={sideways}
-      // Room for the value written past the longest bar.
-      marginRight={sideways ? 64 : 0}
+      // Room for the value written past the longest bar (beside it, or above it).
+      marginRight={sideways ? labelRoomPx(texts) : 0}
+      marginTop={sideways ? 0 : labelLinePx()}
       data={rows}
       series={Object.fromEntries(
         shown.map((r) => [
@@ -106,12 +153,8 @@ export function ChartBarCompareRuns({
           },
         ]),
       )}
-      x={sideways ? { format, title: valueTitle } : { key: "axis", everyTick: true }}
-      y={
-        sideways
-          ? { key: "axis", width: 150, fullName: (l) => full.get(l) ?? l }
-          : { format, title: valueTitle }
-      }
+      x={sideways ? valueAxis : { key: "axis", everyTick: true }}
+      y={sideways ? { key: "axis", width: 150, fullName: (l) => full.get(l) ?? l } : valueAxis}
       tooltip={{ label: (l) => full.get(String(l)) ?? String(l) }}
       legend
     />

@@ -1,7 +1,7 @@
 "use client";
 
 import { EndpointBars } from "@/components/server-metrics/endpoint-bars";
-import { byteRateUnit, formatNumber } from "@/lib/format-number";
+import { byteRateUnit, formatBytesPerSecond, formatNumber } from "@/lib/format-number";
 import { endpointBarRows } from "@/lib/metrics/server-metrics/chart-rows";
 import type { SmEndpointDetail } from "@/lib/api/server-metrics-charts";
 import { SERVER_COUNTERS } from "@/components/charts/definitions";
@@ -37,6 +37,8 @@ export function ChartBarEndpointOffload({
       exportName={`endpoint-offload-${direction}`}
       missing="No endpoint exports offload bytes in this direction (vLLM kv_offload_*, TensorRT-LLM kv_cache_offload/onboard bytes)."
       format={(v) => `${formatNumber(v, 2)} ${unit}`}
+      // A bar's label in its own unit: 5 MB/s, not 0.01 GB/s.
+      valueFormat={(v) => formatBytesPerSecond(v * divisor)}
     />
   );
 }

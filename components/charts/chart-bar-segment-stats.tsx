@@ -3,7 +3,8 @@
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
 import { inScope, segmentColour, stackedStatRow, type SegmentStatRow } from "@/lib/metrics/trtllm-chart-rows";
-import type { SegmentScope, Statistic } from "@/lib/api/trtllm-charts";
+import type { SegmentScope, Statistic, ValueScale } from "@/lib/api/trtllm-charts";
+import { logFloor, stackEnds } from "@/lib/metrics/bar-labels";
 import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 
 type Props = {
@@ -11,6 +12,8 @@ type Props = {
   stat: Statistic;
   /** "ttft": only the segments up to the first token, which decode (~90 % of E2E) left 1–5 px wide. */
   scope?: SegmentScope;
+  /** "log": a time axis from the power of ten below the first band's end, so every band shows. */
+  scale?: ValueScale;
   actions?: React.ReactNode;
 };
 
@@ -18,7 +21,7 @@ type Props = {
  * Every segment at one statistic, stacked in request order. Each segment's statistic is taken
  * over its own requests, so the stack is a profile, not the statistic of the total.
  */
-export function ChartBarSegmentStats({ rows: all, stat, scope = "all", actions }: Props) {
+export function ChartBarSegmentStats({ rows: all, stat, scope = "all", scale = "linear", actions }: Props) {
   const rows = all.filter((r) => inScope(r.name, scope));
   const missing = rows.filter((r) => r.valueMs === null).map((r) => r.name);
   const recorded = rows.filter((r) => r.valueMs !== null);
@@ -43,7 +46,7 @@ export function ChartBarSegmentStats({ rows: all, stat, scope = "all", actions }
       csvRows={() =>
         rows.map((r) => ({ segment: r.name, [`${stat}Ms`]: r.valueMs ?? "not recorded", count: r.count }))
       }
-      exportName={`time-breakdown-${scope === "ttft" ? "ttft-" : ""}${stat}`}
+      exportName={`time-breakdown-${scope === "ttft" ? "ttft-" : ""}${scale === "log" ? "log-" : ""}${stat}`}
       missing="The perf metrics carry no segment timings: upload TensorRT-LLM perf_metrics JSONL written with return_perf_metrics on."
       height={150}
       actions={actions}
@@ -53,7 +56,19 @@ export function ChartBarSegmentStats({ rows: all, stat, scope = "all", actions }
       series={Object.fromEntries(
         recorded.map((r) => [r.name, { label: r.name, color: segmentColour(r.name), stack: "s" }]),
       )}
-      x={{ title: `time at ${stat}`, unit: "ms", format: formatMs }}
+      x={{
+        title: `time at ${stat}`,
+        unit: "ms",
+        format: formatMs,
+        // The same log axis as the per-request stacks: from the power of ten below the shortest
+        // stack end, here the first band's (lib/metrics/bar-labels.ts).
+        ...(scale === "log"
+          ? {
+              log: true,
+              domain: [logFloor(stackEnds(recorded.map((r) => r.valueMs))), "auto"] as [number, "auto"],
+            }
+          : {}),
+      }}
       y={{ key: "label", hide: true }}
       tooltip={{ cursor: false, label: () => `Segments at ${stat}, in pipeline order` }}
       legend={false}

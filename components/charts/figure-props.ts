@@ -4,10 +4,9 @@
  * (test/unit/figure-description.test.ts).
  */
 import { figureTable, tokenVar, type FigureAxis, type FigureDescription } from "@/lib/api/figure";
-import { formatMs, formatNumber } from "@/lib/format-number";
+import { labelledBandPx, labelRoomPx, unitText } from "@/lib/metrics/bar-labels";
 import type { CsvRow } from "./export";
 import type { AxisSpec, Mark, SeriesConfig } from "./plot-types";
-import { secondsTick } from "./chart-theme";
 
 /**
  * A plotted row: x (a bar's category name) and a value per series key, a histogram's bin edges;
@@ -18,13 +17,8 @@ export type FigureRow = { x: number | string } & Record<string, number | string 
 /** The key of a stacked column's row that lists the names of its bands not recorded. */
 export const NOT_RECORDED = "notRecorded";
 
-/** Tick and tooltip text of a value in its unit. */
-export function unitFormat(unit: string): (v: number) => string {
-  if (unit === "ms") return formatMs;
-  if (unit === "s") return secondsTick;
-  if (unit === "%") return (v) => `${v.toFixed(1)}%`;
-  return (v) => (unit ? `${formatNumber(v, 3)} ${unit}` : formatNumber(v, 3));
-}
+/** Tick, tooltip and bar-label text of a value in its unit (the report writes the same). */
+export const unitFormat = unitText;
 
 const axis = (a: FigureAxis, key?: string): AxisSpec => ({
   ...(key ? { key } : {}),
@@ -109,8 +103,19 @@ function barsProps(f: FigureDescription) {
   const series: SeriesConfig<FigureRow> = Object.fromEntries(
     f.series.map((s) => [
       s.key,
-      { label: s.name, color: tokenVar(s.colour), unit: f.y.unit, format: unitFormat(f.y.unit) },
+      {
+        label: s.name,
+        color: tokenVar(s.colour),
+        unit: f.y.unit,
+        format: unitFormat(f.y.unit),
+        // Each bar's value past its end, a value above 0 never shorter than MIN_BAR_PX: as the
+        // report draws them (lib/runs/report/svg-plot.ts).
+        valueLabels: true,
+      },
     ]),
+  );
+  const texts = f.series.flatMap((s) =>
+    s.points.flatMap(([, v]) => (v === null ? [] : [unitFormat(f.y.unit)(v)])),
   );
   return {
     title: f.title,
@@ -120,7 +125,11 @@ function barsProps(f: FigureDescription) {
     exportName: f.exportName,
     kind: "bar" as Mark,
     horizontal: true,
-    height: Math.max(140, (16 + 24 * f.series.length) * categories.length + 56),
+    height: Math.max(
+      140,
+      Math.max(16 + 24 * f.series.length, labelledBandPx(f.series.length)) * categories.length + 56,
+    ),
+    marginRight: labelRoomPx(texts),
     data,
     series,
     // The value runs along; the categories are named down the side (their axis needs no title).

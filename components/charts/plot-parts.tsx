@@ -2,6 +2,7 @@
 
 import { Area, Bar, Cell, ErrorBar, LabelList, Line, Scatter, Tooltip, XAxis, YAxis } from "recharts";
 import { AXIS_STYLE, LABEL_HALO, TOOLTIP_ITEM_STYLE, TOOLTIP_STYLE } from "./chart-theme";
+import { LABEL_FONT_PX, LABEL_GAP_PX, minBarPx } from "@/lib/metrics/bar-labels";
 import type { CsvRow } from "./export";
 import type { AxisSpec, CsvColumns, Mark, SeriesConfig, SeriesSpec, TooltipSpec } from "./plot-types";
 
@@ -242,10 +243,13 @@ export function seriesMarks<R extends object>(
             stackId={s.stack}
             fill={s.color}
             cursor={clickable ? "pointer" : undefined}
-            // Not on a stack: there the library gave every run's empty slot of a row a 2 px bar.
+            // A value above 0 is a visible bar however small beside the others, its label the
+            // exact value (lib/metrics/bar-labels.ts). Read from the row, not from what the
+            // library passes (a stack's running total): an empty slot of a stack stays empty.
             minPointSize={
-              s.valueLabels && s.stack === undefined
-                ? (v) => (typeof v === "number" && v > 0 ? 2 : 0)
+              s.valueLabels
+                ? (_v: number | null | undefined, i: number) =>
+                    minBarPx((rows[i] as Record<string, unknown> | undefined)?.[s.dataKey ?? key])
                 : undefined
             }
           >
@@ -253,9 +257,12 @@ export function seriesMarks<R extends object>(
             {s.valueLabels ? (
               <LabelList
                 dataKey={s.dataKey ?? key}
+                // Past the bar's end, never on it: sideways to its right, else above it.
                 position={horizontal ? "right" : "top"}
-                fontSize={10}
-                fill="var(--muted)"
+                offset={LABEL_GAP_PX}
+                fontSize={LABEL_FONT_PX}
+                fill="var(--fg)"
+                className="chart-value-label"
                 {...LABEL_HALO}
                 formatter={(v: unknown) =>
                   typeof v === "number" ? (s.format ? s.format(v) : formatTickValue(v)) : ""

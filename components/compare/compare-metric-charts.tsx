@@ -108,6 +108,18 @@ function offloadAxis(items: Items): { format: (v: number) => string; valueTitle:
   return { format: (v) => formatNumber(v / divisor, 2), valueTitle: `bandwidth (${unit})` };
 }
 
+/**
+ * A bar's label with its unit, as the tables write it: the unit in the axis title's brackets
+ * ("178 tok/s"), unless the text already carries one ("45.0%", "5 MB/s").
+ */
+function withUnit(format: (v: number) => string, valueTitle: string): (v: number) => string {
+  const unit = /\(([^)]+)\)$/.exec(valueTitle)?.[1];
+  return (v) => {
+    const text = format(v);
+    return unit && unit !== "%" && !text.endsWith(unit) ? `${text} ${unit}` : text;
+  };
+}
+
 /** Hit rate by endpoint and role, KV capacity and usage, offload bandwidth and throughput, run by run. */
 export function CompareMetricCharts({ data, runs }: { data: CompareResponse; runs: RunColumn[] }) {
   return (
@@ -120,7 +132,7 @@ export function CompareMetricCharts({ data, runs }: { data: CompareResponse; run
             key={exportName}
             {...{ exportName, title, description, runs, items }}
             format={axis.format}
-            valueFormat={format}
+            valueFormat={withUnit(format, valueTitle)}
             valueTitle={axis.valueTitle}
             missing={MISSING[exportName]}
           />

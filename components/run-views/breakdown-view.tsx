@@ -3,7 +3,7 @@
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useQueryState } from "nuqs";
 import { useMemo } from "react";
-import { SCOPE_OPTIONS, ToggleGroup } from "@/components/breakdown/breakdown-controls";
+import { SegmentScopeToggle, ToggleGroup, ValueScaleToggle } from "@/components/breakdown/breakdown-controls";
 import { RequestBreakdownSection } from "@/components/breakdown/request-breakdown-section";
 import { DrilldownNotice } from "@/components/run/drilldown-notice";
 import { drilldownBuilding } from "@/lib/api/drilldown";
@@ -26,7 +26,8 @@ import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 export function BreakdownView({ run }: RunViewProps) {
   const tb = run.timeBreakdown;
   const [stat, setStat] = useQueryState("stat", runSearchParams.stat);
-  const [scope, setScope] = useQueryState("segments", runSearchParams.segments);
+  const [scope] = useQueryState("segments", runSearchParams.segments);
+  const [scale] = useQueryState("scale", runSearchParams.scale);
   const has = tb !== null;
   const segments = useRunChart(run.id, TRTLLM_CHARTS.segments, has);
   // The segment chart comes first; the rest of the view is fetched once its payload is in and
@@ -44,18 +45,7 @@ export function BreakdownView({ run }: RunViewProps) {
       afterFirst ? (
         <>
           {share.data && share.data.buckets.length > 1 ? (
-            <ChartAreaSegmentShare
-              payload={share.data}
-              scope={scope}
-              actions={
-                <ToggleGroup
-                  label="segments shown"
-                  options={SCOPE_OPTIONS}
-                  value={scope}
-                  onChange={(s) => void setScope(s)}
-                />
-              }
-            />
+            <ChartAreaSegmentShare payload={share.data} scope={scope} actions={<SegmentScopeToggle />} />
           ) : null}
           <div className="grid gap-4 lg:grid-cols-2">
             {hit.data && hit.data.byWorker.length > 0 ? <ChartBarKvHitRate payload={hit.data} /> : null}
@@ -66,7 +56,7 @@ export function BreakdownView({ run }: RunViewProps) {
           ) : null}
         </>
       ) : null,
-    [afterFirst, share.data, hit.data, steps.data, run.id, scope, setScope],
+    [afterFirst, share.data, hit.data, steps.data, run.id, scope],
   );
   if (!tb) {
     return (
@@ -93,6 +83,7 @@ export function BreakdownView({ run }: RunViewProps) {
             rows={rows}
             stat={stat}
             scope={scope}
+            scale={scale}
             actions={
               <div className="flex flex-wrap items-center gap-2">
                 <ToggleGroup
@@ -101,12 +92,8 @@ export function BreakdownView({ run }: RunViewProps) {
                   value={stat}
                   onChange={(s) => void setStat(s)}
                 />
-                <ToggleGroup
-                  label="segments in the headline bar"
-                  options={SCOPE_OPTIONS}
-                  value={scope}
-                  onChange={(s) => void setScope(s)}
-                />
+                <SegmentScopeToggle />
+                <ValueScaleToggle />
               </div>
             }
           />

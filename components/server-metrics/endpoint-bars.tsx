@@ -1,6 +1,10 @@
 "use client";
 
+import { useState } from "react";
+import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
 import { ChartContainer } from "@/components/charts/chart-container";
+import { VALUE_SCALES, type ValueScale } from "@/lib/api/trtllm-charts";
+import { decadesSpanned, labelRoomPx, logFloor, wantsLogOption } from "@/lib/metrics/bar-labels";
 import type { EndpointBarRow } from "@/lib/metrics/server-metrics/chart-rows";
 import { shortLabels } from "@/lib/metrics/short-labels";
 import type { FigureDefinition } from "@/components/charts/definitions";
@@ -14,6 +18,8 @@ export interface EndpointBarsProps {
   missing: string;
   /** Axis and tooltip text of a value. */
   format: (v: number) => string;
+  /** A bar's value in its label and tooltip, when it differs from the axis's ticks (its own unit). */
+  valueFormat?: (v: number) => string;
   /** Title of the value axis, with its unit. */
   valueTitle: string;
   domainMax?: number;
@@ -27,11 +33,14 @@ export interface EndpointBarsProps {
 export function EndpointBars({
   rows: byEndpoint,
   format,
+  valueFormat = format,
   valueTitle,
   domainMax,
   note,
+  description,
   ...frame
 }: EndpointBarsProps) {
+  const [scale, setScale] = useState<ValueScale>("linear");
   // Endpoint names on one line each, cut to fit; the full name is the tick's hover title.
   const short = shortLabels(
     byEndpoint.map((r) => r.endpoint),
@@ -43,9 +52,30 @@ export function EndpointBars({
     return { ...r, axis: n ? `${short[i]} · ${n}` : short[i] };
   });
   const full = new Map(rows.map((r) => [r.axis, r.endpoint]));
+  // Each bar's value is written to its right (lib/metrics/bar-labels.ts); values spanning decades
+  // get a log axis on request, which starts below the smallest.
+  const values = rows.map((r) => r.value);
+  const offerLog = wantsLogOption(values);
+  const log = offerLog && scale === "log";
   return (
     <ChartContainer<(typeof rows)[number]>
       {...frame}
+      description={`${description}${
+        offerLog && !log
+          ? ` · values span ${Math.floor(decadesSpanned(values))} decades: try the log axis`
+          : ""
+      }`}
+      actions={
+        offerLog ? (
+          <ToggleGroup
+            label="value axis"
+            options={VALUE_SCALES.map((s) => ({ id: s, text: s }))}
+            value={scale}
+            onChange={setScale}
+          />
+        ) : undefined
+      }
+      marginRight={labelRoomPx(values.map(valueFormat))}
       csvRows={() => rows.map((r) => ({ endpoint: r.endpoint, role: r.role, value: r.value }))}
       height={Math.max(236, 76 + rows.length * 28)}
       kind="bar"
@@ -56,11 +86,20 @@ export function EndpointBars({
           label: valueTitle,
           color: "var(--muted)",
           cell: (r) => ({ fill: `var(--role-${r.role})`, "data-role": r.role }),
+          format: valueFormat,
+          valueLabels: true,
         },
       }}
-      x={{ title: valueTitle, format, domain: [0, domainMax ?? "auto"] }}
+      x={
+        log
+          ? { title: valueTitle, format, log: true, domain: [logFloor(values), domainMax ?? "auto"] }
+          : { title: valueTitle, format, domain: [0, domainMax ?? "auto"] }
+      }
       y={{ key: "axis", width: note ? 230 : 150, fullName: (l) => full.get(l) ?? l }}
-      tooltip={{ label: (l) => full.get(String(l)) ?? String(l), value: (v, _k, r) => [format(v), r.role] }}
+      tooltip={{
+        label: (l) => full.get(String(l)) ?? String(l),
+        value: (v, _k, r) => [valueFormat(v), r.role],
+      }}
     />
   );
 }

@@ -53,7 +53,7 @@ describe("breakdown: TTFT segments only, on the TensorRT-LLM example runs", () =
     expect(await headline.locator(".recharts-bar-rectangle").count()).toBeGreaterThan(2);
     expect(
       await headline
-        .getByRole("group", { name: "segments in the headline bar" })
+        .getByRole("group", { name: "segments shown" })
         .getByRole("button", { name: "TTFT segments only" })
         .getAttribute("aria-pressed"),
     ).toBe("true");

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { ChartDef } from "@/lib/api/chart-catalog";
 import { definitionText, figureTable, tokenColour, type FigureDescription } from "@/lib/api/figure";
 import { formatNumber } from "@/lib/format-number";
+import { unitText } from "@/lib/metrics/bar-labels";
 import type { Figure, Table } from "./html";
 import { axisTitle, type Plot, type XySeries } from "./svg-plot";
 
@@ -123,6 +124,8 @@ export function reportFigure(f: FigureDescription): Figure {
             kind: "bars",
             categories: [...(f.categories ?? [])],
             value: y,
+            // The page's bar labels (components/charts/figure-props.ts): the same text.
+            valueText: unitText(f.y.unit),
             series: f.series.map((s) => ({
               label: s.name,
               colour: tokenColour(s.colour),

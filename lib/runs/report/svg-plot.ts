@@ -5,6 +5,7 @@
  * is anything to draw is `hasMarks`, asked before, so an empty frame is never drawn.
  */
 import { formatNumber } from "@/lib/format-number";
+import { drawnLength, LABEL_FONT_PX, LABEL_GAP_PX, labelLinePx, labelRoomPx } from "@/lib/metrics/bar-labels";
 import { logTicks, niceTicks } from "@/lib/metrics/nice-scale";
 import { escapeHtml } from "./escape-html";
 
@@ -59,7 +60,14 @@ export type Plot =
       colour?: string;
       marks?: readonly XMark[];
     }
-  | { kind: "bars"; categories: string[]; value: Axis; series: BarSeries[] }
+  | {
+      kind: "bars";
+      categories: string[];
+      value: Axis;
+      series: BarSeries[];
+      /** A bar's label: its value in the unit (a figure's `unitText`); else the number and the axis unit */
+      valueText?: (v: number) => string;
+    }
   /** One vertical column per category (a request), its series stacked bottom to top */
   | { kind: "stacked"; categories: string[]; category: Axis; value: Axis; series: BarSeries[] };
 
@@ -305,11 +313,16 @@ function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string
     series: all.series.map((s, slot) => ({ ...s, slot })).filter((s) => s.values.some(finite)),
   };
   const n = plot.series.length;
-  const rowH = Math.max(18, 8 + n * 10);
+  // A bar per series in a row, each a label's line tall so the labels written beside them never touch.
+  const rowH = Math.max(18, 6 + n * labelLinePx());
   const labelW = Math.min(240, 12 + 6.2 * maxOf(plot.categories.map((c) => Math.min(c.length, 38))));
   const left = labelW + 8;
   const top = 8;
-  const plotW = W - left - 52;
+  // Each bar's value is written past its end (lib/metrics/bar-labels.ts): room for the widest.
+  const text =
+    plot.valueText ?? ((v: number) => `${formatNumber(v, 4)}${plot.value.unit ? ` ${plot.value.unit}` : ""}`);
+  const texts = plot.series.flatMap((s) => s.values.filter(finite).map(text));
+  const plotW = W - left - Math.max(52, labelRoomPx(texts));
   const plotH = rowH * plot.categories.length;
   const legendRows = n > 1 ? Math.ceil(n / 4) : 0;
   const height = top + plotH + 46 + legendRows * 18;
@@ -331,8 +344,10 @@ function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string
       const v = s.values[ci];
       if (!finite(v) || v === 0) return;
       const barH = (rowH - 6) / n;
+      const len = drawnLength(sx(v) - left, v);
       parts.push(
-        `<rect class="mark" x="${left}" y="${f(y0 + 3 + si * barH)}" width="${f(Math.max(1, sx(v) - left))}" height="${f(barH - 1)}" fill="${s.colour ?? PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(plot.value.unit)}</title></rect>`,
+        `<rect class="mark" x="${left}" y="${f(y0 + 3 + si * barH)}" width="${f(len)}" height="${f(barH - 1)}" fill="${s.colour ?? PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(plot.value.unit)}</title></rect>`,
+        `<text class="value-label" x="${f(left + len + LABEL_GAP_PX)}" y="${f(y0 + 3 + si * barH + (barH - 1) / 2 + LABEL_FONT_PX * 0.35)}" font-size="${LABEL_FONT_PX}" fill="#111827">${escapeHtml(text(v))}</text>`,
       );
     });
   });

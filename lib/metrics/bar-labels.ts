@@ -1,0 +1,139 @@
+import { formatMs, formatNumber } from "@/lib/format-number";
+
+/**
+ * Where a bar chart writes each bar's value, how short a bar may be drawn, and when its values
+ * span too many decades for a linear axis (docs/metrics.md §Bar charts). Pure: the page's chart
+ * kit (components/charts/plot-parts.tsx) and the offline report's SVG (lib/runs/report/svg-plot.ts)
+ * both use it, so a bar reads the same on either.
+ */
+
+/**
+ * A bar of a value above 0 is drawn at least this many pixels long: beside a 9.5 GB/s bar a
+ * 5 MB/s one was a 0.05 px sliver, no bar at all. Its label carries the exact value.
+ */
+export const MIN_BAR_PX = 4;
+
+/** The value labels' font size, in px. */
+export const LABEL_FONT_PX = 10;
+
+/** The gap between a bar's end and its label, in px. */
+export const LABEL_GAP_PX = 5;
+
+/** Values spanning more than this many decades get a log-scale option. */
+export const LOG_DECADES = 2;
+
+/**
+ * The length a bar is drawn: none for a value not recorded (never drawn as 0), none for 0, and at
+ * least `MIN_BAR_PX` for a value above 0 however small it is on the axis.
+ */
+export function drawnLength(px: number, value: number | null | undefined): number {
+  if (value === null || value === undefined || !Number.isFinite(value) || value <= 0) return 0;
+  return Math.max(px, MIN_BAR_PX);
+}
+
+/**
+ * The charting library's minimum bar size for a value: a number, or a stacked bar's [from, to].
+ * A value above 0 gets `MIN_BAR_PX`; 0, an empty slot and a value not recorded get none.
+ */
+export function minBarPx(value: unknown): number {
+  const v = Array.isArray(value)
+    ? typeof value[0] === "number" && typeof value[1] === "number"
+      ? value[1] - value[0]
+      : NaN
+    : value;
+  return typeof v === "number" && Number.isFinite(v) && v > 0 ? MIN_BAR_PX : 0;
+}
+
+/**
+ * About how wide a label is drawn, erring wide (a label thought wider gets more room, never
+ * less): the widest digits and letters of the UI font are about 0.62 em.
+ */
+export function labelWidthPx(text: string, fontPx = LABEL_FONT_PX): number {
+  return Math.ceil(text.length * fontPx * 0.62);
+}
+
+/**
+ * The room to keep right of horizontal bars for their labels: the longest bar reaches the plot's
+ * edge and its label is written past it, so the widest label and its gap must fit there.
+ */
+export function labelRoomPx(texts: readonly string[], fontPx = LABEL_FONT_PX): number {
+  let widest = 0;
+  for (const t of texts) widest = Math.max(widest, labelWidthPx(t, fontPx));
+  return texts.length === 0 ? 0 : LABEL_GAP_PX + widest + 4;
+}
+
+/** The height a label's line takes, with its halo, in px. */
+export const labelLinePx = (fontPx = LABEL_FONT_PX) => Math.ceil(fontPx * 1.3);
+
+/**
+ * The height of one category's band of horizontal bars so that the labels of its `slots` bars,
+ * each written level with its bar, are a line apart: the library keeps 10 % of the band free on
+ * each side and `barGap` px between bars, so bar centres are (0.8·band − gap·(n−1))/n + gap apart.
+ */
+export function labelledBandPx(slots: number, barGap = 4, fontPx = LABEL_FONT_PX): number {
+  const n = Math.max(1, slots);
+  const line = labelLinePx(fontPx);
+  // Centres a line apart within the band, and bands (one bar's label each) a line apart.
+  return Math.ceil(Math.max(line, (n * line - barGap) / 0.8));
+}
+
+/**
+ * Whether value labels written above vertical bars fit: each bar's slot (the plot's width over
+ * the bars, after the library's 10 % gap each side of a category) at least as wide as its label.
+ * When they do not (several runs on a phone), the bars go sideways, one row each.
+ */
+export function labelsFitAbove(
+  plotWidthPx: number,
+  categories: number,
+  slots: number,
+  texts: readonly string[],
+  fontPx = LABEL_FONT_PX,
+): boolean {
+  if (categories === 0 || slots === 0) return true;
+  const slot = (0.8 * plotWidthPx) / categories / slots;
+  return texts.every((t) => labelWidthPx(t, fontPx) + 2 <= slot);
+}
+
+/** How many decades the values above 0 span (log10 of largest over smallest); 0 for fewer than two. */
+export function decadesSpanned(values: ReadonlyArray<number | null | undefined>): number {
+  let lo = Infinity;
+  let hi = 0;
+  for (const v of values)
+    if (typeof v === "number" && Number.isFinite(v) && v > 0) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+  return Number.isFinite(lo) && hi > lo ? Math.log10(hi / lo) : 0;
+}
+
+/** Whether the values span more than `LOG_DECADES` decades: a linear axis then hides the small ones. */
+export const wantsLogOption = (values: ReadonlyArray<number | null | undefined>) =>
+  decadesSpanned(values) > LOG_DECADES;
+
+/**
+ * The start of a log axis: the power of ten at or below the smallest value above 0, so every bar
+ * shows (a log axis cannot place 0, where a bar or a stack's lowest band starts; it is cut there).
+ * 1 when no value is above 0.
+ */
+export function logFloor(values: ReadonlyArray<number | null | undefined>): number {
+  let min = Infinity;
+  for (const v of values) if (typeof v === "number" && Number.isFinite(v) && v > 0) min = Math.min(min, v);
+  return Number.isFinite(min) ? 10 ** Math.floor(Math.log10(min)) : 1;
+}
+
+/** The running totals of a stack's bands, in order (a band not recorded adds nothing): where each ends. */
+export function stackEnds(values: ReadonlyArray<number | null | undefined>): number[] {
+  let total = 0;
+  return values.map((v) => (total += typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0));
+}
+
+/**
+ * A value in its unit, as a figure's tooltip, table and bar labels write it, on the page and in
+ * the report (components/charts/figure-props.ts reads it as `unitFormat`).
+ */
+export function unitText(unit: string): (v: number) => string {
+  if (unit === "ms") return formatMs;
+  if (unit === "s") return (v) => `${Number(v.toFixed(Math.abs(v) >= 100 ? 0 : 1))} s`;
+  if (unit === "%") return (v) => `${v.toFixed(1)}%`;
+  return (v) => (unit ? `${formatNumber(v, 3)} ${unit}` : formatNumber(v, 3));
+}

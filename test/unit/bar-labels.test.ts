@@ -1,0 +1,160 @@
+/**
+ * Bar charts' value labels and minimum bar length (lib/metrics/bar-labels.ts): a value above 0 is
+ * always a visible bar, a value not recorded is no bar (never 0), labels get the room they need
+ * and are a line apart, and values spanning decades are offered a log axis.
+ */
+import { describe, expect, it } from "vitest";
+import type { FigureDescription } from "@/lib/api/figure";
+import { figureProps } from "@/components/charts/figure-props";
+import { reportFigure } from "@/lib/runs/report/figure-kit";
+import { renderPlot } from "@/lib/runs/report/svg-plot";
+import {
+  decadesSpanned,
+  drawnLength,
+  labelledBandPx,
+  labelLinePx,
+  labelRoomPx,
+  labelsFitAbove,
+  labelWidthPx,
+  logFloor,
+  MIN_BAR_PX,
+  minBarPx,
+  stackEnds,
+  unitText,
+  wantsLogOption,
+} from "@/lib/metrics/bar-labels";
+
+describe("minimum bar length", () => {
+  it("draws a value above 0 at least MIN_BAR_PX long, however small on the axis", () => {
+    // 5 MB/s beside 9.5 GB/s on a 300 px axis: 0.16 px.
+    const px = (5e6 / 9.5e9) * 300;
+    expect(px).toBeLessThan(1);
+    expect(drawnLength(px, 5e6)).toBe(MIN_BAR_PX);
+    expect(MIN_BAR_PX).toBeGreaterThanOrEqual(3);
+    expect(drawnLength(250, 9.5e9)).toBe(250);
+  });
+
+  it("draws no bar for 0 or a value not recorded (never a 0 bar standing for missing)", () => {
+    expect(drawnLength(0, 0)).toBe(0);
+    expect(drawnLength(0, null)).toBe(0);
+    expect(drawnLength(0, undefined)).toBe(0);
+    expect(drawnLength(0, Number.NaN)).toBe(0);
+  });
+
+  it("gives the library's minPointSize only to a bar with a value above 0, a stack band by its own length", () => {
+    expect(minBarPx(5e6)).toBe(MIN_BAR_PX);
+    expect(minBarPx(0)).toBe(0);
+    expect(minBarPx(null)).toBe(0);
+    expect(minBarPx(undefined)).toBe(0);
+    // A stack's empty slot: its band starts and ends at the running total.
+    expect(minBarPx([120, 120])).toBe(0);
+    expect(minBarPx([120, 120.01])).toBe(MIN_BAR_PX);
+  });
+});
+
+describe("label placement", () => {
+  it("keeps room right of horizontal bars for the widest label and its gap", () => {
+    const texts = ["5.0 MB/s", "9.5 GB/s", "13.98 GB/s"];
+    const room = labelRoomPx(texts);
+    expect(room).toBeGreaterThan(labelWidthPx("13.98 GB/s"));
+    expect(labelRoomPx([])).toBe(0);
+    // Erring wide: 10 characters at 10 px are about 55 px drawn.
+    expect(labelWidthPx("13.98 GB/s")).toBeGreaterThanOrEqual(60);
+  });
+
+  it("sizes a category's band so the labels of its bars are a line apart", () => {
+    for (const slots of [1, 2, 3, 5, 8]) {
+      const band = labelledBandPx(slots);
+      // The library: 10 % of the band free each side, 4 px between bars.
+      const bar = (0.8 * band - 4 * (slots - 1)) / slots;
+      const centres = bar + 4;
+      if (slots > 1) expect(centres).toBeGreaterThanOrEqual(labelLinePx());
+      expect(band).toBeGreaterThanOrEqual(labelLinePx());
+    }
+  });
+
+  it("writes labels above vertical bars only when each fits its bar's width", () => {
+    const texts = ["178 tok/s", "106 tok/s"];
+    // Two runs, one category, a 380 px plot: 152 px a bar.
+    expect(labelsFitAbove(380, 1, 2, texts)).toBe(true);
+    // Five runs, two categories on a phone's 240 px: 19 px a bar, the labels would overprint.
+    expect(labelsFitAbove(240, 2, 5, texts)).toBe(false);
+    expect(labelsFitAbove(240, 0, 0, [])).toBe(true);
+  });
+});
+
+describe("log-scale option", () => {
+  it("is offered when the values above 0 span more than two decades", () => {
+    expect(decadesSpanned([5e6, 9.5e9, null])).toBeCloseTo(3.28, 2);
+    expect(wantsLogOption([5e6, 9.5e9])).toBe(true);
+    expect(wantsLogOption([0.9, 1.2, 5.8])).toBe(false);
+    // 0 and missing values do not count: one value spans nothing.
+    expect(wantsLogOption([0, null, 5])).toBe(false);
+  });
+
+  it("starts the log axis at the power of ten at or below the smallest value", () => {
+    expect(logFloor([5e6, 9.5e9])).toBe(1e6);
+    expect(logFloor([0.05, 2000])).toBeCloseTo(0.01, 10);
+    expect(logFloor([0, null])).toBe(1);
+  });
+
+  it("puts a stack's log floor below its first band's end", () => {
+    // Segments in pipeline order, one not recorded: the first band ends at 0.3 ms.
+    const ends = stackEnds([0.3, null, 12, 1800]);
+    expect(ends).toEqual([0.3, 0.3, 12.3, 1812.3]);
+    expect(logFloor(ends)).toBeCloseTo(0.1, 10);
+  });
+});
+
+describe("value text", () => {
+  it("writes a value in its unit, as the tooltip and table do", () => {
+    expect(unitText("")(1234)).toBe("1,234");
+    expect(unitText("GB/s")(9.5)).toBe("9.5 GB/s");
+    expect(unitText("%")(45)).toBe("45.0%");
+    expect(unitText("s")(3.14159)).toBe("3.1 s");
+  });
+});
+
+describe("page and report write the same bars", () => {
+  it("labels each bar of a figure description with the same text, and draws a small value as long", () => {
+    const f: FigureDescription = {
+      id: "t",
+      exportName: "t",
+      kind: "bars",
+      title: "Offload",
+      description: "",
+      definition: {},
+      missing: "",
+      x: { label: "endpoint", unit: "" },
+      y: { label: "bandwidth", unit: "GB/s" },
+      series: [
+        {
+          key: "v",
+          name: "bandwidth",
+          colour: "chart-1",
+          points: [
+            [0, 9.5],
+            [1, 0.005],
+            [2, null],
+          ],
+        },
+      ],
+      legend: false,
+      categories: ["a", "b", "c"],
+    };
+    const page = figureProps(f);
+    const s = page.series.v;
+    expect(s.valueLabels).toBe(true);
+    const pageTexts = page.data.flatMap((r) => (typeof r.v === "number" ? [s.format!(r.v)] : []));
+    const svg = renderPlot(reportFigure(f).plot, "t");
+    const reportTexts = [...svg.matchAll(/<text class="value-label"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(reportTexts).toEqual(pageTexts);
+    expect(pageTexts).toEqual(["9.5 GB/s", "0.005 GB/s"]);
+    // The 0.005 bar: MIN_BAR_PX wide in the report; the missing one: no bar at all.
+    const widths = [...svg.matchAll(/<rect class="mark"[^>]* width="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(widths).toHaveLength(2);
+    expect(Math.min(...widths)).toBeGreaterThanOrEqual(MIN_BAR_PX);
+    // The page keeps room right of the bars for the widest label.
+    expect("marginRight" in page && page.marginRight).toBe(labelRoomPx(pageTexts));
+  });
+});
