@@ -37,9 +37,12 @@ export function overviewChartSource(run: RunSummary): OverviewChartSource {
   if (run.requests)
     return {
       missing:
-        "the run's figures come from a summary, which gives percentiles but not the per-request values a distribution is drawn from: upload aiperf profile_export.jsonl (per-request records)",
+        "the run's figures come from a summary, which gives percentiles but not the per-request values a distribution is drawn from. Upload aiperf profile_export.jsonl (per-request records)",
     };
-  return { missing: runView("latency").missing };
+  return {
+    missing:
+      "it has no per-request latency. Upload aiperf profile_export.jsonl (per-request records) or TensorRT-LLM perf metrics (return_perf_metrics on)",
+  };
 }
 
 /**
