@@ -57,6 +57,19 @@ describe("the Overview's latency chart", () => {
     await shot(before, "overview-chart-unhydrated-light-1440.png");
     await context.close();
 
+    // Without JavaScript the Overview's preview carries the same drawing (components/run/view-preview.tsx).
+    const nojs = await env.browser.newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 390, height: 900 },
+    });
+    const plain = await nojs.newPage();
+    await plain.goto(url);
+    const preview = plain.locator('#run-view-panel [data-testid="view-preview"]:visible');
+    const drawn = preview.locator('[data-still="latency-histogram/ttftMs"] svg[data-first-figure]');
+    expect(await drawn.isVisible()).toBe(true);
+    expect(await drawn.locator("rect").count()).toBe(ttft.bins.length);
+    await nojs.close();
+
     await forEachLook(env.browser, url, async (page, look) => {
       const figure = page.locator(HISTOGRAM);
       await figure.locator(".recharts-surface").waitFor({ timeout: 30_000 });
