@@ -125,7 +125,7 @@ function Frame({ run, sample, children }: { run: RunSummary; sample?: string | n
             >
               Open the Latency view
             </a>{" "}
-            for the end-to-end and inter-token latency, the CDF, latency over time and the slowest requests.
+            for the other latency metrics, the CDF, latency over time and the slowest requests.
           </p>
         ) : null}
       </div>
