@@ -11,15 +11,25 @@ export interface CdfSeries {
   points: CdfPoint[];
 }
 
-type Props = { series: CdfSeries[]; label: string; actions?: React.ReactNode };
+type Props = {
+  series: CdfSeries[];
+  label: string;
+  actions?: React.ReactNode;
+  /** Runs whose records are a sample of what aiperf summarised, each "<run>: 10 of 64 requests" */
+  samples?: string[];
+};
 
 /** Latency CDFs of several runs on one axis: a shift left is faster at every percentile. */
-export function ChartLineCompareCdf({ series, label, actions }: Props) {
+export function ChartLineCompareCdf({ series, label, actions, samples = [] }: Props) {
   const line = (s: CdfSeries) => ({ label: s.run, color: s.color, data: s.points, dataKey: "percent" });
   return (
     <ChartContainer
       title={`${label}: CDF overlay`}
-      description="Percent of successful profiling requests at or below each value, per run"
+      description={`Percent of successful profiling requests at or below each value, per run${
+        samples.length > 0
+          ? `. Drawn from a sample of the records aiperf summarised (${samples.join("; ")}); the tables give aiperf's own figures`
+          : ""
+      }`}
       definition={{
         window: "each run's profiling phase (aiperf) or perf-metrics files (TensorRT-LLM)",
         requests: "aiperf: successful profiling requests; TensorRT-LLM: completed requests",

@@ -7,6 +7,7 @@ import type { CompareResponse } from "@/lib/api/compare-schemas";
 import { runChartQueryOptions } from "@/lib/api/query-options";
 import { LATENCY_METRICS, type LatencyMetric } from "@/lib/api/aiperf-charts";
 import { cdfPoints } from "@/lib/metrics/compare-chart-rows";
+import { formatCount } from "@/lib/format-number";
 import { itlWordsOf } from "@/lib/metrics/request-words";
 import { runColor } from "./run-colors";
 import { ChartPicker } from "./chart-picker";
@@ -45,5 +46,10 @@ export function CompareCdf({ data }: { data: CompareResponse }) {
       onPick={(v) => void setMetric(v)}
     />
   );
-  return <ChartLineCompareCdf series={series} label={labels[metric]} actions={picker} />;
+  // A run whose records are a sample of its aiperf summary is drawn from that sample, and says so.
+  const samples = withDist.flatMap(({ run }, i) => {
+    const s = results[i]?.data?.sample;
+    return s ? [`${run.name}: ${formatCount(s.records)} of ${formatCount(s.described)} requests`] : [];
+  });
+  return <ChartLineCompareCdf series={series} label={labels[metric]} actions={picker} samples={samples} />;
 }

@@ -5,12 +5,13 @@ import { properPlurals } from "@/lib/format-number";
 import { GoodputPanel } from "./goodput-panel";
 import { DerivedThroughputSection } from "./overview-derived";
 import { headlineTiles } from "./headline-tiles";
+import { OverviewLatencyChart } from "./overview-latency-chart";
 import { TileGrid } from "./tile-grid";
 import type { Tile } from "./overview-request-tiles";
 
 export { serverTiles } from "./headline-tiles";
 
-/** The headline numbers of every block the run has, and its warnings. */
+/** The headline numbers of every block the run has, its latency distribution, and its warnings. */
 export function OverviewView({ run }: RunViewProps) {
   const tiles = headlineTiles(run);
   return (
@@ -24,6 +25,7 @@ export function OverviewView({ run }: RunViewProps) {
         </p>
       )}
       <TileDefinitions tiles={tiles} />
+      <OverviewLatencyChart run={run} />
       <DerivedThroughputSection run={run} />
       {run.requests?.source === "aiperf" || run.timeBreakdown ? <GoodputPanel runId={run.id} /> : null}
       {run.warnings.length > 0 ? (

@@ -67,6 +67,9 @@ function previewTiles(run: RunSummary, view: RunViewId): Tile[] {
 
 function ViewTables({ run, view, drawings }: { run: RunSummary; view: RunViewId; drawings: boolean }) {
   switch (view) {
+    case "overview":
+      // The Overview's one chart, its TTFT histogram, as the server drew it.
+      return drawings ? <ServerDrawings run={run} /> : null;
     case "latency":
       return <LatencyPreview run={run} drawings={drawings} />;
     case "breakdown":
@@ -82,39 +85,44 @@ function ViewTables({ run, view, drawings }: { run: RunSummary; view: RunViewId;
 
 /** The distribution the server drew (aiperf records, TensorRT-LLM perf metrics) and the run's latency statistics. */
 function LatencyPreview({ run, drawings }: { run: RunSummary; drawings: boolean }) {
-  const all = useStillFigureList();
-  const stills = drawings ? all : [];
   const latency = run.timeBreakdown?.latency ?? null;
   return (
     <>
-      {stills.length > 0 ? (
-        <div className="grid gap-4 lg:grid-cols-2">
-          {stills.map(([key, svg]) => {
-            const [kind, metric] = key.split("/");
-            // A TensorRT-LLM run's figures name its metrics in their words (its latency section's).
-            const label =
-              run.requests === null
-                ? trtllmLatencyLabel(metric as TrtllmLatencyId)
-                : latencyLabel(run, metric as LatencyMetricId);
-            return (
-              <Figure
-                key={key}
-                title={kind === "latency-cdf" ? `${label}: cumulative distribution` : `${label} distribution`}
-              >
-                <div className="relative h-[300px] w-full" data-still={key}>
-                  <div className="first-figure" dangerouslySetInnerHTML={{ __html: svg }} />
-                </div>
-              </Figure>
-            );
-          })}
-        </div>
-      ) : null}
+      {drawings ? <ServerDrawings run={run} /> : null}
       {run.requests ? (
         <LatencyStatsTable requests={run.requests} words={requestWords(run)} testId="preview-latency-stats" />
       ) : latency ? (
         <TrtllmLatencyStatsTable latency={latency} testId="preview-trtllm-latency-stats" />
       ) : null}
     </>
+  );
+}
+
+/** The figures the server drew for the view opened (lib/runs/first-figures.ts), each in its box. */
+function ServerDrawings({ run }: { run: RunSummary }) {
+  const stills = useStillFigureList();
+  if (stills.length === 0) return null;
+  return (
+    <div className="grid gap-4 lg:grid-cols-2">
+      {stills.map(([key, svg]) => {
+        const [kind, metric] = key.split("/");
+        // A TensorRT-LLM run's figures name its metrics in their words (its latency section's).
+        const label =
+          run.requests === null
+            ? trtllmLatencyLabel(metric as TrtllmLatencyId)
+            : latencyLabel(run, metric as LatencyMetricId);
+        return (
+          <Figure
+            key={key}
+            title={kind === "latency-cdf" ? `${label}: cumulative distribution` : `${label} distribution`}
+          >
+            <div className="relative h-[300px] w-full" data-still={key}>
+              <div className="first-figure" dangerouslySetInnerHTML={{ __html: svg }} />
+            </div>
+          </Figure>
+        );
+      })}
+    </div>
   );
 }
 

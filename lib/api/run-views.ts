@@ -92,8 +92,18 @@ export function hasAgentSessions(r: RunSummary): boolean {
   return isNumber(r.info.agentSessions) && r.info.agentSessions > 0;
 }
 
+/**
+ * The latency distribution a run's latency is drawn from: TensorRT-LLM's perf metrics for a run
+ * whose latency is theirs alone, else aiperf's records. The Latency view opens on it, and the
+ * Overview's one chart (its TTFT histogram) is drawn from it.
+ */
+const latencyFirstChart = (r: RunSummary): ChartDef =>
+  r.requests === null && r.timeBreakdown?.latency
+    ? TRTLLM_CHARTS.latencyDistribution
+    : AIPERF_CHARTS.distribution;
+
 const VIEWS = [
-  { id: "overview", label: "Overview", hasData: () => true, missing: "" },
+  { id: "overview", label: "Overview", hasData: () => true, missing: "", firstChart: latencyFirstChart },
   {
     id: "latency",
     label: "Latency",
@@ -104,10 +114,7 @@ const VIEWS = [
     missing:
       "upload aiperf profile_export.jsonl (per-request records) or its profile_export_aiperf.json, or TensorRT-LLM perf metrics (return_perf_metrics)",
     // A run whose latency is TensorRT-LLM's perf metrics alone opens on their distribution.
-    firstChart: (r: RunSummary) =>
-      r.requests === null && r.timeBreakdown?.latency
-        ? TRTLLM_CHARTS.latencyDistribution
-        : AIPERF_CHARTS.distribution,
+    firstChart: latencyFirstChart,
   },
   {
     id: "throughput",

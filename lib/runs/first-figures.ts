@@ -366,5 +366,17 @@ export function latencyFirstFigures(
   return stills(aiperfLatencyDistributionFigures(payload, metric, { label }), metric);
 }
 
+/**
+ * The Overview's one chart drawn on the server: the Latency view's TTFT histogram
+ * (components/run-views/overview-latency-chart.tsx), from the same prefetched payload, under the
+ * same key; `label` is TTFT's name in the run's tool's words. None when the Latency view would
+ * draw none.
+ */
+export function overviewFirstFigure(queryClient: QueryClient, run: RunSummary, label: string): StillFigures {
+  const key = "latency-histogram/ttftMs";
+  const svg = latencyFirstFigures(queryClient, run, "ttftMs", label)[key];
+  return svg ? { [key]: svg } : {};
+}
+
 const isTrtllmMetric = (m: string): m is TrtllmDistributionMetric =>
   (TRTLLM_DISTRIBUTION_METRICS as readonly string[]).includes(m);

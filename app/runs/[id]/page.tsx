@@ -10,7 +10,7 @@ import { latencyLabel } from "@/components/aiperf/latency-metric";
 import { runSearchParamsCache } from "@/components/run/search-params";
 import { getQueryClient } from "@/lib/api/query-client";
 import { runQueryOptions } from "@/lib/api/query-options";
-import { latencyFirstFigures } from "@/lib/runs/first-figures";
+import { latencyFirstFigures, overviewFirstFigure } from "@/lib/runs/first-figures";
 import { prefetchRunView } from "@/lib/runs/prefetch-first-chart";
 import { readRunSummary } from "@/lib/runs/read-run";
 import { getAppContext } from "@/lib/server/app-context";
@@ -62,7 +62,12 @@ export default async function RunRoute({ params, searchParams }: Props) {
   const metric = urlMetric === (trtllm ? "itlMs" : "tpotMs") ? "ttftMs" : urlMetric;
   // TensorRT-LLM's figures carry their own metric names; aiperf's are in the run's tool's words.
   const label = metric === "tpotMs" ? "" : latencyLabel(run, metric);
-  const stills = view === "latency" ? latencyFirstFigures(queryClient, run, metric, label) : {};
+  const stills =
+    view === "latency"
+      ? latencyFirstFigures(queryClient, run, metric, label)
+      : view === "overview"
+        ? overviewFirstFigure(queryClient, run, latencyLabel(run, "ttftMs"))
+        : {};
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <TimelineSeed seed={timeline}>
