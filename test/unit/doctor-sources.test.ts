@@ -439,11 +439,12 @@ describe("vLLM serving configuration on generated files (test/fixtures/vllm-serv
     const { result } = await runAnalyzer(benchImportAnalyzer(), [file]);
     return result.info;
   };
-  const pick = (info: Record<string, unknown> | undefined) =>
+  type Info = Parameters<typeof configReasons>[0];
+  const pick = (info: Info) =>
     Object.fromEntries(
       Object.entries(info ?? {}).filter(([k]) => /^(speculativeDecoding|kvOffloadConfig)/.test(k)),
     );
-  const blocking = (a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined) =>
+  const blocking = (a: Info, b: Info) =>
     configReasons(a, b)
       .filter((r) => r.name === "speculative-decoding" || r.name === "kv-offload")
       .map((r) => [r.name, r.severity, r.a, r.b]);
