@@ -212,6 +212,6 @@ describe("uncertainty on the Pareto front", () => {
         await shot(p, `sweep-uncertainty-${w}-${scheme}.png`);
         await p.close();
       }
-    // Five uploads, three sweeps and five page loads: past the default limit on a loaded machine.
+    // Three sweeps uploaded and five page loads: past the default limit on a loaded machine.
   }, 300_000);
 });
