@@ -232,6 +232,11 @@ export function seriesMarks<R extends object>(
                 fontSize={11}
                 fill="var(--fg)"
                 {...LABEL_HALO}
+                // One line per label: recharts wraps a label at its spaces into the width of the
+                // mark, which put "c4 ×3" on two lines across the point's own bars.
+                formatter={(v: unknown) =>
+                  typeof v === "string" ? v.replace(/ /g, "\u00a0") : typeof v === "number" ? v : ""
+                }
               />
             ) : null}
           </Scatter>

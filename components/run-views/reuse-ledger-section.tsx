@@ -92,6 +92,8 @@ function LedgerBody({ p }: { p: ReuseLedgerPayload }) {
       <DataTable
         framed
         testId="reuse-ledger-steps"
+        // Read across on a phone: the step (loss) stays in view, wrapped, while the figures scroll.
+        className="table-sticky-first"
         caption="reuse ledger steps"
         rows={p.steps}
         rowKey={(s) => s.id}
@@ -125,6 +127,8 @@ function LedgerBody({ p }: { p: ReuseLedgerPayload }) {
       <DataTable
         framed
         testId="reuse-ledger-losses"
+        // Read across on a phone: the step (loss) stays in view, wrapped, while the figures scroll.
+        className="table-sticky-first"
         caption="reuse ledger losses"
         rows={p.losses}
         rowKey={(l) => l.id}

@@ -77,7 +77,10 @@ function Lane({ lane, lo, hi }: { lane: JourneyLane; lo: number; hi: number }) {
     lane.firstTokenMs !== null ? `, first token at ${formatMs(lane.firstTokenMs)}` : ""
   }${lane.detail ? `; ${lane.detail}` : ""}`;
   return (
-    <li className="grid grid-cols-1 gap-x-3 gap-y-0.5 sm:grid-cols-[minmax(0,18rem)_1fr]" title={what}>
+    <li
+      className="grid grid-cols-1 gap-x-3 gap-y-0.5 sm:grid-cols-[minmax(0,18rem)_1fr] lg:grid-cols-[minmax(0,26rem)_1fr]"
+      title={what}
+    >
       <span className="truncate text-xs" style={{ paddingLeft: `${lane.depth * 0.75}rem` }}>
         <span
           className="mr-1 inline-block h-2.5 w-2.5 rounded-sm align-middle"
@@ -131,7 +134,7 @@ export function RequestJourneyView({ journey }: { journey: RequestJourney }) {
       </p>
       {lanes.length > 0 ? (
         <div className="space-y-1">
-          <div className="grid grid-cols-1 gap-x-3 sm:grid-cols-[minmax(0,18rem)_1fr]">
+          <div className="grid grid-cols-1 gap-x-3 sm:grid-cols-[minmax(0,18rem)_1fr] lg:grid-cols-[minmax(0,26rem)_1fr]">
             <span className="hidden sm:block" />
             <Axis lo={lo} hi={hi} ticks={ticks} />
           </div>

@@ -53,6 +53,23 @@ function record(facts: EngineConfigFacts, collector: keyof Collectors, value: bo
   facts.collectors[collector] = facts.collectors[collector] === true || value;
 }
 
+/**
+ * Dynamo's older TensorRT-LLM worker flag `--publish-events-and-metrics` turned the engine's
+ * iteration statistics on with it ("Enable iter perf stats by default if we are publishing events
+ * and metrics": `engine_args["enable_iter_perf_stats"] = True` whatever the engine config said,
+ * ai-dynamo/dynamo examples/tensorrt_llm/common/base_engine.py), so on it implies
+ * `enable_iter_perf_stats` on; the newer `--publish-kv-events` does not.
+ */
+const IMPLIES_ITER_PERF_STATS = new Set(["publish_events_and_metrics", "publish-events-and-metrics"]);
+
+/** Records the collector a key or flag names, and what the older Dynamo flag implies. */
+function recordKey(facts: EngineConfigFacts, key: string, value: boolean): void {
+  const collector = COLLECTOR_OF.get(key);
+  if (!collector) return;
+  record(facts, collector, value);
+  if (value && IMPLIES_ITER_PERF_STATS.has(key)) record(facts, "enableIterPerfStats", true);
+}
+
 /** Reads collector flags from YAML text, line by line. */
 export function collectorsFromYaml(text: string): EngineConfigFacts {
   const facts: EngineConfigFacts = { collectors: {}, unreadable: [] };
@@ -66,13 +83,12 @@ export function collectorsFromYaml(text: string): EngineConfigFacts {
       if (!collector) return;
       const value = readBool(kv[2]);
       if (value === null) facts.unreadable.push({ line: i + 1, key: kv[1], value: kv[2].trim() });
-      else record(facts, collector, value);
+      else recordKey(facts, kv[1], value);
       return;
     }
     // … or a CLI flag in an argument list: `- --publish-kv-events` (presence means on).
     for (const m of line.matchAll(/(?:^|[\s'"[,])--([a-z][\w-]*)(?:[=\s]+(true|false))?/gi)) {
-      const collector = COLLECTOR_OF.get(m[1]);
-      if (collector) record(facts, collector, m[2] === undefined ? true : m[2].toLowerCase() === "true");
+      recordKey(facts, m[1], m[2] === undefined ? true : m[2].toLowerCase() === "true");
     }
   });
   return facts;
@@ -87,8 +103,7 @@ export function collectorsFromJson(doc: unknown): EngineConfigFacts {
       for (const el of v) {
         if (typeof el === "string" && el.startsWith("--")) {
           const [flag, raw] = el.slice(2).split("=", 2);
-          const collector = COLLECTOR_OF.get(flag);
-          if (collector) record(facts, collector, raw === undefined ? true : (readBool(raw) ?? true));
+          recordKey(facts, flag, raw === undefined ? true : (readBool(raw) ?? true));
         } else visit(el, depth + 1);
       }
       return;
@@ -101,7 +116,7 @@ export function collectorsFromJson(doc: unknown): EngineConfigFacts {
       }
       const value = typeof child === "boolean" ? child : typeof child === "string" ? readBool(child) : null;
       if (value === null) facts.unreadable.push({ key: k, value: JSON.stringify(child) ?? "" });
-      else record(facts, collector, value);
+      else recordKey(facts, k, value);
     }
   };
   visit(doc, 0);

@@ -447,12 +447,34 @@ function connectorTier(name: string, extra: Record<string, unknown> | null, dept
 }
 
 /**
+ * One serving argument of `args` as a `vllm bench sweep` result may carry it: its parameter file's
+ * keys are copied into the result as written (vllm/benchmarks/sweep/serve.py `_update_run_data`),
+ * and vllm/benchmarks/sweep/param_sweep.py `ParameterSweepItem` accepts `speculative_config` and
+ * `speculative-config` alike, and dotted keys (`speculative_config.num_speculative_tokens`, the
+ * CLI's `--speculative-config.num_speculative_tokens`) for one field of the JSON argument. The
+ * whole argument first; dotted fields are gathered into an object (over the whole one's fields).
+ * `undefined` when `args` states no part of it.
+ */
+function servingArg(args: Record<string, unknown>, name: string): unknown {
+  const names = [name, name.replace(/_/g, "-")];
+  let whole: unknown = undefined;
+  for (const n of names) if (args[n] !== undefined) whole ??= args[n];
+  const fields: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(args))
+    for (const n of names)
+      if (k.startsWith(`${n}.`) && k.length > n.length + 1) fields[k.slice(n.length + 1)] = v;
+  if (Object.keys(fields).length === 0) return whole;
+  return { ...(jsonSetting(whole) ?? {}), ...fields };
+}
+
+/**
  * vLLM's serving arguments where a file states them (vllm/engine/arg_utils.py `EngineArgs`):
  * `speculative_config` (`--speculative-config`, a JSON object: `method`, `num_speculative_tokens`,
  * `model` of the draft; the engine's own repr names the count `num_spec_tokens`) and
  * `kv_transfer_config` (`--kv-transfer-config`, vllm/config/kv_transfer.py `KVTransferConfig`:
  * `kv_connector`, `kv_role`, `kv_connector_extra_config`), else `kv_offloading_size` with
- * `kv_offloading_backend`. Each may be an object or its JSON text. `complete` says the arguments
+ * `kv_offloading_backend`. Each may be an object or its JSON text, under either spelling or as
+ * dotted fields (`servingArg`). `complete` says the arguments
  * are every non-default one (vLLM's "non-default args" line), so an absent setting is vLLM's
  * default: no speculative decoding, no connector, no offload; otherwise an absent setting says
  * nothing.
@@ -463,7 +485,7 @@ export function vllmServeRunConfig(
   complete: boolean,
 ): RunConfigInfo {
   const info: RunConfigInfo = {};
-  const specRaw = args.speculative_config;
+  const specRaw = servingArg(args, "speculative_config");
   if (specRaw !== undefined || complete) {
     const spec = jsonSetting(specRaw);
     if (spec || specRaw === null || specRaw === undefined) {
@@ -484,9 +506,10 @@ export function vllmServeRunConfig(
       );
     }
   }
-  const kvRaw = args.kv_transfer_config;
+  const kvRaw = servingArg(args, "kv_transfer_config");
   const kv = jsonSetting(kvRaw);
   const connector = str(kv?.kv_connector);
+  const offloadSize = servingArg(args, "kv_offloading_size");
   if (connector) {
     put(
       info,
@@ -498,13 +521,13 @@ export function vllmServeRunConfig(
       ]),
       `${source} kv_transfer_config`,
     );
-  } else if (args.kv_offloading_size !== undefined && args.kv_offloading_size !== null) {
-    const size = num(args.kv_offloading_size) ?? num(Number(args.kv_offloading_size));
+  } else if (offloadSize !== undefined && offloadSize !== null) {
+    const size = num(offloadSize) ?? num(Number(offloadSize));
     put(
       info,
       "kvOffloadConfig",
       configText([
-        ["offload", str(args.kv_offloading_backend) ?? "native"],
+        ["offload", str(servingArg(args, "kv_offloading_backend")) ?? "native"],
         ["kv_offloading_size", size],
       ]),
       `${source} kv_offloading_size`,

@@ -70,6 +70,26 @@ const RESULT_KEYS = new Set([
   "run_number",
 ]);
 
+/**
+ * Speculative decoding on, from the result's own counters where no serving argument says so:
+ * `vllm bench serve` reads the server's `vllm:spec_decode_*` counters before and after the run and
+ * writes `spec_decode_num_drafts`, `spec_decode_acceptance_rate` and the rest only when the server
+ * exposes them (vllm/benchmarks/serve.py `_add_spec_decode_result`), and vLLM registers them only
+ * when a speculative config is set (vllm/v1/metrics/loggers.py `SpecDecodingProm`). So the fields
+ * say "on" without naming a method; their figures are measurements, not settings, and are not
+ * compared. A result without them says nothing (another server, or an older `vllm bench`).
+ */
+function specDecodeStated(
+  d: Record<string, unknown>,
+  stated: ReturnType<typeof vllmServeRunConfig>,
+): Record<string, string> {
+  if (stated.speculativeDecoding !== undefined || num(d.spec_decode_num_drafts) === null) return {};
+  return {
+    speculativeDecoding: "speculative_decoding=on",
+    speculativeDecodingSource: "vLLM bench result spec_decode_num_drafts (the server's spec-decode counters)",
+  };
+}
+
 export function readVllmResult(raw: Record<string, unknown>): BenchResult {
   const notes: string[] = [];
   const { value: d, note: outOfRange } = withoutOutOfRange(raw, TOOL);
@@ -159,6 +179,7 @@ export function readVllmResult(raw: Record<string, unknown>): BenchResult {
           )
           .slice(0, MAX_SWEPT_PARAMS)
       : [];
+  const serving = vllmServeRunConfig(d, "vLLM bench result", false);
   const facts = factsOf({
     vllmPooledItlMeanMs: itl ? d.mean_itl_ms : null,
     vllmPooledItlMedianMs: itl ? d.median_itl_ms : null,
@@ -174,7 +195,8 @@ export function readVllmResult(raw: Record<string, unknown>): BenchResult {
     ...Object.fromEntries(swept.map(([k, v]) => [`sweep.${k}`, v])),
     ...multiTurnFacts(d),
     // The serving arguments a `vllm bench sweep` result carries among its serve overrides.
-    ...vllmServeRunConfig(d, "vLLM bench result", false),
+    ...serving,
+    ...specDecodeStated(d, serving),
   });
   const reasons = failureReasons(d);
   if (reasons) notes.push(reasons);

@@ -94,6 +94,22 @@ describe("sweep report", () => {
     expect((await report(id, "?slo=nonsense")).status).toBe(400);
     expect((await report("no-such-sweep-1234")).status).toBe(404);
   });
+  it("the real qwen c1/c2/c4 captures: three single runs, so no interval is drawn and each says its spread is not known", async () => {
+    // docs/metrics.md §Sweeps, "Repeated runs": a single run has no interval (its spread is not
+    // known) and no bar; the frontier over them is still a step.
+    const html = await (await report(await qwenSweep())).text();
+    const ttft = html.slice(html.indexOf('data-chart="sweep-ttft"'));
+    const svg = ttft.slice(0, ttft.indexOf("</svg>"));
+    expect(svg).not.toContain('class="interval"');
+    for (const c of ["c1", "c2", "c4"]) expect(ttft).toMatch(new RegExp(`<tr><td>${c}</td><td[^>]*>1</td>`));
+    expect(ttft).not.toMatch(/×\d/);
+    expect(ttft).toContain("one run");
+    const line = ttft.match(/<polyline class="mark"[^>]* points="([^"]+)"/)![1];
+    const pts = line.split(" ").map((p) => p.split(",").map(Number));
+    for (let i = 1; i < pts.length; i++)
+      expect(pts[i][0] === pts[i - 1][0] || pts[i][1] === pts[i - 1][1]).toBe(true);
+  });
+
   it("draws repeated runs as one point at aiperf's median with its min – max, and the frontier as a step", async () => {
     // One configuration at c1, c4 three times and c16 (test/generators/aiperf.mjs: the records and
     // the summary aiperf writes for exactly them, a server slowing down under load).

@@ -1,7 +1,8 @@
 /**
  * The CI gate end to end: `runlens upload --series … --baseline … --fail-on …` against a live
  * server, for a series whose new run is unchanged and for one whose new run has every TTFT 10%
- * slower. Runs are aiperf exports from test/generators/aiperf.mjs (aiperf's profile_export.jsonl
+ * slower, and for one whose new run ran another concurrency than its baseline (not comparable:
+ * exit 2 until `--allow-different concurrency` accepts it). Runs are aiperf exports from test/generators/aiperf.mjs (aiperf's profile_export.jsonl
  * record layout), 2,000 requests each, TTFT uniform on [20, 120) ms.
  */
 import { execFile } from "node:child_process";
@@ -31,9 +32,9 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function artifacts(seed: number, ttftScale = 1): Promise<string> {
-  const out = path.join(dir, `run-${seed}-${ttftScale}`);
-  await generateAiperfRun(out, { records: 2000, seed, csv: false, ttftScale });
+async function artifacts(seed: number, ttftScale = 1, concurrency = 8): Promise<string> {
+  const out = path.join(dir, `run-${seed}-${ttftScale}-c${concurrency}`);
+  await generateAiperfRun(out, { records: 2000, seed, csv: false, ttftScale, concurrency });
   return out;
 }
 
@@ -132,6 +133,50 @@ describe("runlens upload as a CI gate", () => {
       "regressed",
     );
   }, 120_000);
+
+  it('exits 2 with "not comparable" against a baseline of another concurrency; --allow-different concurrency judges it', async () => {
+    // docs/metrics.md §Comparable runs: the gate answers unjudged, exit 2, naming the differences
+    // and the flag that accepts them; accepted, the run is judged (comparable with caveats).
+    const seeded = await seedSeries("pr/conc");
+    const refused = await cli([
+      await artifacts(9, 1, 16),
+      "--series",
+      "pr/conc",
+      "--baseline",
+      "last",
+      "--fail-on",
+      RULES,
+    ]);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stdout).toMatch(/^### Runlens: could not judge/);
+    expect(refused.stderr).toMatch(/not comparable with .*concurrency/);
+    expect(refused.stderr).toContain("runlens --allow-different concurrency");
+    expect(refused.stdout).toContain("**Comparability: not comparable**");
+
+    const accepted = await cli([
+      await artifacts(10, 1, 16),
+      "--series",
+      "pr/conc",
+      // The refused run stays in the series: judge against a concurrency-8 run by its id.
+      "--baseline",
+      seeded[2],
+      "--fail-on",
+      RULES,
+      "--allow-different",
+      "concurrency",
+      "--format",
+      "json",
+    ]);
+    const body = JSON.parse(accepted.stdout);
+    expect(body.outcome, accepted.stderr).not.toBe("unjudged");
+    expect(accepted.code).toBe(body.exitCode);
+    expect([0, 1]).toContain(accepted.code);
+    expect(body.judgement.comparability[0].verdict).toBe("comparable with caveats");
+    expect(
+      body.judgement.comparability[0].reasons.find((r: { name: string }) => r.name === "concurrency")
+        .accepted,
+    ).toBe(true);
+  }, 180_000);
 
   it("exits 2 when it cannot judge: no earlier run, or the upload is refused", async () => {
     const first = await cli([await artifacts(7), "--series", "brand/new", "--baseline", "last"]);

@@ -152,10 +152,11 @@ describe("uncertainty on the Pareto front", () => {
     await expect.poll(() => marks.count()).toBeGreaterThanOrEqual(9);
     // One point per load per sweep: 3 + 3 + 3 marks, not 13 runs.
     expect(await marks.count()).toBe(9);
-    // The first sweep's labels (the only ones drawn with three overlaid) name the repeats; the
-    // label's words are separate tspans.
+    // The first sweep's labels (the only ones drawn with three overlaid) name the repeats, each
+    // on one line (its words joined by a no-break space, so recharts does not wrap them).
     const labels = await fig.locator(".recharts-label-list text").allTextContents();
-    expect(labels).toEqual(["c1", "c4×3", "c16"]);
+    expect(labels).toEqual(["c1", "c4\u00a0×3", "c16"]);
+    expect(await fig.locator(".recharts-label-list text tspan").count()).toBe(3);
     // Three repeated points, each with a bar on x and one on y; single runs have none.
     expect(await fig.locator(".recharts-errorBars .recharts-errorBar").count()).toBe(6);
 
@@ -211,5 +212,6 @@ describe("uncertainty on the Pareto front", () => {
         await shot(p, `sweep-uncertainty-${w}-${scheme}.png`);
         await p.close();
       }
-  });
+    // Three sweeps uploaded and five page loads: past the default limit on a loaded machine.
+  }, 300_000);
 });

@@ -26,6 +26,9 @@ import { queueWaitInfo } from "@/lib/metrics/aiperf-run-result";
 import { configReasons } from "@/lib/metrics/config-differences";
 import { diagnose, type DoctorRun } from "@/lib/metrics/run-differences";
 import { percentile } from "@/lib/metrics/stats";
+import { benchImportAnalyzer } from "@/lib/ingest/analyzers/bench-import";
+import { serverMetricsAnalyzer } from "@/lib/ingest/analyzers/server-metrics";
+import { diskIngestFile, runAnalyzer } from "../helpers/analyze";
 import { describeRealPublic, realPublicFile, realPublicJson } from "../helpers/real-public";
 
 const reasons = (
@@ -408,5 +411,115 @@ describeRealPublic("vllm-bench-serve-glm4.7-fp8-b200-with-console", () => {
     expect(r.facts.speculativeDecoding).toBeUndefined();
     expect(r.facts.kvOffloadConfig).toBeUndefined();
   });
-  it.skip("no real vLLM file in ../shared/fixtures states --speculative-config or --kv-transfer-config (results, console, logs)", () => {});
+});
+
+/**
+ * No real vLLM file in ../shared/fixtures states `--speculative-config` or `--kv-transfer-config`
+ * (its results, consoles and logs are negative cases above), so these are generated files written
+ * from vLLM's source, listed in test/fixtures/vllm-serve/INDEX.md: the `vllm serve` startup log
+ * (vllm/entrypoints/utils.py `log_non_default_args`, vllm/config/kv_transfer.py
+ * `KVTransferConfig`, vllm/v1/engine/core.py's engine config line), `vllm bench sweep serve`
+ * results (vllm/benchmarks/sweep/serve.py `_update_run_data`, vllm/benchmarks/sweep/param_sweep.py
+ * `ParameterSweepItem`) and a `vllm bench serve --metadata` result with the spec-decode counters
+ * (vllm/benchmarks/serve.py `_add_spec_decode_result`, vllm/v1/metrics/loggers.py
+ * `SpecDecodingProm`), each read through the analyzer an upload uses.
+ */
+describe("vLLM serving configuration on generated files (test/fixtures/vllm-serve)", () => {
+  const dir = path.resolve(__dirname, "../fixtures/vllm-serve");
+  const fromLog = async (name: string) => {
+    const { result, accepted } = await runAnalyzer(serverMetricsAnalyzer(), [
+      diskIngestFile(path.join(dir, name)),
+    ]);
+    expect(accepted).toEqual([name]);
+    return { info: result.info, facts: result.facts };
+  };
+  const fromBench = async (rel: string) => {
+    const file = diskIngestFile(path.join(dir, rel));
+    expect(file.kind).not.toBe("unknown");
+    const { result } = await runAnalyzer(benchImportAnalyzer(), [file]);
+    return result.info;
+  };
+  type Info = Parameters<typeof configReasons>[0];
+  const pick = (info: Info) =>
+    Object.fromEntries(
+      Object.entries(info ?? {}).filter(([k]) => /^(speculativeDecoding|kvOffloadConfig)/.test(k)),
+    );
+  const blocking = (a: Info, b: Info) =>
+    configReasons(a, b)
+      .filter((r) => r.name === "speculative-decoding" || r.name === "kv-offload")
+      .map((r) => [r.name, r.severity, r.a, r.b]);
+
+  it("the serve log: non-default args and the engine line give EAGLE-3 and a MultiConnector; the defaults' log gives both off", async () => {
+    const on = await fromLog("serve-eagle3-nixl-offload.log");
+    expect(pick(on.info)).toEqual({
+      speculativeDecoding: "method=eagle3, num_speculative_tokens=3, draft_model=EAGLE3-LLaMA3.1-Instruct-8B",
+      speculativeDecodingSource: "vLLM non-default args speculative_config",
+      kvOffloadConfig: "offload=NixlConnector+native, kv_connector=MultiConnector, kv_role=kv_both",
+      kvOffloadConfigSource: "vLLM non-default args kv_transfer_config",
+    });
+    const off = await fromLog("serve-defaults.log");
+    expect(pick(off.info)).toEqual({
+      speculativeDecoding: "method=none",
+      speculativeDecodingSource: "vLLM non-default args speculative_config",
+      kvOffloadConfig: "offload=none",
+      kvOffloadConfigSource: "vLLM non-default args kv_transfer_config",
+    });
+    expect(blocking(off.info, on.info)).toEqual([
+      ["kv-offload", "blocking", "offload none", "offload NixlConnector+native"],
+      ["speculative-decoding", "blocking", "method none", "method eagle3"],
+    ]);
+  });
+
+  it("vllm bench sweep results: `speculative-config` spelt with a dash, dotted fields, and a combination without either", async () => {
+    const eagle = await fromBench("sweep/SERVE--eagle3-k3/run=0.json");
+    expect(pick(eagle)).toEqual({
+      speculativeDecoding: "method=eagle3, num_speculative_tokens=3, draft_model=EAGLE3-LLaMA3.1-Instruct-8B",
+      speculativeDecodingSource: "vLLM bench result speculative_config",
+    });
+    const ngram = await fromBench("sweep/SERVE--ngram-lmcache/run=0.json");
+    expect(pick(ngram)).toEqual({
+      speculativeDecoding: "method=ngram, num_speculative_tokens=5",
+      speculativeDecodingSource: "vLLM bench result speculative_config",
+      kvOffloadConfig: "offload=lmcache, kv_connector=LMCacheConnectorV1, kv_role=kv_both",
+      kvOffloadConfigSource: "vLLM bench result kv_transfer_config",
+    });
+    expect(blocking(eagle, ngram)).toEqual([
+      [
+        "speculative-decoding",
+        "blocking",
+        "method eagle3, num_speculative_tokens 3",
+        "method ngram, num_speculative_tokens 5",
+      ],
+    ]);
+    // A combination that overrides neither states nothing (the serve command's own arguments
+    // are not in the result): no difference against either, until its server log says more.
+    const baseline = await fromBench("sweep/SERVE--baseline/run=0.json");
+    expect(pick(baseline)).toEqual({});
+    expect(blocking(baseline, eagle)).toEqual([]);
+    const off = await fromLog("serve-defaults.log");
+    expect(blocking({ ...baseline, ...off.info }, eagle).map((r) => r.slice(0, 2))).toEqual([
+      ["speculative-decoding", "blocking"],
+    ]);
+  });
+
+  it("vllm bench serve --metadata kv_transfer_config=… and the spec-decode counters: native offload, speculative decoding on", async () => {
+    const meta = await fromBench("bench-serve-metadata-offload.json");
+    expect(pick(meta)).toEqual({
+      speculativeDecoding: "speculative_decoding=on",
+      speculativeDecodingSource:
+        "vLLM bench result spec_decode_num_drafts (the server's spec-decode counters)",
+      kvOffloadConfig: "offload=native, kv_connector=OffloadingConnector, kv_role=kv_both",
+      kvOffloadConfigSource: "vLLM bench result kv_transfer_config",
+    });
+    const off = await fromLog("serve-defaults.log");
+    expect(blocking(off.info, meta)).toEqual([
+      ["kv-offload", "blocking", "offload none", "offload native"],
+      ["speculative-decoding", "blocking", "method=none", "speculative_decoding=on"],
+    ]);
+    // "On" names no method: against a stated configuration it is no difference.
+    const eagle = await fromBench("sweep/SERVE--eagle3-k3/run=0.json");
+    expect(blocking(eagle, meta).filter((r) => r[0] === "speculative-decoding")).toEqual([]);
+    // A stated argument wins over the counters (the eagle3 result carries both).
+    expect(eagle?.speculativeDecodingSource).toBe("vLLM bench result speculative_config");
+  });
 });

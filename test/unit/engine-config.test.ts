@@ -54,6 +54,26 @@ describe("engine config key reader", () => {
     });
   });
 
+  it("older Dynamo: --publish-events-and-metrics turns iteration stats on with it (examples/tensorrt_llm/common/base_engine.py)", () => {
+    // Dynamo's older TensorRT-LLM worker set `enable_iter_perf_stats` whenever it published events
+    // and metrics, whatever the engine config said: the collector's cost is in the run.
+    const cli = collectorsFromYaml(
+      "worker:\n  args:\n    - --publish-events-and-metrics\n  enable_iter_perf_stats: false\n",
+    );
+    expect(cli.collectors).toEqual({ publishKvEvents: true, enableIterPerfStats: true });
+    expect(collectorsFromJson({ TrtllmWorker: { "publish-events-and-metrics": true } }).collectors).toEqual({
+      publishKvEvents: true,
+      enableIterPerfStats: true,
+    });
+    expect(collectorsFromJson({ args: ["--publish_events_and_metrics=false"] }).collectors).toEqual({
+      publishKvEvents: false,
+    });
+    // The newer flag publishes KV events only.
+    expect(collectorsFromYaml("args:\n  - --publish-kv-events\n").collectors).toEqual({
+      publishKvEvents: true,
+    });
+  });
+
   it("reports a flag whose value is not a boolean instead of guessing", () => {
     const facts = collectorsFromYaml("return_perf_metrics: ${PERF}\nenable_iter_perf_stats: on\n");
     expect(facts.collectors).toEqual({ enableIterPerfStats: true });
