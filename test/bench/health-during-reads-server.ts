@@ -42,7 +42,7 @@ async function main() {
   const app = await getAppContext();
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
-  // RUNLENS_BENCH_GAPS=<file>: each gap of the loop over 50 ms, as [start, end] in µs of the
+  // RUNLENS_BENCH_GAPS=<file>: each gap of the loop over 55 ms, as [start, end] in µs of the
   // monotonic clock a CPU profile's timestamps count in, one JSON line each: the profile's
   // samples inside a gap are what held the server then.
   const gapsFile = process.env.RUNLENS_BENCH_GAPS;

@@ -12,7 +12,8 @@
 //        [--checks]   answers checked against their schemas, as outside production (default: production)
 //        [--pg postgres://postgres@127.0.0.1:5432/test]   on PostgreSQL (a fresh schema) instead of SQLite
 //        [--server-flags "--cpu-prof --cpu-prof-dir=DIR"]   node flags for the server's process (a CPU
-//                     profile is written when the bench ends it)
+//                     profile is written when the bench ends it); with RUNLENS_BENCH_GAPS=FILE in the
+//                     environment the server also writes each loop gap over 55 ms on the profile's clock
 //
 // Wall-clock figures: on a shared machine they carry the other load (print `uptime` beside them).
 // Not part of `npm test`.
