@@ -15,6 +15,7 @@ import {
 import { MAX_POINTS } from "@/lib/metrics/aiperf-timeline";
 import type { SegmentValue } from "@/lib/metrics/time-breakdown";
 import { unpackSteps, type PackedStep } from "@/lib/metrics/trtllm-steps";
+import type { Pause } from "@/lib/store/columnar/engine";
 import type { Db } from "@/lib/store/db";
 import { getFiles, getRun } from "@/lib/store/runs-repo";
 import {
@@ -42,13 +43,16 @@ export async function runTrace(
   db: Db,
   runId: string,
   want?: TraceSource,
+  { pause = nextTurn }: { pause?: Pause } = {},
 ): Promise<RunTrace | "empty" | null> {
   const run = await getRun(db, runId);
   if (!run || run.status !== "ready") return null;
   const trtllm = want === "aiperf" ? 0 : await trtllmRequestCount(db, runId);
-  if (trtllm > 0) return { source: "trtllm", runName: run.name, chunks: trtllmChunks(db, run, trtllm) };
+  if (trtllm > 0)
+    return { source: "trtllm", runName: run.name, chunks: trtllmChunks(db, run, trtllm, pause) };
   const aiperf = want === "trtllm" ? 0 : await aiperfTimedCount(db, runId);
-  if (aiperf > 0) return { source: "aiperf", runName: run.name, chunks: aiperfChunks(db, run, aiperf) };
+  if (aiperf > 0)
+    return { source: "aiperf", runName: run.name, chunks: aiperfChunks(db, run, aiperf, pause) };
   return "empty";
 }
 
@@ -132,10 +136,10 @@ export function traceRequestOf(r: TrtllmTraceColumns) {
   };
 }
 
-async function* trtllmChunks(db: Db, run: RunRef, total: number): AsyncGenerator<string> {
+async function* trtllmChunks(db: Db, run: RunRef, total: number, pause: Pause): AsyncGenerator<string> {
   yield trtllmTraceHeader(run, total);
   const procs = new ProcessTable();
-  for await (const rows of trtllmTracePages(db, run.id, total, MAX_SAMPLE)) {
+  for await (const rows of trtllmTracePages(db, run.id, total, MAX_SAMPLE, { pause })) {
     let events: TraceEvent[] = [];
     for (const [i, r] of rows.entries()) {
       // A request with its steps is ~10 kB of events: hand out each few requests' worth and let
@@ -143,7 +147,7 @@ async function* trtllmChunks(db: Db, run: RunRef, total: number): AsyncGenerator
       if (i > 0 && i % REQUESTS_PER_TURN === 0) {
         if (events.length > 0) yield `,\n${lines(events)}`;
         events = [];
-        await nextTurn();
+        await pause();
       }
       const own = trtllmRequestEvents(traceRequestOf(r), procs);
       for (const e of procs.drain()) events.push(e);
@@ -154,7 +158,7 @@ async function* trtllmChunks(db: Db, run: RunRef, total: number): AsyncGenerator
   yield "\n]}\n";
 }
 
-async function* aiperfChunks(db: Db, run: RunRef, total: number): AsyncGenerator<string> {
+async function* aiperfChunks(db: Db, run: RunRef, total: number, pause: Pause): AsyncGenerator<string> {
   const kept = Math.min(total, MAX_POINTS);
   yield header(
     run,
@@ -175,13 +179,13 @@ async function* aiperfChunks(db: Db, run: RunRef, total: number): AsyncGenerator
   const step = total > MAX_POINTS ? total / MAX_POINTS : 1;
   const positions = Array.from({ length: kept }, (_, i) => Math.floor(i * step));
   let seq = 0;
-  for await (const rows of aiperfTraceSample(db, run.id, positions)) {
+  for await (const rows of aiperfTraceSample(db, run.id, positions, { pause })) {
     let events: TraceEvent[] = [];
     for (const [i, r] of rows.entries()) {
       if (i > 0 && i % AIPERF_REQUESTS_PER_TURN === 0) {
         if (events.length > 0) yield `,\n${lines(events)}`;
         events = [];
-        await nextTurn();
+        await pause();
       }
       const own = aiperfRequestEvents(
         {

@@ -4,7 +4,7 @@
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
-import { queryRows, streamRows } from "./columnar/engine";
+import { queryRows, streamRowSlices, type Pause } from "./columnar/engine";
 import type { Db } from "./db";
 import type { TrtllmRequestsTable } from "./tables/trtllm";
 import { sampledIdx } from "./trtllm-requests";
@@ -60,8 +60,21 @@ export const TRTLLM_TRACE_COLUMNS = [
 ] as const;
 export type TrtllmTraceColumns = Pick<TrtllmRequestsTable, (typeof TRTLLM_TRACE_COLUMNS)[number]>;
 
+/** How the trace's sample is read: rows per page, and what is awaited between two slices of rows. */
+export interface TraceReadOptions {
+  page?: number;
+  /** Awaited between slices (a turn of the event loop; a test counts them) */
+  pause?: Pause;
+}
+
 /** The sampled rows (the per-request chart's sample of at most `limit`), `page` at a time, by idx. */
-export async function* trtllmTracePages(db: Db, runId: string, total: number, limit: number, page = 200) {
+export async function* trtllmTracePages(
+  db: Db,
+  runId: string,
+  total: number,
+  limit: number,
+  { page = 200, pause = nextTurn }: TraceReadOptions = {},
+) {
   const wanted = sampledIdx(total, limit);
   for (let i = 0; i < wanted.length; i += page) {
     const rows = await db
@@ -74,7 +87,7 @@ export async function* trtllmTracePages(db: Db, runId: string, total: number, li
     yield rows;
     // better-sqlite3 answers synchronously: without a turn of the loop between pages, the whole
     // trace would run as one chain of microtasks and hold every other request until it ends.
-    await nextTurn();
+    await pause();
   }
 }
 
@@ -107,10 +120,10 @@ export async function aiperfTimedCount(db: Db, runId: string): Promise<number> {
  * Every timed aiperf record in start order (then file and line), `page` at a time. Keyset pages,
  * not offsets: an offset re-reads every earlier row, which is quadratic over a million records.
  */
-export async function* aiperfTracePages(db: Db, runId: string, page = 2000) {
+export async function* aiperfTracePages(db: Db, runId: string, page = 2000, pause: Pause = nextTurn) {
   const src = await aiperfRequestsSource(db, runId);
   if (src) {
-    yield* aiperfFileTracePages(src, page);
+    yield* aiperfFileTracePages(src, page, pause);
     return;
   }
   let after: { start: number; file: string; line: number } | null = null;
@@ -135,7 +148,7 @@ export async function* aiperfTracePages(db: Db, runId: string, page = 2000) {
     const rows = await q.orderBy("start_ms").orderBy("file_id").orderBy("line").limit(page).execute();
     if (rows.length === 0) return;
     yield rows;
-    await nextTurn();
+    await pause();
     const last = rows[rows.length - 1];
     after = { start: last.start_ms as number, file: last.file_id, line: last.line };
     if (rows.length < page) return;
@@ -173,13 +186,15 @@ type TraceRow = {
  * line), in that order, `page` at a time: the trace's sample. From the run's Parquet file DuckDB
  * numbers the records and hands over only those (2,000 of a 200,000-request run; converting every
  * record to JS values to keep 1 in 100 held the server for seconds, most of it garbage
- * collection); from rows, the keyset pages are walked and the rest skipped.
+ * collection); from rows, the keyset pages are walked and the rest skipped. From the file, the
+ * rows are converted from DuckDB's values a slice at a time (ROW_SLICE, `streamRowSlices`), with
+ * `pause` between slices.
  */
 export async function* aiperfTraceSample(
   db: Db,
   runId: string,
   positions: readonly number[],
-  page = 2000,
+  { page = 2000, pause = nextTurn }: TraceReadOptions = {},
 ): AsyncGenerator<TraceRow[]> {
   if (positions.length === 0) return;
   for (let i = 0; i < positions.length; i++)
@@ -191,12 +206,12 @@ export async function* aiperfTraceSample(
       throw new Error("trace sample positions must be increasing non-negative integers");
   const src = await aiperfRequestsSource(db, runId);
   if (src) {
-    yield* aiperfFileTracePages(src, page, positions);
+    yield* aiperfFileTracePages(src, page, pause, positions);
     return;
   }
   let at = 0;
   let k = 0;
-  for await (const rows of aiperfTracePages(db, runId, page)) {
+  for await (const rows of aiperfTracePages(db, runId, page, pause)) {
     const kept: TraceRow[] = [];
     for (const r of rows) {
       if (at++ === positions[k]) {
@@ -210,12 +225,14 @@ export async function* aiperfTraceSample(
 }
 
 /**
- * The same pages from the run's Parquet file: one sorted read, streamed, cut into pages here;
- * with `positions`, only the records at those places of the order.
+ * The same pages from the run's Parquet file: one sorted read, streamed, converted a slice at a
+ * time with `pause` between slices, gathered into pages here; with `positions`, only the records
+ * at those places of the order.
  */
 async function* aiperfFileTracePages(
   src: string,
   page: number,
+  pause: Pause,
   positions?: readonly number[],
 ): AsyncGenerator<TraceRow[]> {
   let rows: TraceRow[] = [];
@@ -225,7 +242,7 @@ async function* aiperfFileTracePages(
     ? // The positions are checked integers (aiperfTraceSample), written into the text as numbers.
       `select ${columns} from (select ${columns}, row_number() over (order by ${order}) - 1 as pos from ${src} where ${TIMED}) where pos in (${positions.join(", ")}) order by pos`
     : `select ${columns} from ${src} where ${TIMED} order by ${order}`;
-  for await (const chunk of streamRows(text)) {
+  for await (const chunk of streamRowSlices(text, [], { pause })) {
     for (const r of chunk) {
       const row = {} as Record<string, unknown>;
       TRACE_COLUMNS.forEach((c, i) => (row[c] = r[i]));

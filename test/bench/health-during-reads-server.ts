@@ -6,6 +6,7 @@
 //   GET /__loop        the longest event-loop delay (ms) since the last call, then starts afresh
 //   GET /__charts/ID   the chart keys stored for run ID
 //   GET /__forget      drops the kept timelines, so the next window reads the run's columns
+import fs from "node:fs";
 import http from "node:http";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Readable } from "node:stream";
@@ -18,6 +19,7 @@ import { GET as run } from "@/app/api/runs/[id]/route";
 import { GET as timeline } from "@/app/api/runs/[id]/timeline/route";
 import { GET as trace } from "@/app/api/runs/[id]/trace.json/route";
 import { POST as upload } from "@/app/api/runs/route";
+import { warmIntl } from "@/lib/format-number";
 import { forgetTimelines } from "@/lib/runs/run-timeline";
 import { getAppContext } from "@/lib/server/app-context";
 
@@ -36,9 +38,23 @@ const ROUTES: Array<[RegExp, string[], Handler]> = [
 ];
 
 async function main() {
+  warmIntl(); // as the server's start does (instrumentation.ts)
   const app = await getAppContext();
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
+  // RUNLENS_BENCH_GAPS=<file>: each gap of the loop over 55 ms, as [start, end] in µs of the
+  // monotonic clock a CPU profile's timestamps count in, one JSON line each: the profile's
+  // samples inside a gap are what held the server then.
+  const gapsFile = process.env.RUNLENS_BENCH_GAPS;
+  if (gapsFile) {
+    let last = process.hrtime.bigint();
+    setInterval(() => {
+      const now = process.hrtime.bigint();
+      if (now - last > 55_000_000n)
+        fs.appendFileSync(gapsFile, JSON.stringify([Number(last / 1000n), Number(now / 1000n)]) + "\n");
+      last = now;
+    }, 5).unref();
+  }
   const server = http.createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? "/", "http://localhost");
@@ -94,5 +110,8 @@ async function main() {
     console.log(`listening ${typeof a === "object" && a ? a.port : 0}`);
   });
 }
+
+// Exits on the bench's kill, so a server run under `node --cpu-prof` writes its profile.
+process.on("SIGTERM", () => process.exit(0));
 
 void main();

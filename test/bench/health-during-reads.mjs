@@ -11,6 +11,9 @@
 //   node test/bench/health-during-reads.mjs [--records 200000] [--spans 20000] [--rounds 2]
 //        [--checks]   answers checked against their schemas, as outside production (default: production)
 //        [--pg postgres://postgres@127.0.0.1:5432/test]   on PostgreSQL (a fresh schema) instead of SQLite
+//        [--server-flags "--cpu-prof --cpu-prof-dir=DIR"]   node flags for the server's process (a CPU
+//                     profile is written when the bench ends it); with RUNLENS_BENCH_GAPS=FILE in the
+//                     environment the server also writes each loop gap over 55 ms on the profile's clock
 //
 // Wall-clock figures: on a shared machine they carry the other load (print `uptime` beside them).
 // Not part of `npm test`.
@@ -32,6 +35,7 @@ const spanRequests = Number(arg("--spans", 20_000));
 const rounds = Number(arg("--rounds", 2));
 const checks = process.argv.includes("--checks");
 const pg = arg("--pg", undefined);
+const serverFlags = (arg("--server-flags", "") ?? "").split(" ").filter(Boolean);
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-health-reads-"));
 const dataDir = path.join(work, "data");
@@ -95,6 +99,7 @@ async function main() {
   child = spawn(
     process.execPath,
     [
+      ...serverFlags,
       path.join(ROOT, "node_modules/jiti/lib/jiti-cli.mjs"),
       path.join(ROOT, "test/bench/health-during-reads-server.ts"),
     ],
