@@ -1,7 +1,13 @@
 /** What the report's figure builders share: reading stored payloads, and turning points into tables. */
 import type { z } from "zod";
 import type { ChartDef } from "@/lib/api/chart-catalog";
-import { definitionText, figureTable, tokenColour, type FigureDescription } from "@/lib/api/figure";
+import {
+  definitionText,
+  figureTable,
+  notedCategories,
+  tokenColour,
+  type FigureDescription,
+} from "@/lib/api/figure";
 import { formatNumber } from "@/lib/format-number";
 import type { Figure, Table } from "./html";
 import { axisTitle, type Plot, type XySeries } from "./svg-plot";
@@ -121,11 +127,13 @@ export function reportFigure(f: FigureDescription): Figure {
       : f.kind === "bars"
         ? {
             kind: "bars",
-            categories: [...(f.categories ?? [])],
+            // Whole names, each with its note (the page's hover title).
+            categories: notedCategories(f),
             value: y,
             series: f.series.map((s) => ({
               label: s.name,
               colour: tokenColour(s.colour),
+              ...(f.categoryColours ? { colours: f.categoryColours.map((c) => tokenColour(c)) } : {}),
               values: (f.categories ?? []).map((_, i) => valueAt(s, i)),
             })),
           }

@@ -36,6 +36,8 @@ export interface BarSeries {
   label: string;
   /** A colour of the series' own (a segment's), instead of the palette's next */
   colour?: string;
+  /** A colour per category (an endpoint's role), over the series' own */
+  colours?: ReadonlyArray<string>;
   /** One per category; null = not recorded (no bar, never a 0-length one) */
   values: ReadonlyArray<number | null>;
 }
@@ -332,7 +334,7 @@ function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string
       if (!finite(v) || v === 0) return;
       const barH = (rowH - 6) / n;
       parts.push(
-        `<rect class="mark" x="${left}" y="${f(y0 + 3 + si * barH)}" width="${f(Math.max(1, sx(v) - left))}" height="${f(barH - 1)}" fill="${s.colour ?? PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(plot.value.unit)}</title></rect>`,
+        `<rect class="mark" x="${left}" y="${f(y0 + 3 + si * barH)}" width="${f(Math.max(1, sx(v) - left))}" height="${f(barH - 1)}" fill="${s.colours?.[ci] ?? s.colour ?? PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(plot.value.unit)}</title></rect>`,
       );
     });
   });
