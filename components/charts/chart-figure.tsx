@@ -65,12 +65,15 @@ export function ChartFigure({
       onRowClick={onRowClick}
       tooltip={
         tooltip ?? {
-          // A bar's title is its bin's range; a line's, its x; a scatter names x among its values.
+          // A bar's title is its bin's range, or its category's whole name; a line's, its x; a
+          // scatter names x among its values.
           ...(figure.kind === "histogram"
             ? { label: binRange("start", "end", xText) }
             : figure.kind === "line"
               ? { label: (v: unknown) => xText(Number(v)) }
-              : {}),
+              : figure.kind === "bars" && props.y.fullName
+                ? { label: (v: unknown) => props.y.fullName?.(String(v)) ?? String(v) }
+                : {}),
           value: (v, key) =>
             key === "x"
               ? [xText(v), figure.x.label]

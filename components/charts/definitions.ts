@@ -12,6 +12,7 @@ export {
   benchmarkTool,
   definitionText,
   requestsDefinition,
+  SERVER_COUNTERS,
   TRTLLM_COMPLETED,
   type FigureDefinition,
 } from "@/lib/api/figure";
@@ -28,12 +29,6 @@ export const TRTLLM_STEPS: FigureDefinition = {
     "completed requests with step metrics (return_perf_metrics on): generation steps from the decode record, context chunks from the prefill record",
   method:
     "differences of the worker's own step stamps (time_breakdown_metrics); GPU times as the engine reports them",
-};
-
-export const SERVER_COUNTERS: FigureDefinition = {
-  window: "profiling phase of each endpoint (see the Endpoints table)",
-  requests: "all traffic the server saw, any client, failed and warm-up requests included",
-  method: "counter deltas over the window",
 };
 
 export const SERVER_INTERVALS: FigureDefinition = {

@@ -3,10 +3,17 @@
  * draws it with. Pure, so a test compares what the page says with what the report says
  * (test/unit/figure-description.test.ts).
  */
-import { figureTable, tokenVar, type FigureAxis, type FigureDescription } from "@/lib/api/figure";
+import {
+  figureTable,
+  notedCategories,
+  tokenVar,
+  type FigureAxis,
+  type FigureDescription,
+} from "@/lib/api/figure";
 import { labelledBandPx, labelRoomPx, unitText } from "@/lib/metrics/bar-labels";
 import type { CsvRow } from "./export";
-import type { AxisSpec, Mark, SeriesConfig } from "./plot-types";
+import { shortLabels } from "@/lib/metrics/short-labels";
+import type { AxisSpec, Mark, SeriesConfig, SeriesSpec } from "./plot-types";
 
 /**
  * A plotted row: x (a bar's category name) and a value per series key, a histogram's bin edges;
@@ -61,13 +68,8 @@ export function figureProps(f: FigureDescription) {
       },
     ]),
   );
-  const csvRows = csvRowsOf(f);
   return {
-    title: f.title,
-    description: f.description,
-    definition: f.definition,
-    missing: f.missing,
-    exportName: f.exportName,
+    ...frameOf(f),
     kind: (f.kind === "histogram" ? "bar" : f.kind) satisfies Mark as Mark,
     data: single ? rowsOf(0) : [],
     series,
@@ -76,8 +78,6 @@ export function figureProps(f: FigureDescription) {
     ...(histogram ? { barCategoryGap: 1 } : {}),
     // One series: the y axis reads its key (the dense scatter's canvas places and reads points by it).
     y: axis(f.y, single && !histogram ? f.series[0].key : undefined),
-    legend: f.legend,
-    csvRows,
   };
 }
 
@@ -86,57 +86,91 @@ const csvRowsOf = (f: FigureDescription) => (): CsvRow[] => {
   return table.rows.map((r) => Object.fromEntries(table.columns.map((c, i) => [c, r[i]])) as CsvRow);
 };
 
+/** What every kind says the same way: its words, its definition, its export and its table. */
+const frameOf = (f: FigureDescription) => ({
+  title: f.title,
+  description: f.description,
+  definition: f.definition,
+  missing: f.missing,
+  exportName: f.exportName,
+  legend: f.legend,
+  csvRows: csvRowsOf(f),
+});
+
+/** Bars' and stacked columns' series: a value in the value axis's unit, each in its colour. */
+const barSeries = (
+  f: FigureDescription,
+  spec: Partial<SeriesSpec<FigureRow>> = {},
+): SeriesConfig<FigureRow> =>
+  Object.fromEntries(
+    f.series.map((s) => [
+      s.key,
+      { label: s.name, color: tokenVar(s.colour), unit: f.y.unit, format: unitFormat(f.y.unit), ...spec },
+    ]),
+  );
+
+/**
+ * A bar's category as the page's axis names it: cut to `shortNames` characters when the figure
+ * asks (what tells the names apart kept), its note after it; `full` is its whole name and note,
+ * what the report writes and the tick's hover title.
+ */
+export function categoryLabels(f: FigureDescription): { label: string; full: string }[] {
+  const categories = f.categories ?? [];
+  const labels = notedCategories(f, f.shortNames ? shortLabels(categories, f.shortNames) : categories);
+  const full = notedCategories(f);
+  return labels.map((label, i) => ({ label, full: full[i] }));
+}
+
 /**
  * Bars: one horizontal row per category (long names stay readable), its series side by side; a
- * value not recorded is no bar (never a 0-length one).
+ * value not recorded is no bar (never a 0-length one). A category's own colour (its role) fills
+ * its bar, a note goes after its name: a bar of no length draws no text beside it.
  */
 function barsProps(f: FigureDescription) {
-  const categories = f.categories ?? [];
-  const data: FigureRow[] = categories.map((c, i) => {
-    const row: FigureRow = { x: c };
+  const names = categoryLabels(f);
+  const data: FigureRow[] = names.map(({ label }, i) => {
+    const row: FigureRow = { x: label };
     for (const s of f.series) {
       const v = s.points.find(([x]) => x === i)?.[1];
       if (v !== null && v !== undefined) row[s.key] = v;
     }
     return row;
   });
-  const series: SeriesConfig<FigureRow> = Object.fromEntries(
-    f.series.map((s) => [
-      s.key,
-      {
-        label: s.name,
-        color: tokenVar(s.colour),
-        unit: f.y.unit,
-        format: unitFormat(f.y.unit),
-        // Each bar's value past its end, a value above 0 never shorter than MIN_BAR_PX: as the
-        // report draws them (lib/runs/report/svg-plot.ts).
-        valueLabels: true,
-      },
-    ]),
-  );
+  const full = new Map(names.map((n) => [n.label, n.full]));
+  const colours = f.categoryColours;
+  const fill = new Map(names.map((n, i) => [n.label, colours?.[i]]));
+  const cell = colours
+    ? (r: FigureRow) => {
+        const token = fill.get(String(r.x));
+        return token ? { fill: tokenVar(token), "data-colour": token } : {};
+      }
+    : undefined;
+  const labelled = f.shortNames !== undefined || f.categoryNotes?.some(Boolean);
+  const widest = Math.max(0, ...names.map((n) => n.label.length));
   const texts = f.series.flatMap((s) =>
     s.points.flatMap(([, v]) => (v === null ? [] : [unitFormat(f.y.unit)(v)])),
   );
   return {
-    title: f.title,
-    description: f.description,
-    definition: f.definition,
-    missing: f.missing,
-    exportName: f.exportName,
+    ...frameOf(f),
     kind: "bar" as Mark,
     horizontal: true,
     height: Math.max(
       140,
-      Math.max(16 + 24 * f.series.length, labelledBandPx(f.series.length)) * categories.length + 56,
+      Math.max(16 + 24 * f.series.length, labelledBandPx(f.series.length)) * names.length + 56,
     ),
     marginRight: labelRoomPx(texts),
     data,
-    series,
-    // The value runs along; the categories are named down the side (their axis needs no title).
+    // Each bar's value past its end, a value above 0 never shorter than MIN_BAR_PX: as the
+    // report draws them (lib/runs/report/svg-plot.ts).
+    series: barSeries(f, { valueLabels: true, ...(cell ? { cell } : {}) }),
+    // The value runs along; the categories are named down the side (their axis needs no title),
+    // each on one line, its whole name on hover.
     x: axis(f.y),
-    y: { key: "x", width: 200 } as AxisSpec,
-    legend: f.legend,
-    csvRows: csvRowsOf(f),
+    y: {
+      key: "x",
+      width: labelled ? Math.min(240, Math.max(120, Math.ceil(16 + 6.6 * widest))) : 200,
+      ...(labelled ? { fullName: (l: string) => full.get(l) ?? l } : {}),
+    } as AxisSpec,
   };
 }
 
@@ -155,26 +189,14 @@ function stackedProps(f: FigureDescription) {
       if (v === null) (row[NOT_RECORDED] as string[]).push(s.name);
       else row[s.key] = v;
     }
-  const series: SeriesConfig<FigureRow> = Object.fromEntries(
-    f.series.map((s) => [
-      s.key,
-      { label: s.name, color: tokenVar(s.colour), unit: f.y.unit, format: unitFormat(f.y.unit), stack: "s" },
-    ]),
-  );
   return {
-    title: f.title,
-    description: f.description,
-    definition: f.definition,
-    missing: f.missing,
-    exportName: f.exportName,
+    ...frameOf(f),
     kind: "bar" as Mark,
     height: 330,
     data,
-    series,
+    series: barSeries(f, { stack: "s" }),
     barCategoryGap: categories.length > 200 ? 0 : 1,
     x: { key: "x", title: f.x.label, noTicks: true } as AxisSpec,
     y: axis(f.y),
-    legend: f.legend,
-    csvRows: csvRowsOf(f),
   };
 }

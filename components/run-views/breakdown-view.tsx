@@ -11,7 +11,7 @@ import { SegmentLegend } from "@/components/breakdown/segment-legend";
 import { StepStatsTable } from "@/components/breakdown/step-stats-table";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { ChartAreaSegmentShare } from "@/components/charts/chart-area-segment-share";
-import { ChartBarKvHitRate } from "@/components/charts/chart-bar-kv-hit-rate";
+import { ChartFigure } from "@/components/charts/chart-figure";
 import { ChartBarSegmentStats } from "@/components/charts/chart-bar-segment-stats";
 import { KvTransferFigure } from "@/components/breakdown/kv-transfer-figure";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
@@ -22,6 +22,7 @@ import { segmentStatRows } from "@/lib/metrics/trtllm-chart-rows";
 import { STATISTICS } from "@/lib/api/trtllm-charts";
 import { EmptyView } from "./empty-view";
 import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
+import { kvHitRateFigure } from "@/lib/metrics/figures/breakdown";
 
 export function BreakdownView({ run }: RunViewProps) {
   const tb = run.timeBreakdown;
@@ -48,7 +49,9 @@ export function BreakdownView({ run }: RunViewProps) {
             <ChartAreaSegmentShare payload={share.data} scope={scope} actions={<SegmentScopeToggle />} />
           ) : null}
           <div className="grid gap-4 lg:grid-cols-2">
-            {hit.data && hit.data.byWorker.length > 0 ? <ChartBarKvHitRate payload={hit.data} /> : null}
+            {hit.data && hit.data.byWorker.length > 0 ? (
+              <ChartFigure figure={kvHitRateFigure(hit.data)} />
+            ) : null}
             <KvTransferFigure runId={run.id} />
           </div>
           {steps.data && (steps.data.steps.forwardMs || steps.data.chunks.forwardMs) ? (

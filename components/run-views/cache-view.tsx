@@ -2,7 +2,7 @@
 
 import type { ReactNode } from "react";
 import { ChartAreaPromptTokens } from "@/components/charts/chart-area-prompt-tokens";
-import { ChartBarEndpointHitRate } from "@/components/charts/chart-bar-endpoint-hit-rate";
+import { ChartFigure } from "@/components/charts/chart-figure";
 import { ChartLineHitRate } from "@/components/charts/chart-line-hit-rate";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { EndpointChoiceRow } from "@/components/server-metrics/endpoint-picker";
@@ -14,6 +14,7 @@ import { formatCount, formatRate } from "@/lib/format-number";
 import { cacheFacts, endpointHitRateMissing } from "@/lib/metrics/server-metrics/cache-facts";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { hasCacheData } from "@/lib/api/run-views";
+import { endpointHitRateFigure } from "@/lib/metrics/figures/endpoints";
 import { ManifestEmptyView } from "./empty-view";
 import { RouterLogSection } from "./router-log-section";
 import { ReuseLedgerSection } from "./reuse-ledger-section";
@@ -74,7 +75,7 @@ export function CacheView({ run }: RunViewProps) {
             payload={d}
             roles={d.rows.filter((r) => r.hitRate !== null).map((r) => r.role)}
           />
-          <ChartBarEndpointHitRate rows={d.rows} missing={endpointHitRateMissing(sm?.cache ?? null)} />
+          <ChartFigure figure={endpointHitRateFigure(d.rows, endpointHitRateMissing(sm?.cache ?? null))} />
           {/* The definitions follow the chart, so the chart opens the view on a phone. */}
           {sm?.cache.method ? (
             <p className="text-xs text-muted">

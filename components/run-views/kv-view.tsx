@@ -1,6 +1,6 @@
 "use client";
 
-import { ChartBarEndpointCapacity } from "@/components/charts/chart-bar-endpoint-capacity";
+import { ChartFigure } from "@/components/charts/chart-figure";
 import { ChartLineKvUsage } from "@/components/charts/chart-line-kv-usage";
 import { ChartLineRequestsRunning } from "@/components/charts/chart-line-requests-running";
 import type { RunViewProps } from "@/components/run/run-view-props";
@@ -12,6 +12,7 @@ import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { formatCount, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { hasKvData } from "@/lib/api/run-views";
+import { endpointCapacityFigure } from "@/lib/metrics/figures/endpoints";
 import { ManifestEmptyView } from "./empty-view";
 
 export function KvView({ run }: RunViewProps) {
@@ -56,7 +57,7 @@ export function KvView({ run }: RunViewProps) {
               .map((r) => r.role)}
           />
           {d.rows.some((r) => r.kvCapacityTokens !== null) ? (
-            <ChartBarEndpointCapacity rows={d.rows} />
+            <ChartFigure figure={endpointCapacityFigure(d.rows)} />
           ) : null}
           <ChartStatus loading={series.isLoading} error={series.error} what="KV time series" />
           {s ? (

@@ -1,6 +1,6 @@
 "use client";
 
-import { ChartBarEndpointOffload } from "@/components/charts/chart-bar-endpoint-offload";
+import { ChartFigure } from "@/components/charts/chart-figure";
 import { KvTransferFigure } from "@/components/breakdown/kv-transfer-figure";
 import { ChartLineOffload } from "@/components/charts/chart-line-offload";
 import type { RunViewProps } from "@/components/run/run-view-props";
@@ -13,6 +13,7 @@ import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { byteRateUnit, formatBytes, formatNumber, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { hasOffloadCounters, runView } from "@/lib/api/run-views";
+import { endpointOffloadFigure } from "@/lib/metrics/figures/endpoints";
 import { ManifestEmptyView } from "./empty-view";
 
 /**
@@ -92,10 +93,10 @@ export function OffloadView({ run }: RunViewProps) {
               with the time series they steer. */}
           <div className="grid gap-4 lg:grid-cols-2">
             {d.rows.some((r) => r.offloadBandwidthGpuToCpuBytesPerSecond !== null) ? (
-              <ChartBarEndpointOffload rows={d.rows} direction="gpuToCpu" />
+              <ChartFigure figure={endpointOffloadFigure(d.rows, "gpuToCpu")} />
             ) : null}
             {d.rows.some((r) => r.offloadBandwidthCpuToGpuBytesPerSecond !== null) ? (
-              <ChartBarEndpointOffload rows={d.rows} direction="cpuToGpu" />
+              <ChartFigure figure={endpointOffloadFigure(d.rows, "cpuToGpu")} />
             ) : null}
           </div>
           <OffloadEndpointTable rows={d.rows} />

@@ -35,6 +35,12 @@ export const TRTLLM_COMPLETED: FigureDefinition = {
   method: "server stamps, no network or client time",
 };
 
+export const SERVER_COUNTERS: FigureDefinition = {
+  window: "profiling phase of each endpoint (see the Endpoints table)",
+  requests: "all traffic the server saw, any client, failed and warm-up requests included",
+  method: "counter deltas over the window",
+};
+
 /**
  * The imported benchmark tool a run's requests come from (vLLM, SGLang, GuideLLM, genai-perf,
  * InferenceX: `info.benchmarkTool`), or null for aiperf's own: whose words the labels use.
@@ -97,10 +103,23 @@ export const SEGMENT_COLOURS = {
   "seg-decode": { light: "#119977", dark: "#119977" },
 } as const;
 
+/**
+ * The endpoint roles' colours, one token per `--role-*` variable of app/globals.css, light and
+ * dark: a bar per endpoint or worker is drawn in its role's colour. Held to the stylesheet by
+ * test/unit/figure-description.test.ts.
+ */
+export const ROLE_COLOURS = {
+  "role-prefill": { light: "#2563eb", dark: "#60a5fa" },
+  "role-decode": { light: "#ea580c", dark: "#fb923c" },
+  "role-combined": { light: "#16a34a", dark: "#4ade80" },
+  "role-frontend": { light: "#7c3aed", dark: "#a78bfa" },
+  "role-router": { light: "#9333ea", dark: "#c084fc" },
+} as const;
+
 /** The text colour (`--fg`): a mark that is no series (the p50 of a histogram drawn in a segment's colour). */
 export const FG_COLOUR = { fg: { light: "#0f172a", dark: "#e2e8f0" } } as const;
 
-const FIGURE_COLOURS = { ...CHART_COLOURS, ...SEGMENT_COLOURS, ...FG_COLOUR };
+const FIGURE_COLOURS = { ...CHART_COLOURS, ...SEGMENT_COLOURS, ...ROLE_COLOURS, ...FG_COLOUR };
 
 export type ColourToken = keyof typeof FIGURE_COLOURS;
 export type Theme = "light" | "dark";
@@ -110,6 +129,16 @@ export function segmentToken(name: string): ColourToken {
   const token = `seg-${name.replace(/_/g, "-")}`;
   return token in SEGMENT_COLOURS ? (token as ColourToken) : "chart-8";
 }
+
+/** An endpoint role's token (`prefill` → `role-prefill`). */
+export const roleToken = (role: keyof typeof ROLE_TOKEN_OF): ColourToken => ROLE_TOKEN_OF[role];
+const ROLE_TOKEN_OF = {
+  prefill: "role-prefill",
+  decode: "role-decode",
+  combined: "role-combined",
+  frontend: "role-frontend",
+  router: "role-router",
+} as const satisfies Record<string, ColourToken>;
 
 /** The CSS a page draws a token with. */
 export const tokenVar = (token: ColourToken) => `var(--${token})`;
@@ -186,12 +215,46 @@ export interface FigureDescription {
   legend: boolean;
   /** A histogram's bins, in x order */
   bins?: readonly FigureBin[];
-  /** Bars' categories, in the order drawn (a series' point [i, v] is category i's bar) */
+  /** Bars' categories, in the order drawn (a series' point [i, v] is category i's bar), full names */
   categories?: readonly string[];
+  /**
+   * Bars of one series: each category's own colour (an endpoint's or a worker's role), over the
+   * series' colour
+   */
+  categoryColours?: readonly ColourToken[];
+  /**
+   * Bars: a note after a category's name on the axis ("n/a (decode)": why a bar of no length has
+   * none), null for none; said by both renderers beside the name, not in the table
+   */
+  categoryNotes?: ReadonlyArray<string | null>;
+  /**
+   * Bars: the page cuts category names to this many characters, keeping what tells them apart
+   * (lib/metrics/short-labels.ts), the full name its hover title; the report has room for them whole
+   */
+  shortNames?: number;
+  /**
+   * Bars: more columns of the table and CSV after the category, not drawn (a bar's role, the
+   * counts behind a rate), one value per category
+   */
+  tableColumns?: ReadonlyArray<{ label: string; values: ReadonlyArray<number | string | null> }>;
   /** A line drawn as steps (a cumulative distribution) */
   step?: boolean;
   /** Named positions on the x axis (the p50 … p99 of a distribution) */
   marks?: readonly FigureMark[];
+}
+
+/**
+ * Bars' categories named as both renderers write them: `names` (the whole names, or the page's
+ * short ones) each with its note after it ("prefill-0 · n/a (decode)").
+ */
+export function notedCategories(
+  f: FigureDescription,
+  names: readonly string[] = f.categories ?? [],
+): string[] {
+  return names.map((name, i) => {
+    const note = f.categoryNotes?.[i];
+    return note ? `${name} · ${note}` : name;
+  });
 }
 
 /** A figure's table (and CSV): one column per series, units in the headers. */
@@ -203,15 +266,18 @@ export function figureTable(f: FigureDescription): FigureTable {
       columns: [head(f.x, `${f.x.label} from`), head(f.x, "to"), head(f.y, f.series[0]?.name ?? f.y.label)],
       rows: (f.bins ?? []).map((b) => [b.lo, b.hi, b.count]),
     };
-  // Bars' (and stacked columns') table has a row per category, a column per series.
-  if (f.kind === "bars" || f.kind === "stacked")
+  // Bars' (and stacked columns') table has a row per category, its own columns, a column per series.
+  if (f.kind === "bars" || f.kind === "stacked") {
+    const extra = f.tableColumns ?? [];
     return {
-      columns: [f.x.label, ...f.series.map((s) => head(f.y, s.name))],
+      columns: [f.x.label, ...extra.map((c) => c.label), ...f.series.map((s) => head(f.y, s.name))],
       rows: (f.categories ?? []).map((c, i) => [
         c,
+        ...extra.map((col) => col.values[i] ?? null),
         ...f.series.map((s) => s.points.find(([x]) => x === i)?.[1] ?? null),
       ]),
     };
+  }
   // A scatter's table has a row per point (two requests may start at the same second); a point
   // with no value is not one. A line's merges its series by x.
   if (f.kind === "scatter")

@@ -8,11 +8,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AIPERF_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
+import { AIPERF_CHARTS, SM_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
+import { hasOffloadCounters, runView } from "@/lib/api/run-views";
 import {
   CHART_COLOURS,
   definitionText,
   FG_COLOUR,
+  ROLE_COLOURS,
   SEGMENT_COLOURS,
   figureTable,
   tokenColour,
@@ -36,7 +38,18 @@ import { requestWords } from "@/lib/metrics/request-words";
 import { aiperfErrorsFigure } from "@/lib/metrics/figures/errors";
 import { ttftVsInputFigure } from "@/lib/metrics/figures/ttft-vs-input";
 import { GPU_METRICS, gpuFigure } from "@/lib/metrics/figures/gpu";
-import { kvTransferBandwidthFigure, requestBreakdownFigure } from "@/lib/metrics/figures/breakdown";
+import {
+  kvHitRateFigure,
+  kvTransferBandwidthFigure,
+  requestBreakdownFigure,
+} from "@/lib/metrics/figures/breakdown";
+import {
+  endpointCapacityFigure,
+  endpointHitRateFigure,
+  endpointOffloadFigure,
+  OFFLOAD_DIRECTIONS,
+} from "@/lib/metrics/figures/endpoints";
+import { endpointHitRateMissing } from "@/lib/metrics/server-metrics/cache-facts";
 import { sampleRequests } from "@/lib/runs/trtllm-requests";
 import { REPORT_REQUEST_BARS } from "@/lib/runs/report/figures-breakdown";
 import { latencyLabel } from "@/components/aiperf/latency-metric";
@@ -70,20 +83,26 @@ function pageSays(f: FigureDescription) {
         p.series[s.key].color === tokenVar(s.colour) ? tokenColour(s.colour) : "?",
       ),
     };
-  // Bars run along x: their value axis is the kit's x, their categories are named down the side.
-  if (f.kind === "bars")
+  // Bars run along x: their value axis is the kit's x, their categories are named down the side
+  // (the whole name, with its note, is the tick's hover title); a category's own colour (its role)
+  // fills its bar.
+  if (f.kind === "bars") {
+    const cell = p.series[f.series[0]?.key]?.cell;
     return {
       id: f.id,
       title: p.title,
       description: p.description,
       definition: definitionText(p.definition),
       value: [p.x.title, p.x.unit],
-      categories: p.data.map((r) => r.x),
+      categories: p.data.map((r) => p.y.fullName?.(String(r.x)) ?? r.x),
       series: Object.values(p.series).map((s) => s.label),
-      colours: f.series.map((s) =>
-        p.series[s.key].color === tokenVar(s.colour) ? tokenColour(s.colour) : "?",
-      ),
+      colours: f.categoryColours
+        ? p.data.map((r, i) =>
+            cell?.(r).fill === tokenVar(f.categoryColours![i]) ? tokenColour(f.categoryColours![i]) : "?",
+          )
+        : f.series.map((s) => (p.series[s.key].color === tokenVar(s.colour) ? tokenColour(s.colour) : "?")),
     };
+  }
   return {
     id: f.id,
     title: p.title,
@@ -122,7 +141,9 @@ function reportSays(f: Figure) {
       value: [f.plot.value.title, f.plot.value.unit],
       categories: f.plot.categories,
       series: f.plot.series.map((s) => s.label),
-      colours: f.plot.series.map((s) => s.colour ?? "palette"),
+      colours: f.plot.series[0]?.colours
+        ? [...f.plot.series[0].colours]
+        : f.plot.series.map((s) => s.colour ?? "palette"),
     };
   if (f.plot.kind === "histogram")
     return {
@@ -199,6 +220,120 @@ describe("figure descriptions", () => {
       expect(c.light).toBe(light[token]);
       expect(c.dark).toBe(dark[token]);
     }
+  });
+
+  it("the role colour tokens are the stylesheet's, light and dark", () => {
+    const css = fs.readFileSync(path.join(__dirname, "../../app/globals.css"), "utf8");
+    const pick = (selector: string) =>
+      Object.fromEntries(
+        Object.entries(cssVariables(css, selector))
+          .filter(([k]) => k.startsWith("--role-"))
+          .map(([k, v]) => [k.slice(2), v.toLowerCase()]),
+      );
+    const light = pick(":root");
+    const dark = pick(':root[data-theme="dark"]');
+    expect(Object.keys(ROLE_COLOURS).sort()).toEqual(Object.keys(light).sort());
+    for (const [token, c] of Object.entries(ROLE_COLOURS)) {
+      expect(c.light).toBe(light[token]);
+      expect(c.dark).toBe(dark[token]);
+    }
+  });
+
+  it("the report and the page say the same of the per-endpoint bars and the KV hit rate of every example", async () => {
+    const compared: string[] = [];
+    for (const [runId, report] of reports) {
+      const run = (await readRunSummary(t.app.store.db, runId))!;
+      const p = payloadsFrom(
+        await chartPayloads(t.app.store.db, runId, [SM_CHARTS.endpoints.key, TRTLLM_CHARTS.kvHitRate.key]),
+      );
+      const endpoints = p.get(SM_CHARTS.endpoints);
+      const hit = p.get(TRTLLM_CHARTS.kvHitRate);
+      // As the views build them: components/run-views/cache-view.tsx, kv-view.tsx, offload-view.tsx
+      // and breakdown-view.tsx, each where its view has data.
+      const rows = endpoints?.rows ?? [];
+      const page: FigureDescription[] = [
+        ...(endpoints && runView("cache").hasData(run)
+          ? [endpointHitRateFigure(rows, endpointHitRateMissing(run.serverMetrics?.cache ?? null))]
+          : []),
+        ...(runView("kv").hasData(run) && rows.some((r) => r.kvCapacityTokens !== null)
+          ? [endpointCapacityFigure(rows)]
+          : []),
+        ...(hasOffloadCounters(run) && runView("offload").hasData(run)
+          ? (["gpuToCpu", "cpuToGpu"] as const)
+              .filter((d) => rows.some((r) => r[OFFLOAD_DIRECTIONS[d]] !== null))
+              .map((d) => endpointOffloadFigure(rows, d))
+          : []),
+        ...(hit && hit.byWorker.length > 0 && run.timeBreakdown ? [kvHitRateFigure(hit)] : []),
+      ];
+      for (const f of page) {
+        const inReport = report.figures.find((r) => r.id === f.id);
+        expect(inReport?.described, `${report.name}: ${f.id}`).toBe(true);
+        expect(reportSays(inReport!), `${report.name}: ${f.id}`).toEqual(pageSays(f));
+        expect(inReport!.missing).toBe(f.missing);
+        const csv = figureProps(f).csvRows();
+        expect(inReport!.table.rows).toHaveLength(csv.length);
+        if (csv.length > 0) expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
+        compared.push(`${report.name}: ${f.title}`);
+      }
+    }
+    expect(compared.some((c) => c.endsWith(": GPU cache hit rate per endpoint"))).toBe(true);
+    expect(compared.some((c) => c.endsWith(": KV capacity per endpoint"))).toBe(true);
+    expect(compared.some((c) => c.endsWith(": KV-cache hit rate by role and worker"))).toBe(true);
+    expect(compared.some((c) => c.endsWith(": Offload bandwidth GPU → CPU"))).toBe(true);
+  });
+
+  it("an endpoint's bar is in its role's colour, a decode endpoint's named n/a, an endpoint without the metric has none", () => {
+    const row = (endpoint: string, role: string, hitRate: number | null) =>
+      ({ endpoint, role, hitRate }) as unknown as Parameters<typeof endpointHitRateFigure>[0][number];
+    const rows = [
+      row("decode-endpoint-with-a-long-name-0:8000", "decode", 0),
+      row("prefill-endpoint-with-a-long-name-0:8000", "prefill", 0.25),
+      row("router:9000", "router", null),
+    ];
+    const f = endpointHitRateFigure(rows);
+    expect(f.categories).toEqual([
+      "prefill-endpoint-with-a-long-name-0:8000",
+      "decode-endpoint-with-a-long-name-0:8000",
+    ]);
+    expect(f.categoryColours).toEqual(["role-prefill", "role-decode"]);
+    const p = figureProps(f);
+    // The page: short names, the note after the decode one, the whole name on hover.
+    expect(p.data.map((r) => r.x)).toEqual(["prefill", "decode · n/a (decode)"]);
+    expect(p.data.map((r) => r.value)).toEqual([25, 0]);
+    expect(p.y.fullName?.("decode · n/a (decode)")).toBe(
+      "decode-endpoint-with-a-long-name-0:8000 · n/a (decode)",
+    );
+    expect(p.series.value.cell?.(p.data[0])).toMatchObject({ fill: "var(--role-prefill)" });
+    // The report: whole names with the note, the role's light colour; the table names the role.
+    const r = reportFigure(f);
+    expect(r.plot).toMatchObject({
+      kind: "bars",
+      categories: [
+        "prefill-endpoint-with-a-long-name-0:8000",
+        "decode-endpoint-with-a-long-name-0:8000 · n/a (decode)",
+      ],
+      series: [{ colours: [ROLE_COLOURS["role-prefill"].light, ROLE_COLOURS["role-decode"].light] }],
+    });
+    expect(r.table.columns).toEqual(["endpoint", "role", "GPU hit rate (%)"]);
+    expect(r.table.rows[1]).toEqual(["decode-endpoint-with-a-long-name-0:8000", "decode", "0"]);
+  });
+
+  it("a worker that looked up no block has no KV hit-rate bar, and says not recorded, never 0 %", () => {
+    const hitRow = { requests: 2, reusedBlocks: 0, missedBlocks: 0, hitRate: null };
+    const f = kvHitRateFigure({
+      run: 0.5,
+      byRole: [{ role: "prefill", requests: 4, reusedBlocks: 2, missedBlocks: 2, hitRate: 0.5 }],
+      byWorker: [
+        { worker: "w0", role: "prefill", requests: 2, reusedBlocks: 2, missedBlocks: 2, hitRate: 0.5 },
+        { worker: "w1", role: "prefill", ...hitRow },
+      ],
+    });
+    expect(figureProps(f).data).toEqual([
+      { x: "all prefill", hitRate: 50 },
+      { x: "w0", hitRate: 50 },
+      { x: "w1" },
+    ]);
+    expect(reportFigure(f).table.rows[2]).toEqual(["w1", "prefill", "2", "0", "0", "not recorded"]);
   });
 
   it("the report and the page say the same of the per-request breakdown and the KV transfer bandwidth of every example", async () => {
@@ -496,6 +631,11 @@ describe("figure descriptions", () => {
         "aiperf-over-time-itlMs",
         "aiperf-over-time-ttftMs",
         "aiperf-ttft-vs-input",
+        "sm-endpoints-capacity",
+        "sm-endpoints-hit-rate",
+        "sm-endpoints-offload-cpuToGpu",
+        "sm-endpoints-offload-gpuToCpu",
+        "trtllm-kv-hit-rate",
         "trtllm-latency-distribution-e2eMs-cdf",
         "trtllm-latency-distribution-e2eMs-histogram",
         "trtllm-latency-distribution-tpotMs-cdf",
@@ -510,25 +650,23 @@ describe("figure descriptions", () => {
       ].sort(),
     );
     expect(notConverted).toEqual(NOT_YET_CONVERTED);
-    expect(`${notConverted.length} not yet converted`).toBe("22 not yet converted");
+    expect(`${notConverted.length} not yet converted`).toBe("18 not yet converted");
   });
 });
 
 /**
- * The report's figures (over every example run) still drawn by their own figure code: 22 of 47
+ * The report's figures (over every example run) still drawn by their own figure code: 18 of 48
  * kinds; the six latency-over-time figures, the twelve latency distributions (a histogram and a CDF
  * per metric; aiperf's and TensorRT-LLM's), aiperf's errors by type, TTFT vs input length, the three
- * GPU telemetry figures, the per-request breakdown and the KV transfer bandwidth are drawn from
- * descriptions. Convert one and take it off this list.
+ * GPU telemetry figures, the per-request breakdown, the KV transfer bandwidth, the KV hit rate by
+ * role and worker and the per-endpoint bars (hit rate, capacity, offload bandwidth each way) are
+ * drawn from descriptions. Convert one and take it off this list.
  */
 const NOT_YET_CONVERTED: string[] = [
   "aiperf-timeline-in-flight",
   "aiperf-timeline-requests",
   "aiperf-timeline-tokens",
   "aiperf-timeslices-latency",
-  "sm-endpoints-capacity",
-  "sm-endpoints-hit-rate",
-  "sm-endpoints-offload",
   "sm-endpoints-usage",
   "sm-series-all-hit-rate",
   "sm-series-all-kv-usage",
@@ -539,7 +677,6 @@ const NOT_YET_CONVERTED: string[] = [
   "sm-series-ep-offload",
   "sm-series-ep-running",
   "sm-series-ep-waiting",
-  "trtllm-kv-hit-rate",
   "trtllm-segment-share",
   "trtllm-segments",
   "trtllm-steps-chunks",

@@ -7,9 +7,9 @@
  */
 import { TRTLLM_CHARTS, type ChartPayload } from "@/lib/api/chart-catalog";
 import { METRICS } from "@/lib/api/metric-catalog";
-import { segmentToken, TRTLLM_COMPLETED, type FigureDescription } from "@/lib/api/figure";
-import type { RequestSample, SegmentScope, ValueScale } from "@/lib/api/trtllm-charts";
-import { formatCount, plural } from "@/lib/format-number";
+import { roleToken, segmentToken, TRTLLM_COMPLETED, type FigureDescription } from "@/lib/api/figure";
+import type { KvHitRatePayload, RequestSample, SegmentScope, ValueScale } from "@/lib/api/trtllm-charts";
+import { formatCount, formatRate, plural } from "@/lib/format-number";
 import { inScope, NOT_RECORDED_KEY, requestBarRows } from "@/lib/metrics/trtllm-chart-rows";
 
 /**
@@ -98,6 +98,54 @@ export function kvTransferBandwidthFigure(
     ],
     bins,
     marks: payload.stats ? [{ x: payload.stats.p50, label: "p50", colour: "fg" }] : [],
+    legend: false,
+  };
+}
+
+/**
+ * Block-weighted KV-cache hit rate per role ("all prefill") and per worker file, in %, each bar in
+ * its role's colour; a worker that looked up no block has no bar ("not recorded"), never a 0 %.
+ */
+export function kvHitRateFigure(payload: KvHitRatePayload): FigureDescription {
+  const rows = [
+    ...payload.byRole.map((r) => ({ ...r, name: `all ${r.role}` })),
+    ...payload.byWorker.map((w) => ({ ...w, name: w.worker })),
+  ];
+  // Records with kv_cache_metrics whose blocks are all 0: looked up nothing, which is not "absent".
+  const zeroLookups =
+    rows.some((r) => r.requests > 0) && rows.every((r) => r.reusedBlocks + r.missedBlocks === 0);
+  return {
+    id: TRTLLM_CHARTS.kvHitRate.key,
+    exportName: "kv-hit-rate",
+    kind: "bars",
+    title: "KV-cache hit rate by role and worker",
+    description: `Σ reused / Σ (reused + missed) blocks; run (prefill side): ${payload.run !== null ? formatRate(payload.run) : zeroLookups ? "0 block lookups" : "not recorded"}`,
+    definition: {
+      ...TRTLLM_COMPLETED,
+      method: "blocks from each request's kv_cache_metrics, summed before dividing (block-weighted)",
+    },
+    missing: zeroLookups
+      ? "Every record's kv_cache_metrics has 0 reused and 0 missed blocks: no block was looked up for reuse (block reuse off, or nothing to reuse), so there is no hit rate, not a 0 % one."
+      : "The perf metrics carry no kv_cache_metrics: TensorRT-LLM writes them with return_perf_metrics on.",
+    x: { label: "worker", unit: "" },
+    y: { label: "hit rate", unit: "%", domain: [0, 100] },
+    categories: rows.map((r) => r.name),
+    categoryColours: rows.map((r) => roleToken(r.role)),
+    shortNames: 24,
+    tableColumns: [
+      { label: "role", values: rows.map((r) => r.role) },
+      { label: "requests", values: rows.map((r) => r.requests) },
+      { label: "reused blocks", values: rows.map((r) => r.reusedBlocks) },
+      { label: "missed blocks", values: rows.map((r) => r.missedBlocks) },
+    ],
+    series: [
+      {
+        key: "hitRate",
+        name: "hit rate",
+        colour: "chart-1",
+        points: rows.map((r, i) => [i, r.hitRate === null ? null : r.hitRate * 100] as const),
+      },
+    ],
     legend: false,
   };
 }

@@ -1,7 +1,13 @@
 /** What the report's figure builders share: reading stored payloads, and turning points into tables. */
 import type { z } from "zod";
 import type { ChartDef } from "@/lib/api/chart-catalog";
-import { definitionText, figureTable, tokenColour, type FigureDescription } from "@/lib/api/figure";
+import {
+  definitionText,
+  figureTable,
+  notedCategories,
+  tokenColour,
+  type FigureDescription,
+} from "@/lib/api/figure";
 import { formatNumber } from "@/lib/format-number";
 import { unitText } from "@/lib/metrics/bar-labels";
 import type { Figure, Table } from "./html";
@@ -122,13 +128,15 @@ export function reportFigure(f: FigureDescription): Figure {
       : f.kind === "bars"
         ? {
             kind: "bars",
-            categories: [...(f.categories ?? [])],
+            // Whole names, each with its note (the page's hover title).
+            categories: notedCategories(f),
             value: y,
             // The page's bar labels (components/charts/figure-props.ts): the same text.
             valueText: unitText(f.y.unit),
             series: f.series.map((s) => ({
               label: s.name,
               colour: tokenColour(s.colour),
+              ...(f.categoryColours ? { colours: f.categoryColours.map((c) => tokenColour(c)) } : {}),
               values: (f.categories ?? []).map((_, i) => valueAt(s, i)),
             })),
           }

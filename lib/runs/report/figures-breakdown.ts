@@ -10,7 +10,11 @@ import {
 import type { Figure } from "./html";
 import { figure, reportFigure, type Payloads } from "./figure-kit";
 import { segmentToken, tokenColour } from "@/lib/api/figure";
-import { kvTransferBandwidthFigure, requestBreakdownFigure } from "@/lib/metrics/figures/breakdown";
+import {
+  kvHitRateFigure,
+  kvTransferBandwidthFigure,
+  requestBreakdownFigure,
+} from "@/lib/metrics/figures/breakdown";
 import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
 const STEP_LABEL: Record<string, string> = {
@@ -81,27 +85,8 @@ function kvTransfer(p: Payloads): Figure[] {
 
 function kvHitRate(p: Payloads): Figure[] {
   const payload = p.get(TRTLLM_CHARTS.kvHitRate);
-  if (!payload) return [];
-  return [
-    figure(
-      TRTLLM_CHARTS.kvHitRate.key,
-      "KV-cache block hit rate per worker",
-      "Reused blocks over reused and missed, per worker file (block-weighted).",
-      {
-        kind: "bars",
-        categories: payload.byWorker.map((w) => `${w.worker} (${w.role})`),
-        value: { title: "Hit rate", unit: "%" },
-        series: [
-          {
-            label: "hit rate",
-            values: payload.byWorker.map((w) => (w.hitRate === null ? null : w.hitRate * 100)),
-          },
-        ],
-      },
-      "no worker reused a KV block, or the records carry no block counts",
-      "worker",
-    ),
-  ];
+  // As the Breakdown view draws it: when a worker file is listed.
+  return payload && payload.byWorker.length > 0 ? [reportFigure(kvHitRateFigure(payload))] : [];
 }
 
 function steps(p: Payloads): Figure[] {

@@ -2,80 +2,51 @@
 import { plural } from "@/lib/format-number";
 import { type SmPoint } from "@/lib/api/server-metrics-charts";
 import type { Figure } from "./html";
-import { figure, type Payloads } from "./figure-kit";
+import { figure, reportFigure, type Payloads } from "./figure-kit";
+import {
+  endpointCapacityFigure,
+  endpointHitRateFigure,
+  endpointOffloadFigure,
+  OFFLOAD_DIRECTIONS,
+} from "@/lib/metrics/figures/endpoints";
 import { SM_CHARTS, SM_SERIES, type SmSeriesChart } from "@/lib/api/chart-catalog";
 
 const pct = (v: number | null) => (v === null ? null : v * 100);
 
-export function endpointFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; offload: Figure[] } {
+export function endpointFigures(
+  p: Payloads,
+  hitRateMissing?: string,
+): { cache: Figure[]; kv: Figure[]; offload: Figure[] } {
   const payload = p.get(SM_CHARTS.endpoints);
   if (!payload) return { cache: [], kv: [], offload: [] };
-  const categories = payload.rows.map((r) => `${r.endpoint} (${r.role})`);
-  const bars = (
-    title: string,
-    unit: string,
-    series: Array<{ label: string; values: Array<number | null> }>,
-  ) => ({
-    kind: "bars" as const,
-    categories,
-    value: { title, unit },
-    series,
-  });
   const rows = payload.rows;
+  // As the Cache, KV and Offload views draw them (components/run-views/): the hit rate always
+  // (what is missing said in its place), the others where an endpoint has them.
+  const has = (pick: (r: (typeof rows)[number]) => number | null) => rows.some((r) => pick(r) !== null);
   return {
-    cache: [
-      figure(
-        `${SM_CHARTS.endpoints.key}-hit-rate`,
-        "Prefix-cache hit rate per endpoint",
-        "Cached prompt tokens over prompt tokens (token-weighted), per endpoint.",
-        bars("Hit rate", "%", [
-          { label: "GPU hit rate", values: rows.map((r) => pct(r.hitRate)) },
-          { label: "CPU/host + external hit rate", values: rows.map((r) => pct(r.cpuHitRate)) },
-        ]),
-        "no endpoint exported prefix-cache counters or a hit-rate gauge",
-        "endpoint",
-      ),
-    ],
+    cache: [reportFigure(endpointHitRateFigure(rows, hitRateMissing))],
     kv: [
-      figure(
-        `${SM_CHARTS.endpoints.key}-capacity`,
-        "KV-cache capacity per endpoint",
-        "Tokens the KV pool holds, summed per pool.",
-        bars("KV capacity", "tokens", [{ label: "capacity", values: rows.map((r) => r.kvCapacityTokens) }]),
-        "no endpoint exported KV capacity (or the engine log line)",
-        "endpoint",
-      ),
+      ...(has((r) => r.kvCapacityTokens) ? [reportFigure(endpointCapacityFigure(rows))] : []),
       figure(
         `${SM_CHARTS.endpoints.key}-usage`,
         "KV-cache usage per endpoint",
         "Average and maximum of the usage gauge over the window.",
-        bars("KV usage", "%", [
-          { label: "average", values: rows.map((r) => pct(r.kvUsageAvg)) },
-          { label: "maximum", values: rows.map((r) => pct(r.kvUsageMax)) },
-        ]),
+        {
+          kind: "bars",
+          categories: rows.map((r) => `${r.endpoint} (${r.role})`),
+          value: { title: "KV usage", unit: "%" },
+          series: [
+            { label: "average", values: rows.map((r) => pct(r.kvUsageAvg)) },
+            { label: "maximum", values: rows.map((r) => pct(r.kvUsageMax)) },
+          ],
+        },
         "no endpoint exported a KV usage gauge",
         "endpoint",
       ),
     ],
-    offload: [
-      figure(
-        `${SM_CHARTS.endpoints.key}-offload`,
-        "KV offload traffic per endpoint",
-        "Bytes moved between GPU and CPU memory over the window.",
-        bars("Bytes moved", "GB", [
-          {
-            label: "GPU → CPU",
-            values: rows.map((r) => (r.offloadBytesGpuToCpu === null ? null : r.offloadBytesGpuToCpu / 1e9)),
-          },
-          {
-            label: "CPU → GPU",
-            values: rows.map((r) => (r.offloadBytesCpuToGpu === null ? null : r.offloadBytesCpuToGpu / 1e9)),
-          },
-        ]),
-        "no endpoint exported KV offload byte counters",
-        "endpoint",
-      ),
-    ],
+    offload: (["gpuToCpu", "cpuToGpu"] as const).flatMap((d) =>
+      has((r) => r[OFFLOAD_DIRECTIONS[d]]) ? [reportFigure(endpointOffloadFigure(rows, d))] : [],
+    ),
   };
 }
 

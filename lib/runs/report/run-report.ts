@@ -15,6 +15,7 @@ import { gpuFigures, gpuSummaryTables, throughputFigures } from "./figures-aiper
 import { breakdownFigures, REPORT_REQUEST_BARS } from "./figures-breakdown";
 import { requestWords } from "@/lib/metrics/request-words";
 import { runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
+import { endpointHitRateMissing } from "@/lib/metrics/server-metrics/cache-facts";
 import { latencyFigureParts } from "./figures-latency";
 import {
   endpointFigures,
@@ -45,7 +46,7 @@ function viewContent(
   sample: RequestSample | null,
 ): { blocks: () => Section["blocks"]; figures: Array<() => Figure[]> } | null {
   const sm = () => {
-    const e = endpointFigures(p);
+    const e = endpointFigures(p, endpointHitRateMissing(run.serverMetrics?.cache ?? null));
     const s = seriesFigures(p);
     const ep = perEndpointSeriesFigures(p);
     return {

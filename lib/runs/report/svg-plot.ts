@@ -37,6 +37,8 @@ export interface BarSeries {
   label: string;
   /** A colour of the series' own (a segment's), instead of the palette's next */
   colour?: string;
+  /** A colour per category (an endpoint's role), over the series' own */
+  colours?: ReadonlyArray<string>;
   /** One per category; null = not recorded (no bar, never a 0-length one) */
   values: ReadonlyArray<number | null>;
 }
@@ -346,7 +348,7 @@ function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string
       const barH = (rowH - 6) / n;
       const len = drawnLength(sx(v) - left, v);
       parts.push(
-        `<rect class="mark" x="${left}" y="${f(y0 + 3 + si * barH)}" width="${f(len)}" height="${f(barH - 1)}" fill="${s.colour ?? PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(plot.value.unit)}</title></rect>`,
+        `<rect class="mark" x="${left}" y="${f(y0 + 3 + si * barH)}" width="${f(len)}" height="${f(barH - 1)}" fill="${s.colours?.[ci] ?? s.colour ?? PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(plot.value.unit)}</title></rect>`,
         `<text class="value-label" x="${f(left + len + LABEL_GAP_PX)}" y="${f(y0 + 3 + si * barH + (barH - 1) / 2 + LABEL_FONT_PX * 0.35)}" font-size="${LABEL_FONT_PX}" fill="#111827">${escapeHtml(text(v))}</text>`,
       );
     });
