@@ -24,7 +24,12 @@ import {
   ttftVsInputPayloadSchema,
 } from "./aiperf-charts";
 import { slowestPayloadSchema, upgradeSlowestPayload } from "./aiperf-requests";
-import { agentSessionsPayloadSchema, upgradeAgentSessionsPayload } from "./agent-sessions";
+import {
+  agentSessionPageSchema,
+  agentSessionPagesIndexSchema,
+  agentSessionsPayloadSchema,
+  upgradeAgentSessionsPayload,
+} from "./agent-sessions";
 import { dynamoTraceSessionsPayloadSchema } from "./dynamo-trace";
 import {
   dynamoSpanRootsPayloadSchema,
@@ -389,8 +394,23 @@ export const DYNAMO_TRACE_REQUEST_PIECES = piecedChart({
   piece: dynamoTraceRequestsPieceSchema,
 });
 
+/**
+ * Stored with the run: every agent session in pages, served a page at a time by
+ * GET /api/runs/{id}/agent-sessions (the chart payload carries the longest few).
+ */
+export const AGENT_SESSION_PAGES = piecedChart({
+  key: "agent-session-pages",
+  title: "Agent sessions, every one, in pages",
+  index: agentSessionPagesIndexSchema,
+  piece: agentSessionPageSchema,
+});
+
 /** Every pieced list, for `chartByKey` and the chart lists that leave pieces out. */
-export const PIECED_CHARTS: readonly PiecedChart[] = [DYNAMO_SPAN_PIECES, DYNAMO_TRACE_REQUEST_PIECES];
+export const PIECED_CHARTS: readonly PiecedChart[] = [
+  DYNAMO_SPAN_PIECES,
+  DYNAMO_TRACE_REQUEST_PIECES,
+  AGENT_SESSION_PAGES,
+];
 
 /** Whether a stored key is one piece of a pieced list (not its index). */
 export const isChartPiece = (key: string): boolean => PIECED_CHARTS.some((p) => p.fromKey(key) !== null);
@@ -434,6 +454,7 @@ export const ALL_CHARTS: readonly ChartDef[] = [
   DYNAMO_TRACE_REQUESTS_CHART,
   DYNAMO_SPAN_PIECES.index,
   DYNAMO_TRACE_REQUEST_PIECES.index,
+  AGENT_SESSION_PAGES.index,
   REUSE_LEDGER_CHART,
 ];
 

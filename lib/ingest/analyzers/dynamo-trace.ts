@@ -16,9 +16,9 @@ import { agentSessionsFromTrace } from "@/lib/metrics/agent-sessions";
 import { dynamoTraceFigures, dynamoTraceRequestsBlock, joinByRequestId } from "@/lib/metrics/dynamo-trace";
 import { piecedPayloads } from "@/lib/metrics/request-pieces";
 import { aiperfRequestIds } from "@/lib/store/columnar/aiperf-request-file";
+import { agentSessionCharts } from "./agent-session-charts";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 import {
-  AGENT_SESSIONS_CHART,
   DYNAMO_TRACE_CHART,
   DYNAMO_TRACE_REQUEST_PIECES,
   DYNAMO_TRACE_REQUESTS_CHART,
@@ -102,8 +102,8 @@ export function dynamoTraceAnalyzer(): Analyzer {
     // The trace's sessions carry tool time: they replace aiperf's, stored before (docs/metrics.md §Agent sessions).
     const agents = agentSessionsFromTrace(trace, names);
     if (agents) {
-      charts[AGENT_SESSIONS_CHART.key] = agents;
-      info.agentSessions = agents.sessions.length + agents.omitted;
+      Object.assign(charts, agentSessionCharts(agents));
+      info.agentSessions = agents.all.length;
     }
     if (records.length === 0)
       return {
