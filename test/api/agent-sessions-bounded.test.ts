@@ -1,7 +1,7 @@
 /**
  * The agent-sessions payload is bounded, and every session is still reachable a page at a time
  * (issue 31, "chart payloads are bounded"). Before, the payload carried up to 500 sessions and
- * 20,000 turns (234 KB for 1,500 trace rows, 330 kB for 4,000 sessions of 3 turns), so it grew
+ * 20,000 turns (234 KB for 1,500 trace rows, over 256 KiB for 3,000 sessions of 4 turns), so it grew
  * with the run's sessions and turns up to some 2 MB; the sessions past the cap could not be seen
  * at all. Now it keeps the longest sessions within 192 KiB of JSON and says how many more there
  * are, and GET /api/runs/{id}/agent-sessions?page=n serves every session from pages stored at
@@ -23,8 +23,8 @@ import { uploadRun, waitForDrilldown } from "../helpers/test-app";
 
 /** The most the agent-sessions chart may answer, whatever the run. */
 const SERVED_BOUND = 256 * 1024;
-const SESSIONS = 4_000;
-const TURNS = 3;
+const SESSIONS = 3_000;
+const TURNS = 4;
 
 describe.each(TEST_STORES)("agent sessions are bounded and paged (%s)", (_store, pgUrl) => {
   useStoreTestApp(pgUrl);
