@@ -1,5 +1,6 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useQueryState } from "nuqs";
 import { useId, useState } from "react";
 import { ChartBarSessionTime } from "@/components/charts/chart-bar-session-time";
@@ -10,6 +11,7 @@ import { useRunChart } from "@/components/charts/use-run-chart";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { runSearchParams } from "@/components/run/search-params";
 import type { AgentSession, AgentSessionsPayload } from "@/lib/api/agent-sessions";
+import { agentSessionPageQueryOptions } from "@/lib/api/agent-sessions-query-options";
 import { AGENT_SESSIONS_CHART } from "@/lib/api/chart-catalog";
 import { hasAgentSessions } from "@/lib/api/run-views";
 import { formatCount, formatMs, formatNumber, plural } from "@/lib/format-number";
@@ -64,23 +66,31 @@ export function SessionsView({ run }: RunViewProps) {
   return (
     <div className="space-y-4">
       <ChartStatus loading={q.isLoading} error={q.error} what="agent sessions" />
-      {d ? <SessionsBody d={d} open={open} setOpen={(id) => void setOpen(id)} /> : null}
+      {d ? <SessionsBody runId={run.id} d={d} open={open} setOpen={(id) => void setOpen(id)} /> : null}
     </div>
   );
 }
 
 function SessionsBody({
+  runId,
   d,
   open,
   setOpen,
 }: {
+  runId: string;
   d: AgentSessionsPayload;
   open: string | null;
   setOpen: (id: string) => void;
 }) {
   const totals = sessionTotals(d);
   const { roots, orphans } = sessionTree(d.sessions);
-  const selected = d.sessions.find((s) => s.id === open) ?? roots[0]?.session ?? null;
+  // A session opened from the pages of every session, which the payload does not carry.
+  const [picked, setPicked] = useState<AgentSession | null>(null);
+  const selected =
+    d.sessions.find((s) => s.id === open) ??
+    (picked !== null && picked.id === open ? picked : null) ??
+    roots[0]?.session ??
+    null;
   const source = d.source === "aiperf-records" ? "aiperf records" : "Dynamo request trace";
   return (
     <>
@@ -115,7 +125,10 @@ function SessionsBody({
         {d.absent.cached ? <li data-testid="sessions-absent-cached">Cache: {d.absent.cached}.</li> : null}
         {d.absent.tools ? <li data-testid="sessions-absent-tools">Tool time: {d.absent.tools}.</li> : null}
         {d.omitted > 0 ? (
-          <li>{plural(d.omitted, "session with few turns is", "sessions with few turns are")} left out.</li>
+          <li data-testid="sessions-omitted">
+            {plural(d.omitted, "more session", "more sessions")} (fewer turns) are not in the tree or the
+            charts: every session is listed a page at a time below.
+          </li>
         ) : null}
         {d.withoutSession > 0 ? (
           <li>{plural(d.withoutSession, "request names", "requests name")} no session and is not counted.</li>
@@ -127,6 +140,17 @@ function SessionsBody({
           </li>
         ) : null}
       </ul>
+      {d.omitted > 0 ? (
+        <AllSessions
+          runId={runId}
+          more={d.omitted}
+          selected={selected?.id ?? null}
+          onOpen={(s) => {
+            setPicked(s);
+            setOpen(s.id);
+          }}
+        />
+      ) : null}
       <p className="text-xs text-muted">
         Hit rate: Σ cached ÷ Σ input tokens of the session&apos;s successful turns. Cache stopped:{" "}
         {CACHE_STOP_RULE}. Model time: Σ of the requests&apos; latency. Turn: {turnLabel(d)}.
@@ -300,6 +324,96 @@ function SessionDetail({
             <span className="font-mono">{s.parentId} (not in the files)</span>
           )}
         </p>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * Every session of the run, a page at a time (GET /api/runs/{id}/agent-sessions): the payload
+ * carries the longest few, so the others are reached here. Fetched once asked for.
+ */
+function AllSessions({
+  runId,
+  more,
+  selected,
+  onOpen,
+}: {
+  runId: string;
+  more: number;
+  selected: string | null;
+  onOpen: (s: AgentSession) => void;
+}) {
+  const [page, setPage] = useState<number | null>(null);
+  const q = useQuery({ ...agentSessionPageQueryOptions(runId, page ?? 0), enabled: page !== null });
+  const p = q.data;
+  return (
+    <section
+      aria-labelledby="all-sessions-title"
+      className="rounded-lg border border-border"
+      data-testid="all-sessions"
+    >
+      <div className="flex flex-wrap items-center gap-3 border-b border-border px-3 py-2 text-sm">
+        <h2 id="all-sessions-title" className="font-medium">
+          Every session
+        </h2>
+        {page === null ? (
+          <button type="button" className="underline underline-offset-2" onClick={() => setPage(0)}>
+            Show all sessions ({plural(more, "more session", "more sessions")} than the tree)
+          </button>
+        ) : p ? (
+          <span className="flex items-center gap-2">
+            <button
+              type="button"
+              className="underline underline-offset-2 disabled:no-underline disabled:opacity-50"
+              disabled={page === 0}
+              onClick={() => setPage(page - 1)}
+            >
+              Previous
+            </button>
+            <span data-testid="all-sessions-page">
+              Page {p.page + 1} of {p.pages} ({formatCount(p.total)} sessions)
+            </span>
+            <button
+              type="button"
+              className="underline underline-offset-2 disabled:no-underline disabled:opacity-50"
+              disabled={page + 1 >= p.pages}
+              onClick={() => setPage(page + 1)}
+            >
+              Next
+            </button>
+          </span>
+        ) : null}
+      </div>
+      {page !== null ? <ChartStatus loading={q.isLoading} error={q.error} what="sessions" /> : null}
+      {p ? (
+        <ul className="divide-y divide-border" aria-label="Every agent session, this page">
+          {p.sessions.map((s) => (
+            <li
+              key={s.id}
+              className="flex flex-wrap items-baseline gap-x-4 px-3 py-1 text-sm"
+              data-session={s.id}
+            >
+              <button
+                type="button"
+                className="font-mono text-xs underline-offset-2 hover:underline"
+                aria-pressed={s.id === selected}
+                title={s.id}
+                onClick={() => onOpen(s)}
+              >
+                {shortId(s.id)}
+              </button>
+              <span>{plural(s.turns.length, "turn", "turns")}</span>
+              <span>
+                <span className="text-muted">model </span>
+                {ms(s.modelTimeMs)}
+              </span>
+              {s.parentId !== null ? (
+                <span className="text-xs text-muted">sub-agent of {shortId(s.parentId)}</span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
       ) : null}
     </section>
   );

@@ -72,7 +72,10 @@ export const agentSessionsPayloadSchema = z.object({
   /** The files the sessions were read from */
   files: z.array(z.string()),
   sessions: z.array(agentSessionSchema),
-  /** Sessions left out past the cap (the longest by turns are kept) */
+  /**
+   * Sessions left out past the cap (the longest by turns are kept, within SESSIONS_PAYLOAD_CHARS):
+   * every session is served a page at a time by GET /api/runs/{id}/agent-sessions
+   */
   omitted: z.number().int(),
   /** Turns not counted because their record named no session */
   withoutSession: z.number().int(),
@@ -82,6 +85,42 @@ export const agentSessionsPayloadSchema = z.object({
     cached: z.string().nullable(),
     tools: z.string().nullable(),
   }),
+});
+
+/**
+ * Every session of the run, in pages stored beside the payload (which carries the longest few):
+ * the index says how many pages and sessions; each page holds consecutive sessions, some
+ * `SESSION_PAGE_CHARS` of JSON (docs/metrics.md §Agent sessions).
+ */
+export const agentSessionPagesIndexSchema = z.object({
+  pages: z.number().int().min(1),
+  sessions: z.number().int(),
+});
+export const agentSessionPageSchema = z.object({ sessions: z.array(agentSessionSchema) });
+
+/** JSON characters of sessions the payload carries at most: it stays under 256 KiB whatever the run. */
+export const SESSIONS_PAYLOAD_CHARS = 192 * 1024;
+/** JSON characters of sessions a stored page holds (a page holds at least one session). */
+export const SESSION_PAGE_CHARS = 128 * 1024;
+
+/** GET /api/runs/{id}/agent-sessions?page=n: one page of every session of the run. */
+export const agentSessionPageWireSchema = z.object({
+  page: z.number().int(),
+  pages: z.number().int(),
+  /** Sessions in all pages */
+  total: z.number().int(),
+  sessions: z.array(agentSessionSchema),
+  /**
+   * False for a run stored before the pages: its one page is the payload's sessions, and the
+   * ones it left out are reached by re-ingesting the run
+   */
+  complete: z.boolean(),
+});
+export type AgentSessionPageWire = z.infer<typeof agentSessionPageWireSchema>;
+
+/** The query of GET /api/runs/{id}/agent-sessions. */
+export const agentSessionPageQuerySchema = z.object({
+  page: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 
 /**

@@ -24,12 +24,20 @@ import {
   ttftVsInputPayloadSchema,
 } from "./aiperf-charts";
 import { slowestPayloadSchema, upgradeSlowestPayload } from "./aiperf-requests";
-import { agentSessionsPayloadSchema, upgradeAgentSessionsPayload } from "./agent-sessions";
+import {
+  agentSessionPageSchema,
+  agentSessionPagesIndexSchema,
+  agentSessionsPayloadSchema,
+  upgradeAgentSessionsPayload,
+} from "./agent-sessions";
 import { dynamoTraceSessionsPayloadSchema } from "./dynamo-trace";
 import {
   dynamoSpanRootsPayloadSchema,
   dynamoSpansPayloadSchema,
+  dynamoSpansPieceSchema,
   dynamoTraceRequestsPayloadSchema,
+  dynamoTraceRequestsPieceSchema,
+  requestPiecesIndexSchema,
 } from "./request-journey";
 import { reuseLedgerPayloadSchema } from "./reuse-ledger";
 import { routerLogPayloadSchema, upgradeRouterLogPayload } from "./router-log";
@@ -330,6 +338,84 @@ export const REUSE_LEDGER_CHART = defineChart({
 });
 
 /**
+ * A list stored in pieces that a server-side reader fetches one at a time (docs/architecture.md
+ * §Per-request data in pieces): an index under `key`, piece n under `key-n`. Neither is served
+ * by the chart route, nor listed among a run's charts.
+ */
+export interface PiecedChart<I extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> {
+  readonly index: ChartDef<I>;
+  piece(n: number): ChartDef<P>;
+  /** The piece a stored key names, or null for any other key. */
+  fromKey(key: string): ChartDef<P> | null;
+}
+
+function piecedChart<I extends z.ZodType, P extends z.ZodType>(def: {
+  key: string;
+  title: string;
+  index: I;
+  piece: P;
+}): PiecedChart<I, P> {
+  const index = defineChart({ key: def.key, schema: def.index, version: 1, title: def.title, served: false });
+  const piece = (n: number) =>
+    defineChart({
+      key: `${def.key}-${n}`,
+      schema: def.piece,
+      version: 1,
+      title: `${def.title}, piece ${n}`,
+      served: false,
+    });
+  const prefix = `${def.key}-`;
+  return Object.freeze({
+    index,
+    piece,
+    fromKey: (key: string) =>
+      key.startsWith(prefix) && /^\d+$/.test(key.slice(prefix.length))
+        ? piece(Number(key.slice(prefix.length)))
+        : null,
+  });
+}
+
+/**
+ * Stored with the run: each traced request's spans in pieces by x_request_id, so one request's
+ * journey reads one piece (some 64 requests), not every span of the run.
+ */
+export const DYNAMO_SPAN_PIECES = piecedChart({
+  key: "dynamo-span-pieces",
+  title: "Dynamo spans per request, by x_request_id",
+  index: requestPiecesIndexSchema,
+  piece: dynamoSpansPieceSchema,
+});
+
+/** Stored with the run: the Dynamo request-trace rows in pieces by x_request_id, as the spans. */
+export const DYNAMO_TRACE_REQUEST_PIECES = piecedChart({
+  key: "dynamo-trace-request-pieces",
+  title: "Dynamo request-trace rows, by x_request_id",
+  index: requestPiecesIndexSchema,
+  piece: dynamoTraceRequestsPieceSchema,
+});
+
+/**
+ * Stored with the run: every agent session in pages, served a page at a time by
+ * GET /api/runs/{id}/agent-sessions (the chart payload carries the longest few).
+ */
+export const AGENT_SESSION_PAGES = piecedChart({
+  key: "agent-session-pages",
+  title: "Agent sessions, every one, in pages",
+  index: agentSessionPagesIndexSchema,
+  piece: agentSessionPageSchema,
+});
+
+/** Every pieced list, for `chartByKey` and the chart lists that leave pieces out. */
+export const PIECED_CHARTS: readonly PiecedChart[] = [
+  DYNAMO_SPAN_PIECES,
+  DYNAMO_TRACE_REQUEST_PIECES,
+  AGENT_SESSION_PAGES,
+];
+
+/** Whether a stored key is one piece of a pieced list (not its index). */
+export const isChartPiece = (key: string): boolean => PIECED_CHARTS.some((p) => p.fromKey(key) !== null);
+
+/**
  * The server-metrics time series: one payload per endpoint, per role and for all endpoints, so
  * a family of keys under one prefix. The endpoints payload names each group's chart by its key.
  */
@@ -366,10 +452,18 @@ export const ALL_CHARTS: readonly ChartDef[] = [
   DYNAMO_SPANS_CHART,
   DYNAMO_SPAN_ROOTS_CHART,
   DYNAMO_TRACE_REQUESTS_CHART,
+  DYNAMO_SPAN_PIECES.index,
+  DYNAMO_TRACE_REQUEST_PIECES.index,
+  AGENT_SESSION_PAGES.index,
   REUSE_LEDGER_CHART,
 ];
 
 /** The chart a stored key names, or undefined: the one place a key string is read back. */
 export function chartByKey(key: string): ChartDef | undefined {
-  return ALL_CHARTS.find((c) => c.key === key) ?? SM_SERIES.fromKey(key) ?? undefined;
+  return (
+    ALL_CHARTS.find((c) => c.key === key) ??
+    SM_SERIES.fromKey(key) ??
+    PIECED_CHARTS.map((p) => p.fromKey(key)).find((c) => c !== null) ??
+    undefined
+  );
 }

@@ -22,6 +22,7 @@ export const queryKeys = {
   timelineRequest: (id: string, rid: number) => ["run", id, "timeline-request", rid] as const,
   requestJourney: (id: string, rid: number) => ["run", id, "request-journey", rid] as const,
   journeySummary: (id: string) => ["run", id, "journey"] as const,
+  agentSessionPage: (id: string, page: number) => ["run", id, "session-page", page] as const,
   runGoodput: (id: string, slo: string) => ["run", id, "goodput", slo] as const,
   comparisons: () => ["compare"] as const,
   sweeps: () => ["sweeps"] as const,

@@ -69,6 +69,30 @@ export const dynamoTraceRequestsPayloadSchema = z.object({
 });
 export type DynamoTraceRequestsPayload = z.infer<typeof dynamoTraceRequestsPayloadSchema>;
 
+/**
+ * Per-request data stored in pieces keyed by x_request_id (docs/architecture.md §Per-request data
+ * in pieces): the index says how many pieces there are and which files lack the id; a request
+ * lives in piece `requestPieceOf(xRequestId, pieces)` (lib/metrics/request-pieces.ts), so one
+ * request's journey reads one piece of some 64 requests whatever the run's size.
+ */
+export const requestPiecesIndexSchema = z.object({
+  pieces: z.number().int().min(1),
+  /** Requests stored in the pieces (those with an x_request_id) */
+  requests: z.number().int(),
+  withoutId: z.array(z.object({ file: z.string(), requests: z.number() })),
+});
+export type RequestPiecesIndex = z.infer<typeof requestPiecesIndexSchema>;
+
+/** One piece of the spans: the requests whose x_request_id falls in it, in the stored order. */
+export const dynamoSpansPieceSchema = z.object({ requests: dynamoSpansPayloadSchema.shape.requests });
+export type DynamoSpansPiece = z.infer<typeof dynamoSpansPieceSchema>;
+
+/** One piece of the request-trace rows, as `dynamoSpansPieceSchema`. */
+export const dynamoTraceRequestsPieceSchema = z.object({
+  requests: dynamoTraceRequestsPayloadSchema.shape.requests,
+});
+export type DynamoTraceRequestsPiece = z.infer<typeof dynamoTraceRequestsPieceSchema>;
+
 /** Where the server's view of a request comes from. */
 export const serverSourceSchema = z.enum(["spans", "trace"]);
 

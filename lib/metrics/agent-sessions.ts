@@ -18,6 +18,8 @@ conversation_id, and the payload says so (`sessionIds`). A Dynamo
  * and `absent` names the file that lacks it.
  */
 import {
+  SESSION_PAGE_CHARS,
+  SESSIONS_PAYLOAD_CHARS,
   SPLIT_NAMED,
   type AgentSession,
   type AgentSessionsPayload,
@@ -132,22 +134,46 @@ function finishSession(s: SessionAcc, toolsRecorded: boolean): AgentSession {
 }
 
 /**
- * Keeps at most MAX_SESSIONS sessions and MAX_TURNS turns in all, dropping the sessions with the
- * fewest turns first; the kept ones stay in their order.
+ * Keeps at most MAX_SESSIONS sessions, MAX_TURNS turns and SESSIONS_PAYLOAD_CHARS of JSON in all,
+ * dropping the sessions with the fewest turns first; the kept ones stay in their order. Every
+ * session is stored in pages besides (`sessionPages`).
  */
 function capped(all: AgentSession[]): { sessions: AgentSession[]; omitted: number } {
-  const total = all.reduce((a, s) => a + s.turns.length, 0);
-  if (all.length <= MAX_SESSIONS && total <= MAX_TURNS) return { sessions: all, omitted: 0 };
+  const chars = all.map((s) => JSON.stringify(s).length);
   const keep = new Set<number>();
   let turns = 0;
+  let text = 0;
   const order = all.map((s, i) => ({ i, n: s.turns.length })).sort((a, b) => b.n - a.n || a.i - b.i);
   for (const { i, n } of order) {
     if (keep.size === MAX_SESSIONS) break;
-    if (turns + n > MAX_TURNS) continue;
+    if (turns + n > MAX_TURNS || text + chars[i] > SESSIONS_PAYLOAD_CHARS) continue;
     keep.add(i);
     turns += n;
+    text += chars[i];
   }
   return { sessions: all.filter((_, i) => keep.has(i)), omitted: all.length - keep.size };
+}
+
+/** Every session in pages of consecutive sessions, some SESSION_PAGE_CHARS of JSON each (one at least). */
+export function sessionPages(all: readonly AgentSession[]): AgentSession[][] {
+  const pages: AgentSession[][] = [[]];
+  let text = 0;
+  for (const s of all) {
+    const n = JSON.stringify(s).length;
+    if (text + n > SESSION_PAGE_CHARS && pages[pages.length - 1].length > 0) {
+      pages.push([]);
+      text = 0;
+    }
+    pages[pages.length - 1].push(s);
+    text += n;
+  }
+  return pages;
+}
+
+/** A run's agent sessions: the payload (the longest few) and every session, for its pages. */
+export interface AgentSessionsBuilt {
+  payload: AgentSessionsPayload;
+  all: AgentSession[];
 }
 
 /**
@@ -192,7 +218,7 @@ export function agentSessionsFromRecords(
   sessions: AgentSessionColumns,
   conversations: ConversationIndex,
   files: string[],
-): AgentSessionsPayload | null {
+): AgentSessionsBuilt | null {
   const reused = reusedSessions(log, turns, sessions);
   const acc = new Map<string, SessionAcc>();
   let withoutSession = 0;
@@ -236,9 +262,10 @@ export function agentSessionsFromRecords(
   const all = [...acc.values()];
   if (!all.some((s) => s.turns.length > 1)) return null;
   const named = files.length > 0 ? files.join(", ") : "profile_export.jsonl";
-  const { sessions: kept, omitted } = capped(all.map((s) => finishSession(s, false)));
+  const finished = all.map((s) => finishSession(s, false));
+  const { sessions: kept, omitted } = capped(finished);
   const splitIds = [...reused].map((slot) => sessions.ids[slot]);
-  return {
+  const payload: AgentSessionsPayload = {
     source: "aiperf-records",
     sessionIds: {
       by: "x_correlation_id",
@@ -259,10 +286,11 @@ export function agentSessionsFromRecords(
       tools: `${named} records only model requests: aiperf writes no tool time`,
     },
   };
+  return { payload, all: finished };
 }
 
 /** Sessions from a Dynamo request trace's agent_context; null when no row carries one. */
-export function agentSessionsFromTrace(trace: DynamoTrace, files: string[]): AgentSessionsPayload | null {
+export function agentSessionsFromTrace(trace: DynamoTrace, files: string[]): AgentSessionsBuilt | null {
   const acc = new Map<string, SessionAcc & { order: Array<{ at: number; line: number; t: AgentTurn }> }>();
   const session = (id: string, parentId: string | null) => {
     let s = acc.get(id);
@@ -310,8 +338,9 @@ export function agentSessionsFromTrace(trace: DynamoTrace, files: string[]): Age
   }
   const named = files.length > 0 ? files.join(", ") : "the request trace";
   const toolsRecorded = trace.tools.length > 0;
-  const { sessions, omitted } = capped([...acc.values()].map((s) => finishSession(s, toolsRecorded)));
-  return {
+  const finished = [...acc.values()].map((s) => finishSession(s, toolsRecorded));
+  const { sessions, omitted } = capped(finished);
+  const payload: AgentSessionsPayload = {
     source: "dynamo-request-trace",
     sessionIds: { by: "agent_context.session_id", splitByConversation: [], splitCount: 0 },
     files,
@@ -326,4 +355,5 @@ export function agentSessionsFromTrace(trace: DynamoTrace, files: string[]): Age
         : `${named} has no tool_end rows (the agent harness writes them, event_source "harness")`,
     },
   };
+  return { payload, all: finished };
 }

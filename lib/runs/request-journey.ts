@@ -5,9 +5,12 @@
  */
 import { z } from "zod";
 import {
+  DYNAMO_SPAN_PIECES,
   DYNAMO_SPAN_ROOTS_CHART,
   DYNAMO_SPANS_CHART,
+  DYNAMO_TRACE_REQUEST_PIECES,
   DYNAMO_TRACE_REQUESTS_CHART,
+  type PiecedChart,
 } from "@/lib/api/chart-catalog";
 import {
   type DynamoSpanRootsPayload,
@@ -15,9 +18,12 @@ import {
   type DynamoTraceRequestsPayload,
   type JourneySummary,
   type RequestJourney,
+  type RequestPiecesIndex,
+  requestPiecesIndexSchema,
 } from "@/lib/api/request-journey";
 import { AIPERF_ORIGIN_CHART, originOf } from "@/lib/ingest/timeline-columns";
 import { parseJsonInSteps } from "@/lib/metrics/json-in-steps";
+import { requestPieceOf } from "@/lib/metrics/request-pieces";
 import { checkInSteps } from "@/lib/metrics/schema-in-steps";
 import {
   journeySummaryInSteps,
@@ -42,31 +48,38 @@ interface ServerFiles {
 /** Requests checked a step: each holds its spans, some eight objects. */
 const JOURNEY_SLICE = 512;
 
-async function serverFiles(db: Db, runId: string, want: "spans" | "roots"): Promise<ServerFiles> {
-  // Read off the main thread on SQLite, then parsed and checked a piece a turn
-  // (lib/metrics/json-in-steps.ts, schema-in-steps.ts): the spans of 20,000 requests are some
-  // 30 MB of JSON, which read, parsed and checked in one piece held the server for over a second.
-  const read = async <S extends z.ZodType>(key: string, schema: S): Promise<z.output<S> | null> => {
-    const text = await getLargeChartText(db, runId, key);
-    if (text === undefined) return null;
-    try {
-      const value = await inTurns(parseJsonInSteps(text));
-      return (await inTurns(checkInSteps(schema, value, JOURNEY_SLICE))) as z.output<S>;
-    } catch (e) {
-      if (e instanceof z.ZodError) return null;
-      throw e;
-    }
-  };
+/**
+ * A whole stored list, read off the main thread on SQLite, then parsed and checked a piece a
+ * turn (lib/metrics/json-in-steps.ts, schema-in-steps.ts): the spans of 20,000 requests are some
+ * 30 MB of JSON, which read, parsed and checked in one piece held the server for over a second.
+ */
+async function readLarge<S extends z.ZodType>(
+  db: Db,
+  runId: string,
+  key: string,
+  schema: S,
+): Promise<z.output<S> | null> {
+  const text = await getLargeChartText(db, runId, key);
+  if (text === undefined) return null;
+  try {
+    const value = await inTurns(parseJsonInSteps(text));
+    return (await inTurns(checkInSteps(schema, value, JOURNEY_SLICE))) as z.output<S>;
+  } catch (e) {
+    if (e instanceof z.ZodError) return null;
+    throw e;
+  }
+}
+
+/** What the run's summary joins: each request's root span (or every span, stored before them) and trace row. */
+async function serverFiles(db: Db, runId: string): Promise<ServerFiles> {
+  const read = <S extends z.ZodType>(key: string, schema: S) => readLarge(db, runId, key, schema);
   const origin = await getChartText(db, runId, AIPERF_ORIGIN_CHART);
   // The summary joins root spans only: stored apart (a tenth of the spans' text) since they were;
   // a run stored before reads every span and takes their roots.
-  const roots =
-    want === "roots"
-      ? ((await read(
-          DYNAMO_SPAN_ROOTS_CHART.key,
-          DYNAMO_SPAN_ROOTS_CHART.schema,
-        )) as DynamoSpanRootsPayload | null)
-      : null;
+  const roots = (await read(
+    DYNAMO_SPAN_ROOTS_CHART.key,
+    DYNAMO_SPAN_ROOTS_CHART.schema,
+  )) as DynamoSpanRootsPayload | null;
   return {
     spans:
       roots ?? ((await read(DYNAMO_SPANS_CHART.key, DYNAMO_SPANS_CHART.schema)) as DynamoSpansPayload | null),
@@ -107,7 +120,7 @@ function serverNotes(f: ServerFiles): string[] {
 export async function runJourneySummary(db: Db, runId: string): Promise<JourneySummary | null> {
   const run = await getRun(db, runId);
   if (!run || run.status !== "ready") return null;
-  const f = await serverFiles(db, runId, "roots");
+  const f = await serverFiles(db, runId);
   if (!f.spans && !f.trace) return null;
   // The client records a page at a time (lib/store/goodput-rows.ts, a turn after each) and the
   // join in steps: a 200,000-request run's rows read, mapped and joined at once held the server.
@@ -148,19 +161,88 @@ export async function runJourneySummary(db: Db, runId: string): Promise<JourneyS
 }
 
 /**
+ * The requests of `x` in a run's pieced list, with the files that lack the id: one piece read
+ * (some 64 requests), not the whole list. Undefined when the run has no pieces (stored before
+ * them): the caller reads the whole list then.
+ */
+async function oneRequestOfPieces<T extends { xRequestId: string | null }>(
+  db: Db,
+  runId: string,
+  chart: PiecedChart,
+  x: string | null,
+): Promise<{ withoutId: RequestPiecesIndex["withoutId"]; requests: T[] } | undefined> {
+  const indexText = await getChartText(db, runId, chart.index.key);
+  if (indexText === undefined) return undefined;
+  const index = requestPiecesIndexSchema.safeParse(JSON.parse(indexText));
+  if (!index.success) return undefined;
+  if (x === null) return { withoutId: index.data.withoutId, requests: [] };
+  const piece = chart.piece(requestPieceOf(x, index.data.pieces));
+  const text = await getChartText(db, runId, piece.key);
+  if (text === undefined) return undefined;
+  const read = piece.schema.safeParse(JSON.parse(text));
+  if (!read.success) return undefined;
+  const requests = (read.data as { requests: T[] }).requests.filter((r) => r.xRequestId === x);
+  return { withoutId: index.data.withoutId, requests };
+}
+
+/**
+ * One request's spans and trace rows: from their pieces (lib/metrics/request-pieces.ts), or,
+ * for a run stored before them, from the whole lists, read in pieces as the summary reads them.
+ */
+async function oneRequestFiles(
+  db: Db,
+  runId: string,
+  x: string | null,
+): Promise<ServerFiles & { spans: DynamoSpansPayload | null }> {
+  const spans = await oneRequestOfPieces<DynamoSpansPayload["requests"][number]>(
+    db,
+    runId,
+    DYNAMO_SPAN_PIECES,
+    x,
+  );
+  const trace = await oneRequestOfPieces<DynamoTraceRequestsPayload["requests"][number]>(
+    db,
+    runId,
+    DYNAMO_TRACE_REQUEST_PIECES,
+    x,
+  );
+  const origin = await getChartText(db, runId, AIPERF_ORIGIN_CHART);
+  return {
+    spans:
+      spans ??
+      ((await readLarge(
+        db,
+        runId,
+        DYNAMO_SPANS_CHART.key,
+        DYNAMO_SPANS_CHART.schema,
+      )) as DynamoSpansPayload | null),
+    trace:
+      trace ??
+      ((await readLarge(
+        db,
+        runId,
+        DYNAMO_TRACE_REQUESTS_CHART.key,
+        DYNAMO_TRACE_REQUESTS_CHART.schema,
+      )) as DynamoTraceRequestsPayload | null),
+    originEpochMs: origin === undefined ? null : originOf(JSON.parse(origin)),
+  };
+}
+
+/**
  * One aiperf request of the timeline (its drill-down id) on one axis with its server spans and
- * trace row; null when the run has no such request or no Dynamo spans or trace.
+ * trace row; null when the run has no such request or no Dynamo spans or trace. It reads the
+ * piece of the request's x_request_id only; a run stored before the pieces reads every span.
  */
 export async function timelineRequestJourney(
   db: Db,
   runId: string,
   rid: number,
 ): Promise<RequestJourney | null> {
-  const f = (await serverFiles(db, runId, "spans")) as ServerFiles & { spans: DynamoSpansPayload | null };
-  if (!f.spans && !f.trace) return null;
   const r = await timelineRequest(db, runId, rid);
+  const x = r?.requestId || null;
+  const f = await oneRequestFiles(db, runId, x);
+  if (!f.spans && !f.trace) return null;
   if (!r) return null;
-  const x = r.requestId || null;
   const missing: string[] = [];
   const spans = x !== null ? (f.spans?.requests.find((s) => s.xRequestId === x) ?? null) : null;
   const trace = x !== null ? (f.trace?.requests.find((t) => t.xRequestId === x) ?? null) : null;

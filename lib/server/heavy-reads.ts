@@ -6,11 +6,19 @@
  *
  * At most `RUNLENS_HEAVY_READS` (2) run at once; the next wait in one queue, first come first
  * served, up to `RUNLENS_HEAVY_READ_QUEUE` (32): past that a read is refused `503 busy` with
- * `Retry-After`. A client named by the proxy in front (`X-Forwarded-For`, `X-Real-IP`) holds at
- * most half of the queue and running places together (`429 too_many_reads`), so one client
- * cannot fill the queue and shut the others out. A read holds its place until its answer has
- * been sent in full, or the client has gone.
+ * `Retry-After`. A read holds its place until its answer has been sent in full, or the client
+ * has gone.
+ *
+ * One client cannot starve the others (docs/reliability.md): a client runs at most
+ * `RUNLENS_HEAVY_READS` − 1 reads at once (1 of 2), its others wait while a later client's read
+ * takes the place left, so a client holding its answers unread never holds every place; and it
+ * holds at most `RUNLENS_HEAVY_READS_PER_CLIENT` places running and waiting together (half of
+ * the running and queue places, 17), past which it is refused `429 too_many_reads` with
+ * `Retry-After`. The client is the address the proxy in front names (`X-Forwarded-For`,
+ * `X-Real-IP`; Next.js names the socket's address there when no proxy does), else the bearer
+ * token it sends.
  */
+import { createHash } from "node:crypto";
 import { jsonError } from "./http";
 
 function setting(name: string, fallback: number): number {
@@ -26,44 +34,84 @@ interface Waiter {
 class HeavyReads {
   private active = 0;
   private readonly queue: Waiter[] = [];
+  /** Each client's places, running and waiting */
   private readonly perClient = new Map<string, number>();
+  /** Each client's running reads */
+  private readonly running = new Map<string, number>();
 
   /** A release function once the read may start; a refusal when it may not. */
   async admit(client: string | null): Promise<(() => void) | Response> {
-    const maxActive = setting("RUNLENS_HEAVY_READS", 2);
-    const maxQueue = setting("RUNLENS_HEAVY_READ_QUEUE", 32);
-    const clientShare = Math.max(1, Math.floor((maxActive + maxQueue) / 2));
+    const { maxActive, maxQueue, clientShare } = limits();
     if (client !== null && (this.perClient.get(client) ?? 0) >= clientShare)
       return refuse(
         429,
         "too_many_reads",
         "too many heavy reads from this client at once; try again shortly",
       );
-    if (this.active >= maxActive && this.queue.length >= maxQueue)
+    if (!this.mayStart(client, maxActive) && this.queue.length >= maxQueue)
       return refuse(503, "busy", "too many heavy reads at once; try again shortly");
-    if (client !== null) this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
-    if (this.active < maxActive) this.active++;
+    if (client !== null) bump(this.perClient, client, 1);
+    if (this.mayStart(client, maxActive)) this.start(client);
     else await new Promise<void>((start) => this.queue.push({ client, start }));
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      this.active--;
       if (client !== null) {
-        const n = (this.perClient.get(client) ?? 1) - 1;
-        if (n > 0) this.perClient.set(client, n);
-        else this.perClient.delete(client);
+        bump(this.perClient, client, -1);
+        bump(this.running, client, -1);
       }
-      const next = this.queue.shift();
-      // The place passes to the next in the queue; otherwise it is freed.
-      if (next) next.start();
-      else this.active--;
+      this.startWaiting();
     };
+  }
+
+  /** Whether a read of `client` may run now: a place is free and the client is under its running share. */
+  private mayStart(client: string | null, maxActive: number): boolean {
+    if (this.active >= maxActive) return false;
+    return client === null || (this.running.get(client) ?? 0) < Math.max(1, maxActive - 1);
+  }
+
+  private start(client: string | null): void {
+    this.active++;
+    if (client !== null) bump(this.running, client, 1);
+  }
+
+  /** Free places pass to the first waiting reads whose clients are under their running share. */
+  private startWaiting(): void {
+    const { maxActive } = limits();
+    for (let i = 0; i < this.queue.length && this.active < maxActive;) {
+      const w = this.queue[i];
+      if (!this.mayStart(w.client, maxActive)) {
+        i++;
+        continue;
+      }
+      this.queue.splice(i, 1);
+      this.start(w.client);
+      w.start();
+    }
   }
 
   /** Reads running and waiting, for tests. */
   counts(): { active: number; queued: number } {
     return { active: this.active, queued: this.queue.length };
   }
+}
+
+function limits() {
+  const maxActive = setting("RUNLENS_HEAVY_READS", 2);
+  const maxQueue = setting("RUNLENS_HEAVY_READ_QUEUE", 32);
+  const clientShare = setting(
+    "RUNLENS_HEAVY_READS_PER_CLIENT",
+    Math.max(1, Math.floor((maxActive + maxQueue) / 2)),
+  );
+  return { maxActive, maxQueue, clientShare };
+}
+
+function bump(counts: Map<string, number>, key: string, by: number): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
 }
 
 function refuse(status: number, code: string, message: string): Response {
@@ -78,10 +126,17 @@ const KEY = Symbol.for("runlens.heavyReads");
 const holder = globalThis as { [KEY]?: HeavyReads };
 export const heavyReads = (holder[KEY] ??= new HeavyReads());
 
-/** The client as the proxy in front names it; null when there is none to say. */
+/**
+ * The client: its address as the proxy in front names it (Next.js names the socket's address in
+ * `X-Forwarded-For` when no proxy does), else its bearer token (a hash of it, never the token
+ * itself); null when there is none to say.
+ */
 export function clientOf(req: Request): string | null {
   const forwarded = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return forwarded || req.headers.get("x-real-ip")?.trim() || null;
+  const address = forwarded || req.headers.get("x-real-ip")?.trim();
+  if (address) return address;
+  const token = /^Bearer\s+(.+)$/i.exec(req.headers.get("authorization")?.trim() ?? "")?.[1];
+  return token ? `token:${createHash("sha256").update(token).digest("base64url").slice(0, 16)}` : null;
 }
 
 /**

@@ -6,6 +6,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { sql } from "kysely";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { SummaryBlocks } from "@/lib/api/schemas";
+import { isChartPiece } from "@/lib/api/chart-catalog";
 import { discardAiperfStages } from "./columnar/aiperf-request-file";
 import type { Db, Trx } from "./db";
 import { writeMetricValues } from "./metric-values";
@@ -361,7 +362,8 @@ export async function chartKeys(db: Db, runIds: string[]): Promise<Record<string
     .where("run_id", "in", runIds)
     .orderBy("key")
     .execute();
-  for (const r of rows) out[r.run_id]?.push(r.key);
+  // A pieced list's pieces are parts of one stored list, not charts (lib/api/chart-catalog.ts).
+  for (const r of rows) if (!isChartPiece(r.key)) out[r.run_id]?.push(r.key);
   return out;
 }
 

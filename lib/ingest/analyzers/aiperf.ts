@@ -45,7 +45,8 @@ import { FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log"
 import { storeInputsTurns, type InputsTurnLine } from "@/lib/store/aiperf-inputs-reuse";
 import { AiperfRequestStage } from "@/lib/store/columnar/aiperf-request-file";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
-import { AGENT_SESSIONS_CHART, AIPERF_CHARTS } from "@/lib/api/chart-catalog";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
+import { agentSessionCharts } from "./agent-session-charts";
 
 const KINDS = new Set([
   "aiperf-records",
@@ -309,8 +310,8 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
         ? agentSessionsFromRecords(log, turns, sessions, conversations, recordFiles)
         : null;
       if (agents) {
-        result.charts = { ...result.charts, [AGENT_SESSIONS_CHART.key]: agents };
-        result.info = { ...result.info, agentSessions: agents.sessions.length + agents.omitted };
+        result.charts = { ...result.charts, ...agentSessionCharts(agents) };
+        result.info = { ...result.info, agentSessions: agents.all.length };
       }
       return log.length > 0
         ? { ...result, requestValues: logRequestValues(log), requestValuesInFile: inFile }

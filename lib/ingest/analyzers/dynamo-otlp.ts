@@ -3,17 +3,19 @@
  * spans of every file are grouped by trace (a frontend's and its workers' exports may be separate
  * files), one request each; each request's spans are stored with the run (chart payload
  * `DYNAMO_SPANS_CHART`) for the request detail, which puts them on the client's time axis, and
- * each request's root span alone (`DYNAMO_SPAN_ROOTS_CHART`) for the run's summary. Beside
+ * each request's root span alone (`DYNAMO_SPAN_ROOTS_CHART`) for the run's summary, and again in
+ * pieces by x_request_id (`DYNAMO_SPAN_PIECES`) for one request's journey. Beside
  * aiperf's records the summary says how many requests joined by x_request_id and which file lacks
  * the id (docs/metrics.md §Client to engine).
  */
-import { DYNAMO_SPAN_ROOTS_CHART, DYNAMO_SPANS_CHART } from "@/lib/api/chart-catalog";
+import { DYNAMO_SPAN_PIECES, DYNAMO_SPAN_ROOTS_CHART, DYNAMO_SPANS_CHART } from "@/lib/api/chart-catalog";
 import type { DynamoSpanRootsPayload, DynamoSpansPayload } from "@/lib/api/request-journey";
 import { readWholeText } from "@/lib/formats/aiperf-read";
 import { readDynamoOtlp, requestsOfSpans, spansOfExport, type OtlpSpan } from "@/lib/formats/dynamo-otlp";
 import { WarningLog } from "@/lib/formats/json-lines";
 import { parseJsonText, PARSE_FAILED } from "@/lib/formats/json-text.mjs";
 import { spanRootsOf, spansPayloadOf } from "@/lib/metrics/request-journey";
+import { piecedPayloads } from "@/lib/metrics/request-pieces";
 import { aiperfRequestIds } from "@/lib/store/columnar/aiperf-request-file";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 
@@ -98,7 +100,12 @@ export function dynamoOtlpAnalyzer(): Analyzer {
     }
     return {
       info,
-      charts: { [DYNAMO_SPANS_CHART.key]: payload, [DYNAMO_SPAN_ROOTS_CHART.key]: roots },
+      charts: {
+        [DYNAMO_SPANS_CHART.key]: payload,
+        [DYNAMO_SPAN_ROOTS_CHART.key]: roots,
+        // One request's journey reads its piece only (lib/runs/request-journey.ts).
+        ...piecedPayloads(DYNAMO_SPAN_PIECES, payload.requests, payload.withoutId),
+      },
       warnings,
     };
   }

@@ -14,11 +14,13 @@ import {
 } from "@/lib/formats/dynamo-request-trace";
 import { agentSessionsFromTrace } from "@/lib/metrics/agent-sessions";
 import { dynamoTraceFigures, dynamoTraceRequestsBlock, joinByRequestId } from "@/lib/metrics/dynamo-trace";
+import { piecedPayloads } from "@/lib/metrics/request-pieces";
 import { aiperfRequestIds } from "@/lib/store/columnar/aiperf-request-file";
+import { agentSessionCharts } from "./agent-session-charts";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 import {
-  AGENT_SESSIONS_CHART,
   DYNAMO_TRACE_CHART,
+  DYNAMO_TRACE_REQUEST_PIECES,
   DYNAMO_TRACE_REQUESTS_CHART,
 } from "@/lib/api/chart-catalog";
 
@@ -94,12 +96,14 @@ export function dynamoTraceAnalyzer(): Analyzer {
     const charts: Record<string, unknown> = {
       [DYNAMO_TRACE_CHART.key]: { sessions: f.perSession },
       [DYNAMO_TRACE_REQUESTS_CHART.key]: perRequest,
+      // One request's journey reads its piece only (lib/runs/request-journey.ts).
+      ...piecedPayloads(DYNAMO_TRACE_REQUEST_PIECES, perRequest.requests, perRequest.withoutId),
     };
     // The trace's sessions carry tool time: they replace aiperf's, stored before (docs/metrics.md §Agent sessions).
     const agents = agentSessionsFromTrace(trace, names);
     if (agents) {
-      charts[AGENT_SESSIONS_CHART.key] = agents;
-      info.agentSessions = agents.sessions.length + agents.omitted;
+      Object.assign(charts, agentSessionCharts(agents));
+      info.agentSessions = agents.all.length;
     }
     if (records.length === 0)
       return {
