@@ -46,16 +46,36 @@ export class AgentSessionColumns {
   readonly ids: string[] = [];
   readonly parents: Array<string | null> = [];
   readonly depths: Array<number | null> = [];
-  private readonly slots = new Map<string, number>();
+  private slots = new Map<string, number>();
   /** Whether any record wrote agent_depth or parent_correlation_id (aiperf 0.8 and later) */
   lineageWritten = false;
 
   constructor(private readonly max = 200_000) {}
 
+  /** Trims the per-record column to the records held (docs/performance.md §Ingest memory of an aiperf upload). */
+  compact(): void {
+    if (this.session.length !== this.length) this.session = this.session.slice(0, this.length);
+  }
+
+  /** Forgets every record and session once the session tree is made: the column, ids and their map. */
+  release(): void {
+    this.length = 0;
+    this.session = new Int32Array(0);
+    this.ids.length = 0;
+    this.parents.length = 0;
+    this.depths.length = 0;
+    this.slots = new Map();
+  }
+
+  /** Sessions remembered and bytes of the per-record column, for the memory tests. */
+  get held(): { ids: number; bytes: number } {
+    return { ids: this.slots.size, bytes: this.session.byteLength };
+  }
+
   /** One record: its session id (x_correlation_id, else the conversation), parent and depth. */
   add(sessionId: string | null, parentId: string | null, depth: number | null): void {
     if (this.length === this.session.length) {
-      const next = new Int32Array(this.session.length * 2).fill(NO_SESSION);
+      const next = new Int32Array(Math.max(1024, this.session.length * 2)).fill(NO_SESSION);
       next.set(this.session);
       this.session = next;
     }

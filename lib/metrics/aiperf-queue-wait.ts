@@ -38,6 +38,12 @@ export class QueueWaits {
     return this.waits.length;
   }
 
+  /** Forgets the waits once the run's info is made (`missing` is kept). */
+  release(): void {
+    this.waits = [];
+    this.refs = [];
+  }
+
   /** Run info entries (`queueWait…`), or {} when no profiling record carries the stamps. */
   info(): Record<string, number | string> {
     return queueWaitFromRecords(this.waits, this.refs, this.missing);

@@ -81,11 +81,41 @@ export class PossibleReuse {
     this.head = this.tail = -1;
   }
 
+  /**
+   * Forgets every open conversation and frees the slots (keeps `conversations`): once every
+   * records file is read, nothing asks for a conversation's latest turn again.
+   */
+  release(): void {
+    this.reset();
+    this.slots = new Map();
+    const none = 0;
+    this.turn = new Int32Array(none);
+    this.inputTokens = new Float64Array(none);
+    this.outputTokens = new Float64Array(none);
+    this.profiling = new Uint8Array(none);
+    this.older = new Int32Array(none);
+    this.newer = new Int32Array(none);
+  }
+
+  /** Ids remembered and bytes of the slots' columns, for the memory tests. */
+  get held(): { ids: number; bytes: number } {
+    return {
+      ids: this.slots.size,
+      bytes:
+        this.turn.byteLength +
+        this.inputTokens.byteLength +
+        this.outputTokens.byteLength +
+        this.profiling.byteLength +
+        this.older.byteLength +
+        this.newer.byteLength,
+    };
+  }
+
   private slotFor(): number {
     const reused = this.free.pop();
     if (reused !== undefined) return reused;
     if (this.used === this.turn.length) {
-      const cap = this.turn.length * 2;
+      const cap = Math.max(1024, this.turn.length * 2);
       const grow = <T extends Int32Array | Float64Array | Uint8Array>(a: T, b: T) => (b.set(a), b);
       this.turn = grow(this.turn, new Int32Array(cap));
       this.inputTokens = grow(this.inputTokens, new Float64Array(cap));
@@ -200,8 +230,32 @@ export class TurnColumns {
     if (cached !== null) this.anyCached = true;
   }
 
+  /** Trims every column to the requests held, one at a time (as RequestLog.compact). */
+  compact(): void {
+    if (this.cap === this.length) return;
+    this.turn = this.turn.slice(0, this.length);
+    this.conv = this.conv.slice(0, this.length);
+    this.cached = this.cached.slice(0, this.length);
+    this.possible = this.possible.slice(0, this.length);
+    this.cap = this.length;
+  }
+
+  /** Drops every column once the turns and sessions are made (the ingest's `finish`). */
+  release(): void {
+    this.length = this.cap = 0;
+    this.turn = new Int32Array(0);
+    this.conv = new Int32Array(0);
+    this.cached = new Float64Array(0);
+    this.possible = new Float64Array(0);
+  }
+
+  /** Bytes of the columns held (their capacity, not only the values added). */
+  get bytes(): number {
+    return this.turn.byteLength + this.conv.byteLength + this.cached.byteLength + this.possible.byteLength;
+  }
+
   private grow(): void {
-    this.cap *= 2;
+    this.cap = Math.max(1024, this.cap * 2);
     const turn = new Int32Array(this.cap).fill(NO_TURN);
     turn.set(this.turn);
     this.turn = turn;
@@ -223,9 +277,20 @@ export class TurnColumns {
  */
 export class ConversationIndex {
   readonly ids: string[] = [];
-  private readonly map = new Map<string, number>();
+  private map = new Map<string, number>();
 
   constructor(private readonly max = MAX_OPEN_CONVERSATIONS) {}
+
+  /** Ids held, for the memory tests. */
+  get size(): number {
+    return this.map.size;
+  }
+
+  /** Forgets every id once nothing looks a conversation up again (the ingest's `finish`). */
+  release(): void {
+    this.ids.length = 0;
+    this.map = new Map();
+  }
 
   of(id: string | null): number {
     if (id === null) return NO_TURN;

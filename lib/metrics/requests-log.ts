@@ -90,7 +90,7 @@ export class RequestLog {
   }
 
   private grow(): void {
-    this.cap *= 2;
+    this.cap = Math.max(1024, this.cap * 2);
     for (const k of COLUMNS) {
       const next = new Float64Array(this.cap);
       next.set(this.cols[k]);
@@ -99,6 +99,28 @@ export class RequestLog {
     const f = new Uint8Array(this.cap);
     f.set(this.flags);
     this.flags = f;
+  }
+
+  /**
+   * Trims every column to the values held, one column at a time, so the doubling's unused half
+   * (up to half of each column) is garbage before `finish` makes its copies; a later add grows
+   * the log again (docs/performance.md §Ingest memory of an aiperf upload).
+   */
+  compact(): void {
+    if (this.cap === this.length) return;
+    for (const k of COLUMNS) this.cols[k] = this.cols[k].slice(0, this.length);
+    this.flags = this.flags.slice(0, this.length);
+    this.cap = this.length;
+    // Cached views over the old buffers would keep them: same values, recomputed on demand.
+    this.sortedCache.clear();
+    this.measuredCache = null;
+  }
+
+  /** Bytes of the columns held (their capacity, not only the values added). */
+  get bytes(): number {
+    let b = this.flags.byteLength;
+    for (const k of COLUMNS) b += this.cols[k].byteLength;
+    return b;
   }
 
   column(name: RequestColumn): Float64Array {

@@ -256,6 +256,13 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
       return ingestDocument(file, ctx);
     },
     async finish(ctx) {
+      // Every records file is read: the open conversations are forgotten and each column is
+      // trimmed to its values before the summary's copies are made, and each structure is let go
+      // as soon as nothing below reads it (docs/performance.md §Ingest memory of an aiperf upload).
+      reuse.release();
+      log.compact();
+      turns.compact();
+      sessions.compact();
       const result = finishRun({
         log,
         recordDirs,
@@ -269,6 +276,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
         queueWaits,
         concurrency,
       });
+      queueWaits.release();
       // Only the drill-down reads the request file: the slowest lists are read from it after
       // the summary (lib/ingest/drilldown.ts).
       if (log.length > 0) result.drilldown = requestDrilldown(ctx, log);
@@ -280,8 +288,6 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
         applied && applied.replaced > 0
           ? [...inputsTurnLines(conversations, inputs, applied.tokensPerChar)]
           : [];
-      if (lines.length > 0) await storeInputsTurns(ctx.db, ctx.runId, lines);
-      const inFile = await writeRequestFile(ctx, stage, log, lines);
       const perTurn = turnsPayload(
         log,
         turns,
@@ -313,6 +319,13 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
         result.charts = { ...result.charts, ...agentSessionCharts(agents) };
         result.info = { ...result.info, agentSessions: agents.all.length };
       }
+      // Nothing below reads the turns, the sessions or the conversation ids: garbage before the
+      // request file is written.
+      turns.release();
+      sessions.release();
+      conversations.release();
+      if (lines.length > 0) await storeInputsTurns(ctx.db, ctx.runId, lines);
+      const inFile = await writeRequestFile(ctx, stage, log, lines);
       return log.length > 0
         ? { ...result, requestValues: logRequestValues(log), requestValuesInFile: inFile }
         : result;

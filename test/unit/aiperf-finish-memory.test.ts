@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { AgentSessionColumns } from "@/lib/metrics/agent-sessions";
+import { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
+import { QueueWaits } from "@/lib/metrics/aiperf-queue-wait";
+import { FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
+
+// What the aiperf analyzer's `finish` holds (docs/performance.md §Ingest memory of an aiperf
+// upload): each column trimmed to its values before the summary's copies are made, and the
+// read-time structures let go. Pinned by bytes and counts, never by time.
+
+/** Bytes a request of the log: seven Float64 columns and one byte of flags */
+const LOG_BYTES = 7 * 8 + 1;
+/** Bytes a request of the turn columns: turn and conversation (Int32), cached and possible (Float64) */
+const TURN_BYTES = 4 + 4 + 8 + 8;
+
+function logOf(n: number): RequestLog {
+  const log = new RequestLog();
+  for (let i = 0; i < n; i++) {
+    const startNs = 1_000_000_000n + BigInt(i) * 1_000_000n;
+    log.add(
+      {
+        startNs,
+        endNs: startNs + BigInt(5_000_000 + ((i * 7919) % 1000) * 1000),
+        ttftMs: i % 13 === 0 ? null : 1 + ((i * 31) % 97),
+        e2eMs: 5 + ((i * 7919) % 1000) / 1000,
+        itlMs: 0.5 + (i % 17) / 10,
+        inputTokens: 100 + (i % 50),
+        outputTokens: 20 + (i % 9),
+      },
+      i % 10 === 0 ? FLAG_WARMUP : i % 23 === 0 ? FLAG_ERROR : 0,
+    );
+  }
+  return log;
+}
+
+describe("request log trimmed at finish", () => {
+  it("holds exactly its values' bytes after compact, with the same values and statistics", () => {
+    const n = 5000;
+    const log = logOf(n);
+    // Grown by doubling: 8,192 rows of capacity for 5,000 values.
+    expect(log.bytes).toBe(8192 * LOG_BYTES);
+    const before = {
+      cols: Object.fromEntries(Object.entries(log.cols).map(([k, v]) => [k, Array.from(v.subarray(0, n))])),
+      flags: Array.from(log.flags.subarray(0, n)),
+      ttft: Array.from(log.sortedMeasured("ttftMs")),
+      measured: Array.from(log.measuredIndices()),
+    };
+    log.compact();
+    expect(log.bytes).toBe(n * LOG_BYTES);
+    expect(log.length).toBe(n);
+    expect(Object.fromEntries(Object.entries(log.cols).map(([k, v]) => [k, Array.from(v)]))).toEqual(
+      before.cols,
+    );
+    expect(Array.from(log.flags)).toEqual(before.flags);
+    expect(Array.from(log.sortedMeasured("ttftMs"))).toEqual(before.ttft);
+    expect(Array.from(log.measuredIndices())).toEqual(before.measured);
+    // A log trimmed and added to again grows as before.
+    log.add({ startNs: 2n, endNs: 3n, ttftMs: 1, e2eMs: 1, itlMs: 1, inputTokens: 1, outputTokens: 1 }, 0);
+    expect(log.length).toBe(n + 1);
+    expect(log.cols.ttftMs[n]).toBe(1);
+    expect(log.bytes).toBe(2 * n * LOG_BYTES);
+  });
+
+  it("grows again from an empty compacted log", () => {
+    const log = new RequestLog();
+    log.compact();
+    expect(log.bytes).toBe(0);
+    log.add({ startNs: 1n, endNs: 2n, ttftMs: 1, e2eMs: 1, itlMs: 1, inputTokens: 1, outputTokens: 1 }, 0);
+    expect(log.length).toBe(1);
+    expect(log.bytes).toBe(1024 * LOG_BYTES);
+  });
+});
+
+describe("turn and session columns at finish", () => {
+  it("trims the turn columns to their values and releases them", () => {
+    const turns = new TurnColumns();
+    const n = 3000;
+    for (let i = 0; i < n; i++) turns.add(i % 4, i % 5 === 0 ? null : i, i % 7, i % 11);
+    expect(turns.bytes).toBe(4096 * TURN_BYTES);
+    const kept = [Array.from(turns.turn.subarray(0, n)), Array.from(turns.possible.subarray(0, n))];
+    turns.compact();
+    expect(turns.bytes).toBe(n * TURN_BYTES);
+    expect([Array.from(turns.turn), Array.from(turns.possible)]).toEqual(kept);
+    expect(turns.cached[6]).toBe(6);
+    expect(turns.cached[0]).toBeNaN();
+    expect(turns.multiTurn).toBe(true);
+    turns.release();
+    expect([turns.length, turns.bytes]).toEqual([0, 0]);
+  });
+
+  it("releases the open conversations' ids and slots, keeping the count of conversations", () => {
+    const reuse = new PossibleReuse();
+    const n = 5000;
+    for (let i = 0; i < n; i++) reuse.next(`conversation-${i}`, 0, 100, 10, false);
+    expect(reuse.held.ids).toBe(n);
+    expect(reuse.held.bytes).toBeGreaterThanOrEqual(n * (4 + 8 + 8 + 1 + 4 + 4));
+    reuse.release();
+    expect(reuse.held).toEqual({ ids: 0, bytes: 0 });
+    expect(reuse.conversations).toBe(n);
+    // Still usable: a conversation seen again after the release is a new one.
+    expect(reuse.next("conversation-1", 1, 120, 5, false)).toBeNaN();
+    expect(reuse.next("conversation-1", 2, 140, 5, false)).toBe(125);
+    expect(reuse.conversations).toBe(n + 1);
+  });
+
+  it("releases the conversation index and the sessions' ids and column", () => {
+    const index = new ConversationIndex();
+    const sessions = new AgentSessionColumns();
+    const n = 3000;
+    for (let i = 0; i < n; i++) {
+      expect(index.of(`c-${i}`)).toBe(i);
+      sessions.add(`s-${i % 1000}`, null, null);
+    }
+    expect(index.size).toBe(n);
+    expect(sessions.held).toEqual({ ids: 1000, bytes: 4096 * 4 });
+    sessions.compact();
+    expect(sessions.held).toEqual({ ids: 1000, bytes: n * 4 });
+    expect(sessions.session[n - 1]).toBe((n - 1) % 1000);
+    sessions.release();
+    index.release();
+    expect(sessions.held).toEqual({ ids: 0, bytes: 0 });
+    expect([sessions.ids.length, sessions.parents.length, sessions.depths.length]).toEqual([0, 0, 0]);
+    expect([index.size, index.ids.length]).toEqual([0, 0]);
+  });
+
+  it("keeps the queue-wait figures it gave before the waits are released", () => {
+    const q = new QueueWaits();
+    for (let i = 0; i < 1000; i++) q.add(i % 50, false, 100, null);
+    const info = q.info();
+    expect(info.queueWaitCount).toBe(1000);
+    q.release();
+    expect(q.count).toBe(0);
+  });
+});
