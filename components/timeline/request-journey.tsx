@@ -124,7 +124,9 @@ export function RequestJourneyView({ journey }: { journey: RequestJourney }) {
       ? "Dynamo's spans"
       : journey.serverSource === "trace"
         ? "Dynamo's request trace"
-        : null;
+        : journey.serverSource === "trtllm"
+          ? "TensorRT-LLM's per-request perf metrics"
+          : null;
   return (
     <section className="space-y-2" aria-label="client to engine" data-testid="request-journey">
       <h4 className="text-sm font-semibold">Client to engine</h4>

@@ -94,14 +94,14 @@ export const dynamoTraceRequestsPieceSchema = z.object({
 export type DynamoTraceRequestsPiece = z.infer<typeof dynamoTraceRequestsPieceSchema>;
 
 /** Where the server's view of a request comes from. */
-export const serverSourceSchema = z.enum(["spans", "trace"]);
+export const serverSourceSchema = z.enum(["spans", "trace", "trtllm"]);
 
 /** One lane of the request's axis: ms from the client's send (negative: before it). */
 export const journeyLaneSchema = z.object({
   label: z.string(),
   /** client, frontend (the Dynamo trace's row or http-request span), router, prefill, decode, worker */
   role: z.union([z.literal("client"), spanRoleSchema]),
-  source: z.enum(["aiperf", "trace", "spans"]),
+  source: z.enum(["aiperf", "trace", "spans", "trtllm"]),
   startMs: z.number(),
   endMs: z.number(),
   depth: z.number(),

@@ -4,7 +4,9 @@
  * end); the server's is Dynamo's spans (the `http-request` root: received, `ttft_ms`, end), else
  * its request trace (`request_received_ms`, `ttft_ms`, `total_time_ms`). They join on the
  * client's `x-request-id`, which aiperf writes as `x_request_id` and Dynamo records under the
- * same name.
+ * same name. A TensorRT-LLM per-request perf-metrics record joins where one of its own ids
+ * (`disagg_request_id`, `request_id`, `ctx_request_id`) equals that id; its engine segments are
+ * then drawn under the client's lane.
  */
 import type {
   DynamoSpanRootsPayload,
@@ -16,6 +18,15 @@ import type {
 } from "@/lib/api/request-journey";
 import type { OtlpRequest } from "@/lib/formats/dynamo-otlp";
 import { spanRole } from "@/lib/formats/dynamo-otlp";
+import type { JoinedRequest } from "./trtllm-join";
+import {
+  requestFirstToken,
+  requestSegments,
+  requestStart,
+  segmentsFor,
+  segmentStart,
+  spanMs,
+} from "./time-breakdown";
 import { computeStatsInSteps } from "./stats";
 import { atOnce, type Steps } from "./steps";
 
@@ -33,7 +44,7 @@ export interface ClientRequest {
 
 /** The server's view of one request: when it was received, its TTFT and its total time. */
 export interface ServerView {
-  source: "spans" | "trace";
+  source: "spans" | "trace" | "trtllm";
   receivedMs: number | null;
   ttftMs: number | null;
   totalMs: number | null;
@@ -164,8 +175,9 @@ export function requestJourney(
   spans: SpansRequest | null,
   trace: TraceRequest | null,
   missing: string[],
+  engine: EngineJoin | null = null,
 ): RequestJourney {
-  const server = serverView(spans, trace);
+  const server = serverView(spans, trace) ?? (engine ? engineServerView(engine.request) : null);
   let firstSpan = Number.POSITIVE_INFINITY;
   for (const s of spans?.spans ?? []) firstSpan = Math.min(firstSpan, s.startMs);
   const origin = client.sendEpochMs ?? server?.receivedMs ?? (Number.isFinite(firstSpan) ? firstSpan : 0);
@@ -220,6 +232,10 @@ export function requestJourney(
           [s.service, s.workerId !== null ? `worker ${s.workerId}` : null].filter(Boolean).join(", ") || null,
       }),
     );
+  if (engine) {
+    const at = client.sendEpochMs ?? origin;
+    for (const l of engineLanes(engine, at - origin)) lanes.push(l);
+  }
   // A source whose clock puts it further from the send than the whole request lasted is not on
   // the client's axis (another machine's clock, or another run's file): said, not drawn.
   const limit = client.e2eMs;
@@ -238,6 +254,7 @@ export function requestJourney(
       );
     }
   const gaps = gapsOf(client, server);
+  if (engine) notes.push(engineGapNote(engine, gaps));
   let clockNote: string | null = null;
   if (gaps.sendMs !== null && gaps.sendMs < 0)
     clockNote = `The server's clock and the client's disagree: the server received the request ${(-gaps.sendMs).toFixed(3)} ms before the client sent it. The send gap holds that offset; the TTFT and end-to-end gaps are differences of durations and do not.`;
@@ -291,7 +308,7 @@ export function* journeySummaryInSteps(
   const ttft: number[] = [];
   const e2e: number[] = [];
   let joined = 0;
-  const sources = new Set<"spans" | "trace">();
+  const sources = new Set<ServerView["source"]>();
   for (const [i, c] of clients.entries()) {
     if ((i + 1) % ITEMS_A_STEP === 0) yield;
     if (c.xRequestId === null) continue;
@@ -316,4 +333,119 @@ export function* journeySummaryInSteps(
     sendGapMs: yield* computeStatsInSteps(send),
     notes,
   };
+}
+
+/** TensorRT-LLM's own ids of one request, in the order the join tries them. */
+export const ENGINE_ID_FIELDS = ["disagg_request_id", "request_id", "ctx_request_id"] as const;
+export type EngineIdField = (typeof ENGINE_ID_FIELDS)[number];
+
+/** A TensorRT-LLM request joined to the client's: the field whose value equals its x_request_id. */
+export interface EngineJoin {
+  request: Pick<
+    JoinedRequest,
+    | "mode"
+    | "times"
+    | "requestId"
+    | "ctxRequestId"
+    | "disaggRequestId"
+    | "ctxServer"
+    | "genServer"
+    | "ctx"
+    | "gen"
+  >;
+  field: EngineIdField;
+  /** The shared id */
+  id: string;
+}
+
+/** The request's value of one id field; `request_id` is each worker's own (ctx, gen), the first that matches. */
+const engineIds = (r: EngineJoin["request"], f: EngineIdField): (string | null)[] =>
+  f === "disagg_request_id"
+    ? [r.disaggRequestId]
+    : f === "request_id"
+      ? [r.requestId, r.ctx?.requestId ?? null, r.gen?.requestId ?? null]
+      : [r.ctxRequestId];
+
+/**
+ * The TensorRT-LLM request whose own id equals the client's x_request_id, else the one line that
+ * says which file lacks the shared id (docs/metrics.md §Client to engine). TensorRT-LLM's records
+ * carry only the server's ids (`request_id`, `ctx_request_id`, `disagg_request_id`): none holds the
+ * client's `x-request-id`, so they join only where the client's id was the server's.
+ */
+export function engineJoinOf(
+  xRequestId: string | null,
+  requests: Iterable<EngineJoin["request"]>,
+  file: string,
+): { join: EngineJoin; note: null } | { join: null; note: string } {
+  if (xRequestId !== null)
+    for (const field of ENGINE_ID_FIELDS)
+      for (const request of requests)
+        if (engineIds(request, field).includes(xRequestId))
+          return { join: { request, field, id: xRequestId }, note: null };
+  return {
+    join: null,
+    note: `${file} lacks x_request_id: its disagg_request_id, request_id and ctx_request_id are TensorRT-LLM's own ids and none equals ${xRequestId === null ? "the client's (this record has none)" : `this request's x_request_id ${xRequestId}`}, so its engine segments cannot be joined`,
+  };
+}
+
+/** The server's view from a TensorRT-LLM request: durations only (its clock is not the wall clock). */
+export function engineServerView(r: EngineJoin["request"]): ServerView {
+  const start = requestStart(r.times);
+  const last = r.times.genLastToken ?? r.times.ctxLastToken;
+  return {
+    source: "trtllm",
+    receivedMs: null,
+    ttftMs: spanMs(start, requestFirstToken(r.times)),
+    totalMs: spanMs(start, last),
+  };
+}
+
+/**
+ * The engine's lanes: the request (arrival → last token, its first token marked), then each
+ * segment the Breakdown view computes for it (lib/metrics/time-breakdown.ts requestSegments), at
+ * its place after the arrival. TensorRT-LLM stamps its steady clock, never the wall clock, so the
+ * arrival is placed at `startMs` (the client's send): positions are the engine's own durations.
+ */
+export function engineLanes(engine: EngineJoin, startMs: number): JourneyLane[] {
+  const r = engine.request;
+  const t0 = requestStart(r.times);
+  if (t0 === null) return [];
+  const view = engineServerView(r);
+  const servers = [r.ctxServer ? `ctx ${r.ctxServer}` : null, r.genServer ? `gen ${r.genServer}` : null];
+  const lanes: JourneyLane[] = [];
+  if (view.totalMs !== null)
+    lanes.push({
+      label: "TensorRT-LLM server: arrival → last token",
+      role: "frontend",
+      source: "trtllm",
+      startMs,
+      endMs: startMs + view.totalMs,
+      depth: 0,
+      firstTokenMs: view.ttftMs === null ? null : startMs + view.ttftMs,
+      detail: [`${engine.field} ${engine.id}`, ...servers].filter(Boolean).join(", "),
+    });
+  const values = requestSegments(r.times, r.mode);
+  segmentsFor(r.mode).forEach((def, i) => {
+    const v = values[i];
+    const at = segmentStart(def, r.times);
+    if (typeof v !== "number" || at === null) return;
+    const from = startMs + (at - t0) * 1000;
+    lanes.push({
+      label: `engine: ${def.label} (${def.name})`,
+      role: def.name.startsWith("ctx_") ? "prefill" : def.name.startsWith("disagg_") ? "router" : "decode",
+      source: "trtllm",
+      startMs: from,
+      endMs: from + v,
+      depth: 1,
+      firstTokenMs: null,
+      detail: null,
+    });
+  });
+  return lanes;
+}
+
+/** The network/client gap of a joined TensorRT-LLM request, named in one line. */
+export function engineGapNote(engine: EngineJoin, gaps: Gaps): string {
+  const ms = (v: number | null) => (v === null ? "not measured" : `${v.toFixed(3)} ms`);
+  return `Joined TensorRT-LLM's record by ${engine.field}. Network/client gap: end to end ${ms(gaps.e2eMs)}, TTFT ${ms(gaps.ttftMs)} (client − server durations). Its stamps are on the engine's steady clock, not the wall clock: its lanes start at the client's send, and the send gap cannot be measured`;
 }

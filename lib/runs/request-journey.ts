@@ -26,11 +26,15 @@ import { parseJsonInSteps } from "@/lib/metrics/json-in-steps";
 import { requestPieceOf } from "@/lib/metrics/request-pieces";
 import { checkInSteps } from "@/lib/metrics/schema-in-steps";
 import {
+  engineJoinOf,
   journeySummaryInSteps,
   requestJourney,
   spanRootsOf,
   type ClientRequest,
+  type EngineJoin,
 } from "@/lib/metrics/request-journey";
+import { emptyTimes, TIME_KEYS } from "@/lib/metrics/time-breakdown";
+import { requestRowBySharedId } from "@/lib/store/trtllm-requests";
 import type { Db } from "@/lib/store/db";
 import { getChartText, getLargeChartText } from "@/lib/store/chart-payloads";
 import { aiperfProfilingPages } from "@/lib/store/goodput-rows";
@@ -230,8 +234,9 @@ async function oneRequestFiles(
 
 /**
  * One aiperf request of the timeline (its drill-down id) on one axis with its server spans and
- * trace row; null when the run has no such request or no Dynamo spans or trace. It reads the
- * piece of the request's x_request_id only; a run stored before the pieces reads every span.
+ * trace row and the TensorRT-LLM record sharing its id; null when the run has no such request
+ * and none of those. It reads the piece of the request's x_request_id only; a run stored before
+ * the pieces reads every span.
  */
 export async function timelineRequestJourney(
   db: Db,
@@ -239,11 +244,13 @@ export async function timelineRequestJourney(
   rid: number,
 ): Promise<RequestJourney | null> {
   const r = await timelineRequest(db, runId, rid);
-  const x = r?.requestId || null;
-  const f = await oneRequestFiles(db, runId, x);
-  if (!f.spans && !f.trace) return null;
   if (!r) return null;
+  const x = r.requestId || null;
+  const f = await oneRequestFiles(db, runId, x);
+  const engine = await trtllmEngineOf(db, runId, x);
+  if (!f.spans && !f.trace && !engine) return null;
   const missing: string[] = [];
+  if (engine?.note) missing.push(engine.note);
   const spans = x !== null ? (f.spans?.requests.find((s) => s.xRequestId === x) ?? null) : null;
   const trace = x !== null ? (f.trace?.requests.find((t) => t.xRequestId === x) ?? null) : null;
   if (x === null)
@@ -268,5 +275,35 @@ export async function timelineRequestJourney(
     ttftMs: r.ttftMs,
     e2eMs: r.e2eMs,
   };
-  return requestJourney(client, spans, trace, missing);
+  return requestJourney(client, spans, trace, missing, engine?.join ?? null);
+}
+
+/**
+ * The run's TensorRT-LLM request sharing the client's id (lib/metrics/request-journey.ts
+ * engineJoinOf), else the line naming the file that lacks it; null when the run holds no
+ * TensorRT-LLM records. Stored times are ms from the run's first arrival: read as seconds ÷ 1000,
+ * the same steady-clock differences.
+ */
+export async function trtllmEngineOf(db: Db, runId: string, x: string | null) {
+  const { total, row } =
+    x !== null ? await requestRowBySharedId(db, runId, x) : await requestRowBySharedId(db, runId, "");
+  if (total === 0) return null;
+  const files = (await getFiles(db, runId)).filter((file) => file.kind === "trtllm-perf-metrics");
+  const name = files.map((file) => file.name).join(", ") || "the TensorRT-LLM perf metrics";
+  if (!row || x === null) return engineJoinOf(x, [], name);
+  const stored = JSON.parse(row.times_json) as Record<string, number | null>;
+  const times = emptyTimes();
+  for (const k of TIME_KEYS) times[k] = typeof stored[k] === "number" ? stored[k] / 1000 : null;
+  const request: EngineJoin["request"] = {
+    mode: row.mode,
+    times,
+    requestId: row.request_id,
+    ctxRequestId: row.ctx_request_id,
+    disaggRequestId: row.disagg_request_id,
+    ctxServer: row.ctx_server,
+    genServer: row.gen_server,
+    ctx: null,
+    gen: null,
+  };
+  return engineJoinOf(x, [request], name);
 }

@@ -70,3 +70,36 @@ export async function requestRow(db: Db, runId: string, idx: number) {
     .where((eb) => eb.and({ run_id: runId, idx }))
     .executeTakeFirst();
 }
+
+/**
+ * The first TensorRT-LLM request of the run one of whose own ids (`disagg_request_id`,
+ * `request_id`, `ctx_request_id`) equals `id`, and how many requests the run holds (0: no
+ * TensorRT-LLM records), for the request journey (docs/metrics.md §Client to engine).
+ */
+export async function requestRowBySharedId(db: Db, runId: string, id: string) {
+  const { total } = await db
+    .selectFrom("trtllm_requests")
+    .select((eb) => eb.fn.countAll<number>().as("total"))
+    .where("run_id", "=", runId)
+    .executeTakeFirstOrThrow();
+  if (Number(total) === 0) return { total: 0, row: undefined };
+  const row = await db
+    .selectFrom("trtllm_requests")
+    .select([
+      "mode",
+      "request_id",
+      "ctx_request_id",
+      "disagg_request_id",
+      "ctx_server",
+      "gen_server",
+      "times_json",
+    ])
+    .where("run_id", "=", runId)
+    .where((eb) =>
+      eb.or([eb("disagg_request_id", "=", id), eb("request_id", "=", id), eb("ctx_request_id", "=", id)]),
+    )
+    .orderBy("idx")
+    .limit(1)
+    .executeTakeFirst();
+  return { total: Number(total), row };
+}
