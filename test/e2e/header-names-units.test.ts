@@ -187,7 +187,8 @@ describe("run header facts, default names and units", () => {
     }
     expect(axes).toBeGreaterThan(10);
     expect(problems).toEqual([]);
-  });
+    // Ten page loads, each waiting for its data: past 120 s on a loaded machine.
+  }, 300_000);
 
   it("the slowest requests' start column has one precision", async () => {
     const run = await example(/^aiperf · mock-llama-8b on 2 vLLM-style servers/);
