@@ -154,7 +154,10 @@ export function ChartBarCompareRuns({
         ]),
       )}
       x={sideways ? valueAxis : { key: "axis", everyTick: true }}
-      y={sideways ? { key: "axis", width: 150, fullName: (l) => full.get(l) ?? l } : valueAxis}
+      // Every row named: a category axis never drops a name to make room.
+      y={
+        sideways ? { key: "axis", width: 150, everyTick: true, fullName: (l) => full.get(l) ?? l } : valueAxis
+      }
       tooltip={{ label: (l) => full.get(String(l)) ?? String(l) }}
       legend
     />
