@@ -8,19 +8,14 @@
  * read then finds fewer rows, or a shorter column's padding, and fails, as for any file that does
  * not match its header), and the pauses the read awaits before DuckDB's first chunk is fetched.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { DuckDBResult } from "@duckdb/node-api";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { queryRows } from "@/lib/store/columnar/engine";
 import { runFilePath } from "@/lib/store/columnar/run-files";
 import { ALLOC_PER_TURN, readTimelineFile, TIMELINE_FILE } from "@/lib/store/columnar/timeline-file";
-// @ts-expect-error plain ESM generator without type declarations
-import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { useStoreTestApp } from "../helpers/pg-schema";
-import { uploadRun, waitForDrilldown } from "../helpers/test-app";
+import { uploadGeneratedAiperf, waitForDrilldown } from "../helpers/test-app";
 
 const LENGTH = 1 << 20;
 
@@ -29,17 +24,7 @@ describe("a timeline file's columns", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("are allocated at most ALLOC_PER_TURN elements between two pauses", async () => {
-    const gen = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-timeline-turns-"));
-    let id: string;
-    try {
-      const run = await generateAiperfRun(gen, { records: 300, concurrency: 4, seed: 31, csv: false });
-      id = await uploadRun([
-        { name: "run/profile_export.jsonl", path: run.jsonlPath },
-        { name: "run/profile_export_aiperf.json", path: run.summaryPath },
-      ]);
-    } finally {
-      fs.rmSync(gen, { recursive: true, force: true });
-    }
+    const id = await uploadGeneratedAiperf({ records: 300, concurrency: 4, seed: 31 });
     await waitForDrilldown(id);
     const db = t.app.store.db;
     const file = await runFilePath(db, id, TIMELINE_FILE);

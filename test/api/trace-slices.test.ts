@@ -9,9 +9,6 @@
  * injected here), the requests written between two pauses, and the order in which a health
  * request and the export resolve.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { DuckDBDataChunk } from "@duckdb/node-api";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -19,10 +16,8 @@ import { GET as getHealth } from "@/app/api/health/route";
 import { GET as getTrace } from "@/app/api/runs/[id]/trace.json/route";
 import { runTrace } from "@/lib/runs/run-trace";
 import { ROW_SLICE } from "@/lib/store/columnar/engine";
-// @ts-expect-error plain ESM generator without type declarations
-import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { useStoreTestApp } from "../helpers/pg-schema";
-import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
+import { idParams, uploadGeneratedAiperf, waitForDrilldown } from "../helpers/test-app";
 
 const RECORDS = 6000;
 const KEPT = 2000;
@@ -56,16 +51,7 @@ describe("an aiperf trace export in slices", () => {
   let id: string;
 
   beforeAll(async () => {
-    const gen = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trace-slices-"));
-    try {
-      const run = await generateAiperfRun(gen, { records: RECORDS, concurrency: 16, seed: 31, csv: false });
-      id = await uploadRun([
-        { name: "run/profile_export.jsonl", path: run.jsonlPath },
-        { name: "run/profile_export_aiperf.json", path: run.summaryPath },
-      ]);
-    } finally {
-      fs.rmSync(gen, { recursive: true, force: true });
-    }
+    id = await uploadGeneratedAiperf({ records: RECORDS, concurrency: 16, seed: 31 });
     await waitForDrilldown(id);
   }, 240_000);
 
