@@ -4,7 +4,7 @@ import { tokenVar, type FigureDescription } from "@/lib/api/figure";
 import type { ReactNode } from "react";
 import { ChartContainer, type AxisSpec, type TooltipSpec } from "./chart-container";
 import { figureProps, unitFormat } from "./figure-props";
-import { binRange, markRowsRoom, XMarks } from "./reference-marks";
+import { binRange, markRowsRoom, ReferenceMark, XMarks } from "./reference-marks";
 
 /** The figure's x axis span, to tell which half of the plot a mark is in. */
 function xDomain(figure: FigureDescription): readonly [number, number] {
@@ -85,6 +85,9 @@ export function ChartFigure({
       still={still}
     >
       {marks.length > 0 ? <XMarks marks={marks} domain={domain} /> : null}
+      {(figure.levels ?? []).map((l) => (
+        <ReferenceMark key={l.label} y={l.y} label={l.label} />
+      ))}
     </ChartContainer>
   );
 }

@@ -4,6 +4,7 @@
  * the same population reads the same on every view.
  */
 import { TRTLLM_COMPLETED, type FigureDefinition } from "@/lib/api/figure";
+export { SERVER_GAUGE, SERVER_INTERVALS } from "@/lib/metrics/figures/server-series";
 
 // The definition type, its line and the two request populations the figure descriptions use live
 // in lib/api/figure.ts, which the report reads too.
@@ -29,17 +30,6 @@ export const TRTLLM_STEPS: FigureDefinition = {
     "completed requests with step metrics (return_perf_metrics on): generation steps from the decode record, context chunks from the prefill record",
   method:
     "differences of the worker's own step stamps (time_breakdown_metrics); GPU times as the engine reports them",
-};
-
-export const SERVER_INTERVALS: FigureDefinition = {
-  window: "scrape intervals, from the first",
-  requests: "all traffic the server saw, any client",
-  method: "counter deltas per interval",
-};
-
-export const SERVER_GAUGE: FigureDefinition = {
-  window: "scrape intervals, from the first",
-  method: "gauge samples (a level, not a count)",
 };
 
 export const ROUTER_PREDICTION: FigureDefinition = {

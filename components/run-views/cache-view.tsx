@@ -3,7 +3,6 @@
 import type { ReactNode } from "react";
 import { ChartAreaPromptTokens } from "@/components/charts/chart-area-prompt-tokens";
 import { ChartFigure } from "@/components/charts/chart-figure";
-import { ChartLineHitRate } from "@/components/charts/chart-line-hit-rate";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { EndpointChoiceRow } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
@@ -15,6 +14,7 @@ import { cacheFacts, endpointHitRateMissing } from "@/lib/metrics/server-metrics
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { hasCacheData } from "@/lib/api/run-views";
 import { endpointHitRateFigure } from "@/lib/metrics/figures/endpoints";
+import { smSeriesFigure } from "@/lib/metrics/figures/server-series";
 import { ManifestEmptyView } from "./empty-view";
 import { RouterLogSection } from "./router-log-section";
 import { ReuseLedgerSection } from "./reuse-ledger-section";
@@ -98,7 +98,7 @@ export function CacheView({ run }: RunViewProps) {
           <ChartStatus loading={series.isLoading} error={series.error} what="cache time series" />
           {s && hasField(s, "hitRate") ? (
             <div className="grid gap-4 lg:grid-cols-2">
-              <ChartLineHitRate series={s} requestLevel={requestLevel} />
+              <ChartFigure figure={smSeriesFigure(s, "hitRate", { requestLevel })} />
               {hasField(s, "promptTokens") ? <ChartAreaPromptTokens series={s} /> : null}
             </div>
           ) : null}

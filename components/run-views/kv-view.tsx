@@ -1,8 +1,6 @@
 "use client";
 
 import { ChartFigure } from "@/components/charts/chart-figure";
-import { ChartLineKvUsage } from "@/components/charts/chart-line-kv-usage";
-import { ChartLineRequestsRunning } from "@/components/charts/chart-line-requests-running";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { EndpointChoiceRow } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
@@ -13,6 +11,7 @@ import { formatCount, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { hasKvData } from "@/lib/api/run-views";
 import { endpointCapacityFigure } from "@/lib/metrics/figures/endpoints";
+import { smSeriesFigure } from "@/lib/metrics/figures/server-series";
 import { ManifestEmptyView } from "./empty-view";
 
 export function KvView({ run }: RunViewProps) {
@@ -62,9 +61,9 @@ export function KvView({ run }: RunViewProps) {
           <ChartStatus loading={series.isLoading} error={series.error} what="KV time series" />
           {s ? (
             <div className="grid gap-4 lg:grid-cols-2">
-              {hasField(s, "kvUsage") ? <ChartLineKvUsage series={s} /> : null}
+              {hasField(s, "kvUsage") ? <ChartFigure figure={smSeriesFigure(s, "kvUsage")} /> : null}
               {hasField(s, "running") || hasField(s, "waiting") ? (
-                <ChartLineRequestsRunning series={s} />
+                <ChartFigure figure={smSeriesFigure(s, "queue")} />
               ) : null}
             </div>
           ) : null}

@@ -2,7 +2,6 @@
 
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { KvTransferFigure } from "@/components/breakdown/kv-transfer-figure";
-import { ChartLineOffload } from "@/components/charts/chart-line-offload";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { EndpointChoiceRow } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
@@ -14,6 +13,7 @@ import { byteRateUnit, formatBytes, formatNumber, formatRate } from "@/lib/forma
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { hasOffloadCounters, runView } from "@/lib/api/run-views";
 import { endpointOffloadFigure } from "@/lib/metrics/figures/endpoints";
+import { smSeriesFigure } from "@/lib/metrics/figures/server-series";
 import { ManifestEmptyView } from "./empty-view";
 
 /**
@@ -112,7 +112,7 @@ export function OffloadView({ run }: RunViewProps) {
             hasField(s, "offloadCpuToGpuBytesPerSecond") ||
             hasField(s, "offloadGpuToCpuBandwidth") ||
             hasField(s, "offloadCpuToGpuBandwidth")) ? (
-            <ChartLineOffload series={s} />
+            <ChartFigure figure={smSeriesFigure(s, "offload")} />
           ) : null}
         </>
       ) : null}

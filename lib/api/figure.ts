@@ -164,6 +164,12 @@ export interface FigureBin {
   count: number;
 }
 
+/** A named level on the y axis, drawn as a dashed line across the plot (a capacity, a request-level rate). */
+export interface FigureLevel {
+  y: number;
+  label: string;
+}
+
 /** A named position on the x axis, drawn as a dashed line (a percentile of a distribution). */
 export interface FigureMark {
   x: number;
@@ -241,6 +247,8 @@ export interface FigureDescription {
   step?: boolean;
   /** Named positions on the x axis (the p50 … p99 of a distribution) */
   marks?: readonly FigureMark[];
+  /** Lines and scatters: named levels on the y axis (a capacity), in the muted text colour */
+  levels?: readonly FigureLevel[];
 }
 
 /**

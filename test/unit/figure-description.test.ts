@@ -8,7 +8,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AIPERF_CHARTS, SM_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
+import { AIPERF_CHARTS, SM_CHARTS, SM_SERIES, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
+import type { SmSeriesPayload } from "@/lib/api/server-metrics-charts";
 import { hasOffloadCounters, runView } from "@/lib/api/run-views";
 import {
   CHART_COLOURS,
@@ -49,6 +50,13 @@ import {
   endpointOffloadFigure,
   OFFLOAD_DIRECTIONS,
 } from "@/lib/metrics/figures/endpoints";
+import {
+  SM_ENDPOINT_SERIES_METRICS,
+  SM_SERIES_METRICS,
+  smEndpointSeriesFigure,
+  smSeriesFigure,
+  type EndpointSeries,
+} from "@/lib/metrics/figures/server-series";
 import { endpointHitRateMissing } from "@/lib/metrics/server-metrics/cache-facts";
 import { sampleRequests } from "@/lib/runs/trtllm-requests";
 import { REPORT_REQUEST_BARS } from "@/lib/runs/report/figures-breakdown";
@@ -173,6 +181,14 @@ function reportSays(f: Figure) {
   };
 }
 
+/** The view each of the run's server-metrics series charts is in (components/run-views/). */
+const ID_VIEW: Record<string, "cache" | "kv" | "offload"> = {
+  "hit-rate": "cache",
+  "kv-usage": "kv",
+  queue: "kv",
+  offload: "offload",
+};
+
 describe("figure descriptions", () => {
   let t: App;
   const reports = new Map<string, { name: string; figures: Figure[] }>();
@@ -280,6 +296,116 @@ describe("figure descriptions", () => {
     expect(compared.some((c) => c.endsWith(": KV capacity per endpoint"))).toBe(true);
     expect(compared.some((c) => c.endsWith(": KV-cache hit rate by role and worker"))).toBe(true);
     expect(compared.some((c) => c.endsWith(": Offload bandwidth GPU → CPU"))).toBe(true);
+  });
+
+  it("the report and the page say the same of every server-metrics time series of every example", async () => {
+    const compared: string[] = [];
+    for (const [runId, report] of reports) {
+      const run = (await readRunSummary(t.app.store.db, runId))!;
+      const p = payloadsFrom(
+        await chartPayloads(t.app.store.db, runId, [SM_CHARTS.endpoints.key, SM_SERIES.all().key]),
+      );
+      const all = p.get(SM_SERIES.all());
+      const endpoints = p.get(SM_CHARTS.endpoints);
+      // The whole run's, as components/run-views/cache-view.tsx, kv-view.tsx and offload-view.tsx
+      // build them for the picker's "All endpoints" (the perf-metrics hit rate a level on the first).
+      const requestLevel = run.timeBreakdown?.kvCacheHitRate ?? null;
+      const page: FigureDescription[] = all
+        ? SM_SERIES_METRICS.map((m) => smSeriesFigure(all, m, { requestLevel }))
+        : [];
+      // Each endpoint's, one line per endpoint, where the run has two or more: the groups the
+      // endpoints payload lists for single endpoints, a decode endpoint without a hit-rate line.
+      const roles = new Map((endpoints?.rows ?? []).map((r) => [r.endpoint, r.role]));
+      const single = (endpoints?.groups ?? []).filter((g) => g.id !== "all" && !g.id.startsWith("role:"));
+      const loaded: EndpointSeries[] = [];
+      if (single.length >= 2) {
+        const stored = payloadsFrom(
+          await chartPayloads(
+            t.app.store.db,
+            runId,
+            single.map((g) => g.chartKey),
+          ),
+        );
+        for (const g of single) {
+          const series = stored.get(SM_SERIES.fromKey(g.chartKey)!);
+          if (series) loaded.push({ label: g.label, decode: roles.get(g.id) === "decode", series });
+        }
+      }
+      if (loaded.length >= 2)
+        page.push(...SM_ENDPOINT_SERIES_METRICS.map((m) => smEndpointSeriesFigure(loaded, m)));
+      // What the views draw of the run's: each where its view has data and the series the field.
+      const onPage = page.filter((f) => {
+        const view = ID_VIEW[f.id.slice(SM_SERIES.prefix.length).replace(/^all-/, "")];
+        return view !== undefined && runView(view).hasData(run) && f.series.some((s) => s.points.length > 0);
+      });
+      for (const f of onPage)
+        expect(report.figures.find((r) => r.id === f.id)?.described, `${report.name}: ${f.id}`).toBe(true);
+      for (const f of page) {
+        const inReport = report.figures.find((r) => r.id === f.id);
+        if (!inReport) continue;
+        expect(inReport.described, `${report.name}: ${f.id}`).toBe(true);
+        expect(reportSays(inReport), `${report.name}: ${f.id}`).toEqual(pageSays(f));
+        expect(inReport.missing).toBe(f.missing);
+        // The same levels (a capacity, the perf-metrics hit rate) on both.
+        const levels = inReport!.plot.kind === "line" ? (inReport!.plot.levels ?? []) : [];
+        expect(levels).toEqual(f.levels ?? []);
+        const csv = figureProps(f).csvRows();
+        expect(inReport!.table.rows).toHaveLength(csv.length);
+        if (csv.length > 0) expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
+        compared.push(`${report.name}: ${f.id}`);
+      }
+      // Every server-metrics series figure of the report is one of those.
+      const ids = new Set(page.map((f) => f.id));
+      for (const r of report.figures)
+        if (r.id.startsWith(SM_SERIES.prefix)) expect(ids.has(r.id), `${report.name}: ${r.id}`).toBe(true);
+    }
+    for (const suffix of [
+      "all-hit-rate",
+      "all-kv-usage",
+      "all-queue",
+      "all-offload",
+      "ep-waiting",
+      "ep-offload",
+    ])
+      expect(
+        compared.some((c) => c.endsWith(`: ${SM_SERIES.prefix}${suffix}`)),
+        suffix,
+      ).toBe(true);
+  });
+
+  it("a server-metrics interval without the value is no point, never 0, and the series keeps to the intervals with one", () => {
+    const point = (t: number, kvUsage: number | null, kvUsedTokens: number | null = null) =>
+      ({ t, kvUsage, kvUsageMax: kvUsage, kvUsedTokens }) as unknown as SmSeriesPayload["points"][number];
+    const series = {
+      id: "all",
+      label: "All endpoints",
+      sliceS: 5,
+      kvCapacityTokens: 1000,
+      startEpochMs: null,
+      points: [point(0, null), point(5, 0.5, 500), point(10, null), point(15, 0.25, 250), point(20, null)],
+    } as SmSeriesPayload;
+    const used = smSeriesFigure(series, "kvUsage");
+    expect(used.title).toBe("KV cache used vs capacity — All endpoints");
+    expect(used.y).toMatchObject({ unit: "tokens", domain: [0, 1000] });
+    expect(used.series[0].points).toEqual([
+      [5, 500],
+      [10, null],
+      [15, 250],
+    ]);
+    expect(figureProps(used).data).toEqual([
+      { x: 5, kvUsedTokens: 500 },
+      { x: 15, kvUsedTokens: 250 },
+    ]);
+    const r = reportFigure(used);
+    expect(r.plot).toMatchObject({ kind: "line", levels: [{ y: 1000, label: "capacity" }] });
+    expect(r.table.rows[1]).toEqual(["10", "not recorded"]);
+    // Without used tokens: % of capacity, mean and peak.
+    const pct = smSeriesFigure({ ...series, kvCapacityTokens: null }, "kvUsage");
+    expect(pct.series.map((s) => [s.name, s.points[0]])).toEqual([
+      ["mean", [5, 50]],
+      ["peak", [5, 50]],
+    ]);
+    expect(pct.y.unit).toBe("%");
   });
 
   it("an endpoint's bar is in its role's colour, a decode endpoint's named n/a, an endpoint without the metric has none", () => {
@@ -635,6 +761,15 @@ describe("figure descriptions", () => {
         "sm-endpoints-hit-rate",
         "sm-endpoints-offload-cpuToGpu",
         "sm-endpoints-offload-gpuToCpu",
+        "sm-series-all-hit-rate",
+        "sm-series-all-kv-usage",
+        "sm-series-all-offload",
+        "sm-series-all-queue",
+        "sm-series-ep-hit-rate",
+        "sm-series-ep-kv-usage",
+        "sm-series-ep-offload",
+        "sm-series-ep-running",
+        "sm-series-ep-waiting",
         "trtllm-kv-hit-rate",
         "trtllm-latency-distribution-e2eMs-cdf",
         "trtllm-latency-distribution-e2eMs-histogram",
@@ -650,17 +785,17 @@ describe("figure descriptions", () => {
       ].sort(),
     );
     expect(notConverted).toEqual(NOT_YET_CONVERTED);
-    expect(`${notConverted.length} not yet converted`).toBe("18 not yet converted");
+    expect(`${notConverted.length} not yet converted`).toBe("9 not yet converted");
   });
 });
 
 /**
- * The report's figures (over every example run) still drawn by their own figure code: 18 of 48
+ * The report's figures (over every example run) still drawn by their own figure code: 9 of 48
  * kinds; the six latency-over-time figures, the twelve latency distributions (a histogram and a CDF
  * per metric; aiperf's and TensorRT-LLM's), aiperf's errors by type, TTFT vs input length, the three
  * GPU telemetry figures, the per-request breakdown, the KV transfer bandwidth, the KV hit rate by
- * role and worker and the per-endpoint bars (hit rate, capacity, offload bandwidth each way) are
- * drawn from descriptions. Convert one and take it off this list.
+ * role and worker, the per-endpoint bars (hit rate, capacity, offload bandwidth each way) and the
+ * server-metrics time series (the run's and one line per endpoint) are drawn from descriptions. Convert one and take it off this list.
  */
 const NOT_YET_CONVERTED: string[] = [
   "aiperf-timeline-in-flight",
@@ -668,15 +803,6 @@ const NOT_YET_CONVERTED: string[] = [
   "aiperf-timeline-tokens",
   "aiperf-timeslices-latency",
   "sm-endpoints-usage",
-  "sm-series-all-hit-rate",
-  "sm-series-all-kv-usage",
-  "sm-series-all-offload",
-  "sm-series-all-queue",
-  "sm-series-ep-hit-rate",
-  "sm-series-ep-kv-usage",
-  "sm-series-ep-offload",
-  "sm-series-ep-running",
-  "sm-series-ep-waiting",
   "trtllm-segment-share",
   "trtllm-segments",
   "trtllm-steps-chunks",

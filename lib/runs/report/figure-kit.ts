@@ -160,6 +160,7 @@ export function reportFigure(f: FigureDescription): Figure {
                 points: s.points,
               })),
               marks,
+              ...(f.levels?.length ? { levels: f.levels } : {}),
             };
   return {
     id: f.id,

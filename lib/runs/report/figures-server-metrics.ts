@@ -1,6 +1,4 @@
 /** The Cache, KV, Offload and Endpoints views' charts for the report, from the server-metrics payloads. */
-import { plural } from "@/lib/format-number";
-import { type SmPoint } from "@/lib/api/server-metrics-charts";
 import type { Figure } from "./html";
 import { figure, reportFigure, type Payloads } from "./figure-kit";
 import {
@@ -9,6 +7,12 @@ import {
   endpointOffloadFigure,
   OFFLOAD_DIRECTIONS,
 } from "@/lib/metrics/figures/endpoints";
+import {
+  smEndpointSeriesFigure,
+  smSeriesFigure,
+  type SmEndpointSeriesMetric,
+  type SmSeriesMetric,
+} from "@/lib/metrics/figures/server-series";
 import { SM_CHARTS, SM_SERIES, type SmSeriesChart } from "@/lib/api/chart-catalog";
 
 const pct = (v: number | null) => (v === null ? null : v * 100);
@@ -50,77 +54,22 @@ export function endpointFigures(
   };
 }
 
-/** The whole run's series (all endpoints); each endpoint's are in `perEndpointSeriesFigures`. */
-export function seriesFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; offload: Figure[] } {
+/**
+ * The whole run's series (all endpoints), as the Cache, KV and Offload views draw the group
+ * picked (lib/metrics/figures/server-series.ts); each endpoint's are in `perEndpointSeriesFigures`.
+ * `requestLevel`: the perf-metrics hit rate, a level on the hit-rate chart as on the page.
+ */
+export function seriesFigures(
+  p: Payloads,
+  requestLevel: number | null = null,
+): { cache: Figure[]; kv: Figure[]; offload: Figure[] } {
   const s = p.get(SM_SERIES.all());
   if (!s) return { cache: [], kv: [], offload: [] };
-  const x = { title: "Time since the first scrape interval", unit: "s" };
-  const line = (label: string, pick: (pt: SmPoint) => number | null) => ({
-    label,
-    points: s.points.map((pt) => [pt.t, pick(pt)] as const),
-  });
+  const drawn = (m: SmSeriesMetric) => reportFigure(smSeriesFigure(s, m, { requestLevel }));
   return {
-    cache: [
-      figure(
-        `${SM_SERIES.all().key}-hit-rate`,
-        "Prefix-cache hit rate over the run",
-        "Per interval, over the endpoints that do prefill.",
-        {
-          kind: "line",
-          x,
-          y: { title: "Hit rate", unit: "%" },
-          series: [line("hit rate", (pt) => pct(pt.hitRate))],
-        },
-        "the scrapes have fewer than two intervals with prefix-cache counters",
-      ),
-    ],
-    kv: [
-      figure(
-        `${SM_SERIES.all().key}-kv-usage`,
-        "KV-cache usage over the run",
-        "Per interval: mean and maximum of the usage gauge.",
-        {
-          kind: "line",
-          x,
-          y: { title: "KV usage", unit: "%" },
-          series: [line("average", (pt) => pct(pt.kvUsage)), line("maximum", (pt) => pct(pt.kvUsageMax))],
-        },
-        "the scrapes have fewer than two intervals with a KV usage gauge",
-      ),
-      figure(
-        `${SM_SERIES.all().key}-queue`,
-        "Requests running and waiting",
-        "Per interval, mean of the engine's gauges.",
-        {
-          kind: "line",
-          x,
-          y: { title: "Requests", unit: "requests" },
-          series: [line("running", (pt) => pt.running), line("waiting", (pt) => pt.waiting)],
-        },
-        "the scrapes have no running or waiting gauges",
-      ),
-    ],
-    offload: [
-      figure(
-        `${SM_SERIES.all().key}-offload`,
-        "KV offload rate over the run",
-        "Bytes per second of the interval, each direction.",
-        {
-          kind: "line",
-          x,
-          y: { title: "Offload rate", unit: "MB/s" },
-          series: [
-            line("GPU → CPU", (pt) =>
-              pt.offloadGpuToCpuBytesPerSecond === null ? null : pt.offloadGpuToCpuBytesPerSecond / 1e6,
-            ),
-            line("CPU → GPU", (pt) =>
-              pt.offloadCpuToGpuBytesPerSecond === null ? null : pt.offloadCpuToGpuBytesPerSecond / 1e6,
-            ),
-          ],
-        },
-        "the scrapes have fewer than two intervals with offload byte counters",
-      ),
-    ],
+    cache: [drawn("hitRate")],
+    kv: [drawn("kvUsage"), drawn("queue")],
+    offload: [drawn("offload")],
   };
 }
 
@@ -149,79 +98,15 @@ export function endpointSeriesKeys(p: Payloads): string[] {
  * others over the run.
  */
 export function perEndpointSeriesFigures(p: Payloads): { cache: Figure[]; kv: Figure[]; offload: Figure[] } {
-  const loaded = endpointGroups(p)
-    .map((g) => ({ ...g, s: p.get(g.chart) }))
-    .filter((g): g is typeof g & { s: NonNullable<typeof g.s> } => g.s !== null);
+  const loaded = endpointGroups(p).flatMap((g) => {
+    const series = p.get(g.chart);
+    return series ? [{ label: g.label, decode: g.decode, series }] : [];
+  });
   if (loaded.length < 2) return { cache: [], kv: [], offload: [] };
-  const x = { title: "Time since the first scrape interval", unit: "s" };
-  const lines = (pick: (pt: SmPoint) => number | null, of = loaded) =>
-    of.map((g) => ({ label: g.label, points: g.s.points.map((pt) => [pt.t, pick(pt)] as const) }));
-  // A decode endpoint does no prefill, so it has no prefix hits to count (the app reads n/a).
-  const prefill = loaded.filter((g) => !g.decode);
-  const n = plural(loaded.length, "endpoint");
+  const drawn = (m: SmEndpointSeriesMetric) => reportFigure(smEndpointSeriesFigure(loaded, m));
   return {
-    cache: [
-      figure(
-        `${SM_SERIES.prefix}ep-hit-rate`,
-        "Prefix-cache hit rate per endpoint",
-        `Per interval, one line per endpoint that does prefill (${prefill.map((g) => g.label).join(", ") || "none"}); ${plural(loaded.length - prefill.length, "decode endpoint")} ${loaded.length - prefill.length === 1 ? "has" : "have"} no prefill to hit.`,
-        {
-          kind: "line",
-          x,
-          y: { title: "Hit rate", unit: "%" },
-          series: lines((pt) => pct(pt.hitRate), prefill),
-        },
-        "no prefill endpoint has two intervals with prefix-cache counters",
-      ),
-    ],
-    kv: [
-      figure(
-        `${SM_SERIES.prefix}ep-kv-usage`,
-        "KV-cache usage per endpoint",
-        `Per interval, mean of each endpoint's usage gauge (${n}).`,
-        { kind: "line", x, y: { title: "KV usage", unit: "%" }, series: lines((pt) => pct(pt.kvUsage)) },
-        "no endpoint has two intervals with a KV usage gauge",
-      ),
-      figure(
-        `${SM_SERIES.prefix}ep-running`,
-        "Requests running per endpoint",
-        `Per interval, mean of each endpoint's running gauge (${n}).`,
-        {
-          kind: "line",
-          x,
-          y: { title: "Requests running", unit: "requests" },
-          series: lines((pt) => pt.running),
-        },
-        "no endpoint exported a running-requests gauge",
-      ),
-      figure(
-        `${SM_SERIES.prefix}ep-waiting`,
-        "Requests waiting per endpoint",
-        `Per interval, mean of each endpoint's waiting gauge (${n}).`,
-        {
-          kind: "line",
-          x,
-          y: { title: "Requests waiting", unit: "requests" },
-          series: lines((pt) => pt.waiting),
-        },
-        "no endpoint exported a waiting-requests gauge",
-      ),
-    ],
-    offload: [
-      figure(
-        `${SM_SERIES.prefix}ep-offload`,
-        "KV offload rate per endpoint, GPU → CPU",
-        `Bytes per second of the interval moved from GPU to CPU memory, one line per endpoint (${n}).`,
-        {
-          kind: "line",
-          x,
-          y: { title: "Offload rate", unit: "MB/s" },
-          series: lines((pt) =>
-            pt.offloadGpuToCpuBytesPerSecond === null ? null : pt.offloadGpuToCpuBytesPerSecond / 1e6,
-          ),
-        },
-        "no endpoint has two intervals with offload byte counters",
-      ),
-    ],
+    cache: [drawn("hitRate")],
+    kv: [drawn("kvUsage"), drawn("running"), drawn("waiting")],
+    offload: [drawn("offload")],
   };
 }

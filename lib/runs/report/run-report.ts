@@ -47,7 +47,7 @@ function viewContent(
 ): { blocks: () => Section["blocks"]; figures: Array<() => Figure[]> } | null {
   const sm = () => {
     const e = endpointFigures(p, endpointHitRateMissing(run.serverMetrics?.cache ?? null));
-    const s = seriesFigures(p);
+    const s = seriesFigures(p, run.timeBreakdown?.kvCacheHitRate ?? null);
     const ep = perEndpointSeriesFigures(p);
     return {
       cache: [...e.cache, ...s.cache, ...ep.cache],

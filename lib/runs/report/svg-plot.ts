@@ -50,8 +50,21 @@ export interface XMark {
   colour: string;
 }
 
+/** A named level on the y axis (a capacity), drawn as a dashed horizontal line with its label */
+export interface YLevel {
+  y: number;
+  label: string;
+}
+
 export type Plot =
-  | { kind: "line" | "scatter"; x: Axis; y: Axis; series: XySeries[]; marks?: readonly XMark[] }
+  | {
+      kind: "line" | "scatter";
+      x: Axis;
+      y: Axis;
+      series: XySeries[];
+      marks?: readonly XMark[];
+      levels?: readonly YLevel[];
+    }
   | {
       kind: "histogram";
       x: Axis;
@@ -186,7 +199,12 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
   const ys =
     plot.kind === "histogram"
       ? plot.bins.map((b) => b.count)
-      : [...series.flatMap((s) => s.points.map(([, y]) => y).filter(finite)), ...spans("y")];
+      : [
+          ...series.flatMap((s) => s.points.map(([, y]) => y).filter(finite)),
+          ...spans("y"),
+          // A level is on the scale when something is drawn beside it (a capacity above the usage).
+          ...(series.length > 0 ? (plot.levels ?? []).map((l) => l.y).filter(finite) : []),
+        ];
   const xScale = axisScale(xs, plot.kind !== "histogram" && plot.x.log);
   const yScale = axisScale(ys, plot.kind !== "histogram" && plot.y.log);
   const xTicks = xScale.ticks;
@@ -268,6 +286,16 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
       `<text x="${f(right ? x + 4 : x - 4)}" y="${top + 11 + row * 14}" text-anchor="${right ? "start" : "end"}" fill="${m.colour}">${escapeHtml(m.label)}</text>`,
     );
   });
+  // Levels on the y axis (a capacity), labelled above the line at the plot's right end.
+  if (plot.kind !== "histogram" && series.length > 0)
+    for (const l of plot.levels ?? []) {
+      if (!finite(l.y) || (plot.y.log && l.y <= 0)) continue;
+      const y = sy(l.y);
+      parts.push(
+        `<line class="y-level" x1="${left}" x2="${left + plotW}" y1="${f(y)}" y2="${f(y)}" stroke="#64748b" stroke-dasharray="4 2"/>`,
+        `<text x="${left + plotW - 2}" y="${f(y - 4)}" text-anchor="end" fill="#64748b">${escapeHtml(l.label)}</text>`,
+      );
+    }
   if (legendRows > 0) parts.push(legend(series, top + PLOT_H + 50, plot.kind === "line"));
   parts.push("</svg>");
   return parts.join("");
