@@ -305,7 +305,9 @@ export function smEndpointSeriesFigure(
         title: `${metric === "running" ? "Running" : "Waiting"} requests — per endpoint`,
         description: `Requests ${metric} per interval, one line per endpoint (${n})`,
         definition: SERVER_GAUGE,
-        missing: MISSING.queue,
+        missing: `No interval has a ${metric}-requests gauge (vllm:num_requests_${metric}, trtllm_num_requests_${metric}, ${
+          metric === "running" ? "sglang:num_running_reqs" : "sglang:num_queue_reqs"
+        }).`,
         y: { label: `requests ${metric}`, unit: "" },
         series: perEndpoint(metric, 1),
       };

@@ -209,7 +209,8 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
   const yScale = axisScale(ys, plot.kind !== "histogram" && plot.y.log);
   const xTicks = xScale.ticks;
   const yTicks = yScale.ticks;
-  const left = 64;
+  // Room for the widest y tick ("3,000,000") beside the axis title, never less than 64 px.
+  const left = Math.max(64, 30 + 6.5 * maxOf(yTicks.map((t) => formatNumber(t, 4).length)));
   const top = 12;
   const right = 16;
   const plotW = W - left - right;
