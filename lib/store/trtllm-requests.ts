@@ -2,6 +2,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { SampleSort } from "@/lib/api/trtllm-charts";
 import type { Db } from "./db";
+import { TRTLLM_REQUEST_ID_COLUMNS } from "./tables/trtllm";
 
 /** Sampled rows read a query (each holds its segments' JSON), a turn of the event loop between. */
 const SAMPLE_PAGE = 250;
@@ -20,12 +21,7 @@ export async function sampleRequestRows(
   order: "asc" | "desc",
   limit: number,
 ) {
-  const { total } = await db
-    .selectFrom("trtllm_requests")
-    .select((eb) => eb.fn.countAll<number>().as("total"))
-    .where("run_id", "=", runId)
-    .executeTakeFirstOrThrow();
-  const n = Number(total);
+  const n = await countRequests(db, runId);
   if (n === 0) return null;
   const wanted = sampledIdx(n, limit);
   const rows = [];
@@ -77,23 +73,11 @@ export async function requestRow(db: Db, runId: string, idx: number) {
  * TensorRT-LLM records), for the request journey (docs/metrics.md §Client to engine).
  */
 export async function requestRowBySharedId(db: Db, runId: string, id: string) {
-  const { total } = await db
-    .selectFrom("trtllm_requests")
-    .select((eb) => eb.fn.countAll<number>().as("total"))
-    .where("run_id", "=", runId)
-    .executeTakeFirstOrThrow();
-  if (Number(total) === 0) return { total: 0, row: undefined };
+  const total = await countRequests(db, runId);
+  if (total === 0) return { total: 0, row: undefined };
   const row = await db
     .selectFrom("trtllm_requests")
-    .select([
-      "mode",
-      "request_id",
-      "ctx_request_id",
-      "disagg_request_id",
-      "ctx_server",
-      "gen_server",
-      "times_json",
-    ])
+    .select([...TRTLLM_REQUEST_ID_COLUMNS, "times_json"])
     .where("run_id", "=", runId)
     .where((eb) =>
       eb.or([eb("disagg_request_id", "=", id), eb("request_id", "=", id), eb("ctx_request_id", "=", id)]),
@@ -101,5 +85,15 @@ export async function requestRowBySharedId(db: Db, runId: string, id: string) {
     .orderBy("idx")
     .limit(1)
     .executeTakeFirst();
-  return { total: Number(total), row };
+  return { total, row };
+}
+
+/** How many TensorRT-LLM requests the run holds (0: no TensorRT-LLM records). */
+async function countRequests(db: Db, runId: string): Promise<number> {
+  const { total } = await db
+    .selectFrom("trtllm_requests")
+    .select((eb) => eb.fn.countAll<number>().as("total"))
+    .where("run_id", "=", runId)
+    .executeTakeFirstOrThrow();
+  return Number(total);
 }
