@@ -5,6 +5,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject } from "vitest";
+// @ts-expect-error plain ESM generator without type declarations
+import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, freePort, ROOT, startNextServer } from "../helpers/next-server.mjs";
 import { waitUntil } from "../helpers/wait.mjs";
@@ -185,6 +187,35 @@ export async function uploadGeneratedTrtllm(
       gen.files.map((p: string) => ({ path: p })),
       fields,
     );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * An aiperf run's records and summary in `dir`, as apiUpload takes them: `prefix` is what their
+ * names there start with (the fixtures' `qwen-c4__`), left out of the names uploaded.
+ */
+export function aiperfExportFiles(dir: string, prefix = ""): Array<{ path: string; name: string }> {
+  return ["profile_export.jsonl", "profile_export_aiperf.json"].map((name) => ({
+    path: path.join(dir, prefix + name),
+    name,
+  }));
+}
+
+/**
+ * Generates an aiperf run of `opts` (test/generators/aiperf.mjs, records only, no CSV) in a
+ * temporary folder and uploads its records and summary through the HTTP API, as apiUpload does.
+ */
+export async function uploadGeneratedAiperf(
+  url: string,
+  opts: Record<string, unknown>,
+  fields: Record<string, string> = {},
+): ReturnType<typeof apiUpload> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-aiperf-"));
+  try {
+    await generateAiperfRun(dir, { csv: false, ...opts });
+    return await apiUpload(url, aiperfExportFiles(dir), fields);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
