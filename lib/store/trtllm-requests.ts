@@ -21,7 +21,12 @@ export async function sampleRequestRows(
   order: "asc" | "desc",
   limit: number,
 ) {
-  const n = await countRequests(db, runId);
+  const { total } = await db
+    .selectFrom("trtllm_requests")
+    .select((eb) => eb.fn.countAll<number>().as("total"))
+    .where("run_id", "=", runId)
+    .executeTakeFirstOrThrow();
+  const n = Number(total);
   if (n === 0) return null;
   const wanted = sampledIdx(n, limit);
   const rows = [];
@@ -73,8 +78,12 @@ export async function requestRow(db: Db, runId: string, idx: number) {
  * TensorRT-LLM records), for the request journey (docs/metrics.md §Client to engine).
  */
 export async function requestRowBySharedId(db: Db, runId: string, id: string) {
-  const total = await countRequests(db, runId);
-  if (total === 0) return { total: 0, row: undefined };
+  const { total } = await db
+    .selectFrom("trtllm_requests")
+    .select((eb) => eb.fn.countAll<number>().as("total"))
+    .where("run_id", "=", runId)
+    .executeTakeFirstOrThrow();
+  if (Number(total) === 0) return { total: 0, row: undefined };
   const row = await db
     .selectFrom("trtllm_requests")
     .select([...TRTLLM_REQUEST_ID_COLUMNS, "times_json"])
@@ -85,15 +94,5 @@ export async function requestRowBySharedId(db: Db, runId: string, id: string) {
     .orderBy("idx")
     .limit(1)
     .executeTakeFirst();
-  return { total, row };
-}
-
-/** How many TensorRT-LLM requests the run holds (0: no TensorRT-LLM records). */
-async function countRequests(db: Db, runId: string): Promise<number> {
-  const { total } = await db
-    .selectFrom("trtllm_requests")
-    .select((eb) => eb.fn.countAll<number>().as("total"))
-    .where("run_id", "=", runId)
-    .executeTakeFirstOrThrow();
-  return Number(total);
+  return { total: Number(total), row };
 }
