@@ -87,7 +87,13 @@ export async function apiUpload(
   url: string,
   files: Array<{ path: string; name?: string }>,
   fields: Record<string, string> = {},
-): Promise<{ id: string; url: string; files: Array<{ kind: string; records: number }> }> {
+): Promise<{
+  id: string;
+  url: string;
+  files: Array<{ kind: string; records: number }>;
+  /** The sweep the upload made, when its files are run folders */
+  sweep?: { id: string; url: string };
+}> {
   const form = new FormData();
   for (const f of files)
     form.append("file", new Blob([fs.readFileSync(f.path)]), f.name ?? path.basename(f.path));
@@ -95,6 +101,20 @@ export async function apiUpload(
   const res = await fetch(`${url}/api/runs`, { method: "POST", body: form });
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
   return res.json();
+}
+
+/**
+ * Uploads files that make a sweep (a folder of run folders, by their names) through the HTTP API,
+ * as apiUpload does, and returns the new sweep's id.
+ */
+export async function apiUploadSweep(
+  url: string,
+  files: Parameters<typeof apiUpload>[1],
+  fields: Record<string, string> = {},
+): Promise<string> {
+  const body = await apiUpload(url, files, fields);
+  if (!body.sweep) throw new Error(`the upload made no sweep: ${JSON.stringify(body).slice(0, 500)}`);
+  return body.sweep.id;
 }
 
 /** How long seeding the example runs may take (a server start and 9 ingests), on a loaded machine. */
