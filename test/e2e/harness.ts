@@ -199,14 +199,21 @@ export async function uploadGeneratedTrtllm(
   opts: Record<string, unknown>,
   fields: Record<string, string> = {},
 ): ReturnType<typeof apiUpload> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-trtllm-"));
-  try {
+  return inTempDir("runlens-e2e-trtllm-", (dir) => {
     const gen = generateTrtllmRun({ dir, ...opts });
-    return await apiUpload(
+    return apiUpload(
       url,
       gen.files.map((p: string) => ({ path: p })),
       fields,
     );
+  });
+}
+
+/** Runs `fn` in a new temporary folder named from `prefix`, removed once `fn` has settled. */
+async function inTempDir<T>(prefix: string, fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  try {
+    return await fn(dir);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -232,13 +239,10 @@ export async function uploadGeneratedAiperf(
   opts: Record<string, unknown>,
   fields: Record<string, string> = {},
 ): ReturnType<typeof apiUpload> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-aiperf-"));
-  try {
+  return inTempDir("runlens-e2e-aiperf-", async (dir) => {
     await generateAiperfRun(dir, { csv: false, ...opts });
-    return await apiUpload(url, aiperfExportFiles(dir), fields);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+    return apiUpload(url, aiperfExportFiles(dir), fields);
+  });
 }
 
 /**
