@@ -13,17 +13,12 @@ import { CopyQueue, rawPgPool } from "./pg-copy";
 import { rawSqlite } from "./raw-sqlite";
 import { sqliteWriterFor, WriteQueue, type Statement } from "./sqlite-writer";
 import { storeParams } from "./store-text";
-import type { TrtllmRequestsTable } from "./tables/trtllm";
+import { TRTLLM_REQUEST_ID_COLUMNS, type TrtllmRequestsTable } from "./tables/trtllm";
 
 const COLUMNS = [
   "run_id",
   "idx",
-  "mode",
-  "request_id",
-  "ctx_request_id",
-  "disagg_request_id",
-  "ctx_server",
-  "gen_server",
+  ...TRTLLM_REQUEST_ID_COLUMNS,
   "ctx_worker",
   "gen_worker",
   "arrival_ms",

@@ -2,6 +2,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { SampleSort } from "@/lib/api/trtllm-charts";
 import type { Db } from "./db";
+import { TRTLLM_REQUEST_ID_COLUMNS } from "./tables/trtllm";
 
 /** Sampled rows read a query (each holds its segments' JSON), a turn of the event loop between. */
 const SAMPLE_PAGE = 250;
@@ -85,15 +86,7 @@ export async function requestRowBySharedId(db: Db, runId: string, id: string) {
   if (Number(total) === 0) return { total: 0, row: undefined };
   const row = await db
     .selectFrom("trtllm_requests")
-    .select([
-      "mode",
-      "request_id",
-      "ctx_request_id",
-      "disagg_request_id",
-      "ctx_server",
-      "gen_server",
-      "times_json",
-    ])
+    .select([...TRTLLM_REQUEST_ID_COLUMNS, "times_json"])
     .where("run_id", "=", runId)
     .where((eb) =>
       eb.or([eb("disagg_request_id", "=", id), eb("request_id", "=", id), eb("ctx_request_id", "=", id)]),

@@ -10,25 +10,16 @@
  * (test/generators/dynamo-request-trace.mjs), uploaded as one run. Not a timing: bytes answered
  * per stored key.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as chartRoute } from "@/app/api/runs/[id]/charts/[key]/route";
 import { GET as journey } from "@/app/api/runs/[id]/journey/route";
-import { GET as requestJourney } from "@/app/api/runs/[id]/timeline/requests/[rid]/journey/route";
-import { GET as timeline } from "@/app/api/runs/[id]/timeline/route";
 import { chartByKey, DYNAMO_SPANS_CHART, DYNAMO_TRACE_REQUESTS_CHART } from "@/lib/api/chart-catalog";
 import { CHART_NOT_SERVED } from "@/lib/api/chart-upgrade";
 import { journeySummarySchema, requestJourneySchema } from "@/lib/api/request-journey";
-import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { getChartText } from "@/lib/store/chart-payloads";
-// @ts-expect-error plain ESM generator without type declarations
-import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs";
-import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
+import { getRequestJourney, timelineRequestIds, uploadAiperfWithDynamo } from "../helpers/dynamo-journey";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
-import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
+import { idParams } from "../helpers/test-app";
 
 const RECORDS = 1500;
 const TRACED = 200;
@@ -39,29 +30,9 @@ describe.each(TEST_STORES)("chart payloads served are bounded (%s)", (_store, pg
   const env = useStoreTestApp(pgUrl);
 
   it("serves no run's per-request Dynamo data whole, and the journey still reads it", async () => {
-    const gen = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-chart-bounds-"));
-    let id: string;
-    try {
-      const run = await generateAiperfRun(gen, { records: RECORDS, concurrency: 8, seed: 11, csv: false });
-      const clients = clientsOfAiperf(fs.readFileSync(run.jsonlPath, "utf8"));
-      // The trace for the first requests only: each of its rows is an agent session too, which the
-      // Sessions view lists (agent-sessions), and those are not what this test bounds.
-      const traced = clients.slice(0, TRACED);
-      const trace = dynamoRequestTrace({
-        requests: TRACED,
-        ids: traced.map((c: { x: string }) => c.x),
-        receivedMs: traced.map((c: { startNs: bigint }) => Number(c.startNs / 1000n) / 1000 + 0.3),
-      });
-      id = await uploadRun([
-        { name: "run/profile_export.jsonl", path: run.jsonlPath },
-        { name: "run/profile_export_aiperf.json", path: run.summaryPath },
-        { name: "run/dynamo-request-trace.jsonl", content: trace.text },
-        { name: "run/otel-traces.jsonl", content: dynamoOtlpSpans({ clients }).text },
-      ]);
-    } finally {
-      fs.rmSync(gen, { recursive: true, force: true });
-    }
-    await waitForDrilldown(id);
+    // The trace for the first requests only: each of its rows is an agent session too, which the
+    // Sessions view lists (agent-sessions), and those are not what this test bounds.
+    const id = await uploadAiperfWithDynamo({ records: RECORDS, seed: 11, traced: TRACED });
     const db = env.app.store.db;
     const spansText = (await getChartText(db, id, DYNAMO_SPANS_CHART.key))!;
     const traceText = (await getChartText(db, id, DYNAMO_TRACE_REQUESTS_CHART.key))!;
@@ -99,22 +70,8 @@ describe.each(TEST_STORES)("chart payloads served are bounded (%s)", (_store, pg
     );
     expect(s.joined).toBe(RECORDS);
     expect(s.serverSource).toBe("spans");
-    const bars = decodeTimeline(
-      timelineWireSchema.parse(
-        await (await timeline(new Request(`http://localhost/api/runs/${id}/timeline`), idParams(id))).json(),
-      ),
-    ).bars;
-    const rid = String(bars.id[0]);
-    const one = requestJourneySchema.parse(
-      await (
-        await requestJourney(
-          new Request(`http://localhost/api/runs/${id}/timeline/requests/${rid}/journey`),
-          {
-            params: Promise.resolve({ id, rid }),
-          },
-        )
-      ).json(),
-    );
+    const rid = (await timelineRequestIds(id))[0];
+    const one = requestJourneySchema.parse(await (await getRequestJourney(id, rid)).json());
     expect(one.lanes.some((l) => l.source === "spans")).toBe(true);
     expect(one.lanes.some((l) => l.source === "trace")).toBe(true);
   }, 180_000);

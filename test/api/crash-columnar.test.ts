@@ -3,23 +3,21 @@
  * before the run committed: the run is failed after the restart, never shown with half its data,
  * and a re-ingest writes its file again and completes it.
  */
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as listRequests } from "@/app/api/runs/[id]/aiperf/requests/route";
+import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { pollStore } from "../helpers/crash";
 import {
   expectInterruptedRun,
   expectReingestReady,
+  expectRequestList,
   restartAfterCrash,
   spawnIngest,
+  crashTestFolder,
   CHILD_WAIT_MS,
   CRASH_TEST_MS,
 } from "../helpers/crash-ingest";
-import { idParams } from "../helpers/test-app";
 
 const RECORDS = 3000;
 
@@ -36,22 +34,24 @@ function ingestingRunWithFile(dbFile: string, timeoutMs: number): Promise<string
   });
 }
 
-let dir: string;
-let input: string;
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-crash-columnar-"));
-  input = (await generateAiperfRun(path.join(dir, "gen"), { records: RECORDS, concurrency: 4, csv: false }))
-    .jsonlPath;
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const folder = crashTestFolder(
+  "runlens-crash-columnar-",
+  async (dir) =>
+    (await generateAiperfRun(path.join(dir, "gen"), { records: RECORDS, concurrency: 4, csv: false }))
+      .jsonlPath,
+);
 
 describe("crash after the request file is written, before the run commits", () => {
   it(
     "leaves a failed run, which re-ingest completes with a new file",
     async () => {
-      const dataDir = path.join(dir, "data");
+      const { dataDir } = folder;
       // Holds the commit back once the analyzers finished: the file is stored, the run is not.
-      const ingest = spawnIngest(input, { DATA_DIR: dataDir, DATABASE_URL: "" }, { commitMs: 600_000 });
+      const ingest = spawnIngest(
+        folder.input,
+        { DATA_DIR: dataDir, DATABASE_URL: "" },
+        { commitMs: 600_000 },
+      );
       const runId = await ingest.until(
         ingestingRunWithFile(path.join(dataDir, "runlens.sqlite"), CHILD_WAIT_MS),
       );
@@ -64,14 +64,7 @@ describe("crash after the request file is written, before the run commits", () =
         expect(run.requests).toBeNull();
         const done = await expectReingestReady(runId);
         expect(done.files[0].records).toBe(RECORDS);
-        const list = await (
-          await listRequests(
-            new Request(`http://localhost/api/runs/${runId}/aiperf/requests?sort=ttft&limit=5`),
-            idParams(runId),
-          )
-        ).json();
-        expect(list.total).toBe(done.requests.count);
-        expect(list.rows).toHaveLength(5);
+        await expectRequestList(runId, done.requests.count);
       } finally {
         await cleanup();
       }

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { GET as listRuns } from "@/app/api/runs/route";
 import { DELETE as deleteRun } from "@/app/api/runs/[id]/route";
 import { GET as download } from "@/app/api/runs/[id]/files/[fileId]/route";
@@ -23,35 +23,32 @@ import {
   expectReingestReady,
   restartAfterCrash,
   spawnIngest,
+  crashTestFolder,
   writeCrashInput,
 } from "../helpers/crash-ingest";
 import { runRow } from "../helpers/run-row";
 import { idParams, useTestApp } from "../helpers/test-app";
 
-let dir: string;
-let dataDir: string;
-let input: string;
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-crash-"));
-  dataDir = path.join(dir, "data");
-  input = writeCrashInput(dir);
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const folder = crashTestFolder("runlens-crash-", (dir) => writeCrashInput(dir));
 
 describe("crash in the middle of an ingest", () => {
   it(
     "leaves a failed run with its raw files, which re-ingest completes",
     async () => {
       // Holds the commit back once every row is written: the kill lands mid-ingest on any machine.
-      const ingest = spawnIngest(input, { DATA_DIR: dataDir, DATABASE_URL: "" }, { commitMs: 600_000 });
+      const ingest = spawnIngest(
+        folder.input,
+        { DATA_DIR: folder.dataDir, DATABASE_URL: "" },
+        { commitMs: 600_000 },
+      );
       const runId = await ingest.until(
-        ingestingRunWithRows(path.join(dataDir, "runlens.sqlite"), CHILD_WAIT_MS),
+        ingestingRunWithRows(path.join(folder.dataDir, "runlens.sqlite"), CHILD_WAIT_MS),
       );
       expect(await ingest.kill()).toBe("SIGKILL");
       expect(ingest.output()).not.toContain("finished");
 
       // Right after the kill, before any restart: not complete, not listed.
-      const raw = new Database(path.join(dataDir, "runlens.sqlite"), { readonly: true });
+      const raw = new Database(path.join(folder.dataDir, "runlens.sqlite"), { readonly: true });
       const before = raw.prepare("select status, summary from runs where id = ?").get(runId) as {
         status: string;
         summary: string | null;
@@ -59,7 +56,7 @@ describe("crash in the middle of an ingest", () => {
       raw.close();
       expect(before).toEqual({ status: "ingesting", summary: null });
 
-      const { cleanup } = await restartAfterCrash({ DATA_DIR: dataDir });
+      const { cleanup } = await restartAfterCrash({ DATA_DIR: folder.dataDir });
       try {
         const run = await expectInterruptedRun(runId);
         expect(run.requests).toBeNull();
@@ -74,7 +71,7 @@ describe("crash in the middle of an ingest", () => {
           params: Promise.resolve({ id: runId, fileId }),
         });
         expect(res.status).toBe(200);
-        expect(Buffer.from(await res.arrayBuffer()).equals(fs.readFileSync(input))).toBe(true);
+        expect(Buffer.from(await res.arrayBuffer()).equals(fs.readFileSync(folder.input))).toBe(true);
 
         const done = await expectReingestReady(runId);
         expect(done.files[0].records).toBe(CRASH_RECORDS);
@@ -92,8 +89,8 @@ describe("crash between summary ready and drill-down ready", () => {
     "leaves the run failed with nothing half shown, and re-ingest completes it",
     async () => {
       const records = 2000;
-      const small = writeCrashInput(path.join(dir, "small"), records);
-      const windowDir = path.join(dir, "data-window");
+      const small = writeCrashInput(path.join(folder.dir, "small"), records);
+      const windowDir = path.join(folder.dir, "data-window");
       const ingest = spawnIngest(
         small,
         { DATA_DIR: windowDir, DATABASE_URL: "", RUNLENS_DRILLDOWN: "background" },

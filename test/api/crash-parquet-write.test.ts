@@ -4,17 +4,18 @@
  * re-ingest writes the whole file and completes it.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as listRequests } from "@/app/api/runs/[id]/aiperf/requests/route";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import {
   expectInterruptedRun,
   expectReingestReady,
+  expectRequestList,
   restartAfterCrash,
   spawnIngest,
+  crashTestFolder,
   CHILD_WAIT_MS,
   CRASH_TEST_MS,
 } from "../helpers/crash-ingest";
@@ -33,21 +34,20 @@ function parquetBeingWritten(tmpDir: string, timeoutMs: number): Promise<string>
   );
 }
 
-let dir: string;
-let input: string;
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-crash-parquet-"));
-  input = (await generateAiperfRun(path.join(dir, "gen"), { records: RECORDS, concurrency: 8, csv: false }))
-    .jsonlPath;
-}, 120_000);
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const folder = crashTestFolder(
+  "runlens-crash-parquet-",
+  async (dir) =>
+    (await generateAiperfRun(path.join(dir, "gen"), { records: RECORDS, concurrency: 8, csv: false }))
+      .jsonlPath,
+  120_000,
+);
 
 describe("crash while the request file is written", () => {
   it(
     "leaves a failed run with no request file, which re-ingest completes",
     async () => {
-      const dataDir = path.join(dir, "data");
-      const ingest = spawnIngest(input, { DATA_DIR: dataDir, DATABASE_URL: "" });
+      const { dataDir } = folder;
+      const ingest = spawnIngest(folder.input, { DATA_DIR: dataDir, DATABASE_URL: "" });
       await ingest.until(parquetBeingWritten(path.join(dataDir, "columnar-cache", "tmp"), CHILD_WAIT_MS));
       expect(await ingest.kill()).toBe("SIGKILL");
       expect(ingest.output()).not.toContain("finished");
@@ -79,14 +79,7 @@ describe("crash while the request file is written", () => {
           .where("run_id", "=", runId)
           .executeTakeFirstOrThrow();
         expect(Number(file.rows)).toBe(RECORDS);
-        const again = await (
-          await listRequests(
-            new Request(`http://localhost/api/runs/${runId}/aiperf/requests?sort=ttft&limit=5`),
-            idParams(runId),
-          )
-        ).json();
-        expect(again.total).toBe(done.requests.count);
-        expect(again.rows).toHaveLength(5);
+        await expectRequestList(runId, done.requests.count);
       } finally {
         await cleanup();
       }

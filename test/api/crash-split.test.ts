@@ -6,23 +6,23 @@
  * process (jiti runs the TypeScript sources), as in crash-ingest.test.ts.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as listRuns } from "@/app/api/runs/route";
 import { GET as listSweeps } from "@/app/api/sweeps/route";
 import { sglangSweep } from "../generators/sglang-bench";
 import { pollStore } from "../helpers/crash";
-import { CHILD_WAIT_MS, CRASH_TEST_MS, restartAfterCrash, spawnIngest } from "../helpers/crash-ingest";
+import {
+  CHILD_WAIT_MS,
+  CRASH_TEST_MS,
+  restartAfterCrash,
+  spawnIngest,
+  crashTestFolder,
+} from "../helpers/crash-ingest";
 import { fixture } from "../helpers/test-app";
 
-let dir: string;
-let dataDir: string;
-let input: string;
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-crash-split-"));
-  dataDir = path.join(dir, "data");
-  input = path.join(dir, "sweep.jsonl");
+const folder = crashTestFolder("runlens-crash-split-", (dir) => {
+  const input = path.join(dir, "sweep.jsonl");
   fs.writeFileSync(
     input,
     sglangSweep(
@@ -36,8 +36,8 @@ beforeAll(() => {
     fs.mkdirSync(path.join(dir, "folders", `cfg_c${c}`), { recursive: true });
     fs.writeFileSync(path.join(dir, "folders", `cfg_c${c}`, "profile_export.jsonl"), records);
   }
+  return input;
 });
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** Polls the store the child writes until `n` runs are ready. */
 function readyRuns(dbFile: string, n: number, timeoutMs: number): Promise<number> {
@@ -78,7 +78,7 @@ describe("crash during a multi-benchmark split", () => {
     "leaves none of the upload's runs and no sweep once the next process sweeps",
     async () => {
       // The upload's own run and two of its benchmarks' runs are ready.
-      await expectKilledSplitLeavesNothing(input, dataDir, 3);
+      await expectKilledSplitLeavesNothing(folder.input, folder.dataDir, 3);
     },
     CRASH_TEST_MS,
   );
@@ -86,7 +86,11 @@ describe("crash during a multi-benchmark split", () => {
   it(
     "of a folder sweep leaves none of its runs and no sweep either",
     async () => {
-      await expectKilledSplitLeavesNothing(path.join(dir, "folders"), path.join(dir, "data-folders"), 2);
+      await expectKilledSplitLeavesNothing(
+        path.join(folder.dir, "folders"),
+        path.join(folder.dir, "data-folders"),
+        2,
+      );
     },
     CRASH_TEST_MS,
   );

@@ -9,12 +9,7 @@
  *
  * Not a timing: characters handed to JSON.parse and pieces of stored text decoded.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { describe, expect, it, vi } from "vitest";
-import { GET as requestJourney } from "@/app/api/runs/[id]/timeline/requests/[rid]/journey/route";
-import { GET as timeline } from "@/app/api/runs/[id]/timeline/route";
+import { describe, expect, it } from "vitest";
 import {
   DYNAMO_SPAN_PIECES,
   DYNAMO_SPANS_CHART,
@@ -22,14 +17,14 @@ import {
   DYNAMO_TRACE_REQUESTS_CHART,
 } from "@/lib/api/chart-catalog";
 import { requestJourneySchema } from "@/lib/api/request-journey";
-import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { getChartText } from "@/lib/store/chart-payloads";
-// @ts-expect-error plain ESM generator without type declarations
-import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs";
-import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
+import {
+  getRequestJourney,
+  timelineRequestIds,
+  uploadAiperfWithDynamo,
+  watchedParse,
+} from "../helpers/dynamo-journey";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
-import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
 
 const RECORDS = 1500;
 /**
@@ -44,26 +39,7 @@ describe.each(TEST_STORES)("one request's journey reads its piece only (%s)", (_
   const env = useStoreTestApp(pgUrl);
 
   it("parses a bounded part of the spans and trace rows, with the same answer as the whole lists", async () => {
-    const gen = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-journey-one-"));
-    let id: string;
-    try {
-      const run = await generateAiperfRun(gen, { records: RECORDS, concurrency: 8, seed: 13, csv: false });
-      const clients = clientsOfAiperf(fs.readFileSync(run.jsonlPath, "utf8"));
-      const trace = dynamoRequestTrace({
-        requests: RECORDS,
-        ids: clients.map((c: { x: string }) => c.x),
-        receivedMs: clients.map((c: { startNs: bigint }) => Number(c.startNs / 1000n) / 1000 + 0.3),
-      });
-      id = await uploadRun([
-        { name: "run/profile_export.jsonl", path: run.jsonlPath },
-        { name: "run/profile_export_aiperf.json", path: run.summaryPath },
-        { name: "run/dynamo-request-trace.jsonl", content: trace.text },
-        { name: "run/otel-traces.jsonl", content: dynamoOtlpSpans({ clients }).text },
-      ]);
-    } finally {
-      fs.rmSync(gen, { recursive: true, force: true });
-    }
-    await waitForDrilldown(id);
+    const id = await uploadAiperfWithDynamo({ records: RECORDS, seed: 13, traced: RECORDS });
     const db = env.app.store.db;
     const whole =
       (await getChartText(db, id, DYNAMO_SPANS_CHART.key))!.length +
@@ -71,17 +47,9 @@ describe.each(TEST_STORES)("one request's journey reads its piece only (%s)", (_
     // The whole lists are well past the bound: reading them breaks it.
     expect(whole).toBeGreaterThan(4 * PARSE_BOUND);
 
-    const wire = await (
-      await timeline(new Request(`http://localhost/api/runs/${id}/timeline`), idParams(id))
-    ).json();
-    const ids = decodeTimeline(timelineWireSchema.parse(wire)).bars.id;
-    const rids = Array.from({ length: ASKED }, (_, i) => String(ids[Math.floor((i * ids.length) / ASKED)]));
-    const ask = (rid: string) =>
-      watched(() =>
-        requestJourney(new Request(`http://localhost/api/runs/${id}/timeline/requests/${rid}/journey`), {
-          params: Promise.resolve({ id, rid }),
-        }),
-      );
+    const ids = await timelineRequestIds(id);
+    const rids = Array.from({ length: ASKED }, (_, i) => ids[Math.floor((i * ids.length) / ASKED)]);
+    const ask = (rid: string) => watchedParse(() => getRequestJourney(id, rid));
 
     const answers = [];
     for (const rid of rids) {
@@ -114,20 +82,3 @@ describe.each(TEST_STORES)("one request's journey reads its piece only (%s)", (_
     }
   }, 180_000);
 });
-
-/** What `read` parsed with JSON.parse (characters in all) and how many pieces of stored text it decoded. */
-async function watched(read: () => Promise<Response>) {
-  const parse = vi.spyOn(JSON, "parse");
-  const decode = vi.spyOn(TextDecoder.prototype, "decode");
-  try {
-    const res = await read();
-    return {
-      res,
-      parsed: parse.mock.calls.reduce((n, [text]) => n + String(text).length, 0),
-      decodes: decode.mock.calls.filter(([, o]) => o?.stream === true).length,
-    };
-  } finally {
-    parse.mockRestore();
-    decode.mockRestore();
-  }
-}

@@ -14,23 +14,20 @@
  * every span (some 200,000 objects at 20,000 traced requests, whose garbage collection held the
  * server beside the parse).
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as journey } from "@/app/api/runs/[id]/journey/route";
-import { GET as requestJourney } from "@/app/api/runs/[id]/timeline/requests/[rid]/journey/route";
-import { GET as timeline } from "@/app/api/runs/[id]/timeline/route";
 import { DYNAMO_SPAN_ROOTS_CHART, DYNAMO_SPANS_CHART } from "@/lib/api/chart-catalog";
 import { journeySummarySchema, requestJourneySchema } from "@/lib/api/request-journey";
-import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { JSON_PARSE_PIECE } from "@/lib/metrics/json-in-steps";
 import { getChartText } from "@/lib/store/chart-payloads";
-// @ts-expect-error plain ESM generator without type declarations
-import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs";
+import {
+  getRequestJourney,
+  timelineRequestIds,
+  uploadAiperfWithDynamo,
+  watchedParse,
+} from "../helpers/dynamo-journey";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
-import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
+import { idParams } from "../helpers/test-app";
 
 const RECORDS = 1500;
 
@@ -38,26 +35,13 @@ describe.each(TEST_STORES)("the journey summary reads its spans in turns (%s)", 
   const env = useStoreTestApp(pgUrl);
 
   it("parses the stored spans a piece a turn and joins every request", async () => {
-    const gen = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-journey-yields-"));
-    let id: string;
-    try {
-      const run = await generateAiperfRun(gen, { records: RECORDS, concurrency: 8, seed: 7, csv: false });
-      const clients = clientsOfAiperf(fs.readFileSync(run.jsonlPath, "utf8"));
-      id = await uploadRun([
-        { name: "run/profile_export.jsonl", path: run.jsonlPath },
-        { name: "run/profile_export_aiperf.json", path: run.summaryPath },
-        { name: "run/otel-traces.jsonl", content: dynamoOtlpSpans({ clients }).text },
-      ]);
-    } finally {
-      fs.rmSync(gen, { recursive: true, force: true });
-    }
-    await waitForDrilldown(id);
+    const id = await uploadAiperfWithDynamo({ records: RECORDS, seed: 7 });
     const spans = (await getChartText(env.app.store.db, id, DYNAMO_SPANS_CHART.key))!;
     const roots = (await getChartText(env.app.store.db, id, DYNAMO_SPAN_ROOTS_CHART.key))!;
     const pieces = spans.length / JSON_PARSE_PIECE;
     expect(pieces).toBeGreaterThan(6);
 
-    const { res, longest, parsed, decodes } = await watched(() =>
+    const { res, longest, parsed, decodes } = await watchedParse(() =>
       journey(new Request(`http://localhost/api/runs/${id}/journey`), idParams(id)),
     );
     console.log(
@@ -73,15 +57,8 @@ describe.each(TEST_STORES)("the journey summary reads its spans in turns (%s)", 
 
     // One request's journey reads the piece of its x_request_id only
     // (test/api/journey-one-request-reads.test.ts).
-    const wire = await (
-      await timeline(new Request(`http://localhost/api/runs/${id}/timeline`), idParams(id))
-    ).json();
-    const rid = String(decodeTimeline(timelineWireSchema.parse(wire)).bars.id[0]);
-    const one = await watched(() =>
-      requestJourney(new Request(`http://localhost/api/runs/${id}/timeline/requests/${rid}/journey`), {
-        params: Promise.resolve({ id, rid }),
-      }),
-    );
+    const rid = (await timelineRequestIds(id))[0];
+    const one = await watchedParse(() => getRequestJourney(id, rid));
     console.log(`one request's journey: longest JSON.parse ${one.longest}; ${one.decodes} pieces decoded`);
     expect(one.res.status).toBe(200);
     expect(requestJourneySchema.parse(await one.res.json()).lanes.some((l) => l.source === "spans")).toBe(
@@ -100,21 +77,3 @@ describe.each(TEST_STORES)("the journey summary reads its spans in turns (%s)", 
     expect(journeySummarySchema.parse(await before.json())).toEqual(s);
   }, 120_000);
 });
-
-/** What `read` parsed with JSON.parse (its longest text, its total) and how many pieces it decoded. */
-async function watched(read: () => Promise<Response>) {
-  const parse = vi.spyOn(JSON, "parse");
-  const decode = vi.spyOn(TextDecoder.prototype, "decode");
-  try {
-    const res = await read();
-    return {
-      res,
-      longest: Math.max(0, ...parse.mock.calls.map(([text]) => String(text).length)),
-      parsed: parse.mock.calls.reduce((n, [text]) => n + String(text).length, 0),
-      decodes: decode.mock.calls.filter(([, o]) => o?.stream === true).length,
-    };
-  } finally {
-    parse.mockRestore();
-    decode.mockRestore();
-  }
-}

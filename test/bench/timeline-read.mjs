@@ -9,28 +9,13 @@
 // The TypeScript sources run through jiti. Prints each round's wall and CPU times in ms and the
 // blob's size.
 // Not part of `npm test`.
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { numberOption, runTsChild, withTempDir } from "./ts-child.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const opt = (name, fallback) => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-timeline-read-"));
-const res = spawnSync(
-  process.execPath,
-  [
-    path.join(ROOT, "node_modules/jiti/lib/jiti-cli.mjs"),
-    path.join(ROOT, "test/bench/timeline-read-child.ts"),
+const status = await withTempDir("runlens-timeline-read-", (dir) =>
+  runTsChild("test/bench/timeline-read-child.ts", [
     dir,
-    String(opt("--requests", 1_000_000)),
-    String(opt("--rounds", 3)),
-  ],
-  { cwd: ROOT, stdio: "inherit", env: { ...process.env, JITI_ALIAS: JSON.stringify({ "@": ROOT }) } },
+    String(numberOption("--requests", 1_000_000)),
+    String(numberOption("--rounds", 3)),
+  ]),
 );
-fs.rmSync(dir, { recursive: true, force: true });
-process.exit(res.status ?? 1);
+process.exit(status);

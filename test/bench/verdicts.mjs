@@ -12,18 +12,11 @@
 // sorted value blob per metric. The verdicts are timed from the blobs, then (unless --no-rows)
 // with the blobs dropped, as for a run ingested before they existed, read from its rows. Each
 // phase runs in its own process and prints its time and peak RSS. Not part of `npm test`.
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { dropPgSchema, freshPgSchema } from "./pg.mjs";
+import { numberOption, runTsChild, withTempDir } from "./ts-child.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const arg = process.argv.indexOf("--requests");
-const requests = arg > 0 ? Number(process.argv[arg + 1]) : 1_000_000;
+const requests = numberOption("--requests", 1_000_000);
 const phases = ["setup", "blobs", ...(process.argv.includes("--no-rows") ? [] : ["rows"])];
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-verdict-bench-"));
 const storeArg = process.argv.indexOf("--store");
 const pgUrl =
   storeArg > 0 && process.argv[storeArg + 1] === "postgres" ? process.env.RUNLENS_BENCH_PG_URL : null;
@@ -32,26 +25,12 @@ if (storeArg > 0 && process.argv[storeArg + 1] === "postgres" && !pgUrl) {
   process.exit(2);
 }
 const pgEnv = pgUrl ? { BENCH_PG_URL: pgUrl, BENCH_PG_SCHEMA: await freshPgSchema(pgUrl) } : {};
-let status = 0;
-for (const phase of phases) {
-  const res = spawnSync(
-    process.execPath,
-    [
-      path.join(ROOT, "node_modules/jiti/lib/jiti-cli.mjs"),
-      path.join(ROOT, "test/bench/verdicts-child.ts"),
-      dir,
-      String(requests),
-      phase,
-    ],
-    {
-      cwd: ROOT,
-      stdio: "inherit",
-      env: { ...process.env, ...pgEnv, JITI_ALIAS: JSON.stringify({ "@": ROOT }) },
-    },
-  );
-  status = res.status ?? 1;
-  if (status !== 0) break;
-}
-fs.rmSync(dir, { recursive: true, force: true });
+const status = await withTempDir("runlens-verdict-bench-", (dir) => {
+  for (const phase of phases) {
+    const code = runTsChild("test/bench/verdicts-child.ts", [dir, String(requests), phase], pgEnv);
+    if (code !== 0) return code;
+  }
+  return 0;
+});
 if (pgUrl) await dropPgSchema(pgUrl, pgEnv.BENCH_PG_SCHEMA);
 process.exit(status);

@@ -16,19 +16,14 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.stop());
 
+/** `runlens upload <what> --server <app> [...args] --token <TOKEN>`. */
+const uploadWithToken = (what: string, ...args: string[]) =>
+  cli(["upload", what, "--server", app.url, ...args, "--token", TOKEN]);
+
 describe("runlens upload", () => {
   it("uploads a parent folder of run folders as one sweep and prints the sweep's link", async () => {
     const sweepFolder = path.join(ROOT, "lib/examples/files/aiperf-qwen-sweep");
-    const res = await cli([
-      "upload",
-      sweepFolder,
-      "--server",
-      app.url,
-      "--name",
-      "qwen ci",
-      "--token",
-      TOKEN,
-    ]);
+    const res = await uploadWithToken(sweepFolder, "--name", "qwen ci");
     expect(res.code).toBe(0);
     const url = res.stdout.trim();
     expect(url).toMatch(new RegExp(`^${app.url}/sweeps/[A-Za-z0-9_-]{22}$`));
@@ -39,18 +34,7 @@ describe("runlens upload", () => {
   });
 
   it("uploads a folder, prints the run URL on stdout and the kinds on stderr", async () => {
-    const res = await cli([
-      "upload",
-      FOLDER,
-      "--server",
-      app.url,
-      "--name",
-      "x",
-      "--labels",
-      "a,b",
-      "--token",
-      TOKEN,
-    ]);
+    const res = await uploadWithToken(FOLDER, "--name", "x", "--labels", "a,b");
     expect(res.code).toBe(0);
     const url = res.stdout.trim();
     expect(url).toMatch(new RegExp(`^${app.url}/runs/[A-Za-z0-9_-]{22}$`));
@@ -83,7 +67,7 @@ describe("runlens upload", () => {
     expect(noToken.stderr.trim().split("\n")).toHaveLength(1);
     expect(noToken.stderr).toMatch(/^runlens: upload failed \(401 unauthorized\)/);
 
-    const missing = await cli(["upload", "/nonexistent/dir", "--server", app.url, "--token", TOKEN]);
+    const missing = await uploadWithToken("/nonexistent/dir");
     expect(missing.code).not.toBe(0);
     expect(missing.stderr.trim()).toBe("runlens: no such file or folder: /nonexistent/dir");
 
@@ -95,7 +79,7 @@ describe("runlens upload", () => {
 
 describe("runlens export", () => {
   async function uploaded(): Promise<string> {
-    const res = await cli(["upload", FOLDER, "--server", app.url, "--token", TOKEN]);
+    const res = await uploadWithToken(FOLDER);
     expect(res.code).toBe(0);
     return res.stdout.trim();
   }

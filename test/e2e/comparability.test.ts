@@ -5,25 +5,15 @@
  * comparable" with both reasons and their evidence; accepting them by name gives the verdicts back.
  * Screenshots light and dark at 1440 and 390 px go to RUNLENS_SCREENSHOT_DIR.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error plain ESM generator without type declarations
-import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { apiUpload, expectFitsEachLook, gotoHydrated, useAppAndBrowser, shot } from "./harness";
+import { expectFitsEachLook, gotoHydrated, shot, uploadGeneratedAiperf, useAppAndBrowser } from "./harness";
 
 describe("compare: is this A/B fair?", () => {
   const t = useAppAndBrowser();
 
-  const upload = async (name: string, opts: Record<string, unknown>, fields: Record<string, string> = {}) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "doctor-e2e-"));
-    await generateAiperfRun(dir, { records: 300, csv: false, concurrency: 4, ...opts });
-    const files = ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({
-      path: path.join(dir, f),
-    }));
-    return (await apiUpload(t.app.url, files, { name, ...fields })).id;
-  };
+  const upload = async (name: string, opts: Record<string, unknown>, fields: Record<string, string> = {}) =>
+    (await uploadGeneratedAiperf(t.app.url, { records: 300, concurrency: 4, ...opts }, { name, ...fields }))
+      .id;
 
   it("names each blocking difference with its evidence, withholds verdicts, and gives them once accepted", async () => {
     const a = await upload("main", { seed: 1 });

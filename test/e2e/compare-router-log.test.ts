@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { routerLog } from "../generators/dynamo-router-log.mjs";
 import { dynamoRouterRun, toJsonl } from "../generators/dynamo-router-scrapes.mjs";
 import { apiUpload, gotoHydrated, useAppAndBrowser, shot } from "./harness";
+import { pct } from "./router-views";
 
 /**
  * The frontend's log and the engines' scrapes of one run (test/generators/dynamo-router-log.mjs
@@ -20,8 +21,6 @@ function generate(opts: Parameters<typeof dynamoRouterRun>[0]) {
     scrapes: { path: path.join(dir, "server_metrics_export.jsonl") },
   };
 }
-
-const pct = (v: number) => `${(v * 100).toLocaleString("en-US", { maximumFractionDigits: 1 })}%`;
 
 describe("compare runs with the KV router's log", () => {
   const t = useAppAndBrowser();

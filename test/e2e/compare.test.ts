@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiUpload, launchBrowser, startApp, type RunningApp, gotoHydrated } from "./harness";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiUpload, gotoHydrated, useAppAndBrowser } from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures/compare");
 
@@ -15,17 +15,14 @@ async function download(page: Page, click: () => Promise<void>): Promise<{ name:
 }
 
 describe("compare two TensorRT-LLM runs", () => {
-  let app: RunningApp;
-  let browser: Browser;
+  const t = useAppAndBrowser();
   let a: string;
   let b: string;
 
   beforeAll(async () => {
-    app = await startApp();
-    browser = await launchBrowser();
     const up = (dir: string, name: string) =>
       apiUpload(
-        app.url,
+        t.app.url,
         [
           { path: path.join(FIX, dir, "perf_metrics-0.jsonl") },
           { path: path.join(FIX, dir, "extra-llm-api-config.yml") },
@@ -35,18 +32,14 @@ describe("compare two TensorRT-LLM runs", () => {
     a = (await up("run-a", "main baseline")).id;
     b = (await up("run-b", "branch run")).id;
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
 
   it("opens from a share link, switches statistic and baseline, and a copied link rebuilds the view", async () => {
-    const context = await browser.newContext({
+    const context = await t.browser.newContext({
       permissions: ["clipboard-read", "clipboard-write"],
       acceptDownloads: true,
     });
     const page = await context.newPage();
-    await gotoHydrated(page, `${app.url}/inference?UnofficialRuns=${a},${b}`);
+    await gotoHydrated(page, `${t.app.url}/inference?UnofficialRuns=${a},${b}`);
     await page.waitForURL(/\/compare\?runs=/);
     const table = page.getByTestId("delta-table");
     await expect.poll(() => table.textContent()).toContain("branch run");
@@ -92,7 +85,7 @@ describe("compare two TensorRT-LLM runs", () => {
     expect(deltas.name).toBe("compare-deltas-p90.csv");
     await context.close();
 
-    const fresh = await browser.newContext();
+    const fresh = await t.browser.newContext();
     const other = await fresh.newPage();
     await gotoHydrated(other, copied);
     await expect.poll(() => other.getByTestId("delta-table").textContent()).toContain("branch run");
@@ -105,18 +98,18 @@ describe("compare two TensorRT-LLM runs", () => {
   });
 
   it("adds runs to a comparison from the runs table and from a run page", async () => {
-    const context = await browser.newContext();
+    const context = await t.browser.newContext();
     const page = await context.newPage();
-    await gotoHydrated(page, app.url);
+    await gotoHydrated(page, t.app.url);
     await page.getByTestId(`select-${a}`).check();
     await page.getByTestId(`select-${b}`).check();
     await page.getByTestId("compare-selected").click();
     await page.waitForURL(new RegExp(`/compare\\?runs=${a}(,|%2C)${b}`));
     await expect.poll(() => page.getByTestId("compare-runs").textContent()).toContain("branch run");
 
-    await gotoHydrated(page, `${app.url}/runs/${a}`);
+    await gotoHydrated(page, `${t.app.url}/runs/${a}`);
     await page.getByTestId("add-to-compare").click();
-    await gotoHydrated(page, `${app.url}/runs/${b}`);
+    await gotoHydrated(page, `${t.app.url}/runs/${b}`);
     await page.getByTestId("add-to-compare").click();
     await page.getByTestId("open-compare").click();
     await page.waitForURL(/\/compare\?runs=/);
@@ -125,9 +118,9 @@ describe("compare two TensorRT-LLM runs", () => {
   });
 
   it("renames and labels a run from its page; the runs table filters by the label", async () => {
-    const context = await browser.newContext();
+    const context = await t.browser.newContext();
     const page = await context.newPage();
-    await gotoHydrated(page, `${app.url}/runs/${b}`);
+    await gotoHydrated(page, `${t.app.url}/runs/${b}`);
     await page.getByRole("button", { name: "Rename" }).click();
     await page.getByLabel("Run name").fill("branch run v2");
     await page.getByRole("button", { name: "Save" }).click();
@@ -136,10 +129,10 @@ describe("compare two TensorRT-LLM runs", () => {
     await page.getByLabel("New labels, comma separated").fill("candidate, h200");
     await page.getByRole("button", { name: "Add", exact: true }).click();
     await expect.poll(() => page.getByRole("link", { name: "candidate" }).count()).toBe(1);
-    const stored = await (await fetch(`${app.url}/api/runs/${b}`)).json();
+    const stored = await (await fetch(`${t.app.url}/api/runs/${b}`)).json();
     expect(stored).toMatchObject({ name: "branch run v2", labels: ["candidate", "h200"] });
 
-    await gotoHydrated(page, app.url);
+    await gotoHydrated(page, t.app.url);
     await page.getByTestId("label-filter").fill("candidate");
     await page.waitForURL(/label=candidate/);
     await expect.poll(() => page.getByTestId("runs-table").textContent()).toContain("branch run v2");
@@ -149,16 +142,7 @@ describe("compare two TensorRT-LLM runs", () => {
 });
 
 describe("editing on a server with an API token", () => {
-  let app: RunningApp;
-  let browser: Browser;
-  beforeAll(async () => {
-    app = await startApp({ env: { RUNLENS_API_TOKEN: "s3cret" } });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const t = useAppAndBrowser({ env: { RUNLENS_API_TOKEN: "s3cret" } });
 
   it("asks for the token once on 401, keeps it, and retries", async () => {
     const form = new FormData();
@@ -168,15 +152,15 @@ describe("editing on a server with an API token", () => {
       "perf_metrics-0.jsonl",
     );
     form.append("name", "guarded");
-    const res = await fetch(`${app.url}/api/runs`, {
+    const res = await fetch(`${t.app.url}/api/runs`, {
       method: "POST",
       body: form,
       headers: { Authorization: "Bearer s3cret" },
     });
     const { id } = await res.json();
-    const context = await browser.newContext();
+    const context = await t.browser.newContext();
     const page = await context.newPage();
-    await gotoHydrated(page, `${app.url}/runs/${id}`);
+    await gotoHydrated(page, `${t.app.url}/runs/${id}`);
     await page.getByRole("button", { name: "Rename" }).click();
     await page.getByLabel("Run name").fill("guarded renamed");
     await page.getByRole("button", { name: "Save", exact: true }).click();

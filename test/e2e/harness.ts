@@ -5,6 +5,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject } from "vitest";
+// @ts-expect-error plain ESM generator without type declarations
+import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, freePort, ROOT, startNextServer } from "../helpers/next-server.mjs";
 import { waitUntil } from "../helpers/wait.mjs";
@@ -85,7 +87,13 @@ export async function apiUpload(
   url: string,
   files: Array<{ path: string; name?: string }>,
   fields: Record<string, string> = {},
-): Promise<{ id: string; url: string; files: Array<{ kind: string; records: number }> }> {
+): Promise<{
+  id: string;
+  url: string;
+  files: Array<{ kind: string; records: number }>;
+  /** The sweep the upload made, when its files are run folders */
+  sweep?: { id: string; url: string };
+}> {
   const form = new FormData();
   for (const f of files)
     form.append("file", new Blob([fs.readFileSync(f.path)]), f.name ?? path.basename(f.path));
@@ -93,6 +101,20 @@ export async function apiUpload(
   const res = await fetch(`${url}/api/runs`, { method: "POST", body: form });
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
   return res.json();
+}
+
+/**
+ * Uploads files that make a sweep (a folder of run folders, by their names) through the HTTP API,
+ * as apiUpload does, and returns the new sweep's id.
+ */
+export async function apiUploadSweep(
+  url: string,
+  files: Parameters<typeof apiUpload>[1],
+  fields: Record<string, string> = {},
+): Promise<string> {
+  const body = await apiUpload(url, files, fields);
+  if (!body.sweep) throw new Error(`the upload made no sweep: ${JSON.stringify(body).slice(0, 500)}`);
+  return body.sweep.id;
 }
 
 /** How long seeding the example runs may take (a server start and 9 ingests), on a loaded machine. */
@@ -177,17 +199,50 @@ export async function uploadGeneratedTrtllm(
   opts: Record<string, unknown>,
   fields: Record<string, string> = {},
 ): ReturnType<typeof apiUpload> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-trtllm-"));
-  try {
+  return inTempDir("runlens-e2e-trtllm-", (dir) => {
     const gen = generateTrtllmRun({ dir, ...opts });
-    return await apiUpload(
+    return apiUpload(
       url,
       gen.files.map((p: string) => ({ path: p })),
       fields,
     );
+  });
+}
+
+/** Runs `fn` in a new temporary folder named from `prefix`, removed once `fn` has settled. */
+async function inTempDir<T>(prefix: string, fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  try {
+    return await fn(dir);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * An aiperf run's records and summary in `dir`, as apiUpload takes them: `prefix` is what their
+ * names there start with (the fixtures' `qwen-c4__`), left out of the names uploaded.
+ */
+export function aiperfExportFiles(dir: string, prefix = ""): Array<{ path: string; name: string }> {
+  return ["profile_export.jsonl", "profile_export_aiperf.json"].map((name) => ({
+    path: path.join(dir, prefix + name),
+    name,
+  }));
+}
+
+/**
+ * Generates an aiperf run of `opts` (test/generators/aiperf.mjs, records only, no CSV) in a
+ * temporary folder and uploads its records and summary through the HTTP API, as apiUpload does.
+ */
+export async function uploadGeneratedAiperf(
+  url: string,
+  opts: Record<string, unknown>,
+  fields: Record<string, string> = {},
+): ReturnType<typeof apiUpload> {
+  return inTempDir("runlens-e2e-aiperf-", async (dir) => {
+    await generateAiperfRun(dir, { csv: false, ...opts });
+    return apiUpload(url, aiperfExportFiles(dir), fields);
+  });
 }
 
 /**

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, startApp, type RunningApp } from "./harness";
+import { useAppAndBrowser, type RunningApp } from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures/aiperf");
 
@@ -19,8 +19,7 @@ async function latencyOfUploadedFolder(browser: Browser, app: RunningApp, folder
 }
 
 describe("latency view of an aiperf folder upload", () => {
-  let app: RunningApp;
-  let browser: Browser;
+  const t = useAppAndBrowser();
   let folder: string;
 
   beforeAll(async () => {
@@ -30,17 +29,13 @@ describe("latency view of an aiperf folder upload", () => {
     fs.mkdirSync(folder);
     for (const f of ["profile_export.jsonl", "profile_export_aiperf.json", "gpu_telemetry_export.jsonl"])
       fs.copyFileSync(path.join(FIX, `qwen-c4__${f}`), path.join(folder, f));
-    app = await startApp();
-    browser = await launchBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
     if (folder) fs.rmSync(path.dirname(folder), { recursive: true, force: true });
   });
 
   it("shows aiperf's p99 TTFT of every request in the table and says the records are a sample of it", async () => {
-    const page = await latencyOfUploadedFolder(browser, app, folder);
+    const page = await latencyOfUploadedFolder(t.browser, t.app, folder);
     // The run's figures are aiperf's own over its 64 requests (profile_export_aiperf.json: p99 TTFT
     // 70.733 ms, p99 latency 3,940.60 ms); the 10 records are a sample, drawn in the charts.
     const p99 = page.locator('[data-stat="ttftMs-p99"]');
@@ -62,8 +57,7 @@ describe("latency view of an aiperf folder upload", () => {
 });
 
 describe("latency view when every request is present but a value differs", () => {
-  let app: RunningApp;
-  let browser: Browser;
+  const t = useAppAndBrowser();
   let folder: string;
 
   beforeAll(async () => {
@@ -80,17 +74,13 @@ describe("latency view when every request is present but a value differs", () =>
       path.join(real, "profile_export_aiperf.json"),
       path.join(folder, "profile_export_aiperf.json"),
     );
-    app = await startApp();
-    browser = await launchBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
     if (folder) fs.rmSync(folder, { recursive: true, force: true });
   });
 
   it("shows the disagreement with aiperf's summary, and no sample note", async () => {
-    const page = await latencyOfUploadedFolder(browser, app, folder);
+    const page = await latencyOfUploadedFolder(t.browser, t.app, folder);
     const box = page.getByTestId("aiperf-disagreement");
     await expect.poll(() => box.textContent(), { timeout: 15_000 }).toContain("disagrees");
     expect(await box.textContent()).toContain("TTFT (ms)");

@@ -4,33 +4,27 @@
  * exports from test/generators/aiperf.mjs (the record layout of aiperf's profile_export.jsonl)
  * and the qwen-c4 fixture.
  */
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error plain ESM generator without type declarations
-import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { apiUpload, gotoHydrated, useAppAndBrowser, shot } from "./harness";
+import {
+  aiperfExportFiles,
+  apiUpload,
+  gotoHydrated,
+  shot,
+  uploadGeneratedAiperf,
+  useAppAndBrowser,
+} from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures/aiperf");
 
 describe("pending state and compare at eight runs", () => {
   const t = useAppAndBrowser();
 
-  const upload = async (seed: number, name: string, ttftScale = 1) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pending-e2e-"));
-    await generateAiperfRun(dir, { records: 300, seed, csv: false, concurrency: 4, ttftScale });
-    const files = ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({
-      path: path.join(dir, f),
-    }));
-    return (await apiUpload(t.app.url, files, { name })).id;
-  };
+  const upload = async (seed: number, name: string, ttftScale = 1) =>
+    (await uploadGeneratedAiperf(t.app.url, { records: 300, seed, concurrency: 4, ttftScale }, { name })).id;
 
   it("marks the shown chart out of date the moment the latency metric changes, until the new one is drawn", async () => {
-    const files = ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({
-      path: path.join(FIX, `qwen-c4__${f}`),
-      name: f,
-    }));
+    const files = aiperfExportFiles(FIX, "qwen-c4__");
     const { id } = await apiUpload(t.app.url, files, { name: "qwen c4" });
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
     await gotoHydrated(page, `${t.app.url}/runs/${id}?view=latency`);
@@ -88,10 +82,7 @@ describe("pending state and compare at eight runs", () => {
   });
 
   it("marks the open view out of date the moment another tab is clicked, and loads a pointed-at tab's code ahead", async () => {
-    const files = ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({
-      path: path.join(FIX, `qwen-c4__${f}`),
-      name: f,
-    }));
+    const files = aiperfExportFiles(FIX, "qwen-c4__");
     const { id } = await apiUpload(t.app.url, files, { name: "qwen c4 tabs" });
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
     const scripts: string[] = [];

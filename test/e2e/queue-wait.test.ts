@@ -10,47 +10,43 @@
  * concurrency, computed from its records) below the 4 requested. Screenshots light
  * and dark at 1440 and 390 px go to RUNLENS_SCREENSHOT_DIR.
  */
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error plain ESM generator without type declarations
-import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { apiUpload, expectFitsEachLook, gotoHydrated, useAppAndBrowser } from "./harness";
+import {
+  aiperfExportFiles,
+  apiUpload,
+  expectFitsEachLook,
+  gotoHydrated,
+  uploadGeneratedAiperf,
+  useAppAndBrowser,
+} from "./harness";
 
 const REAL = path.resolve(__dirname, "../fixtures/aiperf-real-c4");
 
 describe("compare: client-side queueing from aiperf's records", () => {
   const t = useAppAndBrowser();
 
-  it("shows each run's queue wait, the requests that waited and the field, and fits a phone", async () => {
-    const a = (
-      await apiUpload(
-        t.app.url,
-        ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({ path: path.join(REAL, f) })),
-        { name: "aiperf-real-c4" },
-      )
-    ).id;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "queue-wait-e2e-"));
-    await generateAiperfRun(dir, {
-      records: 200,
-      csv: false,
-      concurrency: 4,
-      creditWaitMs: (i: number) => (i % 4 === 3 ? 60 : 2),
-    });
-    const b = (
-      await apiUpload(
-        t.app.url,
-        ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({ path: path.join(dir, f) })),
-        { name: "queued" },
-      )
-    ).id;
+  /**
+   * Uploads the real run and a generated one of `opts` (200 records at concurrency 4) named
+   * `name`, opens Compare on the two, waits for the generated run's saturation reason to be a
+   * caveat, and resolves with the page, the comparability panel and that reason's text.
+   */
+  const compareWithReal = async (name: string, opts: Record<string, unknown>) => {
+    const a = (await apiUpload(t.app.url, aiperfExportFiles(REAL), { name: "aiperf-real-c4" })).id;
+    const b = (await uploadGeneratedAiperf(t.app.url, { records: 200, concurrency: 4, ...opts }, { name }))
+      .id;
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
     await gotoHydrated(page, `${t.app.url}/compare?runs=${a},${b}`);
     const panel = page.getByTestId("comparability");
     const reason = panel.getByTestId(`comparability-${b}`).locator('[data-reason="saturation"]');
     await expect.poll(() => reason.getAttribute("data-severity")).toBe("caveat");
-    const text = (await reason.textContent()) ?? "";
+    return { page, panel, text: (await reason.textContent()) ?? "" };
+  };
+
+  it("shows each run's queue wait, the requests that waited and the field, and fits a phone", async () => {
+    const { page, panel, text } = await compareWithReal("queued", {
+      creditWaitMs: (i: number) => (i % 4 === 3 ? 60 : 2),
+    });
     // The real run's figures, from its 200 records (its 0.6.0 summary has none).
     expect(text).toContain(
       "concurrency 3.94 of 4 requested; queue wait p50 2.81 ms, p90 5.30 ms against TTFT p50 58.2 ms, p90 76.3 ms; p99 51.7 ms, max 71.6 ms; 19 of 198 requests (9.6%) waited ≥ 10% of their own TTFT",
@@ -65,35 +61,8 @@ describe("compare: client-side queueing from aiperf's records", () => {
   });
 
   it("shows a run that held less than its requested concurrency, from its records, and fits a phone", async () => {
-    const a = (
-      await apiUpload(
-        t.app.url,
-        ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({ path: path.join(REAL, f) })),
-        { name: "aiperf-real-c4" },
-      )
-    ).id;
     // Each worker idles 1.5 s between a response and its next send: about 2.8 of 4 in flight.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "held-concurrency-e2e-"));
-    await generateAiperfRun(dir, {
-      records: 200,
-      csv: false,
-      concurrency: 4,
-      sendGapMs: 1500,
-      creditWaitMs: 2,
-    });
-    const b = (
-      await apiUpload(
-        t.app.url,
-        ["profile_export.jsonl", "profile_export_aiperf.json"].map((f) => ({ path: path.join(dir, f) })),
-        { name: "idle workers" },
-      )
-    ).id;
-    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await gotoHydrated(page, `${t.app.url}/compare?runs=${a},${b}`);
-    const panel = page.getByTestId("comparability");
-    const reason = panel.getByTestId(`comparability-${b}`).locator('[data-reason="saturation"]');
-    await expect.poll(() => reason.getAttribute("data-severity")).toBe("caveat");
-    const text = (await reason.textContent()) ?? "";
+    const { page, panel, text } = await compareWithReal("idle workers", { sendGapMs: 1500, creditWaitMs: 2 });
     expect(text).toContain("concurrency 3.94 of 4 requested; queue wait p50 2.81 ms");
     expect(text).toMatch(/concurrency 2\.\d\d of 4 requested; queue wait p50 2\.00 ms/);
     expect(text).toMatch(

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { apiUpload, useAppAndBrowser, gotoHydrated, shot } from "./harness";
+import { expectPoolPredictedVsDelivered, pct } from "./router-views";
 
 /** The frontend's log and the scrapes of the same run (test/generators/dynamo-router-log.mjs). */
 function generate(mode?: string) {
@@ -17,8 +18,6 @@ function generate(mode?: string) {
   const log = fs.existsSync(path.join(dir, "frontend.jsonl")) ? "frontend.jsonl" : "frontend.log";
   return [{ path: path.join(dir, log) }, { path: path.join(dir, "server_metrics_export.jsonl") }];
 }
-
-const pct = (v: number) => `${(v * 100).toLocaleString("en-US", { maximumFractionDigits: 1 })}%`;
 
 describe("cache view of a run with the KV router's log", () => {
   const t = useAppAndBrowser();
@@ -38,16 +37,11 @@ describe("cache view of a run with the KV router's log", () => {
 
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1100 } });
     await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=cache`);
-    const section = page.getByTestId("router-log");
-    await section.waitFor({ timeout: 30_000 });
-    const chart = section.locator('[data-chart="router-log-predicted-vs-delivered"]');
-    await chart.locator("path.recharts-line-curve").first().waitFor({ timeout: 30_000 });
-    expect(await chart.locator("path.recharts-line-curve").count()).toBe(2);
-    const table = page.getByTestId("router-log-table");
-    const pool = table.locator('tbody tr[data-row="pool"]');
-    await expect.poll(() => pool.locator('[data-stat="predicted"]').textContent()).toBe(pct(p.predicted));
-    expect(await pool.locator('[data-stat="delivered"]').textContent()).toBe(pct(p.delivered));
-    expect(await pool.locator('[data-stat="gap"]').textContent()).toMatch(/^−\d+(\.\d+)? pp$/);
+    const { section, table } = await expectPoolPredictedVsDelivered(
+      page,
+      { section: "router-log", chart: "router-log-predicted-vs-delivered", table: "router-log-table" },
+      p,
+    );
     const workers = table.locator('tbody tr[data-row="worker"]');
     expect(await workers.count()).toBe(2);
     expect(await workers.first().locator('[data-stat="predicted"]').textContent()).toBe(

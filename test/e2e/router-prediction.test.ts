@@ -1,20 +1,13 @@
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { apiUpload, useAppAndBrowser, gotoHydrated, shot } from "./harness";
+import { gotoHydrated, shot, useAppAndBrowser } from "./harness";
+import { expectPoolPredictedVsDelivered, uploadRouterScrapes } from "./router-views";
 
 describe("cache view of a run behind Dynamo's KV-aware router", () => {
   const t = useAppAndBrowser();
 
   it("draws predicted vs delivered over time and lists the pool's gap with each worker's own rate", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-router-"));
     // A frontend with --router-mode kv and two vLLM workers, one of which finds half the predicted overlap.
-    execFileSync(process.execPath, ["test/generators/dynamo-router-scrapes.mjs", dir, "60"]);
-    const run = await apiUpload(t.app.url, [{ path: path.join(dir, "server_metrics_export.jsonl") }], {
-      name: "e2e dynamo kv router",
-    });
+    const run = await uploadRouterScrapes(t.app.url, ["60"], "e2e dynamo kv router");
     const res = await fetch(`${t.app.url}/api/runs/${run.id}/charts/sm-router`);
     expect(res.status).toBe(200);
     const payload = await res.json();
@@ -24,21 +17,16 @@ describe("cache view of a run behind Dynamo's KV-aware router", () => {
 
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1100 } });
     await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=cache`);
-    const section = page.getByTestId("router-prediction");
-    await section.waitFor({ timeout: 30_000 });
-    const chart = section.locator('[data-chart="router-predicted-vs-delivered"]');
-    await chart.locator("path.recharts-line-curve").first().waitFor({ timeout: 30_000 });
-    expect(await chart.locator("path.recharts-line-curve").count()).toBe(2);
-
-    const table = page.getByTestId("router-prediction-table");
-    const poolRow = table.locator('tbody tr[data-row="pool"]');
+    const { table, poolRow } = await expectPoolPredictedVsDelivered(
+      page,
+      {
+        section: "router-prediction",
+        chart: "router-predicted-vs-delivered",
+        table: "router-prediction-table",
+      },
+      pool,
+    );
     expect(await poolRow.count()).toBe(1);
-    const pct = (v: number) => `${(v * 100).toLocaleString("en-US", { maximumFractionDigits: 1 })}%`;
-    await expect
-      .poll(() => poolRow.locator('[data-stat="predicted"]').textContent())
-      .toBe(pct(pool.predicted));
-    expect(await poolRow.locator('[data-stat="delivered"]').textContent()).toBe(pct(pool.delivered));
-    expect(await poolRow.locator('[data-stat="gap"]').textContent()).toMatch(/^−\d+(\.\d+)? pp$/);
     // Both workers under the pool, each with its own delivered rate and no prediction of its own.
     const workers = table.locator('tbody tr[data-row="endpoint"]');
     expect(await workers.count()).toBe(2);
@@ -47,11 +35,7 @@ describe("cache view of a run behind Dynamo's KV-aware router", () => {
   });
 
   it("a frontend without the KV router says the prediction is missing and how to get it, with no empty chart", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-router-"));
-    execFileSync(process.execPath, ["test/generators/dynamo-router-scrapes.mjs", dir, "30", "no-router"]);
-    const run = await apiUpload(t.app.url, [{ path: path.join(dir, "server_metrics_export.jsonl") }], {
-      name: "e2e dynamo without kv router",
-    });
+    const run = await uploadRouterScrapes(t.app.url, ["30", "no-router"], "e2e dynamo without kv router");
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=cache`);
     const missing = page.getByTestId("router-missing");
@@ -64,12 +48,8 @@ describe("cache view of a run behind Dynamo's KV-aware router", () => {
   });
 
   it("compare puts each run's gap beside the other's", async () => {
-    const up = async (mode: string, name: string) => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-router-"));
-      execFileSync(process.execPath, ["test/generators/dynamo-router-scrapes.mjs", dir, "30", mode]);
-      return (await apiUpload(t.app.url, [{ path: path.join(dir, "server_metrics_export.jsonl") }], { name }))
-        .id;
-    };
+    const up = async (mode: string, name: string) =>
+      (await uploadRouterScrapes(t.app.url, ["30", mode], name)).id;
     const a = await up("lagging", "router, one worker lagging");
     const b = await up("in-step", "router, workers in step");
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });

@@ -14,7 +14,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { gotoHydrated, launchBrowser, startApp, type RunningApp, shot } from "./harness";
+import { apiUploadSweep, gotoHydrated, shot, useAppAndBrowser } from "./harness";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sweep-uncertainty-e2e-"));
 
@@ -60,7 +60,7 @@ const CONFIGS: Cfg[] = [
 ];
 
 async function uploadConfig(url: string, cfg: Cfg): Promise<string> {
-  const form = new FormData();
+  const files = [];
   for (const [i, r] of cfg.runs.entries()) {
     // Each repeat is its own folder (trial<i>_c4): one run per folder, its load from the name.
     const dir = `trial${i}_c${r.c}`;
@@ -77,12 +77,9 @@ async function uploadConfig(url: string, cfg: Cfg): Promise<string> {
       ["profile_export_aiperf.json", g.summaryPath],
       ["gpu_telemetry_export.jsonl", g.gpuPath],
     ])
-      form.append("file", new Blob([fs.readFileSync(p)]), `${cfg.name}/${dir}/${file}`);
+      files.push({ path: p, name: `${cfg.name}/${dir}/${file}` });
   }
-  form.append("name", cfg.name);
-  const res = await fetch(`${url}/api/runs`, { method: "POST", body: form });
-  if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { sweep: { id: string } }).sweep.id;
+  return apiUploadSweep(url, files, { name: cfg.name });
 }
 
 interface ApiRun {
@@ -110,21 +107,16 @@ function corners(d: string): Array<[number, number]> {
 }
 
 describe("uncertainty on the Pareto front", () => {
-  let app: RunningApp;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  const t = useAppAndBrowser();
   const ids: string[] = [];
   const runs: ApiRun[][] = [];
 
   beforeAll(async () => {
-    app = await startApp();
-    browser = await launchBrowser();
-    for (const cfg of CONFIGS) ids.push(await uploadConfig(app.url, cfg));
+    for (const cfg of CONFIGS) ids.push(await uploadConfig(t.app.url, cfg));
     for (const id of ids)
-      runs.push(((await (await fetch(`${app.url}/api/sweeps/${id}`)).json()) as { runs: ApiRun[] }).runs);
+      runs.push(((await (await fetch(`${t.app.url}/api/sweeps/${id}`)).json()) as { runs: ApiRun[] }).runs);
   });
   afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -143,8 +135,8 @@ describe("uncertainty on the Pareto front", () => {
     expect(overlap(c4[0], c4[1])).toBe(true);
     expect(overlap(c4[0], c4[2])).toBe(false);
 
-    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    await gotoHydrated(page, `${app.url}/compare?sweeps=${ids.join(",")}`);
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await gotoHydrated(page, `${t.app.url}/compare?sweeps=${ids.join(",")}`);
     await page.waitForURL(/\/sweeps\/[^?]+\?with=/);
     const fig = page.locator('figure[data-chart="sweep-interactivity"]');
     // Drawn marks (the frontier's corners are symbols drawn as nothing).
@@ -199,8 +191,8 @@ describe("uncertainty on the Pareto front", () => {
         [390, "light"],
         [390, "dark"],
       ] as const) {
-        const p = await browser.newPage({ viewport: { width: w, height: 900 }, colorScheme: scheme });
-        await gotoHydrated(p, `${app.url}/compare?sweeps=${ids.join(",")}`);
+        const p = await t.browser.newPage({ viewport: { width: w, height: 900 }, colorScheme: scheme });
+        await gotoHydrated(p, `${t.app.url}/compare?sweeps=${ids.join(",")}`);
         await p.waitForURL(/\/sweeps\/[^?]+\?with=/);
         await p.getByLabel("Interactivity (tok/s/user)").fill(String(readAt));
         await p.waitForURL(/at=/);

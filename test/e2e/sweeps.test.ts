@@ -9,19 +9,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { launchBrowser, startApp, type RunningApp, gotoHydrated, shot } from "./harness";
+import { apiUploadSweep, gotoHydrated, shot, useAppAndBrowser } from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures/aiperf");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sweeps-e2e-"));
-
-async function uploadFolder(url: string, files: Array<{ name: string; path: string }>, name?: string) {
-  const form = new FormData();
-  for (const f of files) form.append("file", new Blob([fs.readFileSync(f.path)]), f.name);
-  if (name) form.append("name", name);
-  const res = await fetch(`${url}/api/runs`, { method: "POST", body: form });
-  if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
-  return (await res.json()) as { sweep: { id: string; url: string }; runs: Array<{ id: string }> };
-}
 
 const qwenFiles = [1, 2, 4].flatMap((c) =>
   ["profile_export.jsonl", "profile_export_aiperf.json", "gpu_telemetry_export.jsonl"].map((f) => ({
@@ -31,15 +22,12 @@ const qwenFiles = [1, 2, 4].flatMap((c) =>
 );
 
 describe("sweep page", () => {
-  let app: RunningApp;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  const t = useAppAndBrowser();
   let qwen: string;
   const others: string[] = [];
 
   beforeAll(async () => {
-    app = await startApp();
-    browser = await launchBrowser();
-    qwen = (await uploadFolder(app.url, qwenFiles)).sweep.id;
+    qwen = await apiUploadSweep(t.app.url, qwenFiles);
     for (let k = 0; k < 7; k++) {
       const files = [];
       for (const c of [1, 4, 16, 64]) {
@@ -57,18 +45,16 @@ describe("sweep page", () => {
           { name: `cfg${k}/cfg${k}_c${c}/gpu_telemetry_export.jsonl`, path: g.gpuPath },
         );
       }
-      others.push((await uploadFolder(app.url, files, `config ${String.fromCharCode(65 + k)}`)).sweep.id);
+      others.push(await apiUploadSweep(t.app.url, files, { name: `config ${String.fromCharCode(65 + k)}` }));
     }
   });
   afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   it("switches the statistic, sets an SLO, and a reload shows the same view", async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await gotoHydrated(page, `${app.url}/sweeps/${qwen}`);
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await gotoHydrated(page, `${t.app.url}/sweeps/${qwen}`);
     const table = page.getByTestId("sweep-table");
     await expect.poll(() => table.locator("tbody tr").count()).toBe(3);
     // Every chart is drawn: three points labelled c1, c2, c4 on each.
@@ -116,8 +102,11 @@ describe("sweep page", () => {
   });
 
   it("overlays eight sweeps from /compare?sweeps= and reads them at equal interactivity", async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await gotoHydrated(page, `${app.url}/compare?sweeps=${[others[0], ...others.slice(1), qwen].join(",")}`);
+    const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await gotoHydrated(
+      page,
+      `${t.app.url}/compare?sweeps=${[others[0], ...others.slice(1), qwen].join(",")}`,
+    );
     await page.waitForURL(/\/sweeps\/[^?]+\?with=/);
     const picker = page.getByTestId("overlay-picker");
     await expect.poll(() => picker.getByText(/config [A-G]|qwen/).count()).toBe(8);
@@ -130,7 +119,7 @@ describe("sweep page", () => {
     await shot(page, "sweep-overlay-8.png");
 
     // A single run marked on the charts, as InferenceX overlays an unofficial run.
-    const runs = await (await fetch(`${app.url}/api/sweeps/${qwen}`)).json();
+    const runs = await (await fetch(`${t.app.url}/api/sweeps/${qwen}`)).json();
     await page.getByLabel("Mark a run by id").fill(runs.runs[2].id);
     await page.getByRole("button", { name: "Mark" }).click();
     await page.waitForURL(/run=/);

@@ -1,7 +1,9 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
+import { GET as listRequests } from "@/app/api/runs/[id]/aiperf/requests/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { POST as reingest } from "@/app/api/runs/[id]/reingest/route";
 import { INTERRUPTED_MESSAGE } from "@/lib/store/interrupted-ingest";
@@ -31,6 +33,28 @@ export const CHILD_WAIT_MS = 240_000;
 export const CRASH_TEST_MS = CHILD_WAIT_MS + 180_000;
 /** The heartbeat age after which the next process calls the killed ingest interrupted. */
 export const CRASH_STALE_MS = 1000;
+
+/**
+ * A temporary folder for the calling file's crash tests, made before they run and removed after
+ * them; `write(dir)` writes the file the child ingests in it and returns its path. Read `.dir`,
+ * `.input` and `.dataDir` (the data directory of the killed ingest, in the folder) inside tests.
+ */
+export function crashTestFolder(
+  prefix: string,
+  write: (dir: string) => string | Promise<string>,
+  timeoutMs?: number,
+): { dir: string; input: string; dataDir: string } {
+  const folder = { dir: "", input: "", dataDir: "" };
+  beforeAll(async () => {
+    folder.dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    folder.dataDir = path.join(folder.dir, "data");
+    folder.input = await write(folder.dir);
+  }, timeoutMs);
+  afterAll(() => {
+    if (folder.dir) fs.rmSync(folder.dir, { recursive: true, force: true });
+  });
+  return folder;
+}
 
 /** Writes a perf-metrics file of `records` requests (CRASH_RECORDS by default) into dir; returns its path. */
 export function writeCrashInput(dir: string, records = CRASH_RECORDS): string {
@@ -163,4 +187,16 @@ export async function expectReingestReady(runId: string) {
   expect(done.status).toBe("ready");
   expect(done.error).toBeNull();
   return done;
+}
+
+/** After a re-ingest: the run's aiperf request list answers its `count` requests, five a page. */
+export async function expectRequestList(runId: string, count: number): Promise<void> {
+  const list = await (
+    await listRequests(
+      new Request(`http://localhost/api/runs/${runId}/aiperf/requests?sort=ttft&limit=5`),
+      idParams(runId),
+    )
+  ).json();
+  expect(list.total).toBe(count);
+  expect(list.rows).toHaveLength(5);
 }

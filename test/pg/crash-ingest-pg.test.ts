@@ -5,8 +5,6 @@
  * not added to). The ingest runs in a child process (jiti runs the TypeScript sources).
  * Skipped unless RUNLENS_TEST_DATABASE_URL is set.
  */
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +16,7 @@ import {
   expectReingestReady,
   restartAfterCrash,
   spawnIngest,
+  crashTestFolder,
   writeCrashInput,
 } from "../helpers/crash-ingest";
 import { freshSchema, PG_URL } from "../helpers/pg-schema";
@@ -58,28 +57,33 @@ const inDrilldownWindow = (client: pg.Client, timeoutMs: number) =>
     timeoutMs,
   );
 
+/** The run's stored TensorRT-LLM request rows (n) and distinct request positions among them (d). */
+async function storedRequests(client: pg.Client, runId: string): Promise<{ n: number; d: number }> {
+  const rows = await client.query(
+    "select count(*)::int as n, count(distinct idx)::int as d from trtllm_requests where run_id = $1",
+    [runId],
+  );
+  return rows.rows[0];
+}
+
 describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
-  let dir: string;
-  let input: string;
+  const folder = crashTestFolder("runlens-crash-pg-", (dir) => writeCrashInput(dir));
   let schema: Awaited<ReturnType<typeof freshSchema>>;
 
   beforeAll(async () => {
     schema = await freshSchema();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-crash-pg-"));
-    input = writeCrashInput(dir);
   });
   afterAll(async () => {
-    fs.rmSync(dir, { recursive: true, force: true });
     await schema?.drop();
   });
 
   it(
     "leaves a failed run whose re-ingest stores each request once",
     async () => {
-      const dataDir = path.join(dir, "data");
+      const { dataDir } = folder;
       // Holds the commit back once every row is written: the kill lands mid-ingest on any machine.
       const ingest = spawnIngest(
-        input,
+        folder.input,
         { DATA_DIR: dataDir, DATABASE_URL: schema.url },
         { commitMs: 600_000 },
       );
@@ -97,11 +101,7 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
           await expectInterruptedRun(runId);
           const done = await expectReingestReady(runId);
           expect(done.files[0].records).toBe(CRASH_RECORDS);
-          const rows = await client.query(
-            "select count(*)::int as n, count(distinct idx)::int as d from trtllm_requests where run_id = $1",
-            [runId],
-          );
-          expect(rows.rows[0]).toEqual({ n: CRASH_RECORDS, d: CRASH_RECORDS });
+          expect(await storedRequests(client, runId)).toEqual({ n: CRASH_RECORDS, d: CRASH_RECORDS });
         } finally {
           await cleanup();
         }
@@ -116,12 +116,12 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
     "fails a run killed between its summary and its drill-down, and re-ingest completes it",
     async () => {
       const records = 2000;
-      const small = writeCrashInput(path.join(dir, "small"), records);
+      const small = writeCrashInput(path.join(folder.dir, "small"), records);
       const windowSchema = await freshSchema();
       const ingest = spawnIngest(
         small,
         {
-          DATA_DIR: path.join(dir, "data-window"),
+          DATA_DIR: path.join(folder.dir, "data-window"),
           DATABASE_URL: windowSchema.url,
           RUNLENS_DRILLDOWN: "background",
         },
@@ -144,7 +144,7 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
         expect(await charts()).toBeGreaterThan(0);
 
         const { cleanup } = await restartAfterCrash({
-          DATA_DIR: path.join(dir, "data-window"),
+          DATA_DIR: path.join(folder.dir, "data-window"),
           DATABASE_URL: windowSchema.url,
         });
         try {
@@ -153,11 +153,7 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
           const done = await expectReingestReady(runId);
           expect(done.timeBreakdown.requestCount).toBe(records);
           expect(typeof done.drilldownReadyAt).toBe("string");
-          const rows = await client.query(
-            "select count(*)::int as n, count(distinct idx)::int as d from trtllm_requests where run_id = $1",
-            [runId],
-          );
-          expect(rows.rows[0]).toEqual({ n: records, d: records });
+          expect(await storedRequests(client, runId)).toEqual({ n: records, d: records });
         } finally {
           await cleanup();
         }

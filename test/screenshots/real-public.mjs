@@ -6,16 +6,14 @@
 //
 //   npm run build && node test/screenshots/real-public.mjs [output folder, default screenshots/real-public]
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { chromium } from "playwright-core";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, freePort, startNextServer } from "../helpers/next-server.mjs";
+import { ROOT } from "../helpers/next-server.mjs";
+import { withAppAndBrowser } from "./shoot-session.mjs";
 
 const REAL = path.resolve(
   process.env.RUNLENS_REAL_PUBLIC ?? path.join(ROOT, "../shared/fixtures/real-public"),
 );
 const out = path.resolve(process.argv[2] ?? "screenshots/real-public");
-const distDir = process.env.RUNLENS_DIST_DIR || ".next";
 
 /** Every file of a folder as upload parts named by their path in it (PROVENANCE.md left out). */
 function parts(root) {
@@ -53,53 +51,44 @@ async function main() {
     return;
   }
   fs.mkdirSync(out, { recursive: true });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-real-public-shots-"));
-  const server = await startNextServer({
-    port: await freePort(),
-    env: { DATA_DIR: dataDir, RUNLENS_EXAMPLES: "off", DATABASE_URL: "", RUNLENS_DIST_DIR: distDir },
-  });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    headless: true,
-  });
-  let written = 0;
-  try {
-    const targets = [];
-    for (const folder of fs
-      .readdirSync(REAL)
-      .filter((f) => fs.statSync(path.join(REAL, f)).isDirectory())
-      .sort()) {
-      const body = await upload(server.url, folder);
-      const runs = body.runs ?? [{ id: body.id }];
-      runs.forEach((r, i) =>
-        targets.push({
-          name: `${folder}${runs.length > 1 ? `-run${i + 1}` : ""}`,
-          url: `${server.url}/runs/${r.id}`,
-        }),
-      );
-      if (body.sweep) targets.push({ name: `${folder}-sweep`, url: `${server.url}/sweeps/${body.sweep.id}` });
-    }
-    for (const scheme of ["light", "dark"]) {
-      const context = await browser.newContext({
-        viewport: { width: 1440, height: 900 },
-        colorScheme: scheme,
-      });
-      const page = await context.newPage();
-      for (const t of targets) {
-        await page.goto(t.url);
-        await page.waitForLoadState("networkidle");
-        await page.waitForTimeout(500);
-        await page.screenshot({ path: path.join(out, `${t.name}-${scheme}.png`), fullPage: true });
-        written++;
+  const written = await withAppAndBrowser(
+    { prefix: "runlens-real-public-shots-", examples: false },
+    async (server, browser) => {
+      let written = 0;
+      const targets = [];
+      for (const folder of fs
+        .readdirSync(REAL)
+        .filter((f) => fs.statSync(path.join(REAL, f)).isDirectory())
+        .sort()) {
+        const body = await upload(server.url, folder);
+        const runs = body.runs ?? [{ id: body.id }];
+        runs.forEach((r, i) =>
+          targets.push({
+            name: `${folder}${runs.length > 1 ? `-run${i + 1}` : ""}`,
+            url: `${server.url}/runs/${r.id}`,
+          }),
+        );
+        if (body.sweep)
+          targets.push({ name: `${folder}-sweep`, url: `${server.url}/sweeps/${body.sweep.id}` });
       }
-      await context.close();
-    }
-  } finally {
-    await browser.close();
-    await server.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+      for (const scheme of ["light", "dark"]) {
+        const context = await browser.newContext({
+          viewport: { width: 1440, height: 900 },
+          colorScheme: scheme,
+        });
+        const page = await context.newPage();
+        for (const t of targets) {
+          await page.goto(t.url);
+          await page.waitForLoadState("networkidle");
+          await page.waitForTimeout(500);
+          await page.screenshot({ path: path.join(out, `${t.name}-${scheme}.png`), fullPage: true });
+          written++;
+        }
+        await context.close();
+      }
+      return written;
+    },
+  );
   console.log(`${written} screenshots written to ${out}`);
 }
 

@@ -13,10 +13,9 @@
 // are read from each run page's tabs, so a view added to the manifest is photographed without
 // editing this script. Prints the number of PNGs written.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { chromium } from "playwright-core";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, freePort, startNextServer } from "../helpers/next-server.mjs";
+import { ROOT } from "../helpers/next-server.mjs";
+import { withAppAndBrowser } from "./shoot-session.mjs";
 
 const VIEWPORTS = [
   { name: "1440", width: 1440, height: 900 },
@@ -105,55 +104,38 @@ async function pagesToShoot(browser, url, runs) {
 
 async function main() {
   fs.mkdirSync(out, { recursive: true });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-screenshots-"));
-  const server = await startNextServer({
-    port: await freePort(),
-    env: { DATA_DIR: dataDir, RUNLENS_EXAMPLES: "on", DATABASE_URL: "", RUNLENS_DIST_DIR: distDir },
-  });
-  // Interrupted (Ctrl-C), the app it started must not outlive it.
-  for (const signal of ["SIGINT", "SIGTERM"])
-    process.once(signal, () => {
-      server.child.kill("SIGKILL");
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      process.exit(130);
-    });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    headless: true,
-  });
-  let written = 0;
-  try {
-    const runs = await readyRuns(server.url);
-    const pages = await pagesToShoot(browser, server.url, runs);
-    // One browser context per scheme and width, reused across pages: a fresh one per shot
-    // doubled the run time on a shared machine.
-    for (const scheme of SCHEMES)
-      for (const vp of VIEWPORTS) {
-        const context = await browser.newContext({
-          viewport: { width: vp.width, height: vp.height },
-          colorScheme: scheme,
-          deviceScaleFactor: 1,
-        });
-        const page = await context.newPage();
-        for (const [i, target] of pages.entries()) {
-          await page.goto(target.url);
-          if (target.panel) await page.getByRole("tabpanel").waitFor();
-          await settle(page);
-          const file = path.join(
-            out,
-            `${String(i + 1).padStart(2, "0")}-${target.name}-${scheme}-${vp.name}.png`,
-          );
-          await page.screenshot({ path: file, fullPage: true });
-          written++;
+  const written = await withAppAndBrowser(
+    { prefix: "runlens-screenshots-", examples: true },
+    async (server, browser) => {
+      let written = 0;
+      const runs = await readyRuns(server.url);
+      const pages = await pagesToShoot(browser, server.url, runs);
+      // One browser context per scheme and width, reused across pages: a fresh one per shot
+      // doubled the run time on a shared machine.
+      for (const scheme of SCHEMES)
+        for (const vp of VIEWPORTS) {
+          const context = await browser.newContext({
+            viewport: { width: vp.width, height: vp.height },
+            colorScheme: scheme,
+            deviceScaleFactor: 1,
+          });
+          const page = await context.newPage();
+          for (const [i, target] of pages.entries()) {
+            await page.goto(target.url);
+            if (target.panel) await page.getByRole("tabpanel").waitFor();
+            await settle(page);
+            const file = path.join(
+              out,
+              `${String(i + 1).padStart(2, "0")}-${target.name}-${scheme}-${vp.name}.png`,
+            );
+            await page.screenshot({ path: file, fullPage: true });
+            written++;
+          }
+          await context.close();
         }
-        await context.close();
-      }
-  } finally {
-    await browser.close();
-    await server.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+      return written;
+    },
+  );
   console.log(`${written} screenshots written to ${path.relative(process.cwd(), out) || "."}`);
 }
 

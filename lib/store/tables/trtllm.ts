@@ -42,6 +42,19 @@ export interface TrtllmRequestsTable {
   steps_json: string;
 }
 
+/**
+ * A request's own ids and the servers it went through: what the request journey finds it by and
+ * shows of it.
+ */
+export const TRTLLM_REQUEST_ID_COLUMNS = [
+  "mode",
+  "request_id",
+  "ctx_request_id",
+  "disagg_request_id",
+  "ctx_server",
+  "gen_server",
+] as const satisfies ReadonlyArray<keyof TrtllmRequestsTable>;
+
 export interface TrtllmTables {
   trtllm_requests: TrtllmRequestsTable;
 }
