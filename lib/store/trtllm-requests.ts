@@ -2,7 +2,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { SampleSort } from "@/lib/api/trtllm-charts";
 import type { Db } from "./db";
-import { keysetPages } from "./goodput-rows";
+import { trtllmRowPages } from "./goodput-rows";
 
 /** Sampled rows read a query (each holds its segments' JSON), a turn of the event loop between. */
 const SAMPLE_PAGE = 250;
@@ -130,17 +130,6 @@ export interface SharedIdRow {
  * gap joins on and the latency it subtracts.
  */
 export function sharedIdPages(db: Db, runId: string, pageSize = 4_000): AsyncGenerator<SharedIdRow[]> {
-  return keysetPages(
-    (after: number | null) =>
-      db
-        .selectFrom("trtllm_requests")
-        .select(["idx", "request_id", "ctx_request_id", "disagg_request_id", "ttft_ms", "e2e_ms"])
-        .where("run_id", "=", runId)
-        .where("idx", ">", after ?? -1)
-        .orderBy("idx")
-        .limit(pageSize)
-        .execute(),
-    (last) => last.idx,
-    pageSize,
-  );
+  const columns = ["idx", "request_id", "ctx_request_id", "disagg_request_id", "ttft_ms", "e2e_ms"] as const;
+  return trtllmRowPages(db, runId, columns, pageSize);
 }

@@ -22,7 +22,12 @@ import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { clientsOfAiperf } from "../generators/dynamo-otlp.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
-import { disaggRecordLine, snowflakeId, workerRecordLine } from "../generators/trtllm-jsonl-writer.mjs";
+import {
+  AGGREGATED_MS,
+  disaggRecordLine,
+  snowflakeId,
+  workerRecordLine,
+} from "../generators/trtllm-jsonl-writer.mjs";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams, uploadRun } from "../helpers/test-app";
 
@@ -37,15 +42,6 @@ function pct(values: number[], q: number): number {
   return s[lo] + (h - lo) * ((s[Math.min(lo + 1, s.length - 1)] ?? s[lo]) - s[lo]);
 }
 
-/** One aggregated request of the worker: arrival, first token 20 ms and last token 90 ms after the server's arrival. */
-const AGG_MS = {
-  serverArrival: 0,
-  arrival: 1,
-  scheduled: 3,
-  firstToken: 18,
-  serverFirstToken: 20,
-  lastToken: 90,
-};
 const WORKER_FILE = "run/perf_metrics-server-node0-4242-20260801T120000Z.jsonl";
 
 /** An aiperf run of `records` requests, its clients (x_request_id, TTFT, E2E) and its files. */
@@ -99,8 +95,10 @@ describe.each(TEST_STORES)("TensorRT-LLM requests on the Timeline's journey (%s)
     // The worker's request_id is the client's x_request_id for the first four (a string id, kept
     // as such by the writer); the fifth is TensorRT-LLM's own int id.
     const lines = [
-      ...clients.slice(0, 4).map((c, i) => workerRecordLine({ requestId: c.x, t: 800 + i, ms: AGG_MS })),
-      workerRecordLine({ requestId: 9001, t: 805, ms: AGG_MS }),
+      ...clients
+        .slice(0, 4)
+        .map((c, i) => workerRecordLine({ requestId: c.x, t: 800 + i, ms: AGGREGATED_MS })),
+      workerRecordLine({ requestId: 9001, t: 805, ms: AGGREGATED_MS }),
     ];
     const id = await uploadRun([...files, { name: WORKER_FILE, content: lines.join("\n") + "\n" }]);
     const { source, journeys } = await barJourneys(id);
@@ -169,7 +167,7 @@ describe.each(TEST_STORES)("TensorRT-LLM requests on the Timeline's journey (%s)
     // TensorRT-LLM names clients 0–3, Dynamo's trace clients 2–4: 2 and 3 take the trace.
     const lines = clients
       .slice(0, 4)
-      .map((c, i) => workerRecordLine({ requestId: c.x, t: 50 + i, ms: AGG_MS }));
+      .map((c, i) => workerRecordLine({ requestId: c.x, t: 50 + i, ms: AGGREGATED_MS }));
     const traced = clients.slice(2, 5);
     const trace = dynamoRequestTrace({
       requests: traced.length,

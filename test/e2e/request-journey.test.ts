@@ -19,7 +19,7 @@ import { formatMs } from "@/lib/format-number";
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
-import { workerRecordLine } from "../generators/trtllm-jsonl-writer.mjs";
+import { AGGREGATED_MS, workerRecordLine } from "../generators/trtllm-jsonl-writer.mjs";
 import { apiUpload, forEachLook, shot, useAppAndBrowser } from "./harness";
 
 describe("request detail: client to engine", () => {
@@ -100,18 +100,11 @@ describe("request detail: client to engine", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-journey-trt-"));
     const gen = await generateAiperfRun(dir, { records: 6, concurrency: 1, seed: 3, csv: false });
     const clients = clientsOfAiperf(fs.readFileSync(gen.jsonlPath, "utf8"));
-    // Arrival, first token 20 ms and last token 90 ms after the server's arrival (steady clock).
-    const ms = {
-      serverArrival: 0,
-      arrival: 1,
-      scheduled: 3,
-      firstToken: 18,
-      serverFirstToken: 20,
-      lastToken: 90,
-    };
     const lines = [
-      ...clients.slice(0, 4).map((c, i) => workerRecordLine({ requestId: c.x, t: 800 + i, ms })),
-      workerRecordLine({ requestId: 9001, t: 805, ms }),
+      ...clients
+        .slice(0, 4)
+        .map((c, i) => workerRecordLine({ requestId: c.x, t: 800 + i, ms: AGGREGATED_MS })),
+      workerRecordLine({ requestId: 9001, t: 805, ms: AGGREGATED_MS }),
     ];
     const worker = path.join(dir, "perf_metrics-server-node0-4242-20260801T120000Z.jsonl");
     fs.writeFileSync(worker, lines.join("\n") + "\n");

@@ -12,6 +12,7 @@ export interface WorkerPartOptions {
   firstIter?: number;
   lastIter?: number;
 }
+export const AGGREGATED_MS: Required<Offsets>;
 export function snowflakeId(o: {
   monotonicMs: number;
   node?: number;
