@@ -59,10 +59,13 @@ function Legend({ p }: { p: TimelinePayload }) {
 export function TimelineView({ run }: RunViewProps) {
   const has = hasTimelineData(run);
   const building = drilldownBuilding(run);
-  // Dynamo's spans or request trace beside aiperf's records: each request from client to engine.
+  // Dynamo's spans or request trace, or TensorRT-LLM's per-request perf metrics, beside aiperf's
+  // records: each request from client to engine.
   const journey =
-    run.requests?.source === "aiperf" &&
-    (run.info.dynamoSpanRequests != null || run.info.dynamoTraceRequests != null);
+    run.files.some((f) => f.kind === "aiperf-records") &&
+    (run.info.dynamoSpanRequests != null ||
+      run.info.dynamoTraceRequests != null ||
+      run.timeBreakdown !== null);
   const [tfrom, setTfrom] = useQueryState("tfrom", runSearchParams.tfrom);
   const [tto, setTto] = useQueryState("tto", runSearchParams.tto);
   const [lanes, setLanes] = useQueryState("lanes", runSearchParams.lanes);
@@ -193,7 +196,14 @@ export function TimelineView({ run }: RunViewProps) {
       {req !== null ? (
         <div ref={detail} tabIndex={-1} data-testid="timeline-request-detail" className="scroll-mt-4">
           {p.source === "trtllm" ? (
-            <RequestWaterfall runId={run.id} idx={req} onClose={() => void setReq(null)} />
+            <>
+              <RequestWaterfall runId={run.id} idx={req} onClose={() => void setReq(null)} />
+              {journey ? (
+                <div className="mt-4">
+                  <RequestJourneyPanel runId={run.id} rid={req} />
+                </div>
+              ) : null}
+            </>
           ) : (
             <AiperfRequestPanel runId={run.id} rid={req} onClose={() => void setReq(null)}>
               {journey ? <RequestJourneyPanel runId={run.id} rid={req} /> : null}

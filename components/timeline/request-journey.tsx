@@ -131,8 +131,9 @@ export function RequestJourneyView({ journey }: { journey: RequestJourney }) {
     <section className="space-y-2" aria-label="client to engine" data-testid="request-journey">
       <h4 className="text-sm font-semibold">Client to engine</h4>
       <p className="text-xs text-muted">
-        Milliseconds from the client&apos;s send{sources ? `; the server's view from ${sources}` : ""}. The
-        tick in a bar is its first token.
+        Milliseconds from{" "}
+        {lanes.some((l) => l.role === "client") ? "the client's send" : "the server's arrival"}
+        {sources ? `; the server's view from ${sources}` : ""}. The tick in a bar is its first token.
       </p>
       {lanes.length > 0 ? (
         <div className="space-y-1">
@@ -178,13 +179,26 @@ export function RequestJourneyView({ journey }: { journey: RequestJourney }) {
 /** The journey of one timeline request, fetched; says why when it cannot be loaded. */
 export function RequestJourneyPanel({ runId, rid }: { runId: string; rid: number }) {
   const q = useQuery(requestJourneyQueryOptions(runId, rid));
-  if (q.isLoading) return <p className="text-sm text-muted">Loading the request&apos;s server side…</p>;
+  if (q.isLoading) return <p className="text-sm text-muted">Loading the request from client to engine…</p>;
   if (q.error || !q.data)
-    return <p className="text-sm text-muted">The request&apos;s server side could not be loaded.</p>;
+    return <p className="text-sm text-muted">The request from client to engine could not be loaded.</p>;
   return <RequestJourneyView journey={q.data} />;
 }
 
 const cell = (s: Stats | null, k: "p50" | "p90" | "p99") => (s ? formatMs(s[k]) : "not measured");
+
+/** How many joined requests took their server side from each source, the sources with none left out. */
+function joinedSources(by: JourneySummary["joinedBy"]): string {
+  const parts: Array<[number, string]> = [
+    [by.spans, "Dynamo's spans"],
+    [by.trace, "Dynamo's request trace"],
+    [by.trtllm, "TensorRT-LLM's per-request perf metrics"],
+  ];
+  return parts
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${formatCount(n)} to ${what}`)
+    .join(", ");
+}
 
 /** The run's client↔server gap (p50, p90, p99) and which file lacks the shared id. */
 export function JourneySummaryView({ s }: { s: JourneySummary }) {
@@ -200,10 +214,9 @@ export function JourneySummaryView({ s }: { s: JourneySummary }) {
       data-testid="journey-summary"
     >
       <h3 className="text-sm font-semibold">Client ↔ server gap</h3>
-      <p className="text-xs text-muted">
-        {formatCount(s.joined)} of {formatCount(s.clientRequests)} client requests joined to Dynamo&apos;s{" "}
-        {s.serverSource === "trace" ? "request trace" : "spans"} by x_request_id. Open a request below to see
-        it on one axis.
+      <p className="text-xs text-muted" data-journey-joined>
+        {formatCount(s.joined)} of {formatCount(s.clientRequests)} client requests joined by x_request_id
+        {s.joined > 0 ? `: ${joinedSources(s.joinedBy)}` : ""}. Open a request below to see it on one axis.
       </p>
       {s.joined > 0 ? (
         <div className="overflow-x-auto">

@@ -136,7 +136,13 @@ export const journeySummarySchema = z.object({
   /** aiperf records with an x_request_id that a server file also names */
   joined: z.number(),
   clientRequests: z.number(),
+  /** Spans where any joined request had them, else the trace, else TensorRT-LLM's records */
   serverSource: serverSourceSchema.nullable(),
+  /**
+   * How many joined requests took their server side from each source: Dynamo's spans (the root
+   * span), else its request trace, else the TensorRT-LLM request sharing the id
+   */
+  joinedBy: z.object({ spans: z.number(), trace: z.number(), trtllm: z.number() }),
   e2eGapMs: statsSchema.nullable(),
   ttftGapMs: statsSchema.nullable(),
   sendGapMs: statsSchema.nullable(),

@@ -69,12 +69,14 @@ export class JsonLineParser {
   constructor(
     private readonly warnings: WarningLog,
     private readonly result: JsonLinesResult = { skipped: 0 },
+    /** A line's text to its value, PARSE_FAILED when it is not JSON (a reader's own: exact ids) */
+    private readonly parseText: (text: string) => unknown = parseJsonText,
   ) {}
 
   /** The line's value, or PARSE_FAILED for a line to pass over (blank, or logged as skipped). */
   parse(lineNo: number, text: string): unknown {
     const trimmed = text.trim();
-    const value = trimmed === "" ? PARSE_FAILED : parseJsonText(trimmed);
+    const value = trimmed === "" ? PARSE_FAILED : this.parseText(trimmed);
     this.note(lineNo, trimmed === "" ? "blank" : value === PARSE_FAILED ? "bad" : "parsed");
     if (value !== PARSE_FAILED) this.text = trimmed;
     return value;

@@ -6,6 +6,7 @@
  * Timestamps stay steady-clock seconds; a value that is absent, null, 0, negative or NaN is
  * "not recorded" and becomes null here, so no later step can mistake it for a time.
  */
+import { parseJsonText } from "./json-text.mjs";
 import { phasesToLegacy } from "./trtllm-phases";
 import { StepList } from "./trtllm-step-list";
 
@@ -100,6 +101,24 @@ function num(v: unknown): number | null {
 export function seconds(v: unknown): Seconds {
   const n = num(v);
   return n !== null && n > 0 ? n : null;
+}
+
+/**
+ * An id written as an integer of 16 digits or more (`request_id`, `ctx_request_id`,
+ * `disagg_request_id`): TensorRT-LLM's disaggregated request ids are 64-bit snowflakes
+ * (`tensorrt_llm/llmapi/disagg_utils.py` `get_global_disagg_request_id`: a 39-bit millisecond
+ * stamp, node, process and a 10-bit counter, in [2^40, 2^63)), which its JSONL writer
+ * (`tensorrt_llm/serve/perf_metrics.py`, `json.dumps`) writes as exact integers. A double holds
+ * 53 bits, so JSON.parse rounds them: ids of one millisecond, a counter apart, became one.
+ */
+const BIG_ID = /"(request_id|ctx_request_id|disagg_request_id)"(\s*:\s*)(-?\d{16,})(?=\s*[,}\]])/g;
+
+/**
+ * The JSON text of a perf-metrics record (a line, an array element or a document) with its
+ * long integer ids read as the strings of their digits, exactly; the rest as parseJsonText.
+ */
+export function parseTrtllmJsonText(text: string): unknown {
+  return parseJsonText(/\d{16}/.test(text) ? text.replace(BIG_ID, '"$1"$2"$3"') : text);
 }
 
 /** Ids are kept as strings: request ids can be ints or strings and must compare equal across files. */

@@ -19,14 +19,8 @@ import type {
 import type { OtlpRequest } from "@/lib/formats/dynamo-otlp";
 import { spanRole } from "@/lib/formats/dynamo-otlp";
 import type { JoinedRequest } from "./trtllm-join";
-import {
-  requestFirstToken,
-  requestSegments,
-  requestStart,
-  segmentsFor,
-  segmentStart,
-  spanMs,
-} from "./time-breakdown";
+import { requestSegments, requestStart, segmentsFor, segmentStart } from "./time-breakdown";
+import { requestLatency, type RequestLatency } from "./trtllm-latency";
 import { computeStatsInSteps } from "./stats";
 import { atOnce, type Steps } from "./steps";
 
@@ -277,22 +271,29 @@ export function journeySummary(
   spans: SpansRequest[],
   traces: TraceRequest[],
   notes: string[],
+  engine: EngineViewOf | null = null,
 ): JourneySummary {
-  return atOnce(journeySummaryInSteps(clients, spanRootsOf(spans), traces, notes));
+  return atOnce(journeySummaryInSteps(clients, spanRootsOf(spans), traces, notes, engine));
 }
+
+/** The server's view of the TensorRT-LLM request sharing an x_request_id, if one does. */
+export type EngineViewOf = (xRequestId: string) => ServerView | null;
 
 /** Items one step of `journeySummaryInSteps` takes in a pass. */
 const ITEMS_A_STEP = 4_000;
 
 /**
  * journeySummary in steps (./steps.ts): each pass takes `ITEMS_A_STEP` requests a step and the
- * statistics sort in steps, so a server joining a 200,000-request run gives others a turn.
+ * statistics sort in steps, so a server joining a 200,000-request run gives others a turn. A
+ * request's server side is Dynamo's (its root span, else its trace row) where Dynamo names it,
+ * else the TensorRT-LLM request sharing its id (`engine`), as one request's journey takes it.
  */
 export function* journeySummaryInSteps(
   clients: ClientRequest[],
   roots: SpanRoot[],
   traces: TraceRequest[],
   notes: string[],
+  engine: EngineViewOf | null = null,
 ): Steps<JourneySummary> {
   const rootsById = new Map<string, SpanRoot>();
   for (const [i, s] of roots.entries()) {
@@ -307,27 +308,27 @@ export function* journeySummaryInSteps(
   const send: number[] = [];
   const ttft: number[] = [];
   const e2e: number[] = [];
-  let joined = 0;
-  const sources = new Set<ServerView["source"]>();
+  const joinedBy = { spans: 0, trace: 0, trtllm: 0 };
   for (const [i, c] of clients.entries()) {
     if ((i + 1) % ITEMS_A_STEP === 0) yield;
     if (c.xRequestId === null) continue;
-    const server = serverViewOfRoot(
-      rootsById.get(c.xRequestId) ?? null,
-      tracesById.get(c.xRequestId) ?? null,
-    );
+    const server =
+      serverViewOfRoot(rootsById.get(c.xRequestId) ?? null, tracesById.get(c.xRequestId) ?? null) ??
+      engine?.(c.xRequestId) ??
+      null;
     if (!server) continue;
-    joined++;
-    sources.add(server.source);
+    joinedBy[server.source]++;
     const g = gapsOf(c, server);
     if (g.sendMs !== null) send.push(g.sendMs);
     if (g.ttftMs !== null) ttft.push(g.ttftMs);
     if (g.e2eMs !== null) e2e.push(g.e2eMs);
   }
   return {
-    joined,
+    joined: joinedBy.spans + joinedBy.trace + joinedBy.trtllm,
     clientRequests: clients.length,
-    serverSource: sources.has("spans") ? "spans" : sources.has("trace") ? "trace" : null,
+    serverSource:
+      joinedBy.spans > 0 ? "spans" : joinedBy.trace > 0 ? "trace" : joinedBy.trtllm > 0 ? "trtllm" : null,
+    joinedBy,
     e2eGapMs: yield* computeStatsInSteps(e2e),
     ttftGapMs: yield* computeStatsInSteps(ttft),
     sendGapMs: yield* computeStatsInSteps(send),
@@ -339,20 +340,27 @@ export function* journeySummaryInSteps(
 export const ENGINE_ID_FIELDS = ["disagg_request_id", "request_id", "ctx_request_id"] as const;
 export type EngineIdField = (typeof ENGINE_ID_FIELDS)[number];
 
+/**
+ * A TensorRT-LLM request as the journey reads it: its stamps and ids, and its TTFT and E2E as
+ * the run stored them (`latency`, the Latency view's: lib/metrics/trtllm-latency.ts
+ * requestLatency), computed from its stamps where absent.
+ */
+export type EngineRequest = Pick<
+  JoinedRequest,
+  | "mode"
+  | "times"
+  | "requestId"
+  | "ctxRequestId"
+  | "disaggRequestId"
+  | "ctxServer"
+  | "genServer"
+  | "ctx"
+  | "gen"
+> & { latency?: Pick<RequestLatency, "ttftMs" | "e2eMs"> };
+
 /** A TensorRT-LLM request joined to the client's: the field whose value equals its x_request_id. */
 export interface EngineJoin {
-  request: Pick<
-    JoinedRequest,
-    | "mode"
-    | "times"
-    | "requestId"
-    | "ctxRequestId"
-    | "disaggRequestId"
-    | "ctxServer"
-    | "genServer"
-    | "ctx"
-    | "gen"
-  >;
+  request: EngineRequest;
   field: EngineIdField;
   /** The shared id */
   id: string;
@@ -388,20 +396,23 @@ export function engineJoinOf(
   };
 }
 
-/** The server's view from a TensorRT-LLM request: durations only (its clock is not the wall clock). */
+/**
+ * The server's view from a TensorRT-LLM request: durations only (its clock is not the wall
+ * clock), TTFT and E2E as the run's Latency view defines them (docs/metrics.md §Request latency
+ * from perf metrics), so a request's server time is one number wherever it is shown.
+ */
 export function engineServerView(r: EngineJoin["request"]): ServerView {
-  const start = requestStart(r.times);
-  const last = r.times.genLastToken ?? r.times.ctxLastToken;
-  return {
-    source: "trtllm",
-    receivedMs: null,
-    ttftMs: spanMs(start, requestFirstToken(r.times)),
-    totalMs: spanMs(start, last),
-  };
+  const latency = r.latency ?? requestLatency(r.times);
+  return { source: "trtllm", receivedMs: null, ttftMs: latency.ttftMs, totalMs: latency.e2eMs };
+}
+
+/** The server's view from a TensorRT-LLM request's stored TTFT and E2E (the run's gap summary). */
+export function engineServerViewOf(latency: Pick<RequestLatency, "ttftMs" | "e2eMs">): ServerView {
+  return { source: "trtllm", receivedMs: null, ttftMs: latency.ttftMs, totalMs: latency.e2eMs };
 }
 
 /**
- * The engine's lanes: the request (arrival → last token, its first token marked), then each
+ * The engine's lanes: the request (arrival → its E2E, its first token marked), then each
  * segment the Breakdown view computes for it (lib/metrics/time-breakdown.ts requestSegments), at
  * its place after the arrival. TensorRT-LLM stamps its steady clock, never the wall clock, so the
  * arrival is placed at `startMs` (the client's send): positions are the engine's own durations.
@@ -415,7 +426,7 @@ export function engineLanes(engine: EngineJoin, startMs: number): JourneyLane[] 
   const lanes: JourneyLane[] = [];
   if (view.totalMs !== null)
     lanes.push({
-      label: "TensorRT-LLM server: arrival → last token",
+      label: "TensorRT-LLM server: arrival → end (its E2E)",
       role: "frontend",
       source: "trtllm",
       startMs,

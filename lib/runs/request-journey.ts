@@ -26,21 +26,26 @@ import { parseJsonInSteps } from "@/lib/metrics/json-in-steps";
 import { requestPieceOf } from "@/lib/metrics/request-pieces";
 import { checkInSteps } from "@/lib/metrics/schema-in-steps";
 import {
+  ENGINE_ID_FIELDS,
   engineJoinOf,
+  engineLanes,
+  engineServerViewOf,
   journeySummaryInSteps,
   requestJourney,
   spanRootsOf,
   type ClientRequest,
-  type EngineJoin,
+  type EngineRequest,
+  type EngineViewOf,
 } from "@/lib/metrics/request-journey";
 import { emptyTimes, TIME_KEYS } from "@/lib/metrics/time-breakdown";
-import { requestRowBySharedId } from "@/lib/store/trtllm-requests";
+import { requestRow, requestRowBySharedId, sharedIdPages } from "@/lib/store/trtllm-requests";
+import { aiperfRecordsByRequestId } from "@/lib/store/timeline-rows";
 import type { Db } from "@/lib/store/db";
 import { getChartText, getLargeChartText } from "@/lib/store/chart-payloads";
 import { aiperfProfilingPages } from "@/lib/store/goodput-rows";
 import { getFiles, getRun } from "@/lib/store/runs-repo";
 import { inTurns } from "./in-turns";
-import { timelineRequest } from "./run-timeline";
+import { timelineRequest, timelineSource } from "./run-timeline";
 
 interface ServerFiles {
   /** Every span of each request (the request journey), or each request's root span (the summary) */
@@ -120,12 +125,50 @@ function serverNotes(f: ServerFiles): string[] {
   return notes;
 }
 
-/** The run's client↔server gap; null when the run is not ready or holds no Dynamo spans or trace. */
+/**
+ * The run's TensorRT-LLM requests by each of their own ids, for the gap summary: the server view
+ * of the request a client's x_request_id names (lib/metrics/request-journey.ts engineJoinOf's
+ * order: `disagg_request_id`, then `request_id`, then `ctx_request_id`; the first by idx within
+ * one), from its stored TTFT and E2E. Null when the run holds none.
+ */
+async function trtllmViews(db: Db, runId: string): Promise<{ requests: number; of: EngineViewOf } | null> {
+  type Latency = { ttftMs: number | null; e2eMs: number | null };
+  const byField = [new Map<string, Latency>(), new Map<string, Latency>(), new Map<string, Latency>()];
+  let requests = 0;
+  for await (const page of sharedIdPages(db, runId))
+    for (const r of page) {
+      requests++;
+      const latency = { ttftMs: r.ttft_ms, e2eMs: r.e2e_ms };
+      [r.disagg_request_id, r.request_id, r.ctx_request_id].forEach((id, i) => {
+        if (id !== null && !byField[i].has(id)) byField[i].set(id, latency);
+      });
+    }
+  if (requests === 0) return null;
+  return {
+    requests,
+    of: (x) => {
+      const latency = byField[0].get(x) ?? byField[1].get(x) ?? byField[2].get(x);
+      return latency ? engineServerViewOf(latency) : null;
+    },
+  };
+}
+
+/** The run's TensorRT-LLM perf-metrics files by name, or what they are when none is named. */
+async function trtllmFileNames(db: Db, runId: string): Promise<string> {
+  const files = (await getFiles(db, runId)).filter((file) => file.kind === "trtllm-perf-metrics");
+  return files.map((file) => file.name).join(", ") || "the TensorRT-LLM perf metrics";
+}
+
+/**
+ * The run's client↔server gap; null when the run is not ready or holds no server side to join:
+ * Dynamo's spans or request trace, or TensorRT-LLM's per-request perf metrics.
+ */
 export async function runJourneySummary(db: Db, runId: string): Promise<JourneySummary | null> {
   const run = await getRun(db, runId);
   if (!run || run.status !== "ready") return null;
   const f = await serverFiles(db, runId);
-  if (!f.spans && !f.trace) return null;
+  const engine = await trtllmViews(db, runId);
+  if (!f.spans && !f.trace && !engine) return null;
   // The client records a page at a time (lib/store/goodput-rows.ts, a turn after each) and the
   // join in steps: a 200,000-request run's rows read, mapped and joined at once held the server.
   const clients: ClientRequest[] = [];
@@ -152,15 +195,27 @@ export async function runJourneySummary(db: Db, runId: string): Promise<JourneyS
       `${files.join(", ")} lacks x_request_id on ${plural(noId.length, "record")}: those cannot be joined`,
     );
   }
-  if (clients.length > 0 && f.originEpochMs === null)
+  if (clients.length > 0 && f.originEpochMs === null && (f.spans || f.trace))
     notes.push("The aiperf records carry no epoch start time: the send gap cannot be measured");
   const summary = await inTurns(
-    journeySummaryInSteps(clients, rootsOf(f.spans), f.trace?.requests ?? [], notes),
+    journeySummaryInSteps(clients, rootsOf(f.spans), f.trace?.requests ?? [], notes, engine?.of ?? null),
   );
-  if (clients.length > 0 && summary.joined === 0 && noId.length < clients.length)
+  const dynamoJoined = summary.joinedBy.spans + summary.joinedBy.trace;
+  if ((f.spans || f.trace) && clients.length > 0 && dynamoJoined === 0 && noId.length < clients.length)
     summary.notes.push(
       "No aiperf record's x_request_id is named by the Dynamo files: they may be of another run",
     );
+  if (engine && clients.length > noId.length) {
+    const name = await trtllmFileNames(db, runId);
+    if (summary.joinedBy.trtllm === 0)
+      summary.notes.push(
+        `${name} lacks x_request_id: none of its ${plural(engine.requests, "request")}' disagg_request_id, request_id or ctx_request_id (TensorRT-LLM's own ids) equals an aiperf record's x_request_id${dynamoJoined > 0 ? " the Dynamo files do not name" : ""}, so its engine side cannot be joined`,
+      );
+    else
+      summary.notes.push(
+        `TensorRT-LLM's stamps are its engine's steady clock, not the wall clock: the ${plural(summary.joinedBy.trtllm, "request")} joined to ${name} have no send gap; their TTFT and end-to-end gaps are differences of durations`,
+      );
+  }
   return summary;
 }
 
@@ -232,32 +287,58 @@ async function oneRequestFiles(
   };
 }
 
+/** An aiperf record as the journey reads it: its x_request_id, start (ms from the run's first), TTFT and E2E. */
+interface ClientRecord {
+  requestId: string | null;
+  startMs: number | null;
+  ttftMs: number | null;
+  e2eMs: number | null;
+}
+
 /**
- * One aiperf request of the timeline (its drill-down id) on one axis with its server spans and
- * trace row and the TensorRT-LLM record sharing its id; null when the run has no such request
- * and none of those. It reads the piece of the request's x_request_id only; a run stored before
- * the pieces reads every span.
+ * One request of the timeline (its drill-down id) on one axis: the client's view, its Dynamo
+ * spans and trace row, and the TensorRT-LLM request sharing its id; null when the run has no
+ * such request and none of those. An aiperf run's bar is an aiperf record; a run holding
+ * TensorRT-LLM records draws its timeline from them, so its bar is a TensorRT-LLM request, joined
+ * to the aiperf record whose x_request_id is one of its own ids. It reads the piece of the
+ * request's x_request_id only; a run stored before the pieces reads every span.
  */
 export async function timelineRequestJourney(
   db: Db,
   runId: string,
   rid: number,
 ): Promise<RequestJourney | null> {
+  const source = await timelineSource(db, runId);
+  if (source === "trtllm") return trtllmTimelineJourney(db, runId, rid);
   const r = await timelineRequest(db, runId, rid);
   if (!r) return null;
+  const engine = await trtllmEngineOf(db, runId, r.requestId || null);
+  return journeyOf(db, runId, r, r.file ?? "its file", engine);
+}
+
+/**
+ * The journey of one aiperf record: Dynamo's spans and trace row of its x_request_id and the
+ * engine join, with a line for each part that is missing.
+ */
+async function journeyOf(
+  db: Db,
+  runId: string,
+  r: ClientRecord,
+  clientFile: string,
+  engine: Awaited<ReturnType<typeof trtllmEngineOf>>,
+): Promise<RequestJourney | null> {
   const x = r.requestId || null;
   const f = await oneRequestFiles(db, runId, x);
-  const engine = await trtllmEngineOf(db, runId, x);
-  if (!f.spans && !f.trace && !engine) return null;
   const missing: string[] = [];
+  if (!f.spans && !f.trace && !engine) return null;
   if (engine?.note) missing.push(engine.note);
   const spans = x !== null ? (f.spans?.requests.find((s) => s.xRequestId === x) ?? null) : null;
   const trace = x !== null ? (f.trace?.requests.find((t) => t.xRequestId === x) ?? null) : null;
   if (x === null)
     missing.push(
-      `This record carries no x_request_id (${r.file ?? "its file"} lacks the id): no server file can be joined`,
+      `This record carries no x_request_id (${clientFile} lacks the id): no server file can be joined`,
     );
-  else {
+  else if (x !== null) {
     if (f.spans && !spans)
       missing.push(
         `No traced request names x_request_id ${x}${f.spans.withoutId.length > 0 ? ` (${f.spans.withoutId.map((w) => w.file).join(", ")} lacks the id on some)` : ""}`,
@@ -279,22 +360,72 @@ export async function timelineRequestJourney(
 }
 
 /**
- * The run's TensorRT-LLM request sharing the client's id (lib/metrics/request-journey.ts
- * engineJoinOf), else the line naming the file that lacks it; null when the run holds no
- * TensorRT-LLM records. Stored times are ms from the run's first arrival: read as seconds ÷ 1000,
- * the same steady-clock differences.
+ * A TensorRT-LLM request of the timeline (its idx) with the aiperf record sharing one of its own
+ * ids (`disagg_request_id`, `request_id`, `ctx_request_id`, in that order) as the client's view;
+ * without one, the engine's lanes alone and the line naming the file that lacks the shared id.
  */
-export async function trtllmEngineOf(db: Db, runId: string, x: string | null) {
-  const { total, row } =
-    x !== null ? await requestRowBySharedId(db, runId, x) : await requestRowBySharedId(db, runId, "");
-  if (total === 0) return null;
-  const files = (await getFiles(db, runId)).filter((file) => file.kind === "trtllm-perf-metrics");
-  const name = files.map((file) => file.name).join(", ") || "the TensorRT-LLM perf metrics";
-  if (!row || x === null) return engineJoinOf(x, [], name);
+async function trtllmTimelineJourney(db: Db, runId: string, idx: number): Promise<RequestJourney | null> {
+  const row = await requestRow(db, runId, idx);
+  if (!row) return null;
+  const ids = ENGINE_ID_FIELDS.map((field) =>
+    field === "disagg_request_id"
+      ? row.disagg_request_id
+      : field === "request_id"
+        ? row.request_id
+        : row.ctx_request_id,
+  );
+  const candidates = await aiperfRecordsByRequestId(db, runId, [
+    ...new Set(ids.filter((id): id is string => id !== null)),
+  ]);
+  // The first of the request's own ids an aiperf record carries, in the join's order.
+  let record: (typeof candidates)[number] | undefined;
+  for (const id of ids) {
+    record = candidates.find((c) => id !== null && c.request_id === id);
+    if (record) break;
+  }
+  const request = engineRequestOfRow(row);
+  const name = await trtllmFileNames(db, runId);
+  if (!record) {
+    const clients = (await getFiles(db, runId)).filter((file) => file.kind === "aiperf-records");
+    const clientName = clients.map((file) => file.name).join(", ");
+    const own = ENGINE_ID_FIELDS.map((field, i) => `${field} ${ids[i] ?? "none"}`).join(", ");
+    const note = clientName
+      ? `${name} lacks x_request_id and ${clientName} names none of this request's ids (${own}): TensorRT-LLM's ids are its own, so the client's view and the network/client gap cannot be joined`
+      : "No aiperf records in this run (profile_export.jsonl): the client's view of this request and the network/client gap cannot be joined";
+    // The engine's lanes alone, from its arrival; no client, so no gap.
+    const at = ids.findIndex((id) => id !== null);
+    const shown = { request, field: ENGINE_ID_FIELDS[Math.max(at, 0)], id: ids[at] ?? "none" };
+    return {
+      xRequestId: null,
+      serverSource: "trtllm",
+      lanes: engineLanes(shown, 0),
+      gaps: { sendMs: null, ttftMs: null, e2eMs: null },
+      clockNote: null,
+      missing: [note],
+    };
+  }
+  const x = record.request_id;
+  const client = { requestId: x, startMs: record.start_ms, ttftMs: record.ttft_ms, e2eMs: record.e2e_ms };
+  return journeyOf(db, runId, client, "the aiperf records", engineJoinOf(x, [request], name));
+}
+
+/** A stored TensorRT-LLM request as the journey draws it: stored times are ms from the run's first arrival. */
+function engineRequestOfRow(row: {
+  mode: EngineRequest["mode"];
+  times_json: string;
+  request_id: string | null;
+  ctx_request_id: string | null;
+  disagg_request_id: string | null;
+  ctx_server: string | null;
+  gen_server: string | null;
+  ttft_ms: number | null;
+  e2e_ms: number | null;
+}): EngineRequest {
+  // Read as seconds ÷ 1000: the same steady-clock differences.
   const stored = JSON.parse(row.times_json) as Record<string, number | null>;
   const times = emptyTimes();
   for (const k of TIME_KEYS) times[k] = typeof stored[k] === "number" ? stored[k] / 1000 : null;
-  const request: EngineJoin["request"] = {
+  return {
     mode: row.mode,
     times,
     requestId: row.request_id,
@@ -304,6 +435,19 @@ export async function trtllmEngineOf(db: Db, runId: string, x: string | null) {
     genServer: row.gen_server,
     ctx: null,
     gen: null,
+    latency: { ttftMs: row.ttft_ms, e2eMs: row.e2e_ms },
   };
-  return engineJoinOf(x, [request], name);
+}
+
+/**
+ * The run's TensorRT-LLM request sharing the client's id (lib/metrics/request-journey.ts
+ * engineJoinOf), else the line naming the file that lacks it; null when the run holds no
+ * TensorRT-LLM records.
+ */
+export async function trtllmEngineOf(db: Db, runId: string, x: string | null) {
+  const { total, row } = await requestRowBySharedId(db, runId, x ?? "");
+  if (total === 0) return null;
+  const name = await trtllmFileNames(db, runId);
+  if (!row || x === null) return engineJoinOf(x, [], name);
+  return engineJoinOf(x, [engineRequestOfRow(row)], name);
 }

@@ -122,6 +122,13 @@ function* windowTextInSteps(t: RequestTimeline, q: TimelineQuery): Steps<string>
   return yield* stringifyInSteps(wire);
 }
 
+/** Whose requests the run's timeline draws (its bars' ids are theirs); null without a timeline. */
+export async function timelineSource(db: Db, runId: string): Promise<RequestTimeline["source"] | null> {
+  const run = await getRun(db, runId);
+  if (!run || run.status !== "ready") return null;
+  return (await runTimeline(db, run))?.source ?? null;
+}
+
 /** One aiperf request of the timeline by its drill-down id; null when the run has none by that id. */
 export async function timelineRequest(db: Db, runId: string, id: number): Promise<TimelineRequest | null> {
   const run = await getRun(db, runId);

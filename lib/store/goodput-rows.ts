@@ -114,16 +114,26 @@ export type TrtllmGoodputColumns = Pick<TrtllmRequestsTable, (typeof TRTLLM_GOOD
 
 /** Every TensorRT-LLM request row of a run, `pageSize` rows a page in idx order, through the (run_id, idx) key. */
 export function trtllmGoodputPages(db: Db, runId: string, pageSize: number) {
+  return trtllmRowPages(db, runId, TRTLLM_GOODPUT_COLUMNS, pageSize);
+}
+
+/** `columns` (idx among them) of every TensorRT-LLM request row of a run, `pageSize` rows a page in idx order. */
+export function trtllmRowPages<C extends keyof TrtllmRequestsTable & string>(
+  db: Db,
+  runId: string,
+  columns: readonly (C | "idx")[],
+  pageSize: number,
+) {
   return keysetPages(
     (after: number | null) =>
       db
         .selectFrom("trtllm_requests")
-        .select(TRTLLM_GOODPUT_COLUMNS)
+        .select(columns as readonly C[])
         .where("run_id", "=", runId)
         .where("idx", ">", after ?? -1)
         .orderBy("idx")
         .limit(pageSize)
-        .execute(),
+        .execute() as unknown as Promise<Array<Pick<TrtllmRequestsTable, C | "idx">>>,
     (last) => last.idx,
     pageSize,
   );

@@ -149,3 +149,45 @@ export async function aiperfRequestAt(db: Db, runId: string, fileId: string, lin
     .where("line", "=", line)
     .executeTakeFirst();
 }
+
+/** What the journey reads of the aiperf record a TensorRT-LLM request shares an id with. */
+export interface AiperfSharedIdRow {
+  file_id: string;
+  line: number;
+  request_id: string | null;
+  start_ms: number | null;
+  ttft_ms: number | null;
+  e2e_ms: number | null;
+}
+
+/**
+ * The run's profiling aiperf records whose x_request_id (`request_id` here) is one of `ids`, in
+ * file and line order: the client's side of a TensorRT-LLM request (docs/metrics.md §Client to
+ * engine). No index serves the match: the request file's column is scanned (some ms at 200,000
+ * requests), the rows of a run stored before it likewise.
+ */
+export async function aiperfRecordsByRequestId(
+  db: Db,
+  runId: string,
+  ids: string[],
+): Promise<AiperfSharedIdRow[]> {
+  if (ids.length === 0) return [];
+  const columns = ["file_id", "line", "request_id", "start_ms", "ttft_ms", "e2e_ms"] as const;
+  const src = await aiperfRequestsSource(db, runId);
+  if (src)
+    return queryRows<AiperfSharedIdRow>(
+      `select ${columns.join(", ")} from ${src} where phase = 'profiling' and request_id in (${ids
+        .map((_, i) => `$${i + 1}`)
+        .join(", ")}) order by file_id, line`,
+      ids,
+    );
+  return db
+    .selectFrom("aiperf_requests")
+    .select(columns)
+    .where("run_id", "=", runId)
+    .where("phase", "=", "profiling")
+    .where("request_id", "in", ids)
+    .orderBy("file_id")
+    .orderBy("line")
+    .execute();
+}

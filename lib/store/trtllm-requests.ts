@@ -2,6 +2,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { SampleSort } from "@/lib/api/trtllm-charts";
 import type { Db } from "./db";
+import { trtllmRowPages } from "./goodput-rows";
 import { TRTLLM_REQUEST_ID_COLUMNS } from "./tables/trtllm";
 
 /** Sampled rows read a query (each holds its segments' JSON), a turn of the event loop between. */
@@ -73,9 +74,10 @@ export async function requestRow(db: Db, runId: string, idx: number) {
 }
 
 /**
- * The first TensorRT-LLM request of the run one of whose own ids (`disagg_request_id`,
- * `request_id`, `ctx_request_id`) equals `id`, and how many requests the run holds (0: no
- * TensorRT-LLM records), for the request journey (docs/metrics.md §Client to engine).
+ * The TensorRT-LLM request of the run whose own id equals `id`, in the order the journey's join
+ * tries the ids (`disagg_request_id`, then `request_id`, then `ctx_request_id`; the first request
+ * by idx within one), and how many requests the run holds (0: no TensorRT-LLM records), for the
+ * request journey (docs/metrics.md §Client to engine).
  */
 export async function requestRowBySharedId(db: Db, runId: string, id: string) {
   const { total } = await db
@@ -84,15 +86,46 @@ export async function requestRowBySharedId(db: Db, runId: string, id: string) {
     .where("run_id", "=", runId)
     .executeTakeFirstOrThrow();
   if (Number(total) === 0) return { total: 0, row: undefined };
-  const row = await db
+  const rows = await db
     .selectFrom("trtllm_requests")
-    .select([...TRTLLM_REQUEST_ID_COLUMNS, "times_json"])
+    .select(SHARED_ID_ROW_COLUMNS)
     .where("run_id", "=", runId)
     .where((eb) =>
       eb.or([eb("disagg_request_id", "=", id), eb("request_id", "=", id), eb("ctx_request_id", "=", id)]),
     )
     .orderBy("idx")
-    .limit(1)
-    .executeTakeFirst();
+    .execute();
+  const rank = (r: (typeof rows)[number]) => (r.disagg_request_id === id ? 0 : r.request_id === id ? 1 : 2);
+  let row: (typeof rows)[number] | undefined;
+  for (const r of rows) if (!row || rank(r) < rank(row)) row = r;
   return { total: Number(total), row };
+}
+
+/** The columns of a TensorRT-LLM request the journey draws (its ids, stamps and latency). */
+export const SHARED_ID_ROW_COLUMNS = [
+  "idx",
+  ...TRTLLM_REQUEST_ID_COLUMNS,
+  "times_json",
+  "ttft_ms",
+  "e2e_ms",
+] as const;
+
+/** One page of a run's TensorRT-LLM requests: their own ids and their stored TTFT and E2E. */
+export interface SharedIdRow {
+  idx: number;
+  request_id: string | null;
+  ctx_request_id: string | null;
+  disagg_request_id: string | null;
+  ttft_ms: number | null;
+  e2e_ms: number | null;
+}
+
+/**
+ * Every TensorRT-LLM request of a run, `pageSize` a page in idx order through the (run_id, idx)
+ * key, with a turn of the event loop after each (keysetPages): the ids the run's client↔server
+ * gap joins on and the latency it subtracts.
+ */
+export function sharedIdPages(db: Db, runId: string, pageSize = 4_000): AsyncGenerator<SharedIdRow[]> {
+  const columns = ["idx", "request_id", "ctx_request_id", "disagg_request_id", "ttft_ms", "e2e_ms"] as const;
+  return trtllmRowPages(db, runId, columns, pageSize);
 }

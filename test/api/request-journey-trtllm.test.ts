@@ -68,7 +68,7 @@ describe("TensorRT-LLM per-request metrics on the journey (routes)", () => {
     const j = await journeyOfX(id, clients[0]);
     expect(j.serverSource).toBe("trtllm");
     const engine = j.lanes.filter((l) => l.source === "trtllm");
-    expect(engine[0]).toMatchObject({ label: "TensorRT-LLM server: arrival → last token", startMs: 0 });
+    expect(engine[0]).toMatchObject({ label: "TensorRT-LLM server: arrival → end (its E2E)", startMs: 0 });
     expect(engine[0].endMs).toBeCloseTo(90, 6);
     expect(engine[0].firstTokenMs).toBeCloseTo(20, 6);
     expect(engine[0].detail).toContain(`request_id ${x}`);

@@ -3,17 +3,23 @@
  * records (test/generators/aiperf.mjs), Dynamo's request trace (test/generators/dynamo-request-trace.mjs)
  * and Dynamo's OpenTelemetry spans (test/generators/dynamo-otlp.mjs, after ai-dynamo/dynamo's
  * span definitions) in one run; the timeline shows the run's client↔server gap, and a request's
- * detail its client lane above the frontend, router and engine spans on one axis.
+ * detail its client lane above the frontend, router and engine spans on one axis. A run of aiperf
+ * records and TensorRT-LLM per-request perf metrics (written as TensorRT-LLM's released JSONL
+ * writer writes them, test/generators/trtllm-jsonl-writer.mjs) draws its timeline from the
+ * TensorRT-LLM requests: a bar's detail shows the client lane above the engine's segments where
+ * an aiperf record shares its id, and the line naming the file that lacks one where none does.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
+import { formatMs } from "@/lib/format-number";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
+import { AGGREGATED_MS, workerRecordLine } from "../generators/trtllm-jsonl-writer.mjs";
 import { apiUpload, forEachLook, shot, useAppAndBrowser } from "./harness";
 
 describe("request detail: client to engine", () => {
@@ -85,6 +91,88 @@ describe("request detail: client to engine", () => {
         await shot(gap, `journey-summary-${width}-${scheme}.png`);
         await j.scrollIntoViewIfNeeded();
         await shot(j, `journey-request-${width}-${scheme}.png`);
+      },
+    );
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("opens a TensorRT-LLM bar of the timeline with its client lane above its engine segments", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-journey-trt-"));
+    const gen = await generateAiperfRun(dir, { records: 6, concurrency: 1, seed: 3, csv: false });
+    const clients = clientsOfAiperf(fs.readFileSync(gen.jsonlPath, "utf8"));
+    const lines = [
+      ...clients
+        .slice(0, 4)
+        .map((c, i) => workerRecordLine({ requestId: c.x, t: 800 + i, ms: AGGREGATED_MS })),
+      workerRecordLine({ requestId: 9001, t: 805, ms: AGGREGATED_MS }),
+    ];
+    const worker = path.join(dir, "perf_metrics-server-node0-4242-20260801T120000Z.jsonl");
+    fs.writeFileSync(worker, lines.join("\n") + "\n");
+    const run = await apiUpload(
+      t.app.url,
+      [{ path: gen.jsonlPath }, { path: gen.summaryPath }, { path: worker }],
+      {
+        name: "e2e client to TensorRT-LLM engine",
+      },
+    );
+    let res = await fetch(`${t.app.url}/api/runs/${run.id}/timeline`);
+    for (let i = 0; i < 120 && res.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      res = await fetch(`${t.app.url}/api/runs/${run.id}/timeline`);
+    }
+    const p = decodeTimeline(timelineWireSchema.parse(await res.json()));
+    expect(p.source).toBe("trtllm");
+    let joined = -1;
+    let alone = -1;
+    let e2eGap: number | null = null;
+    for (const b of p.bars.id) {
+      const j = await (await fetch(`${t.app.url}/api/runs/${run.id}/timeline/requests/${b}/journey`)).json();
+      if (j.xRequestId === clients[1].x) [joined, e2eGap] = [b, j.gaps.e2eMs];
+      if (j.xRequestId === null) alone = b;
+    }
+    expect(e2eGap).toBeCloseTo(clients[1].e2eMs - 90, 3);
+    expect(joined).toBeGreaterThanOrEqual(0);
+    expect(alone).toBeGreaterThanOrEqual(0);
+
+    await forEachLook(
+      t.browser,
+      `${t.app.url}/runs/${run.id}?view=timeline&req=${joined}`,
+      async (page, { width, scheme }) => {
+        const gap = page.getByTestId("journey-summary");
+        await gap.waitFor({ timeout: 30_000 });
+        expect(await gap.textContent()).toContain(
+          "4 of 6 client requests joined by x_request_id: 4 to TensorRT-LLM's per-request perf metrics",
+        );
+        const detail = page.getByTestId("timeline-request-detail");
+        const j = detail.getByTestId("request-journey");
+        await j.waitFor({ timeout: 30_000 });
+        const lanes = j.locator('ul[aria-label="lanes"] > li');
+        expect(await lanes.first().textContent()).toContain("client (aiperf)");
+        const text = (await j.textContent()) ?? "";
+        expect(text).toContain("TensorRT-LLM server: arrival → end (its E2E)");
+        expect(text).toContain("engine: ");
+        expect(text).toContain(`end-to-end gap${formatMs(e2eGap)}`);
+        await shot(gap, `journey-trtllm-summary-${width}-${scheme}.png`);
+        await j.scrollIntoViewIfNeeded();
+        await shot(detail, `journey-trtllm-request-${width}-${scheme}.png`);
+      },
+    );
+    await forEachLook(
+      t.browser,
+      `${t.app.url}/runs/${run.id}?view=timeline&req=${alone}`,
+      async (page, { width, scheme }) => {
+        const j = page.getByTestId("timeline-request-detail").getByTestId("request-journey");
+        await j.waitFor({ timeout: 30_000 });
+        const text = (await j.textContent()) ?? "";
+        expect(text).toContain("Milliseconds from the server's arrival");
+        expect(text).toContain(
+          "perf_metrics-server-node0-4242-20260801T120000Z.jsonl lacks x_request_id and profile_export.jsonl names none of this request's ids (disagg_request_id none, request_id 9001, ctx_request_id none)",
+        );
+        expect(await j.locator('ul[aria-label="lanes"] > li').first().textContent()).toContain(
+          "TensorRT-LLM server",
+        );
+        await j.scrollIntoViewIfNeeded();
+        await shot(j, `journey-trtllm-alone-${width}-${scheme}.png`);
       },
     );
     fs.rmSync(dir, { recursive: true, force: true });

@@ -5,15 +5,9 @@
  */
 import { plural } from "@/lib/format-number";
 import { readJsonArrayElements } from "@/lib/formats/json-array";
-import {
-  eachJsonLine,
-  JsonLineParser,
-  PARSE_FAILED,
-  parseJsonText,
-  WarningLog,
-} from "@/lib/formats/json-lines";
+import { eachJsonLine, JsonLineParser, PARSE_FAILED, WarningLog } from "@/lib/formats/json-lines";
 import { TrtllmRecordStore } from "@/lib/ingest/trtllm-compact";
-import { parseTrtllmRecord } from "@/lib/formats/trtllm-record";
+import { parseTrtllmJsonText, parseTrtllmRecord } from "@/lib/formats/trtllm-record";
 import { trtllmWorkerRoles, WORKER_FILES_SOURCE } from "@/lib/metrics/engine-run-facts";
 import { joinTrtllm, type DisaggEntry, type JoinResult, type WorkerEntry } from "@/lib/metrics/trtllm-join";
 import { ValueColumn } from "@/lib/metrics/regression/request-values";
@@ -58,7 +52,7 @@ export function trtllmAnalyzer(): Analyzer {
     if (file.format === "json-array") {
       const result = { truncated: false, trailing: false };
       for await (const el of readJsonArrayElements(stream, result, ctx.limits.maxLineBytes)) {
-        const value = el.text === null ? PARSE_FAILED : parseJsonText(el.text);
+        const value = el.text === null ? PARSE_FAILED : parseTrtllmJsonText(el.text);
         if (value === PARSE_FAILED) {
           counts.skipped++;
           warnings.add(`skipped array element ${el.index}: not valid JSON or too large`);
@@ -78,7 +72,7 @@ export function trtllmAnalyzer(): Analyzer {
         if (bytes > ctx.limits.maxJsonDocumentBytes) throw new Error("JSON document larger than the limit");
         chunks.push(c);
       }
-      const value = parseJsonText(
+      const value = parseTrtllmJsonText(
         Buffer.concat(chunks)
           .toString("utf8")
           .replace(/^\uFEFF/, ""),
@@ -92,7 +86,7 @@ export function trtllmAnalyzer(): Analyzer {
     // A line may hold an array of records: one `/perf_metrics` poll per line.
     await eachJsonLine(
       stream,
-      new JsonLineParser(warnings, counts),
+      new JsonLineParser(warnings, counts, parseTrtllmJsonText),
       { maxLineBytes: ctx.limits.maxLineBytes },
       (value, line) => {
         if (!Array.isArray(value)) return take(value, line);
