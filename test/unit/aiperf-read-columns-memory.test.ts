@@ -3,7 +3,13 @@ import { AgentSessionColumns } from "@/lib/metrics/agent-sessions";
 import { QueueWaits } from "@/lib/metrics/aiperf-queue-wait";
 import { COLUMN_CHUNK, ChunkedColumn } from "@/lib/metrics/chunked-column";
 import { NO_TURN, TurnColumns } from "@/lib/metrics/conversation-turns";
-import { FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
+import { RequestLog } from "@/lib/metrics/requests-log";
+import {
+  LOG_BYTES,
+  TURN_BYTES,
+  requestFlagsOf as flagsOf,
+  requestValuesOf as valuesOf,
+} from "../helpers/request-log-values";
 
 // What the aiperf read holds while it fills its per-request columns (docs/performance.md §Ingest
 // memory of an aiperf upload): a column grown by doubling held up to twice its values (1,048,576
@@ -11,35 +17,17 @@ import { FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log"
 // its values and at most one chunk more, and a full chunk is never copied. Pinned by bytes, never
 // by time.
 
-/** Bytes a request of the log: seven Float64 columns and one byte of flags */
-const LOG_BYTES = 7 * 8 + 1;
-/** Bytes a request of the turn columns: turn and conversation (Int32), cached and possible (Float64) */
-const TURN_BYTES = 4 + 4 + 8 + 8;
 /** Past 2^18 rows, where a doubling column holds 2^19 */
 const N = 300_000;
 /** At most one chunk of slack a column */
 const slack = (bytesPerRow: number) => COLUMN_CHUNK * bytesPerRow;
 
-const valuesOf = (i: number) => {
-  const startNs = 1_000_000_000n + BigInt(i) * 1_000_000n;
-  return {
-    startNs,
-    endNs: startNs + BigInt(5_000_000 + ((i * 7919) % 1000) * 1000),
-    ttftMs: i % 13 === 0 ? null : 1 + ((i * 31) % 97),
-    e2eMs: 5 + ((i * 7919) % 1000) / 1000,
-    itlMs: 0.5 + (i % 17) / 10,
-    inputTokens: 100 + (i % 50),
-    outputTokens: 20 + (i % 9),
-  };
-};
 /** The first index where two columns differ (NaN equal to NaN), or -1 */
 function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) return Math.min(a.length, b.length);
   for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return i;
   return -1;
 }
-const flagsOf = (i: number) => (i % 10 === 0 ? FLAG_WARMUP : i % 23 === 0 ? FLAG_ERROR : 0);
-
 describe("the read's request log", () => {
   it("never holds more than its values and one chunk a column while it grows", () => {
     const log = new RequestLog();
@@ -66,7 +54,7 @@ describe("the read's request log", () => {
     expect(log.bytes).toBe(n * LOG_BYTES);
     for (const i of [0, 1, COLUMN_CHUNK - 1, COLUMN_CHUNK, n - 1]) {
       const v = valuesOf(i);
-      expect(log.cols.startMs[i]).toBe(Number(v.startNs - 1_000_000_000n) / 1e6);
+      expect(log.cols.startMs[i]).toBe(Number(v.startNs! - 1_000_000_000n) / 1e6);
       expect(ttft[i]).toBe(v.ttftMs ?? NaN);
       expect(log.cols.inputTokens[i]).toBe(v.inputTokens);
       expect(log.flags[i]).toBe(flagsOf(i));
