@@ -28,6 +28,7 @@ import {
 import type { DynamoTrace } from "@/lib/formats/dynamo-request-trace";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, type RequestLog } from "./requests-log";
 import type { ConversationIndex, TurnColumns } from "./conversation-turns";
+import { ChunkedColumn } from "./chunked-column";
 
 /** Sessions kept in the payload; past this many, the ones with the fewest turns are left out. */
 export const MAX_SESSIONS = 500;
@@ -42,7 +43,8 @@ const NO_SESSION = -1;
  */
 export class AgentSessionColumns {
   length = 0;
-  session = new Int32Array(1024).fill(NO_SESSION);
+  /** Chunked while the read fills it (docs/performance.md §Ingest memory of an aiperf upload) */
+  private sessionStore = new ChunkedColumn(Int32Array);
   readonly ids: string[] = [];
   readonly parents: Array<string | null> = [];
   readonly depths: Array<number | null> = [];
@@ -52,15 +54,20 @@ export class AgentSessionColumns {
 
   constructor(private readonly max = 200_000) {}
 
-  /** Trims the per-record column to the records held (docs/performance.md §Ingest memory of an aiperf upload). */
+  /** Each record's session slot (NO_SESSION for none), as one exact typed array. */
+  get session(): Int32Array {
+    return this.sessionStore.array();
+  }
+
+  /** Makes the per-record column one exact array (docs/performance.md §Ingest memory of an aiperf upload). */
   compact(): void {
-    if (this.session.length !== this.length) this.session = this.session.slice(0, this.length);
+    void this.session;
   }
 
   /** Forgets every record and session once the session tree is made: the column, ids and their map. */
   release(): void {
     this.length = 0;
-    this.session = new Int32Array(0);
+    this.sessionStore.release();
     this.ids.length = 0;
     this.parents.length = 0;
     this.depths.length = 0;
@@ -69,16 +76,11 @@ export class AgentSessionColumns {
 
   /** Sessions remembered and bytes of the per-record column, for the memory tests. */
   get held(): { ids: number; bytes: number } {
-    return { ids: this.slots.size, bytes: this.session.byteLength };
+    return { ids: this.slots.size, bytes: this.sessionStore.bytes };
   }
 
   /** One record: its session id (x_correlation_id, else the conversation), parent and depth. */
   add(sessionId: string | null, parentId: string | null, depth: number | null): void {
-    if (this.length === this.session.length) {
-      const next = new Int32Array(Math.max(1024, this.session.length * 2)).fill(NO_SESSION);
-      next.set(this.session);
-      this.session = next;
-    }
     if (depth !== null || parentId !== null) this.lineageWritten = true;
     let slot = sessionId === null ? NO_SESSION : (this.slots.get(sessionId) ?? NO_SESSION);
     if (sessionId !== null && slot === NO_SESSION && this.ids.length < this.max) {
@@ -91,7 +93,8 @@ export class AgentSessionColumns {
       if (this.parents[slot] === null && parentId !== null) this.parents[slot] = parentId;
       if (this.depths[slot] === null && depth !== null) this.depths[slot] = depth;
     }
-    this.session[this.length++] = slot;
+    this.sessionStore.push(slot);
+    this.length++;
   }
 }
 

@@ -5,6 +5,7 @@
  * (src/aiperf/metrics/derived_latency.py), which aiperf only summarizes from 0.8 on; 0.6 and 0.7
  * records carry both stamps. The doctor's saturation reason reads what this yields.
  */
+import { ChunkedColumn } from "./chunked-column";
 import { QUEUE_WAIT_FLOOR_MS, QUEUE_WAIT_SHARE } from "./run-differences";
 import { percentileSorted, sortedFinite } from "./stats";
 
@@ -19,8 +20,9 @@ export const RECORDS_QUEUE_WAIT_SOURCE =
  * holds them and its figure includes them.
  */
 export class QueueWaits {
-  private waits: number[] = [];
-  private refs: number[] = [];
+  /** Chunked as the read fills them (docs/performance.md §Ingest memory of an aiperf upload) */
+  private waits = new ChunkedColumn(Float64Array);
+  private refs = new ChunkedColumn(Float64Array);
   /** Profiling records without `credit_issued_ns` (or without `request_start_ns`) */
   missing = 0;
 
@@ -40,13 +42,13 @@ export class QueueWaits {
 
   /** Forgets the waits once the run's info is made (`missing` is kept). */
   release(): void {
-    this.waits = [];
-    this.refs = [];
+    this.waits.release();
+    this.refs.release();
   }
 
   /** Run info entries (`queueWait…`), or {} when no profiling record carries the stamps. */
   info(): Record<string, number | string> {
-    return queueWaitFromRecords(this.waits, this.refs, this.missing);
+    return queueWaitFromRecords(this.waits.array(), this.refs.array(), this.missing);
   }
 }
 
@@ -60,8 +62,8 @@ export class QueueWaits {
  * read as a wait of 0.
  */
 export function queueWaitFromRecords(
-  waits: readonly number[],
-  refs: readonly number[],
+  waits: ArrayLike<number>,
+  refs: ArrayLike<number>,
   missing = 0,
 ): Record<string, number | string> {
   if (waits.length === 0) return missing > 0 ? { queueWaitMissing: missing } : {};

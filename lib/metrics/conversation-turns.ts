@@ -17,6 +17,8 @@
  * aiperf's run-level `theoretical_prefix_cache_hit` covers, shown beside it.
  */
 
+import { ChunkedColumn } from "./chunked-column";
+
 export const NO_TURN = -1;
 
 /**
@@ -205,68 +207,68 @@ export class PossibleReuse {
   }
 }
 
-/** Per-request turn columns, indexed like the run's RequestLog. */
+/**
+ * Per-request turn columns, indexed like the run's RequestLog: chunked while the read fills them,
+ * each handed out as one exact typed array once it is over (as RequestLog's columns).
+ */
 export class TurnColumns {
   length = 0;
-  private cap = 1024;
-  turn = new Int32Array(1024).fill(NO_TURN);
-  cached = new Float64Array(1024).fill(NaN);
-  possible = new Float64Array(1024).fill(NaN);
-  /** The request's conversation in a ConversationIndex, NO_TURN when not indexed */
-  conv = new Int32Array(1024).fill(NO_TURN);
+  private turnStore = new ChunkedColumn(Int32Array);
+  private cachedStore = new ChunkedColumn(Float64Array);
+  private possibleStore = new ChunkedColumn(Float64Array);
+  private convStore = new ChunkedColumn(Int32Array);
   /** Whether any record carried a turn index above 0 (a multi-turn run) */
   multiTurn = false;
   /** Whether any record carried the server's cached prompt tokens */
   anyCached = false;
 
+  /** Each request's turn index, NO_TURN when it has none */
+  get turn(): Int32Array {
+    return this.turnStore.array();
+  }
+  /** Each request's prompt tokens served from cache, NaN when not recorded */
+  get cached(): Float64Array {
+    return this.cachedStore.array();
+  }
+  /** Each request's possibly reusable prompt tokens, NaN when not known (writes are kept) */
+  get possible(): Float64Array {
+    return this.possibleStore.array();
+  }
+  /** The request's conversation in a ConversationIndex, NO_TURN when not indexed */
+  get conv(): Int32Array {
+    return this.convStore.array();
+  }
+
   add(turn: number | null, cached: number | null, possible: number, conv = NO_TURN): void {
-    if (this.length === this.cap) this.grow();
-    const i = this.length++;
-    this.turn[i] = turn ?? NO_TURN;
-    this.conv[i] = conv;
-    this.cached[i] = cached ?? NaN;
-    this.possible[i] = possible;
+    this.turnStore.push(turn ?? NO_TURN);
+    this.convStore.push(conv);
+    this.cachedStore.push(cached ?? NaN);
+    this.possibleStore.push(possible);
+    this.length++;
     if (turn !== null && turn > 0) this.multiTurn = true;
     if (cached !== null) this.anyCached = true;
   }
 
-  /** Trims every column to the requests held, one at a time (as RequestLog.compact). */
+  /** Makes every column one exact array, one at a time (as RequestLog.compact). */
   compact(): void {
-    if (this.cap === this.length) return;
-    this.turn = this.turn.slice(0, this.length);
-    this.conv = this.conv.slice(0, this.length);
-    this.cached = this.cached.slice(0, this.length);
-    this.possible = this.possible.slice(0, this.length);
-    this.cap = this.length;
+    void this.turn;
+    void this.conv;
+    void this.cached;
+    void this.possible;
   }
 
   /** Drops every column once the turns and sessions are made (the ingest's `finish`). */
   release(): void {
-    this.length = this.cap = 0;
-    this.turn = new Int32Array(0);
-    this.conv = new Int32Array(0);
-    this.cached = new Float64Array(0);
-    this.possible = new Float64Array(0);
+    this.length = 0;
+    this.turnStore.release();
+    this.convStore.release();
+    this.cachedStore.release();
+    this.possibleStore.release();
   }
 
   /** Bytes of the columns held (their capacity, not only the values added). */
   get bytes(): number {
-    return this.turn.byteLength + this.conv.byteLength + this.cached.byteLength + this.possible.byteLength;
-  }
-
-  private grow(): void {
-    this.cap = Math.max(1024, this.cap * 2);
-    const turn = new Int32Array(this.cap).fill(NO_TURN);
-    turn.set(this.turn);
-    this.turn = turn;
-    const conv = new Int32Array(this.cap).fill(NO_TURN);
-    conv.set(this.conv);
-    this.conv = conv;
-    for (const k of ["cached", "possible"] as const) {
-      const next = new Float64Array(this.cap).fill(NaN);
-      next.set(this[k]);
-      this[k] = next;
-    }
+    return this.turnStore.bytes + this.convStore.bytes + this.cachedStore.bytes + this.possibleStore.bytes;
   }
 }
 

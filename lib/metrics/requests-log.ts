@@ -5,6 +5,7 @@
  * run's first request. NaN marks "not recorded".
  */
 import type { AiperfRecord } from "@/lib/formats/aiperf-records";
+import { ChunkedColumn } from "./chunked-column";
 import { sortedFinite } from "./stats";
 
 export const FLAG_WARMUP = 1;
@@ -44,12 +45,17 @@ export function nsDeltaMs(ns: bigint, base: bigint): number {
 
 export class RequestLog {
   length = 0;
-  private cap = 1024;
-  readonly cols = Object.fromEntries(COLUMNS.map((c) => [c, new Float64Array(1024)])) as Record<
-    RequestColumn,
-    Float64Array
-  >;
-  flags = new Uint8Array(1024);
+  /**
+   * The columns as a read fills them: chunked, so growing never copies what is held nor keeps a
+   * doubled capacity (docs/performance.md §Ingest memory of an aiperf upload). `cols` and `flags`
+   * hand out each column as one exact typed array once the read is over.
+   */
+  private readonly store = Object.fromEntries(
+    COLUMNS.map((c) => [c, new ChunkedColumn(Float64Array)]),
+  ) as Record<RequestColumn, ChunkedColumn<Float64Array>>;
+  private readonly flagStore = new ChunkedColumn(Uint8Array);
+  /** `cols` as last handed out, until the next add */
+  private whole: Record<RequestColumn, Float64Array> | null = null;
   /** Nanosecond stamp all `startMs`/`endMs` are relative to */
   baseNs: bigint | null = null;
   private sortedCache = new Map<RequestColumn, { length: number; values: Float64Array }>();
@@ -68,58 +74,61 @@ export class RequestLog {
 
   /** Appends a record's values with its flags (no merged entry object per record). */
   add(e: RequestValues, flags: number): void {
-    if (this.length === this.cap) this.grow();
-    const i = this.length++;
-    const c = this.cols;
-    c.startMs[i] = this.relMs(e.startNs);
-    c.endMs[i] = this.relMs(e.endNs);
-    c.ttftMs[i] = e.ttftMs ?? NaN;
-    c.e2eMs[i] = e.e2eMs ?? NaN;
-    c.itlMs[i] = e.itlMs ?? NaN;
-    c.inputTokens[i] = e.inputTokens ?? NaN;
-    c.outputTokens[i] = e.outputTokens ?? NaN;
-    this.flags[i] = flags;
+    this.whole = null;
+    const c = this.store;
+    c.startMs.push(this.relMs(e.startNs));
+    c.endMs.push(this.relMs(e.endNs));
+    c.ttftMs.push(e.ttftMs ?? NaN);
+    c.e2eMs.push(e.e2eMs ?? NaN);
+    c.itlMs.push(e.itlMs ?? NaN);
+    c.inputTokens.push(e.inputTokens ?? NaN);
+    c.outputTokens.push(e.outputTokens ?? NaN);
+    this.flagStore.push(flags);
+    this.length++;
   }
 
   /** Appends record `i` of another log that shares this log's base. */
   copyFrom(other: RequestLog, i: number): void {
-    if (this.length === this.cap) this.grow();
-    const j = this.length++;
-    for (const k of COLUMNS) this.cols[k][j] = other.cols[k][i];
-    this.flags[j] = other.flags[i];
+    this.whole = null;
+    for (const k of COLUMNS) this.store[k].push(other.value(k, i));
+    this.flagStore.push(other.flagStore.get(i));
+    this.length++;
   }
 
-  private grow(): void {
-    this.cap = Math.max(1024, this.cap * 2);
-    for (const k of COLUMNS) {
-      const next = new Float64Array(this.cap);
-      next.set(this.cols[k]);
-      this.cols[k] = next;
-    }
-    const f = new Uint8Array(this.cap);
-    f.set(this.flags);
-    this.flags = f;
+  /** One value of a column, without making the column whole (read while the log is filled). */
+  value(name: RequestColumn, i: number): number {
+    return this.store[name].get(i);
+  }
+
+  /** Each column as one typed array of exactly `length` values (the same arrays until the next add). */
+  get cols(): Readonly<Record<RequestColumn, Float64Array>> {
+    if (this.whole === null)
+      this.whole = Object.fromEntries(COLUMNS.map((k) => [k, this.store[k].array()])) as Record<
+        RequestColumn,
+        Float64Array
+      >;
+    return this.whole;
+  }
+
+  get flags(): Uint8Array {
+    return this.flagStore.array();
   }
 
   /**
-   * Trims every column to the values held, one column at a time, so the doubling's unused half
-   * (up to half of each column) is garbage before `finish` makes its copies; a later add grows
-   * the log again (docs/performance.md §Ingest memory of an aiperf upload).
+   * Makes every column one exact array, a column at a time (each chunk let go as it is copied),
+   * before `finish` makes its copies; a later add moves them back into chunks.
    */
   compact(): void {
-    if (this.cap === this.length) return;
-    for (const k of COLUMNS) this.cols[k] = this.cols[k].slice(0, this.length);
-    this.flags = this.flags.slice(0, this.length);
-    this.cap = this.length;
-    // Cached views over the old buffers would keep them: same values, recomputed on demand.
+    void this.cols;
+    void this.flags;
     this.sortedCache.clear();
     this.measuredCache = null;
   }
 
   /** Bytes of the columns held (their capacity, not only the values added). */
   get bytes(): number {
-    let b = this.flags.byteLength;
-    for (const k of COLUMNS) b += this.cols[k].byteLength;
+    let b = this.flagStore.bytes;
+    for (const k of COLUMNS) b += this.store[k].bytes;
     return b;
   }
 
@@ -133,8 +142,8 @@ export class RequestLog {
     if (this.measuredCache?.length === this.length) return this.measuredCache.indices;
     const out = new Uint32Array(this.length);
     let n = 0;
-    for (let i = 0; i < this.length; i++)
-      if ((this.flags[i] & (FLAG_WARMUP | FLAG_ERROR)) === 0) out[n++] = i;
+    const flags = this.flags;
+    for (let i = 0; i < this.length; i++) if ((flags[i] & (FLAG_WARMUP | FLAG_ERROR)) === 0) out[n++] = i;
     const indices = out.subarray(0, n);
     this.measuredCache = { length: this.length, indices };
     return indices;
@@ -156,9 +165,11 @@ export class RequestLog {
   /** The earliest start of any profiling record (ms from base), or NaN. */
   firstProfilingStartMs(): number {
     let min = Infinity;
+    const flags = this.flags;
+    const start = this.cols.startMs;
     for (let i = 0; i < this.length; i++) {
-      if (this.flags[i] & FLAG_WARMUP) continue;
-      const s = this.cols.startMs[i];
+      if (flags[i] & FLAG_WARMUP) continue;
+      const s = start[i];
       if (s < min) min = s;
     }
     return Number.isFinite(min) ? min : NaN;

@@ -2,36 +2,12 @@ import { describe, expect, it } from "vitest";
 import { AgentSessionColumns } from "@/lib/metrics/agent-sessions";
 import { ConversationIndex, PossibleReuse, TurnColumns } from "@/lib/metrics/conversation-turns";
 import { QueueWaits } from "@/lib/metrics/aiperf-queue-wait";
-import { FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
+import { RequestLog } from "@/lib/metrics/requests-log";
+import { LOG_BYTES, TURN_BYTES, logOf } from "../helpers/request-log-values";
 
 // What the aiperf analyzer's `finish` holds (docs/performance.md §Ingest memory of an aiperf
 // upload): each column trimmed to its values before the summary's copies are made, and the
 // read-time structures let go. Pinned by bytes and counts, never by time.
-
-/** Bytes a request of the log: seven Float64 columns and one byte of flags */
-const LOG_BYTES = 7 * 8 + 1;
-/** Bytes a request of the turn columns: turn and conversation (Int32), cached and possible (Float64) */
-const TURN_BYTES = 4 + 4 + 8 + 8;
-
-function logOf(n: number): RequestLog {
-  const log = new RequestLog();
-  for (let i = 0; i < n; i++) {
-    const startNs = 1_000_000_000n + BigInt(i) * 1_000_000n;
-    log.add(
-      {
-        startNs,
-        endNs: startNs + BigInt(5_000_000 + ((i * 7919) % 1000) * 1000),
-        ttftMs: i % 13 === 0 ? null : 1 + ((i * 31) % 97),
-        e2eMs: 5 + ((i * 7919) % 1000) / 1000,
-        itlMs: 0.5 + (i % 17) / 10,
-        inputTokens: 100 + (i % 50),
-        outputTokens: 20 + (i % 9),
-      },
-      i % 10 === 0 ? FLAG_WARMUP : i % 23 === 0 ? FLAG_ERROR : 0,
-    );
-  }
-  return log;
-}
 
 describe("request log trimmed at finish", () => {
   it("holds exactly its values' bytes after compact, with the same values and statistics", () => {
@@ -54,11 +30,11 @@ describe("request log trimmed at finish", () => {
     expect(Array.from(log.flags)).toEqual(before.flags);
     expect(Array.from(log.sortedMeasured("ttftMs"))).toEqual(before.ttft);
     expect(Array.from(log.measuredIndices())).toEqual(before.measured);
-    // A log trimmed and added to again grows as before.
+    // A log trimmed and added to again grows as before (its values back in chunks, the last one doubled).
     log.add({ startNs: 2n, endNs: 3n, ttftMs: 1, e2eMs: 1, itlMs: 1, inputTokens: 1, outputTokens: 1 }, 0);
     expect(log.length).toBe(n + 1);
-    expect(log.cols.ttftMs[n]).toBe(1);
     expect(log.bytes).toBe(2 * n * LOG_BYTES);
+    expect(log.cols.ttftMs[n]).toBe(1);
   });
 
   it("grows again from an empty compacted log", () => {
@@ -67,7 +43,7 @@ describe("request log trimmed at finish", () => {
     expect(log.bytes).toBe(0);
     log.add({ startNs: 1n, endNs: 2n, ttftMs: 1, e2eMs: 1, itlMs: 1, inputTokens: 1, outputTokens: 1 }, 0);
     expect(log.length).toBe(1);
-    expect(log.bytes).toBe(1024 * LOG_BYTES);
+    expect(log.bytes).toBe(256 * LOG_BYTES);
   });
 });
 

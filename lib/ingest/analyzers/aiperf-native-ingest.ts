@@ -351,8 +351,8 @@ async function feed(
       const possible = reuse.next(conversationId, turnIndex, v.inputTokens, v.outputTokens, failed, !warmup);
       turns.add(turnIndex, cachedTokens, possible, conversations.of(conversationId));
       s.sessions?.add(sessionCol.getItem(j), parentCol.getItem(j), depthCol.getItem(j));
-      const startMs = log.cols.startMs[at];
-      const endMs = log.cols.endMs[at];
+      const startMs = log.value("startMs", at);
+      const endMs = log.value("endMs", at);
       if (failed && !warmup) {
         const code = codeCol.getItem(j);
         errors.add(

@@ -226,8 +226,8 @@ async function writeBlock(
     turns.add(turnIndex, cachedTokens, possible, conversations.of(conversationId));
     const lineage = b.lineage[k];
     s.sessions?.add(lineage?.[0] ?? null, lineage?.[1] ?? null, lineage?.[2] ?? null);
-    const startMs = log.cols.startMs[at];
-    const endMs = log.cols.endMs[at];
+    const startMs = log.value("startMs", at);
+    const endMs = log.value("endMs", at);
     if (err && !warmup) errors.add(err[1], err[2], err[3], startMs);
     const row = aiperfRequestRow(ctx.runId, file.id, lineNo, {
       requestId: b.requestId[k],

@@ -256,13 +256,18 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
       return ingestDocument(file, ctx);
     },
     async finish(ctx) {
-      // Every records file is read: the open conversations are forgotten and each column is
-      // trimmed to its values before the summary's copies are made, and each structure is let go
-      // as soon as nothing below reads it (docs/performance.md §Ingest memory of an aiperf upload).
+      // Every records file is read: the open conversations are forgotten, the log's columns are
+      // made whole (exact arrays) before the summary's copies are made, the turn and session
+      // columns only once they are read, and each structure is let go as soon as nothing below
+      // reads it (docs/performance.md §Ingest memory of an aiperf upload).
       reuse.release();
+      if (!turns.multiTurn) {
+        // A single-turn run has no turns chart, reuse stack or sessions: nothing below reads them.
+        turns.release();
+        sessions.release();
+        conversations.release();
+      }
       log.compact();
-      turns.compact();
-      sessions.compact();
       const result = finishRun({
         log,
         recordDirs,

@@ -313,8 +313,8 @@ export function benchImportAnalyzer(): Analyzer {
           r,
           (r.error ? FLAG_ERROR : 0) | (warmup ? FLAG_WARMUP : 0) | (r.cancelled ? FLAG_CANCELLED : 0),
         );
-        const startMs = log.cols.startMs[i];
-        const endMs = log.cols.endMs[i];
+        const startMs = log.value("startMs", i);
+        const endMs = log.value("endMs", i);
         if (r.error && !warmup) errors.add(r.error.type, r.error.code, r.error.message, startMs);
         const row = aiperfRecordRow(ctx.runId, pick.file.id, line, r, startMs, endMs);
         if (rows.push(row)) await rows.flush();
