@@ -12,6 +12,7 @@ import {
   labelRoomPx,
   labelsFitAbove,
   logFloor,
+  PLOT_PX,
   wantsLogOption,
 } from "@/lib/metrics/bar-labels";
 import { groupedRows } from "@/lib/metrics/compare-chart-rows";
@@ -75,7 +76,7 @@ export function ChartBarCompareRuns({
   const sideways =
     items.length > 6 ||
     (items.length > 3 && items.some((i) => i.key.length > 12)) ||
-    !labelsFitAbove(narrow ? 240 : 380, items.length, slots, texts);
+    !labelsFitAbove(narrow ? PLOT_PX.narrow : PLOT_PX.wide, items.length, slots, texts);
   // Values spanning decades (5 MB/s beside 9.5 GB/s): a log axis shows the small ones too.
   const offerLog = wantsLogOption(values);
   const log = offerLog && scale === "log";

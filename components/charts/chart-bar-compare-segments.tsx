@@ -8,6 +8,11 @@ import { segmentBarRows } from "@/lib/metrics/compare-chart-rows";
 import { distinctLabels } from "@/lib/metrics/short-labels";
 import { segmentColour } from "@/lib/metrics/trtllm-chart-rows";
 import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
+import { stackEnd } from "@/components/charts/plot-parts";
+import { labelRoomPx, stackEnds } from "@/lib/metrics/bar-labels";
+
+/** The series key of the stacks' end (no segment is named so). */
+const STACK_END = "stack end";
 
 /** Each run's request time split into segments at the chosen statistic, one stacked bar per run. */
 export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; stat: CompareStat }) {
@@ -19,9 +24,12 @@ export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; st
     20,
     26,
   );
-  const rows: Array<(typeof byRun)[number] & { axis: string }> = byRun.map((r, i) => ({
+  // Each run's stack ends with its sum, written past it: "Σ", a sum of statistics, not a statistic of the total.
+  const sumText = (v: number) => `Σ ${formatMs(v)}`;
+  const rows: Array<(typeof byRun)[number] & { axis: string; sumMs: number }> = byRun.map((r, i) => ({
     ...r,
     axis: short[i],
+    sumMs: stackEnds(segments.map((s) => r[s.name] as number | undefined)).at(-1) ?? 0,
   }));
   const full = new Map(rows.map((r) => [r.axis, r.run]));
   const csv = rows.flatMap((r) =>
@@ -35,7 +43,7 @@ export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; st
   return (
     <ChartContainer
       title={`Time breakdown at ${stat}`}
-      description={`Segment ${stat} per run (ms). A stack of ${stat}s is not the ${stat} of the total.`}
+      description={`Segment ${stat} per run (ms), their sum (Σ) at the bar's end. A stack of ${stat}s is not the ${stat} of the total.`}
       definition={TRTLLM_COMPLETED}
       csvRows={() => csv}
       exportName={`compare-segments-${stat}`}
@@ -44,10 +52,18 @@ export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; st
       kind="bar"
       horizontal
       data={rows}
-      series={Object.fromEntries(
-        // Named as the breakdown view names segments; the delta table's row hover has the sentence.
-        segments.map((s) => [s.name, { label: s.name, color: segmentColour(s.name), stack: "t" }]),
-      )}
+      // Room right of the longest stack for its sum (lib/metrics/bar-labels.ts).
+      marginRight={labelRoomPx(rows.map((r) => sumText(r.sumMs)))}
+      series={{
+        ...Object.fromEntries(
+          // Named as the breakdown view names segments; the delta table's row hover has the sentence.
+          segments.map((s) => [
+            s.name,
+            { label: s.name, color: segmentColour(s.name), stack: "t", minLength: true },
+          ]),
+        ),
+        [STACK_END]: stackEnd("t", "sumMs", sumText),
+      }}
       x={{ title: `time at ${stat}`, unit: "ms", format: formatMs }}
       y={{ key: "axis", width: 140, fullName: (l) => full.get(l) ?? l }}
       tooltip={{ label: (l) => full.get(String(l)) ?? String(l) }}

@@ -3,6 +3,7 @@
 import { NotRecordedPattern, segmentCell } from "@/components/breakdown/not-recorded";
 import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
+import { labelRoomPx } from "@/lib/metrics/bar-labels";
 import { segmentColour, waterfallRows } from "@/lib/metrics/trtllm-chart-rows";
 import type { RequestDetail } from "@/lib/api/trtllm-charts";
 
@@ -36,7 +37,8 @@ export function ChartBarWaterfallRequest({ detail }: { detail: RequestDetail }) 
       kind="bar"
       horizontal
       data={data}
-      marginRight={94}
+      // Room right of the longest bar for its label (lib/metrics/bar-labels.ts).
+      marginRight={labelRoomPx(data.map((r) => r.text))}
       barCategoryGap={3}
       series={{
         offsetMs: { label: "start", color: "transparent", stack: "w", hidden: true },
@@ -44,7 +46,9 @@ export function ChartBarWaterfallRequest({ detail }: { detail: RequestDetail }) 
           label: "duration",
           color: "",
           stack: "w",
-          labels: "text",
+          // Each segment's duration (or why it has none) past its bar, as every bar chart writes
+          // its values; a recorded segment above 0 is at least MIN_BAR_PX long.
+          valueLabels: "text",
           cell: (r) => segmentCell(segmentColour(r.name), recorded(r)),
         },
       }}

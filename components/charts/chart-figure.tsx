@@ -1,9 +1,12 @@
 "use client";
 
+import { useState, type ReactNode } from "react";
+import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
 import { tokenVar, type FigureDescription } from "@/lib/api/figure";
-import type { ReactNode } from "react";
+import { VALUE_SCALES, type ValueScale } from "@/lib/api/trtllm-charts";
+import { decadesSpanned } from "@/lib/metrics/bar-labels";
 import { ChartContainer, type AxisSpec, type TooltipSpec } from "./chart-container";
-import { figureProps, unitFormat } from "./figure-props";
+import { barValueFormat, figureProps, unitFormat } from "./figure-props";
 import { binRange, markRowsRoom, ReferenceMark, XMarks } from "./reference-marks";
 
 /** The figure's x axis span, to tell which half of the plot a mark is in. */
@@ -46,14 +49,26 @@ export function ChartFigure({
   /** How the view draws the value axis (a log scale), over the description's words and unit */
   y?: Partial<AxisSpec>;
 }) {
-  const described = figureProps(figure);
+  // Bars whose values span decades offer a log value axis; linear first, as the report draws them.
+  const [scale, setScale] = useState<ValueScale>("linear");
+  const offerLog = figure.kind === "bars" && figure.y.logOption === true;
+  const described = figureProps(figure, offerLog ? scale : "linear");
+  const hint =
+    offerLog && scale === "linear"
+      ? `values span ${Math.floor(
+          decadesSpanned(figure.series.flatMap((s) => s.points.map(([, v]) => v))),
+        )} decades: try the log axis`
+      : null;
   const props = {
     ...described,
-    ...(interaction ? { description: `${described.description}. ${interaction}` } : {}),
+    description: [described.description, hint && ` · ${hint}`, interaction && `. ${interaction}`]
+      .filter(Boolean)
+      .join(""),
     ...(y ? { y: { ...described.y, ...y } } : {}),
   };
   const xText = unitFormat(figure.x.unit);
-  const yText = unitFormat(figure.y.unit);
+  // A bar's value in its own unit (5 MB/s on a GB/s axis), as its label writes it.
+  const yText = (figure.kind === "bars" ? barValueFormat : unitFormat)(figure.y.unit);
   const names = Object.fromEntries(figure.series.map((s) => [s.key, s.name]));
   const marks = marksOf(figure);
   const domain = marks.length > 0 ? xDomain(figure) : ([0, 1] as const);
@@ -61,7 +76,21 @@ export function ChartFigure({
     <ChartContainer
       {...props}
       marginTop={markRowsRoom(marks, domain)}
-      actions={actions}
+      actions={
+        offerLog ? (
+          <>
+            {actions}
+            <ToggleGroup
+              label="value axis"
+              options={VALUE_SCALES.map((s) => ({ id: s, text: s }))}
+              value={scale}
+              onChange={setScale}
+            />
+          </>
+        ) : (
+          actions
+        )
+      }
       onRowClick={onRowClick}
       tooltip={
         tooltip ?? {

@@ -10,7 +10,8 @@ import {
   type FigureAxis,
   type FigureDescription,
 } from "@/lib/api/figure";
-import { labelledBandPx, labelRoomPx, unitText } from "@/lib/metrics/bar-labels";
+import type { ValueScale } from "@/lib/api/trtllm-charts";
+import { labelledBandPx, labelRoomPx, logFloor, unitText, valueText } from "@/lib/metrics/bar-labels";
 import type { CsvRow } from "./export";
 import { shortLabels } from "@/lib/metrics/short-labels";
 import type { AxisSpec, Mark, SeriesConfig, SeriesSpec } from "./plot-types";
@@ -24,8 +25,14 @@ export type FigureRow = { x: number | string } & Record<string, number | string 
 /** The key of a stacked column's row that lists the names of its bands not recorded. */
 export const NOT_RECORDED = "notRecorded";
 
-/** Tick, tooltip and bar-label text of a value in its unit (the report writes the same). */
+/** Tick text of a value in its axis's unit (the report writes the same). */
 export const unitFormat = unitText;
+
+/**
+ * Tooltip and bar-label text of a bar's value, in its own unit where the axis's is one of a
+ * family (5 MB/s on a GB/s axis); the report's bar labels write the same.
+ */
+export const barValueFormat = valueText;
 
 const axis = (a: FigureAxis, key?: string): AxisSpec => ({
   ...(key ? { key } : {}),
@@ -37,7 +44,11 @@ const axis = (a: FigureAxis, key?: string): AxisSpec => ({
   ...(a.integers ? { integers: true } : {}),
 });
 
-export function figureProps(f: FigureDescription) {
+/**
+ * `scale`: how the value axis of bars is drawn, "log" only where the description offers it
+ * (`y.logOption`); linear, as the report draws it, by default.
+ */
+export function figureProps(f: FigureDescription, scale: ValueScale = "linear") {
   // A point without a value is not drawn (never as 0); one row per point of each series. A
   // histogram's row is a bin: its centre, its edges (the tooltip's range) and its count.
   const rowsOf = (i: number): FigureRow[] =>
@@ -53,7 +64,7 @@ export function figureProps(f: FigureDescription) {
         );
   const single = f.series.length === 1;
   const histogram = f.kind === "histogram";
-  if (f.kind === "bars") return barsProps(f);
+  if (f.kind === "bars") return barsProps(f, scale);
   if (f.kind === "stacked") return stackedProps(f);
   const series: SeriesConfig<FigureRow> = Object.fromEntries(
     f.series.map((s, i) => [
@@ -97,7 +108,7 @@ const frameOf = (f: FigureDescription) => ({
   csvRows: csvRowsOf(f),
 });
 
-/** Bars' and stacked columns' series: a value in the value axis's unit, each in its colour. */
+/** Bars' and stacked columns' series: a value in its own unit, each in its colour. */
 const barSeries = (
   f: FigureDescription,
   spec: Partial<SeriesSpec<FigureRow>> = {},
@@ -105,9 +116,13 @@ const barSeries = (
   Object.fromEntries(
     f.series.map((s) => [
       s.key,
-      { label: s.name, color: tokenVar(s.colour), unit: f.y.unit, format: unitFormat(f.y.unit), ...spec },
+      { label: s.name, color: tokenVar(s.colour), unit: f.y.unit, format: barValueFormat(f.y.unit), ...spec },
     ]),
   );
+
+/** The values of a figure's series that are recorded. */
+const valuesOf = (f: FigureDescription) =>
+  f.series.flatMap((s) => s.points.flatMap(([, v]) => (v === null ? [] : [v])));
 
 /**
  * A bar's category as the page's axis names it: cut to `shortNames` characters when the figure
@@ -126,7 +141,7 @@ export function categoryLabels(f: FigureDescription): { label: string; full: str
  * value not recorded is no bar (never a 0-length one). A category's own colour (its role) fills
  * its bar, a note goes after its name: a bar of no length draws no text beside it.
  */
-function barsProps(f: FigureDescription) {
+function barsProps(f: FigureDescription, scale: ValueScale) {
   const names = categoryLabels(f);
   const data: FigureRow[] = names.map(({ label }, i) => {
     const row: FigureRow = { x: label };
@@ -147,9 +162,11 @@ function barsProps(f: FigureDescription) {
     : undefined;
   const labelled = f.shortNames !== undefined || f.categoryNotes?.some(Boolean);
   const widest = Math.max(0, ...names.map((n) => n.label.length));
-  const texts = f.series.flatMap((s) =>
-    s.points.flatMap(([, v]) => (v === null ? [] : [unitFormat(f.y.unit)(v)])),
-  );
+  const values = valuesOf(f);
+  const texts = values.map(barValueFormat(f.y.unit));
+  // A log value axis where the description offers one (values spanning decades), from the power
+  // of ten at or below the smallest value, up to the description's top.
+  const log = scale === "log" && f.y.logOption === true;
   return {
     ...frameOf(f),
     kind: "bar" as Mark,
@@ -165,7 +182,13 @@ function barsProps(f: FigureDescription) {
     series: barSeries(f, { valueLabels: true, ...(cell ? { cell } : {}) }),
     // The value runs along; the categories are named down the side (their axis needs no title),
     // each on one line, its whole name on hover.
-    x: axis(f.y),
+    x: log
+      ? {
+          ...axis(f.y),
+          log: true,
+          domain: [logFloor(values), f.y.domain?.[1] ?? "auto"] as [number, number | "auto"],
+        }
+      : axis(f.y),
     y: {
       key: "x",
       width: labelled ? Math.min(240, Math.max(120, Math.ceil(16 + 6.6 * widest))) : 200,

@@ -62,6 +62,8 @@ export function yAxis(a: AxisSpec, number: boolean, includeHidden = false) {
       tickFormatter={a.format}
       unit={a.tickUnit}
       allowDecimals={a.integers ? false : undefined}
+      // A category axis down the side that names every row (its rows a label's line apart).
+      interval={a.everyTick ? 0 : undefined}
       hide={a.hide}
       includeHidden={includeHidden || undefined}
       width={a.width ?? "auto"}
@@ -241,27 +243,31 @@ export function seriesMarks<R extends object>(
             ) : null}
           </Scatter>
         );
-      case "bar":
+      case "bar": {
+        const labelKey = s.valueLabels === true ? (s.dataKey ?? key) : s.valueLabels || undefined;
         return (
           <Bar
             {...common}
+            // A stack's end is a bar of no length after the stack's last band, drawn as nothing
+            // (a shape of its own, so the library keeps it and its label): its label is the total.
+            {...(s.stackEnd ? { dataKey: () => 0, shape: NO_BAR, minPointSize: 0 } : {})}
             stackId={s.stack}
             fill={s.color}
             cursor={clickable ? "pointer" : undefined}
             // A value above 0 is a visible bar however small beside the others, its label the
             // exact value (lib/metrics/bar-labels.ts). Read from the row, not from what the
             // library passes (a stack's running total): an empty slot of a stack stays empty.
-            minPointSize={
-              s.valueLabels
-                ? (_v: number | null | undefined, i: number) =>
-                    minBarPx((rows[i] as Record<string, unknown> | undefined)?.[s.dataKey ?? key])
-                : undefined
-            }
+            {...(!s.stackEnd && (s.valueLabels || s.minLength)
+              ? {
+                  minPointSize: (_v: number | null | undefined, i: number) =>
+                    minBarPx((rows[i] as Record<string, unknown> | undefined)?.[s.dataKey ?? key]),
+                }
+              : {})}
           >
             {s.cell ? rows.map((r, i) => <Cell key={i} {...s.cell!(r)} />) : null}
-            {s.valueLabels ? (
+            {labelKey ? (
               <LabelList
-                dataKey={s.dataKey ?? key}
+                dataKey={labelKey}
                 // Past the bar's end, never on it: sideways to its right, else above it.
                 position={horizontal ? "right" : "top"}
                 offset={LABEL_GAP_PX}
@@ -269,8 +275,17 @@ export function seriesMarks<R extends object>(
                 fill="var(--fg)"
                 className="chart-value-label"
                 {...LABEL_HALO}
+                // One line per label: the library wraps a label at its spaces into its bar's
+                // width, which put a stack's "Σ 991.5 ms" on two lines past its end.
                 formatter={(v: unknown) =>
-                  typeof v === "number" ? (s.format ? s.format(v) : formatTickValue(v)) : ""
+                  (typeof v === "number"
+                    ? s.format
+                      ? s.format(v)
+                      : formatTickValue(v)
+                    : typeof v === "string"
+                      ? v
+                      : ""
+                  ).replace(/ /g, "\u00a0")
                 }
               />
             ) : null}
@@ -279,8 +294,28 @@ export function seriesMarks<R extends object>(
             ) : null}
           </Bar>
         );
+      }
     }
   });
+}
+
+/** A stack's end marker draws no mark. */
+const NO_BAR = () => <g />;
+
+/**
+ * The end of stack `stack` (put it last among the stack's series): the row's `totalKey` (the
+ * stack's total) written past the stack's end with `format`, as a bar's value label is.
+ */
+export function stackEnd<R>(stack: string, totalKey: string, format: (v: number) => string): SeriesSpec<R> {
+  return {
+    label: "total",
+    color: "transparent",
+    stack,
+    stackEnd: true,
+    hidden: true,
+    valueLabels: totalKey,
+    format,
+  };
 }
 
 export function tooltipOf<R extends object>(

@@ -34,10 +34,20 @@ export interface SeriesSpec<R = Record<string, unknown>> {
   /** Data key of a text drawn at the end of each bar, or beside each scatter point. */
   labels?: string;
   /**
-   * Each bar's value written at its end (with `format`), and a bar of a value above 0 drawn at
-   * least 2 px long: beside a 9.5 GB/s bar a 5 MB/s one was no bar at all.
+   * Each bar's value written past its end (with `format`), and a bar of a value above 0 drawn at
+   * least MIN_BAR_PX long: beside a 9.5 GB/s bar a 5 MB/s one was no bar at all
+   * (lib/metrics/bar-labels.ts). A string: the data key of what is written there instead (a
+   * segment's "not recorded"; on a stack's end, `stackEnd`, the stack's total).
    */
-  valueLabels?: boolean;
+  valueLabels?: boolean | string;
+  /** A bar of a value above 0 drawn at least MIN_BAR_PX long, without a label (a stack's bands). */
+  minLength?: boolean;
+  /**
+   * The end of a stack: a series that draws nothing, placed last in its stack, where the stack's
+   * `valueLabels` (its total) is written past the stack's end; left out of the legend, the
+   * tooltip and the table (`stackEnd()` in plot-parts.tsx makes one).
+   */
+  stackEnd?: boolean;
   /** A scatter series drawn as the line through its points (in row order), without dots. */
   line?: boolean;
   /**

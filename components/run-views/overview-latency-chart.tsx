@@ -91,7 +91,10 @@ export function OverviewLatencyChart({ run }: { run: RunSummary }) {
   );
 }
 
-/** The chart beside what it is drawn from and the way to the full Latency view. */
+/**
+ * The chart across the view's width, what it is drawn from and the way to the full Latency view
+ * below it (beside it, the chart had half the width of a laptop's screen and the text the rest).
+ */
 function Frame({ run, sample, children }: { run: RunSummary; sample?: string | null; children: ReactNode }) {
   const [, setView] = useQueryState("view", runSearchParams.view);
   // A plain click switches the tab in place, as the tab row does (which loads the Latency view's
@@ -102,13 +105,9 @@ function Frame({ run, sample, children }: { run: RunSummary; sample?: string | n
     void setView("latency");
   };
   return (
-    <section
-      className="grid gap-3 lg:grid-cols-2"
-      data-testid="overview-chart"
-      aria-label="Latency at a glance"
-    >
+    <section className="space-y-2" data-testid="overview-chart" aria-label="Latency at a glance">
       <div className="min-w-0">{children}</div>
-      <div className="space-y-2 text-sm text-muted">
+      <div className="space-y-2 text-sm text-muted lg:flex lg:items-start lg:gap-4 lg:space-y-0">
         {sample ? (
           <p className="rounded border border-warn/50 px-3 py-2 text-fg" data-testid="overview-chart-sample">
             Drawn from {sample}: the records uploaded are a sample of the run aiperf summarised. The tiles

@@ -155,6 +155,11 @@ export interface FigureAxis {
   domain?: readonly [number, number];
   /** A count: ticks on whole numbers only */
   integers?: boolean;
+  /**
+   * Bars whose values span more than two decades (lib/metrics/bar-labels.ts `wantsLogOption`):
+   * the page offers a log value axis beside the linear one it and the report draw first
+   */
+  logOption?: boolean;
 }
 
 /** A histogram's bin: [lo, hi) holds `count` of what the figure counts. */

@@ -1,4 +1,4 @@
-import { formatMs, formatNumber } from "@/lib/format-number";
+import { formatBytes, formatMs, formatNumber } from "@/lib/format-number";
 
 /**
  * Where a bar chart writes each bar's value, how short a bar may be drawn, and when its values
@@ -21,6 +21,12 @@ export const LABEL_GAP_PX = 5;
 
 /** Values spanning more than this many decades get a log-scale option. */
 export const LOG_DECADES = 2;
+
+/**
+ * About how wide a plot of bars is, in px, when a chart must decide before it is drawn whether
+ * labels fit above vertical bars: a half-width chart on a laptop, and a phone's (erring narrow).
+ */
+export const PLOT_PX = { wide: 380, narrow: 240 } as const;
 
 /**
  * The length a bar is drawn: none for a value not recorded (never drawn as 0), none for 0, and at
@@ -136,4 +142,19 @@ export function unitText(unit: string): (v: number) => string {
   if (unit === "s") return (v) => `${Number(v.toFixed(Math.abs(v) >= 100 ? 0 : 1))} s`;
   if (unit === "%") return (v) => `${v.toFixed(1)}%`;
   return (v) => (unit ? `${formatNumber(v, 3)} ${unit}` : formatNumber(v, 3));
+}
+
+const BYTE_UNITS = ["B", "KB", "MB", "GB", "TB"] as const;
+
+/**
+ * A bar's value as its label and tooltip write it: in its own unit where the axis's unit is one
+ * of a family (bytes, byte rates), so 0.005 on a GB/s axis reads "5 MB/s", as the value it is,
+ * not "0.005 GB/s"; otherwise as `unitText` writes it. The axis's ticks keep one unit
+ * (`unitText`), which the table's header names.
+ */
+export function valueText(unit: string): (v: number) => string {
+  const rate = unit.endsWith("/s");
+  const power = BYTE_UNITS.indexOf((rate ? unit.slice(0, -2) : unit) as (typeof BYTE_UNITS)[number]);
+  if (power < 0) return unitText(unit);
+  return (v) => `${formatBytes(v * 1000 ** power)}${rate ? "/s" : ""}`;
 }

@@ -1,8 +1,23 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { Locator, Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { AIPERF_CHARTS, SM_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
+import { formatCount } from "@/lib/format-number";
 import { MIN_BAR_PX } from "@/lib/metrics/bar-labels";
-import { forEachLook, gotoHydrated, shot } from "./harness";
+import {
+  endpointCapacityFigure,
+  endpointHitRateFigure,
+  endpointOffloadFigure,
+} from "@/lib/metrics/figures/endpoints";
+import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
+import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
+import { apiUpload, forEachLook, gotoHydrated, shot } from "./harness";
 import { useAppAndBrowser } from "./harness";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bar-labels-e2e-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 interface Box {
   left: number;
@@ -30,7 +45,7 @@ async function barsAndLabels(
         .filter((r) => r.width > 0 && r.height > 0),
       labels: [...svg.querySelectorAll(".recharts-label-list text")]
         .filter((t) => (t.textContent ?? "").trim() !== "")
-        .map((t) => ({ t: (t.textContent ?? "").trim(), r: box(t) })),
+        .map((t) => ({ t: (t.textContent ?? "").replace(/\u00a0/g, " ").trim(), r: box(t) })),
     };
   });
 }
@@ -40,6 +55,86 @@ const overlap = (a: Box, b: Box, inset = 1) =>
   b.left + inset < a.right - inset &&
   a.top + inset < b.bottom - inset &&
   b.top + inset < a.bottom - inset;
+
+/**
+ * A labelled bar chart as laid out: the bars drawn (a stack's bands, and a waterfall's invisible
+ * offsets left out) grouped into the bars a reader sees (a stack is one), each with exactly one
+ * value label past its end (right of a sideways bar, above a column), no label on a bar or on
+ * another label, every label inside the drawing. Returns the labels' texts.
+ */
+async function expectOneLabelPerBar(chart: Locator, where: string, horizontal: boolean): Promise<string[]> {
+  // In view first: a chart below the fold is drawn once it is near the screen.
+  await chart.waitFor({ timeout: 60_000 });
+  await chart.scrollIntoViewIfNeeded();
+  await chart.locator(".recharts-bar-rectangle").first().waitFor({ timeout: 60_000 });
+  const { bars, labels, frame } = await chart.evaluate((fig) => {
+    const box = (e: Element) => {
+      const r = e.getBoundingClientRect();
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height };
+    };
+    const svg = fig.querySelector(".recharts-wrapper > svg.recharts-surface")!;
+    const marks = [...svg.querySelectorAll(".recharts-bar-rectangle path, .recharts-bar-rectangle rect")]
+      .filter((e) => e.getAttribute("fill") !== "transparent")
+      .map(box)
+      .filter((r) => r.width > 0 && r.height > 0);
+    return {
+      frame: box(svg),
+      bars: marks,
+      labels: [...svg.querySelectorAll(".recharts-label-list text")]
+        .filter((t) => (t.textContent ?? "").trim() !== "")
+        // Labels are written with no-break spaces (never wrapped): read as plain spaces.
+        .map((t) => ({ t: (t.textContent ?? "").replace(/\u00a0/g, " ").trim(), r: box(t) })),
+    };
+  });
+  expect(bars.length, `${where}: bars drawn`).toBeGreaterThan(0);
+  // A bar as read: the bands of one stack share their band across the categories' axis.
+  const bands: Box[] = [];
+  for (const b of bars) {
+    const same = bands.find((g) =>
+      horizontal
+        ? Math.abs(g.top - b.top) < 0.5 && Math.abs(g.bottom - b.bottom) < 0.5
+        : Math.abs(g.left - b.left) < 0.5 && Math.abs(g.right - b.right) < 0.5,
+    );
+    if (!same) bands.push({ ...b });
+    else {
+      same.left = Math.min(same.left, b.left);
+      same.right = Math.max(same.right, b.right);
+      same.top = Math.min(same.top, b.top);
+      same.bottom = Math.max(same.bottom, b.bottom);
+    }
+  }
+  const texts = labels.map((l) => l.t);
+  expect(labels.length, `${where}: one label per bar: ${texts.join(" | ")}`).toBe(bands.length);
+  for (const g of bands) {
+    // Its label level with it and past its end.
+    const own = labels.filter(({ r }) =>
+      horizontal
+        ? (r.top + r.bottom) / 2 >= g.top - 1 &&
+          (r.top + r.bottom) / 2 <= g.bottom + 1 &&
+          r.left >= g.right - 1
+        : (r.left + r.right) / 2 >= g.left - 1 &&
+          (r.left + r.right) / 2 <= g.right + 1 &&
+          r.bottom <= g.top + 1,
+    );
+    expect(own.length, `${where}: the bar at ${Math.round(g.top)},${Math.round(g.left)} has one label`).toBe(
+      1,
+    );
+  }
+  for (const l of labels) {
+    for (const b of bars) expect(overlap(l.r, b), `${where}: "${l.t}" on a bar`).toBe(false);
+    expect(
+      l.r.left >= frame.left - 0.5 &&
+        l.r.right <= frame.right + 0.5 &&
+        l.r.top >= frame.top - 0.5 &&
+        l.r.bottom <= frame.bottom + 0.5,
+      `${where}: "${l.t}" leaves the drawing`,
+    ).toBe(true);
+  }
+  for (let i = 0; i < labels.length; i++)
+    for (let j = i + 1; j < labels.length; j++)
+      expect(overlap(labels[i].r, labels[j].r), `${where}: "${labels[i].t}" on "${labels[j].t}"`).toBe(false);
+  return texts;
+}
 
 describe("bar charts: value labels and a visible bar for every value above 0", () => {
   const t = useAppAndBrowser({ env: { RUNLENS_EXAMPLES: "on" } });
@@ -164,4 +259,190 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
     expect(log.bands[0].width).toBeGreaterThan(ttft.bands[0].width);
     await page.close();
   }, 300_000);
+  it("KV-cache hit rate by role and worker and a request's waterfall at 1440 and 390 px, Compare's segment stacks at 1440 px, light and dark: one label per bar", async () => {
+    const runs = (await runsByName()).filter((r) => r.kinds.includes("trtllm-perf-metrics"));
+    // The TensorRT-LLM examples whose records carry kv_cache_metrics.
+    const withHitRate: string[] = [];
+    for (const r of runs) {
+      const res = await fetch(`${t.app.url}/api/runs/${r.id}/charts/${TRTLLM_CHARTS.kvHitRate.key}`);
+      if (!res.ok) continue;
+      const p = TRTLLM_CHARTS.kvHitRate.schema.parse(await res.json());
+      if (p.byWorker.some((w) => w.hitRate !== null)) withHitRate.push(r.id);
+    }
+    expect(withHitRate.length).toBeGreaterThan(0);
+    const run = runs.sort((a, b) => (b.requestCount ?? 0) - (a.requestCount ?? 0))[0];
+    await forEachLook(t.browser, `${t.app.url}/runs/${withHitRate[0]}?view=breakdown`, async (page, look) => {
+      const where = `kv hit rate ${look.width} ${look.scheme}`;
+      const chart = page.locator('figure[data-chart="kv-hit-rate"]');
+      const texts = await expectOneLabelPerBar(chart, where, true);
+      expect(
+        texts.every((x) => /^\d+(\.\d)?%$/.test(x)),
+        `${where}: ${texts.join(" | ")}`,
+      ).toBe(true);
+      await shot(chart, `kv-hit-rate-${look.scheme}-${look.width}.png`);
+    });
+    await forEachLook(t.browser, `${t.app.url}/runs/${run.id}?view=breakdown&req=7`, async (page, look) => {
+      const where = `waterfall ${look.width} ${look.scheme}`;
+      const chart = page.locator('figure[data-chart$="-waterfall"]');
+      const texts = await expectOneLabelPerBar(chart, where, true);
+      expect(
+        texts.every((x) => /^([\d,.]+ (ms|s)|not recorded|excluded \(.+\))$/.test(x)),
+        `${where}: ${texts.join(" | ")}`,
+      ).toBe(true);
+      await shot(chart, `waterfall-${look.scheme}-${look.width}.png`);
+    });
+    await forEachLook(
+      t.browser,
+      `${t.app.url}/compare?runs=${runs.map((r) => r.id).join(",")}`,
+      async (page, look) => {
+        const where = `compare segments ${look.width} ${look.scheme}`;
+        const chart = page.locator('figure[data-chart^="compare-segments-"]');
+        const texts = await expectOneLabelPerBar(chart, where, true);
+        // One sum per run with a breakdown, said as a sum.
+        expect(texts.length, where).toBe(runs.length);
+        expect(
+          texts.every((x) => /^Σ [\d,.]+ (ms|s)$/.test(x)),
+          `${where}: ${texts.join(" | ")}`,
+        ).toBe(true);
+        await shot(chart, `compare-segments-${look.scheme}-${look.width}.png`);
+      },
+      // At 390 px the chart's legend of 14 segments takes its whole fixed height and no bar is
+      // drawn (as before the labels): checked at 1440 px until its height makes room for it.
+      [[1440, 1100]],
+    );
+  }, 900_000);
+
+  it("Turns › requests by turn and Sessions › time per session: each bar's total past it, at 1440 and 390 px, light and dark", async () => {
+    // Few turns: counts above the columns; twenty: the turns run down the side.
+    for (const maxTurns of [5, 20]) {
+      const gen = generateMultiTurnRun(path.join(dir, `turns-${maxTurns}`), {
+        conversations: 160,
+        maxTurns,
+        minTurns: maxTurns,
+        seed: 5,
+        errorEvery: 17,
+        cancelEvery: 29,
+      });
+      const run = await apiUpload(t.app.url, [{ path: gen.jsonlPath }, { path: gen.summaryPath }], {
+        name: `bar labels turns ${maxTurns}`,
+      });
+      const turns = AIPERF_CHARTS.turns.schema.parse(
+        await (await fetch(`${t.app.url}/api/runs/${run.id}/charts/${AIPERF_CHARTS.turns.key}`)).json(),
+      );
+      const counts = turns.rows.map((r) => r.requests);
+      expect(counts).toHaveLength(maxTurns);
+      await forEachLook(t.browser, `${t.app.url}/runs/${run.id}?view=turns`, async (page, look) => {
+        const where = `turns ${maxTurns} ${look.width} ${look.scheme}`;
+        const chart = page.locator('figure[data-chart="turns-requests"]');
+        // Five turns' counts fit above their columns, twenty do not (lib/metrics/bar-labels.ts).
+        const texts = await expectOneLabelPerBar(chart, where, maxTurns > 5);
+        // Each turn's count of requests (successful, failed and cancelled), in turn order.
+        expect(texts, where).toEqual(counts.map((n) => formatCount(n)));
+        await shot(chart, `turns-requests-${maxTurns}-${look.scheme}-${look.width}.png`);
+      });
+    }
+    const trace = dynamoRequestTrace({ requests: 30, turns: 5, subagentEvery: 3, seed: 11 });
+    fs.writeFileSync(path.join(dir, "dynamo-request-trace.jsonl"), trace.text);
+    const sessions = await apiUpload(t.app.url, [{ path: path.join(dir, "dynamo-request-trace.jsonl") }], {
+      name: "bar labels sessions",
+    });
+    await forEachLook(t.browser, `${t.app.url}/runs/${sessions.id}?view=sessions`, async (page, look) => {
+      const where = `sessions ${look.width} ${look.scheme}`;
+      const chart = page.locator('figure[data-chart="session-tool-model-time"]');
+      const texts = await expectOneLabelPerBar(chart, where, true);
+      expect(
+        texts.every((x) => /^[\d,.]+ s$/.test(x)),
+        `${where}: ${texts.join(" | ")}`,
+      ).toBe(true);
+      await shot(chart, `session-time-${look.scheme}-${look.width}.png`);
+    });
+  }, 900_000);
+  it("per-endpoint bars: a log value axis on offer where values span more than two decades, linear first, and it opens up the small bars", async () => {
+    const views: Record<string, string> = {
+      "endpoint-hit-rate": "cache",
+      "endpoint-kv-capacity": "kv",
+      "endpoint-offload-gpuToCpu": "offload",
+      "endpoint-offload-cpuToGpu": "offload",
+    };
+    // Every example's endpoint figures, as the page and the report build them.
+    const offered: Array<{ run: string; chart: string }> = [];
+    const linearOnly: Array<{ run: string; chart: string }> = [];
+    for (const r of await runsByName()) {
+      const res = await fetch(`${t.app.url}/api/runs/${r.id}/charts/${SM_CHARTS.endpoints.key}`);
+      if (!res.ok) continue;
+      const { rows } = SM_CHARTS.endpoints.schema.parse(await res.json());
+      for (const f of [
+        endpointHitRateFigure(rows),
+        endpointCapacityFigure(rows),
+        endpointOffloadFigure(rows, "gpuToCpu"),
+        endpointOffloadFigure(rows, "cpuToGpu"),
+      ]) {
+        if (f.series[0].points.filter(([, v]) => v !== null && v > 0).length < 2) continue;
+        (f.y.logOption ? offered : linearOnly).push({ run: r.id, chart: f.exportName });
+      }
+    }
+    expect(linearOnly.length, "an example whose endpoint values do not span decades").toBeGreaterThan(0);
+    // The 1 prefill + 3 decode example with one decode endpoint's pool 5,000 times larger
+    // (10,000,000 blocks): its KV capacities span more than four decades.
+    const example = JSON.parse(
+      fs.readFileSync("lib/examples/files/trtllm-1p3d-server-metrics/server_metrics_export.json", "utf8"),
+    ) as {
+      metrics: Record<string, { series: Array<{ endpoint_url: string; stats: Record<string, number> }> }>;
+    };
+    for (const s of example.metrics.trtllm_kv_cache_max_blocks.series)
+      if (s.endpoint_url === "10.1.0.4:8000") s.stats = { avg: 1e7, min: 1e7, max: 1e7 };
+    fs.mkdirSync(path.join(dir, "wide"), { recursive: true });
+    const file = path.join(dir, "wide", "server_metrics_export.json");
+    fs.writeFileSync(file, JSON.stringify(example));
+    const wide = await apiUpload(t.app.url, [{ path: file }], {
+      name: "bar labels endpoints spanning decades",
+    });
+    const { rows } = SM_CHARTS.endpoints.schema.parse(
+      await (await fetch(`${t.app.url}/api/runs/${wide.id}/charts/${SM_CHARTS.endpoints.key}`)).json(),
+    );
+    expect(endpointCapacityFigure(rows).y.logOption).toBe(true);
+    offered.push({ run: wide.id, chart: "endpoint-kv-capacity" });
+    const widths = async (chart: Locator) =>
+      (await barsAndLabels(chart)).bars.filter((b) => b.width > 0).map((b) => b.width);
+    // The axes' tick texts: the endpoints' names stay, the value axis's ticks change.
+    const ticks = (chart: Locator) => chart.locator(".recharts-cartesian-axis-tick-value").allTextContents();
+    const { run, chart: name } = offered[0];
+    await forEachLook(t.browser, `${t.app.url}/runs/${run}?view=${views[name]}`, async (page, look) => {
+      const where = `${name} ${look.width} ${look.scheme}`;
+      const chart = page.locator(`figure[data-chart="${name}"]`);
+      await expectOneLabelPerBar(chart, `${where} linear`, true);
+      const axis = chart.getByRole("group", { name: "value axis" });
+      // Linear first, as the report draws it, and the description says why log is there.
+      expect(await axis.getByRole("button", { name: "linear" }).getAttribute("aria-pressed"), where).toBe(
+        "true",
+      );
+      expect(await chart.locator("figcaption").textContent(), where).toMatch(
+        /values span \d+ decades: try the log axis/,
+      );
+      const linear = await widths(chart);
+      const linearTicks = await ticks(chart);
+      await axis.getByRole("button", { name: "log" }).click();
+      await expect
+        .poll(() => axis.getByRole("button", { name: "log" }).getAttribute("aria-pressed"))
+        .toBe("true");
+      // The value axis is redrawn on a log scale (its ticks change), every bar still drawn and
+      // none shorter than it was, nor than MIN_BAR_PX.
+      await expect.poll(() => ticks(chart)).not.toEqual(linearTicks);
+      const log = await widths(chart);
+      expect(log.length, where).toBe(linear.length);
+      expect(Math.min(...log), where).toBeGreaterThanOrEqual(
+        Math.max(MIN_BAR_PX - 0.5, Math.min(...linear) - 0.5),
+      );
+      await expectOneLabelPerBar(chart, `${where} log`, true);
+      await shot(chart, `${name}-log-${look.scheme}-${look.width}.png`);
+    });
+    // Values within two decades: no toggle.
+    const plain = linearOnly[0];
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await gotoHydrated(page, `${t.app.url}/runs/${plain.run}?view=${views[plain.chart]}`);
+    const chart = page.locator(`figure[data-chart="${plain.chart}"]`);
+    await expectOneLabelPerBar(chart, plain.chart, true);
+    expect(await chart.getByRole("group", { name: "value axis" }).count()).toBe(0);
+    await page.close();
+  }, 600_000);
 });

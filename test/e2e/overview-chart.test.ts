@@ -1,8 +1,9 @@
 /**
  * The Overview's one chart: the Latency view's TTFT histogram (the same figure description), drawn
  * by the server in the page's HTML before hydration (lib/runs/first-figures.ts), replaced by the
- * interactive chart, at 1440 and 390 px in light and dark, with a link to the Latency view; a run
- * without per-request latency says in a line what is missing (no frame, no 0).
+ * interactive chart, at 1440 and 390 px in light and dark, across the view's width with a link to
+ * the Latency view below it; a run without per-request latency says in a line what is missing (no
+ * frame, no 0).
  */
 import type { Browser, BrowserContextOptions } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -82,6 +83,23 @@ describe("the Overview's latency chart", () => {
           (e) => e.scrollWidth <= e.clientWidth && e.getBoundingClientRect().right <= window.innerWidth,
         );
       expect(fits, `fits at ${look.width} px, ${look.scheme}`).toBe(true);
+      // The chart spans the view's width, what it is drawn from and the link below it: beside
+      // it, at 1440 px the chart had half the width and the text a column of its own.
+      const layout = await page.locator(CHART).evaluate((section) => {
+        const box = (e: Element | null) => e?.getBoundingClientRect() ?? null;
+        return {
+          section: box(section)!,
+          figure: box(section.querySelector('[data-chart="latency-histogram"]'))!,
+          link: box(section.querySelector('[data-testid="overview-chart-link"]')),
+        };
+      });
+      expect(layout.figure.width, `chart width at ${look.width} px`).toBeGreaterThanOrEqual(
+        layout.section.width - 1,
+      );
+      expect(layout.link, "the link to the Latency view").not.toBeNull();
+      expect(layout.link!.top, `link below the chart at ${look.width} px`).toBeGreaterThanOrEqual(
+        layout.figure.bottom,
+      );
       await shot(page, `overview-chart-${look.scheme}-${look.width}.png`);
     });
   });

@@ -21,8 +21,10 @@ import {
   minBarPx,
   stackEnds,
   unitText,
+  valueText,
   wantsLogOption,
 } from "@/lib/metrics/bar-labels";
+import { endpointHitRateFigure, endpointOffloadFigure } from "@/lib/metrics/figures/endpoints";
 
 describe("minimum bar length", () => {
   it("draws a value above 0 at least MIN_BAR_PX long, however small on the axis", () => {
@@ -149,12 +151,81 @@ describe("page and report write the same bars", () => {
     const svg = renderPlot(reportFigure(f).plot, "t");
     const reportTexts = [...svg.matchAll(/<text class="value-label"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
     expect(reportTexts).toEqual(pageTexts);
-    expect(pageTexts).toEqual(["9.5 GB/s", "0.005 GB/s"]);
+    // Each value in its own unit, as the tooltip writes it: 5 MB/s, never "0.005 GB/s".
+    expect(pageTexts).toEqual(["9.5 GB/s", "5 MB/s"]);
     // The 0.005 bar: MIN_BAR_PX wide in the report; the missing one: no bar at all.
     const widths = [...svg.matchAll(/<rect class="mark"[^>]* width="([\d.]+)"/g)].map((m) => Number(m[1]));
     expect(widths).toHaveLength(2);
     expect(Math.min(...widths)).toBeGreaterThanOrEqual(MIN_BAR_PX);
     // The page keeps room right of the bars for the widest label.
     expect("marginRight" in page && page.marginRight).toBe(labelRoomPx(pageTexts));
+  });
+});
+
+describe("a bar's value in its own unit", () => {
+  it("writes a byte rate or a byte count in the unit it reads in, whatever the axis's unit", () => {
+    expect(valueText("GB/s")(0.005)).toBe("5 MB/s");
+    expect(valueText("GB/s")(9.5)).toBe("9.5 GB/s");
+    expect(valueText("MB/s")(2500)).toBe("2.5 GB/s");
+    expect(valueText("B/s")(512)).toBe("512 B/s");
+    expect(valueText("GB")(0.01)).toBe("10 MB");
+    expect(valueText("KB")(1.5)).toBe("1.5 KB");
+  });
+
+  it("writes any other unit as the axis's ticks do", () => {
+    for (const [unit, v] of [
+      ["ms", 1234.5],
+      ["s", 12.34],
+      ["%", 42.25],
+      ["tokens", 131072],
+      ["", 7],
+    ] as const)
+      expect(valueText(unit)(v)).toBe(unitText(unit)(v));
+  });
+});
+
+describe("the log option of a figure's bars", () => {
+  const offload = (gpuToCpu: ReadonlyArray<number | null>) =>
+    gpuToCpu.map(
+      (v, i) =>
+        ({
+          endpoint: `e${i}:8000`,
+          role: "combined",
+          offloadBandwidthGpuToCpuBytesPerSecond: v,
+          offloadBandwidthCpuToGpuBytesPerSecond: null,
+          offloadBandwidthMethod: "bytes / transfer time",
+        }) as unknown as Parameters<typeof endpointOffloadFigure>[0][number],
+    );
+
+  it("is offered where an endpoint's value is more than two decades from another's, and drawn linear first", () => {
+    // 9.5 GB/s beside 5 MB/s: 3.3 decades.
+    const wide = endpointOffloadFigure(offload([9.5e9, 5e6, null]), "gpuToCpu");
+    expect(wide.y.logOption).toBe(true);
+    // The page draws it linear until asked, as the report does.
+    const linear = figureProps(wide);
+    expect(linear.x.log).toBeUndefined();
+    expect(reportFigure(wide).plot).not.toHaveProperty("log");
+    const log = figureProps(wide, "log");
+    expect(log.x.log).toBe(true);
+    // From the power of ten at or below the smallest value (5 MB/s in GB/s: 0.005 → 0.001).
+    expect((log.x.domain as [number, unknown])[0]).toBeCloseTo(0.001, 12);
+    // Each bar's label in its own unit on either axis.
+    expect(log.series.value.format!(0.005)).toBe("5 MB/s");
+    // Two decades apart or less: no log axis, even when asked.
+    const near = endpointOffloadFigure(offload([9.5e9, 1e8]), "gpuToCpu");
+    expect(near.y.logOption).toBeUndefined();
+    expect(figureProps(near, "log").x.log).toBeUndefined();
+  });
+
+  it("keeps the top of a bounded axis (a hit rate's 100 %) on the log scale", () => {
+    const rows = [0.56, 0.002].map(
+      (hitRate, i) =>
+        ({ endpoint: `e${i}:8000`, role: "combined", hitRate }) as unknown as Parameters<
+          typeof endpointHitRateFigure
+        >[0][number],
+    );
+    const f = endpointHitRateFigure(rows);
+    expect(f.y.logOption).toBe(true);
+    expect(figureProps(f, "log").x.domain).toEqual([0.1, 100]);
   });
 });

@@ -8,6 +8,7 @@ import { SM_CHARTS } from "@/lib/api/chart-catalog";
 import { roleToken, SERVER_COUNTERS, type FigureDescription } from "@/lib/api/figure";
 import type { SmEndpointDetail } from "@/lib/api/server-metrics-charts";
 import { byteRateUnit } from "@/lib/format-number";
+import { wantsLogOption } from "@/lib/metrics/bar-labels";
 import {
   endpointBarRows,
   type EndpointBarMetric,
@@ -30,7 +31,8 @@ function endpointBars(
   return {
     kind: "bars" as const,
     x: { label: "endpoint", unit: "" },
-    y: value,
+    // Values spanning decades (one endpoint's 5 MB/s beside another's 9.5 GB/s): a log axis on offer.
+    y: { ...value, ...(wantsLogOption(bars.map((r) => r.value)) ? { logOption: true } : {}) },
     categories: bars.map((r) => r.endpoint),
     categoryColours: bars.map((r) => roleToken(r.role)),
     shortNames: SHORT_NAMES,

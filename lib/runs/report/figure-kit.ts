@@ -9,7 +9,7 @@ import {
   type FigureDescription,
 } from "@/lib/api/figure";
 import { formatNumber } from "@/lib/format-number";
-import { unitText } from "@/lib/metrics/bar-labels";
+import { valueText } from "@/lib/metrics/bar-labels";
 import type { Figure, Table } from "./html";
 import { axisTitle, type Plot, type XySeries } from "./svg-plot";
 
@@ -131,8 +131,9 @@ export function reportFigure(f: FigureDescription): Figure {
             // Whole names, each with its note (the page's hover title).
             categories: notedCategories(f),
             value: y,
-            // The page's bar labels (components/charts/figure-props.ts): the same text.
-            valueText: unitText(f.y.unit),
+            // The page's bar labels (components/charts/figure-props.ts): the same text, each
+            // value in its own unit (5 MB/s on a GB/s axis).
+            valueText: valueText(f.y.unit),
             series: f.series.map((s) => ({
               label: s.name,
               colour: tokenColour(s.colour),
