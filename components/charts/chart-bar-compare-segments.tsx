@@ -32,6 +32,9 @@ export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; st
     sumMs: stackEnds(segments.map((s) => r[s.name] as number | undefined)).at(-1) ?? 0,
   }));
   const full = new Map(rows.map((r) => [r.axis, r.run]));
+  // The legend (one entry per segment, up to 14) takes its room from the plot: it is added to the
+  // frame, as wrapped on a phone (about 45 characters a line), so the bars keep theirs.
+  const legendRoom = 18 * Math.ceil(segments.reduce((n, s) => n + s.name.length + 4, 0) / 45);
   const csv = rows.flatMap((r) =>
     segments.map((s) => ({
       run: r.run,
@@ -48,7 +51,7 @@ export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; st
       csvRows={() => csv}
       exportName={`compare-segments-${stat}`}
       missing="No run here has a time breakdown: compare runs with TensorRT-LLM perf metrics (return_perf_metrics on)."
-      height={Math.max(176, 76 + rows.length * 48)}
+      height={Math.max(176, 76 + rows.length * 48) + legendRoom}
       kind="bar"
       horizontal
       data={rows}
