@@ -21,7 +21,7 @@ import { describe, expect, it, vi } from "vitest";
 import { GET as journey } from "@/app/api/runs/[id]/journey/route";
 import { GET as requestJourney } from "@/app/api/runs/[id]/timeline/requests/[rid]/journey/route";
 import { GET as timeline } from "@/app/api/runs/[id]/timeline/route";
-import { DYNAMO_SPAN_ROOTS_CHART, DYNAMO_SPANS_CHART } from "@/lib/api/chart-catalog";
+import { DYNAMO_SPAN_ROOTS_CHART } from "@/lib/api/chart-catalog";
 import { journeySummarySchema, requestJourneySchema } from "@/lib/api/request-journey";
 import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { JSON_PARSE_PIECE } from "@/lib/metrics/json-in-steps";
@@ -29,6 +29,7 @@ import { getChartText } from "@/lib/store/chart-payloads";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs";
+import { storeSpansAsBefore, wholeSpansOfPieces } from "../helpers/dynamo-spans-before";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
 
@@ -52,7 +53,7 @@ describe.each(TEST_STORES)("the journey summary reads its spans in turns (%s)", 
       fs.rmSync(gen, { recursive: true, force: true });
     }
     await waitForDrilldown(id);
-    const spans = (await getChartText(env.app.store.db, id, DYNAMO_SPANS_CHART.key))!;
+    const spans = JSON.stringify(await wholeSpansOfPieces(env.app.store.db, id));
     const roots = (await getChartText(env.app.store.db, id, DYNAMO_SPAN_ROOTS_CHART.key))!;
     const pieces = spans.length / JSON_PARSE_PIECE;
     expect(pieces).toBeGreaterThan(6);
@@ -91,11 +92,7 @@ describe.each(TEST_STORES)("the journey summary reads its spans in turns (%s)", 
     expect(one.parsed).toBeLessThan(spans.length / 5);
 
     // A run stored before the roots were: the summary takes them from its spans, the same answer.
-    await env.app.store.db
-      .deleteFrom("chart_data")
-      .where("run_id", "=", id)
-      .where("key", "=", DYNAMO_SPAN_ROOTS_CHART.key)
-      .execute();
+    await storeSpansAsBefore(env.app.store.db, id, { roots: false });
     const before = await journey(new Request(`http://localhost/api/runs/${id}/journey`), idParams(id));
     expect(journeySummarySchema.parse(await before.json())).toEqual(s);
   }, 120_000);
