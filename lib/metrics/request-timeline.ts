@@ -7,7 +7,7 @@
  */
 import type { TimelineLanes, TimelinePayload } from "@/lib/api/timeline";
 import { ChunkedColumn } from "./chunked-column";
-import { atOnce, type Steps } from "./steps";
+import { atOnce, mergeRunsInSteps, type Steps } from "./steps";
 
 export interface TimelineSegmentDef {
   name: string;
@@ -246,7 +246,7 @@ export const FINISH_STEP = 8192;
  * one `sort` gives.
  */
 function* sortedOrder(n: number, before: (a: number, b: number) => number): Steps<Int32Array> {
-  let src = new Int32Array(n);
+  const src = new Int32Array(n);
   for (let i = 0; i < n; i++) src[i] = i;
   let sorted = true;
   for (let i = 1; i < n && sorted; i++) {
@@ -258,28 +258,7 @@ function* sortedOrder(n: number, before: (a: number, b: number) => number): Step
     yield;
     src.subarray(lo, Math.min(n, lo + FINISH_STEP)).sort(before);
   }
-  let dst = new Int32Array(n);
-  let work = 0;
-  for (let width = FINISH_STEP; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(lo + width, n);
-      const hi = Math.min(lo + 2 * width, n);
-      let i = lo;
-      let j = mid;
-      let k = lo;
-      while (i < mid && j < hi) {
-        dst[k++] = before(src[j], src[i]) < 0 ? src[j++] : src[i++];
-        if (++work === FINISH_STEP) {
-          work = 0;
-          yield;
-        }
-      }
-      dst.set(src.subarray(i, mid), k);
-      dst.set(src.subarray(j, hi), k + (mid - i));
-    }
-    [src, dst] = [dst, src];
-  }
-  return src;
+  return yield* mergeRunsInSteps(src, FINISH_STEP, (x, y) => before(x, y) < 0, FINISH_STEP);
 }
 
 /** A column of `n` lane numbers below `keys`, in the narrowest integer type that holds them. */

@@ -33,12 +33,9 @@ import { journeySummarySchema, requestJourneySchema } from "@/lib/api/request-jo
 import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { getChartText } from "@/lib/store/chart-payloads";
 import type { Db } from "@/lib/store/db";
-// @ts-expect-error plain ESM generator without type declarations
-import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
-import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
-import { storeSpansAsBefore } from "../helpers/dynamo-spans-before";
+import { storeSpansAsBefore, uploadAiperfWithSpans } from "../helpers/dynamo-spans-before";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
 
@@ -61,19 +58,7 @@ describe.each(TEST_STORES)("Dynamo spans and agent-session pages stored once (%s
   const env = useStoreTestApp(pgUrl);
 
   it("stores the spans as roots and pieces only, and a run stored with the whole list answers the same", async () => {
-    const gen = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-span-storage-"));
-    let id: string;
-    try {
-      const run = await generateAiperfRun(gen, { records: RECORDS, concurrency: 8, seed: 17, csv: false });
-      const clients = clientsOfAiperf(fs.readFileSync(run.jsonlPath, "utf8"));
-      id = await uploadRun([
-        { name: "run/profile_export.jsonl", path: run.jsonlPath },
-        { name: "run/profile_export_aiperf.json", path: run.summaryPath },
-        { name: "run/otel-traces.jsonl", content: dynamoOtlpSpans({ clients }).text },
-      ]);
-    } finally {
-      fs.rmSync(gen, { recursive: true, force: true });
-    }
+    const id = await uploadAiperfWithSpans(RECORDS, 17);
     await waitForDrilldown(id);
     const db = env.app.store.db;
 

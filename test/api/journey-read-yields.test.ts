@@ -14,9 +14,6 @@
  * every span (some 200,000 objects at 20,000 traced requests, whose garbage collection held the
  * server beside the parse).
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { GET as journey } from "@/app/api/runs/[id]/journey/route";
 import { GET as requestJourney } from "@/app/api/runs/[id]/timeline/requests/[rid]/journey/route";
@@ -26,12 +23,13 @@ import { journeySummarySchema, requestJourneySchema } from "@/lib/api/request-jo
 import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { JSON_PARSE_PIECE } from "@/lib/metrics/json-in-steps";
 import { getChartText } from "@/lib/store/chart-payloads";
-// @ts-expect-error plain ESM generator without type declarations
-import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs";
-import { storeSpansAsBefore, wholeSpansOfPieces } from "../helpers/dynamo-spans-before";
+import {
+  storeSpansAsBefore,
+  uploadAiperfWithSpans,
+  wholeSpansOfPieces,
+} from "../helpers/dynamo-spans-before";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
-import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
+import { idParams, waitForDrilldown } from "../helpers/test-app";
 
 const RECORDS = 1500;
 
@@ -39,19 +37,7 @@ describe.each(TEST_STORES)("the journey summary reads its spans in turns (%s)", 
   const env = useStoreTestApp(pgUrl);
 
   it("parses the stored spans a piece a turn and joins every request", async () => {
-    const gen = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-journey-yields-"));
-    let id: string;
-    try {
-      const run = await generateAiperfRun(gen, { records: RECORDS, concurrency: 8, seed: 7, csv: false });
-      const clients = clientsOfAiperf(fs.readFileSync(run.jsonlPath, "utf8"));
-      id = await uploadRun([
-        { name: "run/profile_export.jsonl", path: run.jsonlPath },
-        { name: "run/profile_export_aiperf.json", path: run.summaryPath },
-        { name: "run/otel-traces.jsonl", content: dynamoOtlpSpans({ clients }).text },
-      ]);
-    } finally {
-      fs.rmSync(gen, { recursive: true, force: true });
-    }
+    const id = await uploadAiperfWithSpans(RECORDS, 7);
     await waitForDrilldown(id);
     const spans = JSON.stringify(await wholeSpansOfPieces(env.app.store.db, id));
     const roots = (await getChartText(env.app.store.db, id, DYNAMO_SPAN_ROOTS_CHART.key))!;
