@@ -17,7 +17,6 @@ import { describe, expect, it } from "vitest";
 import { GET as chartRoute } from "@/app/api/runs/[id]/charts/[key]/route";
 import { GET as journey } from "@/app/api/runs/[id]/journey/route";
 import { GET as requestJourney } from "@/app/api/runs/[id]/timeline/requests/[rid]/journey/route";
-import { GET as timeline } from "@/app/api/runs/[id]/timeline/route";
 import {
   chartByKey,
   DYNAMO_SPAN_PIECES,
@@ -26,7 +25,6 @@ import {
 } from "@/lib/api/chart-catalog";
 import { CHART_NOT_SERVED } from "@/lib/api/chart-upgrade";
 import { journeySummarySchema, requestJourneySchema } from "@/lib/api/request-journey";
-import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { getChartText } from "@/lib/store/chart-payloads";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
@@ -34,6 +32,7 @@ import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs"
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 import { wholeSpansOfPieces } from "../helpers/dynamo-spans-before";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
+import { readTimelineBars } from "../helpers/read-api";
 import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
 
 const RECORDS = 1500;
@@ -108,11 +107,7 @@ describe.each(TEST_STORES)("chart payloads served are bounded (%s)", (_store, pg
     );
     expect(s.joined).toBe(RECORDS);
     expect(s.serverSource).toBe("spans");
-    const bars = decodeTimeline(
-      timelineWireSchema.parse(
-        await (await timeline(new Request(`http://localhost/api/runs/${id}/timeline`), idParams(id))).json(),
-      ),
-    ).bars;
+    const bars = await readTimelineBars(id);
     const rid = String(bars.id[0]);
     const one = requestJourneySchema.parse(
       await (

@@ -16,7 +16,6 @@ import { GET as sessionPage } from "@/app/api/runs/[id]/agent-sessions/route";
 import { GET as chartRoute } from "@/app/api/runs/[id]/charts/[key]/route";
 import { GET as journey } from "@/app/api/runs/[id]/journey/route";
 import { GET as requestJourney } from "@/app/api/runs/[id]/timeline/requests/[rid]/journey/route";
-import { GET as timeline } from "@/app/api/runs/[id]/timeline/route";
 import {
   agentSessionPageWireSchema,
   agentSessionPagesIndexSchema,
@@ -30,13 +29,13 @@ import {
   DYNAMO_SPANS_CHART,
 } from "@/lib/api/chart-catalog";
 import { journeySummarySchema, requestJourneySchema } from "@/lib/api/request-journey";
-import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { getChartText } from "@/lib/store/chart-payloads";
 import type { Db } from "@/lib/store/db";
 import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 import { storeSpansAsBefore, uploadAiperfWithSpans } from "../helpers/dynamo-spans-before";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
+import { readTimelineBars } from "../helpers/read-api";
 import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
 
 const RECORDS = 1200;
@@ -81,11 +80,7 @@ describe.each(TEST_STORES)("Dynamo spans and agent-session pages stored once (%s
     const s = await summary();
     expect(s.joined).toBe(RECORDS);
     expect(s.serverSource).toBe("spans");
-    const bars = decodeTimeline(
-      timelineWireSchema.parse(
-        await (await timeline(new Request(`http://localhost/api/runs/${id}/timeline`), idParams(id))).json(),
-      ),
-    ).bars;
+    const bars = await readTimelineBars(id);
     const rids = [0, Math.floor(bars.id.length / 2), bars.id.length - 1].map((i) => String(bars.id[i]));
     const one = async (rid: string) => {
       const res = await requestJourney(
