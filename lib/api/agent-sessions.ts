@@ -66,6 +66,28 @@ export const agentSessionIdsSchema = z.object({
 /** Split x_correlation_ids named in the payload; the count says how many in all. */
 export const SPLIT_NAMED = 20;
 
+/**
+ * The run's totals over every session, the ones the payload leaves out (`omitted`) included:
+ * what the Sessions view's facts say (docs/metrics.md §Agent sessions).
+ */
+export const agentSessionTotalsSchema = z.object({
+  sessions: z.number().int(),
+  /** Sessions with no parent */
+  roots: z.number().int(),
+  turns: z.number().int(),
+  /** Σ of the sessions' model time; null when no session carries it */
+  modelTimeMs: z.number().nullable(),
+  /** Σ of the sessions' tool time; null when the source records no tool time */
+  toolTimeMs: z.number().nullable(),
+  toolCalls: z.number().int().nullable(),
+  /** Σ min(cached, input) and Σ input tokens over the turns that carry both and did not fail */
+  cachedTokens: z.number(),
+  inputTokens: z.number(),
+  /** Sessions whose cache stopped hitting, and those whose cached prefix never shrank */
+  cacheStops: z.number().int(),
+  cacheHeld: z.number().int(),
+});
+
 export const agentSessionsPayloadSchema = z.object({
   source: z.enum(["aiperf-records", "dynamo-request-trace"]),
   sessionIds: agentSessionIdsSchema,
@@ -77,6 +99,8 @@ export const agentSessionsPayloadSchema = z.object({
    * every session is served a page at a time by GET /api/runs/{id}/agent-sessions
    */
   omitted: z.number().int(),
+  /** Over every session of the run, `omitted` ones included */
+  totals: agentSessionTotalsSchema,
   /** Turns not counted because their record named no session */
   withoutSession: z.number().int(),
   /** What the files lack, each naming the file and the field; null when present */
@@ -128,7 +152,7 @@ export const agentSessionPageQuerySchema = z.object({
  * Dynamo trace's were grouped by agent_context.session_id as now; aiperf's by x_correlation_id
  * alone, which merged the conversations of a reused id, so those are recomputed.
  */
-export function upgradeAgentSessionsPayload(stored: Record<string, unknown>): UpgradeResult {
+function upgradeFromV1(stored: Record<string, unknown>): UpgradeResult {
   if (stored.source === "dynamo-request-trace")
     return {
       payload: {
@@ -142,7 +166,57 @@ export function upgradeAgentSessionsPayload(stored: Record<string, unknown>): Up
   };
 }
 
+/**
+ * An agent sessions payload of version 1 or 2 (before it carried `totals`): the totals come from
+ * its sessions when it left none out; with sessions left out, only their pages hold them, so it
+ * is recomputed.
+ */
+export function upgradeAgentSessionsPayload(stored: Record<string, unknown>, version: number): UpgradeResult {
+  let p = stored;
+  if (version < 2) {
+    const up = upgradeFromV1(p);
+    if ("recompute" in up) return up;
+    p = up.payload as Record<string, unknown>;
+  }
+  if (p.omitted !== 0)
+    return { recompute: "the totals over every session (the payload holds the longest few)" };
+  const sessions = z.array(agentSessionSchema).safeParse(p.sessions);
+  return { payload: sessions.success ? { ...p, totals: agentSessionTotals(sessions.data) } : p };
+}
+
+/** The totals over `sessions` (every session of the run, at ingest). */
+export function agentSessionTotals(sessions: readonly AgentSession[]): AgentSessionTotals {
+  const t: AgentSessionTotals = {
+    sessions: sessions.length,
+    roots: 0,
+    turns: 0,
+    modelTimeMs: null,
+    toolTimeMs: null,
+    toolCalls: null,
+    cachedTokens: 0,
+    inputTokens: 0,
+    cacheStops: 0,
+    cacheHeld: 0,
+  };
+  for (const s of sessions) {
+    if (s.parentId === null) t.roots++;
+    t.turns += s.turns.length;
+    if (s.modelTimeMs !== null) t.modelTimeMs = (t.modelTimeMs ?? 0) + s.modelTimeMs;
+    if (s.toolTimeMs !== null) t.toolTimeMs = (t.toolTimeMs ?? 0) + s.toolTimeMs;
+    if (s.toolCalls !== null) t.toolCalls = (t.toolCalls ?? 0) + s.toolCalls;
+    for (const turn of s.turns)
+      if (!turn.failed && turn.cachedTokens !== null && turn.inputTokens !== null) {
+        t.cachedTokens += Math.min(turn.cachedTokens, turn.inputTokens);
+        t.inputTokens += turn.inputTokens;
+      }
+    if (s.cacheStop === "held") t.cacheHeld++;
+    else if (s.cacheStop !== null) t.cacheStops++;
+  }
+  return t;
+}
+
 export type AgentSessionIds = z.infer<typeof agentSessionIdsSchema>;
 export type AgentTurn = z.infer<typeof agentTurnSchema>;
 export type AgentSession = z.infer<typeof agentSessionSchema>;
 export type AgentSessionsPayload = z.infer<typeof agentSessionsPayloadSchema>;
+export type AgentSessionTotals = z.infer<typeof agentSessionTotalsSchema>;

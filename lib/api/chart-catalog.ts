@@ -289,14 +289,17 @@ export const AGENT_SESSIONS_CHART = defineChart({
   key: "agent-sessions",
   schema: agentSessionsPayloadSchema,
   // 2: sessionIds (which id grouped the sessions; a reused x_correlation_id split by conversation)
-  version: 2,
+  // 3: totals over every session, the omitted ones included
+  version: 3,
   upgrade: upgradeAgentSessionsPayload,
   title: "Agent sessions",
 });
 
 /**
- * Stored with the run: each request's Dynamo spans (times Unix epoch ms), read by the request
- * journey only; not served by the chart route (32 MB for 20,000 traced requests).
+ * Each request's Dynamo spans (times Unix epoch ms), as runs stored before their pieces
+ * (`DYNAMO_SPAN_PIECES`) and roots (`DYNAMO_SPAN_ROOTS_CHART`) hold them: the request journey
+ * reads it there only. No longer stored (the pieces and roots serve every reader); not served by
+ * the chart route (32 MB for 20,000 traced requests).
  */
 export const DYNAMO_SPANS_CHART = defineChart({
   key: "dynamo-spans",

@@ -3,6 +3,7 @@
  * calls it, tests call it.
  */
 import { ENGINE_CONFIG_KEYS } from "@/lib/formats/run-config";
+import { PIECED_CHARTS } from "@/lib/api/chart-catalog";
 import { compareEndpointNames } from "@/lib/api/endpoint-order";
 import type { Collectors, EndpointRow, SummaryBlocks } from "@/lib/api/schemas";
 import { inferencexAgreement } from "@/lib/metrics/inferencex-agreement";
@@ -112,8 +113,21 @@ export function mergeResults(results: AnalyzerResult[], extraWarnings: string[] 
   return blocks;
 }
 
+/**
+ * Every analyzer's payloads by key, a later analyzer's replacing an earlier one's. A pieced list
+ * (lib/api/chart-catalog.ts) is replaced whole: a Dynamo trace's agent sessions replace aiperf's,
+ * and aiperf's pages past the trace's count would stay stored, unreachable, under their keys.
+ */
 export function mergeCharts(results: AnalyzerResult[]): Record<string, unknown> {
-  return results.reduce<Record<string, unknown>>((charts, r) => Object.assign(charts, r.charts), {});
+  const charts: Record<string, unknown> = {};
+  for (const r of results) {
+    if (!r.charts) continue;
+    for (const list of PIECED_CHARTS)
+      if (list.index.key in r.charts)
+        for (const key of Object.keys(charts)) if (list.fromKey(key) !== null) delete charts[key];
+    Object.assign(charts, r.charts);
+  }
+  return charts;
 }
 
 /** Runs-table columns: the engine from server metrics first, else whichever analyzer named one. */

@@ -103,40 +103,19 @@ export function shortId(id: string): string {
 
 const shortPart = (id: string) => (id.length > 14 ? `${id.slice(0, 8)}…` : id);
 
-/** The run's totals over every session in the payload. */
+/** The run's totals over every session, as stored with the payload (the omitted ones included). */
 export function sessionTotals(p: AgentSessionsPayload) {
-  let turns = 0;
-  let model: number | null = null;
-  let tool: number | null = null;
-  let toolCalls: number | null = null;
-  let cached = 0;
-  let input = 0;
-  let stops = 0;
-  let held = 0;
-  for (const s of p.sessions) {
-    turns += s.turns.length;
-    if (s.modelTimeMs !== null) model = (model ?? 0) + s.modelTimeMs;
-    if (s.toolTimeMs !== null) tool = (tool ?? 0) + s.toolTimeMs;
-    if (s.toolCalls !== null) toolCalls = (toolCalls ?? 0) + s.toolCalls;
-    for (const t of s.turns)
-      if (!t.failed && t.cachedTokens !== null && t.inputTokens !== null) {
-        cached += Math.min(t.cachedTokens, t.inputTokens);
-        input += t.inputTokens;
-      }
-    if (s.cacheStop === "held") held++;
-    else if (s.cacheStop !== null) stops++;
-  }
-  const roots = p.sessions.filter((s) => s.parentId === null).length;
+  const t = p.totals;
   return {
-    sessions: p.sessions.length,
-    roots,
-    subAgents: p.sessions.length - roots,
-    turns,
-    modelTimeMs: model,
-    toolTimeMs: tool,
-    toolCalls,
-    hitRate: input > 0 ? cached / input : null,
-    cacheStops: stops,
-    cacheHeld: held,
+    sessions: t.sessions,
+    roots: t.roots,
+    subAgents: t.sessions - t.roots,
+    turns: t.turns,
+    modelTimeMs: t.modelTimeMs,
+    toolTimeMs: t.toolTimeMs,
+    toolCalls: t.toolCalls,
+    hitRate: t.inputTokens > 0 ? t.cachedTokens / t.inputTokens : null,
+    cacheStops: t.cacheStops,
+    cacheHeld: t.cacheHeld,
   };
 }

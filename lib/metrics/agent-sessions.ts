@@ -18,6 +18,7 @@ conversation_id, and the payload says so (`sessionIds`). A Dynamo
  * and `absent` names the file that lacks it.
  */
 import {
+  agentSessionTotals,
   SESSION_PAGE_CHARS,
   SESSIONS_PAYLOAD_CHARS,
   SPLIT_NAMED,
@@ -298,6 +299,7 @@ export function agentSessionsFromRecords(
     files,
     sessions: kept,
     omitted,
+    totals: agentSessionTotals(finished),
     withoutSession,
     absent: {
       parent: sessions.lineageWritten
@@ -369,6 +371,7 @@ export function agentSessionsFromTrace(trace: DynamoTrace, files: string[]): Age
     files,
     sessions,
     omitted,
+    totals: agentSessionTotals(finished),
     withoutSession,
     absent: {
       parent: null,

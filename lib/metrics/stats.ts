@@ -4,7 +4,7 @@
  * and the TRT-LLM time-breakdown tool use. Non-finite values are dropped before anything else.
  */
 import { percentilesOf } from "./select";
-import type { Steps } from "./steps";
+import { mergeRunsInSteps, type Steps } from "./steps";
 
 export interface Stats {
   count: number;
@@ -81,30 +81,8 @@ export function* sortInSteps(a: Float64Array): Steps<Float64Array> {
     a.subarray(lo, Math.min(n, lo + SORT_STEP)).sort();
     yield;
   }
-  let src: Float64Array = a;
-  let dst: Float64Array = new Float64Array(n);
-  let work = 0;
-  for (let width = SORT_STEP; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(lo + width, n);
-      const hi = Math.min(lo + 2 * width, n);
-      let i = lo;
-      let j = mid;
-      let k = lo;
-      while (i < mid && j < hi) {
-        // The left value on a tie: equal values are the same bytes, so which one goes first
-        // does not show.
-        dst[k++] = sortsBefore(src[j], src[i]) ? src[j++] : src[i++];
-        if (++work === SORT_STEP) {
-          work = 0;
-          yield;
-        }
-      }
-      dst.set(src.subarray(i, mid), k);
-      dst.set(src.subarray(j, hi), k + (mid - i));
-    }
-    [src, dst] = [dst, src];
-  }
+  // The left value on a tie: equal values are the same bytes, so which one goes first does not show.
+  const src = yield* mergeRunsInSteps(a, SORT_STEP, sortsBefore, SORT_STEP);
   if (src !== a) a.set(src);
   return a;
 }

@@ -27,12 +27,52 @@ export async function drilldownBuildingError(
   runId: string,
   opts: DrilldownGuardOptions = {},
 ): Promise<Response | null> {
-  const run = await db
+  const run = await rowsState(db, runId);
+  if (!run) return null;
+  return stateError(run, opts);
+}
+
+type RowsState = Parameters<typeof drilldownPending>[0];
+
+const rowsState = (db: Db, runId: string): Promise<RowsState | undefined> =>
+  db
     .selectFrom("runs")
     .select(["status", "summary_ready_at", "drilldown_ready_at"])
     .where("id", "=", runId)
     .executeTakeFirst();
-  if (!run) return null;
+
+/**
+ * `handle` run between two looks at the run: a re-ingest that began while it read (the check
+ * before it passed, then the rows went) makes its answer `409 drilldown_building`, never a list
+ * of the rows left (a total of 0) or a `404` for rows not yet written again.
+ */
+export async function guardedRowsRead(
+  db: Db,
+  runId: string,
+  opts: DrilldownGuardOptions,
+  handle: () => Promise<Response | null>,
+): Promise<Response | null> {
+  const before = await rowsState(db, runId);
+  const refused = before && stateError(before, opts);
+  if (refused) return refused;
+  const res = await handle();
+  if (!before) return res;
+  const after = await rowsState(db, runId);
+  if (
+    after &&
+    after.status === before.status &&
+    after.summary_ready_at === before.summary_ready_at &&
+    after.drilldown_ready_at === before.drilldown_ready_at
+  )
+    return res;
+  await res?.body?.cancel().catch(() => {});
+  return (
+    (after && stateError(after, opts)) ??
+    jsonError(409, "drilldown_building", "this run was re-ingested while it was read; ask again")
+  );
+}
+
+function stateError(run: RowsState, opts: DrilldownGuardOptions): Response | null {
   if (run.status === "ingesting")
     return jsonError(
       409,

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { RequestError } from "@/lib/api/request-errors";
 import { getAppContext, type AppContext } from "./app-context";
-import { drilldownBuildingError, type DrilldownGuardOptions } from "./drilldown-guard";
+import { guardedRowsRead, type DrilldownGuardOptions } from "./drilldown-guard";
 import { checkCrossSiteWrite, checkWriteAuth } from "./auth";
 import { clientOf, heavyReads, releasingWhenSent } from "./heavy-reads";
 import { jsonError, notFound } from "./http";
@@ -78,12 +78,13 @@ export function route<
   const rows = spec.requestRows;
   const fn = !rows
     ? handle
-    : async (input: RouteInput<P, Q, B>) =>
-        (await drilldownBuildingError(
+    : (input: RouteInput<P, Q, B>) =>
+        guardedRowsRead(
           input.app.store.db,
           (input.params as { id: string }).id,
           rows === true ? {} : rows,
-        )) ?? handle(input);
+          () => handle(input),
+        );
   const handler = async (req: Request, ctx?: { params?: Promise<unknown> }): Promise<Response> => {
     try {
       const app = await getAppContext();

@@ -249,6 +249,38 @@ describe("agent sessions: an x_correlation_id aiperf reused", () => {
     });
   });
 
+  it("a payload stored before its totals: from its sessions when it left none out, else recomputed", () => {
+    const turn = { turn: 0, inputTokens: 100, ttftMs: 10, cachedTokens: 40, modelMs: 50, failed: false };
+    const session = (id: string, parentId: string | null) => ({
+      id,
+      parentId,
+      depth: null,
+      turns: [turn, { ...turn, turn: 1, cachedTokens: 80 }],
+      modelTimeMs: 100,
+      toolTimeMs: null,
+      toolCalls: null,
+      hitRate: 0.6,
+      cacheStop: "held",
+    });
+    const v2 = (omitted: number) => ({
+      source: "dynamo-request-trace",
+      sessionIds: { by: "agent_context.session_id", splitByConversation: [], splitCount: 0 },
+      files: ["f"],
+      sessions: [session("a", null), session("b", "a")],
+      omitted,
+      withoutSession: 0,
+      absent: { parent: null, cached: null, tools: null },
+    });
+    expect(upgradeStoredPayload(AGENT_SESSIONS_CHART, v2(0), 2)).toMatchObject({
+      payload: {
+        totals: { sessions: 2, roots: 1, turns: 4, modelTimeMs: 200, cachedTokens: 240, inputTokens: 400 },
+      },
+    });
+    expect(upgradeStoredPayload(AGENT_SESSIONS_CHART, v2(3), 2)).toEqual({
+      recompute: expect.stringContaining("every session"),
+    });
+  });
+
   it("x_correlation_ids each on one conversation are not split", async () => {
     const { text } = forkRecords();
     const id = await uploadRun([{ name: "run/profile_export.jsonl", content: text }]);

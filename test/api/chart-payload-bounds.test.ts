@@ -13,11 +13,17 @@
 import { describe, expect, it } from "vitest";
 import { GET as chartRoute } from "@/app/api/runs/[id]/charts/[key]/route";
 import { GET as journey } from "@/app/api/runs/[id]/journey/route";
-import { chartByKey, DYNAMO_SPANS_CHART, DYNAMO_TRACE_REQUESTS_CHART } from "@/lib/api/chart-catalog";
+import {
+  chartByKey,
+  DYNAMO_SPAN_PIECES,
+  DYNAMO_SPANS_CHART,
+  DYNAMO_TRACE_REQUESTS_CHART,
+} from "@/lib/api/chart-catalog";
 import { CHART_NOT_SERVED } from "@/lib/api/chart-upgrade";
 import { journeySummarySchema, requestJourneySchema } from "@/lib/api/request-journey";
 import { getChartText } from "@/lib/store/chart-payloads";
 import { getRequestJourney, timelineRequestIds, uploadAiperfWithDynamo } from "../helpers/dynamo-journey";
+import { wholeSpansOfPieces } from "../helpers/dynamo-spans-before";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams } from "../helpers/test-app";
 
@@ -34,16 +40,19 @@ describe.each(TEST_STORES)("chart payloads served are bounded (%s)", (_store, pg
     // Sessions view lists (agent-sessions), and those are not what this test bounds.
     const id = await uploadAiperfWithDynamo({ records: RECORDS, seed: 11, traced: TRACED });
     const db = env.app.store.db;
-    const spansText = (await getChartText(db, id, DYNAMO_SPANS_CHART.key))!;
+    // The spans are stored in pieces (the whole list no longer, test/api/dynamo-span-storage.test.ts).
+    const spansText = JSON.stringify(await wholeSpansOfPieces(db, id));
     const traceText = (await getChartText(db, id, DYNAMO_TRACE_REQUESTS_CHART.key))!;
-    // Stored; the spans larger than the bound, so serving them whole breaks it.
+    // Stored; the spans larger than the bound, so serving them whole would break it.
     expect(Buffer.byteLength(spansText)).toBeGreaterThan(4 * SERVED_BOUND);
     expect(traceText.length).toBeGreaterThan(0);
 
     const keys = (await db.selectFrom("chart_data").select("key").where("run_id", "=", id).execute()).map(
       (r) => r.key,
     );
-    expect(keys).toEqual(expect.arrayContaining([DYNAMO_SPANS_CHART.key, DYNAMO_TRACE_REQUESTS_CHART.key]));
+    expect(keys).toEqual(
+      expect.arrayContaining([DYNAMO_SPAN_PIECES.index.key, DYNAMO_TRACE_REQUESTS_CHART.key]),
+    );
     const answered: string[] = [];
     for (const key of keys) {
       const res = await chartRoute(new Request(`http://localhost/api/runs/${id}/charts/${key}`), {

@@ -16,7 +16,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { GET as journey } from "@/app/api/runs/[id]/journey/route";
-import { DYNAMO_SPAN_ROOTS_CHART, DYNAMO_SPANS_CHART } from "@/lib/api/chart-catalog";
+import { DYNAMO_SPAN_ROOTS_CHART } from "@/lib/api/chart-catalog";
 import { journeySummarySchema, requestJourneySchema } from "@/lib/api/request-journey";
 import { JSON_PARSE_PIECE } from "@/lib/metrics/json-in-steps";
 import { getChartText } from "@/lib/store/chart-payloads";
@@ -26,6 +26,7 @@ import {
   uploadAiperfWithDynamo,
   watchedParse,
 } from "../helpers/dynamo-journey";
+import { storeSpansAsBefore, wholeSpansOfPieces } from "../helpers/dynamo-spans-before";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams } from "../helpers/test-app";
 
@@ -36,7 +37,7 @@ describe.each(TEST_STORES)("the journey summary reads its spans in turns (%s)", 
 
   it("parses the stored spans a piece a turn and joins every request", async () => {
     const id = await uploadAiperfWithDynamo({ records: RECORDS, seed: 7 });
-    const spans = (await getChartText(env.app.store.db, id, DYNAMO_SPANS_CHART.key))!;
+    const spans = JSON.stringify(await wholeSpansOfPieces(env.app.store.db, id));
     const roots = (await getChartText(env.app.store.db, id, DYNAMO_SPAN_ROOTS_CHART.key))!;
     const pieces = spans.length / JSON_PARSE_PIECE;
     expect(pieces).toBeGreaterThan(6);
@@ -68,11 +69,7 @@ describe.each(TEST_STORES)("the journey summary reads its spans in turns (%s)", 
     expect(one.parsed).toBeLessThan(spans.length / 5);
 
     // A run stored before the roots were: the summary takes them from its spans, the same answer.
-    await env.app.store.db
-      .deleteFrom("chart_data")
-      .where("run_id", "=", id)
-      .where("key", "=", DYNAMO_SPAN_ROOTS_CHART.key)
-      .execute();
+    await storeSpansAsBefore(env.app.store.db, id, { roots: false });
     const before = await journey(new Request(`http://localhost/api/runs/${id}/journey`), idParams(id));
     expect(journeySummarySchema.parse(await before.json())).toEqual(s);
   }, 120_000);

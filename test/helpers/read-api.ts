@@ -1,9 +1,11 @@
 import { expect } from "vitest";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { GET as getTimeline } from "@/app/api/runs/[id]/timeline/route";
 import { GET as getVerdicts } from "@/app/api/runs/[id]/verdicts/route";
 import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
 import { runSummarySchema, type RunSummary } from "@/lib/api/schemas";
+import { decodeTimeline, timelineWireSchema, type TimelinePayload } from "@/lib/api/timeline";
 import { sweepSchema, type Sweep } from "@/lib/api/sweeps";
 import { gateResultSchema, type GateResult } from "@/lib/api/regression-schemas";
 import { idParams } from "./test-app";
@@ -13,6 +15,13 @@ export async function readRun(id: string): Promise<RunSummary> {
   const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
   expect(res.status).toBe(200);
   return runSummarySchema.parse(await res.json());
+}
+
+/** GET /api/runs/{id}/timeline (the whole run, default lanes and limit): its bars, decoded. */
+export async function readTimelineBars(id: string): Promise<TimelinePayload["bars"]> {
+  const res = await getTimeline(new Request(`http://localhost/api/runs/${id}/timeline`), idParams(id));
+  expect(res.status).toBe(200);
+  return decodeTimeline(timelineWireSchema.parse(await res.json())).bars;
 }
 
 /** GET /api/sweeps/{id}, expected to answer 200, read by its wire schema. */

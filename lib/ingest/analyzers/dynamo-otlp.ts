@@ -1,14 +1,15 @@
 /**
  * Dynamo's per-request OpenTelemetry spans (docs/formats.md §Dynamo OpenTelemetry spans). The
  * spans of every file are grouped by trace (a frontend's and its workers' exports may be separate
- * files), one request each; each request's spans are stored with the run (chart payload
- * `DYNAMO_SPANS_CHART`) for the request detail, which puts them on the client's time axis, and
- * each request's root span alone (`DYNAMO_SPAN_ROOTS_CHART`) for the run's summary, and again in
- * pieces by x_request_id (`DYNAMO_SPAN_PIECES`) for one request's journey. Beside
+ * files), one request each; each request's root span alone is stored with the run
+ * (`DYNAMO_SPAN_ROOTS_CHART`) for the run's summary, and each request's spans in pieces by
+ * x_request_id (`DYNAMO_SPAN_PIECES`) for one request's journey, which puts them on the client's
+ * time axis. The whole list (`DYNAMO_SPANS_CHART`) is no longer stored: the roots and the pieces
+ * serve every reader, and only a run stored before them is read from it. Beside
  * aiperf's records the summary says how many requests joined by x_request_id and which file lacks
  * the id (docs/metrics.md §Client to engine).
  */
-import { DYNAMO_SPAN_PIECES, DYNAMO_SPAN_ROOTS_CHART, DYNAMO_SPANS_CHART } from "@/lib/api/chart-catalog";
+import { DYNAMO_SPAN_PIECES, DYNAMO_SPAN_ROOTS_CHART } from "@/lib/api/chart-catalog";
 import type { DynamoSpanRootsPayload, DynamoSpansPayload } from "@/lib/api/request-journey";
 import { readWholeText } from "@/lib/formats/aiperf-read";
 import { readDynamoOtlp, requestsOfSpans, spansOfExport, type OtlpSpan } from "@/lib/formats/dynamo-otlp";
@@ -101,9 +102,9 @@ export function dynamoOtlpAnalyzer(): Analyzer {
     return {
       info,
       charts: {
-        [DYNAMO_SPANS_CHART.key]: payload,
         [DYNAMO_SPAN_ROOTS_CHART.key]: roots,
-        // One request's journey reads its piece only (lib/runs/request-journey.ts).
+        // One request's journey reads its piece only (lib/runs/request-journey.ts); the whole
+        // list is not stored beside them (it doubled the run's span storage).
         ...piecedPayloads(DYNAMO_SPAN_PIECES, payload.requests, payload.withoutId),
       },
       warnings,
