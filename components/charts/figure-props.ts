@@ -63,7 +63,7 @@ export function figureProps(f: FigureDescription) {
         color: tokenVar(s.colour),
         unit: f.y.unit,
         format: unitFormat(f.y.unit),
-        ...(f.step ? { step: true } : {}),
+        ...(f.step || s.step ? { step: true } : {}),
         ...(single ? {} : { data: rowsOf(i) }),
       },
     ]),
