@@ -3,9 +3,9 @@
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { EmptyView } from "@/components/run-views/empty-view";
 import { RecordsSampleLine } from "@/components/aiperf/records-sample";
-import { ChartAreaConcurrency } from "@/components/charts/chart-area-concurrency";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { aiperfErrorsFigure } from "@/lib/metrics/figures/errors";
+import { aiperfInFlightFigure } from "@/lib/metrics/figures/timeline";
 import { ChartLineThroughput } from "@/components/charts/chart-line-throughput";
 
 import { ChartStatus } from "@/components/charts/chart-status";
@@ -41,7 +41,7 @@ export function ThroughputView({ run }: RunViewProps) {
       {timeline.data ? (
         <div className="grid gap-4 lg:grid-cols-2">
           <ChartLineThroughput data={timeline.data} />
-          <ChartAreaConcurrency data={timeline.data} />
+          <ChartFigure figure={aiperfInFlightFigure(timeline.data)} />
         </div>
       ) : null}
       {errors.data && errors.data.groups.length > 0 ? (

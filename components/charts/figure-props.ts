@@ -74,7 +74,7 @@ export function figureProps(f: FigureDescription, scale: ValueScale = "linear") 
         color: tokenVar(s.colour),
         unit: f.y.unit,
         format: unitFormat(f.y.unit),
-        ...(f.step ? { step: true } : {}),
+        ...(f.step || s.step ? { step: true } : {}),
         ...(single ? {} : { data: rowsOf(i) }),
       },
     ]),

@@ -188,6 +188,8 @@ export interface FigureSeries {
   /** The name a legend, a tooltip and a table column say */
   name: string;
   colour: ColourToken;
+  /** This line alone drawn as steps (a bucket's peak, held until the next) */
+  step?: boolean;
   /** [x, y]; y null = not recorded at that x (not drawn, never 0) */
   points: ReadonlyArray<readonly [number, number | null]>;
 }

@@ -38,6 +38,7 @@ import {
 import { requestWords } from "@/lib/metrics/request-words";
 import { aiperfErrorsFigure } from "@/lib/metrics/figures/errors";
 import { ttftVsInputFigure } from "@/lib/metrics/figures/ttft-vs-input";
+import { aiperfInFlightFigure } from "@/lib/metrics/figures/timeline";
 import { GPU_METRICS, gpuFigure } from "@/lib/metrics/figures/gpu";
 import {
   kvHitRateFigure,
@@ -658,6 +659,34 @@ describe("figure descriptions", () => {
     expect(compared.some((c) => c.endsWith(": GPU utilisation"))).toBe(true);
   });
 
+  it("the report and the page say the same of the in-flight requests of every example with a timeline", async () => {
+    const compared: string[] = [];
+    for (const [runId, report] of reports) {
+      const p = payloadsFrom(await chartPayloads(t.app.store.db, runId, [AIPERF_CHARTS.timeline.key]));
+      const timeline = p.get(AIPERF_CHARTS.timeline);
+      if (!timeline) continue;
+      // As components/aiperf/throughput-view.tsx builds it.
+      const f = aiperfInFlightFigure(timeline);
+      const inReport = report.figures.find((r) => r.id === f.id);
+      expect(inReport?.described, `${report.name}: ${f.id}`).toBe(true);
+      const said = pageSays(f);
+      expect(reportSays(inReport!)).toEqual(said);
+      expect(said.title).toBe("In-flight requests");
+      expect(said.series).toEqual(["average", "peak"]);
+      // The peak holds until the next bucket's: steps on the page; the average is a line.
+      const props = figureProps(f);
+      expect(props.series.inFlightMax.step).toBe(true);
+      expect(props.series.inFlightAvg.step).toBeUndefined();
+      // One row per bucket, in the report's table and the page's CSV, with the same columns.
+      const csv = props.csvRows();
+      expect(csv).toHaveLength(timeline.points.length);
+      expect(inReport!.table.rows).toHaveLength(timeline.points.length);
+      expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
+      compared.push(report.name);
+    }
+    expect(compared.length).toBeGreaterThan(0);
+  });
+
   it("a bar not recorded is no bar, never a 0", () => {
     const f: FigureDescription = {
       ...aiperfErrorsFigure({ total: 1, groups: [], summary: [] }),
@@ -754,6 +783,7 @@ describe("figure descriptions", () => {
         "aiperf-gpu-powerW",
         "aiperf-gpu-utilizationPct",
         "aiperf-over-time-e2eMs",
+        "aiperf-timeline-in-flight",
         "aiperf-over-time-itlMs",
         "aiperf-over-time-ttftMs",
         "aiperf-ttft-vs-input",
@@ -785,20 +815,19 @@ describe("figure descriptions", () => {
       ].sort(),
     );
     expect(notConverted).toEqual(NOT_YET_CONVERTED);
-    expect(`${notConverted.length} not yet converted`).toBe("9 not yet converted");
+    expect(`${notConverted.length} not yet converted`).toBe("8 not yet converted");
   });
 });
 
 /**
- * The report's figures (over every example run) still drawn by their own figure code: 9 of 48
+ * The report's figures (over every example run) still drawn by their own figure code: 8 of 48
  * kinds; the six latency-over-time figures, the twelve latency distributions (a histogram and a CDF
- * per metric; aiperf's and TensorRT-LLM's), aiperf's errors by type, TTFT vs input length, the three
+ * per metric; aiperf's and TensorRT-LLM's), aiperf's errors by type, the requests in flight, TTFT vs input length, the three
  * GPU telemetry figures, the per-request breakdown, the KV transfer bandwidth, the KV hit rate by
  * role and worker, the per-endpoint bars (hit rate, capacity, offload bandwidth each way) and the
  * server-metrics time series (the run's and one line per endpoint) are drawn from descriptions. Convert one and take it off this list.
  */
 const NOT_YET_CONVERTED: string[] = [
-  "aiperf-timeline-in-flight",
   "aiperf-timeline-requests",
   "aiperf-timeline-tokens",
   "aiperf-timeslices-latency",

@@ -5,6 +5,7 @@ import { formatNumber } from "@/lib/format-number";
 import type { Figure, Section } from "./html";
 import { figure, reportFigure, type Payloads } from "./figure-kit";
 import { aiperfErrorsFigure } from "@/lib/metrics/figures/errors";
+import { aiperfInFlightFigure } from "@/lib/metrics/figures/timeline";
 import { GPU_METRICS, gpuFigure } from "@/lib/metrics/figures/gpu";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
@@ -45,19 +46,9 @@ export function throughputFigures(p: Payloads): Figure[] {
         },
         "the records carry no output token counts",
       ),
-      figure(
-        `${AIPERF_CHARTS.timeline.key}-in-flight`,
-        "Requests in flight",
-        `Per ${formatNumber(tl.bucketS, 2)} s bucket: average and maximum.`,
-        {
-          kind: "line",
-          x: TIME,
-          y: { title: "Requests in flight", unit: "requests" },
-          series: [line("average", (pt) => pt.inFlightAvg), line("maximum", (pt) => pt.inFlightMax)],
-        },
-        "the run is too short for two time buckets",
-      ),
     );
+    // Drawn from the description the Throughput view draws too (lib/metrics/figures/timeline.ts).
+    out.push(reportFigure(aiperfInFlightFigure(tl)));
   }
   // Drawn from the description the Throughput view draws too (lib/metrics/figures/errors.ts).
   const errors = p.get(AIPERF_CHARTS.errors);
