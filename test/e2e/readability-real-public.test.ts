@@ -58,12 +58,14 @@ describe.skipIf(!present)("readability with real producers' folders", () => {
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
     await gotoHydrated(page, `${t.app.url}/runs/${runs[FOLDERS[1]][0]}?view=turns`);
     const chart = page.locator('[data-chart="turns-requests"]');
-    await chart
-      .locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value")
-      .first()
-      .waitFor({ timeout: 30_000 });
+    await chart.locator(".recharts-cartesian-axis-tick-value").first().waitFor({ timeout: 30_000 });
+    // The requests axis is the y axis of upright columns, the x axis when the turns run down the
+    // side (their counts do not fit above the columns): its title is turned on the y axis only.
+    const title = chart.locator("svg.recharts-surface text", { hasText: /^requests$/ });
+    await expect.poll(() => title.count()).toBe(1);
+    const counts = /rotate/.test((await title.getAttribute("transform")) ?? "") ? "yAxis" : "xAxis";
     const ticks = await chart
-      .locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value")
+      .locator(`.recharts-${counts}-tick-labels .recharts-cartesian-axis-tick-value`)
       .allTextContents();
     expect(ticks.length).toBeGreaterThan(1);
     // 2.5 and 7.5 requests were on this axis.
