@@ -110,7 +110,9 @@ async function latencyTabSwitch(browser, baseUrl, runId, rounds) {
         }),
       );
       await page.click('[role="tab"][data-view="overview"]');
-      await page.waitForFunction(() => !document.querySelector('[data-chart="latency-histogram"]'));
+      // The Overview draws the latency histogram too: the Latency view is gone once its
+      // over-time chart is.
+      await page.waitForFunction(() => !document.querySelector('[data-chart="latency-over-time"]'));
       await settled(page);
     }
     return summary(times);
