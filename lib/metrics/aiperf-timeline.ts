@@ -23,13 +23,56 @@ const finiteOrNull = (v: number) => (Number.isFinite(v) ? v : null);
  */
 function sampledOk(log: RequestLog, max: number): { total: number; idx: number[] } {
   const start = log.cols.startMs;
-  const ok = Array.from(log.measuredIndices()).filter((i) => Number.isFinite(start[i]));
-  ok.sort((a, b) => start[a] - start[b]);
-  if (ok.length <= max) return { total: ok.length, idx: ok };
-  const step = ok.length / max;
-  const idx: number[] = [];
-  for (let i = 0; i < max; i++) idx.push(ok[Math.floor(i * step)]);
-  return { total: ok.length, idx };
+  const measured = log.measuredIndices();
+  const ok = new Uint32Array(measured.length);
+  let n = 0;
+  for (let j = 0; j < measured.length; j++) if (Number.isFinite(start[measured[j]])) ok[n++] = measured[j];
+  if (n <= max) {
+    const all = Array.from(ok.subarray(0, n));
+    all.sort((a, b) => start[a] - start[b]);
+    return { total: n, idx: all };
+  }
+  return { total: n, idx: stableRanksByStart(start, ok.subarray(0, n), max) };
+}
+
+/**
+ * Every (n / max)-th record of `ok` (ascending indices) in a stable sort by start, the same records
+ * as sorting them all with a comparator and taking those ranks, without sorting the indices: the
+ * starts alone are sorted natively (+0 for -0, which the comparator ties with 0), and each rank's
+ * record is the one with that start whose place among the equal starts, in index order, is the
+ * rank's distance from the first rank holding that start.
+ */
+export function stableRanksByStart(start: Float64Array, ok: Uint32Array, max: number): number[] {
+  const n = ok.length;
+  const keys = new Float64Array(n);
+  for (let j = 0; j < n; j++) keys[j] = start[ok[j]] + 0;
+  keys.sort();
+  const step = n / max;
+  /** Per start wanted: the places among its equal starts wanted (ascending), and the records found */
+  const wanted = new Map<number, { places: number[]; found: number[]; seen: number }>();
+  const refs: Array<{ w: { found: number[] }; at: number }> = [];
+  for (let s = 0; s < max; s++) {
+    const r = Math.floor(s * step);
+    const v = keys[r];
+    let lo = 0;
+    let hi = r;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    let w = wanted.get(v);
+    if (!w) wanted.set(v, (w = { places: [], found: [], seen: 0 }));
+    refs.push({ w, at: w.places.length });
+    w.places.push(r - lo);
+  }
+  for (let j = 0; j < n; j++) {
+    const w = wanted.get(start[ok[j]] + 0);
+    if (!w) continue;
+    const place = w.seen++;
+    if (w.found.length < w.places.length && w.places[w.found.length] === place) w.found.push(ok[j]);
+  }
+  return refs.map(({ w, at }) => w.found[at]);
 }
 
 export function overTimePayload(log: RequestLog, originMs: number): z.infer<typeof overTimePayloadSchema> {
@@ -48,16 +91,20 @@ export function overTimePayload(log: RequestLog, originMs: number): z.infer<type
 
 export function ttftVsInputPayload(log: RequestLog): z.infer<typeof ttftVsInputPayloadSchema> {
   const c = log.cols;
-  const both = Array.from(log.measuredIndices()).filter(
-    (i) => Number.isFinite(c.ttftMs[i]) && Number.isFinite(c.inputTokens[i]),
-  );
-  const step = Math.max(1, both.length / MAX_POINTS);
+  const measured = log.measuredIndices();
+  const both = new Uint32Array(measured.length);
+  let n = 0;
+  for (let j = 0; j < measured.length; j++) {
+    const i = measured[j];
+    if (Number.isFinite(c.ttftMs[i]) && Number.isFinite(c.inputTokens[i])) both[n++] = i;
+  }
+  const step = Math.max(1, n / MAX_POINTS);
   const points: Array<{ inputTokens: number; ttftMs: number }> = [];
-  for (let k = 0; k < both.length && points.length < MAX_POINTS; k += step) {
+  for (let k = 0; k < n && points.length < MAX_POINTS; k += step) {
     const i = both[Math.floor(k)];
     points.push({ inputTokens: c.inputTokens[i], ttftMs: c.ttftMs[i] });
   }
-  return { total: both.length, points };
+  return { total: n, points };
 }
 
 /**

@@ -10,7 +10,7 @@
 //     m.generateAiperfRun("/tmp/aiperf-200k", { records: 200000, csv: false }))'
 // With `node --cpu-prof --cpu-prof-dir <dir>` (in place of `node`) and test/bench/cpu-top.mjs the
 // main thread's profile shows where each step's time goes; --windows writes the finish steps'
-// intervals for its --windows; BENCH_TRACE=1 names each step on stderr as it starts. Memory is
+// intervals for its --windows, --read-windows the records reads'; BENCH_TRACE=1 names each step on stderr as it starts. Memory is
 // sampled every 20 ms: each step's peak RSS, peak heapUsed and peak external (arrayBuffers) over
 // the process's own figures just before the ingest (the app context open, no records read), the
 // maximum over the runs (memory, unlike time, is not disturbed by other processes' load); with
@@ -33,8 +33,10 @@ const input = process.argv[2];
 const at = process.argv.indexOf("--repeat");
 const repeat = at > 0 ? Number(process.argv[at + 1]) : 3;
 const windowsAt = process.argv.indexOf("--windows");
-/** Each finish's interval, for `cpu-top.mjs --windows` */
+const readWindowsAt = process.argv.indexOf("--read-windows");
+/** Each finish's interval, and each records read's, for `cpu-top.mjs --windows` */
 const windows: Array<{ startUs: number; endUs: number }> = [];
+const readWindows: Array<{ startUs: number; endUs: number }> = [];
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 const snapshotAt = process.argv.indexOf("--heap-snapshot");
@@ -156,7 +158,9 @@ async function once(r: number): Promise<void> {
         `before the ingest: RSS ${mb(baseline.rss)} MB, heapUsed ${mb(baseline.heapUsed)} MB, ` +
           `external ${mb(baseline.external)} MB (arrayBuffers ${mb(baseline.arrayBuffers)} MB)`,
       );
+    const readUs = nowUs();
     await timed("1 records read (ingest)", () => session.ingest(file));
+    readWindows.push({ startUs: readUs, endUs: nowUs() });
     const startUs = nowUs();
     const outcome = await timed("2 finish → summary ready", () => session.finish([row]));
     windows.push({ startUs, endUs: nowUs() });
@@ -175,6 +179,7 @@ const mb = (b: number) => (b / 2 ** 20).toFixed(0);
 async function main() {
   for (let r = 0; r < repeat; r++) await once(r);
   if (windowsAt > 0) fs.writeFileSync(process.argv[windowsAt + 1], JSON.stringify(windows));
+  if (readWindowsAt > 0) fs.writeFileSync(process.argv[readWindowsAt + 1], JSON.stringify(readWindows));
   console.log(`input ${input}, ${repeat} runs, minimum of each (wall s / CPU s, all threads):`);
   for (const [k, v] of best)
     console.log(`${k.padEnd(32)} ${v.wall.toFixed(2).padStart(6)}  ${v.cpu.toFixed(2).padStart(6)}`);

@@ -139,6 +139,7 @@ export async function ingestRecordFile(
   try {
     for await (const chunk of (await file.open()) as AsyncIterable<Buffer>) {
       splitter.pushTo(chunk, lines.add);
+      lines.settle();
       // Backpressure: at most BLOCKS_AHEAD blocks parsed or written behind the one being gathered.
       while (written.length > BLOCKS_AHEAD) await written.shift();
     }
