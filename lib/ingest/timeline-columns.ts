@@ -4,7 +4,7 @@
  * and stored as columns beside the summary; and built the same way for a run stored before the
  * columns were kept. One builder for both, so a stored timeline is exactly what the rows give.
  */
-import { setImmediate as nextTurn } from "node:timers/promises";
+import { inTurns } from "./in-turns";
 import {
   aiperfRequestId,
   decodeTimeline,
@@ -19,7 +19,6 @@ import {
   timelineWindowInSteps,
   type RequestTimeline,
 } from "@/lib/metrics/request-timeline";
-import type { Steps } from "@/lib/metrics/steps";
 import { packTimeline, TIMELINE_PACK_VERSION } from "@/lib/metrics/request-timeline-pack";
 import {
   AIPERF_TIMELINE_SEGMENTS,
@@ -36,19 +35,6 @@ import { eachAiperfTimelineRow, eachTrtllmTimelineRow } from "@/lib/store/timeli
 import { writeTimelineFile } from "@/lib/store/columnar/timeline-file";
 import { timelineFileColumns, type StoredColumns } from "@/lib/store/timeline-columns";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
-
-/**
- * Runs a computation written in steps with a turn of the event loop between them, as
- * lib/runs/in-turns.ts does for reads (this layer may not import it): the timeline of a big run
- * is built after its upload while the server answers others.
- */
-async function inTurns<T>(steps: Steps<T>): Promise<T> {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-    await nextTurn();
-  }
-}
 
 /** The stored chart that carries the epoch time of an aiperf run's first request. */
 export const AIPERF_ORIGIN_CHART = AIPERF_CHARTS.timeline.key;

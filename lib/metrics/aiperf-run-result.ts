@@ -33,6 +33,7 @@ import { requestsFromSummary } from "./requests-from-summary";
 import { warmupFromLog, warmupFromOutputs, warmupFromSummary, withConfiguredWarmup } from "./aiperf-warmup";
 import { FLAG_WARMUP, pick, RequestLog } from "./requests-log";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
+import { atOnce, type Steps } from "./steps";
 
 export interface SummaryFile {
   name: string;
@@ -83,6 +84,15 @@ export const GPU_OUTSIDE_WINDOW =
   "GPU telemetry does not overlap the benchmark window: every sample is from before the first or after the last profiling request";
 
 export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunResult {
+  return atOnce(aiperfRunResultInSteps(s, originMs));
+}
+
+/**
+ * `aiperfRunResult` in steps (./steps.ts): the latency columns sorted in steps, then a step
+ * between the summary's parts (the requests block, each chart payload). At 200,000 requests the
+ * whole held the event loop some 0.55 s of CPU at an upload's end (docs/reliability.md).
+ */
+export function* aiperfRunResultInSteps(s: AiperfRunState, originMs: number): Steps<AiperfRunResult> {
   const { log } = s;
   const warnings = [...s.notes];
   const charts: Record<string, unknown> = {};
@@ -91,15 +101,22 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
 
   let requests: RequestsBlock | null = null;
   if (log.length > 0) {
+    // Sorted once, in steps: the requests block and the distribution read the same sorts.
+    for (const m of LATENCY_METRICS) yield* log.sortedMeasuredInSteps(m);
     requests = computeRequestsBlock(log);
+    yield;
     charts[AIPERF_CHARTS.distribution.key] = {
       metrics: Object.fromEntries(
         LATENCY_METRICS.map((m) => [m, distributionOfSorted(log.sortedMeasured(m))]),
       ),
     };
+    yield;
     charts[AIPERF_CHARTS.overTime.key] = overTimePayload(log, originMs);
+    yield;
     charts[AIPERF_CHARTS.ttftVsInput.key] = ttftVsInputPayload(log);
+    yield;
     charts[AIPERF_CHARTS.timeline.key] = timelinePayload(log, originMs);
+    yield;
   }
   const primary = primarySummary(s.summaries);
   const trialDirs = new Set(s.recordDirs.map((d) => d.dir));
@@ -125,6 +142,7 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
     };
   }
 
+  yield;
   const agreement = agreementFor(s, warnings);
   if (agreement) charts[AIPERF_CHARTS.agreement.key] = agreement;
 
@@ -143,6 +161,7 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
   const sweep = sweepWarning(trials, s.summaries);
   if (sweep) warnings.push(sweep);
 
+  yield;
   if (s.gpu.size > 0) {
     const window = profilingWindow(log);
     // Summed exactly, not mean × count: the product drifts by float rounding.
@@ -163,6 +182,7 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
     s.gpu.size === 0 && single && primary ? gpuSummaryPayload(primary.summary.telemetryGpus) : null;
   if (gpuSummary) charts[AIPERF_CHARTS.gpuSummary.key] = gpuSummary;
 
+  yield;
   const info = runInfo(primary?.summary, trials.length, s.queueWaits?.info() ?? {});
   for (const [k, v] of Object.entries(
     heldConcurrencyInfo(primary?.summary, s.concurrency?.info() ?? {}, requests?.recordsSample ?? null),
@@ -174,20 +194,23 @@ export function aiperfRunResult(s: AiperfRunState, originMs: number): AiperfRunR
   const profiling = s.logs?.length === 1 ? s.logs[0].phases.profiling : undefined;
   if (profiling?.cancelled && profiling.cancelled > (requests?.cancelledCount ?? 0))
     info.profilingCancelledInLog = profiling.cancelled;
+  const facts = aiperfFacts(primary?.summary, requests, s.gpu);
+  yield;
+  // Pooled trials have no one summary to defer to.
+  const throughput = aiperfThroughput(
+    log,
+    requests,
+    trials.length > 1 ? undefined : primary?.summary,
+    primary?.format === "json",
+  );
   return {
     requests,
     info,
     charts,
     warnings,
     requestCount: requests?.count ?? null,
-    facts: aiperfFacts(primary?.summary, requests, s.gpu),
-    // Pooled trials have no one summary to defer to.
-    throughput: aiperfThroughput(
-      log,
-      requests,
-      trials.length > 1 ? undefined : primary?.summary,
-      primary?.format === "json",
-    ),
+    facts,
+    throughput,
   };
 }
 

@@ -6,7 +6,8 @@
  */
 import type { AiperfRecord } from "@/lib/formats/aiperf-records";
 import { ChunkedColumn } from "./chunked-column";
-import { sortedFinite } from "./stats";
+import { sortedFinite, sortedFiniteInSteps } from "./stats";
+import type { Steps } from "./steps";
 
 export const FLAG_WARMUP = 1;
 export const FLAG_ERROR = 2;
@@ -158,6 +159,15 @@ export class RequestLog {
     const hit = this.sortedCache.get(name);
     if (hit && hit.length === this.length) return hit.values;
     const values = sortedFinite(pick(this.column(name), this.measuredIndices()));
+    this.sortedCache.set(name, { length: this.length, values });
+    return values;
+  }
+
+  /** `sortedMeasured` in steps (`sortedFiniteInSteps`): the same values, kept the same way. */
+  *sortedMeasuredInSteps(name: RequestColumn): Steps<Float64Array> {
+    const hit = this.sortedCache.get(name);
+    if (hit && hit.length === this.length) return hit.values;
+    const values = yield* sortedFiniteInSteps(pick(this.column(name), this.measuredIndices()));
     this.sortedCache.set(name, { length: this.length, values });
     return values;
   }

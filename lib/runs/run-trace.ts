@@ -218,3 +218,50 @@ function ordinal(n: number): string {
   const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th");
   return `${formatCount(n)}${tail}`;
 }
+
+/** Why a trace stopped before its end: its rows are no longer the run's. */
+export class TraceInterrupted extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "TraceInterrupted";
+  }
+}
+
+/**
+ * `chunks` as long as the run's rows stay those the trace began on: before each piece is handed
+ * on, `changed` looks at the run (lib/server/drilldown-guard.ts). Once a re-ingest has begun (or
+ * the run failed), the rows read next would be the new run's, or none: the trace stops there, its
+ * last piece a global instant event that says so (a partial file opened in Perfetto shows why it
+ * ends), the JSON is left unclosed (a parser refuses it) and the stream fails with
+ * `TraceInterrupted` (the download fails: the connection closes without the end of the body).
+ */
+export async function* untilRowsChange(
+  chunks: AsyncGenerator<string>,
+  changed: () => Promise<{ code: string; message: string } | null>,
+): AsyncGenerator<string> {
+  let sent = false;
+  for await (const chunk of chunks) {
+    const why = await changed();
+    if (why) {
+      const message = `trace export interrupted: ${why.message}. This file is incomplete; download the trace again`;
+      if (sent) {
+        const event: TraceEvent = {
+          name: message,
+          ph: "i",
+          s: "g",
+          pid: 0,
+          tid: 0,
+          ts: 0,
+          args: { error: why.code, message },
+        };
+        yield `,\n${JSON.stringify(event)}\n`;
+      }
+      throw new TraceInterrupted(why.code, message);
+    }
+    sent = true;
+    yield chunk;
+  }
+}

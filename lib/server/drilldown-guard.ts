@@ -42,34 +42,49 @@ const rowsState = (db: Db, runId: string): Promise<RowsState | undefined> =>
     .executeTakeFirst();
 
 /**
+ * A look at the run during a read: null while its rows are still those the read began on, else
+ * the 409 the read's answer becomes (`drilldown_building`, or `run_failed`).
+ */
+export type RowsChanged = () => Promise<Response | null>;
+
+/**
  * `handle` run between two looks at the run: a re-ingest that began while it read (the check
  * before it passed, then the rows went) makes its answer `409 drilldown_building`, never a list
  * of the rows left (a total of 0) or a `404` for rows not yet written again.
+ *
+ * An answer streamed after `handle` returns (the trace export) reads rows after the second look:
+ * `handle` gets `changed`, to look again before each piece it sends (lib/runs/run-trace.ts
+ * `untilRowsChange`).
  */
 export async function guardedRowsRead(
   db: Db,
   runId: string,
   opts: DrilldownGuardOptions,
-  handle: () => Promise<Response | null>,
+  handle: (changed: RowsChanged) => Promise<Response | null>,
 ): Promise<Response | null> {
   const before = await rowsState(db, runId);
   const refused = before && stateError(before, opts);
   if (refused) return refused;
-  const res = await handle();
-  if (!before) return res;
-  const after = await rowsState(db, runId);
-  if (
-    after &&
-    after.status === before.status &&
-    after.summary_ready_at === before.summary_ready_at &&
-    after.drilldown_ready_at === before.drilldown_ready_at
-  )
-    return res;
+  const changed: RowsChanged = async () => {
+    if (!before) return null;
+    const after = await rowsState(db, runId);
+    if (
+      after &&
+      after.status === before.status &&
+      after.summary_ready_at === before.summary_ready_at &&
+      after.drilldown_ready_at === before.drilldown_ready_at
+    )
+      return null;
+    return (
+      (after && stateError(after, opts)) ??
+      jsonError(409, "drilldown_building", "this run was re-ingested while it was read; ask again")
+    );
+  };
+  const res = await handle(changed);
+  const refusedAfter = await changed();
+  if (!refusedAfter) return res;
   await res?.body?.cancel().catch(() => {});
-  return (
-    (after && stateError(after, opts)) ??
-    jsonError(409, "drilldown_building", "this run was re-ingested while it was read; ask again")
-  );
+  return refusedAfter;
 }
 
 function stateError(run: RowsState, opts: DrilldownGuardOptions): Response | null {

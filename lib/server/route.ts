@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { RequestError } from "@/lib/api/request-errors";
 import { getAppContext, type AppContext } from "./app-context";
-import { guardedRowsRead, type DrilldownGuardOptions } from "./drilldown-guard";
+import { guardedRowsRead, type DrilldownGuardOptions, type RowsChanged } from "./drilldown-guard";
 import { checkCrossSiteWrite, checkWriteAuth } from "./auth";
 import { clientOf, heavyReads, releasingWhenSent } from "./heavy-reads";
 import { jsonError, notFound } from "./http";
@@ -50,6 +50,12 @@ export interface RouteInput<P extends Schema, Q extends Schema, B extends Schema
   params: Parsed<P>;
   query: Parsed<Q>;
   body: Parsed<B>;
+  /**
+   * For a route with `requestRows` whose answer streams on after the handler returns: a look at
+   * the run, null while its rows are those the read began on (./drilldown-guard.ts). Always null
+   * on other routes.
+   */
+  rowsChanged: RowsChanged;
 }
 
 /** The signature Next.js calls: path parameters arrive as strings, a catch-all's as a list of them. */
@@ -83,7 +89,7 @@ export function route<
           input.app.store.db,
           (input.params as { id: string }).id,
           rows === true ? {} : rows,
-          () => handle(input),
+          (rowsChanged) => handle({ ...input, rowsChanged }),
         );
   const handler = async (req: Request, ctx?: { params?: Promise<unknown> }): Promise<Response> => {
     try {
@@ -102,7 +108,14 @@ export function route<
       if (query && !query.success) return badRequest("query", query.error);
       const body = spec.body?.safeParse(await readJsonBody(req));
       if (body && !body.success) return badRequest("JSON body", body.error);
-      const input = { req, app, params: params?.data, query: query?.data, body: body?.data };
+      const input = {
+        req,
+        app,
+        params: params?.data,
+        query: query?.data,
+        body: body?.data,
+        rowsChanged: unchanged,
+      };
       if (!spec.heavy) return (await fn(input as RouteInput<P, Q, B>)) ?? notFound(spec.resource);
       const admitted = await heavyReads.admit(clientOf(req));
       if (admitted instanceof Response) return admitted;
@@ -121,6 +134,8 @@ export function route<
   };
   return handler as RouteHandler<P>;
 }
+
+const unchanged: RowsChanged = async () => null;
 
 /** One code for every request whose query or body its schema refuses; the issues say where. */
 function badRequest(part: string, error: z.ZodError): Response {

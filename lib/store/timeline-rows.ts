@@ -2,8 +2,8 @@
  * Reads of the per-request rows the request timeline is built from (shaped in lib/runs). A run's
  * rows are read once, only the columns a bar needs, and handed over one at a time: on SQLite
  * through a raw statement (arrays, no row objects). A million rows take seconds (each is found
- * through the (run_id, start_ms) index), so the read yields to the event loop every
- * `YIELD_EVERY` rows: the server keeps answering meanwhile.
+ * through the (run_id, start_ms) index), so the read yields to the event loop after a bounded
+ * piece of work (`TurnBudget`): the server keeps answering meanwhile.
  */
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
 import { queryRows, streamRows } from "./columnar/engine";
@@ -40,10 +40,43 @@ const AIPERF_SQL = `select file_id, line, ok, start_ms, end_ms, ttft_ms, convers
   from aiperf_requests where run_id = ? and phase = 'profiling'`;
 
 /**
- * Rows handed to `fn` between two turns of the event loop. A TensorRT-LLM row's `fn` parses its
- * times and segments: 50,000 of them held the loop far longer than a page of any other read.
+ * How much of a read is handed to `fn` between two turns of the event loop: at most `rows` rows,
+ * and, when `fn` parses text columns (`text`, their places in the row), no more rows once those
+ * columns' text since the last turn reaches `chars`. The work of a row is mostly its parse, so the
+ * slice is bounded by work, not by a count of rows of any size.
  */
-const YIELD_EVERY = 4_000;
+interface TurnBudget {
+  rows: number;
+  text?: readonly number[];
+  chars?: number;
+}
+
+/** aiperf rows: numbers and short strings, nothing parsed. */
+const AIPERF_TURN: TurnBudget = { rows: 4_000 };
+
+/**
+ * A TensorRT-LLM row's `fn` parses its times and segments (some 750 characters for a
+ * disaggregated request): 4,000 rows a turn held the loop 43–86 ms of CPU at load 21 (docs/reliability.md).
+ * Now some 500 such rows a turn, fewer when their texts are longer.
+ */
+export const TRTLLM_TURN: Readonly<Required<TurnBudget>> = { rows: 1_000, text: [6, 7], chars: 384 * 1024 };
+
+/** Counts what a read hands over and says when a turn is due. */
+function turnCounter({ rows, text = [], chars = Infinity }: TurnBudget) {
+  let n = 0;
+  let c = 0;
+  return (row: readonly unknown[]): boolean => {
+    n++;
+    for (const i of text) {
+      const v = row[i];
+      if (typeof v === "string") c += v.length;
+    }
+    if (n < rows && c < chars) return false;
+    n = 0;
+    c = 0;
+    return true;
+  };
+}
 
 async function eachRow<R extends unknown[]>(
   db: Db,
@@ -51,24 +84,26 @@ async function eachRow<R extends unknown[]>(
   runId: string,
   fallback: () => Promise<Record<string, unknown>[]>,
   columns: readonly string[],
+  budget: TurnBudget,
   fn: (row: R) => void,
 ): Promise<void> {
   const sqlite = rawSqlite(db);
   if (sqlite) {
     await db.connection().execute(async () => {
-      let n = 0;
+      const due = turnCounter(budget);
       for (const row of sqlite.prepare(text).raw().iterate(runId)) {
         fn(row as R);
-        if (++n % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+        if (due(row as R)) await new Promise((resolve) => setImmediate(resolve));
       }
     });
     return;
   }
   // PostgreSQL: the rows arrive in one answer, parsed as they come; handed on in the same turns.
-  let n = 0;
+  const due = turnCounter(budget);
   for (const r of await fallback()) {
-    fn(columns.map((c) => r[c]) as R);
-    if (++n % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    const row = columns.map((c) => r[c]) as R;
+    fn(row);
+    if (due(row)) await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
@@ -97,7 +132,7 @@ const AIPERF_COLUMNS = [
 export function eachTrtllmTimelineRow(db: Db, runId: string, fn: (r: TrtllmTimelineRow) => void) {
   const all = () =>
     db.selectFrom("trtllm_requests").select(TRTLLM_TIMELINE_COLUMNS).where("run_id", "=", runId).execute();
-  return eachRow(db, TRTLLM_SQL, runId, all, TRTLLM_TIMELINE_COLUMNS, fn);
+  return eachRow(db, TRTLLM_SQL, runId, all, TRTLLM_TIMELINE_COLUMNS, TRTLLM_TURN, fn);
 }
 
 /**
@@ -126,7 +161,7 @@ export async function eachAiperfTimelineRow(
       .where("run_id", "=", runId)
       .where("phase", "=", "profiling")
       .execute();
-  await eachRow(db, AIPERF_SQL, runId, all, AIPERF_COLUMNS, fn);
+  await eachRow(db, AIPERF_SQL, runId, all, AIPERF_COLUMNS, AIPERF_TURN, fn);
   return false;
 }
 

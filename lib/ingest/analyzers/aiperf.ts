@@ -8,6 +8,7 @@
  * a chart payload the latency view explains.
  */
 import path from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { parseGpuSample } from "@/lib/formats/aiperf-gpu-telemetry";
 import { parseAiperfLog, type AiperfLog } from "@/lib/formats/aiperf-log";
 import { readWholeText } from "@/lib/formats/aiperf-read";
@@ -22,11 +23,12 @@ import { eachRecordLine, PARSE_FAILED, parseJsonText } from "@/lib/formats/json-
 import { readJsonObjectMembers } from "@/lib/formats/json-object-stream";
 import { JsonSyntaxError } from "@/lib/formats/json-tokens";
 import {
-  aiperfRunResult,
+  aiperfRunResultInSteps,
   runOriginMs,
   type AiperfRunState,
   type SummaryFile,
 } from "@/lib/metrics/aiperf-run-result";
+import { inTurns } from "../in-turns";
 import { ingestRecordFileNative } from "./aiperf-native-ingest";
 import { slowestRequestsPayload } from "./aiperf-slowest";
 import { AgentSessionColumns, agentSessionsFromRecords } from "@/lib/metrics/agent-sessions";
@@ -268,7 +270,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
         conversations.release();
       }
       log.compact();
-      const result = finishRun({
+      const result = await finishRun({
         log,
         recordDirs,
         errors,
@@ -282,6 +284,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
         concurrency,
       });
       queueWaits.release();
+      await nextTurn();
       // Only the drill-down reads the request file: the slowest lists are read from it after
       // the summary (lib/ingest/drilldown.ts).
       if (log.length > 0) result.drilldown = requestDrilldown(ctx, log);
@@ -304,6 +307,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
         perTurn.inputsRequests = applied.profiling;
         perTurn.inputsNonText = applied.nonText;
       }
+      await nextTurn();
       if (perTurn) feed.requests = reuseRequests(log, turns, source);
       feed.theoreticalBlocks = typeof theoretical === "number" ? theoretical : null;
       if (perTurn) {
@@ -316,6 +320,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
           maxTurnIndex: maxTurnIndex(log, turns) ?? perTurn.rows[perTurn.rows.length - 1].turn,
         };
       }
+      await nextTurn();
       // Agent sessions (docs/metrics.md §Agent sessions); a Dynamo trace's, stored after, replaces them.
       const agents = perTurn
         ? agentSessionsFromRecords(log, turns, sessions, conversations, recordFiles)
@@ -331,6 +336,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
       conversations.release();
       if (lines.length > 0) await storeInputsTurns(ctx.db, ctx.runId, lines);
       const inFile = await writeRequestFile(ctx, stage, log, lines);
+      await nextTurn();
       return log.length > 0
         ? { ...result, requestValues: logRequestValues(log), requestValuesInFile: inFile }
         : result;
@@ -338,8 +344,9 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
   };
 }
 
-function finishRun(s: AiperfRunState): AnalyzerResult {
-  return aiperfRunResult(s, runOriginMs(s.log));
+/** The run's summary, charts and facts, computed in turns of the event loop (`aiperfRunResultInSteps`). */
+function finishRun(s: AiperfRunState): Promise<AnalyzerResult> {
+  return inTurns(aiperfRunResultInSteps(s, runOriginMs(s.log)));
 }
 
 /**
