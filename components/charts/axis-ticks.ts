@@ -1,4 +1,5 @@
 import { ticksCovering, ticksWithin } from "@/lib/metrics/nice-scale";
+import { MIN_BAR_PX } from "@/lib/metrics/bar-labels";
 import type { AxisSpec, SeriesConfig } from "./plot-types";
 
 /**
@@ -126,8 +127,6 @@ export function readableAxis(
 
 /** About how wide a tick's text is at the kit's 11 px axis font (digits, units, separators). */
 const CHAR_PX = 7;
-/** Room kept between two tick texts. */
-const TICK_GAP_PX = 12;
 
 /** A tick as the axis writes it: the formatted value, then the tick unit. */
 export function tickText(a: AxisSpec, v: number): string {
@@ -135,11 +134,97 @@ export function tickText(a: AxisSpec, v: number): string {
 }
 
 /**
+ * The value extent widened so every stack fits the plot as drawn: each band of a value above 0 is
+ * at least MIN_BAR_PX long (lib/metrics/bar-labels.ts), and the library pushes the bands after a
+ * lengthened one along, so a stack of n such bands is drawn up to n·MIN_BAR_PX longer than its
+ * sum. Its scale then reaches at least sum·W/(W − n·MIN_BAR_PX), the stack's drawn end inside
+ * the plot's `plotWidth` px (14 bands at 390 px put a stack's sum label 5 px past the drawing).
+ */
+export function minLengthRoom<R extends object>(
+  extent: Extent | null,
+  rows: readonly R[],
+  series: SeriesConfig<R>,
+  plotWidth: number | null,
+): Extent | null {
+  if (!extent || plotWidth === null || plotWidth <= 0) return extent;
+  let hi = extent[1];
+  for (const r of rows as readonly Row[]) {
+    const stacks = new Map<string, { sum: number; n: number }>();
+    for (const [key, s] of Object.entries(series)) {
+      if (s.stack === undefined || s.axis || s.data || s.stackEnd) continue;
+      const v = r[s.dataKey ?? key];
+      if (!finite(v) || v <= 0) continue;
+      const st = stacks.get(s.stack) ?? { sum: 0, n: 0 };
+      st.sum += v;
+      if (s.minLength || s.valueLabels) st.n++;
+      stacks.set(s.stack, st);
+    }
+    for (const { sum, n } of stacks.values()) {
+      const room = plotWidth - n * MIN_BAR_PX;
+      if (n > 0 && room > 0) hi = Math.max(hi, (sum * plotWidth) / room);
+    }
+  }
+  return [extent[0], hi];
+}
+
+/** Room kept between two tick texts on a fitted axis. */
+const FIT_GAP_PX = 8;
+
+/**
+ * Whether an axis's ticks, as drawn (the first from its position rightwards, the last ending at
+ * its position, the others centred, a lone one other than the start ending at its position:
+ * `edgeTick` in plot-parts.tsx), keep `FIT_GAP_PX` apart and
+ * inside `plotWidth`.
+ */
+export function ticksFit(a: AxisSpec, ticks: readonly number[], domain: Extent, plotWidth: number): boolean {
+  const [d0, d1] = domain;
+  const at = a.log
+    ? (v: number) => (plotWidth * Math.log10(v / d0)) / Math.log10(d1 / d0)
+    : (v: number) => (plotWidth * (v - d0)) / (d1 - d0);
+  if (!(d1 > d0) || (a.log && !(d0 > 0))) return ticks.length <= 1;
+  let prevRight = -Infinity;
+  for (let i = 0; i < ticks.length; i++) {
+    const w = tickText(a, ticks[i]).length * CHAR_PX;
+    const x = at(ticks[i]);
+    // A lone tick other than the axis's start is its end (`edgeTick`).
+    const lone = ticks.length === 1 && ticks[0] !== d0;
+    const left = lone ? x - w : i === 0 ? x : i === ticks.length - 1 ? x - w : x - w / 2;
+    if (left < -0.5 || left + w > plotWidth + 0.5 || left < prevRight + FIT_GAP_PX) return false;
+    prevRight = left + w;
+  }
+  return true;
+}
+
+/**
+ * A log value axis's ticks: the powers of ten from its floor (its domain's start) up to the
+ * largest value, every `k`th decade, the fewest decades apart that fit `plotWidth`; the domain
+ * ends at the largest value.
+ */
+function fittedLogAxis(a: AxisSpec, extent: Extent | null, plotWidth: number | null): AxisSpec {
+  const d = a.domain;
+  const lo = Array.isArray(d) && typeof d[0] === "number" ? d[0] : null;
+  const top = Array.isArray(d) && typeof d[1] === "number" ? d[1] : extent?.[1];
+  if (lo === null || !(lo > 0) || top === undefined || !(top > lo)) return a;
+  const decades: number[] = [];
+  for (let p = Math.round(Math.log10(lo)); 10 ** p <= top * (1 + 1e-9); p++) decades.push(10 ** p);
+  const domain: Extent = [lo, top];
+  for (let k = 1; k <= decades.length; k++) {
+    const ticks = decades.filter((_, i) => i % k === 0);
+    if (plotWidth === null) return { ...a, domain: [lo, top], ticks };
+    if (ticksFit(a, ticks, domain, plotWidth)) return { ...a, domain: [lo, top], ticks, everyTick: true };
+  }
+  return { ...a, domain: [lo, top], ticks: [decades[0]], everyTick: true };
+}
+
+/**
  * A horizontal number axis whose round ticks all fit `plotWidth` px, so the library, told to draw
  * every tick, drops none: left to itself it thinned a 0 / 2.5 / 5 / 7.5 / 10 / 12.5 GB/s axis to
  * "0 / 2.5 / 5 / 7.5 / 12.5", uneven labels that read as a wrong scale. Starting from `target`
- * ticks, a coarser round step is taken until the widest label fits between its neighbours. With
- * no width known yet (before the first layout) the axis is `readableAxis`'s, left to the library.
+ * ticks, a coarser round step is taken until every label keeps clear of its neighbours as drawn
+ * (`ticksFit`: the end ticks drawn inwards need more room than centred ones); when even two round
+ * ticks do not fit (a 65 px plot's "0 ms" and "1,000 ms" touched), only the axis's two ends, then
+ * its last, are written. A log axis gets its powers of ten, thinned the same way. With no width
+ * known yet (before the first layout) the axis is `readableAxis`'s, left to the library.
  */
 export function fittedHorizontalAxis(
   a: AxisSpec,
@@ -148,21 +233,31 @@ export function fittedHorizontalAxis(
   target: number | undefined,
   plotWidth: number | null,
 ): AxisSpec {
+  if (a.log && !a.ticks && !a.noTicks && !a.hide) return fittedLogAxis(a, extent, plotWidth);
   const first = readableAxis(a, extent, role, target);
   if (plotWidth === null || plotWidth <= 0 || a.ticks || !first.ticks || first === a) return first;
-  for (let n = target ?? (role === "value" ? 5 : 6); n >= 1; n--) {
-    const shown = n === (target ?? (role === "value" ? 5 : 6)) ? first : readableAxis(a, extent, role, n);
-    const ticks = shown.ticks ?? [];
-    if (ticks.length < 2) return { ...shown, everyTick: true };
+  const domainOf = (shown: AxisSpec, ticks: readonly number[]): Extent => {
     const d = shown.domain;
-    const span =
-      Array.isArray(d) && typeof d[0] === "number" && typeof d[1] === "number"
-        ? d[1] - d[0]
-        : ticks[ticks.length - 1] - ticks[0];
-    const step = ticks[1] - ticks[0];
-    const spacing = span > 0 ? (plotWidth * step) / span : plotWidth;
-    const widest = Math.max(...ticks.map((v) => tickText(shown, v).length)) * CHAR_PX;
-    if (spacing >= widest + TICK_GAP_PX) return { ...shown, everyTick: true };
+    return Array.isArray(d) && typeof d[0] === "number" && typeof d[1] === "number"
+      ? [d[0], d[1]]
+      : [ticks[0], ticks[ticks.length - 1]];
+  };
+  const start = target ?? (role === "value" ? 5 : 6);
+  let coarsest = first;
+  for (let n = start; n >= 1; n--) {
+    const shown = n === start ? first : readableAxis(a, extent, role, n);
+    const ticks = shown.ticks ?? [];
+    if (ticks.length === 0) continue;
+    coarsest = shown;
+    if (ticks.length < 2) return { ...shown, everyTick: true };
+    if (ticksFit(shown, ticks, domainOf(shown, ticks), plotWidth)) return { ...shown, everyTick: true };
   }
-  return first;
+  // Not even two round ticks fit: the ends alone, then the last alone.
+  const ticks = coarsest.ticks ?? [];
+  const domain = domainOf(coarsest, ticks);
+  const inside = ticks.filter((v) => v >= domain[0] && v <= domain[1]);
+  const ends = inside.length >= 2 ? [inside[0], inside[inside.length - 1]] : inside;
+  if (ends.length === 2 && ticksFit(coarsest, ends, domain, plotWidth))
+    return { ...coarsest, ticks: ends, everyTick: true };
+  return { ...coarsest, ticks: ends.slice(-1), everyTick: true };
 }

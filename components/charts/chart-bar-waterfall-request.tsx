@@ -53,7 +53,8 @@ export function ChartBarWaterfallRequest({ detail }: { detail: RequestDetail }) 
         },
       }}
       x={{ title: "time after arrival", unit: "ms", domain: [0, "auto"], format: formatMs }}
-      y={{ key: "name", width: 150 }}
+      // On a phone the segments are named above their bars: the names' gutter left some 65 px of plot.
+      y={{ key: "name", width: 150, namesAbove: true }}
       tooltip={{ cursor: { fill: "var(--grid)", opacity: 0.4 }, value: (_v, _k, r) => [tip(r), r.label] }}
     >
       <NotRecordedPattern />

@@ -11,7 +11,14 @@ import {
   ScatterChart,
 } from "recharts";
 import { ActiveRow } from "./active-row";
-import { fittedHorizontalAxis, positionExtent, readableAxis, tickText, valueExtent } from "./axis-ticks";
+import {
+  fittedHorizontalAxis,
+  minLengthRoom,
+  positionExtent,
+  readableAxis,
+  tickText,
+  valueExtent,
+} from "./axis-ticks";
 import { CanvasMarks, DENSE_MARKS, markCount } from "./canvas-marks";
 import { PendingMark } from "./chart-pending";
 import { ChartTable } from "./chart-table";
@@ -22,7 +29,16 @@ import { horizontalTicks, useNarrow } from "./use-narrow";
 import { downloadCsv, exportFileName, type CsvRow } from "./export";
 import { FigureExportButtons } from "./figure-export-buttons";
 import { plotMarks } from "./plot-marks";
-import { csvRow, legendText, plottedRow, seriesMarks, tooltipOf, xAxis, yAxis } from "./plot-parts";
+import {
+  csvRow,
+  legendText,
+  NAMES_ABOVE_AXIS_PX,
+  plottedRow,
+  seriesMarks,
+  tooltipOf,
+  xAxis,
+  yAxis,
+} from "./plot-parts";
 import type { AxisSpec, CsvColumns, Mark, SeriesConfig, TooltipSpec } from "./plot-types";
 
 export type { AxisSpec, SeriesConfig, SeriesSpec, TooltipSpec } from "./plot-types";
@@ -72,6 +88,11 @@ export interface ChartContainerProps<R extends object = Record<string, unknown>>
    */
   still?: string;
 }
+
+/** The room a row gains on a phone for its category's name above its bar (`AxisSpec.namesAbove`). */
+const NAME_ROW_PX = 16;
+/** A bar's thickness when its name is above it. */
+const NAMED_BAR_PX = 12;
 
 const CHARTS = { line: LineChart, area: AreaChart, bar: BarChart, scatter: ScatterChart } as const;
 
@@ -162,6 +183,10 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
         </p>
       </figure>
     );
+  // On a phone, sideways bars that ask for it are named above their bars, each row a name's line
+  // taller, so the plot is not left a sliver beside the names' gutter.
+  const namesAbove = !!horizontal && kind === "bar" && narrow && yAxes[0]?.namesAbove === true;
+  const shownHeight = namesAbove ? height + data.length * NAME_ROW_PX : height;
   let plot = children;
   if (kind) {
     const Chart = CHARTS[kind];
@@ -171,7 +196,7 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
     // Round ticks on every number axis; the tooltip keeps the axes as given (its values are exact).
     const numericX = horizontal || kind === "scatter" || !!x.numeric;
     const yShown = horizontal
-      ? yAxes
+      ? yAxes.map((a, i) => (i === 0 && namesAbove ? { ...a, width: NAMES_ABOVE_AXIS_PX } : a))
       : yAxes.map((a) =>
           readableAxis(a, valueExtent(data, series, a.id, kind === "scatter" ? a.key : undefined), "value"),
         );
@@ -189,7 +214,14 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
     const xShown = !numericX
       ? x
       : horizontal
-        ? fittedHorizontalAxis(x, valueExtent(data, series, undefined), "value", xTarget, plotWidth)
+        ? fittedHorizontalAxis(
+            x,
+            // A stack's bands are each at least MIN_BAR_PX long: its scale keeps their room.
+            minLengthRoom(valueExtent(data, series, undefined), data, series, plotWidth),
+            "value",
+            xTarget,
+            plotWidth,
+          )
         : fittedHorizontalAxis(x, positionExtent(data, series, x.key), "position", xTarget, plotWidth);
     plot = (
       <ResponsiveContainer width="100%" height="100%" onResize={(w) => setBoxWidth(w)}>
@@ -202,6 +234,7 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
             right: CHART_MARGIN.right + marginRight,
           }}
           barCategoryGap={barCategoryGap}
+          barSize={namesAbove ? NAMED_BAR_PX : undefined}
           // The name as aria-label, not an SVG <title>: a <title> repeats the heading's text.
           role={onRowClick ? "application" : "img"}
           aria-label={onRowClick ? `${title}: arrow keys move between bars, Enter opens one` : title}
@@ -220,7 +253,16 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
             horizontal={horizontal ? false : undefined}
           />
           {xAxis(xShown, numericX, !!horizontal, dense)}
-          {yShown.map((a) => yAxis(a, !horizontal, dense))}
+          {yShown.map((a, i) =>
+            yAxis(
+              a,
+              !horizontal,
+              dense,
+              i === 0 && namesAbove
+                ? { left: CHART_MARGIN.left + NAMES_ABOVE_AXIS_PX, lift: barGroupPx(series) / 2 + 5 }
+                : undefined,
+            ),
+          )}
           {tooltip ? tooltipOf(tooltip, series, value, horizontal ? undefined : x, dense) : null}
           {(legend ?? visible.length > 1) ? (
             <Legend wrapperStyle={LEGEND_STYLE} itemSorter={null} formatter={legendText} />
@@ -293,7 +335,13 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
       {asTable && tableRows ? (
         <ChartTable rows={tableRows()} caption={title} />
       ) : (
-        <div ref={ref} style={{ height }} className="relative w-full" data-plot="" onKeyDown={onKeyDown}>
+        <div
+          ref={ref}
+          style={{ height: shownHeight }}
+          className="relative w-full"
+          data-plot=""
+          onKeyDown={onKeyDown}
+        >
           {still && kind && boxWidth === null ? (
             <div className="first-figure" dangerouslySetInnerHTML={{ __html: still }} />
           ) : null}
@@ -302,6 +350,19 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
       )}
     </figure>
   );
+}
+
+/** How thick a category's bars are side by side when each is NAMED_BAR_PX: a stack is one bar. */
+function barGroupPx<R extends object>(series: SeriesConfig<R>): number {
+  const stacks = new Set<string>();
+  let single = 0;
+  for (const s of Object.values(series)) {
+    if (s.stack !== undefined) stacks.add(s.stack);
+    else if (!s.hidden) single++;
+  }
+  const n = Math.max(1, stacks.size + single);
+  // The library keeps 4 px between a category's bars.
+  return n * NAMED_BAR_PX + (n - 1) * 4;
 }
 
 /**

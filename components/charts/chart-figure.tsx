@@ -8,6 +8,7 @@ import { decadesSpanned } from "@/lib/metrics/bar-labels";
 import { ChartContainer, type AxisSpec, type TooltipSpec } from "./chart-container";
 import { barValueFormat, figureProps, unitFormat } from "./figure-props";
 import { binRange, markRowsRoom, ReferenceMark, XMarks } from "./reference-marks";
+import { useNarrow } from "./use-narrow";
 
 /** The figure's x axis span, to tell which half of the plot a mark is in. */
 function xDomain(figure: FigureDescription): readonly [number, number] {
@@ -52,7 +53,8 @@ export function ChartFigure({
   // Bars whose values span decades offer a log value axis; linear first, as the report draws them.
   const [scale, setScale] = useState<ValueScale>("linear");
   const offerLog = figure.kind === "bars" && figure.y.logOption === true;
-  const described = figureProps(figure, offerLog ? scale : "linear");
+  const narrow = useNarrow();
+  const described = figureProps(figure, offerLog ? scale : "linear", narrow);
   const hint =
     offerLog && scale === "linear"
       ? `values span ${Math.floor(

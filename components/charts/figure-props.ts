@@ -11,7 +11,15 @@ import {
   type FigureDescription,
 } from "@/lib/api/figure";
 import type { ValueScale } from "@/lib/api/trtllm-charts";
-import { labelledBandPx, labelRoomPx, logFloor, unitText, valueText } from "@/lib/metrics/bar-labels";
+import {
+  compactTickText,
+  compactValueText,
+  labelledBandPx,
+  labelRoomPx,
+  logFloor,
+  unitText,
+  valueText,
+} from "@/lib/metrics/bar-labels";
 import type { CsvRow } from "./export";
 import { shortLabels } from "@/lib/metrics/short-labels";
 import type { AxisSpec, Mark, SeriesConfig, SeriesSpec } from "./plot-types";
@@ -46,9 +54,10 @@ const axis = (a: FigureAxis, key?: string): AxisSpec => ({
 
 /**
  * `scale`: how the value axis of bars is drawn, "log" only where the description offers it
- * (`y.logOption`); linear, as the report draws it, by default.
+ * (`y.logOption`); linear, as the report draws it, by default. `narrow`: a phone's width, where
+ * bars write counts in their compact form and name their categories above them.
  */
-export function figureProps(f: FigureDescription, scale: ValueScale = "linear") {
+export function figureProps(f: FigureDescription, scale: ValueScale = "linear", narrow = false) {
   // A point without a value is not drawn (never as 0); one row per point of each series. A
   // histogram's row is a bin: its centre, its edges (the tooltip's range) and its count.
   const rowsOf = (i: number): FigureRow[] =>
@@ -64,7 +73,7 @@ export function figureProps(f: FigureDescription, scale: ValueScale = "linear") 
         );
   const single = f.series.length === 1;
   const histogram = f.kind === "histogram";
-  if (f.kind === "bars") return barsProps(f, scale);
+  if (f.kind === "bars") return barsProps(f, scale, narrow);
   if (f.kind === "stacked") return stackedProps(f);
   const series: SeriesConfig<FigureRow> = Object.fromEntries(
     f.series.map((s, i) => [
@@ -141,7 +150,7 @@ export function categoryLabels(f: FigureDescription): { label: string; full: str
  * value not recorded is no bar (never a 0-length one). A category's own colour (its role) fills
  * its bar, a note goes after its name: a bar of no length draws no text beside it.
  */
-function barsProps(f: FigureDescription, scale: ValueScale) {
+function barsProps(f: FigureDescription, scale: ValueScale, narrow: boolean) {
   const names = categoryLabels(f);
   const data: FigureRow[] = names.map(({ label }, i) => {
     const row: FigureRow = { x: label };
@@ -163,7 +172,14 @@ function barsProps(f: FigureDescription, scale: ValueScale) {
   const labelled = f.shortNames !== undefined || f.categoryNotes?.some(Boolean);
   const widest = Math.max(0, ...names.map((n) => n.label.length));
   const values = valuesOf(f);
-  const texts = values.map(barValueFormat(f.y.unit));
+  // On a phone a count is written in its compact form ("1.28 B tokens"): the exact one took the
+  // plot's room. The tooltip and the table keep it exact.
+  const valueFormat = narrow ? compactValueText(f.y.unit) : barValueFormat(f.y.unit);
+  const texts = values.map(valueFormat);
+  const valueAxis: AxisSpec = {
+    ...axis(f.y),
+    ...(narrow && f.y.unit !== "%" ? { format: compactTickText(f.y.unit) } : {}),
+  };
   // A log value axis where the description offers one (values spanning decades), from the power
   // of ten at or below the smallest value, up to the description's top.
   const log = scale === "log" && f.y.logOption === true;
@@ -179,18 +195,20 @@ function barsProps(f: FigureDescription, scale: ValueScale) {
     data,
     // Each bar's value past its end, a value above 0 never shorter than MIN_BAR_PX: as the
     // report draws them (lib/runs/report/svg-plot.ts).
-    series: barSeries(f, { valueLabels: true, ...(cell ? { cell } : {}) }),
+    series: barSeries(f, { valueLabels: true, format: valueFormat, ...(cell ? { cell } : {}) }),
     // The value runs along; the categories are named down the side (their axis needs no title),
     // each on one line, its whole name on hover.
     x: log
       ? {
-          ...axis(f.y),
+          ...valueAxis,
           log: true,
           domain: [logFloor(values), f.y.domain?.[1] ?? "auto"] as [number, number | "auto"],
         }
-      : axis(f.y),
+      : valueAxis,
     y: {
       key: "x",
+      // On a phone the names go above their bars, so the plot keeps the width.
+      namesAbove: true,
       width: labelled ? Math.min(240, Math.max(120, Math.ceil(16 + 6.6 * widest))) : 200,
       ...(labelled ? { fullName: (l: string) => full.get(l) ?? l } : {}),
     } as AxisSpec,

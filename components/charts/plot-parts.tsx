@@ -45,7 +45,19 @@ export function xAxis(a: AxisSpec, number: boolean, bars: boolean, includeHidden
   );
 }
 
-export function yAxis(a: AxisSpec, number: boolean, includeHidden = false) {
+/** The width a category axis keeps when it names its rows above their bars (`namesAbove`). */
+export const NAMES_ABOVE_AXIS_PX = 2;
+
+/**
+ * `above`: the categories are named above their bars, from the plot's left edge (`left`, px from
+ * the chart's), each `lift` px above its row's centre (half the bars' thickness, and a gap).
+ */
+export function yAxis(
+  a: AxisSpec,
+  number: boolean,
+  includeHidden = false,
+  above?: { left: number; lift: number },
+) {
   const title = axisTitle(a);
   return (
     <YAxis
@@ -63,10 +75,10 @@ export function yAxis(a: AxisSpec, number: boolean, includeHidden = false) {
       unit={a.tickUnit}
       allowDecimals={a.integers ? false : undefined}
       // A category axis down the side that names every row (its rows a label's line apart).
-      interval={a.everyTick ? 0 : undefined}
+      interval={a.everyTick || above ? 0 : undefined}
       hide={a.hide}
       includeHidden={includeHidden || undefined}
-      width={a.width ?? "auto"}
+      width={above ? NAMES_ABOVE_AXIS_PX : (a.width ?? "auto")}
       label={
         title
           ? {
@@ -81,7 +93,13 @@ export function yAxis(a: AxisSpec, number: boolean, includeHidden = false) {
       }
       {...AXIS_STYLE}
       fontSize={a.small ? 10 : AXIS_STYLE.fontSize}
-      tick={a.fullName ? categoryTick(a.fullName, a.small ? 10 : AXIS_STYLE.fontSize) : undefined}
+      tick={
+        above
+          ? nameAboveTick(a.fullName ?? ((l) => l), above.left, above.lift)
+          : a.fullName
+            ? categoryTick(a.fullName, a.small ? 10 : AXIS_STYLE.fontSize)
+            : undefined
+      }
     />
   );
 }
@@ -98,7 +116,9 @@ function edgeTick(a: AxisSpec) {
   const text = (v: unknown) =>
     `${typeof v === "number" && a.format ? a.format(v) : String(v)}${a.tickUnit ?? ""}`;
   function EdgeTick({ x = 0, y = 0, payload, index = 0, visibleTicksCount = 0 }: EdgeTickProps) {
-    const anchor = index === 0 ? "start" : index === visibleTicksCount - 1 ? "end" : "middle";
+    // A lone tick (a phone's axis with room for one) is the axis's end, drawn inwards.
+    const lone = visibleTicksCount === 1 && payload?.value !== (Array.isArray(a.domain) ? a.domain[0] : 0);
+    const anchor = lone ? "end" : index === 0 ? "start" : index === visibleTicksCount - 1 ? "end" : "middle";
     return (
       <text
         x={x}
@@ -146,6 +166,33 @@ function categoryTick(fullName: (label: string) => string, fontSize: number) {
     );
   }
   return CategoryTick;
+}
+
+/**
+ * A category named above its bar: from the plot's left edge (`left`), its baseline `lift` px above
+ * the row's centre, on one line, the full name as its hover title.
+ */
+function nameAboveTick(fullName: (label: string) => string, left: number, lift: number) {
+  function NameAboveTick({ y = 0, payload }: TickProps) {
+    const label = String(payload?.value ?? "");
+    return (
+      <g>
+        <title>{fullName(label)}</title>
+        <text
+          x={left}
+          y={Number(y) - lift}
+          textAnchor="start"
+          fontSize={AXIS_STYLE.fontSize}
+          fill="var(--muted)"
+          className="recharts-cartesian-axis-tick-value"
+          data-name-above=""
+        >
+          {label}
+        </text>
+      </g>
+    );
+  }
+  return NameAboveTick;
 }
 
 const formatTickValue = (v: number) => v.toLocaleString("en-US", { maximumFractionDigits: 2 });

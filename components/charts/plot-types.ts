@@ -98,6 +98,11 @@ export interface AxisSpec {
    * never wrapped (wrapped names printed over their neighbours).
    */
   fullName?: (label: string) => string;
+  /**
+   * On a phone, a category axis down the side names each row above its bar instead, from the
+   * plot's left edge: its gutter (150 px of a 330 px chart) left the bars some 60 px.
+   */
+  namesAbove?: boolean;
 }
 
 export interface TooltipSpec<R = Record<string, unknown>> {

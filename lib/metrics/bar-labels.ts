@@ -158,3 +158,45 @@ export function valueText(unit: string): (v: number) => string {
   if (power < 0) return unitText(unit);
   return (v) => `${formatBytes(v * 1000 ** power)}${rate ? "/s" : ""}`;
 }
+
+const COMPACT = [
+  [1e12, "T"],
+  [1e9, "B"],
+  [1e6, "M"],
+  [1e3, "K"],
+] as const;
+
+/**
+ * A count in a compact form for a phone's width: "1.28 B" for 1,280,000,000, "9.6 K" for 9,600,
+ * three significant digits; below 1,000 as it is. The tooltip and the table keep the exact value.
+ */
+export function compactNumber(v: number): string {
+  const abs = Math.abs(v);
+  for (const [p, s] of COMPACT)
+    if (abs >= p) return `${(v / p).toLocaleString("en-US", { maximumSignificantDigits: 3 })} ${s}`;
+  return formatNumber(v, 3);
+}
+
+/** Whether a unit has a shorter form of its own (a duration, a percentage, bytes): no compact form then. */
+const ownForm = (unit: string) =>
+  unit === "ms" ||
+  unit === "s" ||
+  unit === "%" ||
+  BYTE_UNITS.includes((unit.endsWith("/s") ? unit.slice(0, -2) : unit) as (typeof BYTE_UNITS)[number]);
+
+/**
+ * A bar's value label on a phone: a count in its compact form with its unit ("1.28 B tokens", not
+ * "1,280,000,000 tokens", which left a 50 px plot beside it); other units as `valueText` writes them.
+ */
+export function compactValueText(unit: string): (v: number) => string {
+  if (ownForm(unit)) return valueText(unit);
+  return (v) => (unit ? `${compactNumber(v)} ${unit}` : compactNumber(v));
+}
+
+/**
+ * A value axis's tick on a phone: a count in its compact form without the unit, which the axis's
+ * title names ("1.5 B" under "KV capacity (tokens)"); other units as `unitText` writes them.
+ */
+export function compactTickText(unit: string): (v: number) => string {
+  return ownForm(unit) ? unitText(unit) : compactNumber;
+}

@@ -259,7 +259,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
     expect(log.bands[0].width).toBeGreaterThan(ttft.bands[0].width);
     await page.close();
   }, 300_000);
-  it("KV-cache hit rate by role and worker and a request's waterfall at 1440 and 390 px, Compare's segment stacks at 1440 px, light and dark: one label per bar", async () => {
+  it("KV-cache hit rate by role and worker, a request's waterfall and Compare's segment stacks at 1440 and 390 px, light and dark: one label per bar", async () => {
     const runs = (await runsByName()).filter((r) => r.kinds.includes("trtllm-perf-metrics"));
     // The TensorRT-LLM examples whose records carry kv_cache_metrics.
     const withHitRate: string[] = [];
@@ -306,10 +306,6 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
         ).toBe(true);
         await shot(chart, `compare-segments-${look.scheme}-${look.width}.png`);
       },
-      // At 390 px the bars are drawn now (the frame adds the legend's room), but the 4 px
-      // minimum of each of 14 bands pushes the longest stack past its scale, and its sum's label
-      // ends some 5 px outside the drawing: checked at 1440 px until the stack's room counts it.
-      [[1440, 1100]],
     );
   }, 900_000);
 
@@ -446,4 +442,162 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
     expect(await chart.getByRole("group", { name: "value axis" }).count()).toBe(0);
     await page.close();
   }, 600_000);
+  it("on a phone, the waterfall, Compare's segment stacks and the KV capacity per endpoint (linear and log) keep their ticks apart, their labels inside and at least half the width for the plot", async () => {
+    const all = await runsByName();
+    const trt = all.filter((r) => r.kinds.includes("trtllm-perf-metrics"));
+    const biggest = [...trt].sort((a, b) => (b.requestCount ?? 0) - (a.requestCount ?? 0))[0];
+    // The example endpoints with a KV capacity each, and the same with one pool 5,000 times
+    // larger (1,280,000,000 tokens): its capacities span decades and a log axis is on offer.
+    let capacityRun: string | undefined;
+    for (const r of all) {
+      const res = await fetch(`${t.app.url}/api/runs/${r.id}/charts/${SM_CHARTS.endpoints.key}`);
+      if (!res.ok) continue;
+      const { rows } = SM_CHARTS.endpoints.schema.parse(await res.json());
+      if (endpointCapacityFigure(rows).series[0].points.filter(([, v]) => v !== null).length >= 2) {
+        capacityRun = r.id;
+        break;
+      }
+    }
+    expect(capacityRun).toBeDefined();
+    const example = JSON.parse(
+      fs.readFileSync("lib/examples/files/trtllm-1p3d-server-metrics/server_metrics_export.json", "utf8"),
+    ) as {
+      metrics: Record<string, { series: Array<{ endpoint_url: string; stats: Record<string, number> }> }>;
+    };
+    for (const s of example.metrics.trtllm_kv_cache_max_blocks.series)
+      if (s.endpoint_url === "10.1.0.4:8000") s.stats = { avg: 1e7, min: 1e7, max: 1e7 };
+    fs.mkdirSync(path.join(dir, "phone-wide"), { recursive: true });
+    const file = path.join(dir, "phone-wide", "server_metrics_export.json");
+    fs.writeFileSync(file, JSON.stringify(example));
+    const wide = await apiUpload(t.app.url, [{ path: file }], { name: "phone endpoints spanning decades" });
+
+    /** The plot, the value axis's ticks, the categories' names and the bars and labels, as laid out. */
+    const layout = (chart: Locator) =>
+      chart.evaluate((fig) => {
+        const box = (e: Element) => {
+          const r = e.getBoundingClientRect();
+          return {
+            left: r.left,
+            right: r.right,
+            top: r.top,
+            bottom: r.bottom,
+            width: r.width,
+            height: r.height,
+          };
+        };
+        const svg = fig.querySelector(".recharts-wrapper > svg.recharts-surface")!;
+        // The plot's box: the rectangle the chart clips its marks to.
+        const clip = svg.querySelector("defs clipPath rect");
+        const origin = svg.getBoundingClientRect();
+        const texts = (sel: string) =>
+          [...svg.querySelectorAll(sel)]
+            .filter((t) => (t.textContent ?? "").trim() !== "")
+            .map((t) => ({ t: (t.textContent ?? "").replace(/\u00a0/g, " ").trim(), r: box(t) }));
+        return {
+          frame: box(svg),
+          plot: clip
+            ? {
+                left: origin.left + Number(clip.getAttribute("x")),
+                width: Number(clip.getAttribute("width")),
+              }
+            : null,
+          ticks: texts(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value"),
+          names: texts(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value"),
+          labels: texts(".recharts-label-list text"),
+          bars: [...svg.querySelectorAll(".recharts-bar-rectangle path, .recharts-bar-rectangle rect")]
+            .filter((e) => e.getAttribute("fill") !== "transparent")
+            .map(box)
+            .filter((r) => r.width > 0 && r.height > 0),
+        };
+      });
+    const inside = (r: Box, frame: Box) =>
+      r.left >= frame.left - 0.5 &&
+      r.right <= frame.right + 0.5 &&
+      r.top >= frame.top - 0.5 &&
+      r.bottom <= frame.bottom + 0.5;
+
+    async function readable(chart: Locator, where: string, narrow: boolean) {
+      await chart.waitFor({ timeout: 60_000 });
+      await chart.scrollIntoViewIfNeeded();
+      await chart.locator(".recharts-bar-rectangle").first().waitFor({ timeout: 60_000 });
+      const l = await layout(chart);
+      const say = (x: { t: string }[]) => x.map((v) => v.t).join(" | ");
+      // Ticks on the value axis, each clear of the next by 2 px, inside the drawing.
+      expect(l.ticks.length, `${where}: ticks ${say(l.ticks)}`).toBeGreaterThanOrEqual(1);
+      const ticks = [...l.ticks].sort((a, b) => a.r.left - b.r.left);
+      for (let i = 1; i < ticks.length; i++)
+        expect(
+          ticks[i].r.left - ticks[i - 1].r.right,
+          `${where}: tick "${ticks[i - 1].t}" and "${ticks[i].t}" touch (${say(ticks)})`,
+        ).toBeGreaterThanOrEqual(2);
+      for (const x of [...l.ticks, ...l.labels, ...l.names])
+        expect(inside(x.r, l.frame), `${where}: "${x.t}" leaves the drawing`).toBe(true);
+      // A name is on no bar and on no other name.
+      for (const n of l.names)
+        for (const b of l.bars) expect(overlap(n.r, b), `${where}: name "${n.t}" on a bar`).toBe(false);
+      for (let i = 0; i < l.names.length; i++)
+        for (let j = i + 1; j < l.names.length; j++)
+          expect(
+            overlap(l.names[i].r, l.names[j].r),
+            `${where}: "${l.names[i].t}" on "${l.names[j].t}"`,
+          ).toBe(false);
+      // The plot at least half the drawing's width.
+      expect(l.plot, where).not.toBeNull();
+      if (narrow)
+        expect(
+          l.plot!.width,
+          `${where}: plot ${Math.round(l.plot!.width)} of ${Math.round(l.frame.width)} px`,
+        ).toBeGreaterThanOrEqual(0.5 * l.frame.width);
+      return l;
+    }
+
+    await forEachLook(
+      t.browser,
+      `${t.app.url}/runs/${biggest.id}?view=breakdown&req=7`,
+      async (page, look) => {
+        const where = `waterfall ${look.width} ${look.scheme}`;
+        const chart = page.locator('figure[data-chart$="-waterfall"]');
+        await expectOneLabelPerBar(chart, where, true);
+        await readable(chart, where, look.width < 640);
+        await shot(chart, `phone-waterfall-${look.scheme}-${look.width}.png`);
+      },
+    );
+    await forEachLook(
+      t.browser,
+      `${t.app.url}/compare?runs=${trt.map((r) => r.id).join(",")}`,
+      async (page, look) => {
+        const where = `compare segments ${look.width} ${look.scheme}`;
+        const chart = page.locator('figure[data-chart^="compare-segments-"]');
+        await expectOneLabelPerBar(chart, where, true);
+        // The names keep their gutter here: the plot's share is not asked of it.
+        await readable(chart, where, false);
+      },
+    );
+    await forEachLook(t.browser, `${t.app.url}/runs/${capacityRun}?view=kv`, async (page, look) => {
+      const where = `kv capacity ${look.width} ${look.scheme}`;
+      const chart = page.locator('figure[data-chart="endpoint-kv-capacity"]');
+      await expectOneLabelPerBar(chart, where, true);
+      await readable(chart, where, look.width < 640);
+      await shot(chart, `phone-kv-capacity-${look.scheme}-${look.width}.png`);
+    });
+    await forEachLook(t.browser, `${t.app.url}/runs/${wide.id}?view=kv`, async (page, look) => {
+      const chart = page.locator('figure[data-chart="endpoint-kv-capacity"]');
+      for (const scale of ["linear", "log"] as const) {
+        const where = `kv capacity spanning decades, ${scale}, ${look.width} ${look.scheme}`;
+        if (scale === "log") {
+          const axis = chart.getByRole("group", { name: "value axis" });
+          await axis.getByRole("button", { name: "log" }).click();
+          await expect
+            .poll(() => axis.getByRole("button", { name: "log" }).getAttribute("aria-pressed"))
+            .toBe("true");
+        }
+        const texts = await expectOneLabelPerBar(chart, where, true);
+        const l = await readable(chart, where, look.width < 640);
+        // On a phone the largest reads "1.28 B tokens"; wide, the exact count.
+        expect(texts, where).toContain(look.width < 640 ? "1.28 B tokens" : "1,280,000,000 tokens");
+        expect(l.names.length, where).toBe(l.bars.length);
+        await shot(chart, `phone-kv-capacity-decades-${scale}-${look.scheme}-${look.width}.png`);
+      }
+    });
+  }, 900_000);
 });

@@ -9,6 +9,9 @@ import { figureProps } from "@/components/charts/figure-props";
 import { reportFigure } from "@/lib/runs/report/figure-kit";
 import { renderPlot } from "@/lib/runs/report/svg-plot";
 import {
+  compactNumber,
+  compactTickText,
+  compactValueText,
   decadesSpanned,
   drawnLength,
   labelledBandPx,
@@ -227,5 +230,47 @@ describe("the log option of a figure's bars", () => {
     const f = endpointHitRateFigure(rows);
     expect(f.y.logOption).toBe(true);
     expect(figureProps(f, "log").x.domain).toEqual([0.1, 100]);
+  });
+});
+
+describe("a phone's compact counts (issue 29)", () => {
+  it("counts read 1.28 B tokens; durations, percentages and bytes keep their own forms", () => {
+    expect(compactNumber(1_280_000_000)).toBe("1.28 B");
+    expect(compactNumber(9_600)).toBe("9.6 K");
+    expect(compactNumber(640)).toBe("640");
+    expect(compactValueText("tokens")(1_280_000_000)).toBe("1.28 B tokens");
+    expect(compactTickText("tokens")(1_500_000_000)).toBe("1.5 B");
+    expect(compactValueText("GB/s")(0.005)).toBe(valueText("GB/s")(0.005));
+    expect(compactValueText("ms")(1234.5)).toBe(valueText("ms")(1234.5));
+  });
+
+  it("a figure's bars on a phone: compact labels, names above the bars; the same figure wide is unchanged", () => {
+    const f = endpointHitRateFigure([]);
+    const capacity: FigureDescription = {
+      ...f,
+      y: { label: "KV capacity", unit: "tokens", integers: true, logOption: true },
+      categories: ["10.1.0.1:8000", "10.1.0.4:8000"],
+      categoryColours: undefined,
+      categoryNotes: undefined,
+      series: [
+        {
+          key: "value",
+          name: "KV capacity",
+          colour: "chart-8",
+          points: [
+            [0, 16_000],
+            [1, 1_280_000_000],
+          ],
+        },
+      ],
+    };
+    const phone = figureProps(capacity, "linear", true);
+    const wide = figureProps(capacity, "linear", false);
+    expect(phone.series.value.format!(1_280_000_000)).toBe("1.28 B tokens");
+    expect(wide.series.value.format!(1_280_000_000)).toBe("1,280,000,000 tokens");
+    expect((phone as { marginRight: number }).marginRight).toBeLessThan(
+      (wide as { marginRight: number }).marginRight,
+    );
+    expect((phone.y as { namesAbove?: boolean }).namesAbove).toBe(true);
   });
 });

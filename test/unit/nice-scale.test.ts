@@ -7,7 +7,14 @@ import {
   ticksCovering,
   ticksWithin,
 } from "@/lib/metrics/nice-scale";
-import { fittedHorizontalAxis, readableAxis, tickText } from "@/components/charts/axis-ticks";
+import {
+  fittedHorizontalAxis,
+  minLengthRoom,
+  readableAxis,
+  ticksFit,
+  tickText,
+} from "@/components/charts/axis-ticks";
+import { MIN_BAR_PX } from "@/lib/metrics/bar-labels";
 
 const isNiceStep = (step: number) => {
   const p = 10 ** Math.floor(Math.log10(step) + 1e-9);
@@ -170,5 +177,60 @@ describe("x ticks that fit the plot's width", () => {
     const before = fittedHorizontalAxis(spec, [38, 104], "position", 4, null);
     expect(before.ticks).toEqual(readableAxis(spec, [38, 104], "position", 4).ticks);
     expect(before.everyTick).toBeUndefined();
+  });
+});
+
+describe("ticks as drawn on a phone (issue 29)", () => {
+  it("the end ticks are drawn inwards: a 65 px plot's 0 ms and 1,000 ms touched; what is written keeps clear", () => {
+    const spec = { title: "time after arrival", unit: "ms", domain: [0, "auto"] as [number, "auto"] };
+    // Centred ticks 65 px apart looked wide enough; drawn inwards, "0 ms" and "1,000 ms" overlap.
+    expect(ticksFit(readableAxis(spec, [0, 980], "value", 4), [0, 1000], [0, 1000], 65)).toBe(false);
+    const a = fittedHorizontalAxis(spec, [0, 980], "value", 4, 65);
+    expect(a.everyTick).toBe(true);
+    expect(ticksFit(a, a.ticks!, [0, 1000], 65)).toBe(true);
+    expect(a.ticks).toEqual([1000]);
+    // With the plot's room, round ticks from 0.
+    const wide = fittedHorizontalAxis(spec, [0, 980], "value", 4, 200);
+    expect(wide.ticks![0]).toBe(0);
+    expect(wide.ticks!.length).toBeGreaterThanOrEqual(2);
+    expect(ticksFit(wide, wide.ticks!, [0, wide.ticks!.at(-1)!], 200)).toBe(true);
+  });
+
+  it("a log axis gets its powers of ten, thinned until they fit", () => {
+    const spec = {
+      title: "KV capacity",
+      unit: "tokens",
+      log: true,
+      domain: [1000, "auto"] as [number, "auto"],
+      format: (v: number) => `${v.toLocaleString("en-US")} tokens`,
+    };
+    const wide = fittedHorizontalAxis(spec, [1600, 1.28e9], "value", undefined, 1000);
+    expect(wide.domain).toEqual([1000, 1.28e9]);
+    expect(wide.ticks![0]).toBe(1000);
+    expect(ticksFit(wide, wide.ticks!, [1000, 1.28e9], 1000)).toBe(true);
+    const narrow = fittedHorizontalAxis(spec, [1600, 1.28e9], "value", 4, 200);
+    expect(narrow.ticks!.length).toBeLessThan(wide.ticks!.length);
+    expect(ticksFit(narrow, narrow.ticks!, [1000, 1.28e9], 200)).toBe(true);
+  });
+
+  it("a stack's scale keeps the room of its bands' minimum length", () => {
+    const series = {
+      ...Object.fromEntries(
+        Array.from({ length: 14 }, (_, i) => [
+          `s${i}`,
+          { label: `s${i}`, color: "", stack: "t", minLength: true },
+        ]),
+      ),
+    };
+    // 13 bands of 0.1 ms and one of 1,000 ms: drawn, the 13 short ones are MIN_BAR_PX each.
+    const row = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`s${i}`, i === 13 ? 1000 : 0.1]));
+    const sum = 1000 + 13 * 0.1;
+    const [, hi] = minLengthRoom([0, sum], [row], series, 150)!;
+    // The stack drawn on [0, hi] ends inside the plot's 150 px.
+    const drawn = 13 * Math.max(MIN_BAR_PX, (0.1 * 150) / hi) + (1000 * 150) / hi;
+    expect(drawn).toBeLessThanOrEqual(150 + 1e-9);
+    expect(hi).toBeGreaterThan(sum);
+    // Before the plot is measured, and with no stack, the extent is the data's.
+    expect(minLengthRoom([0, sum], [row], series, null)).toEqual([0, sum]);
   });
 });
