@@ -1,6 +1,10 @@
 import { DataTable } from "@/components/charts/data-table";
 import type { Collectors, RunSummary } from "@/lib/api/schemas";
-import { COLLECTOR_FLAGS, effectiveCollectors } from "@/lib/metrics/collectors-mismatch";
+import {
+  COLLECTOR_FLAGS,
+  effectiveCollectors,
+  type EffectiveCollector,
+} from "@/lib/metrics/collectors-mismatch";
 
 type Flag = [keyof Collectors, string];
 
@@ -30,12 +34,16 @@ export function CollectorsTable({ runs }: { runs: RunSummary[] }) {
   );
 }
 
-function CollectorState({ value, source }: { value: boolean | null; source: string }) {
+function CollectorState({ value, source, evidence }: EffectiveCollector) {
   return (
     <>
       {value === null ? "unknown" : value ? "on" : "off"}
       {source === "inferred" ? (
         <span className="ml-1 text-xs text-muted">(inferred from the data)</span>
+      ) : source === "implied" ? (
+        <span className="ml-1 text-xs text-muted" title={evidence ?? undefined}>
+          (inferred from the config)
+        </span>
       ) : null}
     </>
   );

@@ -10,22 +10,25 @@ import { COLLECTOR_FLAGS, effectiveCollectors } from "@/lib/metrics/collectors-m
 export function CollectorsBadges({
   run,
 }: {
-  run: Pick<RunSummary, "collectors" | "timeBreakdown" | "facts">;
+  run: Pick<RunSummary, "collectors" | "timeBreakdown" | "facts"> &
+    Partial<Pick<RunSummary, "collectorsInferredFrom">>;
 }) {
   const states = effectiveCollectors(run);
   const trtllm = run.timeBreakdown !== null || /trt/i.test(run.facts.backend?.value ?? "");
   return (
     <>
       {(Object.keys(COLLECTOR_FLAGS) as Array<keyof Collectors>).map((k) => {
-        const { value: v, source } = states[k];
+        const { value: v, source, evidence } = states[k];
         if (v === null && !trtllm) return null;
         const text =
-          v === null ? "unknown" : `${v ? "on" : "off"}${source === "inferred" ? " (from the data)" : ""}`;
+          v === null
+            ? "unknown"
+            : `${v ? "on" : "off"}${source === "inferred" ? " (from the data)" : source === "implied" ? " (inferred from the config)" : ""}`;
         return (
           <span
             key={k}
             className={`rounded px-2 py-0.5 font-mono ring-1 ring-border ${v === null ? "text-muted" : v ? "text-warn" : "text-ok"}`}
-            title="Collector state: on means the run paid its measurement overhead"
+            title={evidence ?? "Collector state: on means the run paid its measurement overhead"}
           >
             {COLLECTOR_FLAGS[k]}: {text}
           </span>

@@ -55,6 +55,14 @@ export const collectorsSchema = z.object({
   publishKvEvents: z.boolean().nullable(),
 });
 
+/**
+ * Collectors on only by what a flag implies (Dynamo's older `--publish-events-and-metrics`),
+ * each with its evidence, "inferred from …" (docs/metrics.md §Collectors).
+ */
+export const collectorsInferredFromSchema = z
+  .object({ returnPerfMetrics: z.string(), enableIterPerfStats: z.string(), publishKvEvents: z.string() })
+  .partial();
+
 export const requestsBlockSchema = z.object({
   source: z.string(),
   count: z.number(),
@@ -213,6 +221,8 @@ export const endpointRowSchema = z.object({
 /** The computed part of a run summary: what ingest produces and stores. */
 export const summaryBlocksSchema = z.object({
   collectors: collectorsSchema,
+  /** Absent or empty: no collector is on by a flag's implication alone */
+  collectorsInferredFrom: collectorsInferredFromSchema.optional(),
   requests: requestsBlockSchema.nullable(),
   timeBreakdown: timeBreakdownBlockSchema.nullable(),
   serverMetrics: serverMetricsBlockSchema.nullable(),
@@ -362,6 +372,7 @@ export const patchRunSchema = z.object({
 export type Stats = z.infer<typeof statsSchema>;
 export type RunFile = z.infer<typeof runFileSchema>;
 export type Collectors = z.infer<typeof collectorsSchema>;
+export type CollectorsInferredFrom = z.infer<typeof collectorsInferredFromSchema>;
 export type RequestsBlock = z.infer<typeof requestsBlockSchema>;
 export type TimeBreakdownBlock = z.infer<typeof timeBreakdownBlockSchema>;
 export type ServerMetricsBlock = z.infer<typeof serverMetricsBlockSchema>;

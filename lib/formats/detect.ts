@@ -428,9 +428,16 @@ function looksLikeEngineYaml(lines: string[]): boolean {
     content.map((l) => l.match(/^\s*(?:-\s+)?([A-Za-z_][\w.-]*)\s*:/)?.[1]).filter(Boolean),
   );
   return (
-    ENGINE_CONFIG_KEYS.some((k) => keys.has(k)) || keys.has("backend") || keys.has("free_gpu_memory_fraction")
+    ENGINE_CONFIG_KEYS.some((k) => keys.has(k)) ||
+    keys.has("backend") ||
+    keys.has("free_gpu_memory_fraction") ||
+    // A Dynamo TensorRT-LLM worker's launch arguments: its collector flags and engine-args file.
+    content.some((l) => ENGINE_CLI_FLAG.test(l))
   );
 }
+
+const ENGINE_CLI_FLAG =
+  /^\s*-\s+["']?--(publish-events-and-metrics|publish-kv-events|extra-engine-args|return-perf-metrics|enable-iter-perf-stats)\b/;
 
 const LOG_MARKERS = /\b(vllm|sglang|tensorrt_llm|TRT-LLM|trtllm|dynamo|EngineCore|Scheduler|uvicorn)\b/i;
 /** The KV pool lines the server-metrics analyzer reads (vLLM and SGLang). */

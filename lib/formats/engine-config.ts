@@ -9,6 +9,11 @@ import type { Collectors } from "@/lib/api/schemas";
 
 export interface EngineConfigFacts {
   collectors: Partial<Collectors>;
+  /**
+   * Collectors on only because a flag implies them (the config does not set them itself, or sets
+   * them in a way the flag overrode), each with the flag's spelling as the config writes it.
+   */
+  impliedBy: Partial<Record<keyof Collectors, string>>;
   /** Lines that name a collector flag but whose value is not a boolean we can read */
   unreadable: Array<{ line?: number; key: string; value: string }>;
 }
@@ -54,25 +59,86 @@ function record(facts: EngineConfigFacts, collector: keyof Collectors, value: bo
 }
 
 /**
- * Dynamo's older TensorRT-LLM worker flag `--publish-events-and-metrics` turned the engine's
- * iteration statistics on with it ("Enable iter perf stats by default if we are publishing events
- * and metrics": `engine_args["enable_iter_perf_stats"] = True` whatever the engine config said,
- * ai-dynamo/dynamo examples/tensorrt_llm/common/base_engine.py), so on it implies
- * `enable_iter_perf_stats` on; the newer `--publish-kv-events` does not.
+ * Dynamo's TensorRT-LLM worker flag `--publish-events-and-metrics` (`publish_events_and_metrics`,
+ * env `DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS`) turned TensorRT-LLM's collectors on with KV-event
+ * publishing, in every Dynamo version that accepts it:
+ *
+ * - `enable_iter_perf_stats`: the first workers forced it on whatever the engine config said ("Enable
+ *   iter perf stats by default if we are publishing events and metrics",
+ *   examples/tensorrt_llm/common/base_engine.py); later ones default it to the flag
+ *   (components/src/dynamo/trtllm/main.py, `"enable_iter_perf_stats": config.publish_events_and_metrics`).
+ * - `return_perf_metrics`: defaulted to the flag (the same `arg_map`,
+ *   `"return_perf_metrics": config.publish_events_and_metrics`) before the engine config's own
+ *   keys are applied, so a config that sets it says what the engine ran with.
+ *
+ * ai-dynamo/dynamo PR #12162 ("decouple KV events from performance metrics", July 2026) renamed the
+ * flag `--publish-kv-events`, which since implies neither; the old spelling stays an alias that
+ * keeps the combined behaviour for one release (components/src/dynamo/trtllm/args.py at
+ * 0a6a115c6cd15ae95647e90c55be2ea06b36e66f). Between the rename and that PR
+ * `--publish-kv-events` implied them too, but nothing in a config tells those versions apart, so
+ * the new spelling implies nothing here (the collectors stay unknown unless the config says).
  */
-const IMPLIES_ITER_PERF_STATS = new Set(["publish_events_and_metrics", "publish-events-and-metrics"]);
+const IMPLIES: Record<string, Array<keyof Collectors>> = Object.fromEntries(
+  ["publish_events_and_metrics", "publish-events-and-metrics"].map((k) => [
+    k,
+    ["enableIterPerfStats", "returnPerfMetrics"],
+  ]),
+);
 
-/** Records the collector a key or flag names, and what the older Dynamo flag implies. */
-function recordKey(facts: EngineConfigFacts, key: string, value: boolean): void {
+/** What an implying flag does to a collector the config also sets: "forced" overrides it, "default" yields. */
+const IMPLIED_AS: Partial<Record<keyof Collectors, "forced" | "default">> = {
+  enableIterPerfStats: "forced",
+  returnPerfMetrics: "default",
+};
+
+/** Records the collector a key or flag names; what it implies waits for `settle` (the config's own keys win). */
+function recordKey(
+  facts: EngineConfigFacts,
+  key: string,
+  value: boolean,
+  implied: Map<string, string>,
+): void {
   const collector = COLLECTOR_OF.get(key);
   if (!collector) return;
   record(facts, collector, value);
-  if (value && IMPLIES_ITER_PERF_STATS.has(key)) record(facts, "enableIterPerfStats", true);
+  if (value) for (const c of IMPLIES[key] ?? []) if (!implied.has(c)) implied.set(c, key);
+}
+
+/**
+ * Whether a flag's implication turns a collector on given what the configs state of it: not when
+ * they turn it on themselves (recorded), nor when they turn it off and the flag only set a default.
+ */
+export function impliedWins(collector: keyof Collectors, stated: boolean | null | undefined): boolean {
+  return stated === undefined || stated === null || (stated === false && IMPLIED_AS[collector] === "forced");
+}
+
+/** Applies the implications: a collector the config sets keeps its value unless the flag forced it on. */
+function settle(facts: EngineConfigFacts, implied: Map<string, string>): EngineConfigFacts {
+  for (const [c, flag] of implied as Map<keyof Collectors, string>) {
+    if (!impliedWins(c, facts.collectors[c])) continue;
+    facts.collectors[c] = true;
+    facts.impliedBy[c] = flag;
+  }
+  return facts;
+}
+
+/**
+ * How an implied collector is known, as the doctor and the compare page say it: the flag, the
+ * file and the Dynamo source that ties them.
+ */
+export function impliedEvidence(collector: keyof Collectors, flag: string, file: string): string {
+  const source =
+    collector === "enableIterPerfStats"
+      ? "Dynamo's TensorRT-LLM worker turned enable_iter_perf_stats on with it (examples/tensorrt_llm/common/base_engine.py forced it whatever the engine config said; components/src/dynamo/trtllm/main.py defaulted it to the flag)"
+      : "Dynamo's TensorRT-LLM worker defaulted return_perf_metrics to it (components/src/dynamo/trtllm/main.py), and the config does not set it";
+  const spelled = flag.includes("-") ? `--${flag}` : `${flag}: true`;
+  return `inferred from ${spelled} in ${file}: ${source}; ai-dynamo/dynamo PR #12162 split KV events from the collectors as --publish-kv-events`;
 }
 
 /** Reads collector flags from YAML text, line by line. */
 export function collectorsFromYaml(text: string): EngineConfigFacts {
-  const facts: EngineConfigFacts = { collectors: {}, unreadable: [] };
+  const facts: EngineConfigFacts = { collectors: {}, impliedBy: {}, unreadable: [] };
+  const implied = new Map<string, string>();
   const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
   lines.forEach((line, i) => {
     if (/^\s*#/.test(line)) return;
@@ -83,27 +149,28 @@ export function collectorsFromYaml(text: string): EngineConfigFacts {
       if (!collector) return;
       const value = readBool(kv[2]);
       if (value === null) facts.unreadable.push({ line: i + 1, key: kv[1], value: kv[2].trim() });
-      else recordKey(facts, kv[1], value);
+      else recordKey(facts, kv[1], value, implied);
       return;
     }
     // … or a CLI flag in an argument list: `- --publish-kv-events` (presence means on).
     for (const m of line.matchAll(/(?:^|[\s'"[,])--([a-z][\w-]*)(?:[=\s]+(true|false))?/gi)) {
-      recordKey(facts, m[1], m[2] === undefined ? true : m[2].toLowerCase() === "true");
+      recordKey(facts, m[1], m[2] === undefined ? true : m[2].toLowerCase() === "true", implied);
     }
   });
-  return facts;
+  return settle(facts, implied);
 }
 
 /** Reads collector flags from a parsed JSON config, at any depth (arrays of CLI args included). */
 export function collectorsFromJson(doc: unknown): EngineConfigFacts {
-  const facts: EngineConfigFacts = { collectors: {}, unreadable: [] };
+  const facts: EngineConfigFacts = { collectors: {}, impliedBy: {}, unreadable: [] };
+  const implied = new Map<string, string>();
   const visit = (v: unknown, depth: number): void => {
     if (depth > 32 || v === null || typeof v !== "object") return;
     if (Array.isArray(v)) {
       for (const el of v) {
         if (typeof el === "string" && el.startsWith("--")) {
           const [flag, raw] = el.slice(2).split("=", 2);
-          recordKey(facts, flag, raw === undefined ? true : (readBool(raw) ?? true));
+          recordKey(facts, flag, raw === undefined ? true : (readBool(raw) ?? true), implied);
         } else visit(el, depth + 1);
       }
       return;
@@ -116,9 +183,9 @@ export function collectorsFromJson(doc: unknown): EngineConfigFacts {
       }
       const value = typeof child === "boolean" ? child : typeof child === "string" ? readBool(child) : null;
       if (value === null) facts.unreadable.push({ key: k, value: JSON.stringify(child) ?? "" });
-      else recordKey(facts, k, value);
+      else recordKey(facts, k, value, implied);
     }
   };
   visit(doc, 0);
-  return facts;
+  return settle(facts, implied);
 }

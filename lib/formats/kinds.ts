@@ -3,7 +3,7 @@ import type { Kind } from "@/lib/api/kinds";
 /**
  * The concrete layout inside a kind, so a parser knows how to read it:
  * - trtllm-perf-metrics: "jsonl" (post-refactor records, possibly `{"record":…}`-wrapped) | "json-array" (older /perf_metrics)
- * - trtllm-side-file: "time-events" (per-rank step JSONL) | "iteration-stats" (`/metrics` IterationStats) | "request-stats" (RequestStatsPerIteration)
+ * - trtllm-side-file: "time-events" (per-rank JSONL: a record per finished request, or a line per lifecycle event; ids exact) | "iteration-stats" (`/metrics` IterationStats) | "request-stats" (RequestStatsPerIteration)
  * - aiperf-records: "jsonl"
  * - aiperf-summary: "json" | "csv" | "timeslices-json" | "timeslices-csv" | "aggregate-json"
  * - aiperf-server-metrics: "json" | "csv" | "jsonl" | "prometheus" (plain Prometheus text scrape)

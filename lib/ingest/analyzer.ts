@@ -7,7 +7,7 @@
  */
 import type { Readable } from "node:stream";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
-import type { Collectors, EndpointRow, SummaryBlocks } from "@/lib/api/schemas";
+import type { Collectors, CollectorsInferredFrom, EndpointRow, SummaryBlocks } from "@/lib/api/schemas";
 import type { FileWarning } from "@/lib/formats/json-lines";
 import type { Kind } from "@/lib/api/kinds";
 import type { Format } from "@/lib/formats/kinds";
@@ -59,6 +59,8 @@ export interface AnalyzerResult {
   serverMetrics?: SummaryBlocks["serverMetrics"];
   throughput?: SummaryBlocks["throughput"];
   collectors?: Partial<Collectors>;
+  /** The evidence of collectors this analyzer found on only by a flag's implication */
+  collectorsInferredFrom?: CollectorsInferredFrom;
   /** Merged with other analyzers' rows by `endpoint` (already normalised, see lib/formats/endpoint.ts). */
   endpoints?: Array<Partial<EndpointRow> & Pick<EndpointRow, "endpoint">>;
   info?: SummaryBlocks["info"];

@@ -5,7 +5,7 @@
 import { ENGINE_CONFIG_KEYS } from "@/lib/formats/run-config";
 import { PIECED_CHARTS } from "@/lib/api/chart-catalog";
 import { compareEndpointNames } from "@/lib/api/endpoint-order";
-import type { Collectors, EndpointRow, SummaryBlocks } from "@/lib/api/schemas";
+import type { Collectors, CollectorsInferredFrom, EndpointRow, SummaryBlocks } from "@/lib/api/schemas";
 import { inferencexAgreement } from "@/lib/metrics/inferencex-agreement";
 import type { AnalyzerResult } from "./analyzer";
 
@@ -96,8 +96,18 @@ export function mergeResults(results: AnalyzerResult[], extraWarnings: string[] 
   const collectors = Object.fromEntries(
     collectorKeys.map((k) => [k, mergeCollector(results.map((r) => r.collectors?.[k]))]),
   ) as Collectors;
+  // On by a flag's implication only: no source says it is on by itself.
+  const inferredFrom: CollectorsInferredFrom = {};
+  for (const k of collectorKeys) {
+    if (collectors[k] !== true) continue;
+    const direct = results.some((r) => r.collectors?.[k] === true && !r.collectorsInferredFrom?.[k]);
+    const evidence = results.find((r) => r.collectorsInferredFrom?.[k])?.collectorsInferredFrom?.[k];
+    if (!direct && evidence) inferredFrom[k] = evidence;
+  }
+
   const blocks: SummaryBlocks = {
     collectors,
+    ...(Object.keys(inferredFrom).length > 0 ? { collectorsInferredFrom: inferredFrom } : {}),
     requests: pick("requests"),
     timeBreakdown: pick("timeBreakdown"),
     serverMetrics: pick("serverMetrics"),

@@ -11,28 +11,45 @@ export const COLLECTOR_FLAGS: Record<keyof Collectors, string> = {
   publishKvEvents: "publish_kv_events",
 };
 
-export type CollectorSource = "recorded" | "inferred" | "unknown";
+/**
+ * recorded: a file sets it; inferred: the data proves it; implied: a config flag implies it
+ * (Dynamo's older `--publish-events-and-metrics`), an inference that hangs on the Dynamo version.
+ */
+export type CollectorSource = "recorded" | "inferred" | "implied" | "unknown";
 
 export interface EffectiveCollector {
   value: boolean | null;
   source: CollectorSource;
+  /** How an inferred or implied value is known ("inferred from …"); null when recorded or unknown */
+  evidence: string | null;
 }
 
 /**
  * What is known of a run's collectors: recorded values (engine config, aiperf input_config,
- * analyzers) first; otherwise inferred from the data — TRT-LLM per-request perf metrics exist
- * only when `return_perf_metrics` was on, so a time breakdown proves it.
+ * analyzers) first, or implied by a config flag (with its evidence); otherwise inferred from the
+ * data — TRT-LLM per-request perf metrics exist only when `return_perf_metrics` was on, so a time
+ * breakdown proves it.
  */
 export function effectiveCollectors(
-  run: Pick<RunSummary, "collectors" | "timeBreakdown">,
+  run: Pick<RunSummary, "collectors" | "timeBreakdown"> & Partial<Pick<RunSummary, "collectorsInferredFrom">>,
 ): Record<keyof Collectors, EffectiveCollector> {
   const out = {} as Record<keyof Collectors, EffectiveCollector>;
   for (const k of Object.keys(COLLECTOR_FLAGS) as Array<keyof Collectors>) {
     const recorded = run.collectors[k];
-    out[k] = recorded === null ? { value: null, source: "unknown" } : { value: recorded, source: "recorded" };
+    const implied = run.collectorsInferredFrom?.[k];
+    out[k] =
+      recorded === null
+        ? { value: null, source: "unknown", evidence: null }
+        : recorded && implied
+          ? { value: true, source: "implied", evidence: implied }
+          : { value: recorded, source: "recorded", evidence: null };
   }
-  if (out.returnPerfMetrics.value === null && run.timeBreakdown && run.timeBreakdown.requestCount > 0)
-    out.returnPerfMetrics = { value: true, source: "inferred" };
+  if (out.returnPerfMetrics.source !== "recorded" && run.timeBreakdown && run.timeBreakdown.requestCount > 0)
+    out.returnPerfMetrics = {
+      value: true,
+      source: "inferred",
+      evidence: `inferred from the TensorRT-LLM time breakdown of ${run.timeBreakdown.requestCount} requests: per-request perf metrics exist only with return_perf_metrics on`,
+    };
   return out;
 }
 

@@ -14,7 +14,7 @@ import type {
 } from "@/lib/api/comparability-schema";
 import type { RoleFact, RunFacts } from "@/lib/api/run-facts";
 import type { Collectors, RequestsBlock, RunSummary, Stats, SummaryBlocks } from "@/lib/api/schemas";
-import { effectiveCollectors, COLLECTOR_FLAGS } from "./collectors-mismatch";
+import { effectiveCollectors, COLLECTOR_FLAGS, type EffectiveCollector } from "./collectors-mismatch";
 import { configReasons } from "./config-differences";
 
 type ReasonGroup = ComparabilityReason["group"];
@@ -74,6 +74,7 @@ export interface DoctorRun {
     | null;
   info?: SummaryBlocks["info"];
   collectors?: Collectors;
+  collectorsInferredFrom?: RunSummary["collectorsInferredFrom"];
   timeBreakdown?: RunSummary["timeBreakdown"];
 }
 
@@ -392,24 +393,34 @@ export function diagnose(
 
   // Measurement
   if (a.collectors && b.collectors) {
-    const ea = effectiveCollectors({ collectors: a.collectors, timeBreakdown: a.timeBreakdown ?? null });
-    const eb = effectiveCollectors({ collectors: b.collectors, timeBreakdown: b.timeBreakdown ?? null });
+    const of = (r: DoctorRun & { collectors: Collectors }) =>
+      effectiveCollectors({
+        collectors: r.collectors,
+        collectorsInferredFrom: r.collectorsInferredFrom,
+        timeBreakdown: r.timeBreakdown ?? null,
+      });
+    const ea = of({ ...a, collectors: a.collectors });
+    const eb = of({ ...b, collectors: b.collectors });
     const differ = (Object.keys(COLLECTOR_FLAGS) as Array<keyof Collectors>).filter(
       (k) => ea[k].value !== null && eb[k].value !== null && ea[k].value !== eb[k].value,
     );
     if (differ.length > 0) {
       const side = (e: typeof ea) =>
         differ.map((k) => `${COLLECTOR_FLAGS[k]} ${e[k].value ? "on" : "off"}`).join(", ");
+      const how = (e: EffectiveCollector) => e.evidence ?? e.source;
+      // Known from a file or proved by the data, the difference blocks; implied by a config flag
+      // only (on one side or both), it hangs on the Dynamo version and is a caveat.
+      const implied = differ.every((k) => ea[k].source === "implied" || eb[k].source === "implied");
       out.push({
         name: "collectors",
         group: "measurement",
-        severity: "blocking",
+        severity: implied ? "caveat" : "blocking",
         label: "performance collectors",
         a: side(ea),
         b: side(eb),
         evidence: `on in one run only, they cost throughput and latency in that run alone (docs/metrics.md §Collectors); ${differ
-          .map((k) => `${COLLECTOR_FLAGS[k]} ${ea[k].source} vs ${eb[k].source}`)
-          .join(", ")}`,
+          .map((k) => `${COLLECTOR_FLAGS[k]}: ${how(ea[k])} vs ${how(eb[k])}`)
+          .join("; ")}`,
       });
     }
   }

@@ -68,6 +68,44 @@ describe("GET /api/compare", () => {
     ]);
   });
 
+  it("a collector on only by older Dynamo's KV-event flag in one run: comparable with caveats, the inference named", async () => {
+    // Both runs hold the same perf metrics (run-a); the baseline's Dynamo worker publishes KV events
+    // with --publish-kv-events and its engine config turns iteration stats off; the branch's older
+    // worker publishes them with --publish-events-and-metrics and states neither collector. Dynamo's
+    // TensorRT-LLM worker turned enable_iter_perf_stats on with that flag (ai-dynamo/dynamo
+    // examples/tensorrt_llm/common/base_engine.py; components/src/dynamo/trtllm/main.py until PR
+    // #12162, components/src/dynamo/trtllm/args.py at 0a6a115c6cd15ae95647e90c55be2ea06b36e66f).
+    const perf = { name: "perf_metrics-0.jsonl", path: fixture("compare/run-a/perf_metrics-0.jsonl") };
+    const launch = (flag: string) =>
+      `decode:\n  args:\n    - --model-path\n    - /models/x\n    - ${flag}\n    - --extra-engine-args\n    - /cfg/decode.yaml\n`;
+    const up = async (name: string, files: Array<{ name: string; content?: string; path?: string }>) => {
+      const res = await upload(uploadRequest(files, { name }));
+      expect(res.status).toBe(201);
+      return (await res.json()).id as string;
+    };
+    const a = await up("kv events", [
+      perf,
+      { name: "dynamo-decode.yaml", content: launch("--publish-kv-events") },
+      { name: "extra-llm-api-config.yml", content: "backend: pytorch\nenable_iter_perf_stats: false\n" },
+    ]);
+    const b = await up("older dynamo", [
+      perf,
+      { name: "dynamo-decode.yaml", content: launch("--publish-events-and-metrics") },
+      { name: "extra-llm-api-config.yml", content: "backend: pytorch\n" },
+    ]);
+    const body = compareResponseSchema.parse(await (await get(`runs=${a},${b}&baseline=${a}`)).json());
+    const report = body.comparability!.runs[0];
+    expect(report.verdict).toBe("comparable with caveats");
+    expect(report.reasons.map((r) => [r.name, r.severity, r.a, r.b])).toEqual([
+      ["collectors", "caveat", "enable_iter_perf_stats off", "enable_iter_perf_stats on"],
+    ]);
+    expect(report.reasons[0].evidence).toMatch(
+      /enable_iter_perf_stats: recorded vs inferred from --publish-events-and-metrics in dynamo-decode\.yaml: Dynamo's TensorRT-LLM worker turned enable_iter_perf_stats on with it/,
+    );
+    // return_perf_metrics is proved on in both by the perf metrics, so it is no difference.
+    expect(report.reasons[0].evidence).not.toMatch(/return_perf_metrics/);
+  });
+
   it("defaults the baseline to the first run and reports unknown ids", async () => {
     const a = await uploadRun("run-a", "only");
     const body = compareResponseSchema.parse(await (await get(`runs=${a},AAAAAAAAAAAAAAAAAAAAAA`)).json());

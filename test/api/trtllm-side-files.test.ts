@@ -3,7 +3,11 @@
  * (tensorrt_llm/serve/scripts/perf_time_events/README.md), `/metrics` iteration stats
  * (tensorrt_llm/serve/openai_server.py, `IterationStats` JSON) and request stats
  * (`RequestStatsPerIteration` JSON). Samples: test/generators/trtllm-phases.mjs. Each is
- * recognised, stored, listed with its record count and said to be not charted.
+ * recognised, stored, listed with its record count and said to be not charted. Time events in the
+ * writer's per-event form follow tensorrt_llm/serve/perf_time_events_writer.py (`make_event_record`)
+ * and the events of tensorrt_llm/serve/scripts/perf_time_events/perf_time_events.py; their ids are
+ * TensorRT-LLM's 64-bit disaggregated request ids (tensorrt_llm/llmapi/disagg_utils.py
+ * `get_global_disagg_request_id`, test/generators/trtllm-jsonl-writer.mjs `snowflakeId`).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -13,10 +17,14 @@ import { POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { detectKind } from "@/lib/formats/detect";
 import { generateTrtllmRun, readRecords } from "../generators/trtllm.mjs";
+import { snowflakeId } from "../generators/trtllm-jsonl-writer.mjs";
 import {
+  GEN_EVENTS,
   iterationStats,
   iterationStatsPolls,
   jsonl,
+  perEventTimeEvents,
+  perRequestTimeEvents,
   requestStatsPerIteration,
   timeEventsLines,
 } from "../generators/trtllm-phases.mjs";
@@ -124,5 +132,60 @@ describe("side files in an upload", () => {
       skipped: 1,
       warnings: [{ line: 3, message: "skipped line: not a time-events record" }],
     });
+  });
+});
+
+describe("time events join each request's lines by its exact 64-bit id", () => {
+  // Four requests of one millisecond on one node and process: snowflakes a counter apart, beyond a
+  // double's 53 bits (read as numbers, all four were one request).
+  const ids = [0, 1, 2, 3].map((counter) =>
+    snowflakeId({ monotonicMs: 3_024_000_000, node: 3, processId: 1, counter }),
+  );
+  const ctxIds = [0, 1, 2, 3].map((counter) =>
+    snowflakeId({ monotonicMs: 3_024_000_000, node: 2, processId: 0, counter }),
+  );
+
+  async function fileOf(name: string, content: string) {
+    const res = await upload(uploadRequest([{ name, content }]));
+    expect(res.status).toBe(201);
+    const { id } = await res.json();
+    const run = await (await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id))).json();
+    return run.files[0];
+  }
+
+  it("per-event lines: four requests of one millisecond stay four, and the one that hung is named with its id", async () => {
+    expect(ids.every((x) => x > BigInt(Number.MAX_SAFE_INTEGER))).toBe(true);
+    expect(new Set(ids.map(Number)).size).toBe(1);
+    // The third request hung in its KV transfer: its last line is gen_kv_transfer_start.
+    const hung = GEN_EVENTS.slice(0, 3);
+    const content = perEventTimeEvents(
+      ids.map((requestId, i) => ({
+        requestId,
+        ctxRequestId: ctxIds[i],
+        ...(i === 2 ? { events: hung } : {}),
+      })),
+      { rank: 0, pid: 77 },
+    );
+    expect(detect(content)).toEqual({ kind: "trtllm-side-file", format: "time-events" });
+    const file = await fileOf("time_events_rank0_pid77.jsonl", content);
+    expect(file).toMatchObject({
+      kind: "trtllm-side-file",
+      format: "time-events",
+      records: 3 * GEN_EVENTS.length + hung.length,
+      skipped: 0,
+    });
+    expect(file.meta).toMatchObject({
+      requests: 4,
+      "requests by role": "gen 4",
+      unfinished: `1: gen ${ids[2]} stopped after gen_kv_transfer_start`,
+    });
+  });
+
+  it("per-request lines: one record per request, each id exact", async () => {
+    const content = perRequestTimeEvents(ids.map((requestId, i) => ({ requestId, ctxRequestId: ctxIds[i] })));
+    const file = await fileOf("time_events_rank1_pid78.jsonl", content);
+    expect(file).toMatchObject({ kind: "trtllm-side-file", format: "time-events", records: 4, skipped: 0 });
+    expect(file.meta.requests).toBe(4);
+    expect(file.meta.unfinished).toBeUndefined();
   });
 });

@@ -5,8 +5,18 @@
  * comparable" with both reasons and their evidence; accepting them by name gives the verdicts back.
  * Screenshots light and dark at 1440 and 390 px go to RUNLENS_SCREENSHOT_DIR.
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { expectFitsEachLook, gotoHydrated, shot, uploadGeneratedAiperf, useAppAndBrowser } from "./harness";
+import {
+  apiUpload,
+  expectFitsEachLook,
+  gotoHydrated,
+  shot,
+  uploadGeneratedAiperf,
+  useAppAndBrowser,
+} from "./harness";
 
 describe("compare: is this A/B fair?", () => {
   const t = useAppAndBrowser();
@@ -53,6 +63,53 @@ describe("compare: is this A/B fair?", () => {
     // Withholding again takes the verdicts away.
     await panel.getByTestId("comparability-accept").click();
     await expect.poll(() => panel.getAttribute("data-verdict")).toBe("not comparable");
+    await page.close();
+  });
+
+  it("a collector implied by older Dynamo's --publish-events-and-metrics: a caveat that names the inference, and the collector table says so", async () => {
+    // Same perf metrics in both runs; the branch's Dynamo worker publishes KV events with the older
+    // flag, which turned enable_iter_perf_stats on (ai-dynamo/dynamo
+    // examples/tensorrt_llm/common/base_engine.py; components/src/dynamo/trtllm/main.py until PR #12162).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "doctor-collectors-"));
+    const file = (name: string, text: string) => {
+      fs.writeFileSync(path.join(dir, name), text);
+      return { path: path.join(dir, name), name };
+    };
+    const perf = { path: path.resolve(__dirname, "../fixtures/compare/run-a/perf_metrics-0.jsonl") };
+    const launch = (flag: string) =>
+      `decode:\n  args:\n    - --model-path\n    - /models/x\n    - ${flag}\n    - --extra-engine-args\n    - /cfg/decode.yaml\n`;
+    const a = (
+      await apiUpload(
+        t.app.url,
+        [
+          perf,
+          file("dynamo-decode.yaml", launch("--publish-kv-events")),
+          file("extra-llm-api-config.yml", "backend: pytorch\nenable_iter_perf_stats: false\n"),
+        ],
+        { name: "kv events" },
+      )
+    ).id;
+    const b = (
+      await apiUpload(t.app.url, [perf, file("dynamo-decode.yaml", launch("--publish-events-and-metrics"))], {
+        name: "older dynamo",
+      })
+    ).id;
+    fs.rmSync(dir, { recursive: true, force: true });
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await gotoHydrated(page, `${t.app.url}/compare?runs=${a},${b}`);
+    const panel = page.getByTestId("comparability");
+    await expect.poll(() => panel.getAttribute("data-verdict")).toBe("comparable with caveats");
+    const reason = panel.getByTestId(`comparability-${b}`).locator('[data-reason="collectors"]');
+    expect(await reason.getAttribute("data-severity")).toBe("caveat");
+    expect(await reason.textContent()).toMatch(
+      /enable_iter_perf_stats off → enable_iter_perf_stats on.*inferred from --publish-events-and-metrics in dynamo-decode\.yaml/,
+    );
+    await expectFitsEachLook(page, panel, "compare-doctor-implied");
+    const table = page.getByTestId("collectors-table");
+    await table.locator("xpath=ancestor::details[1]/summary").click();
+    const row = table.locator("tr", { hasText: "enable_iter_perf_stats" });
+    expect(await row.textContent()).toMatch(/off.*on\s*\(inferred from the config\)/);
+    await expectFitsEachLook(page, table.locator("xpath=ancestor::details[1]"), "compare-collectors-implied");
     await page.close();
   });
 

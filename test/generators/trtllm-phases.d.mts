@@ -11,3 +11,20 @@ export declare function requestStatsPerIteration(
   count: number,
   requestsPerIter?: number,
 ): Json[];
+export declare const GEN_EVENTS: string[];
+export declare function pythonDumps(value: unknown): string;
+export declare function perEventTimeEvents(
+  requests: ReadonlyArray<{
+    requestId: bigint | number | string;
+    ctxRequestId?: bigint | number | string | null;
+    events?: readonly string[];
+  }>,
+  options?: { role?: string; rank?: number; pid?: number; t0?: number },
+): string;
+export declare function perRequestTimeEvents(
+  requests: ReadonlyArray<{
+    requestId: bigint | number | string;
+    ctxRequestId?: bigint | number | string | null;
+  }>,
+  rank?: number,
+): string;

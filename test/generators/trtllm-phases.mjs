@@ -9,6 +9,11 @@
 //   that build) wrote the record as is, with `worker: {server_kind, pid}` and `metrics_headers`.
 // - time_events_rank{N}_pid{P}.jsonl follows tensorrt_llm/serve/scripts/perf_time_events/README.md:
 //   one `{request_id, rank, ctx_request_id, time_breakdown_metrics}` per finished request.
+// - The per-event redesign of the same file follows tensorrt_llm/serve/perf_time_events_writer.py
+//   (`make_event_record`: a flat `{role, event, request_id, ctx_request_id, rank, t, pid}`, every
+//   key present, written with `json.dumps(record, default=str)`: Python's ", " and ": " separators,
+//   integer ids exact) and the event names of tensorrt_llm/serve/scripts/perf_time_events/
+//   perf_time_events.py (`_CTX_EVENTS`, `_GEN_EVENTS`).
 // - Iteration and request stats follow the executor's JSON of `IterationStats` and
 //   `RequestStatsPerIteration` (key names as TensorRT-LLM's tests/unittest/bindings/
 //   test_executor_bindings.py pins them) and tensorrt_llm/serve/openai_server.py's `/metrics`,
@@ -192,4 +197,69 @@ export function requestStatsPerIteration(first, count, requestsPerIter = 2) {
     out.push({ iter: first + i, requestStats });
   }
   return out;
+}
+
+/** The gen-init lifecycle a gen worker records (perf_time_events.py `_GEN_EVENTS`), in order. */
+export const GEN_EVENTS = [
+  "gen_arrival",
+  "gen_init_scheduled",
+  "gen_kv_transfer_start",
+  "gen_kv_transfer_end",
+  "gen_first_scheduled",
+  "gen_first_token",
+  "gen_last_token",
+];
+
+/** A value as Python's `json.dumps` writes it (", " and ": "), BigInt ids as exact integers. */
+export function pythonDumps(value) {
+  if (typeof value === "bigint") return value.toString();
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(pythonDumps).join(", ")}]`;
+  return `{${Object.entries(value)
+    .map(([k, v]) => `${JSON.stringify(k)}: ${pythonDumps(v)}`)
+    .join(", ")}}`;
+}
+
+/**
+ * time_events_rank{rank}_pid{pid}.jsonl of the per-event writer: each request's events, one line
+ * each, `t` steady-clock seconds from `t0` 5 ms apart; `events` per request (default the whole
+ * gen lifecycle) lets a request stop where it hung. Lines of concurrent requests interleave.
+ */
+export function perEventTimeEvents(requests, { role = "gen", rank = 0, pid = 77, t0 = 3024000 } = {}) {
+  const lines = [];
+  const longest = Math.max(...requests.map((r) => (r.events ?? GEN_EVENTS).length));
+  for (let step = 0; step < longest; step++) {
+    requests.forEach((r, i) => {
+      const event = (r.events ?? GEN_EVENTS)[step];
+      if (event === undefined) return;
+      lines.push(
+        pythonDumps({
+          role,
+          event,
+          request_id: r.requestId,
+          ctx_request_id: r.ctxRequestId ?? null,
+          rank,
+          t: Number((t0 + step * 0.005 + i * 0.0001).toFixed(4)),
+          pid,
+        }),
+      );
+    });
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** Per-request time-events lines (the writer's first generation) with exact ids, as Python writes them. */
+export function perRequestTimeEvents(requests, rank = 0) {
+  return (
+    requests
+      .map((r) =>
+        pythonDumps({
+          request_id: r.requestId,
+          rank,
+          ctx_request_id: r.ctxRequestId ?? null,
+          time_breakdown_metrics: { step_metrics: [], ctx_chunk_metrics: [] },
+        }),
+      )
+      .join("\n") + "\n"
+  );
 }

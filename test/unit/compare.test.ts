@@ -217,7 +217,12 @@ describe("collector mismatch", () => {
       latency: null,
     };
     const a = summary("a", { timeBreakdown: tb });
-    expect(effectiveCollectors(a).returnPerfMetrics).toEqual({ value: true, source: "inferred" });
+    expect(effectiveCollectors(a).returnPerfMetrics).toEqual({
+      value: true,
+      source: "inferred",
+      evidence:
+        "inferred from the TensorRT-LLM time breakdown of 3 requests: per-request perf metrics exist only with return_perf_metrics on",
+    });
     const b = summary("b", {
       collectors: { returnPerfMetrics: false, enableIterPerfStats: null, publishKvEvents: null },
     });

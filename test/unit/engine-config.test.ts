@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { detectKind } from "@/lib/formats/detect";
 import { collectorsFromJson, collectorsFromYaml } from "@/lib/formats/engine-config";
@@ -54,24 +55,88 @@ describe("engine config key reader", () => {
     });
   });
 
-  it("older Dynamo: --publish-events-and-metrics turns iteration stats on with it (examples/tensorrt_llm/common/base_engine.py)", () => {
-    // Dynamo's older TensorRT-LLM worker set `enable_iter_perf_stats` whenever it published events
-    // and metrics, whatever the engine config said: the collector's cost is in the run.
+  it("older Dynamo: --publish-events-and-metrics implies enable_iter_perf_stats and return_perf_metrics, named as inferred", () => {
+    // ai-dynamo/dynamo: examples/tensorrt_llm/common/base_engine.py forced enable_iter_perf_stats on
+    // with the flag whatever the engine config said; components/src/dynamo/trtllm/main.py defaulted
+    // return_perf_metrics and enable_iter_perf_stats to it, the engine config's own keys applied
+    // after; PR #12162 (components/src/dynamo/trtllm/args.py at 0a6a115c6cd15ae95647e90c55be2ea06b36e66f)
+    // made --publish-kv-events imply neither, keeping the old spelling's combined behaviour.
     const cli = collectorsFromYaml(
       "worker:\n  args:\n    - --publish-events-and-metrics\n  enable_iter_perf_stats: false\n",
     );
-    expect(cli.collectors).toEqual({ publishKvEvents: true, enableIterPerfStats: true });
-    expect(collectorsFromJson({ TrtllmWorker: { "publish-events-and-metrics": true } }).collectors).toEqual({
+    expect(cli.collectors).toEqual({
       publishKvEvents: true,
       enableIterPerfStats: true,
+      returnPerfMetrics: true,
     });
+    expect(cli.impliedBy).toEqual({
+      enableIterPerfStats: "publish-events-and-metrics",
+      returnPerfMetrics: "publish-events-and-metrics",
+    });
+    // The config's own return_perf_metrics stands (the flag only defaulted it), recorded.
+    const own = collectorsFromJson({
+      TrtllmWorker: { "publish-events-and-metrics": true, return_perf_metrics: false },
+    });
+    expect(own.collectors).toEqual({
+      publishKvEvents: true,
+      enableIterPerfStats: true,
+      returnPerfMetrics: false,
+    });
+    expect(own.impliedBy).toEqual({ enableIterPerfStats: "publish-events-and-metrics" });
     expect(collectorsFromJson({ args: ["--publish_events_and_metrics=false"] }).collectors).toEqual({
       publishKvEvents: false,
     });
-    // The newer flag publishes KV events only.
-    expect(collectorsFromYaml("args:\n  - --publish-kv-events\n").collectors).toEqual({
+    // The newer flag implies nothing a config can tell: the collectors stay unknown.
+    const kv = collectorsFromYaml("args:\n  - --publish-kv-events\n");
+    expect(kv.collectors).toEqual({ publishKvEvents: true });
+    expect(kv.impliedBy).toEqual({});
+  });
+
+  it("a Dynamo launch config's flag yields to the engine config's own return_perf_metrics in another file, and the run names what it inferred", async () => {
+    const ctx = await context();
+    const run = async (files: Array<[string, string]>) => {
+      const a = engineConfigAnalyzer();
+      for (const [name, text] of files) {
+        const buf = Buffer.from(text);
+        const { kind, format } = detectKind(buf, true);
+        const file: IngestFile = {
+          id: name,
+          ord: 0,
+          name,
+          kind,
+          format,
+          bytes: buf.length,
+          sha256: "x",
+          open: async () => Readable.from([buf]),
+        };
+        await a.ingestFile(file, ctx);
+      }
+      return mergeResults([await a.finish(ctx)]);
+    };
+    const launch =
+      "decode:\n  args:\n    - --publish-events-and-metrics\n    - --extra-engine-args\n    - /cfg/decode.yaml\n";
+    const alone = await run([["dynamo-decode.yaml", launch]]);
+    expect(alone.collectors).toEqual({
+      returnPerfMetrics: true,
+      enableIterPerfStats: true,
       publishKvEvents: true,
     });
+    expect(alone.collectorsInferredFrom!.returnPerfMetrics).toMatch(
+      /^inferred from --publish-events-and-metrics in dynamo-decode.yaml: Dynamo's TensorRT-LLM worker defaulted return_perf_metrics to it/,
+    );
+    expect(alone.collectorsInferredFrom!.enableIterPerfStats).toMatch(
+      /^inferred from --publish-events-and-metrics in dynamo-decode.yaml: .*base_engine\.py forced it/,
+    );
+    const withEngine = await run([
+      ["dynamo-decode.yaml", launch],
+      ["extra-llm-api-config.yml", "backend: pytorch\nreturn_perf_metrics: false\n"],
+    ]);
+    expect(withEngine.collectors).toEqual({
+      returnPerfMetrics: false,
+      enableIterPerfStats: true,
+      publishKvEvents: true,
+    });
+    expect(Object.keys(withEngine.collectorsInferredFrom!)).toEqual(["enableIterPerfStats"]);
   });
 
   it("reports a flag whose value is not a boolean instead of guessing", () => {

@@ -229,9 +229,39 @@ describe("diagnose", () => {
         "return_perf_metrics on, enable_iter_perf_stats on",
       ],
     ]);
-    expect(r.reasons[0].evidence).toMatch(/return_perf_metrics recorded vs inferred/);
+    expect(r.reasons[0].evidence).toMatch(
+      /return_perf_metrics: recorded vs inferred from the TensorRT-LLM time breakdown of 10 requests/,
+    );
     // Unknown on one side is no difference here (compare notes it apart).
     expect(names(off, base)).toEqual([]);
+  });
+
+  it("collectors: one implied by older Dynamo's --publish-events-and-metrics is a caveat that names the inference", () => {
+    const evidence =
+      "inferred from --publish-events-and-metrics in dynamo.yaml: Dynamo's TensorRT-LLM worker defaulted return_perf_metrics to it";
+    const off = run(
+      {},
+      { collectors: { returnPerfMetrics: false, enableIterPerfStats: null, publishKvEvents: true } },
+    );
+    const implied = run(
+      {},
+      {
+        collectors: { returnPerfMetrics: true, enableIterPerfStats: null, publishKvEvents: true },
+        collectorsInferredFrom: { returnPerfMetrics: evidence },
+      },
+    );
+    const r = diagnose(off, implied);
+    expect(r.verdict).toBe("comparable with caveats");
+    expect(r.reasons.map((x) => [x.name, x.severity, x.a, x.b])).toEqual([
+      ["collectors", "caveat", "return_perf_metrics off", "return_perf_metrics on"],
+    ]);
+    expect(r.reasons[0].evidence).toContain(`return_perf_metrics: recorded vs ${evidence}`);
+    // Recorded on both sides, the same difference blocks.
+    const recorded = run(
+      {},
+      { collectors: { returnPerfMetrics: true, enableIterPerfStats: null, publishKvEvents: true } },
+    );
+    expect(diagnose(off, recorded).verdict).toBe("not comparable");
   });
 
   it("warm-up: a caveat when one run excluded a warm-up and the other had none", () => {

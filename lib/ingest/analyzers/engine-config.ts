@@ -5,8 +5,14 @@
  * doctor compares (lib/formats/run-config.ts).
  */
 import { parseDocument } from "yaml";
-import type { Collectors } from "@/lib/api/schemas";
-import { collectorsFromJson, collectorsFromYaml, type EngineConfigFacts } from "@/lib/formats/engine-config";
+import type { Collectors, CollectorsInferredFrom } from "@/lib/api/schemas";
+import {
+  collectorsFromJson,
+  collectorsFromYaml,
+  impliedEvidence,
+  impliedWins,
+  type EngineConfigFacts,
+} from "@/lib/formats/engine-config";
 import {
   parallelismFromJson,
   parallelismFromYaml,
@@ -16,7 +22,7 @@ import {
 import { PARSE_FAILED, parseJsonText, WarningLog } from "@/lib/formats/json-lines";
 import { trtllmRunConfig, type RunConfigInfo } from "@/lib/formats/run-config";
 import { engineConfigFacts } from "@/lib/metrics/engine-run-facts";
-import type { Analyzer, FileReport, IngestContext, IngestFile } from "../analyzer";
+import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 
 /** The YAML config as data, or null when it does not parse (the key readers above still run). */
 function yamlDoc(text: string): unknown {
@@ -40,7 +46,11 @@ async function readText(file: IngestFile, maxBytes: number): Promise<string | nu
 }
 
 export function engineConfigAnalyzer(): Analyzer {
-  const collectors: Partial<Collectors> = {};
+  // What the configs state of each collector themselves (on if any turns it on), and the first
+  // flag implying each, with its file: settled against every file's statements at the end, so a
+  // Dynamo launch config's flag yields to the engine config's own key in another file.
+  const stated: Partial<Collectors> = {};
+  const implied: CollectorsInferredFrom = {};
   const parallelism: EngineParallelism[] = [];
   // The first config stating each setting (a prefill and a decode config usually agree).
   const runConfig: RunConfigInfo = {};
@@ -74,11 +84,31 @@ export function engineConfigAnalyzer(): Analyzer {
     }
     for (const u of facts.unreadable)
       warnings.add(`${u.key}: cannot read "${u.value}" as true/false`, u.line);
-    for (const [k, v] of Object.entries(facts.collectors) as Array<[keyof Collectors, boolean]>)
-      collectors[k] = collectors[k] === true || v;
+    for (const [k, v] of Object.entries(facts.collectors) as Array<[keyof Collectors, boolean]>) {
+      const flag = facts.impliedBy[k];
+      if (flag) implied[k] ??= impliedEvidence(k, flag, file.name);
+      else stated[k] = stated[k] === true || v;
+    }
     files++;
-    const meta = Object.fromEntries(Object.entries(facts.collectors).map(([k, v]) => [k, v]));
+    const meta: NonNullable<FileReport["meta"]> = Object.fromEntries(
+      Object.entries(facts.collectors).map(([k, v]) => [k, v]),
+    );
+    const impliedHere = Object.entries(facts.impliedBy);
+    if (impliedHere.length > 0)
+      meta.inferred = impliedHere.map(([k, flag]) => `${k} from ${flag}`).join(", ");
     return { records: 1, skipped: 0, warnings: warnings.toList(), meta };
+  }
+
+  /** The run's collectors: the stated ones, and those a flag implies where it wins over them. */
+  function settled(): Pick<AnalyzerResult, "collectors" | "collectorsInferredFrom"> {
+    const collectors: Partial<Collectors> = { ...stated };
+    const inferredFrom: CollectorsInferredFrom = {};
+    for (const [k, evidence] of Object.entries(implied) as Array<[keyof Collectors, string]>) {
+      if (!impliedWins(k, stated[k])) continue;
+      collectors[k] = true;
+      inferredFrom[k] = evidence;
+    }
+    return { collectors, collectorsInferredFrom: inferredFrom };
   }
 
   return {
@@ -90,7 +120,7 @@ export function engineConfigAnalyzer(): Analyzer {
       files === 0
         ? {}
         : {
-            collectors: { ...collectors },
+            ...settled(),
             facts: engineConfigFacts(parallelism),
             ...(Object.keys(runConfig).length > 0 ? { info: { ...runConfig } } : {}),
           },

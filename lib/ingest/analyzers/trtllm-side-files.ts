@@ -5,8 +5,20 @@
  * (docs/formats.md §TensorRT-LLM side files).
  */
 import { readJsonArrayElements } from "@/lib/formats/json-array";
-import { PARSE_FAILED, parseJsonText, readJsonLines, WarningLog } from "@/lib/formats/json-lines";
+import {
+  eachJsonLine,
+  JsonLineParser,
+  PARSE_FAILED,
+  parseJsonText,
+  WarningLog,
+} from "@/lib/formats/json-lines";
 import { SIDE_FILE_NOTES, sideFileFormatOf, type SideFileFormat } from "@/lib/formats/trtllm-side-files";
+import {
+  MAX_TRACKED_REQUESTS,
+  parseTimeEventsText,
+  timeEventOf,
+  TimeEventRequests,
+} from "@/lib/formats/trtllm-time-events";
 import { peek } from "../peek";
 import type { Analyzer, FileReport, IngestContext, IngestFile } from "../analyzer";
 
@@ -24,15 +36,26 @@ async function countSideFile(file: IngestFile, ctx: IngestContext): Promise<File
   const format = file.format as SideFileFormat;
   const warnings = new WarningLog();
   const counts = { records: 0, skipped: 0 };
+  // Time events join each request's lines by its id, read exactly (64-bit snowflakes).
+  const requests = format === "time-events" ? new TimeEventRequests() : null;
+  const parseText = requests ? parseTimeEventsText : parseJsonText;
+  const keep = (value: unknown) => {
+    if (requests) {
+      const e = timeEventOf(value);
+      if (e) requests.add(e);
+    }
+  };
   const { head, stream } = await peek(await file.open(), 64);
   // A JSON array (one `/metrics` answer) or arrays one per line (a poller's log) against JSONL objects.
   const text = head.toString("utf8").replace(/^\uFEFF/, "");
   if (text.trimStart().startsWith("[")) {
     const result = { truncated: false, trailing: false };
     for await (const el of readJsonArrayElements(stream, result, ctx.limits.maxLineBytes)) {
-      const value = el.text === null ? PARSE_FAILED : parseJsonText(el.text);
-      if (value !== PARSE_FAILED && sideFileFormatOf(value) === format) counts.records++;
-      else {
+      const value = el.text === null ? PARSE_FAILED : parseText(el.text);
+      if (value !== PARSE_FAILED && sideFileFormatOf(value) === format) {
+        counts.records++;
+        keep(value);
+      } else {
         counts.skipped++;
         warnings.add(`skipped array element ${el.index}: not ${describe(format)}`);
       }
@@ -42,15 +65,16 @@ async function countSideFile(file: IngestFile, ctx: IngestContext): Promise<File
     if (result.trailing) warnings.add("content after the JSON array's end is not an array and was not read");
   } else {
     const result = { skipped: 0 };
-    for await (const line of readJsonLines(stream, warnings, result, {
-      maxLineBytes: ctx.limits.maxLineBytes,
-    })) {
-      if (sideFileFormatOf(line.value) === format) counts.records++;
-      else {
+    const parser = new JsonLineParser(warnings, result, parseText);
+    await eachJsonLine(stream, parser, { maxLineBytes: ctx.limits.maxLineBytes }, (value, lineNo) => {
+      if (sideFileFormatOf(value) === format) {
+        counts.records++;
+        keep(value);
+      } else {
         counts.skipped++;
-        warnings.add(`skipped line: not ${describe(format)}`, line.lineNo);
+        warnings.add(`skipped line: not ${describe(format)}`, lineNo);
       }
-    }
+    });
     counts.skipped += result.skipped;
   }
   const note = SIDE_FILE_NOTES[format];
@@ -58,8 +82,32 @@ async function countSideFile(file: IngestFile, ctx: IngestContext): Promise<File
     records: counts.records,
     skipped: counts.skipped,
     warnings: warnings.toList(),
-    meta: { holds: note.holds, charted: `no; a chart of it would show ${note.wouldGive}` },
+    meta: {
+      holds: note.holds,
+      charted: `no; a chart of it would show ${note.wouldGive}`,
+      ...(requests ? requestsMeta(requests) : {}),
+    },
   };
+}
+
+/**
+ * What the Files view says of a time-events file's requests: how many its ids join (per role),
+ * and which per-event requests had not reached their last event (a hang shows where it stopped).
+ */
+function requestsMeta(requests: TimeEventRequests): Record<string, string | number> {
+  const out: Record<string, string | number> = {
+    requests: requests.overflow ? `over ${MAX_TRACKED_REQUESTS.toLocaleString("en-US")}` : requests.count,
+  };
+  const roles = requests.byRole().filter(([role]) => role !== "request");
+  if (roles.length > 0) out["requests by role"] = roles.map(([role, n]) => `${role} ${n}`).join(", ");
+  const unfinished = requests.unfinished();
+  if (unfinished.length > 0) {
+    const shown = unfinished
+      .slice(0, 3)
+      .map((u) => `${u.role} ${u.requestId} stopped after ${u.stoppedAfter ?? "no event"}`);
+    out.unfinished = `${unfinished.length}: ${shown.join("; ")}${unfinished.length > 3 ? "; …" : ""}`;
+  }
+  return out;
 }
 
 function describe(format: SideFileFormat): string {
