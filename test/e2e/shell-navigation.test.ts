@@ -159,9 +159,7 @@ describe("run page shell: history, tabs, keyboard, chart names", () => {
     await bar.hover();
     const items = stats.locator(".recharts-tooltip-item");
     await items.first().waitFor();
-    expect(await stats.locator(".recharts-tooltip-label").textContent()).toBe(
-      "Segments at p50, in pipeline order",
-    );
+    expect(await stats.locator(".recharts-tooltip-label").textContent()).toBe("p50, in stack order");
     const listed = await items.locator(".recharts-tooltip-item-name").allTextContents();
     const order = DISAGGREGATED_SEGMENTS.map((s) => s.name).filter((n) => listed.includes(n));
     expect(listed).toEqual(order);
