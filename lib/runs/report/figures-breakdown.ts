@@ -2,7 +2,7 @@
 import type { RequestSample } from "@/lib/api/trtllm-charts";
 import type { Figure } from "./html";
 import { reportFigure, type Payloads } from "./figure-kit";
-import { hasStepPhases, stepPhasesFigure } from "@/lib/metrics/figures/steps";
+import { stepPhasesFigure } from "@/lib/metrics/figures/steps";
 import { segmentShareFigure, segmentStatsFigure } from "@/lib/metrics/figures/segments";
 import {
   kvHitRateFigure,
@@ -39,13 +39,14 @@ function kvHitRate(p: Payloads): Figure[] {
   return payload && payload.byWorker.length > 0 ? [reportFigure(kvHitRateFigure(payload))] : [];
 }
 
-/** As the view draws them beside its step table: a kind where any phase was recorded. */
+/**
+ * Both kinds, as the view draws them beside its step table; a kind without any phase recorded
+ * says what is missing in its place (every stored chart is in the report, drawn or said missing).
+ */
 function steps(p: Payloads): Figure[] {
   const payload = p.get(TRTLLM_CHARTS.steps);
   if (!payload) return [];
-  return (["steps", "chunks"] as const).flatMap((kind) =>
-    hasStepPhases(payload, kind) ? [reportFigure(stepPhasesFigure(payload, kind))] : [],
-  );
+  return (["steps", "chunks"] as const).map((kind) => reportFigure(stepPhasesFigure(payload, kind)));
 }
 
 /** How many requests the report's per-request chart draws: a few hundred columns still read as a profile. */
