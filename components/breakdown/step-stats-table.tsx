@@ -1,18 +1,8 @@
 import { formatCount, formatNumber, plural, timeUnitFor } from "@/lib/format-number";
 import { STEP_METRICS, type StepsPayload } from "@/lib/api/trtllm-charts";
 import { TableDefinition } from "@/components/charts/data-table";
-import { TRTLLM_STEPS } from "@/components/charts/definitions";
+import { STEP_PHASE_LABELS, TRTLLM_STEPS } from "@/lib/metrics/figures/steps";
 import { NotRecordedText } from "./not-recorded";
-
-const LABELS: Record<(typeof STEP_METRICS)[number], string> = {
-  preprocessingMs: "preprocessing (previous token → forward)",
-  forwardMs: "forward (CPU)",
-  updateMs: "update (GPU sync)",
-  sampleMs: "sample (CPU)",
-  postprocessingMs: "postprocessing (sample → token)",
-  gpuForwardMs: "GPU forward",
-  gpuSampleMs: "GPU sample",
-};
 
 /** Step-level statistics of generation steps and context chunks, and each worker's clock offset. */
 export function StepStatsTable({ payload }: { payload: StepsPayload }) {
@@ -50,7 +40,7 @@ export function StepStatsTable({ payload }: { payload: StepsPayload }) {
               return (
                 <tr key={`${group}-${m}`}>
                   <td>
-                    <span className="text-muted">{group}:</span> {LABELS[m]}
+                    <span className="text-muted">{group}:</span> {STEP_PHASE_LABELS[m]}
                   </td>
                   <td className="num">{s ? formatCount(s.count) : <NotRecordedText />}</td>
                   <td className="num">{s ? ms(s.mean) : null}</td>

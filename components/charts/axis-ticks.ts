@@ -136,9 +136,9 @@ export function tickText(a: AxisSpec, v: number): string {
 /**
  * The value extent widened so every stack fits the plot as drawn: each band of a value above 0 is
  * at least MIN_BAR_PX long (lib/metrics/bar-labels.ts), and the library pushes the bands after a
- * lengthened one along, so a stack of n such bands is drawn up to n·MIN_BAR_PX longer than its
- * sum. Its scale then reaches at least sum·W/(W − n·MIN_BAR_PX), the stack's drawn end inside
- * the plot's `plotWidth` px (14 bands at 390 px put a stack's sum label 5 px past the drawing).
+ * lengthened one along, so a stack is drawn as Σ max(v·W/hi, MIN_BAR_PX) px on a scale reaching
+ * `hi` over a plot of W px. Its scale then reaches the smallest `hi` for which that fits W (14
+ * bands at 390 px put a stack's sum label 5 px past the drawing before).
  */
 export function minLengthRoom<R extends object>(
   extent: Extent | null,
@@ -149,22 +149,43 @@ export function minLengthRoom<R extends object>(
   if (!extent || plotWidth === null || plotWidth <= 0) return extent;
   let hi = extent[1];
   for (const r of rows as readonly Row[]) {
-    const stacks = new Map<string, { sum: number; n: number }>();
+    const stacks = new Map<string, { sum: number; short: number[] }>();
     for (const [key, s] of Object.entries(series)) {
       if (s.stack === undefined || s.axis || s.data || s.stackEnd) continue;
       const v = r[s.dataKey ?? key];
       if (!finite(v) || v <= 0) continue;
-      const st = stacks.get(s.stack) ?? { sum: 0, n: 0 };
+      const st = stacks.get(s.stack) ?? { sum: 0, short: [] };
       st.sum += v;
-      if (s.minLength || s.valueLabels) st.n++;
+      if (s.minLength || s.valueLabels) st.short.push(v);
       stacks.set(s.stack, st);
     }
-    for (const { sum, n } of stacks.values()) {
-      const room = plotWidth - n * MIN_BAR_PX;
-      if (n > 0 && room > 0) hi = Math.max(hi, (sum * plotWidth) / room);
-    }
+    for (const { sum, short } of stacks.values()) hi = Math.max(hi, stackRoom(sum, short, plotWidth));
   }
   return [extent[0], hi];
+}
+
+/**
+ * The smallest scale end at which a stack of `sum`, whose bands `short` are each drawn at least
+ * MIN_BAR_PX long, ends within `width` px: the drawn length Σ max(v·W/hi, MIN_BAR_PX) falls as
+ * `hi` grows, so it is found by halving between the sum and sum·W/(W − n·MIN_BAR_PX), which
+ * always fits. The sum itself where no band is lengthened, or where the bands cannot fit at all.
+ */
+export function stackRoom(sum: number, short: readonly number[], width: number): number {
+  const drawn = (hi: number) => {
+    let px = 0;
+    for (const v of short) px += Math.max((v * width) / hi, MIN_BAR_PX);
+    return px + ((sum - short.reduce((a, v) => a + v, 0)) * width) / hi;
+  };
+  const room = width - short.length * MIN_BAR_PX;
+  if (short.length === 0 || room <= 0 || drawn(sum) <= width) return sum;
+  let lo = sum;
+  let hi = (sum * width) / room;
+  for (let i = 0; i < 40; i++) {
+    const mid = (lo + hi) / 2;
+    if (drawn(mid) <= width) hi = mid;
+    else lo = mid;
+  }
+  return hi;
 }
 
 /** Room kept between two tick texts on a fitted axis. */

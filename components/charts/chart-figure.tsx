@@ -32,6 +32,7 @@ export function ChartFigure({
   onRowClick,
   tooltip,
   y,
+  scale: viewScale,
 }: {
   figure: FigureDescription;
   /** The figure the server drew (lib/runs/first-figures.ts), shown until this one is drawn */
@@ -49,12 +50,18 @@ export function ChartFigure({
   tooltip?: TooltipSpec;
   /** How the view draws the value axis (a log scale), over the description's words and unit */
   y?: Partial<AxisSpec>;
+  /**
+   * The view's own value axis scale (a URL step, its toggle among `actions`), over the figure's
+   * toggle; linear where the description offers no log axis
+   */
+  scale?: ValueScale;
 }) {
   // Bars whose values span decades offer a log value axis; linear first, as the report draws them.
-  const [scale, setScale] = useState<ValueScale>("linear");
-  const offerLog = figure.kind === "bars" && figure.y.logOption === true;
+  const [ownScale, setScale] = useState<ValueScale>("linear");
+  const offerLog = viewScale === undefined && figure.kind === "bars" && figure.y.logOption === true;
+  const scale = viewScale ?? ownScale;
   const narrow = useNarrow();
-  const described = figureProps(figure, offerLog ? scale : "linear", narrow);
+  const described = figureProps(figure, offerLog || viewScale !== undefined ? scale : "linear", narrow);
   const hint =
     offerLog && scale === "linear"
       ? `values span ${Math.floor(
@@ -104,7 +111,10 @@ export function ChartFigure({
               ? { label: (v: unknown) => xText(Number(v)) }
               : figure.kind === "bars" && props.y.fullName
                 ? { label: (v: unknown) => props.y.fullName?.(String(v)) ?? String(v) }
-                : {}),
+                : figure.kind === "stacked" && figure.horizontal
+                  ? // One bar read band by band: the tooltip lists them as stacked.
+                    { cursor: false, label: (v: unknown) => `${String(v)}, in stack order` }
+                  : {}),
           value: (v, key) =>
             key === "x"
               ? [xText(v), figure.x.label]

@@ -3,8 +3,9 @@
  * §Cache hit rate, §KV offload): which window, which requests, which method. One vocabulary, so
  * the same population reads the same on every view.
  */
-import { TRTLLM_COMPLETED, type FigureDefinition } from "@/lib/api/figure";
+import type { FigureDefinition } from "@/lib/api/figure";
 export { SERVER_GAUGE, SERVER_INTERVALS } from "@/lib/metrics/figures/server-series";
+export { TRTLLM_STEPS } from "@/lib/metrics/figures/steps";
 
 // The definition type, its line and the two request populations the figure descriptions use live
 // in lib/api/figure.ts, which the report reads too.
@@ -22,14 +23,6 @@ export const TURNS_SUCCESSFUL: FigureDefinition = {
   window: "profiling phase, by aiperf's turn_index",
   requests: "successful profiling requests of each turn (errors, cancellations and warm-up excluded)",
   method: "client-side timings from aiperf's records; percentiles interpolate linearly",
-};
-
-export const TRTLLM_STEPS: FigureDefinition = {
-  window: TRTLLM_COMPLETED.window,
-  requests:
-    "completed requests with step metrics (return_perf_metrics on): generation steps from the decode record, context chunks from the prefill record",
-  method:
-    "differences of the worker's own step stamps (time_breakdown_metrics); GPU times as the engine reports them",
 };
 
 export const ROUTER_PREDICTION: FigureDefinition = {

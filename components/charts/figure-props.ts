@@ -17,6 +17,7 @@ import {
   labelledBandPx,
   labelRoomPx,
   logFloor,
+  stackEnds,
   unitText,
   valueText,
 } from "@/lib/metrics/bar-labels";
@@ -74,7 +75,8 @@ export function figureProps(f: FigureDescription, scale: ValueScale = "linear", 
   const single = f.series.length === 1;
   const histogram = f.kind === "histogram";
   if (f.kind === "bars") return barsProps(f, scale, narrow);
-  if (f.kind === "stacked") return stackedProps(f);
+  if (f.kind === "stacked") return f.horizontal ? stackedRowsProps(f, scale) : stackedProps(f);
+  if (f.kind === "line" && f.bands) return bandsProps(f);
   const series: SeriesConfig<FigureRow> = Object.fromEntries(
     f.series.map((s, i) => [
       s.key,
@@ -238,6 +240,115 @@ function stackedProps(f: FigureDescription) {
     series: barSeries(f, { stack: "s" }),
     barCategoryGap: categories.length > 200 ? 0 : 1,
     x: { key: "x", title: f.x.label, noTicks: true } as AxisSpec,
+    y: axis(f.y),
+  };
+}
+
+/** The key of a stacked row's total, written past the stack's end (no series is named so). */
+export const STACK_TOTAL = "stackTotal";
+
+/**
+ * The key of the series that writes it: not the total's data key, or the kit would stack the
+ * total on the bands and put the axis's top at twice the stack.
+ */
+export const STACK_END = "stack end";
+
+/**
+ * Stacked rows: one horizontal bar per category (a statistic), named down the side, its series
+ * stacked left to right in their order; a band not recorded is left out of its bar and named in
+ * the row's `notRecorded`. With `stackTotal` the stack's total is written past its end after its
+ * sign ("Σ 12.5 ms"), as the report writes it. `scale` "log": a value axis from the power of ten
+ * below the shortest first band's end, where the description offers it.
+ */
+function stackedRowsProps(f: FigureDescription, scale: ValueScale) {
+  const categories = f.categories ?? [];
+  const data: FigureRow[] = categories.map((c) => ({ x: c, [NOT_RECORDED]: [] as string[] }));
+  const ends = categories.map(() => [] as Array<number | null>);
+  for (const s of f.series)
+    for (const [i, v] of s.points) {
+      const row = data[i];
+      if (!row) continue;
+      ends[i].push(v);
+      if (v === null) (row[NOT_RECORDED] as string[]).push(s.name);
+      else row[s.key] = v;
+    }
+  const totals = ends.map((e) => stackEnds(e).at(-1) ?? 0);
+  data.forEach((r, i) => (r[STACK_TOTAL] = totals[i]));
+  const total = (v: number) => `${f.stackTotal} ${barValueFormat(f.y.unit)(v)}`;
+  const log = scale === "log" && f.y.logOption === true;
+  const widest = Math.max(0, ...categories.map((c) => c.length));
+  return {
+    ...frameOf(f),
+    kind: "bar" as Mark,
+    horizontal: true,
+    height: Math.max(150, 44 * categories.length + 84),
+    ...(f.stackTotal ? { marginRight: labelRoomPx(totals.map(total)) } : {}),
+    data,
+    series: {
+      ...barSeries(f, { stack: "s" }),
+      // The stack's end: draws nothing, its total written past it (plot-parts.tsx stackEnd).
+      ...(f.stackTotal
+        ? {
+            [STACK_END]: {
+              label: "total",
+              color: "transparent",
+              stack: "s",
+              stackEnd: true,
+              hidden: true,
+              valueLabels: STACK_TOTAL,
+              format: total,
+            },
+          }
+        : {}),
+    } as SeriesConfig<FigureRow>,
+    x: log
+      ? {
+          ...axis(f.y),
+          log: true,
+          domain: [logFloor(ends.flatMap((e) => stackEnds(e))), "auto"] as [number, "auto"],
+        }
+      : axis(f.y),
+    y: { key: "x", width: Math.min(160, Math.max(40, Math.ceil(16 + 6.6 * widest))) } as AxisSpec,
+  };
+}
+
+/**
+ * Bands: lines stacked as filled steps, each value held until the next x (the last until
+ * `stepEnd`), in the rows of every series at once; a value not recorded is no band there.
+ */
+function bandsProps(f: FigureDescription) {
+  const rows = new Map<number, FigureRow>();
+  for (const s of f.series)
+    for (const [x, y] of s.points) {
+      const row = rows.get(x) ?? { x };
+      if (y !== null) row[s.key] = y;
+      rows.set(x, row);
+    }
+  const data = [...rows.values()].sort((a, b) => Number(a.x) - Number(b.x));
+  const last = data.at(-1);
+  // The last step closes at its own end, or it is a line of no width.
+  if (last && f.stepEnd !== undefined) data.push({ ...last, x: f.stepEnd });
+  return {
+    ...frameOf(f),
+    kind: "area" as Mark,
+    height: 280,
+    data,
+    series: Object.fromEntries(
+      f.series.map((s) => [
+        s.key,
+        {
+          label: s.name,
+          color: tokenVar(s.colour),
+          unit: f.y.unit,
+          format: unitFormat(f.y.unit),
+          stack: "s",
+          step: true,
+          fillOpacity: 0.9,
+          noStroke: true,
+        },
+      ]),
+    ) as SeriesConfig<FigureRow>,
+    x: { ...axis(f.x, "x"), numeric: true },
     y: axis(f.y),
   };
 }

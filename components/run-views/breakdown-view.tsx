@@ -10,9 +10,7 @@ import { drilldownBuilding } from "@/lib/api/drilldown";
 import { SegmentLegend } from "@/components/breakdown/segment-legend";
 import { StepStatsTable } from "@/components/breakdown/step-stats-table";
 import { useRunChart } from "@/components/charts/use-run-chart";
-import { ChartAreaSegmentShare } from "@/components/charts/chart-area-segment-share";
 import { ChartFigure } from "@/components/charts/chart-figure";
-import { ChartBarSegmentStats } from "@/components/charts/chart-bar-segment-stats";
 import { KvTransferFigure } from "@/components/breakdown/kv-transfer-figure";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import type { RunViewProps } from "@/components/run/run-view-props";
@@ -23,6 +21,8 @@ import { STATISTICS } from "@/lib/api/trtllm-charts";
 import { EmptyView } from "./empty-view";
 import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 import { kvHitRateFigure } from "@/lib/metrics/figures/breakdown";
+import { segmentShareFigure, segmentStatsFigure } from "@/lib/metrics/figures/segments";
+import { hasStepPhases, stepPhasesFigure } from "@/lib/metrics/figures/steps";
 
 export function BreakdownView({ run }: RunViewProps) {
   const tb = run.timeBreakdown;
@@ -46,7 +46,7 @@ export function BreakdownView({ run }: RunViewProps) {
       afterFirst ? (
         <>
           {share.data && share.data.buckets.length > 1 ? (
-            <ChartAreaSegmentShare payload={share.data} scope={scope} actions={<SegmentScopeToggle />} />
+            <ChartFigure figure={segmentShareFigure(share.data, scope)} actions={<SegmentScopeToggle />} />
           ) : null}
           <div className="grid gap-4 lg:grid-cols-2">
             {hit.data && hit.data.byWorker.length > 0 ? (
@@ -55,7 +55,16 @@ export function BreakdownView({ run }: RunViewProps) {
             <KvTransferFigure runId={run.id} />
           </div>
           {steps.data && (steps.data.steps.forwardMs || steps.data.chunks.forwardMs) ? (
-            <StepStatsTable payload={steps.data} />
+            <>
+              <div className="grid gap-4 lg:grid-cols-2">
+                {(["steps", "chunks"] as const).map((kind) =>
+                  hasStepPhases(steps.data!, kind) ? (
+                    <ChartFigure key={kind} figure={stepPhasesFigure(steps.data!, kind)} />
+                  ) : null,
+                )}
+              </div>
+              <StepStatsTable payload={steps.data} />
+            </>
           ) : null}
         </>
       ) : null,
@@ -82,10 +91,8 @@ export function BreakdownView({ run }: RunViewProps) {
       </p>
       {rows ? (
         <>
-          <ChartBarSegmentStats
-            rows={rows}
-            stat={stat}
-            scope={scope}
+          <ChartFigure
+            figure={segmentStatsFigure(segments.data!, [stat], scope, scale)}
             scale={scale}
             actions={
               <div className="flex flex-wrap items-center gap-2">

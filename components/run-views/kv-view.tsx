@@ -10,7 +10,7 @@ import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { formatCount, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
 import { hasKvData } from "@/lib/api/run-views";
-import { endpointCapacityFigure } from "@/lib/metrics/figures/endpoints";
+import { endpointCapacityFigure, endpointUsageFigure } from "@/lib/metrics/figures/endpoints";
 import { smSeriesFigure } from "@/lib/metrics/figures/server-series";
 import { ManifestEmptyView } from "./empty-view";
 
@@ -57,6 +57,9 @@ export function KvView({ run }: RunViewProps) {
           />
           {d.rows.some((r) => r.kvCapacityTokens !== null) ? (
             <ChartFigure figure={endpointCapacityFigure(d.rows)} />
+          ) : null}
+          {d.rows.some((r) => r.kvUsageAvg !== null) ? (
+            <ChartFigure figure={endpointUsageFigure(d.rows)} />
           ) : null}
           <ChartStatus loading={series.isLoading} error={series.error} what="KV time series" />
           {s ? (

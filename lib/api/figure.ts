@@ -256,6 +256,28 @@ export interface FigureDescription {
   marks?: readonly FigureMark[];
   /** Lines and scatters: named levels on the y axis (a capacity), in the muted text colour */
   levels?: readonly FigureLevel[];
+  /** A step line's last step holds until this x (its last bucket's end), not ending where it starts */
+  stepEnd?: number;
+  /**
+   * Lines: the series stacked as filled bands, bottom to top in their order (shares adding up to
+   * 100 %); a null point is no band there, never a 0
+   */
+  bands?: boolean;
+  /** Stacked: one horizontal bar per category, named down the side (a few, each read on its own) */
+  horizontal?: boolean;
+  /**
+   * Stacked: each stack's total written past its end after this sign ("Σ": a sum of statistics is
+   * not the statistic of the total), as both renderers write a bar's value
+   */
+  stackTotal?: string;
+  /**
+   * Stacked: the table (and CSV) has a row per series, named in a column `label`, then a column
+   * per category and `columns` (one value per series), not a row per category
+   */
+  tableBySeries?: {
+    label: string;
+    columns?: ReadonlyArray<{ label: string; values: ReadonlyArray<number | string | null> }>;
+  };
 }
 
 /**
@@ -281,6 +303,19 @@ export function figureTable(f: FigureDescription): FigureTable {
       columns: [head(f.x, `${f.x.label} from`), head(f.x, "to"), head(f.y, f.series[0]?.name ?? f.y.label)],
       rows: (f.bins ?? []).map((b) => [b.lo, b.hi, b.count]),
     };
+  // A stack of a few categories read by its bands (the segments at a statistic): a row per band.
+  if (f.kind === "stacked" && f.tableBySeries) {
+    const { label, columns = [] } = f.tableBySeries;
+    const categories = f.categories ?? [];
+    return {
+      columns: [label, ...categories.map((c) => head(f.y, c)), ...columns.map((c) => c.label)],
+      rows: f.series.map((s, si) => [
+        s.name,
+        ...categories.map((_, i) => s.points.find(([x]) => x === i)?.[1] ?? null),
+        ...columns.map((c) => c.values[si] ?? null),
+      ]),
+    };
+  }
   // Bars' (and stacked columns') table has a row per category, its own columns, a column per series.
   if (f.kind === "bars" || f.kind === "stacked") {
     const extra = f.tableColumns ?? [];

@@ -68,13 +68,6 @@ export function segmentStatRows(payload: SegmentsPayload, stat: Statistic): Segm
     }));
 }
 
-/** One row for a stacked bar: segment name → ms (absent when not recorded, so nothing is drawn). */
-export function stackedStatRow(rows: readonly SegmentStatRow[]): Record<string, number | string> {
-  const out: Record<string, number | string> = { label: "run" };
-  for (const r of rows) if (r.valueMs !== null) out[r.name] = r.valueMs;
-  return out;
-}
-
 export interface RequestBarRow {
   idx: number;
   label: string;
@@ -124,20 +117,6 @@ export function segmentShareRows(
       });
       return row;
     });
-}
-
-/**
- * The rows a step area draws: each bucket's row holds until the next, so the last bucket needs a
- * closing point at its end, or it is a line of no width and a run of two buckets shows one.
- * The CSV keeps the bucket rows alone.
- */
-export function closeShareSteps(
-  rows: ReadonlyArray<Record<string, number>>,
-  bucketMs: number,
-): Array<Record<string, number>> {
-  if (rows.length === 0) return [];
-  const last = rows[rows.length - 1];
-  return [...rows, { ...last, startS: last.startS + bucketMs / 1000 }];
 }
 
 export type SegmentStatus = "recorded" | "not-recorded" | "excluded";

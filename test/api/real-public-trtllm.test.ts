@@ -20,7 +20,8 @@ import { effectiveCollectors } from "@/lib/metrics/collectors-mismatch";
 import { hasCacheData } from "@/lib/api/run-views";
 import { runSummarySchema } from "@/lib/api/schemas";
 import { requestSampleSchema, segmentSharePayloadSchema } from "@/lib/api/trtllm-charts";
-import { closeShareSteps, segmentShareRows } from "@/lib/metrics/trtllm-chart-rows";
+import { figureProps } from "@/components/charts/figure-props";
+import { segmentShareFigure } from "@/lib/metrics/figures/segments";
 import { trtllmLatencyTiles } from "@/components/trtllm-latency/overview-tiles";
 import { trtllmLatencyDefinitions } from "@/components/trtllm-latency/latency-definitions";
 import { describeRealPublic, realPublicJson, realPublicParts } from "../helpers/real-public";
@@ -204,8 +205,8 @@ describeRealPublic(FOLDER, () => {
     const second = arrivals.filter((a) => (a - origin) * 1000 >= span / 2).length;
     expect(payload.buckets.map((b) => b.requests)).toEqual([27 - second, second]);
     // Each bucket is a step of the area: the last one closes at its end, so both have width.
-    const drawn = closeShareSteps(segmentShareRows(payload), payload.bucketMs);
-    expect(drawn.map((r) => r.startS)).toEqual([0, payload.bucketMs / 1000, (2 * payload.bucketMs) / 1000]);
+    const drawn = figureProps(segmentShareFigure(payload, "all")).data;
+    expect(drawn.map((r) => r.x)).toEqual([0, payload.bucketMs / 1000, (2 * payload.bucketMs) / 1000]);
     expect(drawn[2].decode).toBe(drawn[1].decode);
   });
 });

@@ -153,7 +153,11 @@ describe("run report", () => {
         "trtllm-latency-over-time-ttftMs",
       ]),
     );
-    expect(html).toContain(">Segment time (ms)</text>");
+    // The segments stacked at p50, p90 and p99 as the page stacks them at one: each bar's total
+    // past its end, a Σ (a sum of percentiles, not the percentile of the total).
+    expect(html).toContain(">time at the statistic (ms)</text>");
+    const segments = figures(html).find((f) => f[1] === "trtllm-segments")!;
+    expect([...segments[3].matchAll(/class="value-label"[^>]*>(Σ [\d,.]+ m?s)<\/text>/g)]).toHaveLength(3);
     // The per-request bars: all 60 requests (fewer than the chart's 400), slowest TTFT first,
     // each column its segments up to the first token, so a column's bands add up to its TTFT.
     const bars = figures(html).find((f) => f[1] === "trtllm-request-bars")!;

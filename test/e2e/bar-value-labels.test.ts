@@ -243,6 +243,14 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
     const ttft = await segments("time-breakdown-ttft-p50");
     expect(ttft.bands.some((b) => b.decode)).toBe(false);
     await shot(page.locator('figure[data-chart="time-breakdown-ttft-p50"]'), "headline-ttft.png");
+    // The stack's total past its end, as a Σ: a sum of p50s is not the p50 of the total.
+    const sums = await expectOneLabelPerBar(
+      page.locator('figure[data-chart="time-breakdown-ttft-p50"]'),
+      "headline",
+      true,
+    );
+    expect(sums).toHaveLength(1);
+    expect(sums[0]).toMatch(/^Σ [\d,.]+ (ms|s)$/);
     const ttftWidth = ttft.bands.reduce((s, b) => s + b.width, 0);
     // The TTFT segments now fill the bar: several times the room they had beside decode.
     expect(ttftWidth).toBeGreaterThan(0.8 * ttft.plotWidth);

@@ -49,8 +49,11 @@ import {
   endpointCapacityFigure,
   endpointHitRateFigure,
   endpointOffloadFigure,
+  endpointUsageFigure,
   OFFLOAD_DIRECTIONS,
 } from "@/lib/metrics/figures/endpoints";
+import { segmentShareFigure, segmentStatsFigure } from "@/lib/metrics/figures/segments";
+import { hasStepPhases, stepPhasesFigure } from "@/lib/metrics/figures/steps";
 import {
   SM_ENDPOINT_SERIES_METRICS,
   SM_SERIES_METRICS,
@@ -60,15 +63,16 @@ import {
 } from "@/lib/metrics/figures/server-series";
 import { endpointHitRateMissing } from "@/lib/metrics/server-metrics/cache-facts";
 import { sampleRequests } from "@/lib/runs/trtllm-requests";
-import { REPORT_REQUEST_BARS } from "@/lib/runs/report/figures-breakdown";
+import { REPORT_REQUEST_BARS, REPORT_SEGMENT_STATS } from "@/lib/runs/report/figures-breakdown";
 import { latencyLabel } from "@/components/aiperf/latency-metric";
 import { runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
 import { readRunSummary } from "@/lib/runs/read-run";
 import type { Figure } from "@/lib/runs/report/html";
 import { payloadsFrom, reportFigure } from "@/lib/runs/report/figure-kit";
 import { runReport } from "@/lib/runs/report/run-report";
+import * as svgPlot from "@/lib/runs/report/svg-plot";
 import { chartPayloads } from "@/lib/store/chart-payloads";
-import { figureProps } from "@/components/charts/figure-props";
+import { figureProps, STACK_END, STACK_TOTAL } from "@/components/charts/figure-props";
 import { cssVariables } from "../helpers/colour-vision";
 import { openTestApp } from "../helpers/test-app";
 
@@ -77,6 +81,26 @@ type App = Awaited<ReturnType<typeof openTestApp>>;
 /** What a reader sees of a figure: its words, units, series names and colours. */
 function pageSays(f: FigureDescription) {
   const p = figureProps(f);
+  // Stacked rows: a bar per category named down the side, the value along x, each stack's total
+  // written past its end ("Σ …", the hidden stack end's label).
+  if (f.kind === "stacked" && f.horizontal) {
+    const total = p.series[STACK_END];
+    return {
+      id: f.id,
+      title: p.title,
+      description: p.description,
+      definition: definitionText(p.definition),
+      value: [p.x.title, p.x.unit],
+      categories: p.data.map((r) => r.x),
+      series: Object.values(p.series)
+        .filter((s) => !s.hidden)
+        .map((s) => s.label),
+      colours: f.series.map((s) =>
+        p.series[s.key].color === tokenVar(s.colour) ? tokenColour(s.colour) : "?",
+      ),
+      totals: total ? p.data.map((r) => total.format!(Number(r[STACK_TOTAL]))) : [],
+    };
+  }
   // Stacked columns: the categories along x (too many to name one by one), the value up y.
   if (f.kind === "stacked")
     return {
@@ -121,6 +145,8 @@ function pageSays(f: FigureDescription) {
     yUnit: p.y.unit,
     xTitle: p.x.title,
     yTitle: p.y.title,
+    // Lines stacked as filled bands (shares adding up to 100 %).
+    bands: p.kind === "area" && Object.values(p.series).every((s) => s.stack),
     series: Object.values(p.series).map((s) => s.label),
     colours: f.series.map((s) =>
       p.series[s.key].color === tokenVar(s.colour) ? tokenColour(s.colour) : "?",
@@ -129,6 +155,24 @@ function pageSays(f: FigureDescription) {
 }
 
 function reportSays(f: Figure) {
+  if (f.plot.kind === "stacked" && f.plot.horizontal) {
+    const { plot } = f;
+    return {
+      id: f.id,
+      title: f.title,
+      description: f.description,
+      definition: f.definition,
+      value: [plot.value.title, plot.value.unit],
+      categories: plot.categories,
+      series: plot.series.map((s) => s.label),
+      colours: plot.series.map((s) => s.colour ?? "palette"),
+      totals: plot.totalText
+        ? plot.categories.map((_, i) =>
+            plot.totalText!(plot.series.reduce((a, s) => a + Math.max(0, s.values[i] ?? 0), 0)),
+          )
+        : [],
+    };
+  }
   if (f.plot.kind === "stacked")
     return {
       id: f.id,
@@ -164,6 +208,7 @@ function reportSays(f: Figure) {
       yUnit: f.plot.y.unit,
       xTitle: f.plot.x.title,
       yTitle: f.plot.y.title,
+      bands: false,
       series: [f.plot.label],
       colours: [f.plot.colour ?? "palette"],
     };
@@ -177,6 +222,7 @@ function reportSays(f: Figure) {
     yUnit: f.plot.y.unit,
     xTitle: f.plot.x.title,
     yTitle: f.plot.y.title,
+    bands: f.plot.kind === "line" && f.plot.bands !== undefined,
     series: f.plot.series.map((s) => s.label),
     colours: f.plot.series.map((s) => s.colour ?? "palette"),
   };
@@ -492,6 +538,113 @@ describe("figure descriptions", () => {
     }
     expect(compared.some((c) => c.endsWith(": Per-request breakdown"))).toBe(true);
     expect(compared.some((c) => c.endsWith(": KV transfer bandwidth"))).toBe(true);
+  });
+
+  it("the report and the page say the same of the segments, their share over time, the step phases and the per-endpoint KV usage of every example", async () => {
+    const compared: string[] = [];
+    for (const [runId, report] of reports) {
+      const run = (await readRunSummary(t.app.store.db, runId))!;
+      const p = payloadsFrom(
+        await chartPayloads(t.app.store.db, runId, [
+          TRTLLM_CHARTS.segments.key,
+          TRTLLM_CHARTS.segmentShare.key,
+          TRTLLM_CHARTS.steps.key,
+          SM_CHARTS.endpoints.key,
+        ]),
+      );
+      const segments = p.get(TRTLLM_CHARTS.segments);
+      const share = p.get(TRTLLM_CHARTS.segmentShare);
+      const steps = p.get(TRTLLM_CHARTS.steps);
+      const rows = p.get(SM_CHARTS.endpoints)?.rows ?? [];
+      // As components/run-views/breakdown-view.tsx and kv-view.tsx build them, with the TTFT
+      // segments shown; the report stacks the segments at three of the statistics the page's
+      // toggle picks one of.
+      const has = run.timeBreakdown !== null;
+      const page: FigureDescription[] = [
+        ...(has && segments ? [segmentStatsFigure(segments, REPORT_SEGMENT_STATS, "ttft")] : []),
+        ...(has && share && share.buckets.length > 1 ? [segmentShareFigure(share, "ttft")] : []),
+        ...(has && steps && (steps.steps.forwardMs || steps.chunks.forwardMs)
+          ? (["steps", "chunks"] as const)
+              .filter((k) => hasStepPhases(steps, k))
+              .map((k) => stepPhasesFigure(steps, k))
+          : []),
+        ...(runView("kv").hasData(run) && rows.some((r) => r.kvUsageAvg !== null)
+          ? [endpointUsageFigure(rows)]
+          : []),
+      ];
+      for (const f of page) {
+        const inReport = report.figures.find((r) => r.id === f.id);
+        expect(inReport?.described, `${report.name}: ${f.id}`).toBe(true);
+        expect(reportSays(inReport!), `${report.name}: ${f.id}`).toEqual(pageSays(f));
+        expect(inReport!.missing).toBe(f.missing);
+        const csv = figureProps(f).csvRows();
+        expect(inReport!.table.rows).toHaveLength(csv.length);
+        if (csv.length > 0) expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
+        compared.push(`${report.name}: ${f.title}`);
+      }
+      // The page's headline at one statistic says what the report's does, in the same words,
+      // units, series and colours, its Σ the report's at that statistic.
+      if (has && segments) {
+        const one = pageSays(segmentStatsFigure(segments, ["p90"], "ttft"));
+        const all = pageSays(segmentStatsFigure(segments, REPORT_SEGMENT_STATS, "ttft"));
+        expect(one.title.replace("(p90)", "")).toBe(all.title.replace(/\(.*\)/, ""));
+        expect([one.value, one.series, one.colours]).toEqual([all.value, all.series, all.colours]);
+        expect(one.totals?.[0]).toBe(all.totals?.[REPORT_SEGMENT_STATS.indexOf("p90")]);
+        expect(one.totals?.[0]).toMatch(/^Σ /);
+      }
+    }
+    for (const title of [
+      "Where the time to first token goes (p50, p90, p99)",
+      "Segment share over time",
+      "Generation step phases",
+      "KV-cache usage per endpoint",
+    ])
+      expect(
+        compared.some((c) => c.endsWith(`: ${title}`)),
+        title,
+      ).toBe(true);
+  });
+
+  it("a stack of statistics says its total past its end as Σ, a band not recorded is no band and no 0", () => {
+    const payload = {
+      mode: "disaggregated",
+      requestCount: 3,
+      segments: [
+        ["ctx_queue", 1, 4],
+        ["gen_kv_transfer", 2, null],
+        ["decode", 50, 90],
+      ].map(([name, p50, p99]) => ({
+        name,
+        label: String(name),
+        count: p50 === null ? 0 : 3,
+        notRecorded: 0,
+        excluded: 0,
+        clamped: 0,
+        meanMs: p50,
+        p50Ms: p50,
+        p75Ms: p50,
+        p90Ms: p99,
+        p99Ms: p99,
+      })),
+    } as unknown as Parameters<typeof segmentStatsFigure>[0];
+    const f = segmentStatsFigure(payload, ["p50", "p99"], "ttft");
+    expect(f.series.map((s) => s.name)).toEqual(["ctx_queue", "gen_kv_transfer"]);
+    const props = figureProps(f);
+    expect(props.data[1]).toEqual({
+      x: "p99",
+      ctx_queue: 4,
+      notRecorded: ["gen_kv_transfer"],
+      stackTotal: 4,
+    });
+    const page = pageSays(f);
+    expect(page.totals).toEqual(["Σ 3 ms", "Σ 4 ms"]);
+    const r = reportFigure(f);
+    expect(reportSays(r)).toEqual(page);
+    expect(r.table.columns).toEqual(["segment", "p50 (ms)", "p99 (ms)", "requests recorded"]);
+    expect(r.table.rows[1]).toEqual(["gen_kv_transfer", "2", "not recorded", "3"]);
+    // The report writes the Σ past each bar.
+    const { renderPlot } = svgPlot;
+    expect(renderPlot(r.plot, f.title)).toContain(">Σ 4 ms</text>");
   });
 
   it("a stacked column's band not recorded is no band, named in its row, never a 0", () => {
@@ -812,28 +965,29 @@ describe("figure descriptions", () => {
         "trtllm-latency-over-time-ttftMs",
         "trtllm-kv-transfer-bandwidth",
         "trtllm-request-bars",
+        "sm-endpoints-usage",
+        "trtllm-segment-share",
+        "trtllm-segments",
+        "trtllm-steps-chunks",
+        "trtllm-steps-steps",
       ].sort(),
     );
     expect(notConverted).toEqual(NOT_YET_CONVERTED);
-    expect(`${notConverted.length} not yet converted`).toBe("8 not yet converted");
+    expect(`${notConverted.length} not yet converted`).toBe("3 not yet converted");
   });
 });
 
 /**
- * The report's figures (over every example run) still drawn by their own figure code: 8 of 48
+ * The report's figures (over every example run) still drawn by their own figure code: 3 of 48
  * kinds; the six latency-over-time figures, the twelve latency distributions (a histogram and a CDF
  * per metric; aiperf's and TensorRT-LLM's), aiperf's errors by type, the requests in flight, TTFT vs input length, the three
- * GPU telemetry figures, the per-request breakdown, the KV transfer bandwidth, the KV hit rate by
- * role and worker, the per-endpoint bars (hit rate, capacity, offload bandwidth each way) and the
+ * GPU telemetry figures, the segments stacked at a statistic and their share over time, the step
+ * phases, the per-request breakdown, the KV transfer bandwidth, the KV hit rate by role and
+ * worker, the per-endpoint bars (hit rate, capacity, KV usage, offload bandwidth each way) and the
  * server-metrics time series (the run's and one line per endpoint) are drawn from descriptions. Convert one and take it off this list.
  */
 const NOT_YET_CONVERTED: string[] = [
   "aiperf-timeline-requests",
   "aiperf-timeline-tokens",
   "aiperf-timeslices-latency",
-  "sm-endpoints-usage",
-  "trtllm-segment-share",
-  "trtllm-segments",
-  "trtllm-steps-chunks",
-  "trtllm-steps-steps",
 ];

@@ -5,10 +5,11 @@ import {
   segmentColour,
   segmentShareRows,
   segmentStatRows,
-  stackedStatRow,
   waterfallRows,
 } from "@/lib/metrics/trtllm-chart-rows";
 import type { RequestDetail, SegmentsPayload } from "@/lib/api/trtllm-charts";
+import { figureProps } from "@/components/charts/figure-props";
+import { segmentStatsFigure } from "@/lib/metrics/figures/segments";
 
 const payload: SegmentsPayload = {
   mode: "aggregated",
@@ -51,7 +52,13 @@ describe("breakdown chart rows", () => {
   it("picks the chosen statistic and keeps not-recorded as null, absent from the stacked row", () => {
     const rows = segmentStatRows(payload, "p90");
     expect(rows.map((r) => r.valueMs)).toEqual([5, null]);
-    expect(stackedStatRow(rows)).toEqual({ label: "run", ctx_queue: 5 });
+    // The stacked bar: decode is no band (named not recorded), never 0 ms; its total is the band's.
+    expect(figureProps(segmentStatsFigure(payload, ["p90"], "all")).data[0]).toEqual({
+      x: "p90",
+      ctx_queue: 5,
+      notRecorded: ["decode"],
+      stackTotal: 5,
+    });
   });
 
   it("lists a request's unrecorded and excluded segments instead of drawing 0", () => {

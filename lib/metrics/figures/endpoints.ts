@@ -98,6 +98,49 @@ export function endpointCapacityFigure(rows: readonly SmEndpointDetail[]): Figur
   };
 }
 
+/**
+ * KV-cache usage per endpoint, in %: the mean and the peak of its usage gauge over the window, side
+ * by side (two series, so in the series' colours, not the role's; the role is a table column).
+ */
+export function endpointUsageFigure(rows: readonly SmEndpointDetail[]): FigureDescription {
+  const bars = endpointBarRows(rows, "kvUsageAvg");
+  const max = new Map(rows.map((r) => [r.endpoint, r.kvUsageMax]));
+  const pct = (v: number | null | undefined) => (v === null || v === undefined ? null : v * 100);
+  return {
+    id: `${SM_CHARTS.endpoints.key}-usage`,
+    exportName: "endpoint-kv-usage",
+    kind: "bars",
+    title: "KV-cache usage per endpoint",
+    description: "Mean and peak of each endpoint's KV-cache usage gauge over the window",
+    definition: {
+      window: SERVER_COUNTERS.window,
+      method: "gauge samples (a level, not a count): their mean and maximum",
+    },
+    missing:
+      "No endpoint exports a KV-cache usage gauge (vllm:kv_cache_usage_perc, sglang:token_usage, trtllm_kv_cache_utilization).",
+    x: { label: "endpoint", unit: "" },
+    y: { label: "KV usage", unit: "%", domain: [0, 100] },
+    categories: bars.map((r) => r.endpoint),
+    shortNames: SHORT_NAMES,
+    tableColumns: [{ label: "role", values: bars.map((r) => r.role) }],
+    series: [
+      {
+        key: "mean",
+        name: "mean",
+        colour: "chart-1",
+        points: bars.map((r, i) => [i, pct(r.value)] as const),
+      },
+      {
+        key: "peak",
+        name: "peak",
+        colour: "chart-4",
+        points: bars.map((r, i) => [i, pct(max.get(r.endpoint))] as const),
+      },
+    ],
+    legend: true,
+  };
+}
+
 export const OFFLOAD_DIRECTIONS = {
   gpuToCpu: "offloadBandwidthGpuToCpuBytesPerSecond",
   cpuToGpu: "offloadBandwidthCpuToGpuBytesPerSecond",

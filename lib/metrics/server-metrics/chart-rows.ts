@@ -17,6 +17,7 @@ export interface EndpointBarRow {
 export type EndpointBarMetric =
   | "hitRate"
   | "kvCapacityTokens"
+  | "kvUsageAvg"
   | "offloadBandwidthGpuToCpuBytesPerSecond"
   | "offloadBandwidthCpuToGpuBytesPerSecond";
 

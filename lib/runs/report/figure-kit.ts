@@ -116,6 +116,9 @@ export function reportFigure(f: FigureDescription): Figure {
           categories: [...(f.categories ?? [])],
           category: x,
           value: y,
+          ...(f.horizontal ? { horizontal: true } : {}),
+          // The page's total past a stack's end (components/charts/figure-props.ts): the same text.
+          ...(f.stackTotal ? { totalText: (v: number) => `${f.stackTotal} ${valueText(f.y.unit)(v)}` } : {}),
           series: f.series.map((s) => {
             const at = new Map(s.points);
             return {
@@ -162,6 +165,7 @@ export function reportFigure(f: FigureDescription): Figure {
               })),
               marks,
               ...(f.levels?.length ? { levels: f.levels } : {}),
+              ...(f.kind === "line" && f.bands ? { bands: { until: f.stepEnd } } : {}),
             };
   return {
     id: f.id,

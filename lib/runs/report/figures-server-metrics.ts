@@ -1,10 +1,11 @@
 /** The Cache, KV, Offload and Endpoints views' charts for the report, from the server-metrics payloads. */
 import type { Figure } from "./html";
-import { figure, reportFigure, type Payloads } from "./figure-kit";
+import { reportFigure, type Payloads } from "./figure-kit";
 import {
   endpointCapacityFigure,
   endpointHitRateFigure,
   endpointOffloadFigure,
+  endpointUsageFigure,
   OFFLOAD_DIRECTIONS,
 } from "@/lib/metrics/figures/endpoints";
 import {
@@ -14,8 +15,6 @@ import {
   type SmSeriesMetric,
 } from "@/lib/metrics/figures/server-series";
 import { SM_CHARTS, SM_SERIES, type SmSeriesChart } from "@/lib/api/chart-catalog";
-
-const pct = (v: number | null) => (v === null ? null : v * 100);
 
 export function endpointFigures(
   p: Payloads,
@@ -31,22 +30,7 @@ export function endpointFigures(
     cache: [reportFigure(endpointHitRateFigure(rows, hitRateMissing))],
     kv: [
       ...(has((r) => r.kvCapacityTokens) ? [reportFigure(endpointCapacityFigure(rows))] : []),
-      figure(
-        `${SM_CHARTS.endpoints.key}-usage`,
-        "KV-cache usage per endpoint",
-        "Average and maximum of the usage gauge over the window.",
-        {
-          kind: "bars",
-          categories: rows.map((r) => `${r.endpoint} (${r.role})`),
-          value: { title: "KV usage", unit: "%" },
-          series: [
-            { label: "average", values: rows.map((r) => pct(r.kvUsageAvg)) },
-            { label: "maximum", values: rows.map((r) => pct(r.kvUsageMax)) },
-          ],
-        },
-        "no endpoint exported a KV usage gauge",
-        "endpoint",
-      ),
+      ...(has((r) => r.kvUsageAvg) ? [reportFigure(endpointUsageFigure(rows))] : []),
     ],
     offload: (["gpuToCpu", "cpuToGpu"] as const).flatMap((d) =>
       has((r) => r[OFFLOAD_DIRECTIONS[d]]) ? [reportFigure(endpointOffloadFigure(rows, d))] : [],

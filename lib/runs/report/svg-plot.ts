@@ -64,6 +64,11 @@ export type Plot =
       series: XySeries[];
       marks?: readonly XMark[];
       levels?: readonly YLevel[];
+      /**
+       * A line plot's series stacked as filled steps, bottom to top (shares adding up to 100 %):
+       * each value held until the next x, the last until `until`; a null is no band there
+       */
+      bands?: { until?: number };
     }
   | {
       kind: "histogram";
@@ -83,8 +88,19 @@ export type Plot =
       /** A bar's label: its value in the unit (a figure's `unitText`); else the number and the axis unit */
       valueText?: (v: number) => string;
     }
-  /** One vertical column per category (a request), its series stacked bottom to top */
-  | { kind: "stacked"; categories: string[]; category: Axis; value: Axis; series: BarSeries[] };
+  /**
+   * One vertical column per category (a request), its series stacked bottom to top; `horizontal`:
+   * one named bar per category (a statistic), stacked left to right, `totalText` its total past its end
+   */
+  | {
+      kind: "stacked";
+      categories: string[];
+      category: Axis;
+      value: Axis;
+      series: BarSeries[];
+      horizontal?: boolean;
+      totalText?: (v: number) => string;
+    };
 
 /** Colour-blind-safe categorical palette (Okabe–Ito), in the order series take it. */
 export const PALETTE = [
@@ -140,7 +156,8 @@ function maxOf(values: Iterable<number>): number {
 
 export function renderPlot(plot: Plot, label: string): string {
   if (plot.kind === "bars") return renderBars(plot, label);
-  if (plot.kind === "stacked") return renderStacked(plot, label);
+  if (plot.kind === "stacked")
+    return plot.horizontal ? renderStackedRows(plot, label) : renderStacked(plot, label);
   return renderXy(plot, label);
 }
 
@@ -205,6 +222,11 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
           // A level is on the scale when something is drawn beside it (a capacity above the usage).
           ...(series.length > 0 ? (plot.levels ?? []).map((l) => l.y).filter(finite) : []),
         ];
+  const bands = plot.kind === "line" ? bandRects(series, plot.bands) : null;
+  for (const b of bands ?? []) {
+    xs.push(b.x1);
+    ys.push(b.y1);
+  }
   const xScale = axisScale(xs, plot.kind !== "histogram" && plot.x.log);
   const yScale = axisScale(ys, plot.kind !== "histogram" && plot.y.log);
   const xTicks = xScale.ticks;
@@ -244,7 +266,14 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
       );
     }
   }
+  for (const b of bands ?? []) {
+    const s = series[b.series];
+    parts.push(
+      `<rect class="mark" x="${f(sx(b.x0))}" y="${f(sy(b.y1))}" width="${f(Math.max(0.5, sx(b.x1) - sx(b.x0)))}" height="${f(sy(b.y0) - sy(b.y1))}" fill="${s.colour ?? PALETTE[s.slot % PALETTE.length]}" fill-opacity="0.9"><title>${escapeHtml(s.label)} from ${formatNumber(b.x0, 4)} ${escapeHtml(plot.x.unit)}: ${formatNumber(b.y1 - b.y0, 3)} ${escapeHtml(plot.y.unit)}</title></rect>`,
+    );
+  }
   series.forEach((s) => {
+    if (bands) return;
     const i = s.slot;
     const colour = s.colour ?? PALETTE[i % PALETTE.length];
     if (plot.kind === "scatter" && s.mark !== "line") {
@@ -297,9 +326,37 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
         `<text x="${left + plotW - 2}" y="${f(y - 4)}" text-anchor="end" fill="#64748b">${escapeHtml(l.label)}</text>`,
       );
     }
-  if (legendRows > 0) parts.push(legend(series, top + PLOT_H + 50, plot.kind === "line"));
+  if (legendRows > 0) parts.push(legend(series, top + PLOT_H + 50, plot.kind === "line" && !bands));
   parts.push("</svg>");
   return parts.join("");
+}
+
+/**
+ * Stacked steps as rectangles: at each x of any series, each series' value stacked on the ones
+ * before it, held until the next x (the last until `until`, else no width); a value not recorded
+ * is no band, never a 0.
+ */
+function bandRects(
+  series: ReadonlyArray<XySeries>,
+  bands: { until?: number } | undefined,
+): Array<{ series: number; x0: number; x1: number; y0: number; y1: number }> | null {
+  if (!bands) return null;
+  const xs = [...new Set(series.flatMap((s) => s.points.map(([x]) => x).filter(finite)))].sort(
+    (a, b) => a - b,
+  );
+  const at = series.map((s) => new Map(s.points.map(([x, y]) => [x, y])));
+  const out: Array<{ series: number; x0: number; x1: number; y0: number; y1: number }> = [];
+  xs.forEach((x0, k) => {
+    const x1 = k + 1 < xs.length ? xs[k + 1] : (bands.until ?? x0);
+    let base = 0;
+    at.forEach((m, i) => {
+      const v = m.get(x0);
+      if (!finite(v) || v <= 0) return;
+      out.push({ series: i, x0, x1, y0: base, y1: base + v });
+      base += v;
+    });
+  });
+  return out;
 }
 
 /** Runs of consecutive recorded points: a line never bridges a value that was not recorded. */
@@ -435,6 +492,61 @@ function renderStacked(all: Extract<Plot, { kind: "stacked" }>, label: string): 
     `<text transform="translate(14 ${top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(all.value))}</text>`,
   );
   if (legendRows > 0) parts.push(legend(series, top + PLOT_H + 44));
+  parts.push("</svg>");
+  return parts.join("");
+}
+
+/**
+ * Stacked rows: one named bar per category (a statistic), its series stacked left to right in
+ * their order, its total written past its end (`totalText`); a value not recorded is no band.
+ */
+function renderStackedRows(all: Extract<Plot, { kind: "stacked" }>, label: string): string {
+  const series = all.series.map((s, slot) => ({ ...s, slot })).filter((s) => s.values.some(finite));
+  const totals = all.categories.map((_, ci) =>
+    series.reduce((a, s) => a + (finite(s.values[ci]) ? Math.max(0, s.values[ci] as number) : 0), 0),
+  );
+  const texts = all.totalText ? totals.map(all.totalText) : [];
+  const rowH = 30;
+  const labelW = Math.min(160, 12 + 6.2 * maxOf(all.categories.map((c) => Math.min(c.length, 24))));
+  const left = labelW + 8;
+  const top = 8;
+  const plotW = W - left - Math.max(24, labelRoomPx(texts));
+  const plotH = rowH * all.categories.length;
+  const legendRows = series.length > 1 ? Math.ceil(series.length / 4) : 0;
+  const height = top + plotH + 46 + legendRows * 18;
+  const ticks = niceTicks(maxOf(totals));
+  const max = ticks[ticks.length - 1];
+  const sx = (v: number) => left + (v / max) * plotW;
+  const parts = [svgOpen(height, label)];
+  for (const t of ticks)
+    parts.push(
+      `<line x1="${f(sx(t))}" x2="${f(sx(t))}" y1="${top}" y2="${top + plotH}" stroke="#e5e7eb"/>`,
+      `<text x="${f(sx(t))}" y="${top + plotH + 14}" text-anchor="middle" fill="#374151">${formatNumber(t, 4)}</text>`,
+    );
+  all.categories.forEach((c, ci) => {
+    const y0 = top + ci * rowH;
+    parts.push(
+      `<text x="${left - 6}" y="${f(y0 + rowH / 2 + 4)}" text-anchor="end" fill="#111827">${escapeHtml(clip(c, 24))}<title>${escapeHtml(c)}</title></text>`,
+    );
+    let base = 0;
+    for (const s of series) {
+      const v = s.values[ci];
+      if (!finite(v) || v <= 0) continue;
+      parts.push(
+        `<rect class="mark" x="${f(sx(base))}" y="${f(y0 + 4)}" width="${f(sx(base + v) - sx(base))}" height="${f(rowH - 8)}" fill="${s.colour ?? PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(c)} · ${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(all.value.unit)}</title></rect>`,
+      );
+      base += v;
+    }
+    if (all.totalText && totals[ci] > 0)
+      parts.push(
+        `<text class="value-label" x="${f(sx(totals[ci]) + LABEL_GAP_PX)}" y="${f(y0 + rowH / 2 + LABEL_FONT_PX * 0.35)}" font-size="${LABEL_FONT_PX}" fill="#111827">${escapeHtml(all.totalText(totals[ci]))}</text>`,
+      );
+  });
+  parts.push(
+    `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}" stroke="#6b7280"/>`,
+    `<text x="${left + plotW / 2}" y="${top + plotH + 32}" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(all.value))}</text>`,
+  );
+  if (legendRows > 0) parts.push(legend(series, top + plotH + 48));
   parts.push("</svg>");
   return parts.join("");
 }
