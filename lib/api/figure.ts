@@ -283,12 +283,13 @@ export function notedCategories(
   });
 }
 
-/** The axis a series is measured on: the right one (`y2`) where it says so and the figure has one. */
-export const seriesAxis = (f: FigureDescription, s: FigureSeries): FigureAxis =>
-  s.axis === "y2" && f.y2 ? f.y2 : f.y;
+/** Whether a series is drawn against the right axis: it says so, and the figure, a line or a scatter, has one. */
+export const onRightAxis = (f: FigureDescription, s: FigureSeries) =>
+  s.axis === "y2" && f.y2 !== undefined && (f.kind === "line" || f.kind === "scatter");
 
-/** Whether a series is drawn against the right axis. */
-export const onRightAxis = (f: FigureDescription, s: FigureSeries) => s.axis === "y2" && f.y2 !== undefined;
+/** The axis a series is measured on: the right one (`y2`) where it is drawn against it. */
+export const seriesAxis = (f: FigureDescription, s: FigureSeries): FigureAxis =>
+  onRightAxis(f, s) && f.y2 ? f.y2 : f.y;
 
 /**
  * A series' name as both renderers' legends and tooltips say it: a series on the right axis says
