@@ -5,9 +5,7 @@ import { EmptyView } from "@/components/run-views/empty-view";
 import { RecordsSampleLine } from "@/components/aiperf/records-sample";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { aiperfErrorsFigure } from "@/lib/metrics/figures/errors";
-import { aiperfInFlightFigure } from "@/lib/metrics/figures/timeline";
-import { ChartLineThroughput } from "@/components/charts/chart-line-throughput";
-
+import { aiperfInFlightFigure, aiperfThroughputFigure } from "@/lib/metrics/figures/timeline";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { ErrorExamples } from "./error-examples";
 import { useRunChart } from "@/components/charts/use-run-chart";
@@ -40,7 +38,7 @@ export function ThroughputView({ run }: RunViewProps) {
       )}
       {timeline.data ? (
         <div className="grid gap-4 lg:grid-cols-2">
-          <ChartLineThroughput data={timeline.data} />
+          <ChartFigure figure={aiperfThroughputFigure(timeline.data)} />
           <ChartFigure figure={aiperfInFlightFigure(timeline.data)} />
         </div>
       ) : null}

@@ -2,7 +2,7 @@
 
 import { useState, type ReactNode } from "react";
 import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
-import { tokenVar, type FigureDescription } from "@/lib/api/figure";
+import { onRightAxis, seriesAxis, seriesLabel, tokenVar, type FigureDescription } from "@/lib/api/figure";
 import { VALUE_SCALES, type ValueScale } from "@/lib/api/trtllm-charts";
 import { decadesSpanned } from "@/lib/metrics/bar-labels";
 import { ChartContainer, type AxisSpec, type TooltipSpec } from "./chart-container";
@@ -68,17 +68,27 @@ export function ChartFigure({
           decadesSpanned(figure.series.flatMap((s) => s.points.map(([, v]) => v))),
         )} decades: try the log axis`
       : null;
+  // The right axis (figure-props.ts `y2`), drawn beside the left one.
+  const y2 = "y2" in described ? described.y2 : undefined;
+  const left = y ? { ...described.y, ...y } : described.y;
   const props = {
     ...described,
     description: [described.description, hint && ` · ${hint}`, interaction && `. ${interaction}`]
       .filter(Boolean)
       .join(""),
-    ...(y ? { y: { ...described.y, ...y } } : {}),
+    y: y2 ? [left, y2] : left,
   };
   const xText = unitFormat(figure.x.unit);
-  // A bar's value in its own unit (5 MB/s on a GB/s axis), as its label writes it.
+  // A bar's value in its own unit (5 MB/s on a GB/s axis), as its label writes it; a series on the
+  // right axis in that axis's unit.
   const yText = (figure.kind === "bars" ? barValueFormat : unitFormat)(figure.y.unit);
-  const names = Object.fromEntries(figure.series.map((s) => [s.key, s.name]));
+  const texts = Object.fromEntries(
+    figure.series.map((s) => [
+      s.key,
+      onRightAxis(figure, s) ? unitFormat(seriesAxis(figure, s).unit) : yText,
+    ]),
+  );
+  const names = Object.fromEntries(figure.series.map((s) => [s.key, seriesLabel(figure, s)]));
   const marks = marksOf(figure);
   const domain = marks.length > 0 ? xDomain(figure) : ([0, 1] as const);
   return (
@@ -109,8 +119,8 @@ export function ChartFigure({
             ? { label: binRange("start", "end", xText) }
             : figure.kind === "line"
               ? { label: (v: unknown) => xText(Number(v)) }
-              : figure.kind === "bars" && props.y.fullName
-                ? { label: (v: unknown) => props.y.fullName?.(String(v)) ?? String(v) }
+              : figure.kind === "bars" && left.fullName
+                ? { label: (v: unknown) => left.fullName?.(String(v)) ?? String(v) }
                 : figure.kind === "stacked" && figure.horizontal
                   ? // One bar read band by band: the tooltip lists them as stacked.
                     { cursor: false, label: (v: unknown) => `${String(v)}, in stack order` }
@@ -120,7 +130,7 @@ export function ChartFigure({
               ? [xText(v), figure.x.label]
               : figure.kind === "histogram" || (figure.kind === "line" && figure.series.length === 1)
                 ? yText(v)
-                : [yText(v), names[key] ?? key],
+                : [(texts[key] ?? yText)(v), names[key] ?? key],
         }
       }
       still={still}

@@ -29,6 +29,3 @@ export const LABEL_HALO = { stroke: "var(--card)", strokeWidth: 3, paintOrder: "
 export function paletteColor(index: number): string {
   return `var(--chart-${(index % 8) + 1})`;
 }
-
-/** Seconds on a time axis: whole seconds from 100 s on, one decimal below. */
-export const secondsTick = (v: number) => `${Number(v.toFixed(Math.abs(v) >= 100 ? 0 : 1))} s`;

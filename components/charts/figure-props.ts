@@ -6,6 +6,9 @@
 import {
   figureTable,
   notedCategories,
+  onRightAxis,
+  seriesAxis,
+  seriesLabel,
   tokenVar,
   type FigureAxis,
   type FigureDescription,
@@ -77,16 +80,18 @@ export function figureProps(f: FigureDescription, scale: ValueScale = "linear", 
   if (f.kind === "bars") return barsProps(f, scale, narrow);
   if (f.kind === "stacked") return f.horizontal ? stackedRowsProps(f, scale) : stackedProps(f);
   if (f.kind === "line" && f.bands) return bandsProps(f);
+  // A series on the right axis is measured on it (its unit in the tooltip) and drawn dashed.
   const series: SeriesConfig<FigureRow> = Object.fromEntries(
     f.series.map((s, i) => [
       s.key,
       {
-        label: s.name,
+        label: seriesLabel(f, s),
         color: tokenVar(s.colour),
-        unit: f.y.unit,
-        format: unitFormat(f.y.unit),
+        unit: seriesAxis(f, s).unit,
+        format: unitFormat(seriesAxis(f, s).unit),
         ...(f.step || s.step ? { step: true } : {}),
         ...(single ? {} : { data: rowsOf(i) }),
+        ...(onRightAxis(f, s) ? { axis: Y2, dashed: true } : {}),
       },
     ]),
   );
@@ -100,8 +105,15 @@ export function figureProps(f: FigureDescription, scale: ValueScale = "linear", 
     ...(histogram ? { barCategoryGap: 1 } : {}),
     // One series: the y axis reads its key (the dense scatter's canvas places and reads points by it).
     y: axis(f.y, single && !histogram ? f.series[0].key : undefined),
+    // Lines and scatters: the right axis of the series that say so, with its own title and unit.
+    ...(f.y2 && (f.kind === "line" || f.kind === "scatter")
+      ? { y2: { ...axis(f.y2), id: Y2, right: true } satisfies AxisSpec }
+      : {}),
   };
 }
+
+/** The id of the right axis, which its series name as theirs. */
+const Y2 = "y2";
 
 const csvRowsOf = (f: FigureDescription) => (): CsvRow[] => {
   const table = figureTable(f);

@@ -17,9 +17,9 @@ import { aiperfLatencyOverTimeFigure } from "@/lib/metrics/figures/latency-over-
 import { aiperfLatencyDistributionFigures } from "@/lib/metrics/figures/latency-distribution";
 import { runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
 import { ttftVsInputFigure } from "@/lib/metrics/figures/ttft-vs-input";
+import { aiperfTimeslicesFigure } from "@/lib/metrics/figures/timeslices";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { useStillFigure } from "@/components/run/still-figures";
-import { ChartLineLatencyTimeslices } from "@/components/charts/chart-line-latency-timeslices";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { runSearchParams } from "@/components/run/search-params";
 
@@ -147,7 +147,7 @@ export function LatencyView({ run }: RunViewProps) {
         </>
       ) : null}
       {slices.data && slices.data.slices.length > 0 ? (
-        <ChartLineLatencyTimeslices data={slices.data} />
+        <ChartFigure figure={aiperfTimeslicesFigure(slices.data)} />
       ) : null}
     </div>
   );

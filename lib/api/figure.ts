@@ -190,6 +190,11 @@ export interface FigureSeries {
   colour: ColourToken;
   /** This line alone drawn as steps (a bucket's peak, held until the next) */
   step?: boolean;
+  /**
+   * Lines and scatters: measured on the figure's right axis (`y2`) instead of `y`; both renderers
+   * draw it dashed and name it with "(right axis)" (`seriesLabel`)
+   */
+  axis?: "y2";
   /** [x, y]; y null = not recorded at that x (not drawn, never 0) */
   points: ReadonlyArray<readonly [number, number | null]>;
 }
@@ -223,6 +228,12 @@ export interface FigureDescription {
   missing: string;
   x: FigureAxis;
   y: FigureAxis;
+  /**
+   * Lines and scatters: a second value axis, on the right, for the series that say `axis: "y2"`
+   * (requests/s beside output tokens/s, end-to-end latency beside TTFT): another unit, or a scale
+   * that would flatten the left axis's series into its bottom tenth
+   */
+  y2?: FigureAxis;
   series: FigureSeries[];
   /** Whether the page shows a legend (one series needs none: the title names it) */
   legend: boolean;
@@ -294,6 +305,21 @@ export function notedCategories(
   });
 }
 
+/** Whether a series is drawn against the right axis: it says so, and the figure, a line or a scatter, has one. */
+export const onRightAxis = (f: FigureDescription, s: FigureSeries) =>
+  s.axis === "y2" && f.y2 !== undefined && (f.kind === "line" || f.kind === "scatter");
+
+/** The axis a series is measured on: the right one (`y2`) where it is drawn against it. */
+export const seriesAxis = (f: FigureDescription, s: FigureSeries): FigureAxis =>
+  onRightAxis(f, s) && f.y2 ? f.y2 : f.y;
+
+/**
+ * A series' name as both renderers' legends and tooltips say it: a series on the right axis says
+ * so, so two lines of one chart are never read against the wrong scale.
+ */
+export const seriesLabel = (f: FigureDescription, s: FigureSeries) =>
+  onRightAxis(f, s) ? `${s.name} (right axis)` : s.name;
+
 /** A figure's table (and CSV): one column per series, units in the headers. */
 export function figureTable(f: FigureDescription): FigureTable {
   const head = (a: FigureAxis, name = a.label) => (a.unit ? `${name} (${a.unit})` : name);
@@ -332,7 +358,7 @@ export function figureTable(f: FigureDescription): FigureTable {
   // with no value is not one. A line's merges its series by x.
   if (f.kind === "scatter")
     return {
-      columns: [head(f.x), ...f.series.map((s) => head(f.y, s.name))],
+      columns: [head(f.x), ...f.series.map((s) => head(seriesAxis(f, s), s.name))],
       rows: f.series.flatMap((s, i) =>
         s.points.flatMap(([x, y]) =>
           y === null ? [] : [[x, ...f.series.map((_, j) => (j === i ? y : null))]],
@@ -348,7 +374,7 @@ export function figureTable(f: FigureDescription): FigureTable {
     }
   });
   return {
-    columns: [head(f.x), ...f.series.map((s) => head(f.y, s.name))],
+    columns: [head(f.x), ...f.series.map((s) => head(seriesAxis(f, s), s.name))],
     rows: [...xs.entries()].sort((a, b) => a[0] - b[0]).map(([x, ys]) => [x, ...ys]),
   };
 }

@@ -87,12 +87,12 @@ describe("run report", () => {
       expect.arrayContaining([
         "aiperf-distribution-ttftMs-histogram",
         "aiperf-distribution-ttftMs-cdf",
-        "aiperf-timeline-requests",
+        "aiperf-timeline-throughput",
       ]),
     );
     // Axis titles with units, numbers with separators and never in scientific notation.
     expect(html).toContain(">Time to first token (ms)</text>");
-    expect(html).toContain(">Time since the run&#39;s first request (s)</text>");
+    expect(html).toContain(">time from the first request (s)</text>");
     expect(html).not.toMatch(/>\s*-?\d+(\.\d+)?e[+-]?\d+\s*</);
     // Summary and facts, and the views the run has nothing for.
     expect(html).toContain("<h2>Summary</h2>");

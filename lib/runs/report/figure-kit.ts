@@ -5,6 +5,8 @@ import {
   definitionText,
   figureTable,
   notedCategories,
+  onRightAxis,
+  seriesLabel,
   tokenColour,
   type FigureDescription,
 } from "@/lib/api/figure";
@@ -158,10 +160,13 @@ export function reportFigure(f: FigureDescription): Figure {
               kind: f.kind,
               x,
               y,
+              // The right axis and the series measured on it, named as the page names them.
+              ...(f.y2 ? { y2: { title: f.y2.label, unit: f.y2.unit } } : {}),
               series: f.series.map((s) => ({
-                label: s.name,
+                label: seriesLabel(f, s),
                 colour: tokenColour(s.colour),
                 points: s.points,
+                ...(onRightAxis(f, s) ? { axis: "y2" as const } : {}),
               })),
               marks,
               ...(f.levels?.length ? { levels: f.levels } : {}),

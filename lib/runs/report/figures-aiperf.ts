@@ -1,55 +1,18 @@
 /** The Throughput and GPU views' charts for the report, from aiperf's records and telemetry. */
-import type { z } from "zod";
-import { timelinePayloadSchema } from "@/lib/api/aiperf-charts";
 import { formatNumber } from "@/lib/format-number";
 import type { Figure, Section } from "./html";
-import { figure, reportFigure, type Payloads } from "./figure-kit";
+import { reportFigure, type Payloads } from "./figure-kit";
 import { aiperfErrorsFigure } from "@/lib/metrics/figures/errors";
-import { aiperfInFlightFigure } from "@/lib/metrics/figures/timeline";
+import { aiperfInFlightFigure, aiperfThroughputFigure } from "@/lib/metrics/figures/timeline";
 import { GPU_METRICS, gpuFigure } from "@/lib/metrics/figures/gpu";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
-type TimelinePoint = z.infer<typeof timelinePayloadSchema>["points"][number];
-
-const TIME = { title: "Time since the run's first request", unit: "s" };
-
+/** The Throughput view's figures: the throughput, the requests in flight and the errors by type. */
 export function throughputFigures(p: Payloads): Figure[] {
   const tl = p.get(AIPERF_CHARTS.timeline);
   const out: Figure[] = [];
-  if (tl) {
-    const line = (label: string, pick: (pt: TimelinePoint) => number) => ({
-      label,
-      points: tl.points.map((pt) => [pt.tS, pick(pt)] as const),
-    });
-    out.push(
-      figure(
-        `${AIPERF_CHARTS.timeline.key}-requests`,
-        "Requests per second",
-        `Each request spread evenly over its lifetime, start to end (the area is every request once), per ${formatNumber(tl.bucketS, 3)} s; failed requests as errors per second beside them.`,
-        {
-          kind: "line",
-          x: TIME,
-          y: { title: "Rate", unit: "req/s" },
-          series: [line("requests/s", (pt) => pt.requestsPerS), line("errors/s", (pt) => pt.errorsPerS)],
-        },
-        "the run is too short for two time buckets",
-      ),
-      figure(
-        `${AIPERF_CHARTS.timeline.key}-tokens`,
-        "Output tokens per second",
-        "Each request's tokens spread over its decode.",
-        {
-          kind: "line",
-          x: TIME,
-          y: { title: "Output throughput", unit: "tok/s" },
-          series: [line("output tokens/s", (pt) => pt.outputTokensPerS)],
-        },
-        "the records carry no output token counts",
-      ),
-    );
-    // Drawn from the description the Throughput view draws too (lib/metrics/figures/timeline.ts).
-    out.push(reportFigure(aiperfInFlightFigure(tl)));
-  }
+  // Drawn from the descriptions the Throughput view draws too (lib/metrics/figures/timeline.ts).
+  if (tl) out.push(reportFigure(aiperfThroughputFigure(tl)), reportFigure(aiperfInFlightFigure(tl)));
   // Drawn from the description the Throughput view draws too (lib/metrics/figures/errors.ts).
   const errors = p.get(AIPERF_CHARTS.errors);
   if (errors && errors.total > 0) out.push(reportFigure(aiperfErrorsFigure(errors)));

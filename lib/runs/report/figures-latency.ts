@@ -1,17 +1,15 @@
 /** The Latency view's charts for the report: distributions, CDFs and latency over time. */
-import type { z } from "zod";
-import type { timeslicesPayloadSchema } from "@/lib/api/aiperf-charts";
-
 import type { FigureDefinition } from "@/lib/api/figure";
 import type { Figure } from "./html";
 import { overTimeFigures } from "./figures-over-time";
-import { figure, METRIC_LABEL, reportFigure, type Payloads } from "./figure-kit";
+import { METRIC_LABEL, reportFigure, type Payloads } from "./figure-kit";
 import { AIPERF_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 import {
   aiperfLatencyDistributionFigures,
   TRTLLM_DISTRIBUTION_METRICS,
   trtllmLatencyDistributionFigures,
 } from "@/lib/metrics/figures/latency-distribution";
+import { aiperfTimeslicesFigure } from "@/lib/metrics/figures/timeslices";
 import { ttftVsInputFigure } from "@/lib/metrics/figures/ttft-vs-input";
 
 /**
@@ -45,36 +43,10 @@ function ttftVsInput(p: Payloads, definition?: FigureDefinition): Figure[] {
   return payload ? [reportFigure(ttftVsInputFigure(payload, definition))] : [];
 }
 
-type Slice = z.infer<typeof timeslicesPayloadSchema>["slices"][number];
-
+/** aiperf's own per-slice latency, from the description the Latency view draws too (lib/metrics/figures/timeslices.ts). */
 function timeslices(p: Payloads): Figure[] {
   const payload = p.get(AIPERF_CHARTS.timeslices);
-  if (!payload) return [];
-  const at = (i: number) => (payload.sliceDurationS ? i * payload.sliceDurationS : i);
-  const x = payload.sliceDurationS ? { title: "Slice start", unit: "s" } : { title: "Slice", unit: "index" };
-  const line = (label: string, pick: (s: Slice) => number | null) => ({
-    label,
-    points: payload.slices.map((s) => [at(s.index), pick(s)] as const),
-  });
-  return [
-    figure(
-      `${AIPERF_CHARTS.timeslices.key}-latency`,
-      "Latency per time slice (aiperf)",
-      "aiperf's own per-slice statistics (--slice-duration).",
-      {
-        kind: "line",
-        x,
-        y: { title: "Latency", unit: "ms" },
-        series: [
-          line("TTFT avg", (s) => s.ttftAvgMs),
-          line("TTFT p99", (s) => s.ttftP99Ms),
-          line("E2E avg", (s) => s.e2eAvgMs),
-          line("E2E p99", (s) => s.e2eP99Ms),
-        ],
-      },
-      "the timeslice export has fewer than two slices with latency",
-    ),
-  ];
+  return payload ? [reportFigure(aiperfTimeslicesFigure(payload))] : [];
 }
 
 /**

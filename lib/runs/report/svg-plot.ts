@@ -1,7 +1,8 @@
 /**
  * A small dependency-free SVG plotter for the offline report: lines, scatters, histograms and
- * horizontal bars, with titled axes (unit in the title), round ticks (lib/metrics/nice-scale.ts)
- * and numbers written for people (lib/format-number.ts). It draws what it is given; whether there
+ * horizontal bars, with titled axes (unit in the title; lines and scatters may have a second value
+ * axis on the right), round ticks (lib/metrics/nice-scale.ts) and numbers written for people
+ * (lib/format-number.ts). It draws what it is given; whether there
  * is anything to draw is `hasMarks`, asked before, so an empty frame is never drawn.
  */
 import { formatNumber } from "@/lib/format-number";
@@ -24,6 +25,8 @@ export interface XySeries {
   points: ReadonlyArray<readonly [number, number | null]>;
   /** In a scatter: "line" draws this series as a line through its points (a Pareto frontier) */
   mark?: "line";
+  /** Measured on the plot's right axis (`y2`): drawn dashed, its ticks on the right */
+  axis?: "y2";
   /** In a scatter: a label per point, written beside it (a sweep point's load, "c4") */
   labels?: ReadonlyArray<string>;
   /**
@@ -61,6 +64,8 @@ export type Plot =
       kind: "line" | "scatter";
       x: Axis;
       y: Axis;
+      /** A second value axis on the right, for the series that say `axis: "y2"` */
+      y2?: Axis;
       series: XySeries[];
       marks?: readonly XMark[];
       levels?: readonly YLevel[];
@@ -120,16 +125,21 @@ const FONT = 'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-seri
 
 const finite = (v: number | null | undefined): v is number => typeof v === "number" && Number.isFinite(v);
 
+/** The value axis a series of a line or scatter is measured on: the right one where it says so. */
+const yOf = (plot: { y: Axis; y2?: Axis }, s: Pick<XySeries, "axis">): Axis =>
+  s.axis === "y2" && plot.y2 ? plot.y2 : plot.y;
+
 /** The chart kit's rule (docs/architecture.md): a line of two points, a bar of non-zero length, or a point. */
 export function hasMarks(plot: Plot): boolean {
   switch (plot.kind) {
     case "line":
       return plot.series.some(
-        (s) => placeable(s.points, plot.x, plot.y).filter(([x, y]) => finite(x) && finite(y)).length >= 2,
+        (s) =>
+          placeable(s.points, plot.x, yOf(plot, s)).filter(([x, y]) => finite(x) && finite(y)).length >= 2,
       );
     case "scatter":
       return plot.series.some((s) =>
-        placeable(s.points, plot.x, plot.y).some(([x, y]) => finite(x) && finite(y)),
+        placeable(s.points, plot.x, yOf(plot, s)).some(([x, y]) => finite(x) && finite(y)),
       );
     case "histogram":
       return plot.bins.some((b) => b.count > 0);
@@ -165,8 +175,11 @@ function svgOpen(height: number, label: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-label="${escapeHtml(label)}" ${FONT} font-size="11">`;
 }
 
-/** Series past the palette's length are dashed, so no two lines of a chart look alike. */
-const dash = (i: number) => (i >= PALETTE.length ? ' stroke-dasharray="5 3"' : "");
+/**
+ * Series past the palette's length are dashed, so no two lines of a chart look alike; so is a
+ * series on the right axis, as the page draws it (components/charts/figure-props.ts).
+ */
+const dash = (i: number, right = false) => (right || i >= PALETTE.length ? ' stroke-dasharray="5 3"' : "");
 
 /**
  * Where a value sits along an axis, as a share of its length: linear from 0 to the last round
@@ -201,14 +214,23 @@ function placeable(points: XySeries["points"], x: Axis, y: Axis): XySeries["poin
 function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }>, label: string): string {
   // A series with nothing recorded is not drawn nor listed in the legend; its table column says so.
   // Each keeps its slot (colour and dash) so one run or metric looks the same in every chart.
+  // A right axis only where a series is measured on it.
+  const y2 = plot.kind !== "histogram" && plot.y2 ? plot.y2 : undefined;
   const series =
     plot.kind === "histogram"
       ? []
       : plot.series
-          .map((s, slot) => ({ ...s, points: placeable(s.points, plot.x, plot.y), slot }))
+          .map((s, slot) => ({
+            ...s,
+            points: placeable(s.points, plot.x, yOf(plot, s)),
+            slot,
+            right: y2 !== undefined && s.axis === "y2",
+          }))
           .filter((s) => s.points.some(([x, y]) => finite(x) && finite(y)));
-  const spans = (axis: "x" | "y") =>
-    series.flatMap((s) => (s.intervals ?? []).flatMap((iv) => (iv ? [...iv[axis]] : [])).filter(finite));
+  const onLeft = series.filter((s) => !s.right);
+  const onRight = series.filter((s) => s.right);
+  const spans = (axis: "x" | "y", of = series) =>
+    of.flatMap((s) => (s.intervals ?? []).flatMap((iv) => (iv ? [...iv[axis]] : [])).filter(finite));
   const xs =
     plot.kind === "histogram"
       ? plot.bins.map((b) => b.hi)
@@ -217,8 +239,8 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
     plot.kind === "histogram"
       ? plot.bins.map((b) => b.count)
       : [
-          ...series.flatMap((s) => s.points.map(([, y]) => y).filter(finite)),
-          ...spans("y"),
+          ...onLeft.flatMap((s) => s.points.map(([, y]) => y).filter(finite)),
+          ...spans("y", onLeft),
           // A level is on the scale when something is drawn beside it (a capacity above the usage).
           ...(series.length > 0 ? (plot.levels ?? []).map((l) => l.y).filter(finite) : []),
         ];
@@ -229,23 +251,46 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
   }
   const xScale = axisScale(xs, plot.kind !== "histogram" && plot.x.log);
   const yScale = axisScale(ys, plot.kind !== "histogram" && plot.y.log);
+  const y2Scale =
+    y2 && onRight.length > 0
+      ? axisScale(
+          [...onRight.flatMap((s) => s.points.map(([, y]) => y).filter(finite)), ...spans("y", onRight)],
+          y2.log,
+        )
+      : null;
   const xTicks = xScale.ticks;
   const yTicks = yScale.ticks;
-  // Room for the widest y tick ("3,000,000") beside the axis title, never less than 64 px.
-  const left = Math.max(64, 30 + 6.5 * maxOf(yTicks.map((t) => formatNumber(t, 4).length)));
+  // Room for the widest y tick ("3,000,000") beside the axis title, never less than 64 px; the
+  // same on the right for the right axis's ticks and title.
+  const tickRoom = (ticks: number[]) =>
+    Math.max(64, 30 + 6.5 * maxOf(ticks.map((t) => formatNumber(t, 4).length)));
+  const left = tickRoom(yTicks);
   const top = 12;
-  const right = 16;
+  const right = y2Scale ? tickRoom(y2Scale.ticks) : 16;
   const plotW = W - left - right;
   const legendRows = series.length > 1 ? Math.ceil(series.length / 4) : 0;
   const height = top + PLOT_H + 52 + legendRows * 18;
   const sx = (v: number) => left + xScale.at(v) * plotW;
   const sy = (v: number) => top + PLOT_H - yScale.at(v) * PLOT_H;
+  const sy2 = (v: number) => top + PLOT_H - (y2Scale ?? yScale).at(v) * PLOT_H;
   const parts = [svgOpen(height, label)];
   for (const t of yTicks)
     parts.push(
       `<line x1="${left}" x2="${left + plotW}" y1="${f(sy(t))}" y2="${f(sy(t))}" stroke="#e5e7eb"/>`,
       `<text x="${left - 6}" y="${f(sy(t) + 4)}" text-anchor="end" fill="#374151">${formatNumber(t, 4)}</text>`,
     );
+  // The right axis: its own ticks (a stub each, its lines would cross the left axis's grid) and title.
+  if (y2 && y2Scale) {
+    for (const t of y2Scale.ticks)
+      parts.push(
+        `<line x1="${left + plotW}" x2="${left + plotW + 4}" y1="${f(sy2(t))}" y2="${f(sy2(t))}" stroke="#6b7280"/>`,
+        `<text class="y2-tick" x="${left + plotW + 6}" y="${f(sy2(t) + 4)}" text-anchor="start" fill="#374151">${formatNumber(t, 4)}</text>`,
+      );
+    parts.push(
+      `<line x1="${left + plotW}" x2="${left + plotW}" y1="${top}" y2="${top + PLOT_H}" stroke="#6b7280"/>`,
+      `<text class="y2-title" transform="translate(${W - 14} ${top + PLOT_H / 2}) rotate(90)" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(y2))}</text>`,
+    );
+  }
   for (const t of xTicks)
     parts.push(
       `<line x1="${f(sx(t))}" x2="${f(sx(t))}" y1="${top + PLOT_H}" y2="${top + PLOT_H + 4}" stroke="#6b7280"/>`,
@@ -276,34 +321,37 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
     if (bands) return;
     const i = s.slot;
     const colour = s.colour ?? PALETTE[i % PALETTE.length];
+    // A series on the right axis is placed on its scale.
+    const py = s.right ? sy2 : sy;
+    const yLog = s.right ? y2?.log : plot.y.log;
     if (plot.kind === "scatter" && s.mark !== "line") {
       s.points.forEach(([x, y], k) => {
         if (!finite(x) || !finite(y)) return;
         const iv = s.intervals?.[k];
         const ok = (v: number, log: boolean | undefined) => finite(v) && (!log || v > 0);
-        if (iv && [...iv.x].every((v) => ok(v, plot.x.log)) && [...iv.y].every((v) => ok(v, plot.y.log))) {
+        if (iv && [...iv.x].every((v) => ok(v, plot.x.log)) && [...iv.y].every((v) => ok(v, yLog))) {
           const [x0, x1] = [sx(iv.x[0]), sx(iv.x[1])];
-          const [y0, y1] = [sy(iv.y[0]), sy(iv.y[1])];
+          const [y0, y1] = [py(iv.y[0]), py(iv.y[1])];
           const cx = sx(x);
-          const cy = sy(y);
+          const cy = py(y);
           parts.push(
             `<path class="interval" stroke="${colour}" stroke-width="1.2" fill="none" d="M${f(x0)},${f(cy)}H${f(x1)}M${f(x0)},${f(cy - 3)}V${f(cy + 3)}M${f(x1)},${f(cy - 3)}V${f(cy + 3)}M${f(cx)},${f(y0)}V${f(y1)}M${f(cx - 3)},${f(y0)}H${f(cx + 3)}M${f(cx - 3)},${f(y1)}H${f(cx + 3)}"/>`,
           );
         }
         const text = s.labels?.[k];
         parts.push(
-          `<circle class="mark" cx="${f(sx(x))}" cy="${f(sy(y))}" r="${text ? 3.5 : 2}" fill="${colour}" fill-opacity="0.7"/>`,
+          `<circle class="mark" cx="${f(sx(x))}" cy="${f(py(y))}" r="${text ? 3.5 : 2}" fill="${colour}" fill-opacity="0.7"/>`,
         );
         if (text)
           parts.push(
-            `<text x="${f(sx(x) + 5)}" y="${f(sy(y) - 5)}" fill="#111827" font-size="10">${escapeHtml(text)}</text>`,
+            `<text x="${f(sx(x) + 5)}" y="${f(py(y) - 5)}" fill="#111827" font-size="10">${escapeHtml(text)}</text>`,
           );
       });
       return;
     }
     for (const run of unbroken(s.points))
       parts.push(
-        `<polyline class="mark" fill="none" stroke="${colour}" stroke-width="1.5"${dash(i)} points="${run.map(([x, y]) => `${f(sx(x))},${f(sy(y))}`).join(" ")}"/>`,
+        `<polyline class="mark" fill="none" stroke="${colour}" stroke-width="1.5"${dash(i, s.right)} points="${run.map(([x, y]) => `${f(sx(x))},${f(py(y))}`).join(" ")}"/>`,
       );
   });
   // Marks on the x axis (a distribution's percentiles), one label row each so close ones never meet.
@@ -375,17 +423,17 @@ function unbroken(points: XySeries["points"]): Array<Array<[number, number]>> {
 }
 
 function legend(
-  entries: ReadonlyArray<{ label: string; slot: number; colour?: string }>,
+  entries: ReadonlyArray<{ label: string; slot: number; colour?: string; right?: boolean }>,
   y: number,
   lines = false,
 ): string {
   return entries
-    .map(({ label: l, slot, colour: own }, i) => {
+    .map(({ label: l, slot, colour: own, right }, i) => {
       const x = 64 + (i % 4) * 160;
       const row = y + Math.floor(i / 4) * 18;
       const colour = own ?? PALETTE[slot % PALETTE.length];
       const swatch = lines
-        ? `<line x1="${x}" x2="${x + 12}" y1="${row - 4}" y2="${row - 4}" stroke="${colour}" stroke-width="2.5"${dash(slot)}/>`
+        ? `<line x1="${x}" x2="${x + 12}" y1="${row - 4}" y2="${row - 4}" stroke="${colour}" stroke-width="2.5"${dash(slot, right)}/>`
         : `<rect x="${x}" y="${row - 9}" width="10" height="10" fill="${colour}"/>`;
       return `${swatch}<text x="${x + 16}" y="${row}" fill="#111827">${escapeHtml(clip(l, 24))}</text>`;
     })
