@@ -95,8 +95,8 @@ describe("turn and session columns at finish", () => {
     sessions.release();
     index.release();
     expect(sessions.held).toEqual({ ids: 0, bytes: 0 });
-    expect([sessions.ids.length, sessions.parents.length, sessions.depths.length]).toEqual([0, 0, 0]);
-    expect([index.size, index.ids.length]).toEqual([0, 0]);
+    expect([sessions.sessionCount, sessions.idOf(0), sessions.sessionBytes]).toEqual([0, undefined, 0]);
+    expect([index.size, [...index.ids()].length]).toEqual([0, 0]);
   });
 
   it("keeps the queue-wait figures it gave before the waits are released", () => {
