@@ -6,7 +6,6 @@
  */
 import type { AiperfRecord } from "@/lib/formats/aiperf-records";
 import { ChunkedColumn } from "./chunked-column";
-import { sortedFinite } from "./stats";
 
 export const FLAG_WARMUP = 1;
 export const FLAG_ERROR = 2;
@@ -157,7 +156,19 @@ export class RequestLog {
   sortedMeasured(name: RequestColumn): Float64Array {
     const hit = this.sortedCache.get(name);
     if (hit && hit.length === this.length) return hit.values;
-    const values = sortedFinite(pick(this.column(name), this.measuredIndices()));
+    // One exact array, filled and sorted in place: no whole-length copy to filter from, and the
+    // array kept is no longer than its values (docs/performance.md §Ingest memory of an aiperf upload).
+    const col = this.column(name);
+    const idx = this.measuredIndices();
+    let n = 0;
+    for (let i = 0; i < idx.length; i++) if (Number.isFinite(col[idx[i]])) n++;
+    const values = new Float64Array(n);
+    n = 0;
+    for (let i = 0; i < idx.length; i++) {
+      const v = col[idx[i]];
+      if (Number.isFinite(v)) values[n++] = v;
+    }
+    values.sort();
     this.sortedCache.set(name, { length: this.length, values });
     return values;
   }
