@@ -30,6 +30,7 @@ import type { DynamoTrace } from "@/lib/formats/dynamo-request-trace";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, type RequestLog } from "./requests-log";
 import type { ConversationIndex, TurnColumns } from "./conversation-turns";
 import { ChunkedColumn } from "./chunked-column";
+import { IdTable } from "./id-table";
 
 /** Sessions kept in the payload; past this many, the ones with the fewest turns are left out. */
 export const MAX_SESSIONS = 500;
@@ -40,16 +41,21 @@ const NO_SESSION = -1;
 
 /**
  * Each logged aiperf record's session, indexed like the run's RequestLog, and each session's
- * lineage. One Int32 per record; one entry per session.
+ * lineage. One Int32 per record; per session, its id in an IdTable (no Map or array of id
+ * strings), its parent's number in another and its depth, in typed columns.
  */
 export class AgentSessionColumns {
   length = 0;
   /** Chunked while the read fills it (docs/performance.md §Ingest memory of an aiperf upload) */
   private sessionStore = new ChunkedColumn(Int32Array);
-  readonly ids: string[] = [];
-  readonly parents: Array<string | null> = [];
-  readonly depths: Array<number | null> = [];
-  private slots = new Map<string, number>();
+  /** Session ids, numbered by slot (0, 1, … in order of first sight) */
+  private idTable = new IdTable();
+  /** Parent session ids, each by its number in `parentTable` */
+  private parentTable = new IdTable();
+  /** Each slot's parent's number in `parentTable`, NO_SESSION when none was written */
+  private parentStore = new ChunkedColumn(Int32Array);
+  /** Each slot's agent_depth, NaN when none was written */
+  private depthStore = new ChunkedColumn(Float64Array);
   /** Whether any record wrote agent_depth or parent_correlation_id (aiperf 0.8 and later) */
   lineageWritten = false;
 
@@ -60,39 +66,70 @@ export class AgentSessionColumns {
     return this.sessionStore.array();
   }
 
+  /** Sessions held */
+  get sessionCount(): number {
+    return this.idTable.size;
+  }
+
+  /** The session id of a slot */
+  idOf(slot: number): string | undefined {
+    return this.idTable.text(slot);
+  }
+
+  /** The parent session id of a slot, null when none was written */
+  parentOf(slot: number): string | null {
+    const p = this.parentStore.get(slot);
+    return p === NO_SESSION ? null : this.parentTable.text(p)!;
+  }
+
+  /** The agent_depth of a slot, null when none was written */
+  depthOf(slot: number): number | null {
+    const d = this.depthStore.get(slot);
+    return Number.isNaN(d) ? null : d;
+  }
+
   /** Makes the per-record column one exact array (docs/performance.md §Ingest memory of an aiperf upload). */
   compact(): void {
     void this.session;
   }
 
-  /** Forgets every record and session once the session tree is made: the column, ids and their map. */
+  /** Forgets every record and session once the session tree is made: the columns and the ids. */
   release(): void {
     this.length = 0;
     this.sessionStore.release();
-    this.ids.length = 0;
-    this.parents.length = 0;
-    this.depths.length = 0;
-    this.slots = new Map();
+    this.idTable.clear();
+    this.parentTable.clear();
+    this.parentStore.release();
+    this.depthStore.release();
   }
 
   /** Sessions remembered and bytes of the per-record column, for the memory tests. */
   get held(): { ids: number; bytes: number } {
-    return { ids: this.slots.size, bytes: this.sessionStore.bytes };
+    return { ids: this.idTable.size, bytes: this.sessionStore.bytes };
+  }
+
+  /** Bytes of the per-session structures (ids, parents, depths), for the memory tests. */
+  get sessionBytes(): number {
+    return this.idTable.bytes + this.parentTable.bytes + this.parentStore.bytes + this.depthStore.bytes;
+  }
+
+  private parentNumber(parentId: string): number {
+    const known = this.parentTable.find(parentId);
+    return known >= 0 ? known : this.parentTable.add(parentId);
   }
 
   /** One record: its session id (x_correlation_id, else the conversation), parent and depth. */
   add(sessionId: string | null, parentId: string | null, depth: number | null): void {
     if (depth !== null || parentId !== null) this.lineageWritten = true;
-    let slot = sessionId === null ? NO_SESSION : (this.slots.get(sessionId) ?? NO_SESSION);
-    if (sessionId !== null && slot === NO_SESSION && this.ids.length < this.max) {
-      slot = this.ids.length;
-      this.slots.set(sessionId, slot);
-      this.ids.push(sessionId);
-      this.parents.push(parentId);
-      this.depths.push(depth);
+    let slot = sessionId === null ? NO_SESSION : this.idTable.find(sessionId);
+    if (sessionId !== null && slot === NO_SESSION && this.idTable.size < this.max) {
+      slot = this.idTable.add(sessionId);
+      this.parentStore.push(parentId === null ? NO_SESSION : this.parentNumber(parentId));
+      this.depthStore.push(depth ?? NaN);
     } else if (slot !== NO_SESSION) {
-      if (this.parents[slot] === null && parentId !== null) this.parents[slot] = parentId;
-      if (this.depths[slot] === null && depth !== null) this.depths[slot] = depth;
+      if (parentId !== null && this.parentStore.get(slot) === NO_SESSION)
+        this.parentStore.set(slot, this.parentNumber(parentId));
+      if (depth !== null && Number.isNaN(this.depthStore.get(slot))) this.depthStore.set(slot, depth);
     }
     this.sessionStore.push(slot);
     this.length++;
@@ -263,9 +300,9 @@ export function agentSessionsFromRecords(
     let s = acc.get(key);
     if (!s) {
       s = {
-        id: split ? `${sessions.ids[slot]}/${conversations.ids[conv] ?? "?"}` : sessions.ids[slot],
-        parentId: sessions.parents[slot],
-        depth: sessions.depths[slot],
+        id: split ? `${sessions.idOf(slot)}/${conversations.id(conv) ?? "?"}` : sessions.idOf(slot)!,
+        parentId: sessions.parentOf(slot),
+        depth: sessions.depthOf(slot),
         turns: [],
         toolTimeMs: null,
         toolCalls: 0,
@@ -288,7 +325,7 @@ export function agentSessionsFromRecords(
   const named = files.length > 0 ? files.join(", ") : "profile_export.jsonl";
   const finished = all.map((s) => finishSession(s, false));
   const { sessions: kept, omitted } = capped(finished);
-  const splitIds = [...reused].map((slot) => sessions.ids[slot]);
+  const splitIds = [...reused].map((slot) => sessions.idOf(slot)!);
   const payload: AgentSessionsPayload = {
     source: "aiperf-records",
     sessionIds: {

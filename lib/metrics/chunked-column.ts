@@ -46,6 +46,12 @@ export class ChunkedColumn<T extends ChunkedArray> {
     return this.chunks[i >>> COLUMN_CHUNK_BITS][i & MASK];
   }
 
+  /** Replaces the value at `i` (below `length`). */
+  set(i: number, v: number): void {
+    if (this.whole !== null) this.whole[i] = v;
+    else this.chunks[i >>> COLUMN_CHUNK_BITS][i & MASK] = v;
+  }
+
   /**
    * The values as one typed array of exactly `length`, which the column then holds in place of
    * its chunks (each chunk is let go as soon as it is copied, so the copy never needs twice the

@@ -18,6 +18,7 @@
  */
 
 import { ChunkedColumn } from "./chunked-column";
+import { IdTable } from "./id-table";
 
 export const NO_TURN = -1;
 
@@ -31,7 +32,8 @@ export const MAX_OPEN_CONVERSATIONS = 200_000;
 /**
  * Tracks each conversation's latest turn within one records file (trials reuse conversation ids).
  * A conversation's latest turn sits in a slot of typed arrays, found by its id: no object per
- * conversation, since this runs once per record of every aiperf run.
+ * conversation, since this runs once per record of every aiperf run. The slot is the id's number
+ * in an IdTable (no Map of id strings), which forgets the id when its conversation is forgotten.
  *
  * Recency is a doubly linked list through the slots (`older`/`newer`, slot numbers in Int32Arrays),
  * oldest at `head`: touching a conversation moves its slot to the tail and forgetting one takes the
@@ -41,10 +43,8 @@ export const MAX_OPEN_CONVERSATIONS = 200_000;
  * conversation past the limit.) A forgotten conversation's slot is reused by the next new one.
  */
 export class PossibleReuse {
-  /** Conversation id → slot */
-  private slots = new Map<string, number>();
-  /** Each used slot's conversation id, to forget it from `slots` when evicted */
-  private ids: Array<string | undefined> = [];
+  /** Conversation id → slot: the id's number in the table */
+  private slots = new IdTable();
   private turn: Int32Array;
   private inputTokens: Float64Array;
   private outputTokens: Float64Array;
@@ -58,9 +58,6 @@ export class PossibleReuse {
   private head = -1;
   /** The conversation touched last, −1 when none */
   private tail = -1;
-  /** Slots of forgotten conversations, reused before new ones */
-  private free: number[] = [];
-  private used = 0;
   /** Conversations with a profiling request, over every file */
   conversations = 0;
 
@@ -77,9 +74,6 @@ export class PossibleReuse {
   /** Starts a new file: conversations of another trial are not this one's history. */
   reset(): void {
     this.slots.clear();
-    this.ids = [];
-    this.free = [];
-    this.used = 0;
     this.head = this.tail = -1;
   }
 
@@ -89,7 +83,6 @@ export class PossibleReuse {
    */
   release(): void {
     this.reset();
-    this.slots = new Map();
     const none = 0;
     this.turn = new Int32Array(none);
     this.inputTokens = new Float64Array(none);
@@ -99,11 +92,12 @@ export class PossibleReuse {
     this.newer = new Int32Array(none);
   }
 
-  /** Ids remembered and bytes of the slots' columns, for the memory tests. */
+  /** Ids remembered and bytes of the slots' columns and of the id table, for the memory tests. */
   get held(): { ids: number; bytes: number } {
     return {
       ids: this.slots.size,
       bytes:
+        this.slots.bytes +
         this.turn.byteLength +
         this.inputTokens.byteLength +
         this.outputTokens.byteLength +
@@ -113,11 +107,12 @@ export class PossibleReuse {
     };
   }
 
-  private slotFor(): number {
-    const reused = this.free.pop();
-    if (reused !== undefined) return reused;
-    if (this.used === this.turn.length) {
-      const cap = Math.max(1024, this.turn.length * 2);
+  /** The slot of a conversation the table does not hold, its columns grown to hold it. */
+  private slotFor(conversationId: string): number {
+    const slot = this.slots.add(conversationId);
+    if (slot >= this.turn.length) {
+      let cap = Math.max(1024, this.turn.length * 2);
+      while (cap <= slot) cap *= 2;
       const grow = <T extends Int32Array | Float64Array | Uint8Array>(a: T, b: T) => (b.set(a), b);
       this.turn = grow(this.turn, new Int32Array(cap));
       this.inputTokens = grow(this.inputTokens, new Float64Array(cap));
@@ -126,7 +121,7 @@ export class PossibleReuse {
       this.older = grow(this.older, new Int32Array(cap));
       this.newer = grow(this.newer, new Int32Array(cap));
     }
-    return this.used++;
+    return slot;
   }
 
   /** Puts a slot that is in no list at the tail (the newest). */
@@ -161,12 +156,10 @@ export class PossibleReuse {
     profiling = true,
   ): number {
     if (conversationId === null || turn === null) return NaN;
-    let slot = this.slots.get(conversationId);
+    let slot = this.slots.find(conversationId);
     let possible = turn === 0 ? 0 : NaN;
-    if (slot === undefined) {
-      slot = this.slotFor();
-      this.slots.set(conversationId, slot);
-      this.ids[slot] = conversationId;
+    if (slot < 0) {
+      slot = this.slotFor(conversationId);
       this.profiling[slot] = 0;
       this.turn[slot] = -1;
       this.append(slot);
@@ -175,9 +168,7 @@ export class PossibleReuse {
         // its slot is then written below and handed out again by the next new conversation).
         const oldest = this.head;
         this.unlink(oldest);
-        this.slots.delete(this.ids[oldest]!);
-        this.ids[oldest] = undefined;
-        this.free.push(oldest);
+        this.slots.delete(oldest);
       }
     } else {
       if (
@@ -275,32 +266,44 @@ export class TurnColumns {
 /**
  * Conversation ids of the run by number, so a request's conversation can be found again once
  * every file is read (inputs.json may come after the records). At most `max` ids: past that, a
- * request's conversation is not indexed and keeps the possible reuse its records gave.
+ * request's conversation is not indexed and keeps the possible reuse its records gave. The ids
+ * sit in an IdTable (no Map or array of id strings); numbers are given in order from 0.
  */
 export class ConversationIndex {
-  readonly ids: string[] = [];
-  private map = new Map<string, number>();
+  private table = new IdTable();
 
   constructor(private readonly max = MAX_OPEN_CONVERSATIONS) {}
 
   /** Ids held, for the memory tests. */
   get size(): number {
-    return this.map.size;
+    return this.table.size;
+  }
+
+  /** Bytes of the id table, for the memory tests. */
+  get bytes(): number {
+    return this.table.bytes;
+  }
+
+  /** The id numbered `k` (undefined for NO_TURN or a number not given). */
+  id(k: number): string | undefined {
+    return this.table.text(k);
+  }
+
+  /** Every id held, in the order of their numbers. */
+  *ids(): Generator<string> {
+    for (let k = 0; k < this.table.size; k++) yield this.table.text(k)!;
   }
 
   /** Forgets every id once nothing looks a conversation up again (the ingest's `finish`). */
   release(): void {
-    this.ids.length = 0;
-    this.map = new Map();
+    this.table.clear();
   }
 
   of(id: string | null): number {
     if (id === null) return NO_TURN;
-    const known = this.map.get(id);
-    if (known !== undefined) return known;
-    if (this.ids.length >= this.max) return NO_TURN;
-    this.map.set(id, this.ids.length);
-    this.ids.push(id);
-    return this.ids.length - 1;
+    const known = this.table.find(id);
+    if (known >= 0) return known;
+    if (this.table.size >= this.max) return NO_TURN;
+    return this.table.add(id);
   }
 }

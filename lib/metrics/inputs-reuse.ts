@@ -90,7 +90,7 @@ export function firstTurnTokensPerChar(
   for (let i = 0; i < log.length; i++) {
     if (turns.turn[i] !== 0 || turns.conv[i] === NO_TURN || log.flags[i] & (FLAG_WARMUP | FLAG_ERROR))
       continue;
-    const t = inputs.turnOf(index.ids[turns.conv[i]], 0);
+    const t = inputs.turnOf(index.id(turns.conv[i])!, 0);
     if (!t || t.nonText || !(t.chars > 0) || !Number.isFinite(isl[i])) continue;
     islSum += isl[i];
     charSum += t.chars;
@@ -129,7 +129,7 @@ export function applyInputsReuse(
     const c = turns.conv[i];
     const turn = turns.turn[i];
     if (c === NO_TURN || turn === NO_TURN) continue;
-    const t = inputs.turnOf(index.ids[c], turn);
+    const t = inputs.turnOf(index.id(c)!, turn);
     if (!t) continue;
     const v = estimatePossible(t, turn, isl[i], tokensPerChar);
     if (Number.isNaN(v)) continue;
@@ -151,7 +151,7 @@ export function* inputsTurnLines(
   inputs: InputsReuse,
   tokensPerChar: number | null,
 ): Generator<{ conversationId: string; turn: number; line: IslLine; nonText: boolean }> {
-  for (const id of index.ids) {
+  for (const id of index.ids()) {
     const turns = inputs.turnsOf(id);
     if (!turns) continue;
     for (let turn = 0; turn < turns.length; turn++) {

@@ -6,7 +6,7 @@
  */
 import type { AiperfRecord } from "@/lib/formats/aiperf-records";
 import { ChunkedColumn } from "./chunked-column";
-import { sortedFinite, sortedFiniteInSteps } from "./stats";
+import { sortInSteps } from "./stats";
 import type { Steps } from "./steps";
 
 export const FLAG_WARMUP = 1;
@@ -158,16 +158,38 @@ export class RequestLog {
   sortedMeasured(name: RequestColumn): Float64Array {
     const hit = this.sortedCache.get(name);
     if (hit && hit.length === this.length) return hit.values;
-    const values = sortedFinite(pick(this.column(name), this.measuredIndices()));
+    const values = this.measuredFinite(name);
+    values.sort();
     this.sortedCache.set(name, { length: this.length, values });
     return values;
   }
 
-  /** `sortedMeasured` in steps (`sortedFiniteInSteps`): the same values, kept the same way. */
+  /**
+   * The column's finite values over `measuredIndices()`, in request order, in one exact array to
+   * sort in place: no whole-length copy to filter from, and the array kept is no longer than its
+   * values (docs/performance.md §Ingest memory of an aiperf upload).
+   */
+  private measuredFinite(name: RequestColumn): Float64Array {
+    const col = this.column(name);
+    const idx = this.measuredIndices();
+    let n = 0;
+    for (let i = 0; i < idx.length; i++) if (Number.isFinite(col[idx[i]])) n++;
+    const values = new Float64Array(n);
+    n = 0;
+    for (let i = 0; i < idx.length; i++) {
+      const v = col[idx[i]];
+      if (Number.isFinite(v)) values[n++] = v;
+    }
+    return values;
+  }
+
+  /** `sortedMeasured` in steps (`sortInSteps`): the same values, kept the same way. */
   *sortedMeasuredInSteps(name: RequestColumn): Steps<Float64Array> {
     const hit = this.sortedCache.get(name);
     if (hit && hit.length === this.length) return hit.values;
-    const values = yield* sortedFiniteInSteps(pick(this.column(name), this.measuredIndices()));
+    const values = this.measuredFinite(name);
+    yield;
+    yield* sortInSteps(values);
     this.sortedCache.set(name, { length: this.length, values });
     return values;
   }
