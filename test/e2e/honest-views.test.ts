@@ -1,15 +1,24 @@
 /**
  * Every view of every example run (plus an all-error, a summary-only, a records-only and a vLLM
  * server-metrics upload), as a user opens them: no chart frame without data marks, a tab enabled
- * only when its view has something to show, and no request for a payload the run cannot have.
+ * only when its view has something to show, and no request for a payload the run cannot have; on
+ * the example runs (and the compare page), readable numbers and chart labels that never clash
+ * (test/e2e/view-checks.ts). Each page is visited once for all of these checks.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { RUN_VIEW_IDS } from "@/lib/api/run-views";
 import { apiUpload, useAppAndBrowser, shot } from "./harness";
+import {
+  emptySurfaces,
+  labelClashes,
+  readableProblems,
+  settleView,
+  type Clash,
+  type ReadableCounts,
+} from "./view-checks";
 
 const FIX = path.join(__dirname, "..", "fixtures");
 
@@ -18,46 +27,19 @@ interface ListedRun {
   name: string;
 }
 
-/** Waits until no chart slot says it is loading and the DOM has been quiet for a moment. */
-async function settle(page: Page) {
-  await page.waitForLoadState("networkidle");
-  await page.waitForFunction(() => !/Loading [^…]*…/.test(document.body.innerText), null, {
-    timeout: 30_000,
-  });
-  await page.waitForTimeout(150);
-}
-
-/** Chart surfaces (not legend icons) that paint no bar, line segment, area or point. */
-async function emptySurfaces(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const out: string[] = [];
-    for (const svg of document.querySelectorAll(".recharts-wrapper > svg.recharts-surface")) {
-      const bars = [...svg.querySelectorAll(".recharts-bar-rectangle path, path.recharts-rectangle")].filter(
-        (p) => Number(p.getAttribute("width") ?? 1) > 0 && Number(p.getAttribute("height") ?? 1) > 0,
-      );
-      const curves = [...svg.querySelectorAll("path.recharts-curve")].filter((p) =>
-        /[LCQ]/.test(p.getAttribute("d") ?? ""),
-      );
-      const points = svg.querySelectorAll(".recharts-scatter-symbol, .recharts-dot");
-      // A dense chart paints its marks on a canvas layer: marks when any of its pixels is painted.
-      const painted = [...svg.querySelectorAll<HTMLCanvasElement>("canvas[data-canvas-marks]")].filter(
-        (c) => {
-          const px = c.getContext("2d")?.getImageData(0, 0, c.width, c.height).data ?? [];
-          for (let i = 3; i < px.length; i += 4) if (px[i] > 0) return true;
-          return false;
-        },
-      );
-      if (bars.length + curves.length + points.length + painted.length === 0)
-        out.push(svg.closest("figure")?.getAttribute("data-chart") ?? "(unnamed chart)");
-    }
-    return out;
-  });
-}
+/** The views whose chart labels are checked (labelClashes). */
+const LABELLED_VIEWS = ["latency", "throughput", "breakdown", "cache", "kv", "offload", "gpu"];
 
 describe("views that never mislead", () => {
   const t = useAppAndBrowser({ env: { RUNLENS_EXAMPLES: "on" } });
+  /** The example runs, and every run once the uploads below are in. */
+  let examples: ListedRun[] = [];
+  let runs: ListedRun[] = [];
+  const listRuns = async () =>
+    ((await (await fetch(`${t.app.url}/api/runs`)).json()) as { runs: ListedRun[] }).runs;
 
-  it("no view of any run draws a chart frame without data, and each tab's state is its view's", async () => {
+  beforeAll(async () => {
+    examples = await listRuns();
     const uploads = [
       ["aiperf all-error", ["aiperf/doc-error-record__profile_export.jsonl"]],
       ["aiperf summary only", ["aiperf/real-v0.10__profile_export_aiperf.json"]],
@@ -70,21 +52,39 @@ describe("views that never mislead", () => {
         files.map((f) => ({ path: path.join(FIX, f) })),
         { name },
       );
-    const { runs } = (await (await fetch(`${t.app.url}/api/runs`)).json()) as { runs: ListedRun[] };
-    // The 9 example runs (6 single runs and the 3 of the qwen example sweep) and the 4 uploads.
-    expect(runs.length).toBe(13);
+    runs = await listRuns();
+  }, 180_000);
 
-    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    const agreement404: string[] = [];
-    page.on("response", (r) => {
-      if (r.status() === 404 && r.url().includes("/charts/")) agreement404.push(r.url());
-    });
-    const problems: string[] = [];
-    for (const run of runs) {
-      for (const view of RUN_VIEW_IDS) {
-        await page.goto(`${t.app.url}/runs/${run.id}?view=${view}`);
+  it("lists the 9 example runs (6 single runs and the 3 of the qwen example sweep) and the 4 uploads", () => {
+    expect(examples.length).toBe(9);
+    expect(runs.length).toBe(13);
+  });
+
+  // Every view of every run, each page visited once at 1440 px for all three checks (one test per
+  // view: a single test over all of them outgrows its timeout on a loaded machine):
+  // - no chart frame without data, and a disabled tab's view says what is missing instead;
+  // - on the example runs, readable numbers: titled axes with units, round ticks, plain numbers,
+  //   right plurals and definitions (view-checks.ts, readableProblems);
+  // - on the example runs' chart views, no label leaving its chart, overlapping another or sitting
+  //   on a bar (view-checks.ts, labelClashes).
+  const readable: ReadableCounts = { axes: 0, charts: 0, tables: 0 };
+  let labelledCharts = 0;
+  const swept = new Set<string>();
+  it.each(RUN_VIEW_IDS.map((v) => [v]))(
+    "%s: no chart frame without data, the tab's state is its view's, readable numbers, no label clash",
+    async (view) => {
+      const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+      const agreement404: string[] = [];
+      page.on("response", (r) => {
+        if (r.status() === 404 && r.url().includes("/charts/")) agreement404.push(r.url());
+      });
+      const problems: string[] = [];
+      const clashes: Clash[] = [];
+      for (const run of runs) {
+        const url = `/runs/${run.id}?view=${view}`;
+        await page.goto(`${t.app.url}${url}`);
         await page.locator(`[data-view="${view}"]`).waitFor();
-        await settle(page);
+        await settleView(page);
         for (const chart of await emptySurfaces(page)) problems.push(`${run.name} › ${view}: ${chart}`);
         // A disabled tab's view says what is missing instead of drawing anything.
         const disabled = await page.locator(`[data-view="${view}"]`).getAttribute("aria-disabled");
@@ -92,13 +92,63 @@ describe("views that never mislead", () => {
           expect(await page.getByTestId("empty-view").count(), `${run.name} › ${view}`).toBe(1);
           expect(await page.locator(".recharts-surface").count(), `${run.name} › ${view}`).toBe(0);
         }
+        if (!examples.some((r) => r.id === run.id)) continue;
+        problems.push(...(await readableProblems(page, `${run.name} › ${view}`, readable)));
+        if (LABELLED_VIEWS.includes(view)) {
+          labelledCharts += await page.locator("figure[data-chart] svg").count();
+          clashes.push(...(await labelClashes(page, url)));
+        }
       }
+      await page.close();
+      swept.add(view);
+      expect(problems).toEqual([]);
+      expect(clashes).toEqual([]);
+      // Latency asks for the summary agreement only on runs with both records and a summary.
+      expect(agreement404).toEqual([]);
+    },
+    300_000,
+  );
+
+  it("a TensorRT-LLM example's request drill-down and the compare pages: readable numbers, no label clash", async () => {
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const problems: string[] = [];
+    const clashes: Clash[] = [];
+    const visit = async (url: string) => {
+      await page.goto(`${t.app.url}${url}`);
+      await settleView(page);
+      labelledCharts += await page.locator("figure[data-chart] svg").count();
+      clashes.push(...(await labelClashes(page, url)));
+    };
+    const listed = (await listRuns()) as Array<ListedRun & { kinds: string[] }>;
+    const trt = listed
+      .filter((r) => examples.some((e) => e.id === r.id) && r.kinds.includes("trtllm-perf-metrics"))
+      .map((r) => r.id);
+    for (const id of trt) {
+      await visit(`/runs/${id}?view=breakdown&req=0`);
+      await page
+        .locator('[data-chart^="request-0-steps"] svg')
+        .first()
+        .waitFor({ timeout: 15_000 })
+        .catch(() => {});
+      clashes.push(...(await labelClashes(page, `/runs/${id}?view=breakdown&req=0 (steps)`)));
     }
-    expect(problems).toEqual([]);
-    // Latency asks for the summary agreement only on runs with both records and a summary.
-    expect(agreement404).toEqual([]);
+    await visit(`/compare?runs=${examples.map((r) => r.id).join(",")}`);
+    problems.push(...(await readableProblems(page, "compare", readable)));
+    if (trt.length > 1) await visit(`/compare?runs=${trt.join(",")}`);
     await page.close();
-  }, 900_000);
+    expect(problems).toEqual([]);
+    expect(clashes).toEqual([]);
+  }, 300_000);
+
+  it("the walk over every view saw enough charts, tables and axes to mean something", () => {
+    // Only when every view was walked (not when a single test is picked out).
+    if (swept.size < RUN_VIEW_IDS.length) return;
+    expect(readable.charts).toBeGreaterThan(30);
+    // Latency statistics of 5 aiperf and 2 TensorRT-LLM runs, slowest requests, offload, steps.
+    expect(readable.tables).toBeGreaterThan(10);
+    expect(readable.axes).toBeGreaterThan(60);
+    expect(labelledCharts).toBeGreaterThan(20);
+  });
 
   it("the disaggregated perf-metrics example says 'not exported' where its series are absent, never 0 %", async () => {
     const { runs } = (await (await fetch(`${t.app.url}/api/runs`)).json()) as { runs: ListedRun[] };
@@ -130,7 +180,7 @@ describe("views that never mislead", () => {
     // the per-endpoint chart is one line saying what is missing instead of an empty frame.
     await page.locator('[data-view="cache"]').click();
     await page.waitForURL(/view=cache/);
-    await settle(page);
+    await settleView(page);
     const facts = page.getByTestId("cache-facts");
     expect(await facts.innerText()).toContain("not exported");
     expect(await facts.innerText()).toContain("trtllm_prompt_cached_tokens");
@@ -144,7 +194,7 @@ describe("views that never mislead", () => {
     await page.goto(`${t.app.url}/runs/${run.id}?view=endpoints`);
     const table = page.getByTestId("endpoints-table");
     await table.waitFor();
-    await settle(page);
+    await settleView(page);
     const worker = table.locator("tr", { hasText: "dynamo_trtllm_worker_metrics" });
     expect(await worker.innerText()).not.toMatch(/(^|\s)0%/);
     await shot(page, "honest-trtllm-perf-endpoints.png");
@@ -180,7 +230,7 @@ describe("views that never mislead", () => {
     const vllm = runs.find((r) => r.name === "vLLM server metrics")!;
     await page.goto(`${t.app.url}/runs/${vllm.id}?view=cache`);
     await page.locator('[data-view="cache"]').waitFor();
-    await settle(page);
+    await settleView(page);
     expect(await emptySurfaces(page)).toEqual([]);
     await shot(page, "honest-vllm-doc-cache.png");
     await page.close();
@@ -192,7 +242,7 @@ describe("views that never mislead", () => {
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(`${t.app.url}/runs/${run.id}?view=latency`);
     await page.locator('[data-view="latency"]').waitFor();
-    await settle(page);
+    await settleView(page);
     // The server's first drawing gives way to the live view once its data has come: read the view
     // as it ends up, not the frame in between.
     await expect
@@ -230,7 +280,7 @@ describe("views that never mislead", () => {
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(`${t.app.url}/compare?runs=${ids.join(",")}`);
     await page.locator("[data-chart]").first().waitFor({ timeout: 30_000 });
-    await settle(page);
+    await settleView(page);
     // Neither run exports KV usage: the chart is either left out or one line saying what is missing.
     const kv = page.locator('[data-chart="compare-kv-usage"]');
     expect(await kv.locator(".recharts-surface").count()).toBe(0);
