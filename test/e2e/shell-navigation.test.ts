@@ -155,9 +155,11 @@ describe("run page shell: history, tabs, keyboard, chart names", () => {
     await stats.locator(".recharts-wrapper").waitFor();
 
     // Hover the stacked bar: the tooltip lists the segments in pipeline order, in the text colour.
-    // A band drawn (a segment not recorded in this run has no band, and no box to hover).
-    const bar = stats.locator(".recharts-bar-rectangle path").first();
-    await bar.hover();
+    // The widest band drawn (a segment not recorded in this run has no band, and a band under a
+    // pixel wide sits beneath the axis line).
+    const bands = stats.locator(".recharts-bar-rectangle path");
+    const widths = await bands.evaluateAll((ps) => ps.map((p) => p.getBoundingClientRect().width));
+    await bands.nth(widths.indexOf(Math.max(...widths))).hover();
     const items = stats.locator(".recharts-tooltip-item");
     await items.first().waitFor();
     expect(await stats.locator(".recharts-tooltip-label").textContent()).toBe("p50, in stack order");
