@@ -166,7 +166,11 @@ describeRealPublic(FOLDER, () => {
     const id = await uploadRun(realPublicParts(FOLDER));
     const run = await summary(id);
     expect(run.collectors.returnPerfMetrics).toBe(true);
-    expect(effectiveCollectors(run).returnPerfMetrics).toEqual({ value: true, source: "recorded" });
+    expect(effectiveCollectors(run).returnPerfMetrics).toEqual({
+      value: true,
+      source: "recorded",
+      evidence: null,
+    });
     expect(run.facts.model).toMatchObject({ value: meta.model, source: "run metadata" });
     const gpus = [meta.context, meta.generation].reduce((n, r) => n + r.num_instances * r.tp * r.pp, 0);
     expect(gpus).toBe(2);
