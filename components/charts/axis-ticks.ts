@@ -1,5 +1,5 @@
 import { ticksCovering, ticksWithin } from "@/lib/metrics/nice-scale";
-import { MIN_BAR_PX } from "@/lib/metrics/bar-labels";
+import { compactNumber, MIN_BAR_PX } from "@/lib/metrics/bar-labels";
 import type { AxisSpec, SeriesConfig } from "./plot-types";
 
 /**
@@ -87,12 +87,16 @@ function plainTick(step: number) {
  * An axis with its own ticks, a log scale or no ticks is left as it is. A millisecond axis whose
  * ticks reach 10,000 ms is written in seconds, title included: one unit per axis. `target` is
  * about how many ticks there are room for (fewer across a phone's width, so none is dropped).
+ * `bare`: each tick a number alone, compact from 10,000 ("25 K"), its unit said once by the
+ * axis's title: a phone's two value axes writing "12,500 tok/s" on every tick left the plot 160 px.
  */
 export function readableAxis(
   a: AxisSpec,
   extent: Extent | null,
   role: "value" | "position",
   target?: number,
+  bare = false,
+  room?: number,
 ): AxisSpec {
   if (a.ticks || a.log || a.noTicks || a.hide || !extent) return a;
   const minStep = a.integers ? 1 : 0;
@@ -109,15 +113,25 @@ export function readableAxis(
     const lo = Math.min(0, extent[0]);
     const hi = Array.isArray(d) && typeof d[1] === "number" ? d[1] : extent[1];
     ticks = ticksCovering(lo, Math.max(hi, lo), target ?? 5, minStep);
-    domain = [ticks[0], ticks[ticks.length - 1]];
+    // A stack whose short bands are drawn MIN_BAR_PX long needs `room` (minLengthRoom): the scale
+    // runs on to it past the last tick, which stays the first round one at or past the data.
+    domain = [ticks[0], Math.max(ticks[ticks.length - 1], room ?? -Infinity)];
   }
   if (ticks.length === 0) return a;
   const step = ticks.length > 1 ? ticks[1] - ticks[0] : Math.abs(ticks[0]) || 1;
   const out: AxisSpec = { ...a, ticks, domain };
-  if (a.unit === "ms" && Math.max(...ticks.map(Math.abs)) >= 10_000) {
+  const largest = Math.max(...ticks.map(Math.abs));
+  if (a.unit === "ms" && largest >= 10_000) {
     const s = plainTick(step / 1000);
-    return { ...out, unit: "s", tickUnit: undefined, format: (v) => `${s(v / 1000)} s` };
+    return {
+      ...out,
+      unit: "s",
+      tickUnit: undefined,
+      format: bare ? (v) => s(v / 1000) : (v) => `${s(v / 1000)} s`,
+    };
   }
+  if (bare)
+    return { ...out, tickUnit: undefined, format: largest >= 10_000 ? compactNumber : plainTick(step) };
   if (a.unit === "ms") {
     const ms = plainTick(step);
     out.format = (v) => `${ms(v)} ms`;
@@ -245,7 +259,9 @@ function fittedLogAxis(a: AxisSpec, extent: Extent | null, plotWidth: number | n
  * (`ticksFit`: the end ticks drawn inwards need more room than centred ones); when even two round
  * ticks do not fit (a 65 px plot's "0 ms" and "1,000 ms" touched), only the axis's two ends, then
  * its last, are written. A log axis gets its powers of ten, thinned the same way. With no width
- * known yet (before the first layout) the axis is `readableAxis`'s, left to the library.
+ * known yet (before the first layout) the axis is `readableAxis`'s, left to the library. `room`:
+ * where a value axis's scale must reach at least (a stack with bands drawn MIN_BAR_PX long,
+ * `minLengthRoom`), its ticks still ending at the first round one at or past the data.
  */
 export function fittedHorizontalAxis(
   a: AxisSpec,
@@ -253,9 +269,10 @@ export function fittedHorizontalAxis(
   role: "value" | "position",
   target: number | undefined,
   plotWidth: number | null,
+  room?: number,
 ): AxisSpec {
   if (a.log && !a.ticks && !a.noTicks && !a.hide) return fittedLogAxis(a, extent, plotWidth);
-  const first = readableAxis(a, extent, role, target);
+  const first = readableAxis(a, extent, role, target, false, room);
   if (plotWidth === null || plotWidth <= 0 || a.ticks || !first.ticks || first === a) return first;
   const domainOf = (shown: AxisSpec, ticks: readonly number[]): Extent => {
     const d = shown.domain;
@@ -266,7 +283,7 @@ export function fittedHorizontalAxis(
   const start = target ?? (role === "value" ? 5 : 6);
   let coarsest = first;
   for (let n = start; n >= 1; n--) {
-    const shown = n === start ? first : readableAxis(a, extent, role, n);
+    const shown = n === start ? first : readableAxis(a, extent, role, n, false, room);
     const ticks = shown.ticks ?? [];
     if (ticks.length === 0) continue;
     coarsest = shown;

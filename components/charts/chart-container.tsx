@@ -195,10 +195,19 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
     const dense = !horizontal && markCount(kind, data, series) >= DENSE_MARKS;
     // Round ticks on every number axis; the tooltip keeps the axes as given (its values are exact).
     const numericX = horizontal || kind === "scatter" || !!x.numeric;
+    // On a phone, two value axes (left and right) write numbers alone on their ticks, each unit
+    // once in its axis's title: with the unit on every tick the two left the plot 160 px of 326.
+    const bare = narrow && yAxes.filter((a) => !a.hide).length > 1;
     const yShown = horizontal
       ? yAxes.map((a, i) => (i === 0 && namesAbove ? { ...a, width: NAMES_ABOVE_AXIS_PX } : a))
       : yAxes.map((a) =>
-          readableAxis(a, valueExtent(data, series, a.id, kind === "scatter" ? a.key : undefined), "value"),
+          readableAxis(
+            a,
+            valueExtent(data, series, a.id, kind === "scatter" ? a.key : undefined),
+            "value",
+            undefined,
+            bare,
+          ),
         );
     // Across a phone the x axis gets fewer round ticks; and as many as fit the plot's width are
     // all drawn, so the library drops none of them (a dropped tick leaves uneven labels).
@@ -211,16 +220,19 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
           CHART_MARGIN.right -
           marginRight -
           yAxesRoom(yShown, data, !!horizontal, boxWidth);
+    const valueSpan = horizontal ? valueExtent(data, series, undefined) : null;
     const xShown = !numericX
       ? x
       : horizontal
         ? fittedHorizontalAxis(
             x,
-            // A stack's bands are each at least MIN_BAR_PX long: its scale keeps their room.
-            minLengthRoom(valueExtent(data, series, undefined), data, series, plotWidth),
+            valueSpan,
             "value",
             xTarget,
             plotWidth,
+            // A stack's bands are each at least MIN_BAR_PX long: its scale keeps their room, past
+            // the last tick (the first round one at or past the stack's sum) where it must.
+            minLengthRoom(valueSpan, data, series, plotWidth)?.[1],
           )
         : fittedHorizontalAxis(x, positionExtent(data, series, x.key), "position", xTarget, plotWidth);
     plot = (

@@ -29,6 +29,12 @@ export interface DataTableProps<R> {
   definition?: FigureDefinition;
   /** Said after the definition on the same line ("one time unit per row"). */
   definitionNote?: string;
+  /**
+   * On a phone each row is a block of lines, its first cell on top and each other cell after its
+   * column's name (a header given as text), instead of columns read across: a few columns of
+   * words (a run's name per column) then never scroll sideways inside the box.
+   */
+  stacked?: boolean;
 }
 
 const classOf = <R,>(c: Column<R>, row: R) =>
@@ -50,10 +56,19 @@ export function DataTable<R>({
   caption,
   definition,
   definitionNote,
+  stacked,
 }: DataTableProps<R>) {
   const cols = columns.filter((c): c is Column<R> => !!c);
+  // A stacked row's cells say their column's name before them on a phone (app/globals.css).
+  const label = (c: Column<R>, j: number) =>
+    stacked && j > 0 && typeof c.header === "string" ? { "data-label": c.header } : {};
   const table = (
-    <table className={`table-base ${className ?? ""}`.trim()} data-testid={testId}>
+    <table
+      className={`table-base ${stacked ? "table-stacked" : ""} ${className ?? ""}`
+        .replace(/\s+/g, " ")
+        .trim()}
+      data-testid={testId}
+    >
       {caption ? <caption className="sr-only">{caption}</caption> : null}
       <thead>
         <tr>
@@ -68,7 +83,7 @@ export function DataTable<R>({
         {rows.map((r, i) => (
           <tr key={rowKey(r, i)} {...rowAttrs?.(r)}>
             {cols.map((c, j) => (
-              <td key={j} className={classOf(c, r)} {...c.attrs?.(r)}>
+              <td key={j} className={classOf(c, r)} {...label(c, j)} {...c.attrs?.(r)}>
                 {c.cell(r, i)}
               </td>
             ))}

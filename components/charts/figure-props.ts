@@ -297,7 +297,10 @@ function stackedRowsProps(f: FigureDescription, scale: ValueScale) {
     ...(f.stackTotal ? { marginRight: labelRoomPx(totals.map(total)) } : {}),
     data,
     series: {
-      ...barSeries(f, { stack: "s" }),
+      // Each band of a value above 0 at least MIN_BAR_PX long, as Compare's stacks (a 0.9 px band
+      // sat under the axis line, out of the pointer's reach), the scale widened to keep the stack
+      // in (axis-ticks.ts stackRoom). Not on the log axis, where the first bands open up already.
+      ...barSeries(f, { stack: "s", ...(log ? {} : { minLength: true }) }),
       // The stack's end: draws nothing, its total written past it (plot-parts.tsx stackEnd).
       ...(f.stackTotal
         ? {

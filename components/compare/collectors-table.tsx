@@ -18,6 +18,7 @@ export function CollectorsTable({ runs }: { runs: RunSummary[] }) {
       <DataTable
         className="mt-2"
         testId="collectors-table"
+        stacked
         rows={flags}
         rowKey={([key]) => key}
         columns={[

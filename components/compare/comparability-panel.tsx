@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import type { ComparabilityReason } from "@/lib/api/comparability-schema";
 import type { CompareResponse } from "@/lib/api/compare-schemas";
 
@@ -129,10 +130,42 @@ function ReasonList({ reasons }: { reasons: ComparabilityReason[] }) {
             {x.accepted ? "accepted" : x.severity === "blocking" ? "blocks" : "caveat"}
           </span>
           <span className="text-muted">{GROUP[x.group]} · </span>
-          {x.label}: {x.a} → <strong>{x.b}</strong>
-          <span className="block pl-1 text-xs text-muted">{x.evidence}</span>
+          {x.label}: <FlagsKept text={x.a} /> →{" "}
+          <strong>
+            <FlagsKept text={x.b} />
+          </strong>
+          <span className="block pl-1 text-xs text-muted">
+            <FlagsKept text={x.evidence} />
+          </span>
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * Text whose command-line flags ("--publish-events-and-metrics") break across lines only after a
+ * hyphen between two of their words: on a phone the line broke after the leading "--", which
+ * read as a dash, or mid-word. Each word with its hyphen is kept whole, a break allowed after it.
+ */
+function FlagsKept({ text }: { text: string }) {
+  const parts = text.split(/(--[A-Za-z0-9][\w-]*)/);
+  return (
+    <>
+      {parts.map((part, i) =>
+        i % 2 === 0 ? (
+          part
+        ) : (
+          <span key={i} data-flag="">
+            {(part.match(/^--[^-]+-?|[^-]+-?/g) ?? [part]).map((word, j, words) => (
+              <Fragment key={j}>
+                <span className="whitespace-nowrap">{word}</span>
+                {j < words.length - 1 ? <wbr /> : null}
+              </Fragment>
+            ))}
+          </span>
+        ),
+      )}
+    </>
   );
 }

@@ -450,6 +450,91 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
     expect(await chart.getByRole("group", { name: "value axis" }).count()).toBe(0);
     await page.close();
   }, 600_000);
+  it("the Breakdown view's segment bar: every band at least MIN_BAR_PX long and the stack inside its axis, at 1440 and 390 px", async () => {
+    const runs = (await runsByName()).filter((r) => r.kinds.includes("trtllm-perf-metrics"));
+    const run = [...runs].sort((a, b) => (b.requestCount ?? 0) - (a.requestCount ?? 0))[0];
+    await forEachLook(t.browser, `${t.app.url}/runs/${run.id}?view=breakdown`, async (page, look) => {
+      const where = `breakdown segments ${look.width} ${look.scheme}`;
+      const chart = page.locator('figure[data-chart="time-breakdown-p50"]');
+      await chart.waitFor({ timeout: 60_000 });
+      await chart.scrollIntoViewIfNeeded();
+      await chart.locator(".recharts-bar-rectangle").first().waitFor({ timeout: 60_000 });
+      const { plot, bands } = await chart.evaluate((fig) => {
+        const svg = fig.querySelector(".recharts-wrapper > svg.recharts-surface")!;
+        const clip = svg.querySelector("defs clipPath rect")!;
+        const left = svg.getBoundingClientRect().left + Number(clip.getAttribute("x"));
+        return {
+          plot: { left, right: left + Number(clip.getAttribute("width")) },
+          bands: [...svg.querySelectorAll(".recharts-bar-rectangle path")]
+            .filter((p) => p.getAttribute("fill") !== "transparent")
+            .map((p) => {
+              const r = p.getBoundingClientRect();
+              return { left: r.left, right: r.right, width: r.width };
+            })
+            .filter((r) => r.width > 0),
+        };
+      });
+      // Every segment of the p50 bar is recorded above 0 in this run: none narrower than a band
+      // one can point at (a 0.9 px band sat under the axis line), the stack inside the plot.
+      expect(bands.length, where).toBeGreaterThan(3);
+      const narrowest = Math.min(...bands.map((b) => b.width));
+      expect(
+        narrowest,
+        `${where}: ${bands.map((b) => b.width.toFixed(1)).join(" | ")}`,
+      ).toBeGreaterThanOrEqual(MIN_BAR_PX - 0.5);
+      expect(Math.max(...bands.map((b) => b.right)), where).toBeLessThanOrEqual(plot.right + 0.5);
+      await expectOneLabelPerBar(chart, where, true);
+      await shot(chart, `breakdown-segments-${look.scheme}-${look.width}.png`);
+    });
+  }, 600_000);
+
+  it("two-axis charts on a phone (throughput over time, latency per timeslice): compact ticks without the unit, which the axis title names once, and at least half the width for the plot", async () => {
+    const aiperf = (await runsByName()).find((r) =>
+      r.name.startsWith("aiperf · mock-llama-8b on 2 vLLM-style servers"),
+    );
+    // Its records, and aiperf's timeslice export.
+    expect(aiperf, "the aiperf example on two vLLM-style servers").toBeDefined();
+    for (const [view, name] of [
+      ["throughput", "throughput-over-time"],
+      ["latency", "latency-timeslices"],
+    ] as const)
+      await forEachLook(t.browser, `${t.app.url}/runs/${aiperf!.id}?view=${view}`, async (page, look) => {
+        const where = `${name} ${look.width} ${look.scheme}`;
+        const chart = page.locator(`figure[data-chart="${name}"]`);
+        await chart.waitFor({ timeout: 60_000 });
+        await chart.scrollIntoViewIfNeeded();
+        await chart.locator(".recharts-line-curve").first().waitFor({ timeout: 60_000 });
+        const l = await chart.evaluate((fig) => {
+          const svg = fig.querySelector(".recharts-wrapper > svg.recharts-surface")!;
+          const clip = svg.querySelector("defs clipPath rect")!;
+          const texts = (sel: string) =>
+            [...svg.querySelectorAll(sel)].map((t) => (t.textContent ?? "").replace(/\u00a0/g, " ").trim());
+          return {
+            frame: svg.getBoundingClientRect().width,
+            plot: Number(clip.getAttribute("width")),
+            ticks: texts(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value"),
+            // The value axes' titles run up their sides.
+            titles: [...svg.querySelectorAll("text.recharts-label")]
+              .filter((t) => /rotate/.test(t.getAttribute("transform") ?? ""))
+              .map((t) => (t.textContent ?? "").trim()),
+          };
+        });
+        const say = `${l.ticks.join(" | ")}; titles ${l.titles.join(" | ")}`;
+        expect(l.titles.length, `${where}: both axes titled (${say})`).toBe(2);
+        // Each title names its unit once, in brackets.
+        for (const title of l.titles) expect(title, where).toMatch(/\(.+\)$/);
+        if (look.width < 640) {
+          // A tick is a number alone ("2.5 K", "1,200"): the unit is the title's.
+          for (const tick of l.ticks) expect(tick, `${where}: ${say}`).toMatch(/^-?[\d,.]+( [KMBT])?$/);
+          expect(
+            l.plot,
+            `${where}: plot ${Math.round(l.plot)} of ${Math.round(l.frame)} px`,
+          ).toBeGreaterThanOrEqual(0.5 * l.frame);
+        }
+        await shot(chart, `two-axis-${name}-${look.scheme}-${look.width}.png`);
+      });
+  }, 600_000);
+
   it("on a phone, the waterfall, Compare's segment stacks and the KV capacity per endpoint (linear and log) keep their ticks apart, their labels inside and at least half the width for the plot", async () => {
     const all = await runsByName();
     const trt = all.filter((r) => r.kinds.includes("trtllm-perf-metrics"));
@@ -576,9 +661,29 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
       async (page, look) => {
         const where = `compare segments ${look.width} ${look.scheme}`;
         const chart = page.locator('figure[data-chart^="compare-segments-"]');
-        await expectOneLabelPerBar(chart, where, true);
-        // The names keep their gutter here: the plot's share is not asked of it.
-        await readable(chart, where, false);
+        const sums = await expectOneLabelPerBar(chart, where, true);
+        // On a phone the runs are named above their stacks, as on the waterfall: beside them they
+        // took most of the width and left the 14 bands a 90 px plot.
+        const l = await readable(chart, where, look.width < 640);
+        // The scale ends on the first round tick at or past the longest stack's Σ (it ran to
+        // 2,000 ms for a 991.5 ms stack when the bands' minimum length had 90 px to fit in).
+        const ms = (t: string) => {
+          const [n, unit] = t.replace(/^Σ /, "").split(" ");
+          return Number(n.replace(/,/g, "")) * (unit === "s" ? 1000 : 1);
+        };
+        const longest = Math.max(...sums.map(ms));
+        const ticks = l.ticks.map((x) => ms(x.t)).sort((a, b) => a - b);
+        const step = ticks[ticks.length - 1] - ticks[ticks.length - 2];
+        expect(
+          ticks[ticks.length - 1],
+          `${where}: ${l.ticks.map((x) => x.t).join(" | ")}`,
+        ).toBeGreaterThanOrEqual(longest);
+        expect(
+          ticks[ticks.length - 1] - step,
+          `${where}: ${l.ticks.map((x) => x.t).join(" | ")} for Σ ${longest} ms`,
+        ).toBeLessThan(longest);
+        if (look.width < 640) expect(l.names.length, `${where}: a name above each stack`).toBe(sums.length);
+        await shot(chart, `phone-compare-segments-${look.scheme}-${look.width}.png`);
       },
     );
     await forEachLook(t.browser, `${t.app.url}/runs/${capacityRun}?view=kv`, async (page, look) => {

@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   apiUpload,
@@ -17,6 +18,35 @@ import {
   uploadGeneratedAiperf,
   useAppAndBrowser,
 } from "./harness";
+
+/**
+ * Where `text` is cut across lines inside `el` as laid out: each cut as the two characters either
+ * side of it with a "|" between ("s-|and"), from the characters' boxes.
+ */
+async function lineBreaksIn(el: Locator, text: string): Promise<string[]> {
+  return el.evaluate((root, text) => {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const chars: Array<{ node: Text; i: number }> = [];
+    let all = "";
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const t = n as Text;
+      for (let i = 0; i < t.data.length; i++) chars.push({ node: t, i });
+      all += t.data;
+    }
+    const at = all.indexOf(text);
+    if (at < 0) throw new Error(`"${text}" is not in the element`);
+    const top = (k: number) => {
+      const r = document.createRange();
+      r.setStart(chars[k].node, chars[k].i);
+      r.setEnd(chars[k].node, chars[k].i + 1);
+      return r.getBoundingClientRect().top;
+    };
+    const cuts: string[] = [];
+    for (let k = at + 1; k < at + text.length; k++)
+      if (Math.abs(top(k) - top(k - 1)) > 2) cuts.push(`${all.slice(k - 2, k)}|${all.slice(k, k + 2)}`);
+    return cuts;
+  }, text);
+}
 
 describe("compare: is this A/B fair?", () => {
   const t = useAppAndBrowser();
@@ -105,11 +135,28 @@ describe("compare: is this A/B fair?", () => {
       /enable_iter_perf_stats off → enable_iter_perf_stats on.*inferred from --publish-events-and-metrics in dynamo-decode\.yaml/,
     );
     await expectFitsEachLook(page, panel, "compare-doctor-implied");
+    // On a phone the flag's name breaks only after a hyphen between two of its words, never
+    // inside a word nor after its leading "--" (which read as a dash ending the line).
+    await page.setViewportSize({ width: 390, height: 900 });
+    for (const cut of await lineBreaksIn(reason, "--publish-events-and-metrics"))
+      expect(cut, `the flag breaks at "${cut}"`).toMatch(/[a-z]-\|[a-z]/);
+    await page.setViewportSize({ width: 1440, height: 900 });
     const table = page.getByTestId("collectors-table");
     await table.locator("xpath=ancestor::details[1]/summary").click();
     const row = table.locator("tr", { hasText: "enable_iter_perf_stats" });
     expect(await row.textContent()).toMatch(/off.*on\s*\(inferred from the config\)/);
     await expectFitsEachLook(page, table.locator("xpath=ancestor::details[1]"), "compare-collectors-implied");
+    // A phone reads the table without scrolling sideways inside its box: its rows are stacked,
+    // each collector's name above its state in each run.
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      // Neither the table (a phone's tables scroll in themselves) nor its card scrolls sideways.
+      const overflow = await table.evaluate((t) => {
+        const card = t.closest("[data-table-card]")!;
+        return Math.max(t.scrollWidth - t.clientWidth, card.scrollWidth - card.clientWidth);
+      });
+      expect(overflow, `collectors table at ${width} px scrolls inside its box`).toBeLessThanOrEqual(0);
+    }
     await page.close();
   });
 

@@ -665,6 +665,42 @@ describe("figure descriptions", () => {
     expect(renderPlot(r.plot, f.title)).toContain(">Σ 4 ms</text>");
   });
 
+  it("a stack of statistics' bands are each drawn at least MIN_BAR_PX long on a linear axis, as Compare's stacks are", () => {
+    const payload = {
+      mode: "disaggregated",
+      requestCount: 3,
+      segments: [
+        ["ctx_queue", 0.2],
+        ["gen_kv_transfer", 0.9],
+        ["decode", 900],
+      ].map(([name, p50]) => ({
+        name,
+        label: String(name),
+        count: 3,
+        notRecorded: 0,
+        excluded: 0,
+        clamped: 0,
+        meanMs: p50,
+        p50Ms: p50,
+        p75Ms: p50,
+        p90Ms: p50,
+        p99Ms: p50,
+      })),
+    } as unknown as Parameters<typeof segmentStatsFigure>[0];
+    const f = segmentStatsFigure(payload, ["p50"], "all");
+    const bands = (props: ReturnType<typeof figureProps>) =>
+      Object.values(props.series as Record<string, { minLength?: boolean; stackEnd?: boolean }>).filter(
+        (s) => !s.stackEnd,
+      );
+    // A 0.9 ms band beside 900 ms of decode was 0.9 px wide, under the axis line.
+    expect(bands(figureProps(f)).length).toBe(3);
+    expect(bands(figureProps(f)).every((s) => s.minLength === true)).toBe(true);
+    // On the log axis the first bands open up on their own; a minimum there would push the stack
+    // past its scale.
+    expect(f.y.logOption).toBe(true);
+    expect(bands(figureProps(f, "log")).some((s) => s.minLength)).toBe(false);
+  });
+
   it("a stacked column's band not recorded is no band, named in its row, never a 0", () => {
     const sample = {
       mode: "disaggregated",

@@ -14,7 +14,7 @@ import {
   ticksFit,
   tickText,
 } from "@/components/charts/axis-ticks";
-import { MIN_BAR_PX } from "@/lib/metrics/bar-labels";
+import { MIN_BAR_PX, unitText } from "@/lib/metrics/bar-labels";
 
 const isNiceStep = (step: number) => {
   const p = 10 ** Math.floor(Math.log10(step) + 1e-9);
@@ -124,6 +124,54 @@ describe("readable axes of the chart kit", () => {
   it("leaves explicit ticks and log axes alone", () => {
     const log = { title: "t", log: true };
     expect(readableAxis(log, [1, 100], "value")).toBe(log);
+  });
+});
+
+describe("a stack's scale with its short bands drawn MIN_BAR_PX long", () => {
+  it("ends its ticks at the first round one at or past the sum, the scale running on to the stack's room", () => {
+    // Compare's 991.5 ms stack at 390 px: its 14 bands' minimum length needs the scale to reach
+    // about 1,150 ms; rounded up, the scale ran to 1,250, and to 2,000 beside the names' gutter.
+    const spec = { title: "time at p50", unit: "ms" };
+    const a = fittedHorizontalAxis(spec, [0, 991.5], "value", 4, 240, 1150);
+    expect(a.ticks!.at(-1)).toBe(1000);
+    expect(a.domain).toEqual([0, 1150]);
+    // Room within the last tick: the scale ends on it.
+    expect(fittedHorizontalAxis(spec, [0, 991.5], "value", 4, 240, 995).domain).toEqual([0, 1000]);
+    expect(readableAxis(spec, [0, 991.5], "value", 4).domain).toEqual([0, 1000]);
+  });
+});
+
+describe("a phone's two-axis chart: ticks as numbers alone, the unit in the title", () => {
+  it("a rate's ticks drop their unit, thousands as K; the title keeps it", () => {
+    const spec = { title: "Output token throughput", unit: "tok/s", format: unitText("tok/s") };
+    const a = readableAxis(spec, [0, 23_400], "value", undefined, true);
+    expect(a.unit).toBe("tok/s");
+    expect(a.ticks!.map((v) => tickText(a, v))).toEqual(["0", "5 K", "10 K", "15 K", "20 K", "25 K"]);
+    const small = readableAxis(
+      { title: "Request throughput", unit: "req/s", format: unitText("req/s") },
+      [0, 3.4],
+      "value",
+      undefined,
+      true,
+    );
+    expect(small.ticks!.map((v) => tickText(small, v))).toEqual(["0", "1", "2", "3", "4"]);
+  });
+  it("milliseconds without their unit, seconds from 10 s (the title says which)", () => {
+    const ms = readableAxis({ title: "TTFT", unit: "ms" }, [0, 2400], "value", undefined, true);
+    expect(ms.ticks!.map((v) => tickText(ms, v))).toEqual(["0", "500", "1,000", "1,500", "2,000", "2,500"]);
+    const s = readableAxis({ title: "E2E", unit: "ms" }, [0, 19_160], "value", undefined, true);
+    expect(s.unit).toBe("s");
+    expect(s.ticks!.map((v) => tickText(s, v))).toEqual(["0", "5", "10", "15", "20"]);
+  });
+  it("a percent axis's ticks drop the sign too", () => {
+    const p = readableAxis(
+      { title: "hit rate", unit: "%", tickUnit: "%" },
+      [0, 87],
+      "value",
+      undefined,
+      true,
+    );
+    expect(p.ticks!.map((v) => tickText(p, v))).toEqual(["0", "20", "40", "60", "80", "100"]);
   });
 });
 
