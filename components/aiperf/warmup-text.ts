@@ -1,5 +1,5 @@
 import type { RequestsBlock } from "@/lib/api/schemas";
-import { formatCount, formatNumber } from "@/lib/format-number";
+import { formatCount, formatNumber, plural } from "@/lib/format-number";
 
 /** The warm-up count and where it came from (docs/metrics.md §Requests). */
 export function warmupText(r: RequestsBlock): string {
@@ -9,7 +9,7 @@ export function warmupText(r: RequestsBlock): string {
       return `warm-up of ${formatNumber(r.warmupDurationS, 1)} s (configured; count not exported)`;
     return "warm-up not known (upload aiperf.log or the JSON summary)";
   }
-  const n = `${formatCount(r.warmupCount)} warmup`;
+  const n = plural(r.warmupCount, "warm-up request", "warm-up requests");
   if (r.warmupSource === "config" && r.warmupCount === 0) return "no warm-up (configured)";
   if (r.warmupSource === "config") return `${n} (configured; no warm-up records uploaded)`;
   if (r.warmupSource === "records") return `${n} (records)`;

@@ -55,9 +55,17 @@ export function formatChange(v: number | null, unit: string): string {
   return `${sign}${formatValue(Math.abs(v), unit)}`;
 }
 
-/** A relative change; `compact` drops the decimal from 10% up (a table cell of eight runs). */
+/**
+ * A relative change; `compact` drops the decimal from 10% up (a table cell of eight runs). Under
+ * 0.1% one significant digit ("+0.04%", not "+0.0407%").
+ */
 export function formatPercent(p: number | null, compact = false): string {
   if (p === null) return "";
   const sign = p > 0 ? "+" : p < 0 ? "−" : "±";
-  return `${sign}${formatNumber(Math.abs(p) * 100, compact && Math.abs(p) >= 0.1 ? 0 : 1)}%`;
+  const pct = Math.abs(p) * 100;
+  const text =
+    pct !== 0 && pct < 0.1
+      ? pct.toLocaleString("en-US", { maximumSignificantDigits: 1 })
+      : formatNumber(pct, compact && pct >= 10 ? 0 : 1);
+  return `${sign}${text}%`;
 }

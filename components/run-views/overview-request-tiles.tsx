@@ -89,11 +89,14 @@ export function requestTiles(run: RunSummary): Tile[] {
       : {
           label: METRICS.outputTokenThroughput.label,
           value:
-            r.outputTokenThroughputPerS == null ? NOT_RECORDED : formatNumber(r.outputTokenThroughputPerS, 1),
+            r.outputTokenThroughputPerS == null
+              ? NOT_RECORDED
+              : `${formatNumber(r.outputTokenThroughputPerS, 1)} tok/s`,
           hint:
             r.requestThroughputPerS != null
               ? `${formatNumber(r.requestThroughputPerS, 3)} requests/s${r.throughputSource ? " · aiperf's benchmark window" : ""}`
               : undefined,
+          testId: "tile-output-throughput",
         },
     ...outputTokenTiles(run, words),
   ];

@@ -18,8 +18,11 @@ export function RunHeader({ run }: { run: RunSummary }) {
   const info = headerInfo(run.info, (k) => SHOWN_AS_FACTS.has(k) && Boolean(run.facts[k as "model"]));
   return (
     <header className="space-y-2">
+      {/* The name grows into the room the buttons leave and wraps there: a long name no longer
+          pushes Copy link onto a line of its own. Under 20rem of room (a phone) the buttons go
+          below the name. */}
       <div className="flex flex-wrap items-start gap-3">
-        <div className="mr-auto min-w-0">
+        <div className="min-w-0 flex-[1_1_20rem]">
           <RunNameEditor run={run} />
           <p className="text-sm text-muted">
             Uploaded {formatDateTime(run.createdAt)} · {run.files.length} file
@@ -27,9 +30,11 @@ export function RunHeader({ run }: { run: RunSummary }) {
           </p>
           {run.series ? <RunSeries key={run.id} run={run} /> : null}
         </div>
-        <AddToCompare runId={run.id} />
-        <ExportLinks run={run} />
-        <CopyLinkButton />
+        <div className="flex flex-wrap items-start gap-3">
+          <AddToCompare runId={run.id} />
+          <ExportLinks run={run} />
+          <CopyLinkButton />
+        </div>
       </div>
       {/* On a phone the labels, collectors and facts fold away behind one line, so the tabs and
           the first chart fit on the first screen; from the sm breakpoint they are always shown. */}

@@ -14,6 +14,7 @@ import type {
 } from "@/lib/api/comparability-schema";
 import type { RoleFact, RunFacts } from "@/lib/api/run-facts";
 import type { Collectors, RequestsBlock, RunSummary, Stats, SummaryBlocks } from "@/lib/api/schemas";
+import { plural } from "@/lib/format-number";
 import { effectiveCollectors, COLLECTOR_FLAGS, type EffectiveCollector } from "./collectors-mismatch";
 import { configReasons } from "./config-differences";
 
@@ -246,7 +247,7 @@ function warmupText(r: DoctorRun): string {
     ? "no warm-up"
     : q.warmupCount === null
       ? "a warm-up of unknown size, excluded"
-      : `${int(q.warmupCount)} warm-up requests, excluded`;
+      : `${plural(q.warmupCount, "warm-up request", "warm-up requests")}, excluded`;
 }
 
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);

@@ -15,6 +15,7 @@ import { uploadResponseSchema, type RunSummary } from "@/lib/api/schemas";
 import { requestWords } from "@/lib/metrics/request-words";
 import { latencyTables } from "@/lib/runs/report/run-sections";
 import { requestTiles } from "@/components/run-views/overview-request-tiles";
+import { formatNumber } from "@/lib/format-number";
 import { npMean, npMedian, npPercentile } from "../generators/bench-numpy";
 import { sglangLine } from "../generators/sglang-bench";
 import { vllmBenchResult, vllmMultiTurnResult } from "../generators/vllm-bench";
@@ -114,6 +115,10 @@ describeRealPublic(GLM, () => {
     expect(words.timings).toBe("vLLM bench serve's own run-level figures (no per-request arrays uploaded)");
     const tiles = requestTiles(run);
     expect(JSON.stringify(tiles)).not.toMatch(/aiperf/);
+    // The rate tile carries its unit, as the per-GPU tiles beside it do.
+    expect(tiles.find((t) => t.testId === "tile-output-throughput")?.value).toBe(
+      `${formatNumber(j.output_throughput as number, 1)} tok/s`,
+    );
     const table = latencyTables(run)[0];
     expect(table.kind === "table" && table.table.rows.map((row) => row[0])).toContain(
       "TPOT (time per output token)",

@@ -105,7 +105,7 @@ describe("aiperf definitions and p75 on screen", () => {
     await gotoHydrated(page, `${t.app.url}/runs/${run.id}`);
     await expect
       .poll(() => page.getByTestId("tile-requests").textContent(), { timeout: 30_000 })
-      .toContain("12 warmup (configured; no warm-up records uploaded)");
+      .toContain("12 warm-up requests (configured; no warm-up records uploaded)");
     await page.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });

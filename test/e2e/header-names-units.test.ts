@@ -203,4 +203,30 @@ describe("run header facts, default names and units", () => {
     for (const s of starts) expect(s).toMatch(/^[\d,]+\.\d{3} s$/);
     await page.close();
   });
+
+  it("a long run name wraps beside its buttons at 1440 px: Copy link stays on the name's row", async () => {
+    // Review of 3 Dec 2026, smaller observations: the name took the row and pushed Copy link under it.
+    const run = await example(/^aiperf · mock-llama-8b on 2 vLLM-style servers/);
+    for (const scheme of ["light", "dark"] as const) {
+      const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: scheme });
+      await openHeader(page, `${t.app.url}/runs/${run.id}`);
+      const name = (await page.getByTestId("run-name").boundingBox())!;
+      for (const label of ["Add to compare", "Copy link"]) {
+        const button = (await page.getByRole("button", { name: label }).boundingBox())!;
+        expect(button.y, label).toBeLessThan(name.y + name.height);
+        expect(button.x, label).toBeGreaterThan(name.x + name.width);
+      }
+      await shot(page, `header-long-name-${scheme}-1440.png`, { fullPage: false });
+      await page.close();
+    }
+    // On a phone the buttons still go under the name, inside the page's width.
+    const phone = await t.browser.newPage({ viewport: { width: 390, height: 844 } });
+    await gotoHydrated(phone, `${t.app.url}/runs/${run.id}`);
+    await phone.getByTestId("run-name").waitFor({ timeout: 30_000 });
+    const copy = (await phone.getByRole("button", { name: "Copy link" }).boundingBox())!;
+    expect(copy.x + copy.width).toBeLessThanOrEqual(390);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot(phone, "header-long-name-light-390.png", { fullPage: false });
+    await phone.close();
+  });
 });

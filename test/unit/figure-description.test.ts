@@ -798,6 +798,9 @@ describe("figure descriptions", () => {
       ],
     });
     expect(figureProps(h).data).toHaveLength(2);
+    // Not "4 completed requests per bin (ms)", which reads as four in every bin: the bin width,
+    // then how many requests the bars hold.
+    expect(h.description).toBe("Requests per 2 ms bin, of 4 completed requests");
     expect(figureProps(c).series.percent.step).toBe(true);
     expect(reportFigure(h).plot).toMatchObject({
       kind: "histogram",
@@ -806,6 +809,7 @@ describe("figure descriptions", () => {
     });
     const [none] = trtllmLatencyDistributionFigures({ metrics: { ttftMs: d, tpotMs: null } }, "tpotMs");
     expect(none.bins).toEqual([]);
+    expect(none.description).toBe("Requests per bin, of 0 completed requests");
     expect(none.marks).toEqual([]);
     expect(figureProps(none).data).toEqual([]);
     expect(reportFigure(none).table.rows).toEqual([]);

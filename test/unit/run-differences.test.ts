@@ -274,6 +274,9 @@ describe("diagnose", () => {
     expect(names(unknown, none)).toEqual([]);
     const timed = run({}, { requests: requests({ warmupCount: null, warmupSource: "config" }) });
     expect(diagnose(timed, none).reasons[0].a).toBe("a warm-up of unknown size, excluded");
+    // One warm-up request is one request, not "1 warm-up requests".
+    const one = run({}, { requests: requests({ warmupCount: 1, warmupSource: "config" }) });
+    expect(diagnose(one, none).reasons[0].a).toBe("1 warm-up request, excluded");
   });
 
   it("errors and cancellations: a caveat at 1 point apart, blocking at 2 points with a run at 5% or more", () => {

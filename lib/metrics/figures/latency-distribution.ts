@@ -15,7 +15,7 @@ import {
   type FigureDescription,
   type FigureMark,
 } from "@/lib/api/figure";
-import { plural } from "@/lib/format-number";
+import { formatMs, plural } from "@/lib/format-number";
 
 export type TrtllmDistributionMetric = "ttftMs" | "e2eMs" | "tpotMs";
 
@@ -54,6 +54,16 @@ function span(d: Distribution): readonly [number, number] {
 const marks = (d: Distribution | null): FigureMark[] =>
   d ? PERCENTILES.map((p) => ({ x: d[p.key], label: p.key, colour: p.colour })) : [];
 
+/**
+ * "Requests per 5 ms bin, of 198 successful profiling requests": the bin width, then how many
+ * requests the bars hold ("198 … requests per bin" read as 198 in every bin).
+ */
+function binsDescription(d: Distribution | null, population: string): string {
+  const first = d?.bins[0];
+  const width = first ? `${formatMs(first.end - first.start)} ` : "";
+  return `Requests per ${width}bin, of ${plural(d?.count ?? 0, population)}`;
+}
+
 function histogramFigure(d: Distribution | null, w: Words): FigureDescription {
   const bins = (d?.bins ?? []).map((b) => ({ lo: b.start, hi: b.end, count: b.count }));
   return {
@@ -61,7 +71,7 @@ function histogramFigure(d: Distribution | null, w: Words): FigureDescription {
     exportName: "latency-histogram",
     kind: "histogram",
     title: `${w.label}: histogram`,
-    description: `${plural(d?.count ?? 0, w.population)} per bin (ms)`,
+    description: binsDescription(d, w.population),
     definition: w.definition,
     missing: w.missing,
     x: { label: w.label, unit: "ms", ...(d ? { domain: span(d) } : {}) },
