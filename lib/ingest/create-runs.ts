@@ -19,7 +19,7 @@ import {
   pendingSplitHeartbeat,
 } from "@/lib/store/pending-splits";
 import { analyzerTables } from "./analyzers";
-import { createRunFromUpload } from "./create-run";
+import { createRunFromUpload, severalRunsResponse } from "./create-run";
 import type { IngestDeps } from "./deps";
 import { AIPERF_SWEEP_FILE } from "@/lib/formats/aiperf-sweep";
 import { rowFacts } from "@/lib/store/run-facts";
@@ -200,22 +200,14 @@ async function folderRuns(
           }
         : null,
     );
-    const sweep = mix.sweep ? { id: pendingId, url: `/sweeps/${pendingId}` } : undefined;
     // Files that went to no run (and aiperf's sweep aggregate, kept in the sweep) leave no blob.
     await sink.lease.abandon();
-    return {
-      ...made[0],
-      warnings: [...new Set([...warnings, ...made.flatMap((r) => r.warnings)])],
-      ...(sweep ? { sweep } : {}),
-      runs: made.map((r, i) => ({
-        id: r.id,
-        url: r.url,
-        folder: keys[i],
-        status: r.status,
-        summaryReadyAt: r.summaryReadyAt,
-        drilldownReadyAt: r.drilldownReadyAt,
-      })),
-    };
+    return severalRunsResponse(
+      made,
+      keys,
+      [...warnings, ...made.flatMap((r) => r.warnings)],
+      mix.sweep ? pendingId : null,
+    );
   } catch (err) {
     const tables = analyzerTables();
     if (pending) await abandonPendingSplit(db, pendingId, [], tables).catch(() => {});

@@ -32,7 +32,7 @@ import {
 } from "@/lib/store/pending-splits";
 import { figuresMatch, type ConsoleFigures, type FigureKey } from "@/lib/formats/bench-console";
 import { analyzerTables } from "./analyzers";
-import { nameFromContent, uploadResponse } from "./create-run";
+import { nameFromContent, severalRunsResponse, uploadResponse } from "./create-run";
 import type { FileReport } from "./analyzer";
 import type { IngestDeps } from "./deps";
 import { ingestRun } from "./ingest-run";
@@ -323,7 +323,6 @@ export async function makeSplitRuns(
     // Each run has its own copies of the file rows: the upload's run goes.
     if (firstId) await deleteRun(db, firstId, analyzerTables());
     const names = await Promise.all(made.map(async (id) => (await getRun(db, id))?.name ?? id));
-    const sweep = plan.sweep ? { id: pendingId, url: `/sweeps/${pendingId}` } : undefined;
     await finishPendingSplit(
       db,
       pendingId,
@@ -341,19 +340,12 @@ export async function makeSplitRuns(
           }
         : null,
     );
-    return {
-      ...responses[0],
-      warnings: [...new Set(responses.flatMap((r) => r.warnings))],
-      ...(sweep ? { sweep } : {}),
-      runs: responses.map((r, i) => ({
-        id: r.id,
-        url: r.url,
-        folder: names[i],
-        status: r.status,
-        summaryReadyAt: r.summaryReadyAt,
-        drilldownReadyAt: r.drilldownReadyAt,
-      })),
-    };
+    return severalRunsResponse(
+      responses,
+      names,
+      responses.flatMap((r) => r.warnings),
+      plan.sweep ? pendingId : null,
+    );
   } catch (err) {
     await abandonPendingSplit(db, pendingId, made, analyzerTables()).catch(() => {});
     throw err;
