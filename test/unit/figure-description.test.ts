@@ -285,6 +285,14 @@ describe("figure descriptions", () => {
   }, 300_000);
   afterAll(async () => t?.cleanup());
 
+  /** Each example run with its report, its summary and its stored payloads of `charts`. */
+  async function* examples(charts: string[]) {
+    for (const [runId, report] of reports) {
+      const run = (await readRunSummary(t.app.store.db, runId))!;
+      yield { runId, run, report, p: payloadsFrom(await chartPayloads(t.app.store.db, runId, charts)) };
+    }
+  }
+
   // Each family of colour tokens is the stylesheet's as built, light and dark, token for token.
   it.each([
     ["chart", CHART_COLOURS, (k: string) => /^--chart-\d+$/.test(k)],
@@ -313,11 +321,7 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of the per-endpoint bars and the KV hit rate of every example", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const run = (await readRunSummary(t.app.store.db, runId))!;
-      const p = payloadsFrom(
-        await chartPayloads(t.app.store.db, runId, [SM_CHARTS.endpoints.key, TRTLLM_CHARTS.kvHitRate.key]),
-      );
+    for await (const { run, report, p } of examples([SM_CHARTS.endpoints.key, TRTLLM_CHARTS.kvHitRate.key])) {
       const endpoints = p.get(SM_CHARTS.endpoints);
       const hit = p.get(TRTLLM_CHARTS.kvHitRate);
       // As the views build them: components/run-views/cache-view.tsx, kv-view.tsx, offload-view.tsx
@@ -350,11 +354,7 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of every server-metrics time series of every example", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const run = (await readRunSummary(t.app.store.db, runId))!;
-      const p = payloadsFrom(
-        await chartPayloads(t.app.store.db, runId, [SM_CHARTS.endpoints.key, SM_SERIES.all().key]),
-      );
+    for await (const { runId, run, report, p } of examples([SM_CHARTS.endpoints.key, SM_SERIES.all().key])) {
       const all = p.get(SM_SERIES.all());
       const endpoints = p.get(SM_CHARTS.endpoints);
       // The whole run's, as components/run-views/cache-view.tsx, kv-view.tsx and offload-view.tsx
@@ -508,11 +508,7 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of the per-request breakdown and the KV transfer bandwidth of every example", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const run = (await readRunSummary(t.app.store.db, runId))!;
-      const p = payloadsFrom(
-        await chartPayloads(t.app.store.db, runId, [TRTLLM_CHARTS.kvTransferBandwidth.key]),
-      );
+    for await (const { runId, run, report, p } of examples([TRTLLM_CHARTS.kvTransferBandwidth.key])) {
       const transfer = p.get(TRTLLM_CHARTS.kvTransferBandwidth);
       // As the views build them: components/breakdown/request-breakdown-section.tsx (sorted by
       // TTFT, the TTFT segments shown, a linear axis) and components/breakdown/kv-transfer-figure.tsx.
@@ -534,16 +530,12 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of the segments, their share over time, the step phases and the per-endpoint KV usage of every example", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const run = (await readRunSummary(t.app.store.db, runId))!;
-      const p = payloadsFrom(
-        await chartPayloads(t.app.store.db, runId, [
-          TRTLLM_CHARTS.segments.key,
-          TRTLLM_CHARTS.segmentShare.key,
-          TRTLLM_CHARTS.steps.key,
-          SM_CHARTS.endpoints.key,
-        ]),
-      );
+    for await (const { run, report, p } of examples([
+      TRTLLM_CHARTS.segments.key,
+      TRTLLM_CHARTS.segmentShare.key,
+      TRTLLM_CHARTS.steps.key,
+      SM_CHARTS.endpoints.key,
+    ])) {
       const segments = p.get(TRTLLM_CHARTS.segments);
       const share = p.get(TRTLLM_CHARTS.segmentShare);
       const steps = p.get(TRTLLM_CHARTS.steps);
@@ -658,14 +650,10 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of every latency distribution of every example", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const run = (await readRunSummary(t.app.store.db, runId))!;
-      const p = payloadsFrom(
-        await chartPayloads(t.app.store.db, runId, [
-          AIPERF_CHARTS.distribution.key,
-          TRTLLM_CHARTS.latencyDistribution.key,
-        ]),
-      );
+    for await (const { run, report, p } of examples([
+      AIPERF_CHARTS.distribution.key,
+      TRTLLM_CHARTS.latencyDistribution.key,
+    ])) {
       // As the views build them: components/run-views/latency-view.tsx (the metric's name from
       // components/aiperf/latency-metric.ts) and components/trtllm-latency/trtllm-latency-section.tsx.
       const aiperf = p.get(AIPERF_CHARTS.distribution);
@@ -739,8 +727,7 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of the errors of every example with failed requests", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const p = payloadsFrom(await chartPayloads(t.app.store.db, runId, [AIPERF_CHARTS.errors.key]));
+    for await (const { report, p } of examples([AIPERF_CHARTS.errors.key])) {
       const errors = p.get(AIPERF_CHARTS.errors);
       // As components/aiperf/throughput-view.tsx builds it, when a request failed.
       if (!errors || errors.groups.length === 0) continue;
@@ -754,9 +741,7 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of every TTFT-vs-input figure of every example", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const run = (await readRunSummary(t.app.store.db, runId))!;
-      const p = payloadsFrom(await chartPayloads(t.app.store.db, runId, [AIPERF_CHARTS.ttftVsInput.key]));
+    for await (const { run, report, p } of examples([AIPERF_CHARTS.ttftVsInput.key])) {
       const payload = p.get(AIPERF_CHARTS.ttftVsInput);
       if (!payload) continue;
       // As components/run-views/latency-view.tsx builds it.
@@ -769,8 +754,7 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of every GPU figure of every example", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const p = payloadsFrom(await chartPayloads(t.app.store.db, runId, [AIPERF_CHARTS.gpu.key]));
+    for await (const { report, p } of examples([AIPERF_CHARTS.gpu.key])) {
       const gpu = p.get(AIPERF_CHARTS.gpu);
       if (!gpu) continue;
       // As components/run-views/gpu-view.tsx builds them.
@@ -784,8 +768,7 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of the in-flight requests of every example with a timeline", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const p = payloadsFrom(await chartPayloads(t.app.store.db, runId, [AIPERF_CHARTS.timeline.key]));
+    for await (const { report, p } of examples([AIPERF_CHARTS.timeline.key])) {
       const timeline = p.get(AIPERF_CHARTS.timeline);
       if (!timeline) continue;
       // As components/aiperf/throughput-view.tsx builds it.
@@ -806,13 +789,7 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of the throughput and the latency per timeslice of every example with them, each on two axes", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const p = payloadsFrom(
-        await chartPayloads(t.app.store.db, runId, [
-          AIPERF_CHARTS.timeline.key,
-          AIPERF_CHARTS.timeslices.key,
-        ]),
-      );
+    for await (const { report, p } of examples([AIPERF_CHARTS.timeline.key, AIPERF_CHARTS.timeslices.key])) {
       const timeline = p.get(AIPERF_CHARTS.timeline);
       const slices = p.get(AIPERF_CHARTS.timeslices);
       // As components/aiperf/throughput-view.tsx and components/run-views/latency-view.tsx build them.
@@ -930,14 +907,10 @@ describe("figure descriptions", () => {
   it("the report and the page say the same of every latency-over-time figure of every example", async () => {
     expect(reports.size).toBe(EXAMPLE_RUNS.length);
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const run = (await readRunSummary(t.app.store.db, runId))!;
-      const p = payloadsFrom(
-        await chartPayloads(t.app.store.db, runId, [
-          AIPERF_CHARTS.overTime.key,
-          TRTLLM_CHARTS.latencyOverTime.key,
-        ]),
-      );
+    for await (const { run, report, p } of examples([
+      AIPERF_CHARTS.overTime.key,
+      TRTLLM_CHARTS.latencyOverTime.key,
+    ])) {
       // As the views build them: components/run-views/latency-view.tsx and
       // components/trtllm-latency/trtllm-latency-section.tsx.
       const aiperf = p.get(AIPERF_CHARTS.overTime);
