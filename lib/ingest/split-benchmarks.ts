@@ -23,18 +23,12 @@
 import type { UploadResponse } from "@/lib/api/schemas";
 import { newFileId, newRunId } from "@/lib/store/ids";
 import { deleteRun, getFiles, getRun, insertRun, updateRunMeta, type FileRow } from "@/lib/store/runs-repo";
-import {
-  abandonPendingSplit,
-  addPendingRun,
-  beginPendingSplit,
-  finishPendingSplit,
-  pendingSplitHeartbeat,
-} from "@/lib/store/pending-splits";
 import { figuresMatch, type ConsoleFigures, type FigureKey } from "@/lib/formats/bench-console";
 import { analyzerTables } from "./analyzers";
 import { nameFromContent, severalRunsResponse, uploadResponse } from "./create-run";
 import type { FileReport } from "./analyzer";
 import type { IngestDeps } from "./deps";
+import { beginPendingSweep } from "./pending-sweep";
 import { ingestRun } from "./ingest-run";
 import { fileRows, parseLabels, runName } from "./run-rows";
 import type { ReceivedUpload } from "./upload-types";
@@ -305,15 +299,13 @@ export async function makeSplitRuns(
       rows,
     );
     made.push(id);
-    await addPendingRun(db, pendingId, id);
+    await pending.add(id);
     const outcome = await ingestRun(app, id);
     if (outcome.status === "ready") await nameFromContent(app, id, name);
     return uploadResponse(id, rows, outcome, warnings);
   };
   // Until every run is made, they and the upload's run are a pending sweep: a kill leaves all or none.
-  const pendingId = newRunId();
-  await beginPendingSplit(db, pendingId, runName(upload), firstId ? [firstId] : []);
-  const stopBeat = pendingSplitHeartbeat(db, pendingId, app.config.ingestStaleMs);
+  const pending = await beginPendingSweep(app, runName(upload), firstId ? [firstId] : []);
   try {
     const responses: UploadResponse[] = [];
     for (const [k, unit] of units.entries())
@@ -323,9 +315,7 @@ export async function makeSplitRuns(
     // Each run has its own copies of the file rows: the upload's run goes.
     if (firstId) await deleteRun(db, firstId, analyzerTables());
     const names = await Promise.all(made.map(async (id) => (await getRun(db, id))?.name ?? id));
-    await finishPendingSplit(
-      db,
-      pendingId,
+    await pending.finish(
       made.slice(0, units.length),
       plan.sweep
         ? {
@@ -344,13 +334,13 @@ export async function makeSplitRuns(
       responses,
       names,
       responses.flatMap((r) => r.warnings),
-      plan.sweep ? pendingId : null,
+      plan.sweep ? pending.id : null,
     );
   } catch (err) {
-    await abandonPendingSplit(db, pendingId, made, analyzerTables()).catch(() => {});
+    await pending.abandon(made);
     throw err;
   } finally {
-    stopBeat();
+    pending.stop();
   }
 }
 
