@@ -483,8 +483,8 @@ function rowsFrame(
     const y0 = top + ci * rowH;
     parts.push(
       `<text x="${left - 6}" y="${f(y0 + rowH / 2 + 4)}" text-anchor="end" fill="#111827">${escapeHtml(clip(c, clipAt))}<title>${escapeHtml(c)}</title></text>`,
-      ...row(ci, y0, sx, left),
     );
+    for (const mark of row(ci, y0, sx, left)) parts.push(mark);
   });
   parts.push(
     `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}" stroke="#6b7280"/>`,
