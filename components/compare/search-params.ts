@@ -1,10 +1,5 @@
-import {
-  createSearchParamsCache,
-  createSerializer,
-  parseAsArrayOf,
-  parseAsString,
-  parseAsStringLiteral,
-} from "nuqs/server";
+import { parseAsArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
+import { urlState } from "@/components/url-state";
 import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import { COMPARE_STATS } from "@/lib/api/compare-schemas";
 import { ROUTER_LOG_OVERLAYS } from "@/lib/metrics/compare-router-log";
@@ -42,9 +37,9 @@ export const compareSearchParams = {
   judge: parseAsString.withDefault("").withOptions(STEP),
 };
 
-export const compareSearchParamsCache = createSearchParamsCache(compareSearchParams);
+const { cache, serialize: serializeCompare } = urlState(compareSearchParams);
 
-const serializeCompare = createSerializer(compareSearchParams);
+export const compareSearchParamsCache = cache;
 
 /** The link to a comparison; state left at its default stays out of the URL. */
 export function compareHref(state: Parameters<typeof serializeCompare>[1]): string {

@@ -1,11 +1,5 @@
-import {
-  createSearchParamsCache,
-  createSerializer,
-  parseAsFloat,
-  parseAsInteger,
-  parseAsString,
-  parseAsStringLiteral,
-} from "nuqs/server";
+import { parseAsFloat, parseAsInteger, parseAsString, parseAsStringLiteral } from "nuqs/server";
+import { urlState } from "@/components/url-state";
 import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import { DEFAULT_VIEW, RUN_VIEW_IDS } from "@/lib/api/run-views";
 import { TIMELINE_LANES } from "@/lib/api/timeline";
@@ -62,9 +56,9 @@ export const runSearchParams = {
   endpoint: parseAsString.withDefault("all").withOptions(STEP),
 };
 
-export const runSearchParamsCache = createSearchParamsCache(runSearchParams);
+const { cache, serialize: serializeRun } = urlState(runSearchParams);
 
-const serializeRun = createSerializer(runSearchParams);
+export const runSearchParamsCache = cache;
 
 /** The link to a run's page; state left at its default stays out of the URL. */
 export function runHref(id: string, state: Parameters<typeof serializeRun>[1] = {}): string {

@@ -1,11 +1,5 @@
-import {
-  createSearchParamsCache,
-  createSerializer,
-  parseAsFloat,
-  parseAsInteger,
-  parseAsString,
-  parseAsStringLiteral,
-} from "nuqs/server";
+import { parseAsFloat, parseAsInteger, parseAsString, parseAsStringLiteral } from "nuqs/server";
+import { urlState } from "@/components/url-state";
 import { RUN_SORTS } from "@/lib/api/schemas";
 
 /**
@@ -55,9 +49,9 @@ export function runListParams(s: RunsUrlState, limit: number) {
   };
 }
 
-export const runsSearchParamsCache = createSearchParamsCache(runsSearchParams);
+const { cache, serialize: serializeRuns } = urlState(runsSearchParams);
 
-const serializeRuns = createSerializer(runsSearchParams);
+export const runsSearchParamsCache = cache;
 
 /** The link to the runs page filtered as given. */
 export function runsHref(state: Parameters<typeof serializeRuns>[1] = {}): string {

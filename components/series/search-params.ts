@@ -1,10 +1,5 @@
-import {
-  createSearchParamsCache,
-  createSerializer,
-  parseAsInteger,
-  parseAsString,
-  parseAsStringLiteral,
-} from "nuqs/server";
+import { parseAsInteger, parseAsString, parseAsStringLiteral } from "nuqs/server";
+import { urlState } from "@/components/url-state";
 import { COMPARE_STATS } from "@/lib/api/compare-schemas";
 
 /**
@@ -23,9 +18,9 @@ export const seriesSearchParams = {
   thresholds: parseAsString.withDefault("").withOptions(STEP),
 };
 
-export const seriesSearchParamsCache = createSearchParamsCache(seriesSearchParams);
+const { cache, serialize: serializeSeries } = urlState(seriesSearchParams);
 
-const serializeSeries = createSerializer(seriesSearchParams);
+export const seriesSearchParamsCache = cache;
 
 /** The link to a series page; each part of the name is encoded, the slashes between them kept. */
 export function seriesHref(name: string, state: Parameters<typeof serializeSeries>[1] = {}): string {

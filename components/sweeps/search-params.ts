@@ -1,12 +1,11 @@
 import {
-  createSearchParamsCache,
-  createSerializer,
   parseAsArrayOf,
   parseAsBoolean,
   parseAsFloat,
   parseAsString,
   parseAsStringLiteral,
 } from "nuqs/server";
+import { urlState } from "@/components/url-state";
 import { SWEEP_STATS } from "@/lib/api/sweeps";
 
 /**
@@ -36,9 +35,9 @@ export const sweepSearchParams = {
   glogx: parseAsBoolean.withDefault(false).withOptions(STEP),
 };
 
-export const sweepSearchParamsCache = createSearchParamsCache(sweepSearchParams);
+const { cache, serialize: serializeSweep } = urlState(sweepSearchParams);
 
-const serializeSweep = createSerializer(sweepSearchParams);
+export const sweepSearchParamsCache = cache;
 
 /** The link to a sweep; state left at its default stays out of the URL. */
 export function sweepHref(id: string, state: Parameters<typeof serializeSweep>[1] = {}): string {

@@ -66,11 +66,13 @@ export function requestsDefinition(tool: string | null, source?: string): Figure
 }
 
 /**
- * The chart colours, one token per `--chart-N` variable of app/globals.css, light and dark. The
- * page draws `var(--chart-N)`; the report, a page without the app's stylesheet, writes the value
- * of its theme. test/unit/figure-description.test.ts holds this map to the stylesheet.
+ * Every colour token of a figure, one per colour variable of app/globals.css, light and dark, in
+ * the stylesheet's order: the page draws `var(--token)`; the report, a page without the app's
+ * stylesheet, writes the value of its theme. test/unit/figure-description.test.ts holds this map
+ * to the stylesheet, family by family.
  */
-export const CHART_COLOURS = {
+const FIGURE_COLOURS = {
+  // The chart colours (`--chart-N`).
   "chart-1": { light: "#4f46e5", dark: "#818cf8" },
   "chart-2": { light: "#0891b2", dark: "#22d3ee" },
   "chart-3": { light: "#d97706", dark: "#fbbf24" },
@@ -79,14 +81,13 @@ export const CHART_COLOURS = {
   "chart-6": { light: "#7c3aed", dark: "#a78bfa" },
   "chart-7": { light: "#dc2626", dark: "#f87171" },
   "chart-8": { light: "#475569", dark: "#94a3b8" },
-} as const;
-
-/**
- * The time-breakdown segments' colours, one token per `--seg-*` variable of app/globals.css
- * (checked there for colour-blind safety and contrast), light and dark; held to the stylesheet by
- * test/unit/figure-description.test.ts.
- */
-export const SEGMENT_COLOURS = {
+  // The endpoint roles' (`--role-*`): a bar per endpoint or worker is drawn in its role's colour.
+  "role-prefill": { light: "#2563eb", dark: "#60a5fa" },
+  "role-decode": { light: "#ea580c", dark: "#fb923c" },
+  "role-combined": { light: "#16a34a", dark: "#4ade80" },
+  "role-frontend": { light: "#7c3aed", dark: "#a78bfa" },
+  "role-router": { light: "#9333ea", dark: "#c084fc" },
+  // The time-breakdown segments' (`--seg-*`), checked there for colour-blind safety and contrast.
   "seg-disagg-preprocessing": { light: "#888899", dark: "#dddddd" },
   "seg-ctx-preprocessing": { light: "#5599cc", dark: "#99ddff" },
   "seg-ctx-queue": { light: "#889900", dark: "#eedd44" },
@@ -101,25 +102,24 @@ export const SEGMENT_COLOURS = {
   "seg-gen-postprocessing": { light: "#6611ff", dark: "#aa66ff" },
   "seg-disagg-postprocessing": { light: "#441111", dark: "#ee5577" },
   "seg-decode": { light: "#119977", dark: "#119977" },
+  // The text colour (`--fg`): a mark that is no series (the p50 of a histogram drawn in a segment's colour).
+  fg: { light: "#0f172a", dark: "#e2e8f0" },
 } as const;
 
-/**
- * The endpoint roles' colours, one token per `--role-*` variable of app/globals.css, light and
- * dark: a bar per endpoint or worker is drawn in its role's colour. Held to the stylesheet by
- * test/unit/figure-description.test.ts.
- */
-export const ROLE_COLOURS = {
-  "role-prefill": { light: "#2563eb", dark: "#60a5fa" },
-  "role-decode": { light: "#ea580c", dark: "#fb923c" },
-  "role-combined": { light: "#16a34a", dark: "#4ade80" },
-  "role-frontend": { light: "#7c3aed", dark: "#a78bfa" },
-  "role-router": { light: "#9333ea", dark: "#c084fc" },
-} as const;
+type Colours = typeof FIGURE_COLOURS;
+type Family<P extends string> = { [K in keyof Colours as K extends `${P}${string}` ? K : never]: Colours[K] };
 
-/** The text colour (`--fg`): a mark that is no series (the p50 of a histogram drawn in a segment's colour). */
-export const FG_COLOUR = { fg: { light: "#0f172a", dark: "#e2e8f0" } } as const;
+/** The tokens of one family, by their common prefix. */
+function family<P extends string>(prefix: P): Family<P> {
+  return Object.fromEntries(
+    Object.entries(FIGURE_COLOURS).filter(([k]) => k.startsWith(prefix)),
+  ) as Family<P>;
+}
 
-const FIGURE_COLOURS = { ...CHART_COLOURS, ...SEGMENT_COLOURS, ...ROLE_COLOURS, ...FG_COLOUR };
+export const CHART_COLOURS = family("chart-");
+export const SEGMENT_COLOURS = family("seg-");
+export const ROLE_COLOURS = family("role-");
+export const FG_COLOUR = { fg: FIGURE_COLOURS.fg } as const;
 
 export type ColourToken = keyof typeof FIGURE_COLOURS;
 export type Theme = "light" | "dark";

@@ -115,6 +115,38 @@ export function metricBlock(
   return any ? block : null;
 }
 
+/**
+ * One latency statistic of a result written by vLLM's serving benchmark, or by SGLang's, which
+ * adapted its calculate_metrics: `mean_<name>_ms`, `std_…`, `median_…`, `p90_…`, `p95_…` and
+ * `p99_…` as a block in ms, with the figures only one of the tools writes in `extra`. Both write
+ * 0.0 for every figure when no request completed (`none`) and for a statistic nobody measured
+ * (np.mean of nothing): placeholders, not measurements, so the block is null; the second case adds
+ * `label` to `placeholders`, for the note that says so.
+ */
+export function servingLatencyBlock(
+  d: Record<string, unknown>,
+  name: string,
+  run: { none: boolean; placeholders: string[] },
+  label: string,
+  extra: Partial<Record<keyof SummaryMetric, unknown>> = {},
+): SummaryMetric | null {
+  const b = metricBlock("ms", {
+    avg: d[`mean_${name}_ms`],
+    std: d[`std_${name}_ms`],
+    p50: d[`median_${name}_ms`],
+    p90: d[`p90_${name}_ms`],
+    p95: d[`p95_${name}_ms`],
+    p99: d[`p99_${name}_ms`],
+    ...extra,
+  });
+  if (!b || run.none) return null;
+  if (Object.values(b).every((v) => typeof v !== "number" || v === 0)) {
+    run.placeholders.push(label);
+    return null;
+  }
+  return b;
+}
+
 /** An aiperf-shaped summary holding only the tool's figures (no aiperf config, no error summary). */
 export function toolSummary(
   metrics: Record<string, SummaryMetric | null>,

@@ -14,6 +14,7 @@ import {
   metricBlock,
   num,
   recordFromSeconds,
+  servingLatencyBlock,
   str,
   toolSummary,
   withoutOutOfRange,
@@ -55,26 +56,8 @@ export function readSglangResult(raw: Record<string, unknown>): BenchResult {
   // no completed request (or a statistic nobody measured) holds 0.0 placeholders.
   const none = num(d.completed) === 0;
   const placeholders: string[] = [];
-  const block = (name: string, extra: Record<string, unknown> = {}) => {
-    const b = measured(name, extra);
-    if (!b || none) return null;
-    if (Object.values(b).every((v) => typeof v !== "number" || v === 0)) {
-      placeholders.push(name);
-      return null;
-    }
-    return b;
-  };
-  const measured = (name: string, extra: Record<string, unknown>) =>
-    metricBlock("ms", {
-      avg: d[`mean_${name}_ms`],
-      std: d[`std_${name}_ms`],
-      p50: d[`median_${name}_ms`],
-      p90: d[`p90_${name}_ms`],
-      p95: d[`p95_${name}_ms`],
-      p99: d[`p99_${name}_ms`],
-      max: d[`max_${name}_ms`],
-      ...extra,
-    });
+  const block = (name: string) =>
+    servingLatencyBlock(d, name, { none, placeholders }, name, { max: d[`max_${name}_ms`] });
   const completed = num(d.completed) ?? 0;
   const duration = num(d.duration);
   const records = readRequests(d, notes);

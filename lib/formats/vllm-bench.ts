@@ -15,6 +15,7 @@ import {
   metricBlock,
   num,
   recordFromSeconds,
+  servingLatencyBlock,
   str,
   toolSummary,
   withoutOutOfRange,
@@ -115,24 +116,11 @@ export function readVllmResult(raw: Record<string, unknown>): BenchResult {
   const placeholders: string[] = [];
   const rate = d.request_rate === "inf" ? "inf" : num(d.request_rate);
   const records = readRequests(d, notes);
-  const block = (name: string, label: string) => {
-    const b = metricBlock("ms", {
-      avg: d[`mean_${name}_ms`],
-      std: d[`std_${name}_ms`],
+  const block = (name: string, label: string) =>
+    servingLatencyBlock(d, name, { none, placeholders }, label, {
       p50: d[`median_${name}_ms`] ?? d[`p50_${name}_ms`],
       p75: d[`p75_${name}_ms`],
-      p90: d[`p90_${name}_ms`],
-      p95: d[`p95_${name}_ms`],
-      p99: d[`p99_${name}_ms`],
     });
-    if (!b || none) return null;
-    const values = Object.values(b).filter((v): v is number => typeof v === "number");
-    if (values.every((v) => v === 0)) {
-      placeholders.push(label);
-      return null;
-    }
-    return b;
-  };
   const ttft = block("ttft", "TTFT");
   const tpot = block("tpot", "TPOT");
   const e2el = block("e2el", "E2EL");

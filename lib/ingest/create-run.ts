@@ -129,6 +129,31 @@ export function uploadResponse(
   };
 }
 
+/**
+ * What the upload route answers for an upload made into several runs: the first run's answer,
+ * every warning once, the sweep that links them when there is one, and each run by its folder.
+ */
+export function severalRunsResponse(
+  made: UploadResponse[],
+  folders: string[],
+  warnings: string[],
+  sweepId: string | null,
+): UploadResponse {
+  return {
+    ...made[0],
+    warnings: [...new Set(warnings)],
+    ...(sweepId ? { sweep: { id: sweepId, url: `/sweeps/${sweepId}` } } : {}),
+    runs: made.map((r, i) => ({
+      id: r.id,
+      url: r.url,
+      folder: folders[i],
+      status: r.status,
+      summaryReadyAt: r.summaryReadyAt,
+      drilldownReadyAt: r.drilldownReadyAt,
+    })),
+  };
+}
+
 function isoOrNull(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }

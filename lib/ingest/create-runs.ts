@@ -10,17 +10,10 @@
  */
 import { plural } from "@/lib/format-number";
 import type { UploadResponse } from "@/lib/api/schemas";
-import { newRunId } from "@/lib/store/ids";
-import {
-  abandonPendingSplit,
-  addPendingRun,
-  beginPendingSplit,
-  finishPendingSplit,
-  pendingSplitHeartbeat,
-} from "@/lib/store/pending-splits";
 import { analyzerTables } from "./analyzers";
-import { createRunFromUpload } from "./create-run";
+import { createRunFromUpload, severalRunsResponse } from "./create-run";
 import type { IngestDeps } from "./deps";
+import { beginPendingSweep, type PendingSweep } from "./pending-sweep";
 import { AIPERF_SWEEP_FILE } from "@/lib/formats/aiperf-sweep";
 import { rowFacts } from "@/lib/store/run-facts";
 import { deleteRun, getRun, updateRunMeta } from "@/lib/store/runs-repo";
@@ -133,17 +126,12 @@ async function folderRuns(
   const db = app.store.db;
   const sweepName = (upload.fields.name?.trim() || upload.suggestedName).slice(0, 200);
   // Until every run is made, they are a pending sweep: a kill leaves all of them or none.
-  const pendingId = newRunId();
-  let stopBeat = () => {};
-  let pending = false;
+  let pending: PendingSweep | null = null;
   try {
-    if (keys.length <= MAX_UPLOAD_RUNS) {
-      const started = keys.map((k) => liveOf(k)?.runId).filter((id): id is string => !!id);
-      await beginPendingSplit(db, pendingId, sweepName, started);
-      pending = true;
-      stopBeat = pendingSplitHeartbeat(db, pendingId, app.config.ingestStaleMs);
-    }
     if (keys.length > MAX_UPLOAD_RUNS) throw tooManyRuns(`${keys.length} run folders`);
+    const started = keys.map((k) => liveOf(k)?.runId).filter((id): id is string => !!id);
+    const sweepOf = await beginPendingSweep(app, sweepName, started);
+    pending = sweepOf;
     const ignored: string[] = [];
     const byKey = new Map<string, ReceivedUpload["files"]>(keys.map((k) => [k, []]));
     for (const f of upload.files) {
@@ -169,14 +157,7 @@ async function folderRuns(
         suggestedName: key || upload.suggestedName,
       };
       const live = liveOf(key);
-      made.push(
-        await createRunFromUpload(
-          app,
-          part,
-          live,
-          live ? undefined : (id) => addPendingRun(db, pendingId, id),
-        ),
-      );
+      made.push(await createRunFromUpload(app, part, live, live ? undefined : (id) => sweepOf.add(id)));
     }
     const mix = await mixOf(
       app,
@@ -184,9 +165,7 @@ async function folderRuns(
       keys,
     );
     if (mix.warning) warnings.push(mix.warning);
-    await finishPendingSplit(
-      db,
-      pendingId,
+    await sweepOf.finish(
       made.map((r) => r.id),
       mix.sweep
         ? {
@@ -200,30 +179,22 @@ async function folderRuns(
           }
         : null,
     );
-    const sweep = mix.sweep ? { id: pendingId, url: `/sweeps/${pendingId}` } : undefined;
     // Files that went to no run (and aiperf's sweep aggregate, kept in the sweep) leave no blob.
     await sink.lease.abandon();
-    return {
-      ...made[0],
-      warnings: [...new Set([...warnings, ...made.flatMap((r) => r.warnings)])],
-      ...(sweep ? { sweep } : {}),
-      runs: made.map((r, i) => ({
-        id: r.id,
-        url: r.url,
-        folder: keys[i],
-        status: r.status,
-        summaryReadyAt: r.summaryReadyAt,
-        drilldownReadyAt: r.drilldownReadyAt,
-      })),
-    };
+    return severalRunsResponse(
+      made,
+      keys,
+      [...warnings, ...made.flatMap((r) => r.warnings)],
+      mix.sweep ? sweepOf.id : null,
+    );
   } catch (err) {
+    if (pending) await pending.abandon([]);
     const tables = analyzerTables();
-    if (pending) await abandonPendingSplit(db, pendingId, [], tables).catch(() => {});
     for (const r of made) await deleteRun(db, r.id, tables).catch(() => {});
     await sink.abandon();
     throw err;
   } finally {
-    stopBeat();
+    pending?.stop();
   }
 }
 

@@ -23,18 +23,12 @@
 import type { UploadResponse } from "@/lib/api/schemas";
 import { newFileId, newRunId } from "@/lib/store/ids";
 import { deleteRun, getFiles, getRun, insertRun, updateRunMeta, type FileRow } from "@/lib/store/runs-repo";
-import {
-  abandonPendingSplit,
-  addPendingRun,
-  beginPendingSplit,
-  finishPendingSplit,
-  pendingSplitHeartbeat,
-} from "@/lib/store/pending-splits";
 import { figuresMatch, type ConsoleFigures, type FigureKey } from "@/lib/formats/bench-console";
 import { analyzerTables } from "./analyzers";
-import { nameFromContent, uploadResponse } from "./create-run";
+import { nameFromContent, severalRunsResponse, uploadResponse } from "./create-run";
 import type { FileReport } from "./analyzer";
 import type { IngestDeps } from "./deps";
+import { beginPendingSweep } from "./pending-sweep";
 import { ingestRun } from "./ingest-run";
 import { fileRows, parseLabels, runName } from "./run-rows";
 import type { ReceivedUpload } from "./upload-types";
@@ -305,15 +299,13 @@ export async function makeSplitRuns(
       rows,
     );
     made.push(id);
-    await addPendingRun(db, pendingId, id);
+    await pending.add(id);
     const outcome = await ingestRun(app, id);
     if (outcome.status === "ready") await nameFromContent(app, id, name);
     return uploadResponse(id, rows, outcome, warnings);
   };
   // Until every run is made, they and the upload's run are a pending sweep: a kill leaves all or none.
-  const pendingId = newRunId();
-  await beginPendingSplit(db, pendingId, runName(upload), firstId ? [firstId] : []);
-  const stopBeat = pendingSplitHeartbeat(db, pendingId, app.config.ingestStaleMs);
+  const pending = await beginPendingSweep(app, runName(upload), firstId ? [firstId] : []);
   try {
     const responses: UploadResponse[] = [];
     for (const [k, unit] of units.entries())
@@ -323,10 +315,7 @@ export async function makeSplitRuns(
     // Each run has its own copies of the file rows: the upload's run goes.
     if (firstId) await deleteRun(db, firstId, analyzerTables());
     const names = await Promise.all(made.map(async (id) => (await getRun(db, id))?.name ?? id));
-    const sweep = plan.sweep ? { id: pendingId, url: `/sweeps/${pendingId}` } : undefined;
-    await finishPendingSplit(
-      db,
-      pendingId,
+    await pending.finish(
       made.slice(0, units.length),
       plan.sweep
         ? {
@@ -341,24 +330,17 @@ export async function makeSplitRuns(
           }
         : null,
     );
-    return {
-      ...responses[0],
-      warnings: [...new Set(responses.flatMap((r) => r.warnings))],
-      ...(sweep ? { sweep } : {}),
-      runs: responses.map((r, i) => ({
-        id: r.id,
-        url: r.url,
-        folder: names[i],
-        status: r.status,
-        summaryReadyAt: r.summaryReadyAt,
-        drilldownReadyAt: r.drilldownReadyAt,
-      })),
-    };
+    return severalRunsResponse(
+      responses,
+      names,
+      responses.flatMap((r) => r.warnings),
+      plan.sweep ? pending.id : null,
+    );
   } catch (err) {
-    await abandonPendingSplit(db, pendingId, made, analyzerTables()).catch(() => {});
+    await pending.abandon(made);
     throw err;
   } finally {
-    stopBeat();
+    pending.stop();
   }
 }
 

@@ -39,7 +39,41 @@ function differingSettings(a: string, b: string): Array<[string, string, string]
   return out;
 }
 
-/** `method=none` (and no method at all beyond "none") reads as speculative decoding off. */
+/**
+ * A "workload" reason when both runs state `key` and `differ` tells their values apart: each side
+ * as `shown` writes it (the value itself by default), the evidence its sources and `why`. Whether
+ * the reason was added.
+ */
+function workloadDifference(
+  out: Reason[],
+  a: Info,
+  b: Info,
+  key: string,
+  r: {
+    name: Reason["name"];
+    severity: Reason["severity"];
+    label: string;
+    differ: (x: string, y: string) => boolean;
+    shown?: (value: string, info: Info) => string;
+    why: string;
+  },
+): boolean {
+  const x = sideOf(a, key);
+  const y = sideOf(b, key);
+  if (!x || !y || !r.differ(x.value, y.value)) return false;
+  const shown = r.shown ?? ((v: string) => v);
+  out.push({
+    name: r.name,
+    group: "workload",
+    severity: r.severity,
+    label: r.label,
+    a: shown(x.value, a),
+    b: shown(y.value, b),
+    evidence: `${sources(x.source, y.source)}: ${r.why}`,
+  });
+  return true;
+}
+
 /**
  * A "system" reason when both runs state a configuration (`sides`) and some of its settings
  * differ, naming only the differing settings on each side: blocking when `blocks` says the
@@ -72,6 +106,7 @@ function settingsDifference(
   });
 }
 
+/** `method=none` (and no method at all beyond "none") reads as speculative decoding off. */
 function specMethod(text: string): string | null {
   const m = parseConfigText(text).get("method");
   return m === undefined ? null : norm(m) === "none" || norm(m) === "off" ? "none" : m;
@@ -82,44 +117,32 @@ export function configReasons(a: Info, b: Info): Reason[] {
 
   // Synthetic prompts from any generator are one corpus: their lengths are tested (isl, osl).
   const corpus = (v: string) => (norm(v).startsWith("synthetic") ? "synthetic" : norm(v));
-  const ds = [sideOf(a, "dataset"), sideOf(b, "dataset")] as const;
-  if (ds[0] && ds[1] && corpus(ds[0].value) !== corpus(ds[1].value))
-    out.push({
+  const otherCorpus = workloadDifference(out, a, b, "dataset", {
+    name: "dataset",
+    severity: "blocking",
+    label: "dataset",
+    differ: (x, y) => corpus(x) !== corpus(y),
+    why: "other prompts (lengths, shared prefixes, turns) are another workload; no producer writes a hash of its prompts, so the named source is compared",
+  });
+  // One corpus drawn another way (aiperf `sampling`: sequential, random, shuffle): other
+  // requests of it, in another order, so the same prompts do not meet the same cache state.
+  if (!otherCorpus)
+    workloadDifference(out, a, b, "datasetSampling", {
       name: "dataset",
-      group: "workload",
-      severity: "blocking",
-      label: "dataset",
-      a: ds[0].value,
-      b: ds[1].value,
-      evidence: `${sources(ds[0].source, ds[1].source)}: other prompts (lengths, shared prefixes, turns) are another workload; no producer writes a hash of its prompts, so the named source is compared`,
-    });
-  else {
-    // One corpus drawn another way (aiperf `sampling`: sequential, random, shuffle): other
-    // requests of it, in another order, so the same prompts do not meet the same cache state.
-    const sm = [sideOf(a, "datasetSampling"), sideOf(b, "datasetSampling")] as const;
-    if (sm[0] && sm[1] && norm(sm[0].value) !== norm(sm[1].value))
-      out.push({
-        name: "dataset",
-        group: "workload",
-        severity: "caveat",
-        label: "dataset sampling",
-        a: `${ds[0]?.value ?? "dataset"}, sampling ${sm[0].value}`,
-        b: `${ds[1]?.value ?? "dataset"}, sampling ${sm[1].value}`,
-        evidence: `${sources(sm[0].source, sm[1].source)}: the same corpus drawn another way (sequential, random with replacement, shuffled) sends other entries in another order, so repeats and prefix reuse differ`,
-      });
-  }
-
-  const seed = [sideOf(a, "randomSeed"), sideOf(b, "randomSeed")] as const;
-  if (seed[0] && seed[1] && seed[0].value !== seed[1].value)
-    out.push({
-      name: "seed",
-      group: "workload",
       severity: "caveat",
-      label: "random seed",
-      a: seed[0].value,
-      b: seed[1].value,
-      evidence: `${sources(seed[0].source, seed[1].source)}: another seed draws other prompts and lengths from the same distribution, so per-request figures differ by sampling alone`,
+      label: "dataset sampling",
+      differ: (x, y) => norm(x) !== norm(y),
+      shown: (v, info) => `${sideOf(info, "dataset")?.value ?? "dataset"}, sampling ${v}`,
+      why: "the same corpus drawn another way (sequential, random with replacement, shuffled) sends other entries in another order, so repeats and prefix reuse differ",
     });
+
+  workloadDifference(out, a, b, "randomSeed", {
+    name: "seed",
+    severity: "caveat",
+    label: "random seed",
+    differ: (x, y) => x !== y,
+    why: "another seed draws other prompts and lengths from the same distribution, so per-request figures differ by sampling alone",
+  });
 
   settingsDifference(out, [sideOf(a, "kvCacheConfig"), sideOf(b, "kvCacheConfig")], {
     name: "kv-cache",

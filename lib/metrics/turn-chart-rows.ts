@@ -106,24 +106,20 @@ export function turnReuseRows(p: TurnsPayload): TurnReuseRow[] {
 
 /** Run-wide totals of the stack: what share of the possible reuse the serving stack achieved. */
 export function reuseTotals(p: TurnsPayload) {
-  let prompt = 0;
-  let cached = 0;
-  let possible = 0;
-  let recomputed = 0;
-  for (const r of p.rows) {
-    if (!r.reuse) continue;
-    prompt += r.reuse.promptTokens;
-    cached += r.reuse.cachedTokens;
-    possible += r.reuse.possibleTokens;
-    recomputed += r.reuse.recomputedReusableTokens;
-  }
+  const t = sums(
+    p.rows.flatMap((r) => (r.reuse ? [r.reuse] : [])),
+    ["prompt", "cached", "possible", "recomputed"],
+    (u) => ({
+      prompt: u.promptTokens,
+      cached: u.cachedTokens,
+      possible: u.possibleTokens,
+      recomputed: u.recomputedReusableTokens,
+    }),
+  );
   return {
-    prompt,
-    cached,
-    possible,
-    recomputed,
+    ...t,
     /** Cached tokens that were within the ceiling, over the ceiling */
-    achievedShare: possible > 0 ? (possible - recomputed) / possible : null,
+    achievedShare: t.possible > 0 ? (t.possible - t.recomputed) / t.possible : null,
   };
 }
 
@@ -248,33 +244,53 @@ function perSecond(v: number | null, durationS: number | null): number | null {
   return v === null || durationS === null || !(durationS > 0) ? null : v / durationS;
 }
 
+/** An interval's place and duration, and each band of its stack as tokens per second of it. */
+function stackRates<K extends string>(
+  q: { t: number; durationS: number | null },
+  tokens: Record<K, number | null>,
+): { t: number; durationS: number | null } & Record<K, number | null> {
+  const rates = {} as Record<K, number | null>;
+  for (const k of Object.keys(tokens) as K[]) rates[k] = perSecond(tokens[k], q.durationS);
+  return { t: q.t, durationS: q.durationS, ...rates };
+}
+
+/** Each count summed over the items `counts` gives them for (an item it answers null for is left out). */
+function sums<T, K extends string>(
+  items: readonly T[],
+  keys: readonly K[],
+  counts: (item: T) => Record<K, number> | null,
+): Record<K, number> {
+  const total = Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+  for (const item of items) {
+    const c = counts(item);
+    if (c) for (const k of keys) total[k] += c[k];
+  }
+  return total;
+}
+
 /**
  * The reuse stack per interval as rates: gpu + external + recomputed + fresh = prompt in every
  * row where the engines counted the interval. A row without a duration or a prompt count draws
  * nothing (null), never 0.
  */
 export function intervalReuseRows(p: ReuseIntervalsPayload): IntervalReuseRow[] {
-  return p.points.map((q) => {
-    const d = q.durationS;
-    const rate = (v: number | null) => perSecond(v, d);
-    return {
-      t: q.t,
-      gpu: rate(q.gpuTokens),
-      external: rate(q.externalTokens),
-      recomputed: rate(q.recomputedReusableTokens),
-      fresh: rate(q.newTokens),
-      ceiling: rate(q.possibleTokens),
-      prompt: rate(q.promptTokens),
-      promptTokens: q.promptTokens,
-      gpuTokens: q.gpuTokens,
-      externalTokens: q.externalTokens,
-      recomputedTokens: q.recomputedReusableTokens,
-      newTokens: q.newTokens,
-      possibleTokens: q.possibleTokens,
-      requests: q.requests,
-      durationS: d,
-    };
-  });
+  return p.points.map((q) => ({
+    ...stackRates(q, {
+      gpu: q.gpuTokens,
+      external: q.externalTokens,
+      recomputed: q.recomputedReusableTokens,
+      fresh: q.newTokens,
+      ceiling: q.possibleTokens,
+      prompt: q.promptTokens,
+    }),
+    promptTokens: q.promptTokens,
+    gpuTokens: q.gpuTokens,
+    externalTokens: q.externalTokens,
+    recomputedTokens: q.recomputedReusableTokens,
+    newTokens: q.newTokens,
+    possibleTokens: q.possibleTokens,
+    requests: q.requests,
+  }));
 }
 
 export interface EndpointReuseRow {
@@ -291,62 +307,46 @@ export interface EndpointReuseRow {
 
 /** One endpoint's stack as rates: gpu + external + computed = its prompt tokens per second. */
 export function endpointReuseRows(e: EndpointReuse): EndpointReuseRow[] {
-  return e.points.map((q) => {
-    const d = q.durationS;
-    const rate = (v: number | null) => perSecond(v, d);
-    return {
-      t: q.t,
-      gpu: rate(q.gpuTokens),
-      external: rate(q.externalTokens),
-      computed: rate(q.computedTokens),
-      promptTokens: q.promptTokens,
-      gpuTokens: q.gpuTokens,
-      externalTokens: q.externalTokens,
-      computedTokens: q.computedTokens,
-      durationS: d,
-    };
-  });
+  return e.points.map((q) => ({
+    ...stackRates(q, { gpu: q.gpuTokens, external: q.externalTokens, computed: q.computedTokens }),
+    promptTokens: q.promptTokens,
+    gpuTokens: q.gpuTokens,
+    externalTokens: q.externalTokens,
+    computedTokens: q.computedTokens,
+  }));
 }
 
 /** One endpoint's totals over the intervals its counters cover. */
 export function endpointReuseTotals(e: EndpointReuse) {
-  let prompt = 0;
-  let gpu = 0;
-  let external = 0;
-  let computed = 0;
-  for (const q of e.points) {
-    if (q.promptTokens === null) continue;
-    prompt += q.promptTokens;
-    gpu += q.gpuTokens ?? 0;
-    external += q.externalTokens ?? 0;
-    computed += q.computedTokens ?? 0;
-  }
-  return { prompt, gpu, external, computed };
+  return sums(e.points, ["prompt", "gpu", "external", "computed"], (q) =>
+    q.promptTokens === null
+      ? null
+      : {
+          prompt: q.promptTokens,
+          gpu: q.gpuTokens ?? 0,
+          external: q.externalTokens ?? 0,
+          computed: q.computedTokens ?? 0,
+        },
+  );
 }
 
 /** Run totals of the interval stack: shares of the possible reuse served by each tier. */
 export function intervalReuseTotals(p: ReuseIntervalsPayload) {
-  let prompt = 0;
-  let gpu = 0;
-  let external = 0;
-  let recomputed = 0;
-  let possible = 0;
-  for (const q of p.points) {
-    if (q.promptTokens === null || q.recomputedReusableTokens === null) continue;
-    prompt += q.promptTokens;
-    gpu += q.gpuTokens ?? 0;
-    external += q.externalTokens ?? 0;
-    recomputed += q.recomputedReusableTokens;
-    possible += Math.min(q.possibleTokens ?? 0, q.promptTokens);
-  }
+  const t = sums(p.points, ["prompt", "gpu", "external", "recomputed", "possible"], (q) =>
+    q.promptTokens === null || q.recomputedReusableTokens === null
+      ? null
+      : {
+          prompt: q.promptTokens,
+          gpu: q.gpuTokens ?? 0,
+          external: q.externalTokens ?? 0,
+          recomputed: q.recomputedReusableTokens,
+          possible: Math.min(q.possibleTokens ?? 0, q.promptTokens),
+        },
+  );
   return {
-    prompt,
-    gpu,
-    external,
-    recomputed,
-    possible,
+    ...t,
     /** Of the possible reuse, the share some tier served */
-    achievedShare: possible > 0 ? (possible - recomputed) / possible : null,
+    achievedShare: t.possible > 0 ? (t.possible - t.recomputed) / t.possible : null,
   };
 }
 

@@ -18,6 +18,7 @@ import { aiperfProfilingPages, type AiperfProfilingRow } from "./goodput-rows";
 import { getChartText } from "./chart-payloads";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 import { getFiles } from "./runs-repo";
+import { AIPERF_REQUEST_MEASURES, type AiperfRequestsTable } from "./tables/aiperf";
 
 const SORT_COLUMN = { ttft: "ttft_ms", e2e: "e2e_ms", itl: "itl_ms", start: "start_ms" } as const;
 
@@ -134,32 +135,10 @@ export async function requestRows(
   return rows.map((r) => listRow(r, rid));
 }
 
-const LIST_COLUMNS = [
-  "file_id",
-  "line",
-  "request_id",
-  "start_ms",
-  "end_ms",
-  "ttft_ms",
-  "e2e_ms",
-  "itl_ms",
-  "input_tokens",
-  "output_tokens",
-] as const;
+const LIST_COLUMNS = ["file_id", "line", "request_id", ...AIPERF_REQUEST_MEASURES] as const;
 
 /** The stored columns a request list reads, from rows or the request file alike. */
-interface ListColumns {
-  file_id: string;
-  line: number;
-  request_id: string | null;
-  start_ms: number | null;
-  end_ms: number | null;
-  ttft_ms: number | null;
-  e2e_ms: number | null;
-  itl_ms: number | null;
-  input_tokens: number | null;
-  output_tokens: number | null;
-}
+type ListColumns = Pick<AiperfRequestsTable, (typeof LIST_COLUMNS)[number]>;
 
 /** One stored request as the request list shows it (starts in seconds). */
 function listRow(r: ListColumns, rid: RidOf): RequestList["rows"][number] {

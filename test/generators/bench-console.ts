@@ -18,6 +18,32 @@ const rule = (title: string, c: string) => {
 };
 const n = (v: unknown) => v as number;
 
+/** The run's duration, token totals and throughputs, as both tools print them after the counts. */
+const runTotals = (r: Record<string, unknown>) => [
+  fig("Benchmark duration (s):", n(r.duration)),
+  line("Total input tokens:", n(r.total_input_tokens)),
+  line("Total generated tokens:", n(r.total_output_tokens)),
+  fig("Request throughput (req/s):", n(r.request_throughput)),
+  fig("Output token throughput (tok/s):", n(r.output_throughput)),
+];
+
+/**
+ * A latency's section as both tools print it: its centred `-` rule, then its mean, median and
+ * (unless `p99` is false) P99 in ms, the result's `mean_<key>_ms` and the rest.
+ */
+const latencySection = (
+  r: Record<string, unknown>,
+  key: string,
+  name: string,
+  header: string,
+  p99 = true,
+) => [
+  rule(header, "-"),
+  fig(`Mean ${name} (ms):`, n(r[`mean_${key}_ms`])),
+  fig(`Median ${name} (ms):`, n(r[`median_${key}_ms`])),
+  ...(p99 ? [fig(`P99 ${name} (ms):`, n(r[`p99_${key}_ms`]))] : []),
+];
+
 /** vLLM's printed summary of a `vllmBenchResult`-shaped result, with the errors it printed. */
 export function vllmConsole(r: Record<string, unknown>, errors: string[] = []): string {
   const out: string[] = ["Starting initial single prompt test run...", "Starting main benchmark run..."];
@@ -35,20 +61,12 @@ export function vllmConsole(r: Record<string, unknown>, errors: string[] = []): 
   out.push(line("Successful requests:", n(r.completed)));
   out.push(line("Failed requests:", n(r.failed)));
   out.push(line("Maximum request concurrency:", n(r.max_concurrency)));
-  out.push(fig("Benchmark duration (s):", n(r.duration)));
-  out.push(line("Total input tokens:", n(r.total_input_tokens)));
-  out.push(line("Total generated tokens:", n(r.total_output_tokens)));
-  out.push(fig("Request throughput (req/s):", n(r.request_throughput)));
-  out.push(fig("Output token throughput (tok/s):", n(r.output_throughput)));
+  out.push(...runTotals(r));
   out.push(fig("Peak output token throughput (tok/s):", n(r.max_output_tokens_per_s)));
   out.push(fig("Peak concurrent requests:", n(r.max_concurrent_requests)));
   out.push(fig("Total token throughput (tok/s):", n(r.total_token_throughput)));
   const metric = (key: string, name: string, header: string) => {
-    if (r[`mean_${key}_ms`] === undefined) return;
-    out.push(rule(header, "-"));
-    out.push(fig(`Mean ${name} (ms):`, n(r[`mean_${key}_ms`])));
-    out.push(fig(`Median ${name} (ms):`, n(r[`median_${key}_ms`])));
-    out.push(fig(`P99 ${name} (ms):`, n(r[`p99_${key}_ms`])));
+    if (r[`mean_${key}_ms`] !== undefined) out.push(...latencySection(r, key, name, header));
   };
   metric("ttft", "TTFT", "Time to First Token");
   metric("tpot", "TPOT", "Time per Output Token (excl. 1st token)");
@@ -65,22 +83,10 @@ export function sglangConsole(r: Record<string, unknown>, maxItlMs: number): str
   out.push(line("Traffic request rate:", r.request_rate === Infinity ? "inf" : String(r.request_rate)));
   out.push(line("Max request concurrency:", r.max_concurrency == null ? "not set" : n(r.max_concurrency)));
   out.push(line("Successful requests:", n(r.completed)));
-  out.push(fig("Benchmark duration (s):", n(r.duration)));
-  out.push(line("Total input tokens:", n(r.total_input_tokens)));
-  out.push(line("Total generated tokens:", n(r.total_output_tokens)));
-  out.push(fig("Request throughput (req/s):", n(r.request_throughput)));
-  out.push(fig("Output token throughput (tok/s):", n(r.output_throughput)));
-  out.push(rule("End-to-End Latency", "-"));
-  out.push(fig("Mean E2E Latency (ms):", n(r.mean_e2e_latency_ms)));
-  out.push(fig("Median E2E Latency (ms):", n(r.median_e2e_latency_ms)));
-  out.push(rule("Time to First Token", "-"));
-  out.push(fig("Mean TTFT (ms):", n(r.mean_ttft_ms)));
-  out.push(fig("Median TTFT (ms):", n(r.median_ttft_ms)));
-  out.push(fig("P99 TTFT (ms):", n(r.p99_ttft_ms)));
-  out.push(rule("Inter-Token Latency", "-"));
-  out.push(fig("Mean ITL (ms):", n(r.mean_itl_ms)));
-  out.push(fig("Median ITL (ms):", n(r.median_itl_ms)));
-  out.push(fig("P99 ITL (ms):", n(r.p99_itl_ms)));
+  out.push(...runTotals(r));
+  out.push(...latencySection(r, "e2e_latency", "E2E Latency", "End-to-End Latency", false));
+  out.push(...latencySection(r, "ttft", "TTFT", "Time to First Token"));
+  out.push(...latencySection(r, "itl", "ITL", "Inter-Token Latency"));
   out.push(fig("Max ITL (ms):", maxItlMs));
   out.push("=".repeat(50));
   return out.join("\n") + "\n";

@@ -24,3 +24,18 @@ export function npStd(values: number[]): number {
 }
 
 export const npMedian = (values: number[]) => npPercentile(values, 50);
+
+/**
+ * A latency's figures in a serving benchmark's result (vLLM's `calculate_metrics`, which SGLang
+ * adapted), from its values in seconds: `mean_<name>_ms`, `median_…`, `std_…` and one `p<q>_…`
+ * per percentile, in that order.
+ */
+export function msStats(name: string, seconds: number[], percentiles: readonly number[] = [99]) {
+  const out: Record<string, number> = {
+    [`mean_${name}_ms`]: npMean(seconds) * 1000,
+    [`median_${name}_ms`]: npMedian(seconds) * 1000,
+    [`std_${name}_ms`]: npStd(seconds) * 1000,
+  };
+  for (const q of percentiles) out[`p${q}_${name}_ms`] = npPercentile(seconds, q) * 1000;
+  return out;
+}

@@ -102,50 +102,52 @@ export function vllmScrape(o) {
   return counters(families);
 }
 
-/** @param {{prompt: number, device: number, host: number, storage: number}} o */
-export function sglangScrape(o) {
-  const labels = { model_name: "Qwen/Qwen3-8B", engine_type: "unified", tp_rank: "0", pp_rank: "0" };
+/**
+ * An engine's prompt-token counter and its counter of cached prompt tokens by tier, one sample per
+ * tier under `tierLabel`, all with the engine's `labels`.
+ */
+function promptAndCached(labels, prompt, cached, tierLabel, tiers) {
   return counters([
+    { ...prompt, samples: [{ labels, value: prompt.value }] },
     {
-      name: "sglang:prompt_tokens_total",
-      help: "Number of prefill tokens processed.",
-      samples: [{ labels, value: o.prompt }],
-    },
-    {
-      name: "sglang:cached_tokens_total",
-      help: "Number of cached prompt tokens by source (device/host/storage).",
-      samples: [
-        ["device", o.device],
-        ["host", o.host],
-        ["storage", o.storage],
-      ].map(([cache_source, v]) => ({
-        labels: { ...labels, cache_source: String(cache_source) },
-        value: Number(v),
-      })),
+      ...cached,
+      samples: tiers.map(([tier, v]) => ({ labels: { ...labels, [tierLabel]: tier }, value: Number(v) })),
     },
   ]);
 }
 
+/** @param {{prompt: number, device: number, host: number, storage: number}} o */
+export function sglangScrape(o) {
+  return promptAndCached(
+    { model_name: "Qwen/Qwen3-8B", engine_type: "unified", tp_rank: "0", pp_rank: "0" },
+    { name: "sglang:prompt_tokens_total", help: "Number of prefill tokens processed.", value: o.prompt },
+    {
+      name: "sglang:cached_tokens_total",
+      help: "Number of cached prompt tokens by source (device/host/storage).",
+    },
+    "cache_source",
+    [
+      ["device", o.device],
+      ["host", o.host],
+      ["storage", o.storage],
+    ],
+  );
+}
+
 /** @param {{prompt: number, gpu: number, host: number, disk: number}} o */
 export function trtllmScrape(o) {
-  const labels = { model_name: "Qwen/Qwen3-8B", engine_type: "trtllm" };
-  return counters([
-    {
-      name: "trtllm_prompt_tokens_total",
-      help: "Number of prompt tokens processed.",
-      samples: [{ labels, value: o.prompt }],
-    },
+  return promptAndCached(
+    { model_name: "Qwen/Qwen3-8B", engine_type: "trtllm" },
+    { name: "trtllm_prompt_tokens_total", help: "Number of prompt tokens processed.", value: o.prompt },
     {
       name: "trtllm_prompt_cache_hit_tokens_total",
       help: "Number of prompt tokens served from the KV cache, by tier.",
-      samples: [
-        ["gpu", o.gpu],
-        ["host", o.host],
-        ["disk", o.disk],
-      ].map(([cache_tier, v]) => ({
-        labels: { ...labels, cache_tier: String(cache_tier) },
-        value: Number(v),
-      })),
     },
-  ]);
+    "cache_tier",
+    [
+      ["gpu", o.gpu],
+      ["host", o.host],
+      ["disk", o.disk],
+    ],
+  );
 }

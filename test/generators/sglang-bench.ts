@@ -8,7 +8,7 @@
  * details do not hold it. A failed request keeps its prompt length, output length 0, error text.
  */
 import { prng } from "./prng.mjs";
-import { npMean, npMedian, npPercentile, npStd } from "./bench-numpy";
+import { msStats } from "./bench-numpy";
 
 export interface SglangOptions {
   requests?: number;
@@ -68,23 +68,10 @@ export function sglangLine(o: SglangOptions = {}): Record<string, unknown> {
     request_throughput: ok.length / duration,
     input_throughput: totalInput / duration,
     output_throughput: totalOutput / duration,
-    mean_e2e_latency_ms: npMean(e2e) * 1000,
-    median_e2e_latency_ms: npMedian(e2e) * 1000,
-    std_e2e_latency_ms: npStd(e2e) * 1000,
-    p99_e2e_latency_ms: npPercentile(e2e, 99) * 1000,
-    mean_ttft_ms: npMean(ttfts) * 1000,
-    median_ttft_ms: npMedian(ttfts) * 1000,
-    std_ttft_ms: npStd(ttfts) * 1000,
-    p99_ttft_ms: npPercentile(ttfts, 99) * 1000,
-    mean_tpot_ms: npMean(tpots) * 1000,
-    median_tpot_ms: npMedian(tpots) * 1000,
-    std_tpot_ms: npStd(tpots) * 1000,
-    p99_tpot_ms: npPercentile(tpots, 99) * 1000,
-    mean_itl_ms: npMean(itls) * 1000,
-    median_itl_ms: npMedian(itls) * 1000,
-    std_itl_ms: npStd(itls) * 1000,
-    p95_itl_ms: npPercentile(itls, 95) * 1000,
-    p99_itl_ms: npPercentile(itls, 99) * 1000,
+    ...msStats("e2e_latency", e2e),
+    ...msStats("ttft", ttfts),
+    ...msStats("tpot", tpots),
+    ...msStats("itl", itls, [95, 99]),
     concurrency: e2e.reduce((a, b) => a + b, 0) / duration,
     accept_length: null,
   };

@@ -13,7 +13,7 @@
  * tokens uniform on [20, 120), every gap uniform on [8, 16) ms, input tokens uniform on [100, 600).
  */
 import { prng } from "./prng.mjs";
-import { npMean, npMedian, npPercentile, npStd } from "./bench-numpy";
+import { msStats } from "./bench-numpy";
 
 export interface VllmBenchOptions {
   requests?: number;
@@ -141,13 +141,7 @@ export function vllmBenchResult(o: VllmBenchOptions = {}): Record<string, unknow
   };
   const metrics = o.percentileMetrics ?? ["ttft", "tpot", "itl"];
   const values: Record<string, number[]> = { ttft: ttfts, tpot: tpots, itl: itls, e2el: e2els };
-  for (const m of metrics) {
-    const v = values[m];
-    result[`mean_${m}_ms`] = npMean(v) * 1000;
-    result[`median_${m}_ms`] = npMedian(v) * 1000;
-    result[`std_${m}_ms`] = npStd(v) * 1000;
-    for (const p of o.percentiles ?? [99]) result[`p${p}_${m}_ms`] = npPercentile(v, p) * 1000;
-  }
+  for (const m of metrics) Object.assign(result, msStats(m, values[m], o.percentiles));
   if (!o.detailed)
     for (const k of [
       "input_lens",
@@ -197,12 +191,7 @@ export function vllmMultiTurnResult(
       tpot: ok.filter((r) => r.outputLen > 1).map((r) => (r.latencyS - r.ttftS) / (r.outputLen - 1)),
       itl: ok.flatMap((r) => r.itlS),
     };
-    for (const [m, v] of Object.entries(values)) {
-      out[`mean_${m}_ms`] = npMean(v) * 1000;
-      out[`median_${m}_ms`] = npMedian(v) * 1000;
-      out[`std_${m}_ms`] = npStd(v) * 1000;
-      out[`p99_${m}_ms`] = npPercentile(v, 99) * 1000;
-    }
+    for (const [m, v] of Object.entries(values)) Object.assign(out, msStats(m, v));
     return out;
   };
   const overall = figures(reqs);

@@ -10,6 +10,118 @@ const SIZE_BUCKETS = [1e6, 5e6, 10e6, 20e6, 40e6, 60e6, 80e6, 100e6, 150e6, 200e
 const counter = (help, unit, samples) => ({ type: "counter", help, unit, samples });
 const gauge = (help, unit, samples) => ({ type: "gauge", help, unit, samples });
 
+/** The families of one sample per engine: type, HELP text, unit and what of the engine's state it is. */
+const PER_ENGINE = {
+  "vllm:num_requests_running": [
+    gauge,
+    "Number of requests in model execution batches.",
+    "requests",
+    (s) => s.running,
+  ],
+  "vllm:kv_cache_usage_perc": [
+    gauge,
+    "KV-cache usage. 1 means 100 percent usage.",
+    "ratio",
+    (s) => (s.running ? 0.4375 : 0),
+  ],
+  "vllm:prompt_tokens": [counter, "Number of prefill tokens processed.", "tokens", (s) => s.prompt],
+  "vllm:generation_tokens": [counter, "Number of generation tokens processed.", "tokens", (s) => s.gen],
+  "vllm:prefix_cache_queries": [
+    counter,
+    "Prefix cache queries, in terms of number of queried tokens.",
+    "tokens",
+    (s) => s.queries,
+  ],
+  "vllm:prefix_cache_hits": [
+    counter,
+    "Prefix cache hits, in terms of number of cached tokens.",
+    "tokens",
+    (s) => s.localHits,
+  ],
+  "vllm:external_prefix_cache_queries": [
+    counter,
+    "External prefix cache queries from KV connector cross-instance cache sharing, in terms of number of queried tokens.",
+    "tokens",
+    (s) => s.extQueries,
+  ],
+  "vllm:external_prefix_cache_hits": [
+    counter,
+    "External prefix cache hits from KV connector cross-instance cache sharing, in terms of number of cached tokens.",
+    "tokens",
+    (s) => s.extHits,
+  ],
+  "vllm:kv_offload_store_bytes": [
+    counter,
+    "Total bytes stored from GPU to offload storage.",
+    "bytes",
+    (s) => s.storeBytes,
+  ],
+  "vllm:kv_offload_store_time": [
+    counter,
+    "Total store time from GPU to offload storage, in seconds.",
+    "seconds",
+    (s) => s.storeS,
+  ],
+  "vllm:kv_offload_load_bytes": [
+    counter,
+    "Total bytes loaded from offload storage to GPU.",
+    "bytes",
+    (s) => s.loadBytes,
+  ],
+  "vllm:kv_offload_load_time": [
+    counter,
+    "Total load time from offload storage to GPU, in seconds.",
+    "seconds",
+    (s) => s.loadS,
+  ],
+};
+
+/** The fs tier's families (one sample, engine 0): type, HELP text, unit and what of the tier's state it is. */
+const TIERING = {
+  "vllm:kv_offload_tiering_write_bytes": [
+    counter,
+    "Total bytes written from the primary tier to secondary tiers.",
+    "bytes",
+    (t) => t.writeBytes,
+  ],
+  "vllm:kv_offload_tiering_write_time": [
+    counter,
+    "Total time spent writing from the primary tier to secondary tiers, in seconds.",
+    "seconds",
+    (t) => t.writeS,
+  ],
+  "vllm:kv_offload_tiering_read_bytes": [
+    counter,
+    "Total bytes read from secondary tiers into the primary tier.",
+    "bytes",
+    (t) => t.readBytes,
+  ],
+  "vllm:kv_offload_tiering_read_time": [
+    counter,
+    "Total time spent reading from secondary tiers into the primary tier, in seconds.",
+    "seconds",
+    (t) => t.readS,
+  ],
+  "vllm:kv_offload_tiering_chunk_queries": [
+    counter,
+    "Number of chunk lookup queries sent to secondary tiers.",
+    "chunks",
+    (t) => t.queries,
+  ],
+  "vllm:kv_offload_tiering_chunk_hits": [
+    counter,
+    "Number of chunk lookup hits in secondary tiers.",
+    "chunks",
+    (t) => t.hits,
+  ],
+};
+
+/** Each family of `table` with its samples as `samples` makes them from the state it reads. */
+const built = (table, samples) =>
+  Object.fromEntries(
+    Object.entries(table).map(([name, [kind, help, unit, read]]) => [name, kind(help, unit, samples(read))]),
+  );
+
 function sizeHistogram(labels, ops) {
   const buckets = {};
   for (const le of SIZE_BUCKETS) buckets[le.toFixed(1)] = ops.filter((b) => b <= le).length;
@@ -21,66 +133,7 @@ export function families(engines, tier, both, { model, blockTokens, gpuBlocks, t
   const per = (f) =>
     Object.entries(engines).map(([engine, st]) => ({ labels: { engine, model_name: model }, value: f(st) }));
   const fam = {
-    "vllm:num_requests_running": gauge(
-      "Number of requests in model execution batches.",
-      "requests",
-      per((s) => s.running),
-    ),
-    "vllm:kv_cache_usage_perc": gauge(
-      "KV-cache usage. 1 means 100 percent usage.",
-      "ratio",
-      per((s) => (s.running ? 0.4375 : 0)),
-    ),
-    "vllm:prompt_tokens": counter(
-      "Number of prefill tokens processed.",
-      "tokens",
-      per((s) => s.prompt),
-    ),
-    "vllm:generation_tokens": counter(
-      "Number of generation tokens processed.",
-      "tokens",
-      per((s) => s.gen),
-    ),
-    "vllm:prefix_cache_queries": counter(
-      "Prefix cache queries, in terms of number of queried tokens.",
-      "tokens",
-      per((s) => s.queries),
-    ),
-    "vllm:prefix_cache_hits": counter(
-      "Prefix cache hits, in terms of number of cached tokens.",
-      "tokens",
-      per((s) => s.localHits),
-    ),
-    "vllm:external_prefix_cache_queries": counter(
-      "External prefix cache queries from KV connector cross-instance cache sharing, in terms of number of queried tokens.",
-      "tokens",
-      per((s) => s.extQueries),
-    ),
-    "vllm:external_prefix_cache_hits": counter(
-      "External prefix cache hits from KV connector cross-instance cache sharing, in terms of number of cached tokens.",
-      "tokens",
-      per((s) => s.extHits),
-    ),
-    "vllm:kv_offload_store_bytes": counter(
-      "Total bytes stored from GPU to offload storage.",
-      "bytes",
-      per((s) => s.storeBytes),
-    ),
-    "vllm:kv_offload_store_time": counter(
-      "Total store time from GPU to offload storage, in seconds.",
-      "seconds",
-      per((s) => s.storeS),
-    ),
-    "vllm:kv_offload_load_bytes": counter(
-      "Total bytes loaded from offload storage to GPU.",
-      "bytes",
-      per((s) => s.loadBytes),
-    ),
-    "vllm:kv_offload_load_time": counter(
-      "Total load time from offload storage to GPU, in seconds.",
-      "seconds",
-      per((s) => s.loadS),
-    ),
+    ...built(PER_ENGINE, per),
     "vllm:kv_offload_store_size": {
       type: "histogram",
       help: "Histogram of KV offload store operation size, in bytes.",
@@ -131,38 +184,12 @@ export function families(engines, tier, both, { model, blockTokens, gpuBlocks, t
       ]),
     };
   }
-  if (tier) {
-    const t = (value) => [{ labels: { engine: "0", model_name: model, tier: tierName }, value }];
-    fam["vllm:kv_offload_tiering_write_bytes"] = counter(
-      "Total bytes written from the primary tier to secondary tiers.",
-      "bytes",
-      t(tier.writeBytes),
+  if (tier)
+    Object.assign(
+      fam,
+      built(TIERING, (read) => [
+        { labels: { engine: "0", model_name: model, tier: tierName }, value: read(tier) },
+      ]),
     );
-    fam["vllm:kv_offload_tiering_write_time"] = counter(
-      "Total time spent writing from the primary tier to secondary tiers, in seconds.",
-      "seconds",
-      t(tier.writeS),
-    );
-    fam["vllm:kv_offload_tiering_read_bytes"] = counter(
-      "Total bytes read from secondary tiers into the primary tier.",
-      "bytes",
-      t(tier.readBytes),
-    );
-    fam["vllm:kv_offload_tiering_read_time"] = counter(
-      "Total time spent reading from secondary tiers into the primary tier, in seconds.",
-      "seconds",
-      t(tier.readS),
-    );
-    fam["vllm:kv_offload_tiering_chunk_queries"] = counter(
-      "Number of chunk lookup queries sent to secondary tiers.",
-      "chunks",
-      t(tier.queries),
-    );
-    fam["vllm:kv_offload_tiering_chunk_hits"] = counter(
-      "Number of chunk lookup hits in secondary tiers.",
-      "chunks",
-      t(tier.hits),
-    );
-  }
   return JSON.parse(JSON.stringify(fam));
 }

@@ -5,8 +5,6 @@
  * stored payload as each side builds it. And the report figures not yet drawn from a description
  * are listed, so their count is visible and falls as charts are converted.
  */
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AIPERF_CHARTS, SM_CHARTS, SM_SERIES, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 import type { SmSeriesPayload } from "@/lib/api/server-metrics-charts";
@@ -76,6 +74,7 @@ import { runReport } from "@/lib/runs/report/run-report";
 import * as svgPlot from "@/lib/runs/report/svg-plot";
 import { chartPayloads } from "@/lib/store/chart-payloads";
 import { figureProps, STACK_END, STACK_TOTAL } from "@/components/charts/figure-props";
+import { builtGlobalsCss } from "../helpers/built-css";
 import { cssVariables } from "../helpers/colour-vision";
 import { openTestApp } from "../helpers/test-app";
 
@@ -246,6 +245,24 @@ function reportSays(f: Figure) {
   };
 }
 
+/**
+ * The report's figure of the page's `f` (by id) is drawn from a description and says what the page
+ * says (words, units, series, colours, what is missing), and its table holds a row per row of the
+ * page's CSV under the CSV's columns. It and what the page says, for the checks of one figure kind.
+ */
+function sameInReport(report: { name: string; figures: Figure[] }, f: FigureDescription) {
+  const inReport = report.figures.find((r) => r.id === f.id);
+  expect(inReport, `${report.name}: ${f.id} in the report`).toBeDefined();
+  expect(inReport!.described, `${report.name}: ${f.id}`).toBe(true);
+  const said = pageSays(f);
+  expect(reportSays(inReport!), `${report.name}: ${f.id}`).toEqual(said);
+  expect(inReport!.missing, `${report.name}: ${f.id}`).toBe(f.missing);
+  const csv = figureProps(f).csvRows();
+  expect(inReport!.table.rows).toHaveLength(csv.length);
+  if (csv.length > 0) expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
+  return { inReport: inReport!, said, csv };
+}
+
 /** The view each of the run's server-metrics series charts is in (components/run-views/). */
 const ID_VIEW: Record<string, "cache" | "kv" | "offload"> = {
   "hit-rate": "cache",
@@ -268,34 +285,33 @@ describe("figure descriptions", () => {
   }, 300_000);
   afterAll(async () => t?.cleanup());
 
-  it("the chart colour tokens are the stylesheet's, light and dark", () => {
-    const css = fs.readFileSync(path.join(__dirname, "../../app/globals.css"), "utf8");
-    const pick = (selector: string) =>
-      Object.fromEntries(
-        Object.entries(cssVariables(css, selector))
-          .filter(([k]) => /^--chart-\d+$/.test(k))
-          .map(([k, v]) => [k.slice(2), v.toLowerCase()]),
-      );
-    const light = pick(":root");
-    const dark = pick(':root[data-theme="dark"]');
-    expect(Object.keys(CHART_COLOURS)).toEqual(Object.keys(light));
-    for (const [token, c] of Object.entries(CHART_COLOURS)) {
-      expect(c.light).toBe(light[token]);
-      expect(c.dark).toBe(dark[token]);
+  /** Each example run with its report, its summary and its stored payloads of `charts`. */
+  async function* examples(charts: string[]) {
+    for (const [runId, report] of reports) {
+      const run = (await readRunSummary(t.app.store.db, runId))!;
+      yield { runId, run, report, p: payloadsFrom(await chartPayloads(t.app.store.db, runId, charts)) };
     }
-  });
+  }
 
-  it("the segment colour tokens and the text colour are the stylesheet's, light and dark", () => {
-    const css = fs.readFileSync(path.join(__dirname, "../../app/globals.css"), "utf8");
+  // Each family of colour tokens is the stylesheet's as built, light and dark, token for token.
+  it.each([
+    ["chart", CHART_COLOURS, (k: string) => /^--chart-\d+$/.test(k)],
+    [
+      "segment and text",
+      { ...SEGMENT_COLOURS, ...FG_COLOUR },
+      (k: string) => k.startsWith("--seg-") || k === "--fg",
+    ],
+    ["role", ROLE_COLOURS, (k: string) => k.startsWith("--role-")],
+  ] as const)("the %s colour tokens are the stylesheet's, light and dark", async (_, tokens, isToken) => {
+    const css = await builtGlobalsCss();
     const pick = (selector: string) =>
       Object.fromEntries(
         Object.entries(cssVariables(css, selector))
-          .filter(([k]) => k.startsWith("--seg-") || k === "--fg")
+          .filter(([k]) => isToken(k))
           .map(([k, v]) => [k.slice(2), v.toLowerCase()]),
       );
     const light = pick(":root");
     const dark = pick(':root[data-theme="dark"]');
-    const tokens = { ...SEGMENT_COLOURS, ...FG_COLOUR };
     expect(Object.keys(tokens).sort()).toEqual(Object.keys(light).sort());
     for (const [token, c] of Object.entries(tokens)) {
       expect(c.light).toBe(light[token]);
@@ -303,30 +319,9 @@ describe("figure descriptions", () => {
     }
   });
 
-  it("the role colour tokens are the stylesheet's, light and dark", () => {
-    const css = fs.readFileSync(path.join(__dirname, "../../app/globals.css"), "utf8");
-    const pick = (selector: string) =>
-      Object.fromEntries(
-        Object.entries(cssVariables(css, selector))
-          .filter(([k]) => k.startsWith("--role-"))
-          .map(([k, v]) => [k.slice(2), v.toLowerCase()]),
-      );
-    const light = pick(":root");
-    const dark = pick(':root[data-theme="dark"]');
-    expect(Object.keys(ROLE_COLOURS).sort()).toEqual(Object.keys(light).sort());
-    for (const [token, c] of Object.entries(ROLE_COLOURS)) {
-      expect(c.light).toBe(light[token]);
-      expect(c.dark).toBe(dark[token]);
-    }
-  });
-
   it("the report and the page say the same of the per-endpoint bars and the KV hit rate of every example", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const run = (await readRunSummary(t.app.store.db, runId))!;
-      const p = payloadsFrom(
-        await chartPayloads(t.app.store.db, runId, [SM_CHARTS.endpoints.key, TRTLLM_CHARTS.kvHitRate.key]),
-      );
+    for await (const { run, report, p } of examples([SM_CHARTS.endpoints.key, TRTLLM_CHARTS.kvHitRate.key])) {
       const endpoints = p.get(SM_CHARTS.endpoints);
       const hit = p.get(TRTLLM_CHARTS.kvHitRate);
       // As the views build them: components/run-views/cache-view.tsx, kv-view.tsx, offload-view.tsx
@@ -347,13 +342,7 @@ describe("figure descriptions", () => {
         ...(hit && hit.byWorker.length > 0 && run.timeBreakdown ? [kvHitRateFigure(hit)] : []),
       ];
       for (const f of page) {
-        const inReport = report.figures.find((r) => r.id === f.id);
-        expect(inReport?.described, `${report.name}: ${f.id}`).toBe(true);
-        expect(reportSays(inReport!), `${report.name}: ${f.id}`).toEqual(pageSays(f));
-        expect(inReport!.missing).toBe(f.missing);
-        const csv = figureProps(f).csvRows();
-        expect(inReport!.table.rows).toHaveLength(csv.length);
-        if (csv.length > 0) expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
+        sameInReport(report, f);
         compared.push(`${report.name}: ${f.title}`);
       }
     }
@@ -365,11 +354,7 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of every server-metrics time series of every example", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const run = (await readRunSummary(t.app.store.db, runId))!;
-      const p = payloadsFrom(
-        await chartPayloads(t.app.store.db, runId, [SM_CHARTS.endpoints.key, SM_SERIES.all().key]),
-      );
+    for await (const { runId, run, report, p } of examples([SM_CHARTS.endpoints.key, SM_SERIES.all().key])) {
       const all = p.get(SM_SERIES.all());
       const endpoints = p.get(SM_CHARTS.endpoints);
       // The whole run's, as components/run-views/cache-view.tsx, kv-view.tsx and offload-view.tsx
@@ -406,17 +391,11 @@ describe("figure descriptions", () => {
       for (const f of onPage)
         expect(report.figures.find((r) => r.id === f.id)?.described, `${report.name}: ${f.id}`).toBe(true);
       for (const f of page) {
-        const inReport = report.figures.find((r) => r.id === f.id);
-        if (!inReport) continue;
-        expect(inReport.described, `${report.name}: ${f.id}`).toBe(true);
-        expect(reportSays(inReport), `${report.name}: ${f.id}`).toEqual(pageSays(f));
-        expect(inReport.missing).toBe(f.missing);
+        if (!report.figures.some((r) => r.id === f.id)) continue;
+        const { inReport } = sameInReport(report, f);
         // The same levels (a capacity, the perf-metrics hit rate) on both.
-        const levels = inReport!.plot.kind === "line" ? (inReport!.plot.levels ?? []) : [];
+        const levels = inReport.plot.kind === "line" ? (inReport.plot.levels ?? []) : [];
         expect(levels).toEqual(f.levels ?? []);
-        const csv = figureProps(f).csvRows();
-        expect(inReport!.table.rows).toHaveLength(csv.length);
-        if (csv.length > 0) expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
         compared.push(`${report.name}: ${f.id}`);
       }
       // Every server-metrics series figure of the report is one of those.
@@ -529,11 +508,7 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of the per-request breakdown and the KV transfer bandwidth of every example", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const run = (await readRunSummary(t.app.store.db, runId))!;
-      const p = payloadsFrom(
-        await chartPayloads(t.app.store.db, runId, [TRTLLM_CHARTS.kvTransferBandwidth.key]),
-      );
+    for await (const { runId, run, report, p } of examples([TRTLLM_CHARTS.kvTransferBandwidth.key])) {
       const transfer = p.get(TRTLLM_CHARTS.kvTransferBandwidth);
       // As the views build them: components/breakdown/request-breakdown-section.tsx (sorted by
       // TTFT, the TTFT segments shown, a linear axis) and components/breakdown/kv-transfer-figure.tsx.
@@ -545,12 +520,7 @@ describe("figure descriptions", () => {
         ...(transfer && transfer.count > 0 ? [kvTransferBandwidthFigure(transfer)] : []),
       ];
       for (const f of page) {
-        const inReport = report.figures.find((r) => r.id === f.id);
-        expect(inReport?.described, `${report.name}: ${f.id}`).toBe(true);
-        expect(reportSays(inReport!), `${report.name}: ${f.id}`).toEqual(pageSays(f));
-        const csv = figureProps(f).csvRows();
-        expect(inReport!.table.rows).toHaveLength(csv.length);
-        if (csv.length > 0) expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
+        sameInReport(report, f);
         compared.push(`${report.name}: ${f.title}`);
       }
     }
@@ -560,16 +530,12 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of the segments, their share over time, the step phases and the per-endpoint KV usage of every example", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const run = (await readRunSummary(t.app.store.db, runId))!;
-      const p = payloadsFrom(
-        await chartPayloads(t.app.store.db, runId, [
-          TRTLLM_CHARTS.segments.key,
-          TRTLLM_CHARTS.segmentShare.key,
-          TRTLLM_CHARTS.steps.key,
-          SM_CHARTS.endpoints.key,
-        ]),
-      );
+    for await (const { run, report, p } of examples([
+      TRTLLM_CHARTS.segments.key,
+      TRTLLM_CHARTS.segmentShare.key,
+      TRTLLM_CHARTS.steps.key,
+      SM_CHARTS.endpoints.key,
+    ])) {
       const segments = p.get(TRTLLM_CHARTS.segments);
       const share = p.get(TRTLLM_CHARTS.segmentShare);
       const steps = p.get(TRTLLM_CHARTS.steps);
@@ -591,13 +557,7 @@ describe("figure descriptions", () => {
           : []),
       ];
       for (const f of page) {
-        const inReport = report.figures.find((r) => r.id === f.id);
-        expect(inReport?.described, `${report.name}: ${f.id}`).toBe(true);
-        expect(reportSays(inReport!), `${report.name}: ${f.id}`).toEqual(pageSays(f));
-        expect(inReport!.missing).toBe(f.missing);
-        const csv = figureProps(f).csvRows();
-        expect(inReport!.table.rows).toHaveLength(csv.length);
-        if (csv.length > 0) expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
+        sameInReport(report, f);
         compared.push(`${report.name}: ${f.title}`);
       }
       // The page's headline at one statistic says what the report's does, in the same words,
@@ -726,14 +686,10 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of every latency distribution of every example", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const run = (await readRunSummary(t.app.store.db, runId))!;
-      const p = payloadsFrom(
-        await chartPayloads(t.app.store.db, runId, [
-          AIPERF_CHARTS.distribution.key,
-          TRTLLM_CHARTS.latencyDistribution.key,
-        ]),
-      );
+    for await (const { run, report, p } of examples([
+      AIPERF_CHARTS.distribution.key,
+      TRTLLM_CHARTS.latencyDistribution.key,
+    ])) {
       // As the views build them: components/run-views/latency-view.tsx (the metric's name from
       // components/aiperf/latency-metric.ts) and components/trtllm-latency/trtllm-latency-section.tsx.
       const aiperf = p.get(AIPERF_CHARTS.distribution);
@@ -750,19 +706,13 @@ describe("figure descriptions", () => {
           : []),
       ];
       for (const f of page) {
-        const inReport = report.figures.find((r) => r.id === f.id);
-        expect(inReport, `${report.name}: ${f.id} in the report`).toBeDefined();
-        expect(inReport!.described).toBe(true);
-        expect(reportSays(inReport!), `${report.name}: ${f.id}`).toEqual(pageSays(f));
         // The same table: a row per bin, or per point of the CDF, with the CSV's columns.
-        const csv = figureProps(f).csvRows();
-        expect(inReport!.table.rows).toHaveLength(csv.length);
-        if (csv.length > 0) expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
+        const { inReport, said } = sameInReport(report, f);
         // The same percentiles marked on both.
         const marks =
-          inReport!.plot.kind === "line" || inReport!.plot.kind === "histogram" ? inReport!.plot.marks : [];
+          inReport.plot.kind === "line" || inReport.plot.kind === "histogram" ? inReport.plot.marks : [];
         expect(marks?.map((m) => m.label)).toEqual(f.marks?.map((m) => m.label));
-        expect(pageSays(f).xUnit).toBe("ms");
+        expect(said.xUnit).toBe("ms");
         compared.push(`${report.name}: ${f.title}`);
       }
     }
@@ -817,18 +767,13 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of the errors of every example with failed requests", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const p = payloadsFrom(await chartPayloads(t.app.store.db, runId, [AIPERF_CHARTS.errors.key]));
+    for await (const { report, p } of examples([AIPERF_CHARTS.errors.key])) {
       const errors = p.get(AIPERF_CHARTS.errors);
       // As components/aiperf/throughput-view.tsx builds it, when a request failed.
       if (!errors || errors.groups.length === 0) continue;
       const f = aiperfErrorsFigure(errors);
-      const inReport = report.figures.find((r) => r.id === f.id);
-      expect(inReport?.described, `${report.name}: ${f.id}`).toBe(true);
-      expect(reportSays(inReport!)).toEqual(pageSays(f));
-      const csv = figureProps(f).csvRows();
-      expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
-      expect(inReport!.table.rows.map((r) => r[0])).toEqual(csv.map((r) => r.error));
+      const { inReport, csv } = sameInReport(report, f);
+      expect(inReport.table.rows.map((r) => r[0])).toEqual(csv.map((r) => r.error));
       compared.push(report.name);
     }
     expect(compared.length).toBeGreaterThan(0);
@@ -836,17 +781,12 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of every TTFT-vs-input figure of every example", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const run = (await readRunSummary(t.app.store.db, runId))!;
-      const p = payloadsFrom(await chartPayloads(t.app.store.db, runId, [AIPERF_CHARTS.ttftVsInput.key]));
+    for await (const { run, report, p } of examples([AIPERF_CHARTS.ttftVsInput.key])) {
       const payload = p.get(AIPERF_CHARTS.ttftVsInput);
       if (!payload) continue;
       // As components/run-views/latency-view.tsx builds it.
       const f = ttftVsInputFigure(payload, runRequestsDefinition(run));
-      const inReport = report.figures.find((r) => r.id === f.id);
-      expect(inReport?.described, `${report.name}: ${f.id}`).toBe(true);
-      expect(reportSays(inReport!)).toEqual(pageSays(f));
-      expect(inReport!.table.rows).toHaveLength(figureProps(f).csvRows().length);
+      sameInReport(report, f);
       compared.push(report.name);
     }
     expect(compared.length).toBeGreaterThan(0);
@@ -854,16 +794,12 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of every GPU figure of every example", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const p = payloadsFrom(await chartPayloads(t.app.store.db, runId, [AIPERF_CHARTS.gpu.key]));
+    for await (const { report, p } of examples([AIPERF_CHARTS.gpu.key])) {
       const gpu = p.get(AIPERF_CHARTS.gpu);
       if (!gpu) continue;
       // As components/run-views/gpu-view.tsx builds them.
       for (const f of GPU_METRICS.map((m) => gpuFigure(gpu, m))) {
-        const inReport = report.figures.find((r) => r.id === f.id);
-        expect(inReport?.described, `${report.name}: ${f.id}`).toBe(true);
-        expect(reportSays(inReport!)).toEqual(pageSays(f));
-        expect(inReport!.table.rows).toHaveLength(figureProps(f).csvRows().length);
+        sameInReport(report, f);
         compared.push(`${report.name}: ${f.title}`);
       }
     }
@@ -872,27 +808,20 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of the in-flight requests of every example with a timeline", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const p = payloadsFrom(await chartPayloads(t.app.store.db, runId, [AIPERF_CHARTS.timeline.key]));
+    for await (const { report, p } of examples([AIPERF_CHARTS.timeline.key])) {
       const timeline = p.get(AIPERF_CHARTS.timeline);
       if (!timeline) continue;
       // As components/aiperf/throughput-view.tsx builds it.
       const f = aiperfInFlightFigure(timeline);
-      const inReport = report.figures.find((r) => r.id === f.id);
-      expect(inReport?.described, `${report.name}: ${f.id}`).toBe(true);
-      const said = pageSays(f);
-      expect(reportSays(inReport!)).toEqual(said);
+      // One row per bucket, in the report's table and the page's CSV, with the same columns.
+      const { said, csv } = sameInReport(report, f);
+      expect(csv).toHaveLength(timeline.points.length);
       expect(said.title).toBe("In-flight requests");
       expect(said.series).toEqual(["average", "peak"]);
       // The peak holds until the next bucket's: steps on the page; the average is a line.
       const props = figureProps(f);
       expect(props.series.inFlightMax.step).toBe(true);
       expect(props.series.inFlightAvg.step).toBeUndefined();
-      // One row per bucket, in the report's table and the page's CSV, with the same columns.
-      const csv = props.csvRows();
-      expect(csv).toHaveLength(timeline.points.length);
-      expect(inReport!.table.rows).toHaveLength(timeline.points.length);
-      expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
       compared.push(report.name);
     }
     expect(compared.length).toBeGreaterThan(0);
@@ -900,13 +829,7 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of the throughput and the latency per timeslice of every example with them, each on two axes", async () => {
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const p = payloadsFrom(
-        await chartPayloads(t.app.store.db, runId, [
-          AIPERF_CHARTS.timeline.key,
-          AIPERF_CHARTS.timeslices.key,
-        ]),
-      );
+    for await (const { report, p } of examples([AIPERF_CHARTS.timeline.key, AIPERF_CHARTS.timeslices.key])) {
       const timeline = p.get(AIPERF_CHARTS.timeline);
       const slices = p.get(AIPERF_CHARTS.timeslices);
       // As components/aiperf/throughput-view.tsx and components/run-views/latency-view.tsx build them.
@@ -915,15 +838,9 @@ describe("figure descriptions", () => {
         ...(slices && slices.slices.length > 0 ? [aiperfTimeslicesFigure(slices)] : []),
       ];
       for (const f of page) {
-        const inReport = report.figures.find((r) => r.id === f.id);
-        expect(inReport?.described, `${report.name}: ${f.id}`).toBe(true);
-        const said = pageSays(f);
-        expect(reportSays(inReport!), `${report.name}: ${f.id}`).toEqual(said);
-        expect(inReport!.missing).toBe(f.missing);
         // The same table: a row per bucket or slice, the unit of each series' own axis in its header.
-        const csv = figureProps(f).csvRows();
-        expect(inReport!.table.rows).toHaveLength(csv.length);
-        expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
+        const { inReport, said, csv } = sameInReport(report, f);
+        expect(csv.length).toBeGreaterThan(0);
         compared.push(`${report.name}: ${f.id}`);
         if (f.id.endsWith("-throughput")) {
           // Output tokens on the left, requests and errors on the right, in the catalog's words.
@@ -935,7 +852,7 @@ describe("figure descriptions", () => {
             y2Right: true,
             axes: ["y", "y2 dashed", "y2 dashed"],
           });
-          expect(inReport!.table.columns).toEqual([
+          expect(inReport.table.columns).toEqual([
             "time from the first request (s)",
             "Output tok/s (tok/s)",
             "Requests/s (req/s)",
@@ -1030,14 +947,10 @@ describe("figure descriptions", () => {
   it("the report and the page say the same of every latency-over-time figure of every example", async () => {
     expect(reports.size).toBe(EXAMPLE_RUNS.length);
     const compared: string[] = [];
-    for (const [runId, report] of reports) {
-      const run = (await readRunSummary(t.app.store.db, runId))!;
-      const p = payloadsFrom(
-        await chartPayloads(t.app.store.db, runId, [
-          AIPERF_CHARTS.overTime.key,
-          TRTLLM_CHARTS.latencyOverTime.key,
-        ]),
-      );
+    for await (const { run, report, p } of examples([
+      AIPERF_CHARTS.overTime.key,
+      TRTLLM_CHARTS.latencyOverTime.key,
+    ])) {
       // As the views build them: components/run-views/latency-view.tsx and
       // components/trtllm-latency/trtllm-latency-section.tsx.
       const aiperf = p.get(AIPERF_CHARTS.overTime);
@@ -1053,17 +966,9 @@ describe("figure descriptions", () => {
         ...(trtllm ? TRTLLM_OVER_TIME_METRICS.map((m) => trtllmLatencyOverTimeFigure(trtllm, m)) : []),
       ];
       for (const f of page) {
-        const inReport = report.figures.find((r) => r.id === f.id);
-        expect(inReport, `${report.name}: ${f.id} in the report`).toBeDefined();
-        expect(inReport!.described).toBe(true);
-        const said = pageSays(f);
-        expect(reportSays(inReport!), `${report.name}: ${f.id}`).toEqual(said);
+        const { said, csv } = sameInReport(report, f);
         // The same table: a row per recorded point (two requests may start at the same second).
-        const recorded = f.series[0].points.filter(([, y]) => y !== null).length;
-        expect(figureProps(f).csvRows()).toHaveLength(recorded);
-        expect(inReport!.table.rows).toHaveLength(recorded);
-        const csv = figureProps(f).csvRows();
-        if (csv.length > 0) expect(inReport!.table.columns).toEqual(Object.keys(csv[0]));
+        expect(csv).toHaveLength(f.series[0].points.filter(([, y]) => y !== null).length);
         expect(said.yUnit).toBe("ms");
         expect(said.xUnit).toBe("s");
         compared.push(`${report.name}: ${f.title}`);

@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DISAGGREGATED_SEGMENTS } from "@/lib/metrics/time-breakdown";
 import {
@@ -13,8 +11,9 @@ import {
   simulate,
   type Rgb,
 } from "../helpers/colour-vision";
+import { builtGlobalsCss } from "../helpers/built-css";
 
-const css = fs.readFileSync(path.join(__dirname, "../../app/globals.css"), "utf8");
+const css = await builtGlobalsCss();
 const light = cssVariables(css, ":root");
 const dark = { ...light, ...cssVariables(css, ':root[data-theme="dark"]') };
 

@@ -1,9 +1,12 @@
-import fs from "node:fs";
-import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { builtGlobalsCss } from "../helpers/built-css";
 import { cssVariables } from "../helpers/colour-vision";
 
-const css = fs.readFileSync(path.join(__dirname, "../../app/globals.css"), "utf8");
+// The stylesheet as built: its dark theme is written once, and the build puts it under both selectors.
+let css = "";
+beforeAll(async () => {
+  css = await builtGlobalsCss();
+});
 
 /** The declarations of the first rule `selector` opens, `color-scheme` included. */
 function declarations(selector: string): Record<string, string> {

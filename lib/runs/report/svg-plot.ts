@@ -442,6 +442,59 @@ function legend(
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
+/**
+ * The frame of a plot of one named row per category and a value axis across: each row's name
+ * (clipped to `clipAt` characters, whole in its tooltip), the value ticks over their grid, the axis
+ * line and title, and the legend when there are several series. Room is left right of the plot
+ * for the widest of `texts` (the labels written past the bars' ends); `row` draws the marks of
+ * category `ci` in the row from `y0`, with `sx` the value's x and `left` the axis's.
+ */
+function rowsFrame(
+  p: {
+    categories: string[];
+    value: Axis;
+    series: ReadonlyArray<{ label: string; slot: number; colour?: string }>;
+  },
+  label: string,
+  layout: { rowH: number; clipAt: number; maxLabelW: number; minRoom: number; texts: string[]; max: number },
+  row: (ci: number, y0: number, sx: (v: number) => number, left: number) => string[],
+): string {
+  const { rowH, clipAt } = layout;
+  const labelW = Math.min(
+    layout.maxLabelW,
+    12 + 6.2 * maxOf(p.categories.map((c) => Math.min(c.length, clipAt))),
+  );
+  const left = labelW + 8;
+  const top = 8;
+  const plotW = W - left - Math.max(layout.minRoom, labelRoomPx(layout.texts));
+  const plotH = rowH * p.categories.length;
+  const legendRows = p.series.length > 1 ? Math.ceil(p.series.length / 4) : 0;
+  const height = top + plotH + 46 + legendRows * 18;
+  const ticks = niceTicks(layout.max);
+  const max = ticks[ticks.length - 1];
+  const sx = (v: number) => left + (v / max) * plotW;
+  const parts = [svgOpen(height, label)];
+  for (const t of ticks)
+    parts.push(
+      `<line x1="${f(sx(t))}" x2="${f(sx(t))}" y1="${top}" y2="${top + plotH}" stroke="#e5e7eb"/>`,
+      `<text x="${f(sx(t))}" y="${top + plotH + 14}" text-anchor="middle" fill="#374151">${formatNumber(t, 4)}</text>`,
+    );
+  p.categories.forEach((c, ci) => {
+    const y0 = top + ci * rowH;
+    parts.push(
+      `<text x="${left - 6}" y="${f(y0 + rowH / 2 + 4)}" text-anchor="end" fill="#111827">${escapeHtml(clip(c, clipAt))}<title>${escapeHtml(c)}</title></text>`,
+    );
+    for (const mark of row(ci, y0, sx, left)) parts.push(mark);
+  });
+  parts.push(
+    `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}" stroke="#6b7280"/>`,
+    `<text x="${left + plotW / 2}" y="${top + plotH + 32}" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(p.value))}</text>`,
+  );
+  if (legendRows > 0) parts.push(legend(p.series, top + plotH + 48));
+  parts.push("</svg>");
+  return parts.join("");
+}
+
 /** Horizontal bars: one row per category (long endpoint and segment names stay readable), series side by side. */
 function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string {
   const plot = {
@@ -451,49 +504,36 @@ function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string
   const n = plot.series.length;
   // A bar per series in a row, each a label's line tall so the labels written beside them never touch.
   const rowH = Math.max(18, 6 + n * labelLinePx());
-  const labelW = Math.min(240, 12 + 6.2 * maxOf(plot.categories.map((c) => Math.min(c.length, 38))));
-  const left = labelW + 8;
-  const top = 8;
   // Each bar's value is written past its end (lib/metrics/bar-labels.ts): room for the widest.
   const text =
     plot.valueText ?? ((v: number) => `${formatNumber(v, 4)}${plot.value.unit ? ` ${plot.value.unit}` : ""}`);
   const texts = plot.series.flatMap((s) => s.values.filter(finite).map(text));
-  const plotW = W - left - Math.max(52, labelRoomPx(texts));
-  const plotH = rowH * plot.categories.length;
-  const legendRows = n > 1 ? Math.ceil(n / 4) : 0;
-  const height = top + plotH + 46 + legendRows * 18;
-  const ticks = niceTicks(maxOf(plot.series.flatMap((s) => s.values.filter(finite))));
-  const max = ticks[ticks.length - 1];
-  const sx = (v: number) => left + (v / max) * plotW;
-  const parts = [svgOpen(height, label)];
-  for (const t of ticks)
-    parts.push(
-      `<line x1="${f(sx(t))}" x2="${f(sx(t))}" y1="${top}" y2="${top + plotH}" stroke="#e5e7eb"/>`,
-      `<text x="${f(sx(t))}" y="${top + plotH + 14}" text-anchor="middle" fill="#374151">${formatNumber(t, 4)}</text>`,
-    );
-  plot.categories.forEach((c, ci) => {
-    const y0 = top + ci * rowH;
-    parts.push(
-      `<text x="${left - 6}" y="${f(y0 + rowH / 2 + 4)}" text-anchor="end" fill="#111827">${escapeHtml(clip(c, 38))}<title>${escapeHtml(c)}</title></text>`,
-    );
-    plot.series.forEach((s, si) => {
+  const max = maxOf(plot.series.flatMap((s) => s.values.filter(finite)));
+  const layout = { rowH, clipAt: 38, maxLabelW: 240, minRoom: 52, texts, max };
+  return rowsFrame(plot, label, layout, (ci, y0, sx, left) =>
+    plot.series.flatMap((s, si) => {
       const v = s.values[ci];
-      if (!finite(v) || v === 0) return;
+      if (!finite(v) || v === 0) return [];
       const barH = (rowH - 6) / n;
       const len = drawnLength(sx(v) - left, v);
-      parts.push(
+      return [
         `<rect class="mark" x="${left}" y="${f(y0 + 3 + si * barH)}" width="${f(len)}" height="${f(barH - 1)}" fill="${s.colours?.[ci] ?? s.colour ?? PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(plot.value.unit)}</title></rect>`,
         `<text class="value-label" x="${f(left + len + LABEL_GAP_PX)}" y="${f(y0 + 3 + si * barH + (barH - 1) / 2 + LABEL_FONT_PX * 0.35)}" font-size="${LABEL_FONT_PX}" fill="#111827">${escapeHtml(text(v))}</text>`,
-      );
-    });
-  });
-  parts.push(
-    `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}" stroke="#6b7280"/>`,
-    `<text x="${left + plotW / 2}" y="${top + plotH + 32}" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(plot.value))}</text>`,
+      ];
+    }),
   );
-  if (legendRows > 0) parts.push(legend(plot.series, top + plotH + 48));
-  parts.push("</svg>");
-  return parts.join("");
+}
+
+/**
+ * A stacked plot's series that have a value, each with its palette slot, and each category's
+ * total: the sum of its recorded values (a negative one counts as none).
+ */
+function stackOf(all: Extract<Plot, { kind: "stacked" }>) {
+  const series = all.series.map((s, slot) => ({ ...s, slot })).filter((s) => s.values.some(finite));
+  const totals = all.categories.map((_, ci) =>
+    series.reduce((a, s) => a + (finite(s.values[ci]) ? Math.max(0, s.values[ci] as number) : 0), 0),
+  );
+  return { series, totals };
 }
 
 /**
@@ -502,10 +542,7 @@ function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string
  * data table name it. A value not recorded leaves its band out of that column.
  */
 function renderStacked(all: Extract<Plot, { kind: "stacked" }>, label: string): string {
-  const series = all.series.map((s, slot) => ({ ...s, slot })).filter((s) => s.values.some(finite));
-  const totals = all.categories.map((_, ci) =>
-    series.reduce((a, s) => a + (finite(s.values[ci]) ? Math.max(0, s.values[ci] as number) : 0), 0),
-  );
+  const { series, totals } = stackOf(all);
   const ticks = niceTicks(maxOf(totals));
   const yMax = ticks[ticks.length - 1];
   const left = 64;
@@ -549,33 +586,13 @@ function renderStacked(all: Extract<Plot, { kind: "stacked" }>, label: string): 
  * their order, its total written past its end (`totalText`); a value not recorded is no band.
  */
 function renderStackedRows(all: Extract<Plot, { kind: "stacked" }>, label: string): string {
-  const series = all.series.map((s, slot) => ({ ...s, slot })).filter((s) => s.values.some(finite));
-  const totals = all.categories.map((_, ci) =>
-    series.reduce((a, s) => a + (finite(s.values[ci]) ? Math.max(0, s.values[ci] as number) : 0), 0),
-  );
+  const { series, totals } = stackOf(all);
   const texts = all.totalText ? totals.map(all.totalText) : [];
   const rowH = 30;
-  const labelW = Math.min(160, 12 + 6.2 * maxOf(all.categories.map((c) => Math.min(c.length, 24))));
-  const left = labelW + 8;
-  const top = 8;
-  const plotW = W - left - Math.max(24, labelRoomPx(texts));
-  const plotH = rowH * all.categories.length;
-  const legendRows = series.length > 1 ? Math.ceil(series.length / 4) : 0;
-  const height = top + plotH + 46 + legendRows * 18;
-  const ticks = niceTicks(maxOf(totals));
-  const max = ticks[ticks.length - 1];
-  const sx = (v: number) => left + (v / max) * plotW;
-  const parts = [svgOpen(height, label)];
-  for (const t of ticks)
-    parts.push(
-      `<line x1="${f(sx(t))}" x2="${f(sx(t))}" y1="${top}" y2="${top + plotH}" stroke="#e5e7eb"/>`,
-      `<text x="${f(sx(t))}" y="${top + plotH + 14}" text-anchor="middle" fill="#374151">${formatNumber(t, 4)}</text>`,
-    );
-  all.categories.forEach((c, ci) => {
-    const y0 = top + ci * rowH;
-    parts.push(
-      `<text x="${left - 6}" y="${f(y0 + rowH / 2 + 4)}" text-anchor="end" fill="#111827">${escapeHtml(clip(c, 24))}<title>${escapeHtml(c)}</title></text>`,
-    );
+  const layout = { rowH, clipAt: 24, maxLabelW: 160, minRoom: 24, texts, max: maxOf(totals) };
+  return rowsFrame({ ...all, series }, label, layout, (ci, y0, sx) => {
+    const c = all.categories[ci];
+    const parts: string[] = [];
     let base = 0;
     for (const s of series) {
       const v = s.values[ci];
@@ -589,15 +606,8 @@ function renderStackedRows(all: Extract<Plot, { kind: "stacked" }>, label: strin
       parts.push(
         `<text class="value-label" x="${f(sx(totals[ci]) + LABEL_GAP_PX)}" y="${f(y0 + rowH / 2 + LABEL_FONT_PX * 0.35)}" font-size="${LABEL_FONT_PX}" fill="#111827">${escapeHtml(all.totalText(totals[ci]))}</text>`,
       );
+    return parts;
   });
-  parts.push(
-    `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}" stroke="#6b7280"/>`,
-    `<text x="${left + plotW / 2}" y="${top + plotH + 32}" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(all.value))}</text>`,
-  );
-  if (legendRows > 0) parts.push(legend(series, top + plotH + 48));
-  parts.push("</svg>");
-  return parts.join("");
 }
 
-/** Coordinates to 0.1 px: enough for a 720 px figure, and a fifth of the text of full precision. */
 const f = (v: number) => String(Math.round(v * 10) / 10);

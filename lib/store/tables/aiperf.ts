@@ -40,6 +40,17 @@ export interface AiperfRequestsTable {
   worker_id: string | null;
 }
 
+/** A request's times and token counts: what a request list shows of it beside its ids. */
+export const AIPERF_REQUEST_MEASURES = [
+  "start_ms",
+  "end_ms",
+  "ttft_ms",
+  "e2e_ms",
+  "itl_ms",
+  "input_tokens",
+  "output_tokens",
+] as const satisfies ReadonlyArray<keyof AiperfRequestsTable>;
+
 /** Every column of a row, in one fixed order: the inserter binds values without rediscovering them. */
 export const AIPERF_REQUEST_COLUMNS = [
   "run_id",
@@ -50,13 +61,7 @@ export const AIPERF_REQUEST_COLUMNS = [
   "ok",
   "cancelled",
   "error_type",
-  "start_ms",
-  "end_ms",
-  "ttft_ms",
-  "e2e_ms",
-  "itl_ms",
-  "input_tokens",
-  "output_tokens",
+  ...AIPERF_REQUEST_MEASURES,
   "conversation_id",
   "turn_index",
   "cached_tokens",
