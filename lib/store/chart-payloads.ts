@@ -15,6 +15,23 @@ import { readSqliteBlob } from "./sqlite-blob-read";
  */
 export type ChartRead = { text: string } | { recompute: string };
 
+/**
+ * A payload handed to the commit as its JSON text, made where it was computed so that the objects
+ * it was made from can go at once (a multi-turn run's agent-session pages: every session's turns,
+ * some 90 MB of JSON at 600,000 requests, were held as objects until the commit and as text beside
+ * them there). Stored as it is; `JSON.stringify` of it gives the same text (`toJSON` reads it back).
+ */
+export class PayloadText {
+  constructor(readonly text: string) {}
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
+/** The text a payload is stored as: a `PayloadText`'s own, else its JSON. */
+export const storedText = (data: unknown): string =>
+  data instanceof PayloadText ? data.text : JSON.stringify(data);
+
 /** The version a payload is written at: its chart's, or 1 for a key no chart defines. */
 export const storedVersionOf = (key: string): number => chartByKey(key)?.version ?? 1;
 

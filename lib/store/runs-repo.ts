@@ -11,7 +11,7 @@ import { discardAiperfStages } from "./columnar/aiperf-request-file";
 import type { Db, Trx } from "./db";
 import { writeMetricValues } from "./metric-values";
 import { extractedFactColumns } from "./run-facts";
-import { storedVersionOf } from "./chart-payloads";
+import { storedText, storedVersionOf } from "./chart-payloads";
 import type { ChartDataTable, FilesTable, RunsTable } from "./schema";
 import { storeText } from "./store-text";
 import { MAX_TIMELINE_BYTES, writeTimelineColumns, type StoredColumns } from "./timeline-columns";
@@ -172,7 +172,7 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
   // text is held until the commit, beside the payloads that are held until then anyway.
   const charts: ChartDataTable[] = [];
   for (const [key, data] of Object.entries(done.charts)) {
-    charts.push({ run_id: id, key, data: JSON.stringify(data), version: storedVersionOf(key) });
+    charts.push({ run_id: id, key, data: storedText(data), version: storedVersionOf(key) });
     await nextTurn();
   }
   const summary = JSON.stringify({ ...done.blocks, ingestedAt });
@@ -242,7 +242,7 @@ export async function commitDrilldown(
 ): Promise<boolean> {
   const rows: ChartDataTable[] = [];
   for (const [key, data] of Object.entries(charts)) {
-    rows.push({ run_id: id, key, data: JSON.stringify(data), version: storedVersionOf(key) });
+    rows.push({ run_id: id, key, data: storedText(data), version: storedVersionOf(key) });
     await nextTurn();
   }
   return db.transaction().execute(async (trx) => {

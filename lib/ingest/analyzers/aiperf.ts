@@ -327,7 +327,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
         : null;
       if (agents) {
         result.charts = { ...result.charts, ...agentSessionCharts(agents) };
-        result.info = { ...result.info, agentSessions: agents.all.length };
+        result.info = { ...result.info, agentSessions: agents.count };
       }
       // Nothing below reads the turns, the sessions or the conversation ids: garbage before the
       // request file is written.
