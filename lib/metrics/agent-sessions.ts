@@ -236,12 +236,15 @@ function capped(all: AgentSession[]): { sessions: AgentSession[]; omitted: numbe
 /**
  * Every session in pages of consecutive sessions, some SESSION_PAGE_CHARS of JSON each (one at
  * least), each page made JSON text (`{"sessions":[…]}`, exactly `JSON.stringify` of the page) as
- * soon as it is full: the sessions are handed over one at a time as their JSON and none is held.
+ * soon as it is full and handed to `made` (which may pack it): the sessions are handed over one at
+ * a time as their JSON and none is held.
  */
-export class SessionPager {
-  readonly pages: string[] = [];
+export class SessionPager<P = string> {
+  readonly pages: P[] = [];
   private parts: string[] = [];
   private text = 0;
+
+  constructor(private readonly made: (text: string) => P = (text) => text as P) {}
 
   /** One session's JSON (`JSON.stringify` of it) */
   add(json: string): void {
@@ -250,14 +253,14 @@ export class SessionPager {
     this.text += json.length;
   }
 
-  /** Every page's text (one page, empty, when no session came) */
-  done(): string[] {
+  /** Every page (one page, empty, when no session came) */
+  done(): P[] {
     if (this.parts.length > 0 || this.pages.length === 0) this.close();
     return this.pages;
   }
 
   private close(): void {
-    this.pages.push(`{"sessions":[${this.parts.join(",")}]}`);
+    this.pages.push(this.made(`{"sessions":[${this.parts.join(",")}]}`));
     this.parts = [];
     this.text = 0;
   }
@@ -272,12 +275,13 @@ export function sessionPages(all: readonly AgentSession[]): string[] {
 
 /**
  * A run's agent sessions: the payload (the longest few), how many sessions in all, and every
- * session in pages as JSON text, the sessions themselves let go as their page is made.
+ * session in pages (each page's JSON text, or what `made` packed it as), the sessions themselves
+ * let go as their page is made.
  */
-export interface AgentSessionsBuilt {
+export interface AgentSessionsBuilt<P = string> {
   payload: AgentSessionsPayload;
   count: number;
-  pages: string[];
+  pages: P[];
 }
 
 /**
@@ -318,13 +322,15 @@ export function reusedSessions(
  * ordered by session in one typed array and each session is made, paged and let go in turn: no
  * more than one session's turns are objects at a time (a page's JSON and the kept few aside).
  */
-export function agentSessionsFromRecords(
+export function agentSessionsFromRecords<P = string>(
   log: RequestLog,
   turns: TurnColumns,
   sessions: AgentSessionColumns,
   conversations: ConversationIndex,
   files: string[],
-): AgentSessionsBuilt | null {
+  /** What each page's JSON text is kept as until it is stored: the text itself by default */
+  made?: (text: string) => P,
+): AgentSessionsBuilt<P> | null {
   const reused = reusedSessions(log, turns, sessions);
   const n = Math.min(log.length, sessions.length);
   const slots = sessions.session;
@@ -398,7 +404,7 @@ export function agentSessionsFromRecords(
     }
     return finishSession(s, false);
   };
-  const pager = new SessionPager();
+  const pager = new SessionPager<P>(made);
   const totals = emptyTotals(count);
   const turnCounts = new Int32Array(count);
   const chars = new Float64Array(count);

@@ -48,7 +48,7 @@ import { storeInputsTurns, type InputsTurnLine } from "@/lib/store/aiperf-inputs
 import { AiperfRequestStage } from "@/lib/store/columnar/aiperf-request-file";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
-import { agentSessionCharts } from "./agent-session-charts";
+import { agentSessionCharts, packedPage } from "./agent-session-charts";
 
 const KINDS = new Set([
   "aiperf-records",
@@ -323,7 +323,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
       await nextTurn();
       // Agent sessions (docs/metrics.md §Agent sessions); a Dynamo trace's, stored after, replaces them.
       const agents = perTurn
-        ? agentSessionsFromRecords(log, turns, sessions, conversations, recordFiles)
+        ? agentSessionsFromRecords(log, turns, sessions, conversations, recordFiles, packedPage)
         : null;
       if (agents) {
         result.charts = { ...result.charts, ...agentSessionCharts(agents) };
