@@ -186,8 +186,15 @@ export function upgradeAgentSessionsPayload(stored: Record<string, unknown>, ver
 
 /** The totals over `sessions` (every session of the run, at ingest). */
 export function agentSessionTotals(sessions: readonly AgentSession[]): AgentSessionTotals {
-  const t: AgentSessionTotals = {
-    sessions: sessions.length,
+  const t = emptyTotals(sessions.length);
+  for (const s of sessions) addToTotals(t, s);
+  return t;
+}
+
+/** Totals over `sessions` sessions, before any is added (`addToTotals`). */
+export function emptyTotals(sessions: number): AgentSessionTotals {
+  return {
+    sessions,
     roots: 0,
     turns: 0,
     modelTimeMs: null,
@@ -198,21 +205,22 @@ export function agentSessionTotals(sessions: readonly AgentSession[]): AgentSess
     cacheStops: 0,
     cacheHeld: 0,
   };
-  for (const s of sessions) {
-    if (s.parentId === null) t.roots++;
-    t.turns += s.turns.length;
-    if (s.modelTimeMs !== null) t.modelTimeMs = (t.modelTimeMs ?? 0) + s.modelTimeMs;
-    if (s.toolTimeMs !== null) t.toolTimeMs = (t.toolTimeMs ?? 0) + s.toolTimeMs;
-    if (s.toolCalls !== null) t.toolCalls = (t.toolCalls ?? 0) + s.toolCalls;
-    for (const turn of s.turns)
-      if (!turn.failed && turn.cachedTokens !== null && turn.inputTokens !== null) {
-        t.cachedTokens += Math.min(turn.cachedTokens, turn.inputTokens);
-        t.inputTokens += turn.inputTokens;
-      }
-    if (s.cacheStop === "held") t.cacheHeld++;
-    else if (s.cacheStop !== null) t.cacheStops++;
-  }
-  return t;
+}
+
+/** Adds one session to the totals, sessions in their order (the sums are of floating point). */
+export function addToTotals(t: AgentSessionTotals, s: AgentSession): void {
+  if (s.parentId === null) t.roots++;
+  t.turns += s.turns.length;
+  if (s.modelTimeMs !== null) t.modelTimeMs = (t.modelTimeMs ?? 0) + s.modelTimeMs;
+  if (s.toolTimeMs !== null) t.toolTimeMs = (t.toolTimeMs ?? 0) + s.toolTimeMs;
+  if (s.toolCalls !== null) t.toolCalls = (t.toolCalls ?? 0) + s.toolCalls;
+  for (const turn of s.turns)
+    if (!turn.failed && turn.cachedTokens !== null && turn.inputTokens !== null) {
+      t.cachedTokens += Math.min(turn.cachedTokens, turn.inputTokens);
+      t.inputTokens += turn.inputTokens;
+    }
+  if (s.cacheStop === "held") t.cacheHeld++;
+  else if (s.cacheStop !== null) t.cacheStops++;
 }
 
 export type AgentSessionIds = z.infer<typeof agentSessionIdsSchema>;

@@ -18,7 +18,9 @@ conversation_id, and the payload says so (`sessionIds`). A Dynamo
  * and `absent` names the file that lacks it.
  */
 import {
+  addToTotals,
   agentSessionTotals,
+  emptyTotals,
   SESSION_PAGE_CHARS,
   SESSIONS_PAYLOAD_CHARS,
   SPLIT_NAMED,
@@ -195,46 +197,91 @@ function finishSession(s: SessionAcc, toolsRecorded: boolean): AgentSession {
 }
 
 /**
- * Keeps at most MAX_SESSIONS sessions, MAX_TURNS turns and SESSIONS_PAYLOAD_CHARS of JSON in all,
- * dropping the sessions with the fewest turns first; the kept ones stay in their order. Every
- * session is stored in pages besides (`sessionPages`).
+ * Which sessions the payload keeps: at most MAX_SESSIONS sessions, MAX_TURNS turns and
+ * SESSIONS_PAYLOAD_CHARS of JSON in all, dropping the sessions with the fewest turns first, from
+ * each session's turn count and JSON length. Every session is stored in pages besides
+ * (`SessionPager`).
  */
-function capped(all: AgentSession[]): { sessions: AgentSession[]; omitted: number } {
-  const chars = all.map((s) => JSON.stringify(s).length);
-  const keep = new Set<number>();
+function keptSessions(turnCounts: Int32Array, chars: Float64Array): Uint8Array {
+  const count = turnCounts.length;
+  const keep = new Uint8Array(count);
+  let kept = 0;
   let turns = 0;
   let text = 0;
-  const order = all.map((s, i) => ({ i, n: s.turns.length })).sort((a, b) => b.n - a.n || a.i - b.i);
-  for (const { i, n } of order) {
-    if (keep.size === MAX_SESSIONS) break;
+  const order = Int32Array.from({ length: count }, (_, i) => i).sort(
+    (a, b) => turnCounts[b] - turnCounts[a] || a - b,
+  );
+  for (const i of order) {
+    if (kept === MAX_SESSIONS) break;
+    const n = turnCounts[i];
     if (turns + n > MAX_TURNS || text + chars[i] > SESSIONS_PAYLOAD_CHARS) continue;
-    keep.add(i);
+    keep[i] = 1;
+    kept++;
     turns += n;
     text += chars[i];
   }
-  return { sessions: all.filter((_, i) => keep.has(i)), omitted: all.length - keep.size };
+  return keep;
 }
 
-/** Every session in pages of consecutive sessions, some SESSION_PAGE_CHARS of JSON each (one at least). */
-export function sessionPages(all: readonly AgentSession[]): AgentSession[][] {
-  const pages: AgentSession[][] = [[]];
-  let text = 0;
-  for (const s of all) {
-    const n = JSON.stringify(s).length;
-    if (text + n > SESSION_PAGE_CHARS && pages[pages.length - 1].length > 0) {
-      pages.push([]);
-      text = 0;
-    }
-    pages[pages.length - 1].push(s);
-    text += n;
+/** The kept sessions and how many were left out (`keptSessions`), the kept ones in their order. */
+function capped(all: AgentSession[]): { sessions: AgentSession[]; omitted: number } {
+  const keep = keptSessions(
+    Int32Array.from(all, (s) => s.turns.length),
+    Float64Array.from(all, (s) => JSON.stringify(s).length),
+  );
+  const sessions = all.filter((_, i) => keep[i] === 1);
+  return { sessions, omitted: all.length - sessions.length };
+}
+
+/**
+ * Every session in pages of consecutive sessions, some SESSION_PAGE_CHARS of JSON each (one at
+ * least), each page made JSON text (`{"sessions":[…]}`, exactly `JSON.stringify` of the page) as
+ * soon as it is full and handed to `made` (which may pack it): the sessions are handed over one at
+ * a time as their JSON and none is held.
+ */
+export class SessionPager<P = string> {
+  readonly pages: P[] = [];
+  private parts: string[] = [];
+  private text = 0;
+
+  constructor(private readonly made: (text: string) => P = (text) => text as P) {}
+
+  /** One session's JSON (`JSON.stringify` of it) */
+  add(json: string): void {
+    if (this.text + json.length > SESSION_PAGE_CHARS && this.parts.length > 0) this.close();
+    this.parts.push(json);
+    this.text += json.length;
   }
-  return pages;
+
+  /** Every page (one page, empty, when no session came) */
+  done(): P[] {
+    if (this.parts.length > 0 || this.pages.length === 0) this.close();
+    return this.pages;
+  }
+
+  private close(): void {
+    this.pages.push(this.made(`{"sessions":[${this.parts.join(",")}]}`));
+    this.parts = [];
+    this.text = 0;
+  }
 }
 
-/** A run's agent sessions: the payload (the longest few) and every session, for its pages. */
-export interface AgentSessionsBuilt {
+/** Every session's pages as JSON text (`SessionPager`). */
+export function sessionPages(all: readonly AgentSession[]): string[] {
+  const pager = new SessionPager();
+  for (const s of all) pager.add(JSON.stringify(s));
+  return pager.done();
+}
+
+/**
+ * A run's agent sessions: the payload (the longest few), how many sessions in all, and every
+ * session in pages (each page's JSON text, or what `made` packed it as), the sessions themselves
+ * let go as their page is made.
+ */
+export interface AgentSessionsBuilt<P = string> {
   payload: AgentSessionsPayload;
-  all: AgentSession[];
+  count: number;
+  pages: P[];
 }
 
 /**
@@ -271,60 +318,108 @@ export function reusedSessions(
 /**
  * Sessions from aiperf's profiling records (warm-up left out): one per x_correlation_id, or per
  * x_correlation_id and conversation_id where aiperf reused the id (`reusedSessions`). Null when no
- * session has more than one turn: a single-turn run has no sessions to show.
+ * session has more than one turn: a single-turn run has no sessions to show. The records are
+ * ordered by session in one typed array and each session is made, paged and let go in turn: no
+ * more than one session's turns are objects at a time (a page's JSON and the kept few aside).
  */
-export function agentSessionsFromRecords(
+export function agentSessionsFromRecords<P = string>(
   log: RequestLog,
   turns: TurnColumns,
   sessions: AgentSessionColumns,
   conversations: ConversationIndex,
   files: string[],
-): AgentSessionsBuilt | null {
+  /** What each page's JSON text is kept as until it is stored: the text itself by default */
+  made?: (text: string) => P,
+): AgentSessionsBuilt<P> | null {
   const reused = reusedSessions(log, turns, sessions);
-  const acc = new Map<string, SessionAcc>();
+  const n = Math.min(log.length, sessions.length);
+  const slots = sessions.session;
+  const turnOf = turns.turn;
+  const convOf = turns.conv;
+  // Each record's session number, in order of first sight (-1: warm-up or no session).
+  const keyOf = new Int32Array(n).fill(-1);
+  const keyOfSlot = new Int32Array(sessions.sessionCount).fill(-1);
+  const splitKeys = new Map<string, number>();
+  const sizes: number[] = [];
+  const firstRecord: number[] = [];
   let withoutSession = 0;
   let anyCached = false;
-  const c = log.cols;
-  for (let i = 0; i < log.length && i < sessions.length; i++) {
-    const f = log.flags[i];
-    if (f & FLAG_WARMUP) continue;
-    const slot = sessions.session[i];
-    const turn = turns.turn[i];
-    if (slot === NO_SESSION || turn < 0) {
+  for (let i = 0; i < n; i++) {
+    if (log.flags[i] & FLAG_WARMUP) continue;
+    const slot = slots[i];
+    if (slot === NO_SESSION || turnOf[i] < 0) {
       withoutSession++;
       continue;
     }
-    const split = reused.has(slot);
-    const conv = turns.conv[i];
-    const key = split ? `${slot}:${conv}` : String(slot);
-    let s = acc.get(key);
-    if (!s) {
-      s = {
-        id: split ? `${sessions.idOf(slot)}/${conversations.id(conv) ?? "?"}` : sessions.idOf(slot)!,
-        parentId: sessions.parentOf(slot),
-        depth: sessions.depthOf(slot),
-        turns: [],
-        toolTimeMs: null,
-        toolCalls: 0,
-      };
-      acc.set(key, s);
+    let k: number;
+    if (reused.has(slot)) {
+      const key = `${slot}:${convOf[i]}`;
+      k = splitKeys.get(key) ?? -1;
+      if (k < 0) splitKeys.set(key, (k = sizes.length));
+    } else {
+      k = keyOfSlot[slot];
+      if (k < 0) keyOfSlot[slot] = k = sizes.length;
     }
-    const cached = num(turns.cached[i]);
-    if (cached !== null) anyCached = true;
-    s.turns.push({
-      turn,
-      inputTokens: num(c.inputTokens[i]),
-      ttftMs: num(c.ttftMs[i]),
-      cachedTokens: cached,
-      modelMs: num(c.e2eMs[i]),
-      failed: (f & (FLAG_ERROR | FLAG_CANCELLED)) !== 0,
-    });
+    if (k === sizes.length) {
+      sizes.push(0);
+      firstRecord.push(i);
+    }
+    sizes[k]++;
+    keyOf[i] = k;
+    if (num(turns.cached[i]) !== null) anyCached = true;
   }
-  const all = [...acc.values()];
-  if (!all.some((s) => s.turns.length > 1)) return null;
+  splitKeys.clear();
+  const count = sizes.length;
+  if (!sizes.some((size) => size > 1)) return null;
+  // The records of each session, in record order (a counting sort by session number).
+  const start = new Int32Array(count + 1);
+  for (let k = 0; k < count; k++) start[k + 1] = start[k] + sizes[k];
+  const next = start.slice(0, count);
+  const order = new Int32Array(start[count]);
+  for (let i = 0; i < n; i++) if (keyOf[i] >= 0) order[next[keyOf[i]]++] = i;
+  const c = log.cols;
+  const session = (k: number): AgentSession => {
+    const first = firstRecord[k];
+    const slot = slots[first];
+    const s: SessionAcc = {
+      id: reused.has(slot)
+        ? `${sessions.idOf(slot)}/${conversations.id(convOf[first]) ?? "?"}`
+        : sessions.idOf(slot)!,
+      parentId: sessions.parentOf(slot),
+      depth: sessions.depthOf(slot),
+      turns: [],
+      toolTimeMs: null,
+      toolCalls: 0,
+    };
+    for (let j = start[k]; j < start[k + 1]; j++) {
+      const i = order[j];
+      s.turns.push({
+        turn: turnOf[i],
+        inputTokens: num(c.inputTokens[i]),
+        ttftMs: num(c.ttftMs[i]),
+        cachedTokens: num(turns.cached[i]),
+        modelMs: num(c.e2eMs[i]),
+        failed: (log.flags[i] & (FLAG_ERROR | FLAG_CANCELLED)) !== 0,
+      });
+    }
+    return finishSession(s, false);
+  };
+  const pager = new SessionPager<P>(made);
+  const totals = emptyTotals(count);
+  const turnCounts = new Int32Array(count);
+  const chars = new Float64Array(count);
+  for (let k = 0; k < count; k++) {
+    const s = session(k);
+    const json = JSON.stringify(s);
+    pager.add(json);
+    addToTotals(totals, s);
+    turnCounts[k] = s.turns.length;
+    chars[k] = json.length;
+  }
+  const keep = keptSessions(turnCounts, chars);
+  const kept: AgentSession[] = [];
+  for (let k = 0; k < count; k++) if (keep[k] === 1) kept.push(session(k));
   const named = files.length > 0 ? files.join(", ") : "profile_export.jsonl";
-  const finished = all.map((s) => finishSession(s, false));
-  const { sessions: kept, omitted } = capped(finished);
   const splitIds = [...reused].map((slot) => sessions.idOf(slot)!);
   const payload: AgentSessionsPayload = {
     source: "aiperf-records",
@@ -335,8 +430,8 @@ export function agentSessionsFromRecords(
     },
     files,
     sessions: kept,
-    omitted,
-    totals: agentSessionTotals(finished),
+    omitted: count - kept.length,
+    totals,
     withoutSession,
     absent: {
       parent: sessions.lineageWritten
@@ -348,7 +443,7 @@ export function agentSessionsFromRecords(
       tools: `${named} records only model requests: aiperf writes no tool time`,
     },
   };
-  return { payload, all: finished };
+  return { payload, count, pages: pager.done() };
 }
 
 /** Sessions from a Dynamo request trace's agent_context; null when no row carries one. */
@@ -418,5 +513,5 @@ export function agentSessionsFromTrace(trace: DynamoTrace, files: string[]): Age
         : `${named} has no tool_end rows (the agent harness writes them, event_source "harness")`,
     },
   };
-  return { payload, all: finished };
+  return { payload, count: finished.length, pages: sessionPages(finished) };
 }

@@ -11,7 +11,7 @@ import { discardAiperfStages } from "./columnar/aiperf-request-file";
 import type { Db, Trx } from "./db";
 import { writeMetricValues } from "./metric-values";
 import { extractedFactColumns } from "./run-facts";
-import { storedVersionOf } from "./chart-payloads";
+import { PayloadText, storedText, storedVersionOf } from "./chart-payloads";
 import type { ChartDataTable, FilesTable, RunsTable } from "./schema";
 import { storeText } from "./store-text";
 import { MAX_TIMELINE_BYTES, writeTimelineColumns, type StoredColumns } from "./timeline-columns";
@@ -170,9 +170,15 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
   // server answered nothing; and on SQLite every read waits for the transaction's one connection.
   // So they are serialised before the transaction, a turn of the event loop after each one; the
   // text is held until the commit, beside the payloads that are held until then anyway.
-  const charts: ChartDataTable[] = [];
+  // A payload kept packed (`PayloadText`) is unpacked only as its rows are inserted, a few at a time.
+  const charts: Array<Omit<ChartDataTable, "data"> & { data: string | PayloadText }> = [];
   for (const [key, data] of Object.entries(done.charts)) {
-    charts.push({ run_id: id, key, data: JSON.stringify(data), version: storedVersionOf(key) });
+    charts.push({
+      run_id: id,
+      key,
+      data: data instanceof PayloadText ? data : JSON.stringify(data),
+      version: storedVersionOf(key),
+    });
     await nextTurn();
   }
   const summary = JSON.stringify({ ...done.blocks, ingestedAt });
@@ -187,7 +193,11 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
     for (let i = 0; i < charts.length; i += CHARTS_PER_INSERT)
       await trx
         .insertInto("chart_data")
-        .values(charts.slice(i, i + CHARTS_PER_INSERT))
+        .values(
+          charts
+            .slice(i, i + CHARTS_PER_INSERT)
+            .map((c) => ({ ...c, data: typeof c.data === "string" ? c.data : c.data.text })),
+        )
         .execute();
     if (done.metricValues) await writeMetricValues(trx, id, done.metricValues);
     if (done.timeline) await storeTimeline(trx, id, done.timeline);
@@ -242,7 +252,7 @@ export async function commitDrilldown(
 ): Promise<boolean> {
   const rows: ChartDataTable[] = [];
   for (const [key, data] of Object.entries(charts)) {
-    rows.push({ run_id: id, key, data: JSON.stringify(data), version: storedVersionOf(key) });
+    rows.push({ run_id: id, key, data: storedText(data), version: storedVersionOf(key) });
     await nextTurn();
   }
   return db.transaction().execute(async (trx) => {

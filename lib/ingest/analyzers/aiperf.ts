@@ -48,7 +48,7 @@ import { storeInputsTurns, type InputsTurnLine } from "@/lib/store/aiperf-inputs
 import { AiperfRequestStage } from "@/lib/store/columnar/aiperf-request-file";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
-import { agentSessionCharts } from "./agent-session-charts";
+import { agentSessionCharts, packedPage } from "./agent-session-charts";
 
 const KINDS = new Set([
   "aiperf-records",
@@ -323,11 +323,11 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
       await nextTurn();
       // Agent sessions (docs/metrics.md §Agent sessions); a Dynamo trace's, stored after, replaces them.
       const agents = perTurn
-        ? agentSessionsFromRecords(log, turns, sessions, conversations, recordFiles)
+        ? agentSessionsFromRecords(log, turns, sessions, conversations, recordFiles, packedPage)
         : null;
       if (agents) {
         result.charts = { ...result.charts, ...agentSessionCharts(agents) };
-        result.info = { ...result.info, agentSessions: agents.all.length };
+        result.info = { ...result.info, agentSessions: agents.count };
       }
       // Nothing below reads the turns, the sessions or the conversation ids: garbage before the
       // request file is written.

@@ -103,7 +103,7 @@ export function dynamoTraceAnalyzer(): Analyzer {
     const agents = agentSessionsFromTrace(trace, names);
     if (agents) {
       Object.assign(charts, agentSessionCharts(agents));
-      info.agentSessions = agents.all.length;
+      info.agentSessions = agents.count;
     }
     if (records.length === 0)
       return {
