@@ -21,6 +21,7 @@ import SQLite from "better-sqlite3";
 import { it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { drilldownsSettled } from "@/lib/ingest/drilldown";
+import { openConnection, quote } from "@/lib/store/columnar/engine";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
@@ -142,7 +143,10 @@ function digestRun(file: string, runId: string): string[] {
       const columns = db.prepare(`pragma table_info("${table}")`).all() as Array<{ name: string }>;
       const key = table === "runs" ? "id" : "run_id";
       if (!columns.some((c) => c.name === key)) continue;
-      const kept = columns.map((c) => c.name).filter((c) => !VARYING.test(c));
+      // A Parquet file's hash differs with the ids it holds: its rows are digested instead.
+      const kept = columns
+        .map((c) => c.name)
+        .filter((c) => !VARYING.test(c) && !(table === "run_column_files" && c === "sha256"));
       const rows = (
         db
           .prepare(`select ${kept.map((c) => `"${c}"`).join(",")} from "${table}" where "${key}" = ?`)
@@ -173,6 +177,53 @@ function digestRun(file: string, runId: string): string[] {
   } finally {
     db.close();
   }
+}
+
+/**
+ * Per Parquet file of the run (run_column_files): its rows and a hash of them, read back by
+ * DuckDB, ids left out (the file's own hash differs with the run and file ids it holds).
+ */
+async function digestColumnFiles(dataDir: string, runId: string): Promise<string[]> {
+  const db = new SQLite(path.join(dataDir, "runlens.sqlite"), { readonly: true, fileMustExist: true });
+  let files: Array<{ name: string; sha256: string }>;
+  let fileIds: string[];
+  try {
+    files = db
+      .prepare("select name, sha256 from run_column_files where run_id = ? order by name")
+      .all(runId) as typeof files;
+    fileIds = (db.prepare("select id from files where run_id = ?").all(runId) as Array<{ id: string }>).map(
+      (r) => r.id,
+    );
+  } finally {
+    db.close();
+  }
+  const conn = await openConnection();
+  const lines: string[] = [];
+  try {
+    for (const f of files) {
+      const dir = path.join(dataDir, "blobs", f.sha256.slice(0, 2));
+      const file = [f.sha256, `${f.sha256}.raw`].map((n) => path.join(dir, n)).find((p) => fs.existsSync(p));
+      if (!file) {
+        lines.push(`${f.name} (no identity file)`);
+        continue;
+      }
+      const reader = await conn.runAndReadAll(`select * from read_parquet(${quote(file)})`);
+      const hash = crypto.createHash("sha256");
+      const rows = reader.getRowsJS();
+      for (const r of rows) {
+        let text = JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? v.toString() : v)).replaceAll(
+          runId,
+          "<run>",
+        );
+        for (const id of fileIds) text = text.replaceAll(id, "<file>");
+        hash.update(`${text}\n`);
+      }
+      lines.push(`parquet ${f.name} ${rows.length} ${hash.digest("hex").slice(0, 16)}`);
+    }
+  } finally {
+    conn.closeSync();
+  }
+  return lines;
 }
 
 async function measure(name: string, files: Array<{ name: string; path: string }>, dataDir: string) {
@@ -225,6 +276,7 @@ async function measure(name: string, files: Array<{ name: string; path: string }
   for (const a of attributed) console.log(`  ${a}`);
   const id = (JSON.parse(body) as { id: string }).id;
   for (const line of digestRun(path.join(dataDir, "runlens.sqlite"), id)) console.log(`  digest ${line}`);
+  for (const line of await digestColumnFiles(dataDir, id)) console.log(`  digest ${line}`);
 }
 
 it.skipIf(process.env.RUNLENS_MEASURE !== "1")(
