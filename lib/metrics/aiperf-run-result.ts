@@ -27,7 +27,7 @@ import { distributionOfSorted } from "./aiperf-distribution";
 import { overTimePayload, timelinePayload, ttftVsInputPayload } from "./aiperf-timeline";
 import { timeslicesPayload } from "./aiperf-timeslices";
 import type { GpuTelemetry } from "./gpu-telemetry";
-import { computeRequestsBlock } from "./requests";
+import { computeRequestsBlock, computeRequestsBlockInSteps } from "./requests";
 import type { ErrorTally } from "./requests-errors";
 import { requestsFromSummary } from "./requests-from-summary";
 import { warmupFromLog, warmupFromOutputs, warmupFromSummary, withConfiguredWarmup } from "./aiperf-warmup";
@@ -103,7 +103,7 @@ export function* aiperfRunResultInSteps(s: AiperfRunState, originMs: number): St
   if (log.length > 0) {
     // Sorted once, in steps: the requests block and the distribution read the same sorts.
     for (const m of LATENCY_METRICS) yield* log.sortedMeasuredInSteps(m);
-    requests = computeRequestsBlock(log);
+    requests = yield* computeRequestsBlockInSteps(log);
     yield;
     charts[AIPERF_CHARTS.distribution.key] = {
       metrics: Object.fromEntries(

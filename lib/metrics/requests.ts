@@ -8,9 +8,18 @@
  */
 import type { RequestsBlock } from "@/lib/api/schemas";
 import { computeStats, statsOfSorted } from "./stats";
+import { atOnce, type Steps } from "./steps";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, pick, type RequestLog } from "./requests-log";
 
 export function computeRequestsBlock(log: RequestLog): RequestsBlock {
+  return atOnce(computeRequestsBlockInSteps(log));
+}
+
+/**
+ * `computeRequestsBlock` in steps: the counts, then each token column's statistics a step of its
+ * own (the latency columns are sorted already, `sortedMeasuredInSteps`). The same block.
+ */
+export function* computeRequestsBlockInSteps(log: RequestLog): Steps<RequestsBlock> {
   let count = 0;
   let errorCount = 0;
   let warmupCount = 0;
@@ -31,9 +40,14 @@ export function computeRequestsBlock(log: RequestLog): RequestsBlock {
     if (endMs[i] > last) last = endMs[i];
   }
   const ok = log.measuredIndices();
+  yield;
+  const inputTokens = computeStats(pick(log.column("inputTokens"), ok));
+  yield;
   const outputTokens = pick(log.column("outputTokens"), ok);
   let outputTotal = 0;
   for (const v of outputTokens) if (Number.isFinite(v)) outputTotal += v;
+  const outputStats = computeStats(outputTokens);
+  yield;
   const durationS =
     Number.isFinite(first) && Number.isFinite(last) && last > first ? (last - first) / 1000 : null;
   return {
@@ -46,8 +60,8 @@ export function computeRequestsBlock(log: RequestLog): RequestsBlock {
     ttftMs: statsOfSorted(log.sortedMeasured("ttftMs")),
     e2eMs: statsOfSorted(log.sortedMeasured("e2eMs")),
     itlMs: statsOfSorted(log.sortedMeasured("itlMs")),
-    inputTokens: computeStats(pick(log.column("inputTokens"), ok)),
-    outputTokens: computeStats(outputTokens),
+    inputTokens,
+    outputTokens: outputStats,
     requestThroughputPerS: durationS ? ok.length / durationS : null,
     outputTokenThroughputPerS: durationS ? outputTotal / durationS : null,
     outputTokensTotal: ok.length > 0 ? outputTotal : null,

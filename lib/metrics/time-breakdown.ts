@@ -4,7 +4,8 @@
  */
 import { plural } from "@/lib/format-number";
 import type { Seconds } from "@/lib/formats/trtllm-record";
-import { computeStats } from "./stats";
+import { computeStatsInSteps } from "./stats";
+import { atOnce, type Steps } from "./steps";
 
 export type BreakdownMode = "aggregated" | "disaggregated";
 
@@ -338,10 +339,17 @@ export function segmentStats(mode: BreakdownMode, perRequest: readonly SegmentVa
 }
 
 export function segmentColumnStats(columns: SegmentColumns): SegmentStatsResult {
+  return atOnce(segmentColumnStatsInSteps(columns));
+}
+
+/** `segmentColumnStats` in steps, one segment's sort at a time: the same statistics. */
+export function* segmentColumnStatsInSteps(columns: SegmentColumns): Steps<SegmentStatsResult> {
   const defs = segmentsFor(columns.mode);
   const warnings: string[] = [];
   const excluded: number[] = [];
-  const segments = defs.map((def, i) => {
+  const segments: SegmentStatsResult["segments"] = [];
+  for (let i = 0; i < defs.length; i++) {
+    const def = defs[i];
     const dropped = columns.excluded[i];
     const worst = columns.worstMs[i];
     excluded.push(dropped);
@@ -350,8 +358,8 @@ export function segmentColumnStats(columns: SegmentColumns): SegmentStatsResult 
         `${def.name}: ${plural(dropped, "request")} had an end more than ${SKEW_TOLERANCE_MS} ms before the start (worst ${worst.toFixed(1)} ms) and were left out`,
       );
     // Not recorded and excluded values are NaN, which computeStats drops.
-    const s = computeStats(columns.columns[i]);
-    return {
+    const s = yield* computeStatsInSteps(columns.columns[i]);
+    segments.push({
       name: def.name,
       label: def.label,
       count: s?.count ?? 0,
@@ -361,7 +369,7 @@ export function segmentColumnStats(columns: SegmentColumns): SegmentStatsResult 
       p95Ms: s?.p95 ?? null,
       p90Ms: s?.p90 ?? null,
       p99Ms: s?.p99 ?? null,
-    };
-  });
+    });
+  }
   return { segments, excluded, clamped: [...columns.clamped], warnings };
 }

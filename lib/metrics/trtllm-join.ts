@@ -8,6 +8,7 @@ import type { TrtllmDisaggRecord, TrtllmWorkerRecord } from "@/lib/formats/trtll
 import { emptyTimes, type BreakdownMode, type RequestTimes } from "./time-breakdown";
 import { fillSide } from "./trtllm-side-times";
 import { RoleVotes, contentRole, type WorkerRole } from "./trtllm-roles";
+import { atOnce, type Steps } from "./steps";
 
 export interface WorkerEntry {
   rec: TrtllmWorkerRecord;
@@ -177,9 +178,28 @@ export function joinTrtllm(
   fileCount: number,
   fileNames: readonly string[] = [],
 ): JoinResult {
+  return atOnce(joinTrtllmInSteps(disaggs, workers, fileCount, fileNames));
+}
+
+/** Records a pass of `joinTrtllmInSteps` takes in a step. */
+export const JOIN_STEP = 1_000;
+
+/** `joinTrtllm` in steps of JOIN_STEP records a pass: the same join. */
+export function* joinTrtllmInSteps(
+  disaggs: readonly DisaggEntry[],
+  workers: readonly WorkerEntry[],
+  fileCount: number,
+  fileNames: readonly string[] = [],
+): Steps<JoinResult> {
   const warnings: string[] = [];
   const votes = Array.from({ length: fileCount }, () => new RoleVotes());
-  for (const w of workers) votes[w.file].addContent(w.rec);
+  let work = 0;
+  /** Whether a step is done: one more record taken in a pass. */
+  const stepDone = () => ++work % JOIN_STEP === 0;
+  for (const w of workers) {
+    votes[w.file].addContent(w.rec);
+    if (stepDone()) yield;
+  }
 
   const slots: Slot[] = [];
   const byDisaggId = new Map<string, Slot>();
@@ -200,6 +220,7 @@ export function joinTrtllm(
       if (list) list.push(slot);
       else byCtxId.set(ctxId, [slot]);
     }
+    if (stepDone()) yield;
   }
 
   const fileServerCounts = Array.from({ length: fileCount }, () => new Map<string, number>());
@@ -230,6 +251,7 @@ export function joinTrtllm(
     }
     const side = only ? sideByRequestId(w.rec, only.disagg!.rec) : null;
     if (only && side) countServer(w.file, serverOfSide(only.disagg!.rec, side));
+    if (stepDone()) yield;
   }
   const fileServerOf = fileServerCounts.map(
     (m, f) => mostOften(m) ?? (fileNames[f] !== undefined ? serverInName(fileNames[f], servers) : null),
@@ -241,6 +263,7 @@ export function joinTrtllm(
   let ambiguous = 0;
   const alone: WorkerEntry[] = [];
   for (const w of workers) {
+    if (stepDone()) yield;
     let slot: Slot | undefined;
     if (w.rec.disaggRequestId !== null) {
       slot = byDisaggId.get(w.rec.disaggRequestId);
@@ -290,6 +313,7 @@ export function joinTrtllm(
 
   // Records whose side the ids did not settle: by content, else by their file's role.
   for (const slot of slots) {
+    if (stepDone()) yield;
     for (const w of slot.unsure ?? []) {
       const role = contentRole(w.rec) ?? fileRoles[w.file];
       const side = role === "decode" ? "gen" : role === "prefill" ? "ctx" : slot.ctx ? "gen" : "ctx";
@@ -305,6 +329,7 @@ export function joinTrtllm(
   const aggregated: WorkerEntry[] = [];
   const workerOnly = new Map<string, Slot>();
   for (const w of alone) {
+    if (stepDone()) yield;
     const role = fileRoles[w.file];
     if (role === "combined") {
       aggregated.push(w);

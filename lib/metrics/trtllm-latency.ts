@@ -11,6 +11,7 @@ import type { Seconds, TrtllmSpeculative, TrtllmWorkerRecord } from "@/lib/forma
 import { distributionOfSorted } from "./aiperf-distribution";
 import { tokPerUserStats } from "./per-user-throughput";
 import { sortedFinite, statsOfSorted } from "./stats";
+import { atOnce, type Steps } from "./steps";
 import { requestFirstToken, requestStart, spanMs, type RequestTimes } from "./time-breakdown";
 
 /** The scatter's point cap, the same as the aiperf over-time chart's. */
@@ -132,6 +133,14 @@ export class TrtllmLatencyColumns {
 
   /** The summary block and the distribution payload; the columns may be dropped afterwards. */
   summarize(): { block: NonNullable<TimeBreakdownBlock["latency"]>; distribution: LatencyDistributions } {
+    return atOnce(this.summarizeInSteps());
+  }
+
+  /** `summarize` in steps, one column's sort at a time: the same answer. */
+  *summarizeInSteps(): Steps<{
+    block: NonNullable<TimeBreakdownBlock["latency"]>;
+    distribution: LatencyDistributions;
+  }> {
     const block: NonNullable<TimeBreakdownBlock["latency"]> = {
       ttftMs: null,
       e2eMs: null,
@@ -143,6 +152,7 @@ export class TrtllmLatencyColumns {
     };
     const metrics: Record<string, Distribution | null> = {};
     for (const key of ["ttftMs", "e2eMs", "tpotMs"] as const) {
+      yield;
       const sorted = sortedFinite(this[key]);
       block[key] = statsOfSorted(sorted);
       metrics[key] = distributionOfSorted(sorted);

@@ -6,19 +6,20 @@ import { mixedClocks, mixedClocksWarning } from "./clock-mix";
 import type { EndpointRow, TimeBreakdownBlock } from "@/lib/api/schemas";
 import type { TrtllmKvBlocks, TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
 import { StepList } from "@/lib/formats/trtllm-step-list";
-import { computeStats } from "./stats";
+import { computeStatsInSteps, type Stats } from "./stats";
+import type { Steps } from "./steps";
 import {
   requestSegments,
   requestStart,
   SegmentColumns,
-  segmentColumnStats,
+  segmentColumnStatsInSteps,
   segmentsFor,
 } from "./time-breakdown";
 import { clockOffsetSample, estimateClockOffset } from "./trtllm-clock-offset";
 import { requestRow, toMs, type TrtllmRequestRow } from "./trtllm-request-row";
 import type { JoinedList, JoinResult } from "./trtllm-join";
 import { BlockTally, histogram, transferBandwidthGBps } from "./trtllm-kv";
-import { endpointRows, hitRates } from "./trtllm-worker-rows";
+import { endpointRowsInSteps, hitRatesInSteps } from "./trtllm-worker-rows";
 import {
   STEP_METRICS,
   type KvHitRatePayload,
@@ -45,29 +46,50 @@ export interface TrtllmSummary {
 /** Arrival buckets of the segment-share chart: enough to see drift, far below the 2,000-point cap. */
 const MAX_SHARE_BUCKETS = 120;
 
+/** Requests a pass over the joined requests takes between two calls of `pause`. */
+export const SUMMARY_STEP = 500;
+
 /**
  * Rows are handed to `emit` one at a time (the analyzer batches them into the store); a promise
  * it returns is awaited before the next row, a plain return is not (one await per batch).
+ * `pause` is called between pieces of the work (every SUMMARY_STEP requests of a pass, between
+ * the steps of a sort and between the summary's parts), and a promise it returns awaited: the
+ * analyzer gives the event loop a turn there. The answer is the same whatever it does.
  */
 export async function summarizeTrtllm(
   join: JoinResult,
   workerNames: readonly string[],
   emit: (row: TrtllmRequestRow) => Promise<void> | undefined,
+  pause: () => Promise<void> | undefined = () => undefined,
 ): Promise<TrtllmSummary> {
   const { mode, requests } = join;
   const warnings = [...join.warnings];
+  const paused = async () => {
+    const p = pause();
+    if (p) await p;
+  };
+  /** A computation in steps, with a pause between them. */
+  const stepped = async <T>(steps: Steps<T>): Promise<T> => {
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      await paused();
+    }
+  };
+  const statsOf = (values: ArrayLike<number>): Promise<Stats | null> => stepped(computeStatsInSteps(values));
   let origin = Infinity;
   const starts: Array<number | null> = [];
-  for (const r of requests) {
-    const s = requestStart(r.times);
+  for (let idx = 0; idx < requests.length; idx++) {
+    const s = requestStart(requests.get(idx).times);
     starts.push(s);
     if (s !== null && s < origin) origin = s;
+    if ((idx + 1) % SUMMARY_STEP === 0) await paused();
   }
   if (!Number.isFinite(origin)) origin = 0;
   const clocks = mixedClocks(starts);
   if (clocks) warnings.push(mixedClocksWarning(clocks));
 
-  const offsets = clockOffsets(requests);
+  const offsets = await stepped(clockOffsets(requests));
   const stepValues = new StepValues("steps");
   const chunkValues = new StepValues("chunks");
   const segmentColumns = new SegmentColumns(mode, requests.length);
@@ -154,17 +176,21 @@ export async function summarizeTrtllm(
     });
     const written = emit(row);
     if (written) await written;
+    if ((idx + 1) % SUMMARY_STEP === 0) await paused();
   }
 
-  const stats = segmentColumnStats(segmentColumns);
+  await paused();
+  const stats = await stepped(segmentColumnStatsInSteps(segmentColumns));
+  await paused();
   for (const w of stats.warnings) warnings.push(w);
   // docs/metrics.md §KV hit rate from perf metrics: block-weighted over prefill-side records when roles are
   // known.
   const runTally = prefillTally.requests > 0 ? prefillTally : anyTally;
   const runHitRate = runTally.hitRate();
-  const transferStats = computeStats(transferBytes);
-  const bandwidthStats = computeStats(bandwidths);
-  const latencySummary = latency.summarize();
+  const transferStats = await statsOf(transferBytes);
+  const bandwidthStats = await statsOf(bandwidths);
+  const latencySummary = await stepped(latency.summarizeInSteps());
+  await paused();
   const timeBreakdown: TimeBreakdownBlock = {
     mode,
     requestCount: requests.length,
@@ -188,10 +214,15 @@ export async function summarizeTrtllm(
       notRecorded: requests.length - s.count - stats.excluded[i],
     })),
   };
-  const hit = hitRates(join, workerNames);
+  const hit = await stepped(hitRatesInSteps(join, workerNames));
+  await paused();
+  const stepStats: Record<string, Stats | null> = {};
+  const chunkStats: Record<string, Stats | null> = {};
+  for (const m of STEP_METRICS) stepStats[m] = await statsOf(stepValues.values(m));
+  for (const m of STEP_METRICS) chunkStats[m] = await statsOf(chunkValues.values(m));
   const stepsPayload: StepsPayload = {
-    steps: Object.fromEntries(STEP_METRICS.map((m) => [m, computeStats(stepValues.values(m))])),
-    chunks: Object.fromEntries(STEP_METRICS.map((m) => [m, computeStats(chunkValues.values(m))])),
+    steps: stepStats as StepsPayload["steps"],
+    chunks: chunkStats as StepsPayload["chunks"],
     offsets: [...offsets.samples].map(([source, n]) => ({
       source: sourceName(source, workerNames),
       role: source.startsWith("file:")
@@ -212,12 +243,19 @@ export async function summarizeTrtllm(
       "some workers have fewer than 3 records with steps: their steps are not placed on the request timeline",
     );
 
+  await paused();
+  const endpoints = await stepped(endpointRowsInSteps(join, workerNames, hit.byFile));
+  await paused();
+  const share = segmentShare(arrivals, segmentColumns);
+  await paused();
+  const overTime = latency.overTime(arrivals);
+  await paused();
   return {
     timeBreakdown,
-    endpoints: endpointRows(join, workerNames, hit.byFile),
+    endpoints,
     charts: {
       [TRTLLM_CHARTS.segments.key]: segmentsPayload,
-      [TRTLLM_CHARTS.segmentShare.key]: segmentShare(arrivals, segmentColumns),
+      [TRTLLM_CHARTS.segmentShare.key]: share,
       [TRTLLM_CHARTS.kvTransferBandwidth.key]: {
         unit: "GB/s",
         count: bandwidths.length,
@@ -227,7 +265,7 @@ export async function summarizeTrtllm(
       [TRTLLM_CHARTS.kvHitRate.key]: { ...hit.payload, run: runHitRate } satisfies KvHitRatePayload,
       [TRTLLM_CHARTS.steps.key]: stepsPayload,
       [TRTLLM_CHARTS.latencyDistribution.key]: latencySummary.distribution,
-      [TRTLLM_CHARTS.latencyOverTime.key]: latency.overTime(arrivals),
+      [TRTLLM_CHARTS.latencyOverTime.key]: overTime,
       [TRTLLM_CHARTS.slowest.key]: slowest.payload(),
     },
     warnings,
@@ -244,7 +282,10 @@ function sourceName(source: string, workerNames: readonly string[]): string {
 }
 
 /** Per step source (worker file, or the copy inside a disagg record): the estimated clock offset. */
-function clockOffsets(requests: JoinedList) {
+function* clockOffsets(requests: JoinedList): Steps<{
+  get: (k: string) => number | null;
+  samples: Map<string, number>;
+}> {
   const bySource = new Map<string, number[]>();
   const add = (source: string | null, rec: TrtllmWorkerRecord | null) => {
     if (!source || !rec || (rec.steps.length === 0 && rec.chunks.length === 0)) return;
@@ -253,9 +294,11 @@ function clockOffsets(requests: JoinedList) {
     if (!arr) bySource.set(source, (arr = []));
     if (s !== null) arr.push(s);
   };
-  for (const r of requests) {
+  for (let idx = 0; idx < requests.length; idx++) {
+    const r = requests.get(idx);
     add(r.ctxSource, r.ctx);
     if (r.genSource !== r.ctxSource) add(r.genSource, r.gen);
+    if ((idx + 1) % SUMMARY_STEP === 0) yield;
   }
   const offsets = new Map<string, number | null>();
   const samples = new Map<string, number>();

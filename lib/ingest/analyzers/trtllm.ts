@@ -3,18 +3,32 @@
  * disagg-server JSONL, the older JSON array, a single object), joins them into requests in
  * `finish`, stores one row per request and the time-breakdown summary and charts.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { plural } from "@/lib/format-number";
 import { readJsonArrayElements } from "@/lib/formats/json-array";
 import { eachJsonLine, JsonLineParser, PARSE_FAILED, WarningLog } from "@/lib/formats/json-lines";
 import { TrtllmRecordStore } from "@/lib/ingest/trtllm-compact";
 import { parseTrtllmJsonText, parseTrtllmRecord } from "@/lib/formats/trtllm-record";
 import { trtllmWorkerRoles, WORKER_FILES_SOURCE } from "@/lib/metrics/engine-run-facts";
-import { joinTrtllm, type DisaggEntry, type JoinResult, type WorkerEntry } from "@/lib/metrics/trtllm-join";
+import {
+  joinTrtllmInSteps,
+  type DisaggEntry,
+  type JoinResult,
+  type WorkerEntry,
+} from "@/lib/metrics/trtllm-join";
 import { ValueColumn } from "@/lib/metrics/regression/request-values";
 import { RoleVotes } from "@/lib/metrics/trtllm-roles";
 import { summarizeTrtllm, type TrtllmSummary } from "@/lib/metrics/trtllm-summary";
 import { TrtllmRequestsWriter } from "@/lib/store/trtllm-requests-writer";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
+import { inTurns } from "../in-turns";
+
+/**
+ * Records (or requests) taken between two turns of the event loop while a run is finished: the
+ * records read back from the record store, the joins and each pass of the summary (issue 31,
+ * health within 100 ms during an ingest).
+ */
+const TURN_RECORDS = 1_000;
 
 export const TRTLLM_TABLES = ["trtllm_requests"] as const;
 
@@ -147,26 +161,33 @@ export function trtllmAnalyzer(): Analyzer {
         store.close();
         return {};
       }
-      const disaggs: DisaggEntry[] = disaggAt.map((at, i) => ({
-        rec: store.disagg(at),
-        file: disaggFile[i],
-      }));
-      const workers: WorkerEntry[] = workerAt.map((at, i) => ({
-        rec: store.worker(at),
-        file: workerFile[i],
-      }));
-      const join = joinTrtllm(disaggs, workers, workerNames.length, workerNames);
+      const disaggs: DisaggEntry[] = [];
+      for (let i = 0; i < disaggAt.length; i++) {
+        disaggs.push({ rec: store.disagg(disaggAt[i]), file: disaggFile[i] });
+        if ((i + 1) % TURN_RECORDS === 0) await nextTurn();
+      }
+      const workers: WorkerEntry[] = [];
+      for (let i = 0; i < workerAt.length; i++) {
+        workers.push({ rec: store.worker(workerAt[i]), file: workerFile[i] });
+        if ((i + 1) % TURN_RECORDS === 0) await nextTurn();
+      }
+      const join = await inTurns(joinTrtllmInSteps(disaggs, workers, workerNames.length, workerNames));
       const inserter = new TrtllmRequestsWriter(ctx.db, ctx.dialect);
       // The stored rows' own TTFT and E2E, which verdicts on the run resample.
       const ttft = new ValueColumn();
       const e2e = new ValueColumn();
       let summary: TrtllmSummary;
       try {
-        summary = await summarizeTrtllm(join, workerNames, (row) => {
-          ttft.add(row.ttft_ms);
-          e2e.add(row.e2e_ms);
-          return inserter.push(ctx.runId, row);
-        });
+        summary = await summarizeTrtllm(
+          join,
+          workerNames,
+          (row) => {
+            ttft.add(row.ttft_ms);
+            e2e.add(row.e2e_ms);
+            return inserter.push(ctx.runId, row);
+          },
+          () => nextTurn(),
+        );
         await inserter.flush();
       } finally {
         store.close();

@@ -233,6 +233,9 @@ export async function writeTimelineFile(
           v.flush();
         });
         appender!.appendDataChunk(chunk);
+        // Flushed a chunk at a time: the flush is synchronous, and rows left to the appender's
+        // close at a spill held the event loop for all of them (0.1–0.5 s at 200,000 requests).
+        appender!.flushSync();
         tableRows += count;
         peak = Math.max(peak, tableRows);
         if (tableRows >= spillRows) await spill(false);
