@@ -1,21 +1,16 @@
 /**
  * TensorRT-LLM's time events on a request's journey and in the run's gap summary (docs/metrics.md
- * §Client to engine, time-event lanes), through the routes, on SQLite and PostgreSQL.
- *
- * The time-events files are written as TensorRT-LLM writes them, after
- * `tensorrt_llm/serve/scripts/perf_time_events/perf_time_events.py` (the per-event envelope
- * `{role, event, request_id, ctx_request_id, rank, t, pid}`, `_CTX_EVENTS`, `_GEN_EVENTS`,
- * `_ROUTER_EVENT_TO_FIELD`, `_ROUTER_PROVENANCE`; the router's `request_id` a per-process sequence,
- * its `ctx_request_id` null until the ctx round trip) and `tensorrt_llm/serve/perf_time_events_writer.py`
- * at commit 04f7582ba6c536d7c43c5fd093b0918ccffd7980 (`json.dumps` per line, files
- * `time_events_rank{N}_pid{P}.jsonl` and `disagg_router_pid{P}.jsonl`); `t` is
- * `get_steady_clock_now_in_seconds` (`tensorrt_llm/_torch/pyexecutor/perf_metrics_manager.py` at
- * the same commit), one steady clock per host. The perf-metrics JSONL follows
- * test/generators/trtllm-jsonl-writer.mjs (`tensorrt_llm/serve/perf_metrics.py` of PR #16668,
- * `_perf_metrics_schema.py` at 4856bb733b35c4d512770ef1d109d35d2faf930d); the disaggregated ids
- * are 64-bit snowflakes (`get_global_disagg_request_id`), shared by the workers as their
- * `request_id` and `ctx_request_id`. Here the router and the gen worker share the disaggregated
- * server's clock and the ctx worker runs on another host, its clock 214,421.5 s away.
+ * §Client to engine, time-event lanes), through the routes, on SQLite and PostgreSQL. The files
+ * are written as TensorRT-LLM writes them (test/generators/trtllm-time-events.mjs, after
+ * `tensorrt_llm/serve/scripts/perf_time_events/perf_time_events.py` and
+ * `tensorrt_llm/serve/perf_time_events_writer.py` at commit
+ * 04f7582ba6c536d7c43c5fd093b0918ccffd7980; `t` from `get_steady_clock_now_in_seconds`,
+ * `tensorrt_llm/_torch/pyexecutor/perf_metrics_manager.py` at the same commit); the perf metrics
+ * as test/generators/trtllm-jsonl-writer.mjs (`tensorrt_llm/serve/perf_metrics.py` of PR #16668,
+ * `_perf_metrics_schema.py` at 4856bb733b35c4d512770ef1d109d35d2faf930d), 64-bit snowflake ids
+ * (`get_global_disagg_request_id`) shared by the workers as `request_id` and `ctx_request_id`. The
+ * router and the gen worker share the disaggregated server's clock; the ctx worker's host clock
+ * is 214,421.5 s away.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -29,18 +24,20 @@ import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { clientsOfAiperf } from "../generators/dynamo-otlp.mjs";
-import { GEN_EVENTS, pythonDumps } from "../generators/trtllm-phases.mjs";
-import { disaggRecordLine, snowflakeId } from "../generators/trtllm-jsonl-writer.mjs";
+import { snowflakeId } from "../generators/trtllm-jsonl-writer.mjs";
+import {
+  ctxLines,
+  genLines,
+  jsonLines as file,
+  perfRecord,
+  routerLines,
+} from "../generators/trtllm-time-events.mjs";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams, uploadRun } from "../helpers/test-app";
 
 const url = (p: string) => new Request(`http://localhost${p}`);
 
 type Client = { x: string; startNs: bigint; ttftMs: number; e2eMs: number };
-
-/** The ctx worker's steady clock, this far (s) from the disaggregated server's. */
-const CTX_HOST_OFFSET = 214_421.5;
-const T = 3_024_000;
 
 /** An aiperf run whose first records carry the given ids as x_request_id. */
 async function aiperfRun(records: number, seed: number, ids: string[]) {
@@ -57,102 +54,6 @@ async function aiperfRun(records: number, seed: number, ids: string[]) {
   fs.rmSync(dir, { recursive: true, force: true });
   return { clients: clientsOfAiperf(jsonl) as Client[], files };
 }
-
-type Line = Record<string, unknown>;
-const file = (lines: Line[]) => lines.map((l) => pythonDumps(l)).join("\n") + "\n";
-
-/** Request i's stamps (s) on the disaggregated server's clock. */
-const at = (i: number) => T + i * 0.001;
-
-/** The router's lines of request i (its own sequence number i + 1), as the router writes them. */
-function routerLines(id: bigint, i: number): Line[] {
-  const t = at(i);
-  const line = (event: string, dt: number, ctx: bigint | null) => ({
-    role: "router",
-    event,
-    request_id: i + 1,
-    ctx_request_id: ctx,
-    rank: 0,
-    t: t + dt,
-    pid: 31,
-    disagg_request_id: id,
-    ctx_server: "ctx0:8001",
-    gen_server: "gen0:8002",
-  });
-  return [
-    line("arrival", 0, null),
-    line("ctx_dispatch", 0.002, null),
-    line("gen_dispatch", 0.031, id),
-    line("first_token", 0.04 + i / 1000, id),
-    line("resp_done", 0.15, id),
-  ];
-}
-
-/** The ctx worker's lines of request i, on its own host's clock. */
-function ctxLines(id: bigint, i: number): Line[] {
-  const t = at(i) + CTX_HOST_OFFSET;
-  return (
-    [
-      ["ctx_arrival", 0.004],
-      ["ctx_first_scheduled", 0.006],
-      ["ctx_first_token", 0.03],
-      ["ctx_ready_sent", 0.031],
-    ] as const
-  ).map(([event, dt]) => ({
-    role: "ctx",
-    event,
-    request_id: id,
-    ctx_request_id: id,
-    rank: 0,
-    t: t + dt,
-    pid: 11,
-  }));
-}
-
-/** The gen worker's lines of request i (rank `rank`'s copy); request 2 hangs after its KV transfer starts. */
-function genLines(id: bigint, i: number, rank: number): Line[] {
-  const dts = [0.033, 0.034, 0.0345, 0.0348, 0.035, 0.036, 0.14 + 0.01 * i];
-  const events = i === 2 ? GEN_EVENTS.slice(0, 3) : GEN_EVENTS;
-  return events.map((event, k) => ({
-    role: "gen",
-    event,
-    request_id: id,
-    ctx_request_id: id,
-    rank,
-    t: at(i) + dts[k] + rank * 0.0003,
-    pid: 22,
-  }));
-}
-
-const perfRecord = (id: bigint, i: number) =>
-  disaggRecordLine({
-    ctxServer: "ctx0:8001",
-    genServer: "gen0:8002",
-    t: at(i),
-    ms: { dispatch: 2, firstToken: 40 + i },
-    ctx: {
-      requestId: id,
-      ctxRequestId: id,
-      t: at(i),
-      ms: { serverArrival: 3, arrival: 4, scheduled: 6, firstToken: 30, serverFirstToken: 31, lastToken: 30 },
-    },
-    gen: {
-      requestId: id,
-      ctxRequestId: id,
-      t: at(i),
-      ms: {
-        serverArrival: 32,
-        arrival: 33,
-        scheduled: 35,
-        firstToken: 36,
-        serverFirstToken: 38,
-        lastToken: 140 + 10 * i,
-      },
-      firstIter: 2,
-      lastIter: 40,
-    },
-    disaggRequestId: id,
-  });
 
 /** Every bar of the run's Timeline with its journey. */
 async function barJourneys(id: string): Promise<{ source: string; journeys: RequestJourney[] }> {
