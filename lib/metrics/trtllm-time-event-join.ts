@@ -229,7 +229,9 @@ export interface EngineClock {
   originS: number | null;
 }
 
-const fmtOffset = (s: number) => (Math.abs(s) >= 1 ? `${s.toFixed(3)} s` : `${(s * 1000).toFixed(3)} ms`);
+/** An offset in s or ms; one that rounds to zero is written 0.000 ms, never "-0.000". */
+const fmtOffset = (s: number) =>
+  Math.abs(s) >= 1 ? `${s.toFixed(3)} s` : `${(Math.abs(s) < 5e-7 ? 0 : s * 1000).toFixed(3)} ms`;
 
 /**
  * One lane per joined role on the journey's axis (ms from the engine's arrival, which the
