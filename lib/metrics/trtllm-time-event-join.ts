@@ -22,8 +22,11 @@ import { requestStart, type RequestTimes, type TimeKey } from "./time-breakdown"
 
 export type TimeEventRequest = TrtllmTimeEventsPayload["requests"][number];
 
-/** Requests kept for the journey at most; beyond it they are counted (`leftOut`). */
-export const MAX_STORED_TIME_EVENT_REQUESTS = 200_000;
+/**
+ * Requests kept for the journey at most; beyond it they are counted (`leftOut`). Some 460 bytes of
+ * stored JSON a request of seven events: 50,000 are about 23 MB, what one journey reads whole.
+ */
+export const MAX_STORED_TIME_EVENT_REQUESTS = 50_000;
 
 /** Offsets within this (s) are one clock read twice, not two clocks. */
 export const SAME_CLOCK_S = 0.001;

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { parseTimeEventsText, timeEventOf } from "@/lib/formats/trtllm-time-events";
 import { emptyTimes } from "@/lib/metrics/time-breakdown";
 import {
+  MAX_STORED_TIME_EVENT_REQUESTS,
   TimeEventIndex,
   TimeEventsGather,
   timeEventLanes,
@@ -27,6 +28,33 @@ function gather(files: Array<[string, string[]]>) {
 }
 
 describe("time events joined to a request", () => {
+  it("keeps requests up to its bound and counts the rest, a tensor-parallel rank's copy not a second request", () => {
+    const g = new TimeEventsGather();
+    const add = (rank: number, n: number) => {
+      g.startFile(`time_events_rank${rank}_pid3.jsonl`);
+      for (let i = 0; i < n; i++)
+        g.add({
+          role: "gen",
+          event: "gen_arrival",
+          requestId: String(i),
+          ctxRequestId: String(i),
+          disaggRequestId: null,
+          stamps: [{ event: "gen_arrival", t: i + rank / 10 }],
+        });
+    };
+    add(0, MAX_STORED_TIME_EVENT_REQUESTS + 2);
+    add(1, 3);
+    const p = g.payload();
+    expect(p.requests).toHaveLength(MAX_STORED_TIME_EVENT_REQUESTS);
+    expect(p.leftOut).toBe(2);
+    expect(p.files).toEqual([
+      { file: "time_events_rank0_pid3.jsonl", requests: MAX_STORED_TIME_EVENT_REQUESTS + 2 },
+      { file: "time_events_rank1_pid3.jsonl", requests: 3 },
+    ]);
+    // Rank 1's copies of requests 0–2 are not kept: rank 0's stamps stand.
+    expect(p.requests[1]).toMatchObject({ file: 0, events: [{ event: "gen_arrival", t: 1 }] });
+  });
+
   it("a ctx_request_id every gen request reports (the gen-only benchmark's 1) is no key; request_id still is where no ctx id is given", () => {
     const line = (rid: number, event: string, t: number) =>
       `{"role": "gen", "event": "${event}", "request_id": ${rid}, "ctx_request_id": 1, "rank": 0, "t": ${t}, "pid": 5}`;
