@@ -75,7 +75,11 @@ function Lane({ lane, lo, hi }: { lane: JourneyLane; lo: number; hi: number }) {
   const width = Math.max(at(lane.endMs) - left, 0.4);
   const what = `${lane.label}: ${formatMs(lane.startMs)} → ${formatMs(lane.endMs)} (${formatMs(lane.endMs - lane.startMs)})${
     lane.firstTokenMs !== null ? `, first token at ${formatMs(lane.firstTokenMs)}` : ""
-  }${lane.detail ? `; ${lane.detail}` : ""}`;
+  }${lane.detail ? `; ${lane.detail}` : ""}${
+    lane.ticks.length > 0
+      ? `; events: ${lane.ticks.map((t) => `${t.label} at ${formatMs(t.atMs)}`).join(", ")}`
+      : ""
+  }`;
   return (
     <li
       className="grid grid-cols-1 gap-x-3 gap-y-0.5 sm:grid-cols-[minmax(0,18rem)_1fr] lg:grid-cols-[minmax(0,26rem)_1fr]"
@@ -102,7 +106,21 @@ function Lane({ lane, lo, hi }: { lane: JourneyLane; lo: number; hi: number }) {
             aria-hidden
           />
         ) : null}
+        {lane.ticks.map((t) => (
+          <span
+            key={t.label}
+            className="absolute -top-0.5 h-5 w-px bg-[var(--fg)] opacity-80"
+            style={{ left: `${at(t.atMs)}%` }}
+            title={`${t.label} at ${formatMs(t.atMs)}`}
+            aria-hidden
+          />
+        ))}
       </span>
+      {lane.ticks.length > 0 ? (
+        <span className="text-[11px] leading-4 text-muted sm:col-start-2" data-journey-events aria-hidden>
+          {lane.ticks.map((t) => `${t.label} ${formatMs(t.atMs)}`).join(" · ")}
+        </span>
+      ) : null}
       <span className="sr-only">{what}</span>
     </li>
   );
@@ -133,7 +151,11 @@ export function RequestJourneyView({ journey }: { journey: RequestJourney }) {
       <p className="text-xs text-muted">
         Milliseconds from{" "}
         {lanes.some((l) => l.role === "client") ? "the client's send" : "the server's arrival"}
-        {sources ? `; the server's view from ${sources}` : ""}. The tick in a bar is its first token.
+        {sources ? `; the server's view from ${sources}` : ""}. The tick in a bar is its first token
+        {lanes.some((l) => l.source === "time-events")
+          ? "; a time-events bar runs from its first event to its last, each event a mark"
+          : ""}
+        .
       </p>
       {lanes.length > 0 ? (
         <div className="space-y-1">

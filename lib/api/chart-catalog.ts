@@ -36,6 +36,8 @@ import {
   dynamoSpansPayloadSchema,
   dynamoSpansPieceSchema,
   dynamoTraceRequestsPayloadSchema,
+  trtllmClockOriginPayloadSchema,
+  trtllmTimeEventsPayloadSchema,
   dynamoTraceRequestsPieceSchema,
   requestPiecesIndexSchema,
 } from "./request-journey";
@@ -333,6 +335,24 @@ export const DYNAMO_TRACE_REQUESTS_CHART = defineChart({
   served: false,
 });
 
+/** Stored with the run: TensorRT-LLM's time-events requests, read by the request journey only. */
+export const TRTLLM_TIME_EVENTS_CHART = defineChart({
+  key: "trtllm-time-events",
+  schema: trtllmTimeEventsPayloadSchema,
+  version: 1,
+  title: "TensorRT-LLM time events per request",
+  served: false,
+});
+
+/** Stored with the run: the steady-clock second its TensorRT-LLM request times count from. */
+export const TRTLLM_CLOCK_ORIGIN_CHART = defineChart({
+  key: "trtllm-clock-origin",
+  schema: trtllmClockOriginPayloadSchema,
+  version: 1,
+  title: "TensorRT-LLM request times' origin",
+  served: false,
+});
+
 export const REUSE_LEDGER_CHART = defineChart({
   key: "reuse-ledger",
   schema: reuseLedgerPayloadSchema,
@@ -455,6 +475,8 @@ export const ALL_CHARTS: readonly ChartDef[] = [
   DYNAMO_SPANS_CHART,
   DYNAMO_SPAN_ROOTS_CHART,
   DYNAMO_TRACE_REQUESTS_CHART,
+  TRTLLM_TIME_EVENTS_CHART,
+  TRTLLM_CLOCK_ORIGIN_CHART,
   DYNAMO_SPAN_PIECES.index,
   DYNAMO_TRACE_REQUEST_PIECES.index,
   AGENT_SESSION_PAGES.index,

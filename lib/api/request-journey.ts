@@ -93,6 +93,40 @@ export const dynamoTraceRequestsPieceSchema = z.object({
 });
 export type DynamoTraceRequestsPiece = z.infer<typeof dynamoTraceRequestsPieceSchema>;
 
+/** The roles of TensorRT-LLM's time-event lines; "request" is a per-request line (the writer's first form). */
+export const timeEventRoleSchema = z.enum(["ctx", "gen", "router", "request"]);
+export type TimeEventRoleName = z.infer<typeof timeEventRoleSchema>;
+
+/**
+ * Stored with the run: each request of TensorRT-LLM's time-events files (docs/formats.md
+ * §TensorRT-LLM side files), one per role and id (a tensor-parallel worker writes a request once
+ * per rank: the first file's copy is kept), its ids exact and its moments in steady-clock seconds
+ * as written (`t`). Read by the request journey; not served by the chart route.
+ */
+export const trtllmTimeEventsPayloadSchema = z.object({
+  files: z.array(z.object({ file: z.string(), requests: z.number() })),
+  /** Requests beyond the stored bound, counted and not kept */
+  leftOut: z.number(),
+  requests: z.array(
+    z.object({
+      role: timeEventRoleSchema,
+      requestId: z.string(),
+      ctxRequestId: z.string().nullable(),
+      disaggRequestId: z.string().nullable(),
+      /** Index into `files` */
+      file: z.number(),
+      events: z.array(z.object({ event: z.string(), t: z.number() })),
+    }),
+  ),
+});
+export type TrtllmTimeEventsPayload = z.infer<typeof trtllmTimeEventsPayloadSchema>;
+
+/**
+ * Stored with the run: the steady-clock second (s) a TensorRT-LLM run's stored request times are
+ * counted from (their earliest arrival), so a time event's `t` can be set against them.
+ */
+export const trtllmClockOriginPayloadSchema = z.object({ originS: z.number() });
+
 /** Where the server's view of a request comes from. */
 export const serverSourceSchema = z.enum(["spans", "trace", "trtllm"]);
 
@@ -101,12 +135,14 @@ export const journeyLaneSchema = z.object({
   label: z.string(),
   /** client, frontend (the Dynamo trace's row or http-request span), router, prefill, decode, worker */
   role: z.union([z.literal("client"), spanRoleSchema]),
-  source: z.enum(["aiperf", "trace", "spans", "trtllm"]),
+  source: z.enum(["aiperf", "trace", "spans", "trtllm", "time-events"]),
   startMs: z.number(),
   endMs: z.number(),
   depth: z.number(),
   /** A moment inside the lane: the first token */
   firstTokenMs: z.number().nullable(),
+  /** Named moments inside the lane (a time-events lane's events); empty for others */
+  ticks: z.array(z.object({ label: z.string(), atMs: z.number() })),
   detail: z.string().nullable(),
 });
 export type JourneyLane = z.infer<typeof journeyLaneSchema>;
@@ -148,5 +184,17 @@ export const journeySummarySchema = z.object({
   sendGapMs: statsSchema.nullable(),
   /** Which file lacks the shared id, and what did not join */
   notes: z.array(z.string()),
+  /**
+   * TensorRT-LLM's time-events requests per role, and how many share an id with a perf-metrics
+   * request and with an aiperf record (null: the run holds none of those to join to)
+   */
+  timeEvents: z.array(
+    z.object({
+      role: timeEventRoleSchema,
+      requests: z.number(),
+      joinedPerfMetrics: z.number().nullable(),
+      joinedClient: z.number().nullable(),
+    }),
+  ),
 });
 export type JourneySummary = z.infer<typeof journeySummarySchema>;

@@ -56,7 +56,8 @@ export const collectorsSchema = z.object({
 });
 
 /**
- * Collectors on only by what a flag implies (Dynamo's older `--publish-events-and-metrics`),
+ * Collectors on only by what a flag implies (Dynamo's older `--publish-events-and-metrics`, or its
+ * environment variable `DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS`),
  * each with its evidence, "inferred from …" (docs/metrics.md §Collectors).
  */
 export const collectorsInferredFromSchema = z

@@ -366,6 +366,7 @@ function detectText(text: string): Detected {
     return { kind: "guidellm-report", format: "yaml" };
   // No engine's config has a top-level `benchmarks` list.
   if (!benchmarksKey && looksLikeEngineYaml(lines)) return { kind: "engine-config", format: "yaml" };
+  if (looksLikeCollectorEnvFile(lines)) return { kind: "engine-config", format: "text" };
   if (looksLikeRouterLog(text)) return { kind: "router-log", format: "text" };
   if (looksLikeServerLog(text)) return { kind: "server-log", format: "text" };
   return UNKNOWN_TEXT;
@@ -432,8 +433,20 @@ function looksLikeEngineYaml(lines: string[]): boolean {
     keys.has("backend") ||
     keys.has("free_gpu_memory_fraction") ||
     // A Dynamo TensorRT-LLM worker's launch arguments: its collector flags and engine-args file.
-    content.some((l) => ENGINE_CLI_FLAG.test(l))
+    content.some((l) => ENGINE_CLI_FLAG.test(l)) ||
+    // … or its collector variables in an `env:` list.
+    content.some((l) => COLLECTOR_ENV.test(l))
   );
+}
+
+/** Dynamo's TensorRT-LLM collector variables (lib/formats/engine-config.ts ENV_FLAGS). */
+const COLLECTOR_ENV = /\bDYN_TRTLLM_PUBLISH_(EVENTS_AND_METRICS|KV_EVENTS)\b/;
+
+/** A `.env` file (`KEY=value` lines, `export` allowed) that sets one of Dynamo's collector variables. */
+function looksLikeCollectorEnvFile(lines: string[]): boolean {
+  const content = lines.filter((l) => l.trim() !== "" && !l.trimStart().startsWith("#"));
+  if (content.length === 0 || !content.some((l) => COLLECTOR_ENV.test(l))) return false;
+  return content.every((l) => /^\s*(export\s+)?[A-Za-z_][A-Za-z0-9_]*=/.test(l));
 }
 
 const ENGINE_CLI_FLAG =

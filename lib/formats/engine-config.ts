@@ -18,7 +18,19 @@ export interface EngineConfigFacts {
   unreadable: Array<{ line?: number; key: string; value: string }>;
 }
 
-/** Spellings per collector: snake_case keys, kebab-case CLI flags, and Dynamo's older name. */
+/**
+ * Dynamo's TensorRT-LLM worker reads its flags from the environment too: `--publish-events-and-metrics`
+ * from `DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS` (components/src/dynamo/trtllm/args.py,
+ * `add_negatable_bool_argument(flag_name="--publish-events-and-metrics",
+ * env_var="DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS")`: the variable is the flag's default, so a flag on
+ * the command line wins), and, since PR #12162, `--publish-kv-events` from
+ * `DYN_TRTLLM_PUBLISH_KV_EVENTS`; the old variable then stays an alias that sets both new ones
+ * where they are unset (`os.environ.setdefault`). A deployment sets them in a Kubernetes or Dynamo
+ * graph `env:` list (`- name: …` / `value: "true"`), a compose map or list, or a `.env` file.
+ */
+export const ENV_FLAGS = ["DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS", "DYN_TRTLLM_PUBLISH_KV_EVENTS"] as const;
+
+/** Spellings per collector: snake_case keys, kebab-case CLI flags, Dynamo's older name and its environment variables. */
 const KEYS: Record<keyof Collectors, string[]> = {
   returnPerfMetrics: ["return_perf_metrics", "return-perf-metrics"],
   enableIterPerfStats: ["enable_iter_perf_stats", "enable-iter-perf-stats"],
@@ -27,6 +39,7 @@ const KEYS: Record<keyof Collectors, string[]> = {
     "publish-kv-events",
     "publish_events_and_metrics",
     "publish-events-and-metrics",
+    ...ENV_FLAGS,
   ],
 };
 
@@ -79,10 +92,9 @@ function record(facts: EngineConfigFacts, collector: keyof Collectors, value: bo
  * the new spelling implies nothing here (the collectors stay unknown unless the config says).
  */
 const IMPLIES: Record<string, Array<keyof Collectors>> = Object.fromEntries(
-  ["publish_events_and_metrics", "publish-events-and-metrics"].map((k) => [
-    k,
-    ["enableIterPerfStats", "returnPerfMetrics"],
-  ]),
+  ["publish_events_and_metrics", "publish-events-and-metrics", "DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS"].map(
+    (k) => [k, ["enableIterPerfStats", "returnPerfMetrics"]],
+  ),
 );
 
 /** What an implying flag does to a collector the config also sets: "forced" overrides it, "default" yields. */
@@ -131,17 +143,79 @@ export function impliedEvidence(collector: keyof Collectors, flag: string, file:
     collector === "enableIterPerfStats"
       ? "Dynamo's TensorRT-LLM worker turned enable_iter_perf_stats on with it (examples/tensorrt_llm/common/base_engine.py forced it whatever the engine config said; components/src/dynamo/trtllm/main.py defaulted it to the flag)"
       : "Dynamo's TensorRT-LLM worker defaulted return_perf_metrics to it (components/src/dynamo/trtllm/main.py), and the config does not set it";
-  const spelled = flag.includes("-") ? `--${flag}` : `${flag}: true`;
+  const spelled = flag.startsWith("DYN_")
+    ? `${flag} set true in the environment`
+    : flag.includes("-")
+      ? `--${flag}`
+      : `${flag}: true`;
   return `inferred from ${spelled} in ${file}: ${source}; ai-dynamo/dynamo PR #12162 split KV events from the collectors as --publish-kv-events`;
 }
 
-/** Reads collector flags from YAML text, line by line. */
+const ENV_NAME = new Set<string>(ENV_FLAGS);
+
+/**
+ * A line that sets one of Dynamo's collector variables: `- name: DYN_…` (its value follows),
+ * `- {name: DYN_…, value: "1"}`, or `DYN_…=1` (a `.env` file, `export`, a compose list item).
+ * The map form `DYN_…: "1"` is an ordinary key.
+ */
+function envLine(
+  line: string,
+): { kind: "name"; name: string; indent: number } | { kind: "pair"; name: string; value: string } | null {
+  const named = /^(\s*)-\s+["']?name["']?\s*:\s*["']?([A-Z_][A-Z0-9_]*)["']?\s*$/.exec(line);
+  if (named && ENV_NAME.has(named[2])) return { kind: "name", name: named[2], indent: named[1].length + 2 };
+  const inline =
+    /\{\s*["']?name["']?\s*:\s*["']?([A-Z_][A-Z0-9_]*)["']?\s*,\s*["']?value["']?\s*:\s*([^,}]*)\}/.exec(
+      line,
+    );
+  if (inline && ENV_NAME.has(inline[1])) return { kind: "pair", name: inline[1], value: inline[2] };
+  const assigned =
+    /^\s*(?:-\s+|export\s+)?["']?([A-Z_][A-Z0-9_]*)=([^"'\s]*|"[^"]*"|'[^']*')["']?\s*(?:#.*)?$/.exec(line);
+  if (assigned && ENV_NAME.has(assigned[1])) return { kind: "pair", name: assigned[1], value: assigned[2] };
+  return null;
+}
+
+/**
+ * Reads collector flags from YAML text, line by line, and Dynamo's collector variables wherever a
+ * deployment sets them (`envLine`), a `.env` file's lines included.
+ */
 export function collectorsFromYaml(text: string): EngineConfigFacts {
   const facts: EngineConfigFacts = { collectors: {}, impliedBy: {}, unreadable: [] };
   const implied = new Map<string, string>();
   const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
+  // A Kubernetes `env:` item names the variable on one line and gives its value on a later one.
+  let pendingEnv: { name: string; indent: number } | null = null;
+  const envValue = (name: string, raw: string, line: number) => {
+    const value = readBool(raw);
+    if (value === null) facts.unreadable.push({ line, key: name, value: raw.trim() });
+    else recordKey(facts, name, value, implied);
+  };
   lines.forEach((line, i) => {
     if (/^\s*#/.test(line)) return;
+    const env = envLine(line);
+    if (env) {
+      if (env.kind === "name") pendingEnv = { name: env.name, indent: env.indent };
+      else if (env.kind === "pair") envValue(env.name, env.value, i + 1);
+      return;
+    }
+    if (pendingEnv) {
+      const field = /^(\s*)(-\s+)?([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
+      const indent = field ? field[1].length : 0;
+      if (field && !field[2] && indent >= pendingEnv.indent && field[3] === "value") {
+        envValue(pendingEnv.name, field[4], i + 1);
+        pendingEnv = null;
+        return;
+      }
+      if (field && !field[2] && indent >= pendingEnv.indent && field[3] === "valueFrom") {
+        facts.unreadable.push({
+          line: i + 1,
+          key: pendingEnv.name,
+          value: "valueFrom (a secret or config map)",
+        });
+        pendingEnv = null;
+        return;
+      }
+      if (!field || field[2] || indent < pendingEnv.indent) pendingEnv = null;
+    }
     // `key: value` (any depth, optionally a list item) …
     const kv = /^\s*(?:-\s+)?["']?([A-Za-z_][\w-]*)["']?\s*:\s*(.*)$/.exec(line);
     if (kv) {
@@ -173,6 +247,14 @@ export function collectorsFromJson(doc: unknown): EngineConfigFacts {
           recordKey(facts, flag, raw === undefined ? true : (readBool(raw) ?? true), implied);
         } else visit(el, depth + 1);
       }
+      return;
+    }
+    // A Kubernetes env item: `{"name": "DYN_…", "value": "true"}`.
+    const item = v as Record<string, unknown>;
+    if (typeof item.name === "string" && ENV_NAME.has(item.name) && "value" in item) {
+      const value = typeof item.value === "string" ? readBool(item.value) : null;
+      if (value === null) facts.unreadable.push({ key: item.name, value: JSON.stringify(item.value) ?? "" });
+      else recordKey(facts, item.name, value, implied);
       return;
     }
     for (const [k, child] of Object.entries(v)) {

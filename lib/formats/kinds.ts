@@ -13,7 +13,7 @@ import type { Kind } from "@/lib/api/kinds";
  *   | "outputs" (outputs.json) | "phase-export" (phases/<name>/…, wrapped) | "phase-manifest" (phase_manifest.json)
  * - server-log: "text"
  * - router-log: "text" | "jsonl" (Dynamo frontend log with routing decisions)
- * - engine-config: "yaml" | "json"
+ * - engine-config: "yaml" | "json" | "text" (a `.env` file setting Dynamo's collector variables)
  * - guidellm-report: "json" | "yaml"
  * - bench-console: "text" (the summary a vLLM, SGLang or GuideLLM benchmark printed)
  * - inferencex-result: "json" (one result, an `agg_bmk.json` array of them, or `run_stats.json`) | "csv" (the sweep's `summary.csv`)

@@ -44,6 +44,13 @@ export interface TimeEvent {
   requestId: string | null;
   ctxRequestId: string | null;
   disaggRequestId: string | null;
+  /**
+   * The line's moments, steady-clock seconds (`get_steady_clock_now_in_seconds`, the C++
+   * `steady_clock` the perf metrics' `timing_metrics` read too): the event's `t`, or a per-request
+   * line's `request_timing_metrics` (arrival_time, first_scheduled_time, …, when the request
+   * carried return_perf_metrics).
+   */
+  stamps: Array<{ event: string; t: number }>;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -74,9 +81,18 @@ export function timeEventOf(v: unknown): TimeEvent | null {
     ctxRequestId: id(v.ctx_request_id),
     disaggRequestId: id(v.disagg_request_id),
   };
-  if (isTimeEventEnvelope(v)) return { role: v.role as TimeEventRole, event: v.event as string, ...ids };
-  if (isObject(v.time_breakdown_metrics) && "rank" in v && !("perf_metrics" in v))
-    return { role: "request", event: null, ...ids };
+  if (isTimeEventEnvelope(v)) {
+    const t = typeof v.t === "number" && Number.isFinite(v.t) ? v.t : null;
+    const event = v.event as string;
+    return { role: v.role as TimeEventRole, event, ...ids, stamps: t === null ? [] : [{ event, t }] };
+  }
+  if (isObject(v.time_breakdown_metrics) && "rank" in v && !("perf_metrics" in v)) {
+    const stamps: TimeEvent["stamps"] = [];
+    if (isObject(v.request_timing_metrics))
+      for (const [event, t] of Object.entries(v.request_timing_metrics))
+        if (typeof t === "number" && Number.isFinite(t) && t > 0) stamps.push({ event, t });
+    return { role: "request", event: null, ...ids, stamps };
+  }
   return null;
 }
 

@@ -188,6 +188,7 @@ export function requestJourney(
     endMs: startEpochMs - origin + durationMs,
     depth: 0,
     firstTokenMs: ttftMs === null ? null : startEpochMs - origin + ttftMs,
+    ticks: [],
   });
   if (client.sendEpochMs !== null && client.e2eMs !== null)
     lanes.push(
@@ -222,6 +223,7 @@ export function requestJourney(
         endMs: s.endMs - origin,
         depth: depthOf(spans.spans, i),
         firstTokenMs: s.ttftMs === null ? null : s.startMs - origin + s.ttftMs,
+        ticks: [],
         detail:
           [s.service, s.workerId !== null ? `worker ${s.workerId}` : null].filter(Boolean).join(", ") || null,
       }),
@@ -333,6 +335,7 @@ export function* journeySummaryInSteps(
     ttftGapMs: yield* computeStatsInSteps(ttft),
     sendGapMs: yield* computeStatsInSteps(send),
     notes,
+    timeEvents: [],
   };
 }
 
@@ -433,6 +436,7 @@ export function engineLanes(engine: EngineJoin, startMs: number): JourneyLane[] 
       endMs: startMs + view.totalMs,
       depth: 0,
       firstTokenMs: view.ttftMs === null ? null : startMs + view.ttftMs,
+      ticks: [],
       detail: [`${engine.field} ${engine.id}`, ...servers].filter(Boolean).join(", "),
     });
   const values = requestSegments(r.times, r.mode);
@@ -449,6 +453,7 @@ export function engineLanes(engine: EngineJoin, startMs: number): JourneyLane[] 
       endMs: from + v,
       depth: 1,
       firstTokenMs: null,
+      ticks: [],
       detail: null,
     });
   });

@@ -39,6 +39,8 @@ export interface TrtllmSummary {
   warnings: string[];
   /** Distinct requests, including any left out of the breakdown */
   requestCount: number;
+  /** The steady-clock second the stored request times count from (their earliest arrival) */
+  originS: number;
   /** Perf-metrics records present ⇒ engine-level return_perf_metrics was on; null when there are none. */
   returnPerfMetrics: boolean | null;
 }
@@ -270,6 +272,7 @@ export async function summarizeTrtllm(
     },
     warnings,
     requestCount: requests.length + join.leftOut.length,
+    originS: origin,
     // Per-request perf metrics exist only when the engine ran with return_perf_metrics on
     // (tensorrt_llm/serve/scripts/time_breakdown/README.md, step 1): records prove it, steps or not.
     returnPerfMetrics: sawSteps || requests.length > 0 ? true : null,

@@ -10,6 +10,8 @@ import {
   DYNAMO_SPANS_CHART,
   DYNAMO_TRACE_REQUEST_PIECES,
   DYNAMO_TRACE_REQUESTS_CHART,
+  TRTLLM_CLOCK_ORIGIN_CHART,
+  TRTLLM_TIME_EVENTS_CHART,
   type PiecedChart,
 } from "@/lib/api/chart-catalog";
 import {
@@ -20,7 +22,19 @@ import {
   type RequestJourney,
   type RequestPiecesIndex,
   requestPiecesIndexSchema,
+  trtllmClockOriginPayloadSchema,
+  type TrtllmTimeEventsPayload,
 } from "@/lib/api/request-journey";
+import {
+  TimeEventIndex,
+  timeEventLanes,
+  timeEventsClientMissingNote,
+  timeEventsJoinCounts,
+  timeEventsMissingNote,
+  type EngineClock,
+  type JoinIds,
+  type TimeEventMatch,
+} from "@/lib/metrics/trtllm-time-event-join";
 import { AIPERF_ORIGIN_CHART, originOf } from "@/lib/ingest/timeline-columns";
 import { parseJsonInSteps } from "@/lib/metrics/json-in-steps";
 import { requestPieceOf } from "@/lib/metrics/request-pieces";
@@ -131,7 +145,10 @@ function serverNotes(f: ServerFiles): string[] {
  * order: `disagg_request_id`, then `request_id`, then `ctx_request_id`; the first by idx within
  * one), from its stored TTFT and E2E. Null when the run holds none.
  */
-async function trtllmViews(db: Db, runId: string): Promise<{ requests: number; of: EngineViewOf } | null> {
+async function trtllmViews(
+  db: Db,
+  runId: string,
+): Promise<{ requests: number; of: EngineViewOf; ids: () => PerfIds } | null> {
   type Latency = { ttftMs: number | null; e2eMs: number | null };
   const byField = [new Map<string, Latency>(), new Map<string, Latency>(), new Map<string, Latency>()];
   let requests = 0;
@@ -146,12 +163,19 @@ async function trtllmViews(db: Db, runId: string): Promise<{ requests: number; o
   if (requests === 0) return null;
   return {
     requests,
+    ids: () => ({
+      disaggRequestIds: new Set(byField[0].keys()),
+      requestIds: new Set(byField[1].keys()),
+      ctxRequestIds: new Set(byField[2].keys()),
+    }),
     of: (x) => {
       const latency = byField[0].get(x) ?? byField[1].get(x) ?? byField[2].get(x);
       return latency ? engineServerViewOf(latency) : null;
     },
   };
 }
+
+type PerfIds = { requestIds: Set<string>; ctxRequestIds: Set<string>; disaggRequestIds: Set<string> };
 
 /** The run's TensorRT-LLM perf-metrics files by name, or what they are when none is named. */
 async function trtllmFileNames(db: Db, runId: string): Promise<string> {
@@ -168,7 +192,8 @@ export async function runJourneySummary(db: Db, runId: string): Promise<JourneyS
   if (!run || run.status !== "ready") return null;
   const f = await serverFiles(db, runId);
   const engine = await trtllmViews(db, runId);
-  if (!f.spans && !f.trace && !engine) return null;
+  const events = await timeEventsOf(db, runId);
+  if (!f.spans && !f.trace && !engine && !events) return null;
   // The client records a page at a time (lib/store/goodput-rows.ts, a turn after each) and the
   // join in steps: a 200,000-request run's rows read, mapped and joined at once held the server.
   const clients: ClientRequest[] = [];
@@ -214,6 +239,26 @@ export async function runJourneySummary(db: Db, runId: string): Promise<JourneyS
     else
       summary.notes.push(
         `TensorRT-LLM's stamps are its engine's steady clock, not the wall clock: the ${plural(summary.joinedBy.trtllm, "request")} joined to ${name} have no send gap; their TTFT and end-to-end gaps are differences of durations`,
+      );
+  }
+  if (events) {
+    const clientIds = clients.length > noId.length ? new Set(clients.map((c) => c.xRequestId ?? "")) : null;
+    clientIds?.delete("");
+    summary.timeEvents = timeEventsJoinCounts(events.payload, engine?.ids() ?? null, clientIds);
+    const files = events.fileNames();
+    const parts = summary.timeEvents.map((r) => {
+      const to = [
+        r.joinedPerfMetrics === null
+          ? null
+          : `${r.joinedPerfMetrics.toLocaleString("en-US")} to the perf metrics`,
+        r.joinedClient === null ? null : `${r.joinedClient.toLocaleString("en-US")} to aiperf's records`,
+      ].filter(Boolean);
+      return `${r.role} ${r.requests.toLocaleString("en-US")}${to.length > 0 ? ` (joined: ${to.join(", ")})` : ""}`;
+    });
+    summary.notes.push(`TensorRT-LLM time events (${files}), requests per role: ${parts.join("; ")}`);
+    if (events.payload.leftOut > 0)
+      summary.notes.push(
+        `${plural(events.payload.leftOut, "time-events request")} beyond those kept were counted, not joined`,
       );
   }
   return summary;
@@ -309,11 +354,44 @@ export async function timelineRequestJourney(
   rid: number,
 ): Promise<RequestJourney | null> {
   const source = await timelineSource(db, runId);
-  if (source === "trtllm") return trtllmTimelineJourney(db, runId, rid);
+  const events = await timeEventsOf(db, runId);
+  const journey = await timelineJourneyOf(db, runId, rid, source, events);
+  if (journey && !events) {
+    // A run stored before its time events were kept for the journey says how to get them.
+    const stale = (await getFiles(db, runId)).filter(
+      (f) => f.kind === "trtllm-side-file" && f.format === "time-events",
+    );
+    if (stale.length > 0)
+      journey.missing.push(
+        `${stale.map((f) => f.name).join(", ")} holds TensorRT-LLM time events stored before they were kept for the journey: re-ingest the run (POST /api/runs/{id}/reingest) to draw them`,
+      );
+  }
+  return journey;
+}
+
+async function timelineJourneyOf(
+  db: Db,
+  runId: string,
+  rid: number,
+  source: Awaited<ReturnType<typeof timelineSource>>,
+  events: TimeEventIndex | null,
+): Promise<RequestJourney | null> {
+  if (source === "trtllm") return trtllmTimelineJourney(db, runId, rid, events);
   const r = await timelineRequest(db, runId, rid);
   if (!r) return null;
-  const engine = await trtllmEngineOf(db, runId, r.requestId || null);
-  return journeyOf(db, runId, r, r.file ?? "its file", engine);
+  const x = r.requestId || null;
+  const engine = await trtllmEngineOf(db, runId, x);
+  const journey = await journeyOf(db, runId, r, r.file ?? "its file", engine, events !== null);
+  if (!journey) return null;
+  if (engine?.join) {
+    const e = engine.join.request;
+    const ids = { requestId: e.requestId, ctxRequestId: e.ctxRequestId, disaggRequestId: e.disaggRequestId };
+    const clock = { times: e.times, originS: await clockOriginOf(db, runId) };
+    return withTimeEvents(journey, events, events?.match(ids) ?? [], ids, clock, "this request");
+  }
+  const ids = { requestId: x, ctxRequestId: null, disaggRequestId: null };
+  if (x === null) return events ? withTimeEvents(journey, events, [], ids, null, "this record") : journey;
+  return withTimeEvents(journey, events, events?.matchClient(x) ?? [], ids, null, `x_request_id ${x}`);
 }
 
 /**
@@ -326,11 +404,12 @@ async function journeyOf(
   r: ClientRecord,
   clientFile: string,
   engine: Awaited<ReturnType<typeof trtllmEngineOf>>,
+  timeEvents = false,
 ): Promise<RequestJourney | null> {
   const x = r.requestId || null;
   const f = await oneRequestFiles(db, runId, x);
   const missing: string[] = [];
-  if (!f.spans && !f.trace && !engine) return null;
+  if (!f.spans && !f.trace && !engine && !timeEvents) return null;
   if (engine?.note) missing.push(engine.note);
   const spans = x !== null ? (f.spans?.requests.find((s) => s.xRequestId === x) ?? null) : null;
   const trace = x !== null ? (f.trace?.requests.find((t) => t.xRequestId === x) ?? null) : null;
@@ -364,9 +443,25 @@ async function journeyOf(
  * ids (`disagg_request_id`, `request_id`, `ctx_request_id`, in that order) as the client's view;
  * without one, the engine's lanes alone and the line naming the file that lacks the shared id.
  */
-async function trtllmTimelineJourney(db: Db, runId: string, idx: number): Promise<RequestJourney | null> {
+async function trtllmTimelineJourney(
+  db: Db,
+  runId: string,
+  idx: number,
+  events: TimeEventIndex | null,
+): Promise<RequestJourney | null> {
   const row = await requestRow(db, runId, idx);
   if (!row) return null;
+  const own = {
+    requestId: row.request_id,
+    ctxRequestId: row.ctx_request_id,
+    disaggRequestId: row.disagg_request_id,
+  };
+  const clock = {
+    times: engineRequestOfRow(row).times,
+    originS: events ? await clockOriginOf(db, runId) : null,
+  };
+  const withEvents = (j: RequestJourney | null) =>
+    j && withTimeEvents(j, events, events?.match(own) ?? [], own, clock, "this request");
   const ids = ENGINE_ID_FIELDS.map((field) =>
     field === "disagg_request_id"
       ? row.disagg_request_id
@@ -395,18 +490,20 @@ async function trtllmTimelineJourney(db: Db, runId: string, idx: number): Promis
     // The engine's lanes alone, from its arrival; no client, so no gap.
     const at = ids.findIndex((id) => id !== null);
     const shown = { request, field: ENGINE_ID_FIELDS[Math.max(at, 0)], id: ids[at] ?? "none" };
-    return {
+    return withEvents({
       xRequestId: null,
       serverSource: "trtllm",
       lanes: engineLanes(shown, 0),
       gaps: { sendMs: null, ttftMs: null, e2eMs: null },
       clockNote: null,
       missing: [note],
-    };
+    });
   }
   const x = record.request_id;
   const client = { requestId: x, startMs: record.start_ms, ttftMs: record.ttft_ms, e2eMs: record.e2e_ms };
-  return journeyOf(db, runId, client, "the aiperf records", engineJoinOf(x, [request], name));
+  return withEvents(
+    await journeyOf(db, runId, client, "the aiperf records", engineJoinOf(x, [request], name)),
+  );
 }
 
 /** A stored TensorRT-LLM request as the journey draws it: stored times are ms from the run's first arrival. */
@@ -450,4 +547,55 @@ export async function trtllmEngineOf(db: Db, runId: string, x: string | null) {
   const name = await trtllmFileNames(db, runId);
   if (!row || x === null) return engineJoinOf(x, [], name);
   return engineJoinOf(x, [engineRequestOfRow(row)], name);
+}
+
+/** The run's TensorRT-LLM time events, indexed by the ids they join on; null when it holds none. */
+async function timeEventsOf(db: Db, runId: string): Promise<TimeEventIndex | null> {
+  const payload = (await readLarge(
+    db,
+    runId,
+    TRTLLM_TIME_EVENTS_CHART.key,
+    TRTLLM_TIME_EVENTS_CHART.schema,
+  )) as TrtllmTimeEventsPayload | null;
+  return payload && payload.requests.length > 0 ? new TimeEventIndex(payload) : null;
+}
+
+/** The steady-clock second the run's stored TensorRT-LLM times count from; null for a run stored before it was kept. */
+async function clockOriginOf(db: Db, runId: string): Promise<number | null> {
+  const text = await getChartText(db, runId, TRTLLM_CLOCK_ORIGIN_CHART.key);
+  if (text === undefined) return null;
+  const read = trtllmClockOriginPayloadSchema.safeParse(JSON.parse(text));
+  return read.success ? read.data.originS : null;
+}
+
+/**
+ * The journey with the time-event lanes of the requests sharing its ids (lib/metrics/
+ * trtllm-time-event-join.ts): set against the engine request's stamps where one is joined, else
+ * from the client's send; or the line naming the files that lack the id.
+ */
+function withTimeEvents(
+  journey: RequestJourney,
+  index: TimeEventIndex | null,
+  matches: TimeEventMatch[],
+  ids: JoinIds,
+  engine: EngineClock | null,
+  what: string,
+): RequestJourney {
+  if (!index) return journey;
+  if (matches.length === 0) {
+    journey.missing.push(
+      engine === null && ids.requestId !== null
+        ? timeEventsClientMissingNote(index, ids.requestId)
+        : timeEventsMissingNote(index, ids, what),
+    );
+    return journey;
+  }
+  const { lanes, notes } = timeEventLanes(matches, engine, index.payload.files);
+  for (const l of lanes) journey.lanes.push(l);
+  for (const n of notes) journey.missing.push(n);
+  if (index.payload.leftOut > 0)
+    journey.missing.push(
+      `${plural(index.payload.leftOut, "time-events request")} beyond the ${index.payload.requests.length.toLocaleString("en-US")} kept were counted, not kept: a request among them shows no time events`,
+    );
+  return journey;
 }

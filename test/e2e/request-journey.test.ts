@@ -8,6 +8,8 @@
  * writer writes them, test/generators/trtllm-jsonl-writer.mjs) draws its timeline from the
  * TensorRT-LLM requests: a bar's detail shows the client lane above the engine's segments where
  * an aiperf record shares its id, and the line naming the file that lacks one where none does.
+ * TensorRT-LLM's time events (test/generators/trtllm-time-events.mjs, after TensorRT-LLM's
+ * per-event writers) add a lane per role with its events marked, the ctx host's clock offset named.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -19,7 +21,8 @@ import { formatMs } from "@/lib/format-number";
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
-import { AGGREGATED_MS, workerRecordLine } from "../generators/trtllm-jsonl-writer.mjs";
+import { AGGREGATED_MS, snowflakeId, workerRecordLine } from "../generators/trtllm-jsonl-writer.mjs";
+import { ctxLines, genLines, jsonLines, perfRecord, routerLines } from "../generators/trtllm-time-events.mjs";
 import { apiUpload, forEachLook, shot, useAppAndBrowser } from "./harness";
 
 describe("request detail: client to engine", () => {
@@ -173,6 +176,74 @@ describe("request detail: client to engine", () => {
         );
         await j.scrollIntoViewIfNeeded();
         await shot(j, `journey-trtllm-alone-${width}-${scheme}.png`);
+      },
+    );
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("draws a TensorRT-LLM request's time events per role on its axis, the other host's clock offset named", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-journey-events-"));
+    const ids = [0, 1, 2].map((i) =>
+      snowflakeId({ monotonicMs: 1_780_000_000_000 + i, node: 3, counter: i }),
+    );
+    const gen = await generateAiperfRun(dir, { records: 3, concurrency: 1, seed: 21, csv: false });
+    let jsonl = fs.readFileSync(gen.jsonlPath, "utf8");
+    clientsOfAiperf(jsonl).forEach((c, i) => (jsonl = jsonl.split(c.x).join(String(ids[i]))));
+    fs.writeFileSync(gen.jsonlPath, jsonl);
+    const files: Array<[string, string]> = [
+      [
+        "perf_metrics-disagg-node0-77-20260801T120000Z.jsonl",
+        ids.map((id, i) => perfRecord(id, i)).join("\n") + "\n",
+      ],
+      ["disagg_router_pid31.jsonl", jsonLines(ids.flatMap((id, i) => routerLines(id, i)))],
+      ["time_events_rank0_pid11.jsonl", jsonLines(ids.flatMap((id, i) => ctxLines(id, i)))],
+      ["time_events_rank0_pid22.jsonl", jsonLines(ids.flatMap((id, i) => genLines(id, i, 0)))],
+    ];
+    for (const [name, text] of files) fs.writeFileSync(path.join(dir, name), text);
+    const run = await apiUpload(
+      t.app.url,
+      [
+        { path: gen.jsonlPath },
+        { path: gen.summaryPath },
+        ...files.map(([name]) => ({ path: path.join(dir, name) })),
+      ],
+      { name: "e2e TensorRT-LLM time events" },
+    );
+    let res = await fetch(`${t.app.url}/api/runs/${run.id}/timeline`);
+    for (let i = 0; i < 120 && res.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      res = await fetch(`${t.app.url}/api/runs/${run.id}/timeline`);
+    }
+    const p = decodeTimeline(timelineWireSchema.parse(await res.json()));
+    let rid = -1;
+    for (const b of p.bars.id) {
+      const j = await (await fetch(`${t.app.url}/api/runs/${run.id}/timeline/requests/${b}/journey`)).json();
+      if (j.xRequestId === String(ids[0])) rid = b;
+    }
+    expect(rid).toBeGreaterThanOrEqual(0);
+    await forEachLook(
+      t.browser,
+      `${t.app.url}/runs/${run.id}?view=timeline&req=${rid}`,
+      async (page, { width, scheme }) => {
+        const gap = page.getByTestId("journey-summary");
+        await gap.waitFor({ timeout: 30_000 });
+        expect(await gap.textContent()).toContain(
+          "requests per role: router 3 (joined: 3 to the perf metrics",
+        );
+        const detail = page.getByTestId("timeline-request-detail");
+        const j = detail.getByTestId("request-journey");
+        await j.waitFor({ timeout: 30_000 });
+        const text = (await j.textContent()) ?? "";
+        expect(text).toContain("time events: router (5 events)");
+        expect(text).toContain("time events: ctx (4 events)");
+        expect(text).toContain("time events: gen (7 events)");
+        expect(text).toContain("a time-events bar runs from its first event to its last");
+        expect(text).toContain(
+          "its clock is 214421.500 s from the perf metrics' (ctx_arrival against ctxArrival",
+        );
+        expect(await j.locator("[data-journey-events]").count()).toBe(3);
+        await j.scrollIntoViewIfNeeded();
+        await shot(j, `journey-time-events-${width}-${scheme}.png`);
       },
     );
     fs.rmSync(dir, { recursive: true, force: true });

@@ -190,3 +190,112 @@ describe("engine-config analyzer", () => {
     expect(await engineConfigAnalyzer().finish(ctx)).toEqual({});
   });
 });
+
+describe("Dynamo's collector environment variables (components/src/dynamo/trtllm/args.py)", () => {
+  const graph = [
+    "apiVersion: nvidia.com/v1alpha1",
+    "kind: DynamoGraphDeployment",
+    "spec:",
+    "  services:",
+    "    TRTLLMDecodeWorker:",
+    "      envs:",
+    "        - name: DYN_LOG",
+    "          value: info",
+    "        - name: DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS",
+    '          value: "true"',
+    "      extraPodSpec:",
+    "        mainContainer:",
+    "          args:",
+    "            - --extra-engine-args",
+    "            - /cfg/decode.yaml",
+    "",
+  ].join("\n");
+
+  it("a graph's env list sets DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS as the flag does: KV events, and the two collectors it implies", () => {
+    const facts = collectorsFromYaml(graph);
+    expect(facts.collectors).toEqual({
+      publishKvEvents: true,
+      enableIterPerfStats: true,
+      returnPerfMetrics: true,
+    });
+    expect(facts.impliedBy).toEqual({
+      enableIterPerfStats: "DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS",
+      returnPerfMetrics: "DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS",
+    });
+    expect(detectKind(Buffer.from(graph), true)).toEqual({ kind: "engine-config", format: "yaml" });
+  });
+
+  it("a config key that sets return_perf_metrics wins over the variable's default; a false value implies nothing", () => {
+    const own = collectorsFromYaml(graph + "return_perf_metrics: false\n");
+    expect(own.collectors.returnPerfMetrics).toBe(false);
+    expect(own.impliedBy).toEqual({ enableIterPerfStats: "DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS" });
+    const off = collectorsFromYaml(graph.replace('value: "true"', 'value: "0"'));
+    expect(off.collectors).toEqual({ publishKvEvents: false });
+    expect(off.impliedBy).toEqual({});
+  });
+
+  it("the newer DYN_TRTLLM_PUBLISH_KV_EVENTS sets KV events only; a value from a secret is said, not guessed", () => {
+    const kv = collectorsFromYaml(
+      "env:\n  - name: DYN_TRTLLM_PUBLISH_KV_EVENTS\n    value: '1'\n  - name: DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS\n    valueFrom:\n      secretKeyRef: {name: s, key: k}\n",
+    );
+    expect(kv.collectors).toEqual({ publishKvEvents: true });
+    expect(kv.impliedBy).toEqual({});
+    expect(kv.unreadable).toEqual([
+      { line: 5, key: "DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS", value: "valueFrom (a secret or config map)" },
+    ]);
+  });
+
+  it("inline env items, compose maps and lists, and JSON env objects are read", () => {
+    expect(
+      collectorsFromYaml('env:\n  - {name: DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS, value: "yes"}\n').impliedBy,
+    ).toEqual({
+      enableIterPerfStats: "DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS",
+      returnPerfMetrics: "DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS",
+    });
+    expect(
+      collectorsFromYaml('environment:\n  DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS: "true"\n').collectors,
+    ).toEqual({
+      publishKvEvents: true,
+      enableIterPerfStats: true,
+      returnPerfMetrics: true,
+    });
+    expect(collectorsFromYaml("environment:\n  - DYN_TRTLLM_PUBLISH_KV_EVENTS=false\n").collectors).toEqual({
+      publishKvEvents: false,
+    });
+    const json = collectorsFromJson({
+      spec: { containers: [{ env: [{ name: "DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS", value: "true" }] }] },
+    });
+    expect(json.impliedBy.returnPerfMetrics).toBe("DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS");
+  });
+
+  it("a .env file is detected as a config and its variable named as the evidence", async () => {
+    const text = "# decode worker\nDYN_LOG=info\nexport DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS=1\n";
+    const buf = Buffer.from(text);
+    expect(detectKind(buf, true)).toEqual({ kind: "engine-config", format: "text" });
+    expect(detectKind(Buffer.from("DYN_LOG=info\nHF_HOME=/cache\n"), true).kind).not.toBe("engine-config");
+    const ctx = await context();
+    const a = engineConfigAnalyzer();
+    await a.ingestFile(
+      {
+        id: "decode.env",
+        ord: 0,
+        name: "decode.env",
+        kind: "engine-config",
+        format: "text",
+        bytes: buf.length,
+        sha256: "x",
+        open: async () => Readable.from([buf]),
+      },
+      ctx,
+    );
+    const merged = mergeResults([await a.finish(ctx)]);
+    expect(merged.collectors).toEqual({
+      returnPerfMetrics: true,
+      enableIterPerfStats: true,
+      publishKvEvents: true,
+    });
+    expect(merged.collectorsInferredFrom!.returnPerfMetrics).toMatch(
+      /^inferred from DYN_TRTLLM_PUBLISH_EVENTS_AND_METRICS set true in the environment in decode.env: /,
+    );
+  });
+});

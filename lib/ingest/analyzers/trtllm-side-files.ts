@@ -19,30 +19,43 @@ import {
   timeEventOf,
   TimeEventRequests,
 } from "@/lib/formats/trtllm-time-events";
+import { TRTLLM_TIME_EVENTS_CHART } from "@/lib/api/chart-catalog";
+import { TimeEventsGather } from "@/lib/metrics/trtllm-time-event-join";
 import { peek } from "../peek";
 import type { Analyzer, FileReport, IngestContext, IngestFile } from "../analyzer";
 
 export function trtllmSideFilesAnalyzer(): Analyzer {
+  // The run's time-events requests, stored for the request journey (lib/runs/request-journey.ts).
+  const gather = new TimeEventsGather();
   return {
     name: "trtllm-side-files",
     tables: [],
     accepts: (file) => file.kind === "trtllm-side-file",
-    ingestFile: countSideFile,
-    finish: async () => ({}),
+    ingestFile: (file, ctx) => countSideFile(file, ctx, gather),
+    finish: async () =>
+      gather.requests > 0 ? { charts: { [TRTLLM_TIME_EVENTS_CHART.key]: gather.payload() } } : {},
   };
 }
 
-async function countSideFile(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
+async function countSideFile(
+  file: IngestFile,
+  ctx: IngestContext,
+  gather: TimeEventsGather,
+): Promise<FileReport> {
   const format = file.format as SideFileFormat;
   const warnings = new WarningLog();
   const counts = { records: 0, skipped: 0 };
   // Time events join each request's lines by its id, read exactly (64-bit snowflakes).
   const requests = format === "time-events" ? new TimeEventRequests() : null;
+  if (requests) gather.startFile(file.name);
   const parseText = requests ? parseTimeEventsText : parseJsonText;
   const keep = (value: unknown) => {
     if (requests) {
       const e = timeEventOf(value);
-      if (e) requests.add(e);
+      if (e) {
+        requests.add(e);
+        gather.add(e);
+      }
     }
   };
   const { head, stream } = await peek(await file.open(), 64);

@@ -18,6 +18,7 @@ import {
 } from "@/lib/metrics/trtllm-join";
 import { ValueColumn } from "@/lib/metrics/regression/request-values";
 import { RoleVotes } from "@/lib/metrics/trtllm-roles";
+import { TRTLLM_CLOCK_ORIGIN_CHART } from "@/lib/api/chart-catalog";
 import { summarizeTrtllm, type TrtllmSummary } from "@/lib/metrics/trtllm-summary";
 import { TrtllmRequestsWriter } from "@/lib/store/trtllm-requests-writer";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
@@ -200,7 +201,7 @@ export function trtllmAnalyzer(): Analyzer {
       return {
         timeBreakdown: summary.timeBreakdown,
         endpoints: summary.endpoints,
-        charts: summary.charts,
+        charts: { ...summary.charts, [TRTLLM_CLOCK_ORIGIN_CHART.key]: { originS: summary.originS } },
         collectors:
           summary.returnPerfMetrics === null ? {} : { returnPerfMetrics: summary.returnPerfMetrics },
         warnings,
