@@ -10,41 +10,25 @@
  * event loop while the upload is ingested, on each store. Before, the requests block's five sorts
  * (TTFT, end-to-end latency, inter-token latency, input and output tokens) came in one turn.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
-import { aiperfExportFiles, uploadRun } from "../helpers/test-app";
+import { tallyPerTurn, tallyUpload } from "../helpers/between-turns";
+import { aiperfExportFiles } from "../helpers/test-app";
 
 const RECORDS = 20_000;
 
-/** Counts the values of Float64Array sorts and, at each turn of the event loop, the most since the last turn. */
-function sortedBetweenTurns() {
-  let since = 0;
-  let most = 0;
-  let running = true;
+/** Counts the values of Float64Array sorts, per turn of the event loop. */
+function sortedPerTurn() {
+  const tally = tallyPerTurn("values");
   const typed = Object.getPrototypeOf(Float64Array.prototype) as { sort(this: ArrayLike<number>): unknown };
   const sort = typed.sort;
   vi.spyOn(typed, "sort").mockImplementation(function (this: ArrayLike<number>, ...a: unknown[]) {
-    if (this instanceof Float64Array) since += this.length;
+    if (this instanceof Float64Array) tally.add("values", this.length);
     return (sort as (...x: unknown[]) => unknown).apply(this, a);
   });
-  const tick = () => {
-    most = Math.max(most, since);
-    since = 0;
-    if (running) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    stop() {
-      running = false;
-      tick();
-      return most;
-    },
-  };
+  return tally;
 }
 
 describe.each(TEST_STORES)("an aiperf upload's summary in turns (%s)", (_store, pgUrl) => {
@@ -52,20 +36,15 @@ describe.each(TEST_STORES)("an aiperf upload's summary in turns (%s)", (_store, 
   afterEach(() => vi.restoreAllMocks());
 
   it("sorts at most two columns' values between two turns of the event loop", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-finish-turns-"));
-    let most;
-    try {
-      await generateAiperfRun(dir, { records: RECORDS, concurrency: 32, seed: 23, csv: false });
-      // The upload only: the generator sorts the summary's columns itself.
-      const probe = sortedBetweenTurns();
-      try {
-        await uploadRun(aiperfExportFiles(dir));
-      } finally {
-        most = probe.stop();
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    // The upload only: the generator sorts the summary's columns itself.
+    const { values: most } = await tallyUpload(
+      "runlens-finish-turns-",
+      async (dir) => {
+        await generateAiperfRun(dir, { records: RECORDS, concurrency: 32, seed: 23, csv: false });
+        return aiperfExportFiles(dir);
+      },
+      sortedPerTurn,
+    );
     console.log(`aiperf upload of ${RECORDS} records: at most ${most} values sorted between two turns`);
     // The requests block's token statistics sort input and output tokens in one step; before,
     // the three latency columns were sorted in the same turn too (five columns, 100,000 values).

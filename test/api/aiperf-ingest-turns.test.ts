@@ -10,41 +10,25 @@
  * any other appender) between two turns of the event loop while the upload is ingested, on each
  * store.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { DuckDBAppender } from "@duckdb/node-api";
 import { afterEach, describe, expect, it, vi } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
-import { aiperfExportFiles, uploadRun } from "../helpers/test-app";
+import { tallyPerTurn, tallyUpload } from "../helpers/between-turns";
+import { aiperfExportFiles } from "../helpers/test-app";
 
 const RECORDS = 30_000;
 
-/** Counts rows ended on any DuckDB appender and, at each turn of the event loop, the most since the last turn. */
-function rowsBetweenTurns() {
-  let since = 0;
-  let most = 0;
-  let running = true;
+/** Counts the rows ended on any DuckDB appender, per turn of the event loop. */
+function rowsPerTurn() {
+  const tally = tallyPerTurn("rows");
   const endRow = DuckDBAppender.prototype.endRow;
   vi.spyOn(DuckDBAppender.prototype, "endRow").mockImplementation(function (this: DuckDBAppender) {
-    since++;
+    tally.add("rows");
     return endRow.call(this);
   });
-  const tick = () => {
-    most = Math.max(most, since);
-    since = 0;
-    if (running) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    stop() {
-      running = false;
-      tick();
-      return most;
-    },
-  };
+  return tally;
 }
 
 describe.each(TEST_STORES)("an aiperf upload's records in turns (%s)", (_store, pgUrl) => {
@@ -52,19 +36,14 @@ describe.each(TEST_STORES)("an aiperf upload's records in turns (%s)", (_store, 
   afterEach(() => vi.restoreAllMocks());
 
   it("writes a bounded number of request rows between two turns of the event loop", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-aiperf-turns-"));
-    let most;
-    try {
-      await generateAiperfRun(dir, { records: RECORDS, concurrency: 32, seed: 31, csv: false });
-      const probe = rowsBetweenTurns();
-      try {
-        await uploadRun(aiperfExportFiles(dir));
-      } finally {
-        most = probe.stop();
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const { rows: most } = await tallyUpload(
+      "runlens-aiperf-turns-",
+      async (dir) => {
+        await generateAiperfRun(dir, { records: RECORDS, concurrency: 32, seed: 31, csv: false });
+        return aiperfExportFiles(dir);
+      },
+      rowsPerTurn,
+    );
     console.log(`aiperf upload of ${RECORDS} records: at most ${most} rows appended between two turns`);
     // 512 records a turn (TURN_RECORDS in lib/ingest/analyzers/aiperf-record-ingest.ts); before,
     // a block of ~1,700 records and the blocks parsed behind it.

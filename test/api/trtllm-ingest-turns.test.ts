@@ -8,44 +8,24 @@
  * Counted, never timed: the JSON text parsed on the main thread between two turns of the event
  * loop while the upload is received and ingested, on each store.
  */
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
-import { uploadRun } from "../helpers/test-app";
+import { tallyPerTurn, tallyUpload } from "../helpers/between-turns";
 
 const REQUESTS = 20_000;
 
-/** Counts the characters and calls of JSON.parse and, at each turn of the event loop, the most since the last turn. */
-function parsedBetweenTurns() {
-  let chars = 0;
-  let calls = 0;
-  let mostChars = 0;
-  let mostCalls = 0;
-  let running = true;
+/** Counts the characters and calls of JSON.parse, per turn of the event loop. */
+function parsedPerTurn() {
+  const tally = tallyPerTurn("chars", "calls");
   const parse = JSON.parse;
   vi.spyOn(JSON, "parse").mockImplementation((text: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
-    chars += typeof text === "string" ? text.length : 0;
-    calls++;
+    tally.add("chars", typeof text === "string" ? text.length : 0);
+    tally.add("calls");
     return parse(text, reviver);
   });
-  const tick = () => {
-    mostChars = Math.max(mostChars, chars);
-    mostCalls = Math.max(mostCalls, calls);
-    chars = 0;
-    calls = 0;
-    if (running) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    stop() {
-      running = false;
-      tick();
-      return { chars: mostChars, calls: mostCalls };
-    },
-  };
+  return tally;
 }
 
 describe.each(TEST_STORES)("a TensorRT-LLM upload's records in turns (%s)", (_store, pgUrl) => {
@@ -53,20 +33,15 @@ describe.each(TEST_STORES)("a TensorRT-LLM upload's records in turns (%s)", (_st
   afterEach(() => vi.restoreAllMocks());
 
   it("parses a bounded amount of JSON between two turns of the event loop", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trtllm-turns-"));
-    let most;
-    try {
-      const run = generateTrtllmRun({ dir, mode: "disaggregated", requests: REQUESTS });
-      const files = run.files.map((f: string) => ({ name: path.basename(f), path: f }));
-      const probe = parsedBetweenTurns();
-      try {
-        await uploadRun(files);
-      } finally {
-        most = probe.stop();
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const most = await tallyUpload(
+      "runlens-trtllm-turns-",
+      async (dir) =>
+        generateTrtllmRun({ dir, mode: "disaggregated", requests: REQUESTS }).files.map((f: string) => ({
+          name: path.basename(f),
+          path: f,
+        })),
+      parsedPerTurn,
+    );
     console.log(
       `TensorRT-LLM upload of ${REQUESTS} disaggregated requests: at most ${most.chars} characters of JSON in ${most.calls} parses between two turns`,
     );
