@@ -247,7 +247,10 @@ describe("collector mismatch", () => {
   });
 
   it("a TensorRT-LLM collector does not apply to a vLLM or SGLang run: no note of it there", () => {
-    const backend = (value: string) => ({ ...EMPTY_FACTS, backend: { value, source: "server metrics", edited: false } });
+    const backend = (value: string) => ({
+      ...EMPTY_FACTS,
+      backend: { value, source: "server metrics", edited: false },
+    });
     const trt = summary("trt", { collectors: on, facts: backend("dynamo+trtllm") });
     const vllm = summary("vllm", {
       collectors: { returnPerfMetrics: null, enableIterPerfStats: null, publishKvEvents: null },

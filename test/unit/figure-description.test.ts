@@ -36,7 +36,7 @@ import {
   trtllmLatencyDistributionFigures,
 } from "@/lib/metrics/figures/latency-distribution";
 import { requestWords } from "@/lib/metrics/request-words";
-import { aiperfErrorsFigure } from "@/lib/metrics/figures/errors";
+import { aiperfErrorsFigure, errorsDenominator } from "@/lib/metrics/figures/errors";
 import { ttftVsInputFigure } from "@/lib/metrics/figures/ttft-vs-input";
 import { aiperfInFlightFigure, aiperfThroughputFigure } from "@/lib/metrics/figures/timeline";
 import { aiperfTimeslicesFigure } from "@/lib/metrics/figures/timeslices";
@@ -822,7 +822,8 @@ describe("figure descriptions", () => {
       const errors = p.get(AIPERF_CHARTS.errors);
       // As components/aiperf/throughput-view.tsx builds it, when a request failed.
       if (!errors || errors.groups.length === 0) continue;
-      const f = aiperfErrorsFigure(errors);
+      const run = (await readRunSummary(t.app.store.db, runId))!;
+      const f = aiperfErrorsFigure(errors, errorsDenominator(run.requests));
       const inReport = report.figures.find((r) => r.id === f.id);
       expect(inReport?.described, `${report.name}: ${f.id}`).toBe(true);
       expect(reportSays(inReport!)).toEqual(pageSays(f));
@@ -1000,7 +1001,7 @@ describe("figure descriptions", () => {
 
   it("a bar not recorded is no bar, never a 0", () => {
     const f: FigureDescription = {
-      ...aiperfErrorsFigure({ total: 1, groups: [], summary: [] }),
+      ...aiperfErrorsFigure({ total: 1, groups: [], summary: [] }, null),
       categories: ["a", "b"],
       series: [
         {

@@ -92,6 +92,8 @@ export type Plot =
       series: BarSeries[];
       /** A bar's label: its value in the unit (a figure's `unitText`); else the number and the axis unit */
       valueText?: (v: number) => string;
+      /** The value axis runs at least to this (a count's whole: failures of the run's requests) */
+      valueMax?: number;
     }
   /**
    * One vertical column per category (a request), its series stacked bottom to top; `horizontal`:
@@ -462,7 +464,9 @@ function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string
   const plotH = rowH * plot.categories.length;
   const legendRows = n > 1 ? Math.ceil(n / 4) : 0;
   const height = top + plotH + 46 + legendRows * 18;
-  const ticks = niceTicks(maxOf(plot.series.flatMap((s) => s.values.filter(finite))));
+  const ticks = niceTicks(
+    Math.max(maxOf(plot.series.flatMap((s) => s.values.filter(finite))), plot.valueMax ?? 0),
+  );
   const max = ticks[ticks.length - 1];
   const sx = (v: number) => left + (v / max) * plotW;
   const parts = [svgOpen(height, label)];
