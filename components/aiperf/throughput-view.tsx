@@ -4,7 +4,7 @@ import type { RunViewProps } from "@/components/run/run-view-props";
 import { EmptyView } from "@/components/run-views/empty-view";
 import { RecordsSampleLine } from "@/components/aiperf/records-sample";
 import { ChartFigure } from "@/components/charts/chart-figure";
-import { aiperfErrorsFigure } from "@/lib/metrics/figures/errors";
+import { aiperfErrorsFigure, errorsDenominator } from "@/lib/metrics/figures/errors";
 import { aiperfInFlightFigure, aiperfThroughputFigure } from "@/lib/metrics/figures/timeline";
 import { ChartStatus } from "@/components/charts/chart-status";
 import { ErrorExamples } from "./error-examples";
@@ -44,7 +44,7 @@ export function ThroughputView({ run }: RunViewProps) {
       ) : null}
       {errors.data && errors.data.groups.length > 0 ? (
         <>
-          <ChartFigure figure={aiperfErrorsFigure(errors.data)} />
+          <ChartFigure figure={aiperfErrorsFigure(errors.data, errorsDenominator(run.requests))} />
           <ErrorExamples data={errors.data} />
         </>
       ) : errors.data ? (

@@ -2,6 +2,7 @@
 
 import { useState, type ReactNode } from "react";
 import { ToggleGroup } from "@/components/breakdown/breakdown-controls";
+import { mergedMarkLabels } from "@/lib/api/figure-mark-rows";
 import { onRightAxis, seriesAxis, seriesLabel, tokenVar, type FigureDescription } from "@/lib/api/figure";
 import { VALUE_SCALES, type ValueScale } from "@/lib/api/trtllm-charts";
 import { decadesSpanned } from "@/lib/metrics/bar-labels";
@@ -89,8 +90,9 @@ export function ChartFigure({
     ]),
   );
   const names = Object.fromEntries(figure.series.map((s) => [s.key, seriesLabel(figure, s)]));
-  const marks = marksOf(figure);
-  const domain = marks.length > 0 ? xDomain(figure) : ([0, 1] as const);
+  const domain = (figure.marks ?? []).length > 0 ? xDomain(figure) : ([0, 1] as const);
+  // Names of lines too close to sit side by side are written once (lib/api/figure-mark-rows.ts).
+  const marks = mergedMarkLabels(marksOf(figure), domain, xText);
   return (
     <ChartContainer
       {...props}

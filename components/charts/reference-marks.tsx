@@ -102,7 +102,7 @@ export function XMarks({
   const rows = markLabelRows(marks, domain);
   return marks.map((m, i) => (
     <ReferenceMark
-      key={m.label}
+      key={`${i}-${m.x}`}
       x={m.x}
       label={m.label}
       color={m.color}

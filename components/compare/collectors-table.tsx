@@ -2,6 +2,7 @@ import { DataTable } from "@/components/charts/data-table";
 import type { Collectors, RunSummary } from "@/lib/api/schemas";
 import {
   COLLECTOR_FLAGS,
+  collectorApplies,
   effectiveCollectors,
   type EffectiveCollector,
 } from "@/lib/metrics/collectors-mismatch";
@@ -27,7 +28,14 @@ export function CollectorsTable({ runs }: { runs: RunSummary[] }) {
             header: run.name,
             className: ([key]: Flag) =>
               c[key].value === null ? "text-muted" : c[key].value ? "text-warn" : "text-ok",
-            cell: ([key]: Flag) => <CollectorState {...c[key]} />,
+            cell: ([key]: Flag) =>
+              c[key].value === null && !collectorApplies(key, run.facts.backend?.value) ? (
+                <span title={`a TensorRT-LLM collector; this run's backend is ${run.facts.backend?.value}`}>
+                  does not apply
+                </span>
+              ) : (
+                <CollectorState {...c[key]} />
+              ),
           })),
         ]}
       />

@@ -26,8 +26,64 @@ export function markLabelSide(x: number, domain: readonly [number, number]): "le
 }
 
 /**
+ * The marks with the names of lines too close together merged, so that no name overlaps another
+ * and they take at most `maxRows` label rows on the phone's plot. Names of one value at `format`'s
+ * precision are always one name ("p90, p99 = 12 ms"); then, while the names would need more rows
+ * than `maxRows` (a run of 3 requests: p75, p90 and p99 a few px apart stacked four names high over
+ * one spot), the two neighbouring groups whose lines are closest merge ("p75, p90, p99"). Names
+ * that fit are staggered as before (markLabelRows). Every line stays; a group's name is written
+ * once, by its outer line on the side names go there (so the text crosses none of its lines); its
+ * other marks get an empty name, which takes no row. Marks are in ascending x, as percentiles are.
+ */
+export function mergedMarkLabels<M extends { x: number; label: string }>(
+  marks: readonly M[],
+  domain: readonly [number, number],
+  format: (v: number) => string,
+  plotPx: number = MARK_ROWS_PLOT_PX,
+  maxRows = 2,
+): M[] {
+  const [lo, hi] = domain;
+  const px = (x: number) => (hi > lo ? ((x - lo) / (hi - lo)) * plotPx : plotPx / 2);
+  // Groups of neighbouring marks, as [first, last] indexes; marks at one shown value start as one.
+  const groups: Array<[number, number]> = [];
+  marks.forEach((m, i) => {
+    const last = groups.at(-1);
+    if (last && format(marks[last[1]].x) === format(m.x)) last[1] = i;
+    else groups.push([i, i]);
+  });
+  const labelled = () => {
+    const out = marks.map((m) => ({ ...m }));
+    for (const [first, last] of groups) {
+      if (first === last) continue;
+      const members = marks.slice(first, last + 1);
+      const values = new Set(members.map((m) => format(m.x)));
+      const text = members.map((m) => m.label).join(", ") + (values.size === 1 ? ` = ${[...values][0]}` : "");
+      // Its leftmost line where names go left of their lines (the plot's right half), else its rightmost.
+      const carrier = markLabelSide(marks[first].x, domain) === "left" ? first : last;
+      for (let j = first; j <= last; j++) out[j].label = j === carrier ? text : "";
+    }
+    return out;
+  };
+  for (;;) {
+    const out = labelled();
+    if (groups.length < 2 || markRowsHeight(markLabelRows(out, domain, plotPx)) <= maxRows * MARK_LABEL.rowPx)
+      return out;
+    let closest = 1;
+    for (let g = 2; g < groups.length; g++)
+      if (
+        px(marks[groups[g][0]].x) - px(marks[groups[g - 1][1]].x) <
+        px(marks[groups[closest][0]].x) - px(marks[groups[closest - 1][1]].x)
+      )
+        closest = g;
+    groups[closest - 1][1] = groups[closest][1];
+    groups.splice(closest, 1);
+  }
+}
+
+/**
  * The row of each mark's name, 0 just above the plot and counting up: each name takes the lowest
- * row where it keeps `gapPx` from every name already there, on a plot `plotPx` wide.
+ * row where it keeps `gapPx` from every name already there, on a plot `plotPx` wide. An empty
+ * name (a mark whose name a neighbour writes, mergedMarkLabels) takes none: row 0.
  */
 export function markLabelRows(
   marks: ReadonlyArray<{ x: number; label: string }>,
@@ -38,6 +94,7 @@ export function markLabelRows(
   const { charPx, offsetPx, gapPx } = MARK_LABEL;
   const rows: Array<Array<readonly [number, number]>> = [];
   return marks.map((m) => {
+    if (m.label === "") return 0;
     const at = hi > lo ? ((m.x - lo) / (hi - lo)) * plotPx : plotPx / 2;
     const width = m.label.length * charPx;
     const box =

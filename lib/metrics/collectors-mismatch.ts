@@ -65,21 +65,48 @@ export interface CollectorMismatch {
   kind: "differs" | "unknown";
 }
 
-/** One entry per collector whose state is not the same known value in every run. */
+/**
+ * Whether a collector can exist on a run of this backend (the run's backend fact: "trtllm",
+ * "dynamo+vllm", an edited "SGLang", …). All three are TensorRT-LLM's: `return_perf_metrics` and
+ * `enable_iter_perf_stats` are its engine options, `publish_kv_events` Dynamo's TensorRT-LLM
+ * worker flag (Dynamo's vLLM and SGLang workers publish KV events through the engine's own
+ * `--kv-events-config`). A backend that names another engine cannot have them; an unknown one
+ * ("dynamo", none) may be TensorRT-LLM, so they may apply.
+ */
+export function collectorApplies(_collector: keyof Collectors, backend: string | null | undefined): boolean {
+  if (!backend) return true;
+  const b = backend.toLowerCase();
+  if (b.includes("trt") || b.includes("tensorrt")) return true;
+  return !/vllm|sglang|atom|llama\.?cpp|ollama|tgi|mistralrs/.test(b);
+}
+
+/**
+ * One entry per collector whose state is not the same known value in every run it applies to
+ * (collectorApplies); runs whose backend cannot have it are left out of the entry.
+ */
 export function collectorMismatches(
-  runs: Array<Pick<RunSummary, "id" | "collectors" | "timeBreakdown">>,
+  runs: Array<Pick<RunSummary, "id" | "collectors" | "timeBreakdown"> & Partial<Pick<RunSummary, "facts">>>,
 ): CollectorMismatch[] {
   if (runs.length < 2) return [];
-  const states = runs.map((r) => ({ id: r.id, c: effectiveCollectors(r) }));
+  const states = runs.map((r) => ({
+    id: r.id,
+    backend: r.facts?.backend?.value ?? null,
+    c: effectiveCollectors(r),
+  }));
   const out: CollectorMismatch[] = [];
   for (const [collector, flag] of Object.entries(COLLECTOR_FLAGS) as Array<[keyof Collectors, string]>) {
-    const onRunIds = states.filter((s) => s.c[collector].value === true).map((s) => s.id);
-    const offRunIds = states.filter((s) => s.c[collector].value === false).map((s) => s.id);
-    const unknownRunIds = states.filter((s) => s.c[collector].value === null).map((s) => s.id);
+    // A run that records the collector has it whatever its backend says.
+    const applies = states.filter(
+      (s) => s.c[collector].value !== null || collectorApplies(collector, s.backend),
+    );
+    if (applies.length < 2) continue;
+    const onRunIds = applies.filter((s) => s.c[collector].value === true).map((s) => s.id);
+    const offRunIds = applies.filter((s) => s.c[collector].value === false).map((s) => s.id);
+    const unknownRunIds = applies.filter((s) => s.c[collector].value === null).map((s) => s.id);
     if (onRunIds.length > 0 && offRunIds.length > 0)
       out.push({ collector, flag, onRunIds, offRunIds, unknownRunIds, kind: "differs" });
     // Known in some runs only: cannot prove the arms match, worth a softer note.
-    else if (unknownRunIds.length > 0 && unknownRunIds.length < runs.length)
+    else if (unknownRunIds.length > 0 && unknownRunIds.length < applies.length)
       out.push({ collector, flag, onRunIds, offRunIds, unknownRunIds, kind: "unknown" });
   }
   return out;

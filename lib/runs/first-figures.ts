@@ -21,7 +21,13 @@ import type { QueryClient } from "@tanstack/react-query";
 import type { Distribution } from "@/lib/api/aiperf-charts";
 import { AIPERF_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 import { tokenVar, type FigureDescription } from "@/lib/api/figure";
-import { MARK_LABEL, markLabelRows, markLabelSide, markRowsHeight } from "@/lib/api/figure-mark-rows";
+import {
+  MARK_LABEL,
+  markLabelRows,
+  markLabelSide,
+  markRowsHeight,
+  mergedMarkLabels,
+} from "@/lib/api/figure-mark-rows";
 import { chartVersion } from "@/lib/api/chart-version";
 import { runChartQueryOptions } from "@/lib/api/query-options";
 import type { RunSummary } from "@/lib/api/schemas";
@@ -32,6 +38,7 @@ import {
   type TrtllmDistributionMetric,
 } from "@/lib/metrics/figures/latency-distribution";
 import { ticksCovering, ticksWithin } from "@/lib/metrics/nice-scale";
+import { unitText } from "@/lib/metrics/bar-labels";
 import { escapeHtml } from "./report/escape-html";
 
 /** Server-drawn figures by `<exportName>/<metric>` (components/run/still-figures.tsx reads them). */
@@ -194,7 +201,7 @@ function drawing(
  * the line away from the nearer edge.
  */
 function markLines(f: FigureDescription, plotH: number, x: (v: number) => number, domain: Span): string {
-  const marks = f.marks ?? [];
+  const marks = shownMarks(f, domain);
   const rows = markLabelRows(marks, domain);
   return marks
     .map((m, i) => {
@@ -212,12 +219,16 @@ function markLines(f: FigureDescription, plotH: number, x: (v: number) => number
 
 type Span = readonly [number, number];
 
+/** A figure's x marks with the names of lines too close to sit side by side written once, as the chart kit writes them. */
+const shownMarks = (f: FigureDescription, domain: Span) =>
+  mergedMarkLabels(f.marks ?? [], domain, unitText(f.x.unit ?? ""));
+
 /**
  * The plot's top and height: the shared margin grows by the marks' label rows as the chart
  * kit's does (reference-marks.tsx markRowsRoom).
  */
 function plotBox(f: FigureDescription, domain: Span) {
-  const marks = f.marks ?? [];
+  const marks = shownMarks(f, domain);
   const rows = marks.length > 0 ? markRowsHeight(markLabelRows(marks, domain)) + MARK_LABEL.offsetPx : 0;
   const top = Math.max(MARGIN.top, rows);
   return { top, plotH: HEIGHT - top - MARGIN.bottom - X_AXIS };

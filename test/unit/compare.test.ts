@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { collectorMismatches, effectiveCollectors } from "@/lib/metrics/collectors-mismatch";
+import {
+  collectorApplies,
+  collectorMismatches,
+  effectiveCollectors,
+} from "@/lib/metrics/collectors-mismatch";
+import { EMPTY_FACTS } from "@/lib/api/run-facts";
 import { absentMetrics, compareRuns, computeDelta, runMetrics, SEGMENTS_NAME } from "@/lib/metrics/compare";
 import { segmentStats } from "@/lib/metrics/time-breakdown";
 import { endpointHitRates, roleHitRates } from "@/lib/metrics/compare-endpoints";
@@ -239,6 +244,37 @@ describe("collector mismatch", () => {
     ]);
     expect(collectorMismatches([a, summary("c", { collectors: on })])).toEqual([]);
     expect(collectorMismatches([a])).toEqual([]);
+  });
+
+  it("a TensorRT-LLM collector does not apply to a vLLM or SGLang run: no note of it there", () => {
+    const backend = (value: string) => ({
+      ...EMPTY_FACTS,
+      backend: { value, source: "server metrics", edited: false },
+    });
+    const trt = summary("trt", { collectors: on, facts: backend("dynamo+trtllm") });
+    const vllm = summary("vllm", {
+      collectors: { returnPerfMetrics: null, enableIterPerfStats: null, publishKvEvents: null },
+      facts: backend("vllm"),
+    });
+    const sglang = summary("sglang", {
+      collectors: { returnPerfMetrics: null, enableIterPerfStats: null, publishKvEvents: null },
+      facts: backend("SGLang"),
+    });
+    expect(collectorMismatches([trt, vllm, sglang])).toEqual([]);
+    expect(collectorApplies("returnPerfMetrics", "vllm")).toBe(false);
+    expect(collectorApplies("enableIterPerfStats", "dynamo+sglang")).toBe(false);
+    expect(collectorApplies("returnPerfMetrics", "TensorRT-LLM")).toBe(true);
+    // An unknown backend may be TensorRT-LLM: the collector may apply.
+    expect(collectorApplies("returnPerfMetrics", null)).toBe(true);
+    expect(collectorApplies("returnPerfMetrics", "dynamo")).toBe(true);
+    // Among the runs it applies to, a collector known in some and not others is still noted, naming only those.
+    const trtUnknown = summary("trt2", {
+      collectors: { ...on, returnPerfMetrics: null },
+      facts: backend("trtllm"),
+    });
+    expect(
+      collectorMismatches([trt, trtUnknown, vllm]).map((x) => [x.flag, x.kind, x.unknownRunIds]),
+    ).toEqual([["return_perf_metrics", "unknown", ["trt2"]]]);
   });
 });
 

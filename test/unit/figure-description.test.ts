@@ -34,7 +34,7 @@ import {
   trtllmLatencyDistributionFigures,
 } from "@/lib/metrics/figures/latency-distribution";
 import { requestWords } from "@/lib/metrics/request-words";
-import { aiperfErrorsFigure } from "@/lib/metrics/figures/errors";
+import { aiperfErrorsFigure, errorsDenominator } from "@/lib/metrics/figures/errors";
 import { ttftVsInputFigure } from "@/lib/metrics/figures/ttft-vs-input";
 import { aiperfInFlightFigure, aiperfThroughputFigure } from "@/lib/metrics/figures/timeline";
 import { aiperfTimeslicesFigure } from "@/lib/metrics/figures/timeslices";
@@ -767,11 +767,11 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of the errors of every example with failed requests", async () => {
     const compared: string[] = [];
-    for await (const { report, p } of examples([AIPERF_CHARTS.errors.key])) {
+    for await (const { run, report, p } of examples([AIPERF_CHARTS.errors.key])) {
       const errors = p.get(AIPERF_CHARTS.errors);
       // As components/aiperf/throughput-view.tsx builds it, when a request failed.
       if (!errors || errors.groups.length === 0) continue;
-      const f = aiperfErrorsFigure(errors);
+      const f = aiperfErrorsFigure(errors, errorsDenominator(run.requests));
       const { inReport, csv } = sameInReport(report, f);
       expect(inReport.table.rows.map((r) => r[0])).toEqual(csv.map((r) => r.error));
       compared.push(report.name);
@@ -917,7 +917,7 @@ describe("figure descriptions", () => {
 
   it("a bar not recorded is no bar, never a 0", () => {
     const f: FigureDescription = {
-      ...aiperfErrorsFigure({ total: 1, groups: [], summary: [] }),
+      ...aiperfErrorsFigure({ total: 1, groups: [], summary: [] }, null),
       categories: ["a", "b"],
       series: [
         {

@@ -136,6 +136,8 @@ export function reportFigure(f: FigureDescription): Figure {
             // Whole names, each with its note (the page's hover title).
             categories: notedCategories(f),
             value: y,
+            // The description's top of the value axis (the run's requests the errors are of).
+            ...(f.y.domain ? { valueMax: f.y.domain[1] } : {}),
             // The page's bar labels (components/charts/figure-props.ts): the same text, each
             // value in its own unit (5 MB/s on a GB/s axis).
             valueText: valueText(f.y.unit),

@@ -2,20 +2,22 @@
 import { formatNumber } from "@/lib/format-number";
 import type { Figure, Section } from "./html";
 import { reportFigure, type Payloads } from "./figure-kit";
-import { aiperfErrorsFigure } from "@/lib/metrics/figures/errors";
+import { aiperfErrorsFigure, errorsDenominator } from "@/lib/metrics/figures/errors";
+import type { RequestsBlock } from "@/lib/api/schemas";
 import { aiperfInFlightFigure, aiperfThroughputFigure } from "@/lib/metrics/figures/timeline";
 import { GPU_METRICS, gpuFigure } from "@/lib/metrics/figures/gpu";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 /** The Throughput view's figures: the throughput, the requests in flight and the errors by type. */
-export function throughputFigures(p: Payloads): Figure[] {
+export function throughputFigures(p: Payloads, requests: RequestsBlock | null): Figure[] {
   const tl = p.get(AIPERF_CHARTS.timeline);
   const out: Figure[] = [];
   // Drawn from the descriptions the Throughput view draws too (lib/metrics/figures/timeline.ts).
   if (tl) out.push(reportFigure(aiperfThroughputFigure(tl)), reportFigure(aiperfInFlightFigure(tl)));
   // Drawn from the description the Throughput view draws too (lib/metrics/figures/errors.ts).
   const errors = p.get(AIPERF_CHARTS.errors);
-  if (errors && errors.total > 0) out.push(reportFigure(aiperfErrorsFigure(errors)));
+  if (errors && errors.total > 0)
+    out.push(reportFigure(aiperfErrorsFigure(errors, errorsDenominator(requests))));
   return out;
 }
 

@@ -72,7 +72,7 @@ function viewContent(
         ),
       };
     case "throughput":
-      return { blocks: () => [], figures: [() => throughputFigures(p)] };
+      return { blocks: () => [], figures: [() => throughputFigures(p, run.requests)] };
     case "breakdown":
       return { blocks: () => breakdownTables(run), figures: [() => breakdownFigures(p, sample)] };
     case "cache":

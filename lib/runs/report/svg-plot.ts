@@ -92,6 +92,8 @@ export type Plot =
       series: BarSeries[];
       /** A bar's label: its value in the unit (a figure's `unitText`); else the number and the axis unit */
       valueText?: (v: number) => string;
+      /** The value axis runs at least to this (a count's whole: failures of the run's requests) */
+      valueMax?: number;
     }
   /**
    * One vertical column per category (a request), its series stacked bottom to top; `horizontal`:
@@ -508,7 +510,7 @@ function renderBars(all: Extract<Plot, { kind: "bars" }>, label: string): string
   const text =
     plot.valueText ?? ((v: number) => `${formatNumber(v, 4)}${plot.value.unit ? ` ${plot.value.unit}` : ""}`);
   const texts = plot.series.flatMap((s) => s.values.filter(finite).map(text));
-  const max = maxOf(plot.series.flatMap((s) => s.values.filter(finite)));
+  const max = Math.max(maxOf(plot.series.flatMap((s) => s.values.filter(finite))), plot.valueMax ?? 0);
   const layout = { rowH, clipAt: 38, maxLabelW: 240, minRoom: 52, texts, max };
   return rowsFrame(plot, label, layout, (ci, y0, sx, left) =>
     plot.series.flatMap((s, si) => {
