@@ -74,7 +74,7 @@ const RequestBreakdownChart = memo(function RequestBreakdownChart({
       interaction="Click a bar for its waterfall"
       actions={actions}
       onRowClick={(i) => onSelect(sample.requests[i].idx)}
-      tooltip={{ content: <SegmentTooltip segmentNames={names} title={(r) => `request ${String(r.x)}`} /> }}
+      tooltip={{ content: <SegmentTooltip segmentNames={names} title={(r) => String(r.x)} /> }}
       y={y}
     />
   );

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { ChartAreaWaterfallSteps } from "@/components/charts/chart-area-waterfall-steps";
 import { ChartBarWaterfallRequest } from "@/components/charts/chart-bar-waterfall-request";
+import { trtllmRequestTitle } from "@/lib/metrics/trtllm-request-name";
 import { RequestDetailFrame } from "@/components/request-detail/request-detail-frame";
 import { requestDetailQueryOptions } from "./query-options";
 import { RequestFacts } from "./request-facts";
@@ -20,7 +21,13 @@ export function RequestWaterfall({
 }) {
   const q = useQuery(requestDetailQueryOptions(runId, idx));
   return (
-    <RequestDetailFrame label="request waterfall" loading={q.isLoading} failed={!!q.error} onClose={onClose}>
+    <RequestDetailFrame
+      title={q.data ? trtllmRequestTitle(q.data) : undefined}
+      label="request waterfall"
+      loading={q.isLoading}
+      failed={!!q.error}
+      onClose={onClose}
+    >
       {q.data ? (
         <>
           <ChartBarWaterfallRequest detail={q.data} />

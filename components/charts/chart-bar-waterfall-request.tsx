@@ -5,6 +5,7 @@ import { ChartContainer } from "@/components/charts/chart-container";
 import { formatMs } from "@/lib/format-number";
 import { labelRoomPx } from "@/lib/metrics/bar-labels";
 import { segmentColour, waterfallRows } from "@/lib/metrics/trtllm-chart-rows";
+import { trtllmRequestName } from "@/lib/metrics/trtllm-request-name";
 import type { RequestDetail } from "@/lib/api/trtllm-charts";
 
 /**
@@ -21,7 +22,7 @@ export function ChartBarWaterfallRequest({ detail }: { detail: RequestDetail }) 
   const tip = (r: Row) => (recorded(r) ? `${r.text} (from ${formatMs(r.offsetMs)})` : r.text);
   return (
     <ChartContainer<Row>
-      title={`Request ${detail.requestId ?? `#${detail.idx}`}: waterfall`}
+      title={`${trtllmRequestName(detail)}: waterfall`}
       description="Each segment from its start, ms after the request arrived; hatched = not recorded"
       definition={{ method: "this request's server stamps, each segment from its own start" }}
       // A segment without a duration has an empty duration cell and says why in its own column.

@@ -13,6 +13,7 @@ import {
 } from "@/components/timeline/opened-request";
 import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 import { formatNumber, plural, timeUnitFor } from "@/lib/format-number";
+import { trtllmRequestName, trtllmRequestTitle } from "@/lib/metrics/trtllm-request-name";
 import type { TrtllmLatencyId } from "./latency-definitions";
 
 /**
@@ -63,19 +64,16 @@ export function TrtllmSlowestRequests({
         columns={[
           {
             header: (
-              <span title="TensorRT-LLM's request_id (the disagg server's id in its title)">Request ID</span>
+              <span title="the disagg server's disagg_request_id when recorded, else TensorRT-LLM's request_id, else the request's position in the run">
+                Request
+              </span>
             ),
             className: "font-mono text-xs",
             cell: (r) => {
-              const id = r.requestId ?? r.disaggRequestId ?? `#${r.idx + 1}`;
+              const name = trtllmRequestName(r);
               return (
-                <RequestIdButton
-                  state={state}
-                  rid={r.idx}
-                  name={id}
-                  title={r.disaggRequestId ? `disagg request ${r.disaggRequestId}` : undefined}
-                >
-                  {id}
+                <RequestIdButton state={state} rid={r.idx} name={name} title={trtllmRequestTitle(r)}>
+                  {name}
                 </RequestIdButton>
               );
             },

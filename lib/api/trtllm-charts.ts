@@ -134,8 +134,10 @@ export const requestSampleSchema = z.object({
   segmentNames: z.array(z.string()),
   requests: z.array(
     z.object({
+      /** Position in the run, 0-based: the key its drill-down opens by (`req`), not an id */
       idx: z.number(),
       requestId: z.string().nullable(),
+      disaggRequestId: z.string().nullable(),
       ...nullableNumbers("arrivalMs", "ttftMs", "e2eMs"),
       /** ms; null = not recorded; {excludedMs} = left out as too negative */
       segments: z.array(z.union([z.number(), z.null(), z.object({ excludedMs: z.number() })])),
@@ -211,7 +213,7 @@ const trtllmSlowestRowsSchema = z.array(
   z.object({
     /** The request's position in the run: the id its detail opens by (`/trtllm/requests/{idx}`, the timeline's `req`) */
     idx: z.number().int(),
-    /** The engine's request_id (the generation record's when disaggregated) */
+    /** TensorRT-LLM's request_id, as the request's drill-down carries it */
     requestId: z.string().nullable(),
     /** The disagg server's request id, when the records carry one */
     disaggRequestId: z.string().nullable(),

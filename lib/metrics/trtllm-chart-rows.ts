@@ -3,6 +3,7 @@
  * only draw. "Not recorded" stays distinguishable from 0 ms in every row shape.
  */
 import { ALTERNATIVE_SEGMENTS, type SegmentValue } from "./time-breakdown";
+import { trtllmRequestName } from "./trtllm-request-name";
 import type {
   RequestDetail,
   RequestSample,
@@ -80,7 +81,7 @@ export const NOT_RECORDED_KEY = "notRecorded";
 
 export function requestBarRows(sample: RequestSample, scope: SegmentScope = "all"): RequestBarRow[] {
   return sample.requests.map((r) => {
-    const row: RequestBarRow = { idx: r.idx, label: r.requestId ?? `#${r.idx}` };
+    const row: RequestBarRow = { idx: r.idx, label: trtllmRequestName(r) };
     const missing: string[] = [];
     const recorded = (name: string) => typeof r.segments[sample.segmentNames.indexOf(name)] === "number";
     r.segments.forEach((v, i) => {

@@ -32,6 +32,7 @@ export async function sampleRequests(
     requests.push({
       idx: r.idx,
       requestId: r.request_id,
+      disaggRequestId: r.disagg_request_id,
       arrivalMs: r.arrival_ms,
       ttftMs: r.ttft_ms,
       e2eMs: r.e2e_ms,

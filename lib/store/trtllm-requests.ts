@@ -35,7 +35,16 @@ export async function sampleRequestRows(
     if (i > 0) await nextTurn();
     const page = await db
       .selectFrom("trtllm_requests")
-      .select(["idx", "mode", "request_id", "arrival_ms", "ttft_ms", "e2e_ms", "segments_json"])
+      .select([
+        "idx",
+        "mode",
+        "request_id",
+        "disagg_request_id",
+        "arrival_ms",
+        "ttft_ms",
+        "e2e_ms",
+        "segments_json",
+      ])
       .where("run_id", "=", runId)
       .where("idx", "in", wanted.slice(i, i + SAMPLE_PAGE))
       .execute();

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 
+import { requestDetailSchema } from "@/lib/api/trtllm-charts";
+import { trtllmRequestName, trtllmRequestTitle } from "@/lib/metrics/trtllm-request-name";
 import { gotoHydrated, shot, uploadGeneratedTrtllm, useAppAndBrowser } from "./harness";
 
 describe("breakdown view of a disaggregated TensorRT-LLM run", () => {
@@ -39,6 +41,17 @@ describe("breakdown view of a disaggregated TensorRT-LLM run", () => {
       .getByText("waterfall")
       .waitFor({ timeout: 30_000 });
     await expect.poll(() => page.url()).toMatch(/req=\d+/);
+    // `req` is the request's position in the run; the panel names it by its own ids, never by it.
+    const req = new URL(page.url()).searchParams.get("req")!;
+    const opened = requestDetailSchema.parse(
+      await (await fetch(`${t.app.url}/api/runs/${run.id}/trtllm/requests/${req}`)).json(),
+    );
+    expect(opened.disaggRequestId).not.toBeNull();
+    const region = page.getByRole("region", { name: "request waterfall" });
+    await expect
+      .poll(() => region.getByTestId("request-detail-title").textContent())
+      .toBe(trtllmRequestTitle(opened));
+    await region.getByText(`${trtllmRequestName(opened)}: waterfall`).waitFor();
     // The 5% of requests without ctx server_first_token_time say so rather than showing 0 ms.
     expect(await page.getByText("not recorded").count()).toBeGreaterThan(0);
     await shot(page, "breakdown-disagg-p99-waterfall.png");

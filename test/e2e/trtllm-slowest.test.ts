@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
-import { trtllmSlowestPayloadSchema } from "@/lib/api/trtllm-charts";
+import { requestDetailSchema, trtllmSlowestPayloadSchema } from "@/lib/api/trtllm-charts";
+import { trtllmRequestName, trtllmRequestTitle } from "@/lib/metrics/trtllm-request-name";
 import { gotoHydrated, shot, useAppAndBrowser } from "./harness";
 
 describe("slowest requests of a TensorRT-LLM run", () => {
@@ -28,6 +29,12 @@ describe("slowest requests of a TensorRT-LLM run", () => {
       )
       .toBe(200);
     const payload = trtllmSlowestPayloadSchema.parse(await res!.json());
+    const first = payload.lists.e2eMs[0];
+    const detailRes = await fetch(`${t.app.url}/api/runs/${run.id}/trtllm/requests/${first.idx}`);
+    const opened = requestDetailSchema.parse(await detailRes.json());
+    // The list, the drill-down's title and its waterfall name the request alike, by its own id.
+    const name = trtllmRequestName(first);
+    expect(trtllmRequestName(opened)).toBe(name);
 
     for (const [width, height] of [
       [1440, 900],
@@ -41,14 +48,17 @@ describe("slowest requests of a TensorRT-LLM run", () => {
         await table.waitFor({ timeout: 30_000 });
         const buttons = table.locator("tbody tr button[data-rid]");
         expect(await buttons.count()).toBe(payload.lists.e2eMs.length);
-        const first = payload.lists.e2eMs[0];
         expect(await buttons.first().getAttribute("data-rid")).toBe(String(first.idx));
+        expect((await buttons.first().textContent())?.trim()).toBe(name);
 
         await buttons.first().click();
         const detail = page.getByTestId("trtllm-slowest-request-detail");
         await detail.waitFor({ timeout: 15_000 });
         await expect.poll(() => new URL(page.url()).searchParams.get("req")).toBe(String(first.idx));
         expect(await buttons.first().getAttribute("aria-expanded")).toBe("true");
+        const title = detail.getByTestId("request-detail-title");
+        await expect.poll(() => title.textContent(), { timeout: 15_000 }).toBe(trtllmRequestTitle(opened));
+        await detail.getByText(`${name}: waterfall`).waitFor({ timeout: 15_000 });
         await shot(page, `trtllm-slowest-${scheme}-${width}.png`);
 
         await page.goBack();

@@ -675,13 +675,13 @@ describe("figure descriptions", () => {
     expect(f.series.map((s) => s.name)).toEqual(["ctx_queue", "gen_kv_transfer"]);
     expect(f.series[0].colour).toBe("seg-ctx-queue");
     const rows = figureProps(f).data;
-    expect(rows[1]).toEqual({ x: "b", ctx_queue: 1, notRecorded: ["gen_kv_transfer"] });
+    expect(rows[1]).toEqual({ x: "request_id b", ctx_queue: 1, notRecorded: ["gen_kv_transfer"] });
     const r = reportFigure(f);
     expect(r.plot).toMatchObject({
       kind: "stacked",
       series: [{ values: [1, 1], colour: SEGMENT_COLOURS["seg-ctx-queue"].light }, { values: [2, null] }],
     });
-    expect(r.table.rows[1]).toEqual(["b", "1", "not recorded"]);
+    expect(r.table.rows[1]).toEqual(["request_id b", "1", "not recorded"]);
   });
 
   it("the report and the page say the same of every latency distribution of every example", async () => {

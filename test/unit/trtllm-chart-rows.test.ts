@@ -70,6 +70,7 @@ describe("breakdown chart rows", () => {
         {
           idx: 4,
           requestId: null,
+          disaggRequestId: null,
           arrivalMs: 0,
           ttftMs: 1,
           e2eMs: 2,
@@ -77,7 +78,12 @@ describe("breakdown chart rows", () => {
         },
       ],
     });
-    expect(rows[0]).toEqual({ idx: 4, label: "#4", a: 0, [NOT_RECORDED_KEY]: ["b", "c"] });
+    expect(rows[0]).toEqual({
+      idx: 4,
+      label: "request 5 (no id recorded)",
+      a: 0,
+      [NOT_RECORDED_KEY]: ["b", "c"],
+    });
   });
 
   it("does not count gen_queue as missing where the KV-transfer spans tile it, nor the reverse", () => {
@@ -85,6 +91,7 @@ describe("breakdown chart rows", () => {
     const request = (idx: number, segments: (number | null)[]) => ({
       idx,
       requestId: null,
+      disaggRequestId: null,
       arrivalMs: 0,
       ttftMs: 1,
       e2eMs: 2,
@@ -163,14 +170,22 @@ describe("breakdown chart rows", () => {
         total: 1,
         segmentNames: ["ctx_queue", "ctx_processing", "ctx_postprocessing", "decode"],
         requests: [
-          { idx: 0, requestId: "r0", arrivalMs: 0, ttftMs: 11, e2eMs: 110, segments: [2, 8, 1, 100] },
+          {
+            idx: 0,
+            requestId: "r0",
+            disaggRequestId: null,
+            arrivalMs: 0,
+            ttftMs: 11,
+            e2eMs: 110,
+            segments: [2, 8, 1, 100],
+          },
         ],
       },
       "ttft",
     );
     expect(rows[0]).toEqual({
       idx: 0,
-      label: "r0",
+      label: "request_id r0",
       ctx_queue: 2,
       ctx_processing: 8,
       ctx_postprocessing: 1,

@@ -1,0 +1,34 @@
+/**
+ * How the page names a TensorRT-LLM request: the slowest list, the breakdown's bars, the
+ * drill-down's title and its waterfall all say it with these two functions, so one request never
+ * shows two different numbers. A request's position in the run (`idx`, 0-based, the key of its
+ * drill-down URL `req`) is shown only when it records no id, 1-based and said to be a position.
+ */
+
+/** The ids a request's row carries; `undefined` = this payload does not carry that id. */
+export interface TrtllmRequestIds {
+  /** Position in the run, 0-based */
+  idx: number;
+  requestId: string | null;
+  disaggRequestId?: string | null;
+  ctxRequestId?: string | null;
+}
+
+/**
+ * The request's name: its disagg server's `disagg_request_id` when recorded (one per request of a
+ * disaggregated run), else TensorRT-LLM's `request_id`, else "request N (no id recorded)", N its
+ * 1-based position in the run.
+ */
+export function trtllmRequestName(r: TrtllmRequestIds): string {
+  if (r.disaggRequestId != null) return `disagg_request_id ${r.disaggRequestId}`;
+  if (r.requestId !== null) return `request_id ${r.requestId}`;
+  return `request ${r.idx + 1} (no id recorded)`;
+}
+
+/** The drill-down's title: the request's name, then each other id it carries, named by its field. */
+export function trtllmRequestTitle(r: TrtllmRequestIds): string {
+  const parts = [trtllmRequestName(r)];
+  if (r.disaggRequestId != null && r.requestId !== null) parts.push(`request_id ${r.requestId}`);
+  if (r.ctxRequestId != null) parts.push(`ctx_request_id ${r.ctxRequestId}`);
+  return parts.join(" · ");
+}
