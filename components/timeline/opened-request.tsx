@@ -78,6 +78,7 @@ export function RequestIdButton({
   rid,
   name,
   title,
+  whole = false,
   onOpen,
   children,
 }: {
@@ -86,6 +87,8 @@ export function RequestIdButton({
   /** The request as the button's accessible name says it ("Open request <name> in detail") */
   name: string;
   title?: string;
+  /** Show the whole name at every width (a short name that must not lose its number), not cut at 10ch on phones */
+  whole?: boolean;
   /** Before the toggle (a prefetch of the detail) */
   onOpen?: () => void;
   children: ReactNode;
@@ -93,7 +96,7 @@ export function RequestIdButton({
   return (
     <button
       type="button"
-      className={`${REQUEST_ID_CLASS} text-left text-accent underline decoration-dotted underline-offset-2 hover:decoration-solid aria-expanded:font-semibold aria-expanded:decoration-solid`}
+      className={`${whole ? "block" : REQUEST_ID_CLASS} text-left text-accent underline decoration-dotted underline-offset-2 hover:decoration-solid aria-expanded:font-semibold aria-expanded:decoration-solid`}
       aria-expanded={state.opened === rid}
       aria-label={`Open request ${name} in detail`}
       title={title}

@@ -72,7 +72,7 @@ export function TrtllmSlowestRequests({
             cell: (r) => {
               const name = trtllmRequestName(r);
               return (
-                <RequestIdButton state={state} rid={r.idx} name={name} title={trtllmRequestTitle(r)}>
+                <RequestIdButton state={state} rid={r.idx} name={name} title={trtllmRequestTitle(r)} whole>
                   {name}
                 </RequestIdButton>
               );
