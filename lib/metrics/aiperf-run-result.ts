@@ -24,7 +24,7 @@ import { theoreticalCacheHitRate } from "./aiperf-theoretical-hit-rate";
 import type { QueueWaits } from "./aiperf-queue-wait";
 import { type HeldConcurrency, SUMMARY_CONCURRENCY_SOURCE } from "./aiperf-held-concurrency";
 import { distributionOfSorted } from "./aiperf-distribution";
-import { overTimePayload, timelinePayload, ttftVsInputPayload } from "./aiperf-timeline";
+import { overTimePayloadInSteps, timelinePayloadInSteps, ttftVsInputPayload } from "./aiperf-timeline";
 import { timeslicesPayload } from "./aiperf-timeslices";
 import type { GpuTelemetry } from "./gpu-telemetry";
 import { computeRequestsBlock, computeRequestsBlockInSteps } from "./requests";
@@ -111,11 +111,11 @@ export function* aiperfRunResultInSteps(s: AiperfRunState, originMs: number): St
       ),
     };
     yield;
-    charts[AIPERF_CHARTS.overTime.key] = overTimePayload(log, originMs);
+    charts[AIPERF_CHARTS.overTime.key] = yield* overTimePayloadInSteps(log, originMs);
     yield;
     charts[AIPERF_CHARTS.ttftVsInput.key] = ttftVsInputPayload(log);
     yield;
-    charts[AIPERF_CHARTS.timeline.key] = timelinePayload(log, originMs);
+    charts[AIPERF_CHARTS.timeline.key] = yield* timelinePayloadInSteps(log, originMs);
     yield;
   }
   const primary = primarySummary(s.summaries);
