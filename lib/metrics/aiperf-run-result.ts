@@ -24,10 +24,10 @@ import { theoreticalCacheHitRate } from "./aiperf-theoretical-hit-rate";
 import type { QueueWaits } from "./aiperf-queue-wait";
 import { type HeldConcurrency, SUMMARY_CONCURRENCY_SOURCE } from "./aiperf-held-concurrency";
 import { distributionOfSorted } from "./aiperf-distribution";
-import { overTimePayload, timelinePayload, ttftVsInputPayload } from "./aiperf-timeline";
+import { overTimePayloadInSteps, timelinePayloadInSteps, ttftVsInputPayload } from "./aiperf-timeline";
 import { timeslicesPayload } from "./aiperf-timeslices";
 import type { GpuTelemetry } from "./gpu-telemetry";
-import { computeRequestsBlock, computeRequestsBlockInSteps } from "./requests";
+import { computeRequestsBlockInSteps } from "./requests";
 import type { ErrorTally } from "./requests-errors";
 import { requestsFromSummary } from "./requests-from-summary";
 import { warmupFromLog, warmupFromOutputs, warmupFromSummary, withConfiguredWarmup } from "./aiperf-warmup";
@@ -111,11 +111,11 @@ export function* aiperfRunResultInSteps(s: AiperfRunState, originMs: number): St
       ),
     };
     yield;
-    charts[AIPERF_CHARTS.overTime.key] = overTimePayload(log, originMs);
+    charts[AIPERF_CHARTS.overTime.key] = yield* overTimePayloadInSteps(log, originMs);
     yield;
     charts[AIPERF_CHARTS.ttftVsInput.key] = ttftVsInputPayload(log);
     yield;
-    charts[AIPERF_CHARTS.timeline.key] = timelinePayload(log, originMs);
+    charts[AIPERF_CHARTS.timeline.key] = yield* timelinePayloadInSteps(log, originMs);
     yield;
   }
   const primary = primarySummary(s.summaries);
@@ -143,7 +143,7 @@ export function* aiperfRunResultInSteps(s: AiperfRunState, originMs: number): St
   }
 
   yield;
-  const agreement = agreementFor(s, warnings);
+  const agreement = yield* agreementInSteps(s, warnings);
   if (agreement) charts[AIPERF_CHARTS.agreement.key] = agreement;
 
   // JSON (unshifted first) before CSV: full precision; aiperf writes one export of each per run.
@@ -293,8 +293,12 @@ function profilingWindow(log: RequestLog): [number, number] | null {
   return Number.isFinite(a) && Number.isFinite(b) ? [a, b] : null;
 }
 
-/** Compares each folder's records with that folder's summary (one per trial in multi-run uploads). */
-function agreementFor(s: AiperfRunState, warnings: string[]) {
+/**
+ * Compares each folder's records with that folder's summary (one per trial in multi-run uploads).
+ * In steps: each folder's requests block is computed as the run's is (its latency columns sorted
+ * in steps; for a one-folder upload, the run's own block again from the sorts already made).
+ */
+function* agreementInSteps(s: AiperfRunState, warnings: string[]) {
   const rows = [];
   const sources: string[] = [];
   // Summed over the folders whose records are a sample of their summary's requests; aiperf's own
@@ -308,7 +312,9 @@ function agreementFor(s: AiperfRunState, warnings: string[]) {
     const summary = primarySummary(s.summaries.filter((x) => x.dir === dir));
     const ranges = loosePair ? s.recordDirs : s.recordDirs.filter((d) => d.dir === dir);
     if (!summary || ranges.length === 0) continue;
-    const ours = computeRequestsBlock(subLog(s.log, ranges));
+    const sub = subLog(s.log, ranges);
+    for (const m of LATENCY_METRICS) yield* sub.sortedMeasuredInSteps(m);
+    const ours = yield* computeRequestsBlockInSteps(sub);
     const compared = compareWithSummary(ours, summary.summary);
     if (compared.length === 0) continue;
     sources.push(summary.name);

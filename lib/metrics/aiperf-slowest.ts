@@ -5,6 +5,7 @@
  */
 import { SLOWEST_LIMIT, type SLOWEST_SORTS } from "@/lib/api/aiperf-requests";
 import { FLAG_ERROR, FLAG_WARMUP, type RequestColumn, type RequestLog } from "./requests-log";
+import { atOnce, type Steps } from "./steps";
 
 const LOG_COLUMN: Record<(typeof SLOWEST_SORTS)[number], RequestColumn> = {
   ttft: "ttftMs",
@@ -15,6 +16,12 @@ const LOG_COLUMN: Record<(typeof SLOWEST_SORTS)[number], RequestColumn> = {
 /** Beyond this many tied candidates the list is read by the cut-off alone (a scan of the run's rows). */
 const MAX_CANDIDATES = 1000;
 
+/**
+ * Requests a step of the passes below takes: a server building the lists of a 200,000-request
+ * upload gives other requests a turn between the steps (lib/ingest/in-turns.ts).
+ */
+export const SLOWEST_STEP = 8192;
+
 const measured = (log: RequestLog, i: number) => (log.flags[i] & (FLAG_WARMUP | FLAG_ERROR)) === 0;
 
 /**
@@ -22,8 +29,14 @@ const measured = (log: RequestLog, i: number) => (log.flags[i] & (FLAG_WARMUP | 
  * of the request list), smallest last; fewer when fewer requests recorded the value.
  */
 export function largestMeasured(log: RequestLog, col: Float64Array, limit: number): number[] {
+  return atOnce(largestMeasuredInSteps(log, col, limit));
+}
+
+/** `largestMeasured` in steps of SLOWEST_STEP requests: the same values. */
+export function* largestMeasuredInSteps(log: RequestLog, col: Float64Array, limit: number): Steps<number[]> {
   const top: number[] = [];
   for (let i = 0; i < log.length; i++) {
+    if (i > 0 && i % SLOWEST_STEP === 0) yield;
     if (!measured(log, i)) continue;
     const v = col[i];
     if (Number.isNaN(v) || (top.length === limit && v <= top[limit - 1])) continue;
@@ -39,8 +52,16 @@ export function largestMeasured(log: RequestLog, col: Float64Array, limit: numbe
 
 /** Measured requests: the `total` of every list. */
 export function measuredCount(log: RequestLog): number {
+  return atOnce(measuredCountInSteps(log));
+}
+
+/** `measuredCount` in steps of SLOWEST_STEP requests. */
+export function* measuredCountInSteps(log: RequestLog): Steps<number> {
   let total = 0;
-  for (let i = 0; i < log.length; i++) if (measured(log, i)) total++;
+  for (let i = 0; i < log.length; i++) {
+    if (i > 0 && i % SLOWEST_STEP === 0) yield;
+    if (measured(log, i)) total++;
+  }
   return total;
 }
 
@@ -62,13 +83,24 @@ export function slowestCandidates(
   sort: (typeof SLOWEST_SORTS)[number],
   originMs: number,
 ): SlowestCandidates | null {
+  return atOnce(slowestCandidatesInSteps(log, sort, originMs));
+}
+
+/** `slowestCandidates` in steps: each of its two passes SLOWEST_STEP requests a step. The same candidates. */
+export function* slowestCandidatesInSteps(
+  log: RequestLog,
+  sort: (typeof SLOWEST_SORTS)[number],
+  originMs: number,
+): Steps<SlowestCandidates | null> {
   const col = log.column(LOG_COLUMN[sort]);
-  const top = largestMeasured(log, col, SLOWEST_LIMIT);
+  const top = yield* largestMeasuredInSteps(log, col, SLOWEST_LIMIT);
   if (top.length === 0) return null;
+  yield;
   const atLeast = top[top.length - 1];
   const starts = new Set<number>();
   let count = 0;
   for (let i = 0; i < log.length; i++) {
+    if (i > 0 && i % SLOWEST_STEP === 0) yield;
     if (!measured(log, i) || !(col[i] >= atLeast)) continue;
     const start = log.cols.startMs[i] - originMs;
     if (++count > MAX_CANDIDATES || !Number.isFinite(start)) return { atLeast, count, starts: null };

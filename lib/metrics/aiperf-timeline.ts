@@ -9,11 +9,21 @@ import type {
   timelinePayloadSchema,
   ttftVsInputPayloadSchema,
 } from "@/lib/api/aiperf-charts";
-import { dispersedRequestsPerS, dispersedTokensPerS } from "./dispersed-throughput";
+import { dispersedRequestsPerSInSteps, dispersedTokensPerSInSteps } from "./dispersed-throughput";
 import type { RequestLog } from "./requests-log";
+import { sortInSteps } from "./stats";
+import { atOnce, type Steps } from "./steps";
 
 export const MAX_POINTS = 2000;
 const TARGET_BUCKETS = 300;
+
+/**
+ * Requests one step of the over-time payloads (`overTimePayloadInSteps`, `timelinePayloadInSteps`)
+ * takes in a pass over the log; sorts go in steps too (./stats.ts `sortInSteps`), and a step ends
+ * between passes. A server computing them for a 200,000-request upload gives other requests a
+ * turn between the steps (lib/ingest/in-turns.ts).
+ */
+export const TIMELINE_STEP = 8192;
 
 const finiteOrNull = (v: number) => (Number.isFinite(v) ? v : null);
 
@@ -21,18 +31,22 @@ const finiteOrNull = (v: number) => (Number.isFinite(v) ? v : null);
  * Successful profiling records ordered by start, then every k-th so at most `max` remain. A
  * record without a start time has no place on a time axis, so it is left out.
  */
-function sampledOk(log: RequestLog, max: number): { total: number; idx: number[] } {
+function* sampledOkInSteps(log: RequestLog, max: number): Steps<{ total: number; idx: number[] }> {
   const start = log.cols.startMs;
   const measured = log.measuredIndices();
   const ok = new Uint32Array(measured.length);
   let n = 0;
-  for (let j = 0; j < measured.length; j++) if (Number.isFinite(start[measured[j]])) ok[n++] = measured[j];
+  for (let j = 0; j < measured.length; j++) {
+    if (Number.isFinite(start[measured[j]])) ok[n++] = measured[j];
+    if ((j + 1) % TIMELINE_STEP === 0) yield;
+  }
+  yield;
   if (n <= max) {
     const all = Array.from(ok.subarray(0, n));
     all.sort((a, b) => start[a] - start[b]);
     return { total: n, idx: all };
   }
-  return { total: n, idx: stableRanksByStart(start, ok.subarray(0, n), max) };
+  return { total: n, idx: yield* stableRanksByStartInSteps(start, ok.subarray(0, n), max) };
 }
 
 /**
@@ -43,10 +57,24 @@ function sampledOk(log: RequestLog, max: number): { total: number; idx: number[]
  * rank's distance from the first rank holding that start.
  */
 export function stableRanksByStart(start: Float64Array, ok: Uint32Array, max: number): number[] {
+  return atOnce(stableRanksByStartInSteps(start, ok, max));
+}
+
+/** `stableRanksByStart` in steps of TIMELINE_STEP records (the sort in `sortInSteps`): the same records. */
+export function* stableRanksByStartInSteps(
+  start: Float64Array,
+  ok: Uint32Array,
+  max: number,
+): Steps<number[]> {
   const n = ok.length;
   const keys = new Float64Array(n);
-  for (let j = 0; j < n; j++) keys[j] = start[ok[j]] + 0;
-  keys.sort();
+  for (let j = 0; j < n; j++) {
+    keys[j] = start[ok[j]] + 0;
+    if ((j + 1) % TIMELINE_STEP === 0) yield;
+  }
+  yield;
+  // Finite starts with -0 made +0: sorted in steps, the same array as `keys.sort()`.
+  yield* sortInSteps(keys);
   const step = n / max;
   /** Per start wanted: the places among its equal starts wanted (ascending), and the records found */
   const wanted = new Map<number, { places: number[]; found: number[]; seen: number }>();
@@ -66,7 +94,9 @@ export function stableRanksByStart(start: Float64Array, ok: Uint32Array, max: nu
     refs.push({ w, at: w.places.length });
     w.places.push(r - lo);
   }
+  yield;
   for (let j = 0; j < n; j++) {
+    if ((j + 1) % TIMELINE_STEP === 0) yield;
     const w = wanted.get(start[ok[j]] + 0);
     if (!w) continue;
     const place = w.seen++;
@@ -76,7 +106,15 @@ export function stableRanksByStart(start: Float64Array, ok: Uint32Array, max: nu
 }
 
 export function overTimePayload(log: RequestLog, originMs: number): z.infer<typeof overTimePayloadSchema> {
-  const { total, idx } = sampledOk(log, MAX_POINTS);
+  return atOnce(overTimePayloadInSteps(log, originMs));
+}
+
+/** `overTimePayload` in steps (TIMELINE_STEP): the same payload. */
+export function* overTimePayloadInSteps(
+  log: RequestLog,
+  originMs: number,
+): Steps<z.infer<typeof overTimePayloadSchema>> {
+  const { total, idx } = yield* sampledOkInSteps(log, MAX_POINTS);
   const c = log.cols;
   return {
     total,
@@ -116,9 +154,25 @@ export function ttftVsInputPayload(log: RequestLog): z.infer<typeof ttftVsInputP
  * (they load the server) but not as throughput.
  */
 export function timelinePayload(log: RequestLog, originMs: number): z.infer<typeof timelinePayloadSchema> {
+  return atOnce(timelinePayloadInSteps(log, originMs));
+}
+
+/**
+ * `timelinePayload` in steps: each pass over the requests (the span, the in-flight areas, the
+ * three spread rates, the sweep of starts and ends) TIMELINE_STEP requests a step, the starts and
+ * ends sorted in steps. The same payload.
+ */
+export function* timelinePayloadInSteps(
+  log: RequestLog,
+  originMs: number,
+): Steps<z.infer<typeof timelinePayloadSchema>> {
   const c = log.cols;
   let lastMs = -Infinity;
-  for (let i = 0; i < log.length; i++) if (c.endMs[i] > lastMs) lastMs = c.endMs[i];
+  for (let i = 0; i < log.length; i++) {
+    if (c.endMs[i] > lastMs) lastMs = c.endMs[i];
+    if ((i + 1) % TIMELINE_STEP === 0) yield;
+  }
+  yield;
   const spanMs = lastMs - originMs;
   // Record times are ms from the log's first epoch timestamp (baseNs).
   const originEpochMs = log.baseNs !== null ? Number(log.baseNs) / 1e6 + originMs : null;
@@ -133,6 +187,7 @@ export function timelinePayload(log: RequestLog, originMs: number): z.infer<type
   const ends = new Float64Array(log.length);
   let n = 0;
   for (let i = 0; i < log.length; i++) {
+    if (i > 0 && i % TIMELINE_STEP === 0) yield;
     const s = c.startMs[i] - originMs;
     const e = c.endMs[i] - originMs;
     if (!Number.isFinite(s) || !Number.isFinite(e) || e < s) continue;
@@ -148,10 +203,19 @@ export function timelinePayload(log: RequestLog, originMs: number): z.infer<type
       diff[be] -= 1;
     }
   }
-  const maxIn = inFlightMax(starts.subarray(0, n).sort(), ends.subarray(0, n).sort(), bucketMs, k);
-  const tokensPerS = dispersedTokensPerS(log, originMs, bucketMs, k);
-  const requestsPerS = dispersedRequestsPerS(log, originMs, bucketMs, k);
-  const errorsPerS = dispersedRequestsPerS(log, originMs, bucketMs, k, true);
+  yield;
+  const startsSorted = yield* sortInSteps(starts.subarray(0, n));
+  yield;
+  const endsSorted = yield* sortInSteps(ends.subarray(0, n));
+  yield;
+  const maxIn = yield* inFlightMaxInSteps(startsSorted, endsSorted, bucketMs, k);
+  yield;
+  const tokensPerS = yield* dispersedTokensPerSInSteps(log, originMs, bucketMs, k, TIMELINE_STEP);
+  yield;
+  const requestsPerS = yield* dispersedRequestsPerSInSteps(log, originMs, bucketMs, k, false, TIMELINE_STEP);
+  yield;
+  const errorsPerS = yield* dispersedRequestsPerSInSteps(log, originMs, bucketMs, k, true, TIMELINE_STEP);
+  yield;
   const points = [];
   let full = 0;
   for (let b = 0; b < k; b++) {
@@ -179,12 +243,24 @@ export function inFlightMax(
   bucketMs: number,
   k: number,
 ): Float64Array {
+  return atOnce(inFlightMaxInSteps(starts, ends, bucketMs, k));
+}
+
+/** `inFlightMax` in steps of TIMELINE_STEP start and end events: the same maxima. */
+export function* inFlightMaxInSteps(
+  starts: Float64Array,
+  ends: Float64Array,
+  bucketMs: number,
+  k: number,
+): Steps<Float64Array> {
   const max = new Float64Array(k);
+  let events = 0;
   let cur = 0;
   let i = 0;
   let j = 0;
   let bucket = 0;
   while (i < starts.length || j < ends.length) {
+    if (++events % TIMELINE_STEP === 0) yield;
     const isEnd = j < ends.length && (i >= starts.length || ends[j] <= starts[i]);
     const t = isEnd ? ends[j] : starts[i];
     const b = Math.max(0, Math.min(k - 1, Math.floor(t / bucketMs)));

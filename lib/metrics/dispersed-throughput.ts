@@ -6,6 +6,7 @@
  * although the server produced a flat ~300 tok/s. See docs/metrics.md §Requests over time.
  */
 import { FLAG_ERROR, FLAG_WARMUP, type RequestLog } from "./requests-log";
+import { atOnce, type Steps } from "./steps";
 
 /**
  * The decode window of request i in ms since `originMs`: from start + TTFT (from the start when
@@ -35,8 +36,20 @@ export function dispersedTokensPerS(
   bucketMs: number,
   k: number,
 ): Float64Array {
-  return spreadPerS(bucketMs, k, (add) => {
+  return atOnce(dispersedTokensPerSInSteps(log, originMs, bucketMs, k, Infinity));
+}
+
+/** `dispersedTokensPerS` in steps of `step` requests: the same rates. */
+export function* dispersedTokensPerSInSteps(
+  log: RequestLog,
+  originMs: number,
+  bucketMs: number,
+  k: number,
+  step: number,
+): Steps<Float64Array> {
+  return yield* spreadPerSInSteps(bucketMs, k, function* (add) {
     for (let i = 0; i < log.length; i++) {
+      if (i > 0 && i % step === 0) yield;
       if (log.flags[i] & (FLAG_WARMUP | FLAG_ERROR)) continue;
       const out = log.cols.outputTokens[i];
       if (!(out > 0)) continue;
@@ -61,9 +74,22 @@ export function dispersedRequestsPerS(
   k: number,
   errors = false,
 ): Float64Array {
-  return spreadPerS(bucketMs, k, (add) => {
+  return atOnce(dispersedRequestsPerSInSteps(log, originMs, bucketMs, k, errors, Infinity));
+}
+
+/** `dispersedRequestsPerS` in steps of `step` requests: the same rates. */
+export function* dispersedRequestsPerSInSteps(
+  log: RequestLog,
+  originMs: number,
+  bucketMs: number,
+  k: number,
+  errors: boolean,
+  step: number,
+): Steps<Float64Array> {
+  return yield* spreadPerSInSteps(bucketMs, k, function* (add) {
     const c = log.cols;
     for (let i = 0; i < log.length; i++) {
+      if (i > 0 && i % step === 0) yield;
       const f = log.flags[i];
       if (f & FLAG_WARMUP || Boolean(f & FLAG_ERROR) !== errors) continue;
       const from = c.startMs[i] - originMs;
@@ -84,13 +110,26 @@ export function spreadPerS(
   k: number,
   each: (add: (from: number, to: number, amount: number) => void) => void,
 ): Float64Array {
+  return atOnce(
+    spreadPerSInSteps(bucketMs, k, function* (add) {
+      each(add);
+    }),
+  );
+}
+
+/** `spreadPerS` with the amounts added in steps (`each` yields between them): the same rates. */
+export function* spreadPerSInSteps(
+  bucketMs: number,
+  k: number,
+  each: (add: (from: number, to: number, amount: number) => void) => Steps<void>,
+): Steps<Float64Array> {
   const tokens = new Float64Array(k);
   const fullRate = new Float64Array(k + 1);
   // How many requests decode through each whole bucket: where none does, the running rate is
   // reset to 0, so the float residue of +rate − rate (−7e-15) never reaches a chart.
   const fullCount = new Int32Array(k + 1);
   const clampB = (t: number) => Math.max(0, Math.min(k - 1, Math.floor(t / bucketMs)));
-  each((from, to, out) => {
+  yield* each((from, to, out) => {
     const bs = clampB(from);
     const be = clampB(to);
     if (bs === be) {

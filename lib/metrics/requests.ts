@@ -15,8 +15,11 @@ export function computeRequestsBlock(log: RequestLog): RequestsBlock {
   return atOnce(computeRequestsBlockInSteps(log));
 }
 
+/** Requests the counting pass of `computeRequestsBlockInSteps` takes in a step. */
+const COUNT_STEP = 8192;
+
 /**
- * `computeRequestsBlock` in steps: the counts, then each token column's statistics a step of its
+ * `computeRequestsBlock` in steps: the counts (COUNT_STEP requests a step), then each token column's statistics a step of its
  * own (the latency columns are sorted already, `sortedMeasuredInSteps`). The same block.
  */
 export function* computeRequestsBlockInSteps(log: RequestLog): Steps<RequestsBlock> {
@@ -28,6 +31,7 @@ export function* computeRequestsBlockInSteps(log: RequestLog): Steps<RequestsBlo
   let last = -Infinity;
   const { startMs, endMs } = log.cols;
   for (let i = 0; i < log.length; i++) {
+    if (i > 0 && i % COUNT_STEP === 0) yield;
     const f = log.flags[i];
     if (f & FLAG_WARMUP) {
       warmupCount++;
