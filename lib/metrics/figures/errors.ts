@@ -51,7 +51,7 @@ export function aiperfErrorsFigure(
     missing: "No profiling request failed.",
     x: { label: "error", unit: "" },
     y: {
-      label: of !== null ? `failed requests, of ${formatCount(of)}` : "failed requests",
+      label: of !== null ? `failed requests (of ${formatCount(of)})` : "failed requests",
       unit: "",
       integers: true,
       ...(of !== null ? { domain: [0, of] as const } : {}),
