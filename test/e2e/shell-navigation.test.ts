@@ -76,7 +76,7 @@ describe("run page shell: history, tabs, keyboard, chart names", () => {
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("Enter");
-    await waterfall(page).getByText("Request detail").waitFor({ timeout: 30_000 });
+    await waterfall(page).getByTestId("request-detail-title").waitFor({ timeout: 30_000 });
     // The URL is written after the detail renders (the state map updates it asynchronously).
     await expect.poll(() => page.url()).toMatch(/req=\d+/);
     await expect.poll(() => historyLength(page)).toBe(before + 1);
