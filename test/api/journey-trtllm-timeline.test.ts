@@ -22,15 +22,9 @@ import {
 import { aiperfRun, barJourneys } from "../helpers/journey-runs";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams, uploadRun } from "../helpers/test-app";
+import { pct } from "../helpers/numpy-percentile";
 
 const url = (p: string) => new Request(`http://localhost${p}`);
-
-function pct(values: number[], q: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  const h = ((s.length - 1) * q) / 100;
-  const lo = Math.floor(h);
-  return s[lo] + (h - lo) * ((s[Math.min(lo + 1, s.length - 1)] ?? s[lo]) - s[lo]);
-}
 
 const WORKER_FILE = "run/perf_metrics-server-node0-4242-20260801T120000Z.jsonl";
 
