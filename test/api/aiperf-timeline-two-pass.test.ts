@@ -15,6 +15,7 @@ import {
   TwoPassTimelineBuilder,
   type RequestTimeline,
 } from "@/lib/metrics/request-timeline";
+import { atOnce } from "@/lib/metrics/steps";
 import { AIPERF_TIMELINE_SEGMENTS, aiperfParts } from "@/lib/metrics/request-timeline-parts";
 import { aiperfRequestId } from "@/lib/api/timeline";
 import { getFiles } from "@/lib/store/runs-repo";
@@ -129,7 +130,7 @@ describe("two-pass timeline builder", () => {
           );
           two.count(r.id, r.start, r.end, aiperfParts(r.start, r.end, r.ttft, r.ok).length / 3);
         }
-      for (const s of two.placeInSteps(42));
+      atOnce(two.placeInSteps(42));
       for (const r of rows)
         if (r.start !== null && r.end !== null)
           two.place(
@@ -139,10 +140,7 @@ describe("two-pass timeline builder", () => {
             { conversation: r.conv, worker: r.w, file: "f", none: "" },
             aiperfParts(r.start, r.end, r.ttft, r.ok),
           );
-      const steps = two.finishInSteps();
-      let next = steps.next();
-      while (!next.done) next = steps.next();
-      expectSameTimeline(one.finish(42, { lanesInStartOrder: true }), next.value);
+      expectSameTimeline(one.finish(42, { lanesInStartOrder: true }), atOnce(two.finishInSteps()));
       expect(two.bytes).toBe(0);
     }
   });
@@ -151,7 +149,7 @@ describe("two-pass timeline builder", () => {
     const two = new TwoPassTimelineBuilder("aiperf", AIPERF_TIMELINE_SEGMENTS, ["none"]);
     two.count(1, 10, 20, 1);
     two.count(2, 5, 20, 1);
-    for (const s of two.placeInSteps(null));
+    atOnce(two.placeInSteps(null));
     expect(() => two.place(2, 10, 20, { none: "" }, aiperfParts(10, 20, null, true))).toThrow(
       /other requests/,
     );
