@@ -16,6 +16,7 @@ import {
 import {
   TIMELINE_WINDOW_VERSION,
   TimelineBuilder,
+  TwoPassTimelineBuilder,
   timelineWindowInSteps,
   type RequestTimeline,
 } from "@/lib/metrics/request-timeline";
@@ -31,7 +32,12 @@ import type { Db } from "@/lib/store/db";
 import { copiesSettled } from "@/lib/store/pg-copy";
 import type { FileRow } from "@/lib/store/runs-repo";
 import { sqliteWriterFor } from "@/lib/store/sqlite-writer";
-import { eachAiperfTimelineRow, eachTrtllmTimelineRow } from "@/lib/store/timeline-rows";
+import {
+  aiperfTimelineFile,
+  eachAiperfFileTimelineRow,
+  eachAiperfTimelineRow,
+  eachTrtllmTimelineRow,
+} from "@/lib/store/timeline-rows";
 import { writeTimelineFile } from "@/lib/store/columnar/timeline-file";
 import { timelineFileColumns, type StoredColumns } from "@/lib/store/timeline-columns";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
@@ -45,6 +51,15 @@ export function originOf(chart: unknown): number | null {
     typeof chart === "object" && chart !== null ? (chart as { originEpochMs?: unknown }).originEpochMs : null;
   return typeof v === "number" && Number.isFinite(v) ? v : null;
 }
+
+/**
+ * `peakBytesHeld`: the most bytes the last aiperf timeline's builder held besides the timeline's
+ * own columns and its lane keys (its typed columns when every request is in them), for tests.
+ */
+const OPTIONS = Symbol.for("runlens.timelineBuildOptions");
+export const timelineBuildOptions: { peakBytesHeld: number } = ((
+  globalThis as { [OPTIONS]?: { peakBytesHeld: number } }
+)[OPTIONS] ??= { peakBytesHeld: 0 });
 
 async function fromTrtllmRows(db: Db, runId: string): Promise<RequestTimeline | null> {
   let builder: TimelineBuilder | null = null;
@@ -77,6 +92,8 @@ async function fromAiperfRows(
   const ordered = [...files].sort((a, b) => a.ord - b.ord);
   const fileIndex = new Map(ordered.map((f, i) => [f.id, i]));
   const fileName = new Map(ordered.map((f) => [f.id, f.name]));
+  const src = await aiperfTimelineFile(db, runId);
+  if (src) return fromAiperfFile(src, ordered, originEpochMs);
   // aiperf's worker is the client process that sent the request (`metadata.worker_id`).
   const builder = new TimelineBuilder("aiperf", AIPERF_TIMELINE_SEGMENTS, [
     "conversation",
@@ -100,7 +117,53 @@ async function fromAiperfRows(
     },
   );
   if (builder.length === 0) return null;
+  timelineBuildOptions.peakBytesHeld = builder.bytes;
   return inTurns(builder.finishInSteps(originEpochMs, { lanesInStartOrder: inFileOrder }));
+}
+
+/**
+ * The timeline of a run's aiperf request file, read twice in the file's order: the bars' bounds
+ * first, then each request placed at its sorted position (`TwoPassTimelineBuilder`), so no copy
+ * of the run's rows is held beside the timeline (docs/performance.md §The drill-down's timeline
+ * placed in two passes). The timeline the rows read once by `TimelineBuilder` give.
+ */
+async function fromAiperfFile(
+  src: string,
+  ordered: readonly FileRow[],
+  originEpochMs: number | null,
+): Promise<RequestTimeline | null> {
+  const fileIndex = new Map(ordered.map((f, i) => [f.id, i]));
+  const fileName = new Map(ordered.map((f) => [f.id, f.name]));
+  const builder = new TwoPassTimelineBuilder("aiperf", AIPERF_TIMELINE_SEGMENTS, [
+    "conversation",
+    "worker",
+    "file",
+    "none",
+  ]);
+  await eachAiperfFileTimelineRow(
+    src,
+    ([fileId, line, ok, start, end, ttft]) => {
+      if (start === null || end === null) return;
+      const id = aiperfRequestId(fileIndex.get(fileId) ?? ordered.length, line);
+      builder.count(id, start, end, aiperfParts(start, end, ttft, ok === 1).length / 3);
+    },
+    { bounds: true },
+  );
+  if (builder.length === 0) return null;
+  timelineBuildOptions.peakBytesHeld = builder.bytes;
+  await inTurns(builder.placeInSteps(originEpochMs));
+  timelineBuildOptions.peakBytesHeld = Math.max(timelineBuildOptions.peakBytesHeld, builder.bytes);
+  await eachAiperfFileTimelineRow(src, ([fileId, line, ok, start, end, ttft, conversation, worker]) => {
+    if (start === null || end === null) return;
+    builder.place(
+      aiperfRequestId(fileIndex.get(fileId) ?? ordered.length, line),
+      start,
+      end,
+      { conversation, worker, file: fileName.get(fileId) ?? null, none: "" },
+      aiperfParts(start, end, ttft, ok === 1),
+    );
+  });
+  return inTurns(builder.finishInSteps());
 }
 
 /** The run's timeline from its rows; null when it has no per-request rows with a start and an end. */

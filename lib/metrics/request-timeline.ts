@@ -236,6 +236,197 @@ export class TimelineBuilder {
   }
 }
 
+/**
+ * A timeline built from requests read twice in the same order (a run's stored request file, read
+ * by DuckDB), placed straight into the timeline's own columns: the first pass (`count`) keeps
+ * each request's start, id and number of parts (13 bytes a request), `placeInSteps` sorts them
+ * and makes the timeline's columns, and the second pass (`place`) writes each request's end,
+ * parts and lanes at its sorted position. Nothing but the timeline grows with the run beyond
+ * 4 bytes a request (each request's sorted position) and the lane keys, where `TimelineBuilder`
+ * held every value of every request in its chunks (some 74 bytes a request) and then copied them
+ * into the timeline (docs/performance.md §The drill-down's timeline placed in two passes).
+ * The same timeline as `TimelineBuilder.finish` with `lanesInStartOrder`, value for value;
+ * at most 255 parts a request.
+ */
+export class TwoPassTimelineBuilder {
+  private start: ChunkedColumn<Float64Array> | null = new ChunkedColumn(Float64Array);
+  private id: ChunkedColumn<Int32Array> | null = new ChunkedColumn(Int32Array);
+  private partCount: ChunkedColumn<Uint8Array> | null = new ChunkedColumn(Uint8Array);
+  /** The sorted position of each request counted, by its place in the passes */
+  private rank: Int32Array | null = null;
+  private placed = 0;
+  private t: RequestTimeline | null = null;
+  private readonly laneKeys = new Map<
+    TimelineLanes,
+    { index: Map<string, number>; of: LaneGrouping["of"] }
+  >();
+
+  constructor(
+    readonly source: "trtllm" | "aiperf",
+    readonly segments: readonly TimelineSegmentDef[],
+    readonly groupings: readonly TimelineLanes[],
+  ) {}
+
+  /** Requests counted by the first pass (those with a start and an end). */
+  get length(): number {
+    return this.t ? this.t.n : this.id!.length;
+  }
+
+  /** Bytes the builder holds besides the timeline's own columns and the lane keys. */
+  get bytes(): number {
+    let b = this.rank ? this.rank.byteLength : 0;
+    for (const c of [this.start, this.id, this.partCount]) b += c ? c.bytes : 0;
+    return b;
+  }
+
+  /** The first pass: a request without a start or an end is left out (as `place` leaves it out). */
+  count(id: number, startMs: number | null, endMs: number | null, parts: number): void {
+    if (!kept(startMs, endMs)) return;
+    if (!Number.isInteger(parts) || parts < 0 || parts > 255)
+      throw new Error(`${parts} parts in one request`);
+    this.id!.push(id);
+    this.start!.push(startMs);
+    this.partCount!.push(parts);
+  }
+
+  /** Between the passes: sorts the counted requests by start (ties by id) and makes the timeline's columns. */
+  *placeInSteps(originEpochMs: number | null = null): Steps<void> {
+    const start = this.start!;
+    const id = this.id!;
+    const n = id.length;
+    const before = (a: number, b: number) => start.get(a) - start.get(b) || id.get(a) - id.get(b);
+    const order = yield* sortedOrder(n, before);
+    const t: RequestTimeline = {
+      source: this.source,
+      segments: this.segments,
+      n,
+      id: new Int32Array(n),
+      startMs: new Float64Array(n),
+      endMs: new Float64Array(n),
+      blockMaxEndMs: new Float64Array(Math.ceil(n / TIMELINE_BLOCK)),
+      partOffset: new Int32Array(n + 1),
+      partSeg: new Uint8Array(0),
+      partStartMs: new Float64Array(0),
+      partEndMs: new Float64Array(0),
+      lanes: {},
+      originEpochMs,
+    };
+    for (let i = 0; i < n; i++) {
+      t.startMs[i] = start.get(order[i]);
+      if ((i + 1) % FINISH_STEP === 0) yield;
+    }
+    start.release();
+    this.start = null;
+    for (let i = 0; i < n; i++) {
+      t.id[i] = id.get(order[i]);
+      if ((i + 1) % FINISH_STEP === 0) yield;
+    }
+    id.release();
+    this.id = null;
+    const counts = this.partCount!;
+    for (let i = 0; i < n; i++) {
+      t.partOffset[i + 1] = t.partOffset[i] + counts.get(order[i]);
+      if ((i + 1) % FINISH_STEP === 0) yield;
+    }
+    counts.release();
+    this.partCount = null;
+    // The order turned inside out, in place of a second array: rank[k] is request k's position.
+    const rank = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      rank[order[i]] = i;
+      if ((i + 1) % FINISH_STEP === 0) yield;
+    }
+    this.rank = rank;
+    const parts = t.partOffset[n];
+    t.partSeg = new Uint8Array(parts);
+    t.partStartMs = new Float64Array(parts);
+    t.partEndMs = new Float64Array(parts);
+    for (const g of this.groupings) this.laneKeys.set(g, { index: new Map(), of: new Uint8Array(n) });
+    this.t = t;
+  }
+
+  /**
+   * The second pass, the same requests in the same order as `count` had them: `parts` is flat
+   * (segment index, start ms, end ms, …), as many parts as counted.
+   */
+  place(
+    id: number,
+    startMs: number | null,
+    endMs: number | null,
+    lanes: Partial<Record<TimelineLanes, string | null>>,
+    parts: readonly number[],
+  ): void {
+    if (!kept(startMs, endMs)) return;
+    const t = this.t!;
+    const k = this.placed++;
+    const at = this.rank![k];
+    if (k >= t.n || t.id[at] !== id || t.startMs[at] !== startMs)
+      throw new Error("the timeline's second pass read other requests than its first");
+    t.endMs[at] = Math.max(startMs, endMs as number);
+    let p = t.partOffset[at];
+    if (parts.length !== 3 * (t.partOffset[at + 1] - p))
+      throw new Error("the timeline's second pass read other parts than its first");
+    for (let q = 0; q < parts.length; q += 3, p++) {
+      t.partSeg[p] = parts[q];
+      t.partStartMs[p] = parts[q + 1];
+      t.partEndMs[p] = parts[q + 2];
+    }
+    for (const [g, l] of this.laneKeys) {
+      const key = lanes[g] ?? "";
+      let v = l.index.get(key);
+      if (v === undefined) {
+        l.index.set(key, (v = l.index.size));
+        // A column as narrow as the keys so far: widened (once or twice) as they pass a type's range.
+        if (v === 0x100 || v === 0x10000) {
+          const wider = laneColumn(v + 1, t.n);
+          wider.set(l.of);
+          l.of = wider;
+        }
+      }
+      l.of[at] = v;
+    }
+  }
+
+  /** After the second pass: the coarse window index, and each grouping's lanes numbered in start order. */
+  *finishInSteps(): Steps<RequestTimeline> {
+    const t = this.t!;
+    const n = t.n;
+    if (this.placed !== n) throw new Error("the timeline's second pass read fewer requests than its first");
+    this.rank = null;
+    let maxEnd = -Infinity;
+    for (let i = 0; i < n; i++) {
+      maxEnd = Math.max(maxEnd, t.endMs[i]);
+      t.blockMaxEndMs[Math.floor(i / TIMELINE_BLOCK)] = maxEnd;
+    }
+    yield;
+    for (const [g, l] of this.laneKeys) {
+      const keys = [...l.index.keys()];
+      l.index.clear();
+      const renumbered = new Int32Array(keys.length).fill(-1);
+      const inOrder: string[] = [];
+      const of = l.of;
+      for (let i = 0; i < n; i++) {
+        const was = of[i];
+        if (renumbered[was] < 0) {
+          renumbered[was] = inOrder.length;
+          inOrder.push(keys[was]);
+        }
+        of[i] = renumbered[was];
+        if ((i + 1) % FINISH_STEP === 0) yield;
+      }
+      t.lanes[g] = { keys: inOrder, of };
+    }
+    this.laneKeys.clear();
+    this.t = null;
+    return t;
+  }
+}
+
+/** Whether a request has the start and end a bar needs. */
+function kept(startMs: number | null, endMs: number | null): startMs is number {
+  return startMs !== null && endMs !== null && Number.isFinite(startMs) && Number.isFinite(endMs);
+}
+
 /** Requests (or parts) the timeline builder's `finishInSteps` sorts, merges or copies a step. */
 export const FINISH_STEP = 8192;
 

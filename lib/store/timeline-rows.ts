@@ -165,6 +165,26 @@ export async function eachAiperfTimelineRow(
   return false;
 }
 
+/** The run's aiperf request file as DuckDB reads it (`read_parquet(…)`); null for a run stored as rows. */
+export function aiperfTimelineFile(db: Db, runId: string): Promise<string | null> {
+  return aiperfRequestsSource(db, runId);
+}
+
+/**
+ * The profiling rows of a run's request file (`aiperfTimelineFile`) in the file's order, the same
+ * order every time it is read (DuckDB keeps a read's order). `bounds`: only the columns a bar's
+ * place and parts need (file, line, ok, start, end, TTFT), the conversation and worker left out.
+ */
+export async function eachAiperfFileTimelineRow(
+  src: string,
+  fn: (r: AiperfTimelineRow) => void,
+  { bounds = false }: { bounds?: boolean } = {},
+): Promise<void> {
+  const columns = bounds ? AIPERF_COLUMNS.slice(0, 6) : AIPERF_COLUMNS;
+  for await (const chunk of streamRows(`select ${columns.join(", ")} from ${src} where phase = 'profiling'`))
+    for (const r of chunk) fn(r as AiperfTimelineRow);
+}
+
 /** One aiperf record by its file and line; its start narrows the read to one entry of the (run_id, start_ms) index. */
 export async function aiperfRequestAt(db: Db, runId: string, fileId: string, line: number, startMs: number) {
   const src = await aiperfRequestsSource(db, runId);
