@@ -1,4 +1,6 @@
 import type { Readable } from "node:stream";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { TURN_LINE_BYTES, TURN_LINES } from "./read-lines";
 
 /**
  * Streams the elements of a top-level JSON array (the older TRT-LLM `/perf_metrics` dump) as
@@ -8,6 +10,10 @@ import type { Readable } from "node:stream";
  * an array; a truncated tail ends the iteration and sets `result.truncated`. Arrays that follow
  * the first one (a script appending one `/perf_metrics` poll per line) are read on, their
  * elements numbered on; anything else after the end stops the reading and sets `result.trailing`.
+ * The event loop takes a turn once `TURN_LINE_BYTES` of elements or `TURN_LINES` elements have
+ * been handed over since the last one (as JSON lines are, ./read-lines.ts): a stored array read
+ * a megabyte a chunk would otherwise be parsed hundreds of elements at a time, in promise
+ * callbacks alone.
  */
 export async function* readJsonArrayElements(
   source: Readable | AsyncIterable<Buffer>,
@@ -28,6 +34,9 @@ export async function* readJsonArrayElements(
   let closed = false;
   let elementIsString = false;
   let scalar = false;
+  // Bytes and elements handed over since the event loop last took a turn.
+  let sinceTurnBytes = 0;
+  let sinceTurn = 0;
 
   for await (let chunk of source as AsyncIterable<Buffer>) {
     if (done) break;
@@ -79,6 +88,11 @@ export async function* readJsonArrayElements(
           ? null
           : (parts.length ? Buffer.concat([...parts, tail]) : tail).toString("utf8");
         yield { index: index++, text };
+        sinceTurnBytes += partBytes + tail.length;
+        if (++sinceTurn >= TURN_LINES || sinceTurnBytes >= TURN_LINE_BYTES) {
+          sinceTurn = sinceTurnBytes = 0;
+          await nextTurn();
+        }
         parts = [];
         partBytes = 0;
         overlong = false;
@@ -105,6 +119,11 @@ export async function* readJsonArrayElements(
           text = parts.length ? Buffer.concat([...parts, tail]).toString("utf8") : tail.toString("utf8");
         }
         yield { index: index++, text };
+        sinceTurnBytes += partBytes + tail.length;
+        if (++sinceTurn >= TURN_LINES || sinceTurnBytes >= TURN_LINE_BYTES) {
+          sinceTurn = sinceTurnBytes = 0;
+          await nextTurn();
+        }
         parts = [];
         partBytes = 0;
         overlong = false;

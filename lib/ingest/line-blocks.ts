@@ -31,9 +31,12 @@ export class LineBlockBuilder {
   private runEnd = 0;
   private runAt = 0;
 
-  /** `onFull` gets each block once it holds `blockBytes` bytes (the last line may pass it). */
+  /**
+   * `onFull` gets each block once it holds `blockBytes` bytes (the last line may pass it);
+   * `blockBytes` may change between blocks (the next block but one has the new size).
+   */
   constructor(
-    private readonly blockBytes: number,
+    public blockBytes: number,
     private readonly onFull: (block: LineBlock) => void,
   ) {
     this.bytes = new Uint8Array(blockBytes);

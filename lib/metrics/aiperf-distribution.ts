@@ -1,7 +1,8 @@
 /** Histogram and CDF of one metric, with the p50/p75/p90/p99 markers the latency view draws. */
 import type { Distribution } from "@/lib/api/aiperf-charts";
-import { niceBins } from "./nice-scale";
+import { niceBins, niceBinsInSteps } from "./nice-scale";
 import { percentileSorted, sortedFinite } from "./stats";
+import { atOnce, type Steps } from "./steps";
 
 const CDF_POINTS = 200;
 
@@ -11,11 +12,19 @@ export function computeDistribution(values: ArrayLike<number>, binCount = 40): D
 
 /** The distribution of values already sorted ascending and finite. */
 export function distributionOfSorted(sorted: Float64Array, binCount = 40): Distribution | null {
+  return atOnce(distributionOfSortedInSteps(sorted, binCount));
+}
+
+/** `distributionOfSorted` in steps: its histogram's bins counted in steps (`niceBinsInSteps`). */
+export function* distributionOfSortedInSteps(
+  sorted: Float64Array,
+  binCount = 40,
+): Steps<Distribution | null> {
   const n = sorted.length;
   if (n === 0) return null;
   const min = sorted[0];
   const max = sorted[n - 1];
-  const bins = histogramBins(sorted, binCount);
+  const bins = yield* niceBinsInSteps(sorted, min, max, Math.min(binCount, n));
   const cdf: Distribution["cdf"] = [];
   // Points at evenly spaced ranks; the fraction at rank i is (i + 1) / n, so the last point is 1.
   const step = Math.max(1, (n - 1) / CDF_POINTS);

@@ -14,16 +14,16 @@ import {
   recordsSample,
   type RecordsSample,
 } from "./aiperf-agreement";
-import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
+import { type Distribution, LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { ThroughputInputs } from "@/lib/api/derived-throughput";
 import { gpuSummaryPayload } from "./aiperf-gpu-summary";
 import { aiperfFacts } from "./aiperf-run-facts";
-import { aiperfThroughput } from "./aiperf-throughput";
+import { aiperfThroughputInSteps } from "./aiperf-throughput";
 import { theoreticalCacheHitRate } from "./aiperf-theoretical-hit-rate";
 import type { QueueWaits } from "./aiperf-queue-wait";
 import { type HeldConcurrency, SUMMARY_CONCURRENCY_SOURCE } from "./aiperf-held-concurrency";
-import { distributionOfSorted } from "./aiperf-distribution";
+import { distributionOfSortedInSteps } from "./aiperf-distribution";
 import { overTimePayloadInSteps, timelinePayloadInSteps, ttftVsInputPayload } from "./aiperf-timeline";
 import { timeslicesPayload } from "./aiperf-timeslices";
 import type { GpuTelemetry } from "./gpu-telemetry";
@@ -105,11 +105,11 @@ export function* aiperfRunResultInSteps(s: AiperfRunState, originMs: number): St
     for (const m of LATENCY_METRICS) yield* log.sortedMeasuredInSteps(m);
     requests = yield* computeRequestsBlockInSteps(log);
     yield;
-    charts[AIPERF_CHARTS.distribution.key] = {
-      metrics: Object.fromEntries(
-        LATENCY_METRICS.map((m) => [m, distributionOfSorted(log.sortedMeasured(m))]),
-      ),
-    };
+    // Each metric's histogram counted in steps (`distributionOfSortedInSteps`).
+    const distributions: Array<[string, Distribution | null]> = [];
+    for (const m of LATENCY_METRICS)
+      distributions.push([m, yield* distributionOfSortedInSteps(log.sortedMeasured(m))]);
+    charts[AIPERF_CHARTS.distribution.key] = { metrics: Object.fromEntries(distributions) };
     yield;
     charts[AIPERF_CHARTS.overTime.key] = yield* overTimePayloadInSteps(log, originMs);
     yield;
@@ -197,7 +197,7 @@ export function* aiperfRunResultInSteps(s: AiperfRunState, originMs: number): St
   const facts = aiperfFacts(primary?.summary, requests, s.gpu);
   yield;
   // Pooled trials have no one summary to defer to.
-  const throughput = aiperfThroughput(
+  const throughput = yield* aiperfThroughputInSteps(
     log,
     requests,
     trials.length > 1 ? undefined : primary?.summary,

@@ -6,9 +6,10 @@ import type { ThroughputInputs } from "@/lib/api/derived-throughput";
 import type { RequestsBlock, Stats } from "@/lib/api/schemas";
 import type { AiperfSummary, SummaryMetric } from "@/lib/formats/aiperf-summary";
 import { isTimeUnit, toMs } from "@/lib/formats/aiperf-units";
-import { tokPerUserStatsOfSorted } from "./per-user-throughput";
+import { tokPerUserStatsOfSortedInSteps } from "./per-user-throughput";
 import { recordsOrSummary } from "./records-or-summary";
-import { pick, type RequestLog } from "./requests-log";
+import type { RequestLog } from "./requests-log";
+import { atOnce, type Steps } from "./steps";
 
 // p90 is optional in stored statistics (imported tools may not write it): absent stays null, never 0.
 const fromStats = (s: Stats | null) =>
@@ -23,15 +24,37 @@ function fromBlock(b: SummaryMetric | undefined, ms: boolean) {
 
 /** From the records: successful profiling requests over aiperf's benchmark window. */
 export function throughputFromRecords(log: RequestLog, requests: RequestsBlock): ThroughputInputs {
+  return atOnce(throughputFromRecordsInSteps(log, requests));
+}
+
+/** Requests a step of `throughputFromRecordsInSteps`' pass over the token columns reads. */
+const TOKENS_STEP = 16_384;
+
+/**
+ * `throughputFromRecords` in steps: the token columns summed TOKENS_STEP requests a step (in the
+ * same order: the same bits), the per-user values made and summed in steps
+ * (`tokPerUserStatsOfSortedInSteps`).
+ */
+export function* throughputFromRecordsInSteps(
+  log: RequestLog,
+  requests: RequestsBlock,
+): Steps<ThroughputInputs> {
   const ok = log.measuredIndices();
   let tokens = 0;
   let anyTokens = false;
-  for (const col of ["inputTokens", "outputTokens"] as const)
-    for (const v of pick(log.column(col), ok))
+  for (const name of ["inputTokens", "outputTokens"] as const) {
+    const col = log.column(name);
+    for (let i = 0; i < ok.length; i++) {
+      if (i > 0 && i % TOKENS_STEP === 0) yield;
+      const v = col[ok[i]];
       if (Number.isFinite(v)) {
         tokens += v;
         anyTokens = true;
       }
+    }
+    yield;
+  }
+  const tokPerUser = yield* tokPerUserStatsOfSortedInSteps(log.sortedMeasured("itlMs"));
   const d = requests.durationS;
   return {
     source: "records",
@@ -41,7 +64,7 @@ export function throughputFromRecords(log: RequestLog, requests: RequestsBlock):
     requestsPerS: requests.requestThroughputPerS ?? null,
     tpotMs: fromStats(requests.itlMs),
     // The ITL values the requests block sorted already (the same population: `ok`).
-    tokPerUser: fromStats(tokPerUserStatsOfSorted(log.sortedMeasured("itlMs"))),
+    tokPerUser: fromStats(tokPerUser),
   };
 }
 
@@ -75,6 +98,16 @@ export function aiperfThroughput(
   /** Whether the summary's rates are full precision (JSON); the CSV rounds them to 2 decimals */
   exactRates = true,
 ): ThroughputInputs | null {
+  return atOnce(aiperfThroughputInSteps(log, requests, summary, exactRates));
+}
+
+/** `aiperfThroughput` in steps (`throughputFromRecordsInSteps`): the same inputs. */
+export function* aiperfThroughputInSteps(
+  log: RequestLog,
+  requests: RequestsBlock | null,
+  summary: AiperfSummary | undefined,
+  exactRates = true,
+): Steps<ThroughputInputs | null> {
   const hasRecords = log.length > 0 && requests?.source === "aiperf";
   const choice = recordsOrSummary(
     hasRecords ? log.measuredIndices().length : null,
@@ -82,7 +115,7 @@ export function aiperfThroughput(
     summary !== undefined,
   );
   if (choice?.from === "records" && requests) {
-    const ours = throughputFromRecords(log, requests);
+    const ours = yield* throughputFromRecordsInSteps(log, requests);
     return summary && exactRates ? withAiperfRates(ours, throughputFromSummary(summary, null)) : ours;
   }
   if (choice?.from === "summary" && summary) return throughputFromSummary(summary, choice.note);

@@ -15,6 +15,15 @@
 /** Entries, buckets and characters of the first arrays: a table that holds no id holds no array. */
 const FIRST = 16;
 const FIRST_CHARS = 256;
+/**
+ * Buckets of the table being left that one `add` moves into the new one. Growing moves the ids a
+ * few at a time rather than all in the add that grows it (at 131,072 ids, one add placed them
+ * all: tens of ms of an upload's main thread, issue 31). The old buckets are at most half full,
+ * so a move takes some 8 ids, and they are gone well before the new table is half full.
+ */
+const MOVE_BUCKETS = 16;
+/** A bucket of the table being left whose id was deleted: passed over by a search, never moved. */
+const GONE = -1;
 
 export class IdTable {
   /** Each entry's first character in `chars`, −1 for a free entry */
@@ -31,6 +40,13 @@ export class IdTable {
   private garbage = 0;
   /** Open addressing, linear probing: entry + 1, 0 for an empty bucket; a power of two long */
   private buckets = new Int32Array(0);
+  /**
+   * The buckets before the last growth, while their ids are moved to `buckets` (`MOVE_BUCKETS`
+   * an add): every id is in one of the two. Null once all are moved.
+   */
+  private old: Int32Array | null = null;
+  /** The next bucket of `old` to move */
+  private moveAt = 0;
   /** Entries never handed out start here */
   private next = 0;
   /** Deleted entries, handed out again before new ones */
@@ -45,7 +61,8 @@ export class IdTable {
       this.len.byteLength +
       this.hashes.byteLength +
       this.chars.byteLength +
-      this.buckets.byteLength
+      this.buckets.byteLength +
+      (this.old?.byteLength ?? 0)
     );
   }
 
@@ -56,8 +73,17 @@ export class IdTable {
     const mask = this.buckets.length - 1;
     for (let b = h & mask; ; b = (b + 1) & mask) {
       const e = this.buckets[b] - 1;
-      if (e < 0) return -1;
+      if (e < 0) break;
       if (this.hashes[e] === h && this.equals(e, id)) return e;
+    }
+    const old = this.old;
+    if (old === null) return -1;
+    const oldMask = old.length - 1;
+    for (let b = h & oldMask; ; b = (b + 1) & oldMask) {
+      const v = old[b];
+      if (v === 0) return -1;
+      if (v === GONE) continue;
+      if (this.hashes[v - 1] === h && this.equals(v - 1, id)) return v - 1;
     }
   }
 
@@ -72,17 +98,36 @@ export class IdTable {
     this.write(e, id);
     this.hashes[e] = h;
     this.size++;
-    if (this.size * 2 > this.buckets.length) this.rehash(Math.max(2 * FIRST, this.buckets.length * 2));
-    else this.place(e, h);
+    if (this.old !== null) this.move(MOVE_BUCKETS);
+    if (this.size * 2 > this.buckets.length) this.grow(Math.max(2 * FIRST, this.buckets.length * 2));
+    this.place(e, h);
     return e;
   }
 
   /** Forgets the id numbered `e`; its number goes to a later `add`. */
   delete(e: number): void {
     if (!(this.start[e] >= 0)) return;
+    if (!this.deleteFromBuckets(e)) {
+      // Not moved yet: its bucket in the table being left is marked, so searches pass over it.
+      const old = this.old!;
+      const oldMask = old.length - 1;
+      let b = this.hashes[e] & oldMask;
+      while (old[b] !== e + 1) b = (b + 1) & oldMask;
+      old[b] = GONE;
+    }
+    this.garbage += this.len[e];
+    this.start[e] = -1;
+    this.len[e] = 0;
+    this.free.push(e);
+    this.size--;
+    if (this.garbage > 4096 && this.garbage * 2 > this.used) this.compactChars();
+  }
+
+  /** Takes entry `e` out of `buckets`; false when it is not there (still in `old`). */
+  private deleteFromBuckets(e: number): boolean {
     const mask = this.buckets.length - 1;
     let b = this.hashes[e] & mask;
-    while (this.buckets[b] !== e + 1) b = (b + 1) & mask;
+    for (; this.buckets[b] !== e + 1; b = (b + 1) & mask) if (this.buckets[b] === 0) return false;
     // Backward-shift deletion: later entries of the probe run move into the hole.
     for (let j = (b + 1) & mask; this.buckets[j] !== 0; j = (j + 1) & mask) {
       const home = this.hashes[this.buckets[j] - 1] & mask;
@@ -93,12 +138,7 @@ export class IdTable {
       }
     }
     this.buckets[b] = 0;
-    this.garbage += this.len[e];
-    this.start[e] = -1;
-    this.len[e] = 0;
-    this.free.push(e);
-    this.size--;
-    if (this.garbage > 4096 && this.garbage * 2 > this.used) this.compactChars();
+    return true;
   }
 
   /** The id numbered `e` (a string made for the call), or undefined when none is. */
@@ -122,6 +162,8 @@ export class IdTable {
     this.hashes = new Int32Array(0);
     this.chars = new Uint8Array(0);
     this.buckets = new Int32Array(0);
+    this.old = null;
+    this.moveAt = 0;
     this.used = this.garbage = this.next = this.size = 0;
     this.free = [];
   }
@@ -141,9 +183,28 @@ export class IdTable {
     this.buckets[b] = e + 1;
   }
 
-  private rehash(n: number): void {
+  /**
+   * Starts using `n` buckets: the ids in the current ones are moved over by the adds that follow
+   * (`move`), not here. A growth while a move is under way (never, at MOVE_BUCKETS an add) ends
+   * that move first.
+   */
+  private grow(n: number): void {
+    if (this.old !== null) this.move(this.old.length);
+    this.old = this.size > 1 ? this.buckets : null;
+    this.moveAt = 0;
     this.buckets = new Int32Array(n);
-    for (let e = 0; e < this.next; e++) if (this.start[e] >= 0) this.place(e, this.hashes[e]);
+  }
+
+  /** Moves the ids of up to `count` buckets of `old` into `buckets`. */
+  private move(count: number): void {
+    const old = this.old!;
+    const end = Math.min(old.length, this.moveAt + count);
+    for (let b = this.moveAt; b < end; b++) {
+      const v = old[b];
+      if (v > 0) this.place(v - 1, this.hashes[v - 1]);
+    }
+    this.moveAt = end;
+    if (end === old.length) this.old = null;
   }
 
   private growEntries(): void {

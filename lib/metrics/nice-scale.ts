@@ -3,7 +3,12 @@
  * data's range read 70.4 / 110.4 / 150.4 ms or 0 / 650 / 1,300 ms; these read 50 / 100 / 150 and
  * 0 / 500 / 1,000 (docs/metrics.md §Readable numbers).
  */
+import { atOnce, type Steps } from "./steps";
+
 const MULTIPLES = [1, 2, 2.5, 5, 10];
+
+/** Values a step of `niceBinsInSteps` counts into their bins. */
+const BIN_STEP = 16_384;
 
 /** Multiplying rather than summing keeps 0.1 × 3 from drifting to 0.30000000000000004. */
 const at = (i: number, step: number) => Number((i * step).toPrecision(12));
@@ -90,6 +95,19 @@ export function niceBins(
   max: number,
   target: number,
 ): Array<{ start: number; end: number; count: number }> {
+  return atOnce(niceBinsInSteps(values, min, max, target));
+}
+
+/**
+ * `niceBins` in steps (./steps.ts): the values counted into their bins BIN_STEP a step. The same
+ * bins.
+ */
+export function* niceBinsInSteps(
+  values: ArrayLike<number>,
+  min: number,
+  max: number,
+  target: number,
+): Steps<Array<{ start: number; end: number; count: number }>> {
   const n = values.length;
   if (n === 0) return [];
   if (max === min) return [{ start: min, end: max, count: n }];
@@ -102,7 +120,7 @@ export function niceBins(
     !Number.isFinite(at(first, step)) ||
     !Number.isFinite(at(first + k, step))
   )
-    return evenBins(values, min, max, Math.max(1, target));
+    return yield* evenBins(values, min, max, Math.max(1, target));
   const bins = Array.from({ length: k }, (_, i) => ({
     start: at(first + i, step),
     end: at(first + i + 1, step),
@@ -110,6 +128,7 @@ export function niceBins(
   }));
   const start = bins[0].start;
   for (let i = 0; i < n; i++) {
+    if (i > 0 && i % BIN_STEP === 0) yield;
     // The epsilon keeps a value on an edge (0.3 / 0.1 = 2.9999…) in the bin the edge starts.
     const b = Math.floor((values[i] - start) / step + 1e-9);
     bins[Math.min(k - 1, Math.max(0, b))].count++;
@@ -118,18 +137,19 @@ export function niceBins(
 }
 
 /** `target` bins of equal width over [min, max], for ranges no round edge can span. */
-function evenBins(
+function* evenBins(
   values: ArrayLike<number>,
   min: number,
   max: number,
   target: number,
-): Array<{ start: number; end: number; count: number }> {
+): Steps<Array<{ start: number; end: number; count: number }>> {
   // Scaled before subtracting, so a span past the largest double stays finite.
   const width = max / target - min / target;
   // A weighted mean of the ends, whose terms stay finite where min + i × width would not.
   const edge = (i: number) => (i === target ? max : min * (1 - i / target) + max * (i / target));
   const bins = Array.from({ length: target }, (_, i) => ({ start: edge(i), end: edge(i + 1), count: 0 }));
   for (let i = 0; i < values.length; i++) {
+    if (i > 0 && i % BIN_STEP === 0) yield;
     const b = Math.floor(values[i] / width - min / width);
     bins[Math.min(target - 1, Math.max(0, b))].count++;
   }

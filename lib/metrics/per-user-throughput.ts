@@ -6,8 +6,8 @@
  * larger-is-better metric, and neither do we: one "p90" means one number in aiperf's summary,
  * the run page, a sweep point and a comparison. Pure.
  */
-import { computeStats, computeStatsInSteps, statsOfSorted, type Stats } from "./stats";
-import type { Steps } from "./steps";
+import { computeStats, computeStatsInSteps, statsOfSortedInSteps, type Stats } from "./stats";
+import { atOnce, type Steps } from "./steps";
 
 /** One request's interactivity; a request with no TPOT, or TPOT 0 (one token), has none. */
 export function tokPerUserOf(tpotMs: number): number | null {
@@ -26,6 +26,14 @@ export function tokPerUserStats(tpotMs: ArrayLike<number>): Stats | null {
  * positive TPOTs' from the largest down.
  */
 export function tokPerUserStatsOfSorted(sortedTpotMs: Float64Array): Stats | null {
+  return atOnce(tokPerUserStatsOfSortedInSteps(sortedTpotMs));
+}
+
+/** TPOTs a step of `tokPerUserStatsOfSortedInSteps` turns into per-user values. */
+const PER_USER_STEP = 16_384;
+
+/** `tokPerUserStatsOfSorted` in steps: the values made and summed in steps. The same statistics. */
+export function* tokPerUserStatsOfSortedInSteps(sortedTpotMs: Float64Array): Steps<Stats | null> {
   const n = sortedTpotMs.length;
   let lo = 0;
   let hi = n;
@@ -38,11 +46,12 @@ export function tokPerUserStatsOfSorted(sortedTpotMs: Float64Array): Stats | nul
   const perUser = new Float64Array(n - lo);
   let m = 0;
   for (let i = n - 1; i >= lo; i--) {
+    if ((n - 1 - i) % PER_USER_STEP === PER_USER_STEP - 1) yield;
     // Infinite only for the smallest TPOTs, so what is skipped ends the ascending values.
     const v = 1000 / sortedTpotMs[i];
     if (Number.isFinite(v)) perUser[m++] = v;
   }
-  return statsOfSorted(perUser.subarray(0, m));
+  return yield* statsOfSortedInSteps(perUser.subarray(0, m));
 }
 
 /** tokPerUserStats in steps (./stats.ts `computeStatsInSteps`): the same statistics. */

@@ -6,7 +6,7 @@
  */
 import type { AiperfRecord } from "@/lib/formats/aiperf-records";
 import { ChunkedColumn } from "./chunked-column";
-import { sortInSteps } from "./stats";
+import { PASS_STEP, sortInSteps } from "./stats";
 import type { Steps } from "./steps";
 
 export const FLAG_WARMUP = 1;
@@ -183,11 +183,28 @@ export class RequestLog {
     return values;
   }
 
-  /** `sortedMeasured` in steps (`sortInSteps`): the same values, kept the same way. */
+  /**
+   * `sortedMeasured` in steps: the values counted and copied PASS_STEP requests a step, then
+   * sorted in steps (`sortInSteps`). The same values, kept the same way.
+   */
   *sortedMeasuredInSteps(name: RequestColumn): Steps<Float64Array> {
     const hit = this.sortedCache.get(name);
     if (hit && hit.length === this.length) return hit.values;
-    const values = this.measuredFinite(name);
+    const col = this.column(name);
+    const idx = this.measuredIndices();
+    let n = 0;
+    for (let i = 0; i < idx.length; i++) {
+      if (i > 0 && i % PASS_STEP === 0) yield;
+      if (Number.isFinite(col[idx[i]])) n++;
+    }
+    yield;
+    const values = new Float64Array(n);
+    n = 0;
+    for (let i = 0; i < idx.length; i++) {
+      if (i > 0 && i % PASS_STEP === 0) yield;
+      const v = col[idx[i]];
+      if (Number.isFinite(v)) values[n++] = v;
+    }
     yield;
     yield* sortInSteps(values);
     this.sortedCache.set(name, { length: this.length, values });

@@ -7,9 +7,9 @@
  * successful requests / duration; output token throughput = Σ output tokens / duration.
  */
 import type { RequestsBlock } from "@/lib/api/schemas";
-import { computeStats, statsOfSorted } from "./stats";
+import { computeStatsInSteps, finiteInSteps, sortInSteps, statsOfSortedInSteps, sumInSteps } from "./stats";
 import { atOnce, type Steps } from "./steps";
-import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, pick, type RequestLog } from "./requests-log";
+import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, type RequestLog } from "./requests-log";
 
 export function computeRequestsBlock(log: RequestLog): RequestsBlock {
   return atOnce(computeRequestsBlockInSteps(log));
@@ -19,8 +19,10 @@ export function computeRequestsBlock(log: RequestLog): RequestsBlock {
 const COUNT_STEP = 8192;
 
 /**
- * `computeRequestsBlock` in steps: the counts (COUNT_STEP requests a step), then each token column's statistics a step of its
- * own (the latency columns are sorted already, `sortedMeasuredInSteps`). The same block.
+ * `computeRequestsBlock` in steps: the counts (COUNT_STEP requests a step), then each token
+ * column's statistics (its values picked, sorted and summed in steps of `PASS_STEP`, ./stats.ts)
+ * and the latency statistics' sums in steps (the latency columns are sorted already,
+ * `sortedMeasuredInSteps`). The same block.
  */
 export function* computeRequestsBlockInSteps(log: RequestLog): Steps<RequestsBlock> {
   let count = 0;
@@ -45,13 +47,19 @@ export function* computeRequestsBlockInSteps(log: RequestLog): Steps<RequestsBlo
   }
   const ok = log.measuredIndices();
   yield;
-  const inputTokens = computeStats(pick(log.column("inputTokens"), ok));
+  // The token statistics in steps of values read, sorted and summed (`computeStatsInSteps`): the
+  // same bits as `computeStats` of the picked values, which selected the ranks in one piece.
+  const inputTokens = yield* computeStatsInSteps(log.column("inputTokens"), ok);
   yield;
-  const outputTokens = pick(log.column("outputTokens"), ok);
-  let outputTotal = 0;
-  for (const v of outputTokens) if (Number.isFinite(v)) outputTotal += v;
-  const outputStats = computeStats(outputTokens);
+  const outputTokens = yield* finiteInSteps(log.column("outputTokens"), ok);
+  // Summed in request order, before the sort.
+  const outputTotal = yield* sumInSteps(outputTokens);
   yield;
+  const outputStats = yield* statsOfSortedInSteps(yield* sortInSteps(outputTokens));
+  yield;
+  const ttftMs = yield* statsOfSortedInSteps(log.sortedMeasured("ttftMs"));
+  const e2eMs = yield* statsOfSortedInSteps(log.sortedMeasured("e2eMs"));
+  const itlMs = yield* statsOfSortedInSteps(log.sortedMeasured("itlMs"));
   const durationS =
     Number.isFinite(first) && Number.isFinite(last) && last > first ? (last - first) / 1000 : null;
   return {
@@ -61,9 +69,9 @@ export function* computeRequestsBlockInSteps(log: RequestLog): Steps<RequestsBlo
     warmupCount,
     cancelledCount,
     durationS,
-    ttftMs: statsOfSorted(log.sortedMeasured("ttftMs")),
-    e2eMs: statsOfSorted(log.sortedMeasured("e2eMs")),
-    itlMs: statsOfSorted(log.sortedMeasured("itlMs")),
+    ttftMs,
+    e2eMs,
+    itlMs,
     inputTokens,
     outputTokens: outputStats,
     requestThroughputPerS: durationS ? ok.length / durationS : null,

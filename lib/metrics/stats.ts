@@ -87,9 +87,45 @@ export function* sortInSteps(a: Float64Array): Steps<Float64Array> {
   return a;
 }
 
+/**
+ * Values a pass over values reads in one step (`finiteInSteps`, `statsOfSortedInSteps`, a
+ * histogram's bins, a sum): a pass over 200,000 values is then some 13 steps.
+ */
+export const PASS_STEP = 16_384;
+
+/**
+ * The finite values of `values`, or of `values` at the positions `idx` lists, in that order, in
+ * steps of PASS_STEP values read. The array may be a view of a longer one: sort it, sum it, let
+ * it go; a value kept long is better copied to its exact length.
+ */
+export function* finiteInSteps(values: ArrayLike<number>, idx?: ArrayLike<number>): Steps<Float64Array> {
+  const n = idx ? idx.length : values.length;
+  const out = new Float64Array(n);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && i % PASS_STEP === 0) yield;
+    const v = idx ? values[idx[i]] : values[i];
+    if (Number.isFinite(v)) out[m++] = v;
+  }
+  return out.subarray(0, m);
+}
+
+/** Σ of `values` in their order (the same bits as one loop), PASS_STEP values a step. */
+export function* sumInSteps(values: ArrayLike<number>): Steps<number> {
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0 && i % PASS_STEP === 0) yield;
+    sum += values[i];
+  }
+  return sum;
+}
+
 /** `sortedFinite` in steps: the same values in the same order. */
-export function* sortedFiniteInSteps(values: ArrayLike<number>): Steps<Float64Array> {
-  const finite = finiteValues(values);
+export function* sortedFiniteInSteps(
+  values: ArrayLike<number>,
+  idx?: ArrayLike<number>,
+): Steps<Float64Array> {
+  const finite = yield* finiteInSteps(values, idx);
   yield;
   return yield* sortInSteps(finite);
 }
@@ -97,10 +133,13 @@ export function* sortedFiniteInSteps(values: ArrayLike<number>): Steps<Float64Ar
 /**
  * `computeStats` in steps: the same statistics, bit for bit (the mean summed in ascending order,
  * which `computeStats` matches where it sums in another, and the ranks read from the sorted
- * values, which its selection finds).
+ * values, which its selection finds). With `idx`, of the values at those positions (`pick`).
  */
-export function* computeStatsInSteps(values: ArrayLike<number>): Steps<Stats | null> {
-  return statsOfSorted(yield* sortedFiniteInSteps(values));
+export function* computeStatsInSteps(
+  values: ArrayLike<number>,
+  idx?: ArrayLike<number>,
+): Steps<Stats | null> {
+  return yield* statsOfSortedInSteps(yield* sortedFiniteInSteps(values, idx));
 }
 
 /** Stats of the finite values, or null when there are none. */
@@ -149,6 +188,17 @@ export function statsOfSorted(sorted: ArrayLike<number>): Stats | null {
   if (n === 0) return null;
   let sum = 0;
   for (let i = 0; i < n; i++) sum += sorted[i];
+  return statsWithSum(sorted, sum);
+}
+
+/** `statsOfSorted` in steps: its sum PASS_STEP values a step, in the same order (the same bits). */
+export function* statsOfSortedInSteps(sorted: ArrayLike<number>): Steps<Stats | null> {
+  if (sorted.length === 0) return null;
+  return statsWithSum(sorted, yield* sumInSteps(sorted));
+}
+
+function statsWithSum(sorted: ArrayLike<number>, sum: number): Stats {
+  const n = sorted.length;
   return {
     count: n,
     mean: sum / n,

@@ -5,7 +5,7 @@
  */
 import type { Seconds, TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
 import { StepList } from "@/lib/formats/trtllm-step-list";
-import { Float64Column } from "./float-column";
+import { atOnce, type Steps } from "./steps";
 import { MAX_CORRECTED_GAP_S } from "./trtllm-clock-offset";
 import type { StepEntry, StepMetric } from "@/lib/api/trtllm-charts";
 
@@ -27,6 +27,8 @@ export const MAX_STEP_VALUES = 2_000_000;
 export class StepValues {
   private readonly records: Array<Pick<TrtllmWorkerRecord, "steps" | "chunks"> | null> = [];
   private scheduled = new Float64Array(1024);
+  /** Steps of every request added: a metric has at most this many values */
+  private stepCount = 0;
   truncated = false;
 
   constructor(
@@ -49,31 +51,52 @@ export class StepValues {
     }
     this.records.push(rec);
     this.scheduled[i] = scheduledInStepClock ?? NaN;
+    this.stepCount += rec?.[this.kind]?.length ?? 0;
   }
 
   /** One metric's values, in request and step order, up to the cap. */
   values(metric: StepMetric): Float64Array {
-    const out = new Float64Column();
+    return atOnce(this.valuesInSteps(metric));
+  }
+
+  /**
+   * `values` in steps (./steps.ts): a step reads the step lists of requests until it has gone
+   * over VALUES_STEP steps (a request counting one more), into an array sized from the steps
+   * added (no doubling copy of what is held). The same values.
+   */
+  *valuesInSteps(metric: StepMetric): Steps<Float64Array> {
+    const out = new Float64Array(Math.min(this.stepCount, this.cap));
+    let n = 0;
+    let work = 0;
     const w = StepList.WIDTH;
     const pick = METRIC_OF[metric];
     for (let r = 0; r < this.records.length; r++) {
+      if (work >= VALUES_STEP) {
+        work = 0;
+        yield;
+      }
+      work++;
       const steps = this.records[r]?.[this.kind] ?? StepList.EMPTY;
       if (steps.length === 0) continue;
+      work += steps.length;
       const d = steps.values();
       for (let i = 0; i < steps.length; i++) {
         const v = pick(d, i * w, i === 0 ? this.scheduled[r] : d[(i - 1) * w + 4], i === 0);
         // NaN: a stamp not recorded (the null of ms()); never counted.
         if (!Number.isFinite(v)) continue;
-        if (out.length >= this.cap) {
+        if (n >= this.cap) {
           this.truncated = true;
-          return out.values();
+          return out.subarray(0, n);
         }
-        out.push(v);
+        out[n++] = v;
       }
     }
-    return out.values();
+    return out.subarray(0, n);
   }
 }
+
+/** Steps (and requests) one step of `StepValues.valuesInSteps` reads: a request's list may come from disk. */
+const VALUES_STEP = 4_096;
 
 /**
  * One metric of step `o` (offset into the packed values; NaN = not recorded, which propagates):

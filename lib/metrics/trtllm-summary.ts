@@ -220,8 +220,9 @@ export async function summarizeTrtllm(
   await paused();
   const stepStats: Record<string, Stats | null> = {};
   const chunkStats: Record<string, Stats | null> = {};
-  for (const m of STEP_METRICS) stepStats[m] = await statsOf(stepValues.values(m));
-  for (const m of STEP_METRICS) chunkStats[m] = await statsOf(chunkValues.values(m));
+  // Each metric's values read in steps, then its statistics in steps.
+  for (const m of STEP_METRICS) stepStats[m] = await statsOf(await stepped(stepValues.valuesInSteps(m)));
+  for (const m of STEP_METRICS) chunkStats[m] = await statsOf(await stepped(chunkValues.valuesInSteps(m)));
   const stepsPayload: StepsPayload = {
     steps: stepStats as StepsPayload["steps"],
     chunks: chunkStats as StepsPayload["chunks"],

@@ -5,7 +5,8 @@
  * slice, by project function) and the garbage collections inside it. Inputs: a generated
  * TensorRT-LLM disaggregated run (RUNLENS_MEASURE_TRTLLM requests, default 20,000) and a generated
  * aiperf run (RUNLENS_MEASURE_N records, default 200,000); RUNLENS_MEASURE_KINDS picks them
- * (default "trtllm,aiperf"; "c4" adds test/fixtures/aiperf-real-c4). The request body arrives
+ * (default "trtllm,aiperf"; "trtllm-array" and "trtllm-doc" the same TensorRT-LLM records as a
+ * JSON array of one element a line and as one line; "c4" adds test/fixtures/aiperf-real-c4). The request body arrives
  * as a socket gives it, 64 KiB a turn (RUNLENS_MEASURE_PACED=0: all at once, from memory). After
  * each upload, a digest of what it stored (every table's rows of the run, ids and instants left
  * out, as test/bench/ingest-digest.mjs reads them): two builds that store the same agree.
@@ -299,6 +300,37 @@ it.skipIf(process.env.RUNLENS_MEASURE !== "1")(
           .sort()
           .map((f) => ({ name: f, path: path.join(d, f) }));
         await measure(`TensorRT-LLM (${files.length} files)`, files, t.dataDir);
+      }
+      // The same records as the older /perf_metrics JSON array: one element a line, and one line
+      // holding the whole array (a single document larger than the detection head).
+      for (const [kind, label, join] of [
+        ["trtllm-array", "JSON array", (lines: string[]) => `[\n${lines.join(",\n")}\n]\n`],
+        ["trtllm-doc", "single-document JSON array", (lines: string[]) => `[${lines.join(",")}]`],
+      ] as const) {
+        if (!KINDS.includes(kind)) continue;
+        const d = path.join(dir, "trtllm");
+        if (!fs.existsSync(d))
+          generateTrtllmRun({
+            dir: d,
+            mode: "disaggregated",
+            requests: Number(process.env.RUNLENS_MEASURE_TRTLLM ?? 20_000),
+          });
+        const out = path.join(dir, kind);
+        if (!fs.existsSync(out)) {
+          fs.mkdirSync(out);
+          for (const f of fs.readdirSync(d).sort()) {
+            const lines = fs
+              .readFileSync(path.join(d, f), "utf8")
+              .split("\n")
+              .filter((l) => l.trim() !== "");
+            fs.writeFileSync(path.join(out, f.replace(/\.jsonl$/, ".json")), join(lines));
+          }
+        }
+        const files = fs
+          .readdirSync(out)
+          .sort()
+          .map((f) => ({ name: f, path: path.join(out, f) }));
+        await measure(`TensorRT-LLM ${label} (${files.length} files)`, files, t.dataDir);
       }
       if (KINDS.includes("aiperf")) {
         const d = path.join(dir, "aiperf");

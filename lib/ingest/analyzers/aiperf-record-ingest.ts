@@ -42,7 +42,7 @@ import type { AiperfRequestsTable } from "@/lib/store/tables/aiperf";
 import type { FileReport, IngestContext, IngestFile } from "../analyzer";
 import { type LineBlock, LineBlockBuilder } from "../line-blocks";
 import { aiperfRequestRow } from "./aiperf-request-row";
-import { RecordBlockParser, THREAD_AFTER_BYTES } from "../record-block-parser";
+import { INLINE_BLOCK_BYTES, RecordBlockParser, THREAD_AFTER_BYTES } from "../record-block-parser";
 
 /** Bytes of lines per block: large enough that a block's message costs little, small enough to overlap. */
 const BLOCK_BYTES = 1 << 20;
@@ -136,6 +136,8 @@ export async function ingestRecordFile(
   const written: Array<Promise<void>> = [];
   const send = ({ bytes, length, lineNos }: LineBlock) => {
     const block = blocks.parse(bytes, length);
+    // Smaller blocks while they are parsed on this thread, each in a turn of its own.
+    lines.blockBytes = blocks.threaded ? blockBytes : Math.min(blockBytes, INLINE_BLOCK_BYTES);
     // Awaited in turn by the chain below; until then a failure must not count as unhandled.
     block.catch(() => {});
     writing = writing.then(async () => writeBlock(lineNos, await block, file, ctx, s, read));
@@ -147,7 +149,7 @@ export async function ingestRecordFile(
     linesBefore: resume?.lines ?? 0,
   });
   // A chunk larger than a block is cut into blocks as its lines go by.
-  const lines = new LineBlockBuilder(blockBytes, send);
+  const lines = new LineBlockBuilder(Math.min(blockBytes, INLINE_BLOCK_BYTES), send);
   let bytesSinceTurn = 0;
   try {
     for await (const chunk of (await file.open()) as AsyncIterable<Buffer>) {
