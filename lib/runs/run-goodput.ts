@@ -17,8 +17,12 @@ import { inTurns } from "./in-turns";
 import { throughputInputs } from "./run-derived";
 import { storedSummary } from "./stored-summary";
 
-/** Rows read a query, with a turn of the event loop between two queries. */
-const PAGE = 4_000;
+/**
+ * Rows read a query, with a turn of the event loop between two queries. An object so a test can
+ * page a run a tenth the size as many times (test/api/trtllm-read-yields.test.ts); the server never
+ * changes it.
+ */
+export const GOODPUT_PAGE = { rows: 4_000 };
 
 interface Store {
   db: Db;
@@ -55,7 +59,7 @@ export async function runGoodput(store: Store, runId: string, slos: readonly Slo
   let okRows = 0;
   // A page a query, a turn of the event loop after each (lib/store/goodput-rows.ts), as for
   // TensorRT-LLM below: a 200,000-request run's rows read and mapped in one piece held the server.
-  for await (const page of aiperfProfilingPages(store.db, runId, PAGE)) {
+  for await (const page of aiperfProfilingPages(store.db, runId, GOODPUT_PAGE.rows)) {
     for (const r of page) {
       const ok = r.ok === 1 && r.cancelled === 0;
       if (ok) okRows++;
@@ -90,7 +94,7 @@ export async function runGoodput(store: Store, runId: string, slos: readonly Slo
   let first = Infinity;
   let last = -Infinity;
   // A 200,000-request run read and mapped in one piece held the server for over a second.
-  for await (const page of trtllmGoodputPages(store.db, runId, PAGE)) {
+  for await (const page of trtllmGoodputPages(store.db, runId, GOODPUT_PAGE.rows)) {
     for (const r of page) {
       if (r.arrival_ms !== null) {
         first = Math.min(first, r.arrival_ms);

@@ -9,8 +9,11 @@ import type { Db } from "./db";
 import type { TrtllmRequestsTable } from "./tables/trtllm";
 import { sampledIdx } from "./trtllm-requests";
 
-/** Request numbers (idx) counted per query of trtllmRequestCount. */
-export const COUNT_RANGE = 8192;
+/**
+ * Request numbers (idx) counted per query of trtllmRequestCount. An object so a test can count a
+ * smaller run in as many ranges; the server never changes it.
+ */
+export const COUNT_RANGE = { requests: 8192 };
 
 /**
  * The run's TensorRT-LLM requests, counted a range of COUNT_RANGE request numbers a query
@@ -33,14 +36,14 @@ export async function trtllmRequestCount(db: Db, runId: string): Promise<number>
   if (!first || !last) return 0;
   const [low, top] = [Number(first.idx), Number(last.idx)];
   let total = 0;
-  for (let from = low; from <= top; from += COUNT_RANGE) {
+  for (let from = low; from <= top; from += COUNT_RANGE.requests) {
     if (from > low) await nextTurn();
     const { n } = await db
       .selectFrom("trtllm_requests")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("run_id", "=", runId)
       .where("idx", ">=", from)
-      .where("idx", "<", from + COUNT_RANGE)
+      .where("idx", "<", from + COUNT_RANGE.requests)
       .executeTakeFirstOrThrow();
     total += Number(n);
   }

@@ -5,8 +5,11 @@ import type { Db } from "./db";
 import { trtllmRowPages } from "./goodput-rows";
 import { TRTLLM_REQUEST_ID_COLUMNS } from "./tables/trtllm";
 
-/** Sampled rows read a query (each holds its segments' JSON), a turn of the event loop between. */
-const SAMPLE_PAGE = 250;
+/**
+ * Sampled rows read a query (each holds its segments' JSON), a turn of the event loop between. An
+ * object so a test can page a smaller run as many times; the server never changes it.
+ */
+export const SAMPLE_PAGE = { rows: 250 };
 
 const SORT_COLUMN = { ttft: "ttft_ms", e2e: "e2e_ms", arrival: "arrival_ms" } as const;
 
@@ -31,7 +34,7 @@ export async function sampleRequestRows(
   if (n === 0) return null;
   const wanted = sampledIdx(n, limit);
   const rows = [];
-  for (let i = 0; i < wanted.length; i += SAMPLE_PAGE) {
+  for (let i = 0; i < wanted.length; i += SAMPLE_PAGE.rows) {
     if (i > 0) await nextTurn();
     const page = await db
       .selectFrom("trtllm_requests")
@@ -46,7 +49,7 @@ export async function sampleRequestRows(
         "segments_json",
       ])
       .where("run_id", "=", runId)
-      .where("idx", "in", wanted.slice(i, i + SAMPLE_PAGE))
+      .where("idx", "in", wanted.slice(i, i + SAMPLE_PAGE.rows))
       .execute();
     for (const r of page) rows.push(r);
   }

@@ -20,19 +20,13 @@ import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 import { freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
 import { readChart } from "../helpers/read-api";
 import { DYNAMO_TRACE_CHART } from "@/lib/api/chart-catalog";
+import { pct } from "../helpers/numpy-percentile";
 
 freshAppEachTest();
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- generated rows, read as JSON
 type Row = Record<string, any>;
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-
-function pct(values: number[], q: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  const h = ((s.length - 1) * q) / 100;
-  const lo = Math.floor(h);
-  return s[lo] + (h - lo) * ((s[Math.min(lo + 1, s.length - 1)] ?? s[lo]) - s[lo]);
-}
 
 async function summary(id: string) {
   const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));

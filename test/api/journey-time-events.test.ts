@@ -12,18 +12,9 @@
  * router and the gen worker share the disaggregated server's clock; the ctx worker's host clock
  * is 214,421.5 s away.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as getJourney } from "@/app/api/runs/[id]/journey/route";
-import { GET as getRequestJourney } from "@/app/api/runs/[id]/timeline/requests/[rid]/journey/route";
-import { GET as getTimeline } from "@/app/api/runs/[id]/timeline/route";
-import { journeySummarySchema, requestJourneySchema, type RequestJourney } from "@/lib/api/request-journey";
-import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
-// @ts-expect-error plain ESM generator without type declarations
-import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { clientsOfAiperf } from "../generators/dynamo-otlp.mjs";
+import { journeySummarySchema, type RequestJourney } from "@/lib/api/request-journey";
 import { snowflakeId } from "../generators/trtllm-jsonl-writer.mjs";
 import {
   ctxLines,
@@ -32,43 +23,11 @@ import {
   perfRecord,
   routerLines,
 } from "../generators/trtllm-time-events.mjs";
+import { aiperfRun, barJourneys } from "../helpers/journey-runs";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams, uploadRun } from "../helpers/test-app";
 
 const url = (p: string) => new Request(`http://localhost${p}`);
-
-type Client = { x: string; startNs: bigint; ttftMs: number; e2eMs: number };
-
-/** An aiperf run whose first records carry the given ids as x_request_id. */
-async function aiperfRun(records: number, seed: number, ids: string[]) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "journey-time-events-"));
-  const gen = await generateAiperfRun(dir, { records, concurrency: 1, seed, csv: false });
-  let jsonl = fs.readFileSync(gen.jsonlPath, "utf8");
-  clientsOfAiperf(jsonl).forEach((c: Client, i: number) => {
-    if (i < ids.length) jsonl = jsonl.split(c.x).join(ids[i]);
-  });
-  const files = [
-    { name: "run/profile_export.jsonl", content: jsonl },
-    { name: "run/profile_export_aiperf.json", content: fs.readFileSync(gen.summaryPath, "utf8") },
-  ];
-  fs.rmSync(dir, { recursive: true, force: true });
-  return { clients: clientsOfAiperf(jsonl) as Client[], files };
-}
-
-/** Every bar of the run's Timeline with its journey. */
-async function barJourneys(id: string): Promise<{ source: string; journeys: RequestJourney[] }> {
-  const res = await getTimeline(url(`/api/runs/${id}/timeline`), idParams(id));
-  const p = decodeTimeline(timelineWireSchema.parse(await res.json()));
-  const journeys: RequestJourney[] = [];
-  for (const rid of p.bars.id) {
-    const r = await getRequestJourney(url(`/api/runs/${id}/timeline/requests/${rid}/journey`), {
-      params: Promise.resolve({ id, rid: String(rid) }),
-    });
-    expect(r.status).toBe(200);
-    journeys.push(requestJourneySchema.parse(await r.json()));
-  }
-  return { source: p.source, journeys };
-}
 
 const EVENTS_DIR = "run/perf_events";
 const ROUTER_FILE = `${EVENTS_DIR}/disagg_router_pid31.jsonl`;
@@ -84,7 +43,7 @@ describe.each(TEST_STORES)("TensorRT-LLM time events on the journey (%s)", (_sto
   );
 
   async function disaggRun() {
-    const { clients, files } = await aiperfRun(5, 21, ids.slice(0, 3).map(String));
+    const { clients, files } = await aiperfRun(5, 21, (x, i) => (i < 3 ? String(ids[i]) : x));
     // Time events for requests 0–2; request 3 has perf metrics only.
     const three = ids.slice(0, 3);
     const id = await uploadRun([
@@ -170,7 +129,7 @@ describe.each(TEST_STORES)("TensorRT-LLM time events on the journey (%s)", (_sto
   });
 
   it("an aiperf record whose x_request_id is one of a router request's ids: its time events from the client's send, the clocks' offset said unmeasured", async () => {
-    const { clients, files } = await aiperfRun(3, 5, ids.slice(0, 2).map(String));
+    const { clients, files } = await aiperfRun(3, 5, (x, i) => (i < 2 ? String(ids[i]) : x));
     const id = await uploadRun([
       ...files,
       { name: ROUTER_FILE, content: file(ids.slice(0, 2).flatMap((sid, i) => routerLines(sid, i))) },

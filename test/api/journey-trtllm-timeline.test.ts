@@ -9,18 +9,9 @@
  * 4856bb733b35c4d512770ef1d109d35d2faf930d; its disaggregated ids after
  * `tensorrt_llm/llmapi/disagg_utils.py` `get_global_disagg_request_id`, 64-bit snowflakes).
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as getJourney } from "@/app/api/runs/[id]/journey/route";
-import { GET as getRequestJourney } from "@/app/api/runs/[id]/timeline/requests/[rid]/journey/route";
-import { GET as getTimeline } from "@/app/api/runs/[id]/timeline/route";
-import { journeySummarySchema, requestJourneySchema, type RequestJourney } from "@/lib/api/request-journey";
-import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
-// @ts-expect-error plain ESM generator without type declarations
-import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { clientsOfAiperf } from "../generators/dynamo-otlp.mjs";
+import { journeySummarySchema } from "@/lib/api/request-journey";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 import {
   AGGREGATED_MS,
@@ -28,63 +19,19 @@ import {
   snowflakeId,
   workerRecordLine,
 } from "../generators/trtllm-jsonl-writer.mjs";
+import { aiperfRun, barJourneys } from "../helpers/journey-runs";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams, uploadRun } from "../helpers/test-app";
+import { pct } from "../helpers/numpy-percentile";
 
 const url = (p: string) => new Request(`http://localhost${p}`);
 
-type Client = { x: string; startNs: bigint; ttftMs: number; e2eMs: number };
-
-function pct(values: number[], q: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  const h = ((s.length - 1) * q) / 100;
-  const lo = Math.floor(h);
-  return s[lo] + (h - lo) * ((s[Math.min(lo + 1, s.length - 1)] ?? s[lo]) - s[lo]);
-}
-
 const WORKER_FILE = "run/perf_metrics-server-node0-4242-20260801T120000Z.jsonl";
-
-/** An aiperf run of `records` requests, its clients (x_request_id, TTFT, E2E) and its files. */
-async function aiperfRun(
-  records: number,
-  seed: number,
-  rewrite: (x: string, i: number) => string = (x) => x,
-) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "journey-trt-timeline-"));
-  const gen = await generateAiperfRun(dir, { records, concurrency: 1, seed, csv: false });
-  let jsonl = fs.readFileSync(gen.jsonlPath, "utf8");
-  clientsOfAiperf(jsonl).forEach((c: Client, i: number) => {
-    jsonl = jsonl.split(c.x).join(rewrite(c.x, i));
-  });
-  fs.writeFileSync(gen.jsonlPath, jsonl);
-  const clients = clientsOfAiperf(jsonl) as Client[];
-  const files = [
-    { name: "run/profile_export.jsonl", content: jsonl },
-    { name: "run/profile_export_aiperf.json", content: fs.readFileSync(gen.summaryPath, "utf8") },
-  ];
-  fs.rmSync(dir, { recursive: true, force: true });
-  return { clients, files };
-}
 
 async function summaryOf(id: string) {
   const res = await getJourney(url(`/api/runs/${id}/journey`), idParams(id));
   expect(res.status).toBe(200);
   return journeySummarySchema.parse(await res.json());
-}
-
-/** Every bar of the run's Timeline with its journey, through the Timeline's request-detail route. */
-async function barJourneys(id: string): Promise<{ source: string; journeys: RequestJourney[] }> {
-  const res = await getTimeline(url(`/api/runs/${id}/timeline`), idParams(id));
-  const p = decodeTimeline(timelineWireSchema.parse(await res.json()));
-  const journeys: RequestJourney[] = [];
-  for (const rid of p.bars.id) {
-    const r = await getRequestJourney(url(`/api/runs/${id}/timeline/requests/${rid}/journey`), {
-      params: Promise.resolve({ id, rid: String(rid) }),
-    });
-    expect(r.status).toBe(200);
-    journeys.push(requestJourneySchema.parse(await r.json()));
-  }
-  return { source: p.source, journeys };
 }
 
 describe.each(TEST_STORES)("TensorRT-LLM requests on the Timeline's journey (%s)", (_store, pgUrl) => {

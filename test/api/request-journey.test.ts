@@ -24,17 +24,11 @@ import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 import { freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
+import { pct } from "../helpers/numpy-percentile";
 
 freshAppEachTest();
 
 const url = (p: string) => new Request(`http://localhost${p}`);
-
-function pct(values: number[], q: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  const h = ((s.length - 1) * q) / 100;
-  const lo = Math.floor(h);
-  return s[lo] + (h - lo) * ((s[Math.min(lo + 1, s.length - 1)] ?? s[lo]) - s[lo]);
-}
 
 async function summaryOf(id: string) {
   const res = await getJourney(url(`/api/runs/${id}/journey`), idParams(id));

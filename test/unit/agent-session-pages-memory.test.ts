@@ -1,14 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import v8 from "node:v8";
-import vm from "node:vm";
 import { afterAll, describe, expect, it } from "vitest";
 import { AGENT_SESSION_PAGES } from "@/lib/api/chart-catalog";
 import { aiperfAnalyzer } from "@/lib/ingest/analyzers/aiperf";
 import { storedText } from "@/lib/store/chart-payloads";
 import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
 import { diskIngestFile, runAnalyzer } from "../helpers/analyze";
+import { heapInUse } from "../helpers/heap";
 
 // What a multi-turn run's agent-session pages hold from the aiperf analyzer's finish to the commit
 // (docs/performance.md §Agent-session pages made as text). Every session is stored in pages; they
@@ -39,17 +38,9 @@ describe("agent-session pages until the commit", () => {
       chars += text.length;
     }
 
-    v8.setFlagsFromString("--expose-gc");
-    const gc = vm.runInNewContext("gc") as () => void;
-    const used = () => {
-      gc();
-      gc();
-      const m = process.memoryUsage();
-      return m.heapUsed + m.arrayBuffers;
-    };
-    const held = used();
+    const held = heapInUse();
     for (const k of keys) delete charts[k];
-    const without = used();
+    const without = heapInUse();
     const perChar = (held - without) / chars;
     console.log(
       `agent-session pages: ${keys.length} pages, ${chars} characters, ${(held - without) >> 10} KiB held (${perChar.toFixed(2)} bytes a character)`,

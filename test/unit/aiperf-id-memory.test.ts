@@ -1,5 +1,3 @@
-import v8 from "node:v8";
-import vm from "node:vm";
 import { describe, expect, it } from "vitest";
 import { AgentSessionColumns } from "@/lib/metrics/agent-sessions";
 import {
@@ -10,6 +8,7 @@ import {
 } from "@/lib/metrics/conversation-turns";
 import { IdTable } from "@/lib/metrics/id-table";
 import { prng } from "../generators/prng.mjs";
+import { heapInUse } from "../helpers/heap";
 
 // The conversation and session ids the aiperf read remembers (docs/performance.md §Ingest memory
 // of an aiperf upload): the open conversations (PossibleReuse), the conversation index and the
@@ -25,15 +24,7 @@ const uuid = (i: number) =>
 
 describe("the read's id structures", () => {
   it("hold their ids in typed arrays: at most twice the characters and 64 bytes an id held", () => {
-    v8.setFlagsFromString("--expose-gc");
-    const gc = vm.runInNewContext("gc") as () => void;
-    const used = () => {
-      gc();
-      gc();
-      const m = process.memoryUsage();
-      return m.heapUsed + m.arrayBuffers;
-    };
-    const before = used();
+    const before = heapInUse();
     const reuse = new PossibleReuse();
     const index = new ConversationIndex();
     const sessions = new AgentSessionColumns();
@@ -43,7 +34,7 @@ describe("the read's id structures", () => {
       index.of(uuid(i));
       sessions.add(uuid(i), null, null);
     }
-    const held = used() - before;
+    const held = heapInUse() - before;
     // The caps hold: the newest 200,000 open conversations, the first 200,000 of the others.
     expect([reuse.held.ids, index.size, sessions.held.ids]).toEqual([
       MAX_OPEN_CONVERSATIONS,

@@ -12,17 +12,10 @@ import { detectKind } from "@/lib/formats/detect";
 import { parseDynamoTraceLine, readDynamoTrace } from "@/lib/formats/dynamo-request-trace";
 import { dynamoTraceFigures, dynamoTraceRequestsBlock, joinByRequestId } from "@/lib/metrics/dynamo-trace";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
+import { pct } from "../helpers/numpy-percentile";
 
 const MAX = 64 * 1024 * 1024;
 const read = (text: string) => readDynamoTrace(Readable.from([Buffer.from(text)]), MAX);
-
-/** numpy's default percentile (linear between closest ranks). */
-function pct(values: number[], q: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  const h = ((s.length - 1) * q) / 100;
-  const lo = Math.floor(h);
-  return s[lo] + (h - lo) * ((s[Math.min(lo + 1, s.length - 1)] ?? s[lo]) - s[lo]);
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- generated rows, read as JSON
 type Row = Record<string, any>;

@@ -12,9 +12,8 @@ import { openSqlite, migrate } from "@/lib/store/db";
 
 const DIR = path.resolve(__dirname, "../fixtures/compare/engine-config");
 
-function ingestFile(name: string): IngestFile {
-  const p = path.join(DIR, name);
-  const buf = fs.readFileSync(p);
+/** An upload of `buf` named `name`, its kind detected from its bytes. */
+function bytesFile(name: string, buf: Buffer): IngestFile {
   const { kind, format } = detectKind(buf, true);
   return {
     id: name,
@@ -24,9 +23,11 @@ function ingestFile(name: string): IngestFile {
     format,
     bytes: buf.length,
     sha256: "x",
-    open: async () => fs.createReadStream(p),
+    open: async () => Readable.from([buf]),
   };
 }
+
+const ingestFile = (name: string): IngestFile => bytesFile(name, fs.readFileSync(path.join(DIR, name)));
 
 async function context(): Promise<IngestContext> {
   const h = openSqlite(":memory:");
@@ -96,21 +97,7 @@ describe("engine config key reader", () => {
     const ctx = await context();
     const run = async (files: Array<[string, string]>) => {
       const a = engineConfigAnalyzer();
-      for (const [name, text] of files) {
-        const buf = Buffer.from(text);
-        const { kind, format } = detectKind(buf, true);
-        const file: IngestFile = {
-          id: name,
-          ord: 0,
-          name,
-          kind,
-          format,
-          bytes: buf.length,
-          sha256: "x",
-          open: async () => Readable.from([buf]),
-        };
-        await a.ingestFile(file, ctx);
-      }
+      for (const [name, text] of files) await a.ingestFile(bytesFile(name, Buffer.from(text)), ctx);
       return mergeResults([await a.finish(ctx)]);
     };
     const launch =
@@ -275,19 +262,7 @@ describe("Dynamo's collector environment variables (components/src/dynamo/trtllm
     expect(detectKind(Buffer.from("DYN_LOG=info\nHF_HOME=/cache\n"), true).kind).not.toBe("engine-config");
     const ctx = await context();
     const a = engineConfigAnalyzer();
-    await a.ingestFile(
-      {
-        id: "decode.env",
-        ord: 0,
-        name: "decode.env",
-        kind: "engine-config",
-        format: "text",
-        bytes: buf.length,
-        sha256: "x",
-        open: async () => Readable.from([buf]),
-      },
-      ctx,
-    );
+    await a.ingestFile(bytesFile("decode.env", buf), ctx);
     const merged = mergeResults([await a.finish(ctx)]);
     expect(merged.collectors).toEqual({
       returnPerfMetrics: true,

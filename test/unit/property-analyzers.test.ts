@@ -10,37 +10,14 @@ import { Readable } from "node:stream";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import {
-  agreementPayloadSchema,
-  distributionPayloadSchema,
-  errorsPayloadSchema,
-  gpuPayloadSchema,
-  gpuSummaryPayloadSchema,
-  overTimePayloadSchema,
-  timelinePayloadSchema,
-  timeslicesPayloadSchema,
-  trialsPayloadSchema,
-  ttftVsInputPayloadSchema,
-} from "@/lib/api/aiperf-charts";
 import { summaryBlocksSchema } from "@/lib/api/schemas";
-import { turnsPayloadSchema } from "@/lib/api/turns";
-import { smEndpointsPayloadSchema, smSeriesPayloadSchema } from "@/lib/api/server-metrics-charts";
-import {
-  histogramPayloadSchema,
-  kvHitRatePayloadSchema,
-  segmentSharePayloadSchema,
-  segmentsPayloadSchema,
-  stepsPayloadSchema,
-  trtllmLatencyOverTimePayloadSchema,
-} from "@/lib/api/trtllm-charts";
 import { detectKind, DETECT_HEAD_BYTES } from "@/lib/formats/detect";
 import type { AnalyzerResult, IngestContext, IngestFile } from "@/lib/ingest/analyzer";
 import { createAnalyzers } from "@/lib/ingest/analyzers";
 import { mergeCharts, mergeResults } from "@/lib/ingest/merge-results";
-import { slowestPayloadSchema } from "@/lib/api/aiperf-requests";
 import { migrate, openSqlite, type DbHandle } from "@/lib/store/db";
 import { finishWithDrilldown } from "../helpers/analyze";
-import { AIPERF_CHARTS, SM_CHARTS, TRTLLM_CHARTS, chartByKey } from "@/lib/api/chart-catalog";
+import { chartByKey } from "@/lib/api/chart-catalog";
 
 const FIX = path.resolve(__dirname, "../fixtures");
 const SAMPLES = [
@@ -227,33 +204,9 @@ async function ingest(name: string, bytes: Buffer) {
   return report && { ...report, kind: detected.kind };
 }
 
-const CHART_SCHEMAS: Record<string, z.ZodType> = {
-  [AIPERF_CHARTS.distribution.key]: distributionPayloadSchema,
-  [AIPERF_CHARTS.overTime.key]: overTimePayloadSchema,
-  [AIPERF_CHARTS.ttftVsInput.key]: ttftVsInputPayloadSchema,
-  [AIPERF_CHARTS.timeline.key]: timelinePayloadSchema,
-  [AIPERF_CHARTS.errors.key]: errorsPayloadSchema,
-  [AIPERF_CHARTS.agreement.key]: agreementPayloadSchema,
-  [AIPERF_CHARTS.gpu.key]: gpuPayloadSchema,
-  [AIPERF_CHARTS.gpuSummary.key]: gpuSummaryPayloadSchema,
-  [AIPERF_CHARTS.trials.key]: trialsPayloadSchema,
-  [AIPERF_CHARTS.timeslices.key]: timeslicesPayloadSchema,
-  [TRTLLM_CHARTS.segments.key]: segmentsPayloadSchema,
-  [TRTLLM_CHARTS.segmentShare.key]: segmentSharePayloadSchema,
-  [TRTLLM_CHARTS.kvTransferBandwidth.key]: histogramPayloadSchema,
-  [TRTLLM_CHARTS.kvHitRate.key]: kvHitRatePayloadSchema,
-  [TRTLLM_CHARTS.steps.key]: stepsPayloadSchema,
-  [TRTLLM_CHARTS.latencyDistribution.key]: distributionPayloadSchema,
-  [TRTLLM_CHARTS.latencyOverTime.key]: trtllmLatencyOverTimePayloadSchema,
-  [AIPERF_CHARTS.slowest.key]: slowestPayloadSchema,
-  [SM_CHARTS.endpoints.key]: smEndpointsPayloadSchema,
-  [AIPERF_CHARTS.turns.key]: turnsPayloadSchema,
-};
-// Every other chart an analyzer may store (the reuse ledger, sessions, …) is checked against its
-// catalog schema: a chart the catalog does not know fails.
-const chartSchema = (key: string): z.ZodType | null =>
-  CHART_SCHEMAS[key] ??
-  (key.startsWith("sm-series-") ? smSeriesPayloadSchema : (chartByKey(key)?.schema ?? null));
+// Every chart an analyzer may store is checked against its catalog schema (a series chart's
+// against its family's): a chart the catalog does not know fails.
+const chartSchema = (key: string): z.ZodType | null => chartByKey(key)?.schema ?? null;
 
 /** What a route serves: the stored JSON read back (NaN and ±Infinity come back as null). */
 const served = (v: unknown): unknown => JSON.parse(JSON.stringify(v));

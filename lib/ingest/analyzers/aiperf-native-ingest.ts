@@ -30,6 +30,7 @@ import {
 import type { AiperfRequestStage } from "@/lib/store/columnar/aiperf-request-file";
 import {
   AiperfRecordsRead,
+  NATIVE_METRICS,
   UNIT_CODES,
   type NativeChunk,
   type NativeMetric,
@@ -218,16 +219,6 @@ export async function ingestRecordFileNative(
   }
 }
 
-const METRIC_COLUMNS: NativeMetric[] = [
-  "time_to_first_token",
-  "request_latency",
-  "inter_token_latency",
-  "input_sequence_length",
-  "error_isl",
-  "output_sequence_length",
-  "usage_prompt_cache_read_tokens",
-];
-
 const COLUMNS = [
   "warmup",
   "cancelled",
@@ -243,7 +234,7 @@ const COLUMNS = [
   "session_id",
   "parent_session_id",
   "agent_depth",
-  ...METRIC_COLUMNS.flatMap((m) => [`${m}_v`, `${m}_u`]),
+  ...NATIVE_METRICS.flatMap((m) => [`${m}_v`, `${m}_u`]),
 ];
 
 /** A metric in canonical units, as metricNumber reads it; null when not recorded */

@@ -26,7 +26,7 @@ import { runFileTmpPath } from "./run-files";
 const METRIC = "STRUCT(value JSON, unit VARCHAR)";
 
 /** The metrics the records read (ttft: aiperf 0.1.x's tag, which only the line reader maps) */
-const METRICS = [
+export const NATIVE_METRICS = [
   "time_to_first_token",
   "request_latency",
   "inter_token_latency",
@@ -35,13 +35,13 @@ const METRICS = [
   "output_sequence_length",
   "usage_prompt_cache_read_tokens",
 ] as const;
-export type NativeMetric = (typeof METRICS)[number];
+export type NativeMetric = (typeof NATIVE_METRICS)[number];
 
 const COLUMNS = {
   metadata: `STRUCT(x_request_id JSON, benchmark_phase VARCHAR, credit_phase VARCHAR, was_cancelled JSON,
     request_start_ns JSON, timestamp_ns JSON, request_end_ns JSON, credit_issued_ns JSON, conversation_id JSON,
     x_correlation_id JSON, turn_index JSON, worker_id JSON, parent_correlation_id JSON, agent_depth JSON)`,
-  metrics: `STRUCT(${METRICS.map((m) => `${m} ${METRIC}`).join(", ")}, ttft JSON,
+  metrics: `STRUCT(${NATIVE_METRICS.map((m) => `${m} ${METRIC}`).join(", ")}, ttft JSON,
     min_request_timestamp JSON, max_response_timestamp JSON)`,
   error: "JSON",
 };
@@ -89,7 +89,7 @@ function oddOf(): string {
     `${x}.ttft is not null`,
     `${x}.min_request_timestamp is not null`,
     `${x}.max_response_timestamp is not null`,
-    ...METRICS.flatMap((k) => [
+    ...NATIVE_METRICS.flatMap((k) => [
       `coalesce(json_type(${x}.${k}.value) = 'VARCHAR', false)`,
       `coalesce(regexp_matches(${x}.${k}.unit, ${PADDED}), false)`,
     ]),
@@ -130,7 +130,7 @@ export function rawSelect(jsonl: string, maxObjectBytes: number): string {
     ${stamp("r.m.request_start_ns")} as start_ns,
     ${stamp("r.m.request_end_ns")} as end_ns,
     ${stamp("r.m.credit_issued_ns")} as credit_issued_ns,
-    ${METRICS.map(metricColumns).join(",\n    ")},
+    ${NATIVE_METRICS.map(metricColumns).join(",\n    ")},
     coalesce(nullif(${text("r.m.conversation_id")}, ''), nullif(${text("r.m.x_correlation_id")}, '')) as conversation_id,
     case when json_type(r.m.turn_index) = 'UBIGINT' and try_cast(r.m.turn_index as ubigint) <= 2147483647
       then try_cast(r.m.turn_index as integer) end as turn_index,

@@ -1,5 +1,6 @@
-import type { Kysely, Migration } from "kysely";
-import { columnTypes, type DialectName } from "../dialect";
+import type { Migration } from "kysely";
+import type { DialectName } from "../dialect";
+import { schemaMigration } from "./create-table";
 
 /**
  * Conversations and turns of aiperf requests (docs/metrics.md §Turns): the conversation a request
@@ -8,17 +9,13 @@ import { columnTypes, type DialectName } from "../dialect";
  * single-turn run, an older aiperf or an imported tool's rows have none of them.
  */
 export function conversationsMigration(dialect: DialectName): Migration {
-  const t = columnTypes(dialect);
-  return {
-    async up(db: Kysely<unknown>) {
-      const columns = [
-        ["conversation_id", t.text],
-        ["turn_index", t.int],
-        ["cached_tokens", t.int],
-        ["possible_reuse_tokens", t.int],
-      ] as const;
-      for (const [name, type] of columns)
-        await db.schema.alterTable("aiperf_requests").addColumn(name, type).execute();
-    },
-  };
+  return schemaMigration(dialect, async ({ t, addColumn }) => {
+    const columns = [
+      ["conversation_id", t.text],
+      ["turn_index", t.int],
+      ["cached_tokens", t.int],
+      ["possible_reuse_tokens", t.int],
+    ] as const;
+    for (const [name, type] of columns) await addColumn("aiperf_requests", name, type);
+  });
 }

@@ -1,6 +1,6 @@
-import type { Kysely, Migration } from "kysely";
-import { columnTypes, type DialectName } from "../dialect";
-import { createTable } from "./create-table";
+import type { Migration } from "kysely";
+import type { DialectName } from "../dialect";
+import { schemaMigration } from "./create-table";
 
 /**
  * Per-request values of a run's verdict metrics (docs/metrics.md §Regressions): one row per run
@@ -9,16 +9,10 @@ import { createTable } from "./create-table";
  * in its commit; a run ingested before this table has none and is read from its request rows.
  */
 export function metricValuesMigration(dialect: DialectName): Migration {
-  const t = columnTypes(dialect);
-  return {
-    async up(db: Kysely<unknown>) {
-      await createTable(
-        db,
-        t,
-        "run_metric_values",
-        "run_id text!, metric text!, count bigint!, values bytes!",
-        ["run_id", "metric"],
-      );
-    },
-  };
+  return schemaMigration(dialect, async ({ table }) => {
+    await table("run_metric_values", "run_id text!, metric text!, count bigint!, values bytes!", [
+      "run_id",
+      "metric",
+    ]);
+  });
 }

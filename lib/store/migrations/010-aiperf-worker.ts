@@ -1,5 +1,6 @@
-import type { Kysely, Migration } from "kysely";
-import { columnTypes, type DialectName } from "../dialect";
+import type { Migration } from "kysely";
+import type { DialectName } from "../dialect";
+import { schemaMigration } from "./create-table";
 
 /**
  * The aiperf worker that sent each request (`metadata.worker_id` of a record), so the trace can
@@ -7,10 +8,7 @@ import { columnTypes, type DialectName } from "../dialect";
  * tools).
  */
 export function aiperfWorkerMigration(dialect: DialectName): Migration {
-  const t = columnTypes(dialect);
-  return {
-    async up(db: Kysely<unknown>) {
-      await db.schema.alterTable("aiperf_requests").addColumn("worker_id", t.text).execute();
-    },
-  };
+  return schemaMigration(dialect, async ({ t, addColumn }) => {
+    await addColumn("aiperf_requests", "worker_id", t.text);
+  });
 }

@@ -1,5 +1,6 @@
-import type { Kysely, Migration } from "kysely";
-import { columnTypes, type DialectName } from "../dialect";
+import type { Migration } from "kysely";
+import type { DialectName } from "../dialect";
+import { schemaMigration } from "./create-table";
 
 /**
  * A run's order key in its series (docs/metrics.md §Regressions): a number, a version or an ISO
@@ -8,10 +9,7 @@ import { columnTypes, type DialectName } from "../dialect";
  * do not sort as text.
  */
 export function seriesOrderMigration(dialect: DialectName): Migration {
-  const t = columnTypes(dialect);
-  return {
-    async up(db: Kysely<unknown>) {
-      await db.schema.alterTable("runs").addColumn("series_order", t.text).execute();
-    },
-  };
+  return schemaMigration(dialect, async ({ t, addColumn }) => {
+    await addColumn("runs", "series_order", t.text);
+  });
 }

@@ -1,5 +1,6 @@
-import { sql, type Kysely, type Migration } from "kysely";
-import { columnTypes, type DialectName } from "../dialect";
+import { sql, type Migration } from "kysely";
+import type { DialectName } from "../dialect";
+import { schemaMigration } from "./create-table";
 
 /**
  * When a run's summary and its drill-down became readable (epoch ms; docs/http-api.md). An
@@ -8,13 +9,11 @@ import { columnTypes, type DialectName } from "../dialect";
  * committed before this migration had both at once: they get their last update time for both.
  */
 export function ingestReadinessMigration(dialect: DialectName): Migration {
-  const t = columnTypes(dialect);
-  return {
-    async up(db: Kysely<unknown>) {
-      await db.schema.alterTable("runs").addColumn("summary_ready_at", t.bigint).execute();
-      await db.schema.alterTable("runs").addColumn("drilldown_ready_at", t.bigint).execute();
-      await sql`update runs set summary_ready_at = updated_at, drilldown_ready_at = updated_at
+  return schemaMigration(dialect, async ({ db, t, addColumn }) => {
+    await addColumn("runs", "summary_ready_at", t.bigint);
+    await addColumn("runs", "drilldown_ready_at", t.bigint);
+    // The statement's text, its line break and indent too, is as shipped (migrations-sql.test.ts).
+    await sql`update runs set summary_ready_at = updated_at, drilldown_ready_at = updated_at
         where status = 'ready'`.execute(db);
-    },
-  };
+  });
 }

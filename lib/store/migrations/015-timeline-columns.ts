@@ -1,6 +1,6 @@
-import type { Kysely, Migration } from "kysely";
-import { columnTypes, type DialectName } from "../dialect";
-import { createTable } from "./create-table";
+import type { Migration } from "kysely";
+import type { DialectName } from "../dialect";
+import { schemaMigration } from "./create-table";
 
 /**
  * A run's request timeline as stored columns (docs/metrics.md §Request timeline): one row per
@@ -10,10 +10,7 @@ import { createTable } from "./create-table";
  * has none and is read from its request rows.
  */
 export function timelineColumnsMigration(dialect: DialectName): Migration {
-  const t = columnTypes(dialect);
-  return {
-    async up(db: Kysely<unknown>) {
-      await createTable(db, t, "run_timeline_columns", "run_id text pk, count bigint!, data bytes!");
-    },
-  };
+  return schemaMigration(dialect, async ({ table }) => {
+    await table("run_timeline_columns", "run_id text pk, count bigint!, data bytes!");
+  });
 }

@@ -1,6 +1,6 @@
-import type { Kysely, Migration } from "kysely";
-import { columnTypes, type DialectName } from "../dialect";
-import { createTable } from "./create-table";
+import type { Migration } from "kysely";
+import type { DialectName } from "../dialect";
+import { schemaMigration } from "./create-table";
 
 /**
  * The possible reuse estimated from aiperf's inputs.json, per request (docs/metrics.md §Turns,
@@ -11,17 +11,12 @@ import { createTable } from "./create-table";
  * without inputs.json and on one stored before this migration.
  */
 export function inputsReuseMigration(dialect: DialectName): Migration {
-  const t = columnTypes(dialect);
-  return {
-    async up(db: Kysely<unknown>) {
-      await db.schema.alterTable("aiperf_requests").addColumn("inputs_reuse_tokens", t.real).execute();
-      await createTable(
-        db,
-        t,
-        "aiperf_inputs_turns",
-        "run_id text!, conversation_id text!, turn_index int!, isl_scale real!, token_offset real!, non_text int!",
-        ["run_id", "conversation_id", "turn_index"],
-      );
-    },
-  };
+  return schemaMigration(dialect, async ({ t, table, addColumn }) => {
+    await addColumn("aiperf_requests", "inputs_reuse_tokens", t.real);
+    await table(
+      "aiperf_inputs_turns",
+      "run_id text!, conversation_id text!, turn_index int!, isl_scale real!, token_offset real!, non_text int!",
+      ["run_id", "conversation_id", "turn_index"],
+    );
+  });
 }

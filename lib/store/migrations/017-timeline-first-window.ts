@@ -1,5 +1,6 @@
-import type { Kysely, Migration } from "kysely";
-import { columnTypes, type DialectName } from "../dialect";
+import type { Migration } from "kysely";
+import type { DialectName } from "../dialect";
+import { schemaMigration } from "./create-table";
 
 /**
  * The Timeline view's first window beside a run's timeline columns (docs/metrics.md §Request
@@ -9,10 +10,7 @@ import { columnTypes, type DialectName } from "../dialect";
  * window is cut from the columns, as before.
  */
 export function timelineFirstWindowMigration(dialect: DialectName): Migration {
-  const t = columnTypes(dialect);
-  return {
-    async up(db: Kysely<unknown>) {
-      await db.schema.alterTable("run_timeline_columns").addColumn("first_window", t.text).execute();
-    },
-  };
+  return schemaMigration(dialect, async ({ t, addColumn }) => {
+    await addColumn("run_timeline_columns", "first_window", t.text);
+  });
 }

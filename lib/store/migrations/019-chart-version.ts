@@ -1,5 +1,6 @@
-import type { Kysely, Migration } from "kysely";
-import { columnTypes, type DialectName } from "../dialect";
+import type { Migration } from "kysely";
+import type { DialectName } from "../dialect";
+import { schemaMigration } from "./create-table";
 
 /**
  * The version of a stored chart payload (docs/architecture.md §Stored payloads evolve): the
@@ -8,13 +9,10 @@ import { columnTypes, type DialectName } from "../dialect";
  * an older version to its chart's current shape.
  */
 export function chartVersionMigration(dialect: DialectName): Migration {
-  const t = columnTypes(dialect);
-  return {
-    async up(db: Kysely<unknown>) {
-      await db.schema
-        .alterTable("chart_data")
-        .addColumn("version", t.int, (c) => c.notNull().defaultTo(1))
-        .execute();
-    },
-  };
+  return schemaMigration(dialect, async ({ db, t }) => {
+    await db.schema
+      .alterTable("chart_data")
+      .addColumn("version", t.int, (c) => c.notNull().defaultTo(1))
+      .execute();
+  });
 }

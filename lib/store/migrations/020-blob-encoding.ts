@@ -1,5 +1,6 @@
-import type { Kysely, Migration } from "kysely";
-import { columnTypes, type DialectName } from "../dialect";
+import type { Migration } from "kysely";
+import type { DialectName } from "../dialect";
+import { schemaMigration } from "./create-table";
 
 /**
  * How a PostgreSQL blob's chunks hold its bytes (lib/store/blob-encoding.ts): `identity` for bytes
@@ -7,10 +8,7 @@ import { columnTypes, type DialectName } from "../dialect";
  * Null on chunks written before this migration: they are all gzip.
  */
 export function blobEncodingMigration(dialect: DialectName): Migration {
-  const t = columnTypes(dialect);
-  return {
-    async up(db: Kysely<unknown>) {
-      await db.schema.alterTable("blob_chunks").addColumn("encoding", t.text).execute();
-    },
-  };
+  return schemaMigration(dialect, async ({ t, addColumn }) => {
+    await addColumn("blob_chunks", "encoding", t.text);
+  });
 }

@@ -1,5 +1,5 @@
-import type { CreateTableBuilder, Kysely } from "kysely";
-import type { columnTypes } from "../dialect";
+import type { CreateTableBuilder, Kysely, Migration } from "kysely";
+import { columnTypes, type DialectName } from "../dialect";
 
 type ColumnTypes = ReturnType<typeof columnTypes>;
 
@@ -31,4 +31,35 @@ export async function createTable(
   }
   if (primaryKey) builder = builder.addPrimaryKeyConstraint(`${table}_pk`, primaryKey);
   await builder.execute();
+}
+
+/** What a migration's steps are written with: its database, the dialect's types and the usual DDL. */
+export interface SchemaSteps {
+  db: Kysely<unknown>;
+  t: ColumnTypes;
+  /** createTable (above) on this database */
+  table(name: string, columns: string, primaryKey?: string[]): Promise<void>;
+  /** `create index <name> on <table> (<columns>)` */
+  index(name: string, table: string, columns: string[]): Promise<void>;
+  /** `alter table <table> add column <name> <type>`, nullable */
+  addColumn(table: string, name: string, type: ColumnTypes[keyof ColumnTypes]): Promise<void>;
+}
+
+/**
+ * A migration for one dialect, its steps given the database and the dialect's column types. The
+ * statements are those the steps would write by hand (test/unit/migrations-sql.test.ts pins every
+ * shipped migration's SQL to the byte).
+ */
+export function schemaMigration(dialect: DialectName, up: (steps: SchemaSteps) => Promise<void>): Migration {
+  const t = columnTypes(dialect);
+  return {
+    up: (db: Kysely<unknown>) =>
+      up({
+        db,
+        t,
+        table: (name, columns, primaryKey) => createTable(db, t, name, columns, primaryKey),
+        index: (name, table, columns) => db.schema.createIndex(name).on(table).columns(columns).execute(),
+        addColumn: (table, name, type) => db.schema.alterTable(table).addColumn(name, type).execute(),
+      }),
+  };
 }
