@@ -1,6 +1,6 @@
-import type { Kysely, Migration } from "kysely";
-import { columnTypes, type DialectName } from "../dialect";
-import { createTable } from "./create-table";
+import type { Migration } from "kysely";
+import type { DialectName } from "../dialect";
+import { schemaMigration } from "./create-table";
 
 /**
  * TensorRT-LLM's time events in pieces keyed by the ids they join on (docs/architecture.md
@@ -9,23 +9,14 @@ import { createTable } from "./create-table";
  * request's rows for its journey.
  */
 export function trtllmTimeEventsMigration(dialect: DialectName): Migration {
-  const t = columnTypes(dialect);
-  return {
-    async up(db: Kysely<unknown>) {
-      await createTable(
-        db,
-        t,
-        "trtllm_time_events",
-        `run_id text!, role text!, req_key text!, seq int!, request_id text!, ctx_request_id text,
-         disagg_request_id text, file_no int!, events_json text!`,
-        ["run_id", "role", "req_key", "seq"],
-      );
-      for (const column of ["ctx_request_id", "request_id", "disagg_request_id"])
-        await db.schema
-          .createIndex(`trtllm_time_events_${column}`)
-          .on("trtllm_time_events")
-          .columns(["run_id", "role", column])
-          .execute();
-    },
-  };
+  return schemaMigration(dialect, async ({ table, index }) => {
+    await table(
+      "trtllm_time_events",
+      `run_id text!, role text!, req_key text!, seq int!, request_id text!, ctx_request_id text,
+       disagg_request_id text, file_no int!, events_json text!`,
+      ["run_id", "role", "req_key", "seq"],
+    );
+    for (const column of ["ctx_request_id", "request_id", "disagg_request_id"])
+      await index(`trtllm_time_events_${column}`, "trtllm_time_events", ["run_id", "role", column]);
+  });
 }
