@@ -37,6 +37,7 @@ import {
   dynamoSpansPieceSchema,
   dynamoTraceRequestsPayloadSchema,
   trtllmClockOriginPayloadSchema,
+  trtllmTimeEventFilesPayloadSchema,
   trtllmTimeEventsPayloadSchema,
   dynamoTraceRequestsPieceSchema,
   requestPiecesIndexSchema,
@@ -335,12 +336,27 @@ export const DYNAMO_TRACE_REQUESTS_CHART = defineChart({
   served: false,
 });
 
-/** Stored with the run: TensorRT-LLM's time-events requests, read by the request journey only. */
+/**
+ * TensorRT-LLM's time-events requests as one list, as a run stored before their pieces holds
+ * them (at most 50,000, the rest counted); read by the request journey only, no longer stored.
+ */
 export const TRTLLM_TIME_EVENTS_CHART = defineChart({
   key: "trtllm-time-events",
   schema: trtllmTimeEventsPayloadSchema,
   version: 1,
   title: "TensorRT-LLM time events per request",
+  served: false,
+});
+
+/**
+ * Stored with the run: its TensorRT-LLM time-events files, whose requests' events are rows of
+ * `trtllm_time_events` keyed by the ids they join on; read by the request journey only.
+ */
+export const TRTLLM_TIME_EVENT_FILES_CHART = defineChart({
+  key: "trtllm-time-event-files",
+  schema: trtllmTimeEventFilesPayloadSchema,
+  version: 1,
+  title: "TensorRT-LLM time-events files",
   served: false,
 });
 
@@ -476,6 +492,7 @@ export const ALL_CHARTS: readonly ChartDef[] = [
   DYNAMO_SPAN_ROOTS_CHART,
   DYNAMO_TRACE_REQUESTS_CHART,
   TRTLLM_TIME_EVENTS_CHART,
+  TRTLLM_TIME_EVENT_FILES_CHART,
   TRTLLM_CLOCK_ORIGIN_CHART,
   DYNAMO_SPAN_PIECES.index,
   DYNAMO_TRACE_REQUEST_PIECES.index,

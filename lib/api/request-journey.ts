@@ -98,7 +98,7 @@ export const timeEventRoleSchema = z.enum(["ctx", "gen", "router", "request"]);
 export type TimeEventRoleName = z.infer<typeof timeEventRoleSchema>;
 
 /**
- * Stored with the run: each request of TensorRT-LLM's time-events files (docs/formats.md
+ * As a run stored before the pieces holds them: each request of TensorRT-LLM's time-events files (docs/formats.md
  * §TensorRT-LLM side files), one per role and id (a tensor-parallel worker writes a request once
  * per rank: the first file's copy is kept), its ids exact and its moments in steady-clock seconds
  * as written (`t`). Read by the request journey; not served by the chart route.
@@ -120,6 +120,17 @@ export const trtllmTimeEventsPayloadSchema = z.object({
   ),
 });
 export type TrtllmTimeEventsPayload = z.infer<typeof trtllmTimeEventsPayloadSchema>;
+
+/**
+ * Stored with the run: its time-events files and the requests each holds; the requests' events
+ * are rows keyed by the ids they join on (`trtllm_time_events`), every request kept.
+ */
+export const trtllmTimeEventFilesPayloadSchema = z.object({
+  files: trtllmTimeEventsPayloadSchema.shape.files,
+  /** Rows stored (a request's lines per file) */
+  pieces: z.number(),
+});
+export type TrtllmTimeEventFilesPayload = z.infer<typeof trtllmTimeEventFilesPayloadSchema>;
 
 /**
  * Stored with the run: the steady-clock second (s) a TensorRT-LLM run's stored request times are

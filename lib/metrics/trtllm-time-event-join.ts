@@ -23,8 +23,8 @@ import { requestStart, type RequestTimes, type TimeKey } from "./time-breakdown"
 export type TimeEventRequest = TrtllmTimeEventsPayload["requests"][number];
 
 /**
- * Requests kept for the journey at most; beyond it they are counted (`leftOut`). Some 460 bytes of
- * stored JSON a request of seven events: 50,000 are about 23 MB, what one journey reads whole.
+ * Requests a run stored before its time events went to pieces kept at most (its `leftOut` counts
+ * the rest): such a run's list is read whole, as it was stored.
  */
 export const MAX_STORED_TIME_EVENT_REQUESTS = 50_000;
 
@@ -32,49 +32,57 @@ export const MAX_STORED_TIME_EVENT_REQUESTS = 50_000;
 export const SAME_CLOCK_S = 0.001;
 
 /**
- * The run's time-events requests across its files: one per role and id (per file for the router,
- * whose ids are a per-process sequence); a tensor-parallel rank's copy of a request another file
- * already holds is not kept twice, the first seen wins per event (as TensorRT-LLM's aggregator).
+ * One stored piece of a request's time events: the lines of one request (role and id) in one
+ * file. `reqKey` names the request across the run: a worker's id, or a router's per-file sequence
+ * with its file (`file:request_id`, the router's ids are a per-process sequence).
  */
-export class TimeEventsGather {
-  private readonly files: Array<{ file: string; requests: number }> = [];
-  private readonly byKey = new Map<string, TimeEventRequest & { seen: Set<string> }>();
-  private inFile = new Set<string>();
-  leftOut = 0;
+export interface TimeEventPiece {
+  role: TimeEventRoleName;
+  reqKey: string;
+  requestId: string;
+  ctxRequestId: string | null;
+  disaggRequestId: string | null;
+  /** Index into the run's time-events files, in ingest order */
+  file: number;
+  events: Array<{ event: string; t: number }>;
+}
 
-  startFile(name: string): void {
-    this.files.push({ file: name, requests: 0 });
-    this.inFile = new Set();
-  }
+/** The key a request's pieces share across the run's files. */
+export const timeEventReqKey = (role: TimeEventRoleName, requestId: string, file: number): string =>
+  role === "router" ? `${file}:${requestId}` : requestId;
 
-  add(e: TimeEvent): void {
-    if (e.requestId === null || this.files.length === 0) return;
-    const file = this.files.length - 1;
+/**
+ * One file's time events gathered per request and handed out as pieces: a request's piece when
+ * its role's last event arrives (a per-request line is whole at once), the rest at the file's
+ * end. What is held is the file's requests in flight, not the run's.
+ */
+export class TimeEventsOfFile {
+  private readonly pending = new Map<string, TimeEventPiece & { seen: Set<string> }>();
+  /** The most requests held at once */
+  maxPending = 0;
+
+  constructor(readonly file: number) {}
+
+  /** The piece this line finishes, or null. */
+  add(e: TimeEvent): TimeEventPiece | null {
+    if (e.requestId === null) return null;
     const role: TimeEventRoleName = e.role;
-    const key =
-      role === "router" ? `${role}\u0000${file}\u0000${e.requestId}` : `${role}\u0000${e.requestId}`;
-    if (!this.inFile.has(key)) {
-      this.inFile.add(key);
-      this.files[file].requests++;
-    }
-    let r = this.byKey.get(key);
+    const key = `${role}\u0000${e.requestId}`;
+    let r = this.pending.get(key);
     if (!r) {
-      if (this.byKey.size >= MAX_STORED_TIME_EVENT_REQUESTS) {
-        this.leftOut++;
-        return;
-      }
       r = {
         role,
+        reqKey: timeEventReqKey(role, e.requestId, this.file),
         requestId: e.requestId,
         ctxRequestId: e.ctxRequestId,
         disaggRequestId: e.disaggRequestId,
-        file,
+        file: this.file,
         events: [],
         seen: new Set(),
       };
-      this.byKey.set(key, r);
+      this.pending.set(key, r);
+      if (this.pending.size > this.maxPending) this.maxPending = this.pending.size;
     }
-    if (r.file !== file && role !== "router") return;
     r.ctxRequestId ??= e.ctxRequestId;
     r.disaggRequestId ??= e.disaggRequestId;
     for (const s of e.stamps) {
@@ -82,26 +90,71 @@ export class TimeEventsGather {
       r.seen.add(s.event);
       r.events.push(s);
     }
+    if (role !== "request" && e.event !== LAST_EVENT[role]) return null;
+    this.pending.delete(key);
+    return pieceOf(r);
   }
 
-  get requests(): number {
-    return this.byKey.size;
+  /** The pieces of requests that had not reached their last event. */
+  end(): TimeEventPiece[] {
+    const out = [...this.pending.values()].map(pieceOf);
+    this.pending.clear();
+    return out;
   }
+}
 
-  payload(): TrtllmTimeEventsPayload {
-    return {
-      files: this.files,
-      leftOut: this.leftOut,
-      requests: [...this.byKey.values()].map((r) => ({
-        role: r.role,
-        requestId: r.requestId,
-        ctxRequestId: r.ctxRequestId,
-        disaggRequestId: r.disaggRequestId,
-        file: r.file,
-        events: [...r.events].sort((a, b) => a.t - b.t),
-      })),
-    };
+function pieceOf(r: TimeEventPiece & { seen: Set<string> }): TimeEventPiece {
+  return {
+    role: r.role,
+    reqKey: r.reqKey,
+    requestId: r.requestId,
+    ctxRequestId: r.ctxRequestId,
+    disaggRequestId: r.disaggRequestId,
+    file: r.file,
+    events: r.events,
+  };
+}
+
+/**
+ * The requests of stored pieces, given in the order they were stored: one per role and key; a
+ * tensor-parallel rank's copy of a request another file already holds is not kept twice (the
+ * first file's pieces stand, as TensorRT-LLM's aggregator takes rank 0), and within a file the
+ * first seen wins per event.
+ */
+export function timeEventRequestsOf(pieces: readonly TimeEventPiece[]): TimeEventRequest[] {
+  const byKey = new Map<string, TimeEventRequest & { seen: Set<string> }>();
+  for (const p of pieces) {
+    const key = `${p.role}\u0000${p.reqKey}`;
+    let r = byKey.get(key);
+    if (!r) {
+      r = {
+        role: p.role,
+        requestId: p.requestId,
+        ctxRequestId: p.ctxRequestId,
+        disaggRequestId: p.disaggRequestId,
+        file: p.file,
+        events: [],
+        seen: new Set(),
+      };
+      byKey.set(key, r);
+    }
+    if (r.file !== p.file) continue;
+    r.ctxRequestId ??= p.ctxRequestId;
+    r.disaggRequestId ??= p.disaggRequestId;
+    for (const s of p.events) {
+      if (r.seen.has(s.event)) continue;
+      r.seen.add(s.event);
+      r.events.push(s);
+    }
   }
+  return [...byKey.values()].map((r) => ({
+    role: r.role,
+    requestId: r.requestId,
+    ctxRequestId: r.ctxRequestId,
+    disaggRequestId: r.disaggRequestId,
+    file: r.file,
+    events: [...r.events].sort((a, b) => a.t - b.t),
+  }));
 }
 
 /** The ids of the request the events join to: a stored perf-metrics request's, or a client's. */
@@ -326,7 +379,7 @@ export function timeEventLanes(
 }
 
 /** The line naming which file lacks the shared id, as the journey says it for Dynamo's files. */
-export function timeEventsMissingNote(index: TimeEventIndex, ids: JoinIds, what: string): string {
+export function timeEventsMissingNote(index: { fileNames(): string }, ids: JoinIds, what: string): string {
   const own = (
     [
       ["request_id", ids.requestId],
@@ -341,33 +394,39 @@ export function timeEventsMissingNote(index: TimeEventIndex, ids: JoinIds, what:
 }
 
 /** The line for an aiperf record whose x_request_id no time-events request carries. */
-export function timeEventsClientMissingNote(index: TimeEventIndex, x: string): string {
+export function timeEventsClientMissingNote(index: { fileNames(): string }, x: string): string {
   return `${index.fileNames()} lacks x_request_id ${x}: none of its requests' request_id, ctx_request_id or disagg_request_id equals it (TensorRT-LLM's ids are its own), so its time events cannot be joined`;
 }
 
-/** Per role: the time-events requests, and how many share an id with the perf metrics and with the client. */
-export function timeEventsJoinCounts(
-  payload: TrtllmTimeEventsPayload,
-  perf: { requestIds: Set<string>; ctxRequestIds: Set<string>; disaggRequestIds: Set<string> } | null,
-  clientIds: Set<string> | null,
-): Array<{
+type PerfIdSets = { requestIds: Set<string>; ctxRequestIds: Set<string>; disaggRequestIds: Set<string> };
+
+export type TimeEventJoinRow = {
   role: TimeEventRoleName;
   requests: number;
   joinedPerfMetrics: number | null;
   joinedClient: number | null;
-}> {
-  const ctxCount = new Map<string, number>();
-  for (const r of payload.requests)
-    if (r.ctxRequestId !== null) {
-      const k = `${r.role}\u0000${r.ctxRequestId}`;
-      ctxCount.set(k, (ctxCount.get(k) ?? 0) + 1);
-    }
-  const rows = new Map<TimeEventRoleName, { requests: number; perf: number; client: number }>();
-  for (const r of payload.requests) {
-    const row = rows.get(r.role) ?? { requests: 0, perf: 0, client: 0 };
-    rows.set(r.role, row);
+};
+
+/**
+ * Per role: the time-events requests, and how many share an id with the perf metrics and with
+ * the client; fed one request at a time. `ambiguous(role, ctxRequestId)`: the id is reported by
+ * more than one request of the role, so no key.
+ */
+export class TimeEventJoinCounter {
+  private readonly rows = new Map<TimeEventRoleName, { requests: number; perf: number; client: number }>();
+
+  constructor(
+    private readonly perf: PerfIdSets | null,
+    private readonly clientIds: Set<string> | null,
+    private readonly ambiguous: (role: TimeEventRoleName, ctxRequestId: string) => boolean,
+  ) {}
+
+  add(r: TimeEventRequest): void {
+    const { perf, clientIds } = this;
+    const row = this.rows.get(r.role) ?? { requests: 0, perf: 0, client: 0 };
+    this.rows.set(r.role, row);
     row.requests++;
-    const ctxKey = r.ctxRequestId !== null && ctxCount.get(`${r.role}\u0000${r.ctxRequestId}`) === 1;
+    const ctxKey = r.ctxRequestId !== null && !this.ambiguous(r.role, r.ctxRequestId);
     if (perf) {
       const byCtx = ctxKey && perf.ctxRequestIds.has(r.ctxRequestId!);
       const byOwn =
@@ -382,15 +441,39 @@ export function timeEventsJoinCounts(
         row.client++;
     }
   }
-  return (["router", "ctx", "gen", "request"] as const)
-    .filter((role) => rows.has(role))
-    .map((role) => {
-      const row = rows.get(role)!;
-      return {
-        role,
-        requests: row.requests,
-        joinedPerfMetrics: perf ? row.perf : null,
-        joinedClient: clientIds ? row.client : null,
-      };
-    });
+
+  result(): TimeEventJoinRow[] {
+    return (["router", "ctx", "gen", "request"] as const)
+      .filter((role) => this.rows.has(role))
+      .map((role) => {
+        const row = this.rows.get(role)!;
+        return {
+          role,
+          requests: row.requests,
+          joinedPerfMetrics: this.perf ? row.perf : null,
+          joinedClient: this.clientIds ? row.client : null,
+        };
+      });
+  }
+}
+
+/** Per role: the time-events requests of a whole list, and how many share an id with the perf metrics and with the client. */
+export function timeEventsJoinCounts(
+  payload: TrtllmTimeEventsPayload,
+  perf: PerfIdSets | null,
+  clientIds: Set<string> | null,
+): TimeEventJoinRow[] {
+  const ctxCount = new Map<string, number>();
+  for (const r of payload.requests)
+    if (r.ctxRequestId !== null) {
+      const k = `${r.role}\u0000${r.ctxRequestId}`;
+      ctxCount.set(k, (ctxCount.get(k) ?? 0) + 1);
+    }
+  const counter = new TimeEventJoinCounter(
+    perf,
+    clientIds,
+    (role, ctx) => (ctxCount.get(`${role}\u0000${ctx}`) ?? 0) > 1,
+  );
+  for (const r of payload.requests) counter.add(r);
+  return counter.result();
 }

@@ -11,6 +11,7 @@ import {
   DYNAMO_TRACE_REQUEST_PIECES,
   DYNAMO_TRACE_REQUESTS_CHART,
   TRTLLM_CLOCK_ORIGIN_CHART,
+  TRTLLM_TIME_EVENT_FILES_CHART,
   TRTLLM_TIME_EVENTS_CHART,
   type PiecedChart,
 } from "@/lib/api/chart-catalog";
@@ -23,17 +24,22 @@ import {
   type RequestPiecesIndex,
   requestPiecesIndexSchema,
   trtllmClockOriginPayloadSchema,
+  trtllmTimeEventFilesPayloadSchema,
   type TrtllmTimeEventsPayload,
 } from "@/lib/api/request-journey";
 import {
   TimeEventIndex,
+  TimeEventJoinCounter,
   timeEventLanes,
+  timeEventRequestsOf,
   timeEventsClientMissingNote,
   timeEventsJoinCounts,
   timeEventsMissingNote,
   type EngineClock,
   type JoinIds,
+  type TimeEventJoinRow,
   type TimeEventMatch,
+  type TimeEventPiece,
 } from "@/lib/metrics/trtllm-time-event-join";
 import { AIPERF_ORIGIN_CHART, originOf } from "@/lib/ingest/timeline-columns";
 import { parseJsonInSteps } from "@/lib/metrics/json-in-steps";
@@ -56,6 +62,13 @@ import { requestRow, requestRowBySharedId, sharedIdPages } from "@/lib/store/trt
 import { aiperfRecordsByRequestId } from "@/lib/store/timeline-rows";
 import type { Db } from "@/lib/store/db";
 import { getChartText, getLargeChartText } from "@/lib/store/chart-payloads";
+import type { TrtllmTimeEventsTable } from "@/lib/store/tables/trtllm";
+import {
+  ambiguousCtxIds,
+  timeEventRowPages,
+  timeEventRowsOf,
+  type TimeEventIdColumn,
+} from "@/lib/store/trtllm-time-events";
 import { aiperfProfilingPages } from "@/lib/store/goodput-rows";
 import { getFiles, getRun } from "@/lib/store/runs-repo";
 import { inTurns } from "./in-turns";
@@ -244,7 +257,7 @@ export async function runJourneySummary(db: Db, runId: string): Promise<JourneyS
   if (events) {
     const clientIds = clients.length > noId.length ? new Set(clients.map((c) => c.xRequestId ?? "")) : null;
     clientIds?.delete("");
-    summary.timeEvents = timeEventsJoinCounts(events.payload, engine?.ids() ?? null, clientIds);
+    summary.timeEvents = await events.joinCounts(engine?.ids() ?? null, clientIds);
     const files = events.fileNames();
     const parts = summary.timeEvents.map((r) => {
       const to = [
@@ -256,9 +269,9 @@ export async function runJourneySummary(db: Db, runId: string): Promise<JourneyS
       return `${r.role} ${r.requests.toLocaleString("en-US")}${to.length > 0 ? ` (joined: ${to.join(", ")})` : ""}`;
     });
     summary.notes.push(`TensorRT-LLM time events (${files}), requests per role: ${parts.join("; ")}`);
-    if (events.payload.leftOut > 0)
+    if (events.leftOut > 0)
       summary.notes.push(
-        `${plural(events.payload.leftOut, "time-events request")} beyond those kept were counted, not joined`,
+        `${plural(events.leftOut, "time-events request")} beyond those kept were counted, not joined`,
       );
   }
   return summary;
@@ -374,7 +387,7 @@ async function timelineJourneyOf(
   runId: string,
   rid: number,
   source: Awaited<ReturnType<typeof timelineSource>>,
-  events: TimeEventIndex | null,
+  events: TimeEvents | null,
 ): Promise<RequestJourney | null> {
   if (source === "trtllm") return trtllmTimelineJourney(db, runId, rid, events);
   const r = await timelineRequest(db, runId, rid);
@@ -387,11 +400,13 @@ async function timelineJourneyOf(
     const e = engine.join.request;
     const ids = { requestId: e.requestId, ctxRequestId: e.ctxRequestId, disaggRequestId: e.disaggRequestId };
     const clock = { times: e.times, originS: await clockOriginOf(db, runId) };
-    return withTimeEvents(journey, events, events?.match(ids) ?? [], ids, clock, "this request");
+    return withTimeEvents(journey, events, (await events?.match(ids)) ?? [], ids, clock, "this request");
   }
   const ids = { requestId: x, ctxRequestId: null, disaggRequestId: null };
   if (x === null) return events ? withTimeEvents(journey, events, [], ids, null, "this record") : journey;
-  return withTimeEvents(journey, events, events?.matchClient(x) ?? [], ids, null, `x_request_id ${x}`);
+  // The client's id joins only where it was the server's: against every id a request carries.
+  const matches = (await events?.match({ requestId: x, ctxRequestId: x, disaggRequestId: x })) ?? [];
+  return withTimeEvents(journey, events, matches, ids, null, `x_request_id ${x}`);
 }
 
 /**
@@ -447,7 +462,7 @@ async function trtllmTimelineJourney(
   db: Db,
   runId: string,
   idx: number,
-  events: TimeEventIndex | null,
+  events: TimeEvents | null,
 ): Promise<RequestJourney | null> {
   const row = await requestRow(db, runId, idx);
   if (!row) return null;
@@ -460,8 +475,9 @@ async function trtllmTimelineJourney(
     times: engineRequestOfRow(row).times,
     originS: events ? await clockOriginOf(db, runId) : null,
   };
+  const matches = (await events?.match(own)) ?? [];
   const withEvents = (j: RequestJourney | null) =>
-    j && withTimeEvents(j, events, events?.match(own) ?? [], own, clock, "this request");
+    j && withTimeEvents(j, events, matches, own, clock, "this request");
   const ids = ENGINE_ID_FIELDS.map((field) =>
     field === "disagg_request_id"
       ? row.disagg_request_id
@@ -549,15 +565,111 @@ export async function trtllmEngineOf(db: Db, runId: string, x: string | null) {
   return engineJoinOf(x, [engineRequestOfRow(row)], name);
 }
 
-/** The run's TensorRT-LLM time events, indexed by the ids they join on; null when it holds none. */
-async function timeEventsOf(db: Db, runId: string): Promise<TimeEventIndex | null> {
+/**
+ * A run's TensorRT-LLM time events as the journey reads them: the requests sharing a request's
+ * ids, and the run's per-role join counts.
+ */
+interface TimeEvents {
+  files: TrtllmTimeEventsPayload["files"];
+  fileNames(): string;
+  /** Requests a run stored before the pieces left out (counted, not kept), and those it kept */
+  leftOut: number;
+  kept: number;
+  match(ids: JoinIds): Promise<TimeEventMatch[]>;
+  joinCounts(perf: PerfIds | null, clientIds: Set<string> | null): Promise<TimeEventJoinRow[]>;
+}
+
+/**
+ * The run's TensorRT-LLM time events; null when it holds none. Stored in pieces keyed by the ids
+ * they join on (lib/store/trtllm-time-events.ts): one request's are read by its ids. A run stored
+ * before them holds one list (at most 50,000 requests), read whole as it was.
+ */
+async function timeEventsOf(db: Db, runId: string): Promise<TimeEvents | null> {
+  const filesText = await getChartText(db, runId, TRTLLM_TIME_EVENT_FILES_CHART.key);
+  if (filesText !== undefined) {
+    const read = trtllmTimeEventFilesPayloadSchema.safeParse(JSON.parse(filesText));
+    if (read.success && read.data.pieces > 0) return timeEventPieces(db, runId, read.data.files);
+  }
   const payload = (await readLarge(
     db,
     runId,
     TRTLLM_TIME_EVENTS_CHART.key,
     TRTLLM_TIME_EVENTS_CHART.schema,
   )) as TrtllmTimeEventsPayload | null;
-  return payload && payload.requests.length > 0 ? new TimeEventIndex(payload) : null;
+  if (!payload || payload.requests.length === 0) return null;
+  const index = new TimeEventIndex(payload);
+  return {
+    files: payload.files,
+    fileNames: () => index.fileNames(),
+    leftOut: payload.leftOut,
+    kept: payload.requests.length,
+    match: async (ids) => index.match(ids),
+    joinCounts: async (perf, clientIds) => timeEventsJoinCounts(payload, perf, clientIds),
+  };
+}
+
+function pieceOfRow(r: TrtllmTimeEventsTable): TimeEventPiece {
+  return {
+    role: r.role,
+    reqKey: r.req_key,
+    requestId: r.request_id,
+    ctxRequestId: r.ctx_request_id,
+    disaggRequestId: r.disagg_request_id,
+    file: r.file_no,
+    events: JSON.parse(r.events_json) as TimeEventPiece["events"],
+  };
+}
+
+/** Which id columns each role is looked up by (lib/metrics/trtllm-time-event-join.ts's rule). */
+const LOOKUPS: ReadonlyArray<[TimeEventPiece["role"], TimeEventIdColumn, keyof JoinIds]> = [
+  ["ctx", "ctx_request_id", "ctxRequestId"],
+  ["gen", "ctx_request_id", "ctxRequestId"],
+  ["request", "ctx_request_id", "ctxRequestId"],
+  ["router", "ctx_request_id", "ctxRequestId"],
+  ["ctx", "request_id", "requestId"],
+  ["gen", "request_id", "requestId"],
+  ["request", "request_id", "requestId"],
+  ["router", "disagg_request_id", "disaggRequestId"],
+];
+
+function timeEventPieces(db: Db, runId: string, files: TrtllmTimeEventsPayload["files"]): TimeEvents {
+  const fileNames = () => files.map((f) => f.file).join(", ") || "the TensorRT-LLM time events";
+  return {
+    files,
+    fileNames,
+    leftOut: 0,
+    kept: 0,
+    async match(ids) {
+      const lookups = LOOKUPS.flatMap(([role, column, field]) => {
+        const id = ids[field];
+        return id === null ? [] : [{ role, column, id }];
+      });
+      // The requests sharing an id with `ids`, with every row of each: the rule runs on them alone
+      // (an id two of them report is no key there, as in the run's whole list).
+      const requests = timeEventRequestsOf((await timeEventRowsOf(db, runId, lookups)).map(pieceOfRow));
+      return new TimeEventIndex({ files, leftOut: 0, requests }).match(ids);
+    },
+    async joinCounts(perf, clientIds) {
+      const ambiguous = new Set((await ambiguousCtxIds(db, runId)).map((a) => `${a.role}\u0000${a.id}`));
+      const counter = new TimeEventJoinCounter(perf, clientIds, (role, ctx) =>
+        ambiguous.has(`${role}\u0000${ctx}`),
+      );
+      // A request's rows come together (by role and key): one request at a time.
+      let group: TimeEventPiece[] = [];
+      const close = () => {
+        for (const r of timeEventRequestsOf(group)) counter.add(r);
+        group = [];
+      };
+      for await (const page of timeEventRowPages(db, runId))
+        for (const row of page) {
+          const p = pieceOfRow(row);
+          if (group.length > 0 && (group[0].role !== p.role || group[0].reqKey !== p.reqKey)) close();
+          group.push(p);
+        }
+      close();
+      return counter.result();
+    },
+  };
 }
 
 /** The steady-clock second the run's stored TensorRT-LLM times count from; null for a run stored before it was kept. */
@@ -575,7 +687,7 @@ async function clockOriginOf(db: Db, runId: string): Promise<number | null> {
  */
 function withTimeEvents(
   journey: RequestJourney,
-  index: TimeEventIndex | null,
+  index: TimeEvents | null,
   matches: TimeEventMatch[],
   ids: JoinIds,
   engine: EngineClock | null,
@@ -590,12 +702,12 @@ function withTimeEvents(
     );
     return journey;
   }
-  const { lanes, notes } = timeEventLanes(matches, engine, index.payload.files);
+  const { lanes, notes } = timeEventLanes(matches, engine, index.files);
   for (const l of lanes) journey.lanes.push(l);
   for (const n of notes) journey.missing.push(n);
-  if (index.payload.leftOut > 0)
+  if (index.leftOut > 0)
     journey.missing.push(
-      `${plural(index.payload.leftOut, "time-events request")} beyond the ${index.payload.requests.length.toLocaleString("en-US")} kept were counted, not kept: a request among them shows no time events`,
+      `${plural(index.leftOut, "time-events request")} beyond the ${index.kept.toLocaleString("en-US")} kept were counted, not kept: a request among them shows no time events`,
     );
   return journey;
 }

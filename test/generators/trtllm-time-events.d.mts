@@ -7,3 +7,9 @@ export declare function routerLines(id: Id, i: number): Line[];
 export declare function ctxLines(id: Id, i: number): Line[];
 export declare function genLines(id: Id, i: number, rank: number): Line[];
 export declare function perfRecord(id: Id, i: number): string;
+export declare function manyRequestsRun(
+  n: number,
+  full: readonly number[],
+  idOf: (i: number) => Id,
+  dir?: string,
+): Array<{ name: string; content: string }>;

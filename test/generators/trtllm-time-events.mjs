@@ -113,3 +113,29 @@ export function perfRecord(id, i) {
     disaggRequestId: id,
   });
 }
+
+/**
+ * A run of `n` disaggregated requests' time events: the ctx worker's lines of every request, and
+ * the router's and the gen worker's (rank 0) of those in `full` only, with the perf-metrics records
+ * of `full` (so the Timeline's bars are those). Request i's id is `idOf(i)`. Its files as
+ * `{name, content}`, the ctx file written a line at a time as the worker flushes them.
+ */
+export function manyRequestsRun(n, full, idOf, dir = "run/perf_events") {
+  const ctx = [];
+  for (let i = 0; i < n; i++) for (const l of ctxLines(idOf(i), i)) ctx.push(pythonDumps(l));
+  return [
+    {
+      name: "run/perf_metrics-disagg-node0-77-20260801T120000Z.jsonl",
+      content: full.map((i) => perfRecord(idOf(i), i)).join("\n") + "\n",
+    },
+    {
+      name: `${dir}/disagg_router_pid31.jsonl`,
+      content: jsonLines(full.flatMap((i) => routerLines(idOf(i), i))),
+    },
+    { name: `${dir}/time_events_rank0_pid11.jsonl`, content: ctx.join("\n") + "\n" },
+    {
+      name: `${dir}/time_events_rank0_pid22.jsonl`,
+      content: jsonLines(full.flatMap((i) => genLines(idOf(i), i, 0))),
+    },
+  ];
+}

@@ -8,51 +8,96 @@ import { describe, expect, it } from "vitest";
 import { parseTimeEventsText, timeEventOf } from "@/lib/formats/trtllm-time-events";
 import { emptyTimes } from "@/lib/metrics/time-breakdown";
 import {
-  MAX_STORED_TIME_EVENT_REQUESTS,
   TimeEventIndex,
-  TimeEventsGather,
+  TimeEventsOfFile,
   timeEventLanes,
+  timeEventRequestsOf,
   timeEventsJoinCounts,
+  type TimeEventPiece,
 } from "@/lib/metrics/trtllm-time-event-join";
 
 function gather(files: Array<[string, string[]]>) {
-  const g = new TimeEventsGather();
-  for (const [name, lines] of files) {
-    g.startFile(name);
+  const pieces: TimeEventPiece[] = [];
+  files.forEach(([, lines], n) => {
+    const f = new TimeEventsOfFile(n);
     for (const l of lines) {
       const e = timeEventOf(parseTimeEventsText(l));
-      if (e) g.add(e);
+      const p = e && f.add(e);
+      if (p) pieces.push(p);
     }
-  }
-  return g.payload();
+    pieces.push(...f.end());
+  });
+  return {
+    files: files.map(([file]) => ({ file, requests: 0 })),
+    leftOut: 0,
+    requests: timeEventRequestsOf(pieces),
+  };
 }
 
 describe("time events joined to a request", () => {
-  it("keeps requests up to its bound and counts the rest, a tensor-parallel rank's copy not a second request", () => {
-    const g = new TimeEventsGather();
+  it("hands a request's piece out at its last event, holding only requests in flight; every request kept, a tensor-parallel rank's copy not a second request", () => {
+    const pieces: TimeEventPiece[] = [];
+    const N = 60_002;
     const add = (rank: number, n: number) => {
-      g.startFile(`time_events_rank${rank}_pid3.jsonl`);
+      const f = new TimeEventsOfFile(rank);
       for (let i = 0; i < n; i++)
-        g.add({
-          role: "gen",
-          event: "gen_arrival",
-          requestId: String(i),
-          ctxRequestId: String(i),
-          disaggRequestId: null,
-          stamps: [{ event: "gen_arrival", t: i + rank / 10 }],
-        });
+        for (const [event, dt] of [
+          ["gen_arrival", 0],
+          ["gen_last_token", 0.5],
+        ] as const) {
+          const p = f.add({
+            role: "gen",
+            event,
+            requestId: String(i),
+            ctxRequestId: String(i),
+            disaggRequestId: null,
+            stamps: [{ event, t: i + dt + rank / 10 }],
+          });
+          if (p) pieces.push(p);
+        }
+      pieces.push(...f.end());
+      return f.maxPending;
     };
-    add(0, MAX_STORED_TIME_EVENT_REQUESTS + 2);
+    // One request in flight at a time: one held, whatever the file's size.
+    expect(add(0, N)).toBe(1);
     add(1, 3);
-    const p = g.payload();
-    expect(p.requests).toHaveLength(MAX_STORED_TIME_EVENT_REQUESTS);
-    expect(p.leftOut).toBe(2);
-    expect(p.files).toEqual([
-      { file: "time_events_rank0_pid3.jsonl", requests: MAX_STORED_TIME_EVENT_REQUESTS + 2 },
-      { file: "time_events_rank1_pid3.jsonl", requests: 3 },
-    ]);
+    const requests = timeEventRequestsOf(pieces);
+    expect(requests).toHaveLength(N);
     // Rank 1's copies of requests 0–2 are not kept: rank 0's stamps stand.
-    expect(p.requests[1]).toMatchObject({ file: 0, events: [{ event: "gen_arrival", t: 1 }] });
+    expect(requests[1]).toMatchObject({
+      file: 0,
+      events: [
+        { event: "gen_arrival", t: 1 },
+        { event: "gen_last_token", t: 1.5 },
+      ],
+    });
+    expect(requests[N - 1]).toMatchObject({ requestId: String(N - 1), file: 0 });
+  });
+
+  it("a request that never reached its last event is handed out at the file's end, with the events it reached", () => {
+    const f = new TimeEventsOfFile(0);
+    const line = (event: string, t: number) =>
+      timeEventOf(
+        parseTimeEventsText(
+          `{"role": "ctx", "event": "${event}", "request_id": 9, "ctx_request_id": 9, "rank": 0, "t": ${t}, "pid": 5}`,
+        ),
+      )!;
+    expect(f.add(line("ctx_arrival", 1))).toBeNull();
+    expect(f.add(line("ctx_first_scheduled", 2))).toBeNull();
+    expect(f.end()).toEqual([
+      {
+        role: "ctx",
+        reqKey: "9",
+        requestId: "9",
+        ctxRequestId: "9",
+        disaggRequestId: null,
+        file: 0,
+        events: [
+          { event: "ctx_arrival", t: 1 },
+          { event: "ctx_first_scheduled", t: 2 },
+        ],
+      },
+    ]);
   });
 
   it("a ctx_request_id every gen request reports (the gen-only benchmark's 1) is no key; request_id still is where no ctx id is given", () => {

@@ -19,44 +19,107 @@ import {
   timeEventOf,
   TimeEventRequests,
 } from "@/lib/formats/trtllm-time-events";
-import { TRTLLM_TIME_EVENTS_CHART } from "@/lib/api/chart-catalog";
-import { TimeEventsGather } from "@/lib/metrics/trtllm-time-event-join";
+import { TRTLLM_TIME_EVENT_FILES_CHART } from "@/lib/api/chart-catalog";
+import type { TrtllmTimeEventFilesPayload } from "@/lib/api/request-journey";
+import { TimeEventsOfFile, type TimeEventPiece } from "@/lib/metrics/trtllm-time-event-join";
+import { TimeEventRowsWriter } from "@/lib/store/trtllm-time-events";
 import { peek } from "../peek";
 import type { Analyzer, FileReport, IngestContext, IngestFile } from "../analyzer";
 
+/**
+ * The run's time events as they are stored for the request journey (lib/runs/request-journey.ts):
+ * each request's lines of a file, written as a row keyed by its ids once its last event is read
+ * (or at the file's end), so what is held is the requests in flight, never the run's list.
+ */
+class TimeEventsStore {
+  readonly files: TrtllmTimeEventFilesPayload["files"] = [];
+  private writer: TimeEventRowsWriter | null = null;
+  private queued: TimeEventPiece[] = [];
+  /** The most requests one file held in flight */
+  maxPending = 0;
+
+  startFile(name: string, ctx: IngestContext): TimeEventsOfFile {
+    this.writer ??= new TimeEventRowsWriter(ctx.db, ctx.runId);
+    this.files.push({ file: name, requests: 0 });
+    return new TimeEventsOfFile(this.files.length - 1);
+  }
+
+  /** Queues a finished piece; written a batch at a time by `drain`. */
+  queue(p: TimeEventPiece | null): void {
+    if (p) this.queued.push(p);
+  }
+
+  async drain(): Promise<void> {
+    const pieces = this.queued;
+    this.queued = [];
+    for (const p of pieces)
+      await this.writer!.add({
+        role: p.role,
+        req_key: p.reqKey,
+        request_id: p.requestId,
+        ctx_request_id: p.ctxRequestId,
+        disagg_request_id: p.disaggRequestId,
+        file_no: p.file,
+        events_json: JSON.stringify(p.events),
+      });
+  }
+
+  async endFile(of: TimeEventsOfFile, requests: number): Promise<void> {
+    for (const p of of.end()) this.queue(p);
+    await this.drain();
+    await this.writer!.flush();
+    this.files[of.file].requests = requests;
+    this.maxPending = Math.max(this.maxPending, of.maxPending);
+  }
+
+  payload(): TrtllmTimeEventFilesPayload | null {
+    const pieces = this.writer?.written ?? 0;
+    return pieces > 0 ? { files: this.files, pieces } : null;
+  }
+}
+
+/** Finished pieces held before they are handed to the writer. */
+const QUEUED_PIECES = 256;
+
 export function trtllmSideFilesAnalyzer(): Analyzer {
-  // The run's time-events requests, stored for the request journey (lib/runs/request-journey.ts).
-  const gather = new TimeEventsGather();
+  const events = new TimeEventsStore();
   return {
     name: "trtllm-side-files",
-    tables: [],
+    tables: ["trtllm_time_events"],
     accepts: (file) => file.kind === "trtllm-side-file",
-    ingestFile: (file, ctx) => countSideFile(file, ctx, gather),
-    finish: async () =>
-      gather.requests > 0 ? { charts: { [TRTLLM_TIME_EVENTS_CHART.key]: gather.payload() } } : {},
+    ingestFile: (file, ctx) => countSideFile(file, ctx, events),
+    finish: async () => {
+      const payload = events.payload();
+      return payload ? { charts: { [TRTLLM_TIME_EVENT_FILES_CHART.key]: payload } } : {};
+    },
   };
 }
 
 async function countSideFile(
   file: IngestFile,
   ctx: IngestContext,
-  gather: TimeEventsGather,
+  events: TimeEventsStore,
 ): Promise<FileReport> {
   const format = file.format as SideFileFormat;
   const warnings = new WarningLog();
   const counts = { records: 0, skipped: 0 };
   // Time events join each request's lines by its id, read exactly (64-bit snowflakes).
   const requests = format === "time-events" ? new TimeEventRequests() : null;
-  if (requests) gather.startFile(file.name);
+  const ofFile = requests ? events.startFile(file.name, ctx) : null;
   const parseText = requests ? parseTimeEventsText : parseJsonText;
-  const keep = (value: unknown) => {
-    if (requests) {
-      const e = timeEventOf(value);
-      if (e) {
-        requests.add(e);
-        gather.add(e);
-      }
-    }
+  let queued = 0;
+  // A promise only when a batch of finished pieces is to be written.
+  const keep = (value: unknown): Promise<void> | undefined => {
+    if (!requests) return;
+    const e = timeEventOf(value);
+    if (!e) return;
+    requests.add(e);
+    const piece = ofFile!.add(e);
+    if (!piece) return;
+    events.queue(piece);
+    if (++queued < QUEUED_PIECES) return;
+    queued = 0;
+    return events.drain();
   };
   const { head, stream } = await peek(await file.open(), 64);
   // A JSON array (one `/metrics` answer) or arrays one per line (a poller's log) against JSONL objects.
@@ -67,7 +130,8 @@ async function countSideFile(
       const value = el.text === null ? PARSE_FAILED : parseText(el.text);
       if (value !== PARSE_FAILED && sideFileFormatOf(value) === format) {
         counts.records++;
-        keep(value);
+        const wait = keep(value);
+        if (wait) await wait;
       } else {
         counts.skipped++;
         warnings.add(`skipped array element ${el.index}: not ${describe(format)}`);
@@ -82,14 +146,14 @@ async function countSideFile(
     await eachJsonLine(stream, parser, { maxLineBytes: ctx.limits.maxLineBytes }, (value, lineNo) => {
       if (sideFileFormatOf(value) === format) {
         counts.records++;
-        keep(value);
-      } else {
-        counts.skipped++;
-        warnings.add(`skipped line: not ${describe(format)}`, lineNo);
+        return keep(value);
       }
+      counts.skipped++;
+      warnings.add(`skipped line: not ${describe(format)}`, lineNo);
     });
     counts.skipped += result.skipped;
   }
+  if (ofFile) await events.endFile(ofFile, requests!.count);
   const note = SIDE_FILE_NOTES[format];
   return {
     records: counts.records,

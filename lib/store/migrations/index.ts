@@ -19,6 +19,7 @@ import { runColumnFilesMigration } from "./018-run-column-files";
 import { chartVersionMigration } from "./019-chart-version";
 import { blobEncodingMigration } from "./020-blob-encoding";
 import { aiperfRequestsLineKeyMigration } from "./021-aiperf-requests-line-key";
+import { trtllmTimeEventsMigration } from "./022-trtllm-time-events";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -45,5 +46,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "019-chart-version": chartVersionMigration(dialect),
     "020-blob-encoding": blobEncodingMigration(dialect),
     "021-aiperf-requests-line-key": aiperfRequestsLineKeyMigration(),
+    "022-trtllm-time-events": trtllmTimeEventsMigration(dialect),
   };
 }

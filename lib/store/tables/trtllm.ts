@@ -55,6 +55,40 @@ export const TRTLLM_REQUEST_ID_COLUMNS = [
   "gen_server",
 ] as const satisfies ReadonlyArray<keyof TrtllmRequestsTable>;
 
+/**
+ * TensorRT-LLM's time events in pieces keyed by the ids they join on (migration 022): one row per
+ * request (role and id) and file, its events as JSON. A journey reads the rows of its request's
+ * ids through the indexes, never the run's whole list.
+ */
+export interface TrtllmTimeEventsTable {
+  run_id: string;
+  role: "ctx" | "gen" | "router" | "request";
+  /** The request across the run's files: a worker's request_id, a router's `file:request_id` */
+  req_key: string;
+  /** The row's place in the run (files in ingest order, then the order pieces were finished) */
+  seq: number;
+  request_id: string;
+  ctx_request_id: string | null;
+  disagg_request_id: string | null;
+  /** Index of the file among the run's time-events files */
+  file_no: number;
+  /** JSON array of {event, t}: t steady-clock seconds as written */
+  events_json: string;
+}
+
+export const TRTLLM_TIME_EVENT_COLUMNS = [
+  "run_id",
+  "role",
+  "req_key",
+  "seq",
+  "request_id",
+  "ctx_request_id",
+  "disagg_request_id",
+  "file_no",
+  "events_json",
+] as const satisfies ReadonlyArray<keyof TrtllmTimeEventsTable>;
+
 export interface TrtllmTables {
   trtllm_requests: TrtllmRequestsTable;
+  trtllm_time_events: TrtllmTimeEventsTable;
 }
