@@ -27,7 +27,8 @@ export function RequestCounts({
     ["not measured", warmupText(r)],
     ["duration", r.durationS === null ? "—" : `${formatNumber(r.durationS, 2)} s`],
     ["requests/s", formatNumber(r.requestThroughputPerS ?? null, 3)],
-    ["output tokens/s", formatNumber(r.outputTokenThroughputPerS ?? null, 1)],
+    // Two decimals, as the Overview, the sweep table and Compare write the same figure.
+    ["output tokens/s", formatNumber(r.outputTokenThroughputPerS ?? null, 2)],
   ];
   return (
     <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="request-counts">

@@ -91,7 +91,8 @@ export function requestTiles(run: RunSummary): Tile[] {
           value:
             r.outputTokenThroughputPerS == null
               ? NOT_RECORDED
-              : `${formatNumber(r.outputTokenThroughputPerS, 1)} tok/s`,
+              : // Two decimals, as the per-GPU tiles, the sweep table and Compare write it.
+                `${formatNumber(r.outputTokenThroughputPerS, 2)} tok/s`,
           hint:
             r.requestThroughputPerS != null
               ? `${formatNumber(r.requestThroughputPerS, 3)} requests/s${r.throughputSource ? " · aiperf's benchmark window" : ""}`

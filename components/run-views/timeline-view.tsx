@@ -128,12 +128,17 @@ export function TimelineView({ run }: RunViewProps) {
     void setTfrom(null);
     void setTto(null);
   };
+  const sample = run.requests?.recordsSample ?? null;
   return (
     <div className="space-y-4">
       <RecordsSampleLine requests={run.requests} />
       {journey ? <JourneySummaryPanel runId={run.id} /> : null}
       <p className="text-sm text-muted" data-timeline-summary>
-        {formatCount(p.inWindow)} of the run&apos;s {plural(p.run.requests, "request")}{" "}
+        {formatCount(p.inWindow)} of{" "}
+        {sample
+          ? // The records hold a sample: "the run's 10 requests" would contradict the run's 64.
+            `the ${plural(p.run.requests, "request")} in the records (a sample of the run's ${formatCount(sample.described)})`
+          : `the run's ${plural(p.run.requests, "request")}`}{" "}
         {p.inWindow === 1 ? "overlaps" : "overlap"} {formatMs(p.window.fromMs)} – {formatMs(p.window.toMs)}
         {p.lanesBy !== "none" ? `, on ${plural(p.lanes.length, `${LANE_TEXT[p.lanesBy]} lane`)}` : ""}.
         {p.source === "aiperf"

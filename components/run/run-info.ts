@@ -31,6 +31,7 @@ const NAMED: Record<string, string> = {
   queueWaited: "requests that waited in the load generator",
   queueWaitMissing: "records without queue-wait stamps",
   queueWaitSource: "queue wait source",
+  effectiveConcurrencyCount: "requests behind the effective concurrency",
 };
 
 export type InfoValue = string | number | boolean | null;
@@ -91,7 +92,8 @@ export function infoLabel(key: string): string {
 
 /**
  * Milliseconds as times, rates as percentages, a difference of rates as signed percentage points,
- * other numbers for people; text as it is.
+ * other numbers for people (at most two decimals from 1 up, "7.9" not "7.8973"; three significant
+ * digits below, so 0.0523 keeps its digits); text as it is.
  */
 export function infoValue(key: string, v: InfoValue): string {
   if (typeof v === "boolean") return v ? "yes" : "no";
@@ -100,5 +102,5 @@ export function infoValue(key: string, v: InfoValue): string {
   if (/Ms$/.test(key)) return formatMs(v);
   if (/HitRate$/.test(key)) return formatRate(v);
   if (/Points$/.test(key)) return formatPoints(v);
-  return formatNumber(v, 4);
+  return Math.abs(v) >= 1 ? formatNumber(v, 2) : formatNumber(Number(v.toPrecision(3)), 6);
 }

@@ -9,7 +9,8 @@ import type { Sweep, SweepRun, SweepStat } from "@/lib/api/sweeps";
 import { formatMs, formatNumber } from "@/lib/format-number";
 import { loadLabel } from "@/lib/metrics/sweep-chart-rows";
 
-const num = (v: number | null) => (v === null ? "—" : formatNumber(v, v < 100 ? 2 : 0));
+// Two decimals at every size, as the run's Overview and Compare write the same figure (194.51, not 195).
+const num = (v: number | null) => (v === null ? "—" : formatNumber(v, 2));
 const ms = (v: number | null) => (v === null ? "—" : formatMs(v));
 
 function csvRows(sweep: Sweep, stat: SweepStat) {

@@ -205,6 +205,70 @@ describe("a run whose aiperf records are a sample of its summary shows aiperf's 
     await page.close();
   });
 
+  it("counts the run's requests in the Timeline's summary, and the records' as a sample of them", async () => {
+    const runs = await runIds(env.app.url);
+    const page = await env.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    for (const c of CONCURRENCIES) {
+      const want = producerFigures(c);
+      await gotoHydrated(page, `${env.app.url}/runs/${runs.get(c)!.id}?view=timeline`);
+      const summary = page.locator("[data-timeline-summary]");
+      await summary.waitFor({ timeout: 30_000 });
+      const text = (await summary.innerText()).replace(/\s+/g, " ");
+      // Not "10 of the run's 10 requests": the run is aiperf's 64.
+      expect(text, `c${c}`).toContain(
+        `of the ${want.records} requests in the records (a sample of the run's ${want.requests})`,
+      );
+    }
+    await page.close();
+  });
+
+  it("writes one figure one way: output tok/s the same on the Overview, per GPU, in the sweep table and in Compare", async () => {
+    const runs = await runIds(env.app.url);
+    const page = await env.browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    // The number a cell or tile writes, without its unit ("194.51 tok/s" → "194.51").
+    const figure = (text: string | null) => /^[\d,.]+/.exec((text ?? "").trim())?.[0] ?? text;
+    const overview = new Map<number, string | null>();
+    for (const c of CONCURRENCIES) {
+      await gotoHydrated(page, `${env.app.url}/runs/${runs.get(c)!.id}`);
+      const tiles = page.getByTestId("overview-tiles");
+      await tiles.waitFor({ timeout: 30_000 });
+      const tile = figure(
+        (await tileLabelled(tiles, METRICS.outputTokenThroughput.label).innerText()).split("\n")[1],
+      );
+      const perGpu = figure(
+        (await derivedTile(page.getByTestId("derived-throughput"), "Output tok/s per GPU").innerText()).split(
+          "\n",
+        )[1],
+      );
+      // Every example sweep run has 1 GPU: its output tok/s per GPU is its output tok/s.
+      expect(perGpu, `c${c}: Overview tile ${tile}, per GPU ${perGpu}`).toBe(tile);
+      overview.set(c, tile);
+    }
+    const { sweeps } = (await (await fetch(`${env.app.url}/api/sweeps`)).json()) as {
+      sweeps: Array<{ id: string }>;
+    };
+    expect(sweeps).toHaveLength(1);
+    await gotoHydrated(page, `${env.app.url}/sweeps/${sweeps[0].id}`);
+    const table = page.getByTestId("sweep-table");
+    await table.waitFor({ timeout: 30_000 });
+    for (const c of CONCURRENCIES) {
+      const cell = table.locator(`tr[data-run="${runs.get(c)!.id}"] [data-stat="outputTokPerSPerGpu"]`);
+      expect(figure(await cell.textContent()), `c${c}: sweep table vs Overview`).toBe(overview.get(c));
+    }
+    const ids = CONCURRENCIES.map((c) => runs.get(c)!.id);
+    await gotoHydrated(page, `${env.app.url}/compare?runs=${ids.join(",")}&stat=p50`);
+    const delta = page.getByTestId("delta-table");
+    await delta.waitFor({ timeout: 30_000 });
+    const cells = (await delta.locator(`tr[data-metric="outputTokenThroughput"] td`).allInnerTexts()).slice(
+      1,
+      4,
+    );
+    CONCURRENCIES.forEach((c, i) =>
+      expect(figure(cells[i]), `c${c}: Compare vs Overview`).toBe(overview.get(c)),
+    );
+    await page.close();
+  });
+
   it("compares the summaries' figures, with output tok/s and per-GPU tok/s agreeing, and says the CDF is of a sample", async () => {
     const runs = await runIds(env.app.url);
     const ids = CONCURRENCIES.map((c) => runs.get(c)!.id);

@@ -38,7 +38,7 @@ describe("definitions under tables", () => {
       "aiperf sample of records",
       /Qwen3-0\.6B · concurrency 4$/,
       "latency",
-      ["latency-stats", "aiperf-summary-stats", "slowest-requests"],
+      ["latency-stats", "slowest-requests"],
     ],
     ["aiperf with every record", /mock-llama-8b/, "latency", ["latency-stats", "slowest-requests"]],
     ["vLLM tiered offload", /CPU and fs tiers/, "offload", ["offload-endpoint-table", "offload-tier-table"]],

@@ -69,7 +69,6 @@ interface PageFacts {
 /** Tables of figures, by test id: each says its window, requests and method like a chart. */
 const FIGURE_TABLES = [
   "latency-stats",
-  "aiperf-summary-stats",
   "trtllm-latency-stats",
   "slowest-requests",
   "offload-endpoint-table",

@@ -36,6 +36,20 @@ describe("run header info", () => {
     expect(infoLabel("kvCacheConfig")).toBe("KV cache config");
   });
 
+  it("gives other numbers at most two decimals, small ones three significant digits", () => {
+    // aiperf's effective concurrency, as the records give it (7.8973 over a 148.56 s window):
+    // four decimals read as a precision the figure does not have.
+    expect(infoValue("effectiveConcurrency", 7.897312)).toBe("7.9");
+    expect(infoValue("effectiveConcurrency", 3.9383)).toBe("3.94");
+    expect(infoValue("meanRequestsPerConversation", 1234.5678)).toBe("1,234.57");
+    // Below 1, the digits that carry the value stay: not 0.05 for 0.0523.
+    expect(infoValue("inferencex mean_ttft (s)", 0.052317)).toBe("0.0523");
+    expect(infoValue("samplingRatio", 0.98765)).toBe("0.988");
+    expect(infoValue("effectiveConcurrencyCount", 300)).toBe("300");
+    // The requests the records' effective concurrency was computed over, said in words.
+    expect(infoLabel("effectiveConcurrencyCount")).toBe("requests behind the effective concurrency");
+  });
+
   it("leaves out view hints and empty entries", () => {
     expect(shownInfo("requestTimeline", false)).toBe(false);
     expect(shownInfo("dataset", "")).toBe(false);
