@@ -15,7 +15,9 @@
  * The server does not know the plot's width: the plot is placed by CSS (its left and right
  * margins in px) and every x position is a percentage of it; the marks are drawn in a box
  * stretched to the plot with strokes that do not scale. The x ticks come in two sets, for a wide
- * plot and a phone's (app/globals.css shows one), as the kit fits fewer ticks across a phone.
+ * plot and a phone's (app/globals.css shows one), as the kit fits fewer ticks across a phone and
+ * writes them without the unit the axis title names (a percent y axis's too). The Cache and
+ * Breakdown views' first figures, horizontal bars, are drawn the same way (`barsStillSvg`).
  */
 import type { QueryClient } from "@tanstack/react-query";
 import type { Distribution } from "@/lib/api/aiperf-charts";
