@@ -581,7 +581,8 @@ export function barsStillSvg(f: FigureDescription): string {
       marks.push(
         `<rect x="0" y="${num(y)}" width="${num(x(v))}%"${v > 0 ? ` style="width:max(${num(x(v))}%, ${MIN_BAR_PX}px)"` : ""} height="${num(barH)}" fill="${tokenVar(colour)}" data-colour="${colour}"/>`,
       );
-      label(x(v), y + barH / 2, labelText(v));
+      // A bar of no length draws no text beside it (its note, "n/a (decode)", is after its name).
+      if (v > 0) label(x(v), y + barH / 2, labelText(v));
     });
   });
   const ticks = (t: Ticks, cls: string) => {
