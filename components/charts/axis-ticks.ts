@@ -89,15 +89,18 @@ function plainTick(step: number) {
  * about how many ticks there are room for (fewer across a phone's width, so none is dropped).
  * `bare`: each tick a number alone, compact from 10,000 ("25 K"), its unit said once by the
  * axis's title: a phone's two value axes writing "12,500 tok/s" on every tick left the plot 160 px.
+ * `"unit"`: each tick as written, less the unit the axis's title names ("500" under "TTFT (ms)"),
+ * the phone's single-axis charts (`unitOnce`).
  */
 export function readableAxis(
   a: AxisSpec,
   extent: Extent | null,
   role: "value" | "position",
   target?: number,
-  bare = false,
+  bare: boolean | "unit" = false,
   room?: number,
 ): AxisSpec {
+  if (bare === "unit") return unitOnce(readableAxis(a, extent, role, target, false, room));
   if (a.ticks || a.log || a.noTicks || a.hide || !extent) return a;
   const minStep = a.integers ? 1 : 0;
   const d = a.domain;
@@ -137,6 +140,26 @@ export function readableAxis(
     out.format = (v) => `${ms(v)} ms`;
   } else if (!a.format) out.format = plainTick(step);
   return out;
+}
+
+/**
+ * An axis whose ticks leave out its unit, which its title names once ("TTFT (ms)": 0 / 500 /
+ * 1,000): on a phone "0 ms / 500 ms / 1,000 ms" took the plot's room. Only a unit the tick text
+ * ends with is cut, so a tick in another unit than the title's keeps its own; an axis without a
+ * title, or a log axis (its powers of ten), is left as it is.
+ */
+export function unitOnce(a: AxisSpec): AxisSpec {
+  const unit = a.unit?.trim();
+  if (!unit || !a.title || a.hide || a.noTicks || a.log) return a;
+  const cut = (text: string) =>
+    text.endsWith(` ${unit}`)
+      ? text.slice(0, -unit.length - 1)
+      : text.endsWith(`\u00a0${unit}`)
+        ? text.slice(0, -unit.length - 1)
+        : unit === "%" && text.endsWith("%")
+          ? text.slice(0, -1)
+          : text;
+  return { ...a, tickUnit: undefined, format: (v) => cut(tickText(a, v)) };
 }
 
 /** About how wide a tick's text is at the kit's 11 px axis font (digits, units, separators). */
@@ -270,9 +293,10 @@ export function fittedHorizontalAxis(
   target: number | undefined,
   plotWidth: number | null,
   room?: number,
+  bare: false | "unit" = false,
 ): AxisSpec {
   if (a.log && !a.ticks && !a.noTicks && !a.hide) return fittedLogAxis(a, extent, plotWidth);
-  const first = readableAxis(a, extent, role, target, false, room);
+  const first = readableAxis(a, extent, role, target, bare, room);
   if (plotWidth === null || plotWidth <= 0 || a.ticks || !first.ticks || first === a) return first;
   const domainOf = (shown: AxisSpec, ticks: readonly number[]): Extent => {
     const d = shown.domain;
@@ -283,7 +307,7 @@ export function fittedHorizontalAxis(
   const start = target ?? (role === "value" ? 5 : 6);
   let coarsest = first;
   for (let n = start; n >= 1; n--) {
-    const shown = n === start ? first : readableAxis(a, extent, role, n, false, room);
+    const shown = n === start ? first : readableAxis(a, extent, role, n, bare, room);
     const ticks = shown.ticks ?? [];
     if (ticks.length === 0) continue;
     coarsest = shown;

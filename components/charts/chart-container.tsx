@@ -197,7 +197,10 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
     const numericX = horizontal || kind === "scatter" || !!x.numeric;
     // On a phone, two value axes (left and right) write numbers alone on their ticks, each unit
     // once in its axis's title: with the unit on every tick the two left the plot 160 px of 326.
-    const bare = narrow && yAxes.filter((a) => !a.hide).length > 1;
+    // A phone's single-axis chart writes its ticks without the unit too ("0 / 500 / 1,000" under
+    // "TTFT (ms)"): "0 ms / 500 ms / 1,000 ms" had no room across its 300 px plot.
+    const bare = narrow && yAxes.filter((a) => !a.hide).length > 1 ? true : narrow ? "unit" : false;
+    const bareX = narrow ? "unit" : false;
     const yShown = horizontal
       ? yAxes.map((a, i) => (i === 0 && namesAbove ? { ...a, width: NAMES_ABOVE_AXIS_PX } : a))
       : yAxes.map((a) =>
@@ -233,8 +236,17 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
             // A stack's bands are each at least MIN_BAR_PX long: its scale keeps their room, past
             // the last tick (the first round one at or past the stack's sum) where it must.
             minLengthRoom(valueSpan, data, series, plotWidth)?.[1],
+            bareX,
           )
-        : fittedHorizontalAxis(x, positionExtent(data, series, x.key), "position", xTarget, plotWidth);
+        : fittedHorizontalAxis(
+            x,
+            positionExtent(data, series, x.key),
+            "position",
+            xTarget,
+            plotWidth,
+            undefined,
+            bareX,
+          );
     plot = (
       <ResponsiveContainer width="100%" height="100%" onResize={(w) => setBoxWidth(w)}>
         <Chart

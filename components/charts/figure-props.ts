@@ -15,12 +15,15 @@ import {
 } from "@/lib/api/figure";
 import type { ValueScale } from "@/lib/api/trtllm-charts";
 import {
+  barNamesPx,
+  barsHeightPx,
   compactTickText,
   compactValueText,
-  labelledBandPx,
   labelRoomPx,
   logFloor,
   stackEnds,
+  stackNamesPx,
+  stackedRowsHeightPx,
   unitText,
   valueText,
 } from "@/lib/metrics/bar-labels";
@@ -201,10 +204,7 @@ function barsProps(f: FigureDescription, scale: ValueScale, narrow: boolean) {
     ...frameOf(f),
     kind: "bar" as Mark,
     horizontal: true,
-    height: Math.max(
-      140,
-      Math.max(16 + 24 * f.series.length, labelledBandPx(f.series.length)) * names.length + 56,
-    ),
+    height: barsHeightPx(f.series.length, names.length),
     marginRight: labelRoomPx(texts),
     data,
     // Each bar's value past its end, a value above 0 never shorter than MIN_BAR_PX: as the
@@ -223,7 +223,7 @@ function barsProps(f: FigureDescription, scale: ValueScale, narrow: boolean) {
       key: "x",
       // On a phone the names go above their bars, so the plot keeps the width.
       namesAbove: true,
-      width: labelled ? Math.min(240, Math.max(120, Math.ceil(16 + 6.6 * widest))) : 200,
+      width: barNamesPx(widest, labelled === true),
       ...(labelled ? { fullName: (l: string) => full.get(l) ?? l } : {}),
     } as AxisSpec,
   };
@@ -293,7 +293,7 @@ function stackedRowsProps(f: FigureDescription, scale: ValueScale) {
     ...frameOf(f),
     kind: "bar" as Mark,
     horizontal: true,
-    height: Math.max(150, 44 * categories.length + 84),
+    height: stackedRowsHeightPx(categories.length),
     ...(f.stackTotal ? { marginRight: labelRoomPx(totals.map(total)) } : {}),
     data,
     series: {
@@ -323,7 +323,7 @@ function stackedRowsProps(f: FigureDescription, scale: ValueScale) {
           domain: [logFloor(ends.flatMap((e) => stackEnds(e))), "auto"] as [number, "auto"],
         }
       : axis(f.y),
-    y: { key: "x", width: Math.min(160, Math.max(40, Math.ceil(16 + 6.6 * widest))) } as AxisSpec,
+    y: { key: "x", width: stackNamesPx(widest) } as AxisSpec,
   };
 }
 

@@ -5,6 +5,7 @@ import { useQueryState } from "nuqs";
 import { useMemo } from "react";
 import { SegmentScopeToggle, ToggleGroup, ValueScaleToggle } from "@/components/breakdown/breakdown-controls";
 import { RequestBreakdownSection } from "@/components/breakdown/request-breakdown-section";
+import { useStillFigureMap } from "@/components/run/still-figures";
 import { DrilldownNotice } from "@/components/run/drilldown-notice";
 import { drilldownBuilding } from "@/lib/api/drilldown";
 import { SegmentLegend } from "@/components/breakdown/segment-legend";
@@ -29,6 +30,7 @@ export function BreakdownView({ run }: RunViewProps) {
   const [stat, setStat] = useQueryState("stat", runSearchParams.stat);
   const [scope] = useQueryState("segments", runSearchParams.segments);
   const [scale] = useQueryState("scale", runSearchParams.scale);
+  const stills = useStillFigureMap();
   const has = tb !== null;
   const segments = useRunChart(run.id, TRTLLM_CHARTS.segments, has);
   // The segment chart comes first; the rest of the view is fetched once its payload is in and
@@ -79,6 +81,7 @@ export function BreakdownView({ run }: RunViewProps) {
     );
   }
   const rows = segments.data ? segmentStatRows(segments.data, stat) : null;
+  const figure = segments.data ? segmentStatsFigure(segments.data, [stat], scope, scale) : null;
   return (
     <div className="space-y-4">
       <p className="text-sm text-muted">
@@ -92,7 +95,9 @@ export function BreakdownView({ run }: RunViewProps) {
       {rows ? (
         <>
           <ChartFigure
-            figure={segmentStatsFigure(segments.data!, [stat], scope, scale)}
+            figure={figure!}
+            // The server's drawing of the same figure (lib/runs/first-figures.ts), until it draws.
+            still={stills[figure!.exportName]}
             scale={scale}
             actions={
               <div className="flex flex-wrap items-center gap-2">

@@ -8,6 +8,7 @@ import { EndpointChoiceRow } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
 import { NotExported, orNotExported } from "@/components/server-metrics/not-exported";
 import { ChartStatus } from "@/components/charts/chart-status";
+import { useStillFigure } from "@/components/run/still-figures";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { formatCount, formatRate } from "@/lib/format-number";
 import { cacheFacts, endpointHitRateMissing } from "@/lib/metrics/server-metrics/cache-facts";
@@ -23,6 +24,8 @@ import { RouterPredictionSection } from "./router-prediction-section";
 export function CacheView({ run }: RunViewProps) {
   const sm = run.serverMetrics;
   const { endpoints, series } = useSmData(run.id, sm !== null);
+  // The server's drawing of the hit rate per endpoint (lib/runs/first-figures.ts), until the chart draws.
+  const still = useStillFigure("endpoint-hit-rate");
   const requestLevel = run.timeBreakdown?.kvCacheHitRate ?? null;
   const theoretical =
     typeof run.info.theoreticalCacheHitRate === "number" ? run.info.theoreticalCacheHitRate : null;
@@ -75,7 +78,10 @@ export function CacheView({ run }: RunViewProps) {
             payload={d}
             roles={d.rows.filter((r) => r.hitRate !== null).map((r) => r.role)}
           />
-          <ChartFigure figure={endpointHitRateFigure(d.rows, endpointHitRateMissing(sm?.cache ?? null))} />
+          <ChartFigure
+            figure={endpointHitRateFigure(d.rows, endpointHitRateMissing(sm?.cache ?? null))}
+            still={still}
+          />
           {/* The definitions follow the chart, so the chart opens the view on a phone. */}
           {sm?.cache.method ? (
             <p className="text-xs text-muted">

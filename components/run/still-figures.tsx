@@ -7,23 +7,40 @@ import { createContext, useContext, type ReactNode } from "react";
  * `<exportName>/<metric>`: a chart shows its own in its plot box until the chart library has
  * drawn it (ChartContainer's `still`).
  */
-const StillFiguresContext = createContext<Readonly<Record<string, string>>>({});
+interface Stills {
+  figures: Readonly<Record<string, string>>;
+  /** A figure's title and box height, for figures other than the latency distributions */
+  frames: Readonly<Record<string, { title: string; height: number }>>;
+}
+
+const StillFiguresContext = createContext<Stills>({ figures: {}, frames: {} });
 
 export function StillFigures({
   figures,
+  frames = {},
   children,
 }: {
   figures: Record<string, string>;
+  frames?: Record<string, { title: string; height: number }>;
   children: ReactNode;
 }) {
-  return <StillFiguresContext.Provider value={figures}>{children}</StillFiguresContext.Provider>;
+  return <StillFiguresContext.Provider value={{ figures, frames }}>{children}</StillFiguresContext.Provider>;
 }
 
 export function useStillFigure(key: string): string | undefined {
-  return useContext(StillFiguresContext)[key];
+  return useContext(StillFiguresContext).figures[key];
 }
 
-/** Every figure the server drew, as `[key, svg]` pairs, in the order it drew them. */
-export function useStillFigureList(): Array<[string, string]> {
-  return Object.entries(useContext(StillFiguresContext));
+/** Every figure the server drew, by key. */
+export function useStillFigureMap(): Readonly<Record<string, string>> {
+  return useContext(StillFiguresContext).figures;
+}
+
+/**
+ * Every figure the server drew, as `[key, svg, frame]`, in the order it drew them; `frame` is
+ * its title and box height where the server said them (a latency distribution's are the view's).
+ */
+export function useStillFigureList(): Array<[string, string, { title: string; height: number } | undefined]> {
+  const { figures, frames } = useContext(StillFiguresContext);
+  return Object.entries(figures).map(([key, svg]) => [key, svg, frames[key]]);
 }

@@ -73,7 +73,16 @@ function ViewTables({ run, view, drawings }: { run: RunSummary; view: RunViewId;
     case "latency":
       return <LatencyPreview run={run} drawings={drawings} />;
     case "breakdown":
-      return <SegmentsTable run={run} />;
+      // The segments as the server drew them, and as the summary holds them.
+      return (
+        <>
+          {drawings ? <ServerDrawings run={run} /> : null}
+          <SegmentsTable run={run} />
+        </>
+      );
+    case "cache":
+      // The hit rate per endpoint, as the server drew it.
+      return drawings ? <ServerDrawings run={run} /> : null;
     case "endpoints":
       return <EndpointsTable run={run} />;
     case "files":
@@ -104,7 +113,15 @@ function ServerDrawings({ run }: { run: RunSummary }) {
   if (stills.length === 0) return null;
   return (
     <div className="grid gap-4 lg:grid-cols-2">
-      {stills.map(([key, svg]) => {
+      {stills.map(([key, svg, frame]) => {
+        if (frame)
+          return (
+            <Figure key={key} title={frame.title}>
+              <div className="relative w-full" style={{ height: frame.height }} data-still={key}>
+                <div className="first-figure" dangerouslySetInnerHTML={{ __html: svg }} />
+              </div>
+            </Figure>
+          );
         const [kind, metric] = key.split("/");
         // A TensorRT-LLM run's figures name its metrics in their words (its latency section's).
         const label =

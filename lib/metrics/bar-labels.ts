@@ -84,6 +84,31 @@ export function labelledBandPx(slots: number, barGap = 4, fontPx = LABEL_FONT_PX
 }
 
 /**
+ * The box of a figure of horizontal bars (`bars`: a category a row, its `series` side by side),
+ * in px: a band per category tall enough for its bars' labels a line apart, and the value axis.
+ * The page's chart kit (components/charts/figure-props.ts) and the server's drawing of a view's
+ * first figure (lib/runs/first-figure-bars.ts) size it alike.
+ */
+export function barsHeightPx(series: number, categories: number): number {
+  return Math.max(140, Math.max(16 + 24 * series, labelledBandPx(series)) * categories + 56);
+}
+
+/**
+ * The width of horizontal bars' category axis, in px, for names of `widest` characters: `labelled`
+ * (cut names, or notes after them) between 120 and 240, else 200.
+ */
+export const barNamesPx = (widest: number, labelled: boolean) =>
+  labelled ? Math.min(240, Math.max(120, Math.ceil(16 + 6.6 * widest))) : 200;
+
+/** The width of stacked rows' category axis (a statistic's name), in px, between 40 and 160. */
+export const stackNamesPx = (widest: number) => Math.min(160, Math.max(40, Math.ceil(16 + 6.6 * widest)));
+
+/** The box of horizontal stacked rows (one stack a category), in px, as `barsHeightPx`. */
+export function stackedRowsHeightPx(categories: number): number {
+  return Math.max(150, 44 * categories + 84);
+}
+
+/**
  * Whether value labels written above vertical bars fit: each bar's slot (the plot's width over
  * the bars, after the library's 10 % gap each side of a category) at least as wide as its label.
  * When they do not (several runs on a phone), the bars go sideways, one row each.

@@ -15,12 +15,18 @@
  * The server does not know the plot's width: the plot is placed by CSS (its left and right
  * margins in px) and every x position is a percentage of it; the marks are drawn in a box
  * stretched to the plot with strokes that do not scale. The x ticks come in two sets, for a wide
- * plot and a phone's (app/globals.css shows one), as the kit fits fewer ticks across a phone.
+ * plot and a phone's (app/globals.css shows one), as the kit fits fewer ticks across a phone and
+ * writes them without the unit the axis title names (a percent y axis's too). The Cache and
+ * Breakdown views' first figures, horizontal bars, are drawn the same way (`barsStillSvg`).
  */
 import type { QueryClient } from "@tanstack/react-query";
 import type { Distribution } from "@/lib/api/aiperf-charts";
-import { AIPERF_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
-import { tokenVar, type FigureDescription } from "@/lib/api/figure";
+import { AIPERF_CHARTS, SM_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
+import type { SegmentScope, Statistic, ValueScale } from "@/lib/api/trtllm-charts";
+import { endpointHitRateFigure } from "@/lib/metrics/figures/endpoints";
+import { segmentStatsFigure } from "@/lib/metrics/figures/segments";
+import { endpointHitRateMissing } from "@/lib/metrics/server-metrics/cache-facts";
+import { notedCategories, tokenVar, type FigureDescription } from "@/lib/api/figure";
 import {
   MARK_LABEL,
   markLabelRows,
@@ -38,7 +44,21 @@ import {
   type TrtllmDistributionMetric,
 } from "@/lib/metrics/figures/latency-distribution";
 import { ticksCovering, ticksWithin } from "@/lib/metrics/nice-scale";
-import { unitText } from "@/lib/metrics/bar-labels";
+import {
+  barNamesPx,
+  barsHeightPx,
+  compactTickText,
+  LABEL_FONT_PX,
+  LABEL_GAP_PX,
+  labelRoomPx,
+  MIN_BAR_PX,
+  stackedRowsHeightPx,
+  stackEnds,
+  stackNamesPx,
+  unitText,
+  valueText,
+} from "@/lib/metrics/bar-labels";
+import { shortLabels } from "@/lib/metrics/short-labels";
 import { escapeHtml } from "./report/escape-html";
 
 /** Server-drawn figures by `<exportName>/<metric>` (components/run/still-figures.tsx reads them). */
@@ -92,17 +112,24 @@ function msTicks(lo: number, hi: number, target: number | undefined): Ticks & { 
  * The latency axis as fittedHorizontalAxis draws it: from `target` ticks, a coarser round step
  * until the widest label fits between its neighbours on a plot `plotWidth` px wide.
  */
-function fittedMsTicks(lo: number, hi: number, target: number | undefined, plotWidth: number) {
+function fittedMsTicks(lo: number, hi: number, target: number | undefined, plotWidth: number, bare = false) {
   const first = msTicks(lo, hi, target);
+  const shown = (t: ReturnType<typeof msTicks>) => (bare ? { ...t, text: withoutUnit(t.text) } : t);
   for (let n = target ?? 6; n >= 1; n--) {
-    const t = n === (target ?? 6) ? first : msTicks(lo, hi, n);
+    const t = shown(n === (target ?? 6) ? first : msTicks(lo, hi, n));
     if (t.values.length < 2) return t;
     const spacing = hi > lo ? (plotWidth * (t.values[1] - t.values[0])) / (hi - lo) : plotWidth;
     const widest = maxOf(t.values, (v) => t.text(v).length) * CHAR_PX;
     if (spacing >= widest + TICK_GAP_PX) return t;
   }
-  return first;
+  return shown(first);
 }
+
+/** A tick text less its unit ("500 ms" → "500", "12.5 s" → "12.5", "50%" → "50"): the phone's ticks, the unit once in the axis title. */
+const withoutUnit =
+  (text: (v: number) => string) =>
+  (v: number): string =>
+    text(v).replace(/( ms| s|%)$/, "");
 
 interface Frame {
   /** The plot's top in the chart's box: the shared margin and the marks' label rows */
@@ -115,6 +142,8 @@ interface Frame {
   y: (v: number) => number;
   xTicks: { wide: Ticks; narrow: Ticks };
   yTicks: Ticks;
+  /** The y ticks' text on a phone (without the unit the title names), where it differs */
+  yNarrowText?: (v: number) => string;
   xTitle: string;
   yTitle: string;
   /** Vertical grid lines at the x ticks (a line chart's; a bar chart has none) */
@@ -177,13 +206,22 @@ function drawing(
   );
   out.push(`<line x1="0" x2="0" y1="0" y2="${f.plotH}" stroke="var(--muted)"/>`);
   out.push(`<line x1="0" x2="100%" y1="${f.plotH}" y2="${f.plotH}" stroke="var(--muted)"/>`);
+  const yTexts = (text: (v: number) => string, cls?: string) => {
+    if (cls) out.push(`<g class="${cls}">`);
+    for (const v of f.yTicks.values)
+      out.push(
+        `<text x="-8" y="${num(f.y(v))}" dy="0.355em" text-anchor="end" ${TEXT}>${escapeHtml(text(v))}</text>`,
+      );
+    if (cls) out.push("</g>");
+  };
   for (const v of f.yTicks.values) {
     const y = num(f.y(v));
     out.push(`<line x1="-6" x2="0" y1="${y}" y2="${y}" stroke="var(--muted)"/>`);
-    out.push(
-      `<text x="-8" y="${y}" dy="0.355em" text-anchor="end" ${TEXT}>${escapeHtml(f.yTicks.text(v))}</text>`,
-    );
   }
+  if (f.yNarrowText) {
+    yTexts(f.yTicks.text, "first-figure-wide");
+    yTexts(f.yNarrowText, "first-figure-narrow");
+  } else yTexts(f.yTicks.text);
   out.push(
     `<text transform="translate(${MARGIN.left + 2 - left} ${f.plotH / 2}) rotate(-90)" dy="0.71em" text-anchor="middle" ${TEXT}>${escapeHtml(f.yTitle)}</text>`,
   );
@@ -243,7 +281,8 @@ function latencyFrame(f: FigureDescription) {
       for (const [v] of s.points) domain = [Math.min(domain[0], v), Math.max(domain[1], v)];
   const [lo, hi] = domain;
   const wide = fittedMsTicks(lo, hi, undefined, WIDE_PLOT_PX);
-  const narrow = fittedMsTicks(lo, hi, 4, NARROW_PLOT_PX);
+  // The phone's ticks: fewer, and without the unit, which the axis title names once.
+  const narrow = fittedMsTicks(lo, hi, 4, NARROW_PLOT_PX, true);
   const x = (v: number) => (hi > lo ? ((v - lo) / (hi - lo)) * 100 : 50);
   return { domain, x, wide, narrow, xTitle: `${f.x.label} (${wide.unit})` };
 }
@@ -312,6 +351,7 @@ export function stepLineStillSvg(f: FigureDescription): string {
       y,
       xTicks: { wide, narrow },
       yTicks: { values, text: (v) => `${en(v, decimalsOf(values[1] - values[0]))}%` },
+      yNarrowText: (v) => en(v, decimalsOf(values[1] - values[0])),
       xTitle,
       yTitle: axisTitle(f.y),
       verticalGrid: true,
@@ -391,3 +431,236 @@ export function overviewFirstFigure(queryClient: QueryClient, run: RunSummary, l
 
 const isTrtllmMetric = (m: string): m is TrtllmDistributionMetric =>
   (TRTLLM_DISTRIBUTION_METRICS as readonly string[]).includes(m);
+
+/** The plot's width a phone leaves horizontal bars beside their names' axis, about (erring narrow). */
+const NARROW_BARS_PLOT_PX = 110;
+
+/**
+ * A value axis's round ticks as the chart kit draws them (axis-ticks.ts readableAxis, "value"):
+ * from 0, or inside the description's domain, in `unit`; a millisecond axis in seconds from
+ * 10,000 ms. `bare`: the phone's ticks, numbers without the unit the axis title names.
+ */
+function valueTicks(
+  f: FigureDescription,
+  hi: number,
+  target: number | undefined,
+  bare: boolean,
+): Ticks & { unit: string } {
+  const unit = f.y.unit ?? "";
+  const d = f.y.domain;
+  const values = d ? ticksWithin(d[0], d[1], target) : ticksCovering(0, Math.max(hi, 0), target ?? 5);
+  const step = values.length > 1 ? values[1] - values[0] : Math.abs(values[0] ?? 1) || 1;
+  if (unit === "ms") {
+    const t = msTicks(values[0] ?? 0, values[values.length - 1] ?? 0, target);
+    const ticks = { ...t, values };
+    if (!bare) return ticks;
+    return { ...ticks, text: (v) => t.text(v).replace(/ (ms|s)$/, "") };
+  }
+  const plain = (v: number) => en(v, decimalsOf(step));
+  if (unit === "%") return { values, unit, text: bare ? plain : (v) => `${plain(v)}%` };
+  if (!bare) return { values, unit, text: unit ? (v) => unitText(unit)(v) : plain };
+  const cut = (t: string) => (unit && t.endsWith(` ${unit}`) ? t.slice(0, -unit.length - 1) : t);
+  return { values, unit, text: (v) => cut(compactTickText(unit)(v)) };
+}
+
+/** The value axis's ticks fitted to a plot `plotWidth` px wide, a coarser round step until they fit. */
+function fittedValueTicks(
+  f: FigureDescription,
+  hi: number,
+  target: number | undefined,
+  plotWidth: number,
+  bare: boolean,
+) {
+  const start = target ?? (f.y.domain ? 6 : 5);
+  let last = valueTicks(f, hi, target, bare);
+  for (let n = start; n >= 1; n--) {
+    const t = n === start ? last : valueTicks(f, hi, n, bare);
+    last = t;
+    if (t.values.length < 2) return t;
+    const span = t.values[t.values.length - 1] - t.values[0];
+    const spacing = span > 0 ? (plotWidth * (t.values[1] - t.values[0])) / span : plotWidth;
+    const widest = maxOf(t.values, (v) => t.text(v).length) * CHAR_PX;
+    if (spacing >= widest + TICK_GAP_PX) return t;
+  }
+  return last;
+}
+
+/** The box height of a figure of horizontal bars or stacked rows, as the chart kit sizes it. */
+export function barsStillHeight(f: FigureDescription): number {
+  const n = f.categories?.length ?? 0;
+  return f.kind === "stacked" ? stackedRowsHeightPx(n) : barsHeightPx(f.series.length, n);
+}
+
+/**
+ * Horizontal bars (`bars`: a row per category, its series side by side, each bar in its
+ * category's colour where it has one, its value past its end) or stacked rows (`stacked` and
+ * `horizontal`: a statistic a row, the series stacked in their order, Σ past the end), as the
+ * chart kit draws them (figure-props.ts barsProps and stackedRowsProps, on a linear axis): the
+ * category names down the left, cut as the page cuts them, the value axis below with its title.
+ */
+export function barsStillSvg(f: FigureDescription): string {
+  const stacked = f.kind === "stacked";
+  const categories = f.categories ?? [];
+  const unit = f.y.unit ?? "";
+  const names = stacked
+    ? categories
+    : notedCategories(f, f.shortNames ? shortLabels(categories, f.shortNames) : categories);
+  const full = stacked ? categories : notedCategories(f);
+  const value = (s: FigureDescription["series"][number], i: number) =>
+    s.points.find(([x]) => x === i)?.[1] ?? null;
+  // Each row's bars (side by side) or stack's ends; its label past the longest.
+  const totals = categories.map((_, i) => stackEnds(f.series.map((s) => value(s, i))).at(-1) ?? 0);
+  const labelText = stacked
+    ? (v: number) => `${f.stackTotal ?? ""} ${valueText(unit)(v)}`.trim()
+    : valueText(unit);
+  const texts = stacked
+    ? f.stackTotal
+      ? totals.map(labelText)
+      : []
+    : f.series.flatMap((s) =>
+        categories.flatMap((_, i) => (value(s, i) === null ? [] : [labelText(value(s, i)!)])),
+      );
+  const hi = stacked
+    ? maxOf(totals, (v) => v)
+    : maxOf(
+        f.series.flatMap((s) => s.points),
+        ([, v]) => v ?? 0,
+      );
+  const height = barsStillHeight(f);
+  const widest = maxOf(names, (n) => n.length);
+  const labelled = f.shortNames !== undefined || (f.categoryNotes ?? []).some(Boolean);
+  const axisW = stacked ? stackNamesPx(widest) : barNamesPx(widest, labelled);
+  const left = MARGIN.left + axisW;
+  const right = MARGIN.right + labelRoomPx(texts);
+  const top = MARGIN.top;
+  const plotH = height - top - MARGIN.bottom - X_AXIS;
+  const wide = fittedValueTicks(f, hi, undefined, WIDE_PLOT_PX, false);
+  const v0 = wide.values[0] ?? 0;
+  const v1 = wide.values[wide.values.length - 1] ?? 1;
+  // The phone's ticks inside the same scale, fewer and without the unit.
+  const narrow = fittedValueTicks(
+    { ...f, y: { ...f.y, domain: [v0, v1] } },
+    hi,
+    4,
+    NARROW_BARS_PLOT_PX,
+    true,
+  );
+  const x = (v: number) => (v1 > v0 ? ((v - v0) / (v1 - v0)) * 100 : 0);
+  const band = categories.length > 0 ? plotH / categories.length : plotH;
+  const slots = stacked ? 1 : f.series.length;
+  const gap = 4;
+  const barH = Math.max(1, (band * 0.8 - gap * (slots - 1)) / slots);
+  const marks: string[] = [];
+  const labels: string[] = [];
+  const label = (atPct: number, y: number, text: string) =>
+    labels.push(
+      `<text x="${num(atPct)}%" dx="${LABEL_GAP_PX}" y="${num(y)}" dy="0.355em" font-size="${LABEL_FONT_PX}" fill="var(--fg)" stroke="var(--card)" stroke-width="3" paint-order="stroke">${escapeHtml(text).replace(/ /g, "&#160;")}</text>`,
+    );
+  categories.forEach((_, i) => {
+    const y0 = i * band + band * 0.1;
+    if (stacked) {
+      let at = 0;
+      for (const s of f.series) {
+        const v = value(s, i);
+        if (v === null || v <= 0) continue;
+        const w = Math.max(x(at + v) - x(at), 0);
+        marks.push(
+          `<rect x="${num(x(at))}%" y="${num(y0)}" width="${num(w)}%" height="${num(barH)}" fill="${tokenVar(s.colour)}"/>`,
+        );
+        at += v;
+      }
+      if (f.stackTotal) label(x(totals[i]), y0 + barH / 2, labelText(totals[i]));
+      return;
+    }
+    f.series.forEach((s, k) => {
+      const v = value(s, i);
+      if (v === null) return;
+      const y = y0 + k * (barH + gap);
+      const colour = f.categoryColours?.[i] ?? s.colour;
+      // A value above 0 is at least MIN_BAR_PX long, as the page draws it.
+      marks.push(
+        `<rect x="0" y="${num(y)}" width="${num(x(v))}%"${v > 0 ? ` style="width:max(${num(x(v))}%, ${MIN_BAR_PX}px)"` : ""} height="${num(barH)}" fill="${tokenVar(colour)}" data-colour="${colour}"/>`,
+      );
+      // A bar of no length draws no text beside it (its note, "n/a (decode)", is after its name).
+      if (v > 0) label(x(v), y + barH / 2, labelText(v));
+    });
+  });
+  const ticks = (t: Ticks, cls: string) => {
+    const at = x;
+    const out: string[] = [`<g class="${cls}">`];
+    t.values.forEach((v, i) => {
+      const p = `${num(at(v))}%`;
+      const anchor = i === 0 ? "start" : i === t.values.length - 1 ? "end" : "middle";
+      out.push(`<line x1="${p}" x2="${p}" y1="0" y2="${plotH}" stroke="var(--grid)"/>`);
+      out.push(`<line x1="${p}" x2="${p}" y1="${plotH}" y2="${plotH + 6}" stroke="var(--muted)"/>`);
+      out.push(
+        `<text x="${p}" y="${plotH + 8}" dy="0.71em" text-anchor="${anchor}" ${TEXT}>${escapeHtml(t.text(v))}</text>`,
+      );
+    });
+    out.push("</g>");
+    return out.join("");
+  };
+  const nameTexts = names.map(
+    (n, i) =>
+      `<text x="-8" y="${num(i * band + band / 2)}" dy="0.355em" text-anchor="end" ${TEXT}><title>${escapeHtml(full[i] ?? n)}</title>${escapeHtml(n)}</text>`,
+  );
+  const title = unit ? `${f.y.label} (${wide.unit})` : f.y.label;
+  return [
+    `<svg data-first-figure="${f.exportName}" data-bars="${marks.length}" role="img" aria-label="${escapeHtml(f.title)}" overflow="visible"`,
+    ` style="position:absolute;left:${left}px;top:${top}px;width:calc(100% - ${left + right}px);height:${plotH}px;overflow:visible">`,
+    ticks(wide, "first-figure-wide"),
+    ticks(narrow, "first-figure-narrow"),
+    ...marks,
+    `<line x1="0" x2="0" y1="0" y2="${plotH}" stroke="var(--muted)"/>`,
+    `<line x1="0" x2="100%" y1="${plotH}" y2="${plotH}" stroke="var(--muted)"/>`,
+    ...nameTexts,
+    ...labels,
+    `<text x="50%" y="${height - MARGIN.bottom - top - 4}" text-anchor="middle" ${TEXT}>${escapeHtml(title)}</text>`,
+    "</svg>",
+  ].join("");
+}
+
+/** What the page's preview writes around a figure the server drew: its title and its box's height. */
+export type StillFrames = Record<string, { title: string; height: number }>;
+
+/** A bars figure drawn, by its export name, with its frame; none when it has no bar to draw. */
+function barsStill(f: FigureDescription): { figures: StillFigures; frames: StillFrames } {
+  const drawn = f.series.some((s) => s.points.some(([, v]) => v !== null && v > 0));
+  if (!drawn) return { figures: {}, frames: {} };
+  return {
+    figures: { [f.exportName]: barsStillSvg(f) },
+    frames: { [f.exportName]: { title: f.title, height: barsStillHeight(f) } },
+  };
+}
+
+/**
+ * The Cache view's first figure drawn on the server: the GPU cache hit rate per endpoint
+ * (components/run-views/cache-view.tsx), from the per-endpoint payload the prefetch put in
+ * `queryClient`, as the same figure description. None without it or without a hit rate.
+ */
+export function cacheFirstFigures(queryClient: QueryClient, run: RunSummary) {
+  const options = runChartQueryOptions(run.id, SM_CHARTS.endpoints, chartVersion(run));
+  const payload = queryClient.getQueryData(options.queryKey);
+  if (!payload) return { figures: {}, frames: {} };
+  return barsStill(
+    endpointHitRateFigure(payload.rows, endpointHitRateMissing(run.serverMetrics?.cache ?? null)),
+  );
+}
+
+/**
+ * The Breakdown view's first figure drawn on the server: the segments stacked at the statistic of
+ * the URL (components/run-views/breakdown-view.tsx), on its linear axis (the log axis is left to
+ * the page), from the prefetched segments payload.
+ */
+export function breakdownFirstFigures(
+  queryClient: QueryClient,
+  run: RunSummary,
+  stat: Statistic,
+  scope: SegmentScope,
+  scale: ValueScale,
+) {
+  const options = runChartQueryOptions(run.id, TRTLLM_CHARTS.segments, chartVersion(run));
+  const payload = queryClient.getQueryData(options.queryKey);
+  if (!payload || scale !== "linear") return { figures: {}, frames: {} };
+  return barsStill(segmentStatsFigure(payload, [stat], scope, scale));
+}

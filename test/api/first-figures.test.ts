@@ -11,9 +11,17 @@ import { describe, expect, it } from "vitest";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as chart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { distributionPayloadSchema, type Distribution } from "@/lib/api/aiperf-charts";
-import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
+import { AIPERF_CHARTS, SM_CHARTS } from "@/lib/api/chart-catalog";
 import { runSummarySchema, type RunSummary } from "@/lib/api/schemas";
-import { latencyCdfSvg, latencyFirstFigures, latencyHistogramSvg } from "@/lib/runs/first-figures";
+import {
+  cacheFirstFigures,
+  latencyCdfSvg,
+  latencyFirstFigures,
+  latencyHistogramSvg,
+} from "@/lib/runs/first-figures";
+import { endpointHitRateFigure } from "@/lib/metrics/figures/endpoints";
+import { endpointHitRateMissing } from "@/lib/metrics/server-metrics/cache-facts";
+import { valueText as barValueFormat } from "@/lib/metrics/bar-labels";
 import { prefetchRunView } from "@/lib/runs/prefetch-first-chart";
 import { idParams, uploadRun, useTestApp } from "../helpers/test-app";
 
@@ -99,6 +107,55 @@ describe("the Latency view's first figures, drawn on the server", () => {
       const queryClient = new QueryClient();
       await prefetchRunView(queryClient, app.store.db, run, "latency", WINDOW);
       expect(latencyFirstFigures(queryClient, run, "ttftMs", "Time to first token")).toEqual({});
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("the Cache view's first figure, drawn on the server", () => {
+  const P1D3 = path.resolve(__dirname, "../../lib/examples/files/trtllm-1p3d-server-metrics");
+  const TIERED = path.resolve(__dirname, "../../lib/examples/files/vllm-offload-tiered");
+
+  it("draws the hit rate per endpoint of the examples whose first chart view it is, as the page's figure", async () => {
+    const { app, cleanup } = await useTestApp();
+    try {
+      for (const dir of [P1D3, TIERED]) {
+        const id = await uploadRun([
+          { name: "server_metrics_export.json", path: path.join(dir, "server_metrics_export.json") },
+        ]);
+        const run = await runOf(id);
+        const queryClient = new QueryClient();
+        await prefetchRunView(queryClient, app.store.db, run, "cache", WINDOW);
+        const { figures, frames } = cacheFirstFigures(queryClient, run);
+        const key = SM_CHARTS.endpoints.key;
+        const res = await chart(new Request(`http://localhost/api/runs/${id}/charts/${key}`), {
+          params: Promise.resolve({ id, key }),
+        });
+        const { rows } = SM_CHARTS.endpoints.schema.parse(await res.json());
+        // The figure the Cache view draws from the same payload (components/run-views/cache-view.tsx).
+        const figure = endpointHitRateFigure(rows, endpointHitRateMissing(run.serverMetrics?.cache ?? null));
+        const values = figure.series[0].points.flatMap(([, v]) => (v === null ? [] : [v]));
+        expect(values.length, dir).toBeGreaterThan(0);
+        const svg = figures["endpoint-hit-rate"];
+        expect(svg, dir).toBeDefined();
+        expect(frames["endpoint-hit-rate"].title).toBe(figure.title);
+        // One bar per endpoint with a hit rate, in its role's colour, its value written past it.
+        expect(read(svg).bars).toBe(values.length);
+        const colours = [...svg.matchAll(/data-colour="([^"]+)"/g)].map((m) => m[1]);
+        expect(colours).toEqual(
+          figure.categoryColours!.filter((_, i) => figure.series[0].points[i][1] !== null),
+        );
+        const texts = read(svg).texts.map((t) => t.replace(/&#160;/g, " "));
+        for (const v of values.filter((v) => v > 0))
+          expect(texts, dir).toContain(barValueFormat(figure.y.unit)(v));
+        // A bar of no length (a decode endpoint's, "n/a (decode)") writes no value beside it.
+        if (values.includes(0)) expect(texts).not.toContain(barValueFormat(figure.y.unit)(0));
+        expect(texts).toContain("hit rate (%)");
+        // The wide ticks with the unit, the phone's without it (the title names it).
+        expect(texts).toEqual(expect.arrayContaining(["0%", "100%", "0", "100"]));
+        expect(svg).not.toMatch(/#[0-9a-f]{3,6}\b/i);
+      }
     } finally {
       await cleanup();
     }

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Page speed of every example run in headless Chromium, on the page's own clock:
 //   - first chart: a cold visit (fresh browser context, no HTTP cache) to the run's chart view
-//     (its first enabled tab after the Overview), to the frame that paints the first chart, the
-//     drawing the server sent in the HTML or the first Recharts surface (measure.mjs);
-//     the script received by then (compressed bytes on the wire);
-//   - tab switch: Overview → that view, not yet loaded in the page, click to its chart painted;
+//     (its first enabled tab after the Overview that draws a chart), to the frame that paints the
+//     first chart, the drawing the server sent in the HTML or the first Recharts surface
+//     (measure.mjs); the script received by then (compressed bytes on the wire);
+//   - tab switch: Overview → that view, not yet loaded in the page, click to the frame that paints
+//     a chart of that view, one not on the page before the click (chart-wait.mjs);
 //   - toggle: each button of the view's first toggle row, click to the frame that paints the
-//     chart it changes, with the pending mark gone (and when the pending mark first showed).
+//     chart below the row showing another chart than before the click, with the pending mark
+//     gone (and when the pending mark first showed).
 // Median of `--repeat` (3) cold tries each. The build in RUNLENS_DIST_DIR (default .next) is
 // started on a fresh DATA_DIR, where the example runs seed themselves. `--dist a,b` starts one
 // server per build and alternates between them try by try (an A/B on a shared, loaded machine).
@@ -17,6 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, freePort, startNextServer } from "../helpers/next-server.mjs";
+import { installWaiter, timedClick } from "./chart-wait.mjs";
 import { percentile, recordFirstChart } from "./measure.mjs";
 
 const argv = process.argv.slice(2);
@@ -28,47 +31,14 @@ const repeat = Number(opt("repeat", "3"));
 /** Runs whose name contains one of these ("|"-separated); all when empty. */
 const only = opt("runs", "").split("|");
 const distDirs = opt("dist", process.env.RUNLENS_DIST_DIR || ".next").split(",");
-const DRAWN = ":is(.recharts-wrapper > svg.recharts-surface, canvas)";
+const PANEL = "#run-view-panel";
+/** A chart as drawn: a Recharts surface, a canvas of dense marks, or the server's drawing. */
+const DRAWN = ":is(.recharts-wrapper > svg.recharts-surface, canvas, svg[data-first-figure])";
 
 const median = (xs) => {
   const v = xs.filter((x) => typeof x === "number").sort((a, b) => a - b);
   return v.length ? percentile(v, 50) : null;
 };
-
-/**
- * Installed in the page: resolves with the frame time (page clock) at which `selector` matches an
- * element that is not inside a figure marked pending and, when `changed` is given, whose figure's
- * chart and title are no longer `changed` (the chart before a toggle); and with when a pending
- * mark first showed. Resolves with frameMs null after 10 s.
- */
-function installWaiter() {
-  window.__runlensSignature = (el) => {
-    const fig = el?.closest("figure[data-chart]");
-    return fig ? `${fig.dataset.chart}|${fig.querySelector("h3")?.textContent}` : null;
-  };
-  window.__runlensWait = (selector, changed = null) =>
-    new Promise((resolve) => {
-      const out = { pendingMs: null };
-      const check = () => {
-        if (out.pendingMs === null && document.querySelector("[data-pending], figure[aria-busy=true]"))
-          out.pendingMs = performance.now();
-        const el = document.querySelector(selector);
-        if (!el || el.closest("[data-pending]")) return false;
-        if (changed !== null && window.__runlensSignature(el) === changed) return false;
-        observer.disconnect();
-        clearTimeout(timer);
-        requestAnimationFrame((frameMs) => resolve({ ...out, frameMs }));
-        return true;
-      };
-      const observer = new MutationObserver(check);
-      const timer = setTimeout(() => {
-        observer.disconnect();
-        resolve({ ...out, frameMs: null });
-      }, 10_000);
-      observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
-      check();
-    });
-}
 
 async function readyRuns(url) {
   const deadline = Date.now() + 180_000;
@@ -87,7 +57,10 @@ async function newPage(browser) {
   return { context, page: await context.newPage() };
 }
 
-/** The run's chart view: its first enabled tab after the Overview that is not Files. */
+/**
+ * The run's chart view: its first enabled tab after the Overview, not Files, that draws a chart
+ * (a view of one request draws its latency as a table: "a distribution needs more than one").
+ */
 async function chartView(browser, url, run) {
   const { context, page } = await newPage(browser);
   try {
@@ -96,11 +69,27 @@ async function chartView(browser, url, run) {
     const tabs = await page.$$eval("[role=tab][data-view]", (ts) =>
       ts.map((t) => ({ id: t.dataset.view, enabled: t.getAttribute("aria-disabled") !== "true" })),
     );
-    return tabs.find((t) => t.enabled && t.id !== "overview" && t.id !== "files")?.id ?? null;
+    for (const t of tabs) {
+      if (!t.enabled || t.id === "overview" || t.id === "files") continue;
+      await page.goto(`${url}/runs/${run.id}?view=${t.id}`);
+      await hydrated(page);
+      await page.waitForLoadState("networkidle");
+      const drawn = await page
+        .waitForSelector(`${PANEL} ${DRAWN}`, { timeout: 20_000 })
+        .then(() => true)
+        .catch(() => false);
+      if (drawn) return t.id;
+      console.error(`${run.name}: the ${t.id} view draws no chart; the next enabled view is measured`);
+    }
+    return null;
   } finally {
     await context.close();
   }
 }
+
+/** The page has hydrated (app/providers.tsx marks it): a click is handled. */
+const hydrated = (page) =>
+  page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 30_000 });
 
 async function coldFirstChart(browser, url) {
   const { context, page } = await newPage(browser);
@@ -130,27 +119,6 @@ async function coldFirstChart(browser, url) {
   }
 }
 
-/**
- * Click `selector`; ms from the click to the frame that paints `drawn` (not pending; with
- * `change`, a chart other than the one drawn before the click).
- */
-async function timedClick(page, selector, drawn, change = false) {
-  const before = change
-    ? await page.evaluate((s) => window.__runlensSignature(document.querySelector(s)), drawn)
-    : null;
-  const wait = page.evaluate(([s, c]) => window.__runlensWait(s, c), [drawn, before]);
-  const t = await page.evaluate((sel) => {
-    const t0 = performance.now();
-    document.querySelector(sel).click();
-    return t0;
-  }, selector);
-  const r = await wait;
-  return {
-    ms: r.frameMs === null ? null : r.frameMs - t,
-    pendingMs: r.pendingMs === null ? null : Math.max(0, r.pendingMs - t),
-  };
-}
-
 const settle = (page) =>
   page.evaluate(
     () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 300)))),
@@ -161,11 +129,14 @@ async function tabSwitch(browser, url, run, view) {
   try {
     await page.goto(`${url}/runs/${run.id}`);
     await page.getByRole("tablist").waitFor();
+    await hydrated(page);
     await page.waitForLoadState("networkidle");
     await settle(page);
-    return await timedClick(page, `[role=tab][data-view="${view}"]`, `#run-view-panel ${DRAWN}`);
+    return await timedClick(page, `[role=tab][data-view="${view}"]`, {
+      tab: { panel: PANEL, labelledBy: `run-view-tab-${view}` },
+    });
   } catch {
-    return { ms: null, pendingMs: null };
+    return { ms: null, pendingMs: null, by: null };
   } finally {
     await context.close();
   }
@@ -177,7 +148,11 @@ async function toggles(browser, url, run, view) {
   const out = [];
   try {
     await page.goto(`${url}/runs/${run.id}?view=${view}`);
-    await page.waitForSelector(`#run-view-panel ${DRAWN}`, { timeout: 30_000 });
+    await hydrated(page);
+    // The charts the library draws (the server's drawing stands in until then).
+    await page.waitForSelector(`${PANEL} :is(.recharts-wrapper > svg.recharts-surface, canvas)`, {
+      timeout: 30_000,
+    });
     await page.waitForLoadState("networkidle");
     await settle(page);
     const groups = await page.$$eval('#run-view-panel [role="group"][aria-label]', (gs) =>
@@ -195,11 +170,7 @@ async function toggles(browser, url, run, view) {
     for (const b of order) {
       const sel = `#run-view-panel [role="group"][aria-label="${group.label}"] button:nth-child(${group.buttons.findIndex((x) => x.text === b.text) + 1})`;
       // The chart the group sits above: the first figure after it in the panel.
-      const r = await timedClick(
-        page,
-        sel,
-        `#run-view-panel figure[data-chart]:not([data-chart-empty]) ${DRAWN}`,
-      );
+      const r = await timedClick(page, sel, { toggle: { panel: PANEL, group: group.label } });
       out.push({ label: `${group.label}=${b.text}`, ...r });
       await settle(page);
     }
@@ -257,6 +228,7 @@ async function measureRun(browser, apps, name) {
       scriptKB: median(cold.map((c) => c.kb)),
       tabSwitchMs: median(tabs.map((t) => t.ms)),
       tabSwitchAll: tabs.map((t) => (t.ms === null ? null : Math.round(t.ms))),
+      tabSwitchDrawnBy: tabs[0]?.by ?? null,
       toggles: tg.map((t) => ({
         label: t.label,
         ms: t.ms === null ? null : Math.round(t.ms),

@@ -175,6 +175,53 @@ describe("a phone's two-axis chart: ticks as numbers alone, the unit in the titl
   });
 });
 
+describe("a phone's single-axis chart: ticks without the unit its title names", () => {
+  it("a latency axis writes 0 / 1,000 / 2,000, fitted to a phone's plot, and keeps its unit at 1440 px", () => {
+    const spec = { title: "Time to first token", unit: "ms", format: unitText("ms") };
+    const phone = fittedHorizontalAxis(spec, [0, 2_380], "position", 4, 250, undefined, "unit");
+    expect(phone.unit).toBe("ms");
+    expect(phone.ticks!.map((v) => tickText(phone, v))).toEqual(["0", "1,000", "2,000"]);
+    // Before: the unit on each tick.
+    const before = fittedHorizontalAxis(spec, [0, 2_380], "position", 4, 250);
+    expect(before.ticks!.map((v) => tickText(before, v))).toEqual(["0 ms", "1,000 ms", "2,000 ms"]);
+    const wide = fittedHorizontalAxis(spec, [0, 2_380], "position", undefined, 440);
+    for (const v of wide.ticks!) expect(tickText(wide, v)).toMatch(/ ms$/);
+  });
+  it("seconds from 10 s, a percent axis, a rate and a bar axis's compact counts lose their unit alone", () => {
+    const s = readableAxis({ title: "E2E", unit: "ms" }, [0, 19_160], "value", undefined, "unit");
+    expect(s.unit).toBe("s");
+    expect(s.ticks!.map((v) => tickText(s, v))).toEqual(["0", "5", "10", "15", "20"]);
+    const p = readableAxis(
+      { title: "hit rate", unit: "%", tickUnit: "%", domain: [0, 100] },
+      [0, 87],
+      "value",
+      4,
+      "unit",
+    );
+    expect(p.ticks!.map((v) => tickText(p, v))).toEqual(["0", "25", "50", "75", "100"]);
+    const r = readableAxis(
+      { title: "bandwidth", unit: "GB/s", format: unitText("GB/s") },
+      [0, 9.5],
+      "value",
+      undefined,
+      "unit",
+    );
+    expect(r.ticks!.map((v) => tickText(r, v))).toEqual(["0", "2", "4", "6", "8", "10"]);
+  });
+  it("leaves an axis without a title (nothing would name the unit) and a tick in another unit as written", () => {
+    const untitled = readableAxis({ unit: "ms" }, [0, 900], "value", undefined, "unit");
+    expect(untitled.ticks!.map((v) => tickText(untitled, v))).toContain("200 ms");
+    const other = readableAxis(
+      { title: "time", unit: "ms", ticks: [0, 1500], format: (v) => `${v / 1000} s` },
+      [0, 1500],
+      "value",
+      undefined,
+      "unit",
+    );
+    expect(other.ticks!.map((v) => tickText(other, v))).toEqual(["0 s", "1.5 s"]);
+  });
+});
+
 describe("tick text", () => {
   it("a 2.5 step keeps its decimal (never 0 / 3 / 5 / 8)", () => {
     const a = readableAxis({ title: "requests" }, [0, 12], "value");

@@ -10,7 +10,12 @@ import { latencyLabel } from "@/components/aiperf/latency-metric";
 import { runSearchParamsCache } from "@/components/run/search-params";
 import { getQueryClient } from "@/lib/api/query-client";
 import { runQueryOptions } from "@/lib/api/query-options";
-import { latencyFirstFigures, overviewFirstFigure } from "@/lib/runs/first-figures";
+import {
+  breakdownFirstFigures,
+  cacheFirstFigures,
+  latencyFirstFigures,
+  overviewFirstFigure,
+} from "@/lib/runs/first-figures";
 import { prefetchRunView } from "@/lib/runs/prefetch-first-chart";
 import { readRunSummary } from "@/lib/runs/read-run";
 import { getAppContext } from "@/lib/server/app-context";
@@ -44,7 +49,16 @@ export default async function RunRoute({ params, searchParams }: Props) {
   if (!run) notFound();
   const queryClient = getQueryClient();
   queryClient.setQueryData(runQueryOptions(id).queryKey, run);
-  const { view, tfrom, tto, lanes, metric: urlMetric } = runSearchParamsCache.parse(await searchParams);
+  const {
+    view,
+    tfrom,
+    tto,
+    lanes,
+    metric: urlMetric,
+    stat,
+    segments,
+    scale,
+  } = runSearchParamsCache.parse(await searchParams);
   const app = await getAppContext();
   // The server's own warm-up after it starts (bin/warm-routes.mjs) reads no run's timeline into memory.
   const warmUp = (await headers()).get(WARM_UP_HEADER) === "1";
@@ -62,16 +76,22 @@ export default async function RunRoute({ params, searchParams }: Props) {
   const metric = urlMetric === (trtllm ? "itlMs" : "tpotMs") ? "ttftMs" : urlMetric;
   // TensorRT-LLM's figures carry their own metric names; aiperf's are in the run's tool's words.
   const label = metric === "tpotMs" ? "" : latencyLabel(run, metric);
-  const stills =
+  // The Cache and Breakdown views' first figures too (their bars), with the title and height the
+  // page's preview frames them in.
+  const { figures: stills, frames } =
     view === "latency"
-      ? latencyFirstFigures(queryClient, run, metric, label)
+      ? { figures: latencyFirstFigures(queryClient, run, metric, label), frames: {} }
       : view === "overview"
-        ? overviewFirstFigure(queryClient, run, latencyLabel(run, "ttftMs"))
-        : {};
+        ? { figures: overviewFirstFigure(queryClient, run, latencyLabel(run, "ttftMs")), frames: {} }
+        : view === "cache"
+          ? cacheFirstFigures(queryClient, run)
+          : view === "breakdown"
+            ? breakdownFirstFigures(queryClient, run, stat, segments, scale)
+            : { figures: {}, frames: {} };
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <TimelineSeed seed={timeline}>
-        <StillFigures figures={stills}>
+        <StillFigures figures={stills} frames={frames}>
           <RunPage id={id} />
         </StillFigures>
       </TimelineSeed>
