@@ -8,6 +8,7 @@ import { queryKeys } from "@/lib/api/query-keys";
 import { formatNumber, timeUnitFor } from "@/lib/format-number";
 import { requestListSchema } from "@/lib/api/aiperf-requests";
 import { timelineRequestQueryOptions } from "@/lib/api/timeline-query-options";
+import { RequestLinkNotice } from "@/components/run/request-link-notice";
 import { AiperfRequestPanel } from "@/components/timeline/aiperf-request-panel";
 import {
   OpenedRequestDetail,
@@ -59,7 +60,7 @@ export function SlowestRequests({
 }) {
   const { data } = useQuery({ ...slowestQuery(runId, SORT[metric]), enabled });
   const client = useQueryClient();
-  const state = useOpenedRequest((rid) => data?.rows.some((r) => r.rid === rid) ?? false);
+  const state = useOpenedRequest(runId, (rid) => data?.rows.some((r) => r.rid === rid) ?? false);
   if (!data || data.rows.length === 0) return null;
   // One time unit for the whole table.
   const ms = timeUnitFor(data.rows.flatMap((r) => [r.ttftMs, r.e2eMs, r.itlMs])).format;
@@ -100,6 +101,7 @@ export function SlowestRequests({
                 <RequestIdButton
                   state={state}
                   rid={r.rid}
+                  ownId={r.requestId}
                   name={r.requestId ?? "without an id"}
                   title={r.requestId ?? undefined}
                   onOpen={() => void client.prefetchQuery(timelineRequestQueryOptions(runId, r.rid!))}
@@ -119,6 +121,8 @@ export function SlowestRequests({
           },
         ]}
       />
+      {/* A run with TensorRT-LLM requests opens theirs (its aiperf rows carry no rid): their list says it. */}
+      {data.rows.some((r) => r.rid !== null) ? <RequestLinkNotice link={state.link} /> : null}
       <OpenedRequestDetail opened={state.opened} detailRef={state.detail} testId="slowest-request-detail">
         {(rid) => <AiperfRequestPanel runId={runId} rid={rid} onClose={state.close} />}
       </OpenedRequestDetail>

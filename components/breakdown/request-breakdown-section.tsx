@@ -6,6 +6,8 @@ import { memo, useCallback, useMemo } from "react";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { useAfterPaint } from "@/components/charts/use-after-paint";
 import { runSearchParams } from "@/components/run/search-params";
+import { RequestLinkNotice } from "@/components/run/request-link-notice";
+import { useRequestLink } from "@/components/run/use-request-link";
 import {
   SAMPLE_SORTS,
   type RequestSample,
@@ -16,6 +18,7 @@ import {
 import { requestBreakdownFigure } from "@/lib/metrics/figures/breakdown";
 import { logFloor } from "@/lib/metrics/bar-labels";
 import { inScope } from "@/lib/metrics/trtllm-chart-rows";
+import { trtllmRequestOwnId } from "@/lib/metrics/trtllm-request-name";
 import { SegmentTooltip } from "./segment-tooltip";
 import { SegmentScopeToggle, ToggleGroup, ValueScaleToggle } from "./breakdown-controls";
 import { requestDetailQueryOptions, requestSampleQueryOptions } from "./query-options";
@@ -56,7 +59,7 @@ const RequestBreakdownChart = memo(function RequestBreakdownChart({
   sample: RequestSample;
   scope: SegmentScope;
   scale: ValueScale;
-  onSelect: (idx: number) => void;
+  onSelect: (request: RequestSample["requests"][number]) => void;
   actions?: React.ReactNode;
 }) {
   const figure = useMemo(() => requestBreakdownFigure(sample, scope, scale), [sample, scope, scale]);
@@ -73,7 +76,7 @@ const RequestBreakdownChart = memo(function RequestBreakdownChart({
       figure={figure}
       interaction="Click a bar for its waterfall"
       actions={actions}
-      onRowClick={(i) => onSelect(sample.requests[i].idx)}
+      onRowClick={(i) => onSelect(sample.requests[i])}
       tooltip={{ content: <SegmentTooltip segmentNames={names} title={(r) => String(r.x)} /> }}
       y={y}
     />
@@ -82,7 +85,7 @@ const RequestBreakdownChart = memo(function RequestBreakdownChart({
 
 /**
  * Per-request stacked bars (sorted by the URL's `sort`, segments per `segments`, axis per `scale`)
- * and the selected request (`req`). The sample is fetched once `ready` (the view's first chart has
+ * and the selected request (`rid`, or `req` for one without an id). The sample is fetched once `ready` (the view's first chart has
  * its data) and drawn after that chart has painted: its thousands of bar rectangles took seconds
  * to render and used to hold the first chart back when they shared its commit.
  */
@@ -90,7 +93,7 @@ export function RequestBreakdownSection({ runId, ready }: { runId: string; ready
   const [sort, setSort] = useQueryState("sort", runSearchParams.sort);
   const [scope] = useQueryState("segments", runSearchParams.segments);
   const [scale] = useQueryState("scale", runSearchParams.scale);
-  const [req, setReq] = useQueryState("req", runSearchParams.req);
+  const link = useRequestLink(runId);
   // Slowest first for latencies, earliest first for arrival.
   const order = sort === "arrival" ? "asc" : "desc";
   // A new sort keeps the bars of the last one on screen until its sample is in.
@@ -102,12 +105,13 @@ export function RequestBreakdownSection({ runId, ready }: { runId: string; ready
   const draw = useAfterPaint(ready && q.data !== undefined);
   const client = useQueryClient();
   // The drill-down's fetch starts on the click itself, not after the render that shows its frame.
+  const { open: openLink } = link;
   const open = useCallback(
-    (idx: number) => {
-      void client.prefetchQuery(requestDetailQueryOptions(runId, idx));
-      void setReq(idx);
+    (r: RequestSample["requests"][number]) => {
+      void client.prefetchQuery(requestDetailQueryOptions(runId, r.idx));
+      openLink(r.idx, trtllmRequestOwnId(r));
     },
-    [client, runId, setReq],
+    [client, runId, openLink],
   );
   const actions = useMemo(
     () => (
@@ -136,7 +140,10 @@ export function RequestBreakdownSection({ runId, ready }: { runId: string; ready
           actions={actions}
         />
       ) : null}
-      {req !== null ? <RequestWaterfall runId={runId} idx={req} onClose={() => void setReq(null)} /> : null}
+      <RequestLinkNotice link={link} />
+      {link.position !== null ? (
+        <RequestWaterfall runId={runId} idx={link.position} onClose={link.close} />
+      ) : null}
     </div>
   );
 }

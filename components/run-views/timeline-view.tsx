@@ -8,6 +8,8 @@ import { requestDetailQueryOptions } from "@/components/breakdown/query-options"
 import { RequestWaterfall } from "@/components/breakdown/request-waterfall";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { runSearchParams } from "@/components/run/search-params";
+import { RequestLinkNotice } from "@/components/run/request-link-notice";
+import { useRequestLink } from "@/components/run/use-request-link";
 import { AiperfRequestPanel } from "@/components/timeline/aiperf-request-panel";
 import { JourneySummaryPanel, RequestJourneyPanel } from "@/components/timeline/request-journey";
 import { timelineQueryOptions, timelineRequestQueryOptions } from "@/lib/api/timeline-query-options";
@@ -21,6 +23,7 @@ import type { TimelineLanes, TimelinePayload } from "@/lib/api/timeline";
 import { formatCount, formatMs, plural } from "@/lib/format-number";
 import { DrilldownNotice } from "@/components/run/drilldown-notice";
 import { drilldownBuilding } from "@/lib/api/drilldown";
+import { trtllmRequestOwnId } from "@/lib/metrics/trtllm-request-name";
 import { RecordsSampleLine } from "@/components/aiperf/records-sample";
 import { ManifestEmptyView } from "./empty-view";
 
@@ -69,7 +72,8 @@ export function TimelineView({ run }: RunViewProps) {
   const [tfrom, setTfrom] = useQueryState("tfrom", runSearchParams.tfrom);
   const [tto, setTto] = useQueryState("tto", runSearchParams.tto);
   const [lanes, setLanes] = useQueryState("lanes", runSearchParams.lanes);
-  const [req, setReq] = useQueryState("req", runSearchParams.req);
+  const link = useRequestLink(run.id);
+  const req = link.position;
   const q = useQuery({
     ...timelineQueryOptions(run.id, { from: tfrom, to: tto, lanes }),
     enabled: has && !building,
@@ -101,15 +105,20 @@ export function TimelineView({ run }: RunViewProps) {
   // An opened request's detail sits below the charts, its top brought into view.
   const detail = useRevealOnOpen(req, "start");
   const client = useQueryClient();
+  const { open: openLink } = link;
   const open = useCallback(
     (bar: number) => {
       if (!p) return;
       const id = p.bars.id[bar];
-      if (p.source === "trtllm") void client.prefetchQuery(requestDetailQueryOptions(run.id, id));
-      else void client.prefetchQuery(timelineRequestQueryOptions(run.id, id));
-      void setReq(id);
+      // A bar carries its position only: its own id is read from its detail, fetched at the click.
+      openLink(
+        id,
+        p.source === "trtllm"
+          ? async () => trtllmRequestOwnId(await client.fetchQuery(requestDetailQueryOptions(run.id, id)))
+          : async () => (await client.fetchQuery(timelineRequestQueryOptions(run.id, id))).requestId,
+      );
     },
-    [client, p, run.id, setReq],
+    [client, p, run.id, openLink],
   );
 
   if (!has) return <ManifestEmptyView id="timeline" title="No per-request records in this run" />;
@@ -198,11 +207,12 @@ export function TimelineView({ run }: RunViewProps) {
         cursorMs={cursorMs}
       />
       <TimelineMoment payload={p} cursorMs={cursorMs} />
+      <RequestLinkNotice link={link} />
       {req !== null ? (
         <div ref={detail} tabIndex={-1} data-testid="timeline-request-detail" className="scroll-mt-4">
           {p.source === "trtllm" ? (
             <>
-              <RequestWaterfall runId={run.id} idx={req} onClose={() => void setReq(null)} />
+              <RequestWaterfall runId={run.id} idx={req} onClose={link.close} />
               {journey ? (
                 <div className="mt-4">
                   <RequestJourneyPanel runId={run.id} rid={req} />
@@ -210,7 +220,7 @@ export function TimelineView({ run }: RunViewProps) {
               ) : null}
             </>
           ) : (
-            <AiperfRequestPanel runId={run.id} rid={req} onClose={() => void setReq(null)}>
+            <AiperfRequestPanel runId={run.id} rid={req} onClose={link.close}>
               {journey ? <RequestJourneyPanel runId={run.id} rid={req} /> : null}
             </AiperfRequestPanel>
           )}

@@ -37,6 +37,12 @@ export const runSearchParams = {
   /** Breakdown view: how the per-request sample is sorted, and the request opened in detail. */
   sort: parseAsStringLiteral(SAMPLE_SORTS).withDefault("ttft").withOptions(STEP),
   req: parseAsInteger.withOptions(STEP),
+  /**
+   * The request opened in detail by its own id (TensorRT-LLM's `disagg_request_id` or
+   * `request_id`, aiperf's `x_request_id`; docs/http-api.md §A request's link): the page's links
+   * write it for a request with an id, and `req` (its position in the run) for one without.
+   */
+  rid: parseAsString.withOptions(STEP),
   /** Breakdown view: every segment, or only those that tile TTFT (decode left out). */
   segments: parseAsStringLiteral(SEGMENT_SCOPES).withDefault("all").withOptions(STEP),
   /** Breakdown view: the per-request chart's value axis. */

@@ -1,22 +1,24 @@
 "use client";
 
-import { useQueryState } from "nuqs";
 import { useEffect, useRef, type ReactNode, type RefObject } from "react";
 import type { Column } from "@/components/charts/data-table";
-import { runSearchParams } from "@/components/run/search-params";
+import { useRequestLink, type RequestLink } from "@/components/run/use-request-link";
 import { formatFixed } from "@/lib/format-number";
 
 /**
- * The request a slowest-requests table opened: the URL's `req` (shared with the timeline and the
- * other views that open a request, so Back closes it), when `isListed` says it is one of this
- * table's rows; another view's id, or a row of another metric's list, opens nothing here.
+ * The request a slowest-requests table opened: the URL's `rid` or `req` (components/run/
+ * use-request-link.ts, shared with the timeline and the other views that open a request, so Back
+ * closes it), when `isListed` says it is one of this table's rows; another view's request, or a
+ * row of another metric's list, opens nothing here.
  */
 export interface OpenedRequest {
   opened: number | null;
-  /** Opens `rid`, or closes it when it is the one open. */
-  toggle: (rid: number) => void;
+  /** Opens `rid` (by `ownId` in the URL when it has one), or closes it when it is the one open. */
+  toggle: (rid: number, ownId: string | null) => void;
   close: () => void;
   detail: RefObject<HTMLDivElement | null>;
+  /** The URL's request link, for its notice when its id names no request */
+  link: RequestLink;
 }
 
 /**
@@ -53,16 +55,18 @@ export function useRevealOnOpen(opened: number | null, block: ScrollLogicalPosit
   return detail;
 }
 
-export function useOpenedRequest(isListed: (rid: number) => boolean): OpenedRequest {
-  const [req, setReq] = useQueryState("req", runSearchParams.req);
+export function useOpenedRequest(runId: string, isListed: (rid: number) => boolean): OpenedRequest {
+  const link = useRequestLink(runId);
+  const req = link.position;
   const opened = req !== null && isListed(req) ? req : null;
   // The detail sits below the table.
   const detail = useRevealOnOpen(opened);
   return {
     opened,
-    toggle: (rid) => void setReq(rid === opened ? null : rid),
-    close: () => void setReq(null),
+    toggle: (rid, ownId) => (rid === opened ? link.close() : link.open(rid, ownId)),
+    close: link.close,
     detail,
+    link,
   };
 }
 
@@ -76,6 +80,7 @@ export const REQUEST_ID_CLASS = "block max-w-[10ch] truncate sm:max-w-none";
 export function RequestIdButton({
   state,
   rid,
+  ownId,
   name,
   title,
   whole = false,
@@ -84,6 +89,8 @@ export function RequestIdButton({
 }: {
   state: OpenedRequest;
   rid: number;
+  /** The request's own id, which its link opens it by (`?rid=`); null: it has none, and its link keeps its position (`req`) */
+  ownId: string | null;
   /** The request as the button's accessible name says it ("Open request <name> in detail") */
   name: string;
   title?: string;
@@ -103,7 +110,7 @@ export function RequestIdButton({
       data-rid={rid}
       onClick={() => {
         onOpen?.();
-        state.toggle(rid);
+        state.toggle(rid, ownId);
       }}
     >
       {children}

@@ -4,6 +4,7 @@ import { ApiError } from "@/lib/api/fetch-json";
 import { DataTable } from "@/components/charts/data-table";
 import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
 import { useRunChart } from "@/components/charts/use-run-chart";
+import { RequestLinkNotice } from "@/components/run/request-link-notice";
 import { RequestWaterfall } from "@/components/breakdown/request-waterfall";
 import {
   OpenedRequestDetail,
@@ -13,7 +14,7 @@ import {
 } from "@/components/timeline/opened-request";
 import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 import { formatNumber, plural, timeUnitFor } from "@/lib/format-number";
-import { trtllmRequestName, trtllmRequestTitle } from "@/lib/metrics/trtllm-request-name";
+import { trtllmRequestName, trtllmRequestTitle, trtllmRequestOwnId } from "@/lib/metrics/trtllm-request-name";
 import type { TrtllmLatencyId } from "./latency-definitions";
 
 /**
@@ -35,7 +36,7 @@ export function TrtllmSlowestRequests({
 }) {
   const q = useRunChart(runId, TRTLLM_CHARTS.slowest, enabled);
   const rows = q.data?.lists[metric] ?? [];
-  const state = useOpenedRequest((rid) => rows.some((r) => r.idx === rid));
+  const state = useOpenedRequest(runId, (rid) => rows.some((r) => r.idx === rid));
   if (q.error instanceof ApiError && q.error.status === 404)
     return (
       <p className="text-sm text-muted" data-testid="trtllm-slowest-reingest">
@@ -72,7 +73,14 @@ export function TrtllmSlowestRequests({
             cell: (r) => {
               const name = trtllmRequestName(r);
               return (
-                <RequestIdButton state={state} rid={r.idx} name={name} title={trtllmRequestTitle(r)} whole>
+                <RequestIdButton
+                  state={state}
+                  rid={r.idx}
+                  ownId={trtllmRequestOwnId(r)}
+                  name={name}
+                  title={trtllmRequestTitle(r)}
+                  whole
+                >
                   {name}
                 </RequestIdButton>
               );
@@ -85,6 +93,7 @@ export function TrtllmSlowestRequests({
           { header: "out tokens", num: true, cell: (r) => formatNumber(r.outputTokens, 0) },
         ]}
       />
+      <RequestLinkNotice link={state.link} />
       <OpenedRequestDetail
         opened={state.opened}
         detailRef={state.detail}

@@ -20,6 +20,7 @@ export const queryKeys = {
   trtllmRequest: (id: string, idx: number) => ["run", id, "trtllm-request", idx] as const,
   timeline: (id: string, params: object) => ["run", id, "timeline", params] as const,
   timelineRequest: (id: string, rid: number) => ["run", id, "timeline-request", rid] as const,
+  requestById: (id: string, rid: string) => ["run", id, "request-by-id", rid] as const,
   requestJourney: (id: string, rid: number) => ["run", id, "request-journey", rid] as const,
   journeySummary: (id: string) => ["run", id, "journey"] as const,
   agentSessionPage: (id: string, page: number) => ["run", id, "session-page", page] as const,

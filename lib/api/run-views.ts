@@ -74,6 +74,16 @@ export function hasAiperfAgreement(r: RunSummary): boolean {
   return kinds.has("aiperf-records") && kinds.has("aiperf-summary");
 }
 
+/**
+ * The view a request's link by its id (`?rid=` without a view, docs/http-api.md §A request's
+ * link) opens: the Breakdown's waterfall for a TensorRT-LLM request, the timeline's detail for an
+ * aiperf record (the same requests `requests/by-id` looks in); null for a run without either.
+ */
+export function requestLinkView(r: RunSummary): "breakdown" | "timeline" | null {
+  if (r.timeBreakdown !== null) return "breakdown";
+  return hasTimelineData(r) ? "timeline" : null;
+}
+
 /** Per-request rows the request timeline draws: TensorRT-LLM perf metrics or aiperf records. */
 export function hasTimelineData(r: RunSummary): boolean {
   return r.timeBreakdown !== null || r.files.some((f) => f.kind === "aiperf-records");

@@ -25,6 +25,14 @@ export function trtllmRequestName(r: TrtllmRequestIds): string {
   return `request ${r.idx + 1} (no id recorded)`;
 }
 
+/**
+ * The id the request's link opens it by (`?rid=`, docs/http-api.md §A request's link): the id its
+ * name says, null when it records none (its link keeps its position, `req`).
+ */
+export function trtllmRequestOwnId(r: TrtllmRequestIds): string | null {
+  return r.disaggRequestId ?? r.requestId;
+}
+
 /** The drill-down's title: the request's name, then each other id it carries, named by its field. */
 export function trtllmRequestTitle(r: TrtllmRequestIds): string {
   const parts = [trtllmRequestName(r)];

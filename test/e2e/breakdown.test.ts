@@ -40,11 +40,14 @@ describe("breakdown view of a disaggregated TensorRT-LLM run", () => {
       .getByRole("region", { name: "request waterfall" })
       .getByText("waterfall")
       .waitFor({ timeout: 30_000 });
-    await expect.poll(() => page.url()).toMatch(/req=\d+/);
-    // `req` is the request's position in the run; the panel names it by its own ids, never by it.
-    const req = new URL(page.url()).searchParams.get("req")!;
+    // The link names the request by its own id (docs/http-api.md §A request's link).
+    await expect.poll(() => page.url()).toMatch(/[?&]rid=\d+/);
+    const rid = new URL(page.url()).searchParams.get("rid")!;
+    const { position } = (await (
+      await fetch(`${t.app.url}/api/runs/${run.id}/requests/by-id?rid=${rid}`)
+    ).json()) as { position: number };
     const opened = requestDetailSchema.parse(
-      await (await fetch(`${t.app.url}/api/runs/${run.id}/trtllm/requests/${req}`)).json(),
+      await (await fetch(`${t.app.url}/api/runs/${run.id}/trtllm/requests/${position}`)).json(),
     );
     expect(opened.disaggRequestId).not.toBeNull();
     const region = page.getByRole("region", { name: "request waterfall" });

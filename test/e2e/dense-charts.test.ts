@@ -97,7 +97,7 @@ describe("dense charts: a canvas layer that keeps the chart's function", () => {
     await page.mouse.click(box.x + box.width * 0.5, box.y + box.height * 0.95);
     const region = page.getByRole("region", { name: "request waterfall" });
     await region.getByText("Request detail").waitFor({ timeout: 30_000 });
-    await expect.poll(() => page.url()).toMatch(/req=\d+/);
+    await expect.poll(() => page.url()).toMatch(/[?&]rid=\d+/);
     await region.getByText("waterfall").first().waitFor({ timeout: 30_000 });
     await page.close();
   });

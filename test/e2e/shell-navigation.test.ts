@@ -78,12 +78,12 @@ describe("run page shell: history, tabs, keyboard, chart names", () => {
     await page.keyboard.press("Enter");
     await waterfall(page).getByTestId("request-detail-title").waitFor({ timeout: 30_000 });
     // The URL is written after the detail renders (the state map updates it asynchronously).
-    await expect.poll(() => page.url()).toMatch(/req=\d+/);
+    await expect.poll(() => page.url()).toMatch(/[?&]rid=\d+/);
     await expect.poll(() => historyLength(page)).toBe(before + 1);
 
     await page.goBack();
     await expect.poll(() => waterfall(page).count()).toBe(0);
-    expect(page.url()).not.toMatch(/req=/);
+    expect(page.url()).not.toMatch(/[?&](req|rid)=/);
     await page.close();
   });
 

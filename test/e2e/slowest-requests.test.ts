@@ -73,7 +73,9 @@ describe("slowest requests open their request", () => {
         expect(await detailValue(page, "Request ID \\(sent as x_request_id\\)").textContent()).toBe(
           first.requestId,
         );
-        expect(new URL(page.url()).searchParams.get("req")).toBe(String(first.rid));
+        // The link names the request by its own id (docs/http-api.md §A request's link).
+        await expect.poll(() => new URL(page.url()).searchParams.get("rid")).toBe(first.requestId);
+        expect(new URL(page.url()).searchParams.get("req")).toBeNull();
         expect(await buttons.first().getAttribute("aria-expanded")).toBe("true");
         await shot(page, `slowest-detail-${scheme}-${width}.png`, { settleMs: 400 });
 

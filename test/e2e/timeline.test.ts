@@ -88,7 +88,8 @@ describe("Timeline view", () => {
     const at = await findBar(page);
     await page.mouse.click(at.x, at.y);
     await page.getByRole("region", { name: "request waterfall" }).waitFor({ timeout: 30_000 });
-    await expect.poll(() => page.url()).toMatch(/req=\d+/);
+    // The bar's request by its own id (docs/http-api.md §A request's link).
+    await expect.poll(() => page.url()).toMatch(/[?&]rid=\d+/);
     await shot(page, "timeline-trtllm-zoomed-request.png");
 
     // Keyboard: the first bar by start, then Enter opens it.

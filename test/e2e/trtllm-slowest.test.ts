@@ -1,13 +1,13 @@
 /**
  * The Latency view of a TensorRT-LLM-only run (the example's perf metrics, no aiperf records)
  * lists its slowest requests by server TTFT, E2E and TPOT; a row's request ID opens that
- * request's waterfall below the table, by its place in the run (`req` in the URL, the timeline's),
+ * request's waterfall below the table, by its own id (`rid` in the URL, the timeline's),
  * and Back closes it. Screenshots go to RUNLENS_SCREENSHOT_DIR.
  */
 import { describe, expect, it } from "vitest";
 import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 import { requestDetailSchema, trtllmSlowestPayloadSchema } from "@/lib/api/trtllm-charts";
-import { trtllmRequestName, trtllmRequestTitle } from "@/lib/metrics/trtllm-request-name";
+import { trtllmRequestName, trtllmRequestOwnId, trtllmRequestTitle } from "@/lib/metrics/trtllm-request-name";
 import { gotoHydrated, shot, useAppAndBrowser } from "./harness";
 
 describe("slowest requests of a TensorRT-LLM run", () => {
@@ -54,7 +54,11 @@ describe("slowest requests of a TensorRT-LLM run", () => {
         await buttons.first().click();
         const detail = page.getByTestId("trtllm-slowest-request-detail");
         await detail.waitFor({ timeout: 15_000 });
-        await expect.poll(() => new URL(page.url()).searchParams.get("req")).toBe(String(first.idx));
+        // By its own id where it has one, else by its position (docs/http-api.md §A request's link).
+        const own = trtllmRequestOwnId(first);
+        await expect
+          .poll(() => new URL(page.url()).searchParams.get(own === null ? "req" : "rid"))
+          .toBe(own ?? String(first.idx));
         expect(await buttons.first().getAttribute("aria-expanded")).toBe("true");
         const title = detail.getByTestId("request-detail-title");
         await expect.poll(() => title.textContent(), { timeout: 15_000 }).toBe(trtllmRequestTitle(opened));

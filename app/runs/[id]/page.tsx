@@ -1,7 +1,7 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import type { SearchParams } from "nuqs/server";
 import { RunPage } from "@/components/run/run-page";
 import { TimelineSeed } from "@/components/timeline/timeline-seed";
@@ -10,6 +10,7 @@ import { latencyLabel } from "@/components/aiperf/latency-metric";
 import { runSearchParamsCache } from "@/components/run/search-params";
 import { getQueryClient } from "@/lib/api/query-client";
 import { runQueryOptions } from "@/lib/api/query-options";
+import { requestLinkView } from "@/lib/api/run-views";
 import {
   breakdownFirstFigures,
   cacheFirstFigures,
@@ -49,16 +50,28 @@ export default async function RunRoute({ params, searchParams }: Props) {
   if (!run) notFound();
   const queryClient = getQueryClient();
   queryClient.setQueryData(runQueryOptions(id).queryKey, run);
+  const query = await searchParams;
   const {
     view,
     tfrom,
     tto,
     lanes,
+    rid,
     metric: urlMetric,
     stat,
     segments,
     scale,
-  } = runSearchParamsCache.parse(await searchParams);
+  } = runSearchParamsCache.parse(query);
+  // A request's link by its own id names no view (docs/http-api.md §A request's link): it opens
+  // the view whose drill-down shows the run's requests, the rest of the link kept.
+  const ridView = rid !== null && query.view === undefined ? requestLinkView(run) : null;
+  if (ridView) {
+    const kept = new URLSearchParams();
+    for (const [k, v] of Object.entries(query))
+      for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) kept.append(k, one);
+    kept.set("view", ridView);
+    redirect(`/runs/${encodeURIComponent(id)}?${kept}`);
+  }
   const app = await getAppContext();
   // The server's own warm-up after it starts (bin/warm-routes.mjs) reads no run's timeline into memory.
   const warmUp = (await headers()).get(WARM_UP_HEADER) === "1";
