@@ -115,9 +115,13 @@ describeRealPublic(GLM, () => {
     expect(words.timings).toBe("vLLM bench serve's own run-level figures (no per-request arrays uploaded)");
     const tiles = requestTiles(run);
     expect(JSON.stringify(tiles)).not.toMatch(/aiperf/);
-    // The rate tile carries its unit, as the per-GPU tiles beside it do.
+    // The rate tile carries its unit, as the per-GPU tiles beside it do, to 2 dp as vLLM's console
+    // and every other place the figure is written (the Latency header, the sweep table, Compare).
     expect(tiles.find((t) => t.testId === "tile-output-throughput")?.value).toBe(
-      `${formatNumber(j.output_throughput as number, 1)} tok/s`,
+      `${formatNumber(j.output_throughput as number, 2)} tok/s`,
+    );
+    expect(tiles.find((t) => t.testId === "tile-output-throughput")?.value).toBe(
+      `${formatNumber(c.get("Output token throughput (tok/s)") as number, 2)} tok/s`,
     );
     const table = latencyTables(run)[0];
     expect(table.kind === "table" && table.table.rows.map((row) => row[0])).toContain(
