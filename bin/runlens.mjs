@@ -71,6 +71,17 @@ function parseOptions(argv, options) {
     strict: false,
     tokens: true,
   });
+  // Runs stored before ids stopped beginning with "-" still have such ids: one read as a group of
+  // short options (which may hold an "h") is named as what it is before anything else.
+  for (const t of tokens) {
+    if (t.kind !== "option" || options[t.name] || t.rawName.length !== 2) continue;
+    const arg = argv[t.index];
+    if (/^-[A-Za-z0-9_][A-Za-z0-9_-]{6,62}$/.test(arg)) {
+      throw new CliError(
+        `unknown option ${arg}; a run id that begins with "-" goes after "--" (runlens export -- ${arg} ...)`,
+      );
+    }
+  }
   if (values.help === true) return { help: true };
   for (const t of tokens) {
     if (t.kind !== "option") continue;

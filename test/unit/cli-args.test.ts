@@ -23,6 +23,14 @@ describe("runlens arguments", () => {
   it.each([
     [["upload", "dir", "--bogus"], "runlens: unknown option --bogus"],
     [["upload", "-x", "dir"], "runlens: unknown option -x"],
+    [
+      ["export", "-2bcdefghijklmnopqrstu", "--report", "-o", "x.html"],
+      'runlens: unknown option -2bcdefghijklmnopqrstu; a run id that begins with "-" goes after "--" (runlens export -- -2bcdefghijklmnopqrstu ...)',
+    ],
+    [
+      ["export", "--report", "-o", "x.html", "--", "-2bcdefghijklmnopqrstu"],
+      "runlens: no server: pass --server URL or set RUNLENS_SERVER",
+    ],
     [["upload", "dir", "--server"], "runlens: --server needs a value"],
     // The gate accepts named differences: a bare flag would accept nothing the user named.
     [
