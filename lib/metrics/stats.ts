@@ -56,7 +56,7 @@ export function sortedFinite(values: ArrayLike<number>): Float64Array {
  * Elements one step of `sortInSteps` handles: a run of this many sorted natively, or this many
  * taken in a merge. A 200,000-value sort is then some 40 steps of well under a millisecond each.
  */
-const SORT_STEP = 16_384;
+export const SORT_STEP = 16_384;
 
 /**
  * Whether an ascending typed-array sort puts `a` before `b` (its order: numbers ascending, −0

@@ -8,10 +8,10 @@ import type { Distribution } from "@/lib/api/aiperf-charts";
 import type { TimeBreakdownBlock } from "@/lib/api/schemas";
 import type { TrtllmLatencyOverTimePayload } from "@/lib/api/trtllm-charts";
 import type { Seconds, TrtllmSpeculative, TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
-import { distributionOfSorted } from "./aiperf-distribution";
-import { tokPerUserStats } from "./per-user-throughput";
-import { sortedFinite, statsOfSorted } from "./stats";
-import { atOnce, type Steps } from "./steps";
+import { distributionOfSortedInSteps } from "./aiperf-distribution";
+import { tokPerUserStatsOfSortedInSteps } from "./per-user-throughput";
+import { PASS_STEP, SORT_STEP, sortedFiniteInSteps, statsOfSortedInSteps } from "./stats";
+import { atOnce, mergeRunsInSteps, type Steps } from "./steps";
 import { requestFirstToken, requestStart, spanMs, type RequestTimes } from "./time-breakdown";
 
 /** The scatter's point cap, the same as the aiperf over-time chart's. */
@@ -136,7 +136,12 @@ export class TrtllmLatencyColumns {
     return atOnce(this.summarizeInSteps());
   }
 
-  /** `summarize` in steps, one column's sort at a time: the same answer. */
+  /**
+   * `summarize` in steps: each column's finite values gathered, sorted, summed and binned in
+   * steps of at most PASS_STEP values read or SORT_STEP values sorted (the same answer, bit for
+   * bit: the sort in steps leaves what one typed-array sort leaves, and the tok/s per user of the
+   * sorted TPOTs what `tokPerUserStats` finds in the unsorted ones).
+   */
   *summarizeInSteps(): Steps<{
     block: NonNullable<TimeBreakdownBlock["latency"]>;
     distribution: LatencyDistributions;
@@ -145,7 +150,7 @@ export class TrtllmLatencyColumns {
       ttftMs: null,
       e2eMs: null,
       tpotMs: null,
-      tokPerUser: tokPerUserStats(this.tpotMs),
+      tokPerUser: null,
       tokensKnown: this.tokensKnown,
       tokensFromIterations: this.tokensFromIterations,
       oneResponse: this.oneResponse,
@@ -153,25 +158,53 @@ export class TrtllmLatencyColumns {
     const metrics: Record<string, Distribution | null> = {};
     for (const key of ["ttftMs", "e2eMs", "tpotMs"] as const) {
       yield;
-      const sorted = sortedFinite(this[key]);
-      block[key] = statsOfSorted(sorted);
-      metrics[key] = distributionOfSorted(sorted);
+      const sorted = yield* sortedFiniteInSteps(this[key]);
+      yield;
+      block[key] = yield* statsOfSortedInSteps(sorted);
+      yield;
+      metrics[key] = yield* distributionOfSortedInSteps(sorted);
+      if (key === "tpotMs") {
+        yield;
+        block.tokPerUser = yield* tokPerUserStatsOfSortedInSteps(sorted);
+      }
     }
     return { block, distribution: { metrics } };
   }
 
+  /** `overTimeInSteps` at once. */
+  overTime(arrivalsMs: Float64Array, max = MAX_OVER_TIME_POINTS): TrtllmLatencyOverTimePayload {
+    return atOnce(this.overTimeInSteps(arrivalsMs, max));
+  }
+
   /**
    * Requests by arrival, every k-th when there are more than the cap. A request without a finite
-   * arrival has no place on the time axis; one with no latency recorded draws nothing.
+   * arrival has no place on the time axis; one with no latency recorded draws nothing. In steps:
+   * the requests gathered PASS_STEP a step, ordered by arrival in runs of SORT_STEP sorted one a
+   * step and then merged SORT_STEP requests a step (stable, as the one sort it replaces: requests
+   * of one arrival stay in their order).
    */
-  overTime(arrivalsMs: Float64Array, max = MAX_OVER_TIME_POINTS): TrtllmLatencyOverTimePayload {
+  *overTimeInSteps(
+    arrivalsMs: Float64Array,
+    max = MAX_OVER_TIME_POINTS,
+  ): Steps<TrtllmLatencyOverTimePayload> {
     let n = 0;
-    const order = new Uint32Array(this.size);
+    const order = new Int32Array(this.size);
     for (let i = 0; i < this.size; i++) {
+      if (i > 0 && i % PASS_STEP === 0) yield;
       const recorded = !(isNaN(this.ttftMs[i]) && isNaN(this.e2eMs[i]));
       if (recorded && Number.isFinite(arrivalsMs[i])) order[n++] = i;
     }
-    const placed = order.subarray(0, n).sort((a, b) => arrivalsMs[a] - arrivalsMs[b]);
+    const byArrival = (a: number, b: number) => arrivalsMs[a] - arrivalsMs[b];
+    let placed = order.subarray(0, n);
+    for (let lo = 0; lo < n; lo += SORT_STEP) {
+      yield;
+      placed.subarray(lo, Math.min(n, lo + SORT_STEP)).sort(byArrival);
+    }
+    if (n > SORT_STEP) {
+      yield;
+      // On a tie the left run's request goes first: the order of one stable sort.
+      placed = yield* mergeRunsInSteps(placed, SORT_STEP, (a, b) => arrivalsMs[a] < arrivalsMs[b], SORT_STEP);
+    }
     const step = n > max ? n / max : 1;
     const points: TrtllmLatencyOverTimePayload["points"] = [];
     for (let k = 0; k < Math.min(n, max); k++) {

@@ -251,7 +251,7 @@ export async function summarizeTrtllm(
   await paused();
   const share = segmentShare(arrivals, segmentColumns);
   await paused();
-  const overTime = latency.overTime(arrivals);
+  const overTime = await stepped(latency.overTimeInSteps(arrivals));
   await paused();
   return {
     timeBreakdown,
