@@ -16,6 +16,22 @@
 const FIRST = 16;
 const FIRST_CHARS = 256;
 /**
+ * Entries a page of the entry arrays holds (a power of two): the first page grows by doubling up
+ * to it, then each growth adds a page, so no add copies or fills more than a page of entries
+ * (growing by doubling copied them all: 131,072 of each array in one add, issue 31).
+ */
+const PAGE_BITS = 12;
+const PAGE = 1 << PAGE_BITS;
+const IN_PAGE = PAGE - 1;
+/**
+ * Characters a page of ids' characters holds: the first grows by doubling up to it, then each new
+ * page is this long (an id longer than a page gets a page of its own). An id never spans two
+ * pages; its place is packed as page × CHAR_PAGE + offset.
+ */
+const CHAR_BITS = 14;
+const CHAR_PAGE = 1 << CHAR_BITS;
+const IN_CHAR_PAGE = CHAR_PAGE - 1;
+/**
  * Buckets of the table being left that one `add` moves into the new one. Growing moves the ids a
  * few at a time rather than all in the add that grows it (at 131,072 ids, one add placed them
  * all: tens of ms of an upload's main thread, issue 31). The old buckets are at most half full,
@@ -25,16 +41,24 @@ const MOVE_BUCKETS = 16;
 /** A bucket of the table being left whose id was deleted: passed over by a search, never moved. */
 const GONE = -1;
 
+type Chars = Uint8Array | Uint16Array;
+
 export class IdTable {
-  /** Each entry's first character in `chars`, −1 for a free entry */
-  private start = new Int32Array(0);
-  /** Each entry's length in characters */
-  private len = new Int32Array(0);
-  /** Each entry's hash */
-  private hashes = new Int32Array(0);
-  /** Characters of every id, one after the other */
-  private chars: Uint8Array | Uint16Array = new Uint8Array(0);
-  /** Characters written to `chars` */
+  /** Each entry's first character (page × CHAR_PAGE + offset), −1 for a free entry; in pages */
+  private start: Int32Array[] = [];
+  /** Each entry's length in characters; in pages */
+  private len: Int32Array[] = [];
+  /** Each entry's hash; in pages */
+  private hashes: Int32Array[] = [];
+  /** Entries the pages hold */
+  private capacity = 0;
+  /** Characters of every id, one after the other, in pages */
+  private chars: Chars[] = [];
+  /** Whether the pages of characters are two bytes a character (from the first id that is not Latin-1) */
+  private wide = false;
+  /** Characters written to the last page */
+  private pageUsed = 0;
+  /** Characters written in all */
   private used = 0;
   /** Characters of deleted ids still in `chars` */
   private garbage = 0;
@@ -56,14 +80,22 @@ export class IdTable {
 
   /** Bytes of the typed arrays held, for the memory tests. */
   get bytes(): number {
-    return (
-      this.start.byteLength +
-      this.len.byteLength +
-      this.hashes.byteLength +
-      this.chars.byteLength +
-      this.buckets.byteLength +
-      (this.old?.byteLength ?? 0)
-    );
+    let n = this.buckets.byteLength + (this.old?.byteLength ?? 0);
+    for (const pages of [this.start, this.len, this.hashes, this.chars])
+      for (const p of pages) n += p.byteLength;
+    return n;
+  }
+
+  private hashOf(e: number): number {
+    return this.hashes[e >>> PAGE_BITS][e & IN_PAGE];
+  }
+
+  private startOf(e: number): number {
+    return this.start[e >>> PAGE_BITS][e & IN_PAGE];
+  }
+
+  private lenOf(e: number): number {
+    return this.len[e >>> PAGE_BITS][e & IN_PAGE];
   }
 
   /** The id's number, or −1 when the table does not hold it. */
@@ -74,7 +106,7 @@ export class IdTable {
     for (let b = h & mask; ; b = (b + 1) & mask) {
       const e = this.buckets[b] - 1;
       if (e < 0) break;
-      if (this.hashes[e] === h && this.equals(e, id)) return e;
+      if (this.hashOf(e) === h && this.equals(e, id)) return e;
     }
     const old = this.old;
     if (old === null) return -1;
@@ -83,7 +115,7 @@ export class IdTable {
       const v = old[b];
       if (v === 0) return -1;
       if (v === GONE) continue;
-      if (this.hashes[v - 1] === h && this.equals(v - 1, id)) return v - 1;
+      if (this.hashOf(v - 1) === h && this.equals(v - 1, id)) return v - 1;
     }
   }
 
@@ -92,11 +124,11 @@ export class IdTable {
     const h = hash(id);
     let e = this.free.pop();
     if (e === undefined) {
-      if (this.next === this.start.length) this.growEntries();
+      if (this.next === this.capacity) this.growEntries();
       e = this.next++;
     }
     this.write(e, id);
-    this.hashes[e] = h;
+    this.hashes[e >>> PAGE_BITS][e & IN_PAGE] = h;
     this.size++;
     if (this.old !== null) this.move(MOVE_BUCKETS);
     if (this.size * 2 > this.buckets.length) this.grow(Math.max(2 * FIRST, this.buckets.length * 2));
@@ -106,18 +138,18 @@ export class IdTable {
 
   /** Forgets the id numbered `e`; its number goes to a later `add`. */
   delete(e: number): void {
-    if (!(this.start[e] >= 0)) return;
+    if (!(e >= 0 && e < this.next && this.startOf(e) >= 0)) return;
     if (!this.deleteFromBuckets(e)) {
       // Not moved yet: its bucket in the table being left is marked, so searches pass over it.
       const old = this.old!;
       const oldMask = old.length - 1;
-      let b = this.hashes[e] & oldMask;
+      let b = this.hashOf(e) & oldMask;
       while (old[b] !== e + 1) b = (b + 1) & oldMask;
       old[b] = GONE;
     }
-    this.garbage += this.len[e];
-    this.start[e] = -1;
-    this.len[e] = 0;
+    this.garbage += this.lenOf(e);
+    this.start[e >>> PAGE_BITS][e & IN_PAGE] = -1;
+    this.len[e >>> PAGE_BITS][e & IN_PAGE] = 0;
     this.free.push(e);
     this.size--;
     if (this.garbage > 4096 && this.garbage * 2 > this.used) this.compactChars();
@@ -126,11 +158,11 @@ export class IdTable {
   /** Takes entry `e` out of `buckets`; false when it is not there (still in `old`). */
   private deleteFromBuckets(e: number): boolean {
     const mask = this.buckets.length - 1;
-    let b = this.hashes[e] & mask;
+    let b = this.hashOf(e) & mask;
     for (; this.buckets[b] !== e + 1; b = (b + 1) & mask) if (this.buckets[b] === 0) return false;
     // Backward-shift deletion: later entries of the probe run move into the hole.
     for (let j = (b + 1) & mask; this.buckets[j] !== 0; j = (j + 1) & mask) {
-      const home = this.hashes[this.buckets[j] - 1] & mask;
+      const home = this.hashOf(this.buckets[j] - 1) & mask;
       // Entry at j may fill the hole at b when its home is not cyclically in (b, j].
       if ((j > b && (home <= b || home > j)) || (j < b && home <= b && home > j)) {
         this.buckets[b] = this.buckets[j];
@@ -143,35 +175,29 @@ export class IdTable {
 
   /** The id numbered `e` (a string made for the call), or undefined when none is. */
   text(e: number): string | undefined {
-    if (e < 0 || e >= this.next || this.start[e] < 0) return undefined;
-    const from = this.start[e];
-    const to = from + this.len[e];
-    let s = "";
-    for (let at = from; at < to; at += 4096)
-      s += String.fromCharCode.apply(
-        null,
-        this.chars.subarray(at, Math.min(to, at + 4096)) as unknown as number[],
-      );
-    return s;
+    if (e < 0 || e >= this.next || this.startOf(e) < 0) return undefined;
+    return textOf(this.chars, this.startOf(e), this.lenOf(e));
   }
 
   /** Forgets every id and lets go of the arrays. */
   clear(): void {
-    this.start = new Int32Array(0);
-    this.len = new Int32Array(0);
-    this.hashes = new Int32Array(0);
-    this.chars = new Uint8Array(0);
+    this.start = [];
+    this.len = [];
+    this.hashes = [];
+    this.chars = [];
+    this.wide = false;
     this.buckets = new Int32Array(0);
     this.old = null;
     this.moveAt = 0;
-    this.used = this.garbage = this.next = this.size = 0;
+    this.capacity = this.pageUsed = this.used = this.garbage = this.next = this.size = 0;
     this.free = [];
   }
 
   private equals(e: number, id: string): boolean {
-    if (this.len[e] !== id.length) return false;
-    const c = this.chars;
-    for (let i = 0, at = this.start[e]; i < id.length; i++, at++)
+    if (this.lenOf(e) !== id.length) return false;
+    const at0 = this.startOf(e);
+    const c = this.chars[at0 >>> CHAR_BITS];
+    for (let i = 0, at = at0 & IN_CHAR_PAGE; i < id.length; i++, at++)
       if (c[at] !== id.charCodeAt(i)) return false;
     return true;
   }
@@ -201,60 +227,96 @@ export class IdTable {
     const end = Math.min(old.length, this.moveAt + count);
     for (let b = this.moveAt; b < end; b++) {
       const v = old[b];
-      if (v > 0) this.place(v - 1, this.hashes[v - 1]);
+      if (v > 0) this.place(v - 1, this.hashOf(v - 1));
     }
     this.moveAt = end;
     if (end === old.length) this.old = null;
   }
 
+  /** Room for more entries: the first page doubled (up to PAGE entries), or one more page. */
   private growEntries(): void {
-    const n = Math.max(FIRST, this.start.length * 2);
-    const start = new Int32Array(n).fill(-1);
-    start.set(this.start);
-    const len = new Int32Array(n);
-    len.set(this.len);
-    const hashes = new Int32Array(n);
-    hashes.set(this.hashes);
-    this.start = start;
-    this.len = len;
-    this.hashes = hashes;
+    if (this.capacity < PAGE) {
+      const n = Math.max(FIRST, this.capacity * 2);
+      const start = new Int32Array(n).fill(-1);
+      const len = new Int32Array(n);
+      const hashes = new Int32Array(n);
+      if (this.capacity > 0) {
+        start.set(this.start[0]);
+        len.set(this.len[0]);
+        hashes.set(this.hashes[0]);
+      }
+      this.start = [start];
+      this.len = [len];
+      this.hashes = [hashes];
+      this.capacity = n;
+      return;
+    }
+    this.start.push(new Int32Array(PAGE).fill(-1));
+    this.len.push(new Int32Array(PAGE));
+    this.hashes.push(new Int32Array(PAGE));
+    this.capacity += PAGE;
   }
 
-  /** Writes the id's characters at the end of `chars`, widening or growing it as needed. */
+  /**
+   * Writes the id's characters after the last id's, in the last page when they fit: the first
+   * page doubled up to CHAR_PAGE characters, or a new page. The first id that is not Latin-1
+   * widens every page to two bytes a character (once in a table's life).
+   */
   private write(e: number, id: string): void {
-    let wide = this.chars instanceof Uint16Array;
-    if (!wide) for (let i = 0; i < id.length; i++) if (id.charCodeAt(i) > 0xff) wide = true;
-    const need = this.used + id.length;
-    if (wide !== this.chars instanceof Uint16Array || need > this.chars.length) {
-      let n = Math.max(FIRST_CHARS, this.chars.length);
-      while (n < need) n *= 2;
-      const next = wide ? new Uint16Array(n) : new Uint8Array(n);
-      next.set(this.chars.subarray(0, this.used));
-      this.chars = next;
+    if (!this.wide) for (let i = 0; i < id.length; i++) if (id.charCodeAt(i) > 0xff) this.widen();
+    const make = (n: number): Chars => (this.wide ? new Uint16Array(n) : new Uint8Array(n));
+    const last = this.chars.length - 1;
+    let page = last >= 0 ? this.chars[last] : null;
+    const need = this.pageUsed + id.length;
+    // An offset is below CHAR_PAGE (an empty id too): a page written to its end takes no more.
+    if (page === null || need > page.length || this.pageUsed >= CHAR_PAGE) {
+      if (page !== null && last === 0 && page.length < CHAR_PAGE && need <= CHAR_PAGE) {
+        let n = page.length;
+        while (n < need) n = Math.min(CHAR_PAGE, n * 2);
+        const grown = make(n);
+        grown.set(page.subarray(0, this.pageUsed));
+        this.chars[0] = page = grown;
+      } else {
+        page = make(page === null ? Math.max(FIRST_CHARS, id.length) : Math.max(CHAR_PAGE, id.length));
+        this.chars.push(page);
+        this.pageUsed = 0;
+      }
     }
-    for (let i = 0; i < id.length; i++) this.chars[this.used + i] = id.charCodeAt(i);
-    this.start[e] = this.used;
-    this.len[e] = id.length;
-    this.used = need;
+    for (let i = 0; i < id.length; i++) page[this.pageUsed + i] = id.charCodeAt(i);
+    this.start[e >>> PAGE_BITS][e & IN_PAGE] = (this.chars.length - 1) * CHAR_PAGE + this.pageUsed;
+    this.len[e >>> PAGE_BITS][e & IN_PAGE] = id.length;
+    this.pageUsed += id.length;
+    this.used += id.length;
   }
 
-  /** Copies the live ids' characters to a new array, leaving the deleted ones' behind. */
-  private compactChars(): void {
-    const live = this.used - this.garbage;
-    let n = FIRST_CHARS;
-    while (n < live * 2) n *= 2;
-    const next = this.chars instanceof Uint16Array ? new Uint16Array(n) : new Uint8Array(n);
-    let at = 0;
-    for (let e = 0; e < this.next; e++) {
-      if (this.start[e] < 0) continue;
-      next.set(this.chars.subarray(this.start[e], this.start[e] + this.len[e]), at);
-      this.start[e] = at;
-      at += this.len[e];
-    }
-    this.chars = next;
-    this.used = at;
-    this.garbage = 0;
+  /** Two bytes a character from now on: every page copied wide. */
+  private widen(): void {
+    this.wide = true;
+    this.chars = this.chars.map((p) => Uint16Array.from(p));
   }
+
+  /** Copies the live ids' characters to new pages, leaving the deleted ones' behind. */
+  private compactChars(): void {
+    const pages = this.chars;
+    this.chars = [];
+    this.pageUsed = this.used = this.garbage = 0;
+    for (let e = 0; e < this.next; e++) {
+      const at = this.startOf(e);
+      if (at >= 0) this.write(e, textOf(pages, at, this.lenOf(e)));
+    }
+  }
+}
+
+/** The `len` characters at `at` (page × CHAR_PAGE + offset) of `pages`, as a string. */
+function textOf(pages: readonly Chars[], at: number, len: number): string {
+  if (len === 0) return "";
+  const page = pages[at >>> CHAR_BITS];
+  const from = at & IN_CHAR_PAGE;
+  const to = from + len;
+  let s = "";
+  for (let i = from; i < to; i += 4096)
+    s += String.fromCharCode.apply(null, page.subarray(i, Math.min(to, i + 4096)) as unknown as number[]);
+  return s;
 }
 
 /** FNV-1a over the UTF-16 code units, mixed so that the low bits (the bucket) vary. */

@@ -5,8 +5,15 @@
  * 131,073rd record, 36% of a 51 ms slice of the upload's main thread, docs/reliability.md); now
  * the ids of the old buckets move MOVE_BUCKETS buckets an add.
  *
- * Counted, never timed: the ids placed in buckets by one add. And the table answers as a Map does
- * while ids move: found, added, deleted, in the old buckets or the new.
+ * Its entry and character arrays grow in pages: the first doubled up to a page, then one page more
+ * at a time. Before, growing doubled them, copying every entry's start, length and hash (and
+ * filling the new starts) in the add that grew them: 262,144 + 3 × 131,072 elements at the
+ * 131,073rd id, with the ids' characters copied likewise (the id tables' array growth, 41–74 ms
+ * slices of an aiperf upload's main thread with the records logged in them, docs/reliability.md).
+ *
+ * Counted, never timed: the ids placed in buckets by one add, the elements copied or filled by
+ * one add. And the table answers as a Map does while ids move: found, added, deleted, in the old
+ * buckets or the new, its characters one byte or two, an id empty or longer than a page.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { IdTable } from "@/lib/metrics/id-table";
@@ -36,6 +43,89 @@ describe("IdTable growth", () => {
     expect(table.size).toBe(300_000);
     for (const i of [0, 65_535, 131_072, 262_143, 299_999])
       expect(table.text(table.find(`conversation-${i}`))).toBe(`conversation-${i}`);
+  });
+
+  it("copies or fills at most a few pages of elements in one add, however many ids it holds", () => {
+    const typed = Object.getPrototypeOf(Int32Array.prototype) as {
+      set(this: ArrayLike<number>, a: ArrayLike<number>): void;
+      fill(this: ArrayLike<number>): unknown;
+    };
+    let moved = 0;
+    const set = typed.set;
+    const fill = typed.fill;
+    vi.spyOn(typed, "set").mockImplementation(function (this: ArrayLike<number>, ...a: unknown[]) {
+      moved += (a[0] as ArrayLike<number>).length;
+      return (set as (...x: unknown[]) => void).apply(this, a);
+    });
+    vi.spyOn(typed, "fill").mockImplementation(function (this: ArrayLike<number>, ...a: unknown[]) {
+      moved += this.length;
+      return (fill as (...x: unknown[]) => unknown).apply(this, a);
+    });
+    const table = new IdTable();
+    let most = 0;
+    for (let i = 0; i < 300_000; i++) {
+      moved = 0;
+      table.add(`session-${i}-${"x".repeat(i % 40)}`);
+      most = Math.max(most, moved);
+    }
+    vi.restoreAllMocks();
+    console.log(`300,000 ids added: at most ${most} elements copied or filled by one add`);
+    // A page of entries (4,096: a new page's starts filled, or the first page's three arrays
+    // doubled to it) and the first page of characters doubled to 16,384; before, 8,388,583 in
+    // one add (the characters' array doubled, every id's characters copied).
+    expect(most).toBeLessThanOrEqual(3 * 4_096 + 16_384);
+    expect(table.size).toBe(300_000);
+    for (const i of [0, 4_095, 4_096, 131_072, 299_999])
+      expect(table.text(table.find(`session-${i}-${"x".repeat(i % 40)}`))).toBe(
+        `session-${i}-${"x".repeat(i % 40)}`,
+      );
+  });
+
+  it("answers as a Map does with ids wide, empty or longer than a page of characters", () => {
+    const rand = prng(11);
+    const table = new IdTable();
+    const map = new Map<string, number>();
+    const live: string[] = [];
+    const idOf = (r: number, step: number) => {
+      const k = Math.floor(rand() * 40_000);
+      if (r < 0.002) return "";
+      if (r < 0.004) return `long-${k}-${"y".repeat(20_000 + (k % 7))}`;
+      if (r < 0.3 && step > 60_000) return `wide-${k}-\u4e2d`;
+      return `id-${k}`;
+    };
+    for (let step = 0; step < 120_000; step++) {
+      const r = rand();
+      if (r < 0.55 || live.length === 0) {
+        const id = idOf(rand(), step);
+        const known = table.find(id);
+        if (known !== (map.get(id) ?? -1))
+          expect([id.slice(0, 40), known]).toEqual([id.slice(0, 40), map.get(id)]);
+        if (known < 0) {
+          map.set(id, table.add(id));
+          live.push(id);
+        }
+      } else if (r < 0.85) {
+        const at = Math.floor(rand() * live.length);
+        const id = live[at];
+        table.delete(map.get(id)!);
+        map.delete(id);
+        live[at] = live[live.length - 1];
+        live.pop();
+      } else {
+        const id = live[Math.floor(rand() * live.length)];
+        if (table.find(id) !== map.get(id) || table.text(map.get(id)!) !== id)
+          expect([id.slice(0, 40), table.find(id), table.text(map.get(id)!)?.slice(0, 40)]).toEqual([
+            id.slice(0, 40),
+            map.get(id),
+            id.slice(0, 40),
+          ]);
+      }
+      if (table.size !== map.size) expect(table.size).toBe(map.size);
+    }
+    for (const [id, e] of map) {
+      expect(table.find(id)).toBe(e);
+      expect(table.text(e) === id).toBe(true);
+    }
   });
 
   it("answers as a Map does while ids move between the old buckets and the new", () => {
