@@ -4,7 +4,8 @@
  * a step on the request timeline without this correction puts it days away from the request.
  */
 import type { TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
-import { percentile } from "./stats";
+import { percentileSorted, sortedFiniteInSteps } from "./stats";
+import { atOnce, type Steps } from "./steps";
 
 /** Fewer samples than this cannot tell a constant offset from one odd request. */
 export const MIN_OFFSET_SAMPLES = 3;
@@ -29,8 +30,16 @@ export function clockOffsetSample(rec: TrtllmWorkerRecord): number | null {
 
 /** The offset of one worker process: the median sample, so a few late records cannot move it. */
 export function estimateClockOffset(samples: readonly number[]): number | null {
+  return atOnce(estimateClockOffsetInSteps(samples));
+}
+
+/**
+ * `estimateClockOffset` in steps: the samples gathered and sorted in steps of at most 16,384
+ * (`sortedFiniteInSteps`; a worker of 60,000 records sorted its samples in one piece before).
+ */
+export function* estimateClockOffsetInSteps(samples: readonly number[]): Steps<number | null> {
   if (samples.length < MIN_OFFSET_SAMPLES) return null;
-  return percentile(samples, 50);
+  return percentileSorted(yield* sortedFiniteInSteps(samples), 50);
 }
 
 /** A corrected first-step preprocessing longer than this means the offset does not fit that record. */

@@ -15,7 +15,7 @@ import {
   segmentColumnStatsInSteps,
   segmentsFor,
 } from "./time-breakdown";
-import { clockOffsetSample, estimateClockOffset } from "./trtllm-clock-offset";
+import { clockOffsetSample, estimateClockOffsetInSteps } from "./trtllm-clock-offset";
 import { requestRow, toMs, type TrtllmRequestRow } from "./trtllm-request-row";
 import type { JoinedList, JoinResult } from "./trtllm-join";
 import { BlockTally, histogram, transferBandwidthGBps } from "./trtllm-kv";
@@ -307,7 +307,8 @@ function* clockOffsets(requests: JoinedList): Steps<{
   const offsets = new Map<string, number | null>();
   const samples = new Map<string, number>();
   for (const [k, v] of bySource) {
-    offsets.set(k, estimateClockOffset(v));
+    yield;
+    offsets.set(k, yield* estimateClockOffsetInSteps(v));
     samples.set(k, v.length);
   }
   return { get: (k: string) => offsets.get(k) ?? null, samples };

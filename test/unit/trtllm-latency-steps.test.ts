@@ -12,8 +12,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { distributionOfSorted } from "@/lib/metrics/aiperf-distribution";
 import { tokPerUserStats } from "@/lib/metrics/per-user-throughput";
-import { sortedFinite, statsOfSorted } from "@/lib/metrics/stats";
+import { percentile, sortedFinite, statsOfSorted } from "@/lib/metrics/stats";
 import type { Steps } from "@/lib/metrics/steps";
+import { estimateClockOffset, estimateClockOffsetInSteps } from "@/lib/metrics/trtllm-clock-offset";
 import { TrtllmLatencyColumns } from "@/lib/metrics/trtllm-latency";
 import { prng } from "../generators/prng.mjs";
 
@@ -139,5 +140,23 @@ describe("TensorRT-LLM latency summary and over-time payload in steps", () => {
     const capped = latency.overTime(arrivals);
     expect(capped.points.length).toBe(2_000);
     expect(capped.points[1999].tS).toBe(arrivals[order[Math.floor(1999 * (order.length / 2000))]] / 1000);
+  });
+});
+
+describe("a TensorRT-LLM worker's clock offset in steps", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("sorts at most 16,384 of a worker's samples a step, with the one-piece median", () => {
+    const rand = prng(9);
+    const samples = Array.from({ length: N }, () => 86_400 + Math.round(rand() * 1e6) / 1e6);
+    const want = percentile(samples, 50);
+    const { value, ...most } = perStep(estimateClockOffsetInSteps(samples));
+    console.log(
+      `clock offset of ${N} samples: ${most.count} steps, at most ${most.sorted} sorted natively in one`,
+    );
+    // Before, the worker's samples sorted in one piece (60,000).
+    expect(most.sorted).toBeLessThanOrEqual(16_384);
+    expect(value).toBe(want);
+    expect(estimateClockOffset(samples)).toBe(want);
   });
 });
