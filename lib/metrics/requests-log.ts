@@ -126,6 +126,20 @@ export class RequestLog {
     this.measuredCache = null;
   }
 
+  /**
+   * `compact` in steps: one column made whole a step (a column's values copied, not all eight
+   * columns' in one piece: 51 ms of an upload's main thread at 200,000 records, issue 31).
+   */
+  *compactInSteps(): Steps<void> {
+    for (const k of COLUMNS) {
+      this.store[k].array();
+      yield;
+    }
+    this.flagStore.array();
+    yield;
+    this.compact();
+  }
+
   /** Bytes of the columns held (their capacity, not only the values added). */
   get bytes(): number {
     let b = this.flagStore.bytes;

@@ -11,6 +11,9 @@
  *   metric) and its older `/perf_metrics` JSON array (every element of a chunk read from the
  *   stored file parsed in one turn).
  *
+ * - an aiperf run's request columns made whole (one exact array each) at the start of the finish:
+ *   one column a turn, not all eight in one.
+ *
  * Counted, never timed, per turn of the event loop while the upload is ingested: JSON texts
  * parsed on the main thread (`JSON.parse`), values read from an aiperf run's request columns
  * (`RequestLog.column` and `sortedMeasured`, read through a counting view), and TensorRT-LLM
@@ -20,6 +23,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { StepList } from "@/lib/formats/trtllm-step-list";
+import { ChunkedColumn } from "@/lib/metrics/chunked-column";
 import { RequestLog, type RequestColumn } from "@/lib/metrics/requests-log";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
@@ -138,6 +142,34 @@ describe("an upload's last long slices, in turns", () => {
     // start the next. Before, the token statistics, the histograms and the throughput each read
     // every request's values in one turn (3 × 60,000 for the histograms alone).
     expect(values).toBeLessThanOrEqual(2 * 16_384);
+  }, 300_000);
+
+  it("makes at most two columns' values whole between two turns at an aiperf finish", async () => {
+    const tally = tallyPerTurn("values");
+    const { values } = await tallyUpload(
+      "runlens-slices-whole-",
+      async (dir) => {
+        await generateAiperfRun(dir, { records: 12_000, concurrency: 32, seed: 43, csv: false });
+        return aiperfExportFiles(dir);
+      },
+      () => {
+        const array = ChunkedColumn.prototype.array;
+        vi.spyOn(ChunkedColumn.prototype, "array").mockImplementation(function (
+          this: ChunkedColumn<Float64Array>,
+        ) {
+          // Only a column not yet whole is copied.
+          if ((this as unknown as { whole: unknown }).whole === null) tally.add("values", this.length);
+          return array.call(this) as Float64Array;
+        });
+        return tally;
+      },
+    );
+    console.log(
+      `aiperf upload of 12,000 records: at most ${values} column values made whole between two turns`,
+    );
+    // One request column a turn (the queue waits make their two at once); before, the seven
+    // request columns and the flags in one turn (96,000).
+    expect(values).toBeLessThanOrEqual(2 * 12_000);
   }, 300_000);
 
   it("reads a bounded number of TensorRT-LLM step lists and array elements between two turns", async () => {
