@@ -6,7 +6,9 @@
  * TensorRT-LLM disaggregated run (RUNLENS_MEASURE_TRTLLM requests, default 20,000) and a generated
  * aiperf run (RUNLENS_MEASURE_N records, default 200,000); RUNLENS_MEASURE_KINDS picks them
  * (default "trtllm,aiperf"; "trtllm-array" and "trtllm-doc" the same TensorRT-LLM records as a
- * JSON array of one element a line and as one line; "c4" adds test/fixtures/aiperf-real-c4). The request body arrives
+ * JSON array of one element a line and as one line; "c4" adds test/fixtures/aiperf-real-c4;
+ * "server-metrics-json" an aiperf server_metrics_export.json of RUNLENS_MEASURE_SM endpoints ×
+ * seconds, default "64x3600" (2.6 GB), uploaded alone and read from its file). The request body arrives
  * as a socket gives it, 64 KiB a turn (RUNLENS_MEASURE_PACED=0: all at once, from memory). After
  * each upload, a digest of what it stored (every table's rows of the run, ids and instants left
  * out, as test/bench/ingest-digest.mjs reads them): two builds that store the same agree.
@@ -26,6 +28,7 @@ import { openConnection, quote } from "@/lib/store/columnar/engine";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
+import { writeLongServerMetricsJson } from "../generators/aiperf-server-metrics-long.mjs";
 import { openTestApp, uploadRequest } from "../helpers/test-app";
 
 const SLICE_MS = Number(process.env.RUNLENS_MEASURE_SLICE_MS ?? 30);
@@ -227,7 +230,19 @@ async function digestColumnFiles(dataDir: string, runId: string): Promise<string
   return lines;
 }
 
-async function measure(name: string, files: Array<{ name: string; path: string }>, dataDir: string) {
+/** An upload whose files are read from disk as the body is sent (a file past what one Buffer holds). */
+async function fileUploadRequest(files: Array<{ name: string; path: string }>): Promise<Request> {
+  const form = new FormData();
+  for (const f of files) form.append("file", await fs.openAsBlob(f.path), f.name);
+  return new Request("http://localhost/api/runs", { method: "POST", body: form });
+}
+
+async function measure(
+  name: string,
+  files: Array<{ name: string; path: string }>,
+  dataDir: string,
+  request: Request = uploadRequest(files),
+) {
   const session = new inspector.Session();
   session.connect();
   await session.post("Profiler.enable");
@@ -255,7 +270,7 @@ async function measure(name: string, files: Array<{ name: string; path: string }
   await session.post("Profiler.start");
   setImmediate(tick);
   const cpu0 = cpuMs();
-  const req = paced(uploadRequest(files));
+  const req = paced(request);
   const res = await upload(req);
   const body = await res.text();
   // The drill-down half (request rows, timeline) runs after the answer.
@@ -343,6 +358,21 @@ it.skipIf(process.env.RUNLENS_MEASURE !== "1")(
           "aiperf",
           [{ name: "profile_export.jsonl", path: path.join(d, "profile_export.jsonl") }],
           t.dataDir,
+        );
+      }
+      if (KINDS.includes("server-metrics-json")) {
+        const [endpoints, seconds] = (process.env.RUNLENS_MEASURE_SM ?? "64x3600").split("x").map(Number);
+        const file = path.join(dir, `server-metrics-${endpoints}x${seconds}`, "server_metrics_export.json");
+        if (!fs.existsSync(file)) {
+          fs.mkdirSync(path.dirname(file), { recursive: true });
+          await writeLongServerMetricsJson(file, { endpoints, seconds });
+        }
+        const files = [{ name: "server_metrics_export.json", path: file }];
+        await measure(
+          `aiperf server metrics JSON (${endpoints} endpoints × ${seconds} s, ${Math.round(fs.statSync(file).size / 1e6)} MB)`,
+          files,
+          t.dataDir,
+          await fileUploadRequest(files),
         );
       }
       if (KINDS.includes("c4")) {
