@@ -269,7 +269,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
         sessions.release();
         conversations.release();
       }
-      for (const _ of log.compactInSteps()) await nextTurn();
+      await inTurns(log.compactInSteps());
       const result = await finishRun({
         log,
         recordDirs,
