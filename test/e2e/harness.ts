@@ -287,6 +287,12 @@ export const LOOK_VIEWPORTS: ReadonlyArray<readonly [number, number]> = [
   [390, 900],
 ];
 
+/** A laptop's screen and a phone's (390 × 844): the looks of a view opened at one request. */
+export const DEVICE_VIEWPORTS: ReadonlyArray<readonly [number, number]> = [
+  [1440, 900],
+  [390, 844],
+];
+
 /**
  * Opens `url` hydrated in a fresh browser context for each viewport in light and in dark, and runs
  * `fn` on its page; each context is closed before the next opens.
