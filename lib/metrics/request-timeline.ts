@@ -139,25 +139,8 @@ export class TimelineBuilder {
   ): Steps<RequestTimeline> {
     const n = this.id.length;
     const parts = this.partSeg.length;
-    // Ties by drill-down id, so a run reads the same order (and the same sample) every time.
-    const { start, id } = this;
-    const before = (a: number, b: number) => start.get(a) - start.get(b) || id.get(a) - id.get(b);
-    const order = yield* sortedOrder(n, before);
-    const t: RequestTimeline = {
-      source: this.source,
-      segments: this.segments,
-      n,
-      id: new Int32Array(n),
-      startMs: new Float64Array(n),
-      endMs: new Float64Array(n),
-      blockMaxEndMs: new Float64Array(Math.ceil(n / TIMELINE_BLOCK)),
-      partOffset: new Int32Array(n + 1),
-      partSeg: new Uint8Array(0),
-      partStartMs: new Float64Array(0),
-      partEndMs: new Float64Array(0),
-      lanes: {},
-      originEpochMs,
-    };
+    const order = yield* sortedOrder(n, byStartThenId(this.start, this.id));
+    const t = emptyTimeline(this.source, this.segments, n, originEpochMs);
     yield;
     // Each column is copied in start order, then the builder's is released.
     const firstPart = (src: number) => (src === 0 ? 0 : this.partsTo.get(src - 1));
@@ -186,24 +169,14 @@ export class TimelineBuilder {
     t.partEndMs = yield* moveParts(this.partEnd, new Float64Array(parts));
     t.partSeg = yield* moveParts(this.partSeg, new Uint8Array(parts));
     this.partsTo.release();
-    function* move<T extends Float64Array | Int32Array>(from: ChunkedColumn<T>, to: T): Steps<void> {
-      for (let i = 0; i < n; i++) {
-        to[i] = from.get(order[i]);
-        if ((i + 1) % FINISH_STEP === 0) yield;
-      }
-    }
-    yield* move(this.end, t.endMs);
+    yield* moveInOrder(this.end, order, t.endMs);
     this.end.release();
-    let maxEnd = -Infinity;
-    for (let i = 0; i < n; i++) {
-      maxEnd = Math.max(maxEnd, t.endMs[i]);
-      t.blockMaxEndMs[Math.floor(i / TIMELINE_BLOCK)] = maxEnd;
-    }
+    fillBlockMaxEnd(t);
     yield;
     // The sort is done: start and id are no longer read through the comparator.
-    yield* move(this.start, t.startMs);
+    yield* moveInOrder(this.start, order, t.startMs);
     this.start.release();
-    yield* move(this.id, t.id);
+    yield* moveInOrder(this.id, order, t.id);
     this.id.release();
     for (const [g, k] of this.laneKeys) {
       const of = laneColumn(k.index.size, n);
@@ -218,19 +191,9 @@ export class TimelineBuilder {
         t.lanes[g] = { keys, of };
         continue;
       }
-      const renumbered = new Int32Array(keys.length).fill(-1);
-      const inOrder: string[] = [];
-      for (let i = 0; i < n; i++) {
-        const was = k.of.get(order[i]);
-        if (renumbered[was] < 0) {
-          renumbered[was] = inOrder.length;
-          inOrder.push(keys[was]);
-        }
-        of[i] = renumbered[was];
-        if ((i + 1) % FINISH_STEP === 0) yield;
-      }
-      k.of.release();
-      t.lanes[g] = { keys: inOrder, of };
+      const was = k.of;
+      t.lanes[g] = { keys: yield* renumberLanesInStartOrder(keys, (i) => was.get(order[i]), of), of };
+      was.release();
     }
     return t;
   }
@@ -294,33 +257,12 @@ export class TwoPassTimelineBuilder {
     const start = this.start!;
     const id = this.id!;
     const n = id.length;
-    const before = (a: number, b: number) => start.get(a) - start.get(b) || id.get(a) - id.get(b);
-    const order = yield* sortedOrder(n, before);
-    const t: RequestTimeline = {
-      source: this.source,
-      segments: this.segments,
-      n,
-      id: new Int32Array(n),
-      startMs: new Float64Array(n),
-      endMs: new Float64Array(n),
-      blockMaxEndMs: new Float64Array(Math.ceil(n / TIMELINE_BLOCK)),
-      partOffset: new Int32Array(n + 1),
-      partSeg: new Uint8Array(0),
-      partStartMs: new Float64Array(0),
-      partEndMs: new Float64Array(0),
-      lanes: {},
-      originEpochMs,
-    };
-    for (let i = 0; i < n; i++) {
-      t.startMs[i] = start.get(order[i]);
-      if ((i + 1) % FINISH_STEP === 0) yield;
-    }
+    const order = yield* sortedOrder(n, byStartThenId(start, id));
+    const t = emptyTimeline(this.source, this.segments, n, originEpochMs);
+    yield* moveInOrder(start, order, t.startMs);
     start.release();
     this.start = null;
-    for (let i = 0; i < n; i++) {
-      t.id[i] = id.get(order[i]);
-      if ((i + 1) % FINISH_STEP === 0) yield;
-    }
+    yield* moveInOrder(id, order, t.id);
     id.release();
     this.id = null;
     const counts = this.partCount!;
@@ -393,28 +335,13 @@ export class TwoPassTimelineBuilder {
     const n = t.n;
     if (this.placed !== n) throw new Error("the timeline's second pass read fewer requests than its first");
     this.rank = null;
-    let maxEnd = -Infinity;
-    for (let i = 0; i < n; i++) {
-      maxEnd = Math.max(maxEnd, t.endMs[i]);
-      t.blockMaxEndMs[Math.floor(i / TIMELINE_BLOCK)] = maxEnd;
-    }
+    fillBlockMaxEnd(t);
     yield;
     for (const [g, l] of this.laneKeys) {
       const keys = [...l.index.keys()];
       l.index.clear();
-      const renumbered = new Int32Array(keys.length).fill(-1);
-      const inOrder: string[] = [];
       const of = l.of;
-      for (let i = 0; i < n; i++) {
-        const was = of[i];
-        if (renumbered[was] < 0) {
-          renumbered[was] = inOrder.length;
-          inOrder.push(keys[was]);
-        }
-        of[i] = renumbered[was];
-        if ((i + 1) % FINISH_STEP === 0) yield;
-      }
-      t.lanes[g] = { keys: inOrder, of };
+      t.lanes[g] = { keys: yield* renumberLanesInStartOrder(keys, (i) => of[i], of), of };
     }
     this.laneKeys.clear();
     this.t = null;
@@ -429,6 +356,83 @@ function kept(startMs: number | null, endMs: number | null): startMs is number {
 
 /** Requests (or parts) the timeline builder's `finishInSteps` sorts, merges or copies a step. */
 export const FINISH_STEP = 8192;
+
+/** The requests' order on the timeline: by start, ties by drill-down id, so a run reads the same order (and the same sample) every time. */
+function byStartThenId(
+  start: ChunkedColumn<Float64Array>,
+  id: ChunkedColumn<Int32Array>,
+): (a: number, b: number) => number {
+  return (a, b) => start.get(a) - start.get(b) || id.get(a) - id.get(b);
+}
+
+/** A timeline of `n` requests with its per-request columns made and zero, no parts and no lanes yet. */
+function emptyTimeline(
+  source: RequestTimeline["source"],
+  segments: readonly TimelineSegmentDef[],
+  n: number,
+  originEpochMs: number | null,
+): RequestTimeline {
+  return {
+    source,
+    segments,
+    n,
+    id: new Int32Array(n),
+    startMs: new Float64Array(n),
+    endMs: new Float64Array(n),
+    blockMaxEndMs: new Float64Array(Math.ceil(n / TIMELINE_BLOCK)),
+    partOffset: new Int32Array(n + 1),
+    partSeg: new Uint8Array(0),
+    partStartMs: new Float64Array(0),
+    partEndMs: new Float64Array(0),
+    lanes: {},
+    originEpochMs,
+  };
+}
+
+/** `to[i]` = `from`'s value at `order[i]`, FINISH_STEP a step. */
+function* moveInOrder<T extends Float64Array | Int32Array>(
+  from: ChunkedColumn<T>,
+  order: Int32Array,
+  to: T,
+): Steps<void> {
+  for (let i = 0; i < to.length; i++) {
+    to[i] = from.get(order[i]);
+    if ((i + 1) % FINISH_STEP === 0) yield;
+  }
+}
+
+/** The coarse window index of a timeline whose ends are in place (`RequestTimeline.blockMaxEndMs`). */
+function fillBlockMaxEnd(t: RequestTimeline): void {
+  let maxEnd = -Infinity;
+  for (let i = 0; i < t.n; i++) {
+    maxEnd = Math.max(maxEnd, t.endMs[i]);
+    t.blockMaxEndMs[Math.floor(i / TIMELINE_BLOCK)] = maxEnd;
+  }
+}
+
+/**
+ * A grouping's lanes numbered by their first request in start order: `was(i)` is the lane, as
+ * first numbered, of the request at sorted position i; `of` (as long as the timeline) gets the new
+ * numbers, and the keys come back in their new order. FINISH_STEP requests a step.
+ */
+function* renumberLanesInStartOrder(
+  keys: readonly string[],
+  was: (i: number) => number,
+  of: LaneGrouping["of"],
+): Steps<string[]> {
+  const renumbered = new Int32Array(keys.length).fill(-1);
+  const inOrder: string[] = [];
+  for (let i = 0; i < of.length; i++) {
+    const w = was(i);
+    if (renumbered[w] < 0) {
+      renumbered[w] = inOrder.length;
+      inOrder.push(keys[w]);
+    }
+    of[i] = renumbered[w];
+    if ((i + 1) % FINISH_STEP === 0) yield;
+  }
+  return inOrder;
+}
 
 /**
  * The positions 0 … n−1 in the order `before` gives, in steps: already in order (requests read

@@ -608,7 +608,8 @@ async function timeEventsOf(db: Db, runId: string): Promise<TimeEvents | null> {
   };
 }
 
-function pieceOfRow(r: TrtllmTimeEventsTable): TimeEventPiece {
+/** A stored row of `trtllm_time_events` as the piece of a request's time events it holds. */
+export function pieceOfRow(r: TrtllmTimeEventsTable): TimeEventPiece {
   return {
     role: r.role,
     reqKey: r.req_key,

@@ -25,6 +25,7 @@ import {
 } from "@/lib/api/request-journey";
 import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { timeEventRequestsOf } from "@/lib/metrics/trtllm-time-event-join";
+import { pieceOfRow } from "@/lib/runs/request-journey";
 import type { Db } from "@/lib/store/db";
 import { watchedParse } from "../helpers/dynamo-journey";
 import { snowflakeId } from "../generators/trtllm-jsonl-writer.mjs";
@@ -92,17 +93,7 @@ async function storeTimeEventsAsBefore(db: Db, runId: string): Promise<number> {
   const payload: TrtllmTimeEventsPayload = {
     files: files.files,
     leftOut: 0,
-    requests: timeEventRequestsOf(
-      rows.map((r) => ({
-        role: r.role,
-        reqKey: r.req_key,
-        requestId: r.request_id,
-        ctxRequestId: r.ctx_request_id,
-        disaggRequestId: r.disagg_request_id,
-        file: r.file_no,
-        events: JSON.parse(r.events_json),
-      })),
-    ),
+    requests: timeEventRequestsOf(rows.map(pieceOfRow)),
   };
   await db.deleteFrom("trtllm_time_events").where("run_id", "=", runId).execute();
   await db

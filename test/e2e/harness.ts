@@ -287,6 +287,12 @@ export const LOOK_VIEWPORTS: ReadonlyArray<readonly [number, number]> = [
   [390, 900],
 ];
 
+/** A laptop's screen and a phone's (390 × 844): the looks of a view opened at one request. */
+export const DEVICE_VIEWPORTS: ReadonlyArray<readonly [number, number]> = [
+  [1440, 900],
+  [390, 844],
+];
+
 /**
  * Opens `url` hydrated in a fresh browser context for each viewport in light and in dark, and runs
  * `fn` on its page; each context is closed before the next opens.
@@ -343,21 +349,138 @@ export async function shot(
   else await target.screenshot({ path: file });
 }
 
+/** What `settledFit` found: whether `el` fits, and when it does not, what runs over and by how much. */
+export interface Fit {
+  fits: boolean;
+  /** Frames waited until the layout stood still (or the cap, when it never did). */
+  frames: number;
+  settled: boolean;
+  /** The viewport's width when judged. */
+  innerWidth: number;
+  /** `el`'s content wider than its box, in px (0 when none). */
+  overScroll: number;
+  /** `el`'s right edge past the viewport's, in px (0 when none). */
+  overViewport: number;
+  /** The outermost elements inside `el` that run past its box or the viewport, widest first, and by how many px. */
+  over: Array<{ what: string; px: number }>;
+}
+
+/** Frames in a row with the same measurement and no resize inside `el` before the layout counts as settled. */
+export const FIT_QUIET_FRAMES = 10;
+/** Frames to wait at the most for a layout that keeps changing; it is then judged as it stands. */
+export const FIT_MAX_FRAMES = 600;
+
+/**
+ * Waits, frame by frame, until `el` has laid itself out for the viewport it is in (its measurement
+ * the same and no ResizeObserver callback inside it for FIT_QUIET_FRAMES frames in a row, the
+ * viewport `width` wide when given), then judges whether anything of it runs off: its content wider
+ * than its box, or its right edge past the viewport's. A chart re-lays itself out a few frames
+ * after a resize (its container's ResizeObserver, then a render): measured at once it is still as
+ * wide as before.
+ */
+export async function settledFit(el: Locator, width?: number): Promise<Fit> {
+  return el.evaluate(
+    (e, { width, quiet, max }) =>
+      new Promise<Fit>((resolve) => {
+        let resized = true;
+        const observer = new ResizeObserver(() => (resized = true));
+        observer.observe(e);
+        for (const d of Array.from(e.querySelectorAll("*")).slice(0, 2000)) observer.observe(d);
+        const measure = () => {
+          const box = e.getBoundingClientRect();
+          return [e.scrollWidth, e.clientWidth, box.left, box.right, window.innerWidth].join(",");
+        };
+        const describe = (d: Element) => {
+          const id = d.id ? `#${d.id}` : "";
+          const data = Array.from(d.attributes)
+            .filter((a) => a.name.startsWith("data-") || a.name === "aria-label")
+            .map((a) => `[${a.name}="${a.value.slice(0, 40)}"]`)
+            .join("");
+          const cls =
+            typeof d.className === "string" && d.className
+              ? `.${d.className.trim().split(/\s+/).slice(0, 2).join(".")}`
+              : "";
+          const text = (d.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 40);
+          return `${d.tagName.toLowerCase()}${id}${data}${cls}${text ? ` "${text}"` : ""}`;
+        };
+        const judge = (frames: number, settled: boolean): Fit => {
+          observer.disconnect();
+          const box = e.getBoundingClientRect();
+          const edge = Math.min(box.right, window.innerWidth);
+          const running = Array.from(e.querySelectorAll("*"))
+            .map((d) => ({ d, px: Math.round(d.getBoundingClientRect().right - edge) }))
+            .filter((o) => o.px > 0);
+          // The outermost of each: the cells of a table that runs over run over with it.
+          const outer = new Set(running.map((o) => o.d));
+          const over = running
+            .filter((o) => {
+              for (let a = o.d.parentElement; a && a !== e; a = a.parentElement)
+                if (outer.has(a)) return false;
+              return true;
+            })
+            .sort((a, b) => b.px - a.px)
+            .slice(0, 5)
+            .map((o) => ({ what: describe(o.d), px: o.px }));
+          const overScroll = Math.max(0, e.scrollWidth - e.clientWidth);
+          const overViewport = Math.max(0, Math.round(box.right - window.innerWidth));
+          return {
+            fits: overScroll === 0 && box.right <= window.innerWidth,
+            frames,
+            settled,
+            innerWidth: window.innerWidth,
+            overScroll,
+            overViewport,
+            over,
+          };
+        };
+        let last = "";
+        let still = 0;
+        let frames = 0;
+        const frame = () => {
+          frames++;
+          const now = measure();
+          const sized = width === undefined || window.innerWidth === width;
+          still = now === last && !resized && sized ? still + 1 : 0;
+          last = now;
+          resized = false;
+          if (still >= quiet) resolve(judge(frames, true));
+          else if (frames >= max) resolve(judge(frames, false));
+          else requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+    { width, quiet: FIT_QUIET_FRAMES, max: FIT_MAX_FRAMES },
+  );
+}
+
+/** A `Fit` that failed, in words: what runs over and by how many px. */
+export function fitFailure(fit: Fit): string {
+  const parts = [
+    fit.overScroll ? `its content is ${fit.overScroll} px wider than its box` : "",
+    fit.overViewport ? `its right edge is ${fit.overViewport} px past the viewport's` : "",
+    ...fit.over.map((o) => `${o.what} runs ${o.px} px over`),
+    fit.settled
+      ? ""
+      : `(the layout was still changing after ${fit.frames} frames, the viewport ${fit.innerWidth} px wide)`,
+  ];
+  return parts.filter(Boolean).join("; ");
+}
+
 /**
  * Checks that nothing of `el` runs off the screen (its own width and the viewport's) in light and
- * dark at 1440 and 390 px wide on the page as it stands, with a screenshot of each as
- * `<name>-<scheme>-<width>.png`.
+ * dark at 1440 and 390 px wide on the page as it stands, once it has laid itself out for each
+ * (`settledFit`), with a screenshot of each as `<name>-<scheme>-<width>.png`.
  */
 export async function expectFitsEachLook(page: Page, el: Locator, name: string): Promise<void> {
   for (const scheme of ["light", "dark"] as const)
     for (const width of [1440, 390]) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize({ width, height: 900 });
-      const fits = await el.evaluate((e) => {
-        const box = e.getBoundingClientRect();
-        return e.scrollWidth <= e.clientWidth && box.right <= window.innerWidth;
-      });
-      expect(fits, `${name} fits at ${width} px, ${scheme}`).toBe(true);
+      const fit = await settledFit(el, width);
+      expect(
+        fit.fits,
+        `${name} fits at ${width} px, ${scheme}${fit.fits ? "" : `: ${fitFailure(fit)}`}`,
+      ).toBe(true);
       await shot(el, `${name}-${scheme}-${width}.png`);
     }
 }

@@ -13,7 +13,15 @@ import { requestDetailSchema } from "@/lib/api/trtllm-charts";
 import { trtllmRequestTitle } from "@/lib/metrics/trtllm-request-name";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { apiUpload, gotoHydrated, shot, uploadGeneratedTrtllm, useAppAndBrowser } from "./harness";
+import {
+  apiUpload,
+  DEVICE_VIEWPORTS,
+  forEachLook,
+  gotoHydrated,
+  shot,
+  uploadGeneratedTrtllm,
+  useAppAndBrowser,
+} from "./harness";
 
 describe("a request's link by its own id", () => {
   const t = useAppAndBrowser();
@@ -35,23 +43,20 @@ describe("a request's link by its own id", () => {
     const opened = await detailOf(found.position);
     expect(opened.disaggRequestId).toBe("77");
 
-    for (const [width, height] of [
-      [1440, 900],
-      [390, 844],
-    ])
-      for (const scheme of ["light", "dark"] as const) {
-        const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
-        const page = await context.newPage();
-        // A bare link names no view: the Breakdown's waterfall shows the request.
-        await gotoHydrated(page, `${t.app.url}/runs/${run.id}?rid=77`);
+    // A bare link names no view: the Breakdown's waterfall shows the request.
+    await forEachLook(
+      t.browser,
+      `${t.app.url}/runs/${run.id}?rid=77`,
+      async (page, { width, scheme }) => {
         expect(new URL(page.url()).searchParams.get("view")).toBe("breakdown");
         const region = page.getByRole("region", { name: "request waterfall" });
         await expect
           .poll(() => region.getByTestId("request-detail-title").textContent(), { timeout: 30_000 })
           .toBe(trtllmRequestTitle(opened));
         await shot(page, `request-link-trtllm-${scheme}-${width}.png`);
-        await context.close();
-      }
+      },
+      DEVICE_VIEWPORTS,
+    );
 
     // A click on a Breakdown bar leaves the request's own id in the URL, which opens it again.
     const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });

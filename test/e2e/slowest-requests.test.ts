@@ -14,7 +14,7 @@ import { requestListSchema, type RequestList } from "@/lib/api/aiperf-requests";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 import { formatMs } from "@/lib/format-number";
 import { fixture } from "../helpers/test-app";
-import { apiUpload, forEachLook, gotoHydrated, shot, useAppAndBrowser } from "./harness";
+import { apiUpload, DEVICE_VIEWPORTS, forEachLook, gotoHydrated, shot, useAppAndBrowser } from "./harness";
 
 describe("slowest requests open their request", () => {
   const t = useAppAndBrowser();
@@ -97,10 +97,7 @@ describe("slowest requests open their request", () => {
         await page.goBack();
         await expect.poll(() => detail.count()).toBe(0);
       },
-      [
-        [1440, 900],
-        [390, 844],
-      ],
+      DEVICE_VIEWPORTS,
     );
   });
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 import { requestDetailSchema, trtllmSlowestPayloadSchema } from "@/lib/api/trtllm-charts";
 import { trtllmRequestName, trtllmRequestOwnId, trtllmRequestTitle } from "@/lib/metrics/trtllm-request-name";
-import { gotoHydrated, shot, useAppAndBrowser } from "./harness";
+import { DEVICE_VIEWPORTS, forEachLook, shot, useAppAndBrowser } from "./harness";
 
 describe("slowest requests of a TensorRT-LLM run", () => {
   const t = useAppAndBrowser({ env: { RUNLENS_EXAMPLES: "on" } });
@@ -36,14 +36,10 @@ describe("slowest requests of a TensorRT-LLM run", () => {
     const name = trtllmRequestName(first);
     expect(trtllmRequestName(opened)).toBe(name);
 
-    for (const [width, height] of [
-      [1440, 900],
-      [390, 844],
-    ])
-      for (const scheme of ["light", "dark"] as const) {
-        const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
-        const page = await context.newPage();
-        await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=latency&metric=e2eMs`);
+    await forEachLook(
+      t.browser,
+      `${t.app.url}/runs/${run.id}?view=latency&metric=e2eMs`,
+      async (page, { width, scheme }) => {
         const table = page.getByTestId("trtllm-slowest-requests");
         await table.waitFor({ timeout: 30_000 });
         const buttons = table.locator("tbody tr button[data-rid]");
@@ -67,7 +63,8 @@ describe("slowest requests of a TensorRT-LLM run", () => {
 
         await page.goBack();
         await expect.poll(() => detail.count(), { timeout: 15_000 }).toBe(0);
-        await context.close();
-      }
+      },
+      DEVICE_VIEWPORTS,
+    );
   });
 });

@@ -292,6 +292,26 @@ describe("figure descriptions", () => {
       yield { runId, run, report, p: payloadsFrom(await chartPayloads(t.app.store.db, runId, charts)) };
     }
   }
+  /** What `examples` yields for a run. */
+  type Example = (Awaited<ReturnType<ReturnType<typeof examples>["next"]>> & { done: false })["value"];
+
+  /**
+   * The figures `page` builds of each example run, as its view builds them, each checked against
+   * the report's (`sameInReport`) and then by `check`: "<run>: <title>" of every figure compared.
+   */
+  async function comparedWithReport(
+    charts: string[],
+    page: (ex: Example) => FigureDescription[] | Promise<FigureDescription[]>,
+    check: (f: FigureDescription, same: ReturnType<typeof sameInReport>) => void = () => {},
+  ): Promise<string[]> {
+    const compared: string[] = [];
+    for await (const ex of examples(charts))
+      for (const f of await page(ex)) {
+        check(f, sameInReport(ex.report, f));
+        compared.push(`${ex.report.name}: ${f.title}`);
+      }
+    return compared;
+  }
 
   // Each family of colour tokens is the stylesheet's as built, light and dark, token for token.
   it.each([
@@ -320,14 +340,14 @@ describe("figure descriptions", () => {
   });
 
   it("the report and the page say the same of the per-endpoint bars and the KV hit rate of every example", async () => {
-    const compared: string[] = [];
-    for await (const { run, report, p } of examples([SM_CHARTS.endpoints.key, TRTLLM_CHARTS.kvHitRate.key])) {
+    const charts = [SM_CHARTS.endpoints.key, TRTLLM_CHARTS.kvHitRate.key];
+    const compared = await comparedWithReport(charts, ({ run, p }) => {
       const endpoints = p.get(SM_CHARTS.endpoints);
       const hit = p.get(TRTLLM_CHARTS.kvHitRate);
       // As the views build them: components/run-views/cache-view.tsx, kv-view.tsx, offload-view.tsx
       // and breakdown-view.tsx, each where its view has data.
       const rows = endpoints?.rows ?? [];
-      const page: FigureDescription[] = [
+      return [
         ...(endpoints && runView("cache").hasData(run)
           ? [endpointHitRateFigure(rows, endpointHitRateMissing(run.serverMetrics?.cache ?? null))]
           : []),
@@ -341,11 +361,7 @@ describe("figure descriptions", () => {
           : []),
         ...(hit && hit.byWorker.length > 0 && run.timeBreakdown ? [kvHitRateFigure(hit)] : []),
       ];
-      for (const f of page) {
-        sameInReport(report, f);
-        compared.push(`${report.name}: ${f.title}`);
-      }
-    }
+    });
     expect(compared.some((c) => c.endsWith(": GPU cache hit rate per endpoint"))).toBe(true);
     expect(compared.some((c) => c.endsWith(": KV capacity per endpoint"))).toBe(true);
     expect(compared.some((c) => c.endsWith(": KV-cache hit rate by role and worker"))).toBe(true);
@@ -507,23 +523,21 @@ describe("figure descriptions", () => {
   });
 
   it("the report and the page say the same of the per-request breakdown and the KV transfer bandwidth of every example", async () => {
-    const compared: string[] = [];
-    for await (const { runId, run, report, p } of examples([TRTLLM_CHARTS.kvTransferBandwidth.key])) {
-      const transfer = p.get(TRTLLM_CHARTS.kvTransferBandwidth);
-      // As the views build them: components/breakdown/request-breakdown-section.tsx (sorted by
-      // TTFT, the TTFT segments shown, a linear axis) and components/breakdown/kv-transfer-figure.tsx.
-      const sample = run.timeBreakdown
-        ? await sampleRequests(t.app.store.db, runId, "ttft", "desc", REPORT_REQUEST_BARS)
-        : null;
-      const page: FigureDescription[] = [
-        ...(sample && sample.requests.length > 0 ? [requestBreakdownFigure(sample, "ttft")] : []),
-        ...(transfer && transfer.count > 0 ? [kvTransferBandwidthFigure(transfer)] : []),
-      ];
-      for (const f of page) {
-        sameInReport(report, f);
-        compared.push(`${report.name}: ${f.title}`);
-      }
-    }
+    const compared = await comparedWithReport(
+      [TRTLLM_CHARTS.kvTransferBandwidth.key],
+      async ({ runId, run, p }) => {
+        const transfer = p.get(TRTLLM_CHARTS.kvTransferBandwidth);
+        // As the views build them: components/breakdown/request-breakdown-section.tsx (sorted by
+        // TTFT, the TTFT segments shown, a linear axis) and components/breakdown/kv-transfer-figure.tsx.
+        const sample = run.timeBreakdown
+          ? await sampleRequests(t.app.store.db, runId, "ttft", "desc", REPORT_REQUEST_BARS)
+          : null;
+        return [
+          ...(sample && sample.requests.length > 0 ? [requestBreakdownFigure(sample, "ttft")] : []),
+          ...(transfer && transfer.count > 0 ? [kvTransferBandwidthFigure(transfer)] : []),
+        ];
+      },
+    );
     expect(compared.some((c) => c.endsWith(": Per-request breakdown"))).toBe(true);
     expect(compared.some((c) => c.endsWith(": KV transfer bandwidth"))).toBe(true);
   });
@@ -685,37 +699,35 @@ describe("figure descriptions", () => {
   });
 
   it("the report and the page say the same of every latency distribution of every example", async () => {
-    const compared: string[] = [];
-    for await (const { run, report, p } of examples([
-      AIPERF_CHARTS.distribution.key,
-      TRTLLM_CHARTS.latencyDistribution.key,
-    ])) {
-      // As the views build them: components/run-views/latency-view.tsx (the metric's name from
-      // components/aiperf/latency-metric.ts) and components/trtllm-latency/trtllm-latency-section.tsx.
-      const aiperf = p.get(AIPERF_CHARTS.distribution);
-      const trtllm = p.get(TRTLLM_CHARTS.latencyDistribution);
-      const definition = runRequestsDefinition(run);
-      const page: FigureDescription[] = [
-        ...(aiperf
-          ? (["ttftMs", "e2eMs", "itlMs"] as const).flatMap((m) =>
-              aiperfLatencyDistributionFigures(aiperf, m, { label: latencyLabel(run, m), definition }),
-            )
-          : []),
-        ...(trtllm
-          ? TRTLLM_DISTRIBUTION_METRICS.flatMap((m) => trtllmLatencyDistributionFigures(trtllm, m))
-          : []),
-      ];
-      for (const f of page) {
-        // The same table: a row per bin, or per point of the CDF, with the CSV's columns.
-        const { inReport, said } = sameInReport(report, f);
-        // The same percentiles marked on both.
+    const charts = [AIPERF_CHARTS.distribution.key, TRTLLM_CHARTS.latencyDistribution.key];
+    const compared = await comparedWithReport(
+      charts,
+      ({ run, p }) => {
+        // As the views build them: components/run-views/latency-view.tsx (the metric's name from
+        // components/aiperf/latency-metric.ts) and components/trtllm-latency/trtllm-latency-section.tsx.
+        const aiperf = p.get(AIPERF_CHARTS.distribution);
+        const trtllm = p.get(TRTLLM_CHARTS.latencyDistribution);
+        const definition = runRequestsDefinition(run);
+        return [
+          ...(aiperf
+            ? (["ttftMs", "e2eMs", "itlMs"] as const).flatMap((m) =>
+                aiperfLatencyDistributionFigures(aiperf, m, { label: latencyLabel(run, m), definition }),
+              )
+            : []),
+          ...(trtllm
+            ? TRTLLM_DISTRIBUTION_METRICS.flatMap((m) => trtllmLatencyDistributionFigures(trtllm, m))
+            : []),
+        ];
+      },
+      // The same table (a row per bin, or per point of the CDF, with the CSV's columns), and the
+      // same percentiles marked on both.
+      (f, { inReport, said }) => {
         const marks =
           inReport.plot.kind === "line" || inReport.plot.kind === "histogram" ? inReport.plot.marks : [];
         expect(marks?.map((m) => m.label)).toEqual(f.marks?.map((m) => m.label));
         expect(said.xUnit).toBe("ms");
-        compared.push(`${report.name}: ${f.title}`);
-      }
-    }
+      },
+    );
     // The examples hold both families, and both kinds: a histogram and a CDF.
     expect(compared.some((c) => c.endsWith(": Time to first token: histogram"))).toBe(true);
     expect(compared.some((c) => c.endsWith(": Time per output token: CDF"))).toBe(true);
@@ -780,29 +792,20 @@ describe("figure descriptions", () => {
   });
 
   it("the report and the page say the same of every TTFT-vs-input figure of every example", async () => {
-    const compared: string[] = [];
-    for await (const { run, report, p } of examples([AIPERF_CHARTS.ttftVsInput.key])) {
+    const compared = await comparedWithReport([AIPERF_CHARTS.ttftVsInput.key], ({ run, p }) => {
       const payload = p.get(AIPERF_CHARTS.ttftVsInput);
-      if (!payload) continue;
       // As components/run-views/latency-view.tsx builds it.
-      const f = ttftVsInputFigure(payload, runRequestsDefinition(run));
-      sameInReport(report, f);
-      compared.push(report.name);
-    }
+      return payload ? [ttftVsInputFigure(payload, runRequestsDefinition(run))] : [];
+    });
     expect(compared.length).toBeGreaterThan(0);
   });
 
   it("the report and the page say the same of every GPU figure of every example", async () => {
-    const compared: string[] = [];
-    for await (const { report, p } of examples([AIPERF_CHARTS.gpu.key])) {
+    const compared = await comparedWithReport([AIPERF_CHARTS.gpu.key], ({ p }) => {
       const gpu = p.get(AIPERF_CHARTS.gpu);
-      if (!gpu) continue;
       // As components/run-views/gpu-view.tsx builds them.
-      for (const f of GPU_METRICS.map((m) => gpuFigure(gpu, m))) {
-        sameInReport(report, f);
-        compared.push(`${report.name}: ${f.title}`);
-      }
-    }
+      return gpu ? GPU_METRICS.map((m) => gpuFigure(gpu, m)) : [];
+    });
     expect(compared.some((c) => c.endsWith(": GPU utilisation"))).toBe(true);
   });
 
@@ -946,34 +949,32 @@ describe("figure descriptions", () => {
 
   it("the report and the page say the same of every latency-over-time figure of every example", async () => {
     expect(reports.size).toBe(EXAMPLE_RUNS.length);
-    const compared: string[] = [];
-    for await (const { run, report, p } of examples([
-      AIPERF_CHARTS.overTime.key,
-      TRTLLM_CHARTS.latencyOverTime.key,
-    ])) {
-      // As the views build them: components/run-views/latency-view.tsx and
-      // components/trtllm-latency/trtllm-latency-section.tsx.
-      const aiperf = p.get(AIPERF_CHARTS.overTime);
-      const trtllm = p.get(TRTLLM_CHARTS.latencyOverTime);
-      const words = requestWords(run);
-      const definition = runRequestsDefinition(run);
-      const page: FigureDescription[] = [
-        ...(aiperf
-          ? AIPERF_OVER_TIME_METRICS.map((m) =>
-              aiperfLatencyOverTimeFigure(aiperf, m, { itlName: words.itl.short, definition }),
-            )
-          : []),
-        ...(trtllm ? TRTLLM_OVER_TIME_METRICS.map((m) => trtllmLatencyOverTimeFigure(trtllm, m)) : []),
-      ];
-      for (const f of page) {
-        const { said, csv } = sameInReport(report, f);
+    const charts = [AIPERF_CHARTS.overTime.key, TRTLLM_CHARTS.latencyOverTime.key];
+    const compared = await comparedWithReport(
+      charts,
+      ({ run, p }) => {
+        // As the views build them: components/run-views/latency-view.tsx and
+        // components/trtllm-latency/trtllm-latency-section.tsx.
+        const aiperf = p.get(AIPERF_CHARTS.overTime);
+        const trtllm = p.get(TRTLLM_CHARTS.latencyOverTime);
+        const words = requestWords(run);
+        const definition = runRequestsDefinition(run);
+        return [
+          ...(aiperf
+            ? AIPERF_OVER_TIME_METRICS.map((m) =>
+                aiperfLatencyOverTimeFigure(aiperf, m, { itlName: words.itl.short, definition }),
+              )
+            : []),
+          ...(trtllm ? TRTLLM_OVER_TIME_METRICS.map((m) => trtllmLatencyOverTimeFigure(trtllm, m)) : []),
+        ];
+      },
+      (f, { said, csv }) => {
         // The same table: a row per recorded point (two requests may start at the same second).
         expect(csv).toHaveLength(f.series[0].points.filter(([, y]) => y !== null).length);
         expect(said.yUnit).toBe("ms");
         expect(said.xUnit).toBe("s");
-        compared.push(`${report.name}: ${f.title}`);
-      }
-    }
+      },
+    );
     // The examples hold both families: aiperf runs and TensorRT-LLM perf-metrics runs.
     expect(compared.some((c) => c.includes("Server TTFT over time"))).toBe(true);
     expect(compared.some((c) => c.endsWith(": TTFT over time"))).toBe(true);
