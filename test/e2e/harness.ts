@@ -413,6 +413,8 @@ export function lookPages(browser: () => Browser): {
     },
     loads: () => open.size,
     async close() {
+      // One line per file, for counting page loads (test-results/e2e.log).
+      console.error(`[runlens e2e] ${open.size} pages loaded, each looked at in ${LOOKS.length} looks`);
       for (const loaded of open.values()) await loaded.then((page) => page.context().close()).catch(() => {});
       open.clear();
     },
