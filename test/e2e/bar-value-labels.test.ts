@@ -13,8 +13,7 @@ import {
 } from "@/lib/metrics/figures/endpoints";
 import { generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
-import { apiUpload, forEachLook, gotoHydrated, shot } from "./harness";
-import { useAppAndBrowser } from "./harness";
+import { apiUpload, gotoHydrated, lookPages, shot, useAppAndBrowser } from "./harness";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bar-labels-e2e-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -138,6 +137,37 @@ async function expectOneLabelPerBar(chart: Locator, where: string, horizontal: b
 
 describe("bar charts: value labels and a visible bar for every value above 0", () => {
   const t = useAppAndBrowser({ env: { RUNLENS_EXAMPLES: "on" } });
+  // Each page loaded once, in every look (light and dark, 1440 and 390 px) by every test that wants it.
+  const looks = lookPages(() => t.browser);
+  afterAll(() => looks.close());
+
+  /**
+   * The 1 prefill + 3 decode example with one decode endpoint's pool 5,000 times larger
+   * (10,000,000 blocks, 1,280,000,000 tokens): its KV capacities span more than four decades.
+   * Uploaded once, for the tests that want it.
+   */
+  let wideUpload: ReturnType<typeof apiUpload> | undefined;
+  const wideRun = () =>
+    (wideUpload ??= (async () => {
+      const example = JSON.parse(
+        fs.readFileSync("lib/examples/files/trtllm-1p3d-server-metrics/server_metrics_export.json", "utf8"),
+      ) as {
+        metrics: Record<string, { series: Array<{ endpoint_url: string; stats: Record<string, number> }> }>;
+      };
+      for (const s of example.metrics.trtllm_kv_cache_max_blocks.series)
+        if (s.endpoint_url === "10.1.0.4:8000") s.stats = { avg: 1e7, min: 1e7, max: 1e7 };
+      fs.mkdirSync(path.join(dir, "wide"), { recursive: true });
+      const file = path.join(dir, "wide", "server_metrics_export.json");
+      fs.writeFileSync(file, JSON.stringify(example));
+      return apiUpload(t.app.url, [{ path: file }], { name: "bar labels endpoints spanning decades" });
+    })());
+
+  /** Clicks the value axis's `scale` button of `chart` and waits until it is pressed. */
+  const pickScale = async (chart: Locator, scale: "linear" | "log") => {
+    const button = chart.getByRole("group", { name: "value axis" }).getByRole("button", { name: scale });
+    await button.click();
+    await expect.poll(() => button.getAttribute("aria-pressed")).toBe("true");
+  };
 
   async function runsByName() {
     const { runs } = (await (await fetch(`${t.app.url}/api/runs`)).json()) as {
@@ -151,7 +181,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
     const small = runs.find((r) => r.name === "vLLM · KV offload to CPU");
     const big = runs.find((r) => r.name.startsWith("vLLM · KV offload, CPU and fs tiers"));
     expect(small && big).toBeTruthy();
-    await forEachLook(t.browser, `${t.app.url}/compare?runs=${big!.id},${small!.id}`, async (page, look) => {
+    await looks.forEachLook(`${t.app.url}/compare?runs=${big!.id},${small!.id}`, async (page, look) => {
       const chart = page.locator('figure[data-chart="compare-offload-bandwidth"]');
       await chart.locator(".recharts-bar-rectangle").first().waitFor({ timeout: 60_000 });
       await chart.scrollIntoViewIfNeeded();
@@ -279,7 +309,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
     }
     expect(withHitRate.length).toBeGreaterThan(0);
     const run = runs.sort((a, b) => (b.requestCount ?? 0) - (a.requestCount ?? 0))[0];
-    await forEachLook(t.browser, `${t.app.url}/runs/${withHitRate[0]}?view=breakdown`, async (page, look) => {
+    await looks.forEachLook(`${t.app.url}/runs/${withHitRate[0]}?view=breakdown`, async (page, look) => {
       const where = `kv hit rate ${look.width} ${look.scheme}`;
       const chart = page.locator('figure[data-chart="kv-hit-rate"]');
       const texts = await expectOneLabelPerBar(chart, where, true);
@@ -289,7 +319,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
       ).toBe(true);
       await shot(chart, `kv-hit-rate-${look.scheme}-${look.width}.png`);
     });
-    await forEachLook(t.browser, `${t.app.url}/runs/${run.id}?view=breakdown&req=7`, async (page, look) => {
+    await looks.forEachLook(`${t.app.url}/runs/${run.id}?view=breakdown&req=7`, async (page, look) => {
       const where = `waterfall ${look.width} ${look.scheme}`;
       const chart = page.locator('figure[data-chart$="-waterfall"]');
       const texts = await expectOneLabelPerBar(chart, where, true);
@@ -299,8 +329,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
       ).toBe(true);
       await shot(chart, `waterfall-${look.scheme}-${look.width}.png`);
     });
-    await forEachLook(
-      t.browser,
+    await looks.forEachLook(
       `${t.app.url}/compare?runs=${runs.map((r) => r.id).join(",")}`,
       async (page, look) => {
         const where = `compare segments ${look.width} ${look.scheme}`;
@@ -336,7 +365,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
       );
       const counts = turns.rows.map((r) => r.requests);
       expect(counts).toHaveLength(maxTurns);
-      await forEachLook(t.browser, `${t.app.url}/runs/${run.id}?view=turns`, async (page, look) => {
+      await looks.forEachLook(`${t.app.url}/runs/${run.id}?view=turns`, async (page, look) => {
         const where = `turns ${maxTurns} ${look.width} ${look.scheme}`;
         const chart = page.locator('figure[data-chart="turns-requests"]');
         // Five turns' counts fit above their columns, twenty do not (lib/metrics/bar-labels.ts).
@@ -351,7 +380,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
     const sessions = await apiUpload(t.app.url, [{ path: path.join(dir, "dynamo-request-trace.jsonl") }], {
       name: "bar labels sessions",
     });
-    await forEachLook(t.browser, `${t.app.url}/runs/${sessions.id}?view=sessions`, async (page, look) => {
+    await looks.forEachLook(`${t.app.url}/runs/${sessions.id}?view=sessions`, async (page, look) => {
       const where = `sessions ${look.width} ${look.scheme}`;
       const chart = page.locator('figure[data-chart="session-tool-model-time"]');
       const texts = await expectOneLabelPerBar(chart, where, true);
@@ -387,21 +416,8 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
       }
     }
     expect(linearOnly.length, "an example whose endpoint values do not span decades").toBeGreaterThan(0);
-    // The 1 prefill + 3 decode example with one decode endpoint's pool 5,000 times larger
-    // (10,000,000 blocks): its KV capacities span more than four decades.
-    const example = JSON.parse(
-      fs.readFileSync("lib/examples/files/trtllm-1p3d-server-metrics/server_metrics_export.json", "utf8"),
-    ) as {
-      metrics: Record<string, { series: Array<{ endpoint_url: string; stats: Record<string, number> }> }>;
-    };
-    for (const s of example.metrics.trtllm_kv_cache_max_blocks.series)
-      if (s.endpoint_url === "10.1.0.4:8000") s.stats = { avg: 1e7, min: 1e7, max: 1e7 };
-    fs.mkdirSync(path.join(dir, "wide"), { recursive: true });
-    const file = path.join(dir, "wide", "server_metrics_export.json");
-    fs.writeFileSync(file, JSON.stringify(example));
-    const wide = await apiUpload(t.app.url, [{ path: file }], {
-      name: "bar labels endpoints spanning decades",
-    });
+    // The example with its KV capacities spanning more than four decades.
+    const wide = await wideRun();
     const { rows } = SM_CHARTS.endpoints.schema.parse(
       await (await fetch(`${t.app.url}/api/runs/${wide.id}/charts/${SM_CHARTS.endpoints.key}`)).json(),
     );
@@ -412,7 +428,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
     // The axes' tick texts: the endpoints' names stay, the value axis's ticks change.
     const ticks = (chart: Locator) => chart.locator(".recharts-cartesian-axis-tick-value").allTextContents();
     const { run, chart: name } = offered[0];
-    await forEachLook(t.browser, `${t.app.url}/runs/${run}?view=${views[name]}`, async (page, look) => {
+    await looks.forEachLook(`${t.app.url}/runs/${run}?view=${views[name]}`, async (page, look) => {
       const where = `${name} ${look.width} ${look.scheme}`;
       const chart = page.locator(`figure[data-chart="${name}"]`);
       await expectOneLabelPerBar(chart, `${where} linear`, true);
@@ -440,6 +456,9 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
       );
       await expectOneLabelPerBar(chart, `${where} log`, true);
       await shot(chart, `${name}-log-${look.scheme}-${look.width}.png`);
+      // Linear again for the next look, as the page was loaded.
+      await pickScale(chart, "linear");
+      await expect.poll(() => ticks(chart)).toEqual(linearTicks);
     });
     // Values within two decades: no toggle.
     const plain = linearOnly[0];
@@ -453,7 +472,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
   it("the Breakdown view's segment bar: every band at least MIN_BAR_PX long and the stack inside its axis, at 1440 and 390 px", async () => {
     const runs = (await runsByName()).filter((r) => r.kinds.includes("trtllm-perf-metrics"));
     const run = [...runs].sort((a, b) => (b.requestCount ?? 0) - (a.requestCount ?? 0))[0];
-    await forEachLook(t.browser, `${t.app.url}/runs/${run.id}?view=breakdown`, async (page, look) => {
+    await looks.forEachLook(`${t.app.url}/runs/${run.id}?view=breakdown`, async (page, look) => {
       const where = `breakdown segments ${look.width} ${look.scheme}`;
       const chart = page.locator('figure[data-chart="time-breakdown-p50"]');
       await chart.waitFor({ timeout: 60_000 });
@@ -498,7 +517,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
       ["throughput", "throughput-over-time"],
       ["latency", "latency-timeslices"],
     ] as const)
-      await forEachLook(t.browser, `${t.app.url}/runs/${aiperf!.id}?view=${view}`, async (page, look) => {
+      await looks.forEachLook(`${t.app.url}/runs/${aiperf!.id}?view=${view}`, async (page, look) => {
         const where = `${name} ${look.width} ${look.scheme}`;
         const chart = page.locator(`figure[data-chart="${name}"]`);
         await chart.waitFor({ timeout: 60_000 });
@@ -538,9 +557,11 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
   it("on a phone, the waterfall, Compare's segment stacks and the KV capacity per endpoint (linear and log) keep their ticks apart, their labels inside and at least half the width for the plot", async () => {
     const all = await runsByName();
     const trt = all.filter((r) => r.kinds.includes("trtllm-perf-metrics"));
-    const biggest = [...trt].sort((a, b) => (b.requestCount ?? 0) - (a.requestCount ?? 0))[0];
+    // Largest first, as the hit-rate test above lists them: the same waterfall and compare pages.
+    const bySize = [...trt].sort((a, b) => (b.requestCount ?? 0) - (a.requestCount ?? 0));
+    const biggest = bySize[0];
     // The example endpoints with a KV capacity each, and the same with one pool 5,000 times
-    // larger (1,280,000,000 tokens): its capacities span decades and a log axis is on offer.
+    // larger (1,280,000,000 tokens, wideRun): its capacities span decades and a log axis is on offer.
     let capacityRun: string | undefined;
     for (const r of all) {
       const res = await fetch(`${t.app.url}/api/runs/${r.id}/charts/${SM_CHARTS.endpoints.key}`);
@@ -552,17 +573,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
       }
     }
     expect(capacityRun).toBeDefined();
-    const example = JSON.parse(
-      fs.readFileSync("lib/examples/files/trtllm-1p3d-server-metrics/server_metrics_export.json", "utf8"),
-    ) as {
-      metrics: Record<string, { series: Array<{ endpoint_url: string; stats: Record<string, number> }> }>;
-    };
-    for (const s of example.metrics.trtllm_kv_cache_max_blocks.series)
-      if (s.endpoint_url === "10.1.0.4:8000") s.stats = { avg: 1e7, min: 1e7, max: 1e7 };
-    fs.mkdirSync(path.join(dir, "phone-wide"), { recursive: true });
-    const file = path.join(dir, "phone-wide", "server_metrics_export.json");
-    fs.writeFileSync(file, JSON.stringify(example));
-    const wide = await apiUpload(t.app.url, [{ path: file }], { name: "phone endpoints spanning decades" });
+    const wide = await wideRun();
 
     /** The plot, the value axis's ticks, the categories' names and the bars and labels, as laid out. */
     const layout = (chart: Locator) =>
@@ -644,20 +655,15 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
       return l;
     }
 
-    await forEachLook(
-      t.browser,
-      `${t.app.url}/runs/${biggest.id}?view=breakdown&req=7`,
-      async (page, look) => {
-        const where = `waterfall ${look.width} ${look.scheme}`;
-        const chart = page.locator('figure[data-chart$="-waterfall"]');
-        await expectOneLabelPerBar(chart, where, true);
-        await readable(chart, where, look.width < 640);
-        await shot(chart, `phone-waterfall-${look.scheme}-${look.width}.png`);
-      },
-    );
-    await forEachLook(
-      t.browser,
-      `${t.app.url}/compare?runs=${trt.map((r) => r.id).join(",")}`,
+    await looks.forEachLook(`${t.app.url}/runs/${biggest.id}?view=breakdown&req=7`, async (page, look) => {
+      const where = `waterfall ${look.width} ${look.scheme}`;
+      const chart = page.locator('figure[data-chart$="-waterfall"]');
+      await expectOneLabelPerBar(chart, where, true);
+      await readable(chart, where, look.width < 640);
+      await shot(chart, `phone-waterfall-${look.scheme}-${look.width}.png`);
+    });
+    await looks.forEachLook(
+      `${t.app.url}/compare?runs=${bySize.map((r) => r.id).join(",")}`,
       async (page, look) => {
         const where = `compare segments ${look.width} ${look.scheme}`;
         const chart = page.locator('figure[data-chart^="compare-segments-"]');
@@ -686,24 +692,18 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
         await shot(chart, `phone-compare-segments-${look.scheme}-${look.width}.png`);
       },
     );
-    await forEachLook(t.browser, `${t.app.url}/runs/${capacityRun}?view=kv`, async (page, look) => {
+    await looks.forEachLook(`${t.app.url}/runs/${capacityRun}?view=kv`, async (page, look) => {
       const where = `kv capacity ${look.width} ${look.scheme}`;
       const chart = page.locator('figure[data-chart="endpoint-kv-capacity"]');
       await expectOneLabelPerBar(chart, where, true);
       await readable(chart, where, look.width < 640);
       await shot(chart, `phone-kv-capacity-${look.scheme}-${look.width}.png`);
     });
-    await forEachLook(t.browser, `${t.app.url}/runs/${wide.id}?view=kv`, async (page, look) => {
+    await looks.forEachLook(`${t.app.url}/runs/${wide.id}?view=kv`, async (page, look) => {
       const chart = page.locator('figure[data-chart="endpoint-kv-capacity"]');
       for (const scale of ["linear", "log"] as const) {
         const where = `kv capacity spanning decades, ${scale}, ${look.width} ${look.scheme}`;
-        if (scale === "log") {
-          const axis = chart.getByRole("group", { name: "value axis" });
-          await axis.getByRole("button", { name: "log" }).click();
-          await expect
-            .poll(() => axis.getByRole("button", { name: "log" }).getAttribute("aria-pressed"))
-            .toBe("true");
-        }
+        if (scale === "log") await pickScale(chart, "log");
         const texts = await expectOneLabelPerBar(chart, where, true);
         const l = await readable(chart, where, look.width < 640);
         // On a phone the largest reads "1.28 B tokens"; wide, the exact count.
@@ -711,6 +711,8 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
         expect(l.names.length, where).toBe(l.bars.length);
         await shot(chart, `phone-kv-capacity-decades-${scale}-${look.scheme}-${look.width}.png`);
       }
+      // Linear again for the next look, as the page was loaded.
+      await pickScale(chart, "linear");
     });
   }, 900_000);
 });

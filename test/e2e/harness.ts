@@ -316,6 +316,117 @@ export async function forEachLook(
     }
 }
 
+/** Every look a view is checked in: each of LOOK_VIEWPORTS in light and in dark. */
+export const LOOKS: readonly Look[] = LOOK_VIEWPORTS.flatMap(([width, height]) =>
+  (["light", "dark"] as const).map((scheme) => ({ width, height, scheme })),
+);
+
+/**
+ * Waits until the page's layout has settled: the same boxes for every chart's drawing, bar, text
+ * and axis in three samples in a row, two frames apart (a chart re-measures its box and redraws
+ * after the viewport changes). A timeout says what it last saw change.
+ */
+export async function settleLayout(page: Page, timeoutMs = 30_000): Promise<void> {
+  const sample = () =>
+    page.evaluate(async () => {
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const marks = document.querySelectorAll(
+        "figure[data-chart] svg, figure[data-chart] .recharts-bar-rectangle, figure[data-chart] text, figure[data-chart] path, [role=tabpanel], main",
+      );
+      let sum = 0;
+      for (const e of marks) {
+        const r = e.getBoundingClientRect();
+        sum =
+          (sum * 31 +
+            Math.round(r.left * 10) * 7 +
+            Math.round(r.top * 10) * 5 +
+            Math.round(r.width * 10) * 3 +
+            Math.round(r.height * 10)) %
+          2_147_483_647;
+      }
+      return `${window.innerWidth}x${window.innerHeight} ${marks.length} ${sum}`;
+    });
+  let last = await sample();
+  let same = 0;
+  await waitUntil(
+    "the layout to settle (the same boxes in three samples in a row)",
+    async () => {
+      const now = await sample();
+      same = now === last ? same + 1 : 0;
+      last = now;
+      return same >= 2;
+    },
+    { timeoutMs, intervalMs: 25, seen: () => last },
+  );
+}
+
+/**
+ * Puts a loaded page in `look` without reloading it: the colour scheme (the theme follows the
+ * system's), then the viewport, scrolled to the top as a fresh load would be; resolves once the
+ * theme and the width are applied and the layout has settled.
+ */
+export async function setLook(page: Page, look: Look): Promise<void> {
+  await page.emulateMedia({ colorScheme: look.scheme });
+  await page.setViewportSize({ width: look.width, height: look.height });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForFunction(
+    ({ width, scheme }) =>
+      window.innerWidth === width &&
+      window.matchMedia(`(prefers-color-scheme: ${scheme})`).matches &&
+      (document.documentElement.dataset.themeChoice !== "system" ||
+        document.documentElement.dataset.theme === scheme),
+    look,
+    { timeout: 30_000 },
+  );
+  await settleLayout(page);
+}
+
+/**
+ * Pages each loaded once for every look, for the tests of one file: `forEachLook` opens `url`
+ * hydrated in a context of its own the first time (later calls, in any test of the file, reuse
+ * that page), then puts it in each of LOOKS in turn (setLook) and runs `fn` on it. A `fn` that
+ * changes what the page shows (a toggle) puts it back before it returns. `close` in afterAll.
+ */
+export function lookPages(browser: () => Browser): {
+  forEachLook(url: string, fn: (page: Page, look: Look) => Promise<void>): Promise<void>;
+  /** How many pages were loaded. */
+  loads(): number;
+  close(): Promise<void>;
+} {
+  const open = new Map<string, Promise<Page>>();
+  return {
+    async forEachLook(url, fn) {
+      let loaded = open.get(url);
+      if (!loaded) {
+        const [first] = LOOKS;
+        loaded = (async () => {
+          const context = await browser().newContext({
+            viewport: { width: first.width, height: first.height },
+            colorScheme: first.scheme,
+          });
+          const page = await context.newPage();
+          await gotoHydrated(page, url);
+          return page;
+        })();
+        open.set(url, loaded);
+        loaded.catch(() => open.delete(url));
+      }
+      const page = await loaded;
+      for (const look of LOOKS) {
+        await setLook(page, look);
+        await fn(page, look);
+      }
+    },
+    loads: () => open.size,
+    async close() {
+      // One line per file, for counting page loads (test-results/e2e.log).
+      console.error(`[runlens e2e] ${open.size} pages loaded, each looked at in ${LOOKS.length} looks`);
+      for (const loaded of open.values()) await loaded.then((page) => page.context().close()).catch(() => {});
+      open.clear();
+    },
+  };
+}
+
 /**
  * Opens `url` and waits until the app has hydrated: pages are server-rendered with their data, so
  * text can be on screen before its controls respond, and an early click or select would be lost.

@@ -11,7 +11,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RUN_VIEW_IDS, RUN_VIEWS } from "@/lib/api/run-views";
 import { runSummarySchema, type RunSummary } from "@/lib/api/schemas";
-import { apiUpload, useAppAndBrowser, shot } from "./harness";
+import type { Page } from "playwright-core";
+import { apiUpload, settleLayout, useAppAndBrowser, shot } from "./harness";
 import {
   emptySurfaces,
   labelClashes,
@@ -26,6 +27,37 @@ const FIX = path.join(__dirname, "..", "fixtures");
 interface ListedRun {
   id: string;
   name: string;
+}
+
+/** The phone the run pages are also looked at on. */
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1440, height: 900 };
+
+/**
+ * A run page on a phone, as it stands: what runs off the side of the page (scrolled sideways) and
+ * what starts too low (the view past 40 % of the first screen, or the first chart past 70 %).
+ */
+async function phoneProblems(page: Page, where: string, viewId: string): Promise<string[]> {
+  const { scrollWidth, panelTop, firstChartTop } = await page.evaluate(() => {
+    const panel = document.querySelector("[role=tabpanel]")!;
+    const chart = panel.querySelector("figure[data-chart]");
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      panelTop: panel.getBoundingClientRect().top,
+      firstChartTop: chart ? chart.getBoundingClientRect().top : undefined,
+    };
+  });
+  const problems: string[] = [];
+  if (scrollWidth > PHONE.width) problems.push(`${where}: ${scrollWidth}px wide`);
+  // The header, folded facts and tabs leave most of the first screen to the view.
+  if (panelTop > PHONE.height * 0.4) problems.push(`${where}: view starts at ${Math.round(panelTop)}px`);
+  // The first chart, where a view has one, starts high enough that its plot shows on the
+  // first screen: no table or note of the view comes before it (the aiperf Latency view
+  // once opened with its statistics table, which pushed the histogram below the fold).
+  // The Overview opens with its headline tiles, by design; its chart comes after them.
+  if (viewId !== "overview" && firstChartTop !== undefined && firstChartTop > PHONE.height * 0.7)
+    problems.push(`${where}: first chart at ${Math.round(firstChartTop)}px`);
+  return problems;
 }
 
 /** The views whose chart labels are checked (labelClashes). */
@@ -70,6 +102,12 @@ describe("views that never mislead", () => {
       ),
     ));
   let pagesSettled = 0;
+  /**
+   * What each example run page showed on a phone (phoneProblems), by its path: the walk below
+   * looks at every page it opens on an example run at 1440 px and then, without reloading it, at
+   * 390 px; the phone tests further down read it here.
+   */
+  const onPhone = new Map<string, string[]>();
 
   // Every view, each page visited once at 1440 px for all three checks (one test per view: a
   // single test over all of them outgrows its timeout on a loaded machine). A view is opened on
@@ -92,7 +130,7 @@ describe("views that never mislead", () => {
       const withData = runs.filter((_, i) => hasData(all[i]));
       const empty = runs.find((_, i) => !hasData(all[i]));
       expect(withData.length, `runs with data for ${view}`).toBeGreaterThan(0);
-      const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+      const page = await t.browser.newPage({ viewport: DESKTOP, deviceScaleFactor: 1 });
       const agreement404: string[] = [];
       page.on("response", (r) => {
         if (r.status() === 404 && r.url().includes("/charts/")) agreement404.push(r.url());
@@ -101,6 +139,7 @@ describe("views that never mislead", () => {
       const clashes: Clash[] = [];
       for (const run of empty ? [...withData, empty] : withData) {
         const url = `/runs/${run.id}?view=${view}`;
+        await page.setViewportSize(DESKTOP);
         await page.goto(`${t.app.url}${url}`);
         await page.locator(`[data-view="${view}"]`).waitFor();
         await settleView(page);
@@ -118,6 +157,11 @@ describe("views that never mislead", () => {
           labelledCharts += await page.locator("figure[data-chart] svg").count();
           clashes.push(...(await labelClashes(page, url)));
         }
+        // The same page on a phone.
+        await page.setViewportSize(PHONE);
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await settleLayout(page);
+        onPhone.set(url, await phoneProblems(page, `${run.name} › ${view}`, view));
       }
       await page.close();
       swept.add(view);
@@ -128,6 +172,46 @@ describe("views that never mislead", () => {
     },
     300_000,
   );
+
+  describe("a 390 px phone, every tab of every example run", () => {
+    // One test per view. Each view is looked at on every example run it has data for (its tab
+    // enabled) and on the first example it has none for: its empty state, one component whatever
+    // the run (the header, facts and tabs above it are the run's, the same on every view, and each
+    // run has views with data). The walk above saw each of these pages on a phone already; a page
+    // it did not open (its first run without data was an upload, or the test runs alone) is
+    // opened here at 390 px.
+    it.each(RUN_VIEWS.map((v) => [v.id]))(
+      "%s: never scrolls the page sideways; the view, and a chart it opens with, start on the first screen",
+      async (viewId) => {
+        const all = await summariesOfRuns();
+        const exampleSummaries = all.filter((r) => examples.some((e) => e.id === r.id));
+        expect(exampleSummaries.length).toBeGreaterThanOrEqual(5);
+        const view = RUN_VIEWS.find((v) => v.id === viewId)!;
+        const withData = exampleSummaries.filter((r) => view.hasData(r));
+        const empty = exampleSummaries.find((r) => !view.hasData(r));
+        expect(withData.length, `example runs with data for ${viewId}`).toBeGreaterThan(0);
+        const problems: string[] = [];
+        let page: Page | undefined;
+        for (const run of empty ? [...withData, empty] : withData) {
+          const url = `/runs/${run.id}?view=${viewId}`;
+          let seen = onPhone.get(url);
+          if (!seen) {
+            page ??= await t.browser.newPage({ viewport: PHONE, deviceScaleFactor: 1 });
+            await page.goto(`${t.app.url}${url}`);
+            await page.getByRole("tabpanel").waitFor();
+            await page.waitForLoadState("networkidle");
+            // Views draw their later charts after the first has painted.
+            await settleView(page);
+            seen = await phoneProblems(page, `${run.name} › ${viewId}`, viewId);
+          }
+          problems.push(...seen);
+        }
+        await page?.close();
+        expect(problems).toEqual([]);
+      },
+      300_000,
+    );
+  });
 
   it("a TensorRT-LLM example's request drill-down and the compare pages: readable numbers, no label clash", async () => {
     const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });

@@ -1,89 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { RUN_VIEWS } from "@/lib/api/run-views";
-import { runSummarySchema, type RunSummary } from "@/lib/api/schemas";
-import { useAppAndBrowser, shot } from "./harness";
+import { setLook, shot, useAppAndBrowser } from "./harness";
 
 const PHONE = { width: 390, height: 844 };
 
-describe("a 390 px phone, every tab of every example run", () => {
+describe("a 390 px phone: wide tables, the tab row and the compare page", () => {
   const t = useAppAndBrowser({ env: { RUNLENS_EXAMPLES: "on" } });
 
-  /** Every example run's summary, read once for every view's test. */
-  let summaries: Promise<RunSummary[]> | undefined;
-  const exampleRuns = () =>
-    (summaries ??= (async () => {
-      const { runs } = (await (await fetch(`${t.app.url}/api/runs`)).json()) as {
-        runs: Array<{ id: string }>;
-      };
-      return Promise.all(
-        runs.map(async (r) =>
-          runSummarySchema.parse(await (await fetch(`${t.app.url}/api/runs/${r.id}`)).json()),
-        ),
-      );
-    })());
-
-  // One test per view: a single test over all of them outgrew its timeout on a loaded machine as
-  // views were added. Each view is opened on every example run it has data for (its tab enabled)
-  // and on the first run it has none for: its empty state, one component whatever the run (the
-  // header, facts and tabs above it are the run's, the same on every view, and each run has views
-  // with data). 75 pages of the 9 examples instead of 117: every view's empty state, every page with data.
-  it.each(RUN_VIEWS.map((v) => [v.id]))(
-    "%s: never scrolls the page sideways; the view, and a chart it opens with, start on the first screen",
-    async (viewId) => {
-      const all = await exampleRuns();
-      expect(all.length).toBeGreaterThanOrEqual(5);
-      const view = RUN_VIEWS.find((v) => v.id === viewId)!;
-      const withData = all.filter((r) => view.hasData(r));
-      const empty = all.find((r) => !view.hasData(r));
-      const runs = empty ? [...withData, empty] : withData;
-      expect(withData.length, `example runs with data for ${viewId}`).toBeGreaterThan(0);
-      const context = await t.browser.newContext({ viewport: PHONE, deviceScaleFactor: 1 });
-      const page = await context.newPage();
-      const overflow: string[] = [];
-      const late: string[] = [];
-      for (const run of runs) {
-        await page.goto(`${t.app.url}/runs/${run.id}?view=${viewId}`);
-        await page.getByRole("tabpanel").waitFor();
-        await page.waitForLoadState("networkidle");
-        // Views draw their later charts after the first has painted.
-        await page.waitForTimeout(250);
-        const { scrollWidth, panelTop, firstChartTop } = await page.evaluate(() => {
-          const panel = document.querySelector("[role=tabpanel]")!;
-          const chart = panel.querySelector("figure[data-chart]");
-          return {
-            scrollWidth: document.documentElement.scrollWidth,
-            panelTop: panel.getBoundingClientRect().top,
-            firstChartTop: chart ? chart.getBoundingClientRect().top : undefined,
-          };
-        });
-        if (scrollWidth > PHONE.width) overflow.push(`${run.name} › ${viewId}: ${scrollWidth}px`);
-        // The header, folded facts and tabs leave most of the first screen to the view.
-        if (panelTop > PHONE.height * 0.4)
-          late.push(`${run.name} › ${viewId}: view starts at ${Math.round(panelTop)}px`);
-        // The first chart, where a view has one, starts high enough that its plot shows on the
-        // first screen: no table or note of the view comes before it (the aiperf Latency view
-        // once opened with its statistics table, which pushed the histogram below the fold).
-        // The Overview opens with its headline tiles, by design; its chart comes after them.
-        if (viewId !== "overview" && firstChartTop !== undefined && firstChartTop > PHONE.height * 0.7)
-          late.push(`${run.name} › ${viewId}: first chart at ${Math.round(firstChartTop)}px`);
-      }
-      await context.close();
-      expect(overflow).toEqual([]);
-      expect(late).toEqual([]);
-    },
-  );
+  // Every tab of every example run on a phone is checked in honest-views.test.ts, on the pages
+  // its walk over every view opens (each page loaded once, looked at 1440 and 390 px wide).
 
   it("keeps wide tables scrolling inside their card", async () => {
     const { runs } = (await (await fetch(`${t.app.url}/api/runs`)).json()) as {
       runs: Array<{ id: string; name: string }>;
     };
     const trt = runs.find((r) => /300 requests/.test(r.name)) ?? runs[0];
+    // One page load, looked at in light and then in dark.
+    const context = await t.browser.newContext({ viewport: PHONE, colorScheme: "light" });
+    const page = await context.newPage();
+    await page.goto(`${t.app.url}/runs/${trt.id}?view=breakdown`);
+    await page.getByText("Where the time goes").first().waitFor({ timeout: 30_000 });
+    await page.waitForLoadState("networkidle");
     for (const scheme of ["light", "dark"] as const) {
-      const context = await t.browser.newContext({ viewport: PHONE, colorScheme: scheme });
-      const page = await context.newPage();
-      await page.goto(`${t.app.url}/runs/${trt.id}?view=breakdown`);
-      await page.getByText("Where the time goes").first().waitFor({ timeout: 30_000 });
-      await page.waitForLoadState("networkidle");
+      await setLook(page, { ...PHONE, scheme });
       const tables = await page.locator("table.table-base").evaluateAll((els) =>
         els.map((el) => ({
           scroll: el.scrollWidth,
@@ -95,8 +33,8 @@ describe("a 390 px phone, every tab of every example run", () => {
       for (const tb of tables) expect(tb.right).toBeLessThanOrEqual(PHONE.width);
       expect(tables.some((tb) => tb.scroll > tb.box)).toBe(true);
       await shot(page, `mobile-breakdown-${scheme}.png`, { fullPage: false });
-      await context.close();
     }
+    await context.close();
   });
 
   it("shows that more tabs lie past the edge of the tab row, and scrolls the chosen tab into it", async () => {
