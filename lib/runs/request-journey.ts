@@ -608,7 +608,7 @@ async function timeEventsOf(db: Db, runId: string): Promise<TimeEvents | null> {
   };
 }
 
-function pieceOfRow(r: TrtllmTimeEventsTable): TimeEventPiece {
+function pieceOfRow(r: Omit<TrtllmTimeEventsTable, "run_id">): TimeEventPiece {
   return {
     role: r.role,
     reqKey: r.req_key,
