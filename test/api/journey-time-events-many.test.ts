@@ -47,7 +47,7 @@ vi.mock("@/lib/store/columnar/run-files", async (importOriginal) => {
   return {
     ...real,
     putRunFile: async (...args: Parameters<typeof real.putRunFile>) => {
-      if (failPut.on && args[2] === "trtllm-time-events") throw new Error("blob store unavailable");
+      if (failPut.on && args[2] === "trtllm-time-event-rows") throw new Error("blob store unavailable");
       return real.putRunFile(...args);
     },
   };

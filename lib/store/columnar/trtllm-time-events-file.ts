@@ -19,7 +19,7 @@ import type { TrtllmTimeEventsTable } from "../tables/trtllm";
 import { openConnection, quote } from "./engine";
 import { putRunFile, runFilePath, runFileTmpPath } from "./run-files";
 
-export const TRTLLM_TIME_EVENTS_FILE = "trtllm-time-events";
+export const TRTLLM_TIME_EVENTS_FILE = "trtllm-time-event-rows";
 
 const STAGE_COLUMNS = `seq bigint, role varchar, req_key varchar, request_id varchar,
   ctx_request_id varchar, disagg_request_id varchar, file_no integer, events_json varchar`;
