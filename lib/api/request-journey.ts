@@ -123,7 +123,8 @@ export type TrtllmTimeEventsPayload = z.infer<typeof trtllmTimeEventsPayloadSche
 
 /**
  * Stored with the run: its time-events files and the requests each holds; the requests' events
- * are rows keyed by the ids they join on (`trtllm_time_events`), every request kept.
+ * are rows keyed by the ids they join on (the run's time-events Parquet file, or for a run stored
+ * before it `trtllm_time_events`), every request kept.
  */
 export const trtllmTimeEventFilesPayloadSchema = z.object({
   files: trtllmTimeEventsPayloadSchema.shape.files,

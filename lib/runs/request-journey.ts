@@ -581,8 +581,8 @@ interface TimeEvents {
 
 /**
  * The run's TensorRT-LLM time events; null when it holds none. Stored in pieces keyed by the ids
- * they join on (lib/store/trtllm-time-events.ts): one request's are read by its ids. A run stored
- * before them holds one list (at most 50,000 requests), read whole as it was.
+ * they join on (lib/store/trtllm-time-events.ts: the run's Parquet file, or the catalog rows of a
+ * run stored before it): one request's are read by its ids. A run stored before them holds one list (at most 50,000 requests), read whole as it was.
  */
 async function timeEventsOf(db: Db, runId: string): Promise<TimeEvents | null> {
   const filesText = await getChartText(db, runId, TRTLLM_TIME_EVENT_FILES_CHART.key);
@@ -608,8 +608,8 @@ async function timeEventsOf(db: Db, runId: string): Promise<TimeEvents | null> {
   };
 }
 
-/** A stored row of `trtllm_time_events` as the piece of a request's time events it holds. */
-export function pieceOfRow(r: TrtllmTimeEventsTable): TimeEventPiece {
+/** A stored row of the time events (catalog table or Parquet file) as the piece of a request's time events it holds. */
+export function pieceOfRow(r: Omit<TrtllmTimeEventsTable, "run_id">): TimeEventPiece {
   return {
     role: r.role,
     reqKey: r.req_key,

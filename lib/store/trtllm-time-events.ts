@@ -1,82 +1,89 @@
 /**
- * TensorRT-LLM's time events in pieces keyed by the ids they join on (`trtllm_time_events`,
- * migration 022; docs/architecture.md §Per-request data in pieces): written a batch at a time
- * as ingest finishes each request, read by id for one journey and a page at a time for the run's
- * summary.
+ * TensorRT-LLM's time events in pieces keyed by the ids they join on (docs/architecture.md
+ * §Per-request data in pieces): a row per request and file, read by id for one journey and in
+ * order, a request's rows together, for the run's summary. A run's rows are its Parquet file
+ * (lib/store/columnar/trtllm-time-events-file.ts, written at ingest); a run stored before the
+ * file keeps them in the catalog table `trtllm_time_events` (migration 022), read from there
+ * until it is re-ingested.
  */
-import { BatchInserter } from "./batch-insert";
 import type { Db } from "./db";
 import { keysetPages } from "./goodput-rows";
-import { TRTLLM_TIME_EVENT_COLUMNS, type TrtllmTimeEventsTable } from "./tables/trtllm";
+import { queryRows, quote, streamRowObjects } from "./columnar/engine";
+import { timeEventsSource } from "./columnar/trtllm-time-events-file";
+import type { TrtllmTimeEventsTable } from "./tables/trtllm";
 
 type Role = TrtllmTimeEventsTable["role"];
-
-/** The rows of the run's time events, written in batches. */
-export class TimeEventRowsWriter {
-  private readonly rows: BatchInserter<"trtllm_time_events">;
-  private seq = 0;
-
-  constructor(
-    db: Db,
-    private readonly runId: string,
-  ) {
-    this.rows = new BatchInserter(db, "trtllm_time_events", TRTLLM_TIME_EVENT_COLUMNS, 2000);
-  }
-
-  get written(): number {
-    return this.seq;
-  }
-
-  async add(row: Omit<TrtllmTimeEventsTable, "run_id" | "seq">): Promise<void> {
-    await this.rows.add({ ...row, run_id: this.runId, seq: this.seq++ });
-  }
-
-  async flush(): Promise<void> {
-    await this.rows.flush();
-  }
-}
+type Row = Omit<TrtllmTimeEventsTable, "run_id">;
 
 /**
- * Rows read for one id of one role at most: a request has a row per file it is in (tensor-parallel
- * ranks), and an id more than one request reports (the gen-only benchmark's ctx_request_id 1)
- * shows itself within the first rows.
+ * Requests read for one id of one role at most: a second request reporting the id makes it no
+ * key (the gen-only benchmark's ctx_request_id 1, which every request reports), so two tell.
  */
-export const ROWS_PER_ID = 64;
+export const REQUESTS_PER_ID = 2;
+
+/** Rows read for one request at most: a row per file it is in (tensor-parallel ranks). */
+export const ROWS_PER_REQUEST = 64;
 
 export type TimeEventIdColumn = "ctx_request_id" | "request_id" | "disagg_request_id";
 
+export type TimeEventLookup = { role: Role; column: TimeEventIdColumn; id: string };
+
 /**
  * The rows of the requests that report one of the given ids (per role and column, at most
- * `ROWS_PER_ID` each), and every other row of those requests, in the order they were stored.
+ * `REQUESTS_PER_ID` requests each), with every other row of those requests (at most
+ * `ROWS_PER_REQUEST`), in the order they were stored.
  */
 export async function timeEventRowsOf(
   db: Db,
   runId: string,
-  lookups: ReadonlyArray<{ role: Role; column: TimeEventIdColumn; id: string }>,
-): Promise<TrtllmTimeEventsTable[]> {
+  lookups: ReadonlyArray<TimeEventLookup>,
+): Promise<Row[]> {
+  const src = await timeEventsSource(db, runId);
   const keys = new Map<string, { role: Role; reqKey: string }>();
+  const out: Row[] = [];
   for (const l of lookups) {
-    const rows = await db
-      .selectFrom("trtllm_time_events")
-      .select(["role", "req_key"])
-      .where("run_id", "=", runId)
-      .where("role", "=", l.role)
-      .where(l.column, "=", l.id)
-      .limit(ROWS_PER_ID)
-      .execute();
-    for (const r of rows) keys.set(`${r.role}\u0000${r.req_key}`, { role: r.role, reqKey: r.req_key });
+    const found = src
+      ? await queryRows<{ req_key: string }>(
+          `select distinct req_key from ${src}
+            where role = ${quote(l.role)} and ${l.column} = ${quote(l.id)} limit ${REQUESTS_PER_ID}`,
+        )
+      : await db
+          .selectFrom("trtllm_time_events")
+          .select("req_key")
+          .distinct()
+          .where("run_id", "=", runId)
+          .where("role", "=", l.role)
+          .where(l.column, "=", l.id)
+          .limit(REQUESTS_PER_ID)
+          .execute();
+    for (const r of found) keys.set(`${l.role}\u0000${r.req_key}`, { role: l.role, reqKey: r.req_key });
   }
-  const out: TrtllmTimeEventsTable[] = [];
   for (const k of keys.values()) {
-    const rows = await db
-      .selectFrom("trtllm_time_events")
-      .selectAll()
-      .where("run_id", "=", runId)
-      .where("role", "=", k.role)
-      .where("req_key", "=", k.reqKey)
-      .orderBy("seq")
-      .limit(ROWS_PER_ID)
-      .execute();
+    const rows = src
+      ? await queryRows<Row>(
+          `select role, req_key, seq::double as seq, request_id, ctx_request_id, disagg_request_id,
+              file_no, events_json
+            from ${src} where role = ${quote(k.role)} and req_key = ${quote(k.reqKey)}
+            order by seq limit ${ROWS_PER_REQUEST}`,
+        )
+      : await db
+          .selectFrom("trtllm_time_events")
+          .select([
+            "role",
+            "req_key",
+            "seq",
+            "request_id",
+            "ctx_request_id",
+            "disagg_request_id",
+            "file_no",
+            "events_json",
+          ])
+          .where("run_id", "=", runId)
+          .where("role", "=", k.role)
+          .where("req_key", "=", k.reqKey)
+          .orderBy("seq")
+          .limit(ROWS_PER_REQUEST)
+          .execute();
     for (const r of rows) out.push(r);
   }
   return out.sort((a, b) => a.seq - b.seq);
@@ -84,6 +91,14 @@ export async function timeEventRowsOf(
 
 /** Per role, the ctx_request_ids reported by more than one request (no key to join by). */
 export async function ambiguousCtxIds(db: Db, runId: string): Promise<Array<{ role: Role; id: string }>> {
+  const src = await timeEventsSource(db, runId);
+  if (src)
+    return (
+      await queryRows<{ role: Role; id: string }>(
+        `select role, ctx_request_id as id from ${src} where ctx_request_id is not null
+          group by role, ctx_request_id having count(distinct req_key) > 1`,
+      )
+    ).map((r) => ({ role: r.role, id: r.id }));
   const rows = await db
     .selectFrom("trtllm_time_events")
     .select(["role", "ctx_request_id"])
@@ -95,14 +110,38 @@ export async function ambiguousCtxIds(db: Db, runId: string): Promise<Array<{ ro
   return rows.map((r) => ({ role: r.role, id: r.ctx_request_id! }));
 }
 
-/** Rows read a query by the summary. */
+/** Rows read a query by the summary from the catalog table. */
 const PAGE = 2_000;
 
-/** The run's rows a page at a time, a request's rows together (by role and key, then as stored). */
-export function timeEventRowPages(db: Db, runId: string): AsyncGenerator<TrtllmTimeEventsTable[]> {
-  return keysetPages(
+/**
+ * The run's rows a page at a time, a request's rows together (by role and key, then as stored).
+ * The file is written in that order and read in it (DuckDB keeps a plain scan's file order).
+ */
+export async function* timeEventRowPages(db: Db, runId: string): AsyncGenerator<Row[]> {
+  const src = await timeEventsSource(db, runId);
+  if (src) {
+    yield* streamRowObjects<Row>(
+      `select role, req_key, seq::double as seq, request_id, ctx_request_id, disagg_request_id,
+          file_no, events_json
+        from ${src}`,
+    );
+    return;
+  }
+  yield* keysetPages(
     (after: { role: Role; key: string; seq: number } | null) => {
-      let q = db.selectFrom("trtllm_time_events").selectAll().where("run_id", "=", runId);
+      let q = db
+        .selectFrom("trtllm_time_events")
+        .select([
+          "role",
+          "req_key",
+          "seq",
+          "request_id",
+          "ctx_request_id",
+          "disagg_request_id",
+          "file_no",
+          "events_json",
+        ])
+        .where("run_id", "=", runId);
       if (after)
         q = q.where((eb) =>
           eb(eb.refTuple("role", "req_key", "seq"), ">", eb.tuple(after.role, after.key, after.seq)),

@@ -1,18 +1,22 @@
 /**
  * Every request's TensorRT-LLM time events kept, and one journey reads its request's only
- * (docs/architecture.md §Per-request data in pieces): the events are rows keyed by the ids they
- * join on (`trtllm_time_events`), where a run stored them as one list of at most 50,000 requests
- * that every journey read whole. A run of 60,500 requests, written as TensorRT-LLM writes them
+ * (docs/architecture.md §Per-request data in pieces): the events are the run's Parquet file, a
+ * row per request and file keyed by the ids they join on, read by filtered DuckDB queries; a run
+ * stored before it keeps catalog rows (`trtllm_time_events`), and one before those a single list
+ * of at most 50,000 requests that every journey read whole. A run of 60,500 requests, written as TensorRT-LLM writes them
  * (test/generators/trtllm-time-events.mjs, after
  * `tensorrt_llm/serve/scripts/perf_time_events/perf_time_events.py` and
  * `tensorrt_llm/serve/perf_time_events_writer.py` at commit
  * 04f7582ba6c536d7c43c5fd093b0918ccffd7980; the perf metrics as
- * test/generators/trtllm-jsonl-writer.mjs), on SQLite and PostgreSQL; and a run stored with the
- * old list, which still reads.
+ * test/generators/trtllm-jsonl-writer.mjs), on SQLite and PostgreSQL; a run stored with catalog
+ * rows and one with the old list, which still read; an id more requests report than a lookup
+ * reads; a failed ingest, which leaves no file.
  *
- * Not a timing: characters handed to JSON.parse.
+ * Not a timing: characters handed to JSON.parse, rows, bytes.
  */
-import { describe, expect, it } from "vitest";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it, vi } from "vitest";
 import { GET as getJourney } from "@/app/api/runs/[id]/journey/route";
 import { GET as getRequestJourney } from "@/app/api/runs/[id]/timeline/requests/[rid]/journey/route";
 import { GET as getTimeline } from "@/app/api/runs/[id]/timeline/route";
@@ -27,13 +31,46 @@ import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { timeEventRequestsOf } from "@/lib/metrics/trtllm-time-event-join";
 import { pieceOfRow } from "@/lib/runs/request-journey";
 import type { Db } from "@/lib/store/db";
+import { timeEventFileOptions, TRTLLM_TIME_EVENTS_FILE } from "@/lib/store/columnar/trtllm-time-events-file";
+import { timeEventRowPages } from "@/lib/store/trtllm-time-events";
 import { watchedParse } from "../helpers/dynamo-journey";
 import { snowflakeId } from "../generators/trtllm-jsonl-writer.mjs";
-import { manyRequestsRun } from "../generators/trtllm-time-events.mjs";
+import { ctxLines, jsonLines, manyRequestsRun, perfRecord } from "../generators/trtllm-time-events.mjs";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
-import { idParams, uploadRun } from "../helpers/test-app";
+import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
 
 const url = (p: string) => new Request(`http://localhost${p}`);
+
+/** A failure of the time-events file's store, when set: an ingest that fails as it writes it. */
+const failPut = vi.hoisted(() => ({ on: false }));
+vi.mock("@/lib/store/columnar/run-files", async (importOriginal) => {
+  const real = await importOriginal<typeof import("@/lib/store/columnar/run-files")>();
+  return {
+    ...real,
+    putRunFile: async (...args: Parameters<typeof real.putRunFile>) => {
+      if (failPut.on && args[2] === "trtllm-time-event-rows") throw new Error("blob store unavailable");
+      return real.putRunFile(...args);
+    },
+  };
+});
+
+/** Bytes this process has read (files and sockets: /proc/self/io's rchar). */
+const readBytes = () => Number(/rchar: (\d+)/.exec(fs.readFileSync("/proc/self/io", "utf8"))![1]);
+
+/** Bytes under `dir`, a hard-linked file once. */
+function dirBytes(dir: string, seen = new Set<number>()): number {
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) n += dirBytes(p, seen);
+    else {
+      const st = fs.statSync(p);
+      if (!seen.has(st.ino)) n += st.size;
+      seen.add(st.ino);
+    }
+  }
+  return n;
+}
 
 const N = 60_500;
 /** The requests with perf metrics, router and gen lines: the Timeline's bars. */
@@ -54,32 +91,52 @@ const CTX_FILE = `${DIR}/time_events_rank0_pid11.jsonl`;
 async function barJourneys(id: string) {
   const res = await getTimeline(url(`/api/runs/${id}/timeline`), idParams(id));
   const p = decodeTimeline(timelineWireSchema.parse(await res.json()));
-  const out: Array<{ journey: RequestJourney; parsed: number }> = [];
+  const out: Array<{ journey: RequestJourney; parsed: number; read: number }> = [];
   for (const rid of p.bars.id) {
+    const before = readBytes();
     const one = await watchedParse(() =>
       getRequestJourney(url(`/api/runs/${id}/timeline/requests/${rid}/journey`), {
         params: Promise.resolve({ id, rid: String(rid) }),
       }),
     );
+    const read = readBytes() - before;
     expect(one.res.status).toBe(200);
-    out.push({ journey: requestJourneySchema.parse(await one.res.json()), parsed: one.parsed });
+    out.push({ journey: requestJourneySchema.parse(await one.res.json()), parsed: one.parsed, read });
   }
   return out;
 }
 
-const journeyOf = (all: Array<{ journey: RequestJourney; parsed: number }>, i: number) =>
+const journeyOf = (all: Array<{ journey: RequestJourney; parsed: number; read: number }>, i: number) =>
   all.find((j) => j.journey.lanes.some((l) => l.detail?.includes(`disagg_request_id ${idOf(i)}`)))!;
 
 const tick = (l: RequestJourney["lanes"][number], e: string) => l.ticks.find((t) => t.label === e)!.atMs;
 
+/** Every time-event row the run keeps (its file's, or its catalog rows), as stored. */
+async function storedRows(db: Db, runId: string) {
+  const rows = [];
+  for await (const page of timeEventRowPages(db, runId)) rows.push(...page);
+  return rows.sort((a, b) => a.seq - b.seq);
+}
+
+/** The run's time-event file dropped, its rows put in `trtllm_time_events` as a run stored before the file. */
+async function storeTimeEventsAsRows(db: Db, runId: string): Promise<number> {
+  const rows = await storedRows(db, runId);
+  await db
+    .deleteFrom("run_column_files")
+    .where("run_id", "=", runId)
+    .where("name", "=", TRTLLM_TIME_EVENTS_FILE)
+    .execute();
+  for (let from = 0; from < rows.length; from += 500)
+    await db
+      .insertInto("trtllm_time_events")
+      .values(rows.slice(from, from + 500).map((r) => ({ ...r, run_id: runId })))
+      .execute();
+  return rows.length;
+}
+
 /** The run's time events as a run stored before their pieces holds them: one list, no rows. */
 async function storeTimeEventsAsBefore(db: Db, runId: string): Promise<number> {
-  const rows = await db
-    .selectFrom("trtllm_time_events")
-    .selectAll()
-    .where("run_id", "=", runId)
-    .orderBy("seq")
-    .execute();
+  const rows = await storedRows(db, runId);
   const files = JSON.parse(
     (
       await db
@@ -96,6 +153,11 @@ async function storeTimeEventsAsBefore(db: Db, runId: string): Promise<number> {
     requests: timeEventRequestsOf(rows.map(pieceOfRow)),
   };
   await db.deleteFrom("trtllm_time_events").where("run_id", "=", runId).execute();
+  await db
+    .deleteFrom("run_column_files")
+    .where("run_id", "=", runId)
+    .where("name", "=", TRTLLM_TIME_EVENTS_FILE)
+    .execute();
   await db
     .deleteFrom("chart_data")
     .where("run_id", "=", runId)
@@ -118,13 +180,43 @@ describe.each(TEST_STORES)(
   (_store, pgUrl) => {
     const env = useStoreTestApp(pgUrl);
 
-    it(`a run of ${N.toLocaleString("en-US")} requests: request 60,000's journey draws its router, ctx and gen lanes, reading a bounded part; the per-role counts cover every request`, async () => {
-      const id = await uploadRun(manyRequestsRun(N, FULL, idOf, DIR));
+    it(`a run of ${N.toLocaleString("en-US")} requests: its events are the run's Parquet file, no catalog rows; request 60,000's journey draws its router, ctx and gen lanes, reading a bounded part; the per-role counts cover every request`, async () => {
+      const spill = timeEventFileOptions.spillRows;
+      // Staged a segment of 4,096 rows at a time: DuckDB holds no more of the run's events.
+      timeEventFileOptions.spillRows = 4_096;
+      const dataBefore = pgUrl ? 0 : dirBytes(env.app.config.dataDir);
+      let id: string;
+      try {
+        id = await uploadRun(manyRequestsRun(N, FULL, idOf, DIR));
+      } finally {
+        timeEventFileOptions.spillRows = spill;
+      }
       const db = env.app.store.db;
+      const rows = await db
+        .selectFrom("trtllm_time_events")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("run_id", "=", id)
+        .executeTakeFirstOrThrow();
+      const file = await db
+        .selectFrom("run_column_files")
+        .select(["rows", "bytes"])
+        .where("run_id", "=", id)
+        .where("name", "=", TRTLLM_TIME_EVENTS_FILE)
+        .executeTakeFirst();
+      if (!pgUrl)
+        console.log(
+          `data dir grew ${dirBytes(env.app.config.dataDir) - dataBefore} bytes; time-events file ${file?.bytes ?? "none"} bytes; catalog rows ${rows.n}`,
+        );
+      expect(Number(rows.n)).toBe(0);
+      // A row per request and file: every ctx request, and the router's and gen worker's three.
+      expect(Number(file!.rows)).toBe(N + 2 * FULL.length);
+      expect(timeEventFileOptions.peakRowsHeld).toBeLessThanOrEqual(4_096);
+      // The drill-down built first, so the bytes a journey reads are its own.
+      await waitForDrilldown(id);
       const all = await barJourneys(id);
       expect(all).toHaveLength(FULL.length);
       for (const i of [60_000, 60_499, 0]) {
-        const { journey, parsed } = journeyOf(all, i);
+        const { journey, parsed, read } = journeyOf(all, i);
         const lanes = journey.lanes.filter((l) => l.source === "time-events");
         expect(lanes.map((l) => l.role)).toEqual(["prefill", "decode", "router"]);
         const [ctx, gen, router] = lanes;
@@ -138,16 +230,9 @@ describe.each(TEST_STORES)(
           `TensorRT-LLM time events of the context worker (${CTX_FILE}), joined by ctx_request_id ${idOf(i)}: its clock is 214421.500 s from the perf metrics' (ctx_arrival against ctxArrival; another host's steady clock): aligned there, that offset taken out`,
         );
         expect(journey.missing.some((m) => m.includes("counted, not kept"))).toBe(false);
-        console.log(`request ${i}: ${parsed} characters parsed`);
+        console.log(`request ${i}: ${parsed} characters parsed, ${read} bytes read`);
         expect(parsed).toBeLessThanOrEqual(PARSE_BOUND);
       }
-      const stored = await db
-        .selectFrom("trtllm_time_events")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("run_id", "=", id)
-        .executeTakeFirstOrThrow();
-      // A row per request and file: every ctx request, and the router's and gen worker's three.
-      expect(Number(stored.n)).toBe(N + 2 * FULL.length);
 
       const res = await getJourney(url(`/api/runs/${id}/journey`), idParams(id));
       const s = journeySummarySchema.parse(await res.json());
@@ -179,6 +264,87 @@ describe.each(TEST_STORES)(
         { role: "ctx", requests: 5, joinedPerfMetrics: 2, joinedClient: null },
         { role: "gen", requests: 2, joinedPerfMetrics: 2, joinedClient: null },
       ]);
+    });
+
+    it("a run stored with catalog rows (before the file) reads them: the same lanes and counts", async () => {
+      const id = await uploadRun(manyRequestsRun(5, [0, 3], idOf, DIR));
+      const db = env.app.store.db;
+      const now = await barJourneys(id);
+      const nowSummary = journeySummarySchema.parse(
+        await (await getJourney(url(`/api/runs/${id}/journey`), idParams(id))).json(),
+      );
+      expect(await storeTimeEventsAsRows(db, id)).toBe(5 + 2 + 2);
+      const files = await db.selectFrom("run_column_files").select("name").where("run_id", "=", id).execute();
+      expect(files.map((f) => f.name)).not.toContain(TRTLLM_TIME_EVENTS_FILE);
+      const rows = await barJourneys(id);
+      expect(rows.map((b) => b.journey)).toEqual(now.map((b) => b.journey));
+      expect(journeyOf(rows, 3).journey.lanes.filter((l) => l.source === "time-events")).toHaveLength(3);
+      const summary = journeySummarySchema.parse(
+        await (await getJourney(url(`/api/runs/${id}/journey`), idParams(id))).json(),
+      );
+      expect(summary).toEqual(nowSummary);
+      expect(summary.timeEvents).toEqual([
+        { role: "router", requests: 2, joinedPerfMetrics: 2, joinedClient: null },
+        { role: "ctx", requests: 5, joinedPerfMetrics: 2, joinedClient: null },
+        { role: "gen", requests: 2, joinedPerfMetrics: 2, joinedClient: null },
+      ]);
+    });
+
+    it("a ctx_request_id 100 requests report (more than 64 rows) is no key: a perf request reporting it joins its ctx events by its request_id, and the count says so", async () => {
+      // The gen-only benchmark's shape: every ctx request reports ctx_request_id 1.
+      const n = 100;
+      const ctx = [];
+      for (let i = 0; i < n; i++) for (const l of ctxLines(idOf(i), i)) ctx.push({ ...l, ctx_request_id: 1 });
+      // The perf record's ctx and gen parts report it too (its own ids stay exact integers).
+      const perf = perfRecord(idOf(7), 7).replaceAll(`"ctx_request_id":${idOf(7)}`, '"ctx_request_id":1');
+      expect(perf).toContain('"ctx_request_id":1}');
+      const id = await uploadRun([
+        { name: "run/perf_metrics-disagg-node0-77-20260801T120000Z.jsonl", content: perf + "\n" },
+        { name: CTX_FILE, content: jsonLines(ctx) },
+      ]);
+      const all = await barJourneys(id);
+      expect(all).toHaveLength(1);
+      const lanes = all[0].journey.lanes.filter((l) => l.source === "time-events");
+      expect(lanes.map((l) => [l.role, l.detail?.split(",")[0]])).toEqual([
+        ["prefill", `request_id ${idOf(7)}`],
+      ]);
+      const summary = journeySummarySchema.parse(
+        await (await getJourney(url(`/api/runs/${id}/journey`), idParams(id))).json(),
+      );
+      expect(summary.timeEvents).toEqual([
+        { role: "ctx", requests: n, joinedPerfMetrics: 1, joinedClient: null },
+      ]);
+    });
+
+    it("an ingest that fails as the file is stored leaves the run failed with no time-events file named, and nothing staged behind", async () => {
+      const tmp = path.join(env.app.config.dataDir, "columnar-cache", "tmp");
+      const staged = () =>
+        fs.existsSync(tmp) ? fs.readdirSync(tmp).filter((f) => /segment|parquet$/.test(f)) : [];
+      const before = staged();
+      failPut.on = true;
+      let id: string;
+      try {
+        timeEventFileOptions.spillRows = 4_096;
+        id = await uploadRun(manyRequestsRun(10_000, [0], idOf, DIR));
+      } finally {
+        failPut.on = false;
+        timeEventFileOptions.spillRows = 32_768;
+      }
+      const db = env.app.store.db;
+      const run = await db
+        .selectFrom("runs")
+        .select(["status", "error"])
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+      expect(run.status).toBe("failed");
+      expect(run.error).toContain("blob store unavailable");
+      expect(
+        await db.selectFrom("run_column_files").select("name").where("run_id", "=", id).execute(),
+      ).toEqual([]);
+      expect(
+        await db.selectFrom("trtllm_time_events").select("seq").where("run_id", "=", id).execute(),
+      ).toEqual([]);
+      expect(staged()).toEqual(before);
     });
   },
 );

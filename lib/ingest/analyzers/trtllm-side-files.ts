@@ -22,24 +22,25 @@ import {
 import { TRTLLM_TIME_EVENT_FILES_CHART } from "@/lib/api/chart-catalog";
 import type { TrtllmTimeEventFilesPayload } from "@/lib/api/request-journey";
 import { TimeEventsOfFile, type TimeEventPiece } from "@/lib/metrics/trtllm-time-event-join";
-import { TimeEventRowsWriter } from "@/lib/store/trtllm-time-events";
+import { TimeEventFileWriter } from "@/lib/store/columnar/trtllm-time-events-file";
 import { peek } from "../peek";
 import type { Analyzer, FileReport, IngestContext, IngestFile } from "../analyzer";
 
 /**
  * The run's time events as they are stored for the request journey (lib/runs/request-journey.ts):
- * each request's lines of a file, written as a row keyed by its ids once its last event is read
- * (or at the file's end), so what is held is the requests in flight, never the run's list.
+ * each request's lines of a file, handed to the run's time-events Parquet file as a row keyed by
+ * its ids once its last event is read (or at the file's end), so what is held is the requests in
+ * flight, never the run's list; the file is written once every file is read.
  */
 class TimeEventsStore {
   readonly files: TrtllmTimeEventFilesPayload["files"] = [];
-  private writer: TimeEventRowsWriter | null = null;
+  private writer: TimeEventFileWriter | null = null;
   private queued: TimeEventPiece[] = [];
   /** The most requests one file held in flight */
   maxPending = 0;
 
   startFile(name: string, ctx: IngestContext): TimeEventsOfFile {
-    this.writer ??= new TimeEventRowsWriter(ctx.db, ctx.runId);
+    this.writer ??= new TimeEventFileWriter(ctx.db, ctx.runId);
     this.files.push({ file: name, requests: 0 });
     return new TimeEventsOfFile(this.files.length - 1);
   }
@@ -67,14 +68,15 @@ class TimeEventsStore {
   async endFile(of: TimeEventsOfFile, requests: number): Promise<void> {
     for (const p of of.end()) this.queue(p);
     await this.drain();
-    await this.writer!.flush();
     this.files[of.file].requests = requests;
     this.maxPending = Math.max(this.maxPending, of.maxPending);
   }
 
-  payload(): TrtllmTimeEventFilesPayload | null {
+  /** Writes the run's file (before the summary commits: a ready run has it) and says what it holds. */
+  async finish(): Promise<TrtllmTimeEventFilesPayload | null> {
     const pieces = this.writer?.written ?? 0;
-    return pieces > 0 ? { files: this.files, pieces } : null;
+    if (!this.writer || !(await this.writer.write())) return null;
+    return { files: this.files, pieces };
   }
 }
 
@@ -85,11 +87,12 @@ export function trtllmSideFilesAnalyzer(): Analyzer {
   const events = new TimeEventsStore();
   return {
     name: "trtllm-side-files",
+    // Runs stored before the time-events file keep rows there, cleared on re-ingest and delete.
     tables: ["trtllm_time_events"],
     accepts: (file) => file.kind === "trtllm-side-file",
     ingestFile: (file, ctx) => countSideFile(file, ctx, events),
     finish: async () => {
-      const payload = events.payload();
+      const payload = await events.finish();
       return payload ? { charts: { [TRTLLM_TIME_EVENT_FILES_CHART.key]: payload } } : {};
     },
   };

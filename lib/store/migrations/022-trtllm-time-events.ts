@@ -4,7 +4,9 @@ import { schemaMigration } from "./create-table";
 
 /**
  * TensorRT-LLM's time events in pieces keyed by the ids they join on (docs/architecture.md
- * §Per-request data in pieces): a row per request and file. The key orders a request's rows
+ * §Per-request data in pieces): a row per request and file. Only runs stored before the run's
+ * time-events Parquet file (lib/store/columnar/trtllm-time-events-file.ts) have rows here; ingest
+ * writes none. The key orders a request's rows
  * together (the run's summary pages through them by it); the three id indexes find one
  * request's rows for its journey.
  */

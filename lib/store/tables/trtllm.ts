@@ -58,7 +58,9 @@ export const TRTLLM_REQUEST_ID_COLUMNS = [
 /**
  * TensorRT-LLM's time events in pieces keyed by the ids they join on (migration 022): one row per
  * request (role and id) and file, its events as JSON. A journey reads the rows of its request's
- * ids through the indexes, never the run's whole list.
+ * ids through the indexes, never the run's whole list. Only runs stored before the run's
+ * time-events Parquet file (lib/store/columnar/trtllm-time-events-file.ts), whose columns are
+ * these without `run_id`, have rows here.
  */
 export interface TrtllmTimeEventsTable {
   run_id: string;
