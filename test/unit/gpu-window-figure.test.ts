@@ -51,7 +51,8 @@ describe("GPU figures over the profiling window", () => {
   });
 
   it("draws every sample of a payload stored before the window was kept, or of a run with no requests", () => {
-    const { window: _, ...old } = telemetry([0, 10_000]);
+    const old = { ...telemetry([0, 10_000]) };
+    delete old.window;
     expect(gpuFigure(old, "powerW").series[0].points).toHaveLength(20);
     expect(
       gpuFigure(telemetry([0, 10_000]) && { ...old, window: null }, "powerW").series[0].points,
