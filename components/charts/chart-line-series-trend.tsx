@@ -95,7 +95,7 @@ export function ChartLineSeriesTrend({
     ? rows.filter((r) => r.unbanded !== null).map((r) => `${r.run} (${r.unbanded})`)
     : [];
   const early = unbanded.length
-    ? `; run ${unbanded.join(", ")}, judged before a band is drawn: not marked here, listed below with its interval`
+    ? `; run ${unbanded.join(", ")}, judged before a band is drawn: not marked here, listed below with ${unbanded.length > 1 ? "their intervals" : "its interval"}`
     : "";
   return (
     <ChartContainer
