@@ -45,6 +45,15 @@ describe("KV-cache hit rate by role and worker", () => {
     expect(f.description).toContain("decode workers report no context phase");
   });
 
+  it("draws no bar for a decode worker of a disaggregated run whatever its records carry (0 % of 4 lookups)", () => {
+    const f = kvHitRateFigure({
+      ...disagg,
+      byWorker: [disagg.byWorker[0], { worker: "gen-worker-0.jsonl", role: "decode", ...row(4, 0, 4) }],
+    });
+    expect(f.series[0].points[3]).toEqual([3, null]);
+    expect(f.categoryNotes?.[3]).toBe("n/a (decode: no context phase)");
+  });
+
   it("names a prefill worker that looked nothing up, and adds no note where every row has a bar", () => {
     const f = kvHitRateFigure({
       ...disagg,

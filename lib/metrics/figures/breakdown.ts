@@ -116,8 +116,14 @@ export function kvHitRateFigure(payload: KvHitRatePayload): FigureDescription {
   // Records with kv_cache_metrics whose blocks are all 0: looked up nothing, which is not "absent".
   const zeroLookups =
     rows.some((r) => r.requests > 0) && rows.every((r) => r.reusedBlocks + r.missedBlocks === 0);
+  // A decode worker of a disaggregated run (one with a prefill side) has no context phase: the
+  // prefix was looked up on the prefill side, so whatever its records carry is no hit rate. A rate
+  // the payload leaves out (absent, or null) is none either.
+  const disagg = rows.some((r) => r.role === "prefill");
+  const rate = (r: (typeof rows)[number]) =>
+    disagg && r.role === "decode" ? null : typeof r.hitRate === "number" ? r.hitRate : null;
   const why = (r: (typeof rows)[number]): string | null =>
-    r.hitRate !== null
+    rate(r) !== null
       ? null
       : r.role === "decode"
         ? "n/a (decode: no context phase)"
@@ -125,7 +131,7 @@ export function kvHitRateFigure(payload: KvHitRatePayload): FigureDescription {
           ? "n/a (0 block lookups)"
           : "n/a (not recorded)";
   const notes = rows.map(why);
-  const decodeBlank = rows.some((r) => r.role === "decode" && r.hitRate === null);
+  const decodeBlank = rows.some((r) => r.role === "decode" && rate(r) === null);
   return {
     id: TRTLLM_CHARTS.kvHitRate.key,
     exportName: "kv-hit-rate",
@@ -156,7 +162,10 @@ export function kvHitRateFigure(payload: KvHitRatePayload): FigureDescription {
         key: "hitRate",
         name: "hit rate",
         colour: "chart-1",
-        points: rows.map((r, i) => [i, r.hitRate === null ? null : r.hitRate * 100] as const),
+        points: rows.map((r, i) => {
+          const v = rate(r);
+          return [i, v === null ? null : v * 100] as const;
+        }),
       },
     ],
     legend: false,
