@@ -15,6 +15,8 @@ export interface TrendRow {
   bandHigh: number | null;
   regressed: number | null;
   improved: number | null;
+  /** A verdict left undrawn: the run has no band drawn to read it against (listed with its interval) */
+  unbanded: "regressed" | "improved" | null;
 }
 
 /**
@@ -23,12 +25,19 @@ export interface TrendRow {
  */
 export const BAND_DRAWN_FROM = 5;
 
-/** Rows of one metric's trend: a run's value, the band of the runs before it, its mark. */
+/**
+ * Rows of one metric's trend: a run's value, the band of the runs before it, its mark. A run is
+ * marked regressed or improved only where its band is drawn: a red dot with no band beside it is
+ * a verdict without its uncertainty. A run judged before then (runs 4 and 5) keeps its verdict in
+ * `unbanded`, and the page lists it with its interval.
+ */
 export function trendRows(runs: SeriesRun[], metric: string, scale = 1): TrendRow[] {
   return runs.map((r, i) => {
     const value = r.metrics[metric] ?? null;
     const band = i >= BAND_DRAWN_FROM ? (r.bands[metric] ?? null) : null;
-    const verdict = r.verdicts.find((v) => v.metric === metric)?.verdict;
+    const judged = r.verdicts.find((v) => v.metric === metric)?.verdict;
+    const marked = judged === "regressed" || judged === "improved" ? judged : null;
+    const verdict = band ? marked : null;
     const v = value === null ? null : value * scale;
     return {
       run: i + 1,
@@ -40,6 +49,7 @@ export function trendRows(runs: SeriesRun[], metric: string, scale = 1): TrendRo
       bandHigh: band && band.high * scale,
       regressed: verdict === "regressed" ? v : null,
       improved: verdict === "improved" ? v : null,
+      unbanded: band ? null : marked,
     };
   });
 }
@@ -81,12 +91,18 @@ export function ChartLineSeriesTrend({
   const [scale, axisUnit] = unit === "ratio" ? [100, "%"] : [1, unit];
   const rows = trendRows(runs, metric, scale);
   const fmt = (v: number) => (unit === "ratio" ? `${formatNumber(v, 1)}%` : formatValue(v, unit));
+  const unbanded = judged
+    ? rows.filter((r) => r.unbanded !== null).map((r) => `${r.run} (${r.unbanded})`)
+    : [];
+  const early = unbanded.length
+    ? `; run ${unbanded.join(", ")}, judged before a band is drawn: not marked here, listed below with ${unbanded.length > 1 ? "their intervals" : "its interval"}`
+    : "";
   return (
     <ChartContainer
       title={title}
       description={
         description ??
-        `Each run of the series in series order; from run ${BAND_DRAWN_FROM + 1} on, the noise band of the runs before it`
+        `Each run of the series in series order; from run ${BAND_DRAWN_FROM + 1} on, the noise band of the runs before it and the runs judged outside it${early}`
       }
       exportName={`series-${metric}`}
       missing={missing}
@@ -126,6 +142,7 @@ export function ChartLineSeriesTrend({
         bandHigh: "bandHigh",
         regressed: "regressed",
         improved: "improved",
+        unbanded: "unbanded",
       }}
       tooltip={{
         value: (v, key) => [fmt(v), key === "value" ? title : (TOOLTIP_NAMES[key] ?? key)],

@@ -5,7 +5,7 @@ import { useRunChart } from "@/components/charts/use-run-chart";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { GPU_METRICS, gpuFigure } from "@/lib/metrics/figures/gpu";
 import type { RunViewProps } from "@/components/run/run-view-props";
-import { formatNumber, plural } from "@/lib/format-number";
+import { formatCount, formatNumber, plural } from "@/lib/format-number";
 
 import { GpuSummaryTable } from "@/components/aiperf/gpu-summary-table";
 import { EmptyView } from "./empty-view";
@@ -58,7 +58,14 @@ export function GpuView({ run }: RunViewProps) {
           {d.overlapsWindow === false ? (
             <p className="text-sm text-warn" role="status" data-testid="gpu-outside-window">
               GPU telemetry does not overlap the benchmark window: every sample is from before the first or
-              after the last profiling request, so these charts say nothing about this benchmark.
+              after the last profiling request, so they say nothing about this benchmark
+              {d.window ? ` and none is drawn (${plural(d.window.samples, "sample")} left out)` : ""}.
+            </p>
+          ) : d.window && d.window.outside > 0 ? (
+            <p className="text-xs text-muted" data-testid="gpu-left-out">
+              {formatCount(d.window.outside)} of {plural(d.window.samples, "telemetry sample")} lie outside
+              the profiling window (before the first or after the last profiling request) and are not drawn:
+              the charts show {formatNumber(d.window.fromS, 1)}–{formatNumber(d.window.toS, 1)} s.
             </p>
           ) : null}
           {d.duplicateGpus > 0 ? (

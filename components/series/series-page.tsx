@@ -4,17 +4,17 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useQueryStates } from "nuqs";
 import { useState } from "react";
-import { ChartLineSeriesTrend } from "@/components/charts/chart-line-series-trend";
+import { BAND_DRAWN_FROM, ChartLineSeriesTrend } from "@/components/charts/chart-line-series-trend";
 import { ChartSourceProvider } from "@/components/charts/export-context";
 import type { ComparabilityReport } from "@/lib/api/comparability-schema";
 import { COMPARE_STATS, type CompareStat } from "@/lib/api/compare-schemas";
 import type { SeriesDetail } from "@/lib/api/regression-schemas";
 import { seriesQueryOptions } from "@/lib/api/series-query-options";
-import { formatDateTime } from "@/lib/format-number";
+import { formatDateTime, plural } from "@/lib/format-number";
 import { seriesMetric } from "@/lib/metrics/regression/catalog";
 import { seriesSearchParams } from "./search-params";
 import { SeriesGoodput } from "./series-goodput";
-import { VerdictText } from "./verdict-text";
+import { VerdictText, verdictWords } from "./verdict-text";
 
 /** The trends a series page draws, in order: latency at the chosen statistic, then run-level figures. */
 function trends(stat: CompareStat) {
@@ -136,7 +136,9 @@ function SeriesBody({
 }) {
   const last = data.runs.at(-1)!;
   const marked = data.runs.flatMap((r, i) =>
-    r.verdicts.filter((v) => v.verdict === "regressed" || v.verdict === "improved").map((v) => ({ r, i, v })),
+    r.verdicts
+      .filter((v) => (v.verdict === "regressed" || v.verdict === "improved") && verdictWords(v) === v.verdict)
+      .map((v) => ({ r, i, v })),
   );
   const present = trends(data.stat).filter((t) => data.runs.some((r) => r.metrics[t.metric] != null));
   return (
@@ -177,6 +179,13 @@ function SeriesBody({
                 </Link>
                 {r.commit ? <span className="ml-2 font-mono text-xs">{r.commit}</span> : null}
                 <span className="ml-2">{v.label}:</span> <VerdictText v={v} />
+                {i < BAND_DRAWN_FROM ? (
+                  <span className="block text-xs text-muted" data-testid="series-unbanded">
+                    Judged on the {plural(Math.min(i, data.window), "run")} before it, before the charts draw
+                    a band (from run {BAND_DRAWN_FROM + 1}): not marked on them; its 95% interval is beside
+                    the verdict.
+                  </span>
+                ) : null}
               </li>
             ))}
           </ul>

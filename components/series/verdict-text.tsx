@@ -21,11 +21,24 @@ export function verdictBasis(v: MetricVerdictDto): string {
   return `${v.method} · ${n}${seed} · threshold ${formatNumber(v.threshold * 100, 1)}%${v.note ? ` · ${v.note}` : ""}`;
 }
 
+/**
+ * The words of a verdict: a regression or an improvement is only said with its interval; one
+ * without (no interval could be drawn from the runs before it) is "not enough runs to judge".
+ */
+export function verdictWords(v: MetricVerdictDto): string {
+  const marked = v.verdict === "regressed" || v.verdict === "improved";
+  return marked && (v.effect === null || v.low === null || v.high === null)
+    ? "not enough runs to judge"
+    : v.verdict;
+}
+
 /** The verdict, its change and 95% interval, and beneath it what it rests on. */
 export function VerdictText({ v, compact = false }: { v: MetricVerdictDto; compact?: boolean }) {
+  const words = verdictWords(v);
+  const cls = words === v.verdict ? VERDICT_CLASS[v.verdict] : "text-muted";
   return (
-    <span data-verdict={v.verdict} title={verdictBasis(v)}>
-      <span className={`font-medium ${VERDICT_CLASS[v.verdict]}`}>{v.verdict}</span>
+    <span data-verdict={words === v.verdict ? v.verdict : "not enough runs"} title={verdictBasis(v)}>
+      <span className={`font-medium ${cls}`}>{words}</span>
       {v.effect !== null && v.low !== null && v.high !== null ? (
         <span className="text-xs">
           {" "}

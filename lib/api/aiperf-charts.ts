@@ -155,6 +155,15 @@ export const gpuPayloadSchema = z.object({
   distinctGpus: z.number(),
   /** Whether any sample falls in the profiling window; null without per-request records */
   overlapsWindow: z.boolean().nullable(),
+  /**
+   * The profiling window on the charts' axis (s from the first request) and how many of the
+   * telemetry samples lie outside it: the charts draw only the window. Null without per-request
+   * records; absent from payloads stored before it was kept (their charts draw every sample).
+   */
+  window: z
+    .object({ fromS: z.number(), toS: z.number(), samples: z.number(), outside: z.number() })
+    .nullable()
+    .optional(),
 });
 export type GpuPayload = z.infer<typeof gpuPayloadSchema>;
 

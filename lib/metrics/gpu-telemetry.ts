@@ -90,7 +90,9 @@ export class GpuTelemetry {
     let duplicateGpus = 0;
     let firstMs = Infinity;
     let lastMs = -Infinity;
+    let outside = 0;
     for (const [id, t] of this.tracks) {
+      if (window) for (const ms of t.tMs) if (!(ms >= window[0] && ms <= window[1])) outside++;
       const order = t.tMs.map((_, i) => i).sort((a, b) => t.tMs[a] - t.tMs[b]);
       gpus.push({ id, label: t.label, points: downsample(t, order, originMs) });
       if (order.length > 0) {
@@ -114,6 +116,15 @@ export class GpuTelemetry {
       distinctGpus: gpus.length - duplicateGpus,
       // Telemetry scraped before or after the benchmark says nothing about it (and gives no energy).
       overlapsWindow: window === null ? null : firstMs <= window[1] && lastMs >= window[0],
+      window:
+        window === null
+          ? null
+          : {
+              fromS: (window[0] - originMs) / 1000,
+              toS: (window[1] - originMs) / 1000,
+              samples: this.samples,
+              outside,
+            },
     };
   }
 }

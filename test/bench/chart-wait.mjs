@@ -4,8 +4,9 @@
 // A click must be answered by a chart the click brought, never by one already on the page:
 //   - a tab switch waits for a chart of the tab's own view, an element that was not on the page
 //     before the click (the Overview's chart stays in the panel until the new view replaces it);
-//   - a toggle waits for the figure the toggle row sits above (the first figure after it in the
-//     panel) to show another chart than before the click: another title, other marks or ticks.
+//   - a toggle waits for the figure the toggle row belongs to (the figure that contains the row,
+//     when the row sits in a figure's caption; else the first figure after it in the panel) to
+//     show another chart than before the click: another title, other marks or ticks.
 // A chart inside a figure marked pending (`data-pending`, the old chart under the new control) is
 // not the new one.
 
@@ -20,8 +21,8 @@
  *     spec `{ tab: { panel, labelledBy } }`: a chart in `panel` (a Recharts surface, a canvas or
  *     the server's drawing), shown, the panel labelled by `labelledBy` (the new view's tab), not
  *     marked old;
- *     spec `{ toggle: { panel, group, before } }`: the figure after the toggle row `group` whose
- *     signature is no longer `before`.
+ *     spec `{ toggle: { panel, group, before } }`: the figure of the toggle row `group` (the one
+ *     containing it, else the first after it) whose signature is no longer `before`.
  */
 export function installWaiter() {
   const DRAWN = ":is(.recharts-wrapper > svg.recharts-surface, canvas, svg[data-first-figure])";
@@ -32,11 +33,17 @@ export function installWaiter() {
     return `${s.length}:${(h >>> 0).toString(16)}`;
   };
   const by = (el) => (el?.matches("svg[data-first-figure]") ? "server" : el ? "recharts" : null);
-  /** The first figure after the toggle row labelled `group` in `panel`. */
+  /**
+   * The figure the toggle row labelled `group` in `panel` changes: the figure that contains the
+   * row (a toggle in a figure's caption, as the Breakdown's statistic), else the first figure
+   * after it in the panel.
+   */
   const toggledFigure = (panel, group) => {
     const root = document.querySelector(panel);
     const row = root?.querySelector(`[role="group"][aria-label="${group}"]`);
     if (!row) return null;
+    const own = row.closest("figure[data-chart]");
+    if (own && root.contains(own)) return own;
     for (const fig of root.querySelectorAll("figure[data-chart]"))
       if (row.compareDocumentPosition(fig) & Node.DOCUMENT_POSITION_FOLLOWING) return fig;
     return null;
@@ -99,7 +106,8 @@ export function installWaiter() {
 /**
  * Click `selector`; ms from the click to the frame that paints the chart it brings (not pending):
  * `spec.tab`, a chart of the new view that was not on the page before the click; `spec.toggle`, the
- * chart below the toggle row showing something else than before the click.
+ * chart of the toggle row (its own figure, else the one below it) showing something else than
+ * before the click.
  */
 export async function timedClick(page, selector, spec) {
   if (spec.tab) await page.evaluate(() => window.__runlensMark());

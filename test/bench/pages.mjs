@@ -169,7 +169,7 @@ async function toggles(browser, url, run, view) {
     const order = [...group.buttons.filter((b) => !b.pressed), ...group.buttons.filter((b) => b.pressed)];
     for (const b of order) {
       const sel = `#run-view-panel [role="group"][aria-label="${group.label}"] button:nth-child(${group.buttons.findIndex((x) => x.text === b.text) + 1})`;
-      // The chart the group sits above: the first figure after it in the panel.
+      // The chart the group changes: the figure whose caption holds it, else the first after it.
       const r = await timedClick(page, sel, { toggle: { panel: PANEL, group: group.label } });
       out.push({ label: `${group.label}=${b.text}`, ...r });
       await settle(page);

@@ -517,7 +517,8 @@ describe("figure descriptions", () => {
     expect(figureProps(f).data).toEqual([
       { x: "all prefill", hitRate: 50 },
       { x: "w0", hitRate: 50 },
-      { x: "w1" },
+      // Its row says why it has no bar.
+      { x: "w1 · n/a (0 block lookups)" },
     ]);
     expect(reportFigure(f).table.rows[2]).toEqual(["w1", "prefill", "2", "0", "0", "not recorded"]);
   });

@@ -105,6 +105,8 @@ export function kvTransferBandwidthFigure(
 /**
  * Block-weighted KV-cache hit rate per role ("all prefill") and per worker file, in %, each bar in
  * its role's colour; a worker that looked up no block has no bar ("not recorded"), never a 0 %.
+ * A row with no bar says why beside its name: a decode worker of a disaggregated run has no context
+ * phase (its prefix was looked up on the prefill side), another looked up no block or recorded none.
  */
 export function kvHitRateFigure(payload: KvHitRatePayload): FigureDescription {
   const rows = [
@@ -114,12 +116,28 @@ export function kvHitRateFigure(payload: KvHitRatePayload): FigureDescription {
   // Records with kv_cache_metrics whose blocks are all 0: looked up nothing, which is not "absent".
   const zeroLookups =
     rows.some((r) => r.requests > 0) && rows.every((r) => r.reusedBlocks + r.missedBlocks === 0);
+  // A decode worker of a disaggregated run (one with a prefill side) has no context phase: the
+  // prefix was looked up on the prefill side, so whatever its records carry is no hit rate. A rate
+  // the payload leaves out (absent, or null) is none either.
+  const disagg = rows.some((r) => r.role === "prefill");
+  const rate = (r: (typeof rows)[number]) =>
+    disagg && r.role === "decode" ? null : typeof r.hitRate === "number" ? r.hitRate : null;
+  const why = (r: (typeof rows)[number]): string | null =>
+    rate(r) !== null
+      ? null
+      : r.role === "decode"
+        ? "n/a (decode: no context phase)"
+        : r.requests > 0 && r.reusedBlocks + r.missedBlocks === 0
+          ? "n/a (0 block lookups)"
+          : "n/a (not recorded)";
+  const notes = rows.map(why);
+  const decodeBlank = rows.some((r) => r.role === "decode" && rate(r) === null);
   return {
     id: TRTLLM_CHARTS.kvHitRate.key,
     exportName: "kv-hit-rate",
     kind: "bars",
     title: "KV-cache hit rate by role and worker",
-    description: `Σ reused / Σ (reused + missed) blocks; run (prefill side): ${payload.run !== null ? formatRate(payload.run) : zeroLookups ? "0 block lookups" : "not recorded"}`,
+    description: `Σ reused / Σ (reused + missed) blocks; run (prefill side): ${payload.run !== null ? formatRate(payload.run) : zeroLookups ? "0 block lookups" : "not recorded"}${decodeBlank ? "; decode workers report no context phase, so no hit rate (n/a)" : ""}`,
     definition: {
       ...TRTLLM_COMPLETED,
       method: "blocks from each request's kv_cache_metrics, summed before dividing (block-weighted)",
@@ -131,6 +149,7 @@ export function kvHitRateFigure(payload: KvHitRatePayload): FigureDescription {
     y: { label: "hit rate", unit: "%", domain: [0, 100] },
     categories: rows.map((r) => r.name),
     categoryColours: rows.map((r) => roleToken(r.role)),
+    ...(notes.some(Boolean) ? { categoryNotes: notes } : {}),
     shortNames: 24,
     tableColumns: [
       { label: "role", values: rows.map((r) => r.role) },
@@ -143,7 +162,10 @@ export function kvHitRateFigure(payload: KvHitRatePayload): FigureDescription {
         key: "hitRate",
         name: "hit rate",
         colour: "chart-1",
-        points: rows.map((r, i) => [i, r.hitRate === null ? null : r.hitRate * 100] as const),
+        points: rows.map((r, i) => {
+          const v = rate(r);
+          return [i, v === null ? null : v * 100] as const;
+        }),
       },
     ],
     legend: false,

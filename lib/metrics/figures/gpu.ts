@@ -5,6 +5,7 @@
  */
 import { AIPERF_CHARTS, type ChartPayload } from "@/lib/api/chart-catalog";
 import type { ColourToken, FigureDescription } from "@/lib/api/figure";
+import { formatCount, formatNumber } from "@/lib/format-number";
 
 export type GpuMetric = "powerW" | "utilizationPct" | "memoryUsedGb";
 
@@ -24,24 +25,39 @@ export function gpuFigure(
   metric: GpuMetric,
 ): FigureDescription {
   const { title, axis, unit } = WORDS[metric];
+  // Only the profiling window is drawn: a sample before the first request or after the last says
+  // nothing about the benchmark, and drawn beside the others it read as part of it.
+  const w = payload.window ?? null;
+  const inside = (tS: number) => w === null || (tS >= w.fromS && tS <= w.toS);
+  const left =
+    w && w.outside > 0
+      ? w.outside === w.samples
+        ? `; all ${formatCount(w.samples)} samples lie outside the profiling window, none drawn`
+        : `; ${formatCount(w.outside)} of ${formatCount(w.samples)} samples outside the profiling window (${formatNumber(w.fromS, 1)}–${formatNumber(w.toS, 1)} s) left out`
+      : "";
   return {
     id: `${AIPERF_CHARTS.gpu.key}-${metric}`,
     exportName: `gpu-${metric}`,
     kind: "line",
     title,
-    description: `${unit} per GPU over time (s from the first request)`,
+    description: `${unit} per GPU over time (s from the first request)${left}`,
     definition: {
-      window: "every telemetry sample, which may start before the first request or end after the last",
+      window: w
+        ? "the profiling window: telemetry samples from the first profiling request's start to the last one's end"
+        : "every telemetry sample, which may start before the first request or end after the last",
       method: "DCGM gauge samples per GPU (a level at each instant, not a window average)",
     },
-    missing: `The GPU telemetry has no ${title.toLowerCase()} samples: the exporter did not report this field.`,
+    missing:
+      w && w.samples > 0 && w.outside === w.samples
+        ? `Every telemetry sample (${formatCount(w.samples)}) is from before the first or after the last profiling request: none is drawn, as none says anything about this benchmark.`
+        : `The GPU telemetry has no ${title.toLowerCase()} samples: the exporter did not report this field.`,
     x: { label: "time from the first request", unit: "s" },
     y: { label: axis, unit },
     series: payload.gpus.map((g, i) => ({
       key: `gpu${i}`,
       name: g.label,
       colour: colourOf(i),
-      points: g.points.map((pt) => [pt.tS, pt[metric]] as const),
+      points: g.points.filter((pt) => inside(pt.tS)).map((pt) => [pt.tS, pt[metric]] as const),
     })),
     legend: true,
   };

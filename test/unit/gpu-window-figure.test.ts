@@ -1,0 +1,61 @@
+/**
+ * The GPU view draws only the profiling window: a telemetry sample from before the first request
+ * or after the last says nothing about the benchmark, and drawn beside the others it read as part
+ * of it while the view warned it was not. Each figure says how many samples it left out.
+ */
+import { describe, expect, it } from "vitest";
+import type { GpuSample } from "@/lib/formats/aiperf-gpu-telemetry";
+import { GPU_METRICS, gpuFigure } from "@/lib/metrics/figures/gpu";
+import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
+
+const sample = (powerW: number): GpuSample => ({
+  timestampNs: 0n,
+  source: "http://node:9400/metrics",
+  gpuIndex: 0,
+  gpuUuid: "GPU-a",
+  gpuModel: "H100",
+  hostname: "node",
+  powerW,
+  utilizationPct: 50,
+  memoryUsedGb: 10,
+  energyMj: null,
+});
+
+/** One sample a second from −5 s to 14 s; the profiling window is 0–10 s. */
+function telemetry(window: [number, number]) {
+  const g = new GpuTelemetry();
+  for (let s = -5; s < 15; s++) g.add(sample(100 + s), s * 1000);
+  return g.payload(0, window, 1000);
+}
+
+describe("GPU figures over the profiling window", () => {
+  it("draws only the samples inside the window and says how many it left out", () => {
+    const payload = telemetry([0, 10_000]);
+    expect(payload.window).toEqual({ fromS: 0, toS: 10, samples: 20, outside: 9 });
+    for (const m of GPU_METRICS) {
+      const f = gpuFigure(payload, m);
+      const xs = f.series.flatMap((s) => s.points.map(([x]) => x));
+      expect(xs).toHaveLength(11);
+      expect(Math.min(...xs)).toBe(0);
+      expect(Math.max(...xs)).toBe(10);
+      expect(f.description).toContain("9 of 20 samples outside the profiling window (0–10 s) left out");
+    }
+  });
+
+  it("draws nothing when every sample is outside, and says so in place of the chart", () => {
+    const payload = telemetry([60_000, 70_000]);
+    expect(payload.overlapsWindow).toBe(false);
+    const f = gpuFigure(payload, "powerW");
+    expect(f.series.every((s) => s.points.length === 0)).toBe(true);
+    expect(f.missing).toContain("Every telemetry sample (20) is from before the first or after the last");
+  });
+
+  it("draws every sample of a payload stored before the window was kept, or of a run with no requests", () => {
+    const old = { ...telemetry([0, 10_000]) };
+    delete old.window;
+    expect(gpuFigure(old, "powerW").series[0].points).toHaveLength(20);
+    expect(
+      gpuFigure(telemetry([0, 10_000]) && { ...old, window: null }, "powerW").series[0].points,
+    ).toHaveLength(20);
+  });
+});
