@@ -49,6 +49,25 @@ export function formatNumber(n: number | null | undefined, digits = 2): string {
 }
 
 /**
+ * The decimals a throughput figure is written with on every page (docs/metrics.md §Readable
+ * numbers, "One figure, one way"): tokens per second, per GPU or per user, 2 (194.51 tok/s on the
+ * Overview tile, the Latency header, the sweep table and Compare); requests per second, per GPU
+ * too, 3 (0.973 requests/s). Null for a unit without such a rule (durations, rates and bytes
+ * write themselves).
+ */
+export function figureDigits(unit: string): number | null {
+  const u = unit.trim();
+  if (/^(output |total )?tok(ens)?\/s(\/|$)/.test(u)) return 2;
+  if (/^req(uests)?\/s(\/|$)/.test(u)) return 3;
+  return null;
+}
+
+/** A throughput figure at its unit's decimals (`figureDigits`), else at `digits`; no unit appended. */
+export function formatFigure(n: number | null | undefined, unit: string, digits = 2): string {
+  return formatNumber(n, figureDigits(unit) ?? digits);
+}
+
+/**
  * Exactly `digits` decimals, with thousands separators: one precision for a column of figures
  * ("0.000 s … 3.786 s", not "0.000398 s" above "3.786 s"). A value too small for them reads 0.
  */

@@ -1,4 +1,5 @@
 import { formatCount, timeUnitFor } from "@/lib/format-number";
+import { segmentWords } from "@/lib/metrics/segment-words";
 import { segmentColour, type SegmentStatRow } from "@/lib/metrics/trtllm-chart-rows";
 import type { Statistic } from "@/lib/api/trtllm-charts";
 import { NotRecordedSwatch, NotRecordedText } from "./not-recorded";
@@ -35,7 +36,9 @@ export function SegmentLegend({ rows, stat }: { rows: readonly SegmentStatRow[];
                     style={{ background: segmentColour(r.name) }}
                   />
                 )}
-                <code>{r.name}</code>
+                {/* In words, as Compare names the segment; the upstream span name beside it. */}
+                <span>{segmentWords(r.name)}</span>
+                <code className="text-muted">{r.name}</code>
               </span>
             </td>
             <td className="num">{r.valueMs === null ? <NotRecordedText /> : ms(r.valueMs)}</td>

@@ -16,6 +16,7 @@ import {
   wantsLogOption,
 } from "@/lib/metrics/bar-labels";
 import { groupedRows } from "@/lib/metrics/compare-chart-rows";
+import { formatNumber } from "@/lib/format-number";
 import { distinctLabels, shortLabels } from "@/lib/metrics/short-labels";
 
 export interface RunColumn {
@@ -29,8 +30,8 @@ interface Props {
   description: string;
   items: Array<{ key: string; values: Record<string, number | null> }>;
   runs: RunColumn[];
-  /** Tick text of the value axis. */
-  format: (v: number) => string;
+  /** Tick text of the value axis; absent, each tick takes the decimals its step needs. */
+  format?: (v: number) => string;
   /** A bar's value in its label and tooltip, when it differs from the axis's ticks. */
   valueFormat?: (v: number) => string;
   exportName: string;
@@ -48,7 +49,7 @@ export function ChartBarCompareRuns({
   items: all,
   runs,
   format,
-  valueFormat = format,
+  valueFormat = format ?? ((v: number) => formatNumber(v)),
   valueTitle,
   description,
   ...frame
@@ -81,7 +82,7 @@ export function ChartBarCompareRuns({
   const offerLog = wantsLogOption(values);
   const log = offerLog && scale === "log";
   const valueAxis = {
-    format,
+    ...(format ? { format } : {}),
     title: valueTitle,
     ...(log ? { log: true, domain: [logFloor(values), "auto"] as [number, "auto"] } : {}),
   };

@@ -5,6 +5,7 @@ import type { RunSummary } from "@/lib/api/schemas";
 import { formatMs } from "@/lib/format-number";
 import type { CompareStat } from "@/lib/api/compare-schemas";
 import { segmentBarRows } from "@/lib/metrics/compare-chart-rows";
+import { segmentWords } from "@/lib/metrics/segment-words";
 import { distinctLabels } from "@/lib/metrics/short-labels";
 import { segmentColour } from "@/lib/metrics/trtllm-chart-rows";
 import { TRTLLM_COMPLETED } from "@/components/charts/definitions";
@@ -34,7 +35,7 @@ export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; st
   const full = new Map(rows.map((r) => [r.axis, r.run]));
   // The legend (one entry per segment, up to 14) takes its room from the plot: it is added to the
   // frame, as wrapped on a phone (about 45 characters a line), so the bars keep theirs.
-  const legendRoom = 18 * Math.ceil(segments.reduce((n, s) => n + s.name.length + 4, 0) / 45);
+  const legendRoom = 18 * Math.ceil(segments.reduce((n, s) => n + segmentWords(s.name).length + 4, 0) / 45);
   const csv = rows.flatMap((r) =>
     segments.map((s) => ({
       run: r.run,
@@ -59,10 +60,10 @@ export function ChartBarCompareSegments({ runs, stat }: { runs: RunSummary[]; st
       marginRight={labelRoomPx(rows.map((r) => sumText(r.sumMs)))}
       series={{
         ...Object.fromEntries(
-          // Named as the breakdown view names segments; the delta table's row hover has the sentence.
+          // Named in words, as the Breakdown view's table and the delta table name segments.
           segments.map((s) => [
             s.name,
-            { label: s.name, color: segmentColour(s.name), stack: "t", minLength: true },
+            { label: segmentWords(s.name), color: segmentColour(s.name), stack: "t", minLength: true },
           ]),
         ),
         [STACK_END]: stackEnd("t", "sumMs", sumText),

@@ -6,6 +6,7 @@ import {
   byteRateUnit,
   formatBytesPerSecond,
   formatCount,
+  formatFigure,
   formatNumber,
   formatRate,
 } from "@/lib/format-number";
@@ -35,8 +36,11 @@ const MISSING: Record<string, string> = {
   "compare-token-throughput": "No run here has aiperf output token throughput (profile_export_aiperf.json).",
 };
 
-/** One grouped-bar chart each: [export name, title, description, its items, value format]. */
-/** … and the value axis's title with its unit. */
+/**
+ * One grouped-bar chart each: [export name, title, description, its items, the bars' value format,
+ * the value axis's title with its unit]. A throughput axis writes its ticks with the decimals
+ * their step needs (THROUGHPUT_AXES), never its figures' rounding (0.25 req/s steps read 0 / 0 / 1).
+ */
 const CHARTS: Array<[string, string, string, (d: CompareResponse) => Items, (v: number) => string, string]> =
   [
     [
@@ -85,7 +89,8 @@ const CHARTS: Array<[string, string, string, (d: CompareResponse) => Items, (v: 
       "Request throughput",
       "Requests per second",
       (d) => itemsOf(d, ["requestThroughput"]),
-      (v) => formatNumber(v),
+      // The figure's own decimals, as the Overview and the Latency header write it (0.973).
+      (v) => formatFigure(v, "req/s"),
       "request throughput (req/s)",
     ],
     [
@@ -93,10 +98,14 @@ const CHARTS: Array<[string, string, string, (d: CompareResponse) => Items, (v: 
       "Output token throughput",
       "Output tokens per second",
       (d) => itemsOf(d, ["outputTokenThroughput"]),
-      (v) => formatNumber(v, 0),
+      // 194.51, as the Overview tile, the Latency header and the sweep table write it.
+      (v) => formatFigure(v, "tok/s"),
       "output throughput (tok/s)",
     ],
   ];
+
+/** Charts whose ticks take the decimals of their step (components/charts/axis-ticks.ts). */
+const THROUGHPUT_AXES = new Set(["compare-request-throughput", "compare-token-throughput"]);
 
 /**
  * The offload chart's axis in one unit, chosen by its largest value; each bar's label and tooltip
@@ -126,7 +135,10 @@ export function CompareMetricCharts({ data, runs }: { data: CompareResponse; run
     <div className="grid gap-4 lg:grid-cols-2">
       {CHARTS.map(([exportName, title, description, itemsFor, format, valueTitle]) => {
         const items = itemsFor(data);
-        const axis = exportName === "compare-offload-bandwidth" ? offloadAxis(items) : { format, valueTitle };
+        const axis =
+          exportName === "compare-offload-bandwidth"
+            ? offloadAxis(items)
+            : { format: THROUGHPUT_AXES.has(exportName) ? undefined : format, valueTitle };
         return (
           <ChartBarCompareRuns
             key={exportName}

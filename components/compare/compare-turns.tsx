@@ -47,7 +47,8 @@ export function CompareTurns({ data }: { data: CompareResponse }) {
         ? formatMs(v)
         : m.unit === "%"
           ? `${formatNumber(v, 1)}%`
-          : formatNumber(v, 0);
+          : // A mean prompt length, as the run's facts write ISL (one decimal, its unit named).
+            `${formatNumber(v, 1)} ${m.unit}`;
   const delta = (d: number | null) =>
     d === null
       ? ""

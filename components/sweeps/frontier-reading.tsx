@@ -1,6 +1,6 @@
 "use client";
 
-import { formatNumber } from "@/lib/format-number";
+import { figureDigits, formatFigure, formatNumber } from "@/lib/format-number";
 import type { Reading } from "@/lib/metrics/pareto";
 import type { SpreadVerdict } from "@/lib/metrics/run-spread";
 import { readSweepsAt, type PlotPoint, type SweepAxis } from "@/lib/metrics/sweep-chart-rows";
@@ -23,11 +23,17 @@ export function defaultReadAt(sweeps: OverlaidSweep[]): number | null {
   return mid;
 }
 
+/**
+ * A reading and its runs' range at the figure's own decimals, as the sweep table beside it writes
+ * the same point (50.08 tok/s/GPU, not 50.1; lib/format-number.ts figureDigits).
+ */
 function value(r: Reading<PlotPoint>, unit: string): string {
   if (r.y === null) return `nothing (${r.reason})`;
   const s = r.point.ySpread;
   const at = ` at ${r.point.label}`;
-  return `${formatNumber(r.y, r.y < 100 ? 1 : 0)} ${unit}${at}${s.runs > 1 ? ` (runs ${formatNumber(s.lo, s.lo < 100 ? 1 : 0)}–${formatNumber(s.hi, s.hi < 100 ? 1 : 0)})` : ""}`;
+  const f = (v: number) =>
+    figureDigits(unit) !== null ? formatFigure(v, unit) : formatNumber(v, v < 100 ? 1 : 0);
+  return `${f(r.y)} ${unit}${at}${s.runs > 1 ? ` (runs ${f(s.lo)}–${f(s.hi)})` : ""}`;
 }
 
 /** "Output throughput per GPU" → "output throughput per GPU": a title inside a sentence. */
@@ -101,7 +107,7 @@ export function FrontierReading({
       </label>
       {cmp && where !== null ? (
         <p className="mt-2" data-testid="frontier-sentence">
-          {x.sense === "max" ? "With at least" : "Within"} {formatNumber(where)} {x.unit},{" "}
+          {x.sense === "max" ? "With at least" : "Within"} {formatFigure(where, x.unit)} {x.unit},{" "}
           {sweeps.map((s, i) => {
             const r = cmp.readings[i];
             const d = cmp.deltas[i];

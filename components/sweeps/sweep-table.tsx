@@ -6,11 +6,12 @@ import { downloadCsv } from "@/components/charts/export";
 import { perUserStatLabel } from "@/lib/metrics/derived-throughput";
 import { runHref } from "@/components/run/search-params";
 import type { Sweep, SweepRun, SweepStat } from "@/lib/api/sweeps";
-import { formatMs, formatNumber } from "@/lib/format-number";
+import { formatFigure, formatMs } from "@/lib/format-number";
 import { loadLabel } from "@/lib/metrics/sweep-chart-rows";
 
-// Two decimals at every size, as the run's Overview and Compare write the same figure (194.51, not 195).
-const num = (v: number | null) => (v === null ? "—" : formatNumber(v, 2));
+// A figure's own decimals at every size, as the run's Overview and Compare write it: tok/s 194.51
+// (not 195), req/s 0.973 (lib/format-number.ts figureDigits).
+const num = (v: number | null, unit = "tok/s") => (v === null ? "—" : formatFigure(v, unit));
 const ms = (v: number | null) => (v === null ? "—" : formatMs(v));
 
 function csvRows(sweep: Sweep, stat: SweepStat) {
@@ -107,7 +108,7 @@ export function SweepTable({
             cell: (r) => num(r.points[stat].tokPerSPerUser),
             attrs: () => ({ "data-stat": "tokPerSPerUser" }),
           },
-          { header: "req/s", num: true, cell: (r) => num(r.points[stat].requestsPerS) },
+          { header: "req/s", num: true, cell: (r) => num(r.points[stat].requestsPerS, "req/s") },
           {
             header: "TTFT",
             num: true,

@@ -1,4 +1,4 @@
-import { formatBytes, formatMs, formatNumber } from "@/lib/format-number";
+import { formatBytes, formatFigure, formatMs, formatNumber } from "@/lib/format-number";
 
 /**
  * Where a bar chart writes each bar's value, how short a bar may be drawn, and when its values
@@ -166,7 +166,8 @@ export function unitText(unit: string): (v: number) => string {
   if (unit === "ms") return formatMs;
   if (unit === "s") return (v) => `${Number(v.toFixed(Math.abs(v) >= 100 ? 0 : 1))} s`;
   if (unit === "%") return (v) => `${v.toFixed(1)}%`;
-  return (v) => (unit ? `${formatNumber(v, 3)} ${unit}` : formatNumber(v, 3));
+  // A throughput at its figure's decimals (194.51 tok/s, as every page writes it).
+  return (v) => (unit ? `${formatFigure(v, unit, 3)} ${unit}` : formatNumber(v, 3));
 }
 
 const BYTE_UNITS = ["B", "KB", "MB", "GB", "TB"] as const;

@@ -6,6 +6,7 @@ import type { CompareStat } from "@/lib/api/compare-schemas";
 import type { RunSummary, Stats } from "@/lib/api/schemas";
 import { METRICS, readStat, statLabel, type Direction, type MetricId } from "@/lib/api/metric-catalog";
 import { itlWordsOf } from "./request-words";
+import { segmentWords } from "./segment-words";
 
 export type { Direction };
 export type Verdict = "better" | "worse" | "same" | "neutral" | "missing";
@@ -132,14 +133,15 @@ export function runMetrics(run: RunSummary, stat: CompareStat): MetricValue[] {
   add("trtllmTtft", null, dist(tb?.latency?.ttftMs));
   add("trtllmE2e", null, dist(tb?.latency?.e2eMs));
   add("trtllmTpot", null, dist(tb?.latency?.tpotMs));
-  // A segment row is named as the breakdown names it (ctx_queue); its sentence is the hover text,
+  // A segment row is named in the words the Breakdown view's table names it ("context queue" for
+  // ctx_queue, lib/metrics/segment-words.ts); its upstream name and sentence are the hover text,
   // since sentences wrapped the table's first column to two lines per row.
   for (const seg of tb?.segments ?? [])
     add("segment", null, {
       stats: segmentStats(seg),
       key: `segment:${seg.name}`,
-      name: seg.name,
-      description: seg.label,
+      name: segmentWords(seg.name),
+      description: `${seg.name}: ${seg.label}`,
     });
   add("kvCacheHitRate", tb?.kvCacheHitRate);
   add("kvTransferBandwidth", null, dist(tb?.kvTransfer?.bandwidthGBps));

@@ -31,8 +31,12 @@ export const KS_MIN_SAMPLES = 20;
 export const KS_ALPHA = 0.01;
 /** … and the largest gap between the two CDFs is at least this (a tiny shift in a huge run is no new workload). */
 export const KS_MIN_D = 0.1;
-/** Request counts that differ by more than this relative gap are a caveat. */
+/** Request counts that differ by more than this relative gap are a caveat … */
 export const REQUEST_COUNT_TOLERANCE = 0.1;
+/** … and block when one is more than this many times the other. */
+export const REQUEST_COUNT_BLOCK_FACTOR = 10;
+/** A run of fewer requests than this has no distribution to read percentiles from: a caveat. */
+export const MIN_DISTRIBUTION_REQUESTS = 20;
 /** Error or cancellation rates that differ by at least this many points are a caveat … */
 export const RATE_CAVEAT_POINTS = 0.01;
 /** … and block when they differ by at least this much with either run at or above RATE_BLOCK_LEVEL. */
@@ -71,7 +75,7 @@ export interface DoctorRun {
         | "inputTokens"
         | "outputTokens"
       > &
-        Partial<Pick<RequestsBlock, "ttftMs" | "e2eMs">>)
+        Partial<Pick<RequestsBlock, "ttftMs" | "e2eMs" | "source">>)
     | null;
   info?: SummaryBlocks["info"];
   collectors?: Collectors;
@@ -322,17 +326,33 @@ export function diagnose(
       b: `${fb.requestRate.value} req/s`,
       evidence: sources(fa.requestRate.source, fb.requestRate.source),
     });
-  const ca = a.requests?.count;
-  const cb = b.requests?.count;
-  if (ca && cb && rel(ca, cb) > REQUEST_COUNT_TOLERANCE)
+  const ca = requestCountOf(a);
+  const cb = requestCountOf(b);
+  if (ca && cb && rel(ca.value, cb.value) > REQUEST_COUNT_TOLERANCE) {
+    const factor = Math.max(ca.value, cb.value) / Math.min(ca.value, cb.value);
+    const block = factor > REQUEST_COUNT_BLOCK_FACTOR;
     out.push({
       name: "request-count",
       group: "workload",
-      severity: "caveat",
+      severity: block ? "blocking" : "caveat",
       label: "request count",
-      a: `${int(ca)} ${ca === 1 ? "request" : "requests"}`,
-      b: `${int(cb)} ${cb === 1 ? "request" : "requests"}`,
-      evidence: `profiling requests differ by more than ${REQUEST_COUNT_TOLERANCE * 100}%: a shorter run holds less of the steady state and its tail percentiles rest on fewer requests`,
+      a: plural(ca.value, "request", "requests"),
+      b: plural(cb.value, "request", "requests"),
+      evidence: block
+        ? `one run holds ${formatFactor(factor)} the other's requests (more than ${REQUEST_COUNT_BLOCK_FACTOR}×: not comparable): the smaller is mostly ramp-up and ramp-down, and its percentiles rest on a handful of requests; ${sources(ca.source, cb.source)}`
+        : `profiling requests differ by more than ${REQUEST_COUNT_TOLERANCE * 100}%: a shorter run holds less of the steady state and its tail percentiles rest on fewer requests; ${sources(ca.source, cb.source)}`,
+    });
+  }
+  const few = [ca, cb].filter((c) => c !== null && c.value < MIN_DISTRIBUTION_REQUESTS);
+  if (ca && cb && few.length > 0)
+    out.push({
+      name: "sample-size",
+      group: "workload",
+      severity: "caveat",
+      label: "too few requests for a distribution",
+      a: plural(ca.value, "request", "requests"),
+      b: plural(cb.value, "request", "requests"),
+      evidence: `${few.length === 2 ? "both runs hold" : ca.value < MIN_DISTRIBUTION_REQUESTS ? "the first run holds" : "the second run holds"} fewer than ${MIN_DISTRIBUTION_REQUESTS} requests: its percentiles are single requests' values (the p50 of one request is its p99), so a change is one request's luck as much as the system's`,
     });
   const turnsA = num(a.info?.maxTurnIndex);
   const turnsB = num(b.info?.maxTurnIndex);
@@ -393,6 +413,8 @@ export function diagnose(
   for (const r of configOf("system")) out.push(r);
 
   // Measurement
+  const measured = measuredByReason(a, b);
+  if (measured) out.push(measured);
   if (a.collectors && b.collectors) {
     const of = (r: DoctorRun & { collectors: Collectors }) =>
       effectiveCollectors({
@@ -586,6 +608,99 @@ function heldConcurrencyOf(r: DoctorRun): { text: string | null; evidence: strin
     text,
     evidence: `effective concurrency below ${SATURATION_SHARE * 100}% of the requested (${achieved.toFixed(2)} of ${asked}; ${source}${count !== null ? `, ${int(count)} requests` : ""})`,
   };
+}
+
+/**
+ * How many requests a run's figures rest on, and who counted them: the requests block (the
+ * producer's count, aiperf's summary on a sampled run), else the TensorRT-LLM perf metrics' requests.
+ */
+export function requestCountOf(r: DoctorRun): { value: number; source: string } | null {
+  const q = r.requests;
+  if (q && q.count > 0) return { value: q.count, source: producerOf(q.source).name };
+  const t = r.timeBreakdown?.requestCount;
+  if (t && t > 0) return { value: t, source: "TensorRT-LLM perf metrics" };
+  return null;
+}
+
+const formatFactor = (f: number) => `${f >= 10 ? Math.round(f) : Number(f.toFixed(1))}×`;
+
+/** Where a requests block's figures were measured, and by which producer. */
+function producerOf(source: string | undefined): { name: string; where: "client" | "frontend" } {
+  if (source === "dynamo-request-trace") return { name: "Dynamo request trace", where: "frontend" };
+  if (source === undefined) return { name: "a load generator", where: "client" };
+  if (source.startsWith("aiperf")) return { name: "aiperf", where: "client" };
+  return { name: source === "tool-summary" ? "a benchmark tool's summary" : source, where: "client" };
+}
+
+const WHERE_TEXT = {
+  client: "client load generator",
+  frontend: "serving frontend",
+  engine: "engine (TensorRT-LLM perf metrics)",
+} as const;
+
+type Where = keyof typeof WHERE_TEXT;
+
+/**
+ * Where a run's per-request figures were measured (docs/metrics.md §Comparable runs, "Measured
+ * by"): a load generator's client timings (its requests block), the serving frontend's trace, or
+ * the engine's own stamps (TensorRT-LLM per-request perf metrics, its time breakdown). A run with
+ * none (server counters alone) says nothing here.
+ */
+function measuredBy(r: DoctorRun): Array<{ where: Where; producer: string }> {
+  const out: Array<{ where: Where; producer: string }> = [];
+  if (r.requests && r.requests.count > 0) {
+    const p = producerOf(r.requests.source);
+    const tool = typeof r.info?.benchmarkTool === "string" ? r.info.benchmarkTool : p.name;
+    out.push({ where: p.where, producer: tool });
+  }
+  if (r.timeBreakdown && r.timeBreakdown.requestCount > 0)
+    out.push({ where: "engine", producer: "TensorRT-LLM perf metrics" });
+  return out;
+}
+
+/**
+ * Blocking when the two runs' per-request figures share no vantage point: a load generator's TTFT
+ * and E2E include the network, HTTP, tokenisation and the client's own queue, an engine's stamps
+ * none of them, so the two measure different things. A caveat when both are a client's but of
+ * different tools, each with its own definitions (docs/metrics.md §Imported benchmark tools).
+ */
+function measuredByReason(a: DoctorRun, b: DoctorRun): Omit<ComparabilityReason, "accepted"> | null {
+  const ma = measuredBy(a);
+  const mb = measuredBy(b);
+  if (ma.length === 0 || mb.length === 0) return null;
+  const side = (m: typeof ma) => m.map((x) => `${WHERE_TEXT[x.where]}: ${x.producer}`).join(" + ");
+  const shared = ma.filter((x) => mb.some((y) => y.where === x.where));
+  if (shared.length === 0)
+    return {
+      name: "measured-by",
+      group: "measurement",
+      severity: "blocking",
+      label: "measured by",
+      a: side(ma),
+      b: side(mb),
+      evidence:
+        "the runs' per-request figures come from different places: a load generator times each request at the client (network, HTTP, tokenisation and its own queue included), an engine's per-request metrics from the engine's stamps, a frontend's trace from the server's door; their TTFT and latency are different quantities",
+    };
+  const known = (x: { producer: string }) => x.producer !== "a load generator";
+  const clientA = ma.find((x) => x.where === "client");
+  const clientB = mb.find((x) => x.where === "client");
+  if (
+    clientA &&
+    clientB &&
+    known(clientA) &&
+    known(clientB) &&
+    norm(clientA.producer) !== norm(clientB.producer)
+  )
+    return {
+      name: "measured-by",
+      group: "measurement",
+      severity: "caveat",
+      label: "measured by",
+      a: side(ma),
+      b: side(mb),
+      evidence: `two load generators, ${clientA.producer} and ${clientB.producer}: each times and counts requests by its own definitions (docs/metrics.md §Imported benchmark tools), so a small change may be the tools'`,
+    };
+  return null;
 }
 
 const ms = (v: number) => `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ms`;

@@ -29,9 +29,15 @@ describe("GET /api/compare", () => {
     // enable_iter_perf_stats is on in the branch only: not comparable until the user accepts it.
     const refused = compareResponseSchema.parse(await (await get(`runs=${a},${b}&baseline=${a}`)).json());
     expect(refused.comparability!.runs[0].verdict).toBe("not comparable");
-    expect(refused.comparability!.runs[0].reasons.map((r) => [r.name, r.a, r.b])).toEqual([
-      ["collectors", "enable_iter_perf_stats off", "enable_iter_perf_stats on"],
+    // A few requests each: too few for a distribution, a caveat beside the collector that blocks.
+    expect(refused.comparability!.runs[0].reasons.map((r) => [r.name, r.severity])).toEqual([
+      ["sample-size", "caveat"],
+      ["collectors", "blocking"],
     ]);
+    expect(refused.comparability!.runs[0].reasons[1]).toMatchObject({
+      a: "enable_iter_perf_stats off",
+      b: "enable_iter_perf_stats on",
+    });
     expect(refused.rows.find((r) => r.key === "segment:ctx_queue")!.cells[1].verdict).toBe("neutral");
     const res = await get(`runs=${a},${b}&baseline=${a}&stat=p50&allowDifferent=collectors`);
     expect(res.status).toBe(200);
@@ -96,14 +102,15 @@ describe("GET /api/compare", () => {
     const body = compareResponseSchema.parse(await (await get(`runs=${a},${b}&baseline=${a}`)).json());
     const report = body.comparability!.runs[0];
     expect(report.verdict).toBe("comparable with caveats");
-    expect(report.reasons.map((r) => [r.name, r.severity, r.a, r.b])).toEqual([
+    const collectors = report.reasons.filter((r) => r.name !== "sample-size");
+    expect(collectors.map((r) => [r.name, r.severity, r.a, r.b])).toEqual([
       ["collectors", "caveat", "enable_iter_perf_stats off", "enable_iter_perf_stats on"],
     ]);
-    expect(report.reasons[0].evidence).toMatch(
+    expect(collectors[0].evidence).toMatch(
       /enable_iter_perf_stats: recorded vs inferred from --publish-events-and-metrics in dynamo-decode\.yaml: Dynamo's TensorRT-LLM worker turned enable_iter_perf_stats on with it/,
     );
     // return_perf_metrics is proved on in both by the perf metrics, so it is no difference.
-    expect(report.reasons[0].evidence).not.toMatch(/return_perf_metrics/);
+    expect(collectors[0].evidence).not.toMatch(/return_perf_metrics/);
   });
 
   it("defaults the baseline to the first run and reports unknown ids", async () => {
@@ -168,13 +175,13 @@ describe("GET /api/compare at p95", () => {
     expect(decode.cells[1].value).toBeCloseTo(195, 6);
   });
 
-  it("labels a segment row by its name with the sentence as its description, and lists what no run has", async () => {
+  it("labels a segment row in words with its name and sentence as its description, and lists what no run has", async () => {
     const a = await uploadRun("run-a", "baseline");
     const b = await uploadRun("run-b", "branch");
     const body = compareResponseSchema.parse(await (await get(`runs=${a},${b}&stat=p95`)).json());
     const queue = body.rows.find((r) => r.key === "segment:ctx_queue")!;
-    expect(queue.label).toBe("ctx_queue p95");
-    expect(queue.description).toBe("Wait in the scheduler queue and allocate KV blocks");
+    expect(queue.label).toBe("context queue p95");
+    expect(queue.description).toBe("ctx_queue: Wait in the scheduler queue and allocate KV blocks");
     // Perf metrics alone: no client latency, throughput or server-metrics scrape in either run.
     expect(body.absent).toEqual(
       expect.arrayContaining(["TTFT", "ITL", "Request throughput", "KV usage (avg)", "Offload GPU→CPU"]),

@@ -83,7 +83,7 @@ describe("compare: run picker, segment labels, p95, only metrics some run has", 
     await page.close();
   });
 
-  it("labels segment rows by name with the sentence on hover; no all-'—' row; p95 everywhere", async () => {
+  it("labels segment rows in the Breakdown's words with the name and sentence on hover; no all-'—' row; p95 everywhere", async () => {
     const runs = await listed();
     const trt = runs.find((r) => /300 requests/.test(r.name))!;
     const aiperf = runs.find((r) => r.name.startsWith("aiperf ·"))!;
@@ -93,10 +93,15 @@ describe("compare: run picker, segment labels, p95, only metrics some run has", 
     await table.waitFor();
 
     const route = table.locator('tr[data-metric="segment:disagg_preprocessing"] td').first();
-    expect((await route.innerText()).trim()).toMatch(/^disagg_preprocessing p50/);
+    // Words, as the Breakdown view's segment table names them; snake_case only in the hover.
+    expect((await route.innerText()).trim()).toMatch(/^disagg preprocessing p50/);
     expect(await route.locator("[title]").getAttribute("title")).toBe(
-      "Disagg server routes the request to a context server",
+      "disagg_preprocessing: Disagg server routes the request to a context server",
     );
+    const labels = await table.locator('tr[data-metric^="segment:"] td:first-child').allInnerTexts();
+    expect(labels.length).toBeGreaterThan(5);
+    for (const l of labels) expect(l, "a segment row's label").not.toMatch(/_/);
+    expect(labels.join("|")).toContain("generation KV transfer p50");
     // Every row holds at least one value: metrics nobody has are left out, not shown as "—".
     const rows = await table
       .locator("tbody tr")
@@ -119,6 +124,70 @@ describe("compare: run picker, segment labels, p95, only metrics some run has", 
       formatMs(summary.requests!.ttftMs!.p95),
     );
     await shot(page, "compare-picker-p95.png");
+    await page.close();
+  });
+
+  it("refuses the 1-request TensorRT-LLM perf metrics against aiperf's 64 requests, with its evidence", async () => {
+    const runs = await listed();
+    const trt = runs.find((r) => r.name === "TensorRT-LLM · disaggregated perf metrics")!;
+    const qwen = runs.find((r) => r.name === "aiperf · Qwen3-0.6B · concurrency 1")!;
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await gotoHydrated(page, `${t.app.url}/compare?runs=${trt.id},${qwen.id}`);
+    const doctor = page.getByTestId("comparability");
+    // It said "comparable": the perf-metrics run has no client requests block to count or compare.
+    await expect.poll(() => doctor.getAttribute("data-verdict"), { timeout: 30_000 }).toBe("not comparable");
+    const reason = (name: string) => doctor.locator(`[data-reason="${name}"]`);
+    expect(await reason("measured-by").getAttribute("data-severity")).toBe("blocking");
+    expect(await reason("measured-by").textContent()).toContain(
+      "engine (TensorRT-LLM perf metrics): TensorRT-LLM perf metrics",
+    );
+    expect(await reason("measured-by").textContent()).toContain("client load generator: aiperf");
+    expect(await reason("request-count").getAttribute("data-severity")).toBe("blocking");
+    expect(await reason("request-count").textContent()).toMatch(/1 request.*64 requests/);
+    expect(await reason("request-count").textContent()).toContain("64× the other's requests");
+    expect(await reason("sample-size").getAttribute("data-severity")).toBe("caveat");
+    expect(await reason("sample-size").textContent()).toContain("fewer than 20 requests");
+    await shot(page, "compare-2-runs-refused-1440-light.png");
+    await page.close();
+  });
+
+  it("writes throughput as the Overview and the sweep table do: tok/s at 2 decimals, req/s at 3", async () => {
+    const runs = await listed();
+    const ids = runs.filter((r) => r.name.startsWith("aiperf ·")).map((r) => r.id);
+    expect(ids).toHaveLength(4);
+    // Each run's figure as the compare API serves it, written at the rule's decimals.
+    const data = (await (await fetch(`${t.app.url}/api/compare?runs=${ids.join(",")}`)).json()) as {
+      rows: Array<{ key: string; cells: Array<{ runId: string; value: number | null }> }>;
+    };
+    const figures = (key: string, digits: number) =>
+      data.rows
+        .find((r) => r.key === key)!
+        .cells.flatMap((c) =>
+          c.value === null ? [] : [c.value.toLocaleString("en-US", { maximumFractionDigits: digits })],
+        );
+    const tok = figures("outputTokenThroughput", 2);
+    const req = figures("requestThroughput", 3);
+    expect(tok).toHaveLength(4);
+    // The qwen c4 run's 194.51 tok/s and 0.973 req/s, as its Overview tile writes them.
+    expect(tok).toContain("194.51");
+    expect(req).toContain("0.973");
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await gotoHydrated(page, `${t.app.url}/compare?runs=${ids.join(",")}`);
+    const table = page.getByTestId("delta-table");
+    await table.waitFor();
+    // Each bar's label (195 tok/s and 0.97 req/s beside a table of 194.51 and 0.973 before).
+    const bars = async (chart: string) =>
+      (await page.locator(`figure[data-chart="${chart}"] .recharts-label-list text`).allTextContents()).map(
+        (l) => l.replace(/\u00a0/g, " "),
+      );
+    await expect.poll(() => bars("compare-token-throughput")).toEqual(tok.map((v) => `${v} tok/s`));
+    expect(await bars("compare-request-throughput")).toEqual(req.map((v) => `${v} req/s`));
+    const cells = await table
+      .locator('tr[data-metric="requestThroughput"] td[data-verdict] > div:first-child')
+      .allTextContents();
+    // With or without its unit, as the table's width decides.
+    expect(cells.map((c) => c.replace(/ req\/s$/, ""))).toEqual(req);
+    await shot(page, "compare-4-aiperf-runs-1440-light.png");
     await page.close();
   });
 

@@ -178,8 +178,10 @@ describe("uncertainty on the Pareto front", () => {
     expect(text).toContain("outside each other's run-to-run spread: config A wins here");
     // Each reading names the point read and its runs' range (A's c4 median of three).
     expect(text).toContain("at c4 ×3 (runs");
-    expect(text).toMatch(
-      new RegExp(`gives ${Math.round(c4[0].y).toLocaleString("en-US")} tok/s/GPU at c4 ×3`),
+    // At the sweep table's decimals (tok/s/GPU at 2: 50.08, not 50.1 or 50), its runs' range too.
+    const two = (v: number) => v.toLocaleString("en-US", { maximumFractionDigits: 2 });
+    expect(text).toContain(
+      `gives ${two(c4[0].y)} tok/s/GPU at c4 ×3 (runs ${two(c4[0].lo)}–${two(c4[0].hi)})`,
     );
 
     await expect.poll(() => page.locator("figure[data-pending]").count()).toBe(0);

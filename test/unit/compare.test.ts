@@ -170,7 +170,7 @@ describe("metrics no compared run has", () => {
     expect(rows.some((r) => absent.includes(r.label))).toBe(false);
   });
 
-  it("a segment row is its name at the statistic, its sentence the description; p95 by the linear rule", () => {
+  it("a segment row is its words at the statistic, its name and sentence the description; p95 by the linear rule", () => {
     // Aggregated mode: ctx_queue is the second segment; 10, 20, 30, 40 ms → p95 at rank 2.85 = 38.5 ms.
     const perRequest = [10, 20, 30, 40].map((q) => [1, q, 5, 1, 100]);
     const segments = segmentStats("aggregated", perRequest).segments;
@@ -187,8 +187,9 @@ describe("metrics no compared run has", () => {
       },
     });
     const queue = compareRuns([run], "trt", "p95").find((r) => r.key === "segment:ctx_queue")!;
-    expect(queue).toMatchObject({ label: "ctx_queue p95", baseline: 38.5 });
-    expect(queue.description).toBe("Wait in the scheduler queue and allocate KV blocks");
+    // In the words the Breakdown view's table names it (snake_case keys were on screen before).
+    expect(queue).toMatchObject({ label: "context queue p95", baseline: 38.5 });
+    expect(queue.description).toBe("ctx_queue: Wait in the scheduler queue and allocate KV blocks");
     expect(absentMetrics([run], "p95")).not.toContain(SEGMENTS_NAME);
   });
 });

@@ -190,6 +190,105 @@ describe("diagnose", () => {
     ]);
   });
 
+  it("request count: blocks when one run holds more than 10× the other's requests", () => {
+    expect(names(base, run({}, { requests: requests({ count: 40 }) }))).toEqual([
+      ["request-count", "caveat"],
+    ]);
+    const r = diagnose(base, run({}, { requests: requests({ count: 39 }) }));
+    expect(r.verdict).toBe("not comparable");
+    expect(r.reasons.map((x) => [x.name, x.severity, x.a, x.b])).toEqual([
+      ["request-count", "blocking", "400 requests", "39 requests"],
+    ]);
+    expect(r.reasons[0].evidence).toMatch(/holds 10× the other's requests \(more than 10×: not comparable\)/);
+  });
+
+  /** A TensorRT-LLM perf-metrics run: no client requests block, the engine's time breakdown. */
+  const engineRun = (requestCount: number) =>
+    run(
+      { concurrency: null, isl: null, osl: null },
+      {
+        requests: null,
+        info: {},
+        timeBreakdown: {
+          mode: "disaggregated",
+          requestCount,
+          segments: [],
+          kvCacheHitRate: null,
+          kvBlockLookups: null,
+          kvTransfer: null,
+          latency: null,
+        },
+      },
+    );
+
+  it("sample size: a caveat when a run holds fewer than 20 requests, counted from its perf metrics too", () => {
+    const r = diagnose(engineRun(300), engineRun(19));
+    expect(r.verdict).toBe("not comparable");
+    expect(r.reasons.map((x) => [x.name, x.severity, x.a, x.b])).toEqual([
+      ["request-count", "blocking", "300 requests", "19 requests"],
+      ["sample-size", "caveat", "300 requests", "19 requests"],
+    ]);
+    expect(r.reasons[1].evidence).toMatch(
+      /^the second run holds fewer than 20 requests: its percentiles are single requests' values/,
+    );
+    expect(r.reasons[0].evidence).toMatch(/from TensorRT-LLM perf metrics$/);
+    const small = diagnose(engineRun(3), engineRun(3));
+    expect(small.verdict).toBe("comparable with caveats");
+    expect(small.reasons.map((x) => [x.name, x.a])).toEqual([["sample-size", "3 requests"]]);
+    expect(small.reasons[0].evidence).toMatch(/^both runs hold fewer than 20 requests/);
+    expect(names(engineRun(20), engineRun(21))).toEqual([]);
+  });
+
+  it("measured by: blocks engine-side perf metrics against a client load generator, with every count reason", () => {
+    // The example runs: one disaggregated TensorRT-LLM request against aiperf's 64.
+    const client = run({}, { requests: { ...requests({ count: 64 }), source: "aiperf-summary" } });
+    const r = diagnose(engineRun(1), client);
+    expect(r.verdict).toBe("not comparable");
+    expect(r.reasons.map((x) => [x.name, x.severity, x.a, x.b])).toEqual([
+      ["request-count", "blocking", "1 request", "64 requests"],
+      ["sample-size", "caveat", "1 request", "64 requests"],
+      [
+        "measured-by",
+        "blocking",
+        "engine (TensorRT-LLM perf metrics): TensorRT-LLM perf metrics",
+        "client load generator: aiperf",
+      ],
+    ]);
+    expect(r.reasons[0].evidence).toMatch(
+      /holds 64× the other's requests.*from TensorRT-LLM perf metrics and aiperf$/,
+    );
+    expect(r.reasons[2].evidence).toMatch(/a load generator times each request at the client/);
+    expect(blockingText(r.reasons)).toBe(
+      "request count 1 request vs 64 requests; measured by engine (TensorRT-LLM perf metrics): TensorRT-LLM perf metrics vs client load generator: aiperf",
+    );
+    // Accepting both leaves the caveat: comparable with caveats.
+    const accepted = diagnose(engineRun(1), client, { accept: new Set(["measured-by", "request-count"]) });
+    expect(accepted.verdict).toBe("comparable with caveats");
+  });
+
+  it("measured by: a run with both client and engine figures shares a vantage with either; two tools are a caveat", () => {
+    const both = run({}, { timeBreakdown: engineRun(400).timeBreakdown });
+    expect(names(both, engineRun(400))).toEqual([]);
+    expect(names(both, base)).toEqual([]);
+    // A server-metrics-only run has no per-request figures: nothing to set against.
+    expect(names(run({}, { requests: null }), engineRun(400))).toEqual([]);
+    const vllm = run(
+      {},
+      {
+        requests: { ...requests(), source: "tool" },
+        info: { concurrency: 4, benchmarkTool: "vLLM bench serve" },
+      },
+    );
+    const aiperf = run({}, { requests: { ...requests(), source: "aiperf" } });
+    const r = diagnose(aiperf, vllm);
+    expect(r.reasons.map((x) => [x.name, x.severity, x.a, x.b])).toEqual([
+      ["measured-by", "caveat", "client load generator: aiperf", "client load generator: vLLM bench serve"],
+    ]);
+    expect(r.verdict).toBe("comparable with caveats");
+    // Unknown producers (no source) are no difference.
+    expect(names(base, aiperf)).toEqual([]);
+  });
+
   it("multi-turn shape: blocks single against multi-turn, a caveat between conversation lengths", () => {
     const turns = (n: number | undefined) =>
       run({}, { info: { concurrency: 4, ...(n === undefined ? {} : { maxTurnIndex: n }) } });
