@@ -153,5 +153,20 @@ describe("breakdown: TTFT segments only, on the TensorRT-LLM example runs", () =
         expect(bands.length, where).toBeGreaterThan(2);
         for (const b of bands) expect(b.width, where).toBeGreaterThanOrEqual(MIN_BAR_PX - 0.5);
       });
+    // The report draws the same stacks by the same rule: a look at its stacked rows.
+    const report = await (await fetch(`${t.app.url}/api/runs/${examples[0].id}/report.html`)).text();
+    for (const [width, height] of [
+      [1440, 1100],
+      [390, 900],
+    ])
+      for (const scheme of ["light", "dark"] as const) {
+        const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
+        const page = await context.newPage();
+        await page.setContent(report);
+        const rows = page.locator('figure[data-chart="trtllm-segments"]').first();
+        await rows.scrollIntoViewIfNeeded();
+        await shot(rows, `report-stacked-rows-${scheme}-${width}.png`, { fullPage: false });
+        await context.close();
+      }
   }, 600_000);
 });
