@@ -131,7 +131,6 @@ describe("breakdown: TTFT segments only, on the TensorRT-LLM example runs", () =
         const where = `${run.name} at ${look.width} px, ${look.scheme}`;
         const chart = page.locator('figure[data-chart="time-breakdown-p50"]');
         await chart.locator(".recharts-bar-rectangle path").first().waitFor({ timeout: 60_000 });
-        await chart.scrollIntoViewIfNeeded();
         const { bands, axis, ticks, sigma } = await drawnStack(chart);
         await shot(chart, `breakdown-stack-${run.id}-${look.scheme}-${look.width}.png`, { fullPage: false });
         expect(sigma, where).toHaveLength(1);
@@ -164,7 +163,6 @@ describe("breakdown: TTFT segments only, on the TensorRT-LLM example runs", () =
         const page = await context.newPage();
         await page.setContent(report);
         const rows = page.locator('figure[data-chart="trtllm-segments"]').first();
-        await rows.scrollIntoViewIfNeeded();
         await shot(rows, `report-stacked-rows-${scheme}-${width}.png`, { fullPage: false });
         await context.close();
       }
