@@ -19,10 +19,13 @@ async function drawnStack(chart: Locator) {
       .filter((b) => b.width > 0)
       .map((b) => ({ left: b.left, right: b.right, width: b.width }));
     const line = box(fig.querySelector(".recharts-xAxis .recharts-cartesian-axis-line")!);
-    const ticks = [...fig.querySelectorAll(".recharts-xAxis .recharts-cartesian-axis-tick")].map((t) => ({
-      value: number(t.querySelector(".recharts-cartesian-axis-tick-value")!.textContent ?? ""),
+    // Tick lines and tick texts in the same order (the library draws them in groups of their own).
+    const lines = [...fig.querySelectorAll(".recharts-xAxis .recharts-cartesian-axis-tick-line")];
+    const texts = [...fig.querySelectorAll(".recharts-xAxis .recharts-cartesian-axis-tick-value")];
+    const ticks = texts.map((t, i) => ({
+      value: number(t.textContent ?? ""),
       unit: /\bs$/.test((t.textContent ?? "").trim()) ? "s" : "ms",
-      x: box(t.querySelector(".recharts-cartesian-axis-tick-line")!).left,
+      x: box(lines[i]).left,
     }));
     const sigma = [...fig.querySelectorAll(".chart-value-label")].map((l) => l.textContent ?? "");
     return { bands, axis: { left: line.left, right: line.right }, ticks, sigma };
