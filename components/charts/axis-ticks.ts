@@ -1,5 +1,5 @@
 import { ticksCovering, ticksWithin } from "@/lib/metrics/nice-scale";
-import { compactNumber, MIN_BAR_PX } from "@/lib/metrics/bar-labels";
+import { compactNumber } from "@/lib/metrics/bar-labels";
 import type { AxisSpec, SeriesConfig } from "./plot-types";
 
 /**
@@ -98,9 +98,8 @@ export function readableAxis(
   role: "value" | "position",
   target?: number,
   bare: boolean | "unit" = false,
-  room?: number,
 ): AxisSpec {
-  if (bare === "unit") return unitOnce(readableAxis(a, extent, role, target, false, room));
+  if (bare === "unit") return unitOnce(readableAxis(a, extent, role, target, false));
   if (a.ticks || a.log || a.noTicks || a.hide || !extent) return a;
   const minStep = a.integers ? 1 : 0;
   const d = a.domain;
@@ -116,9 +115,9 @@ export function readableAxis(
     const lo = Math.min(0, extent[0]);
     const hi = Array.isArray(d) && typeof d[1] === "number" ? d[1] : extent[1];
     ticks = ticksCovering(lo, Math.max(hi, lo), target ?? 5, minStep);
-    // A stack whose short bands are drawn MIN_BAR_PX long needs `room` (minLengthRoom): the scale
-    // runs on to it past the last tick, which stays the first round one at or past the data.
-    domain = [ticks[0], Math.max(ticks[ticks.length - 1], room ?? -Infinity)];
+    // A stack's short bands take their minimum length from its own longest bands
+    // (lib/metrics/bar-labels.ts stackBandsPx): the scale ends on its last tick.
+    domain = [ticks[0], ticks[ticks.length - 1]];
   }
   if (ticks.length === 0) return a;
   const step = ticks.length > 1 ? ticks[1] - ticks[0] : Math.abs(ticks[0]) || 1;
@@ -168,61 +167,6 @@ const CHAR_PX = 7;
 /** A tick as the axis writes it: the formatted value, then the tick unit. */
 export function tickText(a: AxisSpec, v: number): string {
   return `${a.format ? a.format(v) : String(v)}${a.tickUnit ?? ""}`;
-}
-
-/**
- * The value extent widened so every stack fits the plot as drawn: each band of a value above 0 is
- * at least MIN_BAR_PX long (lib/metrics/bar-labels.ts), and the library pushes the bands after a
- * lengthened one along, so a stack is drawn as Σ max(v·W/hi, MIN_BAR_PX) px on a scale reaching
- * `hi` over a plot of W px. Its scale then reaches the smallest `hi` for which that fits W (14
- * bands at 390 px put a stack's sum label 5 px past the drawing before).
- */
-export function minLengthRoom<R extends object>(
-  extent: Extent | null,
-  rows: readonly R[],
-  series: SeriesConfig<R>,
-  plotWidth: number | null,
-): Extent | null {
-  if (!extent || plotWidth === null || plotWidth <= 0) return extent;
-  let hi = extent[1];
-  for (const r of rows as readonly Row[]) {
-    const stacks = new Map<string, { sum: number; short: number[] }>();
-    for (const [key, s] of Object.entries(series)) {
-      if (s.stack === undefined || s.axis || s.data || s.stackEnd) continue;
-      const v = r[s.dataKey ?? key];
-      if (!finite(v) || v <= 0) continue;
-      const st = stacks.get(s.stack) ?? { sum: 0, short: [] };
-      st.sum += v;
-      if (s.minLength || s.valueLabels) st.short.push(v);
-      stacks.set(s.stack, st);
-    }
-    for (const { sum, short } of stacks.values()) hi = Math.max(hi, stackRoom(sum, short, plotWidth));
-  }
-  return [extent[0], hi];
-}
-
-/**
- * The smallest scale end at which a stack of `sum`, whose bands `short` are each drawn at least
- * MIN_BAR_PX long, ends within `width` px: the drawn length Σ max(v·W/hi, MIN_BAR_PX) falls as
- * `hi` grows, so it is found by halving between the sum and sum·W/(W − n·MIN_BAR_PX), which
- * always fits. The sum itself where no band is lengthened, or where the bands cannot fit at all.
- */
-export function stackRoom(sum: number, short: readonly number[], width: number): number {
-  const drawn = (hi: number) => {
-    let px = 0;
-    for (const v of short) px += Math.max((v * width) / hi, MIN_BAR_PX);
-    return px + ((sum - short.reduce((a, v) => a + v, 0)) * width) / hi;
-  };
-  const room = width - short.length * MIN_BAR_PX;
-  if (short.length === 0 || room <= 0 || drawn(sum) <= width) return sum;
-  let lo = sum;
-  let hi = (sum * width) / room;
-  for (let i = 0; i < 40; i++) {
-    const mid = (lo + hi) / 2;
-    if (drawn(mid) <= width) hi = mid;
-    else lo = mid;
-  }
-  return hi;
 }
 
 /** Room kept between two tick texts on a fitted axis. */
@@ -282,9 +226,7 @@ function fittedLogAxis(a: AxisSpec, extent: Extent | null, plotWidth: number | n
  * (`ticksFit`: the end ticks drawn inwards need more room than centred ones); when even two round
  * ticks do not fit (a 65 px plot's "0 ms" and "1,000 ms" touched), only the axis's two ends, then
  * its last, are written. A log axis gets its powers of ten, thinned the same way. With no width
- * known yet (before the first layout) the axis is `readableAxis`'s, left to the library. `room`:
- * where a value axis's scale must reach at least (a stack with bands drawn MIN_BAR_PX long,
- * `minLengthRoom`), its ticks still ending at the first round one at or past the data.
+ * known yet (before the first layout) the axis is `readableAxis`'s, left to the library.
  */
 export function fittedHorizontalAxis(
   a: AxisSpec,
@@ -292,11 +234,10 @@ export function fittedHorizontalAxis(
   role: "value" | "position",
   target: number | undefined,
   plotWidth: number | null,
-  room?: number,
   bare: false | "unit" = false,
 ): AxisSpec {
   if (a.log && !a.ticks && !a.noTicks && !a.hide) return fittedLogAxis(a, extent, plotWidth);
-  const first = readableAxis(a, extent, role, target, bare, room);
+  const first = readableAxis(a, extent, role, target, bare);
   if (plotWidth === null || plotWidth <= 0 || a.ticks || !first.ticks || first === a) return first;
   const domainOf = (shown: AxisSpec, ticks: readonly number[]): Extent => {
     const d = shown.domain;
@@ -307,7 +248,7 @@ export function fittedHorizontalAxis(
   const start = target ?? (role === "value" ? 5 : 6);
   let coarsest = first;
   for (let n = start; n >= 1; n--) {
-    const shown = n === start ? first : readableAxis(a, extent, role, n, bare, room);
+    const shown = n === start ? first : readableAxis(a, extent, role, n, bare);
     const ticks = shown.ticks ?? [];
     if (ticks.length === 0) continue;
     coarsest = shown;

@@ -11,14 +11,7 @@ import {
   ScatterChart,
 } from "recharts";
 import { ActiveRow } from "./active-row";
-import {
-  fittedHorizontalAxis,
-  minLengthRoom,
-  positionExtent,
-  readableAxis,
-  tickText,
-  valueExtent,
-} from "./axis-ticks";
+import { fittedHorizontalAxis, positionExtent, readableAxis, tickText, valueExtent } from "./axis-ticks";
 import { CanvasMarks, DENSE_MARKS, markCount } from "./canvas-marks";
 import { PendingMark } from "./chart-pending";
 import { ChartTable } from "./chart-table";
@@ -223,30 +216,14 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
           CHART_MARGIN.right -
           marginRight -
           yAxesRoom(yShown, data, !!horizontal, boxWidth);
-    const valueSpan = horizontal ? valueExtent(data, series, undefined) : null;
+    // A stack's short bands take their minimum length from its longest ones (plot-parts.tsx
+    // stackBandShape): the scale ends on the first round tick at or past the longest stack's
+    // total, never further for them.
     const xShown = !numericX
       ? x
       : horizontal
-        ? fittedHorizontalAxis(
-            x,
-            valueSpan,
-            "value",
-            xTarget,
-            plotWidth,
-            // A stack's bands are each at least MIN_BAR_PX long: its scale keeps their room, past
-            // the last tick (the first round one at or past the stack's sum) where it must.
-            minLengthRoom(valueSpan, data, series, plotWidth)?.[1],
-            bareX,
-          )
-        : fittedHorizontalAxis(
-            x,
-            positionExtent(data, series, x.key),
-            "position",
-            xTarget,
-            plotWidth,
-            undefined,
-            bareX,
-          );
+        ? fittedHorizontalAxis(x, valueExtent(data, series, undefined), "value", xTarget, plotWidth, bareX)
+        : fittedHorizontalAxis(x, positionExtent(data, series, x.key), "position", xTarget, plotWidth, bareX);
     plot = (
       <ResponsiveContainer width="100%" height="100%" onResize={(w) => setBoxWidth(w)}>
         <Chart

@@ -298,8 +298,9 @@ function stackedRowsProps(f: FigureDescription, scale: ValueScale) {
     data,
     series: {
       // Each band of a value above 0 at least MIN_BAR_PX long, as Compare's stacks (a 0.9 px band
-      // sat under the axis line, out of the pointer's reach), the scale widened to keep the stack
-      // in (axis-ticks.ts stackRoom). Not on the log axis, where the first bands open up already.
+      // sat under the axis line, out of the pointer's reach), the room taken from the stack's
+      // longest band so it ends at its total (bar-labels.ts stackBandsPx). Not on the log axis,
+      // where the first bands open up already.
       ...barSeries(f, { stack: "s", ...(log ? {} : { minLength: true }) }),
       // The stack's end: draws nothing, its total written past it (plot-parts.tsx stackEnd).
       ...(f.stackTotal

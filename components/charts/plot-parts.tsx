@@ -1,8 +1,20 @@
 "use client";
 
-import { Area, Bar, Cell, ErrorBar, LabelList, Line, Scatter, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Area,
+  Bar,
+  Cell,
+  ErrorBar,
+  LabelList,
+  Line,
+  Rectangle,
+  Scatter,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import { AXIS_STYLE, LABEL_HALO, TOOLTIP_ITEM_STYLE, TOOLTIP_STYLE } from "./chart-theme";
-import { LABEL_FONT_PX, LABEL_GAP_PX, minBarPx } from "@/lib/metrics/bar-labels";
+import { LABEL_FONT_PX, LABEL_GAP_PX, minBarPx, stackBandsPx } from "@/lib/metrics/bar-labels";
 import type { CsvRow } from "./export";
 import type { AxisSpec, CsvColumns, Mark, SeriesConfig, SeriesSpec, TooltipSpec } from "./plot-types";
 
@@ -304,12 +316,16 @@ export function seriesMarks<R extends object>(
             // A value above 0 is a visible bar however small beside the others, its label the
             // exact value (lib/metrics/bar-labels.ts). Read from the row, not from what the
             // library passes (a stack's running total): an empty slot of a stack stays empty.
-            {...(!s.stackEnd && (s.valueLabels || s.minLength)
-              ? {
-                  minPointSize: (_v: number | null | undefined, i: number) =>
-                    minBarPx((rows[i] as Record<string, unknown> | undefined)?.[s.dataKey ?? key]),
-                }
-              : {})}
+            // A stack's band gets its minimum from the stack's longest bands (stackBandsPx), so
+            // the stack ends at its total; the library's minimum would push the bands after it on.
+            {...(!s.stackEnd && s.minLength && s.stack !== undefined
+              ? { shape: stackBandShape(stackKeys(series, s.stack), s.dataKey ?? key, horizontal) }
+              : !s.stackEnd && (s.valueLabels || s.minLength)
+                ? {
+                    minPointSize: (_v: number | null | undefined, i: number) =>
+                      minBarPx((rows[i] as Record<string, unknown> | undefined)?.[s.dataKey ?? key]),
+                  }
+                : {})}
           >
             {s.cell ? rows.map((r, i) => <Cell key={i} {...s.cell!(r)} />) : null}
             {labelKey ? (
@@ -348,6 +364,54 @@ export function seriesMarks<R extends object>(
 
 /** A stack's end marker draws no mark. */
 const NO_BAR = () => <g />;
+
+/** The data keys of stack `stack`'s bands, in the order the library stacks them (its end left out). */
+function stackKeys<R>(series: SeriesConfig<R>, stack: string): string[] {
+  return Object.entries(series).flatMap(([k, s]) =>
+    s.stack === stack && !s.stackEnd ? [s.dataKey ?? k] : [],
+  );
+}
+
+type BandProps = {
+  x?: number;
+  y?: number;
+  width?: number;
+  height?: number;
+  /** The band's [start, end] on the value axis (a running total of the stack). */
+  value?: unknown;
+  /** Where the value axis's 0 is, in px. */
+  stackedBarStart?: number;
+  payload?: Record<string, unknown>;
+};
+
+/**
+ * A band of a stack (`keys`, its bands' data keys in order) drawn as `stackBandsPx` lays the
+ * row's stack out: at least MIN_BAR_PX long, the stack ending where its total is on the axis.
+ * The axis's px per unit is read from where the library put this band's end (a linear axis).
+ * Sideways (`horizontal`) the stack runs right from 0, else up.
+ */
+function stackBandShape(keys: readonly string[], key: string, horizontal: boolean) {
+  const at = keys.indexOf(key);
+  function StackBand(props: BandProps) {
+    const { x = 0, y = 0, width = 0, value, stackedBarStart: origin, payload } = props;
+    const end = Array.isArray(value) && typeof value[1] === "number" ? value[1] : NaN;
+    const ppu =
+      typeof origin === "number" && end > 0 ? (horizontal ? x + width - origin : origin - y) / end : NaN;
+    if (!Number.isFinite(ppu) || ppu <= 0 || at < 0) return <Rectangle {...props} />;
+    const px = stackBandsPx(
+      keys.map((k) => payload?.[k] as number | null | undefined),
+      ppu,
+    );
+    const before = px.slice(0, at).reduce((a, v) => a + v, 0);
+    if (px[at] <= 0) return <g />;
+    return horizontal ? (
+      <Rectangle {...props} x={origin! + before} width={px[at]} />
+    ) : (
+      <Rectangle {...props} y={origin! - before - px[at]} height={px[at]} />
+    );
+  }
+  return StackBand;
+}
 
 /**
  * The end of stack `stack` (put it last among the stack's series): the row's `totalKey` (the

@@ -51,6 +51,49 @@ export function minBarPx(value: unknown): number {
 }
 
 /**
+ * The lengths a stack's bands are drawn, in px, on an axis of `pxPerUnit` px per unit: each band
+ * of a value above 0 at least `minPx` long, the stack exactly as long as its total. A band whose
+ * own length is under the minimum is drawn at the minimum, and what it gains is taken from the
+ * longest bands of the same stack, cut down to one level (the longest first), never below the
+ * minimum; so the stack never runs past its total nor stretches the axis, and a 0.9 ms band
+ * beside 948 ms of decode is still a band. When the stack is too short for every band's minimum
+ * (n bands in under n·`minPx`), each band is drawn an equal share of it. 0, a value not recorded
+ * and a value below 0 are no band (length 0). The page's chart kit (plot-parts.tsx), the report's
+ * SVG (lib/runs/report/svg-plot.ts) and the server's first figures (lib/runs/first-figures.ts)
+ * all draw stacks by it (docs/metrics.md §Bar charts).
+ */
+export function stackBandsPx(
+  values: ReadonlyArray<number | null | undefined>,
+  pxPerUnit: number,
+  minPx = MIN_BAR_PX,
+): number[] {
+  const own = values.map((v) =>
+    typeof v === "number" && Number.isFinite(v) && v > 0 && pxPerUnit > 0 ? v * pxPerUnit : 0,
+  );
+  const n = own.filter((px) => px > 0).length;
+  const total = own.reduce((a, px) => a + px, 0);
+  if (n === 0 || !Number.isFinite(total)) return own;
+  const min = Math.min(minPx, total / n);
+  let owed = 0;
+  for (const px of own) if (px > 0 && px < min) owed += min - px;
+  if (owed <= 0) return own;
+  // The level the longest bands are cut to: Σ over the bands above it of (px − level) = owed.
+  const long = own.filter((px) => px >= min).sort((a, b) => b - a);
+  let level = min;
+  let above = 0;
+  for (let k = 0; k < long.length; k++) {
+    above += long[k];
+    const next = k + 1 < long.length ? long[k + 1] : min;
+    // Cutting the k+1 longest to `next` frees above − (k+1)·next: enough, the level lies here.
+    if (above - (k + 1) * next >= owed) {
+      level = (above - owed) / (k + 1);
+      break;
+    }
+  }
+  return own.map((px) => (px <= 0 ? 0 : px < min ? min : Math.min(px, level)));
+}
+
+/**
  * About how wide a label is drawn, erring wide (a label thought wider gets more room, never
  * less): the widest digits and letters of the UI font are about 0.62 em.
  */

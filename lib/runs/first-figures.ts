@@ -52,6 +52,7 @@ import {
   LABEL_GAP_PX,
   labelRoomPx,
   MIN_BAR_PX,
+  stackBandsPx,
   stackedRowsHeightPx,
   stackEnds,
   stackNamesPx,
@@ -436,6 +437,16 @@ const isTrtllmMetric = (m: string): m is TrtllmDistributionMetric =>
 const NARROW_BARS_PLOT_PX = 110;
 
 /**
+ * The plot widths a stack's bands are laid out for (stackBandsPx), by the class that shows them:
+ * a full-width chart on a laptop, and the stacked rows' plot on a 390 px phone (a statistic's
+ * short name beside it, the total's label after it).
+ */
+const STACK_PLOT_PX = [
+  ["first-figure-wide", 1000],
+  ["first-figure-narrow", 230],
+] as const;
+
+/**
  * A value axis's round ticks as the chart kit draws them (axis-ticks.ts readableAxis, "value"):
  * from 0, or inside the description's domain, in `unit`; a millisecond axis in seconds from
  * 10,000 ms. `bare`: the phone's ticks, numbers without the unit the axis title names.
@@ -551,6 +562,11 @@ export function barsStillSvg(f: FigureDescription): string {
   const gap = 4;
   const barH = Math.max(1, (band * 0.8 - gap * (slots - 1)) / slots);
   const marks: string[] = [];
+  // A stack's bands, drawn once for each plot width (the wide one and a phone's).
+  const stackMarks: Record<(typeof STACK_PLOT_PX)[number][0], string[]> = {
+    "first-figure-wide": [],
+    "first-figure-narrow": [],
+  };
   const labels: string[] = [];
   const label = (atPct: number, y: number, text: string) =>
     labels.push(
@@ -559,15 +575,28 @@ export function barsStillSvg(f: FigureDescription): string {
   categories.forEach((_, i) => {
     const y0 = i * band + band * 0.1;
     if (stacked) {
-      let at = 0;
-      for (const s of f.series) {
-        const v = value(s, i);
-        if (v === null || v <= 0) continue;
-        const w = Math.max(x(at + v) - x(at), 0);
-        marks.push(
-          `<rect x="${num(x(at))}%" y="${num(y0)}" width="${num(w)}%" height="${num(barH)}" fill="${tokenVar(s.colour)}"/>`,
-        );
-        at += v;
+      // Each band at least MIN_BAR_PX long, taken from the stack's longest bands, so the stack
+      // ends at its total (stackBandsPx), as the page draws it. The plot's width is not known
+      // here: each band is its share of the axis plus the px the rule moves it by on a plot of
+      // the wide or the phone's width, each set shown at its width (app/globals.css).
+      const values = f.series.map((s) => value(s, i));
+      for (const [set, plotPx] of STACK_PLOT_PX) {
+        const ppu = v1 > v0 ? plotPx / (v1 - v0) : 0;
+        const drawn = stackBandsPx(values, ppu);
+        let at = 0;
+        let shift = 0;
+        const rects: string[] = [];
+        f.series.forEach((s, k) => {
+          const v = values[k];
+          if (v === null || v <= 0) return;
+          const moved = drawn[k] - v * ppu;
+          rects.push(
+            `<rect style="x:calc(${num(x(at))}% + ${num(shift)}px);width:calc(${num(Math.max(x(at + v) - x(at), 0))}% + ${num(moved)}px)" y="${num(y0)}" height="${num(barH)}" fill="${tokenVar(s.colour)}"/>`,
+          );
+          at += v;
+          shift += moved;
+        });
+        for (const r of rects) stackMarks[set].push(r);
       }
       if (f.stackTotal) label(x(totals[i]), y0 + barH / 2, labelText(totals[i]));
       return;
@@ -606,11 +635,14 @@ export function barsStillSvg(f: FigureDescription): string {
   );
   const title = unit ? `${f.y.label} (${wide.unit})` : f.y.label;
   return [
-    `<svg data-first-figure="${f.exportName}" data-bars="${marks.length}" role="img" aria-label="${escapeHtml(f.title)}" overflow="visible"`,
+    `<svg data-first-figure="${f.exportName}" data-bars="${stacked ? stackMarks["first-figure-wide"].length : marks.length}" role="img" aria-label="${escapeHtml(f.title)}" overflow="visible"`,
     ` style="position:absolute;left:${left}px;top:${top}px;width:calc(100% - ${left + right}px);height:${plotH}px;overflow:visible">`,
     ticks(wide, "first-figure-wide"),
     ticks(narrow, "first-figure-narrow"),
     ...marks,
+    ...(stacked
+      ? Object.entries(stackMarks).map(([set, rects]) => `<g class="${set}">${rects.join("")}</g>`)
+      : []),
     `<line x1="0" x2="0" y1="0" y2="${plotH}" stroke="var(--muted)"/>`,
     `<line x1="0" x2="100%" y1="${plotH}" y2="${plotH}" stroke="var(--muted)"/>`,
     ...nameTexts,

@@ -1,7 +1,36 @@
 import { describe, expect, it } from "vitest";
-import { useAppAndBrowser, gotoHydrated } from "./harness";
+import type { Locator } from "playwright-core";
+import { MIN_BAR_PX } from "@/lib/metrics/bar-labels";
+import { forEachLook, shot, useAppAndBrowser, gotoHydrated } from "./harness";
 
 const DECODE = '[fill="var(--seg-decode)"]';
+
+/**
+ * The segment stack of a statistic as drawn: its bands' left and right edges, the value axis's
+ * line (the plot's ends), its ticks (value and x) and the stack's total, from its "Σ" label; x
+ * in CSS px.
+ */
+async function drawnStack(chart: Locator) {
+  return chart.evaluate((fig) => {
+    const box = (e: Element) => e.getBoundingClientRect();
+    const number = (t: string) => Number(t.replace(/[^\d.]/g, ""));
+    const bands = [...fig.querySelectorAll(".recharts-bar-rectangle path")]
+      .map((p) => box(p))
+      .filter((b) => b.width > 0)
+      .map((b) => ({ left: b.left, right: b.right, width: b.width }));
+    const line = box(fig.querySelector(".recharts-xAxis .recharts-cartesian-axis-line")!);
+    // Tick lines and tick texts in the same order (the library draws them in groups of their own).
+    const lines = [...fig.querySelectorAll(".recharts-xAxis .recharts-cartesian-axis-tick-line")];
+    const texts = [...fig.querySelectorAll(".recharts-xAxis .recharts-cartesian-axis-tick-value")];
+    const ticks = texts.map((t, i) => ({
+      value: number(t.textContent ?? ""),
+      unit: /\bs$/.test((t.textContent ?? "").trim()) ? "s" : "ms",
+      x: box(lines[i]).left,
+    }));
+    const sigma = [...fig.querySelectorAll(".chart-value-label")].map((l) => l.textContent ?? "");
+    return { bands, axis: { left: line.left, right: line.right }, ticks, sigma };
+  });
+}
 
 /** The columns of a chart's "View as table" fallback (the per-request bars are on a canvas). */
 async function tableColumns(chart: import("playwright-core").Locator): Promise<string[]> {
@@ -93,4 +122,52 @@ describe("breakdown: TTFT segments only, on the TensorRT-LLM example runs", () =
     expect(await tableColumns(perRequest)).toContain("decode (ms)");
     await page.close();
   });
+
+  it("draws each segment stack no longer than its total, the axis ending on the round tick above it, at 390 and 1440 px", async () => {
+    const { runs } = (await (await fetch(`${t.app.url}/api/runs`)).json()) as {
+      runs: Array<{ id: string; name: string; kinds: string[] }>;
+    };
+    const examples = runs.filter((r) => r.kinds.includes("trtllm-perf-metrics"));
+    expect(examples.length).toBeGreaterThan(0);
+    for (const run of examples)
+      await forEachLook(t.browser, `${t.app.url}/runs/${run.id}?view=breakdown`, async (page, look) => {
+        const where = `${run.name} at ${look.width} px, ${look.scheme}`;
+        const chart = page.locator('figure[data-chart="time-breakdown-p50"]');
+        await chart.locator(".recharts-bar-rectangle path").first().waitFor({ timeout: 60_000 });
+        const { bands, axis, ticks, sigma } = await drawnStack(chart);
+        await shot(chart, `breakdown-stack-${run.id}-${look.scheme}-${look.width}.png`, { fullPage: false });
+        expect(sigma, where).toHaveLength(1);
+        const total = Number(sigma[0].replace(/[^\d.]/g, "")) * (/ s$/.test(sigma[0]) ? 1000 : 1);
+        const scale = ticks[0].unit === "s" ? 1000 : 1;
+        const last = ticks.at(-1)!;
+        // The axis ends on its last tick, the first round one at or past the stack's total:
+        // the scale is not stretched past it for the bands' minimum length.
+        expect(Math.abs(axis.right - last.x), where).toBeLessThan(1);
+        expect(last.value * scale, where).toBeGreaterThanOrEqual(total);
+        expect(ticks.at(-2)!.value * scale, where).toBeLessThan(total);
+        // The stack ends where its total is on that axis, never past it, and not short of it.
+        const px = (v: number) => ticks[0].x + ((last.x - ticks[0].x) * v) / (last.value * scale);
+        const right = Math.max(...bands.map((b) => b.right));
+        expect(right, where).toBeLessThanOrEqual(px(total) + 1);
+        expect(right, where).toBeGreaterThanOrEqual(px(total) - 1);
+        expect(right, where).toBeLessThanOrEqual(axis.right + 0.5);
+        // Every segment recorded is still a visible band.
+        expect(bands.length, where).toBeGreaterThan(2);
+        for (const b of bands) expect(b.width, where).toBeGreaterThanOrEqual(MIN_BAR_PX - 0.5);
+      });
+    // The report draws the same stacks by the same rule: a look at its stacked rows.
+    const report = await (await fetch(`${t.app.url}/api/runs/${examples[0].id}/report.html`)).text();
+    for (const [width, height] of [
+      [1440, 1100],
+      [390, 900],
+    ])
+      for (const scheme of ["light", "dark"] as const) {
+        const context = await t.browser.newContext({ viewport: { width, height }, colorScheme: scheme });
+        const page = await context.newPage();
+        await page.setContent(report);
+        const rows = page.locator('figure[data-chart="trtllm-segments"]').first();
+        await shot(rows, `report-stacked-rows-${scheme}-${width}.png`, { fullPage: false });
+        await context.close();
+      }
+  }, 600_000);
 });

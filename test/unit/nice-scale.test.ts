@@ -7,14 +7,8 @@ import {
   ticksCovering,
   ticksWithin,
 } from "@/lib/metrics/nice-scale";
-import {
-  fittedHorizontalAxis,
-  minLengthRoom,
-  readableAxis,
-  ticksFit,
-  tickText,
-} from "@/components/charts/axis-ticks";
-import { MIN_BAR_PX, unitText } from "@/lib/metrics/bar-labels";
+import { fittedHorizontalAxis, readableAxis, ticksFit, tickText } from "@/components/charts/axis-ticks";
+import { unitText } from "@/lib/metrics/bar-labels";
 
 const isNiceStep = (step: number) => {
   const p = 10 ** Math.floor(Math.log10(step) + 1e-9);
@@ -127,16 +121,14 @@ describe("readable axes of the chart kit", () => {
   });
 });
 
-describe("a stack's scale with its short bands drawn MIN_BAR_PX long", () => {
-  it("ends its ticks at the first round one at or past the sum, the scale running on to the stack's room", () => {
-    // Compare's 991.5 ms stack at 390 px: its 14 bands' minimum length needs the scale to reach
-    // about 1,150 ms; rounded up, the scale ran to 1,250, and to 2,000 beside the names' gutter.
+describe("a stack's scale", () => {
+  it("ends on the first round tick at or past the longest stack's total, at any width", () => {
+    // Compare's 991.5 ms stack at 390 px: the scale ran on to 1,150 ms past the 1,000 tick for
+    // its 14 bands' minimum length (rounded up, 1,250). The bands' minimum now comes from the
+    // stack's own longest bands (stackBandsPx): the scale is the data's.
     const spec = { title: "time at p50", unit: "ms" };
-    const a = fittedHorizontalAxis(spec, [0, 991.5], "value", 4, 240, 1150);
-    expect(a.ticks!.at(-1)).toBe(1000);
-    expect(a.domain).toEqual([0, 1150]);
-    // Room within the last tick: the scale ends on it.
-    expect(fittedHorizontalAxis(spec, [0, 991.5], "value", 4, 240, 995).domain).toEqual([0, 1000]);
+    expect(fittedHorizontalAxis(spec, [0, 991.5], "value", 4, 240).domain).toEqual([0, 1000]);
+    expect(fittedHorizontalAxis(spec, [0, 991.5], "value", undefined, 1200).domain).toEqual([0, 1000]);
     expect(readableAxis(spec, [0, 991.5], "value", 4).domain).toEqual([0, 1000]);
   });
 });
@@ -178,7 +170,7 @@ describe("a phone's two-axis chart: ticks as numbers alone, the unit in the titl
 describe("a phone's single-axis chart: ticks without the unit its title names", () => {
   it("a latency axis writes 0 / 1,000 / 2,000, fitted to a phone's plot, and keeps its unit at 1440 px", () => {
     const spec = { title: "Time to first token", unit: "ms", format: unitText("ms") };
-    const phone = fittedHorizontalAxis(spec, [0, 2_380], "position", 4, 250, undefined, "unit");
+    const phone = fittedHorizontalAxis(spec, [0, 2_380], "position", 4, 250, "unit");
     expect(phone.unit).toBe("ms");
     expect(phone.ticks!.map((v) => tickText(phone, v))).toEqual(["0", "1,000", "2,000"]);
     // Before: the unit on each tick.
@@ -306,28 +298,5 @@ describe("ticks as drawn on a phone (issue 29)", () => {
     const narrow = fittedHorizontalAxis(spec, [1600, 1.28e9], "value", 4, 200);
     expect(narrow.ticks!.length).toBeLessThan(wide.ticks!.length);
     expect(ticksFit(narrow, narrow.ticks!, [1000, 1.28e9], 200)).toBe(true);
-  });
-
-  it("a stack's scale keeps the room of its bands' minimum length", () => {
-    const series = {
-      ...Object.fromEntries(
-        Array.from({ length: 14 }, (_, i) => [
-          `s${i}`,
-          { label: `s${i}`, color: "", stack: "t", minLength: true },
-        ]),
-      ),
-    };
-    // 13 bands of 0.1 ms and one of 1,000 ms: drawn, the 13 short ones are MIN_BAR_PX each.
-    const row = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`s${i}`, i === 13 ? 1000 : 0.1]));
-    const sum = 1000 + 13 * 0.1;
-    const [, hi] = minLengthRoom([0, sum], [row], series, 150)!;
-    // The stack drawn on [0, hi] ends inside the plot's 150 px.
-    const drawn = 13 * Math.max(MIN_BAR_PX, (0.1 * 150) / hi) + (1000 * 150) / hi;
-    expect(drawn).toBeLessThanOrEqual(150 + 1e-9);
-    expect(hi).toBeGreaterThan(sum);
-    // …and no longer than it needs: the stack fills the plot, so its bars keep their length.
-    expect(drawn).toBeGreaterThan(150 - 0.01);
-    // Before the plot is measured, and with no stack, the extent is the data's.
-    expect(minLengthRoom([0, sum], [row], series, null)).toEqual([0, sum]);
   });
 });

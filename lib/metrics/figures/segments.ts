@@ -8,6 +8,7 @@ import { TRTLLM_CHARTS, type ChartPayload } from "@/lib/api/chart-catalog";
 import { segmentToken, TRTLLM_COMPLETED, type FigureDescription } from "@/lib/api/figure";
 import type { SegmentScope, Statistic, ValueScale } from "@/lib/api/trtllm-charts";
 import { formatCount, formatNumber } from "@/lib/format-number";
+import { MIN_BAR_PX } from "@/lib/metrics/bar-labels";
 import { inScope, segmentShareRows, segmentStatRows } from "@/lib/metrics/trtllm-chart-rows";
 
 const MISSING_SEGMENTS =
@@ -48,7 +49,8 @@ export function segmentStatsFigure(
     description: `ms per segment over ${over} (${payload.mode})${scope === "ttft" ? ", decode left out" : ""}${note}${caveat}`,
     definition: {
       ...TRTLLM_COMPLETED,
-      method: "each segment's statistic over the requests that recorded it (server stamps)",
+      // The drawing's one liberty, said where it is read (lib/metrics/bar-labels.ts stackBandsPx).
+      method: `each segment's statistic over the requests that recorded it (server stamps)${scale === "log" ? "" : `; a band under ${MIN_BAR_PX} px is drawn ${MIN_BAR_PX} px wide, the room taken from the longest band, so the bar still ends at Σ`}`,
     },
     missing: MISSING_SEGMENTS,
     x: { label: "statistic", unit: "" },

@@ -6,7 +6,14 @@
  * is anything to draw is `hasMarks`, asked before, so an empty frame is never drawn.
  */
 import { formatNumber } from "@/lib/format-number";
-import { drawnLength, LABEL_FONT_PX, LABEL_GAP_PX, labelLinePx, labelRoomPx } from "@/lib/metrics/bar-labels";
+import {
+  drawnLength,
+  LABEL_FONT_PX,
+  LABEL_GAP_PX,
+  labelLinePx,
+  labelRoomPx,
+  stackBandsPx,
+} from "@/lib/metrics/bar-labels";
 import { logTicks, niceTicks } from "@/lib/metrics/nice-scale";
 import { escapeHtml } from "./escape-html";
 
@@ -585,7 +592,9 @@ function renderStacked(all: Extract<Plot, { kind: "stacked" }>, label: string): 
 
 /**
  * Stacked rows: one named bar per category (a statistic), its series stacked left to right in
- * their order, its total written past its end (`totalText`); a value not recorded is no band.
+ * their order, its total written past its end (`totalText`); a value not recorded is no band. A
+ * band above 0 is at least MIN_BAR_PX long, taken from the stack's longest bands, so the stack
+ * ends at its total, as the page draws it (lib/metrics/bar-labels.ts stackBandsPx).
  */
 function renderStackedRows(all: Extract<Plot, { kind: "stacked" }>, label: string): string {
   const { series, totals } = stackOf(all);
@@ -595,15 +604,19 @@ function renderStackedRows(all: Extract<Plot, { kind: "stacked" }>, label: strin
   return rowsFrame({ ...all, series }, label, layout, (ci, y0, sx) => {
     const c = all.categories[ci];
     const parts: string[] = [];
-    let base = 0;
-    for (const s of series) {
+    const drawn = stackBandsPx(
+      series.map((s) => s.values[ci]),
+      sx(1) - sx(0),
+    );
+    let at = sx(0);
+    series.forEach((s, si) => {
       const v = s.values[ci];
-      if (!finite(v) || v <= 0) continue;
+      if (!finite(v) || v <= 0) return;
       parts.push(
-        `<rect class="mark" x="${f(sx(base))}" y="${f(y0 + 4)}" width="${f(sx(base + v) - sx(base))}" height="${f(rowH - 8)}" fill="${s.colour ?? PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(c)} · ${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(all.value.unit)}</title></rect>`,
+        `<rect class="mark" x="${f(at)}" y="${f(y0 + 4)}" width="${f(drawn[si])}" height="${f(rowH - 8)}" fill="${s.colour ?? PALETTE[s.slot % PALETTE.length]}"><title>${escapeHtml(c)} · ${escapeHtml(s.label)}: ${formatNumber(v, 4)} ${escapeHtml(all.value.unit)}</title></rect>`,
       );
-      base += v;
-    }
+      at += drawn[si];
+    });
     if (all.totalText && totals[ci] > 0)
       parts.push(
         `<text class="value-label" x="${f(sx(totals[ci]) + LABEL_GAP_PX)}" y="${f(y0 + rowH / 2 + LABEL_FONT_PX * 0.35)}" font-size="${LABEL_FONT_PX}" fill="#111827">${escapeHtml(all.totalText(totals[ci]))}</text>`,
