@@ -109,6 +109,9 @@ const PRODUCER_NAMES: Record<string, readonly string[]> = {
   ],
   // Settings as they are written in an engine's configuration or environment.
   settings: [
+    "return_perf_metrics",
+    "enable_iter_perf_stats",
+    "publish_kv_events",
     "DYN_LOG",
     "block_size",
     "gpu_memory_utilization",
