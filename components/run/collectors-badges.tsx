@@ -30,7 +30,8 @@ export function CollectorsBadges({
             className={`rounded px-2 py-0.5 font-mono ring-1 ring-border ${v === null ? "text-muted" : v ? "text-warn" : "text-ok"}`}
             title={evidence ?? "Collector state: on means the run paid its measurement overhead"}
           >
-            {COLLECTOR_FLAGS[k]}: {text}
+            {/* The flag's own name, as it is set in the engine's configuration */}
+            <code>{COLLECTOR_FLAGS[k]}</code>: {text}
           </span>
         );
       })}

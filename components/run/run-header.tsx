@@ -6,7 +6,7 @@ import { CopyLinkButton } from "./copy-link-button";
 import { ExportLinks } from "./export-links";
 import { RunFactsEditor, RunFactsList } from "./run-facts";
 import { RunLabelsEditor } from "./run-labels-editor";
-import { headerInfo, infoLabel, infoValue } from "./run-info";
+import { headerInfo, infoLabel, infoSources, infoValue } from "./run-info";
 import { RunNameEditor } from "./run-name-editor";
 import { RunSeries } from "./run-series";
 
@@ -16,6 +16,7 @@ const SHOWN_AS_FACTS = new Set(["model", "concurrency", "requestRate"]);
 /** Name (renamable), its series (editable), labels (editable), when, collectors, run facts, compare, export and share buttons. */
 export function RunHeader({ run }: { run: RunSummary }) {
   const info = headerInfo(run.info, (k) => SHOWN_AS_FACTS.has(k) && Boolean(run.facts[k as "model"]));
+  const sources = infoSources(run.info, info);
   return (
     <header className="space-y-2">
       {/* The name grows into the room the buttons leave and wraps there: a long name no longer
@@ -52,12 +53,25 @@ export function RunHeader({ run }: { run: RunSummary }) {
         <RunFactsEditor key={run.id} run={run} />
         {info.length > 0 ? (
           <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-xs" data-testid="run-info">
-            {info.map(([k, v]) => (
-              <div key={k} className="flex gap-1">
-                <dt className="text-muted">{infoLabel(k)}</dt>
-                <dd className="font-medium">{infoValue(k, v)}</dd>
-              </div>
-            ))}
+            {/* Where an entry was read from (the producer's field path) is its tooltip, as a run
+                fact's source is, and read out to a screen reader, not written on the page. */}
+            {info.map(([k, v]) => {
+              const source = sources.get(k);
+              return (
+                <div
+                  key={k}
+                  className="flex gap-1"
+                  title={source ? `Source: ${source}` : undefined}
+                  data-info={k}
+                >
+                  <dt className="text-muted">{infoLabel(k)}</dt>
+                  <dd className="font-medium">
+                    {infoValue(k, v)}
+                    {source ? <span className="sr-only"> (source: {source})</span> : null}
+                  </dd>
+                </div>
+              );
+            })}
           </dl>
         ) : null}
       </details>

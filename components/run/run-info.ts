@@ -2,6 +2,7 @@
  * The run header's "info" entries (what a file said about its run beyond the run facts) as
  * people read them: "vLLM pooled ITL p99: 12.5 ms", not "vllmPooledItlP99Ms 12.5".
  */
+import { sourceTitle, sourceWords } from "@/lib/api/source-words";
 import { formatMs, formatNumber, formatPoints, formatRate } from "@/lib/format-number";
 
 /** Entries that tell a view what to say (e.g. why a timeline is missing), not facts about the run. */
@@ -30,7 +31,6 @@ const NAMED: Record<string, string> = {
   queueWaitJudged: "requests judged for queue wait",
   queueWaited: "requests that waited in the load generator",
   queueWaitMissing: "records without queue-wait stamps",
-  queueWaitSource: "queue wait source",
   effectiveConcurrencyCount: "requests behind the effective concurrency",
 };
 
@@ -50,18 +50,52 @@ export function shownInfo(key: string, v: InfoValue): boolean {
 }
 
 /**
- * The entries the run header lists: shown ones, less those the run facts state (`asFacts`) and
- * those an entry present in the same run replaced.
+ * The entry a `<key>Source` entry says the source of: `<key>` itself, else the first entry named
+ * `<key>…` (`queueWaitSource` → `queueWaitP50Ms`), among `keys`; null for none.
+ */
+function sourceOwner(key: string, keys: readonly string[]): string | null {
+  const m = /^(.+)Source$/.exec(key);
+  if (!m) return null;
+  const base = m[1];
+  return keys.includes(base)
+    ? base
+    : (keys.find((k) => k !== key && k.startsWith(base) && !k.endsWith("Source")) ?? null);
+}
+
+/**
+ * The entries the run header lists: shown ones, less those the run facts state (`asFacts`),
+ * those an entry present in the same run replaced, and the `<key>Source` entries of listed ones
+ * (the producer's field path, which `infoSources` gives as the entry's tooltip, never its own row).
  */
 export function headerInfo(
   info: Record<string, InfoValue>,
   asFacts: (key: string) => boolean,
 ): [string, InfoValue][] {
-  return Object.entries(info).filter(([k, v]) => {
+  const listed = Object.entries(info).filter(([k, v]) => {
     if (!shownInfo(k, v) || asFacts(k)) return false;
     const successor = SUPERSEDED_BY[k];
     return successor === undefined || !shownInfo(successor, info[successor] ?? null);
   });
+  const keys = listed.map(([k]) => k);
+  return listed.filter(([k, v]) => typeof v !== "string" || sourceOwner(k, keys) === null);
+}
+
+/**
+ * Where each listed entry was read from, by the entry's key, in words with the producer's fields
+ * after them (lib/api/source-words.ts): the `<key>Source` entries `headerInfo` leaves out.
+ */
+export function infoSources(
+  info: Record<string, InfoValue>,
+  listed: readonly [string, InfoValue][],
+): Map<string, string> {
+  const keys = listed.map(([k]) => k);
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(info)) {
+    if (typeof v !== "string" || v === "") continue;
+    const owner = sourceOwner(k, keys);
+    if (owner !== null && !out.has(owner)) out.set(owner, sourceTitle(v));
+  }
+  return out;
 }
 
 /**
@@ -97,6 +131,8 @@ export function infoLabel(key: string): string {
  */
 export function infoValue(key: string, v: InfoValue): string {
   if (typeof v === "boolean") return v ? "yes" : "no";
+  // A source stored as the producer's field path ("aiperf input_config.input.random_seed"), in words.
+  if (typeof v === "string" && /Source$/.test(key)) return sourceWords(v).text;
   // A seed is an identifier, not a quantity: every digit, no grouping.
   if (typeof v !== "number" || /Seed$/.test(key)) return String(v);
   if (/Ms$/.test(key)) return formatMs(v);

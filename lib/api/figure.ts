@@ -16,11 +16,27 @@ export interface FigureDefinition {
   method?: string;
 }
 
-const DEFINITION_PARTS = ["window", "requests", "method"] as const;
+/** Words that open a sentence as they are written (a tool's own spelling). */
+const KEEP_CASE = /^(aiperf|vLLM|SGLang|GuideLLM|genai-perf|InferenceX|TTFT|ITL|TPOT|E2E|GPU|KV|DCGM)\b/;
 
-/** The definition line as the page and the report write it: "window: … · requests: … · method: …". */
+/**
+ * The definition line as the page and the report write it, one sentence: over which window,
+ * which requests, then how ("Over the profiling phase, successful profiling requests (errors and
+ * warm-up excluded); client-side timings from aiperf's records."), never "window: … · requests: …".
+ */
 export function definitionText(d: FigureDefinition): string {
-  return DEFINITION_PARTS.flatMap((part) => (d[part] ? [`${part}: ${d[part]}`] : [])).join(" · ");
+  const w = d.window ?? "";
+  // "from the first request …" and "none: …" say their own preposition; "profiling phase" takes "the".
+  const window = /^(from |none\b)/.test(w)
+    ? w.replace(/^none:\s*/, "no window: ")
+    : w
+      ? `over ${/^profiling phase/.test(w) ? "the " : ""}${w}`
+      : "";
+  const who = [window, d.requests].filter(Boolean).join(", ");
+  const text = [who, d.method].filter(Boolean).join("; ");
+  if (text === "") return "";
+  const opened = KEEP_CASE.test(text) ? text : text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(opened) ? opened : `${opened}.`;
 }
 
 export const AIPERF_SUCCESSFUL: FigureDefinition = {

@@ -13,12 +13,16 @@
  * sum is exact in any order and equals aiperf's own to the last digit.
  */
 
-/** The source named beside the figure read from records */
-export const RECORDS_CONCURRENCY_SOURCE =
-  "aiperf records: time-weighted requests in flight, request_start_ns → request_end_ns (effective_concurrency)";
+import { RECORDS_CONCURRENCY_WORDS } from "@/lib/api/source-words";
+
+/**
+ * The source named beside the figure read from records, in words (lib/api/source-words.ts keeps
+ * the field names, and maps the text runs stored before to these words)
+ */
+export const RECORDS_CONCURRENCY_SOURCE = RECORDS_CONCURRENCY_WORDS;
 
 /** The source named beside aiperf's own figure */
-export const SUMMARY_CONCURRENCY_SOURCE = "aiperf effective_concurrency (summary)";
+export const SUMMARY_CONCURRENCY_SOURCE = "aiperf summary: effective concurrency";
 
 interface Span {
   first: number;

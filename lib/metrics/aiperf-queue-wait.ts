@@ -5,13 +5,16 @@
  * (src/aiperf/metrics/derived_latency.py), which aiperf only summarizes from 0.8 on; 0.6 and 0.7
  * records carry both stamps. The doctor's saturation reason reads what this yields.
  */
+import { RECORDS_QUEUE_WAIT_WORDS } from "@/lib/api/source-words";
 import { ChunkedColumn } from "./chunked-column";
 import { QUEUE_WAIT_FLOOR_MS, QUEUE_WAIT_SHARE } from "./run-differences";
 import { percentileSorted, sortedFinite } from "./stats";
 
-/** The source named beside the figures read from records */
-export const RECORDS_QUEUE_WAIT_SOURCE =
-  "aiperf records: request_start_ns − credit_issued_ns (credit_to_start_latency)";
+/**
+ * The source named beside the figures read from records, in words (lib/api/source-words.ts keeps
+ * the field names, and maps the text runs stored before to these words)
+ */
+export const RECORDS_QUEUE_WAIT_SOURCE = RECORDS_QUEUE_WAIT_WORDS;
 
 /**
  * Each profiling record's queue wait and its own TTFT (request latency where it has none), as

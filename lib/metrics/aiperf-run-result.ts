@@ -22,6 +22,7 @@ import { aiperfFacts } from "./aiperf-run-facts";
 import { aiperfThroughputInSteps } from "./aiperf-throughput";
 import { theoreticalCacheHitRate } from "./aiperf-theoretical-hit-rate";
 import type { QueueWaits } from "./aiperf-queue-wait";
+import { SUMMARY_CREDIT_DROP_WORDS, SUMMARY_QUEUE_WAIT_WORDS } from "@/lib/api/source-words";
 import { type HeldConcurrency, SUMMARY_CONCURRENCY_SOURCE } from "./aiperf-held-concurrency";
 import { distributionOfSortedInSteps } from "./aiperf-distribution";
 import { overTimePayloadInSteps, timelinePayloadInSteps, ttftVsInputPayload } from "./aiperf-timeline";
@@ -448,8 +449,7 @@ export function queueWaitInfo(
     if (typeof block.count === "number") out.queueWaitCount = block.count;
     return out;
   };
-  const summary =
-    full && fromSummary(full, "aiperf credit_to_start_latency (request_start_ns − credit_issued_ns)");
+  const summary = full && fromSummary(full, SUMMARY_QUEUE_WAIT_WORDS);
   if (summary) {
     for (const k of ["queueWaitJudged", "queueWaited"])
       if (fromRecords[k] !== undefined) summary[k] = fromRecords[k];
@@ -457,8 +457,7 @@ export function queueWaitInfo(
   }
   if (fromRecords.queueWaitP50Ms !== undefined) return fromRecords;
   const drop = metrics.credit_drop_latency;
-  const older =
-    drop && fromSummary(drop, "aiperf credit_drop_latency (credit received by a worker → request sent)");
+  const older = drop && fromSummary(drop, SUMMARY_CREDIT_DROP_WORDS);
   // Neither: at most how many records lack the stamp (queueWaitMissing), never a wait of 0.
   return older ?? fromRecords;
 }

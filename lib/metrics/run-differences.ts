@@ -14,6 +14,7 @@ import type {
 } from "@/lib/api/comparability-schema";
 import type { RoleFact, RunFacts } from "@/lib/api/run-facts";
 import type { Collectors, RequestsBlock, RunSummary, Stats, SummaryBlocks } from "@/lib/api/schemas";
+import { sourceWords } from "@/lib/api/source-words";
 import { plural } from "@/lib/format-number";
 import { effectiveCollectors, COLLECTOR_FLAGS, type EffectiveCollector } from "./collectors-mismatch";
 import { configReasons } from "./config-differences";
@@ -540,7 +541,8 @@ export function saturationOf(r: DoctorRun): { saturated: boolean; text: string; 
     const ttft = r.requests?.ttftMs ?? null;
     const ref = ttft ? ttft : (r.requests?.e2eMs ?? null);
     const refName = ttft ? "TTFT" : "request latency";
-    const src = typeof r.info?.queueWaitSource === "string" ? r.info.queueWaitSource : "aiperf";
+    const src =
+      typeof r.info?.queueWaitSource === "string" ? sourceWords(r.info.queueWaitSource).text : "aiperf";
     const tail = [w99 !== null ? `p99 ${ms(w99)}` : null, wMax !== null ? `max ${ms(wMax)}` : null]
       .filter(Boolean)
       .join(", ");
@@ -581,7 +583,9 @@ function heldConcurrencyOf(r: DoctorRun): { text: string | null; evidence: strin
   const asked = r.facts.concurrency?.value ?? null;
   const rate = r.facts.requestRate?.value ?? null;
   const source =
-    typeof r.info?.effectiveConcurrencySource === "string" ? r.info.effectiveConcurrencySource : "aiperf";
+    typeof r.info?.effectiveConcurrencySource === "string"
+      ? sourceWords(r.info.effectiveConcurrencySource).text
+      : "aiperf";
   const count = num(r.info?.effectiveConcurrencyCount);
   const missing = num(r.info?.effectiveConcurrencyMissing);
   const unmeasured =

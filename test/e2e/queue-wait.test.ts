@@ -53,7 +53,7 @@ describe("compare: client-side queueing from aiperf's records", () => {
     );
     expect(text).toMatch(/p90 60\.0 ms against TTFT .*; 50 of 200 requests \(25\.0%\) waited/);
     expect(text).toContain(
-      "client-side queueing (aiperf records: request_start_ns − credit_issued_ns (credit_to_start_latency), 200 requests) at p90",
+      "client-side queueing (aiperf records: each request's wait from the credit being issued to the request being sent, 200 requests) at p90",
     );
     // Nothing of the panel runs off a phone's screen.
     await expectFitsEachLook(page, panel, "compare-queue-wait");
@@ -66,7 +66,7 @@ describe("compare: client-side queueing from aiperf's records", () => {
     expect(text).toContain("concurrency 3.94 of 4 requested; queue wait p50 2.81 ms");
     expect(text).toMatch(/concurrency 2\.\d\d of 4 requested; queue wait p50 2\.00 ms/);
     expect(text).toMatch(
-      /saturated load generator in the second run: effective concurrency below 90% of the requested \(2\.\d\d of 4; aiperf records: time-weighted requests in flight, request_start_ns → request_end_ns \(effective_concurrency\), 200 requests\)/,
+      /saturated load generator in the second run: effective concurrency below 90% of the requested \(2\.\d\d of 4; aiperf records: time-weighted requests in flight, from the first request's start to the last request's end, 200 requests\)/,
     );
     expect(text).not.toContain("client-side queueing");
     await expectFitsEachLook(page, panel, "compare-held-concurrency");

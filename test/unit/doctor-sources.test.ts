@@ -16,6 +16,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { SUMMARY_CREDIT_DROP_WORDS, SUMMARY_QUEUE_WAIT_WORDS } from "@/lib/api/source-words";
 import { EMPTY_FACTS } from "@/lib/api/run-facts";
 import { parseSummaryJson } from "@/lib/formats/aiperf-summary";
 import { readPythonRepr } from "@/lib/formats/python-repr";
@@ -335,12 +336,12 @@ describe("client-side queueing (a saturated load generator)", () => {
       queueWaitP50Ms: 1.5,
       queueWaitP90Ms: 9,
       queueWaitCount: 80,
-      queueWaitSource: "aiperf credit_to_start_latency (request_start_ns − credit_issued_ns)",
+      queueWaitSource: SUMMARY_QUEUE_WAIT_WORDS,
     });
     expect(queueWaitInfo({ credit_drop_latency: { unit: "ns", p50: 2_000_000, p90: 4_000_000 } })).toEqual({
       queueWaitP50Ms: 2,
       queueWaitP90Ms: 4,
-      queueWaitSource: "aiperf credit_drop_latency (credit received by a worker → request sent)",
+      queueWaitSource: SUMMARY_CREDIT_DROP_WORDS,
     });
     expect(queueWaitInfo({ time_to_first_token: { unit: "ms", p50: 3 } })).toEqual({});
   });

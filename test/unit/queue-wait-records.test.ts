@@ -18,6 +18,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { SUMMARY_QUEUE_WAIT_WORDS } from "@/lib/api/source-words";
 import { EMPTY_FACTS } from "@/lib/api/run-facts";
 import { parseAiperfRecord } from "@/lib/formats/aiperf-records";
 import { parseRecordBlock } from "@/lib/formats/aiperf-record-block.mjs";
@@ -148,7 +149,7 @@ describe("queue wait from generated aiperf records", () => {
       queueWaitCount: 10,
       queueWaitJudged: 10,
       queueWaited: 2,
-      queueWaitSource: "aiperf credit_to_start_latency (request_start_ns − credit_issued_ns)",
+      queueWaitSource: SUMMARY_QUEUE_WAIT_WORDS,
     });
     // credit_drop_latency (the worker's part of the wait only) yields to the records' full wait.
     expect(queueWaitInfo({ credit_drop_latency: { unit: "ms", p50: 0.5 } }, records)).toBe(records);

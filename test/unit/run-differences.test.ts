@@ -439,8 +439,9 @@ describe("diagnose", () => {
         "concurrency 3.90 of 4 requested; queue wait p50 2.00 ms, p90 9.00 ms against TTFT p50 50.0 ms, p90 90.0 ms",
       ],
     ]);
+    // A run stored with the field names as its source reads in words (lib/api/source-words.ts).
     expect(r.reasons[0].evidence).toMatch(
-      /client-side queueing \(aiperf credit_to_start_latency .*\) at p90/,
+      /client-side queueing \(aiperf summary: each request's wait from the credit being issued to the request being sent\) at p90/,
     );
     expect(r.reasons[0].evidence).toMatch(/in the second run/);
     // The p50 wait at 10% of the p50 TTFT.
