@@ -18,14 +18,20 @@ async function drawnStack(chart: Locator) {
       .map((p) => box(p))
       .filter((b) => b.width > 0)
       .map((b) => ({ left: b.left, right: b.right, width: b.width }));
-    const line = box(fig.querySelector(".recharts-xAxis .recharts-cartesian-axis-line")!);
-    // Tick lines and tick texts in the same order (the library draws them in groups of their own).
-    const lines = [...fig.querySelectorAll(".recharts-xAxis .recharts-cartesian-axis-tick-line")];
-    const texts = [...fig.querySelectorAll(".recharts-xAxis .recharts-cartesian-axis-tick-value")];
-    const ticks = texts.map((t, i) => ({
+    // The plot's box is the rectangle the chart clips its marks to; a tick sits at its text's x
+    // (the library writes each tick label at its tick's coordinate, in the drawing's own px).
+    const svg = fig.querySelector(".recharts-wrapper > svg.recharts-surface")!;
+    const origin = box(svg).left;
+    const clip = svg.querySelector("defs clipPath rect")!;
+    const plotLeft = origin + Number(clip.getAttribute("x"));
+    const line = { left: plotLeft, right: plotLeft + Number(clip.getAttribute("width")) };
+    const texts = [
+      ...svg.querySelectorAll(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value"),
+    ].filter((t) => (t.textContent ?? "").trim() !== "");
+    const ticks = texts.map((t) => ({
       value: number(t.textContent ?? ""),
       unit: /\bs$/.test((t.textContent ?? "").trim()) ? "s" : "ms",
-      x: box(lines[i]).left,
+      x: origin + Number(t.getAttribute("x")),
     }));
     const sigma = [...fig.querySelectorAll(".chart-value-label")].map((l) => l.textContent ?? "");
     return { bands, axis: { left: line.left, right: line.right }, ticks, sigma };
