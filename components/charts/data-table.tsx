@@ -129,8 +129,7 @@ export function TableDefinition({
 }) {
   return (
     <p className={`text-xs text-muted ${className}`.trim()} data-definition="">
-      {definitionText(definition)}
-      {note ? `; ${note}` : ""}
+      {note ? `${definitionText(definition).replace(/\.\s*$/, "")}; ${note}.` : definitionText(definition)}
     </p>
   );
 }

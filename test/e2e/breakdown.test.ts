@@ -26,7 +26,7 @@ describe("breakdown view of a disaggregated TensorRT-LLM run", () => {
     await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=breakdown`);
     await page.getByText("Where the time goes (p50)").waitFor({ timeout: 30_000 });
     await page.getByRole("group", { name: "statistic" }).getByRole("button", { name: "p99" }).click();
-    await page.getByText("Where the time goes (p99)").waitFor();
+    await page.getByText("Where the time goes (p99)").waitFor({ timeout: 60_000 });
     await expect.poll(() => page.url()).toContain("stat=p99");
 
     const chart = page.locator('[data-chart="per-request-breakdown"] svg.recharts-surface');
