@@ -26,19 +26,22 @@ export function SegmentLegend({ rows, stat }: { rows: readonly SegmentStatRow[];
         {rows.map((r) => (
           <tr key={r.name}>
             <td className="whitespace-nowrap">
-              <span className="inline-flex items-center gap-2">
+              <span className="inline-flex items-start gap-2">
                 {r.valueMs === null ? (
                   <NotRecordedSwatch />
                 ) : (
                   <span
                     aria-hidden
-                    className="inline-block h-3 w-3 rounded-sm"
+                    className="mt-1 inline-block h-3 w-3 shrink-0 rounded-sm"
                     style={{ background: segmentColour(r.name) }}
                   />
                 )}
-                {/* In words, as Compare names the segment; the upstream span name beside it. */}
-                <span>{segmentWords(r.name)}</span>
-                <code className="text-muted">{r.name}</code>
+                {/* In words, as Compare names the segment; the upstream span name under it, so the
+                    cell is as wide as the longer of the two (the value column stays on a phone). */}
+                <span className="flex flex-col leading-tight">
+                  <span>{segmentWords(r.name)}</span>
+                  <code className="text-xs text-muted">{r.name}</code>
+                </span>
               </span>
             </td>
             <td className="num">{r.valueMs === null ? <NotRecordedText /> : ms(r.valueMs)}</td>

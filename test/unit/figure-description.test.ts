@@ -518,7 +518,7 @@ describe("figure descriptions", () => {
       { x: "all prefill", hitRate: 50 },
       { x: "w0", hitRate: 50 },
       // Its row says why it has no bar.
-      { x: "w1 · n/a (0 block lookups)" },
+      { x: "w1 · n/a (0 lookups)" },
     ]);
     expect(reportFigure(f).table.rows[2]).toEqual(["w1", "prefill", "2", "0", "0", "not recorded"]);
   });

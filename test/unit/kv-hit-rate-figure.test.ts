@@ -1,6 +1,6 @@
 /**
  * The Breakdown's KV-cache hit rate figure of a disaggregated run: a decode worker has no context
- * phase, so no hit rate; its row says so beside its name ("n/a (decode: no context phase)") on
+ * phase, so no hit rate; its row says so beside its name ("n/a (decode)") on
  * both renderers, rather than an empty slot with no bar and no word.
  */
 import { describe, expect, it } from "vitest";
@@ -34,10 +34,10 @@ describe("KV-cache hit rate by role and worker", () => {
     const names = notedCategories(f);
     expect(names).toEqual([
       "all prefill",
-      "all decode · n/a (decode: no context phase)",
+      "all decode · n/a (decode)",
       "ctx-worker-0.jsonl",
-      "gen-worker-0.jsonl · n/a (decode: no context phase)",
-      "gen-worker-1.jsonl · n/a (decode: no context phase)",
+      "gen-worker-0.jsonl · n/a (decode)",
+      "gen-worker-1.jsonl · n/a (decode)",
     ]);
     // Every row is either a bar or a reason: no empty slot.
     const points = f.series[0].points;
@@ -51,7 +51,7 @@ describe("KV-cache hit rate by role and worker", () => {
       byWorker: [disagg.byWorker[0], { worker: "gen-worker-0.jsonl", role: "decode", ...row(4, 0, 4) }],
     });
     expect(f.series[0].points[3]).toEqual([3, null]);
-    expect(f.categoryNotes?.[3]).toBe("n/a (decode: no context phase)");
+    expect(f.categoryNotes?.[3]).toBe("n/a (decode)");
   });
 
   it("names a prefill worker that looked nothing up, and adds no note where every row has a bar", () => {
@@ -59,7 +59,7 @@ describe("KV-cache hit rate by role and worker", () => {
       ...disagg,
       byWorker: [{ worker: "ctx-worker-1.jsonl", role: "prefill", ...row(3, 0, 0) }, disagg.byWorker[0]],
     });
-    expect(f.categoryNotes?.[2]).toBe("n/a (0 block lookups)");
+    expect(f.categoryNotes?.[2]).toBe("n/a (0 lookups)");
     const all = kvHitRateFigure({ ...disagg, byRole: [disagg.byRole[0]], byWorker: [disagg.byWorker[0]] });
     expect(all.categoryNotes).toBeUndefined();
     expect(all.description).not.toContain("no context phase");

@@ -126,9 +126,9 @@ export function kvHitRateFigure(payload: KvHitRatePayload): FigureDescription {
     rate(r) !== null
       ? null
       : r.role === "decode"
-        ? "n/a (decode: no context phase)"
+        ? "n/a (decode)"
         : r.requests > 0 && r.reusedBlocks + r.missedBlocks === 0
-          ? "n/a (0 block lookups)"
+          ? "n/a (0 lookups)"
           : "n/a (not recorded)";
   const notes = rows.map(why);
   const decodeBlank = rows.some((r) => r.role === "decode" && rate(r) === null);
