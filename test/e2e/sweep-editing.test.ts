@@ -73,10 +73,13 @@ describe("making and changing a sweep in the browser", () => {
     await page.waitForURL((u) => u.searchParams.has("slo") && u.searchParams.get("glogx") === "true");
     await page.reload();
     await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
-    await expect.poll(() => page.getByLabel("log concurrency axis").isChecked()).toBe(true);
+    // The reloaded page reads the axis back from the URL once hydrated: a loaded machine takes a while.
+    await expect
+      .poll(() => page.getByLabel("log concurrency axis").isChecked(), { timeout: 30_000 })
+      .toBe(true);
     const goodput = page.locator('[data-testid="sweep-goodput"] figure[data-chart]');
     // Drawn once the goodput of the reloaded page's SLO has arrived.
-    await expect.poll(() => goodput.getAttribute("data-chart-empty")).toBeNull();
+    await expect.poll(() => goodput.getAttribute("data-chart-empty"), { timeout: 30_000 }).toBeNull();
     await expect
       .poll(() => goodput.locator(".recharts-line-dot, .recharts-dot").count())
       .toBeGreaterThanOrEqual(2);
