@@ -10,7 +10,12 @@ import type { Db } from "./db";
 import { keysetPages } from "./goodput-rows";
 import { queryRows, quote, streamRowObjects } from "./columnar/engine";
 import { timeEventsSource } from "./columnar/trtllm-time-events-file";
-import type { TrtllmTimeEventsTable } from "./tables/trtllm";
+import { TRTLLM_TIME_EVENT_ROW_COLUMNS, type TrtllmTimeEventsTable } from "./tables/trtllm";
+
+/** The same columns read from the run's file (its seq a BIGINT, read as a number). */
+const FILE_ROW_COLUMNS = TRTLLM_TIME_EVENT_ROW_COLUMNS.map((c) =>
+  c === "seq" ? "seq::double as seq" : c,
+).join(", ");
 
 type Role = TrtllmTimeEventsTable["role"];
 type Row = Omit<TrtllmTimeEventsTable, "run_id">;
@@ -61,23 +66,13 @@ export async function timeEventRowsOf(
   for (const k of keys.values()) {
     const rows = src
       ? await queryRows<Row>(
-          `select role, req_key, seq::double as seq, request_id, ctx_request_id, disagg_request_id,
-              file_no, events_json
+          `select ${FILE_ROW_COLUMNS}
             from ${src} where role = ${quote(k.role)} and req_key = ${quote(k.reqKey)}
             order by seq limit ${ROWS_PER_REQUEST}`,
         )
       : await db
           .selectFrom("trtllm_time_events")
-          .select([
-            "role",
-            "req_key",
-            "seq",
-            "request_id",
-            "ctx_request_id",
-            "disagg_request_id",
-            "file_no",
-            "events_json",
-          ])
+          .select(TRTLLM_TIME_EVENT_ROW_COLUMNS)
           .where("run_id", "=", runId)
           .where("role", "=", k.role)
           .where("req_key", "=", k.reqKey)
@@ -121,8 +116,7 @@ export async function* timeEventRowPages(db: Db, runId: string): AsyncGenerator<
   const src = await timeEventsSource(db, runId);
   if (src) {
     yield* streamRowObjects<Row>(
-      `select role, req_key, seq::double as seq, request_id, ctx_request_id, disagg_request_id,
-          file_no, events_json
+      `select ${FILE_ROW_COLUMNS}
         from ${src}`,
     );
     return;
@@ -131,16 +125,7 @@ export async function* timeEventRowPages(db: Db, runId: string): AsyncGenerator<
     (after: { role: Role; key: string; seq: number } | null) => {
       let q = db
         .selectFrom("trtllm_time_events")
-        .select([
-          "role",
-          "req_key",
-          "seq",
-          "request_id",
-          "ctx_request_id",
-          "disagg_request_id",
-          "file_no",
-          "events_json",
-        ])
+        .select(TRTLLM_TIME_EVENT_ROW_COLUMNS)
         .where("run_id", "=", runId);
       if (after)
         q = q.where((eb) =>

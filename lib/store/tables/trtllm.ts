@@ -78,8 +78,8 @@ export interface TrtllmTimeEventsTable {
   events_json: string;
 }
 
-export const TRTLLM_TIME_EVENT_COLUMNS = [
-  "run_id",
+/** A stored row's columns apart from its run: what a read of one run's rows selects. */
+export const TRTLLM_TIME_EVENT_ROW_COLUMNS = [
   "role",
   "req_key",
   "seq",
@@ -88,6 +88,11 @@ export const TRTLLM_TIME_EVENT_COLUMNS = [
   "disagg_request_id",
   "file_no",
   "events_json",
+] as const satisfies ReadonlyArray<keyof TrtllmTimeEventsTable>;
+
+export const TRTLLM_TIME_EVENT_COLUMNS = [
+  "run_id",
+  ...TRTLLM_TIME_EVENT_ROW_COLUMNS,
 ] as const satisfies ReadonlyArray<keyof TrtllmTimeEventsTable>;
 
 export interface TrtllmTables {
