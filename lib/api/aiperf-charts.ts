@@ -158,14 +158,28 @@ export const gpuPayloadSchema = z.object({
   /**
    * The profiling window on the charts' axis (s from the first request) and how many of the
    * telemetry samples lie outside it: the charts draw only the window. Null without per-request
-   * records; absent from payloads stored before it was kept (their charts draw every sample).
+   * records.
    */
   window: z
     .object({ fromS: z.number(), toS: z.number(), samples: z.number(), outside: z.number() })
-    .nullable()
-    .optional(),
+    .nullable(),
 });
 export type GpuPayload = z.infer<typeof gpuPayloadSchema>;
+
+/**
+ * A GPU payload of version 1 (stored before the profiling window was kept). Without per-request
+ * records it had no window to keep (`overlapsWindow` null): the window is null, as an ingest writes
+ * it now. With records, nothing in it says which samples lie in the window, and drawn whole it
+ * would show telemetry from before and after the benchmark as part of it: recomputed.
+ */
+export function upgradeGpuPayload(stored: Record<string, unknown>): UpgradeResult {
+  if ("window" in stored) return { payload: stored };
+  if (stored.overlapsWindow === null) return { payload: { ...stored, window: null } };
+  return {
+    recompute:
+      "stored before the profiling window was kept, so its samples before and after the benchmark cannot be left out: re-ingest the run to draw only the window",
+  };
+}
 
 /**
  * aiperf's own GPU statistics from its summary's `telemetry_data` (no per-sample export uploaded):

@@ -16,6 +16,7 @@ import {
   upgradeDistributionPayload,
   errorsPayloadSchema,
   gpuPayloadSchema,
+  upgradeGpuPayload,
   gpuSummaryPayloadSchema,
   overTimePayloadSchema,
   timelinePayloadSchema,
@@ -168,7 +169,13 @@ export const AIPERF_CHARTS = {
     version: 1,
     title: "Agreement with aiperf's summary",
   }),
-  gpu: defineChart({ key: "aiperf-gpu", schema: gpuPayloadSchema, version: 1, title: "GPU telemetry" }),
+  gpu: defineChart({
+    key: "aiperf-gpu",
+    schema: gpuPayloadSchema,
+    version: 2,
+    title: "GPU telemetry",
+    upgrade: upgradeGpuPayload,
+  }),
   trials: defineChart({ key: "aiperf-trials", schema: trialsPayloadSchema, version: 1, title: "Trials" }),
   timeslices: defineChart({
     key: "aiperf-timeslices",

@@ -145,6 +145,31 @@ describe.each(TEST_STORES)("stored payloads of an older version on %s", (_name, 
     expect(segErr.message).toContain("clamped counts and p75");
     expect(segErr.message).toContain(`/api/runs/${id}/reingest`);
 
+    // GPU telemetry stored before the profiling window was kept: drawn whole, it showed samples
+    // from before and after the benchmark as part of it, so it is recomputed; without records
+    // there was no window to keep, and it reads as the current shape.
+    const gpuV1 = {
+      gpus: [
+        { id: "0", label: "GPU 0", points: [{ tS: -30, powerW: 80, utilizationPct: 0, memoryUsedGb: 1 }] },
+      ],
+      energyJ: null,
+      outputTokens: null,
+      energyPerOutputTokenJ: null,
+      duplicateGpus: 0,
+      distinctGpus: 1,
+      overlapsWindow: false,
+    };
+    await writeOldRow(db, id, AIPERF_CHARTS.gpu, gpuV1);
+    const gpuRes = await chartRequest(id, AIPERF_CHARTS.gpu);
+    expect(gpuRes.status).toBe(409);
+    const gpuErr = ((await gpuRes.json()) as { error: { code: string; message: string } }).error;
+    expect(gpuErr.code).toBe(RECOMPUTE_NEEDED);
+    expect(gpuErr.message).toContain("stored before the profiling window was kept");
+    await writeOldRow(db, id, AIPERF_CHARTS.gpu, { ...gpuV1, overlapsWindow: null });
+    const gpuNoRecords = await chartRequest(id, AIPERF_CHARTS.gpu);
+    expect(gpuNoRecords.status).toBe(200);
+    expect(await gpuNoRecords.json()).toEqual({ ...gpuV1, overlapsWindow: null, window: null });
+
     // A distribution of version 1 that kept p75 is the current shape as it is…
     await writeOldRow(db, id, dist, current);
     const kept = await chartRequest(id, dist);

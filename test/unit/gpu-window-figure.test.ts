@@ -4,6 +4,8 @@
  * of it while the view warned it was not. Each figure says how many samples it left out.
  */
 import { describe, expect, it } from "vitest";
+import { upgradeGpuPayload } from "@/lib/api/aiperf-charts";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 import type { GpuSample } from "@/lib/formats/aiperf-gpu-telemetry";
 import { GPU_METRICS, gpuFigure } from "@/lib/metrics/figures/gpu";
 import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
@@ -50,12 +52,24 @@ describe("GPU figures over the profiling window", () => {
     expect(f.missing).toContain("Every telemetry sample (20) is from before the first or after the last");
   });
 
-  it("draws every sample of a payload stored before the window was kept, or of a run with no requests", () => {
-    const old = { ...telemetry([0, 10_000]) };
+  it("draws every sample of a run with no requests (no window)", () => {
+    expect(gpuFigure({ ...telemetry([0, 10_000]), window: null }, "powerW").series[0].points).toHaveLength(
+      20,
+    );
+  });
+
+  it("reads a payload stored before the window was kept only where nothing is lost", () => {
+    const old: Record<string, unknown> = { ...telemetry([0, 10_000]) };
     delete old.window;
-    expect(gpuFigure(old, "powerW").series[0].points).toHaveLength(20);
-    expect(
-      gpuFigure(telemetry([0, 10_000]) && { ...old, window: null }, "powerW").series[0].points,
-    ).toHaveLength(20);
+    // With records, the old payload cannot say which samples lie outside: recomputed, never drawn whole.
+    const withRecords = upgradeGpuPayload(old);
+    expect(withRecords).toEqual({ recompute: expect.stringContaining("re-ingest the run") });
+    // Without records there was no window to keep: the current shape, window null.
+    const noRecords = upgradeGpuPayload({ ...old, overlapsWindow: null });
+    expect(noRecords).toEqual({ payload: { ...old, overlapsWindow: null, window: null } });
+    expect(AIPERF_CHARTS.gpu.schema.parse((noRecords as { payload: unknown }).payload).window).toBeNull();
+    // A payload of the current shape passes as it is.
+    const current = telemetry([0, 10_000]);
+    expect(upgradeGpuPayload(current)).toEqual({ payload: current });
   });
 });

@@ -27,7 +27,7 @@ export function gpuFigure(
   const { title, axis, unit } = WORDS[metric];
   // Only the profiling window is drawn: a sample before the first request or after the last says
   // nothing about the benchmark, and drawn beside the others it read as part of it.
-  const w = payload.window ?? null;
+  const w = payload.window;
   const inside = (tS: number) => w === null || (tS >= w.fromS && tS <= w.toS);
   const left =
     w && w.outside > 0
