@@ -46,9 +46,11 @@ function buildingDrilldown(eb: ExpressionBuilder<Database, "runs">) {
  * ingest that committed meanwhile.
  */
 export async function failInterruptedIngests(db: Db, staleMs: number, now = Date.now()): Promise<number> {
+  // A re-ingest (or rebuild) kept the run's earlier summary while it ran; its rows and charts are
+  // gone, so the summary goes too: the run reads as any interrupted ingest, never half shown.
   const result = await db
     .updateTable("runs")
-    .set({ status: "failed", error: INTERRUPTED_MESSAGE, updated_at: now })
+    .set({ status: "failed", error: INTERRUPTED_MESSAGE, summary: null, updated_at: now })
     .where("status", "=", "ingesting")
     .where("updated_at", "<", now - staleMs)
     .executeTakeFirst();

@@ -59,12 +59,19 @@ function likePattern(q: string): string {
   return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Newest first; keyset pagination on (created_at, id). Runs still ingesting are not listed. */
+/**
+ * Newest first; keyset pagination on (created_at, id). A run's first ingest is not listed until it
+ * ends; a run ingested again (a re-ingest, or a run stored as rows being rebuilt,
+ * lib/ingest/rebuild-row-runs.ts) keeps its earlier summary meanwhile and is listed `ingesting`.
+ */
 export async function listRuns(
   db: Db,
   query: ListRunsQuery,
 ): Promise<{ runs: RunListItem[]; nextCursor: string | null }> {
-  let qb = db.selectFrom("runs").selectAll().where("status", "!=", "ingesting");
+  let qb = db
+    .selectFrom("runs")
+    .selectAll()
+    .where((eb) => eb.or([eb("status", "!=", "ingesting"), eb("summary", "is not", null)]));
   if (query.q) {
     const pattern = likePattern(query.q);
     qb = qb.where((eb) =>

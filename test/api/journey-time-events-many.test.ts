@@ -32,11 +32,11 @@ import { timeEventRequestsOf } from "@/lib/metrics/trtllm-time-event-join";
 import { pieceOfRow } from "@/lib/runs/request-journey";
 import type { Db } from "@/lib/store/db";
 import { timeEventFileOptions, TRTLLM_TIME_EVENTS_FILE } from "@/lib/store/columnar/trtllm-time-events-file";
-import { timeEventRowPages } from "@/lib/store/trtllm-time-events";
 import { watchedParse } from "../helpers/dynamo-journey";
 import { snowflakeId } from "../generators/trtllm-jsonl-writer.mjs";
 import { ctxLines, jsonLines, manyRequestsRun, perfRecord } from "../generators/trtllm-time-events.mjs";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
+import { storedTimeEventRows, storeTimeEventsAsRows } from "../helpers/trtllm-time-event-rows";
 import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
 
 const url = (p: string) => new Request(`http://localhost${p}`);
@@ -111,32 +111,9 @@ const journeyOf = (all: Array<{ journey: RequestJourney; parsed: number; read: n
 
 const tick = (l: RequestJourney["lanes"][number], e: string) => l.ticks.find((t) => t.label === e)!.atMs;
 
-/** Every time-event row the run keeps (its file's, or its catalog rows), as stored. */
-async function storedRows(db: Db, runId: string) {
-  const rows = [];
-  for await (const page of timeEventRowPages(db, runId)) rows.push(...page);
-  return rows.sort((a, b) => a.seq - b.seq);
-}
-
-/** The run's time-event file dropped, its rows put in `trtllm_time_events` as a run stored before the file. */
-async function storeTimeEventsAsRows(db: Db, runId: string): Promise<number> {
-  const rows = await storedRows(db, runId);
-  await db
-    .deleteFrom("run_column_files")
-    .where("run_id", "=", runId)
-    .where("name", "=", TRTLLM_TIME_EVENTS_FILE)
-    .execute();
-  for (let from = 0; from < rows.length; from += 500)
-    await db
-      .insertInto("trtllm_time_events")
-      .values(rows.slice(from, from + 500).map((r) => ({ ...r, run_id: runId })))
-      .execute();
-  return rows.length;
-}
-
 /** The run's time events as a run stored before their pieces holds them: one list, no rows. */
 async function storeTimeEventsAsBefore(db: Db, runId: string): Promise<number> {
-  const rows = await storedRows(db, runId);
+  const rows = await storedTimeEventRows(db, runId);
   const files = JSON.parse(
     (
       await db

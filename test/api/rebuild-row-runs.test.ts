@@ -1,7 +1,9 @@
 /**
- * Runs stored as `aiperf_requests` rows by an earlier Runlens are rebuilt from their stored raw
- * files as a Parquet request file (docs/architecture.md §Where run data lives): by the rebuild
- * itself on both stores, by a server started on such a store, and after a kill mid-rebuild.
+ * Runs stored as rows by an earlier Runlens are rebuilt from their stored raw files as Parquet
+ * files (docs/architecture.md §Where run data lives): aiperf's `aiperf_requests` rows as its
+ * request file and TensorRT-LLM's `trtllm_time_events` rows as its time-events file, by the
+ * rebuild itself on both stores, by a server started on such a store, and after a kill
+ * mid-rebuild.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -9,10 +11,21 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listRequests } from "@/app/api/runs/[id]/aiperf/requests/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
+import { GET as getRequestJourney } from "@/app/api/runs/[id]/timeline/requests/[rid]/journey/route";
+import { GET as getTimeline } from "@/app/api/runs/[id]/timeline/route";
+import { GET as listRuns } from "@/app/api/runs/route";
+import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { rebuildRowRuns, runsStoredAsRows } from "@/lib/ingest/rebuild-row-runs";
 import { getAppContext, resetAppContext } from "@/lib/server/app-context";
 import type { Db } from "@/lib/store/db";
+import { snowflakeId } from "../generators/trtllm-jsonl-writer.mjs";
+import { manyRequestsRun } from "../generators/trtllm-time-events.mjs";
 import { storeRunAsRows } from "../helpers/aiperf-request-rows";
+import {
+  storedTimeEventRows,
+  storeTimeEventsAsRows,
+  timeEventsStoredAs,
+} from "../helpers/trtllm-time-event-rows";
 import {
   expectInterruptedRun,
   expectReingestReady,
@@ -21,6 +34,7 @@ import {
   CHILD_WAIT_MS,
 } from "../helpers/crash-ingest";
 import { pollStore } from "../helpers/crash";
+import { gateIngests } from "../helpers/hold-ingests";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { fixture, idParams, openTestApp, uploadRun } from "../helpers/test-app";
 import { waitUntil } from "../helpers/wait.mjs";
@@ -41,6 +55,35 @@ async function requestList(id: string): Promise<string> {
 
 async function runBody(id: string) {
   return (await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id))).json();
+}
+
+/**
+ * A small disaggregated TensorRT-LLM run with time events (test/generators/trtllm-time-events.mjs):
+ * TRT_N requests' ctx rows, the router's and gen worker's rows of the three with perf metrics.
+ */
+const TRT_N = 50;
+const TRT_FULL = [0, 25, 49];
+const TRT_EVENT_ROWS = TRT_N + 2 * TRT_FULL.length;
+const trtRun = (): Array<{ name: string; content: string }> =>
+  manyRequestsRun(TRT_N, TRT_FULL, (i: number) =>
+    snowflakeId({ monotonicMs: 1_780_000_000_000 + i, node: 3, counter: i & 1023 }),
+  );
+
+/** Every Timeline bar's request journey of the run, as the API answers them. */
+async function journeys(id: string): Promise<string[]> {
+  const res = await getTimeline(new Request(`http://localhost/api/runs/${id}/timeline`), idParams(id));
+  expect(res.status).toBe(200);
+  const bars = decodeTimeline(timelineWireSchema.parse(await res.json())).bars.id;
+  const out: string[] = [];
+  for (const rid of bars) {
+    const one = await getRequestJourney(
+      new Request(`http://localhost/api/runs/${id}/timeline/requests/${rid}/journey`),
+      { params: Promise.resolve({ id, rid: String(rid) }) },
+    );
+    expect(one.status).toBe(200);
+    out.push(await one.text());
+  }
+  return out;
 }
 
 async function storedAs(db: Db, id: string) {
@@ -83,6 +126,52 @@ describe.each(TEST_STORES)("rebuilding runs stored as rows on %s", (_store, pgUr
     // Nothing left: a second pass finds no run.
     expect(await rebuildRowRuns(env.app)).toEqual({ rebuilt: [], failed: [], skipped: [] });
   });
+
+  it("rebuilds a TensorRT-LLM run whose time events are rows as its time-events file, oldest run first", async () => {
+    const db = env.app.store.db;
+    const trt = await uploadRun(trtRun());
+    const aiperf = await uploadRun(C4);
+    const before = await runBody(trt);
+    const beforeJourneys = await journeys(trt);
+    expect(beforeJourneys).toHaveLength(TRT_FULL.length);
+    const events = await storedTimeEventRows(db, trt);
+    expect(events).toHaveLength(TRT_EVENT_ROWS);
+    expect(await storeTimeEventsAsRows(db, trt)).toBe(TRT_EVENT_ROWS);
+    expect(await storeRunAsRows(db, aiperf)).toBe(200);
+    expect(await timeEventsStoredAs(db, trt)).toEqual({ rows: TRT_EVENT_ROWS, fileRows: null });
+    // Still read from the rows meanwhile.
+    expect(await journeys(trt)).toEqual(beforeJourneys);
+    expect(await runsStoredAsRows(db)).toEqual([trt, aiperf]);
+
+    // Held before its commit, the run being rebuilt is `ingesting` in the runs list; the other waits its turn.
+    const gate = gateIngests("beforeCommit");
+    const rebuilding = rebuildRowRuns(env.app);
+    try {
+      await gate.reached;
+      const listed = await listRuns(new Request("http://localhost/api/runs"));
+      expect(listed.status).toBe(200);
+      const statusOf = new Map(
+        ((await listed.json()) as { runs: Array<{ id: string; status: string }> }).runs.map((r) => [
+          r.id,
+          r.status,
+        ]),
+      );
+      expect([statusOf.get(trt), statusOf.get(aiperf)]).toEqual(["ingesting", "ready"]);
+    } finally {
+      gate.release();
+    }
+    const outcome = await rebuilding;
+    expect(outcome).toEqual({ rebuilt: [trt, aiperf], failed: [], skipped: [] });
+    expect(await timeEventsStoredAs(db, trt)).toEqual({ rows: 0, fileRows: TRT_EVENT_ROWS });
+    expect(await storedAs(db, aiperf)).toEqual({ rows: 0, fileRows: 200 });
+    expect(await runsStoredAsRows(db)).toEqual([]);
+    const after = await runBody(trt);
+    expect(after.status).toBe("ready");
+    expect(after.summary).toEqual(before.summary);
+    expect(after.files).toEqual(before.files);
+    expect(await storedTimeEventRows(db, trt)).toEqual(events);
+    expect(await journeys(trt)).toEqual(beforeJourneys);
+  }, 240_000); // two uploads and two rebuilds, on a loaded machine
 });
 
 describe("a server started on a store holding runs as rows", () => {
@@ -171,6 +260,61 @@ describe("a kill while a run stored as rows is rebuilt", () => {
       expect(done.files.map((f: { records: number | null }) => f.records)).toContain(200);
       expect(await requestList(id)).toBe(list);
       expect(await storedAs(restarted.app.store.db, id)).toEqual({ rows: 0, fileRows: 200 });
+    } finally {
+      await restarted.cleanup();
+    }
+  }, 300_000);
+
+  it("leaves a TensorRT-LLM run killed mid-rebuild failed with its raw files; a re-ingest writes its time-events file", async () => {
+    const dataDir = path.join(dir, "data-trt");
+    fs.mkdirSync(dataDir);
+    const first = await openTestApp({ DATA_DIR: dataDir });
+    let id: string;
+    let events: Awaited<ReturnType<typeof storedTimeEventRows>>;
+    let before: string[];
+    let rawFiles: unknown;
+    try {
+      id = await uploadRun(trtRun());
+      before = await journeys(id);
+      events = await storedTimeEventRows(first.app.store.db, id);
+      expect(await storeTimeEventsAsRows(first.app.store.db, id)).toBe(TRT_EVENT_ROWS);
+      rawFiles = (await runBody(id)).files;
+    } finally {
+      await resetAppContext();
+    }
+    const child = spawnTsChild(path.join(dir, "child.ts"), [], {
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      RUNLENS_REBUILD_ROW_RUNS: "on",
+    });
+    const dbFile = path.join(dataDir, "runlens.sqlite");
+    await child.until(
+      pollStore(dbFile, CHILD_WAIT_MS, "the rebuild storing the run's time-events file", (db) =>
+        db
+          .prepare(
+            `select r.id from runs r join run_column_files f on f.run_id = r.id
+              where r.status = 'ingesting' and r.id = ? and f.name = 'trtllm-time-event-rows'`,
+          )
+          .get(id)
+          ? { found: true }
+          : { seen: "the run not yet ingesting with a time-events file" },
+      ),
+    );
+    expect(await child.kill()).toBe("SIGKILL");
+    const restarted = await restartAfterCrash({ DATA_DIR: dataDir });
+    try {
+      const failed = await expectInterruptedRun(id);
+      // Its raw files intact: the same files, re-ingestable.
+      expect(failed.files).toEqual(rawFiles);
+      const done = await expectReingestReady(id);
+      expect(done.status).toBe("ready");
+      expect(await timeEventsStoredAs(restarted.app.store.db, id)).toEqual({
+        rows: 0,
+        fileRows: TRT_EVENT_ROWS,
+      });
+      expect(await storedTimeEventRows(restarted.app.store.db, id)).toEqual(events);
+      expect(await journeys(id)).toEqual(before);
+      expect(await runsStoredAsRows(restarted.app.store.db)).toEqual([]);
     } finally {
       await restarted.cleanup();
     }
