@@ -21,17 +21,34 @@ const UNKNOWN_TEXT: Detected = { kind: "unknown", format: "text" };
  * the whole file. Never throws: anything it cannot place is `unknown`.
  */
 export function detectKind(head: Buffer, complete: boolean): Detected {
-  try {
-    return detect(head, complete);
-  } catch {
-    return { kind: "unknown", format: "binary" };
-  }
+  return detectHead(head, complete).detected;
 }
 
-function detect(raw: Buffer, complete: boolean): Detected {
-  const head = headAsUtf8(raw);
+/**
+ * `detectKind` and `isPartialJsonDocument` of one head, its bytes decoded to text once for both
+ * (each decoded the whole megabyte: the larger part of an upload's detection, issue 31).
+ */
+export function detectHead(head: Buffer, complete: boolean): { detected: Detected; partial: boolean } {
+  let utf8: Buffer;
+  let text: string;
+  try {
+    utf8 = headAsUtf8(head);
+    text = utf8.toString("utf8");
+  } catch {
+    return { detected: { kind: "unknown", format: "binary" }, partial: false };
+  }
+  let detected: Detected;
+  try {
+    detected = detect(utf8, text, complete);
+  } catch {
+    detected = { kind: "unknown", format: "binary" };
+  }
+  return { detected, partial: partialDocument(text, complete) };
+}
+
+function detect(head: Buffer, decoded: string, complete: boolean): Detected {
   if (looksBinary(head)) return { kind: "unknown", format: "binary" };
-  let text = head.toString("utf8");
+  let text = decoded;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const trimmed = text.trimStart();
   if (trimmed.trim() === "") return { kind: "unknown", format: "empty" };
@@ -218,14 +235,17 @@ const ENGINE_CONFIG_KEYS = [
  */
 export function isPartialJsonDocument(raw: Buffer, complete: boolean): boolean {
   if (complete) return false;
-  const text = headAsUtf8(raw)
-    .toString("utf8")
-    .replace(/^\uFEFF/, "")
-    .trimStart();
+  return partialDocument(headAsUtf8(raw).toString("utf8"), complete);
+}
+
+function partialDocument(decoded: string, complete: boolean): boolean {
+  if (complete) return false;
+  const text = decoded.replace(/^\uFEFF/, "").trimStart();
   if (text[0] !== "{" && text[0] !== "[") return false;
   if (/^\[\d{4}-\d\d-\d\d|^\[\d\d:\d\d/.test(text)) return false;
-  const lines = text.split(LINE_END);
-  return lines.length < 2 || parseJsonText(lines[0].trim()) === PARSE_FAILED;
+  // Only the first line matters: the head is not split into all of its lines for it.
+  const end = text.search(LINE_END);
+  return end < 0 || parseJsonText(text.slice(0, end).trim()) === PARSE_FAILED;
 }
 
 /** The kind of a whole JSON document (or its outline), by the rules small files are told by. */

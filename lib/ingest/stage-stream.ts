@@ -1,11 +1,6 @@
 /** One file into the blob store: its kind sniffed from the head, its bytes teed to a live analyzer. */
 import { PassThrough, Readable, Transform, type TransformCallback } from "node:stream";
-import {
-  detectDocumentKind,
-  detectKind,
-  DETECT_HEAD_BYTES,
-  isPartialJsonDocument,
-} from "@/lib/formats/detect";
+import { detectDocumentKind, detectHead, DETECT_HEAD_BYTES } from "@/lib/formats/detect";
 import { jsonSkeleton } from "@/lib/formats/json-skeleton";
 import type { BlobLease } from "@/lib/store/blob-leases";
 import type { BlobStore } from "@/lib/store/blob-store";
@@ -59,12 +54,16 @@ export async function stageStream(
   const { head, stream, ended } = await peek(source, DETECT_HEAD_BYTES + 1);
   const window = head.subarray(0, DETECT_HEAD_BYTES);
   const complete = ended && head.length <= DETECT_HEAD_BYTES;
-  let detected = detectKind(window, complete);
+  // Detection reads the whole megabyte (decoded once, its rules' patterns over it): a turn of its
+  // own, not added to what ran before it in the turn the head's last bytes came (issue 31).
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const fromHead = detectHead(window, complete);
+  let detected = fromHead.detected;
   // One JSON document larger than the head whose head told nothing sure: its telling keys may
   // come after it, so its kind is told from the whole document's outline, read as the bytes are
   // stored (no live analyzer then). A head that names its kind by its own keys (aiperf's
   // inputs.json and server-metrics export, a vLLM result) is believed and streamed live.
-  const partial = isPartialJsonDocument(window, complete) && UNSURE_FROM_HEAD.has(detected.kind);
+  const partial = fromHead.partial && UNSURE_FROM_HEAD.has(detected.kind);
   const liveFile =
     live && !partial && detected.kind !== "unknown"
       ? await live.sink.open({ name, kind: detected.kind, format: detected.format, ord: live.ord })

@@ -45,15 +45,29 @@ export const MAX_OPEN_CONVERSATIONS = 200_000;
 export class PossibleReuse {
   /** Conversation id → slot: the id's number in the table */
   private slots = new IdTable();
-  private turn: Int32Array;
-  private inputTokens: Float64Array;
-  private outputTokens: Float64Array;
+  /**
+   * The slots' columns, in chunks: a new slot past the last one pushes a value to each, so growing
+   * never copies what is held (doubling the six arrays copied every slot's values in the one
+   * record that passed their length: 6 × 131,072 at the 131,073rd conversation, issue 31).
+   */
+  private turn = new ChunkedColumn(Int32Array);
+  private inputTokens = new ChunkedColumn(Float64Array);
+  private outputTokens = new ChunkedColumn(Float64Array);
   /** 1 once a profiling request of the slot's conversation was counted */
-  private profiling: Uint8Array;
+  private profiling = new ChunkedColumn(Uint8Array);
   /** The slot touched before this one (toward `head`), −1 for the oldest */
-  private older: Int32Array;
+  private older = new ChunkedColumn(Int32Array);
   /** The slot touched after this one (toward `tail`), −1 for the newest */
-  private newer: Int32Array;
+  private newer = new ChunkedColumn(Int32Array);
+  /** The six, for what is done to each alike */
+  private readonly columns: readonly ChunkedColumn<Int32Array | Float64Array | Uint8Array>[] = [
+    this.turn,
+    this.inputTokens,
+    this.outputTokens,
+    this.profiling,
+    this.older,
+    this.newer,
+  ];
   /** The conversation idle longest, −1 when none */
   private head = -1;
   /** The conversation touched last, −1 when none */
@@ -61,15 +75,7 @@ export class PossibleReuse {
   /** Conversations with a profiling request, over every file */
   conversations = 0;
 
-  constructor(private readonly maxOpen = MAX_OPEN_CONVERSATIONS) {
-    const n = Math.max(1, Math.min(maxOpen + 1, 1024));
-    this.turn = new Int32Array(n);
-    this.inputTokens = new Float64Array(n);
-    this.outputTokens = new Float64Array(n);
-    this.profiling = new Uint8Array(n);
-    this.older = new Int32Array(n);
-    this.newer = new Int32Array(n);
-  }
+  constructor(private readonly maxOpen = MAX_OPEN_CONVERSATIONS) {}
 
   /** Starts a new file: conversations of another trial are not this one's history. */
   reset(): void {
@@ -83,64 +89,41 @@ export class PossibleReuse {
    */
   release(): void {
     this.reset();
-    const none = 0;
-    this.turn = new Int32Array(none);
-    this.inputTokens = new Float64Array(none);
-    this.outputTokens = new Float64Array(none);
-    this.profiling = new Uint8Array(none);
-    this.older = new Int32Array(none);
-    this.newer = new Int32Array(none);
+    for (const c of this.columns) c.release();
   }
 
   /** Ids remembered and bytes of the slots' columns and of the id table, for the memory tests. */
   get held(): { ids: number; bytes: number } {
-    return {
-      ids: this.slots.size,
-      bytes:
-        this.slots.bytes +
-        this.turn.byteLength +
-        this.inputTokens.byteLength +
-        this.outputTokens.byteLength +
-        this.profiling.byteLength +
-        this.older.byteLength +
-        this.newer.byteLength,
-    };
+    let bytes = this.slots.bytes;
+    for (const c of this.columns) bytes += c.bytes;
+    return { ids: this.slots.size, bytes };
   }
 
   /** The slot of a conversation the table does not hold, its columns grown to hold it. */
   private slotFor(conversationId: string): number {
     const slot = this.slots.add(conversationId);
-    if (slot >= this.turn.length) {
-      let cap = Math.max(1024, this.turn.length * 2);
-      while (cap <= slot) cap *= 2;
-      const grow = <T extends Int32Array | Float64Array | Uint8Array>(a: T, b: T) => (b.set(a), b);
-      this.turn = grow(this.turn, new Int32Array(cap));
-      this.inputTokens = grow(this.inputTokens, new Float64Array(cap));
-      this.outputTokens = grow(this.outputTokens, new Float64Array(cap));
-      this.profiling = grow(this.profiling, new Uint8Array(cap));
-      this.older = grow(this.older, new Int32Array(cap));
-      this.newer = grow(this.newer, new Int32Array(cap));
-    }
+    // The table hands out a freed number first, else the next after the highest: one push a column.
+    while (this.turn.length <= slot) for (const c of this.columns) c.push(0);
     return slot;
   }
 
   /** Puts a slot that is in no list at the tail (the newest). */
   private append(slot: number): void {
-    this.older[slot] = this.tail;
-    this.newer[slot] = -1;
+    this.older.set(slot, this.tail);
+    this.newer.set(slot, -1);
     if (this.tail === -1) this.head = slot;
-    else this.newer[this.tail] = slot;
+    else this.newer.set(this.tail, slot);
     this.tail = slot;
   }
 
   /** Takes a slot out of the list. */
   private unlink(slot: number): void {
-    const older = this.older[slot];
-    const newer = this.newer[slot];
+    const older = this.older.get(slot);
+    const newer = this.newer.get(slot);
     if (older === -1) this.head = newer;
-    else this.newer[older] = newer;
+    else this.newer.set(older, newer);
     if (newer === -1) this.tail = older;
-    else this.older[newer] = older;
+    else this.older.set(newer, older);
   }
 
   /**
@@ -160,8 +143,8 @@ export class PossibleReuse {
     let possible = turn === 0 ? 0 : NaN;
     if (slot < 0) {
       slot = this.slotFor(conversationId);
-      this.profiling[slot] = 0;
-      this.turn[slot] = -1;
+      this.profiling.set(slot, 0);
+      this.turn.set(slot, -1);
       this.append(slot);
       if (this.slots.size > this.maxOpen) {
         // The head is the conversation idle longest (the new one itself only when maxOpen is 0:
@@ -173,26 +156,26 @@ export class PossibleReuse {
     } else {
       if (
         turn > 0 &&
-        this.turn[slot] === turn - 1 &&
+        this.turn.get(slot) === turn - 1 &&
         inputTokens !== null &&
-        Number.isFinite(this.inputTokens[slot])
+        Number.isFinite(this.inputTokens.get(slot))
       )
-        possible = Math.min(inputTokens, this.inputTokens[slot] + this.outputTokens[slot]);
+        possible = Math.min(inputTokens, this.inputTokens.get(slot) + this.outputTokens.get(slot));
       // Moved to the tail, so the head is always the conversation idle longest.
       if (slot !== this.tail) {
         this.unlink(slot);
         this.append(slot);
       }
     }
-    if (profiling && this.profiling[slot] === 0) {
+    if (profiling && this.profiling.get(slot) === 0) {
       this.conversations++;
-      this.profiling[slot] = 1;
+      this.profiling.set(slot, 1);
     }
     // A turn older than the one remembered (records out of order) does not replace it.
-    if (turn >= this.turn[slot]) {
-      this.turn[slot] = turn;
-      this.inputTokens[slot] = inputTokens ?? NaN;
-      this.outputTokens[slot] = failed ? 0 : (outputTokens ?? 0);
+    if (turn >= this.turn.get(slot)) {
+      this.turn.set(slot, turn);
+      this.inputTokens.set(slot, inputTokens ?? NaN);
+      this.outputTokens.set(slot, failed ? 0 : (outputTokens ?? 0));
     }
     return possible;
   }
