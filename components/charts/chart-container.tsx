@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useCallback, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from "react";
 import {
   AreaChart,
   BarChart,
@@ -180,6 +180,13 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
   // taller, so the plot is not left a sliver beside the names' gutter.
   const namesAbove = !!horizontal && kind === "bar" && narrow && yAxes[0]?.namesAbove === true;
   const shownHeight = namesAbove ? height + data.length * NAME_ROW_PX : height;
+  // The server renders the wide layout (it cannot know the screen): while its drawing stands in
+  // for the chart, a phone's stylesheet gives the box the rows' names' height already
+  // (app/globals.css), so the figure keeps its height when the chart is drawn there.
+  const phoneHeight =
+    still && !!horizontal && kind === "bar" && yAxes[0]?.namesAbove === true
+      ? height + data.length * NAME_ROW_PX
+      : null;
   let plot = children;
   if (kind) {
     const Chart = CHARTS[kind];
@@ -338,8 +345,12 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
       ) : (
         <div
           ref={ref}
-          style={{ height: shownHeight }}
-          className="relative w-full"
+          style={
+            phoneHeight === null
+              ? { height: shownHeight }
+              : ({ height: shownHeight, "--phone-height": `${phoneHeight}px` } as CSSProperties)
+          }
+          className={phoneHeight === null ? "relative w-full" : "relative w-full phone-height"}
           data-plot=""
           onKeyDown={onKeyDown}
         >

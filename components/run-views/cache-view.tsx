@@ -64,7 +64,6 @@ export function CacheView({ run }: RunViewProps) {
   return (
     <div className="space-y-4">
       <FactsList items={facts} testId="cache-facts" />
-      <ReuseLedgerSection runId={run.id} enabled={run.info.reuseLedger === true} />
       {sm ? (
         <ChartStatus
           loading={endpoints.isLoading}
@@ -110,6 +109,10 @@ export function CacheView({ run }: RunViewProps) {
           ) : null}
         </>
       ) : null}
+      {/* Under the view's first chart, the hit rate per endpoint, which the server draws in the
+          page's HTML (lib/runs/first-figures.ts): the ledger's payload is asked for after
+          hydration, and above that chart its chart and table pushed it a screen down once they came. */}
+      <ReuseLedgerSection runId={run.id} enabled={run.info.reuseLedger === true} />
       <RouterPredictionSection runId={run.id} enabled={run.info.routerPrediction === true} />
       <RouterLogSection runId={run.id} enabled={run.info.routerLog === true} />
     </div>

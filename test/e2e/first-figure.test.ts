@@ -14,7 +14,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContextOptions } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { distributionPayloadSchema } from "@/lib/api/aiperf-charts";
 import { AIPERF_CHARTS, SM_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
@@ -216,6 +216,47 @@ describe("the Latency view's first figures before and after hydration", () => {
       await after.locator(`${HIT_RATE} .recharts-surface`).waitFor({ timeout: 30_000 });
       await expect.poll(() => after.locator(`${HIT_RATE} svg[data-first-figure]`).isVisible()).toBe(false);
       await live.close();
+    }
+  });
+
+  it("keeps the Cache view's hit rate per endpoint in its place and its box when the chart replaces the server's drawing, 1440 and 390 px", async () => {
+    // Its run has a reuse ledger, whose payload the page asks for after hydration.
+    const { id } = await apiUpload(t.app.url, [
+      { path: path.join(EXAMPLES, "trtllm-1p3d-server-metrics", "server_metrics_export.json") },
+    ]);
+    const url = `${t.app.url}/runs/${id}?view=cache`;
+    const place = async (page: Page) => ({
+      figure: await page.locator(HIT_RATE).boundingBox(),
+      plot: await page.locator(`${HIT_RATE} [data-plot]`).boundingBox(),
+      title: await page.locator(`${HIT_RATE} figcaption h3`).innerText(),
+      figures: await page.locator(`${HIT_RATE}:visible`).count(),
+    });
+    for (const width of [1440, 390]) {
+      const viewport = { width, height: 900 };
+      const { context: still, page: before } = await unhydratedPage(t.browser, { viewport });
+      await before.goto(url);
+      await expect.poll(() => before.locator(`${HIT_RATE} svg[data-first-figure]`).isVisible()).toBe(true);
+      const drawn = await place(before);
+      await shot(before, `first-figure-cache-place-unhydrated-${width}.png`, { fullPage: false });
+      await still.close();
+
+      const live = await t.browser.newContext({ viewport });
+      const after = await live.newPage();
+      await gotoHydrated(after, url);
+      await after.locator(`${HIT_RATE} .recharts-surface`).waitFor({ timeout: 30_000 });
+      // The ledger's chart has come too: what it moved, it has moved.
+      await after.locator('[data-chart="reuse-ledger"] .recharts-surface').waitFor({ timeout: 30_000 });
+      await expect.poll(() => after.locator("svg[data-first-figure]").count()).toBe(0);
+      const charted = await place(after);
+      await shot(after, `first-figure-cache-place-js-${width}.png`, { fullPage: false });
+      await live.close();
+
+      expect(charted.title, `${width}`).toBe(drawn.title);
+      expect(charted.figures, `${width}`).toBe(1);
+      expect(drawn.figures, `${width}`).toBe(1);
+      expect(charted.figure?.y, `${width}: the figure's top`).toBeCloseTo(drawn.figure!.y, 0);
+      expect(charted.figure?.height, `${width}: the figure's height`).toBeCloseTo(drawn.figure!.height, 0);
+      expect(charted.plot?.height, `${width}: the plot's height`).toBeCloseTo(drawn.plot!.height, 0);
     }
   });
 
