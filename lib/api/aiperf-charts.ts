@@ -161,7 +161,15 @@ export const gpuPayloadSchema = z.object({
    * records; absent from payloads stored before it was kept (their charts draw every sample).
    */
   window: z
-    .object({ fromS: z.number(), toS: z.number(), samples: z.number(), outside: z.number() })
+    .object({
+      fromS: z.number(),
+      toS: z.number(),
+      samples: z.number(),
+      outside: z.number(),
+      /** The first and last telemetry sample, same axis; absent from payloads stored before */
+      firstS: z.number().optional(),
+      lastS: z.number().optional(),
+    })
     .nullable()
     .optional(),
 });

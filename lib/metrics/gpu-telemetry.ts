@@ -124,6 +124,10 @@ export class GpuTelemetry {
               toS: (window[1] - originMs) / 1000,
               samples: this.samples,
               outside,
+              // The samples' own span on the same axis: where they lie when none is in the window.
+              ...(firstMs <= lastMs
+                ? { firstS: (firstMs - originMs) / 1000, lastS: (lastMs - originMs) / 1000 }
+                : {}),
             },
     };
   }
