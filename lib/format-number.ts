@@ -205,6 +205,34 @@ export interface TimeUnit {
 }
 
 /**
+ * Durations said side by side, as a tile's "p50 / p99": one unit (timeUnitFor) and one number of
+ * decimals for all of them, so "3,720.0 ms / 3,940.6 ms", never "3,720 ms / 3,940.6 ms" (a
+ * trailing zero dropped from one figure only) nor "6,478.6 ms / 18.63 s". The decimals are the
+ * unit's: 2 in s, 3 in ms below 10 ms, else 1. Not recorded reads NOT_RECORDED.
+ */
+export function formatMsAlike(valuesMs: ReadonlyArray<number | null | undefined>): string[] {
+  let max = 0;
+  for (const v of valuesMs) if (typeof v === "number" && Number.isFinite(v)) max = Math.max(max, Math.abs(v));
+  const seconds = max >= 10_000;
+  const digits = seconds ? 2 : max < 10 ? 3 : 1;
+  return valuesMs.map((ms) =>
+    ms === null || ms === undefined || !Number.isFinite(ms)
+      ? NOT_RECORDED
+      : `${formatFixed(seconds ? ms / 1000 : ms, digits)} ${seconds ? "s" : "ms"}`,
+  );
+}
+
+/**
+ * Rates said side by side, as a tile's "avg / max": one number of decimals for both ("45.0% /
+ * 80.3%", never "45% / 80.3%"); not recorded reads "—", as formatRate writes it.
+ */
+export function formatRatesAlike(rates: ReadonlyArray<number | null | undefined>): string[] {
+  return rates.map((r) =>
+    r === null || r === undefined || !Number.isFinite(r) ? "—" : `${formatFixed(r * 100, 1)}%`,
+  );
+}
+
+/**
  * One unit for a set of durations, so a table never reads "6,726.7 ms … 12.05 s": ms below
  * 10,000 ms (formatMs's own switch point), s from there, chosen by the largest value.
  */

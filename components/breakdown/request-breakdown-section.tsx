@@ -63,7 +63,7 @@ const RequestBreakdownChart = memo(function RequestBreakdownChart({
   actions?: React.ReactNode;
 }) {
   const figure = useMemo(() => requestBreakdownFigure(sample, scope, scale), [sample, scope, scale]);
-  const names = useMemo(() => figure.series.map((s) => s.name), [figure]);
+  const segments = useMemo(() => figure.series.map((s) => ({ key: s.key, name: s.name })), [figure]);
   const y = useMemo(
     () =>
       scale === "log"
@@ -77,7 +77,7 @@ const RequestBreakdownChart = memo(function RequestBreakdownChart({
       interaction="Click a bar for its waterfall"
       actions={actions}
       onRowClick={(i) => onSelect(sample.requests[i])}
-      tooltip={{ content: <SegmentTooltip segmentNames={names} title={(r) => String(r.x)} /> }}
+      tooltip={{ content: <SegmentTooltip segments={segments} title={(r) => String(r.x)} /> }}
       y={y}
     />
   );

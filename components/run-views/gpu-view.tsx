@@ -3,7 +3,7 @@
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { ChartFigure } from "@/components/charts/chart-figure";
-import { GPU_METRICS, gpuFigure } from "@/lib/metrics/figures/gpu";
+import { GPU_METRICS, gpuFigure, gpuOutsideWindowText } from "@/lib/metrics/figures/gpu";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { formatCount, formatNumber, plural } from "@/lib/format-number";
 
@@ -23,6 +23,15 @@ export function GpuView({ run }: RunViewProps) {
     );
   }
   const d = gpu.data;
+  // Telemetry, but none of it in the run's window: one notice says why, in place of the energy
+  // line and three charts that would each say there is nothing to draw.
+  const outside = d ? gpuOutsideWindowText(d) : null;
+  if (d && outside !== null)
+    return (
+      <div data-testid="gpu-outside-window">
+        <EmptyView title="No GPU telemetry in the profiling window">{outside}</EmptyView>
+      </div>
+    );
   return (
     <div className="space-y-4">
       <ChartStatus loading={gpu.isLoading} error={gpu.error} what="GPU telemetry" />
@@ -55,13 +64,7 @@ export function GpuView({ run }: RunViewProps) {
               </dd>
             </div>
           </dl>
-          {d.overlapsWindow === false ? (
-            <p className="text-sm text-warn" role="status" data-testid="gpu-outside-window">
-              GPU telemetry does not overlap the benchmark window: every sample is from before the first or
-              after the last profiling request, so they say nothing about this benchmark
-              {d.window ? ` and none is drawn (${plural(d.window.samples, "sample")} left out)` : ""}.
-            </p>
-          ) : d.window && d.window.outside > 0 ? (
+          {d.window && d.window.outside > 0 ? (
             <p className="text-xs text-muted" data-testid="gpu-left-out">
               {formatCount(d.window.outside)} of {plural(d.window.samples, "telemetry sample")} lie outside
               the profiling window (before the first or after the last profiling request) and are not drawn:

@@ -13,6 +13,7 @@ import {
   formatMs,
   formatNumber,
   formatRate,
+  formatRatesAlike,
   NOT_EXPORTED,
   NOT_RECORDED,
 } from "@/lib/format-number";
@@ -65,7 +66,9 @@ export function serverTiles(run: RunSummary): Tile[] {
   if (!s) return [];
   const hit = s.cache.overallHitRate ?? s.cache.gpuHitRate;
   const { gpuTotalTokens: capacity, gpuUsageAvg: avg, gpuUsageMax: max } = s.kvCache;
-  const usage = (v: number | null) => (v === null ? NOT_EXPORTED : formatRate(v));
+  // Avg and max at one number of decimals ("45.0% / 80.3%", never "45% / 80.3%").
+  const [avgText, maxText] = formatRatesAlike([avg, max]);
+  const usage = (v: number | null, text: string) => (v === null ? NOT_EXPORTED : text);
   const tiles: Tile[] = [
     hit === null
       ? s.cache.lookupTokens === 0
@@ -88,7 +91,7 @@ export function serverTiles(run: RunSummary): Tile[] {
       : { label: "KV capacity", value: `${formatCount(capacity)} tokens` },
     avg === null && max === null
       ? notExported("KV usage avg / max", "kvUsage")
-      : { label: "KV usage avg / max", value: `${usage(avg)} / ${usage(max)}` },
+      : { label: "KV usage avg / max", value: `${usage(avg, avgText)} / ${usage(max, maxText)}` },
   ];
   // Offload is a feature a run may not use: no counters, no tile (the Offload tab says why).
   if (hasOffloadCounters(run))

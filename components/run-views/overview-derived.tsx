@@ -3,7 +3,7 @@
 import { openFactEditor } from "@/components/run/run-facts";
 import { GPU_COUNT_UNKNOWN, type DerivedValue } from "@/lib/api/derived-throughput";
 import type { RunSummary } from "@/lib/api/schemas";
-import { formatNumber } from "@/lib/format-number";
+import { figureDigits, formatFixed, formatNumber } from "@/lib/format-number";
 import { perUserStatLabel } from "@/lib/metrics/derived-throughput";
 
 const DEFINITIONS = {
@@ -60,7 +60,8 @@ export function DerivedThroughputSection({ run }: { run: RunSummary }) {
   const spread = (["p50", "p90", "p99"] as const)
     .filter((s) => perUser[s].value !== null)
     // The tails of a higher-is-better rate are its slow ones: p99 reads the worst 1% (p1).
-    .map((s) => `${perUserStatLabel(s)} ${formatNumber(perUser[s].value, 1)}`)
+    // One precision for the tile, its value's (figureDigits): "55.10 · 54.00 · 51.30", was "55.1 · 54 · 51.3".
+    .map((s) => `${perUserStatLabel(s)} ${formatFixed(perUser[s].value, figureDigits("tok/s/user") ?? 2)}`)
     .join(" · ");
   return (
     <section className="space-y-2" aria-labelledby="derived-heading" data-testid="derived-throughput">

@@ -1,11 +1,13 @@
 import type { RequestsBlock, RunSummary } from "@/lib/api/schemas";
-import { formatCount, formatNumber, NOT_RECORDED, plural, timeUnitFor } from "@/lib/format-number";
+import { formatCount, formatFigure, formatMsAlike, NOT_RECORDED, plural } from "@/lib/format-number";
 import { METRICS, pairLabel } from "@/lib/api/metric-catalog";
 
-/** A p50 / p99 pair in one unit ("6.48 s / 18.63 s", never "6,478.6 ms / 18.63 s"). */
-function pair(p50: number | null, p99: number | null): string {
-  const u = timeUnitFor([p50, p99]);
-  return `${u.format(p50)} / ${u.format(p99)}`;
+/**
+ * A p50 / p99 pair in one unit and one number of decimals ("6.48 s / 18.63 s", "3,720.0 ms /
+ * 3,940.6 ms"; never "6,478.6 ms / 18.63 s" nor "3,720 ms / 3,940.6 ms").
+ */
+export function pair(p50: number | null, p99: number | null): string {
+  return formatMsAlike([p50, p99]).join(" / ");
 }
 import { outputTokenFacts, requestCountFacts } from "@/lib/metrics/request-definitions";
 import { requestWords, type RequestWords } from "@/lib/metrics/request-words";
@@ -91,11 +93,11 @@ export function requestTiles(run: RunSummary): Tile[] {
           value:
             r.outputTokenThroughputPerS == null
               ? NOT_RECORDED
-              : // Two decimals, as the per-GPU tiles, the sweep table and Compare write it.
-                `${formatNumber(r.outputTokenThroughputPerS, 2)} tok/s`,
+              : // At the unit's decimals, as the per-GPU tiles, the sweep table and Compare write it.
+                `${formatFigure(r.outputTokenThroughputPerS, "tok/s")} tok/s`,
           hint:
             r.requestThroughputPerS != null
-              ? `${formatNumber(r.requestThroughputPerS, 3)} requests/s${r.throughputSource ? " · aiperf's benchmark window" : ""}`
+              ? `${formatFigure(r.requestThroughputPerS, "requests/s")} requests/s${r.throughputSource ? " · aiperf's benchmark window" : ""}`
               : undefined,
           testId: "tile-output-throughput",
         },

@@ -1,9 +1,10 @@
 import type { Tile } from "@/components/run-views/overview-request-tiles";
 import { METRICS, pairLabel } from "@/lib/api/metric-catalog";
 import type { RunSummary, Stats } from "@/lib/api/schemas";
-import { formatMs } from "@/lib/format-number";
+import { formatMsAlike } from "@/lib/format-number";
 
-const p50p99 = (s: Stats | null) => (s ? `${formatMs(s.p50)} / ${formatMs(s.p99)}` : "not recorded");
+// One unit and one number of decimals for the pair ("3,720.0 ms / 3,940.6 ms").
+const p50p99 = (s: Stats | null) => (s ? formatMsAlike([s.p50, s.p99]).join(" / ") : "not recorded");
 
 /**
  * TTFT, E2E and TPOT from TensorRT-LLM perf metrics. Labelled as server times so they are never

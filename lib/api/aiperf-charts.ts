@@ -161,7 +161,15 @@ export const gpuPayloadSchema = z.object({
    * records.
    */
   window: z
-    .object({ fromS: z.number(), toS: z.number(), samples: z.number(), outside: z.number() })
+    .object({
+      fromS: z.number(),
+      toS: z.number(),
+      samples: z.number(),
+      outside: z.number(),
+      /** The first and last telemetry sample, same axis; null when no sample has a time */
+      firstS: z.number().nullable(),
+      lastS: z.number().nullable(),
+    })
     .nullable(),
 });
 export type GpuPayload = z.infer<typeof gpuPayloadSchema>;
@@ -173,7 +181,20 @@ export type GpuPayload = z.infer<typeof gpuPayloadSchema>;
  * would show telemetry from before and after the benchmark as part of it: recomputed.
  */
 export function upgradeGpuPayload(stored: Record<string, unknown>): UpgradeResult {
-  if ("window" in stored) return { payload: stored };
+  const window = stored.window as Record<string, unknown> | null | undefined;
+  if (window && !("firstS" in window)) {
+    // Kept with the window but before the samples' span was: the span of the points it holds
+    // (each point starts its group of samples, so the last may be a group short of the last sample).
+    let first: number | null = null;
+    let last: number | null = null;
+    for (const g of (stored.gpus ?? []) as Array<{ points: Array<{ tS: number }> }>) {
+      if (g.points.length === 0) continue;
+      first = Math.min(first ?? Infinity, g.points[0].tS);
+      last = Math.max(last ?? -Infinity, g.points[g.points.length - 1].tS);
+    }
+    return { payload: { ...stored, window: { ...window, firstS: first, lastS: last } } };
+  }
+  if (window !== undefined) return { payload: stored };
   if (stored.overlapsWindow === null) return { payload: { ...stored, window: null } };
   return {
     recompute:

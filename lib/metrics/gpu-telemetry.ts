@@ -124,6 +124,9 @@ export class GpuTelemetry {
               toS: (window[1] - originMs) / 1000,
               samples: this.samples,
               outside,
+              // The samples' own span on the same axis: where they lie when none is in the window.
+              firstS: firstMs <= lastMs ? (firstMs - originMs) / 1000 : null,
+              lastS: firstMs <= lastMs ? (lastMs - originMs) / 1000 : null,
             },
     };
   }

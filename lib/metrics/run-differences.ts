@@ -636,10 +636,11 @@ function producerOf(source: string | undefined): { name: string; where: "client"
   return { name: source === "tool-summary" ? "a benchmark tool's summary" : source, where: "client" };
 }
 
+/** Where a figure was measured, said once after its producer ("aiperf at the client"). */
 const WHERE_TEXT = {
-  client: "client load generator",
-  frontend: "serving frontend",
-  engine: "engine (TensorRT-LLM perf metrics)",
+  client: "the client",
+  frontend: "the serving frontend",
+  engine: "the engine",
 } as const;
 
 type Where = keyof typeof WHERE_TEXT;
@@ -672,7 +673,10 @@ function measuredByReason(a: DoctorRun, b: DoctorRun): Omit<ComparabilityReason,
   const ma = measuredBy(a);
   const mb = measuredBy(b);
   if (ma.length === 0 || mb.length === 0) return null;
-  const side = (m: typeof ma) => m.map((x) => `${WHERE_TEXT[x.where]}: ${x.producer}`).join(" + ");
+  // Each producer named once, then where it measured: "TensorRT-LLM perf metrics at the engine",
+  // "aiperf at the client", "a load generator at the client" (was "engine (TensorRT-LLM perf
+  // metrics): TensorRT-LLM perf metrics").
+  const side = (m: typeof ma) => m.map((x) => `${x.producer} at ${WHERE_TEXT[x.where]}`).join(" + ");
   const shared = ma.filter((x) => mb.some((y) => y.where === x.where));
   if (shared.length === 0)
     return {

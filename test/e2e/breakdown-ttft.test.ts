@@ -107,7 +107,8 @@ describe("breakdown: TTFT segments only, on the TensorRT-LLM example runs", () =
       s.replace(/[\d.,]+\s*(ms|s)$|not recorded$/, "").trim(),
     );
     expect(names).not.toContain("decode");
-    expect(names[0]).toMatch(/^(disagg_preprocessing|ctx_preprocessing)/);
+    // In words, as the segment table names them (disagg_preprocessing, ctx_preprocessing).
+    expect(names[0]).toMatch(/^(disagg preprocessing|context preprocessing)/);
 
     // The log axis is a URL step too.
     await perRequest.getByRole("group", { name: "time axis" }).getByRole("button", { name: "log" }).click();
@@ -172,6 +173,13 @@ describe("breakdown: TTFT segments only, on the TensorRT-LLM example runs", () =
         const page = await context.newPage();
         await page.setContent(report);
         const rows = page.locator('figure[data-chart="trtllm-segments"]').first();
+        // Each band stays visible on the phone too: the SVG shrinks to the page's width, and its
+        // minimum band, 4 units of 720, was 1.9 px at 390 px.
+        const widths = await rows
+          .locator("rect.mark")
+          .evaluateAll((rs) => rs.map((r) => r.getBoundingClientRect().width));
+        expect(widths.length).toBeGreaterThan(2);
+        for (const w of widths) expect(w, `report at ${width} px`).toBeGreaterThanOrEqual(MIN_BAR_PX - 0.05);
         await shot(rows, `report-stacked-rows-${scheme}-${width}.png`, { fullPage: false });
         await context.close();
       }

@@ -56,9 +56,11 @@ describe("chart export as a figure", () => {
       const svg = svgFile.bytes.toString("utf8");
       expect(svg).toContain(">Per-request breakdown</text>");
       expect(svg).toContain(">TensorRT-LLM · disaggregated perf metrics</text>");
-      // The stacked bars' segments, named in the legend though the page hides its legend for room.
-      for (const segment of ["ctx_queue", "gen_kv_transfer", "decode"])
+      // The stacked bars' segments, named in the legend though the page hides its legend for room,
+      // in words as the view's segment table names them, never by the upstream key.
+      for (const segment of ["context queue", "generation KV transfer", "decode"])
         expect(svg).toContain(`>${segment}</text>`);
+      expect(svg).not.toMatch(/>(ctx|gen|disagg)_[a-z_]+</);
       expect(svg).toContain("time (ms)"); // the y axis title with its unit
       expect(svg).toMatch(/@font-face\{font-family:"[^"]*Geist[^"]*";src:url\(data:font\/woff2;base64,/i);
 

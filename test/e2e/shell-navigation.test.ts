@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { segmentWords } from "@/lib/metrics/segment-words";
 import { DISAGGREGATED_SEGMENTS } from "@/lib/metrics/time-breakdown";
 import { RUN_VIEWS } from "@/lib/api/run-views";
 
@@ -149,7 +150,9 @@ describe("run page shell: history, tabs, keyboard, chart names", () => {
     await table.waitFor();
     const segments = await table.locator("tbody tr td:first-child").allTextContents();
     expect(segments.length).toBeGreaterThan(3);
-    expect(segments).toEqual(DISAGGREGATED_SEGMENTS.map((s) => s.name).filter((n) => segments.includes(n)));
+    // In words, in pipeline order (the upstream name is the table's last column).
+    const inWords = DISAGGREGATED_SEGMENTS.map((s) => segmentWords(s.name));
+    expect(segments).toEqual(inWords.filter((n) => segments.includes(n)));
     expect(await stats.locator(".recharts-wrapper").count()).toBe(0);
     await stats.getByRole("button", { name: "View as chart" }).click();
     await stats.locator(".recharts-wrapper").waitFor();
@@ -164,7 +167,7 @@ describe("run page shell: history, tabs, keyboard, chart names", () => {
     await items.first().waitFor();
     expect(await stats.locator(".recharts-tooltip-label").textContent()).toBe("p50, in stack order");
     const listed = await items.locator(".recharts-tooltip-item-name").allTextContents();
-    const order = DISAGGREGATED_SEGMENTS.map((s) => s.name).filter((n) => listed.includes(n));
+    const order = inWords.filter((n) => listed.includes(n));
     expect(listed).toEqual(order);
     const [itemColour, textColour] = await page.evaluate(() => [
       getComputedStyle(document.querySelector(".recharts-tooltip-item")!).color,

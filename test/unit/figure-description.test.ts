@@ -621,20 +621,26 @@ describe("figure descriptions", () => {
       })),
     } as unknown as Parameters<typeof segmentStatsFigure>[0];
     const f = segmentStatsFigure(payload, ["p50", "p99"], "ttft");
-    expect(f.series.map((s) => s.name)).toEqual(["ctx_queue", "gen_kv_transfer"]);
+    expect(f.series.map((s) => s.name)).toEqual(["context queue", "generation KV transfer"]);
     const props = figureProps(f);
     expect(props.data[1]).toEqual({
       x: "p99",
       ctx_queue: 4,
-      notRecorded: ["gen_kv_transfer"],
+      notRecorded: ["generation KV transfer"],
       stackTotal: 4,
     });
     const page = pageSays(f);
     expect(page.totals).toEqual(["Σ 3 ms", "Σ 4 ms"]);
     const r = reportFigure(f);
     expect(reportSays(r)).toEqual(page);
-    expect(r.table.columns).toEqual(["segment", "p50 (ms)", "p99 (ms)", "requests recorded"]);
-    expect(r.table.rows[1]).toEqual(["gen_kv_transfer", "2", "not recorded", "3"]);
+    expect(r.table.columns).toEqual([
+      "segment",
+      "p50 (ms)",
+      "p99 (ms)",
+      "requests recorded",
+      "upstream name",
+    ]);
+    expect(r.table.rows[1]).toEqual(["generation KV transfer", "2", "not recorded", "3", "gen_kv_transfer"]);
     // The report writes the Σ past each bar.
     const { renderPlot } = svgPlot;
     expect(renderPlot(r.plot, f.title)).toContain(">Σ 4 ms</text>");
@@ -687,10 +693,10 @@ describe("figure descriptions", () => {
       ],
     } as unknown as Parameters<typeof requestBreakdownFigure>[0];
     const f = requestBreakdownFigure(sample, "ttft");
-    expect(f.series.map((s) => s.name)).toEqual(["ctx_queue", "gen_kv_transfer"]);
+    expect(f.series.map((s) => s.name)).toEqual(["context queue", "generation KV transfer"]);
     expect(f.series[0].colour).toBe("seg-ctx-queue");
     const rows = figureProps(f).data;
-    expect(rows[1]).toEqual({ x: "request_id b", ctx_queue: 1, notRecorded: ["gen_kv_transfer"] });
+    expect(rows[1]).toEqual({ x: "request_id b", ctx_queue: 1, notRecorded: ["generation KV transfer"] });
     const r = reportFigure(f);
     expect(r.plot).toMatchObject({
       kind: "stacked",

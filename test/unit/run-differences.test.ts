@@ -247,19 +247,14 @@ describe("diagnose", () => {
     expect(r.reasons.map((x) => [x.name, x.severity, x.a, x.b])).toEqual([
       ["request-count", "blocking", "1 request", "64 requests"],
       ["sample-size", "caveat", "1 request", "64 requests"],
-      [
-        "measured-by",
-        "blocking",
-        "engine (TensorRT-LLM perf metrics): TensorRT-LLM perf metrics",
-        "client load generator: aiperf",
-      ],
+      ["measured-by", "blocking", "TensorRT-LLM perf metrics at the engine", "aiperf at the client"],
     ]);
     expect(r.reasons[0].evidence).toMatch(
       /holds 64× the other's requests.*from TensorRT-LLM perf metrics and aiperf$/,
     );
     expect(r.reasons[2].evidence).toMatch(/a load generator times each request at the client/);
     expect(blockingText(r.reasons)).toBe(
-      "request count 1 request vs 64 requests; measured by engine (TensorRT-LLM perf metrics): TensorRT-LLM perf metrics vs client load generator: aiperf",
+      "request count 1 request vs 64 requests; measured by TensorRT-LLM perf metrics at the engine vs aiperf at the client",
     );
     // Accepting both leaves the caveat: comparable with caveats.
     const accepted = diagnose(engineRun(1), client, { accept: new Set(["measured-by", "request-count"]) });
@@ -282,11 +277,49 @@ describe("diagnose", () => {
     const aiperf = run({}, { requests: { ...requests(), source: "aiperf" } });
     const r = diagnose(aiperf, vllm);
     expect(r.reasons.map((x) => [x.name, x.severity, x.a, x.b])).toEqual([
-      ["measured-by", "caveat", "client load generator: aiperf", "client load generator: vLLM bench serve"],
+      ["measured-by", "caveat", "aiperf at the client", "vLLM bench serve at the client"],
     ]);
     expect(r.verdict).toBe("comparable with caveats");
     // Unknown producers (no source) are no difference.
     expect(names(base, aiperf)).toEqual([]);
+  });
+
+  it("measured by: each kind names its producer and where it measured, each once", () => {
+    const engine = engineRun(400);
+    const client = (source: string | undefined, info: Record<string, unknown> = {}) =>
+      run({}, { requests: { ...requests(), source }, info: { concurrency: 4, ...info } });
+    const side = (r: ReturnType<typeof run>) =>
+      diagnose(r, engine).reasons.find((x) => x.name === "measured-by")?.a;
+    const sides = {
+      aiperf: side(client("aiperf")),
+      tool: side(client("tool", { benchmarkTool: "vLLM bench serve" })),
+      summary: side(client("tool-summary")),
+      unknown: side(client(undefined)),
+      frontend: side(client("dynamo-request-trace")),
+      engine: diagnose(engine, client("aiperf")).reasons.find((x) => x.name === "measured-by")?.a,
+      both: diagnose(
+        run({}, { requests: { ...requests(), source: "aiperf" }, timeBreakdown: engine.timeBreakdown }),
+        client("dynamo-request-trace"),
+      ).reasons.find((x) => x.name === "measured-by")?.a,
+    };
+    expect(sides).toEqual({
+      aiperf: "aiperf at the client",
+      tool: "vLLM bench serve at the client",
+      summary: "a benchmark tool's summary at the client",
+      unknown: "a load generator at the client",
+      frontend: "Dynamo request trace at the serving frontend",
+      engine: "TensorRT-LLM perf metrics at the engine",
+      both: "aiperf at the client + TensorRT-LLM perf metrics at the engine",
+    });
+    // No word of substance said twice on one side ("engine (TensorRT-LLM perf metrics):
+    // TensorRT-LLM perf metrics", "client load generator: a load generator").
+    for (const text of Object.values(sides)) {
+      const words = text!
+        .split(" + ")
+        .flatMap((p) => p.toLowerCase().split(/[^a-z-]+/))
+        .filter((w) => w.length > 3);
+      expect(new Set(words).size, text).toBe(words.length);
+    }
   });
 
   it("multi-turn shape: blocks single against multi-turn, a caveat between conversation lengths", () => {

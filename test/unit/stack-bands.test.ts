@@ -9,7 +9,7 @@ import type { FigureDescription } from "@/lib/api/figure";
 import { MIN_BAR_PX, stackBandsPx } from "@/lib/metrics/bar-labels";
 import { barsStillSvg } from "@/lib/runs/first-figures";
 import { reportFigure } from "@/lib/runs/report/figure-kit";
-import { renderPlot } from "@/lib/runs/report/svg-plot";
+import { REPORT_NARROW_PX, renderPlot } from "@/lib/runs/report/svg-plot";
 
 // The p50 segments of a disaggregated TensorRT-LLM request, in pipeline order (ms): 13 short
 // segments before 948 ms of decode, Σ 991.5 ms, as on the example runs' Breakdown.
@@ -87,7 +87,10 @@ describe("the report's stacked rows", () => {
       w: Number(m[2]),
     }));
     expect(rects).toHaveLength(SEGMENTS.length);
-    for (const r of rects) expect(r.w).toBeGreaterThanOrEqual(MIN_BAR_PX - 0.05);
+    // Each band is at least MIN_BAR_PX on a 390 px phone, where the SVG's width (its viewBox's)
+    // is drawn at REPORT_NARROW_PX: a 4-unit band there was 1.9 px.
+    const viewW = Number(/viewBox="0 0 ([\d.]+) /.exec(svg)![1]);
+    for (const r of rects) expect((r.w * REPORT_NARROW_PX) / viewW).toBeGreaterThanOrEqual(MIN_BAR_PX - 0.05);
     // The axis: ticks from 0 to 1,000 ms, the stack's end where 991.5 ms is on it.
     const ticks = [
       ...svg.matchAll(/<line x1="([\d.]+)" x2="[\d.]+" y1="\d+" y2="\d+" stroke="#e5e7eb"\/>/g),

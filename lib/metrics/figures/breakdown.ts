@@ -10,6 +10,7 @@ import { METRICS } from "@/lib/api/metric-catalog";
 import { roleToken, segmentToken, TRTLLM_COMPLETED, type FigureDescription } from "@/lib/api/figure";
 import type { KvHitRatePayload, RequestSample, SegmentScope, ValueScale } from "@/lib/api/trtllm-charts";
 import { formatCount, formatRate, plural } from "@/lib/format-number";
+import { segmentWords } from "@/lib/metrics/segment-words";
 import { inScope, NOT_RECORDED_KEY, requestBarRows } from "@/lib/metrics/trtllm-chart-rows";
 
 /**
@@ -47,7 +48,7 @@ export function requestBreakdownFigure(
     categories: rows.map((r) => String(r.label)),
     series: names.map((n) => ({
       key: n,
-      name: n,
+      name: segmentWords(n),
       colour: segmentToken(n),
       points: rows.flatMap((r, i): Array<readonly [number, number | null]> =>
         typeof r[n] === "number"

@@ -17,6 +17,32 @@ const WORDS: Record<GpuMetric, { title: string; axis: string; unit: string }> = 
 
 export const GPU_METRICS = Object.keys(WORDS) as GpuMetric[];
 
+/** Seconds on the charts' axis, a negative one with the typographic minus ("−412.3 s"). */
+const seconds = (s: number) => `${s < 0 ? "−" : ""}${formatNumber(Math.abs(s), 1)} s`;
+
+/**
+ * Why the GPU view has nothing to draw when the run has telemetry but no sample in its profiling
+ * window (the samples were scraped before the first or after the last profiling request): how
+ * many samples, their time range and the window's, said once for the whole view. Null when some
+ * sample is in the window, or the run has no window to judge by.
+ */
+export function gpuOutsideWindowText(payload: ChartPayload<typeof AIPERF_CHARTS.gpu>): string | null {
+  const w = payload.window;
+  if (w === null || w.samples === 0 || w.outside < w.samples) return null;
+  const { firstS: from, lastS: to } = w;
+  const samples = `the run's ${formatCount(w.samples)} GPU telemetry ${w.samples === 1 ? "sample" : "samples"}`;
+  const where =
+    to !== null && to < w.fromS
+      ? ", all before the first profiling request"
+      : from !== null && from > w.toS
+        ? ", all after the last profiling request"
+        : "";
+  const span =
+    from !== null && to !== null ? `: they were taken from ${seconds(from)} to ${seconds(to)}${where}` : "";
+  const window = `${span ? ", and" : ":"} the window runs from ${seconds(w.fromS)} to ${seconds(w.toS)} (time from the first request)`;
+  return `None of ${samples} is in its profiling window${span}${window}. They say nothing about this benchmark, so there is no power, utilisation, memory or energy to show.`;
+}
+
 /** The chart colours in turn, one per GPU. */
 const colourOf = (i: number) => `chart-${(i % 8) + 1}` as ColourToken;
 

@@ -9,6 +9,7 @@ import { segmentToken, TRTLLM_COMPLETED, type FigureDescription } from "@/lib/ap
 import type { SegmentScope, Statistic, ValueScale } from "@/lib/api/trtllm-charts";
 import { formatCount, formatNumber } from "@/lib/format-number";
 import { MIN_BAR_PX } from "@/lib/metrics/bar-labels";
+import { segmentWords } from "@/lib/metrics/segment-words";
 import { inScope, segmentShareRows, segmentStatRows } from "@/lib/metrics/trtllm-chart-rows";
 
 const MISSING_SEGMENTS =
@@ -30,7 +31,7 @@ export function segmentStatsFigure(
   const rows = byStat[0] ?? [];
   const missing = rows.filter((r, i) => byStat.every((b) => b[i]?.valueMs === null)).map((r) => r.name);
   const which = stats.join(", ");
-  const note = missing.length ? `; not recorded in this run: ${missing.join(", ")}` : "";
+  const note = missing.length ? `; not recorded in this run: ${missing.map(segmentWords).join(", ")}` : "";
   const over =
     payload.requestCount === 1 ? "the 1 request" : `the ${formatCount(payload.requestCount)} requests`;
   // A sum of tails is not the tail of the sum: at p99 the stack ran past the run's E2E p99.
@@ -50,7 +51,7 @@ export function segmentStatsFigure(
     definition: {
       ...TRTLLM_COMPLETED,
       // The drawing's one liberty, said where it is read (lib/metrics/bar-labels.ts stackBandsPx).
-      method: `each segment's statistic over the requests that recorded it (server stamps)${scale === "log" ? "" : `; a band under ${MIN_BAR_PX} px is drawn ${MIN_BAR_PX} px wide, the room taken from the longest band, so the bar still ends at Σ`}`,
+      method: `each segment's statistic over the requests that recorded it (server stamps)${scale === "log" ? "" : `; a band under ${MIN_BAR_PX} px is drawn at least ${MIN_BAR_PX} px wide, the room taken from the longest band, so the bar still ends at Σ`}`,
     },
     missing: MISSING_SEGMENTS,
     x: { label: "statistic", unit: "" },
@@ -59,11 +60,15 @@ export function segmentStatsFigure(
     categories: [...stats],
     tableBySeries: {
       label: "segment",
-      columns: [{ label: "requests recorded", values: rows.map((r) => r.count) }],
+      // The upstream span name after the words, as the view's segment table writes it under them.
+      columns: [
+        { label: "requests recorded", values: rows.map((r) => r.count) },
+        { label: "upstream name", values: rows.map((r) => r.name) },
+      ],
     },
     series: rows.map((r, si) => ({
       key: r.name,
-      name: r.name,
+      name: segmentWords(r.name),
       colour: segmentToken(r.name),
       points: byStat.map((b, i) => [i, b[si]?.valueMs ?? null] as const),
     })),
@@ -102,7 +107,7 @@ export function segmentShareFigure(
     y: { label: scope === "ttft" ? "share of TTFT" : "share of request time", unit: "%", domain: [0, 100] },
     series: names.map((n) => ({
       key: n,
-      name: n,
+      name: segmentWords(n),
       colour: segmentToken(n),
       points: rows.map((r) => [r.startS, r[n] === undefined ? null : r[n] * 100] as const),
     })),

@@ -12,6 +12,7 @@ import {
   LABEL_GAP_PX,
   labelLinePx,
   labelRoomPx,
+  MIN_BAR_PX,
   stackBandsPx,
 } from "@/lib/metrics/bar-labels";
 import { logTicks, niceTicks } from "@/lib/metrics/nice-scale";
@@ -129,6 +130,19 @@ export const PALETTE = [
 ];
 
 const W = 720;
+
+/**
+ * The width the report's figures are drawn at on a 390 px phone: the page less its 24 px padding
+ * either side (html.ts). The SVG shrinks to it from its own W units.
+ */
+export const REPORT_NARROW_PX = 390 - 2 * 24;
+
+/**
+ * A stacked band's least length in the SVG's own units: MIN_BAR_PX on the phone's screen, where
+ * the figure is drawn at REPORT_NARROW_PX of its W units (4 units read 1.9 px there); at full width
+ * the band is that many px, still taken from the stack's longest bands, so the axis is unchanged.
+ */
+export const REPORT_MIN_BAND = (MIN_BAR_PX * W) / REPORT_NARROW_PX;
 const PLOT_H = 240;
 const FONT = 'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif"';
 
@@ -593,8 +607,9 @@ function renderStacked(all: Extract<Plot, { kind: "stacked" }>, label: string): 
 /**
  * Stacked rows: one named bar per category (a statistic), its series stacked left to right in
  * their order, its total written past its end (`totalText`); a value not recorded is no band. A
- * band above 0 is at least MIN_BAR_PX long, taken from the stack's longest bands, so the stack
- * ends at its total, as the page draws it (lib/metrics/bar-labels.ts stackBandsPx).
+ * band above 0 is at least MIN_BAR_PX long on a phone's screen (REPORT_MIN_BAND), taken from the
+ * stack's longest bands, so the stack ends at its total, as the page draws it
+ * (lib/metrics/bar-labels.ts stackBandsPx).
  */
 function renderStackedRows(all: Extract<Plot, { kind: "stacked" }>, label: string): string {
   const { series, totals } = stackOf(all);
@@ -607,6 +622,7 @@ function renderStackedRows(all: Extract<Plot, { kind: "stacked" }>, label: strin
     const drawn = stackBandsPx(
       series.map((s) => s.values[ci]),
       sx(1) - sx(0),
+      REPORT_MIN_BAND,
     );
     let at = sx(0);
     series.forEach((s, si) => {
