@@ -10,6 +10,7 @@
  * any other appender) between two turns of the event loop while the upload is ingested, on each
  * store.
  */
+import fs from "node:fs";
 import { DuckDBAppender } from "@duckdb/node-api";
 import { afterEach, describe, expect, it, vi } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
@@ -17,8 +18,14 @@ import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { tallyPerTurn, tallyUpload } from "../helpers/between-turns";
 import { aiperfExportFiles } from "../helpers/test-app";
+import { THREAD_AFTER_BYTES } from "@/lib/ingest/record-block-parser";
 
-const RECORDS = 30_000;
+/**
+ * About 6.3 MB of records: past THREAD_AFTER_BYTES (4 MiB), so the parse thread sends 1 MiB blocks
+ * (~1,700 records), the size the defect wrote in one go. With the turns taken out (TURN_RECORDS
+ * and TURN_BYTES unbounded) this size shows 2,085 rows in one turn on each store.
+ */
+const RECORDS = 10_000;
 
 /** Counts the rows ended on any DuckDB appender, per turn of the event loop. */
 function rowsPerTurn() {
@@ -40,7 +47,9 @@ describe.each(TEST_STORES)("an aiperf upload's records in turns (%s)", (_store, 
       "runlens-aiperf-turns-",
       async (dir) => {
         await generateAiperfRun(dir, { records: RECORDS, concurrency: 32, seed: 31, csv: false });
-        return aiperfExportFiles(dir);
+        const files = aiperfExportFiles(dir);
+        expect(fs.statSync(files[0].path).size).toBeGreaterThan(THREAD_AFTER_BYTES);
+        return files;
       },
       rowsPerTurn,
     );

@@ -15,6 +15,7 @@ import { newFileId } from "@/lib/store/ids";
 import { trtRecordText } from "../fixtures/bad/generate-big";
 import { appForTest, streamingUploadRequest, uploadRequest } from "../helpers/test-app";
 import { aiperfRowCount } from "../helpers/aiperf-request-rows";
+import { waitUntil } from "../helpers/wait.mjs";
 
 const BOUNDARY = "----runlens-live-test";
 
@@ -74,16 +75,6 @@ function controlledUpload(): {
   };
 }
 
-async function until<T>(probe: () => Promise<T | null>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== null) return v;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** Rows written or staged for the run's request file */
 const aiperfRows = (db: Db) => aiperfRowCount(db);
 
@@ -92,7 +83,12 @@ async function startUploadWithRows(db: Db) {
   const body = controlledUpload();
   const pending = upload(body.req);
   body.push(records(0, 6_000));
-  await until(async () => ((await aiperfRows(db)) > 0 ? true : null));
+  let rows = 0;
+  await waitUntil(
+    "the upload's first request rows in the database",
+    async () => (rows = await aiperfRows(db)) > 0,
+    { timeoutMs: 20_000, intervalMs: 20, seen: () => `${rows} rows` },
+  );
   return { body, pending };
 }
 

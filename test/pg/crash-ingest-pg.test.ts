@@ -24,17 +24,30 @@ import { waitUntil } from "../helpers/wait.mjs";
 
 /** Polls the schema the child writes until `sql` finds a run; resolves with its id. */
 function pollRunId(client: pg.Client, what: string, sql: string, timeoutMs: number): Promise<string> {
+  let seen = "nothing queried yet";
   return waitUntil(
     what,
     async () => {
       try {
-        return (await client.query(sql)).rows[0]?.id as string | undefined;
-      } catch {
-        return undefined; // the schema is not migrated yet
+        const id = (await client.query(sql)).rows[0]?.id as string | undefined;
+        if (id === undefined) seen = await runStatuses(client);
+        return id;
+      } catch (err) {
+        seen = `the query failed (schema not migrated yet?): ${(err as Error).message}`;
+        return undefined;
       }
     },
-    { timeoutMs, intervalMs: 25 },
+    { timeoutMs, intervalMs: 25, seen: () => seen },
   );
+}
+
+/** The runs of the schema and their status, for a wait that timed out to say what it saw last. */
+async function runStatuses(client: pg.Client): Promise<string> {
+  const rows = (await client.query("select id, status from runs")).rows as Array<{
+    id: string;
+    status: string;
+  }>;
+  return rows.length === 0 ? "no run yet" : rows.map((r) => `run ${r.id} ${r.status}`).join(", ");
 }
 
 /** Polls until a run is ingesting with request rows already stored; resolves with its id. */

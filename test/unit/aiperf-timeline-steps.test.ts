@@ -19,7 +19,13 @@ import { GpuTelemetry } from "@/lib/metrics/gpu-telemetry";
 import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
 
-const RECORDS = 40_000;
+/**
+ * Past SORT_STEP (16,384) values a sort, so each sort of the starts or the ends goes in steps, and
+ * past 16,384 requests, so a pass over every request in one step (two times each) reads more than
+ * the bound of 4 × TIMELINE_STEP. Planted at this size: a pass in one step (TIMELINE_STEP unbounded) reads 40,000
+ * times in one step; a sort in one step (SORT_STEP unbounded) sorts 20,000 values in one.
+ */
+const RECORDS = 20_000;
 
 /** Requests back to back on 32 workers, a few warm-up ones first, every 50th failed. */
 function runLog(): RequestLog {
@@ -115,11 +121,11 @@ describe("an aiperf run's over-time charts in steps", () => {
     expect(result.charts?.["aiperf-over-time"]).toBeDefined();
     // The summary reads every request's times in some nine passes (the requests block's span, the
     // two charts'); before, the timeline's passes came in one step (280,672 times read at 40,000
-    // requests), now TIMELINE_STEP (8,192) requests, two times each, a step, and a step may end one pass
-    // and begin the next.
+    // requests), now TIMELINE_STEP (8,192) requests, two times each, a step, and a step may end one
+    // pass and begin the next.
     expect(total).toBeGreaterThan(6 * RECORDS);
     expect(most.reads).toBeLessThanOrEqual(4 * 8192);
-    // Before, the timeline sorted every start and every end in one step (80,000 values); now in
+    // Before, the timeline sorted every start and every end in one step (2 × RECORDS values); now in
     // runs of 16,384 sorted one a step, then merged in steps (./stats.ts `sortInSteps`).
     expect(most.sorted).toBeLessThanOrEqual(16_384);
   });

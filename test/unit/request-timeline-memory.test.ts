@@ -62,6 +62,8 @@ function builderOf(n: number) {
 
 describe("timeline builder memory", () => {
   it("holds about 74 bytes a request of two parts, not JS arrays, and nothing after finish", () => {
+    // Past one whole chunk (COLUMN_CHUNK, 65,536 values) a column: at 70,000 requests the second
+    // chunk's slack alone fails the JS-array bound below (8,585,216 bytes, not < 7,280,000).
     const n = 100_000;
     const b = builderOf(n);
     const parts = 2 * n;
