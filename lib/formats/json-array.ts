@@ -38,6 +38,28 @@ export async function* readJsonArrayElements(
   let sinceTurnBytes = 0;
   let sinceTurn = 0;
 
+  // The element whose last bytes are `tail`: its index and text (null when it ran over
+  // maxElementBytes; a bare scalar is `sized` only as its parts are gathered), and the parts
+  // gathered for it let go.
+  const ended = (tail: Buffer, sized: boolean) => {
+    const bytes = partBytes + tail.length;
+    const text =
+      overlong || (sized && bytes > maxElementBytes)
+        ? null
+        : (parts.length ? Buffer.concat([...parts, tail]) : tail).toString("utf8");
+    sinceTurnBytes += bytes;
+    parts = [];
+    partBytes = 0;
+    overlong = false;
+    return { index: index++, text };
+  };
+  // Whether the event loop is due a turn, one more element handed over.
+  const turnDue = () => {
+    if (++sinceTurn < TURN_LINES && sinceTurnBytes < TURN_LINE_BYTES) return false;
+    sinceTurn = sinceTurnBytes = 0;
+    return true;
+  };
+
   for await (let chunk of source as AsyncIterable<Buffer>) {
     if (done) break;
     if (!bomChecked) {
@@ -83,19 +105,8 @@ export async function* readJsonArrayElements(
       }
       if (scalar) {
         if (c !== 0x2c && c !== 0x5d && c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) continue;
-        const tail = chunk.subarray(segStart === -1 ? 0 : segStart, i);
-        const text = overlong
-          ? null
-          : (parts.length ? Buffer.concat([...parts, tail]) : tail).toString("utf8");
-        yield { index: index++, text };
-        sinceTurnBytes += partBytes + tail.length;
-        if (++sinceTurn >= TURN_LINES || sinceTurnBytes >= TURN_LINE_BYTES) {
-          sinceTurn = sinceTurnBytes = 0;
-          await nextTurn();
-        }
-        parts = [];
-        partBytes = 0;
-        overlong = false;
+        yield ended(chunk.subarray(segStart === -1 ? 0 : segStart, i), false);
+        if (turnDue()) await nextTurn();
         segStart = -1;
         depth = 0;
         scalar = false;
@@ -113,20 +124,8 @@ export async function* readJsonArrayElements(
       else if (c === 0x7b || c === 0x5b) depth++;
       else if (c === 0x7d || c === 0x5d) depth--;
       if (depth === 0) {
-        const tail = chunk.subarray(segStart === -1 ? 0 : segStart, i + 1);
-        let text: string | null = null;
-        if (!overlong && partBytes + tail.length <= maxElementBytes) {
-          text = parts.length ? Buffer.concat([...parts, tail]).toString("utf8") : tail.toString("utf8");
-        }
-        yield { index: index++, text };
-        sinceTurnBytes += partBytes + tail.length;
-        if (++sinceTurn >= TURN_LINES || sinceTurnBytes >= TURN_LINE_BYTES) {
-          sinceTurn = sinceTurnBytes = 0;
-          await nextTurn();
-        }
-        parts = [];
-        partBytes = 0;
-        overlong = false;
+        yield ended(chunk.subarray(segStart === -1 ? 0 : segStart, i + 1), true);
+        if (turnDue()) await nextTurn();
         segStart = -1;
       }
     }

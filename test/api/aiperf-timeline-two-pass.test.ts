@@ -10,11 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timelineBuildOptions, timelineFromRows } from "@/lib/ingest/timeline-columns";
 import { COLUMN_CHUNK } from "@/lib/metrics/chunked-column";
-import {
-  TimelineBuilder,
-  TwoPassTimelineBuilder,
-  type RequestTimeline,
-} from "@/lib/metrics/request-timeline";
+import { TimelineBuilder, TwoPassTimelineBuilder } from "@/lib/metrics/request-timeline";
 import { atOnce } from "@/lib/metrics/steps";
 import { AIPERF_TIMELINE_SEGMENTS, aiperfParts } from "@/lib/metrics/request-timeline-parts";
 import { aiperfRequestId } from "@/lib/api/timeline";
@@ -23,29 +19,9 @@ import { eachAiperfTimelineRow } from "@/lib/store/timeline-rows";
 import type { AppContext } from "@/lib/server/app-context";
 import { uploadGeneratedAiperf, useTestApp } from "../helpers/test-app";
 import { prng } from "../generators/prng.mjs";
+import { expectSameTimeline } from "../helpers/same-timeline";
 
 const GROUPINGS = ["conversation", "worker", "file", "none"] as const;
-
-function expectSameTimeline(a: RequestTimeline, b: RequestTimeline) {
-  expect([b.source, b.n, b.originEpochMs]).toEqual([a.source, a.n, a.originEpochMs]);
-  for (const c of [
-    "id",
-    "startMs",
-    "endMs",
-    "blockMaxEndMs",
-    "partOffset",
-    "partSeg",
-    "partStartMs",
-    "partEndMs",
-  ] as const)
-    expect(b[c], c).toEqual(a[c]);
-  expect(Object.keys(b.lanes)).toEqual(Object.keys(a.lanes));
-  for (const g of Object.keys(a.lanes) as Array<keyof RequestTimeline["lanes"]>) {
-    expect(b.lanes[g]!.keys, g).toEqual(a.lanes[g]!.keys);
-    expect(b.lanes[g]!.of.constructor, g).toBe(a.lanes[g]!.of.constructor);
-    expect(b.lanes[g]!.of, g).toEqual(a.lanes[g]!.of);
-  }
-}
 
 describe("aiperf timeline placed in two passes from the request file", () => {
   let app: AppContext;

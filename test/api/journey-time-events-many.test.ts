@@ -221,50 +221,49 @@ describe.each(TEST_STORES)(
       expect(s.notes.some((m) => m.includes("beyond those kept"))).toBe(false);
     }, 600_000);
 
-    it("a run stored with the old single list reads it as before: the same lanes and counts", async () => {
+    /**
+     * A run of 5 requests (2 joined) read as it is stored now, then stored as before by `storeOld`
+     * (its 9 time events) and read again, `checkStored` after: the same lanes and counts.
+     */
+    async function readsAsNow(
+      storeOld: (db: Db, id: string) => Promise<number>,
+      checkStored?: (db: Db, id: string) => Promise<void>,
+    ) {
       const id = await uploadRun(manyRequestsRun(5, [0, 3], idOf, DIR));
       const db = env.app.store.db;
+      const summaryOf = async () =>
+        journeySummarySchema.parse(
+          await (await getJourney(url(`/api/runs/${id}/journey`), idParams(id))).json(),
+        );
       const now = await barJourneys(id);
-      const nowSummary = journeySummarySchema.parse(
-        await (await getJourney(url(`/api/runs/${id}/journey`), idParams(id))).json(),
-      );
-      expect(await storeTimeEventsAsBefore(db, id)).toBe(5 + 2 + 2);
+      const nowSummary = await summaryOf();
+      expect(await storeOld(db, id)).toBe(5 + 2 + 2);
+      await checkStored?.(db, id);
       const before = await barJourneys(id);
       expect(before.map((b) => b.journey)).toEqual(now.map((b) => b.journey));
       expect(journeyOf(before, 3).journey.lanes.filter((l) => l.source === "time-events")).toHaveLength(3);
-      const summary = journeySummarySchema.parse(
-        await (await getJourney(url(`/api/runs/${id}/journey`), idParams(id))).json(),
-      );
+      const summary = await summaryOf();
       expect(summary).toEqual(nowSummary);
       expect(summary.timeEvents).toEqual([
         { role: "router", requests: 2, joinedPerfMetrics: 2, joinedClient: null },
         { role: "ctx", requests: 5, joinedPerfMetrics: 2, joinedClient: null },
         { role: "gen", requests: 2, joinedPerfMetrics: 2, joinedClient: null },
       ]);
+    }
+
+    it("a run stored with the old single list reads it as before: the same lanes and counts", async () => {
+      await readsAsNow(storeTimeEventsAsBefore);
     });
 
     it("a run stored with catalog rows (before the file) reads them: the same lanes and counts", async () => {
-      const id = await uploadRun(manyRequestsRun(5, [0, 3], idOf, DIR));
-      const db = env.app.store.db;
-      const now = await barJourneys(id);
-      const nowSummary = journeySummarySchema.parse(
-        await (await getJourney(url(`/api/runs/${id}/journey`), idParams(id))).json(),
-      );
-      expect(await storeTimeEventsAsRows(db, id)).toBe(5 + 2 + 2);
-      const files = await db.selectFrom("run_column_files").select("name").where("run_id", "=", id).execute();
-      expect(files.map((f) => f.name)).not.toContain(TRTLLM_TIME_EVENTS_FILE);
-      const rows = await barJourneys(id);
-      expect(rows.map((b) => b.journey)).toEqual(now.map((b) => b.journey));
-      expect(journeyOf(rows, 3).journey.lanes.filter((l) => l.source === "time-events")).toHaveLength(3);
-      const summary = journeySummarySchema.parse(
-        await (await getJourney(url(`/api/runs/${id}/journey`), idParams(id))).json(),
-      );
-      expect(summary).toEqual(nowSummary);
-      expect(summary.timeEvents).toEqual([
-        { role: "router", requests: 2, joinedPerfMetrics: 2, joinedClient: null },
-        { role: "ctx", requests: 5, joinedPerfMetrics: 2, joinedClient: null },
-        { role: "gen", requests: 2, joinedPerfMetrics: 2, joinedClient: null },
-      ]);
+      await readsAsNow(storeTimeEventsAsRows, async (db, id) => {
+        const files = await db
+          .selectFrom("run_column_files")
+          .select("name")
+          .where("run_id", "=", id)
+          .execute();
+        expect(files.map((f) => f.name)).not.toContain(TRTLLM_TIME_EVENTS_FILE);
+      });
     });
 
     it("a ctx_request_id 100 requests report (more than 64 rows) is no key: a perf request reporting it joins its ctx events by its request_id, and the count says so", async () => {

@@ -321,21 +321,45 @@ export const LOOKS: readonly Look[] = LOOK_VIEWPORTS.flatMap(([width, height]) =
   (["light", "dark"] as const).map((scheme) => ({ width, height, scheme })),
 );
 
+/** Frames in a row with the same measurement and no resize inside the scope before a layout counts as settled. */
+export const FIT_QUIET_FRAMES = 10;
+/** How long to wait at the most for a layout that keeps changing, in ms. */
+export const SETTLE_TIMEOUT_MS = 30_000;
+
+/** How a wait for a settled layout ended. */
+export interface Settled {
+  /** Whether the layout stood still for FIT_QUIET_FRAMES frames before SETTLE_TIMEOUT_MS. */
+  settled: boolean;
+  /** Frames waited. */
+  frames: number;
+  /** The last measurement: the viewport, the scope's box and scroll width, how many marks and their boxes' hash. */
+  last: string;
+}
+
 /**
- * Waits until the page's layout has settled: the same boxes for every chart's drawing, bar, text
- * and axis in three samples in a row, two frames apart (a chart re-measures its box and redraws
- * after the viewport changes). A timeout says what it last saw change.
+ * The one wait for a settled layout, run in the page: frame by frame until `scope` stands still, that
+ * is FIT_QUIET_FRAMES frames in a row with the same measurement (the viewport, the scope's box and
+ * scroll width, and the box of every chart's drawing, bar, text and axis, tab panel and main in it),
+ * no ResizeObserver callback inside it and the viewport `width` wide when given. A chart re-measures
+ * its box and redraws a few frames after the viewport changes (its container's ResizeObserver, then
+ * a render): measured at once it is still as wide as before. Gives up after `timeoutMs`.
  */
-export async function settleLayout(page: Page, timeoutMs = 30_000): Promise<void> {
-  const sample = () =>
-    page.evaluate(async () => {
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      const marks = document.querySelectorAll(
+function waitForStillLayout(
+  scope: Element,
+  { width, quiet, timeoutMs }: { width: number | undefined; quiet: number; timeoutMs: number },
+): Promise<Settled> {
+  return new Promise<Settled>((resolve) => {
+    let resized = true;
+    const observer = new ResizeObserver(() => (resized = true));
+    observer.observe(scope);
+    for (const d of Array.from(scope.querySelectorAll("*")).slice(0, 2000)) observer.observe(d);
+    const measure = () => {
+      const marks = scope.querySelectorAll(
         "figure[data-chart] svg, figure[data-chart] .recharts-bar-rectangle, figure[data-chart] text, figure[data-chart] path, [role=tabpanel], main",
       );
       let sum = 0;
-      for (const e of marks) {
-        const r = e.getBoundingClientRect();
+      for (const m of marks) {
+        const r = m.getBoundingClientRect();
         sum =
           (sum * 31 +
             Math.round(r.left * 10) * 7 +
@@ -344,20 +368,47 @@ export async function settleLayout(page: Page, timeoutMs = 30_000): Promise<void
             Math.round(r.height * 10)) %
           2_147_483_647;
       }
-      return `${window.innerWidth}x${window.innerHeight} ${marks.length} ${sum}`;
-    });
-  let last = await sample();
-  let same = 0;
-  await waitUntil(
-    "the layout to settle (the same boxes in three samples in a row)",
-    async () => {
-      const now = await sample();
-      same = now === last ? same + 1 : 0;
+      const box = scope.getBoundingClientRect();
+      return `viewport ${window.innerWidth}x${window.innerHeight}, box ${box.left}..${box.right}, scroll ${scope.scrollWidth}/${scope.clientWidth}, ${marks.length} marks ${sum}`;
+    };
+    const deadline = performance.now() + timeoutMs;
+    let last = "";
+    let still = 0;
+    let frames = 0;
+    const frame = () => {
+      frames++;
+      const now = measure();
+      const sized = width === undefined || window.innerWidth === width;
+      still = now === last && !resized && sized ? still + 1 : 0;
       last = now;
-      return same >= 2;
-    },
-    { timeoutMs, intervalMs: 25, seen: () => last },
-  );
+      resized = false;
+      const settled = still >= quiet;
+      if (settled || performance.now() > deadline) {
+        observer.disconnect();
+        resolve({ settled, frames, last });
+      } else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
+/** Waits for `target`'s layout to settle (a page: its whole document), `width` wide when given (waitForStillLayout). */
+async function stillLayout(target: Page | Locator, width?: number): Promise<Settled> {
+  const scope = "goto" in target ? target.locator(":root") : target;
+  return scope.evaluate(waitForStillLayout, { width, quiet: FIT_QUIET_FRAMES, timeoutMs: SETTLE_TIMEOUT_MS });
+}
+
+/**
+ * Waits until the layout of `target` (a page: its whole document) has settled, the viewport `width`
+ * wide when given (waitForStillLayout). A timeout says what it last measured.
+ */
+export async function settleLayout(target: Page | Locator, width?: number): Promise<void> {
+  const s = await stillLayout(target, width);
+  if (!s.settled)
+    throw new Error(
+      `waited ${SETTLE_TIMEOUT_MS / 1000} s (${s.frames} frames) for the layout to settle` +
+        `${width === undefined ? "" : ` ${width} px wide`}; last seen: ${s.last}`,
+    );
 }
 
 /**
@@ -378,7 +429,7 @@ export async function setLook(page: Page, look: Look): Promise<void> {
     look,
     { timeout: 30_000 },
   );
-  await settleLayout(page);
+  await settleLayout(page, look.width);
 }
 
 /**
@@ -463,7 +514,7 @@ export async function shot(
 /** What `settledFit` found: whether `el` fits, and when it does not, what runs over and by how much. */
 export interface Fit {
   fits: boolean;
-  /** Frames waited until the layout stood still (or the cap, when it never did). */
+  /** Frames waited until the layout stood still (or gave up, when it never did). */
   frames: number;
   settled: boolean;
   /** The viewport's width when judged. */
@@ -476,92 +527,52 @@ export interface Fit {
   over: Array<{ what: string; px: number }>;
 }
 
-/** Frames in a row with the same measurement and no resize inside `el` before the layout counts as settled. */
-export const FIT_QUIET_FRAMES = 10;
-/** Frames to wait at the most for a layout that keeps changing; it is then judged as it stands. */
-export const FIT_MAX_FRAMES = 600;
-
 /**
- * Waits, frame by frame, until `el` has laid itself out for the viewport it is in (its measurement
- * the same and no ResizeObserver callback inside it for FIT_QUIET_FRAMES frames in a row, the
- * viewport `width` wide when given), then judges whether anything of it runs off: its content wider
- * than its box, or its right edge past the viewport's. A chart re-lays itself out a few frames
- * after a resize (its container's ResizeObserver, then a render): measured at once it is still as
- * wide as before.
+ * Waits until `el` has laid itself out for the viewport it is in (waitForStillLayout, the viewport
+ * `width` wide when given), then judges whether anything of it runs off: its content wider than its
+ * box, or its right edge past the viewport's. A layout that never settles is judged as it stands.
  */
 export async function settledFit(el: Locator, width?: number): Promise<Fit> {
-  return el.evaluate(
-    (e, { width, quiet, max }) =>
-      new Promise<Fit>((resolve) => {
-        let resized = true;
-        const observer = new ResizeObserver(() => (resized = true));
-        observer.observe(e);
-        for (const d of Array.from(e.querySelectorAll("*")).slice(0, 2000)) observer.observe(d);
-        const measure = () => {
-          const box = e.getBoundingClientRect();
-          return [e.scrollWidth, e.clientWidth, box.left, box.right, window.innerWidth].join(",");
-        };
-        const describe = (d: Element) => {
-          const id = d.id ? `#${d.id}` : "";
-          const data = Array.from(d.attributes)
-            .filter((a) => a.name.startsWith("data-") || a.name === "aria-label")
-            .map((a) => `[${a.name}="${a.value.slice(0, 40)}"]`)
-            .join("");
-          const cls =
-            typeof d.className === "string" && d.className
-              ? `.${d.className.trim().split(/\s+/).slice(0, 2).join(".")}`
-              : "";
-          const text = (d.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 40);
-          return `${d.tagName.toLowerCase()}${id}${data}${cls}${text ? ` "${text}"` : ""}`;
-        };
-        const judge = (frames: number, settled: boolean): Fit => {
-          observer.disconnect();
-          const box = e.getBoundingClientRect();
-          const edge = Math.min(box.right, window.innerWidth);
-          const running = Array.from(e.querySelectorAll("*"))
-            .map((d) => ({ d, px: Math.round(d.getBoundingClientRect().right - edge) }))
-            .filter((o) => o.px > 0);
-          // The outermost of each: the cells of a table that runs over run over with it.
-          const outer = new Set(running.map((o) => o.d));
-          const over = running
-            .filter((o) => {
-              for (let a = o.d.parentElement; a && a !== e; a = a.parentElement)
-                if (outer.has(a)) return false;
-              return true;
-            })
-            .sort((a, b) => b.px - a.px)
-            .slice(0, 5)
-            .map((o) => ({ what: describe(o.d), px: o.px }));
-          const overScroll = Math.max(0, e.scrollWidth - e.clientWidth);
-          const overViewport = Math.max(0, Math.round(box.right - window.innerWidth));
-          return {
-            fits: overScroll === 0 && box.right <= window.innerWidth,
-            frames,
-            settled,
-            innerWidth: window.innerWidth,
-            overScroll,
-            overViewport,
-            over,
-          };
-        };
-        let last = "";
-        let still = 0;
-        let frames = 0;
-        const frame = () => {
-          frames++;
-          const now = measure();
-          const sized = width === undefined || window.innerWidth === width;
-          still = now === last && !resized && sized ? still + 1 : 0;
-          last = now;
-          resized = false;
-          if (still >= quiet) resolve(judge(frames, true));
-          else if (frames >= max) resolve(judge(frames, false));
-          else requestAnimationFrame(frame);
-        };
-        requestAnimationFrame(frame);
-      }),
-    { width, quiet: FIT_QUIET_FRAMES, max: FIT_MAX_FRAMES },
-  );
+  const { settled, frames } = await stillLayout(el, width);
+  const fit = await el.evaluate((e) => {
+    const describe = (d: Element) => {
+      const id = d.id ? `#${d.id}` : "";
+      const data = Array.from(d.attributes)
+        .filter((a) => a.name.startsWith("data-") || a.name === "aria-label")
+        .map((a) => `[${a.name}="${a.value.slice(0, 40)}"]`)
+        .join("");
+      const cls =
+        typeof d.className === "string" && d.className
+          ? `.${d.className.trim().split(/\s+/).slice(0, 2).join(".")}`
+          : "";
+      const text = (d.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 40);
+      return `${d.tagName.toLowerCase()}${id}${data}${cls}${text ? ` "${text}"` : ""}`;
+    };
+    const box = e.getBoundingClientRect();
+    const edge = Math.min(box.right, window.innerWidth);
+    const running = Array.from(e.querySelectorAll("*"))
+      .map((d) => ({ d, px: Math.round(d.getBoundingClientRect().right - edge) }))
+      .filter((o) => o.px > 0);
+    // The outermost of each: the cells of a table that runs over run over with it.
+    const outer = new Set(running.map((o) => o.d));
+    const over = running
+      .filter((o) => {
+        for (let a = o.d.parentElement; a && a !== e; a = a.parentElement) if (outer.has(a)) return false;
+        return true;
+      })
+      .sort((a, b) => b.px - a.px)
+      .slice(0, 5)
+      .map((o) => ({ what: describe(o.d), px: o.px }));
+    const overScroll = Math.max(0, e.scrollWidth - e.clientWidth);
+    return {
+      fits: overScroll === 0 && box.right <= window.innerWidth,
+      innerWidth: window.innerWidth,
+      overScroll,
+      overViewport: Math.max(0, Math.round(box.right - window.innerWidth)),
+      over,
+    };
+  });
+  return { ...fit, frames, settled };
 }
 
 /** A `Fit` that failed, in words: what runs over and by how many px. */
@@ -578,22 +589,20 @@ export function fitFailure(fit: Fit): string {
 }
 
 /**
- * Checks that nothing of `el` runs off the screen (its own width and the viewport's) in light and
- * dark at 1440 and 390 px wide on the page as it stands, once it has laid itself out for each
+ * Checks that nothing of `el` runs off the screen (its own width and the viewport's) in each of
+ * LOOKS on the page as it stands (setLook, no reload), once it has laid itself out for each
  * (`settledFit`), with a screenshot of each as `<name>-<scheme>-<width>.png`.
  */
 export async function expectFitsEachLook(page: Page, el: Locator, name: string): Promise<void> {
-  for (const scheme of ["light", "dark"] as const)
-    for (const width of [1440, 390]) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.setViewportSize({ width, height: 900 });
-      const fit = await settledFit(el, width);
-      expect(
-        fit.fits,
-        `${name} fits at ${width} px, ${scheme}${fit.fits ? "" : `: ${fitFailure(fit)}`}`,
-      ).toBe(true);
-      await shot(el, `${name}-${scheme}-${width}.png`);
-    }
+  for (const look of LOOKS) {
+    await setLook(page, look);
+    const fit = await settledFit(el, look.width);
+    expect(
+      fit.fits,
+      `${name} fits at ${look.width} px, ${look.scheme}${fit.fits ? "" : `: ${fitFailure(fit)}`}`,
+    ).toBe(true);
+    await shot(el, `${name}-${look.scheme}-${look.width}.png`);
+  }
 }
 
 /**

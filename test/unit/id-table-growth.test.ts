@@ -83,9 +83,6 @@ describe("IdTable growth", () => {
 
   it("answers as a Map does with ids wide, empty or longer than a page of characters", () => {
     const rand = prng(11);
-    const table = new IdTable();
-    const map = new Map<string, number>();
-    const live: string[] = [];
     const idOf = (r: number, step: number) => {
       const k = Math.floor(rand() * 40_000);
       if (r < 0.002) return "";
@@ -93,71 +90,64 @@ describe("IdTable growth", () => {
       if (r < 0.3 && step > 60_000) return `wide-${k}-\u4e2d`;
       return `id-${k}`;
     };
-    for (let step = 0; step < 120_000; step++) {
-      const r = rand();
-      if (r < 0.55 || live.length === 0) {
-        const id = idOf(rand(), step);
-        const known = table.find(id);
-        if (known !== (map.get(id) ?? -1))
-          expect([id.slice(0, 40), known]).toEqual([id.slice(0, 40), map.get(id)]);
-        if (known < 0) {
-          map.set(id, table.add(id));
-          live.push(id);
-        }
-      } else if (r < 0.85) {
-        const at = Math.floor(rand() * live.length);
-        const id = live[at];
-        table.delete(map.get(id)!);
-        map.delete(id);
-        live[at] = live[live.length - 1];
-        live.pop();
-      } else {
-        const id = live[Math.floor(rand() * live.length)];
-        if (table.find(id) !== map.get(id) || table.text(map.get(id)!) !== id)
-          expect([id.slice(0, 40), table.find(id), table.text(map.get(id)!)?.slice(0, 40)]).toEqual([
-            id.slice(0, 40),
-            map.get(id),
-            id.slice(0, 40),
-          ]);
-      }
-      if (table.size !== map.size) expect(table.size).toBe(map.size);
-    }
-    for (const [id, e] of map) {
-      expect(table.find(id)).toBe(e);
-      expect(table.text(e) === id).toBe(true);
-    }
+    answersAsAMap(rand, { steps: 120_000, addBelow: 0.55, newId: (_, step) => idOf(rand(), step) });
   });
 
   it("answers as a Map does while ids move between the old buckets and the new", () => {
     const rand = prng(7);
-    const table = new IdTable();
-    const map = new Map<string, number>();
-    const live: string[] = [];
-    for (let step = 0; step < 100_000; step++) {
-      const r = rand();
-      if (r < 0.6 || live.length === 0) {
-        const id = `id-${Math.floor(rand() * 150_000)}${r < 0.01 ? "é" : ""}`;
-        const known = table.find(id);
-        if (known !== (map.get(id) ?? -1)) expect([id, known]).toEqual([id, map.get(id) ?? -1]);
-        if (known < 0) {
-          const e = table.add(id);
-          map.set(id, e);
-          live.push(id);
-        }
-      } else if (r < 0.85) {
-        const at = Math.floor(rand() * live.length);
-        const id = live[at];
-        table.delete(map.get(id)!);
-        map.delete(id);
-        live[at] = live[live.length - 1];
-        live.pop();
-      } else {
-        const id = live[Math.floor(rand() * live.length)];
-        if (table.find(id) !== map.get(id) || table.text(map.get(id)!) !== id)
-          expect([id, table.find(id), table.text(map.get(id)!)]).toEqual([id, map.get(id), id]);
-      }
-      if (table.size !== map.size) expect(table.size).toBe(map.size);
-    }
-    for (const [id, e] of map) expect(table.find(id)).toBe(e);
+    answersAsAMap(rand, {
+      steps: 100_000,
+      addBelow: 0.6,
+      newId: (r) => `id-${Math.floor(rand() * 150_000)}${r < 0.01 ? "é" : ""}`,
+    });
   });
 });
+
+/**
+ * `steps` random steps on an IdTable and a Map side by side, each step drawn from `rand`: below
+ * `addBelow` (or with nothing live) a look-up of `newId(the step's draw, step)`, added when
+ * unknown; then up to 0.85 a delete of a live id; else a look-up of a live id and its text. The
+ * table answers as the Map does at every step, and holds what it holds at the end.
+ */
+function answersAsAMap(
+  rand: () => number,
+  { steps, addBelow, newId }: { steps: number; addBelow: number; newId: (r: number, step: number) => string },
+) {
+  const table = new IdTable();
+  const map = new Map<string, number>();
+  const live: string[] = [];
+  // An id as a failure shows it: a long one cut.
+  const shown = (id: string | null | undefined) => id?.slice(0, 40);
+  for (let step = 0; step < steps; step++) {
+    const r = rand();
+    if (r < addBelow || live.length === 0) {
+      const id = newId(r, step);
+      const known = table.find(id);
+      if (known !== (map.get(id) ?? -1)) expect([shown(id), known]).toEqual([shown(id), map.get(id) ?? -1]);
+      if (known < 0) {
+        map.set(id, table.add(id));
+        live.push(id);
+      }
+    } else if (r < 0.85) {
+      const at = Math.floor(rand() * live.length);
+      const id = live[at];
+      table.delete(map.get(id)!);
+      map.delete(id);
+      live[at] = live[live.length - 1];
+      live.pop();
+    } else {
+      const id = live[Math.floor(rand() * live.length)];
+      if (table.find(id) !== map.get(id) || table.text(map.get(id)!) !== id)
+        expect([shown(id), table.find(id), shown(table.text(map.get(id)!))]).toEqual([
+          shown(id),
+          map.get(id),
+          shown(id),
+        ]);
+    }
+    if (table.size !== map.size) expect(table.size).toBe(map.size);
+  }
+  for (const [id, e] of map) {
+    expect(table.find(id)).toBe(e);
+    expect(table.text(e) === id).toBe(true);
+  }
+}

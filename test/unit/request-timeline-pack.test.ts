@@ -27,6 +27,7 @@ import { runFilePath } from "@/lib/store/columnar/run-files";
 import { timelineFileColumns } from "@/lib/store/timeline-columns";
 import { trtllmParts, trtllmTimelineSegments } from "@/lib/metrics/request-timeline-parts";
 import { prng } from "../generators/prng.mjs";
+import { expectSameTimeline } from "../helpers/same-timeline";
 
 /**
  * `n` aiperf-shaped requests in shuffled order: mostly short, every 500th one long (it runs over
@@ -53,33 +54,6 @@ function generated(n: number, seed = 3): RequestTimeline {
 
 const stored = (t: RequestTimeline) => decodeStoredColumns(encodeStoredColumns(packTimeline(t)))!;
 
-function expectSame(a: RequestTimeline, b: RequestTimeline) {
-  expect(b.source).toBe(a.source);
-  expect(b.n).toBe(a.n);
-  expect(b.originEpochMs).toBe(a.originEpochMs);
-  expect(b.segments).toEqual([...a.segments]);
-  for (const k of [
-    "id",
-    "startMs",
-    "endMs",
-    "blockMaxEndMs",
-    "partOffset",
-    "partSeg",
-    "partStartMs",
-    "partEndMs",
-  ] as const) {
-    expect(b[k].constructor).toBe(a[k].constructor);
-    expect(Array.from(b[k])).toEqual(Array.from(a[k]));
-  }
-  expect(Object.keys(b.lanes).sort()).toEqual(Object.keys(a.lanes).sort());
-  for (const [g, l] of Object.entries(a.lanes)) {
-    const m = b.lanes[g as keyof typeof b.lanes]!;
-    expect(m.keys).toEqual(l.keys);
-    expect(m.of.constructor).toBe(l.of.constructor);
-    expect(Array.from(m.of)).toEqual(Array.from(l.of));
-  }
-}
-
 /** The overlap rule applied to every request, no index. */
 function bruteForce(t: RequestTimeline, from: number, to: number): number[] {
   const out: number[] = [];
@@ -94,7 +68,7 @@ describe("stored timeline columns", () => {
     expect(t.lanes.worker!.of).toBeInstanceOf(Uint8Array);
     expect(t.blockMaxEndMs).toHaveLength(4);
     const back = unpackTimeline(stored(t))!;
-    expectSame(t, back);
+    expectSameTimeline(t, back);
     // And so does every window the route answers.
     for (const q of [
       { limit: 5000 },
@@ -109,7 +83,7 @@ describe("stored timeline columns", () => {
     const bytes = encodeStoredColumns(packTimeline(t));
     const shifted = new Uint8Array(bytes.length + 3);
     shifted.set(bytes, 3);
-    expectSame(t, unpackTimeline(decodeStoredColumns(shifted.subarray(3))!)!);
+    expectSameTimeline(t, unpackTimeline(decodeStoredColumns(shifted.subarray(3))!)!);
   });
 
   it("finds a window's requests as a scan of every request does, at block edges and the run's ends", () => {
@@ -200,7 +174,7 @@ describe("storing timeline columns", () => {
       const t = generated(2 * TIMELINE_BLOCK);
       const packed = packTimeline(t);
       expect(await writeTimelineColumns(handle.db, "r1", t.n, packed)).toBe(true);
-      expectSame(t, unpackTimeline((await readTimelineColumns(handle.db, "r1"))!)!);
+      expectSameTimeline(t, unpackTimeline((await readTimelineColumns(handle.db, "r1"))!)!);
       const small = generated(10);
       expect(await writeTimelineColumns(handle.db, "r1", small.n, packTimeline(small))).toBe(true);
       expect(unpackTimeline((await readTimelineColumns(handle.db, "r1"))!)!.n).toBe(10);
@@ -232,7 +206,7 @@ describe("timeline columns in the run's Parquet file", () => {
         const header = await writeTimelineFile(handle.db, "r1", packTimeline(one));
         expect(await writeTimelineColumns(handle.db, "r1", one.n, timelineFileColumns(header))).toBe(true);
         const back = unpackTimeline((await readTimelineColumns(handle.db, "r1"))!)!;
-        expectSame(one, back);
+        expectSameTimeline(one, back);
         for (const k of ["startMs", "partStartMs", "partEndMs"] as const)
           expect(Array.from(back[k]).map((v) => Object.is(v, -0))).toEqual(
             Array.from(one[k]).map((v) => Object.is(v, -0)),
@@ -283,7 +257,7 @@ describe("timeline columns in the run's Parquet file", () => {
         expect(values).toEqual([...Array.from(packed.columns[c.name]), ...Array(rows - c.length).fill(null)]);
       }
       expect(await writeTimelineColumns(handle.db, "r1", t.n, timelineFileColumns(header))).toBe(true);
-      expectSame(t, unpackTimeline((await readTimelineColumns(handle.db, "r1"))!)!);
+      expectSameTimeline(t, unpackTimeline((await readTimelineColumns(handle.db, "r1"))!)!);
     } finally {
       timelineFileOptions.spillRows = spillRows;
       await handle.close();
