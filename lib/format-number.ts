@@ -198,6 +198,8 @@ export function ordinal(n: number): string {
 /** A time unit for a whole table, row or axis: seconds once the largest value reaches 10 s. */
 export interface TimeUnit {
   unit: "ms" | "s";
+  /** The most decimals a value is written with: 2 in s, 3 in ms below 10 ms, else 1 */
+  digits: number;
   /** A value in ms, written in the unit with the unit after it. */
   format: (ms: number | null | undefined) => string;
   /** A value in ms, written in the unit without it (cells under a header that names the unit). */
@@ -211,14 +213,11 @@ export interface TimeUnit {
  * unit's: 2 in s, 3 in ms below 10 ms, else 1. Not recorded reads NOT_RECORDED.
  */
 export function formatMsAlike(valuesMs: ReadonlyArray<number | null | undefined>): string[] {
-  let max = 0;
-  for (const v of valuesMs) if (typeof v === "number" && Number.isFinite(v)) max = Math.max(max, Math.abs(v));
-  const seconds = max >= 10_000;
-  const digits = seconds ? 2 : max < 10 ? 3 : 1;
+  const { unit, digits } = timeUnitFor(valuesMs);
   return valuesMs.map((ms) =>
     ms === null || ms === undefined || !Number.isFinite(ms)
       ? NOT_RECORDED
-      : `${formatFixed(seconds ? ms / 1000 : ms, digits)} ${seconds ? "s" : "ms"}`,
+      : `${formatFixed(unit === "s" ? ms / 1000 : ms, digits)} ${unit}`,
   );
 }
 
@@ -240,14 +239,15 @@ export function timeUnitFor(valuesMs: ReadonlyArray<number | null | undefined>):
   let max = 0;
   for (const v of valuesMs) if (typeof v === "number" && Number.isFinite(v)) max = Math.max(max, Math.abs(v));
   const seconds = max >= 10_000;
+  const digits = seconds ? 2 : max < 10 ? 3 : 1;
   const value = (ms: number | null | undefined) => {
     if (ms === null || ms === undefined || !Number.isFinite(ms)) return NOT_RECORDED;
-    if (seconds) return en(ms / 1000, { maximumFractionDigits: 2 });
-    return en(ms, { maximumFractionDigits: max < 10 ? 3 : 1 });
+    return en(seconds ? ms / 1000 : ms, { maximumFractionDigits: digits });
   };
   const unit = seconds ? "s" : "ms";
   return {
     unit,
+    digits,
     value,
     format: (ms) =>
       ms === null || ms === undefined || !Number.isFinite(ms) ? NOT_RECORDED : `${value(ms)} ${unit}`,
