@@ -18,6 +18,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { IdTable } from "@/lib/metrics/id-table";
 import { prng } from "../generators/prng.mjs";
+import { countTypedArrayMoves } from "../helpers/typed-array-moves";
 
 describe("IdTable growth", () => {
   afterEach(() => vi.restoreAllMocks());
@@ -46,27 +47,13 @@ describe("IdTable growth", () => {
   });
 
   it("copies or fills at most a few pages of elements in one add, however many ids it holds", () => {
-    const typed = Object.getPrototypeOf(Int32Array.prototype) as {
-      set(this: ArrayLike<number>, a: ArrayLike<number>): void;
-      fill(this: ArrayLike<number>): unknown;
-    };
-    let moved = 0;
-    const set = typed.set;
-    const fill = typed.fill;
-    vi.spyOn(typed, "set").mockImplementation(function (this: ArrayLike<number>, ...a: unknown[]) {
-      moved += (a[0] as ArrayLike<number>).length;
-      return (set as (...x: unknown[]) => void).apply(this, a);
-    });
-    vi.spyOn(typed, "fill").mockImplementation(function (this: ArrayLike<number>, ...a: unknown[]) {
-      moved += this.length;
-      return (fill as (...x: unknown[]) => unknown).apply(this, a);
-    });
+    const counter = countTypedArrayMoves();
     const table = new IdTable();
     let most = 0;
     for (let i = 0; i < 300_000; i++) {
-      moved = 0;
+      counter.moved = 0;
       table.add(`session-${i}-${"x".repeat(i % 40)}`);
-      most = Math.max(most, moved);
+      most = Math.max(most, counter.moved);
     }
     vi.restoreAllMocks();
     console.log(`300,000 ids added: at most ${most} elements copied or filled by one add`);

@@ -15,32 +15,19 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { COLUMN_CHUNK } from "@/lib/metrics/chunked-column";
 import { PossibleReuse } from "@/lib/metrics/conversation-turns";
 import { prng } from "../generators/prng.mjs";
+import { countTypedArrayMoves } from "../helpers/typed-array-moves";
 
 describe("PossibleReuse growth", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("copies or fills at most a chunk's doubling a column in one record, however many conversations it holds", () => {
-    const typed = Object.getPrototypeOf(Int32Array.prototype) as {
-      set(this: ArrayLike<number>, a: ArrayLike<number>): void;
-      fill(this: ArrayLike<number>): unknown;
-    };
-    let moved = 0;
-    const set = typed.set;
-    const fill = typed.fill;
-    vi.spyOn(typed, "set").mockImplementation(function (this: ArrayLike<number>, ...a: unknown[]) {
-      moved += (a[0] as ArrayLike<number>).length;
-      return (set as (...x: unknown[]) => void).apply(this, a);
-    });
-    vi.spyOn(typed, "fill").mockImplementation(function (this: ArrayLike<number>, ...a: unknown[]) {
-      moved += this.length;
-      return (fill as (...x: unknown[]) => unknown).apply(this, a);
-    });
+    const counter = countTypedArrayMoves();
     const reuse = new PossibleReuse();
     let most = 0;
     for (let i = 0; i < 300_000; i++) {
-      moved = 0;
+      counter.moved = 0;
       reuse.next(`conversation-${i}`, 0, 100, 10, false);
-      most = Math.max(most, moved);
+      most = Math.max(most, counter.moved);
     }
     vi.restoreAllMocks();
     console.log(`300,000 conversations: at most ${most} elements copied or filled by one record`);
