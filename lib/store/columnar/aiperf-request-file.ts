@@ -29,11 +29,9 @@ const STAGE_COLUMNS = `seq bigint, file_id varchar, line integer, request_id var
  * until about 200,000 (or its close): flushed on the way, the rows are in the table while the
  * upload still arrives, and the close before the COPY (after the upload's last byte) has at most
  * this many left to move, not the whole run's (docs/performance.md §The summary path). A flush
- * is synchronous and its CPU grows with its rows: 16,384 rows held the event loop 30–70 ms, 4,096
- * the most of a 14–17 ms slice at load 10 (issue 31); 1,024 cost some 0.1 ms of CPU a flush more
- * than their share of a bigger one.
+ * is synchronous: 4,096 rows hold the event loop ~10 ms, where 16,384 held it 30–70 ms.
  */
-const FLUSH_ROWS = 1_024;
+const FLUSH_ROWS = 4_096;
 
 /**
  * `spillRows`: rows the temp table holds before they are moved to a Parquet segment (in seq
