@@ -5,10 +5,13 @@
  * columns were kept. One builder for both, so a stored timeline is exactly what the rows give.
  */
 import { inTurns } from "./in-turns";
+import { stringifyInSteps } from "@/lib/metrics/json-in-steps";
+import type { Steps } from "@/lib/metrics/steps";
 import {
   aiperfRequestId,
   decodeTimeline,
   encodeTimeline,
+  encodeTimelineInSteps,
   TIMELINE_DEFAULT_LIMIT,
   type TimelinePayload,
   type TimelineWire,
@@ -196,18 +199,32 @@ export interface StoredFirstWindow {
  * at ingest from a 100,000-request run in one piece it held the server for 0.4 s.
  */
 export async function firstWindowInTurns(t: RequestTimeline): Promise<string> {
-  return storedFirstWindow(await inTurns(timelineWindowInSteps(t, { limit: TIMELINE_DEFAULT_LIMIT })));
+  const payload = await inTurns(timelineWindowInSteps(t, { limit: TIMELINE_DEFAULT_LIMIT }));
+  return inTurns(storedFirstWindowInSteps(payload));
 }
 
-function storedFirstWindow(payload: TimelinePayload): string {
+/**
+ * Arrays of the stored first window written a slice of this many elements a step: its bars'
+ * columns (TIMELINE_DEFAULT_LIMIT long) and its parts' (several a bar).
+ */
+const FIRST_WINDOW_JSON_SLICE = 2_048;
+
+/**
+ * The stored first window's text in steps: its parts encoded (`encodeTimelineInSteps`) and its
+ * text written (`stringifyInSteps`) a slice at a time, the text JSON.stringify gives. In one piece
+ * they were most of a 25–30 ms slice of a TensorRT-LLM upload's drill-down (issue 31).
+ */
+function* storedFirstWindowInSteps(payload: TimelinePayload): Steps<string> {
+  const wire = yield* encodeTimelineInSteps(payload);
+  yield;
   const stored: StoredFirstWindow = {
     version: TIMELINE_WINDOW_VERSION,
     pack: TIMELINE_PACK_VERSION,
     limit: TIMELINE_DEFAULT_LIMIT,
     lanesBy: payload.lanesBy,
-    payload: encodeTimeline(payload),
+    payload: wire,
   };
-  return JSON.stringify(stored);
+  return yield* stringifyInSteps(stored, FIRST_WINDOW_JSON_SLICE);
 }
 
 const PAYLOAD_KEY = ',"payload":';

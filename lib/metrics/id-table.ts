@@ -40,6 +40,47 @@ const IN_CHAR_PAGE = CHAR_PAGE - 1;
 const MOVE_BUCKETS = 16;
 /** A bucket of the table being left whose id was deleted: passed over by a search, never moved. */
 const GONE = -1;
+/**
+ * Buckets a page of the bucket array holds (a power of two). A table of more buckets is pages, each
+ * made when an id is first placed in it: growing makes no array of all the new buckets (a zeroed
+ * array twice the old one, 1,048,576 buckets at the 262,145th id, in the add that grew it: a third
+ * of a 49 ms slice of an aiperf upload's main thread, issue 31), and an add makes at most the pages
+ * of the ids it places.
+ */
+const BUCKET_BITS = 12;
+const BUCKET_PAGE = 1 << BUCKET_BITS;
+const IN_BUCKET_PAGE = BUCKET_PAGE - 1;
+/** Every page not yet written: all empty buckets, shared, never written to. */
+const UNWRITTEN = new Int32Array(BUCKET_PAGE);
+
+/** Open-addressing buckets, `length` of them (a power of two), in pages made when first written. */
+class Buckets {
+  private readonly pages: Int32Array[];
+
+  constructor(readonly length: number) {
+    // One page of `length` for a small table; else `length / BUCKET_PAGE` references to one page.
+    this.pages =
+      length <= BUCKET_PAGE
+        ? [new Int32Array(length)]
+        : new Array<Int32Array>(length >>> BUCKET_BITS).fill(UNWRITTEN);
+  }
+
+  get(b: number): number {
+    return this.pages[b >>> BUCKET_BITS][b & IN_BUCKET_PAGE];
+  }
+
+  set(b: number, v: number): void {
+    let page = this.pages[b >>> BUCKET_BITS];
+    if (page === UNWRITTEN) page = this.pages[b >>> BUCKET_BITS] = new Int32Array(BUCKET_PAGE);
+    page[b & IN_BUCKET_PAGE] = v;
+  }
+
+  get bytes(): number {
+    let n = 0;
+    for (const p of this.pages) if (p !== UNWRITTEN) n += p.byteLength;
+    return n;
+  }
+}
 
 type Chars = Uint8Array | Uint16Array;
 
@@ -63,12 +104,12 @@ export class IdTable {
   /** Characters of deleted ids still in `chars` */
   private garbage = 0;
   /** Open addressing, linear probing: entry + 1, 0 for an empty bucket; a power of two long */
-  private buckets = new Int32Array(0);
+  private buckets = new Buckets(0);
   /**
    * The buckets before the last growth, while their ids are moved to `buckets` (`MOVE_BUCKETS`
    * an add): every id is in one of the two. Null once all are moved.
    */
-  private old: Int32Array | null = null;
+  private old: Buckets | null = null;
   /** The next bucket of `old` to move */
   private moveAt = 0;
   /** Entries never handed out start here */
@@ -80,7 +121,7 @@ export class IdTable {
 
   /** Bytes of the typed arrays held, for the memory tests. */
   get bytes(): number {
-    let n = this.buckets.byteLength + (this.old?.byteLength ?? 0);
+    let n = this.buckets.bytes + (this.old?.bytes ?? 0);
     for (const pages of [this.start, this.len, this.hashes, this.chars])
       for (const p of pages) n += p.byteLength;
     return n;
@@ -104,7 +145,7 @@ export class IdTable {
     const h = hash(id);
     const mask = this.buckets.length - 1;
     for (let b = h & mask; ; b = (b + 1) & mask) {
-      const e = this.buckets[b] - 1;
+      const e = this.buckets.get(b) - 1;
       if (e < 0) break;
       if (this.hashOf(e) === h && this.equals(e, id)) return e;
     }
@@ -112,7 +153,7 @@ export class IdTable {
     if (old === null) return -1;
     const oldMask = old.length - 1;
     for (let b = h & oldMask; ; b = (b + 1) & oldMask) {
-      const v = old[b];
+      const v = old.get(b);
       if (v === 0) return -1;
       if (v === GONE) continue;
       if (this.hashOf(v - 1) === h && this.equals(v - 1, id)) return v - 1;
@@ -144,8 +185,8 @@ export class IdTable {
       const old = this.old!;
       const oldMask = old.length - 1;
       let b = this.hashOf(e) & oldMask;
-      while (old[b] !== e + 1) b = (b + 1) & oldMask;
-      old[b] = GONE;
+      while (old.get(b) !== e + 1) b = (b + 1) & oldMask;
+      old.set(b, GONE);
     }
     this.garbage += this.lenOf(e);
     this.start[e >>> PAGE_BITS][e & IN_PAGE] = -1;
@@ -159,17 +200,18 @@ export class IdTable {
   private deleteFromBuckets(e: number): boolean {
     const mask = this.buckets.length - 1;
     let b = this.hashOf(e) & mask;
-    for (; this.buckets[b] !== e + 1; b = (b + 1) & mask) if (this.buckets[b] === 0) return false;
+    const buckets = this.buckets;
+    for (; buckets.get(b) !== e + 1; b = (b + 1) & mask) if (buckets.get(b) === 0) return false;
     // Backward-shift deletion: later entries of the probe run move into the hole.
-    for (let j = (b + 1) & mask; this.buckets[j] !== 0; j = (j + 1) & mask) {
-      const home = this.hashOf(this.buckets[j] - 1) & mask;
+    for (let j = (b + 1) & mask; buckets.get(j) !== 0; j = (j + 1) & mask) {
+      const home = this.hashOf(buckets.get(j) - 1) & mask;
       // Entry at j may fill the hole at b when its home is not cyclically in (b, j].
       if ((j > b && (home <= b || home > j)) || (j < b && home <= b && home > j)) {
-        this.buckets[b] = this.buckets[j];
+        buckets.set(b, buckets.get(j));
         b = j;
       }
     }
-    this.buckets[b] = 0;
+    buckets.set(b, 0);
     return true;
   }
 
@@ -186,7 +228,7 @@ export class IdTable {
     this.hashes = [];
     this.chars = [];
     this.wide = false;
-    this.buckets = new Int32Array(0);
+    this.buckets = new Buckets(0);
     this.old = null;
     this.moveAt = 0;
     this.capacity = this.pageUsed = this.used = this.garbage = this.next = this.size = 0;
@@ -203,22 +245,23 @@ export class IdTable {
   }
 
   private place(e: number, h: number): void {
-    const mask = this.buckets.length - 1;
+    const buckets = this.buckets;
+    const mask = buckets.length - 1;
     let b = h & mask;
-    while (this.buckets[b] !== 0) b = (b + 1) & mask;
-    this.buckets[b] = e + 1;
+    while (buckets.get(b) !== 0) b = (b + 1) & mask;
+    buckets.set(b, e + 1);
   }
 
   /**
    * Starts using `n` buckets: the ids in the current ones are moved over by the adds that follow
-   * (`move`), not here. A growth while a move is under way (never, at MOVE_BUCKETS an add) ends
-   * that move first.
+   * (`move`), not here, and their pages are made as ids are placed in them (`Buckets`). A growth
+   * while a move is under way (never, at MOVE_BUCKETS an add) ends that move first.
    */
   private grow(n: number): void {
     if (this.old !== null) this.move(this.old.length);
     this.old = this.size > 1 ? this.buckets : null;
     this.moveAt = 0;
-    this.buckets = new Int32Array(n);
+    this.buckets = new Buckets(n);
   }
 
   /** Moves the ids of up to `count` buckets of `old` into `buckets`. */
@@ -226,7 +269,7 @@ export class IdTable {
     const old = this.old!;
     const end = Math.min(old.length, this.moveAt + count);
     for (let b = this.moveAt; b < end; b++) {
-      const v = old[b];
+      const v = old.get(b);
       if (v > 0) this.place(v - 1, this.hashOf(v - 1));
     }
     this.moveAt = end;

@@ -18,10 +18,18 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ChunkedColumn } from "@/lib/metrics/chunked-column";
 import { encodeTimeline, TIMELINE_DEFAULT_LIMIT } from "@/lib/api/timeline";
 import { firstWindowInTurns } from "@/lib/ingest/timeline-columns";
-import { FINISH_STEP, TimelineBuilder, timelineWindow, WINDOW_STEP } from "@/lib/metrics/request-timeline";
+import {
+  FINISH_STEP,
+  TIMELINE_WINDOW_VERSION,
+  TimelineBuilder,
+  timelineWindow,
+  WINDOW_STEP,
+} from "@/lib/metrics/request-timeline";
+import { TIMELINE_PACK_VERSION } from "@/lib/metrics/request-timeline-pack";
 import { atOnce } from "@/lib/metrics/steps";
 import { eachTrtllmTimelineRow, TRTLLM_TURN } from "@/lib/store/timeline-rows";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
+import { tallyPerTurn } from "../helpers/between-turns";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { uploadGeneratedAiperf, uploadRun, waitForDrilldown } from "../helpers/test-app";
 
@@ -213,5 +221,38 @@ describe("the timeline builder's finish in steps", () => {
     expect(JSON.parse(text).payload).toEqual(
       encodeTimeline(timelineWindow(t, { limit: TIMELINE_DEFAULT_LIMIT })),
     );
+  }, 120_000);
+
+  it("writes the stored first window's text a bounded piece between two turns (issue 31)", async () => {
+    const t = fill(builder()).finish(5);
+    const payload = timelineWindow(t, { limit: TIMELINE_DEFAULT_LIMIT });
+    const whole = JSON.stringify(encodeTimeline(payload));
+    // The text as it was written in one piece.
+    const before = JSON.stringify({
+      version: TIMELINE_WINDOW_VERSION,
+      pack: TIMELINE_PACK_VERSION,
+      limit: TIMELINE_DEFAULT_LIMIT,
+      lanesBy: payload.lanesBy,
+      payload: encodeTimeline(payload),
+    });
+    // Characters of JSON text written (JSON.stringify), per turn.
+    const tally = tallyPerTurn("chars");
+    const stringify = JSON.stringify;
+    vi.spyOn(JSON, "stringify").mockImplementation(function (this: unknown, ...a: unknown[]) {
+      const out = (stringify as (...x: unknown[]) => string).apply(JSON, a);
+      tally.add("chars", out?.length ?? 0);
+      return out;
+    });
+    const text = await firstWindowInTurns(t);
+    const most = tally.stop();
+    vi.restoreAllMocks();
+    console.log(
+      `first window of ${N} requests (${whole.length} characters of payload): at most ${most.chars} characters written between two turns`,
+    );
+    // Slices of 2,048 elements of its arrays (numbers of a few characters each), the skeleton with
+    // its arrays as marks; before, the whole text in one turn.
+    expect(whole.length).toBeGreaterThan(100_000);
+    expect(most.chars).toBeLessThanOrEqual(40_000);
+    expect(text === before).toBe(true);
   }, 120_000);
 });

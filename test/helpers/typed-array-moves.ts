@@ -23,3 +23,22 @@ export function countTypedArrayMoves(): { moved: number } {
   });
   return counter;
 }
+
+/**
+ * Counts the elements of every Int32Array, Uint8Array and Uint16Array made with a length (not a
+ * view of another's buffer) from the call on, until the test unstubs its globals
+ * (`vi.unstubAllGlobals()`): how much one step of a growing structure allocates (and so zeroes).
+ */
+export function countTypedArrayAllocations(): { allocated: number } {
+  const counter = { allocated: 0 };
+  for (const Base of [Int32Array, Uint8Array, Uint16Array]) {
+    const Counting = class extends (Base as Int32ArrayConstructor) {
+      constructor(...a: unknown[]) {
+        super(...(a as [number]));
+        if (typeof a[0] === "number") counter.allocated += a[0];
+      }
+    };
+    vi.stubGlobal(Base.name, Counting);
+  }
+  return counter;
+}

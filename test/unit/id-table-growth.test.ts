@@ -18,10 +18,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { IdTable } from "@/lib/metrics/id-table";
 import { prng } from "../generators/prng.mjs";
-import { countTypedArrayMoves } from "../helpers/typed-array-moves";
+import { countTypedArrayAllocations, countTypedArrayMoves } from "../helpers/typed-array-moves";
 
 describe("IdTable growth", () => {
-  afterEach(() => vi.restoreAllMocks());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
 
   it("places at most a few ids in one add, however many it holds", () => {
     const table = new IdTable();
@@ -66,6 +69,28 @@ describe("IdTable growth", () => {
       expect(table.text(table.find(`session-${i}-${"x".repeat(i % 40)}`))).toBe(
         `session-${i}-${"x".repeat(i % 40)}`,
       );
+  });
+
+  it("allocates at most a few pages of elements in one add, however many ids it holds", () => {
+    const counter = countTypedArrayAllocations();
+    const table = new IdTable();
+    let most = 0;
+    let total = 0;
+    for (let i = 0; i < 300_000; i++) {
+      counter.allocated = 0;
+      table.add(`conversation-${i}`);
+      most = Math.max(most, counter.allocated);
+      total += counter.allocated;
+    }
+    vi.unstubAllGlobals();
+    console.log(`300,000 ids added: at most ${most} elements allocated by one add, ${total} in all`);
+    // The bucket pages of the ids one add places (the new id and those of MOVE_BUCKETS old
+    // buckets, 4,096 buckets a page), a page of entries' three arrays and a page of characters;
+    // before, the new buckets whole: 1,048,576 in the add that passed 262,144 ids.
+    expect(most).toBeLessThanOrEqual(17 * 4_096 + 3 * 4_096 + 16_384);
+    expect(table.size).toBe(300_000);
+    for (const i of [0, 4_095, 131_072, 262_144, 299_999])
+      expect(table.text(table.find(`conversation-${i}`))).toBe(`conversation-${i}`);
   });
 
   it("answers as a Map does with ids wide, empty or longer than a page of characters", () => {

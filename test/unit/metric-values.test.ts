@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { REQUEST_FIELDS } from "@/lib/metrics/regression/catalog";
 import { logRequestValues, mergeRequestValues, ValueColumn } from "@/lib/metrics/regression/request-values";
 import { mergeSortedRuns } from "@/lib/metrics/regression/sorted-pool";
+import { atOnce } from "@/lib/metrics/steps";
 import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
 import { decodeMetricValues, encodeMetricValues } from "@/lib/store/metric-values";
 import { prng } from "../generators/prng.mjs";
@@ -72,6 +73,15 @@ describe("pooling sorted runs", () => {
     expect(Array.from(merged.get("ttft")!)).toEqual([1, 2, 3, 4]);
     expect(Array.from(merged.get("server_ttft")!)).toEqual([1, 2, 3]);
     expect(merged.get("itl")!.length).toBe(0);
+  });
+
+  it("sorts a column in steps to the same bytes as at once", () => {
+    const rand = prng(31);
+    const a = new ValueColumn();
+    for (let i = 0; i < 50_000; i++)
+      a.add(i % 997 === 0 ? -0 : i % 13 === 0 ? 0 : Math.round(rand() * 5_000) / 8);
+    const inSteps = atOnce(a.sortedInSteps());
+    expect(Buffer.from(inSteps.buffer).equals(Buffer.from(a.sorted().buffer))).toBe(true);
   });
 
   it("leaves out a field only values in the run's request file give; pools it when another analyzer gives it too", () => {

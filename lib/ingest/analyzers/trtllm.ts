@@ -208,7 +208,10 @@ export function trtllmAnalyzer(): Analyzer {
         backend: "trtllm",
         facts: workerFacts(join, new Set(workerFile)),
         requestCount: summary.requestCount,
-        requestValues: { server_ttft: ttft.sorted(), server_e2e: e2e.sorted() },
+        requestValues: {
+          server_ttft: await inTurns(ttft.sortedInSteps()),
+          server_e2e: await inTurns(e2e.sortedInSteps()),
+        },
         info: {
           "TRT-LLM serving": join.mode,
           ...(join.joinedByDisaggId + join.joinedByCtxId > 0
