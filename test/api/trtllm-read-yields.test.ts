@@ -47,6 +47,7 @@ import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { collectGarbage, sliced } from "../helpers/cpu-slices";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
+import { storedTrtllmRows } from "../helpers/trtllm-request-rows";
 
 /** A tenth of the 30,000 requests the pages below are sized for, read with pages a tenth their size. */
 const REQUESTS = 3_000;
@@ -135,11 +136,7 @@ describe.each(TEST_STORES)("TensorRT-LLM reads in turns (%s)", (_store, pgUrl) =
     }
     await waitForDrilldown(id);
     // Every row in one query, mapped by the TPOT definition (lib/metrics/trtllm-latency.ts).
-    const stored = await env.app.store.db
-      .selectFrom("trtllm_requests")
-      .select(TRTLLM_GOODPUT_COLUMNS)
-      .where("run_id", "=", id)
-      .execute();
+    const stored = await storedTrtllmRows(env.app.store.db, id);
     rows = stored.map((r) => ({ ...trtllmGoodputRow(r), arrivalMs: r.arrival_ms }));
     expect(rows.length).toBe(REQUESTS);
   }, 300_000);
@@ -277,11 +274,7 @@ describe.each(TEST_STORES)("TensorRT-LLM reads in turns (%s)", (_store, pgUrl) =
  * (lib/ingest/timeline-columns.ts: the bar spans arrival to last token, widened to any part past it).
  */
 async function unpagedTimeline(db: Db, runId: string): Promise<RequestTimeline> {
-  const rows = await db
-    .selectFrom("trtllm_requests")
-    .select(TRTLLM_TIMELINE_COLUMNS)
-    .where("run_id", "=", runId)
-    .execute();
+  const rows = await storedTrtllmRows(db, runId);
   let builder: TimelineBuilder | null = null;
   for (const r of rows) {
     builder ??= new TimelineBuilder(
@@ -314,13 +307,8 @@ async function unpagedTrace(db: Db, runId: string): Promise<string> {
     .select(["id", "name"])
     .where("id", "=", runId)
     .executeTakeFirstOrThrow();
-  const rows = await db
-    .selectFrom("trtllm_requests")
-    .select(TRTLLM_TRACE_COLUMNS)
-    .where("run_id", "=", runId)
-    .where("idx", "in", sampledIdx(REQUESTS, MAX_SAMPLE))
-    .orderBy("idx")
-    .execute();
+  const sampled = new Set(sampledIdx(REQUESTS, MAX_SAMPLE));
+  const rows = (await storedTrtllmRows(db, runId)).filter((r) => sampled.has(r.idx));
   const procs = new ProcessTable();
   const events: TraceEvent[] = [];
   for (const r of rows) {
