@@ -16,6 +16,7 @@ import { GET as getTrace } from "@/app/api/runs/[id]/trace.json/route";
 import { GET as requestDetail } from "@/app/api/runs/[id]/trtllm/requests/[idx]/route";
 import { GET as sampleRequests } from "@/app/api/runs/[id]/trtllm/requests/route";
 import { runsStoredAsRows } from "@/lib/ingest/rebuild-row-runs";
+import { trtllmRequestFileOptions } from "@/lib/store/columnar/trtllm-request-file";
 import { trtllmGoodputPages } from "@/lib/store/goodput-rows";
 import { requestValuesByRun } from "@/lib/store/series-repo";
 import { eachTrtllmTimelineRow } from "@/lib/store/timeline-rows";
@@ -36,6 +37,8 @@ import {
 } from "../helpers/trtllm-request-rows";
 
 const N = 300;
+const SPILL_BYTES = 64 * 1024;
+const { spillBytes } = trtllmRequestFileOptions;
 const url = (id: string, rest: string) => new Request(`http://localhost/api/runs/${id}/${rest}`);
 
 describe.each(TEST_STORES)("TensorRT-LLM requests as the run's file on %s", (_store, pgUrl) => {
@@ -123,8 +126,11 @@ describe.each(TEST_STORES)("TensorRT-LLM requests as the run's file on %s", (_st
         dropServerFirstTokenRate: 0.1,
         noTransferStampsRate: 0.1,
       });
+      // Staged text moved to a segment every 64 kB: the file is written from many segments.
+      trtllmRequestFileOptions.spillBytes = SPILL_BYTES;
       id = await uploadRun(run.files.map((f: string) => ({ name: path.basename(f), path: f })));
     } finally {
+      trtllmRequestFileOptions.spillBytes = spillBytes;
       fs.rmSync(dir, { recursive: true, force: true });
     }
     await waitForDrilldown(id);
@@ -132,6 +138,14 @@ describe.each(TEST_STORES)("TensorRT-LLM requests as the run's file on %s", (_st
     expect(await trtllmRequestsStoredAs(db, id)).toEqual({ rows: 0, fileRows: N });
     const stored = await storedTrtllmRows(db, id);
     expect(stored.map((r) => r.idx)).toEqual([...Array(N).keys()]);
+    // What DuckDB held staged stayed within the budget and one row, whatever the run's size.
+    const rowChars = (r: (typeof stored)[number]) =>
+      Object.values(r).reduce((n: number, v) => n + (typeof v === "string" ? v.length : 0), 0) - id.length;
+    const longest = Math.max(...stored.map(rowChars));
+    const all = stored.reduce((n, r) => n + rowChars(r), 0);
+    expect(all).toBeGreaterThan(4 * SPILL_BYTES);
+    expect(trtllmRequestFileOptions.peakCharsHeld).toBeLessThan(SPILL_BYTES + longest);
+    expect(trtllmRequestFileOptions.peakRowsHeld).toBeLessThan(N / 4);
     // Each id kind of a few requests, as look-ups by id find them.
     const ids = [0, 5, 299].flatMap((i) =>
       [stored[i].disagg_request_id, stored[i].request_id, stored[i].ctx_request_id].filter(

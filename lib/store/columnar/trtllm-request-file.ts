@@ -7,8 +7,9 @@
  * its steps' JSON, kilobytes each, so a count of rows alone let DuckDB's staged rows outgrow its
  * memory limit. Once every request is handed out, one COPY reads the segments in order (DuckDB
  * keeps a read's order without a sort, preserve_insertion_order) and writes the run's file in
- * small row groups, with Bloom filters on the id columns: a look-up by idx or by id reads the
- * row groups that may hold it.
+ * small row groups (the segments too: what DuckDB holds to keep the order is some row groups).
+ * A look-up by idx reads the row groups whose statistics may hold it; one by id scans the id
+ * columns (some MB at 100,000 requests).
  *
  * Runs stored before the file keep their rows in `trtllm_requests` and are read from there (every
  * reader asks `trtllmRequestsSource` first).
@@ -74,8 +75,9 @@ const FLUSH_ROWS = 1_024;
 const FLUSH_CHARS = 2 << 20;
 
 /**
- * Rows a row group of the file holds. Small, as a row is kilobytes: DuckDB's Parquet writer holds
- * a row group per thread while it writes, and a look-up by idx or id reads whole row groups.
+ * Rows a row group of the file and of a segment holds. Small, as a row is kilobytes: DuckDB's
+ * Parquet writer holds a row group per thread while it writes, the order-keeping COPY holds the
+ * row groups it read ahead, and a look-up by idx reads whole row groups.
  */
 const ROW_GROUP = 1_024;
 
@@ -186,7 +188,9 @@ export class TrtllmRequestFileWriter {
     const seg = runFileTmpPath(this.db, "trtllm-requests-segment");
     // Listed first: a failed ingest's discard removes whatever the COPY left.
     this.segments.push(seg);
-    await conn.run(`copy trtllm_request_stage to ${quote(seg)} (format parquet, compression snappy)`);
+    await conn.run(
+      `copy trtllm_request_stage to ${quote(seg)} (format parquet, compression snappy, row_group_size ${ROW_GROUP})`,
+    );
     await conn.run("drop table trtllm_request_stage");
     this.tableRows = 0;
     this.tableChars = 0;
@@ -212,13 +216,14 @@ export class TrtllmRequestFileWriter {
       await this.spill(true);
       const files = this.segments.map(quote).join(", ");
       // No ORDER BY: the segments, read one after the other, are the rows in idx order, and a
-      // sort would hold the run's text in DuckDB's memory. The ids kept in a dictionary (a row
-      // group's 1,024 fit its 64 kB limit), as DuckDB writes a Bloom filter only for a
-      // dictionary-encoded column.
+      // sort would hold the run's text in DuckDB's memory. DuckDB keeps that order by holding
+      // the batches it read until they can be written in turn: segments of small row groups keep
+      // that small (100,000 rows of 3 kB of steps: 65 MB at most, where segments of one row
+      // group each reached the 256 MB limit). No `dictionary_size_limit` (which DuckDB's Bloom
+      // filters on the ids would need): it ran the same write out of 256 MB at 60,000 rows.
       await this.conn!.run(`copy (
           select ${TRTLLM_REQUEST_FILE_COLUMNS.join(", ")} from read_parquet([${files}])
-        ) to ${quote(tmp)} (format parquet, compression zstd, row_group_size ${ROW_GROUP},
-          dictionary_size_limit 65536, bloom_filter_false_positive_ratio 0.01)`);
+        ) to ${quote(tmp)} (format parquet, compression zstd, row_group_size ${ROW_GROUP})`);
       await putRunFile(this.db, this.runId, TRTLLM_REQUESTS_FILE, tmp, this.rows);
       return true;
     } finally {
