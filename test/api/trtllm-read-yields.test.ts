@@ -37,17 +37,15 @@ import type { SegmentValue } from "@/lib/metrics/time-breakdown";
 import { forgetTimelines, timelinePayloadText } from "@/lib/runs/run-timeline";
 import { traceRequestOf, trtllmTraceHeader } from "@/lib/runs/run-trace";
 import { GOODPUT_PAGE, trtllmGoodputRow } from "@/lib/runs/run-goodput";
-import { TRTLLM_GOODPUT_COLUMNS } from "@/lib/store/goodput-rows";
-import { TRTLLM_TIMELINE_COLUMNS } from "@/lib/store/timeline-rows";
 import type { Db } from "@/lib/store/db";
-import { COUNT_RANGE, TRTLLM_TRACE_COLUMNS, trtllmRequestCount } from "@/lib/store/trace-rows";
+import { COUNT_RANGE, trtllmRequestCount } from "@/lib/store/trace-rows";
 import { SAMPLE_PAGE, sampledIdx } from "@/lib/store/trtllm-requests";
 import { MAX_SAMPLE } from "@/lib/api/trtllm-charts";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { collectGarbage, sliced } from "../helpers/cpu-slices";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
-import { storedTrtllmRows } from "../helpers/trtllm-request-rows";
+import { storedTrtllmRows, storeTrtllmRequestsAsRows } from "../helpers/trtllm-request-rows";
 
 /** A tenth of the 30,000 requests the pages below are sized for, read with pages a tenth their size. */
 const REQUESTS = 3_000;
@@ -248,8 +246,11 @@ describe.each(TEST_STORES)("TensorRT-LLM reads in turns (%s)", (_store, pgUrl) =
     expect(turns).toBeGreaterThan(1);
     expect(slice).toBeLessThan(whole / 2);
 
-    // Its count of the run's requests, the one part of the read that grows with the run (a walk
-    // of every entry of the run's key), is taken in ranges of request numbers with turns between.
+    // Its count of the run's requests, the one part of the read that grows with the run: from the
+    // request file, DuckDB's; for a run stored as rows (before the file) a walk of every entry of
+    // the run's key, taken in ranges of request numbers with turns between.
+    expect(await trtllmRequestCount(env.app.store.db, id)).toBe(REQUESTS);
+    expect(await storeTrtllmRequestsAsRows(env.app.store.db, id)).toBe(REQUESTS);
     // Its turns are counted by a check-phase probe (each turn of the loop runs it once): the
     // range queries are too quick for the timer probe to tell apart.
     let iterations = 0;
