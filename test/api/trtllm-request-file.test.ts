@@ -15,7 +15,7 @@ import { GET as requestById } from "@/app/api/runs/[id]/requests/by-id/route";
 import { GET as getTrace } from "@/app/api/runs/[id]/trace.json/route";
 import { GET as requestDetail } from "@/app/api/runs/[id]/trtllm/requests/[idx]/route";
 import { GET as sampleRequests } from "@/app/api/runs/[id]/trtllm/requests/route";
-import { runsStoredAsRows } from "@/lib/ingest/rebuild-row-runs";
+import { rebuildRowRuns, runsStoredAsRows } from "@/lib/ingest/rebuild-row-runs";
 import { trtllmRequestFileOptions } from "@/lib/store/columnar/trtllm-request-file";
 import { trtllmGoodputPages } from "@/lib/store/goodput-rows";
 import { requestValuesByRun } from "@/lib/store/series-repo";
@@ -163,5 +163,12 @@ describe.each(TEST_STORES)("TensorRT-LLM requests as the run's file on %s", (_st
     const fromRows = await answers(id, ids);
     for (const k of Object.keys(fromFile)) expect(fromRows[k], k).toEqual(fromFile[k]);
     expect(Object.keys(fromRows)).toEqual(Object.keys(fromFile));
+
+    // The background rebuild makes it a run with the file again, its rows gone, the same answers.
+    expect(await rebuildRowRuns(env.app)).toEqual({ rebuilt: [id], failed: [], skipped: [] });
+    expect(await trtllmRequestsStoredAs(db, id)).toEqual({ rows: 0, fileRows: N });
+    expect(await runsStoredAsRows(db)).toEqual([]);
+    const rebuilt = await answers(id, ids);
+    for (const k of Object.keys(fromFile)) expect(rebuilt[k], k).toEqual(fromFile[k]);
   }, 240_000);
 });
