@@ -9,6 +9,7 @@
 import { sql } from "kysely";
 import type { Db } from "@/lib/store/db";
 import { AIPERF_REQUESTS_FILE } from "@/lib/store/columnar/aiperf-request-file";
+import { TRTLLM_REQUESTS_FILE } from "@/lib/store/columnar/trtllm-request-file";
 import { TRTLLM_TIME_EVENTS_FILE } from "@/lib/store/columnar/trtllm-time-events-file";
 import { claimForIngest } from "@/lib/store/interrupted-ingest";
 import type { IngestDeps } from "./deps";
@@ -30,6 +31,7 @@ export interface RowsNowAFile {
 export const ROWS_NOW_FILES: readonly RowsNowAFile[] = [
   { fileKind: "aiperf-records", table: "aiperf_requests", columnFile: AIPERF_REQUESTS_FILE },
   { fileKind: "trtllm-side-file", table: "trtllm_time_events", columnFile: TRTLLM_TIME_EVENTS_FILE },
+  { fileKind: "trtllm-perf-metrics", table: "trtllm_requests", columnFile: TRTLLM_REQUESTS_FILE },
 ];
 
 /**

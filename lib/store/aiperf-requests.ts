@@ -13,6 +13,7 @@ import {
 import { aiperfRequestId } from "@/lib/api/timeline";
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
 import { queryRows } from "./columnar/engine";
+import { trtllmRequestsSource } from "./columnar/trtllm-request-file";
 import type { Db } from "./db";
 import { aiperfProfilingPages, type AiperfProfilingRow } from "./goodput-rows";
 import { getChartText } from "./chart-payloads";
@@ -57,12 +58,14 @@ type RidOf = (r: ListColumns) => number | null;
  * are theirs: its aiperf rows get none.
  */
 async function ridsOf(db: Db, runId: string): Promise<RidOf> {
-  const trtllm = await db
-    .selectFrom("trtllm_requests")
-    .select("idx")
-    .where("run_id", "=", runId)
-    .limit(1)
-    .executeTakeFirst();
+  const trtllm =
+    (await trtllmRequestsSource(db, runId)) !== null ||
+    (await db
+      .selectFrom("trtllm_requests")
+      .select("idx")
+      .where("run_id", "=", runId)
+      .limit(1)
+      .executeTakeFirst()) !== undefined;
   if (trtllm) return () => null;
   const fileIndex = new Map((await getFiles(db, runId)).map((f, i) => [f.id, i]));
   return (r) => {

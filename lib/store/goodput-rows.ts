@@ -5,6 +5,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
 import { streamRowObjects } from "./columnar/engine";
+import { trtllmRequestsSource } from "./columnar/trtllm-request-file";
 import type { Db } from "./db";
 import type { TrtllmRequestsTable } from "./tables/trtllm";
 
@@ -117,14 +118,33 @@ export function trtllmGoodputPages(db: Db, runId: string, pageSize: number) {
   return trtllmRowPages(db, runId, TRTLLM_GOODPUT_COLUMNS, pageSize);
 }
 
-/** `columns` (idx among them) of every TensorRT-LLM request row of a run, `pageSize` rows a page in idx order. */
-export function trtllmRowPages<C extends keyof TrtllmRequestsTable & string>(
+/**
+ * `columns` (idx among them) of every TensorRT-LLM request row of a run, `pageSize` rows a page in
+ * idx order: from the run's request file (written in idx order, read in its order) as DuckDB
+ * streams it, else through the (run_id, idx) key of a run stored as rows.
+ */
+export async function* trtllmRowPages<C extends keyof TrtllmRequestsTable & string>(
   db: Db,
   runId: string,
   columns: readonly (C | "idx")[],
   pageSize: number,
-) {
-  return keysetPages(
+): AsyncGenerator<Array<Pick<TrtllmRequestsTable, C | "idx">>> {
+  type Row = Pick<TrtllmRequestsTable, C | "idx">;
+  const src = await trtllmRequestsSource(db, runId);
+  if (src) {
+    let page: Row[] = [];
+    for await (const chunk of streamRowObjects<Row>(`select ${columns.join(", ")} from ${src}`))
+      for (const r of chunk) {
+        page.push(r);
+        if (page.length === pageSize) {
+          yield page;
+          page = [];
+        }
+      }
+    if (page.length > 0) yield page;
+    return;
+  }
+  yield* keysetPages(
     (after: number | null) =>
       db
         .selectFrom("trtllm_requests")

@@ -6,6 +6,7 @@
 import { aiperfRequestId } from "@/lib/api/timeline";
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
 import { queryRows } from "./columnar/engine";
+import { trtllmRequestsSource } from "./columnar/trtllm-request-file";
 import type { Db } from "./db";
 import { getFiles } from "./runs-repo";
 
@@ -22,6 +23,16 @@ export type RequestById =
  * TensorRT-LLM requests. At most two rows are read: enough to say the id is not unique.
  */
 async function trtllmById(db: Db, runId: string, id: string): Promise<RequestById | undefined> {
+  const src = await trtllmRequestsSource(db, runId);
+  if (src) {
+    // The run's request file is written only for a run with requests.
+    const named = (column: "disagg_request_id" | "request_id") =>
+      queryRows<{ idx: number }>(`select idx from ${src} where ${column} = $1 order by idx limit 2`, [id]);
+    const byDisagg = await named("disagg_request_id");
+    const rows = byDisagg.length > 0 ? byDisagg : await named("request_id");
+    if (rows.length === 0) return { found: false, noDrilldown: false };
+    return { found: true, source: "trtllm", position: rows[0].idx, matches: rows.length };
+  }
   const any = await db
     .selectFrom("trtllm_requests")
     .select("idx")

@@ -8,6 +8,7 @@ import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { SummaryBlocks } from "@/lib/api/schemas";
 import { isChartPiece } from "@/lib/api/chart-catalog";
 import { discardAiperfStages } from "./columnar/aiperf-request-file";
+import { discardTrtllmRequestWriters } from "./columnar/trtllm-request-file";
 import { discardTimeEventWriters } from "./columnar/trtllm-time-events-file";
 import type { Db, Trx } from "./db";
 import { writeMetricValues } from "./metric-values";
@@ -327,6 +328,7 @@ export function drilldownPending(
 export async function clearDerived(db: Db, id: string, tables: readonly string[]): Promise<string[]> {
   discardAiperfStages(id);
   discardTimeEventWriters(id);
+  discardTrtllmRequestWriters(id);
   const unlinked = await db.transaction().execute((trx) => deleteDerived(trx, id, tables));
   return [...new Set(unlinked)];
 }
@@ -354,6 +356,7 @@ async function deleteDerived(trx: Trx, id: string, tables: readonly string[]): P
 export async function deleteRun(db: Db, id: string, tables: readonly string[]): Promise<string[]> {
   discardAiperfStages(id);
   discardTimeEventWriters(id);
+  discardTrtllmRequestWriters(id);
   return db.transaction().execute(async (trx) => {
     const files = await trx.selectFrom("files").select("sha256").where("run_id", "=", id).execute();
     const columnFiles = await deleteDerived(trx, id, tables);

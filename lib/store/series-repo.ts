@@ -8,6 +8,7 @@ import type { Db } from "./db";
 import { readMetricValues } from "./metric-values";
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
 import { streamRows } from "./columnar/engine";
+import { trtllmRequestsSource } from "./columnar/trtllm-request-file";
 import { rawSqlite } from "./raw-sqlite";
 import type { RunRow } from "./runs-repo";
 
@@ -127,7 +128,9 @@ export async function requestValuesByRun(
 
 async function oneRunValues(db: Db, id: string, table: string, column: string, where: string) {
   // A run whose aiperf requests are a Parquet file is read from it (same column, same filter).
-  const src = table === "aiperf_requests" ? await aiperfRequestsSource(db, id) : null;
+  // Likewise a TensorRT-LLM run whose requests are a Parquet file.
+  const src =
+    table === "aiperf_requests" ? await aiperfRequestsSource(db, id) : await trtllmRequestsSource(db, id);
   if (src) return fileValues(`select ${column} from ${src} where ${where} and ${column} is not null`);
   // Identifiers come from the fixed map above, never from the request.
   const text = `select ${column} from ${table} where run_id = ? and ${where} and ${column} is not null`;

@@ -7,6 +7,7 @@
  */
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
 import { queryRows, streamRows } from "./columnar/engine";
+import { trtllmRequestsSource } from "./columnar/trtllm-request-file";
 import type { Db } from "./db";
 import { rawSqlite } from "./raw-sqlite";
 import type { AiperfRequestsTable } from "./tables/aiperf";
@@ -129,7 +130,21 @@ const AIPERF_COLUMNS = [
   "worker_id",
 ] as const;
 
-export function eachTrtllmTimelineRow(db: Db, runId: string, fn: (r: TrtllmTimelineRow) => void) {
+/**
+ * Every TensorRT-LLM request's timeline columns in idx order: from the run's request file (in its
+ * order) a DuckDB chunk at a time, handed on in the same turns as rows; else from its rows.
+ */
+export async function eachTrtllmTimelineRow(db: Db, runId: string, fn: (r: TrtllmTimelineRow) => void) {
+  const src = await trtllmRequestsSource(db, runId);
+  if (src) {
+    const due = turnCounter(TRTLLM_TURN);
+    for await (const chunk of streamRows(`select ${TRTLLM_TIMELINE_COLUMNS.join(", ")} from ${src}`))
+      for (const row of chunk) {
+        fn(row as TrtllmTimelineRow);
+        if (due(row)) await new Promise((resolve) => setImmediate(resolve));
+      }
+    return;
+  }
   const all = () =>
     db.selectFrom("trtllm_requests").select(TRTLLM_TIMELINE_COLUMNS).where("run_id", "=", runId).execute();
   return eachRow(db, TRTLLM_SQL, runId, all, TRTLLM_TIMELINE_COLUMNS, TRTLLM_TURN, fn);

@@ -5,9 +5,10 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { aiperfRequestsSource } from "./columnar/aiperf-request-file";
 import { queryRows, streamRowSlices, type Pause } from "./columnar/engine";
+import { trtllmRequestsSource } from "./columnar/trtllm-request-file";
 import type { Db } from "./db";
 import type { TrtllmRequestsTable } from "./tables/trtllm";
-import { sampledIdx } from "./trtllm-requests";
+import { fileCount, sampledIdx } from "./trtllm-requests";
 
 /**
  * Request numbers (idx) counted per query of trtllmRequestCount. An object so a test can count a
@@ -22,6 +23,9 @@ export const COUNT_RANGE = { requests: 8192 };
  * entry in one piece. The lowest and highest numbers (look-ups at the key's ends) bound the ranges.
  */
 export async function trtllmRequestCount(db: Db, runId: string): Promise<number> {
+  // The run's request file: DuckDB counts from the Parquet footer.
+  const src = await trtllmRequestsSource(db, runId);
+  if (src) return fileCount(src);
   // Each end its own look-up (first and last entry of the key): one query asking both would walk it.
   const end = (order: "asc" | "desc") =>
     db
@@ -79,14 +83,21 @@ export async function* trtllmTracePages(
   { page = 200, pause = nextTurn }: TraceReadOptions = {},
 ) {
   const wanted = sampledIdx(total, limit);
+  const src = await trtllmRequestsSource(db, runId);
   for (let i = 0; i < wanted.length; i += page) {
-    const rows = await db
-      .selectFrom("trtllm_requests")
-      .select(TRTLLM_TRACE_COLUMNS)
-      .where("run_id", "=", runId)
-      .where("idx", "in", wanted.slice(i, i + page))
-      .orderBy("idx")
-      .execute();
+    const some = wanted.slice(i, i + page);
+    const rows = src
+      ? // The idx values are integers counted here, written into the text as numbers.
+        await queryRows<TrtllmTraceColumns>(
+          `select ${TRTLLM_TRACE_COLUMNS.join(", ")} from ${src} where idx in (${some.join(", ")}) order by idx`,
+        )
+      : await db
+          .selectFrom("trtllm_requests")
+          .select(TRTLLM_TRACE_COLUMNS)
+          .where("run_id", "=", runId)
+          .where("idx", "in", some)
+          .orderBy("idx")
+          .execute();
     yield rows;
     // better-sqlite3 answers synchronously: without a turn of the loop between pages, the whole
     // trace would run as one chain of microtasks and hold every other request until it ends.

@@ -1,5 +1,7 @@
 /**
- * Bulk writer of `trtllm_requests` rows. Each row carries kilobytes of JSON; through the query
+ * Bulk writer of `trtllm_requests` rows, as runs were stored before the run's request file
+ * (lib/store/columnar/trtllm-request-file.ts): an ingest no longer writes such rows; the tests
+ * store a run as an earlier Runlens did through it. Each row carries kilobytes of JSON; through the query
  * builder a 100k-request run spent most of its ingest building INSERT statements and committing
  * each one on its own. This writer binds a fixed-shape multi-row INSERT (text built once) and
  * commits many statements per transaction. On PostgreSQL the same batches go as one COPY each

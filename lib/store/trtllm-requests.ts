@@ -1,9 +1,11 @@
 /** Reads of the TensorRT-LLM per-request rows for the drill-down routes (shaped in lib/runs). */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { SampleSort } from "@/lib/api/trtllm-charts";
+import { queryRows } from "./columnar/engine";
+import { trtllmRequestsSource } from "./columnar/trtllm-request-file";
 import type { Db } from "./db";
 import { trtllmRowPages } from "./goodput-rows";
-import { TRTLLM_REQUEST_ID_COLUMNS } from "./tables/trtllm";
+import { TRTLLM_REQUEST_ID_COLUMNS, type TrtllmRequestsTable } from "./tables/trtllm";
 
 /**
  * Sampled rows read a query (each holds its segments' JSON), a turn of the event loop between. An
@@ -12,6 +14,34 @@ import { TRTLLM_REQUEST_ID_COLUMNS } from "./tables/trtllm";
 export const SAMPLE_PAGE = { rows: 250 };
 
 const SORT_COLUMN = { ttft: "ttft_ms", e2e: "e2e_ms", arrival: "arrival_ms" } as const;
+
+const SAMPLE_COLUMNS = [
+  "idx",
+  "mode",
+  "request_id",
+  "disagg_request_id",
+  "arrival_ms",
+  "ttft_ms",
+  "e2e_ms",
+  "segments_json",
+] as const;
+type SampleRow = Pick<TrtllmRequestsTable, (typeof SAMPLE_COLUMNS)[number]>;
+
+/** How many requests the run's request file holds. */
+export async function fileCount(src: string): Promise<number> {
+  const [{ n }] = await queryRows<{ n: number }>(`select count(*)::integer as n from ${src}`);
+  return n;
+}
+
+/** How many `trtllm_requests` rows a run stored before the request file holds. */
+async function rowCount(db: Db, runId: string): Promise<number> {
+  const { total } = await db
+    .selectFrom("trtllm_requests")
+    .select((eb) => eb.fn.countAll<number>().as("total"))
+    .where("run_id", "=", runId)
+    .executeTakeFirstOrThrow();
+  return Number(total);
+}
 
 /**
  * The rows of an evenly strided sample of at most `limit` requests (every k-th by arrival order),
@@ -25,32 +55,25 @@ export async function sampleRequestRows(
   order: "asc" | "desc",
   limit: number,
 ) {
-  const { total } = await db
-    .selectFrom("trtllm_requests")
-    .select((eb) => eb.fn.countAll<number>().as("total"))
-    .where("run_id", "=", runId)
-    .executeTakeFirstOrThrow();
-  const n = Number(total);
+  const src = await trtllmRequestsSource(db, runId);
+  const n = src ? await fileCount(src) : await rowCount(db, runId);
   if (n === 0) return null;
   const wanted = sampledIdx(n, limit);
-  const rows = [];
+  const rows: SampleRow[] = [];
   for (let i = 0; i < wanted.length; i += SAMPLE_PAGE.rows) {
     if (i > 0) await nextTurn();
-    const page = await db
-      .selectFrom("trtllm_requests")
-      .select([
-        "idx",
-        "mode",
-        "request_id",
-        "disagg_request_id",
-        "arrival_ms",
-        "ttft_ms",
-        "e2e_ms",
-        "segments_json",
-      ])
-      .where("run_id", "=", runId)
-      .where("idx", "in", wanted.slice(i, i + SAMPLE_PAGE.rows))
-      .execute();
+    const some = wanted.slice(i, i + SAMPLE_PAGE.rows);
+    const page = src
+      ? // The idx values are integers counted here, written into the text as numbers.
+        await queryRows<SampleRow>(
+          `select ${SAMPLE_COLUMNS.join(", ")} from ${src} where idx in (${some.join(", ")})`,
+        )
+      : await db
+          .selectFrom("trtllm_requests")
+          .select(SAMPLE_COLUMNS)
+          .where("run_id", "=", runId)
+          .where("idx", "in", some)
+          .execute();
     for (const r of page) rows.push(r);
   }
   const col = SORT_COLUMN[sort];
@@ -77,7 +100,19 @@ export function sampledIdx(n: number, limit: number): number[] {
   return wanted;
 }
 
-export async function requestRow(db: Db, runId: string, idx: number) {
+export async function requestRow(
+  db: Db,
+  runId: string,
+  idx: number,
+): Promise<TrtllmRequestsTable | undefined> {
+  const src = await trtllmRequestsSource(db, runId);
+  if (src) {
+    const rows = await queryRows<Omit<TrtllmRequestsTable, "run_id">>(
+      `select * from ${src} where idx = $1::integer limit 1`,
+      [idx],
+    );
+    return rows.length === 0 ? undefined : { run_id: runId, ...rows[0] };
+  }
   return db
     .selectFrom("trtllm_requests")
     .selectAll()
@@ -92,25 +127,28 @@ export async function requestRow(db: Db, runId: string, idx: number) {
  * request journey (docs/metrics.md §Client to engine).
  */
 export async function requestRowBySharedId(db: Db, runId: string, id: string) {
-  const { total } = await db
-    .selectFrom("trtllm_requests")
-    .select((eb) => eb.fn.countAll<number>().as("total"))
-    .where("run_id", "=", runId)
-    .executeTakeFirstOrThrow();
-  if (Number(total) === 0) return { total: 0, row: undefined };
-  const rows = await db
-    .selectFrom("trtllm_requests")
-    .select(SHARED_ID_ROW_COLUMNS)
-    .where("run_id", "=", runId)
-    .where((eb) =>
-      eb.or([eb("disagg_request_id", "=", id), eb("request_id", "=", id), eb("ctx_request_id", "=", id)]),
-    )
-    .orderBy("idx")
-    .execute();
+  const src = await trtllmRequestsSource(db, runId);
+  const total = src ? await fileCount(src) : await rowCount(db, runId);
+  if (total === 0) return { total: 0, row: undefined };
+  const rows = src
+    ? await queryRows<Pick<TrtllmRequestsTable, (typeof SHARED_ID_ROW_COLUMNS)[number]>>(
+        `select ${SHARED_ID_ROW_COLUMNS.join(", ")} from ${src}
+          where disagg_request_id = $1 or request_id = $1 or ctx_request_id = $1 order by idx`,
+        [id],
+      )
+    : await db
+        .selectFrom("trtllm_requests")
+        .select(SHARED_ID_ROW_COLUMNS)
+        .where("run_id", "=", runId)
+        .where((eb) =>
+          eb.or([eb("disagg_request_id", "=", id), eb("request_id", "=", id), eb("ctx_request_id", "=", id)]),
+        )
+        .orderBy("idx")
+        .execute();
   const rank = (r: (typeof rows)[number]) => (r.disagg_request_id === id ? 0 : r.request_id === id ? 1 : 2);
   let row: (typeof rows)[number] | undefined;
   for (const r of rows) if (!row || rank(r) < rank(row)) row = r;
-  return { total: Number(total), row };
+  return { total, row };
 }
 
 /** The columns of a TensorRT-LLM request the journey draws (its ids, stamps and latency). */

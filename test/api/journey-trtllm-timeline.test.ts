@@ -23,6 +23,7 @@ import { aiperfRun, barJourneys } from "../helpers/journey-runs";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams, uploadRun } from "../helpers/test-app";
 import { pct } from "../helpers/numpy-percentile";
+import { storedTrtllmRows } from "../helpers/trtllm-request-rows";
 
 const url = (p: string) => new Request(`http://localhost${p}`);
 
@@ -215,12 +216,7 @@ describe.each(TEST_STORES)("TensorRT-LLM requests on the Timeline's journey (%s)
       { name: "run/perf_metrics-disagg-node0-77-20260801T120000Z.jsonl", content: disagg.join("\n") + "\n" },
       { name: "run/perf_metrics-server-gen0-78-20260801T120000Z.jsonl", content: gen.join("\n") + "\n" },
     ]);
-    const rows = await env.app.store.db
-      .selectFrom("trtllm_requests")
-      .select(["disagg_request_id", "gen_worker", "ttft_ms", "e2e_ms"])
-      .where("run_id", "=", id)
-      .orderBy("idx")
-      .execute();
+    const rows = await storedTrtllmRows(env.app.store.db, id);
     // Every id as written, digit for digit; each request's own generation record joined to it:
     // E2E = TTFT (40 + i) + its generation tokens after its first response (140 + 10i − 38 − i).
     expect(rows.map((r) => r.disagg_request_id)).toEqual(ids.map(String));

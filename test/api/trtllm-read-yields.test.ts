@@ -37,16 +37,15 @@ import type { SegmentValue } from "@/lib/metrics/time-breakdown";
 import { forgetTimelines, timelinePayloadText } from "@/lib/runs/run-timeline";
 import { traceRequestOf, trtllmTraceHeader } from "@/lib/runs/run-trace";
 import { GOODPUT_PAGE, trtllmGoodputRow } from "@/lib/runs/run-goodput";
-import { TRTLLM_GOODPUT_COLUMNS } from "@/lib/store/goodput-rows";
-import { TRTLLM_TIMELINE_COLUMNS } from "@/lib/store/timeline-rows";
 import type { Db } from "@/lib/store/db";
-import { COUNT_RANGE, TRTLLM_TRACE_COLUMNS, trtllmRequestCount } from "@/lib/store/trace-rows";
+import { COUNT_RANGE, trtllmRequestCount } from "@/lib/store/trace-rows";
 import { SAMPLE_PAGE, sampledIdx } from "@/lib/store/trtllm-requests";
 import { MAX_SAMPLE } from "@/lib/api/trtllm-charts";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
 import { collectGarbage, sliced } from "../helpers/cpu-slices";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams, uploadRun, waitForDrilldown } from "../helpers/test-app";
+import { storedTrtllmRows, storeTrtllmRequestsAsRows } from "../helpers/trtllm-request-rows";
 
 /** A tenth of the 30,000 requests the pages below are sized for, read with pages a tenth their size. */
 const REQUESTS = 3_000;
@@ -135,11 +134,7 @@ describe.each(TEST_STORES)("TensorRT-LLM reads in turns (%s)", (_store, pgUrl) =
     }
     await waitForDrilldown(id);
     // Every row in one query, mapped by the TPOT definition (lib/metrics/trtllm-latency.ts).
-    const stored = await env.app.store.db
-      .selectFrom("trtllm_requests")
-      .select(TRTLLM_GOODPUT_COLUMNS)
-      .where("run_id", "=", id)
-      .execute();
+    const stored = await storedTrtllmRows(env.app.store.db, id);
     rows = stored.map((r) => ({ ...trtllmGoodputRow(r), arrivalMs: r.arrival_ms }));
     expect(rows.length).toBe(REQUESTS);
   }, 300_000);
@@ -251,8 +246,11 @@ describe.each(TEST_STORES)("TensorRT-LLM reads in turns (%s)", (_store, pgUrl) =
     expect(turns).toBeGreaterThan(1);
     expect(slice).toBeLessThan(whole / 2);
 
-    // Its count of the run's requests, the one part of the read that grows with the run (a walk
-    // of every entry of the run's key), is taken in ranges of request numbers with turns between.
+    // Its count of the run's requests, the one part of the read that grows with the run: from the
+    // request file, DuckDB's; for a run stored as rows (before the file) a walk of every entry of
+    // the run's key, taken in ranges of request numbers with turns between.
+    expect(await trtllmRequestCount(env.app.store.db, id)).toBe(REQUESTS);
+    expect(await storeTrtllmRequestsAsRows(env.app.store.db, id)).toBe(REQUESTS);
     // Its turns are counted by a check-phase probe (each turn of the loop runs it once): the
     // range queries are too quick for the timer probe to tell apart.
     let iterations = 0;
@@ -277,11 +275,7 @@ describe.each(TEST_STORES)("TensorRT-LLM reads in turns (%s)", (_store, pgUrl) =
  * (lib/ingest/timeline-columns.ts: the bar spans arrival to last token, widened to any part past it).
  */
 async function unpagedTimeline(db: Db, runId: string): Promise<RequestTimeline> {
-  const rows = await db
-    .selectFrom("trtllm_requests")
-    .select(TRTLLM_TIMELINE_COLUMNS)
-    .where("run_id", "=", runId)
-    .execute();
+  const rows = await storedTrtllmRows(db, runId);
   let builder: TimelineBuilder | null = null;
   for (const r of rows) {
     builder ??= new TimelineBuilder(
@@ -314,13 +308,8 @@ async function unpagedTrace(db: Db, runId: string): Promise<string> {
     .select(["id", "name"])
     .where("id", "=", runId)
     .executeTakeFirstOrThrow();
-  const rows = await db
-    .selectFrom("trtllm_requests")
-    .select(TRTLLM_TRACE_COLUMNS)
-    .where("run_id", "=", runId)
-    .where("idx", "in", sampledIdx(REQUESTS, MAX_SAMPLE))
-    .orderBy("idx")
-    .execute();
+  const sampled = new Set(sampledIdx(REQUESTS, MAX_SAMPLE));
+  const rows = (await storedTrtllmRows(db, runId)).filter((r) => sampled.has(r.idx));
   const procs = new ProcessTable();
   const events: TraceEvent[] = [];
   for (const r of rows) {

@@ -38,8 +38,8 @@ export async function pollStore<T>(
 }
 
 /**
- * Polls until a run is still ingesting and already has request rows: the moment to kill that
- * process. Resolves with the run's id; a timeout shows `output()` when given (what that process printed).
+ * Polls until a run is still ingesting and already has its request rows stored (its TensorRT-LLM
+ * request file named, lib/store/columnar/trtllm-request-file.ts): the moment to kill that process. Resolves with the run's id; a timeout shows `output()` when given (what that process printed).
  */
 export function ingestingRunWithRows(
   dbFile: string,
@@ -54,10 +54,12 @@ export function ingestingRunWithRows(
       const run = db.prepare("select id from runs where status = 'ingesting'").get() as
         { id: string } | undefined;
       if (!run) return { seen: "database open, no run ingesting yet" };
-      const { n } = db.prepare("select count(*) as n from trtllm_requests where run_id = ?").get(run.id) as {
-        n: number;
-      };
-      return n > 0 ? { found: run.id } : { seen: `run ${run.id} ingesting with ${n} request rows` };
+      const { n } = db
+        .prepare(
+          "select count(*) as n from run_column_files where run_id = ? and name = 'trtllm-request-rows'",
+        )
+        .get(run.id) as { n: number };
+      return n > 0 ? { found: run.id } : { seen: `run ${run.id} ingesting, its request file not yet stored` };
     },
     output,
   );

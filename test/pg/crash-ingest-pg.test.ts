@@ -54,9 +54,9 @@ async function runStatuses(client: pg.Client): Promise<string> {
 const ingestingRunWithRows = (client: pg.Client, timeoutMs: number) =>
   pollRunId(
     client,
-    "a run ingesting with request rows",
+    "a run ingesting with its request file stored",
     `select r.id from runs r where r.status = 'ingesting'
-       and exists (select 1 from trtllm_requests t where t.run_id = r.id)`,
+       and exists (select 1 from run_column_files c where c.run_id = r.id and c.name = 'trtllm-request-rows')`,
     timeoutMs,
   );
 
@@ -70,10 +70,15 @@ const inDrilldownWindow = (client: pg.Client, timeoutMs: number) =>
     timeoutMs,
   );
 
-/** The run's stored TensorRT-LLM request rows (n) and distinct request positions among them (d). */
-async function storedRequests(client: pg.Client, runId: string): Promise<{ n: number; d: number }> {
+/**
+ * Where the run's TensorRT-LLM requests are stored: catalog rows (none for a run stored since the
+ * request file), its request files and the requests they hold.
+ */
+async function storedRequests(client: pg.Client, runId: string) {
   const rows = await client.query(
-    "select count(*)::int as n, count(distinct idx)::int as d from trtllm_requests where run_id = $1",
+    `select (select count(*)::int from trtllm_requests where run_id = $1) as rows,
+      (select count(*)::int from run_column_files where run_id = $1 and name = 'trtllm-request-rows') as files,
+      (select sum(rows)::int from run_column_files where run_id = $1 and name = 'trtllm-request-rows') as requests`,
     [runId],
   );
   return rows.rows[0];
@@ -94,7 +99,7 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
     "leaves a failed run whose re-ingest stores each request once",
     async () => {
       const { dataDir } = folder;
-      // Holds the commit back once every row is written: the kill lands mid-ingest on any machine.
+      // Holds the commit back once the request file is stored: the kill lands mid-ingest on any machine.
       const ingest = spawnIngest(
         folder.input,
         { DATA_DIR: dataDir, DATABASE_URL: schema.url },
@@ -114,7 +119,7 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
           await expectInterruptedRun(runId);
           const done = await expectReingestReady(runId);
           expect(done.files[0].records).toBe(CRASH_RECORDS);
-          expect(await storedRequests(client, runId)).toEqual({ n: CRASH_RECORDS, d: CRASH_RECORDS });
+          expect(await storedRequests(client, runId)).toEqual({ rows: 0, files: 1, requests: CRASH_RECORDS });
         } finally {
           await cleanup();
         }
@@ -166,7 +171,7 @@ describe.skipIf(!PG_URL)("crash in the middle of a PostgreSQL ingest", () => {
           const done = await expectReingestReady(runId);
           expect(done.timeBreakdown.requestCount).toBe(records);
           expect(typeof done.drilldownReadyAt).toBe("string");
-          expect(await storedRequests(client, runId)).toEqual({ n: records, d: records });
+          expect(await storedRequests(client, runId)).toEqual({ rows: 0, files: 1, requests: records });
         } finally {
           await cleanup();
         }

@@ -2,6 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzeTrtllm, trtllmDiskFile, trtllmTextFile, TRTLLM_FIXTURES } from "../generators/trtllm-ingest";
 import { DISAGG_SEGMENTS } from "../generators/trtllm.mjs";
+import { storedTrtllmRows } from "../helpers/trtllm-request-rows";
 
 const fixture = (name: string, ord = 0) => trtllmDiskFile(path.join(TRTLLM_FIXTURES, name), ord);
 
@@ -33,7 +34,7 @@ describe("trtllm analyzer on the shared fixtures", () => {
       { endpoint: "ctx0:8001", role: "prefill", requestCount: 1, kvCacheHitRate: null },
       { endpoint: "gen0:8002", role: "decode", requestCount: 1, kvCacheHitRate: null },
     ]);
-    const rows = await run.handle.db.selectFrom("trtllm_requests").selectAll().execute();
+    const rows = await storedTrtllmRows(run.handle.db, run.ctx.runId);
     expect(rows).toHaveLength(1);
     expect(rows[0].ttft_ms).toBeCloseTo(78, 6);
     // E2E = TTFT (78) + gen server first response (66) → gen last token (200): the last token

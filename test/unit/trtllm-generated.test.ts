@@ -8,6 +8,7 @@ import { type KvHitRatePayload, type StepsPayload } from "@/lib/api/trtllm-chart
 import { generateTrtllmRun, type GenerateOptions } from "../generators/trtllm.mjs";
 import { analyzeTrtllm, trtllmDiskFile, type TrtllmRun } from "../generators/trtllm-ingest";
 import { TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
+import { storedTrtllmRows } from "../helpers/trtllm-request-rows";
 
 async function generateAndAnalyze(opts: Omit<GenerateOptions, "dir">) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-trtllm-gen-"));
@@ -95,11 +96,7 @@ describe("trtllm analyzer against generated runs with known truth", () => {
     expect(r.result.collectors).toEqual({ returnPerfMetrics: true });
 
     // A step placed on the timeline lands inside its request's decode.
-    const row = await r.handle.db
-      .selectFrom("trtllm_requests")
-      .selectAll()
-      .where("idx", "=", 3)
-      .executeTakeFirstOrThrow();
+    const row = (await storedTrtllmRows(r.handle.db, r.ctx.runId))[3];
     const times = JSON.parse(row.times_json);
     const stepEntries = unpackSteps(JSON.parse(row.steps_json));
     const firstStep = stepEntries.find((s) => s.kind === "step")!;

@@ -11,6 +11,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateRecordBuilderRun } from "../generators/trtllm-record-builder.mjs";
 import { analyzeTrtllm, trtllmDiskFile } from "../generators/trtllm-ingest";
+import { storedTrtllmRows } from "../helpers/trtllm-request-rows";
 
 const N = 1913;
 
@@ -35,10 +36,7 @@ describe("ctx_request_id join on records written by TensorRT-LLM's record builde
     expect(run.result.info?.["TRT-LLM joins"]).toBe(`0 by disagg_request_id, ${2 * N} by ctx_request_id`);
     expect(tb.requestCount).toBe(N);
     expect(tb.kvTransfer!.count).toBe(N);
-    const rows = await run.handle.db
-      .selectFrom("trtllm_requests")
-      .select(["ctx_worker", "gen_worker", "ctx_server", "gen_server"])
-      .execute();
+    const rows = await storedTrtllmRows(run.handle.db, run.ctx.runId);
     expect(rows).toHaveLength(N);
     // Every worker record joined the record its own server is named in.
     for (const r of rows) {

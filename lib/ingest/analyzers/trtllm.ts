@@ -20,7 +20,7 @@ import { ValueColumn } from "@/lib/metrics/regression/request-values";
 import { RoleVotes } from "@/lib/metrics/trtllm-roles";
 import { TRTLLM_CLOCK_ORIGIN_CHART } from "@/lib/api/chart-catalog";
 import { summarizeTrtllm, type TrtllmSummary } from "@/lib/metrics/trtllm-summary";
-import { TrtllmRequestsWriter } from "@/lib/store/trtllm-requests-writer";
+import { TrtllmRequestFileWriter } from "@/lib/store/columnar/trtllm-request-file";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 import { inTurns } from "../in-turns";
 
@@ -31,6 +31,7 @@ import { inTurns } from "../in-turns";
  */
 const TURN_RECORDS = 1_000;
 
+/** Runs stored before the request file (lib/store/columnar/trtllm-request-file.ts) keep rows here, cleared on re-ingest and delete. */
 export const TRTLLM_TABLES = ["trtllm_requests"] as const;
 
 /** A worker's name when no server URL names it: the file name without directories or extensions. */
@@ -173,7 +174,8 @@ export function trtllmAnalyzer(): Analyzer {
         if ((i + 1) % TURN_RECORDS === 0) await nextTurn();
       }
       const join = await inTurns(joinTrtllmInSteps(disaggs, workers, workerNames.length, workerNames));
-      const inserter = new TrtllmRequestsWriter(ctx.db, ctx.dialect);
+      // The run's request rows go to its Parquet file, written before the summary commits.
+      const writer = new TrtllmRequestFileWriter(ctx.db, ctx.runId);
       // The stored rows' own TTFT and E2E, which verdicts on the run resample.
       const ttft = new ValueColumn();
       const e2e = new ValueColumn();
@@ -185,12 +187,13 @@ export function trtllmAnalyzer(): Analyzer {
           (row) => {
             ttft.add(row.ttft_ms);
             e2e.add(row.e2e_ms);
-            return inserter.push(ctx.runId, row);
+            return writer.push(row);
           },
           () => nextTurn(),
         );
-        await inserter.flush();
+        await writer.write();
       } finally {
+        writer.discard();
         store.close();
       }
       const warnings = summary.warnings.map((w) => `TensorRT-LLM perf metrics: ${w}`);

@@ -62,7 +62,12 @@ export async function configureColumnar(settings: ColumnarSettings): Promise<voi
   try {
     await c.run(`set threads = ${Math.max(1, Math.floor(settings.threads))}`);
     await c.run(`set memory_limit = ${quote(settings.memoryLimit)}`);
-    await c.run(`set temp_directory = ${quote(settings.tempDir)}`);
+    await c.run(`set temp_directory = ${quote(settings.tempDir)}`).catch(() => {
+      // DuckDB keeps the temp directory it has spilled to ("Cannot switch temporary directory
+      // after the current one has been used"): the next connection opens a fresh engine with
+      // these settings, and connections open on the old one finish there.
+      engine.instance = null;
+    });
   } finally {
     c.closeSync();
   }
