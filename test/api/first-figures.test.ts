@@ -42,6 +42,16 @@ async function distribution(id: string) {
   return distributionPayloadSchema.parse(await res.json());
 }
 
+/**
+ * A drawing of horizontal bars in its two layouts (first-figures.ts sideBarsStillSvg): the
+ * laptop's (names down the left) and the phone's (names above the bars), each its own markup.
+ */
+function layouts(svg: string): { laptop: string; phone: string } {
+  const at = svg.indexOf('<g class="first-figure-phone">');
+  expect(at).toBeGreaterThan(0);
+  return { laptop: svg.slice(0, at), phone: svg.slice(at) };
+}
+
 /** What one figure's markup draws: its bars, the steps of its line, its texts. */
 function read(svg: string) {
   const path = /<path d="([^"]*)"/.exec(svg)?.[1] ?? "";
@@ -140,11 +150,23 @@ describe("the Cache view's first figure, drawn on the server", () => {
         const svg = figures["endpoint-hit-rate"];
         expect(svg, dir).toBeDefined();
         expect(frames["endpoint-hit-rate"].title).toBe(figure.title);
-        // One bar per endpoint with a hit rate, in its role's colour, its value written past it.
-        expect(read(svg).bars).toBe(values.length);
-        const colours = [...svg.matchAll(/data-colour="([^"]+)"/g)].map((m) => m[1]);
-        expect(colours).toEqual(
-          figure.categoryColours!.filter((_, i) => figure.series[0].points[i][1] !== null),
+        // One bar per endpoint with a hit rate, in its role's colour, its value written past it:
+        // in the laptop's layout and in the phone's, each shown at its width.
+        const { laptop, phone } = layouts(svg);
+        for (const layer of [laptop, phone]) {
+          expect(read(layer).bars).toBe(values.length);
+          const colours = [...layer.matchAll(/data-colour="([^"]+)"/g)].map((m) => m[1]);
+          expect(colours).toEqual(
+            figure.categoryColours!.filter((_, i) => figure.series[0].points[i][1] !== null),
+          );
+        }
+        // On a phone each endpoint is named above its bar, from the plot's left edge, as the
+        // page's chart names it there (chart-container.tsx namesAbove); the box a line a row taller.
+        const above = phone.match(/<text x="0" y="[\d.-]+" text-anchor="start"[^>]*><title>/g) ?? [];
+        expect(above.length, dir).toBe(figure.categories!.length);
+        expect(laptop).not.toMatch(/<text x="0" y="[\d.-]+" text-anchor="start"/);
+        expect(frames["endpoint-hit-rate"].phoneHeight).toBe(
+          frames["endpoint-hit-rate"].height + 16 * figure.categories!.length,
         );
         const texts = read(svg).texts.map((t) => t.replace(/&#160;/g, " "));
         for (const v of values.filter((v) => v > 0))
