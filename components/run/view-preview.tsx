@@ -113,8 +113,11 @@ function LatencyPreview({ run, drawings }: { run: RunSummary; drawings: boolean 
 function ServerDrawings({ run }: { run: RunSummary }) {
   const stills = useStillFigureList();
   if (stills.length === 0) return null;
+  // A view's one chart of bars (the Cache and KV views') is the view's width, as in the view;
+  // two go side by side, as the Latency and Offload views put theirs.
+  const alone = stills.length === 1 && stills[0][2] !== undefined;
   return (
-    <div className="grid gap-4 lg:grid-cols-2">
+    <div className={alone ? "grid gap-4" : "grid gap-4 lg:grid-cols-2"}>
       {stills.map(([key, svg, frame]) => {
         if (frame)
           return (

@@ -448,6 +448,14 @@ const isTrtllmMetric = (m: string): m is TrtllmDistributionMetric =>
  */
 const PHONE_PLOT_BOX_PX = 324;
 
+/**
+ * The width of a chart's plot box on a laptop, from 1280 px up, where the page stops widening
+ * (1440 px among them): a chart the view's width, or one of two side by side. The laptop's layout
+ * of horizontal bars fits its ticks to it, less the names and the labels, as the kit fits them.
+ */
+const LAPTOP_BOX_PX = { full: 1214, half: 582 } as const;
+type LaptopBox = keyof typeof LAPTOP_BOX_PX;
+
 /** The plot's width a phone leaves stacked rows beside their names' axis, about (erring narrow). */
 const NARROW_BARS_PLOT_PX = 110;
 
@@ -489,13 +497,41 @@ function valueTicks(
   return { values, unit, text: (v) => cut(compactTickText(unit)(v)) };
 }
 
-/** The value axis's ticks fitted to a plot `plotWidth` px wide, a coarser round step until they fit. */
+/** The gap the chart kit keeps between two tick texts, in px (axis-ticks.ts FIT_GAP_PX). */
+const FIT_GAP_PX = 8;
+
+/**
+ * Whether ticks' texts fit along a plot `plotWidth` px wide as the chart kit places them
+ * (axis-ticks.ts ticksFit): the first starting at its tick, the last ending at its, the others
+ * centred on theirs, FIT_GAP_PX apart and inside the plot.
+ */
+function ticksFitPx(t: Ticks, plotWidth: number): boolean {
+  const v = t.values;
+  const [d0, d1] = [v[0], v[v.length - 1]];
+  if (!(d1 > d0)) return v.length <= 1;
+  let prevRight = -Infinity;
+  for (let i = 0; i < v.length; i++) {
+    const w = t.text(v[i]).length * CHAR_PX;
+    const x = (plotWidth * (v[i] - d0)) / (d1 - d0);
+    const left = i === 0 ? x : i === v.length - 1 ? x - w : x - w / 2;
+    if (left < -0.5 || left + w > plotWidth + 0.5 || left < prevRight + FIT_GAP_PX) return false;
+    prevRight = left + w;
+  }
+  return true;
+}
+
+/**
+ * The value axis's ticks fitted to a plot `plotWidth` px wide, a coarser round step until they
+ * fit: `packed`, as the kit packs them along a plot whose width is known (ticksFitPx); else
+ * spaced at least the widest text apart.
+ */
 function fittedValueTicks(
   f: FigureDescription,
   hi: number,
   target: number | undefined,
   plotWidth: number,
   bare: boolean,
+  packed = false,
 ) {
   const start = target ?? (f.y.domain ? 6 : 5);
   let last = valueTicks(f, hi, target, bare);
@@ -503,6 +539,10 @@ function fittedValueTicks(
     const t = n === start ? last : valueTicks(f, hi, n, bare);
     last = t;
     if (t.values.length < 2) return t;
+    if (packed) {
+      if (ticksFitPx(t, plotWidth)) return t;
+      continue;
+    }
     const span = t.values[t.values.length - 1] - t.values[0];
     const spacing = span > 0 ? (plotWidth * (t.values[1] - t.values[0])) / span : plotWidth;
     const widest = maxOf(t.values, (v) => t.text(v).length) * CHAR_PX;
@@ -521,8 +561,8 @@ export function barsStillHeight(f: FigureDescription): number {
  * A figure of horizontal bars or stacked rows drawn as the chart kit draws it: bars in a laptop's
  * and a phone's layout (`sideBarsStillSvg`), stacked rows as `stackedRowsStillSvg` draws them.
  */
-export function barsStillSvg(f: FigureDescription): string {
-  return f.kind === "stacked" ? stackedRowsStillSvg(f) : sideBarsStillSvg(f);
+export function barsStillSvg(f: FigureDescription, box: LaptopBox = "full"): string {
+  return f.kind === "stacked" ? stackedRowsStillSvg(f) : sideBarsStillSvg(f, box);
 }
 
 /**
@@ -551,7 +591,7 @@ interface BarsLayout {
  * values in their compact form, fewer ticks and without the unit the axis title names. The
  * plot's box is placed by CSS variables the stylesheet reads per width.
  */
-function sideBarsStillSvg(f: FigureDescription): string {
+function sideBarsStillSvg(f: FigureDescription, box: LaptopBox): string {
   const categories = f.categories ?? [];
   const unit = f.y.unit ?? "";
   const names = notedCategories(f, f.shortNames ? shortLabels(categories, f.shortNames) : categories);
@@ -572,13 +612,16 @@ function sideBarsStillSvg(f: FigureDescription): string {
   const phoneLabel = compactValueText(unit);
   const phoneRight = MARGIN.right + labelRoomPx(texts(phoneLabel));
   const phoneLeft = MARGIN.left + NAMES_ABOVE.axisPx;
+  const laptopLeft = MARGIN.left + barNamesPx(widest, labelled);
+  const laptopRight = MARGIN.right + labelRoomPx(texts(valueText(unit)));
   const layouts: BarsLayout[] = [
     {
       cls: "first-figure-laptop",
-      ticks: fittedValueTicks(f, hi, undefined, WIDE_PLOT_PX, false),
+      // The kit fits its ticks to the plot's width: the box's, less the names and the labels.
+      ticks: fittedValueTicks(f, hi, undefined, LAPTOP_BOX_PX[box] - laptopLeft - laptopRight, false, true),
       tickCls: "first-figure-wide",
-      left: MARGIN.left + barNamesPx(widest, labelled),
-      right: MARGIN.right + labelRoomPx(texts(valueText(unit))),
+      left: laptopLeft,
+      right: laptopRight,
       height,
       namesAbove: false,
       label: valueText(unit),
@@ -586,7 +629,7 @@ function sideBarsStillSvg(f: FigureDescription): string {
     {
       cls: "first-figure-phone",
       // The kit fits 4 ticks across the plot a phone leaves once the names are above the bars.
-      ticks: fittedValueTicks(f, hi, 4, PHONE_PLOT_BOX_PX - phoneLeft - phoneRight, true),
+      ticks: fittedValueTicks(f, hi, 4, PHONE_PLOT_BOX_PX - phoneLeft - phoneRight, true, true),
       tickCls: "first-figure-narrow",
       left: phoneLeft,
       right: phoneRight,
@@ -798,11 +841,14 @@ function stackedRowsStillSvg(f: FigureDescription): string {
 export type StillFrames = Record<string, { title: string; height: number; phoneHeight?: number }>;
 
 /** A bars figure drawn, by its export name, with its frame; none when it has no bar to draw. */
-function barsStill(f: FigureDescription): { figures: StillFigures; frames: StillFrames } {
+function barsStill(
+  f: FigureDescription,
+  box: LaptopBox = "full",
+): { figures: StillFigures; frames: StillFrames } {
   const drawn = f.series.some((s) => s.points.some(([, v]) => v !== null && v > 0));
   if (!drawn) return { figures: {}, frames: {} };
   return {
-    figures: { [f.exportName]: barsStillSvg(f) },
+    figures: { [f.exportName]: barsStillSvg(f, box) },
     frames: {
       [f.exportName]: {
         title: f.title,
@@ -880,7 +926,8 @@ export function offloadFirstFigures(queryClient: QueryClient, run: RunSummary) {
   if (!rows || !hasOffloadCounters(run)) return { figures, frames };
   for (const direction of ["gpuToCpu", "cpuToGpu"] as const) {
     if (!rows.some((r) => r[OFFLOAD_DIRECTIONS[direction]] !== null)) continue;
-    const drawn = barsStill(endpointOffloadFigure(rows, direction));
+    // Side by side on a laptop, each half the view's width.
+    const drawn = barsStill(endpointOffloadFigure(rows, direction), "half");
     Object.assign(figures, drawn.figures);
     Object.assign(frames, drawn.frames);
   }
