@@ -19,6 +19,7 @@ import { CHART_MARGIN, LEGEND_STYLE } from "./chart-theme";
 import { definitionText, type FigureDefinition } from "./definitions";
 import { useChartSource } from "./export-context";
 import { horizontalTicks, useNarrow } from "./use-narrow";
+import { NAMES_ABOVE, namedBarGroupPx } from "@/lib/metrics/bar-labels";
 import { downloadCsv, exportFileName, type CsvRow } from "./export";
 import { FigureExportButtons } from "./figure-export-buttons";
 import { plotMarks } from "./plot-marks";
@@ -83,9 +84,9 @@ export interface ChartContainerProps<R extends object = Record<string, unknown>>
 }
 
 /** The room a row gains on a phone for its category's name above its bar (`AxisSpec.namesAbove`). */
-const NAME_ROW_PX = 16;
+const NAME_ROW_PX = NAMES_ABOVE.rowPx;
 /** A bar's thickness when its name is above it. */
-const NAMED_BAR_PX = 12;
+const NAMED_BAR_PX = NAMES_ABOVE.barPx;
 
 const CHARTS = { line: LineChart, area: AreaChart, bar: BarChart, scatter: ScatterChart } as const;
 
@@ -267,7 +268,10 @@ export function ChartContainer<R extends object = Record<string, unknown>>({
               !horizontal,
               dense,
               i === 0 && namesAbove
-                ? { left: CHART_MARGIN.left + NAMES_ABOVE_AXIS_PX, lift: barGroupPx(series) / 2 + 5 }
+                ? {
+                    left: CHART_MARGIN.left + NAMES_ABOVE_AXIS_PX,
+                    lift: barGroupPx(series) / 2 + NAMES_ABOVE.liftPx,
+                  }
                 : undefined,
             ),
           )}
@@ -372,9 +376,8 @@ function barGroupPx<R extends object>(series: SeriesConfig<R>): number {
     if (s.stack !== undefined) stacks.add(s.stack);
     else if (!s.hidden) single++;
   }
-  const n = Math.max(1, stacks.size + single);
   // The library keeps 4 px between a category's bars.
-  return n * NAMED_BAR_PX + (n - 1) * 4;
+  return namedBarGroupPx(stacks.size + single);
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   YAxis,
 } from "recharts";
 import { AXIS_STYLE, LABEL_HALO, TOOLTIP_ITEM_STYLE, TOOLTIP_STYLE } from "./chart-theme";
-import { LABEL_FONT_PX, LABEL_GAP_PX, minBarPx, stackBandsPx } from "@/lib/metrics/bar-labels";
+import { LABEL_FONT_PX, LABEL_GAP_PX, minBarPx, NAMES_ABOVE, stackBandsPx } from "@/lib/metrics/bar-labels";
 import type { CsvRow } from "./export";
 import type { AxisSpec, CsvColumns, Mark, SeriesConfig, SeriesSpec, TooltipSpec } from "./plot-types";
 
@@ -58,7 +58,7 @@ export function xAxis(a: AxisSpec, number: boolean, bars: boolean, includeHidden
 }
 
 /** The width a category axis keeps when it names its rows above their bars (`namesAbove`). */
-export const NAMES_ABOVE_AXIS_PX = 2;
+export const NAMES_ABOVE_AXIS_PX = NAMES_ABOVE.axisPx;
 
 /**
  * `above`: the categories are named above their bars, from the plot's left edge (`left`, px from

@@ -6,6 +6,7 @@ import { EndpointChoiceRow } from "@/components/server-metrics/endpoint-picker";
 import { FactsList } from "@/components/server-metrics/facts-list";
 import { orNotExported } from "@/components/server-metrics/not-exported";
 import { ChartStatus } from "@/components/charts/chart-status";
+import { useStillFigure } from "@/components/run/still-figures";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { formatCount, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
@@ -17,6 +18,8 @@ import { ManifestEmptyView } from "./empty-view";
 export function KvView({ run }: RunViewProps) {
   const sm = run.serverMetrics;
   const { endpoints, series } = useSmData(run.id, sm !== null);
+  // The server's drawing of the KV capacity per endpoint (lib/runs/first-figures.ts), until the chart draws.
+  const still = useStillFigure("endpoint-kv-capacity");
   if (!sm || !hasKvData(run)) return <ManifestEmptyView id="kv" title="No KV cache metrics in this run" />;
   const d = endpoints.data;
   const s = series.data;
@@ -56,7 +59,7 @@ export function KvView({ run }: RunViewProps) {
               .map((r) => r.role)}
           />
           {d.rows.some((r) => r.kvCapacityTokens !== null) ? (
-            <ChartFigure figure={endpointCapacityFigure(d.rows)} />
+            <ChartFigure figure={endpointCapacityFigure(d.rows)} still={still} />
           ) : null}
           {d.rows.some((r) => r.kvUsageAvg !== null) ? (
             <ChartFigure figure={endpointUsageFigure(d.rows)} />

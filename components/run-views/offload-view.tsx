@@ -8,6 +8,7 @@ import { FactsList } from "@/components/server-metrics/facts-list";
 import { OffloadEndpointTable } from "@/components/server-metrics/offload-endpoint-table";
 import { OffloadTierTable } from "@/components/server-metrics/offload-tier-table";
 import { ChartStatus } from "@/components/charts/chart-status";
+import { useStillFigure } from "@/components/run/still-figures";
 import { useSmData } from "@/components/server-metrics/use-sm-chart";
 import { byteRateUnit, formatBytes, formatNumber, formatRate } from "@/lib/format-number";
 import { hasField } from "@/lib/metrics/server-metrics/chart-rows";
@@ -28,6 +29,9 @@ function bandwidths(...values: (number | null)[]): string[] {
 export function OffloadView({ run }: RunViewProps) {
   const sm = run.serverMetrics;
   const { endpoints, series } = useSmData(run.id, sm !== null);
+  // The server's drawings of the bandwidth per endpoint (lib/runs/first-figures.ts), until the charts draw.
+  const stillOut = useStillFigure("endpoint-offload-gpuToCpu");
+  const stillBack = useStillFigure("endpoint-offload-cpuToGpu");
   const transfer = run.timeBreakdown?.kvTransfer ?? null;
   const off = sm?.kvOffload;
   const hasOffload = hasOffloadCounters(run);
@@ -93,10 +97,10 @@ export function OffloadView({ run }: RunViewProps) {
               with the time series they steer. */}
           <div className="grid gap-4 lg:grid-cols-2">
             {d.rows.some((r) => r.offloadBandwidthGpuToCpuBytesPerSecond !== null) ? (
-              <ChartFigure figure={endpointOffloadFigure(d.rows, "gpuToCpu")} />
+              <ChartFigure figure={endpointOffloadFigure(d.rows, "gpuToCpu")} still={stillOut} />
             ) : null}
             {d.rows.some((r) => r.offloadBandwidthCpuToGpuBytesPerSecond !== null) ? (
-              <ChartFigure figure={endpointOffloadFigure(d.rows, "cpuToGpu")} />
+              <ChartFigure figure={endpointOffloadFigure(d.rows, "cpuToGpu")} still={stillBack} />
             ) : null}
           </div>
           <OffloadEndpointTable rows={d.rows} />

@@ -9,8 +9,15 @@ import { createContext, useContext, type ReactNode } from "react";
  */
 interface Stills {
   figures: Readonly<Record<string, string>>;
-  /** A figure's title and box height, for figures other than the latency distributions */
-  frames: Readonly<Record<string, { title: string; height: number }>>;
+  /** A figure's title and box height (a phone's too, where it differs), for figures other than the latency distributions */
+  frames: Readonly<Record<string, StillFrame>>;
+}
+
+/** A figure's title and box height, and its box's height on a phone where that differs. */
+export interface StillFrame {
+  title: string;
+  height: number;
+  phoneHeight?: number;
 }
 
 const StillFiguresContext = createContext<Stills>({ figures: {}, frames: {} });
@@ -21,7 +28,7 @@ export function StillFigures({
   children,
 }: {
   figures: Record<string, string>;
-  frames?: Record<string, { title: string; height: number }>;
+  frames?: Record<string, StillFrame>;
   children: ReactNode;
 }) {
   return <StillFiguresContext.Provider value={{ figures, frames }}>{children}</StillFiguresContext.Provider>;
@@ -40,7 +47,7 @@ export function useStillFigureMap(): Readonly<Record<string, string>> {
  * Every figure the server drew, as `[key, svg, frame]`, in the order it drew them; `frame` is
  * its title and box height where the server said them (a latency distribution's are the view's).
  */
-export function useStillFigureList(): Array<[string, string, { title: string; height: number } | undefined]> {
+export function useStillFigureList(): Array<[string, string, StillFrame | undefined]> {
   const { figures, frames } = useContext(StillFiguresContext);
   return Object.entries(figures).map(([key, svg]) => [key, svg, frames[key]]);
 }

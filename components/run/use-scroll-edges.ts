@@ -31,8 +31,11 @@ export function useScrollEdges(ref: RefObject<HTMLElement | null>): { left: bool
   return edges;
 }
 
+/** The room `scrollIntoRow` leaves between an item and the row's edge, in px. */
+export const ROW_MARGIN_PX = 40;
+
 /** Scrolls `row` sideways, never the page, so that `item` is wholly inside it (with a margin). */
-export function scrollIntoRow(row: HTMLElement, item: HTMLElement, margin = 40): void {
+export function scrollIntoRow(row: HTMLElement, item: HTMLElement, margin = ROW_MARGIN_PX): void {
   const start = item.offsetLeft - row.offsetLeft;
   const end = start + item.offsetWidth;
   if (start - margin < row.scrollLeft) row.scrollLeft = Math.max(0, start - margin);

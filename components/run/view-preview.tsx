@@ -1,6 +1,6 @@
 "use client";
 
-import type { ReactNode } from "react";
+import type { CSSProperties, ReactNode } from "react";
 import { LatencyStatsTable } from "@/components/aiperf/latency-stats-table";
 import { latencyLabel, type LatencyMetricId } from "@/components/aiperf/latency-metric";
 import { DataTable } from "@/components/charts/data-table";
@@ -81,7 +81,9 @@ function ViewTables({ run, view, drawings }: { run: RunSummary; view: RunViewId;
         </>
       );
     case "cache":
-      // The hit rate per endpoint, as the server drew it.
+    case "kv":
+    case "offload":
+      // The hit rate, KV capacity or offload bandwidth per endpoint, as the server drew it.
       return drawings ? <ServerDrawings run={run} /> : null;
     case "endpoints":
       return <EndpointsTable run={run} />;
@@ -111,13 +113,24 @@ function LatencyPreview({ run, drawings }: { run: RunSummary; drawings: boolean 
 function ServerDrawings({ run }: { run: RunSummary }) {
   const stills = useStillFigureList();
   if (stills.length === 0) return null;
+  // A view's one chart of bars (the Cache and KV views') is the view's width, as in the view;
+  // two go side by side, as the Latency and Offload views put theirs.
+  const alone = stills.length === 1 && stills[0][2] !== undefined;
   return (
-    <div className="grid gap-4 lg:grid-cols-2">
+    <div className={alone ? "grid gap-4" : "grid gap-4 lg:grid-cols-2"}>
       {stills.map(([key, svg, frame]) => {
         if (frame)
           return (
             <Figure key={key} title={frame.title}>
-              <div className="relative w-full" style={{ height: frame.height }} data-still={key}>
+              <div
+                className={frame.phoneHeight ? "phone-height relative w-full" : "relative w-full"}
+                style={
+                  frame.phoneHeight
+                    ? ({ height: frame.height, "--phone-height": `${frame.phoneHeight}px` } as CSSProperties)
+                    : { height: frame.height }
+                }
+                data-still={key}
+              >
                 <div className="first-figure" dangerouslySetInnerHTML={{ __html: svg }} />
               </div>
             </Figure>

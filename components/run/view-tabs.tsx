@@ -7,7 +7,7 @@ import type { RunSummary } from "@/lib/api/schemas";
 import { DEFAULT_VIEW, RUN_VIEWS, type RunViewId } from "@/lib/api/run-views";
 import { preloadRunView } from "./run-view-components";
 import { runSearchParams } from "./search-params";
-import { scrollIntoRow, useScrollEdges } from "./use-scroll-edges";
+import { ROW_MARGIN_PX, scrollIntoRow, useScrollEdges } from "./use-scroll-edges";
 
 /** The id of the panel the tabs control, and of each tab (the panel is labelled by its tab). */
 export const VIEW_PANEL_ID = "run-view-panel";
@@ -101,12 +101,13 @@ export function ViewTabs({ run, current: shown }: { run: RunSummary; current: Ru
               onPointerEnter={has ? () => preloadRunView(v.id) : undefined}
               onFocus={has ? () => preloadRunView(v.id) : undefined}
               // Dimmed by colour alone (muted text keeps 4.5:1), never by opacity, which fell to 2.3:1.
-              className={`-mb-px shrink-0 whitespace-nowrap border-b-2 px-3 py-2 text-sm ${
+              className={`relative -mb-px shrink-0 overflow-clip whitespace-nowrap border-b-2 px-3 py-2 text-sm ${
                 active ? "border-accent font-medium" : "border-transparent hover:border-border"
               } ${has ? "" : "cursor-not-allowed text-muted"}`}
               title={has ? undefined : `Nothing to show for this run: ${v.missing}`}
             >
               {v.label}
+              {active ? <InitialScrollTarget /> : null}
             </button>
           );
         })}
@@ -114,6 +115,22 @@ export function ViewTabs({ run, current: shown }: { run: RunSummary; current: Ru
       {edges.left ? <MoreTabs side="left" onClick={() => page(-1)} /> : null}
       {edges.right ? <MoreTabs side="right" onClick={() => page(1)} /> : null}
     </div>
+  );
+}
+
+/**
+ * Where the tab row stands scrolled from its first layout, before the page's scripts have run (and
+ * without them): the selected tab's end and the margin after it (app/globals.css, CSS
+ * scroll-initial-target), where `scrollIntoRow` puts it once hydrated, so the row does not move
+ * then. Clipped by its tab, it adds nothing to the row's scrolling width.
+ */
+function InitialScrollTarget() {
+  return (
+    <span
+      aria-hidden="true"
+      className="tab-scroll-target"
+      style={{ right: -ROW_MARGIN_PX, width: ROW_MARGIN_PX }}
+    />
   );
 }
 

@@ -13,6 +13,19 @@ import { formatBytes, formatFigure, formatMs, formatNumber } from "@/lib/format-
  */
 export const MIN_BAR_PX = 4;
 
+/**
+ * Horizontal bars on a phone name their categories above them (chart-container.tsx `namesAbove`),
+ * so the plot keeps the width: the category axis keeps `axisPx`, each row is `rowPx` taller for its
+ * name's line, each bar `barPx` thick with `gapPx` between a category's bars, and a name's
+ * baseline `liftPx` above its bars. The server's drawing of such bars (lib/runs/first-figures.ts)
+ * lays them out the same.
+ */
+export const NAMES_ABOVE = { axisPx: 2, rowPx: 16, barPx: 12, gapPx: 4, liftPx: 5 } as const;
+
+/** How thick a category's `bars` side by side are when each is named above its row. */
+export const namedBarGroupPx = (bars: number) =>
+  Math.max(1, bars) * NAMES_ABOVE.barPx + (Math.max(1, bars) - 1) * NAMES_ABOVE.gapPx;
+
 /** The value labels' font size, in px. */
 export const LABEL_FONT_PX = 10;
 

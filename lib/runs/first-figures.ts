@@ -23,7 +23,13 @@ import type { QueryClient } from "@tanstack/react-query";
 import type { Distribution } from "@/lib/api/aiperf-charts";
 import { AIPERF_CHARTS, SM_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 import type { SegmentScope, Statistic, ValueScale } from "@/lib/api/trtllm-charts";
-import { endpointHitRateFigure } from "@/lib/metrics/figures/endpoints";
+import {
+  endpointCapacityFigure,
+  endpointHitRateFigure,
+  endpointOffloadFigure,
+  OFFLOAD_DIRECTIONS,
+} from "@/lib/metrics/figures/endpoints";
+import { hasKvData, hasOffloadCounters } from "@/lib/api/run-views";
 import { segmentStatsFigure } from "@/lib/metrics/figures/segments";
 import { endpointHitRateMissing } from "@/lib/metrics/server-metrics/cache-facts";
 import { notedCategories, tokenVar, type FigureDescription } from "@/lib/api/figure";
@@ -47,11 +53,14 @@ import { ticksCovering, ticksWithin } from "@/lib/metrics/nice-scale";
 import {
   barNamesPx,
   barsHeightPx,
+  compactValueText,
   compactTickText,
   LABEL_FONT_PX,
   LABEL_GAP_PX,
   labelRoomPx,
   MIN_BAR_PX,
+  NAMES_ABOVE,
+  namedBarGroupPx,
   stackBandsPx,
   stackedRowsHeightPx,
   stackEnds,
@@ -433,7 +442,21 @@ export function overviewFirstFigure(queryClient: QueryClient, run: RunSummary, l
 const isTrtllmMetric = (m: string): m is TrtllmDistributionMetric =>
   (TRTLLM_DISTRIBUTION_METRICS as readonly string[]).includes(m);
 
-/** The plot's width a phone leaves horizontal bars beside their names' axis, about (erring narrow). */
+/**
+ * The width of a chart's plot box on a 390 px phone (the page's and the figure's padding taken
+ * off): the phone's layout of horizontal bars fits its ticks to it, less the bars' margins.
+ */
+const PHONE_PLOT_BOX_PX = 324;
+
+/**
+ * The width of a chart's plot box on a laptop, from 1280 px up, where the page stops widening
+ * (1440 px among them): a chart the view's width, or one of two side by side. The laptop's layout
+ * of horizontal bars fits its ticks to it, less the names and the labels, as the kit fits them.
+ */
+const LAPTOP_BOX_PX = { full: 1214, half: 582 } as const;
+type LaptopBox = keyof typeof LAPTOP_BOX_PX;
+
+/** The plot's width a phone leaves stacked rows beside their names' axis, about (erring narrow). */
 const NARROW_BARS_PLOT_PX = 110;
 
 /**
@@ -474,13 +497,41 @@ function valueTicks(
   return { values, unit, text: (v) => cut(compactTickText(unit)(v)) };
 }
 
-/** The value axis's ticks fitted to a plot `plotWidth` px wide, a coarser round step until they fit. */
+/** The gap the chart kit keeps between two tick texts, in px (axis-ticks.ts FIT_GAP_PX). */
+const FIT_GAP_PX = 8;
+
+/**
+ * Whether ticks' texts fit along a plot `plotWidth` px wide as the chart kit places them
+ * (axis-ticks.ts ticksFit): the first starting at its tick, the last ending at its, the others
+ * centred on theirs, FIT_GAP_PX apart and inside the plot.
+ */
+function ticksFitPx(t: Ticks, plotWidth: number): boolean {
+  const v = t.values;
+  const [d0, d1] = [v[0], v[v.length - 1]];
+  if (!(d1 > d0)) return v.length <= 1;
+  let prevRight = -Infinity;
+  for (let i = 0; i < v.length; i++) {
+    const w = t.text(v[i]).length * CHAR_PX;
+    const x = (plotWidth * (v[i] - d0)) / (d1 - d0);
+    const left = i === 0 ? x : i === v.length - 1 ? x - w : x - w / 2;
+    if (left < -0.5 || left + w > plotWidth + 0.5 || left < prevRight + FIT_GAP_PX) return false;
+    prevRight = left + w;
+  }
+  return true;
+}
+
+/**
+ * The value axis's ticks fitted to a plot `plotWidth` px wide, a coarser round step until they
+ * fit: `packed`, as the kit packs them along a plot whose width is known (ticksFitPx); else
+ * spaced at least the widest text apart.
+ */
 function fittedValueTicks(
   f: FigureDescription,
   hi: number,
   target: number | undefined,
   plotWidth: number,
   bare: boolean,
+  packed = false,
 ) {
   const start = target ?? (f.y.domain ? 6 : 5);
   let last = valueTicks(f, hi, target, bare);
@@ -488,6 +539,10 @@ function fittedValueTicks(
     const t = n === start ? last : valueTicks(f, hi, n, bare);
     last = t;
     if (t.values.length < 2) return t;
+    if (packed) {
+      if (ticksFitPx(t, plotWidth)) return t;
+      continue;
+    }
     const span = t.values[t.values.length - 1] - t.values[0];
     const spacing = span > 0 ? (plotWidth * (t.values[1] - t.values[0])) / span : plotWidth;
     const widest = maxOf(t.values, (v) => t.text(v).length) * CHAR_PX;
@@ -503,44 +558,190 @@ export function barsStillHeight(f: FigureDescription): number {
 }
 
 /**
- * Horizontal bars (`bars`: a row per category, its series side by side, each bar in its
- * category's colour where it has one, its value past its end) or stacked rows (`stacked` and
- * `horizontal`: a statistic a row, the series stacked in their order, Σ past the end), as the
- * chart kit draws them (figure-props.ts barsProps and stackedRowsProps, on a linear axis): the
- * category names down the left, cut as the page cuts them, the value axis below with its title.
+ * A figure of horizontal bars or stacked rows drawn as the chart kit draws it: bars in a laptop's
+ * and a phone's layout (`sideBarsStillSvg`), stacked rows as `stackedRowsStillSvg` draws them.
  */
-export function barsStillSvg(f: FigureDescription): string {
-  const stacked = f.kind === "stacked";
+export function barsStillSvg(f: FigureDescription, box: LaptopBox = "full"): string {
+  return f.kind === "stacked" ? stackedRowsStillSvg(f) : sideBarsStillSvg(f, box);
+}
+
+/**
+ * The layout of a figure of horizontal bars in one chart box: where its plot sits (px from the
+ * box's left and right, its height) and how its rows are drawn (`namesAbove`: a phone's, each
+ * category named above its bars).
+ */
+interface BarsLayout {
+  cls: "first-figure-laptop" | "first-figure-phone";
+  ticks: Ticks & { unit: string };
+  tickCls: "first-figure-wide" | "first-figure-narrow";
+  left: number;
+  right: number;
+  height: number;
+  namesAbove: boolean;
+  label: (v: number) => string;
+}
+
+/**
+ * Horizontal bars (`bars`: a row per category, its series side by side, each bar in its
+ * category's colour where it has one, its value past its end) as the chart kit draws them
+ * (figure-props.ts barsProps, on a linear axis), in two layouts, each shown at its width
+ * (app/globals.css): a laptop's, the category names down the left, cut as the page cuts them;
+ * and a phone's, where the kit names each category above its bars (chart-container.tsx
+ * `namesAbove`): the plot the box's width, a row a name's line taller, bars 12 px thick, the
+ * values in their compact form, fewer ticks and without the unit the axis title names. The
+ * plot's box is placed by CSS variables the stylesheet reads per width.
+ */
+function sideBarsStillSvg(f: FigureDescription, box: LaptopBox): string {
   const categories = f.categories ?? [];
   const unit = f.y.unit ?? "";
-  const names = stacked
-    ? categories
-    : notedCategories(f, f.shortNames ? shortLabels(categories, f.shortNames) : categories);
-  const full = stacked ? categories : notedCategories(f);
+  const names = notedCategories(f, f.shortNames ? shortLabels(categories, f.shortNames) : categories);
+  const full = notedCategories(f);
   const value = (s: FigureDescription["series"][number], i: number) =>
     s.points.find(([x]) => x === i)?.[1] ?? null;
-  // Each row's bars (side by side) or stack's ends; its label past the longest.
-  const totals = categories.map((_, i) => stackEnds(f.series.map((s) => value(s, i))).at(-1) ?? 0);
-  const labelText = stacked
-    ? (v: number) => `${f.stackTotal ?? ""} ${valueText(unit)(v)}`.trim()
-    : valueText(unit);
-  const texts = stacked
-    ? f.stackTotal
-      ? totals.map(labelText)
-      : []
-    : f.series.flatMap((s) =>
-        categories.flatMap((_, i) => (value(s, i) === null ? [] : [labelText(value(s, i)!)])),
-      );
-  const hi = stacked
-    ? maxOf(totals, (v) => v)
-    : maxOf(
-        f.series.flatMap((s) => s.points),
-        ([, v]) => v ?? 0,
-      );
+  const texts = (format: (v: number) => string) =>
+    f.series.flatMap((s) =>
+      categories.flatMap((_, i) => (value(s, i) === null ? [] : [format(value(s, i)!)])),
+    );
+  const hi = maxOf(
+    f.series.flatMap((s) => s.points),
+    ([, v]) => v ?? 0,
+  );
   const height = barsStillHeight(f);
   const widest = maxOf(names, (n) => n.length);
   const labelled = f.shortNames !== undefined || (f.categoryNotes ?? []).some(Boolean);
-  const axisW = stacked ? stackNamesPx(widest) : barNamesPx(widest, labelled);
+  const phoneLabel = compactValueText(unit);
+  const phoneRight = MARGIN.right + labelRoomPx(texts(phoneLabel));
+  const phoneLeft = MARGIN.left + NAMES_ABOVE.axisPx;
+  const laptopLeft = MARGIN.left + barNamesPx(widest, labelled);
+  const laptopRight = MARGIN.right + labelRoomPx(texts(valueText(unit)));
+  const layouts: BarsLayout[] = [
+    {
+      cls: "first-figure-laptop",
+      // The kit fits its ticks to the plot's width: the box's, less the names and the labels.
+      ticks: fittedValueTicks(f, hi, undefined, LAPTOP_BOX_PX[box] - laptopLeft - laptopRight, false, true),
+      tickCls: "first-figure-wide",
+      left: laptopLeft,
+      right: laptopRight,
+      height,
+      namesAbove: false,
+      label: valueText(unit),
+    },
+    {
+      cls: "first-figure-phone",
+      // The kit fits 4 ticks across the plot a phone leaves once the names are above the bars.
+      ticks: fittedValueTicks(f, hi, 4, PHONE_PLOT_BOX_PX - phoneLeft - phoneRight, true, true),
+      tickCls: "first-figure-narrow",
+      left: phoneLeft,
+      right: phoneRight,
+      height: height + categories.length * NAMES_ABOVE.rowPx,
+      namesAbove: true,
+      label: phoneLabel,
+    },
+  ];
+  let drawnBars = 0;
+  const layers = layouts.map((l) => {
+    const plotH = l.height - MARGIN.top - MARGIN.bottom - X_AXIS;
+    const v0 = l.ticks.values[0] ?? 0;
+    const v1 = l.ticks.values[l.ticks.values.length - 1] ?? 1;
+    const x = (v: number) => (v1 > v0 ? ((v - v0) / (v1 - v0)) * 100 : 0);
+    const band = categories.length > 0 ? plotH / categories.length : plotH;
+    const slots = f.series.length;
+    const gap = NAMES_ABOVE.gapPx;
+    // Beside their names: 10 % of the band free on each side. Named above: each bar 12 px,
+    // the group centred in its band (a whole pixel from the band's top, as the library places it).
+    const group = namedBarGroupPx(slots);
+    const barH = l.namesAbove ? NAMES_ABOVE.barPx : Math.max(1, (band * 0.8 - gap * (slots - 1)) / slots);
+    const groupTop = l.namesAbove ? Math.trunc((band - group) / 2) : band * 0.1;
+    const out: string[] = [`<g class="${l.cls}">`];
+    // The value axis's grid, ticks and labels.
+    out.push(`<g class="${l.tickCls}">`);
+    l.ticks.values.forEach((v, i) => {
+      const p = `${num(x(v))}%`;
+      const anchor = i === 0 ? "start" : i === l.ticks.values.length - 1 ? "end" : "middle";
+      out.push(`<line x1="${p}" x2="${p}" y1="0" y2="${num(plotH)}" stroke="var(--grid)"/>`);
+      out.push(`<line x1="${p}" x2="${p}" y1="${num(plotH)}" y2="${num(plotH + 6)}" stroke="var(--muted)"/>`);
+      out.push(
+        `<text x="${p}" y="${num(plotH + 8)}" dy="0.71em" text-anchor="${anchor}" ${TEXT}>${escapeHtml(l.ticks.text(v))}</text>`,
+      );
+    });
+    out.push("</g>");
+    const labels: string[] = [];
+    let bars = 0;
+    categories.forEach((_, i) => {
+      const y0 = i * band + groupTop;
+      f.series.forEach((s, k) => {
+        const v = value(s, i);
+        if (v === null) return;
+        const y = y0 + k * (barH + gap);
+        const colour = f.categoryColours?.[i] ?? s.colour;
+        // A value above 0 is at least MIN_BAR_PX long, as the page draws it.
+        out.push(
+          `<rect x="0" y="${num(y)}" width="${num(x(v))}%"${v > 0 ? ` style="width:max(${num(x(v))}%, ${MIN_BAR_PX}px)"` : ""} height="${num(barH)}" fill="${tokenVar(colour)}" data-colour="${colour}"/>`,
+        );
+        bars++;
+        // A bar of no length draws no text beside it (its note, "n/a (decode)", is after its name).
+        if (v > 0)
+          labels.push(
+            `<text x="${num(x(v))}%" dx="${LABEL_GAP_PX}" y="${num(y + barH / 2)}" dy="0.355em" font-size="${LABEL_FONT_PX}" fill="var(--fg)" stroke="var(--card)" stroke-width="3" paint-order="stroke">${escapeHtml(l.label(v)).replace(/ /g, "&#160;")}</text>`,
+          );
+      });
+    });
+    drawnBars = bars;
+    out.push(`<line x1="0" x2="0" y1="0" y2="${num(plotH)}" stroke="var(--muted)"/>`);
+    out.push(`<line x1="0" x2="100%" y1="${num(plotH)}" y2="${num(plotH)}" stroke="var(--muted)"/>`);
+    // The names: down the left, or above each row's bars from the plot's left edge.
+    names.forEach((n, i) => {
+      const centre = i * band + band / 2;
+      const at = l.namesAbove
+        ? `x="0" y="${num(centre - group / 2 - NAMES_ABOVE.liftPx)}" text-anchor="start"`
+        : `x="-8" y="${num(centre)}" dy="0.355em" text-anchor="end"`;
+      out.push(`<text ${at} ${TEXT}><title>${escapeHtml(full[i] ?? n)}</title>${escapeHtml(n)}</text>`);
+    });
+    for (const t of labels) out.push(t);
+    const title = unit ? `${f.y.label} (${l.ticks.unit})` : f.y.label;
+    out.push(
+      `<text x="50%" y="${num(l.height - MARGIN.bottom - MARGIN.top - 4)}" text-anchor="middle" ${TEXT}>${escapeHtml(title)}</text>`,
+    );
+    out.push("</g>");
+    return out.join("");
+  });
+  const [laptop, phone] = layouts;
+  const vars = [
+    `--bars-left:${laptop.left}px`,
+    `--bars-right:${laptop.right}px`,
+    `--bars-height:${laptop.height - MARGIN.top - MARGIN.bottom - X_AXIS}px`,
+    `--bars-phone-left:${phone.left}px`,
+    `--bars-phone-right:${phone.right}px`,
+    `--bars-phone-height:${phone.height - MARGIN.top - MARGIN.bottom - X_AXIS}px`,
+  ].join(";");
+  return [
+    `<svg data-first-figure="${f.exportName}" data-bars="${drawnBars}" role="img" aria-label="${escapeHtml(f.title)}" overflow="visible" class="first-figure-bars"`,
+    ` style="position:absolute;top:${MARGIN.top}px;overflow:visible;${vars}">`,
+    ...layers,
+    "</svg>",
+  ].join("");
+}
+
+/**
+ * Stacked rows (`stacked` and `horizontal`: a statistic a row, the series stacked in their order,
+ * Σ past the end), as the chart kit draws them (figure-props.ts stackedRowsProps, on a linear
+ * axis): the statistics' names down the left, the value axis below with its title.
+ */
+function stackedRowsStillSvg(f: FigureDescription): string {
+  const categories = f.categories ?? [];
+  const unit = f.y.unit ?? "";
+  const names = categories;
+  const full = categories;
+  const value = (s: FigureDescription["series"][number], i: number) =>
+    s.points.find(([x]) => x === i)?.[1] ?? null;
+  // Each stack's ends; its label past the longest.
+  const totals = categories.map((_, i) => stackEnds(f.series.map((s) => value(s, i))).at(-1) ?? 0);
+  const labelText = (v: number) => `${f.stackTotal ?? ""} ${valueText(unit)(v)}`.trim();
+  const texts = f.stackTotal ? totals.map(labelText) : [];
+  const hi = maxOf(totals, (v) => v);
+  const height = barsStillHeight(f);
+  const widest = maxOf(names, (n) => n.length);
+  const axisW = stackNamesPx(widest);
   const left = MARGIN.left + axisW;
   const right = MARGIN.right + labelRoomPx(texts);
   const top = MARGIN.top;
@@ -558,10 +759,7 @@ export function barsStillSvg(f: FigureDescription): string {
   );
   const x = (v: number) => (v1 > v0 ? ((v - v0) / (v1 - v0)) * 100 : 0);
   const band = categories.length > 0 ? plotH / categories.length : plotH;
-  const slots = stacked ? 1 : f.series.length;
-  const gap = 4;
-  const barH = Math.max(1, (band * 0.8 - gap * (slots - 1)) / slots);
-  const marks: string[] = [];
+  const barH = Math.max(1, band * 0.8);
   // A stack's bands, drawn once for each plot width (the wide one and a phone's).
   const stackMarks: Record<(typeof STACK_PLOT_PX)[number][0], string[]> = {
     "first-figure-wide": [],
@@ -574,7 +772,7 @@ export function barsStillSvg(f: FigureDescription): string {
     );
   categories.forEach((_, i) => {
     const y0 = i * band + band * 0.1;
-    if (stacked) {
+    {
       // Each band at least MIN_BAR_PX long, taken from the stack's longest bands, so the stack
       // ends at its total (stackBandsPx), as the page draws it. The plot's width is not known
       // here: each band is its share of the axis plus the px the rule moves it by on a plot of
@@ -599,20 +797,7 @@ export function barsStillSvg(f: FigureDescription): string {
         for (const r of rects) stackMarks[set].push(r);
       }
       if (f.stackTotal) label(x(totals[i]), y0 + barH / 2, labelText(totals[i]));
-      return;
     }
-    f.series.forEach((s, k) => {
-      const v = value(s, i);
-      if (v === null) return;
-      const y = y0 + k * (barH + gap);
-      const colour = f.categoryColours?.[i] ?? s.colour;
-      // A value above 0 is at least MIN_BAR_PX long, as the page draws it.
-      marks.push(
-        `<rect x="0" y="${num(y)}" width="${num(x(v))}%"${v > 0 ? ` style="width:max(${num(x(v))}%, ${MIN_BAR_PX}px)"` : ""} height="${num(barH)}" fill="${tokenVar(colour)}" data-colour="${colour}"/>`,
-      );
-      // A bar of no length draws no text beside it (its note, "n/a (decode)", is after its name).
-      if (v > 0) label(x(v), y + barH / 2, labelText(v));
-    });
   });
   const ticks = (t: Ticks, cls: string) => {
     const at = x;
@@ -635,14 +820,11 @@ export function barsStillSvg(f: FigureDescription): string {
   );
   const title = unit ? `${f.y.label} (${wide.unit})` : f.y.label;
   return [
-    `<svg data-first-figure="${f.exportName}" data-bars="${stacked ? stackMarks["first-figure-wide"].length : marks.length}" role="img" aria-label="${escapeHtml(f.title)}" overflow="visible"`,
+    `<svg data-first-figure="${f.exportName}" data-bars="${stackMarks["first-figure-wide"].length}" role="img" aria-label="${escapeHtml(f.title)}" overflow="visible"`,
     ` style="position:absolute;left:${left}px;top:${top}px;width:calc(100% - ${left + right}px);height:${plotH}px;overflow:visible">`,
     ticks(wide, "first-figure-wide"),
     ticks(narrow, "first-figure-narrow"),
-    ...marks,
-    ...(stacked
-      ? Object.entries(stackMarks).map(([set, rects]) => `<g class="${set}">${rects.join("")}</g>`)
-      : []),
+    ...Object.entries(stackMarks).map(([set, rects]) => `<g class="${set}">${rects.join("")}</g>`),
     `<line x1="0" x2="0" y1="0" y2="${plotH}" stroke="var(--muted)"/>`,
     `<line x1="0" x2="100%" y1="${plotH}" y2="${plotH}" stroke="var(--muted)"/>`,
     ...nameTexts,
@@ -652,16 +834,31 @@ export function barsStillSvg(f: FigureDescription): string {
   ].join("");
 }
 
-/** What the page's preview writes around a figure the server drew: its title and its box's height. */
-export type StillFrames = Record<string, { title: string; height: number }>;
+/**
+ * What the page's preview writes around a figure the server drew: its title and its box's height
+ * (and on a phone, for bars named above their rows, `phoneHeight`).
+ */
+export type StillFrames = Record<string, { title: string; height: number; phoneHeight?: number }>;
 
 /** A bars figure drawn, by its export name, with its frame; none when it has no bar to draw. */
-function barsStill(f: FigureDescription): { figures: StillFigures; frames: StillFrames } {
+function barsStill(
+  f: FigureDescription,
+  box: LaptopBox = "full",
+): { figures: StillFigures; frames: StillFrames } {
   const drawn = f.series.some((s) => s.points.some(([, v]) => v !== null && v > 0));
   if (!drawn) return { figures: {}, frames: {} };
   return {
-    figures: { [f.exportName]: barsStillSvg(f) },
-    frames: { [f.exportName]: { title: f.title, height: barsStillHeight(f) } },
+    figures: { [f.exportName]: barsStillSvg(f, box) },
+    frames: {
+      [f.exportName]: {
+        title: f.title,
+        height: barsStillHeight(f),
+        // Named above their bars on a phone, each row a line taller (sideBarsStillSvg).
+        ...(f.kind === "bars"
+          ? { phoneHeight: barsStillHeight(f) + (f.categories?.length ?? 0) * NAMES_ABOVE.rowPx }
+          : {}),
+      },
+    },
   };
 }
 
@@ -695,4 +892,44 @@ export function breakdownFirstFigures(
   const payload = queryClient.getQueryData(options.queryKey);
   if (!payload || scale !== "linear") return { figures: {}, frames: {} };
   return barsStill(segmentStatsFigure(payload, [stat], scope, scale));
+}
+
+/** The per-endpoint server-metrics payload the prefetch put in `queryClient`, if it did. */
+function endpointRows(queryClient: QueryClient, run: RunSummary) {
+  const options = runChartQueryOptions(run.id, SM_CHARTS.endpoints, chartVersion(run));
+  return queryClient.getQueryData(options.queryKey)?.rows ?? null;
+}
+
+/**
+ * The KV view's first figure drawn on the server: the KV capacity per endpoint
+ * (components/run-views/kv-view.tsx), from the prefetched per-endpoint payload, as the same
+ * figure description. None when no endpoint's capacity is known: the view's first chart is then
+ * the usage per endpoint, whose legend the chart library lays out, left to the page.
+ */
+export function kvFirstFigures(queryClient: QueryClient, run: RunSummary) {
+  const rows = endpointRows(queryClient, run);
+  if (!rows || !hasKvData(run) || !rows.some((r) => r.kvCapacityTokens !== null))
+    return { figures: {}, frames: {} };
+  return barsStill(endpointCapacityFigure(rows));
+}
+
+/**
+ * The Offload view's first figures drawn on the server: the offload and onboard bandwidth per
+ * endpoint (components/run-views/offload-view.tsx), each where the view draws it (a direction
+ * some endpoint exported), from the prefetched per-endpoint payload. None for a run whose only
+ * offload data is TensorRT-LLM's KV transfers (that figure reads its own payload).
+ */
+export function offloadFirstFigures(queryClient: QueryClient, run: RunSummary) {
+  const rows = endpointRows(queryClient, run);
+  const figures: StillFigures = {};
+  const frames: StillFrames = {};
+  if (!rows || !hasOffloadCounters(run)) return { figures, frames };
+  for (const direction of ["gpuToCpu", "cpuToGpu"] as const) {
+    if (!rows.some((r) => r[OFFLOAD_DIRECTIONS[direction]] !== null)) continue;
+    // Side by side on a laptop, each half the view's width.
+    const drawn = barsStill(endpointOffloadFigure(rows, direction), "half");
+    Object.assign(figures, drawn.figures);
+    Object.assign(frames, drawn.frames);
+  }
+  return { figures, frames };
 }

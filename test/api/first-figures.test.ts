@@ -15,9 +15,11 @@ import { AIPERF_CHARTS, SM_CHARTS } from "@/lib/api/chart-catalog";
 import { runSummarySchema, type RunSummary } from "@/lib/api/schemas";
 import {
   cacheFirstFigures,
+  kvFirstFigures,
   latencyCdfSvg,
   latencyFirstFigures,
   latencyHistogramSvg,
+  offloadFirstFigures,
 } from "@/lib/runs/first-figures";
 import { endpointHitRateFigure } from "@/lib/metrics/figures/endpoints";
 import { endpointHitRateMissing } from "@/lib/metrics/server-metrics/cache-facts";
@@ -40,6 +42,16 @@ async function distribution(id: string) {
   });
   expect(res.status).toBe(200);
   return distributionPayloadSchema.parse(await res.json());
+}
+
+/**
+ * A drawing of horizontal bars in its two layouts (first-figures.ts sideBarsStillSvg): the
+ * laptop's (names down the left) and the phone's (names above the bars), each its own markup.
+ */
+function layouts(svg: string): { laptop: string; phone: string } {
+  const at = svg.indexOf('<g class="first-figure-phone">');
+  expect(at).toBeGreaterThan(0);
+  return { laptop: svg.slice(0, at), phone: svg.slice(at) };
 }
 
 /** What one figure's markup draws: its bars, the steps of its line, its texts. */
@@ -140,11 +152,23 @@ describe("the Cache view's first figure, drawn on the server", () => {
         const svg = figures["endpoint-hit-rate"];
         expect(svg, dir).toBeDefined();
         expect(frames["endpoint-hit-rate"].title).toBe(figure.title);
-        // One bar per endpoint with a hit rate, in its role's colour, its value written past it.
-        expect(read(svg).bars).toBe(values.length);
-        const colours = [...svg.matchAll(/data-colour="([^"]+)"/g)].map((m) => m[1]);
-        expect(colours).toEqual(
-          figure.categoryColours!.filter((_, i) => figure.series[0].points[i][1] !== null),
+        // One bar per endpoint with a hit rate, in its role's colour, its value written past it:
+        // in the laptop's layout and in the phone's, each shown at its width.
+        const { laptop, phone } = layouts(svg);
+        for (const layer of [laptop, phone]) {
+          expect(read(layer).bars).toBe(values.length);
+          const colours = [...layer.matchAll(/data-colour="([^"]+)"/g)].map((m) => m[1]);
+          expect(colours).toEqual(
+            figure.categoryColours!.filter((_, i) => figure.series[0].points[i][1] !== null),
+          );
+        }
+        // On a phone each endpoint is named above its bar, from the plot's left edge, as the
+        // page's chart names it there (chart-container.tsx namesAbove); the box a line a row taller.
+        const above = phone.match(/<text x="0" y="[\d.-]+" text-anchor="start"[^>]*><title>/g) ?? [];
+        expect(above.length, dir).toBe(figure.categories!.length);
+        expect(laptop).not.toMatch(/<text x="0" y="[\d.-]+" text-anchor="start"/);
+        expect(frames["endpoint-hit-rate"].phoneHeight).toBe(
+          frames["endpoint-hit-rate"].height + 16 * figure.categories!.length,
         );
         const texts = read(svg).texts.map((t) => t.replace(/&#160;/g, " "));
         for (const v of values.filter((v) => v > 0))
@@ -155,6 +179,86 @@ describe("the Cache view's first figure, drawn on the server", () => {
         // The wide ticks with the unit, the phone's without it (the title names it).
         expect(texts).toEqual(expect.arrayContaining(["0%", "100%", "0", "100"]));
         expect(svg).not.toMatch(/#[0-9a-f]{3,6}\b/i);
+      }
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("the KV and Offload views' first figures, drawn on the server", () => {
+  const EXAMPLES = path.resolve(__dirname, "../../lib/examples/files");
+  /** The tick texts of one of a drawing's tick sets. */
+  const ticks = (svg: string, set: "first-figure-wide" | "first-figure-narrow") =>
+    read(/<g class="[^"]*">/.test(svg) ? svg.split(`<g class="${set}">`)[1].split("</g>")[0] : "").texts.map(
+      (t) => t.replace(/&#160;/g, " "),
+    );
+
+  it("draws the KV capacity and the offload bandwidth (and the hit rate) per endpoint with the ticks the page's charts draw at 1440 and 390 px", async () => {
+    const { app, cleanup } = await useTestApp();
+    // The ticks the page's charts drew at 1440 and 390 px (Recharts, after hydration).
+    const expected: Record<string, Record<string, [string[], string[]]>> = {
+      "vllm-offload-tiered": {
+        "endpoint-kv-capacity": [
+          ["0 tokens", "500,000 tokens", "1,000,000 tokens", "1,500,000 tokens"],
+          ["0", "500 K", "1 M", "1.5 M"],
+        ],
+        "endpoint-offload-gpuToCpu": [
+          ["0 GB/s", "5 GB/s", "10 GB/s", "15 GB/s"],
+          ["0", "5", "10", "15"],
+        ],
+        "endpoint-offload-cpuToGpu": [
+          ["0 GB/s", "10 GB/s", "20 GB/s", "30 GB/s"],
+          ["0", "10", "20", "30"],
+        ],
+      },
+      "trtllm-1p3d-server-metrics": {
+        "endpoint-hit-rate": [
+          ["0%", "20%", "40%", "60%", "80%", "100%"],
+          ["0", "25", "50", "75", "100"],
+        ],
+        "endpoint-kv-capacity": [
+          ["0 tokens", "100,000 tokens", "200,000 tokens", "300,000 tokens"],
+          ["0", "100 K", "200 K", "300 K"],
+        ],
+      },
+      "vllm-kv-offload": {
+        "endpoint-offload-gpuToCpu": [
+          ["0 MB/s", "1 MB/s", "2 MB/s", "3 MB/s", "4 MB/s", "5 MB/s"],
+          ["0", "2", "4", "6"],
+        ],
+        "endpoint-offload-cpuToGpu": [
+          ["0 MB/s", "2.5 MB/s", "5 MB/s", "7.5 MB/s", "10 MB/s"],
+          ["0", "2.5", "5", "7.5", "10"],
+        ],
+      },
+    };
+    try {
+      for (const [dir, charts] of Object.entries(expected)) {
+        const id = await uploadRun([
+          {
+            name: "server_metrics_export.json",
+            path: path.join(EXAMPLES, dir, "server_metrics_export.json"),
+          },
+        ]);
+        const run = await runOf(id);
+        const kv = new QueryClient();
+        await prefetchRunView(kv, app.store.db, run, "kv", WINDOW);
+        const offload = new QueryClient();
+        await prefetchRunView(offload, app.store.db, run, "offload", WINDOW);
+        const cache = new QueryClient();
+        await prefetchRunView(cache, app.store.db, run, "cache", WINDOW);
+        // The Cache view's too, where its hit rate is listed.
+        const drawn = {
+          ...("endpoint-hit-rate" in charts ? cacheFirstFigures(cache, run).figures : {}),
+          ...kvFirstFigures(kv, run).figures,
+          ...offloadFirstFigures(offload, run).figures,
+        };
+        expect(Object.keys(drawn).sort(), dir).toEqual(Object.keys(charts).sort());
+        for (const [name, [wide, narrow]] of Object.entries(charts)) {
+          expect(ticks(drawn[name], "first-figure-wide"), `${dir} ${name} 1440`).toEqual(wide);
+          expect(ticks(drawn[name], "first-figure-narrow"), `${dir} ${name} 390`).toEqual(narrow);
+        }
       }
     } finally {
       await cleanup();

@@ -6,6 +6,11 @@
  * charts in the same boxes and the server's drawings go. The run is the example aiperf run at
  * concurrency 4 (lib/examples/files/aiperf-vllm-c4).
  *
+ * The KV and Offload views' first charts (KV capacity and offload bandwidth per endpoint) are
+ * drawn by the server too; horizontal bars come in a laptop's and a phone's layout, and at 1440
+ * and 390 px the drawing's plot and bars sit where the chart library then draws them. A phone's
+ * tab row stands at the selected view's tab from the first paint.
+ *
  * "Before hydration" is a page whose script files are never served: the HTML's own inline
  * scripts run (the theme, and React's placing of the view's streamed part, which arrives in the
  * same response as a hidden segment), React never starts. With JavaScript off altogether that
@@ -183,7 +188,10 @@ describe("the Latency view's first figures before and after hydration", () => {
         await page.goto(url);
         const still = page.locator(`${HIT_RATE} [data-plot] svg[data-first-figure]`);
         await expect.poll(() => still.isVisible()).toBe(true);
-        expect(await still.locator("rect").count()).toBe(bars);
+        // One bar per endpoint in the layout of its width (a laptop's, or a phone's named above the bars).
+        expect(
+          await still.locator(width < 640 ? ".first-figure-phone rect" : ".first-figure-laptop rect").count(),
+        ).toBe(bars);
         const ticks = await still
           .locator(width < 640 ? ".first-figure-narrow text" : ".first-figure-wide text")
           .allTextContents();
@@ -203,7 +211,7 @@ describe("the Latency view's first figures before and after hydration", () => {
       const preview = page.locator('#run-view-panel [data-testid="view-preview"]:visible');
       const drawn = preview.locator('[data-still="endpoint-hit-rate"] svg[data-first-figure]');
       expect(await drawn.isVisible(), dir).toBe(true);
-      expect(await drawn.locator("rect").count()).toBe(bars);
+      expect(await drawn.locator(".first-figure-laptop rect").count()).toBe(bars);
       expect(await preview.locator("figcaption").allInnerTexts()).toContain(
         "GPU cache hit rate per endpoint",
       );
@@ -298,6 +306,191 @@ describe("the Latency view's first figures before and after hydration", () => {
       );
       await shot(page, `latency-histogram-ticks-${width}.png`);
       await context.close();
+    }
+  });
+});
+
+describe("the KV and Offload views' first figures, and a phone's tab row, before hydration", () => {
+  const t = useAppAndBrowser();
+  /** The drawing's plot box and the chart's (its grid, which spans its plot), and their bars. */
+  const drawnPlace = async (page: Page, chart: string) =>
+    page.locator(`${chart} svg[data-first-figure]`).evaluate((svg) => {
+      const box = (e: Element) => {
+        const r = e.getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width, height: r.height };
+      };
+      // The bars of the layout shown at this width; a bar of no length is none (the chart draws none).
+      const bars = [...svg.querySelectorAll("rect")].filter((r) => r.getClientRects().length > 0).map(box);
+      return {
+        plot: box(svg),
+        bars: bars.filter((b) => b.width > 0.5).sort((a, b) => a.y - b.y || a.x - b.x),
+      };
+    });
+  const chartedPlace = async (page: Page, chart: string) =>
+    page.locator(`${chart} .recharts-wrapper`).evaluate((w) => {
+      const box = (e: Element) => {
+        const r = e.getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width, height: r.height };
+      };
+      const bars = [...w.querySelectorAll(".recharts-bar-rectangle path")];
+      return {
+        plot: box(w.querySelector(".recharts-cartesian-grid")!),
+        bars: bars
+          .map(box)
+          .filter((b) => b.width > 0.5)
+          .sort((a, b) => a.y - b.y || a.x - b.x),
+      };
+    });
+  /** Drawn by the server and then by the chart library, at `width`: the same plot box and bars. */
+  async function samePlace(url: string, chart: string, width: number, name: string) {
+    const viewport = { width, height: 900 };
+    const { context: still, page: before } = await unhydratedPage(t.browser, { viewport });
+    await before.goto(url);
+    await expect.poll(() => before.locator(`${chart} svg[data-first-figure]`).isVisible()).toBe(true);
+    const drawn = await drawnPlace(before, chart);
+    const figureBefore = await before.locator(chart).boundingBox();
+    const titleBefore = await before.locator(`${chart} figcaption h3`).innerText();
+    const textsBefore = await before
+      .locator(`${chart} svg[data-first-figure] text:visible`)
+      .allTextContents();
+    await shot(before, `${name}-unhydrated-${width}.png`, { fullPage: false });
+    await still.close();
+
+    const live = await t.browser.newContext({ viewport });
+    const after = await live.newPage();
+    await gotoHydrated(after, url);
+    await after.locator(`${chart} .recharts-bar-rectangle`).first().waitFor({ timeout: 30_000 });
+    await expect.poll(() => after.locator(`${chart} svg[data-first-figure]`).count()).toBe(0);
+    const charted = await chartedPlace(after, chart);
+    const figureAfter = await after.locator(chart).boundingBox();
+    const titleAfter = await after.locator(`${chart} figcaption h3`).innerText();
+    const axisTitles = await after.locator(`${chart} .recharts-label`).allTextContents();
+    await shot(after, `${name}-js-${width}.png`, { fullPage: false });
+    await live.close();
+
+    const at = `${name} ${width}`;
+    expect(titleBefore, at).toBe(titleAfter);
+    // The value axis's title, with its unit, as the chart writes it.
+    for (const title of axisTitles) expect(textsBefore, at).toContain(title);
+    expect(figureAfter!.y, `${at}: the figure's top`).toBeCloseTo(figureBefore!.y, 0);
+    expect(figureAfter!.height, `${at}: the figure's height`).toBeCloseTo(figureBefore!.height, 0);
+    for (const k of ["x", "y", "width", "height"] as const)
+      expect(Math.abs(drawn.plot[k] - charted.plot[k]), `${at}: the plot's ${k}`).toBeLessThanOrEqual(1.5);
+    expect(drawn.bars.length, at).toBe(charted.bars.length);
+    drawn.bars.forEach((b, i) => {
+      const c = charted.bars[i];
+      expect(Math.abs(b.y - c.y), `${at}: bar ${i}'s top`).toBeLessThanOrEqual(1.5);
+      expect(Math.abs(b.height - c.height), `${at}: bar ${i}'s thickness`).toBeLessThanOrEqual(1.5);
+      expect(Math.abs(b.x + b.width - (c.x + c.width)), `${at}: bar ${i}'s end`).toBeLessThanOrEqual(2);
+    });
+  }
+
+  it("draws the Cache view's hit rate per endpoint where the chart draws it at 1440 and 390 px: on a phone named above its bars", async () => {
+    const { id } = await apiUpload(t.app.url, [
+      { path: path.join(EXAMPLES, "trtllm-1p3d-server-metrics", "server_metrics_export.json") },
+    ]);
+    for (const width of [1440, 390])
+      await samePlace(`${t.app.url}/runs/${id}?view=cache`, HIT_RATE, width, "first-figure-cache-bars");
+  });
+
+  it("draws the KV view's capacity per endpoint and the Offload view's bandwidth per endpoint, in the charts' place at 1440 and 390 px", async () => {
+    for (const dir of ["vllm-offload-tiered", "trtllm-1p3d-server-metrics", "vllm-kv-offload"]) {
+      const files = fs.readdirSync(path.join(EXAMPLES, dir));
+      const { id } = await apiUpload(
+        t.app.url,
+        files.map((name) => ({ path: path.join(EXAMPLES, dir, name) })),
+      );
+      // The views whose first chart these are (kv-view.tsx, offload-view.tsx), from the same payload.
+      const key = SM_CHARTS.endpoints.key;
+      const { rows } = SM_CHARTS.endpoints.schema.parse(
+        await (await fetch(`${t.app.url}/api/runs/${id}/charts/${key}`)).json(),
+      );
+      const views: Array<[string, string]> = [];
+      if (rows.some((r) => r.kvCapacityTokens !== null)) views.push(["kv", "endpoint-kv-capacity"]);
+      if (rows.some((r) => r.offloadBandwidthGpuToCpuBytesPerSecond !== null))
+        views.push(["offload", "endpoint-offload-gpuToCpu"]);
+      for (const [view, name] of views) {
+        const chart = `[data-chart="${name}"]`;
+        const url = `${t.app.url}/runs/${id}?view=${view}`;
+        // In the HTML as sent: the figure's drawing.
+        const html = await (await fetch(url)).text();
+        expect(html.includes(`data-first-figure="${name}"`), `${dir} ${view}: drawn in the HTML`).toBe(true);
+        for (const width of [1440, 390]) await samePlace(url, chart, width, `first-figure-${view}-${dir}`);
+      }
+      if (dir === "vllm-offload-tiered") expect(views.map(([v]) => v)).toEqual(["kv", "offload"]);
+    }
+  });
+
+  it("shows the KV view's drawing without JavaScript, in its box's phone height on a phone", async () => {
+    const { id } = await apiUpload(t.app.url, [
+      { path: path.join(EXAMPLES, "vllm-offload-tiered", "server_metrics_export.json") },
+    ]);
+    for (const width of [1440, 390]) {
+      const context = await t.browser.newContext({
+        javaScriptEnabled: false,
+        viewport: { width, height: 900 },
+      });
+      const page = await context.newPage();
+      await page.goto(`${t.app.url}/runs/${id}?view=kv`);
+      const preview = page.locator('#run-view-panel [data-testid="view-preview"]:visible');
+      const drawn = preview.locator('[data-still="endpoint-kv-capacity"] svg[data-first-figure]');
+      expect(await drawn.isVisible(), `${width}`).toBe(true);
+      expect(await preview.locator("figcaption").allInnerTexts()).toContain("KV capacity per endpoint");
+      expect(await drawn.locator("text:visible").allTextContents()).toContain("KV capacity (tokens)");
+      // Its bars lie inside its box.
+      const box = (await preview.locator('[data-still="endpoint-kv-capacity"]').boundingBox())!;
+      const plot = (await drawn.boundingBox())!;
+      expect(plot.y + plot.height, `${width}`).toBeLessThanOrEqual(box.y + box.height);
+      await shot(page, `first-figure-kv-nojs-${width}.png`);
+      await context.close();
+    }
+  });
+
+  it("a phone's tab row stands at the selected view's tab before hydration, and stays there once hydrated", async () => {
+    const { id } = await apiUpload(t.app.url, [
+      { path: path.join(EXAMPLES, "vllm-offload-tiered", "server_metrics_export.json") },
+    ]);
+    const viewport = { width: 390, height: 844 };
+    const rowOf = (page: Page) =>
+      page.evaluate(() => {
+        const row = document.querySelector("[role=tablist]")!;
+        const tab = row.querySelector("[role=tab][aria-selected=true]")!.getBoundingClientRect();
+        const r = row.getBoundingClientRect();
+        return {
+          scroll: row.scrollLeft,
+          width: row.scrollWidth,
+          inside: tab.left >= r.left && tab.right <= r.right,
+        };
+      });
+    for (const view of ["offload", "kv", "latency"]) {
+      const url = `${t.app.url}/runs/${id}?view=${view}`;
+      const { context: still, page: before } = await unhydratedPage(t.browser, { viewport });
+      await before.goto(url);
+      await before.getByRole("tablist").waitFor();
+      const drawn = await rowOf(before);
+      await shot(before, `tabs-${view}-unhydrated-390.png`, { fullPage: false });
+      await still.close();
+      // Without JavaScript too.
+      const off = await t.browser.newContext({ viewport, javaScriptEnabled: false });
+      const plain = await off.newPage();
+      await plain.goto(url);
+      const noScript = await rowOf(plain);
+      await off.close();
+      const live = await t.browser.newContext({ viewport });
+      const after = await live.newPage();
+      await gotoHydrated(after, url);
+      const hydrated = await rowOf(after);
+      await live.close();
+      expect(drawn.inside, `${view}: the selected tab in the row before hydration`).toBe(true);
+      expect(noScript.inside, `${view}: without JavaScript`).toBe(true);
+      expect(hydrated.inside, view).toBe(true);
+      // Where the page's own scrolling puts it: the row does not move at hydration.
+      expect(
+        Math.abs(drawn.scroll - hydrated.scroll),
+        `${view}: ${drawn.scroll} → ${hydrated.scroll}`,
+      ).toBeLessThanOrEqual(1);
+      expect(drawn.width, view).toBe(hydrated.width);
+      if (view !== "latency") expect(drawn.scroll, view).toBeGreaterThan(0);
     }
   });
 });

@@ -14,7 +14,9 @@ import { requestLinkView } from "@/lib/api/run-views";
 import {
   breakdownFirstFigures,
   cacheFirstFigures,
+  kvFirstFigures,
   latencyFirstFigures,
+  offloadFirstFigures,
   overviewFirstFigure,
 } from "@/lib/runs/first-figures";
 import { prefetchRunView } from "@/lib/runs/prefetch-first-chart";
@@ -89,8 +91,8 @@ export default async function RunRoute({ params, searchParams }: Props) {
   const metric = urlMetric === (trtllm ? "itlMs" : "tpotMs") ? "ttftMs" : urlMetric;
   // TensorRT-LLM's figures carry their own metric names; aiperf's are in the run's tool's words.
   const label = metric === "tpotMs" ? "" : latencyLabel(run, metric);
-  // The Cache and Breakdown views' first figures too (their bars), with the title and height the
-  // page's preview frames them in.
+  // The Cache, KV, Offload and Breakdown views' first figures too (their bars), with the title and
+  // height the page's preview frames them in.
   const { figures: stills, frames } =
     view === "latency"
       ? { figures: latencyFirstFigures(queryClient, run, metric, label), frames: {} }
@@ -98,9 +100,13 @@ export default async function RunRoute({ params, searchParams }: Props) {
         ? { figures: overviewFirstFigure(queryClient, run, latencyLabel(run, "ttftMs")), frames: {} }
         : view === "cache"
           ? cacheFirstFigures(queryClient, run)
-          : view === "breakdown"
-            ? breakdownFirstFigures(queryClient, run, stat, segments, scale)
-            : { figures: {}, frames: {} };
+          : view === "kv"
+            ? kvFirstFigures(queryClient, run)
+            : view === "offload"
+              ? offloadFirstFigures(queryClient, run)
+              : view === "breakdown"
+                ? breakdownFirstFigures(queryClient, run, stat, segments, scale)
+                : { figures: {}, frames: {} };
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <TimelineSeed seed={timeline}>
