@@ -45,20 +45,27 @@ function listFailures(project, json) {
 }
 
 /**
- * Runs one vitest project; resolves with whether it passed, its tests counted in totals. With
- * `held`, its output goes to test-results/<project>.log and is shown on the terminal only once
- * `held.until` has resolved (what it printed before, then the rest as it comes).
+ * Runs vitest projects in one process, named `step` (its report test-results/<step>.json);
+ * resolves with whether they passed, their tests counted in totals. With `held`, the output goes
+ * to test-results/<step>.log and is shown on the terminal only once `held.until` has resolved
+ * (what it printed before, then the rest as it comes).
  */
-async function vitest(project, held) {
-  const report = path.join(out, `${project}.json`);
+async function vitest(step, projects, held) {
+  const report = path.join(out, `${step}.json`);
   fs.rmSync(report, { force: true });
   const child = spawn(
     bin("vitest"),
-    ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+    [
+      "run",
+      ...projects.flatMap((p) => ["--project", p]),
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${report}`,
+    ],
     { cwd: root, env, stdio: held ? ["ignore", "pipe", "pipe"] : "inherit" },
   );
   if (held) {
-    const log = fs.createWriteStream(path.join(out, `${project}.log`));
+    const log = fs.createWriteStream(path.join(out, `${step}.log`));
     const pending = [];
     let showing = false;
     const pass = (to) => (chunk) => {
@@ -87,13 +94,13 @@ async function vitest(project, held) {
       (f) => f.status === "failed" && (f.assertionResults ?? []).length === 0,
     ).length;
     totals.failed += brokenFiles;
-    listFailures(project, json);
+    listFailures(step, json);
   }
   if (status !== 0 && (!counted || totals.failed === 0)) {
     totals.failed += 1;
-    failures.push(`${project}: vitest exited with ${status} and no failed test in its report`);
+    failures.push(`${step}: vitest exited with ${status} and no failed test in its report`);
   }
-  steps.push(`${project}: ${status === 0 ? "ok" : "failed"}`);
+  steps.push(`${step}: ${status === 0 ? "ok" : "failed"}`);
   return status === 0;
 }
 
@@ -159,12 +166,14 @@ if (!ensureChromium()) {
 
 const skipBuild = process.env.RUNLENS_SKIP_BUILD === "1" && built();
 if (skipBuild) steps.push("build: skipped");
-const unit = vitest("unit");
+// The unit files that share a worker and those that get one each (vitest.config.mts), in one
+// vitest process: one report, one worker between them.
+const unit = vitest("unit", ["unit", "unit-isolated"]);
 // The browser tests start as soon as the build is there, not after the unit tests: until then the
 // second core did nothing once the build was done.
 const browser = (async () => {
   const buildOk = skipBuild ? true : await build();
-  if (buildOk && built()) await vitest("e2e", { until: unit });
+  if (buildOk && built()) await vitest("e2e", ["e2e"], { until: unit });
   else {
     totals.failed += 1;
     steps.push("e2e: not run (no build)");

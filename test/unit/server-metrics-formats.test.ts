@@ -203,6 +203,17 @@ describe("Prometheus scrapes through the analyzer", () => {
     // The worker's TRT-LLM exports request metrics only: iteration stats were off.
     expect(r.warnings?.some((w) => w.includes("enable_iter_perf_stats"))).toBe(true);
   });
+  it("a frontend-only run's hit rate stays with that run, not the next one the process analyzes", async () => {
+    // The frontend's cached / input tokens stand in when no engine exports a cache; that stand-in
+    // was written into the one shared "no cache" result, so every later run without a cache got it.
+    const { analyzeFiles, caseFiles } = await import("./server-metrics-helpers");
+    const frontendOnly = await analyzeFiles(
+      caseFiles("test/fixtures/inferencex-aggregation/cases/trap-dynamo-vllm-frontend-only"),
+    );
+    expect(frontendOnly.serverMetrics?.cache.method).toBe("dynamo frontend cached / input tokens");
+    const next = await analyzeFiles([`${FIX}/dynamo_trtllm_worker_metrics.prom`]);
+    expect(next.serverMetrics?.cache).toMatchObject({ overallHitRate: null, method: null });
+  });
   it("the worker's kvstats gauges at their unset 0 are not exported, never a 0 % hit rate or usage", async () => {
     // The scrape holds dynamo_component_kvstats_{total_blocks,active_blocks,gpu_cache_usage_percent,
     // gpu_prefix_cache_hit_rate} = 0. ai-dynamo/dynamo lib/llm/src/kv_router/publisher.rs registers

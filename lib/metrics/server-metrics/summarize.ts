@@ -83,7 +83,8 @@ export interface CacheResult {
   lookupTokens: number | null;
 }
 
-const NO_CACHE: CacheResult = {
+/** No cache known: a new object each time, as the run's summary fills it in afterwards. */
+const noCache = (): CacheResult => ({
   gpuHitRate: null,
   cpuHitRate: null,
   externalHitRate: null,
@@ -92,7 +93,7 @@ const NO_CACHE: CacheResult = {
   cachedTotal: null,
   served: { gpu: null, host: null, external: null },
   lookupTokens: null,
-};
+});
 
 /**
  * The token-weighted rates over a set of endpoints (also used per role by the time series), one
@@ -120,7 +121,7 @@ export function combineCache(group: readonly EndpointFacts[]): CacheResult {
     };
   }
   // Counters that exist at 0 lookups are an idle cache, not a missing one: no gauge stands in.
-  if (exported.length > 0) return { ...NO_CACHE, lookupTokens, method: "token-weighted counters" };
+  if (exported.length > 0) return { ...noCache(), lookupTokens, method: "token-weighted counters" };
   const gauged = group.filter((f) => f.gaugeHitRateAvg !== null);
   if (gauged.length > 0) {
     const weighted = gauged.every((f) => (f.promptTokens ?? 0) > 0);
@@ -128,13 +129,13 @@ export function combineCache(group: readonly EndpointFacts[]): CacheResult {
     const total = gauged.reduce((a, f) => a + w(f), 0);
     const avg = gauged.reduce((a, f) => a + f.gaugeHitRateAvg! * w(f), 0) / total;
     return {
-      ...NO_CACHE,
+      ...noCache(),
       gpuHitRate: avg,
       overallHitRate: avg,
       method: weighted ? "gauge avg weighted by prompt tokens" : "gauge avg unweighted",
     };
   }
-  return NO_CACHE;
+  return noCache();
 }
 
 /** Mean usage over endpoints, weighted by capacity when every endpoint's capacity is known. */
