@@ -155,6 +155,11 @@ describe("request detail: client to engine", () => {
         expect(text).toContain("TensorRT-LLM server: arrival → end (its E2E)");
         expect(text).toContain("engine: ");
         expect(text).toContain(`end-to-end gap${formatMs(e2eGap)}`);
+        // "not measured" in three columns: the gap table neither runs past its card nor scrolls in it.
+        const overflow = await gap.evaluate((el) =>
+          Math.max(...[el, ...el.querySelectorAll("*")].map((e) => e.scrollWidth - e.clientWidth)),
+        );
+        expect(overflow, `the gap table at ${width} px scrolls inside its box`).toBeLessThanOrEqual(0);
         await shot(gap, `journey-trtllm-summary-${width}-${scheme}.png`);
         await j.scrollIntoViewIfNeeded();
         await shot(detail, `journey-trtllm-request-${width}-${scheme}.png`);
