@@ -61,7 +61,7 @@ export function DataTable<R>({
   const cols = columns.filter((c): c is Column<R> => !!c);
   // A stacked row's cells say their column's name before them on a phone (app/globals.css).
   const label = (c: Column<R>, j: number) =>
-    stacked && j > 0 && typeof c.header === "string" ? { "data-label": c.header } : {};
+    stacked && j > 0 && typeof c.header === "string" && c.header !== "" ? { "data-label": c.header } : {};
   const table = (
     <table
       className={`table-base ${stacked ? "table-stacked" : ""} ${className ?? ""}`

@@ -76,6 +76,8 @@ export function CompareReuseLedger({ data }: { data: CompareResponse }) {
       <DataTable
         framed
         testId="compare-reuse-ledger-table"
+        // A block per run on a phone, each step and loss after its name: none scrolls out of view.
+        stacked
         caption={`reuse ledger of each run against ${rows.find((r) => r.runId === baseline)?.name ?? ""}`}
         rows={rows}
         rowKey={(r) => r.runId}

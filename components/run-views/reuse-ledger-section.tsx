@@ -92,8 +92,9 @@ function LedgerBody({ p }: { p: ReuseLedgerPayload }) {
       <DataTable
         framed
         testId="reuse-ledger-steps"
-        // Read across on a phone: the step (loss) stays in view, wrapped, while the figures scroll.
-        className="table-sticky-first"
+        // A block per step (loss) on a phone, each figure after its column's name: its words
+        // never squeezed into a narrow column beside figures that scroll inside the card.
+        stacked
         caption="reuse ledger steps"
         rows={p.steps}
         rowKey={(s) => s.id}
@@ -127,8 +128,9 @@ function LedgerBody({ p }: { p: ReuseLedgerPayload }) {
       <DataTable
         framed
         testId="reuse-ledger-losses"
-        // Read across on a phone: the step (loss) stays in view, wrapped, while the figures scroll.
-        className="table-sticky-first"
+        // A block per step (loss) on a phone, each figure after its column's name: its words
+        // never squeezed into a narrow column beside figures that scroll inside the card.
+        stacked
         caption="reuse ledger losses"
         rows={p.losses}
         rowKey={(l) => l.id}
@@ -170,6 +172,7 @@ function LedgerBody({ p }: { p: ReuseLedgerPayload }) {
         <DataTable
           framed
           testId="reuse-ledger-endpoints"
+          stacked
           caption="reuse ledger per endpoint and tier"
           rows={p.endpoints}
           rowKey={(e) => e.endpoint}

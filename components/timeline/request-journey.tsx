@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { DataTable } from "@/components/charts/data-table";
 import type { JourneyLane, JourneySummary, RequestJourney } from "@/lib/api/request-journey";
 import {
   journeySummaryQueryOptions,
@@ -241,30 +242,30 @@ export function JourneySummaryView({ s }: { s: JourneySummary }) {
         {s.joined > 0 ? `: ${joinedSources(s.joinedBy)}` : ""}. Open a request below to see it on one axis.
       </p>
       {s.joined > 0 ? (
-        <div className="overflow-x-auto">
-          <table className="text-sm">
-            <thead>
-              <tr className="text-left text-xs text-muted">
-                <th className="pr-4 font-normal">gap</th>
-                <th className="pr-4 font-normal">p50</th>
-                <th className="pr-4 font-normal">p90</th>
-                <th className="pr-4 font-normal">p99</th>
-                <th className="font-normal">requests</th>
-              </tr>
-            </thead>
-            <tbody className="font-mono text-xs whitespace-nowrap">
-              {rows.map(([name, st]) => (
-                <tr key={name}>
-                  <td className="pr-4 font-sans">{name}</td>
-                  <td className="pr-4">{cell(st, "p50")}</td>
-                  <td className="pr-4">{cell(st, "p90")}</td>
-                  <td className="pr-4">{cell(st, "p99")}</td>
-                  <td>{st ? formatCount(st.count) : "0"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        // Stacked on a phone (each gap a block, its percentiles named), so "not measured" in three
+        // columns never runs past the card's edge nor scrolls inside it.
+        <DataTable
+          testId="journey-gap-table"
+          caption="client to server gap percentiles"
+          stacked
+          rows={rows}
+          rowKey={([name]) => name}
+          columns={[
+            { header: "gap", cell: ([name]) => name },
+            ...(["p50", "p90", "p99"] as const).map((k) => ({
+              header: k,
+              num: true,
+              className: "font-mono text-xs whitespace-nowrap",
+              cell: ([, st]: [string, Stats | null]) => cell(st, k),
+            })),
+            {
+              header: "requests",
+              num: true,
+              className: "font-mono text-xs",
+              cell: ([, st]) => (st ? formatCount(st.count) : "0"),
+            },
+          ]}
+        />
       ) : null}
       {s.notes.map((n) => (
         <p key={n} className="text-xs text-muted" data-journey-note>

@@ -57,7 +57,7 @@ export const timeEventReqKey = (role: TimeEventRoleName, requestId: string, file
  * end. What is held is the file's requests in flight, not the run's.
  */
 export class TimeEventsOfFile {
-  private readonly pending = new Map<string, TimeEventPiece & { seen: Set<string> }>();
+  private readonly pending = new Map<string, Pending>();
   /** The most requests held at once */
   maxPending = 0;
 
@@ -79,12 +79,14 @@ export class TimeEventsOfFile {
         file: this.file,
         events: [],
         seen: new Set(),
+        last: null,
       };
       this.pending.set(key, r);
       if (this.pending.size > this.maxPending) this.maxPending = this.pending.size;
     }
     r.ctxRequestId ??= e.ctxRequestId;
     r.disaggRequestId ??= e.disaggRequestId;
+    if (e.event !== null) r.last = e.event;
     for (const s of e.stamps) {
       if (r.seen.has(s.event)) continue;
       r.seen.add(s.event);
@@ -97,13 +99,23 @@ export class TimeEventsOfFile {
 
   /** The pieces of requests that had not reached their last event. */
   end(): TimeEventPiece[] {
-    const out = [...this.pending.values()].map(pieceOf);
+    return this.endStopped().map((u) => u.piece);
+  }
+
+  /**
+   * The pieces of requests that had not reached their last event, each with the event of its
+   * last line (null when no line named one): where it stopped.
+   */
+  endStopped(): Array<{ piece: TimeEventPiece; stoppedAfter: string | null }> {
+    const out = [...this.pending.values()].map((r) => ({ piece: pieceOf(r), stoppedAfter: r.last }));
     this.pending.clear();
     return out;
   }
 }
 
-function pieceOf(r: TimeEventPiece & { seen: Set<string> }): TimeEventPiece {
+type Pending = TimeEventPiece & { seen: Set<string>; last: string | null };
+
+function pieceOf(r: Pending): TimeEventPiece {
   return {
     role: r.role,
     reqKey: r.reqKey,

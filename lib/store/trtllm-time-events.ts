@@ -26,17 +26,20 @@ type Row = Omit<TrtllmTimeEventsTable, "run_id">;
  */
 export const REQUESTS_PER_ID = 2;
 
-/** Rows read for one request at most: a row per file it is in (tensor-parallel ranks). */
-export const ROWS_PER_REQUEST = 64;
+/** A request's rows of its first file read a page at a time. */
+const REQUEST_PAGE = 64;
 
 export type TimeEventIdColumn = "ctx_request_id" | "request_id" | "disagg_request_id";
 
 export type TimeEventLookup = { role: Role; column: TimeEventIdColumn; id: string };
 
 /**
- * The rows of the requests that report one of the given ids (per role and column, at most
- * `REQUESTS_PER_ID` requests each), with every other row of those requests (at most
- * `ROWS_PER_REQUEST`), in the order they were stored.
+ * The requests that report one of the given ids (per role and column, at most `REQUESTS_PER_ID`
+ * requests each), each as one row, in the order they were stored: its rows of the first file
+ * that holds it (a tensor-parallel rank's copy in a later file is not read, as the join takes the
+ * first file's: lib/metrics/trtllm-time-event-join.ts `timeEventRequestsOf`), every one of them,
+ * folded as they are read a page at a time into the row that file's pieces make: its first
+ * row's ids, an id a later row adds where the first had none, each event as first seen.
  */
 export async function timeEventRowsOf(
   db: Db,
@@ -64,24 +67,82 @@ export async function timeEventRowsOf(
     for (const r of found) keys.set(`${l.role}\u0000${r.req_key}`, { role: l.role, reqKey: r.req_key });
   }
   for (const k of keys.values()) {
-    const rows = src
-      ? await queryRows<Row>(
-          `select ${FILE_ROW_COLUMNS}
-            from ${src} where role = ${quote(k.role)} and req_key = ${quote(k.reqKey)}
-            order by seq limit ${ROWS_PER_REQUEST}`,
-        )
-      : await db
-          .selectFrom("trtllm_time_events")
-          .select(TRTLLM_TIME_EVENT_ROW_COLUMNS)
-          .where("run_id", "=", runId)
-          .where("role", "=", k.role)
-          .where("req_key", "=", k.reqKey)
-          .orderBy("seq")
-          .limit(ROWS_PER_REQUEST)
-          .execute();
-    for (const r of rows) out.push(r);
+    const fold = new FirstFileRow();
+    if (src) {
+      const of = `role = ${quote(k.role)} and req_key = ${quote(k.reqKey)}`;
+      for await (const page of streamRowObjects<Row>(
+        `select ${FILE_ROW_COLUMNS} from ${src}
+          where ${of} and file_no = (select file_no from ${src} where ${of} order by seq limit 1)
+          order by seq`,
+      ))
+        for (const r of page) fold.add(r);
+    } else {
+      const first = await db
+        .selectFrom("trtllm_time_events")
+        .select("file_no")
+        .where("run_id", "=", runId)
+        .where("role", "=", k.role)
+        .where("req_key", "=", k.reqKey)
+        .orderBy("seq")
+        .limit(1)
+        .executeTakeFirst();
+      if (first)
+        for await (const page of keysetPages(
+          (after: number | null) => {
+            let q = db
+              .selectFrom("trtllm_time_events")
+              .select(TRTLLM_TIME_EVENT_ROW_COLUMNS)
+              .where("run_id", "=", runId)
+              .where("role", "=", k.role)
+              .where("req_key", "=", k.reqKey)
+              .where("file_no", "=", first.file_no);
+            if (after !== null) q = q.where("seq", ">", after);
+            return q.orderBy("seq").limit(REQUEST_PAGE).execute();
+          },
+          (last) => last.seq,
+          REQUEST_PAGE,
+        ))
+          for (const r of page) fold.add(r);
+    }
+    const row = fold.row();
+    if (row) out.push(row);
   }
   return out.sort((a, b) => a.seq - b.seq);
+}
+
+/** One request's rows of one file, in stored order, folded into one row as they are read. */
+class FirstFileRow {
+  private first: Row | null = null;
+  private rows = 0;
+  private readonly events: Array<{ event: string; t: number }> = [];
+  private readonly seen = new Set<string>();
+
+  add(r: Row): void {
+    this.rows++;
+    if (!this.first) {
+      // One row (a request's lines of one file, the usual case) is returned as read, unparsed.
+      this.first = { ...r };
+      return;
+    }
+    if (this.rows === 2) this.merge(this.first.events_json);
+    this.first.ctx_request_id ??= r.ctx_request_id;
+    this.first.disagg_request_id ??= r.disagg_request_id;
+    this.merge(r.events_json);
+  }
+
+  private merge(eventsJson: string): void {
+    for (const e of JSON.parse(eventsJson) as Array<{ event: string; t: number }>) {
+      if (this.seen.has(e.event)) continue;
+      this.seen.add(e.event);
+      this.events.push(e);
+    }
+  }
+
+  /** The request's row: its one row as stored, or the rows' fold. */
+  row(): Row | null {
+    if (!this.first || this.rows === 1) return this.first;
+    return { ...this.first, events_json: JSON.stringify(this.events) };
+  }
 }
 
 /** Per role, the ctx_request_ids reported by more than one request (no key to join by). */

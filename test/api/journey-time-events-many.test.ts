@@ -54,6 +54,30 @@ vi.mock("@/lib/store/columnar/run-files", async (importOriginal) => {
   };
 });
 
+/** Time-event rows DuckDB handed back (rows with `events_json`), counted while `on`. */
+const rowsRead = vi.hoisted(() => ({ on: false, n: 0 }));
+vi.mock("@/lib/store/columnar/engine", async (importOriginal) => {
+  const real = await importOriginal<typeof import("@/lib/store/columnar/engine")>();
+  const count = (rows: unknown[]) => {
+    if (rowsRead.on)
+      rowsRead.n += rows.filter((r) => typeof r === "object" && r !== null && "events_json" in r).length;
+  };
+  return {
+    ...real,
+    queryRows: async (...args: Parameters<typeof real.queryRows>) => {
+      const rows = await real.queryRows(...args);
+      count(rows);
+      return rows;
+    },
+    streamRowObjects: async function* (...args: Parameters<typeof real.streamRowObjects>) {
+      for await (const chunk of real.streamRowObjects(...args)) {
+        count(chunk);
+        yield chunk;
+      }
+    },
+  };
+});
+
 /** Bytes this process has read (files and sockets: /proc/self/io's rchar). */
 const readBytes = () => Number(/rchar: (\d+)/.exec(fs.readFileSync("/proc/self/io", "utf8"))![1]);
 
@@ -289,6 +313,66 @@ describe.each(TEST_STORES)(
       );
       expect(summary.timeEvents).toEqual([
         { role: "ctx", requests: n, joinedPerfMetrics: 1, joinedClient: null },
+      ]);
+    });
+
+    it("a request in 70 tensor-parallel ranks' files is one request read from the first (one row, not 64), and a ctx_request_id a second request reports only in the 70th file is no key", async () => {
+      const ranks = 70;
+      const files = [];
+      for (let rank = 0; rank < ranks; rank++) {
+        // Each rank's copy of request 7 (its ctx id its own), 0.1 ms later per rank.
+        const lines: Array<Record<string, unknown>> = ctxLines(idOf(7), 7).map((l) => ({
+          ...l,
+          rank,
+          t: (l.t as number) + rank / 10_000,
+        }));
+        // Rank 0 writes request 7's last event twice: a second row of its lines there, folded.
+        if (rank === 0)
+          lines.push({ ...lines[lines.length - 1], t: (lines[lines.length - 1].t as number) + 1 });
+        // The last rank's file also holds another request reporting request 7's ctx_request_id.
+        if (rank === ranks - 1)
+          for (const l of ctxLines(idOf(8), 8)) lines.push({ ...l, rank, ctx_request_id: idOf(7) });
+        files.push({
+          name: `${DIR}/time_events_rank${rank}_pid${100 + rank}.jsonl`,
+          content: jsonLines(lines),
+        });
+      }
+      const id = await uploadRun([
+        {
+          name: "run/perf_metrics-disagg-node0-77-20260801T120000Z.jsonl",
+          content: perfRecord(idOf(7), 7) + "\n",
+        },
+        ...files,
+      ]);
+      await waitForDrilldown(id);
+      rowsRead.n = 0;
+      rowsRead.on = true;
+      let all;
+      try {
+        all = await barJourneys(id);
+      } finally {
+        rowsRead.on = false;
+      }
+      // Request 7's two rows of rank 0 and the other request's one row: what the join uses, no more.
+      expect(rowsRead.n).toBe(3);
+      expect(all).toHaveLength(1);
+      const lanes = all[0].journey.lanes.filter((l) => l.source === "time-events");
+      // The id two requests report is no key: request 7 joins by its own request_id, rank 0's copy.
+      expect(lanes.map((l) => [l.role, l.label, l.detail])).toEqual([
+        [
+          "prefill",
+          "time events: ctx (4 events)",
+          `request_id ${idOf(7)}, ${DIR}/time_events_rank0_pid100.jsonl`,
+        ],
+      ]);
+      // Rank 0's stamps, the first of the repeated event: its ticks as the single file's.
+      const ticks = lanes[0].ticks.map((t) => t.atMs);
+      expect(ticks[3] - ticks[0]).toBeCloseTo(27, 6);
+      const summary = journeySummarySchema.parse(
+        await (await getJourney(url(`/api/runs/${id}/journey`), idParams(id))).json(),
+      );
+      expect(summary.timeEvents).toEqual([
+        { role: "ctx", requests: 2, joinedPerfMetrics: 1, joinedClient: null },
       ]);
     });
 

@@ -16,6 +16,7 @@ import { describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { detectKind } from "@/lib/formats/detect";
+import { timeEventFileOptions } from "@/lib/store/columnar/trtllm-time-events-file";
 import { generateTrtllmRun, readRecords } from "../generators/trtllm.mjs";
 import { snowflakeId } from "../generators/trtllm-jsonl-writer.mjs";
 import {
@@ -187,5 +188,82 @@ describe("time events join each request's lines by its exact 64-bit id", () => {
     expect(file).toMatchObject({ kind: "trtllm-side-file", format: "time-events", records: 4, skipped: 0 });
     expect(file.meta.requests).toBe(4);
     expect(file.meta.unfinished).toBeUndefined();
+  });
+
+  /**
+   * The largest Map or Set `fn` fills with keys naming one of the file's request ids (`marker` in
+   * them): what is held per request while the file is counted.
+   */
+  async function heldPerRequest<T>(
+    marker: string,
+    fn: () => Promise<T>,
+  ): Promise<{ result: T; held: number }> {
+    const set = Map.prototype.set;
+    const add = Set.prototype.add;
+    let held = 0;
+    const watch = (size: number, key: unknown) => {
+      if (typeof key === "string" && key.includes(marker) && size > held) held = size;
+    };
+    Map.prototype.set = function (this: Map<unknown, unknown>, k: unknown, v: unknown) {
+      const out = set.call(this, k, v);
+      watch(this.size, k);
+      return out;
+    };
+    Set.prototype.add = function (this: Set<unknown>, k: unknown) {
+      const out = add.call(this, k);
+      watch(this.size, k);
+      return out;
+    };
+    try {
+      return { result: await fn(), held };
+    } finally {
+      Map.prototype.set = set;
+      Set.prototype.add = add;
+    }
+  }
+
+  it("a file of 10,000 requests, one in flight at a time, is counted holding one request, not 10,000: the same counts, its hung requests named in order", async () => {
+    const n = 10_000;
+    // Ids of one node and process, a millisecond each: "4242…" marks them in the keys held.
+    const idOf = (i: number) => `4242${String(i).padStart(15, "0")}`;
+    const hung = new Set([17, 4_500, 9_998, 9_999]);
+    let content = "";
+    for (let i = 0; i < n; i++)
+      content += perEventTimeEvents(
+        [{ requestId: idOf(i), ...(hung.has(i) ? { events: GEN_EVENTS.slice(0, 2 + (i % 3)) } : {}) }],
+        {
+          rank: 0,
+          pid: 77,
+          t0: 3_024_000 + i,
+        },
+      );
+    // A stray line of request 3 after its last event: still one request, finished.
+    content += perEventTimeEvents([{ requestId: idOf(3), events: ["gen_first_token"] }], { t0: 3_034_000 });
+    // Segments spilled on the way: the count reads them and the rows still staged.
+    timeEventFileOptions.spillRows = 4_096;
+    try {
+      const { result: file, held } = await heldPerRequest("4242000", () =>
+        fileOf("time_events_rank0_pid77.jsonl", content),
+      );
+      expect(file).toMatchObject({
+        kind: "trtllm-side-file",
+        format: "time-events",
+        records:
+          (n - hung.size) * GEN_EVENTS.length +
+          [17, 4_500, 9_998, 9_999].reduce((t, i) => t + 2 + (i % 3), 0) +
+          1,
+        skipped: 0,
+      });
+      expect(file.meta).toMatchObject({
+        requests: n,
+        "requests by role": `gen ${n}`,
+        unfinished: `4: gen ${idOf(17)} stopped after gen_kv_transfer_end; gen ${idOf(4_500)} stopped after gen_init_scheduled; gen ${idOf(9_998)} stopped after gen_kv_transfer_end; …`,
+      });
+      // What is held is the requests in flight: the one being read and the four that hung (never
+      // finished, so in flight to the end); the old count kept every request's entry, 10,000.
+      expect(held).toBe(hung.size + 1);
+    } finally {
+      timeEventFileOptions.spillRows = 32_768;
+    }
   });
 });

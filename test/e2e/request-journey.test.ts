@@ -155,6 +155,14 @@ describe("request detail: client to engine", () => {
         expect(text).toContain("TensorRT-LLM server: arrival → end (its E2E)");
         expect(text).toContain("engine: ");
         expect(text).toContain(`end-to-end gap${formatMs(e2eGap)}`);
+        // "not measured" in three columns: the gap table neither runs past its card nor scrolls in it.
+        const overflow = await gap.evaluate((el) => {
+          // The card and every box of the table's body (its screen-reader caption and header,
+          // 1 px wide when stacked, aside).
+          const boxes = [el, ...el.querySelectorAll("div, table, tbody, tbody tr, tbody td")];
+          return Math.max(...boxes.map((e) => e.scrollWidth - e.clientWidth));
+        });
+        expect(overflow, `the gap table at ${width} px scrolls inside its box`).toBeLessThanOrEqual(0);
         await shot(gap, `journey-trtllm-summary-${width}-${scheme}.png`);
         await j.scrollIntoViewIfNeeded();
         await shot(detail, `journey-trtllm-request-${width}-${scheme}.png`);

@@ -9,6 +9,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { BASE_NS, generateMultiTurnRun } from "../generators/aiperf-multiturn.mjs";
 import { routerLog } from "../generators/dynamo-router-log.mjs";
@@ -16,6 +17,23 @@ import { apiUpload, gotoHydrated, shot, useAppAndBrowser } from "./harness";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ledger-e2e-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * How far the widest of `testIds`' tables, or the card it sits in, scrolls sideways inside its
+ * box (0 or less: none does).
+ */
+async function tablesOverflow(page: Page, testIds: string[]): Promise<number> {
+  return page.evaluate((ids) => {
+    let worst = -Infinity;
+    for (const id of ids) {
+      const t = document.querySelector(`[data-testid="${id}"]`);
+      if (!t) continue;
+      const card = t.closest("[data-table-card]") ?? t;
+      worst = Math.max(worst, t.scrollWidth - t.clientWidth, card.scrollWidth - card.clientWidth);
+    }
+    return worst;
+  }, testIds);
+}
 
 describe("reuse ledger", () => {
   const t = useAppAndBrowser();
@@ -88,6 +106,11 @@ describe("reuse ledger", () => {
         await page.emulateMedia({ colorScheme: scheme });
         await page.setViewportSize({ width, height: 1000 });
         await shot(section, `reuse-ledger-${scheme}-${width}.png`, { settleMs: 500 });
+        // A phone reads each table without scrolling sideways inside its card: a block per row.
+        expect(
+          await tablesOverflow(page, ["reuse-ledger-steps", "reuse-ledger-losses", "reuse-ledger-endpoints"]),
+          `the ledger's tables at ${width} px scroll inside their box`,
+        ).toBeLessThanOrEqual(0);
       }
     await page.emulateMedia({ colorScheme: "light" });
     await page.setViewportSize({ width: 1440, height: 1000 });
@@ -113,6 +136,10 @@ describe("reuse ledger", () => {
         await shot(page.getByTestId("compare-reuse-ledger"), `compare-reuse-ledger-${scheme}-${width}.png`, {
           settleMs: 400,
         });
+        expect(
+          await tablesOverflow(page, ["compare-reuse-ledger-table"]),
+          `the compared ledger at ${width} px scrolls inside its box`,
+        ).toBeLessThanOrEqual(0);
       }
     await page.close();
   });

@@ -13,16 +13,14 @@ import {
   WarningLog,
 } from "@/lib/formats/json-lines";
 import { SIDE_FILE_NOTES, sideFileFormatOf, type SideFileFormat } from "@/lib/formats/trtllm-side-files";
-import {
-  MAX_TRACKED_REQUESTS,
-  parseTimeEventsText,
-  timeEventOf,
-  TimeEventRequests,
-} from "@/lib/formats/trtllm-time-events";
+import { parseTimeEventsText, timeEventOf } from "@/lib/formats/trtllm-time-events";
 import { TRTLLM_TIME_EVENT_FILES_CHART } from "@/lib/api/chart-catalog";
 import type { TrtllmTimeEventFilesPayload } from "@/lib/api/request-journey";
 import { TimeEventsOfFile, type TimeEventPiece } from "@/lib/metrics/trtllm-time-event-join";
-import { TimeEventFileWriter } from "@/lib/store/columnar/trtllm-time-events-file";
+import {
+  TimeEventFileWriter,
+  type TimeEventFileRequests,
+} from "@/lib/store/columnar/trtllm-time-events-file";
 import { peek } from "../peek";
 import type { Analyzer, FileReport, IngestContext, IngestFile } from "../analyzer";
 
@@ -30,12 +28,13 @@ import type { Analyzer, FileReport, IngestContext, IngestFile } from "../analyze
  * The run's time events as they are stored for the request journey (lib/runs/request-journey.ts):
  * each request's lines of a file, handed to the run's time-events Parquet file as a row keyed by
  * its ids once its last event is read (or at the file's end), so what is held is the requests in
- * flight, never the run's list; the file is written once every file is read.
+ * flight, never the run's list; the file is written once every file is read. What the Files view
+ * says of a file's requests is counted from its staged rows (`fileRequests`), not held here.
  */
 class TimeEventsStore {
   readonly files: TrtllmTimeEventFilesPayload["files"] = [];
   private writer: TimeEventFileWriter | null = null;
-  private queued: TimeEventPiece[] = [];
+  private queued: Array<{ piece: TimeEventPiece; finished: boolean; stoppedAfter: string | null }> = [];
   /** The most requests one file held in flight */
   maxPending = 0;
 
@@ -45,31 +44,41 @@ class TimeEventsStore {
     return new TimeEventsOfFile(this.files.length - 1);
   }
 
-  /** Queues a finished piece; written a batch at a time by `drain`. */
-  queue(p: TimeEventPiece | null): void {
-    if (p) this.queued.push(p);
+  /**
+   * Queues a piece (one that reached its last event unless `stoppedAfter` is given); written a
+   * batch at a time by `drain`.
+   */
+  queue(piece: TimeEventPiece, unfinished?: { stoppedAfter: string | null }): void {
+    this.queued.push({ piece, finished: !unfinished, stoppedAfter: unfinished?.stoppedAfter ?? null });
   }
 
   async drain(): Promise<void> {
     const pieces = this.queued;
     this.queued = [];
-    for (const p of pieces)
-      await this.writer!.add({
-        role: p.role,
-        req_key: p.reqKey,
-        request_id: p.requestId,
-        ctx_request_id: p.ctxRequestId,
-        disagg_request_id: p.disaggRequestId,
-        file_no: p.file,
-        events_json: JSON.stringify(p.events),
-      });
+    for (const { piece: p, finished, stoppedAfter } of pieces)
+      await this.writer!.add(
+        {
+          role: p.role,
+          req_key: p.reqKey,
+          request_id: p.requestId,
+          ctx_request_id: p.ctxRequestId,
+          disagg_request_id: p.disaggRequestId,
+          file_no: p.file,
+          events_json: JSON.stringify(p.events),
+        },
+        finished,
+        stoppedAfter,
+      );
   }
 
-  async endFile(of: TimeEventsOfFile, requests: number): Promise<void> {
-    for (const p of of.end()) this.queue(p);
+  /** Writes the file's last pieces and says what its requests are (counted from its rows). */
+  async endFile(of: TimeEventsOfFile): Promise<TimeEventFileRequests> {
+    for (const u of of.endStopped()) this.queue(u.piece, u);
     await this.drain();
-    this.files[of.file].requests = requests;
+    const requests = await this.writer!.fileRequests(of.file, UNFINISHED_SHOWN);
+    this.files[of.file].requests = requests.byRole.reduce((n, r) => n + r.requests, 0);
     this.maxPending = Math.max(this.maxPending, of.maxPending);
+    return requests;
   }
 
   /** Writes the run's file (before the summary commits: a ready run has it) and says what it holds. */
@@ -82,6 +91,9 @@ class TimeEventsStore {
 
 /** Finished pieces held before they are handed to the writer. */
 const QUEUED_PIECES = 256;
+
+/** Unfinished requests the Files view names (the rest are counted). */
+const UNFINISHED_SHOWN = 3;
 
 export function trtllmSideFilesAnalyzer(): Analyzer {
   const events = new TimeEventsStore();
@@ -107,17 +119,15 @@ async function countSideFile(
   const warnings = new WarningLog();
   const counts = { records: 0, skipped: 0 };
   // Time events join each request's lines by its id, read exactly (64-bit snowflakes).
-  const requests = format === "time-events" ? new TimeEventRequests() : null;
-  const ofFile = requests ? events.startFile(file.name, ctx) : null;
-  const parseText = requests ? parseTimeEventsText : parseJsonText;
+  const ofFile = format === "time-events" ? events.startFile(file.name, ctx) : null;
+  const parseText = ofFile ? parseTimeEventsText : parseJsonText;
   let queued = 0;
   // A promise only when a batch of finished pieces is to be written.
   const keep = (value: unknown): Promise<void> | undefined => {
-    if (!requests) return;
+    if (!ofFile) return;
     const e = timeEventOf(value);
     if (!e) return;
-    requests.add(e);
-    const piece = ofFile!.add(e);
+    const piece = ofFile.add(e);
     if (!piece) return;
     events.queue(piece);
     if (++queued < QUEUED_PIECES) return;
@@ -156,7 +166,7 @@ async function countSideFile(
     });
     counts.skipped += result.skipped;
   }
-  if (ofFile) await events.endFile(ofFile, requests!.count);
+  const requests = ofFile ? await events.endFile(ofFile) : null;
   const note = SIDE_FILE_NOTES[format];
   return {
     records: counts.records,
@@ -170,22 +180,26 @@ async function countSideFile(
   };
 }
 
+/** The order the Files view lists a file's roles in. */
+const ROLE_ORDER = ["request", "ctx", "gen", "router"] as const;
+
 /**
  * What the Files view says of a time-events file's requests: how many its ids join (per role),
  * and which per-event requests had not reached their last event (a hang shows where it stopped).
  */
-function requestsMeta(requests: TimeEventRequests): Record<string, string | number> {
+function requestsMeta(requests: TimeEventFileRequests): Record<string, string | number> {
   const out: Record<string, string | number> = {
-    requests: requests.overflow ? `over ${MAX_TRACKED_REQUESTS.toLocaleString("en-US")}` : requests.count,
+    requests: requests.byRole.reduce((n, r) => n + r.requests, 0),
   };
-  const roles = requests.byRole().filter(([role]) => role !== "request");
-  if (roles.length > 0) out["requests by role"] = roles.map(([role, n]) => `${role} ${n}`).join(", ");
-  const unfinished = requests.unfinished();
-  if (unfinished.length > 0) {
-    const shown = unfinished
-      .slice(0, 3)
-      .map((u) => `${u.role} ${u.requestId} stopped after ${u.stoppedAfter ?? "no event"}`);
-    out.unfinished = `${unfinished.length}: ${shown.join("; ")}${unfinished.length > 3 ? "; …" : ""}`;
+  const roles = ROLE_ORDER.flatMap((role) =>
+    requests.byRole.filter((r) => r.role === role && role !== "request"),
+  );
+  if (roles.length > 0) out["requests by role"] = roles.map((r) => `${r.role} ${r.requests}`).join(", ");
+  if (requests.unfinished > 0) {
+    const shown = requests.firstUnfinished.map(
+      (u) => `${u.role} ${u.requestId} stopped after ${u.stoppedAfter ?? "no event"}`,
+    );
+    out.unfinished = `${requests.unfinished}: ${shown.join("; ")}${requests.unfinished > shown.length ? "; …" : ""}`;
   }
   return out;
 }

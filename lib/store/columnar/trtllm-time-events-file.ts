@@ -21,8 +21,28 @@ import { putRunFile, runFilePath, runFileTmpPath } from "./run-files";
 
 export const TRTLLM_TIME_EVENTS_FILE = "trtllm-time-event-rows";
 
+/**
+ * The staged columns: a row's, and two the file does not keep, which say of a request's lines in
+ * one file whether they reached its role's last event and, where not, the event of the last line
+ * (what the Files view says of a file, counted by `fileRequests`).
+ */
 const STAGE_COLUMNS = `seq bigint, role varchar, req_key varchar, request_id varchar,
-  ctx_request_id varchar, disagg_request_id varchar, file_no integer, events_json varchar`;
+  ctx_request_id varchar, disagg_request_id varchar, file_no integer, events_json varchar,
+  finished boolean, stopped_after varchar`;
+
+/** What one file's rows say of its requests (`TimeEventFileWriter.fileRequests`). */
+export interface TimeEventFileRequests {
+  /** Distinct requests (role and key) per role, in the order of `roles` */
+  byRole: Array<{ role: TrtllmTimeEventsTable["role"]; requests: number }>;
+  /** Requests none of whose rows reached their role's last event */
+  unfinished: number;
+  /** The first `shown` of them in the file's order, with the event each stopped after */
+  firstUnfinished: Array<{
+    role: TrtllmTimeEventsTable["role"];
+    requestId: string;
+    stoppedAfter: string | null;
+  }>;
+}
 
 /** Appended rows a flush of the appender moves into the temp table (as aiperf-request-file.ts). */
 const FLUSH_ROWS = 4_096;
@@ -81,7 +101,11 @@ export class TimeEventFileWriter {
     return this.opening;
   }
 
-  async add(row: TimeEventFileRow): Promise<void> {
+  /**
+   * `finished`: the row's lines reached their role's last event (a per-request line is whole);
+   * `stoppedAfter`: where not, the event of its last line.
+   */
+  async add(row: TimeEventFileRow, finished = true, stoppedAfter: string | null = null): Promise<void> {
     if (this.closed) throw new Error("time-event file writer used after it was written");
     if (!this.appender) await this.open();
     const a = this.appender!;
@@ -93,11 +117,59 @@ export class TimeEventFileWriter {
     text(a, row.disagg_request_id);
     a.appendInteger(row.file_no);
     a.appendVarchar(storeText(row.events_json));
+    a.appendBoolean(finished);
+    text(a, stoppedAfter);
     a.endRow();
     this.tableRows++;
     if (this.tableRows > this.peakTableRows) this.peakTableRows = this.tableRows;
     if (this.tableRows % FLUSH_ROWS === 0) a.flushSync();
     if (this.tableRows >= timeEventFileOptions.spillRows) await this.spill();
+  }
+
+  /**
+   * The requests of file `fileNo`'s rows, counted by DuckDB over the staged rows (the temp table
+   * and the segments spilled so far), so the count holds nothing per request on the JavaScript
+   * side and is exact at any size: a request is its role and key, however many rows its lines
+   * made; it is unfinished when none of its rows reached the last event; the first `shown`
+   * unfinished are named in the order their rows were staged.
+   */
+  async fileRequests(fileNo: number, shown: number): Promise<TimeEventFileRequests> {
+    if (!this.conn) return { byRole: [], unfinished: 0, firstUnfinished: [] };
+    this.appender?.flushSync();
+    const from = (table: string) =>
+      `select seq, role, req_key, request_id, finished, stopped_after from ${table} where file_no = ${fileNo}`;
+    const staged = [
+      ...(this.appender ? [from("time_event_stage")] : []),
+      ...(this.segments.length > 0 ? [from(`read_parquet([${this.segments.map(quote).join(", ")}])`)] : []),
+    ];
+    if (staged.length === 0) return { byRole: [], unfinished: 0, firstUnfinished: [] };
+    const requests = `(select role, req_key, min(seq) as first_seq, arg_min(request_id, seq) as request_id,
+        bool_or(finished) as finished, arg_min(stopped_after, seq) as stopped_after
+      from (${staged.join(" union all ")}) group by role, req_key)`;
+    const counts = (
+      await this.conn.runAndReadAll(
+        `select role, count(*)::double as requests, (count(*) filter (not finished))::double as unfinished
+          from ${requests} group by role`,
+      )
+    ).getRowObjectsJS() as Array<{
+      role: TrtllmTimeEventsTable["role"];
+      requests: number;
+      unfinished: number;
+    }>;
+    const first =
+      shown > 0 && counts.some((c) => c.unfinished > 0)
+        ? ((
+            await this.conn.runAndReadAll(
+              `select role, request_id as "requestId", stopped_after as "stoppedAfter" from ${requests}
+                where not finished order by first_seq limit ${shown}`,
+            )
+          ).getRowObjectsJS() as TimeEventFileRequests["firstUnfinished"])
+        : [];
+    return {
+      byRole: counts.map((c) => ({ role: c.role, requests: c.requests })),
+      unfinished: counts.reduce((n, c) => n + c.unfinished, 0),
+      firstUnfinished: first,
+    };
   }
 
   /** Moves the temp table's rows to a new segment and starts the table afresh unless `last`. */
