@@ -206,6 +206,28 @@ describe("run report", () => {
     );
   });
 
+  it("GPU telemetry with no sample in the profiling window: one notice for the view, as the page says it, no empty figures", async () => {
+    // The Qwen c4 example: its DCGM scrapes end before the first profiling request.
+    const dir = path.join(process.cwd(), "lib/examples/files/aiperf-qwen-sweep/qwen-c4");
+    const id = await uploadRun(
+      ["profile_export.jsonl", "profile_export_aiperf.json", "gpu_telemetry_export.jsonl"].map((f) => ({
+        name: f,
+        path: path.join(dir, f),
+      })),
+      { name: "qwen c4" },
+    );
+    const html = await report(id);
+    const start = html.indexOf('<section id="gpu">');
+    expect(start).toBeGreaterThan(-1);
+    const gpu = html.slice(start, html.indexOf("</section>", start));
+    // Said once, in the view's words, and no figure of the three is listed empty beneath it.
+    expect((gpu.match(/<figure /g) ?? []).length).toBe(0);
+    expect((gpu.match(/is in its profiling window/g) ?? []).length).toBe(1);
+    expect(gpu).toContain("No GPU telemetry in the profiling window. None of the run&#39;s ");
+    expect(gpu).toContain("all before the first profiling request");
+    expect(html).not.toContain("Every telemetry sample");
+  });
+
   it("escapes the uploader's text and answers 404 for unknown runs", async () => {
     const id = await uploadAiperf('<script>alert("x")</script>');
     const html = await report(id);

@@ -11,7 +11,7 @@ import { chartPayloads } from "@/lib/store/chart-payloads";
 import { readRunSummary } from "../read-run";
 import { sampleRequests } from "../trtllm-requests";
 import { payloadsFrom, type Payloads } from "./figure-kit";
-import { gpuFigures, gpuSummaryTables, throughputFigures } from "./figures-aiperf";
+import { gpuFigures, gpuOutsideWindowBlocks, gpuSummaryTables, throughputFigures } from "./figures-aiperf";
 import { breakdownFigures, REPORT_REQUEST_BARS } from "./figures-breakdown";
 import { requestWords } from "@/lib/metrics/request-words";
 import { runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
@@ -82,7 +82,10 @@ function viewContent(
     case "offload":
       return { blocks: () => [], figures: [() => sm().offload] };
     case "gpu":
-      return { blocks: () => gpuSummaryTables(p), figures: [() => gpuFigures(p)] };
+      return {
+        blocks: () => [...gpuSummaryTables(p), ...gpuOutsideWindowBlocks(p)],
+        figures: [() => gpuFigures(p)],
+      };
     case "endpoints":
       return { blocks: () => endpointTables(run), figures: [() => []] };
     default:
