@@ -630,7 +630,8 @@ describe("figure descriptions", () => {
       stackTotal: 4,
     });
     const page = pageSays(f);
-    expect(page.totals).toEqual(["Σ 3 ms", "Σ 4 ms"]);
+    // Said together: one unit and one precision (formatMsAlike's, 3 decimals below 10 ms).
+    expect(page.totals).toEqual(["Σ 3.000 ms", "Σ 4.000 ms"]);
     const r = reportFigure(f);
     expect(reportSays(r)).toEqual(page);
     expect(r.table.columns).toEqual([
@@ -643,7 +644,7 @@ describe("figure descriptions", () => {
     expect(r.table.rows[1]).toEqual(["generation KV transfer", "2", "not recorded", "3", "gen_kv_transfer"]);
     // The report writes the Σ past each bar.
     const { renderPlot } = svgPlot;
-    expect(renderPlot(r.plot, f.title)).toContain(">Σ 4 ms</text>");
+    expect(renderPlot(r.plot, f.title)).toContain(">Σ 4.000 ms</text>");
   });
 
   it("a stack of statistics' bands are each drawn at least MIN_BAR_PX long on a linear axis, as Compare's stacks are", () => {
