@@ -476,7 +476,8 @@ export function legendLayout(
       if (last >= 0 && width(`${lines[last]} ${word}`) <= room) lines[last] = `${lines[last]} ${word}`;
       else lines.push(word);
     }
-    const w = SWATCH + Math.max(...lines.map(width));
+    let w = SWATCH;
+    for (const l of lines) w = Math.max(w, SWATCH + width(l));
     if (x > left && x + w > right) {
       x = left;
       row++;
