@@ -33,6 +33,18 @@ async function uploadAiperf(name = "aiperf c4") {
   );
 }
 
+/** The Qwen c4 example run: 10 of aiperf's 64 records, GPU telemetry all before the first request. */
+async function uploadQwenC4() {
+  const dir = path.join(process.cwd(), "lib/examples/files/aiperf-qwen-sweep/qwen-c4");
+  return uploadRun(
+    ["profile_export.jsonl", "profile_export_aiperf.json", "gpu_telemetry_export.jsonl"].map((f) => ({
+      name: f,
+      path: path.join(dir, f),
+    })),
+    { name: "qwen c4" },
+  );
+}
+
 async function uploadTrtllm() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-report-"));
   const gen = generateTrtllmRun({ dir, mode: "disaggregated", requests: 60, seed: 2 });
@@ -208,15 +220,7 @@ describe("run report", () => {
 
   it("GPU telemetry with no sample in the profiling window: one notice for the view, as the page says it, no empty figures", async () => {
     // The Qwen c4 example: its DCGM scrapes end before the first profiling request.
-    const dir = path.join(process.cwd(), "lib/examples/files/aiperf-qwen-sweep/qwen-c4");
-    const id = await uploadRun(
-      ["profile_export.jsonl", "profile_export_aiperf.json", "gpu_telemetry_export.jsonl"].map((f) => ({
-        name: f,
-        path: path.join(dir, f),
-      })),
-      { name: "qwen c4" },
-    );
-    const html = await report(id);
+    const html = await report(await uploadQwenC4());
     const start = html.indexOf('<section id="gpu">');
     expect(start).toBeGreaterThan(-1);
     const gpu = html.slice(start, html.indexOf("</section>", start));
@@ -226,6 +230,22 @@ describe("run report", () => {
     expect(gpu).toContain("No GPU telemetry in the profiling window. None of the run&#39;s ");
     expect(gpu).toContain("all before the first profiling request");
     expect(html).not.toContain("Every telemetry sample");
+  });
+
+  it("the summary's facts read as the run header writes them: in words, sources in words, no key or field path", async () => {
+    const html = await report(await uploadQwenC4());
+    const summary = html.slice(
+      html.indexOf('<section id="summary">'),
+      html.indexOf('<section id="latency">'),
+    );
+    const facts = [...summary.matchAll(/<dt>([^<]*)<\/dt><dd>([^<]*)<\/dd>/g)].map((m) => [m[1], m[2]]);
+    // The header's words (lib/metrics/run-info.ts): the record count without queue-wait stamps
+    // was "queue wait missing", a flag "true", a source the producer's field path.
+    expect(facts).toContainEqual(["records without queue-wait stamps", "10"]);
+    expect(facts).toContainEqual(["streaming", "yes"]);
+    expect(facts.map(([k]) => k)).not.toContain("queue wait missing");
+    expect(facts.map(([k]) => k).filter((k) => / source$/.test(k))).toEqual([]);
+    expect(facts.map(([, v]) => v).join("\n")).not.toContain("input_config");
   });
 
   it("escapes the uploader's text and answers 404 for unknown runs", async () => {
