@@ -232,6 +232,23 @@ describe("run report", () => {
     expect(html).not.toContain("Every telemetry sample");
   });
 
+  it("records that are a sample of the run: the Throughput and Latency sections say so above their charts, as their views do", async () => {
+    const html = await report(await uploadQwenC4());
+    const section = (id: string) => {
+      const start = html.indexOf(`<section id="${id}">`);
+      return html.slice(start, html.indexOf("</section>", start));
+    };
+    for (const id of ["throughput", "latency"]) {
+      const s = section(id);
+      expect(s, id).toContain("<figure ");
+      const note = s.indexOf(
+        "The charts here are drawn from 10 of 64 requests: the records uploaded are a sample",
+      );
+      expect(note, id).toBeGreaterThan(-1);
+      expect(note, id).toBeLessThan(s.indexOf("<figure "));
+    }
+  });
+
   it("the summary's facts read as the run header writes them: in words, sources in words, no key or field path", async () => {
     const html = await report(await uploadQwenC4());
     const summary = html.slice(
