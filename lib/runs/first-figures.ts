@@ -66,7 +66,6 @@ import {
   stackEnds,
   stackNamesPx,
   unitText,
-  valueText,
   valueTextAlike,
 } from "@/lib/metrics/bar-labels";
 import { shortLabels } from "@/lib/metrics/short-labels";
