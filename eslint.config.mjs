@@ -171,5 +171,22 @@ const config = [
     },
   },
   pureMetrics,
+  {
+    // A browser test waits for what it needs (a state, a settled layout: settleLayout in
+    // test/e2e/harness.ts), never a fixed time: at a load of 30 a fixed wait is too short, and at
+    // rest it is time thrown away. Only a screenshot's own settle (harness.ts `shot`) may sleep.
+    files: ["test/e2e/**/*.ts"],
+    ignores: ["test/e2e/harness.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name='waitForTimeout']",
+          message:
+            "No fixed wait in a browser test: wait for the state (settleLayout, waitForFunction, expect.poll).",
+        },
+      ],
+    },
+  },
 ];
 export default config;

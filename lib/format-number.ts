@@ -62,9 +62,14 @@ export function figureDigits(unit: string): number | null {
   return null;
 }
 
-/** A throughput figure at its unit's decimals (`figureDigits`), else at `digits`; no unit appended. */
+/**
+ * A throughput figure at exactly its unit's decimals (`figureDigits`: "194.50 tok/s", "0.500
+ * requests/s", so figures said together never read "194.5" beside "194.51"); a unit without such
+ * a rule at up to `digits`. No unit appended.
+ */
 export function formatFigure(n: number | null | undefined, unit: string, digits = 2): string {
-  return formatNumber(n, figureDigits(unit) ?? digits);
+  const own = figureDigits(unit);
+  return own === null ? formatNumber(n, digits) : formatFixed(n, own);
 }
 
 /**

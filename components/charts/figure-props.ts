@@ -26,6 +26,7 @@ import {
   stackedRowsHeightPx,
   unitText,
   valueText,
+  valueTextAlike,
 } from "@/lib/metrics/bar-labels";
 import type { CsvRow } from "./export";
 import { shortLabels } from "@/lib/metrics/short-labels";
@@ -191,7 +192,8 @@ function barsProps(f: FigureDescription, scale: ValueScale, narrow: boolean) {
   const values = valuesOf(f);
   // On a phone a count is written in its compact form ("1.28 B tokens"): the exact one took the
   // plot's room. The tooltip and the table keep it exact.
-  const valueFormat = narrow ? compactValueText(f.y.unit) : barValueFormat(f.y.unit);
+  // The labels are said together: one unit and one number of decimals for all of them.
+  const valueFormat = narrow ? compactValueText(f.y.unit) : valueTextAlike(f.y.unit, values);
   const texts = values.map(valueFormat);
   const valueAxis: AxisSpec = {
     ...axis(f.y),
@@ -286,7 +288,9 @@ function stackedRowsProps(f: FigureDescription, scale: ValueScale) {
     }
   const totals = ends.map((e) => stackEnds(e).at(-1) ?? 0);
   data.forEach((r, i) => (r[STACK_TOTAL] = totals[i]));
-  const total = (v: number) => `${f.stackTotal} ${barValueFormat(f.y.unit)(v)}`;
+  // The totals are said together: one unit and one number of decimals for all of them.
+  const totalText = valueTextAlike(f.y.unit, totals);
+  const total = (v: number) => `${f.stackTotal} ${totalText(v)}`;
   const log = scale === "log" && f.y.logOption === true;
   const widest = Math.max(0, ...categories.map((c) => c.length));
   return {

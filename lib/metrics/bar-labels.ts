@@ -1,4 +1,11 @@
-import { formatBytes, formatFigure, formatMs, formatNumber } from "@/lib/format-number";
+import {
+  formatBytes,
+  formatFigure,
+  formatFixed,
+  formatMs,
+  formatNumber,
+  timeUnitFor,
+} from "@/lib/format-number";
 
 /**
  * Where a bar chart writes each bar's value, how short a bar may be drawn, and when its values
@@ -239,6 +246,22 @@ export function valueText(unit: string): (v: number) => string {
   const power = BYTE_UNITS.indexOf((rate ? unit.slice(0, -2) : unit) as (typeof BYTE_UNITS)[number]);
   if (power < 0) return unitText(unit);
   return (v) => `${formatBytes(v * 1000 ** power)}${rate ? "/s" : ""}`;
+}
+
+/**
+ * Values written together, as a chart's bar labels or its stacks' totals: durations in one unit
+ * and one number of decimals for all of them (`formatMsAlike`: "Σ 1.500 ms" beside "Σ 1.250 ms",
+ * never "Σ 1.5 ms" beside "Σ 1.25 ms"); other units as `valueText` writes each (a throughput at
+ * its figure's fixed decimals, a byte count in its own unit).
+ */
+export function valueTextAlike(
+  unit: string,
+  values: ReadonlyArray<number | null | undefined>,
+): (v: number) => string {
+  if (unit !== "ms") return valueText(unit);
+  // The unit and decimals formatMsAlike would pick for them all, chosen once.
+  const { unit: u, digits } = timeUnitFor(values);
+  return (v) => `${formatFixed(u === "s" ? v / 1000 : v, digits)} ${u}`;
 }
 
 const COMPACT = [

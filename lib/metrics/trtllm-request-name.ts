@@ -1,7 +1,9 @@
 /**
  * How the page names a TensorRT-LLM request: the slowest list, the breakdown's bars, the
  * drill-down's title and its waterfall all say it with these two functions, so one request never
- * shows two different numbers. A request's position in the run (`idx`, 0-based, the key of its
+ * shows two different numbers. Ids are named in words, as the drill-down's facts name them
+ * ("disagg request id 1182", "ctx request id 57"), never by their record field (`request_id`): the
+ * field names are in the Request column's tooltip. A request's position in the run (`idx`, 0-based, the key of its
  * drill-down URL `req`) is shown only when it records no id, 1-based and said to be a position.
  */
 
@@ -16,12 +18,12 @@ export interface TrtllmRequestIds {
 
 /**
  * The request's name: its disagg server's `disagg_request_id` when recorded (one per request of a
- * disaggregated run), else TensorRT-LLM's `request_id`, else "request N (no id recorded)", N its
- * 1-based position in the run.
+ * disaggregated run, "disagg request id 1182"), else TensorRT-LLM's `request_id` ("request id
+ * 33"), else "request N (no id recorded)", N its 1-based position in the run.
  */
 export function trtllmRequestName(r: TrtllmRequestIds): string {
-  if (r.disaggRequestId != null) return `disagg_request_id ${r.disaggRequestId}`;
-  if (r.requestId !== null) return `request_id ${r.requestId}`;
+  if (r.disaggRequestId != null) return `disagg request id ${r.disaggRequestId}`;
+  if (r.requestId !== null) return `request id ${r.requestId}`;
   return `request ${r.idx + 1} (no id recorded)`;
 }
 
@@ -33,10 +35,10 @@ export function trtllmRequestOwnId(r: TrtllmRequestIds): string | null {
   return r.disaggRequestId ?? r.requestId;
 }
 
-/** The drill-down's title: the request's name, then each other id it carries, named by its field. */
+/** The drill-down's title: the request's name, then each other id it carries, in words. */
 export function trtllmRequestTitle(r: TrtllmRequestIds): string {
   const parts = [trtllmRequestName(r)];
-  if (r.disaggRequestId != null && r.requestId !== null) parts.push(`request_id ${r.requestId}`);
-  if (r.ctxRequestId != null) parts.push(`ctx_request_id ${r.ctxRequestId}`);
+  if (r.disaggRequestId != null && r.requestId !== null) parts.push(`request id ${r.requestId}`);
+  if (r.ctxRequestId != null) parts.push(`ctx request id ${r.ctxRequestId}`);
   return parts.join(" · ");
 }

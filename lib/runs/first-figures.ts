@@ -66,7 +66,7 @@ import {
   stackEnds,
   stackNamesPx,
   unitText,
-  valueText,
+  valueTextAlike,
 } from "@/lib/metrics/bar-labels";
 import { shortLabels } from "@/lib/metrics/short-labels";
 import { escapeHtml } from "./report/escape-html";
@@ -613,7 +613,12 @@ function sideBarsStillSvg(f: FigureDescription, box: LaptopBox): string {
   const phoneRight = MARGIN.right + labelRoomPx(texts(phoneLabel));
   const phoneLeft = MARGIN.left + NAMES_ABOVE.axisPx;
   const laptopLeft = MARGIN.left + barNamesPx(widest, labelled);
-  const laptopRight = MARGIN.right + labelRoomPx(texts(valueText(unit)));
+  // The labels are said together: one unit and one precision for all of them, as the page writes them.
+  const laptopLabel = valueTextAlike(
+    unit,
+    f.series.flatMap((s) => s.points.map(([, v]) => v)),
+  );
+  const laptopRight = MARGIN.right + labelRoomPx(texts(laptopLabel));
   const layouts: BarsLayout[] = [
     {
       cls: "first-figure-laptop",
@@ -624,7 +629,7 @@ function sideBarsStillSvg(f: FigureDescription, box: LaptopBox): string {
       right: laptopRight,
       height,
       namesAbove: false,
-      label: valueText(unit),
+      label: laptopLabel,
     },
     {
       cls: "first-figure-phone",
@@ -736,7 +741,9 @@ function stackedRowsStillSvg(f: FigureDescription): string {
     s.points.find(([x]) => x === i)?.[1] ?? null;
   // Each stack's ends; its label past the longest.
   const totals = categories.map((_, i) => stackEnds(f.series.map((s) => value(s, i))).at(-1) ?? 0);
-  const labelText = (v: number) => `${f.stackTotal ?? ""} ${valueText(unit)(v)}`.trim();
+  // The totals are said together: one unit and one precision for all of them, as the page writes them.
+  const alike = valueTextAlike(unit, totals);
+  const labelText = (v: number) => `${f.stackTotal ?? ""} ${alike(v)}`.trim();
   const texts = f.stackTotal ? totals.map(labelText) : [];
   const hi = maxOf(totals, (v) => v);
   const height = barsStillHeight(f);

@@ -33,6 +33,18 @@ async function uploadAiperf(name = "aiperf c4") {
   );
 }
 
+/** The Qwen c4 example run: 10 of aiperf's 64 records, GPU telemetry all before the first request. */
+async function uploadQwenC4() {
+  const dir = path.join(process.cwd(), "lib/examples/files/aiperf-qwen-sweep/qwen-c4");
+  return uploadRun(
+    ["profile_export.jsonl", "profile_export_aiperf.json", "gpu_telemetry_export.jsonl"].map((f) => ({
+      name: f,
+      path: path.join(dir, f),
+    })),
+    { name: "qwen c4" },
+  );
+}
+
 async function uploadTrtllm() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-report-"));
   const gen = generateTrtllmRun({ dir, mode: "disaggregated", requests: 60, seed: 2 });
@@ -204,6 +216,53 @@ describe("run report", () => {
     expect(hit[3]).toMatch(
       /one line per endpoint that does prefill \([^)]+\); 2 decode endpoints have no prefill/,
     );
+  });
+
+  it("GPU telemetry with no sample in the profiling window: one notice for the view, as the page says it, no empty figures", async () => {
+    // The Qwen c4 example: its DCGM scrapes end before the first profiling request.
+    const html = await report(await uploadQwenC4());
+    const start = html.indexOf('<section id="gpu">');
+    expect(start).toBeGreaterThan(-1);
+    const gpu = html.slice(start, html.indexOf("</section>", start));
+    // Said once, in the view's words, and no figure of the three is listed empty beneath it.
+    expect((gpu.match(/<figure /g) ?? []).length).toBe(0);
+    expect((gpu.match(/is in its profiling window/g) ?? []).length).toBe(1);
+    expect(gpu).toContain("No GPU telemetry in the profiling window. None of the run&#39;s ");
+    expect(gpu).toContain("all before the first profiling request");
+    expect(html).not.toContain("Every telemetry sample");
+  });
+
+  it("records that are a sample of the run: the Throughput and Latency sections say so above their charts, as their views do", async () => {
+    const html = await report(await uploadQwenC4());
+    const section = (id: string) => {
+      const start = html.indexOf(`<section id="${id}">`);
+      return html.slice(start, html.indexOf("</section>", start));
+    };
+    for (const id of ["throughput", "latency"]) {
+      const s = section(id);
+      expect(s, id).toContain("<figure ");
+      const note = s.indexOf(
+        "The charts here are drawn from 10 of 64 requests: the records uploaded are a sample",
+      );
+      expect(note, id).toBeGreaterThan(-1);
+      expect(note, id).toBeLessThan(s.indexOf("<figure "));
+    }
+  });
+
+  it("the summary's facts read as the run header writes them: in words, sources in words, no key or field path", async () => {
+    const html = await report(await uploadQwenC4());
+    const summary = html.slice(
+      html.indexOf('<section id="summary">'),
+      html.indexOf('<section id="latency">'),
+    );
+    const facts = [...summary.matchAll(/<dt>([^<]*)<\/dt><dd>([^<]*)<\/dd>/g)].map((m) => [m[1], m[2]]);
+    // The header's words (lib/metrics/run-info.ts): the record count without queue-wait stamps
+    // was "queue wait missing", a flag "true", a source the producer's field path.
+    expect(facts).toContainEqual(["records without queue-wait stamps", "10"]);
+    expect(facts).toContainEqual(["streaming", "yes"]);
+    expect(facts.map(([k]) => k)).not.toContain("queue wait missing");
+    expect(facts.map(([k]) => k).filter((k) => / source$/.test(k))).toEqual([]);
+    expect(facts.map(([, v]) => v).join("\n")).not.toContain("input_config");
   });
 
   it("escapes the uploader's text and answers 404 for unknown runs", async () => {

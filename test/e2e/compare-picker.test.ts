@@ -164,7 +164,15 @@ describe("compare: run picker, segment labels, p95, only metrics some run has", 
       data.rows
         .find((r) => r.key === key)!
         .cells.flatMap((c) =>
-          c.value === null ? [] : [c.value.toLocaleString("en-US", { maximumFractionDigits: digits })],
+          // Exactly the figure's decimals, trailing zeros kept: 0.250 beside 0.973, never 0.25.
+          c.value === null
+            ? []
+            : [
+                c.value.toLocaleString("en-US", {
+                  minimumFractionDigits: digits,
+                  maximumFractionDigits: digits,
+                }),
+              ],
         );
     const tok = figures("outputTokenThroughput", 2);
     const req = figures("requestThroughput", 3);

@@ -280,7 +280,8 @@ describe("views that never mislead", () => {
     expect(await kvTab.getAttribute("aria-disabled")).toBe("true");
     expect(await kvTab.getAttribute("title")).toContain("enable_iter_perf_stats");
     await kvTab.click({ force: true });
-    await page.waitForTimeout(300);
+    // What the click would have led to has had its frames: the page stands still where it was.
+    await settleLayout(page);
     expect(page.url()).not.toContain("view=kv");
 
     // Cache opens (the perf-metrics hit rate); the server rate is "not exported" with its series, and

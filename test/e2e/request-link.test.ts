@@ -73,11 +73,11 @@ describe("a request's link by its own id", () => {
     const region = page.getByRole("region", { name: "request waterfall" });
     await expect
       .poll(() => region.getByTestId("request-detail-title").textContent(), { timeout: 30_000 })
-      .toMatch(new RegExp(`^disagg_request_id ${rid}\\b`));
+      .toMatch(new RegExp(`^disagg request id ${rid}\\b`));
     await page.reload();
     await expect
       .poll(() => region.getByTestId("request-detail-title").textContent(), { timeout: 30_000 })
-      .toMatch(new RegExp(`^disagg_request_id ${rid}\\b`));
+      .toMatch(new RegExp(`^disagg request id ${rid}\\b`));
 
     // An id no request carries: words in the drill-down's place, no waterfall.
     await gotoHydrated(page, `${t.app.url}/runs/${run.id}?view=breakdown&rid=no-such-id`);

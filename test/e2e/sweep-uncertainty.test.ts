@@ -179,7 +179,8 @@ describe("uncertainty on the Pareto front", () => {
     // Each reading names the point read and its runs' range (A's c4 median of three).
     expect(text).toContain("at c4 ×3 (runs");
     // At the sweep table's decimals (tok/s/GPU at 2: 50.08, not 50.1 or 50), its runs' range too.
-    const two = (v: number) => v.toLocaleString("en-US", { maximumFractionDigits: 2 });
+    const two = (v: number) =>
+      v.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     expect(text).toContain(
       `gives ${two(c4[0].y)} tok/s/GPU at c4 ×3 (runs ${two(c4[0].lo)}–${two(c4[0].hi)})`,
     );

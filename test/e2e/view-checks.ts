@@ -10,10 +10,11 @@
  */
 import type { Page } from "playwright-core";
 import { ordinal } from "@/lib/format-number";
+import { settleLayout } from "./harness";
 
 /**
- * Waits until the page has stopped loading, no chart slot says it is loading, and the views' later
- * charts (drawn after the first has painted) have had a moment.
+ * Waits until the page has stopped loading, no chart slot says it is loading, and its layout has
+ * settled (settleLayout: the charts drawn after the first have taken their boxes and stand still).
  */
 export async function settleView(page: Page): Promise<void> {
   await page.getByRole("tabpanel").or(page.locator("main")).first().waitFor();
@@ -21,7 +22,7 @@ export async function settleView(page: Page): Promise<void> {
   await page.waitForFunction(() => !/Loading [^…]*…/.test(document.body.innerText), null, {
     timeout: 30_000,
   });
-  await page.waitForTimeout(400);
+  await settleLayout(page);
 }
 
 /** Chart surfaces (not legend icons) that paint no bar, line segment, area or point. */

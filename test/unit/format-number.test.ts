@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import {
   byteRateUnit,
   bytesIn,
+  formatFigure,
   formatFixed,
   formatMs,
   formatNumber,
@@ -13,6 +14,14 @@ import {
   properPlurals,
   timeUnitFor,
 } from "@/lib/format-number";
+import { requestTiles } from "@/components/run-views/overview-request-tiles";
+import type { RunSummary } from "@/lib/api/schemas";
+import { valueTextAlike } from "@/lib/metrics/bar-labels";
+import { segmentStatsFigure } from "@/lib/metrics/figures/segments";
+import { figureProps } from "@/components/charts/figure-props";
+import { reportFigure } from "@/lib/runs/report/figure-kit";
+import { renderPlot } from "@/lib/runs/report/svg-plot";
+import { barsStillSvg } from "@/lib/runs/first-figures";
 
 describe("formatNumber", () => {
   it("writes small numbers with three significant digits, not 1.5e-3", () => {
@@ -156,5 +165,79 @@ describe("no writer leaves a count's plural to the reader", () => {
     };
     for (const d of ["lib", "components", "app", "bin"]) walk(path.join(root, d));
     expect(offenders).toEqual([]);
+  });
+});
+
+describe("figures said together, one precision", () => {
+  it("a throughput at exactly its figure's decimals: 194.50 beside 194.51, 0.500 requests/s, never 194.5 or 0.5", () => {
+    expect(["194.5", "194.5123", "200"].map((v) => formatFigure(Number(v), "tok/s"))).toEqual([
+      "194.50",
+      "194.51",
+      "200.00",
+    ]);
+    expect(formatFigure(0.5, "requests/s")).toBe("0.500");
+    expect(formatFigure(1234.5, "tok/s/GPU")).toBe("1,234.50");
+    // A unit without a rule keeps its own precision.
+    expect(formatFigure(1.5, "W", 3)).toBe("1.5");
+    expect(formatFigure(null, "tok/s")).toBe("—");
+    // The Overview throughput tile and its hint line: the figure and the rate under it.
+    const run = {
+      info: {},
+      requests: {
+        source: "records",
+        count: 10,
+        errorCount: 0,
+        warmupCount: 0,
+        ttftMs: null,
+        e2eMs: null,
+        itlMs: null,
+        outputTokenThroughputPerS: 194.5,
+        requestThroughputPerS: 0.5,
+      },
+    } as unknown as RunSummary;
+    const tile = requestTiles(run).find((t) => t.testId === "tile-output-throughput")!;
+    expect(tile.value).toBe("194.50 tok/s");
+    expect(tile.hint).toBe("0.500 requests/s");
+  });
+
+  it("a stack's totals in one unit and one precision on the page, in the server's figure and in the report: Σ 1.500 ms beside Σ 1.250 ms", () => {
+    const at = valueTextAlike("ms", [1.5, 1.25, null]);
+    expect([1.5, 1.25].map(at)).toEqual(["1.500 ms", "1.250 ms"]);
+    expect([900, 12_500].map(valueTextAlike("ms", [900, 12_500]))).toEqual(["0.90 s", "12.50 s"]);
+    // The Breakdown view's stack of statistics: p50 totals 1.5 ms, p99 1.25 + … ms.
+    const stats = {
+      mode: "aggregated",
+      requestCount: 3,
+      segments: [
+        { name: "ctx_queue", v: [0.5, 0.25] },
+        { name: "ctx_processing", v: [1, 1] },
+      ].map(({ name, v }) => ({
+        name,
+        label: name,
+        count: 3,
+        notRecorded: 0,
+        excluded: 0,
+        clamped: 0,
+        meanMs: v[0],
+        p50Ms: v[0],
+        p75Ms: v[0],
+        p90Ms: v[1],
+        p99Ms: v[1],
+      })),
+    } as unknown as Parameters<typeof segmentStatsFigure>[0];
+    const f = segmentStatsFigure(stats, ["p50", "p99"], "ttft");
+    expect(f.stackTotal).toBeTruthy();
+    // The server's figure writes its spaces unbreakable (&#160;).
+    const said = (text: string) =>
+      [...text.replace(/&#160;/g, " ").matchAll(/Σ ([\d.,]+ m?s)/g)].map((m) => m[1]);
+    const report = renderPlot(reportFigure(f).plot, f.title);
+    expect(said(report)).toEqual(["1.500 ms", "1.250 ms"]);
+    expect(said(barsStillSvg(f))).toEqual(["1.500 ms", "1.250 ms"]);
+    const page = figureProps(f) as unknown as {
+      data: Array<Record<string, unknown>>;
+      series: Record<string, { format?: (v: number) => string; stackEnd?: boolean }>;
+    };
+    const end = Object.values(page.series).find((s) => s.stackEnd)!;
+    expect(page.data.map((r) => end.format!(r.stackTotal as number))).toEqual(["Σ 1.500 ms", "Σ 1.250 ms"]);
   });
 });

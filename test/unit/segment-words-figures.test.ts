@@ -96,4 +96,14 @@ describe("segment figures name segments in words", () => {
     expect(t.columns).toEqual(["segment", "p50 (ms)", "p99 (ms)", "requests recorded", "upstream name"]);
     expect(t.rows.map((r) => [r[0], r[r.length - 1]])).toEqual(KEYS.map((k, i) => [WORDS[i], k]));
   });
+
+  it("the per-request columns name each request in words: the page's categories, the report's band titles and table", () => {
+    const f = requestBreakdownFigure(sample, "all");
+    expect(f.categories).toEqual(["request id a", "request id b"]);
+    const r = reportFigure(f);
+    const svg = renderPlot(r.plot, f.title);
+    const text = [...(f.categories ?? []), svg, ...r.table.rows.map((row) => row[0])].join("\n");
+    expect(text).not.toMatch(/request_id/);
+    expect(svg).toContain("<title>request id b · context queue: 1 ms</title>");
+  });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { hasMarks, PALETTE, renderPlot, type Plot } from "@/lib/runs/report/svg-plot";
+import { labelWidthPx } from "@/lib/metrics/bar-labels";
+import { segmentWords } from "@/lib/metrics/segment-words";
+import { hasMarks, legendLayout, PALETTE, renderPlot, type Plot } from "@/lib/runs/report/svg-plot";
 
 const line = (points: Array<[number, number | null]>): Plot => ({
   kind: "line",
@@ -107,5 +109,65 @@ describe("report SVG plotter", () => {
     );
     expect(svg).toContain(`fill="${PALETTE[1]}"><title>run b`);
     expect(svg).not.toContain("run a");
+  });
+
+  it("writes every legend entry whole, laid out by its width: none cut short, none over another or past the edge", () => {
+    // Every segment of a disaggregated TensorRT-LLM request, in words: the longest ones
+    // ("generation postprocessing", 25 characters) were cut to 24.
+    const names = [
+      "ctx_preprocessing",
+      "ctx_queue",
+      "ctx_processing",
+      "ctx_postprocessing",
+      "disagg_relay",
+      "gen_preprocessing",
+      "gen_queue_wait",
+      "gen_kv_transfer",
+      "gen_post_transfer",
+      "gen_postprocessing",
+      "disagg_postprocessing",
+      "decode",
+    ].map(segmentWords);
+    expect(names).toContain("generation postprocessing");
+    const svg = renderPlot(
+      {
+        kind: "stacked",
+        categories: ["request id 1", "request id 2"],
+        category: { title: "requests", unit: "" },
+        value: { title: "time", unit: "ms" },
+        series: names.map((label, i) => ({ label, values: [i + 1, i + 2] })),
+      },
+      "Per-request breakdown",
+    );
+    expect(svg).not.toContain("…");
+    for (const n of names) expect(svg).toContain(`>${n}</text>`);
+    // Where the entries go, by the width their words are drawn (erring wide): inside the drawing,
+    // no two on one row overlapping, and the drawing tall enough for every row.
+    const { entries, rows } = legendLayout(names);
+    const boxes = entries.map((e, i) => ({
+      row: e.row,
+      from: e.x,
+      to: e.x + 16 + labelWidthPx(names[i], 11),
+    }));
+    for (const b of boxes) expect(b.to).toBeLessThanOrEqual(720);
+    for (const a of boxes)
+      for (const b of boxes)
+        if (a !== b && a.row === b.row) expect(a.to <= b.from || b.to <= a.from).toBe(true);
+    const height = Number(/height="(\d+)"/.exec(svg)![1]);
+    const lastRowY = Math.max(
+      ...[...svg.matchAll(/<text x="[\d.]+" y="([\d.]+)" fill="#111827">/g)].map((m) => Number(m[1])),
+    );
+    expect(lastRowY).toBeLessThanOrEqual(height - 4);
+    expect(rows).toBe(Math.max(...entries.map((e) => e.row)) + 1);
+  });
+
+  it("breaks a legend entry wider than a row at its spaces, every word still written", () => {
+    const long =
+      "a series named with many words that together are far wider than the drawing is across, so it takes two lines";
+    const { entries, rows } = legendLayout(["short", long]);
+    expect(entries[1].lines.length).toBeGreaterThan(1);
+    expect(entries[1].lines.join(" ")).toBe(long);
+    for (const l of entries[1].lines) expect(64 + 16 + labelWidthPx(l, 11)).toBeLessThanOrEqual(720);
+    expect(rows).toBe(1 + entries[1].lines.length);
   });
 });

@@ -185,7 +185,7 @@ describe("breakdown chart rows", () => {
     );
     expect(rows[0]).toEqual({
       idx: 0,
-      label: "request_id r0",
+      label: "request id r0",
       ctx_queue: 2,
       ctx_processing: 8,
       ctx_postprocessing: 1,

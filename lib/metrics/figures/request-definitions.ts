@@ -18,6 +18,17 @@ export function sampleText(r: RequestsBlock | null | undefined): string | null {
   return s ? `${formatCount(s.records)} of ${formatCount(s.described)} requests` : null;
 }
 
+/**
+ * The line above a view's charts when they are drawn from a sample of the run's records (the
+ * Latency, Throughput and Timeline views, and their sections of the report); null when they are not.
+ */
+export function recordsSampleNote(r: RequestsBlock | null | undefined): string | null {
+  const s = sampleText(r);
+  return s
+    ? `The charts here are drawn from ${s}: the records uploaded are a sample of the run aiperf summarised. The run's figures (Overview, statistics table) are aiperf's own, of every request.`
+    : null;
+}
+
 /** The definition of a chart drawn from aiperf's records: says when they are a sample of the run. */
 export function recordsDefinition(r: RequestsBlock | null | undefined): FigureDefinition {
   const s = sampleText(r);

@@ -11,7 +11,7 @@ import {
   type FigureDescription,
 } from "@/lib/api/figure";
 import { formatNumber } from "@/lib/format-number";
-import { valueText } from "@/lib/metrics/bar-labels";
+import { stackEnds, valueTextAlike } from "@/lib/metrics/bar-labels";
 import type { Figure, Table } from "./html";
 import { axisTitle, type Plot, type XySeries } from "./svg-plot";
 
@@ -99,6 +99,15 @@ export function figure(
   return { id, title, description, plot, missing, table };
 }
 
+/** A stack's total past its end ("Σ 1.250 ms"), every stack's total in one unit and one precision. */
+function stackTotalText(f: FigureDescription): (v: number) => string {
+  const totals = (f.categories ?? []).map(
+    (_, i) => stackEnds(f.series.map((s) => s.points.find(([x]) => x === i)?.[1] ?? null)).at(-1) ?? 0,
+  );
+  const text = valueTextAlike(f.y.unit, totals);
+  return (v) => `${f.stackTotal} ${text(v)}`;
+}
+
 /**
  * A figure description (lib/api/figure.ts) as a report figure: the same title, words, axes, units,
  * series names and colours the page's chart kit draws it with (components/charts/figure-props.ts);
@@ -120,7 +129,8 @@ export function reportFigure(f: FigureDescription): Figure {
           value: y,
           ...(f.horizontal ? { horizontal: true } : {}),
           // The page's total past a stack's end (components/charts/figure-props.ts): the same text.
-          ...(f.stackTotal ? { totalText: (v: number) => `${f.stackTotal} ${valueText(f.y.unit)(v)}` } : {}),
+          // Its totals said together, in one unit and one number of decimals, as the page writes them.
+          ...(f.stackTotal ? { totalText: stackTotalText(f) } : {}),
           series: f.series.map((s) => {
             const at = new Map(s.points);
             return {
@@ -140,7 +150,10 @@ export function reportFigure(f: FigureDescription): Figure {
             ...(f.y.domain ? { valueMax: f.y.domain[1] } : {}),
             // The page's bar labels (components/charts/figure-props.ts): the same text, each
             // value in its own unit (5 MB/s on a GB/s axis).
-            valueText: valueText(f.y.unit),
+            valueText: valueTextAlike(
+              f.y.unit,
+              f.series.flatMap((s) => s.points.map(([, v]) => v)),
+            ),
             series: f.series.map((s) => ({
               label: s.name,
               colour: tokenColour(s.colour),

@@ -5,7 +5,7 @@ import { reportFigure, type Payloads } from "./figure-kit";
 import { aiperfErrorsFigure, errorsDenominator } from "@/lib/metrics/figures/errors";
 import type { RequestsBlock } from "@/lib/api/schemas";
 import { aiperfInFlightFigure, aiperfThroughputFigure } from "@/lib/metrics/figures/timeline";
-import { GPU_METRICS, gpuFigure } from "@/lib/metrics/figures/gpu";
+import { GPU_METRICS, gpuFigure, gpuOutsideWindowText } from "@/lib/metrics/figures/gpu";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 /** The Throughput view's figures: the throughput, the requests in flight and the errors by type. */
@@ -57,8 +57,25 @@ export function gpuSummaryTables(p: Payloads): Section["blocks"] {
   ];
 }
 
-/** The GPU view's figures, from the descriptions it draws too (lib/metrics/figures/gpu.ts). */
+/**
+ * The GPU view's notice, as the view says it: telemetry, but no sample in the profiling window, is
+ * one note for the whole view (how many samples, their span and the window's), not the same
+ * "outside the window" line under each of three empty figures.
+ */
+export function gpuOutsideWindowBlocks(p: Payloads): Section["blocks"] {
+  const gpu = p.get(AIPERF_CHARTS.gpu);
+  const outside = gpu ? gpuOutsideWindowText(gpu) : null;
+  return outside === null
+    ? []
+    : [{ kind: "note", text: `No GPU telemetry in the profiling window. ${outside}` }];
+}
+
+/**
+ * The GPU view's figures, from the descriptions it draws too (lib/metrics/figures/gpu.ts); none
+ * when no sample is in the profiling window (`gpuOutsideWindowBlocks` says so once).
+ */
 export function gpuFigures(p: Payloads): Figure[] {
   const gpu = p.get(AIPERF_CHARTS.gpu);
-  return gpu ? GPU_METRICS.map((m) => reportFigure(gpuFigure(gpu, m))) : [];
+  if (!gpu || gpuOutsideWindowText(gpu) !== null) return [];
+  return GPU_METRICS.map((m) => reportFigure(gpuFigure(gpu, m)));
 }

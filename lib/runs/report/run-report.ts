@@ -11,10 +11,10 @@ import { chartPayloads } from "@/lib/store/chart-payloads";
 import { readRunSummary } from "../read-run";
 import { sampleRequests } from "../trtllm-requests";
 import { payloadsFrom, type Payloads } from "./figure-kit";
-import { gpuFigures, gpuSummaryTables, throughputFigures } from "./figures-aiperf";
+import { gpuFigures, gpuOutsideWindowBlocks, gpuSummaryTables, throughputFigures } from "./figures-aiperf";
 import { breakdownFigures, REPORT_REQUEST_BARS } from "./figures-breakdown";
 import { requestWords } from "@/lib/metrics/request-words";
-import { runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
+import { recordsSampleNote, runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
 import { endpointHitRateMissing } from "@/lib/metrics/server-metrics/cache-facts";
 import { latencyFigureParts } from "./figures-latency";
 import {
@@ -55,10 +55,14 @@ function viewContent(
       offload: [...e.offload, ...s.offload, ...ep.offload],
     };
   };
+  // Charts drawn from a sample of the run's records say so once above them, as their views do.
+  const sampleNote = recordsSampleNote(run.requests);
+  const sampled: Section["blocks"] = sampleNote ? [{ kind: "note", text: sampleNote }] : [];
   switch (id) {
     case "latency":
       return {
         blocks: () => [
+          ...sampled,
           ...latencyTables(run),
           ...agreementTables(p),
           ...slowestTables(p),
@@ -72,7 +76,7 @@ function viewContent(
         ),
       };
     case "throughput":
-      return { blocks: () => [], figures: [() => throughputFigures(p, run.requests)] };
+      return { blocks: () => sampled, figures: [() => throughputFigures(p, run.requests)] };
     case "breakdown":
       return { blocks: () => breakdownTables(run), figures: [() => breakdownFigures(p, sample)] };
     case "cache":
@@ -82,7 +86,10 @@ function viewContent(
     case "offload":
       return { blocks: () => [], figures: [() => sm().offload] };
     case "gpu":
-      return { blocks: () => gpuSummaryTables(p), figures: [() => gpuFigures(p)] };
+      return {
+        blocks: () => [...gpuSummaryTables(p), ...gpuOutsideWindowBlocks(p)],
+        figures: [() => gpuFigures(p)],
+      };
     case "endpoints":
       return { blocks: () => endpointTables(run), figures: [() => []] };
     default:

@@ -1,10 +1,12 @@
 /** The summary parts of a run's report: facts, files, statistics tables; pure over the run summary. */
 import { requestWords } from "@/lib/metrics/request-words";
+import { headerInfo, infoLabel, infoValue } from "@/lib/metrics/run-info";
 import type { RunSummary, Stats } from "@/lib/api/schemas";
 import {
   formatBytes,
   formatCount,
   formatDateTime,
+  formatFigure,
   formatNumber,
   formatRate,
   plural,
@@ -13,18 +15,6 @@ import { ALTERNATIVE_SEGMENTS } from "@/lib/metrics/time-breakdown";
 import type { Section, Table } from "./html";
 
 const collectorText = (v: boolean | null) => (v === null ? "unknown" : v ? "on" : "off");
-
-/** A camelCase key in words; a key already in words (a tool's own printed label) as it is. */
-function humanize(key: string): string {
-  if (/\s/.test(key)) return key;
-  return key.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-}
-
-/** The run's facts as its header shows them: rates as percentages, numbers for people, text as it is. */
-function infoValue(key: string, v: string | number | boolean): string {
-  if (typeof v !== "number") return String(v);
-  return /HitRate$/.test(key) ? formatRate(v) : formatNumber(v, 4);
-}
 
 export function summarySection(run: RunSummary, generatedAt: string): Section {
   const facts: Array<[string, string]> = [
@@ -36,8 +26,8 @@ export function summarySection(run: RunSummary, generatedAt: string): Section {
     ["enable_iter_perf_stats", collectorText(run.collectors.enableIterPerfStats)],
     ["publish_kv_events", collectorText(run.collectors.publishKvEvents)],
   ];
-  for (const [k, v] of Object.entries(run.info))
-    if (v !== null && v !== "") facts.push([humanize(k), infoValue(k, v)]);
+  // As the run header lists them (lib/metrics/run-info.ts): in words, sources said in words.
+  for (const [k, v] of headerInfo(run.info, () => false)) facts.push([infoLabel(k), infoValue(k, v)]);
   const files: Table = {
     columns: ["file", "kind", "format", "size", "records", "skipped"],
     rows: run.files.map((f) => [
@@ -99,10 +89,11 @@ export function latencyTables(run: RunSummary): Section["blocks"] {
       },
     });
     const rates: Array<[string, string]> = [];
+    // At the figure's own decimals, as the Overview tile and Compare write it (194.51 tok/s, 0.973 req/s).
     if (r.requestThroughputPerS != null)
-      rates.push(["request throughput", `${formatNumber(r.requestThroughputPerS, 3)} req/s`]);
+      rates.push(["request throughput", `${formatFigure(r.requestThroughputPerS, "req/s")} req/s`]);
     if (r.outputTokenThroughputPerS != null)
-      rates.push(["output token throughput", `${formatNumber(r.outputTokenThroughputPerS, 1)} tok/s`]);
+      rates.push(["output token throughput", `${formatFigure(r.outputTokenThroughputPerS, "tok/s")} tok/s`]);
     if (r.durationS !== null) rates.push(["duration", `${formatNumber(r.durationS, 2)} s`]);
     if (rates.length > 0) out.push({ kind: "facts", facts: rates });
   }

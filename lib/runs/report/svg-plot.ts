@@ -10,6 +10,7 @@ import {
   drawnLength,
   LABEL_FONT_PX,
   LABEL_GAP_PX,
+  labelWidthPx,
   labelLinePx,
   labelRoomPx,
   MIN_BAR_PX,
@@ -291,8 +292,8 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
   const top = 12;
   const right = y2Scale ? tickRoom(y2Scale.ticks) : 16;
   const plotW = W - left - right;
-  const legendRows = series.length > 1 ? Math.ceil(series.length / 4) : 0;
-  const height = top + PLOT_H + 52 + legendRows * 18;
+  const legendLines = legendRows(series);
+  const height = top + PLOT_H + 52 + legendLines * LEGEND_ROW;
   const sx = (v: number) => left + xScale.at(v) * plotW;
   const sy = (v: number) => top + PLOT_H - yScale.at(v) * PLOT_H;
   const sy2 = (v: number) => top + PLOT_H - (y2Scale ?? yScale).at(v) * PLOT_H;
@@ -397,7 +398,7 @@ function renderXy(plot: Extract<Plot, { kind: "line" | "scatter" | "histogram" }
         `<text x="${left + plotW - 2}" y="${f(y - 4)}" text-anchor="end" fill="#64748b">${escapeHtml(l.label)}</text>`,
       );
     }
-  if (legendRows > 0) parts.push(legend(series, top + PLOT_H + 50, plot.kind === "line" && !bands));
+  if (legendLines > 0) parts.push(legend(series, top + PLOT_H + 50, plot.kind === "line" && !bands));
   parts.push("</svg>");
   return parts.join("");
 }
@@ -445,20 +446,79 @@ function unbroken(points: XySeries["points"]): Array<Array<[number, number]>> {
   return runs.filter((r) => r.length >= 2);
 }
 
+/** The legend's font size, in the SVG's units (its text inherits the drawing's). */
+const LEGEND_FONT = 11;
+/** A legend line's height and the gap between two entries, in the SVG's units. */
+const LEGEND_ROW = 18;
+const LEGEND_GAP = 16;
+/** The swatch and its gap before the words. */
+const SWATCH = 16;
+
+/**
+ * Where each legend entry goes: entries one after another, each as wide as its words are drawn
+ * (`labelWidthPx`, erring wide), a new row when the next would pass the drawing's right edge; an
+ * entry too wide for a row of its own is broken into lines at its spaces. Every word is written,
+ * none cut short ("generation postprocessing", not "generation postprocessi…").
+ */
+export function legendLayout(
+  labels: readonly string[],
+  left = 64,
+  right = W - 16,
+): { entries: Array<{ x: number; row: number; lines: string[] }>; rows: number } {
+  const width = (t: string) => labelWidthPx(t, LEGEND_FONT);
+  const room = right - left - SWATCH;
+  let x = left;
+  let row = 0;
+  const entries = labels.map((label) => {
+    const lines: string[] = [];
+    for (const word of label.split(" ")) {
+      const last = lines.length - 1;
+      if (last >= 0 && width(`${lines[last]} ${word}`) <= room) lines[last] = `${lines[last]} ${word}`;
+      else lines.push(word);
+    }
+    let w = SWATCH;
+    for (const l of lines) w = Math.max(w, SWATCH + width(l));
+    if (x > left && x + w > right) {
+      x = left;
+      row++;
+    }
+    const at = { x, row, lines };
+    x += w + LEGEND_GAP;
+    // An entry of several lines takes their rows; the next starts below it.
+    if (lines.length > 1) {
+      row += lines.length - 1;
+      x = right;
+    }
+    return at;
+  });
+  return { entries, rows: labels.length === 0 ? 0 : row + 1 };
+}
+
+/** How many rows a plot's legend takes: none for a single series, which the title names. */
+function legendRows(series: ReadonlyArray<{ label: string }>): number {
+  return series.length > 1 ? legendLayout(series.map((s) => s.label)).rows : 0;
+}
+
 function legend(
   entries: ReadonlyArray<{ label: string; slot: number; colour?: string; right?: boolean }>,
   y: number,
   lines = false,
 ): string {
+  const layout = legendLayout(entries.map((e) => e.label));
   return entries
-    .map(({ label: l, slot, colour: own, right }, i) => {
-      const x = 64 + (i % 4) * 160;
-      const row = y + Math.floor(i / 4) * 18;
+    .map(({ slot, colour: own, right }, i) => {
+      const { x, row: r, lines: words } = layout.entries[i];
+      const row = y + r * LEGEND_ROW;
       const colour = own ?? PALETTE[slot % PALETTE.length];
       const swatch = lines
         ? `<line x1="${x}" x2="${x + 12}" y1="${row - 4}" y2="${row - 4}" stroke="${colour}" stroke-width="2.5"${dash(slot, right)}/>`
         : `<rect x="${x}" y="${row - 9}" width="10" height="10" fill="${colour}"/>`;
-      return `${swatch}<text x="${x + 16}" y="${row}" fill="#111827">${escapeHtml(clip(l, 24))}</text>`;
+      const text = words
+        .map((w, j) =>
+          j === 0 ? escapeHtml(w) : `<tspan x="${x + SWATCH}" dy="${LEGEND_ROW}">${escapeHtml(w)}</tspan>`,
+        )
+        .join("");
+      return `${swatch}<text x="${x + SWATCH}" y="${row}" fill="#111827">${text}</text>`;
     })
     .join("");
 }
@@ -491,8 +551,8 @@ function rowsFrame(
   const top = 8;
   const plotW = W - left - Math.max(layout.minRoom, labelRoomPx(layout.texts));
   const plotH = rowH * p.categories.length;
-  const legendRows = p.series.length > 1 ? Math.ceil(p.series.length / 4) : 0;
-  const height = top + plotH + 46 + legendRows * 18;
+  const legendLines = legendRows(p.series);
+  const height = top + plotH + 46 + legendLines * LEGEND_ROW;
   const ticks = niceTicks(layout.max);
   const max = ticks[ticks.length - 1];
   const sx = (v: number) => left + (v / max) * plotW;
@@ -513,7 +573,7 @@ function rowsFrame(
     `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}" stroke="#6b7280"/>`,
     `<text x="${left + plotW / 2}" y="${top + plotH + 32}" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(p.value))}</text>`,
   );
-  if (legendRows > 0) parts.push(legend(p.series, top + plotH + 48));
+  if (legendLines > 0) parts.push(legend(p.series, top + plotH + 48));
   parts.push("</svg>");
   return parts.join("");
 }
@@ -571,8 +631,8 @@ function renderStacked(all: Extract<Plot, { kind: "stacked" }>, label: string): 
   const left = 64;
   const top = 12;
   const plotW = W - left - 16;
-  const legendRows = series.length > 1 ? Math.ceil(series.length / 4) : 0;
-  const height = top + PLOT_H + 52 + legendRows * 18;
+  const legendLines = legendRows(series);
+  const height = top + PLOT_H + 52 + legendLines * LEGEND_ROW;
   const sy = (v: number) => top + PLOT_H - (v / yMax) * PLOT_H;
   const colW = plotW / Math.max(1, all.categories.length);
   const parts = [svgOpen(height, label)];
@@ -599,7 +659,7 @@ function renderStacked(all: Extract<Plot, { kind: "stacked" }>, label: string): 
     `<text x="${left + plotW / 2}" y="${top + PLOT_H + 20}" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(all.category))}</text>`,
     `<text transform="translate(14 ${top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" fill="#111827" font-size="12">${escapeHtml(axisTitle(all.value))}</text>`,
   );
-  if (legendRows > 0) parts.push(legend(series, top + PLOT_H + 44));
+  if (legendLines > 0) parts.push(legend(series, top + PLOT_H + 44));
   parts.push("</svg>");
   return parts.join("");
 }
