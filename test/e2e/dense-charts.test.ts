@@ -60,7 +60,9 @@ describe("dense charts: a canvas layer that keeps the chart's function", () => {
     const box = (await canvas.boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.4, box.y + box.height * 0.95);
     const tip = page.locator(`${CHART} .recharts-tooltip-wrapper`);
-    await expect.poll(() => tip.innerText()).toMatch(/^(disagg_request_id|request_id|request) \S+.*decode/s);
+    await expect
+      .poll(() => tip.innerText())
+      .toMatch(/^(disagg request id|ctx request id|request id|request) \S+.*decode/s);
 
     await page.locator(CHART).getByRole("button", { name: "View as table" }).click();
     expect(await page.locator(`${CHART} [data-testid="chart-table"] tbody tr`).count()).toBe(300);
