@@ -87,7 +87,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: publicUrl(env.RUNLENS_PUBLIC_URL),
     duckdb: {
       threads: intEnv("RUNLENS_DUCKDB_THREADS", 2),
-      memoryLimit: env.RUNLENS_DUCKDB_MEMORY_LIMIT || "256MB",
+      memoryLimit: env.RUNLENS_DUCKDB_MEMORY_LIMIT || "512MB",
       tempDir: path.resolve(
         /*turbopackIgnore: true*/ env.RUNLENS_DUCKDB_TEMP_DIR ||
           path.join(env.DATA_DIR || "data", "duckdb-tmp"),

@@ -28,7 +28,7 @@ export interface ColumnarSettings {
 
 export const DEFAULT_COLUMNAR_SETTINGS: ColumnarSettings = {
   threads: 2,
-  memoryLimit: "256MB",
+  memoryLimit: "512MB",
   tempDir: path.join(os.tmpdir(), "runlens-duckdb"),
 };
 
