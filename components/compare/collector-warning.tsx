@@ -17,7 +17,7 @@ export function CollectorWarning({ data }: { data: CompareResponse }) {
           Not known for every run:{" "}
           {unknown.map((m) => (
             <span key={m.collector} className="mr-2">
-              <code>{m.flag}</code> (unknown in {list(m.unknownRunIds)})
+              <code>{m.flag}</code> (not in the files of {list(m.unknownRunIds)})
             </span>
           ))}
           — upload the engine config with each run to be sure.

@@ -2,6 +2,7 @@ import { DataTable } from "@/components/charts/data-table";
 import type { Collectors, RunSummary } from "@/lib/api/schemas";
 import {
   COLLECTOR_FLAGS,
+  COLLECTOR_NOT_IN_FILES,
   collectorApplies,
   effectiveCollectors,
   type EffectiveCollector,
@@ -46,7 +47,7 @@ export function CollectorsTable({ runs }: { runs: RunSummary[] }) {
 function CollectorState({ value, source, evidence }: EffectiveCollector) {
   return (
     <>
-      {value === null ? "unknown" : value ? "on" : "off"}
+      {value === null ? COLLECTOR_NOT_IN_FILES : value ? "on" : "off"}
       {source === "inferred" ? (
         <span className="ml-1 text-xs text-muted">(inferred from the data)</span>
       ) : source === "implied" ? (

@@ -3,6 +3,7 @@
 import { useQueries } from "@tanstack/react-query";
 import { DataTable } from "@/components/charts/data-table";
 import type { CompareResponse } from "@/lib/api/compare-schemas";
+import type { LedgerLossId } from "@/lib/api/reuse-ledger";
 import { runChartQueryOptions } from "@/lib/api/query-options";
 import { REUSE_LEDGER_CHART } from "@/lib/api/chart-catalog";
 import { formatNumber, formatPoints } from "@/lib/format-number";
@@ -56,7 +57,13 @@ export function CompareReuseLedger({ data }: { data: CompareResponse }) {
     num: true,
     cell: (r: CompareLedgerRow) =>
       r[k] === null ? (
-        <span className="text-muted">not measured</span>
+        r.findings[k as LedgerLossId] ? (
+          <span className="text-muted" title={r.findings[k as LedgerLossId]}>
+            no loss
+          </span>
+        ) : (
+          <span className="text-muted">not measured</span>
+        )
       ) : (
         <>
           {r[k] < 0 ? "−" : ""}

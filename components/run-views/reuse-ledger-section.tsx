@@ -142,7 +142,11 @@ function LedgerBody({ p }: { p: ReuseLedgerPayload }) {
             header: "points",
             num: true,
             cell: (l) =>
-              l.points === null ? <span className="text-muted">not measured</span> : signed(l.points, " pp"),
+              l.points !== null ? (
+                signed(l.points, " pp")
+              ) : (
+                <span className="text-muted">{l.finding ? "no loss" : "not measured"}</span>
+              ),
           },
           { header: "tokens", num: true, cell: (l) => (l.tokens === null ? "—" : signed(l.tokens, "", 0)) },
           {
@@ -153,14 +157,14 @@ function LedgerBody({ p }: { p: ReuseLedgerPayload }) {
           {
             header: "",
             className: "text-xs text-muted whitespace-normal",
-            cell: (l) => l.missing ?? "",
+            cell: (l) => l.missing ?? l.finding ?? "",
           },
         ]}
         after={
           <p className="px-3 pb-2 text-xs text-muted" data-testid="reuse-ledger-basis">
-            Points are the first step&apos;s share minus the second&apos;s (negative: the later step counted
-            more). Tokens are points of {p.basisTokens === null ? "—" : formatCount(p.basisTokens)}{" "}
-            {p.basis ?? ""}. TTFT:{" "}
+            Points are the first step&apos;s share minus the second&apos;s; where the later step counted more
+            there is no loss, and the row says so. Tokens are points of{" "}
+            {p.basisTokens === null ? "—" : formatCount(p.basisTokens)} {p.basis ?? ""}. TTFT:{" "}
             {p.ttftMsPerToken === null
               ? p.ttftFit
               : `${formatNumber(p.ttftMsPerToken, 3)} ms per computed prompt token, ${p.ttftFit}`}
@@ -220,4 +224,4 @@ function LedgerBody({ p }: { p: ReuseLedgerPayload }) {
 const tokens = (v: number | null) =>
   v === null ? <span className="text-muted">not exported</span> : formatCount(v);
 const rate = (v: number | null) => (v === null ? <span className="text-muted">—</span> : formatRate(v));
-const tierText = (f: LedgerFigure) => (f.rate === null ? "not exported" : formatRate(f.rate));
+const tierText = (f: LedgerFigure) => (f.rate === null ? "not measured" : formatRate(f.rate));

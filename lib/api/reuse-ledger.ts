@@ -64,6 +64,11 @@ export const ledgerLossSchema = z.object({
   /** Mean TTFT the lost tokens cost per request, ms (slope × lost tokens per request) */
   ttftMsPerRequest: num,
   missing: z.string().nullable(),
+  /**
+   * The later step counted more than the earlier (no loss; points null), said in words: e.g. the
+   * engines reused more than the router predicted. Null otherwise.
+   */
+  finding: z.string().nullable().default(null),
 });
 export type LedgerLoss = z.infer<typeof ledgerLossSchema>;
 

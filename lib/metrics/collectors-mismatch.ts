@@ -53,6 +53,44 @@ export function effectiveCollectors(
   return out;
 }
 
+/** What a collector no file of a TensorRT-LLM run records is said as, wherever it is shown. */
+export const COLLECTOR_NOT_IN_FILES = "not in these files";
+
+/**
+ * Whether a run's files could say its collectors: they are TensorRT-LLM settings, known only from
+ * TensorRT-LLM's files (its perf metrics, a backend that names it, an engine config).
+ */
+export function isTrtllmRun(
+  run: Pick<RunSummary, "timeBreakdown"> & Partial<Pick<RunSummary, "facts">>,
+): boolean {
+  return run.timeBreakdown != null || /trt|tensorrt/i.test(run.facts?.backend?.value ?? "");
+}
+
+/**
+ * Each collector of a run in words, as the run header and the report show it: "on" / "off", with
+ * how it is known when not recorded, or "not in these files" on a TensorRT-LLM run. A collector no
+ * file records is left out on any other run (aiperf, vLLM, SGLang): the setting does not apply
+ * there, and "unknown" would say nothing.
+ */
+export function collectorTexts(
+  run: Pick<RunSummary, "collectors" | "timeBreakdown"> &
+    Partial<Pick<RunSummary, "facts" | "collectorsInferredFrom">>,
+): Array<{ key: keyof Collectors; flag: string; text: string; state: EffectiveCollector }> {
+  const states = effectiveCollectors(run);
+  const trtllm = isTrtllmRun(run);
+  const keys = (Object.keys(COLLECTOR_FLAGS) as Array<keyof Collectors>).filter(
+    (k) => trtllm || states[k].value !== null,
+  );
+  return keys.map((key) => {
+    const state = states[key];
+    const text =
+      state.value === null
+        ? COLLECTOR_NOT_IN_FILES
+        : `${state.value ? "on" : "off"}${state.source === "inferred" ? " (from the data)" : state.source === "implied" ? " (inferred from the config)" : ""}`;
+    return { key, flag: COLLECTOR_FLAGS[key], text, state };
+  });
+}
+
 export interface CollectorMismatch {
   collector: keyof Collectors;
   flag: string;

@@ -17,7 +17,10 @@ export const LEDGER_ROW_KEYS = [
 ] as const;
 export type LedgerRowKey = (typeof LEDGER_ROW_KEYS)[number];
 
-export type CompareLedgerRow = { runId: string; name: string } & Record<LedgerRowKey, number | null>;
+export type CompareLedgerRow = { runId: string; name: string } & Record<LedgerRowKey, number | null> & {
+    /** A loss whose later step counted more: no loss (its value null), said in words */
+    findings: Partial<Record<LedgerLossId, string>>;
+  };
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? null : v * 100);
 
@@ -30,6 +33,7 @@ export function compareLedgerRow(runId: string, name: string, p: ReuseLedgerPayl
   return {
     runId,
     name,
+    findings: Object.fromEntries(p.losses.filter((l) => l.finding).map((l) => [l.id, l.finding!])),
     theoretical: pct(step("theoretical")?.blockWeighted.rate),
     predicted: pct(step("predicted")?.blockWeighted.rate),
     gpu: pct(tiers?.gpu.rate),
@@ -86,7 +90,7 @@ export function ledgerBarRows(p: ReuseLedgerPayload): LedgerBarRow[] {
         const v = pct(s.tiers[k].rate);
         rows.push({
           key: `tier-${k}`,
-          label: v === null ? `${label}: not exported` : label,
+          label: v === null ? `${label}: not measured` : label,
           pct: v,
           tier: true,
         });

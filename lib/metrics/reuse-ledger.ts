@@ -301,7 +301,25 @@ const STEP_NAMES: Record<string, string> = {
   reported: "reported",
 };
 
-/** The named losses between steps (block-weighted rates), in points, tokens and TTFT. */
+const pctText = (r: number) => `${(r * 100).toFixed(1)} %`;
+const pointsText = (r: number) => `${(r * 100).toFixed(1)} points`;
+
+/** What it means when the later step of a loss counted more than the earlier one. */
+const EXCESS: Record<LedgerLoss["id"], string> = {
+  "routed-elsewhere":
+    "the router predicted more reuse than the prompts' theoretical reuse (it also counts prefixes shared across conversations, or traffic the records do not hold)",
+  "evicted-before-reuse": "the engines' GPU cache reused more than the router predicted",
+  "not-offloaded": "the engines reused more than the router predicted",
+  "recomputed-reusable":
+    "the engines reused more than the theoretical reuse (prefixes shared across conversations, or traffic outside the records)",
+  "not-reported":
+    "the responses reported more cached tokens than the engines' counters served (the counters' window or endpoints do not cover every request)",
+};
+
+/**
+ * The named losses between steps (block-weighted rates), in points, tokens and TTFT. A loss is
+ * never negative: where the later step counted more, the loss is null and `finding` says so.
+ */
 export function ledgerLosses(
   rates: {
     theoretical: number | null;
@@ -327,7 +345,9 @@ export function ledgerLosses(
       a === null || b === null
         ? `not measured — needs ${[a === null ? STEP_NAMES[from] : null, b === null ? STEP_NAMES[to] : null].filter(Boolean).join(" and ")}`
         : null;
-    const share = a === null || b === null ? null : a - b;
+    const diff = a === null || b === null ? null : a - b;
+    // The later step counting more is no loss: it is said as its own finding, never a negative loss.
+    const share = diff === null || diff < 0 ? null : diff;
     return {
       id,
       label,
@@ -340,6 +360,10 @@ export function ledgerLosses(
           ? null
           : ttftMsPerToken * share * meanPromptTokens,
       missing,
+      finding:
+        diff !== null && diff < 0
+          ? `no loss: ${STEP_NAMES[to]} (${pctText(b!)}) is above ${STEP_NAMES[from]} (${pctText(a!)}) by ${pointsText(-diff)}: ${EXCESS[id]}`
+          : null,
     };
   };
   return [

@@ -7,8 +7,6 @@
  * SGLang bench_serving lines (test/generators/sglang-bench.ts) with the `server_info` that
  * python/sglang/bench_serving.py copies from the server's arguments (srt/server_args.py).
  */
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as compare } from "@/app/api/compare/route";
@@ -19,16 +17,19 @@ import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { sglangLine } from "../generators/sglang-bench";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { readGate } from "../helpers/read-api";
+import { useTempDirs } from "../helpers/temp-dirs";
 import { uploadRequest } from "../helpers/test-app";
 
 const SYNTHETIC = { prompt: { input_tokens: { mean: 1100 }, output_tokens: { mean: 200 } } };
 
 describe.each(TEST_STORES)("the doctor's configuration reasons on %s", (store, pgUrl) => {
   useStoreTestApp(pgUrl);
+  // The generated exports are read into the upload: their folders go after each test.
+  const tempDir = useTempDirs("doctor-config-");
   const series = `doctor/config-${store}`;
 
   async function uploadRun(opts: Record<string, unknown>): Promise<string> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "doctor-config-"));
+    const dir = tempDir();
     await generateAiperfRun(dir, { records: 200, csv: false, seed: 1, ...opts });
     const files = ["profile_export.jsonl", "profile_export_aiperf.json"].map((name) => ({
       name,

@@ -8,7 +8,6 @@
  * vllm/config/kv_transfer.py). Runs are aiperf exports from test/generators/aiperf.mjs.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as compare } from "@/app/api/compare/route";
@@ -17,6 +16,7 @@ import { compareResponseSchema } from "@/lib/api/compare-schemas";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
+import { useTempDirs } from "../helpers/temp-dirs";
 import { uploadRequest } from "../helpers/test-app";
 
 const dataset = (sampling: string) => [
@@ -39,10 +39,12 @@ const VLLM_LOG = (args: string) =>
 
 describe.each(TEST_STORES)("the doctor's newer sources on %s", (store, pgUrl) => {
   useStoreTestApp(pgUrl);
+  // The generated exports are read into the upload: their folders go after each test.
+  const tempDir = useTempDirs("doctor-sources-");
   const series = `doctor/sources-${store}`;
 
   async function uploadRun(opts: Record<string, unknown>, log?: string): Promise<string> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "doctor-sources-"));
+    const dir = tempDir();
     await generateAiperfRun(dir, { records: 200, csv: false, seed: 1, config: "v2", ...opts });
     const files = ["profile_export.jsonl", "profile_export_aiperf.json"].map((name) => ({
       name,

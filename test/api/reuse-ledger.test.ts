@@ -152,6 +152,65 @@ describe("the reuse ledger of an upload of records, inputs.json, server metrics 
   });
 });
 
+describe("the reuse ledger of a run with no offload tier, whose router predicted more than the history holds", () => {
+  it("says the tiers are not measured and the router's excess as a finding, no loss negative", async () => {
+    // vLLM writes prompt_tokens_by_source{source="external_kv_transfer"} at 0 with no KV connector
+    // (the generator likewise: externalHit 0); the router believes every prompt's blocks but the
+    // last were on the worker (prefixes shared across conversations the records' history does not
+    // count), so its prediction is above the theoretical step.
+    const gen = generateMultiTurnRun(path.join(dir, "no-offload"), {
+      conversations: 40,
+      maxTurns: 8,
+      concurrency: 4,
+      seed: 11,
+      evict: 0.3,
+      serverMetrics: { sliceS: 1 },
+    });
+    const decisions = gen.requests.map((r) => ({
+      tNs: Number(BASE_NS) + Math.round(r.startMs * 1e6),
+      worker: 0,
+      overlap: Math.ceil(r.prompt / BLOCK) - 1,
+      blocks: Math.ceil(r.prompt / BLOCK),
+    }));
+    const id = await uploadRun([
+      ...[gen.jsonlPath, gen.summaryPath, gen.serverMetricsPath!].map((p) => ({
+        name: path.basename(p),
+        path: p,
+      })),
+      { name: "frontend.log", content: routerLog(decisions) },
+    ]);
+    const ledger = await ledgerOf(id);
+    const step = (s: string) => ledger.steps.find((x) => x.id === s)!;
+    const done = gen.requests.filter((r) => !r.failed && !r.cancelled);
+    expect(sum(done.map((r) => r.externalCached!))).toBe(0);
+    const tiers = step("delivered").tiers!;
+    expect(tiers.gpu.rate).toBeGreaterThan(0);
+    expect(tiers.host).toMatchObject({ rate: null, hit: null, missing: NOT_MEASURED.tier.host });
+    expect(tiers.external).toMatchObject({ rate: null, hit: null, missing: NOT_MEASURED.tier.external });
+    expect(ledger.intervals.length).toBeGreaterThan(3);
+    expect(ledger.intervals.every((i) => i.offload === null)).toBe(true);
+    expect(ledger.endpoints.map((e) => [e.hostTokens, e.externalTokens])).toEqual([[null, null]]);
+
+    const theoretical = step("theoretical").blockWeighted.rate!;
+    const predicted = step("predicted").blockWeighted.rate!;
+    expect(predicted).toBeGreaterThan(theoretical);
+    for (const l of ledger.losses) {
+      expect(l.points === null || l.points >= 0, l.id).toBe(true);
+      expect(l.tokens === null || l.tokens >= 0, l.id).toBe(true);
+    }
+    const routed = ledger.losses.find((l) => l.id === "routed-elsewhere")!;
+    expect(routed).toMatchObject({ points: null, tokens: null, missing: null });
+    expect(routed.finding).toMatch(/^no loss: router-predicted \([\d.]+ %\) is above theoretical/);
+    // The router believed more than the GPU served: a real loss, positive.
+    const evicted = ledger.losses.find((l) => l.id === "evicted-before-reuse")!;
+    expect(evicted.points).toBeCloseTo(100 * (predicted - tiers.gpu.rate!), 9);
+    expect(evicted.points).toBeGreaterThan(0);
+    expect(ledger.losses.find((l) => l.id === "not-offloaded")!.label).toBe(
+      "not offloaded (no host or external tier)",
+    );
+  });
+});
+
 const SGLANG = "aiperf-0.8.0-sglang-glm5.1-agentic-conc16";
 
 describeRealPublic(SGLANG, () => {

@@ -54,7 +54,9 @@ describe("reuse ledger", () => {
         withTier.requests.map((r) => ({
           tNs: Number(BASE_NS) + Math.round(r.startMs * 1e6),
           worker: 0,
-          overlap: Math.floor(r.history / 16),
+          // The router believes all of each prompt but its last block was on the worker: more
+          // than the conversations' history holds (prefixes it sees shared across them).
+          overlap: Math.ceil(r.prompt / 16) - 1,
           blocks: Math.ceil(r.prompt / 16),
         })),
       ),
@@ -95,6 +97,12 @@ describe("reuse ledger", () => {
     expect(await losses.locator('tr[data-loss="evicted-before-reuse"]').textContent()).toMatch(
       /\d+(\.\d)? pp.*ms/,
     );
+    // The router predicted more than the theoretical step: no loss, said as its own finding; no
+    // loss anywhere is negative.
+    expect(await losses.locator('tr[data-loss="routed-elsewhere"]').textContent()).toMatch(
+      /no loss.*no loss: router-predicted \(\d+\.\d %\) is above theoretical/,
+    );
+    expect(await losses.textContent()).not.toMatch(/−\d/);
     expect(await page.getByTestId("reuse-ledger-basis").textContent()).toContain(
       "ms per computed prompt token",
     );
@@ -120,6 +128,13 @@ describe("reuse ledger", () => {
     const noLog = page.getByTestId("reuse-ledger-steps").locator('tr[data-step="predicted"]');
     await noLog.waitFor({ timeout: 30_000 });
     expect(await noLog.textContent()).toContain("not measured — upload the Dynamo frontend's log");
+    // No KV connector (vLLM writes external_kv_transfer at 0): host and external not measured, never
+    // 0 %, and no host / external line over time.
+    const noTier = page.getByTestId("reuse-ledger-steps").locator('tr[data-step="delivered"]');
+    expect(await noTier.textContent()).toContain("host / CPU not measured, disk / external not measured");
+    await page.locator('[data-chart="reuse-ledger-over-time"]').waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId("reuse-ledger").textContent()).not.toContain("delivered: host / external");
+    await shot(page.getByTestId("reuse-ledger"), "reuse-ledger-no-tier-light-1440.png", { settleMs: 500 });
 
     await gotoHydrated(page, `${t.app.url}/compare?runs=${a.id},${b.id}`);
     const table = page.getByTestId("compare-reuse-ledger-table");

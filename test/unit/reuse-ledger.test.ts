@@ -14,7 +14,7 @@ import type { RouterPredictionPayload } from "@/lib/api/router-prediction";
 import { reuseLedgerPayloadSchema } from "@/lib/api/reuse-ledger";
 import { buildReuseLedger, CacheFeed, NOT_MEASURED, ttftPerComputedToken } from "@/lib/metrics/reuse-ledger";
 import type { ReuseRequests } from "@/lib/metrics/reuse-intervals";
-import { compareLedgerDeltas, compareLedgerRow } from "@/lib/metrics/reuse-ledger-rows";
+import { compareLedgerDeltas, compareLedgerRow, ledgerBarRows } from "@/lib/metrics/reuse-ledger-rows";
 
 /** Four requests, three times over: prompt, possible, cached; TTFT = 10 + 0.1 ms × computed tokens. */
 function requests(times = 3, t0Ms = 1_000): ReuseRequests {
@@ -250,5 +250,75 @@ describe("ledgers of compared runs", () => {
     expect(d.b.delivered).toBeCloseTo(0, 9);
     expect(d.b.predicted).toBeNull();
     expect(d.a.delivered).toBe(0);
+  });
+});
+
+describe("a later step that counts more", () => {
+  // The records' history allows 60 % (1,320 / 2,200 tokens), the router log says 80 % of its
+  // blocks were on the chosen worker (it also sees prefixes shared across conversations), and the
+  // engine's GPU served 90 % of its lookups. No host or external tier.
+  const feed = () => {
+    const c = cacheFeed(false);
+    c.engines = [{ endpoint: "worker-0", role: "combined", den: 2000, gpu: 1800, host: null, ext: null }];
+    c.served = { ...c.served!, external: null };
+    c.routerLog = routerLog(0.8);
+    return c;
+  };
+
+  it("is no loss: never negative points or tokens, and the excess is said as its own finding", () => {
+    const ledger = reuseLedgerPayloadSchema.parse(
+      buildReuseLedger({ requests: requests(), theoreticalBlocks: null, cache: feed() }),
+    );
+    const loss = Object.fromEntries(ledger.losses.map((l) => [l.id, l]));
+    for (const l of ledger.losses) {
+      expect(l.points === null || l.points >= 0, l.id).toBe(true);
+      expect(l.tokens === null || l.tokens >= 0, l.id).toBe(true);
+      expect(l.ttftMsPerRequest === null || l.ttftMsPerRequest >= 0, l.id).toBe(true);
+    }
+    // theoretical 60 % → predicted 80 %: the router predicted more than the prompts' history holds.
+    expect(loss["routed-elsewhere"]).toMatchObject({ points: null, tokens: null, missing: null });
+    expect(loss["routed-elsewhere"].finding).toBe(
+      "no loss: router-predicted (80.0 %) is above theoretical (60.0 %) by 20.0 points: the router predicted more reuse than the prompts' theoretical reuse (it also counts prefixes shared across conversations, or traffic the records do not hold)",
+    );
+    // predicted 80 % → GPU 90 %: the engine reused more than the router predicted.
+    expect(loss["evicted-before-reuse"]).toMatchObject({ points: null, missing: null });
+    expect(loss["evicted-before-reuse"].finding).toContain(
+      "delivered from GPU (90.0 %) is above router-predicted (80.0 %) by 10.0 points: the engines' GPU cache reused more than the router predicted",
+    );
+    expect(loss["not-offloaded"].finding).toContain("the engines reused more than the router predicted");
+    expect(loss["recomputed-reusable"].finding).toContain("by 30.0 points");
+    // delivered 90 % → reported 35 %: a real loss, with no finding.
+    expect(loss["not-reported"]).toMatchObject({ finding: null, missing: null });
+    expect(loss["not-reported"].points).toBeCloseTo(55, 9);
+    // A loss not measured has no finding either.
+    const none = buildReuseLedger({
+      requests: requests(),
+      theoreticalBlocks: null,
+      cache: cacheFeed(false),
+    })!;
+    expect(none.losses.find((l) => l.id === "routed-elsewhere")).toMatchObject({
+      points: null,
+      finding: null,
+      missing: "not measured — needs router-predicted",
+    });
+    // Across compared runs the same: no negative loss, the finding kept beside the row.
+    const row = compareLedgerRow("a", "A", ledger);
+    expect(row["routed-elsewhere"]).toBeNull();
+    expect(row.findings["routed-elsewhere"]).toBe(loss["routed-elsewhere"].finding);
+    expect(row["not-reported"]).toBeCloseTo(55, 9);
+  });
+
+  it("with no host or external tier: those tiers are not measured, never 0 %, and no offload line", () => {
+    const ledger = buildReuseLedger({ requests: requests(), theoreticalBlocks: null, cache: feed() })!;
+    const tiers = ledger.steps.find((s) => s.id === "delivered")!.tiers!;
+    expect(tiers.host).toMatchObject({ rate: null, missing: NOT_MEASURED.tier.host });
+    expect(tiers.external).toMatchObject({ rate: null, missing: NOT_MEASURED.tier.external });
+    expect(ledger.intervals.every((i) => i.offload === null)).toBe(true);
+    expect(compareLedgerRow("a", "A", ledger).offload).toBeNull();
+    expect(
+      ledgerBarRows(ledger)
+        .filter((b) => b.tier && b.pct === null)
+        .map((b) => b.label),
+    ).toEqual(["delivered: host / CPU: not measured", "delivered: disk / external: not measured"]);
   });
 });

@@ -96,6 +96,27 @@ function vllmConnectorTier(series: readonly MetricSeries[]): CacheTier {
     : "host";
 }
 
+/**
+ * vLLM writes its connector's counters whether or not a KV connector is configured:
+ * `prompt_tokens_by_source{source="external_kv_transfer"}` is created for every source, and
+ * `external_prefix_cache_queries / _hits` are registered always and counted only with a connector
+ * (vllm/v1/metrics/loggers.py: `connector_prefix_cache_stats is not None`). So the connector's tier
+ * is measured only when something shows a connector: its tier served tokens, the connector counted
+ * lookups, or LMCache's or KVBM's own series are scraped. Otherwise the tier is not exported, never
+ * a 0 % tier.
+ */
+function vllmConnectorSeries(
+  series: readonly MetricSeries[],
+  tier: MetricSeries[],
+  queries: MetricSeries[],
+): MetricSeries[] {
+  const connector =
+    (sumCounters(tier) ?? 0) > 0 ||
+    (sumCounters(queries) ?? 0) > 0 ||
+    series.some((s) => s.name.startsWith("lmcache:") || s.name.startsWith("kvbm_"));
+  return connector ? tier : [];
+}
+
 export function cacheSelection(series: readonly MetricSeries[]): CacheSelection | null {
   const connector = vllmConnectorTier(series);
   const externalHits = ofNames(series, VLLM_EXTERNAL_HITS);
@@ -109,7 +130,11 @@ export function cacheSelection(series: readonly MetricSeries[]): CacheSelection 
       bySource,
       {
         gpu: bySource.filter((s) => s.labels.source === "local_cache_hit"),
-        [connector]: bySource.filter((s) => s.labels.source === "external_kv_transfer"),
+        [connector]: vllmConnectorSeries(
+          series,
+          bySource.filter((s) => s.labels.source === "external_kv_transfer"),
+          externalQueries,
+        ),
       },
       lookup,
     );
@@ -123,7 +148,7 @@ export function cacheSelection(series: readonly MetricSeries[]): CacheSelection 
     return selection(
       "vllm prefix_cache_hits / prefix_cache_queries",
       queries,
-      { gpu: hits, [connector]: externalHits },
+      { gpu: hits, [connector]: vllmConnectorSeries(series, externalHits, externalQueries) },
       lookup,
     );
   }

@@ -1,4 +1,5 @@
 /** The summary parts of a run's report: facts, files, statistics tables; pure over the run summary. */
+import { collectorTexts } from "@/lib/metrics/collectors-mismatch";
 import { requestWords } from "@/lib/metrics/request-words";
 import { headerInfo, infoLabel, infoValue } from "@/lib/metrics/run-info";
 import type { RunSummary, Stats } from "@/lib/api/schemas";
@@ -14,17 +15,14 @@ import {
 import { ALTERNATIVE_SEGMENTS } from "@/lib/metrics/time-breakdown";
 import type { Section, Table } from "./html";
 
-const collectorText = (v: boolean | null) => (v === null ? "unknown" : v ? "on" : "off");
-
 export function summarySection(run: RunSummary, generatedAt: string): Section {
   const facts: Array<[string, string]> = [
     ["run id", run.id],
     ["uploaded", formatDateTime(run.createdAt)],
     ["report written", formatDateTime(generatedAt)],
     ["labels", run.labels.length > 0 ? run.labels.join(", ") : "none"],
-    ["return_perf_metrics", collectorText(run.collectors.returnPerfMetrics)],
-    ["enable_iter_perf_stats", collectorText(run.collectors.enableIterPerfStats)],
-    ["publish_kv_events", collectorText(run.collectors.publishKvEvents)],
+    // TensorRT-LLM settings: only on a run whose files could say them, as the run header shows them.
+    ...collectorTexts(run).map(({ flag, text }): [string, string] => [flag, text]),
   ];
   // As the run header lists them (lib/metrics/run-info.ts): in words, sources said in words.
   for (const [k, v] of headerInfo(run.info, () => false)) facts.push([infoLabel(k), infoValue(k, v)]);
