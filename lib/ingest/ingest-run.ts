@@ -17,6 +17,7 @@ import { startHeartbeat } from "@/lib/store/interrupted-ingest";
 import { copiesSettled } from "@/lib/store/pg-copy";
 import { sqliteWriterFor } from "@/lib/store/sqlite-writer";
 import { filePart } from "@/lib/store/file-part";
+import { AIPERF_COLUMN_COMPUTE_VERSIONS } from "@/lib/metrics/aiperf-column-charts";
 import {
   clearDerived,
   commitDrilldown,
@@ -190,6 +191,7 @@ export class IngestSession {
           };
         }),
         drilldownPending: pending,
+        computeVersions: AIPERF_COLUMN_COMPUTE_VERSIONS,
       });
       const outcome: IngestOutcome = {
         status: "ready",

@@ -14,7 +14,7 @@ import {
   recordsSample,
   type RecordsSample,
 } from "./aiperf-agreement";
-import { type Distribution, LATENCY_METRICS } from "@/lib/api/aiperf-charts";
+import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { ThroughputInputs } from "@/lib/api/derived-throughput";
 import { gpuSummaryPayload } from "./aiperf-gpu-summary";
@@ -24,8 +24,8 @@ import { theoreticalCacheHitRate } from "./aiperf-theoretical-hit-rate";
 import type { QueueWaits } from "./aiperf-queue-wait";
 import { SUMMARY_CREDIT_DROP_WORDS, SUMMARY_QUEUE_WAIT_WORDS } from "@/lib/api/source-words";
 import { type HeldConcurrency, SUMMARY_CONCURRENCY_SOURCE } from "./aiperf-held-concurrency";
-import { distributionOfSortedInSteps } from "./aiperf-distribution";
-import { overTimePayloadInSteps, timelinePayloadInSteps, ttftVsInputPayload } from "./aiperf-timeline";
+import { AIPERF_COLUMN_CHARTS, withRecordsSample } from "./aiperf-column-charts";
+import { timelinePayloadInSteps } from "./aiperf-timeline";
 import { timeslicesPayload } from "./aiperf-timeslices";
 import type { GpuTelemetry } from "./gpu-telemetry";
 import { computeRequestsBlockInSteps } from "./requests";
@@ -106,16 +106,12 @@ export function* aiperfRunResultInSteps(s: AiperfRunState, originMs: number): St
     for (const m of LATENCY_METRICS) yield* log.sortedMeasuredInSteps(m);
     requests = yield* computeRequestsBlockInSteps(log);
     yield;
-    // Each metric's histogram counted in steps (`distributionOfSortedInSteps`).
-    const distributions: Array<[string, Distribution | null]> = [];
-    for (const m of LATENCY_METRICS)
-      distributions.push([m, yield* distributionOfSortedInSteps(log.sortedMeasured(m))]);
-    charts[AIPERF_CHARTS.distribution.key] = { metrics: Object.fromEntries(distributions) };
-    yield;
-    charts[AIPERF_CHARTS.overTime.key] = yield* overTimePayloadInSteps(log, originMs);
-    yield;
-    charts[AIPERF_CHARTS.ttftVsInput.key] = ttftVsInputPayload(log);
-    yield;
+    // The charts of per-request columns alone, by the functions a read of the run's request file
+    // calls (distribution, over time, TTFT vs input): the distribution reads the sorts above.
+    for (const c of AIPERF_COLUMN_CHARTS) {
+      charts[c.chart.key] = yield* c.compute(log, originMs);
+      yield;
+    }
     charts[AIPERF_CHARTS.timeline.key] = yield* timelinePayloadInSteps(log, originMs);
     yield;
   }
@@ -252,7 +248,7 @@ function withSummaryFigures(
   if (part) {
     for (const key of RECORD_CHARTS) {
       const c = charts[key];
-      if (c && typeof c === "object") charts[key] = { ...c, sample: part };
+      if (c && typeof c === "object") charts[key] = withRecordsSample(c, part);
     }
     return {
       ...whole,

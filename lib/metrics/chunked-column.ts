@@ -30,6 +30,16 @@ export class ChunkedColumn<T extends ChunkedArray> {
 
   constructor(private readonly Type: { new (n: number): T; readonly BYTES_PER_ELEMENT: number }) {}
 
+  /** A column holding `values` as its one exact array (not copied: it is the column's now). */
+  static of<T extends ChunkedArray>(values: T): ChunkedColumn<T> {
+    const c = new ChunkedColumn(
+      values.constructor as { new (n: number): T; readonly BYTES_PER_ELEMENT: number },
+    );
+    c.whole = values;
+    c.length = values.length;
+    return c;
+  }
+
   push(v: number): void {
     if (this.whole !== null) this.split();
     const at = this.length & MASK;

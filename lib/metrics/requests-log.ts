@@ -51,16 +51,37 @@ export class RequestLog {
    * doubled capacity (docs/performance.md §Ingest memory of an aiperf upload). `cols` and `flags`
    * hand out each column as one exact typed array once the read is over.
    */
-  private readonly store = Object.fromEntries(
-    COLUMNS.map((c) => [c, new ChunkedColumn(Float64Array)]),
-  ) as Record<RequestColumn, ChunkedColumn<Float64Array>>;
-  private readonly flagStore = new ChunkedColumn(Uint8Array);
+  private store = Object.fromEntries(COLUMNS.map((c) => [c, new ChunkedColumn(Float64Array)])) as Record<
+    RequestColumn,
+    ChunkedColumn<Float64Array>
+  >;
+  private flagStore = new ChunkedColumn(Uint8Array);
   /** `cols` as last handed out, until the next add */
   private whole: Record<RequestColumn, Float64Array> | null = null;
   /** Nanosecond stamp all `startMs`/`endMs` are relative to */
   baseNs: bigint | null = null;
   private sortedCache = new Map<RequestColumn, { length: number; values: Float64Array }>();
   private measuredCache: { length: number; indices: Uint32Array } | null = null;
+
+  /**
+   * A log of `flags.length` requests whose values are already columns (a run's request file read
+   * back, lib/runs/column-charts.ts): each given column is taken as it is, not copied; a column
+   * not given reads as not recorded (NaN). Times are on whatever ms axis the columns are; no
+   * nanosecond base.
+   */
+  static fromColumns(columns: Partial<Record<RequestColumn, Float64Array>>, flags: Uint8Array): RequestLog {
+    const log = new RequestLog();
+    const n = flags.length;
+    for (const k of COLUMNS) {
+      const given = columns[k];
+      if (given && given.length !== n)
+        throw new Error(`request log: ${k} has ${given.length} values, not ${n}`);
+      log.store[k] = ChunkedColumn.of(given ?? new Float64Array(n).fill(NaN));
+    }
+    log.flagStore = ChunkedColumn.of(flags as Uint8Array<ArrayBuffer>);
+    log.length = n;
+    return log;
+  }
 
   /** Shared with other time series of the run (GPU samples), so they land on one axis. */
   relMs(ns: bigint | null): number {

@@ -11,7 +11,7 @@ import { runView, type RunViewId } from "@/lib/api/run-views";
 import type { RunSummary } from "@/lib/api/schemas";
 import type { TimelineSeedData, TimelineWindowParams } from "@/lib/api/timeline-query-options";
 import type { Db } from "@/lib/store/db";
-import { getChartData } from "@/lib/store/chart-payloads";
+import { readRunChart } from "./column-charts";
 import { timelineSeed } from "./run-timeline";
 
 /**
@@ -44,7 +44,7 @@ export async function prefetchFirstChart(
   const firstChart = typeof first === "function" ? first(run) : first;
   if (run.status !== "ready" || !firstChart || !hasData(run)) return;
   // A view may have data without its first chart's payload (latency from an aiperf summary alone).
-  const stored = await getChartData(db, run.id, firstChart.key);
+  const stored = await readRunChart(db, run.id, firstChart.key);
   // One to recompute is left to the browser's ask, whose answer says so.
   if (stored === undefined || "recompute" in stored) return;
   const parsed = firstChart.schema.safeParse(JSON.parse(stored.text));

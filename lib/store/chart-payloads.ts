@@ -8,6 +8,7 @@ import { chartByKey, upgradeStoredPayload } from "@/lib/api/chart-catalog";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { Db } from "./db";
+import { rawPgPool } from "./pg-copy";
 import { readSqliteBlob } from "./sqlite-blob-read";
 
 /**
@@ -65,6 +66,63 @@ export async function getChartData(db: Db, runId: string, key: string): Promise<
     .where((eb) => eb.and({ run_id: runId, key }))
     .executeTakeFirst();
   return row && currentPayload(row);
+}
+
+/** A run's stored row under `key` as written, with the versions it was written at; undefined: none. */
+export async function getChartRow(
+  db: Db,
+  runId: string,
+  key: string,
+): Promise<{ key: string; data: string; version: number; compute_version: number } | undefined> {
+  const row = await db
+    .selectFrom("chart_data")
+    .select(["key", "data", "version", "compute_version"])
+    .where((eb) => eb.and({ run_id: runId, key }))
+    .executeTakeFirst();
+  return row && { ...row, version: Number(row.version), compute_version: Number(row.compute_version) };
+}
+
+/**
+ * Stores a payload computed on read from the run's columnar file `file` (name and content hash)
+ * as the run's payload under `key`, replacing any, at the given chart and compute versions; only
+ * while the run is still `ready` as committed at `summaryReadyAt` and still names that file. A
+ * re-ingest that began meanwhile (status `ingesting`, its rows cleared, a new file) or a deletion
+ * gets nothing. The run's row is locked first on PostgreSQL, so a re-ingest marking the run waits
+ * for this write (and then clears it with the rest) or this write sees the run marked; two
+ * instances storing the same payload write one after the other. True when stored.
+ */
+export async function storeComputedPayload(
+  db: Db,
+  runId: string,
+  key: string,
+  payload: { text: string; version: number; computeVersion: number },
+  seen: { summaryReadyAt: number | null; file: string; sha256: string },
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    let runQuery = trx.selectFrom("runs").select(["status", "summary_ready_at"]).where("id", "=", runId);
+    if (rawPgPool(db)) runQuery = runQuery.forUpdate();
+    const run = await runQuery.executeTakeFirst();
+    if (run?.status !== "ready" || Number(run.summary_ready_at) !== Number(seen.summaryReadyAt)) return false;
+    const file = await trx
+      .selectFrom("run_column_files")
+      .select("sha256")
+      .where("run_id", "=", runId)
+      .where("name", "=", seen.file)
+      .executeTakeFirst();
+    if (file?.sha256 !== seen.sha256) return false;
+    await trx.deleteFrom("chart_data").where("run_id", "=", runId).where("key", "=", key).execute();
+    await trx
+      .insertInto("chart_data")
+      .values({
+        run_id: runId,
+        key,
+        data: payload.text,
+        version: payload.version,
+        compute_version: payload.computeVersion,
+      })
+      .execute();
+    return true;
+  });
 }
 
 /** A payload's text in the current shape, or undefined when the run has none or it must be recomputed. */

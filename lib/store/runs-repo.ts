@@ -3,7 +3,7 @@
  * writer of summaries and rows; route handlers read through here.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { sql } from "kysely";
+import { sql, type Insertable } from "kysely";
 import type { ExtractedFacts } from "@/lib/api/run-facts";
 import type { SummaryBlocks } from "@/lib/api/schemas";
 import { isChartPiece } from "@/lib/api/chart-catalog";
@@ -153,6 +153,11 @@ export interface FinishedRun {
   metricValues?: ReadonlyMap<string, Float64Array>;
   /** Drill-down work follows (`commitDrilldown`): the run is ready, its drill-down not yet */
   drilldownPending?: boolean;
+  /**
+   * The compute version of each payload computed from the run's columns, by key (stored as
+   * `compute_version`, migration 023); a key not named is stored at 1
+   */
+  computeVersions?: Readonly<Record<string, number>>;
   /** The request timeline's columns, when the run has per-request rows (see ./timeline-columns.ts) */
   timeline?: { count: number; stored: StoredColumns; firstWindow?: string | null } | null;
 }
@@ -173,13 +178,14 @@ export async function commitRun(db: Db, id: string, done: FinishedRun): Promise<
   // So they are serialised before the transaction, a turn of the event loop after each one; the
   // text is held until the commit, beside the payloads that are held until then anyway.
   // A payload kept packed (`PayloadText`) is unpacked only as its rows are inserted, a few at a time.
-  const charts: Array<Omit<ChartDataTable, "data"> & { data: string | PayloadText }> = [];
+  const charts: Array<Omit<Insertable<ChartDataTable>, "data"> & { data: string | PayloadText }> = [];
   for (const [key, data] of Object.entries(done.charts)) {
     charts.push({
       run_id: id,
       key,
       data: data instanceof PayloadText ? data : JSON.stringify(data),
       version: storedVersionOf(key),
+      compute_version: done.computeVersions?.[key] ?? 1,
     });
     await nextTurn();
   }
@@ -252,7 +258,7 @@ export async function commitDrilldown(
   charts: Record<string, unknown>,
   timeline: FinishedRun["timeline"] = null,
 ): Promise<boolean> {
-  const rows: ChartDataTable[] = [];
+  const rows: Array<Insertable<ChartDataTable>> = [];
   for (const [key, data] of Object.entries(charts)) {
     rows.push({ run_id: id, key, data: storedText(data), version: storedVersionOf(key) });
     await nextTurn();

@@ -3,6 +3,7 @@
  * both dialects. JSON columns are stored as text (SQLite has no JSON type; PostgreSQL could, but
  * one representation keeps the code path identical). Times are epoch milliseconds.
  */
+import type { Generated } from "kysely";
 import type { AiperfTables } from "./tables/aiperf";
 import type { MetricValuesTables } from "./tables/metric-values";
 import type { RunColumnFilesTables } from "./tables/run-column-files";
@@ -79,6 +80,11 @@ export interface ChartDataTable {
   data: string;
   /** The `version` of the payload's chart when it was written (lib/api/chart-catalog.ts) */
   version: number;
+  /**
+   * The version of the code that computed it, for a chart computed from the run's columns
+   * (lib/metrics/aiperf-column-charts.ts); 1 for every other (migration 023's default)
+   */
+  compute_version: Generated<number>;
 }
 
 /** PostgreSQL mode only: blob bytes in ordered chunks, gzip-compressed or as they came. */

@@ -176,10 +176,18 @@ describe.each(TEST_STORES)("stored payloads of an older version on %s", (_name, 
     expect(kept.status).toBe(200);
     expect(await kept.json()).toEqual(current);
 
-    // …one stored before p75 was kept must be recomputed: never a chart without its p75.
+    // …one stored before p75 was kept must be recomputed: never a chart without its p75. The
+    // run's request file gives it on read (test/api/chart-on-read.test.ts); a run without the
+    // file (its per-request data kept as rows) is asked to re-ingest.
     const withoutP75 = structuredClone(current);
     for (const d of Object.values(withoutP75.metrics)) if (d) delete (d as { p75?: number }).p75;
     await writeOldRow(db, id, dist, withoutP75);
+    const recomputed = await chartRequest(id, dist);
+    expect(recomputed.status).toBe(200);
+    expect(await recomputed.json()).toEqual(current);
+    expect(await storedVersion(db, id, dist)).toBe(dist.version);
+    await writeOldRow(db, id, dist, withoutP75);
+    await db.deleteFrom("run_column_files").where("run_id", "=", id).execute();
     const stale = await chartRequest(id, dist);
     expect(stale.status).toBe(409);
     const staleErr = ((await stale.json()) as { error: { code: string; message: string } }).error;

@@ -121,19 +121,36 @@ async function linkToCache(files: RunFiles, sha256: string, cached: string): Pro
 
 /** The local path of the run's `name` file, fetched into the cache if need be; null: the run has none. */
 export async function runFilePath(db: Db, runId: string, name: string): Promise<string | null> {
+  return (await runFile(db, runId, name))?.path ?? null;
+}
+
+/**
+ * `runFilePath` with the file's content hash and row count as its `run_column_files` row names
+ * them (a reader that stores what it derived checks, when it stores it, that the run still has
+ * this file).
+ */
+export async function runFile(
+  db: Db,
+  runId: string,
+  name: string,
+): Promise<{ path: string; sha256: string; rows: number } | null> {
   const row = await db
     .selectFrom("run_column_files")
-    .select("sha256")
+    .select(["sha256", "rows"])
     .where("run_id", "=", runId)
     .where("name", "=", name)
     .executeTakeFirst();
   if (!row) return null;
+  return { path: await cachedRunFile(db, row.sha256), sha256: row.sha256, rows: Number(row.rows) };
+}
+
+async function cachedRunFile(db: Db, sha256: string): Promise<string> {
   const files = runFilesOf(db);
-  const cached = cachePath(files, row.sha256);
+  const cached = cachePath(files, sha256);
   if (fs.existsSync(cached)) return cached;
   let fetch = fetching.get(cached);
   if (!fetch) {
-    fetch = fetchToCache(files, row.sha256, cached).finally(() => fetching.delete(cached));
+    fetch = fetchToCache(files, sha256, cached).finally(() => fetching.delete(cached));
     fetching.set(cached, fetch);
   }
   await fetch;

@@ -20,6 +20,7 @@ import { chartVersionMigration } from "./019-chart-version";
 import { blobEncodingMigration } from "./020-blob-encoding";
 import { aiperfRequestsLineKeyMigration } from "./021-aiperf-requests-line-key";
 import { trtllmTimeEventsMigration } from "./022-trtllm-time-events";
+import { chartComputeVersionMigration } from "./023-chart-compute-version";
 
 /**
  * All migrations in order. Names sort lexically; an analyzer that needs tables adds its own
@@ -47,5 +48,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     "020-blob-encoding": blobEncodingMigration(dialect),
     "021-aiperf-requests-line-key": aiperfRequestsLineKeyMigration(),
     "022-trtllm-time-events": trtllmTimeEventsMigration(dialect),
+    "023-chart-compute-version": chartComputeVersionMigration(dialect),
   };
 }

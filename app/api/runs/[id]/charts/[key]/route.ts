@@ -5,8 +5,8 @@ import { storedChartVersion } from "@/lib/api/chart-version";
 import { chartParamsSchema, chartQuerySchema } from "@/lib/api/route-params";
 import { drilldownBuildingError } from "@/lib/server/drilldown-guard";
 import { IMMUTABLE_CACHE, jsonError } from "@/lib/server/http";
+import { readRunChart } from "@/lib/runs/column-charts";
 import { route } from "@/lib/server/route";
-import { getChartData } from "@/lib/store/chart-payloads";
 import { getRun } from "@/lib/store/runs-repo";
 
 export const dynamic = "force-dynamic";
@@ -14,7 +14,9 @@ export const dynamic = "force-dynamic";
 /**
  * A chart payload precomputed at ingest, served as stored (already ≤ 2,000 points per series),
  * or, when it was stored at an older version of its chart, upgraded to the current shape; one
- * that cannot be is `409 recompute_needed` with what it lacks (docs/http-api.md).
+ * that cannot be is `409 recompute_needed` with what it lacks (docs/http-api.md). A chart of an
+ * aiperf run's per-request columns that is not stored at its current versions is computed from
+ * the run's request file and stored (lib/runs/column-charts.ts).
  * Asked with the run's current chart version (`?v=`, lib/api/chart-version.ts) it is immutable;
  * without it, or with a stale one, it is revalidated by ETag (re-ingest rewrites it in place).
  * Per-request data stored for a server-side reader (`served: false` in the chart catalog: a run's
@@ -30,7 +32,7 @@ export const GET = route(
         CHART_NOT_SERVED,
         `${key} is per-request data read by the request journey: GET /api/runs/${id}/journey, or /api/runs/${id}/timeline/requests/{rid}/journey for one request.`,
       );
-    const read = await getChartData(app.store.db, id, key);
+    const read = await readRunChart(app.store.db, id, key);
     // A run being (re-)ingested has no charts until its commit: that is "being built", not "none".
     if (read === undefined)
       return drilldownBuildingError(app.store.db, id, { drilldown: false, failed: false });
