@@ -1,10 +1,19 @@
 /**
+ * The version of the code that computes charts on read from a run's columns
+ * (lib/metrics/aiperf-column-charts.ts): raised when such a computation changes what a chart of
+ * the same records would be. A payload stored at an older one is computed again on its next read,
+ * and the chart URLs change with it, so no browser keeps the old payload as immutable.
+ */
+export const CHART_COMPUTE_VERSION = 1;
+
+/**
  * The version a chart URL carries (`?v=`): a ready run's charts change only when an ingest
- * rewrites them, and every ingest stores a new stamp, so a URL with the current version names
- * one payload for good and may be cached as immutable. Client and chart route derive it here.
+ * rewrites them (every ingest stores a new stamp) or when the code computing them on read changes
+ * (`CHART_COMPUTE_VERSION`), so a URL with the current version names one payload for good and may
+ * be cached as immutable. Client and chart route derive it here.
  */
 export function chartVersion(run: { aggregatorVersion: number; ingestedAt: number }): string {
-  return `${run.aggregatorVersion}.${run.ingestedAt}`;
+  return `${run.aggregatorVersion}.${run.ingestedAt}.${CHART_COMPUTE_VERSION}`;
 }
 
 /**

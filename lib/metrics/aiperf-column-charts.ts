@@ -6,17 +6,19 @@
  */
 import { type Distribution, LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import { AIPERF_CHARTS, type ChartDef, type ChartPayload } from "@/lib/api/chart-catalog";
+import { CHART_COMPUTE_VERSION } from "@/lib/api/chart-version";
 import { distributionOfSortedInSteps } from "./aiperf-distribution";
 import { overTimePayloadInSteps, ttftVsInputPayload } from "./aiperf-timeline";
 import type { RequestColumn, RequestLog } from "./requests-log";
 import type { Steps } from "./steps";
 
 /**
- * The version of the code below: raise it when a computation here changes what a chart of the
- * same records would be. A payload stored at an older one (`chart_data.compute_version`) is
- * computed again on its next read, for every run with a request file.
+ * The version of the code below (`CHART_COMPUTE_VERSION`, raised there, as chart URLs carry it):
+ * raise it when a computation here changes what a chart of the same records would be. A payload
+ * stored at an older one (`chart_data.compute_version`) is computed again on its next read, for
+ * every run with a request file.
  */
-export const AIPERF_COLUMN_COMPUTE_VERSION = 1;
+export const AIPERF_COLUMN_COMPUTE_VERSION = CHART_COMPUTE_VERSION;
 
 export interface ColumnChart<C extends ChartDef = ChartDef> {
   chart: C;

@@ -7,6 +7,7 @@ import { runSummarySchema } from "@/lib/api/schemas";
 import { IMMUTABLE_CACHE } from "@/lib/server/http";
 import { fixture, freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
+import { AIPERF_COLUMN_COMPUTE_VERSION } from "@/lib/metrics/aiperf-column-charts";
 
 freshAppEachTest();
 
@@ -64,11 +65,22 @@ describe("chart cache headers", () => {
     expect((await chart(id, `?v=${chartVersion(again)}`)).headers.get("cache-control")).toBe(IMMUTABLE_CACHE);
   });
 
+  it("carries the version of the code computing charts on read, so raising it changes every chart URL", () => {
+    const run = { aggregatorVersion: 3, ingestedAt: 7 };
+    expect(chartVersion(run).split(".").at(-1)).toBe(String(AIPERF_COLUMN_COMPUTE_VERSION));
+  });
+
   it("versions runs stored without an ingest stamp by their summary's commit time", () => {
     const row = { aggregator_version: 3, summary: "{}", summary_ready_at: 1_764_000_000_000 };
-    expect(storedChartVersion(row)).toBe("3.1764000000000");
-    expect(storedChartVersion({ ...row, summary_ready_at: null })).toBe("3.0");
-    expect(storedChartVersion({ ...row, summary: '{"ingestedAt":5}' })).toBe("3.5");
-    expect(chartVersion({ aggregatorVersion: 3, ingestedAt: 1_764_000_000_000 })).toBe("3.1764000000000");
+    expect(storedChartVersion(row)).toBe(`3.1764000000000.${AIPERF_COLUMN_COMPUTE_VERSION}`);
+    expect(storedChartVersion({ ...row, summary_ready_at: null })).toBe(
+      `3.0.${AIPERF_COLUMN_COMPUTE_VERSION}`,
+    );
+    expect(storedChartVersion({ ...row, summary: '{"ingestedAt":5}' })).toBe(
+      `3.5.${AIPERF_COLUMN_COMPUTE_VERSION}`,
+    );
+    expect(chartVersion({ aggregatorVersion: 3, ingestedAt: 1_764_000_000_000 })).toBe(
+      `3.1764000000000.${AIPERF_COLUMN_COMPUTE_VERSION}`,
+    );
   });
 });
