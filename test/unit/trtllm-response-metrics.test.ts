@@ -24,6 +24,7 @@ import {
   type CapturedResponse,
 } from "@/lib/formats/trtllm-response-metrics";
 import { parseTrtllmRecord, type TrtllmWorkerRecord } from "@/lib/formats/trtllm-record";
+import { StepValues } from "@/lib/metrics/trtllm-steps";
 import {
   aiperfRawLine,
   buildMetricsHeaders,
