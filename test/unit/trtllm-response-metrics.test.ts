@@ -132,6 +132,18 @@ describe("the metrics fields, in the producer's units (dur ms, ts s)", () => {
       sampleStart: null,
       sampleEnd: null,
     });
+    // The Steps view's distributions: forward and sample as sent, GPU times; nothing from stamps.
+    const steps = new StepValues("steps");
+    const chunks = new StepValues("chunks");
+    steps.add(w, w.timing.firstScheduled);
+    chunks.add(w, w.timing.firstScheduled);
+    expect([...steps.values("forwardMs")]).toEqual([2]);
+    expect([...steps.values("sampleMs")]).toEqual([1]);
+    expect([...steps.values("gpuForwardMs")]).toEqual([1.5]);
+    expect([...chunks.values("forwardMs")]).toEqual([4]);
+    expect([...chunks.values("gpuSampleMs")]).toEqual([0.25]);
+    for (const m of ["updateMs", "preprocessingMs", "postprocessingMs"] as const)
+      expect([...steps.values(m)]).toEqual([]);
   });
 
   it("counts every malformed item and names another producer's Server-Timing items, dropping none silently", () => {
