@@ -8,6 +8,7 @@ import { headAsUtf8 } from "./text-encoding";
 import { sniffPhaseKeyed } from "./trtllm-phases";
 import { sideFileFormatOf, sniffSideFileKeys } from "./trtllm-side-files";
 import { isRunMetadata } from "./engine-parallelism";
+import { isAiperfRawRecord, looksLikeHttpCapture } from "./trtllm-response-metrics";
 import { benchConsoleTool } from "./bench-console";
 
 /** How many leading (decompressed) bytes detection looks at. */
@@ -142,6 +143,8 @@ function lineRecordKind(v: Record<string, unknown>): Detected | null {
   if (v.schema === DYNAMO_TRACE_SCHEMA) return { kind: "dynamo-request-trace", format: "jsonl" };
   if (Array.isArray(v.resourceSpans)) return { kind: "dynamo-otlp-spans", format: "jsonl" };
   if (isObject(v.metadata) && isObject(v.metrics)) return { kind: "aiperf-records", format: "jsonl" };
+  // aiperf's raw export: TensorRT-LLM's metrics, when the server returned them, are in its responses.
+  if (isAiperfRawRecord(v)) return { kind: "trtllm-perf-metrics", format: "aiperf-raw" };
   const bench = benchLineKind(v);
   if (bench) return bench;
   if ("telemetry_data" in v && ("gpu_uuid" in v || "gpu_index" in v))
@@ -172,6 +175,9 @@ const DYNAMO_TRACE_MARK = /"schema"\s*:\s*"dynamo\.request\.trace\.v1"/;
 /** An OTLP trace export (ExportTraceServiceRequest) whose first line outgrows the head */
 const OTLP_SPANS_MARK = /^\{\s*"resourceSpans"\s*:\s*\[/;
 
+/** A line that opens with aiperf's record metadata. */
+const AIPERF_RAW_MARK = /^\{\s*"metadata"\s*:\s*\{/;
+
 /** Keys only a per-request aiperf record's metadata has (a summary's metadata has none of them). */
 const RECORD_METADATA = /"(x_request_id|request_start_ns|request_end_ns|record_processor_id)"\s*:/;
 
@@ -186,6 +192,10 @@ function sniffRecordKeys(line: string): Detected | null {
     return { kind: "trtllm-perf-metrics", format: "jsonl" };
   const side = sniffSideFileKeys(start);
   if (side) return { kind: "trtllm-side-file", format: side };
+  // aiperf's raw record: metadata, then start_perf_ns, then the payload and responses (which may
+  // outgrow the head); no metrics.
+  if (AIPERF_RAW_MARK.test(start) && /"start_perf_ns"\s*:/.test(line) && !/"metrics"\s*:/.test(line))
+    return { kind: "trtllm-perf-metrics", format: "aiperf-raw" };
   if (/"metadata"\s*:/.test(start) && /"metrics"\s*:/.test(line))
     return { kind: "aiperf-records", format: "jsonl" };
   // A record whose metadata alone outgrows the head (a huge worker id): its metadata keys tell.
@@ -365,6 +375,9 @@ function sniffDocument(text: string): Detected {
 function detectText(text: string): Detected {
   const lines = text.split(LINE_END, 2000);
   const firstData = lines.find((l) => l.trim() !== "" && !l.startsWith("#")) ?? "";
+  // A capture of HTTP responses (curl -i, -N): TensorRT-LLM's metrics headers or SSE event.
+  if (looksLikeHttpCapture(lines.find((l) => l.trim() !== "") ?? ""))
+    return { kind: "trtllm-perf-metrics", format: "http-capture" };
 
   if (/^#\s*AIPerf Server Metrics Export/i.test(lines[0]) || /^Endpoint,Type,Metric,Unit\b/.test(firstData))
     return { kind: "aiperf-server-metrics", format: "csv" };

@@ -32,11 +32,19 @@ export class WarningLog {
     this.counted.set(message, (this.counted.get(message) ?? 0) + times);
   }
 
-  /** The listed warnings, one line saying how many more were not listed, then the counted ones. */
+  /** A file's own totals (how many of its records lacked something): listed last, always. */
+  private readonly totals: string[] = [];
+
+  addTotal(message: string): void {
+    this.totals.push(message);
+  }
+
+  /** The listed warnings, one line saying how many more were not listed, the counted ones, then the totals. */
   toList(): FileWarning[] {
     const more = this.total - this.listed.length;
     const out = more > 0 ? [...this.listed, { message: `…and ${more} more warnings` }] : [...this.listed];
     for (const [message, n] of this.counted) out.push({ message: `${message} (${n}×)` });
+    for (const message of this.totals) out.push({ message });
     return out;
   }
 }

@@ -3,6 +3,8 @@ import type { Kind } from "@/lib/api/kinds";
 /**
  * The concrete layout inside a kind, so a parser knows how to read it:
  * - trtllm-perf-metrics: "jsonl" (post-refactor records, possibly `{"record":…}`-wrapped) | "json-array" (older /perf_metrics)
+ *   | "aiperf-raw" (aiperf's `--export-level raw` records, the metrics in the post-[DONE] SSE event)
+ *   | "http-capture" (curl -i / -N of responses: the metrics in headers or the SSE event)
  * - trtllm-side-file: "time-events" (per-rank JSONL: a record per finished request, or a line per lifecycle event; ids exact) | "iteration-stats" (`/metrics` IterationStats) | "request-stats" (RequestStatsPerIteration)
  * - aiperf-records: "jsonl"
  * - aiperf-summary: "json" | "csv" | "timeslices-json" | "timeslices-csv" | "aggregate-json"
@@ -39,7 +41,9 @@ export type Format =
   | "empty"
   | "time-events"
   | "iteration-stats"
-  | "request-stats";
+  | "request-stats"
+  | "aiperf-raw"
+  | "http-capture";
 
 export interface Detected {
   kind: Kind;

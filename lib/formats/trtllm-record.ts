@@ -196,6 +196,9 @@ function parseSteps(raw: unknown, keep: KeepSteps): StepList {
     scratch[o + 5] = num(s.gpu_forward_time) ?? NaN;
     scratch[o + 6] = num(s.gpu_sample_time) ?? NaN;
     scratch[o + 7] = num(s.iter) ?? NaN;
+    // Durations without their stamps: only in records rebuilt from response headers.
+    scratch[o + 8] = num(s.forward_sent_ms) ?? NaN;
+    scratch[o + 9] = num(s.sample_sent_ms) ?? NaN;
   }
   return n === 0 ? StepList.EMPTY : keep(scratch.subarray(0, n * w), n);
 }

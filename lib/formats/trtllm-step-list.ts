@@ -11,6 +11,13 @@ export interface TrtllmStep {
   gpuForwardMs: number | null;
   gpuSampleMs: number | null;
   iter: number | null;
+  /**
+   * The forward and sample durations (ms) as TensorRT-LLM's response headers send them, without
+   * the stamps they were taken from (docs/formats.md §TensorRT-LLM metrics in responses); null
+   * when the stamps are recorded, which then give the durations.
+   */
+  forwardSentMs?: number | null;
+  sampleSentMs?: number | null;
 }
 
 /**
@@ -20,7 +27,7 @@ export interface TrtllmStep {
  * of memory until a request's row is written.
  */
 export class StepList {
-  static readonly WIDTH = 8;
+  static readonly WIDTH = 10;
   static readonly EMPTY = new StepList(new Float64Array(0));
   readonly length: number;
   private data: Float64Array | null;
@@ -48,6 +55,8 @@ export class StepList {
         s.gpuForwardMs,
         s.gpuSampleMs,
         s.iter,
+        s.forwardSentMs,
+        s.sampleSentMs,
       ];
       vals.forEach((v, k) => (data[i * w + k] = v ?? NaN));
     });
@@ -76,6 +85,8 @@ export class StepList {
       gpuForwardMs: v(5),
       gpuSampleMs: v(6),
       iter: v(7),
+      forwardSentMs: v(8),
+      sampleSentMs: v(9),
     };
   }
 

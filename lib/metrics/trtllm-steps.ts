@@ -108,13 +108,16 @@ const METRIC_OF: Record<StepMetric, (d: Float64Array, o: number, prev: number, f
     // A first step further than this from its scheduled time means the clock offset does not fit.
     return first && !(Math.abs(pre) <= MAX_CORRECTED_GAP_S * 1000) ? NaN : pre;
   },
-  forwardMs: (d, o) => (d[o + 1] - d[o]) * 1000,
+  // A duration sent without its stamps (response headers) where the stamps are not recorded.
+  forwardMs: (d, o) => orSent((d[o + 1] - d[o]) * 1000, d[o + 8]),
   updateMs: (d, o) => (d[o + 2] - d[o + 1]) * 1000,
-  sampleMs: (d, o) => (d[o + 3] - d[o + 2]) * 1000,
+  sampleMs: (d, o) => orSent((d[o + 3] - d[o + 2]) * 1000, d[o + 9]),
   postprocessingMs: (d, o) => (d[o + 4] - d[o + 3]) * 1000,
   gpuForwardMs: (d, o) => d[o + 5],
   gpuSampleMs: (d, o) => d[o + 6],
 };
+
+const orSent = (fromStamps: number, sent: number) => (Number.isNaN(fromStamps) ? sent : fromStamps);
 
 /** Steps kept per request for the waterfall; the rest are counted, not stored. */
 export const MAX_STEPS_PER_REQUEST = 512;
@@ -132,9 +135,9 @@ export function stepEntries(
     kind,
     iter: s.iter,
     startMs: toRunMs && s.forwardStart !== null ? roundMs(toRunMs(s.forwardStart)) : null,
-    forwardMs: roundOrNull(ms(s.forwardStart, s.forwardEnd)),
+    forwardMs: roundOrNull(ms(s.forwardStart, s.forwardEnd) ?? s.forwardSentMs ?? null),
     updateMs: roundOrNull(ms(s.forwardEnd, s.sampleStart)),
-    sampleMs: roundOrNull(ms(s.sampleStart, s.sampleEnd)),
+    sampleMs: roundOrNull(ms(s.sampleStart, s.sampleEnd) ?? s.sampleSentMs ?? null),
     gpuForwardMs: s.gpuForwardMs,
     gpuSampleMs: s.gpuSampleMs,
   }));
@@ -183,11 +186,11 @@ function appendPacked(
       "," +
       json(startMs) +
       "," +
-      json(roundedSpan(forwardStart, forwardEnd)) +
+      json(roundedSpan(forwardStart, forwardEnd) ?? roundedSent(d[o + 8])) +
       "," +
       json(roundedSpan(forwardEnd, sampleStart)) +
       "," +
-      json(roundedSpan(sampleStart, sampleEnd)) +
+      json(roundedSpan(sampleStart, sampleEnd) ?? roundedSent(d[o + 9])) +
       "," +
       json(d[o + 5]) +
       "," +
@@ -199,6 +202,7 @@ function appendPacked(
 
 const roundedSpan = (a: number, b: number) =>
   Number.isNaN(a) || Number.isNaN(b) ? null : roundMs((b - a) * 1000);
+const roundedSent = (v: number) => (Number.isNaN(v) ? null : roundMs(v));
 
 /** A number as JSON.stringify writes it (null for NaN, null and ±Infinity). */
 const json = (v: number | null) => (v === null || !Number.isFinite(v) ? "null" : String(v));

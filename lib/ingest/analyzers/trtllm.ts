@@ -9,6 +9,7 @@ import { readJsonArrayElements } from "@/lib/formats/json-array";
 import { eachJsonLine, JsonLineParser, PARSE_FAILED, WarningLog } from "@/lib/formats/json-lines";
 import { TrtllmRecordStore } from "@/lib/ingest/trtllm-compact";
 import { parseTrtllmJsonText, parseTrtllmRecord } from "@/lib/formats/trtllm-record";
+import { readResponseMetrics } from "@/lib/ingest/trtllm-response-metrics";
 import { trtllmWorkerRoles, WORKER_FILES_SOURCE } from "@/lib/metrics/engine-run-facts";
 import {
   joinTrtllmInSteps,
@@ -65,6 +66,18 @@ export function trtllmAnalyzer(): Analyzer {
     take: (value: unknown, line: number | undefined) => void,
   ): Promise<void> {
     const stream = await file.open();
+    if (file.format === "aiperf-raw" || file.format === "http-capture") {
+      await readResponseMetrics(
+        stream,
+        file.name,
+        file.format,
+        ctx.limits.maxLineBytes,
+        warnings,
+        counts,
+        take,
+      );
+      return;
+    }
     if (file.format === "json-array") {
       const result = { truncated: false, trailing: false };
       for await (const el of readJsonArrayElements(stream, result, ctx.limits.maxLineBytes)) {
