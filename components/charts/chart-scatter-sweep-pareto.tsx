@@ -4,7 +4,6 @@ import { ChartContainer, type SeriesConfig } from "@/components/charts/chart-con
 import { fittedTicks, logTicks, tickDecimals } from "@/lib/metrics/nice-scale";
 import { formatNumber } from "@/lib/format-number";
 import { labelPlacer } from "@/lib/metrics/label-placement";
-import { useMemo } from "react";
 import { axisUnit, type PlotPoint, type SweepAxis, type SweepSeries } from "@/lib/metrics/sweep-chart-rows";
 
 export interface OverlaidSweep {
@@ -79,8 +78,9 @@ export function ChartScatterSweepPareto({
   missing: string;
 }) {
   // One placer for every label of the chart (the sweeps' and the marked run's), so none overlaps
-  // another; a new one when the points change, since then every label is drawn anew.
-  const placer = useMemo(() => labelPlacer(11), [sweeps, marked, logX, logY]);
+  // another; a new one each render, since then every label is drawn anew (a label drawn again
+  // with the same placer, as on a hover, keeps its place).
+  const placer = labelPlacer(11);
   const series: SeriesConfig<Row> = {};
   sweeps.forEach((s, i) => {
     series[`s${i}`] = {
