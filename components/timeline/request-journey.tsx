@@ -240,7 +240,9 @@ export function JourneySummaryView({ s }: { s: JourneySummary }) {
       <h3 className="text-sm font-semibold">Client ↔ server gap</h3>
       <p className="text-xs text-muted" data-journey-joined>
         {formatCount(s.joined)} of {formatCount(s.clientRequests)} client requests joined by{" "}
-        <span title="aiperf's x_request_id, the X-Request-ID header it sends">the client&apos;s request id</span>
+        <span title="aiperf's x_request_id, the X-Request-ID header it sends">
+          the client&apos;s request id
+        </span>
         {s.joined > 0 ? `: ${joinedSources(s.joinedBy)}` : ""}. Open a request below to see it on one axis.
       </p>
       {s.joined > 0 ? (

@@ -156,6 +156,7 @@ export function infoValue(key: string, v: InfoValue): string {
  * TensorRT-LLM's record fields: 600 by disagg_request_id, 0 by ctx_request_id"); null for others.
  */
 export function infoTitle(key: string, v: InfoValue): string | null {
-  if (typeof v === "string" && FIELDS_IN_VALUE.has(key)) return `As recorded, by TensorRT-LLM's record fields: ${v}`;
+  if (typeof v === "string" && FIELDS_IN_VALUE.has(key))
+    return `As recorded, by TensorRT-LLM's record fields: ${v}`;
   return null;
 }

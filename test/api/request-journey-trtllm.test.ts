@@ -75,7 +75,9 @@ describe("TensorRT-LLM per-request metrics on the journey (routes)", () => {
     expect(engine.length).toBeGreaterThan(2);
     expect(j.gaps.e2eMs).toBeCloseTo(clients[0].e2eMs - 90, 6);
     expect(j.gaps.ttftMs).toBeCloseTo(clients[0].ttftMs - 20, 6);
-    expect(j.missing.join(" ")).toContain("Joined TensorRT-LLM's record by its request id. Network/client gap");
+    expect(j.missing.join(" ")).toContain(
+      "Joined TensorRT-LLM's record by its request id. Network/client gap",
+    );
   });
 });
 
