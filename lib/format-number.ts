@@ -203,7 +203,10 @@ export function ordinal(n: number): string {
 /** A time unit for a whole table, row or axis: seconds once the largest value reaches 10 s. */
 export interface TimeUnit {
   unit: "ms" | "s";
-  /** The most decimals a value is written with: 2 in s, 3 in ms below 10 ms, else 1 */
+  /**
+   * The decimals every value is written with, chosen for the whole set: 2 in s, 3 in ms below
+   * 10 ms, else 1 (one column, one precision: "0.8 ms" above "2.0 ms", never "2 ms")
+   */
   digits: number;
   /** A value in ms, written in the unit with the unit after it. */
   format: (ms: number | null | undefined) => string;
@@ -237,8 +240,9 @@ export function formatRatesAlike(rates: ReadonlyArray<number | null | undefined>
 }
 
 /**
- * One unit for a set of durations, so a table never reads "6,726.7 ms … 12.05 s": ms below
- * 10,000 ms (formatMs's own switch point), s from there, chosen by the largest value.
+ * One unit and one precision for a set of durations, so a table never reads "6,726.7 ms … 12.05
+ * s" nor "0.8 ms" above "2 ms": ms below 10,000 ms (formatMs's own switch point), s from there,
+ * chosen by the largest value, and every value at exactly the unit's decimals (formatFixed).
  */
 export function timeUnitFor(valuesMs: ReadonlyArray<number | null | undefined>): TimeUnit {
   let max = 0;
@@ -247,7 +251,7 @@ export function timeUnitFor(valuesMs: ReadonlyArray<number | null | undefined>):
   const digits = seconds ? 2 : max < 10 ? 3 : 1;
   const value = (ms: number | null | undefined) => {
     if (ms === null || ms === undefined || !Number.isFinite(ms)) return NOT_RECORDED;
-    return en(seconds ? ms / 1000 : ms, { maximumFractionDigits: digits });
+    return formatFixed(seconds ? ms / 1000 : ms, digits);
   };
   const unit = seconds ? "s" : "ms";
   return {

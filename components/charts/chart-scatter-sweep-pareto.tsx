@@ -3,6 +3,7 @@
 import { ChartContainer, type SeriesConfig } from "@/components/charts/chart-container";
 import { fittedTicks, logTicks, tickDecimals } from "@/lib/metrics/nice-scale";
 import { formatNumber } from "@/lib/format-number";
+import { labelPlacer } from "@/lib/metrics/label-placement";
 import { axisUnit, type PlotPoint, type SweepAxis, type SweepSeries } from "@/lib/metrics/sweep-chart-rows";
 
 export interface OverlaidSweep {
@@ -76,6 +77,10 @@ export function ChartScatterSweepPareto({
   logY: boolean;
   missing: string;
 }) {
+  // One placer for every label of the chart (the sweeps' and the marked run's), so none overlaps
+  // another; a new one each render, since then every label is drawn anew (a label drawn again
+  // with the same placer, as on a hover, keeps its place).
+  const placer = labelPlacer(11);
   const series: SeriesConfig<Row> = {};
   sweeps.forEach((s, i) => {
     series[`s${i}`] = {
@@ -85,6 +90,7 @@ export function ChartScatterSweepPareto({
       dataKey: "y",
       // With many sweeps overlaid, only the first one's points are labelled: the rest would overprint.
       labels: i === 0 || sweeps.length <= 2 ? "label" : undefined,
+      labelPlacer: placer,
       errorBars: { x: "xBar", y: "yBar" },
     };
     series[`f${i}`] = {
@@ -104,6 +110,7 @@ export function ChartScatterSweepPareto({
       dataKey: "y",
       symbol: "star",
       labels: "label",
+      labelPlacer: placer,
     };
   const all = [...sweeps.flatMap((s) => s.series.points), ...(marked ? [marked] : [])];
   const xs = all.flatMap((p) => [p.xSpread.lo, p.xSpread.hi]);

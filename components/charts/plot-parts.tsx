@@ -16,6 +16,8 @@ import {
 import { AXIS_STYLE, LABEL_HALO, TOOLTIP_ITEM_STYLE, TOOLTIP_STYLE } from "./chart-theme";
 import { LABEL_FONT_PX, LABEL_GAP_PX, minBarPx, NAMES_ABOVE, stackBandsPx } from "@/lib/metrics/bar-labels";
 import type { CsvRow } from "./export";
+import type { ReactElement } from "react";
+import type { LabelPlacer } from "@/lib/metrics/label-placement";
 import type { AxisSpec, CsvColumns, Mark, SeriesConfig, SeriesSpec, TooltipSpec } from "./plot-types";
 
 // The pieces the chart container assembles: axes with titles, one mark per series, the tooltip.
@@ -285,7 +287,9 @@ export function seriesMarks<R extends object>(
                 />
               ) : null,
             )}
-            {s.labels ? (
+            {s.labels && s.labelPlacer ? (
+              <LabelList dataKey={s.labels} content={placedLabel(s.labelPlacer, key)} />
+            ) : s.labels ? (
               <LabelList
                 dataKey={s.labels}
                 position="top"
@@ -361,6 +365,57 @@ export function seriesMarks<R extends object>(
     }
   });
 }
+
+const placedLabels = new WeakMap<
+  LabelPlacer,
+  Map<string, (props: PlacedLabelProps) => ReactElement | string>
+>();
+
+interface PlacedLabelProps {
+  /** The point's symbol box (a scatter point's label is never polar) */
+  viewBox?: unknown;
+  value?: unknown;
+  index?: number;
+}
+
+/**
+ * A scatter series' label drawn where `placer` puts it (no label over another), one line, haloed
+ * in the card colour as the other labels are. One component per placer and series, so the
+ * library keeps the labels mounted across renders.
+ */
+function placedLabel(placer: LabelPlacer, series: string) {
+  let bySeries = placedLabels.get(placer);
+  if (!bySeries) placedLabels.set(placer, (bySeries = new Map()));
+  const known = bySeries.get(series);
+  if (known) return known;
+  const Label = ({ viewBox: box0, value, index }: PlacedLabelProps): ReactElement | string => {
+    const viewBox = box0 as { x?: number; y?: number; width?: number; height?: number } | undefined;
+    const text = typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
+    if (!text || !viewBox || viewBox.x === undefined || viewBox.y === undefined) return "";
+    const px = viewBox.x + (viewBox.width ?? 0) / 2;
+    const py = viewBox.y + (viewBox.height ?? 0) / 2;
+    const box = placer.place(`${series}:${index ?? 0}`, px, py, text);
+    return (
+      <text
+        x={box.x + box.w / 2}
+        y={box.y + box.h / 2}
+        textAnchor="middle"
+        dominantBaseline="central"
+        fontSize={LABEL_FONT_PX_SCATTER}
+        fill="var(--fg)"
+        {...LABEL_HALO}
+        className="recharts-text recharts-label"
+      >
+        {text.replace(/ /g, "\u00a0")}
+      </text>
+    );
+  };
+  bySeries.set(series, Label);
+  return Label;
+}
+
+/** The font of a scatter point's label, px. */
+const LABEL_FONT_PX_SCATTER = 11;
 
 /** A stack's end marker draws no mark. */
 const NO_BAR = () => <g />;

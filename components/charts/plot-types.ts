@@ -1,3 +1,4 @@
+import type { LabelPlacer } from "@/lib/metrics/label-placement";
 import type { ReactElement, ReactNode } from "react";
 import type { AxisDomain } from "recharts";
 import type { CsvRow } from "./export";
@@ -33,6 +34,12 @@ export interface SeriesSpec<R = Record<string, unknown>> {
   cell?: (row: R) => Record<string, string | undefined>;
   /** Data key of a text drawn at the end of each bar, or beside each scatter point. */
   labels?: string;
+  /**
+   * Where a scatter series' labels go: the chart's one placer for all its series, which puts each
+   * label where it overlaps none drawn before it (lib/metrics/label-placement.ts). Without it,
+   * each label sits above its point.
+   */
+  labelPlacer?: LabelPlacer;
   /**
    * Each bar's value written past its end (with `format`), and a bar of a value above 0 drawn at
    * least MIN_BAR_PX long: beside a 9.5 GB/s bar a 5 MB/s one was no bar at all

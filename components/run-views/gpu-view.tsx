@@ -3,7 +3,7 @@
 import { ChartStatus } from "@/components/charts/chart-status";
 import { useRunChart } from "@/components/charts/use-run-chart";
 import { ChartFigure } from "@/components/charts/chart-figure";
-import { GPU_METRICS, gpuFigure, gpuOutsideWindowText } from "@/lib/metrics/figures/gpu";
+import { GPU_METRICS, gpuEnergyFacts, gpuFigure, gpuOutsideWindowText } from "@/lib/metrics/figures/gpu";
 import type { RunViewProps } from "@/components/run/run-view-props";
 import { formatCount, formatNumber, plural } from "@/lib/format-number";
 
@@ -38,31 +38,13 @@ export function GpuView({ run }: RunViewProps) {
       {d ? (
         <>
           <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="gpu-energy">
-            <div className="flex gap-1">
-              <dt className="text-muted">GPUs</dt>
-              <dd className="font-medium">
-                {d.distinctGpus.toLocaleString("en-US")}
-                {d.duplicateGpus > 0
-                  ? ` (${plural(d.gpus.length, "exporter series", "exporter series")})`
-                  : ""}
-              </dd>
-            </div>
-            <div className="flex gap-1">
-              <dt className="text-muted">energy in the profiling window</dt>
-              <dd className="font-medium">
-                {d.energyJ === null ? "—" : `${formatNumber(d.energyJ / 1000, 2)} kJ`}
-              </dd>
-            </div>
-            <div className="flex gap-1">
-              <dt className="text-muted">energy per output token</dt>
-              <dd className="font-medium">
-                {d.energyPerOutputTokenJ !== null
-                  ? `${formatNumber(d.energyPerOutputTokenJ, 3)} J`
-                  : d.outputTokens === null
-                    ? "— (upload profile_export.jsonl too)"
-                    : "— (fewer than two energy samples inside the profiling window)"}
-              </dd>
-            </div>
+            {/* The offline report says the same line (lib/metrics/figures/gpu.ts gpuEnergyFacts). */}
+            {gpuEnergyFacts(d).map(([k, v]) => (
+              <div key={k} className="flex gap-1">
+                <dt className="text-muted">{k}</dt>
+                <dd className="font-medium">{v}</dd>
+              </div>
+            ))}
           </dl>
           {d.window && d.window.outside > 0 ? (
             <p className="text-xs text-muted" data-testid="gpu-left-out">

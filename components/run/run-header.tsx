@@ -6,7 +6,7 @@ import { CopyLinkButton } from "./copy-link-button";
 import { ExportLinks } from "./export-links";
 import { RunFactsEditor, RunFactsList } from "./run-facts";
 import { RunLabelsEditor } from "./run-labels-editor";
-import { headerInfo, infoLabel, infoSources, infoValue } from "./run-info";
+import { headerInfo, infoLabel, infoSources, infoTitle, infoValue } from "./run-info";
 import { RunNameEditor } from "./run-name-editor";
 import { RunSeries } from "./run-series";
 
@@ -61,7 +61,7 @@ export function RunHeader({ run }: { run: RunSummary }) {
                 <div
                   key={k}
                   className="flex gap-1"
-                  title={source ? `Source: ${source}` : undefined}
+                  title={source ? `Source: ${source}` : (infoTitle(k, v) ?? undefined)}
                   data-info={k}
                 >
                   <dt className="text-muted">{infoLabel(k)}</dt>

@@ -84,7 +84,8 @@ function Lane({ lane, lo, hi }: { lane: JourneyLane; lo: number; hi: number }) {
   return (
     <li
       className="grid grid-cols-1 gap-x-3 gap-y-0.5 sm:grid-cols-[minmax(0,18rem)_1fr] lg:grid-cols-[minmax(0,26rem)_1fr]"
-      title={what}
+      title={lane.name ? `${what} (${lane.name})` : what}
+      data-journey-name={lane.name}
     >
       <span className="truncate text-xs" style={{ paddingLeft: `${lane.depth * 0.75}rem` }}>
         <span
@@ -238,7 +239,10 @@ export function JourneySummaryView({ s }: { s: JourneySummary }) {
     >
       <h3 className="text-sm font-semibold">Client ↔ server gap</h3>
       <p className="text-xs text-muted" data-journey-joined>
-        {formatCount(s.joined)} of {formatCount(s.clientRequests)} client requests joined by x_request_id
+        {formatCount(s.joined)} of {formatCount(s.clientRequests)} client requests joined by{" "}
+        <span title="aiperf's x_request_id, the X-Request-ID header it sends">
+          the client&apos;s request id
+        </span>
         {s.joined > 0 ? `: ${joinedSources(s.joinedBy)}` : ""}. Open a request below to see it on one axis.
       </p>
       {s.joined > 0 ? (

@@ -156,6 +156,11 @@ export const journeyLaneSchema = z.object({
   /** Named moments inside the lane (a time-events lane's events); empty for others */
   ticks: z.array(z.object({ label: z.string(), atMs: z.number() })),
   detail: z.string().nullable(),
+  /**
+   * The producer's own name of what the lane draws (a span's name, a segment's key, the record
+   * field its id was joined by): the lane's tooltip, never its text. Absent on lanes without one.
+   */
+  name: z.string().optional(),
 });
 export type JourneyLane = z.infer<typeof journeyLaneSchema>;
 

@@ -21,6 +21,7 @@ import { spanRole } from "@/lib/formats/dynamo-otlp";
 import type { JoinedRequest } from "./trtllm-join";
 import { requestSegments, requestStart, segmentsFor, segmentStart } from "./time-breakdown";
 import { requestLatency, type RequestLatency } from "./trtllm-latency";
+import { idFieldWords } from "./trtllm-request-name";
 import { computeStatsInSteps } from "./stats";
 import { atOnce, type Steps } from "./steps";
 
@@ -216,7 +217,8 @@ export function requestJourney(
   if (spans)
     spans.spans.forEach((s, i) =>
       lanes.push({
-        label: SPAN_LABELS[s.name] ? `${SPAN_LABELS[s.name]} (${s.name})` : s.name,
+        label: SPAN_LABELS[s.name] ?? s.name,
+        ...(SPAN_LABELS[s.name] ? { name: `span ${s.name}` } : {}),
         role: s.role,
         source: "spans",
         startMs: s.startMs - origin,
@@ -425,7 +427,10 @@ export function engineLanes(engine: EngineJoin, startMs: number): JourneyLane[] 
   const t0 = requestStart(r.times);
   if (t0 === null) return [];
   const view = engineServerView(r);
-  const servers = [r.ctxServer ? `ctx ${r.ctxServer}` : null, r.genServer ? `gen ${r.genServer}` : null];
+  const servers = [
+    r.ctxServer ? `context server ${r.ctxServer}` : null,
+    r.genServer ? `generation server ${r.genServer}` : null,
+  ];
   const lanes: JourneyLane[] = [];
   if (view.totalMs !== null)
     lanes.push({
@@ -437,7 +442,8 @@ export function engineLanes(engine: EngineJoin, startMs: number): JourneyLane[] 
       depth: 0,
       firstTokenMs: view.ttftMs === null ? null : startMs + view.ttftMs,
       ticks: [],
-      detail: [`${engine.field} ${engine.id}`, ...servers].filter(Boolean).join(", "),
+      detail: [`${idFieldWords(engine.field)} ${engine.id}`, ...servers].filter(Boolean).join(", "),
+      name: `joined by ${engine.field}`,
     });
   const values = requestSegments(r.times, r.mode);
   segmentsFor(r.mode).forEach((def, i) => {
@@ -446,7 +452,8 @@ export function engineLanes(engine: EngineJoin, startMs: number): JourneyLane[] 
     if (typeof v !== "number" || at === null) return;
     const from = startMs + (at - t0) * 1000;
     lanes.push({
-      label: `engine: ${def.label} (${def.name})`,
+      label: `engine: ${def.label}`,
+      name: def.name,
       role: def.name.startsWith("ctx_") ? "prefill" : def.name.startsWith("disagg_") ? "router" : "decode",
       source: "trtllm",
       startMs: from,
@@ -463,5 +470,5 @@ export function engineLanes(engine: EngineJoin, startMs: number): JourneyLane[] 
 /** The network/client gap of a joined TensorRT-LLM request, named in one line. */
 export function engineGapNote(engine: EngineJoin, gaps: Gaps): string {
   const ms = (v: number | null) => (v === null ? "not measured" : `${v.toFixed(3)} ms`);
-  return `Joined TensorRT-LLM's record by ${engine.field}. Network/client gap: end to end ${ms(gaps.e2eMs)}, TTFT ${ms(gaps.ttftMs)} (client − server durations). Its stamps are on the engine's steady clock, not the wall clock: its lanes start at the client's send, and the send gap cannot be measured`;
+  return `Joined TensorRT-LLM's record by its ${idFieldWords(engine.field)}. Network/client gap: end to end ${ms(gaps.e2eMs)}, TTFT ${ms(gaps.ttftMs)} (client − server durations). Its stamps are on the engine's steady clock, not the wall clock: its lanes start at the client's send, and the send gap cannot be measured`;
 }

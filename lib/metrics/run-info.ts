@@ -5,6 +5,7 @@
  */
 import { sourceTitle, sourceWords } from "@/lib/api/source-words";
 import { formatMs, formatNumber, formatPoints, formatRate } from "@/lib/format-number";
+import { idFieldsInWords } from "./trtllm-request-name";
 
 /** Entries that tell a view what to say (e.g. why a timeline is missing), not facts about the run. */
 const VIEW_HINTS = new Set(["requestTimeline", "routerPrediction", "routerLog"]);
@@ -33,7 +34,13 @@ const NAMED: Record<string, string> = {
   queueWaited: "requests that waited in the load generator",
   queueWaitMissing: "records without queue-wait stamps",
   effectiveConcurrencyCount: "requests behind the effective concurrency",
+  // How the disaggregated server's records met the workers' (stored "N by disagg_request_id, M
+  // by ctx_request_id"): the value is said in words, the fields are its tooltip (`infoTitle`).
+  "TRT-LLM joins": "TensorRT-LLM requests joined",
 };
+
+/** Entries whose stored text names record fields: said in words, the stored text kept as the tooltip. */
+const FIELDS_IN_VALUE: ReadonlySet<string> = new Set(["TRT-LLM joins"]);
 
 export type InfoValue = string | number | boolean | null;
 
@@ -132,6 +139,7 @@ export function infoLabel(key: string): string {
  */
 export function infoValue(key: string, v: InfoValue): string {
   if (typeof v === "boolean") return v ? "yes" : "no";
+  if (typeof v === "string" && FIELDS_IN_VALUE.has(key)) return idFieldsInWords(v);
   // A source stored as the producer's field path ("aiperf input_config.input.random_seed"), in words.
   if (typeof v === "string" && /Source$/.test(key)) return sourceWords(v).text;
   // A seed is an identifier, not a quantity: every digit, no grouping.
@@ -140,4 +148,15 @@ export function infoValue(key: string, v: InfoValue): string {
   if (/HitRate$/.test(key)) return formatRate(v);
   if (/Points$/.test(key)) return formatPoints(v);
   return Math.abs(v) >= 1 ? formatNumber(v, 2) : formatNumber(Number(v.toPrecision(3)), 6);
+}
+
+/**
+ * The tooltip of an entry whose value `infoValue` writes in words from record fields: the
+ * producer's fields as stored, for a reader who checks them in their own files ("joined on
+ * TensorRT-LLM's record fields: 600 by disagg_request_id, 0 by ctx_request_id"); null for others.
+ */
+export function infoTitle(key: string, v: InfoValue): string | null {
+  if (typeof v === "string" && FIELDS_IN_VALUE.has(key))
+    return `As recorded, by TensorRT-LLM's record fields: ${v}`;
+  return null;
 }

@@ -42,3 +42,22 @@ export function trtllmRequestTitle(r: TrtllmRequestIds): string {
   if (r.ctxRequestId != null) parts.push(`ctx request id ${r.ctxRequestId}`);
   return parts.join(" · ");
 }
+
+/**
+ * A record field that holds a request's id, in words as the names above say it:
+ * `disagg_request_id` → "disagg request id", `ctx_request_id` → "ctx request id", `request_id` →
+ * "request id", aiperf's `x_request_id` → "client request id". Another field is written with its
+ * underscores as spaces.
+ */
+export function idFieldWords(field: string): string {
+  if (field === "x_request_id") return "client request id";
+  return field.replace(/_/g, " ");
+}
+
+/**
+ * Every request-id field named in `text` ("600 by disagg_request_id, 0 by ctx_request_id"), in
+ * words (`idFieldWords`): "600 by disagg request id, 0 by ctx request id".
+ */
+export function idFieldsInWords(text: string): string {
+  return text.replace(/\b(?:x_|disagg_|ctx_|gen_)?request_id\b/g, (f) => idFieldWords(f));
+}

@@ -67,7 +67,7 @@ describe.each(TEST_STORES)("TensorRT-LLM requests on the Timeline's journey (%s)
       expect(j.lanes[0]).toMatchObject({ source: "aiperf", role: "client", startMs: 0 });
       expect(j.lanes[0].endMs).toBeCloseTo(c.e2eMs, 3);
       const engine = j.lanes.filter((l) => l.source === "trtllm");
-      expect(engine[0].detail).toContain(`request_id ${c.x}`);
+      expect(engine[0].detail).toContain(`request id ${c.x}`);
       expect(engine[0].endMs).toBeCloseTo(90, 3);
       expect(engine[0].firstTokenMs).toBeCloseTo(20, 3);
       expect(engine.length).toBeGreaterThan(2);
@@ -232,7 +232,7 @@ describe.each(TEST_STORES)("TensorRT-LLM requests on the Timeline's journey (%s)
     expect(journeys.map((j) => j.xRequestId)).toEqual(ids.map(String));
     journeys.forEach((j, i) => {
       const c = clients.find((x) => x.x === String(ids[i]))!;
-      expect(j.lanes.find((l) => l.source === "trtllm")!.detail).toContain(`disagg_request_id ${ids[i]}`);
+      expect(j.lanes.find((l) => l.source === "trtllm")!.detail).toContain(`disagg request id ${ids[i]}`);
       expect(j.gaps.e2eMs).toBeCloseTo(c.e2eMs - (142 + 10 * i), 3);
     });
   });

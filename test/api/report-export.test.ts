@@ -16,6 +16,10 @@ import { sampleRequests } from "@/lib/runs/trtllm-requests";
 // @ts-expect-error plain ESM generator without type declarations
 import { writeRun } from "../generators/server-metrics.mjs";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
+// @ts-expect-error plain ESM generator without type declarations
+import { generateAiperfRun } from "../generators/aiperf.mjs";
+import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
+import { gpuEnergyFacts } from "@/lib/metrics/figures/gpu";
 import { fixture, freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
 
 const t = freshAppEachTest();
@@ -230,6 +234,34 @@ describe("run report", () => {
     expect(gpu).toContain("No GPU telemetry in the profiling window. None of the run&#39;s ");
     expect(gpu).toContain("all before the first profiling request");
     expect(html).not.toContain("Every telemetry sample");
+  });
+
+  it("GPU telemetry in the profiling window: the GPU section says the view's energy line (GPUs, energy, per output token)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-report-gpu-"));
+    const gen = await generateAiperfRun(dir, { records: 40, concurrency: 4, seed: 5, csv: false, gpus: 2 });
+    const id = await uploadRun(
+      [gen.jsonlPath, gen.summaryPath, gen.gpuPath].map((p: string) => ({ name: path.basename(p), path: p })),
+      { name: "aiperf with GPU telemetry" },
+    );
+    const html = await report(id);
+    const start = html.indexOf('<section id="gpu">');
+    expect(start).toBeGreaterThan(-1);
+    const gpu = html.slice(start, html.indexOf("</section>", start));
+    // What the GPU view lists above its charts, from the same payload.
+    const res = await getChart(url(`/api/runs/${id}/charts/aiperf-gpu`), {
+      params: Promise.resolve({ id, key: "aiperf-gpu" }),
+    });
+    expect(res.status).toBe(200);
+    const facts = gpuEnergyFacts(await res.json());
+    expect(facts.map(([k]) => k)).toEqual([
+      "GPUs",
+      "energy in the profiling window",
+      "energy per output token",
+    ]);
+    expect(facts[1][1]).toMatch(/^[\d,.]+ kJ$/);
+    expect(facts[2][1]).toMatch(/^[\d,.]+ J$/);
+    for (const [k, v] of facts) expect(gpu).toContain(`<dt>${k}</dt><dd>${v}</dd>`);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("records that are a sample of the run: the Throughput and Latency sections say so above their charts, as their views do", async () => {

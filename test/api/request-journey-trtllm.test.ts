@@ -71,11 +71,13 @@ describe("TensorRT-LLM per-request metrics on the journey (routes)", () => {
     expect(engine[0]).toMatchObject({ label: "TensorRT-LLM server: arrival → end (its E2E)", startMs: 0 });
     expect(engine[0].endMs).toBeCloseTo(90, 6);
     expect(engine[0].firstTokenMs).toBeCloseTo(20, 6);
-    expect(engine[0].detail).toContain(`request_id ${x}`);
+    expect(engine[0].detail).toContain(`request id ${x}`);
     expect(engine.length).toBeGreaterThan(2);
     expect(j.gaps.e2eMs).toBeCloseTo(clients[0].e2eMs - 90, 6);
     expect(j.gaps.ttftMs).toBeCloseTo(clients[0].ttftMs - 20, 6);
-    expect(j.missing.join(" ")).toContain("Joined TensorRT-LLM's record by request_id. Network/client gap");
+    expect(j.missing.join(" ")).toContain(
+      "Joined TensorRT-LLM's record by its request id. Network/client gap",
+    );
   });
 });
 

@@ -162,17 +162,47 @@ interface ListedRun {
   status: string;
 }
 
+/** The example runs, once all are seeded. */
+async function seededRuns(url: string): Promise<ListedRun[]> {
+  for (const deadline = Date.now() + 180_000; ;) {
+    const runs = ((await (await fetch(`${url}/api/runs?limit=200`)).json()) as { runs: ListedRun[] }).runs;
+    if (runs.length >= 9 && runs.every((r) => r.status !== "ingesting")) return runs;
+    if (Date.now() > deadline) throw new Error(`examples not seeded: ${runs.length} runs`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 describe("no internal names on screen", () => {
   const t = useAppAndBrowser({ env: { RUNLENS_EXAMPLES: "on" } });
 
-  it("every tab of every example run, at 1440 px light, writes words: no snake_case, camelCase or dotted key outside code and definitions", async () => {
-    let runs: ListedRun[] = [];
-    for (const deadline = Date.now() + 180_000; ;) {
-      runs = ((await (await fetch(`${t.app.url}/api/runs?limit=200`)).json()) as { runs: ListedRun[] }).runs;
-      if (runs.length >= 9 && runs.every((r) => r.status !== "ingesting")) break;
-      if (Date.now() > deadline) throw new Error(`examples not seeded: ${runs.length} runs`);
-      await new Promise((r) => setTimeout(r, 500));
+  it("the run header says its facts in words: no record field in an entry, the fields in its tooltip", async () => {
+    const runs = await seededRuns(t.app.url);
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const headerFields: string[] = [];
+    let joinsSeen = 0;
+    for (const run of runs) {
+      await gotoHydrated(page, `${t.app.url}/runs/${run.id}`);
+      // Not even the record fields a view's note may name ("TensorRT-LLM requests joined: 600 by
+      // disagg request id", not "TRT-LLM joins 600 by disagg_request_id").
+      const info = page.getByTestId("run-info");
+      if ((await info.count()) === 0) continue;
+      for (const text of await info.locator("dt, dd").allInnerTexts())
+        for (const f of PRODUCER_NAMES["record fields"])
+          if (new RegExp(`\\b${f.replace(/\./g, "\\.")}\\b`).test(text))
+            headerFields.push(`${run.name}: "${f}" in "${text}"`);
+      const joins = info.locator('[data-info="TRT-LLM joins"]');
+      if ((await joins.count()) === 0) continue;
+      joinsSeen++;
+      expect(await joins.innerText()).toMatch(/TensorRT-LLM requests joined\s*[\d,]+ by disagg request id/);
+      expect(await joins.getAttribute("title")).toMatch(/[\d,]+ by disagg_request_id/);
     }
+    await page.close();
+    expect(headerFields).toEqual([]);
+    expect(joinsSeen).toBeGreaterThan(0);
+  }, 300_000);
+
+  it("every tab of every example run, at 1440 px light, writes words: no snake_case, camelCase or dotted key outside code and definitions", async () => {
+    const runs = await seededRuns(t.app.url);
     const context = await t.browser.newContext({
       viewport: { width: 1440, height: 900 },
       colorScheme: "light",

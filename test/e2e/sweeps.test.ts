@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM generator without type declarations
 import { generateAiperfRun } from "../generators/aiperf.mjs";
-import { apiUploadSweep, gotoHydrated, shot, useAppAndBrowser } from "./harness";
+import { apiUploadSweep, gotoHydrated, settleLayout, shot, useAppAndBrowser } from "./harness";
 
 const FIX = path.resolve(__dirname, "../fixtures/aiperf");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sweeps-e2e-"));
@@ -98,6 +98,43 @@ describe("sweep page", () => {
     expect(await page.getByLabel("TTFT SLO threshold (ms)").inputValue()).toBe("60");
     expect(await c1Ttft.textContent()).toBe(before.ttft);
     await expect.poll(() => goodput.getByTestId("highest-meeting").textContent()).toBe(before.goodput);
+    await page.close();
+  });
+
+  it("at 1440 px no point label overlaps another: two similar sweeps overlaid and a run marked", async () => {
+    const runs = await (await fetch(`${t.app.url}/api/sweeps/${others[1]}`)).json();
+    const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    // Configs A and B differ by 1 % slowdown per request in flight: their points nearly coincide,
+    // and a run of B marked on top of them.
+    await gotoHydrated(page, `${t.app.url}/sweeps/${others[0]}?with=${others[1]}&run=${runs.runs[1].id}`);
+    for (const chart of ["interactivity", "latency", "ttft"]) {
+      const fig = page.locator(`figure[data-chart="sweep-${chart}"]`);
+      const labels = fig.locator(".recharts-label-list text");
+      // Both sweeps' four loads and the marked run: nine labels.
+      await expect.poll(() => labels.count(), { timeout: 60_000 }).toBe(9);
+      await settleLayout(fig);
+      const boxes = await labels.evaluateAll((ts) =>
+        ts.map((t) => {
+          const r = t.getBoundingClientRect();
+          return { text: t.textContent ?? "", x: r.x, y: r.y, w: r.width, h: r.height };
+        }),
+      );
+      const overlapping: string[] = [];
+      for (let i = 0; i < boxes.length; i++)
+        for (let j = i + 1; j < boxes.length; j++) {
+          const [a, b] = [boxes[i], boxes[j]];
+          const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+          const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+          if (w > 0.5 && h > 0.5)
+            overlapping.push(`${a.text} × ${b.text} (${w.toFixed(1)} × ${h.toFixed(1)} px)`);
+        }
+      expect(overlapping, chart).toEqual([]);
+      // Every label is drawn whole inside its figure.
+      const fb = (await fig.boundingBox())!;
+      for (const b of boxes)
+        expect(b.x >= fb.x && b.x + b.w <= fb.x + fb.width, `${chart} ${b.text}`).toBe(true);
+    }
+    await shot(page, "sweep-labels-1440.png");
     await page.close();
   });
 

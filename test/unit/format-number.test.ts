@@ -91,6 +91,15 @@ describe("plurals, ordinals and one time unit per table", () => {
     expect(small.format(1234.56)).toBe("1,234.6 ms");
     expect(small.value(null)).toBe("not recorded");
   });
+  it("one precision for a column of durations: decimals chosen for the set, not per value", () => {
+    // The Breakdown view's stack table at p50: 0.8 ms beside 2 ms and 15.25 ms.
+    const column = timeUnitFor([0.8, 2, 15.25, null]);
+    expect([0.8, 2, 15.25].map(column.format)).toEqual(["0.8 ms", "2.0 ms", "15.3 ms"]);
+    const fine = timeUnitFor([0.25, 2, 4.5]);
+    expect([0.25, 2, 4.5].map(fine.value)).toEqual(["0.250", "2.000", "4.500"]);
+    const seconds = timeUnitFor([1000, 12_000]);
+    expect([1000, 12_000].map(seconds.format)).toEqual(["1.00 s", "12.00 s"]);
+  });
 });
 
 describe("properPlurals", () => {

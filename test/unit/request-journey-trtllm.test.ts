@@ -86,14 +86,17 @@ describe("TensorRT-LLM per-request metrics on the journey", () => {
     // (140 − 38 = 102 ms), so 142 ms, not the engine's last token at 140 ms.
     expect(server.endMs).toBeCloseTo(142, 6);
     expect(server.firstTokenMs).toBeCloseTo(40, 6);
-    expect(server.detail).toContain("disagg_request_id 4242");
+    // Named in words; the record field it was joined by is the lane's tooltip only.
+    expect(server.detail).toContain("disagg request id 4242");
+    expect(server.name).toBe("joined by disagg_request_id");
+    for (const l of j.lanes) expect(`${l.label} ${l.detail ?? ""}`).not.toMatch(/[a-z]+_[a-z_]+/);
     expect(segments.length).toBeGreaterThan(3);
     for (const s of segments) {
       expect(s.source).toBe("trtllm");
       expect(s.startMs).toBeGreaterThanOrEqual(-1e-9);
       expect(s.endMs).toBeLessThanOrEqual(140 + 1e-9);
     }
-    const names = segments.map((s) => /\(([a-z_]+)\)$/.exec(s.label)?.[1]);
+    const names = segments.map((s) => s.name);
     expect(names).toContain("ctx_queue");
     expect(names).toContain("decode");
     // ctx_queue: arrival_time → first_scheduled_time on the ctx worker, 4 → 6 ms after the arrival.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { infoLabel, infoValue, shownInfo } from "@/components/run/run-info";
+import { infoLabel, infoTitle, infoValue, shownInfo } from "@/components/run/run-info";
 
 describe("run header info", () => {
   it("names imported figures as people read them", () => {
@@ -55,5 +55,14 @@ describe("run header info", () => {
     expect(shownInfo("dataset", "")).toBe(false);
     expect(shownInfo("dataset", null)).toBe(false);
     expect(shownInfo("dataset", "sharegpt")).toBe(true);
+  });
+
+  it("says how TensorRT-LLM's records were joined in words; the record fields are the tooltip", () => {
+    // As the TensorRT-LLM analyzer stores it (lib/ingest/analyzers/trtllm.ts).
+    const stored = "600 by disagg_request_id, 0 by ctx_request_id";
+    expect(infoLabel("TRT-LLM joins")).toBe("TensorRT-LLM requests joined");
+    expect(infoValue("TRT-LLM joins", stored)).toBe("600 by disagg request id, 0 by ctx request id");
+    expect(infoTitle("TRT-LLM joins", stored)).toContain("disagg_request_id");
+    expect(infoTitle("dataset", "sharegpt")).toBeNull();
   });
 });

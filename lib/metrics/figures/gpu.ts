@@ -5,7 +5,7 @@
  */
 import { AIPERF_CHARTS, type ChartPayload } from "@/lib/api/chart-catalog";
 import type { ColourToken, FigureDescription } from "@/lib/api/figure";
-import { formatCount, formatNumber } from "@/lib/format-number";
+import { formatCount, formatNumber, plural } from "@/lib/format-number";
 
 export type GpuMetric = "powerW" | "utilizationPct" | "memoryUsedGb";
 
@@ -87,4 +87,29 @@ export function gpuFigure(
     })),
     legend: true,
   };
+}
+
+/**
+ * The GPU view's energy line, as the view lists it and the offline report says it too: how many
+ * GPUs, the energy in the profiling window and per output token (docs/metrics.md §GPU telemetry).
+ * Empty when no sample is in the profiling window (`gpuOutsideWindowText` says why instead).
+ */
+export function gpuEnergyFacts(payload: ChartPayload<typeof AIPERF_CHARTS.gpu>): Array<[string, string]> {
+  if (gpuOutsideWindowText(payload) !== null) return [];
+  const d = payload;
+  return [
+    [
+      "GPUs",
+      `${formatCount(d.distinctGpus)}${d.duplicateGpus > 0 ? ` (${plural(d.gpus.length, "exporter series", "exporter series")})` : ""}`,
+    ],
+    ["energy in the profiling window", d.energyJ === null ? "—" : `${formatNumber(d.energyJ / 1000, 2)} kJ`],
+    [
+      "energy per output token",
+      d.energyPerOutputTokenJ !== null
+        ? `${formatNumber(d.energyPerOutputTokenJ, 3)} J`
+        : d.outputTokens === null
+          ? "— (upload profile_export.jsonl too)"
+          : "— (fewer than two energy samples inside the profiling window)",
+    ],
+  ];
 }

@@ -5,7 +5,7 @@ import { reportFigure, type Payloads } from "./figure-kit";
 import { aiperfErrorsFigure, errorsDenominator } from "@/lib/metrics/figures/errors";
 import type { RequestsBlock } from "@/lib/api/schemas";
 import { aiperfInFlightFigure, aiperfThroughputFigure } from "@/lib/metrics/figures/timeline";
-import { GPU_METRICS, gpuFigure, gpuOutsideWindowText } from "@/lib/metrics/figures/gpu";
+import { GPU_METRICS, gpuEnergyFacts, gpuFigure, gpuOutsideWindowText } from "@/lib/metrics/figures/gpu";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 
 /** The Throughput view's figures: the throughput, the requests in flight and the errors by type. */
@@ -55,6 +55,16 @@ export function gpuSummaryTables(p: Payloads): Section["blocks"] {
       },
     },
   ];
+}
+
+/**
+ * The GPU view's energy line (GPUs, energy in the profiling window, per output token), as the
+ * view says it, where the run has telemetry in its window.
+ */
+export function gpuEnergyBlocks(p: Payloads): Section["blocks"] {
+  const gpu = p.get(AIPERF_CHARTS.gpu);
+  const facts = gpu ? gpuEnergyFacts(gpu) : [];
+  return facts.length === 0 ? [] : [{ kind: "facts", facts }];
 }
 
 /**

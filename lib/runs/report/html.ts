@@ -5,7 +5,8 @@
  */
 import { escapeHtml } from "./escape-html";
 import { atOnce, type Steps } from "@/lib/metrics/steps";
-import { renderPlot, hasMarks, type Plot } from "./svg-plot";
+import { renderPlot, hasMarks, PALETTE, type Plot } from "./svg-plot";
+import { CHART_COLOURS, FG_COLOUR, ROLE_COLOURS, SEGMENT_COLOURS } from "@/lib/api/figure";
 
 export { escapeHtml };
 
@@ -63,6 +64,51 @@ details summary{cursor:pointer;font-size:12px;color:#374151}
 @media print{details{display:block}details>summary{display:none}}
 `;
 
+/** The report's dark page and card, as the app's dark theme (app/globals.css --card, --fg). */
+export const REPORT_DARK_BG = "#111827";
+
+/**
+ * Each colour the report's SVGs are written with in the light theme, and the one it takes on a
+ * dark page: the figure tokens' own dark values (lib/api/figure.ts, the page's palette per theme,
+ * every segment at 3:1 or more on the dark card), the axes' greys and text, and the fallback
+ * palette's black.
+ */
+export function reportDarkColours(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const family of [CHART_COLOURS, ROLE_COLOURS, SEGMENT_COLOURS, FG_COLOUR])
+    for (const { light, dark } of Object.values(family) as Array<{ light: string; dark: string }>)
+      if (light !== dark) out.set(light, dark);
+  // The plot's own text, ticks, axes and grid (svg-plot.ts).
+  out.set("#111827", "#e5e7eb");
+  out.set("#374151", "#cbd5e1");
+  out.set("#6b7280", "#9ca3af");
+  out.set("#64748b", "#94a3b8");
+  out.set("#e5e7eb", "#1f2937");
+  // The fallback palette (Okabe-Ito) keeps its hues; its black would vanish on a dark page.
+  for (const c of PALETTE) if (c === "#000000") out.set(c, "#e5e7eb");
+  return out;
+}
+
+/**
+ * The dark theme of a reader whose system prefers it, as the app has one: the page's colours, and
+ * each SVG colour swapped by its attribute (a style rule wins over the presentation attribute),
+ * so the SVGs stay as written for a light page, a print and a copy out of the file.
+ */
+function darkStyle(): string {
+  const rules: string[] = [];
+  for (const [light, dark] of reportDarkColours())
+    rules.push(`svg [fill="${light}"]{fill:${dark}}svg [stroke="${light}"]{stroke:${dark}}`);
+  // Screens only: a print keeps the light page (a printer leaves the dark background out).
+  return `@media screen and (prefers-color-scheme: dark){
+:root{color-scheme:dark}
+body{color:#e5e7eb;background:${REPORT_DARK_BG}}
+.muted,dt,.missing{color:#9ca3af}details summary{color:#cbd5e1}
+nav a{color:#93c5fd}h2,th,td,.missing{border-color:#374151}th{background:#1f2937}
+${rules.join("\n")}
+}
+`;
+}
+
 const numeric = /^[−\-+]?[\d,.]+( ?[%a-zA-Z/]+)?$/;
 
 export function tableHtml(t: Table): string {
@@ -116,7 +162,7 @@ export function* renderReportInSteps(doc: ReportDoc): Steps<string> {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<title>${escapeHtml(doc.title)}</title><style>${STYLE}</style></head>
+<title>${escapeHtml(doc.title)}</title><style>${STYLE}${darkStyle()}</style></head>
 <body><header><h1>${escapeHtml(doc.title)}</h1><p class="muted">${escapeHtml(doc.subtitle)}</p><nav>${nav}</nav></header>
 ${sections.join("\n")}
 </body></html>

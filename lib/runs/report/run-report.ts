@@ -11,7 +11,13 @@ import { chartPayloads } from "@/lib/store/chart-payloads";
 import { readRunSummary } from "../read-run";
 import { sampleRequests } from "../trtllm-requests";
 import { payloadsFrom, type Payloads } from "./figure-kit";
-import { gpuFigures, gpuOutsideWindowBlocks, gpuSummaryTables, throughputFigures } from "./figures-aiperf";
+import {
+  gpuEnergyBlocks,
+  gpuFigures,
+  gpuOutsideWindowBlocks,
+  gpuSummaryTables,
+  throughputFigures,
+} from "./figures-aiperf";
 import { breakdownFigures, REPORT_REQUEST_BARS } from "./figures-breakdown";
 import { requestWords } from "@/lib/metrics/request-words";
 import { recordsSampleNote, runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
@@ -87,7 +93,7 @@ function viewContent(
       return { blocks: () => [], figures: [() => sm().offload] };
     case "gpu":
       return {
-        blocks: () => [...gpuSummaryTables(p), ...gpuOutsideWindowBlocks(p)],
+        blocks: () => [...gpuSummaryTables(p), ...gpuEnergyBlocks(p), ...gpuOutsideWindowBlocks(p)],
         figures: [() => gpuFigures(p)],
       };
     case "endpoints":
