@@ -43,6 +43,10 @@ export function shortLabels(names: readonly string[], max = 24): string[] {
   // Names that fit are kept whole: "10.2.0.1:8000" must not lose its common "10.2.0." head.
   if (names.every((n) => n.length <= max)) return [...names];
   const distinct = (labels: string[]) => new Set(labels).size === new Set(names).size;
+  // A file's extension and its writer's time stamp name no worker: without them a lone worker
+  // file ("perf_metrics-server-gen-2-20260101T000000Z.jsonl") fits whole.
+  const tidied = names.map(withoutStampAndExtension);
+  if (tidied.every((n) => n.length > 0 && n.length <= max) && distinct(tidied)) return tidied;
   if (names.length > 1) {
     const split = names.map(parts);
     const head = commonHead(split);
@@ -61,6 +65,10 @@ export function shortLabels(names: readonly string[], max = 24): string[] {
   const cut = names.map((n) => cutMiddle(n, max));
   return distinct(cut) ? cut : names.map((n, i) => `${cutMiddle(n, max - 4)} #${i + 1}`);
 }
+
+/** A file name without its extension (".jsonl", ".json.gz", …) and a trailing "-20260101T000000Z" stamp. */
+export const withoutStampAndExtension = (name: string) =>
+  name.replace(/\.(?:jsonl|json|csv|txt|log|prom)(?:\.gz)?$/i, "").replace(/[-_]\d{8}T\d{6}Z$/, "");
 
 const FIELD = " · ";
 

@@ -11,6 +11,13 @@ describe("short axis labels for long worker and run names", () => {
     ).toEqual(["ctx0-100", "gen-2"]);
   });
 
+  it("names a lone worker file whole, without its extension and time stamp, where that fits", () => {
+    expect(shortLabels(["perf_metrics-server-gen-2-20260101T000000Z.jsonl"], 28)).toEqual([
+      "perf_metrics-server-gen-2",
+    ]);
+    expect(shortLabels(["worker-7-20251130T101500Z.json.gz"], 24)).toEqual(["worker-7"]);
+  });
+
   it("keeps names that fit whole, common head and all", () => {
     expect(shortLabels(["10.2.0.1:8000", "10.2.0.2:8000"])).toEqual(["10.2.0.1:8000", "10.2.0.2:8000"]);
   });

@@ -151,7 +151,7 @@ export function kvHitRateFigure(payload: KvHitRatePayload): FigureDescription {
     categories: rows.map((r) => r.name),
     categoryColours: rows.map((r) => roleToken(r.role)),
     ...(notes.some(Boolean) ? { categoryNotes: notes } : {}),
-    shortNames: 24,
+    shortNames: 28,
     tableColumns: [
       { label: "role", values: rows.map((r) => r.role) },
       { label: "requests", values: rows.map((r) => r.requests) },
