@@ -440,7 +440,7 @@ describe("first figures drawn by the server", () => {
         }
         if (dir === "vllm-offload-tiered") expect(views.map(([v]) => v)).toEqual(["kv", "offload"]);
       }
-    });
+    }, 300_000);
 
     it("shows the KV view's drawing without JavaScript, in its box's phone height on a phone", async () => {
       const { id } = await upload(t.app.url, [
@@ -513,6 +513,7 @@ describe("first figures drawn by the server", () => {
         expect(drawn.width, view).toBe(hydrated.width);
         if (view !== "latency") expect(drawn.scroll, view).toBeGreaterThan(0);
       }
-    });
+      // Nine page loads: past 120 s on a loaded machine.
+    }, 300_000);
   });
 });
