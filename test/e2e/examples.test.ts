@@ -1,9 +1,12 @@
-import { describe, expect, it } from "vitest";
-import { forEachLook, shot, useAppAndBrowser } from "./harness";
+import { afterAll, describe, expect, it } from "vitest";
+import { lookPages, shot, useAppAndBrowser } from "./harness";
 
 /** The seeded real aiperf example, opened as a newcomer would: its Throughput and Latency views. */
 describe("the real aiperf example", () => {
   const env = useAppAndBrowser({ env: { RUNLENS_EXAMPLES: "on" } });
+  // Each view loaded once and looked at in every look (light and dark, 1440 and 390 px).
+  const looks = lookPages(() => env.browser);
+  afterAll(() => looks.close());
 
   async function exampleId(): Promise<string> {
     const res = await fetch(`${env.app.url}/api/runs?label=aiperf`);
@@ -56,7 +59,7 @@ describe("the real aiperf example", () => {
       ["latency", "latency-timeslices", "E2E latency (ms)"],
     ] as const;
     for (const [view, name, rightTitle] of charts)
-      await forEachLook(env.browser, `${env.app.url}/runs/${id}?view=${view}`, async (page, look) => {
+      await looks.forEachLook(`${env.app.url}/runs/${id}?view=${view}`, async (page, look) => {
         const chart = page.locator(`[data-chart="${name}"]`);
         const title = chart.locator(".recharts-label", { hasText: rightTitle });
         await title.waitFor({ timeout: 30_000 });
@@ -93,7 +96,7 @@ describe("the real aiperf example", () => {
           where,
         ).toBe(2);
       });
-    // Eight page loads, each waiting for its charts: past 120 s on a loaded machine.
+    // Two page loads in four looks each, waiting for their charts: past 120 s on a loaded machine.
   }, 300_000);
 
   it("opens the Latency view without a disagreement with aiperf's summary", async () => {

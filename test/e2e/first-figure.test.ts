@@ -42,455 +42,478 @@ async function unhydratedPage(browser: Browser, options: BrowserContextOptions) 
   return { context, page };
 }
 
-describe("the Latency view's first figures before and after hydration", () => {
+/**
+ * Uploads `files` through the HTTP API the first time a test asks for them, and gives every later
+ * test the same run: no test here changes a run, so each set of files is ingested once.
+ */
+const uploads = new Map<string, ReturnType<typeof apiUpload>>();
+function upload(url: string, files: Array<{ path: string }>): ReturnType<typeof apiUpload> {
+  const key = files.map((f) => f.path).join("\n");
+  let run = uploads.get(key);
+  if (!run) {
+    run = apiUpload(url, files);
+    uploads.set(key, run);
+    run.catch(() => uploads.delete(key));
+  }
+  return run;
+}
+
+describe("first figures drawn by the server", () => {
+  // One server for every test of the file: they only read what they upload.
   const t = useAppAndBrowser();
 
-  it("are drawn by the server, visible before hydration, and replaced by the charts in the same box", async () => {
-    const { id } = await apiUpload(t.app.url, [
-      { path: path.join(C4, "profile_export.jsonl") },
-      { path: path.join(C4, "profile_export_aiperf.json") },
-    ]);
-    const key = AIPERF_CHARTS.distribution.key;
-    const payload = distributionPayloadSchema.parse(
-      await (await fetch(`${t.app.url}/api/runs/${id}/charts/${key}`)).json(),
-    );
-    const ttft = payload.metrics.ttftMs!;
-    const url = `${t.app.url}/runs/${id}?view=latency`;
-
-    // The HTML as sent: one bar per bin, one step per CDF point.
-    const html = await (await fetch(url)).text();
-    expect(html).toContain(`data-first-figure="latency-histogram" data-bars="${ttft.bins.length}"`);
-    expect(html).toContain(`data-first-figure="latency-cdf" data-points="${ttft.cdf.length}"`);
-
-    // Before hydration: both drawings are on screen, in the charts' plot boxes.
-    const { context: still, page: before } = await unhydratedPage(t.browser, {
-      viewport: { width: 1440, height: 1000 },
-    });
-    await before.goto(url);
-    const histogram = before.locator(`${HISTOGRAM} svg[data-first-figure]`);
-    await expect.poll(() => histogram.isVisible()).toBe(true);
-    expect(await before.locator(`${CDF} svg[data-first-figure]`).isVisible()).toBe(true);
-    expect(await histogram.locator("rect").count()).toBe(ttft.bins.length);
-    const texts = await histogram.locator("text").allTextContents();
-    expect(texts).toEqual(expect.arrayContaining(["Time to first token (ms)", "requests", "p50", "p99"]));
-    // Nothing of React or Recharts: the figure is the server's.
-    expect(await before.locator("html[data-hydrated]").count()).toBe(0);
-    expect(await before.locator(`${HISTOGRAM} .recharts-surface`).count()).toBe(0);
-    const boxBefore = await before.locator(`${HISTOGRAM} [data-plot]`).boundingBox();
-    const figureBefore = await before.locator(HISTOGRAM).boundingBox();
-    await shot(before, "first-figure-unhydrated-light-1440.png");
-    await still.close();
-
-    // With JavaScript: Recharts draws in the same box and the server's drawing is gone.
-    const live = await t.browser.newContext({ viewport: { width: 1440, height: 1000 } });
-    const after = await live.newPage();
-    await gotoHydrated(after, url);
-    await after.locator(`${HISTOGRAM} .recharts-surface`).waitFor({ timeout: 30_000 });
-    await after.locator(`${CDF} .recharts-surface`).waitFor({ timeout: 30_000 });
-    await expect.poll(() => after.locator("svg[data-first-figure]").count()).toBe(0);
-    const boxAfter = await after.locator(`${HISTOGRAM} [data-plot]`).boundingBox();
-    const figureAfter = await after.locator(HISTOGRAM).boundingBox();
-    expect(boxAfter?.height).toBe(boxBefore?.height);
-    expect(boxAfter?.width).toBe(boxBefore?.width);
-    expect(figureAfter?.height).toBe(figureBefore?.height);
-    await shot(after, "first-figure-js-1440.png");
-    await live.close();
-  });
-
-  it("draws the phone's ticks and the dark theme before hydration", async () => {
-    const { id } = await apiUpload(t.app.url, [
-      { path: path.join(C4, "profile_export.jsonl") },
-      { path: path.join(C4, "profile_export_aiperf.json") },
-    ]);
-    const url = `${t.app.url}/runs/${id}?view=latency`;
-    for (const [colorScheme, width] of [
-      ["light", 390],
-      ["dark", 390],
-      ["dark", 1440],
-    ] as const) {
-      const { context, page } = await unhydratedPage(t.browser, {
-        colorScheme,
-        viewport: { width, height: 900 },
-      });
-      await page.goto(url);
-      const figure = page.locator(`${HISTOGRAM} svg[data-first-figure]`);
-      await expect.poll(() => figure.isVisible()).toBe(true);
-      // One set of x ticks shows: the phone's across a phone, the wide one otherwise.
-      const wide = await figure.locator(".first-figure-wide").isVisible();
-      const narrow = await figure.locator(".first-figure-narrow").isVisible();
-      expect([wide, narrow]).toEqual(width < 640 ? [false, true] : [true, false]);
-      await shot(page, `first-figure-unhydrated-${colorScheme}-${width}.png`);
-      await context.close();
-    }
-  });
-  it("draws a TensorRT-LLM run's latency distribution too, before hydration and in the chart's box", async () => {
-    const { id } = await apiUpload(
-      t.app.url,
-      fs.readdirSync(TRTLLM).map((name) => ({ path: path.join(TRTLLM, name) })),
-    );
-    const key = TRTLLM_CHARTS.latencyDistribution.key;
-    const payload = distributionPayloadSchema.parse(
-      await (await fetch(`${t.app.url}/api/runs/${id}/charts/${key}`)).json(),
-    );
-    const ttft = payload.metrics.ttftMs!;
-    // The disagg router's file holds one record per request: 300 of them.
-    expect(ttft.count).toBe(300);
-    const url = `${t.app.url}/runs/${id}?view=latency`;
-    const html = await (await fetch(url)).text();
-    expect(html).toContain(`data-first-figure="latency-histogram" data-bars="${ttft.bins.length}"`);
-    expect(html).toContain(`data-first-figure="latency-cdf" data-points="${ttft.cdf.length}"`);
-    // TPOT is a TensorRT-LLM metric of its own, drawn for its own link.
-    const tpot = payload.metrics.tpotMs;
-    if (tpot && tpot.count > 1)
-      expect(await (await fetch(`${url}&metric=tpotMs`)).text()).toContain(
-        `data-first-figure="latency-histogram" data-bars="${tpot.bins.length}"`,
-      );
-
-    const { context: still, page: before } = await unhydratedPage(t.browser, {
-      viewport: { width: 1440, height: 1000 },
-    });
-    await before.goto(url);
-    const histogram = before.locator(`${HISTOGRAM} svg[data-first-figure]`);
-    await expect.poll(() => histogram.isVisible()).toBe(true);
-    expect(await histogram.locator("rect").count()).toBe(ttft.bins.length);
-    const texts = await histogram.locator("text").allTextContents();
-    expect(texts).toEqual(expect.arrayContaining(["Time to first token (ms)", "requests", "p50", "p99"]));
-    const boxBefore = await before.locator(`${HISTOGRAM} [data-plot]`).boundingBox();
-    await shot(before, "first-figure-trtllm-unhydrated-light-1440.png");
-    await still.close();
-
-    const live = await t.browser.newContext({ viewport: { width: 1440, height: 1000 } });
-    const after = await live.newPage();
-    await gotoHydrated(after, url);
-    await after.locator(`${HISTOGRAM} .recharts-surface`).waitFor({ timeout: 30_000 });
-    await expect.poll(() => after.locator("svg[data-first-figure]").count()).toBe(0);
-    const boxAfter = await after.locator(`${HISTOGRAM} [data-plot]`).boundingBox();
-    expect(boxAfter?.height).toBe(boxBefore?.height);
-    expect(boxAfter?.width).toBe(boxBefore?.width);
-    await live.close();
-  });
-
-  it("draws the Cache view's hit rate per endpoint of the server-metrics examples, before hydration and without JavaScript, ticks bare on a phone", async () => {
-    for (const dir of ["trtllm-1p3d-server-metrics", "vllm-offload-tiered"]) {
-      const { id } = await apiUpload(t.app.url, [
-        { path: path.join(EXAMPLES, dir, "server_metrics_export.json") },
+  describe("the Latency view's first figures before and after hydration", () => {
+    it("are drawn by the server, visible before hydration, and replaced by the charts in the same box", async () => {
+      const { id } = await upload(t.app.url, [
+        { path: path.join(C4, "profile_export.jsonl") },
+        { path: path.join(C4, "profile_export_aiperf.json") },
       ]);
-      const url = `${t.app.url}/runs/${id}?view=cache`;
-      const key = SM_CHARTS.endpoints.key;
-      const { rows } = SM_CHARTS.endpoints.schema.parse(
+      const key = AIPERF_CHARTS.distribution.key;
+      const payload = distributionPayloadSchema.parse(
         await (await fetch(`${t.app.url}/api/runs/${id}/charts/${key}`)).json(),
       );
-      const bars = endpointHitRateFigure(rows).series[0].points.filter(([, v]) => v !== null).length;
-      expect(bars, dir).toBeGreaterThan(0);
-      for (const width of [1440, 390]) {
-        // Before hydration: in the chart's own plot box.
-        const { context, page } = await unhydratedPage(t.browser, { viewport: { width, height: 900 } });
-        await page.goto(url);
-        const still = page.locator(`${HIT_RATE} [data-plot] svg[data-first-figure]`);
-        await expect.poll(() => still.isVisible()).toBe(true);
-        // One bar per endpoint in the layout of its width (a laptop's, or a phone's named above the bars).
-        expect(
-          await still.locator(width < 640 ? ".first-figure-phone rect" : ".first-figure-laptop rect").count(),
-        ).toBe(bars);
-        const ticks = await still
-          .locator(width < 640 ? ".first-figure-narrow text" : ".first-figure-wide text")
-          .allTextContents();
-        expect(ticks.length, `${dir} ${width}`).toBeGreaterThan(1);
-        for (const tick of ticks) expect(tick, `${dir} ${width}`).toMatch(width < 640 ? /^[\d,.]+$/ : /%$/);
-        expect(await still.locator("text").allTextContents()).toContain("hit rate (%)");
-        await shot(page, `first-figure-cache-${dir}-unhydrated-${width}.png`);
-        await context.close();
-      }
-      // Without JavaScript: the view's preview shows the same drawing.
-      const context = await t.browser.newContext({
-        javaScriptEnabled: false,
-        viewport: { width: 1440, height: 900 },
+      const ttft = payload.metrics.ttftMs!;
+      const url = `${t.app.url}/runs/${id}?view=latency`;
+
+      // The HTML as sent: one bar per bin, one step per CDF point.
+      const html = await (await fetch(url)).text();
+      expect(html).toContain(`data-first-figure="latency-histogram" data-bars="${ttft.bins.length}"`);
+      expect(html).toContain(`data-first-figure="latency-cdf" data-points="${ttft.cdf.length}"`);
+
+      // Before hydration: both drawings are on screen, in the charts' plot boxes.
+      const { context: still, page: before } = await unhydratedPage(t.browser, {
+        viewport: { width: 1440, height: 1000 },
       });
-      const page = await context.newPage();
-      await page.goto(url);
-      const preview = page.locator('#run-view-panel [data-testid="view-preview"]:visible');
-      const drawn = preview.locator('[data-still="endpoint-hit-rate"] svg[data-first-figure]');
-      expect(await drawn.isVisible(), dir).toBe(true);
-      expect(await drawn.locator(".first-figure-laptop rect").count()).toBe(bars);
-      expect(await preview.locator("figcaption").allInnerTexts()).toContain(
-        "GPU cache hit rate per endpoint",
-      );
-      await shot(page, `first-figure-cache-${dir}-nojs-1440.png`);
-      await context.close();
-      // With JavaScript: Recharts draws there and the drawing goes.
+      await before.goto(url);
+      const histogram = before.locator(`${HISTOGRAM} svg[data-first-figure]`);
+      await expect.poll(() => histogram.isVisible()).toBe(true);
+      expect(await before.locator(`${CDF} svg[data-first-figure]`).isVisible()).toBe(true);
+      expect(await histogram.locator("rect").count()).toBe(ttft.bins.length);
+      const texts = await histogram.locator("text").allTextContents();
+      expect(texts).toEqual(expect.arrayContaining(["Time to first token (ms)", "requests", "p50", "p99"]));
+      // Nothing of React or Recharts: the figure is the server's.
+      expect(await before.locator("html[data-hydrated]").count()).toBe(0);
+      expect(await before.locator(`${HISTOGRAM} .recharts-surface`).count()).toBe(0);
+      const boxBefore = await before.locator(`${HISTOGRAM} [data-plot]`).boundingBox();
+      const figureBefore = await before.locator(HISTOGRAM).boundingBox();
+      await shot(before, "first-figure-unhydrated-light-1440.png");
+      await still.close();
+
+      // With JavaScript: Recharts draws in the same box and the server's drawing is gone.
       const live = await t.browser.newContext({ viewport: { width: 1440, height: 1000 } });
       const after = await live.newPage();
       await gotoHydrated(after, url);
-      await after.locator(`${HIT_RATE} .recharts-surface`).waitFor({ timeout: 30_000 });
-      await expect.poll(() => after.locator(`${HIT_RATE} svg[data-first-figure]`).isVisible()).toBe(false);
+      await after.locator(`${HISTOGRAM} .recharts-surface`).waitFor({ timeout: 30_000 });
+      await after.locator(`${CDF} .recharts-surface`).waitFor({ timeout: 30_000 });
+      await expect.poll(() => after.locator("svg[data-first-figure]").count()).toBe(0);
+      const boxAfter = await after.locator(`${HISTOGRAM} [data-plot]`).boundingBox();
+      const figureAfter = await after.locator(HISTOGRAM).boundingBox();
+      expect(boxAfter?.height).toBe(boxBefore?.height);
+      expect(boxAfter?.width).toBe(boxBefore?.width);
+      expect(figureAfter?.height).toBe(figureBefore?.height);
+      await shot(after, "first-figure-js-1440.png");
       await live.close();
-    }
+    });
+
+    it("draws the phone's ticks and the dark theme before hydration", async () => {
+      const { id } = await upload(t.app.url, [
+        { path: path.join(C4, "profile_export.jsonl") },
+        { path: path.join(C4, "profile_export_aiperf.json") },
+      ]);
+      const url = `${t.app.url}/runs/${id}?view=latency`;
+      for (const [colorScheme, width] of [
+        ["light", 390],
+        ["dark", 390],
+        ["dark", 1440],
+      ] as const) {
+        const { context, page } = await unhydratedPage(t.browser, {
+          colorScheme,
+          viewport: { width, height: 900 },
+        });
+        await page.goto(url);
+        const figure = page.locator(`${HISTOGRAM} svg[data-first-figure]`);
+        await expect.poll(() => figure.isVisible()).toBe(true);
+        // One set of x ticks shows: the phone's across a phone, the wide one otherwise.
+        const wide = await figure.locator(".first-figure-wide").isVisible();
+        const narrow = await figure.locator(".first-figure-narrow").isVisible();
+        expect([wide, narrow]).toEqual(width < 640 ? [false, true] : [true, false]);
+        await shot(page, `first-figure-unhydrated-${colorScheme}-${width}.png`);
+        await context.close();
+      }
+    });
+    it("draws a TensorRT-LLM run's latency distribution too, before hydration and in the chart's box", async () => {
+      const { id } = await upload(
+        t.app.url,
+        fs.readdirSync(TRTLLM).map((name) => ({ path: path.join(TRTLLM, name) })),
+      );
+      const key = TRTLLM_CHARTS.latencyDistribution.key;
+      const payload = distributionPayloadSchema.parse(
+        await (await fetch(`${t.app.url}/api/runs/${id}/charts/${key}`)).json(),
+      );
+      const ttft = payload.metrics.ttftMs!;
+      // The disagg router's file holds one record per request: 300 of them.
+      expect(ttft.count).toBe(300);
+      const url = `${t.app.url}/runs/${id}?view=latency`;
+      const html = await (await fetch(url)).text();
+      expect(html).toContain(`data-first-figure="latency-histogram" data-bars="${ttft.bins.length}"`);
+      expect(html).toContain(`data-first-figure="latency-cdf" data-points="${ttft.cdf.length}"`);
+      // TPOT is a TensorRT-LLM metric of its own, drawn for its own link.
+      const tpot = payload.metrics.tpotMs;
+      if (tpot && tpot.count > 1)
+        expect(await (await fetch(`${url}&metric=tpotMs`)).text()).toContain(
+          `data-first-figure="latency-histogram" data-bars="${tpot.bins.length}"`,
+        );
+
+      const { context: still, page: before } = await unhydratedPage(t.browser, {
+        viewport: { width: 1440, height: 1000 },
+      });
+      await before.goto(url);
+      const histogram = before.locator(`${HISTOGRAM} svg[data-first-figure]`);
+      await expect.poll(() => histogram.isVisible()).toBe(true);
+      expect(await histogram.locator("rect").count()).toBe(ttft.bins.length);
+      const texts = await histogram.locator("text").allTextContents();
+      expect(texts).toEqual(expect.arrayContaining(["Time to first token (ms)", "requests", "p50", "p99"]));
+      const boxBefore = await before.locator(`${HISTOGRAM} [data-plot]`).boundingBox();
+      await shot(before, "first-figure-trtllm-unhydrated-light-1440.png");
+      await still.close();
+
+      const live = await t.browser.newContext({ viewport: { width: 1440, height: 1000 } });
+      const after = await live.newPage();
+      await gotoHydrated(after, url);
+      await after.locator(`${HISTOGRAM} .recharts-surface`).waitFor({ timeout: 30_000 });
+      await expect.poll(() => after.locator("svg[data-first-figure]").count()).toBe(0);
+      const boxAfter = await after.locator(`${HISTOGRAM} [data-plot]`).boundingBox();
+      expect(boxAfter?.height).toBe(boxBefore?.height);
+      expect(boxAfter?.width).toBe(boxBefore?.width);
+      await live.close();
+    });
+
+    it("draws the Cache view's hit rate per endpoint of the server-metrics examples, before hydration and without JavaScript, ticks bare on a phone", async () => {
+      for (const dir of ["trtllm-1p3d-server-metrics", "vllm-offload-tiered"]) {
+        const { id } = await upload(t.app.url, [
+          { path: path.join(EXAMPLES, dir, "server_metrics_export.json") },
+        ]);
+        const url = `${t.app.url}/runs/${id}?view=cache`;
+        const key = SM_CHARTS.endpoints.key;
+        const { rows } = SM_CHARTS.endpoints.schema.parse(
+          await (await fetch(`${t.app.url}/api/runs/${id}/charts/${key}`)).json(),
+        );
+        const bars = endpointHitRateFigure(rows).series[0].points.filter(([, v]) => v !== null).length;
+        expect(bars, dir).toBeGreaterThan(0);
+        for (const width of [1440, 390]) {
+          // Before hydration: in the chart's own plot box.
+          const { context, page } = await unhydratedPage(t.browser, { viewport: { width, height: 900 } });
+          await page.goto(url);
+          const still = page.locator(`${HIT_RATE} [data-plot] svg[data-first-figure]`);
+          await expect.poll(() => still.isVisible()).toBe(true);
+          // One bar per endpoint in the layout of its width (a laptop's, or a phone's named above the bars).
+          expect(
+            await still
+              .locator(width < 640 ? ".first-figure-phone rect" : ".first-figure-laptop rect")
+              .count(),
+          ).toBe(bars);
+          const ticks = await still
+            .locator(width < 640 ? ".first-figure-narrow text" : ".first-figure-wide text")
+            .allTextContents();
+          expect(ticks.length, `${dir} ${width}`).toBeGreaterThan(1);
+          for (const tick of ticks) expect(tick, `${dir} ${width}`).toMatch(width < 640 ? /^[\d,.]+$/ : /%$/);
+          expect(await still.locator("text").allTextContents()).toContain("hit rate (%)");
+          await shot(page, `first-figure-cache-${dir}-unhydrated-${width}.png`);
+          await context.close();
+        }
+        // Without JavaScript: the view's preview shows the same drawing.
+        const context = await t.browser.newContext({
+          javaScriptEnabled: false,
+          viewport: { width: 1440, height: 900 },
+        });
+        const page = await context.newPage();
+        await page.goto(url);
+        const preview = page.locator('#run-view-panel [data-testid="view-preview"]:visible');
+        const drawn = preview.locator('[data-still="endpoint-hit-rate"] svg[data-first-figure]');
+        expect(await drawn.isVisible(), dir).toBe(true);
+        expect(await drawn.locator(".first-figure-laptop rect").count()).toBe(bars);
+        expect(await preview.locator("figcaption").allInnerTexts()).toContain(
+          "GPU cache hit rate per endpoint",
+        );
+        await shot(page, `first-figure-cache-${dir}-nojs-1440.png`);
+        await context.close();
+        // With JavaScript: Recharts draws there and the drawing goes.
+        const live = await t.browser.newContext({ viewport: { width: 1440, height: 1000 } });
+        const after = await live.newPage();
+        await gotoHydrated(after, url);
+        await after.locator(`${HIT_RATE} .recharts-surface`).waitFor({ timeout: 30_000 });
+        await expect.poll(() => after.locator(`${HIT_RATE} svg[data-first-figure]`).isVisible()).toBe(false);
+        await live.close();
+      }
+    });
+
+    it("keeps the Cache view's hit rate per endpoint in its place and its box when the chart replaces the server's drawing, 1440 and 390 px", async () => {
+      // Its run has a reuse ledger, whose payload the page asks for after hydration.
+      const { id } = await upload(t.app.url, [
+        { path: path.join(EXAMPLES, "trtllm-1p3d-server-metrics", "server_metrics_export.json") },
+      ]);
+      const url = `${t.app.url}/runs/${id}?view=cache`;
+      const place = async (page: Page) => ({
+        figure: await page.locator(HIT_RATE).boundingBox(),
+        plot: await page.locator(`${HIT_RATE} [data-plot]`).boundingBox(),
+        title: await page.locator(`${HIT_RATE} figcaption h3`).innerText(),
+        figures: await page.locator(`${HIT_RATE}:visible`).count(),
+      });
+      for (const width of [1440, 390]) {
+        const viewport = { width, height: 900 };
+        const { context: still, page: before } = await unhydratedPage(t.browser, { viewport });
+        await before.goto(url);
+        await expect.poll(() => before.locator(`${HIT_RATE} svg[data-first-figure]`).isVisible()).toBe(true);
+        const drawn = await place(before);
+        await shot(before, `first-figure-cache-place-unhydrated-${width}.png`, { fullPage: false });
+        await still.close();
+
+        const live = await t.browser.newContext({ viewport });
+        const after = await live.newPage();
+        await gotoHydrated(after, url);
+        await after.locator(`${HIT_RATE} .recharts-surface`).waitFor({ timeout: 30_000 });
+        // The ledger's chart has come too: what it moved, it has moved.
+        await after.locator('[data-chart="reuse-ledger"] .recharts-surface').waitFor({ timeout: 30_000 });
+        await expect.poll(() => after.locator("svg[data-first-figure]").count()).toBe(0);
+        const charted = await place(after);
+        await shot(after, `first-figure-cache-place-js-${width}.png`, { fullPage: false });
+        await live.close();
+
+        expect(charted.title, `${width}`).toBe(drawn.title);
+        expect(charted.figures, `${width}`).toBe(1);
+        expect(drawn.figures, `${width}`).toBe(1);
+        expect(charted.figure?.y, `${width}: the figure's top`).toBeCloseTo(drawn.figure!.y, 0);
+        expect(charted.figure?.height, `${width}: the figure's height`).toBeCloseTo(drawn.figure!.height, 0);
+        expect(charted.plot?.height, `${width}: the plot's height`).toBeCloseTo(drawn.plot!.height, 0);
+      }
+    });
+
+    it("draws the Breakdown view's segment stack of the one-request perf-metrics example before hydration", async () => {
+      const dir = path.join(EXAMPLES, "trtllm-disagg-perf-metrics");
+      const { id } = await upload(
+        t.app.url,
+        fs.readdirSync(dir).map((name) => ({ path: path.join(dir, name) })),
+      );
+      const { context, page } = await unhydratedPage(t.browser, { viewport: { width: 1440, height: 900 } });
+      await page.goto(`${t.app.url}/runs/${id}?view=breakdown`);
+      const still = page.locator('[data-chart="time-breakdown-p50"] [data-plot] svg[data-first-figure]');
+      await expect.poll(() => still.isVisible()).toBe(true);
+      expect(await still.locator("rect").count()).toBeGreaterThan(1);
+      expect((await still.locator("text").allTextContents()).some((t) => t.startsWith("Σ"))).toBe(true);
+      await shot(page, "first-figure-breakdown-unhydrated-1440.png");
+      await context.close();
+    });
+
+    it("a phone's latency histogram writes its ticks without the unit its axis title names; 1440 px keeps it", async () => {
+      const { id } = await upload(t.app.url, [
+        { path: path.join(C4, "profile_export.jsonl") },
+        { path: path.join(C4, "profile_export_aiperf.json") },
+      ]);
+      for (const width of [390, 1440]) {
+        const context = await t.browser.newContext({ viewport: { width, height: 900 } });
+        const page = await context.newPage();
+        await gotoHydrated(page, `${t.app.url}/runs/${id}?view=latency`);
+        const surface = page.locator(`${HISTOGRAM} .recharts-wrapper > svg.recharts-surface`);
+        await surface.waitFor({ timeout: 30_000 });
+        const ticks = (await surface.locator(".recharts-xAxis-tick-labels text").allTextContents()).map((t) =>
+          t.replace(/\u00a0/g, " ").trim(),
+        );
+        expect(ticks.length, `${width}`).toBeGreaterThan(1);
+        for (const tick of ticks)
+          expect(tick, `${width}: ${ticks.join(" | ")}`).toMatch(width < 640 ? /^[\d,.]+$/ : / (ms|s)$/);
+        expect(await surface.locator("text.recharts-label").allTextContents()).toEqual(
+          expect.arrayContaining([expect.stringMatching(/\((ms|s)\)$/)]),
+        );
+        await shot(page, `latency-histogram-ticks-${width}.png`);
+        await context.close();
+      }
+    });
   });
 
-  it("keeps the Cache view's hit rate per endpoint in its place and its box when the chart replaces the server's drawing, 1440 and 390 px", async () => {
-    // Its run has a reuse ledger, whose payload the page asks for after hydration.
-    const { id } = await apiUpload(t.app.url, [
-      { path: path.join(EXAMPLES, "trtllm-1p3d-server-metrics", "server_metrics_export.json") },
-    ]);
-    const url = `${t.app.url}/runs/${id}?view=cache`;
-    const place = async (page: Page) => ({
-      figure: await page.locator(HIT_RATE).boundingBox(),
-      plot: await page.locator(`${HIT_RATE} [data-plot]`).boundingBox(),
-      title: await page.locator(`${HIT_RATE} figcaption h3`).innerText(),
-      figures: await page.locator(`${HIT_RATE}:visible`).count(),
-    });
-    for (const width of [1440, 390]) {
+  describe("the KV and Offload views' first figures, and a phone's tab row, before hydration", () => {
+    /** The drawing's plot box and the chart's (its grid, which spans its plot), and their bars. */
+    const drawnPlace = async (page: Page, chart: string) =>
+      page.locator(`${chart} svg[data-first-figure]`).evaluate((svg) => {
+        const box = (e: Element) => {
+          const r = e.getBoundingClientRect();
+          return { x: r.x, y: r.y, width: r.width, height: r.height };
+        };
+        // The bars of the layout shown at this width; a bar of no length is none (the chart draws none).
+        const bars = [...svg.querySelectorAll("rect")].filter((r) => r.getClientRects().length > 0).map(box);
+        return {
+          plot: box(svg),
+          bars: bars.filter((b) => b.width > 0.5).sort((a, b) => a.y - b.y || a.x - b.x),
+        };
+      });
+    const chartedPlace = async (page: Page, chart: string) =>
+      page.locator(`${chart} .recharts-wrapper`).evaluate((w) => {
+        const box = (e: Element) => {
+          const r = e.getBoundingClientRect();
+          return { x: r.x, y: r.y, width: r.width, height: r.height };
+        };
+        const bars = [...w.querySelectorAll(".recharts-bar-rectangle path")];
+        return {
+          plot: box(w.querySelector(".recharts-cartesian-grid")!),
+          bars: bars
+            .map(box)
+            .filter((b) => b.width > 0.5)
+            .sort((a, b) => a.y - b.y || a.x - b.x),
+        };
+      });
+    /** Drawn by the server and then by the chart library, at `width`: the same plot box and bars. */
+    async function samePlace(url: string, chart: string, width: number, name: string) {
       const viewport = { width, height: 900 };
       const { context: still, page: before } = await unhydratedPage(t.browser, { viewport });
       await before.goto(url);
-      await expect.poll(() => before.locator(`${HIT_RATE} svg[data-first-figure]`).isVisible()).toBe(true);
-      const drawn = await place(before);
-      await shot(before, `first-figure-cache-place-unhydrated-${width}.png`, { fullPage: false });
+      await expect.poll(() => before.locator(`${chart} svg[data-first-figure]`).isVisible()).toBe(true);
+      const drawn = await drawnPlace(before, chart);
+      const figureBefore = await before.locator(chart).boundingBox();
+      const titleBefore = await before.locator(`${chart} figcaption h3`).innerText();
+      const textsBefore = await before
+        .locator(`${chart} svg[data-first-figure] text:visible`)
+        .allTextContents();
+      await shot(before, `${name}-unhydrated-${width}.png`, { fullPage: false });
       await still.close();
 
       const live = await t.browser.newContext({ viewport });
       const after = await live.newPage();
       await gotoHydrated(after, url);
-      await after.locator(`${HIT_RATE} .recharts-surface`).waitFor({ timeout: 30_000 });
-      // The ledger's chart has come too: what it moved, it has moved.
-      await after.locator('[data-chart="reuse-ledger"] .recharts-surface').waitFor({ timeout: 30_000 });
-      await expect.poll(() => after.locator("svg[data-first-figure]").count()).toBe(0);
-      const charted = await place(after);
-      await shot(after, `first-figure-cache-place-js-${width}.png`, { fullPage: false });
+      await after.locator(`${chart} .recharts-bar-rectangle`).first().waitFor({ timeout: 30_000 });
+      await expect.poll(() => after.locator(`${chart} svg[data-first-figure]`).count()).toBe(0);
+      const charted = await chartedPlace(after, chart);
+      const figureAfter = await after.locator(chart).boundingBox();
+      const titleAfter = await after.locator(`${chart} figcaption h3`).innerText();
+      const axisTitles = await after.locator(`${chart} .recharts-label`).allTextContents();
+      await shot(after, `${name}-js-${width}.png`, { fullPage: false });
       await live.close();
 
-      expect(charted.title, `${width}`).toBe(drawn.title);
-      expect(charted.figures, `${width}`).toBe(1);
-      expect(drawn.figures, `${width}`).toBe(1);
-      expect(charted.figure?.y, `${width}: the figure's top`).toBeCloseTo(drawn.figure!.y, 0);
-      expect(charted.figure?.height, `${width}: the figure's height`).toBeCloseTo(drawn.figure!.height, 0);
-      expect(charted.plot?.height, `${width}: the plot's height`).toBeCloseTo(drawn.plot!.height, 0);
+      const at = `${name} ${width}`;
+      expect(titleBefore, at).toBe(titleAfter);
+      // The value axis's title, with its unit, as the chart writes it.
+      for (const title of axisTitles) expect(textsBefore, at).toContain(title);
+      expect(figureAfter!.y, `${at}: the figure's top`).toBeCloseTo(figureBefore!.y, 0);
+      expect(figureAfter!.height, `${at}: the figure's height`).toBeCloseTo(figureBefore!.height, 0);
+      for (const k of ["x", "y", "width", "height"] as const)
+        expect(Math.abs(drawn.plot[k] - charted.plot[k]), `${at}: the plot's ${k}`).toBeLessThanOrEqual(1.5);
+      expect(drawn.bars.length, at).toBe(charted.bars.length);
+      drawn.bars.forEach((b, i) => {
+        const c = charted.bars[i];
+        expect(Math.abs(b.y - c.y), `${at}: bar ${i}'s top`).toBeLessThanOrEqual(1.5);
+        expect(Math.abs(b.height - c.height), `${at}: bar ${i}'s thickness`).toBeLessThanOrEqual(1.5);
+        expect(Math.abs(b.x + b.width - (c.x + c.width)), `${at}: bar ${i}'s end`).toBeLessThanOrEqual(2);
+      });
     }
-  });
 
-  it("draws the Breakdown view's segment stack of the one-request perf-metrics example before hydration", async () => {
-    const dir = path.join(EXAMPLES, "trtllm-disagg-perf-metrics");
-    const { id } = await apiUpload(
-      t.app.url,
-      fs.readdirSync(dir).map((name) => ({ path: path.join(dir, name) })),
-    );
-    const { context, page } = await unhydratedPage(t.browser, { viewport: { width: 1440, height: 900 } });
-    await page.goto(`${t.app.url}/runs/${id}?view=breakdown`);
-    const still = page.locator('[data-chart="time-breakdown-p50"] [data-plot] svg[data-first-figure]');
-    await expect.poll(() => still.isVisible()).toBe(true);
-    expect(await still.locator("rect").count()).toBeGreaterThan(1);
-    expect((await still.locator("text").allTextContents()).some((t) => t.startsWith("Σ"))).toBe(true);
-    await shot(page, "first-figure-breakdown-unhydrated-1440.png");
-    await context.close();
-  });
-
-  it("a phone's latency histogram writes its ticks without the unit its axis title names; 1440 px keeps it", async () => {
-    const { id } = await apiUpload(t.app.url, [
-      { path: path.join(C4, "profile_export.jsonl") },
-      { path: path.join(C4, "profile_export_aiperf.json") },
-    ]);
-    for (const width of [390, 1440]) {
-      const context = await t.browser.newContext({ viewport: { width, height: 900 } });
-      const page = await context.newPage();
-      await gotoHydrated(page, `${t.app.url}/runs/${id}?view=latency`);
-      const surface = page.locator(`${HISTOGRAM} .recharts-wrapper > svg.recharts-surface`);
-      await surface.waitFor({ timeout: 30_000 });
-      const ticks = (await surface.locator(".recharts-xAxis-tick-labels text").allTextContents()).map((t) =>
-        t.replace(/\u00a0/g, " ").trim(),
-      );
-      expect(ticks.length, `${width}`).toBeGreaterThan(1);
-      for (const tick of ticks)
-        expect(tick, `${width}: ${ticks.join(" | ")}`).toMatch(width < 640 ? /^[\d,.]+$/ : / (ms|s)$/);
-      expect(await surface.locator("text.recharts-label").allTextContents()).toEqual(
-        expect.arrayContaining([expect.stringMatching(/\((ms|s)\)$/)]),
-      );
-      await shot(page, `latency-histogram-ticks-${width}.png`);
-      await context.close();
-    }
-  });
-});
-
-describe("the KV and Offload views' first figures, and a phone's tab row, before hydration", () => {
-  const t = useAppAndBrowser();
-  /** The drawing's plot box and the chart's (its grid, which spans its plot), and their bars. */
-  const drawnPlace = async (page: Page, chart: string) =>
-    page.locator(`${chart} svg[data-first-figure]`).evaluate((svg) => {
-      const box = (e: Element) => {
-        const r = e.getBoundingClientRect();
-        return { x: r.x, y: r.y, width: r.width, height: r.height };
-      };
-      // The bars of the layout shown at this width; a bar of no length is none (the chart draws none).
-      const bars = [...svg.querySelectorAll("rect")].filter((r) => r.getClientRects().length > 0).map(box);
-      return {
-        plot: box(svg),
-        bars: bars.filter((b) => b.width > 0.5).sort((a, b) => a.y - b.y || a.x - b.x),
-      };
+    it("draws the Cache view's hit rate per endpoint where the chart draws it at 1440 and 390 px: on a phone named above its bars", async () => {
+      const { id } = await upload(t.app.url, [
+        { path: path.join(EXAMPLES, "trtllm-1p3d-server-metrics", "server_metrics_export.json") },
+      ]);
+      for (const width of [1440, 390])
+        await samePlace(`${t.app.url}/runs/${id}?view=cache`, HIT_RATE, width, "first-figure-cache-bars");
     });
-  const chartedPlace = async (page: Page, chart: string) =>
-    page.locator(`${chart} .recharts-wrapper`).evaluate((w) => {
-      const box = (e: Element) => {
-        const r = e.getBoundingClientRect();
-        return { x: r.x, y: r.y, width: r.width, height: r.height };
-      };
-      const bars = [...w.querySelectorAll(".recharts-bar-rectangle path")];
-      return {
-        plot: box(w.querySelector(".recharts-cartesian-grid")!),
-        bars: bars
-          .map(box)
-          .filter((b) => b.width > 0.5)
-          .sort((a, b) => a.y - b.y || a.x - b.x),
-      };
-    });
-  /** Drawn by the server and then by the chart library, at `width`: the same plot box and bars. */
-  async function samePlace(url: string, chart: string, width: number, name: string) {
-    const viewport = { width, height: 900 };
-    const { context: still, page: before } = await unhydratedPage(t.browser, { viewport });
-    await before.goto(url);
-    await expect.poll(() => before.locator(`${chart} svg[data-first-figure]`).isVisible()).toBe(true);
-    const drawn = await drawnPlace(before, chart);
-    const figureBefore = await before.locator(chart).boundingBox();
-    const titleBefore = await before.locator(`${chart} figcaption h3`).innerText();
-    const textsBefore = await before
-      .locator(`${chart} svg[data-first-figure] text:visible`)
-      .allTextContents();
-    await shot(before, `${name}-unhydrated-${width}.png`, { fullPage: false });
-    await still.close();
 
-    const live = await t.browser.newContext({ viewport });
-    const after = await live.newPage();
-    await gotoHydrated(after, url);
-    await after.locator(`${chart} .recharts-bar-rectangle`).first().waitFor({ timeout: 30_000 });
-    await expect.poll(() => after.locator(`${chart} svg[data-first-figure]`).count()).toBe(0);
-    const charted = await chartedPlace(after, chart);
-    const figureAfter = await after.locator(chart).boundingBox();
-    const titleAfter = await after.locator(`${chart} figcaption h3`).innerText();
-    const axisTitles = await after.locator(`${chart} .recharts-label`).allTextContents();
-    await shot(after, `${name}-js-${width}.png`, { fullPage: false });
-    await live.close();
-
-    const at = `${name} ${width}`;
-    expect(titleBefore, at).toBe(titleAfter);
-    // The value axis's title, with its unit, as the chart writes it.
-    for (const title of axisTitles) expect(textsBefore, at).toContain(title);
-    expect(figureAfter!.y, `${at}: the figure's top`).toBeCloseTo(figureBefore!.y, 0);
-    expect(figureAfter!.height, `${at}: the figure's height`).toBeCloseTo(figureBefore!.height, 0);
-    for (const k of ["x", "y", "width", "height"] as const)
-      expect(Math.abs(drawn.plot[k] - charted.plot[k]), `${at}: the plot's ${k}`).toBeLessThanOrEqual(1.5);
-    expect(drawn.bars.length, at).toBe(charted.bars.length);
-    drawn.bars.forEach((b, i) => {
-      const c = charted.bars[i];
-      expect(Math.abs(b.y - c.y), `${at}: bar ${i}'s top`).toBeLessThanOrEqual(1.5);
-      expect(Math.abs(b.height - c.height), `${at}: bar ${i}'s thickness`).toBeLessThanOrEqual(1.5);
-      expect(Math.abs(b.x + b.width - (c.x + c.width)), `${at}: bar ${i}'s end`).toBeLessThanOrEqual(2);
-    });
-  }
-
-  it("draws the Cache view's hit rate per endpoint where the chart draws it at 1440 and 390 px: on a phone named above its bars", async () => {
-    const { id } = await apiUpload(t.app.url, [
-      { path: path.join(EXAMPLES, "trtllm-1p3d-server-metrics", "server_metrics_export.json") },
-    ]);
-    for (const width of [1440, 390])
-      await samePlace(`${t.app.url}/runs/${id}?view=cache`, HIT_RATE, width, "first-figure-cache-bars");
-  });
-
-  it("draws the KV view's capacity per endpoint and the Offload view's bandwidth per endpoint, in the charts' place at 1440 and 390 px", async () => {
-    for (const dir of ["vllm-offload-tiered", "trtllm-1p3d-server-metrics", "vllm-kv-offload"]) {
-      const files = fs.readdirSync(path.join(EXAMPLES, dir));
-      const { id } = await apiUpload(
-        t.app.url,
-        files.map((name) => ({ path: path.join(EXAMPLES, dir, name) })),
-      );
-      // The views whose first chart these are (kv-view.tsx, offload-view.tsx), from the same payload.
-      const key = SM_CHARTS.endpoints.key;
-      const { rows } = SM_CHARTS.endpoints.schema.parse(
-        await (await fetch(`${t.app.url}/api/runs/${id}/charts/${key}`)).json(),
-      );
-      const views: Array<[string, string]> = [];
-      if (rows.some((r) => r.kvCapacityTokens !== null)) views.push(["kv", "endpoint-kv-capacity"]);
-      if (rows.some((r) => r.offloadBandwidthGpuToCpuBytesPerSecond !== null))
-        views.push(["offload", "endpoint-offload-gpuToCpu"]);
-      for (const [view, name] of views) {
-        const chart = `[data-chart="${name}"]`;
-        const url = `${t.app.url}/runs/${id}?view=${view}`;
-        // In the HTML as sent: the figure's drawing.
-        const html = await (await fetch(url)).text();
-        expect(html.includes(`data-first-figure="${name}"`), `${dir} ${view}: drawn in the HTML`).toBe(true);
-        for (const width of [1440, 390]) await samePlace(url, chart, width, `first-figure-${view}-${dir}`);
+    it("draws the KV view's capacity per endpoint and the Offload view's bandwidth per endpoint, in the charts' place at 1440 and 390 px", async () => {
+      for (const dir of ["vllm-offload-tiered", "trtllm-1p3d-server-metrics", "vllm-kv-offload"]) {
+        const files = fs.readdirSync(path.join(EXAMPLES, dir));
+        const { id } = await upload(
+          t.app.url,
+          files.map((name) => ({ path: path.join(EXAMPLES, dir, name) })),
+        );
+        // The views whose first chart these are (kv-view.tsx, offload-view.tsx), from the same payload.
+        const key = SM_CHARTS.endpoints.key;
+        const { rows } = SM_CHARTS.endpoints.schema.parse(
+          await (await fetch(`${t.app.url}/api/runs/${id}/charts/${key}`)).json(),
+        );
+        const views: Array<[string, string]> = [];
+        if (rows.some((r) => r.kvCapacityTokens !== null)) views.push(["kv", "endpoint-kv-capacity"]);
+        if (rows.some((r) => r.offloadBandwidthGpuToCpuBytesPerSecond !== null))
+          views.push(["offload", "endpoint-offload-gpuToCpu"]);
+        for (const [view, name] of views) {
+          const chart = `[data-chart="${name}"]`;
+          const url = `${t.app.url}/runs/${id}?view=${view}`;
+          // In the HTML as sent: the figure's drawing.
+          const html = await (await fetch(url)).text();
+          expect(html.includes(`data-first-figure="${name}"`), `${dir} ${view}: drawn in the HTML`).toBe(
+            true,
+          );
+          for (const width of [1440, 390]) await samePlace(url, chart, width, `first-figure-${view}-${dir}`);
+        }
+        if (dir === "vllm-offload-tiered") expect(views.map(([v]) => v)).toEqual(["kv", "offload"]);
       }
-      if (dir === "vllm-offload-tiered") expect(views.map(([v]) => v)).toEqual(["kv", "offload"]);
-    }
-  });
+    }, 300_000);
 
-  it("shows the KV view's drawing without JavaScript, in its box's phone height on a phone", async () => {
-    const { id } = await apiUpload(t.app.url, [
-      { path: path.join(EXAMPLES, "vllm-offload-tiered", "server_metrics_export.json") },
-    ]);
-    for (const width of [1440, 390]) {
-      const context = await t.browser.newContext({
-        javaScriptEnabled: false,
-        viewport: { width, height: 900 },
-      });
-      const page = await context.newPage();
-      await page.goto(`${t.app.url}/runs/${id}?view=kv`);
-      const preview = page.locator('#run-view-panel [data-testid="view-preview"]:visible');
-      const drawn = preview.locator('[data-still="endpoint-kv-capacity"] svg[data-first-figure]');
-      expect(await drawn.isVisible(), `${width}`).toBe(true);
-      expect(await preview.locator("figcaption").allInnerTexts()).toContain("KV capacity per endpoint");
-      expect(await drawn.locator("text:visible").allTextContents()).toContain("KV capacity (tokens)");
-      // Its bars lie inside its box.
-      const box = (await preview.locator('[data-still="endpoint-kv-capacity"]').boundingBox())!;
-      const plot = (await drawn.boundingBox())!;
-      expect(plot.y + plot.height, `${width}`).toBeLessThanOrEqual(box.y + box.height);
-      await shot(page, `first-figure-kv-nojs-${width}.png`);
-      await context.close();
-    }
-  });
+    it("shows the KV view's drawing without JavaScript, in its box's phone height on a phone", async () => {
+      const { id } = await upload(t.app.url, [
+        { path: path.join(EXAMPLES, "vllm-offload-tiered", "server_metrics_export.json") },
+      ]);
+      for (const width of [1440, 390]) {
+        const context = await t.browser.newContext({
+          javaScriptEnabled: false,
+          viewport: { width, height: 900 },
+        });
+        const page = await context.newPage();
+        await page.goto(`${t.app.url}/runs/${id}?view=kv`);
+        const preview = page.locator('#run-view-panel [data-testid="view-preview"]:visible');
+        const drawn = preview.locator('[data-still="endpoint-kv-capacity"] svg[data-first-figure]');
+        expect(await drawn.isVisible(), `${width}`).toBe(true);
+        expect(await preview.locator("figcaption").allInnerTexts()).toContain("KV capacity per endpoint");
+        expect(await drawn.locator("text:visible").allTextContents()).toContain("KV capacity (tokens)");
+        // Its bars lie inside its box.
+        const box = (await preview.locator('[data-still="endpoint-kv-capacity"]').boundingBox())!;
+        const plot = (await drawn.boundingBox())!;
+        expect(plot.y + plot.height, `${width}`).toBeLessThanOrEqual(box.y + box.height);
+        await shot(page, `first-figure-kv-nojs-${width}.png`);
+        await context.close();
+      }
+    });
 
-  it("a phone's tab row stands at the selected view's tab before hydration, and stays there once hydrated", async () => {
-    const { id } = await apiUpload(t.app.url, [
-      { path: path.join(EXAMPLES, "vllm-offload-tiered", "server_metrics_export.json") },
-    ]);
-    const viewport = { width: 390, height: 844 };
-    const rowOf = (page: Page) =>
-      page.evaluate(() => {
-        const row = document.querySelector("[role=tablist]")!;
-        const tab = row.querySelector("[role=tab][aria-selected=true]")!.getBoundingClientRect();
-        const r = row.getBoundingClientRect();
-        return {
-          scroll: row.scrollLeft,
-          width: row.scrollWidth,
-          inside: tab.left >= r.left && tab.right <= r.right,
-        };
-      });
-    for (const view of ["offload", "kv", "latency"]) {
-      const url = `${t.app.url}/runs/${id}?view=${view}`;
-      const { context: still, page: before } = await unhydratedPage(t.browser, { viewport });
-      await before.goto(url);
-      await before.getByRole("tablist").waitFor();
-      const drawn = await rowOf(before);
-      await shot(before, `tabs-${view}-unhydrated-390.png`, { fullPage: false });
-      await still.close();
-      // Without JavaScript too.
-      const off = await t.browser.newContext({ viewport, javaScriptEnabled: false });
-      const plain = await off.newPage();
-      await plain.goto(url);
-      const noScript = await rowOf(plain);
-      await off.close();
-      const live = await t.browser.newContext({ viewport });
-      const after = await live.newPage();
-      await gotoHydrated(after, url);
-      const hydrated = await rowOf(after);
-      await live.close();
-      expect(drawn.inside, `${view}: the selected tab in the row before hydration`).toBe(true);
-      expect(noScript.inside, `${view}: without JavaScript`).toBe(true);
-      expect(hydrated.inside, view).toBe(true);
-      // Where the page's own scrolling puts it: the row does not move at hydration.
-      expect(
-        Math.abs(drawn.scroll - hydrated.scroll),
-        `${view}: ${drawn.scroll} → ${hydrated.scroll}`,
-      ).toBeLessThanOrEqual(1);
-      expect(drawn.width, view).toBe(hydrated.width);
-      if (view !== "latency") expect(drawn.scroll, view).toBeGreaterThan(0);
-    }
+    it("a phone's tab row stands at the selected view's tab before hydration, and stays there once hydrated", async () => {
+      const { id } = await upload(t.app.url, [
+        { path: path.join(EXAMPLES, "vllm-offload-tiered", "server_metrics_export.json") },
+      ]);
+      const viewport = { width: 390, height: 844 };
+      const rowOf = (page: Page) =>
+        page.evaluate(() => {
+          const row = document.querySelector("[role=tablist]")!;
+          const tab = row.querySelector("[role=tab][aria-selected=true]")!.getBoundingClientRect();
+          const r = row.getBoundingClientRect();
+          return {
+            scroll: row.scrollLeft,
+            width: row.scrollWidth,
+            inside: tab.left >= r.left && tab.right <= r.right,
+          };
+        });
+      for (const view of ["offload", "kv", "latency"]) {
+        const url = `${t.app.url}/runs/${id}?view=${view}`;
+        const { context: still, page: before } = await unhydratedPage(t.browser, { viewport });
+        await before.goto(url);
+        await before.getByRole("tablist").waitFor();
+        const drawn = await rowOf(before);
+        await shot(before, `tabs-${view}-unhydrated-390.png`, { fullPage: false });
+        await still.close();
+        // Without JavaScript too.
+        const off = await t.browser.newContext({ viewport, javaScriptEnabled: false });
+        const plain = await off.newPage();
+        await plain.goto(url);
+        const noScript = await rowOf(plain);
+        await off.close();
+        const live = await t.browser.newContext({ viewport });
+        const after = await live.newPage();
+        await gotoHydrated(after, url);
+        const hydrated = await rowOf(after);
+        await live.close();
+        expect(drawn.inside, `${view}: the selected tab in the row before hydration`).toBe(true);
+        expect(noScript.inside, `${view}: without JavaScript`).toBe(true);
+        expect(hydrated.inside, view).toBe(true);
+        // Where the page's own scrolling puts it: the row does not move at hydration.
+        expect(
+          Math.abs(drawn.scroll - hydrated.scroll),
+          `${view}: ${drawn.scroll} → ${hydrated.scroll}`,
+        ).toBeLessThanOrEqual(1);
+        expect(drawn.width, view).toBe(hydrated.width);
+        if (view !== "latency") expect(drawn.scroll, view).toBeGreaterThan(0);
+      }
+      // Nine page loads: past 120 s on a loaded machine.
+    }, 300_000);
   });
 });

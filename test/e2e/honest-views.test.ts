@@ -2,7 +2,8 @@
  * Every view on every example run it has data for and on one it has none for (the runs include an
  * all-error, a summary-only, a records-only and a vLLM server-metrics upload), as a user opens them: no chart frame without data marks, a tab enabled
  * only when its view has something to show, and no request for a payload the run cannot have; on
- * the example runs (and the compare page), readable numbers and chart labels that never clash
+ * the example runs (and the compare page), readable numbers and chart labels that never clash;
+ * on every tab of every example run, no internal name on screen (issue 29, review item 20)
  * (test/e2e/view-checks.ts). Each page is visited once for all of these checks.
  */
 import fs from "node:fs";
@@ -11,14 +12,18 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RUN_VIEW_IDS, RUN_VIEWS } from "@/lib/api/run-views";
 import { runSummarySchema, type RunSummary } from "@/lib/api/schemas";
-import type { Page } from "playwright-core";
-import { apiUpload, settleLayout, useAppAndBrowser, shot } from "./harness";
+import type { BrowserContext, Page } from "playwright-core";
+import { apiUpload, gotoHydrated, settleLayout, useAppAndBrowser, shot } from "./harness";
 import {
   emptySurfaces,
+  headerFacts,
+  internalNames,
   labelClashes,
   readableProblems,
   settleView,
   type Clash,
+  type HeaderFacts,
+  type InternalNames,
   type ReadableCounts,
 } from "./view-checks";
 
@@ -109,8 +114,19 @@ describe("views that never mislead", () => {
    */
   const onPhone = new Map<string, string[]>();
 
-  // Every view, each page visited once at 1440 px for all three checks (one test per view: a
-  // single test over all of them outgrows its timeout on a loaded machine). A view is opened on
+  /** Whether `run` is one of the example runs (not one of the uploads above). */
+  const isExample = (run: ListedRun) => examples.some((e) => e.id === run.id);
+  /**
+   * What each example run page showed of internal names at 1440 px in light (internalNames), by
+   * its path: the walk below reads every view of every example run, its tab enabled or not; the
+   * internal-names test further down reads it here.
+   */
+  const namesSeen = new Map<string, InternalNames>();
+  /** What each example run's header said of its facts, by run id, read on the walk's first view of it. */
+  const headersSeen = new Map<string, HeaderFacts>();
+
+  // Every view, each page visited once at 1440 px in light for all four checks (one test per view:
+  // a single test over all of them outgrows its timeout on a loaded machine). A view is opened on
   // every run it has data for (its tab enabled, the page a user sees drawn) and on the first run
   // it has none for: its empty state is one component whatever the run, and the header, facts and
   // tabs above it are the run's, checked on that run's views with data (as the phone walk does):
@@ -119,6 +135,9 @@ describe("views that never mislead", () => {
   //   right plurals and definitions (view-checks.ts, readableProblems);
   // - on the example runs' chart views, no label leaving its chart, overlapping another or sitting
   //   on a bar (view-checks.ts, labelClashes).
+  // It also opens the view on every example run it has no data for, its tab disabled: every tab
+  // of every example run is read for internal names (view-checks.ts, internalNames), checked by
+  // the internal-names test below.
   const readable: ReadableCounts = { axes: 0, charts: 0, tables: 0 };
   let labelledCharts = 0;
   const swept = new Set<string>();
@@ -130,6 +149,13 @@ describe("views that never mislead", () => {
       const withData = runs.filter((_, i) => hasData(all[i]));
       const empty = runs.find((_, i) => !hasData(all[i]));
       expect(withData.length, `runs with data for ${view}`).toBeGreaterThan(0);
+      // The pages the checks above are for, and the pages the phone tests below want: the example
+      // runs with data for the view and the first example run without.
+      const checked = empty ? [...withData, empty] : withData;
+      const emptyExample = runs.find((r, i) => isExample(r) && !hasData(all[i]));
+      const onPhoneToo = new Set(
+        [...withData.filter(isExample), ...(emptyExample ? [emptyExample] : [])].map((r) => r.id),
+      );
       const page = await t.browser.newPage({ viewport: DESKTOP, deviceScaleFactor: 1 });
       const agreement404: string[] = [];
       page.on("response", (r) => {
@@ -137,26 +163,33 @@ describe("views that never mislead", () => {
       });
       const problems: string[] = [];
       const clashes: Clash[] = [];
-      for (const run of empty ? [...withData, empty] : withData) {
+      for (const run of [...checked, ...runs.filter((r) => isExample(r) && !checked.includes(r))]) {
         const url = `/runs/${run.id}?view=${view}`;
         await page.setViewportSize(DESKTOP);
-        await page.goto(`${t.app.url}${url}`);
+        await gotoHydrated(page, `${t.app.url}${url}`);
         await page.locator(`[data-view="${view}"]`).waitFor();
         await settleView(page);
         pagesSettled++;
-        for (const chart of await emptySurfaces(page)) problems.push(`${run.name} › ${view}: ${chart}`);
-        // A disabled tab's view says what is missing instead of drawing anything.
-        const disabled = await page.locator(`[data-view="${view}"]`).getAttribute("aria-disabled");
-        if (disabled === "true") {
-          expect(await page.getByTestId("empty-view").count(), `${run.name} › ${view}`).toBe(1);
-          expect(await page.locator(".recharts-surface").count(), `${run.name} › ${view}`).toBe(0);
+        if (isExample(run)) namesSeen.set(url, await internalNames(page, `${run.name} · ${view}`));
+        if (isExample(run) && !headersSeen.has(run.id))
+          headersSeen.set(run.id, await headerFacts(page, run.name));
+        if (checked.includes(run)) {
+          for (const chart of await emptySurfaces(page)) problems.push(`${run.name} › ${view}: ${chart}`);
+          // A disabled tab's view says what is missing instead of drawing anything.
+          const disabled = await page.locator(`[data-view="${view}"]`).getAttribute("aria-disabled");
+          if (disabled === "true") {
+            expect(await page.getByTestId("empty-view").count(), `${run.name} › ${view}`).toBe(1);
+            expect(await page.locator(".recharts-surface").count(), `${run.name} › ${view}`).toBe(0);
+          }
+          if (isExample(run)) {
+            problems.push(...(await readableProblems(page, `${run.name} › ${view}`, readable)));
+            if (LABELLED_VIEWS.includes(view)) {
+              labelledCharts += await page.locator("figure[data-chart] svg").count();
+              clashes.push(...(await labelClashes(page, url)));
+            }
+          }
         }
-        if (!examples.some((r) => r.id === run.id)) continue;
-        problems.push(...(await readableProblems(page, `${run.name} › ${view}`, readable)));
-        if (LABELLED_VIEWS.includes(view)) {
-          labelledCharts += await page.locator("figure[data-chart] svg").count();
-          clashes.push(...(await labelClashes(page, url)));
-        }
+        if (!onPhoneToo.has(run.id)) continue;
         // The same page on a phone.
         await page.setViewportSize(PHONE);
         await page.evaluate(() => window.scrollTo(0, 0));
@@ -172,6 +205,62 @@ describe("views that never mislead", () => {
     },
     300_000,
   );
+
+  it("every tab of every example run, at 1440 px light, writes words: no snake_case, camelCase or dotted key outside code and definitions", async () => {
+    // The walk above read every tab of every example run; a tab it did not (a test picked out
+    // alone) is opened here.
+    const exampleRuns = runs.filter(isExample);
+    expect(exampleRuns.length).toBe(9);
+    let context: BrowserContext | undefined;
+    let page: Page | undefined;
+    const found: string[] = [];
+    const keyLists: string[] = [];
+    let views = 0;
+    for (const run of exampleRuns)
+      for (const view of RUN_VIEW_IDS) {
+        const url = `/runs/${run.id}?view=${view}`;
+        let seen = namesSeen.get(url);
+        if (!seen) {
+          context ??= await t.browser.newContext({ viewport: DESKTOP, colorScheme: "light" });
+          page ??= await context.newPage();
+          await gotoHydrated(page, `${t.app.url}${url}`);
+          await page.locator(`[data-view="${view}"]`).waitFor();
+          await settleView(page);
+          seen = await internalNames(page, `${run.name} · ${view}`);
+        }
+        views++;
+        found.push(...seen.names);
+        keyLists.push(...seen.keyLists);
+      }
+    await context?.close();
+    expect(views).toBeGreaterThan(50);
+    expect([...new Set(found)]).toEqual([]);
+    expect([...new Set(keyLists)]).toEqual([]);
+  }, 900_000);
+
+  it("the run header says its facts in words: no record field in an entry, the fields in its tooltip", async () => {
+    // The walk above read every example run's header; one it did not (a test picked out alone)
+    // is opened here.
+    let page: Page | undefined;
+    const fields: string[] = [];
+    let joinsSeen = 0;
+    for (const run of runs.filter(isExample)) {
+      let seen = headersSeen.get(run.id);
+      if (!seen) {
+        page ??= await t.browser.newPage({ viewport: DESKTOP });
+        await gotoHydrated(page, `${t.app.url}/runs/${run.id}`);
+        seen = await headerFacts(page, run.name);
+      }
+      fields.push(...seen.fields);
+      if (!seen.joins) continue;
+      joinsSeen++;
+      expect(seen.joins.text).toMatch(/TensorRT-LLM requests joined\s*[\d,]+ by disagg request id/);
+      expect(seen.joins.title).toMatch(/[\d,]+ by disagg_request_id/);
+    }
+    await page?.close();
+    expect(fields).toEqual([]);
+    expect(joinsSeen).toBeGreaterThan(0);
+  }, 300_000);
 
   describe("a 390 px phone, every tab of every example run", () => {
     // One test per view. Each view is looked at on every example run it has data for (its tab

@@ -2,7 +2,7 @@
  * The Breakdown view names TensorRT-LLM's time-breakdown segments in words (issue 29): the chart
  * the server draws before any script runs, the hydrated charts' tooltips and the offline report's
  * breakdown figures say "context queue", not `ctx_queue`. The upstream name appears only as
- * secondary text: in a code element or a table column of its own (no-internal-names.test.ts
+ * secondary text: in a code element or a table column of its own (honest-views.test.ts, internalNames,
  * allows it elsewhere as a producer's name, so it is checked here, in the places a reader reads).
  */
 import type { Locator, Page } from "playwright-core";

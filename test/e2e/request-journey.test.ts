@@ -14,7 +14,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { formatMs } from "@/lib/format-number";
 // @ts-expect-error plain ESM generator without type declarations
@@ -23,10 +23,13 @@ import { clientsOfAiperf, dynamoOtlpSpans } from "../generators/dynamo-otlp.mjs"
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 import { AGGREGATED_MS, snowflakeId, workerRecordLine } from "../generators/trtllm-jsonl-writer.mjs";
 import { ctxLines, genLines, jsonLines, perfRecord, routerLines } from "../generators/trtllm-time-events.mjs";
-import { apiUpload, forEachLook, shot, useAppAndBrowser } from "./harness";
+import { apiUpload, lookPages, shot, useAppAndBrowser } from "./harness";
 
 describe("request detail: client to engine", () => {
   const t = useAppAndBrowser();
+  // Each request's page loaded once and looked at in every look (light and dark, 1440 and 390 px).
+  const looks = lookPages(() => t.browser);
+  afterAll(() => looks.close());
 
   it("shows the gap over the run and one request's client lane above its server spans", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-journey-"));
@@ -69,8 +72,7 @@ describe("request detail: client to engine", () => {
     }
     expect(rid).toBeGreaterThanOrEqual(0);
 
-    await forEachLook(
-      t.browser,
+    await looks.forEachLook(
       `${t.app.url}/runs/${run.id}?view=timeline&req=${rid}`,
       async (page, { width, scheme }) => {
         const gap = page.getByTestId("journey-summary");
@@ -141,8 +143,7 @@ describe("request detail: client to engine", () => {
     expect(joined).toBeGreaterThanOrEqual(0);
     expect(alone).toBeGreaterThanOrEqual(0);
 
-    await forEachLook(
-      t.browser,
+    await looks.forEachLook(
       `${t.app.url}/runs/${run.id}?view=timeline&req=${joined}`,
       async (page, { width, scheme }) => {
         const gap = page.getByTestId("journey-summary");
@@ -176,8 +177,7 @@ describe("request detail: client to engine", () => {
         await shot(detail, `journey-trtllm-request-${width}-${scheme}.png`);
       },
     );
-    await forEachLook(
-      t.browser,
+    await looks.forEachLook(
       `${t.app.url}/runs/${run.id}?view=timeline&req=${alone}`,
       async (page, { width, scheme }) => {
         const j = page.getByTestId("timeline-request-detail").getByTestId("request-journey");
@@ -237,8 +237,7 @@ describe("request detail: client to engine", () => {
       if (j.xRequestId === String(ids[0])) rid = b;
     }
     expect(rid).toBeGreaterThanOrEqual(0);
-    await forEachLook(
-      t.browser,
+    await looks.forEachLook(
       `${t.app.url}/runs/${run.id}?view=timeline&req=${rid}`,
       async (page, { width, scheme }) => {
         const gap = page.getByTestId("journey-summary");

@@ -12,15 +12,19 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { aiperfUserCentric } from "../generators/aiperf-user-centric.mjs";
 import { dynamoRequestTrace } from "../generators/dynamo-request-trace.mjs";
 import { realPublicDir, realPublicFile } from "../helpers/real-public";
-import { apiUpload, forEachLook, shot, useAppAndBrowser } from "./harness";
+import { apiUpload, forEachLook, lookPages, shot, useAppAndBrowser } from "./harness";
 const AGENTIC = "aiperf-0.8.0-sglang-glm5.1-agentic-conc16";
 
 describe("sessions view", () => {
   const t = useAppAndBrowser();
+  // A page that only reads is loaded once and looked at in every look (light and dark, 1440 and
+  // 390 px); the first test clicks through its page, in a fresh load per look.
+  const looks = lookPages(() => t.browser);
+  afterAll(() => looks.close());
 
   it("draws the session tree, collapses a root's sub-agents, and opens a sub-agent's turns", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "runlens-e2e-sessions-"));
@@ -83,8 +87,7 @@ describe("sessions view", () => {
       const run = await apiUpload(t.app.url, [{ path: realPublicFile(AGENTIC, "profile_export.jsonl") }], {
         name: "e2e aiperf agentic sessions",
       });
-      await forEachLook(
-        t.browser,
+      await looks.forEachLook(
         `${t.app.url}/runs/${run.id}?view=sessions`,
         async (page, { width, scheme }) => {
           await page.getByTestId("session-tree").waitFor({ timeout: 30_000 });
@@ -113,21 +116,17 @@ describe("sessions view", () => {
       name: "e2e user-centric sessions",
     });
     fs.rmSync(dir, { recursive: true, force: true });
-    await forEachLook(
-      t.browser,
-      `${t.app.url}/runs/${run.id}?view=sessions`,
-      async (page, { width, scheme }) => {
-        await page.getByTestId("session-tree").waitFor({ timeout: 30_000 });
-        // Users 2, 3 and 4 of two phases: six conversations, six sessions.
-        expect(await page.getByTestId("session-node").count()).toBe(6);
-        expect(await page.locator("[data-testid=session-node][data-session='4/conv-3']").count()).toBe(1);
-        const note = (await page.getByTestId("sessions-ids").textContent()) ?? "";
-        expect(note).toContain("3 x_correlation_ids span several conversations with a turn index repeated");
-        expect(note).toContain("(aiperf reused the id: 2, 3, 4)");
-        expect(note).toContain("grouped by conversation_id instead");
-        await page.getByTestId("session-detail").locator("figure[data-chart]").first().waitFor();
-        await shot(page, `sessions-user-centric-${width}-${scheme}.png`);
-      },
-    );
+    await looks.forEachLook(`${t.app.url}/runs/${run.id}?view=sessions`, async (page, { width, scheme }) => {
+      await page.getByTestId("session-tree").waitFor({ timeout: 30_000 });
+      // Users 2, 3 and 4 of two phases: six conversations, six sessions.
+      expect(await page.getByTestId("session-node").count()).toBe(6);
+      expect(await page.locator("[data-testid=session-node][data-session='4/conv-3']").count()).toBe(1);
+      const note = (await page.getByTestId("sessions-ids").textContent()) ?? "";
+      expect(note).toContain("3 x_correlation_ids span several conversations with a turn index repeated");
+      expect(note).toContain("(aiperf reused the id: 2, 3, 4)");
+      expect(note).toContain("grouped by conversation_id instead");
+      await page.getByTestId("session-detail").locator("figure[data-chart]").first().waitFor();
+      await shot(page, `sessions-user-centric-${width}-${scheme}.png`);
+    });
   });
 });
