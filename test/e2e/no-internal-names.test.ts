@@ -7,7 +7,7 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { gotoHydrated, useAppAndBrowser } from "./harness";
+import { gotoHydrated, seededExampleRuns, useAppAndBrowser } from "./harness";
 
 /**
  * The producer's own names, shown on purpose: a reader types them, greps for them or looks for
@@ -156,23 +156,11 @@ async function visibleTexts(page: Page): Promise<string[]> {
   }, EXEMPT);
 }
 
-interface ListedRun {
-  id: string;
-  name: string;
-  status: string;
-}
-
 describe("no internal names on screen", () => {
   const t = useAppAndBrowser({ env: { RUNLENS_EXAMPLES: "on" } });
 
   it("every tab of every example run, at 1440 px light, writes words: no snake_case, camelCase or dotted key outside code and definitions", async () => {
-    let runs: ListedRun[] = [];
-    for (const deadline = Date.now() + 180_000; ;) {
-      runs = ((await (await fetch(`${t.app.url}/api/runs?limit=200`)).json()) as { runs: ListedRun[] }).runs;
-      if (runs.length >= 9 && runs.every((r) => r.status !== "ingesting")) break;
-      if (Date.now() > deadline) throw new Error(`examples not seeded: ${runs.length} runs`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    const runs = await seededExampleRuns(t.app.url);
     const context = await t.browser.newContext({
       viewport: { width: 1440, height: 900 },
       colorScheme: "light",
