@@ -7,25 +7,13 @@
 import { describe, expect, it } from "vitest";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 import { gpuPayloadSchema } from "@/lib/api/aiperf-charts";
-import { gotoHydrated, useAppAndBrowser } from "./harness";
-
-interface ListedRun {
-  id: string;
-  name: string;
-  status: string;
-}
+import { gotoHydrated, seededExampleRuns, useAppAndBrowser, type ListedRun } from "./harness";
 
 describe("GPU view of a run whose telemetry lies outside its window", () => {
   const t = useAppAndBrowser({ env: { RUNLENS_EXAMPLES: "on" } });
 
   it("shows one notice with the samples' count and span, and no empty chart", async () => {
-    let runs: ListedRun[] = [];
-    for (const deadline = Date.now() + 180_000; ;) {
-      runs = ((await (await fetch(`${t.app.url}/api/runs?limit=200`)).json()) as { runs: ListedRun[] }).runs;
-      if (runs.length >= 9 && runs.every((r) => r.status !== "ingesting")) break;
-      if (Date.now() > deadline) throw new Error(`examples not seeded: ${runs.length} runs`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    const runs = await seededExampleRuns(t.app.url);
     const outside: Array<{ run: ListedRun; samples: number }> = [];
     for (const run of runs.filter((r) => /aiperf/.test(r.name))) {
       const res = await fetch(`${t.app.url}/api/runs/${run.id}/charts/${AIPERF_CHARTS.gpu.key}`);

@@ -190,6 +190,30 @@ export async function seededExamplesDataDir(): Promise<string> {
   return dataDir;
 }
 
+/** A run as `GET /api/runs` lists it: what the browser tests pick example runs by. */
+export interface ListedRun {
+  id: string;
+  name: string;
+  status: string;
+}
+
+/**
+ * The app's runs once the example runs are seeded (nine at least, none still ingesting), as
+ * `GET /api/runs` lists them; fails after `timeoutMs` saying how many it saw.
+ */
+export async function seededExampleRuns(url: string, timeoutMs = 180_000): Promise<ListedRun[]> {
+  let runs: ListedRun[] = [];
+  await waitUntil(
+    "the example runs seeded",
+    async () => {
+      runs = ((await (await fetch(`${url}/api/runs?limit=200`)).json()) as { runs: ListedRun[] }).runs;
+      return runs.length >= 9 && runs.every((r) => r.status !== "ingesting");
+    },
+    { timeoutMs, intervalMs: 500, seen: () => `${runs.length} runs` },
+  );
+  return runs;
+}
+
 /**
  * Generates a TensorRT-LLM run of `opts` (test/generators/trtllm.mjs) in a temporary folder and
  * uploads its files through the HTTP API, as apiUpload does.

@@ -13,29 +13,14 @@
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { apiUpload, gotoHydrated, shot, useAppAndBrowser } from "./harness";
+import { apiUpload, gotoHydrated, seededExampleRuns, shot, useAppAndBrowser } from "./harness";
 
 const TRT = path.resolve(__dirname, "../fixtures/trtllm");
-
-interface ListedRun {
-  id: string;
-  name: string;
-  status: string;
-}
 
 describe("run header facts, default names and units", () => {
   const t = useAppAndBrowser({ env: { RUNLENS_EXAMPLES: "on" } });
 
-  const examples = async (): Promise<ListedRun[]> => {
-    for (const deadline = Date.now() + 120_000; ;) {
-      const { runs } = (await (await fetch(`${t.app.url}/api/runs?limit=200`)).json()) as {
-        runs: ListedRun[];
-      };
-      if (runs.length >= 9 && runs.every((r) => r.status !== "ingesting")) return runs;
-      if (Date.now() > deadline) throw new Error(`examples not seeded: ${runs.length} runs`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  };
+  const examples = () => seededExampleRuns(t.app.url, 120_000);
   const example = async (name: RegExp) => {
     const run = (await examples()).find((r) => name.test(r.name));
     if (!run) throw new Error(`no example run named ${name}`);

@@ -8,6 +8,7 @@ import type { Db } from "@/lib/store/db";
 import { rawSqlite } from "@/lib/store/raw-sqlite";
 import type { TrtllmRequestsTable } from "@/lib/store/tables/trtllm";
 import { TrtllmRequestsWriter } from "@/lib/store/trtllm-requests-writer";
+import { rowsStoredAs } from "./run-column-file-rows";
 
 /** Every request row the run keeps (its file's, or its catalog rows), as stored, by idx. */
 export async function storedTrtllmRows(db: Db, runId: string): Promise<TrtllmRequestsTable[]> {
@@ -37,17 +38,6 @@ export async function storeTrtllmRequestsAsRows(db: Db, runId: string): Promise<
 }
 
 /** Where the run's requests are: how many catalog rows, and the rows its file holds (null: no file). */
-export async function trtllmRequestsStoredAs(db: Db, runId: string) {
-  const rows = await db
-    .selectFrom("trtllm_requests")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("run_id", "=", runId)
-    .executeTakeFirst();
-  const file = await db
-    .selectFrom("run_column_files")
-    .select("rows")
-    .where("run_id", "=", runId)
-    .where("name", "=", TRTLLM_REQUESTS_FILE)
-    .executeTakeFirst();
-  return { rows: Number(rows?.n ?? 0), fileRows: file ? Number(file.rows) : null };
+export function trtllmRequestsStoredAs(db: Db, runId: string) {
+  return rowsStoredAs(db, runId, "trtllm_requests", TRTLLM_REQUESTS_FILE);
 }

@@ -5,6 +5,7 @@
 import { TRTLLM_TIME_EVENTS_FILE } from "@/lib/store/columnar/trtllm-time-events-file";
 import type { Db } from "@/lib/store/db";
 import { timeEventRowPages } from "@/lib/store/trtllm-time-events";
+import { rowsStoredAs } from "./run-column-file-rows";
 
 /** Every time-event row the run keeps (its file's, or its catalog rows), as stored, by seq. */
 export async function storedTimeEventRows(db: Db, runId: string) {
@@ -33,17 +34,6 @@ export async function storeTimeEventsAsRows(db: Db, runId: string): Promise<numb
 }
 
 /** Where the run's time events are: how many catalog rows, and the rows its file holds (null: no file). */
-export async function timeEventsStoredAs(db: Db, runId: string) {
-  const rows = await db
-    .selectFrom("trtllm_time_events")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("run_id", "=", runId)
-    .executeTakeFirst();
-  const file = await db
-    .selectFrom("run_column_files")
-    .select("rows")
-    .where("run_id", "=", runId)
-    .where("name", "=", TRTLLM_TIME_EVENTS_FILE)
-    .executeTakeFirst();
-  return { rows: Number(rows?.n ?? 0), fileRows: file ? Number(file.rows) : null };
+export function timeEventsStoredAs(db: Db, runId: string) {
+  return rowsStoredAs(db, runId, "trtllm_time_events", TRTLLM_TIME_EVENTS_FILE);
 }

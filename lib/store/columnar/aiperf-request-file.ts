@@ -8,13 +8,12 @@
  * request. The columns are those of `aiperf_requests` without `run_id`, so a query over the file
  * reads like one over the rows of runs stored before it.
  */
-import fs from "node:fs";
-import type { DuckDBAppender, DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBAppender } from "@duckdb/node-api";
 import type { Db } from "../db";
-import { storeText } from "../store-text";
 import type { AiperfRequestsTable } from "../tables/aiperf";
-import { openConnection, queryRows, quote } from "./engine";
-import { putRunFile, runFilePath, runFileTmpPath } from "./run-files";
+import { queryRows } from "./engine";
+import { runFileSource } from "./run-files";
+import { appendText as text, processOptions, RunFileStage, StageRegistry } from "./run-file-stage";
 
 export const AIPERF_REQUESTS_FILE = "aiperf-requests";
 
@@ -40,10 +39,10 @@ const FLUSH_ROWS = 4_096;
  * buffer (docs/performance.md §Ingest memory). A multiple of FLUSH_ROWS; settable for tests.
  * `peakRowsHeld`: the most rows the last written stage's table held at once, for tests.
  */
-const OPTIONS = Symbol.for("runlens.aiperfStageOptions");
-export const aiperfStageOptions: { spillRows: number; peakRowsHeld: number } = ((
-  globalThis as { [OPTIONS]?: { spillRows: number; peakRowsHeld: number } }
-)[OPTIONS] ??= { spillRows: 65_536, peakRowsHeld: 0 });
+export const aiperfStageOptions = processOptions("runlens.aiperfStageOptions", {
+  spillRows: 65_536,
+  peakRowsHeld: 0,
+});
 
 /** One turn's inputs.json estimate as a line in the prompt length (lib/store/aiperf-inputs-reuse.ts) */
 export interface InputsReuseLine {
@@ -54,52 +53,29 @@ export interface InputsReuseLine {
 }
 
 /** Stages under way, by run: a failed ingest's are dropped with its other derived data. */
-const stages = new Map<string, Set<AiperfRequestStage>>();
+const stages = new StageRegistry<AiperfRequestStage>();
 
 /** The row sink of the records reader (the BatchInserter's push/flush contract). */
-export class AiperfRequestStage {
-  private conn: DuckDBConnection | null = null;
-  private appender: DuckDBAppender | null = null;
-  private opening: Promise<void> | null = null;
-  private rows = 0;
-  /** Rows in the temp table now, not yet moved to a segment */
-  private tableRows = 0;
-  /** Most rows the temp table held at once, for tests */
-  private peakTableRows = 0;
+export class AiperfRequestStage extends RunFileStage {
   /**
    * Whether the segments, read in list order, are the staged rows in seq order: false once a
-   * segment DuckDB read itself is added while the table still holds earlier rows.
+   * segment DuckDB read itself is added while the table still holds earlier rows. (The segments
+   * are rows moved out of the temp table, and records DuckDB read itself,
+   * aiperf-records-native.ts.)
    */
   private inOrder = true;
-  private closed = false;
-  /**
-   * Staged rows in Parquet files, in the order they were added: rows moved out of the temp
-   * table, and records DuckDB read itself (aiperf-records-native.ts)
-   */
-  private readonly segments: string[] = [];
 
-  constructor(
-    private readonly runId: string,
-    private readonly db: Db,
-  ) {
-    let set = stages.get(runId);
-    if (!set) stages.set(runId, (set = new Set()));
-    set.add(this);
+  constructor(runId: string, db: Db) {
+    super(
+      db,
+      runId,
+      { name: "aiperf_stage", columns: STAGE_COLUMNS, segmentExt: "requests-segment" },
+      stages,
+    );
   }
 
   get length(): number {
     return this.rows;
-  }
-
-  /** Opens the connection and the temp table; awaited before the first row. */
-  open(): Promise<void> {
-    this.opening ??= (async () => {
-      const conn = await openConnection();
-      this.conn = conn;
-      await conn.run(`create temp table aiperf_stage (${STAGE_COLUMNS})`);
-      this.appender = await conn.createAppender("aiperf_stage", "main", "temp");
-    })();
-    return this.opening;
   }
 
   /**
@@ -130,8 +106,7 @@ export class AiperfRequestStage {
     integer(a, row.possible_reuse_tokens ?? null);
     text(a, row.worker_id);
     a.endRow();
-    this.tableRows++;
-    if (this.tableRows > this.peakTableRows) this.peakTableRows = this.tableRows;
+    this.tableRowAdded();
     if (this.tableRows % FLUSH_ROWS === 0) a.flushSync();
     return this.tableRows >= aiperfStageOptions.spillRows;
   }
@@ -139,27 +114,6 @@ export class AiperfRequestStage {
   /** Moves the table's rows to a segment once it holds aiperfStageOptions.spillRows. */
   async flush(): Promise<void> {
     if (this.tableRows >= aiperfStageOptions.spillRows) await this.spill();
-  }
-
-  /**
-   * Moves the temp table's rows to a new segment, in the table's order (which is the order they
-   * were appended: nothing here asks DuckDB to reorder), and starts the table afresh unless
-   * `last` (the stage is being written).
-   */
-  private async spill(last = false): Promise<void> {
-    if (this.tableRows === 0) return;
-    const conn = this.conn!;
-    this.appender?.closeSync();
-    this.appender = null;
-    const seg = runFileTmpPath(this.db, "requests-segment");
-    // Listed first: a failed ingest's discard removes whatever the COPY left.
-    this.segments.push(seg);
-    await conn.run(`copy aiperf_stage to ${quote(seg)} (format parquet, compression snappy)`);
-    await conn.run("drop table aiperf_stage");
-    this.tableRows = 0;
-    if (last) return;
-    await conn.run(`create temp table aiperf_stage (${STAGE_COLUMNS})`);
-    this.appender = await conn.createAppender("aiperf_stage", "main", "temp");
   }
 
   /**
@@ -201,28 +155,27 @@ export class AiperfRequestStage {
     // literal would be a DECIMAL first).
     const origin = `${(Number.isFinite(originMs) ? originMs : 0).toExponential()}::double`;
     const v = "(s.input_tokens * t.isl_scale + t.token_offset)";
-    const tmp = runFileTmpPath(db);
     aiperfStageOptions.peakRowsHeld = this.peakTableRows;
-    try {
-      if (estimates === 0 && this.inOrder) {
-        // The usual case: no estimate to join, the segments in seq order. Read one after the
-        // other, as DuckDB keeps a read's order into a COPY without ORDER BY (its
-        // preserve_insertion_order, on by default), they are written as they come: no sort of
-        // the whole run, which held every row in DuckDB's memory at once.
-        await this.spill(true);
-        const files = this.segments.map(quote).join(", ");
+    await this.writeRunFile(
+      AIPERF_REQUESTS_FILE,
+      async (tmp) => {
+        if (estimates === 0 && this.inOrder) {
+          // The usual case: no estimate to join, the segments in seq order. Read one after the
+          // other, as DuckDB keeps a read's order into a COPY without ORDER BY (its
+          // preserve_insertion_order, on by default), they are written as they come: no sort of
+          // the whole run, which held every row in DuckDB's memory at once.
+          await this.spill(true);
+          await conn.run(`copy (
+              select s.file_id, s.line, s.request_id, s.phase, s.ok, s.cancelled, s.error_type,
+                s.start_ms - ${origin} as start_ms, s.end_ms - ${origin} as end_ms,
+                s.ttft_ms, s.e2e_ms, s.itl_ms, s.input_tokens, s.output_tokens,
+                s.conversation_id, s.turn_index, s.cached_tokens, s.possible_reuse_tokens,
+                null::double as inputs_reuse_tokens, s.worker_id
+              from read_parquet([${this.segmentList()}]) s
+            ) to ${tmp} (format parquet, compression zstd)`);
+          return;
+        }
         await conn.run(`copy (
-            select s.file_id, s.line, s.request_id, s.phase, s.ok, s.cancelled, s.error_type,
-              s.start_ms - ${origin} as start_ms, s.end_ms - ${origin} as end_ms,
-              s.ttft_ms, s.e2e_ms, s.itl_ms, s.input_tokens, s.output_tokens,
-              s.conversation_id, s.turn_index, s.cached_tokens, s.possible_reuse_tokens,
-              null::double as inputs_reuse_tokens, s.worker_id
-            from read_parquet([${files}]) s
-          ) to ${quote(tmp)} (format parquet, compression zstd)`);
-        await putRunFile(db, this.runId, AIPERF_REQUESTS_FILE, tmp, this.rows);
-        return;
-      }
-      await conn.run(`copy (
           select s.file_id, s.line, s.request_id, s.phase, s.ok, s.cancelled, s.error_type,
             s.start_ms - ${origin} as start_ms, s.end_ms - ${origin} as end_ms,
             s.ttft_ms, s.e2e_ms, s.itl_ms, s.input_tokens, s.output_tokens,
@@ -234,56 +187,29 @@ export class AiperfRequestStage {
           from ${this.source()} s left join inputs_turns t
             on t.conversation_id = s.conversation_id and t.turn_index = s.turn_index
           order by s.seq
-        ) to ${quote(tmp)} (format parquet, compression zstd)`);
-      await putRunFile(db, this.runId, AIPERF_REQUESTS_FILE, tmp, this.rows);
-    } finally {
-      await fs.promises.rm(tmp, { force: true });
-      this.discard();
-    }
+        ) to ${tmp} (format parquet, compression zstd)`);
+      },
+      db,
+    );
   }
 
   /** The appended rows and the segments' as one table expression */
   private source(): string {
     if (this.segments.length === 0) return "aiperf_stage";
-    const files = this.segments.map(quote).join(", ");
-    return `(select * from aiperf_stage union all select * from read_parquet([${files}]))`;
-  }
-
-  /** Drops the staged rows (their temp tables go with the connection, segment files with them). */
-  discard(): void {
-    if (this.closed) return;
-    this.closed = true;
-    for (const f of this.segments) fs.rmSync(f, { force: true });
-    try {
-      this.appender?.closeSync();
-    } catch {
-      // A failed append leaves the appender unusable; the connection below still closes.
-    }
-    this.appender = null;
-    this.conn?.closeSync();
-    this.conn = null;
-    const set = stages.get(this.runId);
-    set?.delete(this);
-    if (set?.size === 0) stages.delete(this.runId);
+    return `(select * from aiperf_stage union all select * from read_parquet([${this.segmentList()}]))`;
   }
 }
 
 /** Drops every stage of `runId` under way (a failed or re-begun ingest). */
 export function discardAiperfStages(runId: string): void {
-  for (const s of [...(stages.get(runId) ?? [])]) s.discard();
+  stages.discardRun(runId);
 }
 
 /** Rows staged and not yet written, over every ingest under way: what a live ingest has read so far. */
 export function stagedAiperfRows(): number {
   let n = 0;
-  for (const set of stages.values()) for (const s of set) n += s.length;
+  for (const s of stages.all()) n += s.length;
   return n;
-}
-
-/** Text as both row stores keep it (./store-text.ts): a NUL becomes U+FFFD. */
-function text(a: DuckDBAppender, v: string | null): void {
-  if (v === null) a.appendNull();
-  else a.appendVarchar(storeText(v));
 }
 
 function double(a: DuckDBAppender, v: number | null): void {
@@ -300,14 +226,12 @@ function integer(a: DuckDBAppender, v: number | null): void {
  * The run's aiperf request file as a DuckDB table expression; null: the run keeps rows (stored
  * before it, or imported). `rowNumbers` adds `file_row_number`, the upload order.
  */
-export async function aiperfRequestsSource(
+export function aiperfRequestsSource(
   db: Db,
   runId: string,
   { rowNumbers = false }: { rowNumbers?: boolean } = {},
 ): Promise<string | null> {
-  const file = await runFilePath(db, runId, AIPERF_REQUESTS_FILE);
-  if (file === null) return null;
-  return `read_parquet(${quote(file)}${rowNumbers ? ", file_row_number = true" : ""})`;
+  return runFileSource(db, runId, AIPERF_REQUESTS_FILE, rowNumbers ? ", file_row_number = true" : "");
 }
 
 /**

@@ -53,6 +53,9 @@ function options(s: ColumnarSettings): Record<string, string> {
   };
 }
 
+/** What DuckDB says when asked to move the temp directory it has already spilled to. */
+const TEMP_DIR_IN_USE = "Cannot switch temporary directory after the current one has been used";
+
 /** Applies `settings`: at creation when the engine is not yet running, else to the running one. */
 export async function configureColumnar(settings: ColumnarSettings): Promise<void> {
   engine.settings = settings;
@@ -62,10 +65,11 @@ export async function configureColumnar(settings: ColumnarSettings): Promise<voi
   try {
     await c.run(`set threads = ${Math.max(1, Math.floor(settings.threads))}`);
     await c.run(`set memory_limit = ${quote(settings.memoryLimit)}`);
-    await c.run(`set temp_directory = ${quote(settings.tempDir)}`).catch(() => {
-      // DuckDB keeps the temp directory it has spilled to ("Cannot switch temporary directory
-      // after the current one has been used"): the next connection opens a fresh engine with
-      // these settings, and connections open on the old one finish there.
+    await c.run(`set temp_directory = ${quote(settings.tempDir)}`).catch((err: unknown) => {
+      // DuckDB keeps the temp directory it has spilled to: the next connection opens a fresh
+      // engine with these settings, and connections open on the old one finish there. Any other
+      // failure is the caller's to see.
+      if (!(err instanceof Error && err.message.includes(TEMP_DIR_IN_USE))) throw err;
       engine.instance = null;
     });
   } finally {

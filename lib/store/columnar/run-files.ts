@@ -16,6 +16,7 @@ import { pipeline } from "node:stream/promises";
 import type { BlobStore } from "../blob-store";
 import type { Db } from "../db";
 import { FsBlobStore } from "../fs-blob-store";
+import { quote } from "./engine";
 
 interface RunFiles {
   blobs: BlobStore;
@@ -155,6 +156,20 @@ async function cachedRunFile(db: Db, sha256: string): Promise<string> {
   }
   await fetch;
   return cached;
+}
+
+/**
+ * The run's `name` file as a DuckDB table expression (`read_parquet`, with `options` after the
+ * path when given); null: the run has no such file.
+ */
+export async function runFileSource(
+  db: Db,
+  runId: string,
+  name: string,
+  options = "",
+): Promise<string | null> {
+  const file = await runFilePath(db, runId, name);
+  return file === null ? null : `read_parquet(${quote(file)}${options})`;
 }
 
 async function fetchToCache(files: RunFiles, sha256: string, cached: string): Promise<void> {

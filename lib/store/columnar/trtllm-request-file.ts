@@ -14,13 +14,11 @@
  * Runs stored before the file keep their rows in `trtllm_requests` and are read from there (every
  * reader asks `trtllmRequestsSource` first).
  */
-import fs from "node:fs";
-import type { DuckDBAppender, DuckDBConnection } from "@duckdb/node-api";
 import type { Db } from "../db";
 import { storeText } from "../store-text";
 import type { TrtllmRequestsTable } from "../tables/trtllm";
-import { openConnection, quote } from "./engine";
-import { putRunFile, runFilePath, runFileTmpPath } from "./run-files";
+import { runFileSource } from "./run-files";
+import { processOptions, RunFileStage, StageRegistry } from "./run-file-stage";
 
 export const TRTLLM_REQUESTS_FILE = "trtllm-request-rows";
 
@@ -92,53 +90,37 @@ export interface TrtllmRequestFileOptions {
   peakCharsHeld: number;
   peakRowsHeld: number;
 }
-const OPTIONS = Symbol.for("runlens.trtllmRequestFileOptions");
-export const trtllmRequestFileOptions: TrtllmRequestFileOptions = ((
-  globalThis as { [OPTIONS]?: TrtllmRequestFileOptions }
-)[OPTIONS] ??= { spillBytes: 16 << 20, spillRows: 32_768, peakCharsHeld: 0, peakRowsHeld: 0 });
+export const trtllmRequestFileOptions = processOptions<TrtllmRequestFileOptions>(
+  "runlens.trtllmRequestFileOptions",
+  { spillBytes: 16 << 20, spillRows: 32_768, peakCharsHeld: 0, peakRowsHeld: 0 },
+);
 
 /** Writers under way, by run: a failed ingest's are dropped with its other derived data. */
-const writers = new Map<string, Set<TrtllmRequestFileWriter>>();
+const writers = new StageRegistry<TrtllmRequestFileWriter>();
 
 /** The run's request rows, staged as they come and written as its Parquet file by `write`. */
-export class TrtllmRequestFileWriter {
-  private conn: DuckDBConnection | null = null;
-  private appender: DuckDBAppender | null = null;
-  private opening: Promise<void> | null = null;
-  private rows = 0;
-  private tableRows = 0;
+export class TrtllmRequestFileWriter extends RunFileStage {
   private tableChars = 0;
   private unflushedRows = 0;
   private unflushedChars = 0;
-  private peakRows = 0;
   private peakChars = 0;
-  private closed = false;
-  private readonly segments: string[] = [];
 
-  constructor(
-    private readonly db: Db,
-    private readonly runId: string,
-  ) {
-    let set = writers.get(runId);
-    if (!set) writers.set(runId, (set = new Set()));
-    set.add(this);
+  constructor(db: Db, runId: string) {
+    super(
+      db,
+      runId,
+      {
+        name: "trtllm_request_stage",
+        columns: STAGE_COLUMNS,
+        segmentExt: "trtllm-requests-segment",
+        segmentRowGroup: ROW_GROUP,
+      },
+      writers,
+    );
   }
 
   get written(): number {
     return this.rows;
-  }
-
-  private open(): Promise<void> {
-    this.opening ??= (async () => {
-      this.conn = await openConnection();
-      await this.newTable();
-    })();
-    return this.opening;
-  }
-
-  private async newTable(): Promise<void> {
-    await this.conn!.run(`create temp table trtllm_request_stage (${STAGE_COLUMNS})`);
-    this.appender = await this.conn!.createAppender("trtllm_request_stage", "main", "temp");
   }
 
   /**
@@ -164,11 +146,10 @@ export class TrtllmRequestFileWriter {
     }
     a.endRow();
     this.rows++;
-    this.tableRows++;
+    this.tableRowAdded();
     this.tableChars += chars;
     this.unflushedRows++;
     this.unflushedChars += chars;
-    if (this.tableRows > this.peakRows) this.peakRows = this.tableRows;
     if (this.tableChars > this.peakChars) this.peakChars = this.tableChars;
     if (this.unflushedRows >= FLUSH_ROWS || this.unflushedChars >= FLUSH_CHARS) {
       a.flushSync();
@@ -179,24 +160,11 @@ export class TrtllmRequestFileWriter {
     return this.tableChars >= o.spillBytes || this.tableRows >= o.spillRows ? this.spill() : undefined;
   }
 
-  /** Moves the temp table's rows to a new segment and starts the table afresh unless `last`. */
-  private async spill(last = false): Promise<void> {
-    if (this.tableRows === 0) return;
-    const conn = this.conn!;
-    this.appender?.closeSync();
-    this.appender = null;
-    const seg = runFileTmpPath(this.db, "trtllm-requests-segment");
-    // Listed first: a failed ingest's discard removes whatever the COPY left.
-    this.segments.push(seg);
-    await conn.run(
-      `copy trtllm_request_stage to ${quote(seg)} (format parquet, compression snappy, row_group_size ${ROW_GROUP})`,
-    );
-    await conn.run("drop table trtllm_request_stage");
-    this.tableRows = 0;
+  protected tableEmptied(): void {
+    super.tableEmptied();
     this.tableChars = 0;
     this.unflushedRows = 0;
     this.unflushedChars = 0;
-    if (!last) await this.newTable();
   }
 
   /**
@@ -209,12 +177,10 @@ export class TrtllmRequestFileWriter {
       this.discard();
       return false;
     }
-    const tmp = runFileTmpPath(this.db);
-    trtllmRequestFileOptions.peakRowsHeld = this.peakRows;
+    trtllmRequestFileOptions.peakRowsHeld = this.peakTableRows;
     trtllmRequestFileOptions.peakCharsHeld = this.peakChars;
-    try {
+    await this.writeRunFile(TRTLLM_REQUESTS_FILE, async (tmp) => {
       await this.spill(true);
-      const files = this.segments.map(quote).join(", ");
       // No ORDER BY: the segments, read one after the other, are the rows in idx order, and a
       // sort would hold the run's text in DuckDB's memory. DuckDB keeps that order by holding
       // the batches it read until they can be written in turn: segments of small row groups keep
@@ -222,42 +188,19 @@ export class TrtllmRequestFileWriter {
       // group each reached the 256 MB limit). No `dictionary_size_limit` (which DuckDB's Bloom
       // filters on the ids would need): it ran the same write out of 256 MB at 60,000 rows.
       await this.conn!.run(`copy (
-          select ${TRTLLM_REQUEST_FILE_COLUMNS.join(", ")} from read_parquet([${files}])
-        ) to ${quote(tmp)} (format parquet, compression zstd, row_group_size ${ROW_GROUP})`);
-      await putRunFile(this.db, this.runId, TRTLLM_REQUESTS_FILE, tmp, this.rows);
-      return true;
-    } finally {
-      await fs.promises.rm(tmp, { force: true });
-      this.discard();
-    }
-  }
-
-  /** Drops the staged rows: the temp table with the connection, the segment files. */
-  discard(): void {
-    if (this.closed) return;
-    this.closed = true;
-    for (const f of this.segments) fs.rmSync(f, { force: true });
-    try {
-      this.appender?.closeSync();
-    } catch {
-      // A failed append leaves the appender unusable; the connection below still closes.
-    }
-    this.appender = null;
-    this.conn?.closeSync();
-    this.conn = null;
-    const set = writers.get(this.runId);
-    set?.delete(this);
-    if (set?.size === 0) writers.delete(this.runId);
+          select ${TRTLLM_REQUEST_FILE_COLUMNS.join(", ")} from read_parquet([${this.segmentList()}])
+        ) to ${tmp} (format parquet, compression zstd, row_group_size ${ROW_GROUP})`);
+    });
+    return true;
   }
 }
 
 /** Drops every request-file writer of `runId` under way (a failed or re-begun ingest). */
 export function discardTrtllmRequestWriters(runId: string): void {
-  for (const w of [...(writers.get(runId) ?? [])]) w.discard();
+  writers.discardRun(runId);
 }
 
 /** The run's request file as a DuckDB table expression; null: the run keeps rows, or has none. */
-export async function trtllmRequestsSource(db: Db, runId: string): Promise<string | null> {
-  const file = await runFilePath(db, runId, TRTLLM_REQUESTS_FILE);
-  return file === null ? null : `read_parquet(${quote(file)})`;
+export function trtllmRequestsSource(db: Db, runId: string): Promise<string | null> {
+  return runFileSource(db, runId, TRTLLM_REQUESTS_FILE);
 }

@@ -11,13 +11,11 @@
  * Runs stored before the file keep their rows in `trtllm_time_events` and are read from there
  * (lib/store/trtllm-time-events.ts chooses).
  */
-import fs from "node:fs";
-import type { DuckDBAppender, DuckDBConnection } from "@duckdb/node-api";
 import type { Db } from "../db";
 import { storeText } from "../store-text";
 import type { TrtllmTimeEventsTable } from "../tables/trtllm";
-import { openConnection, quote } from "./engine";
-import { putRunFile, runFilePath, runFileTmpPath } from "./run-files";
+import { runFileSource } from "./run-files";
+import { appendText, processOptions, RunFileStage, StageRegistry } from "./run-file-stage";
 
 export const TRTLLM_TIME_EVENTS_FILE = "trtllm-time-event-rows";
 
@@ -58,47 +56,29 @@ const ROW_GROUP = 2_048;
  * FLUSH_ROWS; settable for tests). `peakRowsHeld`: the most rows the last written writer's table
  * held at once, for tests.
  */
-const OPTIONS = Symbol.for("runlens.timeEventFileOptions");
-export const timeEventFileOptions: { spillRows: number; peakRowsHeld: number } = ((
-  globalThis as { [OPTIONS]?: { spillRows: number; peakRowsHeld: number } }
-)[OPTIONS] ??= { spillRows: 32_768, peakRowsHeld: 0 });
+export const timeEventFileOptions = processOptions("runlens.timeEventFileOptions", {
+  spillRows: 32_768,
+  peakRowsHeld: 0,
+});
 
 /** Writers under way, by run: a failed ingest's are dropped with its other derived data. */
-const writers = new Map<string, Set<TimeEventFileWriter>>();
+const writers = new StageRegistry<TimeEventFileWriter>();
 
 export type TimeEventFileRow = Omit<TrtllmTimeEventsTable, "run_id" | "seq">;
 
 /** The run's time-event rows, staged as they come and written as its Parquet file by `write`. */
-export class TimeEventFileWriter {
-  private conn: DuckDBConnection | null = null;
-  private appender: DuckDBAppender | null = null;
-  private opening: Promise<void> | null = null;
-  private rows = 0;
-  private tableRows = 0;
-  private peakTableRows = 0;
-  private closed = false;
-  private readonly segments: string[] = [];
-
-  constructor(
-    private readonly db: Db,
-    private readonly runId: string,
-  ) {
-    let set = writers.get(runId);
-    if (!set) writers.set(runId, (set = new Set()));
-    set.add(this);
+export class TimeEventFileWriter extends RunFileStage {
+  constructor(db: Db, runId: string) {
+    super(
+      db,
+      runId,
+      { name: "time_event_stage", columns: STAGE_COLUMNS, segmentExt: "time-events-segment" },
+      writers,
+    );
   }
 
   get written(): number {
     return this.rows;
-  }
-
-  private open(): Promise<void> {
-    this.opening ??= (async () => {
-      this.conn = await openConnection();
-      await this.conn.run(`create temp table time_event_stage (${STAGE_COLUMNS})`);
-      this.appender = await this.conn.createAppender("time_event_stage", "main", "temp");
-    })();
-    return this.opening;
   }
 
   /**
@@ -113,15 +93,14 @@ export class TimeEventFileWriter {
     a.appendVarchar(row.role);
     a.appendVarchar(storeText(row.req_key));
     a.appendVarchar(storeText(row.request_id));
-    text(a, row.ctx_request_id);
-    text(a, row.disagg_request_id);
+    appendText(a, row.ctx_request_id);
+    appendText(a, row.disagg_request_id);
     a.appendInteger(row.file_no);
     a.appendVarchar(storeText(row.events_json));
     a.appendBoolean(finished);
-    text(a, stoppedAfter);
+    appendText(a, stoppedAfter);
     a.endRow();
-    this.tableRows++;
-    if (this.tableRows > this.peakTableRows) this.peakTableRows = this.tableRows;
+    this.tableRowAdded();
     if (this.tableRows % FLUSH_ROWS === 0) a.flushSync();
     if (this.tableRows >= timeEventFileOptions.spillRows) await this.spill();
   }
@@ -140,7 +119,7 @@ export class TimeEventFileWriter {
       `select seq, role, req_key, request_id, finished, stopped_after from ${table} where file_no = ${fileNo}`;
     const staged = [
       ...(this.appender ? [from("time_event_stage")] : []),
-      ...(this.segments.length > 0 ? [from(`read_parquet([${this.segments.map(quote).join(", ")}])`)] : []),
+      ...(this.segments.length > 0 ? [from(`read_parquet([${this.segmentList()}])`)] : []),
     ];
     if (staged.length === 0) return { byRole: [], unfinished: 0, firstUnfinished: [] };
     const requests = `(select role, req_key, min(seq) as first_seq, arg_min(request_id, seq) as request_id,
@@ -172,23 +151,6 @@ export class TimeEventFileWriter {
     };
   }
 
-  /** Moves the temp table's rows to a new segment and starts the table afresh unless `last`. */
-  private async spill(last = false): Promise<void> {
-    if (this.tableRows === 0) return;
-    const conn = this.conn!;
-    this.appender?.closeSync();
-    this.appender = null;
-    const seg = runFileTmpPath(this.db, "time-events-segment");
-    // Listed first: a failed ingest's discard removes whatever the COPY left.
-    this.segments.push(seg);
-    await conn.run(`copy time_event_stage to ${quote(seg)} (format parquet, compression snappy)`);
-    await conn.run("drop table time_event_stage");
-    this.tableRows = 0;
-    if (last) return;
-    await conn.run(`create temp table time_event_stage (${STAGE_COLUMNS})`);
-    this.appender = await conn.createAppender("time_event_stage", "main", "temp");
-  }
-
   /**
    * Writes the staged rows as the run's file and names it (`run_column_files`); false when no
    * row was staged. The file is written under a temp name and stored whole before the row names
@@ -199,58 +161,28 @@ export class TimeEventFileWriter {
       this.discard();
       return false;
     }
-    const tmp = runFileTmpPath(this.db);
     timeEventFileOptions.peakRowsHeld = this.peakTableRows;
-    try {
+    await this.writeRunFile(TRTLLM_TIME_EVENTS_FILE, async (tmp) => {
       await this.spill(true);
-      const files = this.segments.map(quote).join(", ");
       // A row group's ids kept in a dictionary (its 64 kB limit holds 2,048 ids of 20 digits),
       // as DuckDB writes a Bloom filter only for a dictionary-encoded column. A larger limit
       // is memory DuckDB takes per column while writing (1 MB ran out of its 256 MB).
       await this.conn!.run(`copy (
           select role, req_key, seq, request_id, ctx_request_id, disagg_request_id, file_no, events_json
-          from read_parquet([${files}]) order by role, req_key, seq
-        ) to ${quote(tmp)} (format parquet, compression zstd, row_group_size ${ROW_GROUP},
+          from read_parquet([${this.segmentList()}]) order by role, req_key, seq
+        ) to ${tmp} (format parquet, compression zstd, row_group_size ${ROW_GROUP},
           dictionary_size_limit 65536, bloom_filter_false_positive_ratio 0.01)`);
-      await putRunFile(this.db, this.runId, TRTLLM_TIME_EVENTS_FILE, tmp, this.rows);
-      return true;
-    } finally {
-      await fs.promises.rm(tmp, { force: true });
-      this.discard();
-    }
-  }
-
-  /** Drops the staged rows: the temp table with the connection, the segment files. */
-  discard(): void {
-    if (this.closed) return;
-    this.closed = true;
-    for (const f of this.segments) fs.rmSync(f, { force: true });
-    try {
-      this.appender?.closeSync();
-    } catch {
-      // A failed append leaves the appender unusable; the connection below still closes.
-    }
-    this.appender = null;
-    this.conn?.closeSync();
-    this.conn = null;
-    const set = writers.get(this.runId);
-    set?.delete(this);
-    if (set?.size === 0) writers.delete(this.runId);
+    });
+    return true;
   }
 }
 
 /** Drops every time-event writer of `runId` under way (a failed or re-begun ingest). */
 export function discardTimeEventWriters(runId: string): void {
-  for (const w of [...(writers.get(runId) ?? [])]) w.discard();
-}
-
-function text(a: DuckDBAppender, v: string | null): void {
-  if (v === null) a.appendNull();
-  else a.appendVarchar(storeText(v));
+  writers.discardRun(runId);
 }
 
 /** The run's time-events file as a DuckDB table expression; null: the run keeps rows, or has none. */
-export async function timeEventsSource(db: Db, runId: string): Promise<string | null> {
-  const file = await runFilePath(db, runId, TRTLLM_TIME_EVENTS_FILE);
-  return file === null ? null : `read_parquet(${quote(file)})`;
+export function timeEventsSource(db: Db, runId: string): Promise<string | null> {
+  return runFileSource(db, runId, TRTLLM_TIME_EVENTS_FILE);
 }
