@@ -162,8 +162,16 @@ export const waitForStaleHeartbeat = () => new Promise((r) => setTimeout(r, CRAS
  */
 export async function restartAfterCrash(env: { DATA_DIR: string; DATABASE_URL?: string }) {
   await waitForStaleHeartbeat();
-  return openTestApp({ ...env, RUNLENS_INGEST_STALE_MS: String(CRASH_STALE_MS) });
+  const opened = await openTestApp({ ...env, RUNLENS_INGEST_STALE_MS: String(CRASH_STALE_MS) });
+  // The start-up sweep has found the killed ingest with CRASH_STALE_MS. From here on the restarted
+  // server judges its own ingests (a re-ingest, a rebuild) by the default staleness: with 1 s, a
+  // live ingest whose heartbeat a loaded machine held back that long was failed as interrupted.
+  opened.app.config.ingestStaleMs = DEFAULT_STALE_MS;
+  return opened;
 }
+
+/** The staleness a server uses unless configured (lib/server/config.ts). */
+const DEFAULT_STALE_MS = 60_000;
 
 /** After the restart: the run is failed as an interrupted ingest, with nothing of it half shown. */
 export async function expectInterruptedRun(runId: string) {
