@@ -131,7 +131,9 @@ async function barJourneys(id: string) {
 }
 
 const journeyOf = (all: Array<{ journey: RequestJourney; parsed: number; read: number }>, i: number) =>
-  all.find((j) => j.journey.lanes.some((l) => l.detail?.includes(`disagg_request_id ${idOf(i)}`)))!;
+  all.find((j) =>
+    j.journey.lanes.some((l) => new RegExp(`\\bdisagg[_ ]request[_ ]id ${idOf(i)}\\b`).test(l.detail ?? "")),
+  )!;
 
 const tick = (l: RequestJourney["lanes"][number], e: string) => l.ticks.find((t) => t.label === e)!.atMs;
 
