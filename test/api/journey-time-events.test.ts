@@ -66,7 +66,7 @@ describe.each(TEST_STORES)("TensorRT-LLM time events on the journey (%s)", (_sto
     expect(source).toBe("trtllm");
     expect(journeys).toHaveLength(4);
 
-    const j0 = journeys.find((j) => j.lanes.some((l) => l.detail?.includes(`disagg_request_id ${ids[0]}`)))!;
+    const j0 = journeys.find((j) => j.lanes.some((l) => l.detail?.includes(`disagg request id ${ids[0]}`)))!;
     const lanes = j0.lanes.filter((l) => l.source === "time-events");
     expect(lanes.map((l) => l.role)).toEqual(["prefill", "decode", "router"]);
     const [ctx, gen, router] = lanes;
@@ -99,7 +99,7 @@ describe.each(TEST_STORES)("TensorRT-LLM time events on the journey (%s)", (_sto
     );
 
     // Request 2 hung in its KV transfer: its gen lane says where it stopped.
-    const j2 = journeys.find((j) => j.lanes.some((l) => l.detail?.includes(`disagg_request_id ${ids[2]}`)))!;
+    const j2 = journeys.find((j) => j.lanes.some((l) => l.detail?.includes(`disagg request id ${ids[2]}`)))!;
     const gen2 = j2.lanes.find((l) => l.source === "time-events" && l.role === "decode")!;
     expect(gen2.ticks.map((t) => t.label)).toEqual([
       "gen_arrival",
@@ -109,7 +109,7 @@ describe.each(TEST_STORES)("TensorRT-LLM time events on the journey (%s)", (_sto
     expect(gen2.detail).toContain("stopped after gen_kv_transfer_start (no gen_last_token)");
 
     // Request 3 has no time events: the journey names the files that lack its ids.
-    const j3 = journeys.find((j) => j.lanes.some((l) => l.detail?.includes(`disagg_request_id ${ids[3]}`)))!;
+    const j3 = journeys.find((j) => j.lanes.some((l) => l.detail?.includes(`disagg request id ${ids[3]}`)))!;
     expect(j3.lanes.some((l) => l.source === "time-events")).toBe(false);
     expect(j3.missing).toContain(
       `${ROUTER_FILE}, ${CTX_FILE}, ${GEN_FILE}, ${GEN_RANK1} names none of this request's ids (request_id ${ids[3]}, ctx_request_id ${ids[3]}, disagg_request_id ${ids[3]}): its time events cannot be joined`,
