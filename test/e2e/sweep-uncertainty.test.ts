@@ -148,7 +148,8 @@ describe("uncertainty on the Pareto front", () => {
     // on one line (its words joined by a no-break space, so recharts does not wrap them).
     const labels = await fig.locator(".recharts-label-list text").allTextContents();
     expect(labels).toEqual(["c1", "c4\u00a0×3", "c16"]);
-    expect(await fig.locator(".recharts-label-list text tspan").count()).toBe(3);
+    // Each drawn as one text, never broken into lines (tspans).
+    expect(await fig.locator(".recharts-label-list text tspan").count()).toBe(0);
     // Three repeated points, each with a bar on x and one on y; single runs have none.
     expect(await fig.locator(".recharts-errorBars .recharts-errorBar").count()).toBe(6);
 
