@@ -8,20 +8,13 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { DuckDBVector } from "@duckdb/node-api";
 import type { Db } from "../db";
+import { AIPERF_REQUEST_MEASURES } from "../tables/aiperf";
 import { AIPERF_REQUESTS_FILE } from "./aiperf-request-file";
 import { openConnection, quote } from "./engine";
 import { runFile } from "./run-files";
 
-/** The request file's number columns a chart may read. */
-export const AIPERF_NUMBER_COLUMNS = [
-  "start_ms",
-  "end_ms",
-  "ttft_ms",
-  "e2e_ms",
-  "itl_ms",
-  "input_tokens",
-  "output_tokens",
-] as const;
+/** The request file's number columns a chart may read: a request's measures, as its table names them. */
+export const AIPERF_NUMBER_COLUMNS = AIPERF_REQUEST_MEASURES;
 export type AiperfNumberColumn = (typeof AIPERF_NUMBER_COLUMNS)[number];
 
 export interface AiperfRequestColumns {
