@@ -196,7 +196,8 @@ const plus = (s: number | null, ms: number | null) => (s === null || ms === null
  * A worker's timing and steps in the released JSONL record's shape, rebuilt as TensorRT-LLM's own
  * `build_metrics_record_from_headers` does: arrival = `start`, first scheduled / first token =
  * arrival + queue / TTFT, last token = `end` (else arrival + E2E). The KV transfer is a duration
- * without a start: not placed. Steps keep `iter` and the GPU times (milliseconds, no clock); their
+ * without a start: not placed, kept as `kv_transfer_sent_ms` (Runlens's own key) when above 0 (a
+ * phase that moved no KV cache sends 0 from its unset stamps, or nothing). Steps keep `iter` and the GPU times (milliseconds, no clock); their
  * forward and sample stamps are not sent, so not recorded, and their durations are kept as sent
  * (`forward_sent_ms`, `sample_sent_ms`: Runlens's own keys, no producer writes them).
  */
@@ -219,6 +220,7 @@ function workerJson(p: PhaseMetrics, requestId: string | null): Obj {
         first_scheduled_time: plus(arrival, p.queueMs),
         first_token_time: plus(arrival, p.ttftMs),
         last_token_time: p.endS ?? plus(arrival, p.e2eMs),
+        ...(p.kvTransferMs !== null && p.kvTransferMs > 0 ? { kv_transfer_sent_ms: p.kvTransferMs } : {}),
       },
     },
     time_breakdown_metrics: { step_metrics: steps(p.steps, true), ctx_chunk_metrics: steps(p.chunks, false) },

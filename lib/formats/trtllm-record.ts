@@ -66,6 +66,12 @@ export interface TrtllmWorkerRecord {
   chunks: StepList;
   /** Precomputed clockOffsetSample (lib/metrics/trtllm-clock-offset.ts), so steps need not be read for it. */
   offsetSample?: number | null;
+  /**
+   * The KV-cache transfer's duration in ms where only a duration was sent (a response's
+   * `{phase}_kv_transfer;dur`, kept as `timing_metrics.kv_transfer_sent_ms`, Runlens's own key):
+   * it has no start, so it is never placed among the stamps. Absent or null otherwise.
+   */
+  kvTransferSentMs?: number | null;
 }
 
 export interface TrtllmDisaggRecord {
@@ -227,7 +233,14 @@ export function parseWorker(raw: Obj, keep: KeepSteps = copySteps): TrtllmWorker
     speculative: parseSpeculative(pm.speculative_decoding),
     steps: parseSteps(tbm.step_metrics, keep),
     chunks: parseSteps(tbm.ctx_chunk_metrics, keep),
+    ...kvTransferSent(pm.timing_metrics),
   };
+}
+
+/** `kv_transfer_sent_ms` when above 0 (a transfer of 0 ms is an unset pair of stamps), else nothing. */
+function kvTransferSent(raw: unknown): { kvTransferSentMs?: number } {
+  const ms = isObject(raw) ? num(raw.kv_transfer_sent_ms) : null;
+  return ms !== null && ms > 0 ? { kvTransferSentMs: ms } : {};
 }
 
 function parseDisagg(raw: Obj, keep: KeepSteps): TrtllmDisaggRecord {

@@ -101,4 +101,8 @@ export class CompactWorkerRecord implements TrtllmWorkerRecord {
   get offsetSample(): number | null {
     return orNull(this.extra(12));
   }
+
+  get kvTransferSentMs(): number | null {
+    return orNull(this.extra(13));
+  }
 }

@@ -185,6 +185,7 @@ export class TrtllmRecordStore {
     b[X + 10] = this.spilled(rec.chunks);
     b[X + 11] = rec.chunks.length;
     b[X + 12] = orNaN(clockOffsetSample(rec));
+    b[X + 13] = orNaN(rec.kvTransferSentMs);
     this.blocks.append(b);
     return at;
   }

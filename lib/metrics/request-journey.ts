@@ -361,7 +361,11 @@ export type EngineRequest = Pick<
   | "genServer"
   | "ctx"
   | "gen"
-> & { latency?: Pick<RequestLatency, "ttftMs" | "e2eMs"> };
+> & {
+  latency?: Pick<RequestLatency, "ttftMs" | "e2eMs">;
+  /** The KV-cache transfer's ms as stored (the request row's `kv_transfer_ms`), null when not measured */
+  kvTransferMs?: number | null;
+};
 
 /** A TensorRT-LLM request joined to the client's: the field whose value equals its x_request_id. */
 export interface EngineJoin {
@@ -461,10 +465,21 @@ export function engineLanes(engine: EngineJoin, startMs: number): JourneyLane[] 
       depth: 1,
       firstTokenMs: null,
       ticks: [],
-      detail: null,
+      detail: def.name === "gen_queue" ? transferInQueue(r.kvTransferMs ?? null) : null,
     });
   });
   return lanes;
+}
+
+/**
+ * The generation queue is drawn whole only when no transfer stamps were recorded; a transfer time
+ * beside it then came as a duration alone (a response's `gen_kv_transfer`): named on the lane,
+ * which holds it, never placed.
+ */
+function transferInQueue(ms: number | null): string | null {
+  return ms === null
+    ? null
+    : `includes the KV-cache transfer, ${ms.toFixed(3)} ms (sent as a duration without a start, so not placed)`;
 }
 
 /** The network/client gap of a joined TensorRT-LLM request, named in one line. */

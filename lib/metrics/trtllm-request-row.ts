@@ -69,7 +69,12 @@ export function requestRow(r: JoinedRequest, p: RequestRowParts) {
     kv_missed_blocks: kv?.missed ?? null,
     kv_hit_rate: kv ? requestHitRate(kv) : null,
     kv_transfer_bytes: p.transferBytes,
-    kv_transfer_ms: spanMs(t.genKvTransferStart, t.genKvTransferEnd),
+    // Between the generation side's transfer stamps; else the duration a response sent alone.
+    kv_transfer_ms:
+      spanMs(t.genKvTransferStart, t.genKvTransferEnd) ??
+      r.gen?.kvTransferSentMs ??
+      r.ctx?.kvTransferSentMs ??
+      null,
     kv_bandwidth_gbps: p.bandwidth,
     spec_accepted_tokens: spec?.acceptedDraftTokens ?? null,
     spec_draft_tokens: spec?.draftTokens ?? null,

@@ -533,6 +533,7 @@ function engineRequestOfRow(row: {
   gen_server: string | null;
   ttft_ms: number | null;
   e2e_ms: number | null;
+  kv_transfer_ms: number | null;
 }): EngineRequest {
   // Read as seconds ÷ 1000: the same steady-clock differences.
   const stored = JSON.parse(row.times_json) as Record<string, number | null>;
@@ -549,6 +550,7 @@ function engineRequestOfRow(row: {
     ctx: null,
     gen: null,
     latency: { ttftMs: row.ttft_ms, e2eMs: row.e2e_ms },
+    kvTransferMs: row.kv_transfer_ms,
   };
 }
 

@@ -158,6 +158,7 @@ export const SHARED_ID_ROW_COLUMNS = [
   "times_json",
   "ttft_ms",
   "e2e_ms",
+  "kv_transfer_ms",
 ] as const;
 
 /** One page of a run's TensorRT-LLM requests: their own ids and their stored TTFT and E2E. */

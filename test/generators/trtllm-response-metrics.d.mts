@@ -23,3 +23,19 @@ export function curlStreamed(
   headers: Record<string, string>,
   o?: { requestId?: string; withHeaders?: boolean },
 ): string;
+export function recordFromHeaders(
+  headers: Record<string, string>,
+  phase: string,
+  requestId?: string,
+): Record<string, unknown> | null;
+export function combineDisaggMetrics(
+  requestId: string,
+  disaggPhase: Record<string, unknown>,
+  ctxRecord: Record<string, unknown> | null,
+  genRecord: Record<string, unknown> | null,
+  disaggRequestId?: number,
+): Record<string, unknown>;
+export function disaggRecordFixture(
+  t: number,
+  o?: { kv?: boolean; disaggRequestId?: number },
+): Record<string, unknown>;

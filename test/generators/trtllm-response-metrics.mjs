@@ -134,6 +134,10 @@ export function buildMetricsHeaders(record) {
         ])
           if (d !== null) values[header].push(`${phase}-${label}-${item}-${name};dur=${d.toFixed(6)}`);
       });
+    // A phase rebuilt from a worker's headers keeps them (`metrics_headers`): appended as they
+    // are, after the items rebuilt from its stamps, so an item may come twice.
+    const inherited = pr.metrics_headers ?? {};
+    for (const header of Object.keys(values)) if (inherited[header]) values[header].push(inherited[header]);
   }
   return Object.fromEntries(
     Object.entries(values)
@@ -233,4 +237,162 @@ export function curlStreamed(headers, { requestId, withHeaders = true } = {}) {
     : "";
   const body = [...chatChunks(["Hello", " world"]), "data: [DONE]"].map((m) => m + "\n\n").join("");
   return head + body + buildMetricsSseEvent(headers);
+}
+
+/**
+ * `build_metrics_record_from_headers(headers, phase, request_id)`: the disaggregation server's
+ * record of one worker's response. Every `server_` / `server-` in the four fields becomes
+ * `{phase}_` / `{phase}-`; `{phase}-start` / `-end` give `arrival_time` / `last_token_time`;
+ * first scheduled, first token and (when no end) last token are the arrival plus the queue,
+ * TTFT and E2E durations. The KV-transfer duration is not turned back into stamps.
+ */
+export function recordFromHeaders(headers, phase, requestId = "") {
+  const metricsHeaders = {};
+  for (const h of [
+    "Server-Timing",
+    "X-TRTLLM-Start-End-Time",
+    "X-TRTLLM-Step-Metrics",
+    "X-TRTLLM-Ctx-Chunk-Metrics",
+  ])
+    if (headers[h])
+      metricsHeaders[h] = headers[h].replaceAll("server_", `${phase}_`).replaceAll("server-", `${phase}-`);
+  if (Object.keys(metricsHeaders).length === 0) return null;
+  const timing = {};
+  const fields = { [`${phase}-start`]: "arrival_time", [`${phase}-end`]: "last_token_time" };
+  for (const item of (metricsHeaders["X-TRTLLM-Start-End-Time"] ?? "").split(",")) {
+    const [name, ts] = item.trim().split(";ts=");
+    if (ts !== undefined && name in fields) timing[fields[name]] = Number(ts);
+  }
+  const durations = {};
+  for (const item of (metricsHeaders["Server-Timing"] ?? "").split(",")) {
+    const [name, dur] = item.trim().split(";dur=");
+    if (dur !== undefined && name.startsWith(`${phase}_`))
+      durations[name.slice(phase.length + 1)] = Number(dur) / 1000;
+  }
+  if (timing.arrival_time !== undefined)
+    for (const [name, field] of [
+      ["queue", "first_scheduled_time"],
+      ["ttft", "first_token_time"],
+      ["e2e", "last_token_time"],
+    ])
+      if (name in durations && timing[field] === undefined)
+        timing[field] = timing.arrival_time + durations[name];
+  const phaseRecord = { metrics_headers: metricsHeaders };
+  if (Object.keys(timing).length > 0) phaseRecord.timing_metrics = timing;
+  return {
+    schema_version: 1,
+    request_id: requestId,
+    status: "complete",
+    metrics_headers: metricsHeaders,
+    phases: { [phase]: phaseRecord },
+  };
+}
+
+/** `combine_disagg_metrics(request_id, disagg_phase, ctx_record, gen_record, disagg_request_id)`. */
+export function combineDisaggMetrics(requestId, disaggPhase, ctxRecord, genRecord, disaggRequestId) {
+  const phases = { disagg: disaggPhase };
+  const add = (name, record) => {
+    const pr = { ...(Object.values(record.phases ?? {})[0] ?? {}), request_id: record.request_id };
+    if (record.ctx_request_id != null) pr.ctx_request_id = record.ctx_request_id;
+    if (record.metrics_headers) pr.metrics_headers = record.metrics_headers;
+    phases[name] = pr;
+  };
+  if (ctxRecord) add("ctx", ctxRecord);
+  if (genRecord) add("gen", genRecord);
+  return {
+    schema_version: 1,
+    request_id: requestId,
+    status: "complete",
+    phases,
+    ...(disaggRequestId != null ? { disagg_request_id: disaggRequestId } : {}),
+  };
+}
+
+/**
+ * One disaggregated request arriving at the disaggregation server at `t` s, through the chain
+ * TensorRT-LLM's serving code runs: each worker formats its own record (phase `server`) with
+ * `build_metrics_headers`, the disaggregation server rebuilds each as a `ctx` / `gen` phase from
+ * those headers (`build_metrics_record_from_headers`), adds its own `disagg` phase
+ * (`on_resp_done`: `arrival_time` and `server_arrival_time` its arrival, `ctx_dispatch_time`,
+ * `server_first_token_time`, `last_token_time` its last chunk) and combines them
+ * (`combine_disagg_metrics`); its middleware formats that record for the client. Offsets in ms
+ * from `t`: ctx dispatch 0.5; ctx arrival 3, scheduled 6, first token 10 (its last token), one
+ * context chunk (forward 2, sample 1); gen arrival 28, KV transfer 36 → 45, scheduled 55, first
+ * token 66, last token 200, one step (iter 7, forward 3, sample 1); disagg first token 78, last
+ * chunk 201. `kv: false` leaves the transfer out (a request with no transfer).
+ */
+export function disaggRecordFixture(t, { kv = true, disaggRequestId = 1 } = {}) {
+  const at = (ms) => t + ms / 1000;
+  const ctxWorker = {
+    request_id: "ctx-1",
+    phases: {
+      server: {
+        timing_metrics: {
+          arrival_time: at(3),
+          first_scheduled_time: at(6),
+          first_token_time: at(10),
+          last_token_time: at(10),
+        },
+        time_breakdown_metrics: {
+          step_metrics: [],
+          ctx_chunk_metrics: [
+            {
+              forward_start_time: at(6),
+              forward_end_time: at(8),
+              sample_start_time: at(8),
+              sample_end_time: at(9),
+              gpu_forward_time: 1.5,
+              gpu_sample_time: 0.5,
+            },
+          ],
+        },
+      },
+    },
+  };
+  const genWorker = {
+    request_id: "gen-1",
+    phases: {
+      server: {
+        timing_metrics: {
+          arrival_time: at(28),
+          ...(kv ? { kv_cache_transfer_start: at(36), kv_cache_transfer_end: at(45) } : {}),
+          first_scheduled_time: at(55),
+          first_token_time: at(66),
+          last_token_time: at(200),
+        },
+        time_breakdown_metrics: {
+          step_metrics: [
+            {
+              iter: 7,
+              forward_start_time: at(66),
+              forward_end_time: at(69),
+              sample_start_time: at(69),
+              sample_end_time: at(70),
+              gpu_forward_time: 2.5,
+              gpu_sample_time: 0.75,
+            },
+          ],
+          ctx_chunk_metrics: [],
+        },
+      },
+    },
+  };
+  const disaggPhase = {
+    ctx_server: "http://ctx0:8001",
+    gen_server: "http://gen0:8002",
+    timing_metrics: {
+      arrival_time: t,
+      last_token_time: at(201),
+      server_arrival_time: t,
+      ctx_dispatch_time: at(0.5),
+      server_first_token_time: at(78),
+    },
+  };
+  return combineDisaggMetrics(
+    String(disaggRequestId),
+    disaggPhase,
+    recordFromHeaders(buildMetricsHeaders(ctxWorker), "ctx", "ctx-1"),
+    recordFromHeaders(buildMetricsHeaders(genWorker), "gen", "gen-1"),
+    disaggRequestId,
+  );
 }

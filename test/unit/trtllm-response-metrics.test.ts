@@ -31,6 +31,7 @@ import {
   buildMetricsSseEvent,
   curlNonStreamed,
   curlStreamed,
+  disaggRecordFixture,
   recordFixture,
 } from "../generators/trtllm-response-metrics.mjs";
 
@@ -144,6 +145,29 @@ describe("the metrics fields, in the producer's units (dur ms, ts s)", () => {
     expect([...chunks.values("gpuSampleMs")]).toEqual([0.25]);
     for (const m of ["updateMs", "preprocessingMs", "postprocessingMs"] as const)
       expect([...steps.values(m)]).toEqual([]);
+  });
+
+  it("keeps a KV-transfer duration sent without stamps as that, never as stamps, and a 0 from unset stamps as not measured", () => {
+    // A disaggregation server's response: the generation phase's gen_kv_transfer;dur=9.
+    const disagg = parseTrtllmRecord(
+      metricsRecordJson(parseMetricsFields(buildMetricsHeaders(disaggRecordFixture(100))), "x-1"),
+    );
+    expect("record" in disagg && disagg.record.type).toBe("disagg");
+    const d = (disagg as { record: { ctx: TrtllmWorkerRecord; gen: TrtllmWorkerRecord } }).record;
+    expect(d.gen.kvTransferSentMs).toBeCloseTo(9, 9);
+    expect(d.gen.timing.kvTransferStart).toBeNull();
+    expect(d.gen.timing.kvTransferEnd).toBeNull();
+    expect(d.ctx.kvTransferSentMs).toBeUndefined();
+    // One serving process whose unset transfer stamps (0.0 and 0.0) gave server_kv_transfer;dur=0.
+    const fixture = recordFixture() as { phases: { server: { timing_metrics: Record<string, number> } } };
+    Object.assign(fixture.phases.server.timing_metrics, {
+      kv_cache_transfer_start: 0,
+      kv_cache_transfer_end: 0,
+    });
+    const headers = buildMetricsHeaders(fixture);
+    expect(headers["Server-Timing"]).toContain("server_kv_transfer;dur=0.000000");
+    const agg = parseTrtllmRecord(metricsRecordJson(parseMetricsFields(headers), "x-2"));
+    expect((agg as { record: TrtllmWorkerRecord }).record.kvTransferSentMs).toBeUndefined();
   });
 
   it("counts every malformed item and names another producer's Server-Timing items, dropping none silently", () => {
