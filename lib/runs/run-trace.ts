@@ -237,31 +237,48 @@ export class TraceInterrupted extends Error {
  * last piece a global instant event that says so (a partial file opened in Perfetto shows why it
  * ends), the JSON is left unclosed (a parser refuses it) and the stream fails with
  * `TraceInterrupted` (the download fails: the connection closes without the end of the body).
+ * A deleted run ends it the same way (`not_found`), also when the read itself failed on its
+ * removed rows.
  */
 export async function* untilRowsChange(
   chunks: AsyncGenerator<string>,
   changed: () => Promise<{ code: string; message: string } | null>,
 ): AsyncGenerator<string> {
   let sent = false;
-  for await (const chunk of chunks) {
-    const why = await changed();
-    if (why) {
-      const message = `trace export interrupted: ${why.message}. This file is incomplete; download the trace again`;
-      if (sent) {
-        const event: TraceEvent = {
-          name: message,
-          ph: "i",
-          s: "g",
-          pid: 0,
-          tid: 0,
-          ts: 0,
-          args: { error: why.code, message },
-        };
-        yield `,\n${JSON.stringify(event)}\n`;
+  try {
+    for (;;) {
+      // A read that fails because its rows went under it (a delete, a re-ingest clearing them)
+      // is that change, said as such; any other failure stays what it is.
+      let next: IteratorResult<string> | undefined;
+      let failure: unknown = null;
+      try {
+        next = await chunks.next();
+      } catch (err) {
+        failure = err;
       }
-      throw new TraceInterrupted(why.code, message);
+      const why = await changed();
+      if (why) {
+        const message = `trace export interrupted: ${why.message}. This file is incomplete; download the trace again`;
+        if (sent) {
+          const event: TraceEvent = {
+            name: message,
+            ph: "i",
+            s: "g",
+            pid: 0,
+            tid: 0,
+            ts: 0,
+            args: { error: why.code, message },
+          };
+          yield `,\n${JSON.stringify(event)}\n`;
+        }
+        throw new TraceInterrupted(why.code, message);
+      }
+      if (failure || !next) throw failure;
+      if (next.done) return;
+      sent = true;
+      yield next.value;
     }
-    sent = true;
-    yield chunk;
+  } finally {
+    await chunks.return(undefined);
   }
 }

@@ -50,7 +50,8 @@ export type RowsChanged = () => Promise<Response | null>;
 /**
  * `handle` run between two looks at the run: a re-ingest that began while it read (the check
  * before it passed, then the rows went) makes its answer `409 drilldown_building`, never a list
- * of the rows left (a total of 0) or a `404` for rows not yet written again.
+ * of the rows left (a total of 0) or a `404` for rows not yet written again; a run deleted while
+ * it read answers `404 not_found`.
  *
  * An answer streamed after `handle` returns (the trace export) reads rows after the second look:
  * `handle` gets `changed`, to look again before each piece it sends (lib/runs/run-trace.ts
@@ -68,15 +69,15 @@ export async function guardedRowsRead(
   const changed: RowsChanged = async () => {
     if (!before) return null;
     const after = await rowsState(db, runId);
+    if (!after) return jsonError(404, "not_found", "this run was deleted while it was read");
     if (
-      after &&
       after.status === before.status &&
       after.summary_ready_at === before.summary_ready_at &&
       after.drilldown_ready_at === before.drilldown_ready_at
     )
       return null;
     return (
-      (after && stateError(after, opts)) ??
+      stateError(after, opts) ??
       jsonError(409, "drilldown_building", "this run was re-ingested while it was read; ask again")
     );
   };

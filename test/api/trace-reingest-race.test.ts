@@ -9,6 +9,8 @@
  * re-ingest's first step (the run marked `ingesting`) made between two pieces of the body.
  */
 import { describe, expect, it } from "vitest";
+import { POST as reingestRoute } from "@/app/api/runs/[id]/reingest/route";
+import { DELETE as deleteRoute } from "@/app/api/runs/[id]/route";
 import { GET as getTrace } from "@/app/api/runs/[id]/trace.json/route";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams, uploadGeneratedAiperf, waitForDrilldown } from "../helpers/test-app";
@@ -60,5 +62,83 @@ describe.each(TEST_STORES)("a trace export raced by a re-ingest (%s)", (_store, 
     // …and is not a trace a parser takes for whole.
     expect(() => JSON.parse(text)).toThrow();
     expect(text.length).toBeLessThan(JSON.stringify(whole).length);
+  }, 180_000);
+
+  /**
+   * The trace read slowly, a piece at a time, while the real re-ingest (or delete) route runs:
+   * the client's body fails, and what it received does not parse as a trace.
+   */
+  async function raceTrace(
+    id: string,
+    act: () => Promise<Response>,
+  ): Promise<{ text: string; failure: unknown; acted: Response }> {
+    const res = await getTrace(new Request(`http://localhost/api/runs/${id}/trace.json`), idParams(id));
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    for (let pieces = 0; pieces < 2; pieces++) {
+      const r = await reader.read();
+      expect(r.done).toBe(false);
+      text += decoder.decode(r.value, { stream: true });
+    }
+    const acting = act();
+    // The re-ingest's claim (or the delete) lands before the reader asks for its next piece.
+    await waitUntilRunChanged(id);
+    let failure: unknown = null;
+    try {
+      for (let r = await reader.read(); !r.done; r = await reader.read())
+        text += decoder.decode(r.value, { stream: true });
+    } catch (err) {
+      failure = err;
+    }
+    return { text, failure, acted: await acting };
+  }
+
+  async function waitUntilRunChanged(id: string): Promise<void> {
+    for (let i = 0; i < 6000; i++) {
+      const run = await env.app.store.db
+        .selectFrom("runs")
+        .select(["status", "drilldown_ready_at"])
+        .where("id", "=", id)
+        .executeTakeFirst();
+      if (!run || run.status !== "ready") return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error("the run never changed");
+  }
+
+  it("fails the body when the re-ingest route starts while the trace streams", async () => {
+    const id = await uploadGeneratedAiperf({ records: RECORDS, concurrency: 8, seed: 23 });
+    await waitForDrilldown(id);
+    const { text, failure, acted } = await raceTrace(id, () =>
+      reingestRoute(
+        new Request(`http://localhost/api/runs/${id}/reingest`, { method: "POST" }),
+        idParams(id),
+      ),
+    );
+    expect(acted.status).toBe(200);
+    expect(failure).toBeInstanceOf(Error);
+    expect(String((failure as Error).message)).toMatch(/trace export interrupted/);
+    expect(() => JSON.parse(text)).toThrow();
+    // Once the re-ingest is done, the trace downloads whole again.
+    await waitForDrilldown(id);
+    const again = await getTrace(new Request(`http://localhost/api/runs/${id}/trace.json`), idParams(id));
+    expect(again.status).toBe(200);
+    expect(JSON.parse(await again.text())).toHaveProperty("traceEvents");
+  }, 180_000);
+
+  it("fails the body when the run is deleted while the trace streams", async () => {
+    const id = await uploadGeneratedAiperf({ records: RECORDS, concurrency: 8, seed: 29 });
+    await waitForDrilldown(id);
+    const { text, failure, acted } = await raceTrace(id, () =>
+      deleteRoute(new Request(`http://localhost/api/runs/${id}`, { method: "DELETE" }), idParams(id)),
+    );
+    expect(acted.status).toBe(204);
+    expect(failure).toBeInstanceOf(Error);
+    expect(String((failure as Error).message)).toMatch(/trace export interrupted: this run was deleted/);
+    expect(() => JSON.parse(text)).toThrow();
+    const last = JSON.parse(text.trimEnd().split("\n").at(-1)!) as { args: { error: string } };
+    expect(last.args.error).toBe("not_found");
   }, 180_000);
 });

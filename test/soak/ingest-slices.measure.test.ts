@@ -14,7 +14,8 @@
  * of the files read into memory, encoded by the fetch implementation on this thread). After
  * each upload, a digest of what it stored (every table's rows of the run, ids and instants left
  * out, as test/bench/ingest-digest.mjs reads them): two builds that store the same agree.
- * Printed, never asserted.
+ * Printed, never asserted. RUNLENS_MEASURE_PROFILE_DIR keeps each upload's whole CPU profile and
+ * its slices there.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -301,7 +302,15 @@ async function measure(
     if (running) setImmediate(tick);
   };
   const origin = performance.now();
+  // The profiler's start is synchronous main-thread work (V8 first records the code the process
+  // has compiled: 67–80 ms before an aiperf upload measured alone, more after other uploads). It
+  // was the "first turn of the upload route" of earlier measurements: it is the measurement's,
+  // not the upload's, and the slices count from after it; its CPU is printed on its own.
+  const startCpu = cpuMs();
   await session.post("Profiler.start");
+  const profilerStartMs = cpuMs() - startCpu;
+  lastCpu = cpuMs();
+  lastAt = performance.now();
   setImmediate(tick);
   const cpu0 = cpuMs();
   const req = paced(request);
@@ -316,9 +325,20 @@ async function measure(
   session.disconnect();
   // The profile's clock: its start is `origin` give or take the call.
   const attributed = attribute(slices, profile as never, profile.startTime / 1000 - origin, gcs);
+  // RUNLENS_MEASURE_PROFILE_DIR: the whole profile (Chrome DevTools, speedscope) and the slices,
+  // in ms from the profile's first sample, kept for a closer look.
+  const keep = process.env.RUNLENS_MEASURE_PROFILE_DIR;
+  if (keep) {
+    const base = path.join(keep, name.replace(/\W+/g, "-"));
+    fs.writeFileSync(`${base}.cpuprofile`, JSON.stringify(profile));
+    fs.writeFileSync(
+      `${base}.slices.json`,
+      JSON.stringify(slices.map((s) => ({ from: s.from - origin, to: s.to - origin, cpu: s.cpu }))),
+    );
+  }
   console.log(
     `${name}: ${res.status} ${body.slice(0, 80)}; main-thread CPU ${Math.round(whole)} ms in ${turns} turns; ` +
-      `${slices.length} slices over ${SLICE_MS} ms; longest ${Math.max(0, ...slices.map((s) => s.cpu)).toFixed(1)} ms; load ${os
+      `${slices.length} slices over ${SLICE_MS} ms (the profiler's start before them, ${profilerStartMs.toFixed(1)} ms); longest ${Math.max(0, ...slices.map((s) => s.cpu)).toFixed(1)} ms; load ${os
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(" ")}`,

@@ -8,6 +8,7 @@
  * request. The columns are those of `aiperf_requests` without `run_id`, so a query over the file
  * reads like one over the rows of runs stored before it.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { DuckDBAppender } from "@duckdb/node-api";
 import type { Db } from "../db";
 import type { AiperfRequestsTable } from "../tables/aiperf";
@@ -28,7 +29,10 @@ const STAGE_COLUMNS = `seq bigint, file_id varchar, line integer, request_id var
  * until about 200,000 (or its close): flushed on the way, the rows are in the table while the
  * upload still arrives, and the close before the COPY (after the upload's last byte) has at most
  * this many left to move, not the whole run's (docs/performance.md §The summary path). A flush
- * is synchronous: 4,096 rows hold the event loop ~10 ms, where 16,384 held it 30–70 ms.
+ * is synchronous: 4,096 rows hold the event loop ~10 ms, where 16,384 held it 30–70 ms. DuckDB
+ * runs it as an INSERT it plans and commits, the rows copied into the transaction's storage and
+ * then into the table, each column's statistics (min/max, distinct-count sketch) updated on the
+ * way; it happens in `flush`, in a turn of its own, never in the turn of the records before it.
  */
 const FLUSH_ROWS = 4_096;
 
@@ -64,6 +68,8 @@ export class AiperfRequestStage extends RunFileStage {
    * aiperf-records-native.ts.)
    */
   private inOrder = true;
+  /** FLUSH_ROWS rows appended since the appender's last flush: `flush` flushes it. */
+  private appenderFull = false;
 
   constructor(runId: string, db: Db) {
     super(
@@ -79,8 +85,8 @@ export class AiperfRequestStage extends RunFileStage {
   }
 
   /**
-   * Appends one row (the appender is flushed every FLUSH_ROWS rows); asks for a flush, which
-   * moves the table's rows to a segment, once the table holds aiperfStageOptions.spillRows.
+   * Appends one row; asks for a flush every FLUSH_ROWS rows (the appender's) and once the table
+   * holds aiperfStageOptions.spillRows (its rows moved to a segment).
    */
   push(row: AiperfRequestsTable): boolean {
     const a = this.appender;
@@ -107,12 +113,23 @@ export class AiperfRequestStage extends RunFileStage {
     text(a, row.worker_id);
     a.endRow();
     this.tableRowAdded();
-    if (this.tableRows % FLUSH_ROWS === 0) a.flushSync();
-    return this.tableRows >= aiperfStageOptions.spillRows;
+    if (this.tableRows % FLUSH_ROWS === 0) this.appenderFull = true;
+    return this.appenderFull || this.tableRows >= aiperfStageOptions.spillRows;
   }
 
-  /** Moves the table's rows to a segment once it holds aiperfStageOptions.spillRows. */
+  /**
+   * Flushes the appender when FLUSH_ROWS rows wait in it, alone between two turns of the event
+   * loop (in the turn of the rows' records, it made that turn's slice two or three times as long
+   * as the flush); then moves the table's rows to a segment once it holds
+   * aiperfStageOptions.spillRows.
+   */
   async flush(): Promise<void> {
+    if (this.appenderFull && this.appender) {
+      this.appenderFull = false;
+      await nextTurn();
+      this.appender.flushSync();
+      await nextTurn();
+    }
     if (this.tableRows >= aiperfStageOptions.spillRows) await this.spill();
   }
 
