@@ -65,7 +65,10 @@ export function compareCdfFigure(
       window: "each run's profiling phase (aiperf) or perf-metrics files (TensorRT-LLM)",
       requests: "aiperf: successful profiling requests; TensorRT-LLM: completed requests",
     },
-    missing: `No run here has per-request ${label} records: compare runs with aiperf profile_export.jsonl.`,
+    missing:
+      metric === "tpotMs"
+        ? `No run here has per-request ${label} records: compare TensorRT-LLM runs whose perf metrics have step metrics (return_perf_metrics on).`
+        : `No run here has per-request ${label} records: compare runs with aiperf profile_export.jsonl.`,
     x: { label, unit: "ms" },
     y: { label: "requests at or below", unit: "%", domain: [0, 100] },
     series: drawn.map(({ run, cdf }) => ({
