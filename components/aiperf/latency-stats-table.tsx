@@ -1,14 +1,15 @@
 import { AIPERF_SUCCESSFUL, requestsDefinition } from "@/components/charts/definitions";
 import { StatsTable } from "@/components/charts/stats-table";
 import type { RequestsBlock } from "@/lib/api/schemas";
+import { latencyName } from "@/lib/api/metric-catalog";
 import { AIPERF_WORDS, type RequestWords } from "@/lib/metrics/request-words";
 
 type Metric = "ttftMs" | "e2eMs" | "itlMs" | "inputTokens" | "outputTokens";
 
 export const AIPERF_STATS_ROWS: Array<{ key: Metric; label: string; ms: boolean }> = [
-  { key: "ttftMs", label: "Time to first token", ms: true },
-  { key: "e2eMs", label: "End-to-end latency", ms: true },
-  { key: "itlMs", label: "Inter-token latency", ms: true },
+  { key: "ttftMs", label: latencyName("ttftMs"), ms: true },
+  { key: "e2eMs", label: latencyName("e2eMs"), ms: true },
+  { key: "itlMs", label: latencyName("itlMs"), ms: true },
   { key: "inputTokens", label: "Input tokens", ms: false },
   { key: "outputTokens", label: "Output tokens", ms: false },
 ];

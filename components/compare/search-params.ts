@@ -1,6 +1,6 @@
 import { parseAsArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
 import { urlState } from "@/components/url-state";
-import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
+import { LATENCY_FIELD_IDS } from "@/lib/api/metric-catalog";
 import { COMPARE_STATS } from "@/lib/api/compare-schemas";
 import { ROUTER_LOG_OVERLAYS } from "@/lib/metrics/compare-router-log";
 import { TURN_COMPARE_METRIC_IDS } from "@/lib/metrics/turn-chart-rows";
@@ -20,7 +20,7 @@ export const compareSearchParams = {
   runs: parseAsArrayOf(parseAsString, ",").withDefault([]).withOptions(STEP),
   baseline: parseAsString.withDefault("").withOptions(STEP),
   stat: parseAsStringLiteral(COMPARE_STATS).withDefault("p50").withOptions(STEP),
-  metric: parseAsStringLiteral(LATENCY_METRICS).withDefault("ttftMs").withOptions(STEP),
+  metric: parseAsStringLiteral(LATENCY_FIELD_IDS).withDefault("ttftMs").withOptions(STEP),
   /** The metric of the turn curves overlaid for multi-turn runs (docs/metrics.md §Turns) */
   turnMetric: parseAsStringLiteral(TURN_COMPARE_METRIC_IDS).withDefault("ttftP50").withOptions(STEP),
   /** What the router-log overlay draws: both hit rates of each run, or their gap */

@@ -5,11 +5,13 @@
  */
 import { plural } from "@/lib/format-number";
 import type { TimeBreakdownBlock } from "@/lib/api/schemas";
+import { METRICS } from "@/lib/api/metric-catalog";
 
+/** The server's latencies, named by the metric catalog (spelled out, and short for the toggle). */
 export const TRTLLM_LATENCY_OPTIONS = [
-  { id: "ttftMs", label: "Time to first token", short: "TTFT" },
-  { id: "e2eMs", label: "End-to-end latency", short: "E2E" },
-  { id: "tpotMs", label: "Time per output token", short: "TPOT" },
+  { id: "ttftMs", label: METRICS.trtllmTtft.long, short: "TTFT" },
+  { id: "e2eMs", label: METRICS.trtllmE2e.long, short: "E2E" },
+  { id: "tpotMs", label: METRICS.trtllmTpot.long, short: "TPOT" },
 ] as const;
 
 export type TrtllmLatencyId = (typeof TRTLLM_LATENCY_OPTIONS)[number]["id"];

@@ -19,6 +19,11 @@ export interface MetricDef {
   label: string;
   /** The name where room is short: an axis, a legend, a tile pair ("E2E") */
   short: string;
+  /**
+   * The name spelled out, where a figure or a table has room for it ("End-to-end latency"): a
+   * latency's; any other metric's is its label
+   */
+  long: string;
   unit: string;
   group: string;
   direction: Direction;
@@ -59,12 +64,43 @@ const LINES = {
 
 export type MetricId = keyof typeof LINES;
 
+/** The per-request latencies spelled out (a server's TTFT is still a time to first token). */
+const LONG: Partial<Record<MetricId, string>> = {
+  ttft: "Time to first token",
+  e2e: "End-to-end latency",
+  itl: "Inter-token latency",
+  trtllmTtft: "Time to first token",
+  trtllmE2e: "End-to-end latency",
+  trtllmTpot: "Time per output token",
+};
+
 export const METRICS = Object.fromEntries(
   Object.entries(LINES).map(([id, [label, short, unit, group, direction]]) => [
     id,
-    { id, label, short, unit, group, direction },
+    { id, label, short, long: LONG[id as MetricId] ?? label, unit, group, direction },
   ]),
 ) as { [K in MetricId]: MetricDef & { id: K } };
+
+/**
+ * The metric of each per-request latency field of a payload or a statistics block (ms): the
+ * client's TTFT, E2E and ITL (aiperf's records, an imported tool's), the server's TPOT (perf
+ * metrics). A chart, a table or a report names a field through here.
+ */
+export const LATENCY_FIELDS = {
+  ttftMs: METRICS.ttft,
+  e2eMs: METRICS.e2e,
+  itlMs: METRICS.itl,
+  tpotMs: METRICS.trtllmTpot,
+} as const;
+
+export type LatencyField = keyof typeof LATENCY_FIELDS;
+
+export const LATENCY_FIELD_IDS = Object.keys(LATENCY_FIELDS) as LatencyField[];
+
+/** A latency field's name spelled out ("Time to first token"), or the field itself when none. */
+export function latencyName(field: string): string {
+  return Object.hasOwn(LATENCY_FIELDS, field) ? LATENCY_FIELDS[field as LatencyField].long : field;
+}
 
 export const METRIC_IDS = Object.keys(LINES) as MetricId[];
 

@@ -4,6 +4,7 @@
  * another tool speaks that tool's (vLLM's `completed`, its per-request arrays, its TPOT). The
  * numbers do not change, only their names and the line that says where they come from. Pure.
  */
+import { METRICS, latencyName } from "@/lib/api/metric-catalog";
 import type { RequestsBlock } from "@/lib/api/schemas";
 
 export interface RequestWords {
@@ -34,7 +35,7 @@ export const AIPERF_WORDS: RequestWords = {
   countDefinition:
     "Profiling requests, failed ones included. aiperf's request_count counts successful requests only; warm-up requests are in neither.",
   timings: "client-side timings from aiperf's records",
-  itl: { label: "Inter-token latency", short: "ITL" },
+  itl: { label: METRICS.itl.long, short: METRICS.itl.short },
 };
 
 export function requestWords(run: {
@@ -52,9 +53,7 @@ export function requestWords(run: {
     timings: summary
       ? `${tool}'s own run-level figures (no per-request arrays uploaded)`
       : `client-side timings from ${tool}'s per-request arrays`,
-    itl: TPOT_TOOLS.has(tool)
-      ? { label: "TPOT (time per output token)", short: "TPOT" }
-      : { label: "Inter-token latency", short: "ITL" },
+    itl: TPOT_TOOLS.has(tool) ? { label: "TPOT (time per output token)", short: "TPOT" } : AIPERF_WORDS.itl,
   };
 }
 
@@ -78,4 +77,15 @@ export function itlWordsOf(
     return { label: "TPOT (time per output token)", short: "TPOT", description };
   if (shorts.size > 1) return { label: "ITL / TPOT", short: "ITL / TPOT", description };
   return { label: "Inter-token latency", short: "ITL", description };
+}
+
+/**
+ * A per-request latency's name on the Latency view and in the report (the metric catalog's, spelled
+ * out): the inter-token latency in the run's tool's words (TPOT for vLLM and SGLang).
+ */
+export function latencyLabel(
+  run: Parameters<typeof requestWords>[0],
+  metric: "ttftMs" | "e2eMs" | "itlMs",
+): string {
+  return metric === "itlMs" ? requestWords(run).itl.label : latencyName(metric);
 }

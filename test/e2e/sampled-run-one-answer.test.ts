@@ -11,6 +11,8 @@ import path from "node:path";
 import type { Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { METRICS } from "@/lib/api/metric-catalog";
+import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
+import { compareCdfFigure } from "@/lib/metrics/figures/compare-cdf";
 import { gotoHydrated, useAppAndBrowser } from "./harness";
 
 const SWEEP = path.resolve(__dirname, "../../lib/examples/files/aiperf-qwen-sweep");
@@ -301,6 +303,31 @@ describe("a run whose aiperf records are a sample of its summary shows aiperf's 
       const want = producerFigures(c);
       expect(text).toContain(`${runs.get(c)!.name}: ${want.records} of ${want.requests} requests`);
     }
+    // The page draws the figure description the comparison report draws (lib/metrics/figures/compare-cdf.ts):
+    // its title, and a legend entry per run, named as the description names its series.
+    const described = compareCdfFigure(
+      await Promise.all(
+        CONCURRENCIES.map(async (c, index) => {
+          const run = runs.get(c)!;
+          const res = await fetch(
+            `${env.app.url}/api/runs/${run.id}/charts/${AIPERF_CHARTS.distribution.key}`,
+          );
+          return {
+            id: run.id,
+            name: run.name,
+            index,
+            distribution: AIPERF_CHARTS.distribution.schema.parse(await res.json()),
+          };
+        }),
+      ),
+      "ttftMs",
+      "TTFT",
+    );
+    expect(await cdf.locator("figcaption h3").innerText()).toBe(described.title);
+    await cdf.locator(".recharts-legend-item-text").first().waitFor({ timeout: 30_000 });
+    expect(await cdf.locator(".recharts-legend-item-text").allInnerTexts()).toEqual(
+      described.series.map((s) => s.name),
+    );
     await page.close();
   });
 });

@@ -65,7 +65,7 @@ import {
 import { endpointHitRateMissing } from "@/lib/metrics/server-metrics/cache-facts";
 import { sampleRequests } from "@/lib/runs/trtllm-requests";
 import { REPORT_REQUEST_BARS, REPORT_SEGMENT_STATS } from "@/lib/runs/report/figures-breakdown";
-import { latencyLabel } from "@/components/aiperf/latency-metric";
+import { latencyLabel } from "@/lib/metrics/request-words";
 import { runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
 import { readRunSummary } from "@/lib/runs/read-run";
 import type { Figure } from "@/lib/runs/report/html";
@@ -77,6 +77,15 @@ import { figureProps, STACK_END, STACK_TOTAL } from "@/components/charts/figure-
 import { builtGlobalsCss } from "../helpers/built-css";
 import { cssVariables } from "../helpers/colour-vision";
 import { openTestApp } from "../helpers/test-app";
+import { compareQuerySchema, MAX_COMPARED_RUNS } from "@/lib/api/compare-schemas";
+import { loadComparison } from "@/lib/runs/compare-runs";
+import { compareReportDoc } from "@/lib/runs/report/compare-report";
+import {
+  compareCdfFigure,
+  compareCdfLabel,
+  compareCdfMetrics,
+  type CompareCdfRun,
+} from "@/lib/metrics/figures/compare-cdf";
 
 type App = Awaited<ReturnType<typeof openTestApp>>;
 
@@ -987,6 +996,49 @@ describe("figure descriptions", () => {
     // The examples hold both families: aiperf runs and TensorRT-LLM perf-metrics runs.
     expect(compared.some((c) => c.includes("Server TTFT over time"))).toBe(true);
     expect(compared.some((c) => c.endsWith(": TTFT over time"))).toBe(true);
+  });
+
+  it("the comparison report and the compare page say the same of the CDF overlay of every example run, each metric", async () => {
+    const db = t.app.store.db;
+    const ids = [...reports.keys()];
+    const said: string[] = [];
+    // Every example run, in comparisons of as many as a comparison holds.
+    for (let i = 0; i < ids.length; i += MAX_COMPARED_RUNS) {
+      const query = compareQuerySchema.parse({ runs: ids.slice(i, i + MAX_COMPARED_RUNS).join(",") });
+      const c = await loadComparison(db, query);
+      const doc = await compareReportDoc(db, c, "2026-01-01T00:00:00.000Z");
+      const report = { name: "comparison", figures: doc.sections.flatMap((x) => x.figures) };
+      // As components/compare/compare-cdf.tsx builds it: each run's aiperf distribution, else its
+      // TensorRT-LLM one, every metric any run has, named in the runs' words.
+      const runs: CompareCdfRun[] = await Promise.all(
+        c.runs.map(async (run, index) => {
+          const p = payloadsFrom(
+            await chartPayloads(db, run.id, [
+              AIPERF_CHARTS.distribution.key,
+              TRTLLM_CHARTS.latencyDistribution.key,
+            ]),
+          );
+          const distribution = p.get(AIPERF_CHARTS.distribution) ?? p.get(TRTLLM_CHARTS.latencyDistribution);
+          return { id: run.id, name: run.name, index, distribution };
+        }),
+      );
+      for (const m of compareCdfMetrics(runs)) {
+        const f = compareCdfFigure(runs, m, compareCdfLabel(c.runs, m));
+        sameInReport(report, f);
+        said.push(...f.series.map((s) => `${f.title} · ${s.name}`));
+      }
+      // The delta bars are drawn from descriptions too, each run in its compare colour.
+      const deltas = report.figures.filter((f) => f.id.startsWith("delta-"));
+      expect(deltas.length).toBeGreaterThan(0);
+      for (const f of deltas) expect(f.described, f.id).toBe(true);
+    }
+    // Every example run with per-request latency is a line of each metric it has.
+    for (const title of ["TTFT", "E2E latency", "ITL", "Server TPOT"])
+      expect(
+        said.some((x) => x.startsWith(`${title}: CDF overlay · `)),
+        title,
+      ).toBe(true);
+    expect(new Set(said.map((x) => x.split(" · ").slice(1).join(" · "))).size).toBeGreaterThan(4);
   });
 
   it("lists the report figures not yet drawn from a figure description", () => {

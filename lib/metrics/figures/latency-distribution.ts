@@ -16,17 +16,11 @@ import {
   type FigureMark,
 } from "@/lib/api/figure";
 import { formatMs, plural } from "@/lib/format-number";
+import { latencyName } from "@/lib/api/metric-catalog";
 
 export type TrtllmDistributionMetric = "ttftMs" | "e2eMs" | "tpotMs";
 
-/** The metric's name on the TensorRT-LLM latency section (its toggle's words) */
-const TRTLLM_LABEL: Record<TrtllmDistributionMetric, string> = {
-  ttftMs: "Time to first token",
-  e2eMs: "End-to-end latency",
-  tpotMs: "Time per output token",
-};
-
-export const TRTLLM_DISTRIBUTION_METRICS = Object.keys(TRTLLM_LABEL) as TrtllmDistributionMetric[];
+export const TRTLLM_DISTRIBUTION_METRICS: readonly TrtllmDistributionMetric[] = ["ttftMs", "e2eMs", "tpotMs"];
 
 // Close percentiles (p90 ≈ p99 in a tight run) each have their own colour and label row.
 const PERCENTILES: ReadonlyArray<{ key: "p50" | "p75" | "p90" | "p99"; colour: ColourToken }> = [
@@ -141,7 +135,7 @@ export function trtllmLatencyDistributionFigures(
   payload: ChartPayload<typeof TRTLLM_CHARTS.latencyDistribution>,
   metric: TrtllmDistributionMetric,
 ): [FigureDescription, FigureDescription] {
-  const label = TRTLLM_LABEL[metric];
+  const label = latencyName(metric);
   const w: Words = {
     key: TRTLLM_CHARTS.latencyDistribution.key,
     metric,

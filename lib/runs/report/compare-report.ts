@@ -10,9 +10,15 @@ import { formatDateTime, formatNumber } from "@/lib/format-number";
 import type { Db } from "@/lib/store/db";
 import { chartPayloads } from "@/lib/store/chart-payloads";
 import { loadComparison } from "../compare-runs";
-import { itlWordsOf } from "@/lib/metrics/request-words";
-import { cell, figure, METRIC_LABEL, payloadsFrom } from "./figure-kit";
-import { renderReport, type Figure, type ReportDoc, type Section } from "./html";
+import {
+  compareCdfFigure,
+  compareCdfLabel,
+  compareCdfMetrics,
+  type CompareCdfRun,
+} from "@/lib/metrics/figures/compare-cdf";
+import { compareDeltaFigures } from "@/lib/metrics/figures/compare-deltas";
+import { cell, payloadsFrom, reportFigure } from "./figure-kit";
+import { renderReport, type ReportDoc, type Section } from "./html";
 import type { BuiltReport } from "./run-report";
 import { AIPERF_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 
@@ -86,28 +92,7 @@ function deltaSection(c: CompareResponse): Section {
       }),
     ]),
   };
-  // One chart per group of rows in one unit: bars cannot share an axis across units.
-  const groups = new Map<string, CompareResponse["rows"]>();
-  for (const row of c.rows)
-    groups.set(`${row.group}|${row.unit}`, [...(groups.get(`${row.group}|${row.unit}`) ?? []), row]);
-  const figures: Figure[] = [...groups.values()].map((rows) =>
-    figure(
-      `delta-${rows[0].group}-${rows[0].unit}`.replace(/[^\w-]+/g, "-"),
-      `${rows[0].group}, ${rows[0].unit} (${c.stat})`,
-      "Each run's value beside the others; the table below has the deltas against the baseline.",
-      {
-        kind: "bars",
-        categories: rows.map((r) => r.label),
-        value: { title: rows[0].group, unit: rows[0].unit },
-        series: c.runs.map((run) => ({
-          label: run.name,
-          values: rows.map((r) => r.cells.find((k) => k.runId === run.id)?.value ?? null),
-        })),
-      },
-      "no run recorded these metrics",
-      "metric",
-    ),
-  );
+  const figures = compareDeltaFigures(c).map(reportFigure);
   return {
     id: "deltas",
     title: `Deltas against the baseline (${c.stat})`,
@@ -132,26 +117,16 @@ async function cdfSection(db: Db, c: CompareResponse): Promise<Section> {
       };
     }),
   );
-  const metrics = [...new Set(dists.flatMap((x) => (x.d ? Object.keys(x.d.metrics) : [])))];
-  // The runs' own word for the per-request ITL: vLLM's and SGLang's TPOT.
-  const labels: Record<string, string> = { ...METRIC_LABEL, itlMs: itlWordsOf(c.runs).label };
-  const figures = metrics.map((m) =>
-    figure(
-      `cdf-${m}`,
-      `${labels[m] ?? m}: cumulative distribution per run`,
-      "Share of each run's requests at or below each value.",
-      {
-        kind: "line",
-        x: { title: labels[m] ?? m, unit: "ms" },
-        y: { title: "Requests at or below", unit: "%" },
-        series: dists.map(({ run, d }) => ({
-          label: run.name,
-          points: (d?.metrics[m]?.cdf ?? []).map((p) => [p.value, p.fraction * 100] as const),
-        })),
-      },
-      "no run has per-request records for this metric",
-    ),
-  );
+  // Each run's aiperf distribution, else its TensorRT-LLM one; every metric any run has.
+  const runs: CompareCdfRun[] = dists.map(({ run, d }, index) => ({
+    id: run.id,
+    name: run.name,
+    index,
+    distribution: d,
+  }));
+  const figures = compareCdfMetrics(runs)
+    .map((m) => compareCdfFigure(runs, m, compareCdfLabel(c.runs, m)))
+    .map(reportFigure);
   const blocks: Section["blocks"] =
     figures.length === 0
       ? [

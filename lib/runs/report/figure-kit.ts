@@ -1,4 +1,4 @@
-/** What the report's figure builders share: reading stored payloads, and turning points into tables. */
+/** What the report's figures share: reading stored payloads, and drawing a figure description as a report figure. */
 import type { z } from "zod";
 import type { ChartDef } from "@/lib/api/chart-catalog";
 import {
@@ -12,8 +12,8 @@ import {
 } from "@/lib/api/figure";
 import { formatNumber } from "@/lib/format-number";
 import { stackEnds, valueTextAlike } from "@/lib/metrics/bar-labels";
-import type { Figure, Table } from "./html";
-import { axisTitle, type Plot, type XySeries } from "./svg-plot";
+import type { Figure } from "./html";
+import type { Plot } from "./svg-plot";
 
 /** A run's stored chart payloads, each read as its chart; null when absent or not of that shape. */
 export interface Payloads {
@@ -33,71 +33,8 @@ export function payloadsFrom(stored: ReadonlyMap<string, string>): Payloads {
   };
 }
 
-export const METRIC_LABEL: Record<string, string> = {
-  ttftMs: "Time to first token",
-  e2eMs: "End-to-end latency",
-  itlMs: "Inter-token latency",
-  tpotMs: "Time per output token",
-};
-
 export const cell = (v: number | null | undefined, digits = 3) =>
   v === null || v === undefined ? "not recorded" : formatNumber(v, digits);
-
-/** A line or scatter's table: one row per x, one column per series. */
-export function xyTable(xTitle: string, series: readonly XySeries[]): Table {
-  const xs = new Map<number, Array<number | null>>();
-  series.forEach((s, i) => {
-    for (const [x, y] of s.points) {
-      const row = xs.get(x) ?? series.map(() => null);
-      row[i] = y;
-      xs.set(x, row);
-    }
-  });
-  return {
-    columns: [xTitle, ...series.map((s) => s.label)],
-    rows: [...xs.entries()]
-      .sort((a, b) => a[0] - b[0])
-      .map(([x, ys]) => [cell(x), ...ys.map((y) => cell(y))]),
-  };
-}
-
-export function barsTable(categoryTitle: string, plot: Extract<Plot, { kind: "bars" | "stacked" }>): Table {
-  return {
-    columns: [
-      categoryTitle,
-      ...plot.series.map((s) => (plot.value.unit ? `${s.label} (${plot.value.unit})` : s.label)),
-    ],
-    rows: plot.categories.map((c, i) => [c, ...plot.series.map((s) => cell(s.values[i]))]),
-  };
-}
-
-export function binsTable(
-  xTitle: string,
-  bins: ReadonlyArray<{ lo: number; hi: number; count: number }>,
-): Table {
-  return {
-    columns: [`${xTitle} from`, "to", "requests"],
-    rows: bins.map((b) => [cell(b.lo), cell(b.hi), formatNumber(b.count, 0)]),
-  };
-}
-
-/** A figure whose table is derived from its plot. */
-export function figure(
-  id: string,
-  title: string,
-  description: string,
-  plot: Plot,
-  missing: string,
-  categoryTitle = "",
-): Figure {
-  const table =
-    plot.kind === "bars" || plot.kind === "stacked"
-      ? barsTable(categoryTitle, plot)
-      : plot.kind === "histogram"
-        ? binsTable(axisTitle(plot.x), plot.bins)
-        : xyTable(axisTitle(plot.x), plot.series);
-  return { id, title, description, plot, missing, table };
-}
 
 /** A stack's total past its end ("Σ 1.250 ms"), every stack's total in one unit and one precision. */
 function stackTotalText(f: FigureDescription): (v: number) => string {

@@ -1,9 +1,12 @@
 /** The Latency view's charts for the report: distributions, CDFs and latency over time. */
 import type { FigureDefinition } from "@/lib/api/figure";
+import type { RunSummary } from "@/lib/api/schemas";
+import { latencyLabel, requestWords } from "@/lib/metrics/request-words";
 import type { Figure } from "./html";
 import { overTimeFigures } from "./figures-over-time";
-import { METRIC_LABEL, reportFigure, type Payloads } from "./figure-kit";
+import { reportFigure, type Payloads } from "./figure-kit";
 import { AIPERF_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
+import { LATENCY_METRICS } from "@/lib/api/aiperf-charts";
 import {
   aiperfLatencyDistributionFigures,
   TRTLLM_DISTRIBUTION_METRICS,
@@ -16,17 +19,13 @@ import { ttftVsInputFigure } from "@/lib/metrics/figures/ttft-vs-input";
  * The latency distributions, drawn from the descriptions the page draws too
  * (lib/metrics/figures/latency-distribution.ts): per metric, its histogram then its CDF.
  */
-function distributionFigures(
-  p: Payloads,
-  labels: Record<string, string>,
-  definition?: FigureDefinition,
-): Figure[] {
+function distributionFigures(p: Payloads, run: RunLike, definition?: FigureDefinition): Figure[] {
   const aiperf = p.get(AIPERF_CHARTS.distribution);
   const trtllm = p.get(TRTLLM_CHARTS.latencyDistribution);
   return [
     ...(aiperf
-      ? Object.keys(aiperf.metrics).flatMap((m) =>
-          aiperfLatencyDistributionFigures(aiperf, m, { label: labels[m] ?? m, definition }),
+      ? LATENCY_METRICS.filter((m) => m in aiperf.metrics).flatMap((m) =>
+          aiperfLatencyDistributionFigures(aiperf, m, { label: latencyLabel(run, m), definition }),
         )
       : []),
     ...(trtllm
@@ -49,30 +48,22 @@ function timeslices(p: Payloads): Figure[] {
   return payload ? [reportFigure(aiperfTimeslicesFigure(payload))] : [];
 }
 
-/**
- * The Latency view's figures; `itlLabel` names the per-request ITL in the run's producer's words
- * (vLLM's and SGLang's TPOT, lib/metrics/request-words.ts).
- */
-export function latencyFigures(
-  p: Payloads,
-  itlLabel: string = METRIC_LABEL.itlMs,
-  itlShort?: string,
-  definition?: FigureDefinition,
-): Figure[] {
-  return latencyFigureParts(p, itlLabel, itlShort, definition).flatMap((part) => part());
-}
+/** What the latency figures read of a run: whose words its requests are in. */
+type RunLike = Pick<RunSummary, "info" | "requests">;
 
-/** The latency view's figures in parts, each made when called, in the order of latencyFigures. */
+/**
+ * The Latency view's figures in parts, each made when called: each metric named as the view names
+ * it (the metric catalog's words, the per-request ITL in the run's producer's: vLLM's and SGLang's
+ * TPOT, lib/metrics/request-words.ts).
+ */
 export function latencyFigureParts(
   p: Payloads,
-  itlLabel: string = METRIC_LABEL.itlMs,
-  itlShort?: string,
+  run: RunLike,
   definition?: FigureDefinition,
 ): Array<() => Figure[]> {
-  const labels = { ...METRIC_LABEL, itlMs: itlLabel };
   return [
-    () => distributionFigures(p, labels, definition),
-    () => overTimeFigures(p, itlShort, definition),
+    () => distributionFigures(p, run, definition),
+    () => overTimeFigures(p, requestWords(run).itl.short, definition),
     () => ttftVsInput(p, definition),
     () => timeslices(p),
   ];

@@ -19,7 +19,6 @@ import {
   throughputFigures,
 } from "./figures-aiperf";
 import { breakdownFigures, REPORT_REQUEST_BARS } from "./figures-breakdown";
-import { requestWords } from "@/lib/metrics/request-words";
 import { recordsSampleNote, runRequestsDefinition } from "@/lib/metrics/figures/request-definitions";
 import { endpointHitRateMissing } from "@/lib/metrics/server-metrics/cache-facts";
 import { latencyFigureParts } from "./figures-latency";
@@ -74,12 +73,7 @@ function viewContent(
           ...slowestTables(p),
           ...trtllmSlowestTables(p),
         ],
-        figures: latencyFigureParts(
-          p,
-          requestWords(run).itl.label,
-          requestWords(run).itl.short,
-          runRequestsDefinition(run),
-        ),
+        figures: latencyFigureParts(p, run, runRequestsDefinition(run)),
       };
     case "throughput":
       return { blocks: () => sampled, figures: [() => throughputFigures(p, run.requests)] };

@@ -1,6 +1,7 @@
 /** The summary parts of a run's report: facts, files, statistics tables; pure over the run summary. */
 import { collectorTexts } from "@/lib/metrics/collectors-mismatch";
-import { requestWords } from "@/lib/metrics/request-words";
+import { latencyLabel, requestWords } from "@/lib/metrics/request-words";
+import { latencyName } from "@/lib/api/metric-catalog";
 import { headerInfo, infoLabel, infoValue } from "@/lib/metrics/run-info";
 import type { RunSummary, Stats } from "@/lib/api/schemas";
 import {
@@ -78,9 +79,9 @@ export function latencyTables(run: RunSummary): Section["blocks"] {
       table: {
         columns: STAT_COLUMNS,
         rows: [
-          statRow("Time to first token", "ms", r.ttftMs),
-          statRow("End-to-end latency", "ms", r.e2eMs),
-          statRow(requestWords(run).itl.label, "ms", r.itlMs),
+          statRow(latencyLabel(run, "ttftMs"), "ms", r.ttftMs),
+          statRow(latencyLabel(run, "e2eMs"), "ms", r.e2eMs),
+          statRow(latencyLabel(run, "itlMs"), "ms", r.itlMs),
           statRow("Input length", "tokens", r.inputTokens),
           statRow("Output length", "tokens", r.outputTokens),
         ],
@@ -103,9 +104,9 @@ export function latencyTables(run: RunSummary): Section["blocks"] {
       table: {
         columns: STAT_COLUMNS,
         rows: [
-          statRow("Time to first token", "ms", l.ttftMs),
-          statRow("End-to-end latency", "ms", l.e2eMs),
-          statRow("Time per output token", "ms", l.tpotMs),
+          statRow(latencyName("ttftMs"), "ms", l.ttftMs),
+          statRow(latencyName("e2eMs"), "ms", l.e2eMs),
+          statRow(latencyName("tpotMs"), "ms", l.tpotMs),
         ],
       },
     });

@@ -8,8 +8,12 @@ import { formatCount } from "@/lib/format-number";
 import { cell, type Payloads } from "./figure-kit";
 import type { Section } from "./html";
 import { AIPERF_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
+import { latencyName, type LatencyField } from "@/lib/api/metric-catalog";
 
-const SORT_TITLE = { ttft: "time to first token", e2e: "end-to-end latency", itl: "inter-token latency" };
+/** "time to first token": a latency's catalog name inside a sentence. */
+const inSentence = (field: LatencyField) => latencyName(field).toLowerCase();
+
+const SORT_TITLE = { ttft: inSentence("ttftMs"), e2e: inSentence("e2eMs"), itl: inSentence("itlMs") };
 
 export function slowestTables(p: Payloads): Section["blocks"] {
   const s = p.get(AIPERF_CHARTS.slowest);
@@ -43,9 +47,9 @@ export function slowestTables(p: Payloads): Section["blocks"] {
 }
 
 const TRTLLM_SORT_TITLE = {
-  ttftMs: "server time to first token",
-  e2eMs: "server end-to-end latency",
-  tpotMs: "time per output token",
+  ttftMs: `server ${inSentence("ttftMs")}`,
+  e2eMs: `server ${inSentence("e2eMs")}`,
+  tpotMs: inSentence("tpotMs"),
 };
 
 /**
