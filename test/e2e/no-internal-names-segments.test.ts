@@ -105,8 +105,9 @@ describe("segment names in words on the Breakdown view and in the report", () =>
     // One request's waterfall: its rows are named in words on the axis, as the view's table names them.
     await gotoHydrated(page, `${url}&req=7`);
     const waterfall = page.locator('figure[data-chart$="-waterfall"]');
-    const ticks = waterfall.locator(".recharts-yAxis .recharts-cartesian-axis-tick-value");
-    await ticks.first().waitFor({ timeout: 60_000 });
+    // The axes' ticks: the time's on x, the segments' names on y.
+    const ticks = waterfall.locator(".recharts-cartesian-axis-tick-value");
+    await expect.poll(() => ticks.count(), { timeout: 60_000 }).toBeGreaterThan(10);
     const rows = await ticks.allTextContents();
     expect(rows).toContain("context queue");
     expect(rows.join("\n")).not.toMatch(RAW);
