@@ -81,11 +81,12 @@ export function ChartScatterSweepPareto({
   // another; a new one each render, since then every label is drawn anew (a label drawn again
   // with the same placer, as on a hover, keeps its place).
   const placer = labelPlacer(11);
-  // Every point drawn, of every sweep and the marked run: no label covers one of them.
-  const markers = [...sweeps.flatMap((s) => s.series.points), ...(marked ? [marked] : [])].map((p) => ({
-    x: p.x,
-    y: p.y,
-  }));
+  // Every point drawn, of every sweep and the marked run (a star, wider than a dot): no label
+  // covers one of them.
+  const markers = [
+    ...sweeps.flatMap((s) => s.series.points.map((p) => ({ x: p.x, y: p.y }))),
+    ...(marked ? [{ x: marked.x, y: marked.y, radiusPx: 8 }] : []),
+  ];
   const series: SeriesConfig<Row> = {};
   sweeps.forEach((s, i) => {
     series[`s${i}`] = {

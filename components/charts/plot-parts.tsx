@@ -387,7 +387,11 @@ interface PlacedLabelProps {
  * out (the point's tooltip names it). One component per placer and series, so the library keeps
  * the labels mounted across renders.
  */
-function placedLabel(placer: LabelPlacer, series: string, markers?: ReadonlyArray<{ x: number; y: number }>) {
+function placedLabel(
+  placer: LabelPlacer,
+  series: string,
+  markers?: ReadonlyArray<{ x: number; y: number; radiusPx?: number }>,
+) {
   let bySeries = placedLabels.get(placer);
   if (!bySeries) placedLabels.set(placer, (bySeries = new Map()));
   const known = bySeries.get(series);
@@ -397,10 +401,11 @@ function placedLabel(placer: LabelPlacer, series: string, markers?: ReadonlyArra
     const yScale = useYAxisScale();
     if (markers && xScale && yScale)
       placer.markers(
-        markers.flatMap((m): Array<[number, number]> => {
+        markers.flatMap((m): Array<[number, number, number] | [number, number]> => {
           const mx = xScale(m.x);
           const my = yScale(m.y);
-          return mx === undefined || my === undefined ? [] : [[mx, my]];
+          if (mx === undefined || my === undefined) return [];
+          return m.radiusPx === undefined ? [[mx, my]] : [[mx, my, m.radiusPx]];
         }),
       );
     const viewBox = box0 as { x?: number; y?: number; width?: number; height?: number } | undefined;

@@ -108,10 +108,11 @@ function crosses(a: { x: number; y: number }, b: { x: number; y: number }, box: 
 
 export interface LabelPlacer {
   /**
-   * Every marker of the chart, px (labelled or not, of every series): the obstacles no label
-   * covers. Told before the labels; a different list places every label anew.
+   * Every marker of the chart, px (labelled or not, of every series), with its radius where it
+   * is not the placer's (a star): the obstacles no label covers. Told before the labels; a
+   * different list places every label anew.
    */
-  markers(points: ReadonlyArray<readonly [number, number]>): void;
+  markers(points: ReadonlyArray<readonly [number, number] | readonly [number, number, number]>): void;
   /**
    * The box of the label `key` with `text`, for its point at (px, py): its left and top edge,
    * with a leader line's end when it sits away from its point; `null` when no place is free (the
@@ -132,10 +133,10 @@ export function labelPlacer(fontPx: number, gap = 8, markerRadius = 5): LabelPla
   let markersKey = "";
   return {
     markers(points) {
-      const key = points.map(([x, y]) => `${x},${y}`).join(";");
+      const key = points.map((p) => p.join(",")).join(";");
       if (key === markersKey) return;
       markersKey = key;
-      obstacles = points.map(([x, y]) => markerBox(x, y, markerRadius));
+      obstacles = points.map(([x, y, r]) => markerBox(x, y, r ?? markerRadius));
       placed.clear();
     },
     place(key, px, py, text) {

@@ -104,6 +104,17 @@ describe("point labels that cover no marker", () => {
     expect(p.boxes().has("s0:0")).toBe(false);
   });
 
+  it("a marker wider than a dot (the marked run's star) keeps labels off its own radius", () => {
+    const p = labelPlacer(11);
+    // The star 28 px above the point: clear of the label above it at a dot's 5 px, not at its 8.
+    p.markers([
+      [500, 500],
+      [500, 472, 8],
+    ]);
+    const box = p.place("s0:0", 500, 500, "c1")!;
+    expect(overlapArea(box, markerBox(500, 472, 8))).toBe(0);
+  });
+
   it("a new list of markers places every label anew", () => {
     const p = labelPlacer(11);
     p.markers([[100, 100]]);
