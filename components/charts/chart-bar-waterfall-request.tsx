@@ -55,7 +55,8 @@ export function ChartBarWaterfallRequest({ detail }: { detail: RequestDetail }) 
       }}
       x={{ title: "time after arrival", unit: "ms", domain: [0, "auto"], format: formatMs }}
       // On a phone the segments are named above their bars: the names' gutter left some 65 px of plot.
-      y={{ key: "name", width: 150, namesAbove: true }}
+      // In words, as the Breakdown view's table names each segment; the upstream name is the CSV's.
+      y={{ key: "words", width: 170, namesAbove: true }}
       tooltip={{ cursor: { fill: "var(--grid)", opacity: 0.4 }, value: (_v, _k, r) => [tip(r), r.label] }}
     >
       <NotRecordedPattern />

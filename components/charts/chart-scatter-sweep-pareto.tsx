@@ -81,6 +81,12 @@ export function ChartScatterSweepPareto({
   // another; a new one each render, since then every label is drawn anew (a label drawn again
   // with the same placer, as on a hover, keeps its place).
   const placer = labelPlacer(11);
+  // Every point drawn, of every sweep and the marked run (a star, wider than a dot): no label
+  // covers one of them.
+  const markers = [
+    ...sweeps.flatMap((s) => s.series.points.map((p) => ({ x: p.x, y: p.y }))),
+    ...(marked ? [{ x: marked.x, y: marked.y, radiusPx: 8 }] : []),
+  ];
   const series: SeriesConfig<Row> = {};
   sweeps.forEach((s, i) => {
     series[`s${i}`] = {
@@ -91,6 +97,7 @@ export function ChartScatterSweepPareto({
       // With many sweeps overlaid, only the first one's points are labelled: the rest would overprint.
       labels: i === 0 || sweeps.length <= 2 ? "label" : undefined,
       labelPlacer: placer,
+      labelMarkers: markers,
       errorBars: { x: "xBar", y: "yBar" },
     };
     series[`f${i}`] = {
@@ -111,6 +118,7 @@ export function ChartScatterSweepPareto({
       symbol: "star",
       labels: "label",
       labelPlacer: placer,
+      labelMarkers: markers,
     };
   const all = [...sweeps.flatMap((s) => s.series.points), ...(marked ? [marked] : [])];
   const xs = all.flatMap((p) => [p.xSpread.lo, p.xSpread.hi]);

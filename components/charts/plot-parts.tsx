@@ -12,6 +12,8 @@ import {
   Tooltip,
   XAxis,
   YAxis,
+  useXAxisScale,
+  useYAxisScale,
 } from "recharts";
 import { AXIS_STYLE, LABEL_HALO, TOOLTIP_ITEM_STYLE, TOOLTIP_STYLE } from "./chart-theme";
 import { LABEL_FONT_PX, LABEL_GAP_PX, minBarPx, NAMES_ABOVE, stackBandsPx } from "@/lib/metrics/bar-labels";
@@ -288,7 +290,7 @@ export function seriesMarks<R extends object>(
               ) : null,
             )}
             {s.labels && s.labelPlacer ? (
-              <LabelList dataKey={s.labels} content={placedLabel(s.labelPlacer, key)} />
+              <LabelList dataKey={s.labels} content={placedLabel(s.labelPlacer, key, s.labelMarkers)} />
             ) : s.labels ? (
               <LabelList
                 dataKey={s.labels}
@@ -379,23 +381,41 @@ interface PlacedLabelProps {
 }
 
 /**
- * A scatter series' label drawn where `placer` puts it (no label over another), one line, haloed
- * in the card colour as the other labels are. One component per placer and series, so the
- * library keeps the labels mounted across renders.
+ * A scatter series' label drawn where `placer` puts it (over no other label and no marker of the
+ * chart, `markers` in data units), one line, haloed in the card colour as the other labels are; a
+ * label set away from its point is joined to it by a line, and one with no free place is left
+ * out (the point's tooltip names it). One component per placer and series, so the library keeps
+ * the labels mounted across renders.
  */
-function placedLabel(placer: LabelPlacer, series: string) {
+function placedLabel(
+  placer: LabelPlacer,
+  series: string,
+  markers?: ReadonlyArray<{ x: number; y: number; radiusPx?: number }>,
+) {
   let bySeries = placedLabels.get(placer);
   if (!bySeries) placedLabels.set(placer, (bySeries = new Map()));
   const known = bySeries.get(series);
   if (known) return known;
   const Label = ({ viewBox: box0, value, index }: PlacedLabelProps): ReactElement | string => {
+    const xScale = useXAxisScale();
+    const yScale = useYAxisScale();
+    if (markers && xScale && yScale)
+      placer.markers(
+        markers.flatMap((m): Array<[number, number, number] | [number, number]> => {
+          const mx = xScale(m.x);
+          const my = yScale(m.y);
+          if (mx === undefined || my === undefined) return [];
+          return m.radiusPx === undefined ? [[mx, my]] : [[mx, my, m.radiusPx]];
+        }),
+      );
     const viewBox = box0 as { x?: number; y?: number; width?: number; height?: number } | undefined;
     const text = typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
     if (!text || !viewBox || viewBox.x === undefined || viewBox.y === undefined) return "";
     const px = viewBox.x + (viewBox.width ?? 0) / 2;
     const py = viewBox.y + (viewBox.height ?? 0) / 2;
     const box = placer.place(`${series}:${index ?? 0}`, px, py, text);
-    return (
+    if (!box) return "";
+    const label = (
       <text
         x={box.x + box.w / 2}
         y={box.y + box.h / 2}
@@ -408,6 +428,14 @@ function placedLabel(placer: LabelPlacer, series: string) {
       >
         {text.replace(/ /g, "\u00a0")}
       </text>
+    );
+    return box.leader ? (
+      <g className="placed-label">
+        <line x1={px} y1={py} x2={box.leader.x} y2={box.leader.y} stroke="var(--muted)" strokeWidth={1} />
+        {label}
+      </g>
+    ) : (
+      label
     );
   };
   bySeries.set(series, Label);

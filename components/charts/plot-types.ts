@@ -41,6 +41,11 @@ export interface SeriesSpec<R = Record<string, unknown>> {
    */
   labelPlacer?: LabelPlacer;
   /**
+   * Every marker of the chart (of every series, labelled or not), in data units: the placer keeps
+   * each label off all of them, not only off the labels drawn before it.
+   */
+  labelMarkers?: ReadonlyArray<{ x: number; y: number; radiusPx?: number }>;
+  /**
    * Each bar's value written past its end (with `format`), and a bar of a value above 0 drawn at
    * least MIN_BAR_PX long: beside a 9.5 GB/s bar a 5 MB/s one was no bar at all
    * (lib/metrics/bar-labels.ts). A string: the data key of what is written there instead (a

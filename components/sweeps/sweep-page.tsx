@@ -123,7 +123,7 @@ function SweepBody({ id }: { id: string }) {
                 key={chart}
                 id={chart}
                 title={SWEEP_CHARTS[chart].title}
-                description={`${x.perStat || y.perStat ? `${stat} per run${x.key === "tokPerSPerUser" && stat !== perUserStatLabel(stat) ? ` (interactivity: its ${perUserStatLabel(stat)}, the slow tail)` : ""}; ` : ""}each point is a run, labelled by its load; repeated runs of one load are one point at their median, their min–max drawn as bars; the step is the Pareto frontier${unplotted.length ? ` · not drawn: ${unplotted.map((u) => `${u.runName} (${u.reason})`).join("; ")}` : ""}`}
+                description={`${x.perStat || y.perStat ? `${stat} per run${x.key === "tokPerSPerUser" && stat !== perUserStatLabel(stat) ? ` (interactivity: its ${perUserStatLabel(stat)}, the slow tail)` : ""}; ` : ""}each point is a run, labelled by its load (a label with no free place beside its point hangs from a line, or is left out: hover the point); repeated runs of one load are one point at their median, their min–max drawn as bars; the step is the Pareto frontier${unplotted.length ? ` · not drawn: ${unplotted.map((u) => `${u.runName} (${u.reason})`).join("; ")}` : ""}`}
                 x={x}
                 y={y}
                 sweeps={series}

@@ -2,6 +2,7 @@
 
 import type { TimelinePayload } from "@/lib/api/timeline";
 import { formatMs, ordinal, plural } from "@/lib/format-number";
+import { segmentWords } from "@/lib/metrics/segment-words";
 
 const MAX_LANES = 12;
 
@@ -45,7 +46,7 @@ export function TimelineMoment({
             <span className="font-medium">{r.lane}</span>: {r.inFlight} in flight
             {r.bySeg.some((n) => n > 0)
               ? ` (${r.bySeg
-                  .map((n, s) => (n > 0 ? `${n} ${p.segments[s].name.replace(/_/g, " ")}` : null))
+                  .map((n, s) => (n > 0 ? `${n} ${segmentWords(p.segments[s].name)}` : null))
                   .filter(Boolean)
                   .join(", ")})`
               : ""}

@@ -85,8 +85,8 @@ export async function readResponseMetrics(
   if (noId > 0)
     warnings.addTotal(
       format === "aiperf-raw"
-        ? `${plural(noId, "request")} without metadata.x_request_id: ${fileName} lacks x_request_id for them, so they are counted and broken down but not joined to the client's requests`
-        : `${plural(noId, "response")} without a request id: ${fileName} lacks x_request_id (TensorRT-LLM echoes no X-Request-ID header), so they are counted and broken down but not joined to the client's requests`,
+        ? `${fileName} has no request id for ${plural(noId, "request")} (the client's x_request_id, in each record's metadata): they are counted and broken down, but cannot be matched to the client's requests`
+        : `${fileName} has no request id for ${plural(noId, "response")}: TensorRT-LLM does not send back the id the client sent (the client's x_request_id, an X-Request-ID header), so they are counted and broken down, but cannot be matched to the client's requests`,
     );
   if (viaHeaders > 0 && format === "aiperf-raw")
     warnings.addTotal(`${plural(viaHeaders, "record")} read from response headers`);

@@ -401,7 +401,7 @@ export function engineJoinOf(
           return { join: { request, field, id: xRequestId }, note: null };
   return {
     join: null,
-    note: `${file} lacks x_request_id: its disagg_request_id, request_id and ctx_request_id are TensorRT-LLM's own ids and none equals ${xRequestId === null ? "the client's (this record has none)" : `this request's x_request_id ${xRequestId}`}, so its engine segments cannot be joined`,
+    note: `${file} has no request id the client's requests also carry: its disagg request id, request id and ctx request id are TensorRT-LLM's own, and none equals ${xRequestId === null ? "the client's (this record has none)" : `the id the client sent with this request (the client's x_request_id, ${xRequestId})`}, so this request's engine segments cannot be shown`,
   };
 }
 

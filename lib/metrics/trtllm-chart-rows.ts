@@ -3,6 +3,7 @@
  * only draw. "Not recorded" stays distinguishable from 0 ms in every row shape.
  */
 import { ALTERNATIVE_SEGMENTS, type SegmentValue } from "./time-breakdown";
+import { segmentWords } from "./segment-words";
 import { trtllmRequestName } from "./trtllm-request-name";
 import type {
   RequestDetail,
@@ -123,7 +124,10 @@ export function segmentShareRows(
 export type SegmentStatus = "recorded" | "not-recorded" | "excluded";
 
 export interface WaterfallRow {
+  /** The upstream span name: the row's key, colour and CSV column */
   name: string;
+  /** The segment in words, as the Breakdown view's table names it: what the axis shows */
+  words: string;
   label: string;
   status: SegmentStatus;
   /** Where the bar starts on the request's own timeline (ms after its arrival) */
@@ -147,9 +151,18 @@ export function waterfallRows(detail: RequestDetail, formatMs: (ms: number) => s
     const status = segmentStatus(s.value);
     const offsetMs = s.startMs !== null ? Math.max(0, s.startMs - origin) : 0;
     if (typeof s.value === "number")
-      return { name: s.name, label: s.label, status, offsetMs, durationMs: s.value, text: formatMs(s.value) };
+      return {
+        name: s.name,
+        words: segmentWords(s.name),
+        label: s.label,
+        status,
+        offsetMs,
+        durationMs: s.value,
+        text: formatMs(s.value),
+      };
     return {
       name: s.name,
+      words: segmentWords(s.name),
       label: s.label,
       status,
       offsetMs,

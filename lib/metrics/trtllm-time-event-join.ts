@@ -394,20 +394,20 @@ export function timeEventLanes(
 export function timeEventsMissingNote(index: { fileNames(): string }, ids: JoinIds, what: string): string {
   const own = (
     [
-      ["request_id", ids.requestId],
-      ["ctx_request_id", ids.ctxRequestId],
-      ["disagg_request_id", ids.disaggRequestId],
+      ["request id", ids.requestId],
+      ["ctx request id", ids.ctxRequestId],
+      ["disagg request id", ids.disaggRequestId],
     ] as const
   )
     .filter(([, v]) => v !== null)
     .map(([k, v]) => `${k} ${v}`)
     .join(", ");
-  return `${index.fileNames()} names none of ${what}'s ids (${own || "it has none"}): its time events cannot be joined`;
+  return `${index.fileNames()} names none of ${what}'s ids (${own || "it has none"}), so its time events cannot be shown`;
 }
 
 /** The line for an aiperf record whose x_request_id no time-events request carries. */
 export function timeEventsClientMissingNote(index: { fileNames(): string }, x: string): string {
-  return `${index.fileNames()} lacks x_request_id ${x}: none of its requests' request_id, ctx_request_id or disagg_request_id equals it (TensorRT-LLM's ids are its own), so its time events cannot be joined`;
+  return `${index.fileNames()} has no request id the client's requests also carry: none of its requests' request id, ctx request id or disagg request id equals the id the client sent with this request (the client's x_request_id, ${x}), as TensorRT-LLM's ids are its own, so this request's time events cannot be shown`;
 }
 
 type PerfIdSets = { requestIds: Set<string>; ctxRequestIds: Set<string>; disaggRequestIds: Set<string> };

@@ -44,6 +44,7 @@ import {
 import { AIPERF_ORIGIN_CHART, originOf } from "@/lib/ingest/timeline-columns";
 import { parseJsonInSteps } from "@/lib/metrics/json-in-steps";
 import { requestPieceOf } from "@/lib/metrics/request-pieces";
+import { idFieldWords } from "@/lib/metrics/trtllm-request-name";
 import { checkInSteps } from "@/lib/metrics/schema-in-steps";
 import {
   ENGINE_ID_FIELDS,
@@ -143,11 +144,11 @@ function serverNotes(f: ServerFiles): string[] {
   const notes: string[] = [];
   for (const w of f.spans?.withoutId ?? [])
     notes.push(
-      `${w.file} lacks x_request_id on ${plural(w.requests, "traced request")}: those cannot be joined`,
+      `${w.file} has no client request id (the client's x_request_id) on ${plural(w.requests, "traced request")}: those cannot be matched to the client's requests`,
     );
   for (const w of f.trace?.withoutId ?? [])
     notes.push(
-      `${w.file} lacks x_request_id on ${plural(w.requests, "request_end row")}: those cannot be joined`,
+      `${w.file} has no client request id (the client's x_request_id) on ${plural(w.requests, "finished request")}: those cannot be matched to the client's requests`,
     );
   return notes;
 }
@@ -230,7 +231,7 @@ export async function runJourneySummary(db: Db, runId: string): Promise<JourneyS
     const names = new Map((await getFiles(db, runId)).map((x) => [x.id, x.name]));
     const files = [...new Set(noId.map((id) => names.get(id) ?? "the per-request records"))];
     notes.push(
-      `${files.join(", ")} lacks x_request_id on ${plural(noId.length, "record")}: those cannot be joined`,
+      `${files.join(", ")} has no request id (the client's x_request_id) on ${plural(noId.length, "record")}: no server file can be matched to those`,
     );
   }
   if (clients.length > 0 && f.originEpochMs === null && (f.spans || f.trace))
@@ -241,13 +242,13 @@ export async function runJourneySummary(db: Db, runId: string): Promise<JourneyS
   const dynamoJoined = summary.joinedBy.spans + summary.joinedBy.trace;
   if ((f.spans || f.trace) && clients.length > 0 && dynamoJoined === 0 && noId.length < clients.length)
     summary.notes.push(
-      "No aiperf record's x_request_id is named by the Dynamo files: they may be of another run",
+      "No request id the client sent (the client's x_request_id) appears in the Dynamo files: they may be of another run",
     );
   if (engine && clients.length > noId.length) {
     const name = await trtllmFileNames(db, runId);
     if (summary.joinedBy.trtllm === 0)
       summary.notes.push(
-        `${name} lacks x_request_id: none of its ${plural(engine.requests, "request")}' disagg_request_id, request_id or ctx_request_id (TensorRT-LLM's own ids) equals an aiperf record's x_request_id${dynamoJoined > 0 ? " the Dynamo files do not name" : ""}, so its engine side cannot be joined`,
+        `${name} has no request id the client's requests also carry: the disagg request id, request id and ctx request id of its ${plural(engine.requests, "request")} are TensorRT-LLM's own, and none equals an id the client sent (the client's x_request_id${dynamoJoined > 0 ? ", of the requests the Dynamo files do not name" : ""}), so the engine's side of these requests cannot be shown`,
       );
     else
       summary.notes.push(
@@ -430,16 +431,16 @@ async function journeyOf(
   const trace = x !== null ? (f.trace?.requests.find((t) => t.xRequestId === x) ?? null) : null;
   if (x === null)
     missing.push(
-      `This record carries no x_request_id (${clientFile} lacks the id): no server file can be joined`,
+      `${clientFile} has no request id for this record (the client's x_request_id): no server file can be matched to it`,
     );
   else if (x !== null) {
     if (f.spans && !spans)
       missing.push(
-        `No traced request names x_request_id ${x}${f.spans.withoutId.length > 0 ? ` (${f.spans.withoutId.map((w) => w.file).join(", ")} lacks the id on some)` : ""}`,
+        `No traced request carries the id the client sent, ${x}${f.spans.withoutId.length > 0 ? ` (${f.spans.withoutId.map((w) => w.file).join(", ")} has no client request id on some)` : ""}`,
       );
     if (f.trace && !trace)
       missing.push(
-        `No request_end row names x_request_id ${x}${f.trace.withoutId.length > 0 ? ` (${f.trace.withoutId.map((w) => w.file).join(", ")} lacks the id on some)` : ""}`,
+        `No finished request in the Dynamo trace carries the id the client sent, ${x}${f.trace.withoutId.length > 0 ? ` (${f.trace.withoutId.map((w) => w.file).join(", ")} has no client request id on some)` : ""}`,
       );
   }
   if (f.originEpochMs === null)
@@ -499,9 +500,9 @@ async function trtllmTimelineJourney(
   if (!record) {
     const clients = (await getFiles(db, runId)).filter((file) => file.kind === "aiperf-records");
     const clientName = clients.map((file) => file.name).join(", ");
-    const own = ENGINE_ID_FIELDS.map((field, i) => `${field} ${ids[i] ?? "none"}`).join(", ");
+    const own = ENGINE_ID_FIELDS.map((field, i) => `${idFieldWords(field)} ${ids[i] ?? "none"}`).join(", ");
     const note = clientName
-      ? `${name} lacks x_request_id and ${clientName} names none of this request's ids (${own}): TensorRT-LLM's ids are its own, so the client's view and the network/client gap cannot be joined`
+      ? `${name} has no request id the client's requests also carry, and ${clientName} holds none of this request's ids (${own}): TensorRT-LLM's ids are its own, so the client's view of this request and the network/client gap cannot be shown`
       : "No aiperf records in this run (profile_export.jsonl): the client's view of this request and the network/client gap cannot be joined";
     // The engine's lanes alone, from its arrival; no client, so no gap.
     const at = ids.findIndex((id) => id !== null);

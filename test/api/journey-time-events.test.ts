@@ -112,7 +112,7 @@ describe.each(TEST_STORES)("TensorRT-LLM time events on the journey (%s)", (_sto
     const j3 = journeys.find((j) => j.lanes.some((l) => l.detail?.includes(`disagg request id ${ids[3]}`)))!;
     expect(j3.lanes.some((l) => l.source === "time-events")).toBe(false);
     expect(j3.missing).toContain(
-      `${ROUTER_FILE}, ${CTX_FILE}, ${GEN_FILE}, ${GEN_RANK1} names none of this request's ids (request_id ${ids[3]}, ctx_request_id ${ids[3]}, disagg_request_id ${ids[3]}): its time events cannot be joined`,
+      `${ROUTER_FILE}, ${CTX_FILE}, ${GEN_FILE}, ${GEN_RANK1} names none of this request's ids (request id ${ids[3]}, ctx request id ${ids[3]}, disagg request id ${ids[3]}), so its time events cannot be shown`,
     );
 
     // The run: how many time-events requests joined, per role.
@@ -154,7 +154,7 @@ describe.each(TEST_STORES)("TensorRT-LLM time events on the journey (%s)", (_sto
     );
     const other = journeys.find((x) => x.xRequestId === clients[2].x)!;
     expect(other.missing).toContain(
-      `${ROUTER_FILE} lacks x_request_id ${clients[2].x}: none of its requests' request_id, ctx_request_id or disagg_request_id equals it (TensorRT-LLM's ids are its own), so its time events cannot be joined`,
+      `${ROUTER_FILE} has no request id the client's requests also carry: none of its requests' request id, ctx request id or disagg request id equals the id the client sent with this request (the client's x_request_id, ${clients[2].x}), as TensorRT-LLM's ids are its own, so this request's time events cannot be shown`,
     );
     const res = await getJourney(url(`/api/runs/${id}/journey`), idParams(id));
     const s = journeySummarySchema.parse(await res.json());

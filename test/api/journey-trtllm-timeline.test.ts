@@ -82,7 +82,7 @@ describe.each(TEST_STORES)("TensorRT-LLM requests on the Timeline's journey (%s)
     expect(alone.lanes.every((l) => l.source === "trtllm")).toBe(true);
     expect(alone.gaps).toEqual({ sendMs: null, ttftMs: null, e2eMs: null });
     expect(alone.missing).toEqual([
-      `${WORKER_FILE} lacks x_request_id and run/profile_export.jsonl names none of this request's ids (disagg_request_id none, request_id 9001, ctx_request_id none): TensorRT-LLM's ids are its own, so the client's view and the network/client gap cannot be joined`,
+      `${WORKER_FILE} has no request id the client's requests also carry, and run/profile_export.jsonl holds none of this request's ids (disagg request id none, request id 9001, ctx request id none): TensorRT-LLM's ids are its own, so the client's view of this request and the network/client gap cannot be shown`,
     ]);
 
     // The run's gap over the joined requests, from TensorRT-LLM's side.

@@ -97,7 +97,7 @@ describeRealPublic(FOLDER, () => {
     const j = await journeyOfX(id, clients[0]);
     expect(j.lanes.every((l) => l.source !== "trtllm")).toBe(true);
     expect(j.missing).toContain(
-      `run/${FILE} lacks x_request_id: its disagg_request_id, request_id and ctx_request_id are TensorRT-LLM's own ids and none equals this request's x_request_id ${clients[0].x}, so its engine segments cannot be joined`,
+      `run/${FILE} has no request id the client's requests also carry: its disagg request id, request id and ctx request id are TensorRT-LLM's own, and none equals the id the client sent with this request (the client's x_request_id, ${clients[0].x}), so this request's engine segments cannot be shown`,
     );
   });
 });

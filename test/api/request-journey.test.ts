@@ -101,7 +101,9 @@ describe("client to engine on one axis", () => {
     expect(s!.joined).toBe(joinedGaps.length + traceOnly);
     expect(s!.clientRequests).toBe(clients.length);
     expect(s!.serverSource).toBe("spans");
-    expect(s!.notes.join(" ")).toContain("run/otel-traces.jsonl lacks x_request_id on 3 traced requests");
+    expect(s!.notes.join(" ")).toContain(
+      "run/otel-traces.jsonl has no client request id (the client's x_request_id) on 3 traced requests: those cannot be matched to the client's requests",
+    );
 
     // Over the span-joined requests the gaps are the generator's; the trace-joined add their own.
     const totals = trace.rows
@@ -141,7 +143,7 @@ describe("client to engine on one axis", () => {
     const j7 = await journeyOf(id, rid7);
     expect(j7.serverSource).toBe("trace");
     expect(j7.missing.join(" ")).toContain(
-      `No traced request names x_request_id ${noIdX} (run/otel-traces.jsonl lacks the id on some)`,
+      `No traced request carries the id the client sent, ${noIdX} (run/otel-traces.jsonl has no client request id on some)`,
     );
   });
 
@@ -159,11 +161,13 @@ describe("client to engine on one axis", () => {
     const { body: s } = await summaryOf(id);
     expect(s!.joined).toBe(0);
     expect(s!.e2eGapMs).toBeNull();
-    expect(s!.notes.join(" ")).toContain("run/profile_export.jsonl lacks x_request_id on 10 records");
+    expect(s!.notes.join(" ")).toContain(
+      "run/profile_export.jsonl has no request id (the client's x_request_id) on 10 records: no server file can be matched to those",
+    );
     const { rids } = await firstBar(id);
     const j = await journeyOf(id, rids[0]);
     expect(j.missing.join(" ")).toContain(
-      "This record carries no x_request_id (run/profile_export.jsonl lacks the id)",
+      "run/profile_export.jsonl has no request id for this record (the client's x_request_id): no server file can be matched to it",
     );
     expect(j.lanes.map((l) => l.role)).toEqual(["client"]);
   });

@@ -100,7 +100,7 @@ describe("TensorRT-LLM's metrics kept by the client, through the upload", () => 
       },
       { message: "1 malformed metric field skipped" },
       {
-        message: `1 request without metadata.x_request_id: ${RAW_FILE} lacks x_request_id for them, so they are counted and broken down but not joined to the client's requests`,
+        message: `${RAW_FILE} has no request id for 1 request (the client's x_request_id, in each record's metadata): they are counted and broken down, but cannot be matched to the client's requests`,
       },
     ]);
 
@@ -160,7 +160,7 @@ describe("TensorRT-LLM's metrics kept by the client, through the upload", () => 
       { message: "1 response of 4 without TensorRT-LLM metrics headers or a trtllm.perf_metrics event" },
       {
         message:
-          "2 responses without a request id: capture.txt lacks x_request_id (TensorRT-LLM echoes no X-Request-ID header), so they are counted and broken down but not joined to the client's requests",
+          "capture.txt has no request id for 2 responses: TensorRT-LLM does not send back the id the client sent (the client's x_request_id, an X-Request-ID header), so they are counted and broken down, but cannot be matched to the client's requests",
       },
     ]);
     const rows = await storedTrtllmRows(env.app.store.db, id);

@@ -637,8 +637,13 @@ export async function openOffline(
   browser: Browser,
   file: string,
   viewport?: { width: number; height: number },
+  colorScheme?: "light" | "dark",
 ): Promise<{ context: BrowserContext; page: Page; attempted: string[] }> {
-  const context = await browser.newContext({ offline: true, ...(viewport ? { viewport } : {}) });
+  const context = await browser.newContext({
+    offline: true,
+    ...(viewport ? { viewport } : {}),
+    ...(colorScheme ? { colorScheme } : {}),
+  });
   const own = pathToFileURL(file).href;
   const attempted: string[] = [];
   await context.route("**/*", (route) => {

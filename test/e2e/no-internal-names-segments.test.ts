@@ -101,6 +101,17 @@ describe("segment names in words on the Breakdown view and in the report", () =>
 
     // Every figure of the view, as read: no raw key outside code.
     expect(await wordsIn(page.locator("figure[data-chart]"))).not.toMatch(RAW);
+
+    // One request's waterfall: its rows are named in words on the axis, as the view's table names them.
+    await gotoHydrated(page, `${url}&req=7`);
+    const waterfall = page.locator('figure[data-chart$="-waterfall"]');
+    // The axes' ticks: the time's on x, the segments' names on y.
+    const ticks = waterfall.locator(".recharts-cartesian-axis-tick-value");
+    await expect.poll(() => ticks.count(), { timeout: 60_000 }).toBeGreaterThan(10);
+    const rows = await ticks.allTextContents();
+    expect(rows).toContain("context queue");
+    expect(rows.join("\n")).not.toMatch(RAW);
+    expect(await wordsIn(waterfall)).not.toMatch(RAW);
     await page.close();
 
     // The offline report: its breakdown figures' SVGs (legends, band titles) say the words; the
@@ -111,5 +122,10 @@ describe("segment names in words on the Breakdown view and in the report", () =>
     expect(segmentSvgs.length).toBeGreaterThan(0);
     for (const s of svgs) expect(s).not.toMatch(RAW);
     expect(report).toContain("<th>upstream name</th>");
+    // The report's segment table names each segment in words first, as the view's table does.
+    const table = /<h3>Segments \([^<]*\)<\/h3><table>([\s\S]*?)<\/table>/.exec(report)?.[1] ?? "";
+    const firstCells = [...table.matchAll(/<tr><td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
+    expect(firstCells).toContain("context queue");
+    expect(firstCells.join("\n")).not.toMatch(RAW);
   }, 300_000);
 });

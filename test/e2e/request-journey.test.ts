@@ -81,7 +81,7 @@ describe("request detail: client to engine", () => {
           `${clients.length} of ${clients.length} client requests joined`,
         );
         expect(await gap.textContent()).toContain(
-          "otel-traces.jsonl lacks x_request_id on 2 traced requests",
+          "otel-traces.jsonl has no client request id (the client's x_request_id) on 2 traced requests",
         );
         const j = page.getByTestId("request-journey");
         await j.waitFor({ timeout: 30_000 });
@@ -185,7 +185,7 @@ describe("request detail: client to engine", () => {
         const text = (await j.textContent()) ?? "";
         expect(text).toContain("Milliseconds from the server's arrival");
         expect(text).toContain(
-          "perf_metrics-server-node0-4242-20260801T120000Z.jsonl lacks x_request_id and profile_export.jsonl names none of this request's ids (disagg_request_id none, request_id 9001, ctx_request_id none)",
+          "perf_metrics-server-node0-4242-20260801T120000Z.jsonl has no request id the client's requests also carry, and profile_export.jsonl holds none of this request's ids (disagg request id none, request id 9001, ctx request id none)",
         );
         expect(await j.locator('ul[aria-label="lanes"] > li').first().textContent()).toContain(
           "TensorRT-LLM server",

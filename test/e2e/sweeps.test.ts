@@ -129,6 +129,23 @@ describe("sweep page", () => {
             overlapping.push(`${a.text} × ${b.text} (${w.toFixed(1)} × ${h.toFixed(1)} px)`);
         }
       expect(overlapping, chart).toEqual([]);
+      // No label covers a point's marker, its own or another's (of either sweep, or the star).
+      const marks = await fig.locator(".recharts-scatter-symbol .recharts-symbols").evaluateAll((ps) =>
+        ps.map((p) => {
+          const r = p.getBoundingClientRect();
+          return { x: r.x, y: r.y, w: r.width, h: r.height };
+        }),
+      );
+      expect(marks.length, chart).toBeGreaterThanOrEqual(9);
+      const covering: string[] = [];
+      for (const b of boxes)
+        for (const m of marks) {
+          const w = Math.min(b.x + b.w, m.x + m.w) - Math.max(b.x, m.x);
+          const h = Math.min(b.y + b.h, m.y + m.h) - Math.max(b.y, m.y);
+          if (w > 0.5 && h > 0.5)
+            covering.push(`${b.text} over the marker at (${m.x.toFixed(0)}, ${m.y.toFixed(0)})`);
+        }
+      expect(covering, chart).toEqual([]);
       // Every label is drawn whole inside its figure.
       const fb = (await fig.boundingBox())!;
       for (const b of boxes)

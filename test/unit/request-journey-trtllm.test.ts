@@ -121,7 +121,7 @@ describe("TensorRT-LLM per-request metrics on the journey", () => {
     const r = engineJoinOf("9f1c-uuid", joined([disaggRecord(4242)]), "perf_metrics-disagg.jsonl");
     expect(r.join).toBeNull();
     expect(r.note).toBe(
-      "perf_metrics-disagg.jsonl lacks x_request_id: its disagg_request_id, request_id and ctx_request_id are TensorRT-LLM's own ids and none equals this request's x_request_id 9f1c-uuid, so its engine segments cannot be joined",
+      "perf_metrics-disagg.jsonl has no request id the client's requests also carry: its disagg request id, request id and ctx request id are TensorRT-LLM's own, and none equals the id the client sent with this request (the client's x_request_id, 9f1c-uuid), so this request's engine segments cannot be shown",
     );
     const j = requestJourney(client("9f1c-uuid"), null, null, [r.note!], null);
     expect(j.lanes.map((l) => l.source)).toEqual(["aiperf"]);
@@ -140,8 +140,8 @@ describeRealPublic(FOLDER, () => {
     const x = "0b3e4c1a-6f2d-4d8e-9a57-1c2b3d4e5f60";
     const r = engineJoinOf(x, requests, FILE);
     expect(r.join).toBeNull();
-    expect(r.note).toContain(`${FILE} lacks x_request_id`);
-    expect(r.note).toContain(`this request's x_request_id ${x}`);
+    expect(r.note).toContain(`${FILE} has no request id the client's requests also carry`);
+    expect(r.note).toContain(`(the client's x_request_id, ${x})`);
     const j = requestJourney(client(x), null, null, [r.note!], null);
     expect(j.lanes.every((l) => l.source !== "trtllm")).toBe(true);
     expect(j.missing).toEqual([r.note]);

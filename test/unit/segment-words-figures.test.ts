@@ -11,6 +11,8 @@ import { segmentShareFigure, segmentStatsFigure } from "@/lib/metrics/figures/se
 import { barsStillSvg } from "@/lib/runs/first-figures";
 import { reportFigure } from "@/lib/runs/report/figure-kit";
 import { renderPlot } from "@/lib/runs/report/svg-plot";
+import { breakdownTables } from "@/lib/runs/report/run-sections";
+import type { RunSummary } from "@/lib/api/schemas";
 import type { FigureDescription } from "@/lib/api/figure";
 
 const KEYS = ["ctx_queue", "ctx_processing", "gen_kv_transfer", "decode"];
@@ -105,5 +107,17 @@ describe("segment figures name segments in words", () => {
     const text = [...(f.categories ?? []), svg, ...r.table.rows.map((row) => row[0])].join("\n");
     expect(text).not.toMatch(/request_id/);
     expect(svg).toContain("<title>request id b · context queue: 1 ms</title>");
+  });
+});
+
+describe("the report's segment table", () => {
+  it("names each segment in words, as the Breakdown view's table does, the upstream name a column of its own", () => {
+    const run = { timeBreakdown: { ...stats, kvCacheHitRate: null } } as unknown as RunSummary;
+    const [block] = breakdownTables(run);
+    if (block?.kind !== "table") throw new Error("no segment table");
+    expect(block.table.columns[0]).toBe("segment");
+    expect(block.table.columns.at(-1)).toBe("upstream name");
+    expect(block.table.rows.map((r) => r[0])).toEqual(WORDS);
+    expect(block.table.rows.map((r) => r.at(-1))).toEqual(KEYS);
   });
 });

@@ -231,6 +231,34 @@ describe("breakdown chart rows", () => {
     ]);
   });
 
+  it("a waterfall names each segment in words, as the Breakdown view's table does; the upstream name stays the key", () => {
+    const detail = {
+      arrivalMs: 0,
+      segments: [
+        { name: "disagg_preprocessing", label: "Route", startMs: 0, value: 1 },
+        { name: "ctx_queue", label: "Queue", startMs: 1, value: 2 },
+        { name: "gen_kv_transfer", label: "Transfer", startMs: 3, value: 4 },
+        { name: "gen_postprocessing", label: "First step", startMs: 7, value: null },
+        { name: "decode", label: "Decode", startMs: 8, value: 9 },
+      ],
+    } as unknown as RequestDetail;
+    const rows = waterfallRows(detail, (ms) => `${ms} ms`);
+    expect(rows.map((r) => r.words)).toEqual([
+      "disagg preprocessing",
+      "context queue",
+      "generation KV transfer",
+      "generation postprocessing",
+      "decode",
+    ]);
+    expect(rows.map((r) => r.name)).toEqual([
+      "disagg_preprocessing",
+      "ctx_queue",
+      "gen_kv_transfer",
+      "gen_postprocessing",
+      "decode",
+    ]);
+  });
+
   it("a waterfall leaves out gen_queue when the KV-transfer spans tile that stretch", () => {
     const detail = {
       arrivalMs: 0,

@@ -51,15 +51,16 @@ export interface ReportDoc {
 
 const STYLE = `
 :root{color-scheme:light}
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#111827;background:#fff;margin:0 auto;max-width:780px;padding:24px;line-height:1.45}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#111827;background:#fff;margin:0 auto;max-width:780px;padding:24px;line-height:1.45;overflow-wrap:anywhere}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:32px 0 8px;border-bottom:1px solid #e5e7eb;padding-bottom:4px}
 h3{font-size:14px;margin:0 0 2px}p{margin:4px 0}.muted{color:#4b5563;font-size:13px}
 nav a{margin-right:12px;font-size:13px;color:#1d4ed8}
 figure{margin:16px 0 24px;padding:0}figure svg{display:block;max-width:100%;height:auto}
 .missing{color:#4b5563;font-style:italic;border:1px dashed #d1d5db;padding:8px 12px;border-radius:4px}
-table{border-collapse:collapse;font-size:12px;margin:6px 0;font-variant-numeric:tabular-nums}
-th,td{border:1px solid #e5e7eb;padding:2px 6px;text-align:left}td.n{text-align:right}th{background:#f9fafb}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;font-size:13px;margin:8px 0}dt{color:#4b5563}dd{margin:0}
+table{border-collapse:collapse;font-size:12px;margin:6px 0;font-variant-numeric:tabular-nums;display:block;max-width:100%;overflow-x:auto}
+th,td{border:1px solid #e5e7eb;padding:2px 6px;text-align:left}td.n{text-align:right}th{background:#f9fafb}th,td.n{overflow-wrap:normal}
+dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:2px 16px;font-size:13px;margin:8px 0}dt{color:#4b5563}dd{margin:0}
+@media screen and (max-width:560px){body{padding:12px}dl{grid-template-columns:minmax(0,1fr);gap:0}dt{margin-top:6px}}
 details summary{cursor:pointer;font-size:12px;color:#374151}
 @media print{details{display:block}details>summary{display:none}}
 `;

@@ -14,6 +14,7 @@ import {
   plural,
 } from "@/lib/format-number";
 import { ALTERNATIVE_SEGMENTS } from "@/lib/metrics/time-breakdown";
+import { segmentWords } from "@/lib/metrics/segment-words";
 import type { Section, Table } from "./html";
 
 export function summarySection(run: RunSummary, generatedAt: string): Section {
@@ -132,17 +133,29 @@ export function breakdownTables(run: RunSummary): Section["blocks"] {
       kind: "table",
       title: `Segments (${tb.mode}, ${plural(tb.requestCount, "request")})`,
       table: {
-        columns: ["segment", "what it is", "recorded in", "mean ms", "p50 ms", "p90 ms", "p99 ms"],
+        // The segment in words, as the Breakdown view's table names it; the upstream span name last,
+        // a column of its own, as the view writes it under the words and the figures' tables do.
+        columns: [
+          "segment",
+          "what it is",
+          "recorded in",
+          "mean ms",
+          "p50 ms",
+          "p90 ms",
+          "p99 ms",
+          "upstream name",
+        ],
         rows: tb.segments
           .filter((s) => !unusedAlternative(s.name, tb.segments))
           .map((s) => [
-            s.name,
+            segmentWords(s.name),
             s.label,
             formatCount(s.count),
             cellMs(s.meanMs),
             cellMs(s.p50Ms),
             cellMs(s.p90Ms),
             cellMs(s.p99Ms),
+            s.name,
           ]),
       },
     },
