@@ -203,7 +203,7 @@ describe("uncertainty on the Pareto front", () => {
         await expect.poll(() => p.getByTestId("spread-verdict").count()).toBe(2);
         await expect
           .poll(() => p.getByTestId("frontier-sentence").textContent())
-          .toContain(`at least ${readAt} `);
+          .toContain(`at least ${two(readAt)} `);
         await expect.poll(() => p.locator("figure[data-pending]").count()).toBe(0);
         await shot(p, `sweep-uncertainty-${w}-${scheme}.png`);
         await p.close();
