@@ -11,6 +11,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as getChart } from "@/app/api/runs/[id]/charts/[key]/route";
 import { TRTLLM_CHARTS, type ChartDef } from "@/lib/api/chart-catalog";
+import { compareQuerySchema } from "@/lib/api/compare-schemas";
+import { loadComparison } from "@/lib/runs/compare-runs";
+import { compareReport } from "@/lib/runs/report/compare-report";
+import { runReport } from "@/lib/runs/report/run-report";
 import { TRTLLM_COLUMN_CHARTS, TRTLLM_COLUMN_COMPUTE_VERSION } from "@/lib/metrics/trtllm-column-charts";
 import { trtllmColumnReads } from "@/lib/store/columnar/trtllm-request-columns";
 import type { Db } from "@/lib/store/db";
@@ -209,5 +213,33 @@ describe.each(TEST_STORES)("TensorRT-LLM charts computed on read on %s", (_name,
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("drilldown_building");
     expect(trtllmColumnReads.count).toBe(reads);
     expect(await storedRow(db, id, chart)).toBeUndefined();
+  });
+
+  it("the run report, the compare report and Compare's chart list read the charts computed on read", async () => {
+    const db = env.app.store.db;
+    const a = await uploadGenerated({ mode: "disaggregated", requests: 400, seed: 5, stepsPerRequest: 2 });
+    const b = await upload([
+      { name: "perf_metrics.json", path: fixture("trtllm/time_breakdown_readme_disaggregated.json") },
+    ]);
+    const now = new Date("2026-12-01T00:00:00Z");
+    const query = compareQuerySchema.parse({ runs: `${a},${b}`, baseline: a, stat: "p50" });
+    const report = (await runReport(db, a, now))!.html;
+    const compared = (await compareReport(db, query, now))!.html;
+    const keys = (await loadComparison(db, query)).chartKeys;
+    for (const id of [a, b]) for (const chart of COLUMN_CHARTS) expect(keys[id]).toContain(chart.key);
+
+    for (const id of [a, b]) for (const chart of COLUMN_CHARTS) await dropPayload(db, id, chart);
+    // Compare lists them without reading a file.
+    let reads = trtllmColumnReads.count;
+    expect((await loadComparison(db, query)).chartKeys).toEqual(keys);
+    expect(trtllmColumnReads.count - reads).toBe(0);
+    // The run report computes each of its run's column charts once, the same payloads.
+    expect((await runReport(db, a, now))!.html).toBe(report);
+    expect(trtllmColumnReads.count - reads).toBe(COLUMN_CHARTS.length);
+    for (const chart of COLUMN_CHARTS) expect(await storedRow(db, a, chart), chart.key).toBeDefined();
+    // The compare report reads the latency distribution of the run not yet read.
+    reads = trtllmColumnReads.count;
+    expect((await compareReport(db, query, now))!.html).toBe(compared);
+    expect(trtllmColumnReads.count - reads).toBe(1);
   });
 });
