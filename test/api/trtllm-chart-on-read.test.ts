@@ -16,6 +16,9 @@ import { loadComparison } from "@/lib/runs/compare-runs";
 import { compareReport } from "@/lib/runs/report/compare-report";
 import { runReport } from "@/lib/runs/report/run-report";
 import { TRTLLM_COLUMN_CHARTS, TRTLLM_COLUMN_COMPUTE_VERSION } from "@/lib/metrics/trtllm-column-charts";
+import { queryRows, quote } from "@/lib/store/columnar/engine";
+import { putRunFile, runFile, runFileTmpPath } from "@/lib/store/columnar/run-files";
+import { TRTLLM_REQUESTS_FILE } from "@/lib/store/columnar/trtllm-request-file";
 import { trtllmColumnReads } from "@/lib/store/columnar/trtllm-request-columns";
 import type { Db } from "@/lib/store/db";
 import { generateTrtllmRun } from "../generators/trtllm.mjs";
@@ -241,5 +244,42 @@ describe.each(TEST_STORES)("TensorRT-LLM charts computed on read on %s", (_name,
     reads = trtllmColumnReads.count;
     expect((await compareReport(db, query, now))!.html).toBe(compared);
     expect(trtllmColumnReads.count - reads).toBe(1);
+  });
+
+  it("reads the latency charts of a request file written before output_tokens as stored, and computes the others", async () => {
+    const db = env.app.store.db;
+    const id = await upload([
+      { name: "perf_metrics.json", path: fixture("trtllm/time_breakdown_readme_disaggregated.json") },
+    ]);
+    // The run's file as an earlier Runlens wrote it: without the columns TPOT reads.
+    const file = (await runFile(db, id, TRTLLM_REQUESTS_FILE))!;
+    const tmp = runFileTmpPath(db);
+    await queryRows(
+      `copy (select * exclude (output_tokens, one_response) from read_parquet(${quote(file.path)})) to ${quote(tmp)} (format parquet)`,
+    );
+    await putRunFile(db, id, TRTLLM_REQUESTS_FILE, tmp, file.rows);
+
+    const dist = TRTLLM_CHARTS.latencyDistribution;
+    const stale = JSON.parse(await chartText(id, dist)) as {
+      metrics: Record<string, Record<string, unknown> | null>;
+    };
+    for (const d of Object.values(stale.metrics)) if (d) delete d.p75;
+    await db
+      .updateTable("chart_data")
+      .set({ data: JSON.stringify(stale), version: 1 })
+      .where("run_id", "=", id)
+      .where("key", "=", dist.key)
+      .execute();
+    const res = await chartRequest(id, dist);
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("recompute_needed");
+
+    const bandwidth = TRTLLM_CHARTS.kvTransferBandwidth;
+    const ingest = (await storedRow(db, id, bandwidth))!.data;
+    await dropPayload(db, id, bandwidth);
+    const reads = trtllmColumnReads.count;
+    expect(await chartText(id, bandwidth)).toBe(ingest);
+    expect(trtllmColumnReads.count - reads).toBe(1);
+    expect((await storedRow(db, id, bandwidth))?.data).toBe(ingest);
   });
 });
