@@ -8,12 +8,7 @@ import type { TrtllmKvBlocks, TrtllmWorkerRecord } from "@/lib/formats/trtllm-re
 import { StepList } from "@/lib/formats/trtllm-step-list";
 import { computeStatsInSteps, type Stats } from "./stats";
 import type { Steps } from "./steps";
-import {
-  requestSegments,
-  requestStart,
-  SegmentColumns,
-  segmentColumnStatsInSteps,
-} from "./time-breakdown";
+import { requestSegments, requestStart, SegmentColumns, segmentColumnStatsInSteps } from "./time-breakdown";
 import { clockOffsetSample, estimateClockOffsetInSteps } from "./trtllm-clock-offset";
 import { requestRow, toMs, type TrtllmRequestRow } from "./trtllm-request-row";
 import type { JoinedList, JoinResult } from "./trtllm-join";
