@@ -18,6 +18,7 @@ import { copiesSettled } from "@/lib/store/pg-copy";
 import { sqliteWriterFor } from "@/lib/store/sqlite-writer";
 import { filePart } from "@/lib/store/file-part";
 import { AIPERF_COLUMN_COMPUTE_VERSIONS } from "@/lib/metrics/aiperf-column-charts";
+import { TRTLLM_COLUMN_COMPUTE_VERSIONS } from "@/lib/metrics/trtllm-column-charts";
 import {
   clearDerived,
   commitDrilldown,
@@ -38,6 +39,9 @@ import { AIPERF_ORIGIN_CHART, timelineColumnsOf } from "./timeline-columns";
 import { mergeFacts } from "./merge-facts";
 import { mergeCharts, mergeResults, pickBackend, pickRequestCount } from "./merge-results";
 import { AGGREGATOR_VERSION } from "./version";
+
+/** The compute version each chart computed on read from a run's columns is stored at. */
+const COLUMN_COMPUTE_VERSIONS = { ...AIPERF_COLUMN_COMPUTE_VERSIONS, ...TRTLLM_COLUMN_COMPUTE_VERSIONS };
 
 export interface IngestOutcome {
   status: "ready" | "failed";
@@ -191,7 +195,7 @@ export class IngestSession {
           };
         }),
         drilldownPending: pending,
-        computeVersions: AIPERF_COLUMN_COMPUTE_VERSIONS,
+        computeVersions: COLUMN_COMPUTE_VERSIONS,
       });
       const outcome: IngestOutcome = {
         status: "ready",

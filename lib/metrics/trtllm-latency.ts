@@ -100,6 +100,9 @@ export function tpotMs(
 
 const nanIfNull = (v: number | null) => (v === null ? NaN : v);
 
+const LATENCY_KEYS = ["ttftMs", "e2eMs", "tpotMs"] as const;
+type LatencyKey = (typeof LATENCY_KEYS)[number];
+
 export class TrtllmLatencyColumns {
   readonly ttftMs: Float64Array;
   readonly e2eMs: Float64Array;
@@ -131,21 +134,18 @@ export class TrtllmLatencyColumns {
     if (oneResponse) this.oneResponse++;
   }
 
-  /** The summary block and the distribution payload; the columns may be dropped afterwards. */
-  summarize(): { block: NonNullable<TimeBreakdownBlock["latency"]>; distribution: LatencyDistributions } {
+  /** The summary block. */
+  summarize(): { block: NonNullable<TimeBreakdownBlock["latency"]> } {
     return atOnce(this.summarizeInSteps());
   }
 
   /**
-   * `summarize` in steps: each column's finite values gathered, sorted, summed and binned in
-   * steps of at most PASS_STEP values read or SORT_STEP values sorted (the same answer, bit for
+   * `summarize` in steps: each column's finite values gathered, sorted and summed in steps of
+   * at most PASS_STEP values read or SORT_STEP values sorted (the same answer, bit for
    * bit: the sort in steps leaves what one typed-array sort leaves, and the tok/s per user of the
    * sorted TPOTs what `tokPerUserStats` finds in the unsorted ones).
    */
-  *summarizeInSteps(): Steps<{
-    block: NonNullable<TimeBreakdownBlock["latency"]>;
-    distribution: LatencyDistributions;
-  }> {
+  *summarizeInSteps(): Steps<{ block: NonNullable<TimeBreakdownBlock["latency"]> }> {
     const block: NonNullable<TimeBreakdownBlock["latency"]> = {
       ttftMs: null,
       e2eMs: null,
@@ -155,20 +155,40 @@ export class TrtllmLatencyColumns {
       tokensFromIterations: this.tokensFromIterations,
       oneResponse: this.oneResponse,
     };
-    const metrics: Record<string, Distribution | null> = {};
-    for (const key of ["ttftMs", "e2eMs", "tpotMs"] as const) {
+    for (const key of LATENCY_KEYS) {
       yield;
-      const sorted = yield* sortedFiniteInSteps(this[key]);
+      const sorted = yield* this.sortedInSteps(key);
       yield;
       block[key] = yield* statsOfSortedInSteps(sorted);
-      yield;
-      metrics[key] = yield* distributionOfSortedInSteps(sorted);
       if (key === "tpotMs") {
         yield;
         block.tokPerUser = yield* tokPerUserStatsOfSortedInSteps(sorted);
       }
     }
-    return { block, distribution: { metrics } };
+    return { block };
+  }
+
+  /**
+   * The latency distribution chart's payload (`trtllm-latency-distribution`): each column's
+   * histogram and CDF over its sorted finite values, sorted once for the summary and the chart
+   * (lib/metrics/trtllm-column-charts.ts), in steps as `summarizeInSteps`.
+   */
+  *distributionInSteps(): Steps<LatencyDistributions> {
+    const metrics: Record<string, Distribution | null> = {};
+    for (const key of LATENCY_KEYS) {
+      yield;
+      const sorted = yield* this.sortedInSteps(key);
+      yield;
+      metrics[key] = yield* distributionOfSortedInSteps(sorted);
+    }
+    return { metrics };
+  }
+
+  private readonly sorted: Partial<Record<LatencyKey, Float64Array>> = {};
+
+  /** A column's finite values in ascending order, sorted on the first ask. */
+  private *sortedInSteps(key: LatencyKey): Steps<Float64Array> {
+    return (this.sorted[key] ??= yield* sortedFiniteInSteps(this[key]));
   }
 
   /** `overTimeInSteps` at once. */

@@ -38,9 +38,14 @@ export interface RequestRowParts {
   stepsJson: string;
   /** TTFT and E2E (requestLatency in trtllm-latency.ts) */
   latency: RequestLatency;
+  /** Output tokens (outputTokensOf in trtllm-latency.ts); null: not known */
+  outputTokens: number | null;
 }
 
-/** The stored row; its columns are the trtllm_requests table's, which the writer checks. */
+/**
+ * The stored row; its columns are the trtllm_requests table's, then the request file's own
+ * (output_tokens, one_response: what the TPOT of the latency charts reads), which the writer checks.
+ */
 export function requestRow(r: JoinedRequest, p: RequestRowParts) {
   const t = r.times;
   const start = requestStart(t);
@@ -83,6 +88,8 @@ export function requestRow(r: JoinedRequest, p: RequestRowParts) {
     step_count: p.stepCount,
     chunk_count: p.chunkCount,
     steps_json: p.stepsJson,
+    output_tokens: p.outputTokens,
+    one_response: p.latency.oneResponse ? 1 : 0,
   };
 }
 

@@ -8,22 +8,17 @@ import type { TrtllmKvBlocks, TrtllmWorkerRecord } from "@/lib/formats/trtllm-re
 import { StepList } from "@/lib/formats/trtllm-step-list";
 import { computeStatsInSteps, type Stats } from "./stats";
 import type { Steps } from "./steps";
-import {
-  requestSegments,
-  requestStart,
-  SegmentColumns,
-  segmentColumnStatsInSteps,
-  segmentsFor,
-} from "./time-breakdown";
+import { requestSegments, requestStart, SegmentColumns, segmentColumnStatsInSteps } from "./time-breakdown";
 import { clockOffsetSample, estimateClockOffsetInSteps } from "./trtllm-clock-offset";
 import { requestRow, toMs, type TrtllmRequestRow } from "./trtllm-request-row";
 import type { JoinedList, JoinResult } from "./trtllm-join";
-import { BlockTally, histogram, transferBandwidthGBps } from "./trtllm-kv";
+import { BlockTally, transferBandwidthGBps } from "./trtllm-kv";
+import { TRTLLM_COLUMN_CHARTS, type TrtllmRequestColumns } from "./trtllm-column-charts";
 import { endpointRowsInSteps, hitRatesInSteps } from "./trtllm-worker-rows";
 import {
   STEP_METRICS,
+  type HistogramPayload,
   type KvHitRatePayload,
-  type SegmentSharePayload,
   type SegmentsPayload,
   type StepsPayload,
 } from "@/lib/api/trtllm-charts";
@@ -44,9 +39,6 @@ export interface TrtllmSummary {
   /** Perf-metrics records present ⇒ engine-level return_perf_metrics was on; null when there are none. */
   returnPerfMetrics: boolean | null;
 }
-
-/** Arrival buckets of the segment-share chart: enough to see drift, far below the 2,000-point cap. */
-const MAX_SHARE_BUCKETS = 120;
 
 /** Requests a pass over the joined requests takes between two calls of `pause`. */
 export const SUMMARY_STEP = 500;
@@ -102,7 +94,8 @@ export async function summarizeTrtllm(
   const prefillTally = new BlockTally();
   const anyTally = new BlockTally();
   const transferBytes: number[] = [];
-  const bandwidths: number[] = [];
+  // KV transfer bandwidth (GB/s) per request, NaN when there is none.
+  const bandwidths = new Float64Array(requests.length).fill(NaN);
   let sawSteps = false;
 
   for (let idx = 0; idx < requests.length; idx++) {
@@ -117,7 +110,7 @@ export async function summarizeTrtllm(
     const bytes = r.gen?.timing.kvCacheSizeBytes ?? r.ctx?.timing.kvCacheSizeBytes ?? null;
     const bandwidth = transferBandwidthGBps(bytes, t.genKvTransferStart, t.genKvTransferEnd);
     if (bytes !== null) transferBytes.push(bytes);
-    if (bandwidth !== null) bandwidths.push(bandwidth);
+    if (bandwidth !== null) bandwidths[idx] = bandwidth;
 
     // Steps: context chunks from the prefill side; generation steps from the decode side (the
     // single record when aggregated).
@@ -145,6 +138,9 @@ export async function summarizeTrtllm(
     const iters = (stepRec ?? chunkRec) as TrtllmWorkerRecord | null;
     arrivals[idx] = toMs(start, origin) ?? NaN;
     const reqLatency = requestLatency(t);
+    const genSteps = generationStepsOf(steps.length, stepRec, mode === "disaggregated");
+    if (steps.length === 0 && genSteps > 0) latency.tokensFromIterations++;
+    const outputTokens = outputTokensOf(genSteps, stepRec?.speculative ?? null);
     const row = requestRow(r, {
       idx,
       mode,
@@ -159,11 +155,9 @@ export async function summarizeTrtllm(
       chunkCount: chunks.length,
       stepsJson: packedStepsJson(chunks, runMs(chunkOffset), steps, runMs(stepOff)),
       latency: reqLatency,
+      outputTokens,
     });
     // The drill-down's own TTFT and E2E, so the distribution and a request's detail never differ.
-    const genSteps = generationStepsOf(steps.length, stepRec, mode === "disaggregated");
-    if (steps.length === 0 && genSteps > 0) latency.tokensFromIterations++;
-    const outputTokens = outputTokensOf(genSteps, stepRec?.speculative ?? null);
     latency.set(idx, row.ttft_ms, row.e2e_ms, outputTokens, reqLatency.oneResponse);
     const tpot = latency.tpotMs[idx];
     slowest.add({
@@ -190,9 +184,22 @@ export async function summarizeTrtllm(
   const runTally = prefillTally.requests > 0 ? prefillTally : anyTally;
   const runHitRate = runTally.hitRate();
   const transferStats = await statsOf(transferBytes);
-  const bandwidthStats = await statsOf(bandwidths);
   const latencySummary = await stepped(latency.summarizeInSteps());
   await paused();
+  // The charts of per-request columns alone, by the functions their read from the run's request
+  // file calls too (./trtllm-column-charts.ts).
+  const columns: TrtllmRequestColumns = {
+    arrivalMs: arrivals,
+    latency,
+    kvBandwidthGBps: bandwidths,
+    segments: segmentColumns,
+  };
+  const columnCharts: Record<string, unknown> = {};
+  for (const c of TRTLLM_COLUMN_CHARTS) {
+    columnCharts[c.chart.key] = await stepped(c.compute(columns));
+    await paused();
+  }
+  const bandwidth = columnCharts[TRTLLM_CHARTS.kvTransferBandwidth.key] as HistogramPayload;
   const timeBreakdown: TimeBreakdownBlock = {
     mode,
     requestCount: requests.length,
@@ -200,8 +207,8 @@ export async function summarizeTrtllm(
     kvCacheHitRate: runHitRate,
     kvBlockLookups: runTally.lookups(),
     kvTransfer:
-      transferBytes.length || bandwidths.length
-        ? { count: transferBytes.length, bytes: transferStats, bandwidthGBps: bandwidthStats }
+      transferBytes.length || bandwidth.count
+        ? { count: transferBytes.length, bytes: transferStats, bandwidthGBps: bandwidth.stats }
         : null,
     latency: latencySummary.block,
   };
@@ -249,26 +256,17 @@ export async function summarizeTrtllm(
   await paused();
   const endpoints = await stepped(endpointRowsInSteps(join, workerNames, hit.byFile));
   await paused();
-  const share = segmentShare(arrivals, segmentColumns);
-  await paused();
-  const overTime = await stepped(latency.overTimeInSteps(arrivals));
-  await paused();
   return {
     timeBreakdown,
     endpoints,
     charts: {
       [TRTLLM_CHARTS.segments.key]: segmentsPayload,
-      [TRTLLM_CHARTS.segmentShare.key]: share,
-      [TRTLLM_CHARTS.kvTransferBandwidth.key]: {
-        unit: "GB/s",
-        count: bandwidths.length,
-        stats: bandwidthStats,
-        bins: histogram(bandwidths, 40),
-      },
+      [TRTLLM_CHARTS.segmentShare.key]: columnCharts[TRTLLM_CHARTS.segmentShare.key],
+      [TRTLLM_CHARTS.kvTransferBandwidth.key]: bandwidth,
       [TRTLLM_CHARTS.kvHitRate.key]: { ...hit.payload, run: runHitRate } satisfies KvHitRatePayload,
       [TRTLLM_CHARTS.steps.key]: stepsPayload,
-      [TRTLLM_CHARTS.latencyDistribution.key]: latencySummary.distribution,
-      [TRTLLM_CHARTS.latencyOverTime.key]: overTime,
+      [TRTLLM_CHARTS.latencyDistribution.key]: columnCharts[TRTLLM_CHARTS.latencyDistribution.key],
+      [TRTLLM_CHARTS.latencyOverTime.key]: columnCharts[TRTLLM_CHARTS.latencyOverTime.key],
       [TRTLLM_CHARTS.slowest.key]: slowest.payload(),
     },
     warnings,
@@ -312,36 +310,4 @@ function* clockOffsets(requests: JoinedList): Steps<{
     samples.set(k, v.length);
   }
   return { get: (k: string) => offsets.get(k) ?? null, samples };
-}
-
-function segmentShare(arrivals: Float64Array, segments: SegmentColumns): SegmentSharePayload {
-  const names = segmentsFor(segments.mode).map((s) => s.name);
-  let maxMs = 0;
-  // An absurd arrival stamp (±Infinity after unit conversion) has no bucket: it is left out.
-  for (const a of arrivals) if (a > maxMs && Number.isFinite(a)) maxMs = a;
-  const bucketCount = Math.max(1, Math.min(MAX_SHARE_BUCKETS, Math.ceil(arrivals.length / 20)));
-  const bucketMs = maxMs > 0 ? maxMs / bucketCount : 1;
-  const sums = Array.from({ length: bucketCount }, () => names.map(() => ({ sum: 0, n: 0 })));
-  const counts = new Array<number>(bucketCount).fill(0);
-  arrivals.forEach((a, i) => {
-    if (!Number.isFinite(a)) return;
-    const b = Math.max(0, Math.min(bucketCount - 1, Math.floor(a / bucketMs)));
-    counts[b]++;
-    segments.columns.forEach((column, j) => {
-      const v = column[i];
-      if (!Number.isNaN(v)) {
-        sums[b][j].sum += v;
-        sums[b][j].n++;
-      }
-    });
-  });
-  return {
-    segmentNames: names,
-    bucketMs,
-    buckets: sums.map((segs, b) => ({
-      startMs: b * bucketMs,
-      requests: counts[b],
-      meanMs: segs.map((s) => (s.n > 0 ? s.sum / s.n : null)),
-    })),
-  };
 }

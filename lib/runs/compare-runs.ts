@@ -11,6 +11,7 @@ import { endpointHitRates, roleHitRates } from "@/lib/metrics/compare-endpoints"
 import { metricForCompareRow, parseThresholds } from "@/lib/metrics/regression/catalog";
 import type { Db } from "@/lib/store/db";
 import { chartKeys } from "@/lib/store/runs-repo";
+import { columnChartKeys } from "./column-charts";
 import { readRunSummary } from "./read-run";
 import { acceptedParam, type AcceptedDifferences } from "@/lib/api/comparability-schema";
 import { diagnosePair, tokenCountsCache } from "./comparability";
@@ -35,7 +36,7 @@ export async function loadComparison(db: Db, query: CompareQuery): Promise<Compa
     stat: query.stat,
     runs,
     missing,
-    chartKeys: await chartKeys(
+    chartKeys: await runChartKeys(
       db,
       runs.map((r) => r.id),
     ),
@@ -106,4 +107,19 @@ async function addNoiseVerdicts(
     }
   }
   return { baseline: n === null ? "the baseline run" : `the last ${n} runs of each run's series`, notes };
+}
+
+/**
+ * The chart keys each run has, sorted: those stored, and the column charts its request file gives
+ * on read (lib/runs/column-charts.ts) when they are not.
+ */
+async function runChartKeys(db: Db, runIds: string[]): Promise<Record<string, string[]>> {
+  const stored = await chartKeys(db, runIds);
+  const columns = await columnChartKeys(db, runIds);
+  return Object.fromEntries(
+    runIds.map((id) => {
+      const missing = columns[id].filter((k) => !stored[id].includes(k));
+      return [id, missing.length === 0 ? stored[id] : [...stored[id], ...missing].sort()];
+    }),
+  );
 }

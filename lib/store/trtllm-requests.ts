@@ -2,7 +2,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { SampleSort } from "@/lib/api/trtllm-charts";
 import { queryRows } from "./columnar/engine";
-import { trtllmRequestsSource } from "./columnar/trtllm-request-file";
+import { TRTLLM_REQUEST_ROW_COLUMNS, trtllmRequestsSource } from "./columnar/trtllm-request-file";
 import type { Db } from "./db";
 import { trtllmRowPages } from "./goodput-rows";
 import { TRTLLM_REQUEST_ID_COLUMNS, type TrtllmRequestsTable } from "./tables/trtllm";
@@ -108,7 +108,7 @@ export async function requestRow(
   const src = await trtllmRequestsSource(db, runId);
   if (src) {
     const rows = await queryRows<Omit<TrtllmRequestsTable, "run_id">>(
-      `select * from ${src} where idx = $1::integer limit 1`,
+      `select ${TRTLLM_REQUEST_ROW_COLUMNS.join(", ")} from ${src} where idx = $1::integer limit 1`,
       [idx],
     );
     return rows.length === 0 ? undefined : { run_id: runId, ...rows[0] };

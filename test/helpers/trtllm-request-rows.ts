@@ -3,7 +3,11 @@
  * stored since the file) or `trtllm_requests` rows (runs stored before it).
  */
 import { queryRows } from "@/lib/store/columnar/engine";
-import { TRTLLM_REQUESTS_FILE, trtllmRequestsSource } from "@/lib/store/columnar/trtllm-request-file";
+import {
+  TRTLLM_REQUEST_ROW_COLUMNS,
+  TRTLLM_REQUESTS_FILE,
+  trtllmRequestsSource,
+} from "@/lib/store/columnar/trtllm-request-file";
 import type { Db } from "@/lib/store/db";
 import { rawSqlite } from "@/lib/store/raw-sqlite";
 import type { TrtllmRequestsTable } from "@/lib/store/tables/trtllm";
@@ -15,7 +19,9 @@ export async function storedTrtllmRows(db: Db, runId: string): Promise<TrtllmReq
   const src = await trtllmRequestsSource(db, runId);
   if (!src)
     return db.selectFrom("trtllm_requests").selectAll().where("run_id", "=", runId).orderBy("idx").execute();
-  const rows = await queryRows<Omit<TrtllmRequestsTable, "run_id">>(`select * from ${src} order by idx`);
+  const rows = await queryRows<Omit<TrtllmRequestsTable, "run_id">>(
+    `select ${TRTLLM_REQUEST_ROW_COLUMNS.join(", ")} from ${src} order by idx`,
+  );
   return rows.map((r) => ({ run_id: runId, ...r }));
 }
 

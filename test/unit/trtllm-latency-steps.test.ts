@@ -95,16 +95,19 @@ describe("TensorRT-LLM latency summary and over-time payload in steps", () => {
     const tokPerUser = tokPerUserStats(latency.tpotMs);
     countColumns(latency);
     const { value, ...most } = perStep(latency.summarizeInSteps());
+    const distribution = perStep(latency.distributionInSteps());
     console.log(
       `summary of ${N} requests: ${most.count} steps, at most ${most.reads} column values read and ${most.sorted} sorted natively in one`,
     );
     // PASS_STEP and SORT_STEP (lib/metrics/stats.ts); before, a whole column (60,000) a step.
     expect(most.reads).toBeLessThanOrEqual(16_384);
     expect(most.sorted).toBeLessThanOrEqual(16_384);
+    expect(distribution.reads).toBeLessThanOrEqual(16_384);
+    expect(distribution.sorted).toBeLessThanOrEqual(16_384);
     expect(value.block.tokPerUser).toEqual(tokPerUser);
     for (const key of ["ttftMs", "e2eMs", "tpotMs"] as const) {
       expect(value.block[key]).toEqual(statsOfSorted(want[key]));
-      expect(value.distribution.metrics[key]).toEqual(distributionOfSorted(want[key]));
+      expect(distribution.value.metrics[key]).toEqual(distributionOfSorted(want[key]));
     }
     expect(value.block.tokensKnown).toBeGreaterThan(0);
   });

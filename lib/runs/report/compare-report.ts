@@ -8,7 +8,7 @@
 import type { CompareQuery, CompareResponse } from "@/lib/api/compare-schemas";
 import { formatDateTime, formatNumber } from "@/lib/format-number";
 import type { Db } from "@/lib/store/db";
-import { chartPayloads } from "@/lib/store/chart-payloads";
+import { readRunCharts } from "@/lib/runs/column-charts";
 import { loadComparison } from "../compare-runs";
 import {
   compareCdfFigure,
@@ -105,7 +105,7 @@ async function cdfSection(db: Db, c: CompareResponse): Promise<Section> {
   const dists = await Promise.all(
     c.runs.map(async (r) => {
       const p = payloadsFrom(
-        await chartPayloads(
+        await readRunCharts(
           db,
           r.id,
           DISTRIBUTIONS.map((c) => c.key),

@@ -7,7 +7,7 @@ import { RUN_VIEWS, type RunViewId } from "@/lib/api/run-views";
 import type { RunSummary } from "@/lib/api/schemas";
 import { type RequestSample } from "@/lib/api/trtllm-charts";
 import type { Db } from "@/lib/store/db";
-import { chartPayloads } from "@/lib/store/chart-payloads";
+import { readRunCharts } from "@/lib/runs/column-charts";
 import { readRunSummary } from "../read-run";
 import { sampleRequests } from "../trtllm-requests";
 import { payloadsFrom, type Payloads } from "./figure-kit";
@@ -155,9 +155,9 @@ export interface BuiltReport {
 export async function runReport(db: Db, runId: string, now = new Date()): Promise<BuiltReport | null> {
   const run = await readRunSummary(db, runId);
   if (!run || run.status !== "ready") return null;
-  const endpoints = payloadsFrom(await chartPayloads(db, runId, [SM_CHARTS.endpoints.key]));
+  const endpoints = payloadsFrom(await readRunCharts(db, runId, [SM_CHARTS.endpoints.key]));
   const payloads = payloadsFrom(
-    await chartPayloads(db, runId, [...REPORT_CHART_KEYS, ...endpointSeriesKeys(endpoints)]),
+    await readRunCharts(db, runId, [...REPORT_CHART_KEYS, ...endpointSeriesKeys(endpoints)]),
   );
   // The per-request chart reads request rows, as the view does: its sample, sorted by TTFT.
   const sample = run.timeBreakdown

@@ -6,11 +6,10 @@
  * rows) at a time, a turn of the event loop after each.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type { DuckDBVector } from "@duckdb/node-api";
 import type { Db } from "../db";
 import { AIPERF_REQUEST_MEASURES } from "../tables/aiperf";
 import { AIPERF_REQUESTS_FILE } from "./aiperf-request-file";
-import { openConnection, quote } from "./engine";
+import { copyDoubles, openConnection, quote } from "./engine";
 import { runFile } from "./run-files";
 
 /** The request file's number columns a chart may read: a request's measures, as its table names them. */
@@ -80,18 +79,4 @@ export async function readAiperfRequestColumns(
   }
   if (at !== n) throw new Error(`aiperf request file of run ${runId}: ${at} rows, not the ${n} named`);
   return { sha256: file.sha256, length: n, numbers, warmup, failed, cancelled };
-}
-
-/** A DOUBLE vector's `count` values into `out` from `at`, null as NaN. */
-function copyDoubles(v: DuckDBVector, out: Float64Array, at: number, count: number): void {
-  const items = (v as unknown as { items?: unknown }).items;
-  const validity = (v as unknown as { validity?: { data?: unknown } }).validity;
-  if (items instanceof Float64Array && validity !== undefined && validity.data === null) {
-    out.set(items.subarray(0, count), at);
-    return;
-  }
-  for (let j = 0; j < count; j++) {
-    const x = v.getItem(j) as number | null;
-    out[at + j] = x === null ? NaN : x;
-  }
 }

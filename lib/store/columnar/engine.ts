@@ -15,6 +15,7 @@ import {
   JSDuckDBValueConverter,
   type DuckDBConnection,
   type DuckDBValue,
+  type DuckDBVector,
 } from "@duckdb/node-api";
 
 export interface ColumnarSettings {
@@ -195,4 +196,18 @@ export async function queryArrays(text: string, values: DuckDBValue[] = []): Pro
   const rows: unknown[][] = [];
   for await (const chunk of streamRows(text, values)) for (const r of chunk) rows.push(r);
   return rows;
+}
+
+/** A DOUBLE vector's `count` values into `out` from `at`, null as NaN. */
+export function copyDoubles(v: DuckDBVector, out: Float64Array, at: number, count: number): void {
+  const items = (v as unknown as { items?: unknown }).items;
+  const validity = (v as unknown as { validity?: { data?: unknown } }).validity;
+  if (items instanceof Float64Array && validity !== undefined && validity.data === null) {
+    out.set(items.subarray(0, count), at);
+    return;
+  }
+  for (let j = 0; j < count; j++) {
+    const x = v.getItem(j) as number | null;
+    out[at + j] = x === null ? NaN : x;
+  }
 }

@@ -22,7 +22,17 @@ import { processOptions, RunFileStage, StageRegistry } from "./run-file-stage";
 
 export const TRTLLM_REQUESTS_FILE = "trtllm-request-rows";
 
-export type TrtllmRequestFileRow = Omit<TrtllmRequestsTable, "run_id">;
+/**
+ * A row of the file: the columns of `trtllm_requests`, then what only the file keeps (files
+ * written before these columns lack them; the charts computed on read leave such a run's charts
+ * as stored).
+ */
+export type TrtllmRequestFileRow = Omit<TrtllmRequestsTable, "run_id"> & {
+  /** Output tokens the request's latency counts (`outputTokensOf`); null: not known */
+  output_tokens: number | null;
+  /** 1 when the first response carried every token (`RequestLatency.oneResponse`), else 0 */
+  one_response: number;
+};
 
 /**
  * The columns in `trtllm_requests`' order without `run_id`, and their DuckDB types. Integers the
@@ -58,10 +68,17 @@ const COLUMNS = [
   ["step_count", "integer"],
   ["chunk_count", "integer"],
   ["steps_json", "varchar"],
+  ["output_tokens", "double"],
+  ["one_response", "integer"],
 ] as const satisfies ReadonlyArray<readonly [keyof TrtllmRequestFileRow, "integer" | "double" | "varchar"]>;
 
-/** Every column of the file, in order: what `select *` of a row run gives without `run_id`. */
+/** Every column of the file, in order. */
 export const TRTLLM_REQUEST_FILE_COLUMNS = COLUMNS.map(([c]) => c);
+
+/** The file's columns that `trtllm_requests` has, in order: what a row run gives without `run_id`. */
+export const TRTLLM_REQUEST_ROW_COLUMNS = TRTLLM_REQUEST_FILE_COLUMNS.filter(
+  (c) => c !== "output_tokens" && c !== "one_response",
+);
 
 const STAGE_COLUMNS = COLUMNS.map(([c, t]) => `${c} ${t}`).join(", ");
 
