@@ -18,7 +18,7 @@ import {
   curlStreamed,
   recordFixture,
 } from "../generators/trtllm-response-metrics.mjs";
-import { aiperfRun, barJourneys } from "../helpers/journey-runs";
+import { aiperfRun, trtllmJourneys } from "../helpers/journey-runs";
 import { freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
 import { storedTrtllmRows } from "../helpers/trtllm-request-rows";
 
@@ -130,15 +130,7 @@ describe("TensorRT-LLM's metrics kept by the client, through the upload", () => 
     }
 
     // The Timeline's bars are TensorRT-LLM's requests; four join the client's records.
-    const { source, journeys } = await barJourneys(id);
-    expect(source).toBe("trtllm");
-    const joined = journeys.filter((j) => j.xRequestId !== null);
-    expect(joined.map((j) => j.xRequestId).sort()).toEqual(
-      clients
-        .slice(0, 4)
-        .map((c) => c.x)
-        .sort(),
-    );
+    const { joined } = await trtllmJourneys(id, clients.slice(0, 4));
     for (const j of joined) {
       const c = clients.find((x) => x.x === j.xRequestId)!;
       const engine = j.lanes.filter((l) => l.source === "trtllm");
