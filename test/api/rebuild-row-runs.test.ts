@@ -213,6 +213,40 @@ async function main() {
 main();
 `;
 
+/**
+ * Starts a server (the child script in `dir`) on the SQLite store in `dataDir` that rebuilds the
+ * runs stored as rows, kills it (SIGKILL) once run `id` is ingesting with its file stored (of that
+ * `name` when given; `words` say which file), and restarts the app on the same store.
+ */
+async function killMidRebuild(
+  dir: string,
+  dataDir: string,
+  id: string,
+  file: { words: string; name?: string },
+) {
+  const child = spawnTsChild(path.join(dir, "child.ts"), [], {
+    DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    RUNLENS_REBUILD_ROW_RUNS: "on",
+  });
+  const dbFile = path.join(dataDir, "runlens.sqlite");
+  const named = file.name === undefined ? "" : " and f.name = ?";
+  await child.until(
+    pollStore(dbFile, CHILD_WAIT_MS, `the rebuild storing the run's ${file.words}`, (db) =>
+      db
+        .prepare(
+          `select r.id from runs r join run_column_files f on f.run_id = r.id
+            where r.status = 'ingesting' and r.id = ?${named}`,
+        )
+        .get(...(file.name === undefined ? [id] : [id, file.name]))
+        ? { found: true }
+        : { seen: `the run not yet ingesting with a ${file.words}` },
+    ),
+  );
+  expect(await child.kill()).toBe("SIGKILL");
+  return restartAfterCrash({ DATA_DIR: dataDir });
+}
+
 describe("a kill while a run stored as rows is rebuilt", () => {
   let dir: string;
   beforeAll(() => {
@@ -234,26 +268,7 @@ describe("a kill while a run stored as rows is rebuilt", () => {
     } finally {
       await resetAppContext();
     }
-    const child = spawnTsChild(path.join(dir, "child.ts"), [], {
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      RUNLENS_REBUILD_ROW_RUNS: "on",
-    });
-    const dbFile = path.join(dataDir, "runlens.sqlite");
-    await child.until(
-      pollStore(dbFile, CHILD_WAIT_MS, "the rebuild storing the run's request file", (db) =>
-        db
-          .prepare(
-            `select r.id from runs r join run_column_files f on f.run_id = r.id
-              where r.status = 'ingesting' and r.id = ?`,
-          )
-          .get(id)
-          ? { found: true }
-          : { seen: "the run not yet ingesting with a request file" },
-      ),
-    );
-    expect(await child.kill()).toBe("SIGKILL");
-    const restarted = await restartAfterCrash({ DATA_DIR: dataDir });
+    const restarted = await killMidRebuild(dir, dataDir, id, { words: "request file" });
     try {
       await expectInterruptedRun(id);
       const done = await expectReingestReady(id);
@@ -282,26 +297,10 @@ describe("a kill while a run stored as rows is rebuilt", () => {
     } finally {
       await resetAppContext();
     }
-    const child = spawnTsChild(path.join(dir, "child.ts"), [], {
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      RUNLENS_REBUILD_ROW_RUNS: "on",
+    const restarted = await killMidRebuild(dir, dataDir, id, {
+      words: "time-events file",
+      name: "trtllm-time-event-rows",
     });
-    const dbFile = path.join(dataDir, "runlens.sqlite");
-    await child.until(
-      pollStore(dbFile, CHILD_WAIT_MS, "the rebuild storing the run's time-events file", (db) =>
-        db
-          .prepare(
-            `select r.id from runs r join run_column_files f on f.run_id = r.id
-              where r.status = 'ingesting' and r.id = ? and f.name = 'trtllm-time-event-rows'`,
-          )
-          .get(id)
-          ? { found: true }
-          : { seen: "the run not yet ingesting with a time-events file" },
-      ),
-    );
-    expect(await child.kill()).toBe("SIGKILL");
-    const restarted = await restartAfterCrash({ DATA_DIR: dataDir });
     try {
       const failed = await expectInterruptedRun(id);
       // Its raw files intact: the same files, re-ingestable.
