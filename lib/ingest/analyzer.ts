@@ -40,6 +40,15 @@ export interface FileReport {
   meta?: Record<string, string | number | boolean | null>;
 }
 
+/** What an analyzer reports of a document larger than the JSON document limit: stored, not read. */
+export function tooLargeDocument(): FileReport {
+  return {
+    records: 0,
+    skipped: 1,
+    warnings: [{ message: "larger than the JSON document limit; stored but not read" }],
+  };
+}
+
 export interface IngestContext {
   runId: string;
   db: Db;

@@ -30,6 +30,26 @@ async function upload(name: string, content: string) {
   return { run, cache: run.serverMetrics!.cache, endpoint: endpoints.rows[0] };
 }
 
+type Cache = Awaited<ReturnType<typeof upload>>["cache"];
+
+/** The run's four hit rates, to 12 decimals (null: not exported). */
+function expectRates(
+  cache: Cache,
+  rates: { gpu: number | null; cpu: number | null; external: number | null; overall: number },
+) {
+  const got = {
+    gpu: cache.gpuHitRate,
+    cpu: cache.cpuHitRate,
+    external: cache.externalHitRate,
+    overall: cache.overallHitRate,
+  };
+  for (const k of ["gpu", "cpu", "external", "overall"] as const) {
+    const want = rates[k];
+    if (want === null) expect(got[k], k).toBeNull();
+    else expect(got[k], k).toBeCloseTo(want, 12);
+  }
+}
+
 describe("cache hit rates by tier", () => {
   it("vLLM CPU offload with prompt_tokens_by_source at 0: CPU 99.5 % is never beside overall 0 %", async () => {
     // The case of the review (W10): by_source registered but never counted, so the prefix
@@ -61,10 +81,7 @@ describe("cache hit rates by tier", () => {
         lmcache: { requested: 10_000, hit: 7_000 },
       }),
     );
-    expect(cache.gpuHitRate).toBeCloseTo(0.4, 12);
-    expect(cache.cpuHitRate).toBeNull();
-    expect(cache.externalHitRate).toBeCloseTo(0.3, 12);
-    expect(cache.overallHitRate).toBeCloseTo(0.7, 12);
+    expectRates(cache, { gpu: 0.4, cpu: null, external: 0.3, overall: 0.7 });
     expect(cache.lmcacheHitRate).toBeCloseTo(0.7, 12);
     // The connector's lookup rate: 3,000 of the 6,000 the GPU cache missed.
     expect(run.info.externalPrefixCacheHitRate).toBeCloseTo(0.5, 12);
@@ -93,10 +110,7 @@ describe("cache hit rates by tier", () => {
       "sglang_metrics.txt",
       sglangScrape({ prompt: 20_000, device: 5_000, host: 3_000, storage: 2_000 }),
     );
-    expect(cache.gpuHitRate).toBeCloseTo(0.25, 12);
-    expect(cache.cpuHitRate).toBeCloseTo(0.15, 12);
-    expect(cache.externalHitRate).toBeCloseTo(0.1, 12);
-    expect(cache.overallHitRate).toBeCloseTo(0.5, 12);
+    expectRates(cache, { gpu: 0.25, cpu: 0.15, external: 0.1, overall: 0.5 });
     expect(cache.countersExported).toEqual(
       expect.arrayContaining(["sglang:prompt_tokens", "sglang:cached_tokens"]),
     );
@@ -107,10 +121,7 @@ describe("cache hit rates by tier", () => {
       "trtllm_metrics.txt",
       trtllmScrape({ prompt: 10_000, gpu: 1_000, host: 2_000, disk: 500 }),
     );
-    expect(cache.gpuHitRate).toBeCloseTo(0.1, 12);
-    expect(cache.cpuHitRate).toBeCloseTo(0.2, 12);
-    expect(cache.externalHitRate).toBeCloseTo(0.05, 12);
-    expect(cache.overallHitRate).toBeCloseTo(0.35, 12);
+    expectRates(cache, { gpu: 0.1, cpu: 0.2, external: 0.05, overall: 0.35 });
   });
 
   it("every tier at 0 is 0 of N on every backend, never not exported", async () => {

@@ -19,7 +19,7 @@ import {
   snowflakeId,
   workerRecordLine,
 } from "../generators/trtllm-jsonl-writer.mjs";
-import { aiperfRun, barJourneys } from "../helpers/journey-runs";
+import { aiperfRun, barJourneys, trtllmJourneys } from "../helpers/journey-runs";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams, uploadRun } from "../helpers/test-app";
 import { pct } from "../helpers/numpy-percentile";
@@ -49,17 +49,8 @@ describe.each(TEST_STORES)("TensorRT-LLM requests on the Timeline's journey (%s)
       workerRecordLine({ requestId: 9001, t: 805, ms: AGGREGATED_MS }),
     ];
     const id = await uploadRun([...files, { name: WORKER_FILE, content: lines.join("\n") + "\n" }]);
-    const { source, journeys } = await barJourneys(id);
-    expect(source).toBe("trtllm");
+    const { journeys, joined } = await trtllmJourneys(id, clients.slice(0, 4));
     expect(journeys).toHaveLength(5);
-
-    const joined = journeys.filter((j) => j.xRequestId !== null);
-    expect(joined.map((j) => j.xRequestId).sort()).toEqual(
-      clients
-        .slice(0, 4)
-        .map((c) => c.x)
-        .sort(),
-    );
     for (const j of joined) {
       const c = clients.find((x) => x.x === j.xRequestId)!;
       expect(j.serverSource).toBe("trtllm");

@@ -17,10 +17,9 @@ import { GET as listRuns } from "@/app/api/runs/route";
 import { decodeTimeline, timelineWireSchema } from "@/lib/api/timeline";
 import { rebuildRowRuns, runsStoredAsRows } from "@/lib/ingest/rebuild-row-runs";
 import { getAppContext, resetAppContext } from "@/lib/server/app-context";
-import type { Db } from "@/lib/store/db";
 import { snowflakeId } from "../generators/trtllm-jsonl-writer.mjs";
 import { manyRequestsRun } from "../generators/trtllm-time-events.mjs";
-import { storeRunAsRows } from "../helpers/aiperf-request-rows";
+import { aiperfRequestsStoredAs, storeRunAsRows } from "../helpers/aiperf-request-rows";
 import {
   storedTimeEventRows,
   storeTimeEventsAsRows,
@@ -86,21 +85,6 @@ async function journeys(id: string): Promise<string[]> {
   return out;
 }
 
-async function storedAs(db: Db, id: string) {
-  const rows = await db
-    .selectFrom("aiperf_requests")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("run_id", "=", id)
-    .executeTakeFirst();
-  const file = await db
-    .selectFrom("run_column_files")
-    .select("rows")
-    .where("run_id", "=", id)
-    .where("name", "=", "aiperf-requests")
-    .executeTakeFirst();
-  return { rows: Number(rows?.n ?? 0), fileRows: file ? Number(file.rows) : null };
-}
-
 describe.each(TEST_STORES)("rebuilding runs stored as rows on %s", (_store, pgUrl) => {
   const env = useStoreTestApp(pgUrl);
 
@@ -110,12 +94,12 @@ describe.each(TEST_STORES)("rebuilding runs stored as rows on %s", (_store, pgUr
     const before = await runBody(id);
     const list = await requestList(id);
     expect(await storeRunAsRows(env.app.store.db, id)).toBe(200);
-    expect(await storedAs(env.app.store.db, id)).toEqual({ rows: 200, fileRows: null });
+    expect(await aiperfRequestsStoredAs(env.app.store.db, id)).toEqual({ rows: 200, fileRows: null });
     expect(await runsStoredAsRows(env.app.store.db)).toEqual([id]);
 
     const outcome = await rebuildRowRuns(env.app);
     expect(outcome).toEqual({ rebuilt: [id], failed: [], skipped: [] });
-    expect(await storedAs(env.app.store.db, id)).toEqual({ rows: 0, fileRows: 200 });
+    expect(await aiperfRequestsStoredAs(env.app.store.db, id)).toEqual({ rows: 0, fileRows: 200 });
     expect(await runsStoredAsRows(env.app.store.db)).toEqual([]);
     const after = await runBody(id);
     expect(after.status).toBe("ready");
@@ -163,7 +147,7 @@ describe.each(TEST_STORES)("rebuilding runs stored as rows on %s", (_store, pgUr
     const outcome = await rebuilding;
     expect(outcome).toEqual({ rebuilt: [trt, aiperf], failed: [], skipped: [] });
     expect(await timeEventsStoredAs(db, trt)).toEqual({ rows: 0, fileRows: TRT_EVENT_ROWS });
-    expect(await storedAs(db, aiperf)).toEqual({ rows: 0, fileRows: 200 });
+    expect(await aiperfRequestsStoredAs(db, aiperf)).toEqual({ rows: 0, fileRows: 200 });
     expect(await runsStoredAsRows(db)).toEqual([]);
     const after = await runBody(trt);
     expect(after.status).toBe("ready");
@@ -187,7 +171,7 @@ describe("a server started on a store holding runs as rows", () => {
       process.env.RUNLENS_REBUILD_ROW_RUNS = "on";
       const next = await getAppContext();
       const stored = await waitUntil(`run ${id} rebuilt as a request file`, async () => {
-        const s = await storedAs(next.store.db, id);
+        const s = await aiperfRequestsStoredAs(next.store.db, id);
         return s.fileRows !== null && s;
       });
       expect(stored).toEqual({ rows: 0, fileRows: 200 });
@@ -213,6 +197,40 @@ async function main() {
 main();
 `;
 
+/**
+ * Starts a server (the child script in `dir`) on the SQLite store in `dataDir` that rebuilds the
+ * runs stored as rows, kills it (SIGKILL) once run `id` is ingesting with its file stored (of that
+ * `name` when given; `words` say which file), and restarts the app on the same store.
+ */
+async function killMidRebuild(
+  dir: string,
+  dataDir: string,
+  id: string,
+  file: { words: string; name?: string },
+) {
+  const child = spawnTsChild(path.join(dir, "child.ts"), [], {
+    DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    RUNLENS_REBUILD_ROW_RUNS: "on",
+  });
+  const dbFile = path.join(dataDir, "runlens.sqlite");
+  const named = file.name === undefined ? "" : " and f.name = ?";
+  await child.until(
+    pollStore(dbFile, CHILD_WAIT_MS, `the rebuild storing the run's ${file.words}`, (db) =>
+      db
+        .prepare(
+          `select r.id from runs r join run_column_files f on f.run_id = r.id
+            where r.status = 'ingesting' and r.id = ?${named}`,
+        )
+        .get(...(file.name === undefined ? [id] : [id, file.name]))
+        ? { found: true }
+        : { seen: `the run not yet ingesting with a ${file.words}` },
+    ),
+  );
+  expect(await child.kill()).toBe("SIGKILL");
+  return restartAfterCrash({ DATA_DIR: dataDir });
+}
+
 describe("a kill while a run stored as rows is rebuilt", () => {
   let dir: string;
   beforeAll(() => {
@@ -234,32 +252,13 @@ describe("a kill while a run stored as rows is rebuilt", () => {
     } finally {
       await resetAppContext();
     }
-    const child = spawnTsChild(path.join(dir, "child.ts"), [], {
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      RUNLENS_REBUILD_ROW_RUNS: "on",
-    });
-    const dbFile = path.join(dataDir, "runlens.sqlite");
-    await child.until(
-      pollStore(dbFile, CHILD_WAIT_MS, "the rebuild storing the run's request file", (db) =>
-        db
-          .prepare(
-            `select r.id from runs r join run_column_files f on f.run_id = r.id
-              where r.status = 'ingesting' and r.id = ?`,
-          )
-          .get(id)
-          ? { found: true }
-          : { seen: "the run not yet ingesting with a request file" },
-      ),
-    );
-    expect(await child.kill()).toBe("SIGKILL");
-    const restarted = await restartAfterCrash({ DATA_DIR: dataDir });
+    const restarted = await killMidRebuild(dir, dataDir, id, { words: "request file" });
     try {
       await expectInterruptedRun(id);
       const done = await expectReingestReady(id);
       expect(done.files.map((f: { records: number | null }) => f.records)).toContain(200);
       expect(await requestList(id)).toBe(list);
-      expect(await storedAs(restarted.app.store.db, id)).toEqual({ rows: 0, fileRows: 200 });
+      expect(await aiperfRequestsStoredAs(restarted.app.store.db, id)).toEqual({ rows: 0, fileRows: 200 });
     } finally {
       await restarted.cleanup();
     }
@@ -282,26 +281,10 @@ describe("a kill while a run stored as rows is rebuilt", () => {
     } finally {
       await resetAppContext();
     }
-    const child = spawnTsChild(path.join(dir, "child.ts"), [], {
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      RUNLENS_REBUILD_ROW_RUNS: "on",
+    const restarted = await killMidRebuild(dir, dataDir, id, {
+      words: "time-events file",
+      name: "trtllm-time-event-rows",
     });
-    const dbFile = path.join(dataDir, "runlens.sqlite");
-    await child.until(
-      pollStore(dbFile, CHILD_WAIT_MS, "the rebuild storing the run's time-events file", (db) =>
-        db
-          .prepare(
-            `select r.id from runs r join run_column_files f on f.run_id = r.id
-              where r.status = 'ingesting' and r.id = ? and f.name = 'trtllm-time-event-rows'`,
-          )
-          .get(id)
-          ? { found: true }
-          : { seen: "the run not yet ingesting with a time-events file" },
-      ),
-    );
-    expect(await child.kill()).toBe("SIGKILL");
-    const restarted = await restartAfterCrash({ DATA_DIR: dataDir });
     try {
       const failed = await expectInterruptedRun(id);
       // Its raw files intact: the same files, re-ingestable.

@@ -19,7 +19,8 @@ import {
   buildMetricsHeaders,
   disaggRecordFixture,
 } from "../generators/trtllm-response-metrics.mjs";
-import { aiperfRun, barJourneys } from "../helpers/journey-runs";
+import { DISAGG_SEGMENTS } from "../generators/trtllm.mjs";
+import { aiperfRun, trtllmJourneys } from "../helpers/journey-runs";
 import { TEST_STORES, useStoreTestApp } from "../helpers/pg-schema";
 import { idParams, uploadRun } from "../helpers/test-app";
 import { storedTrtllmRows } from "../helpers/trtllm-request-rows";
@@ -27,24 +28,6 @@ import { storedTrtllmRows } from "../helpers/trtllm-request-rows";
 const RAW_FILE = "run/profile_export_raw.jsonl";
 const url = (p: string) => new Request(`http://localhost${p}`);
 const round = (v: number | null) => (v === null ? null : Math.round(v * 1e6) / 1e6);
-
-/** The disaggregated segments (docs/metrics.md §Segments), in the Breakdown's order. */
-const DISAGG_SEGMENTS = [
-  "disagg_preprocessing",
-  "ctx_preprocessing",
-  "ctx_queue",
-  "ctx_processing",
-  "ctx_postprocessing",
-  "disagg_relay",
-  "gen_preprocessing",
-  "gen_queue",
-  "gen_queue_wait",
-  "gen_kv_transfer",
-  "gen_post_transfer",
-  "gen_postprocessing",
-  "disagg_postprocessing",
-  "decode",
-];
 
 describe.each(TEST_STORES)(
   "a disaggregation server's metrics in aiperf's raw export (%s)",
@@ -142,15 +125,7 @@ describe.each(TEST_STORES)(
 
       // The Timeline's journey: the server lane, then the context phase's lanes (prefill) and the
       // generation phase's (decode), at their offsets from the disaggregation server's arrival.
-      const { source, journeys } = await barJourneys(id);
-      expect(source).toBe("trtllm");
-      const joined = journeys.filter((j) => j.xRequestId !== null);
-      expect(joined.map((j) => j.xRequestId).sort()).toEqual(
-        clients
-          .slice(0, 4)
-          .map((c) => c.x)
-          .sort(),
-      );
+      const { joined } = await trtllmJourneys(id, clients.slice(0, 4));
       for (const j of joined) {
         const engine = j.lanes.filter((l) => l.source === "trtllm");
         expect(engine.map((l) => [l.name, l.role, round(l.startMs), round(l.endMs)])).toEqual([

@@ -10,7 +10,6 @@
  * `src/aiperf/post_processors/raw_record_writer_processor.py` and `src/aiperf/transports/sse_utils.py`.
  */
 import { describe, expect, it } from "vitest";
-import { GET as getRun } from "@/app/api/runs/[id]/route";
 import {
   aiperfRawLine,
   buildMetricsHeaders,
@@ -18,8 +17,9 @@ import {
   curlStreamed,
   recordFixture,
 } from "../generators/trtllm-response-metrics.mjs";
-import { aiperfRun, barJourneys } from "../helpers/journey-runs";
-import { freshAppEachTest, idParams, uploadRun } from "../helpers/test-app";
+import { aiperfRun, trtllmJourneys } from "../helpers/journey-runs";
+import { readReadyRun } from "../helpers/read-api";
+import { freshAppEachTest, uploadRun } from "../helpers/test-app";
 import { storedTrtllmRows } from "../helpers/trtllm-request-rows";
 
 const env = freshAppEachTest();
@@ -53,21 +53,6 @@ function headersAt(t: number) {
   );
 }
 
-type File = {
-  name: string;
-  kind: string;
-  format: string;
-  records: number;
-  skipped: number;
-  warnings: Array<{ message: string; line?: number }>;
-};
-
-async function filesOf(id: string): Promise<Map<string, File>> {
-  const run = await (await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id))).json();
-  expect(run.status).toBe("ready");
-  return new Map(run.files.map((f: File) => [f.name, f]));
-}
-
 describe("TensorRT-LLM's metrics kept by the client, through the upload", () => {
   it("aiperf's raw export: joined to aiperf's records by x_request_id, on the Timeline, the Breakdown and the steps", async () => {
     const { clients, files } = await aiperfRun(6, 5);
@@ -89,7 +74,7 @@ describe("TensorRT-LLM's metrics kept by the client, through the upload", () => 
     ];
     const id = await uploadRun([...files, { name: RAW_FILE, content: lines.join("\n") + "\n" }]);
 
-    const raw = (await filesOf(id)).get(RAW_FILE)!;
+    const raw = (await readReadyRun(id)).files.get(RAW_FILE)!;
     expect(raw).toMatchObject({ kind: "trtllm-perf-metrics", format: "aiperf-raw", records: 6, skipped: 1 });
     expect(raw.warnings).toEqual([
       { line: 6, message: "skipped: trtllm.perf_metrics event data is not JSON" },
@@ -130,15 +115,7 @@ describe("TensorRT-LLM's metrics kept by the client, through the upload", () => 
     }
 
     // The Timeline's bars are TensorRT-LLM's requests; four join the client's records.
-    const { source, journeys } = await barJourneys(id);
-    expect(source).toBe("trtllm");
-    const joined = journeys.filter((j) => j.xRequestId !== null);
-    expect(joined.map((j) => j.xRequestId).sort()).toEqual(
-      clients
-        .slice(0, 4)
-        .map((c) => c.x)
-        .sort(),
-    );
+    const { joined } = await trtllmJourneys(id, clients.slice(0, 4));
     for (const j of joined) {
       const c = clients.find((x) => x.x === j.xRequestId)!;
       const engine = j.lanes.filter((l) => l.source === "trtllm");
@@ -154,7 +131,7 @@ describe("TensorRT-LLM's metrics kept by the client, through the upload", () => 
     const text =
       curlNonStreamed(h) + curlStreamed(h) + curlStreamed({}) + curlNonStreamed(h, { requestId: "echoed-1" });
     const id = await uploadRun([{ name: "capture.txt", content: text }]);
-    const f = (await filesOf(id)).get("capture.txt")!;
+    const f = (await readReadyRun(id)).files.get("capture.txt")!;
     expect(f).toMatchObject({ kind: "trtllm-perf-metrics", format: "http-capture", records: 3, skipped: 0 });
     expect(f.warnings).toEqual([
       { message: "1 response of 4 without TensorRT-LLM metrics headers or a trtllm.perf_metrics event" },

@@ -3,16 +3,26 @@
  * stored since the columnar store) or `aiperf_requests` rows (imported tools, older runs).
  */
 import { BatchInserter } from "@/lib/store/batch-insert";
-import { aiperfRequestsSource, stagedAiperfRows } from "@/lib/store/columnar/aiperf-request-file";
+import {
+  AIPERF_REQUESTS_FILE,
+  aiperfRequestsSource,
+  stagedAiperfRows,
+} from "@/lib/store/columnar/aiperf-request-file";
 import { queryRows } from "@/lib/store/columnar/engine";
 import type { Db } from "@/lib/store/db";
 import { AIPERF_REQUEST_COLUMNS, type AiperfRequestsTable } from "@/lib/store/tables/aiperf";
+import { rowsStoredAs } from "./run-column-file-rows";
 
 export async function storedAiperfRows(db: Db, runId: string): Promise<AiperfRequestsTable[]> {
   const src = await aiperfRequestsSource(db, runId);
   if (!src) return db.selectFrom("aiperf_requests").selectAll().where("run_id", "=", runId).execute();
   const rows = await queryRows<Omit<AiperfRequestsTable, "run_id">>(`select * from ${src}`);
   return rows.map((r) => ({ run_id: runId, ...r }));
+}
+
+/** Where the run's request rows are: how many catalog rows, and the rows its file holds (null: no file). */
+export function aiperfRequestsStoredAs(db: Db, runId: string) {
+  return rowsStoredAs(db, runId, "aiperf_requests", AIPERF_REQUESTS_FILE);
 }
 
 /** Rows of every run: stored as rows, in request files, and staged by ingests under way. */

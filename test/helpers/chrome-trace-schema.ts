@@ -10,23 +10,23 @@ const id = z.number().int().nonnegative();
 const micros = z.number().finite().nonnegative();
 const args = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 
-const complete = z.object({
-  ph: z.literal("X"),
+/** What every event on a track carries: its name, category, process, thread and time. */
+const onTrack = {
   name: z.string().min(1),
   cat: z.string().optional(),
   pid: id,
   tid: id,
   ts: micros,
+};
+const complete = z.object({
+  ph: z.literal("X"),
+  ...onTrack,
   dur: micros,
   args: args.optional(),
 });
 const instant = z.object({
   ph: z.literal("i"),
-  name: z.string().min(1),
-  cat: z.string().optional(),
-  pid: id,
-  tid: id,
-  ts: micros,
+  ...onTrack,
   /** Scope: global, process or thread */
   s: z.enum(["g", "p", "t"]).optional(),
   args: args.optional(),

@@ -60,3 +60,19 @@ export async function barJourneys(id: string): Promise<{ source: string; journey
   }
   return { source: p.source, journeys };
 }
+
+/**
+ * Every bar of a run whose Timeline is drawn from TensorRT-LLM's requests, checking that the bars
+ * joined to a client's record are exactly `joining` (by x_request_id): all the journeys and the
+ * joined ones.
+ */
+export async function trtllmJourneys(
+  id: string,
+  joining: Client[],
+): Promise<{ journeys: RequestJourney[]; joined: RequestJourney[] }> {
+  const { source, journeys } = await barJourneys(id);
+  expect(source).toBe("trtllm");
+  const joined = journeys.filter((j) => j.xRequestId !== null);
+  expect(joined.map((j) => j.xRequestId).sort()).toEqual(joining.map((c) => c.x).sort());
+  return { journeys, joined };
+}

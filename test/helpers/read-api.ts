@@ -4,7 +4,7 @@ import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { GET as getTimeline } from "@/app/api/runs/[id]/timeline/route";
 import { GET as getVerdicts } from "@/app/api/runs/[id]/verdicts/route";
 import { GET as getSweep } from "@/app/api/sweeps/[id]/route";
-import { runSummarySchema, type RunSummary } from "@/lib/api/schemas";
+import { runSummarySchema, type RunFile, type RunSummary } from "@/lib/api/schemas";
 import { decodeTimeline, timelineWireSchema, type TimelinePayload } from "@/lib/api/timeline";
 import { sweepSchema, type Sweep } from "@/lib/api/sweeps";
 import { gateResultSchema, type GateResult } from "@/lib/api/regression-schemas";
@@ -15,6 +15,13 @@ export async function readRun(id: string): Promise<RunSummary> {
   const res = await getRun(new Request(`http://localhost/api/runs/${id}`), idParams(id));
   expect(res.status).toBe(200);
   return runSummarySchema.parse(await res.json());
+}
+
+/** Run `id`, expected ready, and its files by name (GET /api/runs/{id}, read by its wire schema). */
+export async function readReadyRun(id: string): Promise<{ run: RunSummary; files: Map<string, RunFile> }> {
+  const run = await readRun(id);
+  expect(run.status).toBe("ready");
+  return { run, files: new Map(run.files.map((f) => [f.name, f])) };
 }
 
 /** GET /api/runs/{id}/timeline (the whole run, default lanes and limit): its bars, decoded. */

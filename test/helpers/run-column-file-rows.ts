@@ -7,7 +7,7 @@ import type { Db } from "@/lib/store/db";
 export async function rowsStoredAs(
   db: Db,
   runId: string,
-  table: "trtllm_requests" | "trtllm_time_events",
+  table: "aiperf_requests" | "trtllm_requests" | "trtllm_time_events",
   file: string,
 ): Promise<{ rows: number; fileRows: number | null }> {
   const rows = await db

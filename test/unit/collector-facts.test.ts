@@ -9,7 +9,7 @@ import type { RunSummary } from "@/lib/api/schemas";
 import { collectorTexts } from "@/lib/metrics/collectors-mismatch";
 import { diagnose } from "@/lib/metrics/run-differences";
 import { summarySection } from "@/lib/runs/report/run-sections";
-import { summary } from "./compare-helpers";
+import { summary, timeBreakdown } from "./compare-helpers";
 
 const UNKNOWN = { returnPerfMetrics: null, enableIterPerfStats: null, publishKvEvents: null };
 const backend = (value: string): RunSummary["facts"] => ({
@@ -37,15 +37,7 @@ describe("collectors in the report's summary facts", () => {
     const trt = summary("trt", {
       collectors: UNKNOWN,
       facts: backend("trtllm"),
-      timeBreakdown: {
-        mode: "aggregated",
-        requestCount: 10,
-        segments: [],
-        kvCacheHitRate: null,
-        kvBlockLookups: null,
-        kvTransfer: null,
-        latency: null,
-      },
+      timeBreakdown: timeBreakdown("aggregated", 10),
     });
     const facts = factsOf(trt);
     expect(FLAGS.map((f) => facts.get(f))).toEqual([

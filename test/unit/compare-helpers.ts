@@ -1,7 +1,24 @@
-import type { EndpointRow, RunSummary, Stats } from "@/lib/api/schemas";
+import type { EndpointRow, RunSummary, Stats, TimeBreakdownBlock } from "@/lib/api/schemas";
 import { EMPTY_ENDPOINT } from "@/lib/ingest/merge-results";
 import { composeRunSummary } from "@/lib/runs/read-run";
 import { runRow } from "../helpers/run-row";
+
+/** A TensorRT-LLM time breakdown of `requestCount` requests: no segments, no KV figures, no latency unless given. */
+export function timeBreakdown(
+  mode: TimeBreakdownBlock["mode"],
+  requestCount: number,
+  latency: TimeBreakdownBlock["latency"] = null,
+): TimeBreakdownBlock {
+  return {
+    mode,
+    requestCount,
+    segments: [],
+    kvCacheHitRate: null,
+    kvBlockLookups: null,
+    kvTransfer: null,
+    latency,
+  };
+}
 
 export function stats(p50: number, extra: Partial<Stats> = {}): Stats {
   return {

@@ -8,7 +8,7 @@ import { EMPTY_FACTS } from "@/lib/api/run-facts";
 import { absentMetrics, compareRuns, computeDelta, runMetrics, SEGMENTS_NAME } from "@/lib/metrics/compare";
 import { segmentStats } from "@/lib/metrics/time-breakdown";
 import { endpointHitRates, roleHitRates } from "@/lib/metrics/compare-endpoints";
-import { aiperfRequests, endpoint, stats, summary } from "./compare-helpers";
+import { aiperfRequests, endpoint, stats, summary, timeBreakdown } from "./compare-helpers";
 
 describe("computeDelta", () => {
   it("lower-is-better: a smaller latency is better, with absolute and % change", () => {
@@ -213,15 +213,7 @@ describe("collector mismatch", () => {
   });
 
   it("infers return_perf_metrics from a TRT-LLM time breakdown", () => {
-    const tb = {
-      mode: "aggregated" as const,
-      requestCount: 3,
-      segments: [],
-      kvCacheHitRate: null,
-      kvBlockLookups: null,
-      kvTransfer: null,
-      latency: null,
-    };
+    const tb = timeBreakdown("aggregated", 3);
     const a = summary("a", { timeBreakdown: tb });
     expect(effectiveCollectors(a).returnPerfMetrics).toEqual({
       value: true,

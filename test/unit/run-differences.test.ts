@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { EMPTY_FACTS, type RunFacts } from "@/lib/api/run-facts";
 import type { RequestsBlock, Stats } from "@/lib/api/schemas";
+import { timeBreakdown } from "./compare-helpers";
 import {
   blockingText,
   diagnose,
@@ -209,15 +210,7 @@ describe("diagnose", () => {
       {
         requests: null,
         info: {},
-        timeBreakdown: {
-          mode: "disaggregated",
-          requestCount,
-          segments: [],
-          kvCacheHitRate: null,
-          kvBlockLookups: null,
-          kvTransfer: null,
-          latency: null,
-        },
+        timeBreakdown: timeBreakdown("disaggregated", requestCount),
       },
     );
 
@@ -341,15 +334,7 @@ describe("diagnose", () => {
       {},
       {
         collectors: { returnPerfMetrics: null, enableIterPerfStats: true, publishKvEvents: null },
-        timeBreakdown: {
-          mode: "aggregated",
-          requestCount: 10,
-          segments: [],
-          kvCacheHitRate: null,
-          kvBlockLookups: null,
-          kvTransfer: null,
-          latency: null,
-        },
+        timeBreakdown: timeBreakdown("aggregated", 10),
       },
     );
     const r = diagnose(off, on);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { labelWidthPx } from "@/lib/metrics/bar-labels";
 import { segmentWords } from "@/lib/metrics/segment-words";
 import { hasMarks, legendLayout, PALETTE, renderPlot, type Plot } from "@/lib/runs/report/svg-plot";
+import { DISAGG_SEGMENTS } from "../generators/trtllm.mjs";
 
 const line = (points: Array<[number, number | null]>): Plot => ({
   kind: "line",
@@ -114,20 +115,7 @@ describe("report SVG plotter", () => {
   it("writes every legend entry whole, laid out by its width: none cut short, none over another or past the edge", () => {
     // Every segment of a disaggregated TensorRT-LLM request, in words: the longest ones
     // ("generation postprocessing", 25 characters) were cut to 24.
-    const names = [
-      "ctx_preprocessing",
-      "ctx_queue",
-      "ctx_processing",
-      "ctx_postprocessing",
-      "disagg_relay",
-      "gen_preprocessing",
-      "gen_queue_wait",
-      "gen_kv_transfer",
-      "gen_post_transfer",
-      "gen_postprocessing",
-      "disagg_postprocessing",
-      "decode",
-    ].map(segmentWords);
+    const names = DISAGG_SEGMENTS.map(segmentWords);
     expect(names).toContain("generation postprocessing");
     const svg = renderPlot(
       {

@@ -2,16 +2,10 @@
 import { describe, expect, it } from "vitest";
 import type { TimeBreakdownBlock } from "@/lib/api/schemas";
 import { compareRuns } from "@/lib/metrics/compare";
-import { stats, summary } from "./compare-helpers";
+import { stats, summary, timeBreakdown } from "./compare-helpers";
 
-const breakdown = (ttft: number, e2e: number, tpot: number | null): TimeBreakdownBlock => ({
-  mode: "disaggregated",
-  requestCount: 10,
-  segments: [],
-  kvCacheHitRate: null,
-  kvBlockLookups: null,
-  kvTransfer: null,
-  latency: {
+const breakdown = (ttft: number, e2e: number, tpot: number | null): TimeBreakdownBlock =>
+  timeBreakdown("disaggregated", 10, {
     ttftMs: stats(ttft),
     e2eMs: stats(e2e),
     tpotMs: tpot === null ? null : stats(tpot),
@@ -19,8 +13,7 @@ const breakdown = (ttft: number, e2e: number, tpot: number | null): TimeBreakdow
     tokensKnown: tpot === null ? 0 : 10,
     tokensFromIterations: 0,
     oneResponse: 0,
-  },
-});
+  });
 
 describe("compare rows from TensorRT-LLM latency", () => {
   it("gives two TensorRT-LLM runs server TTFT, E2E and TPOT rows with deltas at the chosen statistic", () => {

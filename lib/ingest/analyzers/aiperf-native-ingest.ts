@@ -20,13 +20,7 @@ import type { DuckDBValue, DuckDBVector } from "@duckdb/node-api";
 import { derivedItlMs, NEGATIVE_TOKENS, tokenCount } from "@/lib/formats/aiperf-records";
 import { toMs } from "@/lib/formats/aiperf-units";
 import { WarningLog } from "@/lib/formats/json-lines";
-import {
-  FLAG_CANCELLED,
-  FLAG_ERROR,
-  FLAG_WARMUP,
-  emptyRequestValues,
-  type RequestValues,
-} from "@/lib/metrics/requests-log";
+import { emptyRequestValues, type RequestValues } from "@/lib/metrics/requests-log";
 import type { AiperfRequestStage } from "@/lib/store/columnar/aiperf-request-file";
 import {
   AiperfRecordsRead,
@@ -40,7 +34,7 @@ import { runFileTmpPath } from "@/lib/store/columnar/run-files";
 import type { FileReport, IngestContext, IngestFile } from "../analyzer";
 import { spoolJsonlParts, type SpoolPart } from "../jsonl-spool";
 import { integerOrNull } from "./aiperf-request-row";
-import { ingestRecordFile, type RecordSinks } from "./aiperf-record-ingest";
+import { ingestRecordFile, logRecord, type RecordSinks } from "./aiperf-record-ingest";
 
 /** Texts only the line reader reads right: NaN/Infinity literals, surrogate and NUL escapes */
 const REFUSED = ["NaN", "Infinity", "\\ud", "\\uD", "\\u0000"];
@@ -275,7 +269,7 @@ async function feed(
   stage: AiperfRequestStage,
   linesBefore: number,
 ): Promise<{ records: number; warmups: number; negatives: number }> {
-  const { log, turns, reuse, conversations, errors, clock } = s;
+  const { log, turns, reuse, conversations, errors } = s;
   const seqFrom = stage.length;
   let records = 0;
   let warmups = 0;
@@ -323,15 +317,8 @@ async function feed(
       const cachedTokens = tokenCount(cachedOf(j), bad);
       const turnIndex = turnCol.getItem(j);
       const conversationId = convCol.getItem(j);
-      const flags = (warmup ? FLAG_WARMUP : 0) | (failed ? FLAG_ERROR : 0) | (cancelled ? FLAG_CANCELLED : 0);
       if (warmup) warmups++;
-      else if (!cancelled)
-        clock.noteRequest(
-          v.startNs === null ? null : Number(v.startNs),
-          v.endNs === null ? null : Number(v.endNs),
-        );
-      const at = log.length;
-      log.add(v, flags);
+      const at = logRecord(s, v, warmup, failed, cancelled);
       const issued = creditCol.getItem(j);
       // aiperf's credit_to_start_latency, as the line reader computes it (queueWaitMs)
       const wait =

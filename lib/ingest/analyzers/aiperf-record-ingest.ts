@@ -180,6 +180,28 @@ export async function ingestRecordFile(
   };
 }
 
+/**
+ * Adds a record's values to the run's request log with its flags and, unless it is a warm-up or
+ * was cancelled, its span to the profiling clock: its index in the log.
+ */
+export function logRecord(
+  s: Pick<RecordSinks, "log" | "clock">,
+  v: RequestValues,
+  warmup: boolean,
+  failed: boolean,
+  cancelled: boolean,
+): number {
+  const flags = (warmup ? FLAG_WARMUP : 0) | (failed ? FLAG_ERROR : 0) | (cancelled ? FLAG_CANCELLED : 0);
+  if (!warmup && !cancelled)
+    s.clock.noteRequest(
+      v.startNs === null ? null : Number(v.startNs),
+      v.endNs === null ? null : Number(v.endNs),
+    );
+  const at = s.log.length;
+  s.log.add(v, flags);
+  return at;
+}
+
 /** One parsed block, line by line: warnings replayed, records logged and their rows written. */
 async function writeBlock(
   lineNos: Int32Array,
@@ -189,7 +211,7 @@ async function writeBlock(
   s: RecordSinks,
   read: FileRead,
 ): Promise<void> {
-  const { log, turns, reuse, conversations, errors, clock, rows } = s;
+  const { log, turns, reuse, conversations, errors, rows } = s;
   const { parser, warnings, result } = read;
   const wide = new Map(b.wideNs.map(([k, which, text]) => [`${which}${k}`, BigInt(text)]));
   const v: RequestValues = emptyRequestValues();
@@ -225,15 +247,8 @@ async function writeBlock(
     const cachedTokens = orNull(b.cachedTokens[k]);
     const turnIndex = b.turn[k] === NO_TURN_INDEX ? null : b.turn[k];
     const conversationId = b.conversationId[k];
-    const flags = (warmup ? FLAG_WARMUP : 0) | (err ? FLAG_ERROR : 0) | (cancelled ? FLAG_CANCELLED : 0);
     if (warmup) read.warmup++;
-    else if (!cancelled)
-      clock.noteRequest(
-        v.startNs === null ? null : Number(v.startNs),
-        v.endNs === null ? null : Number(v.endNs),
-      );
-    const at = log.length;
-    log.add(v, flags);
+    const at = logRecord(s, v, warmup, err !== null, cancelled);
     s.queueWaits?.add(orNull(b.queueWaitMs[k]), warmup, v.ttftMs, v.e2eMs);
     s.concurrency?.add(v.startNs, v.endNs, (f & BLOCK_SPAN_STAMPED) !== 0, warmup);
     const possible = reuse.next(

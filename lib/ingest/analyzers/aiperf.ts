@@ -46,6 +46,7 @@ import { ErrorTally } from "@/lib/metrics/requests-errors";
 import { FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metrics/requests-log";
 import { storeInputsTurns, type InputsTurnLine } from "@/lib/store/aiperf-inputs-reuse";
 import { AiperfRequestStage } from "@/lib/store/columnar/aiperf-request-file";
+import { tooLargeDocument } from "../analyzer";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 import { AIPERF_CHARTS } from "@/lib/api/chart-catalog";
 import { agentSessionCharts, packedPage } from "./agent-session-charts";
@@ -205,13 +206,7 @@ export function aiperfAnalyzer(clock = new ProfilingClock(), feed = new ReuseFee
   async function ingestDocument(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
     if (file.format === "timeslices-json") return ingestTimeslicesJson(file);
     const text = await readWholeText(await file.open(), ctx.limits.maxJsonDocumentBytes);
-    if (text === null) {
-      return {
-        records: 0,
-        skipped: 1,
-        warnings: [{ message: "larger than the JSON document limit; stored but not read" }],
-      };
-    }
+    if (text === null) return tooLargeDocument();
     if (file.format === "csv") {
       const summary = parseSummaryCsv(text);
       summaries.push({ name: file.name, dir: dirOf(file.name), format: "csv", summary });

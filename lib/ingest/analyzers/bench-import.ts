@@ -34,6 +34,7 @@ import { FLAG_CANCELLED, FLAG_ERROR, FLAG_WARMUP, RequestLog } from "@/lib/metri
 import { reanchorRequests } from "@/lib/store/aiperf-requests";
 import { BatchInserter } from "@/lib/store/batch-insert";
 import { AIPERF_REQUEST_COLUMNS } from "@/lib/store/tables/aiperf";
+import { tooLargeDocument } from "../analyzer";
 import type { Analyzer, AnalyzerResult, FileReport, IngestContext, IngestFile } from "../analyzer";
 import { aiperfRecordRow } from "./aiperf-request-row";
 import { slowestRequestsPayload } from "./aiperf-slowest";
@@ -175,12 +176,7 @@ export function benchImportAnalyzer(): Analyzer {
 
   async function ingestFile(file: IngestFile, ctx: IngestContext): Promise<FileReport> {
     const text = await readWholeText(await file.open(), ctx.limits.maxJsonDocumentBytes);
-    if (text === null)
-      return {
-        records: 0,
-        skipped: 1,
-        warnings: [{ message: "larger than the JSON document limit; stored but not read" }],
-      };
+    if (text === null) return tooLargeDocument();
     if (file.kind === "bench-console") {
       const parsed = parseBenchConsole(text);
       if (!parsed)
