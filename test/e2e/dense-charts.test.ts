@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateAiperfRun } from "../generators/aiperf.mjs";
 
 import { apiUpload, gotoHydrated, uploadGeneratedTrtllm, useAppAndBrowser } from "./harness";
+import { settleView } from "./view-checks";
 
 // The generated runs follow TensorRT-LLM's perf-metrics records and aiperf's profile_export.jsonl
 // (test/generators/trtllm.mjs and aiperf.mjs name the producer sources); 300 requests × 14
@@ -48,6 +49,8 @@ describe("dense charts: a canvas layer that keeps the chart's function", () => {
     (breakdown ??= (async () => {
       const page = await t.browser.newPage({ viewport: { width: 1400, height: 1000 } });
       await gotoHydrated(page, `${runUrl}?view=breakdown`);
+      // Done drawing and standing still: the bars are pointed at where they stay.
+      await settleView(page);
       return page;
     })());
   afterAll(async () => (await breakdown)?.close());
@@ -119,14 +122,23 @@ describe("dense charts: a canvas layer that keeps the chart's function", () => {
 
   it("opening a request shows its frame at once, then its waterfall", async () => {
     const page = await breakdownPage();
-    // The chart opens the bar its tooltip is on (a click reads the hovered bar, which the pointer's
-    // move sets on the next frame): the pointer rests on a bar until the tooltip names its
-    // request, then clicks there.
-    await expect.poll(() => hoverBar(page, 0.5)).toMatch(TIP_OF_A_REQUEST);
+    // The chart opens the bar its tooltip is on: on the settled view (breakdownPage), the pointer
+    // rests on a bar until the tooltip names its request, then clicks there (a position measured
+    // while the view was still drawing could land off the bars, and the click then opened nothing).
+    let named = "";
+    await expect.poll(async () => (named = await hoverBar(page, 0.5))).toMatch(TIP_OF_A_REQUEST);
     await page.mouse.down();
     await page.mouse.up();
     const region = page.getByRole("region", { name: "request waterfall" });
-    await region.getByText("Request detail").waitFor({ timeout: 30_000 });
+    await region
+      .getByText("Request detail")
+      .waitFor({ timeout: 30_000 })
+      .catch(async (e: unknown) => {
+        throw new Error(
+          `no request frame 30 s after a click on the bar the tooltip named ("${named.split("\n")[0]}"); the page is at ${page.url()}`,
+          { cause: e },
+        );
+      });
     await expect.poll(() => page.url()).toMatch(/[?&]rid=\d+/);
     await region.getByText("waterfall").first().waitFor({ timeout: 30_000 });
     // Closed again, as the page was loaded.
