@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Locator, Page } from "playwright-core";
-import { afterAll, describe, expect, it } from "vitest";
+import type { Locator } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AIPERF_CHARTS, SM_CHARTS, TRTLLM_CHARTS } from "@/lib/api/chart-catalog";
 import { formatCount } from "@/lib/format-number";
 import { MIN_BAR_PX } from "@/lib/metrics/bar-labels";
@@ -162,6 +162,46 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
       return apiUpload(t.app.url, [{ path: file }], { name: "bar labels endpoints spanning decades" });
     })());
 
+  /**
+   * The generated multi-turn runs (every conversation `maxTurns` turns long) and the generated
+   * Dynamo request trace, each uploaded once, for the tests that want them.
+   */
+  const turnsUploads = new Map<5 | 20, ReturnType<typeof apiUpload>>();
+  const turnsRun = (maxTurns: 5 | 20) => {
+    let run = turnsUploads.get(maxTurns);
+    if (!run) {
+      const gen = generateMultiTurnRun(path.join(dir, `turns-${maxTurns}`), {
+        conversations: 160,
+        maxTurns,
+        minTurns: maxTurns,
+        seed: 5,
+        errorEvery: 17,
+        cancelEvery: 29,
+      });
+      run = apiUpload(t.app.url, [{ path: gen.jsonlPath }, { path: gen.summaryPath }], {
+        name: `bar labels turns ${maxTurns}`,
+      });
+      turnsUploads.set(maxTurns, run);
+    }
+    return run;
+  };
+  let sessionsUpload: ReturnType<typeof apiUpload> | undefined;
+  const sessionsRun = () =>
+    (sessionsUpload ??= (async () => {
+      const trace = dynamoRequestTrace({ requests: 30, turns: 5, subagentEvery: 3, seed: 11 });
+      fs.writeFileSync(path.join(dir, "dynamo-request-trace.jsonl"), trace.text);
+      return apiUpload(t.app.url, [{ path: path.join(dir, "dynamo-request-trace.jsonl") }], {
+        name: "bar labels sessions",
+      });
+    })());
+  // Every upload starts at once: each ingests while the tests before the one wanting it run.
+  beforeAll(() => {
+    for (const run of [wideRun(), turnsRun(5), turnsRun(20), sessionsRun()]) run.catch(() => {});
+  });
+
+  /** A run's Breakdown view with its 8th request open (`req=7`): one page for every test wanting the view. */
+  const breakdownOfRequest7 = (runId: string) => `${t.app.url}/runs/${runId}?view=breakdown&req=7`;
+
   /** Clicks the value axis's `scale` button of `chart` and waits until it is pressed. */
   const pickScale = async (chart: Locator, scale: "linear" | "log") => {
     const button = chart.getByRole("group", { name: "value axis" }).getByRole("button", { name: scale });
@@ -246,8 +286,8 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
       .filter((r) => r.kinds.includes("trtllm-perf-metrics"))
       .sort((a, b) => (b.requestCount ?? 0) - (a.requestCount ?? 0))[0];
     expect(run).toBeDefined();
-    const page: Page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await gotoHydrated(page, `${t.app.url}/runs/${run!.id}?view=breakdown`);
+    // The largest run's Breakdown view, as the waterfall tests below load it, at 1440 px.
+    const page = await looks.page(breakdownOfRequest7(run!.id));
     const segments = async (name: string) => {
       const chart = page.locator(`figure[data-chart="${name}"]`);
       await chart.locator(".recharts-bar-rectangle").first().waitFor({ timeout: 60_000 });
@@ -295,7 +335,20 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
     // the first ones (a fraction of a millisecond) open up.
     expect(log.bands.length).toBe(ttft.bands.length);
     expect(log.bands[0].width).toBeGreaterThan(ttft.bands[0].width);
-    await page.close();
+    // Back to every segment on a linear axis, as the page was loaded.
+    const logHeadline = page.locator('figure[data-chart="time-breakdown-ttft-log-p50"]');
+    await logHeadline
+      .getByRole("group", { name: "time axis" })
+      .getByRole("button", { name: "linear" })
+      .click();
+    await expect.poll(() => page.url()).not.toMatch(/scale=log/);
+    await page
+      .locator('figure[data-chart="time-breakdown-ttft-p50"]')
+      .getByRole("group", { name: "segments shown" })
+      .getByRole("button", { name: "all segments" })
+      .click();
+    await expect.poll(() => page.url()).not.toMatch(/segments=ttft/);
+    await page.locator('figure[data-chart="time-breakdown-p50"] .recharts-bar-rectangle').first().waitFor();
   }, 300_000);
   it("KV-cache hit rate by role and worker, a request's waterfall and Compare's segment stacks at 1440 and 390 px, light and dark: one label per bar", async () => {
     const runs = (await runsByName()).filter((r) => r.kinds.includes("trtllm-perf-metrics"));
@@ -319,7 +372,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
       ).toBe(true);
       await shot(chart, `kv-hit-rate-${look.scheme}-${look.width}.png`);
     });
-    await looks.forEachLook(`${t.app.url}/runs/${run.id}?view=breakdown&req=7`, async (page, look) => {
+    await looks.forEachLook(breakdownOfRequest7(run.id), async (page, look) => {
       const where = `waterfall ${look.width} ${look.scheme}`;
       const chart = page.locator('figure[data-chart$="-waterfall"]');
       const texts = await expectOneLabelPerBar(chart, where, true);
@@ -348,18 +401,8 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
 
   it("Turns › requests by turn and Sessions › time per session: each bar's total past it, at 1440 and 390 px, light and dark", async () => {
     // Few turns: counts above the columns; twenty: the turns run down the side.
-    for (const maxTurns of [5, 20]) {
-      const gen = generateMultiTurnRun(path.join(dir, `turns-${maxTurns}`), {
-        conversations: 160,
-        maxTurns,
-        minTurns: maxTurns,
-        seed: 5,
-        errorEvery: 17,
-        cancelEvery: 29,
-      });
-      const run = await apiUpload(t.app.url, [{ path: gen.jsonlPath }, { path: gen.summaryPath }], {
-        name: `bar labels turns ${maxTurns}`,
-      });
+    for (const maxTurns of [5, 20] as const) {
+      const run = await turnsRun(maxTurns);
       const turns = AIPERF_CHARTS.turns.schema.parse(
         await (await fetch(`${t.app.url}/api/runs/${run.id}/charts/${AIPERF_CHARTS.turns.key}`)).json(),
       );
@@ -375,11 +418,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
         await shot(chart, `turns-requests-${maxTurns}-${look.scheme}-${look.width}.png`);
       });
     }
-    const trace = dynamoRequestTrace({ requests: 30, turns: 5, subagentEvery: 3, seed: 11 });
-    fs.writeFileSync(path.join(dir, "dynamo-request-trace.jsonl"), trace.text);
-    const sessions = await apiUpload(t.app.url, [{ path: path.join(dir, "dynamo-request-trace.jsonl") }], {
-      name: "bar labels sessions",
-    });
+    const sessions = await sessionsRun();
     await looks.forEachLook(`${t.app.url}/runs/${sessions.id}?view=sessions`, async (page, look) => {
       const where = `sessions ${look.width} ${look.scheme}`;
       const chart = page.locator('figure[data-chart="session-tool-model-time"]');
@@ -398,10 +437,13 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
       "endpoint-offload-gpuToCpu": "offload",
       "endpoint-offload-cpuToGpu": "offload",
     };
+    // The example with its KV capacities spanning more than four decades.
+    const wide = await wideRun();
     // Every example's endpoint figures, as the page and the report build them.
     const offered: Array<{ run: string; chart: string }> = [];
     const linearOnly: Array<{ run: string; chart: string }> = [];
     for (const r of await runsByName()) {
+      if (r.id === wide.id) continue;
       const res = await fetch(`${t.app.url}/api/runs/${r.id}/charts/${SM_CHARTS.endpoints.key}`);
       if (!res.ok) continue;
       const { rows } = SM_CHARTS.endpoints.schema.parse(await res.json());
@@ -416,8 +458,6 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
       }
     }
     expect(linearOnly.length, "an example whose endpoint values do not span decades").toBeGreaterThan(0);
-    // The example with its KV capacities spanning more than four decades.
-    const wide = await wideRun();
     const { rows } = SM_CHARTS.endpoints.schema.parse(
       await (await fetch(`${t.app.url}/api/runs/${wide.id}/charts/${SM_CHARTS.endpoints.key}`)).json(),
     );
@@ -655,7 +695,7 @@ describe("bar charts: value labels and a visible bar for every value above 0", (
       return l;
     }
 
-    await looks.forEachLook(`${t.app.url}/runs/${biggest.id}?view=breakdown&req=7`, async (page, look) => {
+    await looks.forEachLook(breakdownOfRequest7(biggest.id), async (page, look) => {
       const where = `waterfall ${look.width} ${look.scheme}`;
       const chart = page.locator('figure[data-chart$="-waterfall"]');
       await expectOneLabelPerBar(chart, where, true);

@@ -459,38 +459,49 @@ export async function setLook(page: Page, look: Look): Promise<void> {
 /**
  * Pages each loaded once for every look, for the tests of one file: `forEachLook` opens `url`
  * hydrated in a context of its own the first time (later calls, in any test of the file, reuse
- * that page), then puts it in each of LOOKS in turn (setLook) and runs `fn` on it. A `fn` that
- * changes what the page shows (a toggle) puts it back before it returns. `close` in afterAll.
+ * that page), then puts it in each of LOOKS in turn (setLook) and runs `fn` on it; `page` gives the
+ * same page in the first of LOOKS, for a test that looks at it once. A `fn` or a test that changes
+ * what the page shows (a toggle, another tab) puts it back before it returns. `close` in afterAll.
  */
 export function lookPages(browser: () => Browser): {
   forEachLook(url: string, fn: (page: Page, look: Look) => Promise<void>): Promise<void>;
+  /** The page of `url` (loaded the first time, as forEachLook does), in the first of LOOKS. */
+  page(url: string): Promise<Page>;
   /** How many pages were loaded. */
   loads(): number;
   close(): Promise<void>;
 } {
   const open = new Map<string, Promise<Page>>();
+  const load = (url: string) => {
+    let loaded = open.get(url);
+    if (!loaded) {
+      const [first] = LOOKS;
+      loaded = (async () => {
+        const context = await browser().newContext({
+          viewport: { width: first.width, height: first.height },
+          colorScheme: first.scheme,
+        });
+        const page = await context.newPage();
+        await gotoHydrated(page, url);
+        return page;
+      })();
+      open.set(url, loaded);
+      loaded.catch(() => open.delete(url));
+    }
+    return loaded;
+  };
   return {
     async forEachLook(url, fn) {
-      let loaded = open.get(url);
-      if (!loaded) {
-        const [first] = LOOKS;
-        loaded = (async () => {
-          const context = await browser().newContext({
-            viewport: { width: first.width, height: first.height },
-            colorScheme: first.scheme,
-          });
-          const page = await context.newPage();
-          await gotoHydrated(page, url);
-          return page;
-        })();
-        open.set(url, loaded);
-        loaded.catch(() => open.delete(url));
-      }
-      const page = await loaded;
+      const page = await load(url);
       for (const look of LOOKS) {
         await setLook(page, look);
         await fn(page, look);
       }
+    },
+    async page(url) {
+      const page = await load(url);
+      await setLook(page, LOOKS[0]);
+      return page;
     },
     loads: () => open.size,
     async close() {

@@ -287,9 +287,7 @@ describe("views that never mislead", () => {
           if (!seen) {
             page ??= await t.browser.newPage({ viewport: PHONE, deviceScaleFactor: 1 });
             await page.goto(`${t.app.url}${url}`);
-            await page.getByRole("tabpanel").waitFor();
-            await page.waitForLoadState("networkidle");
-            // Views draw their later charts after the first has painted.
+            // Views draw their later charts after the first has painted: settleView waits for them.
             await settleView(page);
             seen = await phoneProblems(page, `${run.name} › ${viewId}`, viewId);
           }

@@ -16,16 +16,54 @@ import { ordinal } from "@/lib/format-number";
 import { settleLayout } from "./harness";
 
 /**
- * Waits until the page has stopped loading, no chart slot says it is loading, and its layout has
- * settled (settleLayout: the charts drawn after the first have taken their boxes and stand still).
+ * What the page says of itself while a view is still on its way, or null once it is done: the app
+ * not hydrated yet, queries or changes in flight (`data-fetching` on the root, which the app keeps
+ * to the number of them), something marked busy (`aria-busy`, a chart whose scope is pending), a
+ * view whose code is still loading (its preview in the live panel), or a slot saying "Loading …".
+ * With `done` true it answers whether the view is done instead (for waitForFunction: the page's
+ * policy allows no script from a string).
+ */
+function viewUnderway(done: boolean): string | boolean | null {
+  const why = ((): string | null => {
+    const root = document.documentElement;
+    if (root.dataset.hydrated === undefined) return "not hydrated";
+    if (root.dataset.fetching !== "0") return `${root.dataset.fetching ?? "?"} queries in flight`;
+    const busy = document.querySelector('[aria-busy="true"]');
+    if (busy) return `busy: ${busy.getAttribute("data-chart") ?? busy.tagName.toLowerCase()}`;
+    if (document.querySelector('#run-view-live [data-testid="view-preview"]'))
+      return "the view's code is loading";
+    const loading = /Loading [^…]*…/.exec(document.body.innerText);
+    return loading ? `"${loading[0]}"` : null;
+  })();
+  return done ? why === null : why;
+}
+
+/** Rounds of "done, then a settled layout" settleView allows before it gives up. */
+const SETTLE_ROUNDS = 5;
+
+/**
+ * Waits until the view is done by its own account (viewUnderway: hydrated, no query in flight,
+ * nothing busy or loading) and its layout has settled (settleLayout: the charts drawn after the
+ * first have taken their boxes and stand still), and is still done after that: a chart drawn after
+ * the first has painted may start its own query while the layout settles, and is waited for too.
  */
 export async function settleView(page: Page): Promise<void> {
   await page.getByRole("tabpanel").or(page.locator("main")).first().waitFor();
-  await page.waitForLoadState("networkidle");
-  await page.waitForFunction(() => !/Loading [^…]*…/.test(document.body.innerText), null, {
-    timeout: 30_000,
-  });
-  await settleLayout(page);
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  let last: string | null = null;
+  for (let round = 0; round < SETTLE_ROUNDS; round++) {
+    try {
+      await page.waitForFunction(viewUnderway, true, { timeout: 60_000 });
+    } catch (e) {
+      last = String(await page.evaluate(viewUnderway, false));
+      throw new Error(`waited 60 s for the view to be done; it still says ${last}`, { cause: e });
+    }
+    await settleLayout(page);
+    const why = await page.evaluate(viewUnderway, false);
+    if (why === null) return;
+    last = String(why);
+  }
+  throw new Error(`the view was still underway after ${SETTLE_ROUNDS} settled layouts: ${last}`);
 }
 
 /** Chart surfaces (not legend icons) that paint no bar, line segment, area or point. */
