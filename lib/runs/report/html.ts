@@ -59,6 +59,7 @@ figure{margin:16px 0 24px;padding:0}figure svg{display:block;max-width:100%;heig
 .missing{color:#4b5563;font-style:italic;border:1px dashed #d1d5db;padding:8px 12px;border-radius:4px}
 table{border-collapse:collapse;font-size:12px;margin:6px 0;font-variant-numeric:tabular-nums;display:block;max-width:100%;overflow-x:auto}
 th,td{border:1px solid #e5e7eb;padding:2px 6px;text-align:left}td.n{text-align:right}th{background:#f9fafb}th,td.n{overflow-wrap:normal}
+section:not(#summary) td{overflow-wrap:break-word}
 dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:2px 16px;font-size:13px;margin:8px 0}dt{color:#4b5563}dd{margin:0}
 @media screen and (max-width:560px){body{padding:12px}dl{grid-template-columns:minmax(0,1fr);gap:0}dt{margin-top:6px}}
 details summary{cursor:pointer;font-size:12px;color:#374151}
