@@ -169,7 +169,7 @@ export class TrtllmLatencyColumns {
   }
 
   /**
-   * The latency distribution chart's payload (`trtllm-latency-distribution`): each column's
+   * The latency distribution chart's payload (`TRTLLM_CHARTS.latencyDistribution`): each column's
    * histogram and CDF over its sorted finite values, sorted once for the summary and the chart
    * (lib/metrics/trtllm-column-charts.ts), in steps as `summarizeInSteps`.
    */
