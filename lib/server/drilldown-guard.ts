@@ -81,7 +81,16 @@ export async function guardedRowsRead(
       jsonError(409, "drilldown_building", "this run was re-ingested while it was read; ask again")
     );
   };
-  const res = await handle(changed);
+  let res: Response | null;
+  try {
+    res = await handle(changed);
+  } catch (e) {
+    // A re-ingest or delete under way removes what the read had opened (a run file gone from
+    // the columnar cache): the read's failure is that change, answered as it, not a 500.
+    const refusedMeanwhile = await changed();
+    if (refusedMeanwhile) return refusedMeanwhile;
+    throw e;
+  }
   const refusedAfter = await changed();
   if (!refusedAfter) return res;
   await res?.body?.cancel().catch(() => {});

@@ -43,5 +43,23 @@ describe.each(TEST_STORES)("a rows read raced by a re-ingest (%s)", (_store, pgU
       return null;
     });
     expect(stamped?.status).toBe(409);
+
+    // A re-ingest that removed the file the read had opened makes the read fail: that failure is
+    // the re-ingest's, answered as such, not a 500 (the PostgreSQL soak's "Cannot open file
+    // …columnar-cache/….parquet").
+    await db.updateTable("runs").set({ status: "ready" }).where("id", "=", id).execute();
+    const removed = await guardedRowsRead(db, id, {}, async () => {
+      await db.updateTable("runs").set({ status: "ingesting" }).where("id", "=", id).execute();
+      throw new Error('IO Error: Cannot open file "columnar-cache/gone.parquet": No such file or directory');
+    });
+    expect(removed?.status).toBe(409);
+
+    // A read that fails on a run nothing changed is still a failure of the read.
+    await db.updateTable("runs").set({ status: "ready" }).where("id", "=", id).execute();
+    await expect(
+      guardedRowsRead(db, id, {}, async () => {
+        throw new Error("a read's own failure");
+      }),
+    ).rejects.toThrow("a read's own failure");
   }, 120_000);
 });
